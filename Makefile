@@ -1,0 +1,145 @@
+# ppsim: a hand-written Makefile.
+#   make            build build/ppsim and build/libppsim.a
+#   make run        build and run the demo: a 1F1B timeline
+#   make test       build and run every test (unit, CLI, examples)
+#   make asan       the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make valgrind   the CLI tests under valgrind memcheck
+#   make bench      benchmarks, reported as numbers
+#   make install PREFIX=...   /   make uninstall   /   make clean   /   make format
+# cJSON and CUnit come from the system through pkg-config; build-aux/ensure-deps installs them
+# with apt-get when they are missing.
+
+.DEFAULT_GOAL := all
+
+# Settings -------------------------------------------------------------------------------------
+PREFIX   ?= /usr/local
+BUILD    ?= build
+CC       ?= cc
+OPT      ?= -O2 -g
+SANITIZE ?=
+WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wformat=2 -Wundef -Wwrite-strings -Wvla -Wcast-align -Wno-format-nonliteral -Werror
+CFLAGS   ?=
+CFLAGS   += -std=c11 $(OPT) $(WARN) $(SANITIZE)
+CPPFLAGS += -Iinclude -D_POSIX_C_SOURCE=200809L -MMD -MP
+LDFLAGS  += $(SANITIZE)
+LDLIBS   += -lm
+# V=1 shows every command; by default each compile prints one short line.
+ifeq ($(V),1)
+Q :=
+else
+Q = @echo "  BUILD  $@";
+endif
+
+# Sources, by layer of the data flow -------------------------------------------------------------
+SRC_BASE    := src/util.c src/outfile.c
+SRC_CONFIG  := src/config.c
+SRC_MODEL   := src/sched.c src/sched/gpipe.c src/sched/1f1b.c src/cost.c
+SRC_ENGINE  := src/engine.c
+SRC_METRICS := src/metrics.c src/sim.c
+SRC_REPORT  := src/report.c src/report/text.c src/report/json.c src/report/timeline.c \
+               src/report/ops_csv.c
+LIB_SRC     := $(SRC_BASE) $(SRC_CONFIG) $(SRC_MODEL) $(SRC_ENGINE) $(SRC_METRICS) $(SRC_REPORT)
+APP_SRC     := src/main.c src/cmd_run.c src/cmd_list.c
+UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
+BENCH_SRC   := $(sort $(wildcard bench/*.c))
+HEADERS     := $(sort $(wildcard include/ppsim/*.h))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+LIB_OBJ   := $(call obj,$(LIB_SRC))
+APP_OBJ   := $(call obj,$(APP_SRC))
+UNIT_OBJ  := $(call obj,$(UNIT_SRC))
+LIB       := $(BUILD)/libppsim.a
+BIN       := $(BUILD)/ppsim
+UNIT_BIN  := $(BUILD)/test_unit
+JGET      := $(BUILD)/jget
+BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/%,$(BENCH_SRC))
+
+# System libraries (installed on demand) ---------------------------------------------------------
+NODEPS_GOALS := clean format uninstall
+ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+include $(BUILD)/deps.mk
+endif
+
+$(BUILD)/deps.mk: build-aux/ensure-deps
+	@mkdir -p $(BUILD)
+	@sh build-aux/ensure-deps
+	@{ echo "CJSON_CFLAGS := $$(pkg-config --cflags libcjson)"; \
+	   echo "CJSON_LIBS := $$(pkg-config --libs libcjson)"; \
+	   echo "CUNIT_CFLAGS := $$(pkg-config --cflags cunit)"; \
+	   echo "CUNIT_LIBS := $$(pkg-config --libs cunit)"; } > $@.tmp && mv $@.tmp $@
+
+CPPFLAGS += $(CJSON_CFLAGS)
+
+# Build ----------------------------------------------------------------------------------------
+.PHONY: all run test check unit cli asan valgrind bench install uninstall clean format
+all: $(BIN)
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/deps.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(BIN): $(APP_OBJ) $(LIB)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(CJSON_LIBS) $(LDLIBS)
+
+$(UNIT_OBJ): CPPFLAGS += $(CUNIT_CFLAGS)
+$(UNIT_BIN): $(UNIT_OBJ) $(LIB)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB) $(CUNIT_LIBS) $(CJSON_LIBS) $(LDLIBS)
+
+$(JGET): $(call obj,tests/tools/jget.c)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
+
+$(BUILD)/bench_%: $(BUILD)/obj/bench/bench_%.o $(LIB)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
+
+# Run and test ---------------------------------------------------------------------------------
+run: $(BIN)
+	./$(BIN) --schedule=1f1b -p 4 -m 8 --timeline
+
+test: unit cli
+check: test
+
+unit: $(UNIT_BIN)
+	./$(UNIT_BIN)
+
+cli: $(BIN) $(JGET)
+	sh tests/cli/run.sh $(BIN) $(JGET)
+
+asan:
+	$(MAKE) BUILD=$(BUILD)/asan OPT="-O1 -g" \
+		SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		test
+
+valgrind: $(BIN) $(JGET)
+	PPSIM_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
+		sh tests/cli/run.sh $(BIN) $(JGET)
+
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do ./$$b || exit 1; done
+
+# Install --------------------------------------------------------------------------------------
+install: $(BIN) $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ppsim \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ppsim
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libppsim.a
+	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/ppsim/
+	install -m 644 docs/ppsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/ppsim.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ppsim $(DESTDIR)$(PREFIX)/lib/libppsim.a \
+		$(DESTDIR)$(PREFIX)/share/man/man1/ppsim.1
+	rm -rf $(DESTDIR)$(PREFIX)/include/ppsim
+
+clean:
+	rm -rf $(BUILD)
+
+format:
+	clang-format -i $(LIB_SRC) $(APP_SRC) $(UNIT_SRC) $(BENCH_SRC) $(HEADERS) \
+		$(wildcard src/*.h src/*/*.h tests/tools/*.c)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

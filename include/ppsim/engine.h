@@ -1,0 +1,80 @@
+/*
+ * Engine: the discrete-event simulation of DESIGN.md. Each device has one compute stream that
+ * runs its op list in order, one op at a time; each ordered device pair has a first-in-first-out
+ * channel (shared by both directions when half-duplex). Events are ordered by (time, sequence
+ * number), so equal times come out in insertion order and every run is reproducible.
+ *
+ * Ownership: engine_new borrows the schedule and the cost, which must outlive the engine; the
+ * engine owns its per-op state, its event heap and its result, all freed by engine_free. The
+ * result returned by engine_result stays valid until engine_free.
+ */
+#ifndef PPSIM_ENGINE_H
+#define PPSIM_ENGINE_H
+
+#include <stdint.h>
+
+#include "ppsim/cost.h"
+#include "ppsim/sched.h"
+#include "ppsim/util.h"
+
+/* Start and end of one op, in ticks. */
+struct op_time {
+	pp_time start; /* when the op began on its device */
+	pp_time end;   /* start + duration */
+};
+
+/* What one device did. */
+struct device_result {
+	pp_time busy;        /* sum of its compute op durations */
+	pp_time comm_wait;   /* time blocking sends held its stream (0 in overlap mode) */
+	pp_time first_start; /* start of its first op */
+	pp_time last_end;    /* end of its last op */
+	int64_t peak_act;    /* largest activation amount alive at once, in cost->act units */
+};
+
+/* Traffic on one channel: the messages from device src to device dst. */
+struct channel_result {
+	int src;            /* sending device */
+	int dst;            /* receiving device (for half-duplex: the pair's other end) */
+	uint64_t messages;  /* messages carried */
+	uint64_t bytes;     /* bytes carried */
+	pp_time busy;       /* sum of transfer durations on this channel */
+};
+
+/* The outcome of a simulation. Arrays are indexed like the schedule's ops and devices. */
+struct result {
+	int p;                          /* devices */
+	pp_time makespan;               /* end of the last op */
+	struct op_time *times;          /* [sched->nops] per op, aligned with sched->ops */
+	struct device_result *devices;  /* [p] */
+	struct channel_result *channels;/* [nchannels] sorted by (src, dst) */
+	int nchannels;                  /* channels that carried at least one message */
+	uint64_t messages;              /* P2P messages in all */
+	uint64_t bytes;                 /* P2P bytes in all */
+	pp_time msg_time;               /* sum of all transfer durations */
+};
+
+struct engine;
+
+/*
+ * Prepares a simulation of s priced by c. Checks that the schedule is well formed (sched_check)
+ * and matches the cost's stage count, and that the total simulated time stays within
+ * PP_TIME_TOTAL_MAX. Returns NULL with err set (PP_ERR_CONFIG for a bad schedule, PP_ERR_USAGE
+ * for times too large) on failure.
+ */
+struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp_error *err);
+
+/*
+ * Runs the simulation to the end. Returns 0, or -1 with a PP_ERR_SIM error when the schedule
+ * deadlocks: the message names, for each stuck device, the op at its head and the input it
+ * waits for. Call at most once.
+ */
+int engine_run(struct engine *e, struct pp_error *err);
+
+/* The result of a finished run (NULL before engine_run succeeded). */
+const struct result *engine_result(const struct engine *e);
+
+/* Frees e and everything it owns; NULL is a no-op. */
+void engine_free(struct engine *e);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * Metrics: the figures DESIGN.md names (bubble under three definitions, utilization, peak
+ * activations, P2P traffic), derived from an engine result. Names of fields match JSON keys.
+ *
+ * Ownership: metrics_init allocates the per-device and per-channel arrays inside the struct;
+ * metrics_release frees them.
+ */
+#ifndef PPSIM_METRICS_H
+#define PPSIM_METRICS_H
+
+#include <stdint.h>
+
+#include "ppsim/cost.h"
+#include "ppsim/engine.h"
+#include "ppsim/sched.h"
+
+/* Per-device figures; times in units. */
+struct device_metrics {
+	double busy;             /* sum of compute op durations */
+	double idle;             /* makespan - busy (includes comm_wait) */
+	double utilization;      /* busy / makespan */
+	double peak_activations; /* peak alive activations in micro-batch equivalents */
+	double comm_wait;        /* time blocking sends held the stream */
+	double span;             /* last end - first start */
+};
+
+/* Per-channel figures; times in units. */
+struct channel_metrics {
+	int src;             /* sending device */
+	int dst;             /* receiving device */
+	uint64_t messages;   /* messages carried */
+	uint64_t bytes;      /* bytes carried */
+	double time;         /* sum of transfer durations */
+	double utilization;  /* time / makespan */
+};
+
+/* The figures of one simulation; times in units. */
+struct metrics {
+	int p;                           /* devices */
+	int nchannels;                   /* entries in channels */
+	double makespan;                 /* end of the last op */
+	double bubble_ratio;             /* 1 - sum(busy) / (p * makespan) */
+	double bubble_ratio_theory;      /* the schedule's closed form, NAN where none applies */
+	double bubble_overhead;          /* (makespan - max busy) / max busy */
+	double bubble_rate_span;         /* (max span - max busy) / max span */
+	double utilization;              /* sum(busy) / (p * makespan) */
+	uint64_t messages;               /* P2P messages */
+	uint64_t bytes;                  /* P2P bytes */
+	double p2p_time;                 /* sum of transfer durations */
+	struct device_metrics *devices;  /* [p] */
+	struct channel_metrics *channels;/* [nchannels] */
+};
+
+/*
+ * Computes the metrics of result r, produced by simulating s priced by c, into m. The closed
+ * form applies when c is uniform across stages and free of communication time.
+ */
+void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
+		  const struct result *r);
+
+/* Frees the arrays of m; the struct itself belongs to the caller. */
+void metrics_release(struct metrics *m);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * Output files written all-or-nothing: data goes to a temporary file beside the target, which
+ * replaces the target only when everything was written, so a failed run never leaves a
+ * truncated file behind.
+ *
+ * Ownership: outfile_open returns a handle owned by the caller, released by exactly one of
+ * outfile_commit or outfile_abort.
+ */
+#ifndef PPSIM_OUTFILE_H
+#define PPSIM_OUTFILE_H
+
+#include <stdio.h>
+
+#include "ppsim/util.h"
+
+struct outfile;
+
+/*
+ * Opens a temporary file in the directory of path. Returns the handle, or NULL with a PP_ERR_IO
+ * error naming path and the reason.
+ */
+struct outfile *outfile_open(const char *path, struct pp_error *err);
+
+/* The stream to write to. */
+FILE *outfile_stream(struct outfile *f);
+
+/*
+ * Flushes, closes and renames the temporary file onto the target, then frees f. Returns 0, or
+ * -1 with a PP_ERR_IO error naming the path (the temporary file is removed).
+ */
+int outfile_commit(struct outfile *f, struct pp_error *err);
+
+/* Closes and removes the temporary file and frees f; NULL is a no-op. */
+void outfile_abort(struct outfile *f);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * Reporters: turn a finished simulation into text, JSON, an ASCII timeline or an op dump. They
+ * only read the simulation, write to the FILE they are given, and keep a fixed key order and
+ * fixed number formats so that golden files stay stable.
+ */
+#ifndef PPSIM_REPORT_H
+#define PPSIM_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ppsim/sim.h"
+
+/* A row of the report-format table (--format). */
+struct report_format {
+	const char *name;    /* "text", "json" */
+	const char *summary; /* one line for --help */
+	/* Writes the report of s to out; returns 0, or -1 when it could not be built. */
+	int (*write)(FILE *out, const struct sim *s);
+};
+
+/* The report formats in --help order; *count receives the length. */
+const struct report_format *report_formats(size_t *count);
+/* The format with that exact name, or NULL. */
+const struct report_format *report_find(const char *name);
+
+/* Columns the timeline uses when the caller has no terminal width. */
+#define PP_TIMELINE_WIDTH 100
+/* Narrowest timeline accepted: the label column plus a few cells of time. */
+#define PP_TIMELINE_MIN_WIDTH 40
+#define PP_TIMELINE_MAX_WIDTH 100000
+
+/*
+ * Writes the ASCII timeline of s, width columns wide in all: one row per device, each op a box
+ * like "[F3]" where it fits, its kind letter where it does not, '.' for idle time, and a time
+ * scale above. Returns 0.
+ */
+int report_timeline(FILE *out, const struct sim *s, int width);
+
+/*
+ * Writes the ops as CSV with header "device,chunk,stage,op,microbatch,start,end", one row per op
+ * in each device's execution order. Returns 0.
+ */
+int report_ops_csv(FILE *out, const struct sim *s);
+
+#endif

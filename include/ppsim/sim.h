@@ -1,0 +1,40 @@
+/*
+ * Simulation driver: runs one configuration through the whole flow (config -> schedule
+ * generator and cost model -> engine -> metrics) and keeps every stage's output together for
+ * the reporters.
+ *
+ * Ownership: sim_run returns a struct sim that owns its schedule, cost, engine and metrics;
+ * free it with sim_free.
+ */
+#ifndef PPSIM_SIM_H
+#define PPSIM_SIM_H
+
+#include "ppsim/config.h"
+#include "ppsim/cost.h"
+#include "ppsim/engine.h"
+#include "ppsim/metrics.h"
+#include "ppsim/sched.h"
+
+/* Everything one simulation produced. */
+struct sim {
+	struct config config;         /* the settings it ran with */
+	struct sched *sched;          /* the op order */
+	struct cost *cost;            /* the prices */
+	struct engine *engine;        /* owns the result */
+	const struct result *result;  /* per-op times, per-device and per-channel totals */
+	struct metrics metrics;       /* derived figures */
+};
+
+/* Default share of a chunk's activations that W still needs after B (explicit costs). */
+#define PP_W_MEM_FRACTION 0.5
+
+/*
+ * Validates c, generates the schedule, prices it and simulates it. Returns the simulation, or
+ * NULL with err set: PP_ERR_USAGE for invalid settings, PP_ERR_SIM for a deadlock.
+ */
+struct sim *sim_run(const struct config *c, struct pp_error *err);
+
+/* Frees s and everything it owns; NULL is a no-op. */
+void sim_free(struct sim *s);
+
+#endif

@@ -1,0 +1,87 @@
+/* Shared vocabulary of every ppsim module: exact time, errors, checked allocation. */
+#ifndef PPSIM_UTIL_H
+#define PPSIM_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PP_VERSION "0.1.0"
+
+/*
+ * Simulated time is an integer count of ticks, so that sums and ties are exact and every run is
+ * bit-for-bit reproducible. How many ticks make one time unit is chosen per run by the cost
+ * model (struct cost, field tick): PP_TICK_BASE ticks per unit times a factor that keeps every
+ * op's duration whole (v for explicit costs, whose chunk ops take t/v). A time given as a decimal
+ * with up to six fractional digits is therefore represented exactly.
+ */
+typedef int64_t pp_time;
+#define PP_TICK_BASE INT64_C(1000000)
+/* Largest single time value (one op or one message) accepted from input, in units. */
+#define PP_TIME_MAX_UNITS 1e9
+/* Largest total of all simulated durations, in ticks; keeps every sum far from overflow. */
+#define PP_TIME_TOTAL_MAX (INT64_MAX / 4)
+
+/* What kind of failure an error is; main.c maps each kind to an exit status. */
+enum pp_errkind {
+	PP_ERR_NONE = 0,
+	PP_ERR_SIM = 1,    /* the simulation cannot complete: deadlock, enforced out-of-memory */
+	PP_ERR_USAGE = 2,  /* a bad command-line option or value */
+	PP_ERR_CONFIG = 3, /* an invalid config or schedule file */
+	PP_ERR_IO = 4,     /* a file cannot be read or written */
+};
+
+/* Exit statuses of the ppsim command (DESIGN.md, Command line). */
+enum pp_exit {
+	PP_EXIT_OK = 0,
+	PP_EXIT_SIM = 1,
+	PP_EXIT_USAGE = 2,
+	PP_EXIT_CONFIG = 3,
+	PP_EXIT_IO = 4,
+};
+
+/*
+ * A caller-supplied error report. Library functions that can fail on bad input fill it and
+ * return a negative status; the message never starts with "ppsim:" (main.c adds that) and is a
+ * single line naming the offending thing first.
+ */
+struct pp_error {
+	enum pp_errkind kind; /* PP_ERR_NONE until set */
+	int line;             /* 1-based line in a file, 0 when not about a file */
+	int column;           /* 1-based column in a file, 0 when not about a file */
+	char msg[1024];       /* the message, NUL-terminated, without a trailing newline */
+};
+
+/* Sets err (when not NULL) from a printf format and returns -1, so callers can `return`. */
+int pp_fail(struct pp_error *err, enum pp_errkind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Allocation that never returns NULL: on failure it prints the size to stderr and aborts. */
+void *pp_xmalloc(size_t size);
+void *pp_xcalloc(size_t count, size_t size);
+void *pp_xrealloc(void *ptr, size_t size);
+/* pp_xmalloc of count * size, aborting when the product overflows. */
+void *pp_xmallocarray(size_t count, size_t size);
+char *pp_xstrdup(const char *s);
+
+/* Checked arithmetic: stores a*b (a+b) in *out and returns true, or returns false on overflow. */
+bool pp_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
+bool pp_add_u64(uint64_t a, uint64_t b, uint64_t *out);
+
+/*
+ * Converts a finite, non-negative number of time units to ticks (tick ticks per unit), rounding
+ * to the nearest tick. Returns false when units is NaN, infinite, negative, above
+ * PP_TIME_MAX_UNITS, or when the result would not fit.
+ */
+bool pp_time_from_units(double units, int64_t tick, pp_time *out);
+/* Time t in units (tick ticks per unit), as the double nearest to the exact quotient. */
+double pp_time_to_units(pp_time t, int64_t tick);
+
+/*
+ * Writes x in the shortest of "%.15g", "%.16g" and "%.17g" that reads back to the same double,
+ * so 34.6 prints as "34.6", 100 as "100" and 3/19 with all its digits; buf holds n bytes;
+ * returns buf.
+ */
+char *pp_double_format(char *buf, size_t n, double x);
+
+#endif

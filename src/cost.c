@@ -1,0 +1,85 @@
+/* Explicit cost model: per-stage times, activation amounts and message prices from a config. */
+#include "ppsim/cost.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* Abstract activation amount one F of one chunk allocates (micro-batch equivalents x v). */
+#define ACT_PER_CHUNK INT64_C(1000000)
+
+/* Converts a validated time to ticks; config validation keeps it in range. */
+static pp_time ticks(double units, int64_t tick)
+{
+	pp_time t = 0;
+	bool ok = pp_time_from_units(units, tick, &t);
+
+	assert(ok);
+	(void)ok;
+	return t;
+}
+
+struct cost *cost_new_explicit(const struct config *c, double w_fraction)
+{
+	struct cost *k = pp_xcalloc(1, sizeof(*k));
+	size_t n;
+	pp_time msg;
+	int S = c->p * c->v;
+
+	assert(w_fraction >= 0 && w_fraction <= 1);
+	n = (size_t)S;
+	k->S = S;
+	k->tick = PP_TICK_BASE * c->v;
+	k->time_unit = c->bandwidth > 0 ? "ms" : "t";
+	k->t_f = pp_xmallocarray(n, sizeof(*k->t_f));
+	k->t_b = pp_xmallocarray(n, sizeof(*k->t_b));
+	k->t_w = pp_xmallocarray(n, sizeof(*k->t_w));
+	k->act = pp_xmallocarray(n, sizeof(*k->act));
+	k->act_w = pp_xmallocarray(n, sizeof(*k->act_w));
+	k->msg_bytes = pp_xmallocarray(n, sizeof(*k->msg_bytes));
+	k->msg_time = pp_xmallocarray(n, sizeof(*k->msg_time));
+	k->comm = c->comm;
+	k->duplex = c->duplex;
+	msg = ticks(config_msg_time(c), k->tick);
+	for (int s = 0; s < S; s++) {
+		/* A chunk op takes t/v: the tick is v times finer, so t * PP_TICK_BASE is exact. */
+		k->t_f[s] = ticks(c->t_f, PP_TICK_BASE);
+		k->t_b[s] = ticks(c->t_b, PP_TICK_BASE);
+		k->t_w[s] = ticks(c->t_w, PP_TICK_BASE);
+		k->act[s] = ACT_PER_CHUNK;
+		k->act_w[s] = (int64_t)llround((double)k->act[s] * w_fraction);
+		k->msg_bytes[s] = s + 1 < S ? c->msg_bytes : 0;
+		k->msg_time[s] = s + 1 < S ? msg : 0;
+	}
+	return k;
+}
+
+bool cost_uniform(const struct cost *c)
+{
+	for (int s = 1; s < c->S; s++)
+		if (c->t_f[s] != c->t_f[0] || c->t_b[s] != c->t_b[0] || c->t_w[s] != c->t_w[0])
+			return false;
+	return true;
+}
+
+bool cost_comm_free(const struct cost *c)
+{
+	for (int s = 0; s + 1 < c->S; s++)
+		if (c->msg_time[s] != 0)
+			return false;
+	return true;
+}
+
+void cost_free(struct cost *c)
+{
+	if (c == NULL)
+		return;
+	free(c->t_f);
+	free(c->t_b);
+	free(c->t_w);
+	free(c->act);
+	free(c->act_w);
+	free(c->msg_bytes);
+	free(c->msg_time);
+	free(c);
+}

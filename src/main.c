@@ -1,0 +1,91 @@
+/* ppsim: dispatches to a subcommand (run by default) and checks that stdout was written. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const struct cmd commands[] = {
+	{"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run},
+	{"list", "", "list the schedules and report formats", cmd_list},
+};
+
+const struct cmd *cmd_table(size_t *count)
+{
+	*count = sizeof(commands) / sizeof(commands[0]);
+	return commands;
+}
+
+int cmd_fail(const struct pp_error *err)
+{
+	fprintf(stderr, "ppsim: %s\n", err->msg);
+	switch (err->kind) {
+	case PP_ERR_SIM:
+		return PP_EXIT_SIM;
+	case PP_ERR_CONFIG:
+		return PP_EXIT_CONFIG;
+	case PP_ERR_IO:
+		return PP_EXIT_IO;
+	case PP_ERR_USAGE:
+	case PP_ERR_NONE:
+		break;
+	}
+	return PP_EXIT_USAGE;
+}
+
+int cmd_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ppsim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see 'ppsim --help')\n", stderr);
+	return PP_EXIT_USAGE;
+}
+
+void cmd_help(FILE *out)
+{
+	size_t n;
+	const struct cmd *c = cmd_table(&n);
+
+	fputs("Usage: ppsim [run] [OPTIONS]\n", out);
+	for (size_t i = 1; i < n; i++)
+		fprintf(out, "       ppsim %s%s%s\n", c[i].name, *c[i].synopsis ? " " : "",
+			c[i].synopsis);
+	fputs("       ppsim --help | --version\n\n"
+	      "Simulate a pipeline-parallel training schedule: per-device timelines of forward and\n"
+	      "backward ops, the pipeline bubble, activation memory and point-to-point traffic.\n\n"
+	      "Commands:\n",
+	      out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-24s %s\n", c[i].name, c[i].summary);
+	fputs("\nOptions:\n", out);
+	cmd_run_help_options(out);
+	fputs("\nExit status: 0 success, 1 simulation failure (deadlock), 2 usage error,\n"
+	      "3 invalid config or schedule file, 4 I/O error.\n"
+	      "Example: ppsim --schedule=1f1b -p 4 -m 8 --timeline\n",
+	      out);
+}
+
+int main(int argc, char **argv)
+{
+	size_t n;
+	const struct cmd *c = cmd_table(&n);
+	int status = -1;
+
+	if (argc > 1)
+		for (size_t i = 0; i < n && status < 0; i++)
+			if (strcmp(argv[1], c[i].name) == 0)
+				status = c[i].fn(argc - 1, argv + 1);
+	if (status < 0)
+		status = cmd_run(argc, argv);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "ppsim: standard output: %s\n",
+			errno ? strerror(errno) : "write error");
+		return PP_EXIT_IO;
+	}
+	return status;
+}

@@ -1,0 +1,74 @@
+/* Derived figures of a simulation: the three bubble definitions, utilization, memory, traffic. */
+#include "ppsim/metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
+		  const struct result *r)
+{
+	/* Tick sums are whole numbers; long double holds them exactly up to 2^64, so each ratio
+	 * is one rounding of the exact quotient (3/19 comes out as the double nearest 3/19). */
+	long double sum_busy = 0, capacity = (long double)r->p * (long double)r->makespan;
+	double max_busy = 0, max_span = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->p = r->p;
+	m->makespan = pp_time_to_units(r->makespan, c->tick);
+	m->devices = pp_xcalloc((size_t)r->p, sizeof(*m->devices));
+	for (int d = 0; d < r->p; d++) {
+		const struct device_result *dr = &r->devices[d];
+		struct device_metrics *dm = &m->devices[d];
+		int64_t unit = 0;
+
+		for (int ch = 0; ch < s->v; ch++)
+			unit += c->act[sched_stage_of(s, d, ch)];
+		dm->busy = pp_time_to_units(dr->busy, c->tick);
+		dm->idle = pp_time_to_units(r->makespan - dr->busy, c->tick);
+		dm->utilization = r->makespan > 0 ? (double)dr->busy / (double)r->makespan : 0;
+		dm->peak_activations = unit > 0 ? (double)dr->peak_act / (double)unit : 0;
+		dm->comm_wait = pp_time_to_units(dr->comm_wait, c->tick);
+		dm->span = pp_time_to_units(dr->last_end - dr->first_start, c->tick);
+		sum_busy += (long double)dr->busy;
+		if ((double)dr->busy > max_busy)
+			max_busy = (double)dr->busy;
+		if ((double)(dr->last_end - dr->first_start) > max_span)
+			max_span = (double)(dr->last_end - dr->first_start);
+	}
+	if (r->makespan > 0) {
+		m->utilization = (double)(sum_busy / capacity);
+		m->bubble_ratio = (double)((capacity - sum_busy) / capacity);
+	}
+	m->bubble_overhead = max_busy > 0 ? ((double)r->makespan - max_busy) / max_busy : 0;
+	m->bubble_rate_span = max_span > 0 ? (max_span - max_busy) / max_span : 0;
+	m->bubble_ratio_theory = NAN;
+	if (s->desc != NULL && s->desc->theory != NULL && cost_uniform(c) && cost_comm_free(c))
+		m->bubble_ratio_theory = s->desc->theory(
+			s->p, s->v, s->m, pp_time_to_units(c->t_f[0], c->tick),
+			pp_time_to_units(c->t_b[0], c->tick), pp_time_to_units(c->t_w[0], c->tick));
+	m->messages = r->messages;
+	m->bytes = r->bytes;
+	m->p2p_time = pp_time_to_units(r->msg_time, c->tick);
+	m->nchannels = r->nchannels;
+	m->channels = pp_xcalloc((size_t)r->nchannels, sizeof(*m->channels));
+	for (int i = 0; i < r->nchannels; i++) {
+		const struct channel_result *cr = &r->channels[i];
+		struct channel_metrics *cm = &m->channels[i];
+
+		cm->src = cr->src;
+		cm->dst = cr->dst;
+		cm->messages = cr->messages;
+		cm->bytes = cr->bytes;
+		cm->time = pp_time_to_units(cr->busy, c->tick);
+		cm->utilization = r->makespan > 0 ? (double)cr->busy / (double)r->makespan : 0;
+	}
+}
+
+void metrics_release(struct metrics *m)
+{
+	free(m->devices);
+	free(m->channels);
+	m->devices = NULL;
+	m->channels = NULL;
+}

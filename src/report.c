@@ -1,0 +1,25 @@
+/* The table of report formats selected with --format. */
+#include "ppsim/report.h"
+
+#include <string.h>
+
+#include "report/formats.h"
+
+static const struct report_format formats[] = {
+	{"text", "aligned report for people (default)", report_text_write},
+	{"json", "one JSON object with the metric names of DESIGN.md", report_json_write},
+};
+
+const struct report_format *report_formats(size_t *count)
+{
+	*count = sizeof(formats) / sizeof(formats[0]);
+	return formats;
+}
+
+const struct report_format *report_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return &formats[i];
+	return NULL;
+}

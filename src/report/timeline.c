@@ -1,0 +1,182 @@
+/*
+ * The ASCII timeline, drawn like the source document's diagrams: one row per device, time
+ * running left to right, each op a box "[F3]" when its cells hold the label, the bare label or
+ * its kind letter when they do not, and '.' where the device idles.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppsim/report.h"
+
+#include "formats.h"
+
+/* Row label of device d: "GPU d (stage s)", or "(stages a,b,...)" with several chunks. */
+static void device_label(const struct sched *s, int d, char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "GPU %d (stage%s ", d, s->v > 1 ? "s" : "");
+
+	for (int c = 0; c < s->v && len < n; c++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%d", c ? "," : "",
+					sched_stage_of(s, d, c));
+	if (len < n)
+		snprintf(buf + len, n - len, ")");
+}
+
+/* Kind letter drawn for an op; the fused backward is drawn "B" as in the source document. */
+static char kind_letter(enum op_kind kind)
+{
+	return kind == OP_F ? 'F' : kind == OP_W ? 'W' : 'B';
+}
+
+/* Smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 and 8 times a power of ten that is >= need. */
+static double nice_step(double need)
+{
+	static const double steps[] = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8};
+	double base = pow(10, floor(log10(need)));
+
+	for (;;) {
+		for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+			if (steps[i] * base >= need)
+				return steps[i] * base;
+		base *= 10;
+	}
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	while (b != 0) {
+		int64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * Time per column, in units, fitting makespan into at most cells columns. When op durations
+ * share a quantum q (their greatest common divisor), the step is q/k or k*q so that equal ops
+ * get equal widths; otherwise it is a round number.
+ */
+static double column_step(const struct sim *s, int cells)
+{
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	double need = s->metrics.makespan / cells, q;
+	int64_t g = 0;
+
+	for (size_t i = 0; i < sc->nops; i++)
+		g = gcd64(g, r->times[i].end - r->times[i].start);
+	if (g == 0)
+		return nice_step(need);
+	q = pp_time_to_units(g, s->cost->tick);
+	if (need <= q) {
+		/* k columns per quantum, k the largest of 1, 2, 4, 5 times a power of ten that fits */
+		double k = 1, room = q / need;
+
+		while (k * 10 <= room)
+			k *= 10;
+		k = 5 * k <= room ? 5 * k : 4 * k <= room ? 4 * k : 2 * k <= room ? 2 * k : k;
+		return q / k;
+	}
+	if (ceil(need / q) <= 10)
+		return q * ceil(need / q);
+	return nice_step(need);
+}
+
+/* Column where time t (in ticks) falls, for step units per column. */
+static int cell_of(pp_time t, int64_t tick, double step)
+{
+	return (int)floor(pp_time_to_units(t, tick) / step + 0.5);
+}
+
+/* Paints op into row[c0, c1) with the richest form that fits. */
+static void paint_op(char *row, int c0, int c1, const struct op *op)
+{
+	char label[24];
+	int len = snprintf(label, sizeof(label), "%c%u", kind_letter((enum op_kind)op->kind),
+			   (unsigned)op->mb);
+	int wd = c1 - c0;
+
+	if (wd >= len + 2) {
+		memset(row + c0, ' ', (size_t)wd);
+		row[c0] = '[';
+		memcpy(row + c0 + 1, label, (size_t)len);
+		row[c1 - 1] = ']';
+	} else if (wd >= len) {
+		memset(row + c0, ' ', (size_t)wd);
+		memcpy(row + c0, label, (size_t)len);
+	} else {
+		memset(row + c0, label[0], (size_t)wd);
+	}
+}
+
+/* Writes the scale: time values every ten columns, then a ruler with a '|' at each value. */
+static void write_scale(FILE *out, int labelw, int cells, double step)
+{
+	char *line = pp_xmalloc((size_t)cells + 16);
+	char num[32];
+
+	memset(line, ' ', (size_t)cells + 16);
+	for (int c = 0; c < cells; c += 10) {
+		int n = snprintf(num, sizeof(num), "%.6g", step * c);
+
+		if (c + n <= cells + 15)
+			memcpy(line + c, num, (size_t)n);
+	}
+	line[cells + 15] = '\0';
+	for (int i = cells + 14; i >= 0 && line[i] == ' '; i--)
+		line[i] = '\0';
+	fprintf(out, "%*s%s\n", labelw, "", line);
+	for (int c = 0; c < cells; c++)
+		line[c] = c % 10 == 0 ? '|' : '-';
+	line[cells] = '\0';
+	fprintf(out, "%*s%s\n", labelw, "", line);
+	free(line);
+}
+
+int report_timeline(FILE *out, const struct sim *s, int width)
+{
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	char label[64], num[32], *row;
+	int labelw = 0, cells;
+	double step;
+
+	for (int d = 0; d < sc->p; d++) {
+		device_label(sc, d, label, sizeof(label));
+		if ((int)strlen(label) + 1 > labelw)
+			labelw = (int)strlen(label) + 1;
+	}
+	cells = width - labelw < 10 ? 10 : width - labelw;
+	step = r->makespan > 0 ? column_step(s, cells) : 1;
+	if (r->makespan > 0)
+		cells = cell_of(r->makespan, s->cost->tick, step);
+	fprintf(out, "%s  p=%d v=%d m=%d  makespan %s %s  one column = %g %s\n",
+		s->config.schedule, sc->p, sc->v, sc->m, REPORT_NUM(num, s->metrics.makespan),
+		s->cost->time_unit, step, s->cost->time_unit);
+	write_scale(out, labelw, cells, step);
+	row = pp_xmalloc((size_t)cells + 1);
+	for (int d = 0; d < sc->p; d++) {
+		memset(row, '.', (size_t)cells);
+		row[cells] = '\0';
+		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1] && r->makespan > 0; i++) {
+			int c0 = cell_of(r->times[i].start, s->cost->tick, step);
+			int c1 = cell_of(r->times[i].end, s->cost->tick, step);
+
+			if (r->times[i].end == r->times[i].start)
+				continue;
+			if (c1 == c0 && c0 < cells && row[c0] == '.')
+				c1 = c0 + 1;
+			if (c1 > c0)
+				paint_op(row, c0, c1, &sc->ops[i]);
+		}
+		device_label(sc, d, label, sizeof(label));
+		fprintf(out, "%-*s%s\n", labelw, label, row);
+	}
+	free(row);
+	fprintf(out, "F forward, B backward%s; [F3] is micro-batch 3 (counted from 0); . idle\n",
+		sc->split ? " (input gradient), W weight gradient" : " (input and weight gradient)");
+	return 0;
+}

@@ -1,0 +1,112 @@
+/* Shared helpers: errors, checked allocation and arithmetic, exact time conversion. */
+#include "ppsim/util.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pp_fail(struct pp_error *err, enum pp_errkind kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL)
+		return -1;
+	err->kind = kind;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void out_of_memory(size_t size)
+{
+	fprintf(stderr, "ppsim: out of memory allocating %zu bytes\n", size);
+	abort();
+}
+
+void *pp_xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (p == NULL)
+		out_of_memory(size);
+	return p;
+}
+
+void *pp_xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+
+	if (p == NULL)
+		out_of_memory(count * size);
+	return p;
+}
+
+void *pp_xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+
+	if (p == NULL)
+		out_of_memory(size);
+	return p;
+}
+
+void *pp_xmallocarray(size_t count, size_t size)
+{
+	if (size != 0 && count > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	return pp_xmalloc(count * size);
+}
+
+char *pp_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(pp_xmalloc(n), s, n);
+}
+
+bool pp_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+	if (a != 0 && b > UINT64_MAX / a)
+		return false;
+	*out = a * b;
+	return true;
+}
+
+bool pp_add_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+	if (b > UINT64_MAX - a)
+		return false;
+	*out = a + b;
+	return true;
+}
+
+bool pp_time_from_units(double units, int64_t tick, pp_time *out)
+{
+	double ticks;
+
+	if (!isfinite(units) || units < 0 || units > PP_TIME_MAX_UNITS || tick <= 0)
+		return false;
+	ticks = nearbyint(units * (double)tick);
+	if (ticks >= 9.2e18)
+		return false;
+	*out = (pp_time)ticks;
+	return true;
+}
+
+double pp_time_to_units(pp_time t, int64_t tick)
+{
+	return (double)t / (double)tick;
+}
+
+char *pp_double_format(char *buf, size_t n, double x)
+{
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, n, "%.*g", digits, x);
+		if (strtod(buf, NULL) == x)
+			break;
+	}
+	return buf;
+}
