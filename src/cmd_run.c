@@ -25,20 +25,23 @@ enum {
 
 /* Options of the run command itself, beside the config table. */
 struct run_option {
-	struct option opt; /* getopt_long entry */
+	struct option opt;   /* getopt_long entry */
 	const char *metavar; /* value name for --help, NULL for flags */
 	const char *help;    /* one line for --help */
 };
 
 static const struct run_option run_options[] = {
-	{{"format", required_argument, NULL, OPT_FORMAT}, "FMT",
-	 "report format (see 'ppsim list'; default text)"},
-	{{"timeline", optional_argument, NULL, OPT_TIMELINE}, "WIDTH",
-	 "append an ASCII timeline WIDTH columns wide (default: terminal, else 100)"},
-	{{"dump-ops", required_argument, NULL, OPT_DUMP_OPS}, "FILE",
-	 "write every op with its start and end as CSV to FILE"},
-	{{"help", no_argument, NULL, OPT_HELP}, NULL, "show this help and exit"},
-	{{"version", no_argument, NULL, OPT_VERSION}, NULL, "show the version and exit"},
+        {{"format", required_argument, NULL, OPT_FORMAT},
+         "FMT",
+         "report format (see 'ppsim list'; default text)"},
+        {{"timeline", optional_argument, NULL, OPT_TIMELINE},
+         "WIDTH",
+         "append an ASCII timeline WIDTH columns wide (default: terminal, else 100)"},
+        {{"dump-ops", required_argument, NULL, OPT_DUMP_OPS},
+         "FILE",
+         "write every op with its start and end as CSV to FILE"},
+        {{"help", no_argument, NULL, OPT_HELP}, NULL, "show this help and exit"},
+        {{"version", no_argument, NULL, OPT_VERSION}, NULL, "show the version and exit"},
 };
 #define N_RUN_OPTIONS (sizeof(run_options) / sizeof(run_options[0]))
 
@@ -49,14 +52,14 @@ struct run_request {
 	const char *dump_ops;               /* CSV path, or NULL */
 };
 
-static void help_line(FILE *out, int short_name, const char *name, int has_arg,
-		      const char *metavar, const char *help)
+static void help_line(FILE *out, int short_name, const char *name, int has_arg, const char *metavar,
+                      const char *help)
 {
 	char left[64];
 	int n = 0;
 
 	n += snprintf(left + n, sizeof(left) - (size_t)n, short_name ? "-%c, " : "    ",
-		      short_name);
+	              short_name);
 	if (has_arg == optional_argument)
 		snprintf(left + n, sizeof(left) - (size_t)n, "--%s[=%s]", name, metavar);
 	else if (has_arg == required_argument)
@@ -73,7 +76,7 @@ void cmd_run_help_options(FILE *out)
 
 	for (size_t i = 0; i < n; i++)
 		help_line(out, co[i].short_name, co[i].name, required_argument, co[i].metavar,
-			  co[i].help);
+		          co[i].help);
 	for (size_t i = 0; i < N_RUN_OPTIONS; i++) {
 		const struct run_option *r = &run_options[i];
 		int short_name = r->opt.val < 128 ? r->opt.val : 0;
@@ -91,7 +94,8 @@ static struct option *build_options(char *shorts, size_t nshorts)
 
 	shorts[j++] = ':';
 	for (size_t i = 0; i < n; i++) {
-		opts[k++] = (struct option){co[i].name, required_argument, NULL, OPT_CONFIG + (int)i};
+		opts[k++] =
+		        (struct option){co[i].name, required_argument, NULL, OPT_CONFIG + (int)i};
 		if (co[i].short_name && j + 3 < nshorts) {
 			shorts[j++] = (char)co[i].short_name;
 			shorts[j++] = ':';
@@ -140,7 +144,7 @@ static int parse_width(const char *value, int *width)
 	if (*value < '0' || *value > '9' || *end != '\0' || w < PP_TIMELINE_MIN_WIDTH ||
 	    w > PP_TIMELINE_MAX_WIDTH)
 		return cmd_usage("--timeline '%s': width must be an integer from %d to %d", value,
-				 PP_TIMELINE_MIN_WIDTH, PP_TIMELINE_MAX_WIDTH);
+		                 PP_TIMELINE_MIN_WIDTH, PP_TIMELINE_MAX_WIDTH);
 	*width = (int)w;
 	return 0;
 }
@@ -221,13 +225,13 @@ static int parse_args(int argc, char **argv, struct config *c, struct run_reques
 			break;
 		case ':':
 			status = cmd_usage("option '%s' needs a value",
-					   bad_option(argv, name, sizeof(name)));
+			                   bad_option(argv, name, sizeof(name)));
 			break;
 		default:
 			bad_option(argv, name, sizeof(name));
 			status = prefix_matches(opts, name) > 1
-					 ? cmd_usage("ambiguous option '%s'", name)
-					 : cmd_usage("unknown option '%s'", name);
+			                 ? cmd_usage("ambiguous option '%s'", name)
+			                 : cmd_usage("unknown option '%s'", name);
 			break;
 		}
 	}
@@ -270,8 +274,8 @@ int cmd_run(int argc, char **argv)
 	status = req.dump_ops != NULL ? dump_ops(req.dump_ops, s) : PP_EXIT_OK;
 	if (status == PP_EXIT_OK && req.format->write(stdout, s) != 0) {
 		err = (struct pp_error){0};
-		status = cmd_fail((pp_fail(&err, PP_ERR_IO, "out of memory building the report"),
-				   &err));
+		status = cmd_fail(
+		        (pp_fail(&err, PP_ERR_IO, "out of memory building the report"), &err));
 	}
 	if (status == PP_EXIT_OK && req.timeline_width > 0) {
 		fputc('\n', stdout);

@@ -12,32 +12,32 @@
 #define FIELD(f) offsetof(struct config, f)
 
 static const struct config_option options[] = {
-	{"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
-	 "schedule to simulate (see 'ppsim list'; default 1f1b)", FIELD(schedule)},
-	{"stages", 'p', "p", CONFIG_ARG_COUNT, "N",
-	 "pipeline devices (ranks) p (default 4)", FIELD(p)},
-	{"microbatches", 'm', "m", CONFIG_ARG_COUNT, "N",
-	 "micro-batches per step m (default 8)", FIELD(m)},
-	{"chunks", 'v', "v", CONFIG_ARG_COUNT, "N",
-	 "model chunks per device v (default 1)", FIELD(v)},
-	{"tf", 0, "t_f", CONFIG_ARG_TIME, "T",
-	 "forward time of one micro-batch on one device (default 1)", FIELD(t_f)},
-	{"tb", 0, "t_b", CONFIG_ARG_TIME, "T",
-	 "input-gradient backward time (default 1)", FIELD(t_b)},
-	{"tw", 0, "t_w", CONFIG_ARG_TIME, "T",
-	 "weight-gradient backward time; fused backward costs tb+tw (default 1)", FIELD(t_w)},
-	{"tcomm", 0, "t_comm", CONFIG_ARG_TIME, "T",
-	 "time of one point-to-point message (default 0)", FIELD(t_comm)},
-	{"msg-bytes", 0, "msg_bytes", CONFIG_ARG_BYTES, "N",
-	 "bytes of one point-to-point message (default 0)", FIELD(msg_bytes)},
-	{"bandwidth", 0, "bandwidth", CONFIG_ARG_RATE, "GBPS",
-	 "link bandwidth per direction in GB/s; times become milliseconds", FIELD(bandwidth)},
-	{"latency", 0, "latency", CONFIG_ARG_TIME, "US",
-	 "link latency per message in microseconds (with --bandwidth; default 0)", FIELD(latency)},
-	{"comm", 0, "comm", CONFIG_ARG_NAME, "MODE",
-	 "overlap (copy engine, default) or blocking (sender waits for its send)", FIELD(comm)},
-	{"duplex", 0, "duplex", CONFIG_ARG_NAME, "MODE",
-	 "full (default: each direction has its own channel) or half", FIELD(duplex)},
+        {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
+         "schedule to simulate (see 'ppsim list'; default 1f1b)", FIELD(schedule)},
+        {"stages", 'p', "p", CONFIG_ARG_COUNT, "N", "pipeline devices (ranks) p (default 4)",
+         FIELD(p)},
+        {"microbatches", 'm', "m", CONFIG_ARG_COUNT, "N", "micro-batches per step m (default 8)",
+         FIELD(m)},
+        {"chunks", 'v', "v", CONFIG_ARG_COUNT, "N", "model chunks per device v (default 1)",
+         FIELD(v)},
+        {"tf", 0, "t_f", CONFIG_ARG_TIME, "T",
+         "forward time of one micro-batch on one device (default 1)", FIELD(t_f)},
+        {"tb", 0, "t_b", CONFIG_ARG_TIME, "T", "input-gradient backward time (default 1)",
+         FIELD(t_b)},
+        {"tw", 0, "t_w", CONFIG_ARG_TIME, "T",
+         "weight-gradient backward time; fused backward costs tb+tw (default 1)", FIELD(t_w)},
+        {"tcomm", 0, "t_comm", CONFIG_ARG_TIME, "T",
+         "time of one point-to-point message (default 0)", FIELD(t_comm)},
+        {"msg-bytes", 0, "msg_bytes", CONFIG_ARG_BYTES, "N",
+         "bytes of one point-to-point message (default 0)", FIELD(msg_bytes)},
+        {"bandwidth", 0, "bandwidth", CONFIG_ARG_RATE, "GBPS",
+         "link bandwidth per direction in GB/s; times become milliseconds", FIELD(bandwidth)},
+        {"latency", 0, "latency", CONFIG_ARG_TIME, "US",
+         "link latency per message in microseconds (with --bandwidth; default 0)", FIELD(latency)},
+        {"comm", 0, "comm", CONFIG_ARG_NAME, "MODE",
+         "overlap (copy engine, default) or blocking (sender waits for its send)", FIELD(comm)},
+        {"duplex", 0, "duplex", CONFIG_ARG_NAME, "MODE",
+         "full (default: each direction has its own channel) or half", FIELD(duplex)},
 };
 
 const struct config_option *config_options(size_t *count)
@@ -103,14 +103,14 @@ static bool parse_number(const char *s, double *out)
 }
 
 static int set_name(struct config *c, const struct config_option *opt, const char *label,
-		    const char *value, struct pp_error *err)
+                    const char *value, struct pp_error *err)
 {
 	char names[256];
 
 	if (opt->offset == FIELD(schedule)) {
 		if (sched_find(value) == NULL)
 			return pp_fail(err, PP_ERR_USAGE, "%s '%s': unknown schedule; known: %s",
-				       label, value, sched_names(names, sizeof(names)));
+			               label, value, sched_names(names, sizeof(names)));
 		strcpy(c->schedule, value);
 	} else if (opt->offset == FIELD(comm)) {
 		if (strcmp(value, "overlap") == 0)
@@ -119,7 +119,7 @@ static int set_name(struct config *c, const struct config_option *opt, const cha
 			c->comm = PP_COMM_BLOCKING;
 		else
 			return pp_fail(err, PP_ERR_USAGE,
-				       "%s '%s': must be 'overlap' or 'blocking'", label, value);
+			               "%s '%s': must be 'overlap' or 'blocking'", label, value);
 	} else if (opt->offset == FIELD(duplex)) {
 		if (strcmp(value, "full") == 0)
 			c->duplex = PP_DUPLEX_FULL;
@@ -127,13 +127,13 @@ static int set_name(struct config *c, const struct config_option *opt, const cha
 			c->duplex = PP_DUPLEX_HALF;
 		else
 			return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be 'full' or 'half'",
-				       label, value);
+			               label, value);
 	}
 	return 0;
 }
 
 int config_set(struct config *c, const struct config_option *opt, const char *label,
-	       const char *value, struct pp_error *err)
+               const char *value, struct pp_error *err)
 {
 	char *field = (char *)c + opt->offset;
 	long long n;
@@ -145,29 +145,28 @@ int config_set(struct config *c, const struct config_option *opt, const char *la
 	case CONFIG_ARG_COUNT:
 		if (!parse_integer(value, 1, PP_MAX_COUNT, &n))
 			return pp_fail(err, PP_ERR_USAGE,
-				       "%s '%s': must be an integer from 1 to %d", label, value,
-				       PP_MAX_COUNT);
+			               "%s '%s': must be an integer from 1 to %d", label, value,
+			               PP_MAX_COUNT);
 		*(int *)(void *)field = (int)n;
 		return 0;
 	case CONFIG_ARG_BYTES:
 		if (!parse_integer(value, 0, INT64_MAX, &n))
 			return pp_fail(err, PP_ERR_USAGE,
-				       "%s '%s': must be an integer from 0 to %" PRId64, label,
-				       value, INT64_MAX);
+			               "%s '%s': must be an integer from 0 to %" PRId64, label,
+			               value, INT64_MAX);
 		*(uint64_t *)(void *)field = (uint64_t)n;
 		return 0;
 	case CONFIG_ARG_TIME:
 		if (!parse_number(value, &x) || x < 0 || x > PP_TIME_MAX_UNITS)
-			return pp_fail(err, PP_ERR_USAGE,
-				       "%s '%s': must be a number from 0 to %g", label, value,
-				       PP_TIME_MAX_UNITS);
+			return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be a number from 0 to %g",
+			               label, value, PP_TIME_MAX_UNITS);
 		*(double *)(void *)field = x;
 		return 0;
 	case CONFIG_ARG_RATE:
 		if (!parse_number(value, &x) || x <= 0 || x > 1e9)
 			return pp_fail(err, PP_ERR_USAGE,
-				       "%s '%s': must be a number above 0 and at most 1e9", label,
-				       value);
+			               "%s '%s': must be a number above 0 and at most 1e9", label,
+			               value);
 		*(double *)(void *)field = x;
 		return 0;
 	}
@@ -190,27 +189,29 @@ int config_validate(const struct config *c, struct pp_error *err)
 
 	if (desc == NULL)
 		return pp_fail(err, PP_ERR_USAGE, "--schedule '%s': unknown schedule; known: %s",
-			       c->schedule, sched_names(names, sizeof(names)));
+		               c->schedule, sched_names(names, sizeof(names)));
 	if (!sched_op_count(c->p, c->v, c->m, desc->split, &ops) || ops > PP_MAX_OPS)
 		return pp_fail(err, PP_ERR_USAGE,
-			       "-p %d -m %d -v %d: %s needs %.3g ops, above the limit of %" PRIu64
-			       " simulated ops",
-			       c->p, c->m, c->v, desc->name,
-			       (double)c->p * c->v * c->m * (desc->split ? 3 : 2), PP_MAX_OPS);
+		               "-p %d -m %d -v %d: %s needs %.3g ops, above the limit of %" PRIu64
+		               " simulated ops",
+		               c->p, c->m, c->v, desc->name,
+		               (double)c->p * c->v * c->m * (desc->split ? 3 : 2), PP_MAX_OPS);
 	if (c->v > PP_MAX_CHUNKS)
 		return pp_fail(err, PP_ERR_USAGE, "--chunks '%d': must be at most %d", c->v,
-			       PP_MAX_CHUNKS);
+		               PP_MAX_CHUNKS);
 	if (sched_accepts(desc, c->p, c->v, c->m, err) != 0)
 		return -1;
 	if (c->bandwidth > 0 && c->t_comm > 0)
-		return pp_fail(err, PP_ERR_USAGE,
-			       "--tcomm and --bandwidth: give a fixed message time or a link, not both");
+		return pp_fail(
+		        err, PP_ERR_USAGE,
+		        "--tcomm and --bandwidth: give a fixed message time or a link, not both");
 	if (c->bandwidth == 0 && c->latency > 0)
 		return pp_fail(err, PP_ERR_USAGE, "--latency: needs --bandwidth");
 	if (config_msg_time(c) > PP_TIME_MAX_UNITS)
 		return pp_fail(err, PP_ERR_USAGE,
-			       "--msg-bytes '%" PRIu64 "' at --bandwidth '%g': one message would take "
-			       "%.3g ms, above the limit of %g",
-			       c->msg_bytes, c->bandwidth, config_msg_time(c), PP_TIME_MAX_UNITS);
+		               "--msg-bytes '%" PRIu64
+		               "' at --bandwidth '%g': one message would take "
+		               "%.3g ms, above the limit of %g",
+		               c->msg_bytes, c->bandwidth, config_msg_time(c), PP_TIME_MAX_UNITS);
 	return 0;
 }

@@ -11,24 +11,24 @@
 #include <string.h>
 
 enum event_type {
-	EV_OP_END,   /* arg: op index; the op finished on its device */
-	EV_ARRIVE,   /* arg: op index; one input of the op was delivered */
-	EV_RELEASE,  /* arg: device; a blocking send let the device's stream go */
+	EV_OP_END,  /* arg: op index; the op finished on its device */
+	EV_ARRIVE,  /* arg: op index; one input of the op was delivered */
+	EV_RELEASE, /* arg: device; a blocking send let the device's stream go */
 };
 
 struct event {
-	pp_time time;  /* when it happens */
-	uint64_t seq;  /* insertion order, breaks ties */
-	uint32_t arg;  /* op index or device, by type */
-	uint8_t type;  /* enum event_type */
+	pp_time time; /* when it happens */
+	uint64_t seq; /* insertion order, breaks ties */
+	uint32_t arg; /* op index or device, by type */
+	uint8_t type; /* enum event_type */
 };
 
 /* Where each device stands. */
 struct device_state {
-	size_t head;      /* index in sched->ops of the next op to run */
-	size_t end;       /* one past the device's last op */
-	pp_time free_at;  /* the stream is held until this time (blocking sends) */
-	bool running;     /* an op is on the stream */
+	size_t head;     /* index in sched->ops of the next op to run */
+	size_t end;      /* one past the device's last op */
+	pp_time free_at; /* the stream is held until this time (blocking sends) */
+	bool running;    /* an op is on the stream */
 };
 
 /* A FIFO channel between two devices. */
@@ -49,7 +49,7 @@ struct engine {
 	size_t nheap, capheap;
 	uint64_t seq;
 	pp_time now;
-	size_t done;              /* ops finished */
+	size_t done; /* ops finished */
 	bool ran;
 	struct result res;
 };
@@ -251,15 +251,16 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 	struct engine *e;
 
 	if (c->S != s->S) {
-		pp_fail(err, PP_ERR_CONFIG, "cost model has %d stages, schedule has %d", c->S, s->S);
+		pp_fail(err, PP_ERR_CONFIG, "cost model has %d stages, schedule has %d", c->S,
+		        s->S);
 		return NULL;
 	}
 	if (sched_check(s, err) != 0)
 		return NULL;
 	if (total_time(s, c) < 0) {
 		pp_fail(err, PP_ERR_USAGE,
-			"times too large: all ops and messages together exceed %.3g units",
-			(double)PP_TIME_TOTAL_MAX / (double)c->tick);
+		        "times too large: all ops and messages together exceed %.3g units",
+		        (double)PP_TIME_TOTAL_MAX / (double)c->tick);
 		return NULL;
 	}
 	e = pp_xcalloc(1, sizeof(*e));
@@ -353,7 +354,7 @@ static void finish(struct engine *e, uint32_t i)
 		deliver(e, d, *where_cell(e, s->split ? OP_B : OP_BW, mb, st), -1, 0, 0);
 		if (st + 1 < (uint32_t)s->S)
 			deliver(e, d, *where_cell(e, OP_F, mb, st + 1), e->fwd_chan[st],
-				c->msg_bytes[st], c->msg_time[st]);
+			        c->msg_bytes[st], c->msg_time[st]);
 		break;
 	case OP_B:
 	case OP_BW:
@@ -361,7 +362,7 @@ static void finish(struct engine *e, uint32_t i)
 			deliver(e, d, *where_cell(e, OP_W, mb, st), -1, 0, 0);
 		if (st > 0)
 			deliver(e, d, *where_cell(e, (enum op_kind)op->kind, mb, st - 1),
-				e->bwd_chan[st - 1], c->msg_bytes[st - 1], c->msg_time[st - 1]);
+			        e->bwd_chan[st - 1], c->msg_bytes[st - 1], c->msg_time[st - 1]);
 		break;
 	case OP_W:
 		break;
@@ -446,7 +447,7 @@ static int report_deadlock(const struct engine *e, struct pp_error *err)
 	int stuck = 0, shown = 0;
 
 	len = (size_t)snprintf(msg, sizeof(msg), "deadlock after %zu of %zu ops:", e->done,
-			       e->s->nops);
+	                       e->s->nops);
 	for (int d = 0; d < e->s->p; d++) {
 		if (e->dev[d].head == e->dev[d].end)
 			continue;
@@ -455,7 +456,7 @@ static int report_deadlock(const struct engine *e, struct pp_error *err)
 			continue;
 		describe_wait(e, d, part, sizeof(part));
 		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s %s", shown ? ";" : "",
-					part);
+		                        part);
 		shown++;
 	}
 	if (stuck > shown)

@@ -7,8 +7,8 @@
 #include "cmd.h"
 
 static const struct cmd commands[] = {
-	{"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run},
-	{"list", "", "list the schedules and report formats", cmd_list},
+        {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run},
+        {"list", "", "list the schedules and report formats", cmd_list},
 };
 
 const struct cmd *cmd_table(size_t *count)
@@ -54,9 +54,10 @@ void cmd_help(FILE *out)
 	fputs("Usage: ppsim [run] [OPTIONS]\n", out);
 	for (size_t i = 1; i < n; i++)
 		fprintf(out, "       ppsim %s%s%s\n", c[i].name, *c[i].synopsis ? " " : "",
-			c[i].synopsis);
+		        c[i].synopsis);
 	fputs("       ppsim --help | --version\n\n"
-	      "Simulate a pipeline-parallel training schedule: per-device timelines of forward and\n"
+	      "Simulate a pipeline-parallel training schedule: per-device timelines of forward "
+	      "and\n"
 	      "backward ops, the pipeline bubble, activation memory and point-to-point traffic.\n\n"
 	      "Commands:\n",
 	      out);
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
 		status = cmd_run(argc, argv);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "ppsim: standard output: %s\n",
-			errno ? strerror(errno) : "write error");
+		        errno ? strerror(errno) : "write error");
 		return PP_EXIT_IO;
 	}
 	return status;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
-		  const struct result *r)
+                  const struct result *r)
 {
 	/* Tick sums are whole numbers; long double holds them exactly up to 2^64, so each ratio
 	 * is one rounding of the exact quotient (3/19 comes out as the double nearest 3/19). */
@@ -45,8 +45,8 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 	m->bubble_ratio_theory = NAN;
 	if (s->desc != NULL && s->desc->theory != NULL && cost_uniform(c) && cost_comm_free(c))
 		m->bubble_ratio_theory = s->desc->theory(
-			s->p, s->v, s->m, pp_time_to_units(c->t_f[0], c->tick),
-			pp_time_to_units(c->t_b[0], c->tick), pp_time_to_units(c->t_w[0], c->tick));
+		        s->p, s->v, s->m, pp_time_to_units(c->t_f[0], c->tick),
+		        pp_time_to_units(c->t_b[0], c->tick), pp_time_to_units(c->t_w[0], c->tick));
 	m->messages = r->messages;
 	m->bytes = r->bytes;
 	m->p2p_time = pp_time_to_units(r->msg_time, c->tick);

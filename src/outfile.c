@@ -72,7 +72,7 @@ int outfile_commit(struct outfile *f, struct pp_error *err)
 		if (saved == 0)
 			saved = errno;
 		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
-			saved != 0 ? strerror(saved) : "write error");
+		        saved != 0 ? strerror(saved) : "write error");
 		outfile_abort(f);
 		return -1;
 	}

@@ -6,8 +6,8 @@
 #include "report/formats.h"
 
 static const struct report_format formats[] = {
-	{"text", "aligned report for people (default)", report_text_write},
-	{"json", "one JSON object with the metric names of DESIGN.md", report_json_write},
+        {"text", "aligned report for people (default)", report_text_write},
+        {"json", "one JSON object with the metric names of DESIGN.md", report_json_write},
 };
 
 const struct report_format *report_formats(size_t *count)

@@ -11,10 +11,11 @@
 #include "sched/generators.h"
 
 static const struct sched_desc table[] = {
-	{"gpipe", "GPipe: all forwards, then all backwards, in micro-batch order", false,
-	 PLACE_LOOP, 1, 1, NULL, sched_gpipe_generate, sched_flush_theory, "(p-1)/(m+p-1)"},
-	{"1f1b", "1F1B (PipeDream-Flush, Megatron-LM): warm-up, one forward one backward, cool-down",
-	 false, PLACE_LOOP, 1, 1, NULL, sched_1f1b_generate, sched_flush_theory, "(p-1)/(m+p-1)"},
+        {"gpipe", "GPipe: all forwards, then all backwards, in micro-batch order", false,
+         PLACE_LOOP, 1, 1, NULL, sched_gpipe_generate, sched_flush_theory, "(p-1)/(m+p-1)"},
+        {"1f1b",
+         "1F1B (PipeDream-Flush, Megatron-LM): warm-up, one forward one backward, cool-down", false,
+         PLACE_LOOP, 1, 1, NULL, sched_1f1b_generate, sched_flush_theory, "(p-1)/(m+p-1)"},
 };
 
 const struct sched_desc *sched_table(size_t *count)
@@ -63,10 +64,10 @@ int sched_accepts(const struct sched_desc *desc, int p, int v, int m, struct pp_
 {
 	if (v < desc->min_v || (desc->max_v > 0 && v > desc->max_v)) {
 		if (desc->min_v == desc->max_v)
-			return pp_fail(err, PP_ERR_USAGE, "--chunks '%d': schedule '%s' needs v=%d", v,
-				       desc->name, desc->min_v);
+			return pp_fail(err, PP_ERR_USAGE, "--chunks '%d': schedule '%s' needs v=%d",
+			               v, desc->name, desc->min_v);
 		return pp_fail(err, PP_ERR_USAGE, "--chunks '%d': schedule '%s' needs v >= %d", v,
-			       desc->name, desc->min_v);
+		               desc->name, desc->min_v);
 	}
 	if (desc->check != NULL)
 		return desc->check(p, v, m, err);
@@ -143,7 +144,7 @@ struct sched *sched_new(const struct sched_desc *desc, int p, int v, int m)
 char *sched_op_format(char *buf, size_t n, const struct op *op)
 {
 	snprintf(buf, n, "%s(mb %" PRIu32 ", stage %" PRIu32 ")",
-		 sched_kind_name((enum op_kind)op->kind), op->mb, op->stage);
+	         sched_kind_name((enum op_kind)op->kind), op->mb, op->stage);
 	return buf;
 }
 
@@ -161,26 +162,26 @@ static size_t cell_of(const struct sched *s, enum op_kind kind, uint32_t mb, uin
 
 /* Checks one op against range, backward mode, placement and earlier ops; 0 or -1. */
 static int check_op(const struct sched *s, int d, size_t pos, const struct op *op,
-		    unsigned char *seen, struct pp_error *err)
+                    unsigned char *seen, struct pp_error *err)
 {
 	char what[64];
 	bool allowed;
 
 	if (op->kind > OP_BW || op->stage >= (uint32_t)s->S || op->mb >= (uint32_t)s->m)
 		return pp_fail(err, PP_ERR_CONFIG,
-			       "device %d, op %zu: out of range (kind %u, mb %" PRIu32
-			       ", stage %" PRIu32 "; m=%d, stages=%d)",
-			       d, pos, op->kind, op->mb, op->stage, s->m, s->S);
+		               "device %d, op %zu: out of range (kind %u, mb %" PRIu32
+		               ", stage %" PRIu32 "; m=%d, stages=%d)",
+		               d, pos, op->kind, op->mb, op->stage, s->m, s->S);
 	sched_op_format(what, sizeof(what), op);
 	allowed = op->kind == OP_F || (s->split ? op->kind != OP_BW : op->kind == OP_BW);
 	if (!allowed)
 		return pp_fail(err, PP_ERR_CONFIG, "%s on device %d: %s", what, d,
-			       s->split ? "fused BW in a split-backward schedule"
-					: "split B or W in a fused-backward schedule");
+		               s->split ? "fused BW in a split-backward schedule"
+		                        : "split B or W in a fused-backward schedule");
 	if (s->stage_device[op->stage] != (uint32_t)d)
 		return pp_fail(err, PP_ERR_CONFIG,
-			       "%s on device %d: stage %" PRIu32 " lives on device %" PRIu32, what,
-			       d, op->stage, s->stage_device[op->stage]);
+		               "%s on device %d: stage %" PRIu32 " lives on device %" PRIu32, what,
+		               d, op->stage, s->stage_device[op->stage]);
 	if (seen[cell_of(s, (enum op_kind)op->kind, op->mb, op->stage)]++)
 		return pp_fail(err, PP_ERR_CONFIG, "%s on device %d: appears twice", what, d);
 	return 0;
@@ -206,8 +207,9 @@ int sched_check(const struct sched *s, struct pp_error *err)
 				if (seen[cell_of(s, kinds[k], mb, st)])
 					continue;
 				sched_op_format(what, sizeof(what), &missing);
-				rc = pp_fail(err, PP_ERR_CONFIG, "%s: missing (device %" PRIu32
-					     " never runs it)", what, s->stage_device[st]);
+				rc = pp_fail(err, PP_ERR_CONFIG,
+				             "%s: missing (device %" PRIu32 " never runs it)", what,
+				             s->stage_device[st]);
 			}
 	free(seen);
 	return rc;

@@ -15,8 +15,8 @@
 #include "ppsim/util.h"
 
 /* Hard limits on counts, beyond the op cap below. */
-#define PP_MAX_COUNT 16777216 /* p and m each */
-#define PP_MAX_CHUNKS 1024    /* v */
+#define PP_MAX_COUNT  16777216 /* p and m each */
+#define PP_MAX_CHUNKS 1024     /* v */
 /*
  * Cap on the ops one simulation may hold (p * v * m * 2, or * 3 with split backward). About
  * 60 bytes per op are needed, so the cap keeps a run within a few gigabytes.
@@ -35,19 +35,19 @@ enum pp_duplex {
 
 /* One simulation's settings. Times are in units (abstract, or milliseconds with a link). */
 struct config {
-	char schedule[32];    /* generator name, as in sched_find */
-	int p;                /* devices (pipeline ranks), >= 1 */
-	int v;                /* chunks per device, >= 1 */
-	int m;                /* micro-batches, >= 1 */
-	double t_f;           /* forward time of one micro-batch through a device's layers */
-	double t_b;           /* input-gradient backward time, same scope */
-	double t_w;           /* weight-gradient backward time, same scope */
-	double t_comm;        /* fixed time of one P2P message; used when bandwidth is 0 */
-	uint64_t msg_bytes;   /* bytes of one P2P message (activation or its gradient) */
-	double bandwidth;     /* link bandwidth per direction in GB/s (1e9 B/s); 0: use t_comm */
-	double latency;       /* link latency per message in microseconds (with bandwidth) */
-	enum pp_comm comm;    /* overlap or blocking communication */
-	enum pp_duplex duplex;/* full- or half-duplex channels */
+	char schedule[32];     /* generator name, as in sched_find */
+	int p;                 /* devices (pipeline ranks), >= 1 */
+	int v;                 /* chunks per device, >= 1 */
+	int m;                 /* micro-batches, >= 1 */
+	double t_f;            /* forward time of one micro-batch through a device's layers */
+	double t_b;            /* input-gradient backward time, same scope */
+	double t_w;            /* weight-gradient backward time, same scope */
+	double t_comm;         /* fixed time of one P2P message; used when bandwidth is 0 */
+	uint64_t msg_bytes;    /* bytes of one P2P message (activation or its gradient) */
+	double bandwidth;      /* link bandwidth per direction in GB/s (1e9 B/s); 0: use t_comm */
+	double latency;        /* link latency per message in microseconds (with bandwidth) */
+	enum pp_comm comm;     /* overlap or blocking communication */
+	enum pp_duplex duplex; /* full- or half-duplex channels */
 };
 
 /* The kinds of value an option takes. */
@@ -61,13 +61,13 @@ enum config_arg {
 
 /* A row of the option table. */
 struct config_option {
-	const char *name;      /* long option name without dashes: "stages" */
-	int short_name;        /* single-letter option, or 0 */
-	const char *key;       /* the field's name in JSON output and config files: "p" */
-	enum config_arg arg;   /* what the value must be */
-	const char *metavar;   /* the value's name in --help: "N" */
-	const char *help;      /* one line for --help and the man page */
-	size_t offset;         /* offset of the field it sets in struct config */
+	const char *name;    /* long option name without dashes: "stages" */
+	int short_name;      /* single-letter option, or 0 */
+	const char *key;     /* the field's name in JSON output and config files: "p" */
+	enum config_arg arg; /* what the value must be */
+	const char *metavar; /* the value's name in --help: "N" */
+	const char *help;    /* one line for --help and the man page */
+	size_t offset;       /* offset of the field it sets in struct config */
 };
 
 /* The option table in --help order; *count receives its length. */
@@ -82,7 +82,7 @@ void config_init(struct config *c);
  * "--stages '0': must be an integer from 1 to 16777216".
  */
 int config_set(struct config *c, const struct config_option *opt, const char *label,
-	       const char *value, struct pp_error *err);
+               const char *value, struct pp_error *err);
 
 /*
  * Checks the settings as a whole: the schedule exists and accepts (p, v, m), the op count is

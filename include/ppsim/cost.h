@@ -20,18 +20,18 @@
  * msg_bytes[s] and, once it holds its channel, takes msg_time[s]; index S-1 is unused (0).
  */
 struct cost {
-	int S;                  /* virtual stages */
-	int64_t tick;           /* ticks per time unit */
-	const char *time_unit;  /* "t" for abstract units, "ms" when a link sets message times */
-	pp_time *t_f;           /* [S] forward of one micro-batch through stage s */
-	pp_time *t_b;           /* [S] input-gradient backward */
-	pp_time *t_w;           /* [S] weight-gradient backward (a fused BW costs t_b + t_w) */
-	int64_t *act;           /* [S] activation amount F allocates (bytes, or abstract) */
-	int64_t *act_w;         /* [S] the part of act that W still needs after B (<= act) */
-	uint64_t *msg_bytes;    /* [S] bytes of a message across boundary s */
-	pp_time *msg_time;      /* [S] transfer time of that message: latency + bytes / bandwidth */
-	enum pp_comm comm;      /* overlap or blocking */
-	enum pp_duplex duplex;  /* full- or half-duplex channels */
+	int S;                 /* virtual stages */
+	int64_t tick;          /* ticks per time unit */
+	const char *time_unit; /* "t" for abstract units, "ms" when a link sets message times */
+	pp_time *t_f;          /* [S] forward of one micro-batch through stage s */
+	pp_time *t_b;          /* [S] input-gradient backward */
+	pp_time *t_w;          /* [S] weight-gradient backward (a fused BW costs t_b + t_w) */
+	int64_t *act;          /* [S] activation amount F allocates (bytes, or abstract) */
+	int64_t *act_w;        /* [S] the part of act that W still needs after B (<= act) */
+	uint64_t *msg_bytes;   /* [S] bytes of a message across boundary s */
+	pp_time *msg_time;     /* [S] transfer time of that message: latency + bytes / bandwidth */
+	enum pp_comm comm;     /* overlap or blocking */
+	enum pp_duplex duplex; /* full- or half-duplex channels */
 };
 
 /*

@@ -34,24 +34,24 @@ struct device_result {
 
 /* Traffic on one channel: the messages from device src to device dst. */
 struct channel_result {
-	int src;            /* sending device */
-	int dst;            /* receiving device (for half-duplex: the pair's other end) */
-	uint64_t messages;  /* messages carried */
-	uint64_t bytes;     /* bytes carried */
-	pp_time busy;       /* sum of transfer durations on this channel */
+	int src;           /* sending device */
+	int dst;           /* receiving device (for half-duplex: the pair's other end) */
+	uint64_t messages; /* messages carried */
+	uint64_t bytes;    /* bytes carried */
+	pp_time busy;      /* sum of transfer durations on this channel */
 };
 
 /* The outcome of a simulation. Arrays are indexed like the schedule's ops and devices. */
 struct result {
-	int p;                          /* devices */
-	pp_time makespan;               /* end of the last op */
-	struct op_time *times;          /* [sched->nops] per op, aligned with sched->ops */
-	struct device_result *devices;  /* [p] */
-	struct channel_result *channels;/* [nchannels] sorted by (src, dst) */
-	int nchannels;                  /* channels that carried at least one message */
-	uint64_t messages;              /* P2P messages in all */
-	uint64_t bytes;                 /* P2P bytes in all */
-	pp_time msg_time;               /* sum of all transfer durations */
+	int p;                           /* devices */
+	pp_time makespan;                /* end of the last op */
+	struct op_time *times;           /* [sched->nops] per op, aligned with sched->ops */
+	struct device_result *devices;   /* [p] */
+	struct channel_result *channels; /* [nchannels] sorted by (src, dst) */
+	int nchannels;                   /* channels that carried at least one message */
+	uint64_t messages;               /* P2P messages in all */
+	uint64_t bytes;                  /* P2P bytes in all */
+	pp_time msg_time;                /* sum of all transfer durations */
 };
 
 struct engine;

@@ -26,29 +26,29 @@ struct device_metrics {
 
 /* Per-channel figures; times in units. */
 struct channel_metrics {
-	int src;             /* sending device */
-	int dst;             /* receiving device */
-	uint64_t messages;   /* messages carried */
-	uint64_t bytes;      /* bytes carried */
-	double time;         /* sum of transfer durations */
-	double utilization;  /* time / makespan */
+	int src;            /* sending device */
+	int dst;            /* receiving device */
+	uint64_t messages;  /* messages carried */
+	uint64_t bytes;     /* bytes carried */
+	double time;        /* sum of transfer durations */
+	double utilization; /* time / makespan */
 };
 
 /* The figures of one simulation; times in units. */
 struct metrics {
-	int p;                           /* devices */
-	int nchannels;                   /* entries in channels */
-	double makespan;                 /* end of the last op */
-	double bubble_ratio;             /* 1 - sum(busy) / (p * makespan) */
-	double bubble_ratio_theory;      /* the schedule's closed form, NAN where none applies */
-	double bubble_overhead;          /* (makespan - max busy) / max busy */
-	double bubble_rate_span;         /* (max span - max busy) / max span */
-	double utilization;              /* sum(busy) / (p * makespan) */
-	uint64_t messages;               /* P2P messages */
-	uint64_t bytes;                  /* P2P bytes */
-	double p2p_time;                 /* sum of transfer durations */
-	struct device_metrics *devices;  /* [p] */
-	struct channel_metrics *channels;/* [nchannels] */
+	int p;                            /* devices */
+	int nchannels;                    /* entries in channels */
+	double makespan;                  /* end of the last op */
+	double bubble_ratio;              /* 1 - sum(busy) / (p * makespan) */
+	double bubble_ratio_theory;       /* the schedule's closed form, NAN where none applies */
+	double bubble_overhead;           /* (makespan - max busy) / max busy */
+	double bubble_rate_span;          /* (max span - max busy) / max span */
+	double utilization;               /* sum(busy) / (p * makespan) */
+	uint64_t messages;                /* P2P messages */
+	uint64_t bytes;                   /* P2P bytes */
+	double p2p_time;                  /* sum of transfer durations */
+	struct device_metrics *devices;   /* [p] */
+	struct channel_metrics *channels; /* [nchannels] */
 };
 
 /*
@@ -56,7 +56,7 @@ struct metrics {
  * form applies when c is uniform across stages and free of communication time.
  */
 void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
-		  const struct result *r);
+                  const struct result *r);
 
 /* Frees the arrays of m; the struct itself belongs to the caller. */
 void metrics_release(struct metrics *m);

@@ -64,16 +64,16 @@ struct sched {
 	struct op *ops;                /* [nops] all ops, grouped by device */
 	size_t nops;                   /* total ops: S * m * (split ? 3 : 2) */
 	size_t *dev_start;             /* [p + 1] first op of each device; dev_start[p] == nops */
-	size_t *dev_fill;              /* [p] ops appended so far per device (used while generating) */
+	size_t *dev_fill; /* [p] ops appended so far per device (used while generating) */
 };
 
 /* A row of the generator table. */
 struct sched_desc {
-	const char *name;          /* the name users type: "1f1b" */
-	const char *summary;       /* one line for --help and `ppsim list` */
-	bool split;                /* splits backward into B and W */
-	enum placement placement;  /* chunk placement */
-	int min_v, max_v;          /* accepted chunk counts (max_v 0: no upper bound) */
+	const char *name;         /* the name users type: "1f1b" */
+	const char *summary;      /* one line for --help and `ppsim list` */
+	bool split;               /* splits backward into B and W */
+	enum placement placement; /* chunk placement */
+	int min_v, max_v;         /* accepted chunk counts (max_v 0: no upper bound) */
 	/* Rejects (p, v, m) the schedule does not define; NULL when min_v/max_v say it all. */
 	int (*check)(int p, int v, int m, struct pp_error *err);
 	/* Appends each device's ops with sched_push, in execution order. */
@@ -83,7 +83,7 @@ struct sched_desc {
 	 * costs t_b + t_w) and zero communication, or NAN where no closed form applies.
 	 */
 	double (*theory)(int p, int v, int m, double t_f, double t_b, double t_w);
-	const char *theory_text;   /* the closed form as text for reports, NULL when none */
+	const char *theory_text; /* the closed form as text for reports, NULL when none */
 };
 
 /* The table of generators, in the order `ppsim list` shows them; *count receives its length. */

@@ -17,12 +17,12 @@
 
 /* Everything one simulation produced. */
 struct sim {
-	struct config config;         /* the settings it ran with */
-	struct sched *sched;          /* the op order */
-	struct cost *cost;            /* the prices */
-	struct engine *engine;        /* owns the result */
-	const struct result *result;  /* per-op times, per-device and per-channel totals */
-	struct metrics metrics;       /* derived figures */
+	struct config config;        /* the settings it ran with */
+	struct sched *sched;         /* the op order */
+	struct cost *cost;           /* the prices */
+	struct engine *engine;       /* owns the result */
+	const struct result *result; /* per-op times, per-device and per-channel totals */
+	struct metrics metrics;      /* derived figures */
 };
 
 /* Default share of a chunk's activations that W still needs after B (explicit costs). */

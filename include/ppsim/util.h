@@ -54,7 +54,7 @@ struct pp_error {
 
 /* Sets err (when not NULL) from a printf format and returns -1, so callers can `return`. */
 int pp_fail(struct pp_error *err, enum pp_errkind kind, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+        __attribute__((format(printf, 3, 4)));
 
 /* Allocation that never returns NULL: on failure it prints the size to stderr and aborts. */
 void *pp_xmalloc(size_t size);

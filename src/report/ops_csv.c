@@ -17,10 +17,10 @@ int report_ops_csv(FILE *out, const struct sim *s)
 			const struct op *op = &sc->ops[i];
 
 			fprintf(out, "%d,%" PRIu32 ",%" PRIu32 ",%s,%" PRIu32 ",%s,%s\n", d,
-				sc->stage_chunk[op->stage], op->stage,
-				sched_kind_name((enum op_kind)op->kind), op->mb,
-				REPORT_NUM(a, pp_time_to_units(r->times[i].start, s->cost->tick)),
-				REPORT_NUM(b, pp_time_to_units(r->times[i].end, s->cost->tick)));
+			        sc->stage_chunk[op->stage], op->stage,
+			        sched_kind_name((enum op_kind)op->kind), op->mb,
+			        REPORT_NUM(a, pp_time_to_units(r->times[i].start, s->cost->tick)),
+			        REPORT_NUM(b, pp_time_to_units(r->times[i].end, s->cost->tick)));
 		}
 	return 0;
 }

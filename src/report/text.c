@@ -9,16 +9,16 @@ static void write_costs(FILE *out, const struct config *c)
 	char a[32], b[32], d[32], e[32];
 
 	fprintf(out, "%-18s t_f=%s t_b=%s t_w=%s\n", "costs", REPORT_NUM(a, c->t_f),
-		REPORT_NUM(b, c->t_b), REPORT_NUM(d, c->t_w));
+	        REPORT_NUM(b, c->t_b), REPORT_NUM(d, c->t_w));
 	if (c->bandwidth > 0)
 		fprintf(out, "%-18s %s B per message over %s GB/s, latency %s us, %s, %s-duplex\n",
-			"communication", REPORT_NUM(a, (double)c->msg_bytes),
-			REPORT_NUM(b, c->bandwidth), REPORT_NUM(d, c->latency),
-			config_comm_name(c->comm), config_duplex_name(c->duplex));
+		        "communication", REPORT_NUM(a, (double)c->msg_bytes),
+		        REPORT_NUM(b, c->bandwidth), REPORT_NUM(d, c->latency),
+		        config_comm_name(c->comm), config_duplex_name(c->duplex));
 	else
 		fprintf(out, "%-18s t_comm=%s per message, %s B, %s, %s-duplex\n", "communication",
-			REPORT_NUM(e, c->t_comm), REPORT_NUM(a, (double)c->msg_bytes),
-			config_comm_name(c->comm), config_duplex_name(c->duplex));
+		        REPORT_NUM(e, c->t_comm), REPORT_NUM(a, (double)c->msg_bytes),
+		        config_comm_name(c->comm), config_duplex_name(c->duplex));
 }
 
 static void write_summary(FILE *out, const struct sim *s)
@@ -28,7 +28,7 @@ static void write_summary(FILE *out, const struct sim *s)
 	char a[32], b[32];
 
 	fprintf(out, "%-18s %s (p=%d, v=%d, m=%d)\n", "schedule", s->config.schedule, s->sched->p,
-		s->sched->v, s->sched->m);
+	        s->sched->v, s->sched->m);
 	write_costs(out, &s->config);
 	fprintf(out, "%-18s %s %s\n", "makespan", REPORT_NUM(a, m->makespan), unit);
 	fprintf(out, "%-18s %.6f", "bubble_ratio", m->bubble_ratio);
@@ -36,12 +36,12 @@ static void write_summary(FILE *out, const struct sim *s)
 		fprintf(out, "  (no closed form for these costs)\n");
 	else
 		fprintf(out, "  (theory %.6f = %s)\n", m->bubble_ratio_theory,
-			s->sched->desc->theory_text);
+		        s->sched->desc->theory_text);
 	fprintf(out, "%-18s %.6f\n", "bubble_overhead", m->bubble_overhead);
 	fprintf(out, "%-18s %.6f\n", "bubble_rate_span", m->bubble_rate_span);
 	fprintf(out, "%-18s %.6f\n", "utilization", m->utilization);
 	fprintf(out, "%-18s %" PRIu64 " messages, %" PRIu64 " bytes, %s %s in transfers\n", "p2p",
-		m->messages, m->bytes, REPORT_NUM(b, m->p2p_time), unit);
+	        m->messages, m->bytes, REPORT_NUM(b, m->p2p_time), unit);
 }
 
 static void write_devices(FILE *out, const struct metrics *m)
@@ -49,13 +49,13 @@ static void write_devices(FILE *out, const struct metrics *m)
 	char a[32], b[32], c[32], d[32];
 
 	fprintf(out, "\n%6s %12s %12s %12s %17s %12s\n", "device", "busy", "idle", "utilization",
-		"peak_activations", "comm_wait");
+	        "peak_activations", "comm_wait");
 	for (int i = 0; i < m->p; i++) {
 		const struct device_metrics *dm = &m->devices[i];
 
 		fprintf(out, "%6d %12s %12s %12.6f %17s %12s\n", i, REPORT_NUM(a, dm->busy),
-			REPORT_NUM(b, dm->idle), dm->utilization,
-			REPORT_NUM(c, dm->peak_activations), REPORT_NUM(d, dm->comm_wait));
+		        REPORT_NUM(b, dm->idle), dm->utilization,
+		        REPORT_NUM(c, dm->peak_activations), REPORT_NUM(d, dm->comm_wait));
 	}
 }
 
@@ -66,13 +66,13 @@ static void write_channels(FILE *out, const struct metrics *m)
 	if (m->messages == 0)
 		return;
 	fprintf(out, "\n%-10s %10s %14s %12s %12s\n", "channel", "messages", "bytes", "time",
-		"utilization");
+	        "utilization");
 	for (int i = 0; i < m->nchannels; i++) {
 		const struct channel_metrics *cm = &m->channels[i];
 
 		snprintf(name, sizeof(name), "%d->%d", cm->src, cm->dst);
 		fprintf(out, "%-10s %10" PRIu64 " %14" PRIu64 " %12s %12.6f\n", name, cm->messages,
-			cm->bytes, REPORT_NUM(a, cm->time), cm->utilization);
+		        cm->bytes, REPORT_NUM(a, cm->time), cm->utilization);
 	}
 }
 

@@ -18,7 +18,7 @@ static void device_label(const struct sched *s, int d, char *buf, size_t n)
 
 	for (int c = 0; c < s->v && len < n; c++)
 		len += (size_t)snprintf(buf + len, n - len, "%s%d", c ? "," : "",
-					sched_stage_of(s, d, c));
+		                        sched_stage_of(s, d, c));
 	if (len < n)
 		snprintf(buf + len, n - len, ")");
 }
@@ -72,7 +72,8 @@ static double column_step(const struct sim *s, int cells)
 		return nice_step(need);
 	q = pp_time_to_units(g, s->cost->tick);
 	if (need <= q) {
-		/* k columns per quantum, k the largest of 1, 2, 4, 5 times a power of ten that fits */
+		/* k columns per quantum, k the largest of 1, 2, 4, 5 times a power of ten that fits
+		 */
 		double k = 1, room = q / need;
 
 		while (k * 10 <= room)
@@ -96,7 +97,7 @@ static void paint_op(char *row, int c0, int c1, const struct op *op)
 {
 	char label[24];
 	int len = snprintf(label, sizeof(label), "%c%u", kind_letter((enum op_kind)op->kind),
-			   (unsigned)op->mb);
+	                   (unsigned)op->mb);
 	int wd = c1 - c0;
 
 	if (wd >= len + 2) {
@@ -153,15 +154,16 @@ int report_timeline(FILE *out, const struct sim *s, int width)
 	step = r->makespan > 0 ? column_step(s, cells) : 1;
 	if (r->makespan > 0)
 		cells = cell_of(r->makespan, s->cost->tick, step);
-	fprintf(out, "%s  p=%d v=%d m=%d  makespan %s %s  one column = %g %s\n",
-		s->config.schedule, sc->p, sc->v, sc->m, REPORT_NUM(num, s->metrics.makespan),
-		s->cost->time_unit, step, s->cost->time_unit);
+	fprintf(out, "%s  p=%d v=%d m=%d  makespan %s %s  one column = %g %s\n", s->config.schedule,
+	        sc->p, sc->v, sc->m, REPORT_NUM(num, s->metrics.makespan), s->cost->time_unit, step,
+	        s->cost->time_unit);
 	write_scale(out, labelw, cells, step);
 	row = pp_xmalloc((size_t)cells + 1);
 	for (int d = 0; d < sc->p; d++) {
 		memset(row, '.', (size_t)cells);
 		row[cells] = '\0';
-		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1] && r->makespan > 0; i++) {
+		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1] && r->makespan > 0;
+		     i++) {
 			int c0 = cell_of(r->times[i].start, s->cost->tick, step);
 			int c1 = cell_of(r->times[i].end, s->cost->tick, step);
 
@@ -177,6 +179,7 @@ int report_timeline(FILE *out, const struct sim *s, int width)
 	}
 	free(row);
 	fprintf(out, "F forward, B backward%s; [F3] is micro-batch 3 (counted from 0); . idle\n",
-		sc->split ? " (input gradient), W weight gradient" : " (input and weight gradient)");
+	        sc->split ? " (input gradient), W weight gradient"
+	                  : " (input and weight gradient)");
 	return 0;
 }
