@@ -72,6 +72,7 @@ $(BUILD)/deps.mk: build-aux/ensure-deps
 CPPFLAGS += $(CJSON_CFLAGS)
 
 # Build ----------------------------------------------------------------------------------------
+.SECONDARY:
 .PHONY: all run test check unit cli asan valgrind bench install uninstall clean format
 all: $(BIN)
 

@@ -11,6 +11,7 @@
 #include "ppsim/config.h"
 #include "ppsim/outfile.h"
 #include "ppsim/report.h"
+#include "ppsim/sched.h"
 #include "ppsim/sim.h"
 
 /* Identifiers of options that are not config fields; config fields use OPT_CONFIG + index. */
@@ -31,9 +32,7 @@ struct run_option {
 };
 
 static const struct run_option run_options[] = {
-        {{"format", required_argument, NULL, OPT_FORMAT},
-         "FMT",
-         "report format (see 'ppsim list'; default text)"},
+        {{"format", required_argument, NULL, OPT_FORMAT}, "FMT", "report format (default text):"},
         {{"timeline", optional_argument, NULL, OPT_TIMELINE},
          "WIDTH",
          "append an ASCII timeline WIDTH columns wide (default: terminal, else 100)"},
@@ -69,19 +68,41 @@ static void help_line(FILE *out, int short_name, const char *name, int has_arg, 
 	fprintf(out, "  %-24s %s\n", left, help);
 }
 
+/* Names of the report formats, "text, json", into buf of size n. */
+static char *format_names(char *buf, size_t n)
+{
+	size_t count, len = 0;
+	const struct report_format *f = report_formats(&count);
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < count && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", f[i].name);
+	return buf;
+}
+
 void cmd_run_help_options(FILE *out)
 {
 	size_t n;
 	const struct config_option *co = config_options(&n);
+	char help[512], names[256];
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		/* the schedule option lists the generator table */
+		snprintf(help, sizeof(help), "%s%s%s", co[i].help,
+		         strcmp(co[i].name, "schedule") == 0 ? " " : "",
+		         strcmp(co[i].name, "schedule") == 0 ? sched_names(names, sizeof(names))
+		                                             : "");
 		help_line(out, co[i].short_name, co[i].name, required_argument, co[i].metavar,
-		          co[i].help);
+		          help);
+	}
 	for (size_t i = 0; i < N_RUN_OPTIONS; i++) {
 		const struct run_option *r = &run_options[i];
 		int short_name = r->opt.val < 128 ? r->opt.val : 0;
 
-		help_line(out, short_name, r->opt.name, r->opt.has_arg, r->metavar, r->help);
+		/* the format option lists the reporter table */
+		snprintf(help, sizeof(help), "%s%s%s", r->help, r->opt.val == OPT_FORMAT ? " " : "",
+		         r->opt.val == OPT_FORMAT ? format_names(names, sizeof(names)) : "");
+		help_line(out, short_name, r->opt.name, r->opt.has_arg, r->metavar, help);
 	}
 }
 

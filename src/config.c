@@ -13,7 +13,7 @@
 
 static const struct config_option options[] = {
         {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
-         "schedule to simulate (see 'ppsim list'; default 1f1b)", FIELD(schedule)},
+         "schedule to simulate (default 1f1b):", FIELD(schedule)},
         {"stages", 'p', "p", CONFIG_ARG_COUNT, "N", "pipeline devices (ranks) p (default 4)",
          FIELD(p)},
         {"microbatches", 'm', "m", CONFIG_ARG_COUNT, "N", "micro-batches per step m (default 8)",

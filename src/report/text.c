@@ -59,7 +59,7 @@ static void write_devices(FILE *out, const struct metrics *m)
 	}
 }
 
-static void write_channels(FILE *out, const struct metrics *m)
+static void write_channels(FILE *out, const struct metrics *m, enum pp_duplex duplex)
 {
 	char a[32], name[32];
 
@@ -70,7 +70,8 @@ static void write_channels(FILE *out, const struct metrics *m)
 	for (int i = 0; i < m->nchannels; i++) {
 		const struct channel_metrics *cm = &m->channels[i];
 
-		snprintf(name, sizeof(name), "%d->%d", cm->src, cm->dst);
+		snprintf(name, sizeof(name), "%d%s%d", cm->src,
+		         duplex == PP_DUPLEX_HALF ? "<->" : "->", cm->dst);
 		fprintf(out, "%-10s %10" PRIu64 " %14" PRIu64 " %12s %12.6f\n", name, cm->messages,
 		        cm->bytes, REPORT_NUM(a, cm->time), cm->utilization);
 	}
@@ -80,6 +81,6 @@ int report_text_write(FILE *out, const struct sim *s)
 {
 	write_summary(out, s);
 	write_devices(out, &s->metrics);
-	write_channels(out, &s->metrics);
+	write_channels(out, &s->metrics, s->config.duplex);
 	return 0;
 }

@@ -1,0 +1,130 @@
+#!/bin/sh
+# End-to-end tests of the ppsim command: golden outputs, the source document's figures, exit
+# statuses and messages for bad input, and the examples.
+#
+# Usage: sh tests/cli/run.sh PPSIM JGET
+#   UPDATE_GOLDEN=1   rewrite the golden files instead of comparing
+#   PPSIM_WRAP=CMD    run every ppsim under CMD (make valgrind sets it)
+set -u
+
+[ $# -eq 2 ] || { echo "usage: $0 PPSIM JGET" >&2; exit 2; }
+PPSIM=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+JGET=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+PASS=0
+FAIL=0
+export PPSIM JGET ROOT TMP
+
+# ppsim ARGS...: the binary under test, under PPSIM_WRAP when set.
+ppsim() {
+	${PPSIM_WRAP:-} "$PPSIM" "$@"
+}
+
+ok() {
+	PASS=$((PASS + 1))
+}
+
+not_ok() {
+	FAIL=$((FAIL + 1))
+	echo "FAIL: $*"
+}
+
+# golden FILE ARGS...: stdout equals tests/golden/FILE, stderr is empty, exit status 0.
+golden() {
+	file=$1
+	shift
+	ppsim "$@" >"$TMP/out" 2>"$TMP/err"
+	status=$?
+	if [ -n "${UPDATE_GOLDEN:-}" ] && [ $status -eq 0 ]; then
+		cp "$TMP/out" "$ROOT/tests/golden/$file"
+	fi
+	if [ $status -ne 0 ] || [ -s "$TMP/err" ]; then
+		not_ok "golden $file: ppsim $* exited $status: $(head -c 300 "$TMP/err")"
+	elif ! diff -u "$ROOT/tests/golden/$file" "$TMP/out" >"$TMP/diff" 2>&1; then
+		not_ok "golden $file: ppsim $* differs:"
+		head -40 "$TMP/diff"
+	else
+		ok
+	fi
+}
+
+# run_json ARGS...: runs ppsim ARGS --format=json into $TMP/out.json for the expects below.
+run_json() {
+	RUN="ppsim $*"
+	if ! ppsim "$@" --format=json >"$TMP/out.json" 2>"$TMP/err"; then
+		not_ok "$RUN failed: $(head -c 300 "$TMP/err")"
+		: >"$TMP/out.json"
+	fi
+}
+
+# expect PATH VALUE [TOLERANCE]: the JSON value at PATH equals VALUE, a number, a fraction
+# such as 3/19, or (with no tolerance given and a non-numeric VALUE) a string.
+expect() {
+	got=$("$JGET" "$TMP/out.json" "$1" 2>&1) || {
+		not_ok "$RUN: $1 missing ($got)"
+		return
+	}
+	if awk -v a="$got" -v b="$2" -v t="${3:-1e-9}" 'BEGIN {
+		if (b !~ /^-?[0-9.e+-]+(\/[0-9.e+-]+)?$/) exit (a == b) ? 0 : 1
+		n = split(b, f, "/"); x = (n == 2) ? f[1] / f[2] : f[1] + 0
+		d = a - x; if (d < 0) d = -d; exit (d <= t) ? 0 : 1 }'; then
+		ok
+	else
+		not_ok "$RUN: $1 is $got, expected $2"
+	fi
+}
+
+# expect_cmp PATH OP VALUE: the JSON number at PATH compares to VALUE (OP is <, <=, >, >=).
+expect_cmp() {
+	got=$("$JGET" "$TMP/out.json" "$1" 2>&1) || {
+		not_ok "$RUN: $1 missing ($got)"
+		return
+	}
+	if awk -v a="$got" -v op="$2" -v b="$3" 'BEGIN {
+		a += 0; b += 0
+		r = (op == "<") ? a < b : (op == "<=") ? a <= b : (op == ">") ? a > b : a >= b
+		exit r ? 0 : 1 }'; then
+		ok
+	else
+		not_ok "$RUN: $1 is $got, expected $2 $3"
+	fi
+}
+
+# fails STATUS TEXT ARGS...: ppsim ARGS exits STATUS, prints nothing on stdout and exactly one
+# line on stderr that starts with "ppsim: " and contains TEXT.
+fails() {
+	want=$1
+	text=$2
+	shift 2
+	ppsim "$@" >"$TMP/out" 2>"$TMP/err"
+	status=$?
+	lines=$(wc -l <"$TMP/err")
+	first=$(head -n 1 "$TMP/err")
+	if [ $status -ne "$want" ]; then
+		not_ok "ppsim $*: exit $status, expected $want ($first)"
+	elif [ -s "$TMP/out" ]; then
+		not_ok "ppsim $*: wrote to stdout on error"
+	elif [ "$lines" -ne 1 ]; then
+		not_ok "ppsim $*: $lines lines on stderr, expected 1"
+	else
+		case $first in
+		"ppsim: "*"$text"*) ok ;;
+		*) not_ok "ppsim $*: message '$first' lacks '$text'" ;;
+		esac
+	fi
+}
+
+# Table-driven files: lines "A | B | C", '#' comments and blank lines skipped.
+table() {
+	grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$'
+}
+
+for t in "$ROOT"/tests/cli/t_*.sh; do
+	echo "== $(basename "$t")"
+	. "$t"
+done
+
+echo "cli tests: $PASS passed, $FAIL failed"
+[ $FAIL -eq 0 ]

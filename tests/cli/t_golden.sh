@@ -1,0 +1,18 @@
+# Golden outputs of the text report, the JSON report, timelines, `list` and `--help`.
+table "$ROOT/tests/cli/golden.txt" >"$TMP/golden"
+while IFS='|' read -r file args; do
+	# shellcheck disable=SC2086 # the arguments are meant to split on spaces
+	golden $file $args </dev/null
+done <"$TMP/golden"
+
+# --dump-ops writes one CSV row per op, in each device's execution order.
+if ppsim -s 1f1b -p 2 -m 2 --dump-ops="$TMP/ops.csv" >/dev/null &&
+	diff -u "$ROOT/tests/golden/1f1b-p2-m2-ops.csv" "$TMP/ops.csv"; then
+	ok
+else
+	not_ok "--dump-ops output differs from tests/golden/1f1b-p2-m2-ops.csv"
+fi
+
+# --version and --help exit 0 and write to stdout.
+if ppsim --version | grep -q '^ppsim [0-9][0-9.]*$'; then ok; else not_ok "--version"; fi
+if ppsim run --help | grep -q '^Usage: ppsim'; then ok; else not_ok "run --help"; fi
