@@ -73,7 +73,7 @@ CPPFLAGS += $(CJSON_CFLAGS)
 
 # Build ----------------------------------------------------------------------------------------
 .SECONDARY:
-.PHONY: all run test check unit cli asan valgrind bench install uninstall clean format
+.PHONY: all run test check unit cli asan valgrind bench install uninstall clean format docs
 all: $(BIN)
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/deps.mk
@@ -144,3 +144,7 @@ format:
 		$(wildcard src/*.h src/*/*.h tests/tools/*.c)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# Regenerates README.md and docs/*.md from docs/src/*.in with real output (needs python3).
+docs: $(BIN)
+	python3 build-aux/gen-docs.py docs/src/*.in

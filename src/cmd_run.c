@@ -257,7 +257,11 @@ static int parse_args(int argc, char **argv, struct config *c, struct run_reques
 		}
 	}
 	if (status < 0 && optind < argc)
-		status = cmd_usage("unexpected argument '%s'", argv[optind]);
+		status = optind > 1 && strcmp(argv[optind - 1], "--timeline") == 0
+		                 ? cmd_usage("unexpected argument '%s' (a width is written "
+		                             "--timeline=%s)",
+		                             argv[optind], argv[optind])
+		                 : cmd_usage("unexpected argument '%s'", argv[optind]);
 	if (status < 0 && req->timeline_width > 0 && strcmp(req->format->name, "text") != 0)
 		status = cmd_usage("--timeline: only with --format=text");
 	free(opts);

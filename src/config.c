@@ -213,5 +213,16 @@ int config_validate(const struct config *c, struct pp_error *err)
 		               "' at --bandwidth '%g': one message would take "
 		               "%.3g ms, above the limit of %g",
 		               c->msg_bytes, c->bandwidth, config_msg_time(c), PP_TIME_MAX_UNITS);
+	/* every op sends at most one message: ops * msg_bytes bounds the traffic, which must stay
+	 * exact in a double (JSON numbers) */
+	if (c->msg_bytes > 0 && (double)ops * (double)c->msg_bytes > PP_MAX_TRAFFIC_BYTES)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "--msg-bytes '%" PRIu64
+		               "': %.3g ops could move %.3g bytes, above the "
+		               "limit of 2^53",
+		               c->msg_bytes, (double)ops, (double)ops * (double)c->msg_bytes);
+	if (c->t_f + c->t_b + c->t_w == 0)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "--tf, --tb and --tw: at least one must be above 0");
 	return 0;
 }

@@ -7,7 +7,7 @@
 
 static const struct report_format formats[] = {
         {"text", "aligned report for people (default)", report_text_write},
-        {"json", "one JSON object with the metric names of DESIGN.md", report_json_write},
+        {"json", "one JSON object with every figure (keys in docs/output.md)", report_json_write},
 };
 
 const struct report_format *report_formats(size_t *count)

@@ -22,6 +22,8 @@
  * 60 bytes per op are needed, so the cap keeps a run within a few gigabytes.
  */
 #define PP_MAX_OPS UINT64_C(50000000)
+/* Cap on the P2P bytes one simulation may move, so that totals stay exact in a double. */
+#define PP_MAX_TRAFFIC_BYTES 9007199254740992.0 /* 2^53 */
 
 enum pp_comm {
 	PP_COMM_OVERLAP,  /* a copy engine moves data while the device computes */

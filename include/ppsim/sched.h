@@ -9,7 +9,8 @@
  *   2. add its row to the table in src/sched.c (name, summary, backward kind, placement,
  *      functions, closed-form bubble when one exists);
  *   3. add CUnit tests in tests/unit/test_sched.c, a golden CLI test, and a paragraph to
- *      docs/schedules.md; the man page and --help pick the name up from the table.
+ *      docs/schedules.md and docs/ppsim.1 (a test checks the man page names every schedule);
+ *      --help and `ppsim list` pick the name up from the table.
  *
  * Ownership: a struct sched owns its arrays; sched_new returns one that the caller frees with
  * sched_free. Descriptors in the table are static and never freed.

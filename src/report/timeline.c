@@ -113,21 +113,41 @@ static void paint_op(char *row, int c0, int c1, const struct op *op)
 	}
 }
 
-/* Writes the scale: time values every ten columns, then a ruler with a '|' at each value. */
-static void write_scale(FILE *out, int labelw, int cells, double step)
+/* Writes the non-empty items separated by two spaces, starting a new line before an item that
+ * would pass width columns. */
+static void write_wrapped(FILE *out, const char *const *items, int width)
 {
-	char *line = pp_xmalloc((size_t)cells + 16);
+	int col = 0;
+
+	for (; *items != NULL; items++) {
+		int n = (int)strlen(*items);
+
+		if (n == 0)
+			continue;
+		if (col > 0 && col + 2 + n > width) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += fprintf(out, "%s%s", col > 0 ? "  " : "", *items);
+	}
+	fputc('\n', out);
+}
+
+/* Writes the scale: time values every ten columns, then a ruler with a '|' at each value. */
+static void write_scale(FILE *out, int labelw, int cells, int room, double step)
+{
+	char *line = pp_xmalloc((size_t)room + 1);
 	char num[32];
 
-	memset(line, ' ', (size_t)cells + 16);
+	memset(line, ' ', (size_t)room);
+	line[room] = '\0';
 	for (int c = 0; c < cells; c += 10) {
 		int n = snprintf(num, sizeof(num), "%.6g", step * c);
 
-		if (c + n <= cells + 15)
+		if (c + n <= room)
 			memcpy(line + c, num, (size_t)n);
 	}
-	line[cells + 15] = '\0';
-	for (int i = cells + 14; i >= 0 && line[i] == ' '; i--)
+	for (int i = room - 1; i >= 0 && line[i] == ' '; i--)
 		line[i] = '\0';
 	fprintf(out, "%*s%s\n", labelw, "", line);
 	for (int c = 0; c < cells; c++)
@@ -141,7 +161,7 @@ int report_timeline(FILE *out, const struct sim *s, int width)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	char label[64], num[32], *row;
+	char label[64], num[32], shape[64], span[64], scale[64], *row;
 	int labelw = 0, cells;
 	double step;
 
@@ -154,10 +174,12 @@ int report_timeline(FILE *out, const struct sim *s, int width)
 	step = r->makespan > 0 ? column_step(s, cells) : 1;
 	if (r->makespan > 0)
 		cells = cell_of(r->makespan, s->cost->tick, step);
-	fprintf(out, "%s  p=%d v=%d m=%d  makespan %s %s  one column = %g %s\n", s->config.schedule,
-	        sc->p, sc->v, sc->m, REPORT_NUM(num, s->metrics.makespan), s->cost->time_unit, step,
-	        s->cost->time_unit);
-	write_scale(out, labelw, cells, step);
+	snprintf(shape, sizeof(shape), "p=%d v=%d m=%d", sc->p, sc->v, sc->m);
+	snprintf(span, sizeof(span), "makespan %s %s", REPORT_NUM(num, s->metrics.makespan),
+	         s->cost->time_unit);
+	snprintf(scale, sizeof(scale), "one column = %g %s", step, s->cost->time_unit);
+	write_wrapped(out, (const char *[]){s->config.schedule, shape, span, scale, NULL}, width);
+	write_scale(out, labelw, cells, width - labelw, step);
 	row = pp_xmalloc((size_t)cells + 1);
 	for (int d = 0; d < sc->p; d++) {
 		memset(row, '.', (size_t)cells);
@@ -178,8 +200,12 @@ int report_timeline(FILE *out, const struct sim *s, int width)
 		fprintf(out, "%-*s%s\n", labelw, label, row);
 	}
 	free(row);
-	fprintf(out, "F forward, B backward%s; [F3] is micro-batch 3 (counted from 0); . idle\n",
-	        sc->split ? " (input gradient), W weight gradient"
-	                  : " (input and weight gradient)");
+	write_wrapped(out,
+	              (const char *[]){"F forward",
+	                               sc->split ? "B input-gradient backward"
+	                                         : "B backward (input and weight gradient)",
+	                               sc->split ? "W weight-gradient backward" : "",
+	                               "[F3] micro-batch 3, counted from 0", ". idle", NULL},
+	              width);
 	return 0;
 }

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Regenerates README.md and docs/*.md from docs/src/*.in with real ppsim output (make docs).
+
+Directives, each on a line of its own in a template:
+  @@RUN CMD         a ```sh block with CMD and a ```text block with its whole output
+  @@RUNTAIL N CMD   the same, showing "..." and the last N lines
+  @@RUNTL CMD       the same, showing "..." and the lines after the last blank line
+  @@ERR CMD         (consecutive lines) a ```text block of "$ CMD", its error and exit status
+  @@FILE NAME       a ```csv block with a file an earlier command wrote
+tests/cli/t_docs.sh checks the generated files against the binary.
+"""
+import os, shlex, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, 'build')
+WORK = tempfile.mkdtemp()
+env = dict(os.environ, PATH=BIN + ':' + os.environ['PATH'])
+
+def run(cmd):
+    assert cmd.startswith('ppsim '), cmd
+    r = subprocess.run(shlex.split(cmd), cwd=WORK, env=env, capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL)
+    return r.returncode, r.stdout, r.stderr
+
+def expand(lines):
+    out = []
+    i = 0
+    while i < len(lines):
+        l = lines[i]
+        if l.startswith('@@RUN ') or l.startswith('@@RUNTAIL ') or l.startswith('@@RUNTL '):
+            kind, rest = l.split(' ', 1)
+            n = None
+            if kind == '@@RUNTAIL':
+                n, rest = rest.split(' ', 1)
+                n = int(n)
+            cmd = rest.strip()
+            rc, so, se = run(cmd)
+            if rc != 0 or se:
+                sys.exit(f'FAILED ({rc}): {cmd}: {se}')
+            body = so.rstrip('\n').split('\n')
+            if kind == '@@RUNTAIL':
+                body = ['...'] + body[-n:]
+            elif kind == '@@RUNTL':
+                k = max(j for j, x in enumerate(body) if x == '')
+                body = ['...'] + body[k + 1:]
+            out += ['```sh', cmd, '```', '```text'] + body + ['```']
+        elif l.startswith('@@ERR '):
+            block = []
+            while i < len(lines) and lines[i].startswith('@@ERR '):
+                cmd = lines[i][6:].strip()
+                rc, so, se = run(cmd)
+                if rc == 0:
+                    sys.exit(f'expected failure: {cmd}')
+                block += [f'$ {cmd}'] + se.rstrip('\n').split('\n') + [f'(exit status {rc})']
+                i += 1
+            out += ['```text'] + block + ['```']
+            continue
+        elif l.startswith('@@FILE '):
+            name = l[7:].strip()
+            with open(os.path.join(WORK, name)) as f:
+                out += ['```csv'] + f.read().rstrip('\n').split('\n') + ['```']
+        else:
+            out.append(l)
+        i += 1
+    return out
+
+for src in sys.argv[1:]:
+    with open(src) as f:
+        lines = f.read().split('\n')
+    name = os.path.basename(src)[:-3]
+    dst = os.path.join(ROOT, name if name == 'README.md' else os.path.join('docs', name))
+    with open(dst, 'w') as f:
+        f.write('\n'.join(expand(lines)))
+    print('wrote', dst)

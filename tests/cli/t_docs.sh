@@ -1,0 +1,121 @@
+# Documentation stays true: every ppsim command shown in README.md and docs/*.md runs and prints
+# what the docs show ("..." lines stand for omitted lines); README's inline `ppsim ...`
+# commands succeed; the man page lists exactly the options of --help and names every schedule.
+# Set-up commands (make ...) go in ```bash blocks, which are not run.
+
+# Extracts the documented commands as cases $TMP/doc/K.{src,cmd,want,status}:
+# - each line of a ```sh block is a command that exits 0; when the block holds one command and
+#   a ```text block follows, that block is its standard output;
+# - in a ```text block, a line "$ ppsim ..." is a command whose output (stdout and stderr) is
+#   the lines after it, up to the next "$ " line or a line "(exit status N)" giving its status.
+rm -rf "$TMP/doc"
+mkdir -p "$TMP/doc"
+awk -v dir="$TMP/doc" '
+	function start(cmd) {
+		k++; base = dir "/" k
+		print FILENAME > (base ".src"); print cmd > (base ".cmd"); print 0 > (base ".status")
+		close(base ".src"); close(base ".cmd"); close(base ".status")
+	}
+	FNR == 1 { fence = ""; last = "" }
+	/^```sh$/ { fence = "sh"; first = k + 1; next }
+	/^```text$/ {
+		fence = "text"; cur = ""
+		if (last == "sh" && k == first) { cur = dir "/" k ".want"; printf "" > cur }
+		next
+	}
+	/^```/ {
+		if (fence == "") { fence = "other"; next }
+		if (cur != "") close(cur)
+		last = fence; fence = ""; cur = ""; next
+	}
+	fence == "sh" { start($0); next }
+	fence == "text" && /^\$ / { start(substr($0, 3)); cur = dir "/" k ".want"; printf "" > cur
+		next }
+	fence == "text" && /^\(exit status [0-9]+\)$/ && cur != "" {
+		st = $0; gsub(/[^0-9]/, "", st); print st > (dir "/" k ".status"); close(dir "/" k ".status")
+		close(cur); cur = ""; next
+	}
+	fence == "text" && cur != "" { print > cur; next }
+	NF > 0 && fence == "" { last = "" }
+' "$ROOT/README.md" "$ROOT"/docs/*.md
+
+# matches WANT GOT: GOT equals WANT, where each "..." line of WANT stands for any lines.
+matches() {
+	awk '
+		NR == FNR { want[++w] = $0; next }
+		{ got[++g] = $0 }
+		END {
+			i = 1; j = 1
+			while (i <= w) {
+				if (want[i] == "...") {
+					i++
+					if (i > w) exit 0
+					while (j <= g && got[j] != want[i]) j++
+					if (j > g) exit 1
+					continue
+				}
+				if (j > g || got[j] != want[i]) exit 1
+				i++; j++
+			}
+			exit (j > g) ? 0 : 1
+		}' "$1" "$2"
+}
+
+for cmd in "$TMP"/doc/*.cmd; do
+	[ -e "$cmd" ] || continue
+	base=${cmd%.cmd}
+	src=$(basename "$(cat "$base.src")")
+	line=$(cat "$cmd")
+	want_status=$(cat "$base.status")
+	case $line in
+	"ppsim "*) ;;
+	*) not_ok "$src: documented command is not a ppsim command: $line"; continue ;;
+	esac
+	# shellcheck disable=SC2086 # doc commands are plain words
+	set -- ${line#ppsim }
+	(cd "$TMP" && ppsim "$@") >"$TMP/doc.out" 2>"$TMP/doc.err" </dev/null
+	status=$?
+	if [ "$want_status" -ne 0 ]; then
+		cat "$TMP/doc.err" >>"$TMP/doc.out"
+	elif [ -s "$TMP/doc.err" ]; then
+		status=-1
+	fi
+	if [ "$status" -ne "$want_status" ]; then
+		not_ok "$src: '$line' exited $status, the doc says $want_status: $(head -c 200 "$TMP/doc.err")"
+	elif [ -e "$base.want" ] && ! matches "$base.want" "$TMP/doc.out"; then
+		not_ok "$src: '$line' prints something else than the doc shows"
+		diff "$base.want" "$TMP/doc.out" | head -20
+	else
+		ok
+	fi
+done
+
+grep -o '`ppsim [^`]*`' "$ROOT/README.md" | tr -d '`' >"$TMP/readme.cmds"
+while IFS= read -r line; do
+	# shellcheck disable=SC2086
+	set -- ${line#ppsim }
+	if ppsim "$@" >/dev/null 2>"$TMP/doc.err" </dev/null; then
+		ok
+	else
+		not_ok "README.md: '$line' failed: $(head -c 200 "$TMP/doc.err")"
+	fi
+done <"$TMP/readme.cmds"
+
+# The man page's OPTIONS section and --help name the same long options.
+ppsim --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$TMP/help.opts"
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$ROOT/docs/ppsim.1" | grep -o '\\-\\-[a-z][a-z-]*' |
+	sed 's/\\-\\-/--/' | sort -u >"$TMP/man.opts"
+if diff "$TMP/help.opts" "$TMP/man.opts" >"$TMP/opts.diff"; then
+	ok
+else
+	not_ok "docs/ppsim.1 OPTIONS and --help differ (< help, > man):"
+	cat "$TMP/opts.diff"
+fi
+ppsim list | sed -n '/^Schedules/,/^$/p' | awk '/^  / { print $1 }' >"$TMP/schedules"
+while IFS= read -r s; do
+	if grep -q -- "$s" "$ROOT/docs/ppsim.1" && grep -q -- "$s" "$ROOT/docs/schedules.md"; then
+		ok
+	else
+		not_ok "schedule $s is missing from docs/ppsim.1 or docs/schedules.md"
+	fi
+done <"$TMP/schedules"
