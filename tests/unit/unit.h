@@ -10,6 +10,12 @@ struct unit_test {
 	void (*fn)(void);
 };
 
+/* A table row for the test function fn, named after it. */
+#define UNIT_TEST(fn)                                                                              \
+	{                                                                                          \
+#fn, fn                                                                            \
+	}
+
 /* A suite: the module it covers and its tests, ending with {NULL, NULL}. */
 struct unit_suite {
 	const char *name;
