@@ -187,6 +187,10 @@ int config_validate(const struct config *c, struct pp_error *err)
 	char names[256];
 	uint64_t ops;
 
+	if (c->p < 1 || c->p > PP_MAX_COUNT || c->m < 1 || c->m > PP_MAX_COUNT || c->v < 1)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "-p %d -m %d -v %d: p and m must be from 1 to %d, v at least 1",
+		               c->p, c->m, c->v, PP_MAX_COUNT);
 	if (desc == NULL)
 		return pp_fail(err, PP_ERR_USAGE, "--schedule '%s': unknown schedule; known: %s",
 		               c->schedule, sched_names(names, sizeof(names)));

@@ -440,21 +440,25 @@ static void describe_wait(const struct engine *e, int d, char *buf, size_t n)
 		snprintf(buf, n, "device %d waits in %s for %s from device %d", d, a, b, from);
 }
 
+/* Names every stuck device while the message has room (and room for the closing count). */
 static int report_deadlock(const struct engine *e, struct pp_error *err)
 {
 	char msg[sizeof(err->msg)], part[200];
-	size_t len;
+	size_t len, room = sizeof(msg) - 40;
 	int stuck = 0, shown = 0;
 
 	len = (size_t)snprintf(msg, sizeof(msg), "deadlock after %zu of %zu ops:", e->done,
 	                       e->s->nops);
 	for (int d = 0; d < e->s->p; d++) {
+		size_t n;
+
 		if (e->dev[d].head == e->dev[d].end)
 			continue;
 		stuck++;
-		if (shown == 4)
-			continue;
 		describe_wait(e, d, part, sizeof(part));
+		n = strlen(part) + 2;
+		if (stuck > shown + 1 || len + n >= room)
+			continue;
 		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s %s", shown ? ";" : "",
 		                        part);
 		shown++;

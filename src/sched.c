@@ -196,7 +196,9 @@ int sched_check(const struct sched *s, struct pp_error *err)
 	int rc = 0;
 
 	for (int d = 0; d < s->p && rc == 0; d++)
-		for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1] && rc == 0; i++)
+		/* only the ops pushed so far: a slot never filled is a missing op, named below */
+		for (size_t i = s->dev_start[d]; i < s->dev_start[d] + s->dev_fill[d] && rc == 0;
+		     i++)
 			rc = check_op(s, d, i - s->dev_start[d], &s->ops[i], seen, err);
 	for (int k = 0; k < nkinds && rc == 0; k++)
 		for (uint32_t st = 0; st < (uint32_t)s->S && rc == 0; st++)

@@ -98,7 +98,13 @@ bool pp_time_from_units(double units, int64_t tick, pp_time *out)
 
 double pp_time_to_units(pp_time t, int64_t tick)
 {
-	return (double)t / (double)tick;
+	const pp_time exact = INT64_C(1) << 53;
+
+	/* both operands exact in a double: one correctly rounded division */
+	if (t <= exact && t >= -exact)
+		return (double)t / (double)tick;
+	/* beyond 2^53 ticks, divide in long double, which holds t exactly on x86-64 */
+	return (double)((long double)t / (long double)tick);
 }
 
 char *pp_double_format(char *buf, size_t n, double x)

@@ -67,7 +67,8 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 /*
  * Runs the simulation to the end. Returns 0, or -1 with a PP_ERR_SIM error when the schedule
  * deadlocks: the message names, for each stuck device, the op at its head and the input it
- * waits for. Call at most once.
+ * waits for (as many devices as fit in the message, then how many more are stuck). Call at most
+ * once.
  */
 int engine_run(struct engine *e, struct pp_error *err);
 

@@ -11,10 +11,9 @@ struct unit_test {
 };
 
 /* A table row for the test function fn, named after it. */
-#define UNIT_TEST(fn)                                                                              \
-	{                                                                                          \
-#fn, fn                                                                            \
-	}
+/* clang-format off */
+#define UNIT_TEST(fn) {#fn, fn}
+/* clang-format on */
 
 /* A suite: the module it covers and its tests, ending with {NULL, NULL}. */
 struct unit_suite {

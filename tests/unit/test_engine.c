@@ -1,0 +1,871 @@
+/* Unit tests of the engine: op times, communication, channels, memory, deadlock and errors. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppsim/engine.h"
+#include "ppsim/sim.h"
+#include "unit.h"
+
+/* One simulation built from a config, with everything it needs kept together. */
+struct run {
+	struct sched *s;
+	struct cost *k;
+	struct engine *e;
+	const struct result *r;
+};
+
+/* A default config with this schedule, p devices and m micro-batches. */
+static struct config config_of(const char *schedule, int p, int m)
+{
+	struct config c;
+
+	config_init(&c);
+	strcpy(c.schedule, schedule);
+	c.p = p;
+	c.m = m;
+	return c;
+}
+
+/* Generates, prices and simulates c, which must succeed; r stays NULL when it does not. */
+static void run_start(struct run *x, const struct config *c)
+{
+	struct pp_error err = {0};
+
+	memset(x, 0, sizeof(*x));
+	CU_ASSERT_EQUAL_FATAL(config_validate(c, &err), 0);
+	x->s = sched_new(sched_find(c->schedule), c->p, c->v, c->m);
+	x->k = cost_new_explicit(c, PP_W_MEM_FRACTION);
+	x->e = engine_new(x->s, x->k, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x->e);
+	CU_ASSERT_EQUAL(engine_run(x->e, &err), 0);
+	x->r = engine_result(x->e);
+	CU_ASSERT_PTR_NOT_NULL(x->r);
+}
+
+/* Simulates a hand-built schedule s (taken over) priced by c. */
+static void run_start_with(struct run *x, struct sched *s, const struct config *c)
+{
+	struct pp_error err = {0};
+
+	memset(x, 0, sizeof(*x));
+	x->s = s;
+	x->k = cost_new_explicit(c, PP_W_MEM_FRACTION);
+	x->e = engine_new(x->s, x->k, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x->e);
+	CU_ASSERT_EQUAL(engine_run(x->e, &err), 0);
+	x->r = engine_result(x->e);
+	CU_ASSERT_PTR_NOT_NULL(x->r);
+}
+
+static void run_end(struct run *x)
+{
+	engine_free(x->e);
+	cost_free(x->k);
+	sched_free(x->s);
+}
+
+/* Time in ticks of a number of units. */
+static pp_time ticks(const struct cost *k, double units)
+{
+	return (pp_time)llround(units * (double)k->tick);
+}
+
+/* Index of op (kind, mb, stage) in s, or nops when absent. */
+static size_t op_index(const struct sched *s, enum op_kind kind, int mb, int stage)
+{
+	for (size_t i = 0; i < s->nops; i++)
+		if (s->ops[i].kind == kind && s->ops[i].mb == (uint32_t)mb &&
+		    s->ops[i].stage == (uint32_t)stage)
+			return i;
+	return s->nops;
+}
+
+/* True when op (kind, mb, stage) ran from start to end units. */
+static bool op_ran(const struct run *x, enum op_kind kind, int mb, int stage, double start,
+                   double end)
+{
+	size_t i = op_index(x->s, kind, mb, stage);
+
+	return i < x->s->nops && x->r->times[i].start == ticks(x->k, start) &&
+	       x->r->times[i].end == ticks(x->k, end);
+}
+
+/* The channel src -> dst of r, or NULL. */
+static const struct channel_result *channel(const struct result *r, int src, int dst)
+{
+	for (int i = 0; i < r->nchannels; i++)
+		if (r->channels[i].src == src && r->channels[i].dst == dst)
+			return &r->channels[i];
+	return NULL;
+}
+
+/*
+ * Op times of a one-chunk fused schedule computed without an event queue, as a check on the
+ * engine: repeatedly start a device's next op once its inputs are known, at the later of the
+ * device's free time and each input's end (plus the message time when it crosses devices). In
+ * blocking mode a sending op holds its device until its message arrives; wait[d] sums that.
+ * Valid when no channel ever queues: full duplex and message time <= every op's duration.
+ */
+static void reference_times(const struct sched *s, const struct cost *k, struct op_time *out,
+                            pp_time *wait)
+{
+	int p = s->p, m = s->m;
+	pp_time *fend = malloc((size_t)(p * m) * sizeof(*fend));
+	pp_time *bend = malloc((size_t)(p * m) * sizeof(*bend));
+	pp_time *free_at = calloc((size_t)p, sizeof(*free_at));
+	size_t *head = malloc((size_t)p * sizeof(*head)), done = 0;
+	bool progress = true;
+
+	for (int i = 0; i < p * m; i++)
+		fend[i] = bend[i] = -1;
+	for (int d = 0; d < p; d++) {
+		head[d] = s->dev_start[d];
+		wait[d] = 0;
+	}
+	while (progress) {
+		progress = false;
+		for (int d = 0; d < p; d++) {
+			const struct op *op;
+			pp_time ready = 0, start, end, msg = 0;
+			bool sends;
+
+			if (head[d] == s->dev_start[d + 1])
+				continue;
+			op = &s->ops[head[d]];
+			if (op->kind == OP_F) {
+				if (d > 0 && fend[(d - 1) * m + (int)op->mb] < 0)
+					continue;
+				if (d > 0)
+					ready = fend[(d - 1) * m + (int)op->mb] +
+					        k->msg_time[d - 1];
+				sends = d + 1 < p;
+				msg = sends ? k->msg_time[d] : 0;
+			} else {
+				if (fend[d * m + (int)op->mb] < 0 ||
+				    (d + 1 < p && bend[(d + 1) * m + (int)op->mb] < 0))
+					continue;
+				ready = fend[d * m + (int)op->mb];
+				if (d + 1 < p &&
+				    bend[(d + 1) * m + (int)op->mb] + k->msg_time[d] > ready)
+					ready = bend[(d + 1) * m + (int)op->mb] + k->msg_time[d];
+				sends = d > 0;
+				msg = sends ? k->msg_time[d - 1] : 0;
+			}
+			start = ready > free_at[d] ? ready : free_at[d];
+			end = start + (op->kind == OP_F ? k->t_f[d] : k->t_b[d] + k->t_w[d]);
+			out[head[d]].start = start;
+			out[head[d]].end = end;
+			if (op->kind == OP_F)
+				fend[d * m + (int)op->mb] = end;
+			else
+				bend[d * m + (int)op->mb] = end;
+			free_at[d] = end;
+			if (k->comm == PP_COMM_BLOCKING && sends) {
+				free_at[d] += msg;
+				wait[d] += msg;
+			}
+			head[d]++;
+			done++;
+			progress = true;
+		}
+	}
+	CU_ASSERT_EQUAL(done, s->nops);
+	free(fend);
+	free(bend);
+	free(free_at);
+	free(head);
+}
+
+static void engine_1f1b_p4_m8_takes_33_units_with_op_times_derived_by_hand(void)
+{
+	struct config c = config_of("1f1b", 4, 8);
+	struct run x;
+
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL(x.r->p, 4);
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 33));
+	/* the first micro-batch walks down the pipeline and back */
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 0, 0, 1));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 3, 3, 4));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 3, 4, 6));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 2, 6, 8));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 0, 10, 12));
+	/* warm-up forwards run back to back; steady state alternates */
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 3, 0, 3, 4));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 4, 0, 12, 13));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 1, 3, 6, 7));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 1, 3, 7, 9));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 7, 3, 24, 25));
+	/* the last backward climbs back to device 0 */
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 7, 3, 25, 27));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 7, 1, 29, 31));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 7, 0, 31, 33));
+	for (int d = 0; d < 4; d++) {
+		CU_ASSERT_EQUAL(x.r->devices[d].first_start, ticks(x.k, d));
+		CU_ASSERT_EQUAL(x.r->devices[d].last_end, ticks(x.k, 33 - 2 * d));
+	}
+	run_end(&x);
+}
+
+static void engine_gpipe_p4_m8_takes_33_units_with_op_times_derived_by_hand(void)
+{
+	struct config c = config_of("gpipe", 4, 8);
+	struct run x;
+
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 33));
+	/* F(k) on device d runs from k + d; the backwards start when device 3's forwards end */
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 0, 0, 1));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 5, 2, 7, 8));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 7, 3, 10, 11));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 3, 11, 13));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 2, 13, 15));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 0, 17, 19));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 7, 3, 25, 27));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 7, 0, 31, 33));
+	run_end(&x);
+}
+
+static void engine_keeps_each_device_busy_24_units_for_p4_m8(void)
+{
+	static const char *const names[] = {"gpipe", "1f1b"};
+
+	for (size_t i = 0; i < 2; i++) {
+		struct config c = config_of(names[i], 4, 8);
+		struct run x;
+
+		run_start(&x, &c);
+		for (int d = 0; d < 4; d++) {
+			CU_ASSERT_EQUAL(x.r->devices[d].busy, ticks(x.k, 24));
+			CU_ASSERT_EQUAL(x.r->devices[d].comm_wait, 0);
+		}
+		run_end(&x);
+	}
+}
+
+static void engine_gives_each_op_its_cost(void)
+{
+	struct config c = config_of("1f1b", 3, 5);
+	struct run x;
+
+	c.t_f = 1.25;
+	c.t_b = 2;
+	c.t_w = 0.5;
+	run_start(&x, &c);
+	for (size_t i = 0; i < x.s->nops; i++)
+		CU_ASSERT_EQUAL(x.r->times[i].end - x.r->times[i].start,
+		                ticks(x.k, x.s->ops[i].kind == OP_F ? 1.25 : 2.5));
+	for (int d = 0; d < 3; d++)
+		CU_ASSERT_EQUAL(x.r->devices[d].busy, ticks(x.k, 5 * 3.75));
+	run_end(&x);
+}
+
+static void engine_overlapped_tcomm_of_0_1_gives_makespan_34_6(void)
+{
+	struct config c = config_of("1f1b", 4, 8);
+	struct run x;
+
+	c.t_comm = 0.1;
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 34.6));
+	CU_ASSERT_EQUAL(x.r->makespan, 34600000);
+	/* overlap: the forward of micro-batch 0 reaches device 3 after three transfers */
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 3, 3.3, 4.3));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 2, 6.4, 8.4));
+	for (int d = 0; d < 4; d++) {
+		CU_ASSERT_EQUAL(x.r->devices[d].busy, ticks(x.k, 24));
+		CU_ASSERT_EQUAL(x.r->devices[d].comm_wait, 0);
+	}
+	run_end(&x);
+}
+
+/*
+ * With no queueing (each channel carries one message per op, ops last >= 1 > 0.1), blocking is
+ * the same as zero communication with every sending op lengthened by 0.1 (F on devices 0-2:
+ * 1.1, F on device 3: 1; BW on devices 1-3: 2.1, BW on device 0: 2). The critical path is
+ * F0@0 F0@1 F0@2 F0@3 B0@3 B0@2 B0@1 F3@1 B1@1 F4@1 F4@2 B3@2 F5@2 B4@2 F6@2 B5@2 F7@2 F7@3
+ * B7@3 B7@2 B7@1 B7@0 (Fk@d = forward of micro-batch k on device d, B = fused backward), whose
+ * durations 1.1+1.1+1.1+1+2.1+2.1+2.1+1.1+2.1+1.1+1.1+2.1+1.1+2.1+1.1+2.1+1.1+1+2.1+2.1+2.1+2
+ * = 34.9.
+ */
+static void engine_blocking_tcomm_of_0_1_gives_makespan_34_9(void)
+{
+	struct config c = config_of("1f1b", 4, 8);
+	struct run x;
+	static const double wait[4] = {0.8, 1.6, 1.6, 0.8};
+
+	c.t_comm = 0.1;
+	c.comm = PP_COMM_BLOCKING;
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 34.9));
+	CU_ASSERT_EQUAL(x.r->makespan, 34900000);
+	for (int d = 0; d < 4; d++) {
+		CU_ASSERT_EQUAL(x.r->devices[d].busy, ticks(x.k, 24));
+		CU_ASSERT_EQUAL(x.r->devices[d].comm_wait, ticks(x.k, wait[d]));
+	}
+	/* the stream of device 0 is held 0.1 after each forward before the next one starts */
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 1, 0, 1.1, 2.1));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 3, 3.3, 4.3));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 7, 0, 32.9, 34.9));
+	run_end(&x);
+}
+
+/* Simulates c and asserts every op time, the makespan and the blocked time match the reference. */
+static void assert_matches_reference(const struct config *c)
+{
+	struct op_time *want;
+	pp_time wait[8], makespan = 0;
+	struct run x;
+	int bad = 0;
+
+	CU_ASSERT_FATAL(c->p <= 8);
+	run_start(&x, c);
+	want = calloc(x.s->nops, sizeof(*want));
+	reference_times(x.s, x.k, want, wait);
+	for (size_t i = 0; i < x.s->nops; i++) {
+		bad += x.r->times[i].start != want[i].start;
+		bad += x.r->times[i].end != want[i].end;
+		if (want[i].end > makespan)
+			makespan = want[i].end;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(x.r->makespan, makespan);
+	for (int d = 0; d < c->p; d++)
+		CU_ASSERT_EQUAL(x.r->devices[d].comm_wait, wait[d]);
+	free(want);
+	run_end(&x);
+}
+
+static void engine_matches_a_queue_free_reference_over_many_shapes(void)
+{
+	static const char *const names[] = {"gpipe", "1f1b"};
+	static const double costs[][4] = {
+	        {1, 1, 1, 0}, {1, 1, 1, 0.1}, {1, 2, 0.5, 0.5}, {0.7, 1.3, 0.4, 0.7}};
+	static const int ms[] = {1, 2, 3, 5, 8};
+
+	for (size_t n = 0; n < 2; n++)
+		for (int p = 1; p <= 6; p++)
+			for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++)
+				for (size_t k = 0; k < sizeof(costs) / sizeof(costs[0]); k++) {
+					struct config c = config_of(names[n], p, ms[i]);
+
+					c.t_f = costs[k][0];
+					c.t_b = costs[k][1];
+					c.t_w = costs[k][2];
+					c.t_comm = costs[k][3];
+					assert_matches_reference(&c);
+					c.comm = PP_COMM_BLOCKING;
+					assert_matches_reference(&c);
+				}
+}
+
+static void engine_counts_one_message_per_boundary_microbatch_and_direction(void)
+{
+	struct config c = config_of("1f1b", 4, 8);
+	struct run x;
+
+	c.t_comm = 0.1;
+	c.msg_bytes = 1000;
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL(x.r->messages, 2 * 8 * 3);
+	CU_ASSERT_EQUAL(x.r->bytes, 2 * 8 * 3 * 1000);
+	CU_ASSERT_EQUAL(x.r->msg_time, ticks(x.k, 4.8));
+	for (int i = 0; i < x.r->nchannels; i++) {
+		CU_ASSERT_EQUAL(x.r->channels[i].messages, 8);
+		CU_ASSERT_EQUAL(x.r->channels[i].bytes, 8000);
+		CU_ASSERT_EQUAL(x.r->channels[i].busy, ticks(x.k, 0.8));
+	}
+	run_end(&x);
+}
+
+static void engine_counts_messages_even_when_they_take_no_time(void)
+{
+	struct config c = config_of("gpipe", 3, 5);
+	struct run x;
+
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL(x.r->messages, 2 * 5 * 2);
+	CU_ASSERT_EQUAL(x.r->bytes, 0);
+	CU_ASSERT_EQUAL(x.r->msg_time, 0);
+	run_end(&x);
+}
+
+static void engine_lists_2_p_minus_1_sorted_channels_with_full_duplex(void)
+{
+	struct config c = config_of("1f1b", 4, 2);
+	struct run x;
+	static const int pairs[6][2] = {{0, 1}, {1, 0}, {1, 2}, {2, 1}, {2, 3}, {3, 2}};
+
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL_FATAL(x.r->nchannels, 6);
+	for (int i = 0; i < 6; i++) {
+		CU_ASSERT_EQUAL(x.r->channels[i].src, pairs[i][0]);
+		CU_ASSERT_EQUAL(x.r->channels[i].dst, pairs[i][1]);
+		CU_ASSERT_EQUAL(x.r->channels[i].messages, 2);
+	}
+	run_end(&x);
+}
+
+static void engine_lists_p_minus_1_channels_with_half_duplex(void)
+{
+	struct config c = config_of("1f1b", 5, 3);
+	struct run x;
+
+	c.duplex = PP_DUPLEX_HALF;
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL_FATAL(x.r->nchannels, 4);
+	for (int i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(x.r->channels[i].src, i);
+		CU_ASSERT_EQUAL(x.r->channels[i].dst, i + 1);
+		CU_ASSERT_EQUAL(x.r->channels[i].messages, 6);
+	}
+	CU_ASSERT_EQUAL(x.r->messages, 24);
+	run_end(&x);
+}
+
+static void engine_has_no_channel_with_one_device(void)
+{
+	struct config c = config_of("1f1b", 1, 4);
+	struct run x;
+
+	c.t_comm = 3;
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL(x.r->nchannels, 0);
+	CU_ASSERT_EQUAL(x.r->messages, 0);
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 12));
+	run_end(&x);
+}
+
+static void engine_queues_messages_that_share_a_channel(void)
+{
+	struct config c = config_of("gpipe", 2, 2);
+	struct run x;
+
+	/*
+	 * Device 0 ends F0 at 1 and F1 at 2. F0's message holds channel 0->1 from 1 to 6, so F1's
+	 * waits and travels from 6 to 11. Device 1: F0 6-7, F1 11-12, BW0 12-14, BW1 14-16.
+	 * Channel 1->0: BW0's gradient 14-19, BW1's queued 19-24. Device 0: BW0 19-21, BW1 24-26.
+	 */
+	c.t_comm = 5;
+	run_start(&x, &c);
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 0, 0, 1));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 1, 0, 1, 2));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 1, 6, 7));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 1, 1, 11, 12));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 1, 12, 14));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 1, 1, 14, 16));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 0, 19, 21));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 1, 0, 24, 26));
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 26));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(channel(x.r, 0, 1));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(channel(x.r, 1, 0));
+	CU_ASSERT_EQUAL(channel(x.r, 0, 1)->busy, ticks(x.k, 10));
+	CU_ASSERT_EQUAL(channel(x.r, 1, 0)->busy, ticks(x.k, 10));
+	CU_ASSERT_EQUAL(x.r->msg_time, ticks(x.k, 20));
+	run_end(&x);
+}
+
+static void engine_half_duplex_makes_both_directions_queue_on_one_channel(void)
+{
+	struct config c = config_of("1f1b", 2, 2);
+	struct run x;
+
+	/*
+	 * Full duplex: F0's message 1-6, F1's 6-11; device 1 runs F0 6-7, BW0 7-9, F1 11-12, BW1
+	 * 12-14; gradients travel 9-14 and 14-19; device 0 runs BW0 14-16 and BW1 19-21.
+	 */
+	c.t_comm = 5;
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 21));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 0, 14, 16));
+	CU_ASSERT_EQUAL(x.r->nchannels, 2);
+	run_end(&x);
+	/*
+	 * Half duplex: BW0's gradient, ready at 9, waits for F1's message (6-11) and travels
+	 * 11-16; BW1's, ready at 14, travels 16-21. Device 0 runs BW0 16-18 and BW1 21-23.
+	 */
+	c.duplex = PP_DUPLEX_HALF;
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 23));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 1, 1, 11, 12));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 0, 16, 18));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 1, 0, 21, 23));
+	CU_ASSERT_EQUAL_FATAL(x.r->nchannels, 1);
+	CU_ASSERT_EQUAL(x.r->channels[0].src, 0);
+	CU_ASSERT_EQUAL(x.r->channels[0].dst, 1);
+	CU_ASSERT_EQUAL(x.r->channels[0].messages, 4);
+	CU_ASSERT_EQUAL(x.r->channels[0].busy, ticks(x.k, 20));
+	run_end(&x);
+}
+
+static void engine_gpipe_holds_m_activations_on_every_device(void)
+{
+	struct config c = config_of("gpipe", 4, 6);
+	struct run x;
+
+	run_start(&x, &c);
+	for (int d = 0; d < 4; d++)
+		CU_ASSERT_EQUAL(x.r->devices[d].peak_act, 6 * x.k->act[d]);
+	run_end(&x);
+}
+
+static void engine_1f1b_holds_min_of_p_minus_d_and_m_activations(void)
+{
+	static const int ms[] = {1, 2, 3, 8};
+
+	for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
+		struct config c = config_of("1f1b", 4, ms[i]);
+		struct run x;
+
+		run_start(&x, &c);
+		for (int d = 0; d < 4; d++) {
+			int64_t want = 4 - d < ms[i] ? 4 - d : ms[i];
+
+			CU_ASSERT_EQUAL(x.r->devices[d].peak_act, want * x.k->act[d]);
+		}
+		run_end(&x);
+	}
+}
+
+static void engine_split_backward_keeps_the_w_share_alive_until_w(void)
+{
+	struct sched *s = sched_alloc(1, 1, 2, true, PLACE_LOOP);
+	struct config c = config_of("1f1b", 1, 2);
+	struct run x;
+
+	/* F0 allocates act; B0 frees all but act_w; F1 brings the peak to act + act_w */
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_B, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_W, 0, 0);
+	sched_push(s, 0, OP_B, 1, 0);
+	sched_push(s, 0, OP_W, 1, 0);
+	run_start_with(&x, s, &c);
+	CU_ASSERT_EQUAL(x.r->devices[0].peak_act, x.k->act[0] + x.k->act_w[0]);
+	CU_ASSERT_EQUAL(x.k->act_w[0] * 2, x.k->act[0]);
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 6));
+	run_end(&x);
+}
+
+static void engine_split_b_waits_for_the_next_stage_b_and_w_for_its_own_b(void)
+{
+	struct sched *s = sched_alloc(2, 1, 1, true, PLACE_LOOP);
+	struct config c = config_of("1f1b", 2, 1);
+	struct run x;
+
+	/*
+	 * t_f 1, t_b 2, t_w 3. Device 1: F 1-2, B 2-4, W 4-7. Device 0's B needs device 1's B
+	 * (at 4), not its W: B 4-6, W 6-9.
+	 */
+	c.t_b = 2;
+	c.t_w = 3;
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_B, 0, 0);
+	sched_push(s, 0, OP_W, 0, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push(s, 1, OP_B, 0, 1);
+	sched_push(s, 1, OP_W, 0, 1);
+	run_start_with(&x, s, &c);
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 1, 1, 2));
+	CU_ASSERT_TRUE(op_ran(&x, OP_B, 0, 1, 2, 4));
+	CU_ASSERT_TRUE(op_ran(&x, OP_W, 0, 1, 4, 7));
+	CU_ASSERT_TRUE(op_ran(&x, OP_B, 0, 0, 4, 6));
+	CU_ASSERT_TRUE(op_ran(&x, OP_W, 0, 0, 6, 9));
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 9));
+	CU_ASSERT_EQUAL(x.r->messages, 2);
+	CU_ASSERT_EQUAL(x.r->devices[1].busy, ticks(x.k, 6));
+	run_end(&x);
+}
+
+static void engine_v_placement_sends_nothing_across_the_turn(void)
+{
+	struct sched *s = sched_alloc(2, 2, 1, false, PLACE_V);
+	struct config c = config_of("1f1b", 2, 1);
+	struct run x;
+
+	/*
+	 * Stages 0 and 3 on device 0, 1 and 2 on device 1; chunk ops take half the device time
+	 * (F 0.5, BW 1), messages 0.5. Device 0: F(0) 0-0.5; device 1: F(1) 1-1.5, F(2) 1.5-2
+	 * (the turn 1 -> 2 stays on device 1); device 0: F(3) 2.5-3, BW(3) 3-4; device 1:
+	 * BW(2) 4.5-5.5, BW(1) 5.5-6.5; device 0: BW(0) 7-8.
+	 */
+	c.v = 2;
+	c.t_comm = 0.5;
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 0, 3);
+	sched_push(s, 0, OP_BW, 0, 3);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push(s, 1, OP_F, 0, 2);
+	sched_push(s, 1, OP_BW, 0, 2);
+	sched_push(s, 1, OP_BW, 0, 1);
+	run_start_with(&x, s, &c);
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 0, 0, 0.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 1, 1, 1.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 2, 1.5, 2));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 3, 2.5, 3));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 3, 3, 4));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 2, 4.5, 5.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 1, 5.5, 6.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 0, 7, 8));
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 8));
+	CU_ASSERT_EQUAL(x.r->messages, 4);
+	CU_ASSERT_EQUAL(x.r->nchannels, 2);
+	CU_ASSERT_EQUAL(x.r->devices[0].peak_act, x.k->act[0] + x.k->act[3]);
+	run_end(&x);
+}
+
+static void engine_counts_p_v_minus_1_messages_per_direction_with_looped_chunks(void)
+{
+	struct sched *s = sched_alloc(2, 2, 2, false, PLACE_LOOP);
+	struct config c = config_of("1f1b", 2, 2);
+	struct run x;
+
+	/*
+	 * Stages 0, 2 on device 0 and 1, 3 on device 1: all three boundaries cross, including the
+	 * wrap 1 -> 2 from device 1 back to device 0. Chunk ops: F 0.5, BW 1, no message time.
+	 */
+	c.v = 2;
+	for (int d = 0; d < 2; d++) {
+		for (int ch = 0; ch < 2; ch++)
+			for (int mb = 0; mb < 2; mb++)
+				sched_push(s, d, OP_F, mb, ch * 2 + d);
+		for (int ch = 1; ch >= 0; ch--)
+			for (int mb = 0; mb < 2; mb++)
+				sched_push(s, d, OP_BW, mb, ch * 2 + d);
+	}
+	run_start_with(&x, s, &c);
+	CU_ASSERT_EQUAL(x.r->messages, 2 * 2 * (2 * 2 - 1));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(channel(x.r, 0, 1));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(channel(x.r, 1, 0));
+	CU_ASSERT_EQUAL(channel(x.r, 0, 1)->messages, 6);
+	CU_ASSERT_EQUAL(channel(x.r, 1, 0)->messages, 6);
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 2, 1, 1.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 1, 0, 6.5, 7.5));
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 7.5));
+	CU_ASSERT_EQUAL(x.r->devices[0].busy, ticks(x.k, 6));
+	run_end(&x);
+}
+
+static void engine_reports_each_stuck_device_on_deadlock(void)
+{
+	struct sched *s = sched_alloc(2, 1, 1, false, PLACE_LOOP);
+	struct config c = config_of("1f1b", 2, 1);
+	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct pp_error err = {0};
+	struct engine *e;
+
+	/* device 0 runs its backward before its own forward */
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push(s, 1, OP_BW, 0, 1);
+	e = engine_new(s, k, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(engine_run(e, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_SIM);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "after 0 of 4 ops"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+	        err.msg, "device 0 waits in BW(mb 0, stage 0) for its own F(mb 0, stage 0)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+	        err.msg, "device 1 waits in F(mb 0, stage 1) for F(mb 0, stage 0) from device 0"));
+	CU_ASSERT_PTR_NULL(strchr(err.msg, '\n'));
+	CU_ASSERT_PTR_NULL(engine_result(e));
+	engine_free(e);
+	cost_free(k);
+	sched_free(s);
+}
+
+static void engine_reports_a_cycle_across_devices_as_deadlock(void)
+{
+	struct sched *s = sched_alloc(2, 1, 2, false, PLACE_LOOP);
+	struct config c = config_of("1f1b", 2, 2);
+	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct pp_error err = {0};
+	struct engine *e;
+
+	/* device 0 wants BW0 from device 1 before sending F1; device 1 wants F1 first */
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_BW, 1, 0);
+	sched_push(s, 1, OP_F, 1, 1);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push(s, 1, OP_BW, 0, 1);
+	sched_push(s, 1, OP_BW, 1, 1);
+	e = engine_new(s, k, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(engine_run(e, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_SIM);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "after 1 of 8 ops"));
+	CU_ASSERT_PTR_NOT_NULL(
+	        strstr(err.msg,
+	               "device 0 waits in BW(mb 0, stage 0) for BW(mb 0, stage 1) from device 1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+	        err.msg, "device 1 waits in F(mb 1, stage 1) for F(mb 1, stage 0) from device 0"));
+	engine_free(e);
+	cost_free(k);
+	sched_free(s);
+}
+
+static void engine_names_all_five_stuck_devices_on_deadlock(void)
+{
+	struct sched *s = sched_alloc(5, 1, 1, false, PLACE_LOOP);
+	struct config c = config_of("1f1b", 5, 1);
+	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct pp_error err = {0};
+	struct engine *e;
+
+	/* every device runs its backward before its forward */
+	for (int d = 0; d < 5; d++) {
+		sched_push(s, d, OP_BW, 0, d);
+		sched_push(s, d, OP_F, 0, d);
+	}
+	e = engine_new(s, k, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(engine_run(e, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_SIM);
+	for (int d = 0; d < 5; d++) {
+		char want[128];
+
+		snprintf(want, sizeof(want),
+		         "device %d waits in BW(mb 0, stage %d) for its own F(mb 0, stage %d)", d,
+		         d, d);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
+	}
+	engine_free(e);
+	cost_free(k);
+	sched_free(s);
+}
+
+static void engine_new_rejects_a_malformed_schedule(void)
+{
+	struct sched *s = sched_alloc(2, 1, 1, false, PLACE_LOOP);
+	struct config c = config_of("1f1b", 2, 1);
+	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct pp_error err = {0};
+
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push(s, 1, OP_BW, 0, 1);
+	CU_ASSERT_PTR_NULL(engine_new(s, k, &err));
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(err.msg, "F(mb 0, stage 0) on device 0: appears twice");
+	cost_free(k);
+	sched_free(s);
+}
+
+static void engine_new_rejects_a_cost_with_another_stage_count(void)
+{
+	struct sched *s = sched_new(sched_find("1f1b"), 4, 1, 8);
+	struct config c = config_of("1f1b", 2, 8);
+	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct pp_error err = {0};
+
+	CU_ASSERT_PTR_NULL(engine_new(s, k, &err));
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "2 stages"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "has 4"));
+	cost_free(k);
+	sched_free(s);
+}
+
+static void engine_new_rejects_times_whose_total_exceeds_the_limit(void)
+{
+	struct config c = config_of("1f1b", 4, 256);
+	struct sched *s = sched_new(sched_find("1f1b"), 4, 1, 256);
+	struct pp_error err = {0};
+	struct cost *k;
+	struct engine *e;
+
+	/* 4 stages * 256 micro-batches * 3e9 units * 1e6 ticks = 3.07e18 > INT64_MAX / 4 */
+	c.t_f = c.t_b = c.t_w = 1e9;
+	k = cost_new_explicit(&c, 0.5);
+	CU_ASSERT_PTR_NULL(engine_new(s, k, &err));
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	cost_free(k);
+	sched_free(s);
+	/* half of it, 1.5e18 ticks, fits */
+	c.m = 128;
+	s = sched_new(sched_find("1f1b"), 4, 1, 128);
+	k = cost_new_explicit(&c, 0.5);
+	e = engine_new(s, k, &err);
+	CU_ASSERT_PTR_NOT_NULL(e);
+	engine_free(e);
+	cost_free(k);
+	sched_free(s);
+}
+
+static void engine_has_no_result_before_it_runs(void)
+{
+	struct sched *s = sched_new(sched_find("gpipe"), 2, 1, 2);
+	struct config c = config_of("gpipe", 2, 2);
+	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct pp_error err = {0};
+	struct engine *e = engine_new(s, k, &err);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_PTR_NULL(engine_result(e));
+	CU_ASSERT_EQUAL(engine_run(e, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(engine_result(e));
+	engine_free(e);
+	engine_free(NULL);
+	cost_free(k);
+	sched_free(s);
+}
+
+static void engine_gives_identical_times_on_every_run(void)
+{
+	struct config c = config_of("1f1b", 6, 13);
+	struct run a, b;
+
+	c.t_comm = 0.3;
+	c.t_f = 0.7;
+	c.duplex = PP_DUPLEX_HALF;
+	run_start(&a, &c);
+	run_start(&b, &c);
+	CU_ASSERT_EQUAL(memcmp(a.r->times, b.r->times, a.s->nops * sizeof(*a.r->times)), 0);
+	CU_ASSERT_EQUAL(memcmp(a.r->devices, b.r->devices, 6 * sizeof(*a.r->devices)), 0);
+	CU_ASSERT_EQUAL(a.r->makespan, b.r->makespan);
+	CU_ASSERT_TRUE(a.r->makespan > 0);
+	run_end(&a);
+	run_end(&b);
+}
+
+static const struct unit_test tests[] = {
+        UNIT_TEST(engine_1f1b_p4_m8_takes_33_units_with_op_times_derived_by_hand),
+        UNIT_TEST(engine_gpipe_p4_m8_takes_33_units_with_op_times_derived_by_hand),
+        UNIT_TEST(engine_keeps_each_device_busy_24_units_for_p4_m8),
+        UNIT_TEST(engine_gives_each_op_its_cost),
+        UNIT_TEST(engine_overlapped_tcomm_of_0_1_gives_makespan_34_6),
+        UNIT_TEST(engine_blocking_tcomm_of_0_1_gives_makespan_34_9),
+        UNIT_TEST(engine_matches_a_queue_free_reference_over_many_shapes),
+        UNIT_TEST(engine_counts_one_message_per_boundary_microbatch_and_direction),
+        UNIT_TEST(engine_counts_messages_even_when_they_take_no_time),
+        UNIT_TEST(engine_lists_2_p_minus_1_sorted_channels_with_full_duplex),
+        UNIT_TEST(engine_lists_p_minus_1_channels_with_half_duplex),
+        UNIT_TEST(engine_has_no_channel_with_one_device),
+        UNIT_TEST(engine_queues_messages_that_share_a_channel),
+        UNIT_TEST(engine_half_duplex_makes_both_directions_queue_on_one_channel),
+        UNIT_TEST(engine_gpipe_holds_m_activations_on_every_device),
+        UNIT_TEST(engine_1f1b_holds_min_of_p_minus_d_and_m_activations),
+        UNIT_TEST(engine_split_backward_keeps_the_w_share_alive_until_w),
+        UNIT_TEST(engine_split_b_waits_for_the_next_stage_b_and_w_for_its_own_b),
+        UNIT_TEST(engine_v_placement_sends_nothing_across_the_turn),
+        UNIT_TEST(engine_counts_p_v_minus_1_messages_per_direction_with_looped_chunks),
+        UNIT_TEST(engine_reports_each_stuck_device_on_deadlock),
+        UNIT_TEST(engine_reports_a_cycle_across_devices_as_deadlock),
+        UNIT_TEST(engine_names_all_five_stuck_devices_on_deadlock),
+        UNIT_TEST(engine_new_rejects_a_malformed_schedule),
+        UNIT_TEST(engine_new_rejects_a_cost_with_another_stage_count),
+        UNIT_TEST(engine_new_rejects_times_whose_total_exceeds_the_limit),
+        UNIT_TEST(engine_has_no_result_before_it_runs),
+        UNIT_TEST(engine_gives_identical_times_on_every_run),
+        {NULL, NULL},
+};
+
+const struct unit_suite suite_engine = {"engine", tests};

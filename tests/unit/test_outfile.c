@@ -1,0 +1,173 @@
+/* Unit tests of outfile: all-or-nothing writes through a temporary file beside the target. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ppsim/outfile.h"
+#include "unit.h"
+
+/* A fresh empty directory under the system's temporary directory, in buf of size n. */
+static char *make_dir(char *buf, size_t n)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(buf, n, "%s/ppsim-unit-XXXXXX", tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(buf));
+	return buf;
+}
+
+/* Entries of directory dir other than "." and "..". */
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	while ((e = readdir(d)) != NULL)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+/* The whole content of file path in buf of size n, or NULL when it cannot be read. */
+static char *read_all(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	size_t len;
+
+	if (f == NULL)
+		return NULL;
+	len = fread(buf, 1, n - 1, f);
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void outfile_commit_creates_the_file_with_what_was_written(void)
+{
+	char dir[512], path[600], content[64];
+	struct pp_error err = {0};
+	struct outfile *f;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/ops.csv", dir);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(outfile_stream(f));
+	fputs("device,op\n0,F\n", outfile_stream(f));
+	/* nothing appears under the target's name before the commit */
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "device,op\n0,F\n");
+	CU_ASSERT_EQUAL(count_entries(dir), 1);
+	remove(path);
+	rmdir(dir);
+}
+
+static void outfile_commit_replaces_an_existing_file(void)
+{
+	char dir[512], path[600], content[64];
+	struct pp_error err = {0};
+	struct outfile *f;
+	FILE *old;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	old = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(old);
+	fputs("old content that is longer\n", old);
+	fclose(old);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("new\n", outfile_stream(f));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "old content that is longer\n");
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "new\n");
+	CU_ASSERT_EQUAL(count_entries(dir), 1);
+	remove(path);
+	rmdir(dir);
+}
+
+static void outfile_abort_leaves_no_file_behind(void)
+{
+	char dir[512], path[600];
+	struct pp_error err = {0};
+	struct outfile *f;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/trace.json", dir);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("partial", outfile_stream(f));
+	CU_ASSERT_EQUAL(count_entries(dir), 1);
+	outfile_abort(f);
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	CU_ASSERT_EQUAL(count_entries(dir), 0);
+	outfile_abort(NULL);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+}
+
+static void outfile_open_fails_with_an_io_error_naming_the_path(void)
+{
+	char dir[512], path[600];
+	struct pp_error err = {0};
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/no-such-dir/out.csv", dir);
+	CU_ASSERT_PTR_NULL(outfile_open(path, &err));
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+	CU_ASSERT_PTR_NULL(strchr(err.msg, '\n'));
+	CU_ASSERT_EQUAL(count_entries(dir), 0);
+	rmdir(dir);
+}
+
+static void outfile_open_rejects_an_empty_name(void)
+{
+	struct pp_error err = {0};
+
+	CU_ASSERT_PTR_NULL(outfile_open("", &err));
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_NOT_EQUAL(err.msg[0], '\0');
+}
+
+static void outfile_commit_fails_when_the_target_is_a_directory(void)
+{
+	char dir[512], path[600];
+	struct pp_error err = {0};
+	struct outfile *f;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("data", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+	/* only the directory remains: the temporary file is gone */
+	CU_ASSERT_EQUAL(count_entries(dir), 1);
+	rmdir(path);
+	rmdir(dir);
+}
+
+static const struct unit_test tests[] = {
+        UNIT_TEST(outfile_commit_creates_the_file_with_what_was_written),
+        UNIT_TEST(outfile_commit_replaces_an_existing_file),
+        UNIT_TEST(outfile_abort_leaves_no_file_behind),
+        UNIT_TEST(outfile_open_fails_with_an_io_error_naming_the_path),
+        UNIT_TEST(outfile_open_rejects_an_empty_name),
+        UNIT_TEST(outfile_commit_fails_when_the_target_is_a_directory),
+        {NULL, NULL},
+};
+
+const struct unit_suite suite_outfile = {"outfile", tests};
