@@ -21,6 +21,7 @@ const struct cmd *cmd_table(size_t *count);
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 /* Writes the full --help text. */
 void cmd_help(FILE *out);

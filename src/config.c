@@ -13,7 +13,7 @@
 
 static const struct config_option options[] = {
         {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
-         "schedule to simulate (default 1f1b):", FIELD(schedule)},
+         "schedule (default 1f1b):", FIELD(schedule)},
         {"stages", 'p', "p", CONFIG_ARG_COUNT, "N", "pipeline devices (ranks) p (default 4)",
          FIELD(p)},
         {"microbatches", 'm', "m", CONFIG_ARG_COUNT, "N", "micro-batches per step m (default 8)",
@@ -36,6 +36,11 @@ static const struct config_option options[] = {
          "link latency per message in microseconds (with --bandwidth; default 0)", FIELD(latency)},
         {"comm", 0, "comm", CONFIG_ARG_NAME, "MODE",
          "overlap (copy engine, default) or blocking (sender waits for its send)", FIELD(comm)},
+        {"group-size", 0, "group_size", CONFIG_ARG_COUNT, "N",
+         "interleaved: micro-batches per group g (default p where p divides m)", FIELD(group_size)},
+        {"w-mem-fraction", 0, "w_mem_fraction", CONFIG_ARG_SHARE, "F",
+         "share of activations W still needs after B, split backward (default 0.5)",
+         FIELD(w_mem_fraction)},
         {"duplex", 0, "duplex", CONFIG_ARG_NAME, "MODE",
          "full (default: each direction has its own channel) or half", FIELD(duplex)},
 };
@@ -58,6 +63,14 @@ void config_init(struct config *c)
 	c->t_w = 1;
 	c->comm = PP_COMM_OVERLAP;
 	c->duplex = PP_DUPLEX_FULL;
+	c->w_mem_fraction = 0.5;
+}
+
+struct sched_params config_sched_params(const struct config *c)
+{
+	struct sched_params sp = {c->p, c->v, c->m, c->group_size};
+
+	return sp;
 }
 
 const char *config_comm_name(enum pp_comm comm)
@@ -162,6 +175,12 @@ int config_set(struct config *c, const struct config_option *opt, const char *la
 			               label, value, PP_TIME_MAX_UNITS);
 		*(double *)(void *)field = x;
 		return 0;
+	case CONFIG_ARG_SHARE:
+		if (!parse_number(value, &x) || x < 0 || x > 1)
+			return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be a number from 0 to 1",
+			               label, value);
+		*(double *)(void *)field = x;
+		return 0;
 	case CONFIG_ARG_RATE:
 		if (!parse_number(value, &x) || x <= 0 || x > 1e9)
 			return pp_fail(err, PP_ERR_USAGE,
@@ -184,6 +203,7 @@ double config_msg_time(const struct config *c)
 int config_validate(const struct config *c, struct pp_error *err)
 {
 	const struct sched_desc *desc = sched_find(c->schedule);
+	struct sched_params sp;
 	char names[256];
 	uint64_t ops;
 
@@ -203,7 +223,8 @@ int config_validate(const struct config *c, struct pp_error *err)
 	if (c->v > PP_MAX_CHUNKS)
 		return pp_fail(err, PP_ERR_USAGE, "--chunks '%d': must be at most %d", c->v,
 		               PP_MAX_CHUNKS);
-	if (sched_accepts(desc, c->p, c->v, c->m, err) != 0)
+	sp = config_sched_params(c);
+	if (sched_accepts(desc, &sp, err) != 0)
 		return -1;
 	if (c->bandwidth > 0 && c->t_comm > 0)
 		return pp_fail(

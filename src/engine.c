@@ -128,22 +128,6 @@ static pp_time op_duration(const struct cost *c, const struct op *op)
 	return 0;
 }
 
-/* Inputs an op waits for: its producer on the previous stage (F) or next stage (B, BW), and its
- * own forward (B, BW) or input-gradient backward (W). */
-static uint8_t op_inputs(const struct sched *s, const struct op *op)
-{
-	switch ((enum op_kind)op->kind) {
-	case OP_F:
-		return op->stage > 0;
-	case OP_B:
-	case OP_BW:
-		return (uint8_t)(1 + (op->stage + 1 < (uint32_t)s->S));
-	case OP_W:
-		return 1;
-	}
-	return 0;
-}
-
 /* Finds or adds channel (src, dst) in the sorted pair list; returns its index. */
 static int channel_index(const int *pairs, int n, int src, int dst)
 {
@@ -275,8 +259,10 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 	for (size_t i = 0; i < s->nops; i++) {
 		const struct op *op = &s->ops[i];
 
+		struct op in[2];
+
 		*where_cell(e, (enum op_kind)op->kind, op->mb, op->stage) = (uint32_t)i;
-		e->pending[i] = op_inputs(s, op);
+		e->pending[i] = (uint8_t)sched_op_inputs(s, op, in);
 	}
 	for (int d = 0; d < s->p; d++) {
 		e->dev[d].head = s->dev_start[d];
@@ -338,8 +324,9 @@ static void finish(struct engine *e, uint32_t i)
 	const struct cost *c = e->c;
 	const struct op *op = &s->ops[i];
 	int d = (int)s->stage_device[op->stage];
-	uint32_t st = op->stage, mb = op->mb;
 	struct device_result *dr = &e->res.devices[d];
+	struct op out[2];
+	int n = sched_op_consumers(s, op, out);
 
 	e->dev[d].running = false;
 	e->dev[d].head++;
@@ -349,23 +336,17 @@ static void finish(struct engine *e, uint32_t i)
 	dr->last_end = e->now;
 	if (e->now > e->res.makespan)
 		e->res.makespan = e->now;
-	switch ((enum op_kind)op->kind) {
-	case OP_F:
-		deliver(e, d, *where_cell(e, s->split ? OP_B : OP_BW, mb, st), -1, 0, 0);
-		if (st + 1 < (uint32_t)s->S)
-			deliver(e, d, *where_cell(e, OP_F, mb, st + 1), e->fwd_chan[st],
-			        c->msg_bytes[st], c->msg_time[st]);
-		break;
-	case OP_B:
-	case OP_BW:
-		if (op->kind == OP_B)
-			deliver(e, d, *where_cell(e, OP_W, mb, st), -1, 0, 0);
-		if (st > 0)
-			deliver(e, d, *where_cell(e, (enum op_kind)op->kind, mb, st - 1),
-			        e->bwd_chan[st - 1], c->msg_bytes[st - 1], c->msg_time[st - 1]);
-		break;
-	case OP_W:
-		break;
+	for (int k = 0; k < n; k++) {
+		uint32_t j = *where_cell(e, (enum op_kind)out[k].kind, out[k].mb, out[k].stage);
+
+		if (out[k].stage == op->stage)
+			deliver(e, d, j, -1, 0, 0);
+		else if (out[k].stage > op->stage)
+			deliver(e, d, j, e->fwd_chan[op->stage], c->msg_bytes[op->stage],
+			        c->msg_time[op->stage]);
+		else
+			deliver(e, d, j, e->bwd_chan[out[k].stage], c->msg_bytes[out[k].stage],
+			        c->msg_time[out[k].stage]);
 	}
 	if (e->dev[d].free_at > e->now)
 		heap_push(e, e->dev[d].free_at, EV_RELEASE, (uint32_t)d);
@@ -373,103 +354,33 @@ static void finish(struct engine *e, uint32_t i)
 		try_start(e, d);
 }
 
-/* Peak of alive activations per device: F allocates at its start, B/W/BW free at their end.
- * Ops of one device never overlap, so list order is the order of these events. */
-static void account_memory(struct engine *e)
+/* Whether op has run: it sits before the head of its device's list. */
+static bool op_done(const void *ctx, const struct op *op)
 {
-	const struct sched *s = e->s;
-	const struct cost *c = e->c;
+	const struct engine *e = ctx;
+	uint32_t j = *where_cell(e, (enum op_kind)op->kind, op->mb, op->stage);
 
-	for (int d = 0; d < s->p; d++) {
-		int64_t alive = 0, peak = 0;
-
-		for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++) {
-			const struct op *op = &s->ops[i];
-
-			switch ((enum op_kind)op->kind) {
-			case OP_F:
-				alive += c->act[op->stage];
-				if (alive > peak)
-					peak = alive;
-				break;
-			case OP_B:
-				alive -= c->act[op->stage] - c->act_w[op->stage];
-				break;
-			case OP_W:
-				alive -= c->act_w[op->stage];
-				break;
-			case OP_BW:
-				alive -= c->act[op->stage];
-				break;
-			}
-		}
-		e->res.devices[d].peak_act = peak;
-	}
+	return j < e->dev[e->s->stage_device[op->stage]].head;
 }
 
-/* Names what the head op of device d waits for, appending to buf. */
-static void describe_wait(const struct engine *e, int d, char *buf, size_t n)
-{
-	const struct sched *s = e->s;
-	const struct op *op = &s->ops[e->dev[d].head];
-	struct op need = *op;
-	char a[64], b[64];
-	uint32_t j;
-	int from;
-
-	if (op->kind == OP_F) {
-		need.stage = op->stage - 1;
-	} else if (op->kind == OP_W) {
-		need.kind = OP_B;
-	} else {
-		need.kind = OP_F;
-		j = *where_cell(e, OP_F, op->mb, op->stage);
-		if (j >= e->dev[d].head) {
-			need.stage = op->stage;
-		} else {
-			need.kind = op->kind;
-			need.stage = op->stage + 1;
-		}
-	}
-	from = (int)s->stage_device[need.stage];
-	sched_op_format(a, sizeof(a), op);
-	sched_op_format(b, sizeof(b), &need);
-	if (from == d)
-		snprintf(buf, n, "device %d waits in %s for its own %s", d, a, b);
-	else
-		snprintf(buf, n, "device %d waits in %s for %s from device %d", d, a, b, from);
-}
-
-/* Names every stuck device while the message has room (and room for the closing count). */
 static int report_deadlock(const struct engine *e, struct pp_error *err)
 {
-	char msg[sizeof(err->msg)], part[200];
-	size_t len, room = sizeof(msg) - 40;
-	int stuck = 0, shown = 0;
+	size_t *head = pp_xmallocarray((size_t)e->s->p, sizeof(*head));
+	char what[80];
+	int rc;
 
-	len = (size_t)snprintf(msg, sizeof(msg), "deadlock after %zu of %zu ops:", e->done,
-	                       e->s->nops);
-	for (int d = 0; d < e->s->p; d++) {
-		size_t n;
-
-		if (e->dev[d].head == e->dev[d].end)
-			continue;
-		stuck++;
-		describe_wait(e, d, part, sizeof(part));
-		n = strlen(part) + 2;
-		if (stuck > shown + 1 || len + n >= room)
-			continue;
-		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s %s", shown ? ";" : "",
-		                        part);
-		shown++;
-	}
-	if (stuck > shown)
-		snprintf(msg + len, sizeof(msg) - len, "; and %d more devices", stuck - shown);
-	return pp_fail(err, PP_ERR_SIM, "%s", msg);
+	for (int d = 0; d < e->s->p; d++)
+		head[d] = e->dev[d].head;
+	snprintf(what, sizeof(what), "deadlock after %zu of %zu ops:", e->done, e->s->nops);
+	rc = sched_report_wait(e->s, head, what, op_done, e, PP_ERR_SIM, err);
+	free(head);
+	return rc;
 }
 
 int engine_run(struct engine *e, struct pp_error *err)
 {
+	int64_t *peak;
+
 	assert(!e->ran);
 	e->ran = true;
 	for (int d = 0; d < e->s->p; d++)
@@ -493,7 +404,11 @@ int engine_run(struct engine *e, struct pp_error *err)
 	}
 	if (e->done < e->s->nops)
 		return report_deadlock(e, err);
-	account_memory(e);
+	peak = pp_xmallocarray((size_t)e->s->p, sizeof(*peak));
+	sched_peak(e->s, e->c->act, e->c->act_w, peak);
+	for (int d = 0; d < e->s->p; d++)
+		e->res.devices[d].peak_act = peak[d];
+	free(peak);
 	return 0;
 }
 

@@ -8,6 +8,8 @@
 
 static const struct cmd commands[] = {
         {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run},
+        {"validate", "FILE", "check a schedule file: coverage, placement, dependencies",
+         cmd_validate},
         {"list", "", "list the schedules and report formats", cmd_list},
 };
 

@@ -12,6 +12,7 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 	 * is one rounding of the exact quotient (3/19 comes out as the double nearest 3/19). */
 	long double sum_busy = 0, capacity = (long double)r->p * (long double)r->makespan;
 	double max_busy = 0, max_span = 0;
+	struct sched_params sp;
 
 	memset(m, 0, sizeof(*m));
 	m->p = r->p;
@@ -43,10 +44,11 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 	m->bubble_overhead = max_busy > 0 ? ((double)r->makespan - max_busy) / max_busy : 0;
 	m->bubble_rate_span = max_span > 0 ? (max_span - max_busy) / max_span : 0;
 	m->bubble_ratio_theory = NAN;
+	sp = sched_params_of(s);
 	if (s->desc != NULL && s->desc->theory != NULL && cost_uniform(c) && cost_comm_free(c))
-		m->bubble_ratio_theory = s->desc->theory(
-		        s->p, s->v, s->m, pp_time_to_units(c->t_f[0], c->tick),
-		        pp_time_to_units(c->t_b[0], c->tick), pp_time_to_units(c->t_w[0], c->tick));
+		m->bubble_ratio_theory = s->desc->theory(&sp, pp_time_to_units(c->t_f[0], c->tick),
+		                                         pp_time_to_units(c->t_b[0], c->tick),
+		                                         pp_time_to_units(c->t_w[0], c->tick));
 	m->messages = r->messages;
 	m->bytes = r->bytes;
 	m->p2p_time = pp_time_to_units(r->msg_time, c->tick);

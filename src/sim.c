@@ -6,13 +6,15 @@
 struct sim *sim_run(const struct config *c, struct pp_error *err)
 {
 	struct sim *s;
+	struct sched_params sp;
 
 	if (config_validate(c, err) != 0)
 		return NULL;
 	s = pp_xcalloc(1, sizeof(*s));
 	s->config = *c;
-	s->sched = sched_new(sched_find(c->schedule), c->p, c->v, c->m);
-	s->cost = cost_new_explicit(c, PP_W_MEM_FRACTION);
+	sp = config_sched_params(c);
+	s->sched = sched_new(sched_find(c->schedule), &sp);
+	s->cost = cost_new_explicit(c, c->w_mem_fraction);
 	s->engine = engine_new(s->sched, s->cost, err);
 	if (s->engine == NULL || engine_run(s->engine, err) != 0) {
 		sim_free(s);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ppsim/sched.h"
 #include "ppsim/util.h"
 
 /* Hard limits on counts, beyond the op cap below. */
@@ -50,6 +51,8 @@ struct config {
 	double latency;        /* link latency per message in microseconds (with bandwidth) */
 	enum pp_comm comm;     /* overlap or blocking communication */
 	enum pp_duplex duplex; /* full- or half-duplex channels */
+	int group_size;        /* interleaved micro-batch group g; 0 picks the default */
+	double w_mem_fraction; /* share of a chunk's activations W still needs after B */
 };
 
 /* The kinds of value an option takes. */
@@ -59,6 +62,7 @@ enum config_arg {
 	CONFIG_ARG_TIME,  /* a finite time >= 0 and <= PP_TIME_MAX_UNITS */
 	CONFIG_ARG_BYTES, /* an integer >= 0 that fits in 63 bits */
 	CONFIG_ARG_RATE,  /* a finite number > 0 */
+	CONFIG_ARG_SHARE, /* a number from 0 to 1 */
 };
 
 /* A row of the option table. */
@@ -75,7 +79,10 @@ struct config_option {
 /* The option table in --help order; *count receives its length. */
 const struct config_option *config_options(size_t *count);
 
-/* Fills c with the defaults: 1f1b, p=4, v=1, m=8, t_f=t_b=t_w=1, no communication cost. */
+/*
+ * Fills c with the defaults: 1f1b, p=4, v=1, m=8, t_f=t_b=t_w=1, no communication cost, the
+ * schedule's default group size, W keeping half of a chunk's activations.
+ */
 void config_init(struct config *c);
 
 /*
@@ -98,6 +105,9 @@ int config_validate(const struct config *c, struct pp_error *err);
  * in milliseconds.
  */
 double config_msg_time(const struct config *c);
+
+/* The generator parameters the config asks for. */
+struct sched_params config_sched_params(const struct config *c);
 
 /* Names of the enum values as users write them: "overlap"/"blocking", "full"/"half". */
 const char *config_comm_name(enum pp_comm comm);

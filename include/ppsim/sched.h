@@ -47,6 +47,15 @@ struct op {
 
 struct sched_desc;
 
+/* The shape a generator is asked for. */
+struct sched_params {
+	int p;     /* devices */
+	int v;     /* chunks per device */
+	int m;     /* micro-batches */
+	int group; /* interleaved: micro-batches per chunk group (Megatron-LM's
+	            * microbatch_group_size_per_vp_stage); 0 picks the default */
+};
+
 /*
  * A schedule. Device d runs ops[dev_start[d]] .. ops[dev_start[d+1]-1] in that order.
  * Invariant once generated: every (micro-batch, stage, kind) the backward mode requires appears
@@ -58,6 +67,7 @@ struct sched {
 	int v;                         /* chunks per device */
 	int m;                         /* micro-batches */
 	int S;                         /* virtual stages, p * v */
+	int group;                     /* interleaved group size used, 0 for other schedules */
 	bool split;                    /* true: backward is B + W; false: fused BW */
 	enum placement placement;      /* how chunks map to stages */
 	uint32_t *stage_device;        /* [S] device hosting each stage */
@@ -75,16 +85,23 @@ struct sched_desc {
 	bool split;               /* splits backward into B and W */
 	enum placement placement; /* chunk placement */
 	int min_v, max_v;         /* accepted chunk counts (max_v 0: no upper bound) */
-	/* Rejects (p, v, m) the schedule does not define; NULL when min_v/max_v say it all. */
-	int (*check)(int p, int v, int m, struct pp_error *err);
+	/* Rejects shapes the schedule does not define (PP_ERR_USAGE); NULL when min_v/max_v say
+	 * it all. */
+	int (*check)(const struct sched_params *sp, struct pp_error *err);
 	/* Appends each device's ops with sched_push, in execution order. */
 	void (*generate)(struct sched *s);
 	/*
 	 * The closed-form bubble ratio for uniform per-stage costs t_f, t_b, t_w (fused backward
 	 * costs t_b + t_w) and zero communication, or NAN where no closed form applies.
 	 */
-	double (*theory)(int p, int v, int m, double t_f, double t_b, double t_w);
+	double (*theory)(const struct sched_params *sp, double t_f, double t_b, double t_w);
 	const char *theory_text; /* the closed form as text for reports, NULL when none */
+	/*
+	 * The documented bound on device d's peak activations, in micro-batch equivalents, when
+	 * W keeps all of a chunk's activations until it runs (the worst case of any W share).
+	 */
+	double (*peak_bound)(const struct sched_params *sp, int d);
+	const char *peak_text; /* the bound as text for messages and docs */
 };
 
 /* The table of generators, in the order `ppsim list` shows them; *count receives its length. */
@@ -105,16 +122,20 @@ const char *sched_kind_name(enum op_kind kind);
 bool sched_op_count(int p, int v, int m, bool split, uint64_t *out);
 
 /*
- * Checks that desc accepts (p, v, m): chunk range and the generator's own check. Returns 0, or
+ * Checks that desc accepts the shape: chunk range and the generator's own check. Returns 0, or
  * -1 with a PP_ERR_USAGE error naming the schedule and the value.
  */
-int sched_accepts(const struct sched_desc *desc, int p, int v, int m, struct pp_error *err);
+int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp,
+                  struct pp_error *err);
 
 /*
- * Generates the schedule of desc for (p, v, m), which must be accepted (sched_accepts) and
+ * Generates the schedule of desc for the shape sp, which must be accepted (sched_accepts) and
  * small enough to allocate. Never returns NULL (allocation failure aborts). Free with sched_free.
  */
-struct sched *sched_new(const struct sched_desc *desc, int p, int v, int m);
+struct sched *sched_new(const struct sched_desc *desc, const struct sched_params *sp);
+
+/* The shape of s as generator parameters. */
+struct sched_params sched_params_of(const struct sched *s);
 
 /*
  * An empty schedule of this shape whose per-device op lists the caller fills with sched_push
@@ -122,6 +143,12 @@ struct sched *sched_new(const struct sched_desc *desc, int p, int v, int m);
  * through sched_new and by tests and schedule-file readers directly.
  */
 struct sched *sched_alloc(int p, int v, int m, bool split, enum placement placement);
+/*
+ * sched_alloc with counts[d] op slots for device d instead of the exact share, for readers of
+ * schedule files whose devices may hold too few or too many ops (sched_check then says which).
+ */
+struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement placement,
+                                 const size_t *counts);
 
 /* Appends op (kind, mb, stage) to device d's list. Asserts the device's share is not full. */
 void sched_push(struct sched *s, int d, enum op_kind kind, int mb, int stage);
@@ -130,12 +157,61 @@ void sched_push(struct sched *s, int d, enum op_kind kind, int mb, int stage);
 int sched_stage_of(const struct sched *s, int d, int c);
 
 /*
+ * The inputs op waits for under DESIGN.md's dependencies, written to in[] (at most 2): F needs
+ * F of the previous stage; B or BW needs its own F and, below the last stage, the B or BW of
+ * the next stage; W needs its B. Returns how many.
+ */
+int sched_op_inputs(const struct sched *s, const struct op *op, struct op in[2]);
+
+/* The ops that wait for op's output (at most 2), written to out[]; the inverse of the above. */
+int sched_op_consumers(const struct sched *s, const struct op *op, struct op out[2]);
+
+/*
+ * Builds the one-line report of a wait that cannot end into err (kind kind), starting with
+ * what: for each device whose list is unfinished (head[d] < dev_start[d+1]), the op at its
+ * head and the first of its inputs that is_done(ctx, input) says has not run, as many devices
+ * as fit, then how many more. Returns -1.
+ */
+int sched_report_wait(const struct sched *s, const size_t *head, const char *what,
+                      bool (*is_done)(const void *ctx, const struct op *op), const void *ctx,
+                      enum pp_errkind kind, struct pp_error *err);
+
+/*
  * Verifies the invariant above: each device holds exactly its share, every required
  * (micro-batch, stage, kind) appears once, on the device hosting the stage, and no op of the
  * other backward mode appears. Returns 0, or -1 with a PP_ERR_CONFIG error naming the first bad
  * op and the reason.
  */
 int sched_check(const struct sched *s, struct pp_error *err);
+/* sched_check that also stores in *bad_op the index of the op it rejects, or SIZE_MAX when the
+ * fault is a missing op (bad_op may be NULL). */
+int sched_check_where(const struct sched *s, size_t *bad_op, struct pp_error *err);
+
+/*
+ * Verifies that s (which passed sched_check) can run: executing each device's list in order,
+ * every op's inputs are produced before it. Returns 0, or -1 with a PP_ERR_CONFIG error naming
+ * each device stuck in the cyclic wait, its op and the input it waits for.
+ */
+int sched_check_order(const struct sched *s, struct pp_error *err);
+
+/*
+ * Peak of alive activations per device, written to peak[p]: F(mb, s) adds act[s]; BW frees it;
+ * B frees act[s] - act_w[s] and W frees act_w[s]. Ops of a device run one at a time in list
+ * order, so the peak is reached at the start of some F.
+ */
+void sched_peak(const struct sched *s, const int64_t *act, const int64_t *act_w, int64_t *peak);
+
+/*
+ * Peak activations of device d in micro-batch equivalents (a chunk counts 1/v) when W keeps
+ * all of a chunk's activations until it runs, as the generators' bounds assume.
+ */
+void sched_peak_units(const struct sched *s, double *peak);
+
+/*
+ * The whole checker: sched_check, sched_check_order and, for a generated schedule, its
+ * documented peak-activation bound on every device. Returns 0, or -1 with a PP_ERR_CONFIG error.
+ */
+int sched_validate(const struct sched *s, struct pp_error *err);
 
 /* Frees s and everything it owns; NULL is a no-op. */
 void sched_free(struct sched *s);

@@ -25,9 +25,6 @@ struct sim {
 	struct metrics metrics;      /* derived figures */
 };
 
-/* Default share of a chunk's activations that W still needs after B (explicit costs). */
-#define PP_W_MEM_FRACTION 0.5
-
 /*
  * Validates c, generates the schedule, prices it and simulates it. Returns the simulation, or
  * NULL with err set: PP_ERR_USAGE for invalid settings, PP_ERR_SIM for a deadlock.

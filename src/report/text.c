@@ -33,7 +33,7 @@ static void write_summary(FILE *out, const struct sim *s)
 	fprintf(out, "%-18s %s %s\n", "makespan", REPORT_NUM(a, m->makespan), unit);
 	fprintf(out, "%-18s %.6f", "bubble_ratio", m->bubble_ratio);
 	if (isnan(m->bubble_ratio_theory))
-		fprintf(out, "  (no closed form for these costs)\n");
+		fprintf(out, "  (no closed form applies)\n");
 	else
 		fprintf(out, "  (theory %.6f = %s)\n", m->bubble_ratio_theory,
 		        s->sched->desc->theory_text);

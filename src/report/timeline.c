@@ -16,17 +16,27 @@ static void device_label(const struct sched *s, int d, char *buf, size_t n)
 {
 	size_t len = (size_t)snprintf(buf, n, "GPU %d (stage%s ", d, s->v > 1 ? "s" : "");
 
+	/* more than four chunks: the first three, then the last */
 	for (int c = 0; c < s->v && len < n; c++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%d", c ? "," : "",
-		                        sched_stage_of(s, d, c));
+		if (s->v <= 4 || c < 3 || c == s->v - 1)
+			len += (size_t)snprintf(buf + len, n - len, "%s%d",
+			                        c == 0                   ? ""
+			                        : c == s->v - 1 && c > 3 ? ",...,"
+			                                                 : ",",
+			                        sched_stage_of(s, d, c));
 	if (len < n)
 		snprintf(buf + len, n - len, ")");
 }
 
-/* Kind letter drawn for an op; the fused backward is drawn "B" as in the source document. */
-static char kind_letter(enum op_kind kind)
+/*
+ * Letter drawn for an op: F, B (the fused backward too, as in the source document) or W,
+ * lower-case on odd chunks so that interleaved chunks stay apart even one column wide.
+ */
+static char op_letter(const struct sched *s, const struct op *op)
 {
-	return kind == OP_F ? 'F' : kind == OP_W ? 'W' : 'B';
+	char c = op->kind == OP_F ? 'F' : op->kind == OP_W ? 'W' : 'B';
+
+	return s->stage_chunk[op->stage] % 2 ? (char)(c - 'A' + 'a') : c;
 }
 
 /* Smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 and 8 times a power of ten that is >= need. */
@@ -93,12 +103,17 @@ static int cell_of(pp_time t, int64_t tick, double step)
 }
 
 /* Paints op into row[c0, c1) with the richest form that fits. */
-static void paint_op(char *row, int c0, int c1, const struct op *op)
+static void paint_op(char *row, int c0, int c1, const struct sched *s, const struct op *op)
 {
-	char label[24];
-	int len = snprintf(label, sizeof(label), "%c%u", kind_letter((enum op_kind)op->kind),
-	                   (unsigned)op->mb);
-	int wd = c1 - c0;
+	char label[32];
+	int wd = c1 - c0, len;
+
+	/* "F3", "f3" (chunk 1 of 2), "F3.2" (chunk 2 of more than 2) */
+	if (s->v > 2)
+		len = snprintf(label, sizeof(label), "%c%u.%u", op_letter(s, op), (unsigned)op->mb,
+		               (unsigned)s->stage_chunk[op->stage]);
+	else
+		len = snprintf(label, sizeof(label), "%c%u", op_letter(s, op), (unsigned)op->mb);
 
 	if (wd >= len + 2) {
 		memset(row + c0, ' ', (size_t)wd);
@@ -194,7 +209,7 @@ int report_timeline(FILE *out, const struct sim *s, int width)
 			if (c1 == c0 && c0 < cells && row[c0] == '.')
 				c1 = c0 + 1;
 			if (c1 > c0)
-				paint_op(row, c0, c1, &sc->ops[i]);
+				paint_op(row, c0, c1, sc, &sc->ops[i]);
 		}
 		device_label(sc, d, label, sizeof(label));
 		fprintf(out, "%-*s%s\n", labelw, label, row);
@@ -205,7 +220,12 @@ int report_timeline(FILE *out, const struct sim *s, int width)
 	                               sc->split ? "B input-gradient backward"
 	                                         : "B backward (input and weight gradient)",
 	                               sc->split ? "W weight-gradient backward" : "",
-	                               "[F3] micro-batch 3, counted from 0", ". idle", NULL},
+	                               "[F3] micro-batch 3, counted from 0",
+	                               sc->v == 2  ? "lower case: chunk 1"
+	                               : sc->v > 2 ? "[F3.2] micro-batch 3 on chunk 2, lower case "
+	                                             "on odd chunks"
+	                                           : "",
+	                               ". idle", NULL},
 	              width);
 	return 0;
 }

@@ -22,3 +22,8 @@ void sched_1f1b_generate(struct sched *s)
 			sched_push(s, d, OP_BW, bwd++, d);
 	}
 }
+
+double sched_1f1b_peak(const struct sched_params *sp, int d)
+{
+	return sp->p - d < sp->m ? sp->p - d : sp->m;
+}

@@ -5,9 +5,28 @@
 #include "ppsim/sched.h"
 
 /* Closed form of the flush schedules (GPipe, 1F1B): (p-1)/(m+p-1). */
-double sched_flush_theory(int p, int v, int m, double t_f, double t_b, double t_w);
+double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b, double t_w);
 
 void sched_gpipe_generate(struct sched *s);
+double sched_gpipe_peak(const struct sched_params *sp, int d);
+
 void sched_1f1b_generate(struct sched *s);
+double sched_1f1b_peak(const struct sched_params *sp, int d);
+
+int sched_interleaved_check(const struct sched_params *sp, struct pp_error *err);
+void sched_interleaved_generate(struct sched *s);
+double sched_interleaved_theory(const struct sched_params *sp, double t_f, double t_b, double t_w);
+double sched_interleaved_peak(const struct sched_params *sp, int d);
+/* The group size interleaving uses for sp: sp->group, or the default for (p, m). */
+int sched_interleaved_group(const struct sched_params *sp);
+
+void sched_zbh1_generate(struct sched *s);
+double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, double t_w);
+double sched_zbh1_peak(const struct sched_params *sp, int d);
+
+int sched_zbh2_check(const struct sched_params *sp, struct pp_error *err);
+void sched_zbh2_generate(struct sched *s);
+double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, double t_w);
+double sched_zbh2_peak(const struct sched_params *sp, int d);
 
 #endif

@@ -15,11 +15,16 @@ void sched_gpipe_generate(struct sched *s)
 	}
 }
 
-double sched_flush_theory(int p, int v, int m, double t_f, double t_b, double t_w)
+double sched_gpipe_peak(const struct sched_params *sp, int d)
 {
-	(void)v;
+	(void)d;
+	return sp->m;
+}
+
+double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b, double t_w)
+{
 	(void)t_f;
 	(void)t_b;
 	(void)t_w;
-	return (double)(p - 1) / (double)(m + p - 1);
+	return (double)(sp->p - 1) / (double)(sp->m + sp->p - 1);
 }

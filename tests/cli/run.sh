@@ -31,11 +31,12 @@ not_ok() {
 	echo "FAIL: $*"
 }
 
-# golden FILE ARGS...: stdout equals tests/golden/FILE, stderr is empty, exit status 0.
+# golden FILE ARGS...: run in the repository root, stdout equals tests/golden/FILE, stderr is
+# empty, exit status 0.
 golden() {
 	file=$1
 	shift
-	ppsim "$@" >"$TMP/out" 2>"$TMP/err"
+	(cd "$ROOT" && ppsim "$@") >"$TMP/out" 2>"$TMP/err"
 	status=$?
 	if [ -n "${UPDATE_GOLDEN:-}" ] && [ $status -eq 0 ]; then
 		cp "$TMP/out" "$ROOT/tests/golden/$file"

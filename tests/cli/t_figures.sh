@@ -84,3 +84,55 @@ expect costs.time_unit ms
 expect p2p.messages 2
 expect p2p.time 0.233696213 1e-6
 expect makespan 6.233696213 1e-6
+
+# Interleaved 1F1B (the source document's example): p=4, v=2, m=8 brings the bubble from 3/11
+# to 3/19; chunk ops take t/v, so the makespan is (m*v + p - 1) * 1.5 = 28.5.
+run_json -s interleaved -p 4 -v 2 -m 8
+expect bubble_ratio 3/19
+expect bubble_ratio_theory 3/19
+expect makespan 28.5
+# Megatron's peak: p(1 + (p-1)/(p*v)) = 5.5 micro-batches on device 0.
+expect devices.0.peak_activations 5.5
+expect devices.3.peak_activations 2.5
+# One message per stage boundary crossing devices, the wrap from the last device back to the
+# first included: 2m(pv-1), not the document's 2mv(p-1).
+expect p2p.messages 112
+run_json -s interleaved -p 4 -v 2 -m 16
+expect bubble_ratio 3/35
+expect bubble_ratio_theory 3/35
+run_json -s interleaved -p 4 -v 4 -m 16 --msg-bytes 33554432
+expect p2p.messages 480
+expect p2p.bytes $((480 * 33554432))
+# m < p (PyTorch accepts it): valid, but groups smaller than p stall, so no closed form.
+run_json -s interleaved -p 4 -v 2 -m 3
+expect bubble_ratio_theory null
+# m = 10 with p = 4: PyTorch's rule (groups of 5) where Megatron-LM's default rejects it.
+run_json -s interleaved -p 4 -v 2 -m 10
+expect bubble_ratio 3/23
+run_json -s interleaved -p 4 -v 2 -m 10 --group-size 5
+expect bubble_ratio 3/23
+
+# ZB-H1: makespan m(t_f+t_b+t_w) + (p-1)(t_f+t_b-t_w), at most p micro-batches alive.
+run_json -s zbh1 -p 4 -m 8
+expect makespan 27
+run_json -s zbh1 -p 4 -m 8 --tf 2 --tb 2 --tw 1
+expect makespan 49
+expect bubble_ratio_theory 9/49
+for d in 0 1 2 3; do
+	expect_cmp devices.$d.peak_activations "<=" 4
+done
+run_json -s zbh1 -p 4 -m 8 --tf 2 --tb 2 --tw 1 --w-mem-fraction 1
+for d in 0 1 2 3; do
+	expect_cmp devices.$d.peak_activations "<=" 4
+done
+
+# ZB-H2: m(t_f+t_b+t_w) + (p-1)(t_f+t_b-2t_w) = 40 + 6, at most 2p-1 micro-batches alive.
+run_json -s zbh2 -p 4 -m 8 --tf 2 --tb 2 --tw 1
+expect makespan 46
+for d in 0 1 2 3; do
+	expect_cmp devices.$d.peak_activations "<=" 7
+done
+# With equal times every device is busy from its first op to its last.
+run_json -s zbh2 -p 4 -m 8
+expect bubble_rate_span 0
+expect_cmp bubble_ratio ">" 0

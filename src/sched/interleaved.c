@@ -1,0 +1,121 @@
+/*
+ * Interleaved 1F1B in the order of Megatron-LM's forward_backward_pipelining_with_interleaving
+ * (get_schedule_table, get_pp_rank_microbatches), which PyTorch's ScheduleInterleaved1F1B
+ * reproduces wherever both accept a shape. Device d hosts chunks c = 0..v-1 as stages c*p + d.
+ *
+ * The forward order is a table of (micro-batch, chunk): micro-batches in groups of g, each group
+ * run through chunk 0, then chunk 1, ..., the last group holding what is left. Backward k takes
+ * the micro-batch of forward k and the mirrored chunk v-1-c. Device d runs
+ * w = min(2(p-d-1) + (v-1)g, m*v) warm-up forwards, then forward k+w before backward k, then the
+ * remaining backwards.
+ *
+ * Accepted shapes: with --group-size g, Megatron-LM's rule p <= g <= m and m mod g of 0 or at
+ * least p; by default PyTorch's, m a multiple of its rounds r = max(1, floor(m/p)), with
+ * g = m / r. The default g is p whenever p divides m (Megatron-LM's default), and the two
+ * frameworks' orders agree wherever both accept.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "generators.h"
+
+/* PyTorch ScheduleInterleaved1F1B: m must be a multiple of its rounds max(1, floor(m/p)). */
+static bool torch_accepts(int p, int m)
+{
+	int rounds = m / p > 1 ? m / p : 1;
+
+	return m % rounds == 0;
+}
+
+/* Megatron-LM: p <= g <= m, and m mod g is 0 or at least p. */
+static bool megatron_accepts(int p, int m, int g)
+{
+	return p <= g && g <= m && (m % g == 0 || m % g >= p);
+}
+
+int sched_interleaved_group(const struct sched_params *sp)
+{
+	int rounds = sp->m / sp->p > 1 ? sp->m / sp->p : 1;
+
+	return sp->group != 0 ? sp->group : sp->m / rounds;
+}
+
+int sched_interleaved_check(const struct sched_params *sp, struct pp_error *err)
+{
+	int below, above;
+
+	if (sp->group != 0) {
+		if (megatron_accepts(sp->p, sp->m, sp->group))
+			return 0;
+		return pp_fail(
+		        err, PP_ERR_USAGE,
+		        "--group-size '%d': interleaved needs p <= g <= m and m mod g of 0 or "
+		        "at least p (Megatron-LM's rule; here p=%d, m=%d)",
+		        sp->group, sp->p, sp->m);
+	}
+	if (torch_accepts(sp->p, sp->m))
+		return 0;
+	for (below = sp->m - 1; below > 1 && !torch_accepts(sp->p, below); below--)
+		;
+	for (above = sp->m + 1; !torch_accepts(sp->p, above); above++)
+		;
+	return pp_fail(
+	        err, PP_ERR_USAGE,
+	        "--microbatches '%d': interleaved with p=%d accepts neither Megatron-LM's m "
+	        "(a multiple of p) nor PyTorch's (a multiple of max(1, floor(m/p))); nearest "
+	        "valid m: %d and %d",
+	        sp->m, sp->p, below, above);
+}
+
+void sched_interleaved_generate(struct sched *s)
+{
+	struct sched_params sp = sched_params_of(s);
+	int g = sched_interleaved_group(&sp), total = s->m * s->v, k = 0;
+	int *tmb = pp_xmallocarray((size_t)total, sizeof(*tmb));
+	int *tch = pp_xmallocarray((size_t)total, sizeof(*tch));
+
+	s->group = g;
+	for (int lo = 0; lo < s->m; lo += g) {
+		int hi = lo + g < s->m ? lo + g : s->m;
+
+		for (int c = 0; c < s->v; c++)
+			for (int mb = lo; mb < hi; mb++) {
+				tmb[k] = mb;
+				tch[k++] = c;
+			}
+	}
+	for (int d = 0; d < s->p; d++) {
+		int w = 2 * (s->p - d - 1) + (s->v - 1) * g;
+
+		if (w > total)
+			w = total;
+		for (k = 0; k < w; k++)
+			sched_push(s, d, OP_F, tmb[k], sched_stage_of(s, d, tch[k]));
+		for (k = 0; k < total; k++) {
+			if (k + w < total)
+				sched_push(s, d, OP_F, tmb[k + w],
+				           sched_stage_of(s, d, tch[k + w]));
+			sched_push(s, d, OP_BW, tmb[k], sched_stage_of(s, d, s->v - 1 - tch[k]));
+		}
+	}
+	free(tmb);
+	free(tch);
+}
+
+double sched_interleaved_theory(const struct sched_params *sp, double t_f, double t_b, double t_w)
+{
+	(void)t_f;
+	(void)t_b;
+	(void)t_w;
+	/* groups of at least p keep every device fed; smaller groups (m < p) stall */
+	if (sched_interleaved_group(sp) < sp->p)
+		return NAN;
+	return (double)(sp->p - 1) / (double)(sp->m * sp->v + sp->p - 1);
+}
+
+double sched_interleaved_peak(const struct sched_params *sp, int d)
+{
+	int w = 2 * (sp->p - d - 1) + (sp->v - 1) * sched_interleaved_group(sp) + 1;
+
+	return (double)(w < sp->m * sp->v ? w : sp->m * sp->v) / sp->v;
+}

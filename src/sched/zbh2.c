@@ -1,0 +1,62 @@
+/*
+ * ZB-H2 (Qi et al., "Zero Bubble Pipeline Parallelism", ICLR 2024, Figure 3 bottom). The
+ * authors publish no generator for the handcrafted ZB-H2; this order generalizes the figure's
+ * rows (its first and last devices match them op for op): device d runs 2(p-d)-1 warm-up
+ * forwards, then 2d pairs (B, F), then (B, W, F) steps while forwards remain, then (B, W), then
+ * its leftover W's, all in ascending micro-batch order. It needs m >= 2p-1, holds at most 2p-1
+ * micro-batches' activations, and keeps every device busy from its first op to its last when
+ * t_f = t_b = t_w. One iteration takes m(t_f+t_b+t_w) + (p-1)max(t_f, t_f+t_b-2t_w): the paper's
+ * bubble (p-1)(t_f+t_b-2t_w) wherever t_b >= 2t_w, and never less than the (p-1)t_f it takes the
+ * first forward to reach the last device.
+ */
+#include <math.h>
+
+#include "generators.h"
+
+int sched_zbh2_check(const struct sched_params *sp, struct pp_error *err)
+{
+	if (sp->m >= 2 * sp->p - 1)
+		return 0;
+	return pp_fail(err, PP_ERR_USAGE,
+	               "--microbatches '%d': zbh2 needs at least 2p-1 = %d micro-batches", sp->m,
+	               2 * sp->p - 1);
+}
+
+void sched_zbh2_generate(struct sched *s)
+{
+	for (int d = 0; d < s->p; d++) {
+		int f = 0, b = 0, w = 0;
+
+		while (f < 2 * (s->p - d) - 1)
+			sched_push(s, d, OP_F, f++, d);
+		for (int i = 0; i < 2 * d; i++) {
+			sched_push(s, d, OP_B, b++, d);
+			sched_push(s, d, OP_F, f++, d);
+		}
+		while (f < s->m) {
+			sched_push(s, d, OP_B, b++, d);
+			sched_push(s, d, OP_W, w++, d);
+			sched_push(s, d, OP_F, f++, d);
+		}
+		while (b < s->m) {
+			sched_push(s, d, OP_B, b++, d);
+			sched_push(s, d, OP_W, w++, d);
+		}
+		while (w < s->m)
+			sched_push(s, d, OP_W, w++, d);
+	}
+}
+
+double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, double t_w)
+{
+	double fill = t_f + t_b - 2 * t_w > t_f ? t_f + t_b - 2 * t_w : t_f;
+	double bubble = (sp->p - 1) * fill;
+
+	return bubble / (sp->m * (t_f + t_b + t_w) + bubble);
+}
+
+double sched_zbh2_peak(const struct sched_params *sp, int d)
+{
+	(void)d;
+	return 2 * sp->p - 1;
+}
