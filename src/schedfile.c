@@ -224,7 +224,7 @@ static long chunk_under(enum placement pl, long p, long d, long st)
 static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, enum placement *pl,
                        struct pp_error *err)
 {
-	long p = 0, m = 0, top = 0;
+	long p = 0, m = 0, top = 0, v;
 	bool fused = false, parts = false;
 	uint64_t ops;
 
@@ -237,10 +237,11 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, e
 		top = place + 1 > top ? place + 1 : top;
 		fused |= w->kind == OP_BW;
 		parts |= w->kind == OP_B || w->kind == OP_W;
+		if (fused && parts)
+			return fail_at(
+			        r, err, w->line, 1, "%s",
+			        "mixes fused BW with split B/W ops (one backward kind per file)");
 	}
-	if (fused && parts)
-		return pp_fail(err, PP_ERR_CONFIG,
-		               "schedule '%s': mixes fused BW with split B/W ops", r->path);
 	if (p > PP_MAX_COUNT || m > PP_MAX_COUNT)
 		return pp_fail(err, PP_ERR_CONFIG,
 		               "schedule '%s': %ld devices and %ld micro-batches,"
@@ -250,12 +251,13 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, e
 	sp->p = (int)p;
 	sp->m = (int)m;
 	sp->group = 0;
-	/* chunks known: v is their count; stages only: v = stages / p */
-	sp->v = (int)(r->col[COL_CHUNK] >= 0 ? top : (top + p - 1) / p);
-	if (top > (long)PP_MAX_CHUNKS * p)
+	/* chunks known: v is their count; stages only: v = stages / p, rounded up */
+	v = r->col[COL_CHUNK] >= 0 ? top : (top + p - 1) / p;
+	if (v > PP_MAX_CHUNKS)
 		return pp_fail(err, PP_ERR_CONFIG,
 		               "schedule '%s': %ld chunks per device, above the limit of %d",
-		               r->path, top / p, PP_MAX_CHUNKS);
+		               r->path, v, PP_MAX_CHUNKS);
+	sp->v = (int)v;
 	if (!sched_op_count(sp->p, sp->v, sp->m, parts, &ops) || ops > PP_MAX_OPS)
 		return pp_fail(err, PP_ERR_CONFIG,
 		               "schedule '%s': p=%d v=%d m=%d needs %.3g ops, above the limit of "
@@ -349,7 +351,8 @@ int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err
 
 				snprintf(msg, sizeof(msg), "%s", err->msg);
 				err->line = (int)out->lines[bad];
-				pp_fail(err, PP_ERR_CONFIG, "schedule '%s':%u: %s", path,
+				err->column = 1;
+				pp_fail(err, PP_ERR_CONFIG, "schedule '%s':%u:1: %s", path,
 				        out->lines[bad], msg);
 			} else {
 				char msg[sizeof(err->msg)];

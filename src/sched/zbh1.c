@@ -3,9 +3,9 @@
  * of the authors' handcrafted generator (sail-sg/zero-bubble-pipeline-parallelism,
  * zbpp_light auto_schedule): 1F1B with each backward split into B (input gradient) then W
  * (weight gradient), except that device d delays its first d W's, which run at the very end.
- * Micro-batches are taken in ascending order; W follows its B's order. With m >= p and
- * t_w <= t_b the bubble is (p-1)(t_f+t_b-t_w), and every device holds at most p micro-batches'
- * activations.
+ * Micro-batches are taken in ascending order; W follows its B's order. With m >= p and t_w
+ * no longer than t_f or t_b the bubble is (p-1)(t_f+t_b-t_w); every device holds at most p
+ * micro-batches' activations.
  */
 #include <math.h>
 
@@ -39,7 +39,9 @@ double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, 
 {
 	double bubble = (sp->p - 1) * (t_f + t_b - t_w);
 
-	if (sp->m < sp->p || t_w > t_b)
+	/* the bound holds when W fits in the slots B and F leave (checked against the engine over
+	 * a grid of shapes and costs); when W outlasts F or B, W's pile up and it does not */
+	if (sp->m < sp->p || t_w > t_b || t_w > t_f)
 		return NAN;
 	return bubble / (sp->m * (t_f + t_b + t_w) + bubble);
 }

@@ -5,9 +5,9 @@
  * forwards, then 2d pairs (B, F), then (B, W, F) steps while forwards remain, then (B, W), then
  * its leftover W's, all in ascending micro-batch order. It needs m >= 2p-1, holds at most 2p-1
  * micro-batches' activations, and keeps every device busy from its first op to its last when
- * t_f = t_b = t_w. One iteration takes m(t_f+t_b+t_w) + (p-1)max(t_f, t_f+t_b-2t_w): the paper's
- * bubble (p-1)(t_f+t_b-2t_w) wherever t_b >= 2t_w, and never less than the (p-1)t_f it takes the
- * first forward to reach the last device.
+ * t_f = t_b = t_w. With t_w <= t_f one iteration takes m(t_f+t_b+t_w) + (p-1)max(t_f,
+ * t_f+t_b-2t_w): the paper's bubble (p-1)(t_f+t_b-2t_w) wherever t_b >= 2t_w, and never less
+ * than the (p-1)t_f it takes the first forward to reach the last device.
  */
 #include <math.h>
 
@@ -52,6 +52,9 @@ double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, 
 	double fill = t_f + t_b - 2 * t_w > t_f ? t_f + t_b - 2 * t_w : t_f;
 	double bubble = (sp->p - 1) * fill;
 
+	/* as for ZB-H1: W must not outlast F (checked against the engine over a grid) */
+	if (t_w > t_f)
+		return NAN;
 	return bubble / (sp->m * (t_f + t_b + t_w) + bubble);
 }
 

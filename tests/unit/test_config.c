@@ -83,6 +83,8 @@ static void config_options_describe_each_field_once(void)
 	        {"bandwidth", 0, "bandwidth", CONFIG_ARG_RATE},
 	        {"latency", 0, "latency", CONFIG_ARG_TIME},
 	        {"comm", 0, "comm", CONFIG_ARG_NAME},
+	        {"group-size", 0, "group_size", CONFIG_ARG_COUNT},
+	        {"w-mem-fraction", 0, "w_mem_fraction", CONFIG_ARG_SHARE},
 	        {"duplex", 0, "duplex", CONFIG_ARG_NAME},
 	};
 	size_t n;
@@ -213,7 +215,8 @@ static void config_set_accepts_known_schedules_only(void)
 	CU_ASSERT_STRING_EQUAL(c.schedule, "1f1b");
 	CU_ASSERT_EQUAL(set(&c, "schedule", "GPipe", &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_STRING_EQUAL(err.msg, "--schedule 'GPipe': unknown schedule; known: gpipe, 1f1b");
+	CU_ASSERT_STRING_EQUAL(err.msg, "--schedule 'GPipe': unknown schedule; known: gpipe, 1f1b, "
+	                                "interleaved, zbh1, zbh2");
 	CU_ASSERT_STRING_EQUAL(c.schedule, "1f1b");
 	assert_rejected("schedule", "");
 	assert_rejected("schedule", "zbh1x");

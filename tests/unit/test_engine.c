@@ -36,8 +36,8 @@ static void run_start(struct run *x, const struct config *c)
 
 	memset(x, 0, sizeof(*x));
 	CU_ASSERT_EQUAL_FATAL(config_validate(c, &err), 0);
-	x->s = sched_new(sched_find(c->schedule), c->p, c->v, c->m);
-	x->k = cost_new_explicit(c, PP_W_MEM_FRACTION);
+	x->s = sched_new(sched_find(c->schedule), &(struct sched_params){c->p, c->v, c->m, 0});
+	x->k = cost_new_explicit(c, c->w_mem_fraction);
 	x->e = engine_new(x->s, x->k, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(x->e);
 	CU_ASSERT_EQUAL(engine_run(x->e, &err), 0);
@@ -52,7 +52,7 @@ static void run_start_with(struct run *x, struct sched *s, const struct config *
 
 	memset(x, 0, sizeof(*x));
 	x->s = s;
-	x->k = cost_new_explicit(c, PP_W_MEM_FRACTION);
+	x->k = cost_new_explicit(c, c->w_mem_fraction);
 	x->e = engine_new(x->s, x->k, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(x->e);
 	CU_ASSERT_EQUAL(engine_run(x->e, &err), 0);
@@ -650,6 +650,58 @@ static void engine_counts_p_v_minus_1_messages_per_direction_with_looped_chunks(
 	run_end(&x);
 }
 
+static void engine_interleaved_sends_2m_times_pv_minus_1_messages(void)
+{
+	static const struct {
+		int p, v, m;
+	} cases[] = {{4, 4, 16}, {4, 2, 8}, {2, 2, 4}, {3, 3, 6},
+	             {8, 2, 16}, {4, 2, 3}, {4, 3, 10}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int p = cases[i].p, v = cases[i].v, m = cases[i].m;
+		struct config c = config_of("interleaved", p, m);
+		struct run x;
+
+		c.v = v;
+		c.msg_bytes = 1000;
+		run_start(&x, &c);
+		CU_ASSERT_EQUAL(x.r->messages, (uint64_t)(2 * m * (p * v - 1)));
+		CU_ASSERT_EQUAL(x.r->bytes, (uint64_t)(2 * m * (p * v - 1)) * 1000);
+		run_end(&x);
+	}
+}
+
+static void engine_interleaved_p4_v4_m16_sends_240_forward_messages_not_192(void)
+{
+	struct config c = config_of("interleaved", 4, 16);
+	struct run x;
+	uint64_t forward = 0, backward = 0;
+
+	/*
+	 * Forward messages run d -> d+1 and wrap from device 3 back to device 0 between chunks:
+	 * 16 * 4 on each of 0->1, 1->2, 2->3 and 16 * 3 on 3->0, 240 = 16 * 15 in all. Gradients
+	 * take the reverse channels.
+	 */
+	c.v = 4;
+	run_start(&x, &c);
+	CU_ASSERT_EQUAL_FATAL(x.r->nchannels, 8);
+	for (int d = 0; d < 4; d++) {
+		const struct channel_result *f = channel(x.r, d, (d + 1) % 4);
+		const struct channel_result *b = channel(x.r, (d + 1) % 4, d);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+		CU_ASSERT_EQUAL(f->messages, d < 3 ? 64 : 48);
+		CU_ASSERT_EQUAL(b->messages, d < 3 ? 64 : 48);
+		forward += f->messages;
+		backward += b->messages;
+	}
+	CU_ASSERT_EQUAL(forward, 240);
+	CU_ASSERT_EQUAL(backward, 240);
+	CU_ASSERT_EQUAL(x.r->messages, 480);
+	run_end(&x);
+}
+
 static void engine_reports_each_stuck_device_on_deadlock(void)
 {
 	struct sched *s = sched_alloc(2, 1, 1, false, PLACE_LOOP);
@@ -761,7 +813,7 @@ static void engine_new_rejects_a_malformed_schedule(void)
 
 static void engine_new_rejects_a_cost_with_another_stage_count(void)
 {
-	struct sched *s = sched_new(sched_find("1f1b"), 4, 1, 8);
+	struct sched *s = sched_new(sched_find("1f1b"), &(struct sched_params){4, 1, 8, 0});
 	struct config c = config_of("1f1b", 2, 8);
 	struct cost *k = cost_new_explicit(&c, 0.5);
 	struct pp_error err = {0};
@@ -777,7 +829,7 @@ static void engine_new_rejects_a_cost_with_another_stage_count(void)
 static void engine_new_rejects_times_whose_total_exceeds_the_limit(void)
 {
 	struct config c = config_of("1f1b", 4, 256);
-	struct sched *s = sched_new(sched_find("1f1b"), 4, 1, 256);
+	struct sched *s = sched_new(sched_find("1f1b"), &(struct sched_params){4, 1, 256, 0});
 	struct pp_error err = {0};
 	struct cost *k;
 	struct engine *e;
@@ -791,7 +843,7 @@ static void engine_new_rejects_times_whose_total_exceeds_the_limit(void)
 	sched_free(s);
 	/* half of it, 1.5e18 ticks, fits */
 	c.m = 128;
-	s = sched_new(sched_find("1f1b"), 4, 1, 128);
+	s = sched_new(sched_find("1f1b"), &(struct sched_params){4, 1, 128, 0});
 	k = cost_new_explicit(&c, 0.5);
 	e = engine_new(s, k, &err);
 	CU_ASSERT_PTR_NOT_NULL(e);
@@ -802,7 +854,7 @@ static void engine_new_rejects_times_whose_total_exceeds_the_limit(void)
 
 static void engine_has_no_result_before_it_runs(void)
 {
-	struct sched *s = sched_new(sched_find("gpipe"), 2, 1, 2);
+	struct sched *s = sched_new(sched_find("gpipe"), &(struct sched_params){2, 1, 2, 0});
 	struct config c = config_of("gpipe", 2, 2);
 	struct cost *k = cost_new_explicit(&c, 0.5);
 	struct pp_error err = {0};
@@ -857,6 +909,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(engine_split_b_waits_for_the_next_stage_b_and_w_for_its_own_b),
         UNIT_TEST(engine_v_placement_sends_nothing_across_the_turn),
         UNIT_TEST(engine_counts_p_v_minus_1_messages_per_direction_with_looped_chunks),
+        UNIT_TEST(engine_interleaved_sends_2m_times_pv_minus_1_messages),
+        UNIT_TEST(engine_interleaved_p4_v4_m16_sends_240_forward_messages_not_192),
         UNIT_TEST(engine_reports_each_stuck_device_on_deadlock),
         UNIT_TEST(engine_reports_a_cycle_across_devices_as_deadlock),
         UNIT_TEST(engine_names_all_five_stuck_devices_on_deadlock),

@@ -1,5 +1,7 @@
 /* Unit tests of metrics (through sim_run): bubble definitions, utilization, memory, traffic. */
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ppsim/metrics.h"
@@ -269,6 +271,263 @@ static void metrics_derive_each_figure_from_a_result_written_by_hand(void)
 	sched_free(sc);
 }
 
+/* Simulates c, which must succeed. */
+static struct sim *simulate_config(const struct config *c)
+{
+	struct pp_error err = {0};
+	struct sim *s = sim_run(c, &err);
+
+	if (s == NULL)
+		fprintf(stderr, "%s p=%d v=%d m=%d: %s\n", c->schedule, c->p, c->v, c->m, err.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+/* A config for schedule with p devices, v chunks, m micro-batches and times t_f, t_b, t_w. */
+static struct config config_with(const char *schedule, int p, int v, int m, double t_f, double t_b,
+                                 double t_w)
+{
+	struct config c;
+
+	config_init(&c);
+	strcpy(c.schedule, schedule);
+	c.p = p;
+	c.v = v;
+	c.m = m;
+	c.t_f = t_f;
+	c.t_b = t_b;
+	c.t_w = t_w;
+	return c;
+}
+
+static void metrics_interleaved_p4_v2_m8_has_bubble_3_over_19_and_makespan_28_5(void)
+{
+	struct config c = config_with("interleaved", 4, 2, 8, 1, 1, 1);
+	struct sim *s = simulate_config(&c);
+	const struct metrics *m = &s->metrics;
+
+	/* 24 units of work per device; 3/19 of the makespan idle: 24 * 19/16 = 28.5 */
+	ASSERT_NEAR(m->makespan, 28.5);
+	ASSERT_NEAR(m->bubble_ratio, 3.0 / 19);
+	ASSERT_NEAR(m->bubble_ratio_theory, 3.0 / 19);
+	for (int d = 0; d < 4; d++)
+		ASSERT_NEAR(m->devices[d].busy, 24);
+	sim_free(s);
+}
+
+static void metrics_interleaved_p4_v2_m16_has_bubble_3_over_35(void)
+{
+	struct config c = config_with("interleaved", 4, 2, 16, 1, 1, 1);
+	struct sim *s = simulate_config(&c);
+
+	/* 48 units per device over 48 * 35/32 = 52.5 */
+	ASSERT_NEAR(s->metrics.makespan, 52.5);
+	ASSERT_NEAR(s->metrics.bubble_ratio, 3.0 / 35);
+	ASSERT_NEAR(s->metrics.bubble_ratio_theory, 3.0 / 35);
+	sim_free(s);
+}
+
+static void metrics_interleaved_p4_v2_m8_peaks_at_5_5_on_device_0_and_one_less_per_device(void)
+{
+	struct config c = config_with("interleaved", 4, 2, 8, 1, 1, 1);
+	struct sim *s = simulate_config(&c);
+
+	/* device 0: p(1 + (p-1)/(pv)) = 4 * (1 + 3/8) = 5.5; then 4.5, 3.5, 2.5 */
+	ASSERT_NEAR(s->metrics.devices[0].peak_activations, 4 * (1 + 3.0 / 8));
+	ASSERT_NEAR(s->metrics.devices[1].peak_activations, 4.5);
+	ASSERT_NEAR(s->metrics.devices[2].peak_activations, 3.5);
+	ASSERT_NEAR(s->metrics.devices[3].peak_activations, 2.5);
+	sim_free(s);
+}
+
+static void metrics_zbh1_p4_m8_takes_27_units_with_unit_costs(void)
+{
+	struct config c = config_with("zbh1", 4, 1, 8, 1, 1, 1);
+	struct sim *s = simulate_config(&c);
+
+	/* 24 of work plus (p-1)(t_f+t_b-t_w) = 3, a third of 1F1B's bubble of 9 */
+	ASSERT_NEAR(s->metrics.makespan, 27);
+	ASSERT_NEAR(s->metrics.bubble_ratio, 1 - 96.0 / 108);
+	ASSERT_NEAR(s->metrics.bubble_ratio_theory, 1.0 / 9);
+	sim_free(s);
+}
+
+static void metrics_zbh1_p4_m8_takes_49_units_with_costs_2_2_1(void)
+{
+	struct config c = config_with("zbh1", 4, 1, 8, 2, 2, 1);
+	struct sim *s = simulate_config(&c);
+
+	/* m(t_f+t_b+t_w) + (p-1)(t_f+t_b-t_w) = 40 + 9 = 49; 1F1B would take 55 */
+	ASSERT_NEAR(s->metrics.makespan, 8 * (2 + 2 + 1) + 3 * (2 + 2 - 1));
+	ASSERT_NEAR(s->metrics.bubble_ratio, 9.0 / 49);
+	ASSERT_NEAR(s->metrics.bubble_ratio_theory, 9.0 / 49);
+	sim_free(s);
+}
+
+static void metrics_zbh1_p4_m8_holds_at_most_p_activations_on_every_device(void)
+{
+	/* W keeping half of the activations after B, then all of them */
+	static const double keep[] = {0.5, 1.0};
+	static const double want[2][4] = {{4, 3.5, 3, 2.5}, {4, 4, 4, 4}};
+
+	for (int k = 0; k < 2; k++) {
+		struct config c = config_with("zbh1", 4, 1, 8, 1, 1, 1);
+		struct sim *s;
+
+		c.w_mem_fraction = keep[k];
+		s = simulate_config(&c);
+		for (int d = 0; d < 4; d++) {
+			CU_ASSERT(s->metrics.devices[d].peak_activations <= 4 + 1e-9);
+			ASSERT_NEAR(s->metrics.devices[d].peak_activations, want[k][d]);
+		}
+		sim_free(s);
+	}
+}
+
+static void metrics_zbh2_p4_m8_takes_46_units_with_costs_2_2_1(void)
+{
+	struct config c = config_with("zbh2", 4, 1, 8, 2, 2, 1);
+	struct sim *s = simulate_config(&c);
+
+	/* m(t_f+t_b+t_w) + (p-1)(t_f+t_b-2t_w) = 40 + 6 = 46 */
+	ASSERT_NEAR(s->metrics.makespan, 8 * (2 + 2 + 1) + 3 * (2 + 2 - 2 * 1));
+	ASSERT_NEAR(s->metrics.bubble_ratio, 6.0 / 46);
+	ASSERT_NEAR(s->metrics.bubble_ratio_theory, 6.0 / 46);
+	sim_free(s);
+}
+
+static void metrics_zbh2_p4_m8_holds_at_most_2p_minus_1_activations_on_every_device(void)
+{
+	static const double keep[] = {0.5, 1.0};
+
+	for (int k = 0; k < 2; k++) {
+		struct config c = config_with("zbh2", 4, 1, 8, 2, 2, 1);
+		struct sim *s;
+
+		c.w_mem_fraction = keep[k];
+		s = simulate_config(&c);
+		for (int d = 0; d < 4; d++)
+			CU_ASSERT(s->metrics.devices[d].peak_activations <= 7 + 1e-9);
+		/* device 0 runs its seven warm-up forwards back to back */
+		ASSERT_NEAR(s->metrics.devices[0].peak_activations, 7);
+		/* device 3 alternates F and B: with W keeping all, 7 are alive before W1 */
+		ASSERT_NEAR(s->metrics.devices[3].peak_activations, k == 0 ? 4 : 7);
+		sim_free(s);
+	}
+}
+
+static void metrics_zbh2_with_unit_costs_has_no_span_bubble_but_a_fill_bubble(void)
+{
+	struct config c = config_with("zbh2", 4, 1, 8, 1, 1, 1);
+	struct sim *s = simulate_config(&c);
+	const struct metrics *m = &s->metrics;
+
+	/* every device is busy 24 from its first op to its last; device d starts at d */
+	ASSERT_NEAR(m->makespan, 27);
+	ASSERT_NEAR(m->bubble_rate_span, 0);
+	ASSERT_NEAR(m->bubble_ratio, 1.0 / 9);
+	CU_ASSERT(m->bubble_ratio > 0.1);
+	for (int d = 0; d < 4; d++) {
+		ASSERT_NEAR(m->devices[d].span, 24);
+		ASSERT_NEAR(m->devices[d].busy, 24);
+	}
+	sim_free(s);
+}
+
+/* True when schedule's closed form is documented to apply to (p, m, t_f, t_b, t_w). */
+static bool theory_expected(const char *schedule, int p, int m, double t_b, double t_w)
+{
+	if (strcmp(schedule, "interleaved") == 0)
+		return m >= p;
+	if (strcmp(schedule, "zbh1") == 0)
+		return m >= p && t_w <= t_b;
+	return true;
+}
+
+/*
+ * Simulates every generator over p = 1..6, the chunk counts it allows up to 3, m = 1..4p and
+ * each of the ncosts triples (t_f, t_b, t_w). Returns how many runs had a closed form that
+ * differs from the simulated bubble ratio by more than 1e-9 (naming the first few on stderr);
+ * *compared receives how many had a closed form. With check_domain, also asserts that a closed
+ * form is given exactly where theory_expected says.
+ */
+static int closed_form_mismatches(const double (*costs)[3], size_t ncosts, bool check_domain,
+                                  int *compared)
+{
+	static const char *const names[] = {"gpipe", "1f1b", "interleaved", "zbh1", "zbh2"};
+	int bad = 0;
+
+	*compared = 0;
+	for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
+		const struct sched_desc *desc = sched_find(names[n]);
+		int max_v = desc->max_v ? desc->max_v : 3, runs = 0;
+
+		for (int p = 1; p <= 6; p++)
+			for (int v = desc->min_v; v <= max_v; v++)
+				for (int m = 1; m <= 4 * p; m++)
+					for (size_t k = 0; k < ncosts; k++) {
+						struct config c =
+						        config_with(names[n], p, v, m, costs[k][0],
+						                    costs[k][1], costs[k][2]);
+						struct sched_params sp = {p, v, m, 0};
+						struct pp_error err = {0};
+						struct sim *s;
+						double theory, sim;
+
+						if (sched_accepts(desc, &sp, &err) != 0)
+							continue;
+						s = simulate_config(&c);
+						theory = s->metrics.bubble_ratio_theory;
+						sim = s->metrics.bubble_ratio;
+						runs++;
+						if (check_domain)
+							CU_ASSERT_EQUAL(
+							        !isnan(theory),
+							        theory_expected(names[n], p, m,
+							                        costs[k][1],
+							                        costs[k][2]));
+						if (!isnan(theory))
+							++*compared;
+						if (!isnan(theory) && fabs(sim - theory) > 1e-9 &&
+						    bad++ < 5)
+							fprintf(stderr,
+							        "%s p=%d v=%d m=%d t=(%g,%g,%g): "
+							        "simulated %.12g, closed form "
+							        "%.12g\n",
+							        names[n], p, v, m, costs[k][0],
+							        costs[k][1], costs[k][2], sim,
+							        theory);
+						sim_free(s);
+					}
+		CU_ASSERT(runs > 0);
+	}
+	return bad;
+}
+
+static void metrics_every_closed_form_equals_the_simulated_bubble_over_a_grid(void)
+{
+	static const double costs[][3] = {{1, 1, 1}, {2, 2, 1}, {1, 2, 1}, {2, 3, 1}, {3, 2, 2}};
+	int compared;
+
+	CU_ASSERT_EQUAL(
+	        closed_form_mismatches(costs, sizeof(costs) / sizeof(costs[0]), true, &compared),
+	        0);
+	CU_ASSERT(compared > 1000);
+}
+
+static void metrics_closed_forms_hold_or_are_absent_when_w_outlasts_f(void)
+{
+	/* t_f < t_w <= t_b, and t_w > t_b: a closed form shown beside the simulated bubble must
+	 * equal it, or be absent (NAN) */
+	static const double costs[][3] = {{1, 2, 2}, {1, 3, 2}, {0.5, 1, 1}, {1, 1, 2}};
+	int compared;
+
+	CU_ASSERT_EQUAL(
+	        closed_form_mismatches(costs, sizeof(costs) / sizeof(costs[0]), false, &compared),
+	        0);
+	CU_ASSERT(compared > 0);
+}
+
 static void sim_run_rejects_an_invalid_config_with_a_usage_error(void)
 {
 	struct config c;
@@ -293,6 +552,17 @@ static const struct unit_test tests[] = {
         UNIT_TEST(metrics_copy_traffic_per_channel),
         UNIT_TEST(metrics_units_follow_the_tick_with_chunks),
         UNIT_TEST(metrics_derive_each_figure_from_a_result_written_by_hand),
+        UNIT_TEST(metrics_interleaved_p4_v2_m8_has_bubble_3_over_19_and_makespan_28_5),
+        UNIT_TEST(metrics_interleaved_p4_v2_m16_has_bubble_3_over_35),
+        UNIT_TEST(metrics_interleaved_p4_v2_m8_peaks_at_5_5_on_device_0_and_one_less_per_device),
+        UNIT_TEST(metrics_zbh1_p4_m8_takes_27_units_with_unit_costs),
+        UNIT_TEST(metrics_zbh1_p4_m8_takes_49_units_with_costs_2_2_1),
+        UNIT_TEST(metrics_zbh1_p4_m8_holds_at_most_p_activations_on_every_device),
+        UNIT_TEST(metrics_zbh2_p4_m8_takes_46_units_with_costs_2_2_1),
+        UNIT_TEST(metrics_zbh2_p4_m8_holds_at_most_2p_minus_1_activations_on_every_device),
+        UNIT_TEST(metrics_zbh2_with_unit_costs_has_no_span_bubble_but_a_fill_bubble),
+        UNIT_TEST(metrics_every_closed_form_equals_the_simulated_bubble_over_a_grid),
+        UNIT_TEST(metrics_closed_forms_hold_or_are_absent_when_w_outlasts_f),
         UNIT_TEST(sim_run_rejects_an_invalid_config_with_a_usage_error),
         {NULL, NULL},
 };

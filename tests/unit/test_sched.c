@@ -1,6 +1,8 @@
 /* Unit tests of sched: the generator table, placement, generated orders and schedule checking. */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ppsim/sched.h"
@@ -48,23 +50,32 @@ static void sched_find_matches_exact_names_only(void)
 	CU_ASSERT_PTR_NULL(sched_find(""));
 }
 
-static void sched_table_lists_gpipe_then_1f1b_with_fused_backward(void)
+static void sched_table_lists_each_generator_with_its_backward_and_chunks(void)
 {
+	static const struct {
+		const char *name;
+		bool split;
+		int min_v, max_v;
+	} want[] = {
+	        {"gpipe", false, 1, 1}, {"1f1b", false, 1, 1}, {"interleaved", false, 2, 0},
+	        {"zbh1", true, 1, 1},   {"zbh2", true, 1, 1},
+	};
 	size_t n;
 	const struct sched_desc *t = sched_table(&n);
-	char names[64];
+	char names[128];
 
-	CU_ASSERT_EQUAL_FATAL(n, 2);
-	CU_ASSERT_STRING_EQUAL(t[0].name, "gpipe");
-	CU_ASSERT_STRING_EQUAL(t[1].name, "1f1b");
+	CU_ASSERT_EQUAL_FATAL(n, sizeof(want) / sizeof(want[0]));
 	for (size_t i = 0; i < n; i++) {
-		CU_ASSERT_FALSE(t[i].split);
+		CU_ASSERT_STRING_EQUAL(t[i].name, want[i].name);
+		CU_ASSERT_EQUAL(t[i].split, want[i].split);
 		CU_ASSERT_EQUAL(t[i].placement, PLACE_LOOP);
-		CU_ASSERT_EQUAL(t[i].min_v, 1);
-		CU_ASSERT_EQUAL(t[i].max_v, 1);
+		CU_ASSERT_EQUAL(t[i].min_v, want[i].min_v);
+		CU_ASSERT_EQUAL(t[i].max_v, want[i].max_v);
+		CU_ASSERT_PTR_NOT_NULL(t[i].peak_bound);
 		CU_ASSERT_PTR_EQUAL(sched_find(t[i].name), &t[i]);
 	}
-	CU_ASSERT_STRING_EQUAL(sched_names(names, sizeof(names)), "gpipe, 1f1b");
+	CU_ASSERT_STRING_EQUAL(sched_names(names, sizeof(names)),
+	                       "gpipe, 1f1b, interleaved, zbh1, zbh2");
 }
 
 static void sched_theory_of_gpipe_and_1f1b_is_p_minus_1_over_m_plus_p_minus_1(void)
@@ -74,12 +85,12 @@ static void sched_theory_of_gpipe_and_1f1b_is_p_minus_1_over_m_plus_p_minus_1(vo
 	for (size_t i = 0; i < 2; i++) {
 		const struct sched_desc *d = sched_find(names[i]);
 
-		ASSERT_NEAR(d->theory(4, 1, 16, 1, 1, 1), 3.0 / 19);
-		ASSERT_NEAR(d->theory(4, 1, 4, 1, 1, 1), 3.0 / 7);
-		ASSERT_NEAR(d->theory(4, 1, 8, 1, 2, 0.5), 3.0 / 11);
-		ASSERT_NEAR(d->theory(4, 1, 1, 1, 1, 1), 0.75);
-		ASSERT_NEAR(d->theory(8, 1, 1, 1, 1, 1), 0.875);
-		ASSERT_NEAR(d->theory(1, 1, 5, 1, 1, 1), 0);
+		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 16, 0}, 1, 1, 1), 3.0 / 19);
+		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 4, 0}, 1, 1, 1), 3.0 / 7);
+		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 8, 0}, 1, 2, 0.5), 3.0 / 11);
+		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 1, 0}, 1, 1, 1), 0.75);
+		ASSERT_NEAR(d->theory(&(struct sched_params){8, 1, 1, 0}, 1, 1, 1), 0.875);
+		ASSERT_NEAR(d->theory(&(struct sched_params){1, 1, 5, 0}, 1, 1, 1), 0);
 		CU_ASSERT_STRING_EQUAL(d->theory_text, "(p-1)/(m+p-1)");
 	}
 }
@@ -129,9 +140,12 @@ static void sched_accepts_one_chunk_only_for_gpipe_and_1f1b(void)
 {
 	struct pp_error err = {0};
 
-	CU_ASSERT_EQUAL(sched_accepts(sched_find("gpipe"), 4, 1, 8, &err), 0);
-	CU_ASSERT_EQUAL(sched_accepts(sched_find("1f1b"), 4, 1, 1, &err), 0);
-	CU_ASSERT_EQUAL(sched_accepts(sched_find("1f1b"), 4, 2, 8, &err), -1);
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("gpipe"), &(struct sched_params){4, 1, 8, 0}, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("1f1b"), &(struct sched_params){4, 1, 1, 0}, &err),
+	                0);
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("1f1b"), &(struct sched_params){4, 2, 8, 0}, &err),
+	                -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 	CU_ASSERT_STRING_EQUAL(err.msg, "--chunks '2': schedule '1f1b' needs v=1");
 }
@@ -193,7 +207,8 @@ static void sched_gpipe_runs_all_forwards_then_all_backwards_in_microbatch_order
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		int p = cases[k][0], m = cases[k][1];
-		struct sched *s = sched_new(sched_find("gpipe"), p, 1, m);
+		struct sched *s =
+		        sched_new(sched_find("gpipe"), &(struct sched_params){p, 1, m, 0});
 
 		CU_ASSERT_PTR_EQUAL(s->desc, sched_find("gpipe"));
 		CU_ASSERT_EQUAL(s->nops, (size_t)(2 * p * m));
@@ -213,7 +228,7 @@ static void sched_gpipe_runs_all_forwards_then_all_backwards_in_microbatch_order
 
 static void sched_gpipe_order_of_p4_m3_reads_as_expected(void)
 {
-	struct sched *s = sched_new(sched_find("gpipe"), 4, 1, 3);
+	struct sched *s = sched_new(sched_find("gpipe"), &(struct sched_params){4, 1, 3, 0});
 	char buf[256];
 
 	for (int d = 0; d < 4; d++)
@@ -224,7 +239,7 @@ static void sched_gpipe_order_of_p4_m3_reads_as_expected(void)
 
 static void sched_1f1b_order_of_p4_m8_reads_as_expected(void)
 {
-	struct sched *s = sched_new(sched_find("1f1b"), 4, 1, 8);
+	struct sched *s = sched_new(sched_find("1f1b"), &(struct sched_params){4, 1, 8, 0});
 	char buf[256];
 
 	CU_ASSERT_STRING_EQUAL(device_order(s, 0, buf, sizeof(buf)),
@@ -240,7 +255,7 @@ static void sched_1f1b_order_of_p4_m8_reads_as_expected(void)
 
 static void sched_1f1b_order_with_fewer_microbatches_than_devices_reads_as_expected(void)
 {
-	struct sched *s = sched_new(sched_find("1f1b"), 4, 1, 2);
+	struct sched *s = sched_new(sched_find("1f1b"), &(struct sched_params){4, 1, 2, 0});
 	char buf[256];
 
 	CU_ASSERT_STRING_EQUAL(device_order(s, 0, buf, sizeof(buf)), "F0 F1 BW0 BW1");
@@ -285,7 +300,8 @@ static void sched_1f1b_warms_up_then_alternates_then_cools_down(void)
 {
 	for (int p = 1; p <= 8; p++)
 		for (int m = 1; m <= 12; m++) {
-			struct sched *s = sched_new(sched_find("1f1b"), p, 1, m);
+			struct sched *s =
+			        sched_new(sched_find("1f1b"), &(struct sched_params){p, 1, m, 0});
 
 			for (int d = 0; d < p; d++)
 				assert_1f1b_device(s, d);
@@ -297,7 +313,8 @@ static void sched_1f1b_keeps_at_most_p_minus_d_in_flight(void)
 {
 	for (int p = 1; p <= 8; p++)
 		for (int m = 1; m <= 12; m++) {
-			struct sched *s = sched_new(sched_find("1f1b"), p, 1, m);
+			struct sched *s =
+			        sched_new(sched_find("1f1b"), &(struct sched_params){p, 1, m, 0});
 
 			for (int d = 0; d < p; d++) {
 				int alive = 0, peak = 0, cap = p - d < m ? p - d : m;
@@ -313,21 +330,36 @@ static void sched_1f1b_keeps_at_most_p_minus_d_in_flight(void)
 		}
 }
 
-static void sched_check_accepts_every_generated_schedule(void)
+static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 {
 	size_t n;
 	const struct sched_desc *t = sched_table(&n);
 
-	for (size_t k = 0; k < n; k++)
-		for (int p = 1; p <= 8; p++)
-			for (int m = 1; m <= 32; m++) {
-				struct sched *s = sched_new(&t[k], p, 1, m);
-				struct pp_error err = {0};
+	for (size_t k = 0; k < n; k++) {
+		int accepted = 0;
 
-				CU_ASSERT_EQUAL(sched_check(s, &err), 0);
-				CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
-				sched_free(s);
-			}
+		for (int p = 1; p <= 8; p++)
+			for (int v = 1; v <= 4; v++)
+				for (int m = 1; m <= 4 * p; m++) {
+					struct sched_params sp = {p, v, m, 0};
+					struct pp_error err = {0};
+					struct sched *s;
+
+					if (sched_accepts(&t[k], &sp, &err) != 0) {
+						CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+						continue;
+					}
+					accepted++;
+					s = sched_new(&t[k], &sp);
+					CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+					CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+					if (err.kind != PP_ERR_NONE)
+						fprintf(stderr, "%s p=%d v=%d m=%d: %s\n",
+						        t[k].name, p, v, m, err.msg);
+					sched_free(s);
+				}
+		CU_ASSERT(accepted > 0);
+	}
 }
 
 static void sched_check_accepts_a_hand_built_schedule(void)
@@ -480,9 +512,536 @@ static void sched_check_rejects_an_out_of_range_stage(void)
 	sched_free(s);
 }
 
+/* Writes device d's ops as the paper does, "F1 B1 W1 ..." with 1-based micro-batches. */
+static char *paper_order(const struct sched *s, int d, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1] && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s%u", len ? " " : "",
+		                        sched_kind_name((enum op_kind)s->ops[i].kind),
+		                        (unsigned)s->ops[i].mb + 1);
+	return buf;
+}
+
+/*
+ * Device d's op list in Megatron-LM's interleaved order (forward_backward_pipelining_with_
+ * interleaving with the default group of p micro-batches), derived here from the published rule
+ * and not from the generator. Virtual micro-batch k (0 <= k < m*v) of the forward sweep runs
+ * chunk (k mod pv) div p on micro-batch (k div pv)*p + (k mod p); backward k runs the same
+ * micro-batch on chunk v-1 minus that chunk. Device d warms up with
+ * w = min(2(p-d-1) + (v-1)p, m*v) forwards, then runs forward k+w before backward k for k from
+ * 0 to m*v-w-1, then the remaining backwards. Chunk c of device d is stage c*p + d; the
+ * backward is the fused BW. Writes the 2*m*v ops to out.
+ */
+static void megatron_interleaved_order(int p, int v, int m, int d, struct op *out)
+{
+	int total = m * v, w = 2 * (p - d - 1) + (v - 1) * p, n = 0;
+
+	if (w > total)
+		w = total;
+	for (int k = 0; k < total + w; k++) {
+		/* step k: forward k while k < w; then forward k (if any) and backward k - w */
+		if (k < total) {
+			int c = (k % (p * v)) / p, mb = (k / (p * v)) * p + k % p;
+
+			out[n++] = (struct op){(uint32_t)mb, (uint32_t)(c * p + d), OP_F};
+		}
+		if (k >= w) {
+			int j = k - w, c = (j % (p * v)) / p, mb = (j / (p * v)) * p + j % p;
+
+			out[n++] =
+			        (struct op){(uint32_t)mb, (uint32_t)((v - 1 - c) * p + d), OP_BW};
+		}
+	}
+}
+
+static void sched_interleaved_order_equals_megatron_lm_for_p_2_4_8_v_2_3_4_m_p_2p_4p(void)
+{
+	static const int ps[] = {2, 4, 8}, vs[] = {2, 3, 4}, ms[] = {1, 2, 4};
+	int compared = 0;
+
+	for (size_t a = 0; a < 3; a++)
+		for (size_t b = 0; b < 3; b++)
+			for (size_t c = 0; c < 3; c++) {
+				int p = ps[a], v = vs[b], m = ms[c] * p;
+				struct sched_params sp = {p, v, m, 0};
+				struct pp_error err = {0};
+				struct op *want = malloc((size_t)(2 * m * v) * sizeof(*want));
+				struct sched *s;
+
+				CU_ASSERT_EQUAL_FATAL(
+				        sched_accepts(sched_find("interleaved"), &sp, &err), 0);
+				s = sched_new(sched_find("interleaved"), &sp);
+				CU_ASSERT_EQUAL(s->group, p);
+				CU_ASSERT_FALSE(s->split);
+				for (int d = 0; d < p; d++) {
+					const struct op *got = &s->ops[s->dev_start[d]];
+					int same = 1;
+
+					CU_ASSERT_EQUAL_FATAL(s->dev_start[d + 1] - s->dev_start[d],
+					                      (size_t)(2 * m * v));
+					megatron_interleaved_order(p, v, m, d, want);
+					for (int i = 0; i < 2 * m * v && same; i++)
+						same = got[i].kind == want[i].kind &&
+						       got[i].mb == want[i].mb &&
+						       got[i].stage == want[i].stage;
+					CU_ASSERT_TRUE(same);
+					if (!same)
+						fprintf(stderr,
+						        "interleaved p=%d v=%d m=%d device %d "
+						        "differs\n",
+						        p, v, m, d);
+					compared++;
+				}
+				sched_free(s);
+				free(want);
+			}
+	CU_ASSERT_EQUAL(compared, 3 * 3 * (2 + 4 + 8));
+}
+
+static void sched_interleaved_order_of_p2_v2_m4_reads_as_expected(void)
+{
+	struct sched *s = sched_new(sched_find("interleaved"), &(struct sched_params){2, 2, 4, 0});
+	char buf[256];
+
+	/* device 0: chunk 0 is stage 0, chunk 1 stage 2; warm-up 2 + 2 = 4 forwards */
+	CU_ASSERT_STRING_EQUAL(device_order(s, 0, buf, sizeof(buf)),
+	                       "F0 F1 F0 F1 F2 BW0 F3 BW1 F2 BW0 F3 BW1 BW2 BW3 BW2 BW3");
+	CU_ASSERT_EQUAL(s->ops[s->dev_start[0] + 2].stage, 2);
+	CU_ASSERT_EQUAL(s->ops[s->dev_start[0] + 5].stage, 2);
+	CU_ASSERT_EQUAL(s->ops[s->dev_start[0] + 9].stage, 0);
+	/* device 1: warm-up 2 forwards */
+	CU_ASSERT_STRING_EQUAL(device_order(s, 1, buf, sizeof(buf)),
+	                       "F0 F1 F0 BW0 F1 BW1 F2 BW0 F3 BW1 F2 BW2 F3 BW3 BW2 BW3");
+	sched_free(s);
+}
+
+static void sched_interleaved_uses_torch_groups_when_p_does_not_divide_m(void)
+{
+	struct sched *ten =
+	        sched_new(sched_find("interleaved"), &(struct sched_params){4, 2, 10, 0});
+	struct sched *three =
+	        sched_new(sched_find("interleaved"), &(struct sched_params){4, 2, 3, 0});
+	struct sched *g5 =
+	        sched_new(sched_find("interleaved"), &(struct sched_params){4, 2, 10, 5});
+	struct pp_error err = {0};
+
+	/* PyTorch: rounds = max(1, floor(m/p)), g = m / rounds */
+	CU_ASSERT_EQUAL(ten->group, 5);
+	CU_ASSERT_EQUAL(three->group, 3);
+	CU_ASSERT_EQUAL(g5->group, 5);
+	/* the default for m=10 is Megatron-LM's order with g=5 */
+	CU_ASSERT_EQUAL_FATAL(ten->nops, g5->nops);
+	for (size_t i = 0; i < ten->nops; i++)
+		CU_ASSERT(ten->ops[i].kind == g5->ops[i].kind && ten->ops[i].mb == g5->ops[i].mb &&
+		          ten->ops[i].stage == g5->ops[i].stage);
+	CU_ASSERT_EQUAL(sched_validate(ten, &err), 0);
+	CU_ASSERT_EQUAL(sched_validate(three, &err), 0);
+	sched_free(ten);
+	sched_free(three);
+	sched_free(g5);
+}
+
+static void sched_interleaved_theory_is_p_minus_1_over_mv_plus_p_minus_1(void)
+{
+	const struct sched_desc *d = sched_find("interleaved");
+
+	ASSERT_NEAR(d->theory(&(struct sched_params){4, 2, 8, 0}, 1, 1, 1), 3.0 / 19);
+	ASSERT_NEAR(d->theory(&(struct sched_params){4, 2, 16, 0}, 1, 1, 1), 3.0 / 35);
+	ASSERT_NEAR(d->theory(&(struct sched_params){4, 4, 16, 0}, 2, 3, 1), 3.0 / 67);
+	/* groups smaller than p (m < p) stall: no closed form */
+	CU_ASSERT_TRUE(isnan(d->theory(&(struct sched_params){4, 2, 3, 0}, 1, 1, 1)));
+	CU_ASSERT_STRING_EQUAL(d->theory_text, "(p-1)/(m*v+p-1)");
+}
+
+static void sched_interleaved_peak_bound_of_p4_v2_m8_is_5_5_on_device_0(void)
+{
+	const struct sched_desc *desc = sched_find("interleaved");
+	struct sched_params sp = {4, 2, 8, 0};
+	struct sched *s = sched_new(desc, &sp);
+	double peak[4];
+
+	/* p(1 + (p-1)/(pv)) = 5.5 on device 0, one warm-up pair of chunks less per device */
+	sched_peak_units(s, peak);
+	for (int d = 0; d < 4; d++) {
+		ASSERT_NEAR(desc->peak_bound(&sp, d), 5.5 - d);
+		ASSERT_NEAR(peak[d], 5.5 - d);
+	}
+	sched_free(s);
+}
+
+static void sched_zbh1_order_of_p4_m8_matches_figure_3_of_the_zero_bubble_paper(void)
+{
+	struct sched *s = sched_new(sched_find("zbh1"), &(struct sched_params){4, 1, 8, 0});
+	char buf[256];
+
+	/* 1-based as in the paper; devices 0 and 3 are its Figure 3 (top), 1 and 2 the authors'
+	 * zbpp_light generator */
+	CU_ASSERT_TRUE(s->split);
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 0, buf, sizeof(buf)),
+	        "F1 F2 F3 F4 B1 W1 F5 B2 W2 F6 B3 W3 F7 B4 W4 F8 B5 W5 B6 W6 B7 W7 B8 W8");
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 1, buf, sizeof(buf)),
+	        "F1 F2 F3 B1 F4 B2 W1 F5 B3 W2 F6 B4 W3 F7 B5 W4 F8 B6 W5 B7 W6 B8 W7 W8");
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 2, buf, sizeof(buf)),
+	        "F1 F2 B1 F3 B2 F4 B3 W1 F5 B4 W2 F6 B5 W3 F7 B6 W4 F8 B7 W5 B8 W6 W7 W8");
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 3, buf, sizeof(buf)),
+	        "F1 B1 F2 B2 F3 B3 F4 B4 W1 F5 B5 W2 F6 B6 W3 F7 B7 W4 F8 B8 W5 W6 W7 W8");
+	for (int d = 0; d < 4; d++)
+		for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++)
+			CU_ASSERT_EQUAL(s->ops[i].stage, (uint32_t)d);
+	sched_free(s);
+}
+
+static void sched_zbh2_order_of_p4_m8_matches_figure_3_of_the_zero_bubble_paper(void)
+{
+	struct sched *s = sched_new(sched_find("zbh2"), &(struct sched_params){4, 1, 8, 0});
+	char buf[256];
+
+	/* devices 0 and 3 are the paper's Figure 3 (bottom); 1 and 2 generalise them */
+	CU_ASSERT_TRUE(s->split);
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 0, buf, sizeof(buf)),
+	        "F1 F2 F3 F4 F5 F6 F7 B1 W1 F8 B2 W2 B3 W3 B4 W4 B5 W5 B6 W6 B7 W7 B8 W8");
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 1, buf, sizeof(buf)),
+	        "F1 F2 F3 F4 F5 B1 F6 B2 F7 B3 W1 F8 B4 W2 B5 W3 B6 W4 B7 W5 B8 W6 W7 W8");
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 2, buf, sizeof(buf)),
+	        "F1 F2 F3 B1 F4 B2 F5 B3 F6 B4 F7 B5 W1 F8 B6 W2 B7 W3 B8 W4 W5 W6 W7 W8");
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 3, buf, sizeof(buf)),
+	        "F1 B1 F2 B2 F3 B3 F4 B4 F5 B5 F6 B6 F7 B7 W1 F8 B8 W2 W3 W4 W5 W6 W7 W8");
+	sched_free(s);
+}
+
+static void sched_zbh1_and_zbh2_peak_bounds_are_p_and_2p_minus_1(void)
+{
+	struct sched_params sp = {4, 1, 8, 0};
+	struct sched *h1 = sched_new(sched_find("zbh1"), &sp);
+	struct sched *h2 = sched_new(sched_find("zbh2"), &sp);
+	double peak1[4], peak2[4];
+
+	/* with W keeping all of a micro-batch's activations, every device reaches the bound */
+	sched_peak_units(h1, peak1);
+	sched_peak_units(h2, peak2);
+	for (int d = 0; d < 4; d++) {
+		ASSERT_NEAR(h1->desc->peak_bound(&sp, d), 4);
+		ASSERT_NEAR(h2->desc->peak_bound(&sp, d), 7);
+		ASSERT_NEAR(peak1[d], 4);
+		ASSERT_NEAR(peak2[d], 7);
+	}
+	CU_ASSERT_STRING_EQUAL(h1->desc->peak_text, "p");
+	CU_ASSERT_STRING_EQUAL(h2->desc->peak_text, "2p-1");
+	sched_free(h1);
+	sched_free(h2);
+}
+
+static void sched_accepts_rejects_interleaved_with_one_chunk(void)
+{
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("interleaved"), &(struct sched_params){4, 1, 8, 0}, &err),
+	        -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--chunks '1': schedule 'interleaved' needs v >= 2");
+}
+
+static void sched_accepts_rejects_interleaved_p4_m9_naming_m_8_and_10(void)
+{
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("interleaved"), &(struct sched_params){4, 2, 9, 0}, &err),
+	        -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--microbatches '9'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nearest valid m: 8 and 10"));
+	/* p=8, m=17: PyTorch accepts 16 and 18 */
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("interleaved"), &(struct sched_params){8, 2, 17, 0}, &err),
+	        -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nearest valid m: 16 and 18"));
+	/* p=4, m=13: PyTorch accepts 12 and 15 */
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("interleaved"), &(struct sched_params){4, 2, 13, 0}, &err),
+	        -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nearest valid m: 12 and 15"));
+}
+
+static void sched_accepts_interleaved_m_in_pytorch_lists_for_p4_and_p8(void)
+{
+	/* research notes 2.1: the m that PyTorch's ScheduleInterleaved1F1B accepts */
+	static const int p4[] = {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 16, 20, 24};
+	static const int p8[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
+	                         14, 15, 16, 18, 20, 22, 24, 27, 30, 32, 36, 40};
+	const struct sched_desc *desc = sched_find("interleaved");
+	struct pp_error err = {0};
+	size_t i = 0, j = 0;
+
+	for (int m = 1; m <= 24; m++) {
+		bool want = i < sizeof(p4) / sizeof(p4[0]) && p4[i] == m;
+
+		CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 2, m, 0}, &err) == 0,
+		                want);
+		i += want;
+	}
+	for (int m = 1; m <= 40; m++) {
+		bool want = j < sizeof(p8) / sizeof(p8[0]) && p8[j] == m;
+
+		CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){8, 3, m, 0}, &err) == 0,
+		                want);
+		j += want;
+	}
+}
+
+static void sched_accepts_rejects_group_sizes_megatron_lm_rejects(void)
+{
+	static const struct {
+		int p, m, g;
+	} bad[] = {{4, 8, 3}, {4, 8, 9}, {4, 10, 4}, {4, 8, 1}, {4, 14, 6}};
+	static const struct {
+		int p, m, g;
+	} good[] = {{4, 8, 4}, {4, 8, 8}, {4, 10, 5}, {4, 9, 5}, {4, 14, 5}};
+	const struct sched_desc *desc = sched_find("interleaved");
+	struct pp_error err = {0};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sched_params sp = {bad[i].p, 2, bad[i].m, bad[i].g};
+		char want[64];
+
+		memset(&err, 0, sizeof(err));
+		CU_ASSERT_EQUAL(sched_accepts(desc, &sp, &err), -1);
+		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+		snprintf(want, sizeof(want), "--group-size '%d': ", bad[i].g);
+		CU_ASSERT_EQUAL(strncmp(err.msg, want, strlen(want)), 0);
+		snprintf(want, sizeof(want), "p=%d, m=%d", bad[i].p, bad[i].m);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct sched_params sp = {good[i].p, 2, good[i].m, good[i].g};
+		struct sched *s;
+
+		CU_ASSERT_EQUAL_FATAL(sched_accepts(desc, &sp, &err), 0);
+		s = sched_new(desc, &sp);
+		CU_ASSERT_EQUAL(s->group, good[i].g);
+		CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+		sched_free(s);
+	}
+}
+
+static void sched_accepts_a_group_size_only_for_interleaved(void)
+{
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("1f1b"), &(struct sched_params){4, 1, 8, 4}, &err),
+	                -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(
+	        err.msg, "--group-size '4': only the interleaved schedule has groups, not '1f1b'");
+}
+
+static void sched_accepts_interleaved_p4_m3_and_m10_as_pytorch_does(void)
+{
+	const struct sched_desc *desc = sched_find("interleaved");
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 2, 3, 0}, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 2, 10, 0}, &err), 0);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+}
+
+static void sched_accepts_rejects_zbh1_and_zbh2_with_two_chunks(void)
+{
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("zbh1"), &(struct sched_params){4, 2, 8, 0}, &err),
+	                -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--chunks '2': schedule 'zbh1' needs v=1");
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("zbh2"), &(struct sched_params){4, 2, 8, 0}, &err),
+	                -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--chunks '2': schedule 'zbh2' needs v=1");
+}
+
+static void sched_accepts_zbh2_only_with_at_least_2p_minus_1_microbatches(void)
+{
+	const struct sched_desc *desc = sched_find("zbh2");
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 1, 6, 0}, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(err.msg,
+	                       "--microbatches '6': zbh2 needs at least 2p-1 = 7 micro-batches");
+	memset(&err, 0, sizeof(err));
+	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 1, 7, 0}, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){1, 1, 1, 0}, &err), 0);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+}
+
+/* The p=2, m=2 fused schedule where device 0 waits for BW0 from device 1 before sending F1, and
+ * device 1 waits for F1 first. */
+static struct sched *cyclic_by_hand(void)
+{
+	struct sched *s = sched_alloc(2, 1, 2, false, PLACE_LOOP);
+
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_BW, 1, 0);
+	sched_push(s, 1, OP_F, 1, 1);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push(s, 1, OP_BW, 0, 1);
+	sched_push(s, 1, OP_BW, 1, 1);
+	return s;
+}
+
+static void sched_check_order_names_each_device_of_a_cyclic_wait(void)
+{
+	struct sched *s = cyclic_by_hand();
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL(sched_check(s, &err), 0);
+	CU_ASSERT_EQUAL(sched_check_order(s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(err.msg,
+	                       "cyclic wait after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) "
+	                       "for BW(mb 0, stage 1) from device 1; device 1 waits in F(mb 1, "
+	                       "stage 1) for F(mb 1, stage 0) from device 0");
+	sched_free(s);
+}
+
+static void sched_check_order_rejects_a_w_before_its_own_b(void)
+{
+	struct sched *s = sched_alloc(1, 1, 1, true, PLACE_LOOP);
+	struct pp_error err = {0};
+
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_W, 0, 0);
+	sched_push(s, 0, OP_B, 0, 0);
+	CU_ASSERT_EQUAL(sched_check(s, &err), 0);
+	CU_ASSERT_EQUAL(sched_check_order(s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(err.msg, "cyclic wait after 1 of 3 ops: device 0 waits in W(mb 0, "
+	                                "stage 0) for its own B(mb 0, stage 0)");
+	sched_free(s);
+}
+
+static void sched_check_order_accepts_every_generated_schedule_of_p4(void)
+{
+	static const struct {
+		const char *name;
+		int v, m;
+	} cases[] = {{"gpipe", 1, 8},
+	             {"1f1b", 1, 3},
+	             {"interleaved", 3, 12},
+	             {"zbh1", 1, 2},
+	             {"zbh2", 1, 7}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sched *s = sched_new(sched_find(cases[i].name),
+		                            &(struct sched_params){4, cases[i].v, cases[i].m, 0});
+		struct pp_error err = {0};
+
+		CU_ASSERT_EQUAL(sched_check_order(s, &err), 0);
+		CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+		sched_free(s);
+	}
+}
+
+static void sched_validate_rejects_a_missing_op_a_duplicate_a_wrong_device_and_a_cycle(void)
+{
+	struct sched *s;
+	struct pp_error err = {0};
+
+	/* missing: device 1 is one op short */
+	s = sched_alloc(2, 1, 1, false, PLACE_LOOP);
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	CU_ASSERT_EQUAL(sched_validate(s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(err.msg, "BW(mb 0, stage 1): missing (device 1 never runs it)");
+	sched_free(s);
+
+	/* duplicate: W(mb 0) twice on a split schedule, W(mb 1) never */
+	memset(&err, 0, sizeof(err));
+	s = sched_alloc(1, 1, 2, true, PLACE_LOOP);
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_B, 0, 0);
+	sched_push(s, 0, OP_W, 0, 0);
+	sched_push(s, 0, OP_B, 1, 0);
+	sched_push(s, 0, OP_W, 0, 0);
+	CU_ASSERT_EQUAL(sched_validate(s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(err.msg, "W(mb 0, stage 0) on device 0: appears twice");
+	sched_free(s);
+
+	/* wrong device: stage 2 of a p=2, v=2 loop lives on device 0 */
+	memset(&err, 0, sizeof(err));
+	s = sched_alloc(2, 2, 1, false, PLACE_LOOP);
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 0, 3);
+	sched_push(s, 0, OP_BW, 0, 3);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push(s, 1, OP_F, 0, 2);
+	sched_push(s, 1, OP_BW, 0, 2);
+	sched_push(s, 1, OP_BW, 0, 1);
+	CU_ASSERT_EQUAL(sched_validate(s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(err.msg, "F(mb 0, stage 3) on device 0: stage 3 lives on device 1");
+	sched_free(s);
+
+	/* cyclic wait */
+	memset(&err, 0, sizeof(err));
+	s = cyclic_by_hand();
+	CU_ASSERT_EQUAL(sched_validate(s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cyclic wait after 1 of 8 ops: device 0 waits in "
+	                                       "BW(mb 0, stage 0) for BW(mb 0, stage 1)"));
+	sched_free(s);
+}
+
+static void sched_validate_rejects_1f1b_whose_device_0_runs_all_forwards_first(void)
+{
+	struct sched *s = sched_new(sched_find("1f1b"), &(struct sched_params){4, 1, 8, 0});
+	struct op *ops = &s->ops[s->dev_start[0]];
+	struct pp_error err = {0};
+
+	/* device 0 in GPipe order: still feasible, but 8 micro-batches in flight, not 4 */
+	for (int i = 0; i < 16; i++)
+		ops[i] = (struct op){(uint32_t)(i % 8), 0, (uint8_t)(i < 8 ? OP_F : OP_BW)};
+	CU_ASSERT_EQUAL(sched_check(s, &err), 0);
+	CU_ASSERT_EQUAL(sched_check_order(s, &err), 0);
+	CU_ASSERT_EQUAL(sched_validate(s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(err.msg, "device 0: peak activations 8 exceed the bound 4 "
+	                                "(min(p-d, m)) of schedule '1f1b'");
+	sched_free(s);
+}
+
+static void sched_validate_ignores_peaks_of_a_schedule_without_generator(void)
+{
+	struct sched *s = gpipe_by_hand(4, 8);
+	struct pp_error err = {0};
+
+	/* the same order as a generated GPipe, but no generator bound applies to a hand-built one
+	 */
+	CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+	sched_free(s);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(sched_find_matches_exact_names_only),
-        UNIT_TEST(sched_table_lists_gpipe_then_1f1b_with_fused_backward),
+        UNIT_TEST(sched_table_lists_each_generator_with_its_backward_and_chunks),
         UNIT_TEST(sched_theory_of_gpipe_and_1f1b_is_p_minus_1_over_m_plus_p_minus_1),
         UNIT_TEST(sched_kind_names_are_the_report_letters),
         UNIT_TEST(sched_op_format_names_kind_micro_batch_and_stage),
@@ -498,7 +1057,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_1f1b_order_with_fewer_microbatches_than_devices_reads_as_expected),
         UNIT_TEST(sched_1f1b_warms_up_then_alternates_then_cools_down),
         UNIT_TEST(sched_1f1b_keeps_at_most_p_minus_d_in_flight),
-        UNIT_TEST(sched_check_accepts_every_generated_schedule),
+        UNIT_TEST(sched_validate_accepts_every_generator_over_the_p_v_m_grid),
         UNIT_TEST(sched_check_accepts_a_hand_built_schedule),
         UNIT_TEST(sched_check_accepts_a_hand_built_split_v_schedule),
         UNIT_TEST(sched_check_rejects_a_duplicate_op),
@@ -508,6 +1067,28 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_check_rejects_a_split_backward_in_a_fused_schedule),
         UNIT_TEST(sched_check_rejects_an_out_of_range_microbatch),
         UNIT_TEST(sched_check_rejects_an_out_of_range_stage),
+        UNIT_TEST(sched_interleaved_order_equals_megatron_lm_for_p_2_4_8_v_2_3_4_m_p_2p_4p),
+        UNIT_TEST(sched_interleaved_order_of_p2_v2_m4_reads_as_expected),
+        UNIT_TEST(sched_interleaved_uses_torch_groups_when_p_does_not_divide_m),
+        UNIT_TEST(sched_interleaved_theory_is_p_minus_1_over_mv_plus_p_minus_1),
+        UNIT_TEST(sched_interleaved_peak_bound_of_p4_v2_m8_is_5_5_on_device_0),
+        UNIT_TEST(sched_zbh1_order_of_p4_m8_matches_figure_3_of_the_zero_bubble_paper),
+        UNIT_TEST(sched_zbh2_order_of_p4_m8_matches_figure_3_of_the_zero_bubble_paper),
+        UNIT_TEST(sched_zbh1_and_zbh2_peak_bounds_are_p_and_2p_minus_1),
+        UNIT_TEST(sched_accepts_rejects_interleaved_with_one_chunk),
+        UNIT_TEST(sched_accepts_rejects_interleaved_p4_m9_naming_m_8_and_10),
+        UNIT_TEST(sched_accepts_interleaved_m_in_pytorch_lists_for_p4_and_p8),
+        UNIT_TEST(sched_accepts_rejects_group_sizes_megatron_lm_rejects),
+        UNIT_TEST(sched_accepts_a_group_size_only_for_interleaved),
+        UNIT_TEST(sched_accepts_interleaved_p4_m3_and_m10_as_pytorch_does),
+        UNIT_TEST(sched_accepts_rejects_zbh1_and_zbh2_with_two_chunks),
+        UNIT_TEST(sched_accepts_zbh2_only_with_at_least_2p_minus_1_microbatches),
+        UNIT_TEST(sched_check_order_names_each_device_of_a_cyclic_wait),
+        UNIT_TEST(sched_check_order_rejects_a_w_before_its_own_b),
+        UNIT_TEST(sched_check_order_accepts_every_generated_schedule_of_p4),
+        UNIT_TEST(sched_validate_rejects_a_missing_op_a_duplicate_a_wrong_device_and_a_cycle),
+        UNIT_TEST(sched_validate_rejects_1f1b_whose_device_0_runs_all_forwards_first),
+        UNIT_TEST(sched_validate_ignores_peaks_of_a_schedule_without_generator),
         {NULL, NULL},
 };
 

@@ -1,0 +1,539 @@
+/* Unit tests of schedfile: reading, inferring and checking schedules written as CSV files. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ppsim/config.h"
+#include "ppsim/report.h"
+#include "ppsim/schedfile.h"
+#include "ppsim/sim.h"
+#include "unit.h"
+
+/*
+ * Writes len bytes of text (which may hold NUL bytes) to a file in a fresh temporary directory,
+ * reads it with schedfile_read into f and err, removes the file and the directory, and returns
+ * what schedfile_read returned. path (128 bytes) receives the file's name, for messages.
+ */
+static int read_bytes(const char *text, size_t len, struct schedfile *f, struct pp_error *err,
+                      char *path)
+{
+	char dir[] = "/tmp/ppsim-unit-XXXXXX";
+	FILE *out;
+	int rc;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(path, 128, "%s/s.csv", dir);
+	out = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(fwrite(text, 1, len, out), len);
+	CU_ASSERT_EQUAL(fclose(out), 0);
+	rc = schedfile_read(path, f, err);
+	CU_ASSERT_EQUAL(unlink(path), 0);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+	return rc;
+}
+
+/* read_bytes of a NUL-terminated text. */
+static int read_text(const char *text, struct schedfile *f, struct pp_error *err, char *path)
+{
+	return read_bytes(text, strlen(text), f, err, path);
+}
+
+/*
+ * Reads text as a schedule file that must be rejected with a PP_ERR_CONFIG error whose message
+ * is "schedule 'PATH'" followed by want, and whose line and column are line and column (0 when
+ * the error is about no single line).
+ */
+static void assert_rejected(const char *text, const char *want, int line, int column)
+{
+	char path[128];
+	struct schedfile f;
+	struct pp_error err = {0};
+	char msg[sizeof(err.msg)];
+
+	CU_ASSERT_EQUAL(read_text(text, &f, &err, path), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_PTR_NULL(f.sched);
+	CU_ASSERT_PTR_NULL(f.lines);
+	snprintf(msg, sizeof(msg), "schedule '%s'%s", path, want);
+	CU_ASSERT_STRING_EQUAL(err.msg, msg);
+	CU_ASSERT_EQUAL(err.line, line);
+	CU_ASSERT_EQUAL(err.column, column);
+}
+
+/* True when a and b hold the same shape and the same ops in the same order on each device. */
+static bool same_schedule(const struct sched *a, const struct sched *b)
+{
+	if (a->p != b->p || a->v != b->v || a->m != b->m || a->S != b->S || a->split != b->split ||
+	    a->placement != b->placement || a->nops != b->nops)
+		return false;
+	for (int d = 0; d <= a->p; d++)
+		if (a->dev_start[d] != b->dev_start[d])
+			return false;
+	for (size_t i = 0; i < a->nops; i++)
+		if (a->ops[i].kind != b->ops[i].kind || a->ops[i].mb != b->ops[i].mb ||
+		    a->ops[i].stage != b->ops[i].stage)
+			return false;
+	return true;
+}
+
+/*
+ * Writes the --dump-ops CSV of a simulation of schedule (header
+ * device,chunk,stage,op,microbatch,start,end, one row per op in each device's order), reads it
+ * back and checks that it gives the same op order, each op on the line it was written to.
+ */
+static void assert_dump_reads_back(const char *schedule, int p, int v, int m)
+{
+	struct config c;
+	struct pp_error err = {0};
+	struct sim *s;
+	char path[128];
+	struct schedfile f;
+	char *text;
+	size_t len = 0, cap = 64 + 64 * (size_t)(3 * p * v * m);
+
+	config_init(&c);
+	strcpy(c.schedule, schedule);
+	c.p = p;
+	c.v = v;
+	c.m = m;
+	c.t_b = 2;
+	s = sim_run(&c, &err);
+	if (s == NULL)
+		fprintf(stderr, "%s p=%d v=%d m=%d: %s\n", schedule, p, v, m, err.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	text = malloc(cap);
+	len += (size_t)snprintf(text, cap, "device,chunk,stage,op,microbatch,start,end\n");
+	for (int d = 0; d < p; d++)
+		for (size_t i = s->sched->dev_start[d]; i < s->sched->dev_start[d + 1]; i++) {
+			const struct op *op = &s->sched->ops[i];
+
+			len += (size_t)snprintf(
+			        text + len, cap - len, "%d,%u,%u,%s,%u,%.17g,%.17g\n", d,
+			        (unsigned)s->sched->stage_chunk[op->stage], (unsigned)op->stage,
+			        sched_kind_name((enum op_kind)op->kind), (unsigned)op->mb,
+			        pp_time_to_units(s->result->times[i].start, s->cost->tick),
+			        pp_time_to_units(s->result->times[i].end, s->cost->tick));
+		}
+	CU_ASSERT_FATAL(len < cap);
+	CU_ASSERT_EQUAL_FATAL(read_text(text, &f, &err, path), 0);
+	CU_ASSERT_TRUE(same_schedule(f.sched, s->sched));
+	CU_ASSERT_PTR_NULL(f.sched->desc);
+	for (size_t i = 0; i < f.sched->nops; i++)
+		CU_ASSERT_EQUAL(f.lines[i], (uint32_t)(i + 2));
+	schedfile_release(&f);
+	CU_ASSERT_PTR_NULL(f.sched);
+	CU_ASSERT_PTR_NULL(f.lines);
+	free(text);
+	sim_free(s);
+}
+
+static void schedfile_reads_the_dump_of_each_generator_back_to_the_same_order(void)
+{
+	assert_dump_reads_back("gpipe", 3, 1, 4);
+	assert_dump_reads_back("1f1b", 4, 1, 8);
+	assert_dump_reads_back("interleaved", 4, 2, 8);
+	assert_dump_reads_back("interleaved", 2, 3, 3);
+	assert_dump_reads_back("interleaved", 4, 2, 10);
+	assert_dump_reads_back("zbh1", 4, 1, 8);
+	assert_dump_reads_back("zbh2", 3, 1, 6);
+}
+
+static void schedfile_reads_what_report_ops_csv_writes_back_to_the_same_order(void)
+{
+	static const struct {
+		const char *name;
+		int p, v, m;
+	} cases[] = {{"interleaved", 4, 2, 8}, {"zbh2", 4, 1, 8}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char dir[] = "/tmp/ppsim-unit-XXXXXX", path[128];
+		struct config c;
+		struct pp_error err = {0};
+		struct schedfile f;
+		struct sim *s;
+		FILE *out;
+		int rc;
+
+		config_init(&c);
+		strcpy(c.schedule, cases[i].name);
+		c.p = cases[i].p;
+		c.v = cases[i].v;
+		c.m = cases[i].m;
+		s = sim_run(&c, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+		snprintf(path, sizeof(path), "%s/ops.csv", dir);
+		out = fopen(path, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+		CU_ASSERT_EQUAL(report_ops_csv(out, s), 0);
+		CU_ASSERT_EQUAL(fclose(out), 0);
+		rc = schedfile_read(path, &f, &err);
+		CU_ASSERT_EQUAL(unlink(path), 0);
+		CU_ASSERT_EQUAL(rmdir(dir), 0);
+		CU_ASSERT_EQUAL(rc, 0);
+		if (rc == 0) {
+			CU_ASSERT_TRUE(same_schedule(f.sched, s->sched));
+			schedfile_release(&f);
+		}
+		sim_free(s);
+	}
+}
+
+static void schedfile_reads_a_stage_only_file(void)
+{
+	char path[128];
+	struct schedfile f;
+	struct pp_error err = {0};
+	struct sched *want = sched_alloc(2, 2, 1, false, PLACE_LOOP);
+
+	/* p=2, v=2 looped: stages 0 and 2 on device 0, 1 and 3 on device 1 */
+	sched_push(want, 0, OP_F, 0, 0);
+	sched_push(want, 0, OP_F, 0, 2);
+	sched_push(want, 0, OP_BW, 0, 2);
+	sched_push(want, 0, OP_BW, 0, 0);
+	sched_push(want, 1, OP_F, 0, 1);
+	sched_push(want, 1, OP_F, 0, 3);
+	sched_push(want, 1, OP_BW, 0, 3);
+	sched_push(want, 1, OP_BW, 0, 1);
+	CU_ASSERT_EQUAL_FATAL(read_text("device,op,microbatch,stage\n"
+	                                "0,F,0,0\n1,F,0,1\n0,F,0,2\n1,F,0,3\n"
+	                                "1,BW,0,3\n0,BW,0,2\n1,BW,0,1\n0,BW,0,0\n",
+	                                &f, &err, path),
+	                      0);
+	CU_ASSERT_TRUE(same_schedule(f.sched, want));
+	CU_ASSERT_EQUAL(f.sched->stage_chunk[2], 1);
+	schedfile_release(&f);
+	sched_free(want);
+}
+
+static void schedfile_reads_a_chunk_only_file_with_looped_stages(void)
+{
+	char path[128];
+	struct schedfile f;
+	struct pp_error err = {0};
+	struct sched *want = sched_alloc(2, 2, 1, false, PLACE_LOOP);
+
+	/* the file above with chunks instead of stages; columns in another order */
+	sched_push(want, 0, OP_F, 0, 0);
+	sched_push(want, 0, OP_F, 0, 2);
+	sched_push(want, 0, OP_BW, 0, 2);
+	sched_push(want, 0, OP_BW, 0, 0);
+	sched_push(want, 1, OP_F, 0, 1);
+	sched_push(want, 1, OP_F, 0, 3);
+	sched_push(want, 1, OP_BW, 0, 3);
+	sched_push(want, 1, OP_BW, 0, 1);
+	CU_ASSERT_EQUAL_FATAL(read_text("op,microbatch,chunk,device\n"
+	                                "F,0,0,0\nF,0,0,1\nF,0,1,0\nF,0,1,1\n"
+	                                "BW,0,1,1\nBW,0,1,0\nBW,0,0,1\nBW,0,0,0\n",
+	                                &f, &err, path),
+	                      0);
+	CU_ASSERT_TRUE(same_schedule(f.sched, want));
+	schedfile_release(&f);
+	sched_free(want);
+}
+
+static void schedfile_infers_v_placement_from_stage_3_on_device_0(void)
+{
+	char path[128];
+	struct schedfile f;
+	struct pp_error err = {0};
+
+	/* p=2, v=2 in V placement: stages 0 and 3 on device 0, 1 and 2 on device 1 */
+	CU_ASSERT_EQUAL_FATAL(read_text("device,stage,op,microbatch\n"
+	                                "0,0,F,0\n1,1,F,0\n1,2,F,0\n0,3,F,0\n0,3,B,0\n0,3,W,0\n"
+	                                "1,2,B,0\n1,1,B,0\n1,1,W,0\n1,2,W,0\n0,0,B,0\n0,0,W,0\n",
+	                                &f, &err, path),
+	                      0);
+	CU_ASSERT_EQUAL(f.sched->p, 2);
+	CU_ASSERT_EQUAL(f.sched->v, 2);
+	CU_ASSERT_EQUAL(f.sched->m, 1);
+	CU_ASSERT_EQUAL(f.sched->placement, PLACE_V);
+	CU_ASSERT_TRUE(f.sched->split);
+	CU_ASSERT_EQUAL(f.sched->stage_device[3], 0);
+	CU_ASSERT_EQUAL(f.sched->stage_chunk[3], 1);
+	CU_ASSERT_EQUAL(f.sched->stage_device[2], 1);
+	CU_ASSERT_EQUAL(f.sched->ops[1].stage, 3);
+	CU_ASSERT_EQUAL(f.sched->ops[f.sched->dev_start[1] + 1].stage, 2);
+	schedfile_release(&f);
+}
+
+static void schedfile_infers_split_backward_from_b_and_w_ops(void)
+{
+	char path[128];
+	struct schedfile f;
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL_FATAL(read_text("device,stage,op,microbatch\n0,0,F,0\n0,0,B,0\n0,0,W,0\n",
+	                                &f, &err, path),
+	                      0);
+	CU_ASSERT_TRUE(f.sched->split);
+	CU_ASSERT_EQUAL(f.sched->nops, 3);
+	CU_ASSERT_EQUAL(f.sched->ops[1].kind, OP_B);
+	CU_ASSERT_EQUAL(f.sched->ops[2].kind, OP_W);
+	schedfile_release(&f);
+	CU_ASSERT_EQUAL_FATAL(
+	        read_text("device,stage,op,microbatch\n0,0,F,0\n0,0,BW,0\n", &f, &err, path), 0);
+	CU_ASSERT_FALSE(f.sched->split);
+	schedfile_release(&f);
+}
+
+static void schedfile_maps_each_op_to_its_file_line(void)
+{
+	char path[128];
+	struct schedfile f;
+	struct pp_error err = {0};
+
+	/* comments and blank lines count; device 1's rows come first in the file */
+	CU_ASSERT_EQUAL_FATAL(read_text("# a schedule\n"
+	                                "device,stage,op,microbatch,start,end\n"
+	                                "\n"
+	                                "1,1,F,0,1,2\n"
+	                                "0,0,F,0,0,1\n"
+	                                "  # device 1 turns back\n"
+	                                "1,1,BW,0,2,4\n"
+	                                "0,0,BW,0,4,6\n",
+	                                &f, &err, path),
+	                      0);
+	CU_ASSERT_EQUAL_FATAL(f.sched->nops, 4);
+	CU_ASSERT_EQUAL(f.sched->ops[0].kind, OP_F);
+	CU_ASSERT_EQUAL(f.sched->ops[2].stage, 1);
+	CU_ASSERT_EQUAL(f.lines[0], 5);
+	CU_ASSERT_EQUAL(f.lines[1], 8);
+	CU_ASSERT_EQUAL(f.lines[2], 4);
+	CU_ASSERT_EQUAL(f.lines[3], 7);
+	schedfile_release(&f);
+}
+
+static void schedfile_rejects_an_unknown_column_at_its_column(void)
+{
+	assert_rejected("device,op,microbatch,stagez\n0,F,0,0\n0,BW,0,0\n",
+	                ":1:22: unknown column \"stagez\" (columns: device, chunk, stage, op, "
+	                "microbatch, start, end)",
+	                1, 22);
+}
+
+static void schedfile_rejects_a_duplicate_column_at_its_second_occurrence(void)
+{
+	assert_rejected("device,op,microbatch,stage,op\n0,F,0,0,F\n",
+	                ":1:28: column \"op\" appears twice", 1, 28);
+}
+
+static void schedfile_rejects_a_header_missing_a_required_column(void)
+{
+	static const char *const headers[] = {"device,op,stage\n", "op,microbatch,stage\n",
+	                                      "device,microbatch,chunk\n",
+	                                      "device,op,microbatch\n"};
+
+	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
+		assert_rejected(
+		        headers[i],
+		        ":1:1: the header needs columns device, op, microbatch, and stage or "
+		        "chunk",
+		        1, 1);
+}
+
+static void schedfile_rejects_an_unknown_op_name_at_its_column(void)
+{
+	assert_rejected("device,op,microbatch,stage\n0,F,0,0\n0,X,0,0\n",
+	                ":3:3: op \"X\": must be F, B, W or BW", 3, 3);
+	assert_rejected("device,op,microbatch,stage\n0,f,0,0\n",
+	                ":2:3: op \"f\": must be F, B, W or BW", 2, 3);
+}
+
+static void schedfile_rejects_a_negative_or_non_numeric_index_at_its_column(void)
+{
+	assert_rejected("device,op,microbatch,stage\n0,F,-1,0\n",
+	                ":2:5: \"-1\": must be a non-negative integer", 2, 5);
+	assert_rejected("device,op,microbatch,stage\n0,F,0,x\n",
+	                ":2:7: \"x\": must be a non-negative integer", 2, 7);
+	assert_rejected("device,op,microbatch,stage\n0,F,0,1.5\n",
+	                ":2:7: \"1.5\": must be a non-negative integer", 2, 7);
+	assert_rejected("device,chunk,op,microbatch\n0,,F,0\n",
+	                ":2:3: \"\": must be a non-negative integer", 2, 3);
+}
+
+static void schedfile_rejects_a_line_with_the_wrong_number_of_fields(void)
+{
+	assert_rejected("device,op,microbatch,stage\n0,F,0,0\n0,BW,0\n",
+	                ":3:1: 3 fields, the header has 4", 3, 1);
+	assert_rejected("device,op,microbatch,stage\n0,F,0,0,7\n",
+	                ":2:1: 5 fields, the header has 4", 2, 1);
+}
+
+static void schedfile_rejects_a_nul_byte_at_its_column(void)
+{
+	static const char text[] = "device,op,microbatch,stage\n0,F\0,0,0\n0,BW,0,0\n";
+	char path[128];
+	struct schedfile f;
+	struct pp_error err = {0};
+	char want[256];
+
+	CU_ASSERT_EQUAL(read_bytes(text, sizeof(text) - 1, &f, &err, path), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	snprintf(want, sizeof(want), "schedule '%s':2:4: a NUL byte: not a text file", path);
+	CU_ASSERT_STRING_EQUAL(err.msg, want);
+	CU_ASSERT_EQUAL(err.line, 2);
+	CU_ASSERT_EQUAL(err.column, 4);
+}
+
+static void schedfile_rejects_an_empty_file_and_a_file_of_comments(void)
+{
+	assert_rejected("", ": no header line", 0, 0);
+	assert_rejected("# nothing\n\n   \n", ": no header line", 0, 0);
+}
+
+static void schedfile_rejects_a_header_without_ops(void)
+{
+	assert_rejected("device,op,microbatch,stage\n", ": no ops after the header", 0, 0);
+	assert_rejected("device,op,microbatch,stage\n# none yet\n", ": no ops after the header", 0,
+	                0);
+}
+
+/*
+ * Reads text, which must be rejected with a PP_ERR_CONFIG error about the op on line line: the
+ * message is "schedule 'PATH':LINE:COLUMN: " with a column of at least 1, then want (exact) or
+ * text containing want (not exact).
+ */
+static void assert_rejected_at_line(const char *text, const char *want, int line, bool exact)
+{
+	char path[128];
+	struct schedfile f;
+	struct pp_error err = {0};
+	char prefix[256];
+	size_t n;
+
+	CU_ASSERT_EQUAL(read_text(text, &f, &err, path), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_EQUAL(err.line, line);
+	CU_ASSERT(err.column >= 1);
+	n = (size_t)snprintf(prefix, sizeof(prefix), "schedule '%s':%d:%d: ", path, line,
+	                     err.column);
+	CU_ASSERT_EQUAL(strncmp(err.msg, prefix, n), 0);
+	if (strncmp(err.msg, prefix, n) == 0) {
+		CU_ASSERT(exact ? strcmp(err.msg + n, want) == 0
+		                : strstr(err.msg + n, want) != NULL);
+	} else {
+		fprintf(stderr, "got \"%s\", want it to start with \"%s\"\n", err.msg, prefix);
+	}
+}
+
+static void schedfile_rejects_a_duplicate_op_at_the_line_of_its_second_occurrence(void)
+{
+	assert_rejected_at_line("device,op,microbatch,stage\n"
+	                        "0,F,0,0\n0,F,1,0\n0,BW,0,0\n0,BW,1,0\n"
+	                        "1,F,0,1\n1,F,0,1\n1,BW,0,1\n1,BW,1,1\n",
+	                        "F(mb 0, stage 1) on device 1: appears twice", 7, true);
+}
+
+static void schedfile_rejects_fused_and_split_backward_mixed_at_the_first_op_that_mixes(void)
+{
+	/* the first backward (line 4) is fused; line 5 brings a split B */
+	assert_rejected_at_line(
+	        "device,op,microbatch,stage\n0,F,0,0\n0,F,1,0\n0,BW,0,0\n0,B,1,0\n0,W,1,0\n",
+	        "mixes fused BW with split B/W ops", 5, false);
+}
+
+static void schedfile_rejects_an_op_on_a_device_that_does_not_host_its_stage(void)
+{
+	assert_rejected(
+	        "device,op,microbatch,stage\n0,F,0,0\n1,F,0,1\n1,BW,0,1\n1,BW,0,0\n",
+	        ":5:1: BW(mb 0, stage 0) on device 1: stage 0 does not sit on device 1 under "
+	        "the loop placement (stage c*p + d) or the V placement",
+	        5, 1);
+	/* chunk and stage both given and at odds */
+	assert_rejected(
+	        "device,chunk,stage,op,microbatch\n0,0,0,F,0\n1,0,1,F,0\n1,0,1,BW,0\n"
+	        "0,1,0,BW,0\n",
+	        ":5:1: BW(mb 0, stage 0) on device 0: stage 0 does not sit on device 0 under "
+	        "the loop placement (stage c*p + d) or the V placement",
+	        5, 1);
+}
+
+static void schedfile_rejects_a_missing_op_naming_it(void)
+{
+	assert_rejected("device,op,microbatch,stage\n"
+	                "0,F,0,0\n0,F,1,0\n0,BW,0,0\n"
+	                "1,F,0,1\n1,F,1,1\n1,BW,0,1\n1,BW,1,1\n",
+	                ": BW(mb 1, stage 0): missing (device 0 never runs it)", 0, 0);
+}
+
+static void schedfile_rejects_a_cyclic_wait_naming_each_stuck_device(void)
+{
+	assert_rejected("device,op,microbatch,stage\n"
+	                "0,F,0,0\n0,BW,0,0\n0,F,1,0\n0,BW,1,0\n"
+	                "1,F,1,1\n1,F,0,1\n1,BW,0,1\n1,BW,1,1\n",
+	                ": cyclic wait after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) for "
+	                "BW(mb 0, stage 1) from device 1; device 1 waits in F(mb 1, stage 1) for "
+	                "F(mb 1, stage 0) from device 0",
+	                0, 0);
+}
+
+static void schedfile_rejects_more_chunks_per_device_than_the_limit(void)
+{
+	char want[64];
+
+	/* stage 2048 on device 0 of p=2 is chunk 1024: 1025 chunks, one above PP_MAX_CHUNKS */
+	snprintf(want, sizeof(want), ": %d chunks per device, above the limit of %d",
+	         PP_MAX_CHUNKS + 1, PP_MAX_CHUNKS);
+	assert_rejected("device,stage,op,microbatch\n0,2048,F,0\n1,1,F,0\n", want, 0, 0);
+	/* the same with a chunk column */
+	assert_rejected("device,chunk,op,microbatch\n0,1024,F,0\n1,0,F,0\n", want, 0, 0);
+}
+
+static void schedfile_reports_a_missing_file_as_an_io_error(void)
+{
+	char dir[] = "/tmp/ppsim-unit-XXXXXX", path[128], want[256];
+	struct schedfile f;
+	struct pp_error err = {0};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/absent.csv", dir);
+	CU_ASSERT_EQUAL(schedfile_read(path, &f, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	snprintf(want, sizeof(want), "cannot read '%s': No such file or directory", path);
+	CU_ASSERT_STRING_EQUAL(err.msg, want);
+	CU_ASSERT_PTR_NULL(f.sched);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+}
+
+static void schedfile_release_leaves_an_empty_struct(void)
+{
+	struct schedfile f = {NULL, NULL};
+
+	schedfile_release(&f);
+	CU_ASSERT_PTR_NULL(f.sched);
+	CU_ASSERT_PTR_NULL(f.lines);
+}
+
+static const struct unit_test tests[] = {
+        UNIT_TEST(schedfile_reads_the_dump_of_each_generator_back_to_the_same_order),
+        UNIT_TEST(schedfile_reads_what_report_ops_csv_writes_back_to_the_same_order),
+        UNIT_TEST(schedfile_reads_a_stage_only_file),
+        UNIT_TEST(schedfile_reads_a_chunk_only_file_with_looped_stages),
+        UNIT_TEST(schedfile_infers_v_placement_from_stage_3_on_device_0),
+        UNIT_TEST(schedfile_infers_split_backward_from_b_and_w_ops),
+        UNIT_TEST(schedfile_maps_each_op_to_its_file_line),
+        UNIT_TEST(schedfile_rejects_an_unknown_column_at_its_column),
+        UNIT_TEST(schedfile_rejects_a_duplicate_column_at_its_second_occurrence),
+        UNIT_TEST(schedfile_rejects_a_header_missing_a_required_column),
+        UNIT_TEST(schedfile_rejects_an_unknown_op_name_at_its_column),
+        UNIT_TEST(schedfile_rejects_a_negative_or_non_numeric_index_at_its_column),
+        UNIT_TEST(schedfile_rejects_a_line_with_the_wrong_number_of_fields),
+        UNIT_TEST(schedfile_rejects_a_nul_byte_at_its_column),
+        UNIT_TEST(schedfile_rejects_an_empty_file_and_a_file_of_comments),
+        UNIT_TEST(schedfile_rejects_a_header_without_ops),
+        UNIT_TEST(schedfile_rejects_a_duplicate_op_at_the_line_of_its_second_occurrence),
+        UNIT_TEST(schedfile_rejects_fused_and_split_backward_mixed_at_the_first_op_that_mixes),
+        UNIT_TEST(schedfile_rejects_an_op_on_a_device_that_does_not_host_its_stage),
+        UNIT_TEST(schedfile_rejects_a_missing_op_naming_it),
+        UNIT_TEST(schedfile_rejects_a_cyclic_wait_naming_each_stuck_device),
+        UNIT_TEST(schedfile_rejects_more_chunks_per_device_than_the_limit),
+        UNIT_TEST(schedfile_reports_a_missing_file_as_an_io_error),
+        UNIT_TEST(schedfile_release_leaves_an_empty_struct),
+        {NULL, NULL},
+};
+
+const struct unit_suite suite_schedfile = {"schedfile", tests};
