@@ -14,7 +14,7 @@ static void add_number(cJSON *obj, const char *key, double x)
 		cJSON_AddNumberToObject(obj, key, x);
 }
 
-static cJSON *costs_object(const struct config *c, const char *unit)
+static cJSON *costs_object(const struct config *c, const char *unit, bool split)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -28,6 +28,7 @@ static cJSON *costs_object(const struct config *c, const char *unit)
 	add_number(o, "latency", c->bandwidth > 0 ? c->latency : NAN);
 	cJSON_AddStringToObject(o, "comm", config_comm_name(c->comm));
 	cJSON_AddStringToObject(o, "duplex", config_duplex_name(c->duplex));
+	add_number(o, "w_mem_fraction", split ? c->w_mem_fraction : NAN);
 	return o;
 }
 
@@ -92,7 +93,9 @@ int report_json_write(FILE *out, const struct sim *s)
 	add_number(root, "utilization", m->utilization);
 	cJSON_AddItemToObject(root, "devices", devices_array(m));
 	cJSON_AddItemToObject(root, "p2p", p2p_object(m));
-	cJSON_AddItemToObject(root, "costs", costs_object(&s->config, s->cost->time_unit));
+	cJSON_AddItemToObject(root, "costs",
+	                      costs_object(&s->config, s->cost->time_unit, s->sched->split));
+	add_number(root, "group_size", s->sched->group > 0 ? s->sched->group : NAN);
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (text == NULL)

@@ -4,12 +4,15 @@
 
 #include "formats.h"
 
-static void write_costs(FILE *out, const struct config *c)
+static void write_costs(FILE *out, const struct config *c, bool split)
 {
 	char a[32], b[32], d[32], e[32];
 
-	fprintf(out, "%-18s t_f=%s t_b=%s t_w=%s\n", "costs", REPORT_NUM(a, c->t_f),
+	fprintf(out, "%-18s t_f=%s t_b=%s t_w=%s", "costs", REPORT_NUM(a, c->t_f),
 	        REPORT_NUM(b, c->t_b), REPORT_NUM(d, c->t_w));
+	if (split)
+		fprintf(out, ", W keeps %s of the activations", REPORT_NUM(e, c->w_mem_fraction));
+	fputc('\n', out);
 	if (c->bandwidth > 0)
 		fprintf(out, "%-18s %s B per message over %s GB/s, latency %s us, %s, %s-duplex\n",
 		        "communication", REPORT_NUM(a, (double)c->msg_bytes),
@@ -27,9 +30,12 @@ static void write_summary(FILE *out, const struct sim *s)
 	const char *unit = s->cost->time_unit;
 	char a[32], b[32];
 
-	fprintf(out, "%-18s %s (p=%d, v=%d, m=%d)\n", "schedule", s->config.schedule, s->sched->p,
+	fprintf(out, "%-18s %s (p=%d, v=%d, m=%d", "schedule", s->config.schedule, s->sched->p,
 	        s->sched->v, s->sched->m);
-	write_costs(out, &s->config);
+	if (s->sched->group > 0)
+		fprintf(out, ", group %d", s->sched->group);
+	fputs(")\n", out);
+	write_costs(out, &s->config, s->sched->split);
 	fprintf(out, "%-18s %s %s\n", "makespan", REPORT_NUM(a, m->makespan), unit);
 	fprintf(out, "%-18s %.6f", "bubble_ratio", m->bubble_ratio);
 	if (isnan(m->bubble_ratio_theory))

@@ -125,6 +125,7 @@ static void report_json_parses_back_with_top_level_keys_in_order(void)
 	        "devices",
 	        "p2p",
 	        "costs",
+	        "group_size",
 	};
 	struct sim *s = simulate("1f1b", 4, 8, 0);
 	struct output o = write_format("json", s);
