@@ -8,23 +8,6 @@
 #include "ppsim/sim.h"
 #include "unit.h"
 
-/* Simulates schedule with p devices and m micro-batches at default costs; must succeed. */
-static struct sim *simulate(const char *schedule, int p, int m, double t_comm)
-{
-	struct config c;
-	struct pp_error err = {0};
-	struct sim *s;
-
-	config_init(&c);
-	strcpy(c.schedule, schedule);
-	c.p = p;
-	c.m = m;
-	c.t_comm = t_comm;
-	s = sim_run(&c, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	return s;
-}
-
 static void metrics_bubble_ratio_matches_the_document_for_gpipe_and_1f1b(void)
 {
 	static const char *const names[] = {"gpipe", "1f1b"};
@@ -37,7 +20,7 @@ static void metrics_bubble_ratio_matches_the_document_for_gpipe_and_1f1b(void)
 
 	for (size_t n = 0; n < 2; n++)
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-			struct sim *s = simulate(names[n], cases[i].p, cases[i].m, 0);
+			struct sim *s = unit_simulate(names[n], cases[i].p, cases[i].m, 0);
 
 			ASSERT_NEAR(s->metrics.bubble_ratio, cases[i].bubble);
 			ASSERT_NEAR(s->metrics.bubble_ratio_theory, cases[i].bubble);
@@ -53,7 +36,7 @@ static void metrics_bubble_ratio_equals_theory_over_many_shapes(void)
 	for (size_t n = 0; n < 2; n++)
 		for (int p = 1; p <= 8; p++)
 			for (int m = 1; m <= 20; m += 3) {
-				struct sim *s = simulate(names[n], p, m, 0);
+				struct sim *s = unit_simulate(names[n], p, m, 0);
 
 				ASSERT_NEAR(s->metrics.bubble_ratio, (double)(p - 1) / (m + p - 1));
 				ASSERT_NEAR(s->metrics.bubble_ratio,
@@ -65,7 +48,7 @@ static void metrics_bubble_ratio_equals_theory_over_many_shapes(void)
 
 static void metrics_bubble_overhead_and_span_rate_of_1f1b_p4_m8(void)
 {
-	struct sim *s = simulate("1f1b", 4, 8, 0);
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
 	const struct metrics *m = &s->metrics;
 
 	/* makespan 33, every device busy 24; spans 33, 30, 27, 24 */
@@ -85,7 +68,7 @@ static void metrics_bubble_overhead_and_span_rate_of_1f1b_p4_m8(void)
 
 static void metrics_bubble_overhead_and_span_rate_with_communication(void)
 {
-	struct sim *s = simulate("1f1b", 4, 8, 0.1);
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0.1);
 	const struct metrics *m = &s->metrics;
 
 	/* makespan 34.6; device 0 starts at 0 and ends last, so its span is the makespan */
@@ -100,7 +83,7 @@ static void metrics_bubble_overhead_and_span_rate_with_communication(void)
 
 static void metrics_theory_is_nan_when_messages_take_time(void)
 {
-	struct sim *s = simulate("gpipe", 4, 8, 0.1);
+	struct sim *s = unit_simulate("gpipe", 4, 8, 0.1);
 
 	CU_ASSERT_TRUE(isnan(s->metrics.bubble_ratio_theory));
 	CU_ASSERT_FALSE(isnan(s->metrics.bubble_ratio));
@@ -109,7 +92,7 @@ static void metrics_theory_is_nan_when_messages_take_time(void)
 
 static void metrics_theory_is_nan_when_stages_differ(void)
 {
-	struct sim *s = simulate("1f1b", 4, 8, 0);
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
 	struct metrics m;
 
 	/* the same result judged against a cost whose stage 2 is slower has no closed form */
@@ -125,7 +108,7 @@ static void metrics_theory_is_nan_when_stages_differ(void)
 
 static void metrics_utilization_is_busy_over_makespan_per_device(void)
 {
-	struct sim *s = simulate("gpipe", 2, 1, 0);
+	struct sim *s = unit_simulate("gpipe", 2, 1, 0);
 	const struct metrics *m = &s->metrics;
 
 	/*
@@ -145,9 +128,9 @@ static void metrics_utilization_is_busy_over_makespan_per_device(void)
 
 static void metrics_peak_activations_are_m_for_gpipe_and_p_minus_d_for_1f1b(void)
 {
-	struct sim *g = simulate("gpipe", 4, 8, 0);
-	struct sim *o = simulate("1f1b", 4, 8, 0);
-	struct sim *few = simulate("1f1b", 4, 2, 0);
+	struct sim *g = unit_simulate("gpipe", 4, 8, 0);
+	struct sim *o = unit_simulate("1f1b", 4, 8, 0);
+	struct sim *few = unit_simulate("1f1b", 4, 2, 0);
 
 	for (int d = 0; d < 4; d++) {
 		ASSERT_NEAR(g->metrics.devices[d].peak_activations, 8);

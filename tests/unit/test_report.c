@@ -8,23 +8,6 @@
 #include "ppsim/sim.h"
 #include "unit.h"
 
-/* Simulates schedule with p devices, m micro-batches and message time t_comm; must succeed. */
-static struct sim *simulate(const char *schedule, int p, int m, double t_comm)
-{
-	struct config c;
-	struct pp_error err = {0};
-	struct sim *s;
-
-	config_init(&c);
-	strcpy(c.schedule, schedule);
-	c.p = p;
-	c.m = m;
-	c.t_comm = t_comm;
-	s = sim_run(&c, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	return s;
-}
-
 /* What a writer produced: the text (caller frees) and the writer's status. */
 struct output {
 	char *text;
@@ -127,7 +110,7 @@ static void report_json_parses_back_with_top_level_keys_in_order(void)
 	        "costs",
 	        "group_size",
 	};
-	struct sim *s = simulate("1f1b", 4, 8, 0);
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
 	struct output o = write_format("json", s);
 	cJSON *root = cJSON_Parse(o.text);
 	const cJSON *item;
@@ -149,7 +132,7 @@ static void report_json_parses_back_with_top_level_keys_in_order(void)
 
 static void report_json_holds_the_figures_of_1f1b_p4_m8(void)
 {
-	struct sim *s = simulate("1f1b", 4, 8, 0);
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
 	struct output o = write_format("json", s);
 	cJSON *root = cJSON_Parse(o.text);
 
@@ -174,7 +157,7 @@ static void report_json_lists_each_device_with_its_figures(void)
 {
 	static const char *const keys[] = {"device", "busy", "idle", "utilization",
 	                                   "peak_activations"};
-	struct sim *s = simulate("1f1b", 4, 8, 0);
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
 	struct output o = write_format("json", s);
 	cJSON *root = cJSON_Parse(o.text);
 	const cJSON *devices, *dev;
@@ -240,7 +223,7 @@ static void report_json_counts_p2p_messages_and_bytes(void)
 
 static void report_json_writes_null_theory_when_messages_take_time(void)
 {
-	struct sim *s = simulate("1f1b", 4, 8, 0.1);
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0.1);
 	struct output o = write_format("json", s);
 	cJSON *root = cJSON_Parse(o.text);
 
@@ -256,7 +239,7 @@ static void report_json_writes_null_theory_when_messages_take_time(void)
 
 static void report_text_states_the_makespan_and_bubble(void)
 {
-	struct sim *s = simulate("1f1b", 4, 8, 0);
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
 	struct output o = write_format("text", s);
 	char line[256];
 
@@ -293,7 +276,7 @@ static void report_text_gives_the_makespan_in_milliseconds_with_a_link(void)
 
 static void report_ops_csv_writes_a_header_and_one_row_per_op(void)
 {
-	struct sim *s = simulate("1f1b", 4, 8, 0);
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
 	char *text = NULL;
 	size_t len, rows = 0;
 	FILE *out = open_memstream(&text, &len);
@@ -320,7 +303,7 @@ static void report_ops_csv_writes_a_header_and_one_row_per_op(void)
 
 static void report_ops_csv_writes_fractional_times_exactly(void)
 {
-	struct sim *s = simulate("1f1b", 4, 8, 0.1);
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0.1);
 	char *text = NULL;
 	size_t len;
 	FILE *out = open_memstream(&text, &len);
@@ -335,7 +318,7 @@ static void report_ops_csv_writes_fractional_times_exactly(void)
 
 static void report_timeline_draws_one_labelled_row_per_device_with_boxes(void)
 {
-	struct sim *s = simulate("1f1b", 4, 8, 0);
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
 	char *text = write_timeline(s, PP_TIMELINE_WIDTH);
 	char label[48], line[256];
 
@@ -363,7 +346,7 @@ static void report_timeline_draws_one_labelled_row_per_device_with_boxes(void)
 
 static void report_timeline_draws_kind_letters_when_ops_are_narrow(void)
 {
-	struct sim *s = simulate("1f1b", 8, 64, 0);
+	struct sim *s = unit_simulate("1f1b", 8, 64, 0);
 	char *text = write_timeline(s, PP_TIMELINE_WIDTH);
 	char label[48], line[256];
 
@@ -404,8 +387,8 @@ static void count_overlong_lines(int over[4])
 {
 	memset(over, 0, 4 * sizeof(*over));
 	for (size_t i = 0; i < sizeof(timeline_cases) / sizeof(timeline_cases[0]); i++) {
-		struct sim *s = simulate(timeline_cases[i].schedule, timeline_cases[i].p,
-		                         timeline_cases[i].m, timeline_cases[i].t_comm);
+		struct sim *s = unit_simulate(timeline_cases[i].schedule, timeline_cases[i].p,
+		                              timeline_cases[i].m, timeline_cases[i].t_comm);
 
 		for (size_t j = 0; j < sizeof(timeline_widths) / sizeof(timeline_widths[0]); j++) {
 			int width = timeline_widths[j], n = 0, first = -1, last = -1;

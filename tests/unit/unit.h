@@ -31,6 +31,11 @@ extern const struct unit_suite suite_metrics;
 extern const struct unit_suite suite_report;
 extern const struct unit_suite suite_outfile;
 
+struct sim;
+/* Simulates schedule with p devices, m micro-batches and message time t_comm at otherwise
+ * default settings; asserts (fatally) that it succeeds. Free with sim_free. */
+struct sim *unit_simulate(const char *schedule, int p, int m, double t_comm);
+
 /* Asserts that two doubles differ by at most 1e-9. */
 #define ASSERT_NEAR(actual, expected) CU_ASSERT_DOUBLE_EQUAL((actual), (expected), 1e-9)
 
