@@ -33,15 +33,16 @@ endif
 
 # Sources, by layer of the data flow -------------------------------------------------------------
 SRC_BASE    := src/util.c src/outfile.c
-SRC_CONFIG  := src/config.c
+SRC_CONFIG  := src/config.c src/config_file.c src/preset.c
 SRC_MODEL   := src/sched.c src/sched_check.c src/schedfile.c src/sched/gpipe.c src/sched/1f1b.c \
-               src/sched/interleaved.c src/sched/zbh1.c src/sched/zbh2.c src/cost.c
+               src/sched/interleaved.c src/sched/zbh1.c src/sched/zbh2.c src/cost.c src/cost_model.c
 SRC_ENGINE  := src/engine.c
 SRC_METRICS := src/metrics.c src/sim.c
 SRC_REPORT  := src/report.c src/report/text.c src/report/json.c src/report/timeline.c \
-               src/report/ops_csv.c
+               src/report/ops_csv.c src/report/compare.c
 LIB_SRC     := $(SRC_BASE) $(SRC_CONFIG) $(SRC_MODEL) $(SRC_ENGINE) $(SRC_METRICS) $(SRC_REPORT)
-APP_SRC     := src/main.c src/cmd_run.c src/cmd_validate.c src/cmd_list.c
+APP_SRC     := src/main.c src/cli.c src/cmd_run.c src/cmd_compare.c src/cmd_validate.c \
+               src/cmd_list.c
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
 BENCH_SRC   := $(sort $(wildcard bench/*.c))
 HEADERS     := $(sort $(wildcard include/ppsim/*.h))

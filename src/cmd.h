@@ -22,11 +22,10 @@ const struct cmd *cmd_table(size_t *count);
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Writes the full --help text. */
 void cmd_help(FILE *out);
-/* Writes the options of `ppsim run` for --help. */
-void cmd_run_help_options(FILE *out);
 
 /* Prints "ppsim: MSG" for err on stderr and returns the exit status its kind calls for. */
 int cmd_fail(const struct pp_error *err);

@@ -4,9 +4,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ppsim/preset.h"
 #include "ppsim/sched.h"
 
 #define FIELD(f) offsetof(struct config, f)
@@ -20,6 +23,8 @@ static const struct config_option options[] = {
          FIELD(m)},
         {"chunks", 'v', "v", CONFIG_ARG_COUNT, "N", "model chunks per device v (default 1)",
          FIELD(v)},
+        {"group-size", 0, "group_size", CONFIG_ARG_COUNT, "N",
+         "interleaved: micro-batches per group g (default p where p divides m)", FIELD(group_size)},
         {"tf", 0, "t_f", CONFIG_ARG_TIME, "T",
          "forward time of one micro-batch on one device (default 1)", FIELD(t_f)},
         {"tb", 0, "t_b", CONFIG_ARG_TIME, "T", "input-gradient backward time (default 1)",
@@ -30,25 +35,122 @@ static const struct config_option options[] = {
          "time of one point-to-point message (default 0)", FIELD(t_comm)},
         {"msg-bytes", 0, "msg_bytes", CONFIG_ARG_BYTES, "N",
          "bytes of one point-to-point message (default 0)", FIELD(msg_bytes)},
+        {"link", 0, "link", CONFIG_ARG_NAME, "NAME",
+         "link inside a node (see 'ppsim list'); times become milliseconds", FIELD(link)},
         {"bandwidth", 0, "bandwidth", CONFIG_ARG_RATE, "GBPS",
          "link bandwidth per direction in GB/s; times become milliseconds", FIELD(bandwidth)},
         {"latency", 0, "latency", CONFIG_ARG_TIME, "US",
-         "link latency per message in microseconds (with --bandwidth; default 0)", FIELD(latency)},
+         "link latency per message in microseconds (default 0, or the link's)", FIELD(latency)},
         {"comm", 0, "comm", CONFIG_ARG_NAME, "MODE",
          "overlap (copy engine, default) or blocking (sender waits for its send)", FIELD(comm)},
-        {"group-size", 0, "group_size", CONFIG_ARG_COUNT, "N",
-         "interleaved: micro-batches per group g (default p where p divides m)", FIELD(group_size)},
+        {"duplex", 0, "duplex", CONFIG_ARG_NAME, "MODE",
+         "full (default: each direction has its own channel) or half", FIELD(duplex)},
         {"w-mem-fraction", 0, "w_mem_fraction", CONFIG_ARG_SHARE, "F",
          "share of activations W still needs after B, split backward (default 0.5)",
          FIELD(w_mem_fraction)},
-        {"duplex", 0, "duplex", CONFIG_ARG_NAME, "MODE",
-         "full (default: each direction has its own channel) or half", FIELD(duplex)},
+        {"model", 0, "model", CONFIG_ARG_NAME, "NAME",
+         "price ops from a model preset (see 'ppsim list'); times in ms", FIELD(model)},
+        {"layers", 0, "layers", CONFIG_ARG_COUNT, "N", "model: transformer layers", FIELD(layers)},
+        {"hidden", 0, "hidden", CONFIG_ARG_COUNT, "N", "model: hidden size", FIELD(hidden)},
+        {"ffn", 0, "ffn", CONFIG_ARG_COUNT, "N", "model: MLP intermediate size", FIELD(ffn)},
+        {"heads", 0, "heads", CONFIG_ARG_COUNT, "N", "model: attention heads", FIELD(heads)},
+        {"kv-heads", 0, "kv_heads", CONFIG_ARG_COUNT, "N", "model: key/value heads",
+         FIELD(kv_heads)},
+        {"vocab", 0, "vocab", CONFIG_ARG_COUNT, "N", "model: vocabulary size", FIELD(vocab)},
+        {"mlp", 0, "mlp", CONFIG_ARG_NAME, "KIND",
+         "model: gated (SwiGLU, three matrices) or plain (GELU, two)", FIELD(mlp)},
+        {"tied-embeddings", 0, "tied_embeddings", CONFIG_ARG_BOOL, "BOOL",
+         "model: embedding and LM head share weights", FIELD(tied)},
+        {"gpu", 0, "gpu", CONFIG_ARG_NAME, "NAME", "GPU preset (see 'ppsim list')", FIELD(gpu)},
+        {"tflops", 0, "tflops", CONFIG_ARG_RATE, "X", "GPU peak dense bf16 TFLOP/s", FIELD(tflops)},
+        {"gpu-memory", 0, "gpu_memory", CONFIG_ARG_RATE, "GB", "GPU memory in GB",
+         FIELD(gpu_memory)},
+        {"efficiency", 0, "efficiency", CONFIG_ARG_SHARE, "F",
+         "share of peak FLOP/s compute ops achieve (default 0.5)", FIELD(efficiency)},
+        {"inter-link", 0, "inter_link", CONFIG_ARG_NAME, "NAME",
+         "link between nodes (default: the GPU's)", FIELD(inter_link)},
+        {"inter-bandwidth", 0, "inter_bandwidth", CONFIG_ARG_RATE, "GBPS",
+         "inter-node bandwidth per direction in GB/s", FIELD(inter_bandwidth)},
+        {"inter-latency", 0, "inter_latency", CONFIG_ARG_TIME, "US",
+         "inter-node latency per message in microseconds", FIELD(inter_latency)},
+        {"seq", 0, "seq", CONFIG_ARG_COUNT, "N", "sequence length (default 2048)", FIELD(seq)},
+        {"mbs", 0, "mbs", CONFIG_ARG_COUNT, "N", "micro-batch size in sequences (default 1)",
+         FIELD(mbs)},
+        {"tp", 0, "tp", CONFIG_ARG_COUNT, "N", "tensor-parallel degree, inside a node (default 1)",
+         FIELD(tp)},
+        {"dp", 0, "dp", CONFIG_ARG_COUNT, "N", "data-parallel degree (default 1)", FIELD(dp)},
+        {"gpus", 0, "gpus", CONFIG_ARG_COUNT, "N", "total GPUs; sets dp = gpus / (p * tp)",
+         FIELD(gpus)},
+        {"gpus-per-node", 0, "gpus_per_node", CONFIG_ARG_COUNT, "N", "GPUs per node (default 8)",
+         FIELD(gpus_per_node)},
+        {"flash-attention", 0, "flash_attention", CONFIG_ARG_BOOL, "BOOL",
+         "attention scores are not stored (default yes)", FIELD(flash_attention)},
+        {"recompute", 0, "recompute", CONFIG_ARG_NAME, "MODE",
+         "none (default) or full activation recomputation", FIELD(recompute)},
+        {"distributed-optimizer", 0, "distributed_optimizer", CONFIG_ARG_BOOL, "BOOL",
+         "shard optimizer state over dp (default no)", FIELD(distributed_optimizer)},
+        {"bytes-per-param", 0, "bytes_per_param", CONFIG_ARG_RATE, "N",
+         "weights + gradients + optimizer bytes per parameter (default 16)",
+         FIELD(bytes_per_param)},
+        {"dtype-bytes", 0, "dtype_bytes", CONFIG_ARG_COUNT, "N",
+         "bytes per activation element (default 2, bf16)", FIELD(dtype_bytes)},
+        {"layers-per-stage", 0, "layers_per_stage", CONFIG_ARG_LIST, "LIST",
+         "layers of each virtual stage, comma-separated", FIELD(layers_per_stage)},
+        {"first-stage-layers", 0, "first_stage_layers", CONFIG_ARG_COUNT, "N",
+         "layers on the first stage; the rest split evenly", FIELD(first_stage_layers)},
+        {"last-stage-layers", 0, "last_stage_layers", CONFIG_ARG_COUNT, "N",
+         "layers on the last stage; the rest split evenly", FIELD(last_stage_layers)},
 };
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+_Static_assert(NOPTIONS <= CONFIG_MAX_OPTIONS, "origin table too small");
+
+/* Keys of the options that only a model uses, and of those only explicit costs use. */
+static const char *const model_keys[] = {
+        "layers",
+        "hidden",
+        "ffn",
+        "heads",
+        "kv_heads",
+        "vocab",
+        "mlp",
+        "tied_embeddings",
+        "gpu",
+        "tflops",
+        "gpu_memory",
+        "efficiency",
+        "inter_link",
+        "inter_bandwidth",
+        "inter_latency",
+        "seq",
+        "mbs",
+        "tp",
+        "dp",
+        "gpus",
+        "gpus_per_node",
+        "flash_attention",
+        "recompute",
+        "distributed_optimizer",
+        "bytes_per_param",
+        "dtype_bytes",
+        "layers_per_stage",
+        "first_stage_layers",
+        "last_stage_layers",
+};
+static const char *const explicit_keys[] = {"t_f", "t_b", "t_w", "t_comm", "msg_bytes"};
 
 const struct config_option *config_options(size_t *count)
 {
-	*count = sizeof(options) / sizeof(options[0]);
+	*count = NOPTIONS;
 	return options;
+}
+
+const struct config_option *config_option_by_key(const char *key)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (strcmp(options[i].key, key) == 0)
+			return &options[i];
+	return NULL;
 }
 
 void config_init(struct config *c)
@@ -64,6 +166,20 @@ void config_init(struct config *c)
 	c->comm = PP_COMM_OVERLAP;
 	c->duplex = PP_DUPLEX_FULL;
 	c->w_mem_fraction = 0.5;
+	c->latency = -1;
+	c->inter_latency = -1;
+	c->mlp = PP_MLP_PRESET;
+	c->tied = -1;
+	c->efficiency = 0.5;
+	c->seq = 2048;
+	c->mbs = 1;
+	c->tp = 1;
+	c->dp = 1;
+	c->gpus_per_node = 8;
+	c->flash_attention = 1;
+	c->recompute = PP_RECOMPUTE_NONE;
+	c->bytes_per_param = 16;
+	c->dtype_bytes = 2;
 }
 
 struct sched_params config_sched_params(const struct config *c)
@@ -81,6 +197,18 @@ const char *config_comm_name(enum pp_comm comm)
 const char *config_duplex_name(enum pp_duplex duplex)
 {
 	return duplex == PP_DUPLEX_HALF ? "half" : "full";
+}
+
+bool config_is_set(const struct config *c, const char *key)
+{
+	const struct config_option *o = config_option_by_key(key);
+
+	return o != NULL && c->origin[o - options].line != 0;
+}
+
+bool config_has_model(const struct config *c)
+{
+	return c->model[0] != '\0';
 }
 
 /* Parses a whole decimal integer in [lo, hi]; false on junk, sign or range errors. */
@@ -115,38 +243,139 @@ static bool parse_number(const char *s, double *out)
 	return true;
 }
 
-static int set_name(struct config *c, const struct config_option *opt, const char *label,
-                    const char *value, struct pp_error *err)
+/* Copies a preset name after checking it names a row of its table. */
+static int set_preset(char *field, const char *kind, bool known, const char *label,
+                      const char *value, struct pp_error *err)
 {
 	char names[256];
 
-	if (opt->offset == FIELD(schedule)) {
+	if (!known || strlen(value) >= 32)
+		return pp_fail(err, PP_ERR_USAGE, "%s '%s': unknown %s; known: %s", label, value,
+		               kind, preset_names(kind, names, sizeof(names)));
+	strcpy(field, value);
+	return 0;
+}
+
+/* Sets *field to the index of value in names[] (NULL-terminated); fails naming them. */
+static int set_choice(int *field, const char *const *names, const char *label, const char *value,
+                      struct pp_error *err)
+{
+	char list[128];
+	size_t len = 0;
+
+	for (int i = 0; names[i] != NULL; i++)
+		if (strcmp(value, names[i]) == 0) {
+			*field = i;
+			return 0;
+		}
+	list[0] = '\0';
+	for (int i = 0; names[i] != NULL && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s'%s'",
+		                        i == 0                 ? ""
+		                        : names[i + 1] == NULL ? " or "
+		                                               : ", ",
+		                        names[i]);
+	return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be %s", label, value, list);
+}
+
+static int set_name(struct config *c, const struct config_option *opt, const char *label,
+                    const char *value, struct pp_error *err)
+{
+	static const char *const comms[] = {"overlap", "blocking", NULL};
+	static const char *const duplexes[] = {"full", "half", NULL};
+	static const char *const mlps[] = {"preset", "gated", "plain", NULL};
+	static const char *const recomputes[] = {"none", "full", NULL};
+	char names[256];
+	int x = 0, rc;
+
+	switch (opt->offset) {
+	case FIELD(schedule):
 		if (sched_find(value) == NULL)
 			return pp_fail(err, PP_ERR_USAGE, "%s '%s': unknown schedule; known: %s",
 			               label, value, sched_names(names, sizeof(names)));
 		strcpy(c->schedule, value);
-	} else if (opt->offset == FIELD(comm)) {
-		if (strcmp(value, "overlap") == 0)
-			c->comm = PP_COMM_OVERLAP;
-		else if (strcmp(value, "blocking") == 0)
-			c->comm = PP_COMM_BLOCKING;
-		else
-			return pp_fail(err, PP_ERR_USAGE,
-			               "%s '%s': must be 'overlap' or 'blocking'", label, value);
-	} else if (opt->offset == FIELD(duplex)) {
-		if (strcmp(value, "full") == 0)
-			c->duplex = PP_DUPLEX_FULL;
-		else if (strcmp(value, "half") == 0)
-			c->duplex = PP_DUPLEX_HALF;
-		else
-			return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be 'full' or 'half'",
-			               label, value);
+		return 0;
+	case FIELD(model):
+		return set_preset(c->model, "model", preset_model(value) != NULL, label, value,
+		                  err);
+	case FIELD(gpu):
+		return set_preset(c->gpu, "gpu", preset_gpu(value) != NULL, label, value, err);
+	case FIELD(link):
+		return set_preset(c->link, "link", preset_link(value) != NULL, label, value, err);
+	case FIELD(inter_link):
+		return set_preset(c->inter_link, "link", preset_link(value) != NULL, label, value,
+		                  err);
+	case FIELD(comm):
+		rc = set_choice(&x, comms, label, value, err);
+		c->comm = (enum pp_comm)x;
+		return rc;
+	case FIELD(duplex):
+		rc = set_choice(&x, duplexes, label, value, err);
+		c->duplex = (enum pp_duplex)x;
+		return rc;
+	case FIELD(mlp):
+		rc = set_choice(&x, mlps, label, value, err);
+		c->mlp = (enum pp_mlp)x;
+		return rc;
+	case FIELD(recompute):
+		rc = set_choice(&x, recomputes, label, value, err);
+		c->recompute = (enum pp_recompute)x;
+		return rc;
 	}
+	return pp_fail(err, PP_ERR_USAGE, "%s: unhandled name option", label);
+}
+
+static int set_bool(int *field, const char *label, const char *value, struct pp_error *err)
+{
+	static const char *const yes[] = {"yes", "true", "on", "1"};
+	static const char *const no[] = {"no", "false", "off", "0"};
+
+	for (size_t i = 0; i < 4; i++) {
+		if (strcmp(value, yes[i]) == 0) {
+			*field = 1;
+			return 0;
+		}
+		if (strcmp(value, no[i]) == 0) {
+			*field = 0;
+			return 0;
+		}
+	}
+	return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be yes or no", label, value);
+}
+
+static int set_list(struct config *c, const char *label, const char *value, struct pp_error *err)
+{
+	char buf[16];
+	const char *p = value;
+	int n = 0;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		long long x;
+
+		if (len >= sizeof(buf) || n == PP_MAX_LIST)
+			return pp_fail(
+			        err, PP_ERR_USAGE,
+			        "%s '%s': must be up to %d integers from 1 to %d, comma-separated",
+			        label, value, PP_MAX_LIST, PP_MAX_COUNT);
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		if (!parse_integer(buf, 1, PP_MAX_COUNT, &x))
+			return pp_fail(
+			        err, PP_ERR_USAGE,
+			        "%s '%s': must be up to %d integers from 1 to %d, comma-separated",
+			        label, value, PP_MAX_LIST, PP_MAX_COUNT);
+		c->layers_per_stage[n++] = (int)x;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	c->nlayers_per_stage = n;
 	return 0;
 }
 
-int config_set(struct config *c, const struct config_option *opt, const char *label,
-               const char *value, struct pp_error *err)
+static int parse_value(struct config *c, const struct config_option *opt, const char *label,
+                       const char *value, struct pp_error *err)
 {
 	char *field = (char *)c + opt->offset;
 	long long n;
@@ -155,6 +384,10 @@ int config_set(struct config *c, const struct config_option *opt, const char *la
 	switch (opt->arg) {
 	case CONFIG_ARG_NAME:
 		return set_name(c, opt, label, value, err);
+	case CONFIG_ARG_BOOL:
+		return set_bool((int *)(void *)field, label, value, err);
+	case CONFIG_ARG_LIST:
+		return set_list(c, label, value, err);
 	case CONFIG_ARG_COUNT:
 		if (!parse_integer(value, 1, PP_MAX_COUNT, &n))
 			return pp_fail(err, PP_ERR_USAGE,
@@ -192,19 +425,135 @@ int config_set(struct config *c, const struct config_option *opt, const char *la
 	return pp_fail(err, PP_ERR_USAGE, "%s: unhandled option kind", label);
 }
 
+int config_set(struct config *c, const struct config_option *opt, const char *label,
+               const char *value, struct pp_error *err)
+{
+	if (parse_value(c, opt, label, value, err) != 0)
+		return -1;
+	c->origin[opt - options] = (struct config_origin){-1, 0};
+	return 0;
+}
+
+/* Writes the current value of opt's field into buf, as a user would write it. */
+static char *format_value(const struct config *c, const struct config_option *opt, char *buf,
+                          size_t n)
+{
+	const char *field = (const char *)c + opt->offset;
+	static const char *const comms[] = {"overlap", "blocking"};
+	static const char *const duplexes[] = {"full", "half"};
+	static const char *const mlps[] = {"preset", "gated", "plain"};
+	static const char *const recomputes[] = {"none", "full"};
+
+	switch (opt->arg) {
+	case CONFIG_ARG_NAME:
+		if (opt->offset == FIELD(comm))
+			snprintf(buf, n, "%s", comms[c->comm]);
+		else if (opt->offset == FIELD(duplex))
+			snprintf(buf, n, "%s", duplexes[c->duplex]);
+		else if (opt->offset == FIELD(mlp))
+			snprintf(buf, n, "%s", mlps[c->mlp]);
+		else if (opt->offset == FIELD(recompute))
+			snprintf(buf, n, "%s", recomputes[c->recompute]);
+		else
+			snprintf(buf, n, "%s", field);
+		break;
+	case CONFIG_ARG_BOOL:
+		snprintf(buf, n, "%s",
+		         *(const int *)(const void *)field < 0   ? "preset"
+		         : *(const int *)(const void *)field > 0 ? "yes"
+		                                                 : "no");
+		break;
+	case CONFIG_ARG_COUNT:
+		snprintf(buf, n, "%d", *(const int *)(const void *)field);
+		break;
+	case CONFIG_ARG_BYTES:
+		snprintf(buf, n, "%" PRIu64, *(const uint64_t *)(const void *)field);
+		break;
+	case CONFIG_ARG_LIST: {
+		size_t len = 0;
+
+		buf[0] = '\0';
+		for (int i = 0; i < c->nlayers_per_stage && len < n; i++)
+			len += (size_t)snprintf(buf + len, n - len, "%s%d", i ? "," : "",
+			                        c->layers_per_stage[i]);
+		break;
+	}
+	case CONFIG_ARG_TIME:
+	case CONFIG_ARG_SHARE:
+	case CONFIG_ARG_RATE:
+		pp_double_format(buf, n, *(const double *)(const void *)field);
+		break;
+	}
+	return buf;
+}
+
+int config_fail(const struct config *c, const char *key, struct pp_error *err, const char *fmt, ...)
+{
+	const struct config_option *opt = config_option_by_key(key);
+	char what[700], value[128];
+	struct config_origin at;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (opt == NULL)
+		return pp_fail(err, PP_ERR_USAGE, "%s", what);
+	at = c->origin[opt - options];
+	format_value(c, opt, value, sizeof(value));
+	if (at.line > 0) {
+		pp_fail(err, PP_ERR_CONFIG, "config '%s':%d:%d: key \"%s\" = %s: %s", c->file,
+		        at.line, at.column, key, value, what);
+		err->line = at.line;
+		err->column = at.column;
+		return -1;
+	}
+	return pp_fail(err, PP_ERR_USAGE, "--%s '%s': %s", opt->name, value, what);
+}
+
+void config_link(const struct config *c, double *bandwidth, double *latency)
+{
+	const struct link_preset *l = c->link[0] ? preset_link(c->link) : NULL;
+
+	*bandwidth = c->bandwidth > 0 ? c->bandwidth : l != NULL ? l->bandwidth : 0;
+	*latency = c->latency >= 0 ? c->latency : l != NULL ? l->latency : 0;
+}
+
 double config_msg_time(const struct config *c)
 {
-	if (c->bandwidth > 0)
+	double bw, lat;
+
+	config_link(c, &bw, &lat);
+	if (bw > 0)
 		/* ms = latency_us / 1e3 + bytes / (GB/s * 1e9 B/s) * 1e3 ms/s */
-		return c->latency / 1e3 + (double)c->msg_bytes / (c->bandwidth * 1e6);
+		return lat / 1e3 + (double)c->msg_bytes / (bw * 1e6);
 	return c->t_comm;
+}
+
+/* Checks that no option of the pricing mode not in use was set. */
+static int check_mode(const struct config *c, struct pp_error *err)
+{
+	bool model = config_has_model(c);
+
+	for (size_t i = 0; i < sizeof(model_keys) / sizeof(model_keys[0]) && !model; i++)
+		if (config_is_set(c, model_keys[i]))
+			return config_fail(c, model_keys[i], err,
+			                   "needs a model (--model) to price ops from");
+	for (size_t i = 0; i < sizeof(explicit_keys) / sizeof(explicit_keys[0]) && model; i++)
+		if (config_is_set(c, explicit_keys[i]))
+			return config_fail(
+			        c, explicit_keys[i], err,
+			        "not with a model, which prices ops and messages itself");
+	return 0;
 }
 
 int config_validate(const struct config *c, struct pp_error *err)
 {
 	const struct sched_desc *desc = sched_find(c->schedule);
 	struct sched_params sp;
-	char names[256];
+	struct pp_error why = {0};
+	const char *key = "schedule";
+	double bw, lat;
 	uint64_t ops;
 
 	if (c->p < 1 || c->p > PP_MAX_COUNT || c->m < 1 || c->m > PP_MAX_COUNT || c->v < 1)
@@ -212,8 +561,7 @@ int config_validate(const struct config *c, struct pp_error *err)
 		               "-p %d -m %d -v %d: p and m must be from 1 to %d, v at least 1",
 		               c->p, c->m, c->v, PP_MAX_COUNT);
 	if (desc == NULL)
-		return pp_fail(err, PP_ERR_USAGE, "--schedule '%s': unknown schedule; known: %s",
-		               c->schedule, sched_names(names, sizeof(names)));
+		return config_fail(c, "schedule", err, "unknown schedule");
 	if (!sched_op_count(c->p, c->v, c->m, desc->split, &ops) || ops > PP_MAX_OPS)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "-p %d -m %d -v %d: %s needs %.3g ops, above the limit of %" PRIu64
@@ -221,33 +569,34 @@ int config_validate(const struct config *c, struct pp_error *err)
 		               c->p, c->m, c->v, desc->name,
 		               (double)c->p * c->v * c->m * (desc->split ? 3 : 2), PP_MAX_OPS);
 	if (c->v > PP_MAX_CHUNKS)
-		return pp_fail(err, PP_ERR_USAGE, "--chunks '%d': must be at most %d", c->v,
-		               PP_MAX_CHUNKS);
+		return config_fail(c, "v", err, "must be at most %d", PP_MAX_CHUNKS);
 	sp = config_sched_params(c);
-	if (sched_accepts(desc, &sp, err) != 0)
+	if (sched_accepts(desc, &sp, &key, &why) != 0)
+		return config_fail(c, key, err, "%s", why.msg);
+	if (check_mode(c, err) != 0)
 		return -1;
-	if (c->bandwidth > 0 && c->t_comm > 0)
-		return pp_fail(
-		        err, PP_ERR_USAGE,
-		        "--tcomm and --bandwidth: give a fixed message time or a link, not both");
-	if (c->bandwidth == 0 && c->latency > 0)
-		return pp_fail(err, PP_ERR_USAGE, "--latency: needs --bandwidth");
+	if (config_has_model(c))
+		return 0;
+	config_link(c, &bw, &lat);
+	if (bw > 0 && c->t_comm > 0)
+		return config_fail(
+		        c, "t_comm", err,
+		        "give a fixed message time or a link (--link, --bandwidth), not both");
+	if (bw == 0 && c->latency >= 0)
+		return config_fail(c, "latency", err, "needs a link (--link or --bandwidth)");
 	if (config_msg_time(c) > PP_TIME_MAX_UNITS)
-		return pp_fail(err, PP_ERR_USAGE,
-		               "--msg-bytes '%" PRIu64
-		               "' at --bandwidth '%g': one message would take "
-		               "%.3g ms, above the limit of %g",
-		               c->msg_bytes, c->bandwidth, config_msg_time(c), PP_TIME_MAX_UNITS);
+		return config_fail(
+		        c, "msg_bytes", err,
+		        "one message would take %.3g ms at %g GB/s, above the limit of %g",
+		        config_msg_time(c), bw, PP_TIME_MAX_UNITS);
 	/* every op sends at most one message: ops * msg_bytes bounds the traffic, which must stay
 	 * exact in a double (JSON numbers) */
 	if (c->msg_bytes > 0 && (double)ops * (double)c->msg_bytes > PP_MAX_TRAFFIC_BYTES)
-		return pp_fail(err, PP_ERR_USAGE,
-		               "--msg-bytes '%" PRIu64
-		               "': %.3g ops could move %.3g bytes, above the "
-		               "limit of 2^53",
-		               c->msg_bytes, (double)ops, (double)ops * (double)c->msg_bytes);
+		return config_fail(c, "msg_bytes", err,
+		                   "%.3g ops could move %.3g bytes, above 2^53", (double)ops,
+		                   (double)ops * (double)c->msg_bytes);
 	if (c->t_f + c->t_b + c->t_w == 0)
-		return pp_fail(err, PP_ERR_USAGE,
-		               "--tf, --tb and --tw: at least one must be above 0");
+		return config_fail(c, "t_f", err,
+		                   "--tf, --tb and --tw: at least one must be above 0");
 	return 0;
 }

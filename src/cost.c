@@ -1,15 +1,16 @@
-/* Explicit cost model: per-stage times, activation amounts and message prices from a config. */
+/* Explicit costs (per-stage times, activation amounts, message prices) and what all costs share. */
 #include "ppsim/cost.h"
 
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "cost_internal.h"
+
 /* Abstract activation amount one F of one chunk allocates (micro-batch equivalents x v). */
 #define ACT_PER_CHUNK INT64_C(1000000)
 
-/* Converts a validated time to ticks; config validation keeps it in range. */
-static pp_time ticks(double units, int64_t tick)
+pp_time cost_ticks(double units, int64_t tick)
 {
 	pp_time t = 0;
 	bool ok = pp_time_from_units(units, tick, &t);
@@ -19,18 +20,14 @@ static pp_time ticks(double units, int64_t tick)
 	return t;
 }
 
-struct cost *cost_new_explicit(const struct config *c, double w_fraction)
+struct cost *cost_alloc(int S, int64_t tick, const char *time_unit, const struct config *c)
 {
 	struct cost *k = pp_xcalloc(1, sizeof(*k));
-	size_t n;
-	pp_time msg;
-	int S = c->p * c->v;
+	size_t n = (size_t)S;
 
-	assert(w_fraction >= 0 && w_fraction <= 1);
-	n = (size_t)S;
 	k->S = S;
-	k->tick = PP_TICK_BASE * c->v;
-	k->time_unit = c->bandwidth > 0 ? "ms" : "t";
+	k->tick = tick;
+	k->time_unit = time_unit;
 	k->t_f = pp_xmallocarray(n, sizeof(*k->t_f));
 	k->t_b = pp_xmallocarray(n, sizeof(*k->t_b));
 	k->t_w = pp_xmallocarray(n, sizeof(*k->t_w));
@@ -40,12 +37,25 @@ struct cost *cost_new_explicit(const struct config *c, double w_fraction)
 	k->msg_time = pp_xmallocarray(n, sizeof(*k->msg_time));
 	k->comm = c->comm;
 	k->duplex = c->duplex;
-	msg = ticks(config_msg_time(c), k->tick);
+	return k;
+}
+
+struct cost *cost_new_explicit(const struct config *c, double w_fraction)
+{
+	double bw, lat;
+	struct cost *k;
+	pp_time msg;
+	int S = c->p * c->v;
+
+	assert(w_fraction >= 0 && w_fraction <= 1);
+	config_link(c, &bw, &lat);
+	k = cost_alloc(S, PP_TICK_BASE * c->v, bw > 0 ? "ms" : "t", c);
+	msg = cost_ticks(config_msg_time(c), k->tick);
 	for (int s = 0; s < S; s++) {
 		/* A chunk op takes t/v: the tick is v times finer, so t * PP_TICK_BASE is exact. */
-		k->t_f[s] = ticks(c->t_f, PP_TICK_BASE);
-		k->t_b[s] = ticks(c->t_b, PP_TICK_BASE);
-		k->t_w[s] = ticks(c->t_w, PP_TICK_BASE);
+		k->t_f[s] = cost_ticks(c->t_f, PP_TICK_BASE);
+		k->t_b[s] = cost_ticks(c->t_b, PP_TICK_BASE);
+		k->t_w[s] = cost_ticks(c->t_w, PP_TICK_BASE);
 		k->act[s] = ACT_PER_CHUNK;
 		k->act_w[s] = (int64_t)llround((double)k->act[s] * w_fraction);
 		k->msg_bytes[s] = s + 1 < S ? c->msg_bytes : 0;
@@ -81,5 +91,12 @@ void cost_free(struct cost *c)
 	free(c->act_w);
 	free(c->msg_bytes);
 	free(c->msg_time);
+	if (c->model != NULL) {
+		free(c->model->stage_layers);
+		free(c->model->device_params);
+		free(c->model->device_state_bytes);
+		free(c->model->dp_allreduce);
+		free(c->model);
+	}
 	free(c);
 }

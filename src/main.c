@@ -4,13 +4,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cmd.h"
 
 static const struct cmd commands[] = {
         {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run},
+        {"compare", "[OPTIONS] [CONFIG.json]...",
+         "several schedules or configs side by side (--schedules=a,b,...)", cmd_compare},
         {"validate", "FILE", "check a schedule file: coverage, placement, dependencies",
          cmd_validate},
-        {"list", "", "list the schedules and report formats", cmd_list},
+        {"list", "", "list the schedules, presets and report formats", cmd_list},
 };
 
 const struct cmd *cmd_table(size_t *count)
@@ -65,8 +68,8 @@ void cmd_help(FILE *out)
 	      out);
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "  %-24s %s\n", c[i].name, c[i].summary);
-	fputs("\nOptions:\n", out);
-	cmd_run_help_options(out);
+	fputc('\n', out);
+	cli_help_options(out, CLI_RUN | CLI_COMPARE);
 	fputs("\nExit status: 0 success, 1 simulation failure (deadlock), 2 usage error,\n"
 	      "3 invalid config or schedule file, 4 I/O error.\n"
 	      "Example: ppsim --schedule=1f1b -p 4 -m 8 --timeline\n",

@@ -31,6 +31,18 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 		dm->peak_activations = unit > 0 ? (double)dr->peak_act / (double)unit : 0;
 		dm->comm_wait = pp_time_to_units(dr->comm_wait, c->tick);
 		dm->span = pp_time_to_units(dr->last_end - dr->first_start, c->tick);
+		if (c->model != NULL) {
+			pp_time done = dr->last_end + c->model->dp_allreduce[d];
+
+			dm->activation_bytes = (double)dr->peak_act;
+			dm->state_bytes = c->model->device_state_bytes[d];
+			dm->memory_bytes = dm->activation_bytes + dm->state_bytes;
+			dm->oom = dm->memory_bytes > c->model->capacity_bytes;
+			dm->dp_allreduce = pp_time_to_units(c->model->dp_allreduce[d], c->tick);
+			m->oom |= dm->oom;
+			if (pp_time_to_units(done, c->tick) > m->step_time)
+				m->step_time = pp_time_to_units(done, c->tick);
+		}
 		sum_busy += (long double)dr->busy;
 		if ((double)dr->busy > max_busy)
 			max_busy = (double)dr->busy;
@@ -49,6 +61,15 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 		m->bubble_ratio_theory = s->desc->theory(&sp, pp_time_to_units(c->t_f[0], c->tick),
 		                                         pp_time_to_units(c->t_b[0], c->tick),
 		                                         pp_time_to_units(c->t_w[0], c->tick));
+	if (c->model != NULL && m->step_time > 0) {
+		const struct cost_model *k = c->model;
+
+		m->has_model = true;
+		m->memory_capacity_bytes = k->capacity_bytes;
+		m->tokens_per_s = k->tokens_per_step / (m->step_time / 1e3);
+		m->samples_per_s = k->samples_per_step / (m->step_time / 1e3);
+		m->mfu = k->step_flops / (m->step_time / 1e3 * k->gpus * k->tflops * 1e12);
+	}
 	m->messages = r->messages;
 	m->bytes = r->bytes;
 	m->p2p_time = pp_time_to_units(r->msg_time, c->tick);

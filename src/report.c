@@ -6,8 +6,11 @@
 #include "report/formats.h"
 
 static const struct report_format formats[] = {
-        {"text", "aligned report for people (default)", report_text_write},
-        {"json", "one JSON object with every figure (keys in docs/output.md)", report_json_write},
+        {"text", "aligned report for people (default)", report_text_write, report_compare_text},
+        {"json", "one JSON object with every figure (keys in docs/output.md)", report_json_write,
+         report_compare_json},
+        {"csv", "a header and one row of figures per simulation", report_csv_write,
+         report_compare_csv},
 };
 
 const struct report_format *report_formats(size_t *count)

@@ -73,23 +73,27 @@ bool sched_op_count(int p, int v, int m, bool split, uint64_t *out)
 	       pp_mul_u64(n, split ? 3 : 2, out);
 }
 
-int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp,
+int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, const char **key,
                   struct pp_error *err)
 {
+	const char *ignored;
+
+	if (key == NULL)
+		key = &ignored;
+	*key = "v";
 	if (sp->v < desc->min_v || (desc->max_v > 0 && sp->v > desc->max_v)) {
 		if (desc->min_v == desc->max_v)
-			return pp_fail(err, PP_ERR_USAGE, "--chunks '%d': schedule '%s' needs v=%d",
-			               sp->v, desc->name, desc->min_v);
-		return pp_fail(err, PP_ERR_USAGE, "--chunks '%d': schedule '%s' needs v >= %d",
-		               sp->v, desc->name, desc->min_v);
+			return pp_fail(err, PP_ERR_USAGE, "schedule '%s' needs v=%d", desc->name,
+			               desc->min_v);
+		return pp_fail(err, PP_ERR_USAGE, "schedule '%s' needs v >= %d", desc->name,
+		               desc->min_v);
 	}
+	*key = "group_size";
 	if (sp->group != 0 && desc->check != sched_interleaved_check)
-		return pp_fail(
-		        err, PP_ERR_USAGE,
-		        "--group-size '%d': only the interleaved schedule has groups, not '%s'",
-		        sp->group, desc->name);
+		return pp_fail(err, PP_ERR_USAGE,
+		               "only the interleaved schedule has groups, not '%s'", desc->name);
 	if (desc->check != NULL)
-		return desc->check(sp, err);
+		return desc->check(sp, key, err);
 	return 0;
 }
 

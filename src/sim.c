@@ -14,7 +14,14 @@ struct sim *sim_run(const struct config *c, struct pp_error *err)
 	s->config = *c;
 	sp = config_sched_params(c);
 	s->sched = sched_new(sched_find(c->schedule), &sp);
-	s->cost = cost_new_explicit(c, c->w_mem_fraction);
+	if (config_has_model(c))
+		s->cost = cost_new_model(c, s->sched, err);
+	else
+		s->cost = cost_new_explicit(c, c->w_mem_fraction);
+	if (s->cost == NULL) {
+		sim_free(s);
+		return NULL;
+	}
 	s->engine = engine_new(s->sched, s->cost, err);
 	if (s->engine == NULL || engine_run(s->engine, err) != 0) {
 		sim_free(s);

@@ -1,7 +1,12 @@
 /*
  * Configuration: the typed, validated description of one simulation, and the table of options
- * that set it. The command line (and, later, JSON config files) set fields through this table
- * only, so names, argument forms and help texts live in one place.
+ * that set it. The command line and JSON config files set fields through this table only, so
+ * names, argument forms, help texts and config-file keys live in one place. Each field records
+ * where its value came from (default, command line, or a config file's line and column), so
+ * that errors found later can name it.
+ *
+ * Two ways to price ops: explicit costs (t_f, t_b, t_w, t_comm or a link, in abstract units),
+ * or a model preset on a GPU over links (milliseconds), chosen by setting `model`.
  *
  * Ownership: struct config is plain data with no pointers; copy it freely.
  */
@@ -25,6 +30,10 @@
 #define PP_MAX_OPS UINT64_C(50000000)
 /* Cap on the P2P bytes one simulation may move, so that totals stay exact in a double. */
 #define PP_MAX_TRAFFIC_BYTES 9007199254740992.0 /* 2^53 */
+/* Most entries a list option (--layers-per-stage) takes. */
+#define PP_MAX_LIST 1024
+/* Most rows the option table may have (the size of the origin table). */
+#define CONFIG_MAX_OPTIONS 64
 
 enum pp_comm {
 	PP_COMM_OVERLAP,  /* a copy engine moves data while the device computes */
@@ -36,33 +45,90 @@ enum pp_duplex {
 	PP_DUPLEX_HALF, /* d->e and e->d share one channel */
 };
 
-/* One simulation's settings. Times are in units (abstract, or milliseconds with a link). */
+enum pp_mlp {
+	PP_MLP_PRESET, /* the model preset's */
+	PP_MLP_GATED,  /* SwiGLU: three MLP matrices (Llama) */
+	PP_MLP_PLAIN,  /* GELU: two MLP matrices (GPT) */
+};
+
+enum pp_recompute {
+	PP_RECOMPUTE_NONE, /* keep every activation */
+	PP_RECOMPUTE_FULL, /* keep only each layer's input; recompute the forward in backward */
+};
+
+/* Where a field's value came from. */
+struct config_origin {
+	int line;   /* > 0: line in config->file; -1: the command line; 0: the default */
+	int column; /* column in config->file when line > 0 */
+};
+
+/*
+ * One simulation's settings. Fields marked (model) are used with a model preset only. Fields
+ * that override a preset hold 0 (counts, rates), -1 (latencies, yes/no) or PP_MLP_PRESET while
+ * they take the preset's value.
+ */
 struct config {
-	char schedule[32];     /* generator name, as in sched_find */
-	int p;                 /* devices (pipeline ranks), >= 1 */
-	int v;                 /* chunks per device, >= 1 */
-	int m;                 /* micro-batches, >= 1 */
-	double t_f;            /* forward time of one micro-batch through a device's layers */
-	double t_b;            /* input-gradient backward time, same scope */
-	double t_w;            /* weight-gradient backward time, same scope */
-	double t_comm;         /* fixed time of one P2P message; used when bandwidth is 0 */
-	uint64_t msg_bytes;    /* bytes of one P2P message (activation or its gradient) */
-	double bandwidth;      /* link bandwidth per direction in GB/s (1e9 B/s); 0: use t_comm */
-	double latency;        /* link latency per message in microseconds (with bandwidth) */
-	enum pp_comm comm;     /* overlap or blocking communication */
-	enum pp_duplex duplex; /* full- or half-duplex channels */
-	int group_size;        /* interleaved micro-batch group g; 0 picks the default */
-	double w_mem_fraction; /* share of a chunk's activations W still needs after B */
+	char schedule[32];      /* generator name, as in sched_find */
+	int p;                  /* devices (pipeline ranks), >= 1 */
+	int v;                  /* chunks per device, >= 1 */
+	int m;                  /* micro-batches, >= 1 */
+	double t_f;             /* forward time of one micro-batch through a device's layers */
+	double t_b;             /* input-gradient backward time, same scope */
+	double t_w;             /* weight-gradient backward time, same scope */
+	double t_comm;          /* fixed time of one P2P message; used without a link */
+	uint64_t msg_bytes;     /* bytes of one P2P message (activation or its gradient) */
+	double bandwidth;       /* link bandwidth per direction in GB/s (1e9 B/s); 0: the link's */
+	double latency;         /* link latency per message in microseconds; -1: the link's */
+	enum pp_comm comm;      /* overlap or blocking communication */
+	enum pp_duplex duplex;  /* full- or half-duplex channels */
+	int group_size;         /* interleaved micro-batch group g; 0 picks the default */
+	double w_mem_fraction;  /* share of a chunk's activations W still needs after B */
+	char model[32];         /* model preset; empty for explicit costs */
+	int layers;             /* (model) transformer layers; 0: the preset's, likewise below */
+	int hidden;             /* (model) hidden size */
+	int ffn;                /* (model) MLP intermediate size */
+	int heads;              /* (model) attention heads */
+	int kv_heads;           /* (model) key/value heads */
+	int vocab;              /* (model) vocabulary size */
+	enum pp_mlp mlp;        /* (model) gated (SwiGLU) or plain (GELU) MLP */
+	int tied;               /* (model) embedding and LM head share weights: 1, 0, or -1 */
+	char gpu[32];           /* (model) GPU preset */
+	double tflops;          /* (model) peak dense bf16 TFLOP/s */
+	double gpu_memory;      /* (model) GPU memory in GB */
+	double efficiency;      /* (model) achieved share of peak FLOP/s in compute ops */
+	char link[32];          /* link preset inside a node (pipeline hops there, TP) */
+	char inter_link[32];    /* (model) link preset between nodes */
+	double inter_bandwidth; /* (model) inter-node bandwidth per direction in GB/s */
+	double inter_latency;   /* (model) inter-node latency per message in microseconds; -1 */
+	int seq;                /* (model) sequence length s */
+	int mbs;                /* (model) micro-batch size b */
+	int tp;                 /* (model) tensor-parallel degree */
+	int dp;                 /* (model) data-parallel degree */
+	int gpus;               /* (model) total GPUs; sets dp = gpus / (p * tp) */
+	int gpus_per_node;      /* (model) GPUs in one node */
+	int flash_attention;    /* (model) attention scores are not stored (1) or are (0) */
+	enum pp_recompute recompute; /* (model) activation recomputation */
+	int distributed_optimizer;   /* (model) optimizer state sharded over dp (1) or not (0) */
+	double bytes_per_param; /* (model) weights + gradients + optimizer state per parameter */
+	int dtype_bytes;        /* (model) bytes of an activation element */
+	int first_stage_layers; /* (model) layers on the first virtual stage; 0: even split */
+	int last_stage_layers;  /* (model) layers on the last virtual stage; 0: even split */
+	int layers_per_stage[PP_MAX_LIST]; /* (model) layers of each virtual stage */
+	int nlayers_per_stage;             /* entries in layers_per_stage; 0: not given */
+	char file[256];                    /* the config file read last, for messages */
+	struct config_origin origin[CONFIG_MAX_OPTIONS]; /* per option-table row */
 };
 
 /* The kinds of value an option takes. */
 enum config_arg {
-	CONFIG_ARG_NAME,  /* a name from a fixed set */
+	CONFIG_ARG_NAME,  /* a name from a fixed set (a string in config files) */
 	CONFIG_ARG_COUNT, /* an integer from 1 to PP_MAX_COUNT */
 	CONFIG_ARG_TIME,  /* a finite time >= 0 and <= PP_TIME_MAX_UNITS */
 	CONFIG_ARG_BYTES, /* an integer >= 0 that fits in 63 bits */
 	CONFIG_ARG_RATE,  /* a finite number > 0 */
 	CONFIG_ARG_SHARE, /* a number from 0 to 1 */
+	CONFIG_ARG_BOOL,  /* yes/no, true/false, on/off (a boolean in config files); an int field */
+	CONFIG_ARG_LIST,  /* comma-separated counts (an array of integers in config files) */
 };
 
 /* A row of the option table. */
@@ -78,33 +144,67 @@ struct config_option {
 
 /* The option table in --help order; *count receives its length. */
 const struct config_option *config_options(size_t *count);
+/* The row whose config-file key is key, or NULL. */
+const struct config_option *config_option_by_key(const char *key);
 
 /*
  * Fills c with the defaults: 1f1b, p=4, v=1, m=8, t_f=t_b=t_w=1, no communication cost, the
- * schedule's default group size, W keeping half of a chunk's activations.
+ * schedule's default group size, W keeping half of a chunk's activations; with a model:
+ * sequence 2048, micro-batch size 1, tp=dp=1, 8 GPUs per node, flash attention, no
+ * recomputation, 16 bytes per parameter, bf16 activations, efficiency 0.5.
  */
 void config_init(struct config *c);
 
 /*
- * Parses value for option opt into c. label names the value's origin in messages ("--stages",
- * "-p"). Returns 0, or -1 with a PP_ERR_USAGE error such as
- * "--stages '0': must be an integer from 1 to 16777216".
+ * Parses value for option opt into c and records the command line as its origin. label names
+ * the value's origin in messages ("--stages", "-p"). Returns 0, or -1 with a PP_ERR_USAGE error
+ * such as "--stages '0': must be an integer from 1 to 16777216".
  */
 int config_set(struct config *c, const struct config_option *opt, const char *label,
                const char *value, struct pp_error *err);
 
 /*
+ * True when the option with config-file key `key` was given (command line or file). This is
+ * about user input, for checks such as "--tf with a model"; which values are in effect is read
+ * from the fields themselves.
+ */
+bool config_is_set(const struct config *c, const char *key);
+
+/*
+ * Reads the JSON config file path into c: an object whose members are option keys, each with
+ * a value of the option's kind. Unknown, duplicate or mistyped keys and bad values are errors.
+ * Returns 0, or -1 with err set: PP_ERR_IO when the file cannot be read, else PP_ERR_CONFIG with
+ * the message starting "config 'PATH':LINE:COLUMN: ".
+ */
+int config_load_file(struct config *c, const char *path, struct pp_error *err);
+
+/*
+ * Fails err about the option with config-file key `key`, naming where its value came from
+ * ("--tp" or "config 'a.json':4:9: key \"tp\"") before the message built from fmt. The kind is
+ * PP_ERR_CONFIG for a value from a file, PP_ERR_USAGE otherwise. Returns -1.
+ */
+int config_fail(const struct config *c, const char *key, struct pp_error *err, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+
+/*
  * Checks the settings as a whole: the schedule exists and accepts (p, v, m), the op count is
- * within PP_MAX_OPS, and link settings are consistent. Returns 0, or -1 with a PP_ERR_USAGE
- * error naming the offending option and value.
+ * within PP_MAX_OPS, link settings are consistent, and options of the other pricing mode are
+ * not set. Returns 0, or -1 with an error from config_fail.
  */
 int config_validate(const struct config *c, struct pp_error *err);
 
+/* True when the config prices ops from a model preset. */
+bool config_has_model(const struct config *c);
+
 /*
- * Time of one P2P message in units: t_comm, or with a bandwidth, latency + msg_bytes / bandwidth
- * in milliseconds.
+ * Time of one P2P message in explicit mode, in units: t_comm, or with a link (--link or
+ * --bandwidth), latency + msg_bytes / bandwidth in milliseconds.
  */
 double config_msg_time(const struct config *c);
+
+/* The bandwidth (GB/s) and latency (us) of the intra-node link in explicit mode: the --link
+ * preset's, then the overrides; 0 and 0 when no link is set. */
+void config_link(const struct config *c, double *bandwidth, double *latency);
 
 /* The generator parameters the config asks for. */
 struct sched_params config_sched_params(const struct config *c);

@@ -12,7 +12,57 @@
 #include <stdint.h>
 
 #include "ppsim/config.h"
+#include "ppsim/sched.h"
 #include "ppsim/util.h"
+
+/* Time, FLOPs and bytes of one op kind. */
+struct cost_flops {
+	double f; /* forward */
+	double b; /* input-gradient backward (with full recomputation: plus a forward) */
+	double w; /* weight-gradient backward */
+};
+
+/*
+ * What a model-derived cost knows beyond the per-stage prices: the resolved model, hardware
+ * and parallelism (presets merged with overrides), and the per-device figures that reports
+ * need. FLOPs and parameters are per GPU (after tensor parallelism) unless named "layer".
+ */
+struct cost_model {
+	char model[32];                                  /* model preset */
+	char gpu[32];                                    /* GPU preset */
+	char link[32];                                   /* intra-node link preset */
+	char inter_link[32];                             /* inter-node link preset */
+	int layers, hidden, ffn, heads, kv_heads, vocab; /* the resolved model */
+	bool gated_mlp;                                  /* three MLP matrices */
+	bool tied;                                       /* shared embedding and LM head */
+	int seq, mbs;                                    /* sequence length, micro-batch size */
+	int p, v, tp, dp;                                /* parallel degrees */
+	int gpus;                                        /* p * tp * dp */
+	int gpus_per_node;                               /* GPUs in one node */
+	bool flash_attention;                            /* attention scores not stored */
+	enum pp_recompute recompute;
+	bool distributed_optimizer;
+	double bytes_per_param;                /* weights + gradients + optimizer state */
+	int dtype_bytes;                       /* bytes of an activation element */
+	double tflops;                         /* peak dense bf16 TFLOP/s of one GPU */
+	double efficiency;                     /* achieved share of peak in compute ops */
+	double capacity_bytes;                 /* memory of one GPU */
+	double link_bandwidth, link_latency;   /* intra-node GB/s per direction, microseconds */
+	double inter_bandwidth, inter_latency; /* inter-node */
+	double layer_params;           /* linear parameters of one layer (whole, before tp) */
+	struct cost_flops layer_flops; /* one layer, one micro-batch, whole (before tp) */
+	struct cost_flops head_flops;  /* LM head, one micro-batch, whole */
+	double layer_act_bytes;        /* activations one layer keeps per micro-batch, per GPU */
+	double tp_allreduce_ms;        /* one TP all-reduce of a layer's activations */
+	uint64_t msg_bytes;            /* bytes of one P2P message, per GPU */
+	int *stage_layers;             /* [S] layers of each virtual stage */
+	double *device_params;         /* [p] parameters one GPU of pipeline rank d holds */
+	double *device_state_bytes;    /* [p] weights + gradients + optimizer state on one GPU */
+	pp_time *dp_allreduce;   /* [p] gradient all-reduce after the device's last backward */
+	double step_flops;       /* model FLOPs of one step over all GPUs (no recomputation) */
+	double tokens_per_step;  /* m * mbs * seq * dp */
+	double samples_per_step; /* m * mbs * dp */
+};
 
 /*
  * Costs of one simulation, per virtual stage s = 0..S-1. Times are in ticks, tick ticks per
@@ -32,6 +82,7 @@ struct cost {
 	pp_time *msg_time;     /* [S] transfer time of that message: latency + bytes / bandwidth */
 	enum pp_comm comm;     /* overlap or blocking */
 	enum pp_duplex duplex; /* full- or half-duplex channels */
+	struct cost_model *model; /* model-derived details, NULL for explicit costs */
 };
 
 /*
@@ -41,6 +92,16 @@ struct cost {
  * time unit is the millisecond). Never returns NULL (allocation failure aborts).
  */
 struct cost *cost_new_explicit(const struct config *c, double w_fraction);
+
+/*
+ * Costs derived from the config's model preset on its GPU and links for the schedule s (whose
+ * placement decides which pipeline hops leave a node), in milliseconds: DESIGN.md's FLOP
+ * formulas per layer, the LM head on the last stage, tensor parallelism dividing compute and
+ * adding all-reduces, Korthikanti et al.'s activation bytes. Returns NULL with err set (from
+ * config_fail) when the resolved settings are inconsistent: heads not dividing hidden, tp not
+ * dividing the heads or the GPUs of a node, layers that do not split over the stages.
+ */
+struct cost *cost_new_model(const struct config *c, const struct sched *s, struct pp_error *err);
 
 /* True when every stage has the same t_f, t_b and t_w. */
 bool cost_uniform(const struct cost *c);

@@ -22,6 +22,12 @@ struct device_metrics {
 	double peak_activations; /* peak alive activations in micro-batch equivalents */
 	double comm_wait;        /* time blocking sends held the stream */
 	double span;             /* last end - first start */
+	/* with a model (zero otherwise): */
+	double activation_bytes; /* activations alive at the peak */
+	double state_bytes;      /* weights + gradients + optimizer state */
+	double memory_bytes;     /* activation_bytes + state_bytes */
+	bool oom;                /* memory_bytes above the GPU's memory */
+	double dp_allreduce;     /* gradient all-reduce after the last backward */
 };
 
 /* Per-channel figures; times in units. */
@@ -36,18 +42,26 @@ struct channel_metrics {
 
 /* The figures of one simulation; times in units. */
 struct metrics {
-	int p;                            /* devices */
-	int nchannels;                    /* entries in channels */
-	double makespan;                  /* end of the last op */
-	double bubble_ratio;              /* 1 - sum(busy) / (p * makespan) */
-	double bubble_ratio_theory;       /* the schedule's closed form, NAN where none applies */
-	double bubble_overhead;           /* (makespan - max busy) / max busy */
-	double bubble_rate_span;          /* (max span - max busy) / max span */
-	double utilization;               /* sum(busy) / (p * makespan) */
-	uint64_t messages;                /* P2P messages */
-	uint64_t bytes;                   /* P2P bytes */
-	double p2p_time;                  /* sum of transfer durations */
-	struct device_metrics *devices;   /* [p] */
+	int p;                          /* devices */
+	int nchannels;                  /* entries in channels */
+	double makespan;                /* end of the last op */
+	double bubble_ratio;            /* 1 - sum(busy) / (p * makespan) */
+	double bubble_ratio_theory;     /* the schedule's closed form, NAN where none applies */
+	double bubble_overhead;         /* (makespan - max busy) / max busy */
+	double bubble_rate_span;        /* (max span - max busy) / max span */
+	double utilization;             /* sum(busy) / (p * makespan) */
+	uint64_t messages;              /* P2P messages */
+	uint64_t bytes;                 /* P2P bytes */
+	double p2p_time;                /* sum of transfer durations */
+	struct device_metrics *devices; /* [p] */
+	/* with a model (has_model; zero otherwise): */
+	bool has_model;                   /* the costs come from a model */
+	double step_time;                 /* makespan including each device's gradient all-reduce */
+	double tokens_per_s;              /* tokens of one step over all replicas / step_time */
+	double samples_per_s;             /* sequences of one step / step_time */
+	double mfu;                       /* model FLOPs / (step_time * GPUs * peak FLOP/s) */
+	double memory_capacity_bytes;     /* memory of one GPU */
+	bool oom;                         /* some device is over its memory */
 	struct channel_metrics *channels; /* [nchannels] */
 };
 

@@ -11,12 +11,23 @@
 
 #include "ppsim/sim.h"
 
+/* One row of a comparison: a finished simulation and the name it goes by. */
+struct report_row {
+	const char *label;     /* the config file or "-", shown in the first column */
+	const struct sim *sim; /* the simulation */
+};
+
 /* A row of the report-format table (--format). */
 struct report_format {
-	const char *name;    /* "text", "json" */
+	const char *name;    /* "text", "json", "csv" */
 	const char *summary; /* one line for --help */
 	/* Writes the report of s to out; returns 0, or -1 when it could not be built. */
 	int (*write)(FILE *out, const struct sim *s);
+	/*
+	 * Writes rows side by side: the best value of each figure marked (text), the speed-up of
+	 * each row against the first. Returns 0, or -1 when it could not be built.
+	 */
+	int (*compare)(FILE *out, const struct report_row *rows, int n);
 };
 
 /* The report formats in --help order; *count receives the length. */

@@ -85,9 +85,9 @@ struct sched_desc {
 	bool split;               /* splits backward into B and W */
 	enum placement placement; /* chunk placement */
 	int min_v, max_v;         /* accepted chunk counts (max_v 0: no upper bound) */
-	/* Rejects shapes the schedule does not define (PP_ERR_USAGE); NULL when min_v/max_v say
-	 * it all. */
-	int (*check)(const struct sched_params *sp, struct pp_error *err);
+	/* Rejects shapes the schedule does not define: PP_ERR_USAGE, with *key set to the config
+	 * key at fault ("m", "group_size"); NULL when min_v/max_v say it all. */
+	int (*check)(const struct sched_params *sp, const char **key, struct pp_error *err);
 	/* Appends each device's ops with sched_push, in execution order. */
 	void (*generate)(struct sched *s);
 	/*
@@ -123,9 +123,10 @@ bool sched_op_count(int p, int v, int m, bool split, uint64_t *out);
 
 /*
  * Checks that desc accepts the shape: chunk range and the generator's own check. Returns 0, or
- * -1 with a PP_ERR_USAGE error naming the schedule and the value.
+ * -1 with a PP_ERR_USAGE error saying why and *key (when key is not NULL) set to the config key
+ * of the value at fault: "v", "m" or "group_size".
  */
-int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp,
+int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, const char **key,
                   struct pp_error *err);
 
 /*

@@ -4,9 +4,18 @@
 
 #include <stdio.h>
 
+#include "ppsim/report.h"
 #include "ppsim/sim.h"
 
+#include <cjson/cJSON.h>
+
 int report_text_write(FILE *out, const struct sim *s);
+/* The JSON object of one simulation, as report_json_write prints it; the caller deletes it. */
+cJSON *report_json_build(const struct sim *s);
+int report_csv_write(FILE *out, const struct sim *s);
+int report_compare_text(FILE *out, const struct report_row *rows, int n);
+int report_compare_json(FILE *out, const struct report_row *rows, int n);
+int report_compare_csv(FILE *out, const struct report_row *rows, int n);
 int report_json_write(FILE *out, const struct sim *s);
 
 /* Shortest exact decimal of x (see pp_double_format) in a static-size buffer of the caller. */

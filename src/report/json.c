@@ -14,18 +14,25 @@ static void add_number(cJSON *obj, const char *key, double x)
 		cJSON_AddNumberToObject(obj, key, x);
 }
 
-static cJSON *costs_object(const struct config *c, const char *unit, bool split)
+static cJSON *costs_object(const struct sim *s)
 {
+	const struct config *c = &s->config;
+	const char *unit = s->cost->time_unit;
+	bool split = s->sched->split, model = s->cost->model != NULL;
 	cJSON *o = cJSON_CreateObject();
+	double bw, lat;
 
+	/* with a model, op times are per stage (under "model") and messages priced per hop */
+	config_link(c, &bw, &lat);
 	cJSON_AddStringToObject(o, "time_unit", unit);
-	add_number(o, "t_f", c->t_f);
-	add_number(o, "t_b", c->t_b);
-	add_number(o, "t_w", c->t_w);
-	add_number(o, "t_comm", c->bandwidth > 0 ? NAN : c->t_comm);
-	add_number(o, "msg_bytes", (double)c->msg_bytes);
-	add_number(o, "bandwidth", c->bandwidth > 0 ? c->bandwidth : NAN);
-	add_number(o, "latency", c->bandwidth > 0 ? c->latency : NAN);
+	add_number(o, "t_f", model ? NAN : c->t_f);
+	add_number(o, "t_b", model ? NAN : c->t_b);
+	add_number(o, "t_w", model ? NAN : c->t_w);
+	add_number(o, "t_comm", model || bw > 0 ? NAN : c->t_comm);
+	add_number(o, "msg_bytes",
+	           model ? (double)s->cost->model->msg_bytes : (double)c->msg_bytes);
+	add_number(o, "bandwidth", model ? s->cost->model->link_bandwidth : bw > 0 ? bw : NAN);
+	add_number(o, "latency", model ? s->cost->model->link_latency : bw > 0 ? lat : NAN);
 	cJSON_AddStringToObject(o, "comm", config_comm_name(c->comm));
 	cJSON_AddStringToObject(o, "duplex", config_duplex_name(c->duplex));
 	add_number(o, "w_mem_fraction", split ? c->w_mem_fraction : NAN);
@@ -47,6 +54,14 @@ static cJSON *devices_array(const struct metrics *m)
 		add_number(o, "peak_activations", dm->peak_activations);
 		add_number(o, "comm_wait", dm->comm_wait);
 		add_number(o, "span", dm->span);
+		if (m->has_model) {
+			add_number(o, "activation_bytes", dm->activation_bytes);
+			add_number(o, "state_bytes", dm->state_bytes);
+			add_number(o, "memory_bytes", dm->memory_bytes);
+			add_number(o, "memory_capacity_bytes", m->memory_capacity_bytes);
+			cJSON_AddBoolToObject(o, "oom", dm->oom);
+			add_number(o, "dp_allreduce", dm->dp_allreduce);
+		}
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -75,11 +90,75 @@ static cJSON *p2p_object(const struct metrics *m)
 	return o;
 }
 
-int report_json_write(FILE *out, const struct sim *s)
+/* Adds {"f": ..., "b": ..., "w": ...} under key. */
+static void add_flops(cJSON *obj, const char *key, const struct cost_flops *x)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_number(o, "f", x->f);
+	add_number(o, "b", x->b);
+	add_number(o, "w", x->w);
+	cJSON_AddItemToObject(obj, key, o);
+}
+
+/* The resolved model, hardware, parallelism and per-stage prices of a model-priced run. */
+static cJSON *model_object(const struct sim *s)
+{
+	const struct cost_model *k = s->cost->model;
+	const struct cost *c = s->cost;
+	cJSON *o = cJSON_CreateObject(), *stages = cJSON_CreateArray();
+
+	cJSON_AddStringToObject(o, "name", k->model);
+	cJSON_AddNumberToObject(o, "layers", k->layers);
+	cJSON_AddNumberToObject(o, "hidden", k->hidden);
+	cJSON_AddNumberToObject(o, "ffn", k->ffn);
+	cJSON_AddNumberToObject(o, "heads", k->heads);
+	cJSON_AddNumberToObject(o, "kv_heads", k->kv_heads);
+	cJSON_AddNumberToObject(o, "vocab", k->vocab);
+	cJSON_AddStringToObject(o, "mlp", k->gated_mlp ? "gated" : "plain");
+	cJSON_AddBoolToObject(o, "tied_embeddings", k->tied);
+	cJSON_AddStringToObject(o, "gpu", k->gpu);
+	add_number(o, "tflops", k->tflops);
+	add_number(o, "efficiency", k->efficiency);
+	add_number(o, "gpu_memory_bytes", k->capacity_bytes);
+	cJSON_AddStringToObject(o, "link", k->link);
+	add_number(o, "link_bandwidth", k->link_bandwidth);
+	add_number(o, "link_latency", k->link_latency);
+	cJSON_AddStringToObject(o, "inter_link", k->inter_link);
+	add_number(o, "inter_bandwidth", k->inter_bandwidth);
+	add_number(o, "inter_latency", k->inter_latency);
+	cJSON_AddNumberToObject(o, "seq", k->seq);
+	cJSON_AddNumberToObject(o, "mbs", k->mbs);
+	cJSON_AddNumberToObject(o, "tp", k->tp);
+	cJSON_AddNumberToObject(o, "dp", k->dp);
+	cJSON_AddNumberToObject(o, "gpus", k->gpus);
+	cJSON_AddNumberToObject(o, "gpus_per_node", k->gpus_per_node);
+	add_number(o, "layer_params", k->layer_params);
+	add_flops(o, "layer_flops", &k->layer_flops);
+	add_flops(o, "head_flops", &k->head_flops);
+	add_number(o, "layer_activation_bytes", k->layer_act_bytes);
+	add_number(o, "msg_bytes", (double)k->msg_bytes);
+	add_number(o, "tp_allreduce", k->tp_allreduce_ms);
+	add_number(o, "step_flops", k->step_flops);
+	for (int st = 0; st < c->S; st++) {
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(x, "stage", st);
+		cJSON_AddNumberToObject(x, "layers", k->stage_layers[st]);
+		add_number(x, "t_f", pp_time_to_units(c->t_f[st], c->tick));
+		add_number(x, "t_b", pp_time_to_units(c->t_b[st], c->tick));
+		add_number(x, "t_w", pp_time_to_units(c->t_w[st], c->tick));
+		add_number(x, "activation_bytes", (double)c->act[st]);
+		cJSON_AddItemToArray(stages, x);
+	}
+	cJSON_AddItemToObject(o, "stages", stages);
+	return o;
+}
+
+cJSON *report_json_build(const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
 	cJSON *root = cJSON_CreateObject();
-	char *text;
 
 	cJSON_AddStringToObject(root, "schedule", s->config.schedule);
 	cJSON_AddNumberToObject(root, "p", s->sched->p);
@@ -93,9 +172,24 @@ int report_json_write(FILE *out, const struct sim *s)
 	add_number(root, "utilization", m->utilization);
 	cJSON_AddItemToObject(root, "devices", devices_array(m));
 	cJSON_AddItemToObject(root, "p2p", p2p_object(m));
-	cJSON_AddItemToObject(root, "costs",
-	                      costs_object(&s->config, s->cost->time_unit, s->sched->split));
+	cJSON_AddItemToObject(root, "costs", costs_object(s));
 	add_number(root, "group_size", s->sched->group > 0 ? s->sched->group : NAN);
+	add_number(root, "step_time", m->has_model ? m->step_time : NAN);
+	add_number(root, "tokens_per_s", m->has_model ? m->tokens_per_s : NAN);
+	add_number(root, "samples_per_s", m->has_model ? m->samples_per_s : NAN);
+	add_number(root, "mfu", m->has_model ? m->mfu : NAN);
+	if (m->has_model)
+		cJSON_AddItemToObject(root, "model", model_object(s));
+	else
+		cJSON_AddNullToObject(root, "model");
+	return root;
+}
+
+int report_json_write(FILE *out, const struct sim *s)
+{
+	cJSON *root = report_json_build(s);
+	char *text;
+
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (text == NULL)

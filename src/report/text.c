@@ -7,21 +7,55 @@
 static void write_costs(FILE *out, const struct config *c, bool split)
 {
 	char a[32], b[32], d[32], e[32];
+	double bw, lat;
 
 	fprintf(out, "%-18s t_f=%s t_b=%s t_w=%s", "costs", REPORT_NUM(a, c->t_f),
 	        REPORT_NUM(b, c->t_b), REPORT_NUM(d, c->t_w));
 	if (split)
 		fprintf(out, ", W keeps %s of the activations", REPORT_NUM(e, c->w_mem_fraction));
 	fputc('\n', out);
-	if (c->bandwidth > 0)
+	config_link(c, &bw, &lat);
+	if (bw > 0)
 		fprintf(out, "%-18s %s B per message over %s GB/s, latency %s us, %s, %s-duplex\n",
-		        "communication", REPORT_NUM(a, (double)c->msg_bytes),
-		        REPORT_NUM(b, c->bandwidth), REPORT_NUM(d, c->latency),
-		        config_comm_name(c->comm), config_duplex_name(c->duplex));
+		        "communication", REPORT_NUM(a, (double)c->msg_bytes), REPORT_NUM(b, bw),
+		        REPORT_NUM(d, lat), config_comm_name(c->comm),
+		        config_duplex_name(c->duplex));
 	else
 		fprintf(out, "%-18s t_comm=%s per message, %s B, %s, %s-duplex\n", "communication",
 		        REPORT_NUM(e, c->t_comm), REPORT_NUM(a, (double)c->msg_bytes),
 		        config_comm_name(c->comm), config_duplex_name(c->duplex));
+}
+
+/* The model, hardware and parallelism lines of a model-priced run. */
+static void write_model(FILE *out, const struct sim *s)
+{
+	const struct cost_model *k = s->cost->model;
+	const struct config *c = &s->config;
+	char a[32], b[32], d[32];
+
+	fprintf(out, "%-18s %s: %d layers, hidden %d, ffn %d (%s), %d heads (%d kv), vocab %d\n",
+	        "model", k->model, k->layers, k->hidden, k->ffn, k->gated_mlp ? "gated" : "plain",
+	        k->heads, k->kv_heads, k->vocab);
+	fprintf(out, "%-18s %s: %s TFLOP/s at %s, %s GB\n", "gpu", k->gpu, REPORT_NUM(a, k->tflops),
+	        REPORT_NUM(b, k->efficiency), REPORT_NUM(d, k->capacity_bytes / 1e9));
+	fprintf(out, "%-18s %s %s GB/s %s us inside a node, %s ", "links", k->link,
+	        REPORT_NUM(a, k->link_bandwidth), REPORT_NUM(b, k->link_latency), k->inter_link);
+	fprintf(out, "%s GB/s %s us between nodes\n", REPORT_NUM(a, k->inter_bandwidth),
+	        REPORT_NUM(b, k->inter_latency));
+	fprintf(out, "%-18s tp=%d dp=%d, %d GPUs (%d per node); sequence %d, micro-batch %d\n",
+	        "parallelism", k->tp, k->dp, k->gpus, k->gpus_per_node, k->seq, k->mbs);
+	fprintf(out, "%-18s", "layers per stage");
+	for (int st = 0; st < s->sched->S; st++)
+		fprintf(out, "%s%d", st ? "," : " ", k->stage_layers[st]);
+	fputc('\n', out);
+	fprintf(out, "%-18s F %.4g, B %.4g, W %.4g FLOPs; %.4g GB of activations (%s)\n",
+	        "per layer", k->layer_flops.f, k->layer_flops.b, k->layer_flops.w,
+	        k->layer_act_bytes / 1e9,
+	        k->recompute == PP_RECOMPUTE_FULL ? "full recomputation"
+	        : k->flash_attention              ? "flash attention"
+	                                          : "no flash attention");
+	fprintf(out, "%-18s %" PRIu64 " B per message, %s, %s-duplex\n", "communication",
+	        k->msg_bytes, config_comm_name(c->comm), config_duplex_name(c->duplex));
 }
 
 static void write_summary(FILE *out, const struct sim *s)
@@ -35,7 +69,10 @@ static void write_summary(FILE *out, const struct sim *s)
 	if (s->sched->group > 0)
 		fprintf(out, ", group %d", s->sched->group);
 	fputs(")\n", out);
-	write_costs(out, &s->config, s->sched->split);
+	if (s->cost->model != NULL)
+		write_model(out, s);
+	else
+		write_costs(out, &s->config, s->sched->split);
 	fprintf(out, "%-18s %s %s\n", "makespan", REPORT_NUM(a, m->makespan), unit);
 	fprintf(out, "%-18s %.6f", "bubble_ratio", m->bubble_ratio);
 	if (isnan(m->bubble_ratio_theory))
@@ -48,20 +85,36 @@ static void write_summary(FILE *out, const struct sim *s)
 	fprintf(out, "%-18s %.6f\n", "utilization", m->utilization);
 	fprintf(out, "%-18s %" PRIu64 " messages, %" PRIu64 " bytes, %s %s in transfers\n", "p2p",
 	        m->messages, m->bytes, REPORT_NUM(b, m->p2p_time), unit);
+	if (m->has_model) {
+		fprintf(out, "%-18s %s ms with the gradient all-reduce\n", "step_time",
+		        REPORT_NUM(a, m->step_time));
+		fprintf(out, "%-18s %.6g tokens/s, %.6g samples/s, MFU %.4f\n", "throughput",
+		        m->tokens_per_s, m->samples_per_s, m->mfu);
+		fprintf(out, "%-18s %s\n", "memory",
+		        m->oom ? "OUT OF MEMORY on some device (see the table)"
+		               : "every device fits");
+	}
 }
 
 static void write_devices(FILE *out, const struct metrics *m)
 {
 	char a[32], b[32], c[32], d[32];
 
-	fprintf(out, "\n%6s %12s %12s %12s %17s %12s\n", "device", "busy", "idle", "utilization",
+	fprintf(out, "\n%6s %12s %12s %12s %17s %12s", "device", "busy", "idle", "utilization",
 	        "peak_activations", "comm_wait");
+	if (m->has_model)
+		fprintf(out, " %14s %10s %10s", "activations_GB", "memory_GB", "fits");
+	fputc('\n', out);
 	for (int i = 0; i < m->p; i++) {
 		const struct device_metrics *dm = &m->devices[i];
 
-		fprintf(out, "%6d %12s %12s %12.6f %17s %12s\n", i, REPORT_NUM(a, dm->busy),
+		fprintf(out, "%6d %12s %12s %12.6f %17s %12s", i, REPORT_NUM(a, dm->busy),
 		        REPORT_NUM(b, dm->idle), dm->utilization,
 		        REPORT_NUM(c, dm->peak_activations), REPORT_NUM(d, dm->comm_wait));
+		if (m->has_model)
+			fprintf(out, " %14.2f %10.2f %10s", dm->activation_bytes / 1e9,
+			        dm->memory_bytes / 1e9, dm->oom ? "OOM" : "yes");
+		fputc('\n', out);
 	}
 }
 

@@ -13,7 +13,7 @@ double sched_gpipe_peak(const struct sched_params *sp, int d);
 void sched_1f1b_generate(struct sched *s);
 double sched_1f1b_peak(const struct sched_params *sp, int d);
 
-int sched_interleaved_check(const struct sched_params *sp, struct pp_error *err);
+int sched_interleaved_check(const struct sched_params *sp, const char **key, struct pp_error *err);
 void sched_interleaved_generate(struct sched *s);
 double sched_interleaved_theory(const struct sched_params *sp, double t_f, double t_b, double t_w);
 double sched_interleaved_peak(const struct sched_params *sp, int d);
@@ -24,7 +24,7 @@ void sched_zbh1_generate(struct sched *s);
 double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, double t_w);
 double sched_zbh1_peak(const struct sched_params *sp, int d);
 
-int sched_zbh2_check(const struct sched_params *sp, struct pp_error *err);
+int sched_zbh2_check(const struct sched_params *sp, const char **key, struct pp_error *err);
 void sched_zbh2_generate(struct sched *s);
 double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, double t_w);
 double sched_zbh2_peak(const struct sched_params *sp, int d);

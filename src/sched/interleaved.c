@@ -40,19 +40,20 @@ int sched_interleaved_group(const struct sched_params *sp)
 	return sp->group != 0 ? sp->group : sp->m / rounds;
 }
 
-int sched_interleaved_check(const struct sched_params *sp, struct pp_error *err)
+int sched_interleaved_check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
 	int below, above;
 
 	if (sp->group != 0) {
+		*key = "group_size";
 		if (megatron_accepts(sp->p, sp->m, sp->group))
 			return 0;
-		return pp_fail(
-		        err, PP_ERR_USAGE,
-		        "--group-size '%d': interleaved needs p <= g <= m and m mod g of 0 or "
-		        "at least p (Megatron-LM's rule; here p=%d, m=%d)",
-		        sp->group, sp->p, sp->m);
+		return pp_fail(err, PP_ERR_USAGE,
+		               "interleaved needs p <= g <= m and m mod g of 0 or at least p "
+		               "(Megatron-LM's rule; here p=%d, m=%d)",
+		               sp->p, sp->m);
 	}
+	*key = "m";
 	if (torch_accepts(sp->p, sp->m))
 		return 0;
 	for (below = sp->m - 1; below > 1 && !torch_accepts(sp->p, below); below--)
@@ -61,10 +62,9 @@ int sched_interleaved_check(const struct sched_params *sp, struct pp_error *err)
 		;
 	return pp_fail(
 	        err, PP_ERR_USAGE,
-	        "--microbatches '%d': interleaved with p=%d accepts neither Megatron-LM's m "
-	        "(a multiple of p) nor PyTorch's (a multiple of max(1, floor(m/p))); nearest "
-	        "valid m: %d and %d",
-	        sp->m, sp->p, below, above);
+	        "interleaved with p=%d accepts neither Megatron-LM's m (a multiple of p) nor "
+	        "PyTorch's (a multiple of max(1, floor(m/p))); nearest valid m: %d and %d",
+	        sp->p, below, above);
 }
 
 void sched_interleaved_generate(struct sched *s)

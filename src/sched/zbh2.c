@@ -13,12 +13,12 @@
 
 #include "generators.h"
 
-int sched_zbh2_check(const struct sched_params *sp, struct pp_error *err)
+int sched_zbh2_check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
+	*key = "m";
 	if (sp->m >= 2 * sp->p - 1)
 		return 0;
-	return pp_fail(err, PP_ERR_USAGE,
-	               "--microbatches '%d': zbh2 needs at least 2p-1 = %d micro-batches", sp->m,
+	return pp_fail(err, PP_ERR_USAGE, "zbh2 needs at least 2p-1 = %d micro-batches",
 	               2 * sp->p - 1);
 }
 

@@ -58,9 +58,23 @@ static void config_init_sets_the_documented_defaults(void)
 	ASSERT_NEAR(c.t_comm, 0);
 	CU_ASSERT_EQUAL(c.msg_bytes, 0);
 	ASSERT_NEAR(c.bandwidth, 0);
-	ASSERT_NEAR(c.latency, 0);
+	ASSERT_NEAR(c.latency, -1);
 	CU_ASSERT_EQUAL(c.comm, PP_COMM_OVERLAP);
 	CU_ASSERT_EQUAL(c.duplex, PP_DUPLEX_FULL);
+	CU_ASSERT_STRING_EQUAL(c.model, "");
+	CU_ASSERT_EQUAL(c.seq, 2048);
+	CU_ASSERT_EQUAL(c.mbs, 1);
+	CU_ASSERT_EQUAL(c.tp, 1);
+	CU_ASSERT_EQUAL(c.dp, 1);
+	CU_ASSERT_EQUAL(c.gpus_per_node, 8);
+	CU_ASSERT_EQUAL(c.flash_attention, 1);
+	CU_ASSERT_EQUAL(c.recompute, PP_RECOMPUTE_NONE);
+	CU_ASSERT_EQUAL(c.distributed_optimizer, 0);
+	ASSERT_NEAR(c.bytes_per_param, 16);
+	CU_ASSERT_EQUAL(c.dtype_bytes, 2);
+	ASSERT_NEAR(c.efficiency, 0.5);
+	CU_ASSERT_EQUAL(c.tied, -1);
+	CU_ASSERT_EQUAL(c.mlp, PP_MLP_PRESET);
 }
 
 static void config_options_describe_each_field_once(void)
@@ -86,6 +100,37 @@ static void config_options_describe_each_field_once(void)
 	        {"group-size", 0, "group_size", CONFIG_ARG_COUNT},
 	        {"w-mem-fraction", 0, "w_mem_fraction", CONFIG_ARG_SHARE},
 	        {"duplex", 0, "duplex", CONFIG_ARG_NAME},
+	        {"link", 0, "link", CONFIG_ARG_NAME},
+	        {"model", 0, "model", CONFIG_ARG_NAME},
+	        {"layers", 0, "layers", CONFIG_ARG_COUNT},
+	        {"hidden", 0, "hidden", CONFIG_ARG_COUNT},
+	        {"ffn", 0, "ffn", CONFIG_ARG_COUNT},
+	        {"heads", 0, "heads", CONFIG_ARG_COUNT},
+	        {"kv-heads", 0, "kv_heads", CONFIG_ARG_COUNT},
+	        {"vocab", 0, "vocab", CONFIG_ARG_COUNT},
+	        {"mlp", 0, "mlp", CONFIG_ARG_NAME},
+	        {"tied-embeddings", 0, "tied_embeddings", CONFIG_ARG_BOOL},
+	        {"gpu", 0, "gpu", CONFIG_ARG_NAME},
+	        {"tflops", 0, "tflops", CONFIG_ARG_RATE},
+	        {"gpu-memory", 0, "gpu_memory", CONFIG_ARG_RATE},
+	        {"efficiency", 0, "efficiency", CONFIG_ARG_SHARE},
+	        {"inter-link", 0, "inter_link", CONFIG_ARG_NAME},
+	        {"inter-bandwidth", 0, "inter_bandwidth", CONFIG_ARG_RATE},
+	        {"inter-latency", 0, "inter_latency", CONFIG_ARG_TIME},
+	        {"seq", 0, "seq", CONFIG_ARG_COUNT},
+	        {"mbs", 0, "mbs", CONFIG_ARG_COUNT},
+	        {"tp", 0, "tp", CONFIG_ARG_COUNT},
+	        {"dp", 0, "dp", CONFIG_ARG_COUNT},
+	        {"gpus", 0, "gpus", CONFIG_ARG_COUNT},
+	        {"gpus-per-node", 0, "gpus_per_node", CONFIG_ARG_COUNT},
+	        {"flash-attention", 0, "flash_attention", CONFIG_ARG_BOOL},
+	        {"recompute", 0, "recompute", CONFIG_ARG_NAME},
+	        {"distributed-optimizer", 0, "distributed_optimizer", CONFIG_ARG_BOOL},
+	        {"bytes-per-param", 0, "bytes_per_param", CONFIG_ARG_RATE},
+	        {"dtype-bytes", 0, "dtype_bytes", CONFIG_ARG_COUNT},
+	        {"layers-per-stage", 0, "layers_per_stage", CONFIG_ARG_LIST},
+	        {"first-stage-layers", 0, "first_stage_layers", CONFIG_ARG_COUNT},
+	        {"last-stage-layers", 0, "last_stage_layers", CONFIG_ARG_COUNT},
 	};
 	size_t n;
 	const struct config_option *opts = config_options(&n);

@@ -457,7 +457,7 @@ static int closed_form_mismatches(const double (*costs)[3], size_t ncosts, bool 
 						struct sim *s;
 						double theory, sim;
 
-						if (sched_accepts(desc, &sp, &err) != 0)
+						if (sched_accepts(desc, &sp, NULL, &err) != 0)
 							continue;
 						s = simulate_config(&c);
 						theory = s->metrics.bubble_ratio_theory;

@@ -77,18 +77,22 @@ static char *line_starting(const char *text, const char *prefix, char *buf, size
 	return NULL;
 }
 
-static void report_find_knows_text_and_json_exactly(void)
+static void report_find_knows_text_json_and_csv_exactly(void)
 {
 	size_t n;
 	const struct report_format *f = report_formats(&n);
 
-	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
 	CU_ASSERT_STRING_EQUAL(f[0].name, "text");
 	CU_ASSERT_STRING_EQUAL(f[1].name, "json");
+	CU_ASSERT_STRING_EQUAL(f[2].name, "csv");
 	CU_ASSERT_PTR_EQUAL(report_find("text"), &f[0]);
 	CU_ASSERT_PTR_EQUAL(report_find("json"), &f[1]);
+	CU_ASSERT_PTR_EQUAL(report_find("csv"), &f[2]);
+	for (size_t i = 0; i < n; i++)
+		CU_ASSERT(f[i].write != NULL && f[i].compare != NULL);
 	CU_ASSERT_PTR_NULL(report_find("JSON"));
-	CU_ASSERT_PTR_NULL(report_find("csv"));
+	CU_ASSERT_PTR_NULL(report_find("yaml"));
 	CU_ASSERT_PTR_NULL(report_find(""));
 }
 
@@ -109,6 +113,11 @@ static void report_json_parses_back_with_top_level_keys_in_order(void)
 	        "p2p",
 	        "costs",
 	        "group_size",
+	        "step_time",
+	        "tokens_per_s",
+	        "samples_per_s",
+	        "mfu",
+	        "model",
 	};
 	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
 	struct output o = write_format("json", s);
@@ -444,7 +453,7 @@ static void report_timeline_header_and_legend_fit_the_width(void)
 }
 
 static const struct unit_test tests[] = {
-        UNIT_TEST(report_find_knows_text_and_json_exactly),
+        UNIT_TEST(report_find_knows_text_json_and_csv_exactly),
         UNIT_TEST(report_json_parses_back_with_top_level_keys_in_order),
         UNIT_TEST(report_json_holds_the_figures_of_1f1b_p4_m8),
         UNIT_TEST(report_json_lists_each_device_with_its_figures),

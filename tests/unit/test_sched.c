@@ -141,13 +141,19 @@ static void sched_accepts_one_chunk_only_for_gpipe_and_1f1b(void)
 	struct pp_error err = {0};
 
 	CU_ASSERT_EQUAL(
-	        sched_accepts(sched_find("gpipe"), &(struct sched_params){4, 1, 8, 0}, &err), 0);
-	CU_ASSERT_EQUAL(sched_accepts(sched_find("1f1b"), &(struct sched_params){4, 1, 1, 0}, &err),
-	                0);
-	CU_ASSERT_EQUAL(sched_accepts(sched_find("1f1b"), &(struct sched_params){4, 2, 8, 0}, &err),
-	                -1);
+	        sched_accepts(sched_find("gpipe"), &(struct sched_params){4, 1, 8, 0}, NULL, &err),
+	        0);
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("1f1b"), &(struct sched_params){4, 1, 1, 0}, NULL, &err),
+	        0);
+	const char *key = NULL;
+
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("1f1b"), &(struct sched_params){4, 2, 8, 0}, &key, &err),
+	        -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_STRING_EQUAL(err.msg, "--chunks '2': schedule '1f1b' needs v=1");
+	CU_ASSERT_STRING_EQUAL(err.msg, "schedule '1f1b' needs v=1");
+	CU_ASSERT_STRING_EQUAL(key, "v");
 }
 
 static void sched_loop_placement_puts_chunk_c_of_device_d_on_stage_cp_plus_d(void)
@@ -345,7 +351,7 @@ static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 					struct pp_error err = {0};
 					struct sched *s;
 
-					if (sched_accepts(&t[k], &sp, &err) != 0) {
+					if (sched_accepts(&t[k], &sp, NULL, &err) != 0) {
 						CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 						continue;
 					}
@@ -572,7 +578,8 @@ static void sched_interleaved_order_equals_megatron_lm_for_p_2_4_8_v_2_3_4_m_p_2
 				struct sched *s;
 
 				CU_ASSERT_EQUAL_FATAL(
-				        sched_accepts(sched_find("interleaved"), &sp, &err), 0);
+				        sched_accepts(sched_find("interleaved"), &sp, NULL, &err),
+				        0);
 				s = sched_new(sched_find("interleaved"), &sp);
 				CU_ASSERT_EQUAL(s->group, p);
 				CU_ASSERT_FALSE(s->split);
@@ -746,32 +753,34 @@ static void sched_accepts_rejects_interleaved_with_one_chunk(void)
 {
 	struct pp_error err = {0};
 
-	CU_ASSERT_EQUAL(
-	        sched_accepts(sched_find("interleaved"), &(struct sched_params){4, 1, 8, 0}, &err),
-	        -1);
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("interleaved"), &(struct sched_params){4, 1, 8, 0},
+	                              NULL, &err),
+	                -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_STRING_EQUAL(err.msg, "--chunks '1': schedule 'interleaved' needs v >= 2");
+	CU_ASSERT_STRING_EQUAL(err.msg, "schedule 'interleaved' needs v >= 2");
 }
 
 static void sched_accepts_rejects_interleaved_p4_m9_naming_m_8_and_10(void)
 {
 	struct pp_error err = {0};
+	const char *key = NULL;
 
-	CU_ASSERT_EQUAL(
-	        sched_accepts(sched_find("interleaved"), &(struct sched_params){4, 2, 9, 0}, &err),
-	        -1);
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("interleaved"), &(struct sched_params){4, 2, 9, 0},
+	                              &key, &err),
+	                -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--microbatches '9'"));
+	CU_ASSERT_STRING_EQUAL(key, "m");
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "interleaved with p=4 accepts neither"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nearest valid m: 8 and 10"));
 	/* p=8, m=17: PyTorch accepts 16 and 18 */
-	CU_ASSERT_EQUAL(
-	        sched_accepts(sched_find("interleaved"), &(struct sched_params){8, 2, 17, 0}, &err),
-	        -1);
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("interleaved"),
+	                              &(struct sched_params){8, 2, 17, 0}, NULL, &err),
+	                -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nearest valid m: 16 and 18"));
 	/* p=4, m=13: PyTorch accepts 12 and 15 */
-	CU_ASSERT_EQUAL(
-	        sched_accepts(sched_find("interleaved"), &(struct sched_params){4, 2, 13, 0}, &err),
-	        -1);
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("interleaved"),
+	                              &(struct sched_params){4, 2, 13, 0}, NULL, &err),
+	                -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nearest valid m: 12 and 15"));
 }
 
@@ -788,15 +797,17 @@ static void sched_accepts_interleaved_m_in_pytorch_lists_for_p4_and_p8(void)
 	for (int m = 1; m <= 24; m++) {
 		bool want = i < sizeof(p4) / sizeof(p4[0]) && p4[i] == m;
 
-		CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 2, m, 0}, &err) == 0,
-		                want);
+		CU_ASSERT_EQUAL(
+		        sched_accepts(desc, &(struct sched_params){4, 2, m, 0}, NULL, &err) == 0,
+		        want);
 		i += want;
 	}
 	for (int m = 1; m <= 40; m++) {
 		bool want = j < sizeof(p8) / sizeof(p8[0]) && p8[j] == m;
 
-		CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){8, 3, m, 0}, &err) == 0,
-		                want);
+		CU_ASSERT_EQUAL(
+		        sched_accepts(desc, &(struct sched_params){8, 3, m, 0}, NULL, &err) == 0,
+		        want);
 		j += want;
 	}
 }
@@ -816,10 +827,13 @@ static void sched_accepts_rejects_group_sizes_megatron_lm_rejects(void)
 		struct sched_params sp = {bad[i].p, 2, bad[i].m, bad[i].g};
 		char want[64];
 
+		const char *key = NULL;
+
 		memset(&err, 0, sizeof(err));
-		CU_ASSERT_EQUAL(sched_accepts(desc, &sp, &err), -1);
+		CU_ASSERT_EQUAL(sched_accepts(desc, &sp, &key, &err), -1);
 		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-		snprintf(want, sizeof(want), "--group-size '%d': ", bad[i].g);
+		CU_ASSERT_STRING_EQUAL(key, "group_size");
+		snprintf(want, sizeof(want), "interleaved needs p <= g <= m");
 		CU_ASSERT_EQUAL(strncmp(err.msg, want, strlen(want)), 0);
 		snprintf(want, sizeof(want), "p=%d, m=%d", bad[i].p, bad[i].m);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
@@ -828,7 +842,7 @@ static void sched_accepts_rejects_group_sizes_megatron_lm_rejects(void)
 		struct sched_params sp = {good[i].p, 2, good[i].m, good[i].g};
 		struct sched *s;
 
-		CU_ASSERT_EQUAL_FATAL(sched_accepts(desc, &sp, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(sched_accepts(desc, &sp, NULL, &err), 0);
 		s = sched_new(desc, &sp);
 		CU_ASSERT_EQUAL(s->group, good[i].g);
 		CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
@@ -840,11 +854,11 @@ static void sched_accepts_a_group_size_only_for_interleaved(void)
 {
 	struct pp_error err = {0};
 
-	CU_ASSERT_EQUAL(sched_accepts(sched_find("1f1b"), &(struct sched_params){4, 1, 8, 4}, &err),
-	                -1);
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("1f1b"), &(struct sched_params){4, 1, 8, 4}, NULL, &err),
+	        -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_STRING_EQUAL(
-	        err.msg, "--group-size '4': only the interleaved schedule has groups, not '1f1b'");
+	CU_ASSERT_STRING_EQUAL(err.msg, "only the interleaved schedule has groups, not '1f1b'");
 }
 
 static void sched_accepts_interleaved_p4_m3_and_m10_as_pytorch_does(void)
@@ -852,8 +866,8 @@ static void sched_accepts_interleaved_p4_m3_and_m10_as_pytorch_does(void)
 	const struct sched_desc *desc = sched_find("interleaved");
 	struct pp_error err = {0};
 
-	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 2, 3, 0}, &err), 0);
-	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 2, 10, 0}, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 2, 3, 0}, NULL, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 2, 10, 0}, NULL, &err), 0);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
 }
 
@@ -861,13 +875,15 @@ static void sched_accepts_rejects_zbh1_and_zbh2_with_two_chunks(void)
 {
 	struct pp_error err = {0};
 
-	CU_ASSERT_EQUAL(sched_accepts(sched_find("zbh1"), &(struct sched_params){4, 2, 8, 0}, &err),
-	                -1);
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("zbh1"), &(struct sched_params){4, 2, 8, 0}, NULL, &err),
+	        -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_STRING_EQUAL(err.msg, "--chunks '2': schedule 'zbh1' needs v=1");
-	CU_ASSERT_EQUAL(sched_accepts(sched_find("zbh2"), &(struct sched_params){4, 2, 8, 0}, &err),
-	                -1);
-	CU_ASSERT_STRING_EQUAL(err.msg, "--chunks '2': schedule 'zbh2' needs v=1");
+	CU_ASSERT_STRING_EQUAL(err.msg, "schedule 'zbh1' needs v=1");
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("zbh2"), &(struct sched_params){4, 2, 8, 0}, NULL, &err),
+	        -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "schedule 'zbh2' needs v=1");
 }
 
 static void sched_accepts_zbh2_only_with_at_least_2p_minus_1_microbatches(void)
@@ -875,13 +891,12 @@ static void sched_accepts_zbh2_only_with_at_least_2p_minus_1_microbatches(void)
 	const struct sched_desc *desc = sched_find("zbh2");
 	struct pp_error err = {0};
 
-	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 1, 6, 0}, &err), -1);
+	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 1, 6, 0}, NULL, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_STRING_EQUAL(err.msg,
-	                       "--microbatches '6': zbh2 needs at least 2p-1 = 7 micro-batches");
+	CU_ASSERT_STRING_EQUAL(err.msg, "zbh2 needs at least 2p-1 = 7 micro-batches");
 	memset(&err, 0, sizeof(err));
-	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 1, 7, 0}, &err), 0);
-	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){1, 1, 1, 0}, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){4, 1, 7, 0}, NULL, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(desc, &(struct sched_params){1, 1, 1, 0}, NULL, &err), 0);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
 }
 

@@ -1,0 +1,58 @@
+/*
+ * Presets: named models, GPUs and links with their published figures, so that users can write
+ * "llama3-70b on a100-80g over nvlink3" instead of raw numbers. Every field can be overridden
+ * through the config. The tables are static data; nothing here is freed.
+ */
+#ifndef PPSIM_PRESET_H
+#define PPSIM_PRESET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A decoder-only transformer. */
+struct model_preset {
+	const char *name;   /* "llama3-70b" */
+	int layers;         /* transformer layers */
+	int hidden;         /* hidden size h */
+	int ffn;            /* MLP intermediate size */
+	int heads;          /* attention heads a */
+	int kv_heads;       /* key/value heads (grouped-query attention) */
+	int vocab;          /* vocabulary size V */
+	bool gated_mlp;     /* SwiGLU (three MLP matrices) rather than GELU (two) */
+	bool tied;          /* input embedding and LM head share their weights */
+	const char *source; /* where the figures come from */
+};
+
+/* A GPU. */
+struct gpu_preset {
+	const char *name;       /* "a100-80g" */
+	double tflops;          /* peak dense bf16 TFLOP/s */
+	double memory_gb;       /* memory in GB (1e9 bytes) */
+	const char *link;       /* default intra-node link preset */
+	const char *inter_link; /* default inter-node link preset */
+	const char *source;
+};
+
+/* A link between two GPUs: bandwidth per direction and per-message latency. */
+struct link_preset {
+	const char *name; /* "nvlink3" */
+	double bandwidth; /* GB/s per direction (1e9 B/s) */
+	double latency;   /* microseconds per message */
+	const char *source;
+};
+
+/* The tables in `ppsim list` order; *count receives the length. */
+const struct model_preset *preset_models(size_t *count);
+const struct gpu_preset *preset_gpus(size_t *count);
+const struct link_preset *preset_links(size_t *count);
+
+/* Lookups by exact name; NULL when there is none. */
+const struct model_preset *preset_model(const char *name);
+const struct gpu_preset *preset_gpu(const char *name);
+const struct link_preset *preset_link(const char *name);
+
+/* Writes the names of one table, "a, b, c", into buf of size n; kind is "model", "gpu" or
+ * "link". Returns buf. */
+char *preset_names(const char *kind, char *buf, size_t n);
+
+#endif

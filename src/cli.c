@@ -1,0 +1,330 @@
+/* Command-line parsing shared by `run` and `compare`, driven by the option tables. */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "ppsim/sched.h"
+
+/* Identifiers of options that are not config fields; config fields use OPT_CONFIG + index. */
+enum {
+	OPT_FORMAT = 'f',
+	OPT_HELP = 'h',
+	OPT_CONFIG_FILE = 'c',
+	OPT_TIMELINE = 1000,
+	OPT_DUMP_OPS,
+	OPT_SCHEDULES,
+	OPT_VERSION,
+	OPT_CONFIG = 2000,
+};
+
+/* Options of the commands themselves, beside the config table. */
+struct cmd_option {
+	struct option opt;   /* getopt_long entry */
+	int modes;           /* enum cli_mode bits of the commands that take it */
+	const char *metavar; /* value name for --help, NULL for flags */
+	const char *help;    /* one line for --help */
+};
+
+static const struct cmd_option cmd_options[] = {
+        {{"config", required_argument, NULL, OPT_CONFIG_FILE},
+         CLI_RUN,
+         "FILE",
+         "read settings from a JSON config file (options given too win)"},
+        {{"schedules", required_argument, NULL, OPT_SCHEDULES},
+         CLI_COMPARE,
+         "LIST",
+         "compare: comma-separated schedules, or 'all'"},
+        {{"format", required_argument, NULL, OPT_FORMAT},
+         CLI_RUN | CLI_COMPARE,
+         "FMT",
+         "report format (default text):"},
+        {{"timeline", optional_argument, NULL, OPT_TIMELINE},
+         CLI_RUN,
+         "WIDTH",
+         "append an ASCII timeline WIDTH columns wide (default: terminal, else 100)"},
+        {{"dump-ops", required_argument, NULL, OPT_DUMP_OPS},
+         CLI_RUN,
+         "FILE",
+         "write every op with its start and end as CSV to FILE"},
+        {{"help", no_argument, NULL, OPT_HELP},
+         CLI_RUN | CLI_COMPARE,
+         NULL,
+         "show this help and exit"},
+        {{"version", no_argument, NULL, OPT_VERSION},
+         CLI_RUN | CLI_COMPARE,
+         NULL,
+         "show the version and exit"},
+};
+#define N_CMD_OPTIONS (sizeof(cmd_options) / sizeof(cmd_options[0]))
+
+static void help_line(FILE *out, int short_name, const char *name, int has_arg, const char *metavar,
+                      const char *help)
+{
+	char left[64];
+	int n = 0;
+
+	n += snprintf(left + n, sizeof(left) - (size_t)n, short_name ? "-%c, " : "    ",
+	              short_name);
+	if (has_arg == optional_argument)
+		snprintf(left + n, sizeof(left) - (size_t)n, "--%s[=%s]", name, metavar);
+	else if (has_arg == required_argument)
+		snprintf(left + n, sizeof(left) - (size_t)n, "--%s=%s", name, metavar);
+	else
+		snprintf(left + n, sizeof(left) - (size_t)n, "--%s", name);
+	if (strlen(left) > 26)
+		fprintf(out, "  %s\n  %-26s %s\n", left, "", help);
+	else
+		fprintf(out, "  %-26s %s\n", left, help);
+}
+
+/* Names of the report formats, "text, json", into buf of size n. */
+static char *format_names(char *buf, size_t n)
+{
+	size_t count, len = 0;
+	const struct report_format *f = report_formats(&count);
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < count && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", f[i].name);
+	return buf;
+}
+
+void cli_help_options(FILE *out, enum cli_mode mode)
+{
+	size_t n;
+	const struct config_option *co = config_options(&n);
+	char help[512], names[256];
+
+	fputs("Input and output:\n", out);
+	for (size_t i = 0; i < N_CMD_OPTIONS; i++) {
+		const struct cmd_option *r = &cmd_options[i];
+		int short_name = r->opt.val < 128 ? r->opt.val : 0;
+
+		if (!(r->modes & (int)mode))
+			continue;
+		/* the format option lists the reporter table */
+		snprintf(help, sizeof(help), "%s%s%s", r->help, r->opt.val == OPT_FORMAT ? " " : "",
+		         r->opt.val == OPT_FORMAT ? format_names(names, sizeof(names)) : "");
+		help_line(out, short_name, r->opt.name, r->opt.has_arg, r->metavar, help);
+	}
+	static const struct {
+		const char *key, *title;
+	} sections[] = {
+	        {"schedule", "Schedule and shape:"},
+	        {"t_f", "Explicit costs (abstract time units):"},
+	        {"link", "Links, communication and memory (both kinds of costs):"},
+	        {"model", "Costs from a model on a GPU (milliseconds):"},
+	};
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < sizeof(sections) / sizeof(sections[0]); k++)
+			if (strcmp(co[i].key, sections[k].key) == 0)
+				fprintf(out, "\n%s\n", sections[k].title);
+		/* the schedule option lists the generator table */
+		snprintf(help, sizeof(help), "%s%s%s", co[i].help,
+		         strcmp(co[i].name, "schedule") == 0 ? " " : "",
+		         strcmp(co[i].name, "schedule") == 0 ? sched_names(names, sizeof(names))
+		                                             : "");
+		help_line(out, co[i].short_name, co[i].name, required_argument, co[i].metavar,
+		          help);
+	}
+}
+
+/* Builds the getopt_long tables for mode from the config table and cmd_options. */
+static struct option *build_options(enum cli_mode mode, char *shorts, size_t nshorts)
+{
+	size_t n, k = 0, j = 0;
+	const struct config_option *co = config_options(&n);
+	struct option *opts = pp_xcalloc(n + N_CMD_OPTIONS + 1, sizeof(*opts));
+
+	shorts[j++] = ':';
+	for (size_t i = 0; i < n; i++) {
+		opts[k++] =
+		        (struct option){co[i].name, required_argument, NULL, OPT_CONFIG + (int)i};
+		if (co[i].short_name && j + 3 < nshorts) {
+			shorts[j++] = (char)co[i].short_name;
+			shorts[j++] = ':';
+		}
+	}
+	for (size_t i = 0; i < N_CMD_OPTIONS; i++) {
+		if (!(cmd_options[i].modes & (int)mode))
+			continue;
+		opts[k++] = cmd_options[i].opt;
+		if (cmd_options[i].opt.val < 128 && j + 3 < nshorts) {
+			shorts[j++] = (char)cmd_options[i].opt.val;
+			if (cmd_options[i].opt.has_arg == required_argument)
+				shorts[j++] = ':';
+		}
+	}
+	shorts[j] = '\0';
+	return opts;
+}
+
+/* The config option a short letter stands for, as an OPT_CONFIG id, or the letter itself. */
+static int short_to_id(int c)
+{
+	size_t n;
+	const struct config_option *co = config_options(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (co[i].short_name == c)
+			return OPT_CONFIG + (int)i;
+	return c;
+}
+
+/* Width of the terminal on stdout, or PP_TIMELINE_WIDTH when stdout is not one. */
+static int terminal_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col >= PP_TIMELINE_MIN_WIDTH)
+		return ws.ws_col;
+	return PP_TIMELINE_WIDTH;
+}
+
+static int parse_width(const char *value, int *width)
+{
+	char *end;
+	long w = strtol(value, &end, 10);
+
+	if (*value < '0' || *value > '9' || *end != '\0' || w < PP_TIMELINE_MIN_WIDTH ||
+	    w > PP_TIMELINE_MAX_WIDTH)
+		return cmd_usage("--timeline '%s': width must be an integer from %d to %d", value,
+		                 PP_TIMELINE_MIN_WIDTH, PP_TIMELINE_MAX_WIDTH);
+	*width = (int)w;
+	return 0;
+}
+
+/* Names the option getopt stopped at, as the user wrote it, into buf. */
+static const char *bad_option(char **argv, char *buf, size_t n)
+{
+	if (optopt > 0 && optopt < 128)
+		snprintf(buf, n, "-%c", optopt);
+	else
+		snprintf(buf, n, "%s", argv[optind - 1]);
+	return buf;
+}
+
+/* How many long options start with the name in arg ("--t=1" -> the options starting "t"). */
+static int prefix_matches(const struct option *opts, const char *arg)
+{
+	size_t len;
+	int n = 0;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return 0;
+	arg += 2;
+	len = strcspn(arg, "=");
+	for (; opts->name != NULL; opts++)
+		n += strncmp(opts->name, arg, len) == 0;
+	return n;
+}
+
+/* Handles one command option; returns -1 to go on or an exit status. */
+static int take_option(int id, struct cli *cli, char **argv, const struct option *opts)
+{
+	char name[64];
+
+	switch (id) {
+	case OPT_FORMAT:
+		cli->format = report_find(optarg);
+		if (cli->format == NULL)
+			return cmd_usage("--format '%s': unknown format", optarg);
+		return -1;
+	case OPT_TIMELINE:
+		cli->timeline_width = terminal_width();
+		if (optarg != NULL && parse_width(optarg, &cli->timeline_width) != 0)
+			return PP_EXIT_USAGE;
+		return -1;
+	case OPT_DUMP_OPS:
+		cli->dump_ops = optarg;
+		return -1;
+	case OPT_CONFIG_FILE:
+		cli->config_file = optarg;
+		return -1;
+	case OPT_SCHEDULES:
+		cli->schedules = optarg;
+		return -1;
+	case OPT_HELP:
+		cmd_help(stdout);
+		return PP_EXIT_OK;
+	case OPT_VERSION:
+		printf("ppsim %s\n", PP_VERSION);
+		return PP_EXIT_OK;
+	case ':':
+		return cmd_usage("option '%s' needs a value", bad_option(argv, name, sizeof(name)));
+	default:
+		bad_option(argv, name, sizeof(name));
+		return prefix_matches(opts, name) > 1 ? cmd_usage("ambiguous option '%s'", name)
+		                                      : cmd_usage("unknown option '%s'", name);
+	}
+}
+
+int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
+{
+	char shorts[64];
+	struct option *opts = build_options(mode, shorts, sizeof(shorts));
+	size_t n;
+	const struct config_option *co = config_options(&n);
+	int ch, status = -1;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->format = report_find("text");
+	cli->set = pp_xmallocarray((size_t)argc + 1, sizeof(*cli->set));
+	opterr = 0;
+	optind = 1;
+	while (status < 0 && (ch = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
+		int id = short_to_id(ch);
+
+		if (id >= OPT_CONFIG) {
+			struct cli_assignment *a = &cli->set[cli->nset++];
+
+			a->opt = &co[id - OPT_CONFIG];
+			if (ch == id)
+				snprintf(a->label, sizeof(a->label), "--%s", a->opt->name);
+			else
+				snprintf(a->label, sizeof(a->label), "-%c", ch);
+			a->value = optarg;
+			continue;
+		}
+		status = take_option(id, cli, argv, opts);
+	}
+	if (status < 0 && mode == CLI_COMPARE) {
+		cli->files = argv + optind;
+		cli->nfiles = argc - optind;
+	} else if (status < 0 && optind < argc) {
+		status = optind > 1 && strcmp(argv[optind - 1], "--timeline") == 0
+		                 ? cmd_usage("unexpected argument '%s' (a width is written "
+		                             "--timeline=%s)",
+		                             argv[optind], argv[optind])
+		                 : cmd_usage("unexpected argument '%s'", argv[optind]);
+	}
+	if (status < 0 && cli->timeline_width > 0 && strcmp(cli->format->name, "text") != 0)
+		status = cmd_usage("--timeline: only with --format=text");
+	free(opts);
+	return status;
+}
+
+void cli_release(struct cli *cli)
+{
+	free(cli->set);
+	cli->set = NULL;
+}
+
+int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err)
+{
+	config_init(c);
+	if (file != NULL && config_load_file(c, file, err) != 0)
+		return -1;
+	for (int i = 0; i < cli->nset; i++)
+		if (config_set(c, cli->set[i].opt, cli->set[i].label, cli->set[i].value, err) != 0)
+			return -1;
+	return 0;
+}

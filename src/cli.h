@@ -1,0 +1,58 @@
+/*
+ * Command-line options shared by `run` and `compare`: the config table's options plus the
+ * commands' own, parsed with getopt_long into a list of assignments that are applied on top of
+ * a config file's values (the command line wins).
+ */
+#ifndef PPSIM_CLI_H
+#define PPSIM_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ppsim/config.h"
+#include "ppsim/report.h"
+
+/* Which command parses; options name the commands they belong to. */
+enum cli_mode {
+	CLI_RUN = 1,
+	CLI_COMPARE = 2,
+};
+
+/* One config option given on the command line, applied in order. */
+struct cli_assignment {
+	const struct config_option *opt; /* the option-table row */
+	char label[48];                  /* "-p" or "--stages", for messages */
+	const char *value;               /* the argument (points into argv) */
+};
+
+/* What a command line asked for. */
+struct cli {
+	const struct report_format *format; /* report on stdout */
+	int timeline_width;                 /* run: 0 for no timeline */
+	const char *dump_ops;               /* run: CSV path, or NULL */
+	const char *config_file;            /* run: -c FILE, or NULL */
+	const char *schedules;              /* compare: --schedules list, or NULL */
+	char **files;                       /* compare: config files (positional) */
+	int nfiles;
+	struct cli_assignment *set; /* config options in command-line order */
+	int nset;
+};
+
+/*
+ * Parses argv for the command of mode. Returns -1 when the command should go on, or the exit
+ * status when it should stop (after --help, --version or a usage error, already reported).
+ * Free the result with cli_release.
+ */
+int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli);
+void cli_release(struct cli *cli);
+
+/*
+ * The config of one simulation: defaults, then the config file (NULL for none), then the
+ * command line's assignments. Returns 0, or -1 with err set.
+ */
+int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err);
+
+/* Writes the option lines of --help for the commands in mode. */
+void cli_help_options(FILE *out, enum cli_mode mode);
+
+#endif

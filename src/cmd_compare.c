@@ -1,0 +1,126 @@
+/*
+ * `ppsim compare`: several configs and/or schedules side by side. Rows are every config file
+ * given (or the command line alone) times every schedule of --schedules (or the config's own).
+ * A schedule runs with the number of chunks it accepts nearest to -v, so `-v 2` applies to the
+ * interleaved schedule while GPipe and 1F1B run with one chunk. Every row is simulated before
+ * anything is printed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "ppsim/sched.h"
+#include "ppsim/sim.h"
+
+/* Splits the --schedules list into names[] (pointing into buf); "all" means the whole table. */
+static int schedule_list(const char *list, char *buf, size_t n, const char **names, int max,
+                         int *count)
+{
+	size_t nt;
+	const struct sched_desc *t = sched_table(&nt);
+
+	*count = 0;
+	if (strcmp(list, "all") == 0) {
+		for (size_t i = 0; i < nt && *count < max; i++)
+			names[(*count)++] = t[i].name;
+		return 0;
+	}
+	if (strlen(list) >= n)
+		return cmd_usage("--schedules: list too long");
+	strcpy(buf, list);
+	for (char *tok = strtok(buf, ","); tok != NULL; tok = strtok(NULL, ",")) {
+		char known[256];
+
+		if (sched_find(tok) == NULL)
+			return cmd_usage("--schedules '%s': unknown schedule '%s'; known: %s", list,
+			                 tok, sched_names(known, sizeof(known)));
+		if (*count == max)
+			return cmd_usage("--schedules '%s': more than %d schedules", list, max);
+		names[(*count)++] = tok;
+	}
+	if (*count == 0)
+		return cmd_usage("--schedules '%s': no schedule named", list);
+	return 0;
+}
+
+/* The row label of a config file: its name without directories and ".json". */
+static char *label_of(const char *file)
+{
+	const char *base = file == NULL ? "-" : strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	char *label = pp_xstrdup(base);
+	size_t len = strlen(label);
+
+	if (len > 5 && strcmp(label + len - 5, ".json") == 0)
+		label[len - 5] = '\0';
+	return label;
+}
+
+/* Builds and simulates the row for file (NULL: none) and schedule (NULL: the config's). */
+static struct sim *run_row(const struct cli *cli, const char *file, const char *schedule,
+                           struct pp_error *err)
+{
+	struct config c;
+	const struct sched_desc *d;
+
+	if (cli_config(cli, file, &c, err) != 0)
+		return NULL;
+	if (schedule != NULL)
+		snprintf(c.schedule, sizeof(c.schedule), "%s", schedule);
+	d = sched_find(c.schedule);
+	if (d != NULL && c.v < d->min_v)
+		c.v = d->min_v;
+	if (d != NULL && d->max_v > 0 && c.v > d->max_v)
+		c.v = d->max_v;
+	return sim_run(&c, err);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct cli cli;
+	struct pp_error err = {0};
+	const char *names[64];
+	char buf[1024];
+	int nsched = 0, nrows = 0, status = cli_parse(argc, argv, CLI_COMPARE, &cli);
+	int nfiles;
+	struct report_row *rows = NULL;
+
+	if (status < 0 && cli.schedules != NULL)
+		status = schedule_list(cli.schedules, buf, sizeof(buf), names, 64, &nsched) == 0
+		                 ? -1
+		                 : PP_EXIT_USAGE;
+	if (status < 0 && cli.nfiles == 0 && nsched == 0)
+		status = cmd_usage("compare: give config files, --schedules, or both");
+	nfiles = cli.nfiles > 0 ? cli.nfiles : 1;
+	if (status < 0)
+		rows = pp_xcalloc((size_t)nfiles * (size_t)(nsched > 0 ? nsched : 1),
+		                  sizeof(*rows));
+	for (int f = 0; status < 0 && f < nfiles; f++)
+		for (int k = 0; status < 0 && k < (nsched > 0 ? nsched : 1); k++) {
+			const char *file = cli.nfiles > 0 ? cli.files[f] : NULL;
+			struct sim *s = run_row(&cli, file, nsched > 0 ? names[k] : NULL, &err);
+
+			if (s == NULL) {
+				status = cmd_fail(&err);
+				break;
+			}
+			rows[nrows].label = label_of(file);
+			rows[nrows++].sim = s;
+			if (strcmp(s->cost->time_unit, rows[0].sim->cost->time_unit) != 0)
+				status = cmd_usage(
+				        "compare: rows mix time units ('%s' and '%s'); give "
+				        "every row a link or none",
+				        rows[0].sim->cost->time_unit, s->cost->time_unit);
+		}
+	if (status < 0 && cli.format->compare(stdout, rows, nrows) != 0) {
+		pp_fail(&err, PP_ERR_IO, "out of memory building the report");
+		status = cmd_fail(&err);
+	}
+	for (int i = 0; i < nrows; i++) {
+		free((char *)rows[i].label);
+		sim_free((struct sim *)rows[i].sim);
+	}
+	free(rows);
+	cli_release(&cli);
+	return status < 0 ? PP_EXIT_OK : status;
+}

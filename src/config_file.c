@@ -1,0 +1,258 @@
+/*
+ * JSON config files. cJSON parses the text; since its tree records no positions, a small
+ * scanner walks the same text and records where each top-level key starts, in document order,
+ * which is also the order of the tree's members. The cJSON tree never leaves this file.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppsim/config.h"
+
+/* Position of a top-level key in the file. */
+struct key_pos {
+	int line, column;
+};
+
+/* Line and column (1-based) of byte offset off in text. */
+static struct key_pos position(const char *text, size_t off)
+{
+	struct key_pos at = {1, 1};
+
+	for (size_t i = 0; i < off && text[i] != '\0'; i++) {
+		if (text[i] == '\n') {
+			at.line++;
+			at.column = 1;
+		} else {
+			at.column++;
+		}
+	}
+	return at;
+}
+
+/* Skips a JSON string starting at text[i] == '"'; returns the index after its closing quote. */
+static size_t skip_string(const char *text, size_t i)
+{
+	for (i++; text[i] != '\0' && text[i] != '"'; i++)
+		if (text[i] == '\\' && text[i + 1] != '\0')
+			i++;
+	return text[i] == '"' ? i + 1 : i;
+}
+
+/* Records the offset of each key of the outermost object, in order; returns how many. */
+static size_t scan_keys(const char *text, size_t *offsets, size_t max)
+{
+	size_t n = 0;
+	int depth = 0;
+
+	for (size_t i = 0; text[i] != '\0';) {
+		char ch = text[i];
+
+		if (ch == '"') {
+			size_t end = skip_string(text, i), j = end;
+
+			while (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' ||
+			       text[j] == '\r')
+				j++;
+			if (depth == 1 && text[j] == ':' && n < max)
+				offsets[n++] = i;
+			i = end;
+			continue;
+		}
+		if (ch == '{' || ch == '[')
+			depth++;
+		else if (ch == '}' || ch == ']')
+			depth--;
+		i++;
+	}
+	return n;
+}
+
+static char *read_text(const char *path, size_t *len, struct pp_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t cap = 4096, n = 0;
+
+	if (f == NULL) {
+		pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = pp_xmalloc(cap);
+	for (;;) {
+		n += fread(buf + n, 1, cap - n - 1, f);
+		if (n < cap - 1 || n > 16 * 1024 * 1024)
+			break;
+		cap *= 2;
+		buf = pp_xrealloc(buf, cap);
+	}
+	buf[n] = '\0';
+	if (ferror(f) || n > 16 * 1024 * 1024) {
+		pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path,
+		        ferror(f) ? strerror(errno) : "larger than 16 MiB");
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static int fail_at(struct pp_error *err, const char *path, struct key_pos at, const char *what)
+{
+	err->line = at.line;
+	err->column = at.column;
+	return pp_fail(err, PP_ERR_CONFIG, "config '%s':%d:%d: %s", path, at.line, at.column, what);
+}
+
+static const char *type_name(const cJSON *v)
+{
+	return cJSON_IsString(v)   ? "a string"
+	       : cJSON_IsNumber(v) ? "a number"
+	       : cJSON_IsBool(v)   ? "a boolean"
+	       : cJSON_IsArray(v)  ? "an array"
+	       : cJSON_IsObject(v) ? "an object"
+	                           : "null";
+}
+
+/* The value of member v as the text config_set parses, or NULL when its type is wrong (then
+ * *want names the type the option takes). */
+static const char *value_text(const struct config_option *opt, const cJSON *v, char *buf, size_t n,
+                              const char **want)
+{
+	switch (opt->arg) {
+	case CONFIG_ARG_NAME:
+		*want = "a string";
+		return cJSON_IsString(v) ? v->valuestring : NULL;
+	case CONFIG_ARG_BOOL:
+		*want = "true or false";
+		if (!cJSON_IsBool(v))
+			return NULL;
+		return cJSON_IsTrue(v) ? "yes" : "no";
+	case CONFIG_ARG_LIST: {
+		size_t len = 0;
+		const cJSON *x;
+
+		*want = "an array of integers";
+		if (!cJSON_IsArray(v))
+			return NULL;
+		buf[0] = '\0';
+		cJSON_ArrayForEach(x, v)
+		{
+			if (!cJSON_IsNumber(x) || len + 32 >= n)
+				return NULL;
+			len += (size_t)snprintf(buf + len, n - len, "%s%.17g", len ? "," : "",
+			                        x->valuedouble);
+		}
+		return buf;
+	}
+	case CONFIG_ARG_COUNT:
+	case CONFIG_ARG_BYTES:
+		*want = "an integer";
+		if (!cJSON_IsNumber(v))
+			return NULL;
+		snprintf(buf, n, "%.17g", v->valuedouble);
+		return buf;
+	case CONFIG_ARG_TIME:
+	case CONFIG_ARG_RATE:
+	case CONFIG_ARG_SHARE:
+		*want = "a number";
+		if (!cJSON_IsNumber(v))
+			return NULL;
+		snprintf(buf, n, "%.17g", v->valuedouble);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Applies the members of the object root, whose keys start at offsets[], to c. */
+static int apply(struct config *c, const char *path, const char *text, const cJSON *root,
+                 const size_t *offsets, size_t nkeys, struct pp_error *err)
+{
+	size_t nopt, k = 0;
+	const struct config_option *opts = config_options(&nopt);
+	struct key_pos first[CONFIG_MAX_OPTIONS] = {{0, 0}};
+	const cJSON *v;
+	char what[700], buf[PP_MAX_LIST * 12];
+
+	cJSON_ArrayForEach(v, root)
+	{
+		const struct config_option *opt = config_option_by_key(v->string);
+		struct key_pos at = k < nkeys ? position(text, offsets[k]) : (struct key_pos){1, 1};
+		const char *want = NULL, *value;
+		char label[512];
+		size_t idx;
+
+		k++;
+		if (opt == NULL) {
+			snprintf(what, sizeof(what),
+			         "unknown key \"%.100s\" (keys are listed in "
+			         "docs/config.md)",
+			         v->string);
+			return fail_at(err, path, at, what);
+		}
+		idx = (size_t)(opt - opts);
+		if (first[idx].line > 0) {
+			snprintf(what, sizeof(what), "key \"%s\" appears twice (first at %d:%d)",
+			         v->string, first[idx].line, first[idx].column);
+			return fail_at(err, path, at, what);
+		}
+		first[idx] = at;
+		value = value_text(opt, v, buf, sizeof(buf), &want);
+		if (value == NULL) {
+			snprintf(what, sizeof(what), "key \"%s\": expected %s, got %s", v->string,
+			         want, type_name(v));
+			return fail_at(err, path, at, what);
+		}
+		snprintf(label, sizeof(label), "config '%s':%d:%d: key \"%s\"", path, at.line,
+		         at.column, v->string);
+		if (config_set(c, opt, label, value, err) != 0) {
+			err->kind = PP_ERR_CONFIG;
+			err->line = at.line;
+			err->column = at.column;
+			return -1;
+		}
+		c->origin[idx] = (struct config_origin){at.line, at.column};
+	}
+	return 0;
+}
+
+int config_load_file(struct config *c, const char *path, struct pp_error *err)
+{
+	size_t len, nkeys, *offsets;
+	const char *end = NULL;
+	char *text = read_text(path, &len, err);
+	cJSON *root;
+	int rc;
+
+	if (text == NULL)
+		return -1;
+	if (strlen(text) != len) {
+		rc = fail_at(err, path, position(text, strlen(text)),
+		             "a NUL byte: not a JSON file");
+		free(text);
+		return rc;
+	}
+	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true); /* the NUL counts */
+	if (root == NULL || !cJSON_IsObject(root)) {
+		size_t off = root == NULL && end != NULL ? (size_t)(end - text) : 0;
+
+		rc = fail_at(err, path, position(text, off),
+		             root == NULL ? "invalid JSON" : "the top level must be an object");
+		cJSON_Delete(root);
+		free(text);
+		return rc;
+	}
+	snprintf(c->file, sizeof(c->file), "%s", path);
+	offsets = pp_xmallocarray(len / 3 + 1, sizeof(*offsets));
+	nkeys = scan_keys(text, offsets, len / 3 + 1);
+	rc = apply(c, path, text, root, offsets, nkeys, err);
+	free(offsets);
+	cJSON_Delete(root);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,311 @@
+/*
+ * Costs derived from a model, a GPU and links (DESIGN.md, Costs). Per transformer layer with P
+ * linear parameters and t = b*s tokens, the forward takes 2Pt + 4bs^2h FLOPs, the input-gradient
+ * backward 2Pt + 8bs^2h and the weight-gradient backward 2Pt (the zero-bubble paper's Table 1
+ * generalised; the s^2 attention terms are counted without causal masking's halving). The last
+ * stage adds the LM head, 2tHV FLOPs for each of F, B and W. Tensor parallelism divides the
+ * FLOPs by tp and adds two all-reduces of the layer's activations to F and to B, on the link
+ * inside the node. Compute runs at efficiency x peak. Activations follow Korthikanti et al.
+ * 2022 with sequence parallelism: 34sbh/tp bytes per layer with flash attention,
+ * sbh(34 + 5as/h)/tp without, 2sbh/tp with full recomputation (whose backward then recomputes
+ * the forward); the last stage also keeps fp32 logits, 4sbV/tp.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost_internal.h"
+#include "ppsim/preset.h"
+
+/* An override when it holds a value (above 0, or at least 0 for latencies), else the preset. */
+static int pick(int set, int preset)
+{
+	return set > 0 ? set : preset;
+}
+
+static double pickd(double set, double preset)
+{
+	return set > 0 ? set : preset;
+}
+
+/* Resolves the model, the GPU and the links: presets first, then the config's overrides. */
+static int resolve_hardware(const struct config *c, struct cost_model *k, struct pp_error *err)
+{
+	const struct model_preset *mp = preset_model(c->model);
+	const struct gpu_preset *gp = preset_gpu(c->gpu[0] ? c->gpu : "a100-80g");
+	const struct link_preset *lk, *ik;
+
+	strcpy(k->model, mp->name);
+	strcpy(k->gpu, gp->name);
+	k->layers = pick(c->layers, mp->layers);
+	k->hidden = pick(c->hidden, mp->hidden);
+	k->ffn = pick(c->ffn, mp->ffn);
+	k->heads = pick(c->heads, mp->heads);
+	k->kv_heads = pick(c->kv_heads, mp->kv_heads);
+	k->vocab = pick(c->vocab, mp->vocab);
+	k->gated_mlp = c->mlp == PP_MLP_PRESET ? mp->gated_mlp : c->mlp == PP_MLP_GATED;
+	k->tied = c->tied < 0 ? mp->tied : c->tied > 0;
+	k->tflops = pickd(c->tflops, gp->tflops);
+	k->capacity_bytes = pickd(c->gpu_memory, gp->memory_gb) * 1e9;
+	k->efficiency = c->efficiency;
+	lk = preset_link(c->link[0] ? c->link : gp->link);
+	ik = preset_link(c->inter_link[0] ? c->inter_link : gp->inter_link);
+	strcpy(k->link, lk->name);
+	strcpy(k->inter_link, ik->name);
+	k->link_bandwidth = pickd(c->bandwidth, lk->bandwidth);
+	k->link_latency = c->latency >= 0 ? c->latency : lk->latency;
+	k->inter_bandwidth = pickd(c->inter_bandwidth, ik->bandwidth);
+	k->inter_latency = c->inter_latency >= 0 ? c->inter_latency : ik->latency;
+	if (k->hidden % k->heads != 0)
+		return config_fail(c, "heads", err, "must divide the hidden size %d", k->hidden);
+	if (k->heads % k->kv_heads != 0)
+		return config_fail(c, "kv_heads", err, "must divide the %d attention heads",
+		                   k->heads);
+	if (k->efficiency <= 0)
+		return config_fail(c, "efficiency", err, "must be above 0");
+	return 0;
+}
+
+/* Resolves the parallel layout: tp inside a node, dp from --gpus when given. */
+static int resolve_parallel(const struct config *c, struct cost_model *k, struct pp_error *err)
+{
+	k->seq = c->seq;
+	k->mbs = c->mbs;
+	k->p = c->p;
+	k->v = c->v;
+	k->tp = c->tp;
+	k->gpus_per_node = c->gpus_per_node;
+	k->flash_attention = c->flash_attention != 0;
+	k->recompute = c->recompute;
+	k->distributed_optimizer = c->distributed_optimizer != 0;
+	k->bytes_per_param = c->bytes_per_param;
+	k->dtype_bytes = c->dtype_bytes;
+	if (k->gpus_per_node % k->tp != 0)
+		return config_fail(
+		        c, "tp", err,
+		        "must divide the %d GPUs of a node (tensor parallelism stays inside "
+		        "a node)",
+		        k->gpus_per_node);
+	if (k->heads % k->tp != 0 || k->ffn % k->tp != 0)
+		return config_fail(c, "tp", err, "must divide the %d heads and the MLP size %d",
+		                   k->heads, k->ffn);
+	k->dp = c->dp;
+	if (c->gpus > 0) {
+		if (c->gpus % (c->p * k->tp) != 0)
+			return config_fail(c, "tp", err,
+			                   "p x tp = %d does not divide the %d GPUs (--gpus)",
+			                   c->p * k->tp, c->gpus);
+		if (config_is_set(c, "dp") && c->dp != c->gpus / (c->p * k->tp))
+			return config_fail(c, "dp", err,
+			                   "disagrees with --gpus %d = p %d x tp %d x dp %d",
+			                   c->gpus, c->p, k->tp, c->gpus / (c->p * k->tp));
+		k->dp = c->gpus / (c->p * k->tp);
+	}
+	k->gpus = c->p * k->tp * k->dp;
+	if (k->bytes_per_param < 4)
+		return config_fail(c, "bytes_per_param", err,
+		                   "must be at least 4 (bf16 weights and gradients)");
+	return 0;
+}
+
+/* Layers of each virtual stage: an explicit list, a first/last stage override, or even. */
+static int split_layers(const struct config *c, struct cost_model *k, int S, struct pp_error *err)
+{
+	int first = c->first_stage_layers, last = c->last_stage_layers, rest = k->layers, mid = S;
+
+	k->stage_layers = pp_xcalloc((size_t)S, sizeof(*k->stage_layers));
+	if (c->nlayers_per_stage > 0) {
+		int sum = 0;
+
+		if (c->nlayers_per_stage != S)
+			return config_fail(c, "layers_per_stage", err,
+			                   "gives %d stages, the pipeline has p x v = %d",
+			                   c->nlayers_per_stage, S);
+		for (int s = 0; s < S; s++)
+			sum += k->stage_layers[s] = c->layers_per_stage[s];
+		if (sum != k->layers)
+			return config_fail(c, "layers_per_stage", err,
+			                   "sums to %d, the model has %d", sum, k->layers);
+		return 0;
+	}
+	if ((first > 0 || last > 0) && S == 1)
+		return config_fail(c, first > 0 ? "first_stage_layers" : "last_stage_layers", err,
+		                   "needs more than one stage");
+	if (first > 0) {
+		rest -= first;
+		mid--;
+	}
+	if (last > 0) {
+		rest -= last;
+		mid--;
+	}
+	if (rest < 0 || (mid == 0 && rest != 0) || (mid > 0 && (rest == 0 || rest % mid != 0)))
+		return config_fail(c,
+		                   first > 0  ? "first_stage_layers"
+		                   : last > 0 ? "last_stage_layers"
+		                              : "layers",
+		                   err,
+		                   "%d layers do not split evenly over %d stages; set "
+		                   "--layers-per-stage or --first-stage-layers/--last-stage-layers",
+		                   k->layers, S);
+	for (int s = 0; s < S; s++)
+		k->stage_layers[s] = mid > 0 ? rest / mid : 0;
+	if (first > 0)
+		k->stage_layers[0] = first;
+	if (last > 0)
+		k->stage_layers[S - 1] = last;
+	return 0;
+}
+
+/* Ring all-reduce of bytes over n GPUs on a link (GB/s, us): 2(n-1)/n of the data and 2(n-1)
+ * latencies, in milliseconds. */
+static double allreduce_ms(double bytes, int n, double bandwidth, double latency)
+{
+	if (n <= 1)
+		return 0;
+	return 2.0 * (n - 1) * latency / 1e3 + 2.0 * (n - 1) / n * bytes / (bandwidth * 1e6);
+}
+
+/* The per-layer and LM-head FLOPs, parameters and activation bytes. */
+static void layer_figures(struct cost_model *k)
+{
+	double h = k->hidden, s = k->seq, b = k->mbs, t = b * s, a = k->heads;
+	double kv = (double)k->kv_heads * (h / a);
+
+	k->layer_params = 2 * h * h + 2 * h * kv + (k->gated_mlp ? 3 : 2) * h * k->ffn;
+	k->layer_flops.f = 2 * k->layer_params * t + 4 * b * s * s * h;
+	k->layer_flops.b = 2 * k->layer_params * t + 8 * b * s * s * h;
+	k->layer_flops.w = 2 * k->layer_params * t;
+	k->head_flops.f = k->head_flops.b = k->head_flops.w = 2 * t * h * k->vocab;
+	if (k->recompute == PP_RECOMPUTE_FULL)
+		k->layer_act_bytes = 2 * s * b * h / k->tp;
+	else if (k->flash_attention)
+		k->layer_act_bytes = 34 * s * b * h / k->tp;
+	else
+		k->layer_act_bytes = s * b * h * (34 + 5 * a * s / h) / k->tp;
+	k->msg_bytes = (uint64_t)(b * s * h * k->dtype_bytes / k->tp);
+}
+
+/* Node of the first GPU of pipeline rank d: ranks are laid out tp innermost, then dp, then pp
+ * (Megatron-LM's default order). */
+static int node_of(const struct cost_model *k, int d)
+{
+	return (int)((long long)d * k->tp * k->dp / k->gpus_per_node);
+}
+
+/* Milliseconds of work in FLOPs at the achieved rate of one GPU. */
+static double compute_ms(const struct cost_model *k, double flops)
+{
+	return flops / (k->tflops * 1e12 * k->efficiency) * 1e3;
+}
+
+/* Converts ms to ticks into *out, or fails naming key when the time is out of range. */
+static int checked_ticks(const struct config *c, const char *key, double ms, int64_t tick,
+                         pp_time *out, struct pp_error *err)
+{
+	if (!pp_time_from_units(ms, tick, out))
+		return config_fail(c, key, err, "makes an op or a transfer take %.3g ms, above %g",
+		                   ms, PP_TIME_MAX_UNITS);
+	return 0;
+}
+
+/* Fills the per-stage prices of c from the resolved model; fails on out-of-range times. */
+static int price_stages(const struct config *c, const struct sched *s, struct cost *cost,
+                        struct pp_error *err)
+{
+	struct cost_model *k = cost->model;
+	int S = s->S, tp = k->tp;
+	double tp_ar = tp > 1 ? 2 * k->tp_allreduce_ms : 0;
+
+	for (int st = 0; st < S; st++) {
+		double n = k->stage_layers[st], head = st == S - 1 ? 1 : 0;
+		double f = compute_ms(k, (n * k->layer_flops.f + head * k->head_flops.f) / tp);
+		double b = compute_ms(k, (n * k->layer_flops.b + head * k->head_flops.b) / tp);
+		double w = compute_ms(k, (n * k->layer_flops.w + head * k->head_flops.w) / tp);
+		double act = n * k->layer_act_bytes + head * 4.0 * k->seq * k->mbs * k->vocab / tp;
+
+		if (k->recompute == PP_RECOMPUTE_FULL)
+			b += compute_ms(k, n * k->layer_flops.f / tp);
+		f += n * tp_ar;
+		b += n * tp_ar;
+		if (checked_ticks(c, "tflops", f, cost->tick, &cost->t_f[st], err) != 0 ||
+		    checked_ticks(c, "tflops", b, cost->tick, &cost->t_b[st], err) != 0 ||
+		    checked_ticks(c, "tflops", w, cost->tick, &cost->t_w[st], err) != 0)
+			return -1;
+		cost->act[st] = (int64_t)llround(act);
+		cost->act_w[st] = (int64_t)llround(act * c->w_mem_fraction);
+		cost->msg_bytes[st] = 0;
+		cost->msg_time[st] = 0;
+		if (st + 1 < S) {
+			int a = (int)s->stage_device[st], bdev = (int)s->stage_device[st + 1];
+			bool inside = node_of(k, a) == node_of(k, bdev);
+			double bw = inside ? k->link_bandwidth : k->inter_bandwidth;
+			double lat = inside ? k->link_latency : k->inter_latency;
+
+			cost->msg_bytes[st] = k->msg_bytes;
+			if (checked_ticks(c, inside ? "bandwidth" : "inter_bandwidth",
+			                  lat / 1e3 + (double)k->msg_bytes / (bw * 1e6), cost->tick,
+			                  &cost->msg_time[st], err) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Parameters, weight/gradient/optimizer bytes and the gradient all-reduce of each device. */
+static int device_figures(const struct config *c, const struct sched *s, struct cost_model *k,
+                          int64_t tick, struct pp_error *err)
+{
+	double embed = (double)k->vocab * k->hidden / k->tp;
+	double keep = 4 + (k->bytes_per_param - 4) / (k->distributed_optimizer ? k->dp : 1);
+	bool dp_inside = (long long)k->tp * k->dp <= k->gpus_per_node;
+
+	k->device_params = pp_xcalloc((size_t)s->p, sizeof(*k->device_params));
+	k->device_state_bytes = pp_xcalloc((size_t)s->p, sizeof(*k->device_state_bytes));
+	k->dp_allreduce = pp_xcalloc((size_t)s->p, sizeof(*k->dp_allreduce));
+	for (int st = 0; st < s->S; st++)
+		k->device_params[s->stage_device[st]] +=
+		        k->stage_layers[st] * k->layer_params / k->tp;
+	/* the embedding on the first stage, the LM head on the last; a tied pair on one device
+	 * is one matrix */
+	k->device_params[s->stage_device[0]] += embed;
+	if (!(k->tied && s->stage_device[0] == s->stage_device[s->S - 1]))
+		k->device_params[s->stage_device[s->S - 1]] += embed;
+	for (int d = 0; d < s->p; d++) {
+		k->device_state_bytes[d] = k->device_params[d] * keep;
+		if (checked_ticks(c, dp_inside ? "bandwidth" : "inter_bandwidth",
+		                  allreduce_ms(k->device_params[d] * 2, k->dp,
+		                               dp_inside ? k->link_bandwidth : k->inter_bandwidth,
+		                               dp_inside ? k->link_latency : k->inter_latency),
+		                  tick, &k->dp_allreduce[d], err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+struct cost *cost_new_model(const struct config *c, const struct sched *s, struct pp_error *err)
+{
+	struct cost *cost = cost_alloc(s->S, PP_TICK_BASE, "ms", c);
+	struct cost_model *k = pp_xcalloc(1, sizeof(*k));
+	double per_mb;
+
+	cost->model = k;
+	if (resolve_hardware(c, k, err) != 0 || resolve_parallel(c, k, err) != 0 ||
+	    split_layers(c, k, s->S, err) != 0) {
+		cost_free(cost);
+		return NULL;
+	}
+	layer_figures(k);
+	k->tp_allreduce_ms = allreduce_ms((double)k->mbs * k->seq * k->hidden * k->dtype_bytes,
+	                                  k->tp, k->link_bandwidth, k->link_latency);
+	if (price_stages(c, s, cost, err) != 0 || device_figures(c, s, k, cost->tick, err) != 0) {
+		cost_free(cost);
+		return NULL;
+	}
+	per_mb = k->layers * (k->layer_flops.f + k->layer_flops.b + k->layer_flops.w) +
+	         k->head_flops.f + k->head_flops.b + k->head_flops.w;
+	k->step_flops = per_mb * c->m * k->dp;
+	k->samples_per_step = (double)c->m * k->mbs * k->dp;
+	k->tokens_per_step = k->samples_per_step * k->seq;
+	return cost;
+}

@@ -1,0 +1,282 @@
+/*
+ * Side-by-side reports: a text table with the best value of each column marked, a JSON array of
+ * the single-run objects, and CSV (which is also the single-run CSV, with one row). Each row
+ * also gets its speed-up against the first: the first row's step time over its own.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+
+/* Which way a column improves. */
+enum better { BETTER_NONE, BETTER_LOW, BETTER_HIGH };
+
+/* How a column's value prints. */
+enum shape { SHAPE_INT, SHAPE_NUM, SHAPE_RATIO, SHAPE_FITS };
+
+/* A numeric column of the comparison. */
+struct column {
+	const char *name;   /* header and CSV field */
+	enum better better; /* marked best in text */
+	enum shape shape;   /* print form */
+	bool model_only;    /* shown only when some row has a model */
+	double (*get)(const struct report_row *rows, int i);
+};
+
+static const struct metrics *met(const struct report_row *rows, int i)
+{
+	return &rows[i].sim->metrics;
+}
+
+/* The time a step takes: with the gradient all-reduce when there is a model. */
+static double step(const struct report_row *rows, int i)
+{
+	return met(rows, i)->has_model ? met(rows, i)->step_time : met(rows, i)->makespan;
+}
+
+static double get_p(const struct report_row *r, int i)
+{
+	return r[i].sim->sched->p;
+}
+
+static double get_v(const struct report_row *r, int i)
+{
+	return r[i].sim->sched->v;
+}
+
+static double get_m(const struct report_row *r, int i)
+{
+	return r[i].sim->sched->m;
+}
+
+static double get_makespan(const struct report_row *r, int i)
+{
+	return met(r, i)->makespan;
+}
+
+static double get_bubble(const struct report_row *r, int i)
+{
+	return met(r, i)->bubble_ratio;
+}
+
+static double get_theory(const struct report_row *r, int i)
+{
+	return met(r, i)->bubble_ratio_theory;
+}
+
+static double get_utilization(const struct report_row *r, int i)
+{
+	return met(r, i)->utilization;
+}
+
+static double get_peak(const struct report_row *r, int i)
+{
+	double top = 0;
+
+	for (int d = 0; d < met(r, i)->p; d++)
+		if (met(r, i)->devices[d].peak_activations > top)
+			top = met(r, i)->devices[d].peak_activations;
+	return top;
+}
+
+static double get_messages(const struct report_row *r, int i)
+{
+	return (double)met(r, i)->messages;
+}
+
+static double get_bytes(const struct report_row *r, int i)
+{
+	return (double)met(r, i)->bytes;
+}
+
+static double get_step(const struct report_row *r, int i)
+{
+	return met(r, i)->has_model ? met(r, i)->step_time : NAN;
+}
+
+static double get_tokens(const struct report_row *r, int i)
+{
+	return met(r, i)->has_model ? met(r, i)->tokens_per_s : NAN;
+}
+
+static double get_mfu(const struct report_row *r, int i)
+{
+	return met(r, i)->has_model ? met(r, i)->mfu : NAN;
+}
+
+static double get_memory(const struct report_row *r, int i)
+{
+	double top = 0;
+
+	if (!met(r, i)->has_model)
+		return NAN;
+	for (int d = 0; d < met(r, i)->p; d++)
+		if (met(r, i)->devices[d].memory_bytes > top)
+			top = met(r, i)->devices[d].memory_bytes;
+	return top;
+}
+
+static double get_fits(const struct report_row *r, int i)
+{
+	return met(r, i)->has_model ? !met(r, i)->oom : NAN;
+}
+
+static double get_speedup(const struct report_row *r, int i)
+{
+	return step(r, i) > 0 ? step(r, 0) / step(r, i) : NAN;
+}
+
+static const struct column columns[] = {
+        {"p", BETTER_NONE, SHAPE_INT, false, get_p},
+        {"v", BETTER_NONE, SHAPE_INT, false, get_v},
+        {"m", BETTER_NONE, SHAPE_INT, false, get_m},
+        {"makespan", BETTER_LOW, SHAPE_NUM, false, get_makespan},
+        {"bubble_ratio", BETTER_LOW, SHAPE_RATIO, false, get_bubble},
+        {"bubble_ratio_theory", BETTER_NONE, SHAPE_RATIO, false, get_theory},
+        {"utilization", BETTER_HIGH, SHAPE_RATIO, false, get_utilization},
+        {"peak_activations", BETTER_LOW, SHAPE_NUM, false, get_peak},
+        {"p2p_messages", BETTER_LOW, SHAPE_INT, false, get_messages},
+        {"p2p_bytes", BETTER_LOW, SHAPE_INT, false, get_bytes},
+        {"step_time", BETTER_LOW, SHAPE_NUM, true, get_step},
+        {"tokens_per_s", BETTER_HIGH, SHAPE_NUM, true, get_tokens},
+        {"mfu", BETTER_HIGH, SHAPE_RATIO, true, get_mfu},
+        {"memory_bytes", BETTER_LOW, SHAPE_INT, true, get_memory},
+        {"fits", BETTER_NONE, SHAPE_FITS, true, get_fits},
+        {"speedup", BETTER_HIGH, SHAPE_RATIO, false, get_speedup},
+};
+#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+
+static bool any_model(const struct report_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (met(rows, i)->has_model)
+			return true;
+	return false;
+}
+
+/* Writes a value as its column prints it; exact is for CSV (shortest exact decimals). */
+static char *cell(char *buf, size_t n, const struct column *col, double x, bool exact)
+{
+	if (isnan(x))
+		snprintf(buf, n, "%s", exact ? "" : "-");
+	else if (col->shape == SHAPE_FITS)
+		snprintf(buf, n, "%s", x > 0 ? "yes" : "OOM");
+	else if (col->shape == SHAPE_INT)
+		snprintf(buf, n, "%.0f", x);
+	else if (col->shape == SHAPE_RATIO && !exact)
+		snprintf(buf, n, "%.4f", x);
+	else
+		REPORT_NUM(buf, x);
+	(void)n;
+	return buf;
+}
+
+/* Whether row i holds the best value of col (ties are all best). */
+static bool is_best(const struct column *col, const struct report_row *rows, int n, int i)
+{
+	double x = col->get(rows, i);
+
+	if (col->better == BETTER_NONE || isnan(x) || n < 2)
+		return false;
+	for (int j = 0; j < n; j++) {
+		double y = col->get(rows, j);
+
+		if (!isnan(y) && (col->better == BETTER_LOW ? y < x : y > x))
+			return false;
+	}
+	return true;
+}
+
+int report_compare_text(FILE *out, const struct report_row *rows, int n)
+{
+	bool model = any_model(rows, n);
+	int wl = (int)strlen("config"), ws = (int)strlen("schedule"), w[NCOLUMNS];
+	char buf[64];
+
+	for (int i = 0; i < n; i++) {
+		if ((int)strlen(rows[i].label) > wl)
+			wl = (int)strlen(rows[i].label);
+		if ((int)strlen(rows[i].sim->config.schedule) > ws)
+			ws = (int)strlen(rows[i].sim->config.schedule);
+	}
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		w[c] = (int)strlen(columns[c].name);
+		for (int i = 0; i < n; i++) {
+			int len = (int)strlen(cell(buf, sizeof(buf), &columns[c],
+			                           columns[c].get(rows, i), false)) +
+			          1;
+
+			if (len > w[c])
+				w[c] = len;
+		}
+	}
+	fprintf(out, "%-*s  %-*s", wl, "config", ws, "schedule");
+	for (size_t c = 0; c < NCOLUMNS; c++)
+		if (model || !columns[c].model_only)
+			fprintf(out, "  %*s", w[c], columns[c].name);
+	fputc('\n', out);
+	for (int i = 0; i < n; i++) {
+		fprintf(out, "%-*s  %-*s", wl, rows[i].label, ws, rows[i].sim->config.schedule);
+		for (size_t c = 0; c < NCOLUMNS; c++) {
+			const struct column *col = &columns[c];
+
+			if (!model && col->model_only)
+				continue;
+			cell(buf, sizeof(buf), col, col->get(rows, i), false);
+			strcat(buf, is_best(col, rows, n, i) ? "*" : " ");
+			fprintf(out, "  %*s", w[c], buf);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "\n* best in its column; times in %s; speedup = first row's %s / row's\n",
+	        rows[0].sim->cost->time_unit, model ? "step_time" : "makespan");
+	return 0;
+}
+
+int report_compare_csv(FILE *out, const struct report_row *rows, int n)
+{
+	char buf[64];
+
+	fputs("config,schedule", out);
+	for (size_t c = 0; c < NCOLUMNS; c++)
+		fprintf(out, ",%s", columns[c].name);
+	fputc('\n', out);
+	for (int i = 0; i < n; i++) {
+		fprintf(out, "%s,%s", rows[i].label, rows[i].sim->config.schedule);
+		for (size_t c = 0; c < NCOLUMNS; c++)
+			fprintf(out, ",%s",
+			        cell(buf, sizeof(buf), &columns[c], columns[c].get(rows, i), true));
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+int report_csv_write(FILE *out, const struct sim *s)
+{
+	struct report_row row = {"-", s};
+
+	return report_compare_csv(out, &row, 1);
+}
+
+int report_compare_json(FILE *out, const struct report_row *rows, int n)
+{
+	cJSON *array = cJSON_CreateArray();
+	char *text;
+
+	for (int i = 0; i < n; i++) {
+		cJSON *o = report_json_build(rows[i].sim);
+
+		cJSON_AddStringToObject(o, "label", rows[i].label);
+		cJSON_AddNumberToObject(o, "speedup", get_speedup(rows, i));
+		cJSON_AddItemToArray(array, o);
+	}
+	text = cJSON_Print(array);
+	cJSON_Delete(array);
+	if (text == NULL)
+		return -1;
+	fputs(text, out);
+	fputc('\n', out);
+	cJSON_free(text);
+	return 0;
+}
