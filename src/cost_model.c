@@ -141,13 +141,14 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 	}
 	if (rest < 0 || (mid == 0 && rest != 0) || (mid > 0 && (rest == 0 || rest % mid != 0)))
 		return config_fail(c,
-		                   first > 0  ? "first_stage_layers"
-		                   : last > 0 ? "last_stage_layers"
-		                              : "layers",
+		                   first > 0                    ? "first_stage_layers"
+		                   : last > 0                   ? "last_stage_layers"
+		                   : config_is_set(c, "layers") ? "layers"
+		                                                : "p",
 		                   err,
-		                   "%d layers do not split evenly over %d stages; set "
+		                   "%s's %d layers do not split evenly over p x v = %d stages; set "
 		                   "--layers-per-stage or --first-stage-layers/--last-stage-layers",
-		                   k->layers, S);
+		                   k->model, k->layers, S);
 	for (int s = 0; s < S; s++)
 		k->stage_layers[s] = mid > 0 ? rest / mid : 0;
 	if (first > 0)

@@ -13,7 +13,7 @@
 enum better { BETTER_NONE, BETTER_LOW, BETTER_HIGH };
 
 /* How a column's value prints. */
-enum shape { SHAPE_INT, SHAPE_NUM, SHAPE_RATIO, SHAPE_FITS };
+enum shape { SHAPE_INT, SHAPE_NUM, SHAPE_RATIO, SHAPE_RATE, SHAPE_FITS };
 
 /* A numeric column of the comparison. */
 struct column {
@@ -139,7 +139,7 @@ static const struct column columns[] = {
         {"p2p_messages", BETTER_LOW, SHAPE_INT, false, get_messages},
         {"p2p_bytes", BETTER_LOW, SHAPE_INT, false, get_bytes},
         {"step_time", BETTER_LOW, SHAPE_NUM, true, get_step},
-        {"tokens_per_s", BETTER_HIGH, SHAPE_NUM, true, get_tokens},
+        {"tokens_per_s", BETTER_HIGH, SHAPE_RATE, true, get_tokens},
         {"mfu", BETTER_HIGH, SHAPE_RATIO, true, get_mfu},
         {"memory_bytes", BETTER_LOW, SHAPE_INT, true, get_memory},
         {"fits", BETTER_NONE, SHAPE_FITS, true, get_fits},
@@ -166,9 +166,10 @@ static char *cell(char *buf, size_t n, const struct column *col, double x, bool 
 		snprintf(buf, n, "%.0f", x);
 	else if (col->shape == SHAPE_RATIO && !exact)
 		snprintf(buf, n, "%.4f", x);
+	else if (col->shape == SHAPE_RATE && !exact)
+		snprintf(buf, n, "%.6g", x);
 	else
-		REPORT_NUM(buf, x);
-	(void)n;
+		pp_double_format(buf, n, x);
 	return buf;
 }
 

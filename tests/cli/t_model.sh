@@ -1,0 +1,114 @@
+# Costs from a model, a GPU and links; JSON configs; `ppsim compare`.
+
+# The document's setting (Llama-3 70B, p=4, s=2048, b=1, bf16, tp=1): one P2P message carries
+# 2048 x 8192 x 2 = 33554432 bytes, and the per-layer FLOPs follow DESIGN.md's formulas,
+# computed here on their own: P = 2h^2 + 2h(kv h/a) + 3h*ffn linear parameters, t = b*s,
+# F = 2Pt + 4bs^2h, B = 2Pt + 8bs^2h, W = 2Pt.
+run_json -c "$ROOT/configs/llama3-70b-a100-nvlink.json"
+expect model.msg_bytes 33554432
+expect costs.msg_bytes 33554432
+expect p2p.messages 96
+expect p2p.bytes $((96 * 33554432))
+flops() {
+	awk -v kind="$1" 'BEGIN {
+		h = 8192; a = 64; kv = 8; ffn = 28672; s = 2048; b = 1; t = b * s
+		P = 2 * h * h + 2 * h * (kv * h / a) + 3 * h * ffn
+		if (kind == "f") x = 2 * P * t + 4 * b * s * s * h
+		if (kind == "b") x = 2 * P * t + 8 * b * s * s * h
+		if (kind == "w") x = 2 * P * t
+		printf "%.0f\n", x }'
+}
+expect model.layer_flops.f "$(flops f)" 0
+expect model.layer_flops.b "$(flops b)" 0
+expect model.layer_flops.w "$(flops w)" 0
+expect model.layers 80
+expect model.stages.0.layers 20
+expect costs.time_unit ms
+
+# The document's memory argument, as numbers: GPipe with m=16 keeps 16 micro-batches of 20
+# layers alive on every device, far beyond 80 GB; 1F1B keeps p - d.
+run_json --model llama3-70b -p 4 -m 16 -s gpipe
+for d in 0 1 2 3; do
+	expect_cmp devices.$d.activation_bytes ">" 80e9
+	expect devices.$d.oom true
+	expect devices.$d.peak_activations 16
+done
+run_json --model llama3-70b -p 4 -m 16 -s 1f1b
+for d in 0 1 2 3; do
+	expect devices.$d.peak_activations $((4 - d))
+done
+expect devices.0.memory_capacity_bytes 80e9
+
+# Changing only the link leaves compute unchanged and scales transfer time by the bandwidth
+# ratio (latency pinned to 0 so that bandwidth alone prices a message).
+for comm in overlap blocking; do
+	run_json --model llama3-70b -p 4 -m 16 --link nvlink3 --latency 0 --comm $comm
+	cp "$TMP/out.json" "$TMP/nvlink.json"
+	run_json --model llama3-70b -p 4 -m 16 --link pcie4 --latency 0 --comm $comm
+	for d in 0 1 2 3; do
+		a=$("$JGET" "$TMP/nvlink.json" devices.$d.busy)
+		expect devices.$d.busy "$a" 0
+		a=$("$JGET" "$TMP/nvlink.json" model.stages.$d.t_f)
+		expect model.stages.$d.t_f "$a" 0
+	done
+	# 96 messages of 33554432 B: at 300 GB/s and at 32 GB/s per direction (each message
+	# rounds to the simulator's 1 ns, hence the tolerance)
+	cp "$TMP/out.json" "$TMP/pcie.json"
+	cp "$TMP/nvlink.json" "$TMP/out.json"
+	expect p2p.time "$(awk 'BEGIN { printf "%.9f", 96 * 33554432 / 300e6 }')" 1e-4
+	cp "$TMP/pcie.json" "$TMP/out.json"
+	expect p2p.time "$(awk 'BEGIN { printf "%.9f", 96 * 33554432 / 32e6 }')" 1e-4
+done
+
+# compare: one row per schedule, JSON objects with the single-run keys.
+ppsim compare --schedules=gpipe,1f1b,interleaved,zbh1 -p 4 -m 16 -v 2 >"$TMP/cmp.txt" 2>&1
+if [ "$(grep -c -E '^-  +(gpipe|1f1b|interleaved|zbh1) ' "$TMP/cmp.txt")" -eq 4 ]; then
+	ok
+else
+	not_ok "compare text: expected 4 rows: $(cat "$TMP/cmp.txt")"
+fi
+RUN="ppsim compare --schedules=gpipe,1f1b,interleaved,zbh1 -p 4 -m 16 -v 2 -f json"
+ppsim compare --schedules=gpipe,1f1b,interleaved,zbh1 -p 4 -m 16 -v 2 -f json >"$TMP/out.json"
+i=0
+for s in gpipe 1f1b interleaved zbh1; do
+	expect $i.schedule $s
+	for key in p v m makespan bubble_ratio bubble_ratio_theory bubble_overhead \
+		bubble_rate_span utilization devices p2p speedup label; do
+		if "$JGET" "$TMP/out.json" $i.$key >/dev/null 2>&1; then ok; else
+			not_ok "$RUN: row $i lacks $key"
+		fi
+	done
+	i=$((i + 1))
+done
+if "$JGET" "$TMP/out.json" 4 >/dev/null 2>&1; then not_ok "$RUN: more than 4 rows"; else ok; fi
+expect 0.speedup 1
+expect 2.v 2
+expect 2.bubble_ratio 3/35
+ppsim compare --schedules=all -p 4 -m 8 -v 2 -f csv >"$TMP/cmp.csv"
+if [ "$(wc -l <"$TMP/cmp.csv")" -eq 6 ] && head -1 "$TMP/cmp.csv" | grep -q '^config,schedule,p,v,m,makespan,'; then
+	ok
+else
+	not_ok "compare csv: $(cat "$TMP/cmp.csv")"
+fi
+golden compare-link.txt compare configs/llama3-70b-a100-nvlink.json configs/llama3-70b-a100-pcie.json
+
+# Every shipped config runs.
+for f in "$ROOT"/configs/*.json; do
+	if ppsim -c "$f" >/dev/null 2>"$TMP/err" && [ ! -s "$TMP/err" ]; then ok; else
+		not_ok "ppsim -c $f: $(cat "$TMP/err")"
+	fi
+done
+
+# Bad config files: one line naming file:line:column, exit 3, nothing on stdout.
+table "$ROOT/tests/cli/bad_configs.txt" >"$TMP/bad_configs"
+while IFS='|' read -r file text; do
+	file=$(echo $file)
+	text=$(echo "$text" | sed 's/^ *//; s/ *$//')
+	fails 3 "$text" -c "$ROOT/tests/cli/configs/$file" </dev/null
+	fails 3 "$text" compare --schedules=1f1b "$ROOT/tests/cli/configs/$file" </dev/null
+done <"$TMP/bad_configs"
+fails 4 "cannot read" -c "$TMP/no-such-config.json"
+# The command line overrides the file.
+run_json -c "$ROOT/configs/llama3-70b-a100-nvlink.json" -m 8 -s gpipe
+expect m 8
+expect schedule gpipe
