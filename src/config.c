@@ -345,31 +345,30 @@ static int set_bool(int *field, const char *label, const char *value, struct pp_
 
 static int set_list(struct config *c, const char *label, const char *value, struct pp_error *err)
 {
-	char buf[16];
+	int list[PP_MAX_LIST], n = 0;
 	const char *p = value;
-	int n = 0;
+	char buf[16];
 
 	for (;;) {
 		size_t len = strcspn(p, ",");
 		long long x;
 
-		if (len >= sizeof(buf) || n == PP_MAX_LIST)
-			return pp_fail(
-			        err, PP_ERR_USAGE,
-			        "%s '%s': must be up to %d integers from 1 to %d, comma-separated",
-			        label, value, PP_MAX_LIST, PP_MAX_COUNT);
-		memcpy(buf, p, len);
-		buf[len] = '\0';
-		if (!parse_integer(buf, 1, PP_MAX_COUNT, &x))
-			return pp_fail(
-			        err, PP_ERR_USAGE,
-			        "%s '%s': must be up to %d integers from 1 to %d, comma-separated",
-			        label, value, PP_MAX_LIST, PP_MAX_COUNT);
-		c->layers_per_stage[n++] = (int)x;
+		memcpy(buf, p, len < sizeof(buf) ? len : 0);
+		buf[len < sizeof(buf) ? len : 0] = '\0';
+		if (len >= sizeof(buf) || n == PP_MAX_LIST ||
+		    !parse_integer(buf, 1, PP_MAX_COUNT, &x))
+			/* quote at most the start of a long list, so that the reason still fits */
+			return pp_fail(err, PP_ERR_USAGE,
+			               "%s '%.40s%s': must be up to %d integers from 1 to %d, "
+			               "comma-separated",
+			               label, value, strlen(value) > 40 ? "..." : "", PP_MAX_LIST,
+			               PP_MAX_COUNT);
+		list[n++] = (int)x;
 		if (p[len] == '\0')
 			break;
 		p += len + 1;
 	}
+	memcpy(c->layers_per_stage, list, (size_t)n * sizeof(list[0]));
 	c->nlayers_per_stage = n;
 	return 0;
 }

@@ -102,6 +102,25 @@ static char *read_text(const char *path, size_t *len, struct pp_error *err)
 	return buf;
 }
 
+/*
+ * Offset of a parse error. cJSON reports one character too far when an object key was due
+ * and something else stood there ('{' or ',' then not '"'): it steps past the opening quote it
+ * expected before failing. That character is the error.
+ */
+static size_t error_offset(const char *text, const char *end)
+{
+	size_t off = end != NULL ? (size_t)(end - text) : 0, prev;
+
+	if (off == 0 || text[off - 1] == '"' || strchr(" \t\r\n", text[off - 1]) != NULL)
+		return off;
+	prev = off - 1;
+	while (prev > 0 && strchr(" \t\r\n", text[prev - 1]) != NULL)
+		prev--;
+	if (prev > 0 && (text[prev - 1] == '{' || text[prev - 1] == ','))
+		return off - 1;
+	return off;
+}
+
 static int fail_at(struct pp_error *err, const char *path, struct key_pos at, const char *what)
 {
 	err->line = at.line;
@@ -239,7 +258,7 @@ int config_load_file(struct config *c, const char *path, struct pp_error *err)
 	}
 	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true); /* the NUL counts */
 	if (root == NULL || !cJSON_IsObject(root)) {
-		size_t off = root == NULL && end != NULL ? (size_t)(end - text) : 0;
+		size_t off = root == NULL ? error_offset(text, end) : strspn(text, " \t\r\n");
 
 		rc = fail_at(err, path, position(text, off),
 		             root == NULL ? "invalid JSON" : "the top level must be an object");

@@ -187,11 +187,25 @@ static void layer_figures(struct cost_model *k)
 	k->msg_bytes = (uint64_t)(b * s * h * k->dtype_bytes / k->tp);
 }
 
-/* Node of the first GPU of pipeline rank d: ranks are laid out tp innermost, then dp, then pp
- * (Megatron-LM's default order). */
-static int node_of(const struct cost_model *k, int d)
+/*
+ * Whether every data-parallel replica's hop between pipeline ranks d and e stays inside one
+ * node. Ranks are laid out tp innermost, then dp, then pp (Megatron-LM's default order): GPU
+ * (d * dp + r) * tp + j is TP rank j of replica r on pipeline rank d. Residues repeat within
+ * gpus_per_node replicas, so that many suffice.
+ */
+static bool hop_inside(const struct cost_model *k, int d, int e)
 {
-	return (int)((long long)d * k->tp * k->dp / k->gpus_per_node);
+	long long g = k->gpus_per_node, span = (long long)k->tp * k->dp;
+	long long n = k->dp < g ? k->dp : g;
+
+	for (long long r = 0; r < n; r++)
+		for (long long j = 0; j<k->tp; j += k->tp - 1> 0 ? k->tp - 1 : 1) {
+			long long a = d * span + r * k->tp + j, b = e * span + r * k->tp + j;
+
+			if (a / g != b / g)
+				return false;
+		}
+	return true;
 }
 
 /* Milliseconds of work in FLOPs at the achieved rate of one GPU. */
@@ -239,7 +253,7 @@ static int price_stages(const struct config *c, const struct sched *s, struct co
 		cost->msg_time[st] = 0;
 		if (st + 1 < S) {
 			int a = (int)s->stage_device[st], bdev = (int)s->stage_device[st + 1];
-			bool inside = node_of(k, a) == node_of(k, bdev);
+			bool inside = hop_inside(k, a, bdev);
 			double bw = inside ? k->link_bandwidth : k->inter_bandwidth;
 			double lat = inside ? k->link_latency : k->inter_latency;
 
@@ -259,7 +273,6 @@ static int device_figures(const struct config *c, const struct sched *s, struct 
 {
 	double embed = (double)k->vocab * k->hidden / k->tp;
 	double keep = 4 + (k->bytes_per_param - 4) / (k->distributed_optimizer ? k->dp : 1);
-	bool dp_inside = (long long)k->tp * k->dp <= k->gpus_per_node;
 
 	k->device_params = pp_xcalloc((size_t)s->p, sizeof(*k->device_params));
 	k->device_state_bytes = pp_xcalloc((size_t)s->p, sizeof(*k->device_state_bytes));
@@ -273,6 +286,10 @@ static int device_figures(const struct config *c, const struct sched *s, struct 
 	if (!(k->tied && s->stage_device[0] == s->stage_device[s->S - 1]))
 		k->device_params[s->stage_device[s->S - 1]] += embed;
 	for (int d = 0; d < s->p; d++) {
+		/* the GPUs of pipeline rank d, all replicas, are d*tp*dp .. (d+1)*tp*dp - 1 */
+		long long first = (long long)d * k->tp * k->dp, last = first + k->tp * k->dp - 1;
+		bool dp_inside = first / k->gpus_per_node == last / k->gpus_per_node;
+
 		k->device_state_bytes[d] = k->device_params[d] * keep;
 		if (checked_ticks(c, dp_inside ? "bandwidth" : "inter_bandwidth",
 		                  allreduce_ms(k->device_params[d] * 2, k->dp,

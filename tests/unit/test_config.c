@@ -1,7 +1,12 @@
-/* Unit tests of config: defaults, the option table, value parsing and whole-config validation. */
+/*
+ * Unit tests of config: defaults, the option table, value parsing, config files and whole-config
+ * validation.
+ */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ppsim/config.h"
 #include "unit.h"
@@ -448,6 +453,690 @@ static void config_msg_time_is_latency_plus_bytes_over_bandwidth_in_ms(void)
 	ASSERT_NEAR(config_msg_time(&c), 0.11184810666666667);
 }
 
+static void config_set_reads_yes_true_on_1_as_true_and_no_false_off_0_as_false(void)
+{
+	static const char *const names[] = {"flash-attention", "distributed-optimizer",
+	                                    "tied-embeddings"};
+	static const char *const yes[] = {"yes", "true", "on", "1"};
+	static const char *const no[] = {"no", "false", "off", "0"};
+
+	for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++)
+		for (size_t i = 0; i < 4; i++) {
+			struct config c;
+			struct pp_error err = {0};
+			int *field;
+
+			config_init(&c);
+			field = (int *)(void *)((char *)&c + option(names[n])->offset);
+			CU_ASSERT_EQUAL(set(&c, names[n], no[i], &err), 0);
+			CU_ASSERT_EQUAL(*field, 0);
+			CU_ASSERT_EQUAL(set(&c, names[n], yes[i], &err), 0);
+			CU_ASSERT_EQUAL(*field, 1);
+		}
+}
+
+static void config_set_rejects_other_words_for_a_boolean(void)
+{
+	static const char *const bad[] = {"",  "Yes", "TRUE",    "y",   "n",
+	                                  "2", "-1",  "enabled", " yes"};
+	struct config c;
+	struct pp_error err = {0};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_rejected("flash-attention", bad[i]);
+		assert_rejected("distributed-optimizer", bad[i]);
+		assert_rejected("tied-embeddings", bad[i]);
+	}
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "flash-attention", "maybe", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--flash-attention 'maybe': must be yes or no");
+	CU_ASSERT_EQUAL(c.flash_attention, 1);
+}
+
+static void config_set_reads_a_comma_separated_list_of_layers(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+	char many[PP_MAX_LIST * 2 + 1];
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", "20,20,20,20", &err), 0);
+	CU_ASSERT_EQUAL(c.nlayers_per_stage, 4);
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(c.layers_per_stage[i], 20);
+	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", "18,22", &err), 0);
+	CU_ASSERT_EQUAL(c.nlayers_per_stage, 2);
+	CU_ASSERT_EQUAL(c.layers_per_stage[0], 18);
+	CU_ASSERT_EQUAL(c.layers_per_stage[1], 22);
+	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", "80", &err), 0);
+	CU_ASSERT_EQUAL(c.nlayers_per_stage, 1);
+	CU_ASSERT_EQUAL(c.layers_per_stage[0], 80);
+	/* PP_MAX_LIST entries is the most a list takes */
+	for (int i = 0; i < PP_MAX_LIST; i++)
+		memcpy(many + 2 * i, i + 1 < PP_MAX_LIST ? "3," : "7", 2);
+	many[2 * PP_MAX_LIST - 1] = '\0';
+	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", many, &err), 0);
+	CU_ASSERT_EQUAL(c.nlayers_per_stage, PP_MAX_LIST);
+	CU_ASSERT_EQUAL(c.layers_per_stage[0], 3);
+	CU_ASSERT_EQUAL(c.layers_per_stage[PP_MAX_LIST - 1], 7);
+}
+
+static void config_set_rejects_lists_with_an_empty_zero_or_non_integer_entry(void)
+{
+	static const char *const bad[] = {"",     "1,,2", "0",   "a",    "1,2,",     ",1",
+	                                  "20,0", "-1",   "1.5", "1, 2", "16777217", "20;20"};
+	struct config c;
+	struct pp_error err = {0};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_rejected("layers-per-stage", bad[i]);
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", "1,,2", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--layers-per-stage '1,,2': must be up to 1024 integers "
+	                                "from 1 to 16777216, comma-separated");
+	CU_ASSERT_EQUAL(c.nlayers_per_stage, 0);
+}
+
+static void config_set_rejects_a_list_of_more_entries_than_the_most_it_takes(void)
+{
+	char many[(PP_MAX_LIST + 1) * 2 + 1];
+	struct config c;
+	struct pp_error err = {0};
+
+	for (int i = 0; i <= PP_MAX_LIST; i++)
+		memcpy(many + 2 * i, "1,", 2);
+	many[2 * (PP_MAX_LIST + 1) - 1] = '\0';
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", many, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_EQUAL(strncmp(err.msg, "--layers-per-stage '1,1,1,", 26), 0);
+	CU_ASSERT_EQUAL(c.nlayers_per_stage, 0);
+}
+
+static void config_set_says_why_it_rejects_a_list_too_long_to_quote_whole(void)
+{
+	char many[(PP_MAX_LIST + 1) * 2 + 1];
+	struct config c;
+	struct pp_error err = {0};
+
+	/* 1025 entries quoted in full fill the message before its reason */
+	for (int i = 0; i <= PP_MAX_LIST; i++)
+		memcpy(many + 2 * i, "1,", 2);
+	many[2 * (PP_MAX_LIST + 1) - 1] = '\0';
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", many, &err), -1);
+	CU_ASSERT_EQUAL(strncmp(err.msg, "--layers-per-stage '1,1,1,", 26), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "up to 1024 integers"));
+}
+
+static void config_set_keeps_the_previous_list_when_it_rejects_a_new_one(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	/* like every other kind, a rejected value leaves the field as it was */
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", "20,20,20,20", &err), 0);
+	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", "1,2,x", &err), -1);
+	CU_ASSERT_EQUAL(c.nlayers_per_stage, 4);
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(c.layers_per_stage[i], 20);
+}
+
+static void config_set_reads_shares_from_0_to_1(void)
+{
+	static const char *const bad[] = {"-0.1", "1.01", "2", "nan", "inf", "", "half", "50%"};
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "efficiency", "0.4", &err), 0);
+	ASSERT_NEAR(c.efficiency, 0.4);
+	CU_ASSERT_EQUAL(set(&c, "efficiency", "1", &err), 0);
+	ASSERT_NEAR(c.efficiency, 1);
+	CU_ASSERT_EQUAL(set(&c, "w-mem-fraction", "0", &err), 0);
+	ASSERT_NEAR(c.w_mem_fraction, 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_rejected("efficiency", bad[i]);
+		assert_rejected("w-mem-fraction", bad[i]);
+	}
+	CU_ASSERT_EQUAL(set(&c, "efficiency", "1.5", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--efficiency '1.5': must be a number from 0 to 1");
+}
+
+static void config_set_takes_preset_names_and_lists_the_known_ones_otherwise(void)
+{
+	static const struct {
+		const char *option, *good, *bad, *msg;
+	} cases[] = {
+	        {"model", "llama3-70b", "llama3",
+	         "--model 'llama3': unknown model; known: llama3-8b, llama3-70b, llama3-405b, "
+	         "gpt3-175b"},
+	        {"gpu", "h100-sxm", "A100-80G",
+	         "--gpu 'A100-80G': unknown gpu; known: a100-80g, h100-sxm, h200"},
+	        {"link", "pcie4", "nvlink",
+	         "--link 'nvlink': unknown link; known: nvlink3, nvlink4, pcie4, pcie5, ib-hdr, "
+	         "ib-ndr"},
+	        {"inter-link", "ib-ndr", "ib",
+	         "--inter-link 'ib': unknown link; known: nvlink3, nvlink4, pcie4, pcie5, ib-hdr, "
+	         "ib-ndr"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct pp_error err = {0};
+		const char *field;
+
+		config_init(&c);
+		field = (const char *)&c + option(cases[i].option)->offset;
+		CU_ASSERT_EQUAL(set(&c, cases[i].option, cases[i].good, &err), 0);
+		CU_ASSERT_STRING_EQUAL(field, cases[i].good);
+		CU_ASSERT_EQUAL(set(&c, cases[i].option, cases[i].bad, &err), -1);
+		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+		CU_ASSERT_STRING_EQUAL(err.msg, cases[i].msg);
+		CU_ASSERT_STRING_EQUAL(field, cases[i].good);
+		assert_rejected(cases[i].option, "");
+		assert_rejected(cases[i].option, "a-name-far-longer-than-any-field-can-hold-x");
+	}
+}
+
+static void config_set_reads_gated_or_plain_mlp_and_none_or_full_recompute(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "mlp", "gated", &err), 0);
+	CU_ASSERT_EQUAL(c.mlp, PP_MLP_GATED);
+	CU_ASSERT_EQUAL(set(&c, "mlp", "plain", &err), 0);
+	CU_ASSERT_EQUAL(c.mlp, PP_MLP_PLAIN);
+	CU_ASSERT_EQUAL(set(&c, "recompute", "full", &err), 0);
+	CU_ASSERT_EQUAL(c.recompute, PP_RECOMPUTE_FULL);
+	CU_ASSERT_EQUAL(set(&c, "recompute", "none", &err), 0);
+	CU_ASSERT_EQUAL(c.recompute, PP_RECOMPUTE_NONE);
+	assert_rejected("mlp", "swiglu");
+	assert_rejected("mlp", "Gated");
+	assert_rejected("mlp", "");
+	assert_rejected("recompute", "selective");
+	assert_rejected("recompute", "FULL");
+	CU_ASSERT_EQUAL(set(&c, "recompute", "partial", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--recompute 'partial': must be 'none' or 'full'");
+	CU_ASSERT_EQUAL(c.recompute, PP_RECOMPUTE_NONE);
+	CU_ASSERT_EQUAL(c.mlp, PP_MLP_PLAIN);
+}
+
+/* The origin recorded for the option with config-file key key. */
+static struct config_origin origin_of(const struct config *c, const char *key)
+{
+	size_t n;
+	const struct config_option *opts = config_options(&n);
+	const struct config_option *o = config_option_by_key(key);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_FATAL(o >= opts && o < opts + n);
+	return c->origin[o - opts];
+}
+
+static void config_is_set_only_once_an_option_was_given(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_FALSE(config_is_set(&c, "tp"));
+	CU_ASSERT_FALSE(config_is_set(&c, "p"));
+	CU_ASSERT_EQUAL(origin_of(&c, "tp").line, 0);
+	c.tp = 2; /* a field written directly is not user input */
+	CU_ASSERT_FALSE(config_is_set(&c, "tp"));
+	CU_ASSERT_EQUAL(set(&c, "tp", "4", &err), 0);
+	CU_ASSERT_TRUE(config_is_set(&c, "tp"));
+	CU_ASSERT_EQUAL(origin_of(&c, "tp").line, -1);
+	CU_ASSERT_FALSE(config_is_set(&c, "p"));
+	CU_ASSERT_EQUAL(set(&c, "dp", "0", &err), -1);
+	CU_ASSERT_FALSE(config_is_set(&c, "dp"));
+	CU_ASSERT_FALSE(config_is_set(&c, "no_such_key"));
+	CU_ASSERT_FALSE(config_is_set(&c, "tensor-parallel"));
+}
+
+static void config_option_by_key_finds_rows_by_their_file_key_only(void)
+{
+	CU_ASSERT_PTR_EQUAL(config_option_by_key("p"), option("stages"));
+	CU_ASSERT_PTR_EQUAL(config_option_by_key("kv_heads"), option("kv-heads"));
+	CU_ASSERT_PTR_EQUAL(config_option_by_key("tied_embeddings"), option("tied-embeddings"));
+	CU_ASSERT_PTR_NULL(config_option_by_key("stages"));
+	CU_ASSERT_PTR_NULL(config_option_by_key("kv-heads"));
+	CU_ASSERT_PTR_NULL(config_option_by_key("P"));
+	CU_ASSERT_PTR_NULL(config_option_by_key(""));
+}
+
+static void config_validate_rejects_explicit_cost_options_with_a_model(void)
+{
+	static const struct {
+		const char *name, *value;
+	} cases[] = {
+	        {"tf", "2"}, {"tb", "2"}, {"tw", "0.5"}, {"tcomm", "0.1"}, {"msg-bytes", "1000"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct pp_error err = {0};
+		char want[128];
+
+		config_init(&c);
+		CU_ASSERT_EQUAL(set(&c, "model", "llama3-70b", &err), 0);
+		CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+		CU_ASSERT_EQUAL(set(&c, cases[i].name, cases[i].value, &err), 0);
+		snprintf(want, sizeof(want),
+		         "--%s '%s': not with a model, which prices ops and messages itself",
+		         cases[i].name, cases[i].value);
+		CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
+		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+		CU_ASSERT_STRING_EQUAL(err.msg, want);
+	}
+}
+
+static void config_validate_rejects_model_options_without_a_model(void)
+{
+	static const struct {
+		const char *name, *value;
+	} cases[] = {
+	        {"seq", "4096"},
+	        {"mbs", "2"},
+	        {"tp", "8"},
+	        {"dp", "2"},
+	        {"gpus", "64"},
+	        {"gpus-per-node", "4"},
+	        {"layers", "40"},
+	        {"hidden", "4096"},
+	        {"ffn", "11008"},
+	        {"heads", "32"},
+	        {"kv-heads", "8"},
+	        {"vocab", "32000"},
+	        {"mlp", "plain"},
+	        {"tied-embeddings", "yes"},
+	        {"gpu", "h200"},
+	        {"tflops", "989"},
+	        {"gpu-memory", "80"},
+	        {"efficiency", "0.4"},
+	        {"inter-link", "ib-ndr"},
+	        {"inter-bandwidth", "50"},
+	        {"inter-latency", "5"},
+	        {"flash-attention", "no"},
+	        {"recompute", "full"},
+	        {"distributed-optimizer", "yes"},
+	        {"bytes-per-param", "18"},
+	        {"dtype-bytes", "4"},
+	        {"layers-per-stage", "20,20,20,20"},
+	        {"first-stage-layers", "10"},
+	        {"last-stage-layers", "10"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct pp_error err = {0};
+		char want[128];
+
+		config_init(&c);
+		CU_ASSERT_EQUAL(set(&c, cases[i].name, cases[i].value, &err), 0);
+		snprintf(want, sizeof(want), "--%s '%s': needs a model (--model) to price ops from",
+		         cases[i].name, cases[i].value);
+		CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
+		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+		CU_ASSERT_STRING_EQUAL(err.msg, want);
+		CU_ASSERT_EQUAL(set(&c, "model", "llama3-8b", &err), 0);
+		CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+	}
+}
+
+static void config_validate_accepts_a_link_with_or_without_a_model(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "link", "pcie4", &err), 0);
+	CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+	CU_ASSERT_EQUAL(set(&c, "model", "llama3-70b", &err), 0);
+	CU_ASSERT_EQUAL(set(&c, "bandwidth", "10", &err), 0);
+	CU_ASSERT_EQUAL(set(&c, "latency", "2", &err), 0);
+	CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+	CU_ASSERT_TRUE(config_has_model(&c));
+}
+
+static void config_fail_names_the_option_and_its_value_from_the_command_line(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "tp", "3", &err), 0);
+	CU_ASSERT_EQUAL(config_fail(&c, "tp", &err, "must divide the %d GPUs", 8), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--tp '3': must divide the 8 GPUs");
+	CU_ASSERT_EQUAL(err.line, 0);
+	CU_ASSERT_EQUAL(err.column, 0);
+	CU_ASSERT_EQUAL(set(&c, "flash-attention", "off", &err), 0);
+	CU_ASSERT_EQUAL(config_fail(&c, "flash_attention", &err, "x"), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--flash-attention 'no': x");
+	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", "18,22", &err), 0);
+	CU_ASSERT_EQUAL(config_fail(&c, "layers_per_stage", &err, "y"), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--layers-per-stage '18,22': y");
+	CU_ASSERT_EQUAL(set(&c, "recompute", "full", &err), 0);
+	CU_ASSERT_EQUAL(config_fail(&c, "recompute", &err, "z"), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--recompute 'full': z");
+}
+
+/* A scratch directory with one config file in it. */
+struct scratch {
+	char dir[64];   /* the directory mkdtemp made */
+	char path[128]; /* dir/config.json */
+};
+
+/* Writes len bytes of text to a config file in a new scratch directory. */
+static void scratch_write(struct scratch *s, const char *text, size_t len)
+{
+	FILE *f;
+
+	snprintf(s->dir, sizeof(s->dir), "/tmp/ppsim-unit-XXXXXX");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(s->dir));
+	snprintf(s->path, sizeof(s->path), "%s/config.json", s->dir);
+	f = fopen(s->path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(text, 1, len, f), len);
+	CU_ASSERT_EQUAL(fclose(f), 0);
+}
+
+/* Removes the config file and its directory. */
+static void scratch_remove(struct scratch *s)
+{
+	CU_ASSERT_EQUAL(remove(s->path), 0);
+	CU_ASSERT_EQUAL(rmdir(s->dir), 0);
+}
+
+/* Loads text as a config file into c (already initialised); returns the status. The message of
+ * a failure has the path replaced by "PATH" so tests can compare it whole. */
+static int load(struct config *c, const char *text, size_t len, struct pp_error *err)
+{
+	struct scratch s;
+	int rc;
+	char *at;
+
+	scratch_write(&s, text, len);
+	rc = config_load_file(c, s.path, err);
+	at = strstr(err->msg, s.path);
+	if (at != NULL) {
+		size_t n = strlen(s.path);
+
+		memcpy(at, "PATH", 4);
+		memmove(at + 4, at + n, strlen(at + n) + 1);
+	}
+	if (strcmp(c->file, s.path) == 0)
+		strcpy(c->file, "PATH");
+	scratch_remove(&s);
+	return rc;
+}
+
+/* Loads a NUL-terminated text as a config file into a fresh config and asserts that it fails
+ * with a PP_ERR_CONFIG error at line:column whose message is want (path shown as PATH). */
+static void assert_file_rejected(const char *text, int line, int column, const char *want)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(load(&c, text, strlen(text), &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_EQUAL(err.line, line);
+	CU_ASSERT_EQUAL(err.column, column);
+	CU_ASSERT_STRING_EQUAL(err.msg, want);
+}
+
+static void config_load_file_sets_each_field_and_records_where_its_key_stands(void)
+{
+	static const char text[] = "{\n"
+	                           "  \"model\": \"llama3-70b\",\n"
+	                           "  \"p\": 4, \"m\": 16,\n"
+	                           "\t\"layers_per_stage\": [18, 22, 20, 20],\n"
+	                           "  \"flash_attention\": false,\n"
+	                           "  \"efficiency\": 0.4,\n"
+	                           "  \"link\": \"pcie5\"\n"
+	                           "}\n";
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL_FATAL(load(&c, text, strlen(text), &err), 0);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+	CU_ASSERT_STRING_EQUAL(c.file, "PATH");
+	CU_ASSERT_STRING_EQUAL(c.model, "llama3-70b");
+	CU_ASSERT_EQUAL(c.p, 4);
+	CU_ASSERT_EQUAL(c.m, 16);
+	CU_ASSERT_EQUAL(c.nlayers_per_stage, 4);
+	CU_ASSERT_EQUAL(c.layers_per_stage[0], 18);
+	CU_ASSERT_EQUAL(c.layers_per_stage[1], 22);
+	CU_ASSERT_EQUAL(c.flash_attention, 0);
+	ASSERT_NEAR(c.efficiency, 0.4);
+	CU_ASSERT_STRING_EQUAL(c.link, "pcie5");
+	CU_ASSERT_EQUAL(origin_of(&c, "model").line, 2);
+	CU_ASSERT_EQUAL(origin_of(&c, "model").column, 3);
+	CU_ASSERT_EQUAL(origin_of(&c, "p").line, 3);
+	CU_ASSERT_EQUAL(origin_of(&c, "p").column, 3);
+	CU_ASSERT_EQUAL(origin_of(&c, "m").line, 3);
+	CU_ASSERT_EQUAL(origin_of(&c, "m").column, 11);
+	CU_ASSERT_EQUAL(origin_of(&c, "layers_per_stage").line, 4);
+	CU_ASSERT_EQUAL(origin_of(&c, "layers_per_stage").column, 2);
+	CU_ASSERT_EQUAL(origin_of(&c, "flash_attention").line, 5);
+	CU_ASSERT_EQUAL(origin_of(&c, "efficiency").line, 6);
+	CU_ASSERT_EQUAL(origin_of(&c, "link").line, 7);
+	CU_ASSERT_TRUE(config_is_set(&c, "p"));
+	CU_ASSERT_FALSE(config_is_set(&c, "tp"));
+	/* fields the file does not name keep their values */
+	CU_ASSERT_EQUAL(c.tp, 1);
+	CU_ASSERT_EQUAL(c.seq, 2048);
+	CU_ASSERT_STRING_EQUAL(c.schedule, "1f1b");
+	CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+}
+
+static void config_load_file_reads_an_empty_object_as_no_change(void)
+{
+	struct config c, before;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	config_init(&before);
+	CU_ASSERT_EQUAL(load(&c, " { } ", 5, &err), 0);
+	CU_ASSERT_EQUAL(c.p, before.p);
+	CU_ASSERT_EQUAL(memcmp(c.origin, before.origin, sizeof(c.origin)), 0);
+}
+
+static void config_fail_names_the_file_line_and_column_of_a_value_from_a_file(void)
+{
+	static const char text[] = "{\n  \"model\": \"llama3-70b\",\n    \"tp\": 3\n}\n";
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL_FATAL(load(&c, text, strlen(text), &err), 0);
+	CU_ASSERT_EQUAL(config_fail(&c, "tp", &err, "must divide the %d GPUs of a node", 8), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(
+	        err.msg, "config 'PATH':3:5: key \"tp\" = 3: must divide the 8 GPUs of a node");
+	CU_ASSERT_EQUAL(err.line, 3);
+	CU_ASSERT_EQUAL(err.column, 5);
+}
+
+static void config_set_after_config_load_file_wins_over_the_file(void)
+{
+	static const char text[] = "{\"model\": \"llama3-70b\", \"tp\": 2, \"seq\": 4096}";
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL_FATAL(load(&c, text, strlen(text), &err), 0);
+	CU_ASSERT_EQUAL(c.tp, 2);
+	CU_ASSERT_EQUAL(origin_of(&c, "tp").line, 1);
+	CU_ASSERT_EQUAL(origin_of(&c, "tp").column, 25);
+	CU_ASSERT_EQUAL(set(&c, "tp", "4", &err), 0);
+	CU_ASSERT_EQUAL(c.tp, 4);
+	CU_ASSERT_EQUAL(origin_of(&c, "tp").line, -1);
+	CU_ASSERT_EQUAL(c.seq, 4096);
+	CU_ASSERT_EQUAL(config_fail(&c, "tp", &err, "boom"), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--tp '4': boom");
+	CU_ASSERT_EQUAL(config_fail(&c, "seq", &err, "boom"), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(err.msg, "config 'PATH':1:34: key \"seq\" = 4096: boom");
+}
+
+static void config_load_file_rejects_an_unknown_key_at_its_position(void)
+{
+	assert_file_rejected("{\n  \"p\": 4,\n  \"stagez\": 4\n}", 3, 3,
+	                     "config 'PATH':3:3: unknown key \"stagez\" (keys are listed in "
+	                     "docs/config.md)");
+	/* keys are case-sensitive and are the file keys, not the option names */
+	assert_file_rejected("{\"P\": 4}", 1, 2,
+	                     "config 'PATH':1:2: unknown key \"P\" (keys are listed in "
+	                     "docs/config.md)");
+	assert_file_rejected("{\"p\": 4, \"stages\": 4}", 1, 10,
+	                     "config 'PATH':1:10: unknown key \"stages\" (keys are listed in "
+	                     "docs/config.md)");
+}
+
+static void config_load_file_rejects_a_duplicate_key_naming_where_it_first_stood(void)
+{
+	assert_file_rejected("{\n  \"p\": 4,\n  \"m\": 8,\n    \"p\": 4\n}", 4, 5,
+	                     "config 'PATH':4:5: key \"p\" appears twice (first at 2:3)");
+}
+
+static void config_load_file_rejects_a_string_where_a_number_belongs(void)
+{
+	assert_file_rejected("{\"p\": \"4\"}", 1, 2,
+	                     "config 'PATH':1:2: key \"p\": expected an integer, got a string");
+	assert_file_rejected("{\n\"m\": 8, \"bandwidth\": \"300\"}", 2, 9,
+	                     "config 'PATH':2:9: key \"bandwidth\": expected a number, got a "
+	                     "string");
+	assert_file_rejected("{\"t_f\": null}", 1, 2,
+	                     "config 'PATH':1:2: key \"t_f\": expected a number, got null");
+}
+
+static void config_load_file_rejects_a_number_where_a_string_belongs(void)
+{
+	assert_file_rejected(
+	        "{\"schedule\": 1}", 1, 2,
+	        "config 'PATH':1:2: key \"schedule\": expected a string, got a number");
+	assert_file_rejected("{\"model\": [\"llama3-70b\"]}", 1, 2,
+	                     "config 'PATH':1:2: key \"model\": expected a string, got an array");
+}
+
+static void config_load_file_rejects_a_boolean_of_the_wrong_kind(void)
+{
+	assert_file_rejected("{\"flash_attention\": \"yes\"}", 1, 2,
+	                     "config 'PATH':1:2: key \"flash_attention\": expected true or false, "
+	                     "got a string");
+	assert_file_rejected("{\"distributed_optimizer\": 1}", 1, 2,
+	                     "config 'PATH':1:2: key \"distributed_optimizer\": expected true or "
+	                     "false, got a number");
+	assert_file_rejected("{\"p\": true}", 1, 2,
+	                     "config 'PATH':1:2: key \"p\": expected an integer, got a boolean");
+}
+
+static void config_load_file_rejects_layers_per_stage_that_are_not_an_array_of_integers(void)
+{
+	assert_file_rejected("{\"layers_per_stage\": \"20,20\"}", 1, 2,
+	                     "config 'PATH':1:2: key \"layers_per_stage\": expected an array of "
+	                     "integers, got a string");
+	assert_file_rejected("{\"layers_per_stage\": [20, \"20\"]}", 1, 2,
+	                     "config 'PATH':1:2: key \"layers_per_stage\": expected an array of "
+	                     "integers, got an array");
+	assert_file_rejected("{\"layers_per_stage\": [20, 20.5]}", 1, 2,
+	                     "config 'PATH':1:2: key \"layers_per_stage\" '20,20.5': must be up to "
+	                     "1024 integers from 1 to 16777216, comma-separated");
+	assert_file_rejected("{\"layers_per_stage\": []}", 1, 2,
+	                     "config 'PATH':1:2: key \"layers_per_stage\" '': must be up to 1024 "
+	                     "integers from 1 to 16777216, comma-separated");
+}
+
+static void config_load_file_rejects_values_out_of_range(void)
+{
+	assert_file_rejected("{\n  \"p\": 0\n}", 2, 3,
+	                     "config 'PATH':2:3: key \"p\" '0': must be an integer from 1 to "
+	                     "16777216");
+	assert_file_rejected("{\"m\": 2.5}", 1, 2,
+	                     "config 'PATH':1:2: key \"m\" '2.5': must be an integer from 1 to "
+	                     "16777216");
+	assert_file_rejected("{\"p\": 4, \"bandwidth\": -5}", 1, 10,
+	                     "config 'PATH':1:10: key \"bandwidth\" '-5': must be a number above 0 "
+	                     "and at most 1e9");
+	assert_file_rejected("{\"efficiency\": 1.5}", 1, 2,
+	                     "config 'PATH':1:2: key \"efficiency\" '1.5': must be a number from 0 "
+	                     "to 1");
+	assert_file_rejected("{\"model\": \"llama3\"}", 1, 2,
+	                     "config 'PATH':1:2: key \"model\" 'llama3': unknown model; known: "
+	                     "llama3-8b, llama3-70b, llama3-405b, gpt3-175b");
+}
+
+static void config_load_file_rejects_invalid_json_at_the_position_of_the_error(void)
+{
+	/* a value missing after the colon: the parser stops at the closing brace */
+	assert_file_rejected("{\n  \"p\": 4,\n  \"m\": \n}\n", 4, 1,
+	                     "config 'PATH':4:1: invalid JSON");
+	/* a missing comma: the parser stops at the second key */
+	assert_file_rejected("{\"p\": 4 \"m\": 8}", 1, 9, "config 'PATH':1:9: invalid JSON");
+	/* text after the object */
+	assert_file_rejected("{\"p\": 4}\nx", 2, 1, "config 'PATH':2:1: invalid JSON");
+}
+
+static void config_load_file_places_a_trailing_comma_error_at_the_closing_brace(void)
+{
+	/* the comma promises another member; the brace at column 9 is where that fails */
+	assert_file_rejected("{\"p\": 4,}", 1, 9, "config 'PATH':1:9: invalid JSON");
+	assert_file_rejected("{\n  \"p\": 4,\n}\n", 3, 1, "config 'PATH':3:1: invalid JSON");
+}
+
+static void config_load_file_rejects_a_top_level_that_is_not_an_object(void)
+{
+	assert_file_rejected("[1, 2]", 1, 1, "config 'PATH':1:1: the top level must be an object");
+	assert_file_rejected("4", 1, 1, "config 'PATH':1:1: the top level must be an object");
+}
+
+static void config_load_file_places_a_top_level_that_is_not_an_object_where_its_value_starts(void)
+{
+	assert_file_rejected("\n\n  [{\"p\": 4}]\n", 3, 3,
+	                     "config 'PATH':3:3: the top level must be an object");
+	assert_file_rejected("  \"p\"", 1, 3, "config 'PATH':1:3: the top level must be an object");
+}
+
+static void config_load_file_rejects_a_nul_byte_at_its_position(void)
+{
+	static const char text[] = "{\n  \"p\": 4,\0 \"m\": 8\n}\n";
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(load(&c, text, sizeof(text) - 1, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_EQUAL(err.line, 2);
+	CU_ASSERT_EQUAL(err.column, 10);
+	CU_ASSERT_STRING_EQUAL(err.msg, "config 'PATH':2:10: a NUL byte: not a JSON file");
+}
+
+static void config_load_file_reports_a_file_it_cannot_read_as_an_io_error(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+	char dir[] = "/tmp/ppsim-unit-XXXXXX", path[64];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/missing.json", dir);
+	config_init(&c);
+	CU_ASSERT_EQUAL(config_load_file(&c, path, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "No such file"));
+	CU_ASSERT_EQUAL(c.p, 4);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(config_init_sets_the_documented_defaults),
         UNIT_TEST(config_options_describe_each_field_once),
@@ -472,6 +1161,39 @@ static const struct unit_test tests[] = {
         UNIT_TEST(config_validate_rejects_a_message_slower_than_the_time_limit),
         UNIT_TEST(config_msg_time_is_tcomm_without_a_link),
         UNIT_TEST(config_msg_time_is_latency_plus_bytes_over_bandwidth_in_ms),
+        UNIT_TEST(config_set_reads_yes_true_on_1_as_true_and_no_false_off_0_as_false),
+        UNIT_TEST(config_set_rejects_other_words_for_a_boolean),
+        UNIT_TEST(config_set_reads_a_comma_separated_list_of_layers),
+        UNIT_TEST(config_set_rejects_lists_with_an_empty_zero_or_non_integer_entry),
+        UNIT_TEST(config_set_rejects_a_list_of_more_entries_than_the_most_it_takes),
+        UNIT_TEST(config_set_says_why_it_rejects_a_list_too_long_to_quote_whole),
+        UNIT_TEST(config_set_keeps_the_previous_list_when_it_rejects_a_new_one),
+        UNIT_TEST(config_set_reads_shares_from_0_to_1),
+        UNIT_TEST(config_set_takes_preset_names_and_lists_the_known_ones_otherwise),
+        UNIT_TEST(config_set_reads_gated_or_plain_mlp_and_none_or_full_recompute),
+        UNIT_TEST(config_is_set_only_once_an_option_was_given),
+        UNIT_TEST(config_option_by_key_finds_rows_by_their_file_key_only),
+        UNIT_TEST(config_validate_rejects_explicit_cost_options_with_a_model),
+        UNIT_TEST(config_validate_rejects_model_options_without_a_model),
+        UNIT_TEST(config_validate_accepts_a_link_with_or_without_a_model),
+        UNIT_TEST(config_fail_names_the_option_and_its_value_from_the_command_line),
+        UNIT_TEST(config_load_file_sets_each_field_and_records_where_its_key_stands),
+        UNIT_TEST(config_load_file_reads_an_empty_object_as_no_change),
+        UNIT_TEST(config_fail_names_the_file_line_and_column_of_a_value_from_a_file),
+        UNIT_TEST(config_set_after_config_load_file_wins_over_the_file),
+        UNIT_TEST(config_load_file_rejects_an_unknown_key_at_its_position),
+        UNIT_TEST(config_load_file_rejects_a_duplicate_key_naming_where_it_first_stood),
+        UNIT_TEST(config_load_file_rejects_a_string_where_a_number_belongs),
+        UNIT_TEST(config_load_file_rejects_a_number_where_a_string_belongs),
+        UNIT_TEST(config_load_file_rejects_a_boolean_of_the_wrong_kind),
+        UNIT_TEST(config_load_file_rejects_layers_per_stage_that_are_not_an_array_of_integers),
+        UNIT_TEST(config_load_file_rejects_values_out_of_range),
+        UNIT_TEST(config_load_file_rejects_invalid_json_at_the_position_of_the_error),
+        UNIT_TEST(config_load_file_places_a_trailing_comma_error_at_the_closing_brace),
+        UNIT_TEST(config_load_file_rejects_a_top_level_that_is_not_an_object),
+        UNIT_TEST(config_load_file_places_a_top_level_that_is_not_an_object_where_its_value_starts),
+        UNIT_TEST(config_load_file_rejects_a_nul_byte_at_its_position),
+        UNIT_TEST(config_load_file_reports_a_file_it_cannot_read_as_an_io_error),
         {NULL, NULL},
 };
 

@@ -1,7 +1,15 @@
-/* Unit tests of cost: explicit per-stage ticks, activation amounts and message prices. */
+/*
+ * Unit tests of cost: explicit per-stage ticks, activation amounts and message prices, and the
+ * costs derived from a model. The model tests compute every expected figure here from the
+ * formulas of DESIGN.md (Costs, Memory) and the models' public configs, never from the library.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ppsim/cost.h"
+#include "ppsim/sched.h"
 #include "unit.h"
 
 static void cost_explicit_prices_each_stage_in_ticks_of_one_unit(void)
@@ -204,6 +212,951 @@ static void cost_comm_free_holds_with_one_stage_whatever_tcomm(void)
 	cost_free(NULL);
 }
 
+/* A transformer as its public config states it, independent of the preset table. */
+struct shape {
+	double layers, h, ffn, a, kv, vocab; /* layers, hidden, MLP size, heads, kv heads, V */
+	bool gated;                          /* three MLP matrices (SwiGLU) rather than two */
+};
+
+static const struct shape llama3_70b = {80, 8192, 28672, 64, 8, 128256, true};
+static const struct shape gpt3_175b = {96, 12288, 49152, 96, 96, 50257, false};
+
+/* Linear parameters of one layer: Q and O (h x h each), K and V (h x kv*h/a each), the MLP. */
+static double linear_params(const struct shape *m)
+{
+	double h = m->h;
+
+	return 2 * h * h + 2 * h * (m->kv * h / m->a) + (m->gated ? 3 : 2) * h * m->ffn;
+}
+
+/* FLOPs of one layer for b sequences of s tokens: forward, input-gradient and weight-gradient. */
+static double layer_f(const struct shape *m, double b, double s)
+{
+	return 2 * linear_params(m) * b * s + 4 * b * s * s * m->h;
+}
+
+static double layer_b(const struct shape *m, double b, double s)
+{
+	return 2 * linear_params(m) * b * s + 8 * b * s * s * m->h;
+}
+
+static double layer_w(const struct shape *m, double b, double s)
+{
+	return 2 * linear_params(m) * b * s;
+}
+
+/* FLOPs of the LM head in each of F, B and W: 2 * tokens * h * V. */
+static double head_flops(const struct shape *m, double b, double s)
+{
+	return 2 * b * s * m->h * m->vocab;
+}
+
+/* Milliseconds of flops on one GPU of tflops peak at efficiency. */
+static double compute_ms(double flops, double tflops, double efficiency)
+{
+	return flops / (tflops * 1e12 * efficiency) * 1e3;
+}
+
+/* Milliseconds of one message of bytes on a link of bandwidth GB/s and latency us. */
+static double transfer_ms(double bytes, double bandwidth, double latency)
+{
+	return latency / 1e3 + bytes / (bandwidth * 1e9) * 1e3;
+}
+
+/* Milliseconds of a ring all-reduce of bytes over n GPUs on a link of bandwidth GB/s, latency
+ * us: 2(n-1)/n of the bytes cross each link, in 2(n-1) steps. */
+static double ring_ms(double bytes, double n, double bandwidth, double latency)
+{
+	return 2 * (n - 1) / n * bytes / (bandwidth * 1e9) * 1e3 + 2 * (n - 1) * latency / 1e3;
+}
+
+/* Ticks of a time in ms: the model prices in ms at PP_TICK_BASE ticks per ms. */
+static pp_time ticks(double ms)
+{
+	return (pp_time)llround(ms * 1e6);
+}
+
+/* Sets the option with config-file key `key` as the command line would; the value must pass. */
+static void set(struct config *c, const char *key, const char *value)
+{
+	const struct config_option *o = config_option_by_key(key);
+	struct pp_error err = {0};
+	char label[64];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	snprintf(label, sizeof(label), "--%s", o->name);
+	CU_ASSERT_EQUAL_FATAL(config_set(c, o, label, value, &err), 0);
+}
+
+/* The defaults with --model model and -p p. */
+static void model_config(struct config *c, const char *model, const char *p)
+{
+	config_init(c);
+	set(c, "model", model);
+	set(c, "p", p);
+}
+
+/* A schedule of a config and its model-derived cost (NULL with err set when it fails). */
+struct priced {
+	struct sched *sched;
+	struct cost *cost;
+	struct pp_error err;
+};
+
+/* Generates the schedule of c, which must validate, and prices it from its model. */
+static struct priced price(const struct config *c)
+{
+	struct priced x = {NULL, NULL, {0}};
+	struct sched_params sp = config_sched_params(c);
+
+	CU_ASSERT_EQUAL_FATAL(config_validate(c, &x.err), 0);
+	x.sched = sched_new(sched_find(c->schedule), &sp);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x.sched);
+	x.cost = cost_new_model(c, x.sched, &x.err);
+	return x;
+}
+
+/* Prices c and asserts (fatally) that it succeeds. */
+static struct priced price_ok(const struct config *c)
+{
+	struct priced x = price(c);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x.cost);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x.cost->model);
+	return x;
+}
+
+/* Prices c, asserts that it fails with a usage error whose message starts with prefix and
+ * contains part, and frees what it made. */
+static void assert_price_fails(const struct config *c, const char *prefix, const char *part)
+{
+	struct priced x = price(c);
+
+	CU_ASSERT_PTR_NULL(x.cost);
+	CU_ASSERT_EQUAL(x.err.kind, PP_ERR_USAGE);
+	CU_ASSERT_EQUAL(strncmp(x.err.msg, prefix, strlen(prefix)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(x.err.msg, part));
+	cost_free(x.cost);
+	sched_free(x.sched);
+}
+
+static void release(struct priced *x)
+{
+	cost_free(x->cost);
+	sched_free(x->sched);
+}
+
+static void cost_model_counts_attention_with_grouped_kv_heads_and_three_gated_mlp_matrices(void)
+{
+	struct config c;
+	struct priced x;
+
+	/* 2 * 8192^2 + 2 * 8192 * (8 * 128) + 3 * 8192 * 28672 */
+	model_config(&c, "llama3-70b", "4");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->layer_params, 855638016.0);
+	ASSERT_NEAR(x.cost->model->layer_params, linear_params(&llama3_70b));
+	CU_ASSERT_TRUE(x.cost->model->gated_mlp);
+	release(&x);
+}
+
+static void cost_model_counts_twelve_h_squared_parameters_per_gpt3_layer(void)
+{
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "gpt3-175b", "4");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->layer_params, 12.0 * 12288 * 12288);
+	ASSERT_NEAR(x.cost->model->layer_params, linear_params(&gpt3_175b));
+	CU_ASSERT_FALSE(x.cost->model->gated_mlp);
+	release(&x);
+}
+
+static void cost_model_gives_each_layer_2pt_plus_4bs2h_forward_8bs2h_backward_and_2pt_weight(void)
+{
+	static const struct {
+		const char *seq, *mbs;
+		double s, b;
+	} cases[] = {{"2048", "1", 2048, 1}, {"4096", "2", 4096, 2}, {"512", "3", 512, 3}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct priced x;
+		const struct cost_model *k;
+
+		model_config(&c, "llama3-70b", "4");
+		set(&c, "seq", cases[i].seq);
+		set(&c, "mbs", cases[i].mbs);
+		x = price_ok(&c);
+		k = x.cost->model;
+		ASSERT_NEAR(k->layer_flops.f, layer_f(&llama3_70b, cases[i].b, cases[i].s));
+		ASSERT_NEAR(k->layer_flops.b, layer_b(&llama3_70b, cases[i].b, cases[i].s));
+		ASSERT_NEAR(k->layer_flops.w, layer_w(&llama3_70b, cases[i].b, cases[i].s));
+		ASSERT_NEAR(k->head_flops.f, head_flops(&llama3_70b, cases[i].b, cases[i].s));
+		ASSERT_NEAR(k->head_flops.b, head_flops(&llama3_70b, cases[i].b, cases[i].s));
+		ASSERT_NEAR(k->head_flops.w, head_flops(&llama3_70b, cases[i].b, cases[i].s));
+		release(&x);
+	}
+}
+
+static void cost_model_prices_each_stage_as_its_flops_at_the_achieved_rate_in_milliseconds(void)
+{
+	struct config c;
+	struct priced x;
+	const struct shape *m = &llama3_70b;
+	double head = head_flops(m, 1, 2048);
+
+	/* A100: 312 TFLOP/s at the default efficiency 0.5; 20 layers a stage, the LM head last */
+	model_config(&c, "llama3-70b", "4");
+	x = price_ok(&c);
+	CU_ASSERT_EQUAL(x.cost->S, 4);
+	CU_ASSERT_EQUAL(x.cost->tick, PP_TICK_BASE);
+	CU_ASSERT_STRING_EQUAL(x.cost->time_unit, "ms");
+	for (int st = 0; st < 4; st++) {
+		double last = st == 3 ? 1 : 0;
+
+		CU_ASSERT_EQUAL(
+		        x.cost->t_f[st],
+		        ticks(compute_ms(20 * layer_f(m, 1, 2048) + last * head, 312, 0.5)));
+		CU_ASSERT_EQUAL(
+		        x.cost->t_b[st],
+		        ticks(compute_ms(20 * layer_b(m, 1, 2048) + last * head, 312, 0.5)));
+		CU_ASSERT_EQUAL(
+		        x.cost->t_w[st],
+		        ticks(compute_ms(20 * layer_w(m, 1, 2048) + last * head, 312, 0.5)));
+	}
+	/* 20 layers of 3.642e12 FLOPs at 156e12 FLOP/s */
+	CU_ASSERT_EQUAL(x.cost->t_f[0], 466940034);
+	release(&x);
+}
+
+static void cost_model_runs_at_the_gpu_preset_or_the_tflops_and_efficiency_given(void)
+{
+	struct config c;
+	struct priced x;
+	double f = 20 * layer_f(&llama3_70b, 1, 2048);
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "gpu", "h100-sxm");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->tflops, 989);
+	CU_ASSERT_EQUAL(x.cost->t_f[0], ticks(compute_ms(f, 989, 0.5)));
+	release(&x);
+	set(&c, "tflops", "500");
+	set(&c, "efficiency", "0.25");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->tflops, 500);
+	ASSERT_NEAR(x.cost->model->efficiency, 0.25);
+	CU_ASSERT_EQUAL(x.cost->t_f[0], ticks(compute_ms(f, 500, 0.25)));
+	release(&x);
+}
+
+static void cost_model_divides_compute_by_tp_and_adds_two_ring_allreduces_per_layer_to_f_and_b(void)
+{
+	struct config c;
+	struct priced x;
+	const struct shape *m = &llama3_70b;
+	/* each all-reduce moves one layer's activations, b*s*h bf16 values, over 8 GPUs on NVLink3
+	 */
+	double ar = ring_ms(1 * 2048 * 8192 * 2.0, 8, 300, 3), head = head_flops(m, 1, 2048);
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "tp", "8");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->tp_allreduce_ms, ar);
+	for (int st = 0; st < 4; st++) {
+		double last = st == 3 ? 1 : 0;
+
+		CU_ASSERT_EQUAL(
+		        x.cost->t_f[st],
+		        ticks(compute_ms((20 * layer_f(m, 1, 2048) + last * head) / 8, 312, 0.5) +
+		              20 * 2 * ar));
+		CU_ASSERT_EQUAL(
+		        x.cost->t_b[st],
+		        ticks(compute_ms((20 * layer_b(m, 1, 2048) + last * head) / 8, 312, 0.5) +
+		              20 * 2 * ar));
+		CU_ASSERT_EQUAL(
+		        x.cost->t_w[st],
+		        ticks(compute_ms((20 * layer_w(m, 1, 2048) + last * head) / 8, 312, 0.5)));
+	}
+	release(&x);
+}
+
+static void cost_model_adds_no_allreduce_without_tensor_parallelism(void)
+{
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "llama3-70b", "4");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->tp_allreduce_ms, 0);
+	CU_ASSERT_EQUAL(x.cost->t_b[1],
+	                ticks(compute_ms(20 * layer_b(&llama3_70b, 1, 2048), 312, 0.5)));
+	release(&x);
+}
+
+static void cost_model_message_carries_b_s_h_dtype_bytes_over_tp(void)
+{
+	static const struct {
+		const char *tp, *seq, *mbs, *dtype;
+		uint64_t bytes;
+	} cases[] = {
+	        {"1", "2048", "1", "2", UINT64_C(33554432)}, /* the document's 32 MiB */
+	        {"8", "2048", "1", "2", UINT64_C(4194304)},
+	        {"2", "4096", "2", "2", UINT64_C(67108864)},
+	        {"1", "2048", "1", "4", UINT64_C(67108864)},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct priced x;
+
+		model_config(&c, "llama3-70b", "4");
+		set(&c, "tp", cases[i].tp);
+		set(&c, "seq", cases[i].seq);
+		set(&c, "mbs", cases[i].mbs);
+		set(&c, "dtype_bytes", cases[i].dtype);
+		x = price_ok(&c);
+		CU_ASSERT_EQUAL(x.cost->model->msg_bytes, cases[i].bytes);
+		for (int st = 0; st < 3; st++)
+			CU_ASSERT_EQUAL(x.cost->msg_bytes[st], cases[i].bytes);
+		CU_ASSERT_EQUAL(x.cost->msg_bytes[3], 0);
+		CU_ASSERT_EQUAL(x.cost->msg_time[3], 0);
+		release(&x);
+	}
+}
+
+static void cost_model_sends_hops_inside_a_node_over_the_intra_node_link(void)
+{
+	struct config c;
+	struct priced x;
+
+	/* four ranks of one GPU each share the first node: NVLink3, 300 GB/s and 3 us */
+	model_config(&c, "llama3-70b", "4");
+	x = price_ok(&c);
+	for (int st = 0; st < 3; st++)
+		CU_ASSERT_EQUAL(x.cost->msg_time[st], ticks(transfer_ms(33554432, 300, 3)));
+	CU_ASSERT_EQUAL(x.cost->msg_time[0], 114848);
+	release(&x);
+}
+
+static void cost_model_sends_hops_between_nodes_over_the_inter_node_link_when_tp_fills_a_node(void)
+{
+	struct config c;
+	struct priced x;
+
+	/* tp = 8 gives every pipeline rank a node of its own: InfiniBand HDR, 25 GB/s and 5 us */
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "tp", "8");
+	x = price_ok(&c);
+	for (int st = 0; st < 3; st++)
+		CU_ASSERT_EQUAL(x.cost->msg_time[st], ticks(transfer_ms(4194304, 25, 5)));
+	release(&x);
+}
+
+static void cost_model_lays_ranks_out_tp_first_then_dp_then_pp_to_find_each_node(void)
+{
+	struct config c;
+	struct priced x;
+	pp_time intra, inter;
+
+	/* tp 2 x dp 2 = 4 GPUs a rank, 8 a node: ranks 0 and 1 on node 0, 2 and 3 on node 1 */
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "tp", "2");
+	set(&c, "dp", "2");
+	x = price_ok(&c);
+	intra = ticks(transfer_ms(16777216, 300, 3));
+	inter = ticks(transfer_ms(16777216, 25, 5));
+	CU_ASSERT_EQUAL(x.cost->msg_time[0], intra);
+	CU_ASSERT_EQUAL(x.cost->msg_time[1], inter);
+	CU_ASSERT_EQUAL(x.cost->msg_time[2], intra);
+	release(&x);
+
+	/* one GPU a rank, 4 a node, 8 ranks: only the hop from rank 3 to rank 4 leaves a node */
+	model_config(&c, "llama3-70b", "8");
+	set(&c, "gpus_per_node", "4");
+	x = price_ok(&c);
+	for (int st = 0; st < 7; st++)
+		CU_ASSERT_EQUAL(x.cost->msg_time[st],
+		                ticks(st == 3 ? transfer_ms(33554432, 25, 5)
+		                              : transfer_ms(33554432, 300, 3)));
+	release(&x);
+}
+
+static void cost_model_over_pcie4_instead_of_nvlink3_keeps_compute_and_reprices_messages(void)
+{
+	struct config c;
+	struct priced nv, pcie;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "link", "nvlink3");
+	nv = price_ok(&c);
+	set(&c, "link", "pcie4");
+	pcie = price_ok(&c);
+	CU_ASSERT_STRING_EQUAL(pcie.cost->model->link, "pcie4");
+	for (int st = 0; st < 4; st++) {
+		CU_ASSERT_EQUAL(pcie.cost->t_f[st], nv.cost->t_f[st]);
+		CU_ASSERT_EQUAL(pcie.cost->t_b[st], nv.cost->t_b[st]);
+		CU_ASSERT_EQUAL(pcie.cost->t_w[st], nv.cost->t_w[st]);
+		CU_ASSERT_EQUAL(pcie.cost->act[st], nv.cost->act[st]);
+	}
+	for (int st = 0; st < 3; st++) {
+		CU_ASSERT_EQUAL(nv.cost->msg_time[st], ticks(transfer_ms(33554432, 300, 3)));
+		CU_ASSERT_EQUAL(pcie.cost->msg_time[st], ticks(transfer_ms(33554432, 32, 10)));
+	}
+	release(&nv);
+	release(&pcie);
+}
+
+static void cost_model_takes_the_gpu_s_own_links_when_none_is_given(void)
+{
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "gpu", "h100-sxm");
+	x = price_ok(&c);
+	CU_ASSERT_STRING_EQUAL(x.cost->model->link, "nvlink4");
+	ASSERT_NEAR(x.cost->model->link_bandwidth, 450);
+	CU_ASSERT_STRING_EQUAL(x.cost->model->inter_link, "ib-ndr");
+	ASSERT_NEAR(x.cost->model->inter_bandwidth, 50);
+	release(&x);
+}
+
+static void cost_model_shape_overrides_replace_the_preset_figures(void)
+{
+	struct config c;
+	struct priced x;
+	const struct cost_model *k;
+	/* a 4096-wide plain-MLP model with full multi-head attention */
+	struct shape m = {40, 4096, 11008, 32, 32, 32000, false};
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "layers", "40");
+	set(&c, "hidden", "4096");
+	set(&c, "ffn", "11008");
+	set(&c, "heads", "32");
+	set(&c, "kv_heads", "32");
+	set(&c, "vocab", "32000");
+	set(&c, "mlp", "plain");
+	set(&c, "tied_embeddings", "yes");
+	x = price_ok(&c);
+	k = x.cost->model;
+	CU_ASSERT_EQUAL(k->layers, 40);
+	CU_ASSERT_EQUAL(k->hidden, 4096);
+	CU_ASSERT_EQUAL(k->ffn, 11008);
+	CU_ASSERT_EQUAL(k->heads, 32);
+	CU_ASSERT_EQUAL(k->kv_heads, 32);
+	CU_ASSERT_EQUAL(k->vocab, 32000);
+	CU_ASSERT_FALSE(k->gated_mlp);
+	CU_ASSERT_TRUE(k->tied);
+	ASSERT_NEAR(k->layer_params, 4.0 * 4096 * 4096 + 2.0 * 4096 * 11008);
+	ASSERT_NEAR(k->layer_params, linear_params(&m));
+	for (int st = 0; st < 4; st++)
+		CU_ASSERT_EQUAL(k->stage_layers[st], 10);
+	CU_ASSERT_EQUAL(
+	        x.cost->t_f[3],
+	        ticks(compute_ms(10 * layer_f(&m, 1, 2048) + head_flops(&m, 1, 2048), 312, 0.5)));
+	CU_ASSERT_EQUAL(x.cost->msg_bytes[0], UINT64_C(2048) * 4096 * 2);
+	release(&x);
+}
+
+static void cost_model_hardware_overrides_replace_the_gpu_and_link_figures(void)
+{
+	struct config c;
+	struct priced x;
+	const struct cost_model *k;
+
+	/* tp = 8 makes every hop inter-node and gives each layer TP all-reduces on the intra link
+	 */
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "tp", "8");
+	set(&c, "tflops", "100");
+	set(&c, "gpu_memory", "40");
+	set(&c, "bandwidth", "10");
+	set(&c, "latency", "7");
+	set(&c, "inter_bandwidth", "2");
+	set(&c, "inter_latency", "11");
+	x = price_ok(&c);
+	k = x.cost->model;
+	ASSERT_NEAR(k->tflops, 100);
+	ASSERT_NEAR(k->capacity_bytes, 40e9);
+	ASSERT_NEAR(k->link_bandwidth, 10);
+	ASSERT_NEAR(k->link_latency, 7);
+	ASSERT_NEAR(k->inter_bandwidth, 2);
+	ASSERT_NEAR(k->inter_latency, 11);
+	ASSERT_NEAR(k->tp_allreduce_ms, ring_ms(2048 * 8192 * 2.0, 8, 10, 7));
+	CU_ASSERT_EQUAL(x.cost->msg_time[0], ticks(transfer_ms(4194304, 2, 11)));
+	CU_ASSERT_EQUAL(x.cost->t_w[0],
+	                ticks(compute_ms(20 * layer_w(&llama3_70b, 1, 2048) / 8, 100, 0.5)));
+	release(&x);
+}
+
+static void cost_model_takes_a_latency_of_zero_as_given(void)
+{
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "latency", "0");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->link_latency, 0);
+	CU_ASSERT_EQUAL(x.cost->msg_time[0], ticks(33554432 / 300e9 * 1e3));
+	release(&x);
+}
+
+static void cost_model_splits_layers_evenly_over_the_virtual_stages(void)
+{
+	static const struct {
+		const char *schedule, *p, *v;
+		int S, layers;
+	} cases[] = {
+	        {"1f1b", "4", "1", 4, 20},        {"1f1b", "8", "1", 8, 10},
+	        {"1f1b", "5", "1", 5, 16},        {"1f1b", "1", "1", 1, 80},
+	        {"interleaved", "2", "2", 4, 20}, {"interleaved", "4", "4", 16, 5},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct priced x;
+
+		model_config(&c, "llama3-70b", cases[i].p);
+		set(&c, "schedule", cases[i].schedule);
+		set(&c, "v", cases[i].v);
+		x = price_ok(&c);
+		CU_ASSERT_EQUAL_FATAL(x.cost->S, cases[i].S);
+		for (int st = 0; st < cases[i].S; st++)
+			CU_ASSERT_EQUAL(x.cost->model->stage_layers[st], cases[i].layers);
+		release(&x);
+	}
+}
+
+static void cost_model_takes_the_layers_of_each_stage_from_the_list(void)
+{
+	static const int want[] = {18, 20, 22, 20};
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "layers_per_stage", "18,20,22,20");
+	x = price_ok(&c);
+	for (int st = 0; st < 4; st++) {
+		CU_ASSERT_EQUAL(x.cost->model->stage_layers[st], want[st]);
+		CU_ASSERT_EQUAL(x.cost->act[st] - (st == 3 ? 4 * 2048 * 128256 : 0),
+		                (int64_t)want[st] * 34 * 2048 * 8192);
+	}
+	CU_ASSERT_EQUAL(x.cost->t_f[2],
+	                ticks(compute_ms(22 * layer_f(&llama3_70b, 1, 2048), 312, 0.5)));
+	release(&x);
+}
+
+static void cost_model_gives_first_and_last_stage_layers_and_splits_the_rest_evenly(void)
+{
+	static const struct {
+		const char *p, *first, *last;
+		int want[4];
+	} cases[] = {
+	        {"4", "18", "14", {18, 24, 24, 14}},
+	        {"4", "23", NULL, {23, 19, 19, 19}},
+	        {"4", NULL, "17", {21, 21, 21, 17}},
+	        {"2", "30", "50", {30, 50}},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct priced x;
+
+		model_config(&c, "llama3-70b", cases[i].p);
+		if (cases[i].first != NULL)
+			set(&c, "first_stage_layers", cases[i].first);
+		if (cases[i].last != NULL)
+			set(&c, "last_stage_layers", cases[i].last);
+		x = price_ok(&c);
+		for (int st = 0; st < x.cost->S; st++)
+			CU_ASSERT_EQUAL(x.cost->model->stage_layers[st], cases[i].want[st]);
+		release(&x);
+	}
+}
+
+static void cost_model_rejects_layers_that_do_not_split_evenly_naming_what_was_given(void)
+{
+	struct config c;
+
+	/* the preset's 80 layers over 3 stages: the stage count is at fault, not --layers */
+	model_config(&c, "llama3-70b", "3");
+	assert_price_fails(&c, "--stages '3': ", "80 layers do not split evenly");
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "layers", "81");
+	assert_price_fails(&c, "--layers '81': ", "81 layers do not split evenly");
+}
+
+static void cost_model_rejects_a_layer_list_of_the_wrong_length_or_sum(void)
+{
+	struct config c;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "layers_per_stage", "20,20,20");
+	assert_price_fails(&c, "--layers-per-stage '20,20,20': ", "gives 3 stages");
+	set(&c, "layers_per_stage", "20,20,20,21");
+	assert_price_fails(&c, "--layers-per-stage '20,20,20,21': ", "sums to 81");
+	set(&c, "layers_per_stage", "20,20,20,19");
+	assert_price_fails(&c, "--layers-per-stage '20,20,20,19': ", "sums to 79");
+}
+
+static void cost_model_rejects_first_and_last_stage_layers_that_leave_nothing_between(void)
+{
+	struct config c;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "first_stage_layers", "40");
+	set(&c, "last_stage_layers", "40");
+	assert_price_fails(&c, "--first-stage-layers '40': ", "do not split evenly");
+	set(&c, "first_stage_layers", "50");
+	assert_price_fails(&c, "--first-stage-layers '50': ", "do not split evenly");
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "last_stage_layers", "81");
+	assert_price_fails(&c, "--last-stage-layers '81': ", "do not split evenly");
+	model_config(&c, "llama3-70b", "1");
+	set(&c, "first_stage_layers", "80");
+	assert_price_fails(&c, "--first-stage-layers '80': ", "needs more than one stage");
+}
+
+static void cost_model_rejects_tp_that_does_not_divide_the_gpus_of_a_node(void)
+{
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "tp", "3");
+	assert_price_fails(&c, "--tp '3': ", "must divide the 8 GPUs of a node");
+	set(&c, "tp", "16");
+	assert_price_fails(&c, "--tp '16': ", "must divide the 8 GPUs of a node");
+	set(&c, "gpus_per_node", "16");
+	x = price_ok(&c);
+	CU_ASSERT_EQUAL(x.cost->model->tp, 16);
+	release(&x);
+}
+
+static void cost_model_rejects_tp_that_does_not_divide_the_attention_heads(void)
+{
+	struct config c;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "hidden", "768");
+	set(&c, "heads", "12");
+	set(&c, "kv_heads", "12");
+	set(&c, "tp", "8");
+	assert_price_fails(&c, "--tp '8': ", "12 heads");
+}
+
+static void cost_model_sets_dp_to_the_gpus_over_p_times_tp(void)
+{
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "tp", "8");
+	set(&c, "gpus", "64");
+	x = price_ok(&c);
+	CU_ASSERT_EQUAL(x.cost->model->dp, 2);
+	CU_ASSERT_EQUAL(x.cost->model->gpus, 64);
+	release(&x);
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "dp", "3");
+	set(&c, "tp", "2");
+	x = price_ok(&c);
+	CU_ASSERT_EQUAL(x.cost->model->dp, 3);
+	CU_ASSERT_EQUAL(x.cost->model->gpus, 24);
+	release(&x);
+}
+
+static void cost_model_rejects_gpus_that_p_times_tp_does_not_divide(void)
+{
+	struct config c;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "gpus", "10");
+	assert_price_fails(&c, "--", "does not divide the 10 GPUs");
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "tp", "8");
+	set(&c, "gpus", "64");
+	set(&c, "dp", "3");
+	assert_price_fails(&c, "--dp '3': ", "disagrees");
+}
+
+/* The activation bytes of one layer, and the logits, for a micro-batch of b sequences of s. */
+static double flash_layer_bytes(double s, double b, double h, double tp)
+{
+	return 34 * s * b * h / tp;
+}
+
+static double logits_bytes(double s, double b, double vocab, double tp)
+{
+	return 4 * s * b * vocab / tp;
+}
+
+static void cost_model_keeps_34sbh_over_tp_bytes_a_layer_and_the_logits_on_the_last_stage(void)
+{
+	static const char *const tps[] = {"1", "2", "8"};
+
+	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
+		struct config c;
+		struct priced x;
+		double tp = atof(tps[i]);
+
+		model_config(&c, "llama3-70b", "4");
+		set(&c, "tp", tps[i]);
+		x = price_ok(&c);
+		ASSERT_NEAR(x.cost->model->layer_act_bytes, flash_layer_bytes(2048, 1, 8192, tp));
+		for (int st = 0; st < 4; st++)
+			CU_ASSERT_EQUAL(x.cost->act[st],
+			                llround(20 * flash_layer_bytes(2048, 1, 8192, tp) +
+			                        (st == 3 ? logits_bytes(2048, 1, 128256, tp) : 0)));
+		release(&x);
+	}
+}
+
+static void cost_model_keeps_the_attention_scores_without_flash_attention(void)
+{
+	struct config c;
+	struct priced x;
+	/* Korthikanti et al.: sbh(34 + 5as/h) with a = 64 heads, s = 2048, h = 8192 */
+	double layer = 2048.0 * 8192 * (34 + 5.0 * 64 * 2048 / 8192) / 2;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "flash_attention", "no");
+	set(&c, "tp", "2");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->layer_act_bytes, layer);
+	CU_ASSERT_EQUAL(x.cost->act[0], llround(20 * layer));
+	CU_ASSERT_EQUAL(x.cost->act[3], llround(20 * layer + logits_bytes(2048, 1, 128256, 2)));
+	release(&x);
+}
+
+static void cost_model_keeps_each_layer_s_input_with_full_recompute_and_redoes_the_forward(void)
+{
+	struct config c;
+	struct priced x;
+	const struct shape *m = &llama3_70b;
+	double head = head_flops(m, 1, 2048);
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "recompute", "full");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->layer_act_bytes, 2.0 * 2048 * 8192);
+	CU_ASSERT_EQUAL(x.cost->act[1], llround(20 * 2.0 * 2048 * 8192));
+	CU_ASSERT_EQUAL(x.cost->act[3],
+	                llround(20 * 2.0 * 2048 * 8192 + logits_bytes(2048, 1, 128256, 1)));
+	for (int st = 0; st < 4; st++) {
+		double last = st == 3 ? 1 : 0;
+
+		CU_ASSERT_EQUAL(
+		        x.cost->t_f[st],
+		        ticks(compute_ms(20 * layer_f(m, 1, 2048) + last * head, 312, 0.5)));
+		CU_ASSERT_EQUAL(x.cost->t_b[st],
+		                ticks(compute_ms(20 * (layer_b(m, 1, 2048) + layer_f(m, 1, 2048)) +
+		                                         last * head,
+		                                 312, 0.5)));
+		CU_ASSERT_EQUAL(
+		        x.cost->t_w[st],
+		        ticks(compute_ms(20 * layer_w(m, 1, 2048) + last * head, 312, 0.5)));
+	}
+	release(&x);
+}
+
+static void cost_model_lets_w_keep_the_w_mem_fraction_of_each_stage_s_activations(void)
+{
+	static const char *const fractions[] = {"0", "0.25", "0.5", "1"};
+
+	for (size_t i = 0; i < sizeof(fractions) / sizeof(fractions[0]); i++) {
+		struct config c;
+		struct priced x;
+
+		model_config(&c, "llama3-70b", "4");
+		set(&c, "schedule", "zbh1");
+		set(&c, "w_mem_fraction", fractions[i]);
+		x = price_ok(&c);
+		for (int st = 0; st < 4; st++)
+			CU_ASSERT_EQUAL(x.cost->act_w[st],
+			                llround(atof(fractions[i]) * (double)x.cost->act[st]));
+		CU_ASSERT_TRUE(x.cost->act[0] > 0);
+		release(&x);
+	}
+}
+
+static void cost_model_holds_16_bytes_a_parameter_with_the_embedding_first_and_the_head_last(void)
+{
+	static const char *const tps[] = {"1", "8"};
+
+	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
+		struct config c;
+		struct priced x;
+		double tp = atof(tps[i]), layers = 20 * linear_params(&llama3_70b) / tp;
+		double embed = 128256.0 * 8192 / tp;
+
+		model_config(&c, "llama3-70b", "4");
+		set(&c, "tp", tps[i]);
+		x = price_ok(&c);
+		ASSERT_NEAR(x.cost->model->device_params[0], layers + embed);
+		ASSERT_NEAR(x.cost->model->device_params[1], layers);
+		ASSERT_NEAR(x.cost->model->device_params[2], layers);
+		ASSERT_NEAR(x.cost->model->device_params[3], layers + embed);
+		for (int d = 0; d < 4; d++)
+			ASSERT_NEAR(x.cost->model->device_state_bytes[d],
+			            16 * x.cost->model->device_params[d]);
+		release(&x);
+	}
+}
+
+static void cost_model_shards_only_the_optimizer_state_over_dp_with_a_distributed_optimizer(void)
+{
+	struct config c;
+	struct priced x;
+	double middle = 20 * linear_params(&llama3_70b);
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "dp", "4");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->device_state_bytes[1], middle * 16);
+	release(&x);
+	set(&c, "distributed_optimizer", "yes");
+	x = price_ok(&c);
+	/* 4 bytes of bf16 weights and gradients stay; the other 12 are split 4 ways */
+	ASSERT_NEAR(x.cost->model->device_state_bytes[1], middle * (4 + 12.0 / 4));
+	release(&x);
+	set(&c, "bytes_per_param", "18");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->device_state_bytes[1], middle * (4 + 14.0 / 4));
+	release(&x);
+}
+
+static void cost_model_counts_a_tied_embedding_once_when_one_device_holds_both_ends(void)
+{
+	static const struct {
+		const char *model, *p, *tied;
+		const struct shape *shape;
+		double first_copies,
+		        last_copies; /* embedding matrices on the first and last device */
+	} cases[] = {
+	        {"gpt3-175b", "1", NULL, &gpt3_175b, 1, 1},   /* tied, one device */
+	        {"gpt3-175b", "4", NULL, &gpt3_175b, 1, 1},   /* tied, one copy at each end */
+	        {"gpt3-175b", "1", "no", &gpt3_175b, 2, 2},   /* untied on one device */
+	        {"llama3-70b", "1", NULL, &llama3_70b, 2, 2}, /* untied, one device */
+	        {"llama3-70b", "1", "yes", &llama3_70b, 1, 1},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct priced x;
+		const struct shape *m = cases[i].shape;
+		int p = atoi(cases[i].p);
+		double per_device = m->layers / p * linear_params(m), embed = m->vocab * m->h;
+
+		model_config(&c, cases[i].model, cases[i].p);
+		if (cases[i].tied != NULL)
+			set(&c, "tied_embeddings", cases[i].tied);
+		x = price_ok(&c);
+		ASSERT_NEAR(x.cost->model->device_params[0],
+		            per_device + cases[i].first_copies * embed);
+		ASSERT_NEAR(x.cost->model->device_params[p - 1],
+		            per_device + cases[i].last_copies * embed);
+		release(&x);
+	}
+}
+
+static void cost_model_gives_each_device_the_layers_of_all_its_chunks(void)
+{
+	struct config c;
+	struct priced x;
+	double layer = linear_params(&llama3_70b), embed = 128256.0 * 8192;
+
+	/* interleaved p = 2, v = 2: device 0 holds stages 0 and 2, device 1 stages 1 and 3 */
+	model_config(&c, "llama3-70b", "2");
+	set(&c, "schedule", "interleaved");
+	set(&c, "v", "2");
+	x = price_ok(&c);
+	CU_ASSERT_EQUAL_FATAL(x.cost->S, 4);
+	ASSERT_NEAR(x.cost->model->device_params[0], 40 * layer + embed);
+	ASSERT_NEAR(x.cost->model->device_params[1], 40 * layer + embed);
+	CU_ASSERT_EQUAL(x.cost->act[2], llround(20 * flash_layer_bytes(2048, 1, 8192, 1)));
+	CU_ASSERT_EQUAL(x.cost->act[3], llround(20 * flash_layer_bytes(2048, 1, 8192, 1) +
+	                                        logits_bytes(2048, 1, 128256, 1)));
+	CU_ASSERT_EQUAL(x.cost->t_f[1], x.cost->t_f[2]);
+	CU_ASSERT_TRUE(x.cost->t_f[3] > x.cost->t_f[2]);
+	/* the hop from the last device back to the first, stage 1 to 2, is a message too */
+	for (int st = 0; st < 3; st++) {
+		CU_ASSERT_EQUAL(x.cost->msg_bytes[st], UINT64_C(33554432));
+		CU_ASSERT_EQUAL(x.cost->msg_time[st], ticks(transfer_ms(33554432, 300, 3)));
+	}
+	release(&x);
+}
+
+static void cost_model_rejects_heads_that_do_not_divide_the_hidden_size_or_by_the_kv_heads(void)
+{
+	struct config c;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "heads", "48");
+	assert_price_fails(&c, "--heads '48': ", "must divide the hidden size 8192");
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "kv_heads", "5");
+	assert_price_fails(&c, "--kv-heads '5': ", "must divide the 64 attention heads");
+}
+
+static void cost_model_rejects_an_efficiency_of_zero_and_fewer_than_4_bytes_a_parameter(void)
+{
+	struct config c;
+
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "efficiency", "0");
+	assert_price_fails(&c, "--efficiency '0': ", "above 0");
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "bytes_per_param", "2");
+	assert_price_fails(&c, "--bytes-per-param '2': ", "at least 4");
+}
+
+static void cost_model_gives_each_gpu_the_memory_of_its_preset_or_of_the_override(void)
+{
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "llama3-70b", "4");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->capacity_bytes, 80e9);
+	release(&x);
+	set(&c, "gpu", "h200");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->capacity_bytes, 141e9);
+	ASSERT_NEAR(x.cost->model->tflops, 989);
+	release(&x);
+	set(&c, "gpu_memory", "40");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->capacity_bytes, 40e9);
+	release(&x);
+}
+
+static void cost_model_counts_a_step_s_model_flops_and_tokens_over_all_replicas(void)
+{
+	struct config c;
+	struct priced x;
+	const struct shape *m = &llama3_70b;
+	double per_mb = 80 * (layer_f(m, 2, 2048) + layer_b(m, 2, 2048) + layer_w(m, 2, 2048)) +
+	                3 * head_flops(m, 2, 2048);
+
+	/* m = 8, mbs = 2, dp = 3; full recompute adds hardware FLOPs but no model FLOPs */
+	model_config(&c, "llama3-70b", "4");
+	set(&c, "mbs", "2");
+	set(&c, "dp", "3");
+	set(&c, "recompute", "full");
+	x = price_ok(&c);
+	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->step_flops, per_mb * 8 * 3, per_mb * 1e-12);
+	ASSERT_NEAR(x.cost->model->tokens_per_step, 8.0 * 2 * 2048 * 3);
+	ASSERT_NEAR(x.cost->model->samples_per_step, 8.0 * 2 * 3);
+	CU_ASSERT_EQUAL(x.cost->model->gpus, 12);
+	release(&x);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(cost_explicit_prices_each_stage_in_ticks_of_one_unit),
         UNIT_TEST(cost_explicit_gives_each_chunk_t_over_v),
@@ -215,6 +1168,46 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_uniform_is_false_once_one_stage_differs),
         UNIT_TEST(cost_comm_free_is_true_only_without_message_time),
         UNIT_TEST(cost_comm_free_holds_with_one_stage_whatever_tcomm),
+        UNIT_TEST(cost_model_counts_attention_with_grouped_kv_heads_and_three_gated_mlp_matrices),
+        UNIT_TEST(cost_model_counts_twelve_h_squared_parameters_per_gpt3_layer),
+        UNIT_TEST(cost_model_gives_each_layer_2pt_plus_4bs2h_forward_8bs2h_backward_and_2pt_weight),
+        UNIT_TEST(cost_model_prices_each_stage_as_its_flops_at_the_achieved_rate_in_milliseconds),
+        UNIT_TEST(cost_model_runs_at_the_gpu_preset_or_the_tflops_and_efficiency_given),
+        UNIT_TEST(
+                cost_model_divides_compute_by_tp_and_adds_two_ring_allreduces_per_layer_to_f_and_b),
+        UNIT_TEST(cost_model_adds_no_allreduce_without_tensor_parallelism),
+        UNIT_TEST(cost_model_message_carries_b_s_h_dtype_bytes_over_tp),
+        UNIT_TEST(cost_model_sends_hops_inside_a_node_over_the_intra_node_link),
+        UNIT_TEST(
+                cost_model_sends_hops_between_nodes_over_the_inter_node_link_when_tp_fills_a_node),
+        UNIT_TEST(cost_model_lays_ranks_out_tp_first_then_dp_then_pp_to_find_each_node),
+        UNIT_TEST(cost_model_over_pcie4_instead_of_nvlink3_keeps_compute_and_reprices_messages),
+        UNIT_TEST(cost_model_takes_the_gpu_s_own_links_when_none_is_given),
+        UNIT_TEST(cost_model_shape_overrides_replace_the_preset_figures),
+        UNIT_TEST(cost_model_hardware_overrides_replace_the_gpu_and_link_figures),
+        UNIT_TEST(cost_model_takes_a_latency_of_zero_as_given),
+        UNIT_TEST(cost_model_splits_layers_evenly_over_the_virtual_stages),
+        UNIT_TEST(cost_model_takes_the_layers_of_each_stage_from_the_list),
+        UNIT_TEST(cost_model_gives_first_and_last_stage_layers_and_splits_the_rest_evenly),
+        UNIT_TEST(cost_model_rejects_layers_that_do_not_split_evenly_naming_what_was_given),
+        UNIT_TEST(cost_model_rejects_a_layer_list_of_the_wrong_length_or_sum),
+        UNIT_TEST(cost_model_rejects_first_and_last_stage_layers_that_leave_nothing_between),
+        UNIT_TEST(cost_model_rejects_tp_that_does_not_divide_the_gpus_of_a_node),
+        UNIT_TEST(cost_model_rejects_tp_that_does_not_divide_the_attention_heads),
+        UNIT_TEST(cost_model_sets_dp_to_the_gpus_over_p_times_tp),
+        UNIT_TEST(cost_model_rejects_gpus_that_p_times_tp_does_not_divide),
+        UNIT_TEST(cost_model_keeps_34sbh_over_tp_bytes_a_layer_and_the_logits_on_the_last_stage),
+        UNIT_TEST(cost_model_keeps_the_attention_scores_without_flash_attention),
+        UNIT_TEST(cost_model_keeps_each_layer_s_input_with_full_recompute_and_redoes_the_forward),
+        UNIT_TEST(cost_model_lets_w_keep_the_w_mem_fraction_of_each_stage_s_activations),
+        UNIT_TEST(cost_model_holds_16_bytes_a_parameter_with_the_embedding_first_and_the_head_last),
+        UNIT_TEST(cost_model_shards_only_the_optimizer_state_over_dp_with_a_distributed_optimizer),
+        UNIT_TEST(cost_model_counts_a_tied_embedding_once_when_one_device_holds_both_ends),
+        UNIT_TEST(cost_model_gives_each_device_the_layers_of_all_its_chunks),
+        UNIT_TEST(cost_model_rejects_heads_that_do_not_divide_the_hidden_size_or_by_the_kv_heads),
+        UNIT_TEST(cost_model_rejects_an_efficiency_of_zero_and_fewer_than_4_bytes_a_parameter),
+        UNIT_TEST(cost_model_gives_each_gpu_the_memory_of_its_preset_or_of_the_override),
+        UNIT_TEST(cost_model_counts_a_step_s_model_flops_and_tokens_over_all_replicas),
         {NULL, NULL},
 };
 

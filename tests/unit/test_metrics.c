@@ -523,6 +523,305 @@ static void sim_run_rejects_an_invalid_config_with_a_usage_error(void)
 	sim_free(NULL);
 }
 
+/* Sets the option with config-file key `key` as the command line would; the value must pass. */
+static void set(struct config *c, const char *key, const char *value)
+{
+	const struct config_option *o = config_option_by_key(key);
+	struct pp_error err = {0};
+	char label[64];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	snprintf(label, sizeof(label), "--%s", o->name);
+	CU_ASSERT_EQUAL_FATAL(config_set(c, o, label, value, &err), 0);
+}
+
+/* The defaults with --model model, --schedule schedule, -p p and -m m. */
+static void model_config(struct config *c, const char *model, const char *schedule, const char *p,
+                         const char *m)
+{
+	config_init(c);
+	set(c, "model", model);
+	set(c, "schedule", schedule);
+	set(c, "p", p);
+	set(c, "m", m);
+}
+
+/* Simulates c and asserts (fatally) that it succeeds. */
+static struct sim *run(const struct config *c)
+{
+	struct pp_error err = {0};
+	struct sim *s = sim_run(c, &err);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_TRUE_FATAL(s->metrics.has_model);
+	return s;
+}
+
+/* Llama 3 from its public configs: hidden h, MLP size, heads, kv heads, vocabulary V. */
+struct llama {
+	double layers, h, ffn, a, kv, vocab;
+};
+
+static const struct llama llama3_8b = {32, 4096, 14336, 32, 8, 128256};
+static const struct llama llama3_70b = {80, 8192, 28672, 64, 8, 128256};
+
+/* Linear parameters of one layer (gated MLP: three matrices). */
+static double layer_params(const struct llama *m)
+{
+	return 2 * m->h * m->h + 2 * m->h * (m->kv * m->h / m->a) + 3 * m->h * m->ffn;
+}
+
+/* Model FLOPs of one micro-batch of b sequences of s tokens: F + B + W of every layer (6Pt +
+ * 12bs^2h) and the LM head's three 2thV. */
+static double microbatch_flops(const struct llama *m, double b, double s)
+{
+	double t = b * s;
+
+	return m->layers * (6 * layer_params(m) * t + 12 * b * s * s * m->h) +
+	       3 * 2 * t * m->h * m->vocab;
+}
+
+/* Activation bytes of one layer with flash attention (34sbh / tp) and of the logits (4sbV/tp). */
+static double layer_bytes(const struct llama *m, double s, double b, double tp)
+{
+	return 34 * s * b * m->h / tp;
+}
+
+static double logits_bytes(const struct llama *m, double s, double b, double tp)
+{
+	return 4 * s * b * m->vocab / tp;
+}
+
+/* Milliseconds of a ring all-reduce of bytes over n GPUs on a link of GB/s and microseconds. */
+static double ring_ms(double bytes, double n, double bandwidth, double latency)
+{
+	return 2 * (n - 1) / n * bytes / (bandwidth * 1e9) * 1e3 + 2 * (n - 1) * latency / 1e3;
+}
+
+/* Parameters on one GPU of pipeline rank d of p, each holding layers/p layers: the embedding on
+ * the first, the LM head on the last (Llama does not tie them). */
+static double device_params(const struct llama *m, int d, int p, double tp)
+{
+	double params = m->layers / p * layer_params(m) / tp;
+
+	if (d == 0)
+		params += m->vocab * m->h / tp;
+	if (d == p - 1)
+		params += m->vocab * m->h / tp;
+	return params;
+}
+
+/* Asserts that a time in ms equals want to within one tick (1 ns) of rounding. */
+#define ASSERT_MS(actual, want) CU_ASSERT_DOUBLE_EQUAL((actual), (want), 1.000001e-6)
+
+static void metrics_gpipe_runs_llama3_70b_p4_m16_out_of_memory_on_every_device(void)
+{
+	struct config c;
+	struct sim *s;
+	double layers = 20 * layer_bytes(&llama3_70b, 2048, 1, 1);
+
+	/* all 16 forwards finish before the first backward: 16 x 20 layers x 570 MB = 183 GB */
+	model_config(&c, "llama3-70b", "gpipe", "4", "16");
+	s = run(&c);
+	for (int d = 0; d < 4; d++) {
+		const struct device_metrics *dm = &s->metrics.devices[d];
+		double want = 16 * (layers + (d == 3 ? logits_bytes(&llama3_70b, 2048, 1, 1) : 0));
+
+		ASSERT_NEAR(dm->peak_activations, 16);
+		ASSERT_NEAR(dm->activation_bytes, want);
+		CU_ASSERT_TRUE(dm->activation_bytes > 80e9);
+		CU_ASSERT_TRUE(dm->oom);
+	}
+	CU_ASSERT_TRUE(s->metrics.oom);
+	ASSERT_NEAR(s->metrics.memory_capacity_bytes, 80e9);
+	sim_free(s);
+}
+
+static void metrics_1f1b_holds_p_minus_d_micro_batches_of_llama3_70b_activations(void)
+{
+	struct config c;
+	struct sim *s;
+	double layers = 20 * layer_bytes(&llama3_70b, 2048, 1, 1);
+
+	model_config(&c, "llama3-70b", "1f1b", "4", "16");
+	s = run(&c);
+	for (int d = 0; d < 4; d++) {
+		const struct device_metrics *dm = &s->metrics.devices[d];
+		double want =
+		        (4 - d) * layers + (d == 3 ? logits_bytes(&llama3_70b, 2048, 1, 1) : 0);
+
+		ASSERT_NEAR(dm->peak_activations, 4 - d);
+		ASSERT_NEAR(dm->activation_bytes, want);
+	}
+	/* device 0: 4 x 20 x 34 x 2048 x 8192 bytes */
+	ASSERT_NEAR(s->metrics.devices[0].activation_bytes, 45634027520.0);
+	sim_free(s);
+}
+
+static void metrics_memory_is_activations_plus_weights_gradients_and_optimizer_state(void)
+{
+	struct config c;
+	struct sim *s;
+
+	/* Llama 3 8B on 4 A100s of 80 GB: about 36 GB of state and 9 GB of activations on GPU 0 */
+	model_config(&c, "llama3-8b", "1f1b", "4", "8");
+	s = run(&c);
+	for (int d = 0; d < 4; d++) {
+		const struct device_metrics *dm = &s->metrics.devices[d];
+
+		ASSERT_NEAR(dm->activation_bytes,
+		            (4 - d) * 8 * layer_bytes(&llama3_8b, 2048, 1, 1) +
+		                    (d == 3 ? logits_bytes(&llama3_8b, 2048, 1, 1) : 0));
+		CU_ASSERT_DOUBLE_EQUAL(dm->state_bytes, 16 * device_params(&llama3_8b, d, 4, 1),
+		                       1e-3);
+		ASSERT_NEAR(dm->memory_bytes, dm->activation_bytes + dm->state_bytes);
+		CU_ASSERT_FALSE(dm->oom);
+	}
+	CU_ASSERT_FALSE(s->metrics.oom);
+	sim_free(s);
+
+	/* 40 GB GPUs: the first device (embedding, 4 micro-batches) no longer fits, the others do
+	 */
+	set(&c, "gpu_memory", "40");
+	s = run(&c);
+	ASSERT_NEAR(s->metrics.memory_capacity_bytes, 40e9);
+	CU_ASSERT_TRUE(s->metrics.devices[0].memory_bytes > 40e9);
+	CU_ASSERT_TRUE(s->metrics.devices[0].oom);
+	for (int d = 1; d < 4; d++) {
+		CU_ASSERT_EQUAL(s->metrics.devices[d].oom,
+		                s->metrics.devices[d].memory_bytes > 40e9);
+		CU_ASSERT_FALSE(s->metrics.devices[d].oom);
+	}
+	CU_ASSERT_TRUE(s->metrics.oom);
+	sim_free(s);
+}
+
+static void metrics_step_time_is_the_makespan_without_data_parallelism(void)
+{
+	struct config c;
+	struct sim *s;
+
+	model_config(&c, "llama3-8b", "1f1b", "4", "8");
+	s = run(&c);
+	for (int d = 0; d < 4; d++)
+		ASSERT_NEAR(s->metrics.devices[d].dp_allreduce, 0);
+	ASSERT_NEAR(s->metrics.step_time, s->metrics.makespan);
+	CU_ASSERT_TRUE(s->metrics.step_time > 0);
+	sim_free(s);
+}
+
+static void metrics_step_time_is_the_latest_last_op_end_plus_that_device_s_dp_allreduce(void)
+{
+	struct config c;
+	struct sim *s;
+	double latest = 0;
+
+	/* dp = 2 replicas of a rank share a node: ring over NVLink3 of the rank's bf16 gradients */
+	model_config(&c, "llama3-8b", "1f1b", "4", "8");
+	set(&c, "dp", "2");
+	s = run(&c);
+	for (int d = 0; d < 4; d++) {
+		double ar = ring_ms(2 * device_params(&llama3_8b, d, 4, 1), 2, 300, 3);
+		double end = pp_time_to_units(s->result->devices[d].last_end, s->cost->tick);
+
+		ASSERT_MS(s->metrics.devices[d].dp_allreduce, ar);
+		if (end + ar > latest)
+			latest = end + ar;
+	}
+	ASSERT_MS(s->metrics.step_time, latest);
+	CU_ASSERT_TRUE(s->metrics.step_time > s->metrics.makespan);
+	sim_free(s);
+}
+
+static void metrics_dp_allreduce_leaves_the_node_when_tp_fills_it(void)
+{
+	struct config c;
+	struct sim *s;
+
+	/* tp = 8 fills a node, so the 2 replicas of a rank sit on two nodes: InfiniBand HDR */
+	model_config(&c, "llama3-70b", "1f1b", "4", "8");
+	set(&c, "tp", "8");
+	set(&c, "dp", "2");
+	s = run(&c);
+	for (int d = 0; d < 4; d++)
+		ASSERT_MS(s->metrics.devices[d].dp_allreduce,
+		          ring_ms(2 * device_params(&llama3_70b, d, 4, 8), 2, 25, 5));
+	sim_free(s);
+}
+
+static void metrics_dp_allreduce_of_replicas_straddling_two_nodes_runs_on_the_inter_node_link(void)
+{
+	struct config c;
+	struct sim *s;
+
+	/*
+	 * tp 1, dp 3, 4 GPUs a node: rank 0's replicas are GPUs 0-2 (node 0), rank 1's are GPUs
+	 * 3-5, on nodes 0 and 1, so its ring crosses InfiniBand.
+	 */
+	model_config(&c, "llama3-8b", "1f1b", "2", "6");
+	set(&c, "dp", "3");
+	set(&c, "gpus_per_node", "4");
+	s = run(&c);
+	ASSERT_MS(s->metrics.devices[0].dp_allreduce,
+	          ring_ms(2 * device_params(&llama3_8b, 0, 2, 1), 3, 300, 3));
+	ASSERT_MS(s->metrics.devices[1].dp_allreduce,
+	          ring_ms(2 * device_params(&llama3_8b, 1, 2, 1), 3, 25, 5));
+	sim_free(s);
+}
+
+static void metrics_tokens_and_samples_per_second_count_every_replica(void)
+{
+	struct config c;
+	struct sim *s;
+	double seconds;
+
+	model_config(&c, "llama3-8b", "1f1b", "4", "8");
+	set(&c, "mbs", "2");
+	set(&c, "seq", "4096");
+	set(&c, "dp", "2");
+	s = run(&c);
+	seconds = s->metrics.step_time / 1e3;
+	CU_ASSERT_DOUBLE_EQUAL(s->metrics.tokens_per_s, 8.0 * 2 * 4096 * 2 / seconds, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(s->metrics.samples_per_s, 8.0 * 2 * 2 / seconds, 1e-9);
+	sim_free(s);
+}
+
+static void metrics_mfu_is_the_model_flops_of_a_step_over_step_time_gpus_and_peak(void)
+{
+	struct config c;
+	struct sim *s;
+	double flops;
+
+	/* m = 8, dp = 2, tp = 2: 16 GPUs of 312 TFLOP/s */
+	model_config(&c, "llama3-8b", "1f1b", "4", "8");
+	set(&c, "dp", "2");
+	set(&c, "tp", "2");
+	s = run(&c);
+	flops = 8 * 2 * microbatch_flops(&llama3_8b, 1, 2048);
+	CU_ASSERT_DOUBLE_EQUAL(s->metrics.mfu, flops / (s->metrics.step_time / 1e3 * 16 * 312e12),
+	                       1e-12);
+	CU_ASSERT_TRUE(s->metrics.mfu > 0 && s->metrics.mfu < 0.5);
+	sim_free(s);
+}
+
+static void metrics_without_a_model_have_no_memory_or_throughput_figures(void)
+{
+	struct sim *s = unit_simulate("gpipe", 4, 8, 0);
+
+	CU_ASSERT_FALSE(s->metrics.has_model);
+	CU_ASSERT_FALSE(s->metrics.oom);
+	ASSERT_NEAR(s->metrics.step_time, 0);
+	ASSERT_NEAR(s->metrics.tokens_per_s, 0);
+	ASSERT_NEAR(s->metrics.mfu, 0);
+	ASSERT_NEAR(s->metrics.memory_capacity_bytes, 0);
+	for (int d = 0; d < 4; d++) {
+		ASSERT_NEAR(s->metrics.devices[d].activation_bytes, 0);
+		ASSERT_NEAR(s->metrics.devices[d].memory_bytes, 0);
+		CU_ASSERT_FALSE(s->metrics.devices[d].oom);
+	}
+	sim_free(s);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(metrics_bubble_ratio_matches_the_document_for_gpipe_and_1f1b),
         UNIT_TEST(metrics_bubble_ratio_equals_theory_over_many_shapes),
@@ -547,6 +846,17 @@ static const struct unit_test tests[] = {
         UNIT_TEST(metrics_every_closed_form_equals_the_simulated_bubble_over_a_grid),
         UNIT_TEST(metrics_closed_forms_hold_or_are_absent_when_w_outlasts_f),
         UNIT_TEST(sim_run_rejects_an_invalid_config_with_a_usage_error),
+        UNIT_TEST(metrics_gpipe_runs_llama3_70b_p4_m16_out_of_memory_on_every_device),
+        UNIT_TEST(metrics_1f1b_holds_p_minus_d_micro_batches_of_llama3_70b_activations),
+        UNIT_TEST(metrics_memory_is_activations_plus_weights_gradients_and_optimizer_state),
+        UNIT_TEST(metrics_step_time_is_the_makespan_without_data_parallelism),
+        UNIT_TEST(metrics_step_time_is_the_latest_last_op_end_plus_that_device_s_dp_allreduce),
+        UNIT_TEST(metrics_dp_allreduce_leaves_the_node_when_tp_fills_it),
+        UNIT_TEST(
+                metrics_dp_allreduce_of_replicas_straddling_two_nodes_runs_on_the_inter_node_link),
+        UNIT_TEST(metrics_tokens_and_samples_per_second_count_every_replica),
+        UNIT_TEST(metrics_mfu_is_the_model_flops_of_a_step_over_step_time_gpus_and_peak),
+        UNIT_TEST(metrics_without_a_model_have_no_memory_or_throughput_figures),
         {NULL, NULL},
 };
 

@@ -1,4 +1,7 @@
-/* Unit tests of the reporters: JSON keys and values, text summary, op CSV and ASCII timeline. */
+/*
+ * Unit tests of the reporters: JSON keys and values (with and without a model), text summary, CSV,
+ * comparisons, op CSV and ASCII timeline.
+ */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -452,6 +455,397 @@ static void report_timeline_header_and_legend_fit_the_width(void)
 	CU_ASSERT_EQUAL(over[3], 0);
 }
 
+/* Runs the comparison of format name over rows into memory. */
+static struct output write_compare(const char *name, const struct report_row *rows, int n)
+{
+	const struct report_format *f = report_find(name);
+	struct output o = {NULL, -1};
+	size_t len;
+	FILE *out;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	out = open_memstream(&o.text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	o.rc = f->compare(out, rows, n);
+	fclose(out);
+	return o;
+}
+
+/* Llama 3 70B on 4 A100s over NVLink3, 1F1B with m micro-batches; asserts that it runs. */
+static struct sim *simulate_llama3_70b(int m)
+{
+	struct config c;
+	struct pp_error err = {0};
+	struct sim *s;
+
+	config_init(&c);
+	strcpy(c.model, "llama3-70b");
+	c.m = m;
+	s = sim_run(&c, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+/* Splits line at sep into at most max fields (pointers into line, which it modifies); returns
+ * how many. Empty fields count. */
+static int split(char *line, char sep, char **fields, int max)
+{
+	int n = 0;
+
+	for (char *p = line; n < max;) {
+		char *end = strchr(p, sep);
+
+		fields[n++] = p;
+		if (end == NULL)
+			break;
+		*end = '\0';
+		p = end + 1;
+	}
+	return n;
+}
+
+/* Splits line into its blank-separated words (at most max); returns how many. */
+static int words(char *line, char **out, int max)
+{
+	int n = 0;
+
+	for (char *w = strtok(line, " "); w != NULL && n < max; w = strtok(NULL, " "))
+		out[n++] = w;
+	return n;
+}
+
+/* The index of name in fields, or -1. */
+static int index_of(char *const *fields, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(fields[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static void report_csv_writes_the_header_and_one_row_of_the_run(void)
+{
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
+	struct output o = write_format("csv", s);
+
+	CU_ASSERT_EQUAL(o.rc, 0);
+	CU_ASSERT_STRING_EQUAL(o.text, "config,schedule,p,v,m,makespan,bubble_ratio,"
+	                               "bubble_ratio_theory,utilization,peak_activations,"
+	                               "p2p_messages,p2p_bytes,step_time,tokens_per_s,mfu,"
+	                               "memory_bytes,fits,speedup\n"
+	                               "-,1f1b,4,1,8,33,0.2727272727272727,0.2727272727272727,"
+	                               "0.7272727272727273,4,48,0,,,,,,1\n");
+	free(o.text);
+	sim_free(s);
+}
+
+static void report_csv_writes_every_figure_of_a_model_run_so_it_reads_back_exactly(void)
+{
+	struct sim *s = simulate_llama3_70b(16);
+	struct output o = write_format("csv", s);
+	const struct metrics *m = &s->metrics;
+	char *nl, *head[32], *row[32];
+	int nh, nr;
+	double top = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o.text);
+	nl = strchr(o.text, '\n');
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+	*nl = '\0';
+	CU_ASSERT_EQUAL_FATAL(strlen(nl + 1) > 0 && nl[strlen(nl + 1)] == '\n', 1);
+	nl[strlen(nl + 1)] = '\0';
+	nh = split(o.text, ',', head, 32);
+	nr = split(nl + 1, ',', row, 32);
+	CU_ASSERT_EQUAL_FATAL(nh, 18);
+	CU_ASSERT_EQUAL_FATAL(nr, nh);
+	for (int d = 0; d < 4; d++)
+		if (m->devices[d].memory_bytes > top)
+			top = m->devices[d].memory_bytes;
+	CU_ASSERT_EQUAL(strtod(row[index_of(head, nh, "makespan")], NULL), m->makespan);
+	CU_ASSERT_EQUAL(strtod(row[index_of(head, nh, "bubble_ratio")], NULL), m->bubble_ratio);
+	CU_ASSERT_EQUAL(strtod(row[index_of(head, nh, "utilization")], NULL), m->utilization);
+	CU_ASSERT_EQUAL(strtod(row[index_of(head, nh, "step_time")], NULL), m->step_time);
+	CU_ASSERT_EQUAL(strtod(row[index_of(head, nh, "tokens_per_s")], NULL), m->tokens_per_s);
+	CU_ASSERT_EQUAL(strtod(row[index_of(head, nh, "mfu")], NULL), m->mfu);
+	CU_ASSERT_EQUAL(strtod(row[index_of(head, nh, "memory_bytes")], NULL), top);
+	CU_ASSERT_STRING_EQUAL(row[index_of(head, nh, "bubble_ratio_theory")], "");
+	CU_ASSERT_STRING_EQUAL(row[index_of(head, nh, "fits")], "OOM");
+	CU_ASSERT_STRING_EQUAL(row[index_of(head, nh, "p2p_bytes")], "3221225472");
+	CU_ASSERT_STRING_EQUAL(row[index_of(head, nh, "speedup")], "1");
+	free(o.text);
+	sim_free(s);
+}
+
+static void report_compare_text_marks_the_best_value_of_each_column_with_a_star(void)
+{
+	struct sim *fast = unit_simulate("1f1b", 4, 8, 0);
+	struct sim *slow = unit_simulate("1f1b", 4, 8, 0.1);
+	struct report_row rows[] = {{"fast.json", fast}, {"slow.json", slow}};
+	struct output o = write_compare("text", rows, 2);
+	char line[3][512], *head[32], *a[32], *b[32];
+	int nh, na, nb;
+
+	CU_ASSERT_EQUAL(o.rc, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line_starting(o.text, "config ", line[0], sizeof(line[0])));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line_starting(o.text, "fast.json ", line[1], sizeof(line[1])));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line_starting(o.text, "slow.json ", line[2], sizeof(line[2])));
+	nh = words(line[0], head, 32);
+	na = words(line[1], a, 32);
+	nb = words(line[2], b, 32);
+	CU_ASSERT_EQUAL_FATAL(na, nh);
+	CU_ASSERT_EQUAL_FATAL(nb, nh);
+	/* makespan 33 against 34.6: lower wins */
+	CU_ASSERT_STRING_EQUAL(a[index_of(head, nh, "makespan")], "33*");
+	CU_ASSERT_STRING_EQUAL(b[index_of(head, nh, "makespan")], "34.6");
+	CU_ASSERT_STRING_EQUAL(a[index_of(head, nh, "bubble_ratio")], "0.2727*");
+	CU_ASSERT_EQUAL(strchr(b[index_of(head, nh, "bubble_ratio")], '*'), NULL);
+	/* higher utilization wins */
+	CU_ASSERT_STRING_EQUAL(a[index_of(head, nh, "utilization")], "0.7273*");
+	CU_ASSERT_EQUAL(strchr(b[index_of(head, nh, "utilization")], '*'), NULL);
+	/* a tie marks both; the closed form is not a figure to win */
+	CU_ASSERT_STRING_EQUAL(a[index_of(head, nh, "peak_activations")], "4*");
+	CU_ASSERT_STRING_EQUAL(b[index_of(head, nh, "peak_activations")], "4*");
+	CU_ASSERT_STRING_EQUAL(a[index_of(head, nh, "bubble_ratio_theory")], "0.2727");
+	CU_ASSERT_STRING_EQUAL(b[index_of(head, nh, "bubble_ratio_theory")], "-");
+	/* without a model the model columns are left out */
+	CU_ASSERT_EQUAL(index_of(head, nh, "step_time"), -1);
+	CU_ASSERT_EQUAL(index_of(head, nh, "mfu"), -1);
+	free(o.text);
+	sim_free(fast);
+	sim_free(slow);
+}
+
+static void report_compare_text_gives_each_row_its_speedup_against_the_first(void)
+{
+	struct sim *fast = unit_simulate("1f1b", 4, 8, 0);
+	struct sim *slow = unit_simulate("1f1b", 4, 8, 0.1);
+	struct report_row rows[] = {{"slow.json", slow}, {"fast.json", fast}};
+	struct output o = write_compare("text", rows, 2);
+	char line[3][512], *head[32], *a[32], *b[32];
+	int nh;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line_starting(o.text, "config ", line[0], sizeof(line[0])));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line_starting(o.text, "slow.json ", line[1], sizeof(line[1])));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line_starting(o.text, "fast.json ", line[2], sizeof(line[2])));
+	nh = words(line[0], head, 32);
+	CU_ASSERT_EQUAL_FATAL(words(line[1], a, 32), nh);
+	CU_ASSERT_EQUAL_FATAL(words(line[2], b, 32), nh);
+	CU_ASSERT_EQUAL_FATAL(index_of(head, nh, "speedup"), nh - 1);
+	/* 34.6 / 33 = 1.04848... */
+	CU_ASSERT_STRING_EQUAL(a[nh - 1], "1.0000");
+	CU_ASSERT_STRING_EQUAL(b[nh - 1], "1.0485*");
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.text, "speedup = first row's makespan / row's"));
+	free(o.text);
+	sim_free(fast);
+	sim_free(slow);
+}
+
+static void report_compare_text_of_one_row_marks_nothing(void)
+{
+	struct sim *s = unit_simulate("gpipe", 4, 8, 0);
+	struct report_row rows[] = {{"-", s}};
+	struct output o = write_compare("text", rows, 1);
+	char line[512];
+
+	CU_ASSERT_EQUAL(o.rc, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line_starting(o.text, "-  ", line, sizeof(line)));
+	CU_ASSERT_PTR_NULL(strchr(line, '*'));
+	free(o.text);
+	sim_free(s);
+}
+
+static void report_compare_json_is_an_array_of_run_objects_with_label_and_speedup(void)
+{
+	struct sim *fast = unit_simulate("1f1b", 4, 8, 0);
+	struct sim *slow = unit_simulate("gpipe", 4, 8, 0.1);
+	struct report_row rows[] = {{"fast.json", fast}, {"slow.json", slow}};
+	struct output o = write_compare("json", rows, 2);
+	struct output single = write_format("json", fast);
+	cJSON *root = cJSON_Parse(o.text), *one = cJSON_Parse(single.text);
+	const cJSON *run;
+	int i = 0;
+
+	CU_ASSERT_EQUAL(o.rc, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+	CU_ASSERT_TRUE_FATAL(cJSON_IsArray(root));
+	CU_ASSERT_EQUAL(cJSON_GetArraySize(root), 2);
+	cJSON_ArrayForEach(run, root)
+	{
+		const cJSON *key = run->child, *want;
+
+		/* the single-run keys in their order, then label and speedup */
+		cJSON_ArrayForEach(want, one)
+		{
+			CU_ASSERT_PTR_NOT_NULL_FATAL(key);
+			CU_ASSERT_STRING_EQUAL(key->string, want->string);
+			key = key->next;
+		}
+		CU_ASSERT_PTR_NOT_NULL_FATAL(key);
+		CU_ASSERT_STRING_EQUAL(key->string, "label");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(key->next);
+		CU_ASSERT_STRING_EQUAL(key->next->string, "speedup");
+		CU_ASSERT_PTR_NULL(key->next->next);
+		CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(key), rows[i].label);
+		i++;
+	}
+	CU_ASSERT_STRING_EQUAL(
+	        cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 1), "schedule")),
+	        "gpipe");
+	ASSERT_NEAR(
+	        cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 0), "speedup")),
+	        1);
+	ASSERT_NEAR(
+	        cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 1), "speedup")),
+	        33 / slow->metrics.makespan);
+	CU_ASSERT_TRUE(slow->metrics.makespan > 33);
+	cJSON_Delete(root);
+	cJSON_Delete(one);
+	free(o.text);
+	free(single.text);
+	sim_free(fast);
+	sim_free(slow);
+}
+
+static void report_compare_csv_writes_one_header_and_a_row_per_config(void)
+{
+	struct sim *a = unit_simulate("1f1b", 4, 8, 0);
+	struct sim *b = unit_simulate("gpipe", 2, 4, 0);
+	struct report_row rows[] = {{"a.json", a}, {"b.json", b}};
+	struct output o = write_compare("csv", rows, 2);
+	int lines = 0;
+
+	CU_ASSERT_EQUAL(o.rc, 0);
+	for (const char *p = o.text; *p != '\0'; p++)
+		lines += *p == '\n';
+	CU_ASSERT_EQUAL(lines, 3);
+	CU_ASSERT_EQUAL(strncmp(o.text, "config,schedule,p,v,m,makespan,", 31), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.text, "\na.json,1f1b,4,1,8,33,"));
+	/* gpipe p=2 m=4 takes 15 units: speedup 33 / 15 = 2.2 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.text, "\nb.json,gpipe,2,1,4,15,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.text, ",2.2\n"));
+	free(o.text);
+	sim_free(a);
+	sim_free(b);
+}
+
+/* The number at key in object obj; fails the test when it is not a number. */
+static double number_at(const cJSON *obj, const char *key)
+{
+	const cJSON *x = cJSON_GetObjectItem(obj, key);
+
+	CU_ASSERT_TRUE(cJSON_IsNumber(x));
+	return cJSON_GetNumberValue(x);
+}
+
+static void report_json_with_a_model_gives_step_time_throughput_and_mfu_as_numbers(void)
+{
+	struct sim *s = simulate_llama3_70b(16);
+	struct output o = write_format("json", s);
+	cJSON *root = cJSON_Parse(o.text);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	ASSERT_NEAR(number_at(root, "step_time"), s->metrics.step_time);
+	ASSERT_NEAR(number_at(root, "tokens_per_s"), s->metrics.tokens_per_s);
+	ASSERT_NEAR(number_at(root, "samples_per_s"), s->metrics.samples_per_s);
+	ASSERT_NEAR(number_at(root, "mfu"), s->metrics.mfu);
+	/* 16 sequences of 2048 tokens a step */
+	CU_ASSERT_DOUBLE_EQUAL(number_at(root, "tokens_per_s"),
+	                       16 * 2048 / (s->metrics.step_time / 1e3), 1e-6);
+	CU_ASSERT_TRUE(number_at(root, "mfu") > 0 && number_at(root, "mfu") < 0.5);
+	CU_ASSERT_TRUE(cJSON_IsObject(cJSON_GetObjectItem(root, "model")));
+	cJSON_Delete(root);
+	free(o.text);
+	sim_free(s);
+}
+
+static void report_json_model_object_holds_the_message_bytes_and_the_layer_flops(void)
+{
+	struct sim *s = simulate_llama3_70b(8);
+	struct output o = write_format("json", s);
+	cJSON *root = cJSON_Parse(o.text);
+	const cJSON *model, *flops, *stages;
+	/* Llama 3 70B: P = 2h^2 + 2h(8 x 128) + 3h x 28672 linear parameters, t = 2048 tokens */
+	double h = 8192, t = 2048, p = 2 * h * h + 2 * h * 1024 + 3 * h * 28672;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	model = cJSON_GetObjectItem(root, "model");
+	CU_ASSERT_TRUE_FATAL(cJSON_IsObject(model));
+	CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(cJSON_GetObjectItem(model, "name")),
+	                       "llama3-70b");
+	ASSERT_NEAR(number_at(model, "msg_bytes"), 33554432);
+	ASSERT_NEAR(number_at(model, "layer_params"), p);
+	ASSERT_NEAR(number_at(model, "tp"), 1);
+	ASSERT_NEAR(number_at(model, "layers"), 80);
+	flops = cJSON_GetObjectItem(model, "layer_flops");
+	CU_ASSERT_TRUE_FATAL(cJSON_IsObject(flops));
+	ASSERT_NEAR(number_at(flops, "f"), 2 * p * t + 4 * t * t * h);
+	ASSERT_NEAR(number_at(flops, "b"), 2 * p * t + 8 * t * t * h);
+	ASSERT_NEAR(number_at(flops, "w"), 2 * p * t);
+	flops = cJSON_GetObjectItem(model, "head_flops");
+	CU_ASSERT_TRUE_FATAL(cJSON_IsObject(flops));
+	ASSERT_NEAR(number_at(flops, "f"), 2 * t * h * 128256);
+	stages = cJSON_GetObjectItem(model, "stages");
+	CU_ASSERT_TRUE_FATAL(cJSON_IsArray(stages));
+	CU_ASSERT_EQUAL(cJSON_GetArraySize(stages), 4);
+	ASSERT_NEAR(number_at(cJSON_GetArrayItem(stages, 2), "layers"), 20);
+	/* the message size also stands among the costs */
+	ASSERT_NEAR(number_at(cJSON_GetObjectItem(root, "costs"), "msg_bytes"), 33554432);
+	cJSON_Delete(root);
+	free(o.text);
+	sim_free(s);
+}
+
+static void report_json_devices_with_a_model_hold_memory_capacity_and_oom(void)
+{
+	struct sim *s = simulate_llama3_70b(8);
+	struct output o = write_format("json", s);
+	cJSON *root = cJSON_Parse(o.text);
+	const cJSON *devices, *dev;
+	int d = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	devices = cJSON_GetObjectItem(root, "devices");
+	CU_ASSERT_TRUE_FATAL(cJSON_IsArray(devices));
+	cJSON_ArrayForEach(dev, devices)
+	{
+		const struct device_metrics *dm = &s->metrics.devices[d];
+
+		ASSERT_NEAR(number_at(dev, "memory_bytes"), dm->memory_bytes);
+		ASSERT_NEAR(number_at(dev, "activation_bytes"), dm->activation_bytes);
+		ASSERT_NEAR(number_at(dev, "memory_capacity_bytes"), 80e9);
+		/* 70B parameters at 16 bytes over 4 GPUs cannot fit in 80 GB */
+		CU_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItem(dev, "oom")));
+		d++;
+	}
+	CU_ASSERT_EQUAL(d, 4);
+	cJSON_Delete(root);
+	free(o.text);
+	sim_free(s);
+}
+
+static void report_json_without_a_model_writes_null_model_figures(void)
+{
+	static const char *const keys[] = {"step_time", "tokens_per_s", "samples_per_s", "mfu",
+	                                   "model"};
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
+	struct output o = write_format("json", s);
+	cJSON *root = cJSON_Parse(o.text);
+	const cJSON *dev;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		CU_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(root, keys[i])));
+	cJSON_ArrayForEach(dev, cJSON_GetObjectItem(root, "devices"))
+	{
+		CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(dev, "memory_bytes"));
+		CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(dev, "oom"));
+	}
+	cJSON_Delete(root);
+	free(o.text);
+	sim_free(s);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(report_find_knows_text_json_and_csv_exactly),
         UNIT_TEST(report_json_parses_back_with_top_level_keys_in_order),
@@ -468,6 +862,17 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_timeline_rows_fit_the_width),
         UNIT_TEST(report_timeline_scale_fits_the_width),
         UNIT_TEST(report_timeline_header_and_legend_fit_the_width),
+        UNIT_TEST(report_csv_writes_the_header_and_one_row_of_the_run),
+        UNIT_TEST(report_csv_writes_every_figure_of_a_model_run_so_it_reads_back_exactly),
+        UNIT_TEST(report_compare_text_marks_the_best_value_of_each_column_with_a_star),
+        UNIT_TEST(report_compare_text_gives_each_row_its_speedup_against_the_first),
+        UNIT_TEST(report_compare_text_of_one_row_marks_nothing),
+        UNIT_TEST(report_compare_json_is_an_array_of_run_objects_with_label_and_speedup),
+        UNIT_TEST(report_compare_csv_writes_one_header_and_a_row_per_config),
+        UNIT_TEST(report_json_with_a_model_gives_step_time_throughput_and_mfu_as_numbers),
+        UNIT_TEST(report_json_model_object_holds_the_message_bytes_and_the_layer_flops),
+        UNIT_TEST(report_json_devices_with_a_model_hold_memory_capacity_and_oom),
+        UNIT_TEST(report_json_without_a_model_writes_null_model_figures),
         {NULL, NULL},
 };
 

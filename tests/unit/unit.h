@@ -23,6 +23,7 @@ struct unit_suite {
 
 extern const struct unit_suite suite_util;
 extern const struct unit_suite suite_config;
+extern const struct unit_suite suite_preset;
 extern const struct unit_suite suite_sched;
 extern const struct unit_suite suite_schedfile;
 extern const struct unit_suite suite_cost;
