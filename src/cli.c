@@ -19,6 +19,7 @@ enum {
 	OPT_TIMELINE = 1000,
 	OPT_DUMP_OPS,
 	OPT_SCHEDULES,
+	OPT_FAIL_ON_OOM,
 	OPT_VERSION,
 	OPT_CONFIG = 2000,
 };
@@ -35,7 +36,7 @@ static const struct cmd_option cmd_options[] = {
         {{"config", required_argument, NULL, OPT_CONFIG_FILE},
          CLI_RUN,
          "FILE",
-         "read settings from a JSON config file (options given too win)"},
+         "run: read settings from a JSON config file (options given too win)"},
         {{"schedules", required_argument, NULL, OPT_SCHEDULES},
          CLI_COMPARE,
          "LIST",
@@ -47,11 +48,15 @@ static const struct cmd_option cmd_options[] = {
         {{"timeline", optional_argument, NULL, OPT_TIMELINE},
          CLI_RUN,
          "WIDTH",
-         "append an ASCII timeline WIDTH columns wide (default: terminal, else 100)"},
+         "run: append an ASCII timeline WIDTH columns wide (default: terminal, else 100)"},
         {{"dump-ops", required_argument, NULL, OPT_DUMP_OPS},
          CLI_RUN,
          "FILE",
-         "write every op with its start and end as CSV to FILE"},
+         "run: write every op with its start and end as CSV to FILE"},
+        {{"fail-on-oom", no_argument, NULL, OPT_FAIL_ON_OOM},
+         CLI_RUN | CLI_COMPARE,
+         NULL,
+         "exit 1 without a report when a device is over its GPU's memory"},
         {{"help", no_argument, NULL, OPT_HELP},
          CLI_RUN | CLI_COMPARE,
          NULL,
@@ -252,6 +257,9 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 	case OPT_SCHEDULES:
 		cli->schedules = optarg;
 		return -1;
+	case OPT_FAIL_ON_OOM:
+		cli->fail_on_oom = true;
+		return -1;
 	case OPT_HELP:
 		cmd_help(stdout);
 		return PP_EXIT_OK;
@@ -316,6 +324,21 @@ void cli_release(struct cli *cli)
 {
 	free(cli->set);
 	cli->set = NULL;
+}
+
+int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error *err)
+{
+	const struct metrics *m = &s->metrics;
+
+	for (int d = 0; cli->fail_on_oom && d < m->p; d++)
+		if (m->devices[d].oom)
+			return pp_fail(
+			        err, PP_ERR_SIM,
+			        "out of memory: device %d needs %.1f GB, the GPU has %.1f GB "
+			        "(--fail-on-oom)",
+			        d, m->devices[d].memory_bytes / 1e9,
+			        m->memory_capacity_bytes / 1e9);
+	return 0;
 }
 
 int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err)

@@ -11,6 +11,7 @@
 
 #include "ppsim/config.h"
 #include "ppsim/report.h"
+#include "ppsim/sim.h"
 
 /* Which command parses; options name the commands they belong to. */
 enum cli_mode {
@@ -32,6 +33,7 @@ struct cli {
 	const char *dump_ops;               /* run: CSV path, or NULL */
 	const char *config_file;            /* run: -c FILE, or NULL */
 	const char *schedules;              /* compare: --schedules list, or NULL */
+	bool fail_on_oom;                   /* a device over its memory is a failure (exit 1) */
 	char **files;                       /* compare: config files (positional) */
 	int nfiles;
 	struct cli_assignment *set; /* config options in command-line order */
@@ -54,5 +56,11 @@ int cli_config(const struct cli *cli, const char *file, struct config *c, struct
 
 /* Writes the option lines of --help for the commands in mode. */
 void cli_help_options(FILE *out, enum cli_mode mode);
+
+/*
+ * With --fail-on-oom, the error for a simulation with a device over its GPU's memory: returns
+ * 0 when there is none (or the option is off), else -1 with a PP_ERR_SIM error naming the device.
+ */
+int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error *err);
 
 #endif

@@ -100,7 +100,8 @@ int cmd_compare(int argc, char **argv)
 			const char *file = cli.nfiles > 0 ? cli.files[f] : NULL;
 			struct sim *s = run_row(&cli, file, nsched > 0 ? names[k] : NULL, &err);
 
-			if (s == NULL) {
+			if (s == NULL || cli_check_memory(&cli, s, &err) != 0) {
+				sim_free(s);
 				status = cmd_fail(&err);
 				break;
 			}

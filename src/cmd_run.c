@@ -35,6 +35,11 @@ int cmd_run(int argc, char **argv)
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
+	if (cli_check_memory(&cli, s, &err) != 0) {
+		sim_free(s);
+		cli_release(&cli);
+		return cmd_fail(&err);
+	}
 	status = cli.dump_ops != NULL ? dump_ops(cli.dump_ops, s) : PP_EXIT_OK;
 	if (status == PP_EXIT_OK && cli.format->write(stdout, s) != 0) {
 		pp_fail(&err, PP_ERR_IO, "out of memory building the report");

@@ -139,10 +139,11 @@ static const char *type_name(const cJSON *v)
 }
 
 /* The value of member v as the text config_set parses, or NULL when its type is wrong (then
- * *want names the type the option takes). */
+ * *want names the type the option takes and *got what stood there). */
 static const char *value_text(const struct config_option *opt, const cJSON *v, char *buf, size_t n,
-                              const char **want)
+                              const char **want, const char **got)
 {
+	*got = type_name(v);
 	switch (opt->arg) {
 	case CONFIG_ARG_NAME:
 		*want = "a string";
@@ -162,8 +163,12 @@ static const char *value_text(const struct config_option *opt, const cJSON *v, c
 		buf[0] = '\0';
 		cJSON_ArrayForEach(x, v)
 		{
-			if (!cJSON_IsNumber(x) || len + 32 >= n)
+			if (!cJSON_IsNumber(x) || len + 32 >= n) {
+				*got = cJSON_IsNumber(x)   ? "too long an array"
+				       : cJSON_IsString(x) ? "an array holding a string"
+				                           : "an array holding a non-number";
 				return NULL;
+			}
 			len += (size_t)snprintf(buf + len, n - len, "%s%.17g", len ? "," : "",
 			                        x->valuedouble);
 		}
@@ -202,7 +207,7 @@ static int apply(struct config *c, const char *path, const char *text, const cJS
 	{
 		const struct config_option *opt = config_option_by_key(v->string);
 		struct key_pos at = k < nkeys ? position(text, offsets[k]) : (struct key_pos){1, 1};
-		const char *want = NULL, *value;
+		const char *want = NULL, *got = NULL, *value;
 		char label[512];
 		size_t idx;
 
@@ -221,10 +226,10 @@ static int apply(struct config *c, const char *path, const char *text, const cJS
 			return fail_at(err, path, at, what);
 		}
 		first[idx] = at;
-		value = value_text(opt, v, buf, sizeof(buf), &want);
+		value = value_text(opt, v, buf, sizeof(buf), &want, &got);
 		if (value == NULL) {
 			snprintf(what, sizeof(what), "key \"%s\": expected %s, got %s", v->string,
-			         want, type_name(v));
+			         want, got);
 			return fail_at(err, path, at, what);
 		}
 		snprintf(label, sizeof(label), "config '%s':%d:%d: key \"%s\"", path, at.line,

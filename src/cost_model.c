@@ -92,7 +92,7 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	k->dp = c->dp;
 	if (c->gpus > 0) {
 		if (c->gpus % (c->p * k->tp) != 0)
-			return config_fail(c, "tp", err,
+			return config_fail(c, config_is_set(c, "tp") ? "tp" : "gpus", err,
 			                   "p x tp = %d does not divide the %d GPUs (--gpus)",
 			                   c->p * k->tp, c->gpus);
 		if (config_is_set(c, "dp") && c->dp != c->gpus / (c->p * k->tp))
@@ -114,6 +114,9 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 	int first = c->first_stage_layers, last = c->last_stage_layers, rest = k->layers, mid = S;
 
 	k->stage_layers = pp_xcalloc((size_t)S, sizeof(*k->stage_layers));
+	if (c->nlayers_per_stage > 0 && (first > 0 || last > 0))
+		return config_fail(c, "layers_per_stage", err,
+		                   "give it or --first-stage-layers/--last-stage-layers, not both");
 	if (c->nlayers_per_stage > 0) {
 		int sum = 0;
 
@@ -178,12 +181,14 @@ static void layer_figures(struct cost_model *k)
 	k->layer_flops.b = 2 * k->layer_params * t + 8 * b * s * s * h;
 	k->layer_flops.w = 2 * k->layer_params * t;
 	k->head_flops.f = k->head_flops.b = k->head_flops.w = 2 * t * h * k->vocab;
+	/* Korthikanti et al.'s constants count 16-bit activations; scale for other widths */
 	if (k->recompute == PP_RECOMPUTE_FULL)
 		k->layer_act_bytes = 2 * s * b * h / k->tp;
 	else if (k->flash_attention)
 		k->layer_act_bytes = 34 * s * b * h / k->tp;
 	else
 		k->layer_act_bytes = s * b * h * (34 + 5 * a * s / h) / k->tp;
+	k->layer_act_bytes *= k->dtype_bytes / 2.0;
 	k->msg_bytes = (uint64_t)(b * s * h * k->dtype_bytes / k->tp);
 }
 
@@ -239,10 +244,11 @@ static int price_stages(const struct config *c, const struct sched *s, struct co
 		double w = compute_ms(k, (n * k->layer_flops.w + head * k->head_flops.w) / tp);
 		double act = n * k->layer_act_bytes + head * 4.0 * k->seq * k->mbs * k->vocab / tp;
 
-		if (k->recompute == PP_RECOMPUTE_FULL)
-			b += compute_ms(k, n * k->layer_flops.f / tp);
 		f += n * tp_ar;
 		b += n * tp_ar;
+		/* full recomputation runs each layer's forward again, all-reduces included */
+		if (k->recompute == PP_RECOMPUTE_FULL)
+			b += compute_ms(k, n * k->layer_flops.f / tp) + n * tp_ar;
 		if (checked_ticks(c, "tflops", f, cost->tick, &cost->t_f[st], err) != 0 ||
 		    checked_ticks(c, "tflops", b, cost->tick, &cost->t_b[st], err) != 0 ||
 		    checked_ticks(c, "tflops", w, cost->tick, &cost->t_w[st], err) != 0)

@@ -133,6 +133,12 @@ static cJSON *model_object(const struct sim *s)
 	cJSON_AddNumberToObject(o, "dp", k->dp);
 	cJSON_AddNumberToObject(o, "gpus", k->gpus);
 	cJSON_AddNumberToObject(o, "gpus_per_node", k->gpus_per_node);
+	cJSON_AddBoolToObject(o, "flash_attention", k->flash_attention);
+	cJSON_AddStringToObject(o, "recompute",
+	                        k->recompute == PP_RECOMPUTE_FULL ? "full" : "none");
+	cJSON_AddBoolToObject(o, "distributed_optimizer", k->distributed_optimizer);
+	add_number(o, "bytes_per_param", k->bytes_per_param);
+	cJSON_AddNumberToObject(o, "dtype_bytes", k->dtype_bytes);
 	add_number(o, "layer_params", k->layer_params);
 	add_flops(o, "layer_flops", &k->layer_flops);
 	add_flops(o, "head_flops", &k->head_flops);

@@ -1047,7 +1047,7 @@ static void config_load_file_rejects_layers_per_stage_that_are_not_an_array_of_i
 	                     "integers, got a string");
 	assert_file_rejected("{\"layers_per_stage\": [20, \"20\"]}", 1, 2,
 	                     "config 'PATH':1:2: key \"layers_per_stage\": expected an array of "
-	                     "integers, got an array");
+	                     "integers, got an array holding a string");
 	assert_file_rejected("{\"layers_per_stage\": [20, 20.5]}", 1, 2,
 	                     "config 'PATH':1:2: key \"layers_per_stage\" '20,20.5': must be up to "
 	                     "1024 integers from 1 to 16777216, comma-separated");
