@@ -35,7 +35,8 @@ endif
 SRC_BASE    := src/util.c src/outfile.c
 SRC_CONFIG  := src/config.c src/config_file.c src/preset.c
 SRC_MODEL   := src/sched.c src/sched_check.c src/schedfile.c src/sched/gpipe.c src/sched/1f1b.c \
-               src/sched/interleaved.c src/sched/zbh1.c src/sched/zbh2.c src/cost.c src/cost_model.c
+               src/sched/interleaved.c src/sched/zbh1.c src/sched/zbh2.c src/sched/loopedbfs.c \
+               src/sched/zbv.c src/sched/dualpipev.c src/sched/zbauto.c src/cost.c src/cost_model.c
 SRC_ENGINE  := src/engine.c
 SRC_METRICS := src/metrics.c src/sim.c
 SRC_REPORT  := src/report.c src/report/text.c src/report/json.c src/report/timeline.c \

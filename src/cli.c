@@ -10,6 +10,7 @@
 
 #include "cmd.h"
 #include "ppsim/sched.h"
+#include "ppsim/schedfile.h"
 
 /* Identifiers of options that are not config fields; config fields use OPT_CONFIG + index. */
 enum {
@@ -20,6 +21,8 @@ enum {
 	OPT_DUMP_OPS,
 	OPT_SCHEDULES,
 	OPT_FAIL_ON_OOM,
+	OPT_EXPORT,
+	OPT_EXPORT_FORMAT,
 	OPT_VERSION,
 	OPT_CONFIG = 2000,
 };
@@ -53,6 +56,14 @@ static const struct cmd_option cmd_options[] = {
          CLI_RUN,
          "FILE",
          "run: write every op with its start and end as CSV to FILE"},
+        {{"export-schedule", required_argument, NULL, OPT_EXPORT},
+         CLI_RUN,
+         "FILE",
+         "run: write the op order to FILE (see --export-format)"},
+        {{"export-format", required_argument, NULL, OPT_EXPORT_FORMAT},
+         CLI_RUN,
+         "FMT",
+         "run: ppsim (CSV, the default) or torch (PyTorch's compute-only CSV)"},
         {{"fail-on-oom", no_argument, NULL, OPT_FAIL_ON_OOM},
          CLI_RUN | CLI_COMPARE,
          NULL,
@@ -260,6 +271,15 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 	case OPT_FAIL_ON_OOM:
 		cli->fail_on_oom = true;
 		return -1;
+	case OPT_EXPORT:
+		cli->export_file = optarg;
+		return -1;
+	case OPT_EXPORT_FORMAT:
+		if (!schedfile_format_find(optarg, &cli->export_format))
+			return cmd_usage("--export-format '%s': must be 'ppsim' or 'torch'",
+			                 optarg);
+		cli->export_format_set = true;
+		return -1;
 	case OPT_HELP:
 		cmd_help(stdout);
 		return PP_EXIT_OK;
@@ -314,6 +334,8 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 		                             argv[optind], argv[optind])
 		                 : cmd_usage("unexpected argument '%s'", argv[optind]);
 	}
+	if (status < 0 && cli->export_format_set && cli->export_file == NULL)
+		status = cmd_usage("--export-format: needs --export-schedule=FILE");
 	if (status < 0 && cli->timeline_width > 0 && strcmp(cli->format->name, "text") != 0)
 		status = cmd_usage("--timeline: only with --format=text");
 	free(opts);

@@ -11,6 +11,7 @@
 
 #include "ppsim/config.h"
 #include "ppsim/report.h"
+#include "ppsim/schedfile.h"
 #include "ppsim/sim.h"
 
 /* Which command parses; options name the commands they belong to. */
@@ -28,13 +29,16 @@ struct cli_assignment {
 
 /* What a command line asked for. */
 struct cli {
-	const struct report_format *format; /* report on stdout */
-	int timeline_width;                 /* run: 0 for no timeline */
-	const char *dump_ops;               /* run: CSV path, or NULL */
-	const char *config_file;            /* run: -c FILE, or NULL */
-	const char *schedules;              /* compare: --schedules list, or NULL */
-	bool fail_on_oom;                   /* a device over its memory is a failure (exit 1) */
-	char **files;                       /* compare: config files (positional) */
+	const struct report_format *format;  /* report on stdout */
+	int timeline_width;                  /* run: 0 for no timeline */
+	const char *dump_ops;                /* run: CSV path, or NULL */
+	const char *config_file;             /* run: -c FILE, or NULL */
+	const char *schedules;               /* compare: --schedules list, or NULL */
+	bool fail_on_oom;                    /* a device over its memory is a failure (exit 1) */
+	const char *export_file;             /* run: write the op order here, or NULL */
+	enum schedfile_format export_format; /* run: its format */
+	bool export_format_set;              /* run: --export-format was given */
+	char **files;                        /* compare: config files (positional) */
 	int nfiles;
 	struct cli_assignment *set; /* config options in command-line order */
 	int nset;

@@ -4,16 +4,21 @@
 #include "cli.h"
 #include "cmd.h"
 #include "ppsim/outfile.h"
+#include "ppsim/schedfile.h"
 #include "ppsim/sim.h"
 
-static int dump_ops(const char *path, const struct sim *s)
+/* Writes an output file all-or-nothing: the op dump (export NULL) or the exported order. */
+static int write_file(const char *path, const struct sim *s, const struct cli *export)
 {
 	struct pp_error err = {0};
 	struct outfile *f = outfile_open(path, &err);
 
 	if (f == NULL)
 		return cmd_fail(&err);
-	report_ops_csv(outfile_stream(f), s);
+	if (export != NULL)
+		schedfile_write(outfile_stream(f), s->sched, export->export_format);
+	else
+		report_ops_csv(outfile_stream(f), s);
 	if (outfile_commit(f, &err) != 0)
 		return cmd_fail(&err);
 	return PP_EXIT_OK;
@@ -40,7 +45,9 @@ int cmd_run(int argc, char **argv)
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
-	status = cli.dump_ops != NULL ? dump_ops(cli.dump_ops, s) : PP_EXIT_OK;
+	status = cli.dump_ops != NULL ? write_file(cli.dump_ops, s, NULL) : PP_EXIT_OK;
+	if (status == PP_EXIT_OK && cli.export_file != NULL)
+		status = write_file(cli.export_file, s, &cli);
 	if (status == PP_EXIT_OK && cli.format->write(stdout, s) != 0) {
 		pp_fail(&err, PP_ERR_IO, "out of memory building the report");
 		status = cmd_fail(&err);

@@ -14,11 +14,13 @@ int cmd_validate(int argc, char **argv)
 
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		puts("Usage: ppsim validate FILE\n"
-		     "Check a schedule file (CSV with columns device, op, microbatch, and stage "
-		     "or\n"
-		     "chunk; --dump-ops writes one): every op once, on the device hosting its "
-		     "stage,\n"
-		     "in an order that can run. Prints the inferred shape and peak activations.");
+		     "Check a schedule file (ppsim's CSV with columns device, op, microbatch, and\n"
+		     "stage or chunk, as --dump-ops and --export-schedule write it; or PyTorch's\n"
+		     "compute-only CSV): every op once, on the device hosting its stage, in an "
+		     "order\n"
+		     "that can run. Prints the inferred shape and peak activations; a deadlock "
+		     "exits\n"
+		     "1 naming the cycle of waiting devices.");
 		return PP_EXIT_OK;
 	}
 	if (argc < 2)
@@ -31,9 +33,14 @@ int cmd_validate(int argc, char **argv)
 	peak = pp_xmallocarray((size_t)s->p, sizeof(*peak));
 	sched_peak_units(s, peak);
 	printf("schedule '%s': valid\n", argv[1]);
-	printf("p=%d v=%d m=%d, %s backward, %s placement, %zu ops\n", s->p, s->v, s->m,
-	       s->split ? "split (F, B, W)" : "fused (F, BW)",
-	       s->placement == PLACE_V ? "V" : "loop", s->nops);
+	printf("p=%d v=%d m=%d, %s backward, %s placement, %zu ops%s, %s format\n", s->p, s->v,
+	       s->m,
+	       s->mixed   ? "mixed (F, BW, B and W)"
+	       : s->split ? "split (F, B, W)"
+	                  : "fused (F, BW)",
+	       s->placement == PLACE_V ? "V" : "loop", s->nops,
+	       s->overlap ? " with overlapped F&B pairs" : "",
+	       f.format == SCHEDFILE_TORCH ? "PyTorch" : "ppsim");
 	printf("peak activations per device (micro-batches, W holding all until it runs):");
 	for (int d = 0; d < s->p; d++)
 		printf(" %g", peak[d]);

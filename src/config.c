@@ -17,6 +17,9 @@
 static const struct config_option options[] = {
         {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
          "schedule (default 1f1b):", FIELD(schedule)},
+        {"schedule-file", 0, "schedule_file", CONFIG_ARG_PATH, "FILE",
+         "simulate the op order in FILE (ppsim or PyTorch CSV) instead of a generator",
+         FIELD(schedule_file)},
         {"stages", 'p', "p", CONFIG_ARG_COUNT, "N", "pipeline devices (ranks) p (default 4)",
          FIELD(p)},
         {"microbatches", 'm', "m", CONFIG_ARG_COUNT, "N", "micro-batches per step m (default 8)",
@@ -48,6 +51,11 @@ static const struct config_option options[] = {
         {"w-mem-fraction", 0, "w_mem_fraction", CONFIG_ARG_SHARE, "F",
          "share of activations W still needs after B, split backward (default 0.5)",
          FIELD(w_mem_fraction)},
+        {"mem-limit", 0, "mem_limit", CONFIG_ARG_RATE, "N",
+         "zb-auto: activations a device may hold, in micro-batches (default p)", FIELD(mem_limit)},
+        {"overlap-factor", 0, "overlap_factor", CONFIG_ARG_RATE, "X",
+         "an overlapped F&B pair (dualpipev) lasts X x (F + B) (default 1: no gain)",
+         FIELD(overlap_factor)},
         {"model", 0, "model", CONFIG_ARG_NAME, "NAME",
          "price ops from a model preset (see 'ppsim list'); times in ms", FIELD(model)},
         {"layers", 0, "layers", CONFIG_ARG_COUNT, "N", "model: transformer layers", FIELD(layers)},
@@ -94,6 +102,9 @@ static const struct config_option options[] = {
          FIELD(bytes_per_param)},
         {"dtype-bytes", 0, "dtype_bytes", CONFIG_ARG_COUNT, "N",
          "bytes per activation element (default 2, bf16)", FIELD(dtype_bytes)},
+        {"stage-scale", 0, "stage_scale", CONFIG_ARG_SCALES, "LIST",
+         "op-time factors per device (p numbers) or per virtual stage (p*v), e.g. 1,1,1,1.5",
+         FIELD(stage_scale)},
         {"layers-per-stage", 0, "layers_per_stage", CONFIG_ARG_LIST, "LIST",
          "layers of each virtual stage, comma-separated", FIELD(layers_per_stage)},
         {"first-stage-layers", 0, "first_stage_layers", CONFIG_ARG_COUNT, "N",
@@ -166,6 +177,7 @@ void config_init(struct config *c)
 	c->comm = PP_COMM_OVERLAP;
 	c->duplex = PP_DUPLEX_FULL;
 	c->w_mem_fraction = 0.5;
+	c->overlap_factor = 1;
 	c->latency = -1;
 	c->inter_latency = -1;
 	c->mlp = PP_MLP_PRESET;
@@ -373,6 +385,36 @@ static int set_list(struct config *c, const char *label, const char *value, stru
 	return 0;
 }
 
+static int set_scales(struct config *c, const char *label, const char *value, struct pp_error *err)
+{
+	double list[PP_MAX_LIST];
+	const char *p = value;
+	char buf[32];
+	int n = 0;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		double x = 0;
+
+		memcpy(buf, p, len < sizeof(buf) ? len : 0);
+		buf[len < sizeof(buf) ? len : 0] = '\0';
+		if (len >= sizeof(buf) || n == PP_MAX_LIST || !parse_number(buf, &x) || x <= 0 ||
+		    x > 1e6)
+			return pp_fail(
+			        err, PP_ERR_USAGE,
+			        "%s '%.40s%s': must be up to %d numbers above 0 and at most 1e6, "
+			        "comma-separated",
+			        label, value, strlen(value) > 40 ? "..." : "", PP_MAX_LIST);
+		list[n++] = x;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	memcpy(c->stage_scale, list, (size_t)n * sizeof(list[0]));
+	c->nstage_scale = n;
+	return 0;
+}
+
 static int parse_value(struct config *c, const struct config_option *opt, const char *label,
                        const char *value, struct pp_error *err)
 {
@@ -387,6 +429,16 @@ static int parse_value(struct config *c, const struct config_option *opt, const 
 		return set_bool((int *)(void *)field, label, value, err);
 	case CONFIG_ARG_LIST:
 		return set_list(c, label, value, err);
+	case CONFIG_ARG_SCALES:
+		return set_scales(c, label, value, err);
+	case CONFIG_ARG_PATH:
+		if (*value == '\0' || strlen(value) >= sizeof(c->schedule_file))
+			return pp_fail(err, PP_ERR_USAGE,
+			               "%s '%.60s': must be a file name of 1 to %zu "
+			               "characters",
+			               label, value, sizeof(c->schedule_file) - 1);
+		strcpy(field, value);
+		return 0;
 	case CONFIG_ARG_COUNT:
 		if (!parse_integer(value, 1, PP_MAX_COUNT, &n))
 			return pp_fail(err, PP_ERR_USAGE,
@@ -444,6 +496,9 @@ static char *format_value(const struct config *c, const struct config_option *op
 	static const char *const recomputes[] = {"none", "full"};
 
 	switch (opt->arg) {
+	case CONFIG_ARG_PATH:
+		snprintf(buf, n, "%s", field);
+		break;
 	case CONFIG_ARG_NAME:
 		if (opt->offset == FIELD(comm))
 			snprintf(buf, n, "%s", comms[c->comm]);
@@ -475,6 +530,15 @@ static char *format_value(const struct config *c, const struct config_option *op
 		for (int i = 0; i < c->nlayers_per_stage && len < n; i++)
 			len += (size_t)snprintf(buf + len, n - len, "%s%d", i ? "," : "",
 			                        c->layers_per_stage[i]);
+		break;
+	}
+	case CONFIG_ARG_SCALES: {
+		size_t len = 0;
+
+		buf[0] = '\0';
+		for (int i = 0; i < c->nstage_scale && len < n; i++)
+			len += (size_t)snprintf(buf + len, n - len, "%s%g", i ? "," : "",
+			                        c->stage_scale[i]);
 		break;
 	}
 	case CONFIG_ARG_TIME:
@@ -518,6 +582,15 @@ void config_link(const struct config *c, double *bandwidth, double *latency)
 	*latency = c->latency >= 0 ? c->latency : l != NULL ? l->latency : 0;
 }
 
+double config_stage_scale(const struct config *c, int st, int d)
+{
+	if (c->nstage_scale == c->p * c->v && c->nstage_scale > 0)
+		return c->stage_scale[st];
+	if (c->nstage_scale == c->p)
+		return c->stage_scale[d];
+	return 1;
+}
+
 double config_msg_time(const struct config *c)
 {
 	double bw, lat;
@@ -546,34 +619,19 @@ static int check_mode(const struct config *c, struct pp_error *err)
 	return 0;
 }
 
-int config_validate(const struct config *c, struct pp_error *err)
+/* Checks the costs and the settings that do not depend on the schedule (ops: the op count,
+ * 0 when not known yet). */
+static int check_costs(const struct config *c, uint64_t ops, struct pp_error *err)
 {
-	const struct sched_desc *desc = sched_find(c->schedule);
-	struct sched_params sp;
-	struct pp_error why = {0};
-	const char *key = "schedule";
 	double bw, lat;
-	uint64_t ops;
 
-	if (c->p < 1 || c->p > PP_MAX_COUNT || c->m < 1 || c->m > PP_MAX_COUNT || c->v < 1)
-		return pp_fail(err, PP_ERR_USAGE,
-		               "-p %d -m %d -v %d: p and m must be from 1 to %d, v at least 1",
-		               c->p, c->m, c->v, PP_MAX_COUNT);
-	if (desc == NULL)
-		return config_fail(c, "schedule", err, "unknown schedule");
-	if (!sched_op_count(c->p, c->v, c->m, desc->split, &ops) || ops > PP_MAX_OPS)
-		return pp_fail(err, PP_ERR_USAGE,
-		               "-p %d -m %d -v %d: %s needs %.3g ops, above the limit of %" PRIu64
-		               " simulated ops",
-		               c->p, c->m, c->v, desc->name,
-		               (double)c->p * c->v * c->m * (desc->split ? 3 : 2), PP_MAX_OPS);
-	if (c->v > PP_MAX_CHUNKS)
-		return config_fail(c, "v", err, "must be at most %d", PP_MAX_CHUNKS);
-	sp = config_sched_params(c);
-	if (sched_accepts(desc, &sp, &key, &why) != 0)
-		return config_fail(c, key, err, "%s", why.msg);
-	if (check_mode(c, err) != 0)
-		return -1;
+	if (c->nstage_scale > 0 && c->nstage_scale != c->p && c->nstage_scale != c->p * c->v)
+		return config_fail(
+		        c, "stage_scale", err,
+		        "gives %d factors; give p = %d (per device) or p*v = %d (per stage)",
+		        c->nstage_scale, c->p, c->p * c->v);
+	if (c->mem_limit > 0 && c->mem_limit < 1)
+		return config_fail(c, "mem_limit", err, "must be at least 1 micro-batch");
 	if (config_has_model(c))
 		return 0;
 	config_link(c, &bw, &lat);
@@ -598,4 +656,49 @@ int config_validate(const struct config *c, struct pp_error *err)
 		return config_fail(c, "t_f", err,
 		                   "--tf, --tb and --tw: at least one must be above 0");
 	return 0;
+}
+
+int config_validate(const struct config *c, struct pp_error *err)
+{
+	const struct sched_desc *desc = sched_find(c->schedule);
+	struct sched_params sp;
+	struct pp_error why = {0};
+	const char *key = "schedule";
+	uint64_t ops = 0;
+
+	if (c->p < 1 || c->p > PP_MAX_COUNT || c->m < 1 || c->m > PP_MAX_COUNT || c->v < 1)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "-p %d -m %d -v %d: p and m must be from 1 to %d, v at least 1",
+		               c->p, c->m, c->v, PP_MAX_COUNT);
+	if (c->schedule_file[0] != '\0') {
+		/* the file fixes the order and the shape; the generator's options do not apply */
+		static const char *const keys[] = {"schedule", "group_size", "mem_limit"};
+
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (config_is_set(c, keys[i]))
+				return config_fail(c, keys[i], err, "not with --schedule-file");
+		/* the caller gives the file's shape: bound its traffic by its op count */
+		if (!sched_op_count(c->p, c->v, c->m, true, &ops))
+			ops = UINT64_MAX;
+		return check_mode(c, err) == 0 ? check_costs(c, ops, err) : -1;
+	}
+	if (desc == NULL)
+		return config_fail(c, "schedule", err, "unknown schedule");
+	if (!sched_op_count(c->p, c->v, c->m, desc->split, &ops) || ops > PP_MAX_OPS)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "-p %d -m %d -v %d: %s needs %.3g ops, above the limit of %" PRIu64
+		               " simulated ops",
+		               c->p, c->m, c->v, desc->name,
+		               (double)c->p * c->v * c->m * (desc->split ? 3 : 2), PP_MAX_OPS);
+	if (c->v > PP_MAX_CHUNKS)
+		return config_fail(c, "v", err, "must be at most %d", PP_MAX_CHUNKS);
+	sp = config_sched_params(c);
+	if (sched_accepts(desc, &sp, &key, &why) != 0)
+		return config_fail(c, key, err, "%s", why.msg);
+	if (check_mode(c, err) != 0)
+		return -1;
+	if (config_is_set(c, "mem_limit") && (desc->generate_priced == NULL || desc->limit_per_p))
+		return config_fail(c, "mem_limit", err, "only zb-auto takes a memory limit, not %s",
+		                   desc->name);
+	return check_costs(c, ops, err);
 }

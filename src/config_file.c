@@ -146,6 +146,7 @@ static const char *value_text(const struct config_option *opt, const cJSON *v, c
 	*got = type_name(v);
 	switch (opt->arg) {
 	case CONFIG_ARG_NAME:
+	case CONFIG_ARG_PATH:
 		*want = "a string";
 		return cJSON_IsString(v) ? v->valuestring : NULL;
 	case CONFIG_ARG_BOOL:
@@ -153,11 +154,13 @@ static const char *value_text(const struct config_option *opt, const cJSON *v, c
 		if (!cJSON_IsBool(v))
 			return NULL;
 		return cJSON_IsTrue(v) ? "yes" : "no";
-	case CONFIG_ARG_LIST: {
+	case CONFIG_ARG_LIST:
+	case CONFIG_ARG_SCALES: {
 		size_t len = 0;
 		const cJSON *x;
 
-		*want = "an array of integers";
+		*want = opt->arg == CONFIG_ARG_LIST ? "an array of integers"
+		                                    : "an array of numbers";
 		if (!cJSON_IsArray(v))
 			return NULL;
 		buf[0] = '\0';

@@ -37,6 +37,7 @@ struct cost *cost_alloc(int S, int64_t tick, const char *time_unit, const struct
 	k->msg_time = pp_xmallocarray(n, sizeof(*k->msg_time));
 	k->comm = c->comm;
 	k->duplex = c->duplex;
+	k->overlap_factor = c->overlap_factor;
 	return k;
 }
 
@@ -62,6 +63,25 @@ struct cost *cost_new_explicit(const struct config *c, double w_fraction)
 		k->msg_time[s] = s + 1 < S ? msg : 0;
 	}
 	return k;
+}
+
+int cost_scale_stages(struct cost *c, const struct config *cfg, const struct sched *s,
+                      struct pp_error *err)
+{
+	for (int st = 0; st < c->S; st++) {
+		double f = config_stage_scale(cfg, st, (int)s->stage_device[st]);
+		pp_time *t[3] = {&c->t_f[st], &c->t_b[st], &c->t_w[st]};
+
+		for (int k = 0; k < 3 && f != 1; k++) {
+			double x = (double)*t[k] * f;
+
+			if (x > (double)PP_TIME_TOTAL_MAX)
+				return config_fail(cfg, "stage_scale", err,
+				                   "makes stage %d's ops take too long", st);
+			*t[k] = (pp_time)llround(x);
+		}
+	}
+	return 0;
 }
 
 bool cost_uniform(const struct cost *c)

@@ -6,6 +6,7 @@
 #include "ppsim/engine.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,16 @@ static pp_time op_duration(const struct cost *c, const struct op *op)
 		return c->t_b[op->stage] + c->t_w[op->stage];
 	}
 	return 0;
+}
+
+/* Duration of an overlapped pair: overlap_factor x (F + B), exact when the factor is 1. */
+static pp_time pair_duration(const struct cost *c, const struct op *f, const struct op *b)
+{
+	pp_time sum = op_duration(c, f) + op_duration(c, b);
+
+	if (c->overlap_factor == 1)
+		return sum;
+	return (pp_time)llround(c->overlap_factor * (double)sum);
 }
 
 /* Finds or adds channel (src, dst) in the sorted pair list; returns its index. */
@@ -279,11 +290,20 @@ static void try_start(struct engine *e, int d)
 	size_t i = ds->head;
 	pp_time end;
 
+	bool pair;
+
 	if (ds->running || ds->free_at > e->now || i == ds->end || e->pending[i] > 0)
 		return;
-	end = e->now + op_duration(e->c, &e->s->ops[i]);
+	/* an overlapped pair starts when both ops may: overlap_factor x (F + B) for both */
+	pair = (e->s->ops[i].flags & OP_OVERLAP) != 0;
+	if (pair && e->pending[i + 1] > 0)
+		return;
+	end = e->now + (pair ? pair_duration(e->c, &e->s->ops[i], &e->s->ops[i + 1])
+	                     : op_duration(e->c, &e->s->ops[i]));
 	e->res.times[i].start = e->now;
 	e->res.times[i].end = end;
+	if (pair)
+		e->res.times[i + 1] = e->res.times[i];
 	if (i == e->s->dev_start[d])
 		e->res.devices[d].first_start = e->now;
 	ds->running = true;
@@ -317,25 +337,14 @@ static void deliver(struct engine *e, int d, uint32_t j, int ch, uint64_t bytes,
 	}
 }
 
-/* Handles the end of op i: frees its device and sends its output to its consumers. */
-static void finish(struct engine *e, uint32_t i)
+/* Delivers the output of op, which ended on device d, to each op that waits for it. */
+static void send_outputs(struct engine *e, int d, const struct op *op)
 {
 	const struct sched *s = e->s;
 	const struct cost *c = e->c;
-	const struct op *op = &s->ops[i];
-	int d = (int)s->stage_device[op->stage];
-	struct device_result *dr = &e->res.devices[d];
 	struct op out[2];
 	int n = sched_op_consumers(s, op, out);
 
-	e->dev[d].running = false;
-	e->dev[d].head++;
-	e->dev[d].free_at = e->now;
-	e->done++;
-	dr->busy += e->res.times[i].end - e->res.times[i].start;
-	dr->last_end = e->now;
-	if (e->now > e->res.makespan)
-		e->res.makespan = e->now;
 	for (int k = 0; k < n; k++) {
 		uint32_t j = *where_cell(e, (enum op_kind)out[k].kind, out[k].mb, out[k].stage);
 
@@ -348,6 +357,26 @@ static void finish(struct engine *e, uint32_t i)
 			deliver(e, d, j, e->bwd_chan[out[k].stage], c->msg_bytes[out[k].stage],
 			        c->msg_time[out[k].stage]);
 	}
+}
+
+/* Handles the end of op i: frees its device and sends its output to its consumers. */
+static void finish(struct engine *e, uint32_t i)
+{
+	const struct sched *s = e->s;
+	int d = (int)s->stage_device[s->ops[i].stage];
+	struct device_result *dr = &e->res.devices[d];
+	uint32_t slot = s->ops[i].flags & OP_OVERLAP ? 2 : 1;
+
+	e->dev[d].running = false;
+	e->dev[d].head += slot;
+	e->dev[d].free_at = e->now;
+	e->done += slot;
+	dr->busy += e->res.times[i].end - e->res.times[i].start;
+	dr->last_end = e->now;
+	if (e->now > e->res.makespan)
+		e->res.makespan = e->now;
+	for (uint32_t k = 0; k < slot; k++)
+		send_outputs(e, d, &s->ops[i + k]);
 	if (e->dev[d].free_at > e->now)
 		heap_push(e, e->dev[d].free_at, EV_RELEASE, (uint32_t)d);
 	else

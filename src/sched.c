@@ -12,23 +12,43 @@
 
 static const struct sched_desc table[] = {
         {"gpipe", "GPipe: all forwards, then all backwards, in micro-batch order", false,
-         PLACE_LOOP, 1, 1, NULL, sched_gpipe_generate, sched_flush_theory, "(p-1)/(m+p-1)",
-         sched_gpipe_peak, "m"},
+         PLACE_LOOP, 1, 1, NULL, sched_gpipe_generate, NULL, 0, NULL, sched_flush_theory,
+         "(p-1)/(m+p-1)", sched_gpipe_peak, "m"},
         {"1f1b",
          "1F1B (PipeDream-Flush, Megatron-LM): warm-up, one forward one backward, cool-down", false,
-         PLACE_LOOP, 1, 1, NULL, sched_1f1b_generate, sched_flush_theory, "(p-1)/(m+p-1)",
-         sched_1f1b_peak, "min(p-d, m)"},
+         PLACE_LOOP, 1, 1, NULL, sched_1f1b_generate, NULL, 0, NULL, sched_flush_theory,
+         "(p-1)/(m+p-1)", sched_1f1b_peak, "min(p-d, m)"},
         {"interleaved",
          "interleaved 1F1B (Megatron-LM, PyTorch ScheduleInterleaved1F1B): v chunks per device",
-         false, PLACE_LOOP, 2, 0, sched_interleaved_check, sched_interleaved_generate,
-         sched_interleaved_theory, "(p-1)/(m*v+p-1)", sched_interleaved_peak,
+         false, PLACE_LOOP, 2, 0, sched_interleaved_check, sched_interleaved_generate, NULL, 0,
+         NULL, sched_interleaved_theory, "(p-1)/(m*v+p-1)", sched_interleaved_peak,
          "min(2(p-d-1) + (v-1)g + 1, m*v) / v"},
+        {"loopedbfs",
+         "looped breadth-first (PyTorch ScheduleLoopedBFS): each chunk's forwards, then backwards",
+         false, PLACE_LOOP, 1, 0, NULL, sched_loopedbfs_generate, NULL, 0, NULL,
+         sched_loopedbfs_theory, "1 - mv/(v*max(m,p) + min(m,p) - 1)", sched_loopedbfs_peak, "m"},
         {"zbh1", "ZB-H1 (Qi et al. 2024): 1F1B with backward split into B and W, W delayed", true,
-         PLACE_LOOP, 1, 1, NULL, sched_zbh1_generate, sched_zbh1_theory,
+         PLACE_LOOP, 1, 1, NULL, sched_zbh1_generate, NULL, 0, NULL, sched_zbh1_theory,
          "(p-1)(t_f+t_b-t_w) / makespan", sched_zbh1_peak, "p"},
         {"zbh2", "ZB-H2 (Qi et al. 2024): 2p-1 warm-up forwards, W fills the tail", true,
-         PLACE_LOOP, 1, 1, sched_zbh2_check, sched_zbh2_generate, sched_zbh2_theory,
+         PLACE_LOOP, 1, 1, sched_zbh2_check, sched_zbh2_generate, NULL, 0, NULL, sched_zbh2_theory,
          "(p-1)max(t_f, t_f+t_b-2t_w) / makespan", sched_zbh2_peak, "2p-1"},
+        {"zbv", "ZB-V (Qi et al. 2024, PyTorch ScheduleZBVZeroBubble): V placement, B/W split",
+         true, PLACE_V, 2, 2, NULL, sched_zbv_generate, NULL, 0, NULL, sched_zbv_theory,
+         "(p-1)t_f / makespan", sched_zbv_peak, "min(p, m)"},
+        {"dualpipev",
+         "DualPipeV (DeepSeek, PyTorch ScheduleDualPipeV): V placement, overlapped F&B pairs", true,
+         PLACE_V, 2, 2, sched_dualpipev_check, sched_dualpipev_generate, NULL, 0,
+         sched_dualpipev_ops, sched_dualpipev_theory, "(p-1)(t_fb+t_b-2t_w) on the last device",
+         sched_dualpipev_peak, "p + 1/2"},
+        {"zb-auto",
+         "zero-bubble automatic scheduler (Qi et al. 2024): greedy from the costs, --mem-limit",
+         true, PLACE_LOOP, 1, 1, NULL, NULL, sched_zbauto_generate, 0, NULL, NULL, NULL, NULL,
+         "mem-limit"},
+        {"zb1p", "zb-auto with an activation limit of p micro-batches (ZB-1p)", true, PLACE_LOOP, 1,
+         1, NULL, NULL, sched_zbauto_generate, 1, NULL, NULL, NULL, NULL, "p"},
+        {"zb2p", "zb-auto with an activation limit of 2p micro-batches (ZB-2p)", true, PLACE_LOOP,
+         1, 1, NULL, NULL, sched_zbauto_generate, 2, NULL, NULL, NULL, NULL, "2p"},
 };
 
 const struct sched_desc *sched_table(size_t *count)
@@ -160,18 +180,56 @@ void sched_push(struct sched *s, int d, enum op_kind kind, int mb, int stage)
 	s->ops[i].mb = (uint32_t)mb;
 	s->ops[i].stage = (uint32_t)stage;
 	s->ops[i].kind = (uint8_t)kind;
+	s->ops[i].flags = 0;
+}
+
+void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage, enum op_kind b_kind, int b_mb,
+                     int b_stage)
+{
+	size_t i = s->dev_start[d] + s->dev_fill[d];
+
+	sched_push(s, d, OP_F, f_mb, f_stage);
+	sched_push(s, d, b_kind, b_mb, b_stage);
+	s->ops[i].flags = OP_OVERLAP;
+	s->overlap = true;
+}
+
+/* Asserts that every device received exactly the ops it was allocated. */
+static void assert_full(const struct sched *s)
+{
+	for (int d = 0; d < s->p; d++)
+		assert(s->dev_fill[d] == s->dev_start[d + 1] - s->dev_start[d]);
+	(void)s;
 }
 
 struct sched *sched_new(const struct sched_desc *desc, const struct sched_params *sp)
 {
-	struct sched *s = sched_alloc(sp->p, sp->v, sp->m, desc->split, desc->placement);
+	struct sched *s;
 
+	if (desc->ops_on != NULL) {
+		size_t *counts = pp_xmallocarray((size_t)sp->p, sizeof(*counts));
+
+		for (int d = 0; d < sp->p; d++)
+			counts[d] = desc->ops_on(sp->p, sp->m, d);
+		s = sched_alloc_counts(sp->p, sp->v, sp->m, desc->split, desc->placement, counts);
+		free(counts);
+	} else {
+		s = sched_alloc(sp->p, sp->v, sp->m, desc->split, desc->placement);
+	}
 	s->desc = desc;
 	s->group = sp->group;
+	if (desc->generate == NULL)
+		return s;
 	desc->generate(s);
-	for (int d = 0; d < s->p; d++)
-		assert(s->dev_fill[d] == s->dev_start[d + 1] - s->dev_start[d]);
+	assert_full(s);
 	return s;
+}
+
+void sched_generate_priced(struct sched *s, const struct sched_prices *pr)
+{
+	assert(s->desc != NULL && s->desc->generate_priced != NULL);
+	s->desc->generate_priced(s, pr);
+	assert_full(s);
 }
 
 struct sched_params sched_params_of(const struct sched *s)

@@ -23,10 +23,14 @@ static size_t cell_of(const struct sched *s, enum op_kind kind, uint32_t mb, uin
 	return ((size_t)kind_slot(kind) * (size_t)s->S + stage) * (size_t)s->m + mb;
 }
 
-/* Checks one op against range, backward mode, placement and earlier ops; 0 or -1. */
-static int check_op(const struct sched *s, int d, size_t pos, const struct op *op,
-                    unsigned char *seen, struct pp_error *err)
+/* Checks one op against range, backward mode, placement, pairing and earlier ops; seen[] keeps
+ * the kind + 1 of each cell's op. Returns 0 or -1. */
+static int check_op(const struct sched *s, int d, size_t i, unsigned char *seen,
+                    struct pp_error *err)
 {
+	const struct op *op = &s->ops[i];
+	size_t pos = i - s->dev_start[d], end = s->dev_start[d] + s->dev_fill[d];
+	unsigned char *cell;
 	char what[64];
 	bool allowed;
 
@@ -36,7 +40,8 @@ static int check_op(const struct sched *s, int d, size_t pos, const struct op *o
 		               ", stage %" PRIu32 "; m=%d, stages=%d)",
 		               d, pos, op->kind, op->mb, op->stage, s->m, s->S);
 	sched_op_format(what, sizeof(what), op);
-	allowed = op->kind == OP_F || (s->split ? op->kind != OP_BW : op->kind == OP_BW);
+	allowed =
+	        op->kind == OP_F || s->mixed || (s->split ? op->kind != OP_BW : op->kind == OP_BW);
 	if (!allowed)
 		return pp_fail(err, PP_ERR_CONFIG, "%s on device %d: %s", what, d,
 		               s->split ? "fused BW in a split-backward schedule"
@@ -45,8 +50,19 @@ static int check_op(const struct sched *s, int d, size_t pos, const struct op *o
 		return pp_fail(err, PP_ERR_CONFIG,
 		               "%s on device %d: stage %" PRIu32 " lives on device %" PRIu32, what,
 		               d, op->stage, s->stage_device[op->stage]);
-	if (seen[cell_of(s, (enum op_kind)op->kind, op->mb, op->stage)]++)
-		return pp_fail(err, PP_ERR_CONFIG, "%s on device %d: appears twice", what, d);
+	if ((op->flags & OP_OVERLAP) &&
+	    (op->kind != OP_F || i + 1 >= end ||
+	     (s->ops[i + 1].kind != OP_B && s->ops[i + 1].kind != OP_BW) ||
+	     (s->ops[i + 1].flags & OP_OVERLAP)))
+		return pp_fail(err, PP_ERR_CONFIG,
+		               "%s on device %d: an overlapped pair is an F followed by a B or BW",
+		               what, d);
+	cell = &seen[cell_of(s, (enum op_kind)op->kind, op->mb, op->stage)];
+	if (*cell)
+		return pp_fail(err, PP_ERR_CONFIG, "%s on device %d: %s", what, d,
+		               *cell - 1 == op->kind ? "appears twice"
+		                                     : "its backward appears both fused and split");
+	*cell = (unsigned char)(op->kind + 1);
 	return 0;
 }
 
@@ -55,37 +71,55 @@ int sched_check(const struct sched *s, struct pp_error *err)
 	return sched_check_where(s, NULL, err);
 }
 
+/* The first op a complete schedule lacks, in (kind, stage, micro-batch) order; false if none.
+ * A backward is either BW or B with its W; a mixed schedule may choose per cell. */
+static bool find_missing(const struct sched *s, const unsigned char *seen, struct op *missing)
+{
+	for (uint32_t st = 0; st < (uint32_t)s->S; st++)
+		for (uint32_t mb = 0; mb < (uint32_t)s->m; mb++) {
+			unsigned char back = seen[cell_of(s, OP_B, mb, st)];
+
+			*missing = (struct op){mb, st, OP_F, 0};
+			if (!seen[cell_of(s, OP_F, mb, st)])
+				return true;
+			missing->kind = s->split && !s->mixed ? OP_B : OP_BW;
+			if (!back)
+				return true;
+			missing->kind = OP_W;
+			if (back - 1 == OP_B && !seen[cell_of(s, OP_W, mb, st)])
+				return true;
+		}
+	for (uint32_t st = 0; st < (uint32_t)s->S; st++)
+		for (uint32_t mb = 0; mb < (uint32_t)s->m; mb++)
+			if (seen[cell_of(s, OP_W, mb, st)] &&
+			    seen[cell_of(s, OP_B, mb, st)] - 1 != OP_B) {
+				*missing = (struct op){mb, st, OP_B, 0};
+				return true;
+			}
+	return false;
+}
+
 int sched_check_where(const struct sched *s, size_t *bad_op, struct pp_error *err)
 {
-	static const enum op_kind fused[] = {OP_F, OP_BW}, split[] = {OP_F, OP_B, OP_W};
-	const enum op_kind *kinds = s->split ? split : fused;
-	int nkinds = s->split ? 3 : 2;
 	unsigned char *seen = pp_xcalloc((size_t)s->S * (size_t)s->m * 3, 1);
+	struct op missing;
 	int rc = 0;
 
 	for (int d = 0; d < s->p && rc == 0; d++)
 		/* only the ops pushed so far: a slot never filled is a missing op, named below */
 		for (size_t i = s->dev_start[d]; i < s->dev_start[d] + s->dev_fill[d] && rc == 0;
 		     i++)
-			if ((rc = check_op(s, d, i - s->dev_start[d], &s->ops[i], seen, err)) !=
-			            0 &&
-			    bad_op != NULL)
+			if ((rc = check_op(s, d, i, seen, err)) != 0 && bad_op != NULL)
 				*bad_op = i;
-	for (int k = 0; k < nkinds && rc == 0; k++)
-		for (uint32_t st = 0; st < (uint32_t)s->S && rc == 0; st++)
-			for (uint32_t mb = 0; mb < (uint32_t)s->m && rc == 0; mb++) {
-				struct op missing = {mb, st, (uint8_t)kinds[k]};
-				char what[64];
+	if (rc == 0 && find_missing(s, seen, &missing)) {
+		char what[64];
 
-				if (seen[cell_of(s, kinds[k], mb, st)])
-					continue;
-				sched_op_format(what, sizeof(what), &missing);
-				rc = pp_fail(err, PP_ERR_CONFIG,
-				             "%s: missing (device %" PRIu32 " never runs it)", what,
-				             s->stage_device[st]);
-				if (bad_op != NULL)
-					*bad_op = SIZE_MAX;
-			}
+		sched_op_format(what, sizeof(what), &missing);
+		rc = pp_fail(err, PP_ERR_CONFIG, "%s: missing (device %" PRIu32 " never runs it)",
+		             what, s->stage_device[missing.stage]);
+		if (bad_op != NULL)
+			*bad_op = SIZE_MAX;
+	}
 	free(seen);
 	return rc;
 }
@@ -97,16 +131,16 @@ int sched_op_inputs(const struct sched *s, const struct op *op, struct op in[2])
 	switch ((enum op_kind)op->kind) {
 	case OP_F:
 		if (op->stage > 0)
-			in[n++] = (struct op){op->mb, op->stage - 1, OP_F};
+			in[n++] = (struct op){op->mb, op->stage - 1, OP_F, 0};
 		break;
 	case OP_B:
 	case OP_BW:
-		in[n++] = (struct op){op->mb, op->stage, OP_F};
+		in[n++] = (struct op){op->mb, op->stage, OP_F, 0};
 		if (op->stage + 1 < (uint32_t)s->S)
-			in[n++] = (struct op){op->mb, op->stage + 1, op->kind};
+			in[n++] = (struct op){op->mb, op->stage + 1, op->kind, 0};
 		break;
 	case OP_W:
-		in[n++] = (struct op){op->mb, op->stage, OP_B};
+		in[n++] = (struct op){op->mb, op->stage, OP_B, 0};
 		break;
 	}
 	return n;
@@ -118,18 +152,18 @@ int sched_op_consumers(const struct sched *s, const struct op *op, struct op out
 
 	switch ((enum op_kind)op->kind) {
 	case OP_F:
-		out[n++] = (struct op){op->mb, op->stage, (uint8_t)(s->split ? OP_B : OP_BW)};
+		out[n++] = (struct op){op->mb, op->stage, (uint8_t)(s->split ? OP_B : OP_BW), 0};
 		if (op->stage + 1 < (uint32_t)s->S)
-			out[n++] = (struct op){op->mb, op->stage + 1, OP_F};
+			out[n++] = (struct op){op->mb, op->stage + 1, OP_F, 0};
 		break;
 	case OP_B:
-		out[n++] = (struct op){op->mb, op->stage, OP_W};
+		out[n++] = (struct op){op->mb, op->stage, OP_W, 0};
 		if (op->stage > 0)
-			out[n++] = (struct op){op->mb, op->stage - 1, OP_B};
+			out[n++] = (struct op){op->mb, op->stage - 1, OP_B, 0};
 		break;
 	case OP_BW:
 		if (op->stage > 0)
-			out[n++] = (struct op){op->mb, op->stage - 1, OP_BW};
+			out[n++] = (struct op){op->mb, op->stage - 1, OP_BW, 0};
 		break;
 	case OP_W:
 		break;
@@ -137,31 +171,74 @@ int sched_op_consumers(const struct sched *s, const struct op *op, struct op out
 	return n;
 }
 
+/* The op a stuck device waits in (the head, or its overlapped partner) and the input it waits
+ * for; returns the device that owes that input. */
+static int stuck_on(const struct sched *s, const struct op *head,
+                    bool (*is_done)(const void *ctx, const struct op *op), const void *ctx,
+                    const struct op **op, struct op *input)
+{
+	struct op in[2];
+	int n = sched_op_inputs(s, head, in), k = 0;
+
+	*op = head;
+	while (k < n && is_done(ctx, &in[k]))
+		k++;
+	/* all of an overlapped F's inputs are there: its partner is the one waiting */
+	if (k == n && (head->flags & OP_OVERLAP)) {
+		*op = head + 1;
+		n = sched_op_inputs(s, *op, in);
+		for (k = 0; k < n && is_done(ctx, &in[k]);)
+			k++;
+	}
+	assert(n > 0);
+	*input = in[k < n ? k : n - 1];
+	return (int)s->stage_device[input->stage];
+}
+
+/* Appends " cycle: device a -> device b -> ... -> device a" to msg, following from stuck device
+ * d0 the device each waits on (waits[d]) until one repeats. */
+static size_t append_cycle(char *msg, size_t len, size_t n, const int *waits, int p, int d0)
+{
+	int *seen = pp_xcalloc((size_t)p, sizeof(*seen)), d = d0, step = 1;
+
+	while (seen[d] == 0) {
+		seen[d] = step++;
+		d = waits[d];
+	}
+	len += (size_t)snprintf(msg + len, n - len, "; cycle: device %d", d);
+	for (int e = waits[d]; len < n; e = waits[e]) {
+		len += (size_t)snprintf(msg + len, n - len, " -> device %d", e);
+		if (e == d)
+			break;
+	}
+	free(seen);
+	return len < n ? len : n - 1;
+}
+
 int sched_report_wait(const struct sched *s, const size_t *head, const char *what,
                       bool (*is_done)(const void *ctx, const struct op *op), const void *ctx,
                       enum pp_errkind kind, struct pp_error *err)
 {
 	char msg[sizeof(err->msg)], part[200], a[64], b[64];
-	size_t len = strlen(what), room = sizeof(msg) - 40;
-	int stuck = 0, shown = 0;
+	size_t len = strlen(what), room = sizeof(msg) - 120;
+	int stuck = 0, shown = 0, first = -1;
+	int *waits = pp_xmallocarray((size_t)s->p, sizeof(*waits));
 
 	snprintf(msg, sizeof(msg), "%s", what);
 	for (int d = 0; d < s->p; d++) {
 		const struct op *op;
-		struct op in[2];
-		int n, k = 0, from;
+		struct op input;
+		int from;
 
+		waits[d] = -1;
 		if (head[d] == s->dev_start[d + 1])
 			continue;
 		stuck++;
-		op = &s->ops[head[d]];
-		n = sched_op_inputs(s, op, in);
-		while (k < n - 1 && is_done(ctx, &in[k]))
-			k++;
-		assert(n > 0);
-		from = (int)s->stage_device[in[k].stage];
+		from = waits[d] = stuck_on(s, &s->ops[head[d]], is_done, ctx, &op, &input);
+		if (first < 0)
+			first = d;
 		sched_op_format(a, sizeof(a), op);
-		sched_op_format(b, sizeof(b), &in[k]);
+		sched_op_format(b, sizeof(b), &input);
 		if (from == d)
 			snprintf(part, sizeof(part), "device %d waits in %s for its own %s", d, a,
 			         b);
@@ -175,7 +252,11 @@ int sched_report_wait(const struct sched *s, const size_t *head, const char *wha
 		shown++;
 	}
 	if (stuck > shown)
-		snprintf(msg + len, sizeof(msg) - len, "; and %d more devices", stuck - shown);
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "; and %d more devices",
+		                        stuck - shown);
+	if (first >= 0)
+		append_cycle(msg, len, sizeof(msg), waits, s->p, first);
+	free(waits);
 	return pp_fail(err, kind, "%s", msg);
 }
 
@@ -190,6 +271,20 @@ static bool order_done(const void *ctx, const struct op *op)
 	const struct order_state *st = ctx;
 
 	return st->done[cell_of(st->s, (enum op_kind)op->kind, op->mb, op->stage)] != 0;
+}
+
+/* Whether every input of the n ops at ops[] has run. */
+static bool inputs_done(const struct order_state *st, const struct op *ops, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct op in[2];
+		int ni = sched_op_inputs(st->s, &ops[k], in);
+
+		for (int i = 0; i < ni; i++)
+			if (!order_done(st, &in[i]))
+				return false;
+	}
+	return true;
 }
 
 int sched_check_order(const struct sched *s, struct pp_error *err)
@@ -209,24 +304,23 @@ int sched_check_order(const struct sched *s, struct pp_error *err)
 		int d = todo[--top];
 
 		while (head[d] < s->dev_start[d + 1]) {
-			const struct op *op = &s->ops[head[d]];
-			struct op in[2], out[2];
-			int n = sched_op_inputs(s, op, in), k = 0;
+			/* an overlapped pair runs as one slot: both ops' inputs first */
+			size_t slot = s->ops[head[d]].flags & OP_OVERLAP ? 2 : 1;
 
-			while (k < n && order_done(&st, &in[k]))
-				k++;
-			if (k < n)
+			if (!inputs_done(&st, &s->ops[head[d]], slot))
 				break;
-			st.done[cell_of(s, (enum op_kind)op->kind, op->mb, op->stage)] = 1;
-			head[d]++;
-			ran++;
-			n = sched_op_consumers(s, op, out);
-			for (k = 0; k < n; k++) {
-				int e = (int)s->stage_device[out[k].stage];
+			for (size_t k = 0; k < slot; k++) {
+				const struct op *op = &s->ops[head[d] + k];
+				struct op out[2];
+				int n = sched_op_consumers(s, op, out);
 
-				if (e != d)
-					todo[top++] = e;
+				st.done[cell_of(s, (enum op_kind)op->kind, op->mb, op->stage)] = 1;
+				for (int c = 0; c < n; c++)
+					if ((int)s->stage_device[out[c].stage] != d)
+						todo[top++] = (int)s->stage_device[out[c].stage];
 			}
+			head[d] += slot;
+			ran += slot;
 		}
 	}
 	if (ran < s->nops) {

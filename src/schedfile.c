@@ -1,44 +1,55 @@
-/* Schedule files: parse the CSV, infer the shape, build and check the schedule. */
+/* Schedule files: parse ppsim's or PyTorch's CSV, infer the shape, build and check the
+ * schedule; and write a schedule in either format. */
 #include "ppsim/schedfile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ppsim/config.h"
 
-enum column { COL_DEVICE, COL_CHUNK, COL_STAGE, COL_OP, COL_MB, COL_START, COL_END, NCOLS };
+enum column {
+	COL_DEVICE,
+	COL_CHUNK,
+	COL_STAGE,
+	COL_OP,
+	COL_MB,
+	COL_OVERLAP,
+	COL_START,
+	COL_END,
+	NCOLS
+};
 
-static const char *const column_names[NCOLS] = {"device",     "chunk", "stage", "op",
-                                                "microbatch", "start", "end"};
+static const char *const column_names[NCOLS] = {"device",     "chunk",   "stage", "op",
+                                                "microbatch", "overlap", "start", "end"};
 
-/* One parsed row; -1 marks a column the file does not have. */
+/* One op as read; -1 marks what the file does not give. */
 struct row {
 	long device, chunk, stage, mb;
 	int kind;
-	uint32_t line;
+	bool overlap; /* runs overlapped with the device's next op */
+	uint32_t line, column;
 };
 
-/* Reader state: the path for messages, the column of each field, the rows so far. */
+/* Reader state: the path for messages, the format, ppsim's columns, the ops so far. */
 struct reader {
 	const char *path;
-	int col[NCOLS]; /* field index of each column, -1 when absent */
-	int nfields;    /* fields per line */
+	enum schedfile_format format;
+	int col[NCOLS]; /* ppsim: field index of each column, -1 when absent */
+	int nfields;    /* ppsim: fields per line */
+	long devices;   /* PyTorch: lines read so far (= ranks) */
 	struct row *rows;
 	size_t nrows, cap;
 };
 
 static int fail_at(const struct reader *r, struct pp_error *err, unsigned line, unsigned column,
-                   const char *fmt, const char *what)
+                   const char *what)
 {
-	char msg[600];
-
-	snprintf(msg, sizeof(msg), fmt, what);
 	err->line = (int)line;
 	err->column = (int)column;
-	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s':%u:%u: %s", r->path, line, column, msg);
+	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s':%u:%u: %s", r->path, line, column, what);
 }
 
 /* Splits line in place at commas into at most max fields, trimming blanks; returns the count
@@ -70,36 +81,49 @@ static int split_fields(char *line, char **fields, unsigned *cols, int max)
 	}
 }
 
+static struct row *new_row(struct reader *r, unsigned line, unsigned column)
+{
+	if (r->nrows == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 256;
+		r->rows = pp_xrealloc(r->rows, r->cap * sizeof(*r->rows));
+	}
+	r->rows[r->nrows] = (struct row){-1, -1, -1, -1, -1, false, line, column};
+	return &r->rows[r->nrows++];
+}
+
 static int parse_header(struct reader *r, char *line, unsigned lineno, struct pp_error *err)
 {
-	char *fields[64];
+	char *fields[64], what[160];
 	unsigned cols[64];
 	int n = split_fields(line, fields, cols, 64);
 
 	for (int c = 0; c < NCOLS; c++)
 		r->col[c] = -1;
 	if (n > 64)
-		return fail_at(r, err, lineno, 1, "%s", "more than 64 columns");
+		return fail_at(r, err, lineno, 1, "more than 64 columns");
 	for (int i = 0; i < n; i++) {
 		int c = 0;
 
 		while (c < NCOLS && strcmp(fields[i], column_names[c]) != 0)
 			c++;
-		if (c == NCOLS)
-			return fail_at(r, err, lineno, cols[i],
-			               "unknown column \"%s\" (columns: device, chunk, stage, op, "
-			               "microbatch, start, end)",
-			               fields[i]);
-		if (r->col[c] >= 0)
-			return fail_at(r, err, lineno, cols[i], "column \"%s\" appears twice",
-			               fields[i]);
+		if (c == NCOLS) {
+			snprintf(what, sizeof(what),
+			         "unknown column \"%.40s\" (columns: device, chunk, stage, op, "
+			         "microbatch, overlap, start, end)",
+			         fields[i]);
+			return fail_at(r, err, lineno, cols[i], what);
+		}
+		if (r->col[c] >= 0) {
+			snprintf(what, sizeof(what), "column \"%s\" appears twice", fields[i]);
+			return fail_at(r, err, lineno, cols[i], what);
+		}
 		r->col[c] = i;
 	}
 	r->nfields = n;
 	if (r->col[COL_DEVICE] < 0 || r->col[COL_OP] < 0 || r->col[COL_MB] < 0 ||
 	    (r->col[COL_STAGE] < 0 && r->col[COL_CHUNK] < 0))
 		return fail_at(
-		        r, err, lineno, 1, "%s",
+		        r, err, lineno, 1,
 		        "the header needs columns device, op, microbatch, and stage or chunk");
 	return 0;
 }
@@ -119,52 +143,149 @@ static long parse_index(const char *s)
 	return x;
 }
 
-static int parse_row(struct reader *r, char *line, unsigned lineno, struct pp_error *err)
+static int parse_ppsim_row(struct reader *r, char *line, unsigned lineno, struct pp_error *err)
 {
 	static const char *const kinds[] = {"F", "B", "W", "BW"};
-	char *fields[64];
+	char *fields[64], what[160];
 	unsigned cols[64];
 	int n = split_fields(line, fields, cols, 64);
-	long *targets[NCOLS];
-	struct row row = {-1, -1, -1, -1, -1, lineno};
+	struct row *row;
 
 	if (n != r->nfields) {
-		char what[64];
-
 		snprintf(what, sizeof(what), "%d fields, the header has %d", n, r->nfields);
-		return fail_at(r, err, lineno, 1, "%s", what);
+		return fail_at(r, err, lineno, 1, what);
 	}
-	targets[COL_DEVICE] = &row.device;
-	targets[COL_CHUNK] = &row.chunk;
-	targets[COL_STAGE] = &row.stage;
-	targets[COL_MB] = &row.mb;
+	row = new_row(r, lineno, 1);
 	for (int c = 0; c < NCOLS; c++) {
 		int i = r->col[c];
+		long *target = c == COL_DEVICE  ? &row->device
+		               : c == COL_CHUNK ? &row->chunk
+		               : c == COL_STAGE ? &row->stage
+		                                : &row->mb;
 
 		if (i < 0 || c == COL_START || c == COL_END)
 			continue;
 		if (c == COL_OP) {
 			for (int k = 0; k < 4; k++)
 				if (strcmp(fields[i], kinds[k]) == 0)
-					row.kind = k;
-			if (row.kind < 0)
-				return fail_at(r, err, lineno, cols[i],
-				               "op \"%s\": must be F, B, W or BW", fields[i]);
+					row->kind = k;
+			if (row->kind < 0) {
+				snprintf(what, sizeof(what), "op \"%.20s\": must be F, B, W or BW",
+				         fields[i]);
+				return fail_at(r, err, lineno, cols[i], what);
+			}
 			continue;
 		}
-		*targets[c] = parse_index(fields[i]);
-		if (*targets[c] < 0)
-			return fail_at(r, err, lineno, cols[i],
-			               "\"%s\": must be a non-negative integer", fields[i]);
+		if (c == COL_OVERLAP) {
+			if (strcmp(fields[i], "0") != 0 && strcmp(fields[i], "1") != 0) {
+				snprintf(what, sizeof(what), "overlap \"%.20s\": must be 0 or 1",
+				         fields[i]);
+				return fail_at(r, err, lineno, cols[i], what);
+			}
+			row->overlap = fields[i][0] == '1';
+			continue;
+		}
+		*target = parse_index(fields[i]);
+		if (*target < 0) {
+			snprintf(what, sizeof(what), "\"%.20s\": must be a non-negative integer",
+			         fields[i]);
+			return fail_at(r, err, lineno, cols[i], what);
+		}
 	}
-	if (r->nrows == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 256;
-		r->rows = pp_xrealloc(r->rows, r->cap * sizeof(*r->rows));
-	}
-	r->rows[r->nrows++] = row;
-	if (r->nrows > PP_MAX_OPS)
-		return fail_at(r, err, lineno, 1, "%s", "more ops than the limit of 50000000");
 	return 0;
+}
+
+/* Parses a PyTorch action "STAGE TYPE MB" (TYPE one of F, I, B, W) into row; false if it is
+ * not one. */
+static bool parse_action(const char *s, struct row *row)
+{
+	static const char letters[] = "FIWB";
+	static const int kinds[] = {OP_F, OP_B, OP_W, OP_BW};
+	const char *p = s, *t;
+	char num[16];
+
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (p == s || p - s >= (long)sizeof(num) || *p == '\0' || strchr(letters, *p) == NULL)
+		return false;
+	memcpy(num, s, (size_t)(p - s));
+	num[p - s] = '\0';
+	row->stage = parse_index(num);
+	row->kind = kinds[strchr(letters, *p) - letters];
+	t = ++p;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (p == t || *p != '\0' || p - t >= (long)sizeof(num))
+		return false;
+	row->mb = parse_index(t);
+	return row->stage >= 0 && row->mb >= 0;
+}
+
+static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struct pp_error *err)
+{
+	long device = r->devices++;
+	char *p = line, what[200];
+	unsigned cell = 0;
+
+	for (;;) {
+		char *end = strchr(p, ','), *q;
+		unsigned column = (unsigned)(p - line) + 1;
+
+		if (end != NULL)
+			*end = '\0';
+		cell++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		q = p + strlen(p);
+		while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r' || q[-1] == '\n'))
+			*--q = '\0';
+		if (*p == '(') {
+			/* (F;B)OVERLAP_F_B: an F then a full backward, run as one slot */
+			char *close = strchr(p, ')'), *semi = strchr(p, ';');
+			struct row *f, *b;
+
+			if (close == NULL || semi == NULL || semi > close ||
+			    strcmp(close + 1, "OVERLAP_F_B") != 0) {
+				snprintf(what, sizeof(what),
+				         "cell %u '%.40s': a compound cell is (F;B)OVERLAP_F_B",
+				         cell, p);
+				return fail_at(r, err, lineno, column, what);
+			}
+			*semi = *close = '\0';
+			f = new_row(r, lineno, cell);
+			b = new_row(r, lineno, cell);
+			f = b - 1;
+			f->device = b->device = device;
+			if (!parse_action(p + 1, f) || !parse_action(semi + 1, b) ||
+			    f->kind != OP_F || b->kind != OP_BW) {
+				snprintf(what, sizeof(what),
+				         "cell %u: an overlapped pair is a forward then a full "
+				         "backward, "
+				         "such as (0F7;7B3)OVERLAP_F_B",
+				         cell);
+				return fail_at(r, err, lineno, column, what);
+			}
+			f->overlap = true;
+		} else if (*p != '\0') {
+			struct row *x = new_row(r, lineno, cell);
+
+			x->device = device;
+			if (!parse_action(p, x)) {
+				snprintf(what, sizeof(what),
+				         "cell %u '%.40s': unknown action (a compute action is "
+				         "STAGE, then "
+				         "F, I, B or W, then a micro-batch, such as 2F0)",
+				         cell, p);
+				return fail_at(r, err, lineno, column, what);
+			}
+		}
+		if (r->nrows > PP_MAX_OPS)
+			return fail_at(r, err, lineno, column,
+			               "more ops than the limit of 50000000");
+		if (end == NULL)
+			return 0;
+		p = end + 1;
+	}
 }
 
 /* Reads every line of f into r; 0 or -1. */
@@ -173,9 +294,8 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned lineno = 0;
-	bool header = false;
+	bool first = true;
 	int rc = 0;
-
 	ssize_t len;
 
 	while (rc == 0 && (len = getline(&line, &cap, f)) != -1) {
@@ -183,7 +303,7 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 
 		lineno++;
 		if (strlen(line) != (size_t)len) {
-			rc = fail_at(r, err, lineno, (unsigned)strlen(line) + 1, "%s",
+			rc = fail_at(r, err, lineno, (unsigned)strlen(line) + 1,
 			             "a NUL byte: not a text file");
 			break;
 		}
@@ -191,16 +311,27 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 			p++;
 		if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
 			continue;
-		rc = header ? parse_row(r, line, lineno, err) : parse_header(r, line, lineno, err);
-		header = true;
+		if (first) {
+			r->format = isalpha((unsigned char)*p) ? SCHEDFILE_PPSIM : SCHEDFILE_TORCH;
+			first = false;
+			if (r->format == SCHEDFILE_PPSIM) {
+				rc = parse_header(r, line, lineno, err);
+				continue;
+			}
+		}
+		rc = r->format == SCHEDFILE_PPSIM ? parse_ppsim_row(r, line, lineno, err)
+		                                  : parse_torch_line(r, line, lineno, err);
+		if (rc == 0 && r->nrows > PP_MAX_OPS)
+			rc = fail_at(r, err, lineno, 1, "more ops than the limit of 50000000");
 	}
 	free(line);
 	if (rc == 0 && ferror(f))
 		rc = pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", r->path, strerror(errno));
-	if (rc == 0 && !header)
-		rc = pp_fail(err, PP_ERR_CONFIG, "schedule '%s': no header line", r->path);
+	if (rc == 0 && first)
+		rc = pp_fail(err, PP_ERR_CONFIG, "schedule '%s': empty (no header, no ops)",
+		             r->path);
 	if (rc == 0 && r->nrows == 0)
-		rc = pp_fail(err, PP_ERR_CONFIG, "schedule '%s': no ops after the header", r->path);
+		rc = pp_fail(err, PP_ERR_CONFIG, "schedule '%s': no ops", r->path);
 	return rc;
 }
 
@@ -220,11 +351,19 @@ static long chunk_under(enum placement pl, long p, long d, long st)
 	return stage_under(pl, p, d, c) == st ? c : -1;
 }
 
-/* Infers p, v, m, split and placement, and fills the missing stage or chunk of each row. */
-static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, enum placement *pl,
-                       struct pp_error *err)
+/* Whether row w sits where placement pl puts it. */
+static bool fits(const struct row *w, enum placement pl, long p)
 {
-	long p = 0, m = 0, top = 0, v;
+	if (w->stage >= 0 && w->chunk >= 0)
+		return stage_under(pl, p, w->device, w->chunk) == w->stage;
+	return w->stage < 0 || chunk_under(pl, p, w->device, w->stage) >= 0;
+}
+
+/* Infers p, v, m, backward kind and placement, and fills the missing stage of each row. */
+static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, bool *mixed,
+                       enum placement *pl, struct pp_error *err)
+{
+	long p = r->format == SCHEDFILE_TORCH ? r->devices : 0, m = 0, top = 0, v;
 	bool fused = false, parts = false;
 	uint64_t ops;
 
@@ -237,22 +376,19 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, e
 		top = place + 1 > top ? place + 1 : top;
 		fused |= w->kind == OP_BW;
 		parts |= w->kind == OP_B || w->kind == OP_W;
-		if (fused && parts)
-			return fail_at(
-			        r, err, w->line, 1, "%s",
-			        "mixes fused BW with split B/W ops (one backward kind per file)");
 	}
 	if (p > PP_MAX_COUNT || m > PP_MAX_COUNT)
-		return pp_fail(err, PP_ERR_CONFIG,
-		               "schedule '%s': %ld devices and %ld micro-batches,"
-		               " above the limit of %d",
-		               r->path, p, m, PP_MAX_COUNT);
+		return pp_fail(
+		        err, PP_ERR_CONFIG,
+		        "schedule '%s': %ld devices and %ld micro-batches, above the limit of %d",
+		        r->path, p, m, PP_MAX_COUNT);
 	*split = parts;
+	*mixed = parts && fused;
 	sp->p = (int)p;
 	sp->m = (int)m;
 	sp->group = 0;
 	/* chunks known: v is their count; stages only: v = stages / p, rounded up */
-	v = r->col[COL_CHUNK] >= 0 ? top : (top + p - 1) / p;
+	v = r->format == SCHEDFILE_PPSIM && r->col[COL_CHUNK] >= 0 ? top : (top + p - 1) / p;
 	if (v > PP_MAX_CHUNKS)
 		return pp_fail(err, PP_ERR_CONFIG,
 		               "schedule '%s': %ld chunks per device, above the limit of %d",
@@ -271,34 +407,23 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, e
 
 		if (cand == PLACE_V && sp->v != 2)
 			break;
-		for (; i < r->nrows; i++) {
-			const struct row *w = &r->rows[i];
-
-			if (w->stage >= 0 && w->chunk >= 0
-			            ? stage_under(cand, p, w->device, w->chunk) != w->stage
-			            : w->stage >= 0 &&
-			                      chunk_under(cand, p, w->device, w->stage) < 0)
-				break;
-		}
-		if (i == r->nrows) {
-			*pl = cand;
-			for (i = 0; i < r->nrows; i++) {
-				struct row *w = &r->rows[i];
-
-				if (w->stage < 0)
-					w->stage = stage_under(cand, p, w->device, w->chunk);
-			}
-			return 0;
-		}
+		while (i < r->nrows && fits(&r->rows[i], cand, p))
+			i++;
+		if (i < r->nrows)
+			continue;
+		*pl = cand;
+		for (i = 0; i < r->nrows; i++)
+			if (r->rows[i].stage < 0)
+				r->rows[i].stage =
+				        stage_under(cand, p, r->rows[i].device, r->rows[i].chunk);
+		return 0;
 	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct row *w = &r->rows[i];
 
-		if (w->stage >= 0 &&
-		    (w->chunk >= 0 ? stage_under(PLACE_LOOP, p, w->device, w->chunk) != w->stage
-		                   : chunk_under(PLACE_LOOP, p, w->device, w->stage) < 0)) {
+		if (!fits(w, PLACE_LOOP, p)) {
 			char what[200], name[64];
-			struct op op = {(uint32_t)w->mb, (uint32_t)w->stage, (uint8_t)w->kind};
+			struct op op = {(uint32_t)w->mb, (uint32_t)w->stage, (uint8_t)w->kind, 0};
 
 			snprintf(what, sizeof(what),
 			         "%s on device %ld: stage %ld does not sit on device %ld under the "
@@ -306,20 +431,54 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, e
 			         "placement (stage c*p + d) or the V placement",
 			         sched_op_format(name, sizeof(name), &op), w->device, w->stage,
 			         w->device);
-			return fail_at(r, err, w->line, 1, "%s", what);
+			return fail_at(r, err, w->line, w->column, what);
 		}
 	}
 	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s': no placement explains every op",
 	               r->path);
 }
 
+/* Builds out->sched from the rows and checks its structure, naming the op's place. */
+static int build(struct reader *r, const struct sched_params *sp, bool split, bool mixed,
+                 enum placement pl, struct schedfile *out, struct pp_error *err)
+{
+	size_t *counts = pp_xcalloc((size_t)sp->p, sizeof(*counts)), bad = 0;
+	struct sched *s;
+	char msg[sizeof(err->msg)];
+
+	for (size_t i = 0; i < r->nrows; i++)
+		counts[r->rows[i].device]++;
+	s = out->sched = sched_alloc_counts(sp->p, sp->v, sp->m, split, pl, counts);
+	free(counts);
+	s->mixed = mixed;
+	out->lines = pp_xmallocarray(r->nrows, sizeof(*out->lines));
+	out->columns = pp_xmallocarray(r->nrows, sizeof(*out->columns));
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct row *w = &r->rows[i];
+		size_t at = s->dev_start[w->device] + s->dev_fill[w->device];
+
+		out->lines[at] = w->line;
+		out->columns[at] = w->column;
+		sched_push(s, (int)w->device, (enum op_kind)w->kind, (int)w->mb, (int)w->stage);
+		if (w->overlap) {
+			s->ops[at].flags = OP_OVERLAP;
+			s->overlap = true;
+		}
+	}
+	if (sched_check_where(s, &bad, err) == 0)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	if (bad == SIZE_MAX)
+		return pp_fail(err, PP_ERR_CONFIG, "schedule '%s': %s", r->path, msg);
+	return fail_at(r, err, out->lines[bad], out->columns[bad], msg);
+}
+
 int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err)
 {
-	struct reader r = {path, {0}, 0, NULL, 0, 0};
+	struct reader r = {path, SCHEDFILE_PPSIM, {0}, 0, 0, NULL, 0, 0};
 	struct sched_params sp = {0, 0, 0, 0};
 	enum placement pl = PLACE_LOOP;
-	bool split = false;
-	size_t *counts = NULL, bad = 0;
+	bool split = false, mixed = false;
 	FILE *f = fopen(path, "r");
 	int rc;
 
@@ -328,48 +487,17 @@ int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err
 		return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
 	rc = read_lines(&r, f, err);
 	fclose(f);
+	out->format = r.format;
 	if (rc == 0)
-		rc = infer_shape(&r, &sp, &split, &pl, err);
-	if (rc == 0) {
-		counts = pp_xcalloc((size_t)sp.p, sizeof(*counts));
-		for (size_t i = 0; i < r.nrows; i++)
-			counts[r.rows[i].device]++;
-		out->sched = sched_alloc_counts(sp.p, sp.v, sp.m, split, pl, counts);
-		out->lines = pp_xmallocarray(r.nrows, sizeof(*out->lines));
-		for (size_t i = 0; i < r.nrows; i++) {
-			const struct row *w = &r.rows[i];
-			struct sched *s = out->sched;
-			size_t at = s->dev_start[w->device] + s->dev_fill[w->device];
+		rc = infer_shape(&r, &sp, &split, &mixed, &pl, err);
+	if (rc == 0)
+		rc = build(&r, &sp, split, mixed, pl, out, err);
+	if (rc == 0 && sched_check_order(out->sched, err) != 0) {
+		char msg[sizeof(err->msg)];
 
-			out->lines[at] = w->line;
-			sched_push(s, (int)w->device, (enum op_kind)w->kind, (int)w->mb,
-			           (int)w->stage);
-		}
-		if (sched_check_where(out->sched, &bad, err) != 0) {
-			if (bad != SIZE_MAX) {
-				char msg[sizeof(err->msg)];
-
-				snprintf(msg, sizeof(msg), "%s", err->msg);
-				err->line = (int)out->lines[bad];
-				err->column = 1;
-				pp_fail(err, PP_ERR_CONFIG, "schedule '%s':%u:1: %s", path,
-				        out->lines[bad], msg);
-			} else {
-				char msg[sizeof(err->msg)];
-
-				snprintf(msg, sizeof(msg), "%s", err->msg);
-				pp_fail(err, PP_ERR_CONFIG, "schedule '%s': %s", path, msg);
-			}
-			rc = -1;
-		} else if (sched_check_order(out->sched, err) != 0) {
-			char msg[sizeof(err->msg)];
-
-			snprintf(msg, sizeof(msg), "%s", err->msg);
-			pp_fail(err, PP_ERR_CONFIG, "schedule '%s': %s", path, msg);
-			rc = -1;
-		}
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		rc = pp_fail(err, PP_ERR_SIM, "schedule '%s': %s", path, msg);
 	}
-	free(counts);
 	free(r.rows);
 	if (rc != 0)
 		schedfile_release(out);
@@ -380,6 +508,64 @@ void schedfile_release(struct schedfile *f)
 {
 	sched_free(f->sched);
 	free(f->lines);
+	free(f->columns);
 	f->sched = NULL;
 	f->lines = NULL;
+	f->columns = NULL;
+}
+
+bool schedfile_format_find(const char *name, enum schedfile_format *fmt)
+{
+	if (strcmp(name, "ppsim") == 0)
+		*fmt = SCHEDFILE_PPSIM;
+	else if (strcmp(name, "torch") == 0)
+		*fmt = SCHEDFILE_TORCH;
+	else
+		return false;
+	return true;
+}
+
+/* PyTorch's letter of an op kind: F, I (input gradient), W, B (full backward). */
+static char torch_letter(enum op_kind k)
+{
+	return k == OP_F ? 'F' : k == OP_B ? 'I' : k == OP_W ? 'W' : 'B';
+}
+
+int schedfile_write(FILE *out, const struct sched *s, enum schedfile_format fmt)
+{
+	if (fmt == SCHEDFILE_PPSIM)
+		fprintf(out, "device,chunk,stage,op,microbatch%s\n", s->overlap ? ",overlap" : "");
+	for (int d = 0; d < s->p; d++) {
+		for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++) {
+			const struct op *op = &s->ops[i];
+
+			if (fmt == SCHEDFILE_PPSIM) {
+				fprintf(out, "%d,%" PRIu32 ",%" PRIu32 ",%s,%" PRIu32, d,
+				        s->stage_chunk[op->stage], op->stage,
+				        sched_kind_name((enum op_kind)op->kind), op->mb);
+				if (s->overlap)
+					fprintf(out, ",%d", op->flags & OP_OVERLAP ? 1 : 0);
+				fputc('\n', out);
+				continue;
+			}
+			if (i > s->dev_start[d])
+				fputc(',', out);
+			if (op->flags & OP_OVERLAP) {
+				const struct op *b = op + 1;
+
+				fprintf(out,
+				        "(%" PRIu32 "F%" PRIu32 ";%" PRIu32 "%c%" PRIu32
+				        ")OVERLAP_F_B",
+				        op->stage, op->mb, b->stage,
+				        torch_letter((enum op_kind)b->kind), b->mb);
+				i++;
+				continue;
+			}
+			fprintf(out, "%" PRIu32 "%c%" PRIu32, op->stage,
+			        torch_letter((enum op_kind)op->kind), op->mb);
+		}
+		if (fmt == SCHEDFILE_TORCH)
+			fputc('\n', out);
+	}
+	return 0;
 }

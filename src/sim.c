@@ -1,27 +1,99 @@
 /* Runs one configuration through config -> schedule and cost -> engine -> metrics. */
 #include "ppsim/sim.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "ppsim/schedfile.h"
+
+/* Orders the ops of a priced generator from the costs: op and message times in units. */
+static void generate_priced(struct sched *s, const struct cost *k, const struct config *c)
+{
+	size_t n = (size_t)k->S;
+	double *t = pp_xmallocarray(4 * n, sizeof(*t));
+	struct sched_prices pr = {t, t + n, t + 2 * n, t + 3 * n, c->w_mem_fraction, 0};
+
+	for (size_t st = 0; st < n; st++) {
+		t[st] = pp_time_to_units(k->t_f[st], k->tick);
+		t[n + st] = pp_time_to_units(k->t_b[st], k->tick);
+		t[2 * n + st] = pp_time_to_units(k->t_w[st], k->tick);
+		t[3 * n + st] = pp_time_to_units(k->msg_time[st], k->tick);
+	}
+	pr.mem_limit = s->desc->limit_per_p > 0 ? (double)s->desc->limit_per_p * s->p
+	               : c->mem_limit > 0       ? c->mem_limit
+	                                        : s->p;
+	sched_generate_priced(s, &pr);
+	free(t);
+}
+
+/*
+ * Reads the config's schedule file into s->sched and gives s->config the file's shape; an
+ * explicitly set p, v or m must agree with it.
+ */
+static int read_schedule_file(struct sim *s, struct pp_error *err)
+{
+	struct schedfile f;
+	struct config *c = &s->config;
+	int shape[3];
+	static const char *const keys[] = {"p", "v", "m"};
+
+	if (schedfile_read(c->schedule_file, &f, err) != 0)
+		return -1;
+	s->sched = f.sched;
+	free(f.lines);
+	free(f.columns);
+	shape[0] = s->sched->p;
+	shape[1] = s->sched->v;
+	shape[2] = s->sched->m;
+	for (int i = 0; i < 3; i++) {
+		int *field = i == 0 ? &c->p : i == 1 ? &c->v : &c->m;
+
+		if (config_is_set(c, keys[i]) && *field != shape[i])
+			return config_fail(c, keys[i], err, "the schedule file '%s' has %s=%d",
+			                   c->schedule_file, keys[i], shape[i]);
+		*field = shape[i];
+	}
+	snprintf(c->schedule, sizeof(c->schedule), "file");
+	return config_validate(c, err);
+}
 
 struct sim *sim_run(const struct config *c, struct pp_error *err)
 {
 	struct sim *s;
 	struct sched_params sp;
+	const struct sched_desc *desc = NULL;
+	struct config settled = *c;
 
+	/* a schedule with chunks runs with the fewest it takes unless -v says otherwise */
+	desc = sched_find(c->schedule);
+	if (desc != NULL && !config_is_set(c, "v") && c->v < desc->min_v)
+		settled.v = desc->min_v;
+	c = &settled;
+	desc = NULL;
 	if (config_validate(c, err) != 0)
 		return NULL;
 	s = pp_xcalloc(1, sizeof(*s));
 	s->config = *c;
-	sp = config_sched_params(c);
-	s->sched = sched_new(sched_find(c->schedule), &sp);
-	if (config_has_model(c))
-		s->cost = cost_new_model(c, s->sched, err);
+	if (c->schedule_file[0] != '\0') {
+		if (read_schedule_file(s, err) != 0) {
+			sim_free(s);
+			return NULL;
+		}
+	} else {
+		sp = config_sched_params(c);
+		desc = sched_find(c->schedule);
+		s->sched = sched_new(desc, &sp);
+	}
+	if (config_has_model(&s->config))
+		s->cost = cost_new_model(&s->config, s->sched, err);
 	else
-		s->cost = cost_new_explicit(c, c->w_mem_fraction);
-	if (s->cost == NULL) {
+		s->cost = cost_new_explicit(&s->config, c->w_mem_fraction);
+	if (s->cost == NULL || cost_scale_stages(s->cost, &s->config, s->sched, err) != 0) {
 		sim_free(s);
 		return NULL;
 	}
+	if (desc != NULL && desc->generate_priced != NULL)
+		generate_priced(s->sched, s->cost, c);
 	s->engine = engine_new(s->sched, s->cost, err);
 	if (s->engine == NULL || engine_run(s->engine, err) != 0) {
 		sim_free(s);

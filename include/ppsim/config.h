@@ -68,45 +68,48 @@ struct config_origin {
  * they take the preset's value.
  */
 struct config {
-	char schedule[32];      /* generator name, as in sched_find */
-	int p;                  /* devices (pipeline ranks), >= 1 */
-	int v;                  /* chunks per device, >= 1 */
-	int m;                  /* micro-batches, >= 1 */
-	double t_f;             /* forward time of one micro-batch through a device's layers */
-	double t_b;             /* input-gradient backward time, same scope */
-	double t_w;             /* weight-gradient backward time, same scope */
-	double t_comm;          /* fixed time of one P2P message; used without a link */
-	uint64_t msg_bytes;     /* bytes of one P2P message (activation or its gradient) */
-	double bandwidth;       /* link bandwidth per direction in GB/s (1e9 B/s); 0: the link's */
-	double latency;         /* link latency per message in microseconds; -1: the link's */
-	enum pp_comm comm;      /* overlap or blocking communication */
-	enum pp_duplex duplex;  /* full- or half-duplex channels */
-	int group_size;         /* interleaved micro-batch group g; 0 picks the default */
-	double w_mem_fraction;  /* share of a chunk's activations W still needs after B */
-	char model[32];         /* model preset; empty for explicit costs */
-	int layers;             /* (model) transformer layers; 0: the preset's, likewise below */
-	int hidden;             /* (model) hidden size */
-	int ffn;                /* (model) MLP intermediate size */
-	int heads;              /* (model) attention heads */
-	int kv_heads;           /* (model) key/value heads */
-	int vocab;              /* (model) vocabulary size */
-	enum pp_mlp mlp;        /* (model) gated (SwiGLU) or plain (GELU) MLP */
-	int tied;               /* (model) embedding and LM head share weights: 1, 0, or -1 */
-	char gpu[32];           /* (model) GPU preset */
-	double tflops;          /* (model) peak dense bf16 TFLOP/s */
-	double gpu_memory;      /* (model) GPU memory in GB */
-	double efficiency;      /* (model) achieved share of peak FLOP/s in compute ops */
-	char link[32];          /* link preset inside a node (pipeline hops there, TP) */
-	char inter_link[32];    /* (model) link preset between nodes */
-	double inter_bandwidth; /* (model) inter-node bandwidth per direction in GB/s */
-	double inter_latency;   /* (model) inter-node latency per message in microseconds; -1 */
-	int seq;                /* (model) sequence length s */
-	int mbs;                /* (model) micro-batch size b */
-	int tp;                 /* (model) tensor-parallel degree */
-	int dp;                 /* (model) data-parallel degree */
-	int gpus;               /* (model) total GPUs; sets dp = gpus / (p * tp) */
-	int gpus_per_node;      /* (model) GPUs in one node */
-	int flash_attention;    /* (model) attention scores are not stored (1) or are (0) */
+	char schedule[32];       /* generator name, as in sched_find */
+	char schedule_file[256]; /* a schedule file to simulate instead of a generator, or "" */
+	int p;                   /* devices (pipeline ranks), >= 1 */
+	int v;                   /* chunks per device, >= 1 */
+	int m;                   /* micro-batches, >= 1 */
+	double t_f;              /* forward time of one micro-batch through a device's layers */
+	double t_b;              /* input-gradient backward time, same scope */
+	double t_w;              /* weight-gradient backward time, same scope */
+	double t_comm;           /* fixed time of one P2P message; used without a link */
+	uint64_t msg_bytes;      /* bytes of one P2P message (activation or its gradient) */
+	double bandwidth;        /* link bandwidth per direction in GB/s (1e9 B/s); 0: the link's */
+	double latency;          /* link latency per message in microseconds; -1: the link's */
+	enum pp_comm comm;       /* overlap or blocking communication */
+	enum pp_duplex duplex;   /* full- or half-duplex channels */
+	int group_size;          /* interleaved micro-batch group g; 0 picks the default */
+	double w_mem_fraction;   /* share of a chunk's activations W still needs after B */
+	double overlap_factor;   /* an overlapped F&B pair (DualPipeV) lasts this x (F + B) */
+	double mem_limit;        /* zb-auto: alive activations allowed, micro-batches; 0: p */
+	char model[32];          /* model preset; empty for explicit costs */
+	int layers;              /* (model) transformer layers; 0: the preset's, likewise below */
+	int hidden;              /* (model) hidden size */
+	int ffn;                 /* (model) MLP intermediate size */
+	int heads;               /* (model) attention heads */
+	int kv_heads;            /* (model) key/value heads */
+	int vocab;               /* (model) vocabulary size */
+	enum pp_mlp mlp;         /* (model) gated (SwiGLU) or plain (GELU) MLP */
+	int tied;                /* (model) embedding and LM head share weights: 1, 0, or -1 */
+	char gpu[32];            /* (model) GPU preset */
+	double tflops;           /* (model) peak dense bf16 TFLOP/s */
+	double gpu_memory;       /* (model) GPU memory in GB */
+	double efficiency;       /* (model) achieved share of peak FLOP/s in compute ops */
+	char link[32];           /* link preset inside a node (pipeline hops there, TP) */
+	char inter_link[32];     /* (model) link preset between nodes */
+	double inter_bandwidth;  /* (model) inter-node bandwidth per direction in GB/s */
+	double inter_latency;    /* (model) inter-node latency per message in microseconds; -1 */
+	int seq;                 /* (model) sequence length s */
+	int mbs;                 /* (model) micro-batch size b */
+	int tp;                  /* (model) tensor-parallel degree */
+	int dp;                  /* (model) data-parallel degree */
+	int gpus;                /* (model) total GPUs; sets dp = gpus / (p * tp) */
+	int gpus_per_node;       /* (model) GPUs in one node */
+	int flash_attention;     /* (model) attention scores are not stored (1) or are (0) */
 	enum pp_recompute recompute; /* (model) activation recomputation */
 	int distributed_optimizer;   /* (model) optimizer state sharded over dp (1) or not (0) */
 	double bytes_per_param; /* (model) weights + gradients + optimizer state per parameter */
@@ -115,6 +118,8 @@ struct config {
 	int last_stage_layers;  /* (model) layers on the last virtual stage; 0: even split */
 	int layers_per_stage[PP_MAX_LIST]; /* (model) layers of each virtual stage */
 	int nlayers_per_stage;             /* entries in layers_per_stage; 0: not given */
+	double stage_scale[PP_MAX_LIST];   /* op-time factor per device or per virtual stage */
+	int nstage_scale;                  /* entries in stage_scale; 0: every stage 1 */
 	char file[256];                    /* the config file read last, for messages */
 	struct config_origin origin[CONFIG_MAX_OPTIONS]; /* per option-table row */
 };
@@ -129,6 +134,8 @@ enum config_arg {
 	CONFIG_ARG_SHARE, /* a number from 0 to 1 */
 	CONFIG_ARG_BOOL,  /* yes/no, true/false, on/off (a boolean in config files); an int field */
 	CONFIG_ARG_LIST,  /* comma-separated counts (an array of integers in config files) */
+	CONFIG_ARG_SCALES, /* comma-separated numbers > 0 (an array of numbers in config files) */
+	CONFIG_ARG_PATH,   /* a file name (a string in config files) */
 };
 
 /* A row of the option table. */
@@ -195,6 +202,10 @@ int config_validate(const struct config *c, struct pp_error *err);
 
 /* True when the config prices ops from a model preset. */
 bool config_has_model(const struct config *c);
+
+/* The op-time factor of virtual stage st on device d (stage_scale gives one per device or one
+ * per stage; without it, 1). */
+double config_stage_scale(const struct config *c, int st, int d);
 
 /*
  * Time of one P2P message in explicit mode, in units: t_comm, or with a link (--link or

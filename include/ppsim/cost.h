@@ -82,6 +82,7 @@ struct cost {
 	pp_time *msg_time;     /* [S] transfer time of that message: latency + bytes / bandwidth */
 	enum pp_comm comm;     /* overlap or blocking */
 	enum pp_duplex duplex; /* full- or half-duplex channels */
+	double overlap_factor; /* an overlapped F&B pair lasts this x (F + B) */
 	struct cost_model *model; /* model-derived details, NULL for explicit costs */
 };
 
@@ -102,6 +103,13 @@ struct cost *cost_new_explicit(const struct config *c, double w_fraction);
  * dividing the heads or the GPUs of a node, layers that do not split over the stages.
  */
 struct cost *cost_new_model(const struct config *c, const struct sched *s, struct pp_error *err);
+
+/*
+ * Multiplies the op times of each stage of c by the config's stage_scale (per device of s, or
+ * per stage). Returns 0, or -1 with err set when a time grows out of range.
+ */
+int cost_scale_stages(struct cost *c, const struct config *cfg, const struct sched *s,
+                      struct pp_error *err);
 
 /* True when every stage has the same t_f, t_b and t_w. */
 bool cost_uniform(const struct cost *c);

@@ -38,14 +38,36 @@ enum placement {
 	PLACE_V     /* v = 2: chunk 0 is stage d, chunk 1 is stage 2p-1-d (ZB-V, DualPipeV) */
 };
 
+/* Flags of an op. */
+enum op_flag {
+	/* The op (an F) and the next op of its device (a B or BW) run overlapped as one slot, as
+	 * DualPipe's F&B pairs: the slot starts when both ops' inputs are ready and lasts
+	 * overlap_factor x (F + B); both ops end with it. */
+	OP_OVERLAP = 1,
+};
+
 /* One op of a schedule: the kind, the micro-batch (0-based) and the virtual stage (0-based). */
 struct op {
 	uint32_t mb;    /* micro-batch, 0..m-1 */
 	uint32_t stage; /* virtual stage, 0..S-1 */
 	uint8_t kind;   /* enum op_kind */
+	uint8_t flags;  /* enum op_flag bits */
 };
 
 struct sched_desc;
+
+/*
+ * What a priced generator (one that orders ops by their costs, such as zb-auto) knows: per
+ * stage op times and per boundary message times, in units, and its memory rules.
+ */
+struct sched_prices {
+	const double *t_f;    /* [S] forward time of stage s */
+	const double *t_b;    /* [S] input-gradient backward time */
+	const double *t_w;    /* [S] weight-gradient backward time */
+	const double *t_comm; /* [S] message time across boundary s -> s+1 */
+	double w_fraction;    /* share of activations W frees (B frees the rest) */
+	double mem_limit;     /* alive activations allowed, in micro-batches */
+};
 
 /* The shape a generator is asked for. */
 struct sched_params {
@@ -68,14 +90,17 @@ struct sched {
 	int m;                         /* micro-batches */
 	int S;                         /* virtual stages, p * v */
 	int group;                     /* interleaved group size used, 0 for other schedules */
+	double mem_limit;              /* priced generators: the activation limit used, else 0 */
 	bool split;                    /* true: backward is B + W; false: fused BW */
-	enum placement placement;      /* how chunks map to stages */
-	uint32_t *stage_device;        /* [S] device hosting each stage */
-	uint32_t *stage_chunk;         /* [S] chunk index of each stage on its device */
-	struct op *ops;                /* [nops] all ops, grouped by device */
-	size_t nops;                   /* total ops: S * m * (split ? 3 : 2) */
-	size_t *dev_start;             /* [p + 1] first op of each device; dev_start[p] == nops */
-	size_t *dev_fill; /* [p] ops appended so far per device (used while generating) */
+	bool mixed;               /* each (micro-batch, stage) has BW, or B and W (DualPipeV) */
+	bool overlap;             /* some ops carry OP_OVERLAP */
+	enum placement placement; /* how chunks map to stages */
+	uint32_t *stage_device;   /* [S] device hosting each stage */
+	uint32_t *stage_chunk;    /* [S] chunk index of each stage on its device */
+	struct op *ops;           /* [nops] all ops, grouped by device */
+	size_t nops;              /* total ops: S * m * (split ? 3 : 2) */
+	size_t *dev_start;        /* [p + 1] first op of each device; dev_start[p] == nops */
+	size_t *dev_fill;         /* [p] ops appended so far per device (used while generating) */
 };
 
 /* A row of the generator table. */
@@ -88,13 +113,22 @@ struct sched_desc {
 	/* Rejects shapes the schedule does not define: PP_ERR_USAGE, with *key set to the config
 	 * key at fault ("m", "group_size"); NULL when min_v/max_v say it all. */
 	int (*check)(const struct sched_params *sp, const char **key, struct pp_error *err);
-	/* Appends each device's ops with sched_push, in execution order. */
+	/* Appends each device's ops with sched_push, in execution order; NULL when priced. */
 	void (*generate)(struct sched *s);
+	/* A priced generator: the same from the costs (sched_generate_priced); else NULL. */
+	void (*generate_priced)(struct sched *s, const struct sched_prices *pr);
+	/* Activation limit of a priced generator as a multiple of p (zb1p: 1), 0: from the
+	 * config's mem_limit. */
+	int limit_per_p;
+	/* Ops device d holds when not v * m * (2 or 3), as for mixed schedules; else NULL. */
+	size_t (*ops_on)(int p, int m, int d);
 	/*
 	 * The closed-form bubble ratio for uniform per-stage costs t_f, t_b, t_w (fused backward
-	 * costs t_b + t_w) and zero communication, or NAN where no closed form applies.
+	 * costs t_b + t_w; an overlapped F&B pair overlap x (F + B)) and zero communication, or NAN
+	 * where no closed form applies.
 	 */
-	double (*theory)(const struct sched_params *sp, double t_f, double t_b, double t_w);
+	double (*theory)(const struct sched_params *sp, double t_f, double t_b, double t_w,
+	                 double overlap);
 	const char *theory_text; /* the closed form as text for reports, NULL when none */
 	/*
 	 * The documented bound on device d's peak activations, in micro-batch equivalents, when
@@ -132,8 +166,13 @@ int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, 
 /*
  * Generates the schedule of desc for the shape sp, which must be accepted (sched_accepts) and
  * small enough to allocate. Never returns NULL (allocation failure aborts). Free with sched_free.
+ * For a priced generator it returns the empty schedule (placement set, no ops) that
+ * sched_generate_priced then fills once the costs are known.
  */
 struct sched *sched_new(const struct sched_desc *desc, const struct sched_params *sp);
+
+/* Fills s, made by sched_new for a priced generator, from the prices pr. */
+void sched_generate_priced(struct sched *s, const struct sched_prices *pr);
 
 /* The shape of s as generator parameters. */
 struct sched_params sched_params_of(const struct sched *s);
@@ -153,6 +192,10 @@ struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement
 
 /* Appends op (kind, mb, stage) to device d's list. Asserts the device's share is not full. */
 void sched_push(struct sched *s, int d, enum op_kind kind, int mb, int stage);
+/* Appends an overlapped pair: F(f_mb, f_stage) flagged OP_OVERLAP, then the backward b_kind
+ * (B or BW) of (b_mb, b_stage); sets s->overlap. */
+void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage, enum op_kind b_kind, int b_mb,
+                     int b_stage);
 
 /* The virtual stage of chunk c on device d under the schedule's placement. */
 int sched_stage_of(const struct sched *s, int d, int c);

@@ -1,37 +1,62 @@
 /*
- * Schedule files: a user-written op order, as CSV. The header names the columns, in any order:
- * device, op (F, B, W or BW) and microbatch are required, with stage or chunk or both; start
- * and end may be present and are ignored, so the output of --dump-ops reads back as it is.
- * Lines starting with '#' and blank lines are skipped. Each following line is one op, and each
- * device's ops run in the order of the file. The shape (p, v, m, split or fused backward,
+ * Schedule files: a user-written op order, read and written in two CSV formats.
+ *
+ * ppsim's format: a header naming the columns, in any order: device, op (F, B, W or BW) and
+ * microbatch are required, with stage or chunk or both; overlap (1 on the F that runs
+ * overlapped with the next op of its device) is optional; start and end may be present and
+ * are ignored, so the output of --dump-ops reads back as it is. Lines starting with '#' and
+ * blank lines are skipped; each other line is one op.
+ *
+ * PyTorch's compute-only format (torch.distributed.pipelining, _dump_csv "compute_only"): one
+ * line per rank, no header, each cell an action STAGE TYPE MICROBATCH such as 0F0, 1I0, 1W0,
+ * 2B1 (F forward, I input-gradient backward, W weight gradient, B full backward), an empty cell
+ * an idle slot, and "(0F7;7B3)OVERLAP_F_B" an overlapped pair. A file is read as PyTorch's when
+ * its first line is not a ppsim header.
+ *
+ * Either way each device's ops run in the file's order, and the shape (p, v, m, backward kind,
  * placement) is inferred from the ops.
  *
- * Ownership: schedfile_read fills a struct schedfile whose schedule and line table the caller
+ * Ownership: schedfile_read fills a struct schedfile whose schedule and tables the caller
  * releases with schedfile_release.
  */
 #ifndef PPSIM_SCHEDFILE_H
 #define PPSIM_SCHEDFILE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ppsim/sched.h"
 #include "ppsim/util.h"
+
+enum schedfile_format {
+	SCHEDFILE_PPSIM, /* header + one op per line */
+	SCHEDFILE_TORCH, /* one rank per line, PyTorch action cells */
+};
 
 /* A schedule read from a file. */
 struct schedfile {
 	struct sched *sched; /* the op order, checked by sched_check and sched_check_order */
 	uint32_t *lines;     /* [sched->nops] the file line of each op */
+	uint32_t *columns;   /* [sched->nops] its column (ppsim) or cell number (PyTorch) */
+	enum schedfile_format format; /* the format it was read in */
 };
 
 /*
  * Reads, parses and checks the schedule in path: every op once, on the device hosting its
  * stage, in an order that can run. Returns 0, or -1 with err set: PP_ERR_IO when the file
- * cannot be read, PP_ERR_CONFIG for a malformed or invalid schedule, the message starting
- * "schedule 'PATH':LINE:COLUMN: " where a line applies.
+ * cannot be read; PP_ERR_CONFIG for a malformed or incomplete schedule, the message starting
+ * "schedule 'PATH':LINE:COLUMN: " where a place applies (for PyTorch files the column is the
+ * cell number); PP_ERR_SIM for an order that deadlocks, naming the waiting ops and their cycle.
  */
 int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err);
 
 /* Frees what schedfile_read stored in f. */
 void schedfile_release(struct schedfile *f);
+
+/* Writes s in format fmt (ppsim's without times). Returns 0. */
+int schedfile_write(FILE *out, const struct sched *s, enum schedfile_format fmt);
+
+/* The format named "ppsim" or "torch" into *fmt; false for another name. */
+bool schedfile_format_find(const char *name, enum schedfile_format *fmt);
 
 #endif

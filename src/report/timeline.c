@@ -34,7 +34,11 @@ static void device_label(const struct sched *s, int d, char *buf, size_t n)
  */
 static char op_letter(const struct sched *s, const struct op *op)
 {
-	char c = op->kind == OP_F ? 'F' : op->kind == OP_W ? 'W' : 'B';
+	/* with both fused and split backwards (mixed), the input gradient is I as in PyTorch */
+	char c = op->kind == OP_F               ? 'F'
+	         : op->kind == OP_W             ? 'W'
+	         : op->kind == OP_B && s->mixed ? 'I'
+	                                        : 'B';
 
 	return s->stage_chunk[op->stage] % 2 ? (char)(c - 'A' + 'a') : c;
 }
@@ -103,17 +107,28 @@ static int cell_of(pp_time t, int64_t tick, double step)
 }
 
 /* Paints op into row[c0, c1) with the richest form that fits. */
+/* Writes the label of op into buf: "F3", "f3" (chunk 1 of 2), "F3.2" (chunk 2 of more than 2). */
+static int op_label(char *buf, size_t n, const struct sched *s, const struct op *op)
+{
+	if (s->v > 2)
+		return snprintf(buf, n, "%c%u.%u", op_letter(s, op), (unsigned)op->mb,
+		                (unsigned)s->stage_chunk[op->stage]);
+	return snprintf(buf, n, "%c%u", op_letter(s, op), (unsigned)op->mb);
+}
+
+/* Paints op (with its partner when it starts an overlapped pair, as "F7+b3", or '#' when too
+ * narrow) into row[c0, c1) with the richest form that fits. */
 static void paint_op(char *row, int c0, int c1, const struct sched *s, const struct op *op)
 {
-	char label[32];
-	int wd = c1 - c0, len;
+	char label[64];
+	int wd = c1 - c0, len = op_label(label, sizeof(label), s, op);
 
-	/* "F3", "f3" (chunk 1 of 2), "F3.2" (chunk 2 of more than 2) */
-	if (s->v > 2)
-		len = snprintf(label, sizeof(label), "%c%u.%u", op_letter(s, op), (unsigned)op->mb,
-		               (unsigned)s->stage_chunk[op->stage]);
-	else
-		len = snprintf(label, sizeof(label), "%c%u", op_letter(s, op), (unsigned)op->mb);
+	if (op->flags & OP_OVERLAP) {
+		label[len++] = '+';
+		len += op_label(label + len, sizeof(label) - (size_t)len, s, op + 1);
+		if (wd < len)
+			label[0] = '#';
+	}
 
 	if (wd >= len + 2) {
 		memset(row + c0, ' ', (size_t)wd);
@@ -210,6 +225,8 @@ int report_timeline(FILE *out, const struct sim *s, int width)
 				c1 = c0 + 1;
 			if (c1 > c0)
 				paint_op(row, c0, c1, sc, &sc->ops[i]);
+			if (sc->ops[i].flags & OP_OVERLAP)
+				i++; /* the partner was painted with it */
 		}
 		device_label(sc, d, label, sizeof(label));
 		fprintf(out, "%-*s%s\n", labelw, label, row);
@@ -217,14 +234,16 @@ int report_timeline(FILE *out, const struct sim *s, int width)
 	free(row);
 	write_wrapped(out,
 	              (const char *[]){"F forward",
-	                               sc->split ? "B input-gradient backward"
-	                                         : "B backward (input and weight gradient)",
-	                               sc->split ? "W weight-gradient backward" : "",
+	                               sc->mixed   ? "B full backward  I input-gradient backward"
+	                               : sc->split ? "B input-gradient backward"
+	                                           : "B backward (input and weight gradient)",
+	                               sc->split || sc->mixed ? "W weight-gradient backward" : "",
 	                               "[F3] micro-batch 3, counted from 0",
 	                               sc->v == 2  ? "lower case: chunk 1"
 	                               : sc->v > 2 ? "[F3.2] micro-batch 3 on chunk 2, lower case "
 	                                             "on odd chunks"
 	                                           : "",
+	                               sc->overlap ? "[F7+b3] or ### overlapped F&B pair" : "",
 	                               ". idle", NULL},
 	              width);
 	return 0;

@@ -5,7 +5,8 @@
 #include "ppsim/sched.h"
 
 /* Closed form of the flush schedules (GPipe, 1F1B): (p-1)/(m+p-1). */
-double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b, double t_w);
+double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                          double overlap);
 
 void sched_gpipe_generate(struct sched *s);
 double sched_gpipe_peak(const struct sched_params *sp, int d);
@@ -15,18 +16,40 @@ double sched_1f1b_peak(const struct sched_params *sp, int d);
 
 int sched_interleaved_check(const struct sched_params *sp, const char **key, struct pp_error *err);
 void sched_interleaved_generate(struct sched *s);
-double sched_interleaved_theory(const struct sched_params *sp, double t_f, double t_b, double t_w);
+double sched_interleaved_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                                double overlap);
 double sched_interleaved_peak(const struct sched_params *sp, int d);
 /* The group size interleaving uses for sp: sp->group, or the default for (p, m). */
 int sched_interleaved_group(const struct sched_params *sp);
 
 void sched_zbh1_generate(struct sched *s);
-double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, double t_w);
+double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                         double overlap);
 double sched_zbh1_peak(const struct sched_params *sp, int d);
 
 int sched_zbh2_check(const struct sched_params *sp, const char **key, struct pp_error *err);
 void sched_zbh2_generate(struct sched *s);
-double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, double t_w);
+double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                         double overlap);
 double sched_zbh2_peak(const struct sched_params *sp, int d);
+
+void sched_loopedbfs_generate(struct sched *s);
+double sched_loopedbfs_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                              double overlap);
+double sched_loopedbfs_peak(const struct sched_params *sp, int d);
+
+void sched_zbv_generate(struct sched *s);
+double sched_zbv_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                        double overlap);
+double sched_zbv_peak(const struct sched_params *sp, int d);
+
+int sched_dualpipev_check(const struct sched_params *sp, const char **key, struct pp_error *err);
+void sched_dualpipev_generate(struct sched *s);
+size_t sched_dualpipev_ops(int p, int m, int d);
+double sched_dualpipev_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                              double overlap);
+double sched_dualpipev_peak(const struct sched_params *sp, int d);
+
+void sched_zbauto_generate(struct sched *s, const struct sched_prices *pr);
 
 #endif

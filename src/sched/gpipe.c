@@ -21,8 +21,10 @@ double sched_gpipe_peak(const struct sched_params *sp, int d)
 	return sp->m;
 }
 
-double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b, double t_w)
+double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                          double overlap)
 {
+	(void)overlap;
 	(void)t_f;
 	(void)t_b;
 	(void)t_w;

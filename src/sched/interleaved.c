@@ -102,8 +102,10 @@ void sched_interleaved_generate(struct sched *s)
 	free(tch);
 }
 
-double sched_interleaved_theory(const struct sched_params *sp, double t_f, double t_b, double t_w)
+double sched_interleaved_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                                double overlap)
 {
+	(void)overlap;
 	(void)t_f;
 	(void)t_b;
 	(void)t_w;

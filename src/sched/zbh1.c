@@ -35,8 +35,10 @@ void sched_zbh1_generate(struct sched *s)
 	}
 }
 
-double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, double t_w)
+double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                         double overlap)
 {
+	(void)overlap;
 	double bubble = (sp->p - 1) * (t_f + t_b - t_w);
 
 	/* the bound holds when W fits in the slots B and F leave (checked against the engine over

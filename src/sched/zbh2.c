@@ -47,8 +47,10 @@ void sched_zbh2_generate(struct sched *s)
 	}
 }
 
-double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, double t_w)
+double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                         double overlap)
 {
+	(void)overlap;
 	double fill = t_f + t_b - 2 * t_w > t_f ? t_f + t_b - 2 * t_w : t_f;
 	double bubble = (sp->p - 1) * fill;
 

@@ -85,12 +85,12 @@ static void sched_theory_of_gpipe_and_1f1b_is_p_minus_1_over_m_plus_p_minus_1(vo
 	for (size_t i = 0; i < 2; i++) {
 		const struct sched_desc *d = sched_find(names[i]);
 
-		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 16, 0}, 1, 1, 1), 3.0 / 19);
-		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 4, 0}, 1, 1, 1), 3.0 / 7);
-		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 8, 0}, 1, 2, 0.5), 3.0 / 11);
-		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 1, 0}, 1, 1, 1), 0.75);
-		ASSERT_NEAR(d->theory(&(struct sched_params){8, 1, 1, 0}, 1, 1, 1), 0.875);
-		ASSERT_NEAR(d->theory(&(struct sched_params){1, 1, 5, 0}, 1, 1, 1), 0);
+		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 16, 0}, 1, 1, 1, 1), 3.0 / 19);
+		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 4, 0}, 1, 1, 1, 1), 3.0 / 7);
+		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 8, 0}, 1, 2, 0.5, 1), 3.0 / 11);
+		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 1, 0}, 1, 1, 1, 1), 0.75);
+		ASSERT_NEAR(d->theory(&(struct sched_params){8, 1, 1, 0}, 1, 1, 1, 1), 0.875);
+		ASSERT_NEAR(d->theory(&(struct sched_params){1, 1, 5, 0}, 1, 1, 1, 1), 0);
 		CU_ASSERT_STRING_EQUAL(d->theory_text, "(p-1)/(m+p-1)");
 	}
 }
@@ -105,7 +105,7 @@ static void sched_kind_names_are_the_report_letters(void)
 
 static void sched_op_format_names_kind_micro_batch_and_stage(void)
 {
-	struct op f = {3, 1, OP_F}, bw = {0, 7, OP_BW};
+	struct op f = {3, 1, OP_F, 0}, bw = {0, 7, OP_BW, 0};
 	char buf[64];
 
 	CU_ASSERT_STRING_EQUAL(sched_op_format(buf, sizeof(buf), &f), "F(mb 3, stage 1)");
@@ -552,13 +552,13 @@ static void megatron_interleaved_order(int p, int v, int m, int d, struct op *ou
 		if (k < total) {
 			int c = (k % (p * v)) / p, mb = (k / (p * v)) * p + k % p;
 
-			out[n++] = (struct op){(uint32_t)mb, (uint32_t)(c * p + d), OP_F};
+			out[n++] = (struct op){(uint32_t)mb, (uint32_t)(c * p + d), OP_F, 0};
 		}
 		if (k >= w) {
 			int j = k - w, c = (j % (p * v)) / p, mb = (j / (p * v)) * p + j % p;
 
 			out[n++] =
-			        (struct op){(uint32_t)mb, (uint32_t)((v - 1 - c) * p + d), OP_BW};
+			        (struct op){(uint32_t)mb, (uint32_t)((v - 1 - c) * p + d), OP_BW, 0};
 		}
 	}
 }
@@ -655,11 +655,11 @@ static void sched_interleaved_theory_is_p_minus_1_over_mv_plus_p_minus_1(void)
 {
 	const struct sched_desc *d = sched_find("interleaved");
 
-	ASSERT_NEAR(d->theory(&(struct sched_params){4, 2, 8, 0}, 1, 1, 1), 3.0 / 19);
-	ASSERT_NEAR(d->theory(&(struct sched_params){4, 2, 16, 0}, 1, 1, 1), 3.0 / 35);
-	ASSERT_NEAR(d->theory(&(struct sched_params){4, 4, 16, 0}, 2, 3, 1), 3.0 / 67);
+	ASSERT_NEAR(d->theory(&(struct sched_params){4, 2, 8, 0}, 1, 1, 1, 1), 3.0 / 19);
+	ASSERT_NEAR(d->theory(&(struct sched_params){4, 2, 16, 0}, 1, 1, 1, 1), 3.0 / 35);
+	ASSERT_NEAR(d->theory(&(struct sched_params){4, 4, 16, 0}, 2, 3, 1, 1), 3.0 / 67);
 	/* groups smaller than p (m < p) stall: no closed form */
-	CU_ASSERT_TRUE(isnan(d->theory(&(struct sched_params){4, 2, 3, 0}, 1, 1, 1)));
+	CU_ASSERT_TRUE(isnan(d->theory(&(struct sched_params){4, 2, 3, 0}, 1, 1, 1, 1)));
 	CU_ASSERT_STRING_EQUAL(d->theory_text, "(p-1)/(m*v+p-1)");
 }
 
@@ -1033,7 +1033,7 @@ static void sched_validate_rejects_1f1b_whose_device_0_runs_all_forwards_first(v
 
 	/* device 0 in GPipe order: still feasible, but 8 micro-batches in flight, not 4 */
 	for (int i = 0; i < 16; i++)
-		ops[i] = (struct op){(uint32_t)(i % 8), 0, (uint8_t)(i < 8 ? OP_F : OP_BW)};
+		ops[i] = (struct op){(uint32_t)(i % 8), 0, (uint8_t)(i < 8 ? OP_F : OP_BW), 0};
 	CU_ASSERT_EQUAL(sched_check(s, &err), 0);
 	CU_ASSERT_EQUAL(sched_check_order(s, &err), 0);
 	CU_ASSERT_EQUAL(sched_validate(s, &err), -1);

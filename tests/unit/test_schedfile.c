@@ -501,7 +501,7 @@ static void schedfile_reports_a_missing_file_as_an_io_error(void)
 
 static void schedfile_release_leaves_an_empty_struct(void)
 {
-	struct schedfile f = {NULL, NULL};
+	struct schedfile f = {NULL, NULL, NULL, SCHEDFILE_PPSIM};
 
 	schedfile_release(&f);
 	CU_ASSERT_PTR_NULL(f.sched);

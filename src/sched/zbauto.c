@@ -1,0 +1,298 @@
+/*
+ * The zero-bubble paper's automatic scheduler (Qi et al., ICLR 2024, section 3), as the
+ * authors' code implements it (sail-sg/zero-bubble-pipeline-parallelism, zb.py manual_order and
+ * initial_solution): a greedy pass over micro-batch rounds that knows each stage's F, B and W
+ * times, the message time between stages and a limit on alive activations.
+ *
+ * Round 0 sends micro-batch 0 forward through every stage, adds on each stage the extra
+ * warm-up forwards that fit in memory before its first B can arrive, then runs B of
+ * micro-batch 0 backward. Each later round gives every stage one more F (a stage ahead of the
+ * next by two forwards may skip it when that costs no new maximum bubble), then one more B, in
+ * reverse stage order. Before an F or a B whose input is still on its way, W's fill the gap:
+ * every W that fits, and one more when the remaining gap would make this stage's idle time the
+ * largest. W's also run whenever an F would pass the memory limit. Remaining W's end each stage.
+ * Three yes/no choices (a bubble before the first B, giving B priority, overrunning small
+ * gaps) are tried in all eight combinations; the one with the smallest estimated makespan wins
+ * (the authors score the longest stage span instead; ties keep the earlier combination).
+ *
+ * The limit is in micro-batches of activations: an F adds 1, its B frees 1 - w_fraction, its W
+ * the rest. zb1p is this with limit p, zb2p with 2p.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generators.h"
+
+/* A limit this close above an amount still admits it (floating-point sums of shares). */
+#define SLACK 1e-9
+
+/* One stage's op in the order the pass put it there. */
+struct zop {
+	uint8_t kind;
+	int mb;
+};
+
+/* The pass's state for one combination of choices. */
+struct zstate {
+	const struct sched_prices *pr;
+	int p, m;
+	double limit;
+	bool bubble_first, prioritize_b, overrun;
+	int *f, *b, *w;                     /* [p] next micro-batch of each kind */
+	double *mem, *end, *bubble, *start; /* [p] */
+	double *tf, *tb;                    /* [p * m] finish times of F and B */
+	struct zop *ops;                    /* [p * 3m] per stage, in order */
+	int *nops;                          /* [p] */
+	bool failed;
+};
+
+static double cost_of(const struct zstate *z, int j, enum op_kind k)
+{
+	return k == OP_F ? z->pr->t_f[j] : k == OP_B ? z->pr->t_b[j] : z->pr->t_w[j];
+}
+
+static double mem_of(const struct zstate *z, enum op_kind k)
+{
+	return k == OP_F ? 1 : k == OP_B ? -(1 - z->pr->w_fraction) : -z->pr->w_fraction;
+}
+
+static double comm(const struct zstate *z, int boundary)
+{
+	return z->pr->t_comm[boundary];
+}
+
+static double max_bubble(const struct zstate *z)
+{
+	double x = 0;
+
+	for (int j = 0; j < z->p; j++)
+		if (z->bubble[j] > x)
+			x = z->bubble[j];
+	return x;
+}
+
+/* Appends the next op of kind on stage j at the earliest time its input and stage allow. */
+static void put(struct zstate *z, int j, enum op_kind k)
+{
+	int *ctr = k == OP_F ? z->f : k == OP_B ? z->b : z->w, mb = ctr[j];
+	double ready = z->end[j], t = cost_of(z, j, k), finish;
+
+	if (k == OP_F && j > 0 && z->tf[(j - 1) * z->m + mb] + comm(z, j - 1) > ready)
+		ready = z->tf[(j - 1) * z->m + mb] + comm(z, j - 1);
+	if (k == OP_B && j + 1 < z->p && z->tb[(j + 1) * z->m + mb] + comm(z, j) > ready)
+		ready = z->tb[(j + 1) * z->m + mb] + comm(z, j);
+	finish = ready + t;
+	if (z->f[j] > 0)
+		z->bubble[j] += ready - z->end[j];
+	else
+		z->start[j] = ready;
+	z->end[j] = finish;
+	if (k == OP_F)
+		z->tf[j * z->m + mb] = finish;
+	if (k == OP_B)
+		z->tb[j * z->m + mb] = finish;
+	z->mem[j] += mem_of(z, k);
+	ctr[j]++;
+	z->ops[(size_t)j * 3 * z->m + z->nops[j]++] = (struct zop){(uint8_t)k, mb};
+}
+
+/* W's into the gap before an input that arrives at dep. */
+static void fill_with_w(struct zstate *z, int j, double dep)
+{
+	while (z->w[j] < z->b[j] && z->end[j] + z->pr->t_w[j] <= dep)
+		put(z, j, OP_W);
+	if (z->w[j] < z->b[j] && z->end[j] < dep) {
+		if (dep - z->end[j] <= max_bubble(z) - z->bubble[j]) {
+			if (z->overrun)
+				put(z, j, OP_W);
+		} else {
+			put(z, j, OP_W);
+		}
+	}
+}
+
+/* Runs W's until one more F fits in memory; marks the pass failed when none is left. */
+static void make_room(struct zstate *z, int j, double need)
+{
+	while (z->mem[j] + need > z->limit + SLACK) {
+		if (z->w[j] == z->b[j]) {
+			z->failed = true;
+			return;
+		}
+		put(z, j, OP_W);
+	}
+}
+
+static void round_zero(struct zstate *z)
+{
+	int p = z->p, *extra = pp_xcalloc((size_t)p, sizeof(int));
+	double last;
+
+	for (int j = 0; j < p; j++)
+		put(z, j, OP_F);
+	last = z->tf[(p - 1) * z->m] + z->pr->t_b[p - 1];
+	for (int j = p - 2; j >= 0; j--) {
+		double mm = z->mem[j], c = z->end[j];
+
+		while (z->f[j] + extra[j] < z->m && mm + 1 <= z->limit + SLACK) {
+			if (z->bubble_first ? c + z->pr->t_f[j] > last + comm(z, j)
+			                    : c >= last + comm(z, j))
+				break;
+			mm += 1;
+			c += z->pr->t_f[j];
+			extra[j]++;
+		}
+		last = (c > last + comm(z, j) ? c : last + comm(z, j)) + z->pr->t_b[j];
+	}
+	for (int j = 1; j < p; j++)
+		while (extra[j] > 0 && extra[j] >= extra[j - 1] && z->f[j] + extra[j] < z->m)
+			extra[j]--;
+	for (int j = 0; j < p; j++)
+		for (int k = 0; k < extra[j]; k++)
+			put(z, j, OP_F);
+	for (int j = p - 1; j >= 0; j--)
+		put(z, j, OP_B);
+	free(extra);
+}
+
+/* Whether stage j should run its next F this round. */
+static int wants_f(struct zstate *z, int j)
+{
+	double next_ready, wcost = 0, free_need;
+	int pending;
+
+	if (z->f[j] >= z->m)
+		return 0;
+	if (!z->prioritize_b || j + 1 >= z->p || z->f[j] < z->f[j + 1] + 2)
+		return 1;
+	next_ready = z->end[j + 1] + z->pr->t_f[j + 1] + z->pr->t_b[j + 1] + comm(z, j);
+	if (z->end[j] >= next_ready)
+		return 0;
+	/* the W's needed to make room for one more F */
+	free_need = z->mem[j] + 1 - z->limit;
+	for (pending = z->b[j] - z->w[j]; free_need > SLACK && pending > 0; pending--) {
+		wcost += z->pr->t_w[j];
+		free_need -= z->pr->w_fraction;
+	}
+	if (z->end[j] + z->pr->t_f[j] + wcost <= next_ready)
+		return 1;
+	return next_ready - z->end[j] <= max_bubble(z) - z->bubble[j] ? 0 : 1;
+}
+
+static void run_pass(struct zstate *z)
+{
+	int p = z->p, *want = pp_xmallocarray((size_t)p, sizeof(int));
+
+	round_zero(z);
+	for (int i = 1; i < z->m && !z->failed; i++) {
+		for (int j = 0; j < p; j++)
+			want[j] = wants_f(z, j);
+		for (int j = p - 2; j >= 0; j--)
+			if (want[j + 1] < want[j])
+				want[j] = want[j + 1];
+		for (int j = 0; j < p && !z->failed; j++) {
+			if (!want[j])
+				continue;
+			make_room(z, j, 1);
+			if (j > 0)
+				fill_with_w(z, j, z->tf[(j - 1) * z->m + z->f[j]] + comm(z, j - 1));
+			put(z, j, OP_F);
+		}
+		for (int j = p - 1; j >= 0 && !z->failed; j--) {
+			make_room(z, j, mem_of(z, OP_B));
+			if (j + 1 < p)
+				fill_with_w(z, j, z->tb[(j + 1) * z->m + i] + comm(z, j));
+			if (j == 0 && z->f[0] == z->m)
+				while (z->w[0] < z->b[0])
+					put(z, 0, OP_W);
+			put(z, j, OP_B);
+		}
+	}
+	for (int j = 0; j < p && !z->failed; j++)
+		while (z->w[j] < z->b[j])
+			put(z, j, OP_W);
+	free(want);
+}
+
+static void zstate_init(struct zstate *z, const struct sched *s, const struct sched_prices *pr,
+                        int flags)
+{
+	size_t p = (size_t)s->p, m = (size_t)s->m;
+
+	memset(z, 0, sizeof(*z));
+	z->pr = pr;
+	z->p = s->p;
+	z->m = s->m;
+	z->limit = pr->mem_limit;
+	z->bubble_first = flags & 4;
+	z->prioritize_b = flags & 2;
+	z->overrun = flags & 1;
+	z->f = pp_xcalloc(p, sizeof(int));
+	z->b = pp_xcalloc(p, sizeof(int));
+	z->w = pp_xcalloc(p, sizeof(int));
+	z->nops = pp_xcalloc(p, sizeof(int));
+	z->mem = pp_xcalloc(p, sizeof(double));
+	z->end = pp_xcalloc(p, sizeof(double));
+	z->bubble = pp_xcalloc(p, sizeof(double));
+	z->start = pp_xcalloc(p, sizeof(double));
+	z->tf = pp_xcalloc(p * m, sizeof(double));
+	z->tb = pp_xcalloc(p * m, sizeof(double));
+	z->ops = pp_xmallocarray(p * 3 * m, sizeof(*z->ops));
+}
+
+static void zstate_release(struct zstate *z)
+{
+	free(z->f);
+	free(z->b);
+	free(z->w);
+	free(z->nops);
+	free(z->mem);
+	free(z->end);
+	free(z->bubble);
+	free(z->start);
+	free(z->tf);
+	free(z->tb);
+	free(z->ops);
+}
+
+void sched_zbauto_generate(struct sched *s, const struct sched_prices *pr)
+{
+	struct zstate best, z;
+	double best_time = DBL_MAX;
+	bool have = false;
+
+	/* combinations in the authors' order: (yes, yes, yes) first */
+	for (int flags = 7; flags >= 0; flags--) {
+		double makespan = 0;
+
+		zstate_init(&z, s, pr, flags);
+		run_pass(&z);
+		for (int j = 0; j < s->p; j++)
+			if (z.end[j] > makespan)
+				makespan = z.end[j];
+		if (!z.failed && makespan < best_time - SLACK) {
+			if (have)
+				zstate_release(&best);
+			best = z;
+			best_time = makespan;
+			have = true;
+		} else {
+			zstate_release(&z);
+		}
+	}
+	s->mem_limit = pr->mem_limit;
+	/* no combination fit the limit: ZB-H1's order, which needs p */
+	if (!have) {
+		sched_zbh1_generate(s);
+		return;
+	}
+	for (int j = 0; j < s->p; j++)
+		for (int k = 0; k < best.nops[j]; k++) {
+			const struct zop *o = &best.ops[(size_t)j * 3 * s->m + k];
+
+			sched_push(s, j, (enum op_kind)o->kind, o->mb, j);
+		}
+	zstate_release(&best);
+}

@@ -1,0 +1,94 @@
+/*
+ * ZB-V (Qi et al., "Zero Bubble Pipeline Parallelism", ICLR 2024, section 6 and Figure 8), in
+ * the order of PyTorch's ScheduleZBVZeroBubble, which implements that section: V placement
+ * (device d hosts stages d and 2p-1-d, so the turn from stage p-1 to stage p stays on device
+ * p-1), backward split into B and W. Device d runs 2(p-d)-1 forwards of chunk 0, then d pairs
+ * (F of chunk 1, F of chunk 0), then p-d groups (F, B, W) of chunk 1, then steady steps
+ * (F of chunk 0 while any remain, B and W of chunk 0, F, B and W of chunk 1), then d pairs of B
+ * (chunk 0, chunk 1), then p-d pairs (B, W) of chunk 0, then its remaining W's of chunk 1 and of
+ * chunk 0. The order is laid out for max(2p-1, m) micro-batches; ops of the micro-batches
+ * beyond m are left out. The paper's figure takes the final W's in the order of their B's; PyTorch
+ * groups them by chunk, as here.
+ *
+ * With m >= (3p-1)/2, t_f = t_b and t_f/2 <= t_w <= t_f (chunk times) one step takes
+ * 2m(t_f+t_b+t_w) + (p-1)t_f, and each device holds at most min(p, m) micro-batches'
+ * activations.
+ */
+#include <math.h>
+
+#include "generators.h"
+
+/* Per-chunk counters of one device: the next micro-batch of each op kind. */
+struct zbv_state {
+	struct sched *s;
+	int d, m;
+	int next[2][3]; /* [chunk][F, B, W] */
+};
+
+/* Appends the next op of kind on chunk c, unless its micro-batch is beyond m. */
+static void put(struct zbv_state *z, int c, enum op_kind kind)
+{
+	int k = kind == OP_F ? 0 : kind == OP_B ? 1 : 2, mb = z->next[c][k]++;
+
+	if (mb < z->m)
+		sched_push(z->s, z->d, kind, mb, sched_stage_of(z->s, z->d, c));
+}
+
+void sched_zbv_generate(struct sched *s)
+{
+	int p = s->p, n = 2 * p - 1 > s->m ? 2 * p - 1 : s->m;
+
+	for (int d = 0; d < p; d++) {
+		struct zbv_state z = {s, d, s->m, {{0}}};
+
+		for (int i = 0; i < 2 * (p - d) - 1; i++)
+			put(&z, 0, OP_F);
+		for (int i = 0; i < d; i++) {
+			put(&z, 1, OP_F);
+			put(&z, 0, OP_F);
+		}
+		for (int i = 0; i < p - d; i++) {
+			put(&z, 1, OP_F);
+			put(&z, 1, OP_B);
+			put(&z, 1, OP_W);
+		}
+		while (z.next[1][0] < z.next[0][0] || z.next[0][0] < n) {
+			if (z.next[0][0] < n)
+				put(&z, 0, OP_F);
+			put(&z, 0, OP_B);
+			put(&z, 0, OP_W);
+			put(&z, 1, OP_F);
+			put(&z, 1, OP_B);
+			put(&z, 1, OP_W);
+		}
+		for (int i = 0; i < d; i++) {
+			put(&z, 0, OP_B);
+			put(&z, 1, OP_B);
+		}
+		for (int i = 0; i < p - d; i++) {
+			put(&z, 0, OP_B);
+			put(&z, 0, OP_W);
+		}
+		while (z.next[1][2] < n)
+			put(&z, 1, OP_W);
+		while (z.next[0][2] < n)
+			put(&z, 0, OP_W);
+	}
+}
+
+double sched_zbv_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                        double overlap)
+{
+	double bubble = (sp->p - 1) * t_f;
+
+	(void)overlap;
+	if (2 * sp->m < 3 * sp->p - 1 || t_f != t_b || t_w > t_f || 2 * t_w < t_f)
+		return NAN;
+	return bubble / (2 * sp->m * (t_f + t_b + t_w) + bubble);
+}
+
+double sched_zbv_peak(const struct sched_params *sp, int d)
+{
+	(void)d;
+	return sp->m < sp->p ? sp->m : sp->p;
+}
