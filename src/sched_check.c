@@ -68,7 +68,7 @@ static int check_op(const struct sched *s, int d, size_t i, unsigned char *seen,
 
 int sched_check(const struct sched *s, struct pp_error *err)
 {
-	return sched_check_where(s, NULL, err);
+	return sched_check_where(s, NULL, NULL, err);
 }
 
 /* The first op a complete schedule lacks, in (kind, stage, micro-batch) order; false if none.
@@ -99,7 +99,8 @@ static bool find_missing(const struct sched *s, const unsigned char *seen, struc
 	return false;
 }
 
-int sched_check_where(const struct sched *s, size_t *bad_op, struct pp_error *err)
+int sched_check_where(const struct sched *s, size_t *bad_op, int *bad_device,
+                      struct pp_error *err)
 {
 	unsigned char *seen = pp_xcalloc((size_t)s->S * (size_t)s->m * 3, 1);
 	struct op missing;
@@ -109,8 +110,12 @@ int sched_check_where(const struct sched *s, size_t *bad_op, struct pp_error *er
 		/* only the ops pushed so far: a slot never filled is a missing op, named below */
 		for (size_t i = s->dev_start[d]; i < s->dev_start[d] + s->dev_fill[d] && rc == 0;
 		     i++)
-			if ((rc = check_op(s, d, i, seen, err)) != 0 && bad_op != NULL)
-				*bad_op = i;
+			if ((rc = check_op(s, d, i, seen, err)) != 0) {
+				if (bad_op != NULL)
+					*bad_op = i;
+				if (bad_device != NULL)
+					*bad_device = d;
+			}
 	if (rc == 0 && find_missing(s, seen, &missing)) {
 		char what[64];
 
@@ -119,6 +124,8 @@ int sched_check_where(const struct sched *s, size_t *bad_op, struct pp_error *er
 		             what, s->stage_device[missing.stage]);
 		if (bad_op != NULL)
 			*bad_op = SIZE_MAX;
+		if (bad_device != NULL)
+			*bad_device = (int)s->stage_device[missing.stage];
 	}
 	free(seen);
 	return rc;

@@ -443,6 +443,7 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
                  enum placement pl, struct schedfile *out, struct pp_error *err)
 {
 	size_t *counts = pp_xcalloc((size_t)sp->p, sizeof(*counts)), bad = 0;
+	int device = 0;
 	struct sched *s;
 	char msg[sizeof(err->msg)];
 
@@ -465,12 +466,19 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 			s->overlap = true;
 		}
 	}
-	if (sched_check_where(s, &bad, err) == 0)
+	if (sched_check_where(s, &bad, &device, err) == 0)
 		return 0;
 	snprintf(msg, sizeof(msg), "%s", err->msg);
-	if (bad == SIZE_MAX)
-		return pp_fail(err, PP_ERR_CONFIG, "schedule '%s': %s", r->path, msg);
-	return fail_at(r, err, out->lines[bad], out->columns[bad], msg);
+	if (bad != SIZE_MAX)
+		return fail_at(r, err, out->lines[bad], out->columns[bad], msg);
+	/* a missing op has no place of its own: name the first line of its device */
+	if (s->dev_start[device] < s->dev_start[device + 1]) {
+		char what[sizeof(err->msg)];
+
+		snprintf(what, sizeof(what), "device %d's ops: %.900s", device, msg);
+		return fail_at(r, err, out->lines[s->dev_start[device]], 1, what);
+	}
+	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s': %s", r->path, msg);
 }
 
 int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err)
