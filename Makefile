@@ -40,7 +40,7 @@ SRC_MODEL   := src/sched.c src/sched_check.c src/schedfile.c src/sched/gpipe.c s
 SRC_ENGINE  := src/engine.c
 SRC_METRICS := src/metrics.c src/sim.c
 SRC_REPORT  := src/report.c src/report/text.c src/report/json.c src/report/timeline.c \
-               src/report/ops_csv.c src/report/compare.c
+               src/report/ops_csv.c src/report/compare.c src/report/trace.c src/report/svg.c
 LIB_SRC     := $(SRC_BASE) $(SRC_CONFIG) $(SRC_MODEL) $(SRC_ENGINE) $(SRC_METRICS) $(SRC_REPORT)
 APP_SRC     := src/main.c src/cli.c src/cmd_run.c src/cmd_compare.c src/cmd_validate.c \
                src/cmd_list.c

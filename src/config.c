@@ -625,7 +625,9 @@ static int check_costs(const struct config *c, uint64_t ops, struct pp_error *er
 {
 	double bw, lat;
 
-	if (c->nstage_scale > 0 && c->nstage_scale != c->p && c->nstage_scale != c->p * c->v)
+	/* with a schedule file the shape comes from the file, which sim_run checks against */
+	if (c->nstage_scale > 0 && c->schedule_file[0] == '\0' && c->nstage_scale != c->p &&
+	    c->nstage_scale != c->p * c->v)
 		return config_fail(
 		        c, "stage_scale", err,
 		        "gives %d factors; give p = %d (per device) or p*v = %d (per stage)",

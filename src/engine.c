@@ -52,6 +52,7 @@ struct engine {
 	pp_time now;
 	size_t done; /* ops finished */
 	bool ran;
+	bool record; /* keep a struct msg_record per message */
 	struct result res;
 };
 
@@ -310,8 +311,9 @@ static void try_start(struct engine *e, int d)
 	heap_push(e, end, EV_OP_END, (uint32_t)i);
 }
 
-/* Delivers the output of an op on device d to consumer j, directly or through channel ch. */
-static void deliver(struct engine *e, int d, uint32_t j, int ch, uint64_t bytes, pp_time dur)
+/* Delivers the output of op i on device d to consumer j, directly or through channel ch. */
+static void deliver(struct engine *e, int d, uint32_t i, uint32_t j, int ch, uint64_t bytes,
+                    pp_time dur)
 {
 	struct channel_result *cr;
 	pp_time start, arrive;
@@ -331,6 +333,8 @@ static void deliver(struct engine *e, int d, uint32_t j, int ch, uint64_t bytes,
 	e->res.bytes += bytes;
 	e->res.msg_time += dur;
 	heap_push(e, arrive, EV_ARRIVE, j);
+	if (e->record)
+		e->res.msgs[e->res.nmsgs++] = (struct msg_record){i, j, ch, start, arrive};
 	if (e->c->comm == PP_COMM_BLOCKING && arrive > e->dev[d].free_at) {
 		e->res.devices[d].comm_wait += arrive - e->dev[d].free_at;
 		e->dev[d].free_at = arrive;
@@ -349,13 +353,13 @@ static void send_outputs(struct engine *e, int d, const struct op *op)
 		uint32_t j = *where_cell(e, (enum op_kind)out[k].kind, out[k].mb, out[k].stage);
 
 		if (out[k].stage == op->stage)
-			deliver(e, d, j, -1, 0, 0);
+			deliver(e, d, (uint32_t)(op - s->ops), j, -1, 0, 0);
 		else if (out[k].stage > op->stage)
-			deliver(e, d, j, e->fwd_chan[op->stage], c->msg_bytes[op->stage],
-			        c->msg_time[op->stage]);
+			deliver(e, d, (uint32_t)(op - s->ops), j, e->fwd_chan[op->stage],
+			        c->msg_bytes[op->stage], c->msg_time[op->stage]);
 		else
-			deliver(e, d, j, e->bwd_chan[out[k].stage], c->msg_bytes[out[k].stage],
-			        c->msg_time[out[k].stage]);
+			deliver(e, d, (uint32_t)(op - s->ops), j, e->bwd_chan[out[k].stage],
+			        c->msg_bytes[out[k].stage], c->msg_time[out[k].stage]);
 	}
 }
 
@@ -446,10 +450,20 @@ const struct result *engine_result(const struct engine *e)
 	return e->ran && e->done == e->s->nops ? &e->res : NULL;
 }
 
+void engine_record_messages(struct engine *e)
+{
+	assert(!e->ran);
+	if (!e->record)
+		e->res.msgs =
+		        pp_xmallocarray(e->s->nops > 0 ? e->s->nops : 1, sizeof(*e->res.msgs));
+	e->record = true;
+}
+
 void engine_free(struct engine *e)
 {
 	if (e == NULL)
 		return;
+	free(e->res.msgs);
 	free(e->where);
 	free(e->pending);
 	free(e->dev);

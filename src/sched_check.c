@@ -99,8 +99,7 @@ static bool find_missing(const struct sched *s, const unsigned char *seen, struc
 	return false;
 }
 
-int sched_check_where(const struct sched *s, size_t *bad_op, int *bad_device,
-                      struct pp_error *err)
+int sched_check_where(const struct sched *s, size_t *bad_op, int *bad_device, struct pp_error *err)
 {
 	unsigned char *seen = pp_xcalloc((size_t)s->S * (size_t)s->m * 3, 1);
 	struct op missing;

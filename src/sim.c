@@ -54,10 +54,21 @@ static int read_schedule_file(struct sim *s, struct pp_error *err)
 		*field = shape[i];
 	}
 	snprintf(c->schedule, sizeof(c->schedule), "file");
+	if (c->nstage_scale > 0 && c->nstage_scale != c->p && c->nstage_scale != c->p * c->v)
+		return config_fail(
+		        c, "stage_scale", err,
+		        "gives %d factors; the schedule file has p = %d devices and p*v = "
+		        "%d stages",
+		        c->nstage_scale, c->p, c->p * c->v);
 	return config_validate(c, err);
 }
 
 struct sim *sim_run(const struct config *c, struct pp_error *err)
+{
+	return sim_run_flags(c, 0, err);
+}
+
+struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_error *err)
 {
 	struct sim *s;
 	struct sched_params sp;
@@ -95,6 +106,8 @@ struct sim *sim_run(const struct config *c, struct pp_error *err)
 	if (desc != NULL && desc->generate_priced != NULL)
 		generate_priced(s->sched, s->cost, c);
 	s->engine = engine_new(s->sched, s->cost, err);
+	if (s->engine != NULL && (flags & SIM_RECORD_MESSAGES))
+		engine_record_messages(s->engine);
 	if (s->engine == NULL || engine_run(s->engine, err) != 0) {
 		sim_free(s);
 		return NULL;

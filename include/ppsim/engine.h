@@ -41,6 +41,15 @@ struct channel_result {
 	pp_time busy;      /* sum of transfer durations on this channel */
 };
 
+/* One P2P message, recorded when engine_record_messages was called. */
+struct msg_record {
+	uint32_t from;   /* producer op (index in sched->ops) */
+	uint32_t to;     /* consumer op */
+	int32_t channel; /* index in result->channels */
+	pp_time start;   /* when it took the channel */
+	pp_time end;     /* when it arrived */
+};
+
 /* The outcome of a simulation. Arrays are indexed like the schedule's ops and devices. */
 struct result {
 	int p;                           /* devices */
@@ -52,6 +61,8 @@ struct result {
 	uint64_t messages;               /* P2P messages in all */
 	uint64_t bytes;                  /* P2P bytes in all */
 	pp_time msg_time;                /* sum of all transfer durations */
+	struct msg_record *msgs;         /* [nmsgs] in send order, or NULL when not recorded */
+	size_t nmsgs;                    /* recorded messages (== messages when recorded) */
 };
 
 struct engine;
@@ -71,6 +82,9 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
  * once.
  */
 int engine_run(struct engine *e, struct pp_error *err);
+
+/* Asks e to record every message (struct msg_record) for traces; call before engine_run. */
+void engine_record_messages(struct engine *e);
 
 /* The result of a finished run (NULL before engine_run succeeded). */
 const struct result *engine_result(const struct engine *e);

@@ -6,6 +6,7 @@
 #ifndef PPSIM_REPORT_H
 #define PPSIM_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -47,11 +48,28 @@ const struct report_format *report_find(const char *name);
  * scale above. Returns 0.
  */
 int report_timeline(FILE *out, const struct sim *s, int width);
+/* report_timeline with each op coloured by kind (ANSI escapes) when color is true. */
+int report_timeline_colored(FILE *out, const struct sim *s, int width, bool color);
 
 /*
  * Writes the ops as CSV with header "device,chunk,stage,op,microbatch,start,end", one row per op
  * in each device's execution order. Returns 0.
  */
 int report_ops_csv(FILE *out, const struct sim *s);
+
+/*
+ * Writes the Chrome trace of s (trace event JSON for Perfetto and chrome://tracing): a process
+ * per device, a compute track and a track per outgoing channel, flow arrows from each send to
+ * its consumer (when the simulation recorded its messages, SIM_RECORD_MESSAGES), and an
+ * activation counter per device. Times in microseconds, one time unit = 1000 us. Returns 0.
+ */
+int report_trace(FILE *out, const struct sim *s);
+
+/*
+ * Writes a self-contained SVG Gantt chart of rows[0..n-1] on one time axis: per device a row of
+ * ops coloured by kind and labelled with the micro-batch where they fit, and a thin lane of its
+ * outgoing transfers (when recorded); a title per simulation. Returns 0.
+ */
+int report_svg(FILE *out, const struct report_row *rows, int n);
 
 #endif

@@ -230,8 +230,7 @@ int sched_check(const struct sched *s, struct pp_error *err);
 /* sched_check that also stores in *bad_op the index of the op it rejects, or SIZE_MAX when the
  * fault is a missing op, and in *bad_device the device of that op or of the missing one
  * (either pointer may be NULL). */
-int sched_check_where(const struct sched *s, size_t *bad_op, int *bad_device,
-                      struct pp_error *err);
+int sched_check_where(const struct sched *s, size_t *bad_op, int *bad_device, struct pp_error *err);
 
 /*
  * Verifies that s (which passed sched_check) can run: executing each device's list in order,

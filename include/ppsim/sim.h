@@ -25,6 +25,12 @@ struct sim {
 	struct metrics metrics;      /* derived figures */
 };
 
+/* sim_run_flags bit: keep a record of every message (for traces and SVG transfer lanes). */
+#define SIM_RECORD_MESSAGES 1u
+
+/* sim_run with flags (SIM_RECORD_MESSAGES). */
+struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_error *err);
+
 /*
  * Validates c, generates the schedule, prices it and simulates it. Returns the simulation, or
  * NULL with err set: PP_ERR_USAGE for invalid settings, PP_ERR_SIM for a deadlock.

@@ -18,6 +18,14 @@ int report_compare_json(FILE *out, const struct report_row *rows, int n);
 int report_compare_csv(FILE *out, const struct report_row *rows, int n);
 int report_json_write(FILE *out, const struct sim *s);
 
+/* Row label of device d: "GPU d (stage s)", or "(stages a,b,...)" with several chunks. */
+void report_device_label(const struct sched *s, int d, char *buf, size_t n);
+/* Label of op: "F3", "f3" (chunk 1 of 2), "F3.2" (chunk 2 of more than 2); returns its length. */
+int report_op_label(char *buf, size_t n, const struct sched *s, const struct op *op);
+
+/* Smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 and 8 times a power of ten that is >= need > 0. */
+double report_nice_step(double need);
+
 /* Shortest exact decimal of x (see pp_double_format) in a static-size buffer of the caller. */
 #define REPORT_NUM(buf, x) pp_double_format((buf), sizeof(buf), (x))
 

@@ -12,7 +12,7 @@
 #include "formats.h"
 
 /* Row label of device d: "GPU d (stage s)", or "(stages a,b,...)" with several chunks. */
-static void device_label(const struct sched *s, int d, char *buf, size_t n)
+void report_device_label(const struct sched *s, int d, char *buf, size_t n)
 {
 	size_t len = (size_t)snprintf(buf, n, "GPU %d (stage%s ", d, s->v > 1 ? "s" : "");
 
@@ -43,8 +43,7 @@ static char op_letter(const struct sched *s, const struct op *op)
 	return s->stage_chunk[op->stage] % 2 ? (char)(c - 'A' + 'a') : c;
 }
 
-/* Smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 and 8 times a power of ten that is >= need. */
-static double nice_step(double need)
+double report_nice_step(double need)
 {
 	static const double steps[] = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8};
 	double base = pow(10, floor(log10(need)));
@@ -83,7 +82,7 @@ static double column_step(const struct sim *s, int cells)
 	for (size_t i = 0; i < sc->nops; i++)
 		g = gcd64(g, r->times[i].end - r->times[i].start);
 	if (g == 0)
-		return nice_step(need);
+		return report_nice_step(need);
 	q = pp_time_to_units(g, s->cost->tick);
 	if (need <= q) {
 		/* k columns per quantum, k the largest of 1, 2, 4, 5 times a power of ten that fits
@@ -97,7 +96,7 @@ static double column_step(const struct sim *s, int cells)
 	}
 	if (ceil(need / q) <= 10)
 		return q * ceil(need / q);
-	return nice_step(need);
+	return report_nice_step(need);
 }
 
 /* Column where time t (in ticks) falls, for step units per column. */
@@ -108,7 +107,7 @@ static int cell_of(pp_time t, int64_t tick, double step)
 
 /* Paints op into row[c0, c1) with the richest form that fits. */
 /* Writes the label of op into buf: "F3", "f3" (chunk 1 of 2), "F3.2" (chunk 2 of more than 2). */
-static int op_label(char *buf, size_t n, const struct sched *s, const struct op *op)
+int report_op_label(char *buf, size_t n, const struct sched *s, const struct op *op)
 {
 	if (s->v > 2)
 		return snprintf(buf, n, "%c%u.%u", op_letter(s, op), (unsigned)op->mb,
@@ -121,11 +120,11 @@ static int op_label(char *buf, size_t n, const struct sched *s, const struct op 
 static void paint_op(char *row, int c0, int c1, const struct sched *s, const struct op *op)
 {
 	char label[64];
-	int wd = c1 - c0, len = op_label(label, sizeof(label), s, op);
+	int wd = c1 - c0, len = report_op_label(label, sizeof(label), s, op);
 
 	if (op->flags & OP_OVERLAP) {
 		label[len++] = '+';
-		len += op_label(label + len, sizeof(label) - (size_t)len, s, op + 1);
+		len += report_op_label(label + len, sizeof(label) - (size_t)len, s, op + 1);
 		if (wd < len)
 			label[0] = '#';
 	}
@@ -187,16 +186,48 @@ static void write_scale(FILE *out, int labelw, int cells, int room, double step)
 	free(line);
 }
 
+/* ANSI colour of a painted cell: by op kind, magenta for an overlapped pair. */
+static const char *const tints[] = {"", "\033[34m", "\033[33m", "\033[32m", "\033[31m", "\033[35m"};
+
+/* Colour index of op's cells: 1 + its kind, 5 for a pair. */
+static unsigned char tint_of(const struct op *op)
+{
+	return (unsigned char)(op->flags & OP_OVERLAP ? 5 : 1 + op->kind);
+}
+
+/* Writes row, each run of cells of one colour wrapped in its escape sequence. */
+static void write_colored(FILE *out, const char *row, const unsigned char *tint, int cells)
+{
+	for (int c = 0; c < cells;) {
+		int e = c;
+
+		while (e < cells && tint[e] == tint[c])
+			e++;
+		if (tint[c])
+			fprintf(out, "%s%.*s\033[0m", tints[tint[c]], e - c, row + c);
+		else
+			fprintf(out, "%.*s", e - c, row + c);
+		c = e;
+	}
+	fputc('\n', out);
+}
+
 int report_timeline(FILE *out, const struct sim *s, int width)
+{
+	return report_timeline_colored(out, s, width, false);
+}
+
+int report_timeline_colored(FILE *out, const struct sim *s, int width, bool color)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	char label[64], num[32], shape[64], span[64], scale[64], *row;
+	unsigned char *tint;
 	int labelw = 0, cells;
 	double step;
 
 	for (int d = 0; d < sc->p; d++) {
-		device_label(sc, d, label, sizeof(label));
+		report_device_label(sc, d, label, sizeof(label));
 		if ((int)strlen(label) + 1 > labelw)
 			labelw = (int)strlen(label) + 1;
 	}
@@ -211,8 +242,10 @@ int report_timeline(FILE *out, const struct sim *s, int width)
 	write_wrapped(out, (const char *[]){s->config.schedule, shape, span, scale, NULL}, width);
 	write_scale(out, labelw, cells, width - labelw, step);
 	row = pp_xmalloc((size_t)cells + 1);
+	tint = pp_xmalloc((size_t)cells + 1);
 	for (int d = 0; d < sc->p; d++) {
 		memset(row, '.', (size_t)cells);
+		memset(tint, 0, (size_t)cells);
 		row[cells] = '\0';
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1] && r->makespan > 0;
 		     i++) {
@@ -223,15 +256,23 @@ int report_timeline(FILE *out, const struct sim *s, int width)
 				continue;
 			if (c1 == c0 && c0 < cells && row[c0] == '.')
 				c1 = c0 + 1;
-			if (c1 > c0)
+			if (c1 > c0) {
 				paint_op(row, c0, c1, sc, &sc->ops[i]);
+				memset(tint + c0, tint_of(&sc->ops[i]), (size_t)(c1 - c0));
+			}
 			if (sc->ops[i].flags & OP_OVERLAP)
 				i++; /* the partner was painted with it */
 		}
-		device_label(sc, d, label, sizeof(label));
-		fprintf(out, "%-*s%s\n", labelw, label, row);
+		report_device_label(sc, d, label, sizeof(label));
+		if (color) {
+			fprintf(out, "%-*s", labelw, label);
+			write_colored(out, row, tint, cells);
+		} else {
+			fprintf(out, "%-*s%s\n", labelw, label, row);
+		}
 	}
 	free(row);
+	free(tint);
 	write_wrapped(out,
 	              (const char *[]){"F forward",
 	                               sc->mixed   ? "B full backward  I input-gradient backward"

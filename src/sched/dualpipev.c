@@ -143,7 +143,8 @@ double sched_dualpipev_theory(const struct sched_params *sp, double t_f, double 
 	double full = t_b + t_w, fb = overlap * (t_f + full), busy = 0, makespan;
 	int p = sp->p, m = sp->m;
 
-	if (t_f != t_b || t_w > t_b)
+	/* it holds when a pair's slot is at least as long as its longer part */
+	if (t_f != t_b || t_w > t_b || fb < (t_f > full ? t_f : full))
 		return NAN;
 	/* the last device runs the most pairs; its idle time is DeepSeek's bubble */
 	makespan = 2.0 * m * (t_f + full) - (2.0 * m - 2 * p - 1) * (t_f + full - fb) +

@@ -10,7 +10,8 @@
  * beyond m are left out. The paper's figure takes the final W's in the order of their B's; PyTorch
  * groups them by chunk, as here.
  *
- * With m >= (3p-1)/2, t_f = t_b and t_f/2 <= t_w <= t_f (chunk times) one step takes
+ * With m >= 2p-1 (with t_w = t_f, m >= (3p-1)/2), t_f = t_b and t_f/2 <= t_w <= t_f (chunk
+ * times) one step takes
  * 2m(t_f+t_b+t_w) + (p-1)t_f, and each device holds at most min(p, m) micro-batches'
  * activations.
  */
@@ -82,7 +83,9 @@ double sched_zbv_theory(const struct sched_params *sp, double t_f, double t_b, d
 	double bubble = (sp->p - 1) * t_f;
 
 	(void)overlap;
-	if (2 * sp->m < 3 * sp->p - 1 || t_f != t_b || t_w > t_f || 2 * t_w < t_f)
+	/* from m >= 2p-1; with t_w = t_f already from m >= (3p-1)/2 */
+	if ((sp->m < 2 * sp->p - 1 && !(t_w == t_f && 2 * sp->m >= 3 * sp->p - 1)) || t_f != t_b ||
+	    t_w > t_f || 2 * t_w < t_f)
 		return NAN;
 	return bubble / (2 * sp->m * (t_f + t_b + t_w) + bubble);
 }

@@ -1,4 +1,6 @@
 /* Helpers shared by the suites. */
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ppsim/sim.h"
@@ -18,4 +20,102 @@ struct sim *unit_simulate(const char *schedule, int p, int m, double t_comm)
 	s = sim_run(&c, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	return s;
+}
+
+/* Parses the action "STAGE LETTER MB" at *p (letters as PyTorch writes them) into op and moves
+ * *p past it; false when it is not one. */
+static bool torch_action(const char **p, struct op *op)
+{
+	const char *s = *p;
+	char *end;
+	unsigned long stage, mb;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	stage = strtoul(s, &end, 10);
+	switch (*end) {
+	case 'F':
+		op->kind = OP_F;
+		break;
+	case 'I':
+		op->kind = OP_B;
+		break;
+	case 'W':
+		op->kind = OP_W;
+		break;
+	case 'B':
+		op->kind = OP_BW;
+		break;
+	default:
+		return false;
+	}
+	s = end + 1;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	mb = strtoul(s, &end, 10);
+	op->stage = (uint32_t)stage;
+	op->mb = (uint32_t)mb;
+	op->flags = 0;
+	*p = end;
+	return true;
+}
+
+size_t unit_torch_ops(const char *row, struct op *out, size_t max)
+{
+	const char *p = row;
+	size_t n = 0;
+
+	while (*p != '\0' && *p != '\n' && *p != '\r') {
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p == '(') {
+			struct op f, b;
+
+			p++;
+			CU_ASSERT_FATAL(torch_action(&p, &f) && *p == ';');
+			p++;
+			CU_ASSERT_FATAL(torch_action(&p, &b) && *p == ')');
+			p++;
+			CU_ASSERT_FATAL(strncmp(p, "OVERLAP_F_B", 11) == 0);
+			p += 11;
+			f.flags = OP_OVERLAP;
+			CU_ASSERT_FATAL(n + 2 <= max);
+			out[n++] = f;
+			out[n++] = b;
+			continue;
+		}
+		CU_ASSERT_FATAL(n < max);
+		CU_ASSERT_FATAL(torch_action(&p, &out[n]));
+		n++;
+	}
+	return n;
+}
+
+bool unit_device_is(const struct sched *s, int d, const struct op *want, size_t n)
+{
+	size_t have = s->dev_start[d + 1] - s->dev_start[d];
+
+	if (have != n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const struct op *a = &s->ops[s->dev_start[d] + i];
+
+		if (a->kind != want[i].kind || a->mb != want[i].mb || a->stage != want[i].stage ||
+		    a->flags != want[i].flags)
+			return false;
+	}
+	return true;
+}
+
+bool unit_same_ops(const struct sched *a, const struct sched *b)
+{
+	if (a->p != b->p || a->nops != b->nops)
+		return false;
+	for (int d = 0; d < a->p; d++)
+		if (!unit_device_is(a, d, &b->ops[b->dev_start[d]],
+		                    b->dev_start[d + 1] - b->dev_start[d]))
+			return false;
+	return true;
 }

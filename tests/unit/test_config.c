@@ -80,6 +80,11 @@ static void config_init_sets_the_documented_defaults(void)
 	ASSERT_NEAR(c.efficiency, 0.5);
 	CU_ASSERT_EQUAL(c.tied, -1);
 	CU_ASSERT_EQUAL(c.mlp, PP_MLP_PRESET);
+	CU_ASSERT_STRING_EQUAL(c.schedule_file, "");
+	ASSERT_NEAR(c.w_mem_fraction, 0.5);
+	ASSERT_NEAR(c.overlap_factor, 1);
+	ASSERT_NEAR(c.mem_limit, 0);
+	CU_ASSERT_EQUAL(c.nstage_scale, 0);
 }
 
 static void config_options_describe_each_field_once(void)
@@ -91,6 +96,7 @@ static void config_options_describe_each_field_once(void)
 		enum config_arg arg;
 	} want[] = {
 	        {"schedule", 's', "schedule", CONFIG_ARG_NAME},
+	        {"schedule-file", 0, "schedule_file", CONFIG_ARG_PATH},
 	        {"stages", 'p', "p", CONFIG_ARG_COUNT},
 	        {"microbatches", 'm', "m", CONFIG_ARG_COUNT},
 	        {"chunks", 'v', "v", CONFIG_ARG_COUNT},
@@ -105,6 +111,8 @@ static void config_options_describe_each_field_once(void)
 	        {"group-size", 0, "group_size", CONFIG_ARG_COUNT},
 	        {"w-mem-fraction", 0, "w_mem_fraction", CONFIG_ARG_SHARE},
 	        {"duplex", 0, "duplex", CONFIG_ARG_NAME},
+	        {"mem-limit", 0, "mem_limit", CONFIG_ARG_RATE},
+	        {"overlap-factor", 0, "overlap_factor", CONFIG_ARG_RATE},
 	        {"link", 0, "link", CONFIG_ARG_NAME},
 	        {"model", 0, "model", CONFIG_ARG_NAME},
 	        {"layers", 0, "layers", CONFIG_ARG_COUNT},
@@ -133,6 +141,7 @@ static void config_options_describe_each_field_once(void)
 	        {"distributed-optimizer", 0, "distributed_optimizer", CONFIG_ARG_BOOL},
 	        {"bytes-per-param", 0, "bytes_per_param", CONFIG_ARG_RATE},
 	        {"dtype-bytes", 0, "dtype_bytes", CONFIG_ARG_COUNT},
+	        {"stage-scale", 0, "stage_scale", CONFIG_ARG_SCALES},
 	        {"layers-per-stage", 0, "layers_per_stage", CONFIG_ARG_LIST},
 	        {"first-stage-layers", 0, "first_stage_layers", CONFIG_ARG_COUNT},
 	        {"last-stage-layers", 0, "last_stage_layers", CONFIG_ARG_COUNT},
@@ -266,7 +275,8 @@ static void config_set_accepts_known_schedules_only(void)
 	CU_ASSERT_EQUAL(set(&c, "schedule", "GPipe", &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 	CU_ASSERT_STRING_EQUAL(err.msg, "--schedule 'GPipe': unknown schedule; known: gpipe, 1f1b, "
-	                                "interleaved, zbh1, zbh2");
+	                                "interleaved, loopedbfs, zbh1, zbh2, zbv, dualpipev, "
+	                                "zb-auto, zb1p, zb2p");
 	CU_ASSERT_STRING_EQUAL(c.schedule, "1f1b");
 	assert_rejected("schedule", "");
 	assert_rejected("schedule", "zbh1x");
@@ -1137,6 +1147,186 @@ static void config_load_file_reports_a_file_it_cannot_read_as_an_io_error(void)
 	CU_ASSERT_EQUAL(rmdir(dir), 0);
 }
 
+static void config_set_reads_comma_separated_stage_scales(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "stage-scale", "1,1,1,1.5", &err), 0);
+	CU_ASSERT_EQUAL(c.nstage_scale, 4);
+	ASSERT_NEAR(c.stage_scale[0], 1);
+	ASSERT_NEAR(c.stage_scale[3], 1.5);
+	CU_ASSERT_EQUAL(set(&c, "stage-scale", "0.25,4e2", &err), 0);
+	CU_ASSERT_EQUAL(c.nstage_scale, 2);
+	ASSERT_NEAR(c.stage_scale[0], 0.25);
+	ASSERT_NEAR(c.stage_scale[1], 400);
+	CU_ASSERT_EQUAL(set(&c, "stage-scale", "1000000", &err), 0);
+	CU_ASSERT_EQUAL(c.nstage_scale, 1);
+	CU_ASSERT_TRUE(config_is_set(&c, "stage_scale"));
+}
+
+static void config_set_rejects_stage_scales_that_are_not_numbers_above_0(void)
+{
+	static const char *const bad[] = {"0",  "-1",    "1,0", "1,,2", "",   ",1",
+	                                  "1,", "1,abc", "1e7", "nan",  "inf"};
+	struct config c;
+	struct pp_error err = {0};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[160];
+
+		config_init(&c);
+		CU_ASSERT_EQUAL(set(&c, "stage-scale", "2,3", &err), 0);
+		CU_ASSERT_EQUAL(set(&c, "stage-scale", bad[i], &err), -1);
+		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+		snprintf(want, sizeof(want),
+		         "--stage-scale '%s': must be up to 1024 numbers above 0 and at most 1e6, "
+		         "comma-separated",
+		         bad[i]);
+		CU_ASSERT_STRING_EQUAL(err.msg, want);
+		/* a rejected list keeps the old one */
+		CU_ASSERT_EQUAL(c.nstage_scale, 2);
+		ASSERT_NEAR(c.stage_scale[1], 3);
+	}
+}
+
+static void config_validate_takes_p_or_p_times_v_stage_scales_only(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "schedule", "interleaved", &err), 0);
+	c.v = 2;
+	CU_ASSERT_EQUAL(set(&c, "stage-scale", "1,1,1", &err), 0);
+	CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--stage-scale '1,1,1': gives 3 factors; give p = 4 (per "
+	                                "device) or p*v = 8 (per stage)");
+	CU_ASSERT_EQUAL(set(&c, "stage-scale", "1,2,3,4,5,6,7,8,9", &err), 0);
+	CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gives 9 factors"));
+	memset(&err, 0, sizeof(err));
+	CU_ASSERT_EQUAL(set(&c, "stage-scale", "1,2,3,4", &err), 0);
+	CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+	CU_ASSERT_EQUAL(set(&c, "stage-scale", "1,2,3,4,5,6,7,8", &err), 0);
+	CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+}
+
+static void config_stage_scale_is_per_device_with_p_factors_and_per_stage_with_p_times_v(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	c.v = 2;
+	/* no factors: every stage 1 */
+	for (int st = 0; st < 8; st++)
+		ASSERT_NEAR(config_stage_scale(&c, st, st % 4), 1);
+	/* p factors: the device's, whatever the stage */
+	CU_ASSERT_EQUAL(set(&c, "stage-scale", "1,2,3,4", &err), 0);
+	ASSERT_NEAR(config_stage_scale(&c, 4, 3), 4);
+	ASSERT_NEAR(config_stage_scale(&c, 7, 0), 1);
+	ASSERT_NEAR(config_stage_scale(&c, 1, 1), 2);
+	/* p*v factors: the stage's, whatever the device */
+	CU_ASSERT_EQUAL(set(&c, "stage-scale", "1,2,3,4,5,6,7,8", &err), 0);
+	ASSERT_NEAR(config_stage_scale(&c, 4, 3), 5);
+	ASSERT_NEAR(config_stage_scale(&c, 7, 0), 8);
+	ASSERT_NEAR(config_stage_scale(&c, 1, 1), 2);
+}
+
+static void config_load_file_reads_stage_scale_as_an_array_of_numbers(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+	static const char text[] = "{\"stage_scale\": [1, 1, 1, 1.5]}";
+
+	config_init(&c);
+	CU_ASSERT_EQUAL_FATAL(load(&c, text, strlen(text), &err), 0);
+	CU_ASSERT_EQUAL(c.nstage_scale, 4);
+	ASSERT_NEAR(c.stage_scale[3], 1.5);
+	CU_ASSERT_TRUE(config_is_set(&c, "stage_scale"));
+	assert_file_rejected(
+	        "{\"stage_scale\": \"1,2\"}", 1, 2,
+	        "config 'PATH':1:2: key \"stage_scale\": expected an array of numbers, "
+	        "got a string");
+	assert_file_rejected("{\"stage_scale\": [1, 0]}", 1, 2,
+	                     "config 'PATH':1:2: key \"stage_scale\" '1,0': must be up to 1024 "
+	                     "numbers above 0 and at most 1e6, comma-separated");
+}
+
+static void config_validate_takes_a_memory_limit_for_zb_auto_only(void)
+{
+	static const char *const others[] = {"zbh1", "zb1p", "zb2p", "1f1b"};
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "schedule", "zb-auto", &err), 0);
+	CU_ASSERT_EQUAL(set(&c, "mem-limit", "2.5", &err), 0);
+	ASSERT_NEAR(c.mem_limit, 2.5);
+	CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+	CU_ASSERT_EQUAL(set(&c, "mem-limit", "0.5", &err), 0);
+	CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--mem-limit '0.5': must be at least 1 micro-batch");
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		char want[96];
+
+		CU_ASSERT_EQUAL(set(&c, "schedule", others[i], &err), 0);
+		CU_ASSERT_EQUAL(set(&c, "mem-limit", "3", &err), 0);
+		CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
+		snprintf(want, sizeof(want),
+		         "--mem-limit '3': only zb-auto takes a memory limit, not %s", others[i]);
+		CU_ASSERT_STRING_EQUAL(err.msg, want);
+	}
+	assert_rejected("mem-limit", "0");
+	assert_rejected("mem-limit", "-4");
+}
+
+static void config_set_takes_an_overlap_factor_above_0(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "overlap-factor", "0.5", &err), 0);
+	ASSERT_NEAR(c.overlap_factor, 0.5);
+	CU_ASSERT_EQUAL(set(&c, "overlap-factor", "1.25", &err), 0);
+	ASSERT_NEAR(c.overlap_factor, 1.25);
+	assert_rejected("overlap-factor", "0");
+	assert_rejected("overlap-factor", "-0.5");
+	assert_rejected("overlap-factor", "x");
+	CU_ASSERT_EQUAL(set(&c, "overlap-factor", "0", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--overlap-factor '0': must be a number above 0 and at "
+	                                "most 1e9");
+	ASSERT_NEAR(c.overlap_factor, 1.25);
+}
+
+static void config_set_takes_a_schedule_file_name_and_validate_bars_generator_options(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+	char longname[300];
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "schedule-file", "order.csv", &err), 0);
+	CU_ASSERT_STRING_EQUAL(c.schedule_file, "order.csv");
+	CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+	CU_ASSERT_EQUAL(set(&c, "schedule-file", "", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg,
+	                       "--schedule-file '': must be a file name of 1 to 255 characters");
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	CU_ASSERT_EQUAL(set(&c, "schedule-file", longname, &err), -1);
+	CU_ASSERT_STRING_EQUAL(c.schedule_file, "order.csv");
+	CU_ASSERT_EQUAL(set(&c, "group-size", "4", &err), 0);
+	CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--group-size '4': not with --schedule-file");
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(config_init_sets_the_documented_defaults),
         UNIT_TEST(config_options_describe_each_field_once),
@@ -1194,6 +1384,14 @@ static const struct unit_test tests[] = {
         UNIT_TEST(config_load_file_places_a_top_level_that_is_not_an_object_where_its_value_starts),
         UNIT_TEST(config_load_file_rejects_a_nul_byte_at_its_position),
         UNIT_TEST(config_load_file_reports_a_file_it_cannot_read_as_an_io_error),
+        UNIT_TEST(config_set_reads_comma_separated_stage_scales),
+        UNIT_TEST(config_set_rejects_stage_scales_that_are_not_numbers_above_0),
+        UNIT_TEST(config_validate_takes_p_or_p_times_v_stage_scales_only),
+        UNIT_TEST(config_stage_scale_is_per_device_with_p_factors_and_per_stage_with_p_times_v),
+        UNIT_TEST(config_load_file_reads_stage_scale_as_an_array_of_numbers),
+        UNIT_TEST(config_validate_takes_a_memory_limit_for_zb_auto_only),
+        UNIT_TEST(config_set_takes_an_overlap_factor_above_0),
+        UNIT_TEST(config_set_takes_a_schedule_file_name_and_validate_bars_generator_options),
         {NULL, NULL},
 };
 

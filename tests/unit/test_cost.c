@@ -1157,6 +1157,147 @@ static void cost_model_counts_a_step_s_model_flops_and_tokens_over_all_replicas(
 	release(&x);
 }
 
+static void cost_scale_stages_multiplies_each_device_s_stages_by_its_factor(void)
+{
+	struct config c;
+	struct sched *s = sched_alloc(4, 2, 1, false, PLACE_LOOP);
+	struct cost *k;
+	struct pp_error err = {0};
+
+	/* loop placement, p=4, v=2: stage st is on device st % 4 */
+	config_init(&c);
+	c.v = 2;
+	set(&c, "stage_scale", "1,2,0.5,1.5");
+	k = cost_new_explicit(&c, 0.5);
+	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), 0);
+	for (int st = 0; st < 8; st++) {
+		static const double f[4] = {1, 2, 0.5, 1.5};
+
+		CU_ASSERT_EQUAL(k->t_f[st], (pp_time)llround(1000000 * f[st % 4]));
+		CU_ASSERT_EQUAL(k->t_b[st], (pp_time)llround(1000000 * f[st % 4]));
+		CU_ASSERT_EQUAL(k->t_w[st], (pp_time)llround(1000000 * f[st % 4]));
+		/* memory and messages keep their prices */
+		CU_ASSERT_EQUAL(k->act[st], k->act[0]);
+	}
+	CU_ASSERT_FALSE(cost_uniform(k));
+	cost_free(k);
+	sched_free(s);
+}
+
+static void cost_scale_stages_per_device_follows_the_v_placement_not_stage_mod_p(void)
+{
+	struct config c;
+	struct sched *s = sched_alloc(4, 2, 1, true, PLACE_V);
+	struct cost *k;
+	struct pp_error err = {0};
+	/* V placement, p=4: stages 0..3 on devices 0..3, stages 4..7 on devices 3..0 */
+	static const double f[8] = {1, 2, 3, 4, 4, 3, 2, 1};
+
+	config_init(&c);
+	c.v = 2;
+	set(&c, "stage_scale", "1,2,3,4");
+	k = cost_new_explicit(&c, 0.5);
+	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), 0);
+	for (int st = 0; st < 8; st++) {
+		CU_ASSERT_EQUAL(k->t_f[st], (pp_time)llround(1000000 * f[st]));
+		ASSERT_NEAR(config_stage_scale(&c, st, (int)s->stage_device[st]), f[st]);
+	}
+	cost_free(k);
+	sched_free(s);
+}
+
+static void cost_scale_stages_per_stage_multiplies_each_virtual_stage(void)
+{
+	struct config c;
+	struct sched *s = sched_alloc(2, 2, 1, true, PLACE_V);
+	struct cost *k;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	c.p = 2;
+	c.v = 2;
+	c.t_f = 2;
+	c.t_b = 4;
+	c.t_w = 1;
+	set(&c, "stage_scale", "1,1.5,2,3");
+	k = cost_new_explicit(&c, 0.5);
+	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), 0);
+	for (int st = 0; st < 4; st++) {
+		static const double f[4] = {1, 1.5, 2, 3};
+
+		/* a chunk op of t/v = 1, 2 and 0.5 units, scaled */
+		ASSERT_NEAR(pp_time_to_units(k->t_f[st], k->tick), 1 * f[st]);
+		ASSERT_NEAR(pp_time_to_units(k->t_b[st], k->tick), 2 * f[st]);
+		ASSERT_NEAR(pp_time_to_units(k->t_w[st], k->tick), 0.5 * f[st]);
+	}
+	cost_free(k);
+	sched_free(s);
+}
+
+static void cost_scale_stages_leaves_costs_alone_without_factors(void)
+{
+	struct config c;
+	struct sched *s = sched_alloc(3, 1, 1, false, PLACE_LOOP);
+	struct cost *k;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	c.p = 3;
+	k = cost_new_explicit(&c, 0.5);
+	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), 0);
+	for (int st = 0; st < 3; st++) {
+		CU_ASSERT_EQUAL(k->t_f[st], 1000000);
+		ASSERT_NEAR(config_stage_scale(&c, st, st), 1);
+	}
+	CU_ASSERT_TRUE(cost_uniform(k));
+	cost_free(k);
+	sched_free(s);
+}
+
+static void cost_scale_stages_rejects_a_factor_that_makes_an_op_too_long(void)
+{
+	struct config c;
+	struct sched *s = sched_alloc(1, 1, 1, false, PLACE_LOOP);
+	struct cost *k;
+	struct pp_error err = {0};
+
+	/* 1e9 units of 1e6 ticks times 1e6 is far above PP_TIME_TOTAL_MAX */
+	config_init(&c);
+	c.p = 1;
+	c.t_f = 1e9;
+	set(&c, "stage_scale", "1000000");
+	k = cost_new_explicit(&c, 0.5);
+	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_EQUAL(strncmp(err.msg, "--stage-scale '", 15), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "makes stage 0's ops take too long"));
+	cost_free(k);
+	sched_free(s);
+}
+
+static void cost_scale_stages_multiplies_model_costs_too(void)
+{
+	struct config c;
+	struct priced plain, scaled;
+	struct pp_error err = {0};
+
+	model_config(&c, "llama3-70b", "4");
+	plain = price_ok(&c);
+	set(&c, "stage_scale", "1,1,1,2");
+	scaled = price_ok(&c);
+	CU_ASSERT_EQUAL(cost_scale_stages(scaled.cost, &c, scaled.sched, &err), 0);
+	for (int st = 0; st < 4; st++) {
+		pp_time f = st == 3 ? 2 : 1;
+
+		CU_ASSERT(llabs(scaled.cost->t_f[st] - f * plain.cost->t_f[st]) <= 1);
+		CU_ASSERT(llabs(scaled.cost->t_b[st] - f * plain.cost->t_b[st]) <= 1);
+		CU_ASSERT(llabs(scaled.cost->t_w[st] - f * plain.cost->t_w[st]) <= 1);
+		CU_ASSERT_EQUAL(scaled.cost->msg_time[st], plain.cost->msg_time[st]);
+	}
+	release(&plain);
+	release(&scaled);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(cost_explicit_prices_each_stage_in_ticks_of_one_unit),
         UNIT_TEST(cost_explicit_gives_each_chunk_t_over_v),
@@ -1208,6 +1349,12 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_rejects_an_efficiency_of_zero_and_fewer_than_4_bytes_a_parameter),
         UNIT_TEST(cost_model_gives_each_gpu_the_memory_of_its_preset_or_of_the_override),
         UNIT_TEST(cost_model_counts_a_step_s_model_flops_and_tokens_over_all_replicas),
+        UNIT_TEST(cost_scale_stages_multiplies_each_device_s_stages_by_its_factor),
+        UNIT_TEST(cost_scale_stages_per_device_follows_the_v_placement_not_stage_mod_p),
+        UNIT_TEST(cost_scale_stages_per_stage_multiplies_each_virtual_stage),
+        UNIT_TEST(cost_scale_stages_leaves_costs_alone_without_factors),
+        UNIT_TEST(cost_scale_stages_rejects_a_factor_that_makes_an_op_too_long),
+        UNIT_TEST(cost_scale_stages_multiplies_model_costs_too),
         {NULL, NULL},
 };
 

@@ -758,6 +758,7 @@ static void engine_reports_a_cycle_across_devices_as_deadlock(void)
 	               "device 0 waits in BW(mb 0, stage 0) for BW(mb 0, stage 1) from device 1"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 	        err.msg, "device 1 waits in F(mb 1, stage 1) for F(mb 1, stage 0) from device 0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "; cycle: device 0 -> device 1 -> device 0"));
 	engine_free(e);
 	cost_free(k);
 	sched_free(s);
@@ -888,6 +889,205 @@ static void engine_gives_identical_times_on_every_run(void)
 	run_end(&b);
 }
 
+/* A p=1, m=2 mixed schedule: F0, then F1 overlapped with the fused BW0, then the split B1, W1. */
+static struct sched *one_pair_by_hand(void)
+{
+	size_t counts[1] = {5};
+	struct sched *s = sched_alloc_counts(1, 1, 2, true, PLACE_LOOP, counts);
+
+	s->mixed = true;
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push_pair(s, 0, 1, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_B, 1, 0);
+	sched_push(s, 0, OP_W, 1, 0);
+	return s;
+}
+
+static void engine_runs_an_overlapped_pair_as_one_slot_of_overlap_factor_times_f_plus_b(void)
+{
+	static const double factors[] = {1, 0.5, 0.8};
+
+	for (size_t k = 0; k < sizeof(factors) / sizeof(factors[0]); k++) {
+		struct config c = config_of("1f1b", 1, 2);
+		struct run x;
+		double f = factors[k], pair = f * (1 + 2);
+
+		/* F 1, BW 2: the pair takes f x 3, both of its ops start and end with it; the
+		 * device is busy for the slot once */
+		c.overlap_factor = f;
+		run_start_with(&x, one_pair_by_hand(), &c);
+		CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 0, 0, 1));
+		CU_ASSERT_TRUE(op_ran(&x, OP_F, 1, 0, 1, 1 + pair));
+		CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 0, 1, 1 + pair));
+		CU_ASSERT_TRUE(op_ran(&x, OP_B, 1, 0, 1 + pair, 2 + pair));
+		CU_ASSERT_TRUE(op_ran(&x, OP_W, 1, 0, 2 + pair, 3 + pair));
+		CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 3 + pair));
+		CU_ASSERT_EQUAL(x.r->devices[0].busy, ticks(x.k, 3 + pair));
+		/* F0 and F1 are alive together at the pair's start */
+		CU_ASSERT_EQUAL(x.r->devices[0].peak_act, 2 * x.k->act[0]);
+		run_end(&x);
+	}
+}
+
+static void engine_starts_a_pair_once_the_inputs_of_both_ops_have_arrived(void)
+{
+	struct sched *s = sched_alloc(2, 1, 2, false, PLACE_LOOP);
+	struct config c = config_of("1f1b", 2, 2);
+	struct run x;
+
+	/*
+	 * Device 1 pairs F1 with BW0. F 1, BW 2, messages 0.5. Device 0: F0 0-1, F1 1-2;
+	 * device 1: F0 1.5-2.5; the pair waits for F1's input (2.5) and BW0's own F0 (2.5):
+	 * 2.5-5.5, then BW1 5.5-7.5; device 0: BW0 6-8 (gradient at 6), BW1 8-10.
+	 */
+	c.t_comm = 0.5;
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_BW, 1, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push_pair(s, 1, 1, 1, OP_BW, 0, 1);
+	sched_push(s, 1, OP_BW, 1, 1);
+	run_start_with(&x, s, &c);
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 0, 1, 1.5, 2.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 1, 1, 2.5, 5.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 1, 2.5, 5.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 1, 1, 5.5, 7.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 0, 6, 8));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 1, 0, 8, 10));
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 10));
+	CU_ASSERT_EQUAL(x.r->messages, 4);
+	run_end(&x);
+	/* the pair in half the time: 2.5-4, BW1 4-6; device 0: BW0 4.5-6.5, BW1 6.5-8.5 */
+	s = sched_alloc(2, 1, 2, false, PLACE_LOOP);
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_BW, 1, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push_pair(s, 1, 1, 1, OP_BW, 0, 1);
+	sched_push(s, 1, OP_BW, 1, 1);
+	c.overlap_factor = 0.5;
+	run_start_with(&x, s, &c);
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 1, 1, 2.5, 4));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 1, 2.5, 4));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 1, 1, 4, 6));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 0, 4.5, 6.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 1, 0, 6.5, 8.5));
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 8.5));
+	run_end(&x);
+}
+
+static void engine_blocking_sends_of_a_pair_hold_its_device_until_the_later_one_arrives(void)
+{
+	struct sched *s = sched_alloc(3, 1, 2, false, PLACE_LOOP);
+	struct config c = config_of("1f1b", 3, 2);
+	struct run x;
+
+	/*
+	 * Device 1 pairs F1 (output to device 2) with BW0 (gradient to device 0); both messages
+	 * leave when the pair ends and take 0.5 on their own channels, so the device is held 0.5,
+	 * not 1. F 1, BW 2, blocking. Device 0: F0 0-1 (held to 1.5), F1 1.5-2.5 (held to 3);
+	 * device 1: F0 1.5-2.5 (held to 3); device 2: F0 3-4, BW0 4-6 (held to 6.5); device 1:
+	 * pair 6.5-9.5 (held to 10); device 2: F1 10-11, BW1 11-13 (held to 13.5); device 1:
+	 * BW1 13.5-15.5 (held to 16); device 0: BW0 10-12, BW1 16-18.
+	 */
+	c.t_comm = 0.5;
+	c.comm = PP_COMM_BLOCKING;
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_BW, 1, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push_pair(s, 1, 1, 1, OP_BW, 0, 1);
+	sched_push(s, 1, OP_BW, 1, 1);
+	sched_push(s, 2, OP_F, 0, 2);
+	sched_push(s, 2, OP_BW, 0, 2);
+	sched_push(s, 2, OP_F, 1, 2);
+	sched_push(s, 2, OP_BW, 1, 2);
+	run_start_with(&x, s, &c);
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 1, 0, 1.5, 2.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 1, 1, 6.5, 9.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 1, 6.5, 9.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_F, 1, 2, 10, 11));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 0, 0, 10, 12));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 1, 1, 13.5, 15.5));
+	CU_ASSERT_TRUE(op_ran(&x, OP_BW, 1, 0, 16, 18));
+	CU_ASSERT_EQUAL(x.r->makespan, ticks(x.k, 18));
+	CU_ASSERT_EQUAL(x.r->devices[0].comm_wait, ticks(x.k, 1));
+	CU_ASSERT_EQUAL(x.r->devices[1].comm_wait, ticks(x.k, 1.5));
+	CU_ASSERT_EQUAL(x.r->devices[2].comm_wait, ticks(x.k, 1));
+	CU_ASSERT_EQUAL(x.r->devices[1].busy, ticks(x.k, 1 + 3 + 2));
+	run_end(&x);
+}
+
+static void engine_names_the_cycle_of_a_deadlock(void)
+{
+	struct sched *s = sched_alloc(3, 1, 2, false, PLACE_LOOP);
+	struct config c = config_of("1f1b", 3, 2);
+	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct pp_error err = {0};
+	struct engine *e;
+
+	/* devices 1 and 2 wait for each other; device 0 only waits for device 1 */
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_BW, 1, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push(s, 1, OP_BW, 0, 1);
+	sched_push(s, 1, OP_F, 1, 1);
+	sched_push(s, 1, OP_BW, 1, 1);
+	sched_push(s, 2, OP_F, 1, 2);
+	sched_push(s, 2, OP_F, 0, 2);
+	sched_push(s, 2, OP_BW, 0, 2);
+	sched_push(s, 2, OP_BW, 1, 2);
+	e = engine_new(s, k, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(engine_run(e, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_SIM);
+	CU_ASSERT_STRING_EQUAL(
+	        err.msg, "deadlock after 3 of 12 ops: device 0 waits in BW(mb 0, stage 0) for "
+	                 "BW(mb 0, stage 1) from device 1; device 1 waits in BW(mb 0, stage 1) "
+	                 "for BW(mb 0, stage 2) from device 2; device 2 waits in F(mb 1, stage "
+	                 "2) for F(mb 1, stage 1) from device 1; cycle: device 1 -> device 2 "
+	                 "-> device 1");
+	engine_free(e);
+	cost_free(k);
+	sched_free(s);
+}
+
+static void engine_names_the_waiting_partner_of_a_stuck_pair(void)
+{
+	struct sched *s = sched_alloc(2, 1, 2, false, PLACE_LOOP);
+	struct config c = config_of("1f1b", 2, 2);
+	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct pp_error err = {0};
+	struct engine *e;
+
+	/* device 0's pair (F1 ; BW0): F1 could run, BW0 waits for device 1, which waits for F1 */
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push_pair(s, 0, 1, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_BW, 1, 0);
+	sched_push(s, 1, OP_F, 1, 1);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push(s, 1, OP_BW, 0, 1);
+	sched_push(s, 1, OP_BW, 1, 1);
+	e = engine_new(s, k, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(engine_run(e, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_SIM);
+	CU_ASSERT_STRING_EQUAL(
+	        err.msg, "deadlock after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) for "
+	                 "BW(mb 0, stage 1) from device 1; device 1 waits in F(mb 1, stage 1) "
+	                 "for F(mb 1, stage 0) from device 0; cycle: device 0 -> device 1 -> "
+	                 "device 0");
+	CU_ASSERT_PTR_NULL(engine_result(e));
+	engine_free(e);
+	cost_free(k);
+	sched_free(s);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(engine_1f1b_p4_m8_takes_33_units_with_op_times_derived_by_hand),
         UNIT_TEST(engine_gpipe_p4_m8_takes_33_units_with_op_times_derived_by_hand),
@@ -919,6 +1119,11 @@ static const struct unit_test tests[] = {
         UNIT_TEST(engine_new_rejects_times_whose_total_exceeds_the_limit),
         UNIT_TEST(engine_has_no_result_before_it_runs),
         UNIT_TEST(engine_gives_identical_times_on_every_run),
+        UNIT_TEST(engine_runs_an_overlapped_pair_as_one_slot_of_overlap_factor_times_f_plus_b),
+        UNIT_TEST(engine_starts_a_pair_once_the_inputs_of_both_ops_have_arrived),
+        UNIT_TEST(engine_blocking_sends_of_a_pair_hold_its_device_until_the_later_one_arrives),
+        UNIT_TEST(engine_names_the_cycle_of_a_deadlock),
+        UNIT_TEST(engine_names_the_waiting_partner_of_a_stuck_pair),
         {NULL, NULL},
 };
 

@@ -214,7 +214,15 @@ static void metrics_derive_each_figure_from_a_result_written_by_hand(void)
 	        {6000000, 0, 3000000, 10000000, 2000000},
 	};
 	struct channel_result channels[1] = {{1, 0, 3, 300, 2500000}};
-	struct result r = {2, 10000000, NULL, devices, channels, 1, 3, 300, 2500000};
+	struct result r = {.p = 2,
+	                   .makespan = 10000000,
+	                   .times = NULL,
+	                   .devices = devices,
+	                   .channels = channels,
+	                   .nchannels = 1,
+	                   .messages = 3,
+	                   .bytes = 300,
+	                   .msg_time = 2500000};
 	struct metrics m;
 
 	/*
@@ -418,12 +426,21 @@ static void metrics_zbh2_with_unit_costs_has_no_span_bubble_but_a_fill_bubble(vo
 }
 
 /* True when schedule's closed form is documented to apply to (p, m, t_f, t_b, t_w). */
-static bool theory_expected(const char *schedule, int p, int m, double t_b, double t_w)
+static bool theory_expected(const char *schedule, int p, int m, double t_f, double t_b, double t_w)
 {
 	if (strcmp(schedule, "interleaved") == 0)
 		return m >= p;
 	if (strcmp(schedule, "zbh1") == 0)
 		return m >= p && t_w <= t_b;
+	/* research notes 2.3: PyTorch's ZB-V order takes 2m(t_f+t_b+t_w) + (p-1)t_f when
+	 * t_f = t_b and t_f/2 <= t_w <= t_f, from m >= 2p-1; with t_w = t_f already from
+	 * m >= (3p-1)/2 (p=3, m=4, t = (2, 2, 1) takes 23, not 22) */
+	if (strcmp(schedule, "zbv") == 0)
+		return t_f == t_b && 2 * t_w >= t_f && t_w <= t_f &&
+		       (m >= 2 * p - 1 || (t_w == t_f && 2 * m >= 3 * p - 1));
+	/* research notes 3.3: DeepSeek's bubble when t_f = t_b >= t_w */
+	if (strcmp(schedule, "dualpipev") == 0)
+		return t_f == t_b && t_w <= t_b;
 	return true;
 }
 
@@ -437,7 +454,8 @@ static bool theory_expected(const char *schedule, int p, int m, double t_b, doub
 static int closed_form_mismatches(const double (*costs)[3], size_t ncosts, bool check_domain,
                                   int *compared)
 {
-	static const char *const names[] = {"gpipe", "1f1b", "interleaved", "zbh1", "zbh2"};
+	static const char *const names[] = {"gpipe", "1f1b",      "interleaved", "zbh1",
+	                                    "zbh2",  "loopedbfs", "zbv",         "dualpipev"};
 	int bad = 0;
 
 	*compared = 0;
@@ -466,9 +484,9 @@ static int closed_form_mismatches(const double (*costs)[3], size_t ncosts, bool 
 						if (check_domain)
 							CU_ASSERT_EQUAL(
 							        !isnan(theory),
-							        theory_expected(names[n], p, m,
-							                        costs[k][1],
-							                        costs[k][2]));
+							        theory_expected(
+							                names[n], p, m, costs[k][0],
+							                costs[k][1], costs[k][2]));
 						if (!isnan(theory))
 							++*compared;
 						if (!isnan(theory) && fabs(sim - theory) > 1e-9 &&
@@ -509,6 +527,75 @@ static void metrics_closed_forms_hold_or_are_absent_when_w_outlasts_f(void)
 	        closed_form_mismatches(costs, sizeof(costs) / sizeof(costs[0]), false, &compared),
 	        0);
 	CU_ASSERT(compared > 0);
+}
+
+static void metrics_dualpipev_closed_form_holds_or_is_absent_for_each_overlap_factor(void)
+{
+	/*
+	 * DeepSeek's bubble, research notes 3.3, verified for a pair slot FB from max(F, B) to
+	 * F + B (B the full backward). A closed form beside the simulated bubble must equal it;
+	 * where FB >= max(F, B) one must be given.
+	 */
+	static const double factors[] = {1, 0.9, 0.8, 0.7, 0.6, 0.5};
+	static const double costs[][3] = {{1, 1, 1}, {2, 2, 1}, {4, 4, 2}};
+	int bad = 0, compared = 0;
+
+	for (size_t f = 0; f < sizeof(factors) / sizeof(factors[0]); f++)
+		for (size_t k = 0; k < sizeof(costs) / sizeof(costs[0]); k++)
+			for (int p = 2; p <= 5; p++)
+				for (int m = 2 * p; m <= 3 * p; m++) {
+					struct config c =
+					        config_with("dualpipev", p, 2, m, costs[k][0],
+					                    costs[k][1], costs[k][2]);
+					double fwd = costs[k][0], back = costs[k][1] + costs[k][2];
+					double hi = fwd > back ? fwd : back, theory, sim;
+					struct sim *s;
+
+					c.overlap_factor = factors[f];
+					s = simulate_config(&c);
+					theory = s->metrics.bubble_ratio_theory;
+					sim = s->metrics.bubble_ratio;
+					if (factors[f] * (fwd + back) >= hi - 1e-12)
+						CU_ASSERT_FALSE(isnan(theory));
+					if (!isnan(theory)) {
+						compared++;
+						if (fabs(theory - sim) > 1e-9 && bad++ < 5)
+							fprintf(stderr,
+							        "dualpipev p=%d m=%d t=(%g,%g,%g) "
+							        "overlap %g: simulated %.12g, "
+							        "closed "
+							        "form %.12g\n",
+							        p, m, costs[k][0], costs[k][1],
+							        costs[k][2], factors[f], sim,
+							        theory);
+					}
+					sim_free(s);
+				}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(compared > 100);
+}
+
+static void metrics_give_zbv_loopedbfs_and_dualpipev_their_closed_forms(void)
+{
+	struct sim *s = unit_simulate("zbv", 4, 8, 0);
+
+	/* (p-1) t_f = 1.5 of fill in 25.5 */
+	ASSERT_NEAR(s->metrics.bubble_ratio_theory, 1.5 / 25.5);
+	ASSERT_NEAR(s->metrics.bubble_ratio, 1.5 / 25.5);
+	sim_free(s);
+	s = unit_simulate("dualpipev", 4, 10, 0);
+	ASSERT_NEAR(s->metrics.bubble_ratio_theory, 3.0 / 33);
+	ASSERT_NEAR(s->metrics.bubble_ratio, 3.0 / 33);
+	sim_free(s);
+	/* LoopedBFS with v = 1 is GPipe: (p-1)/(m+p-1) */
+	s = unit_simulate("loopedbfs", 4, 8, 0);
+	ASSERT_NEAR(s->metrics.bubble_ratio_theory, 3.0 / 11);
+	ASSERT_NEAR(s->metrics.bubble_ratio, 3.0 / 11);
+	sim_free(s);
+	/* zb-auto orders ops from the costs: no closed form */
+	s = unit_simulate("zb-auto", 4, 8, 0);
+	CU_ASSERT_TRUE(isnan(s->metrics.bubble_ratio_theory));
+	sim_free(s);
 }
 
 static void sim_run_rejects_an_invalid_config_with_a_usage_error(void)
@@ -845,6 +932,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(metrics_zbh2_with_unit_costs_has_no_span_bubble_but_a_fill_bubble),
         UNIT_TEST(metrics_every_closed_form_equals_the_simulated_bubble_over_a_grid),
         UNIT_TEST(metrics_closed_forms_hold_or_are_absent_when_w_outlasts_f),
+        UNIT_TEST(metrics_dualpipev_closed_form_holds_or_is_absent_for_each_overlap_factor),
+        UNIT_TEST(metrics_give_zbv_loopedbfs_and_dualpipev_their_closed_forms),
         UNIT_TEST(sim_run_rejects_an_invalid_config_with_a_usage_error),
         UNIT_TEST(metrics_gpipe_runs_llama3_70b_p4_m16_out_of_memory_on_every_device),
         UNIT_TEST(metrics_1f1b_holds_p_minus_d_micro_batches_of_llama3_70b_activations),

@@ -55,10 +55,22 @@ static void sched_table_lists_each_generator_with_its_backward_and_chunks(void)
 	static const struct {
 		const char *name;
 		bool split;
+		enum placement placement;
 		int min_v, max_v;
+		bool priced;
+		int limit_per_p;
 	} want[] = {
-	        {"gpipe", false, 1, 1}, {"1f1b", false, 1, 1}, {"interleaved", false, 2, 0},
-	        {"zbh1", true, 1, 1},   {"zbh2", true, 1, 1},
+	        {"gpipe", false, PLACE_LOOP, 1, 1, false, 0},
+	        {"1f1b", false, PLACE_LOOP, 1, 1, false, 0},
+	        {"interleaved", false, PLACE_LOOP, 2, 0, false, 0},
+	        {"loopedbfs", false, PLACE_LOOP, 1, 0, false, 0},
+	        {"zbh1", true, PLACE_LOOP, 1, 1, false, 0},
+	        {"zbh2", true, PLACE_LOOP, 1, 1, false, 0},
+	        {"zbv", true, PLACE_V, 2, 2, false, 0},
+	        {"dualpipev", true, PLACE_V, 2, 2, false, 0},
+	        {"zb-auto", true, PLACE_LOOP, 1, 1, true, 0},
+	        {"zb1p", true, PLACE_LOOP, 1, 1, true, 1},
+	        {"zb2p", true, PLACE_LOOP, 1, 1, true, 2},
 	};
 	size_t n;
 	const struct sched_desc *t = sched_table(&n);
@@ -68,14 +80,22 @@ static void sched_table_lists_each_generator_with_its_backward_and_chunks(void)
 	for (size_t i = 0; i < n; i++) {
 		CU_ASSERT_STRING_EQUAL(t[i].name, want[i].name);
 		CU_ASSERT_EQUAL(t[i].split, want[i].split);
-		CU_ASSERT_EQUAL(t[i].placement, PLACE_LOOP);
+		CU_ASSERT_EQUAL(t[i].placement, want[i].placement);
 		CU_ASSERT_EQUAL(t[i].min_v, want[i].min_v);
 		CU_ASSERT_EQUAL(t[i].max_v, want[i].max_v);
-		CU_ASSERT_PTR_NOT_NULL(t[i].peak_bound);
+		CU_ASSERT_PTR_NOT_NULL(t[i].summary);
+		CU_ASSERT_PTR_NOT_NULL(t[i].peak_text);
+		/* a generator orders ops either alone or from the costs, never both */
+		CU_ASSERT_EQUAL(t[i].generate == NULL, want[i].priced);
+		CU_ASSERT_EQUAL(t[i].generate_priced != NULL, want[i].priced);
+		CU_ASSERT_EQUAL(t[i].limit_per_p, want[i].limit_per_p);
+		/* a priced generator's limit is on its real activations, not a W-keeps-all bound */
+		CU_ASSERT_EQUAL(t[i].peak_bound == NULL, want[i].priced);
 		CU_ASSERT_PTR_EQUAL(sched_find(t[i].name), &t[i]);
 	}
 	CU_ASSERT_STRING_EQUAL(sched_names(names, sizeof(names)),
-	                       "gpipe, 1f1b, interleaved, zbh1, zbh2");
+	                       "gpipe, 1f1b, interleaved, loopedbfs, zbh1, zbh2, zbv, dualpipev, "
+	                       "zb-auto, zb1p, zb2p");
 }
 
 static void sched_theory_of_gpipe_and_1f1b_is_p_minus_1_over_m_plus_p_minus_1(void)
@@ -336,6 +356,50 @@ static void sched_1f1b_keeps_at_most_p_minus_d_in_flight(void)
 		}
 }
 
+/*
+ * Fills s, made by sched_new for a priced generator, from unit op times (t_f = t_b = t_w = 1 on
+ * every stage), free messages, W keeping half of the activations and an activation limit of
+ * limit micro-batches.
+ */
+static void generate_unit_priced(struct sched *s, double limit)
+{
+	size_t n = (size_t)s->S;
+	double *one = malloc(n * sizeof(*one)), *zero = calloc(n, sizeof(*zero));
+	struct sched_prices pr = {one, one, one, zero, 0.5, limit};
+
+	for (size_t i = 0; i < n; i++)
+		one[i] = 1;
+	sched_generate_priced(s, &pr);
+	free(one);
+	free(zero);
+}
+
+/* The activation limit a priced generator gets in the grid: limit_per_p * p, or p (zb-auto's
+ * default). */
+static double grid_limit(const struct sched_desc *desc, int p)
+{
+	return desc->limit_per_p > 0 ? (double)desc->limit_per_p * p : p;
+}
+
+/* Peak activations per device in micro-batches when W frees half of them (w_fraction 0.5). */
+static void peak_half_w(const struct sched *s, double *peak)
+{
+	int64_t *act = malloc((size_t)s->S * sizeof(*act)),
+	        *act_w = malloc((size_t)s->S * sizeof(*act_w));
+	int64_t *top = malloc((size_t)s->p * sizeof(*top));
+
+	for (int st = 0; st < s->S; st++) {
+		act[st] = 2;
+		act_w[st] = 1;
+	}
+	sched_peak(s, act, act_w, top);
+	for (int d = 0; d < s->p; d++)
+		peak[d] = (double)top[d] / (2.0 * s->v);
+	free(act);
+	free(act_w);
+	free(top);
+}
+
 static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 {
 	size_t n;
@@ -357,6 +421,18 @@ static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 					}
 					accepted++;
 					s = sched_new(&t[k], &sp);
+					if (t[k].generate_priced != NULL) {
+						double limit = grid_limit(&t[k], p), peak[8];
+
+						/* sched_new leaves a priced schedule empty */
+						for (int d = 0; d < p; d++)
+							CU_ASSERT_EQUAL(s->dev_fill[d], 0);
+						generate_unit_priced(s, limit);
+						ASSERT_NEAR(s->mem_limit, limit);
+						peak_half_w(s, peak);
+						for (int d = 0; d < p; d++)
+							CU_ASSERT(peak[d] <= limit + 1e-9);
+					}
 					CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
 					CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
 					if (err.kind != PP_ERR_NONE)
@@ -557,8 +633,8 @@ static void megatron_interleaved_order(int p, int v, int m, int d, struct op *ou
 		if (k >= w) {
 			int j = k - w, c = (j % (p * v)) / p, mb = (j / (p * v)) * p + j % p;
 
-			out[n++] =
-			        (struct op){(uint32_t)mb, (uint32_t)((v - 1 - c) * p + d), OP_BW, 0};
+			out[n++] = (struct op){(uint32_t)mb, (uint32_t)((v - 1 - c) * p + d), OP_BW,
+			                       0};
 		}
 	}
 }
@@ -928,7 +1004,8 @@ static void sched_check_order_names_each_device_of_a_cyclic_wait(void)
 	CU_ASSERT_STRING_EQUAL(err.msg,
 	                       "cyclic wait after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) "
 	                       "for BW(mb 0, stage 1) from device 1; device 1 waits in F(mb 1, "
-	                       "stage 1) for F(mb 1, stage 0) from device 0");
+	                       "stage 1) for F(mb 1, stage 0) from device 0; cycle: device 0 -> "
+	                       "device 1 -> device 0");
 	sched_free(s);
 }
 
@@ -944,7 +1021,45 @@ static void sched_check_order_rejects_a_w_before_its_own_b(void)
 	CU_ASSERT_EQUAL(sched_check_order(s, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
 	CU_ASSERT_STRING_EQUAL(err.msg, "cyclic wait after 1 of 3 ops: device 0 waits in W(mb 0, "
-	                                "stage 0) for its own B(mb 0, stage 0)");
+	                                "stage 0) for its own B(mb 0, stage 0); cycle: device 0 -> "
+	                                "device 0");
+	sched_free(s);
+}
+
+/* p=3, m=2 fused: devices 1 and 2 wait for each other, device 0 only waits for device 1. */
+static struct sched *tail_cycle_by_hand(void)
+{
+	struct sched *s = sched_alloc(3, 1, 2, false, PLACE_LOOP);
+
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_BW, 1, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push(s, 1, OP_BW, 0, 1);
+	sched_push(s, 1, OP_F, 1, 1);
+	sched_push(s, 1, OP_BW, 1, 1);
+	sched_push(s, 2, OP_F, 1, 2);
+	sched_push(s, 2, OP_F, 0, 2);
+	sched_push(s, 2, OP_BW, 0, 2);
+	sched_push(s, 2, OP_BW, 1, 2);
+	return s;
+}
+
+static void sched_check_order_names_the_cycle_and_not_a_device_that_only_waits_on_it(void)
+{
+	struct sched *s = tail_cycle_by_hand();
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL(sched_check(s, &err), 0);
+	CU_ASSERT_EQUAL(sched_check_order(s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(err.msg,
+	                       "cyclic wait after 3 of 12 ops: device 0 waits in BW(mb 0, stage 0) "
+	                       "for BW(mb 0, stage 1) from device 1; device 1 waits in BW(mb 0, "
+	                       "stage 1) for BW(mb 0, stage 2) from device 2; device 2 waits in "
+	                       "F(mb 1, stage 2) for F(mb 1, stage 1) from device 1; cycle: device "
+	                       "1 -> device 2 -> device 1");
 	sched_free(s);
 }
 
@@ -1054,6 +1169,490 @@ static void sched_validate_ignores_peaks_of_a_schedule_without_generator(void)
 	sched_free(s);
 }
 
+/* Torch ScheduleZBVZeroBubble for p=4, m=8, one row per rank (research notes 2.1). */
+static const char *const zbv_p4_m8_rows[4] = {
+        "0F0,0F1,0F2,0F3,0F4,0F5,0F6,7F0,7I0,7W0,7F1,7I1,7W1,7F2,7I2,7W2,7F3,7I3,7W3,0F7,0I0,0W0,"
+        "7F4,"
+        "7I4,7W4,0I1,0W1,7F5,7I5,7W5,0I2,0W2,7F6,7I6,7W6,0I3,0W3,7F7,7I7,7W7,0I4,0W4,0I5,0W5,0I6,"
+        "0W6,"
+        "0I7,0W7",
+        ",1F0,1F1,1F2,1F3,1F4,6F0,1F5,6F1,6I0,6W0,6F2,6I1,6W1,6F3,6I2,6W2,1F6,1I0,1W0,6F4,6I3,6W3,"
+        "1F7,"
+        "1I1,1W1,6F5,6I4,6W4,1I2,1W2,6F6,6I5,6W5,1I3,1W3,6F7,6I6,6W6,1I4,6I7,1I5,1W4,1I6,1W5,1I7,"
+        "1W6,"
+        "6W7,1W7",
+        ",,2F0,2F1,2F2,5F0,2F3,5F1,2F4,5F2,5I0,5W0,5F3,5I1,5W1,2F5,2I0,2W0,5F4,5I2,5W2,2F6,2I1,2W1,"
+        "5F5,"
+        "5I3,5W3,2F7,2I2,2W2,5F6,5I4,5W4,2I3,2W3,5F7,5I5,5W5,2I4,5I6,2I5,5I7,2I6,2W4,2I7,2W5,5W6,"
+        "5W7,"
+        "2W6,2W7",
+        ",,,3F0,4F0,3F1,4F1,3F2,4F2,3F3,4F3,4I0,4W0,3F4,3I0,3W0,4F4,4I1,4W1,3F5,3I1,3W1,4F5,4I2,"
+        "4W2,3F6,"
+        "3I2,3W2,4F6,4I3,4W3,3F7,3I3,3W3,4F7,4I4,4W4,3I4,4I5,3I5,4I6,3I6,4I7,3I7,3W4,4W5,4W6,4W7,"
+        "3W5,"
+        "3W6,3W7",
+};
+
+static void sched_zbv_order_of_p4_m8_equals_pytorch_schedule_zbv_zero_bubble(void)
+{
+	struct sched *s = sched_new(sched_find("zbv"), &(struct sched_params){4, 2, 8, 0});
+	struct op want[64];
+
+	CU_ASSERT_TRUE(s->split);
+	CU_ASSERT_FALSE(s->mixed);
+	CU_ASSERT_FALSE(s->overlap);
+	CU_ASSERT_EQUAL(s->placement, PLACE_V);
+	for (int d = 0; d < 4; d++) {
+		size_t n = unit_torch_ops(zbv_p4_m8_rows[d], want, 64);
+
+		CU_ASSERT_EQUAL(n, 48);
+		CU_ASSERT_TRUE(unit_device_is(s, d, want, n));
+	}
+	sched_free(s);
+}
+
+static void sched_zbv_leaves_out_the_ops_of_micro_batches_beyond_m(void)
+{
+	/* p=2, m=2: laid out for 2p-1 = 3 micro-batches, the empty cells are micro-batch 2's */
+	struct sched *s = sched_new(sched_find("zbv"), &(struct sched_params){2, 2, 2, 0});
+	struct op want[32];
+	size_t n =
+	        unit_torch_ops("0F0,0F1,,3F0,3I0,3W0,3F1,3I1,3W1,0I0,0W0,,,,0I1,0W1,,", want, 32);
+
+	CU_ASSERT_EQUAL(n, 12);
+	CU_ASSERT_TRUE(unit_device_is(s, 0, want, n));
+	sched_free(s);
+}
+
+static void sched_zbv_holds_at_most_min_of_p_and_m_micro_batches_and_p_from_m_2p_minus_1(void)
+{
+	/* W keeping all of a chunk's activations: +1 chunk at F, -1 at W (research notes 2.3).
+	 * The bound min(p, m) holds everywhere and is reached once m >= 2p-1; below, the
+	 * micro-batches dropped from the 2p-1 layout leave less alive (PyTorch's own p=2, m=2 row
+	 * of rank 0 peaks at 3 chunks, 1.5 micro-batches). */
+	for (int p = 1; p <= 6; p++)
+		for (int m = 1; m <= 5 * p; m++) {
+			struct sched_params sp = {p, 2, m, 0};
+			struct sched *s = sched_new(sched_find("zbv"), &sp);
+			double peak[6];
+			struct pp_error err = {0};
+
+			sched_peak_units(s, peak);
+			for (int d = 0; d < p; d++) {
+				ASSERT_NEAR(s->desc->peak_bound(&sp, d), m < p ? m : p);
+				CU_ASSERT(peak[d] <= (m < p ? m : p) + 1e-9);
+				if (m >= 2 * p - 1)
+					ASSERT_NEAR(peak[d], p);
+			}
+			if (p == 2 && m == 2)
+				ASSERT_NEAR(peak[0], 1.5);
+			CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+			sched_free(s);
+		}
+}
+
+/*
+ * Device d's op list in PyTorch's ScheduleLoopedBFS order, derived here from its definition:
+ * for each chunk c ascending, the forwards of micro-batches 0..m-1 on stage c*p + d; then for
+ * each chunk descending, the fused backwards of micro-batches m-1..0. Writes 2*v*m ops.
+ */
+static void looped_bfs_order(int p, int v, int m, int d, struct op *out)
+{
+	int n = 0;
+
+	for (int c = 0; c < v; c++)
+		for (int mb = 0; mb < m; mb++)
+			out[n++] = (struct op){(uint32_t)mb, (uint32_t)(c * p + d), OP_F, 0};
+	for (int c = v - 1; c >= 0; c--)
+		for (int mb = m - 1; mb >= 0; mb--)
+			out[n++] = (struct op){(uint32_t)mb, (uint32_t)(c * p + d), OP_BW, 0};
+}
+
+static void sched_loopedbfs_runs_each_chunk_s_forwards_then_backwards_in_reverse(void)
+{
+	static const int shapes[][3] = {{4, 2, 8}, {4, 1, 3}, {2, 3, 5}, {3, 4, 1}, {1, 2, 4}};
+
+	for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+		int p = shapes[k][0], v = shapes[k][1], m = shapes[k][2];
+		struct sched_params sp = {p, v, m, 0};
+		struct sched *s = sched_new(sched_find("loopedbfs"), &sp);
+		struct op *want = malloc((size_t)(2 * v * m) * sizeof(*want));
+		double peak[4];
+		struct pp_error err = {0};
+
+		CU_ASSERT_FALSE(s->split);
+		CU_ASSERT_EQUAL(s->placement, PLACE_LOOP);
+		sched_peak_units(s, peak);
+		for (int d = 0; d < p; d++) {
+			looped_bfs_order(p, v, m, d, want);
+			CU_ASSERT_TRUE(unit_device_is(s, d, want, (size_t)(2 * v * m)));
+			/* every forward runs before any backward: all m micro-batches are alive */
+			ASSERT_NEAR(peak[d], m);
+		}
+		CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+		free(want);
+		sched_free(s);
+	}
+}
+
+static void sched_loopedbfs_p2_v2_m3_equals_the_pytorch_rows(void)
+{
+	/* research notes 1.2: PyTorch's compute-only dump, with its idle cells */
+	static const char *const rows[2] = {"0F0,0F1,0F2,2F0,2F1,2F2,,,2B2,2B1,2B0,0B2,0B1,0B0",
+	                                    ",1F0,1F1,1F2,3F0,3F1,3F2,3B2,3B1,3B0,1B2,1B1,1B0"};
+	struct sched *s = sched_new(sched_find("loopedbfs"), &(struct sched_params){2, 2, 3, 0});
+	struct op want[16];
+
+	for (int d = 0; d < 2; d++)
+		CU_ASSERT_TRUE(unit_device_is(s, d, want, unit_torch_ops(rows[d], want, 16)));
+	sched_free(s);
+}
+
+/* PyTorch's artifact dualpipev_4rank_10mb.csv, rank 0 (research notes 3.2). */
+static const char dualpipev_p4_m10_rank0[] =
+        "0F0,0F1,0F2,0F3,0F4,0F5,0F6,7F0,7I0,7W0,7F1,7I1,7W1,7F2,7I2,7W2,7F3,(0F7;7B3)OVERLAP_F_B,("
+        "7F4;0B0)OVERLAP_F_B,(0F8;7B4)OVERLAP_F_B,(7F5;0B1)OVERLAP_F_B,(0F9;7B5)OVERLAP_F_B,(7F6;"
+        "0B2)"
+        "OVERLAP_F_B,7B6,(7F7;0B3)OVERLAP_F_B,7B7,(7F8;0B4)OVERLAP_F_B,7B8,(7F9;0B5)OVERLAP_F_B,"
+        "7B9,"
+        "0I6,0W6,0I7,0W7,0I8,0W8,0I9,0W9";
+
+static void sched_dualpipev_p4_m10_device_0_equals_the_pytorch_artifact(void)
+{
+	struct sched *s = sched_new(sched_find("dualpipev"), &(struct sched_params){4, 2, 10, 0});
+	struct op want[64];
+	size_t n = unit_torch_ops(dualpipev_p4_m10_rank0, want, 64);
+	struct pp_error err = {0};
+
+	CU_ASSERT_TRUE(s->split);
+	CU_ASSERT_TRUE(s->mixed);
+	CU_ASSERT_TRUE(s->overlap);
+	CU_ASSERT_EQUAL(s->placement, PLACE_V);
+	CU_ASSERT_TRUE(unit_device_is(s, 0, want, n));
+	/* the last rank starts 3F0,4F0,3F1,4F1,3F2,4F2,3F3,4F3,3F4,4B0, then a pair */
+	n = unit_torch_ops("3F0,4F0,3F1,4F1,3F2,4F2,3F3,4F3,3F4,4B0,(4F4;3B0)OVERLAP_F_B", want,
+	                   64);
+	CU_ASSERT_FATAL(s->dev_start[4] - s->dev_start[3] >= n);
+	for (size_t i = 0; i < n; i++) {
+		const struct op *o = &s->ops[s->dev_start[3] + i];
+
+		CU_ASSERT(o->kind == want[i].kind && o->mb == want[i].mb &&
+		          o->stage == want[i].stage && o->flags == want[i].flags);
+	}
+	CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+	sched_free(s);
+}
+
+static void sched_dualpipev_p2_m4_equals_the_transcribed_pytorch_rows(void)
+{
+	static const char *const rows[2] = {"0F0,0F1,0F2,3F0,3I0,3W0,3F1,(0F3;3B1)OVERLAP_F_B,(3F2;"
+	                                    "0B0)OVERLAP_F_B,3B2,(3F3;0B1)"
+	                                    "OVERLAP_F_B,3B3,0I2,0W2,0I3,0W3",
+	                                    "1F0,2F0,1F1,2F1,1F2,2B0,(2F2;1B0)OVERLAP_F_B,(1F3;2B1)"
+	                                    "OVERLAP_F_B,(2F3;1B1)OVERLAP_"
+	                                    "F_B,2B2,1B2,2I3,1I3,2W3,1W3"};
+	struct sched *s = sched_new(sched_find("dualpipev"), &(struct sched_params){2, 2, 4, 0});
+	struct op want[32];
+
+	for (int d = 0; d < 2; d++)
+		CU_ASSERT_TRUE(unit_device_is(s, d, want, unit_torch_ops(rows[d], want, 32)));
+	sched_free(s);
+}
+
+static void sched_dualpipev_counts_pairs_and_split_backwards_as_deepseek_s_steps_do(void)
+{
+	/* research notes 3.2: device d runs 2(m-2p+d+1) + (p-d-1) - [d = p-1] overlapped pairs and
+	 * 2(p-d-1) + (d+1) split backwards (each with its W); every rank peaks at 2p+1 chunk
+	 * activations */
+	for (int p = 1; p <= 6; p++)
+		for (int m = 2 * p; m <= 4 * p; m++) {
+			struct sched_params sp = {p, 2, m, 0};
+			struct sched *s = sched_new(sched_find("dualpipev"), &sp);
+			struct pp_error err = {0};
+			double peak[6];
+
+			sched_peak_units(s, peak);
+			for (int d = 0; d < p; d++) {
+				int pairs = 0, split = 0, w = 0, f = 0, fused = 0;
+
+				for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++) {
+					const struct op *o = &s->ops[i];
+
+					pairs += (o->flags & OP_OVERLAP) != 0;
+					f += o->kind == OP_F;
+					split += o->kind == OP_B;
+					w += o->kind == OP_W;
+					fused += o->kind == OP_BW;
+				}
+				CU_ASSERT_EQUAL(pairs, 2 * (m - 2 * p + d + 1) + (p - d - 1) -
+				                               (d == p - 1));
+				CU_ASSERT_EQUAL(split, 2 * (p - d - 1) + (d + 1));
+				CU_ASSERT_EQUAL(w, split);
+				CU_ASSERT_EQUAL(f, 2 * m);
+				CU_ASSERT_EQUAL(fused + split, 2 * m);
+				ASSERT_NEAR(peak[d], p + 0.5);
+			}
+			CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+			sched_free(s);
+		}
+}
+
+static void sched_accepts_dualpipev_only_with_at_least_2p_micro_batches_and_zbv_with_any(void)
+{
+	const char *key = NULL;
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("dualpipev"), &(struct sched_params){4, 2, 7, 0},
+	                              &key, &err),
+	                -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(key, "m");
+	CU_ASSERT_STRING_EQUAL(err.msg, "dualpipev needs at least 2p = 8 micro-batches");
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("dualpipev"), &(struct sched_params){4, 2, 8, 0},
+	                              NULL, &err),
+	                0);
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("dualpipev"), &(struct sched_params){4, 1, 8, 0},
+	                              &key, &err),
+	                -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "schedule 'dualpipev' needs v=2");
+	CU_ASSERT_STRING_EQUAL(key, "v");
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("zbv"), &(struct sched_params){4, 2, 1, 0}, NULL, &err),
+	        0);
+	CU_ASSERT_EQUAL(
+	        sched_accepts(sched_find("zbv"), &(struct sched_params){4, 3, 8, 0}, NULL, &err),
+	        -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "schedule 'zbv' needs v=2");
+	CU_ASSERT_EQUAL(sched_accepts(sched_find("loopedbfs"), &(struct sched_params){4, 5, 3, 0},
+	                              NULL, &err),
+	                0);
+}
+
+/* A priced generator's schedule for p devices, m micro-batches, per-stage times t_f, t_b, t_w
+ * (all stages alike), free messages, W keeping half of the activations and an activation
+ * limit. */
+static struct sched *priced(const char *name, int p, int m, double t_f, double t_b, double t_w,
+                            double limit)
+{
+	struct sched *s = sched_new(sched_find(name), &(struct sched_params){p, 1, m, 0});
+	double *t = malloc(4 * (size_t)p * sizeof(*t));
+	struct sched_prices pr = {t, t + p, t + 2 * p, t + 3 * p, 0.5, limit};
+
+	for (int j = 0; j < p; j++) {
+		t[j] = t_f;
+		t[p + j] = t_b;
+		t[2 * p + j] = t_w;
+		t[3 * p + j] = 0;
+	}
+	sched_generate_priced(s, &pr);
+	free(t);
+	return s;
+}
+
+static void sched_zb_auto_with_a_limit_of_p_gives_zb_h1_s_order_for_unit_times(void)
+{
+	/* research notes 4.4: with unit times the heuristic at limit p reproduces ZB-H1 for every
+	 * m > p */
+	static const int ps[] = {2, 3, 4, 5, 6, 8};
+
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
+		for (int m = ps[i] + 1; m <= 4 * ps[i]; m++) {
+			int p = ps[i];
+			struct sched *a = priced("zb-auto", p, m, 1, 1, 1, p);
+			struct sched *h =
+			        sched_new(sched_find("zbh1"), &(struct sched_params){p, 1, m, 0});
+
+			CU_ASSERT_TRUE(unit_same_ops(a, h));
+			if (!unit_same_ops(a, h))
+				fprintf(stderr, "zb-auto p=%d m=%d differs from zbh1\n", p, m);
+			ASSERT_NEAR(a->mem_limit, p);
+			sched_free(a);
+			sched_free(h);
+		}
+}
+
+static void sched_zb2p_order_of_p4_m8_equals_the_authors_heuristic_at_limit_2p(void)
+{
+	struct sched *s = priced("zb2p", 4, 8, 1, 1, 1, 8);
+	char buf[256];
+
+	/* research notes 4.4, 1-based as in the paper; warm-up forwards 7/5/3/1 as in ZB-H2 */
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 0, buf, sizeof(buf)),
+	        "F1 F2 F3 F4 F5 F6 F7 B1 F8 W1 B2 W2 B3 W3 B4 W4 B5 W5 B6 W6 B7 W7 B8 W8");
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 1, buf, sizeof(buf)),
+	        "F1 F2 F3 F4 F5 B1 F6 B2 F7 B3 F8 B4 W1 B5 W2 B6 W3 B7 W4 B8 W5 W6 W7 W8");
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 2, buf, sizeof(buf)),
+	        "F1 F2 F3 B1 F4 B2 F5 B3 F6 B4 F7 B5 F8 B6 W1 B7 W2 B8 W3 W4 W5 W6 W7 W8");
+	CU_ASSERT_STRING_EQUAL(
+	        paper_order(s, 3, buf, sizeof(buf)),
+	        "F1 B1 F2 B2 F3 B3 F4 B4 F5 B5 F6 B6 F7 B7 F8 B8 W1 W2 W3 W4 W5 W6 W7 W8");
+	ASSERT_NEAR(s->mem_limit, 8);
+	sched_free(s);
+}
+
+static void sched_zb_auto_keeps_alive_activations_within_each_limit(void)
+{
+	static const double times[][3] = {{1, 1, 1}, {2, 2, 1}, {1, 2, 1}, {2, 3, 1}, {3, 2, 2}};
+
+	for (size_t k = 0; k < sizeof(times) / sizeof(times[0]); k++)
+		for (int p = 2; p <= 5; p++)
+			for (int limit = 1; limit <= 2 * p; limit++) {
+				struct sched *s = priced("zb-auto", p, 3 * p, times[k][0],
+				                         times[k][1], times[k][2], limit);
+				struct pp_error err = {0};
+				double peak[5];
+
+				CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+				peak_half_w(s, peak);
+				for (int d = 0; d < p; d++)
+					CU_ASSERT(peak[d] <= limit + 1e-9);
+				sched_free(s);
+			}
+}
+
+static void sched_check_rejects_an_overlap_flag_that_does_not_pair_an_f_with_a_backward(void)
+{
+	size_t counts[1] = {5};
+	struct sched *s;
+	struct pp_error err = {0};
+
+	/* a flagged F followed by another F */
+	s = sched_alloc_counts(1, 1, 2, true, PLACE_LOOP, counts);
+	s->mixed = true;
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_B, 1, 0);
+	sched_push(s, 0, OP_W, 1, 0);
+	CU_ASSERT_EQUAL(sched_check(s, &err), 0);
+	s->ops[0].flags = OP_OVERLAP;
+	CU_ASSERT_EQUAL(sched_check(s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(err.msg, "F(mb 0, stage 0) on device 0: an overlapped pair is an F "
+	                                "followed by a B or BW");
+	/* a flagged backward */
+	s->ops[0].flags = 0;
+	s->ops[2].flags = OP_OVERLAP;
+	CU_ASSERT_EQUAL(sched_check(s, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "BW(mb 0, stage 0) on device 0: an overlapped pair is an "
+	                                "F followed by a B or BW");
+	/* a flagged F followed by its partner: accepted */
+	s->ops[2].flags = 0;
+	s->ops[1].flags = OP_OVERLAP;
+	CU_ASSERT_EQUAL(sched_check(s, &err), 0);
+	/* a flagged F that ends its device's list */
+	s->ops[1].flags = 0;
+	s->ops[4] = (struct op){1, 0, OP_F, OP_OVERLAP};
+	s->ops[1] = (struct op){1, 0, OP_W, 0};
+	CU_ASSERT_EQUAL(sched_check(s, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "F(mb 1, stage 0) on device 0: an overlapped pair is an F "
+	                                "followed by a B or BW");
+	sched_free(s);
+}
+
+static void sched_check_order_rejects_a_pair_whose_backward_needs_its_own_forward(void)
+{
+	size_t counts[1] = {4};
+	struct sched *s = sched_alloc_counts(1, 1, 2, false, PLACE_LOOP, counts);
+	struct pp_error err = {0};
+
+	/* the pair (F1 ; BW1) is one slot: BW1 cannot wait for an F of the same slot */
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push_pair(s, 0, 1, 0, OP_BW, 1, 0);
+	CU_ASSERT_TRUE(s->overlap);
+	CU_ASSERT_EQUAL(s->ops[2].flags, OP_OVERLAP);
+	CU_ASSERT_EQUAL(s->ops[3].flags, 0);
+	CU_ASSERT_EQUAL(sched_check(s, &err), 0);
+	CU_ASSERT_EQUAL(sched_check_order(s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(err.msg, "cyclic wait after 2 of 4 ops: device 0 waits in BW(mb 1, "
+	                                "stage 0) for its own F(mb 1, stage 0); cycle: device 0 -> "
+	                                "device 0");
+	sched_free(s);
+}
+
+static void sched_check_order_runs_a_pair_once_both_partners_inputs_are_there(void)
+{
+	size_t counts[2] = {4, 4};
+	struct sched *s = sched_alloc_counts(2, 1, 2, false, PLACE_LOOP, counts);
+	struct pp_error err = {0};
+
+	/* device 1 pairs F1 with BW0; device 0 waits for BW0's gradient before its backwards */
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_BW, 1, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push_pair(s, 1, 1, 1, OP_BW, 0, 1);
+	sched_push(s, 1, OP_BW, 1, 1);
+	CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+	sched_free(s);
+}
+
+static void sched_check_accepts_a_mixed_schedule_with_bw_or_b_and_w_per_micro_batch(void)
+{
+	size_t counts[1] = {5};
+	struct sched *s = sched_alloc_counts(1, 1, 2, true, PLACE_LOOP, counts);
+	struct pp_error err = {0};
+
+	s->mixed = true;
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 1, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_B, 1, 0);
+	sched_push(s, 0, OP_W, 1, 0);
+	CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+	/* the same list is wrong for a schedule that only splits */
+	s->mixed = false;
+	CU_ASSERT_EQUAL(sched_check(s, &err), -1);
+	CU_ASSERT_STRING_EQUAL(
+	        err.msg, "BW(mb 0, stage 0) on device 0: fused BW in a split-backward schedule");
+	sched_free(s);
+}
+
+static void sched_check_rejects_a_mixed_backward_given_twice_or_a_w_without_its_b(void)
+{
+	size_t counts[1] = {4};
+	struct sched *s = sched_alloc_counts(1, 1, 1, true, PLACE_LOOP, counts);
+	struct pp_error err = {0};
+
+	/* BW and B of the same (micro-batch, stage) */
+	s->mixed = true;
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_B, 0, 0);
+	sched_push(s, 0, OP_W, 0, 0);
+	CU_ASSERT_EQUAL(sched_check(s, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(
+	        err.msg, "B(mb 0, stage 0) on device 0: its backward appears both fused and split");
+	sched_free(s);
+	/* a W next to a fused BW: its B is missing */
+	counts[0] = 3;
+	s = sched_alloc_counts(1, 1, 1, true, PLACE_LOOP, counts);
+	s->mixed = true;
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 0, OP_W, 0, 0);
+	CU_ASSERT_EQUAL(sched_check(s, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "B(mb 0, stage 0): missing (device 0 never runs it)");
+	sched_free(s);
+	/* no backward at all: named as the fused one */
+	counts[0] = 1;
+	s = sched_alloc_counts(1, 1, 1, true, PLACE_LOOP, counts);
+	s->mixed = true;
+	sched_push(s, 0, OP_F, 0, 0);
+	CU_ASSERT_EQUAL(sched_check(s, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "BW(mb 0, stage 0): missing (device 0 never runs it)");
+	sched_free(s);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(sched_find_matches_exact_names_only),
         UNIT_TEST(sched_table_lists_each_generator_with_its_backward_and_chunks),
@@ -1100,10 +1699,28 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_accepts_zbh2_only_with_at_least_2p_minus_1_microbatches),
         UNIT_TEST(sched_check_order_names_each_device_of_a_cyclic_wait),
         UNIT_TEST(sched_check_order_rejects_a_w_before_its_own_b),
+        UNIT_TEST(sched_check_order_names_the_cycle_and_not_a_device_that_only_waits_on_it),
         UNIT_TEST(sched_check_order_accepts_every_generated_schedule_of_p4),
         UNIT_TEST(sched_validate_rejects_a_missing_op_a_duplicate_a_wrong_device_and_a_cycle),
         UNIT_TEST(sched_validate_rejects_1f1b_whose_device_0_runs_all_forwards_first),
         UNIT_TEST(sched_validate_ignores_peaks_of_a_schedule_without_generator),
+        UNIT_TEST(sched_zbv_order_of_p4_m8_equals_pytorch_schedule_zbv_zero_bubble),
+        UNIT_TEST(sched_zbv_leaves_out_the_ops_of_micro_batches_beyond_m),
+        UNIT_TEST(sched_zbv_holds_at_most_min_of_p_and_m_micro_batches_and_p_from_m_2p_minus_1),
+        UNIT_TEST(sched_loopedbfs_runs_each_chunk_s_forwards_then_backwards_in_reverse),
+        UNIT_TEST(sched_loopedbfs_p2_v2_m3_equals_the_pytorch_rows),
+        UNIT_TEST(sched_dualpipev_p4_m10_device_0_equals_the_pytorch_artifact),
+        UNIT_TEST(sched_dualpipev_p2_m4_equals_the_transcribed_pytorch_rows),
+        UNIT_TEST(sched_dualpipev_counts_pairs_and_split_backwards_as_deepseek_s_steps_do),
+        UNIT_TEST(sched_accepts_dualpipev_only_with_at_least_2p_micro_batches_and_zbv_with_any),
+        UNIT_TEST(sched_zb_auto_with_a_limit_of_p_gives_zb_h1_s_order_for_unit_times),
+        UNIT_TEST(sched_zb2p_order_of_p4_m8_equals_the_authors_heuristic_at_limit_2p),
+        UNIT_TEST(sched_zb_auto_keeps_alive_activations_within_each_limit),
+        UNIT_TEST(sched_check_rejects_an_overlap_flag_that_does_not_pair_an_f_with_a_backward),
+        UNIT_TEST(sched_check_order_rejects_a_pair_whose_backward_needs_its_own_forward),
+        UNIT_TEST(sched_check_order_runs_a_pair_once_both_partners_inputs_are_there),
+        UNIT_TEST(sched_check_accepts_a_mixed_schedule_with_bw_or_b_and_w_per_micro_batch),
+        UNIT_TEST(sched_check_rejects_a_mixed_backward_given_twice_or_a_w_without_its_b),
         {NULL, NULL},
 };
 

@@ -42,11 +42,12 @@ static int read_text(const char *text, struct schedfile *f, struct pp_error *err
 }
 
 /*
- * Reads text as a schedule file that must be rejected with a PP_ERR_CONFIG error whose message
+ * Reads text as a schedule file that must be rejected with an error of kind kind whose message
  * is "schedule 'PATH'" followed by want, and whose line and column are line and column (0 when
  * the error is about no single line).
  */
-static void assert_rejected(const char *text, const char *want, int line, int column)
+static void assert_rejected_as(enum pp_errkind kind, const char *text, const char *want, int line,
+                               int column)
 {
 	char path[128];
 	struct schedfile f;
@@ -54,13 +55,19 @@ static void assert_rejected(const char *text, const char *want, int line, int co
 	char msg[sizeof(err.msg)];
 
 	CU_ASSERT_EQUAL(read_text(text, &f, &err, path), -1);
-	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_EQUAL(err.kind, kind);
 	CU_ASSERT_PTR_NULL(f.sched);
 	CU_ASSERT_PTR_NULL(f.lines);
 	snprintf(msg, sizeof(msg), "schedule '%s'%s", path, want);
 	CU_ASSERT_STRING_EQUAL(err.msg, msg);
 	CU_ASSERT_EQUAL(err.line, line);
 	CU_ASSERT_EQUAL(err.column, column);
+}
+
+/* assert_rejected_as for a malformed or incomplete schedule: PP_ERR_CONFIG. */
+static void assert_rejected(const char *text, const char *want, int line, int column)
+{
+	assert_rejected_as(PP_ERR_CONFIG, text, want, line, column);
 }
 
 /* True when a and b hold the same shape and the same ops in the same order on each device. */
@@ -311,7 +318,7 @@ static void schedfile_rejects_an_unknown_column_at_its_column(void)
 {
 	assert_rejected("device,op,microbatch,stagez\n0,F,0,0\n0,BW,0,0\n",
 	                ":1:22: unknown column \"stagez\" (columns: device, chunk, stage, op, "
-	                "microbatch, start, end)",
+	                "microbatch, overlap, start, end)",
 	                1, 22);
 }
 
@@ -381,15 +388,14 @@ static void schedfile_rejects_a_nul_byte_at_its_column(void)
 
 static void schedfile_rejects_an_empty_file_and_a_file_of_comments(void)
 {
-	assert_rejected("", ": no header line", 0, 0);
-	assert_rejected("# nothing\n\n   \n", ": no header line", 0, 0);
+	assert_rejected("", ": empty (no header, no ops)", 0, 0);
+	assert_rejected("# nothing\n\n   \n", ": empty (no header, no ops)", 0, 0);
 }
 
 static void schedfile_rejects_a_header_without_ops(void)
 {
-	assert_rejected("device,op,microbatch,stage\n", ": no ops after the header", 0, 0);
-	assert_rejected("device,op,microbatch,stage\n# none yet\n", ": no ops after the header", 0,
-	                0);
+	assert_rejected("device,op,microbatch,stage\n", ": no ops", 0, 0);
+	assert_rejected("device,op,microbatch,stage\n# none yet\n\n", ": no ops", 0, 0);
 }
 
 /*
@@ -428,12 +434,53 @@ static void schedfile_rejects_a_duplicate_op_at_the_line_of_its_second_occurrenc
 	                        "F(mb 0, stage 1) on device 1: appears twice", 7, true);
 }
 
-static void schedfile_rejects_fused_and_split_backward_mixed_at_the_first_op_that_mixes(void)
+static void schedfile_reads_fused_and_split_backwards_side_by_side_as_a_mixed_schedule(void)
 {
-	/* the first backward (line 4) is fused; line 5 brings a split B */
-	assert_rejected_at_line(
-	        "device,op,microbatch,stage\n0,F,0,0\n0,F,1,0\n0,BW,0,0\n0,B,1,0\n0,W,1,0\n",
-	        "mixes fused BW with split B/W ops", 5, false);
+	char path[128];
+	struct schedfile f;
+	struct pp_error err = {0};
+	static const struct {
+		enum op_kind kind;
+		uint32_t mb;
+	} want[] = {{OP_F, 0}, {OP_F, 1}, {OP_BW, 0}, {OP_B, 1}, {OP_W, 1}};
+
+	/* micro-batch 0 runs a fused backward, micro-batch 1 a split one (as DualPipeV does) */
+	CU_ASSERT_EQUAL_FATAL(read_text("device,op,microbatch,stage\n0,F,0,0\n0,F,1,0\n0,BW,0,0\n"
+	                                "0,B,1,0\n0,W,1,0\n",
+	                                &f, &err, path),
+	                      0);
+	CU_ASSERT_TRUE(f.sched->split);
+	CU_ASSERT_TRUE(f.sched->mixed);
+	CU_ASSERT_FALSE(f.sched->overlap);
+	CU_ASSERT_EQUAL(f.sched->p, 1);
+	CU_ASSERT_EQUAL(f.sched->m, 2);
+	CU_ASSERT_EQUAL_FATAL(f.sched->nops, 5);
+	for (size_t i = 0; i < 5; i++) {
+		CU_ASSERT_EQUAL(f.sched->ops[i].kind, want[i].kind);
+		CU_ASSERT_EQUAL(f.sched->ops[i].mb, want[i].mb);
+		CU_ASSERT_EQUAL(f.lines[i], (uint32_t)(i + 2));
+	}
+	schedfile_release(&f);
+	/* a file with only one kind of backward is not mixed */
+	CU_ASSERT_EQUAL_FATAL(read_text("device,op,microbatch,stage\n0,F,0,0\n0,B,0,0\n0,W,0,0\n",
+	                                &f, &err, path),
+	                      0);
+	CU_ASSERT_FALSE(f.sched->mixed);
+	schedfile_release(&f);
+}
+
+static void schedfile_rejects_a_backward_given_both_fused_and_split_at_its_second_form(void)
+{
+	/* micro-batch 0 has BW on line 3 and B on line 4 */
+	assert_rejected_at_line("device,op,microbatch,stage\n0,F,0,0\n0,BW,0,0\n0,B,0,0\n0,W,0,0\n",
+	                        "B(mb 0, stage 0) on device 0: its backward appears both fused and "
+	                        "split",
+	                        4, true);
+	/* the other way round: the split B first, then the fused BW on line 5 */
+	assert_rejected_at_line("device,op,microbatch,stage\n0,F,0,0\n0,B,0,0\n0,W,0,0\n0,BW,0,0\n",
+	                        "BW(mb 0, stage 0) on device 0: its backward appears both fused "
+	                        "and split",
+	                        5, true);
 }
 
 static void schedfile_rejects_an_op_on_a_device_that_does_not_host_its_stage(void)
@@ -457,18 +504,22 @@ static void schedfile_rejects_a_missing_op_naming_it(void)
 	assert_rejected("device,op,microbatch,stage\n"
 	                "0,F,0,0\n0,F,1,0\n0,BW,0,0\n"
 	                "1,F,0,1\n1,F,1,1\n1,BW,0,1\n1,BW,1,1\n",
-	                ": BW(mb 1, stage 0): missing (device 0 never runs it)", 0, 0);
+	                ":2:1: device 0's ops: BW(mb 1, stage 0): missing (device 0 never runs it)",
+	                2, 1);
 }
 
 static void schedfile_rejects_a_cyclic_wait_naming_each_stuck_device(void)
 {
-	assert_rejected("device,op,microbatch,stage\n"
-	                "0,F,0,0\n0,BW,0,0\n0,F,1,0\n0,BW,1,0\n"
-	                "1,F,1,1\n1,F,0,1\n1,BW,0,1\n1,BW,1,1\n",
-	                ": cyclic wait after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) for "
-	                "BW(mb 0, stage 1) from device 1; device 1 waits in F(mb 1, stage 1) for "
-	                "F(mb 1, stage 0) from device 0",
-	                0, 0);
+	/* an order that cannot run is a simulation failure, not a malformed file */
+	assert_rejected_as(
+	        PP_ERR_SIM,
+	        "device,op,microbatch,stage\n"
+	        "0,F,0,0\n0,BW,0,0\n0,F,1,0\n0,BW,1,0\n"
+	        "1,F,1,1\n1,F,0,1\n1,BW,0,1\n1,BW,1,1\n",
+	        ": cyclic wait after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) for "
+	        "BW(mb 0, stage 1) from device 1; device 1 waits in F(mb 1, stage 1) for "
+	        "F(mb 1, stage 0) from device 0; cycle: device 0 -> device 1 -> device 0",
+	        0, 0);
 }
 
 static void schedfile_rejects_more_chunks_per_device_than_the_limit(void)
@@ -508,6 +559,290 @@ static void schedfile_release_leaves_an_empty_struct(void)
 	CU_ASSERT_PTR_NULL(f.lines);
 }
 
+/* The text schedfile_write gives for s in format fmt; the caller frees it. */
+static char *written(const struct sched *s, enum schedfile_format fmt)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(schedfile_write(out, s, fmt), 0);
+	CU_ASSERT_EQUAL(fclose(out), 0);
+	return text;
+}
+
+/*
+ * Writes the schedule of generator name for (p, v, m) in format fmt, reads it back and checks
+ * that the shape, the flags and every device's op order (with the overlap flags) survive, and
+ * that simulating the file gives the generated schedule's makespan.
+ */
+static void assert_round_trip(const char *name, int p, int v, int m, enum schedfile_format fmt)
+{
+	char dir[] = "/tmp/ppsim-unit-XXXXXX", path[128];
+	struct config c;
+	struct pp_error err = {0};
+	struct sim *gen, *file;
+	struct schedfile f;
+	FILE *out;
+	const struct sched *g;
+
+	config_init(&c);
+	strcpy(c.schedule, name);
+	c.p = p;
+	c.v = v;
+	c.m = m;
+	c.t_b = 2;
+	gen = sim_run(&c, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(gen);
+	g = gen->sched;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/s.csv", dir);
+	out = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(schedfile_write(out, g, fmt), 0);
+	CU_ASSERT_EQUAL(fclose(out), 0);
+	CU_ASSERT_EQUAL_FATAL(schedfile_read(path, &f, &err), 0);
+	CU_ASSERT_EQUAL(f.format, fmt);
+	CU_ASSERT_EQUAL(f.sched->p, g->p);
+	CU_ASSERT_EQUAL(f.sched->v, g->v);
+	CU_ASSERT_EQUAL(f.sched->m, g->m);
+	CU_ASSERT_EQUAL(f.sched->placement, g->placement);
+	CU_ASSERT_EQUAL(f.sched->split, g->split);
+	CU_ASSERT_EQUAL(f.sched->mixed, g->mixed);
+	CU_ASSERT_EQUAL(f.sched->overlap, g->overlap);
+	CU_ASSERT_TRUE(unit_same_ops(f.sched, g));
+	CU_ASSERT_PTR_NULL(f.sched->desc);
+	schedfile_release(&f);
+	/* the same file simulated as --schedule-file */
+	config_init(&c);
+	c.t_b = 2;
+	strcpy(c.schedule_file, path);
+	file = sim_run(&c, &err);
+	if (file == NULL)
+		fprintf(stderr, "%s in %s format: %s\n", name,
+		        fmt == SCHEDFILE_TORCH ? "torch" : "ppsim", err.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(file);
+	CU_ASSERT_EQUAL(file->result->makespan, gen->result->makespan);
+	ASSERT_NEAR(file->metrics.makespan, gen->metrics.makespan);
+	CU_ASSERT_EQUAL(file->result->messages, gen->result->messages);
+	sim_free(file);
+	sim_free(gen);
+	CU_ASSERT_EQUAL(unlink(path), 0);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+}
+
+static void schedfile_round_trips_interleaved_and_dualpipev_in_both_formats(void)
+{
+	static const enum schedfile_format fmts[] = {SCHEDFILE_PPSIM, SCHEDFILE_TORCH};
+
+	for (size_t i = 0; i < 2; i++) {
+		assert_round_trip("interleaved", 4, 2, 8, fmts[i]);
+		assert_round_trip("dualpipev", 4, 2, 10, fmts[i]);
+		assert_round_trip("zbv", 4, 2, 8, fmts[i]);
+		assert_round_trip("loopedbfs", 3, 2, 5, fmts[i]);
+		assert_round_trip("zbh2", 4, 1, 8, fmts[i]);
+	}
+}
+
+static void schedfile_writes_dualpipev_p4_m10_rank_0_as_pytorch_s_artifact_row(void)
+{
+	struct sched *s = sched_new(sched_find("dualpipev"), &(struct sched_params){4, 2, 10, 0});
+	char *text = written(s, SCHEDFILE_TORCH);
+	char *nl = strchr(text, '\n');
+
+	/* test/distributed/pipelining/artifacts/dualpipev_4rank_10mb.csv, rank 0 (research
+	 * notes 3.2) */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+	*nl = '\0';
+	CU_ASSERT_STRING_EQUAL(
+	        text,
+	        "0F0,0F1,0F2,0F3,0F4,0F5,0F6,7F0,7I0,7W0,7F1,7I1,7W1,7F2,7I2,7W2,7F3,(0F7;7B3)"
+	        "OVERLAP_F_B,(7F4;0B0)OVERLAP_F_B,(0F8;7B4)OVERLAP_F_B,(7F5;0B1)OVERLAP_F_B,(0F9;"
+	        "7B5)"
+	        "OVERLAP_F_B,(7F6;0B2)OVERLAP_F_B,7B6,(7F7;0B3)OVERLAP_F_B,7B7,(7F8;0B4)OVERLAP_F_"
+	        "B,"
+	        "7B8,(7F9;0B5)OVERLAP_F_B,7B9,0I6,0W6,0I7,0W7,0I8,0W8,0I9,0W9");
+	/* four rows, one per rank */
+	*nl = '\n';
+	{
+		int rows = 0;
+
+		for (const char *p = text; *p; p++)
+			rows += *p == '\n';
+		CU_ASSERT_EQUAL(rows, 4);
+	}
+	CU_ASSERT_EQUAL(strncmp(strchr(strchr(strchr(text, '\n') + 1, '\n') + 1, '\n') + 1,
+	                        "3F0,4F0,3F1,4F1,3F2,4F2,3F3,4F3,3F4,4B0,(4F4;3B0)OVERLAP_F_B,",
+	                        60),
+	                0);
+	free(text);
+	sched_free(s);
+}
+
+static void schedfile_writes_a_small_dualpipev_in_both_formats_exactly(void)
+{
+	struct sched *s = sched_new(sched_find("dualpipev"), &(struct sched_params){2, 2, 4, 0});
+	char *text = written(s, SCHEDFILE_TORCH);
+	size_t counts[1] = {4};
+	struct sched *t = sched_alloc_counts(1, 1, 2, false, PLACE_LOOP, counts);
+
+	CU_ASSERT_STRING_EQUAL(
+	        text,
+	        "0F0,0F1,0F2,3F0,3I0,3W0,3F1,(0F3;3B1)OVERLAP_F_B,(3F2;0B0)OVERLAP_F_B,3B2,(3F3;"
+	        "0B1)OVERLAP_F_B,3B3,0I2,0W2,0I3,0W3\n"
+	        "1F0,2F0,1F1,2F1,1F2,2B0,(2F2;1B0)OVERLAP_F_B,(1F3;2B1)OVERLAP_F_B,(2F3;1B1)"
+	        "OVERLAP_F_B,2B2,1B2,2I3,1I3,2W3,1W3\n");
+	free(text);
+	/* ppsim's format gains an overlap column when some op has the flag */
+	sched_push(t, 0, OP_F, 0, 0);
+	sched_push_pair(t, 0, 1, 0, OP_BW, 0, 0);
+	sched_push(t, 0, OP_BW, 1, 0);
+	text = written(t, SCHEDFILE_PPSIM);
+	CU_ASSERT_STRING_EQUAL(text, "device,chunk,stage,op,microbatch,overlap\n"
+	                             "0,0,0,F,0,0\n0,0,0,F,1,1\n0,0,0,BW,0,0\n0,0,0,BW,1,0\n");
+	free(text);
+	sched_free(t);
+	sched_free(s);
+	s = sched_new(sched_find("zbv"), &(struct sched_params){1, 2, 1, 0});
+	text = written(s, SCHEDFILE_PPSIM);
+	CU_ASSERT_STRING_EQUAL(text, "device,chunk,stage,op,microbatch\n"
+	                             "0,0,0,F,0\n0,1,1,F,0\n0,1,1,B,0\n0,1,1,W,0\n0,0,0,B,0\n"
+	                             "0,0,0,W,0\n");
+	free(text);
+	sched_free(s);
+}
+
+static void schedfile_reads_pytorch_rows_with_idle_cells_and_crlf_line_ends(void)
+{
+	char path[128];
+	struct schedfile f;
+	struct pp_error err = {0};
+	struct sched *want = sched_new(sched_find("loopedbfs"), &(struct sched_params){2, 2, 2, 0});
+
+	/* research notes 5.4: the exact bytes of PyTorch's LoopedBFS p=2, v=2, m=2 dump */
+	CU_ASSERT_EQUAL_FATAL(read_text("0F0,0F1,2F0,2F1,,,2B1,2B0,0B1,0B0\r\n"
+	                                ",1F0,1F1,3F0,3F1,3B1,3B0,1B1,1B0\r\n",
+	                                &f, &err, path),
+	                      0);
+	CU_ASSERT_EQUAL(f.format, SCHEDFILE_TORCH);
+	CU_ASSERT_EQUAL(f.sched->p, 2);
+	CU_ASSERT_EQUAL(f.sched->v, 2);
+	CU_ASSERT_EQUAL(f.sched->m, 2);
+	CU_ASSERT_FALSE(f.sched->split);
+	CU_ASSERT_EQUAL(f.sched->placement, PLACE_LOOP);
+	CU_ASSERT_TRUE(unit_same_ops(f.sched, want));
+	/* each op's place is its line and cell: rank 0's 2B1 is cell 7, rank 1's 1F0 cell 2 */
+	CU_ASSERT_EQUAL(f.lines[4], 1);
+	CU_ASSERT_EQUAL(f.columns[4], 7);
+	CU_ASSERT_EQUAL(f.lines[f.sched->dev_start[1]], 2);
+	CU_ASSERT_EQUAL(f.columns[f.sched->dev_start[1]], 2);
+	schedfile_release(&f);
+	sched_free(want);
+}
+
+static void schedfile_reads_an_overlapped_pair_in_either_format(void)
+{
+	static const char *const texts[] = {
+	        "0F0,(0F1;0B0)OVERLAP_F_B, 0B1 \n",
+	        "device,stage,op,microbatch,overlap\n0,0,F,0,0\n0,0,F,1,1\n0,0,BW,0,0\n0,0,BW,1,"
+	        "0\n",
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		char path[128];
+		struct schedfile f;
+		struct pp_error err = {0};
+
+		CU_ASSERT_EQUAL_FATAL(read_text(texts[i], &f, &err, path), 0);
+		CU_ASSERT_EQUAL(f.format, i == 0 ? SCHEDFILE_TORCH : SCHEDFILE_PPSIM);
+		CU_ASSERT_TRUE(f.sched->overlap);
+		CU_ASSERT_FALSE(f.sched->split);
+		CU_ASSERT_EQUAL_FATAL(f.sched->nops, 4);
+		CU_ASSERT_EQUAL(f.sched->ops[1].kind, OP_F);
+		CU_ASSERT_EQUAL(f.sched->ops[1].mb, 1);
+		CU_ASSERT_EQUAL(f.sched->ops[1].flags, OP_OVERLAP);
+		CU_ASSERT_EQUAL(f.sched->ops[2].kind, OP_BW);
+		CU_ASSERT_EQUAL(f.sched->ops[2].flags, 0);
+		CU_ASSERT_EQUAL(f.sched->ops[0].flags | f.sched->ops[3].flags, 0);
+		schedfile_release(&f);
+	}
+}
+
+static void schedfile_rejects_an_overlap_value_other_than_0_or_1_at_its_column(void)
+{
+	assert_rejected("device,stage,op,microbatch,overlap\n0,0,F,0,2\n",
+	                ":2:9: overlap \"2\": must be 0 or 1", 2, 9);
+}
+
+static void schedfile_rejects_an_unknown_pytorch_action_naming_line_column_and_cell(void)
+{
+	assert_rejected("0F0,0F1,0B0,0B1\n1F0,1B0,1X0\n",
+	                ":2:9: cell 3 '1X0': unknown action (a compute action is STAGE, then F, I, "
+	                "B or W, then a micro-batch, such as 2F0)",
+	                2, 9);
+	/* PyTorch's old "BW" letters are not read as a full backward without a micro-batch */
+	assert_rejected("0F0,2BW0\n",
+	                ":1:5: cell 2 '2BW0': unknown action (a compute action is "
+	                "STAGE, then F, I, B or W, then a micro-batch, such as 2F0)",
+	                1, 5);
+	/* a communication action is not a compute action */
+	assert_rejected(",0F0,0SEND_F0\n",
+	                ":1:6: cell 3 '0SEND_F0': unknown action (a compute action is STAGE, then "
+	                "F, I, B or W, then a micro-batch, such as 2F0)",
+	                1, 6);
+}
+
+static void schedfile_rejects_a_bad_pytorch_compound_naming_line_column_and_cell(void)
+{
+	assert_rejected("0F0,(0F1;0B0)OVERLAP\n",
+	                ":1:5: cell 2 '(0F1;0B0)OVERLAP': a compound cell is (F;B)OVERLAP_F_B", 1,
+	                5);
+	assert_rejected("0F0,(0F1)OVERLAP_F_B\n",
+	                ":1:5: cell 2 '(0F1)OVERLAP_F_B': a compound cell is (F;B)OVERLAP_F_B", 1,
+	                5);
+	/* a pair is a forward, then a full backward */
+	assert_rejected("(0B0;1F0)OVERLAP_F_B\n",
+	                ":1:1: cell 1: an overlapped pair is a forward then a full backward, such "
+	                "as (0F7;7B3)OVERLAP_F_B",
+	                1, 1);
+	assert_rejected("0F0,0F1,(0F2;0I0)OVERLAP_F_B\n",
+	                ":1:9: cell 3: an overlapped pair is a forward then a full backward, such "
+	                "as (0F7;7B3)OVERLAP_F_B",
+	                1, 9);
+}
+
+static void schedfile_rejects_a_pytorch_file_missing_an_op_naming_its_device_s_line(void)
+{
+	assert_rejected("0F0,0F1,0B0\n1F0,1B0,1F1,1B1\n",
+	                ":1:1: device 0's ops: BW(mb 1, stage 0): missing (device 0 never runs it)",
+	                1, 1);
+}
+
+static void schedfile_rejects_a_cyclic_pytorch_order_as_a_simulation_failure(void)
+{
+	assert_rejected_as(
+	        PP_ERR_SIM, "0F0,0B0,0F1,0B1\n1F1,1F0,1B0,1B1\n",
+	        ": cyclic wait after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) for "
+	        "BW(mb 0, stage 1) from device 1; device 1 waits in F(mb 1, stage 1) for "
+	        "F(mb 1, stage 0) from device 0; cycle: device 0 -> device 1 -> device 0",
+	        0, 0);
+}
+
+static void schedfile_format_find_knows_ppsim_and_torch_only(void)
+{
+	enum schedfile_format fmt = SCHEDFILE_PPSIM;
+
+	CU_ASSERT_TRUE(schedfile_format_find("torch", &fmt));
+	CU_ASSERT_EQUAL(fmt, SCHEDFILE_TORCH);
+	CU_ASSERT_TRUE(schedfile_format_find("ppsim", &fmt));
+	CU_ASSERT_EQUAL(fmt, SCHEDFILE_PPSIM);
+	CU_ASSERT_FALSE(schedfile_format_find("Torch", &fmt));
+	CU_ASSERT_FALSE(schedfile_format_find("csv", &fmt));
+	CU_ASSERT_FALSE(schedfile_format_find("", &fmt));
+	CU_ASSERT_EQUAL(fmt, SCHEDFILE_PPSIM);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(schedfile_reads_the_dump_of_each_generator_back_to_the_same_order),
         UNIT_TEST(schedfile_reads_what_report_ops_csv_writes_back_to_the_same_order),
@@ -526,13 +861,25 @@ static const struct unit_test tests[] = {
         UNIT_TEST(schedfile_rejects_an_empty_file_and_a_file_of_comments),
         UNIT_TEST(schedfile_rejects_a_header_without_ops),
         UNIT_TEST(schedfile_rejects_a_duplicate_op_at_the_line_of_its_second_occurrence),
-        UNIT_TEST(schedfile_rejects_fused_and_split_backward_mixed_at_the_first_op_that_mixes),
+        UNIT_TEST(schedfile_reads_fused_and_split_backwards_side_by_side_as_a_mixed_schedule),
+        UNIT_TEST(schedfile_rejects_a_backward_given_both_fused_and_split_at_its_second_form),
         UNIT_TEST(schedfile_rejects_an_op_on_a_device_that_does_not_host_its_stage),
         UNIT_TEST(schedfile_rejects_a_missing_op_naming_it),
         UNIT_TEST(schedfile_rejects_a_cyclic_wait_naming_each_stuck_device),
         UNIT_TEST(schedfile_rejects_more_chunks_per_device_than_the_limit),
         UNIT_TEST(schedfile_reports_a_missing_file_as_an_io_error),
         UNIT_TEST(schedfile_release_leaves_an_empty_struct),
+        UNIT_TEST(schedfile_round_trips_interleaved_and_dualpipev_in_both_formats),
+        UNIT_TEST(schedfile_writes_dualpipev_p4_m10_rank_0_as_pytorch_s_artifact_row),
+        UNIT_TEST(schedfile_writes_a_small_dualpipev_in_both_formats_exactly),
+        UNIT_TEST(schedfile_reads_pytorch_rows_with_idle_cells_and_crlf_line_ends),
+        UNIT_TEST(schedfile_reads_an_overlapped_pair_in_either_format),
+        UNIT_TEST(schedfile_rejects_an_overlap_value_other_than_0_or_1_at_its_column),
+        UNIT_TEST(schedfile_rejects_an_unknown_pytorch_action_naming_line_column_and_cell),
+        UNIT_TEST(schedfile_rejects_a_bad_pytorch_compound_naming_line_column_and_cell),
+        UNIT_TEST(schedfile_rejects_a_pytorch_file_missing_an_op_naming_its_device_s_line),
+        UNIT_TEST(schedfile_rejects_a_cyclic_pytorch_order_as_a_simulation_failure),
+        UNIT_TEST(schedfile_format_find_knows_ppsim_and_torch_only),
         {NULL, NULL},
 };
 

@@ -3,6 +3,10 @@
 #define PPSIM_TESTS_UNIT_H
 
 #include <CUnit/CUnit.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ppsim/sched.h"
 
 /* A test: its sentence-like name and function. */
 struct unit_test {
@@ -31,11 +35,23 @@ extern const struct unit_suite suite_engine;
 extern const struct unit_suite suite_metrics;
 extern const struct unit_suite suite_report;
 extern const struct unit_suite suite_outfile;
+extern const struct unit_suite suite_sim;
 
 struct sim;
 /* Simulates schedule with p devices, m micro-batches and message time t_comm at otherwise
  * default settings; asserts (fatally) that it succeeds. Free with sim_free. */
 struct sim *unit_simulate(const char *schedule, int p, int m, double t_comm);
+
+/*
+ * Parses one rank's row of a PyTorch compute-only CSV ("0F0,,7I0,(0F7;7B3)OVERLAP_F_B", letters
+ * F, I = B, W, B = BW; empty cells skipped) into out (at most max ops), the F of an overlapped
+ * pair flagged OP_OVERLAP; returns how many ops. Fails the test (fatally) on a malformed row.
+ */
+size_t unit_torch_ops(const char *row, struct op *out, size_t max);
+/* True when device d of s runs exactly the n ops of want, in order, with the same flags. */
+bool unit_device_is(const struct sched *s, int d, const struct op *want, size_t n);
+/* True when a and b have the same devices running the same ops in the same order. */
+bool unit_same_ops(const struct sched *a, const struct sched *b);
 
 /* Asserts that two doubles differ by at most 1e-9. */
 #define ASSERT_NEAR(actual, expected) CU_ASSERT_DOUBLE_EQUAL((actual), (expected), 1e-9)

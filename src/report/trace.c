@@ -1,0 +1,182 @@
+/*
+ * The Chrome trace (trace event JSON, opened by Perfetto and chrome://tracing): one process per
+ * device with a compute track and one track per outgoing channel, every op a complete event
+ * with its kind, micro-batch, stage and chunk, every message an event on its channel with a
+ * flow arrow from the send to the op that consumes it, and an activation counter per device.
+ * Times are microseconds: a millisecond of simulated time is 1000 us, and so is one abstract
+ * unit. The trace is written as a stream (it holds millions of events for large runs).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "ppsim/report.h"
+
+#include "formats.h"
+
+/* Microseconds of a time in ticks: units x 1000. */
+static double us(const struct sim *s, pp_time t)
+{
+	return pp_time_to_units(t, s->cost->tick) * 1000;
+}
+
+/* Writes a JSON string literal of text. */
+static void json_string(FILE *out, const char *text)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+/* Track (tid) of channel ch on its sending device: 1 + its rank among that device's channels. */
+static int channel_tid(const struct result *r, int ch)
+{
+	int tid = 1;
+
+	for (int i = 0; i < ch; i++)
+		tid += r->channels[i].src == r->channels[ch].src;
+	return tid;
+}
+
+static void write_metadata(FILE *out, const struct sim *s, const char **sep)
+{
+	const struct result *r = s->result;
+	char label[96];
+
+	for (int d = 0; d < s->sched->p; d++) {
+		report_device_label(s->sched, d, label, sizeof(label));
+		fprintf(out,
+		        "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
+		        *sep, d);
+		json_string(out, label);
+		fprintf(out,
+		        "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,"
+		        "\"args\":{\"sort_index\":%d}},\n"
+		        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":0,"
+		        "\"args\":{\"name\":\"compute\"}}",
+		        d, d, d);
+		*sep = ",\n";
+	}
+	for (int ch = 0; ch < r->nchannels; ch++)
+		fprintf(out,
+		        ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
+		        "\"args\":{\"name\":\"send to GPU %d\"}}",
+		        r->channels[ch].src, channel_tid(r, ch), r->channels[ch].dst);
+}
+
+static void write_ops(FILE *out, const struct sim *s)
+{
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	char label[32];
+
+	for (int d = 0; d < sc->p; d++)
+		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+			const struct op *op = &sc->ops[i];
+
+			report_op_label(label, sizeof(label), sc, op);
+			fprintf(out,
+			        ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
+			        "\"tid\":0,"
+			        "\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"kind\":\"%s\","
+			        "\"microbatch\":%" PRIu32 ",\"stage\":%" PRIu32
+			        ",\"chunk\":%" PRIu32 ",\"overlapped\":%s}}",
+			        label, sched_kind_name((enum op_kind)op->kind), d,
+			        us(s, r->times[i].start),
+			        us(s, r->times[i].end) - us(s, r->times[i].start),
+			        sched_kind_name((enum op_kind)op->kind), op->mb, op->stage,
+			        sc->stage_chunk[op->stage],
+			        (op->flags & OP_OVERLAP) || (i > sc->dev_start[d] &&
+			                                     (op[-1].flags & OP_OVERLAP))
+			                ? "true"
+			                : "false");
+		}
+}
+
+static void write_messages(FILE *out, const struct sim *s)
+{
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	char label[32];
+
+	for (size_t k = 0; k < r->nmsgs; k++) {
+		const struct msg_record *g = &r->msgs[k];
+		const struct channel_result *ch = &r->channels[g->channel];
+		const struct op *from = &sc->ops[g->from], *to = &sc->ops[g->to];
+		int src = (int)sc->stage_device[from->stage],
+		    dst = (int)sc->stage_device[to->stage];
+		int tid = channel_tid(r, g->channel);
+
+		report_op_label(label, sizeof(label), sc, from);
+		fprintf(out,
+		        ",\n{\"name\":\"%s to GPU %d\",\"cat\":\"p2p\",\"ph\":\"X\",\"pid\":%d,"
+		        "\"tid\":%d,\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"bytes\":%" PRIu64 "}}",
+		        label, dst, src, tid, us(s, g->start), us(s, g->end) - us(s, g->start),
+		        ch->messages ? ch->bytes / ch->messages : 0);
+		/* the arrow: from the send on the channel to the consuming op's start */
+		fprintf(out,
+		        ",\n{\"name\":\"p2p\",\"cat\":\"p2p\",\"ph\":\"s\",\"id\":%zu,\"pid\":%d,"
+		        "\"tid\":%d,\"ts\":%.17g},\n{\"name\":\"p2p\",\"cat\":\"p2p\",\"ph\":\"f\","
+		        "\"bp\":\"e\",\"id\":%zu,\"pid\":%d,\"tid\":0,\"ts\":%.17g}",
+		        k + 1, src, tid, us(s, g->start), k + 1, dst, us(s, r->times[g->to].start));
+	}
+}
+
+/* Activation counter per device: up at each F's start, down at the end of what frees. */
+static void write_counters(FILE *out, const struct sim *s)
+{
+	const struct sched *sc = s->sched;
+	const struct cost *c = s->cost;
+	const struct result *r = s->result;
+
+	for (int d = 0; d < sc->p; d++) {
+		int64_t alive = 0, unit = 0;
+
+		for (int k = 0; k < sc->v; k++)
+			unit += c->act[sched_stage_of(sc, d, k)];
+		fprintf(out,
+		        ",\n{\"name\":\"activations\",\"ph\":\"C\",\"pid\":%d,\"ts\":0,"
+		        "\"args\":{\"micro-batches\":0}}",
+		        d);
+		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+			const struct op *op = &sc->ops[i];
+			pp_time at = op->kind == OP_F ? r->times[i].start : r->times[i].end;
+
+			alive += op->kind == OP_F   ? c->act[op->stage]
+			         : op->kind == OP_B ? -(c->act[op->stage] - c->act_w[op->stage])
+			         : op->kind == OP_W ? -c->act_w[op->stage]
+			                            : -c->act[op->stage];
+			fprintf(out,
+			        ",\n{\"name\":\"activations\",\"ph\":\"C\",\"pid\":%d,\"ts\":%.17g,"
+			        "\"args\":{\"micro-batches\":%.17g}}",
+			        d, us(s, at), unit > 0 ? (double)alive / (double)unit : 0);
+		}
+	}
+}
+
+int report_trace(FILE *out, const struct sim *s)
+{
+	const char *sep = "";
+
+	fputs("{\"traceEvents\":[\n", out);
+	write_metadata(out, s, &sep);
+	write_ops(out, s);
+	write_messages(out, s);
+	write_counters(out, s);
+	fprintf(out,
+	        "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"ppsim %s\","
+	        "\"schedule\":",
+	        PP_VERSION);
+	json_string(out, s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
+	fprintf(out,
+	        ",\"p\":%d,\"v\":%d,\"m\":%d,\"time_unit\":\"%s\","
+	        "\"us_per_time_unit\":1000}}\n",
+	        s->sched->p, s->sched->v, s->sched->m, s->cost->time_unit);
+	return 0;
+}

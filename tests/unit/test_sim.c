@@ -1,0 +1,528 @@
+/*
+ * Unit tests of sim: the whole flow for the schedules that need more than a generator and a
+ * uniform cost (ZB-V, LoopedBFS, DualPipeV's overlapped pairs, the priced zb-auto), per-device
+ * and per-stage op-time scales, the default chunk count, and schedule files. Expected figures
+ * come from the research notes' closed forms and are computed here.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ppsim/schedfile.h"
+#include "ppsim/sim.h"
+#include "unit.h"
+
+/* A default config with this schedule, shape and device op times. */
+static struct config config_with(const char *schedule, int p, int v, int m, double t_f, double t_b,
+                                 double t_w)
+{
+	struct config c;
+
+	config_init(&c);
+	strcpy(c.schedule, schedule);
+	c.p = p;
+	c.v = v;
+	c.m = m;
+	c.t_f = t_f;
+	c.t_b = t_b;
+	c.t_w = t_w;
+	return c;
+}
+
+/* Sets the option with config-file key `key` as the command line would; the value must pass. */
+static void set(struct config *c, const char *key, const char *value)
+{
+	const struct config_option *o = config_option_by_key(key);
+	struct pp_error err = {0};
+	char label[64];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	snprintf(label, sizeof(label), "--%s", o->name);
+	CU_ASSERT_EQUAL_FATAL(config_set(c, o, label, value, &err), 0);
+}
+
+/* Runs c, which must succeed. */
+static struct sim *simulate(const struct config *c)
+{
+	struct pp_error err = {0};
+	struct sim *s = sim_run(c, &err);
+
+	if (s == NULL)
+		fprintf(stderr, "%s p=%d v=%d m=%d: %s\n", c->schedule, c->p, c->v, c->m, err.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+/* A time of s in units. */
+static double units(const struct sim *s, pp_time t)
+{
+	return pp_time_to_units(t, s->cost->tick);
+}
+
+/* Duration of op i of s in units. */
+static double took(const struct sim *s, size_t i)
+{
+	return units(s, s->result->times[i].end - s->result->times[i].start);
+}
+
+static void sim_zbv_p4_m8_takes_25_5_units_holds_at_most_p_and_sends_96_messages(void)
+{
+	struct config c = config_with("zbv", 4, 2, 8, 1, 1, 1);
+	struct sim *s = simulate(&c);
+	struct pp_error err = {0};
+
+	/* chunk ops take half a unit: 2m(F+B+W) = 24 of work, plus (p-1) F = 1.5 of fill */
+	ASSERT_NEAR(s->metrics.makespan, 25.5);
+	for (int d = 0; d < 4; d++) {
+		CU_ASSERT(s->metrics.devices[d].peak_activations <= 4 + 1e-9);
+		ASSERT_NEAR(s->metrics.devices[d].busy, 24);
+	}
+	/* per micro-batch and direction one message per boundary but the turn 3 -> 4 on device 3:
+	 * 2m(2p-2) */
+	CU_ASSERT_EQUAL(s->result->messages, 2 * 8 * (2 * 4 - 2));
+	CU_ASSERT_EQUAL(s->result->nchannels, 6);
+	for (int i = 0; i < s->result->nchannels; i++) {
+		CU_ASSERT_EQUAL(abs(s->result->channels[i].src - s->result->channels[i].dst), 1);
+		CU_ASSERT_EQUAL(s->result->channels[i].messages, 16);
+	}
+	CU_ASSERT_EQUAL(sched_validate(s->sched, &err), 0);
+	sim_free(s);
+}
+
+static void sim_zbv_takes_max_of_6m_plus_p_minus_1_and_4m_plus_4p_minus_2_chunk_times(void)
+{
+	/* research notes 2.3: with unit chunk times, PyTorch's order takes max(6m + p - 1,
+	 * 4m + 4p - 2); a chunk op is half a unit here */
+	for (int p = 2; p <= 6; p++)
+		for (int m = 1; m < 5 * p; m++) {
+			struct config c = config_with("zbv", p, 2, m, 1, 1, 1);
+			struct sim *s = simulate(&c);
+			double a = 6 * m + p - 1, b = 4 * m + 4 * p - 2;
+
+			ASSERT_NEAR(s->metrics.makespan, (a > b ? a : b) / 2);
+			if (fabs(s->metrics.makespan - (a > b ? a : b) / 2) > 1e-9)
+				fprintf(stderr, "zbv p=%d m=%d: %g\n", p, m, s->metrics.makespan);
+			sim_free(s);
+		}
+}
+
+static void sim_zb_auto_p4_m8_takes_27_units_in_zb_h1_s_order(void)
+{
+	struct config c = config_with("zb-auto", 4, 1, 8, 1, 1, 1);
+	struct sim *s = simulate(&c);
+	struct sched *h = sched_new(sched_find("zbh1"), &(struct sched_params){4, 1, 8, 0});
+
+	ASSERT_NEAR(s->metrics.makespan, 27);
+	CU_ASSERT_TRUE(unit_same_ops(s->sched, h));
+	/* the limit defaults to p */
+	ASSERT_NEAR(s->sched->mem_limit, 4);
+	for (int d = 0; d < 4; d++)
+		CU_ASSERT(s->metrics.devices[d].peak_activations <= 4 + 1e-9);
+	sched_free(h);
+	sim_free(s);
+}
+
+static void sim_zb2p_p4_m8_takes_at_most_27_units_within_2p(void)
+{
+	struct config c = config_with("zb2p", 4, 1, 8, 1, 1, 1);
+	struct sim *s = simulate(&c);
+
+	CU_ASSERT(s->metrics.makespan <= 27 + 1e-9);
+	ASSERT_NEAR(s->sched->mem_limit, 8);
+	for (int d = 0; d < 4; d++)
+		CU_ASSERT(s->metrics.devices[d].peak_activations <= 8 + 1e-9);
+	sim_free(s);
+}
+
+static void sim_zb1p_uses_a_limit_of_p_whatever_mem_limit_would_say(void)
+{
+	struct config c = config_with("zb1p", 3, 1, 9, 1, 1, 1);
+	struct sim *s = simulate(&c);
+
+	ASSERT_NEAR(s->sched->mem_limit, 3);
+	for (int d = 0; d < 3; d++)
+		CU_ASSERT(s->metrics.devices[d].peak_activations <= 3 + 1e-9);
+	sim_free(s);
+}
+
+static void sim_zb_auto_beats_zb_h1_when_the_last_stage_is_1_5_times_slower(void)
+{
+	struct config a = config_with("zb-auto", 4, 1, 8, 2, 2, 1);
+	struct config h = config_with("zbh1", 4, 1, 8, 2, 2, 1);
+	struct sim *sa, *sh;
+
+	set(&a, "stage_scale", "1,1,1,1.5");
+	set(&h, "stage_scale", "1,1,1,1.5");
+	sa = simulate(&a);
+	sh = simulate(&h);
+	/* zb-auto orders ops from the scaled costs; ZB-H1's fixed order waits for the last stage */
+	ASSERT_NEAR(sa->metrics.makespan, 66);
+	ASSERT_NEAR(sh->metrics.makespan, 67);
+	CU_ASSERT(sa->metrics.makespan < sh->metrics.makespan);
+	for (int d = 0; d < 4; d++)
+		CU_ASSERT(sa->metrics.devices[d].peak_activations <= 4 + 1e-9);
+	sim_free(sa);
+	sim_free(sh);
+}
+
+static void sim_zb_auto_takes_72_51_37_and_27_units_with_limits_1_2_3_and_5(void)
+{
+	/* research notes 4.4: p=4, m=8, unit times, W freeing half the activations */
+	static const struct {
+		const char *limit;
+		double makespan;
+	} cases[] = {{"1", 72}, {"2", 51}, {"3", 37}, {"5", 27}, {"8", 27}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c = config_with("zb-auto", 4, 1, 8, 1, 1, 1);
+		struct sim *s;
+
+		set(&c, "mem_limit", cases[i].limit);
+		s = simulate(&c);
+		ASSERT_NEAR(s->metrics.makespan, cases[i].makespan);
+		ASSERT_NEAR(s->sched->mem_limit, atof(cases[i].limit));
+		for (int d = 0; d < 4; d++)
+			CU_ASSERT(s->metrics.devices[d].peak_activations <=
+			          atof(cases[i].limit) + 1e-9);
+		sim_free(s);
+	}
+}
+
+static void sim_loopedbfs_takes_v_max_m_p_plus_min_m_p_minus_1_forward_backward_times(void)
+{
+	/* research notes 1.3: (v max(m, p) + min(m, p) - 1)(F + B) in chunk times, B fused */
+	static const int shapes[][3] = {{4, 2, 8}, {4, 2, 2}, {4, 3, 5}, {3, 1, 6},
+	                                {2, 4, 1}, {5, 2, 5}, {1, 3, 4}};
+	static const double times[][3] = {{1, 1, 1}, {1, 2, 1}, {3, 1, 0.5}};
+
+	for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++)
+		for (size_t t = 0; t < sizeof(times) / sizeof(times[0]); t++) {
+			int p = shapes[k][0], v = shapes[k][1], m = shapes[k][2];
+			int hi = m > p ? m : p, lo = m < p ? m : p;
+			struct config c = config_with("loopedbfs", p, v, m, times[t][0],
+			                              times[t][1], times[t][2]);
+			struct sim *s = simulate(&c);
+			double fb = (times[t][0] + times[t][1] + times[t][2]) / v;
+
+			ASSERT_NEAR(s->metrics.makespan, (v * hi + lo - 1) * fb);
+			sim_free(s);
+		}
+}
+
+static void sim_dualpipev_p4_m10_takes_33_units_and_passes_validation(void)
+{
+	struct config c = config_with("dualpipev", 4, 2, 10, 1, 1, 1);
+	struct sim *s = simulate(&c);
+	struct pp_error err = {0};
+
+	/* 66 chunk units of 0.5: 60 of work plus (p-1)(F&B + B - 3W) = 3 * 2 */
+	ASSERT_NEAR(s->metrics.makespan, 33);
+	CU_ASSERT_EQUAL(sched_validate(s->sched, &err), 0);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+	sim_free(s);
+}
+
+/* Overlapped pairs on device d of DualPipeV (research notes 3.2). */
+static int dualpipev_pairs(int p, int m, int d)
+{
+	return 2 * (m - 2 * p + d + 1) + (p - d - 1) - (d == p - 1);
+}
+
+static void sim_dualpipev_runs_each_pair_as_one_slot_of_overlap_factor_times_f_plus_b(void)
+{
+	static const double factors[] = {1, 0.8, 0.5};
+	double base = 0;
+
+	for (size_t k = 0; k < sizeof(factors) / sizeof(factors[0]); k++) {
+		struct config c = config_with("dualpipev", 4, 2, 10, 1, 1, 1);
+		struct sim *s;
+		int pairs = 0;
+
+		c.overlap_factor = factors[k];
+		s = simulate(&c);
+		for (size_t i = 0; i < s->sched->nops; i++) {
+			const struct op *o = &s->sched->ops[i];
+
+			if (!(o->flags & OP_OVERLAP))
+				continue;
+			pairs++;
+			/* F 0.5 and a fused backward 1 in one slot */
+			CU_ASSERT_EQUAL(s->result->times[i].start, s->result->times[i + 1].start);
+			CU_ASSERT_EQUAL(s->result->times[i].end, s->result->times[i + 1].end);
+			ASSERT_NEAR(took(s, i), factors[k] * 1.5);
+		}
+		for (int d = 0; d < 4; d++)
+			/* 2m chunks of F + B, less what each pair saves */
+			ASSERT_NEAR(s->metrics.devices[d].busy,
+			            20 * 1.5 - dualpipev_pairs(4, 10, d) * (1 - factors[k]) * 1.5);
+		CU_ASSERT_EQUAL(pairs, dualpipev_pairs(4, 10, 0) + dualpipev_pairs(4, 10, 1) +
+		                               dualpipev_pairs(4, 10, 2) +
+		                               dualpipev_pairs(4, 10, 3));
+		if (k == 0)
+			base = s->metrics.makespan;
+		else
+			CU_ASSERT(s->metrics.makespan < base);
+		sim_free(s);
+	}
+	ASSERT_NEAR(base, 33);
+}
+
+static void sim_dualpipev_makespan_follows_deepseek_s_bubble_when_f_equals_b_at_least_w(void)
+{
+	/*
+	 * Research notes 3.3, in chunk times with B the full backward (I + W) and FB a pair's
+	 * slot: 2m(F + B) - (2m - 2p - 1)(F + B - FB) + (p - 1)(FB + B - 3W), for F = I >= W and
+	 * FB one of F + B, max(F, B) + min(F, B)/2, max(F, B).
+	 */
+	static const double times[][3] = {{1, 1, 1}, {2, 2, 1}, {4, 4, 2}, {3, 3, 2}};
+	int compared = 0;
+
+	for (size_t t = 0; t < sizeof(times) / sizeof(times[0]); t++)
+		for (int p = 2; p <= 5; p++)
+			for (int m = 2 * p; m <= 3 * p + 1; m++)
+				for (int k = 0; k < 3; k++) {
+					double f = times[t][0] / 2, i = times[t][1] / 2;
+					double w = times[t][2] / 2, b = i + w;
+					double hi = f > b ? f : b, lo = f < b ? f : b;
+					double fb = k == 0 ? f + b : k == 1 ? hi + lo / 2 : hi;
+					double want = 2 * m * (f + b) -
+					              (2 * m - 2 * p - 1) * (f + b - fb) +
+					              (p - 1) * (fb + b - 3 * w);
+					struct config c =
+					        config_with("dualpipev", p, 2, m, times[t][0],
+					                    times[t][1], times[t][2]);
+					struct sim *s;
+
+					c.overlap_factor = fb / (f + b);
+					s = simulate(&c);
+					CU_ASSERT_DOUBLE_EQUAL(s->metrics.makespan, want, 1e-6);
+					compared++;
+					sim_free(s);
+				}
+	CU_ASSERT_EQUAL(compared, 4 * 3 * (4 + 5 + 6 + 7));
+}
+
+static void sim_stage_scale_per_device_multiplies_every_op_of_that_device(void)
+{
+	struct config c = config_with("zbh1", 4, 1, 8, 2, 2, 1);
+	struct sim *s;
+
+	set(&c, "stage_scale", "1,1,1,1.5");
+	s = simulate(&c);
+	for (size_t i = 0; i < s->sched->nops; i++) {
+		const struct op *o = &s->sched->ops[i];
+		double t = o->kind == OP_F ? 2 : o->kind == OP_B ? 2 : 1;
+
+		ASSERT_NEAR(took(s, i), o->stage == 3 ? 1.5 * t : t);
+	}
+	ASSERT_NEAR(s->metrics.devices[3].busy, 1.5 * 8 * 5);
+	ASSERT_NEAR(s->metrics.devices[0].busy, 8 * 5);
+	sim_free(s);
+}
+
+static void sim_stage_scale_per_device_follows_the_v_placement(void)
+{
+	struct config c = config_with("zbv", 2, 2, 4, 1, 1, 1);
+	struct sim *s;
+
+	/* V placement, p=2: stages 0 and 3 on device 0, stages 1 and 2 on device 1; stage 2 is
+	 * on device 1 although 2 % p = 0 */
+	set(&c, "stage_scale", "1,3");
+	s = simulate(&c);
+	for (size_t i = 0; i < s->sched->nops; i++) {
+		const struct op *o = &s->sched->ops[i];
+		double scale = o->stage == 1 || o->stage == 2 ? 3 : 1;
+
+		ASSERT_NEAR(took(s, i), 0.5 * scale);
+	}
+	sim_free(s);
+}
+
+static void sim_stage_scale_per_stage_multiplies_each_virtual_stage(void)
+{
+	struct config c = config_with("zbv", 2, 2, 4, 1, 1, 1);
+	struct sim *s;
+
+	set(&c, "stage_scale", "1,2,3,4");
+	s = simulate(&c);
+	for (size_t i = 0; i < s->sched->nops; i++)
+		ASSERT_NEAR(took(s, i), 0.5 * (s->sched->ops[i].stage + 1));
+	sim_free(s);
+	/* interleaved p=2, v=2: stage 3 is chunk 1 of device 1 */
+	c = config_with("interleaved", 2, 2, 4, 1, 1, 1);
+	set(&c, "stage_scale", "1,1,1,2");
+	s = simulate(&c);
+	for (size_t i = 0; i < s->sched->nops; i++) {
+		const struct op *o = &s->sched->ops[i];
+		double t = o->kind == OP_F ? 0.5 : 1;
+
+		ASSERT_NEAR(took(s, i), o->stage == 3 ? 2 * t : t);
+	}
+	sim_free(s);
+}
+
+static void sim_gives_zbv_dualpipev_and_interleaved_two_chunks_unless_v_is_set(void)
+{
+	static const struct {
+		const char *name;
+		int m, v;
+	} cases[] = {
+	        {"zbv", 8, 2}, {"dualpipev", 8, 2}, {"interleaved", 8, 2}, {"loopedbfs", 8, 1}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sim *s = unit_simulate(cases[i].name, 4, cases[i].m, 0);
+
+		CU_ASSERT_EQUAL(s->sched->v, cases[i].v);
+		CU_ASSERT_EQUAL(s->config.v, cases[i].v);
+		sim_free(s);
+	}
+}
+
+static void sim_rejects_a_chunk_count_the_schedule_does_not_take_when_v_is_set(void)
+{
+	struct config c = config_with("zbv", 4, 1, 8, 1, 1, 1);
+	struct pp_error err = {0};
+
+	set(&c, "v", "1");
+	CU_ASSERT_PTR_NULL(sim_run(&c, &err));
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--chunks '1': schedule 'zbv' needs v=2");
+}
+
+/* Writes the schedule of generator name for (p, v, m) in format fmt to a file in a fresh
+ * directory dir (32 bytes); path (128 bytes) receives its name. */
+static void export_schedule(const char *name, int p, int v, int m, enum schedfile_format fmt,
+                            char *dir, char *path)
+{
+	struct sched *s = sched_new(sched_find(name), &(struct sched_params){p, v, m, 0});
+	FILE *out;
+
+	strcpy(dir, "/tmp/ppsim-unit-XXXXXX");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(path, 128, "%s/s.csv", dir);
+	out = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(schedfile_write(out, s, fmt), 0);
+	CU_ASSERT_EQUAL(fclose(out), 0);
+	sched_free(s);
+}
+
+static void remove_export(const char *dir, const char *path)
+{
+	CU_ASSERT_EQUAL(unlink(path), 0);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+}
+
+static void sim_runs_a_schedule_file_with_the_file_s_shape(void)
+{
+	char dir[32], path[128];
+	struct config c = config_with("1f1b", 4, 1, 8, 1, 1, 1),
+	              g = config_with("zbv", 2, 2, 6, 1, 1, 1);
+	struct sim *s, *want;
+
+	export_schedule("zbv", 2, 2, 6, SCHEDFILE_TORCH, dir, path);
+	set(&c, "schedule_file", path);
+	s = simulate(&c);
+	want = simulate(&g);
+	CU_ASSERT_EQUAL(s->config.p, 2);
+	CU_ASSERT_EQUAL(s->config.v, 2);
+	CU_ASSERT_EQUAL(s->config.m, 6);
+	CU_ASSERT_PTR_NULL(s->sched->desc);
+	CU_ASSERT_STRING_EQUAL(s->config.schedule, "file");
+	CU_ASSERT_TRUE(unit_same_ops(s->sched, want->sched));
+	ASSERT_NEAR(s->metrics.makespan, want->metrics.makespan);
+	sim_free(s);
+	sim_free(want);
+	remove_export(dir, path);
+}
+
+static void sim_rejects_a_schedule_file_whose_shape_differs_from_an_explicit_p(void)
+{
+	char dir[32], path[128], msg[256];
+	struct config c = config_with("1f1b", 4, 1, 8, 1, 1, 1);
+	struct pp_error err = {0};
+
+	export_schedule("1f1b", 2, 1, 3, SCHEDFILE_PPSIM, dir, path);
+	set(&c, "schedule_file", path);
+	set(&c, "p", "3");
+	CU_ASSERT_PTR_NULL(sim_run(&c, &err));
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	snprintf(msg, sizeof(msg), "--stages '3': the schedule file '%s' has p=2", path);
+	CU_ASSERT_STRING_EQUAL(err.msg, msg);
+	/* a generator's own options do not apply to a file */
+	c = config_with("1f1b", 4, 1, 8, 1, 1, 1);
+	set(&c, "schedule_file", path);
+	set(&c, "schedule", "zbv");
+	CU_ASSERT_PTR_NULL(sim_run(&c, &err));
+	CU_ASSERT_STRING_EQUAL(err.msg, "--schedule 'zbv': not with --schedule-file");
+	remove_export(dir, path);
+}
+
+static void sim_scales_the_stages_of_a_schedule_file_by_the_file_s_devices(void)
+{
+	char dir[32], path[128];
+	struct config c = config_with("1f1b", 4, 1, 8, 1, 1, 1);
+	struct pp_error err = {0};
+	struct sim *s;
+
+	/* a p=2 file with one factor per device of the file (the defaults say p=4) */
+	export_schedule("1f1b", 2, 1, 4, SCHEDFILE_PPSIM, dir, path);
+	set(&c, "schedule_file", path);
+	set(&c, "stage_scale", "1,2");
+	s = sim_run(&c, &err);
+	CU_ASSERT_PTR_NOT_NULL(s);
+	if (s == NULL)
+		fprintf(stderr, "stage scale of a p=2 schedule file: %s\n", err.msg);
+	if (s != NULL) {
+		for (size_t i = 0; i < s->sched->nops; i++) {
+			const struct op *o = &s->sched->ops[i];
+
+			ASSERT_NEAR(took(s, i),
+			            (o->kind == OP_F ? 1 : 2) * (o->stage == 1 ? 2 : 1));
+		}
+		sim_free(s);
+	}
+	remove_export(dir, path);
+	/* a V file (p=3, v=2) with one factor per virtual stage */
+	export_schedule("zbv", 3, 2, 6, SCHEDFILE_TORCH, dir, path);
+	c = config_with("1f1b", 4, 1, 8, 1, 1, 1);
+	set(&c, "schedule_file", path);
+	set(&c, "stage_scale", "1,2,3,4,5,6");
+	s = sim_run(&c, &err);
+	CU_ASSERT_PTR_NOT_NULL(s);
+	if (s == NULL)
+		fprintf(stderr, "stage scale of a p=3 v=2 schedule file: %s\n", err.msg);
+	if (s != NULL) {
+		for (size_t i = 0; i < s->sched->nops; i++)
+			ASSERT_NEAR(took(s, i), 0.5 * (s->sched->ops[i].stage + 1));
+		sim_free(s);
+	}
+	remove_export(dir, path);
+}
+
+static const struct unit_test tests[] = {
+        UNIT_TEST(sim_zbv_p4_m8_takes_25_5_units_holds_at_most_p_and_sends_96_messages),
+        UNIT_TEST(sim_zbv_takes_max_of_6m_plus_p_minus_1_and_4m_plus_4p_minus_2_chunk_times),
+        UNIT_TEST(sim_zb_auto_p4_m8_takes_27_units_in_zb_h1_s_order),
+        UNIT_TEST(sim_zb2p_p4_m8_takes_at_most_27_units_within_2p),
+        UNIT_TEST(sim_zb1p_uses_a_limit_of_p_whatever_mem_limit_would_say),
+        UNIT_TEST(sim_zb_auto_beats_zb_h1_when_the_last_stage_is_1_5_times_slower),
+        UNIT_TEST(sim_zb_auto_takes_72_51_37_and_27_units_with_limits_1_2_3_and_5),
+        UNIT_TEST(sim_loopedbfs_takes_v_max_m_p_plus_min_m_p_minus_1_forward_backward_times),
+        UNIT_TEST(sim_dualpipev_p4_m10_takes_33_units_and_passes_validation),
+        UNIT_TEST(sim_dualpipev_runs_each_pair_as_one_slot_of_overlap_factor_times_f_plus_b),
+        UNIT_TEST(sim_dualpipev_makespan_follows_deepseek_s_bubble_when_f_equals_b_at_least_w),
+        UNIT_TEST(sim_stage_scale_per_device_multiplies_every_op_of_that_device),
+        UNIT_TEST(sim_stage_scale_per_device_follows_the_v_placement),
+        UNIT_TEST(sim_stage_scale_per_stage_multiplies_each_virtual_stage),
+        UNIT_TEST(sim_gives_zbv_dualpipev_and_interleaved_two_chunks_unless_v_is_set),
+        UNIT_TEST(sim_rejects_a_chunk_count_the_schedule_does_not_take_when_v_is_set),
+        UNIT_TEST(sim_runs_a_schedule_file_with_the_file_s_shape),
+        UNIT_TEST(sim_rejects_a_schedule_file_whose_shape_differs_from_an_explicit_p),
+        UNIT_TEST(sim_scales_the_stages_of_a_schedule_file_by_the_file_s_devices),
+        {NULL, NULL},
+};
+
+const struct unit_suite suite_sim = {"sim", tests};
