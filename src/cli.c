@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "ppsim/outfile.h"
 #include "ppsim/sched.h"
 #include "ppsim/schedfile.h"
 
@@ -23,6 +24,9 @@ enum {
 	OPT_FAIL_ON_OOM,
 	OPT_EXPORT,
 	OPT_EXPORT_FORMAT,
+	OPT_TRACE,
+	OPT_SVG,
+	OPT_COLOR,
 	OPT_VERSION,
 	OPT_CONFIG = 2000,
 };
@@ -56,6 +60,18 @@ static const struct cmd_option cmd_options[] = {
          CLI_RUN,
          "FILE",
          "run: write every op with its start and end as CSV to FILE"},
+        {{"trace", required_argument, NULL, OPT_TRACE},
+         CLI_RUN,
+         "FILE",
+         "run: write a Chrome trace (Perfetto, chrome://tracing) to FILE"},
+        {{"svg", required_argument, NULL, OPT_SVG},
+         CLI_RUN | CLI_COMPARE,
+         "FILE",
+         "write an SVG Gantt chart to FILE (compare: every row on one time axis)"},
+        {{"color", required_argument, NULL, OPT_COLOR},
+         CLI_RUN,
+         "WHEN",
+         "run: colour the timeline: auto (default: a terminal, without NO_COLOR), always, never"},
         {{"export-schedule", required_argument, NULL, OPT_EXPORT},
          CLI_RUN,
          "FILE",
@@ -134,7 +150,7 @@ void cli_help_options(FILE *out, enum cli_mode mode)
 	} sections[] = {
 	        {"schedule", "Schedule and shape:"},
 	        {"t_f", "Explicit costs (abstract time units):"},
-	        {"link", "Links, communication and memory (both kinds of costs):"},
+	        {"link", "Links, communication, memory and stage scaling (both kinds of costs):"},
 	        {"model", "Costs from a model on a GPU (milliseconds):"},
 	};
 
@@ -218,6 +234,14 @@ static int parse_width(const char *value, int *width)
 	return 0;
 }
 
+/* Colour by default: standard output is a terminal and NO_COLOR is unset or empty. */
+static bool color_auto(void)
+{
+	const char *no = getenv("NO_COLOR");
+
+	return isatty(STDOUT_FILENO) && (no == NULL || *no == '\0');
+}
+
 /* Names the option getopt stopped at, as the user wrote it, into buf. */
 static const char *bad_option(char **argv, char *buf, size_t n)
 {
@@ -274,6 +298,23 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 	case OPT_EXPORT:
 		cli->export_file = optarg;
 		return -1;
+	case OPT_TRACE:
+		cli->trace_file = optarg;
+		return -1;
+	case OPT_SVG:
+		cli->svg_file = optarg;
+		return -1;
+	case OPT_COLOR:
+		if (strcmp(optarg, "auto") == 0)
+			cli->color = color_auto();
+		else if (strcmp(optarg, "always") == 0)
+			cli->color = true;
+		else if (strcmp(optarg, "never") == 0)
+			cli->color = false;
+		else
+			return cmd_usage("--color '%s': must be 'auto', 'always' or 'never'",
+			                 optarg);
+		return -1;
 	case OPT_EXPORT_FORMAT:
 		if (!schedfile_format_find(optarg, &cli->export_format))
 			return cmd_usage("--export-format '%s': must be 'ppsim' or 'torch'",
@@ -305,6 +346,7 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 
 	memset(cli, 0, sizeof(*cli));
 	cli->format = report_find("text");
+	cli->color = color_auto();
 	cli->set = pp_xmallocarray((size_t)argc + 1, sizeof(*cli->set));
 	opterr = 0;
 	optind = 1;
@@ -346,6 +388,23 @@ void cli_release(struct cli *cli)
 {
 	free(cli->set);
 	cli->set = NULL;
+}
+
+int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), const void *ctx)
+{
+	struct pp_error err = {0};
+	struct outfile *f = outfile_open(path, &err);
+
+	if (f == NULL)
+		return cmd_fail(&err);
+	if (write(outfile_stream(f), ctx) != 0) {
+		outfile_abort(f);
+		pp_fail(&err, PP_ERR_IO, "cannot write '%s': out of memory", path);
+		return cmd_fail(&err);
+	}
+	if (outfile_commit(f, &err) != 0)
+		return cmd_fail(&err);
+	return PP_EXIT_OK;
 }
 
 int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error *err)

@@ -36,6 +36,9 @@ struct cli {
 	const char *schedules;               /* compare: --schedules list, or NULL */
 	bool fail_on_oom;                    /* a device over its memory is a failure (exit 1) */
 	const char *export_file;             /* run: write the op order here, or NULL */
+	const char *trace_file;              /* run: Chrome trace, or NULL */
+	const char *svg_file;                /* SVG Gantt chart, or NULL */
+	bool color;                          /* run: colour the timeline */
 	enum schedfile_format export_format; /* run: its format */
 	bool export_format_set;              /* run: --export-format was given */
 	char **files;                        /* compare: config files (positional) */
@@ -60,6 +63,12 @@ int cli_config(const struct cli *cli, const char *file, struct config *c, struct
 
 /* Writes the option lines of --help for the commands in mode. */
 void cli_help_options(FILE *out, enum cli_mode mode);
+
+/*
+ * Writes path all-or-nothing (struct outfile) with write(out, ctx). Returns PP_EXIT_OK, or the
+ * exit status of the failure after reporting it.
+ */
+int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), const void *ctx);
 
 /*
  * With --fail-on-oom, the error for a simulation with a device over its GPU's memory: returns

@@ -72,7 +72,20 @@ static struct sim *run_row(const struct cli *cli, const char *file, const char *
 		c.v = d->min_v;
 	if (d != NULL && d->max_v > 0 && c.v > d->max_v)
 		c.v = d->max_v;
-	return sim_run(&c, err);
+	return sim_run_flags(&c, cli->svg_file != NULL ? SIM_RECORD_MESSAGES : 0, err);
+}
+
+/* What compare's SVG needs: the rows. */
+struct svg_rows {
+	const struct report_row *rows;
+	int n;
+};
+
+static int write_svg(FILE *out, const void *ctx)
+{
+	const struct svg_rows *r = ctx;
+
+	return report_svg(out, r->rows, r->n);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -89,6 +102,10 @@ int cmd_compare(int argc, char **argv)
 		status = schedule_list(cli.schedules, buf, sizeof(buf), names, 64, &nsched) == 0
 		                 ? -1
 		                 : PP_EXIT_USAGE;
+	for (int i = 0; status < 0 && nsched > 0 && i < cli.nset; i++)
+		if (strcmp(cli.set[i].opt->key, "schedule_file") == 0)
+			status = cmd_usage(
+			        "--schedules: not with --schedule-file, which fixes the order");
 	if (status < 0 && cli.nfiles == 0 && nsched == 0)
 		status = cmd_usage("compare: give config files, --schedules, or both");
 	nfiles = cli.nfiles > 0 ? cli.nfiles : 1;
@@ -113,6 +130,12 @@ int cmd_compare(int argc, char **argv)
 				        "every row a link or none",
 				        rows[0].sim->cost->time_unit, s->cost->time_unit);
 		}
+	if (status < 0 && cli.svg_file != NULL) {
+		struct svg_rows r = {rows, nrows};
+
+		if (cli_write_file(cli.svg_file, write_svg, &r) != PP_EXIT_OK)
+			status = PP_EXIT_IO;
+	}
 	if (status < 0 && cli.format->compare(stdout, rows, nrows) != 0) {
 		pp_fail(&err, PP_ERR_IO, "out of memory building the report");
 		status = cmd_fail(&err);

@@ -7,21 +7,51 @@
 #include "ppsim/schedfile.h"
 #include "ppsim/sim.h"
 
-/* Writes an output file all-or-nothing: the op dump (export NULL) or the exported order. */
-static int write_file(const char *path, const struct sim *s, const struct cli *export)
-{
-	struct pp_error err = {0};
-	struct outfile *f = outfile_open(path, &err);
+/* What an output file of `run` needs: the simulation and, for the export, its format. */
+struct run_output {
+	const struct sim *sim;
+	enum schedfile_format format;
+};
 
-	if (f == NULL)
-		return cmd_fail(&err);
-	if (export != NULL)
-		schedfile_write(outfile_stream(f), s->sched, export->export_format);
-	else
-		report_ops_csv(outfile_stream(f), s);
-	if (outfile_commit(f, &err) != 0)
-		return cmd_fail(&err);
-	return PP_EXIT_OK;
+static int write_ops(FILE *out, const void *ctx)
+{
+	return report_ops_csv(out, ((const struct run_output *)ctx)->sim);
+}
+
+static int write_export(FILE *out, const void *ctx)
+{
+	const struct run_output *o = ctx;
+
+	return schedfile_write(out, o->sim->sched, o->format);
+}
+
+static int write_trace(FILE *out, const void *ctx)
+{
+	return report_trace(out, ((const struct run_output *)ctx)->sim);
+}
+
+static int write_svg(FILE *out, const void *ctx)
+{
+	struct report_row row = {"-", ((const struct run_output *)ctx)->sim};
+
+	return report_svg(out, &row, 1);
+}
+
+/* Writes the output files asked for, stopping at the first that fails; returns the status. */
+static int write_outputs(const struct cli *cli, const struct sim *s)
+{
+	struct run_output o = {s, cli->export_format};
+	int status = PP_EXIT_OK;
+
+	if (cli->dump_ops != NULL)
+		status = cli_write_file(cli->dump_ops, write_ops, &o);
+	if (status == PP_EXIT_OK && cli->export_file != NULL)
+		status = cli_write_file(cli->export_file, write_export, &o);
+	if (status == PP_EXIT_OK && cli->trace_file != NULL)
+		status = cli_write_file(cli->trace_file, write_trace, &o);
+	if (status == PP_EXIT_OK && cli->svg_file != NULL)
+		status = cli_write_file(cli->svg_file, write_svg, &o);
+	return status;
 }
 
 int cmd_run(int argc, char **argv)
@@ -36,7 +66,9 @@ int cmd_run(int argc, char **argv)
 		cli_release(&cli);
 		return status;
 	}
-	if (cli_config(&cli, cli.config_file, &c, &err) != 0 || (s = sim_run(&c, &err)) == NULL) {
+	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
+	    (s = sim_run_flags(&c, cli.trace_file || cli.svg_file ? SIM_RECORD_MESSAGES : 0,
+	                       &err)) == NULL) {
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
@@ -45,16 +77,14 @@ int cmd_run(int argc, char **argv)
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
-	status = cli.dump_ops != NULL ? write_file(cli.dump_ops, s, NULL) : PP_EXIT_OK;
-	if (status == PP_EXIT_OK && cli.export_file != NULL)
-		status = write_file(cli.export_file, s, &cli);
+	status = write_outputs(&cli, s);
 	if (status == PP_EXIT_OK && cli.format->write(stdout, s) != 0) {
 		pp_fail(&err, PP_ERR_IO, "out of memory building the report");
 		status = cmd_fail(&err);
 	}
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
 		fputc('\n', stdout);
-		report_timeline(stdout, s, cli.timeline_width);
+		report_timeline_colored(stdout, s, cli.timeline_width, cli.color);
 	}
 	sim_free(s);
 	cli_release(&cli);

@@ -130,7 +130,8 @@ static pp_time op_duration(const struct cost *c, const struct op *op)
 	return 0;
 }
 
-/* Duration of an overlapped pair: overlap_factor x (F + B), exact when the factor is 1. */
+/* Duration of an overlapped pair: overlap_factor x (F + B), exact when the factor is 1. A
+ * factor below max(F, B) / (F + B) models more gain than overlap can give; it is the user's. */
 static pp_time pair_duration(const struct cost *c, const struct op *f, const struct op *b)
 {
 	pp_time sum = op_duration(c, f) + op_duration(c, b);

@@ -70,8 +70,10 @@ void cmd_help(FILE *out)
 		fprintf(out, "  %-24s %s\n", c[i].name, c[i].summary);
 	fputc('\n', out);
 	cli_help_options(out, CLI_RUN | CLI_COMPARE);
-	fputs("\nExit status: 0 success, 1 simulation failure (deadlock), 2 usage error,\n"
-	      "3 invalid config or schedule file, 4 I/O error.\n"
+	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, or a device out of "
+	      "memory\n"
+	      "with --fail-on-oom), 2 usage error, 3 invalid config or schedule file, 4 I/O "
+	      "error.\n"
 	      "Example: ppsim --schedule=1f1b -p 4 -m 8 --timeline\n",
 	      out);
 }

@@ -257,11 +257,10 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 			f = b - 1;
 			f->device = b->device = device;
 			if (!parse_action(p + 1, f) || !parse_action(semi + 1, b) ||
-			    f->kind != OP_F || b->kind != OP_BW) {
+			    f->kind != OP_F || (b->kind != OP_BW && b->kind != OP_B)) {
 				snprintf(what, sizeof(what),
-				         "cell %u: an overlapped pair is a forward then a full "
-				         "backward, "
-				         "such as (0F7;7B3)OVERLAP_F_B",
+				         "cell %u: an overlapped pair is a forward then a backward "
+				         "(B or I), such as (0F7;7B3)OVERLAP_F_B",
 				         cell);
 				return fail_at(r, err, lineno, column, what);
 			}

@@ -53,7 +53,8 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 
 /*
  * Writes the ops as CSV with header "device,chunk,stage,op,microbatch,start,end", one row per op
- * in each device's execution order. Returns 0.
+ * in each device's execution order, plus a column "overlap" (1 on an F that runs overlapped
+ * with the next op) when the schedule has overlapped pairs. Returns 0.
  */
 int report_ops_csv(FILE *out, const struct sim *s);
 

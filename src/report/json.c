@@ -36,6 +36,16 @@ static cJSON *costs_object(const struct sim *s)
 	cJSON_AddStringToObject(o, "comm", config_comm_name(c->comm));
 	cJSON_AddStringToObject(o, "duplex", config_duplex_name(c->duplex));
 	add_number(o, "w_mem_fraction", split ? c->w_mem_fraction : NAN);
+	add_number(o, "overlap_factor", s->sched->overlap ? c->overlap_factor : NAN);
+	if (c->nstage_scale > 0) {
+		cJSON *a = cJSON_CreateArray();
+
+		for (int i = 0; i < c->nstage_scale; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber(c->stage_scale[i]));
+		cJSON_AddItemToObject(o, "stage_scale", a);
+	} else {
+		cJSON_AddNullToObject(o, "stage_scale");
+	}
 	return o;
 }
 

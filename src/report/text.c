@@ -58,6 +58,26 @@ static void write_model(FILE *out, const struct sim *s)
 	        k->msg_bytes, config_comm_name(c->comm), config_duplex_name(c->duplex));
 }
 
+/* The settings that only some runs have: stage scaling, pairs, a memory limit. */
+static void write_extras(FILE *out, const struct sim *s)
+{
+	const struct config *c = &s->config;
+	char a[32];
+
+	if (c->nstage_scale > 0) {
+		fprintf(out, "%-18s", "stage_scale");
+		for (int i = 0; i < c->nstage_scale; i++)
+			fprintf(out, "%s%s", i ? "," : " ", REPORT_NUM(a, c->stage_scale[i]));
+		fprintf(out, " (per %s)\n", c->nstage_scale == s->sched->p ? "device" : "stage");
+	}
+	if (s->sched->overlap)
+		fprintf(out, "%-18s %s x (F + B) per overlapped pair\n", "overlap_factor",
+		        REPORT_NUM(a, c->overlap_factor));
+	if (s->sched->mem_limit > 0)
+		fprintf(out, "%-18s %s micro-batches of activations\n", "mem_limit",
+		        REPORT_NUM(a, s->sched->mem_limit));
+}
+
 static void write_summary(FILE *out, const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
@@ -73,6 +93,7 @@ static void write_summary(FILE *out, const struct sim *s)
 		write_model(out, s);
 	else
 		write_costs(out, &s->config, s->sched->split);
+	write_extras(out, s);
 	fprintf(out, "%-18s %s %s\n", "makespan", REPORT_NUM(a, m->makespan), unit);
 	fprintf(out, "%-18s %.6f", "bubble_ratio", m->bubble_ratio);
 	if (isnan(m->bubble_ratio_theory))

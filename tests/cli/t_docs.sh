@@ -50,6 +50,10 @@ matches() {
 				if (want[i] == "...") {
 					i++
 					if (i > w) exit 0
+					# the last segment is anchored at the end of the output
+					last = 1
+					for (k = i; k <= w; k++) if (want[k] == "...") last = 0
+					if (last) { j = g - (w - i); if (j < 1) exit 1; continue }
 					while (j <= g && got[j] != want[i]) j++
 					if (j > g) exit 1
 					continue

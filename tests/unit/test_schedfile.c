@@ -801,14 +801,14 @@ static void schedfile_rejects_a_bad_pytorch_compound_naming_line_column_and_cell
 	assert_rejected("0F0,(0F1)OVERLAP_F_B\n",
 	                ":1:5: cell 2 '(0F1)OVERLAP_F_B': a compound cell is (F;B)OVERLAP_F_B", 1,
 	                5);
-	/* a pair is a forward, then a full backward */
+	/* a pair is a forward, then a backward (full B or input-gradient I), never a W */
 	assert_rejected("(0B0;1F0)OVERLAP_F_B\n",
-	                ":1:1: cell 1: an overlapped pair is a forward then a full backward, such "
-	                "as (0F7;7B3)OVERLAP_F_B",
+	                ":1:1: cell 1: an overlapped pair is a forward then a backward (B or I), "
+	                "such as (0F7;7B3)OVERLAP_F_B",
 	                1, 1);
-	assert_rejected("0F0,0F1,(0F2;0I0)OVERLAP_F_B\n",
-	                ":1:9: cell 3: an overlapped pair is a forward then a full backward, such "
-	                "as (0F7;7B3)OVERLAP_F_B",
+	assert_rejected("0F0,0F1,(0F2;0W0)OVERLAP_F_B\n",
+	                ":1:9: cell 3: an overlapped pair is a forward then a backward (B or I), "
+	                "such as (0F7;7B3)OVERLAP_F_B",
 	                1, 9);
 }
 
