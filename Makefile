@@ -76,7 +76,7 @@ CPPFLAGS += $(CJSON_CFLAGS)
 
 # Build ----------------------------------------------------------------------------------------
 .SECONDARY:
-.PHONY: all run test check unit cli asan valgrind bench install uninstall clean format docs
+.PHONY: all run test check unit cli asan valgrind bench install uninstall clean format docs gallery
 all: $(BIN)
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/deps.mk
@@ -151,3 +151,7 @@ format:
 # Regenerates README.md and docs/*.md from docs/src/*.in with real output (needs python3).
 docs: $(BIN)
 	python3 build-aux/gen-docs.py docs/src/*.in
+
+# Renders docs/gallery/*.svg and *.png (headless Chromium, installed when missing).
+gallery: $(BIN)
+	sh build-aux/gallery $(BIN)

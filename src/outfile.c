@@ -1,5 +1,5 @@
-/* All-or-nothing output files: write to a temporary sibling, rename on success. */
-#define _POSIX_C_SOURCE 200809L
+/* Output files: write to a temporary sibling and rename on success; devices are written in place. */
+#define _XOPEN_SOURCE 700
 #include "ppsim/outfile.h"
 
 #include <errno.h>
@@ -9,25 +9,56 @@
 #include <unistd.h>
 
 struct outfile {
-	FILE *fp;   /* the temporary file */
-	char *path; /* the target */
-	char *tmp;  /* the temporary file's name */
+	FILE *fp;     /* the temporary file, or the target itself when it is not a regular file */
+	char *path;   /* the target as named, for messages */
+	char *target; /* what is renamed onto: path with symbolic links resolved */
+	char *tmp;    /* the temporary file's name; NULL when writing in place */
 };
+
+/*
+ * Opens a target that exists and is not a regular file (a terminal, /dev/null, a pipe) in place:
+ * renaming a file onto it would replace the device rather than write to it.
+ */
+static struct outfile *open_in_place(struct outfile *f, struct pp_error *err)
+{
+	f->fp = fopen(f->path, "w");
+	if (f->fp == NULL) {
+		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(errno));
+		outfile_abort(f);
+		return NULL;
+	}
+	return f;
+}
 
 struct outfile *outfile_open(const char *path, struct pp_error *err)
 {
 	struct outfile *f;
-	size_t n = strlen(path);
+	struct stat st;
+	size_t n;
 	int fd;
 
-	if (n == 0) {
+	if (path[0] == '\0') {
 		pp_fail(err, PP_ERR_IO, "cannot write '': empty file name");
 		return NULL;
 	}
 	f = pp_xcalloc(1, sizeof(*f));
 	f->path = pp_xstrdup(path);
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(EISDIR));
+			outfile_abort(f);
+			return NULL;
+		}
+		if (!S_ISREG(st.st_mode))
+			return open_in_place(f, err);
+		/* A symbolic link to a file: replace the file, keep the link. */
+		f->target = realpath(path, NULL);
+	}
+	if (f->target == NULL)
+		f->target = pp_xstrdup(path);
+	n = strlen(f->target);
 	f->tmp = pp_xmalloc(n + sizeof(".tmpXXXXXX"));
-	memcpy(f->tmp, path, n);
+	memcpy(f->tmp, f->target, n);
 	memcpy(f->tmp + n, ".tmpXXXXXX", sizeof(".tmpXXXXXX"));
 	fd = mkstemp(f->tmp);
 	if (fd < 0) {
@@ -76,7 +107,11 @@ int outfile_commit(struct outfile *f, struct pp_error *err)
 		outfile_abort(f);
 		return -1;
 	}
-	if (rename(f->tmp, f->path) != 0) {
+	if (f->tmp == NULL) { /* written in place */
+		outfile_abort(f);
+		return 0;
+	}
+	if (rename(f->tmp, f->target) != 0) {
 		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(errno));
 		outfile_abort(f);
 		return -1;
@@ -96,6 +131,7 @@ void outfile_abort(struct outfile *f)
 	if (f->tmp != NULL)
 		remove(f->tmp);
 	free(f->tmp);
+	free(f->target);
 	free(f->path);
 	free(f);
 }

@@ -1,7 +1,9 @@
 /*
  * Output files written all-or-nothing: data goes to a temporary file beside the target, which
  * replaces the target only when everything was written, so a failed run never leaves a
- * truncated file behind.
+ * truncated file behind. A symbolic link keeps pointing at the file it named. A target that
+ * exists and is not a regular file (a terminal, /dev/null, a pipe) is written in place, since
+ * renaming onto it would replace the device; such writes are not all-or-nothing.
  *
  * Ownership: outfile_open returns a handle owned by the caller, released by exactly one of
  * outfile_commit or outfile_abort.
@@ -16,8 +18,8 @@
 struct outfile;
 
 /*
- * Opens a temporary file in the directory of path. Returns the handle, or NULL with a PP_ERR_IO
- * error naming path and the reason.
+ * Opens a temporary file in the directory of path (or path itself when it is not a regular
+ * file). Returns the handle, or NULL with a PP_ERR_IO error naming path and the reason.
  */
 struct outfile *outfile_open(const char *path, struct pp_error *err);
 

@@ -1,4 +1,4 @@
-/* Unit tests of outfile: all-or-nothing writes through a temporary file beside the target. */
+/* Unit tests of outfile: all-or-nothing writes via a temporary file; devices written in place. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,25 +139,88 @@ static void outfile_open_rejects_an_empty_name(void)
 	CU_ASSERT_NOT_EQUAL(err.msg[0], '\0');
 }
 
-static void outfile_commit_fails_when_the_target_is_a_directory(void)
+static void outfile_open_fails_when_the_target_is_a_directory(void)
 {
 	char dir[512], path[600];
 	struct pp_error err = {0};
-	struct outfile *f;
 
 	make_dir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/sub", dir);
 	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
-	f = outfile_open(path, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs("data", outfile_stream(f));
-	CU_ASSERT_EQUAL(outfile_commit(f, &err), -1);
+	CU_ASSERT_PTR_NULL(outfile_open(path, &err));
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
-	/* only the directory remains: the temporary file is gone */
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "directory"));
+	/* only the directory remains: no temporary file was made */
 	CU_ASSERT_EQUAL(count_entries(dir), 1);
 	rmdir(path);
 	rmdir(dir);
+}
+
+static void outfile_commit_through_a_symbolic_link_replaces_the_file_and_keeps_the_link(void)
+{
+	char dir[512], file[600], link[600], content[64];
+	struct pp_error err = {0};
+	struct outfile *f;
+	struct stat st;
+	FILE *old;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(file, sizeof(file), "%s/real.csv", dir);
+	snprintf(link, sizeof(link), "%s/link.csv", dir);
+	old = fopen(file, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(old);
+	fputs("old\n", old);
+	fclose(old);
+	CU_ASSERT_EQUAL_FATAL(symlink("real.csv", link), 0);
+	f = outfile_open(link, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("new\n", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_EQUAL(lstat(link, &st), 0);
+	CU_ASSERT_TRUE(S_ISLNK(st.st_mode));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(file, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "new\n");
+	CU_ASSERT_EQUAL(count_entries(dir), 2);
+	remove(link);
+	remove(file);
+	rmdir(dir);
+}
+
+/* True when path is a character device (the test devices exist on any Linux machine). */
+static int is_char_device(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+static void outfile_writes_a_device_in_place_and_never_replaces_it(void)
+{
+	struct pp_error err = {0};
+	struct outfile *f;
+
+	CU_ASSERT_TRUE_FATAL(is_char_device("/dev/null"));
+	f = outfile_open("/dev/null", &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("discarded", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_TRUE(is_char_device("/dev/null"));
+}
+
+static void outfile_commit_reports_a_device_that_refuses_the_data(void)
+{
+	struct pp_error err = {0};
+	struct outfile *f;
+
+	CU_ASSERT_TRUE_FATAL(is_char_device("/dev/full"));
+	f = outfile_open("/dev/full", &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("no room", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'/dev/full'"));
+	CU_ASSERT_TRUE(is_char_device("/dev/full"));
 }
 
 static const struct unit_test tests[] = {
@@ -166,7 +229,10 @@ static const struct unit_test tests[] = {
         UNIT_TEST(outfile_abort_leaves_no_file_behind),
         UNIT_TEST(outfile_open_fails_with_an_io_error_naming_the_path),
         UNIT_TEST(outfile_open_rejects_an_empty_name),
-        UNIT_TEST(outfile_commit_fails_when_the_target_is_a_directory),
+        UNIT_TEST(outfile_open_fails_when_the_target_is_a_directory),
+        UNIT_TEST(outfile_commit_through_a_symbolic_link_replaces_the_file_and_keeps_the_link),
+        UNIT_TEST(outfile_writes_a_device_in_place_and_never_replaces_it),
+        UNIT_TEST(outfile_commit_reports_a_device_that_refuses_the_data),
         {NULL, NULL},
 };
 

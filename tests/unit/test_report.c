@@ -846,7 +846,197 @@ static void report_json_without_a_model_writes_null_model_figures(void)
 	sim_free(s);
 }
 
+/* Simulates a config with every message recorded; must succeed. */
+static struct sim *simulate_recorded(const char *schedule, int p, int v, int m, double t_comm)
+{
+	struct config c;
+	struct pp_error err = {0};
+	struct sim *s;
+
+	config_init(&c);
+	strcpy(c.schedule, schedule);
+	c.p = p;
+	c.v = v;
+	c.m = m;
+	c.t_comm = t_comm;
+	s = sim_run_flags(&c, SIM_RECORD_MESSAGES, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+/* Runs writer on s into memory. */
+static char *write_with(int (*writer)(FILE *, const struct sim *), const struct sim *s)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(writer(out, s), 0);
+	fclose(out);
+	return text;
+}
+
+static const char *string_of(const cJSON *o, const char *key)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(x) ? x->valuestring : "";
+}
+
+static double number_of(const cJSON *o, const char *key)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(x) ? x->valuedouble : -1;
+}
+
+static void report_trace_parses_back_with_each_op_once_every_flow_closed_no_negative_counter(void)
+{
+	static const struct {
+		const char *schedule;
+		int v, m;
+	} runs[] = {{"1f1b", 1, 8}, {"interleaved", 2, 8}, {"zbv", 2, 8}, {"dualpipev", 2, 10}};
+
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		struct sim *s = simulate_recorded(runs[k].schedule, 4, runs[k].v, runs[k].m, 0.1);
+		char *text = write_with(report_trace, s);
+		cJSON *root = cJSON_Parse(text), *events;
+		const cJSON *e;
+		const struct sched *sc = s->sched;
+		unsigned char *seen = calloc(sc->nops, 1);
+		size_t ops = 0, starts = 0, ends = 0,
+		       *ids = calloc(2 * sc->nops + 1, sizeof(size_t));
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+		events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
+		CU_ASSERT_FATAL(cJSON_IsArray(events));
+		cJSON_ArrayForEach(e, events)
+		{
+			const char *ph = string_of(e, "ph");
+
+			if (strcmp(ph, "X") == 0 && number_of(e, "tid") == 0) {
+				/* a compute op: find it by device, kind, micro-batch and stage */
+				const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
+				int d = (int)number_of(e, "pid");
+				uint32_t mb = (uint32_t)number_of(args, "microbatch");
+				uint32_t st = (uint32_t)number_of(args, "stage");
+				const char *kind = string_of(args, "kind");
+
+				for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+					const struct op *op = &sc->ops[i];
+
+					if (op->mb != mb || op->stage != st ||
+					    strcmp(sched_kind_name((enum op_kind)op->kind), kind) !=
+					            0)
+						continue;
+					seen[i]++;
+					CU_ASSERT_DOUBLE_EQUAL(
+					        number_of(e, "ts"),
+					        pp_time_to_units(s->result->times[i].start,
+					                         s->cost->tick) *
+					                1000,
+					        1e-6);
+					CU_ASSERT_DOUBLE_EQUAL(
+					        number_of(e, "dur"),
+					        pp_time_to_units(s->result->times[i].end -
+					                                 s->result->times[i].start,
+					                         s->cost->tick) *
+					                1000,
+					        1e-6);
+				}
+				ops++;
+			} else if (strcmp(ph, "s") == 0) {
+				size_t id = (size_t)number_of(e, "id");
+
+				CU_ASSERT_FATAL(id >= 1 && id <= 2 * sc->nops);
+				ids[id]++;
+				starts++;
+			} else if (strcmp(ph, "f") == 0) {
+				size_t id = (size_t)number_of(e, "id");
+
+				CU_ASSERT_FATAL(id >= 1 && id <= 2 * sc->nops);
+				CU_ASSERT_EQUAL(ids[id], 1);
+				ids[id]++;
+				ends++;
+			} else if (strcmp(ph, "C") == 0) {
+				const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
+
+				CU_ASSERT(number_of(args, "micro-batches") >= 0);
+			}
+		}
+		CU_ASSERT_EQUAL(ops, sc->nops);
+		for (size_t i = 0; i < sc->nops; i++)
+			CU_ASSERT_EQUAL(seen[i], 1);
+		CU_ASSERT_EQUAL(starts, s->result->messages);
+		CU_ASSERT_EQUAL(ends, starts);
+		for (size_t id = 1; id <= starts; id++)
+			CU_ASSERT_EQUAL(ids[id], 2);
+		free(ids);
+		free(seen);
+		cJSON_Delete(root);
+		free(text);
+		sim_free(s);
+	}
+}
+
+/* Occurrences of needle in text. */
+static size_t count_of(const char *text, const char *needle)
+{
+	size_t n = 0, len = strlen(needle);
+
+	for (size_t i = 0; text[i] != '\0'; i++)
+		if (strncmp(text + i, needle, len) == 0)
+			n++;
+	return n;
+}
+
+static int svg_of_one(FILE *out, const struct sim *s)
+{
+	struct report_row row = {"-", s};
+
+	return report_svg(out, &row, 1);
+}
+
+static void report_svg_draws_one_rectangle_per_op_and_one_per_message(void)
+{
+	struct sim *s = simulate_recorded("dualpipev", 4, 2, 10, 0.1);
+	char *text = write_with(svg_of_one, s);
+
+	CU_ASSERT_EQUAL(count_of(text, "class=\"op\""), s->sched->nops);
+	CU_ASSERT_EQUAL(count_of(text, "class=\"msg\""), s->result->messages);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "<?xml version=\"1.0\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "</svg>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "dualpipev  p=4 v=2 m=10"));
+	free(text);
+	sim_free(s);
+}
+
+static void report_timeline_colored_uses_escapes_only_when_asked(void)
+{
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
+	char *plain = NULL, *colored = NULL;
+	size_t len;
+	FILE *out = open_memstream(&plain, &len);
+
+	CU_ASSERT_EQUAL(report_timeline_colored(out, s, 100, false), 0);
+	fclose(out);
+	out = open_memstream(&colored, &len);
+	CU_ASSERT_EQUAL(report_timeline_colored(out, s, 100, true), 0);
+	fclose(out);
+	CU_ASSERT_PTR_NULL(strchr(plain, '\033'));
+	CU_ASSERT_PTR_NOT_NULL(strstr(colored, "\033[34m"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(colored, "\033[31m"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(colored, "\033[0m"));
+	free(plain);
+	free(colored);
+	sim_free(s);
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(report_trace_parses_back_with_each_op_once_every_flow_closed_no_negative_counter),
+        UNIT_TEST(report_svg_draws_one_rectangle_per_op_and_one_per_message),
+        UNIT_TEST(report_timeline_colored_uses_escapes_only_when_asked),
         UNIT_TEST(report_find_knows_text_json_and_csv_exactly),
         UNIT_TEST(report_json_parses_back_with_top_level_keys_in_order),
         UNIT_TEST(report_json_holds_the_figures_of_1f1b_p4_m8),

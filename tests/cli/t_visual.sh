@@ -1,0 +1,78 @@
+# Pictures: the Chrome trace, the SVG Gantt chart, terminal colour and the gallery.
+
+# The trace is JSON with one complete event per op, a finishing flow for every started one,
+# and activation counters that never go negative (checked in depth by the unit tests).
+ppsim -s interleaved -p 4 -v 2 -m 8 --tcomm 0.1 --trace="$TMP/trace.json" >/dev/null
+cp "$TMP/trace.json" "$TMP/out.json"
+RUN="ppsim -s interleaved -p 4 -v 2 -m 8 --tcomm 0.1 --trace"
+expect otherData.p 4
+expect otherData.us_per_time_unit 1000
+events=$(grep -c '"ph":"X","pid":[0-9]*,"tid":0,' "$TMP/trace.json")
+if [ "$events" -eq 128 ]; then ok; else not_ok "trace: $events compute events, want 128 ops"; fi
+starts=$(grep -c '"ph":"s"' "$TMP/trace.json")
+ends=$(grep -c '"ph":"f"' "$TMP/trace.json")
+if [ "$starts" -eq 112 ] && [ "$ends" -eq 112 ]; then ok; else
+	not_ok "trace: $starts flow starts and $ends ends, want 112 each (one per message)"
+fi
+if grep -q '"micro-batches":-' "$TMP/trace.json"; then not_ok "trace: negative counter"; else ok; fi
+
+# The SVG is well-formed XML with one rectangle per op.
+for args in "-s 1f1b -p 4 -m 8" "-s dualpipev -p 4 -m 10" "-s zbv -p 4 -m 8 --tcomm 0.1"; do
+	# shellcheck disable=SC2086
+	ppsim $args --svg="$TMP/g.svg" -f json >"$TMP/out.json"
+	rects=$(grep -c 'class="op"' "$TMP/g.svg")
+	# shellcheck disable=SC2086
+	want=$(ppsim $args --dump-ops="$TMP/ops.csv" >/dev/null && tail -n +2 "$TMP/ops.csv" | wc -l)
+	if xmllint --noout "$TMP/g.svg" 2>"$TMP/xml.err" && [ "$rects" -eq "$want" ]; then
+		ok
+	else
+		not_ok "svg of ppsim $args: $rects op rectangles for $want ops $(cat "$TMP/xml.err")"
+	fi
+done
+ppsim compare --schedules=gpipe,1f1b,interleaved,zbh1 -p 4 -m 8 -v 2 --svg="$TMP/c.svg" >/dev/null
+if xmllint --noout "$TMP/c.svg" && [ "$(grep -c 'class="title"' "$TMP/c.svg")" -eq 4 ]; then ok; else
+	not_ok "compare --svg: not four well-formed blocks"
+fi
+
+# Colour: never with NO_COLOR or --color=never, always with --color=always.
+esc=$(printf '\033')
+if NO_COLOR=1 ppsim -p 4 -m 8 --timeline | grep -q "$esc"; then not_ok "NO_COLOR=1 coloured"; else ok; fi
+if ppsim -p 4 -m 8 --timeline --color=never | grep -q "$esc"; then not_ok "--color=never coloured"; else ok; fi
+if ppsim -p 4 -m 8 --timeline --color=always | grep -q "$esc\\[34m"; then ok; else
+	not_ok "--color=always has no escape sequences"
+fi
+if NO_COLOR=1 ppsim -p 4 -m 8 --timeline --color=always | grep -q "$esc"; then ok; else
+	not_ok "--color=always should win over NO_COLOR"
+fi
+
+# Output files are all-or-nothing: an unwritable path names itself, exits 4, leaves nothing.
+for opt in --trace --svg --export-schedule --dump-ops; do
+	fails 4 "cannot write '$TMP/nodir/x'" $opt="$TMP/nodir/x"
+done
+mkdir -p "$TMP/ro"
+chmod 555 "$TMP/ro"
+if [ "$(id -u)" -ne 0 ]; then
+	fails 4 "cannot write '$TMP/ro/t.json'" --trace="$TMP/ro/t.json"
+fi
+if [ -z "$(ls -A "$TMP/ro")" ]; then ok; else not_ok "a failed write left $(ls "$TMP/ro")"; fi
+
+# A device is written in place, never replaced by a renamed file: the run fails on /dev/full
+# and leaves it a device, and /dev/null takes the trace.
+fails 4 "cannot write '/dev/full': No space left on device" --svg=/dev/full
+if [ -c /dev/full ] && ppsim -p 4 -m 8 --trace=/dev/null >/dev/null && [ -c /dev/null ]; then
+	ok
+else
+	not_ok "a device target was replaced or refused"
+fi
+fails 4 "cannot write '$TMP': Is a directory" --svg="$TMP"
+
+# The gallery: the four pictures the README shows are committed PNG files.
+for name in gpipe 1f1b interleaved zbh1; do
+	png="$ROOT/docs/gallery/$name.png"
+	if [ "$(head -c 4 "$png" 2>/dev/null | tail -c 3)" = "PNG" ] &&
+		grep -q "docs/gallery/$name.png" "$ROOT/README.md"; then
+		ok
+	else
+		not_ok "gallery: $png missing, not a PNG, or not linked from README.md"
+	fi
+done
