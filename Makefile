@@ -20,9 +20,9 @@ SANITIZE ?=
 WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wundef -Wwrite-strings -Wvla -Wcast-align -Wno-format-nonliteral -Werror
 CFLAGS   ?=
-CFLAGS   += -std=c11 $(OPT) $(WARN) $(SANITIZE)
+CFLAGS   += -std=c11 -pthread $(OPT) $(WARN) $(SANITIZE)
 CPPFLAGS += -Iinclude -D_POSIX_C_SOURCE=200809L -MMD -MP
-LDFLAGS  += $(SANITIZE)
+LDFLAGS  += -pthread $(SANITIZE)
 LDLIBS   += -lm
 # V=1 shows every command; by default each compile prints one short line.
 ifeq ($(V),1)
@@ -39,11 +39,14 @@ SRC_MODEL   := src/sched.c src/sched_check.c src/schedfile.c src/sched/gpipe.c s
                src/sched/zbv.c src/sched/dualpipev.c src/sched/zbauto.c src/cost.c src/cost_model.c
 SRC_ENGINE  := src/engine.c
 SRC_METRICS := src/metrics.c src/sim.c
+SRC_SEARCH  := src/sweep.c src/advise.c
 SRC_REPORT  := src/report.c src/report/text.c src/report/json.c src/report/timeline.c \
-               src/report/ops_csv.c src/report/compare.c src/report/trace.c src/report/svg.c
-LIB_SRC     := $(SRC_BASE) $(SRC_CONFIG) $(SRC_MODEL) $(SRC_ENGINE) $(SRC_METRICS) $(SRC_REPORT)
-APP_SRC     := src/main.c src/cli.c src/cmd_run.c src/cmd_compare.c src/cmd_validate.c \
-               src/cmd_list.c
+               src/report/ops_csv.c src/report/compare.c src/report/trace.c src/report/svg.c \
+               src/report/sweep.c src/report/advise.c
+LIB_SRC     := $(SRC_BASE) $(SRC_CONFIG) $(SRC_MODEL) $(SRC_ENGINE) $(SRC_METRICS) $(SRC_SEARCH) $(SRC_REPORT)
+APP_SRC     := src/main.c src/cli.c src/cmd_run.c src/cmd_compare.c src/cmd_sweep.c \
+               src/cmd_advise.c src/cmd_breakeven.c \
+               src/cmd_validate.c src/cmd_list.c
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
 BENCH_SRC   := $(sort $(wildcard bench/*.c))
 HEADERS     := $(sort $(wildcard include/ppsim/*.h))

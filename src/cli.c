@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,11 @@ enum {
 	OPT_SVG,
 	OPT_COLOR,
 	OPT_VERSION,
+	OPT_TOP,
+	OPT_RECORDS,
+	OPT_FITS,
+	OPT_JOBS,
+	OPT_SHARD,
 	OPT_CONFIG = 2000,
 };
 
@@ -41,17 +47,37 @@ struct cmd_option {
 
 static const struct cmd_option cmd_options[] = {
         {{"config", required_argument, NULL, OPT_CONFIG_FILE},
-         CLI_RUN,
+         CLI_RUN | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN,
          "FILE",
-         "run: read settings from a JSON config file (options given too win)"},
+         "read settings from a JSON config file (options given too win)"},
         {{"schedules", required_argument, NULL, OPT_SCHEDULES},
-         CLI_COMPARE,
+         CLI_COMPARE | CLI_SWEEP,
          "LIST",
-         "compare: comma-separated schedules, or 'all'"},
+         "compare, sweep: comma-separated schedules, or 'all'"},
         {{"format", required_argument, NULL, OPT_FORMAT},
-         CLI_RUN | CLI_COMPARE,
+         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN,
          "FMT",
          "report format (default text):"},
+        {{"top", required_argument, NULL, OPT_TOP},
+         CLI_SWEEP,
+         "N",
+         "sweep: rows of the ranked table (default 10)"},
+        {{"records", required_argument, NULL, OPT_RECORDS},
+         CLI_SWEEP,
+         "FILE",
+         "sweep: write every point's record to FILE (CSV if it ends in .csv, else JSON lines)"},
+        {{"fits", no_argument, NULL, OPT_FITS},
+         CLI_SWEEP,
+         NULL,
+         "sweep: skip points over GPU memory instead of ranking them last"},
+        {{"jobs", required_argument, NULL, OPT_JOBS},
+         CLI_SWEEP | CLI_ADVISE,
+         "N",
+         "sweep, advise: simulate on N threads (default: the number of cores)"},
+        {{"shard", required_argument, NULL, OPT_SHARD},
+         CLI_SWEEP,
+         "K/N",
+         "sweep: evaluate only the K-th of N equal runs of points (for job arrays)"},
         {{"timeline", optional_argument, NULL, OPT_TIMELINE},
          CLI_RUN,
          "WIDTH",
@@ -85,11 +111,11 @@ static const struct cmd_option cmd_options[] = {
          NULL,
          "exit 1 without a report when a device is over its GPU's memory"},
         {{"help", no_argument, NULL, OPT_HELP},
-         CLI_RUN | CLI_COMPARE,
+         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN,
          NULL,
          "show this help and exit"},
         {{"version", no_argument, NULL, OPT_VERSION},
-         CLI_RUN | CLI_COMPARE,
+         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN,
          NULL,
          "show the version and exit"},
 };
@@ -141,8 +167,11 @@ void cli_help_options(FILE *out, enum cli_mode mode)
 		if (!(r->modes & (int)mode))
 			continue;
 		/* the format option lists the reporter table */
-		snprintf(help, sizeof(help), "%s%s%s", r->help, r->opt.val == OPT_FORMAT ? " " : "",
-		         r->opt.val == OPT_FORMAT ? format_names(names, sizeof(names)) : "");
+		snprintf(help, sizeof(help), "%s%s%s%s", r->help, r->opt.val == OPT_FORMAT ? " " : "",
+		         r->opt.val == OPT_FORMAT ? format_names(names, sizeof(names)) : "",
+		         r->opt.val == OPT_FORMAT
+		                 ? "; sweep: text, jsonl, csv; advise, breakeven: text, json"
+		                 : "");
 		help_line(out, short_name, r->opt.name, r->opt.has_arg, r->metavar, help);
 	}
 	static const struct {
@@ -267,16 +296,68 @@ static int prefix_matches(const struct option *opts, const char *arg)
 	return n;
 }
 
+/* Parses a whole decimal integer from lo to hi for option name; returns 0 or exit status 2. */
+static int parse_count(const char *name, const char *value, long lo, long hi, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(value, &end, 10);
+	if (*value < '0' || *value > '9' || *end != '\0' || errno != 0 || *out < lo || *out > hi)
+		return cmd_usage("%s '%s': must be an integer from %ld to %ld", name, value, lo, hi);
+	return 0;
+}
+
+/* Parses --shard=K/N. */
+static int parse_shard(const char *value, struct cli *cli)
+{
+	unsigned long long k, n;
+	char tail;
+
+	if (sscanf(value, "%llu/%llu%c", &k, &n, &tail) != 2 || value[0] < '0' ||
+	    value[0] > '9' || strchr(value, '-') != NULL || strchr(value, '+') != NULL ||
+	    strchr(value, ' ') != NULL || n < 1 || k < 1 || k > n || n > SWEEP_MAX_POINTS)
+		return cmd_usage("--shard '%s': must be K/N with 1 <= K <= N, such as 2/8", value);
+	cli->shard = k;
+	cli->nshards = n;
+	return 0;
+}
+
+/* The number of cores, for --jobs' default. */
+static int cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
 /* Handles one command option; returns -1 to go on or an exit status. */
 static int take_option(int id, struct cli *cli, char **argv, const struct option *opts)
 {
 	char name[64];
+	long x;
 
 	switch (id) {
 	case OPT_FORMAT:
-		cli->format = report_find(optarg);
-		if (cli->format == NULL)
-			return cmd_usage("--format '%s': unknown format", optarg);
+		cli->format_name = optarg;
+		return -1;
+	case OPT_TOP:
+		if (parse_count("--top", optarg, 1, 100000, &x) != 0)
+			return PP_EXIT_USAGE;
+		cli->top = (int)x;
+		return -1;
+	case OPT_JOBS:
+		if (parse_count("--jobs", optarg, 1, 1024, &x) != 0)
+			return PP_EXIT_USAGE;
+		cli->jobs = (int)x;
+		return -1;
+	case OPT_SHARD:
+		return parse_shard(optarg, cli) == 0 ? -1 : PP_EXIT_USAGE;
+	case OPT_RECORDS:
+		cli->records_file = optarg;
+		return -1;
+	case OPT_FITS:
+		cli->fits = true;
 		return -1;
 	case OPT_TIMELINE:
 		cli->timeline_width = terminal_width();
@@ -346,18 +427,25 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 
 	memset(cli, 0, sizeof(*cli));
 	cli->format = report_find("text");
+	cli->format_name = "text";
 	cli->color = color_auto();
+	cli->jobs = cores();
+	cli->shard = cli->nshards = 1;
 	cli->set = pp_xmallocarray((size_t)argc + 1, sizeof(*cli->set));
 	opterr = 0;
 	optind = 1;
 	while (status < 0 && (ch = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		int id = short_to_id(ch);
 
-		if (id >= OPT_CONFIG) {
+		if (id >= OPT_CONFIG || (id == OPT_SCHEDULES && mode == CLI_SWEEP)) {
 			struct cli_assignment *a = &cli->set[cli->nset++];
 
-			a->opt = &co[id - OPT_CONFIG];
-			if (ch == id)
+			/* a sweep's --schedules is a list of values of --schedule */
+			a->opt = id == OPT_SCHEDULES ? config_option_by_key("schedule")
+			                             : &co[id - OPT_CONFIG];
+			if (id == OPT_SCHEDULES)
+				snprintf(a->label, sizeof(a->label), "--schedules");
+			else if (ch == id)
 				snprintf(a->label, sizeof(a->label), "--%s", a->opt->name);
 			else
 				snprintf(a->label, sizeof(a->label), "-%c", ch);
@@ -375,6 +463,11 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 		                             "--timeline=%s)",
 		                             argv[optind], argv[optind])
 		                 : cmd_usage("unexpected argument '%s'", argv[optind]);
+	}
+	if (status < 0 && (mode == CLI_RUN || mode == CLI_COMPARE)) {
+		cli->format = report_find(cli->format_name);
+		if (cli->format == NULL)
+			status = cmd_usage("--format '%s': unknown format", cli->format_name);
 	}
 	if (status < 0 && cli->export_format_set && cli->export_file == NULL)
 		status = cmd_usage("--export-format: needs --export-schedule=FILE");
@@ -409,17 +502,11 @@ int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), c
 
 int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error *err)
 {
-	const struct metrics *m = &s->metrics;
+	struct pp_error why = {0};
 
-	for (int d = 0; cli->fail_on_oom && d < m->p; d++)
-		if (m->devices[d].oom)
-			return pp_fail(
-			        err, PP_ERR_SIM,
-			        "out of memory: device %d needs %.1f GB, the GPU has %.1f GB "
-			        "(--fail-on-oom)",
-			        d, m->devices[d].memory_bytes / 1e9,
-			        m->memory_capacity_bytes / 1e9);
-	return 0;
+	if (!cli->fail_on_oom || metrics_memory_error(&s->metrics, &why) == 0)
+		return 0;
+	return pp_fail(err, why.kind, "%s (--fail-on-oom)", why.msg);
 }
 
 int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err)
@@ -430,5 +517,33 @@ int cli_config(const struct cli *cli, const char *file, struct config *c, struct
 	for (int i = 0; i < cli->nset; i++)
 		if (config_set(c, cli->set[i].opt, cli->set[i].label, cli->set[i].value, err) != 0)
 			return -1;
+	return 0;
+}
+
+int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)
+{
+	struct config *base = pp_xmalloc(sizeof(*base));
+
+	config_init(base);
+	if (cli->config_file != NULL && config_load_file(base, cli->config_file, err) != 0) {
+		free(base);
+		sweep_init(sw, NULL);
+		return -1;
+	}
+	sweep_init(sw, base);
+	free(base);
+	sw->require_fit = cli->fits;
+	for (int i = 0; i < cli->nset; i++) {
+		const struct cli_assignment *a = &cli->set[i];
+
+		/* a single value also goes into the base, where it reads as set */
+		if (sweep_set_axis(sw, a->opt, a->label, a->value, err) != 0 ||
+		    (strchr(a->value, ',') == NULL && strchr(a->value, ':') == NULL &&
+		     strcmp(a->value, "all") != 0 &&
+		     config_set(&sw->base, a->opt, a->label, a->value, err) != 0)) {
+			sweep_release(sw);
+			return -1;
+		}
+	}
 	return 0;
 }

@@ -1,23 +1,29 @@
 /*
- * Command-line options shared by `run` and `compare`: the config table's options plus the
- * commands' own, parsed with getopt_long into a list of assignments that are applied on top of
- * a config file's values (the command line wins).
+ * Command-line options shared by the commands (run, compare, sweep, advise): the config
+ * table's options plus the commands' own, parsed with getopt_long into a list of assignments
+ * that are applied on top of a config file's values (the command line wins). In a sweep, an
+ * assignment's value may be a list of values.
  */
 #ifndef PPSIM_CLI_H
 #define PPSIM_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ppsim/config.h"
 #include "ppsim/report.h"
 #include "ppsim/schedfile.h"
 #include "ppsim/sim.h"
+#include "ppsim/sweep.h"
 
 /* Which command parses; options name the commands they belong to. */
 enum cli_mode {
 	CLI_RUN = 1,
 	CLI_COMPARE = 2,
+	CLI_SWEEP = 4,
+	CLI_ADVISE = 8,
+	CLI_BREAKEVEN = 16,
 };
 
 /* One config option given on the command line, applied in order. */
@@ -29,7 +35,8 @@ struct cli_assignment {
 
 /* What a command line asked for. */
 struct cli {
-	const struct report_format *format;  /* report on stdout */
+	const struct report_format *format;  /* run, compare: report on stdout */
+	const char *format_name;             /* --format as given (sweep: text, jsonl, csv) */
 	int timeline_width;                  /* run: 0 for no timeline */
 	const char *dump_ops;                /* run: CSV path, or NULL */
 	const char *config_file;             /* run: -c FILE, or NULL */
@@ -43,6 +50,11 @@ struct cli {
 	bool export_format_set;              /* run: --export-format was given */
 	char **files;                        /* compare: config files (positional) */
 	int nfiles;
+	int top;                             /* sweep: rows of the ranked table */
+	const char *records_file;            /* sweep: every record to this file, or NULL */
+	bool fits;                           /* sweep, advise: skip points over GPU memory */
+	int jobs;                            /* sweep, advise: threads (default: the cores) */
+	uint64_t shard, nshards;             /* sweep: evaluate shard K of N (1 of 1) */
 	struct cli_assignment *set; /* config options in command-line order */
 	int nset;
 };
@@ -60,6 +72,14 @@ void cli_release(struct cli *cli);
  * command line's assignments. Returns 0, or -1 with err set.
  */
 int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err);
+
+/*
+ * The sweep of a command line: the base config (defaults, then -c FILE) with one axis per
+ * config option given, in command-line order (an option given one value is an axis of one
+ * value and set in the base too), and require_fit from --fits. Returns 0, or -1 with err (sw
+ * is then released).
+ */
+int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err);
 
 /* Writes the option lines of --help for the commands in mode. */
 void cli_help_options(FILE *out, enum cli_mode mode);

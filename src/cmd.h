@@ -23,6 +23,9 @@ int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
+int cmd_breakeven(int argc, char **argv);
 
 /* Writes the full --help text. */
 void cmd_help(FILE *out);

@@ -94,6 +94,9 @@ static const struct config_option options[] = {
          FIELD(gpus)},
         {"gpus-per-node", 0, "gpus_per_node", CONFIG_ARG_COUNT, "N", "GPUs per node (default 8)",
          FIELD(gpus_per_node)},
+        {"global-batch", 0, "global_batch", CONFIG_ARG_COUNT, "N",
+         "sequences per step over all replicas; sets m = global batch / (mbs * dp)",
+         FIELD(global_batch)},
         {"flash-attention", 0, "flash_attention", CONFIG_ARG_BOOL, "BOOL",
          "attention scores are not stored (default yes)", FIELD(flash_attention)},
         {"recompute", 0, "recompute", CONFIG_ARG_NAME, "MODE",
@@ -139,6 +142,7 @@ static const char *const model_keys[] = {
         "dp",
         "gpus",
         "gpus_per_node",
+        "global_batch",
         "flash_attention",
         "recompute",
         "distributed_optimizer",
@@ -221,6 +225,52 @@ bool config_is_set(const struct config *c, const char *key)
 bool config_has_model(const struct config *c)
 {
 	return c->model[0] != '\0';
+}
+
+int config_dp(const struct config *c, int *dp, struct pp_error *err)
+{
+	long long pt = (long long)c->p * c->tp;
+
+	*dp = c->dp;
+	if (c->gpus == 0)
+		return 0;
+	if (c->gpus % pt != 0)
+		return config_fail(c, config_is_set(c, "tp") ? "tp" : "gpus", err,
+		                   "p x tp = %lld does not divide the %d GPUs (--gpus)", pt, c->gpus);
+	if (config_is_set(c, "dp") && c->dp != c->gpus / pt)
+		return config_fail(c, "dp", err, "disagrees with --gpus %d = p %d x tp %d x dp %lld",
+		                   c->gpus, c->p, c->tp, c->gpus / pt);
+	*dp = (int)(c->gpus / pt);
+	return 0;
+}
+
+int config_settle(const struct config *in, struct config *out, struct pp_error *err)
+{
+	const struct sched_desc *desc = sched_find(in->schedule);
+	long long per_step;
+	int m;
+
+	*out = *in;
+	/* a schedule with chunks runs with the fewest it takes unless -v says otherwise */
+	if (desc != NULL && !config_is_set(in, "v") && in->v < desc->min_v)
+		out->v = desc->min_v;
+	if (!config_has_model(in) || in->global_batch == 0)
+		return 0;
+	if (config_dp(in, &out->dp, err) != 0)
+		return -1;
+	per_step = (long long)in->mbs * out->dp;
+	if (in->global_batch % per_step != 0)
+		return config_fail(in, "global_batch", err,
+		                   "is not a whole number of micro-batches: mbs %d x dp %d = %lld "
+		                   "sequences a micro-batch step",
+		                   in->mbs, out->dp, per_step);
+	m = (int)(in->global_batch / per_step);
+	if (config_is_set(in, "m") && in->m != m)
+		return config_fail(in, "m", err,
+		                   "disagrees with --global-batch %d = m %d x mbs %d x dp %d",
+		                   in->global_batch, m, in->mbs, out->dp);
+	out->m = m;
+	return 0;
 }
 
 /* Parses a whole decimal integer in [lo, hi]; false on junk, sign or range errors. */
@@ -485,8 +535,7 @@ int config_set(struct config *c, const struct config_option *opt, const char *la
 	return 0;
 }
 
-/* Writes the current value of opt's field into buf, as a user would write it. */
-static char *format_value(const struct config *c, const struct config_option *opt, char *buf,
+char *config_format_value(const struct config *c, const struct config_option *opt, char *buf,
                           size_t n)
 {
 	const char *field = (const char *)c + opt->offset;
@@ -563,7 +612,7 @@ int config_fail(const struct config *c, const char *key, struct pp_error *err, c
 	if (opt == NULL)
 		return pp_fail(err, PP_ERR_USAGE, "%s", what);
 	at = c->origin[opt - options];
-	format_value(c, opt, value, sizeof(value));
+	config_format_value(c, opt, value, sizeof(value));
 	if (at.line > 0) {
 		pp_fail(err, PP_ERR_CONFIG, "config '%s':%d:%d: key \"%s\" = %s: %s", c->file,
 		        at.line, at.column, key, value, what);

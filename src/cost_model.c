@@ -89,18 +89,8 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	if (k->heads % k->tp != 0 || k->ffn % k->tp != 0)
 		return config_fail(c, "tp", err, "must divide the %d heads and the MLP size %d",
 		                   k->heads, k->ffn);
-	k->dp = c->dp;
-	if (c->gpus > 0) {
-		if (c->gpus % (c->p * k->tp) != 0)
-			return config_fail(c, config_is_set(c, "tp") ? "tp" : "gpus", err,
-			                   "p x tp = %d does not divide the %d GPUs (--gpus)",
-			                   c->p * k->tp, c->gpus);
-		if (config_is_set(c, "dp") && c->dp != c->gpus / (c->p * k->tp))
-			return config_fail(c, "dp", err,
-			                   "disagrees with --gpus %d = p %d x tp %d x dp %d",
-			                   c->gpus, c->p, k->tp, c->gpus / (c->p * k->tp));
-		k->dp = c->gpus / (c->p * k->tp);
-	}
+	if (config_dp(c, &k->dp, err) != 0)
+		return -1;
 	k->gpus = c->p * k->tp * k->dp;
 	if (k->bytes_per_param < 4)
 		return config_fail(c, "bytes_per_param", err,

@@ -11,6 +11,15 @@ static const struct cmd commands[] = {
         {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run},
         {"compare", "[OPTIONS] [CONFIG.json]...",
          "several schedules or configs side by side (--schedules=a,b,...)", cmd_compare},
+        {"sweep", "[OPTIONS]",
+         "simulate a grid of options given as lists (-p 2,4,8 -m 8:64:x2) and rank it",
+         cmd_sweep},
+        {"advise", "[OPTIONS]",
+         "recommend tp, p, v, m and a schedule for a model on a cluster (--gpus, --global-batch)",
+         cmd_advise},
+        {"breakeven", "[OPTIONS]",
+         "where interleaving stops paying: 1F1B against interleaved per link and comm mode",
+         cmd_breakeven},
         {"validate", "FILE", "check a schedule file: coverage, placement, dependencies",
          cmd_validate},
         {"list", "", "list the schedules, presets and report formats", cmd_list},
@@ -69,7 +78,7 @@ void cmd_help(FILE *out)
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "  %-24s %s\n", c[i].name, c[i].summary);
 	fputc('\n', out);
-	cli_help_options(out, CLI_RUN | CLI_COMPARE);
+	cli_help_options(out, CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN);
 	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, or a device out of "
 	      "memory\n"
 	      "with --fail-on-oom), 2 usage error, 3 invalid config or schedule file, 4 I/O "

@@ -89,6 +89,20 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 	}
 }
 
+int metrics_memory_error(const struct metrics *m, struct pp_error *err)
+{
+	int worst = -1;
+
+	if (!m->oom)
+		return 0;
+	for (int d = 0; d < m->p; d++)
+		if (worst < 0 || m->devices[d].memory_bytes > m->devices[worst].memory_bytes)
+			worst = d;
+	return pp_fail(err, PP_ERR_SIM, "out of memory: device %d needs %.1f GB, the GPU has %.1f GB",
+	               worst, m->devices[worst].memory_bytes / 1e9,
+	               m->memory_capacity_bytes / 1e9);
+}
+
 void metrics_release(struct metrics *m)
 {
 	free(m->devices);

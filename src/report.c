@@ -1,6 +1,7 @@
-/* The table of report formats selected with --format. */
+/* The table of report formats selected with --format, and the quoting the writers share. */
 #include "ppsim/report.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "report/formats.h"
@@ -25,4 +26,33 @@ const struct report_format *report_find(const char *name)
 		if (strcmp(formats[i].name, name) == 0)
 			return &formats[i];
 	return NULL;
+}
+
+void report_json_text(FILE *out, const char *text)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+void report_csv_text(FILE *out, const char *text)
+{
+	if (strpbrk(text, ",\"\n\r") == NULL) {
+		fputs(text, out);
+		return;
+	}
+	fputc('"', out);
+	for (const char *p = text; *p; p++) {
+		if (*p == '"')
+			fputc('"', out);
+		fputc(*p, out);
+	}
+	fputc('"', out);
 }

@@ -73,16 +73,11 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 	struct sim *s;
 	struct sched_params sp;
 	const struct sched_desc *desc = NULL;
-	struct config settled = *c;
+	struct config settled;
 
-	/* a schedule with chunks runs with the fewest it takes unless -v says otherwise */
-	desc = sched_find(c->schedule);
-	if (desc != NULL && !config_is_set(c, "v") && c->v < desc->min_v)
-		settled.v = desc->min_v;
-	c = &settled;
-	desc = NULL;
-	if (config_validate(c, err) != 0)
+	if (config_settle(c, &settled, err) != 0 || config_validate(&settled, err) != 0)
 		return NULL;
+	c = &settled;
 	s = pp_xcalloc(1, sizeof(*s));
 	s->config = *c;
 	if (c->schedule_file[0] != '\0') {

@@ -109,6 +109,7 @@ struct config {
 	int dp;                  /* (model) data-parallel degree */
 	int gpus;                /* (model) total GPUs; sets dp = gpus / (p * tp) */
 	int gpus_per_node;       /* (model) GPUs in one node */
+	int global_batch;        /* (model) sequences per step over all replicas; sets m; 0: none */
 	int flash_attention;     /* (model) attention scores are not stored (1) or are (0) */
 	enum pp_recompute recompute; /* (model) activation recomputation */
 	int distributed_optimizer;   /* (model) optimizer state sharded over dp (1) or not (0) */
@@ -202,6 +203,28 @@ int config_validate(const struct config *c, struct pp_error *err);
 
 /* True when the config prices ops from a model preset. */
 bool config_has_model(const struct config *c);
+
+/*
+ * Writes the current value of opt's field in c into buf of size n, as a user would write it
+ * ("8", "0.5", "overlap", "yes"). Returns buf.
+ */
+char *config_format_value(const struct config *c, const struct config_option *opt, char *buf,
+                          size_t n);
+
+/*
+ * The data-parallel degree of a model config: gpus / (p * tp) when --gpus is given (which p * tp
+ * must divide, and an explicit dp must agree with), else dp. Returns 0 with *dp set, or -1 with
+ * an error from config_fail.
+ */
+int config_dp(const struct config *c, int *dp, struct pp_error *err);
+
+/*
+ * Copies in to out with the values that follow from other settings filled in: v = the
+ * schedule's fewest chunks unless -v is given; with a model and a global batch, dp from the GPU
+ * count and m = global_batch / (mbs * dp), which must be whole and agree with an explicit -m.
+ * Returns 0, or -1 with an error from config_fail (out is then the copy, partly settled).
+ */
+int config_settle(const struct config *in, struct config *out, struct pp_error *err);
 
 /* The op-time factor of virtual stage st on device d (stage_scale gives one per device or one
  * per stage; without it, 1). */

@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "ppsim/advise.h"
 #include "ppsim/sim.h"
+#include "ppsim/sweep.h"
 
 /* One row of a comparison: a finished simulation and the name it goes by. */
 struct report_row {
@@ -72,5 +74,36 @@ int report_trace(FILE *out, const struct sim *s);
  * outgoing transfers (when recorded); a title per simulation. Returns 0.
  */
 int report_svg(FILE *out, const struct report_row *rows, int n);
+
+/*
+ * Sweep records, one line per point: JSON lines, or CSV rows under report_sweep_csv_header.
+ * Both have the same columns: index, status ("ok" or "skipped"), the shape (schedule, p, v, m,
+ * and with a model tp, dp, mbs, gpus), each other option that varies, the figures (null or
+ * empty for a skipped point) and the reason for a skip. Return 0.
+ */
+int report_sweep_jsonl(FILE *out, const struct sweep *sw, const struct sweep_record *r);
+int report_sweep_csv_header(FILE *out, const struct sweep *sw);
+int report_sweep_csv(FILE *out, const struct sweep *sw, const struct sweep_record *r);
+
+/*
+ * Writes the ranked table of a sweep: the totals t, then rows[0..n-1] (best first) with their
+ * shape, varying options and main figures. Returns 0.
+ */
+int report_sweep_table(FILE *out, const struct sweep *sw, const struct sweep_record *rows, int n,
+                       const struct sweep_totals *t);
+
+/*
+ * The interleaving break-even table of rows[0..n-1] (breakeven_run): per link, mode and v the
+ * time, the gain over 1F1B, both sides of the document's inequality and both verdicts, then
+ * where interleaving stops paying and how often the inequality agrees. Returns 0.
+ */
+int report_breakeven_text(FILE *out, const struct breakeven_row *rows, int n);
+/* The same rows as a JSON array. Returns 0. */
+int report_breakeven_json(FILE *out, const struct breakeven_row *rows, int n);
+
+/* The advice: the recommendation and runner-up, the reasons, the break-even table and the
+ * equivalent sweep; as text or as one JSON object. Return 0. */
+int report_advice_text(FILE *out, const struct advice *a);
+int report_advice_json(FILE *out, const struct advice *a);
 
 #endif

@@ -244,18 +244,7 @@ int report_compare_csv(FILE *out, const struct report_row *rows, int n)
 		fprintf(out, ",%s", columns[c].name);
 	fputc('\n', out);
 	for (int i = 0; i < n; i++) {
-		/* a label holding a comma or a quote is quoted, its quotes doubled (RFC 4180) */
-		if (strpbrk(rows[i].label, ",\"\n") != NULL) {
-			fputc('"', out);
-			for (const char *p = rows[i].label; *p; p++) {
-				if (*p == '"')
-					fputc('"', out);
-				fputc(*p, out);
-			}
-			fputc('"', out);
-		} else {
-			fputs(rows[i].label, out);
-		}
+		report_csv_text(out, rows[i].label);
 		fprintf(out, ",%s", rows[i].sim->config.schedule);
 		for (size_t c = 0; c < NCOLUMNS; c++)
 			fprintf(out, ",%s",

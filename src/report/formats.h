@@ -23,6 +23,15 @@ void report_device_label(const struct sched *s, int d, char *buf, size_t n);
 /* Label of op: "F3", "f3" (chunk 1 of 2), "F3.2" (chunk 2 of more than 2); returns its length. */
 int report_op_label(char *buf, size_t n, const struct sched *s, const struct op *op);
 
+/* Writes text as a JSON string literal, escaping quotes, backslashes and control characters. */
+void report_json_text(FILE *out, const char *text);
+/* Writes text as a CSV field: quoted, with quotes doubled, when it holds a comma, quote or
+ * newline (RFC 4180). */
+void report_csv_text(FILE *out, const char *text);
+
+/* Writes record r of sw as one JSON object, without a newline (a line of JSON lines). */
+void report_sweep_json_record(FILE *out, const struct sweep *sw, const struct sweep_record *r);
+
 /* Smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 and 8 times a power of ten that is >= need > 0. */
 double report_nice_step(double need);
 

@@ -143,6 +143,7 @@ static cJSON *model_object(const struct sim *s)
 	cJSON_AddNumberToObject(o, "dp", k->dp);
 	cJSON_AddNumberToObject(o, "gpus", k->gpus);
 	cJSON_AddNumberToObject(o, "gpus_per_node", k->gpus_per_node);
+	add_number(o, "global_batch", (double)s->sched->m * k->mbs * k->dp);
 	cJSON_AddBoolToObject(o, "flash_attention", k->flash_attention);
 	cJSON_AddStringToObject(o, "recompute",
 	                        k->recompute == PP_RECOMPUTE_FULL ? "full" : "none");

@@ -42,8 +42,11 @@ static void write_model(FILE *out, const struct sim *s)
 	        REPORT_NUM(a, k->link_bandwidth), REPORT_NUM(b, k->link_latency), k->inter_link);
 	fprintf(out, "%s GB/s %s us between nodes\n", REPORT_NUM(a, k->inter_bandwidth),
 	        REPORT_NUM(b, k->inter_latency));
-	fprintf(out, "%-18s tp=%d dp=%d, %d GPUs (%d per node); sequence %d, micro-batch %d\n",
-	        "parallelism", k->tp, k->dp, k->gpus, k->gpus_per_node, k->seq, k->mbs);
+	fprintf(out,
+	        "%-18s tp=%d dp=%d, %d GPUs (%d per node); sequence %d, micro-batch %d, "
+	        "global batch %lld\n",
+	        "parallelism", k->tp, k->dp, k->gpus, k->gpus_per_node, k->seq, k->mbs,
+	        (long long)s->sched->m * k->mbs * k->dp);
 	fprintf(out, "%-18s", "layers per stage");
 	for (int st = 0; st < s->sched->S; st++)
 		fprintf(out, "%s%d", st ? "," : " ", k->stage_layers[st]);

@@ -19,21 +19,6 @@ static double us(const struct sim *s, pp_time t)
 	return pp_time_to_units(t, s->cost->tick) * 1000;
 }
 
-/* Writes a JSON string literal of text. */
-static void json_string(FILE *out, const char *text)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 /* Track (tid) of channel ch on its sending device: 1 + its rank among that device's channels. */
 static int channel_tid(const struct result *r, int ch)
 {
@@ -54,7 +39,7 @@ static void write_metadata(FILE *out, const struct sim *s, const char **sep)
 		fprintf(out,
 		        "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
 		        *sep, d);
-		json_string(out, label);
+		report_json_text(out, label);
 		fprintf(out,
 		        "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,"
 		        "\"args\":{\"sort_index\":%d}},\n"
@@ -173,7 +158,7 @@ int report_trace(FILE *out, const struct sim *s)
 	        "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"ppsim %s\","
 	        "\"schedule\":",
 	        PP_VERSION);
-	json_string(out, s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
+	report_json_text(out, s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
 	fprintf(out,
 	        ",\"p\":%d,\"v\":%d,\"m\":%d,\"time_unit\":\"%s\","
 	        "\"us_per_time_unit\":1000}}\n",

@@ -136,6 +136,7 @@ static void config_options_describe_each_field_once(void)
 	        {"dp", 0, "dp", CONFIG_ARG_COUNT},
 	        {"gpus", 0, "gpus", CONFIG_ARG_COUNT},
 	        {"gpus-per-node", 0, "gpus_per_node", CONFIG_ARG_COUNT},
+	        {"global-batch", 0, "global_batch", CONFIG_ARG_COUNT},
 	        {"flash-attention", 0, "flash_attention", CONFIG_ARG_BOOL},
 	        {"recompute", 0, "recompute", CONFIG_ARG_NAME},
 	        {"distributed-optimizer", 0, "distributed_optimizer", CONFIG_ARG_BOOL},

@@ -1,0 +1,79 @@
+/*
+ * Advice: the search `ppsim advise` runs (a sweep over the layouts and schedules a cluster
+ * allows, keeping what fits GPU memory) and the interleaving break-even analysis, which sets
+ * simulated interleaved 1F1B against the source document's inequality
+ *
+ *     t_comm x v(p-1) x m  >  (bubble_1f1b - bubble_interleaved_v) x T_total
+ *
+ * (interleaving costs more in messages than it saves in bubble). Here t_comm is one message's
+ * time on the slowest pipeline hop, the bubbles are the closed forms (p-1)/(m+p-1) and
+ * (p-1)/(mv+p-1), and T_total is the simulated 1F1B makespan.
+ */
+#ifndef PPSIM_ADVISE_H
+#define PPSIM_ADVISE_H
+
+#include <stdbool.h>
+
+#include "ppsim/config.h"
+#include "ppsim/sweep.h"
+
+/* Values each search axis of advise takes when neither the config nor the command fixes it. */
+#define ADVISE_CHUNKS "1,2,4"
+#define ADVISE_MBS    "1,2,4,8"
+
+/* One row of a break-even table: interleaving with v chunks on a link in a comm mode. */
+struct breakeven_row {
+	char link[72];      /* the link every pipeline hop uses, or the config's own, described */
+	enum pp_comm comm;  /* overlap or blocking */
+	int p, m;           /* the pipeline's shape (0 when the baseline cannot run) */
+	int v;              /* chunks per device; 1 is the 1F1B baseline */
+	bool ok;            /* simulated; else reason says why not */
+	char reason[1040];  /* why the row could not be simulated */
+	double time;        /* makespan (without a model's gradient all-reduce) */
+	double base_time;   /* the same for 1F1B (v = 1) */
+	double gain;        /* 1 - time / base_time: above 0 when interleaving pays */
+	double t_comm;      /* one message on the slowest hop */
+	double lhs;         /* t_comm x v(p-1) x m: the document's message cost */
+	double rhs;         /* (bubble_1f1b - bubble_v) x base_time: its bubble saving */
+	bool predicted;     /* the inequality predicts a gain: lhs <= rhs */
+	bool pays;          /* the simulation finds one: time < base_time */
+	char time_unit[8];  /* of the times */
+};
+
+/*
+ * Fills rows[nlinks * ncomms * nv] (links outermost, then comms, then vs) for config c's shape:
+ * 1F1B for v = 1 and interleaved 1F1B otherwise, each against 1F1B on the same link and mode.
+ * links name link presets that every pipeline hop then uses (with a model, inside and between
+ * nodes); nlinks = 0 means one pass with c's own links. A row that cannot be simulated holds
+ * the reason; the function itself does not fail.
+ */
+void breakeven_run(const struct config *c, const char *const *links, int nlinks,
+                   const enum pp_comm *comms, int ncomms, const int *vs, int nv,
+                   struct breakeven_row *rows);
+
+/* What `ppsim advise` found, for the reporters. */
+struct advice {
+	const struct sweep *sw;            /* the search */
+	const struct sweep_totals *totals; /* over its points */
+	const struct sweep_record *best;   /* [nbest]: the recommendation, then the runner-up */
+	int nbest;
+	const struct breakeven_row *rows;  /* interleaving at the recommendation's layout */
+	int nrows;
+	const char *command;               /* the equivalent `ppsim sweep` command line */
+};
+
+/*
+ * Checks that sw's base can be advised on: a model, a GPU count (--gpus) and a global batch.
+ * Returns 0, or -1 with a PP_ERR_USAGE error naming what is missing.
+ */
+int advise_check(const struct sweep *sw, struct pp_error *err);
+
+/*
+ * Adds to sw an axis for each of tp, p, v, mbs and the schedule that neither the base config
+ * sets nor an axis varies: tp over the divisors of the GPUs per node that divide the GPU count,
+ * p over the divisors of the GPU count up to the layers, v over ADVISE_CHUNKS, mbs over
+ * ADVISE_MBS and every schedule. Sets require_fit. Returns 0, or -1 with err.
+ */
+int advise_add_axes(struct sweep *sw, struct pp_error *err);
+
+#endif

@@ -1,0 +1,146 @@
+/*
+ * Sweeps: a grid of configurations, one axis per option that takes a list of values, each
+ * point simulated and summed up in a record, or skipped with the reason its settings are
+ * invalid. Points are numbered in a fixed order (the first axis varies slowest), so a sweep can
+ * be evaluated in parallel or in shards and still be written out in one deterministic order.
+ *
+ * Ownership: struct sweep owns its axes' values; release it with sweep_release. Records are
+ * plain data.
+ */
+#ifndef PPSIM_SWEEP_H
+#define PPSIM_SWEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ppsim/config.h"
+#include "ppsim/util.h"
+
+/* Most axes a sweep may have, and most values one axis may take. */
+#define SWEEP_MAX_AXES   16
+#define SWEEP_MAX_VALUES 100000
+/* Most points a sweep may have (its indices fit in 32 bits). */
+#define SWEEP_MAX_POINTS UINT64_C(4294967295)
+
+/* One axis: an option and the values it takes, in order. */
+struct sweep_axis {
+	const struct config_option *opt; /* the option-table row */
+	char label[48];                  /* "-m" or "--microbatches", for messages */
+	char **values;                   /* each as config_format_value writes it */
+	int nvalues;
+};
+
+/* A grid of configurations around a base config. */
+struct sweep {
+	struct config base;                     /* what every point starts from */
+	struct sweep_axis axes[SWEEP_MAX_AXES]; /* in the order given */
+	int naxes;
+	bool require_fit; /* a point over its GPU memory is skipped, not ranked */
+};
+
+/* What one point produced. Times are in time_unit; figures a run has not are 0. */
+struct sweep_record {
+	uint64_t index;             /* the point's number, from 0 */
+	bool ok;                    /* simulated; else skipped for reason */
+	char reason[1024];          /* why a point was skipped */
+	int value[SWEEP_MAX_AXES];  /* index of each axis's value */
+	char schedule[32];          /* the generator, or "file" */
+	int p, v, m;                /* the shape, with v and m as settled */
+	int tp, dp, mbs, gpus;      /* with a model: the layout */
+	bool has_model;             /* priced from a model */
+	char time_unit[8];          /* "t" or "ms" */
+	double makespan;            /* end of the last op */
+	double bubble_ratio;        /* simulated */
+	double bubble_ratio_theory; /* the closed form, NAN where none applies */
+	double utilization;         /* sum of busy / (p * makespan) */
+	double peak_activations;    /* highest over the devices, in micro-batches */
+	uint64_t messages;          /* P2P messages */
+	uint64_t bytes;             /* P2P bytes */
+	double p2p_time;            /* sum of transfer durations */
+	double throughput;          /* tokens/s with a model, else micro-batches per time unit */
+	double step_time;           /* with a model: makespan with the gradient all-reduce */
+	double tokens_per_s;        /* with a model */
+	double mfu;                 /* with a model */
+	double memory_bytes;        /* with a model: the fullest device's memory */
+	double memory_capacity;     /* with a model: one GPU's memory in bytes */
+	bool fits;                  /* every device within its GPU's memory (true without model) */
+};
+
+/* Counts over the points a run evaluated. */
+struct sweep_totals {
+	uint64_t points;      /* evaluated */
+	uint64_t simulated;   /* ok */
+	uint64_t skipped;     /* not ok */
+	uint64_t over_memory; /* skipped for memory, or simulated but over it */
+};
+
+/* Starts a sweep of base (NULL: the defaults) with no axes: one point, base itself. */
+void sweep_init(struct sweep *sw, const struct config *base);
+
+/* Frees the axes' values. */
+void sweep_release(struct sweep *sw);
+
+/*
+ * Sets the axis of option opt to the values of spec, replacing any earlier axis of the same
+ * option: a comma-separated list whose items are single values or, for integer options, ranges
+ * A:B (step 1), A:B:S or A:B:+S (step S) and A:B:xF (times F); for the schedule, "all" is
+ * every generator. Each value is checked as a single option value would be. label names the
+ * option in messages. Returns 0, or -1 with a PP_ERR_USAGE error.
+ */
+int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char *label,
+                   const char *spec, struct pp_error *err);
+
+/* Number of points: the product of the axes' sizes (1 without axes). */
+uint64_t sweep_points(const struct sweep *sw);
+
+/* The config of point i: the base with each axis's value set. Returns 0, or -1 with err. */
+int sweep_point_config(const struct sweep *sw, uint64_t i, struct config *c, struct pp_error *err);
+
+/*
+ * Simulates point i into r: ok with its figures, or skipped with the reason (its settings are
+ * invalid, its order deadlocks, or with require_fit it is over its GPU memory).
+ */
+void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r);
+
+/* Called with each record in index order; returns 0 to go on, non-zero to stop the sweep. */
+typedef int (*sweep_emit)(void *ctx, const struct sweep_record *r);
+
+/*
+ * Evaluates points first..last-1 with jobs threads (1: in the calling thread) and passes each
+ * record to emit in index order, whatever the number of threads. Returns 0, or the first
+ * non-zero value emit returned (the remaining points are then not reported).
+ */
+int sweep_run(const struct sweep *sw, uint64_t first, uint64_t last, int jobs, sweep_emit emit,
+              void *ctx);
+
+/*
+ * The points of shard k of n (1 <= k <= n) of a sweep of npoints: the contiguous run
+ * [*first, *last), so that the shards in order cover every point once.
+ */
+void sweep_shard(uint64_t npoints, uint64_t k, uint64_t n, uint64_t *first, uint64_t *last);
+
+/*
+ * Orders records best first: simulated before skipped, fitting before over memory, then by
+ * tokens/s with a model or utilization without one (explicit costs fix the time per device,
+ * not per model, so only the idle share compares across p), higher first; then the smaller
+ * peak memory (activations without a model), and the index. Returns < 0 when a ranks above b,
+ * > 0 when below, 0 only for the same index.
+ */
+int sweep_rank_compare(const struct sweep_record *a, const struct sweep_record *b);
+
+/*
+ * Keeps r among the best max records top[0..*n-1], best first (sweep_rank_compare): inserts a
+ * copy where it ranks and drops the last when there are max already.
+ */
+void sweep_keep_best(struct sweep_record *top, int *n, int max, const struct sweep_record *r);
+
+/*
+ * sweep_run that also keeps the best max records in top[0..*ntop-1] (best first) and counts
+ * the points in *totals; each record then goes to emit unless it is NULL. Returns as
+ * sweep_run.
+ */
+int sweep_run_ranked(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
+                     struct sweep_record *top, int max, int *ntop, struct sweep_totals *totals,
+                     sweep_emit emit, void *ctx);
+
+#endif

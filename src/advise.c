@@ -1,0 +1,226 @@
+/* Advice: the search axes of `ppsim advise` and the interleaving break-even analysis. */
+#include "ppsim/advise.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppsim/preset.h"
+#include "ppsim/sim.h"
+
+/* The pipeline's time: the makespan (a model's gradient all-reduce, which interleaving does
+ * not change, is left out). */
+static double run_time(const struct sim *s)
+{
+	return s->metrics.makespan;
+}
+
+/* The longest message time over the pipeline's hops, in units. */
+static double slowest_hop(const struct sim *s)
+{
+	double t = 0;
+
+	for (int st = 0; st + 1 < s->cost->S; st++) {
+		double x = pp_time_to_units(s->cost->msg_time[st], s->cost->tick);
+
+		t = x > t ? x : t;
+	}
+	return t;
+}
+
+/* Sets option key of c to value from the command line; returns 0 or -1 with err. */
+static int set(struct config *c, const char *key, const char *value, struct pp_error *err)
+{
+	const struct config_option *opt = config_option_by_key(key);
+	char label[48];
+
+	snprintf(label, sizeof(label), "--%s", opt->name);
+	return config_set(c, opt, label, value, err);
+}
+
+/* The config of one break-even run: c on link (or its own) in mode comm with v chunks. */
+static struct sim *run_one(const struct config *c, const char *link, enum pp_comm comm, int v,
+                           struct pp_error *err)
+{
+	struct config *x = pp_xmalloc(sizeof(*x));
+	char num[16];
+	struct sim *s = NULL;
+
+	*x = *c;
+	snprintf(num, sizeof(num), "%d", v);
+	if (set(x, "schedule", v == 1 ? "1f1b" : "interleaved", err) == 0 &&
+	    set(x, "v", num, err) == 0 &&
+	    set(x, "comm", comm == PP_COMM_OVERLAP ? "overlap" : "blocking", err) == 0 &&
+	    (link == NULL || set(x, "link", link, err) == 0) &&
+	    (link == NULL || !config_has_model(x) || set(x, "inter_link", link, err) == 0))
+		s = sim_run(x, err);
+	free(x);
+	return s;
+}
+
+/* Names the links a run's pipeline hops use: "nvlink3/ib-hdr" inside/between nodes with a
+ * model, the link preset, its bandwidth, or the fixed message time. */
+static void describe_links(const struct sim *s, char *buf, size_t n)
+{
+	const struct config *c = &s->config;
+	double bw, lat;
+
+	if (s->cost->model != NULL) {
+		snprintf(buf, n, "%s/%s", s->cost->model->link, s->cost->model->inter_link);
+		return;
+	}
+	config_link(c, &bw, &lat);
+	if (c->link[0] != '\0')
+		snprintf(buf, n, "%s", c->link);
+	else if (bw > 0)
+		snprintf(buf, n, "%g GB/s", bw);
+	else
+		snprintf(buf, n, "tcomm %g", c->t_comm);
+}
+
+/* Fills the rows of one link and mode from its 1F1B baseline. */
+static void fill_rows(const struct config *c, const char *link, enum pp_comm comm, const int *vs,
+                      int nv, struct breakeven_row *rows)
+{
+	struct pp_error err = {0};
+	struct sim *base = run_one(c, link, comm, 1, &err);
+
+	for (int i = 0; i < nv; i++) {
+		struct breakeven_row *r = &rows[i];
+		struct sim *s = NULL;
+
+		memset(r, 0, sizeof(*r));
+		if (link != NULL)
+			snprintf(r->link, sizeof(r->link), "%s", link);
+		else if (base != NULL)
+			describe_links(base, r->link, sizeof(r->link));
+		r->comm = comm;
+		r->v = vs[i];
+		if (base == NULL) {
+			snprintf(r->reason, sizeof(r->reason), "1F1B: %s", err.msg);
+			continue;
+		}
+		if (vs[i] != 1) {
+			struct pp_error why = {0};
+
+			s = run_one(c, link, comm, vs[i], &why);
+			if (s == NULL) {
+				snprintf(r->reason, sizeof(r->reason), "%s", why.msg);
+				continue;
+			}
+		}
+		{
+			const struct sim *run = s != NULL ? s : base;
+			double p = base->sched->p, m = base->sched->m, v = vs[i];
+			double b1 = (p - 1) / (m + p - 1), bv = (p - 1) / (m * v + p - 1);
+
+			r->ok = true;
+			r->p = base->sched->p;
+			r->m = base->sched->m;
+			snprintf(r->time_unit, sizeof(r->time_unit), "%s", run->cost->time_unit);
+			r->time = run_time(run);
+			r->base_time = run_time(base);
+			r->gain = r->base_time > 0 ? 1 - r->time / r->base_time : 0;
+			r->t_comm = slowest_hop(base);
+			r->lhs = r->t_comm * v * (p - 1) * m;
+			r->rhs = (b1 - bv) * r->base_time;
+			r->predicted = r->lhs <= r->rhs;
+			r->pays = r->time < r->base_time;
+		}
+		sim_free(s);
+	}
+	sim_free(base);
+}
+
+void breakeven_run(const struct config *c, const char *const *links, int nlinks,
+                   const enum pp_comm *comms, int ncomms, const int *vs, int nv,
+                   struct breakeven_row *rows)
+{
+	for (int l = 0; l < (nlinks > 0 ? nlinks : 1); l++)
+		for (int k = 0; k < ncomms; k++)
+			fill_rows(c, nlinks > 0 ? links[l] : NULL, comms[k], vs, nv,
+			          rows + ((size_t)l * (size_t)ncomms + (size_t)k) * (size_t)nv);
+}
+
+/* True when option key is fixed by the base config or varied by an axis. */
+static bool decided(const struct sweep *sw, const char *key)
+{
+	for (int a = 0; a < sw->naxes; a++)
+		if (strcmp(sw->axes[a].opt->key, key) == 0)
+			return true;
+	return config_is_set(&sw->base, key);
+}
+
+int advise_check(const struct sweep *sw, struct pp_error *err)
+{
+	static const char *const needed[][2] = {
+	        {"model", "--model (what to train)"},
+	        {"gpus", "--gpus (how many GPUs)"},
+	        {"global_batch", "--global-batch (sequences per step)"},
+	};
+
+	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
+		if (!config_is_set(&sw->base, needed[i][0]))
+			return pp_fail(err, PP_ERR_USAGE, "advise: needs %s", needed[i][1]);
+	for (int a = 0; a < sw->naxes; a++)
+		for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
+			if (strcmp(sw->axes[a].opt->key, needed[i][0]) == 0 &&
+			    sw->axes[a].nvalues > 1)
+				return pp_fail(err, PP_ERR_USAGE,
+				               "advise: %s takes one value (ppsim sweep takes lists)",
+				               sw->axes[a].label);
+	return 0;
+}
+
+/* Writes the divisors of n up to max, comma-separated, into buf of size size. */
+static void divisors(char *buf, size_t size, long long n, long long max)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (long long d = 1; d <= n && d <= max && len < size; d++)
+		if (n % d == 0)
+			len += (size_t)snprintf(buf + len, size - len, "%s%lld", len ? "," : "", d);
+}
+
+static long long gcd(long long a, long long b)
+{
+	while (b != 0) {
+		long long t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Adds the axis of key with values spec unless it is decided already. */
+static int add_axis(struct sweep *sw, const char *key, const char *spec, struct pp_error *err)
+{
+	const struct config_option *opt = config_option_by_key(key);
+	char label[48];
+
+	if (decided(sw, key))
+		return 0;
+	snprintf(label, sizeof(label), "--%s", opt->name);
+	return sweep_set_axis(sw, opt, label, spec, err);
+}
+
+int advise_add_axes(struct sweep *sw, struct pp_error *err)
+{
+	const struct config *c = &sw->base;
+	const struct model_preset *mp = preset_model(c->model);
+	long long layers = c->layers > 0 ? c->layers : mp != NULL ? mp->layers : 1;
+	long long gpus = c->gpus, node = c->gpus_per_node;
+	char tp[512], p[2048];
+
+	/* tensor parallelism stays inside a node and divides the GPU count */
+	divisors(tp, sizeof(tp), gcd(node, gpus), node);
+	divisors(p, sizeof(p), gpus, layers);
+	sw->require_fit = true;
+	if (add_axis(sw, "tp", tp, err) != 0 || add_axis(sw, "p", p, err) != 0 ||
+	    add_axis(sw, "v", ADVISE_CHUNKS, err) != 0 || add_axis(sw, "mbs", ADVISE_MBS, err) != 0 ||
+	    add_axis(sw, "schedule", "all", err) != 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,121 @@
+/*
+ * `ppsim breakeven`: where interleaving stops paying. Simulates 1F1B and interleaved 1F1B for
+ * each v of -v (default 1,2,4), on each link of --link and in each mode of --comm (default
+ * both), at the shape the other options give, beside the source document's inequality.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "ppsim/advise.h"
+
+/* The lists breakeven takes, and the base config with every other option. */
+struct request {
+	struct config base;
+	int vs[64];
+	int nv;
+	const char *links[64];
+	int nlinks;
+	enum pp_comm comms[2];
+	int ncomms;
+};
+
+/* Splits the command line's axes into the request. Returns -1 to go on, or the exit status. */
+static int take_axes(const struct sweep *sw, struct request *q)
+{
+	struct pp_error err = {0};
+
+	q->base = sw->base;
+	q->vs[0] = 1;
+	q->vs[1] = 2;
+	q->vs[2] = 4;
+	q->nv = 3;
+	q->comms[0] = PP_COMM_OVERLAP;
+	q->comms[1] = PP_COMM_BLOCKING;
+	q->ncomms = 2;
+	for (int i = 0; i < sw->naxes; i++) {
+		const struct sweep_axis *a = &sw->axes[i];
+		const char *key = a->opt->key;
+
+		if (strcmp(key, "schedule") == 0 || strcmp(key, "schedule_file") == 0)
+			return cmd_usage("%s: breakeven compares 1f1b with interleaved itself",
+			                 a->label);
+		if (strcmp(key, "v") != 0 && strcmp(key, "link") != 0 && strcmp(key, "comm") != 0) {
+			if (a->nvalues > 1)
+				return cmd_usage("%s: only -v, --link and --comm take lists here",
+				                 a->label);
+			if (config_set(&q->base, a->opt, a->label, a->values[0], &err) != 0)
+				return cmd_fail(&err);
+			continue;
+		}
+		if (a->nvalues > 64)
+			return cmd_usage("%s: at most 64 values here", a->label);
+		for (int k = 0; k < a->nvalues; k++) {
+			if (strcmp(key, "v") == 0)
+				q->vs[k] = atoi(a->values[k]);
+			else if (strcmp(key, "link") == 0)
+				q->links[k] = a->values[k];
+			else if (k < 2)
+				q->comms[k] = strcmp(a->values[k], "overlap") == 0 ? PP_COMM_OVERLAP
+				                                                    : PP_COMM_BLOCKING;
+		}
+		if (strcmp(key, "v") == 0)
+			q->nv = a->nvalues;
+		else if (strcmp(key, "link") == 0)
+			q->nlinks = a->nvalues;
+		else if (a->nvalues > 2)
+			return cmd_usage("%s: overlap, blocking or both", a->label);
+		else
+			q->ncomms = a->nvalues;
+	}
+	return -1;
+}
+
+int cmd_breakeven(int argc, char **argv)
+{
+	struct cli cli;
+	struct sweep sw;
+	struct request *q;
+	struct breakeven_row *rows;
+	struct pp_error err = {0};
+	int n, status = cli_parse(argc, argv, CLI_BREAKEVEN, &cli);
+
+	if (status >= 0) {
+		cli_release(&cli);
+		return status;
+	}
+	if (strcmp(cli.format_name, "text") != 0 && strcmp(cli.format_name, "json") != 0) {
+		status = cmd_usage("--format '%s': breakeven writes text or json", cli.format_name);
+		cli_release(&cli);
+		return status;
+	}
+	if (cli_sweep(&cli, &sw, &err) != 0) {
+		cli_release(&cli);
+		return cmd_fail(&err);
+	}
+	q = pp_xcalloc(1, sizeof(*q));
+	status = take_axes(&sw, q);
+	if (status < 0) {
+		n = (q->nlinks > 0 ? q->nlinks : 1) * q->ncomms * q->nv;
+		rows = pp_xcalloc((size_t)n, sizeof(*rows));
+		breakeven_run(&q->base, q->links, q->nlinks, q->comms, q->ncomms, q->vs, q->nv,
+		              rows);
+		status = PP_EXIT_USAGE;
+		for (int i = 0; i < n; i++)
+			if (rows[i].ok)
+				status = PP_EXIT_OK;
+		if (status != PP_EXIT_OK)
+			fprintf(stderr, "ppsim: %s\n", rows[0].reason);
+		else if (strcmp(cli.format_name, "json") == 0)
+			report_breakeven_json(stdout, rows, n);
+		else
+			report_breakeven_text(stdout, rows, n);
+		free(rows);
+	}
+	free(q);
+	sweep_release(&sw);
+	cli_release(&cli);
+	return status;
+}

@@ -1,0 +1,225 @@
+/*
+ * Reports of `ppsim breakeven` and `ppsim advise`: the interleaving break-even table beside the
+ * source document's inequality, and the recommendation with its runner-up and reasons.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ppsim/report.h"
+
+#include "formats.h"
+
+static const char *comm_name(enum pp_comm c)
+{
+	return config_comm_name(c);
+}
+
+/* The verdict words of a row. */
+static const char *verdict(bool pays)
+{
+	return pays ? "pays" : "loses";
+}
+
+/* Writes one summary line per link and mode: where interleaving pays most and stops paying. */
+static void write_summary(FILE *out, const struct breakeven_row *rows, int n)
+{
+	int agree = 0, compared = 0;
+
+	for (int i = 0; i < n;) {
+		int j = i, stop = 0;
+		const struct breakeven_row *best = NULL;
+
+		while (j < n && strcmp(rows[j].link, rows[i].link) == 0 && rows[j].comm == rows[i].comm)
+			j++;
+		for (int k = i; k < j; k++) {
+			if (!rows[k].ok || rows[k].v == 1)
+				continue;
+			if (!rows[k].pays && stop == 0)
+				stop = rows[k].v;
+			if (rows[k].pays && (best == NULL || rows[k].gain > best->gain))
+				best = &rows[k];
+			compared++;
+			agree += rows[k].predicted == rows[k].pays;
+		}
+		fprintf(out, "%s %s: ", rows[i].link, comm_name(rows[i].comm));
+		if (best == NULL)
+			fputs(stop > 0 ? "interleaving does not pay at any v tried\n"
+			               : "no interleaved run could be simulated\n",
+			      out);
+		else if (stop > 0)
+			fprintf(out, "interleaving pays most at v=%d (%+.2f%%) and stops paying at v=%d\n",
+			        best->v, 100 * best->gain, stop);
+		else
+			fprintf(out, "interleaving pays at every v tried, most at v=%d (%+.2f%%)\n",
+			        best->v, 100 * best->gain);
+		i = j;
+	}
+	if (compared > 0)
+		fprintf(out, "the inequality agrees with the simulation in %d of %d rows\n", agree,
+		        compared);
+}
+
+int report_breakeven_text(FILE *out, const struct breakeven_row *rows, int n)
+{
+	const struct breakeven_row *first = NULL;
+	int wl = 4;
+
+	for (int i = 0; i < n; i++) {
+		if (first == NULL && rows[i].ok)
+			first = &rows[i];
+		if ((int)strlen(rows[i].link) > wl)
+			wl = (int)strlen(rows[i].link);
+	}
+	if (first == NULL) {
+		fprintf(out, "no run could be simulated: %s\n", n > 0 ? rows[0].reason : "no rows");
+		return 0;
+	}
+	fprintf(out,
+	        "interleaved 1F1B (v chunks) against 1F1B at p=%d, m=%d; times in %s\n"
+	        "the document's inequality t_comm x v(p-1) x m > (bubble_1f1b - bubble_v) x T_1f1b "
+	        "says interleaving loses\n\n",
+	        first->p, first->m, first->time_unit);
+	fprintf(out, "%-*s  %-8s  %3s  %12s  %8s  %9s  %15s  %15s  %10s  %10s\n", wl, "link", "comm",
+	        "v", "time", "gain", "t_comm", "t_comm*v(p-1)*m", "dbubble*T_1f1b", "inequality",
+	        "simulation");
+	for (int i = 0; i < n; i++) {
+		const struct breakeven_row *r = &rows[i];
+
+		fprintf(out, "%-*s  %-8s  %3d  ", wl, r->link, comm_name(r->comm), r->v);
+		if (!r->ok)
+			fprintf(out, "not simulated: %s\n", r->reason);
+		else if (r->v == 1)
+			fprintf(out, "%12.6g  %8s  %9.4g  %15s  %15s  %10s  %10s\n", r->time, "-",
+			        r->t_comm, "-", "-", "-", "baseline");
+		else
+			fprintf(out, "%12.6g  %+7.2f%%  %9.4g  %15.6g  %15.6g  %10s  %10s\n", r->time,
+			        100 * r->gain, r->t_comm, r->lhs, r->rhs, verdict(r->predicted),
+			        verdict(r->pays));
+	}
+	fputc('\n', out);
+	write_summary(out, rows, n);
+	return 0;
+}
+
+/* Writes rows as a JSON array. */
+static void write_rows_json(FILE *out, const struct breakeven_row *rows, int n)
+{
+	char a[32], b[32], c[32], d[32], e[32], f[32];
+
+	fputc('[', out);
+	for (int i = 0; i < n; i++) {
+		const struct breakeven_row *r = &rows[i];
+
+		fprintf(out, "%s\n  {\"link\":", i ? "," : "");
+		report_json_text(out, r->link);
+		fprintf(out, ",\"comm\":\"%s\",\"v\":%d,\"ok\":%s", comm_name(r->comm), r->v,
+		        r->ok ? "true" : "false");
+		if (!r->ok) {
+			fputs(",\"reason\":", out);
+			report_json_text(out, r->reason);
+			fputc('}', out);
+			continue;
+		}
+		fprintf(out,
+		        ",\"p\":%d,\"m\":%d,\"time_unit\":\"%s\",\"time\":%s,\"base_time\":%s,"
+		        "\"gain\":%s,\"t_comm\":%s,\"message_cost\":%s,\"bubble_saving\":%s,"
+		        "\"inequality_pays\":%s,\"pays\":%s}",
+		        r->p, r->m, r->time_unit, REPORT_NUM(a, r->time), REPORT_NUM(b, r->base_time),
+		        REPORT_NUM(c, r->gain), REPORT_NUM(d, r->t_comm), REPORT_NUM(e, r->lhs),
+		        REPORT_NUM(f, r->rhs), r->predicted ? "true" : "false",
+		        r->pays ? "true" : "false");
+	}
+	fputs("\n]", out);
+}
+
+int report_breakeven_json(FILE *out, const struct breakeven_row *rows, int n)
+{
+	write_rows_json(out, rows, n);
+	fputc('\n', out);
+	return 0;
+}
+
+/* A percentage of x with sign, "+1.23%". */
+static const char *percent(char *buf, size_t n, double x)
+{
+	snprintf(buf, n, "%+.2f%%", 100 * x);
+	return buf;
+}
+
+int report_advice_text(FILE *out, const struct advice *a)
+{
+	const struct sweep_record *r = &a->best[0], *q = a->nbest > 1 ? &a->best[1] : NULL;
+	const struct config *c = &a->sw->base;
+	char buf[32];
+
+	fprintf(out,
+	        "%s on %d GPUs (%d per node), global batch %d sequences of %d tokens: %llu "
+	        "configurations searched, %llu fit in GPU memory\n\n",
+	        c->model, c->gpus, c->gpus_per_node, c->global_batch, c->seq,
+	        (unsigned long long)a->totals->points, (unsigned long long)a->totals->simulated);
+	fprintf(out, "%-12s  %-11s  %3s  %3s  %3s  %4s  %4s  %6s  %12s  %9s  %6s  %7s  %9s  %8s\n",
+	        "", "schedule", "tp", "p", "v", "dp", "mbs", "m", "step_time_ms", "tokens/s", "mfu",
+	        "bubble", "memory_GB", "headroom");
+	for (int i = 0; i < a->nbest; i++) {
+		const struct sweep_record *x = &a->best[i];
+
+		fprintf(out,
+		        "%-12s  %-11s  %3d  %3d  %3d  %4d  %4d  %6d  %12.6g  %9.6g  %6.4f  %7.4f  "
+		        "%9.2f  %7.1f%%\n",
+		        i == 0 ? "recommended" : "runner-up", x->schedule, x->tp, x->p, x->v, x->dp,
+		        x->mbs, x->m, x->step_time, x->tokens_per_s, x->mfu, x->bubble_ratio,
+		        x->memory_bytes / 1e9,
+		        100 * (1 - x->memory_bytes / x->memory_capacity));
+	}
+	fputs("\nwhy\n", out);
+	fprintf(out, "  throughput  the most tokens/s of the %llu configurations that fit",
+	        (unsigned long long)a->totals->simulated);
+	if (q != NULL)
+		fprintf(out, ", %s against the runner-up",
+		        percent(buf, sizeof(buf), r->tokens_per_s / q->tokens_per_s - 1));
+	fprintf(out, "\n  memory      the fullest GPU holds %.1f of %.1f GB, %.1f GB of headroom",
+	        r->memory_bytes / 1e9, r->memory_capacity / 1e9,
+	        (r->memory_capacity - r->memory_bytes) / 1e9);
+	if (r->memory_bytes > 0.9 * r->memory_capacity)
+		fputs("; tight: the model leaves out the CUDA context, communication buffers and "
+		      "fragmentation, a few GB",
+		      out);
+	fputc('\n', out);
+	fprintf(out, "  bubble      %.2f%% of device time idle", 100 * r->bubble_ratio);
+	if (q != NULL)
+		fprintf(out, " (runner-up: %.2f%%)", 100 * q->bubble_ratio);
+	fprintf(out,
+	        "\n  p2p         %llu messages, %.6g ms in transfers: %.2f%% of device time, %s\n",
+	        (unsigned long long)r->messages, r->p2p_time,
+	        100 * r->p2p_time / (r->p * r->makespan),
+	        c->comm == PP_COMM_OVERLAP ? "hidden behind compute where a copy engine can"
+	                                   : "which blocks the senders (--comm=blocking)");
+	fprintf(out, "  layout      tp=%d keeps tensor parallelism inside a node; p=%d stages, dp=%d",
+	        r->tp, r->p, r->dp);
+	fprintf(out, " replica%s, micro-batches of %d, m=%d\n\n", r->dp == 1 ? "" : "s", r->mbs,
+	        r->m);
+	fprintf(out, "interleaving at the recommended layout (tp=%d, p=%d, mbs=%d):\n", r->tp, r->p,
+	        r->mbs);
+	report_breakeven_text(out, a->rows, a->nrows);
+	fprintf(out, "\nthe same search as a sweep:\n  %s\n", a->command);
+	return 0;
+}
+
+int report_advice_json(FILE *out, const struct advice *a)
+{
+	fprintf(out, "{\"points\":%llu,\"simulated\":%llu,\"skipped\":%llu,\"recommended\":",
+	        (unsigned long long)a->totals->points, (unsigned long long)a->totals->simulated,
+	        (unsigned long long)a->totals->skipped);
+	report_sweep_json_record(out, a->sw, &a->best[0]);
+	fputs(",\n\"runner_up\":", out);
+	if (a->nbest > 1)
+		report_sweep_json_record(out, a->sw, &a->best[1]);
+	else
+		fputs("null", out);
+	fputs(",\n\"breakeven\":", out);
+	write_rows_json(out, a->rows, a->nrows);
+	fputs(",\n\"sweep\":", out);
+	report_json_text(out, a->command);
+	fputs("}\n", out);
+	return 0;
+}

@@ -1,0 +1,369 @@
+/*
+ * Sweep records as JSON lines or CSV (one record per point, the same columns in both), and the
+ * ranked table for people. Columns: index and status, the shape (schedule, p, v, m and with a
+ * model tp, dp, mbs, gpus), the other options that vary, the figures, the reason for a skip.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "ppsim/report.h"
+
+#include "formats.h"
+
+enum kind { INT, U64, NUM, TEXT, BOOL };
+
+/* A column of a record: its key and where the record holds it. */
+struct column {
+	const char *key;
+	enum kind kind;
+	bool model_only; /* only in sweeps priced from a model */
+	bool figure;     /* only known for a simulated point (null or empty when skipped) */
+	size_t offset;   /* in struct sweep_record */
+};
+
+#define AT(f) offsetof(struct sweep_record, f)
+
+static const struct column shape[] = {
+        {"schedule", TEXT, false, false, AT(schedule)},
+        {"p", INT, false, false, AT(p)},
+        {"v", INT, false, false, AT(v)},
+        {"m", INT, false, false, AT(m)},
+        {"tp", INT, true, false, AT(tp)},
+        {"dp", INT, true, false, AT(dp)},
+        {"mbs", INT, true, false, AT(mbs)},
+        {"gpus", INT, true, false, AT(gpus)},
+};
+
+static const struct column figures[] = {
+        {"time_unit", TEXT, false, true, AT(time_unit)},
+        {"makespan", NUM, false, true, AT(makespan)},
+        {"bubble_ratio", NUM, false, true, AT(bubble_ratio)},
+        {"bubble_ratio_theory", NUM, false, true, AT(bubble_ratio_theory)},
+        {"utilization", NUM, false, true, AT(utilization)},
+        {"peak_activations", NUM, false, true, AT(peak_activations)},
+        {"p2p_messages", U64, false, true, AT(messages)},
+        {"p2p_bytes", U64, false, true, AT(bytes)},
+        {"p2p_time", NUM, false, true, AT(p2p_time)},
+        {"throughput", NUM, false, true, AT(throughput)},
+        {"step_time", NUM, true, true, AT(step_time)},
+        {"tokens_per_s", NUM, true, true, AT(tokens_per_s)},
+        {"mfu", NUM, true, true, AT(mfu)},
+        {"memory_bytes", NUM, true, true, AT(memory_bytes)},
+        {"fits", BOOL, true, true, AT(fits)},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof(a[0]))
+
+/* A sweep shows model columns when its base or one of its axes names a model. */
+static bool sweep_model(const struct sweep *sw)
+{
+	for (int a = 0; a < sw->naxes; a++)
+		if (strcmp(sw->axes[a].opt->key, "model") == 0)
+			return true;
+	return config_has_model(&sw->base);
+}
+
+/* True when axis a is shown as a column of its own (it is not part of the shape). */
+static bool extra_axis(const struct sweep *sw, int a)
+{
+	for (size_t c = 0; c < COUNT(shape); c++)
+		if (strcmp(sw->axes[a].opt->key, shape[c].key) == 0)
+			return false;
+	return true;
+}
+
+/* True when axis a has a column in the ranked table: it is not part of the shape and varies. */
+static bool table_axis(const struct sweep *sw, int a)
+{
+	return extra_axis(sw, a) && sw->axes[a].nvalues > 1;
+}
+
+/* Writes the value of column col of r into buf: "" when it does not apply. */
+static const char *cell(char *buf, size_t n, const struct column *col, const struct sweep_record *r)
+{
+	const char *at = (const char *)r + col->offset;
+
+	buf[0] = '\0';
+	if (col->figure && !r->ok)
+		return buf;
+	switch (col->kind) {
+	case INT:
+		snprintf(buf, n, "%d", *(const int *)(const void *)at);
+		break;
+	case U64:
+		snprintf(buf, n, "%llu", (unsigned long long)*(const uint64_t *)(const void *)at);
+		break;
+	case NUM:
+		if (!isnan(*(const double *)(const void *)at))
+			pp_double_format(buf, n, *(const double *)(const void *)at);
+		break;
+	case TEXT:
+		snprintf(buf, n, "%s", at);
+		break;
+	case BOOL:
+		snprintf(buf, n, "%s", *(const bool *)(const void *)at ? "true" : "false");
+		break;
+	}
+	return buf;
+}
+
+/* Writes an option value as JSON: a number for numeric options, true/false, else a string. */
+static void json_value(FILE *out, const struct config_option *opt, const char *value)
+{
+	switch (opt->arg) {
+	case CONFIG_ARG_COUNT:
+	case CONFIG_ARG_BYTES:
+	case CONFIG_ARG_TIME:
+	case CONFIG_ARG_RATE:
+	case CONFIG_ARG_SHARE:
+		fputs(value, out);
+		break;
+	case CONFIG_ARG_BOOL:
+		fputs(strcmp(value, "yes") == 0 ? "true" : "false", out);
+		break;
+	default:
+		report_json_text(out, value);
+	}
+}
+
+/* Writes column col of r as a JSON member value. */
+static void json_cell(FILE *out, const struct column *col, const struct sweep_record *r)
+{
+	char buf[64];
+
+	cell(buf, sizeof(buf), col, r);
+	if (buf[0] == '\0' && col->kind != TEXT)
+		fputs("null", out);
+	else if (col->kind == TEXT)
+		report_json_text(out, buf);
+	else
+		fputs(buf, out);
+}
+
+int report_sweep_jsonl(FILE *out, const struct sweep *sw, const struct sweep_record *r)
+{
+	report_sweep_json_record(out, sw, r);
+	fputc('\n', out);
+	return 0;
+}
+
+void report_sweep_json_record(FILE *out, const struct sweep *sw, const struct sweep_record *r)
+{
+	bool model = sweep_model(sw);
+
+	fprintf(out, "{\"index\":%llu,\"status\":\"%s\"", (unsigned long long)r->index,
+	        r->ok ? "ok" : "skipped");
+	for (size_t c = 0; c < COUNT(shape); c++)
+		if (model || !shape[c].model_only) {
+			fprintf(out, ",\"%s\":", shape[c].key);
+			json_cell(out, &shape[c], r);
+		}
+	for (int a = 0; a < sw->naxes; a++)
+		if (extra_axis(sw, a)) {
+			fprintf(out, ",\"%s\":", sw->axes[a].opt->key);
+			json_value(out, sw->axes[a].opt, sw->axes[a].values[r->value[a]]);
+		}
+	for (size_t c = 0; c < COUNT(figures); c++)
+		if (model || !figures[c].model_only) {
+			fprintf(out, ",\"%s\":", figures[c].key);
+			if (!r->ok)
+				fputs("null", out);
+			else
+				json_cell(out, &figures[c], r);
+		}
+	fputs(",\"reason\":", out);
+	if (r->ok)
+		fputs("null", out);
+	else
+		report_json_text(out, r->reason);
+	fputc('}', out);
+}
+
+int report_sweep_csv_header(FILE *out, const struct sweep *sw)
+{
+	bool model = sweep_model(sw);
+
+	fputs("index,status", out);
+	for (size_t c = 0; c < COUNT(shape); c++)
+		if (model || !shape[c].model_only)
+			fprintf(out, ",%s", shape[c].key);
+	for (int a = 0; a < sw->naxes; a++)
+		if (extra_axis(sw, a))
+			fprintf(out, ",%s", sw->axes[a].opt->key);
+	for (size_t c = 0; c < COUNT(figures); c++)
+		if (model || !figures[c].model_only)
+			fprintf(out, ",%s", figures[c].key);
+	fputs(",reason\n", out);
+	return 0;
+}
+
+int report_sweep_csv(FILE *out, const struct sweep *sw, const struct sweep_record *r)
+{
+	bool model = sweep_model(sw);
+	char buf[64];
+
+	fprintf(out, "%llu,%s", (unsigned long long)r->index, r->ok ? "ok" : "skipped");
+	for (size_t c = 0; c < COUNT(shape); c++)
+		if (model || !shape[c].model_only)
+			fprintf(out, ",%s", cell(buf, sizeof(buf), &shape[c], r));
+	for (int a = 0; a < sw->naxes; a++)
+		if (extra_axis(sw, a)) {
+			fputc(',', out);
+			report_csv_text(out, sw->axes[a].values[r->value[a]]);
+		}
+	for (size_t c = 0; c < COUNT(figures); c++)
+		if (model || !figures[c].model_only)
+			fprintf(out, ",%s", cell(buf, sizeof(buf), &figures[c], r));
+	fputc(',', out);
+	report_csv_text(out, r->ok ? "" : r->reason);
+	fputc('\n', out);
+	return 0;
+}
+
+/* Columns of the ranked table after the shape and the varying options. */
+struct table_column {
+	const char *name;
+	bool model; /* with a model (true) or without (false) */
+	int digits; /* significant digits */
+	double (*get)(const struct sweep_record *r);
+};
+
+static double get_makespan(const struct sweep_record *r)
+{
+	return r->makespan;
+}
+static double get_step(const struct sweep_record *r)
+{
+	return r->step_time;
+}
+static double get_bubble(const struct sweep_record *r)
+{
+	return r->bubble_ratio;
+}
+static double get_theory(const struct sweep_record *r)
+{
+	return r->bubble_ratio_theory;
+}
+static double get_utilization(const struct sweep_record *r)
+{
+	return r->utilization;
+}
+static double get_throughput(const struct sweep_record *r)
+{
+	return r->throughput;
+}
+static double get_mfu(const struct sweep_record *r)
+{
+	return r->mfu;
+}
+static double get_peak(const struct sweep_record *r)
+{
+	return r->peak_activations;
+}
+static double get_memory(const struct sweep_record *r)
+{
+	return r->memory_bytes / 1e9;
+}
+static double get_p2p(const struct sweep_record *r)
+{
+	return r->p2p_time;
+}
+
+static const struct table_column table_columns[] = {
+        {"makespan", false, 6, get_makespan},   {"step_time", true, 6, get_step},
+        {"bubble", false, 4, get_bubble},       {"bubble", true, 4, get_bubble},
+        {"theory", false, 4, get_theory},       {"utilization", false, 4, get_utilization},
+        {"throughput", false, 4, get_throughput},
+        {"tokens/s", true, 6, get_throughput},  {"mfu", true, 4, get_mfu},
+        {"peak_act", false, 4, get_peak},       {"memory_GB", true, 4, get_memory},
+        {"p2p_time", false, 4, get_p2p},        {"p2p_time", true, 4, get_p2p},
+};
+
+/* The text of a figure column of row r into buf, "-" where it does not apply. */
+static const char *table_cell(char *buf, size_t n, const struct table_column *col,
+                              const struct sweep_record *r)
+{
+	double x = col->get(r);
+
+	if (isnan(x))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.*g", col->digits, x);
+	return buf;
+}
+
+int report_sweep_table(FILE *out, const struct sweep *sw, const struct sweep_record *rows, int n,
+                       const struct sweep_totals *t)
+{
+	bool model = sweep_model(sw);
+	char buf[64];
+	int w[COUNT(shape) + SWEEP_MAX_AXES + COUNT(table_columns)];
+	int k = 0;
+
+	fprintf(out, "%llu points: %llu simulated, %llu skipped", (unsigned long long)t->points,
+	        (unsigned long long)t->simulated, (unsigned long long)t->skipped);
+	if (t->over_memory > 0)
+		fprintf(out, " (%llu over GPU memory)", (unsigned long long)t->over_memory);
+	fputc('\n', out);
+	if (n == 0) {
+		fputs("no point could be simulated; the records give each reason\n", out);
+		return 0;
+	}
+	fprintf(out, "best %d by %s, in %s:\n\n", n,
+	        model ? "tokens/s (fitting GPU memory first)" : "utilization",
+	        rows[0].time_unit);
+	/* widths: the header or the widest cell */
+	for (size_t c = 0; c < COUNT(shape); c++, k++) {
+		w[k] = (int)strlen(shape[c].key);
+		for (int i = 0; i < n; i++) {
+			int len = (int)strlen(cell(buf, sizeof(buf), &shape[c], &rows[i]));
+
+			w[k] = len > w[k] ? len : w[k];
+		}
+	}
+	for (int a = 0; a < sw->naxes; a++, k++) {
+		if (!table_axis(sw, a))
+			continue;
+		w[k] = (int)strlen(sw->axes[a].opt->key);
+		for (int i = 0; i < n; i++) {
+			int len = (int)strlen(sw->axes[a].values[rows[i].value[a]]);
+
+			w[k] = len > w[k] ? len : w[k];
+		}
+	}
+	for (size_t c = 0; c < COUNT(table_columns); c++, k++) {
+		w[k] = (int)strlen(table_columns[c].name);
+		for (int i = 0; i < n; i++) {
+			int len = (int)strlen(table_cell(buf, sizeof(buf), &table_columns[c], &rows[i]));
+
+			w[k] = len > w[k] ? len : w[k];
+		}
+	}
+	for (int i = -1; i < n; i++) {
+		const struct sweep_record *r = i < 0 ? NULL : &rows[i];
+
+		k = 0;
+		if (r == NULL)
+			fprintf(out, "%4s", "rank");
+		else
+			fprintf(out, "%4d", i + 1);
+		for (size_t c = 0; c < COUNT(shape); c++, k++)
+			if (model || !shape[c].model_only)
+				fprintf(out, "  %*s", c == 0 ? -w[k] : w[k],
+				        r ? cell(buf, sizeof(buf), &shape[c], r) : shape[c].key);
+		for (int a = 0; a < sw->naxes; a++, k++)
+			if (table_axis(sw, a))
+				fprintf(out, "  %*s", w[k],
+				        r ? sw->axes[a].values[r->value[a]] : sw->axes[a].opt->key);
+		for (size_t c = 0; c < COUNT(table_columns); c++, k++)
+			if (table_columns[c].model == model)
+				fprintf(out, "  %*s", w[k],
+				        r ? table_cell(buf, sizeof(buf), &table_columns[c], r)
+				          : table_columns[c].name);
+		if (model)
+			fprintf(out, "  %s", r == NULL ? "fits" : r->fits ? "yes" : "OOM");
+		fputc('\n', out);
+	}
+	return 0;
+}

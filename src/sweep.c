@@ -1,0 +1,545 @@
+/* Sweeps: axes of option values, points in a fixed order, parallel evaluation in order. */
+#include "ppsim/sweep.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppsim/sched.h"
+#include "ppsim/sim.h"
+
+void sweep_init(struct sweep *sw, const struct config *base)
+{
+	memset(sw, 0, sizeof(*sw));
+	if (base != NULL)
+		sw->base = *base;
+	else
+		config_init(&sw->base);
+}
+
+static void free_values(struct sweep_axis *a)
+{
+	for (int i = 0; i < a->nvalues; i++)
+		free(a->values[i]);
+	free(a->values);
+	a->values = NULL;
+	a->nvalues = 0;
+}
+
+void sweep_release(struct sweep *sw)
+{
+	for (int i = 0; i < sw->naxes; i++)
+		free_values(&sw->axes[i]);
+	sw->naxes = 0;
+}
+
+/* The values of an axis while they are collected. */
+struct values {
+	char **v;
+	int n, cap;
+};
+
+/*
+ * Checks value as option a's single value on a copy of base and appends its canonical form.
+ * Returns 0, or -1 with the option's own error.
+ */
+static int add_value(struct values *vs, const struct sweep *sw, const struct sweep_axis *a,
+                     const char *value, struct pp_error *err)
+{
+	struct config *c;
+	char canon[256];
+
+	if (vs->n == SWEEP_MAX_VALUES)
+		return pp_fail(err, PP_ERR_USAGE, "%s: more than %d values", a->label,
+		               SWEEP_MAX_VALUES);
+	c = pp_xmalloc(sizeof(*c));
+	*c = sw->base;
+	if (config_set(c, a->opt, a->label, value, err) != 0) {
+		free(c);
+		return -1;
+	}
+	config_format_value(c, a->opt, canon, sizeof(canon));
+	free(c);
+	if (vs->n == vs->cap) {
+		vs->cap = vs->cap ? 2 * vs->cap : 8;
+		vs->v = pp_xrealloc(vs->v, (size_t)vs->cap * sizeof(*vs->v));
+	}
+	vs->v[vs->n++] = pp_xstrdup(canon);
+	return 0;
+}
+
+/* Parses a whole unsigned decimal integer; false on anything else. */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return errno == 0 && *end == '\0';
+}
+
+/*
+ * Expands the range item "A:B", "A:B:S", "A:B:+S" or "A:B:xF" of an integer option into vs.
+ * Returns 0, or -1 with a usage error naming the range.
+ */
+static int add_range(struct values *vs, const struct sweep *sw, const struct sweep_axis *a,
+                     const char *item, struct pp_error *err)
+{
+	char buf[128], *f[3] = {buf, NULL, NULL};
+	int nf = 1;
+	uint64_t lo, hi, step = 1;
+	bool times = false;
+
+	if (a->opt->arg != CONFIG_ARG_COUNT && a->opt->arg != CONFIG_ARG_BYTES)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "%s '%s': a range A:B needs an integer option; give a list", a->label,
+		               item);
+	if (strlen(item) >= sizeof(buf))
+		return pp_fail(err, PP_ERR_USAGE, "%s '%.40s...': range too long", a->label, item);
+	strcpy(buf, item);
+	for (char *p = buf; *p != '\0'; p++)
+		if (*p == ':') {
+			*p = '\0';
+			if (nf < 3)
+				f[nf] = p + 1;
+			nf++;
+		}
+	if (nf > 3)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "%s '%s': a range is A:B, A:B:STEP or A:B:xFACTOR", a->label, item);
+	if (nf == 3) {
+		const char *s = f[2];
+
+		times = *s == 'x' || *s == '*';
+		s += times || *s == '+';
+		if (!parse_u64(s, &step) || step == 0 || (times && step < 2))
+			return pp_fail(err, PP_ERR_USAGE,
+			               "%s '%s': the step must be an integer of at least 1, and a "
+			               "factor (xF) at least 2",
+			               a->label, item);
+	}
+	if (!parse_u64(f[0], &lo) || !parse_u64(f[1], &hi))
+		return pp_fail(err, PP_ERR_USAGE, "%s '%s': A and B must be whole numbers", a->label,
+		               item);
+	if (lo > hi)
+		return pp_fail(err, PP_ERR_USAGE, "%s '%s': the range goes from A up to B, A <= B",
+		               a->label, item);
+	if (times && lo == 0)
+		return pp_fail(err, PP_ERR_USAGE, "%s '%s': a range of factors starts above 0",
+		               a->label, item);
+	for (uint64_t x = lo;;) {
+		char num[32];
+
+		snprintf(num, sizeof(num), "%" PRIu64, x);
+		if (add_value(vs, sw, a, num, err) != 0)
+			return -1;
+		if (times ? x > hi / step : x > hi - step)
+			break;
+		x = times ? x * step : x + step;
+		if (x > hi)
+			break;
+	}
+	return 0;
+}
+
+int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char *label,
+                   const char *spec, struct pp_error *err)
+{
+	struct sweep_axis a = {opt, "", NULL, 0};
+	struct values vs = {NULL, 0, 0};
+	char *copy, *save = NULL;
+	int slot = sw->naxes;
+
+	snprintf(a.label, sizeof(a.label), "%s", label);
+	if (opt->arg == CONFIG_ARG_PATH || opt->arg == CONFIG_ARG_LIST ||
+	    opt->arg == CONFIG_ARG_SCALES)
+		return pp_fail(err, PP_ERR_USAGE, "%s: takes one value in a sweep, not a list",
+		               label);
+	for (int i = 0; i < sw->naxes; i++)
+		if (sw->axes[i].opt == opt)
+			slot = i;
+	if (slot == SWEEP_MAX_AXES)
+		return pp_fail(err, PP_ERR_USAGE, "%s: at most %d options can vary in a sweep",
+		               label, SWEEP_MAX_AXES);
+	if (*spec == '\0' || spec[strlen(spec) - 1] == ',' || *spec == ',' ||
+	    strstr(spec, ",,") != NULL)
+		return pp_fail(err, PP_ERR_USAGE, "%s '%s': an empty value in the list", label,
+		               spec);
+	copy = pp_xstrdup(spec);
+	for (char *item = strtok_r(copy, ",", &save); item != NULL;
+	     item = strtok_r(NULL, ",", &save)) {
+		int rc = 0;
+
+		if (strcmp(opt->key, "schedule") == 0 && strcmp(item, "all") == 0) {
+			size_t n;
+			const struct sched_desc *t = sched_table(&n);
+
+			for (size_t i = 0; i < n && rc == 0; i++)
+				rc = add_value(&vs, sw, &a, t[i].name, err);
+		} else if (strchr(item, ':') != NULL) {
+			rc = add_range(&vs, sw, &a, item, err);
+		} else {
+			rc = add_value(&vs, sw, &a, item, err);
+		}
+		if (rc != 0) {
+			a.values = vs.v;
+			a.nvalues = vs.n;
+			free_values(&a);
+			free(copy);
+			return -1;
+		}
+	}
+	free(copy);
+	a.values = vs.v;
+	a.nvalues = vs.n;
+	if (slot < sw->naxes) {
+		free_values(&sw->axes[slot]);
+		/* a later value replaces the earlier one, as for a single option */
+		memmove(&sw->axes[slot], &sw->axes[slot + 1],
+		        (size_t)(sw->naxes - slot - 1) * sizeof(sw->axes[0]));
+		sw->naxes--;
+	}
+	sw->axes[sw->naxes++] = a;
+	if (sweep_points(sw) > SWEEP_MAX_POINTS) {
+		sw->naxes--;
+		free_values(&sw->axes[sw->naxes]);
+		return pp_fail(err, PP_ERR_USAGE, "%s: the sweep would have more than %" PRIu64
+		               " points", label, SWEEP_MAX_POINTS);
+	}
+	return 0;
+}
+
+uint64_t sweep_points(const struct sweep *sw)
+{
+	uint64_t n = 1;
+
+	for (int i = 0; i < sw->naxes; i++) {
+		if (n > SWEEP_MAX_POINTS)
+			return SWEEP_MAX_POINTS + 1;
+		n *= (uint64_t)sw->axes[i].nvalues;
+	}
+	return n;
+}
+
+/* Splits point i into the index of each axis's value; the last axis varies fastest. */
+static void point_values(const struct sweep *sw, uint64_t i, int *value)
+{
+	for (int a = sw->naxes - 1; a >= 0; a--) {
+		uint64_t n = (uint64_t)sw->axes[a].nvalues;
+
+		value[a] = (int)(i % n);
+		i /= n;
+	}
+}
+
+int sweep_point_config(const struct sweep *sw, uint64_t i, struct config *c, struct pp_error *err)
+{
+	int value[SWEEP_MAX_AXES];
+
+	point_values(sw, i, value);
+	*c = sw->base;
+	for (int a = 0; a < sw->naxes; a++)
+		if (config_set(c, sw->axes[a].opt, sw->axes[a].label,
+		               sw->axes[a].values[value[a]], err) != 0)
+			return -1;
+	return 0;
+}
+
+/* Fills the figures of r from a finished simulation. */
+static void take_figures(struct sweep_record *r, const struct sim *s)
+{
+	const struct metrics *m = &s->metrics;
+	const struct cost_model *k = s->cost->model;
+
+	snprintf(r->schedule, sizeof(r->schedule), "%s", s->config.schedule);
+	r->p = s->sched->p;
+	r->v = s->sched->v;
+	r->m = s->sched->m;
+	snprintf(r->time_unit, sizeof(r->time_unit), "%s", s->cost->time_unit);
+	r->makespan = m->makespan;
+	r->bubble_ratio = m->bubble_ratio;
+	r->bubble_ratio_theory = m->bubble_ratio_theory;
+	r->utilization = m->utilization;
+	r->messages = m->messages;
+	r->bytes = m->bytes;
+	r->p2p_time = m->p2p_time;
+	r->fits = !m->oom;
+	for (int d = 0; d < m->p; d++) {
+		if (m->devices[d].peak_activations > r->peak_activations)
+			r->peak_activations = m->devices[d].peak_activations;
+		if (m->devices[d].memory_bytes > r->memory_bytes)
+			r->memory_bytes = m->devices[d].memory_bytes;
+	}
+	r->throughput = m->makespan > 0 ? r->m / m->makespan : 0;
+	r->has_model = k != NULL;
+	if (k != NULL) {
+		r->tp = k->tp;
+		r->dp = k->dp;
+		r->mbs = k->mbs;
+		r->gpus = k->gpus;
+		r->step_time = m->step_time;
+		r->tokens_per_s = m->tokens_per_s;
+		r->throughput = m->tokens_per_s;
+		r->mfu = m->mfu;
+		r->memory_capacity = m->memory_capacity_bytes;
+	}
+}
+
+/* The shape a skipped point asked for, as far as its settings can be settled. */
+static void take_settings(struct sweep_record *r, const struct config *c)
+{
+	struct config *settled = pp_xmalloc(sizeof(*settled));
+	struct pp_error ignored = {0};
+
+	config_settle(c, settled, &ignored);
+	snprintf(r->schedule, sizeof(r->schedule), "%s",
+	         settled->schedule_file[0] ? "file" : settled->schedule);
+	r->p = settled->p;
+	r->v = settled->v;
+	r->m = settled->m;
+	r->has_model = config_has_model(settled);
+	if (r->has_model) {
+		r->tp = settled->tp;
+		r->dp = settled->dp;
+		r->mbs = settled->mbs;
+		r->gpus = (int)((long long)settled->p * settled->tp * settled->dp);
+	}
+	free(settled);
+}
+
+void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
+{
+	struct config *c = pp_xmalloc(sizeof(*c));
+	struct pp_error err = {0};
+	struct sim *s = NULL;
+
+	memset(r, 0, sizeof(*r));
+	r->index = i;
+	r->fits = true;
+	point_values(sw, i, r->value);
+	if (sweep_point_config(sw, i, c, &err) == 0)
+		s = sim_run(c, &err);
+	if (s != NULL && sw->require_fit && metrics_memory_error(&s->metrics, &err) != 0) {
+		sim_free(s);
+		s = NULL;
+	}
+	if (s == NULL) {
+		take_settings(r, c);
+		r->fits = err.kind != PP_ERR_SIM || strncmp(err.msg, "out of memory", 13) != 0;
+		snprintf(r->reason, sizeof(r->reason), "%s", err.msg);
+	} else {
+		r->ok = true;
+		take_figures(r, s);
+	}
+	sim_free(s);
+	free(c);
+}
+
+void sweep_shard(uint64_t npoints, uint64_t k, uint64_t n, uint64_t *first, uint64_t *last)
+{
+	/* k * npoints can overflow; split into whole and remainder parts */
+	uint64_t q = npoints / n, rem = npoints % n;
+
+	*first = q * (k - 1) + rem * (k - 1) / n;
+	*last = q * k + rem * k / n;
+}
+
+/* What ranks a point: tokens/s with a model; else utilization, which compares across p. */
+static double score(const struct sweep_record *r)
+{
+	return r->has_model ? r->tokens_per_s : r->utilization;
+}
+
+int sweep_rank_compare(const struct sweep_record *a, const struct sweep_record *b)
+{
+	double ma = a->has_model ? a->memory_bytes : a->peak_activations;
+	double mb = b->has_model ? b->memory_bytes : b->peak_activations;
+
+	if (a->ok != b->ok)
+		return a->ok ? -1 : 1;
+	if (a->fits != b->fits)
+		return a->fits ? -1 : 1;
+	if (score(a) != score(b))
+		return score(a) > score(b) ? -1 : 1;
+	if (ma != mb)
+		return ma < mb ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+void sweep_keep_best(struct sweep_record *top, int *n, int max, const struct sweep_record *r)
+{
+	int lo = 0, hi = *n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (sweep_rank_compare(&top[mid], r) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= max)
+		return;
+	if (*n == max)
+		(*n)--;
+	memmove(&top[lo + 1], &top[lo], (size_t)(*n - lo) * sizeof(*top));
+	top[lo] = *r;
+	(*n)++;
+}
+
+/* What sweep_run_ranked keeps while records go by. */
+struct ranking {
+	struct sweep_record *top;
+	int max, *n;
+	struct sweep_totals *totals;
+	sweep_emit emit;
+	void *ctx;
+};
+
+static int rank_record(void *arg, const struct sweep_record *r)
+{
+	struct ranking *k = arg;
+
+	k->totals->points++;
+	if (r->ok) {
+		k->totals->simulated++;
+		sweep_keep_best(k->top, k->n, k->max, r);
+	} else {
+		k->totals->skipped++;
+	}
+	k->totals->over_memory += !r->fits;
+	return k->emit != NULL ? k->emit(k->ctx, r) : 0;
+}
+
+int sweep_run_ranked(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
+                     struct sweep_record *top, int max, int *ntop, struct sweep_totals *totals,
+                     sweep_emit emit, void *ctx)
+{
+	struct ranking k = {top, max, ntop, totals, emit, ctx};
+
+	*ntop = 0;
+	memset(totals, 0, sizeof(*totals));
+	return sweep_run(sw, first, last, jobs, rank_record, &k);
+}
+
+/* Parallel evaluation: workers claim points within a window ahead of the writer. */
+struct pool {
+	const struct sweep *sw;
+	uint64_t first, last;
+	uint64_t next;                /* the next point to claim */
+	uint64_t emitted;             /* the next point to emit */
+	uint64_t window;              /* slots: points claimed but not yet emitted */
+	struct sweep_record *records; /* [window]; point i in slot (i - first) % window */
+	bool *done;                   /* [window] */
+	bool stop;
+	pthread_mutex_t lock;
+	pthread_cond_t ready; /* a record is done */
+	pthread_cond_t room;  /* a slot was emitted */
+};
+
+static void *worker(void *arg)
+{
+	struct pool *pl = arg;
+
+	for (;;) {
+		uint64_t i, slot;
+
+		pthread_mutex_lock(&pl->lock);
+		while (!pl->stop && pl->next < pl->last && pl->next >= pl->emitted + pl->window)
+			pthread_cond_wait(&pl->room, &pl->lock);
+		if (pl->stop || pl->next >= pl->last) {
+			pthread_mutex_unlock(&pl->lock);
+			return NULL;
+		}
+		i = pl->next++;
+		pthread_mutex_unlock(&pl->lock);
+		/* the slot is this worker's until the writer has emitted it */
+		slot = (i - pl->first) % pl->window;
+		sweep_evaluate(pl->sw, i, &pl->records[slot]);
+		pthread_mutex_lock(&pl->lock);
+		pl->done[slot] = true;
+		pthread_cond_broadcast(&pl->ready);
+		pthread_mutex_unlock(&pl->lock);
+	}
+}
+
+static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
+                        sweep_emit emit, void *ctx)
+{
+	struct pool pl;
+	pthread_t *threads = pp_xmallocarray((size_t)jobs, sizeof(*threads));
+	int started = 0, status = 0;
+
+	memset(&pl, 0, sizeof(pl));
+	pl.sw = sw;
+	pl.first = pl.next = pl.emitted = first;
+	pl.last = last;
+	pl.window = (uint64_t)jobs * 8;
+	pl.records = pp_xmallocarray((size_t)pl.window, sizeof(*pl.records));
+	pl.done = pp_xcalloc((size_t)pl.window, sizeof(*pl.done));
+	pthread_mutex_init(&pl.lock, NULL);
+	pthread_cond_init(&pl.ready, NULL);
+	pthread_cond_init(&pl.room, NULL);
+	for (int t = 0; t < jobs; t++)
+		if (pthread_create(&threads[started], NULL, worker, &pl) == 0)
+			started++;
+	if (started == 0) {
+		/* no thread could start: evaluate here */
+		for (uint64_t i = first; i < last && status == 0; i++) {
+			sweep_evaluate(sw, i, &pl.records[0]);
+			status = emit(ctx, &pl.records[0]);
+		}
+	}
+	for (uint64_t i = first; started > 0 && i < last && status == 0; i++) {
+		uint64_t slot = (i - first) % pl.window;
+
+		pthread_mutex_lock(&pl.lock);
+		while (!pl.done[slot])
+			pthread_cond_wait(&pl.ready, &pl.lock);
+		pthread_mutex_unlock(&pl.lock);
+		status = emit(ctx, &pl.records[slot]);
+		pthread_mutex_lock(&pl.lock);
+		pl.done[slot] = false;
+		pl.emitted = i + 1;
+		pthread_cond_broadcast(&pl.room);
+		pthread_mutex_unlock(&pl.lock);
+	}
+	pthread_mutex_lock(&pl.lock);
+	pl.stop = true;
+	pthread_cond_broadcast(&pl.room);
+	pthread_mutex_unlock(&pl.lock);
+	for (int t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	pthread_cond_destroy(&pl.room);
+	pthread_cond_destroy(&pl.ready);
+	pthread_mutex_destroy(&pl.lock);
+	free(pl.done);
+	free(pl.records);
+	free(threads);
+	return status;
+}
+
+int sweep_run(const struct sweep *sw, uint64_t first, uint64_t last, int jobs, sweep_emit emit,
+              void *ctx)
+{
+	struct sweep_record *r;
+	int status = 0;
+
+	if (jobs > 1 && last - first > 1) {
+		if ((uint64_t)jobs > last - first)
+			jobs = (int)(last - first);
+		return run_parallel(sw, first, last, jobs, emit, ctx);
+	}
+	r = pp_xmalloc(sizeof(*r));
+	for (uint64_t i = first; i < last && status == 0; i++) {
+		sweep_evaluate(sw, i, r);
+		status = emit(ctx, r);
+	}
+	free(r);
+	return status;
+}
