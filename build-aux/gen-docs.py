@@ -7,6 +7,7 @@ Directives, each on a line of its own in a template:
   @@RUNTL CMD       the same, showing "..." and the lines after the last blank line
   @@ERR CMD         (consecutive lines) a ```text block of "$ CMD", its error and exit status
   @@FILE NAME       a ```csv block with a file an earlier command wrote
+  @@EXAMPLE NAME    a ```sh block "sh examples/NAME.sh" and a ```text block with its output
 tests/cli/t_docs.sh checks the generated files against the binary.
 """
 import os, shlex, subprocess, sys, tempfile
@@ -17,6 +18,11 @@ WORK = tempfile.mkdtemp()
 env = dict(os.environ, PATH=BIN + ':' + os.environ['PATH'])
 
 def run(cmd):
+    if cmd.startswith('sh examples/'):
+        r = subprocess.run(shlex.split(cmd), cwd=ROOT, capture_output=True, text=True,
+                           env=dict(env, PPSIM=os.path.join(BIN, 'ppsim')),
+                           stdin=subprocess.DEVNULL)
+        return r.returncode, r.stdout, r.stderr
     assert cmd.startswith('ppsim '), cmd
     r = subprocess.run(shlex.split(cmd), cwd=WORK, env=env, capture_output=True, text=True,
                        stdin=subprocess.DEVNULL)
@@ -27,6 +33,8 @@ def expand(lines):
     i = 0
     while i < len(lines):
         l = lines[i]
+        if l.startswith('@@EXAMPLE '):
+            l = '@@RUN sh examples/' + l.split(' ', 1)[1].strip() + '.sh'
         if l.startswith('@@RUN ') or l.startswith('@@RUNTAIL ') or l.startswith('@@RUNTL '):
             kind, rest = l.split(' ', 1)
             n = None

@@ -159,9 +159,6 @@ int advise_check(const struct sweep *sw, struct pp_error *err)
 	        {"global_batch", "--global-batch (sequences per step)"},
 	};
 
-	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
-		if (!config_is_set(&sw->base, needed[i][0]))
-			return pp_fail(err, PP_ERR_USAGE, "advise: needs %s", needed[i][1]);
 	for (int a = 0; a < sw->naxes; a++)
 		for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
 			if (strcmp(sw->axes[a].opt->key, needed[i][0]) == 0 &&
@@ -169,6 +166,9 @@ int advise_check(const struct sweep *sw, struct pp_error *err)
 				return pp_fail(err, PP_ERR_USAGE,
 				               "advise: %s takes one value (ppsim sweep takes lists)",
 				               sw->axes[a].label);
+	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
+		if (!config_is_set(&sw->base, needed[i][0]))
+			return pp_fail(err, PP_ERR_USAGE, "advise: needs %s", needed[i][1]);
 	return 0;
 }
 

@@ -410,7 +410,11 @@ static int rank_record(void *arg, const struct sweep_record *r)
 		k->totals->simulated++;
 		sweep_keep_best(k->top, k->n, k->max, r);
 	} else {
-		k->totals->skipped++;
+		if (k->totals->skipped++ == 0) {
+			k->totals->first_skipped = r->index;
+			snprintf(k->totals->first_reason, sizeof(k->totals->first_reason), "%s",
+			         r->reason);
+		}
 	}
 	k->totals->over_memory += !r->fits;
 	return k->emit != NULL ? k->emit(k->ctx, r) : 0;

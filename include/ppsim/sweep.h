@@ -72,6 +72,8 @@ struct sweep_totals {
 	uint64_t simulated;   /* ok */
 	uint64_t skipped;     /* not ok */
 	uint64_t over_memory; /* skipped for memory, or simulated but over it */
+	uint64_t first_skipped;  /* the index of the first skipped point */
+	char first_reason[1024]; /* and why it was skipped ("" when none was) */
 };
 
 /* Starts a sweep of base (NULL: the defaults) with no axes: one point, base itself. */

@@ -301,13 +301,17 @@ int report_sweep_table(FILE *out, const struct sweep *sw, const struct sweep_rec
 	int w[COUNT(shape) + SWEEP_MAX_AXES + COUNT(table_columns)];
 	int k = 0;
 
-	fprintf(out, "%llu points: %llu simulated, %llu skipped", (unsigned long long)t->points,
-	        (unsigned long long)t->simulated, (unsigned long long)t->skipped);
+	fprintf(out, "%llu point%s: %llu simulated, %llu skipped", (unsigned long long)t->points,
+	        t->points == 1 ? "" : "s", (unsigned long long)t->simulated,
+	        (unsigned long long)t->skipped);
 	if (t->over_memory > 0)
 		fprintf(out, " (%llu over GPU memory)", (unsigned long long)t->over_memory);
 	fputc('\n', out);
+	if (t->skipped > 0)
+		fprintf(out, "first skipped: point %llu, %s\n", (unsigned long long)t->first_skipped,
+		        t->first_reason);
 	if (n == 0) {
-		fputs("no point could be simulated; the records give each reason\n", out);
+		fputs("no point could be simulated; --format=jsonl gives every point's reason\n", out);
 		return 0;
 	}
 	fprintf(out, "best %d by %s, in %s:\n\n", n,

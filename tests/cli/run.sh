@@ -5,6 +5,7 @@
 # Usage: sh tests/cli/run.sh PPSIM JGET
 #   UPDATE_GOLDEN=1   rewrite the golden files instead of comparing
 #   PPSIM_WRAP=CMD    run every ppsim under CMD (make valgrind sets it)
+#   ONLY=t_sweep      run only that test file
 set -u
 
 [ $# -eq 2 ] || { echo "usage: $0 PPSIM JGET" >&2; exit 2; }
@@ -122,7 +123,7 @@ table() {
 	grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$'
 }
 
-for t in "$ROOT"/tests/cli/t_*.sh; do
+for t in "$ROOT"/tests/cli/${ONLY:-t_*}.sh; do
 	echo "== $(basename "$t")"
 	. "$t"
 done

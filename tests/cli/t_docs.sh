@@ -1,6 +1,6 @@
-# Documentation stays true: every ppsim command shown in README.md and docs/*.md runs and prints
-# what the docs show ("..." lines stand for omitted lines); README's inline `ppsim ...`
-# commands succeed; the man page lists exactly the options of --help and names every schedule.
+# Documentation stays true: every ppsim command (or `sh examples/NAME.sh`) shown in README.md
+# and docs/*.md runs and prints what the docs show ("..." lines stand for omitted lines);
+# README's inline `ppsim ...` commands succeed; the man page lists exactly the options of --help and names every schedule.
 # Set-up commands (make ...) go in ```bash blocks, which are not run.
 
 # Extracts the documented commands as cases $TMP/doc/K.{src,cmd,want,status}:
@@ -65,6 +65,9 @@ matches() {
 		}' "$1" "$2"
 }
 
+# examples run ppsim through PPSIM: a wrapper keeps PPSIM_WRAP (valgrind) in force
+printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${PPSIM_WRAP:-}" "$PPSIM" >"$TMP/ppsim-docs"
+chmod +x "$TMP/ppsim-docs"
 for cmd in "$TMP"/doc/*.cmd; do
 	[ -e "$cmd" ] || continue
 	base=${cmd%.cmd}
@@ -72,13 +75,20 @@ for cmd in "$TMP"/doc/*.cmd; do
 	line=$(cat "$cmd")
 	want_status=$(cat "$base.status")
 	case $line in
-	"ppsim "*) ;;
-	*) not_ok "$src: documented command is not a ppsim command: $line"; continue ;;
+	"ppsim "*)
+		# shellcheck disable=SC2086 # doc commands are plain words
+		set -- ${line#ppsim }
+		(cd "$TMP" && ppsim "$@") >"$TMP/doc.out" 2>"$TMP/doc.err" </dev/null
+		status=$?
+		;;
+	"sh examples/"*.sh)
+		# an example script, run as its header says: from the root, PPSIM naming ppsim
+		(cd "$ROOT" && PPSIM="$TMP/ppsim-docs" sh "${line#sh }") >"$TMP/doc.out" \
+			2>"$TMP/doc.err" </dev/null
+		status=$?
+		;;
+	*) not_ok "$src: documented command is not a ppsim command or example: $line"; continue ;;
 	esac
-	# shellcheck disable=SC2086 # doc commands are plain words
-	set -- ${line#ppsim }
-	(cd "$TMP" && ppsim "$@") >"$TMP/doc.out" 2>"$TMP/doc.err" </dev/null
-	status=$?
 	if [ "$want_status" -ne 0 ]; then
 		cat "$TMP/doc.err" >>"$TMP/doc.out"
 	elif [ -s "$TMP/doc.err" ]; then

@@ -1,0 +1,222 @@
+# ppsim sweep, advise and breakeven: one record per point, order independent of --jobs,
+# shards that concatenate to the whole, ranking, the advice against its own sweep, and the
+# break-even rows against the document's inequality.
+
+# field NAME LINE: the value of NAME in one JSON-lines record (numbers and strings, unquoted).
+field() {
+	printf '%s\n' "$2" | "$JGET" - "$1"
+}
+
+# 1. The acceptance grid: 3 x 5 x 3 x 4 = 180 points, numbered in order, each ok or skipped.
+GRID="-p 2,4,8 -m 4:64:x2 -v 1,2,4 --schedules=gpipe,1f1b,interleaved,zbh1"
+# shellcheck disable=SC2086 # GRID is words
+ppsim sweep $GRID --format=jsonl >"$TMP/grid.jsonl" 2>"$TMP/err"
+if [ "$(wc -l <"$TMP/grid.jsonl")" -eq 180 ] && [ ! -s "$TMP/err" ] &&
+	awk '{ if (index($0, "{\"index\":" (NR - 1) ",") != 1) exit 1 }' "$TMP/grid.jsonl"; then
+	ok
+else
+	not_ok "sweep grid: expected records 0..179 in order: $(head -c 200 "$TMP/err")"
+fi
+# gpipe, 1f1b and zbh1 take v = 1 only (3 x 5 x 3 = 45), interleaved v >= 2 (3 x 5 x 2 = 30)
+nok=$(grep -c '"status":"ok"' "$TMP/grid.jsonl")
+nskip=$(grep -c '"status":"skipped"' "$TMP/grid.jsonl")
+if [ "$nok" -eq 75 ] && [ "$nskip" -eq 105 ] &&
+	[ "$(grep '"status":"ok"' "$TMP/grid.jsonl" | grep -c '"reason":null}$')" -eq 75 ] &&
+	[ "$(grep '"status":"skipped"' "$TMP/grid.jsonl" | grep -c '"makespan":null')" -eq 105 ]; then
+	ok
+else
+	not_ok "sweep grid: $nok ok and $nskip skipped records, expected 75 and 105"
+fi
+# every 7th point agrees with `ppsim run`: ok runs with the same makespan, skipped fails with
+# the reason as its message
+awk 'NR % 7 == 1' "$TMP/grid.jsonl" >"$TMP/sample.jsonl"
+while IFS= read -r rec; do
+	s=$(field schedule "$rec") p=$(field p "$rec") v=$(field v "$rec") m=$(field m "$rec")
+	if ppsim -s "$s" -p "$p" -v "$v" -m "$m" --format=json >"$TMP/out.json" 2>"$TMP/err"; then
+		if [ "$(field status "$rec")" = ok ] &&
+			[ "$("$JGET" "$TMP/out.json" makespan)" = "$(field makespan "$rec")" ]; then
+			ok
+		else
+			not_ok "sweep record $rec disagrees with a run that succeeded"
+		fi
+	else
+		reason=$(field reason "$rec")
+		case $(cat "$TMP/err") in
+		*"$reason"*) ok ;;
+		*) not_ok "sweep: skipped for '$reason', the run says '$(cat "$TMP/err")'" ;;
+		esac
+	fi
+done <"$TMP/sample.jsonl"
+
+# 2. The same bytes for any --jobs; shards concatenate to the whole stream (JSON lines: cat;
+#    CSV: keep the first header), as docs/search.md says.
+# shellcheck disable=SC2086
+ppsim sweep $GRID --format=jsonl --jobs=1 >"$TMP/j1.jsonl"
+# shellcheck disable=SC2086
+ppsim sweep $GRID --format=jsonl --jobs=2 >"$TMP/j2.jsonl"
+# shellcheck disable=SC2086
+ppsim sweep $GRID --format=jsonl --jobs=5 >"$TMP/j5.jsonl"
+if cmp -s "$TMP/j1.jsonl" "$TMP/j2.jsonl" && cmp -s "$TMP/j1.jsonl" "$TMP/j5.jsonl" &&
+	cmp -s "$TMP/j1.jsonl" "$TMP/grid.jsonl"; then ok; else
+	not_ok "sweep: --jobs 1, 2 and 5 write different records"
+fi
+# shellcheck disable=SC2086
+if [ "$(ppsim sweep $GRID --jobs=1)" = "$(ppsim sweep $GRID --jobs=2)" ]; then ok; else
+	not_ok "sweep: the ranked table depends on --jobs"
+fi
+for k in 1 2 3; do
+	# shellcheck disable=SC2086
+	ppsim sweep $GRID --format=jsonl --shard=$k/3 --jobs=2 >"$TMP/shard-$k.jsonl"
+	# shellcheck disable=SC2086
+	ppsim sweep $GRID --format=csv --shard=$k/3 >"$TMP/shard-$k.csv"
+done
+# shellcheck disable=SC2086
+ppsim sweep $GRID --format=csv >"$TMP/grid.csv"
+if cat "$TMP"/shard-1.jsonl "$TMP"/shard-2.jsonl "$TMP"/shard-3.jsonl | cmp -s - "$TMP/grid.jsonl" &&
+	awk 'FNR > 1 || NR == 1' "$TMP"/shard-1.csv "$TMP"/shard-2.csv "$TMP"/shard-3.csv |
+	cmp -s - "$TMP/grid.csv" && [ -s "$TMP/shard-2.jsonl" ]; then
+	ok
+else
+	not_ok "sweep: shards 1/3, 2/3, 3/3 do not concatenate to the whole sweep"
+fi
+# the CSV holds the records of the JSON lines: same count, same statuses in order
+if [ "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$TMP/grid.csv")" = \
+	"$(sed 's/^{"index":\([0-9]*\),"status":"\([a-z]*\)".*/\1,\2/' "$TMP/grid.jsonl")" ]; then
+	ok
+else
+	not_ok "sweep: CSV and JSON lines records differ"
+fi
+# --records writes the stream while the table goes to stdout
+# shellcheck disable=SC2086
+ppsim sweep $GRID --records="$TMP/rec.jsonl" --top=3 >"$TMP/table.txt"
+# shellcheck disable=SC2086
+ppsim sweep $GRID --records="$TMP/rec.csv" >/dev/null
+if cmp -s "$TMP/rec.jsonl" "$TMP/grid.jsonl" && cmp -s "$TMP/rec.csv" "$TMP/grid.csv" &&
+	[ "$(grep -c '^ *[0-9]  ' "$TMP/table.txt")" -eq 3 ]; then
+	ok
+else
+	not_ok "sweep --records: the file differs from the stream, or the table is not 3 rows"
+fi
+
+# 3. The ranking: the table's first row is the ok record of highest utilization (ties: the
+#    lower peak activations, then the lower index), found here from the CSV records.
+best=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$2 == "ok" { u = $c["utilization"] + 0; a = $c["peak_activations"] + 0
+		if (!seen || u > bu || (u == bu && a < ba)) { seen = 1; bu = u; ba = a
+			best = $c["schedule"] " " $c["p"] " " $c["v"] " " $c["m"] } }
+	END { print best }' "$TMP/grid.csv")
+top=$(awk '$1 == "1" { print $2, $3, $4, $5 }' "$TMP/table.txt")
+if [ -n "$best" ] && [ "$best" = "$top" ]; then ok; else
+	not_ok "sweep: ranked first '$top', the records' best is '$best'"
+fi
+
+# 4. advise for Llama-3 70B on 32 A100-80G (8 per node, NVLink inside, InfiniBand HDR across),
+#    512 sequences of 2048 tokens: the recommendation fits and is the first point of the
+#    equivalent sweep, which the test runs; the runner-up is the second.
+ADVISE="--model=llama3-70b --gpu=a100-80g --gpus=32 --gpus-per-node=8 --link=nvlink3
+--inter-link=ib-hdr --global-batch=512 --seq=2048"
+# shellcheck disable=SC2086
+if ppsim advise $ADVISE --format=json >"$TMP/advice.json" 2>"$TMP/err"; then
+	ok
+else
+	not_ok "advise failed: $(head -c 300 "$TMP/err")"
+fi
+RUN="ppsim advise (Llama-3 70B on 32 A100s)"
+cp "$TMP/advice.json" "$TMP/out.json"
+expect recommended.status ok
+expect recommended.fits true
+expect recommended.gpus 32
+expect recommended.model llama3-70b
+rec_mem=$("$JGET" "$TMP/advice.json" recommended.memory_bytes)
+if awk -v m="$rec_mem" 'BEGIN { exit !(m > 0 && m <= 80e9) }'; then ok; else
+	not_ok "advise: recommended memory $rec_mem is not within 80 GB"
+fi
+# global batch = m x mbs x dp
+if [ "$(($("$JGET" "$TMP/advice.json" recommended.m) * $("$JGET" "$TMP/advice.json" \
+	recommended.mbs) * $("$JGET" "$TMP/advice.json" recommended.dp)))" -eq 512 ]; then
+	ok
+else
+	not_ok "advise: the recommendation's m x mbs x dp is not the global batch"
+fi
+cmd=$("$JGET" "$TMP/advice.json" sweep)
+case $cmd in
+"ppsim sweep "*" --fits") ok ;;
+*) not_ok "advise: the equivalent sweep is '$cmd'" ;;
+esac
+# shellcheck disable=SC2086 # the command is plain words
+ppsim ${cmd#ppsim } --format=jsonl >"$TMP/advise-sweep.jsonl" 2>"$TMP/err"
+# the two best records by the documented rule: tokens/s, then memory, then index
+awk '/"status":"ok"/ {
+		match($0, /"index":[0-9]+/); i = substr($0, RSTART + 8, RLENGTH - 8) + 0
+		match($0, /"tokens_per_s":[^,]+/); t = substr($0, RSTART + 15, RLENGTH - 15) + 0
+		match($0, /"memory_bytes":[^,]+/); m = substr($0, RSTART + 15, RLENGTH - 15) + 0
+		print t, -m, -i, i }' "$TMP/advise-sweep.jsonl" |
+	sort -k1,1gr -k2,2gr -k3,3gr | head -2 | awk '{ print $4 }' >"$TMP/best2"
+want="$("$JGET" "$TMP/advice.json" recommended.index) $("$JGET" "$TMP/advice.json" runner_up.index)"
+if [ "$(tr '\n' ' ' <"$TMP/best2")" = "$want " ]; then ok; else
+	not_ok "advise picked points $want, its sweep ranks $(tr '\n' ' ' <"$TMP/best2") first"
+fi
+if grep -q '"status":"skipped".*"reason":"out of memory: device' "$TMP/advise-sweep.jsonl" &&
+	! grep '"status":"ok"' "$TMP/advise-sweep.jsonl" | grep -q '"fits":false'; then
+	ok
+else
+	not_ok "advise's sweep: --fits should skip the points over memory and keep only fitting ones"
+fi
+# the text form names both points and the sweep
+# shellcheck disable=SC2086
+ppsim advise $ADVISE --jobs=1 >"$TMP/advice.txt"
+if grep -q '^recommended ' "$TMP/advice.txt" && grep -q '^runner-up ' "$TMP/advice.txt" &&
+	grep -q '^  ppsim sweep ' "$TMP/advice.txt" && grep -q '^interleaving at' "$TMP/advice.txt"; then
+	ok
+else
+	not_ok "advise: the text report lacks its parts"
+fi
+
+# 5. breakeven: each row's sides of the inequality follow from its own figures, and the
+#    verdicts from comparing them; the baseline row is 1F1B itself.
+if ppsim breakeven -c "$ROOT/configs/llama3-70b-a100-nvlink.json" --link=nvlink3,pcie4 \
+	--format=json >"$TMP/be.json" 2>"$TMP/err"; then
+	ok
+else
+	not_ok "breakeven failed: $(head -c 300 "$TMP/err")"
+fi
+rows=0
+for i in 0 1 2 3 4 5 6 7 8 9 10 11; do
+	r=$("$JGET" "$TMP/be.json" "$i") || continue
+	rows=$((rows + 1))
+	v=$(field v "$r") p=$(field p "$r") m=$(field m "$r") tc=$(field t_comm "$r")
+	lhs=$(field message_cost "$r") rhs=$(field bubble_saving "$r")
+	t=$(field time "$r") bt=$(field base_time "$r")
+	pred=$(field inequality_pays "$r") pays=$(field pays "$r")
+	if awk -v v="$v" -v p="$p" -v m="$m" -v tc="$tc" -v l="$lhs" -v r="$rhs" -v t="$t" \
+		-v bt="$bt" -v pred="$pred" -v pays="$pays" 'BEGIN {
+		d = l - tc * v * (p - 1) * m; if (d < 0) d = -d
+		want = ((p - 1) / (m + p - 1) - (p - 1) / (m * v + p - 1)) * bt
+		e = r - want; if (e < 0) e = -e
+		ok = d <= 1e-9 * (l + 1) && e <= 1e-9 * (r + 1)
+		ok = ok && pred == ((l <= r) ? "true" : "false") && pays == ((t < bt) ? "true" : "false")
+		if (v == 1) ok = ok && t == bt
+		exit !ok }'; then
+		ok
+	else
+		not_ok "breakeven row $i does not follow from its figures: $r"
+	fi
+done
+if [ "$rows" -eq 12 ] && [ "$("$JGET" "$TMP/be.json" 0.link)" = nvlink3 ] &&
+	[ "$("$JGET" "$TMP/be.json" 6.link)" = pcie4 ] &&
+	[ "$("$JGET" "$TMP/be.json" 3.comm)" = blocking ]; then
+	ok
+else
+	not_ok "breakeven: expected 12 rows, links outermost, then comm, then v"
+fi
+# The base 1F1B time is the plain run's makespan on that link
+RUN="ppsim -c llama3-70b-a100-nvlink.json --link=pcie4"
+base=$("$JGET" "$TMP/be.json" 6.base_time)
+run_json -c "$ROOT/configs/llama3-70b-a100-nvlink.json" --link=pcie4
+expect makespan "$base"
+
+# 6. --global-batch sets m from the layout: 512 sequences, mbs 2, dp = 32 / (4 x 8) = 1.
+run_json --model=llama3-70b --gpus=32 --tp=8 -p 4 --mbs=2 --global-batch=512
+expect m 256
+expect model.global_batch 512
+expect model.dp 1
