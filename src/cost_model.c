@@ -47,6 +47,10 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->tied = c->tied < 0 ? mp->tied : c->tied > 0;
 	k->tflops = pickd(c->tflops, gp->tflops);
 	k->capacity_bytes = pickd(c->gpu_memory, gp->memory_gb) * 1e9;
+	k->reserve_bytes = c->memory_reserve * 1e9;
+	if (k->reserve_bytes >= k->capacity_bytes)
+		return config_fail(c, "memory_reserve", err, "must be below the GPU's %g GB",
+		                   k->capacity_bytes / 1e9);
 	k->efficiency = c->efficiency;
 	lk = preset_link(c->link[0] ? c->link : gp->link);
 	ik = preset_link(c->inter_link[0] ? c->inter_link : gp->inter_link);

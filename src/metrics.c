@@ -37,7 +37,8 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 			dm->activation_bytes = (double)dr->peak_act;
 			dm->state_bytes = c->model->device_state_bytes[d];
 			dm->memory_bytes = dm->activation_bytes + dm->state_bytes;
-			dm->oom = dm->memory_bytes > c->model->capacity_bytes;
+			dm->oom = dm->memory_bytes >
+			          c->model->capacity_bytes - c->model->reserve_bytes;
 			dm->dp_allreduce = pp_time_to_units(c->model->dp_allreduce[d], c->tick);
 			m->oom |= dm->oom;
 			if (pp_time_to_units(done, c->tick) > m->step_time)
@@ -67,6 +68,7 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 
 		m->has_model = true;
 		m->memory_capacity_bytes = k->capacity_bytes;
+		m->memory_reserve_bytes = k->reserve_bytes;
 		m->tokens_per_s = k->tokens_per_step / (m->step_time / 1e3);
 		m->samples_per_s = k->samples_per_step / (m->step_time / 1e3);
 		m->mfu = k->step_flops / (m->step_time / 1e3 * k->gpus * k->tflops * 1e12);
@@ -98,6 +100,12 @@ int metrics_memory_error(const struct metrics *m, struct pp_error *err)
 	for (int d = 0; d < m->p; d++)
 		if (worst < 0 || m->devices[d].memory_bytes > m->devices[worst].memory_bytes)
 			worst = d;
+	if (m->memory_reserve_bytes > 0)
+		return pp_fail(err, PP_ERR_SIM,
+		               "out of memory: device %d needs %.1f GB, the GPU has %.1f GB with "
+		               "%.1f GB kept free (--memory-reserve)",
+		               worst, m->devices[worst].memory_bytes / 1e9,
+		               m->memory_capacity_bytes / 1e9, m->memory_reserve_bytes / 1e9);
 	return pp_fail(err, PP_ERR_SIM, "out of memory: device %d needs %.1f GB, the GPU has %.1f GB",
 	               worst, m->devices[worst].memory_bytes / 1e9,
 	               m->memory_capacity_bytes / 1e9);

@@ -287,6 +287,7 @@ static void take_figures(struct sweep_record *r, const struct sim *s)
 		r->throughput = m->tokens_per_s;
 		r->mfu = m->mfu;
 		r->memory_capacity = m->memory_capacity_bytes;
+		r->memory_reserve = m->memory_reserve_bytes;
 	}
 }
 

@@ -98,6 +98,7 @@ struct config {
 	char gpu[32];            /* (model) GPU preset */
 	double tflops;           /* (model) peak dense bf16 TFLOP/s */
 	double gpu_memory;       /* (model) GPU memory in GB */
+	double memory_reserve;   /* (model) GB of each GPU kept free of the modelled memory */
 	double efficiency;       /* (model) achieved share of peak FLOP/s in compute ops */
 	char link[32];           /* link preset inside a node (pipeline hops there, TP) */
 	char inter_link[32];     /* (model) link preset between nodes */

@@ -47,6 +47,7 @@ struct cost_model {
 	double tflops;                         /* peak dense bf16 TFLOP/s of one GPU */
 	double efficiency;                     /* achieved share of peak in compute ops */
 	double capacity_bytes;                 /* memory of one GPU */
+	double reserve_bytes;                  /* of it, kept free of the modelled memory */
 	double link_bandwidth, link_latency;   /* intra-node GB/s per direction, microseconds */
 	double inter_bandwidth, inter_latency; /* inter-node */
 	double layer_params;           /* linear parameters of one layer (whole, before tp) */

@@ -26,7 +26,7 @@ struct device_metrics {
 	double activation_bytes; /* activations alive at the peak */
 	double state_bytes;      /* weights + gradients + optimizer state */
 	double memory_bytes;     /* activation_bytes + state_bytes */
-	bool oom;                /* memory_bytes above the GPU's memory */
+	bool oom;                /* memory_bytes above the GPU's memory less the reserve */
 	double dp_allreduce;     /* gradient all-reduce after the last backward */
 };
 
@@ -61,6 +61,7 @@ struct metrics {
 	double samples_per_s;             /* sequences of one step / step_time */
 	double mfu;                       /* model FLOPs / (step_time * GPUs * peak FLOP/s) */
 	double memory_capacity_bytes;     /* memory of one GPU */
+	double memory_reserve_bytes;      /* of it, kept free (--memory-reserve) */
 	bool oom;                         /* some device is over its memory */
 	struct channel_metrics *channels; /* [nchannels] */
 };

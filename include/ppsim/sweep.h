@@ -63,6 +63,7 @@ struct sweep_record {
 	double mfu;                 /* with a model */
 	double memory_bytes;        /* with a model: the fullest device's memory */
 	double memory_capacity;     /* with a model: one GPU's memory in bytes */
+	double memory_reserve;      /* with a model: of it, kept free (--memory-reserve) */
 	bool fits;                  /* every device within its GPU's memory (true without model) */
 };
 

@@ -169,7 +169,8 @@ int report_advice_text(FILE *out, const struct advice *a)
 		        i == 0 ? "recommended" : "runner-up", x->schedule, x->tp, x->p, x->v, x->dp,
 		        x->mbs, x->m, x->step_time, x->tokens_per_s, x->mfu, x->bubble_ratio,
 		        x->memory_bytes / 1e9,
-		        100 * (1 - x->memory_bytes / x->memory_capacity));
+		        100 * (x->memory_capacity - x->memory_reserve - x->memory_bytes) /
+		                x->memory_capacity);
 	}
 	fputs("\nwhy\n", out);
 	fprintf(out, "  throughput  the most tokens/s of the %llu configurations that fit",
@@ -177,12 +178,15 @@ int report_advice_text(FILE *out, const struct advice *a)
 	if (q != NULL)
 		fprintf(out, ", %s against the runner-up",
 		        percent(buf, sizeof(buf), r->tokens_per_s / q->tokens_per_s - 1));
-	fprintf(out, "\n  memory      the fullest GPU holds %.1f of %.1f GB, %.1f GB of headroom",
-	        r->memory_bytes / 1e9, r->memory_capacity / 1e9,
-	        (r->memory_capacity - r->memory_bytes) / 1e9);
-	if (r->memory_bytes > 0.9 * r->memory_capacity)
-		fputs("; tight: the model leaves out the CUDA context, communication buffers and "
-		      "fragmentation, a few GB",
+	fprintf(out, "\n  memory      the fullest GPU holds %.1f of %.1f GB", r->memory_bytes / 1e9,
+	        r->memory_capacity / 1e9);
+	if (r->memory_reserve > 0)
+		fprintf(out, " (%.1f GB kept free)", r->memory_reserve / 1e9);
+	fprintf(out, ", %.1f GB of headroom",
+	        (r->memory_capacity - r->memory_reserve - r->memory_bytes) / 1e9);
+	if (r->memory_reserve == 0 && r->memory_bytes > 0.9 * r->memory_capacity)
+		fputs("; tight: the memory model leaves out the CUDA context, communication "
+		      "buffers and fragmentation (--memory-reserve=GB keeps room for them)",
 		      out);
 	fputc('\n', out);
 	fprintf(out, "  bubble      %.2f%% of device time idle", 100 * r->bubble_ratio);

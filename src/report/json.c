@@ -131,6 +131,7 @@ static cJSON *model_object(const struct sim *s)
 	add_number(o, "tflops", k->tflops);
 	add_number(o, "efficiency", k->efficiency);
 	add_number(o, "gpu_memory_bytes", k->capacity_bytes);
+	add_number(o, "memory_reserve_bytes", k->reserve_bytes);
 	cJSON_AddStringToObject(o, "link", k->link);
 	add_number(o, "link_bandwidth", k->link_bandwidth);
 	add_number(o, "link_latency", k->link_latency);

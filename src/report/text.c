@@ -36,8 +36,11 @@ static void write_model(FILE *out, const struct sim *s)
 	fprintf(out, "%-18s %s: %d layers, hidden %d, ffn %d (%s), %d heads (%d kv), vocab %d\n",
 	        "model", k->model, k->layers, k->hidden, k->ffn, k->gated_mlp ? "gated" : "plain",
 	        k->heads, k->kv_heads, k->vocab);
-	fprintf(out, "%-18s %s: %s TFLOP/s at %s, %s GB\n", "gpu", k->gpu, REPORT_NUM(a, k->tflops),
+	fprintf(out, "%-18s %s: %s TFLOP/s at %s, %s GB", "gpu", k->gpu, REPORT_NUM(a, k->tflops),
 	        REPORT_NUM(b, k->efficiency), REPORT_NUM(d, k->capacity_bytes / 1e9));
+	if (k->reserve_bytes > 0)
+		fprintf(out, ", %s GB of it kept free", REPORT_NUM(a, k->reserve_bytes / 1e9));
+	fputc('\n', out);
 	fprintf(out, "%-18s %s %s GB/s %s us inside a node, %s ", "links", k->link,
 	        REPORT_NUM(a, k->link_bandwidth), REPORT_NUM(b, k->link_latency), k->inter_link);
 	fprintf(out, "%s GB/s %s us between nodes\n", REPORT_NUM(a, k->inter_bandwidth),

@@ -114,3 +114,12 @@ fails 4 "cannot read" -c "$TMP/no-such-config.json"
 run_json -c "$ROOT/configs/llama3-70b-a100-nvlink.json" -m 8 -s gpipe
 expect m 8
 expect schedule gpipe
+
+# --memory-reserve: the same run fits in 80 GB, not in 80 GB less a 50 GB reserve.
+RUN="ppsim Llama-3 70B tp=8 p=4 m=8 --memory-reserve"
+run_json --model=llama3-70b --gpus=32 --tp=8 -p 4 -m 8
+expect devices.0.oom false
+run_json --model=llama3-70b --gpus=32 --tp=8 -p 4 -m 8 --memory-reserve=50
+expect devices.0.oom true
+expect model.memory_reserve_bytes 50e9
+expect model.gpu_memory_bytes 80e9

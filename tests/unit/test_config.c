@@ -126,6 +126,7 @@ static void config_options_describe_each_field_once(void)
 	        {"gpu", 0, "gpu", CONFIG_ARG_NAME},
 	        {"tflops", 0, "tflops", CONFIG_ARG_RATE},
 	        {"gpu-memory", 0, "gpu_memory", CONFIG_ARG_RATE},
+	        {"memory-reserve", 0, "memory_reserve", CONFIG_ARG_TIME},
 	        {"efficiency", 0, "efficiency", CONFIG_ARG_SHARE},
 	        {"inter-link", 0, "inter_link", CONFIG_ARG_NAME},
 	        {"inter-bandwidth", 0, "inter_bandwidth", CONFIG_ARG_RATE},
