@@ -79,10 +79,9 @@ void cmd_help(FILE *out)
 		fprintf(out, "  %-24s %s\n", c[i].name, c[i].summary);
 	fputc('\n', out);
 	cli_help_options(out, CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN);
-	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, or a device out of "
-	      "memory\n"
-	      "with --fail-on-oom), 2 usage error, 3 invalid config or schedule file, 4 I/O "
-	      "error.\n"
+	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, a device out of memory\n"
+	      "with --fail-on-oom, or nothing advise tried fits), 2 usage error, 3 invalid config\n"
+	      "or schedule file, 4 I/O error.\n"
 	      "Example: ppsim --schedule=1f1b -p 4 -m 8 --timeline\n",
 	      out);
 }
