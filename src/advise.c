@@ -172,15 +172,21 @@ int advise_check(const struct sweep *sw, struct pp_error *err)
 	return 0;
 }
 
-/* Writes the divisors of n up to max, comma-separated, into buf of size size. */
-static void divisors(char *buf, size_t size, long long n, long long max)
+/* The divisors of n up to max, comma-separated, in a string the caller frees. */
+static char *divisors(long long n, long long max)
 {
-	size_t len = 0;
+	size_t count = 0, len = 0, size;
+	char *buf;
 
+	for (long long d = 1; d <= n && d <= max; d++)
+		count += n % d == 0;
+	size = count * 21 + 1; /* each at most 20 digits and a comma */
+	buf = pp_xmalloc(size);
 	buf[0] = '\0';
-	for (long long d = 1; d <= n && d <= max && len < size; d++)
+	for (long long d = 1; d <= n && d <= max; d++)
 		if (n % d == 0)
 			len += (size_t)snprintf(buf + len, size - len, "%s%lld", len ? "," : "", d);
+	return buf;
 }
 
 static long long gcd(long long a, long long b)
@@ -212,15 +218,16 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 	const struct model_preset *mp = preset_model(c->model);
 	long long layers = c->layers > 0 ? c->layers : mp != NULL ? mp->layers : 1;
 	long long gpus = c->gpus, node = c->gpus_per_node;
-	char tp[512], p[2048];
-
 	/* tensor parallelism stays inside a node and divides the GPU count */
-	divisors(tp, sizeof(tp), gcd(node, gpus), node);
-	divisors(p, sizeof(p), gpus, layers);
+	char *tp = divisors(gcd(node, gpus), node), *p = divisors(gpus, layers);
+	int status = 0;
+
 	sw->require_fit = true;
 	if (add_axis(sw, "tp", tp, err) != 0 || add_axis(sw, "p", p, err) != 0 ||
 	    add_axis(sw, "v", ADVISE_CHUNKS, err) != 0 || add_axis(sw, "mbs", ADVISE_MBS, err) != 0 ||
 	    add_axis(sw, "schedule", "all", err) != 0)
-		return -1;
-	return 0;
+		status = -1;
+	free(tp);
+	free(p);
+	return status;
 }

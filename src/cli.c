@@ -536,14 +536,18 @@ int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)
 	for (int i = 0; i < cli->nset; i++) {
 		const struct cli_assignment *a = &cli->set[i];
 
-		/* a single value also goes into the base, where it reads as set */
-		if (sweep_set_axis(sw, a->opt, a->label, a->value, err) != 0 ||
-		    (strchr(a->value, ',') == NULL && strchr(a->value, ':') == NULL &&
-		     strcmp(a->value, "all") != 0 &&
-		     config_set(&sw->base, a->opt, a->label, a->value, err) != 0)) {
+		const struct sweep_axis *axis = NULL;
+
+		if (sweep_set_axis(sw, a->opt, a->label, a->value, err) != 0) {
 			sweep_release(sw);
 			return -1;
 		}
+		for (int k = 0; k < sw->naxes; k++)
+			if (sw->axes[k].opt == a->opt)
+				axis = &sw->axes[k];
+		/* a single value also goes into the base, where it reads as set */
+		if (axis->nvalues == 1)
+			config_set(&sw->base, a->opt, a->label, axis->values[0], err);
 	}
 	return 0;
 }

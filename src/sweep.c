@@ -154,6 +154,7 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 	struct values vs = {NULL, 0, 0};
 	char *copy, *save = NULL;
 	int slot = sw->naxes;
+	uint64_t points;
 
 	snprintf(a.label, sizeof(a.label), "%s", label);
 	if (opt->arg == CONFIG_ARG_PATH || opt->arg == CONFIG_ARG_LIST ||
@@ -197,6 +198,17 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 	free(copy);
 	a.values = vs.v;
 	a.nvalues = vs.n;
+	/* the points with the other axes as they are and this one */
+	points = (uint64_t)a.nvalues;
+	for (int i = 0; i < sw->naxes; i++)
+		if (i != slot)
+			points = points > SWEEP_MAX_POINTS ? points
+			                                   : points * (uint64_t)sw->axes[i].nvalues;
+	if (points > SWEEP_MAX_POINTS) {
+		free_values(&a);
+		return pp_fail(err, PP_ERR_USAGE, "%s: the sweep would have more than %" PRIu64
+		               " points", label, SWEEP_MAX_POINTS);
+	}
 	if (slot < sw->naxes) {
 		free_values(&sw->axes[slot]);
 		/* a later value replaces the earlier one, as for a single option */
@@ -205,12 +217,6 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 		sw->naxes--;
 	}
 	sw->axes[sw->naxes++] = a;
-	if (sweep_points(sw) > SWEEP_MAX_POINTS) {
-		sw->naxes--;
-		free_values(&sw->axes[sw->naxes]);
-		return pp_fail(err, PP_ERR_USAGE, "%s: the sweep would have more than %" PRIu64
-		               " points", label, SWEEP_MAX_POINTS);
-	}
 	return 0;
 }
 

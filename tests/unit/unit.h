@@ -36,6 +36,7 @@ extern const struct unit_suite suite_metrics;
 extern const struct unit_suite suite_report;
 extern const struct unit_suite suite_outfile;
 extern const struct unit_suite suite_sim;
+extern const struct unit_suite suite_sweep;
 
 struct sim;
 /* Simulates schedule with p devices, m micro-batches and message time t_comm at otherwise
