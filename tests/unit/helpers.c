@@ -1,25 +1,58 @@
 /* Helpers shared by the suites. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ppsim/sim.h"
 #include "unit.h"
 
-struct sim *unit_simulate(const char *schedule, int p, int m, double t_comm)
+struct sim *unit_run(const struct config *c, unsigned flags)
+{
+	struct pp_error err = {0};
+	struct sim *s = sim_run_flags(c, flags, &err);
+
+	if (s == NULL)
+		fprintf(stderr, "%s p=%d v=%d m=%d: %s\n", c->schedule, c->p, c->v, c->m, err.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+struct config unit_config(const char *schedule, int p, int v, int m, double t_f, double t_b,
+                          double t_w)
 {
 	struct config c;
-	struct pp_error err = {0};
-	struct sim *s;
 
 	config_init(&c);
 	strcpy(c.schedule, schedule);
 	c.p = p;
+	c.v = v;
 	c.m = m;
+	c.t_f = t_f;
+	c.t_b = t_b;
+	c.t_w = t_w;
+	return c;
+}
+
+struct sim *unit_simulate(const char *schedule, int p, int m, double t_comm)
+{
+	struct config c = unit_config(schedule, p, 1, m, 1, 1, 1);
+
 	c.t_comm = t_comm;
-	s = sim_run(&c, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	return s;
+	return unit_run(&c, 0);
+}
+
+void unit_set(struct config *c, const char *key, const char *value)
+{
+	const struct config_option *o = config_option_by_key(key);
+	struct pp_error err = {0};
+	char label[64];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	snprintf(label, sizeof(label), "--%s", o->name);
+	if (config_set(c, o, label, value, &err) != 0)
+		fprintf(stderr, "%s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(err.kind, PP_ERR_NONE);
 }
 
 /* Parses the action "STAGE LETTER MB" at *p (letters as PyTorch writes them) into op and moves

@@ -276,24 +276,12 @@ static pp_time ticks(double ms)
 	return (pp_time)llround(ms * 1e6);
 }
 
-/* Sets the option with config-file key `key` as the command line would; the value must pass. */
-static void set(struct config *c, const char *key, const char *value)
-{
-	const struct config_option *o = config_option_by_key(key);
-	struct pp_error err = {0};
-	char label[64];
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	snprintf(label, sizeof(label), "--%s", o->name);
-	CU_ASSERT_EQUAL_FATAL(config_set(c, o, label, value, &err), 0);
-}
-
 /* The defaults with --model model and -p p. */
 static void model_config(struct config *c, const char *model, const char *p)
 {
 	config_init(c);
-	set(c, "model", model);
-	set(c, "p", p);
+	unit_set(c, "model", model);
+	unit_set(c, "p", p);
 }
 
 /* A schedule of a config and its model-derived cost (NULL with err set when it fails). */
@@ -386,8 +374,8 @@ static void cost_model_gives_each_layer_2pt_plus_4bs2h_forward_8bs2h_backward_an
 		const struct cost_model *k;
 
 		model_config(&c, "llama3-70b", "4");
-		set(&c, "seq", cases[i].seq);
-		set(&c, "mbs", cases[i].mbs);
+		unit_set(&c, "seq", cases[i].seq);
+		unit_set(&c, "mbs", cases[i].mbs);
 		x = price_ok(&c);
 		k = x.cost->model;
 		ASSERT_NEAR(k->layer_flops.f, layer_f(&llama3_70b, cases[i].b, cases[i].s));
@@ -438,13 +426,13 @@ static void cost_model_runs_at_the_gpu_preset_or_the_tflops_and_efficiency_given
 	double f = 20 * layer_f(&llama3_70b, 1, 2048);
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "gpu", "h100-sxm");
+	unit_set(&c, "gpu", "h100-sxm");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->tflops, 989);
 	CU_ASSERT_EQUAL(x.cost->t_f[0], ticks(compute_ms(f, 989, 0.5)));
 	release(&x);
-	set(&c, "tflops", "500");
-	set(&c, "efficiency", "0.25");
+	unit_set(&c, "tflops", "500");
+	unit_set(&c, "efficiency", "0.25");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->tflops, 500);
 	ASSERT_NEAR(x.cost->model->efficiency, 0.25);
@@ -462,7 +450,7 @@ static void cost_model_divides_compute_by_tp_and_adds_two_ring_allreduces_per_la
 	double ar = ring_ms(1 * 2048 * 8192 * 2.0, 8, 300, 3), head = head_flops(m, 1, 2048);
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "tp", "8");
+	unit_set(&c, "tp", "8");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->tp_allreduce_ms, ar);
 	for (int st = 0; st < 4; st++) {
@@ -513,10 +501,10 @@ static void cost_model_message_carries_b_s_h_dtype_bytes_over_tp(void)
 		struct priced x;
 
 		model_config(&c, "llama3-70b", "4");
-		set(&c, "tp", cases[i].tp);
-		set(&c, "seq", cases[i].seq);
-		set(&c, "mbs", cases[i].mbs);
-		set(&c, "dtype_bytes", cases[i].dtype);
+		unit_set(&c, "tp", cases[i].tp);
+		unit_set(&c, "seq", cases[i].seq);
+		unit_set(&c, "mbs", cases[i].mbs);
+		unit_set(&c, "dtype_bytes", cases[i].dtype);
 		x = price_ok(&c);
 		CU_ASSERT_EQUAL(x.cost->model->msg_bytes, cases[i].bytes);
 		for (int st = 0; st < 3; st++)
@@ -548,7 +536,7 @@ static void cost_model_sends_hops_between_nodes_over_the_inter_node_link_when_tp
 
 	/* tp = 8 gives every pipeline rank a node of its own: InfiniBand HDR, 25 GB/s and 5 us */
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "tp", "8");
+	unit_set(&c, "tp", "8");
 	x = price_ok(&c);
 	for (int st = 0; st < 3; st++)
 		CU_ASSERT_EQUAL(x.cost->msg_time[st], ticks(transfer_ms(4194304, 25, 5)));
@@ -563,8 +551,8 @@ static void cost_model_lays_ranks_out_tp_first_then_dp_then_pp_to_find_each_node
 
 	/* tp 2 x dp 2 = 4 GPUs a rank, 8 a node: ranks 0 and 1 on node 0, 2 and 3 on node 1 */
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "tp", "2");
-	set(&c, "dp", "2");
+	unit_set(&c, "tp", "2");
+	unit_set(&c, "dp", "2");
 	x = price_ok(&c);
 	intra = ticks(transfer_ms(16777216, 300, 3));
 	inter = ticks(transfer_ms(16777216, 25, 5));
@@ -575,7 +563,7 @@ static void cost_model_lays_ranks_out_tp_first_then_dp_then_pp_to_find_each_node
 
 	/* one GPU a rank, 4 a node, 8 ranks: only the hop from rank 3 to rank 4 leaves a node */
 	model_config(&c, "llama3-70b", "8");
-	set(&c, "gpus_per_node", "4");
+	unit_set(&c, "gpus_per_node", "4");
 	x = price_ok(&c);
 	for (int st = 0; st < 7; st++)
 		CU_ASSERT_EQUAL(x.cost->msg_time[st],
@@ -590,9 +578,9 @@ static void cost_model_over_pcie4_instead_of_nvlink3_keeps_compute_and_reprices_
 	struct priced nv, pcie;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "link", "nvlink3");
+	unit_set(&c, "link", "nvlink3");
 	nv = price_ok(&c);
-	set(&c, "link", "pcie4");
+	unit_set(&c, "link", "pcie4");
 	pcie = price_ok(&c);
 	CU_ASSERT_STRING_EQUAL(pcie.cost->model->link, "pcie4");
 	for (int st = 0; st < 4; st++) {
@@ -615,7 +603,7 @@ static void cost_model_takes_the_gpu_s_own_links_when_none_is_given(void)
 	struct priced x;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "gpu", "h100-sxm");
+	unit_set(&c, "gpu", "h100-sxm");
 	x = price_ok(&c);
 	CU_ASSERT_STRING_EQUAL(x.cost->model->link, "nvlink4");
 	ASSERT_NEAR(x.cost->model->link_bandwidth, 450);
@@ -633,14 +621,14 @@ static void cost_model_shape_overrides_replace_the_preset_figures(void)
 	struct shape m = {40, 4096, 11008, 32, 32, 32000, false};
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "layers", "40");
-	set(&c, "hidden", "4096");
-	set(&c, "ffn", "11008");
-	set(&c, "heads", "32");
-	set(&c, "kv_heads", "32");
-	set(&c, "vocab", "32000");
-	set(&c, "mlp", "plain");
-	set(&c, "tied_embeddings", "yes");
+	unit_set(&c, "layers", "40");
+	unit_set(&c, "hidden", "4096");
+	unit_set(&c, "ffn", "11008");
+	unit_set(&c, "heads", "32");
+	unit_set(&c, "kv_heads", "32");
+	unit_set(&c, "vocab", "32000");
+	unit_set(&c, "mlp", "plain");
+	unit_set(&c, "tied_embeddings", "yes");
 	x = price_ok(&c);
 	k = x.cost->model;
 	CU_ASSERT_EQUAL(k->layers, 40);
@@ -671,13 +659,13 @@ static void cost_model_hardware_overrides_replace_the_gpu_and_link_figures(void)
 	/* tp = 8 makes every hop inter-node and gives each layer TP all-reduces on the intra link
 	 */
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "tp", "8");
-	set(&c, "tflops", "100");
-	set(&c, "gpu_memory", "40");
-	set(&c, "bandwidth", "10");
-	set(&c, "latency", "7");
-	set(&c, "inter_bandwidth", "2");
-	set(&c, "inter_latency", "11");
+	unit_set(&c, "tp", "8");
+	unit_set(&c, "tflops", "100");
+	unit_set(&c, "gpu_memory", "40");
+	unit_set(&c, "bandwidth", "10");
+	unit_set(&c, "latency", "7");
+	unit_set(&c, "inter_bandwidth", "2");
+	unit_set(&c, "inter_latency", "11");
 	x = price_ok(&c);
 	k = x.cost->model;
 	ASSERT_NEAR(k->tflops, 100);
@@ -699,7 +687,7 @@ static void cost_model_takes_a_latency_of_zero_as_given(void)
 	struct priced x;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "latency", "0");
+	unit_set(&c, "latency", "0");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->link_latency, 0);
 	CU_ASSERT_EQUAL(x.cost->msg_time[0], ticks(33554432 / 300e9 * 1e3));
@@ -722,8 +710,8 @@ static void cost_model_splits_layers_evenly_over_the_virtual_stages(void)
 		struct priced x;
 
 		model_config(&c, "llama3-70b", cases[i].p);
-		set(&c, "schedule", cases[i].schedule);
-		set(&c, "v", cases[i].v);
+		unit_set(&c, "schedule", cases[i].schedule);
+		unit_set(&c, "v", cases[i].v);
 		x = price_ok(&c);
 		CU_ASSERT_EQUAL_FATAL(x.cost->S, cases[i].S);
 		for (int st = 0; st < cases[i].S; st++)
@@ -739,7 +727,7 @@ static void cost_model_takes_the_layers_of_each_stage_from_the_list(void)
 	struct priced x;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "layers_per_stage", "18,20,22,20");
+	unit_set(&c, "layers_per_stage", "18,20,22,20");
 	x = price_ok(&c);
 	for (int st = 0; st < 4; st++) {
 		CU_ASSERT_EQUAL(x.cost->model->stage_layers[st], want[st]);
@@ -769,9 +757,9 @@ static void cost_model_gives_first_and_last_stage_layers_and_splits_the_rest_eve
 
 		model_config(&c, "llama3-70b", cases[i].p);
 		if (cases[i].first != NULL)
-			set(&c, "first_stage_layers", cases[i].first);
+			unit_set(&c, "first_stage_layers", cases[i].first);
 		if (cases[i].last != NULL)
-			set(&c, "last_stage_layers", cases[i].last);
+			unit_set(&c, "last_stage_layers", cases[i].last);
 		x = price_ok(&c);
 		for (int st = 0; st < x.cost->S; st++)
 			CU_ASSERT_EQUAL(x.cost->model->stage_layers[st], cases[i].want[st]);
@@ -787,7 +775,7 @@ static void cost_model_rejects_layers_that_do_not_split_evenly_naming_what_was_g
 	model_config(&c, "llama3-70b", "3");
 	assert_price_fails(&c, "--stages '3': ", "80 layers do not split evenly");
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "layers", "81");
+	unit_set(&c, "layers", "81");
 	assert_price_fails(&c, "--layers '81': ", "81 layers do not split evenly");
 }
 
@@ -796,11 +784,11 @@ static void cost_model_rejects_a_layer_list_of_the_wrong_length_or_sum(void)
 	struct config c;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "layers_per_stage", "20,20,20");
+	unit_set(&c, "layers_per_stage", "20,20,20");
 	assert_price_fails(&c, "--layers-per-stage '20,20,20': ", "gives 3 stages");
-	set(&c, "layers_per_stage", "20,20,20,21");
+	unit_set(&c, "layers_per_stage", "20,20,20,21");
 	assert_price_fails(&c, "--layers-per-stage '20,20,20,21': ", "sums to 81");
-	set(&c, "layers_per_stage", "20,20,20,19");
+	unit_set(&c, "layers_per_stage", "20,20,20,19");
 	assert_price_fails(&c, "--layers-per-stage '20,20,20,19': ", "sums to 79");
 }
 
@@ -809,16 +797,16 @@ static void cost_model_rejects_first_and_last_stage_layers_that_leave_nothing_be
 	struct config c;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "first_stage_layers", "40");
-	set(&c, "last_stage_layers", "40");
+	unit_set(&c, "first_stage_layers", "40");
+	unit_set(&c, "last_stage_layers", "40");
 	assert_price_fails(&c, "--first-stage-layers '40': ", "do not split evenly");
-	set(&c, "first_stage_layers", "50");
+	unit_set(&c, "first_stage_layers", "50");
 	assert_price_fails(&c, "--first-stage-layers '50': ", "do not split evenly");
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "last_stage_layers", "81");
+	unit_set(&c, "last_stage_layers", "81");
 	assert_price_fails(&c, "--last-stage-layers '81': ", "do not split evenly");
 	model_config(&c, "llama3-70b", "1");
-	set(&c, "first_stage_layers", "80");
+	unit_set(&c, "first_stage_layers", "80");
 	assert_price_fails(&c, "--first-stage-layers '80': ", "needs more than one stage");
 }
 
@@ -828,11 +816,11 @@ static void cost_model_rejects_tp_that_does_not_divide_the_gpus_of_a_node(void)
 	struct priced x;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "tp", "3");
+	unit_set(&c, "tp", "3");
 	assert_price_fails(&c, "--tp '3': ", "must divide the 8 GPUs of a node");
-	set(&c, "tp", "16");
+	unit_set(&c, "tp", "16");
 	assert_price_fails(&c, "--tp '16': ", "must divide the 8 GPUs of a node");
-	set(&c, "gpus_per_node", "16");
+	unit_set(&c, "gpus_per_node", "16");
 	x = price_ok(&c);
 	CU_ASSERT_EQUAL(x.cost->model->tp, 16);
 	release(&x);
@@ -843,10 +831,10 @@ static void cost_model_rejects_tp_that_does_not_divide_the_attention_heads(void)
 	struct config c;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "hidden", "768");
-	set(&c, "heads", "12");
-	set(&c, "kv_heads", "12");
-	set(&c, "tp", "8");
+	unit_set(&c, "hidden", "768");
+	unit_set(&c, "heads", "12");
+	unit_set(&c, "kv_heads", "12");
+	unit_set(&c, "tp", "8");
 	assert_price_fails(&c, "--tp '8': ", "12 heads");
 }
 
@@ -856,15 +844,15 @@ static void cost_model_sets_dp_to_the_gpus_over_p_times_tp(void)
 	struct priced x;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "tp", "8");
-	set(&c, "gpus", "64");
+	unit_set(&c, "tp", "8");
+	unit_set(&c, "gpus", "64");
 	x = price_ok(&c);
 	CU_ASSERT_EQUAL(x.cost->model->dp, 2);
 	CU_ASSERT_EQUAL(x.cost->model->gpus, 64);
 	release(&x);
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "dp", "3");
-	set(&c, "tp", "2");
+	unit_set(&c, "dp", "3");
+	unit_set(&c, "tp", "2");
 	x = price_ok(&c);
 	CU_ASSERT_EQUAL(x.cost->model->dp, 3);
 	CU_ASSERT_EQUAL(x.cost->model->gpus, 24);
@@ -876,12 +864,12 @@ static void cost_model_rejects_gpus_that_p_times_tp_does_not_divide(void)
 	struct config c;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "gpus", "10");
+	unit_set(&c, "gpus", "10");
 	assert_price_fails(&c, "--", "does not divide the 10 GPUs");
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "tp", "8");
-	set(&c, "gpus", "64");
-	set(&c, "dp", "3");
+	unit_set(&c, "tp", "8");
+	unit_set(&c, "gpus", "64");
+	unit_set(&c, "dp", "3");
 	assert_price_fails(&c, "--dp '3': ", "disagrees");
 }
 
@@ -906,7 +894,7 @@ static void cost_model_keeps_34sbh_over_tp_bytes_a_layer_and_the_logits_on_the_l
 		double tp = atof(tps[i]);
 
 		model_config(&c, "llama3-70b", "4");
-		set(&c, "tp", tps[i]);
+		unit_set(&c, "tp", tps[i]);
 		x = price_ok(&c);
 		ASSERT_NEAR(x.cost->model->layer_act_bytes, flash_layer_bytes(2048, 1, 8192, tp));
 		for (int st = 0; st < 4; st++)
@@ -925,8 +913,8 @@ static void cost_model_keeps_the_attention_scores_without_flash_attention(void)
 	double layer = 2048.0 * 8192 * (34 + 5.0 * 64 * 2048 / 8192) / 2;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "flash_attention", "no");
-	set(&c, "tp", "2");
+	unit_set(&c, "flash_attention", "no");
+	unit_set(&c, "tp", "2");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->layer_act_bytes, layer);
 	CU_ASSERT_EQUAL(x.cost->act[0], llround(20 * layer));
@@ -942,7 +930,7 @@ static void cost_model_keeps_each_layer_s_input_with_full_recompute_and_redoes_t
 	double head = head_flops(m, 1, 2048);
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "recompute", "full");
+	unit_set(&c, "recompute", "full");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->layer_act_bytes, 2.0 * 2048 * 8192);
 	CU_ASSERT_EQUAL(x.cost->act[1], llround(20 * 2.0 * 2048 * 8192));
@@ -974,8 +962,8 @@ static void cost_model_lets_w_keep_the_w_mem_fraction_of_each_stage_s_activation
 		struct priced x;
 
 		model_config(&c, "llama3-70b", "4");
-		set(&c, "schedule", "zbh1");
-		set(&c, "w_mem_fraction", fractions[i]);
+		unit_set(&c, "schedule", "zbh1");
+		unit_set(&c, "w_mem_fraction", fractions[i]);
 		x = price_ok(&c);
 		for (int st = 0; st < 4; st++)
 			CU_ASSERT_EQUAL(x.cost->act_w[st],
@@ -996,7 +984,7 @@ static void cost_model_holds_16_bytes_a_parameter_with_the_embedding_first_and_t
 		double embed = 128256.0 * 8192 / tp;
 
 		model_config(&c, "llama3-70b", "4");
-		set(&c, "tp", tps[i]);
+		unit_set(&c, "tp", tps[i]);
 		x = price_ok(&c);
 		ASSERT_NEAR(x.cost->model->device_params[0], layers + embed);
 		ASSERT_NEAR(x.cost->model->device_params[1], layers);
@@ -1016,16 +1004,16 @@ static void cost_model_shards_only_the_optimizer_state_over_dp_with_a_distribute
 	double middle = 20 * linear_params(&llama3_70b);
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "dp", "4");
+	unit_set(&c, "dp", "4");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->device_state_bytes[1], middle * 16);
 	release(&x);
-	set(&c, "distributed_optimizer", "yes");
+	unit_set(&c, "distributed_optimizer", "yes");
 	x = price_ok(&c);
 	/* 4 bytes of bf16 weights and gradients stay; the other 12 are split 4 ways */
 	ASSERT_NEAR(x.cost->model->device_state_bytes[1], middle * (4 + 12.0 / 4));
 	release(&x);
-	set(&c, "bytes_per_param", "18");
+	unit_set(&c, "bytes_per_param", "18");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->device_state_bytes[1], middle * (4 + 14.0 / 4));
 	release(&x);
@@ -1055,7 +1043,7 @@ static void cost_model_counts_a_tied_embedding_once_when_one_device_holds_both_e
 
 		model_config(&c, cases[i].model, cases[i].p);
 		if (cases[i].tied != NULL)
-			set(&c, "tied_embeddings", cases[i].tied);
+			unit_set(&c, "tied_embeddings", cases[i].tied);
 		x = price_ok(&c);
 		ASSERT_NEAR(x.cost->model->device_params[0],
 		            per_device + cases[i].first_copies * embed);
@@ -1073,8 +1061,8 @@ static void cost_model_gives_each_device_the_layers_of_all_its_chunks(void)
 
 	/* interleaved p = 2, v = 2: device 0 holds stages 0 and 2, device 1 stages 1 and 3 */
 	model_config(&c, "llama3-70b", "2");
-	set(&c, "schedule", "interleaved");
-	set(&c, "v", "2");
+	unit_set(&c, "schedule", "interleaved");
+	unit_set(&c, "v", "2");
 	x = price_ok(&c);
 	CU_ASSERT_EQUAL_FATAL(x.cost->S, 4);
 	ASSERT_NEAR(x.cost->model->device_params[0], 40 * layer + embed);
@@ -1097,10 +1085,10 @@ static void cost_model_rejects_heads_that_do_not_divide_the_hidden_size_or_by_th
 	struct config c;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "heads", "48");
+	unit_set(&c, "heads", "48");
 	assert_price_fails(&c, "--heads '48': ", "must divide the hidden size 8192");
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "kv_heads", "5");
+	unit_set(&c, "kv_heads", "5");
 	assert_price_fails(&c, "--kv-heads '5': ", "must divide the 64 attention heads");
 }
 
@@ -1109,10 +1097,10 @@ static void cost_model_rejects_an_efficiency_of_zero_and_fewer_than_4_bytes_a_pa
 	struct config c;
 
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "efficiency", "0");
+	unit_set(&c, "efficiency", "0");
 	assert_price_fails(&c, "--efficiency '0': ", "above 0");
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "bytes_per_param", "2");
+	unit_set(&c, "bytes_per_param", "2");
 	assert_price_fails(&c, "--bytes-per-param '2': ", "at least 4");
 }
 
@@ -1125,12 +1113,12 @@ static void cost_model_gives_each_gpu_the_memory_of_its_preset_or_of_the_overrid
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->capacity_bytes, 80e9);
 	release(&x);
-	set(&c, "gpu", "h200");
+	unit_set(&c, "gpu", "h200");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->capacity_bytes, 141e9);
 	ASSERT_NEAR(x.cost->model->tflops, 989);
 	release(&x);
-	set(&c, "gpu_memory", "40");
+	unit_set(&c, "gpu_memory", "40");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->capacity_bytes, 40e9);
 	release(&x);
@@ -1146,9 +1134,9 @@ static void cost_model_counts_a_step_s_model_flops_and_tokens_over_all_replicas(
 
 	/* m = 8, mbs = 2, dp = 3; full recompute adds hardware FLOPs but no model FLOPs */
 	model_config(&c, "llama3-70b", "4");
-	set(&c, "mbs", "2");
-	set(&c, "dp", "3");
-	set(&c, "recompute", "full");
+	unit_set(&c, "mbs", "2");
+	unit_set(&c, "dp", "3");
+	unit_set(&c, "recompute", "full");
 	x = price_ok(&c);
 	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->step_flops, per_mb * 8 * 3, per_mb * 1e-12);
 	ASSERT_NEAR(x.cost->model->tokens_per_step, 8.0 * 2 * 2048 * 3);
@@ -1167,7 +1155,7 @@ static void cost_scale_stages_multiplies_each_device_s_stages_by_its_factor(void
 	/* loop placement, p=4, v=2: stage st is on device st % 4 */
 	config_init(&c);
 	c.v = 2;
-	set(&c, "stage_scale", "1,2,0.5,1.5");
+	unit_set(&c, "stage_scale", "1,2,0.5,1.5");
 	k = cost_new_explicit(&c, 0.5);
 	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 8; st++) {
@@ -1195,7 +1183,7 @@ static void cost_scale_stages_per_device_follows_the_v_placement_not_stage_mod_p
 
 	config_init(&c);
 	c.v = 2;
-	set(&c, "stage_scale", "1,2,3,4");
+	unit_set(&c, "stage_scale", "1,2,3,4");
 	k = cost_new_explicit(&c, 0.5);
 	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 8; st++) {
@@ -1219,7 +1207,7 @@ static void cost_scale_stages_per_stage_multiplies_each_virtual_stage(void)
 	c.t_f = 2;
 	c.t_b = 4;
 	c.t_w = 1;
-	set(&c, "stage_scale", "1,1.5,2,3");
+	unit_set(&c, "stage_scale", "1,1.5,2,3");
 	k = cost_new_explicit(&c, 0.5);
 	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 4; st++) {
@@ -1265,7 +1253,7 @@ static void cost_scale_stages_rejects_a_factor_that_makes_an_op_too_long(void)
 	config_init(&c);
 	c.p = 1;
 	c.t_f = 1e9;
-	set(&c, "stage_scale", "1000000");
+	unit_set(&c, "stage_scale", "1000000");
 	k = cost_new_explicit(&c, 0.5);
 	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
@@ -1283,7 +1271,7 @@ static void cost_scale_stages_multiplies_model_costs_too(void)
 
 	model_config(&c, "llama3-70b", "4");
 	plain = price_ok(&c);
-	set(&c, "stage_scale", "1,1,1,2");
+	unit_set(&c, "stage_scale", "1,1,1,2");
 	scaled = price_ok(&c);
 	CU_ASSERT_EQUAL(cost_scale_stages(scaled.cost, &c, scaled.sched, &err), 0);
 	for (int st = 0; st < 4; st++) {

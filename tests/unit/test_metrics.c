@@ -262,39 +262,10 @@ static void metrics_derive_each_figure_from_a_result_written_by_hand(void)
 	sched_free(sc);
 }
 
-/* Simulates c, which must succeed. */
-static struct sim *simulate_config(const struct config *c)
-{
-	struct pp_error err = {0};
-	struct sim *s = sim_run(c, &err);
-
-	if (s == NULL)
-		fprintf(stderr, "%s p=%d v=%d m=%d: %s\n", c->schedule, c->p, c->v, c->m, err.msg);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	return s;
-}
-
-/* A config for schedule with p devices, v chunks, m micro-batches and times t_f, t_b, t_w. */
-static struct config config_with(const char *schedule, int p, int v, int m, double t_f, double t_b,
-                                 double t_w)
-{
-	struct config c;
-
-	config_init(&c);
-	strcpy(c.schedule, schedule);
-	c.p = p;
-	c.v = v;
-	c.m = m;
-	c.t_f = t_f;
-	c.t_b = t_b;
-	c.t_w = t_w;
-	return c;
-}
-
 static void metrics_interleaved_p4_v2_m8_has_bubble_3_over_19_and_makespan_28_5(void)
 {
-	struct config c = config_with("interleaved", 4, 2, 8, 1, 1, 1);
-	struct sim *s = simulate_config(&c);
+	struct config c = unit_config("interleaved", 4, 2, 8, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0);
 	const struct metrics *m = &s->metrics;
 
 	/* 24 units of work per device; 3/19 of the makespan idle: 24 * 19/16 = 28.5 */
@@ -308,8 +279,8 @@ static void metrics_interleaved_p4_v2_m8_has_bubble_3_over_19_and_makespan_28_5(
 
 static void metrics_interleaved_p4_v2_m16_has_bubble_3_over_35(void)
 {
-	struct config c = config_with("interleaved", 4, 2, 16, 1, 1, 1);
-	struct sim *s = simulate_config(&c);
+	struct config c = unit_config("interleaved", 4, 2, 16, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0);
 
 	/* 48 units per device over 48 * 35/32 = 52.5 */
 	ASSERT_NEAR(s->metrics.makespan, 52.5);
@@ -320,8 +291,8 @@ static void metrics_interleaved_p4_v2_m16_has_bubble_3_over_35(void)
 
 static void metrics_interleaved_p4_v2_m8_peaks_at_5_5_on_device_0_and_one_less_per_device(void)
 {
-	struct config c = config_with("interleaved", 4, 2, 8, 1, 1, 1);
-	struct sim *s = simulate_config(&c);
+	struct config c = unit_config("interleaved", 4, 2, 8, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0);
 
 	/* device 0: p(1 + (p-1)/(pv)) = 4 * (1 + 3/8) = 5.5; then 4.5, 3.5, 2.5 */
 	ASSERT_NEAR(s->metrics.devices[0].peak_activations, 4 * (1 + 3.0 / 8));
@@ -333,8 +304,8 @@ static void metrics_interleaved_p4_v2_m8_peaks_at_5_5_on_device_0_and_one_less_p
 
 static void metrics_zbh1_p4_m8_takes_27_units_with_unit_costs(void)
 {
-	struct config c = config_with("zbh1", 4, 1, 8, 1, 1, 1);
-	struct sim *s = simulate_config(&c);
+	struct config c = unit_config("zbh1", 4, 1, 8, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0);
 
 	/* 24 of work plus (p-1)(t_f+t_b-t_w) = 3, a third of 1F1B's bubble of 9 */
 	ASSERT_NEAR(s->metrics.makespan, 27);
@@ -345,8 +316,8 @@ static void metrics_zbh1_p4_m8_takes_27_units_with_unit_costs(void)
 
 static void metrics_zbh1_p4_m8_takes_49_units_with_costs_2_2_1(void)
 {
-	struct config c = config_with("zbh1", 4, 1, 8, 2, 2, 1);
-	struct sim *s = simulate_config(&c);
+	struct config c = unit_config("zbh1", 4, 1, 8, 2, 2, 1);
+	struct sim *s = unit_run(&c, 0);
 
 	/* m(t_f+t_b+t_w) + (p-1)(t_f+t_b-t_w) = 40 + 9 = 49; 1F1B would take 55 */
 	ASSERT_NEAR(s->metrics.makespan, 8 * (2 + 2 + 1) + 3 * (2 + 2 - 1));
@@ -362,11 +333,11 @@ static void metrics_zbh1_p4_m8_holds_at_most_p_activations_on_every_device(void)
 	static const double want[2][4] = {{4, 3.5, 3, 2.5}, {4, 4, 4, 4}};
 
 	for (int k = 0; k < 2; k++) {
-		struct config c = config_with("zbh1", 4, 1, 8, 1, 1, 1);
+		struct config c = unit_config("zbh1", 4, 1, 8, 1, 1, 1);
 		struct sim *s;
 
 		c.w_mem_fraction = keep[k];
-		s = simulate_config(&c);
+		s = unit_run(&c, 0);
 		for (int d = 0; d < 4; d++) {
 			CU_ASSERT(s->metrics.devices[d].peak_activations <= 4 + 1e-9);
 			ASSERT_NEAR(s->metrics.devices[d].peak_activations, want[k][d]);
@@ -377,8 +348,8 @@ static void metrics_zbh1_p4_m8_holds_at_most_p_activations_on_every_device(void)
 
 static void metrics_zbh2_p4_m8_takes_46_units_with_costs_2_2_1(void)
 {
-	struct config c = config_with("zbh2", 4, 1, 8, 2, 2, 1);
-	struct sim *s = simulate_config(&c);
+	struct config c = unit_config("zbh2", 4, 1, 8, 2, 2, 1);
+	struct sim *s = unit_run(&c, 0);
 
 	/* m(t_f+t_b+t_w) + (p-1)(t_f+t_b-2t_w) = 40 + 6 = 46 */
 	ASSERT_NEAR(s->metrics.makespan, 8 * (2 + 2 + 1) + 3 * (2 + 2 - 2 * 1));
@@ -392,11 +363,11 @@ static void metrics_zbh2_p4_m8_holds_at_most_2p_minus_1_activations_on_every_dev
 	static const double keep[] = {0.5, 1.0};
 
 	for (int k = 0; k < 2; k++) {
-		struct config c = config_with("zbh2", 4, 1, 8, 2, 2, 1);
+		struct config c = unit_config("zbh2", 4, 1, 8, 2, 2, 1);
 		struct sim *s;
 
 		c.w_mem_fraction = keep[k];
-		s = simulate_config(&c);
+		s = unit_run(&c, 0);
 		for (int d = 0; d < 4; d++)
 			CU_ASSERT(s->metrics.devices[d].peak_activations <= 7 + 1e-9);
 		/* device 0 runs its seven warm-up forwards back to back */
@@ -409,8 +380,8 @@ static void metrics_zbh2_p4_m8_holds_at_most_2p_minus_1_activations_on_every_dev
 
 static void metrics_zbh2_with_unit_costs_has_no_span_bubble_but_a_fill_bubble(void)
 {
-	struct config c = config_with("zbh2", 4, 1, 8, 1, 1, 1);
-	struct sim *s = simulate_config(&c);
+	struct config c = unit_config("zbh2", 4, 1, 8, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0);
 	const struct metrics *m = &s->metrics;
 
 	/* every device is busy 24 from its first op to its last; device d starts at d */
@@ -468,7 +439,7 @@ static int closed_form_mismatches(const double (*costs)[3], size_t ncosts, bool 
 				for (int m = 1; m <= 4 * p; m++)
 					for (size_t k = 0; k < ncosts; k++) {
 						struct config c =
-						        config_with(names[n], p, v, m, costs[k][0],
+						        unit_config(names[n], p, v, m, costs[k][0],
 						                    costs[k][1], costs[k][2]);
 						struct sched_params sp = {p, v, m, 0};
 						struct pp_error err = {0};
@@ -477,7 +448,7 @@ static int closed_form_mismatches(const double (*costs)[3], size_t ncosts, bool 
 
 						if (sched_accepts(desc, &sp, NULL, &err) != 0)
 							continue;
-						s = simulate_config(&c);
+						s = unit_run(&c, 0);
 						theory = s->metrics.bubble_ratio_theory;
 						sim = s->metrics.bubble_ratio;
 						runs++;
@@ -545,14 +516,14 @@ static void metrics_dualpipev_closed_form_holds_or_is_absent_for_each_overlap_fa
 			for (int p = 2; p <= 5; p++)
 				for (int m = 2 * p; m <= 3 * p; m++) {
 					struct config c =
-					        config_with("dualpipev", p, 2, m, costs[k][0],
+					        unit_config("dualpipev", p, 2, m, costs[k][0],
 					                    costs[k][1], costs[k][2]);
 					double fwd = costs[k][0], back = costs[k][1] + costs[k][2];
 					double hi = fwd > back ? fwd : back, theory, sim;
 					struct sim *s;
 
 					c.overlap_factor = factors[f];
-					s = simulate_config(&c);
+					s = unit_run(&c, 0);
 					theory = s->metrics.bubble_ratio_theory;
 					sim = s->metrics.bubble_ratio;
 					if (factors[f] * (fwd + back) >= hi - 1e-12)
@@ -610,27 +581,15 @@ static void sim_run_rejects_an_invalid_config_with_a_usage_error(void)
 	sim_free(NULL);
 }
 
-/* Sets the option with config-file key `key` as the command line would; the value must pass. */
-static void set(struct config *c, const char *key, const char *value)
-{
-	const struct config_option *o = config_option_by_key(key);
-	struct pp_error err = {0};
-	char label[64];
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	snprintf(label, sizeof(label), "--%s", o->name);
-	CU_ASSERT_EQUAL_FATAL(config_set(c, o, label, value, &err), 0);
-}
-
 /* The defaults with --model model, --schedule schedule, -p p and -m m. */
 static void model_config(struct config *c, const char *model, const char *schedule, const char *p,
                          const char *m)
 {
 	config_init(c);
-	set(c, "model", model);
-	set(c, "schedule", schedule);
-	set(c, "p", p);
-	set(c, "m", m);
+	unit_set(c, "model", model);
+	unit_set(c, "schedule", schedule);
+	unit_set(c, "p", p);
+	unit_set(c, "m", m);
 }
 
 /* Simulates c and asserts (fatally) that it succeeds. */
@@ -769,7 +728,7 @@ static void metrics_memory_is_activations_plus_weights_gradients_and_optimizer_s
 
 	/* 40 GB GPUs: the first device (embedding, 4 micro-batches) no longer fits, the others do
 	 */
-	set(&c, "gpu_memory", "40");
+	unit_set(&c, "gpu_memory", "40");
 	s = run(&c);
 	ASSERT_NEAR(s->metrics.memory_capacity_bytes, 40e9);
 	CU_ASSERT_TRUE(s->metrics.devices[0].memory_bytes > 40e9);
@@ -805,7 +764,7 @@ static void metrics_step_time_is_the_latest_last_op_end_plus_that_device_s_dp_al
 
 	/* dp = 2 replicas of a rank share a node: ring over NVLink3 of the rank's bf16 gradients */
 	model_config(&c, "llama3-8b", "1f1b", "4", "8");
-	set(&c, "dp", "2");
+	unit_set(&c, "dp", "2");
 	s = run(&c);
 	for (int d = 0; d < 4; d++) {
 		double ar = ring_ms(2 * device_params(&llama3_8b, d, 4, 1), 2, 300, 3);
@@ -827,8 +786,8 @@ static void metrics_dp_allreduce_leaves_the_node_when_tp_fills_it(void)
 
 	/* tp = 8 fills a node, so the 2 replicas of a rank sit on two nodes: InfiniBand HDR */
 	model_config(&c, "llama3-70b", "1f1b", "4", "8");
-	set(&c, "tp", "8");
-	set(&c, "dp", "2");
+	unit_set(&c, "tp", "8");
+	unit_set(&c, "dp", "2");
 	s = run(&c);
 	for (int d = 0; d < 4; d++)
 		ASSERT_MS(s->metrics.devices[d].dp_allreduce,
@@ -846,8 +805,8 @@ static void metrics_dp_allreduce_of_replicas_straddling_two_nodes_runs_on_the_in
 	 * 3-5, on nodes 0 and 1, so its ring crosses InfiniBand.
 	 */
 	model_config(&c, "llama3-8b", "1f1b", "2", "6");
-	set(&c, "dp", "3");
-	set(&c, "gpus_per_node", "4");
+	unit_set(&c, "dp", "3");
+	unit_set(&c, "gpus_per_node", "4");
 	s = run(&c);
 	ASSERT_MS(s->metrics.devices[0].dp_allreduce,
 	          ring_ms(2 * device_params(&llama3_8b, 0, 2, 1), 3, 300, 3));
@@ -863,9 +822,9 @@ static void metrics_tokens_and_samples_per_second_count_every_replica(void)
 	double seconds;
 
 	model_config(&c, "llama3-8b", "1f1b", "4", "8");
-	set(&c, "mbs", "2");
-	set(&c, "seq", "4096");
-	set(&c, "dp", "2");
+	unit_set(&c, "mbs", "2");
+	unit_set(&c, "seq", "4096");
+	unit_set(&c, "dp", "2");
 	s = run(&c);
 	seconds = s->metrics.step_time / 1e3;
 	CU_ASSERT_DOUBLE_EQUAL(s->metrics.tokens_per_s, 8.0 * 2 * 4096 * 2 / seconds, 1e-6);
@@ -881,8 +840,8 @@ static void metrics_mfu_is_the_model_flops_of_a_step_over_step_time_gpus_and_pea
 
 	/* m = 8, dp = 2, tp = 2: 16 GPUs of 312 TFLOP/s */
 	model_config(&c, "llama3-8b", "1f1b", "4", "8");
-	set(&c, "dp", "2");
-	set(&c, "tp", "2");
+	unit_set(&c, "dp", "2");
+	unit_set(&c, "tp", "2");
 	s = run(&c);
 	flops = 8 * 2 * microbatch_flops(&llama3_8b, 1, 2048);
 	CU_ASSERT_DOUBLE_EQUAL(s->metrics.mfu, flops / (s->metrics.step_time / 1e3 * 16 * 312e12),

@@ -849,19 +849,10 @@ static void report_json_without_a_model_writes_null_model_figures(void)
 /* Simulates a config with every message recorded; must succeed. */
 static struct sim *simulate_recorded(const char *schedule, int p, int v, int m, double t_comm)
 {
-	struct config c;
-	struct pp_error err = {0};
-	struct sim *s;
+	struct config c = unit_config(schedule, p, v, m, 1, 1, 1);
 
-	config_init(&c);
-	strcpy(c.schedule, schedule);
-	c.p = p;
-	c.v = v;
-	c.m = m;
 	c.t_comm = t_comm;
-	s = sim_run_flags(&c, SIM_RECORD_MESSAGES, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	return s;
+	return unit_run(&c, SIM_RECORD_MESSAGES);
 }
 
 /* Runs writer on s into memory. */

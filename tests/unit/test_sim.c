@@ -14,47 +14,6 @@
 #include "ppsim/sim.h"
 #include "unit.h"
 
-/* A default config with this schedule, shape and device op times. */
-static struct config config_with(const char *schedule, int p, int v, int m, double t_f, double t_b,
-                                 double t_w)
-{
-	struct config c;
-
-	config_init(&c);
-	strcpy(c.schedule, schedule);
-	c.p = p;
-	c.v = v;
-	c.m = m;
-	c.t_f = t_f;
-	c.t_b = t_b;
-	c.t_w = t_w;
-	return c;
-}
-
-/* Sets the option with config-file key `key` as the command line would; the value must pass. */
-static void set(struct config *c, const char *key, const char *value)
-{
-	const struct config_option *o = config_option_by_key(key);
-	struct pp_error err = {0};
-	char label[64];
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	snprintf(label, sizeof(label), "--%s", o->name);
-	CU_ASSERT_EQUAL_FATAL(config_set(c, o, label, value, &err), 0);
-}
-
-/* Runs c, which must succeed. */
-static struct sim *simulate(const struct config *c)
-{
-	struct pp_error err = {0};
-	struct sim *s = sim_run(c, &err);
-
-	if (s == NULL)
-		fprintf(stderr, "%s p=%d v=%d m=%d: %s\n", c->schedule, c->p, c->v, c->m, err.msg);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	return s;
-}
-
 /* A time of s in units. */
 static double units(const struct sim *s, pp_time t)
 {
@@ -69,8 +28,8 @@ static double took(const struct sim *s, size_t i)
 
 static void sim_zbv_p4_m8_takes_25_5_units_holds_at_most_p_and_sends_96_messages(void)
 {
-	struct config c = config_with("zbv", 4, 2, 8, 1, 1, 1);
-	struct sim *s = simulate(&c);
+	struct config c = unit_config("zbv", 4, 2, 8, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0);
 	struct pp_error err = {0};
 
 	/* chunk ops take half a unit: 2m(F+B+W) = 24 of work, plus (p-1) F = 1.5 of fill */
@@ -97,8 +56,8 @@ static void sim_zbv_takes_max_of_6m_plus_p_minus_1_and_4m_plus_4p_minus_2_chunk_
 	 * 4m + 4p - 2); a chunk op is half a unit here */
 	for (int p = 2; p <= 6; p++)
 		for (int m = 1; m < 5 * p; m++) {
-			struct config c = config_with("zbv", p, 2, m, 1, 1, 1);
-			struct sim *s = simulate(&c);
+			struct config c = unit_config("zbv", p, 2, m, 1, 1, 1);
+			struct sim *s = unit_run(&c, 0);
 			double a = 6 * m + p - 1, b = 4 * m + 4 * p - 2;
 
 			ASSERT_NEAR(s->metrics.makespan, (a > b ? a : b) / 2);
@@ -110,8 +69,8 @@ static void sim_zbv_takes_max_of_6m_plus_p_minus_1_and_4m_plus_4p_minus_2_chunk_
 
 static void sim_zb_auto_p4_m8_takes_27_units_in_zb_h1_s_order(void)
 {
-	struct config c = config_with("zb-auto", 4, 1, 8, 1, 1, 1);
-	struct sim *s = simulate(&c);
+	struct config c = unit_config("zb-auto", 4, 1, 8, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0);
 	struct sched *h = sched_new(sched_find("zbh1"), &(struct sched_params){4, 1, 8, 0});
 
 	ASSERT_NEAR(s->metrics.makespan, 27);
@@ -126,8 +85,8 @@ static void sim_zb_auto_p4_m8_takes_27_units_in_zb_h1_s_order(void)
 
 static void sim_zb2p_p4_m8_takes_at_most_27_units_within_2p(void)
 {
-	struct config c = config_with("zb2p", 4, 1, 8, 1, 1, 1);
-	struct sim *s = simulate(&c);
+	struct config c = unit_config("zb2p", 4, 1, 8, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0);
 
 	CU_ASSERT(s->metrics.makespan <= 27 + 1e-9);
 	ASSERT_NEAR(s->sched->mem_limit, 8);
@@ -138,8 +97,8 @@ static void sim_zb2p_p4_m8_takes_at_most_27_units_within_2p(void)
 
 static void sim_zb1p_uses_a_limit_of_p_whatever_mem_limit_would_say(void)
 {
-	struct config c = config_with("zb1p", 3, 1, 9, 1, 1, 1);
-	struct sim *s = simulate(&c);
+	struct config c = unit_config("zb1p", 3, 1, 9, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0);
 
 	ASSERT_NEAR(s->sched->mem_limit, 3);
 	for (int d = 0; d < 3; d++)
@@ -149,14 +108,14 @@ static void sim_zb1p_uses_a_limit_of_p_whatever_mem_limit_would_say(void)
 
 static void sim_zb_auto_beats_zb_h1_when_the_last_stage_is_1_5_times_slower(void)
 {
-	struct config a = config_with("zb-auto", 4, 1, 8, 2, 2, 1);
-	struct config h = config_with("zbh1", 4, 1, 8, 2, 2, 1);
+	struct config a = unit_config("zb-auto", 4, 1, 8, 2, 2, 1);
+	struct config h = unit_config("zbh1", 4, 1, 8, 2, 2, 1);
 	struct sim *sa, *sh;
 
-	set(&a, "stage_scale", "1,1,1,1.5");
-	set(&h, "stage_scale", "1,1,1,1.5");
-	sa = simulate(&a);
-	sh = simulate(&h);
+	unit_set(&a, "stage_scale", "1,1,1,1.5");
+	unit_set(&h, "stage_scale", "1,1,1,1.5");
+	sa = unit_run(&a, 0);
+	sh = unit_run(&h, 0);
 	/* zb-auto orders ops from the scaled costs; ZB-H1's fixed order waits for the last stage */
 	ASSERT_NEAR(sa->metrics.makespan, 66);
 	ASSERT_NEAR(sh->metrics.makespan, 67);
@@ -176,11 +135,11 @@ static void sim_zb_auto_takes_72_51_37_and_27_units_with_limits_1_2_3_and_5(void
 	} cases[] = {{"1", 72}, {"2", 51}, {"3", 37}, {"5", 27}, {"8", 27}};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct config c = config_with("zb-auto", 4, 1, 8, 1, 1, 1);
+		struct config c = unit_config("zb-auto", 4, 1, 8, 1, 1, 1);
 		struct sim *s;
 
-		set(&c, "mem_limit", cases[i].limit);
-		s = simulate(&c);
+		unit_set(&c, "mem_limit", cases[i].limit);
+		s = unit_run(&c, 0);
 		ASSERT_NEAR(s->metrics.makespan, cases[i].makespan);
 		ASSERT_NEAR(s->sched->mem_limit, atof(cases[i].limit));
 		for (int d = 0; d < 4; d++)
@@ -201,9 +160,9 @@ static void sim_loopedbfs_takes_v_max_m_p_plus_min_m_p_minus_1_forward_backward_
 		for (size_t t = 0; t < sizeof(times) / sizeof(times[0]); t++) {
 			int p = shapes[k][0], v = shapes[k][1], m = shapes[k][2];
 			int hi = m > p ? m : p, lo = m < p ? m : p;
-			struct config c = config_with("loopedbfs", p, v, m, times[t][0],
+			struct config c = unit_config("loopedbfs", p, v, m, times[t][0],
 			                              times[t][1], times[t][2]);
-			struct sim *s = simulate(&c);
+			struct sim *s = unit_run(&c, 0);
 			double fb = (times[t][0] + times[t][1] + times[t][2]) / v;
 
 			ASSERT_NEAR(s->metrics.makespan, (v * hi + lo - 1) * fb);
@@ -213,8 +172,8 @@ static void sim_loopedbfs_takes_v_max_m_p_plus_min_m_p_minus_1_forward_backward_
 
 static void sim_dualpipev_p4_m10_takes_33_units_and_passes_validation(void)
 {
-	struct config c = config_with("dualpipev", 4, 2, 10, 1, 1, 1);
-	struct sim *s = simulate(&c);
+	struct config c = unit_config("dualpipev", 4, 2, 10, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0);
 	struct pp_error err = {0};
 
 	/* 66 chunk units of 0.5: 60 of work plus (p-1)(F&B + B - 3W) = 3 * 2 */
@@ -236,12 +195,12 @@ static void sim_dualpipev_runs_each_pair_as_one_slot_of_overlap_factor_times_f_p
 	double base = 0;
 
 	for (size_t k = 0; k < sizeof(factors) / sizeof(factors[0]); k++) {
-		struct config c = config_with("dualpipev", 4, 2, 10, 1, 1, 1);
+		struct config c = unit_config("dualpipev", 4, 2, 10, 1, 1, 1);
 		struct sim *s;
 		int pairs = 0;
 
 		c.overlap_factor = factors[k];
-		s = simulate(&c);
+		s = unit_run(&c, 0);
 		for (size_t i = 0; i < s->sched->nops; i++) {
 			const struct op *o = &s->sched->ops[i];
 
@@ -291,12 +250,12 @@ static void sim_dualpipev_makespan_follows_deepseek_s_bubble_when_f_equals_b_at_
 					              (2 * m - 2 * p - 1) * (f + b - fb) +
 					              (p - 1) * (fb + b - 3 * w);
 					struct config c =
-					        config_with("dualpipev", p, 2, m, times[t][0],
+					        unit_config("dualpipev", p, 2, m, times[t][0],
 					                    times[t][1], times[t][2]);
 					struct sim *s;
 
 					c.overlap_factor = fb / (f + b);
-					s = simulate(&c);
+					s = unit_run(&c, 0);
 					CU_ASSERT_DOUBLE_EQUAL(s->metrics.makespan, want, 1e-6);
 					compared++;
 					sim_free(s);
@@ -306,11 +265,11 @@ static void sim_dualpipev_makespan_follows_deepseek_s_bubble_when_f_equals_b_at_
 
 static void sim_stage_scale_per_device_multiplies_every_op_of_that_device(void)
 {
-	struct config c = config_with("zbh1", 4, 1, 8, 2, 2, 1);
+	struct config c = unit_config("zbh1", 4, 1, 8, 2, 2, 1);
 	struct sim *s;
 
-	set(&c, "stage_scale", "1,1,1,1.5");
-	s = simulate(&c);
+	unit_set(&c, "stage_scale", "1,1,1,1.5");
+	s = unit_run(&c, 0);
 	for (size_t i = 0; i < s->sched->nops; i++) {
 		const struct op *o = &s->sched->ops[i];
 		double t = o->kind == OP_F ? 2 : o->kind == OP_B ? 2 : 1;
@@ -324,13 +283,13 @@ static void sim_stage_scale_per_device_multiplies_every_op_of_that_device(void)
 
 static void sim_stage_scale_per_device_follows_the_v_placement(void)
 {
-	struct config c = config_with("zbv", 2, 2, 4, 1, 1, 1);
+	struct config c = unit_config("zbv", 2, 2, 4, 1, 1, 1);
 	struct sim *s;
 
 	/* V placement, p=2: stages 0 and 3 on device 0, stages 1 and 2 on device 1; stage 2 is
 	 * on device 1 although 2 % p = 0 */
-	set(&c, "stage_scale", "1,3");
-	s = simulate(&c);
+	unit_set(&c, "stage_scale", "1,3");
+	s = unit_run(&c, 0);
 	for (size_t i = 0; i < s->sched->nops; i++) {
 		const struct op *o = &s->sched->ops[i];
 		double scale = o->stage == 1 || o->stage == 2 ? 3 : 1;
@@ -342,18 +301,18 @@ static void sim_stage_scale_per_device_follows_the_v_placement(void)
 
 static void sim_stage_scale_per_stage_multiplies_each_virtual_stage(void)
 {
-	struct config c = config_with("zbv", 2, 2, 4, 1, 1, 1);
+	struct config c = unit_config("zbv", 2, 2, 4, 1, 1, 1);
 	struct sim *s;
 
-	set(&c, "stage_scale", "1,2,3,4");
-	s = simulate(&c);
+	unit_set(&c, "stage_scale", "1,2,3,4");
+	s = unit_run(&c, 0);
 	for (size_t i = 0; i < s->sched->nops; i++)
 		ASSERT_NEAR(took(s, i), 0.5 * (s->sched->ops[i].stage + 1));
 	sim_free(s);
 	/* interleaved p=2, v=2: stage 3 is chunk 1 of device 1 */
-	c = config_with("interleaved", 2, 2, 4, 1, 1, 1);
-	set(&c, "stage_scale", "1,1,1,2");
-	s = simulate(&c);
+	c = unit_config("interleaved", 2, 2, 4, 1, 1, 1);
+	unit_set(&c, "stage_scale", "1,1,1,2");
+	s = unit_run(&c, 0);
 	for (size_t i = 0; i < s->sched->nops; i++) {
 		const struct op *o = &s->sched->ops[i];
 		double t = o->kind == OP_F ? 0.5 : 1;
@@ -382,10 +341,10 @@ static void sim_gives_zbv_dualpipev_and_interleaved_two_chunks_unless_v_is_set(v
 
 static void sim_rejects_a_chunk_count_the_schedule_does_not_take_when_v_is_set(void)
 {
-	struct config c = config_with("zbv", 4, 1, 8, 1, 1, 1);
+	struct config c = unit_config("zbv", 4, 1, 8, 1, 1, 1);
 	struct pp_error err = {0};
 
-	set(&c, "v", "1");
+	unit_set(&c, "v", "1");
 	CU_ASSERT_PTR_NULL(sim_run(&c, &err));
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 	CU_ASSERT_STRING_EQUAL(err.msg, "--chunks '1': schedule 'zbv' needs v=2");
@@ -418,14 +377,14 @@ static void remove_export(const char *dir, const char *path)
 static void sim_runs_a_schedule_file_with_the_file_s_shape(void)
 {
 	char dir[32], path[128];
-	struct config c = config_with("1f1b", 4, 1, 8, 1, 1, 1),
-	              g = config_with("zbv", 2, 2, 6, 1, 1, 1);
+	struct config c = unit_config("1f1b", 4, 1, 8, 1, 1, 1),
+	              g = unit_config("zbv", 2, 2, 6, 1, 1, 1);
 	struct sim *s, *want;
 
 	export_schedule("zbv", 2, 2, 6, SCHEDFILE_TORCH, dir, path);
-	set(&c, "schedule_file", path);
-	s = simulate(&c);
-	want = simulate(&g);
+	unit_set(&c, "schedule_file", path);
+	s = unit_run(&c, 0);
+	want = unit_run(&g, 0);
 	CU_ASSERT_EQUAL(s->config.p, 2);
 	CU_ASSERT_EQUAL(s->config.v, 2);
 	CU_ASSERT_EQUAL(s->config.m, 6);
@@ -441,20 +400,20 @@ static void sim_runs_a_schedule_file_with_the_file_s_shape(void)
 static void sim_rejects_a_schedule_file_whose_shape_differs_from_an_explicit_p(void)
 {
 	char dir[32], path[128], msg[256];
-	struct config c = config_with("1f1b", 4, 1, 8, 1, 1, 1);
+	struct config c = unit_config("1f1b", 4, 1, 8, 1, 1, 1);
 	struct pp_error err = {0};
 
 	export_schedule("1f1b", 2, 1, 3, SCHEDFILE_PPSIM, dir, path);
-	set(&c, "schedule_file", path);
-	set(&c, "p", "3");
+	unit_set(&c, "schedule_file", path);
+	unit_set(&c, "p", "3");
 	CU_ASSERT_PTR_NULL(sim_run(&c, &err));
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 	snprintf(msg, sizeof(msg), "--stages '3': the schedule file '%s' has p=2", path);
 	CU_ASSERT_STRING_EQUAL(err.msg, msg);
 	/* a generator's own options do not apply to a file */
-	c = config_with("1f1b", 4, 1, 8, 1, 1, 1);
-	set(&c, "schedule_file", path);
-	set(&c, "schedule", "zbv");
+	c = unit_config("1f1b", 4, 1, 8, 1, 1, 1);
+	unit_set(&c, "schedule_file", path);
+	unit_set(&c, "schedule", "zbv");
 	CU_ASSERT_PTR_NULL(sim_run(&c, &err));
 	CU_ASSERT_STRING_EQUAL(err.msg, "--schedule 'zbv': not with --schedule-file");
 	remove_export(dir, path);
@@ -463,14 +422,14 @@ static void sim_rejects_a_schedule_file_whose_shape_differs_from_an_explicit_p(v
 static void sim_scales_the_stages_of_a_schedule_file_by_the_file_s_devices(void)
 {
 	char dir[32], path[128];
-	struct config c = config_with("1f1b", 4, 1, 8, 1, 1, 1);
+	struct config c = unit_config("1f1b", 4, 1, 8, 1, 1, 1);
 	struct pp_error err = {0};
 	struct sim *s;
 
 	/* a p=2 file with one factor per device of the file (the defaults say p=4) */
 	export_schedule("1f1b", 2, 1, 4, SCHEDFILE_PPSIM, dir, path);
-	set(&c, "schedule_file", path);
-	set(&c, "stage_scale", "1,2");
+	unit_set(&c, "schedule_file", path);
+	unit_set(&c, "stage_scale", "1,2");
 	s = sim_run(&c, &err);
 	CU_ASSERT_PTR_NOT_NULL(s);
 	if (s == NULL)
@@ -487,9 +446,9 @@ static void sim_scales_the_stages_of_a_schedule_file_by_the_file_s_devices(void)
 	remove_export(dir, path);
 	/* a V file (p=3, v=2) with one factor per virtual stage */
 	export_schedule("zbv", 3, 2, 6, SCHEDFILE_TORCH, dir, path);
-	c = config_with("1f1b", 4, 1, 8, 1, 1, 1);
-	set(&c, "schedule_file", path);
-	set(&c, "stage_scale", "1,2,3,4,5,6");
+	c = unit_config("1f1b", 4, 1, 8, 1, 1, 1);
+	unit_set(&c, "schedule_file", path);
+	unit_set(&c, "stage_scale", "1,2,3,4,5,6");
 	s = sim_run(&c, &err);
 	CU_ASSERT_PTR_NOT_NULL(s);
 	if (s == NULL)

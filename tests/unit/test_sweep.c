@@ -29,22 +29,12 @@ static char *long_label(const char *key, char *buf, size_t n)
 	return buf;
 }
 
-/* Sets option key of c as the command line would; the value must pass. */
-static void set(struct config *c, const char *key, const char *value)
-{
-	struct pp_error err = {0};
-	char label[64];
-
-	long_label(key, label, sizeof(label));
-	CU_ASSERT_EQUAL_FATAL(config_set(c, option(key), label, value, &err), 0);
-}
-
 /* The defaults priced from the Llama 3 70B preset on A100 80GB GPUs. */
 static void init_model(struct config *c)
 {
 	config_init(c);
-	set(c, "model", "llama3-70b");
-	set(c, "gpu", "a100-80g");
+	unit_set(c, "model", "llama3-70b");
+	unit_set(c, "gpu", "a100-80g");
 }
 
 /* Sets the axis of option key to spec under the label "--NAME"; it must pass. */
@@ -118,22 +108,10 @@ static char *every_schedule(char *buf, size_t n)
 	return buf;
 }
 
-/* Runs c, which must succeed. */
-static struct sim *simulate(const struct config *c)
-{
-	struct pp_error err = {0};
-	struct sim *s = sim_run(c, &err);
-
-	if (s == NULL)
-		fprintf(stderr, "%s p=%d v=%d m=%d: %s\n", c->schedule, c->p, c->v, c->m, err.msg);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	return s;
-}
-
 /* The makespan of c, which must run. */
 static double makespan_of(const struct config *c)
 {
-	struct sim *s = simulate(c);
+	struct sim *s = unit_run(c, 0);
 	double t = s->metrics.makespan;
 
 	sim_free(s);
@@ -275,16 +253,22 @@ static void sweep_set_axis_replaces_the_earlier_axis_of_the_same_option(void)
 	sweep_release(&sw);
 }
 
+/* A sweep of exactly SWEEP_MAX_POINTS points: p 1..255, m 1..257, msg_bytes 1..65537. */
+static void init_full_sweep(struct sweep *sw)
+{
+	/* 255 x 257 x 65537 = 2^32 - 1 */
+	sweep_init(sw, NULL);
+	axis(sw, "p", "1:255");
+	axis(sw, "m", "1:257");
+	axis(sw, "msg_bytes", "1:65537");
+}
+
 static void sweep_set_axis_allows_exactly_the_point_limit_and_rejects_one_axis_more(void)
 {
 	struct sweep sw;
 	struct pp_error err = {0};
 
-	/* 255 x 257 x 65537 = 2^32 - 1 */
-	sweep_init(&sw, NULL);
-	axis(&sw, "p", "1:255");
-	axis(&sw, "m", "1:257");
-	axis(&sw, "msg_bytes", "1:65537");
+	init_full_sweep(&sw);
 	CU_ASSERT_EQUAL(sweep_points(&sw), SWEEP_MAX_POINTS);
 	assert_axis_rejected(&sw, "v", "-v", "1,2", &err);
 	CU_ASSERT_STRING_EQUAL(err.msg, "-v: the sweep would have more than 4294967295 points");
@@ -299,10 +283,7 @@ static void sweep_set_axis_keeps_the_earlier_axis_when_its_replacement_exceeds_t
 	struct sweep sw;
 	struct pp_error err = {0};
 
-	sweep_init(&sw, NULL);
-	axis(&sw, "p", "1:255");
-	axis(&sw, "m", "1:257");
-	axis(&sw, "msg_bytes", "1:65537");
+	init_full_sweep(&sw);
 	assert_axis_rejected(&sw, "p", "-p", "1:256", &err);
 	CU_ASSERT_EQUAL(sw.naxes, 3);
 	CU_ASSERT_EQUAL(sweep_points(&sw), SWEEP_MAX_POINTS);
@@ -380,7 +361,7 @@ static void sweep_point_config_varies_the_last_axis_fastest(void)
 	struct sweep sw;
 
 	config_init(&base);
-	set(&base, "t_comm", "0.25");
+	unit_set(&base, "t_comm", "0.25");
 	sweep_init(&sw, &base);
 	axis(&sw, "p", "2,4");
 	axis(&sw, "m", "4,8,16");
@@ -420,15 +401,15 @@ static void sweep_evaluate_gives_a_valid_point_the_figures_of_a_direct_run(void)
 	struct sim *s;
 
 	config_init(&base);
-	set(&base, "t_comm", "0.25");
+	unit_set(&base, "t_comm", "0.25");
 	sweep_init(&sw, &base);
 	axis(&sw, "schedule", "1f1b,zbh1");
 	axis(&sw, "p", "2,4");
 	config_init(&direct);
-	set(&direct, "t_comm", "0.25");
-	set(&direct, "schedule", "zbh1");
-	set(&direct, "p", "2");
-	s = simulate(&direct);
+	unit_set(&direct, "t_comm", "0.25");
+	unit_set(&direct, "schedule", "zbh1");
+	unit_set(&direct, "p", "2");
+	s = unit_run(&direct, 0);
 	/* point 2: zbh1 (second value of the first axis), p = 2 (first of the second) */
 	sweep_evaluate(&sw, 2, &r);
 	CU_ASSERT_TRUE(r.ok);
@@ -562,9 +543,9 @@ static void sweep_evaluate_fills_a_skipped_point_s_layout_settled_from_the_globa
 
 	/* 32 GPUs at p = tp = 1: dp = 32, m = 1024 / (mbs 2 x dp 32) = 16 */
 	init_model(&base);
-	set(&base, "gpus", "32");
-	set(&base, "global_batch", "1024");
-	set(&base, "mbs", "2");
+	unit_set(&base, "gpus", "32");
+	unit_set(&base, "global_batch", "1024");
+	unit_set(&base, "mbs", "2");
 	sweep_init(&sw, &base);
 	sw.require_fit = true;
 	axis(&sw, "p", "1");
@@ -646,7 +627,7 @@ static void init_grid(struct sweep *sw)
 	struct config base;
 
 	config_init(&base);
-	set(&base, "t_comm", "0.25");
+	unit_set(&base, "t_comm", "0.25");
 	sweep_init(sw, &base);
 	axis(sw, "schedule", "all");
 	axis(sw, "p", "2,4");
@@ -914,11 +895,11 @@ static void sweep_run_ranked_counts_simulated_skipped_and_over_memory_points(voi
 static void init_global_batch(struct config *c)
 {
 	init_model(c);
-	set(c, "gpus", "32");
-	set(c, "tp", "8");
-	set(c, "p", "4");
-	set(c, "global_batch", "512");
-	set(c, "mbs", "2");
+	unit_set(c, "gpus", "32");
+	unit_set(c, "tp", "8");
+	unit_set(c, "p", "4");
+	unit_set(c, "global_batch", "512");
+	unit_set(c, "mbs", "2");
 }
 
 /* Settles c, which must fail with a usage error starting with prefix. */
@@ -946,12 +927,12 @@ static void config_settle_derives_m_and_dp_from_the_global_batch(void)
 	CU_ASSERT_EQUAL(dp, 1);
 	/* the input is left alone */
 	CU_ASSERT_EQUAL(c.m, 8);
-	set(&c, "gpus", "64");
+	unit_set(&c, "gpus", "64");
 	CU_ASSERT_EQUAL(config_settle(&c, &out, &err), 0);
 	CU_ASSERT_EQUAL(out.m, 128);
 	CU_ASSERT_EQUAL(out.dp, 2);
 	/* an explicit m that agrees is fine */
-	set(&c, "m", "128");
+	unit_set(&c, "m", "128");
 	CU_ASSERT_EQUAL(config_settle(&c, &out, &err), 0);
 	CU_ASSERT_EQUAL(out.m, 128);
 }
@@ -962,15 +943,15 @@ static void config_settle_rejects_a_global_batch_that_is_not_whole_microbatches(
 
 	/* dp = 2: a step of micro-batches takes mbs 2 x dp 2 = 4 sequences */
 	init_global_batch(&c);
-	set(&c, "gpus", "64");
-	set(&c, "global_batch", "510");
+	unit_set(&c, "gpus", "64");
+	unit_set(&c, "global_batch", "510");
 	assert_unsettled(&c, "--global-batch '510': ");
-	set(&c, "global_batch", "511");
-	set(&c, "gpus", "32");
+	unit_set(&c, "global_batch", "511");
+	unit_set(&c, "gpus", "32");
 	assert_unsettled(&c, "--global-batch '511': ");
 	/* so is a GPU count p x tp does not divide */
-	set(&c, "global_batch", "512");
-	set(&c, "gpus", "48");
+	unit_set(&c, "global_batch", "512");
+	unit_set(&c, "gpus", "48");
 	assert_unsettled(&c, "--tp '8': ");
 }
 
@@ -979,7 +960,7 @@ static void config_settle_rejects_an_explicit_m_that_disagrees_with_the_global_b
 	struct config c;
 
 	init_global_batch(&c);
-	set(&c, "m", "128");
+	unit_set(&c, "m", "128");
 	assert_unsettled(&c, "--microbatches '128': disagrees with --global-batch 512 = m 256");
 }
 
@@ -989,9 +970,9 @@ static void config_settle_leaves_m_alone_without_a_global_batch(void)
 	struct pp_error err = {0};
 
 	init_model(&c);
-	set(&c, "gpus", "32");
-	set(&c, "tp", "8");
-	set(&c, "m", "12");
+	unit_set(&c, "gpus", "32");
+	unit_set(&c, "tp", "8");
+	unit_set(&c, "m", "12");
 	CU_ASSERT_EQUAL(config_settle(&c, &out, &err), 0);
 	CU_ASSERT_EQUAL(out.m, 12);
 	CU_ASSERT_EQUAL(out.dp, 1);
@@ -1009,9 +990,9 @@ static int settled_v(const char *schedule, const char *v, bool given)
 	struct pp_error err = {0};
 
 	config_init(&c);
-	set(&c, "schedule", schedule);
+	unit_set(&c, "schedule", schedule);
 	if (given)
-		set(&c, "v", v);
+		unit_set(&c, "v", v);
 	else
 		c.v = atoi(v);
 	CU_ASSERT_EQUAL(config_settle(&c, &out, &err), 0);
@@ -1034,9 +1015,9 @@ static void config_settle_gives_v_the_schedule_s_fewest_chunks_unless_v_is_set(v
 static void init_breakeven(struct config *c, const char *m)
 {
 	config_init(c);
-	set(c, "p", "4");
-	set(c, "m", m);
-	set(c, "t_comm", "0.3");
+	unit_set(c, "p", "4");
+	unit_set(c, "m", m);
+	unit_set(c, "t_comm", "0.3");
 }
 
 /* The makespan of c run with schedule at v chunks in mode comm. */
@@ -1046,9 +1027,9 @@ static double makespan_with(const struct config *c, const char *schedule, int v,
 	char num[16];
 
 	snprintf(num, sizeof(num), "%d", v);
-	set(&x, "schedule", schedule);
-	set(&x, "v", num);
-	set(&x, "comm", config_comm_name(comm));
+	unit_set(&x, "schedule", schedule);
+	unit_set(&x, "v", num);
+	unit_set(&x, "comm", config_comm_name(comm));
 	return makespan_of(&x);
 }
 
@@ -1124,16 +1105,16 @@ static void breakeven_run_puts_links_outermost_then_comms_and_prices_each_link(v
 	struct config c;
 
 	config_init(&c);
-	set(&c, "msg_bytes", "1000000");
+	unit_set(&c, "msg_bytes", "1000000");
 	breakeven_run(&c, links, 2, comms, 2, vs, 2, rows);
 	for (int l = 0; l < 2; l++)
 		for (int k = 0; k < 2; k++) {
 			struct config x = c;
 			struct sim *s;
 
-			set(&x, "link", links[l]);
-			set(&x, "comm", config_comm_name(comms[k]));
-			s = simulate(&x);
+			unit_set(&x, "link", links[l]);
+			unit_set(&x, "comm", config_comm_name(comms[k]));
+			s = unit_run(&x, 0);
 			for (int i = 0; i < 2; i++) {
 				const struct breakeven_row *r = &rows[(l * 2 + k) * 2 + i];
 
@@ -1201,11 +1182,11 @@ static void breakeven_run_takes_the_slowest_hop_s_message_time_with_a_model(void
 
 	/* tp = 2 in nodes of 8: stages 0-3 on one node, 4-7 on the next; only hop 3 leaves it */
 	init_model(&c);
-	set(&c, "p", "8");
-	set(&c, "tp", "2");
-	set(&c, "gpus_per_node", "8");
+	unit_set(&c, "p", "8");
+	unit_set(&c, "tp", "2");
+	unit_set(&c, "gpus_per_node", "8");
 	breakeven_run(&c, NULL, 0, &comm, 1, vs, 2, rows);
-	s = simulate(&c);
+	s = unit_run(&c, 0);
 	slowest = slowest_hop_of(s, &last);
 	CU_ASSERT_TRUE(slowest > last);
 	for (int i = 0; i < 2; i++) {
@@ -1223,9 +1204,9 @@ static void breakeven_run_takes_the_slowest_hop_s_message_time_with_a_model(void
 static void init_advice(struct config *c)
 {
 	init_model(c);
-	set(c, "gpus", "32");
-	set(c, "gpus_per_node", "8");
-	set(c, "global_batch", "512");
+	unit_set(c, "gpus", "32");
+	unit_set(c, "gpus_per_node", "8");
+	unit_set(c, "global_batch", "512");
 }
 
 /* Asserts that advise_check refuses c with a usage error containing names. */
@@ -1251,9 +1232,9 @@ static void advise_check_names_the_first_missing_option(void)
 	assert_not_advisable(&c, "--model");
 	init_model(&c);
 	assert_not_advisable(&c, "--gpus");
-	set(&c, "gpus", "32");
+	unit_set(&c, "gpus", "32");
 	assert_not_advisable(&c, "--global-batch");
-	set(&c, "global_batch", "512");
+	unit_set(&c, "global_batch", "512");
 	sweep_init(&sw, &c);
 	CU_ASSERT_EQUAL(advise_check(&sw, &err), 0);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
@@ -1309,7 +1290,7 @@ static void advise_add_axes_adds_no_axis_for_an_option_set_or_varied_already(voi
 	char schedules[1024];
 
 	init_advice(&c);
-	set(&c, "tp", "8");
+	unit_set(&c, "tp", "8");
 	sweep_init(&sw, &c);
 	axis(&sw, "v", "2");
 	CU_ASSERT_EQUAL(advise_add_axes(&sw, &err), 0);
@@ -1330,9 +1311,9 @@ static void advise_add_axes_bounds_p_by_the_layers_and_tp_by_the_node(void)
 	struct pp_error err = {0};
 
 	init_advice(&c);
-	set(&c, "layers", "16");
-	set(&c, "gpus_per_node", "4");
-	set(&c, "gpus", "96");
+	unit_set(&c, "layers", "16");
+	unit_set(&c, "gpus_per_node", "4");
+	unit_set(&c, "gpus", "96");
 	sweep_init(&sw, &c);
 	CU_ASSERT_EQUAL(advise_add_axes(&sw, &err), 0);
 	assert_axis(find_axis(&sw, "tp"), "tp", "--tp", "1,2,4");
@@ -1349,8 +1330,8 @@ static void advise_add_axes_lists_every_divisor_of_a_large_gpu_count(void)
 
 	/* 16216200 = 2^3 3^4 5^2 7 11 13 has 4 x 5 x 3 x 2 x 2 x 2 = 480 divisors */
 	init_advice(&c);
-	set(&c, "layers", "16777216");
-	set(&c, "gpus", "16216200");
+	unit_set(&c, "layers", "16777216");
+	unit_set(&c, "gpus", "16216200");
 	sweep_init(&sw, &c);
 	CU_ASSERT_EQUAL_FATAL(advise_add_axes(&sw, &err), 0);
 	p = find_axis(&sw, "p");

@@ -39,9 +39,18 @@ extern const struct unit_suite suite_sim;
 extern const struct unit_suite suite_sweep;
 
 struct sim;
+struct config;
 /* Simulates schedule with p devices, m micro-batches and message time t_comm at otherwise
  * default settings; asserts (fatally) that it succeeds. Free with sim_free. */
 struct sim *unit_simulate(const char *schedule, int p, int m, double t_comm);
+/* The defaults with this schedule, shape and device op times. */
+struct config unit_config(const char *schedule, int p, int v, int m, double t_f, double t_b,
+                          double t_w);
+/* Simulates c with sim_run_flags' flags; prints the error and fails (fatally) if it fails. */
+struct sim *unit_run(const struct config *c, unsigned flags);
+/* Sets option key (a config-file key) of c as the command line would ("--NAME"); the value
+ * must pass. */
+void unit_set(struct config *c, const char *key, const char *value);
 
 /*
  * Parses one rank's row of a PyTorch compute-only CSV ("0F0,,7I0,(0F7;7B3)OVERLAP_F_B", letters
