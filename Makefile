@@ -40,12 +40,13 @@ SRC_MODEL   := src/sched.c src/sched_check.c src/schedfile.c src/sched/gpipe.c s
 SRC_ENGINE  := src/engine.c
 SRC_METRICS := src/metrics.c src/sim.c
 SRC_SEARCH  := src/sweep.c src/advise.c
+SRC_SERVE   := src/serve_workload.c src/serve_price.c src/serve.c src/serve_metrics.c
 SRC_REPORT  := src/report.c src/report/text.c src/report/json.c src/report/timeline.c \
                src/report/ops_csv.c src/report/compare.c src/report/trace.c src/report/svg.c \
-               src/report/sweep.c src/report/advise.c
-LIB_SRC     := $(SRC_BASE) $(SRC_CONFIG) $(SRC_MODEL) $(SRC_ENGINE) $(SRC_METRICS) $(SRC_SEARCH) $(SRC_REPORT)
+               src/report/sweep.c src/report/advise.c src/report/serve.c
+LIB_SRC     := $(SRC_BASE) $(SRC_CONFIG) $(SRC_MODEL) $(SRC_ENGINE) $(SRC_METRICS) $(SRC_SEARCH) $(SRC_SERVE) $(SRC_REPORT)
 APP_SRC     := src/main.c src/cli.c src/cmd_run.c src/cmd_compare.c src/cmd_sweep.c \
-               src/cmd_advise.c src/cmd_breakeven.c \
+               src/cmd_advise.c src/cmd_breakeven.c src/cmd_serve.c \
                src/cmd_validate.c src/cmd_list.c
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
 BENCH_SRC   := $(sort $(wildcard bench/*.c))

@@ -34,6 +34,7 @@ enum {
 	OPT_FITS,
 	OPT_JOBS,
 	OPT_SHARD,
+	OPT_EXPORT_REQUESTS,
 	OPT_CONFIG = 2000,
 };
 
@@ -47,7 +48,7 @@ struct cmd_option {
 
 static const struct cmd_option cmd_options[] = {
         {{"config", required_argument, NULL, OPT_CONFIG_FILE},
-         CLI_RUN | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN,
+         CLI_RUN | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN | CLI_SERVE,
          "FILE",
          "read settings from a JSON config file (options given too win)"},
         {{"schedules", required_argument, NULL, OPT_SCHEDULES},
@@ -55,7 +56,7 @@ static const struct cmd_option cmd_options[] = {
          "LIST",
          "compare, sweep: comma-separated schedules, or 'all'"},
         {{"format", required_argument, NULL, OPT_FORMAT},
-         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN,
+         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN | CLI_SERVE,
          "FMT",
          "report format (default text):"},
         {{"top", required_argument, NULL, OPT_TOP},
@@ -79,25 +80,30 @@ static const struct cmd_option cmd_options[] = {
          "K/N",
          "sweep: evaluate only the K-th of N equal runs of points (for job arrays)"},
         {{"timeline", optional_argument, NULL, OPT_TIMELINE},
-         CLI_RUN,
+         CLI_RUN | CLI_SERVE,
          "WIDTH",
-         "run: append an ASCII timeline WIDTH columns wide (default: terminal, else 100)"},
+         "run, serve: append an ASCII timeline WIDTH columns wide (default: terminal, else 100)"},
         {{"dump-ops", required_argument, NULL, OPT_DUMP_OPS},
-         CLI_RUN,
+         CLI_RUN | CLI_SERVE,
          "FILE",
-         "run: write every op with its start and end as CSV to FILE"},
+         "run, serve: write every op with its start and end as CSV to FILE"},
         {{"trace", required_argument, NULL, OPT_TRACE},
-         CLI_RUN,
+         CLI_RUN | CLI_SERVE,
          "FILE",
-         "run: write a Chrome trace (Perfetto, chrome://tracing) to FILE"},
+         "run, serve: write a Chrome trace (Perfetto, chrome://tracing) to FILE"},
         {{"svg", required_argument, NULL, OPT_SVG},
-         CLI_RUN | CLI_COMPARE,
+         CLI_RUN | CLI_COMPARE | CLI_SERVE,
          "FILE",
          "write an SVG Gantt chart to FILE (compare: every row on one time axis)"},
         {{"color", required_argument, NULL, OPT_COLOR},
-         CLI_RUN,
+         CLI_RUN | CLI_SERVE,
          "WHEN",
-         "run: colour the timeline: auto (default: a terminal, without NO_COLOR), always, never"},
+         "run, serve: colour the timeline: auto (default: a terminal, without NO_COLOR), always, "
+         "never"},
+        {{"export-requests", required_argument, NULL, OPT_EXPORT_REQUESTS},
+         CLI_SERVE,
+         "FILE",
+         "serve: write the requests as served (JSON lines, a trace for --requests) to FILE"},
         {{"export-schedule", required_argument, NULL, OPT_EXPORT},
          CLI_RUN,
          "FILE",
@@ -111,11 +117,11 @@ static const struct cmd_option cmd_options[] = {
          NULL,
          "exit 1 without a report when a device is over its GPU's memory"},
         {{"help", no_argument, NULL, OPT_HELP},
-         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN,
+         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN | CLI_SERVE,
          NULL,
          "show this help and exit"},
         {{"version", no_argument, NULL, OPT_VERSION},
-         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN,
+         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN | CLI_SERVE,
          NULL,
          "show the version and exit"},
 };
@@ -181,6 +187,7 @@ void cli_help_options(FILE *out, enum cli_mode mode)
 	        {"t_f", "Explicit costs (abstract time units):"},
 	        {"link", "Links, communication, memory and stage scaling (both kinds of costs):"},
 	        {"model", "Costs from a model on a GPU (milliseconds):"},
+	        {"requests", "Serving (ppsim serve): requests, batching, costs, metrics:"},
 	};
 
 	for (size_t i = 0; i < n; i++) {
@@ -376,6 +383,9 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 	case OPT_FAIL_ON_OOM:
 		cli->fail_on_oom = true;
 		return -1;
+	case OPT_EXPORT_REQUESTS:
+		cli->requests_file = optarg;
+		return -1;
 	case OPT_EXPORT:
 		cli->export_file = optarg;
 		return -1;
@@ -464,7 +474,7 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 		                             argv[optind], argv[optind])
 		                 : cmd_usage("unexpected argument '%s'", argv[optind]);
 	}
-	if (status < 0 && (mode == CLI_RUN || mode == CLI_COMPARE)) {
+	if (status < 0 && (mode == CLI_RUN || mode == CLI_COMPARE || mode == CLI_SERVE)) {
 		cli->format = report_find(cli->format_name);
 		if (cli->format == NULL)
 			status = cmd_usage("--format '%s': unknown format", cli->format_name);
@@ -498,6 +508,52 @@ int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), c
 	if (outfile_commit(f, &err) != 0)
 		return cmd_fail(&err);
 	return PP_EXIT_OK;
+}
+
+/* What an output file needs: the simulation and, for the export, its format. */
+struct run_output {
+	const struct sim *sim;
+	enum schedfile_format format;
+};
+
+static int write_ops(FILE *out, const void *ctx)
+{
+	return report_ops_csv(out, ((const struct run_output *)ctx)->sim);
+}
+
+static int write_export(FILE *out, const void *ctx)
+{
+	const struct run_output *o = ctx;
+
+	return schedfile_write(out, o->sim->sched, o->format);
+}
+
+static int write_trace(FILE *out, const void *ctx)
+{
+	return report_trace(out, ((const struct run_output *)ctx)->sim);
+}
+
+static int write_svg(FILE *out, const void *ctx)
+{
+	struct report_row row = {"-", ((const struct run_output *)ctx)->sim};
+
+	return report_svg(out, &row, 1);
+}
+
+int cli_write_outputs(const struct cli *cli, const struct sim *s)
+{
+	struct run_output o = {s, cli->export_format};
+	int status = PP_EXIT_OK;
+
+	if (cli->dump_ops != NULL)
+		status = cli_write_file(cli->dump_ops, write_ops, &o);
+	if (status == PP_EXIT_OK && cli->export_file != NULL)
+		status = cli_write_file(cli->export_file, write_export, &o);
+	if (status == PP_EXIT_OK && cli->trace_file != NULL)
+		status = cli_write_file(cli->trace_file, write_trace, &o);
+	if (status == PP_EXIT_OK && cli->svg_file != NULL)
+		status = cli_write_file(cli->svg_file, write_svg, &o);
+	return status;
 }
 
 int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error *err)

@@ -24,6 +24,7 @@ enum cli_mode {
 	CLI_SWEEP = 4,
 	CLI_ADVISE = 8,
 	CLI_BREAKEVEN = 16,
+	CLI_SERVE = 32,
 };
 
 /* One config option given on the command line, applied in order. */
@@ -43,6 +44,7 @@ struct cli {
 	const char *schedules;               /* compare: --schedules list, or NULL */
 	bool fail_on_oom;                    /* a device over its memory is a failure (exit 1) */
 	const char *export_file;             /* run: write the op order here, or NULL */
+	const char *requests_file;           /* serve: write the requests here, or NULL */
 	const char *trace_file;              /* run: Chrome trace, or NULL */
 	const char *svg_file;                /* SVG Gantt chart, or NULL */
 	bool color;                          /* run: colour the timeline */
@@ -89,6 +91,12 @@ void cli_help_options(FILE *out, enum cli_mode mode);
  * exit status of the failure after reporting it.
  */
 int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), const void *ctx);
+
+/*
+ * Writes the output files the command line asks for (--dump-ops, --export-schedule, --trace,
+ * --svg) from s, stopping at the first that fails. Returns PP_EXIT_OK or the failure's status.
+ */
+int cli_write_outputs(const struct cli *cli, const struct sim *s);
 
 /*
  * With --fail-on-oom, the error for a simulation with a device over its GPU's memory: returns

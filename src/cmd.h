@@ -26,6 +26,13 @@ int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_breakeven(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+
+struct config;
+struct serve_run;
+struct pp_error;
+/* Reads or generates the requests of serving config c and simulates them (serve, compare). */
+struct serve_run *cmd_serve_config(const struct config *c, struct pp_error *err);
 
 /* Writes the full --help text. */
 void cmd_help(FILE *out);

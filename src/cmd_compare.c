@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "ppsim/sched.h"
+#include "ppsim/serve.h"
 #include "ppsim/sim.h"
 
 /* Splits the --schedules list into names[] (pointing into buf); "all" means the whole table. */
@@ -88,6 +89,78 @@ static int write_svg(FILE *out, const void *ctx)
 	return report_svg(out, r->rows, r->n);
 }
 
+/* True when config file (NULL: the command line alone) with the options is a serving config;
+ * false also when it cannot be read (the training path then reports why). */
+static bool serving(const struct cli *cli, const char *file)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	return cli_config(cli, file, &c, &err) == 0 && config_is_serve(&c);
+}
+
+/* Serving configs side by side: each file (or the command line alone) served and reported. */
+static int compare_serving(const struct cli *cli)
+{
+	int n = cli->nfiles > 0 ? cli->nfiles : 1, status = -1, made = 0;
+	struct serve_row *rows = pp_xcalloc((size_t)n, sizeof(*rows));
+	struct serve_metrics *metrics = pp_xcalloc((size_t)n, sizeof(*metrics));
+	struct report_row *views = pp_xcalloc((size_t)n, sizeof(*views));
+	struct pp_error err = {0};
+
+	for (int i = 0; i < n && status < 0; i++) {
+		const char *file = cli->nfiles > 0 ? cli->files[i] : NULL;
+		struct config c;
+		struct serve_run *r;
+
+		if (cli_config(cli, file, &c, &err) != 0) {
+			status = cmd_fail(&err);
+			break;
+		}
+		if (!config_is_serve(&c)) {
+			status = cmd_usage("compare: '%s' is a training config and '%s' a serving "
+			                   "one; compare like with like",
+			                   file, cli->files[0]);
+			break;
+		}
+		if ((r = cmd_serve_config(&c, &err)) == NULL) {
+			status = cmd_fail(&err);
+			break;
+		}
+		serve_metrics_init(&metrics[i], r);
+		rows[i] = (struct serve_row){label_of(file), r, &metrics[i]};
+		views[i] = (struct report_row){rows[i].label, &r->sim};
+		made++;
+		if (strcmp(r->sim.cost->time_unit, rows[0].run->sim.cost->time_unit) != 0)
+			status = cmd_usage("compare: rows mix time units ('%s' and '%s'); give every "
+			                   "row a model or none",
+			                   rows[0].run->sim.cost->time_unit, r->sim.cost->time_unit);
+	}
+	if (status < 0 && cli->svg_file != NULL) {
+		struct svg_rows sr = {views, made};
+
+		if (cli_write_file(cli->svg_file, write_svg, &sr) != PP_EXIT_OK)
+			status = PP_EXIT_IO;
+	}
+	if (status < 0) {
+		if (strcmp(cli->format->name, "json") == 0)
+			report_serve_compare_json(stdout, rows, made);
+		else if (strcmp(cli->format->name, "csv") == 0)
+			report_serve_compare_csv(stdout, rows, made);
+		else
+			report_serve_compare_text(stdout, rows, made);
+	}
+	for (int i = 0; i < made; i++) {
+		free((char *)rows[i].label);
+		serve_metrics_release(&metrics[i]);
+		serve_free((struct serve_run *)rows[i].run);
+	}
+	free(rows);
+	free(metrics);
+	free(views);
+	return status < 0 ? PP_EXIT_OK : status;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cli cli;
@@ -108,6 +181,11 @@ int cmd_compare(int argc, char **argv)
 			        "--schedules: not with --schedule-file, which fixes the order");
 	if (status < 0 && cli.nfiles == 0 && nsched == 0)
 		status = cmd_usage("compare: give config files, --schedules, or both");
+	if (status < 0 && nsched == 0 && serving(&cli, cli.files[0])) {
+		status = compare_serving(&cli);
+		cli_release(&cli);
+		return status;
+	}
 	nfiles = cli.nfiles > 0 ? cli.nfiles : 1;
 	if (status < 0)
 		rows = pp_xcalloc((size_t)nfiles * (size_t)(nsched > 0 ? nsched : 1),

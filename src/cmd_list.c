@@ -33,11 +33,13 @@ int cmd_list(int argc, char **argv)
 		       mp[i].name, mp[i].layers, mp[i].hidden, mp[i].ffn, mp[i].heads,
 		       mp[i].kv_heads, mp[i].vocab, mp[i].gated_mlp ? "gated" : "plain",
 		       mp[i].tied ? ", tied embeddings" : "");
-	puts("\nGPUs (--gpu): peak dense bf16, memory, default links");
+	puts("\nGPUs (--gpu): peak dense bf16, memory and its bandwidth, default links");
 	gp = preset_gpus(&n);
 	for (size_t i = 0; i < n; i++)
-		printf("  %-12s %4g TFLOP/s, %3g GB, %s inside a node, %s between nodes\n",
-		       gp[i].name, gp[i].tflops, gp[i].memory_gb, gp[i].link, gp[i].inter_link);
+		printf("  %-12s %4g TFLOP/s, %3g GB at %4g GB/s, %s inside a node, %s between "
+		       "nodes\n",
+		       gp[i].name, gp[i].tflops, gp[i].memory_gb, gp[i].memory_bandwidth, gp[i].link,
+		       gp[i].inter_link);
 	puts("\nLinks (--link, --inter-link): bandwidth per direction, latency per message");
 	lp = preset_links(&n);
 	for (size_t i = 0; i < n; i++)

@@ -3,56 +3,7 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "ppsim/outfile.h"
-#include "ppsim/schedfile.h"
 #include "ppsim/sim.h"
-
-/* What an output file of `run` needs: the simulation and, for the export, its format. */
-struct run_output {
-	const struct sim *sim;
-	enum schedfile_format format;
-};
-
-static int write_ops(FILE *out, const void *ctx)
-{
-	return report_ops_csv(out, ((const struct run_output *)ctx)->sim);
-}
-
-static int write_export(FILE *out, const void *ctx)
-{
-	const struct run_output *o = ctx;
-
-	return schedfile_write(out, o->sim->sched, o->format);
-}
-
-static int write_trace(FILE *out, const void *ctx)
-{
-	return report_trace(out, ((const struct run_output *)ctx)->sim);
-}
-
-static int write_svg(FILE *out, const void *ctx)
-{
-	struct report_row row = {"-", ((const struct run_output *)ctx)->sim};
-
-	return report_svg(out, &row, 1);
-}
-
-/* Writes the output files asked for, stopping at the first that fails; returns the status. */
-static int write_outputs(const struct cli *cli, const struct sim *s)
-{
-	struct run_output o = {s, cli->export_format};
-	int status = PP_EXIT_OK;
-
-	if (cli->dump_ops != NULL)
-		status = cli_write_file(cli->dump_ops, write_ops, &o);
-	if (status == PP_EXIT_OK && cli->export_file != NULL)
-		status = cli_write_file(cli->export_file, write_export, &o);
-	if (status == PP_EXIT_OK && cli->trace_file != NULL)
-		status = cli_write_file(cli->trace_file, write_trace, &o);
-	if (status == PP_EXIT_OK && cli->svg_file != NULL)
-		status = cli_write_file(cli->svg_file, write_svg, &o);
-	return status;
-}
 
 int cmd_run(int argc, char **argv)
 {
@@ -77,7 +28,7 @@ int cmd_run(int argc, char **argv)
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
-	status = write_outputs(&cli, s);
+	status = cli_write_outputs(&cli, s);
 	if (status == PP_EXIT_OK && cli.format->write(stdout, s) != 0) {
 		pp_fail(&err, PP_ERR_IO, "out of memory building the report");
 		status = cmd_fail(&err);

@@ -117,6 +117,57 @@ static const struct config_option options[] = {
          "layers on the first stage; the rest split evenly", FIELD(first_stage_layers)},
         {"last-stage-layers", 0, "last_stage_layers", CONFIG_ARG_COUNT, "N",
          "layers on the last stage; the rest split evenly", FIELD(last_stage_layers)},
+        {"requests", 0, "requests", CONFIG_ARG_PATH, "FILE",
+         "request trace, JSON lines or CSV of arrival, prompt, output (default: generated)",
+         FIELD(requests)},
+        {"arrival", 0, "arrival", CONFIG_ARG_NAME, "KIND",
+         "generated arrivals: poisson (default), bursty or closed", FIELD(arrival)},
+        {"rate", 0, "rate", CONFIG_ARG_RATE, "R",
+         "requests per second (per 1000 time units without a model) (default 10)", FIELD(rate)},
+        {"num-requests", 0, "num_requests", CONFIG_ARG_COUNT, "N",
+         "requests to generate (default 100)", FIELD(num_requests)},
+        {"burst", 0, "burst", CONFIG_ARG_COUNT, "N",
+         "bursty: requests arriving together (default 8)", FIELD(burst)},
+        {"concurrency", 0, "concurrency", CONFIG_ARG_COUNT, "N",
+         "closed: clients, each with one request outstanding (default 8)", FIELD(concurrency)},
+        {"prompt", 0, "prompt", CONFIG_ARG_NAME, "DIST",
+         "prompt tokens: fixed:N, uniform:A:B or lognormal:MU:SIGMA (default fixed:512)",
+         FIELD(prompt)},
+        {"output", 0, "output", CONFIG_ARG_NAME, "DIST",
+         "output tokens, like --prompt (default fixed:128)", FIELD(output)},
+        {"seed", 0, "seed", CONFIG_ARG_BYTES, "N", "seed of the request generator (default 1)",
+         FIELD(seed)},
+        {"batching", 0, "batching", CONFIG_ARG_NAME, "POLICY",
+         "static, continuous (default), chunked or disaggregated", FIELD(batching)},
+        {"max-batch", 0, "max_batch", CONFIG_ARG_COUNT, "N",
+         "sequences in a micro-batch (default 256)", FIELD(max_batch)},
+        {"max-tokens", 0, "max_tokens", CONFIG_ARG_COUNT, "N",
+         "new tokens in a micro-batch, static and continuous (default 8192)", FIELD(max_tokens)},
+        {"chunk-tokens", 0, "chunk_tokens", CONFIG_ARG_COUNT, "N",
+         "chunked: token budget of a micro-batch, decodes first (default 512)",
+         FIELD(chunk_tokens)},
+        {"inflight", 0, "inflight", CONFIG_ARG_COUNT, "N",
+         "micro-batches in flight in a pipeline (default: its stages)", FIELD(inflight)},
+        {"kv-tokens", 0, "kv_tokens", CONFIG_ARG_BYTES, "N",
+         "KV-cache capacity in tokens (default: unlimited, or what GPU memory holds)",
+         FIELD(kv_tokens)},
+        {"prefill-stages", 0, "prefill_stages", CONFIG_ARG_COUNT, "N",
+         "disaggregated: stages of the prefill pipeline (default p)", FIELD(prefill_stages)},
+        {"kv-link", 0, "kv_link", CONFIG_ARG_NAME, "NAME",
+         "disaggregated: link preset carrying KV caches (default: the inter-node link)",
+         FIELD(kv_link)},
+        {"step-time", 0, "step_time", CONFIG_ARG_TIME, "T",
+         "time of a micro-batch on a stage, fixed part (default 1)", FIELD(step_time)},
+        {"token-time", 0, "token_time", CONFIG_ARG_TIME, "T",
+         "time per new token of a micro-batch on a stage (default 0)", FIELD(token_time)},
+        {"attn-time", 0, "attn_time", CONFIG_ARG_TIME, "T",
+         "time per new token per 1000 tokens of context on a stage (default 0)",
+         FIELD(attn_time)},
+        {"memory-bandwidth", 0, "memory_bandwidth", CONFIG_ARG_RATE, "GBPS",
+         "GPU memory bandwidth in GB/s, which bounds decoding (default: the GPU's)",
+         FIELD(memory_bandwidth)},
+        {"window", 0, "window", CONFIG_ARG_RATE, "T",
+         "length of the metric windows (default: a tenth of the run)", FIELD(window)},
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
@@ -157,6 +208,25 @@ static const char *const model_keys[] = {
         "last_stage_layers",
 };
 static const char *const explicit_keys[] = {"t_f", "t_b", "t_w", "t_comm", "msg_bytes"};
+
+/* Keys of `ppsim serve` alone, and the training keys it does not take. */
+static const char *const serve_keys[] = {
+        "requests",   "arrival",   "rate",           "num_requests", "burst",
+        "concurrency", "prompt",   "output",         "seed",         "batching",
+        "max_batch",  "max_tokens", "chunk_tokens",  "inflight",     "kv_tokens",
+        "prefill_stages", "kv_link", "step_time",    "token_time",   "attn_time",
+        "memory_bandwidth", "window",
+};
+static const char *const training_keys[] = {
+        "schedule",  "schedule_file", "v",         "m",        "group_size",
+        "t_f",       "t_b",           "t_w",       "msg_bytes", "w_mem_fraction",
+        "mem_limit", "overlap_factor", "seq",      "mbs",      "dp",
+        "gpus",      "global_batch",  "recompute", "distributed_optimizer",
+        "bytes_per_param",
+};
+/* Serving keys that need a model, and those of explicit serving costs. */
+static const char *const serve_model_keys[] = {"memory_bandwidth", "kv_link"};
+static const char *const serve_explicit_keys[] = {"step_time", "token_time", "attn_time"};
 
 const struct config_option *config_options(size_t *count)
 {
@@ -200,6 +270,19 @@ void config_init(struct config *c)
 	c->recompute = PP_RECOMPUTE_NONE;
 	c->bytes_per_param = 16;
 	c->dtype_bytes = 2;
+	c->arrival = PP_ARRIVAL_POISSON;
+	c->rate = 10;
+	c->num_requests = 100;
+	c->burst = 8;
+	c->concurrency = 8;
+	c->prompt = (struct pp_dist){PP_DIST_FIXED, 512, 0};
+	c->output = (struct pp_dist){PP_DIST_FIXED, 128, 0};
+	c->seed = 1;
+	c->batching = PP_BATCHING_CONTINUOUS;
+	c->max_batch = 256;
+	c->max_tokens = 8192;
+	c->chunk_tokens = 512;
+	c->step_time = 1;
 }
 
 struct sched_params config_sched_params(const struct config *c)
@@ -217,6 +300,33 @@ const char *config_comm_name(enum pp_comm comm)
 const char *config_duplex_name(enum pp_duplex duplex)
 {
 	return duplex == PP_DUPLEX_HALF ? "half" : "full";
+}
+
+static const char *const batchings[] = {"static", "continuous", "chunked", "disaggregated", NULL};
+static const char *const arrivals[] = {"poisson", "bursty", "closed", NULL};
+static const char *const dists[] = {"fixed", "uniform", "lognormal", NULL};
+
+const char *config_batching_name(enum pp_batching b)
+{
+	return batchings[b];
+}
+
+const char *config_arrival_name(enum pp_arrival a)
+{
+	return arrivals[a];
+}
+
+char *config_dist_format(const struct pp_dist *d, char *buf, size_t n)
+{
+	char a[32], b[32];
+
+	pp_double_format(a, sizeof(a), d->a);
+	pp_double_format(b, sizeof(b), d->b);
+	if (d->kind == PP_DIST_FIXED)
+		snprintf(buf, n, "fixed:%s", a);
+	else
+		snprintf(buf, n, "%s:%s:%s", dists[d->kind], a, b);
+	return buf;
 }
 
 bool config_is_set(const struct config *c, const char *key)
@@ -344,6 +454,48 @@ static int set_choice(int *field, const char *const *names, const char *label, c
 	return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be %s", label, value, list);
 }
 
+/* Parses a token-count distribution: fixed:N, uniform:A:B or lognormal:MU:SIGMA. */
+static int set_dist(struct pp_dist *d, const char *label, const char *value, struct pp_error *err)
+{
+	char buf[96], *f[3] = {buf, NULL, NULL};
+	int nf = 1, kind = -1;
+	double a = 0, b = 0;
+	long long x, y;
+
+	if (strlen(value) < sizeof(buf)) {
+		strcpy(buf, value);
+		for (char *p = buf; *p != '\0'; p++)
+			if (*p == ':') {
+				*p = '\0';
+				if (nf < 3)
+					f[nf] = p + 1;
+				nf++;
+			}
+		for (int i = 0; dists[i] != NULL; i++)
+			if (strcmp(buf, dists[i]) == 0)
+				kind = i;
+	}
+	if (kind == PP_DIST_FIXED && nf == 2 && parse_integer(f[1], 1, PP_MAX_COUNT, &x)) {
+		*d = (struct pp_dist){PP_DIST_FIXED, (double)x, 0};
+		return 0;
+	}
+	if (kind == PP_DIST_UNIFORM && nf == 3 && parse_integer(f[1], 1, PP_MAX_COUNT, &x) &&
+	    parse_integer(f[2], x, PP_MAX_COUNT, &y)) {
+		*d = (struct pp_dist){PP_DIST_UNIFORM, (double)x, (double)y};
+		return 0;
+	}
+	/* exp(16) is about 8.9 million tokens: the median stays below the count limit */
+	if (kind == PP_DIST_LOGNORMAL && nf == 3 && parse_number(f[1], &a) && a >= 0 && a <= 16 &&
+	    parse_number(f[2], &b) && b >= 0 && b <= 4) {
+		*d = (struct pp_dist){PP_DIST_LOGNORMAL, a, b};
+		return 0;
+	}
+	return pp_fail(err, PP_ERR_USAGE,
+	               "%s '%.60s': must be fixed:N, uniform:A:B (1 <= A <= B <= %d) or "
+	               "lognormal:MU:SIGMA (MU from 0 to 16, SIGMA from 0 to 4)",
+	               label, value, PP_MAX_COUNT);
+}
+
 static int set_name(struct config *c, const struct config_option *opt, const char *label,
                     const char *value, struct pp_error *err)
 {
@@ -387,6 +539,20 @@ static int set_name(struct config *c, const struct config_option *opt, const cha
 		rc = set_choice(&x, recomputes, label, value, err);
 		c->recompute = (enum pp_recompute)x;
 		return rc;
+	case FIELD(arrival):
+		rc = set_choice(&x, arrivals, label, value, err);
+		c->arrival = (enum pp_arrival)x;
+		return rc;
+	case FIELD(batching):
+		rc = set_choice(&x, batchings, label, value, err);
+		c->batching = (enum pp_batching)x;
+		return rc;
+	case FIELD(prompt):
+		return set_dist(&c->prompt, label, value, err);
+	case FIELD(output):
+		return set_dist(&c->output, label, value, err);
+	case FIELD(kv_link):
+		return set_preset(c->kv_link, "link", preset_link(value) != NULL, label, value, err);
 	}
 	return pp_fail(err, PP_ERR_USAGE, "%s: unhandled name option", label);
 }
@@ -561,6 +727,14 @@ char *config_format_value(const struct config *c, const struct config_option *op
 			snprintf(buf, n, "%s", mlps[c->mlp]);
 		else if (opt->offset == FIELD(recompute))
 			snprintf(buf, n, "%s", recomputes[c->recompute]);
+		else if (opt->offset == FIELD(arrival))
+			snprintf(buf, n, "%s", arrivals[c->arrival]);
+		else if (opt->offset == FIELD(batching))
+			snprintf(buf, n, "%s", batchings[c->batching]);
+		else if (opt->offset == FIELD(prompt))
+			config_dist_format(&c->prompt, buf, n);
+		else if (opt->offset == FIELD(output))
+			config_dist_format(&c->output, buf, n);
 		else
 			snprintf(buf, n, "%s", field);
 		break;
@@ -713,6 +887,76 @@ static int check_costs(const struct config *c, uint64_t ops, struct pp_error *er
 	return 0;
 }
 
+/* The first of keys[0..n-1] that c sets, or NULL. */
+static const char *first_set(const struct config *c, const char *const *keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (config_is_set(c, keys[i]))
+			return keys[i];
+	return NULL;
+}
+
+#define FIRST_SET(c, keys) first_set((c), (keys), sizeof(keys) / sizeof((keys)[0]))
+
+bool config_is_serve(const struct config *c)
+{
+	return FIRST_SET(c, serve_keys) != NULL;
+}
+
+int config_validate_serve(const struct config *c, struct pp_error *err)
+{
+	static const char *const generator_keys[] = {"arrival", "rate",   "num_requests", "burst",
+	                                             "concurrency", "prompt", "output", "seed"};
+	static const char *const link_keys[] = {"link", "bandwidth", "latency"};
+	const struct {
+		const char *key;
+		bool ok;
+		const char *why;
+	} needs[] = {
+	        {"rate", c->arrival != PP_ARRIVAL_CLOSED, "not with --arrival=closed"},
+	        {"burst", c->arrival == PP_ARRIVAL_BURSTY, "only with --arrival=bursty"},
+	        {"concurrency", c->arrival == PP_ARRIVAL_CLOSED, "only with --arrival=closed"},
+	        {"chunk_tokens", c->batching == PP_BATCHING_CHUNKED, "only with --batching=chunked"},
+	        {"max_tokens", c->batching != PP_BATCHING_CHUNKED,
+	         "not with --batching=chunked, whose budget is --chunk-tokens"},
+	        {"prefill_stages", c->batching == PP_BATCHING_DISAGGREGATED,
+	         "only with --batching=disaggregated"},
+	        {"kv_link", c->batching == PP_BATCHING_DISAGGREGATED,
+	         "only with --batching=disaggregated"},
+	        {"stage_scale", c->batching != PP_BATCHING_DISAGGREGATED,
+	         "not with --batching=disaggregated"},
+	};
+	const char *key;
+	bool model = config_has_model(c);
+
+	if ((key = FIRST_SET(c, training_keys)) != NULL)
+		return config_fail(c, key, err, "a training option, not for ppsim serve");
+	if (!model && (key = FIRST_SET(c, serve_model_keys)) != NULL)
+		return config_fail(c, key, err, "needs a model (--model)");
+	if (model && (key = FIRST_SET(c, serve_explicit_keys)) != NULL)
+		return config_fail(c, key, err, "not with a model, which prices micro-batches itself");
+	if (!model && (key = FIRST_SET(c, link_keys)) != NULL)
+		return config_fail(c, key, err,
+		                   "serving without a model prices messages with --tcomm only");
+	if (check_mode(c, err) != 0)
+		return -1;
+	if (c->requests[0] != '\0' && (key = FIRST_SET(c, generator_keys)) != NULL)
+		return config_fail(c, key, err, "not with --requests, which gives the requests");
+	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+		if (!needs[i].ok && config_is_set(c, needs[i].key))
+			return config_fail(c, needs[i].key, err, "%s", needs[i].why);
+	if (c->num_requests > PP_MAX_REQUESTS)
+		return config_fail(c, "num_requests", err, "must be at most %d", PP_MAX_REQUESTS);
+	if (c->nstage_scale > 0 && c->nstage_scale != c->p)
+		return config_fail(c, "stage_scale", err, "gives %d factors for p = %d stages",
+		                   c->nstage_scale, c->p);
+	if (!model && c->step_time + c->token_time + c->attn_time == 0)
+		return config_fail(c, "step_time", err,
+		                   "--step-time, --token-time and --attn-time: at least one must be "
+		                   "above 0");
+	return 0;
+}
+
 int config_validate(const struct config *c, struct pp_error *err)
 {
 	const struct sched_desc *desc = sched_find(c->schedule);
@@ -721,6 +965,9 @@ int config_validate(const struct config *c, struct pp_error *err)
 	const char *key = "schedule";
 	uint64_t ops = 0;
 
+	if ((key = FIRST_SET(c, serve_keys)) != NULL)
+		return config_fail(c, key, err, "a serving option: use ppsim serve");
+	key = "schedule";
 	if (c->p < 1 || c->p > PP_MAX_COUNT || c->m < 1 || c->m > PP_MAX_COUNT || c->v < 1)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "-p %d -m %d -v %d: p and m must be from 1 to %d, v at least 1",

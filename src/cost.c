@@ -113,6 +113,8 @@ void cost_free(struct cost *c)
 	free(c->msg_time);
 	if (c->model != NULL) {
 		free(c->model->stage_layers);
+		free(c->model->hop_bandwidth);
+		free(c->model->hop_latency);
 		free(c->model->device_params);
 		free(c->model->device_state_bytes);
 		free(c->model->dp_allreduce);

@@ -47,6 +47,7 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->tied = c->tied < 0 ? mp->tied : c->tied > 0;
 	k->tflops = pickd(c->tflops, gp->tflops);
 	k->capacity_bytes = pickd(c->gpu_memory, gp->memory_gb) * 1e9;
+	k->memory_bandwidth = pickd(c->memory_bandwidth, gp->memory_bandwidth);
 	k->reserve_bytes = c->memory_reserve * 1e9;
 	if (k->reserve_bytes >= k->capacity_bytes)
 		return config_fail(c, "memory_reserve", err, "must be below the GPU's %g GB",
@@ -155,9 +156,7 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 	return 0;
 }
 
-/* Ring all-reduce of bytes over n GPUs on a link (GB/s, us): 2(n-1)/n of the data and 2(n-1)
- * latencies, in milliseconds. */
-static double allreduce_ms(double bytes, int n, double bandwidth, double latency)
+double cost_allreduce_ms(double bytes, int n, double bandwidth, double latency)
 {
 	if (n <= 1)
 		return 0;
@@ -207,8 +206,7 @@ static bool hop_inside(const struct cost_model *k, int d, int e)
 	return true;
 }
 
-/* Milliseconds of work in FLOPs at the achieved rate of one GPU. */
-static double compute_ms(const struct cost_model *k, double flops)
+double cost_model_compute_ms(const struct cost_model *k, double flops)
 {
 	return flops / (k->tflops * 1e12 * k->efficiency) * 1e3;
 }
@@ -233,16 +231,16 @@ static int price_stages(const struct config *c, const struct sched *s, struct co
 
 	for (int st = 0; st < S; st++) {
 		double n = k->stage_layers[st], head = st == S - 1 ? 1 : 0;
-		double f = compute_ms(k, (n * k->layer_flops.f + head * k->head_flops.f) / tp);
-		double b = compute_ms(k, (n * k->layer_flops.b + head * k->head_flops.b) / tp);
-		double w = compute_ms(k, (n * k->layer_flops.w + head * k->head_flops.w) / tp);
+		double f = cost_model_compute_ms(k, (n * k->layer_flops.f + head * k->head_flops.f) / tp);
+		double b = cost_model_compute_ms(k, (n * k->layer_flops.b + head * k->head_flops.b) / tp);
+		double w = cost_model_compute_ms(k, (n * k->layer_flops.w + head * k->head_flops.w) / tp);
 		double act = n * k->layer_act_bytes + head * 4.0 * k->seq * k->mbs * k->vocab / tp;
 
 		f += n * tp_ar;
 		b += n * tp_ar;
 		/* full recomputation runs each layer's forward again, all-reduces included */
 		if (k->recompute == PP_RECOMPUTE_FULL)
-			b += compute_ms(k, n * k->layer_flops.f / tp) + n * tp_ar;
+			b += cost_model_compute_ms(k, n * k->layer_flops.f / tp) + n * tp_ar;
 		if (checked_ticks(c, "tflops", f, cost->tick, &cost->t_f[st], err) != 0 ||
 		    checked_ticks(c, "tflops", b, cost->tick, &cost->t_b[st], err) != 0 ||
 		    checked_ticks(c, "tflops", w, cost->tick, &cost->t_w[st], err) != 0)
@@ -258,6 +256,8 @@ static int price_stages(const struct config *c, const struct sched *s, struct co
 			double lat = inside ? k->link_latency : k->inter_latency;
 
 			cost->msg_bytes[st] = k->msg_bytes;
+			k->hop_bandwidth[st] = bw;
+			k->hop_latency[st] = lat;
 			if (checked_ticks(c, inside ? "bandwidth" : "inter_bandwidth",
 			                  lat / 1e3 + (double)k->msg_bytes / (bw * 1e6), cost->tick,
 			                  &cost->msg_time[st], err) != 0)
@@ -292,7 +292,7 @@ static int device_figures(const struct config *c, const struct sched *s, struct 
 
 		k->device_state_bytes[d] = k->device_params[d] * keep;
 		if (checked_ticks(c, dp_inside ? "bandwidth" : "inter_bandwidth",
-		                  allreduce_ms(k->device_params[d] * 2, k->dp,
+		                  cost_allreduce_ms(k->device_params[d] * 2, k->dp,
 		                               dp_inside ? k->link_bandwidth : k->inter_bandwidth,
 		                               dp_inside ? k->link_latency : k->inter_latency),
 		                  tick, &k->dp_allreduce[d], err) != 0)
@@ -314,7 +314,9 @@ struct cost *cost_new_model(const struct config *c, const struct sched *s, struc
 		return NULL;
 	}
 	layer_figures(k);
-	k->tp_allreduce_ms = allreduce_ms((double)k->mbs * k->seq * k->hidden * k->dtype_bytes,
+	k->hop_bandwidth = pp_xcalloc((size_t)s->S, sizeof(*k->hop_bandwidth));
+	k->hop_latency = pp_xcalloc((size_t)s->S, sizeof(*k->hop_latency));
+	k->tp_allreduce_ms = cost_allreduce_ms((double)k->mbs * k->seq * k->hidden * k->dtype_bytes,
 	                                  k->tp, k->link_bandwidth, k->link_latency);
 	if (price_stages(c, s, cost, err) != 0 || device_figures(c, s, k, cost->tick, err) != 0) {
 		cost_free(cost);

@@ -20,6 +20,9 @@ static const struct cmd commands[] = {
         {"breakeven", "[OPTIONS]",
          "where interleaving stops paying: 1F1B against interleaved per link and comm mode",
          cmd_breakeven},
+        {"serve", "[OPTIONS]",
+         "simulate an inference pipeline serving requests: batching, TTFT, TPOT, bubbles",
+         cmd_serve},
         {"validate", "FILE", "check a schedule file: coverage, placement, dependencies",
          cmd_validate},
         {"list", "", "list the schedules, presets and report formats", cmd_list},
@@ -78,7 +81,8 @@ void cmd_help(FILE *out)
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "  %-24s %s\n", c[i].name, c[i].summary);
 	fputc('\n', out);
-	cli_help_options(out, CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN);
+	cli_help_options(out, CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN |
+	                              CLI_SERVE);
 	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, a device out of memory\n"
 	      "with --fail-on-oom, or nothing advise tried fits), 2 usage error, 3 invalid config\n"
 	      "or schedule file, 4 I/O error.\n"

@@ -30,10 +30,12 @@
 #define PP_MAX_OPS UINT64_C(50000000)
 /* Cap on the P2P bytes one simulation may move, so that totals stay exact in a double. */
 #define PP_MAX_TRAFFIC_BYTES 9007199254740992.0 /* 2^53 */
+/* Most requests a serving run may have. */
+#define PP_MAX_REQUESTS 1000000
 /* Most entries a list option (--layers-per-stage) takes. */
 #define PP_MAX_LIST 1024
 /* Most rows the option table may have (the size of the origin table). */
-#define CONFIG_MAX_OPTIONS 64
+#define CONFIG_MAX_OPTIONS 96
 
 enum pp_comm {
 	PP_COMM_OVERLAP,  /* a copy engine moves data while the device computes */
@@ -54,6 +56,32 @@ enum pp_mlp {
 enum pp_recompute {
 	PP_RECOMPUTE_NONE, /* keep every activation */
 	PP_RECOMPUTE_FULL, /* keep only each layer's input; recompute the forward in backward */
+};
+
+/* Serving: how requests arrive when they are generated. */
+enum pp_arrival {
+	PP_ARRIVAL_POISSON, /* exponential gaps at the rate */
+	PP_ARRIVAL_BURSTY,  /* bursts of `burst` requests at once, the bursts Poisson */
+	PP_ARRIVAL_CLOSED,  /* `concurrency` clients, each sending its next request on an answer */
+};
+
+/* Serving: how requests are batched into micro-batches. */
+enum pp_batching {
+	PP_BATCHING_STATIC,        /* a batch runs its prefill, then decodes until all are done */
+	PP_BATCHING_CONTINUOUS,    /* iteration-level: waiting prefills first, else decodes */
+	PP_BATCHING_CHUNKED,       /* decodes first, prompts in chunks filling a token budget */
+	PP_BATCHING_DISAGGREGATED, /* a prefill pipeline and a decode pipeline, KV sent between */
+};
+
+/* Serving: a distribution of token counts. */
+enum pp_dist_kind {
+	PP_DIST_FIXED,     /* always a */
+	PP_DIST_UNIFORM,   /* whole numbers from a to b */
+	PP_DIST_LOGNORMAL, /* exp(N(a, b)) rounded, at least 1 */
+};
+struct pp_dist {
+	enum pp_dist_kind kind;
+	double a, b;
 };
 
 /* Where a field's value came from. */
@@ -122,6 +150,29 @@ struct config {
 	int nlayers_per_stage;             /* entries in layers_per_stage; 0: not given */
 	double stage_scale[PP_MAX_LIST];   /* op-time factor per device or per virtual stage */
 	int nstage_scale;                  /* entries in stage_scale; 0: every stage 1 */
+	/* serving (ppsim serve): */
+	char requests[256];         /* request trace file, or "" to generate requests */
+	enum pp_arrival arrival;    /* how generated requests arrive */
+	double rate;                /* requests per 1000 time units (per second in ms) */
+	int num_requests;           /* requests to generate */
+	int burst;                  /* bursty: requests per burst */
+	int concurrency;            /* closed: clients */
+	struct pp_dist prompt;      /* prompt tokens of generated requests */
+	struct pp_dist output;      /* output tokens of generated requests */
+	uint64_t seed;              /* of the request generator */
+	enum pp_batching batching;  /* batching policy */
+	int max_batch;              /* sequences per micro-batch */
+	int max_tokens;             /* new tokens per micro-batch (static, continuous) */
+	int chunk_tokens;           /* chunked: token budget of a micro-batch */
+	int inflight;               /* micro-batches in flight per pipeline; 0: its stages */
+	uint64_t kv_tokens;         /* KV-cache capacity in tokens; 0: unlimited, or from memory */
+	int prefill_stages;         /* disaggregated: stages of the prefill pipeline; 0: p */
+	char kv_link[32];           /* disaggregated: link preset carrying KV caches; "": inter */
+	double step_time;           /* explicit: fixed time of a micro-batch on a stage */
+	double token_time;          /* explicit: time per new token on a stage */
+	double attn_time;           /* explicit: per new token per 1000 tokens of context */
+	double memory_bandwidth;    /* (model) GPU memory bandwidth in GB/s; 0: the GPU's */
+	double window;              /* length of the metric windows; 0: a tenth of the run */
 	char file[256];                    /* the config file read last, for messages */
 	struct config_origin origin[CONFIG_MAX_OPTIONS]; /* per option-table row */
 };
@@ -204,6 +255,21 @@ int config_validate(const struct config *c, struct pp_error *err);
 
 /* True when the config prices ops from a model preset. */
 bool config_has_model(const struct config *c);
+
+/* True when the config sets a serving option (the keys of `ppsim serve`). */
+bool config_is_serve(const struct config *c);
+
+/*
+ * Checks a serving config as a whole: no training-only option (schedule, -v, -m, explicit
+ * training times, ...), the serving options consistent. Returns 0, or -1 with an error from
+ * config_fail.
+ */
+int config_validate_serve(const struct config *c, struct pp_error *err);
+
+/* Names users write: "static", "poisson", "lognormal:6:0.5". */
+const char *config_batching_name(enum pp_batching b);
+const char *config_arrival_name(enum pp_arrival a);
+char *config_dist_format(const struct pp_dist *d, char *buf, size_t n);
 
 /*
  * Writes the current value of opt's field in c into buf of size n, as a user would write it

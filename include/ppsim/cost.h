@@ -48,6 +48,7 @@ struct cost_model {
 	double efficiency;                     /* achieved share of peak in compute ops */
 	double capacity_bytes;                 /* memory of one GPU */
 	double reserve_bytes;                  /* of it, kept free of the modelled memory */
+	double memory_bandwidth;               /* GB/s of one GPU's memory */
 	double link_bandwidth, link_latency;   /* intra-node GB/s per direction, microseconds */
 	double inter_bandwidth, inter_latency; /* inter-node */
 	double layer_params;           /* linear parameters of one layer (whole, before tp) */
@@ -57,6 +58,8 @@ struct cost_model {
 	double tp_allreduce_ms;        /* one TP all-reduce of a layer's activations */
 	uint64_t msg_bytes;            /* bytes of one P2P message, per GPU */
 	int *stage_layers;             /* [S] layers of each virtual stage */
+	double *hop_bandwidth;         /* [S] GB/s of the link after stage s (S-1: unused) */
+	double *hop_latency;           /* [S] its latency in microseconds */
 	double *device_params;         /* [p] parameters one GPU of pipeline rank d holds */
 	double *device_state_bytes;    /* [p] weights + gradients + optimizer state on one GPU */
 	pp_time *dp_allreduce;   /* [p] gradient all-reduce after the device's last backward */
@@ -111,6 +114,13 @@ struct cost *cost_new_model(const struct config *c, const struct sched *s, struc
  */
 int cost_scale_stages(struct cost *c, const struct config *cfg, const struct sched *s,
                       struct pp_error *err);
+
+/* Milliseconds that flops take on one GPU of k at its achieved rate. */
+double cost_model_compute_ms(const struct cost_model *k, double flops);
+
+/* Milliseconds of a ring all-reduce of bytes over n GPUs on a link of bandwidth GB/s and
+ * latency microseconds: 2(n-1) latencies and 2(n-1)/n of the data; 0 for n <= 1. */
+double cost_allreduce_ms(double bytes, int n, double bandwidth, double latency);
 
 /* True when every stage has the same t_f, t_b and t_w. */
 bool cost_uniform(const struct cost *c);

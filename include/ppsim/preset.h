@@ -28,6 +28,7 @@ struct gpu_preset {
 	const char *name;       /* "a100-80g" */
 	double tflops;          /* peak dense bf16 TFLOP/s */
 	double memory_gb;       /* memory in GB (1e9 bytes) */
+	double memory_bandwidth; /* memory bandwidth in GB/s */
 	const char *link;       /* default intra-node link preset */
 	const char *inter_link; /* default inter-node link preset */
 	const char *source;

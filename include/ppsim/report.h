@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "ppsim/advise.h"
+#include "ppsim/serve.h"
 #include "ppsim/sim.h"
 #include "ppsim/sweep.h"
 
@@ -105,5 +106,30 @@ int report_breakeven_json(FILE *out, const struct breakeven_row *rows, int n);
  * equivalent sweep; as text or as one JSON object. Return 0. */
 int report_advice_text(FILE *out, const struct advice *a);
 int report_advice_json(FILE *out, const struct advice *a);
+
+/* One row of a serving comparison: a finished run, its metrics and its name. */
+struct serve_row {
+	const char *label;
+	const struct serve_run *run;
+	const struct serve_metrics *metrics;
+};
+
+/*
+ * The report of a serving run: text (shape, workload, latency percentiles, bubble, KV cache,
+ * per device, per window), one JSON object, or a CSV header and row. Return 0.
+ */
+int report_serve_text(FILE *out, const struct serve_run *r, const struct serve_metrics *m);
+int report_serve_json(FILE *out, const struct serve_run *r, const struct serve_metrics *m);
+int report_serve_csv(FILE *out, const struct serve_run *r, const struct serve_metrics *m);
+
+/* The requests of r as a JSON-lines trace (arrival as served, prompt, output), which
+ * `--requests` reads back to the same run. Returns 0. */
+int report_serve_requests(FILE *out, const struct serve_run *r);
+
+/* Serving runs side by side (`ppsim compare` of serving configs), the best of each column
+ * marked in text; as a JSON array of the reports, or CSV rows. Return 0. */
+int report_serve_compare_text(FILE *out, const struct serve_row *rows, int n);
+int report_serve_compare_json(FILE *out, const struct serve_row *rows, int n);
+int report_serve_compare_csv(FILE *out, const struct serve_row *rows, int n);
 
 #endif

@@ -1,0 +1,73 @@
+/*
+ * `ppsim serve`: simulates an inference pipeline serving requests (a trace file, or generated)
+ * under a batching policy, and reports latencies, throughput and bubbles.
+ */
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "ppsim/serve.h"
+
+struct serve_run *cmd_serve_config(const struct config *c, struct pp_error *err)
+{
+	struct serve_workload w = {NULL, 0, 0};
+	struct serve_run *r;
+
+	/* the settings first, so that a bad option is named before the trace is read */
+	if (config_validate_serve(c, err) != 0)
+		return NULL;
+	if (c->requests[0] != '\0') {
+		if (serve_workload_read(c->requests, &w, err) != 0)
+			return NULL;
+	} else {
+		serve_workload_generate(c, &w);
+	}
+	r = serve_run(c, &w, err);
+	serve_workload_free(&w);
+	return r;
+}
+
+static int write_requests(FILE *out, const void *ctx)
+{
+	return report_serve_requests(out, ctx);
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	struct cli cli;
+	struct config c;
+	struct pp_error err = {0};
+	struct serve_run *r;
+	struct serve_metrics m;
+	int status = cli_parse(argc, argv, CLI_SERVE, &cli);
+
+	if (status >= 0) {
+		cli_release(&cli);
+		return status;
+	}
+	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
+	    (r = cmd_serve_config(&c, &err)) == NULL) {
+		cli_release(&cli);
+		return cmd_fail(&err);
+	}
+	serve_metrics_init(&m, r);
+	status = cli_write_outputs(&cli, &r->sim);
+	if (status == PP_EXIT_OK && cli.requests_file != NULL)
+		status = cli_write_file(cli.requests_file, write_requests, r);
+	if (status == PP_EXIT_OK) {
+		if (strcmp(cli.format->name, "json") == 0)
+			report_serve_json(stdout, r, &m);
+		else if (strcmp(cli.format->name, "csv") == 0)
+			report_serve_csv(stdout, r, &m);
+		else
+			report_serve_text(stdout, r, &m);
+	}
+	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
+		fputc('\n', stdout);
+		report_timeline_colored(stdout, &r->sim, cli.timeline_width, cli.color);
+	}
+	serve_metrics_release(&m);
+	serve_free(r);
+	cli_release(&cli);
+	return status;
+}

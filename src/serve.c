@@ -1,0 +1,923 @@
+/*
+ * The serving simulation: batching policies over one pipeline (two when disaggregated) and the
+ * pipeline itself. Events are micro-batches leaving their last stage, KV caches arriving at the
+ * decode pipeline, and requests arriving; they are taken in time order (exits, then KV arrivals,
+ * then arrivals, then their sequence), and after each time the pipelines launch what their
+ * policy forms while their first stage is free and fewer than `inflight` micro-batches are in
+ * them. A launched micro-batch runs through the stages in order: a stage starts it when the
+ * stage is free and the previous stage's message has arrived, and every stage and link serves
+ * micro-batches first come, first served. KV-cache room is reserved when a request is admitted,
+ * for its prompt and all its output (no preemption), and freed when it finishes.
+ */
+#include "ppsim/serve.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost_internal.h"
+#include "serve_internal.h"
+
+enum event_kind { EV_EXIT, EV_KV_ARRIVE, EV_ARRIVE };
+
+struct event {
+	pp_time at;
+	enum event_kind kind;
+	uint64_t seq; /* order of insertion, for equal times and kinds */
+	uint32_t id;  /* the micro-batch (exit) or the request */
+};
+
+/* A binary min-heap of events by (at, kind, seq). */
+struct heap {
+	struct event *e;
+	size_t n, cap;
+	uint64_t seq;
+};
+
+static bool before(const struct event *a, const struct event *b)
+{
+	if (a->at != b->at)
+		return a->at < b->at;
+	if (a->kind != b->kind)
+		return a->kind < b->kind;
+	return a->seq < b->seq;
+}
+
+static void heap_push(struct heap *h, pp_time at, enum event_kind kind, uint32_t id)
+{
+	size_t i;
+
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 64;
+		h->e = pp_xrealloc(h->e, h->cap * sizeof(*h->e));
+	}
+	i = h->n++;
+	h->e[i] = (struct event){at, kind, h->seq++, id};
+	while (i > 0 && before(&h->e[i], &h->e[(i - 1) / 2])) {
+		struct event t = h->e[i];
+
+		h->e[i] = h->e[(i - 1) / 2];
+		h->e[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static struct event heap_pop(struct heap *h)
+{
+	struct event top = h->e[0];
+	size_t i = 0;
+
+	h->e[0] = h->e[--h->n];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct event t;
+
+		if (l < h->n && before(&h->e[l], &h->e[m]))
+			m = l;
+		if (r < h->n && before(&h->e[r], &h->e[m]))
+			m = r;
+		if (m == i)
+			break;
+		t = h->e[i];
+		h->e[i] = h->e[m];
+		h->e[m] = t;
+		i = m;
+	}
+	return top;
+}
+
+/* A growable array of request numbers. */
+struct list {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+static void list_add(struct list *l, uint32_t x)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->v = pp_xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = x;
+}
+
+/* A first-in, first-out queue of request numbers. */
+struct fifo {
+	struct list items;
+	size_t head;
+};
+
+static size_t fifo_len(const struct fifo *q)
+{
+	return q->items.n - q->head;
+}
+
+static uint32_t fifo_front(const struct fifo *q)
+{
+	return q->items.v[q->head];
+}
+
+/* A request as the policies see it. */
+struct rstate {
+	uint32_t prompt, output;
+	uint32_t prefilled;  /* prompt tokens processed */
+	uint32_t generated;  /* output tokens produced */
+	bool admitted, busy, done;
+	int group;           /* static batching: its batch group, or -1 */
+};
+
+/* A static batch: requests admitted together that decode together until all are done. */
+struct group {
+	struct list reqs;
+	bool live;
+};
+
+/* One pipeline. */
+struct pipe {
+	int index;             /* 0: the pipeline (decode); 1: the prefill pipeline */
+	int device0;           /* its first device */
+	int stages;            /* and how many */
+	int limit;             /* micro-batches in flight allowed */
+	int inflight;          /* now */
+	struct serve_pricer pr;
+	pp_time *stage_free;   /* [stages] */
+	pp_time *chan_free;    /* [stages] link after each stage */
+	uint64_t kv_cap, kv_used, kv_peak;
+	struct fifo waiting;   /* requests waiting for admission */
+	struct list running;   /* admitted, not done, in admission order */
+	struct group *groups;  /* static: [limit] */
+	uint64_t launched;     /* micro-batches launched so far */
+};
+
+/* An op on a device, for the training-shaped view. */
+struct opt {
+	uint32_t batch;
+	pp_time start, end;
+};
+
+/* A message between two stages. */
+struct msg {
+	int device;     /* the sender */
+	uint32_t batch; /* the micro-batch */
+	pp_time start, end;
+};
+
+/* The whole simulation. */
+struct state {
+	const struct config *c;
+	const struct serve_workload *w;
+	struct serve_run *run;
+	struct rstate *rs;
+	struct pipe pipes[2];
+	int npipes;
+	struct heap events;
+	size_t next_arrival;   /* open loop: the next request to arrive */
+	size_t sent;           /* closed loop: requests sent so far */
+	size_t finished;
+	pp_time kv_chan_free;  /* disaggregated: the KV link */
+	struct serve_item *items; /* [max_batch] the micro-batch being formed */
+	size_t nitems;
+	struct serve_item **batch_items; /* [nbatch] each launched micro-batch's items */
+	uint32_t *batch_nitems;
+	size_t cap_batches;
+	struct opt **ops;      /* [devices] */
+	size_t *nops, *capops;
+	struct msg *msgs;
+	size_t nmsgs, capmsgs;
+	uint32_t waiting_total; /* requests arrived, not admitted by their first pipeline */
+	uint64_t total_ops;     /* stage steps launched */
+	bool failed;
+	struct pp_error err;
+};
+
+/* Records the number of requests waiting for admission from time t on. */
+static void queue_changed(struct state *st, pp_time t, int delta)
+{
+	struct serve_run *r = st->run;
+
+	st->waiting_total = (uint32_t)((int64_t)st->waiting_total + delta);
+	if (r->nqueue > 0 && r->queue[r->nqueue - 1].at == t) {
+		r->queue[r->nqueue - 1].waiting = st->waiting_total;
+		return;
+	}
+	if ((r->nqueue & (r->nqueue - 1)) == 0)
+		r->queue = pp_xrealloc(r->queue, (r->nqueue ? 2 * r->nqueue : 1) * sizeof(*r->queue));
+	r->queue[r->nqueue++] = (struct serve_queue_point){t, st->waiting_total};
+}
+
+/* The pipeline that admits arriving requests: the prefill pipeline when disaggregated. */
+static struct pipe *entry_pipe(struct state *st)
+{
+	return &st->pipes[st->npipes - 1];
+}
+
+static void arrive(struct state *st, uint32_t req, pp_time t)
+{
+	st->run->req[req].arrival = t;
+	list_add(&entry_pipe(st)->waiting.items, req);
+	queue_changed(st, t, +1);
+}
+
+/* KV tokens pipe p reserves for request r: the prompt in a prefill pipeline, else all. */
+static uint64_t kv_need(const struct pipe *p, const struct rstate *r)
+{
+	return p->index == 1 ? r->prompt : (uint64_t)r->prompt + r->output;
+}
+
+/* Admits the request at the head of p's queue if its KV cache fits; true when it did. */
+static bool admit(struct state *st, struct pipe *p, pp_time t)
+{
+	uint32_t q = fifo_front(&p->waiting);
+	struct rstate *r = &st->rs[q];
+	uint64_t need = kv_need(p, r);
+
+	if (p->kv_cap - p->kv_used < need) {
+		st->run->req[q].waited_for_kv = true;
+		return false;
+	}
+	p->waiting.head++;
+	p->kv_used += need;
+	if (p->kv_used > p->kv_peak)
+		p->kv_peak = p->kv_used;
+	r->admitted = true;
+	list_add(&p->running, q);
+	if (p == entry_pipe(st)) {
+		st->run->req[q].admitted = t;
+		queue_changed(st, t, -1);
+	}
+	return true;
+}
+
+static void add_item(struct state *st, uint32_t q, uint32_t n, bool prefill)
+{
+	struct rstate *r = &st->rs[q];
+	struct serve_item *it = &st->items[st->nitems++];
+
+	it->req = q;
+	it->n = n;
+	it->prefill = prefill;
+	it->context = prefill ? r->prefilled : r->prompt + r->generated - 1;
+	/* a micro-batch that completes the prompt produces the first token */
+	it->logits = !prefill || r->prefilled + n == r->prompt;
+	r->busy = true;
+}
+
+/* Room left in the micro-batch being formed under a token budget. */
+static bool room(const struct state *st, uint64_t tokens, uint64_t budget)
+{
+	return st->nitems < (size_t)st->c->max_batch && tokens < budget;
+}
+
+/* Adds one decode step of each ready decoding request of p, within the budget. */
+static uint64_t add_decodes(struct state *st, struct pipe *p, uint64_t tokens, uint64_t budget)
+{
+	for (size_t i = 0; i < p->running.n && room(st, tokens, budget); i++) {
+		uint32_t q = p->running.v[i];
+		struct rstate *r = &st->rs[q];
+
+		if (!r->busy && !r->done && r->generated > 0) {
+			add_item(st, q, 1, false);
+			tokens++;
+		}
+	}
+	return tokens;
+}
+
+/* Adds whole prompts from p's queue: each fits the budget, or is alone. */
+static void add_prefills(struct state *st, struct pipe *p, pp_time t, uint64_t budget)
+{
+	uint64_t tokens = 0;
+
+	while (fifo_len(&p->waiting) > 0 && st->nitems < (size_t)st->c->max_batch) {
+		struct rstate *r = &st->rs[fifo_front(&p->waiting)];
+
+		if (st->nitems > 0 && tokens + r->prompt > budget)
+			break;
+		if (!admit(st, p, t))
+			break;
+		add_item(st, p->running.v[p->running.n - 1], r->prompt, true);
+		tokens += r->prompt;
+	}
+}
+
+/* Chunked: decodes first, then prompt chunks of running and newly admitted requests. */
+static void form_chunked(struct state *st, struct pipe *p, pp_time t)
+{
+	uint64_t budget = (uint64_t)st->c->chunk_tokens;
+	uint64_t tokens = add_decodes(st, p, 0, budget);
+
+	for (size_t i = 0; i < p->running.n && room(st, tokens, budget); i++) {
+		uint32_t q = p->running.v[i];
+		struct rstate *r = &st->rs[q];
+
+		if (!r->busy && !r->done && r->prefilled < r->prompt) {
+			uint64_t n = r->prompt - r->prefilled;
+
+			n = n < budget - tokens ? n : budget - tokens;
+			add_item(st, q, (uint32_t)n, true);
+			tokens += n;
+		}
+	}
+	while (fifo_len(&p->waiting) > 0 && room(st, tokens, budget) && admit(st, p, t)) {
+		uint32_t q = p->running.v[p->running.n - 1];
+		uint64_t n = st->rs[q].prompt;
+
+		n = n < budget - tokens ? n : budget - tokens;
+		add_item(st, q, (uint32_t)n, true);
+		tokens += n;
+	}
+}
+
+/* Static: the next step of a live group none of whose requests is busy, or a new group. */
+static void form_static(struct state *st, struct pipe *p, pp_time t)
+{
+	int free_slot = -1;
+
+	for (int g = 0; g < p->limit; g++) {
+		struct group *gr = &p->groups[g];
+		bool ready = gr->live, all_done = true;
+
+		for (size_t i = 0; i < gr->reqs.n && gr->live; i++) {
+			ready = ready && !st->rs[gr->reqs.v[i]].busy;
+			all_done = all_done && st->rs[gr->reqs.v[i]].done;
+		}
+		if (gr->live && all_done)
+			gr->live = false;
+		if (!gr->live) {
+			free_slot = free_slot < 0 ? g : free_slot;
+			continue;
+		}
+		if (!ready)
+			continue;
+		for (size_t i = 0; i < gr->reqs.n; i++) {
+			struct rstate *r = &st->rs[gr->reqs.v[i]];
+
+			if (!r->done)
+				add_item(st, gr->reqs.v[i], 1, false);
+		}
+		return;
+	}
+	if (free_slot < 0)
+		return;
+	add_prefills(st, p, t, (uint64_t)st->c->max_tokens);
+	if (st->nitems == 0)
+		return;
+	p->groups[free_slot].live = true;
+	p->groups[free_slot].reqs.n = 0;
+	for (size_t i = 0; i < st->nitems; i++) {
+		list_add(&p->groups[free_slot].reqs, st->items[i].req);
+		st->rs[st->items[i].req].group = free_slot;
+	}
+}
+
+/* Forms p's next micro-batch into st->items under its policy. */
+static void form(struct state *st, struct pipe *p, pp_time t)
+{
+	st->nitems = 0;
+	switch (st->c->batching) {
+	case PP_BATCHING_STATIC:
+		form_static(st, p, t);
+		break;
+	case PP_BATCHING_CHUNKED:
+		form_chunked(st, p, t);
+		break;
+	case PP_BATCHING_CONTINUOUS:
+	case PP_BATCHING_DISAGGREGATED:
+		/* waiting prompts first (the prefill pipeline has nothing else), else decodes */
+		if (p->index == 1 || st->c->batching == PP_BATCHING_CONTINUOUS)
+			add_prefills(st, p, t, (uint64_t)st->c->max_tokens);
+		if (st->nitems == 0 && p->index == 0)
+			add_decodes(st, p, 0, (uint64_t)st->c->max_tokens);
+		break;
+	}
+}
+
+static void record_op(struct state *st, int device, uint32_t batch, pp_time start, pp_time end)
+{
+	size_t *n = &st->nops[device];
+
+	if (*n == st->capops[device]) {
+		st->capops[device] = st->capops[device] ? 2 * st->capops[device] : 64;
+		st->ops[device] = pp_xrealloc(st->ops[device], st->capops[device] * sizeof(**st->ops));
+	}
+	st->ops[device][(*n)++] = (struct opt){batch, start, end};
+}
+
+static void record_msg(struct state *st, int device, uint32_t batch, pp_time start, pp_time end)
+{
+	if (st->nmsgs == st->capmsgs) {
+		st->capmsgs = st->capmsgs ? 2 * st->capmsgs : 64;
+		st->msgs = pp_xrealloc(st->msgs, st->capmsgs * sizeof(*st->msgs));
+	}
+	st->msgs[st->nmsgs++] = (struct msg){device, batch, start, end};
+}
+
+/* Fails the run with a simulation error (once). */
+static void fail(struct state *st, const char *what)
+{
+	if (!st->failed)
+		pp_fail(&st->err, PP_ERR_SIM, "%s", what);
+	st->failed = true;
+}
+
+/* Keeps the items of micro-batch k for its exit. */
+static void keep_items(struct state *st, size_t k)
+{
+	struct serve_run *r = st->run;
+
+	if (k == st->cap_batches) {
+		st->cap_batches = st->cap_batches ? 2 * st->cap_batches : 64;
+		r->batch = pp_xrealloc(r->batch, st->cap_batches * sizeof(*r->batch));
+		st->batch_items = pp_xrealloc(st->batch_items,
+		                              st->cap_batches * sizeof(*st->batch_items));
+		st->batch_nitems = pp_xrealloc(st->batch_nitems,
+		                               st->cap_batches * sizeof(*st->batch_nitems));
+	}
+	st->batch_items[k] = pp_xmallocarray(st->nitems, sizeof(**st->batch_items));
+	memcpy(st->batch_items[k], st->items, st->nitems * sizeof(*st->items));
+	st->batch_nitems[k] = (uint32_t)st->nitems;
+}
+
+/* Runs the formed micro-batch through p's stages from time t. */
+static void launch(struct state *st, struct pipe *p, pp_time t)
+{
+	struct serve_run *r = st->run;
+	size_t k = r->nbatch;
+	struct serve_batch *b;
+	uint64_t tokens = 0, prefill = 0;
+	pp_time ready = t, limit = (pp_time)(PP_TIME_MAX_UNITS * (double)p->pr.tick);
+
+	if (st->total_ops + (uint64_t)p->stages > PP_MAX_OPS) {
+		fail(st, "the run needs more than 50000000 stage steps (micro-batches x stages); "
+		         "serve fewer requests");
+		return;
+	}
+	st->total_ops += (uint64_t)p->stages;
+	keep_items(st, k);
+	for (size_t i = 0; i < st->nitems; i++) {
+		tokens += st->items[i].n;
+		prefill += st->items[i].prefill ? st->items[i].n : 0;
+	}
+	b = &r->batch[r->nbatch++];
+	*b = (struct serve_batch){p->index, (uint32_t)st->nitems, (uint32_t)tokens,
+	                          (uint32_t)prefill, 0, t, 0};
+	for (size_t i = 0; i < st->nitems; i++)
+		b->produced += st->items[i].logits;
+	for (int s = 0; s < p->stages; s++) {
+		pp_time start = ready > p->stage_free[s] ? ready : p->stage_free[s];
+		pp_time d = serve_stage_time(&p->pr, s, st->items, st->nitems);
+		pp_time end = start + d;
+
+		if (d < 0 || end > limit) {
+			fail(st, "a micro-batch takes longer than 1e9 time units");
+			return;
+		}
+		record_op(st, p->device0 + s, (uint32_t)k, start, end);
+		p->stage_free[s] = end;
+		ready = end;
+		if (s + 1 < p->stages) {
+			pp_time ms = end > p->chan_free[s] ? end : p->chan_free[s];
+			pp_time me = ms + serve_hop_time(&p->pr, s, tokens);
+
+			record_msg(st, p->device0 + s, (uint32_t)k, ms, me);
+			p->chan_free[s] = me;
+			ready = me;
+			if (st->c->comm == PP_COMM_BLOCKING)
+				p->stage_free[s] = me;
+		}
+	}
+	b->exit = ready;
+	p->inflight++;
+	p->launched++;
+	heap_push(&st->events, ready, EV_EXIT, (uint32_t)k);
+}
+
+/* A request produced its last token at t. */
+static void finish(struct state *st, struct pipe *p, uint32_t q, pp_time t)
+{
+	struct rstate *r = &st->rs[q];
+
+	r->done = true;
+	st->run->req[q].finish = t;
+	p->kv_used -= kv_need(p, r);
+	st->finished++;
+	/* closed loop: the client sends its next request */
+	if (st->w->concurrency > 0 && st->sent < st->w->n)
+		heap_push(&st->events, t, EV_ARRIVE, (uint32_t)st->sent++);
+}
+
+/* Micro-batch k left its pipeline's last stage at t. */
+static void batch_exit(struct state *st, uint32_t k, pp_time t)
+{
+	struct pipe *p = &st->pipes[st->run->batch[k].pipeline];
+
+	p->inflight--;
+	for (uint32_t i = 0; i < st->batch_nitems[k]; i++) {
+		const struct serve_item *it = &st->batch_items[k][i];
+		struct rstate *r = &st->rs[it->req];
+
+		r->busy = false;
+		if (it->prefill)
+			r->prefilled += it->n;
+		if (!it->logits)
+			continue;
+		if (r->generated++ == 0)
+			st->run->req[it->req].first_token = t;
+		if (r->generated == r->output)
+			finish(st, p, it->req, t);
+		else if (p->index == 1) {
+			/* the prompt is done: off to the decode pipeline's queue */
+			r->done = true;
+			list_add(&st->pipes[0].waiting.items, it->req);
+		}
+	}
+	free(st->batch_items[k]);
+	st->batch_items[k] = NULL;
+}
+
+/* Disaggregated: sends the KV caches the decode pipeline has room for. */
+static void send_kv(struct state *st, pp_time t)
+{
+	struct pipe *dec = &st->pipes[0], *pre = &st->pipes[1];
+
+	while (fifo_len(&dec->waiting) > 0) {
+		uint32_t q = fifo_front(&dec->waiting);
+		struct rstate *r = &st->rs[q];
+		pp_time start, d;
+
+		if (dec->kv_cap - dec->kv_used < kv_need(dec, r))
+			break;
+		dec->waiting.head++;
+		dec->kv_used += kv_need(dec, r);
+		if (dec->kv_used > dec->kv_peak)
+			dec->kv_peak = dec->kv_used;
+		start = t > st->kv_chan_free ? t : st->kv_chan_free;
+		d = serve_kv_transfer_time(&pre->pr, st->c, r->prompt);
+		st->kv_chan_free = start + d;
+		st->run->kv_transfers++;
+		st->run->kv_transfer_time += d;
+		heap_push(&st->events, start + d, EV_KV_ARRIVE, q);
+	}
+}
+
+/* A KV cache reached the decode pipeline: the request decodes there from now on. */
+static void kv_arrive(struct state *st, uint32_t q)
+{
+	struct rstate *r = &st->rs[q];
+
+	st->pipes[1].kv_used -= r->prompt;
+	r->done = false;
+	list_add(&st->pipes[0].running, q);
+}
+
+/* Drops finished requests from p's running list (keeping the order). */
+static void compact(struct state *st, struct pipe *p)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < p->running.n; i++)
+		if (!st->rs[p->running.v[i]].done)
+			p->running.v[j++] = p->running.v[i];
+	p->running.n = j;
+}
+
+/* Launches what each pipeline can at t. */
+static void launch_all(struct state *st, pp_time t)
+{
+	for (int i = 0; i < st->npipes && !st->failed; i++) {
+		struct pipe *p = &st->pipes[i];
+
+		if (p->running.n > 64 && p->running.n > 2 * (size_t)st->c->max_batch)
+			compact(st, p);
+		while (!st->failed && p->inflight < p->limit && p->stage_free[0] <= t) {
+			form(st, p, t);
+			if (st->nitems == 0)
+				break;
+			launch(st, p, t);
+		}
+	}
+}
+
+/* The earliest time after t at which a pipeline's first stage frees while it has room. */
+static pp_time next_free(const struct state *st, pp_time t)
+{
+	pp_time best = -1;
+
+	for (int i = 0; i < st->npipes; i++) {
+		const struct pipe *p = &st->pipes[i];
+
+		if (p->inflight < p->limit && p->stage_free[0] > t &&
+		    (best < 0 || p->stage_free[0] < best))
+			best = p->stage_free[0];
+	}
+	return best;
+}
+
+/* The simulation loop. */
+static void simulate(struct state *st)
+{
+	const struct serve_workload *w = st->w;
+	pp_time t = 0;
+
+	if (w->concurrency > 0)
+		for (; st->sent < w->n && st->sent < (size_t)w->concurrency; st->sent++)
+			heap_push(&st->events, 0, EV_ARRIVE, (uint32_t)st->sent);
+	while (st->finished < w->n && !st->failed) {
+		pp_time next = st->events.n > 0 ? st->events.e[0].at : -1, fr;
+
+		if (w->concurrency == 0 && st->next_arrival < w->n) {
+			pp_time a = st->run->req[st->next_arrival].arrival;
+
+			next = next < 0 || a < next ? a : next;
+		}
+		fr = next_free(st, t);
+		if (fr >= 0 && (next < 0 || fr < next))
+			next = fr;
+		if (next < 0) {
+			fail(st, "no request can make progress (the KV cache is too small)");
+			break;
+		}
+		t = next > t ? next : t;
+		while (st->events.n > 0 && st->events.e[0].at <= t) {
+			struct event e = heap_pop(&st->events);
+
+			if (e.kind == EV_EXIT)
+				batch_exit(st, e.id, e.at);
+			else if (e.kind == EV_KV_ARRIVE)
+				kv_arrive(st, e.id);
+			else
+				arrive(st, e.id, e.at);
+		}
+		while (w->concurrency == 0 && st->next_arrival < w->n &&
+		       st->run->req[st->next_arrival].arrival <= t) {
+			arrive(st, (uint32_t)st->next_arrival, st->run->req[st->next_arrival].arrival);
+			st->next_arrival++;
+		}
+		if (st->npipes == 2)
+			send_kv(st, t);
+		launch_all(st, t);
+	}
+}
+
+/* The position of each micro-batch among its pipeline's, which is its place on each device. */
+static size_t *ordinals(const struct serve_run *r)
+{
+	size_t *ord = pp_xmallocarray(r->nbatch ? r->nbatch : 1, sizeof(*ord)), n[2] = {0, 0};
+
+	for (size_t k = 0; k < r->nbatch; k++)
+		ord[k] = n[r->batch[k].pipeline]++;
+	return ord;
+}
+
+/* Fills the per-device, per-channel and per-message parts of r->result from the records. */
+static void build_result(struct state *st, const struct sched *s)
+{
+	struct serve_run *r = st->run;
+	struct result *res = &r->result;
+	size_t *ord = ordinals(r);
+
+	res->p = s->p;
+	res->times = pp_xmallocarray(s->nops, sizeof(*res->times));
+	res->devices = pp_xcalloc((size_t)s->p, sizeof(*res->devices));
+	for (int d = 0; d < s->p; d++)
+		for (size_t i = 0; i < st->nops[d]; i++) {
+			const struct opt *o = &st->ops[d][i];
+			struct device_result *dr = &res->devices[d];
+
+			res->times[s->dev_start[d] + i] = (struct op_time){o->start, o->end};
+			dr->busy += o->end - o->start;
+			dr->first_start = i == 0 ? o->start : dr->first_start;
+			dr->last_end = o->end > dr->last_end ? o->end : dr->last_end;
+			res->makespan = o->end > res->makespan ? o->end : res->makespan;
+		}
+	/* channels: one per link after a stage that carried a message, in (src, dst) order */
+	res->channels = pp_xcalloc((size_t)s->p, sizeof(*res->channels));
+	res->msgs = pp_xmallocarray(st->nmsgs ? st->nmsgs : 1, sizeof(*res->msgs));
+	for (int d = 0; d < s->p; d++) {
+		int ch = -1;
+
+		for (size_t i = 0; i < st->nmsgs; i++) {
+			const struct msg *m = &st->msgs[i];
+			const struct pipe *p = &st->pipes[r->batch[m->batch].pipeline];
+			struct channel_result *cr;
+
+			if (m->device != d)
+				continue;
+			if (ch < 0) {
+				ch = res->nchannels++;
+				res->channels[ch] = (struct channel_result){d, d + 1, 0, 0, 0};
+			}
+			cr = &res->channels[ch];
+			cr->messages++;
+			cr->bytes += serve_hop_bytes(&p->pr, r->batch[m->batch].tokens);
+			cr->busy += m->end - m->start;
+		}
+	}
+	for (size_t i = 0; i < st->nmsgs; i++) {
+		const struct msg *m = &st->msgs[i];
+		int ch = 0;
+
+		while (res->channels[ch].src != m->device)
+			ch++;
+		res->msgs[res->nmsgs++] = (struct msg_record){
+		        (uint32_t)(s->dev_start[m->device] + ord[m->batch]),
+		        (uint32_t)(s->dev_start[m->device + 1] + ord[m->batch]), ch, m->start, m->end};
+	}
+	for (int ch = 0; ch < res->nchannels; ch++) {
+		res->messages += res->channels[ch].messages;
+		res->bytes += res->channels[ch].bytes;
+		res->msg_time += res->channels[ch].busy;
+	}
+	free(ord);
+}
+
+/* Builds r->sim, the training-shaped view of the run: one F per micro-batch and stage. */
+static void build_view(struct state *st)
+{
+	struct serve_run *r = st->run;
+	int devices = st->pipes[0].device0 + st->pipes[0].stages;
+	struct sched *s;
+	struct cost *cost;
+
+	s = sched_alloc_counts(devices, 1, r->nbatch > 0 ? (int)r->nbatch : 1, false, PLACE_LOOP,
+	                       st->nops);
+	for (int d = 0; d < devices; d++)
+		for (size_t i = 0; i < st->nops[d]; i++)
+			sched_push(s, d, OP_F, (int)st->ops[d][i].batch, d);
+	build_result(st, s);
+	cost = cost_alloc(devices, PP_TICK_BASE, config_has_model(st->c) ? "ms" : "t", st->c);
+	for (int d = 0; d < devices; d++) {
+		cost->t_f[d] = cost->t_b[d] = cost->t_w[d] = 0;
+		cost->act[d] = cost->act_w[d] = 0;
+		cost->msg_bytes[d] = 0;
+		cost->msg_time[d] = 0;
+	}
+	r->sim.config = *st->c;
+	snprintf(r->sim.config.schedule, sizeof(r->sim.config.schedule), "%s",
+	         config_batching_name(st->c->batching));
+	r->sim.sched = s;
+	r->sim.cost = cost;
+	r->sim.result = &r->result;
+	metrics_init(&r->sim.metrics, s, cost, &r->result);
+}
+
+/* Sets up pipeline p with `stages` stages from device0. */
+static int init_pipe(struct state *st, struct pipe *p, int index, int device0, int stages,
+                     struct pp_error *err)
+{
+	p->index = index;
+	p->device0 = device0;
+	p->stages = stages;
+	p->limit = st->c->inflight > 0 ? st->c->inflight : stages;
+	p->stage_free = pp_xcalloc((size_t)stages, sizeof(*p->stage_free));
+	p->chan_free = pp_xcalloc((size_t)stages, sizeof(*p->chan_free));
+	p->groups = pp_xcalloc((size_t)p->limit, sizeof(*p->groups));
+	if (serve_pricer_init(&p->pr, st->c, stages, index == 0, err) != 0)
+		return -1;
+	return serve_kv_capacity(&p->pr, st->c, &p->kv_cap, err);
+}
+
+static void release_pipe(struct pipe *p)
+{
+	serve_pricer_release(&p->pr);
+	free(p->stage_free);
+	free(p->chan_free);
+	for (int g = 0; g < p->limit && p->groups != NULL; g++)
+		free(p->groups[g].reqs.v);
+	free(p->groups);
+	free(p->waiting.items.v);
+	free(p->running.v);
+}
+
+/* Checks that every request can fit each pipeline's KV cache; fills the request states. */
+static int check_requests(struct state *st, struct pp_error *err)
+{
+	const struct serve_workload *w = st->w;
+
+	for (size_t i = 0; i < w->n; i++) {
+		struct rstate *r = &st->rs[i];
+
+		r->prompt = w->req[i].prompt;
+		r->output = w->req[i].output;
+		r->group = -1;
+		st->run->req[i].prompt = r->prompt;
+		st->run->req[i].output = r->output;
+		st->run->prompt_tokens += r->prompt;
+		st->run->output_tokens += r->output;
+		if (w->concurrency == 0 &&
+		    !pp_time_from_units(w->req[i].arrival, PP_TICK_BASE, &st->run->req[i].arrival))
+			return pp_fail(err, PP_ERR_USAGE, "request %zu arrives after 1e9 time units",
+			               i + 1);
+		for (int k = 0; k < st->npipes; k++) {
+			const struct pipe *p = &st->pipes[k];
+
+			if (kv_need(p, r) > p->kv_cap)
+				return pp_fail(err, PP_ERR_USAGE,
+				               "request %zu needs %llu KV-cache tokens (prompt %u%s), "
+				               "more than the %s pipeline holds: %llu (--kv-tokens, "
+				               "or GPU memory)",
+				               i + 1, (unsigned long long)kv_need(p, r), r->prompt,
+				               p->index == 1 ? "" : " and output", p->index ? "prefill" : "",
+				               (unsigned long long)p->kv_cap);
+		}
+	}
+	return 0;
+}
+
+static void release_state(struct state *st)
+{
+	for (int i = 0; i < st->npipes; i++)
+		release_pipe(&st->pipes[i]);
+	for (size_t k = 0; k < st->run->nbatch && st->batch_items != NULL; k++)
+		free(st->batch_items[k]);
+	free(st->batch_items);
+	free(st->batch_nitems);
+	for (int d = 0; st->ops != NULL && d < st->pipes[0].device0 + st->pipes[0].stages; d++)
+		free(st->ops[d]);
+	free(st->ops);
+	free(st->nops);
+	free(st->capops);
+	free(st->msgs);
+	free(st->items);
+	free(st->rs);
+	free(st->events.e);
+}
+
+struct serve_run *serve_run(const struct config *c, const struct serve_workload *w,
+                            struct pp_error *err)
+{
+	struct state st;
+	struct serve_run *r;
+	bool disagg = c->batching == PP_BATCHING_DISAGGREGATED;
+	int pre = c->prefill_stages > 0 ? c->prefill_stages : c->p, devices;
+
+	if (config_validate_serve(c, err) != 0)
+		return NULL;
+	if (w->n == 0) {
+		pp_fail(err, PP_ERR_USAGE, "no requests to serve");
+		return NULL;
+	}
+	memset(&st, 0, sizeof(st));
+	r = pp_xcalloc(1, sizeof(*r));
+	r->config = *c;
+	st.c = &r->config;
+	st.w = w;
+	st.run = r;
+	st.npipes = disagg ? 2 : 1;
+	st.rs = pp_xcalloc(w->n, sizeof(*st.rs));
+	r->req = pp_xcalloc(w->n, sizeof(*r->req));
+	r->nreq = w->n;
+	devices = (disagg ? pre : 0) + c->p;
+	if (init_pipe(&st, &st.pipes[0], 0, disagg ? pre : 0, c->p, err) != 0 ||
+	    (disagg && init_pipe(&st, &st.pipes[1], 1, 0, pre, err) != 0) ||
+	    check_requests(&st, err) != 0) {
+		release_state(&st);
+		serve_free(r);
+		return NULL;
+	}
+	st.items = pp_xmallocarray((size_t)c->max_batch, sizeof(*st.items));
+	st.ops = pp_xcalloc((size_t)devices, sizeof(*st.ops));
+	st.nops = pp_xcalloc((size_t)devices, sizeof(*st.nops));
+	st.capops = pp_xcalloc((size_t)devices, sizeof(*st.capops));
+	simulate(&st);
+	if (st.failed) {
+		*err = st.err;
+		release_state(&st);
+		serve_free(r);
+		return NULL;
+	}
+	for (int i = 0; i < st.npipes; i++) {
+		struct pipe *p = &st.pipes[i];
+
+		r->stages[p->index] = p->stages;
+		r->inflight[p->index] = p->limit;
+		r->kv_capacity[p->index] = p->kv_cap;
+		r->kv_peak[p->index] = p->kv_peak;
+	}
+	for (size_t i = 0; i < r->nreq; i++) {
+		r->end = r->req[i].finish > r->end ? r->req[i].finish : r->end;
+		r->first_arrival = i == 0 || r->req[i].arrival < r->first_arrival ? r->req[i].arrival
+		                                                                  : r->first_arrival;
+	}
+	build_view(&st);
+	release_state(&st);
+	return r;
+}
+
+void serve_free(struct serve_run *r)
+{
+	if (r == NULL)
+		return;
+	if (r->sim.sched != NULL)
+		metrics_release(&r->sim.metrics);
+	sched_free(r->sim.sched);
+	cost_free(r->sim.cost);
+	free(r->result.times);
+	free(r->result.devices);
+	free(r->result.channels);
+	free(r->result.msgs);
+	free(r->req);
+	free(r->batch);
+	free(r->queue);
+	free(r);
+}

@@ -1,0 +1,191 @@
+/*
+ * Prices of serving micro-batches. Explicit: step + token x T + attn x A / 1000 time units per
+ * stage (T new tokens, A the attention work sum of n x (context + (n+1)/2)), times the stage's
+ * scale. From a model: the larger of compute time (2 x parameters x T + 4 x hidden x A FLOPs per
+ * layer, the LM head's 2 x hidden x vocab per produced token on the last stage, over tp) and
+ * memory time (the stage's weights and the KV cache it reads, over the GPU's memory bandwidth),
+ * plus two tensor-parallel all-reduces per layer.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppsim/preset.h"
+#include "ppsim/sched.h"
+#include "serve_internal.h"
+
+/* Ticks of a time in units, or -1 when it is out of range. */
+static pp_time ticks(double units, int64_t tick)
+{
+	pp_time t;
+
+	return pp_time_from_units(units, tick, &t) ? t : -1;
+}
+
+/* The model laid out over the pipeline's stages: the training cost model of a 1F1B shape. */
+static int init_model(struct serve_pricer *pr, const struct config *c, bool honour_layers,
+                      struct pp_error *err)
+{
+	struct config *tc = pp_xmalloc(sizeof(*tc));
+	struct sched_params sp = {pr->stages, 1, 1, 0};
+	struct sched *s;
+	const struct cost_model *k;
+
+	*tc = *c;
+	tc->p = pr->stages;
+	tc->v = 1;
+	tc->m = 1;
+	tc->mbs = 1;
+	strcpy(tc->schedule, "1f1b");
+	if (!honour_layers) {
+		tc->nlayers_per_stage = 0;
+		tc->first_stage_layers = 0;
+		tc->last_stage_layers = 0;
+	}
+	s = sched_new(sched_find("1f1b"), &sp);
+	pr->cost = cost_new_model(tc, s, err);
+	sched_free(s);
+	free(tc);
+	if (pr->cost == NULL)
+		return -1;
+	k = pr->cost->model;
+	pr->kv_token = pp_xmallocarray((size_t)pr->stages, sizeof(*pr->kv_token));
+	pr->weight_bytes = pp_xmallocarray((size_t)pr->stages, sizeof(*pr->weight_bytes));
+	for (int st = 0; st < pr->stages; st++) {
+		double kv_dim = (double)k->kv_heads * k->hidden / k->heads;
+
+		pr->kv_token[st] = 2.0 * k->stage_layers[st] * kv_dim * k->dtype_bytes / k->tp;
+		pr->weight_bytes[st] = k->device_params[st] * k->dtype_bytes;
+	}
+	return 0;
+}
+
+int serve_pricer_init(struct serve_pricer *pr, const struct config *c, int stages,
+                      bool honour_layers, struct pp_error *err)
+{
+	memset(pr, 0, sizeof(*pr));
+	pr->stages = stages;
+	pr->tick = PP_TICK_BASE;
+	pr->model = config_has_model(c);
+	pr->step = c->step_time;
+	pr->token = c->token_time;
+	pr->attn = c->attn_time;
+	pr->tcomm = c->t_comm;
+	pr->scale = pp_xmallocarray((size_t)stages, sizeof(*pr->scale));
+	for (int st = 0; st < stages; st++)
+		pr->scale[st] = c->nstage_scale > 0 ? c->stage_scale[st] : 1;
+	return pr->model ? init_model(pr, c, honour_layers, err) : 0;
+}
+
+void serve_pricer_release(struct serve_pricer *pr)
+{
+	cost_free(pr->cost);
+	free(pr->scale);
+	free(pr->kv_token);
+	free(pr->weight_bytes);
+	memset(pr, 0, sizeof(*pr));
+}
+
+/* Milliseconds of a micro-batch on stage st priced from the model. */
+static double model_ms(const struct serve_pricer *pr, int st, double tokens, double attention,
+                       double logits, double context)
+{
+	const struct cost_model *k = pr->cost->model;
+	double layers = k->stage_layers[st], h = k->hidden, tp = k->tp;
+	bool head = st == pr->stages - 1;
+	double flops = layers * (2 * k->layer_params * tokens + 4 * h * attention) / tp +
+	               (head ? 2 * h * k->vocab * logits / tp : 0);
+	double bytes = (layers * k->layer_params + (head ? h * k->vocab : 0)) * k->dtype_bytes / tp +
+	               pr->kv_token[st] * context;
+	double compute = cost_model_compute_ms(k, flops);
+	double memory = bytes / (k->memory_bandwidth * 1e6);
+	double allreduce = cost_allreduce_ms(tokens * h * k->dtype_bytes, k->tp, k->link_bandwidth,
+	                                     k->link_latency);
+
+	return (compute > memory ? compute : memory) + layers * 2 * allreduce;
+}
+
+pp_time serve_stage_time(const struct serve_pricer *pr, int s, const struct serve_item *items,
+                         size_t n)
+{
+	double tokens = 0, attention = 0, logits = 0, context = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double x = items[i].n;
+
+		tokens += x;
+		attention += x * (items[i].context + (x + 1) / 2);
+		logits += items[i].logits;
+		context += items[i].context + x;
+	}
+	if (pr->model)
+		return ticks(model_ms(pr, s, tokens, attention, logits, context), pr->tick);
+	return ticks((pr->step + pr->token * tokens + pr->attn * attention / 1000) * pr->scale[s],
+	             pr->tick);
+}
+
+pp_time serve_hop_time(const struct serve_pricer *pr, int s, uint64_t tokens)
+{
+	const struct cost_model *k;
+
+	if (!pr->model)
+		return ticks(pr->tcomm, pr->tick);
+	k = pr->cost->model;
+	return ticks(k->hop_latency[s] / 1e3 + (double)tokens * k->hidden * k->dtype_bytes / k->tp /
+	                                               (k->hop_bandwidth[s] * 1e6),
+	             pr->tick);
+}
+
+uint64_t serve_hop_bytes(const struct serve_pricer *pr, uint64_t tokens)
+{
+	const struct cost_model *k = pr->model ? pr->cost->model : NULL;
+
+	return k == NULL ? 0 : tokens * (uint64_t)k->hidden * (uint64_t)k->dtype_bytes / (uint64_t)k->tp;
+}
+
+pp_time serve_kv_transfer_time(const struct serve_pricer *pr, const struct config *c,
+                               uint64_t tokens)
+{
+	const struct cost_model *k;
+	const struct link_preset *lk;
+	double most = 0;
+
+	if (!pr->model)
+		return ticks(pr->tcomm, pr->tick);
+	k = pr->cost->model;
+	lk = preset_link(c->kv_link[0] != '\0' ? c->kv_link : k->inter_link);
+	for (int st = 0; st < pr->stages; st++)
+		most = pr->kv_token[st] > most ? pr->kv_token[st] : most;
+	return ticks(lk->latency / 1e3 + (double)tokens * most / (lk->bandwidth * 1e6), pr->tick);
+}
+
+int serve_kv_capacity(const struct serve_pricer *pr, const struct config *c, uint64_t *tokens,
+                      struct pp_error *err)
+{
+	const struct cost_model *k;
+	double fewest = INFINITY;
+
+	if (c->kv_tokens > 0) {
+		*tokens = c->kv_tokens;
+		return 0;
+	}
+	if (!pr->model) {
+		*tokens = UINT64_MAX;
+		return 0;
+	}
+	k = pr->cost->model;
+	for (int st = 0; st < pr->stages; st++) {
+		double room = k->capacity_bytes - k->reserve_bytes - pr->weight_bytes[st];
+
+		if (room <= pr->kv_token[st])
+			return config_fail(c, config_is_set(c, "tp") ? "tp" : "p", err,
+			                   "stage %d's weights take %.1f GB of the GPU's %.1f GB "
+			                   "(%.1f kept free): no room for a KV cache; add stages or tp",
+			                   st, pr->weight_bytes[st] / 1e9, k->capacity_bytes / 1e9,
+			                   k->reserve_bytes / 1e9);
+		if (floor(room / pr->kv_token[st]) < fewest)
+			fewest = floor(room / pr->kv_token[st]);
+	}
+	*tokens = (uint64_t)fewest;
+	return 0;
+}

@@ -1,0 +1,646 @@
+/*
+ * Serving workloads: request traces (JSON lines or CSV) read with line:column errors, and the
+ * seeded request generator.
+ */
+#include "ppsim/serve.h"
+
+#include <assert.h>
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The fields of a request, in struct order. */
+enum field { F_ARRIVAL, F_PROMPT, F_OUTPUT, NFIELDS };
+
+static const char *const field_names[NFIELDS] = {"arrival", "prompt", "output"};
+
+/* Longest stretch of a bad value quoted in a message, and the buffer that holds it quoted. */
+#define QUOTE_MAX  40
+#define QUOTE_SIZE (QUOTE_MAX * 4 + 4)
+
+/* Reader state: the path for messages, the format, the requests so far. */
+struct trace {
+	const char *path;
+	bool started;     /* the first data line (JSON) or the header (CSV) has been seen */
+	bool json;        /* JSON lines, else CSV */
+	int col[NFIELDS]; /* CSV: the field in each column */
+	size_t lineno;    /* 1-based line being read */
+	struct serve_request *req;
+	size_t n, cap;
+};
+
+/* A number field as read: its value, its text and the 1-based column it starts at. */
+struct value {
+	double x;
+	const char *text;
+	size_t len;
+	size_t column;
+	const char *type; /* JSON: what stood there when it is not a number, else NULL */
+};
+
+static int clamp_int(size_t x)
+{
+	return x > INT_MAX ? INT_MAX : (int)x;
+}
+
+/* Fails err at the current line and column with the message built from fmt. */
+__attribute__((format(printf, 4, 5))) static int
+fail_at(const struct trace *t, struct pp_error *err, size_t column, const char *fmt, ...)
+{
+	char what[sizeof(err->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	err->line = clamp_int(t->lineno);
+	err->column = clamp_int(column);
+	return pp_fail(err, PP_ERR_CONFIG, "requests '%s':%d:%d: %s", t->path, err->line,
+	               err->column, what);
+}
+
+/* Copies the len bytes of s into buf (QUOTE_SIZE bytes) for a one-line message: bytes
+ * outside printable ASCII become \xHH, and a long text is cut short with "...". */
+static const char *quoted(char *buf, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (size_t i = 0; i < len && i < QUOTE_MAX; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch >= 0x20 && ch < 0x7f) {
+			buf[o++] = (char)ch;
+			continue;
+		}
+		buf[o++] = '\\';
+		buf[o++] = 'x';
+		buf[o++] = hex[ch >> 4];
+		buf[o++] = hex[ch & 15];
+	}
+	if (len > QUOTE_MAX) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* The field whose name is the len bytes at s, or -1. */
+static int field_find(const char *s, size_t len)
+{
+	for (int f = 0; f < NFIELDS; f++)
+		if (strlen(field_names[f]) == len && memcmp(s, field_names[f], len) == 0)
+			return f;
+	return -1;
+}
+
+/* Stores field f of r from v, or fails naming the value: arrivals are numbers from 0 to
+ * PP_TIME_MAX_UNITS, token counts whole numbers from 1 to PP_MAX_COUNT. */
+static int set_field(const struct trace *t, struct serve_request *r, int f, const struct value *v,
+                     struct pp_error *err)
+{
+	char q[QUOTE_SIZE], range[64];
+	bool ok;
+
+	if (f == F_ARRIVAL) {
+		ok = v->type == NULL && v->x >= 0 && v->x <= PP_TIME_MAX_UNITS;
+		snprintf(range, sizeof(range), "a number from 0 to %.0f", PP_TIME_MAX_UNITS);
+	} else {
+		ok = v->type == NULL && v->x >= 1 && v->x <= PP_MAX_COUNT && v->x == floor(v->x);
+		snprintf(range, sizeof(range), "a whole number from 1 to %d", PP_MAX_COUNT);
+	}
+	if (!ok && v->type != NULL)
+		return fail_at(t, err, v->column, "%s '%s': must be %s, not %s", field_names[f],
+		               quoted(q, v->text, v->len), range, v->type);
+	if (!ok)
+		return fail_at(t, err, v->column, "%s '%s': must be %s", field_names[f],
+		               quoted(q, v->text, v->len), range);
+	if (f == F_ARRIVAL)
+		r->arrival = v->x + 0.0; /* no negative zero */
+	else if (f == F_PROMPT)
+		r->prompt = (uint32_t)v->x;
+	else
+		r->output = (uint32_t)v->x;
+	return 0;
+}
+
+/* Appends r, whose arrival stands at column, after checking the order and the limit. */
+static int add_request(struct trace *t, const struct serve_request *r, size_t column,
+                       struct pp_error *err)
+{
+	if (t->n > 0 && r->arrival < t->req[t->n - 1].arrival) {
+		char now[40], before[40];
+
+		return fail_at(t, err, column,
+		               "arrival %s is before the previous request's %s (arrivals must not "
+		               "go backwards)",
+		               pp_double_format(now, sizeof(now), r->arrival),
+		               pp_double_format(before, sizeof(before), t->req[t->n - 1].arrival));
+	}
+	if (t->n == SERVE_MAX_REQUESTS)
+		return fail_at(t, err, 1, "more than %d requests, the limit", SERVE_MAX_REQUESTS);
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 256;
+		t->req = pp_xrealloc(t->req, t->cap * sizeof(*t->req));
+	}
+	t->req[t->n++] = *r;
+	return 0;
+}
+
+/* Index after the JSON string that starts at text[i] == '"'. */
+static size_t skip_string(const char *text, size_t i)
+{
+	for (i++; text[i] != '\0' && text[i] != '"'; i++)
+		if (text[i] == '\\' && text[i + 1] != '\0')
+			i++;
+	return text[i] == '"' ? i + 1 : i;
+}
+
+/* Index after the JSON value that starts at text[i]: a string, an object or an array (its
+ * brackets matched), else a scalar running to the next delimiter. */
+static size_t skip_value(const char *text, size_t i)
+{
+	int depth = 0;
+
+	if (text[i] == '"')
+		return skip_string(text, i);
+	if (text[i] != '{' && text[i] != '[') {
+		while (text[i] != '\0' && strchr(",}] \t\r\n", text[i]) == NULL)
+			i++;
+		return i;
+	}
+	do {
+		if (text[i] == '"') {
+			i = skip_string(text, i);
+			continue;
+		}
+		if (text[i] == '{' || text[i] == '[')
+			depth++;
+		else if (text[i] == '}' || text[i] == ']')
+			depth--;
+		i++;
+	} while (depth > 0 && text[i] != '\0');
+	return i;
+}
+
+/* Where a member of a line's object stands: the offsets of its key, its value and the end of
+ * its value. */
+struct member {
+	size_t key, value, end;
+};
+
+/*
+ * Records up to max members of the valid JSON object at text[start], in document order, which
+ * is also the order of cJSON's children: cJSON's tree holds no positions.
+ */
+static size_t scan_members(const char *text, size_t start, struct member *m, size_t max)
+{
+	static const char blank[] = " \t\r\n";
+	size_t n = 0, i = start + 1;
+
+	for (;;) {
+		i += strspn(text + i, blank);
+		if (n == max || text[i] != '"')
+			return n;
+		m[n].key = i;
+		i = skip_string(text, i);
+		i += strspn(text + i, blank);
+		if (text[i] != ':')
+			return n;
+		i++;
+		i += strspn(text + i, blank);
+		m[n].value = i;
+		m[n].end = i = skip_value(text, i);
+		n++;
+		i += strspn(text + i, blank);
+		if (text[i] != ',')
+			return n;
+		i++;
+	}
+}
+
+/*
+ * Offset of a JSON syntax error that cJSON reported at end. cJSON reports one character too
+ * far when a key was due and something else stood there ('{' or ',' then not '"'): it steps
+ * past the quote it expected before failing. That character is the error.
+ */
+static size_t error_offset(const char *text, const char *end)
+{
+	size_t off = end != NULL ? (size_t)(end - text) : 0, prev;
+
+	if (off == 0 || text[off - 1] == '"' || strchr(" \t\r\n", text[off - 1]) != NULL)
+		return off;
+	prev = off - 1;
+	while (prev > 0 && strchr(" \t\r\n", text[prev - 1]) != NULL)
+		prev--;
+	if (prev > 0 && (text[prev - 1] == '{' || text[prev - 1] == ','))
+		return off - 1;
+	return off;
+}
+
+static const char *type_name(const cJSON *v)
+{
+	return cJSON_IsString(v)   ? "a string"
+	       : cJSON_IsNumber(v) ? "a number"
+	       : cJSON_IsBool(v)   ? "a boolean"
+	       : cJSON_IsArray(v)  ? "an array"
+	       : cJSON_IsObject(v) ? "an object"
+	                           : "null";
+}
+
+/* Reads the members of root, the object at line[start], into a request and appends it. */
+static int read_members(struct trace *t, const cJSON *root, const char *line, size_t start,
+                        struct pp_error *err)
+{
+	struct member m[NFIELDS + 1]; /* a fourth member is always an error */
+	size_t nm = scan_members(line, start, m, NFIELDS + 1), k = 0, at_arrival = start + 1;
+	size_t first[NFIELDS] = {0};
+	struct serve_request r = {0, 0, 0};
+	char q[QUOTE_SIZE];
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, root)
+	{
+		struct member at = k < nm ? m[k] : (struct member){start, start, start};
+		int f = field_find(v->string, strlen(v->string));
+		struct value val = {v->valuedouble, line + at.value, at.end - at.value,
+		                    at.value + 1, cJSON_IsNumber(v) ? NULL : type_name(v)};
+
+		k++;
+		if (f < 0)
+			return fail_at(
+			        t, err, at.key + 1,
+			        "unknown key \"%s\" (the keys are arrival, prompt and output)",
+			        quoted(q, v->string, strlen(v->string)));
+		if (first[f] > 0)
+			return fail_at(t, err, at.key + 1,
+			               "key \"%s\" appears twice (first at column %zu)",
+			               field_names[f], first[f]);
+		first[f] = at.key + 1;
+		if (set_field(t, &r, f, &val, err) != 0)
+			return -1;
+		if (f == F_ARRIVAL)
+			at_arrival = val.column;
+	}
+	for (int f = 0; f < NFIELDS; f++)
+		if (first[f] == 0)
+			return fail_at(
+			        t, err, start + 1,
+			        "missing key \"%s\" (a line holds arrival, prompt and output)",
+			        field_names[f]);
+	return add_request(t, &r, at_arrival, err);
+}
+
+/* Reads a line of JSON lines: one object with the members arrival, prompt and output. */
+static int parse_json_line(struct trace *t, const char *line, struct pp_error *err)
+{
+	size_t len = strlen(line), start = strspn(line, " \t");
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(line, len + 1, &end, true); /* the NUL counts */
+	char q[QUOTE_SIZE];
+	int rc;
+
+	if (root == NULL) {
+		size_t off = error_offset(line, end);
+
+		if (off >= len)
+			return fail_at(t, err, len + 1, "invalid JSON: the line ends too soon");
+		return fail_at(t, err, off + 1, "invalid JSON at '%s'",
+		               quoted(q, line + off, len - off));
+	}
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return fail_at(t, err, start + 1,
+		               "'%s': not a JSON object (each line holds one object with arrival, "
+		               "prompt and output)",
+		               quoted(q, line + start, len - start));
+	}
+	rc = read_members(t, root, line, start, err);
+	cJSON_Delete(root);
+	return rc;
+}
+
+/* Splits line in place at commas, trimming blanks around each field; returns the number of
+ * fields and the first max of them with their 0-based offsets in line. */
+static size_t split_fields(char *line, char **fields, size_t *offs, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *end = strchr(p, ','), *q;
+
+		if (end != NULL)
+			*end = '\0';
+		p += strspn(p, " \t");
+		q = p + strlen(p);
+		while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+			*--q = '\0';
+		if (n < max) {
+			fields[n] = p;
+			offs[n] = (size_t)(p - line);
+		}
+		n++;
+		if (end == NULL)
+			return n;
+		p = end + 1;
+	}
+}
+
+/* Reads s, a decimal number such as 12, -3, 0.5 or 1e3 and nothing else, into *x. */
+static bool parse_decimal(const char *s, double *x)
+{
+	static const char digit[] = "0123456789";
+	const char *p = s + (*s == '-' || *s == '+');
+	size_t digits = strspn(p, digit);
+	char *end;
+
+	p += digits;
+	if (*p == '.') {
+		size_t frac = strspn(p + 1, digit);
+
+		digits += frac;
+		p += 1 + frac;
+	}
+	if (digits == 0)
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		size_t exp;
+
+		p += 1 + (p[1] == '+' || p[1] == '-');
+		exp = strspn(p, digit);
+		if (exp == 0)
+			return false;
+		p += exp;
+	}
+	if (*p != '\0')
+		return false;
+	*x = strtod(s, &end);
+	return end == p;
+}
+
+/* Reads the CSV header: exactly the columns arrival, prompt and output, in any order. */
+static int parse_header(struct trace *t, char *line, struct pp_error *err)
+{
+	char q[QUOTE_SIZE], *fields[NFIELDS + 1];
+	size_t offs[NFIELDS + 1], n;
+	bool seen[NFIELDS] = {false}, ok;
+
+	quoted(q, line, strlen(line));
+	n = split_fields(line, fields, offs, NFIELDS + 1);
+	ok = n == NFIELDS;
+	for (size_t i = 0; ok && i < n; i++) {
+		int f = field_find(fields[i], strlen(fields[i]));
+
+		ok = f >= 0 && !seen[f];
+		if (ok) {
+			seen[f] = true;
+			t->col[i] = f;
+		}
+	}
+	if (!ok)
+		return fail_at(t, err, 1,
+		               "the header must name the columns arrival, prompt and output, not "
+		               "'%s'",
+		               q);
+	return 0;
+}
+
+/* Reads a CSV row: one number per column of the header. */
+static int parse_csv_row(struct trace *t, char *line, struct pp_error *err)
+{
+	char q[QUOTE_SIZE], *fields[NFIELDS + 1];
+	size_t offs[NFIELDS + 1], n, at_arrival = 1;
+	struct serve_request r = {0, 0, 0};
+
+	quoted(q, line, strlen(line));
+	n = split_fields(line, fields, offs, NFIELDS + 1);
+	if (n != NFIELDS)
+		return fail_at(t, err, n > NFIELDS ? offs[NFIELDS] + 1 : 1,
+		               "row '%s': %zu field%s, not 3 (arrival, prompt and output)", q, n,
+		               n == 1 ? "" : "s");
+	for (size_t i = 0; i < NFIELDS; i++) {
+		struct value v = {0, fields[i], strlen(fields[i]), offs[i] + 1, NULL};
+
+		if (!parse_decimal(fields[i], &v.x))
+			v.x = NAN;
+		if (set_field(t, &r, t->col[i], &v, err) != 0)
+			return -1;
+		if (t->col[i] == F_ARRIVAL)
+			at_arrival = v.column;
+	}
+	return add_request(t, &r, at_arrival, err);
+}
+
+/* Reads one line of len bytes: skips blank lines and comments, takes the format from the
+ * first other line, and parses the rest. */
+static int read_line(struct trace *t, char *line, size_t len, struct pp_error *err)
+{
+	size_t start;
+
+	if (strlen(line) != len)
+		return fail_at(t, err, strlen(line) + 1, "a NUL byte: not a text file");
+	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		line[--len] = '\0';
+	start = strspn(line, " \t");
+	if (line[start] == '\0' || line[start] == '#')
+		return 0;
+	if (!t->started) {
+		t->started = true;
+		t->json = line[start] == '{';
+		if (!t->json)
+			return parse_header(t, line, err);
+	}
+	return t->json ? parse_json_line(t, line, err) : parse_csv_row(t, line, err);
+}
+
+/* Fails err about the file as a whole (no line or column). */
+__attribute__((format(printf, 3, 4))) static int
+fail_file(struct pp_error *err, enum pp_errkind kind, const char *fmt, ...)
+{
+	char what[sizeof(err->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	err->line = 0;
+	err->column = 0;
+	return pp_fail(err, kind, "%s", what);
+}
+
+/* Reads every line of f into t; 0 or -1. */
+static int read_lines(struct trace *t, FILE *f, struct pp_error *err)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = 0, saved;
+
+	errno = 0;
+	while (rc == 0 && (len = getline(&line, &cap, f)) != -1) {
+		t->lineno++;
+		rc = read_line(t, line, (size_t)len, err);
+	}
+	saved = errno;
+	free(line);
+	if (rc == 0 && ferror(f))
+		return fail_file(err, PP_ERR_IO, "cannot read '%s': %s", t->path, strerror(saved));
+	if (rc == 0 && t->n == 0)
+		return fail_file(err, PP_ERR_CONFIG, "requests '%s': no requests", t->path);
+	return rc;
+}
+
+int serve_workload_read(const char *path, struct serve_workload *w, struct pp_error *err)
+{
+	struct trace t = {path, false, false, {0}, 0, NULL, 0, 0};
+	FILE *f;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return fail_file(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+	rc = read_lines(&t, f, err);
+	fclose(f);
+	if (rc != 0) {
+		free(t.req);
+		return -1;
+	}
+	w->req = pp_xrealloc(t.req, t.n * sizeof(*t.req));
+	w->n = t.n;
+	return 0;
+}
+
+/* xoshiro256** (Blackman and Vigna, 2018): the generator's whole state. */
+struct rng {
+	uint64_t s[4];
+};
+
+/* The next output of splitmix64 from state *x. */
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* Seeds g with four successive splitmix64 outputs from seed. */
+static void rng_seed(struct rng *g, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		g->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(struct rng *g)
+{
+	uint64_t *s = g->s, result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+/* A uniform double in [0, 1): the top 53 bits of the next output, times 2^-53. */
+static double rng_uniform(struct rng *g)
+{
+	return (double)(rng_next(g) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* An exponential gap with mean 1000 / rate from one draw u: -ln(1 - u) * 1000 / rate. */
+static double draw_gap(struct rng *g, double rate)
+{
+	return -log(1.0 - rng_uniform(g)) * 1000.0 / rate;
+}
+
+/*
+ * A token count from d, clamped to [1, PP_MAX_COUNT]. fixed:a draws nothing; uniform:a:b draws
+ * u and gives a + floor(u * (b - a + 1)); lognormal:mu:sigma draws u1 then u2 and gives
+ * round(exp(mu + sigma * z)) with z = sqrt(-2 ln(1 - u1)) * cos(2 pi u2) (Box-Muller, the sine
+ * half unused).
+ */
+static uint32_t draw_count(struct rng *g, const struct pp_dist *d)
+{
+	static const double two_pi = 6.283185307179586477;
+	double x = d->a;
+
+	if (d->kind == PP_DIST_UNIFORM) {
+		x = d->a + floor(rng_uniform(g) * (d->b - d->a + 1));
+		x = x > d->b ? d->b : x;
+	} else if (d->kind == PP_DIST_LOGNORMAL) {
+		double u1 = rng_uniform(g), u2 = rng_uniform(g);
+		double z = sqrt(-2.0 * log(1.0 - u1)) * cos(two_pi * u2);
+
+		x = round(exp(d->a + d->b * z));
+	}
+	if (!(x >= 1))
+		return 1;
+	return x > PP_MAX_COUNT ? PP_MAX_COUNT : (uint32_t)x;
+}
+
+/*
+ * The arrival of request i, *t holding the previous arrival (0 before the first): poisson adds
+ * a gap at the rate, bursty one gap at rate / burst before each burst's first request, closed
+ * draws nothing and gives -1.
+ */
+static double next_arrival(struct rng *g, const struct config *c, size_t i, double *t)
+{
+	switch (c->arrival) {
+	case PP_ARRIVAL_POISSON:
+		*t += draw_gap(g, c->rate);
+		return *t;
+	case PP_ARRIVAL_BURSTY:
+		if (i % (size_t)c->burst == 0)
+			*t += draw_gap(g, c->rate / c->burst);
+		return *t;
+	case PP_ARRIVAL_CLOSED:
+		break;
+	}
+	return -1;
+}
+
+void serve_workload_generate(const struct config *c, struct serve_workload *w)
+{
+	size_t n = (size_t)c->num_requests;
+	struct rng g;
+	double t = 0;
+
+	assert(c->num_requests >= 1);
+	assert(c->arrival == PP_ARRIVAL_CLOSED || c->rate > 0);
+	assert(c->arrival != PP_ARRIVAL_BURSTY || c->burst >= 1);
+	n = n > SERVE_MAX_REQUESTS ? SERVE_MAX_REQUESTS : n;
+	rng_seed(&g, c->seed);
+	w->req = pp_xmallocarray(n, sizeof(*w->req));
+	w->n = n;
+	w->concurrency = c->arrival == PP_ARRIVAL_CLOSED ? c->concurrency : 0;
+	for (size_t i = 0; i < n; i++) {
+		w->req[i].arrival = next_arrival(&g, c, i, &t);
+		w->req[i].prompt = draw_count(&g, &c->prompt);
+		w->req[i].output = draw_count(&g, &c->output);
+	}
+}
+
+void serve_workload_free(struct serve_workload *w)
+{
+	if (w == NULL)
+		return;
+	free(w->req);
+	memset(w, 0, sizeof(*w));
+}
