@@ -15,6 +15,9 @@ import os, shlex, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, 'build')
 WORK = tempfile.mkdtemp()
+# documented commands run in WORK and name the tree's files as from its top
+for d in ('configs', 'examples', 'tests'):
+    os.symlink(os.path.join(ROOT, d), os.path.join(WORK, d))
 env = dict(os.environ, PATH=BIN + ':' + os.environ['PATH'])
 
 def run(cmd):

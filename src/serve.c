@@ -813,12 +813,12 @@ static int check_requests(struct state *st, struct pp_error *err)
 
 			if (kv_need(p, r) > p->kv_cap)
 				return pp_fail(err, PP_ERR_USAGE,
-				               "request %zu needs %llu KV-cache tokens (prompt %u%s), "
-				               "more than the %s pipeline holds: %llu (--kv-tokens, "
-				               "or GPU memory)",
-				               i + 1, (unsigned long long)kv_need(p, r), r->prompt,
-				               p->index == 1 ? "" : " and output", p->index ? "prefill" : "",
-				               (unsigned long long)p->kv_cap);
+				               "request %zu needs %llu KV-cache tokens (%s), more than "
+				               "the %spipeline's cache holds: %llu (--kv-tokens, or GPU "
+				               "memory)",
+				               i + 1, (unsigned long long)kv_need(p, r),
+				               p->index == 1 ? "its prompt" : "its prompt and output",
+				               p->index == 1 ? "prefill " : "", (unsigned long long)p->kv_cap);
 		}
 	}
 	return 0;

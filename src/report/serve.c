@@ -98,9 +98,9 @@ int report_serve_text(FILE *out, const struct serve_run *r, const struct serve_m
 	write_requests(out, r);
 	fprintf(out, "%-18s %s %s, first arrival to the last token\n", "makespan",
 	        REPORT_NUM(num, m->makespan), unit);
-	fprintf(out, "%-18s %.6g output tokens/s, %.6g prompt tokens/s, %.6g requests/s%s\n",
+	fprintf(out, "%-18s %.6g output tokens, %.6g prompt tokens, %.6g requests per %s\n",
 	        "throughput", m->output_tokens_per_s, m->prompt_tokens_per_s, m->requests_per_s,
-	        config_has_model(&r->config) ? "" : " (per 1000 t)");
+	        config_has_model(&r->config) ? "second" : "1000 t");
 	write_latency(out, "ttft", &m->ttft, unit);
 	write_latency(out, "tpot", &m->tpot, unit);
 	write_latency(out, "e2e", &m->e2e, unit);

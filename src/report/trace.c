@@ -125,6 +125,9 @@ static void write_counters(FILE *out, const struct sim *s)
 
 		for (int k = 0; k < sc->v; k++)
 			unit += c->act[sched_stage_of(sc, d, k)];
+		/* a device that keeps no activations (a serving pipeline) has no counter */
+		if (unit == 0)
+			continue;
 		fprintf(out,
 		        ",\n{\"name\":\"activations\",\"ph\":\"C\",\"pid\":%d,\"ts\":0,"
 		        "\"args\":{\"micro-batches\":0}}",
@@ -140,7 +143,7 @@ static void write_counters(FILE *out, const struct sim *s)
 			fprintf(out,
 			        ",\n{\"name\":\"activations\",\"ph\":\"C\",\"pid\":%d,\"ts\":%.17g,"
 			        "\"args\":{\"micro-batches\":%.17g}}",
-			        d, us(s, at), unit > 0 ? (double)alive / (double)unit : 0);
+			        d, us(s, at), (double)alive / (double)unit);
 		}
 	}
 }

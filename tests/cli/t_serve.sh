@@ -1,0 +1,137 @@
+# ppsim serve: the bubbles of an inference pipeline, the shipped bursty trace, serving configs
+# side by side, and bad request traces.
+
+# serve_json ARGS...: runs ppsim serve ARGS --format=json into $TMP/out.json for expect.
+serve_json() {
+	RUN="ppsim serve $*"
+	if ! ppsim serve "$@" --format=json >"$TMP/out.json" 2>"$TMP/err"; then
+		not_ok "$RUN failed: $(head -c 300 "$TMP/err")"
+		: >"$TMP/out.json"
+	fi
+}
+
+# 1. Decode-only load, equal stage costs (every micro-batch takes 1 per stage, whatever its
+#    tokens): with p = 4 micro-batches always in flight the steady state has no bubble; with
+#    one in flight each stage works one step in four: (p-1)/p.
+DECODE="-p 4 --arrival=closed --concurrency=8 --num-requests=8 --prompt=fixed:1
+--output=fixed:200 --max-batch=2 --window=50"
+# shellcheck disable=SC2086
+serve_json $DECODE
+for k in 1 2 5 10 15; do expect "windows.$k.bubble_ratio" 0; done
+expect micro_batches.count 800
+# shellcheck disable=SC2086
+serve_json $DECODE --inflight=1
+for k in 1 2 5 10 30 60; do expect "windows.$k.bubble_ratio" 3/4; done
+expect bubble_ratio 3/4
+
+# 2. One long prompt among decodes. p = 2, a micro-batch takes 1 per token on a stage, one
+#    sequence per micro-batch. A and B (prompt 1, output 100) alternate from time 0: stage 0
+#    busy [0,10), stage 1 [1,10): window [0,10) idles 1 of 20 device-time: 0.05. L (prompt 10)
+#    arrives at 10 and its prefill goes first: stage 0 [10,20), stage 1 [20,30). Stage 1 ends
+#    the decode launched at 9 at 11 and then idles: [10,20) is busy 10 + 1 of 20: 0.45.
+#    At 20 stage 0 launches A's decode, which waits for stage 1 until 30; with L and A in
+#    flight (the limit is p = 2) B waits, so stage 0 works 1 of [20,30) and stage 1 10: 0.45.
+#    From 30 the two decodes alternate again with no bubble. L's first token is at 30.
+serve_json -p 2 --requests="$ROOT/tests/cli/requests/long-prompt.csv" --step-time=0 \
+	--token-time=1 --max-batch=1 --window=10
+expect windows.0.bubble_ratio 0.05
+expect windows.1.bubble_ratio 0.45
+expect windows.2.bubble_ratio 0.45
+expect windows.3.bubble_ratio 0
+expect windows.1.utilization.0 1
+expect windows.1.utilization.1 0.1
+expect ttft.max 20
+
+# 3. A hand-timed request: p = 3, prompt 3, output 2, 1 per micro-batch + 1 per token on a
+#    stage, 0.5 per hop. The prefill takes 4 a stage: its token at 4+0.5+4+0.5+4 = 13; the
+#    decode takes 2 a stage: done at 13+2+0.5+2+0.5+2 = 20. TPOT is 20 - 13 for 1 token.
+serve_json -p 3 --num-requests=1 --arrival=closed --concurrency=1 --prompt=fixed:3 \
+	--output=fixed:2 --token-time=1 --tcomm=0.5
+expect ttft.p50 13
+expect tpot.p50 7
+expect e2e.p50 20
+expect p2p.messages 4
+expect micro_batches.count 2
+
+# 4. The shipped bursty trace is what the documented command generates, and chunked prefill
+#    beats static batching on it in both bubble ratio and p99 TTFT (numbers pinned for the
+#    shipped seed 7; docs/serve.md shows them).
+ppsim serve --model=llama3-8b --gpu=h100-sxm -p 4 --arrival=bursty --rate=8 --burst=16 \
+	--num-requests=200 --prompt=lognormal:6.5:0.6 --output=uniform:32:256 --seed=7 \
+	--export-requests="$TMP/bursty.jsonl" >/dev/null
+if cmp -s "$TMP/bursty.jsonl" "$ROOT/examples/serve/bursty.jsonl"; then ok; else
+	not_ok "examples/serve/bursty.jsonl is not what its documented command generates"
+fi
+(cd "$ROOT" && ppsim serve -c examples/serve/static.json --format=json) >"$TMP/static.json"
+(cd "$ROOT" && ppsim serve -c examples/serve/chunked.json --format=json) >"$TMP/chunked.json"
+RUN="ppsim serve -c examples/serve/static.json"
+cp "$TMP/static.json" "$TMP/out.json"
+expect bubble_ratio 0.6495587394072819 1e-12
+expect ttft.p99 1791.344498 1e-9
+RUN="ppsim serve -c examples/serve/chunked.json"
+cp "$TMP/chunked.json" "$TMP/out.json"
+expect bubble_ratio 0.5933047014830464 1e-12
+expect ttft.p99 146.10289 1e-9
+if awk -v sb="$("$JGET" "$TMP/static.json" bubble_ratio)" \
+	-v cb="$("$JGET" "$TMP/chunked.json" bubble_ratio)" \
+	-v st="$("$JGET" "$TMP/static.json" ttft.p99)" \
+	-v ct="$("$JGET" "$TMP/chunked.json" ttft.p99)" 'BEGIN { exit !(cb < sb && ct < st) }'; then
+	ok
+else
+	not_ok "chunked prefill should beat static batching in bubble and p99 TTFT"
+fi
+
+# 5. Serving configs side by side: colocated (chunked) against disaggregated on the same trace,
+#    in every format; a training config does not mix with them.
+(cd "$ROOT" && ppsim compare examples/serve/chunked.json examples/serve/disaggregated.json) \
+	>"$TMP/cmp.txt" 2>"$TMP/err"
+if grep -q '^chunked  *chunked  *4 ' "$TMP/cmp.txt" &&
+	grep -q '^disaggregated  *disaggregated  *4 ' "$TMP/cmp.txt" && [ ! -s "$TMP/err" ]; then
+	ok
+else
+	not_ok "compare of serving configs: $(head -c 300 "$TMP/cmp.txt" "$TMP/err")"
+fi
+(cd "$ROOT" && ppsim compare examples/serve/chunked.json examples/serve/disaggregated.json \
+	--format=json) >"$TMP/out.json"
+RUN="ppsim compare serving configs --format=json"
+expect 0.label chunked
+expect 1.report.batching disaggregated
+expect 1.report.prefill_stages 2
+expect 1.report.kv.transfers 200
+if [ "$( (cd "$ROOT" && ppsim compare examples/serve/chunked.json \
+	examples/serve/disaggregated.json --format=csv) | wc -l)" -eq 3 ]; then ok; else
+	not_ok "compare of serving configs: CSV should be a header and 2 rows"
+fi
+# (fails counts in this shell: change directory here, and back)
+cd "$ROOT" || exit 1
+fails 2 "compare like with like" compare examples/serve/chunked.json configs/llama3-8b-h100.json
+cd - >/dev/null || exit 1
+
+# 6. Bad request traces name their line and column, exit 3.
+table "$ROOT/tests/cli/bad_requests.txt" >"$TMP/bad_requests"
+while IFS='|' read -r status file text; do
+	file=$(echo "$file" | tr -d ' ')
+	text=$(echo "$text" | sed 's/^ *//; s/ *$//')
+	fails "$status" "$text" serve --requests="$ROOT/tests/cli/requests/$file"
+done <"$TMP/bad_requests"
+
+# 7. --export-requests writes a trace that serves the same run again, closed loop included.
+ppsim serve -p 2 --arrival=closed --concurrency=3 --num-requests=12 --prompt=uniform:4:40 \
+	--output=uniform:1:9 --token-time=0.1 --export-requests="$TMP/closed.jsonl" \
+	--format=json >"$TMP/a.json"
+ppsim serve -p 2 --requests="$TMP/closed.jsonl" --token-time=0.1 --format=json >"$TMP/b.json"
+for key in makespan bubble_ratio ttft.p99 tpot.p50 e2e.max micro_batches.count; do
+	if [ "$("$JGET" "$TMP/a.json" $key)" = "$("$JGET" "$TMP/b.json" $key)" ]; then ok; else
+		not_ok "--export-requests: $key differs when the trace is served again"
+	fi
+done
+
+# 8. The training reporters draw a serving run: a valid Chrome trace and SVG, a timeline.
+ppsim serve -p 3 --num-requests=5 --token-time=0.01 --trace="$TMP/serve-trace.json" \
+	--svg="$TMP/serve.svg" --timeline=80 >"$TMP/serve.txt"
+if "$JGET" "$TMP/serve-trace.json" traceEvents.0 >/dev/null &&
+	xmllint --noout "$TMP/serve.svg" && grep -q '^GPU 2 (stage 2) ' "$TMP/serve.txt"; then
+	ok
+else
+	not_ok "serve: trace, SVG or timeline missing"
+fi
