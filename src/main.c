@@ -84,8 +84,8 @@ void cmd_help(FILE *out)
 	cli_help_options(out, CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN |
 	                              CLI_SERVE);
 	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, a device out of memory\n"
-	      "with --fail-on-oom, or nothing advise tried fits), 2 usage error, 3 invalid config\n"
-	      "or schedule file, 4 I/O error.\n"
+	      "with --fail-on-oom, or nothing advise tried fits), 2 usage error, 3 invalid config,\n"
+	      "schedule file or request trace, 4 I/O error.\n"
 	      "Example: ppsim --schedule=1f1b -p 4 -m 8 --timeline\n",
 	      out);
 }
