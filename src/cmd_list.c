@@ -6,6 +6,14 @@
 #include "ppsim/report.h"
 #include "ppsim/sched.h"
 
+/* What each batching policy does, in enum pp_batching order. */
+static const char *const policies[] = {
+        "a batch runs its prefill, then decodes until all its requests are done",
+        "iteration-level: waiting prompts first, else a decode step of each request",
+        "decodes first, then prompt chunks, within --chunk-tokens",
+        "a prefill pipeline and a decode pipeline, KV caches sent between",
+};
+
 int cmd_list(int argc, char **argv)
 {
 	size_t n;
@@ -44,6 +52,9 @@ int cmd_list(int argc, char **argv)
 	lp = preset_links(&n);
 	for (size_t i = 0; i < n; i++)
 		printf("  %-12s %4g GB/s, %3g us\n", lp[i].name, lp[i].bandwidth, lp[i].latency);
+	puts("\nBatching policies (ppsim serve --batching):");
+	for (int b = 0; b < (int)(sizeof(policies) / sizeof(policies[0])); b++)
+		printf("  %-14s %s\n", config_batching_name((enum pp_batching)b), policies[b]);
 	puts("\nReport formats (--format):");
 	rf = report_formats(&n);
 	for (size_t i = 0; i < n; i++)
