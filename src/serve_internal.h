@@ -26,7 +26,7 @@ struct serve_pricer {
 	struct cost *cost;     /* with a model: the resolved model and hops (NULL otherwise) */
 	double *scale;         /* [stages] explicit: op-time factor of each stage */
 	double *kv_token;      /* [stages] with a model: KV-cache bytes of one token on a GPU */
-	double *weight_bytes;  /* [stages] with a model: bf16 weights on a GPU of the stage */
+	double *weight_bytes;  /* [stages] with a model: all weights on a GPU of the stage */
 	double step, token, attn, tcomm; /* explicit: the config's times */
 };
 

@@ -70,80 +70,84 @@ static void latencies(struct serve_metrics *m, const struct serve_run *r, int64_
 	free(x);
 }
 
-/* Adds the part of [a, b) in each window to acc[window] (weighted by w), in time units. */
-static void spread(const struct serve_metrics *m, double origin, double a, double b, double w,
-                   double *acc)
+/* The windows in ticks: they start at origin and are len long; the last ends at end. */
+struct grid {
+	pp_time origin, len, end;
+	size_t n;
+};
+
+/* The window holding time t (the last one for t at or after the end). */
+static size_t window_of(const struct grid *g, pp_time t)
 {
-	size_t first, last;
+	size_t k = t <= g->origin ? 0 : (size_t)((t - g->origin) / g->len);
 
-	if (b <= a)
-		return;
-	first = (size_t)((a - origin) / m->window);
-	last = (size_t)((b - origin) / m->window);
-	for (size_t k = first; k <= last && k < m->nwindows; k++) {
-		double lo = origin + (double)k * m->window, hi = lo + m->window;
-		double x = (a > lo ? a : lo), y = (b < hi ? b : hi);
+	return k < g->n ? k : g->n - 1;
+}
 
-		if (y > x)
-			acc[k] += (y - x) * w;
+/* Adds the part of [a, b) in each window to acc[window] (weighted by w), in ticks. */
+static void spread(const struct grid *g, pp_time a, pp_time b, double w, double *acc)
+{
+	for (size_t k = window_of(g, a); b > a && k < g->n; k++) {
+		pp_time lo = g->origin + (pp_time)k * g->len, hi = lo + g->len;
+		pp_time x = a > lo ? a : lo, y = b < hi ? b : hi;
+
+		if (y <= x)
+			break;
+		acc[k] += (double)(y - x) * w;
 	}
 }
 
-/* Busy time of each device, queue and tokens in each window. */
+/* Busy time of each device, queue and tokens in each window. Windows are laid in whole ticks
+ * so that an event on a window's edge falls in the window it starts. */
 static void windows(struct serve_metrics *m, const struct serve_run *r, int64_t tick)
 {
 	const struct sched *s = r->sim.sched;
-	double origin = pp_time_to_units(r->first_arrival, tick);
-	double end = pp_time_to_units(r->end, tick), *busy, *queue;
+	struct grid g = {r->first_arrival, 0, r->end, 0};
+	double *busy, *queue;
+	pp_time span = r->end - r->first_arrival;
 
-	m->window = r->config.window > 0 ? r->config.window : (end - origin) / 10;
-	if (!(m->window > 0))
-		m->window = 1;
-	m->nwindows = (size_t)ceil((end - origin) / m->window);
-	m->nwindows = m->nwindows > 0 ? m->nwindows : 1;
-	m->windows = pp_xcalloc(m->nwindows, sizeof(*m->windows));
-	busy = pp_xcalloc(m->nwindows * (size_t)m->devices, sizeof(*busy));
-	queue = pp_xcalloc(m->nwindows, sizeof(*queue));
+	if (!(r->config.window > 0 && pp_time_from_units(r->config.window, tick, &g.len) &&
+	      g.len > 0))
+		g.len = span / 10 > 0 ? span / 10 : 1;
+	m->window = pp_time_to_units(g.len, tick);
+	g.n = span > 0 ? (size_t)((span + g.len - 1) / g.len) : 1;
+	m->nwindows = g.n;
+	m->windows = pp_xcalloc(g.n, sizeof(*m->windows));
+	busy = pp_xcalloc(g.n * (size_t)m->devices, sizeof(*busy));
+	queue = pp_xcalloc(g.n, sizeof(*queue));
 	for (int d = 0; d < m->devices; d++)
 		for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++)
-			spread(m, origin, pp_time_to_units(r->result.times[i].start, tick),
-			       pp_time_to_units(r->result.times[i].end, tick), 1,
-			       busy + (size_t)d * m->nwindows);
+			spread(&g, r->result.times[i].start, r->result.times[i].end, 1,
+			       busy + (size_t)d * g.n);
 	for (size_t i = 0; i < r->nqueue; i++) {
-		double a = pp_time_to_units(r->queue[i].at, tick);
-		double b = i + 1 < r->nqueue ? pp_time_to_units(r->queue[i + 1].at, tick) : end;
-		size_t first = (size_t)((a - origin) / m->window), last = first;
-
-		spread(m, origin, a, b, r->queue[i].waiting, queue);
+		pp_time a = r->queue[i].at, b = i + 1 < r->nqueue ? r->queue[i + 1].at : r->end;
 		/* the queue's height counts in every window its step stands in */
-		if (b > a)
-			last = (size_t)((b - origin) / m->window) - (fmod(b - origin, m->window) == 0);
-		for (size_t k = first; k <= last && k < m->nwindows; k++)
+		size_t last = b > a ? window_of(&g, b - 1) : window_of(&g, a);
+
+		spread(&g, a, b, r->queue[i].waiting, queue);
+		for (size_t k = window_of(&g, a); k <= last; k++)
 			if (r->queue[i].waiting > m->windows[k].queue_max)
 				m->windows[k].queue_max = r->queue[i].waiting;
 	}
-	for (size_t k = 0; k < m->nwindows; k++) {
+	for (size_t k = 0; k < g.n; k++) {
 		struct serve_window *w = &m->windows[k];
-		double all = 0;
+		pp_time lo = g.origin + (pp_time)k * g.len;
+		pp_time hi = k + 1 < g.n || lo + g.len <= g.end ? lo + g.len : g.end;
+		double len = (double)(hi - lo), all = 0;
 
-		w->start = origin + (double)k * m->window;
-		w->end = w->start + m->window < end || k + 1 < m->nwindows ? w->start + m->window
-		                                                            : end;
+		w->start = pp_time_to_units(lo, tick);
+		w->end = pp_time_to_units(hi, tick);
 		w->utilization = pp_xmallocarray((size_t)m->devices, sizeof(*w->utilization));
 		for (int d = 0; d < m->devices; d++) {
-			w->utilization[d] = busy[(size_t)d * m->nwindows + k] / (w->end - w->start);
-			all += busy[(size_t)d * m->nwindows + k];
+			w->utilization[d] = len > 0 ? busy[(size_t)d * g.n + k] / len : 0;
+			all += busy[(size_t)d * g.n + k];
 		}
-		w->bubble_ratio = 1 - all / (m->devices * (w->end - w->start));
-		w->queue_mean = queue[k] / (w->end - w->start);
+		w->bubble_ratio = len > 0 ? 1 - all / (m->devices * len) : 0;
+		w->queue_mean = len > 0 ? queue[k] / len : 0;
 	}
 	for (size_t b = 0; b < r->nbatch; b++) {
-		size_t kl = (size_t)((pp_time_to_units(r->batch[b].launch, tick) - origin) / m->window);
-		size_t ke = (size_t)((pp_time_to_units(r->batch[b].exit, tick) - origin) / m->window);
-
-		m->windows[kl < m->nwindows ? kl : m->nwindows - 1].batches++;
-		m->windows[ke < m->nwindows ? ke : m->nwindows - 1].output_tokens +=
-		        r->batch[b].produced;
+		m->windows[window_of(&g, r->batch[b].launch)].batches++;
+		m->windows[window_of(&g, r->batch[b].exit)].output_tokens += r->batch[b].produced;
 	}
 	free(busy);
 	free(queue);

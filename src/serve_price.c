@@ -3,8 +3,9 @@
  * stage (T new tokens, A the attention work sum of n x (context + (n+1)/2)), times the stage's
  * scale. From a model: the larger of compute time (2 x parameters x T + 4 x hidden x A FLOPs per
  * layer, the LM head's 2 x hidden x vocab per produced token on the last stage, over tp) and
- * memory time (the stage's weights and the KV cache it reads, over the GPU's memory bandwidth),
- * plus two tensor-parallel all-reduces per layer.
+ * memory time (the stage's layers and LM head and the KV cache it reads, at dtype_bytes per
+ * element, over the GPU's memory bandwidth; the input embedding is a lookup), plus two
+ * tensor-parallel all-reduces per layer.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -38,6 +38,7 @@ extern const struct unit_suite suite_outfile;
 extern const struct unit_suite suite_sim;
 extern const struct unit_suite suite_sweep;
 extern const struct unit_suite suite_serve_workload;
+extern const struct unit_suite suite_serve;
 
 struct sim;
 struct config;
