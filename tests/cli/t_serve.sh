@@ -135,3 +135,15 @@ if "$JGET" "$TMP/serve-trace.json" traceEvents.0 >/dev/null &&
 else
 	not_ok "serve: trace, SVG or timeline missing"
 fi
+
+# 9. Windows are whole ticks: seven 0.3-long micro-batches in 0.3-long windows make exactly
+#    seven windows (floating point once made an eighth, empty one with NaN figures).
+serve_json -p 1 --requests="$ROOT/tests/cli/requests/seven.csv" --step-time=0.3 --max-batch=1 \
+	--window=0.3
+expect windows.6.bubble_ratio 0
+expect windows.6.batches 1
+if "$JGET" "$TMP/out.json" windows.7 >/dev/null 2>&1; then
+	not_ok "$RUN: an eighth window"
+else
+	ok
+fi
