@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_text.h"
 #include "ppsim/config.h"
 
 /* Position of a top-level key in the file. */
@@ -102,25 +103,6 @@ static char *read_text(const char *path, size_t *len, struct pp_error *err)
 	return buf;
 }
 
-/*
- * Offset of a parse error. cJSON reports one character too far when an object key was due
- * and something else stood there ('{' or ',' then not '"'): it steps past the opening quote it
- * expected before failing. That character is the error.
- */
-static size_t error_offset(const char *text, const char *end)
-{
-	size_t off = end != NULL ? (size_t)(end - text) : 0, prev;
-
-	if (off == 0 || text[off - 1] == '"' || strchr(" \t\r\n", text[off - 1]) != NULL)
-		return off;
-	prev = off - 1;
-	while (prev > 0 && strchr(" \t\r\n", text[prev - 1]) != NULL)
-		prev--;
-	if (prev > 0 && (text[prev - 1] == '{' || text[prev - 1] == ','))
-		return off - 1;
-	return off;
-}
-
 static int fail_at(struct pp_error *err, const char *path, struct key_pos at, const char *what)
 {
 	err->line = at.line;
@@ -128,22 +110,12 @@ static int fail_at(struct pp_error *err, const char *path, struct key_pos at, co
 	return pp_fail(err, PP_ERR_CONFIG, "config '%s':%d:%d: %s", path, at.line, at.column, what);
 }
 
-static const char *type_name(const cJSON *v)
-{
-	return cJSON_IsString(v)   ? "a string"
-	       : cJSON_IsNumber(v) ? "a number"
-	       : cJSON_IsBool(v)   ? "a boolean"
-	       : cJSON_IsArray(v)  ? "an array"
-	       : cJSON_IsObject(v) ? "an object"
-	                           : "null";
-}
-
 /* The value of member v as the text config_set parses, or NULL when its type is wrong (then
  * *want names the type the option takes and *got what stood there). */
 static const char *value_text(const struct config_option *opt, const cJSON *v, char *buf, size_t n,
                               const char **want, const char **got)
 {
-	*got = type_name(v);
+	*got = json_type_name(v);
 	switch (opt->arg) {
 	case CONFIG_ARG_NAME:
 	case CONFIG_ARG_PATH:
@@ -266,7 +238,7 @@ int config_load_file(struct config *c, const char *path, struct pp_error *err)
 	}
 	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true); /* the NUL counts */
 	if (root == NULL || !cJSON_IsObject(root)) {
-		size_t off = root == NULL ? error_offset(text, end) : strspn(text, " \t\r\n");
+		size_t off = root == NULL ? json_error_offset(text, end) : strspn(text, " \t\r\n");
 
 		rc = fail_at(err, path, position(text, off),
 		             root == NULL ? "invalid JSON" : "the top level must be an object");

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_text.h"
+
 /* The fields of a request, in struct order. */
 enum field { F_ARRIVAL, F_PROMPT, F_OUTPUT, NFIELDS };
 
@@ -225,35 +227,6 @@ static size_t scan_members(const char *text, size_t start, struct member *m, siz
 	}
 }
 
-/*
- * Offset of a JSON syntax error that cJSON reported at end. cJSON reports one character too
- * far when a key was due and something else stood there ('{' or ',' then not '"'): it steps
- * past the quote it expected before failing. That character is the error.
- */
-static size_t error_offset(const char *text, const char *end)
-{
-	size_t off = end != NULL ? (size_t)(end - text) : 0, prev;
-
-	if (off == 0 || text[off - 1] == '"' || strchr(" \t\r\n", text[off - 1]) != NULL)
-		return off;
-	prev = off - 1;
-	while (prev > 0 && strchr(" \t\r\n", text[prev - 1]) != NULL)
-		prev--;
-	if (prev > 0 && (text[prev - 1] == '{' || text[prev - 1] == ','))
-		return off - 1;
-	return off;
-}
-
-static const char *type_name(const cJSON *v)
-{
-	return cJSON_IsString(v)   ? "a string"
-	       : cJSON_IsNumber(v) ? "a number"
-	       : cJSON_IsBool(v)   ? "a boolean"
-	       : cJSON_IsArray(v)  ? "an array"
-	       : cJSON_IsObject(v) ? "an object"
-	                           : "null";
-}
-
 /* Reads the members of root, the object at line[start], into a request and appends it. */
 static int read_members(struct trace *t, const cJSON *root, const char *line, size_t start,
                         struct pp_error *err)
@@ -270,7 +243,7 @@ static int read_members(struct trace *t, const cJSON *root, const char *line, si
 		struct member at = k < nm ? m[k] : (struct member){start, start, start};
 		int f = field_find(v->string, strlen(v->string));
 		struct value val = {v->valuedouble, line + at.value, at.end - at.value,
-		                    at.value + 1, cJSON_IsNumber(v) ? NULL : type_name(v)};
+		                    at.value + 1, cJSON_IsNumber(v) ? NULL : json_type_name(v)};
 
 		k++;
 		if (f < 0)
@@ -307,7 +280,7 @@ static int parse_json_line(struct trace *t, const char *line, struct pp_error *e
 	int rc;
 
 	if (root == NULL) {
-		size_t off = error_offset(line, end);
+		size_t off = json_error_offset(line, end);
 
 		if (off >= len)
 			return fail_at(t, err, len + 1, "invalid JSON: the line ends too soon");
