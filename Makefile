@@ -45,7 +45,7 @@ SRC_REPORT  := src/report.c src/report/text.c src/report/json.c src/report/timel
                src/report/ops_csv.c src/report/compare.c src/report/trace.c src/report/svg.c \
                src/report/sweep.c src/report/advise.c src/report/serve.c
 LIB_SRC     := $(SRC_BASE) $(SRC_CONFIG) $(SRC_MODEL) $(SRC_ENGINE) $(SRC_METRICS) $(SRC_SEARCH) $(SRC_SERVE) $(SRC_REPORT)
-APP_SRC     := src/main.c src/cli.c src/cmd_run.c src/cmd_compare.c src/cmd_sweep.c \
+APP_SRC     := src/main.c src/cmd.c src/cli.c src/cmd_run.c src/cmd_compare.c src/cmd_sweep.c \
                src/cmd_advise.c src/cmd_breakeven.c src/cmd_serve.c \
                src/cmd_validate.c src/cmd_list.c
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))

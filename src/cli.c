@@ -443,7 +443,7 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 	cli->shard = cli->nshards = 1;
 	cli->set = pp_xmallocarray((size_t)argc + 1, sizeof(*cli->set));
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* GNU getopt: a full reset, also of a scan left inside "-pm4" */
 	while (status < 0 && (ch = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		int id = short_to_id(ch);
 

@@ -34,6 +34,10 @@ struct pp_error;
 /* Reads or generates the requests of serving config c and simulates them (serve, compare). */
 struct serve_run *cmd_serve_config(const struct config *c, struct pp_error *err);
 
+/* Runs the command argv names (run by default) and checks standard output; returns the exit
+ * status. */
+int cmd_main(int argc, char **argv);
+
 /* Writes the full --help text. */
 void cmd_help(FILE *out);
 

@@ -32,7 +32,8 @@ static int write_record(void *ctx, const struct sweep_record *r)
 		k->stream_write(k->stream, k->sw, r);
 	if (k->records != NULL)
 		k->records_write(k->records, k->sw, r);
-	return 0;
+	/* a reader that stopped reading (`| head`) stops the sweep */
+	return k->stream != NULL && ferror(k->stream) ? 1 : 0;
 }
 
 /* The writer for a format name, or NULL. */

@@ -28,6 +28,8 @@ static const struct config_option options[] = {
          FIELD(v)},
         {"group-size", 0, "group_size", CONFIG_ARG_COUNT, "N",
          "interleaved: micro-batches per group g (default p where p divides m)", FIELD(group_size)},
+        {"max-ops", 0, "max_ops", CONFIG_ARG_BYTES, "N",
+         "most ops a simulation may hold, to fail fast (default 50000000)", FIELD(max_ops)},
         {"tf", 0, "t_f", CONFIG_ARG_TIME, "T",
          "forward time of one micro-batch on one device (default 1)", FIELD(t_f)},
         {"tb", 0, "t_b", CONFIG_ARG_TIME, "T", "input-gradient backward time (default 1)",
@@ -283,6 +285,7 @@ void config_init(struct config *c)
 	c->max_tokens = 8192;
 	c->chunk_tokens = 512;
 	c->step_time = 1;
+	c->max_ops = PP_MAX_OPS;
 }
 
 struct sched_params config_sched_params(const struct config *c)
@@ -945,6 +948,9 @@ int config_validate_serve(const struct config *c, struct pp_error *err)
 	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 		if (!needs[i].ok && config_is_set(c, needs[i].key))
 			return config_fail(c, needs[i].key, err, "%s", needs[i].why);
+	if (c->max_ops < 1 || c->max_ops > PP_MAX_OPS_CEILING)
+		return config_fail(c, "max_ops", err, "must be from 1 to %" PRIu64,
+		                   PP_MAX_OPS_CEILING);
 	if (c->num_requests > PP_MAX_REQUESTS)
 		return config_fail(c, "num_requests", err, "must be at most %d", PP_MAX_REQUESTS);
 	if (c->nstage_scale > 0 && c->nstage_scale != c->p)
@@ -986,12 +992,15 @@ int config_validate(const struct config *c, struct pp_error *err)
 	}
 	if (desc == NULL)
 		return config_fail(c, "schedule", err, "unknown schedule");
-	if (!sched_op_count(c->p, c->v, c->m, desc->split, &ops) || ops > PP_MAX_OPS)
+	if (c->max_ops < 1 || c->max_ops > PP_MAX_OPS_CEILING)
+		return config_fail(c, "max_ops", err, "must be from 1 to %" PRIu64,
+		                   PP_MAX_OPS_CEILING);
+	if (!sched_op_count(c->p, c->v, c->m, desc->split, &ops) || ops > c->max_ops)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "-p %d -m %d -v %d: %s needs %.3g ops, above the limit of %" PRIu64
-		               " simulated ops",
+		               " simulated ops (--max-ops)",
 		               c->p, c->m, c->v, desc->name,
-		               (double)c->p * c->v * c->m * (desc->split ? 3 : 2), PP_MAX_OPS);
+		               (double)c->p * c->v * c->m * (desc->split ? 3 : 2), c->max_ops);
 	if (c->v > PP_MAX_CHUNKS)
 		return config_fail(c, "v", err, "must be at most %d", PP_MAX_CHUNKS);
 	sp = config_sched_params(c);

@@ -222,20 +222,27 @@ static int apply(struct config *c, const char *path, const char *text, const cJS
 
 int config_load_file(struct config *c, const char *path, struct pp_error *err)
 {
-	size_t len, nkeys, *offsets;
-	const char *end = NULL;
+	size_t len;
 	char *text = read_text(path, &len, err);
-	cJSON *root;
 	int rc;
 
 	if (text == NULL)
 		return -1;
-	if (strlen(text) != len) {
-		rc = fail_at(err, path, position(text, strlen(text)),
-		             "a NUL byte: not a JSON file");
-		free(text);
-		return rc;
-	}
+	rc = config_load_text(c, path, text, len, err);
+	free(text);
+	return rc;
+}
+
+int config_load_text(struct config *c, const char *path, const char *text, size_t len,
+                     struct pp_error *err)
+{
+	size_t nkeys, *offsets;
+	const char *end = NULL;
+	cJSON *root;
+	int rc;
+
+	if (strlen(text) != len)
+		return fail_at(err, path, position(text, strlen(text)), "a NUL byte: not a JSON file");
 	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true); /* the NUL counts */
 	if (root == NULL || !cJSON_IsObject(root)) {
 		size_t off = root == NULL ? json_error_offset(text, end) : strspn(text, " \t\r\n");
@@ -243,7 +250,6 @@ int config_load_file(struct config *c, const char *path, struct pp_error *err)
 		rc = fail_at(err, path, position(text, off),
 		             root == NULL ? "invalid JSON" : "the top level must be an object");
 		cJSON_Delete(root);
-		free(text);
 		return rc;
 	}
 	snprintf(c->file, sizeof(c->file), "%s", path);
@@ -252,6 +258,5 @@ int config_load_file(struct config *c, const char *path, struct pp_error *err)
 	rc = apply(c, path, text, root, offsets, nkeys, err);
 	free(offsets);
 	cJSON_Delete(root);
-	free(text);
 	return rc;
 }

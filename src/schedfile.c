@@ -482,18 +482,28 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 
 int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err)
 {
+	FILE *f = fopen(path, "r");
+	int rc;
+
+	if (f == NULL) {
+		memset(out, 0, sizeof(*out));
+		return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+	}
+	rc = schedfile_read_stream(f, path, out, err);
+	fclose(f);
+	return rc;
+}
+
+int schedfile_read_stream(FILE *f, const char *path, struct schedfile *out, struct pp_error *err)
+{
 	struct reader r = {path, SCHEDFILE_PPSIM, {0}, 0, 0, NULL, 0, 0};
 	struct sched_params sp = {0, 0, 0, 0};
 	enum placement pl = PLACE_LOOP;
 	bool split = false, mixed = false;
-	FILE *f = fopen(path, "r");
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (f == NULL)
-		return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
 	rc = read_lines(&r, f, err);
-	fclose(f);
 	out->format = r.format;
 	if (rc == 0)
 		rc = infer_shape(&r, &sp, &split, &mixed, &pl, err);

@@ -11,6 +11,7 @@
  */
 #include "ppsim/serve.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,9 +448,14 @@ static void launch(struct state *st, struct pipe *p, pp_time t)
 	uint64_t tokens = 0, prefill = 0;
 	pp_time ready = t, limit = (pp_time)(PP_TIME_MAX_UNITS * (double)p->pr.tick);
 
-	if (st->total_ops + (uint64_t)p->stages > PP_MAX_OPS) {
-		fail(st, "the run needs more than 50000000 stage steps (micro-batches x stages); "
-		         "serve fewer requests");
+	if (st->total_ops + (uint64_t)p->stages > st->c->max_ops) {
+		char why[160];
+
+		snprintf(why, sizeof(why),
+		         "the run needs more than %" PRIu64 " stage steps (micro-batches x stages, "
+		         "--max-ops); serve fewer requests",
+		         st->c->max_ops);
+		fail(st, why);
 		return;
 	}
 	st->total_ops += (uint64_t)p->stages;

@@ -472,16 +472,26 @@ static int read_lines(struct trace *t, FILE *f, struct pp_error *err)
 
 int serve_workload_read(const char *path, struct serve_workload *w, struct pp_error *err)
 {
+	FILE *f = fopen(path, "rb");
+	int rc;
+
+	if (f == NULL) {
+		memset(w, 0, sizeof(*w));
+		return fail_file(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+	}
+	rc = serve_workload_read_stream(f, path, w, err);
+	fclose(f);
+	return rc;
+}
+
+int serve_workload_read_stream(FILE *f, const char *path, struct serve_workload *w,
+                               struct pp_error *err)
+{
 	struct trace t = {path, false, false, {0}, 0, NULL, 0, 0};
-	FILE *f;
 	int rc;
 
 	memset(w, 0, sizeof(*w));
-	f = fopen(path, "rb");
-	if (f == NULL)
-		return fail_file(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
 	rc = read_lines(&t, f, err);
-	fclose(f);
 	if (rc != 0) {
 		free(t.req);
 		return -1;

@@ -28,6 +28,8 @@
  * 60 bytes per op are needed, so the cap keeps a run within a few gigabytes.
  */
 #define PP_MAX_OPS UINT64_C(50000000)
+/* The highest --max-ops may raise the cap to: op numbers must fit in 32 bits. */
+#define PP_MAX_OPS_CEILING UINT64_C(1000000000)
 /* Cap on the P2P bytes one simulation may move, so that totals stay exact in a double. */
 #define PP_MAX_TRAFFIC_BYTES 9007199254740992.0 /* 2^53 */
 /* Most requests a serving run may have. */
@@ -111,6 +113,7 @@ struct config {
 	enum pp_comm comm;       /* overlap or blocking communication */
 	enum pp_duplex duplex;   /* full- or half-duplex channels */
 	int group_size;          /* interleaved micro-batch group g; 0 picks the default */
+	uint64_t max_ops;        /* most ops (serving: stage steps) a simulation may hold */
 	double w_mem_fraction;   /* share of a chunk's activations W still needs after B */
 	double overlap_factor;   /* an overlapped F&B pair (DualPipeV) lasts this x (F + B) */
 	double mem_limit;        /* zb-auto: alive activations allowed, micro-batches; 0: p */
@@ -237,6 +240,9 @@ bool config_is_set(const struct config *c, const char *key);
  * the message starting "config 'PATH':LINE:COLUMN: ".
  */
 int config_load_file(struct config *c, const char *path, struct pp_error *err);
+/* config_load_file of text[0..len-1] (text[len] must be '\0'), named path in messages. */
+int config_load_text(struct config *c, const char *path, const char *text, size_t len,
+                     struct pp_error *err);
 
 /*
  * Fails err about the option with config-file key `key`, naming where its value came from
@@ -248,7 +254,7 @@ int config_fail(const struct config *c, const char *key, struct pp_error *err, c
 
 /*
  * Checks the settings as a whole: the schedule exists and accepts (p, v, m), the op count is
- * within PP_MAX_OPS, link settings are consistent, and options of the other pricing mode are
+ * within max_ops, link settings are consistent, and options of the other pricing mode are
  * not set. Returns 0, or -1 with an error from config_fail.
  */
 int config_validate(const struct config *c, struct pp_error *err);

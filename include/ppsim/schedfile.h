@@ -49,6 +49,8 @@ struct schedfile {
  * cell number); PP_ERR_SIM for an order that deadlocks, naming the waiting ops and their cycle.
  */
 int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err);
+/* schedfile_read of the open stream f, named path in messages. */
+int schedfile_read_stream(FILE *f, const char *path, struct schedfile *out, struct pp_error *err);
 
 /* Frees what schedfile_read stored in f. */
 void schedfile_release(struct schedfile *f);

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ppsim/config.h"
 #include "ppsim/engine.h"
@@ -54,6 +55,9 @@ struct serve_workload {
  * starting "requests 'PATH':LINE:COLUMN: ".
  */
 int serve_workload_read(const char *path, struct serve_workload *w, struct pp_error *err);
+/* serve_workload_read of the open stream f, named path in messages. */
+int serve_workload_read_stream(FILE *f, const char *path, struct serve_workload *w,
+                               struct pp_error *err);
 
 /*
  * Generates the config's requests (num_requests of them) with its seed: arrivals by

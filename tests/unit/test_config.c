@@ -109,6 +109,7 @@ static void config_options_describe_each_field_once(void)
 	        {"latency", 0, "latency", CONFIG_ARG_TIME},
 	        {"comm", 0, "comm", CONFIG_ARG_NAME},
 	        {"group-size", 0, "group_size", CONFIG_ARG_COUNT},
+	        {"max-ops", 0, "max_ops", CONFIG_ARG_BYTES},
 	        {"w-mem-fraction", 0, "w_mem_fraction", CONFIG_ARG_SHARE},
 	        {"duplex", 0, "duplex", CONFIG_ARG_NAME},
 	        {"mem-limit", 0, "mem_limit", CONFIG_ARG_RATE},

@@ -1,0 +1,132 @@
+/*
+ * The commands of the ppsim program: the dispatch table, what they share (error reporting,
+ * help), and cmd_main, which runs one and checks that standard output was written.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd.h"
+
+static const struct cmd commands[] = {
+        {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run},
+        {"compare", "[OPTIONS] [CONFIG.json]...",
+         "several schedules or configs side by side (--schedules=a,b,...)", cmd_compare},
+        {"sweep", "[OPTIONS]",
+         "simulate a grid of options given as lists (-p 2,4,8 -m 8:64:x2) and rank it",
+         cmd_sweep},
+        {"advise", "[OPTIONS]",
+         "recommend tp, p, v, m and a schedule for a model on a cluster (--gpus, --global-batch)",
+         cmd_advise},
+        {"breakeven", "[OPTIONS]",
+         "where interleaving stops paying: 1F1B against interleaved per link and comm mode",
+         cmd_breakeven},
+        {"serve", "[OPTIONS]",
+         "simulate an inference pipeline serving requests: batching, TTFT, TPOT, bubbles",
+         cmd_serve},
+        {"validate", "FILE", "check a schedule file: coverage, placement, dependencies",
+         cmd_validate},
+        {"list", "", "list the schedules, presets and report formats", cmd_list},
+};
+
+const struct cmd *cmd_table(size_t *count)
+{
+	*count = sizeof(commands) / sizeof(commands[0]);
+	return commands;
+}
+
+int cmd_fail(const struct pp_error *err)
+{
+	fprintf(stderr, "ppsim: %s\n", err->msg);
+	switch (err->kind) {
+	case PP_ERR_SIM:
+		return PP_EXIT_SIM;
+	case PP_ERR_CONFIG:
+		return PP_EXIT_CONFIG;
+	case PP_ERR_IO:
+		return PP_EXIT_IO;
+	case PP_ERR_USAGE:
+	case PP_ERR_NONE:
+		break;
+	}
+	return PP_EXIT_USAGE;
+}
+
+int cmd_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ppsim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see 'ppsim --help')\n", stderr);
+	return PP_EXIT_USAGE;
+}
+
+void cmd_help(FILE *out)
+{
+	size_t n;
+	const struct cmd *c = cmd_table(&n);
+
+	fputs("Usage: ppsim [run] [OPTIONS]\n", out);
+	for (size_t i = 1; i < n; i++)
+		fprintf(out, "       ppsim %s%s%s\n", c[i].name, *c[i].synopsis ? " " : "",
+		        c[i].synopsis);
+	fputs("       ppsim --help | --version\n\n"
+	      "Simulate a pipeline-parallel training schedule: per-device timelines of forward "
+	      "and\n"
+	      "backward ops, the pipeline bubble, activation memory and point-to-point traffic.\n\n"
+	      "Commands:\n",
+	      out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-24s %s\n", c[i].name, c[i].summary);
+	fputc('\n', out);
+	cli_help_options(out, CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN |
+	                              CLI_SERVE);
+	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, a device out of memory\n"
+	      "with --fail-on-oom, or nothing advise tried fits), 2 usage error, 3 invalid config,\n"
+	      "schedule file or request trace, 4 I/O error.\n"
+	      "Example: ppsim --schedule=1f1b -p 4 -m 8 --timeline\n",
+	      out);
+}
+
+/* True when standard output is a pipe whose reader has gone (`ppsim ... | head -1`). */
+static bool reader_gone(void)
+{
+	struct pollfd p = {STDOUT_FILENO, POLLOUT, 0};
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR) != 0;
+}
+
+int cmd_main(int argc, char **argv)
+{
+	size_t n;
+	const struct cmd *c = cmd_table(&n);
+	int status = -1;
+
+	/* a closed pipe is an error on a write, not a signal that kills the process */
+	signal(SIGPIPE, SIG_IGN);
+	if (argc > 1)
+		for (size_t i = 0; i < n && status < 0; i++)
+			if (strcmp(argv[1], c[i].name) == 0)
+				status = c[i].fn(argc - 1, argv + 1);
+	if (status < 0)
+		status = cmd_run(argc, argv);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		int why = errno;
+
+		/* whoever read the output has stopped reading: nothing went wrong here */
+		if (why == EPIPE || reader_gone())
+			return status;
+		fprintf(stderr, "ppsim: standard output: %s\n", why ? strerror(why) : "write error");
+		return PP_EXIT_IO;
+	}
+	return status;
+}
