@@ -5,6 +5,7 @@
 #   make asan       the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make valgrind   the CLI tests under valgrind memcheck
 #   make bench      benchmarks, reported as numbers
+#   make fuzz       the libFuzzer harnesses, FUZZ_SECONDS each (clang, installed when missing)
 #   make install PREFIX=...   /   make uninstall   /   make clean   /   make format
 # cJSON and CUnit come from the system through pkg-config; build-aux/ensure-deps installs them
 # with apt-get when they are missing.
@@ -80,7 +81,8 @@ CPPFLAGS += $(CJSON_CFLAGS)
 
 # Build ----------------------------------------------------------------------------------------
 .SECONDARY:
-.PHONY: all run test check unit cli asan valgrind bench install uninstall clean format docs gallery
+.PHONY: all run test check unit cli asan valgrind bench fuzz fuzz-bins install uninstall clean format \
+        docs gallery
 all: $(BIN)
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/deps.mk
@@ -103,6 +105,16 @@ $(JGET): $(call obj,tests/tools/jget.c)
 
 $(BUILD)/bench_%: $(BUILD)/obj/bench/bench_%.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
+
+# libFuzzer harnesses (clang): built by `make fuzz` in $(BUILD)/fuzz with the library instrumented.
+FUZZ_TARGETS := config schedfile requests cli
+FUZZ_BIN     := $(patsubst %,$(BUILD)/fuzz_%,$(FUZZ_TARGETS))
+FUZZ_COMMON  := $(call obj,tests/fuzz/fuzz_common.c)
+$(call obj,$(wildcard tests/fuzz/*.c)): CPPFLAGS += -Isrc -Itests/fuzz
+$(BUILD)/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_COMMON) $(LIB) \
+		$(filter-out $(call obj,src/main.c),$(APP_OBJ))
+	$(Q)$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(LIB) $(CJSON_LIBS) $(LDLIBS)
+fuzz-bins: $(FUZZ_BIN)
 
 # Run and test ---------------------------------------------------------------------------------
 run: $(BIN)
@@ -129,6 +141,16 @@ valgrind: $(BIN) $(JGET)
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do ./$$b || exit 1; done
 
+# Fuzzes each parser for FUZZ_SECONDS (default 60) with clang's libFuzzer, ASan and UBSan,
+# starting from the seed corpora in tests/fuzz/corpus/ (installs clang when missing).
+FUZZ_SECONDS ?= 60
+fuzz:
+	@sh build-aux/ensure-fuzz
+	$(MAKE) BUILD=$(BUILD)/fuzz CC=clang OPT="-O1 -g" \
+		SANITIZE="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
+		fuzz-bins
+	sh build-aux/run-fuzz $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 # Install --------------------------------------------------------------------------------------
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ppsim \
@@ -148,7 +170,7 @@ clean:
 
 format:
 	clang-format -i $(LIB_SRC) $(APP_SRC) $(UNIT_SRC) $(BENCH_SRC) $(HEADERS) \
-		$(wildcard src/*.h src/*/*.h tests/tools/*.c)
+		$(wildcard src/*.h src/*/*.h tests/tools/*.c tests/fuzz/*.[ch])
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

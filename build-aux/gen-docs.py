@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, 'build')
 WORK = tempfile.mkdtemp()
 # documented commands run in WORK and name the tree's files as from its top
-for d in ('configs', 'examples', 'tests'):
+for d in ('configs', 'docs', 'examples', 'tests'):
     os.symlink(os.path.join(ROOT, d), os.path.join(WORK, d))
 env = dict(os.environ, PATH=BIN + ':' + os.environ['PATH'])
 

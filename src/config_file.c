@@ -247,8 +247,11 @@ int config_load_text(struct config *c, const char *path, const char *text, size_
 	if (root == NULL || !cJSON_IsObject(root)) {
 		size_t off = root == NULL ? json_error_offset(text, end) : strspn(text, " \t\r\n");
 
+		char why[96];
+
 		rc = fail_at(err, path, position(text, off),
-		             root == NULL ? "invalid JSON" : "the top level must be an object");
+		             root == NULL ? json_syntax_reason(text, len, off, "file", why, sizeof(why))
+		                          : "the top level must be an object");
 		cJSON_Delete(root);
 		return rc;
 	}

@@ -14,6 +14,14 @@
  */
 size_t json_error_offset(const char *text, const char *end);
 
+/*
+ * Why text[0..len-1] (a whole file, or one line: `unit` names it) is not JSON, given the error
+ * offset off: empty, ending too soon, nested deeper than cJSON's limit, a NaN or an Infinity,
+ * or just invalid. Writes the reason into buf of size n and returns it.
+ */
+const char *json_syntax_reason(const char *text, size_t len, size_t off, const char *unit,
+                               char *buf, size_t n);
+
 /* What a value is, for messages: "a string", "a number", "a boolean", "an array", ... */
 const char *json_type_name(const cJSON *v);
 

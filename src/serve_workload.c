@@ -282,8 +282,11 @@ static int parse_json_line(struct trace *t, const char *line, struct pp_error *e
 	if (root == NULL) {
 		size_t off = json_error_offset(line, end);
 
-		if (off >= len)
-			return fail_at(t, err, len + 1, "invalid JSON: the line ends too soon");
+		char why[96];
+
+		json_syntax_reason(line, len, off, "line", why, sizeof(why));
+		if (off >= len || strcmp(why, "invalid JSON") != 0)
+			return fail_at(t, err, (off < len ? off : len) + 1, "%s", why);
 		return fail_at(t, err, off + 1, "invalid JSON at '%s'",
 		               quoted(q, line + off, len - off));
 	}

@@ -66,7 +66,7 @@ matches() {
 }
 
 # documented commands run in $TMP and name the tree's files as from its top
-for d in configs examples tests; do ln -sfn "$ROOT/$d" "$TMP/$d"; done
+for d in configs docs examples tests; do ln -sfn "$ROOT/$d" "$TMP/$d"; done
 # examples run ppsim through PPSIM: a wrapper keeps PPSIM_WRAP (valgrind) in force
 printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${PPSIM_WRAP:-}" "$PPSIM" >"$TMP/ppsim-docs"
 chmod +x "$TMP/ppsim-docs"

@@ -9,3 +9,20 @@ done <"$TMP/cases"
 # A failed --dump-ops leaves no file behind and prints no report.
 fails 4 "cannot write" --dump-ops="$TMP/missing/ops.csv"
 if [ -e "$TMP/missing" ]; then not_ok "failed --dump-ops left $TMP/missing"; else ok; fi
+
+# A reader that stops reading (`| head -1`) ends the run quietly with status 0, a streaming
+# sweep included; a full standard output is status 4.
+for args in "-p 4 -m 8 --timeline=100" "sweep -p 1:64 -m 4:64 --format=jsonl"; do
+	# shellcheck disable=SC2086
+	{ ppsim $args 2>"$TMP/pipe.err"; echo $? >"$TMP/pipe.status"; } | head -1 >/dev/null
+	if [ "$(cat "$TMP/pipe.status")" -eq 0 ] && [ ! -s "$TMP/pipe.err" ]; then ok; else
+		not_ok "ppsim $args | head -1: status $(cat "$TMP/pipe.status"), $(head -c 200 "$TMP/pipe.err")"
+	fi
+done
+if [ -w /dev/full ]; then
+	ppsim -p 4 -m 8 >/dev/full 2>"$TMP/full.err"
+	status=$?
+	if [ $status -eq 4 ] && grep -q "^ppsim: standard output: " "$TMP/full.err"; then ok; else
+		not_ok "ppsim > /dev/full: status $status, $(cat "$TMP/full.err")"
+	fi
+fi

@@ -240,7 +240,7 @@ static void serve_workload_read_rejects_a_malformed_json_line_at_the_column_of_t
 	assert_rejected("a.jsonl", JSON_FIRST "{\"arrival\": 1, prompt: 2, \"output\": 3}\n", 2, 16,
 	                "invalid JSON at 'prompt: 2, \"output\": 3}'");
 	assert_rejected("a.jsonl", JSON_FIRST "{\"arrival\": 1, \"prompt\": 2, \"output\": NaN}\n",
-	                2, 39, "invalid JSON at 'NaN}'");
+	                2, 39, "invalid JSON: JSON has no NaN or Infinity");
 	assert_rejected("a.jsonl", JSON_FIRST "{\"arrival\": 1, \"prompt\": 2, \"output\": 3} x\n",
 	                2, 42, "invalid JSON at 'x'");
 	assert_rejected("a.jsonl", JSON_FIRST "{\"arrival\": 1, \"prompt\": 2\n", 2, 27,
