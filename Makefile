@@ -48,7 +48,7 @@ SRC_REPORT  := src/report.c src/report/text.c src/report/json.c src/report/timel
 LIB_SRC     := $(SRC_BASE) $(SRC_CONFIG) $(SRC_MODEL) $(SRC_ENGINE) $(SRC_METRICS) $(SRC_SEARCH) $(SRC_SERVE) $(SRC_REPORT)
 APP_SRC     := src/main.c src/cmd.c src/cli.c src/cmd_run.c src/cmd_compare.c src/cmd_sweep.c \
                src/cmd_advise.c src/cmd_breakeven.c src/cmd_serve.c \
-               src/cmd_validate.c src/cmd_list.c
+               src/cmd_validate.c src/cmd_list.c src/cmd_completion.c
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
 BENCH_SRC   := $(sort $(wildcard bench/*.c))
 HEADERS     := $(sort $(wildcard include/ppsim/*.h))
@@ -138,8 +138,9 @@ valgrind: $(BIN) $(JGET)
 	PPSIM_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
 		sh tests/cli/run.sh $(BIN) $(JGET)
 
+# Prints the benchmark table and writes its figures to $(BUILD)/bench.json.
 bench: $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do ./$$b || exit 1; done
+	@for b in $(BENCH_BIN); do ./$$b $(BUILD)/bench.json || exit 1; done
 
 # Fuzzes each parser for FUZZ_SECONDS (default 60) with clang's libFuzzer, ASan and UBSan,
 # starting from the seed corpora in tests/fuzz/corpus/ (installs clang when missing).
@@ -152,17 +153,32 @@ fuzz:
 	sh build-aux/run-fuzz $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Install --------------------------------------------------------------------------------------
-install: $(BIN) $(LIB)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ppsim \
-		$(DESTDIR)$(PREFIX)/share/man/man1
+# The binary, its man page and bash completion, and the library with its headers and a
+# pkg-config file (ppsim.pc: -lppsim and what it needs, cJSON included).
+COMPLETION := $(BUILD)/ppsim.bash
+$(COMPLETION): $(BIN)
+	$(Q)./$(BIN) completion bash >$@.tmp && mv $@.tmp $@
+
+install: $(BIN) $(LIB) $(COMPLETION)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/include/ppsim $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ppsim
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libppsim.a
 	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/ppsim/
 	install -m 644 docs/ppsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/ppsim.1
+	install -m 644 $(COMPLETION) $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ppsim
+	{ echo "prefix=$(PREFIX)"; echo 'libdir=$${prefix}/lib'; \
+	  echo 'includedir=$${prefix}/include'; echo; echo "Name: ppsim"; \
+	  echo "Description: pipeline-parallel schedule simulator (libppsim)"; \
+	  echo "Version: $$(./$(BIN) --version | cut -d' ' -f2)"; echo "Requires: libcjson"; \
+	  echo 'Libs: -L$${libdir} -lppsim -lm -pthread'; echo 'Cflags: -I$${includedir}'; \
+	} >$(DESTDIR)$(PREFIX)/lib/pkgconfig/ppsim.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ppsim $(DESTDIR)$(PREFIX)/lib/libppsim.a \
-		$(DESTDIR)$(PREFIX)/share/man/man1/ppsim.1
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/ppsim.pc $(DESTDIR)$(PREFIX)/share/man/man1/ppsim.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/ppsim
 	rm -rf $(DESTDIR)$(PREFIX)/include/ppsim
 
 clean:

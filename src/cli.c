@@ -204,6 +204,26 @@ void cli_help_options(FILE *out, enum cli_mode mode)
 	}
 }
 
+void cli_write_option_names(FILE *out, enum cli_mode mode)
+{
+	size_t n;
+	const struct config_option *co = config_options(&n);
+	enum config_use skip = mode == CLI_SERVE ? CONFIG_USE_TRAINING : CONFIG_USE_SERVE;
+
+	for (size_t i = 0; i < N_CMD_OPTIONS; i++)
+		if (cmd_options[i].modes & (int)mode) {
+			fprintf(out, "--%s ", cmd_options[i].opt.name);
+			if (cmd_options[i].opt.val < 128)
+				fprintf(out, "-%c ", cmd_options[i].opt.val);
+		}
+	for (size_t i = 0; i < n; i++)
+		if (config_option_use(&co[i]) != skip) {
+			fprintf(out, "--%s ", co[i].name);
+			if (co[i].short_name)
+				fprintf(out, "-%c ", co[i].short_name);
+		}
+}
+
 /* Builds the getopt_long tables for mode from the config table and cmd_options. */
 static struct option *build_options(enum cli_mode mode, char *shorts, size_t nshorts)
 {

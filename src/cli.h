@@ -83,6 +83,12 @@ int cli_config(const struct cli *cli, const char *file, struct config *c, struct
  */
 int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err);
 
+/*
+ * Writes the options the command of mode takes, as a user types them ("--stages -p ..."),
+ * separated by spaces: its own options and the config options for it (training or serving).
+ */
+void cli_write_option_names(FILE *out, enum cli_mode mode);
+
 /* Writes the option lines of --help for the commands in mode. */
 void cli_help_options(FILE *out, enum cli_mode mode);
 

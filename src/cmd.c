@@ -33,6 +33,8 @@ static const struct cmd commands[] = {
         {"validate", "FILE", "check a schedule file: coverage, placement, dependencies",
          cmd_validate},
         {"list", "", "list the schedules, presets and report formats", cmd_list},
+        {"completion", "bash", "print a bash completion script: source <(ppsim completion bash)",
+         cmd_completion},
 };
 
 const struct cmd *cmd_table(size_t *count)

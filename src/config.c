@@ -901,6 +901,17 @@ static const char *first_set(const struct config *c, const char *const *keys, si
 
 #define FIRST_SET(c, keys) first_set((c), (keys), sizeof(keys) / sizeof((keys)[0]))
 
+enum config_use config_option_use(const struct config_option *opt)
+{
+	for (size_t i = 0; i < sizeof(serve_keys) / sizeof(serve_keys[0]); i++)
+		if (strcmp(opt->key, serve_keys[i]) == 0)
+			return CONFIG_USE_SERVE;
+	for (size_t i = 0; i < sizeof(training_keys) / sizeof(training_keys[0]); i++)
+		if (strcmp(opt->key, training_keys[i]) == 0)
+			return CONFIG_USE_TRAINING;
+	return CONFIG_USE_BOTH;
+}
+
 bool config_is_serve(const struct config *c)
 {
 	return FIRST_SET(c, serve_keys) != NULL;

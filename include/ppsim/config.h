@@ -262,6 +262,14 @@ int config_validate(const struct config *c, struct pp_error *err);
 /* True when the config prices ops from a model preset. */
 bool config_has_model(const struct config *c);
 
+/* Which commands an option is for. */
+enum config_use {
+	CONFIG_USE_BOTH,     /* training and serving */
+	CONFIG_USE_TRAINING, /* run, compare, sweep, advise, breakeven */
+	CONFIG_USE_SERVE,    /* serve */
+};
+enum config_use config_option_use(const struct config_option *opt);
+
 /* True when the config sets a serving option (the keys of `ppsim serve`). */
 bool config_is_serve(const struct config *c);
 

@@ -127,6 +127,22 @@ else
 	not_ok "docs/ppsim.1 OPTIONS and --help differ (< help, > man):"
 	cat "$TMP/opts.diff"
 fi
+# ... and the man page's SYNOPSIS and COMMANDS name every command of the usage lines.
+ppsim --help | sed -n 's/^ *\(Usage:\)\{0,1\} *ppsim \([a-z][a-z]*\).*/\2/p' | sort -u \
+	>"$TMP/help.cmds"
+sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$ROOT/docs/ppsim.1" |
+	sed -n 's/^\.B ppsim \([a-z][a-z]*\).*/\1/p' | sort -u >"$TMP/man.cmds"
+for cmd in $(cat "$TMP/help.cmds"); do
+	if grep -qx "$cmd" "$TMP/man.cmds" &&
+		sed -n '/^\.SH COMMANDS/,/^\.SH OPTIONS/p' "$ROOT/docs/ppsim.1" | grep -q "$cmd"; then
+		ok
+	else
+		not_ok "command $cmd of --help is missing from docs/ppsim.1's SYNOPSIS or COMMANDS"
+	fi
+done
+if [ "$(wc -l <"$TMP/help.cmds")" -ge 8 ]; then ok; else
+	not_ok "found only $(wc -l <"$TMP/help.cmds") commands in --help's usage lines"
+fi
 ppsim list | sed -n '/^Schedules/,/^$/p' | awk '/^  / { print $1 }' >"$TMP/schedules"
 while IFS= read -r s; do
 	if grep -q -- "$s" "$ROOT/docs/ppsim.1" && grep -q -- "$s" "$ROOT/docs/schedules.md"; then

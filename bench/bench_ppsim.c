@@ -1,0 +1,316 @@
+/*
+ * ppsim's benchmarks, reported as numbers and never asserted: a ladder of schedule sizes up to
+ * p=64, v=8, m=1024 (1F1B, interleaved 1F1B, ZB-H1) timed end to end (generation + simulation
+ * + metrics, the path of `ppsim run` without reporters) and in parts, with the peak resident
+ * memory each case adds per op (measured in a child process of its own); the growth exponent of
+ * time against op count; sweep throughput; reporter throughput. Prints a table and writes the
+ * same figures as JSON to the file given as the first argument, if any.
+ *
+ * Each timing is the best of several repetitions on one core (the sweep runs with one job).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ppsim/config.h"
+#include "ppsim/cost.h"
+#include "ppsim/engine.h"
+#include "ppsim/report.h"
+#include "ppsim/sched.h"
+#include "ppsim/sim.h"
+#include "ppsim/sweep.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One rung of the ladder. */
+struct rung {
+	const char *schedule;
+	int p, v, m;
+	size_t ops;
+	double gen_s, sim_s, metrics_s, total_s; /* best of the repetitions */
+	double bytes_per_op;                     /* peak resident memory added, per op */
+};
+
+static struct config config_of(const struct rung *r)
+{
+	struct config c;
+
+	config_init(&c);
+	snprintf(c.schedule, sizeof(c.schedule), "%s", r->schedule);
+	c.p = r->p;
+	c.v = r->v;
+	c.m = r->m;
+	c.max_ops = PP_MAX_OPS_CEILING;
+	return c;
+}
+
+/* Times the parts (generation; engine setup and run; metrics) and the whole of sim_run. */
+static int time_rung(struct rung *r, int reps)
+{
+	struct config c = config_of(r);
+
+	r->gen_s = r->sim_s = r->metrics_s = r->total_s = INFINITY;
+	for (int k = 0; k < reps; k++) {
+		struct pp_error err = {0};
+		struct sched_params sp = {r->p, r->v, r->m, 0};
+		double t0 = now_s(), t1, t2, t3, t4;
+		struct sched *s = sched_new(sched_find(r->schedule), &sp);
+		struct cost *cost;
+		struct engine *e;
+		struct metrics m;
+		struct sim *whole;
+
+		t1 = now_s();
+		cost = cost_new_explicit(&c, c.w_mem_fraction);
+		e = engine_new(s, cost, &err);
+		if (e == NULL || engine_run(e, &err) != 0) {
+			fprintf(stderr, "bench: %s p=%d v=%d m=%d: %s\n", r->schedule, r->p, r->v,
+			        r->m, err.msg);
+			return -1;
+		}
+		t2 = now_s();
+		metrics_init(&m, s, cost, engine_result(e));
+		t3 = now_s();
+		r->ops = s->nops;
+		metrics_release(&m);
+		engine_free(e);
+		cost_free(cost);
+		sched_free(s);
+		t4 = now_s();
+		whole = sim_run(&c, &err);
+		if (whole == NULL) {
+			fprintf(stderr, "bench: %s: %s\n", r->schedule, err.msg);
+			return -1;
+		}
+		t4 = now_s() - t4;
+		sim_free(whole);
+		r->gen_s = fmin(r->gen_s, t1 - t0);
+		r->sim_s = fmin(r->sim_s, t2 - t1);
+		r->metrics_s = fmin(r->metrics_s, t3 - t2);
+		r->total_s = fmin(r->total_s, t4);
+	}
+	return 0;
+}
+
+/* Peak resident memory (KiB) of a child that runs sim_run on r (0 ops: does nothing). */
+static long child_peak_kib(const struct rung *r, bool run)
+{
+	int fd[2];
+	pid_t pid;
+	long kib = -1;
+
+	if (pipe(fd) != 0 || (pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		struct rusage ru;
+		struct config c = config_of(r);
+		struct pp_error err = {0};
+
+		close(fd[0]);
+		if (run)
+			sim_free(sim_run(&c, &err));
+		getrusage(RUSAGE_SELF, &ru);
+		kib = ru.ru_maxrss;
+		if (write(fd[1], &kib, sizeof(kib)) != (ssize_t)sizeof(kib))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], &kib, sizeof(kib)) != (ssize_t)sizeof(kib))
+		kib = -1;
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+	return kib;
+}
+
+/* Least-squares slope of log(y) against log(x). */
+static double slope(const double *x, const double *y, int n)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0;
+
+	for (int i = 0; i < n; i++) {
+		double lx = log(x[i]), ly = log(y[i]);
+
+		sx += lx;
+		sy += ly;
+		sxx += lx * lx;
+		sxy += lx * ly;
+	}
+	return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+/* Configurations per second of a sweep of p <= 16, m <= 64 over every schedule, one job. */
+static int emit_nothing(void *ctx, const struct sweep_record *r)
+{
+	(void)r;
+	(*(size_t *)ctx)++;
+	return 0;
+}
+
+static double sweep_rate(size_t *points)
+{
+	struct sweep sw;
+	struct pp_error err = {0};
+	static const struct {
+		const char *key, *spec;
+	} axes[] = {{"p", "2,4,8,16"}, {"m", "4:64:x2"}, {"v", "1,2"}, {"schedule", "all"}};
+	double best = INFINITY;
+
+	sweep_init(&sw, NULL);
+	for (size_t i = 0; i < sizeof(axes) / sizeof(axes[0]); i++)
+		if (sweep_set_axis(&sw, config_option_by_key(axes[i].key), axes[i].key, axes[i].spec,
+		                   &err) != 0) {
+			fprintf(stderr, "bench: sweep: %s\n", err.msg);
+			return -1;
+		}
+	for (int k = 0; k < 3; k++) {
+		double t = now_s();
+
+		*points = 0;
+		sweep_run(&sw, 0, sweep_points(&sw), 1, emit_nothing, points);
+		best = fmin(best, now_s() - t);
+	}
+	sweep_release(&sw);
+	return (double)*points / best;
+}
+
+/* Ops per second of a reporter on one simulation. */
+static double report_rate(const struct sim *s, int which)
+{
+	double best = INFINITY;
+
+	for (int k = 0; k < 3; k++) {
+		FILE *out = fopen("/dev/null", "w");
+		double t = now_s();
+
+		if (out == NULL)
+			return -1;
+		if (which == 0)
+			report_find("json")->write(out, s);
+		else if (which == 1)
+			report_trace(out, s);
+		else
+			report_timeline(out, s, 200);
+		best = fmin(best, now_s() - t);
+		fclose(out);
+	}
+	return (double)s->sched->nops / best;
+}
+
+/* The CPU, as /proc/cpuinfo names it. */
+static void cpu_name(char *buf, size_t n)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+
+	snprintf(buf, n, "unknown");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "model name", 10) == 0 && strchr(line, ':') != NULL) {
+			snprintf(buf, n, "%s", strchr(line, ':') + 2);
+			buf[strcspn(buf, "\n")] = '\0';
+			break;
+		}
+	if (f != NULL)
+		fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	static struct rung ladder[] = {
+	        {"1f1b", 4, 1, 8, 0, 0, 0, 0, 0, 0},          {"1f1b", 8, 1, 64, 0, 0, 0, 0, 0, 0},
+	        {"1f1b", 16, 1, 256, 0, 0, 0, 0, 0, 0},       {"1f1b", 32, 1, 512, 0, 0, 0, 0, 0, 0},
+	        {"1f1b", 64, 1, 1024, 0, 0, 0, 0, 0, 0},      {"interleaved", 4, 2, 8, 0, 0, 0, 0, 0, 0},
+	        {"interleaved", 8, 2, 64, 0, 0, 0, 0, 0, 0},  {"interleaved", 16, 4, 256, 0, 0, 0, 0, 0, 0},
+	        {"interleaved", 32, 8, 512, 0, 0, 0, 0, 0, 0}, {"interleaved", 64, 8, 1024, 0, 0, 0, 0, 0, 0},
+	        {"zbh1", 4, 1, 8, 0, 0, 0, 0, 0, 0},          {"zbh1", 8, 1, 64, 0, 0, 0, 0, 0, 0},
+	        {"zbh1", 16, 1, 256, 0, 0, 0, 0, 0, 0},       {"zbh1", 32, 1, 512, 0, 0, 0, 0, 0, 0},
+	        {"zbh1", 64, 1, 1024, 0, 0, 0, 0, 0, 0},
+	};
+	enum { N = sizeof(ladder) / sizeof(ladder[0]), PER = 5 };
+	FILE *json = argc > 1 ? fopen(argv[1], "w") : NULL;
+	long base = child_peak_kib(&ladder[0], false);
+	char cpu[128];
+	size_t points = 0;
+	double sweep, exps[3];
+	struct config c;
+	struct pp_error err = {0};
+	struct sim *mid;
+
+	cpu_name(cpu, sizeof(cpu));
+	printf("ppsim %s benchmarks on %s, one core; best of several runs\n\n", PP_VERSION, cpu);
+	printf("%-12s %3s %2s %5s %9s %9s %9s %9s %9s %8s %7s %8s\n", "schedule", "p", "v", "m",
+	       "ops", "gen_ms", "sim_ms", "metr_ms", "total_ms", "Mops/s", "ns/op", "B/op");
+	for (int i = 0; i < N; i++) {
+		struct rung *r = &ladder[i];
+		long peak;
+
+		if (time_rung(r, r->p * r->v * r->m > 100000 ? 3 : 20) != 0)
+			return 1;
+		peak = child_peak_kib(r, true);
+		r->bytes_per_op = peak > base ? (double)(peak - base) * 1024 / (double)r->ops : 0;
+		printf("%-12s %3d %2d %5d %9zu %9.3f %9.3f %9.3f %9.3f %8.2f %7.1f %8.1f\n",
+		       r->schedule, r->p, r->v, r->m, r->ops, r->gen_s * 1e3, r->sim_s * 1e3,
+		       r->metrics_s * 1e3, r->total_s * 1e3, (double)r->ops / r->total_s / 1e6,
+		       r->total_s * 1e9 / (double)r->ops, r->bytes_per_op);
+	}
+	for (int g = 0; g < 3; g++) {
+		double x[PER], y[PER], nlogn[PER];
+
+		for (int k = 0; k < PER; k++) {
+			x[k] = (double)ladder[g * PER + k].ops;
+			y[k] = ladder[g * PER + k].total_s;
+			nlogn[k] = x[k] * log(x[k]);
+		}
+		exps[g] = slope(x, y, PER);
+		printf("%s growth: time ~ ops^%.3f (n log n over the same ladder: ops^%.3f)\n",
+		       ladder[g * PER].schedule, exps[g], slope(x, nlogn, PER));
+	}
+	sweep = sweep_rate(&points);
+	printf("sweep: %.0f configurations/s (%zu points: p 2..16, m 4..64, v 1..2, every "
+	       "schedule; one job)\n",
+	       sweep, points);
+	config_init(&c);
+	c.p = 16;
+	c.v = 2;
+	c.m = 256;
+	strcpy(c.schedule, "interleaved");
+	mid = sim_run_flags(&c, SIM_RECORD_MESSAGES, &err);
+	if (mid == NULL)
+		return 1;
+	printf("reporters on interleaved p=16 v=2 m=256 (%zu ops): JSON %.2f, trace %.2f, "
+	       "timeline %.2f Mops/s\n",
+	       mid->sched->nops, report_rate(mid, 0) / 1e6, report_rate(mid, 1) / 1e6,
+	       report_rate(mid, 2) / 1e6);
+	if (json != NULL) {
+		fprintf(json, "{\"version\":\"%s\",\"cpu\":\"%s\",\"ladder\":[", PP_VERSION, cpu);
+		for (int i = 0; i < N; i++)
+			fprintf(json,
+			        "%s\n{\"schedule\":\"%s\",\"p\":%d,\"v\":%d,\"m\":%d,\"ops\":%zu,"
+			        "\"gen_s\":%.9g,\"sim_s\":%.9g,\"metrics_s\":%.9g,\"total_s\":%.9g,"
+			        "\"ops_per_s\":%.6g,\"bytes_per_op\":%.4g}",
+			        i ? "," : "", ladder[i].schedule, ladder[i].p, ladder[i].v, ladder[i].m,
+			        ladder[i].ops, ladder[i].gen_s, ladder[i].sim_s, ladder[i].metrics_s,
+			        ladder[i].total_s, (double)ladder[i].ops / ladder[i].total_s,
+			        ladder[i].bytes_per_op);
+		fprintf(json,
+		        "\n],\"growth\":{\"1f1b\":%.4f,\"interleaved\":%.4f,\"zbh1\":%.4f},"
+		        "\"sweep_configs_per_s\":%.6g,\"sweep_points\":%zu,"
+		        "\"report_ops_per_s\":{\"json\":%.6g,\"trace\":%.6g,\"timeline\":%.6g}}\n",
+		        exps[0], exps[1], exps[2], sweep, points, report_rate(mid, 0),
+		        report_rate(mid, 1), report_rate(mid, 2));
+		fclose(json);
+	}
+	sim_free(mid);
+	return 0;
+}
