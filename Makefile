@@ -157,7 +157,7 @@ fuzz:
 # pkg-config file (ppsim.pc: -lppsim and what it needs, cJSON included).
 COMPLETION := $(BUILD)/ppsim.bash
 $(COMPLETION): $(BIN)
-	$(Q)./$(BIN) completion bash >$@.tmp && mv $@.tmp $@
+	$(Q)$(BIN) completion bash >$@.tmp && mv $@.tmp $@
 
 install: $(BIN) $(LIB) $(COMPLETION)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
@@ -171,7 +171,7 @@ install: $(BIN) $(LIB) $(COMPLETION)
 	{ echo "prefix=$(PREFIX)"; echo 'libdir=$${prefix}/lib'; \
 	  echo 'includedir=$${prefix}/include'; echo; echo "Name: ppsim"; \
 	  echo "Description: pipeline-parallel schedule simulator (libppsim)"; \
-	  echo "Version: $$(./$(BIN) --version | cut -d' ' -f2)"; echo "Requires: libcjson"; \
+	  echo "Version: $$($(BIN) --version | cut -d' ' -f2)"; echo "Requires: libcjson"; \
 	  echo 'Libs: -L$${libdir} -lppsim -lm -pthread'; echo 'Cflags: -I$${includedir}'; \
 	} >$(DESTDIR)$(PREFIX)/lib/pkgconfig/ppsim.pc
 

@@ -23,6 +23,15 @@ static size_t cell_of(const struct sched *s, enum op_kind kind, uint32_t mb, uin
 	return ((size_t)kind_slot(kind) * (size_t)s->S + stage) * (size_t)s->m + mb;
 }
 
+/* Fails err about op on device d: "F(mb 3, stage 1) on device 0: why". Returns -1. */
+static int op_error(struct pp_error *err, const struct op *op, int d, const char *why)
+{
+	char what[64];
+
+	sched_op_format(what, sizeof(what), op);
+	return pp_fail(err, PP_ERR_CONFIG, "%s on device %d: %s", what, d, why);
+}
+
 /* Checks one op against range, backward mode, placement, pairing and earlier ops; seen[] keeps
  * the kind + 1 of each cell's op. Returns 0 or -1. */
 static int check_op(const struct sched *s, int d, size_t i, unsigned char *seen,
@@ -31,7 +40,6 @@ static int check_op(const struct sched *s, int d, size_t i, unsigned char *seen,
 	const struct op *op = &s->ops[i];
 	size_t pos = i - s->dev_start[d], end = s->dev_start[d] + s->dev_fill[d];
 	unsigned char *cell;
-	char what[64];
 	bool allowed;
 
 	if (op->kind > OP_BW || op->stage >= (uint32_t)s->S || op->mb >= (uint32_t)s->m)
@@ -39,29 +47,29 @@ static int check_op(const struct sched *s, int d, size_t i, unsigned char *seen,
 		               "device %d, op %zu: out of range (kind %u, mb %" PRIu32
 		               ", stage %" PRIu32 "; m=%d, stages=%d)",
 		               d, pos, op->kind, op->mb, op->stage, s->m, s->S);
-	sched_op_format(what, sizeof(what), op);
 	allowed =
 	        op->kind == OP_F || s->mixed || (s->split ? op->kind != OP_BW : op->kind == OP_BW);
 	if (!allowed)
-		return pp_fail(err, PP_ERR_CONFIG, "%s on device %d: %s", what, d,
-		               s->split ? "fused BW in a split-backward schedule"
-		                        : "split B or W in a fused-backward schedule");
-	if (s->stage_device[op->stage] != (uint32_t)d)
-		return pp_fail(err, PP_ERR_CONFIG,
-		               "%s on device %d: stage %" PRIu32 " lives on device %" PRIu32, what,
-		               d, op->stage, s->stage_device[op->stage]);
+		return op_error(err, op, d,
+		                s->split ? "fused BW in a split-backward schedule"
+		                         : "split B or W in a fused-backward schedule");
+	if (s->stage_device[op->stage] != (uint32_t)d) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "stage %" PRIu32 " lives on device %" PRIu32, op->stage,
+		         s->stage_device[op->stage]);
+		return op_error(err, op, d, why);
+	}
 	if ((op->flags & OP_OVERLAP) &&
 	    (op->kind != OP_F || i + 1 >= end ||
 	     (s->ops[i + 1].kind != OP_B && s->ops[i + 1].kind != OP_BW) ||
 	     (s->ops[i + 1].flags & OP_OVERLAP)))
-		return pp_fail(err, PP_ERR_CONFIG,
-		               "%s on device %d: an overlapped pair is an F followed by a B or BW",
-		               what, d);
+		return op_error(err, op, d, "an overlapped pair is an F followed by a B or BW");
 	cell = &seen[cell_of(s, (enum op_kind)op->kind, op->mb, op->stage)];
 	if (*cell)
-		return pp_fail(err, PP_ERR_CONFIG, "%s on device %d: %s", what, d,
-		               *cell - 1 == op->kind ? "appears twice"
-		                                     : "its backward appears both fused and split");
+		return op_error(err, op, d,
+		                *cell - 1 == op->kind ? "appears twice"
+		                                      : "its backward appears both fused and split");
 	*cell = (unsigned char)(op->kind + 1);
 	return 0;
 }
