@@ -6,6 +6,7 @@
 #include "ppsim/engine.h"
 
 #include <assert.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ struct engine {
 	const struct sched *s;
 	const struct cost *c;
 	uint32_t *where;          /* [3 * S * m] op index of (slot, stage, mb) */
+	uint32_t *cons;           /* [2 * nops] the ops that wait for each op's output (CONS_*) */
 	uint8_t *pending;         /* [nops] inputs not yet delivered */
 	struct device_state *dev; /* [p] */
 	struct channel *chan;     /* [nchannels] */
@@ -48,6 +50,10 @@ struct engine {
 	int *bwd_chan;            /* [S] channel of boundary s+1 -> s, -1 when on one device */
 	struct event *heap;       /* binary min-heap of pending events */
 	size_t nheap, capheap;
+	/* Messages that take no time arrive at once: their events go to a first-in, first-out
+	 * queue instead of the heap, which the loop merges with the heap in (time, seq) order. */
+	struct event *now_q;      /* ring buffer of [capnow], a power of two */
+	size_t now_head, now_n, capnow;
 	uint64_t seq;
 	pp_time now;
 	size_t done; /* ops finished */
@@ -55,6 +61,16 @@ struct engine {
 	bool record; /* keep a struct msg_record per message */
 	struct result res;
 };
+
+/*
+ * An entry of the consumer table: the consumer's op index in the low 30 bits (op counts stay
+ * below 2^30) and where its input comes from in the top two: the same stage, the stage before
+ * (a forward message) or the stage after (a gradient). CONS_NONE ends an op's list.
+ */
+#define CONS_INDEX   UINT32_C(0x3fffffff)
+#define CONS_FORWARD (UINT32_C(1) << 30)
+#define CONS_GRADIENT (UINT32_C(2) << 30)
+#define CONS_NONE    UINT32_MAX
 
 /* Slot of a kind in the where table: F, backward (B or BW), W. */
 static int slot_of(enum op_kind kind)
@@ -91,6 +107,24 @@ static void heap_push(struct engine *e, pp_time time, enum event_type type, uint
 		i = parent;
 	}
 	e->heap[i] = ev;
+}
+
+/* Queues an event at the current time (its seq after every event queued so far). */
+static void now_push(struct engine *e, enum event_type type, uint32_t arg)
+{
+	if (e->now_n == e->capnow) {
+		size_t cap = e->capnow ? 2 * e->capnow : 64;
+		struct event *q = pp_xmallocarray(cap, sizeof(*q));
+
+		for (size_t k = 0; k < e->now_n; k++)
+			q[k] = e->now_q[(e->now_head + k) & (e->capnow - 1)];
+		free(e->now_q);
+		e->now_q = q;
+		e->capnow = cap;
+		e->now_head = 0;
+	}
+	e->now_q[(e->now_head + e->now_n++) & (e->capnow - 1)] =
+	        (struct event){e->now, e->seq++, arg, (uint8_t)type};
 }
 
 static struct event heap_pop(struct engine *e)
@@ -252,6 +286,11 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 		        s->S);
 		return NULL;
 	}
+	if (s->nops > CONS_INDEX) {
+		pp_fail(err, PP_ERR_USAGE, "%zu ops: the engine takes at most %" PRIu32, s->nops,
+		        CONS_INDEX);
+		return NULL;
+	}
 	if (sched_check(s, err) != 0)
 		return NULL;
 	if (total_time(s, c) < 0) {
@@ -264,6 +303,7 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 	e->s = s;
 	e->c = c;
 	e->where = pp_xmallocarray(3 * (size_t)s->S * (size_t)s->m, sizeof(*e->where));
+	e->cons = pp_xmallocarray(2 * s->nops, sizeof(*e->cons));
 	e->pending = pp_xmallocarray(s->nops, sizeof(*e->pending));
 	e->dev = pp_xcalloc((size_t)s->p, sizeof(*e->dev));
 	e->res.p = s->p;
@@ -276,6 +316,19 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 
 		*where_cell(e, (enum op_kind)op->kind, op->mb, op->stage) = (uint32_t)i;
 		e->pending[i] = (uint8_t)sched_op_inputs(s, op, in);
+	}
+	for (size_t i = 0; i < s->nops; i++) {
+		const struct op *op = &s->ops[i];
+		struct op out[2];
+		int n = sched_op_consumers(s, op, out);
+
+		e->cons[2 * i] = e->cons[2 * i + 1] = CONS_NONE;
+		for (int k = 0; k < n; k++)
+			e->cons[2 * i + (size_t)k] =
+			        *where_cell(e, (enum op_kind)out[k].kind, out[k].mb, out[k].stage) |
+			        (out[k].stage > op->stage   ? CONS_FORWARD
+			         : out[k].stage < op->stage ? CONS_GRADIENT
+			                                    : 0);
 	}
 	for (int d = 0; d < s->p; d++) {
 		e->dev[d].head = s->dev_start[d];
@@ -333,7 +386,10 @@ static void deliver(struct engine *e, int d, uint32_t i, uint32_t j, int ch, uin
 	e->res.messages++;
 	e->res.bytes += bytes;
 	e->res.msg_time += dur;
-	heap_push(e, arrive, EV_ARRIVE, j);
+	if (dur == 0)
+		now_push(e, EV_ARRIVE, j);
+	else
+		heap_push(e, arrive, EV_ARRIVE, j);
 	if (e->record)
 		e->res.msgs[e->res.nmsgs++] = (struct msg_record){i, j, ch, start, arrive};
 	if (e->c->comm == PP_COMM_BLOCKING && arrive > e->dev[d].free_at) {
@@ -342,25 +398,22 @@ static void deliver(struct engine *e, int d, uint32_t i, uint32_t j, int ch, uin
 	}
 }
 
-/* Delivers the output of op, which ended on device d, to each op that waits for it. */
-static void send_outputs(struct engine *e, int d, const struct op *op)
+/* Delivers the output of op i, which ended on device d, to each op that waits for it. */
+static void send_outputs(struct engine *e, int d, uint32_t i)
 {
-	const struct sched *s = e->s;
 	const struct cost *c = e->c;
-	struct op out[2];
-	int n = sched_op_consumers(s, op, out);
+	uint32_t st = e->s->ops[i].stage;
 
-	for (int k = 0; k < n; k++) {
-		uint32_t j = *where_cell(e, (enum op_kind)out[k].kind, out[k].mb, out[k].stage);
+	for (int k = 0; k < 2 && e->cons[2 * (size_t)i + k] != CONS_NONE; k++) {
+		uint32_t x = e->cons[2 * (size_t)i + k], j = x & CONS_INDEX;
 
-		if (out[k].stage == op->stage)
-			deliver(e, d, (uint32_t)(op - s->ops), j, -1, 0, 0);
-		else if (out[k].stage > op->stage)
-			deliver(e, d, (uint32_t)(op - s->ops), j, e->fwd_chan[op->stage],
-			        c->msg_bytes[op->stage], c->msg_time[op->stage]);
+		if ((x & ~CONS_INDEX) == CONS_FORWARD)
+			deliver(e, d, i, j, e->fwd_chan[st], c->msg_bytes[st], c->msg_time[st]);
+		else if ((x & ~CONS_INDEX) == CONS_GRADIENT)
+			deliver(e, d, i, j, e->bwd_chan[st - 1], c->msg_bytes[st - 1],
+			        c->msg_time[st - 1]);
 		else
-			deliver(e, d, (uint32_t)(op - s->ops), j, e->bwd_chan[out[k].stage],
-			        c->msg_bytes[out[k].stage], c->msg_time[out[k].stage]);
+			deliver(e, d, i, j, -1, 0, 0);
 	}
 }
 
@@ -381,7 +434,7 @@ static void finish(struct engine *e, uint32_t i)
 	if (e->now > e->res.makespan)
 		e->res.makespan = e->now;
 	for (uint32_t k = 0; k < slot; k++)
-		send_outputs(e, d, &s->ops[i + k]);
+		send_outputs(e, d, i + k);
 	if (e->dev[d].free_at > e->now)
 		heap_push(e, e->dev[d].free_at, EV_RELEASE, (uint32_t)d);
 	else
@@ -419,8 +472,17 @@ int engine_run(struct engine *e, struct pp_error *err)
 	e->ran = true;
 	for (int d = 0; d < e->s->p; d++)
 		try_start(e, d);
-	while (e->nheap > 0) {
-		struct event ev = heap_pop(e);
+	while (e->nheap > 0 || e->now_n > 0) {
+		struct event ev;
+
+		/* the earlier of the queue's front and the heap's top, by (time, seq) */
+		if (e->now_n > 0 && (e->nheap == 0 || event_before(&e->now_q[e->now_head], &e->heap[0]))) {
+			ev = e->now_q[e->now_head];
+			e->now_head = (e->now_head + 1) & (e->capnow - 1);
+			e->now_n--;
+		} else {
+			ev = heap_pop(e);
+		}
 
 		e->now = ev.time;
 		switch ((enum event_type)ev.type) {
@@ -466,12 +528,14 @@ void engine_free(struct engine *e)
 		return;
 	free(e->res.msgs);
 	free(e->where);
+	free(e->cons);
 	free(e->pending);
 	free(e->dev);
 	free(e->chan);
 	free(e->fwd_chan);
 	free(e->bwd_chan);
 	free(e->heap);
+	free(e->now_q);
 	free(e->res.times);
 	free(e->res.devices);
 	free(e->res.channels);
