@@ -59,6 +59,7 @@ struct engine {
 	size_t done; /* ops finished */
 	bool ran;
 	bool record; /* keep a struct msg_record per message */
+	bool force_events; /* take the event loop even where the sweep gives the same times */
 	struct result res;
 };
 
@@ -464,12 +465,122 @@ static int report_deadlock(const struct engine *e, struct pp_error *err)
 	return rc;
 }
 
-int engine_run(struct engine *e, struct pp_error *err)
-{
-	int64_t *peak;
+/*
+ * The dependency sweep: with full-duplex channels every channel has one sender, which sends in
+ * the order of its own list, so each op's start is max(device free, inputs arrived) whatever
+ * order the devices advance in, and no event queue is needed. Each device runs its list while
+ * its head op's inputs are in; an op that completes another device's inputs wakes that device.
+ * times[j].start holds the latest arrival of op j's inputs until j starts. The times are those
+ * of the event loop exactly; only the order in which messages are sent differs, which is why a
+ * run that records its messages takes the event loop.
+ */
 
-	assert(!e->ran);
-	e->ran = true;
+/* Sends op i's output (it ended at end on device d) to its consumers; wakes their devices. */
+static void sweep_send(struct engine *e, int d, uint32_t i, pp_time end, uint32_t *wake,
+                       uint32_t *nwake, bool *queued)
+{
+	const struct sched *s = e->s;
+	const struct cost *c = e->c;
+	uint32_t st = s->ops[i].stage;
+
+	for (int k = 0; k < 2 && e->cons[2 * (size_t)i + k] != CONS_NONE; k++) {
+		uint32_t x = e->cons[2 * (size_t)i + k], j = x & CONS_INDEX, jd;
+		uint32_t from = x & ~CONS_INDEX, b = from == CONS_GRADIENT ? st - 1 : st;
+		int ch = from == CONS_FORWARD ? e->fwd_chan[st]
+		         : from == CONS_GRADIENT ? e->bwd_chan[st - 1]
+		                                 : -1;
+		pp_time arrive = end;
+
+		if (ch >= 0) {
+			pp_time dur = c->msg_time[b];
+			pp_time start = e->chan[ch].free_at > end ? e->chan[ch].free_at : end;
+			struct channel_result *cr = &e->res.channels[ch];
+
+			arrive = start + dur;
+			e->chan[ch].free_at = arrive;
+			cr->messages++;
+			cr->bytes += c->msg_bytes[b];
+			cr->busy += dur;
+			e->res.messages++;
+			e->res.bytes += c->msg_bytes[b];
+			e->res.msg_time += dur;
+			if (c->comm == PP_COMM_BLOCKING && arrive > e->dev[d].free_at) {
+				e->res.devices[d].comm_wait += arrive - e->dev[d].free_at;
+				e->dev[d].free_at = arrive;
+			}
+		}
+		if (arrive > e->res.times[j].start)
+			e->res.times[j].start = arrive;
+		if (--e->pending[j] == 0 && ch >= 0) {
+			jd = s->stage_device[s->ops[j].stage];
+			if (!queued[jd]) {
+				queued[jd] = true;
+				wake[(*nwake)++] = jd;
+			}
+		}
+	}
+}
+
+/* Runs device d's list while its head op's inputs are in. */
+static void sweep_device(struct engine *e, int d, uint32_t *wake, uint32_t *nwake, bool *queued)
+{
+	const struct sched *s = e->s;
+	struct device_state *ds = &e->dev[d];
+	struct device_result *dr = &e->res.devices[d];
+
+	while (ds->head < ds->end) {
+		size_t i = ds->head;
+		bool pair = (s->ops[i].flags & OP_OVERLAP) != 0;
+		pp_time ready = e->res.times[i].start, start, end;
+
+		if (e->pending[i] > 0 || (pair && e->pending[i + 1] > 0))
+			break;
+		if (pair && e->res.times[i + 1].start > ready)
+			ready = e->res.times[i + 1].start;
+		start = ds->free_at > ready ? ds->free_at : ready;
+		end = start + (pair ? pair_duration(e->c, &s->ops[i], &s->ops[i + 1])
+		                    : op_duration(e->c, &s->ops[i]));
+		e->res.times[i] = (struct op_time){start, end};
+		if (pair)
+			e->res.times[i + 1] = e->res.times[i];
+		if (i == s->dev_start[d])
+			dr->first_start = start;
+		dr->busy += end - start;
+		dr->last_end = end;
+		if (end > e->res.makespan)
+			e->res.makespan = end;
+		ds->free_at = end;
+		ds->head += pair ? 2 : 1;
+		e->done += pair ? 2 : 1;
+		sweep_send(e, d, (uint32_t)i, end, wake, nwake, queued);
+		if (pair)
+			sweep_send(e, d, (uint32_t)i + 1, end, wake, nwake, queued);
+	}
+}
+
+static void run_sweep(struct engine *e)
+{
+	int p = e->s->p;
+	uint32_t *wake = pp_xmallocarray((size_t)p, sizeof(*wake)), nwake = 0;
+	bool *queued = pp_xcalloc((size_t)p, sizeof(*queued));
+
+	for (int d = p - 1; d >= 0; d--) {
+		wake[nwake++] = (uint32_t)d;
+		queued[d] = true;
+	}
+	while (nwake > 0) {
+		uint32_t d = wake[--nwake];
+
+		queued[d] = false;
+		sweep_device(e, (int)d, wake, &nwake, queued);
+	}
+	free(wake);
+	free(queued);
+}
+
+/* The event loop: events in (time, seq) order, instant arrivals merged from their queue. */
+static void run_events(struct engine *e)
+{
 	for (int d = 0; d < e->s->p; d++)
 		try_start(e, d);
 	while (e->nheap > 0 || e->now_n > 0) {
@@ -498,6 +609,18 @@ int engine_run(struct engine *e, struct pp_error *err)
 			break;
 		}
 	}
+}
+
+int engine_run(struct engine *e, struct pp_error *err)
+{
+	int64_t *peak;
+
+	assert(!e->ran);
+	e->ran = true;
+	if (e->c->duplex == PP_DUPLEX_FULL && !e->record && !e->force_events)
+		run_sweep(e);
+	else
+		run_events(e);
 	if (e->done < e->s->nops)
 		return report_deadlock(e, err);
 	peak = pp_xmallocarray((size_t)e->s->p, sizeof(*peak));
@@ -520,6 +643,12 @@ void engine_record_messages(struct engine *e)
 		e->res.msgs =
 		        pp_xmallocarray(e->s->nops > 0 ? e->s->nops : 1, sizeof(*e->res.msgs));
 	e->record = true;
+}
+
+void engine_use_events(struct engine *e)
+{
+	assert(!e->ran);
+	e->force_events = true;
 }
 
 void engine_free(struct engine *e)

@@ -1088,7 +1088,92 @@ static void engine_names_the_waiting_partner_of_a_stuck_pair(void)
 	sched_free(s);
 }
 
+/* Runs schedule on costs k twice, the sweep and the event loop; every figure must agree. */
+static void assert_sweep_matches_events(const struct sched *s, const struct cost *k)
+{
+	struct pp_error err = {0};
+	struct engine *a = engine_new(s, k, &err), *b = engine_new(s, k, &err);
+	const struct result *ra, *rb;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	engine_use_events(b);
+	CU_ASSERT_EQUAL(engine_run(a, &err), 0);
+	CU_ASSERT_EQUAL(engine_run(b, &err), 0);
+	ra = engine_result(a);
+	rb = engine_result(b);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ra);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rb);
+	CU_ASSERT_EQUAL(ra->makespan, rb->makespan);
+	CU_ASSERT_EQUAL(memcmp(ra->times, rb->times, s->nops * sizeof(*ra->times)), 0);
+	CU_ASSERT_EQUAL(memcmp(ra->devices, rb->devices, (size_t)s->p * sizeof(*ra->devices)), 0);
+	CU_ASSERT_EQUAL_FATAL(ra->nchannels, rb->nchannels);
+	CU_ASSERT_EQUAL(memcmp(ra->channels, rb->channels,
+	                       (size_t)ra->nchannels * sizeof(*ra->channels)),
+	                0);
+	CU_ASSERT_EQUAL(ra->messages, rb->messages);
+	CU_ASSERT_EQUAL(ra->bytes, rb->bytes);
+	CU_ASSERT_EQUAL(ra->msg_time, rb->msg_time);
+	engine_free(a);
+	engine_free(b);
+}
+
+static void engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time(void)
+{
+	size_t n;
+	const struct sched_desc *t = sched_table(&n);
+	static const double tcomm[] = {0, 0.25, 1.75};
+	static const struct {
+		int p, m;
+	} shapes[] = {{1, 3}, {2, 4}, {4, 8}, {4, 10}, {5, 12}, {8, 16}};
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++)
+			for (size_t tc = 0; tc < sizeof(tcomm) / sizeof(tcomm[0]); tc++)
+				for (int comm = 0; comm < 2; comm++) {
+					struct config c = unit_config(t[i].name, shapes[sh].p,
+					                              t[i].min_v, shapes[sh].m, 2, 1.5,
+					                              0.5);
+					struct pp_error err = {0};
+					struct sim *s;
+
+					c.t_comm = tcomm[tc];
+					c.comm = comm ? PP_COMM_BLOCKING : PP_COMM_OVERLAP;
+					c.overlap_factor = 0.8;
+					/* shapes a schedule does not take are skipped */
+					s = sim_run(&c, &err);
+					if (s == NULL)
+						continue;
+					assert_sweep_matches_events(s->sched, s->cost);
+					sim_free(s);
+				}
+}
+
+static void engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_model(void)
+{
+	struct config c = unit_config("interleaved", 4, 2, 8, 1, 1, 1);
+	struct sim *s;
+
+	unit_set(&c, "stage_scale", "1,1.3,0.7,2,1,1,1.1,0.9");
+	unit_set(&c, "t_comm", "0.3");
+	s = unit_run(&c, 0);
+	assert_sweep_matches_events(s->sched, s->cost);
+	sim_free(s);
+	config_init(&c);
+	unit_set(&c, "model", "llama3-8b");
+	unit_set(&c, "gpus", "32");
+	unit_set(&c, "tp", "4");
+	unit_set(&c, "p", "8");
+	unit_set(&c, "m", "16");
+	unit_set(&c, "schedule", "zbv");
+	s = unit_run(&c, 0);
+	assert_sweep_matches_events(s->sched, s->cost);
+	sim_free(s);
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time),
+        UNIT_TEST(engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_model),
         UNIT_TEST(engine_1f1b_p4_m8_takes_33_units_with_op_times_derived_by_hand),
         UNIT_TEST(engine_gpipe_p4_m8_takes_33_units_with_op_times_derived_by_hand),
         UNIT_TEST(engine_keeps_each_device_busy_24_units_for_p4_m8),
