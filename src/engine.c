@@ -41,7 +41,6 @@ struct channel {
 struct engine {
 	const struct sched *s;
 	const struct cost *c;
-	uint32_t *where;          /* [3 * S * m] op index of (slot, stage, mb) */
 	uint32_t *cons;           /* [2 * nops] the ops that wait for each op's output (CONS_*) */
 	uint8_t *pending;         /* [nops] inputs not yet delivered */
 	struct device_state *dev; /* [p] */
@@ -73,15 +72,17 @@ struct engine {
 #define CONS_GRADIENT (UINT32_C(2) << 30)
 #define CONS_NONE    UINT32_MAX
 
-/* Slot of a kind in the where table: F, backward (B or BW), W. */
+/* Slot of a kind in the table of op indices: F, backward (B or BW), W. */
 static int slot_of(enum op_kind kind)
 {
 	return kind == OP_F ? 0 : kind == OP_W ? 2 : 1;
 }
 
-static uint32_t *where_cell(const struct engine *e, enum op_kind kind, uint32_t mb, uint32_t st)
+/* The cell of (kind, mb, stage) in a table of 2 (fused backward) or 3 slots of S * m. */
+static uint32_t *where_cell(uint32_t *where, const struct sched *s, enum op_kind kind, uint32_t mb,
+                            uint32_t st)
 {
-	return &e->where[((size_t)slot_of(kind) * (size_t)e->s->S + st) * (size_t)e->s->m + mb];
+	return &where[((size_t)slot_of(kind) * (size_t)s->S + st) * (size_t)s->m + mb];
 }
 
 static bool event_before(const struct event *a, const struct event *b)
@@ -278,6 +279,38 @@ static int64_t total_time(const struct sched *s, const struct cost *c)
 	return (int64_t)total;
 }
 
+/* Fills each op's count of inputs and its list of consumers, through a table of op indices by
+ * (kind, stage, micro-batch) that lives only as long as this takes. */
+static void link_consumers(struct engine *e)
+{
+	const struct sched *s = e->s;
+	size_t slots = s->split || s->mixed ? 3 : 2;
+	uint32_t *where = pp_xmallocarray(slots * (size_t)s->S * (size_t)s->m, sizeof(*where));
+
+	for (size_t i = 0; i < s->nops; i++) {
+		const struct op *op = &s->ops[i];
+		struct op in[2];
+
+		*where_cell(where, s, (enum op_kind)op->kind, op->mb, op->stage) = (uint32_t)i;
+		e->pending[i] = (uint8_t)sched_op_inputs(s, op, in);
+	}
+	for (size_t i = 0; i < s->nops; i++) {
+		const struct op *op = &s->ops[i];
+		struct op out[2];
+		int n = sched_op_consumers(s, op, out);
+
+		e->cons[2 * i] = e->cons[2 * i + 1] = CONS_NONE;
+		for (int k = 0; k < n; k++)
+			e->cons[2 * i + (size_t)k] =
+			        *where_cell(where, s, (enum op_kind)out[k].kind, out[k].mb,
+			                    out[k].stage) |
+			        (out[k].stage > op->stage   ? CONS_FORWARD
+			         : out[k].stage < op->stage ? CONS_GRADIENT
+			                                    : 0);
+	}
+	free(where);
+}
+
 struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp_error *err)
 {
 	struct engine *e;
@@ -303,34 +336,13 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 	e = pp_xcalloc(1, sizeof(*e));
 	e->s = s;
 	e->c = c;
-	e->where = pp_xmallocarray(3 * (size_t)s->S * (size_t)s->m, sizeof(*e->where));
 	e->cons = pp_xmallocarray(2 * s->nops, sizeof(*e->cons));
 	e->pending = pp_xmallocarray(s->nops, sizeof(*e->pending));
 	e->dev = pp_xcalloc((size_t)s->p, sizeof(*e->dev));
 	e->res.p = s->p;
 	e->res.times = pp_xcalloc(s->nops, sizeof(*e->res.times));
 	e->res.devices = pp_xcalloc((size_t)s->p, sizeof(*e->res.devices));
-	for (size_t i = 0; i < s->nops; i++) {
-		const struct op *op = &s->ops[i];
-
-		struct op in[2];
-
-		*where_cell(e, (enum op_kind)op->kind, op->mb, op->stage) = (uint32_t)i;
-		e->pending[i] = (uint8_t)sched_op_inputs(s, op, in);
-	}
-	for (size_t i = 0; i < s->nops; i++) {
-		const struct op *op = &s->ops[i];
-		struct op out[2];
-		int n = sched_op_consumers(s, op, out);
-
-		e->cons[2 * i] = e->cons[2 * i + 1] = CONS_NONE;
-		for (int k = 0; k < n; k++)
-			e->cons[2 * i + (size_t)k] =
-			        *where_cell(e, (enum op_kind)out[k].kind, out[k].mb, out[k].stage) |
-			        (out[k].stage > op->stage   ? CONS_FORWARD
-			         : out[k].stage < op->stage ? CONS_GRADIENT
-			                                    : 0);
-	}
+	link_consumers(e);
 	for (int d = 0; d < s->p; d++) {
 		e->dev[d].head = s->dev_start[d];
 		e->dev[d].end = s->dev_start[d + 1];
@@ -442,13 +454,17 @@ static void finish(struct engine *e, uint32_t i)
 		try_start(e, d);
 }
 
-/* Whether op has run: it sits before the head of its device's list. */
+/* Whether op has run: it sits before the head of its device's list (a scan: deadlocks only). */
 static bool op_done(const void *ctx, const struct op *op)
 {
 	const struct engine *e = ctx;
-	uint32_t j = *where_cell(e, (enum op_kind)op->kind, op->mb, op->stage);
+	uint32_t d = e->s->stage_device[op->stage];
 
-	return j < e->dev[e->s->stage_device[op->stage]].head;
+	for (size_t i = e->s->dev_start[d]; i < e->dev[d].head; i++)
+		if (e->s->ops[i].kind == op->kind && e->s->ops[i].mb == op->mb &&
+		    e->s->ops[i].stage == op->stage)
+			return true;
+	return false;
 }
 
 static int report_deadlock(const struct engine *e, struct pp_error *err)
@@ -470,7 +486,8 @@ static int report_deadlock(const struct engine *e, struct pp_error *err)
  * the order of its own list, so each op's start is max(device free, inputs arrived) whatever
  * order the devices advance in, and no event queue is needed. Each device runs its list while
  * its head op's inputs are in; an op that completes another device's inputs wakes that device.
- * times[j].start holds the latest arrival of op j's inputs until j starts. The times are those
+ * Until op j starts, times[j].start holds the latest arrival of its inputs and times[j].end the
+ * number still to come, so that one cache line serves both. The times are those
  * of the event loop exactly; only the order in which messages are sent differs, which is why a
  * run that records its messages takes the event loop.
  */
@@ -511,7 +528,7 @@ static void sweep_send(struct engine *e, int d, uint32_t i, pp_time end, uint32_
 		}
 		if (arrive > e->res.times[j].start)
 			e->res.times[j].start = arrive;
-		if (--e->pending[j] == 0 && ch >= 0) {
+		if (--e->res.times[j].end == 0 && ch >= 0) {
 			jd = s->stage_device[s->ops[j].stage];
 			if (!queued[jd]) {
 				queued[jd] = true;
@@ -533,7 +550,7 @@ static void sweep_device(struct engine *e, int d, uint32_t *wake, uint32_t *nwak
 		bool pair = (s->ops[i].flags & OP_OVERLAP) != 0;
 		pp_time ready = e->res.times[i].start, start, end;
 
-		if (e->pending[i] > 0 || (pair && e->pending[i + 1] > 0))
+		if (e->res.times[i].end > 0 || (pair && e->res.times[i + 1].end > 0))
 			break;
 		if (pair && e->res.times[i + 1].start > ready)
 			ready = e->res.times[i + 1].start;
@@ -564,6 +581,8 @@ static void run_sweep(struct engine *e)
 	uint32_t *wake = pp_xmallocarray((size_t)p, sizeof(*wake)), nwake = 0;
 	bool *queued = pp_xcalloc((size_t)p, sizeof(*queued));
 
+	for (size_t i = 0; i < e->s->nops; i++)
+		e->res.times[i].end = e->pending[i];
 	for (int d = p - 1; d >= 0; d--) {
 		wake[nwake++] = (uint32_t)d;
 		queued[d] = true;
@@ -656,7 +675,6 @@ void engine_free(struct engine *e)
 	if (e == NULL)
 		return;
 	free(e->res.msgs);
-	free(e->where);
 	free(e->cons);
 	free(e->pending);
 	free(e->dev);
