@@ -38,7 +38,7 @@ SRC_CONFIG  := src/config.c src/config_file.c src/json_text.c src/preset.c
 SRC_MODEL   := src/sched.c src/sched_check.c src/schedfile.c src/sched/gpipe.c src/sched/1f1b.c \
                src/sched/interleaved.c src/sched/zbh1.c src/sched/zbh2.c src/sched/loopedbfs.c \
                src/sched/zbv.c src/sched/dualpipev.c src/sched/zbauto.c src/cost.c src/cost_model.c
-SRC_ENGINE  := src/engine.c
+SRC_ENGINE  := src/engine.c src/engine_sweep.c src/engine_events.c
 SRC_METRICS := src/metrics.c src/sim.c
 SRC_SEARCH  := src/sweep.c src/advise.c
 SRC_SERVE   := src/serve_workload.c src/serve_price.c src/serve.c src/serve_metrics.c

@@ -1,0 +1,106 @@
+/*
+ * What the two ways of running the engine share; private to the library. engine.c sets a run
+ * up (validation, channels, results) and reports; engine_sweep.c runs it as a dependency sweep
+ * and engine_events.c as an event loop. Both give the same times.
+ */
+#ifndef PPSIM_ENGINE_INTERNAL_H
+#define PPSIM_ENGINE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ppsim/engine.h"
+
+enum event_type {
+	EV_OP_END,  /* arg: op index; the op finished on its device */
+	EV_ARRIVE,  /* arg: op index; one input of the op was delivered */
+	EV_RELEASE, /* arg: device; a blocking send let the device's stream go */
+};
+
+struct event {
+	pp_time time; /* when it happens */
+	uint64_t seq; /* insertion order, breaks ties */
+	uint32_t arg; /* op index or device, by type */
+	uint8_t type; /* enum event_type */
+};
+
+/* Where each device stands. */
+struct device_state {
+	size_t head;     /* index in sched->ops of the next op to run */
+	size_t end;      /* one past the device's last op */
+	pp_time free_at; /* the stream is held until this time (blocking sends) */
+	bool running;    /* an op is on the stream (event loop) */
+};
+
+/* A FIFO channel between two devices. */
+struct channel {
+	pp_time free_at; /* when the last queued message finishes */
+};
+
+struct engine {
+	const struct sched *s;
+	const struct cost *c;
+	struct device_state *dev; /* [p] */
+	struct channel *chan;     /* [nchannels] */
+	int *fwd_chan;            /* [S] channel of boundary s -> s+1, -1 when on one device */
+	int *bwd_chan;            /* [S] channel of boundary s+1 -> s, -1 when on one device */
+	uint32_t *cons;     /* [2 * nops] the ops that wait for each op's output (CONS_*) */
+	uint8_t *pending;   /* [nops] inputs not yet delivered */
+	/* the event loop's own: */
+	struct event *heap; /* binary min-heap of pending events */
+	size_t nheap, capheap;
+	/* Messages that take no time arrive at once: their events go to a first-in, first-out
+	 * queue instead of the heap, which the loop merges with the heap in (time, seq) order. */
+	struct event *now_q; /* ring buffer of [capnow], a power of two */
+	size_t now_head, now_n, capnow;
+	uint64_t seq;
+	pp_time now;
+	size_t done; /* ops finished */
+	bool ran;
+	bool record;       /* keep a struct msg_record per message */
+	bool force_events; /* take the event loop even where the sweep gives the same times */
+	struct result res;
+};
+
+/* Most ops the engine takes: op numbers keep two bits free in the consumer table. */
+#define ENGINE_MAX_OPS UINT32_C(0x3fffffff)
+
+/*
+ * An entry of the consumer table: the consumer's op index in the low 30 bits and where its input
+ * comes from in the top two: the same stage, the stage before (a forward message) or the stage
+ * after (a gradient). CONS_NONE ends an op's list.
+ */
+#define CONS_INDEX    ENGINE_MAX_OPS
+#define CONS_FORWARD  (UINT32_C(1) << 30)
+#define CONS_GRADIENT (UINT32_C(2) << 30)
+#define CONS_NONE     UINT32_MAX
+
+/* Fills e->pending (each op's count of inputs) and e->cons (its consumers). */
+void engine_link_consumers(struct engine *e);
+
+/* Duration of op on its stage (a fused backward: B + W). */
+pp_time engine_op_duration(const struct cost *c, const struct op *op);
+/* Duration of an overlapped pair: overlap_factor x (F + B), exact when the factor is 1. */
+pp_time engine_pair_duration(const struct cost *c, const struct op *f, const struct op *b);
+
+/*
+ * Records that op i on device d (with its partner when pair) ran from start to end: its times
+ * and the device's busy time, first start and last end, and the makespan.
+ */
+void engine_ran(struct engine *e, int d, size_t i, bool pair, pp_time start, pp_time end);
+
+/*
+ * Sends a message of bytes taking dur on channel ch from device d at time at: it waits for the
+ * channel, counts in the totals, and (blocking comm) holds the sender until it arrives. Returns
+ * when it arrives.
+ */
+pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t bytes, pp_time dur, pp_time at);
+
+/* The two ways to run: each leaves e->done ops done and the devices' heads where they stopped. */
+void engine_run_sweep(struct engine *e);
+void engine_run_events(struct engine *e);
+
+/* Frees what the event loop allocated (its heap and queue). */
+void engine_events_release(struct engine *e);
+
+#endif
