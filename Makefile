@@ -126,8 +126,9 @@ check: test
 unit: $(UNIT_BIN)
 	./$(UNIT_BIN)
 
+# PPSIM_SANITIZE: flags a test needs to link a program against this build's libppsim.a
 cli: $(BIN) $(JGET)
-	sh tests/cli/run.sh $(BIN) $(JGET)
+	PPSIM_SANITIZE="$(SANITIZE)" sh tests/cli/run.sh $(BIN) $(JGET)
 
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan OPT="-O1 -g" \

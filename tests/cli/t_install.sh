@@ -1,6 +1,7 @@
 # make install into a temporary prefix: the installed binary runs, its man page formats, the
 # bash completion completes, and a program built with `pkg-config ppsim` links the library and
-# simulates; make uninstall removes every file again.
+# simulates (linked with PPSIM_SANITIZE, the flags the library was built with, under make asan);
+# make uninstall removes every file again.
 prefix="$TMP/prefix"
 build=$(dirname "$PPSIM")
 if make -s -C "$ROOT" BUILD="$build" PREFIX="$prefix" install >"$TMP/install.out" 2>&1; then
@@ -60,7 +61,7 @@ int main(void)
 	return rc;
 }
 PROG
-if PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc "$TMP/use.c" -o "$TMP/use" \
+if PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc ${PPSIM_SANITIZE:-} "$TMP/use.c" -o "$TMP/use" \
 	$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs ppsim) 2>"$TMP/cc.err" &&
 	"$TMP/use"; then
 	ok
