@@ -152,3 +152,38 @@ while IFS= read -r s; do
 		not_ok "schedule $s is missing from docs/ppsim.1 or docs/schedules.md"
 	fi
 done <"$TMP/schedules"
+
+# Every relative link of README.md and docs/*.md names a file that exists and, after "#", a
+# heading of that file (GitHub's anchors: lower case, ASCII punctuation but "-" and "_" dropped,
+# spaces made "-").
+anchors() {
+	awk '
+		/^```/ { code = !code; next }
+		!code && /^#+ / {
+			h = tolower($0); sub(/^#+ +/, "", h); out = ""
+			for (i = 1; i <= length(h); i++) {
+				c = substr(h, i, 1)
+				if (c == " ") out = out "-"
+				else if (index("!\"#$%&'\''()*+,./:;<=>?@[\\]^`{|}~", c) == 0) out = out c
+			}
+			print out
+		}' "$1"
+}
+for doc in "$ROOT/README.md" "$ROOT"/docs/*.md; do
+	dir=$(dirname "$doc")
+	grep -o '](\([^)#: ]*\)\(#[^) ]*\)\{0,1\})' "$doc" | sed 's/^](//; s/)$//' | sort -u |
+		while IFS= read -r link; do
+			file=${link%%#*}
+			target=$dir/$file
+			[ -n "$file" ] || target=$doc
+			if [ ! -e "$target" ]; then
+				echo "$(basename "$doc"): $link: no such file"
+			elif [ "$link" != "$file" ] && ! anchors "$target" | grep -qxF -- "${link#*#}"; then
+				echo "$(basename "$doc"): $link: no such heading"
+			fi
+		done
+done >"$TMP/links.bad"
+if [ ! -s "$TMP/links.bad" ]; then ok; else
+	not_ok "broken links in the docs:"
+	cat "$TMP/links.bad"
+fi
