@@ -2,7 +2,8 @@
  * ppsim's benchmarks, reported as numbers and never asserted: a ladder of schedule sizes up to
  * p=64, v=8, m=1024 (1F1B, interleaved 1F1B, ZB-H1) timed end to end (generation + simulation
  * + metrics, the path of `ppsim run` without reporters) and in parts, with the peak resident
- * memory each case adds per op (measured in a child process of its own); the growth exponent of
+ * memory each case adds per op; each run in a child process of its own, so that it pays for its
+ * memory as a `ppsim` run does, page faults included. Then the growth exponent of
  * time against op count; sweep throughput; reporter throughput. Prints a table and writes the
  * same figures as JSON to the file given as the first argument, if any.
  *
@@ -55,83 +56,116 @@ static struct config config_of(const struct rung *r)
 	return c;
 }
 
-/* Times the parts (generation; engine setup and run; metrics) and the whole of sim_run. */
-static int time_rung(struct rung *r, int reps)
+/* What a child reports: times in seconds, its peak resident memory, whether it ran. */
+struct child_report {
+	double gen_s, sim_s, metrics_s, total_s;
+	long kib;
+	int ok;
+};
+
+enum child_job { CHILD_NOTHING, CHILD_PARTS, CHILD_WHOLE };
+
+/* Times the parts (generation; engine setup and run; metrics) into *out. */
+static int time_parts(const struct rung *r, struct child_report *out)
 {
 	struct config c = config_of(r);
+	struct pp_error err = {0};
+	struct sched_params sp = {r->p, r->v, r->m, 0};
+	double t0 = now_s(), t1, t2, t3;
+	struct sched *s = sched_new(sched_find(r->schedule), &sp);
+	struct cost *cost;
+	struct engine *e;
+	struct metrics m;
 
-	r->gen_s = r->sim_s = r->metrics_s = r->total_s = INFINITY;
-	for (int k = 0; k < reps; k++) {
-		struct pp_error err = {0};
-		struct sched_params sp = {r->p, r->v, r->m, 0};
-		double t0 = now_s(), t1, t2, t3, t4;
-		struct sched *s = sched_new(sched_find(r->schedule), &sp);
-		struct cost *cost;
-		struct engine *e;
-		struct metrics m;
-		struct sim *whole;
-
-		t1 = now_s();
-		cost = cost_new_explicit(&c, c.w_mem_fraction);
-		e = engine_new(s, cost, &err);
-		if (e == NULL || engine_run(e, &err) != 0) {
-			fprintf(stderr, "bench: %s p=%d v=%d m=%d: %s\n", r->schedule, r->p, r->v,
-			        r->m, err.msg);
-			return -1;
-		}
-		t2 = now_s();
-		metrics_init(&m, s, cost, engine_result(e));
-		t3 = now_s();
-		r->ops = s->nops;
-		metrics_release(&m);
-		engine_free(e);
-		cost_free(cost);
-		sched_free(s);
-		t4 = now_s();
-		whole = sim_run(&c, &err);
-		if (whole == NULL) {
-			fprintf(stderr, "bench: %s: %s\n", r->schedule, err.msg);
-			return -1;
-		}
-		t4 = now_s() - t4;
-		sim_free(whole);
-		r->gen_s = fmin(r->gen_s, t1 - t0);
-		r->sim_s = fmin(r->sim_s, t2 - t1);
-		r->metrics_s = fmin(r->metrics_s, t3 - t2);
-		r->total_s = fmin(r->total_s, t4);
+	t1 = now_s();
+	cost = cost_new_explicit(&c, c.w_mem_fraction);
+	e = engine_new(s, cost, &err);
+	if (e == NULL || engine_run(e, &err) != 0) {
+		fprintf(stderr, "bench: %s p=%d v=%d m=%d: %s\n", r->schedule, r->p, r->v, r->m,
+		        err.msg);
+		return -1;
 	}
+	t2 = now_s();
+	metrics_init(&m, s, cost, engine_result(e));
+	t3 = now_s();
+	out->gen_s = t1 - t0;
+	out->sim_s = t2 - t1;
+	out->metrics_s = t3 - t2;
+	metrics_release(&m);
+	engine_free(e);
+	cost_free(cost);
+	sched_free(s);
 	return 0;
 }
 
-/* Peak resident memory (KiB) of a child that runs sim_run on r (0 ops: does nothing). */
-static long child_peak_kib(const struct rung *r, bool run)
+/*
+ * Runs job on r in a child process, which starts with none of the parent's large arrays in its
+ * heap: each run pays for its memory as a `ppsim` run does (page faults included).
+ */
+static struct child_report in_child(const struct rung *r, enum child_job job)
 {
+	struct child_report rep = {0, 0, 0, 0, -1, 0};
 	int fd[2];
 	pid_t pid;
-	long kib = -1;
 
 	if (pipe(fd) != 0 || (pid = fork()) < 0)
-		return -1;
+		return rep;
 	if (pid == 0) {
 		struct rusage ru;
 		struct config c = config_of(r);
 		struct pp_error err = {0};
 
 		close(fd[0]);
-		if (run)
-			sim_free(sim_run(&c, &err));
+		rep.ok = 1;
+		if (job == CHILD_PARTS) {
+			rep.ok = time_parts(r, &rep) == 0;
+		} else if (job == CHILD_WHOLE) {
+			double t = now_s();
+			struct sim *whole = sim_run(&c, &err);
+
+			rep.total_s = now_s() - t;
+			rep.ok = whole != NULL;
+			if (whole == NULL)
+				fprintf(stderr, "bench: %s: %s\n", r->schedule, err.msg);
+			sim_free(whole);
+		}
 		getrusage(RUSAGE_SELF, &ru);
-		kib = ru.ru_maxrss;
-		if (write(fd[1], &kib, sizeof(kib)) != (ssize_t)sizeof(kib))
+		rep.kib = ru.ru_maxrss;
+		if (write(fd[1], &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
 			_exit(1);
 		_exit(0);
 	}
 	close(fd[1]);
-	if (read(fd[0], &kib, sizeof(kib)) != (ssize_t)sizeof(kib))
-		kib = -1;
+	if (read(fd[0], &rep, sizeof(rep)) != (ssize_t)sizeof(rep))
+		rep.ok = 0;
 	close(fd[0]);
 	waitpid(pid, NULL, 0);
-	return kib;
+	return rep;
+}
+
+/* Times r reps times, each run in a fresh child; keeps the best of each figure and the peak
+ * memory of a whole run above base (KiB, a child that runs nothing). */
+static int time_rung(struct rung *r, int reps, long base)
+{
+	struct sched_params sp = {r->p, r->v, r->m, 0};
+	struct sched *s = sched_new(sched_find(r->schedule), &sp);
+
+	r->ops = s->nops;
+	sched_free(s);
+	r->gen_s = r->sim_s = r->metrics_s = r->total_s = INFINITY;
+	for (int k = 0; k < reps; k++) {
+		struct child_report parts = in_child(r, CHILD_PARTS), whole = in_child(r, CHILD_WHOLE);
+
+		if (!parts.ok || !whole.ok)
+			return -1;
+		r->gen_s = fmin(r->gen_s, parts.gen_s);
+		r->sim_s = fmin(r->sim_s, parts.sim_s);
+		r->metrics_s = fmin(r->metrics_s, parts.metrics_s);
+		r->total_s = fmin(r->total_s, whole.total_s);
+		r->bytes_per_op = whole.kib > base ? (double)(whole.kib - base) * 1024 / (double)r->ops
+		                                   : 0;
+	}
+	return 0;
 }
 
 /* Least-squares slope of log(y) against log(x). */
@@ -237,9 +271,9 @@ int main(int argc, char **argv)
 	        {"zbh1", 16, 1, 256, 0, 0, 0, 0, 0, 0},       {"zbh1", 32, 1, 512, 0, 0, 0, 0, 0, 0},
 	        {"zbh1", 64, 1, 1024, 0, 0, 0, 0, 0, 0},
 	};
-	enum { N = sizeof(ladder) / sizeof(ladder[0]), PER = 5 };
+	enum { N = sizeof(ladder) / sizeof(ladder[0]), PER = 5, FIT = 3 };
 	FILE *json = argc > 1 ? fopen(argv[1], "w") : NULL;
-	long base = child_peak_kib(&ladder[0], false);
+	long base = in_child(&ladder[0], CHILD_NOTHING).kib;
 	char cpu[128];
 	size_t points = 0;
 	double sweep, exps[3];
@@ -248,33 +282,35 @@ int main(int argc, char **argv)
 	struct sim *mid;
 
 	cpu_name(cpu, sizeof(cpu));
-	printf("ppsim %s benchmarks on %s, one core; best of several runs\n\n", PP_VERSION, cpu);
+	printf("ppsim %s benchmarks on %s, one core; best of several runs, each in a "
+	       "fresh process\n\n", PP_VERSION, cpu);
 	printf("%-12s %3s %2s %5s %9s %9s %9s %9s %9s %8s %7s %8s\n", "schedule", "p", "v", "m",
 	       "ops", "gen_ms", "sim_ms", "metr_ms", "total_ms", "Mops/s", "ns/op", "B/op");
 	for (int i = 0; i < N; i++) {
 		struct rung *r = &ladder[i];
-		long peak;
 
-		if (time_rung(r, r->p * r->v * r->m > 100000 ? 3 : 20) != 0)
+		if (time_rung(r, r->p * r->v * r->m > 100000 ? 5 : 20, base) != 0)
 			return 1;
-		peak = child_peak_kib(r, true);
-		r->bytes_per_op = peak > base ? (double)(peak - base) * 1024 / (double)r->ops : 0;
 		printf("%-12s %3d %2d %5d %9zu %9.3f %9.3f %9.3f %9.3f %8.2f %7.1f %8.1f\n",
 		       r->schedule, r->p, r->v, r->m, r->ops, r->gen_s * 1e3, r->sim_s * 1e3,
 		       r->metrics_s * 1e3, r->total_s * 1e3, (double)r->ops / r->total_s / 1e6,
 		       r->total_s * 1e9 / (double)r->ops, r->bytes_per_op);
 	}
+	/* The growth is fitted over each schedule's three largest rungs, where the fixed costs
+	 * of a run (a few microseconds) no longer weigh. */
 	for (int g = 0; g < 3; g++) {
-		double x[PER], y[PER], nlogn[PER];
+		double x[FIT], y[FIT], nlogn[FIT];
 
-		for (int k = 0; k < PER; k++) {
-			x[k] = (double)ladder[g * PER + k].ops;
-			y[k] = ladder[g * PER + k].total_s;
+		for (int k = 0; k < FIT; k++) {
+			const struct rung *r = &ladder[g * PER + PER - FIT + k];
+
+			x[k] = (double)r->ops;
+			y[k] = r->total_s;
 			nlogn[k] = x[k] * log(x[k]);
 		}
-		exps[g] = slope(x, y, PER);
-		printf("%s growth: time ~ ops^%.3f (n log n over the same ladder: ops^%.3f)\n",
-		       ladder[g * PER].schedule, exps[g], slope(x, nlogn, PER));
+		exps[g] = slope(x, y, FIT);
+		printf("%s growth: time ~ ops^%.3f over its three largest rungs (n log n: ops^%.3f)\n",
+		       ladder[g * PER].schedule, exps[g], slope(x, nlogn, FIT));
 	}
 	sweep = sweep_rate(&points);
 	printf("sweep: %.0f configurations/s (%zu points: p 2..16, m 4..64, v 1..2, every "

@@ -194,9 +194,9 @@ void engine_link_consumers(struct engine *e)
 {
 	const struct sched *s = e->s;
 	size_t slots = s->split || s->mixed ? 3 : 2;
-	uint32_t *where = pp_xmallocarray(slots * (size_t)s->S * (size_t)s->m, sizeof(*where));
+	uint32_t *where = pp_xmallocarray_large(slots * (size_t)s->S * (size_t)s->m, sizeof(*where));
 
-	e->cons = pp_xmallocarray(2 * s->nops, sizeof(*e->cons));
+	e->cons = pp_xmallocarray_large(2 * s->nops, sizeof(*e->cons));
 	e->pending = pp_xmallocarray(s->nops, sizeof(*e->pending));
 	for (size_t i = 0; i < s->nops; i++) {
 		const struct op *op = &s->ops[i];
@@ -249,7 +249,7 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 	e->c = c;
 	e->dev = pp_xcalloc((size_t)s->p, sizeof(*e->dev));
 	e->res.p = s->p;
-	e->res.times = pp_xmallocarray(s->nops, sizeof(*e->res.times));
+	e->res.times = pp_xmallocarray_large(s->nops, sizeof(*e->res.times));
 	e->res.devices = pp_xcalloc((size_t)s->p, sizeof(*e->res.devices));
 	for (int d = 0; d < s->p; d++) {
 		e->dev[d].head = s->dev_start[d];

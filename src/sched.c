@@ -152,7 +152,7 @@ struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement
 	s->nops = 0;
 	for (int d = 0; d < p; d++)
 		s->nops += counts != NULL ? counts[d] : per;
-	s->ops = pp_xmallocarray(s->nops, sizeof(*s->ops));
+	s->ops = pp_xmallocarray_large(s->nops, sizeof(*s->ops));
 	s->dev_start = pp_xmallocarray((size_t)p + 1, sizeof(*s->dev_start));
 	s->dev_fill = pp_xcalloc((size_t)p, sizeof(*s->dev_fill));
 	s->stage_device = pp_xmallocarray((size_t)s->S, sizeof(*s->stage_device));

@@ -1,4 +1,5 @@
 /* Shared helpers: errors, checked allocation and arithmetic, exact time conversion. */
+#define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE */
 #include "ppsim/util.h"
 
 #include <math.h>
@@ -6,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 int pp_fail(struct pp_error *err, enum pp_errkind kind, const char *fmt, ...)
 {
@@ -58,6 +60,29 @@ void *pp_xmallocarray(size_t count, size_t size)
 	if (size != 0 && count > SIZE_MAX / size)
 		out_of_memory(SIZE_MAX);
 	return pp_xmalloc(count * size);
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *pp_xmallocarray_large(size_t count, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	size_t n, rounded;
+	void *p;
+
+	if (size == 0 || count > SIZE_MAX / size)
+		return pp_xmallocarray(count, size);
+	n = count * size;
+	if (n < 2 * HUGE_PAGE || n > SIZE_MAX - HUGE_PAGE)
+		return pp_xmalloc(n);
+	rounded = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	if (posix_memalign(&p, HUGE_PAGE, rounded) != 0)
+		out_of_memory(rounded);
+	(void)madvise(p, rounded, MADV_HUGEPAGE); /* advice: a refusal changes nothing */
+	return p;
+#else
+	return pp_xmallocarray(count, size);
+#endif
 }
 
 char *pp_xstrdup(const char *s)

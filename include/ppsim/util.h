@@ -62,6 +62,12 @@ void *pp_xcalloc(size_t count, size_t size);
 void *pp_xrealloc(void *ptr, size_t size);
 /* pp_xmalloc of count * size, aborting when the product overflows. */
 void *pp_xmallocarray(size_t count, size_t size);
+/*
+ * pp_xmallocarray for the large per-op arrays of a run (freed with free()): from 4 MiB up, on a
+ * system that has transparent huge pages, 2 MiB-aligned and advised to use them, which saves
+ * most of the page faults and TLB misses of filling and reading it.
+ */
+void *pp_xmallocarray_large(size_t count, size_t size);
 char *pp_xstrdup(const char *s);
 
 /* Checked arithmetic: stores a*b (a+b) in *out and returns true, or returns false on overflow. */
