@@ -62,6 +62,13 @@ struct engine {
 	struct result res;
 };
 
+/* Asks the CPU to start loading the cache line at p (a hint; p stays inside its array). */
+#if defined(__GNUC__)
+#define PP_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PP_PREFETCH(p) ((void)0)
+#endif
+
 /* Most ops the engine takes: op numbers keep two bits free in the consumer table. */
 #define ENGINE_MAX_OPS UINT32_C(0x3fffffff)
 

@@ -15,6 +15,18 @@
 
 #include "engine_internal.h"
 
+/*
+ * How many ops ahead the sweep asks for the lines it will read: each device walks its own part
+ * of the op arrays, and 64 devices are more streams than the CPU's prefetcher follows.
+ */
+#define AHEAD 16
+
+/* Index i + AHEAD, or i near the end of n ops (a pointer must stay inside its array). */
+static inline size_t ahead(size_t i, size_t n)
+{
+	return i + AHEAD < n ? i + AHEAD : i;
+}
+
 /* Devices to run: a stack, each device on it at most once. */
 struct wake {
 	uint32_t *stack; /* [p] */
@@ -47,6 +59,7 @@ static void send(struct engine *e, int d, uint32_t i, pp_time end, struct wake *
 		        ch < 0 ? end : engine_transfer(e, d, ch, c->msg_bytes[b], c->msg_time[b], end);
 		struct op_time *t = &e->res.times[j];
 
+		PP_PREFETCH(&e->res.times[ahead(j, s->nops)]);
 		if (arrive > t->start)
 			t->start = arrive;
 		if (--t->end == 0 && ch >= 0)
@@ -61,12 +74,15 @@ static void run_device(struct engine *e, int d, struct wake *w)
 	struct device_state *ds = &e->dev[d];
 
 	while (ds->head < ds->end) {
-		size_t i = ds->head;
+		size_t i = ds->head, next = ahead(i, s->nops);
 		const struct op *op = &s->ops[i];
 		bool pair = (op->flags & OP_OVERLAP) != 0;
 		const struct op_time *t = &e->res.times[i], *t2 = pair ? t + 1 : t;
 		pp_time start, end;
 
+		PP_PREFETCH(&e->res.times[next]);
+		PP_PREFETCH(&e->cons[2 * next]);
+		PP_PREFETCH(&s->ops[next]);
 		if (t->end > 0 || t2->end > 0)
 			break;
 		start = t->start > t2->start ? t->start : t2->start;

@@ -170,19 +170,6 @@ struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement
 	return s;
 }
 
-void sched_push(struct sched *s, int d, enum op_kind kind, int mb, int stage)
-{
-	size_t i;
-
-	assert(d >= 0 && d < s->p);
-	assert(s->dev_fill[d] < s->dev_start[d + 1] - s->dev_start[d]);
-	i = s->dev_start[d] + s->dev_fill[d]++;
-	s->ops[i].mb = (uint32_t)mb;
-	s->ops[i].stage = (uint32_t)stage;
-	s->ops[i].kind = (uint8_t)kind;
-	s->ops[i].flags = 0;
-}
-
 void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage, enum op_kind b_kind, int b_mb,
                      int b_stage)
 {

@@ -138,53 +138,6 @@ int sched_check_where(const struct sched *s, size_t *bad_op, int *bad_device, st
 	return rc;
 }
 
-int sched_op_inputs(const struct sched *s, const struct op *op, struct op in[2])
-{
-	int n = 0;
-
-	switch ((enum op_kind)op->kind) {
-	case OP_F:
-		if (op->stage > 0)
-			in[n++] = (struct op){op->mb, op->stage - 1, OP_F, 0};
-		break;
-	case OP_B:
-	case OP_BW:
-		in[n++] = (struct op){op->mb, op->stage, OP_F, 0};
-		if (op->stage + 1 < (uint32_t)s->S)
-			in[n++] = (struct op){op->mb, op->stage + 1, op->kind, 0};
-		break;
-	case OP_W:
-		in[n++] = (struct op){op->mb, op->stage, OP_B, 0};
-		break;
-	}
-	return n;
-}
-
-int sched_op_consumers(const struct sched *s, const struct op *op, struct op out[2])
-{
-	int n = 0;
-
-	switch ((enum op_kind)op->kind) {
-	case OP_F:
-		out[n++] = (struct op){op->mb, op->stage, (uint8_t)(s->split ? OP_B : OP_BW), 0};
-		if (op->stage + 1 < (uint32_t)s->S)
-			out[n++] = (struct op){op->mb, op->stage + 1, OP_F, 0};
-		break;
-	case OP_B:
-		out[n++] = (struct op){op->mb, op->stage, OP_W, 0};
-		if (op->stage > 0)
-			out[n++] = (struct op){op->mb, op->stage - 1, OP_B, 0};
-		break;
-	case OP_BW:
-		if (op->stage > 0)
-			out[n++] = (struct op){op->mb, op->stage - 1, OP_BW, 0};
-		break;
-	case OP_W:
-		break;
-	}
-	return n;
-}
-
 /* The op a stuck device waits in (the head, or its overlapped partner) and the input it waits
  * for; returns the device that owes that input. */
 static int stuck_on(const struct sched *s, const struct op *head,

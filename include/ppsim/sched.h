@@ -18,6 +18,7 @@
 #ifndef PPSIM_SCHED_H
 #define PPSIM_SCHED_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -191,7 +192,19 @@ struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement
                                  const size_t *counts);
 
 /* Appends op (kind, mb, stage) to device d's list. Asserts the device's share is not full. */
-void sched_push(struct sched *s, int d, enum op_kind kind, int mb, int stage);
+static inline void sched_push(struct sched *s, int d, enum op_kind kind, int mb, int stage)
+{
+	size_t i;
+
+	assert(d >= 0 && d < s->p);
+	assert(s->dev_fill[d] < s->dev_start[d + 1] - s->dev_start[d]);
+	i = s->dev_start[d] + s->dev_fill[d]++;
+	s->ops[i].mb = (uint32_t)mb;
+	s->ops[i].stage = (uint32_t)stage;
+	s->ops[i].kind = (uint8_t)kind;
+	s->ops[i].flags = 0;
+}
+
 /* Appends an overlapped pair: F(f_mb, f_stage) flagged OP_OVERLAP, then the backward b_kind
  * (B or BW) of (b_mb, b_stage); sets s->overlap. */
 void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage, enum op_kind b_kind, int b_mb,
@@ -205,10 +218,53 @@ int sched_stage_of(const struct sched *s, int d, int c);
  * F of the previous stage; B or BW needs its own F and, below the last stage, the B or BW of
  * the next stage; W needs its B. Returns how many.
  */
-int sched_op_inputs(const struct sched *s, const struct op *op, struct op in[2]);
+static inline int sched_op_inputs(const struct sched *s, const struct op *op, struct op in[2])
+{
+	int n = 0;
+
+	switch ((enum op_kind)op->kind) {
+	case OP_F:
+		if (op->stage > 0)
+			in[n++] = (struct op){op->mb, op->stage - 1, OP_F, 0};
+		break;
+	case OP_B:
+	case OP_BW:
+		in[n++] = (struct op){op->mb, op->stage, OP_F, 0};
+		if (op->stage + 1 < (uint32_t)s->S)
+			in[n++] = (struct op){op->mb, op->stage + 1, op->kind, 0};
+		break;
+	case OP_W:
+		in[n++] = (struct op){op->mb, op->stage, OP_B, 0};
+		break;
+	}
+	return n;
+}
 
 /* The ops that wait for op's output (at most 2), written to out[]; the inverse of the above. */
-int sched_op_consumers(const struct sched *s, const struct op *op, struct op out[2]);
+static inline int sched_op_consumers(const struct sched *s, const struct op *op, struct op out[2])
+{
+	int n = 0;
+
+	switch ((enum op_kind)op->kind) {
+	case OP_F:
+		out[n++] = (struct op){op->mb, op->stage, (uint8_t)(s->split ? OP_B : OP_BW), 0};
+		if (op->stage + 1 < (uint32_t)s->S)
+			out[n++] = (struct op){op->mb, op->stage + 1, OP_F, 0};
+		break;
+	case OP_B:
+		out[n++] = (struct op){op->mb, op->stage, OP_W, 0};
+		if (op->stage > 0)
+			out[n++] = (struct op){op->mb, op->stage - 1, OP_B, 0};
+		break;
+	case OP_BW:
+		if (op->stage > 0)
+			out[n++] = (struct op){op->mb, op->stage - 1, OP_BW, 0};
+		break;
+	case OP_W:
+		break;
+	}
+	return n;
+}
 
 /*
  * Builds the one-line report of a wait that cannot end into err (kind kind), starting with
