@@ -128,6 +128,13 @@ else
 	not_ok "docs/ppsim.1 OPTIONS and --help differ (< help, > man):"
 	cat "$TMP/opts.diff"
 fi
+# docs/config.md, the configuration reference, has a row for every option of --help (the unit
+# tests check the config-file keys of those rows).
+missing=
+for opt in $(cat "$TMP/help.opts"); do
+	grep -q -- "| \`$opt\|, \`$opt" "$ROOT/docs/config.md" || missing="$missing $opt"
+done
+if [ -z "$missing" ]; then ok; else not_ok "docs/config.md has no row for:$missing"; fi
 # ... and the man page's SYNOPSIS and COMMANDS name every command of the usage lines.
 ppsim --help | sed -n 's/^ *\(Usage:\)\{0,1\} *ppsim \([a-z][a-z]*\).*/\2/p' | sort -u \
 	>"$TMP/help.cmds"

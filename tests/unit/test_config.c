@@ -1037,6 +1037,35 @@ static void config_load_file_rejects_an_unknown_key_at_its_position(void)
 	                     "docs/config.md)");
 }
 
+/* The unknown-key error sends people to docs/config.md: every option of the table has its row
+ * there, "| `--name=...` | `key` |" (tests run from the top of the tree). */
+static void docs_config_md_has_a_row_for_every_option_and_key(void)
+{
+	FILE *f = fopen("docs/config.md", "r");
+	size_t n, len = 0;
+	const struct config_option *opt = config_options(&n);
+	char *text = NULL, row[160];
+
+	CU_ASSERT_FATAL(f != NULL);
+	text = pp_xmalloc(1 << 20);
+	len = fread(text, 1, (1 << 20) - 1, f);
+	text[len] = '\0';
+	fclose(f);
+	for (size_t i = 0; i < n; i++) {
+		bool found = false;
+
+		/* the row starts with the option, "`-p`, `--stages=N`" or "`--tf=T`", then the key */
+		snprintf(row, sizeof(row), "`--%s%s%s` | `%s` |", opt[i].name,
+		         opt[i].metavar != NULL && opt[i].metavar[0] != '\0' ? "=" : "",
+		         opt[i].metavar != NULL ? opt[i].metavar : "", opt[i].key);
+		found = strstr(text, row) != NULL;
+		if (!found)
+			fprintf(stderr, "\ndocs/config.md lacks the row %s\n", row);
+		CU_ASSERT(found);
+	}
+	free(text);
+}
+
 static void config_load_file_rejects_a_duplicate_key_naming_where_it_first_stood(void)
 {
 	assert_file_rejected("{\n  \"p\": 4,\n  \"m\": 8,\n    \"p\": 4\n}", 4, 5,
@@ -1397,6 +1426,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(config_fail_names_the_file_line_and_column_of_a_value_from_a_file),
         UNIT_TEST(config_set_after_config_load_file_wins_over_the_file),
         UNIT_TEST(config_load_file_rejects_an_unknown_key_at_its_position),
+        UNIT_TEST(docs_config_md_has_a_row_for_every_option_and_key),
         UNIT_TEST(config_load_file_rejects_a_duplicate_key_naming_where_it_first_stood),
         UNIT_TEST(config_load_file_rejects_a_string_where_a_number_belongs),
         UNIT_TEST(config_load_file_rejects_a_number_where_a_string_belongs),
