@@ -125,7 +125,7 @@ static void fill_rows(const struct config *c, const char *link, enum pp_comm com
 			r->lhs = r->t_comm * v * (p - 1) * m;
 			r->rhs = (b1 - bv) * r->base_time;
 			r->predicted = r->lhs <= r->rhs;
-			r->pays = r->time < r->base_time;
+			r->pays = r->gain >= BREAKEVEN_MIN_GAIN;
 		}
 		sim_free(s);
 	}
@@ -140,6 +140,13 @@ void breakeven_run(const struct config *c, const char *const *links, int nlinks,
 		for (int k = 0; k < ncomms; k++)
 			fill_rows(c, nlinks > 0 ? links[l] : NULL, comms[k], vs, nv,
 			          rows + ((size_t)l * (size_t)ncomms + (size_t)k) * (size_t)nv);
+}
+
+bool advise_distinct(const struct sweep_record *a, const struct sweep_record *b)
+{
+	if (a->tp != b->tp || a->p != b->p || a->dp != b->dp || a->mbs != b->mbs || a->m != b->m)
+		return true;
+	return a->p > 1 && a->step_time != b->step_time;
 }
 
 /* True when option key is fixed by the base config or varied by an axis. */

@@ -93,6 +93,24 @@ static int cluster_links(const struct config *c, char links[2][32])
 	return n;
 }
 
+/* How many of the best points advise ranks to find a runner-up among. */
+#define RANKED 64
+
+/*
+ * Moves the best point after best[0] that is a real alternative to it (advise_distinct) to
+ * best[1]; returns 2, or 1 when none of the n ranked is.
+ */
+static int pick_runner_up(struct sweep_record *best, int n)
+{
+	for (int i = 1; i < n; i++)
+		if (advise_distinct(&best[0], &best[i])) {
+			if (i != 1)
+				best[1] = best[i];
+			return 2;
+		}
+	return n > 0 ? 1 : 0;
+}
+
 /* Reports the advice for sw, whose records are ranked in best[0..nbest-1]. */
 static int report(const struct cli *cli, const struct sweep *sw, const struct sweep_record *best,
                   int nbest, const struct sweep_totals *totals)
@@ -108,9 +126,11 @@ static int report(const struct cli *cli, const struct sweep *sw, const struct sw
 	struct advice a = {sw, totals, best, nbest, rows, 0, NULL};
 
 	sweep_point_config(sw, best[0].index, c, &err);
-	nlinks = cluster_links(c, links);
-	breakeven_run(c, names, nlinks, comms, 2, vs, 3, rows);
-	a.nrows = (nlinks > 0 ? nlinks : 1) * 2 * 3;
+	if (best[0].p > 1) { /* with one stage there is nothing to interleave */
+		nlinks = cluster_links(c, links);
+		breakeven_run(c, names, nlinks, comms, 2, vs, 3, rows);
+		a.nrows = (nlinks > 0 ? nlinks : 1) * 2 * 3;
+	}
 	a.command = sweep_command(cli, sw);
 	if (strcmp(cli->format_name, "json") == 0)
 		report_advice_json(stdout, &a);
@@ -148,8 +168,10 @@ int cmd_advise(int argc, char **argv)
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
-	best = pp_xmallocarray(2, sizeof(*best));
-	sweep_run_ranked(&sw, 0, sweep_points(&sw), cli.jobs, best, 2, &nbest, &totals, NULL, NULL);
+	best = pp_xmallocarray(RANKED, sizeof(*best));
+	sweep_run_ranked(&sw, 0, sweep_points(&sw), cli.jobs, best, RANKED, &nbest, &totals, NULL,
+	                 NULL);
+	nbest = pick_runner_up(best, nbest);
 	if (nbest == 0) {
 		fprintf(stderr,
 		        "ppsim: advise: none of the %llu configurations fits: %llu are over GPU "

@@ -21,6 +21,13 @@
 #define ADVISE_CHUNKS "1,2,4"
 #define ADVISE_MBS    "1,2,4,8"
 
+/*
+ * The least gain (1 - time / base_time) at which interleaving counts as paying: 0.01%. Smaller
+ * differences are the rounding of chunk op times to ticks, not a gain (with p = 1 every v runs
+ * the same work in the same time, give or take a few ticks).
+ */
+#define BREAKEVEN_MIN_GAIN 1e-4
+
 /* One row of a break-even table: interleaving with v chunks on a link in a comm mode. */
 struct breakeven_row {
 	char link[72];      /* the link every pipeline hop uses, or the config's own, described */
@@ -36,7 +43,7 @@ struct breakeven_row {
 	double lhs;         /* t_comm x v(p-1) x m: the document's message cost */
 	double rhs;         /* (bubble_1f1b - bubble_v) x base_time: its bubble saving */
 	bool predicted;     /* the inequality predicts a gain: lhs <= rhs */
-	bool pays;          /* the simulation finds one: time < base_time */
+	bool pays;          /* the simulation finds one: gain >= BREAKEVEN_MIN_GAIN */
 	char time_unit[8];  /* of the times */
 };
 
@@ -61,6 +68,14 @@ struct advice {
 	int nrows;
 	const char *command;               /* the equivalent `ppsim sweep` command line */
 };
+
+/*
+ * Whether b is a real alternative to a, the recommendation, rather than the same run under
+ * another name: a different tp, p, dp, micro-batch size or m, or (p > 1) a different step time.
+ * With p = 1 there is no pipeline, so every schedule and v runs the same work; with p > 1 two
+ * schedules that give the same step time at the same layout (zbh1 and zb1p) are one choice.
+ */
+bool advise_distinct(const struct sweep_record *a, const struct sweep_record *b);
 
 /*
  * Checks that sw's base can be advised on: a model, a GPU count (--gpus) and a global batch.

@@ -198,13 +198,18 @@ int report_advice_text(FILE *out, const struct advice *a)
 	        100 * r->p2p_time / (r->p * r->makespan),
 	        c->comm == PP_COMM_OVERLAP ? "hidden behind compute where a copy engine can"
 	                                   : "which blocks the senders (--comm=blocking)");
-	fprintf(out, "  layout      tp=%d keeps tensor parallelism inside a node; p=%d stages, dp=%d",
-	        r->tp, r->p, r->dp);
+	fprintf(out, "  layout      tp=%d keeps tensor parallelism inside a node; p=%d stage%s, dp=%d",
+	        r->tp, r->p, r->p == 1 ? "" : "s", r->dp);
 	fprintf(out, " replica%s, micro-batches of %d, m=%d\n\n", r->dp == 1 ? "" : "s", r->mbs,
 	        r->m);
-	fprintf(out, "interleaving at the recommended layout (tp=%d, p=%d, mbs=%d):\n", r->tp, r->p,
-	        r->mbs);
-	report_breakeven_text(out, a->rows, a->nrows);
+	if (a->nrows > 0) {
+		fprintf(out, "interleaving at the recommended layout (tp=%d, p=%d, mbs=%d):\n",
+		        r->tp, r->p, r->mbs);
+		report_breakeven_text(out, a->rows, a->nrows);
+	} else {
+		fputs("interleaving: does not apply, the recommended layout has one pipeline stage\n",
+		      out);
+	}
 	fprintf(out, "\nthe same search as a sweep:\n  %s\n", a->command);
 	return 0;
 }

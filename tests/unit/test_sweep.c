@@ -1159,6 +1159,78 @@ static void breakeven_run_without_message_cost_predicts_when_both_sides_are_equa
 	ASSERT_NEAR(rows[1].gain, 1 - 28.5 / 33);
 }
 
+/*
+ * With one stage every v runs the same work: the few ticks by which the rounding of each
+ * chunk's op time makes one run faster are no gain (Llama-3 8B at tp = 2, m = 8 over InfiniBand
+ * is one such case: v = 4 ends a few ticks before v = 1).
+ */
+static void breakeven_run_finds_no_gain_within_rounding_with_one_stage(void)
+{
+	static const enum pp_comm comm = PP_COMM_OVERLAP;
+	static const int vs[] = {1, 2, 4};
+	static const char *const links[] = {"ib-hdr"};
+	struct breakeven_row rows[3];
+	struct config c;
+	bool rounded = false;
+
+	init_model(&c);
+	unit_set(&c, "model", "llama3-8b");
+	unit_set(&c, "p", "1");
+	unit_set(&c, "m", "8");
+	unit_set(&c, "tp", "2");
+	unit_set(&c, "mbs", "2");
+	breakeven_run(&c, links, 1, &comm, 1, vs, 3, rows);
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_TRUE_FATAL(rows[i].ok);
+		CU_ASSERT(rows[i].gain < BREAKEVEN_MIN_GAIN && rows[i].gain > -BREAKEVEN_MIN_GAIN);
+		CU_ASSERT_FALSE(rows[i].pays);
+		rounded = rounded || rows[i].time < rows[i].base_time;
+	}
+	CU_ASSERT_TRUE(rounded); /* the case this test is about: a faster run by rounding */
+}
+
+/* A record of the given layout and step time, for advise_distinct. */
+static struct sweep_record layout(const char *schedule, int tp, int p, int v, int dp, int mbs,
+                                  int m, double step_time)
+{
+	struct sweep_record r;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(r.schedule, sizeof(r.schedule), "%s", schedule);
+	r.tp = tp;
+	r.p = p;
+	r.v = v;
+	r.dp = dp;
+	r.mbs = mbs;
+	r.m = m;
+	r.step_time = step_time;
+	return r;
+}
+
+static void advise_distinct_tells_another_layout_from_the_same_run_under_another_name(void)
+{
+	struct sweep_record best = layout("1f1b", 2, 4, 1, 4, 2, 8, 100);
+	struct sweep_record one = layout("1f1b", 2, 1, 1, 16, 2, 2, 90);
+	struct sweep_record same, other;
+
+	/* another tp, p, dp, micro-batch size or m is another choice */
+	other = layout("1f1b", 4, 4, 1, 2, 2, 16, 100);
+	CU_ASSERT_TRUE(advise_distinct(&best, &other));
+	other = layout("1f1b", 2, 4, 1, 4, 1, 16, 100);
+	CU_ASSERT_TRUE(advise_distinct(&best, &other));
+	/* with p > 1, another schedule or v that changes the step time is another choice... */
+	other = layout("interleaved", 2, 4, 2, 4, 2, 8, 95);
+	CU_ASSERT_TRUE(advise_distinct(&best, &other));
+	/* ...and one that gives the same step time at the same layout is not (zbh1 and zb1p) */
+	same = layout("zb1p", 2, 4, 1, 4, 2, 8, 100);
+	CU_ASSERT_FALSE(advise_distinct(&best, &same));
+	/* with p = 1 every schedule and v is the same run, whatever its rounding */
+	same = layout("interleaved", 2, 1, 2, 16, 2, 2, 90.000000001);
+	CU_ASSERT_FALSE(advise_distinct(&one, &same));
+	same = layout("zbh1", 2, 1, 1, 16, 2, 2, 90);
+	CU_ASSERT_FALSE(advise_distinct(&one, &same));
+}
+
 /* The longest message time over the pipeline hops of s, and that of its last hop, in units. */
 static double slowest_hop_of(const struct sim *s, double *last)
 {
@@ -1382,7 +1454,9 @@ static const struct unit_test tests[] = {
         UNIT_TEST(breakeven_run_gives_the_reason_for_a_v_interleaving_rejects),
         UNIT_TEST(breakeven_run_puts_links_outermost_then_comms_and_prices_each_link),
         UNIT_TEST(breakeven_run_without_message_cost_predicts_when_both_sides_are_equal),
+        UNIT_TEST(breakeven_run_finds_no_gain_within_rounding_with_one_stage),
         UNIT_TEST(breakeven_run_takes_the_slowest_hop_s_message_time_with_a_model),
+        UNIT_TEST(advise_distinct_tells_another_layout_from_the_same_run_under_another_name),
         UNIT_TEST(advise_check_names_the_first_missing_option),
         UNIT_TEST(advise_check_rejects_a_list_of_values_for_a_fixed_option),
         UNIT_TEST(advise_add_axes_searches_tp_p_v_mbs_and_every_schedule),
