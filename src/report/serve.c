@@ -155,6 +155,15 @@ static void json_num(FILE *out, const char *key, double x)
 	fprintf(out, ",\"%s\":%s", key, REPORT_NUM(buf, x));
 }
 
+/* Writes n, or null when there is none (a figure of the prefill pipeline without one). */
+static void json_count_or_null(FILE *out, bool has, uint64_t n)
+{
+	if (has)
+		fprintf(out, "%" PRIu64, n);
+	else
+		fputs("null", out);
+}
+
 static void json_kv(FILE *out, const struct serve_run *r, const struct serve_metrics *m)
 {
 	fputs(",\"kv\":{\"capacity\":", out);
@@ -167,8 +176,9 @@ static void json_kv(FILE *out, const struct serve_run *r, const struct serve_met
 		fputs("null", out);
 	else
 		fprintf(out, "%" PRIu64, r->kv_capacity[1]);
-	fprintf(out, ",\"prefill_peak\":%" PRIu64 ",\"waits\":%zu,\"transfers\":%" PRIu64,
-	        r->kv_peak[1], m->kv_waits, r->kv_transfers);
+	fputs(",\"prefill_peak\":", out);
+	json_count_or_null(out, r->stages[1] > 0, r->kv_peak[1]);
+	fprintf(out, ",\"waits\":%zu,\"transfers\":%" PRIu64, m->kv_waits, r->kv_transfers);
 	json_num(out, "transfer_time", pp_time_to_units(r->kv_transfer_time, r->sim.cost->tick));
 	fputc('}', out);
 }
@@ -214,8 +224,10 @@ int report_serve_json(FILE *out, const struct serve_run *r, const struct serve_m
 	const struct config *c = &r->config;
 	char buf[64];
 
-	fprintf(out, "{\"batching\":\"%s\",\"p\":%d,\"prefill_stages\":%d,\"inflight\":%d",
-	        config_batching_name(c->batching), r->stages[0], r->stages[1], r->inflight[0]);
+	fprintf(out, "{\"batching\":\"%s\",\"p\":%d,\"prefill_stages\":",
+	        config_batching_name(c->batching), r->stages[0]);
+	json_count_or_null(out, r->stages[1] > 0, r->stages[1]);
+	fprintf(out, ",\"inflight\":%d", r->inflight[0]);
 	fprintf(out, ",\"model\":");
 	if (config_has_model(c))
 		report_json_text(out, c->model);

@@ -194,3 +194,24 @@ if [ ! -s "$TMP/links.bad" ]; then ok; else
 	not_ok "broken links in the docs:"
 	cat "$TMP/links.bad"
 fi
+
+# Every key of the JSON reports is documented (`key` or "key" in output.md, serve.md or search.md).
+{
+	ppsim -f json
+	ppsim -s zbh1 -f json
+	ppsim -c "$ROOT/configs/llama3-70b-a100-nvlink.json" -f json
+	ppsim compare --schedules=1f1b,zbh1 -f json
+	ppsim serve --num-requests=5 -f json
+	ppsim serve --model=llama3-8b --gpu=h100-sxm --batching=disaggregated --num-requests=5 -f json
+	ppsim sweep -p 2,4 -m 4,8 --format=jsonl
+	ppsim advise --model=llama3-8b --gpus=8 --global-batch=64 --jobs=1 -f json
+	ppsim breakeven -c "$ROOT/configs/llama3-70b-a100-nvlink.json" -f json
+} 2>/dev/null | grep -o '"[a-z_0-9]*":' | tr -d '":' | sort -u >"$TMP/json.keys"
+missing=
+while IFS= read -r key; do
+	grep -q "\`$key\`\|\"$key\"" "$ROOT/docs/output.md" "$ROOT/docs/serve.md" \
+		"$ROOT/docs/search.md" || missing="$missing $key"
+done <"$TMP/json.keys"
+if [ -z "$missing" ] && [ "$(wc -l <"$TMP/json.keys")" -gt 100 ]; then ok; else
+	not_ok "JSON keys not in docs/output.md, serve.md or search.md:$missing"
+fi
