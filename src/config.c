@@ -224,7 +224,7 @@ static const char *const training_keys[] = {
         "t_f",       "t_b",           "t_w",       "msg_bytes", "w_mem_fraction",
         "mem_limit", "overlap_factor", "seq",      "mbs",      "dp",
         "gpus",      "global_batch",  "recompute", "distributed_optimizer",
-        "bytes_per_param",
+        "bytes_per_param", "duplex",
 };
 /* Serving keys that need a model, and those of explicit serving costs. */
 static const char *const serve_model_keys[] = {"memory_bandwidth", "kv_link"};
