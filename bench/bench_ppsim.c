@@ -147,11 +147,11 @@ static struct child_report in_child(const struct rung *r, enum child_job job)
  * memory of a whole run above base (KiB, a child that runs nothing). */
 static int time_rung(struct rung *r, int reps, long base)
 {
-	struct sched_params sp = {r->p, r->v, r->m, 0};
-	struct sched *s = sched_new(sched_find(r->schedule), &sp);
+	uint64_t ops = 0;
 
-	r->ops = s->nops;
-	sched_free(s);
+	/* counted, not generated: the parent holds no large array for its children to inherit */
+	sched_op_count(r->p, r->v, r->m, sched_find(r->schedule)->split, &ops);
+	r->ops = (size_t)ops;
 	r->gen_s = r->sim_s = r->metrics_s = r->total_s = INFINITY;
 	for (int k = 0; k < reps; k++) {
 		struct child_report parts = in_child(r, CHILD_PARTS), whole = in_child(r, CHILD_WHOLE);

@@ -264,7 +264,6 @@ int report_csv_write(FILE *out, const struct sim *s)
 int report_compare_json(FILE *out, const struct report_row *rows, int n)
 {
 	cJSON *array = cJSON_CreateArray();
-	char *text;
 
 	for (int i = 0; i < n; i++) {
 		cJSON *o = report_json_build(rows[i].sim);
@@ -273,12 +272,5 @@ int report_compare_json(FILE *out, const struct report_row *rows, int n)
 		cJSON_AddNumberToObject(o, "speedup", get_speedup(rows, i));
 		cJSON_AddItemToArray(array, o);
 	}
-	text = cJSON_Print(array);
-	cJSON_Delete(array);
-	if (text == NULL)
-		return -1;
-	fputs(text, out);
-	fputc('\n', out);
-	cJSON_free(text);
-	return 0;
+	return report_json_print(out, array);
 }

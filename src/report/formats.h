@@ -17,6 +17,8 @@ int report_compare_text(FILE *out, const struct report_row *rows, int n);
 int report_compare_json(FILE *out, const struct report_row *rows, int n);
 int report_compare_csv(FILE *out, const struct report_row *rows, int n);
 int report_json_write(FILE *out, const struct sim *s);
+/* Prints item indented with a final newline and deletes it; returns 0, or -1 out of memory. */
+int report_json_print(FILE *out, cJSON *item);
 
 /* Row label of device d: "GPU d (stage s)", or "(stages a,b,...)" with several chunks. */
 void report_device_label(const struct sched *s, int d, char *buf, size_t n);

@@ -203,17 +203,20 @@ cJSON *report_json_build(const struct sim *s)
 	return root;
 }
 
-int report_json_write(FILE *out, const struct sim *s)
+int report_json_print(FILE *out, cJSON *item)
 {
-	cJSON *root = report_json_build(s);
-	char *text;
+	char *text = cJSON_Print(item);
 
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
+	cJSON_Delete(item);
 	if (text == NULL)
 		return -1;
 	fputs(text, out);
 	fputc('\n', out);
 	cJSON_free(text);
 	return 0;
+}
+
+int report_json_write(FILE *out, const struct sim *s)
+{
+	return report_json_print(out, report_json_build(s));
 }
