@@ -97,6 +97,10 @@ int cmd_breakeven(int argc, char **argv)
 	}
 	q = pp_xcalloc(1, sizeof(*q));
 	status = take_axes(&sw, q);
+	if (status < 0 && q->base.p < 2)
+		status = cmd_usage("-p %d: breakeven needs at least 2 stages; with one there is no "
+		                   "pipeline to interleave",
+		                   q->base.p);
 	if (status < 0) {
 		n = (q->nlinks > 0 ? q->nlinks : 1) * q->ncomms * q->nv;
 		rows = pp_xcalloc((size_t)n, sizeof(*rows));
