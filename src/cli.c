@@ -513,21 +513,37 @@ void cli_release(struct cli *cli)
 	cli->set = NULL;
 }
 
-int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), const void *ctx)
+int cli_write_files(const struct cli_output *outs, int n)
 {
 	struct pp_error err = {0};
-	struct outfile *f = outfile_open(path, &err);
+	struct outfile **f = pp_xcalloc((size_t)(n > 0 ? n : 1), sizeof(*f));
+	int i, status = PP_EXIT_OK;
 
-	if (f == NULL)
-		return cmd_fail(&err);
-	if (write(outfile_stream(f), ctx) != 0) {
-		outfile_abort(f);
-		pp_fail(&err, PP_ERR_IO, "cannot write '%s': out of memory", path);
-		return cmd_fail(&err);
+	/* every file is opened and written before any replaces its target */
+	for (i = 0; i < n && status == PP_EXIT_OK; i++) {
+		f[i] = outfile_open(outs[i].path, &err);
+		if (f[i] == NULL) {
+			status = cmd_fail(&err);
+		} else if (outs[i].write(outfile_stream(f[i]), outs[i].ctx) != 0) {
+			pp_fail(&err, PP_ERR_IO, "cannot write '%s': out of memory", outs[i].path);
+			status = cmd_fail(&err);
+		}
 	}
-	if (outfile_commit(f, &err) != 0)
-		return cmd_fail(&err);
-	return PP_EXIT_OK;
+	for (i = 0; i < n; i++) {
+		if (status != PP_EXIT_OK)
+			outfile_abort(f[i]);
+		else if (outfile_commit(f[i], &err) != 0)
+			status = cmd_fail(&err);
+	}
+	free(f);
+	return status;
+}
+
+int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), const void *ctx)
+{
+	struct cli_output out = {path, write, ctx};
+
+	return cli_write_files(&out, 1);
 }
 
 /* What an output file needs: the simulation and, for the export, its format. */
@@ -560,20 +576,23 @@ static int write_svg(FILE *out, const void *ctx)
 	return report_svg(out, &row, 1);
 }
 
-int cli_write_outputs(const struct cli *cli, const struct sim *s)
+int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct cli_output *extra)
 {
 	struct run_output o = {s, cli->export_format};
-	int status = PP_EXIT_OK;
+	struct cli_output outs[5];
+	int n = 0;
 
 	if (cli->dump_ops != NULL)
-		status = cli_write_file(cli->dump_ops, write_ops, &o);
-	if (status == PP_EXIT_OK && cli->export_file != NULL)
-		status = cli_write_file(cli->export_file, write_export, &o);
-	if (status == PP_EXIT_OK && cli->trace_file != NULL)
-		status = cli_write_file(cli->trace_file, write_trace, &o);
-	if (status == PP_EXIT_OK && cli->svg_file != NULL)
-		status = cli_write_file(cli->svg_file, write_svg, &o);
-	return status;
+		outs[n++] = (struct cli_output){cli->dump_ops, write_ops, &o};
+	if (cli->export_file != NULL)
+		outs[n++] = (struct cli_output){cli->export_file, write_export, &o};
+	if (cli->trace_file != NULL)
+		outs[n++] = (struct cli_output){cli->trace_file, write_trace, &o};
+	if (cli->svg_file != NULL)
+		outs[n++] = (struct cli_output){cli->svg_file, write_svg, &o};
+	if (extra != NULL && extra->path != NULL)
+		outs[n++] = *extra;
+	return cli_write_files(outs, n);
 }
 
 int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error *err)

@@ -92,17 +92,29 @@ void cli_write_option_names(FILE *out, enum cli_mode mode);
 /* Writes the option lines of --help for the commands in mode. */
 void cli_help_options(FILE *out, enum cli_mode mode);
 
+/* One output file: its path and the function that writes it from ctx (0, or -1 out of memory). */
+struct cli_output {
+	const char *path;                         /* the target as named */
+	int (*write)(FILE *out, const void *ctx); /* writes the contents */
+	const void *ctx;                          /* what write reads */
+};
+
 /*
- * Writes path all-or-nothing (struct outfile) with write(out, ctx). Returns PP_EXIT_OK, or the
- * exit status of the failure after reporting it.
+ * Writes the n files as one: each goes to a temporary file (struct outfile), and only when all
+ * were opened and written do they replace their targets, so a failure leaves none of them
+ * behind. Returns PP_EXIT_OK, or the exit status of the first failure after reporting it.
  */
+int cli_write_files(const struct cli_output *outs, int n);
+
+/* cli_write_files of the one file path. */
 int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), const void *ctx);
 
 /*
  * Writes the output files the command line asks for (--dump-ops, --export-schedule, --trace,
- * --svg) from s, stopping at the first that fails. Returns PP_EXIT_OK or the failure's status.
+ * --svg) from s, plus extra when it is not NULL and names a path, all-or-nothing as
+ * cli_write_files. Returns PP_EXIT_OK or the failure's status.
  */
-int cli_write_outputs(const struct cli *cli, const struct sim *s);
+int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct cli_output *extra);
 
 /*
  * With --fail-on-oom, the error for a simulation with a device over its GPU's memory: returns

@@ -28,7 +28,7 @@ int cmd_run(int argc, char **argv)
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
-	status = cli_write_outputs(&cli, s);
+	status = cli_write_outputs(&cli, s, NULL);
 	if (status == PP_EXIT_OK && cli.format->write(stdout, s) != 0) {
 		pp_fail(&err, PP_ERR_IO, "out of memory building the report");
 		status = cmd_fail(&err);

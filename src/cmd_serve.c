@@ -51,9 +51,8 @@ int cmd_serve(int argc, char **argv)
 		return cmd_fail(&err);
 	}
 	serve_metrics_init(&m, r);
-	status = cli_write_outputs(&cli, &r->sim);
-	if (status == PP_EXIT_OK && cli.requests_file != NULL)
-		status = cli_write_file(cli.requests_file, write_requests, r);
+	status = cli_write_outputs(&cli, &r->sim,
+	                           &(struct cli_output){cli.requests_file, write_requests, r});
 	if (status == PP_EXIT_OK) {
 		if (strcmp(cli.format->name, "json") == 0)
 			report_serve_json(stdout, r, &m);

@@ -34,10 +34,21 @@ if xmllint --noout "$TMP/c.svg" && [ "$(grep -c 'class="title"' "$TMP/c.svg")" -
 	not_ok "compare --svg: not four well-formed blocks"
 fi
 
-# Colour: never with NO_COLOR or --color=never, always with --color=always.
+# Colour: never with NO_COLOR or --color=never, always with --color=always. Without --color,
+# colour follows the terminal, so these run ppsim on a pseudo-terminal (script, from the
+# essential bsdutils package): coloured there, plain there under NO_COLOR, plain into a pipe.
 esc=$(printf '\033')
+on_tty() {
+	script -qec "$1 ${PPSIM_WRAP:-} $PPSIM -p 4 -m 8 --timeline=80 ${2:-}" /dev/null
+}
+if on_tty "env -u NO_COLOR" | grep -q "$esc\\[34m"; then ok; else not_ok "no colour on a terminal"; fi
+if on_tty "NO_COLOR=1" | grep -q "$esc"; then not_ok "NO_COLOR=1 coloured a terminal"; else ok; fi
+if on_tty "NO_COLOR=" | grep -q "$esc\\[34m"; then ok; else
+	not_ok "an empty NO_COLOR turned colour off (no-color.org: only a non-empty value does)"
+fi
+if on_tty "env -u NO_COLOR" --color=never | grep -q "$esc"; then not_ok "--color=never coloured a terminal"; else ok; fi
+if ppsim -p 4 -m 8 --timeline | grep -q "$esc"; then not_ok "--color=auto coloured a pipe"; else ok; fi
 if NO_COLOR=1 ppsim -p 4 -m 8 --timeline | grep -q "$esc"; then not_ok "NO_COLOR=1 coloured"; else ok; fi
-if ppsim -p 4 -m 8 --timeline --color=never | grep -q "$esc"; then not_ok "--color=never coloured"; else ok; fi
 if ppsim -p 4 -m 8 --timeline --color=always | grep -q "$esc\\[34m"; then ok; else
 	not_ok "--color=always has no escape sequences"
 fi
@@ -49,12 +60,35 @@ fi
 for opt in --trace --svg --export-schedule --dump-ops; do
 	fails 4 "cannot write '$TMP/nodir/x'" $opt="$TMP/nodir/x"
 done
+# a parent that is a regular file cannot be written into, even by root
+: >"$TMP/plain"
+fails 4 "cannot write '$TMP/plain/t.json': Not a directory" --trace="$TMP/plain/t.json"
 mkdir -p "$TMP/ro"
 chmod 555 "$TMP/ro"
 if [ "$(id -u)" -ne 0 ]; then
 	fails 4 "cannot write '$TMP/ro/t.json'" --trace="$TMP/ro/t.json"
 fi
 if [ -z "$(ls -A "$TMP/ro")" ]; then ok; else not_ok "a failed write left $(ls "$TMP/ro")"; fi
+
+# A write that fails part-way (here at the file-size limit, which binds root too) removes its
+# temporary file; and the outputs of one run stand or fall together: the trace that was
+# written in full is not left behind when the SVG cannot be written.
+mkdir -p "$TMP/big"
+(
+	trap '' XFSZ
+	ulimit -f 8
+	ppsim -s interleaved -p 8 -v 4 -m 64 --trace="$TMP/big/t.json" >/dev/null 2>"$TMP/err"
+	echo $? >"$TMP/status"
+)
+if [ "$(cat "$TMP/status")" = 4 ] && grep -q "^ppsim: cannot write '$TMP/big/t.json'" "$TMP/err" &&
+	[ -z "$(ls -A "$TMP/big")" ]; then
+	ok
+else
+	not_ok "a trace cut at the size limit: status $(cat "$TMP/status"), $(cat "$TMP/err"), left $(ls "$TMP/big")"
+fi
+fails 4 "cannot write '$TMP/nodir/x.svg'" --trace="$TMP/big/t.json" --dump-ops="$TMP/big/o.csv" \
+	--svg="$TMP/nodir/x.svg"
+if [ -z "$(ls -A "$TMP/big")" ]; then ok; else not_ok "a failed run left $(ls "$TMP/big")"; fi
 
 # A device is written in place, never replaced by a renamed file: the run fails on /dev/full
 # and leaves it a device, and /dev/null takes the trace.
