@@ -301,10 +301,13 @@ int report_sweep_table(FILE *out, const struct sweep *sw, const struct sweep_rec
 	int w[COUNT(shape) + SWEEP_MAX_AXES + COUNT(table_columns)];
 	int k = 0;
 
-	fprintf(out, "%llu point%s: %llu simulated, %llu skipped", (unsigned long long)t->points,
-	        t->points == 1 ? "" : "s", (unsigned long long)t->simulated,
-	        (unsigned long long)t->skipped);
-	if (t->over_memory > 0)
+	/* the points over GPU memory are skipped with --fits, else simulated and ranked last */
+	fprintf(out, "%llu point%s: %llu simulated", (unsigned long long)t->points,
+	        t->points == 1 ? "" : "s", (unsigned long long)t->simulated);
+	if (t->over_memory > 0 && !sw->require_fit)
+		fprintf(out, " (%llu over GPU memory)", (unsigned long long)t->over_memory);
+	fprintf(out, ", %llu skipped", (unsigned long long)t->skipped);
+	if (t->over_memory > 0 && sw->require_fit)
 		fprintf(out, " (%llu over GPU memory)", (unsigned long long)t->over_memory);
 	fputc('\n', out);
 	if (t->skipped > 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ppsim/advise.h"
+#include "ppsim/report.h"
 #include "ppsim/sim.h"
 #include "ppsim/sweep.h"
 #include "unit.h"
@@ -891,6 +892,38 @@ static void sweep_run_ranked_counts_simulated_skipped_and_over_memory_points(voi
 	}
 }
 
+/* The table's first line counts the points over GPU memory with the simulated ones, or with
+ * the skipped ones under --fits. */
+static void report_sweep_table_counts_points_over_memory_where_they_went(void)
+{
+	static const char *const want[] = {
+	        "4 points: 4 simulated (3 over GPU memory), 0 skipped\n",
+	        "4 points: 1 simulated, 3 skipped (3 over GPU memory)\n",
+	};
+
+	for (int fit = 0; fit <= 1; fit++) {
+		struct sweep_record top[8];
+		struct sweep_totals totals;
+		struct sweep sw;
+		char *text = NULL, line[128] = "";
+		size_t len = 0;
+		int ntop = 0;
+		FILE *out = open_memstream(&text, &len);
+
+		init_memory_sweep(&sw, fit);
+		CU_ASSERT_EQUAL(sweep_run_ranked(&sw, 0, 4, 1, top, 8, &ntop, &totals, NULL, NULL),
+		                0);
+		CU_ASSERT_EQUAL(report_sweep_table(out, &sw, top, ntop, &totals), 0);
+		fclose(out);
+		sscanf(text, "%127[^\n]", line);
+		CU_ASSERT_EQUAL(strncmp(text, want[fit], strlen(want[fit])), 0);
+		if (strncmp(text, want[fit], strlen(want[fit])) != 0)
+			fprintf(stderr, "\n  got '%s'\n", line);
+		free(text);
+		sweep_release(&sw);
+	}
+}
+
 /* Llama 3 70B on 32 GPUs at tp = 8, p = 4, a global batch of 512 in micro-batches of 2. */
 static void init_global_batch(struct config *c)
 {
@@ -1445,6 +1478,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sweep_rank_compare_breaks_ties_by_smaller_memory_then_lower_index),
         UNIT_TEST(sweep_keep_best_keeps_the_best_in_order_whatever_the_insertion_order),
         UNIT_TEST(sweep_run_ranked_counts_simulated_skipped_and_over_memory_points),
+        UNIT_TEST(report_sweep_table_counts_points_over_memory_where_they_went),
         UNIT_TEST(config_settle_derives_m_and_dp_from_the_global_batch),
         UNIT_TEST(config_settle_rejects_a_global_batch_that_is_not_whole_microbatches),
         UNIT_TEST(config_settle_rejects_an_explicit_m_that_disagrees_with_the_global_batch),
