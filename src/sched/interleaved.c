@@ -14,7 +14,9 @@
  * g = m / r. The default g is p whenever p divides m (Megatron-LM's default), and the two
  * frameworks' orders agree wherever both accept.
  */
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "generators.h"
@@ -40,18 +42,51 @@ int sched_interleaved_group(const struct sched_params *sp)
 	return sp->group != 0 ? sp->group : sp->m / rounds;
 }
 
+/* Appends " and N" or, for the first, " N" of the valid values in [lo, hi] nearest to x. */
+static int nearest(int x, int lo, int hi, bool (*ok)(int p, int m, int g), int p, int fix,
+                   bool vary_m, char *buf, size_t n)
+{
+	int below = 0, above = 0, len = 0;
+
+	for (int y = x - 1; y >= lo && below == 0; y--)
+		if (vary_m ? ok(p, y, fix) : ok(p, fix, y))
+			below = y;
+	for (int y = x + 1; y <= hi && above == 0; y++)
+		if (vary_m ? ok(p, y, fix) : ok(p, fix, y))
+			above = y;
+	if (below != 0)
+		len = snprintf(buf, n, "%d", below);
+	if (above != 0)
+		snprintf(buf + len, n - (size_t)len, "%s%d", below != 0 ? " and " : "", above);
+	return below != 0 || above != 0;
+}
+
 int sched_interleaved_check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
 	int below, above;
 
 	if (sp->group != 0) {
+		char ms[48] = "", gs[48] = "";
+
 		*key = "group_size";
 		if (megatron_accepts(sp->p, sp->m, sp->group))
 			return 0;
+		if (sp->group < sp->p)
+			return pp_fail(err, PP_ERR_USAGE,
+			               "interleaved needs a group of at least p=%d micro-batches "
+			               "(Megatron-LM's rule p <= g <= m)",
+			               sp->p);
+		/* a multiple of g is always valid, so some m above is */
+		nearest(sp->m, sp->group, INT_MAX - sp->group, megatron_accepts, sp->p, sp->group,
+		        true, ms, sizeof(ms));
+		if (!nearest(sp->group, sp->p, sp->m, megatron_accepts, sp->p, sp->m, false, gs,
+		             sizeof(gs)))
+			snprintf(gs, sizeof(gs), "none");
 		return pp_fail(err, PP_ERR_USAGE,
 		               "interleaved needs p <= g <= m and m mod g of 0 or at least p "
-		               "(Megatron-LM's rule; here p=%d, m=%d)",
-		               sp->p, sp->m);
+		               "(Megatron-LM's rule; here p=%d, m=%d); nearest valid m for g=%d: "
+		               "%s; nearest valid g for m=%d: %s",
+		               sp->p, sp->m, sp->group, ms, sp->m, gs);
 	}
 	*key = "m";
 	if (torch_accepts(sp->p, sp->m))

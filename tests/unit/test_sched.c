@@ -890,9 +890,19 @@ static void sched_accepts_interleaved_m_in_pytorch_lists_for_p4_and_p8(void)
 
 static void sched_accepts_rejects_group_sizes_megatron_lm_rejects(void)
 {
+	/* the nearest valid values worked by hand from p <= g <= m and m mod g in {0} or >= p:
+	 * e.g. p=4, m=14, g=6: 13 mod 6 = 1, 12 mod 6 = 0 below; 15 mod 6 = 3, 16 mod 6 = 4 above;
+	 * 14 mod 5 = 4 and 14 mod 7 = 0 for g; a g below p has no valid m at all */
 	static const struct {
 		int p, m, g;
-	} bad[] = {{4, 8, 3}, {4, 8, 9}, {4, 10, 4}, {4, 8, 1}, {4, 14, 6}};
+		const char *nearest;
+	} bad[] = {
+	        {4, 8, 3, NULL},
+	        {4, 8, 9, "nearest valid m for g=9: 9; nearest valid g for m=8: 8"},
+	        {4, 10, 4, "nearest valid m for g=4: 8 and 12; nearest valid g for m=10: 5"},
+	        {4, 8, 1, NULL},
+	        {4, 14, 6, "nearest valid m for g=6: 12 and 16; nearest valid g for m=14: 5 and 7"},
+	};
 	static const struct {
 		int p, m, g;
 	} good[] = {{4, 8, 4}, {4, 8, 8}, {4, 10, 5}, {4, 9, 5}, {4, 14, 5}};
@@ -901,7 +911,7 @@ static void sched_accepts_rejects_group_sizes_megatron_lm_rejects(void)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct sched_params sp = {bad[i].p, 2, bad[i].m, bad[i].g};
-		char want[64];
+		char want[128];
 
 		const char *key = NULL;
 
@@ -909,10 +919,18 @@ static void sched_accepts_rejects_group_sizes_megatron_lm_rejects(void)
 		CU_ASSERT_EQUAL(sched_accepts(desc, &sp, &key, &err), -1);
 		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 		CU_ASSERT_STRING_EQUAL(key, "group_size");
+		if (bad[i].nearest == NULL) {
+			snprintf(want, sizeof(want), "interleaved needs a group of at least p=%d",
+			         bad[i].p);
+			CU_ASSERT_EQUAL(strncmp(err.msg, want, strlen(want)), 0);
+			continue;
+		}
 		snprintf(want, sizeof(want), "interleaved needs p <= g <= m");
 		CU_ASSERT_EQUAL(strncmp(err.msg, want, strlen(want)), 0);
-		snprintf(want, sizeof(want), "p=%d, m=%d", bad[i].p, bad[i].m);
+		snprintf(want, sizeof(want), "p=%d, m=%d); %s", bad[i].p, bad[i].m, bad[i].nearest);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
+		if (strstr(err.msg, want) == NULL)
+			fprintf(stderr, "\n  got '%s'\n", err.msg);
 	}
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		struct sched_params sp = {good[i].p, 2, good[i].m, good[i].g};
