@@ -851,6 +851,24 @@ static int check_mode(const struct config *c, struct pp_error *err)
 
 /* Checks the costs and the settings that do not depend on the schedule (ops: the op count,
  * 0 when not known yet). */
+/* Explicit times are whole ticks (PP_TICK_BASE per unit): one above 0 but below a tick would
+ * silently become 0. */
+static int check_resolution(const struct config *c, struct pp_error *err)
+{
+	const struct {
+		const char *key;
+		double t;
+	} times[] = {{"t_f", c->t_f}, {"t_b", c->t_b}, {"t_w", c->t_w}, {"t_comm", c->t_comm}};
+
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		if (times[i].t > 0 && times[i].t * (double)PP_TICK_BASE < 1)
+			return config_fail(c, times[i].key, err,
+			                   "below the resolution of %g time units (times are whole "
+			                   "ticks): use 0 or a larger value",
+			                   1.0 / (double)PP_TICK_BASE);
+	return 0;
+}
+
 static int check_costs(const struct config *c, uint64_t ops, struct pp_error *err)
 {
 	double bw, lat;
@@ -887,7 +905,7 @@ static int check_costs(const struct config *c, uint64_t ops, struct pp_error *er
 	if (c->t_f + c->t_b + c->t_w == 0)
 		return config_fail(c, "t_f", err,
 		                   "--tf, --tb and --tw: at least one must be above 0");
-	return 0;
+	return check_resolution(c, err);
 }
 
 /* The first of keys[0..n-1] that c sets, or NULL. */
@@ -915,6 +933,16 @@ enum config_use config_option_use(const struct config_option *opt)
 bool config_is_serve(const struct config *c)
 {
 	return FIRST_SET(c, serve_keys) != NULL;
+}
+
+/* p within PP_MAX_DEVICES, which bounds what the per-device reports hold. */
+static int check_devices(const struct config *c, struct pp_error *err)
+{
+	if (c->p <= PP_MAX_DEVICES)
+		return 0;
+	return config_fail(c, "p", err,
+	                   "must be at most %d devices (each costs the reports a few KB)",
+	                   PP_MAX_DEVICES);
 }
 
 int config_validate_serve(const struct config *c, struct pp_error *err)
@@ -952,7 +980,7 @@ int config_validate_serve(const struct config *c, struct pp_error *err)
 	if (!model && (key = FIRST_SET(c, link_keys)) != NULL)
 		return config_fail(c, key, err,
 		                   "serving without a model prices messages with --tcomm only");
-	if (check_mode(c, err) != 0)
+	if (check_mode(c, err) != 0 || check_devices(c, err) != 0)
 		return -1;
 	if (c->requests[0] != '\0' && (key = FIRST_SET(c, generator_keys)) != NULL)
 		return config_fail(c, key, err, "not with --requests, which gives the requests");
@@ -1012,6 +1040,8 @@ int config_validate(const struct config *c, struct pp_error *err)
 		               " simulated ops (--max-ops)",
 		               c->p, c->m, c->v, desc->name,
 		               (double)c->p * c->v * c->m * (desc->split ? 3 : 2), c->max_ops);
+	if (check_devices(c, err) != 0)
+		return -1;
 	if (c->v > PP_MAX_CHUNKS)
 		return config_fail(c, "v", err, "must be at most %d", PP_MAX_CHUNKS);
 	sp = config_sched_params(c);

@@ -376,11 +376,11 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, b
 		fused |= w->kind == OP_BW;
 		parts |= w->kind == OP_B || w->kind == OP_W;
 	}
-	if (p > PP_MAX_COUNT || m > PP_MAX_COUNT)
-		return pp_fail(
-		        err, PP_ERR_CONFIG,
-		        "schedule '%s': %ld devices and %ld micro-batches, above the limit of %d",
-		        r->path, p, m, PP_MAX_COUNT);
+	if (p > PP_MAX_DEVICES || m > PP_MAX_COUNT)
+		return pp_fail(err, PP_ERR_CONFIG,
+		               "schedule '%s': %ld devices and %ld micro-batches, above the limits "
+		               "of %d devices and %d micro-batches",
+		               r->path, p, m, PP_MAX_DEVICES, PP_MAX_COUNT);
 	*split = parts;
 	*mixed = parts && fused;
 	sp->p = (int)p;

@@ -22,6 +22,8 @@
 
 /* Hard limits on counts, beyond the op cap below. */
 #define PP_MAX_COUNT  16777216 /* p and m each */
+/* p at most: each device costs the reports and the engine a few KB besides its ops */
+#define PP_MAX_DEVICES 65536
 #define PP_MAX_CHUNKS 1024     /* v */
 /*
  * Cap on the ops one simulation may hold (p * v * m * 2, or * 3 with split backward). About

@@ -421,6 +421,45 @@ static void config_validate_accepts_exactly_the_op_cap(void)
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 }
 
+static void config_validate_caps_devices_at_65536_whatever_the_ops(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	/* 65536 devices of one micro-batch: 131072 ops, well within the op cap */
+	config_init(&c);
+	c.p = 65536;
+	c.m = 1;
+	CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+	c.p = 65537;
+	CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--stages '65537': must be at most 65536 devices (each "
+	                                "costs the reports a few KB)");
+}
+
+static void config_validate_refuses_a_time_below_one_tick(void)
+{
+	static const char *const keys[] = {"t_f", "t_b", "t_w", "t_comm"};
+	static const char *const names[] = {"tf", "tb", "tw", "tcomm"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct config c;
+		struct pp_error err = {0};
+		char want[64];
+
+		/* 1e-6 is one tick and runs; half of it would round to nothing */
+		config_init(&c);
+		unit_set(&c, keys[i], "1e-6");
+		CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+		unit_set(&c, keys[i], "5e-7");
+		CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
+		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+		snprintf(want, sizeof(want), "--%s '5e-07': below the resolution of 1e-06", names[i]);
+		CU_ASSERT_EQUAL(strncmp(err.msg, want, strlen(want)), 0);
+	}
+}
+
 static void config_validate_rejects_tcomm_together_with_bandwidth(void)
 {
 	struct config c;
@@ -1400,6 +1439,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(config_validate_rejects_an_unknown_schedule),
         UNIT_TEST(config_validate_rejects_more_ops_than_the_cap),
         UNIT_TEST(config_validate_accepts_exactly_the_op_cap),
+        UNIT_TEST(config_validate_caps_devices_at_65536_whatever_the_ops),
+        UNIT_TEST(config_validate_refuses_a_time_below_one_tick),
         UNIT_TEST(config_validate_rejects_tcomm_together_with_bandwidth),
         UNIT_TEST(config_validate_rejects_latency_without_bandwidth),
         UNIT_TEST(config_validate_rejects_a_message_slower_than_the_time_limit),
