@@ -115,30 +115,150 @@ int report_op_label(char *buf, size_t n, const struct sched *s, const struct op 
 	return snprintf(buf, n, "%c%u", op_letter(s, op), (unsigned)op->mb);
 }
 
-/* Paints op (with its partner when it starts an overlapped pair, as "F7+b3", or '#' when too
- * narrow) into row[c0, c1) with the richest form that fits. */
-static void paint_op(char *row, int c0, int c1, const struct sched *s, const struct op *op)
+/* ANSI colour of a painted cell: by op kind, magenta for an overlapped pair. */
+static const char *const tints[] = {"", "\033[34m", "\033[33m", "\033[32m", "\033[31m", "\033[35m"};
+
+/* Colour index of op's cells: 1 + its kind, 5 for a pair. */
+static unsigned char tint_of(const struct op *op)
 {
-	char label[64];
-	int wd = c1 - c0, len = report_op_label(label, sizeof(label), s, op);
+	return (unsigned char)(op->flags & OP_OVERLAP ? 5 : 1 + op->kind);
+}
+
+/* Writes op's text into label: its label, with its partner's when it starts an overlapped
+ * pair ("F7+b3"). Returns the length. */
+static int op_text(char *label, size_t n, const struct sched *s, const struct op *op)
+{
+	int len = report_op_label(label, n, s, op);
 
 	if (op->flags & OP_OVERLAP) {
 		label[len++] = '+';
-		len += report_op_label(label + len, sizeof(label) - (size_t)len, s, op + 1);
-		if (wd < len)
-			label[0] = '#';
+		len += report_op_label(label + len, n - (size_t)len, s, op + 1);
 	}
+	return len;
+}
 
-	if (wd >= len + 2) {
-		memset(row + c0, ' ', (size_t)wd);
+/* Paints the text of op, len long, into row[c0, c1), bracketed when there is room. */
+static void paint_label(char *row, int c0, int c1, const char *label, int len)
+{
+	memset(row + c0, ' ', (size_t)(c1 - c0));
+	if (c1 - c0 >= len + 2) {
 		row[c0] = '[';
 		memcpy(row + c0 + 1, label, (size_t)len);
 		row[c1 - 1] = ']';
-	} else if (wd >= len) {
-		memset(row + c0, ' ', (size_t)wd);
-		memcpy(row + c0, label, (size_t)len);
 	} else {
-		memset(row + c0, label[0], (size_t)wd);
+		memcpy(row + c0, label, (size_t)len);
+	}
+}
+
+/* The letters an op too narrow for its label may leave: F, B, W, I (upper and lower case) and
+ * '#' for an overlapped pair. */
+static const char letters[] = "FfBbWwIi#";
+#define NLETTERS (sizeof(letters) - 1)
+
+/* A column of a device's row, as the ops too narrow for their label fill it. */
+struct column {
+	double share[NLETTERS]; /* time units of the column covered by each letter's ops */
+	size_t op[NLETTERS];    /* an op of each letter in the column, for its colour */
+	bool short_op;          /* it holds an op shorter than half a column */
+	bool label;             /* a labelled op owns the column */
+};
+
+/* What a device's row shows besides the ops themselves. */
+struct row_marks {
+	bool labels; /* some op shows its label */
+	bool mixed;  /* some column holds parts of several ops */
+};
+
+/* Index of op's letter in letters[]. */
+static size_t letter_of(const struct sched *s, const struct op *op)
+{
+	char c = op->flags & OP_OVERLAP ? '#' : op_letter(s, op);
+
+	return (size_t)(strchr(letters, c) - letters);
+}
+
+/* Records the ops of device d too narrow for their labels in col; paints the others' labels. */
+static void collect_device(char *row, unsigned char *tint, struct column *col, int cells,
+                           const struct sim *s, int d, double step, struct row_marks *marks)
+{
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	int64_t tick = s->cost->tick;
+
+	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1] && r->makespan > 0; i++) {
+		const struct op *op = &sc->ops[i];
+		double a = pp_time_to_units(r->times[i].start, tick);
+		double b = pp_time_to_units(r->times[i].end, tick);
+		int c0 = cell_of(r->times[i].start, tick, step);
+		int c1 = cell_of(r->times[i].end, tick, step);
+		char label[64];
+		int len = op_text(label, sizeof(label), sc, op);
+
+		if (b > a && c1 - c0 >= len && c1 <= cells) {
+			paint_label(row, c0, c1, label, len);
+			memset(tint + c0, tint_of(op), (size_t)(c1 - c0));
+			for (int k = c0; k < c1; k++)
+				col[k].label = true;
+			marks->labels = true;
+		} else if (b > a) {
+			int k0 = (int)floor(a / step), k1 = (int)ceil(b / step);
+			size_t l = letter_of(sc, op);
+
+			for (int k = k0 < 0 ? 0 : k0; k < k1 && k < cells; k++) {
+				double lo = k * step, hi = lo + step;
+				double ov = (b < hi ? b : hi) - (a > lo ? a : lo);
+
+				if (ov <= step * 1e-9)
+					continue; /* a rounding error at the column's edge */
+				for (size_t j = 0; j < NLETTERS; j++)
+					marks->mixed |= j != l && col[k].share[j] > 0;
+				col[k].share[l] += ov;
+				col[k].op[l] = i;
+				col[k].short_op |= c1 == c0;
+			}
+		}
+		if (op->flags & OP_OVERLAP)
+			i++; /* the partner was painted with it */
+	}
+}
+
+/*
+ * Paints device d's row of cells columns of step units each. An op wide enough shows its
+ * label over the columns whose middle it covers. The others leave one letter a column, where
+ * ops fill more than half of it (or an op too short to show elsewhere lies): of the letters in
+ * the column, the one owed the most time so far, each letter drawn paying for the column's
+ * busy time. So a row of columns that each hold an F of 1 t and a B of 2 t reads FBBFBB...
+ * whatever the phase of the ops against the columns, the letters in the proportion of their
+ * time.
+ */
+static void paint_device(char *row, unsigned char *tint, struct column *col, int cells,
+                         const struct sim *s, int d, double step, struct row_marks *marks)
+{
+	double owed[NLETTERS] = {0};
+
+	memset(row, '.', (size_t)cells);
+	memset(tint, 0, (size_t)cells);
+	row[cells] = '\0';
+	memset(col, 0, (size_t)cells * sizeof(*col));
+	collect_device(row, tint, col, cells, s, d, step, marks);
+	for (int k = 0; k < cells; k++) {
+		const struct column *c = &col[k];
+		double busy = 0;
+		size_t pick = NLETTERS;
+
+		if (c->label)
+			continue;
+		for (size_t j = 0; j < NLETTERS; j++) {
+			busy += c->share[j];
+			owed[j] += c->share[j];
+			if (c->share[j] > 0 && (pick == NLETTERS || owed[j] > owed[pick]))
+				pick = j;
+		}
+		if (pick == NLETTERS || (2 * busy <= step && !c->short_op))
+			continue;
+		owed[pick] -= busy;
+		row[k] = letters[pick];
+		tint[k] = tint_of(&s->sched->ops[c->op[pick]]);
 	}
 }
 
@@ -186,15 +306,6 @@ static void write_scale(FILE *out, int labelw, int cells, int room, double step)
 	free(line);
 }
 
-/* ANSI colour of a painted cell: by op kind, magenta for an overlapped pair. */
-static const char *const tints[] = {"", "\033[34m", "\033[33m", "\033[32m", "\033[31m", "\033[35m"};
-
-/* Colour index of op's cells: 1 + its kind, 5 for a pair. */
-static unsigned char tint_of(const struct op *op)
-{
-	return (unsigned char)(op->flags & OP_OVERLAP ? 5 : 1 + op->kind);
-}
-
 /* Writes row, each run of cells of one colour wrapped in its escape sequence. */
 static void write_colored(FILE *out, const char *row, const unsigned char *tint, int cells)
 {
@@ -223,6 +334,8 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	const struct result *r = s->result;
 	char label[64], num[32], shape[64], span[64], scale[64], *row;
 	unsigned char *tint;
+	struct column *col;
+	struct row_marks marks = {false, false};
 	int labelw = 0, cells;
 	double step;
 
@@ -243,26 +356,9 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	write_scale(out, labelw, cells, width - labelw, step);
 	row = pp_xmalloc((size_t)cells + 1);
 	tint = pp_xmalloc((size_t)cells + 1);
+	col = pp_xmallocarray((size_t)cells, sizeof(*col));
 	for (int d = 0; d < sc->p; d++) {
-		memset(row, '.', (size_t)cells);
-		memset(tint, 0, (size_t)cells);
-		row[cells] = '\0';
-		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1] && r->makespan > 0;
-		     i++) {
-			int c0 = cell_of(r->times[i].start, s->cost->tick, step);
-			int c1 = cell_of(r->times[i].end, s->cost->tick, step);
-
-			if (r->times[i].end == r->times[i].start)
-				continue;
-			if (c1 == c0 && c0 < cells && row[c0] == '.')
-				c1 = c0 + 1;
-			if (c1 > c0) {
-				paint_op(row, c0, c1, sc, &sc->ops[i]);
-				memset(tint + c0, tint_of(&sc->ops[i]), (size_t)(c1 - c0));
-			}
-			if (sc->ops[i].flags & OP_OVERLAP)
-				i++; /* the partner was painted with it */
-		}
+		paint_device(row, tint, col, cells, s, d, step, &marks);
 		report_device_label(sc, d, label, sizeof(label));
 		if (color) {
 			fprintf(out, "%-*s", labelw, label);
@@ -273,13 +369,15 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	}
 	free(row);
 	free(tint);
+	free(col);
 	write_wrapped(out,
 	              (const char *[]){"F forward",
 	                               sc->mixed   ? "B full backward  I input-gradient backward"
 	                               : sc->split ? "B input-gradient backward"
 	                                           : "B backward (input and weight gradient)",
 	                               sc->split || sc->mixed ? "W weight-gradient backward" : "",
-	                               "[F3] micro-batch 3, counted from 0",
+	                               marks.labels ? "[F3] micro-batch 3, counted from 0" : "",
+	                               marks.mixed ? "FBB shared columns, letters by time" : "",
 	                               sc->v == 2  ? "lower case: chunk 1"
 	                               : sc->v > 2 ? "[F3.2] micro-batch 3 on chunk 2, lower case "
 	                                             "on odd chunks"

@@ -430,6 +430,39 @@ static void count_overlong_lines(int over[4])
 	}
 }
 
+/* At 3 t a column, a steady 1F1B column holds one F (1 t) and one B (2 t): every device shows
+ * F and B in proportion to their time, one F in three letters, whatever the phase of its ops
+ * against the columns; no device looks like all forwards or all backwards. */
+static void report_timeline_shows_ops_sharing_columns_in_proportion(void)
+{
+	struct sim *s = unit_simulate("1f1b", 8, 64, 0);
+	char *text = write_timeline(s, 120);
+	char label[48], line[256];
+
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "one column = 3 t"));
+	for (int d = 0; d < 8; d++) {
+		const char *cells;
+		int f = 0, b = 0;
+
+		snprintf(label, sizeof(label), "GPU %d (stage %d) ", d, d);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(line_starting(text, label, line, sizeof(line)));
+		cells = line + strlen(label);
+		/* columns 10 to 57: t = 30 to 174, in every device's steady state */
+		for (int k = 10; k < 58; k++) {
+			f += cells[k] == 'F';
+			b += cells[k] == 'B';
+		}
+		CU_ASSERT_EQUAL(f + b, 48);
+		CU_ASSERT(f >= 15 && f <= 17);
+		/* and never two forwards in a row there */
+		CU_ASSERT_PTR_NULL(strstr(cells + 10, "FF"));
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "FBB shared columns, letters by time"));
+	CU_ASSERT_PTR_NULL(strstr(text, "[F3] micro-batch 3"));
+	free(text);
+	sim_free(s);
+}
+
 static void report_timeline_rows_fit_the_width(void)
 {
 	int over[4];
@@ -1040,6 +1073,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_ops_csv_writes_fractional_times_exactly),
         UNIT_TEST(report_timeline_draws_one_labelled_row_per_device_with_boxes),
         UNIT_TEST(report_timeline_draws_kind_letters_when_ops_are_narrow),
+        UNIT_TEST(report_timeline_shows_ops_sharing_columns_in_proportion),
         UNIT_TEST(report_timeline_rows_fit_the_width),
         UNIT_TEST(report_timeline_scale_fits_the_width),
         UNIT_TEST(report_timeline_header_and_legend_fit_the_width),
