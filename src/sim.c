@@ -42,6 +42,7 @@ static int read_schedule_file(struct sim *s, struct pp_error *err)
 	s->sched = f.sched;
 	free(f.lines);
 	free(f.columns);
+	free(f.cells);
 	shape[0] = s->sched->p;
 	shape[1] = s->sched->v;
 	shape[2] = s->sched->m;
