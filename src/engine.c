@@ -281,7 +281,7 @@ static int report_deadlock(const struct engine *e, struct pp_error *err)
 	for (int d = 0; d < e->s->p; d++)
 		head[d] = e->dev[d].head;
 	snprintf(what, sizeof(what), "deadlock after %zu of %zu ops:", e->done, e->s->nops);
-	rc = sched_report_wait(e->s, head, what, op_done, e, PP_ERR_SIM, err);
+	rc = sched_report_wait(e->s, head, what, op_done, e, NULL, NULL, PP_ERR_SIM, err);
 	free(head);
 	return rc;
 }

@@ -184,9 +184,10 @@ static size_t append_cycle(char *msg, size_t len, size_t n, const int *waits, in
 
 int sched_report_wait(const struct sched *s, const size_t *head, const char *what,
                       bool (*is_done)(const void *ctx, const struct op *op), const void *ctx,
-                      enum pp_errkind kind, struct pp_error *err)
+                      const struct sched_where *where, size_t *stuck_op, enum pp_errkind kind,
+                      struct pp_error *err)
 {
-	char msg[sizeof(err->msg)], part[200], a[64], b[64];
+	char msg[sizeof(err->msg)], part[300], a[64], b[64], place[120];
 	size_t len = strlen(what), room = sizeof(msg) - 120;
 	int stuck = 0, shown = 0, first = -1;
 	int *waits = pp_xmallocarray((size_t)s->p, sizeof(*waits));
@@ -202,17 +203,26 @@ int sched_report_wait(const struct sched *s, const size_t *head, const char *wha
 			continue;
 		stuck++;
 		from = waits[d] = stuck_on(s, &s->ops[head[d]], is_done, ctx, &op, &input);
-		if (first < 0)
+		if (first < 0) {
 			first = d;
+			if (stuck_op != NULL)
+				*stuck_op = (size_t)(op - s->ops);
+		}
+		if (stuck > shown + 1)
+			continue;
 		sched_op_format(a, sizeof(a), op);
 		sched_op_format(b, sizeof(b), &input);
+		place[0] = '\0';
+		if (where != NULL)
+			where->name(where->ctx, (size_t)(op - s->ops), place, sizeof(place));
 		if (from == d)
-			snprintf(part, sizeof(part), "device %d waits in %s for its own %s", d, a,
-			         b);
+			snprintf(part, sizeof(part), "device %d waits in %s%s for its own %s", d, a,
+			         place, b);
 		else
-			snprintf(part, sizeof(part), "device %d waits in %s for %s from device %d",
-			         d, a, b, from);
-		if (stuck > shown + 1 || len + strlen(part) + 2 >= room)
+			snprintf(part, sizeof(part),
+			         "device %d waits in %s%s for %s from device %d", d, a, place, b,
+			         from);
+		if (len + strlen(part) + 2 >= room)
 			continue;
 		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s %s", shown ? ";" : "",
 		                        part);
@@ -256,6 +266,12 @@ static bool inputs_done(const struct order_state *st, const struct op *ops, size
 
 int sched_check_order(const struct sched *s, struct pp_error *err)
 {
+	return sched_check_order_where(s, NULL, NULL, err);
+}
+
+int sched_check_order_where(const struct sched *s, const struct sched_where *where, size_t *stuck,
+                            struct pp_error *err)
+{
 	struct order_state st = {s, pp_xcalloc((size_t)s->S * (size_t)s->m * 3, 1)};
 	size_t *head = pp_xmallocarray((size_t)s->p, sizeof(*head));
 	/* devices to advance; each op's completion pushes at most two, plus the initial p */
@@ -294,7 +310,8 @@ int sched_check_order(const struct sched *s, struct pp_error *err)
 		char what[80];
 
 		snprintf(what, sizeof(what), "cyclic wait after %zu of %zu ops:", ran, s->nops);
-		rc = sched_report_wait(s, head, what, order_done, &st, PP_ERR_CONFIG, err);
+		rc = sched_report_wait(s, head, what, order_done, &st, where, stuck, PP_ERR_CONFIG,
+		                       err);
 	}
 	free(todo);
 	free(head);

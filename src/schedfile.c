@@ -2,6 +2,7 @@
  * schedule; and write a schedule in either format. */
 #include "ppsim/schedfile.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -29,11 +30,14 @@ static const char *const column_names[NCOLS] = {"device",     "chunk",   "stage"
 struct row {
 	long device, chunk, stage, mb;
 	int kind;
-	bool overlap; /* runs overlapped with the device's next op */
-	uint32_t line, column;
+	bool overlap;          /* runs overlapped with the device's next op */
+	uint32_t line, column; /* where its line or cell starts */
+	uint32_t cell;         /* PyTorch: its cell, from 1; ppsim: 0 */
+	size_t token;          /* PyTorch: its cell's text at tokens + token */
 };
 
-/* Reader state: the path for messages, the format, ppsim's columns, the ops so far. */
+/* Reader state: the path for messages, the format, ppsim's columns, the ops so far and the
+ * text of PyTorch's cells. */
 struct reader {
 	const char *path;
 	enum schedfile_format format;
@@ -42,6 +46,8 @@ struct reader {
 	long devices;   /* PyTorch: lines read so far (= ranks) */
 	struct row *rows;
 	size_t nrows, cap;
+	char *tokens; /* PyTorch: each cell's text, NUL-terminated, one after another */
+	size_t ntokens, tokcap;
 };
 
 static int fail_at(const struct reader *r, struct pp_error *err, unsigned line, unsigned column,
@@ -50,6 +56,32 @@ static int fail_at(const struct reader *r, struct pp_error *err, unsigned line, 
 	err->line = (int)line;
 	err->column = (int)column;
 	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s':%u:%u: %s", r->path, line, column, what);
+}
+
+/* fail_at the place of row w: its line and column, and for a PyTorch cell "cell N 'TEXT': ". */
+static int fail_row(const struct reader *r, struct pp_error *err, const struct row *w,
+                    const char *what)
+{
+	char msg[sizeof(err->msg)];
+
+	if (w->cell == 0)
+		return fail_at(r, err, w->line, w->column, what);
+	snprintf(msg, sizeof(msg), "cell %u '%.40s': %.900s", w->cell, r->tokens + w->token, what);
+	return fail_at(r, err, w->line, w->column, msg);
+}
+
+/* Keeps a copy of a PyTorch cell's text; returns its offset in r->tokens. */
+static size_t keep_token(struct reader *r, const char *text)
+{
+	size_t len = strlen(text) + 1, at = r->ntokens;
+
+	while (r->ntokens + len > r->tokcap) {
+		r->tokcap = r->tokcap ? 2 * r->tokcap : 4096;
+		r->tokens = pp_xrealloc(r->tokens, r->tokcap);
+	}
+	memcpy(r->tokens + at, text, len);
+	r->ntokens += len;
+	return at;
 }
 
 /* Splits line in place at commas into at most max fields, trimming blanks; returns the count
@@ -87,7 +119,7 @@ static struct row *new_row(struct reader *r, unsigned line, unsigned column)
 		r->cap = r->cap ? 2 * r->cap : 256;
 		r->rows = pp_xrealloc(r->rows, r->cap * sizeof(*r->rows));
 	}
-	r->rows[r->nrows] = (struct row){-1, -1, -1, -1, -1, false, line, column};
+	r->rows[r->nrows] = (struct row){-1, -1, -1, -1, -1, false, line, column, 0, 0};
 	return &r->rows[r->nrows++];
 }
 
@@ -221,15 +253,27 @@ static bool parse_action(const char *s, struct row *row)
 	return row->stage >= 0 && row->mb >= 0;
 }
 
+/* A new row for PyTorch's cell number cell, whose text starts at column and is kept at token. */
+static struct row *new_cell_row(struct reader *r, long device, unsigned line, unsigned column,
+                                unsigned cell, size_t token)
+{
+	struct row *x = new_row(r, line, column);
+
+	x->device = device;
+	x->cell = cell;
+	x->token = token;
+	return x;
+}
+
 static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struct pp_error *err)
 {
 	long device = r->devices++;
-	char *p = line, what[200];
+	char *p = line;
 	unsigned cell = 0;
 
 	for (;;) {
 		char *end = strchr(p, ','), *q;
-		unsigned column = (unsigned)(p - line) + 1;
+		size_t token;
 
 		if (end != NULL)
 			*end = '\0';
@@ -239,47 +283,39 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 		q = p + strlen(p);
 		while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r' || q[-1] == '\n'))
 			*--q = '\0';
+		/* keep the cell's text; its place is where that text starts, after any blanks */
+		token = *p != '\0' ? keep_token(r, p) : 0;
 		if (*p == '(') {
 			/* (F;B)OVERLAP_F_B: an F then a full backward, run as one slot */
 			char *close = strchr(p, ')'), *semi = strchr(p, ';');
+			unsigned column = (unsigned)(p - line) + 1;
 			struct row *f, *b;
 
+			f = new_cell_row(r, device, lineno, column, cell, token);
 			if (close == NULL || semi == NULL || semi > close ||
-			    strcmp(close + 1, "OVERLAP_F_B") != 0) {
-				snprintf(what, sizeof(what),
-				         "cell %u '%.40s': a compound cell is (F;B)OVERLAP_F_B",
-				         cell, p);
-				return fail_at(r, err, lineno, column, what);
-			}
+			    strcmp(close + 1, "OVERLAP_F_B") != 0)
+				return fail_row(r, err, f, "a compound cell is (F;B)OVERLAP_F_B");
 			*semi = *close = '\0';
-			f = new_row(r, lineno, cell);
-			b = new_row(r, lineno, cell);
+			b = new_cell_row(r, device, lineno, column, cell, token);
 			f = b - 1;
-			f->device = b->device = device;
 			if (!parse_action(p + 1, f) || !parse_action(semi + 1, b) ||
-			    f->kind != OP_F || (b->kind != OP_BW && b->kind != OP_B)) {
-				snprintf(what, sizeof(what),
-				         "cell %u: an overlapped pair is a forward then a backward "
-				         "(B or I), such as (0F7;7B3)OVERLAP_F_B",
-				         cell);
-				return fail_at(r, err, lineno, column, what);
-			}
+			    f->kind != OP_F || (b->kind != OP_BW && b->kind != OP_B))
+				return fail_row(r, err, f,
+				                "an overlapped pair is a forward then a backward "
+				                "(B or I), such as (0F7;7B3)OVERLAP_F_B");
 			f->overlap = true;
 		} else if (*p != '\0') {
-			struct row *x = new_row(r, lineno, cell);
+			struct row *x = new_cell_row(r, device, lineno, (unsigned)(p - line) + 1,
+			                             cell, token);
 
-			x->device = device;
-			if (!parse_action(p, x)) {
-				snprintf(what, sizeof(what),
-				         "cell %u '%.40s': unknown action (a compute action is "
-				         "STAGE, then "
-				         "F, I, B or W, then a micro-batch, such as 2F0)",
-				         cell, p);
-				return fail_at(r, err, lineno, column, what);
-			}
+			if (!parse_action(p, x))
+				return fail_row(
+				        r, err, x,
+				        "unknown action (a compute action is STAGE, then F, "
+				        "I, B or W, then a micro-batch, such as 2F0)");
 		}
 		if (r->nrows > PP_MAX_OPS)
-			return fail_at(r, err, lineno, column,
+			return fail_at(r, err, lineno, (unsigned)(p - line) + 1,
 			               "more ops than the limit of 50000000");
 		if (end == NULL)
 			return 0;
@@ -430,11 +466,25 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, b
 			         "placement (stage c*p + d) or the V placement",
 			         sched_op_format(name, sizeof(name), &op), w->device, w->stage,
 			         w->device);
-			return fail_at(r, err, w->line, w->column, what);
+			return fail_row(r, err, w, what);
 		}
 	}
 	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s': no placement explains every op",
 	               r->path);
+}
+
+/* The row op i of s came from: the k-th row of its device for the k-th op of that device. A
+ * scan, for error messages only. */
+static const struct row *row_of_op(const struct reader *r, const struct sched *s, size_t i)
+{
+	long d = (long)s->stage_device[s->ops[i].stage];
+	size_t k = i - s->dev_start[d];
+
+	for (size_t j = 0; j < r->nrows; j++)
+		if (r->rows[j].device == d && k-- == 0)
+			return &r->rows[j];
+	assert(!"every op comes from a row");
+	return NULL;
 }
 
 /* Builds out->sched from the rows and checks its structure, naming the op's place. */
@@ -453,12 +503,14 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 	s->mixed = mixed;
 	out->lines = pp_xmallocarray(r->nrows, sizeof(*out->lines));
 	out->columns = pp_xmallocarray(r->nrows, sizeof(*out->columns));
+	out->cells = pp_xmallocarray(r->nrows, sizeof(*out->cells));
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct row *w = &r->rows[i];
 		size_t at = s->dev_start[w->device] + s->dev_fill[w->device];
 
 		out->lines[at] = w->line;
 		out->columns[at] = w->column;
+		out->cells[at] = w->cell;
 		sched_push(s, (int)w->device, (enum op_kind)w->kind, (int)w->mb, (int)w->stage);
 		if (w->overlap) {
 			s->ops[at].flags = OP_OVERLAP;
@@ -469,7 +521,7 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 		return 0;
 	snprintf(msg, sizeof(msg), "%s", err->msg);
 	if (bad != SIZE_MAX)
-		return fail_at(r, err, out->lines[bad], out->columns[bad], msg);
+		return fail_row(r, err, row_of_op(r, s, bad), msg);
 	/* a missing op has no place of its own: name the first line of its device */
 	if (s->dev_start[device] < s->dev_start[device + 1]) {
 		char what[sizeof(err->msg)];
@@ -478,6 +530,46 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 		return fail_at(r, err, out->lines[s->dev_start[device]], 1, what);
 	}
 	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s': %s", r->path, msg);
+}
+
+/* What sched_check_order needs to name a waiting op's place. */
+struct places {
+	const struct reader *r;
+	const struct sched *s;
+};
+
+/* The place of op i: " at line L" in ppsim's format; " at line L, column C (cell N 'TEXT')" in
+ * PyTorch's. */
+static void name_place(const void *ctx, size_t i, char *buf, size_t n)
+{
+	const struct places *pl = ctx;
+	const struct row *w = row_of_op(pl->r, pl->s, i);
+
+	if (w->cell == 0)
+		snprintf(buf, n, " at line %" PRIu32, w->line);
+	else
+		snprintf(buf, n,
+		         " at line %" PRIu32 ", column %" PRIu32 " (cell %" PRIu32 " '%.40s')",
+		         w->line, w->column, w->cell, pl->r->tokens + w->token);
+}
+
+/* Checks that the order of out->sched can run; a cyclic wait is a PP_ERR_SIM error at the place
+ * of the first stuck device's waiting op, naming each waiting op's place. */
+static int check_order(const struct reader *r, const struct schedfile *out, struct pp_error *err)
+{
+	struct places pl = {r, out->sched};
+	struct sched_where where = {name_place, &pl};
+	size_t stuck = 0;
+	char msg[sizeof(err->msg)];
+	const struct row *w;
+
+	if (sched_check_order_where(out->sched, &where, &stuck, err) == 0)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	w = row_of_op(r, out->sched, stuck);
+	fail_at(r, err, w->line, w->column, msg);
+	err->kind = PP_ERR_SIM;
+	return -1;
 }
 
 int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err)
@@ -496,7 +588,7 @@ int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err
 
 int schedfile_read_stream(FILE *f, const char *path, struct schedfile *out, struct pp_error *err)
 {
-	struct reader r = {path, SCHEDFILE_PPSIM, {0}, 0, 0, NULL, 0, 0};
+	struct reader r = {path, SCHEDFILE_PPSIM, {0}, 0, 0, NULL, 0, 0, NULL, 0, 0};
 	struct sched_params sp = {0, 0, 0, 0};
 	enum placement pl = PLACE_LOOP;
 	bool split = false, mixed = false;
@@ -509,13 +601,10 @@ int schedfile_read_stream(FILE *f, const char *path, struct schedfile *out, stru
 		rc = infer_shape(&r, &sp, &split, &mixed, &pl, err);
 	if (rc == 0)
 		rc = build(&r, &sp, split, mixed, pl, out, err);
-	if (rc == 0 && sched_check_order(out->sched, err) != 0) {
-		char msg[sizeof(err->msg)];
-
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		rc = pp_fail(err, PP_ERR_SIM, "schedule '%s': %s", path, msg);
-	}
+	if (rc == 0)
+		rc = check_order(&r, out, err);
 	free(r.rows);
+	free(r.tokens);
 	if (rc != 0)
 		schedfile_release(out);
 	return rc;
@@ -526,9 +615,11 @@ void schedfile_release(struct schedfile *f)
 	sched_free(f->sched);
 	free(f->lines);
 	free(f->columns);
+	free(f->cells);
 	f->sched = NULL;
 	f->lines = NULL;
 	f->columns = NULL;
+	f->cells = NULL;
 }
 
 bool schedfile_format_find(const char *name, enum schedfile_format *fmt)

@@ -6,8 +6,7 @@
 
 #include "ppsim/schedfile.h"
 
-/* Orders the ops of a priced generator from the costs: op and message times in units. */
-static void generate_priced(struct sched *s, const struct cost *k, const struct config *c)
+void sim_price_schedule(struct sched *s, const struct cost *k, const struct config *c)
 {
 	size_t n = (size_t)k->S;
 	double *t = pp_xmallocarray(4 * n, sizeof(*t));
@@ -42,6 +41,7 @@ static int read_schedule_file(struct sim *s, struct pp_error *err)
 	s->sched = f.sched;
 	free(f.lines);
 	free(f.columns);
+	free(f.cells);
 	shape[0] = s->sched->p;
 	shape[1] = s->sched->v;
 	shape[2] = s->sched->m;
@@ -99,7 +99,7 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 		return NULL;
 	}
 	if (desc != NULL && desc->generate_priced != NULL)
-		generate_priced(s->sched, s->cost, c);
+		sim_price_schedule(s->sched, s->cost, c);
 	s->engine = engine_new(s->sched, s->cost, err);
 	if (s->engine != NULL && (flags & SIM_RECORD_MESSAGES))
 		engine_record_messages(s->engine);

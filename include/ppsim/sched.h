@@ -267,14 +267,25 @@ static inline int sched_op_consumers(const struct sched *s, const struct op *op,
 }
 
 /*
+ * Where the ops of a schedule come from, for messages: name(ctx, i, buf, n) writes the place of
+ * op i (an index into ops[]), such as " at line 5", into buf of n bytes.
+ */
+struct sched_where {
+	void (*name)(const void *ctx, size_t i, char *buf, size_t n); /* writes op i's place */
+	const void *ctx;                                              /* passed to name */
+};
+
+/*
  * Builds the one-line report of a wait that cannot end into err (kind kind), starting with
  * what: for each device whose list is unfinished (head[d] < dev_start[d+1]), the op at its
- * head and the first of its inputs that is_done(ctx, input) says has not run, as many devices
- * as fit, then how many more. Returns -1.
+ * head (followed by its place when where is not NULL) and the first of its inputs that
+ * is_done(ctx, input) says has not run, as many devices as fit, then how many more. Stores in
+ * *stuck (when not NULL) the index of the first device's waiting op. Returns -1.
  */
 int sched_report_wait(const struct sched *s, const size_t *head, const char *what,
                       bool (*is_done)(const void *ctx, const struct op *op), const void *ctx,
-                      enum pp_errkind kind, struct pp_error *err);
+                      const struct sched_where *where, size_t *stuck, enum pp_errkind kind,
+                      struct pp_error *err);
 
 /*
  * Verifies the invariant above: each device holds exactly its share, every required
@@ -294,6 +305,10 @@ int sched_check_where(const struct sched *s, size_t *bad_op, int *bad_device, st
  * each device stuck in the cyclic wait, its op and the input it waits for.
  */
 int sched_check_order(const struct sched *s, struct pp_error *err);
+/* sched_check_order that names each waiting op's place through where (may be NULL) and stores
+ * in *stuck (when not NULL) the index of the first stuck device's waiting op. */
+int sched_check_order_where(const struct sched *s, const struct sched_where *where, size_t *stuck,
+                            struct pp_error *err);
 
 /*
  * Peak of alive activations per device, written to peak[p]: F(mb, s) adds act[s]; BW frees it;

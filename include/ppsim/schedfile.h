@@ -37,16 +37,20 @@ enum schedfile_format {
 struct schedfile {
 	struct sched *sched; /* the op order, checked by sched_check and sched_check_order */
 	uint32_t *lines;     /* [sched->nops] the file line of each op */
-	uint32_t *columns;   /* [sched->nops] its column (ppsim) or cell number (PyTorch) */
+	uint32_t *columns;   /* [sched->nops] the column where its line (ppsim) or cell starts */
+	uint32_t *cells;     /* [sched->nops] its cell number from 1 (PyTorch), 0 (ppsim) */
 	enum schedfile_format format; /* the format it was read in */
 };
 
 /*
  * Reads, parses and checks the schedule in path: every op once, on the device hosting its
- * stage, in an order that can run. Returns 0, or -1 with err set: PP_ERR_IO when the file
- * cannot be read; PP_ERR_CONFIG for a malformed or incomplete schedule, the message starting
- * "schedule 'PATH':LINE:COLUMN: " where a place applies (for PyTorch files the column is the
- * cell number); PP_ERR_SIM for an order that deadlocks, naming the waiting ops and their cycle.
+ * stage, in an order that can run. Returns 0, or -1 with err set (and err->line, err->column
+ * where a place applies): PP_ERR_IO when the file cannot be read; PP_ERR_CONFIG for a malformed
+ * or incomplete schedule, the message starting "schedule 'PATH':LINE:COLUMN: " where a place
+ * applies, and in PyTorch's format "cell N 'TEXT': " after it when one cell is at fault;
+ * PP_ERR_SIM for an order that deadlocks, placed at the first stuck device's waiting op and
+ * naming each waiting op with its place (" at line L", or in PyTorch's format
+ * " at line L, column C (cell N 'TEXT')"), the input it waits for and the cycle of devices.
  */
 int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err);
 /* schedfile_read of the open stream f, named path in messages. */

@@ -311,6 +311,11 @@ static void schedfile_maps_each_op_to_its_file_line(void)
 	CU_ASSERT_EQUAL(f.lines[1], 8);
 	CU_ASSERT_EQUAL(f.lines[2], 4);
 	CU_ASSERT_EQUAL(f.lines[3], 7);
+	/* a ppsim row is placed at its line's first column and has no cell */
+	for (size_t i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(f.columns[i], 1);
+		CU_ASSERT_EQUAL(f.cells[i], 0);
+	}
 	schedfile_release(&f);
 }
 
@@ -508,18 +513,30 @@ static void schedfile_rejects_a_missing_op_naming_it(void)
 	                2, 1);
 }
 
-static void schedfile_rejects_a_cyclic_wait_naming_each_stuck_device(void)
+static void schedfile_rejects_a_cyclic_wait_naming_each_stuck_op_s_line(void)
 {
-	/* an order that cannot run is a simulation failure, not a malformed file */
+	/* an order that cannot run is a simulation failure, not a malformed file; it is placed at
+	 * device 0's waiting BW (line 3), and device 1's waiting F is its first row, line 6 */
 	assert_rejected_as(
 	        PP_ERR_SIM,
 	        "device,op,microbatch,stage\n"
 	        "0,F,0,0\n0,BW,0,0\n0,F,1,0\n0,BW,1,0\n"
 	        "1,F,1,1\n1,F,0,1\n1,BW,0,1\n1,BW,1,1\n",
-	        ": cyclic wait after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) for "
-	        "BW(mb 0, stage 1) from device 1; device 1 waits in F(mb 1, stage 1) for "
-	        "F(mb 1, stage 0) from device 0; cycle: device 0 -> device 1 -> device 0",
-	        0, 0);
+	        ":3:1: cyclic wait after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) at line 3 "
+	        "for BW(mb 0, stage 1) from device 1; device 1 waits in F(mb 1, stage 1) at line 6 "
+	        "for F(mb 1, stage 0) from device 0; cycle: device 0 -> device 1 -> device 0",
+	        3, 1);
+	/* device 1's rows first and a comment: the places follow the file, not the device order;
+	 * the first stuck device (0) still gives the error's place */
+	assert_rejected_as(
+	        PP_ERR_SIM,
+	        "# device 1 first\ndevice,op,microbatch,stage\n"
+	        "1,F,1,1\n1,F,0,1\n1,BW,0,1\n1,BW,1,1\n"
+	        "0,F,0,0\n0,BW,0,0\n0,F,1,0\n0,BW,1,0\n",
+	        ":8:1: cyclic wait after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) at line 8 "
+	        "for BW(mb 0, stage 1) from device 1; device 1 waits in F(mb 1, stage 1) at line 3 "
+	        "for F(mb 1, stage 0) from device 0; cycle: device 0 -> device 1 -> device 0",
+	        8, 1);
 }
 
 static void schedfile_rejects_more_chunks_per_device_than_the_limit(void)
@@ -552,7 +569,7 @@ static void schedfile_reports_a_missing_file_as_an_io_error(void)
 
 static void schedfile_release_leaves_an_empty_struct(void)
 {
-	struct schedfile f = {NULL, NULL, NULL, SCHEDFILE_PPSIM};
+	struct schedfile f = {NULL, NULL, NULL, NULL, SCHEDFILE_PPSIM};
 
 	schedfile_release(&f);
 	CU_ASSERT_PTR_NULL(f.sched);
@@ -732,11 +749,14 @@ static void schedfile_reads_pytorch_rows_with_idle_cells_and_crlf_line_ends(void
 	CU_ASSERT_FALSE(f.sched->split);
 	CU_ASSERT_EQUAL(f.sched->placement, PLACE_LOOP);
 	CU_ASSERT_TRUE(unit_same_ops(f.sched, want));
-	/* each op's place is its line and cell: rank 0's 2B1 is cell 7, rank 1's 1F0 cell 2 */
+	/* each op's place is its line, column and cell: rank 0's 2B1 is cell 7 at column 19,
+	 * rank 1's 1F0 cell 2 at column 2 */
 	CU_ASSERT_EQUAL(f.lines[4], 1);
-	CU_ASSERT_EQUAL(f.columns[4], 7);
+	CU_ASSERT_EQUAL(f.columns[4], 19);
+	CU_ASSERT_EQUAL(f.cells[4], 7);
 	CU_ASSERT_EQUAL(f.lines[f.sched->dev_start[1]], 2);
 	CU_ASSERT_EQUAL(f.columns[f.sched->dev_start[1]], 2);
+	CU_ASSERT_EQUAL(f.cells[f.sched->dev_start[1]], 2);
 	schedfile_release(&f);
 	sched_free(want);
 }
@@ -803,12 +823,12 @@ static void schedfile_rejects_a_bad_pytorch_compound_naming_line_column_and_cell
 	                5);
 	/* a pair is a forward, then a backward (full B or input-gradient I), never a W */
 	assert_rejected("(0B0;1F0)OVERLAP_F_B\n",
-	                ":1:1: cell 1: an overlapped pair is a forward then a backward (B or I), "
-	                "such as (0F7;7B3)OVERLAP_F_B",
+	                ":1:1: cell 1 '(0B0;1F0)OVERLAP_F_B': an overlapped pair is a forward then "
+	                "a backward (B or I), such as (0F7;7B3)OVERLAP_F_B",
 	                1, 1);
 	assert_rejected("0F0,0F1,(0F2;0W0)OVERLAP_F_B\n",
-	                ":1:9: cell 3: an overlapped pair is a forward then a backward (B or I), "
-	                "such as (0F7;7B3)OVERLAP_F_B",
+	                ":1:9: cell 3 '(0F2;0W0)OVERLAP_F_B': an overlapped pair is a forward then "
+	                "a backward (B or I), such as (0F7;7B3)OVERLAP_F_B",
 	                1, 9);
 }
 
@@ -819,14 +839,52 @@ static void schedfile_rejects_a_pytorch_file_missing_an_op_naming_its_device_s_l
 	                1, 1);
 }
 
-static void schedfile_rejects_a_cyclic_pytorch_order_as_a_simulation_failure(void)
+static void schedfile_rejects_a_cyclic_pytorch_order_naming_each_stuck_op_s_line_and_cell(void)
 {
+	/* placed at device 0's waiting 0B0, cell 2 of line 1 at column 5 */
 	assert_rejected_as(
 	        PP_ERR_SIM, "0F0,0B0,0F1,0B1\n1F1,1F0,1B0,1B1\n",
-	        ": cyclic wait after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) for "
-	        "BW(mb 0, stage 1) from device 1; device 1 waits in F(mb 1, stage 1) for "
-	        "F(mb 1, stage 0) from device 0; cycle: device 0 -> device 1 -> device 0",
-	        0, 0);
+	        ":1:5: cyclic wait after 1 of 8 ops: device 0 waits in BW(mb 0, stage 0) at line "
+	        "1, "
+	        "column 5 (cell 2 '0B0') for BW(mb 0, stage 1) from device 1; device 1 waits in "
+	        "F(mb 1, stage 1) at line 2, column 1 (cell 1 '1F1') for F(mb 1, stage 0) from "
+	        "device 0; cycle: device 0 -> device 1 -> device 0",
+	        1, 5);
+	/* an idle cell and a blank count: device 1 waits in the F of an overlapped pair, cell 3
+	 * at column 7, named as written */
+	assert_rejected_as(
+	        PP_ERR_SIM, "0F0,0B0,0F1,0B1\n,1F0, (1F1;1B0)OVERLAP_F_B,1B1\n",
+	        ":1:5: cyclic wait after 2 of 8 ops: device 0 waits in BW(mb 0, stage 0) at line "
+	        "1, "
+	        "column 5 (cell 2 '0B0') for BW(mb 0, stage 1) from device 1; device 1 waits in "
+	        "F(mb 1, stage 1) at line 2, column 7 (cell 3 '(1F1;1B0)OVERLAP_F_B') for F(mb 1, "
+	        "stage 0) from device 0; cycle: device 0 -> device 1 -> device 0",
+	        1, 5);
+}
+
+static void schedfile_rejects_pytorch_cell_faults_naming_line_column_cell_and_text(void)
+{
+	/* an op twice: the second 0F0 is cell 2 at column 5 */
+	assert_rejected("0F0,0F0,0B0\n1F0,1B0\n",
+	                ":1:5: cell 2 '0F0': F(mb 0, stage 0) on device 0: appears twice", 1, 5);
+	/* an F an overlapped pair already ran: cell 4, at column 31 after the pair and a blank */
+	assert_rejected("0F0,0B0, (0F1;0B1)OVERLAP_F_B,0F1\n1F0,1B0,1F1,1B1\n",
+	                ":1:31: cell 4 '0F1': F(mb 1, stage 0) on device 0: appears twice", 1, 31);
+	/* a pair whose F ran before: the pair's cell, its text as written */
+	assert_rejected("0F1,0F0,(0F1;0B0)OVERLAP_F_B,0B1\n1F0,1B0,1F1,1B1\n",
+	                ":1:9: cell 3 '(0F1;0B0)OVERLAP_F_B': F(mb 1, stage 0) on device 0: "
+	                "appears twice",
+	                1, 9);
+	/* stage 0 on device 1, after a blank: cell 2 at column 6 */
+	assert_rejected("0F0,0B0\n1F0, 0B0,1B0\n",
+	                ":2:6: cell 2 '0B0': BW(mb 0, stage 0) on device 1: stage 0 does not sit "
+	                "on device 1 under the loop placement (stage c*p + d) or the V placement",
+	                2, 6);
+	/* a full backward and an input-gradient one for the same micro-batch */
+	assert_rejected("0F0,0B0,0I0,0W0\n1F0,1B0\n",
+	                ":1:9: cell 3 '0I0': B(mb 0, stage 0) on device 0: its backward appears "
+	                "both fused and split",
+	                1, 9);
 }
 
 static void schedfile_format_find_knows_ppsim_and_torch_only(void)
@@ -865,7 +923,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(schedfile_rejects_a_backward_given_both_fused_and_split_at_its_second_form),
         UNIT_TEST(schedfile_rejects_an_op_on_a_device_that_does_not_host_its_stage),
         UNIT_TEST(schedfile_rejects_a_missing_op_naming_it),
-        UNIT_TEST(schedfile_rejects_a_cyclic_wait_naming_each_stuck_device),
+        UNIT_TEST(schedfile_rejects_a_cyclic_wait_naming_each_stuck_op_s_line),
         UNIT_TEST(schedfile_rejects_more_chunks_per_device_than_the_limit),
         UNIT_TEST(schedfile_reports_a_missing_file_as_an_io_error),
         UNIT_TEST(schedfile_release_leaves_an_empty_struct),
@@ -878,7 +936,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(schedfile_rejects_an_unknown_pytorch_action_naming_line_column_and_cell),
         UNIT_TEST(schedfile_rejects_a_bad_pytorch_compound_naming_line_column_and_cell),
         UNIT_TEST(schedfile_rejects_a_pytorch_file_missing_an_op_naming_its_device_s_line),
-        UNIT_TEST(schedfile_rejects_a_cyclic_pytorch_order_as_a_simulation_failure),
+        UNIT_TEST(schedfile_rejects_a_cyclic_pytorch_order_naming_each_stuck_op_s_line_and_cell),
+        UNIT_TEST(schedfile_rejects_pytorch_cell_faults_naming_line_column_cell_and_text),
         UNIT_TEST(schedfile_format_find_knows_ppsim_and_torch_only),
         {NULL, NULL},
 };

@@ -149,6 +149,113 @@ static void sim_zb_auto_takes_72_51_37_and_27_units_with_limits_1_2_3_and_5(void
 	}
 }
 
+/* zb-auto's order for p stages of unit F, B and W, m micro-batches, W freeing half of the
+ * activations, an activation limit, and message time comm[j] across boundary j (j < p - 1). */
+static struct sched *zb_auto_for_comm(int p, int m, double limit, const double *comm)
+{
+	struct sched *s = sched_new(sched_find("zb-auto"), &(struct sched_params){p, 1, m, 0});
+	double *t = pp_xmallocarray(4 * (size_t)p, sizeof(*t));
+	struct sched_prices pr = {t, t + p, t + 2 * p, t + 3 * p, 0.5, limit};
+
+	for (int j = 0; j < p; j++) {
+		t[j] = t[p + j] = t[2 * p + j] = 1;
+		t[3 * p + j] = j + 1 < p ? comm[j] : 0;
+	}
+	sched_generate_priced(s, &pr);
+	free(t);
+	return s;
+}
+
+/* The engine's makespan in units for the order s with unit F, B and W and message time comm[j]
+ * across boundary j. */
+static double makespan_with_comm(const struct sched *s, const double *comm)
+{
+	struct config c = unit_config("zb-auto", s->p, 1, s->m, 1, 1, 1);
+	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct pp_error err = {0};
+	struct engine *e;
+	double makespan;
+
+	for (int j = 0; j + 1 < s->p; j++)
+		CU_ASSERT_TRUE_FATAL(pp_time_from_units(comm[j], k->tick, &k->msg_time[j]));
+	e = engine_new(s, k, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL_FATAL(engine_run(e, &err), 0);
+	makespan = pp_time_to_units(engine_result(e)->makespan, k->tick);
+	engine_free(e);
+	cost_free(k);
+	return makespan;
+}
+
+static void sim_zb_auto_p2_m4_fills_a_1_unit_message_gap_with_a_w_and_takes_14_units(void)
+{
+	/*
+	 * p=2, m=4, unit F, B, W, messages of 1, limit 3. No order beats 14: device 1 gets its
+	 * first input at F + message = 2 and then has 3m = 12 unit ops to run one at a time.
+	 * An order that reaches 14, checked by hand (device: op [start, end]):
+	 *   device 0: F0 [0,1] F1 [1,2] F2 [2,3], then 3 alive, so F3 waits for B0 and W0;
+	 *             B0 [5,6] (device 1's B0 ends at 4, + 1), W0 [6,7], F3 [7,8], B1 [8,9]
+	 *             W1 [9,10] B2 [10,11] W2 [11,12] B3 [12,13] (device 1's B3 ends at 11, + 1)
+	 *             W3 [13,14]
+	 *   device 1: F0 [2,3] B0 [3,4] F1 [4,5] B1 [5,6] F2 [6,7] B2 [7,8], F3 arrives at 8 + 1:
+	 *             W0 fills [8,9], F3 [9,10] B3 [10,11] W1 W2 W3 [11,14]
+	 * The order zb-auto picks with free messages has device 1 run its W's last; under 1-unit
+	 * messages device 1 then idles in [8,9] and everything after F3 ends 1 later: 15.
+	 */
+	struct config c = unit_config("zb-auto", 2, 1, 4, 1, 1, 1);
+	static const double one[] = {1}, zero[] = {0};
+	struct sim *s;
+	struct sched *blind = zb_auto_for_comm(2, 4, 3, zero);
+	static const struct op dev1[] = {{0, 1, OP_F, 0}, {0, 1, OP_B, 0}, {1, 1, OP_F, 0},
+	                                 {1, 1, OP_B, 0}, {2, 1, OP_F, 0}, {2, 1, OP_B, 0},
+	                                 {0, 1, OP_W, 0}, {3, 1, OP_F, 0}, {3, 1, OP_B, 0},
+	                                 {1, 1, OP_W, 0}, {2, 1, OP_W, 0}, {3, 1, OP_W, 0}};
+
+	unit_set(&c, "t_comm", "1");
+	unit_set(&c, "mem_limit", "3");
+	s = unit_run(&c, 0);
+	ASSERT_NEAR(s->metrics.makespan, 14);
+	CU_ASSERT_TRUE(unit_device_is(s->sched, 1, dev1, sizeof(dev1) / sizeof(dev1[0])));
+	for (int d = 0; d < 2; d++)
+		CU_ASSERT(s->metrics.devices[d].peak_activations <= 3 + 1e-9);
+	ASSERT_NEAR(makespan_with_comm(s->sched, one), 14);
+	CU_ASSERT_FALSE(unit_same_ops(s->sched, blind));
+	ASSERT_NEAR(makespan_with_comm(blind, one), 15);
+	sched_free(blind);
+	sim_free(s);
+}
+
+static void sim_zb_auto_p3_m8_reaches_the_bound_of_2_plus_messages_plus_24_under_uneven_comm(void)
+{
+	/*
+	 * p=3, m=8, unit F, B, W, limit 5, messages of 0.25 and 1 across the two boundaries, in
+	 * either order. No order beats 2 + 1.25 + 24 = 27.25: the last device's first input has
+	 * crossed two F's and both boundaries, and it then runs 3m = 24 unit ops. zb-auto reaches
+	 * that bound; the order it picks with free messages is another one and is slower under
+	 * these messages, and ZB-H1 (limit p = 3) is no faster.
+	 */
+	static const double comms[][2] = {{0.25, 1}, {1, 0.25}}, zero[2] = {0, 0};
+	struct sched *blind = zb_auto_for_comm(3, 8, 5, zero);
+	struct sched *h1 = sched_new(sched_find("zbh1"), &(struct sched_params){3, 1, 8, 0});
+
+	for (size_t i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
+		struct sched *s = zb_auto_for_comm(3, 8, 5, comms[i]);
+		double bound = 2 + comms[i][0] + comms[i][1] + 24,
+		       x = makespan_with_comm(s, comms[i]);
+		struct pp_error err = {0};
+
+		CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+		CU_ASSERT(x >= bound - 1e-9);
+		ASSERT_NEAR(x, bound);
+		CU_ASSERT_FALSE(unit_same_ops(s, blind));
+		CU_ASSERT(x < makespan_with_comm(blind, comms[i]) - 1e-9);
+		CU_ASSERT(x <= makespan_with_comm(h1, comms[i]) + 1e-9);
+		sched_free(s);
+	}
+	sched_free(h1);
+	sched_free(blind);
+}
+
 static void sim_loopedbfs_takes_v_max_m_p_plus_min_m_p_minus_1_forward_backward_times(void)
 {
 	/* research notes 1.3: (v max(m, p) + min(m, p) - 1)(F + B) in chunk times, B fused */
@@ -469,6 +576,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sim_zb1p_uses_a_limit_of_p_whatever_mem_limit_would_say),
         UNIT_TEST(sim_zb_auto_beats_zb_h1_when_the_last_stage_is_1_5_times_slower),
         UNIT_TEST(sim_zb_auto_takes_72_51_37_and_27_units_with_limits_1_2_3_and_5),
+        UNIT_TEST(sim_zb_auto_p2_m4_fills_a_1_unit_message_gap_with_a_w_and_takes_14_units),
+        UNIT_TEST(sim_zb_auto_p3_m8_reaches_the_bound_of_2_plus_messages_plus_24_under_uneven_comm),
         UNIT_TEST(sim_loopedbfs_takes_v_max_m_p_plus_min_m_p_minus_1_forward_backward_times),
         UNIT_TEST(sim_dualpipev_p4_m10_takes_33_units_and_passes_validation),
         UNIT_TEST(sim_dualpipev_runs_each_pair_as_one_slot_of_overlap_factor_times_f_plus_b),
