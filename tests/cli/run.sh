@@ -70,6 +70,8 @@ expect() {
 	}
 	if awk -v a="$got" -v b="$2" -v t="${3:-1e-9}" 'BEGIN {
 		if (b !~ /^-?[0-9.e+-]+(\/[0-9.e+-]+)?$/) exit (a == b) ? 0 : 1
+		# a number is expected: null, a string or a boolean is not one (awk would read 0)
+		if (a !~ /^-?[0-9][0-9.]*([eE][-+]?[0-9]+)?$/) exit 1
 		n = split(b, f, "/"); x = (n == 2) ? f[1] / f[2] : f[1] + 0
 		d = a - x; if (d < 0) d = -d; exit (d <= t) ? 0 : 1 }'; then
 		ok

@@ -17,3 +17,57 @@ if command -v pkg-config >/dev/null && pkg-config --exists libcjson cunit; then
 		not_ok "ensure-deps is not quiet when everything is installed: $(cat "$TMP/deps.out")"
 	fi
 fi
+
+# Where apt-get exists, the missing packages are installed with it, as root or through sudo,
+# and the build says so; a failed install refreshes the package lists and retries once.
+# Fake id, sudo, apt-get and pkg-config stand in for the system: pkg-config finds the
+# libraries once the fake apt-get has "installed" them.
+fake_system() { # $1: uid; $2: fail the first install (1) or not (0)
+	rm -rf "$TMP/sys"
+	mkdir -p "$TMP/sys/bin"
+	printf '#!/bin/sh\n[ "$1" = -u ] && echo %s\n' "$1" >"$TMP/sys/bin/id"
+	# like sudo's env_reset, the fake clears the environment but for PATH
+	printf '#!/bin/sh\necho "sudo $*" >>"%s/sys/log"\nexec env -i PATH="$PATH" "$@"\n' "$TMP" \
+		>"$TMP/sys/bin/sudo"
+	cat >"$TMP/sys/bin/apt-get" <<FAKE
+#!/bin/sh
+echo "apt-get \$* (DEBIAN_FRONTEND=\$DEBIAN_FRONTEND)" >>"$TMP/sys/log"
+[ "\$1" = update ] && { : >"$TMP/sys/updated"; exit 0; }
+[ "$2" = 1 ] && [ ! -e "$TMP/sys/updated" ] && exit 100
+: >"$TMP/sys/installed"
+FAKE
+	printf '#!/bin/sh\n[ -e "%s/sys/installed" ]\n' "$TMP" >"$TMP/sys/bin/pkg-config"
+	chmod +x "$TMP/sys/bin/"*
+}
+install_line="apt-get install -y --no-install-recommends pkg-config libcjson-dev libcunit1-dev libxml2-utils (DEBIAN_FRONTEND=noninteractive)"
+for case in "0 0 $install_line" "1000 0 $install_line" "0 1 $install_line"; do
+	uid=${case%% *}
+	rest=${case#* }
+	fail=${rest%% *}
+	want=${rest#* }
+	fake_system "$uid" "$fail"
+	if PATH="$TMP/sys/bin:$PATH" sh "$ROOT/build-aux/ensure-deps" >"$TMP/deps.out" \
+		2>"$TMP/deps.err" && [ ! -s "$TMP/deps.out" ] &&
+		grep -q "^ppsim build: installing pkg-config libcjson-dev libcunit1-dev libxml2-utils with apt-get" "$TMP/deps.err" &&
+		grep -q "^ppsim build: installed " "$TMP/deps.err" &&
+		grep -qxF "$want" "$TMP/sys/log" &&
+		{ [ "$fail" = 0 ] || [ "$(grep -c 'apt-get' "$TMP/sys/log")" -eq 3 ]; } &&
+		{ [ "$uid" = 0 ] || grep -q "^sudo env DEBIAN_FRONTEND=noninteractive apt-get install" "$TMP/sys/log"; } &&
+		{ [ "$fail" = 1 ] || [ "$(wc -l <"$TMP/sys/log")" -eq "$([ "$uid" = 0 ] && echo 1 || echo 2)" ]; }; then
+		ok
+	else
+		not_ok "ensure-deps (uid $uid, failing first install: $fail): $(cat "$TMP/deps.err"); log: $(cat "$TMP/sys/log" 2>/dev/null)"
+	fi
+done
+# not root and no sudo: it says how to install as root and fails
+fake_system 1000 0
+rm "$TMP/sys/bin/sudo"
+mkdir -p "$TMP/sys/nosudo"
+for tool in sh grep cat; do ln -s "$(command -v $tool)" "$TMP/sys/nosudo/$tool"; done
+if PATH="$TMP/sys/bin:$TMP/sys/nosudo" "$(command -v sh)" "$ROOT/build-aux/ensure-deps" >"$TMP/deps.out" 2>"$TMP/deps.err"; then
+	not_ok "ensure-deps succeeded without root or sudo"
+elif grep -q "run as root: apt-get install -y pkg-config libcjson-dev" "$TMP/deps.err" && [ ! -e "$TMP/sys/log" ]; then
+	ok
+else
+	not_ok "ensure-deps without root or sudo: $(cat "$TMP/deps.err")"
+fi

@@ -14,5 +14,15 @@ else
 fi
 
 # --version and --help exit 0 and write to stdout.
-if ppsim --version | grep -q '^ppsim [0-9][0-9.]*$'; then ok; else not_ok "--version"; fi
-if ppsim run --help | grep -q '^Usage: ppsim'; then ok; else not_ok "run --help"; fi
+for args in --version "run --help"; do
+	# shellcheck disable=SC2086 # two words
+	ppsim $args >"$TMP/out" 2>"$TMP/err"
+	status=$?
+	case $args in
+	--version) grep -qx 'ppsim [0-9][0-9.]*' "$TMP/out" && [ "$(wc -l <"$TMP/out")" -eq 1 ] ;;
+	*) grep -q '^Usage: ppsim' "$TMP/out" ;;
+	esac && shown=yes || shown=no
+	if [ "$status" -eq 0 ] && [ ! -s "$TMP/err" ] && [ "$shown" = yes ]; then ok; else
+		not_ok "ppsim $args: exit $status, stderr '$(head -c 200 "$TMP/err")', stdout '$(head -c 200 "$TMP/out")'"
+	fi
+done

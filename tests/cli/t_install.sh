@@ -9,8 +9,11 @@ if make -s -C "$ROOT" BUILD="$build" PREFIX="$prefix" install >"$TMP/install.out
 else
 	not_ok "make install: $(tail -5 "$TMP/install.out")"
 fi
-if "$prefix/bin/ppsim" --version | grep -q '^ppsim [0-9]'; then ok; else
-	not_ok "the installed ppsim --version"
+if "$prefix/bin/ppsim" --version >"$TMP/version.out" 2>"$TMP/version.err" &&
+	grep -q '^ppsim [0-9]' "$TMP/version.out" && [ ! -s "$TMP/version.err" ]; then
+	ok
+else
+	not_ok "the installed ppsim --version: $(cat "$TMP/version.out" "$TMP/version.err")"
 fi
 if command -v man >/dev/null 2>&1; then
 	if MANWIDTH=80 man -l "$prefix/share/man/man1/ppsim.1" 2>"$TMP/man.err" |
