@@ -68,15 +68,15 @@ static int64_t gcd64(int64_t a, int64_t b)
 }
 
 /*
- * Time per column, in units, fitting makespan into at most cells columns. When op durations
- * share a quantum q (their greatest common divisor), the step is q/k or k*q so that equal ops
- * get equal widths; otherwise it is a round number.
+ * Time per column, in units, fitting the time from the frame's origin to the last op's end into
+ * at most cells columns. When op durations share a quantum q (their greatest common divisor),
+ * the step is q/k or k*q so that equal ops get equal widths; otherwise it is a round number.
  */
 static double column_step(const struct sim *s, int cells)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	double need = s->metrics.makespan / cells, q;
+	double need = pp_time_to_units(r->makespan - s->frame.origin, s->cost->tick) / cells, q;
 	int64_t g = 0;
 
 	for (size_t i = 0; i < sc->nops; i++)
@@ -99,10 +99,10 @@ static double column_step(const struct sim *s, int cells)
 	return report_nice_step(need);
 }
 
-/* Column where time t (in ticks) falls, for step units per column. */
-static int cell_of(pp_time t, int64_t tick, double step)
+/* Column where time t (in ticks) falls, for step units per column from start (units). */
+static int cell_of(pp_time t, int64_t tick, double start, double step)
 {
-	return (int)floor(pp_time_to_units(t, tick) / step + 0.5);
+	return (int)floor((pp_time_to_units(t, tick) - start) / step + 0.5);
 }
 
 /* Paints op into row[c0, c1) with the richest form that fits. */
@@ -162,8 +162,9 @@ static void write_wrapped(FILE *out, const char *const *items, int width)
 	fputc('\n', out);
 }
 
-/* Writes the scale: time values every ten columns, then a ruler with a '|' at each value. */
-static void write_scale(FILE *out, int labelw, int cells, int room, double step)
+/* Writes the scale: time values (from start) every ten columns, then a ruler with a '|' at
+ * each value. */
+static void write_scale(FILE *out, int labelw, int cells, int room, double start, double step)
 {
 	char *line = pp_xmalloc((size_t)room + 1);
 	char num[32];
@@ -171,7 +172,7 @@ static void write_scale(FILE *out, int labelw, int cells, int room, double step)
 	memset(line, ' ', (size_t)room);
 	line[room] = '\0';
 	for (int c = 0; c < cells; c += 10) {
-		int n = snprintf(num, sizeof(num), "%.6g", step * c);
+		int n = snprintf(num, sizeof(num), "%.6g", start + step * c);
 
 		if (c + n <= room)
 			memcpy(line + c, num, (size_t)n);
@@ -224,7 +225,8 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	char label[64], num[32], shape[64], span[64], scale[64], *row;
 	unsigned char *tint;
 	int labelw = 0, cells;
-	double step;
+	double step, start = 0;
+	bool drawn = r->makespan > s->frame.origin;
 
 	for (int d = 0; d < sc->p; d++) {
 		report_device_label(sc, d, label, sizeof(label));
@@ -232,25 +234,29 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 			labelw = (int)strlen(label) + 1;
 	}
 	cells = width - labelw < 10 ? 10 : width - labelw;
-	step = r->makespan > 0 ? column_step(s, cells) : 1;
-	if (r->makespan > 0)
-		cells = cell_of(r->makespan, s->cost->tick, step);
+	if (drawn) {
+		/* from the column holding the origin (one column spare for that) to the last op */
+		step = column_step(s, s->frame.origin > 0 ? cells - 1 : cells);
+		start = floor(pp_time_to_units(s->frame.origin, s->cost->tick) / step) * step;
+		cells = cell_of(r->makespan, s->cost->tick, start, step);
+	} else {
+		step = 1;
+	}
 	snprintf(shape, sizeof(shape), "p=%d v=%d m=%d", sc->p, sc->v, sc->m);
-	snprintf(span, sizeof(span), "makespan %s %s", REPORT_NUM(num, s->metrics.makespan),
+	snprintf(span, sizeof(span), "makespan %s %s", REPORT_NUM(num, s->frame.makespan),
 	         s->cost->time_unit);
 	snprintf(scale, sizeof(scale), "one column = %g %s", step, s->cost->time_unit);
 	write_wrapped(out, (const char *[]){s->config.schedule, shape, span, scale, NULL}, width);
-	write_scale(out, labelw, cells, width - labelw, step);
+	write_scale(out, labelw, cells, width - labelw, start, step);
 	row = pp_xmalloc((size_t)cells + 1);
 	tint = pp_xmalloc((size_t)cells + 1);
 	for (int d = 0; d < sc->p; d++) {
 		memset(row, '.', (size_t)cells);
 		memset(tint, 0, (size_t)cells);
 		row[cells] = '\0';
-		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1] && r->makespan > 0;
-		     i++) {
-			int c0 = cell_of(r->times[i].start, s->cost->tick, step);
-			int c1 = cell_of(r->times[i].end, s->cost->tick, step);
+		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1] && drawn; i++) {
+			int c0 = cell_of(r->times[i].start, s->cost->tick, start, step);
+			int c1 = cell_of(r->times[i].end, s->cost->tick, start, step);
 
 			if (r->times[i].end == r->times[i].start)
 				continue;

@@ -147,3 +147,37 @@ if "$JGET" "$TMP/out.json" windows.7 >/dev/null 2>&1; then
 else
 	ok
 fi
+
+# 10. The drawings print the report's figures, not the training view's timed from 0: each SVG
+#     title (serve --svg, and compare --svg of serving configs) shows the serving makespan
+#     (first arrival to the last token) and bubble ratio (first launch to the last exit), and
+#     so does the timeline's makespan. The shipped trace's first request arrives at 2411.79 ms,
+#     so figures timed from 0 would differ by far more than the title's rounding.
+# svg_title_agrees SVG N JSON PREFIX: the Nth title of SVG shows PREFIXmakespan and
+# PREFIXbubble_ratio of JSON (the bubble to the title's four decimals).
+svg_title_agrees() {
+	title=$(grep 'class="title"' "$1" | sed -n "$2p")
+	set -- "$(echo "$title" | sed -n 's/.* makespan \([^ ]*\) .* bubble_ratio \([^<]*\)<.*/\1 \2/p')" \
+		"$("$JGET" "$3" "${4}makespan")" "$("$JGET" "$3" "${4}bubble_ratio")" "$title"
+	if [ -n "$1" ] && awk -v t="$1" -v m="$2" -v b="$3" 'BEGIN { split(t, f, " ")
+		dm = f[1] - m; db = f[2] - b; if (dm < 0) dm = -dm; if (db < 0) db = -db
+		exit !(dm <= 1e-6 && db <= 5e-5) }'; then
+		ok
+	else
+		not_ok "$RUN: SVG title '$4' does not show makespan $2 and bubble_ratio $3"
+	fi
+}
+RUN="ppsim serve -c examples/serve/chunked.json --svg"
+(cd "$ROOT" && ppsim serve -c examples/serve/chunked.json --svg="$TMP/chunked.svg" \
+	--format=json) >"$TMP/chunked-report.json"
+svg_title_agrees "$TMP/chunked.svg" 1 "$TMP/chunked-report.json" ""
+(cd "$ROOT" && ppsim serve -c examples/serve/chunked.json --timeline=100) >"$TMP/chunked.txt"
+if grep -q "  makespan $("$JGET" "$TMP/chunked-report.json" makespan) ms  " \
+	"$TMP/chunked.txt"; then ok; else
+	not_ok "$RUN: the timeline does not print the report's makespan"
+fi
+RUN="ppsim compare examples/serve/chunked.json examples/serve/disaggregated.json --svg"
+(cd "$ROOT" && ppsim compare examples/serve/chunked.json examples/serve/disaggregated.json \
+	--svg="$TMP/cmp.svg" --format=json) >"$TMP/cmp.json"
+svg_title_agrees "$TMP/cmp.svg" 1 "$TMP/cmp.json" 0.report.
+svg_title_agrees "$TMP/cmp.svg" 2 "$TMP/cmp.json" 1.report.
