@@ -72,7 +72,8 @@ static void latencies(struct serve_metrics *m, const struct serve_run *r, int64_
 	free(x);
 }
 
-/* The windows in ticks: they start at origin and are len long; the last ends at end. */
+/* The windows in ticks: they start at origin and are len long; the last ends at end when that
+ * leaves it some length. */
 struct grid {
 	pp_time origin, len, end;
 	size_t n;
@@ -108,9 +109,11 @@ static void windows(struct serve_metrics *m, const struct serve_run *r, int64_t 
 	double *busy, *queue;
 	pp_time span = r->end - r->first_arrival;
 
+	/* by default a tenth of the span rounded up, so that ten windows cover it with no sliver
+	 * left over */
 	if (!(r->config.window > 0 && pp_time_from_units(r->config.window, tick, &g.len) &&
 	      g.len > 0))
-		g.len = span / 10 > 0 ? span / 10 : 1;
+		g.len = span > 0 ? (span + 9) / 10 : 1;
 	m->window = pp_time_to_units(g.len, tick);
 	g.n = span > 0 ? (size_t)((span + g.len - 1) / g.len) : 1;
 	m->nwindows = g.n;
@@ -133,9 +136,13 @@ static void windows(struct serve_metrics *m, const struct serve_run *r, int64_t 
 	}
 	for (size_t k = 0; k < g.n; k++) {
 		struct serve_window *w = &m->windows[k];
-		pp_time lo = g.origin + (pp_time)k * g.len;
-		pp_time hi = k + 1 < g.n || lo + g.len <= g.end ? lo + g.len : g.end;
-		double len = (double)(hi - lo), all = 0;
+		pp_time lo = g.origin + (pp_time)k * g.len, hi = lo + g.len;
+		double len, all = 0;
+
+		/* the last window ends with the run, unless that would leave it empty */
+		if (k + 1 == g.n && g.end > lo && g.end < hi)
+			hi = g.end;
+		len = (double)(hi - lo);
 
 		w->start = pp_time_to_units(lo, tick);
 		w->end = pp_time_to_units(hi, tick);

@@ -970,6 +970,81 @@ static void serve_metrics_window_queue_max_counts_only_requests_waiting_inside_i
 	}
 }
 
+/* Asserts that the n windows of m tile [start, end] (in units) with no empty window. */
+static void assert_windows_tile(const struct serve_metrics *m, size_t n, double start, double end)
+{
+	CU_ASSERT_EQUAL_FATAL(m->nwindows, n);
+	ASSERT_NEAR(m->windows[0].start, start);
+	ASSERT_NEAR(m->windows[n - 1].end, end);
+	for (size_t k = 0; k < n; k++) {
+		if (!(m->windows[k].end > m->windows[k].start))
+			fprintf(stderr, "\n  window %zu of %zu: [%.17g, %.17g]\n", k, n,
+			        m->windows[k].start, m->windows[k].end);
+		CU_ASSERT_TRUE(m->windows[k].end > m->windows[k].start);
+		if (k + 1 < n)
+			CU_ASSERT_EQUAL(m->windows[k].end, m->windows[k + 1].start);
+	}
+}
+
+static void serve_metrics_default_windows_are_ten_tenths_of_the_span_rounded_up(void)
+{
+	static const char *const settings[] = {"p", "1", "step_time", "1.000003", NULL};
+	struct config c = serve_config(settings);
+	struct serve_request req[1];
+	struct serve_run *r;
+	struct serve_metrics m;
+
+	/*
+	 * One request at 0, prompt 1, output 1: one micro-batch [0, 1.000003] on the one stage, a
+	 * span of 1000003 ticks (1e6 a unit). A tenth is 100000.3 ticks: rounded down (100000)
+	 * ten windows end at 1.0 and an eleventh of 3 ticks is left; rounded up (100001) ten
+	 * windows of 0.100001 cover it, the last [0.900009, 1.000003]. The stage works through
+	 * every window: no bubble in any.
+	 */
+	equal_requests(req, 1, 0, 1, 1);
+	r = serve(&c, req, 1);
+	serve_metrics_init(&m, r);
+	ASSERT_NEAR(m.window, 0.100001);
+	assert_windows_tile(&m, 10, 0, 1.000003);
+	ASSERT_NEAR(m.windows[9].start, 0.900009);
+	for (size_t k = 0; k < m.nwindows; k++)
+		ASSERT_NEAR(m.windows[k].bubble_ratio, 0);
+	serve_metrics_release(&m);
+	serve_free(r);
+}
+
+static void serve_metrics_explicit_windows_tile_the_run_with_no_empty_window(void)
+{
+	/*
+	 * The same run (span [0, 1.000003]) with --window w: ceil(1.000003 / w) windows, the last
+	 * ending with the run: 0.5 -> 3, the last [1.0, 1.000003]; 0.3 -> 4, the last
+	 * [0.9, 1.000003]; 1.000003 (the span exactly) -> 1; 5 (longer than the run) -> 1, ending
+	 * at 1.000003.
+	 */
+	static const struct {
+		const char *w;
+		size_t n;
+		double last_start;
+	} cases[] = {{"0.5", 3, 1.0}, {"0.3", 4, 0.9}, {"1.000003", 1, 0}, {"5", 1, 0}};
+	static const char *const settings[] = {"p", "1", "step_time", "1.000003", NULL};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c = serve_config(settings);
+		struct serve_request req[1];
+		struct serve_run *r;
+		struct serve_metrics m;
+
+		unit_set(&c, "window", cases[i].w);
+		equal_requests(req, 1, 0, 1, 1);
+		r = serve(&c, req, 1);
+		serve_metrics_init(&m, r);
+		assert_windows_tile(&m, cases[i].n, 0, 1.000003);
+		ASSERT_NEAR(m.windows[cases[i].n - 1].start, cases[i].last_start);
+		serve_metrics_release(&m);
+		serve_free(r);
+	}
+}
+
 /* True when runs a and b launched the same micro-batches and served the requests alike. */
 static bool same_runs(const struct serve_run *a, const struct serve_run *b)
 {
@@ -1053,6 +1128,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(serve_metrics_counts_prefill_only_decode_only_and_mixed_micro_batches),
         UNIT_TEST(serve_metrics_windows_end_with_the_run_and_count_what_starts_at_their_start),
         UNIT_TEST(serve_metrics_window_queue_max_counts_only_requests_waiting_inside_it),
+        UNIT_TEST(serve_metrics_default_windows_are_ten_tenths_of_the_span_rounded_up),
+        UNIT_TEST(serve_metrics_explicit_windows_tile_the_run_with_no_empty_window),
         UNIT_TEST(serve_run_gives_identical_results_for_the_same_config_and_workload),
         {NULL, NULL},
 };
