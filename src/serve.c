@@ -744,6 +744,7 @@ static void build_view(struct state *st)
 	int devices = st->pipes[0].device0 + st->pipes[0].stages;
 	struct sched *s;
 	struct cost *cost;
+	double span, utilization;
 
 	s = sched_alloc_counts(devices, 1, r->nbatch > 0 ? (int)r->nbatch : 1, false, PLACE_LOOP,
 	                       st->nops);
@@ -765,6 +766,10 @@ static void build_view(struct state *st)
 	r->sim.cost = cost;
 	r->sim.result = &r->result;
 	metrics_init(&r->sim.metrics, s, cost, &r->result);
+	/* the drawings start at the first arrival and print the serving report's figures */
+	serve_headline(r, &r->sim.frame.makespan, &span, &utilization);
+	r->sim.frame.origin = r->first_arrival;
+	r->sim.frame.bubble_ratio = 1 - utilization;
 }
 
 /* Sets up pipeline p with `stages` stages from device0. */

@@ -9,6 +9,8 @@
 #include "ppsim/cost.h"
 #include "ppsim/util.h"
 
+struct serve_run;
+
 /* One sequence's share of a micro-batch. */
 struct serve_item {
 	uint32_t req;     /* the request */
@@ -61,5 +63,13 @@ pp_time serve_kv_transfer_time(const struct serve_pricer *pr, const struct confi
  */
 int serve_kv_capacity(const struct serve_pricer *pr, const struct config *c, uint64_t *tokens,
                       struct pp_error *err);
+
+/*
+ * The serving report's headline figures of run r, in time units: *makespan from the first
+ * arrival to the last token, *span from the first launch to the last exit, and *utilization,
+ * the devices' busy time over devices x span (0 when the span is empty).
+ */
+void serve_headline(const struct serve_run *r, double *makespan, double *span,
+                    double *utilization);
 
 #endif

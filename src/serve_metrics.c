@@ -9,6 +9,8 @@
 
 #include "ppsim/serve.h"
 
+#include "serve_internal.h"
+
 static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -70,7 +72,8 @@ static void latencies(struct serve_metrics *m, const struct serve_run *r, int64_
 	free(x);
 }
 
-/* The windows in ticks: they start at origin and are len long; the last ends at end. */
+/* The windows in ticks: they start at origin and are len long; the last ends at end when that
+ * leaves it some length. */
 struct grid {
 	pp_time origin, len, end;
 	size_t n;
@@ -106,9 +109,11 @@ static void windows(struct serve_metrics *m, const struct serve_run *r, int64_t 
 	double *busy, *queue;
 	pp_time span = r->end - r->first_arrival;
 
+	/* by default a tenth of the span rounded up, so that ten windows cover it with no sliver
+	 * left over */
 	if (!(r->config.window > 0 && pp_time_from_units(r->config.window, tick, &g.len) &&
 	      g.len > 0))
-		g.len = span / 10 > 0 ? span / 10 : 1;
+		g.len = span > 0 ? (span + 9) / 10 : 1;
 	m->window = pp_time_to_units(g.len, tick);
 	g.n = span > 0 ? (size_t)((span + g.len - 1) / g.len) : 1;
 	m->nwindows = g.n;
@@ -131,9 +136,13 @@ static void windows(struct serve_metrics *m, const struct serve_run *r, int64_t 
 	}
 	for (size_t k = 0; k < g.n; k++) {
 		struct serve_window *w = &m->windows[k];
-		pp_time lo = g.origin + (pp_time)k * g.len;
-		pp_time hi = k + 1 < g.n || lo + g.len <= g.end ? lo + g.len : g.end;
-		double len = (double)(hi - lo), all = 0;
+		pp_time lo = g.origin + (pp_time)k * g.len, hi = lo + g.len;
+		double len, all = 0;
+
+		/* the last window ends with the run, unless that would leave it empty */
+		if (k + 1 == g.n && g.end > lo && g.end < hi)
+			hi = g.end;
+		len = (double)(hi - lo);
 
 		w->start = pp_time_to_units(lo, tick);
 		w->end = pp_time_to_units(hi, tick);
@@ -153,21 +162,38 @@ static void windows(struct serve_metrics *m, const struct serve_run *r, int64_t 
 	free(queue);
 }
 
-void serve_metrics_init(struct serve_metrics *m, const struct serve_run *r)
+void serve_headline(const struct serve_run *r, double *makespan, double *span,
+                    double *utilization)
 {
 	int64_t tick = r->sim.cost->tick;
-	double first = 0, last = 0, duration;
+	int devices = r->sim.sched->p;
+	double first = 0, last = 0;
 
-	memset(m, 0, sizeof(*m));
-	m->devices = r->sim.sched->p;
-	m->busy = pp_xcalloc((size_t)m->devices, sizeof(*m->busy));
-	m->device_utilization = pp_xcalloc((size_t)m->devices, sizeof(*m->device_utilization));
 	for (size_t b = 0; b < r->nbatch; b++) {
 		double a = pp_time_to_units(r->batch[b].launch, tick);
 		double e = pp_time_to_units(r->batch[b].exit, tick);
 
 		first = b == 0 || a < first ? a : first;
 		last = e > last ? e : last;
+	}
+	*span = last - first;
+	*makespan = pp_time_to_units(r->end - r->first_arrival, tick);
+	*utilization = 0;
+	for (int d = 0; d < devices && *span > 0; d++)
+		*utilization +=
+		        pp_time_to_units(r->result.devices[d].busy, tick) / (*span * devices);
+}
+
+void serve_metrics_init(struct serve_metrics *m, const struct serve_run *r)
+{
+	int64_t tick = r->sim.cost->tick;
+	double duration;
+
+	memset(m, 0, sizeof(*m));
+	m->devices = r->sim.sched->p;
+	m->busy = pp_xcalloc((size_t)m->devices, sizeof(*m->busy));
+	m->device_utilization = pp_xcalloc((size_t)m->devices, sizeof(*m->device_utilization));
+	for (size_t b = 0; b < r->nbatch; b++) {
 		m->prefill_only += r->batch[b].prefill_tokens == r->batch[b].tokens;
 		m->decode_only += r->batch[b].prefill_tokens == 0;
 		m->mean_seqs += r->batch[b].seqs / (double)r->nbatch;
@@ -175,12 +201,10 @@ void serve_metrics_init(struct serve_metrics *m, const struct serve_run *r)
 	}
 	m->batches = r->nbatch;
 	m->mixed = m->batches - m->prefill_only - m->decode_only;
-	m->span = last - first;
-	m->makespan = pp_time_to_units(r->end - r->first_arrival, tick);
+	serve_headline(r, &m->makespan, &m->span, &m->utilization);
 	for (int d = 0; d < m->devices; d++) {
 		m->busy[d] = pp_time_to_units(r->result.devices[d].busy, tick);
 		m->device_utilization[d] = m->span > 0 ? m->busy[d] / m->span : 0;
-		m->utilization += m->span > 0 ? m->busy[d] / (m->span * m->devices) : 0;
 	}
 	m->bubble_ratio = 1 - m->utilization;
 	latencies(m, r, tick);

@@ -109,6 +109,7 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 	}
 	s->result = engine_result(s->engine);
 	metrics_init(&s->metrics, s->sched, s->cost, s->result);
+	s->frame = (struct sim_frame){0, s->metrics.makespan, s->metrics.bubble_ratio};
 	return s;
 }
 

@@ -180,7 +180,8 @@ struct serve_metrics {
 
 /*
  * Computes the metrics of run r into m, with windows of r->config.window (0: a tenth of the
- * time from the first arrival to the end). Free with serve_metrics_release.
+ * time from the first arrival to the end, rounded up to a whole tick, so that ten windows cover
+ * it); the last window ends with the run and none is empty. Free with serve_metrics_release.
  */
 void serve_metrics_init(struct serve_metrics *m, const struct serve_run *r);
 void serve_metrics_release(struct serve_metrics *m);

@@ -15,6 +15,16 @@
 #include "ppsim/metrics.h"
 #include "ppsim/sched.h"
 
+/*
+ * How the drawings (timeline, SVG) frame a simulation: where their time axis starts and the
+ * figures their title prints, which are the ones the report prints.
+ */
+struct sim_frame {
+	pp_time origin;      /* start of the figures, in ticks: 0, or a serving run's first arrival */
+	double makespan;     /* from origin to the end, in time units */
+	double bubble_ratio; /* the report's bubble ratio */
+};
+
 /* Everything one simulation produced. */
 struct sim {
 	struct config config;        /* the settings it ran with */
@@ -23,6 +33,7 @@ struct sim {
 	struct engine *engine;       /* owns the result */
 	const struct result *result; /* per-op times, per-device and per-channel totals */
 	struct metrics metrics;      /* derived figures */
+	struct sim_frame frame;      /* sim_run: origin 0 and the metrics' figures */
 };
 
 /* sim_run_flags bit: keep a record of every message (for traces and SVG transfer lanes). */

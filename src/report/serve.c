@@ -189,9 +189,10 @@ static void json_windows(FILE *out, const struct serve_metrics *m)
 	fputs(",\"windows\":[", out);
 	for (size_t k = 0; k < m->nwindows; k++) {
 		const struct serve_window *w = &m->windows[k];
+		char num[32];
 
 		fprintf(out, "%s\n{\"start\":", k ? "," : "");
-		fprintf(out, "%.17g", w->start);
+		fputs(REPORT_NUM(num, w->start), out);
 		json_num(out, "end", w->end);
 		json_num(out, "bubble_ratio", w->bubble_ratio);
 		fputs(",\"utilization\":[", out);

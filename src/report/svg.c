@@ -57,18 +57,19 @@ static int block_height(const struct sim *s)
 	return TITLE + s->sched->p * (LANE + WIRE + GAP);
 }
 
-/* Draws one simulation's block whose top is at y; scale is pixels per time unit. */
-static void draw_block(FILE *out, const struct sim *s, int y, double scale)
+/* Draws one simulation's block whose top is at y; the axis starts at time start (units) and
+ * scale is pixels per time unit. */
+static void draw_block(FILE *out, const struct sim *s, int y, double start, double scale)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	const struct metrics *m = &s->metrics;
 	char label[96], num[32], a[32], b[32];
 
 	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"title\">", LEFT, y + 17);
 	xml_text(out, s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
 	fprintf(out, "  p=%d v=%d m=%d  makespan %s %s  bubble_ratio %.4f</text>\n", sc->p, sc->v,
-	        sc->m, REPORT_NUM(num, m->makespan), s->cost->time_unit, m->bubble_ratio);
+	        sc->m, REPORT_NUM(num, s->frame.makespan), s->cost->time_unit,
+	        s->frame.bubble_ratio);
 	for (int d = 0; d < sc->p; d++) {
 		int row = y + TITLE + d * (LANE + WIRE + GAP);
 
@@ -77,9 +78,9 @@ static void draw_block(FILE *out, const struct sim *s, int y, double scale)
 		        row + 13, label);
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 			const struct op *op = &sc->ops[i];
-			double x0 =
-			        LEFT + pp_time_to_units(r->times[i].start, s->cost->tick) * scale;
-			double x1 = LEFT + pp_time_to_units(r->times[i].end, s->cost->tick) * scale;
+			double t0 = pp_time_to_units(r->times[i].start, s->cost->tick);
+			double t1 = pp_time_to_units(r->times[i].end, s->cost->tick);
+			double x0 = LEFT + (t0 - start) * scale, x1 = LEFT + (t1 - start) * scale;
 			bool top = op->flags & OP_OVERLAP;
 			bool bottom = i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP);
 			double h = top || bottom ? LANE / 2.0 : LANE, oy = bottom ? LANE / 2.0 : 0;
@@ -92,9 +93,7 @@ static void draw_block(FILE *out, const struct sim *s, int y, double scale)
 			        "%s</title></rect>\n",
 			        x0, row + oy, x1 - x0, h, fill_of((enum op_kind)op->kind),
 			        sc->stage_chunk[op->stage] % 2 ? " fill-opacity=\"0.6\"" : "",
-			        label, d, (unsigned)op->stage,
-			        REPORT_NUM(a, pp_time_to_units(r->times[i].start, s->cost->tick)),
-			        REPORT_NUM(b, pp_time_to_units(r->times[i].end, s->cost->tick)));
+			        label, d, (unsigned)op->stage, REPORT_NUM(a, t0), REPORT_NUM(b, t1));
 			if (x1 - x0 >= 7.0 * len + 4 && h >= LANE)
 				fprintf(out,
 				        "<text x=\"%.2f\" y=\"%d\" class=\"label\">%s</text>\n",
@@ -105,8 +104,8 @@ static void draw_block(FILE *out, const struct sim *s, int y, double scale)
 		const struct msg_record *g = &r->msgs[k];
 		int d = (int)sc->stage_device[sc->ops[g->from].stage];
 		int row = y + TITLE + d * (LANE + WIRE + GAP) + LANE + 1;
-		double x0 = LEFT + pp_time_to_units(g->start, s->cost->tick) * scale;
-		double x1 = LEFT + pp_time_to_units(g->end, s->cost->tick) * scale;
+		double x0 = LEFT + (pp_time_to_units(g->start, s->cost->tick) - start) * scale;
+		double x1 = LEFT + (pp_time_to_units(g->end, s->cost->tick) - start) * scale;
 
 		fprintf(out,
 		        "<rect class=\"msg\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"/>\n",
@@ -114,10 +113,10 @@ static void draw_block(FILE *out, const struct sim *s, int y, double scale)
 	}
 }
 
-/* The time axis below the blocks, from 0 to span units. */
-static void draw_axis(FILE *out, int y, double span, double scale, const char *unit)
+/* The time axis below the blocks, span units from start, a tick every step. */
+static void draw_axis(FILE *out, int y, double start, double span, double step, double scale,
+                      const char *unit)
 {
-	double step = report_nice_step(span / 10);
 	char num[32];
 
 	fprintf(out, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\"/>\n", LEFT, y,
@@ -128,7 +127,7 @@ static void draw_axis(FILE *out, int y, double span, double scale, const char *u
 		fprintf(out, "<line class=\"axis\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\"/>\n",
 		        x, y, x, y + 5);
 		fprintf(out, "<text x=\"%.2f\" y=\"%d\" class=\"tick\">%s</text>\n", x, y + 18,
-		        pp_double_format(num, sizeof(num), t));
+		        pp_double_format(num, sizeof(num), start + t));
 	}
 	fprintf(out, "<text x=\"%.2f\" y=\"%d\" class=\"tick\">%s</text>\n",
 	        LEFT + span * scale + 14, y + 18, unit);
@@ -160,14 +159,21 @@ static void draw_legend(FILE *out, int y)
 
 int report_svg(FILE *out, const struct report_row *rows, int n)
 {
-	double span = 0, scale;
+	double lo = 0, hi = 0, start = 0, step, span, scale;
 	int height = AXIS + LEGEND, y = 10;
 
+	/* from the earliest origin (0 for training) to the latest end, the start on a tick */
 	for (int i = 0; i < n; i++) {
-		if (rows[i].sim->metrics.makespan > span)
-			span = rows[i].sim->metrics.makespan;
-		height += block_height(rows[i].sim) + BLOCK_GAP;
+		const struct sim *s = rows[i].sim;
+		double origin = pp_time_to_units(s->frame.origin, s->cost->tick);
+
+		lo = i == 0 || origin < lo ? origin : lo;
+		hi = i == 0 || origin + s->frame.makespan > hi ? origin + s->frame.makespan : hi;
+		height += block_height(s) + BLOCK_GAP;
 	}
+	step = report_nice_step(hi > lo ? (hi - lo) / 10 : 1);
+	start = floor(lo / step) * step;
+	span = hi - start;
 	scale = span > 0 ? CHART / span : 1;
 	fprintf(out,
 	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -179,10 +185,10 @@ int report_svg(FILE *out, const struct report_row *rows, int n)
 	        "</style>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
 	        LEFT + CHART + RIGHT, height + 10, LEFT + CHART + RIGHT, height + 10);
 	for (int i = 0; i < n; i++) {
-		draw_block(out, rows[i].sim, y, scale);
+		draw_block(out, rows[i].sim, y, start, scale);
 		y += block_height(rows[i].sim) + BLOCK_GAP;
 	}
-	draw_axis(out, y, span, scale, rows[0].sim->cost->time_unit);
+	draw_axis(out, y, start, span, step, scale, rows[0].sim->cost->time_unit);
 	draw_legend(out, y + AXIS - 10);
 	fputs("</svg>\n", out);
 	return 0;

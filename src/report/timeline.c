@@ -68,15 +68,15 @@ static int64_t gcd64(int64_t a, int64_t b)
 }
 
 /*
- * Time per column, in units, fitting makespan into at most cells columns. When op durations
- * share a quantum q (their greatest common divisor), the step is q/k or k*q so that equal ops
- * get equal widths; otherwise it is a round number.
+ * Time per column, in units, fitting the time from the frame's origin to the last op's end into
+ * at most cells columns. When op durations share a quantum q (their greatest common divisor),
+ * the step is q/k or k*q so that equal ops get equal widths; otherwise it is a round number.
  */
 static double column_step(const struct sim *s, int cells)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	double need = s->metrics.makespan / cells, q;
+	double need = pp_time_to_units(r->makespan - s->frame.origin, s->cost->tick) / cells, q;
 	int64_t g = 0;
 
 	for (size_t i = 0; i < sc->nops; i++)
@@ -99,10 +99,10 @@ static double column_step(const struct sim *s, int cells)
 	return report_nice_step(need);
 }
 
-/* Column where time t (in ticks) falls, for step units per column. */
-static int cell_of(pp_time t, int64_t tick, double step)
+/* Column where time t (in ticks) falls, for step units per column from start (units). */
+static int cell_of(pp_time t, int64_t tick, double start, double step)
 {
-	return (int)floor(pp_time_to_units(t, tick) / step + 0.5);
+	return (int)floor((pp_time_to_units(t, tick) - start) / step + 0.5);
 }
 
 /* Paints op into row[c0, c1) with the richest form that fits. */
@@ -179,18 +179,20 @@ static size_t letter_of(const struct sched *s, const struct op *op)
 
 /* Records the ops of device d too narrow for their labels in col; paints the others' labels. */
 static void collect_device(char *row, unsigned char *tint, struct column *col, int cells,
-                           const struct sim *s, int d, double step, struct row_marks *marks)
+                           const struct sim *s, int d, double start, double step,
+                           struct row_marks *marks)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	int64_t tick = s->cost->tick;
 
-	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1] && r->makespan > 0; i++) {
+	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1] && r->makespan > s->frame.origin;
+	     i++) {
 		const struct op *op = &sc->ops[i];
-		double a = pp_time_to_units(r->times[i].start, tick);
-		double b = pp_time_to_units(r->times[i].end, tick);
-		int c0 = cell_of(r->times[i].start, tick, step);
-		int c1 = cell_of(r->times[i].end, tick, step);
+		double a = pp_time_to_units(r->times[i].start, tick) - start;
+		double b = pp_time_to_units(r->times[i].end, tick) - start;
+		int c0 = cell_of(r->times[i].start, tick, start, step);
+		int c1 = cell_of(r->times[i].end, tick, start, step);
 		char label[64];
 		int len = op_text(label, sizeof(label), sc, op);
 
@@ -232,7 +234,8 @@ static void collect_device(char *row, unsigned char *tint, struct column *col, i
  * time.
  */
 static void paint_device(char *row, unsigned char *tint, struct column *col, int cells,
-                         const struct sim *s, int d, double step, struct row_marks *marks)
+                         const struct sim *s, int d, double start, double step,
+                         struct row_marks *marks)
 {
 	double owed[NLETTERS] = {0};
 
@@ -240,7 +243,7 @@ static void paint_device(char *row, unsigned char *tint, struct column *col, int
 	memset(tint, 0, (size_t)cells);
 	row[cells] = '\0';
 	memset(col, 0, (size_t)cells * sizeof(*col));
-	collect_device(row, tint, col, cells, s, d, step, marks);
+	collect_device(row, tint, col, cells, s, d, start, step, marks);
 	for (int k = 0; k < cells; k++) {
 		const struct column *c = &col[k];
 		double busy = 0;
@@ -282,8 +285,9 @@ static void write_wrapped(FILE *out, const char *const *items, int width)
 	fputc('\n', out);
 }
 
-/* Writes the scale: time values every ten columns, then a ruler with a '|' at each value. */
-static void write_scale(FILE *out, int labelw, int cells, int room, double step)
+/* Writes the scale: time values (from start) every ten columns, then a ruler with a '|' at
+ * each value. */
+static void write_scale(FILE *out, int labelw, int cells, int room, double start, double step)
 {
 	char *line = pp_xmalloc((size_t)room + 1);
 	char num[32];
@@ -291,7 +295,7 @@ static void write_scale(FILE *out, int labelw, int cells, int room, double step)
 	memset(line, ' ', (size_t)room);
 	line[room] = '\0';
 	for (int c = 0; c < cells; c += 10) {
-		int n = snprintf(num, sizeof(num), "%.6g", step * c);
+		int n = snprintf(num, sizeof(num), "%.6g", start + step * c);
 
 		if (c + n <= room)
 			memcpy(line + c, num, (size_t)n);
@@ -337,7 +341,8 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	struct column *col;
 	struct row_marks marks = {false, false};
 	int labelw = 0, cells;
-	double step;
+	double step, start = 0;
+	bool drawn = r->makespan > s->frame.origin;
 
 	for (int d = 0; d < sc->p; d++) {
 		report_device_label(sc, d, label, sizeof(label));
@@ -345,20 +350,25 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 			labelw = (int)strlen(label) + 1;
 	}
 	cells = width - labelw < 10 ? 10 : width - labelw;
-	step = r->makespan > 0 ? column_step(s, cells) : 1;
-	if (r->makespan > 0)
-		cells = cell_of(r->makespan, s->cost->tick, step);
+	if (drawn) {
+		/* from the column holding the origin (one column spare for that) to the last op */
+		step = column_step(s, s->frame.origin > 0 ? cells - 1 : cells);
+		start = floor(pp_time_to_units(s->frame.origin, s->cost->tick) / step) * step;
+		cells = cell_of(r->makespan, s->cost->tick, start, step);
+	} else {
+		step = 1;
+	}
 	snprintf(shape, sizeof(shape), "p=%d v=%d m=%d", sc->p, sc->v, sc->m);
-	snprintf(span, sizeof(span), "makespan %s %s", REPORT_NUM(num, s->metrics.makespan),
+	snprintf(span, sizeof(span), "makespan %s %s", REPORT_NUM(num, s->frame.makespan),
 	         s->cost->time_unit);
 	snprintf(scale, sizeof(scale), "one column = %g %s", step, s->cost->time_unit);
 	write_wrapped(out, (const char *[]){s->config.schedule, shape, span, scale, NULL}, width);
-	write_scale(out, labelw, cells, width - labelw, step);
+	write_scale(out, labelw, cells, width - labelw, start, step);
 	row = pp_xmalloc((size_t)cells + 1);
 	tint = pp_xmalloc((size_t)cells + 1);
 	col = pp_xmallocarray((size_t)cells, sizeof(*col));
 	for (int d = 0; d < sc->p; d++) {
-		paint_device(row, tint, col, cells, s, d, step, &marks);
+		paint_device(row, tint, col, cells, s, d, start, step, &marks);
 		report_device_label(sc, d, label, sizeof(label));
 		if (color) {
 			fprintf(out, "%-*s", labelw, label);

@@ -25,7 +25,7 @@ for k in 1 2 5 10 30 60; do expect "windows.$k.bubble_ratio" 3/4; done
 expect bubble_ratio 3/4
 
 # 2. One long prompt among decodes. p = 2, a micro-batch takes 1 per token on a stage, one
-#    sequence per micro-batch. A and B (prompt 1, output 100) alternate from time 0: stage 0
+#    sequence per micro-batch. A and B (prompt 1, output 25) alternate from time 0: stage 0
 #    busy [0,10), stage 1 [1,10): window [0,10) idles 1 of 20 device-time: 0.05. L (prompt 10)
 #    arrives at 10 and its prefill goes first: stage 0 [10,20), stage 1 [20,30). Stage 1 ends
 #    the decode launched at 9 at 11 and then idles: [10,20) is busy 10 + 1 of 20: 0.45.
@@ -41,6 +41,46 @@ expect windows.3.bubble_ratio 0
 expect windows.1.utilization.0 1
 expect windows.1.utilization.1 0.1
 expect ttft.max 20
+
+# 2b. The same with p = 4 (tests/cli/requests/long-prompt-p4.csv): A, B, C, D (prompt 1,
+#    output 25) at 0 and L (prompt 8, output 1) at 8; 1 per token on a stage, windows of 8,
+#    the in-flight limit p = 4. Micro-batch k launched at k (prompts at 0..3, decodes at 4..7)
+#    runs on stage s over [k+s, k+s+1]: without L every stage is busy from s on, so windows 1
+#    to 4 have utilization 1 everywhere. L arrives at 8 when A's decode leaves stage 3 and,
+#    as a prompt, launches first: stage s holds it over [8+8s, 16+8s], window s+1. Behind it
+#    A, B and C launch decodes at 16, 17, 18 (with L, four in flight: D waits until L leaves
+#    at 40) and queue behind L on every stage, running [8+8s, 11+8s] on stage s >= 1.
+#    Per window, busy / 8 on stages 0..3:
+#      [8,16)  L on stage 0; the launches of 5, 6, 7 drain: stage 1 runs 7 over [8,9], stage 2
+#              6 and 7 over [8,10], stage 3 5, 6, 7 over [8,11]:      1, 1/8, 2/8, 3/8
+#      [16,24) L on stage 1; A, B, C decode on stage 0 over [16,19]:  3/8, 1, 0, 0
+#      [24,32) L on stage 2; A, B, C on stage 1 over [24,27]:         0, 3/8, 1, 0
+#      [32,40) L on stage 3; A, B, C on stage 2 over [32,35]:         0, 0, 3/8, 1
+#    so every stage after L's idles where it idled 0 without L: 7/8, 6/8, 5/8 in [8,16), all
+#    of [16,24) on stages 2 and 3, all of [24,32) on stage 3. The bubble is 1 - 14/32 =
+#    0.5625, then 1 - 11/32 = 0.65625 three times. From 40 D, then A, B, C launch every 1
+#    again: [40,48) runs 8, 7 (from 41), 6 (from 42) and 8 (A, B, C [40,43], then on): 29/32.
+serve_json -p 4 --requests="$ROOT/tests/cli/requests/long-prompt-p4.csv" --step-time=0 \
+	--token-time=1 --max-batch=1 --window=8
+k=1
+for row in "1 1/8 2/8 3/8" "3/8 1 0 0" "0 3/8 1 0" "0 0 3/8 1"; do
+	d=0
+	for u in $row; do
+		expect "windows.$k.utilization.$d" "$u"
+		d=$((d + 1))
+	done
+	k=$((k + 1))
+done
+expect windows.1.bubble_ratio 0.5625
+for k in 2 3 4; do expect "windows.$k.bubble_ratio" 0.65625; done
+expect windows.5.bubble_ratio 3/32
+expect windows.6.bubble_ratio 0
+expect ttft.max 32
+# without L: windows 1 to 4 busy on every stage
+sed '$d' "$ROOT/tests/cli/requests/long-prompt-p4.csv" >"$TMP/decodes-p4.csv"
+serve_json -p 4 --requests="$TMP/decodes-p4.csv" --step-time=0 --token-time=1 --max-batch=1 \
+	--window=8
+for k in 1 2 3 4; do expect "windows.$k.bubble_ratio" 0; done
 
 # 3. A hand-timed request: p = 3, prompt 3, output 2, 1 per micro-batch + 1 per token on a
 #    stage, 0.5 per hop. The prefill takes 4 a stage: its token at 4+0.5+4+0.5+4 = 13; the
@@ -147,3 +187,37 @@ if "$JGET" "$TMP/out.json" windows.7 >/dev/null 2>&1; then
 else
 	ok
 fi
+
+# 10. The drawings print the report's figures, not the training view's timed from 0: each SVG
+#     title (serve --svg, and compare --svg of serving configs) shows the serving makespan
+#     (first arrival to the last token) and bubble ratio (first launch to the last exit), and
+#     so does the timeline's makespan. The shipped trace's first request arrives at 2411.79 ms,
+#     so figures timed from 0 would differ by far more than the title's rounding.
+# svg_title_agrees SVG N JSON PREFIX: the Nth title of SVG shows PREFIXmakespan and
+# PREFIXbubble_ratio of JSON (the bubble to the title's four decimals).
+svg_title_agrees() {
+	title=$(grep 'class="title"' "$1" | sed -n "$2p")
+	set -- "$(echo "$title" | sed -n 's/.* makespan \([^ ]*\) .* bubble_ratio \([^<]*\)<.*/\1 \2/p')" \
+		"$("$JGET" "$3" "${4}makespan")" "$("$JGET" "$3" "${4}bubble_ratio")" "$title"
+	if [ -n "$1" ] && awk -v t="$1" -v m="$2" -v b="$3" 'BEGIN { split(t, f, " ")
+		dm = f[1] - m; db = f[2] - b; if (dm < 0) dm = -dm; if (db < 0) db = -db
+		exit !(dm <= 1e-6 && db <= 5e-5) }'; then
+		ok
+	else
+		not_ok "$RUN: SVG title '$4' does not show makespan $2 and bubble_ratio $3"
+	fi
+}
+RUN="ppsim serve -c examples/serve/chunked.json --svg"
+(cd "$ROOT" && ppsim serve -c examples/serve/chunked.json --svg="$TMP/chunked.svg" \
+	--format=json) >"$TMP/chunked-report.json"
+svg_title_agrees "$TMP/chunked.svg" 1 "$TMP/chunked-report.json" ""
+(cd "$ROOT" && ppsim serve -c examples/serve/chunked.json --timeline=100) >"$TMP/chunked.txt"
+if grep -q "  makespan $("$JGET" "$TMP/chunked-report.json" makespan) ms  " \
+	"$TMP/chunked.txt"; then ok; else
+	not_ok "$RUN: the timeline does not print the report's makespan"
+fi
+RUN="ppsim compare examples/serve/chunked.json examples/serve/disaggregated.json --svg"
+(cd "$ROOT" && ppsim compare examples/serve/chunked.json examples/serve/disaggregated.json \
+	--svg="$TMP/cmp.svg" --format=json) >"$TMP/cmp.json"
+svg_title_agrees "$TMP/cmp.svg" 1 "$TMP/cmp.json" 0.report.
+svg_title_agrees "$TMP/cmp.svg" 2 "$TMP/cmp.json" 1.report.

@@ -291,6 +291,35 @@ static void serve_run_prices_step_plus_tokens_per_stage_and_t_comm_per_hop(void)
 	serve_free(r);
 }
 
+static void serve_run_prices_attention_as_attn_time_per_token_per_1000_of_context(void)
+{
+	static const char *const settings[] = {"p",         "1",    "step_time", "1",
+	                                       "token_time", "0.25", "attn_time", "100", NULL};
+	struct config c = serve_config(settings);
+	struct serve_request req[] = {{0, 4, 3}};
+	struct serve_run *r = serve(&c, req, 1);
+	/*
+	 * A micro-batch takes step + token x T + attn x A / 1000, A = sum of n x (context +
+	 * (n+1)/2) over its sequences. The prefill (n 4, context 0): A = 4 x 2.5 = 10, so
+	 * 1 + 0.25 x 4 + 100 x 10 / 1000 = 3: [0,3]. The first decode (n 1, context 4): A = 5,
+	 * 1 + 0.25 + 0.5 = 1.75: [3,4.75]. The second (context 5): A = 6, 1 + 0.25 + 0.6 = 1.85:
+	 * [4.75,6.6]. TPOT (6.6 - 3) / 2 = 1.8.
+	 */
+	static const double want[3][2] = {{0, 3}, {3, 4.75}, {4.75, 6.6}};
+	struct serve_metrics m;
+
+	CU_ASSERT_EQUAL_FATAL(r->sim.sched->nops, 3);
+	for (size_t i = 0; i < 3; i++) {
+		ASSERT_NEAR(units(r, op_on(r, 0, i)->start), want[i][0]);
+		ASSERT_NEAR(units(r, op_on(r, 0, i)->end), want[i][1]);
+	}
+	serve_metrics_init(&m, r);
+	ASSERT_NEAR(m.ttft.mean, 3);
+	ASSERT_NEAR(m.tpot.mean, 1.8);
+	serve_metrics_release(&m);
+	serve_free(r);
+}
+
 static void serve_run_blocking_comm_holds_the_sending_stage_until_its_message_is_sent(void)
 {
 	/*
@@ -747,6 +776,105 @@ static void serve_run_model_prices_a_decode_by_memory_and_a_long_prefill_by_comp
 	}
 }
 
+static void serve_run_model_sizes_each_hop_by_the_tokens_of_its_micro_batch(void)
+{
+	/*
+	 * One request, prompt 100 and output 3, on four stages of Llama 3 8B (hidden 4096, bf16):
+	 * a prefill of 100 tokens, then two decodes of 1, each crossing 3 hops. A hop carries
+	 * tokens x hidden x 2 bytes / tp: at tp 1, (100 + 1 + 1) x 3 hops x 4096 x 2 = 2506752
+	 * bytes in 9 messages; at tp 2 half, 1253376. The 4 x tp GPUs share a node (8), so a
+	 * hop crosses NVLink 4 (450 GB/s, 3 us): the prefill's takes 0.003 + 100 x 8192 / 450e6 =
+	 * 0.0048204 ms at tp 1, 0.003 + 100 x 4096 / 450e6 = 0.0039102 at tp 2; a decode's
+	 * 0.003 + 8192 / 450e6 = 0.0031820 and 0.003 + 4096 / 450e6 = 0.0030910.
+	 */
+	static const struct {
+		const char *tp;
+		uint64_t bytes;
+		double prefill_hop, decode_hop;
+	} cases[] = {
+	        {"1", 2506752, 0.003 + 100 * 8192 / 450e6, 0.003 + 8192 / 450e6},
+	        {"2", 1253376, 0.003 + 100 * 4096 / 450e6, 0.003 + 4096 / 450e6},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct serve_request req[] = {{0, 100, 3}};
+		struct serve_run *r;
+
+		config_init(&c);
+		unit_set(&c, "model", "llama3-8b");
+		unit_set(&c, "gpu", "h100-sxm");
+		unit_set(&c, "p", "4");
+		unit_set(&c, "tp", cases[i].tp);
+		r = serve(&c, req, 1);
+		CU_ASSERT_EQUAL_FATAL(r->nbatch, 3);
+		CU_ASSERT_EQUAL(r->batch[0].tokens, 100);
+		CU_ASSERT_EQUAL(r->result.messages, 9);
+		CU_ASSERT_EQUAL(r->result.bytes, cases[i].bytes);
+		CU_ASSERT_EQUAL_FATAL(r->result.nmsgs, 9);
+		/* a hop's time rounds to the nearest tick (1e-6 ms) */
+		for (size_t k = 0; k < 9; k++) {
+			const struct msg_record *g = &r->result.msgs[k];
+			bool prefill = r->sim.sched->ops[g->from].mb == 0;
+
+			CU_ASSERT_DOUBLE_EQUAL(units(r, g->end - g->start),
+			                       prefill ? cases[i].prefill_hop : cases[i].decode_hop,
+			                       0.5e-6 + 1e-12);
+		}
+		serve_free(r);
+	}
+}
+
+static void serve_run_disaggregated_sends_the_kv_cache_over_the_kv_link(void)
+{
+	/*
+	 * Llama 3 8B on H100s, disaggregated: one request, prompt 1000 and output 2, prefilled on
+	 * the prefill pipeline, then its KV cache goes to the one decode stage. A token's K and V
+	 * over 32 layers: 2 x 32 x (8 KV heads x 128) x 2 bytes = 131072 bytes; with two prefill
+	 * stages each sends its 16 layers' 65536 a token at once. The transfer takes latency +
+	 * 1000 x bytes / bandwidth:
+	 *   nvlink4 (450 GB/s, 3 us):  0.003 + 131072000 / 450e6 = 0.2942711 ms
+	 *   pcie4 (32 GB/s, 10 us):    0.010 + 131072000 / 32e6  = 4.106 ms
+	 *   pcie4, 2 prefill stages:   0.010 + 65536000 / 32e6   = 2.058 ms
+	 *   unset: the GPU's link between nodes, ib-ndr (50 GB/s, 5 us): 0.005 + 131072000 / 50e6
+	 *   = 2.62644 ms
+	 * The decode launches when the cache has arrived: that long after the prefill's exit.
+	 */
+	static const struct {
+		const char *link, *prefill_stages;
+		double ms;
+	} cases[] = {
+	        {"nvlink4", "1", 0.003 + 131072000 / 450e6},
+	        {"pcie4", "1", 0.010 + 131072000 / 32e6},
+	        {"pcie4", "2", 0.010 + 65536000 / 32e6},
+	        {NULL, "1", 0.005 + 131072000 / 50e6},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct serve_request req[] = {{0, 1000, 2}};
+		struct serve_run *r;
+
+		config_init(&c);
+		unit_set(&c, "model", "llama3-8b");
+		unit_set(&c, "gpu", "h100-sxm");
+		unit_set(&c, "p", "1");
+		unit_set(&c, "batching", "disaggregated");
+		unit_set(&c, "prefill_stages", cases[i].prefill_stages);
+		if (cases[i].link != NULL)
+			unit_set(&c, "kv_link", cases[i].link);
+		r = serve(&c, req, 1);
+		CU_ASSERT_EQUAL(r->kv_transfers, 1);
+		/* rounded to the nearest tick (1e-6 ms) */
+		CU_ASSERT_DOUBLE_EQUAL(units(r, r->kv_transfer_time), cases[i].ms, 0.5e-6 + 1e-12);
+		CU_ASSERT_EQUAL_FATAL(r->nbatch, 2);
+		CU_ASSERT_EQUAL(r->batch[0].pipeline, 1);
+		CU_ASSERT_EQUAL(r->batch[1].pipeline, 0);
+		CU_ASSERT_EQUAL(r->batch[1].launch - r->batch[0].exit, r->kv_transfer_time);
+		serve_free(r);
+	}
+}
+
 /* Ten requests at 2 of prompt 3 on one stage of step 2, one sequence per micro-batch; R0
  * wants 2 output tokens, R9 3, the others 1. */
 static struct serve_run *ten_requests(void)
@@ -970,6 +1098,81 @@ static void serve_metrics_window_queue_max_counts_only_requests_waiting_inside_i
 	}
 }
 
+/* Asserts that the n windows of m tile [start, end] (in units) with no empty window. */
+static void assert_windows_tile(const struct serve_metrics *m, size_t n, double start, double end)
+{
+	CU_ASSERT_EQUAL_FATAL(m->nwindows, n);
+	ASSERT_NEAR(m->windows[0].start, start);
+	ASSERT_NEAR(m->windows[n - 1].end, end);
+	for (size_t k = 0; k < n; k++) {
+		if (!(m->windows[k].end > m->windows[k].start))
+			fprintf(stderr, "\n  window %zu of %zu: [%.17g, %.17g]\n", k, n,
+			        m->windows[k].start, m->windows[k].end);
+		CU_ASSERT_TRUE(m->windows[k].end > m->windows[k].start);
+		if (k + 1 < n)
+			CU_ASSERT_EQUAL(m->windows[k].end, m->windows[k + 1].start);
+	}
+}
+
+static void serve_metrics_default_windows_are_ten_tenths_of_the_span_rounded_up(void)
+{
+	static const char *const settings[] = {"p", "1", "step_time", "1.000003", NULL};
+	struct config c = serve_config(settings);
+	struct serve_request req[1];
+	struct serve_run *r;
+	struct serve_metrics m;
+
+	/*
+	 * One request at 0, prompt 1, output 1: one micro-batch [0, 1.000003] on the one stage, a
+	 * span of 1000003 ticks (1e6 a unit). A tenth is 100000.3 ticks: rounded down (100000)
+	 * ten windows end at 1.0 and an eleventh of 3 ticks is left; rounded up (100001) ten
+	 * windows of 0.100001 cover it, the last [0.900009, 1.000003]. The stage works through
+	 * every window: no bubble in any.
+	 */
+	equal_requests(req, 1, 0, 1, 1);
+	r = serve(&c, req, 1);
+	serve_metrics_init(&m, r);
+	ASSERT_NEAR(m.window, 0.100001);
+	assert_windows_tile(&m, 10, 0, 1.000003);
+	ASSERT_NEAR(m.windows[9].start, 0.900009);
+	for (size_t k = 0; k < m.nwindows; k++)
+		ASSERT_NEAR(m.windows[k].bubble_ratio, 0);
+	serve_metrics_release(&m);
+	serve_free(r);
+}
+
+static void serve_metrics_explicit_windows_tile_the_run_with_no_empty_window(void)
+{
+	/*
+	 * The same run (span [0, 1.000003]) with --window w: ceil(1.000003 / w) windows, the last
+	 * ending with the run: 0.5 -> 3, the last [1.0, 1.000003]; 0.3 -> 4, the last
+	 * [0.9, 1.000003]; 1.000003 (the span exactly) -> 1; 5 (longer than the run) -> 1, ending
+	 * at 1.000003.
+	 */
+	static const struct {
+		const char *w;
+		size_t n;
+		double last_start;
+	} cases[] = {{"0.5", 3, 1.0}, {"0.3", 4, 0.9}, {"1.000003", 1, 0}, {"5", 1, 0}};
+	static const char *const settings[] = {"p", "1", "step_time", "1.000003", NULL};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c = serve_config(settings);
+		struct serve_request req[1];
+		struct serve_run *r;
+		struct serve_metrics m;
+
+		unit_set(&c, "window", cases[i].w);
+		equal_requests(req, 1, 0, 1, 1);
+		r = serve(&c, req, 1);
+		serve_metrics_init(&m, r);
+		assert_windows_tile(&m, cases[i].n, 0, 1.000003);
+		ASSERT_NEAR(m.windows[cases[i].n - 1].start, cases[i].last_start);
+		serve_metrics_release(&m);
+		serve_free(r);
+	}
+}
+
 /* True when runs a and b launched the same micro-batches and served the requests alike. */
 static bool same_runs(const struct serve_run *a, const struct serve_run *b)
 {
@@ -1033,6 +1236,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(serve_run_a_long_prompt_among_decodes_opens_bubbles_and_holds_a_decode_back),
         UNIT_TEST(serve_run_a_long_prompt_gets_its_first_token_when_its_prefill_leaves_stage_1),
         UNIT_TEST(serve_run_prices_step_plus_tokens_per_stage_and_t_comm_per_hop),
+        UNIT_TEST(serve_run_prices_attention_as_attn_time_per_token_per_1000_of_context),
         UNIT_TEST(serve_run_blocking_comm_holds_the_sending_stage_until_its_message_is_sent),
         UNIT_TEST(serve_run_a_link_carries_one_message_at_a_time),
         UNIT_TEST(serve_run_static_admits_a_late_request_when_its_group_has_finished),
@@ -1046,6 +1250,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(serve_run_rejects_no_requests_and_settings_that_price_nothing),
         UNIT_TEST(serve_run_closed_loop_sends_the_next_request_when_one_finishes),
         UNIT_TEST(serve_run_model_prices_a_decode_by_memory_and_a_long_prefill_by_compute),
+        UNIT_TEST(serve_run_model_sizes_each_hop_by_the_tokens_of_its_micro_batch),
+        UNIT_TEST(serve_run_disaggregated_sends_the_kv_cache_over_the_kv_link),
         UNIT_TEST(serve_metrics_latencies_are_nearest_rank_percentiles_of_the_requests),
         UNIT_TEST(serve_metrics_percentiles_round_the_rank_up_to_a_request),
         UNIT_TEST(serve_metrics_tpot_counts_only_requests_with_more_than_one_output_token),
@@ -1053,6 +1259,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(serve_metrics_counts_prefill_only_decode_only_and_mixed_micro_batches),
         UNIT_TEST(serve_metrics_windows_end_with_the_run_and_count_what_starts_at_their_start),
         UNIT_TEST(serve_metrics_window_queue_max_counts_only_requests_waiting_inside_it),
+        UNIT_TEST(serve_metrics_default_windows_are_ten_tenths_of_the_span_rounded_up),
+        UNIT_TEST(serve_metrics_explicit_windows_tile_the_run_with_no_empty_window),
         UNIT_TEST(serve_run_gives_identical_results_for_the_same_config_and_workload),
         {NULL, NULL},
 };
