@@ -340,6 +340,7 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	unsigned char *tint;
 	struct column *col;
 	struct row_marks marks = {false, false};
+	bool backward = false;
 	int labelw = 0, cells;
 	double step, start = 0;
 	bool drawn = r->makespan > s->frame.origin;
@@ -380,9 +381,13 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	free(row);
 	free(tint);
 	free(col);
+	/* serving runs forwards only */
+	for (size_t i = 0; i < sc->nops && !backward; i++)
+		backward = sc->ops[i].kind != OP_F;
 	write_wrapped(out,
 	              (const char *[]){"F forward",
-	                               sc->mixed   ? "B full backward  I input-gradient backward"
+	                               !backward   ? ""
+	                               : sc->mixed ? "B full backward  I input-gradient backward"
 	                               : sc->split ? "B input-gradient backward"
 	                                           : "B backward (input and weight gradient)",
 	                               sc->split || sc->mixed ? "W weight-gradient backward" : "",

@@ -221,3 +221,9 @@ RUN="ppsim compare examples/serve/chunked.json examples/serve/disaggregated.json
 	--svg="$TMP/cmp.svg" --format=json) >"$TMP/cmp.json"
 svg_title_agrees "$TMP/cmp.svg" 1 "$TMP/cmp.json" 0.report.
 svg_title_agrees "$TMP/cmp.svg" 2 "$TMP/cmp.json" 1.report.
+# serving runs forwards only: the timeline's legend names no backward
+if grep -q "^F forward  \. idle$" "$TMP/chunked.txt" && ! grep -q "backward" "$TMP/chunked.txt"; then
+	ok
+else
+	not_ok "ppsim serve --timeline: the legend names a backward: $(tail -1 "$TMP/chunked.txt")"
+fi
