@@ -905,6 +905,11 @@ struct serve_run *serve_run(const struct config *c, const struct serve_workload 
 		r->kv_capacity[p->index] = p->kv_cap;
 		r->kv_peak[p->index] = p->kv_peak;
 	}
+	r->memory = pp_xcalloc((size_t)devices, sizeof(*r->memory));
+	for (int i = 0; i < st.npipes; i++)
+		for (int s = 0; s < st.pipes[i].stages; s++)
+			serve_device_memory(&st.pipes[i].pr, s, st.pipes[i].index, st.pipes[i].kv_peak,
+			                    &r->memory[st.pipes[i].device0 + s]);
 	for (size_t i = 0; i < r->nreq; i++) {
 		r->end = r->req[i].finish > r->end ? r->req[i].finish : r->end;
 		r->first_arrival = i == 0 || r->req[i].arrival < r->first_arrival ? r->req[i].arrival
@@ -927,6 +932,7 @@ void serve_free(struct serve_run *r)
 	free(r->result.devices);
 	free(r->result.channels);
 	free(r->result.msgs);
+	free(r->memory);
 	free(r->req);
 	free(r->batch);
 	free(r->queue);

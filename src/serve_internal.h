@@ -7,6 +7,7 @@
 
 #include "ppsim/config.h"
 #include "ppsim/cost.h"
+#include "ppsim/serve.h"
 #include "ppsim/util.h"
 
 struct serve_run;
@@ -55,6 +56,11 @@ uint64_t serve_hop_bytes(const struct serve_pricer *pr, uint64_t tokens);
  * of c (disaggregated), in ticks: each stage sends its layers' share in parallel. */
 pp_time serve_kv_transfer_time(const struct serve_pricer *pr, const struct config *c,
                                uint64_t tokens);
+
+/* Fills m with the memory of a GPU of stage st of pipeline index whose peak of reserved KV
+ * tokens was peak; all 0 without a model. */
+void serve_device_memory(const struct serve_pricer *pr, int st, int index, uint64_t peak,
+                         struct serve_device_memory *m);
 
 /*
  * KV-cache capacity of the pipeline in tokens: c->kv_tokens when set; with a model what the

@@ -160,6 +160,20 @@ pp_time serve_kv_transfer_time(const struct serve_pricer *pr, const struct confi
 	return ticks(lk->latency / 1e3 + (double)tokens * most / (lk->bandwidth * 1e6), pr->tick);
 }
 
+void serve_device_memory(const struct serve_pricer *pr, int st, int index, uint64_t peak,
+                         struct serve_device_memory *m)
+{
+	const struct cost_model *k = pr->model ? pr->cost->model : NULL;
+
+	*m = (struct serve_device_memory){index, 0, 0, 0, 0};
+	if (k == NULL)
+		return;
+	m->capacity_bytes = k->capacity_bytes - k->reserve_bytes;
+	m->weight_bytes = pr->weight_bytes[st];
+	m->kv_token_bytes = pr->kv_token[st];
+	m->kv_peak_bytes = (double)peak * pr->kv_token[st];
+}
+
 int serve_kv_capacity(const struct serve_pricer *pr, const struct config *c, uint64_t *tokens,
                       struct pp_error *err)
 {

@@ -99,6 +99,15 @@ struct serve_queue_point {
 	uint32_t waiting;
 };
 
+/* What one GPU of a serving device holds, with a model (all 0 without one). */
+struct serve_device_memory {
+	int pipeline;          /* 0: the pipeline (decode, when disaggregated); 1: prefill */
+	double capacity_bytes; /* the GPU's memory less --memory-reserve */
+	double weight_bytes;   /* its stage's weights */
+	double kv_token_bytes; /* KV-cache bytes of one token of its stage's layers */
+	double kv_peak_bytes;  /* KV cache at its pipeline's peak of reserved tokens */
+};
+
 /*
  * A finished serving simulation. sim is the training-shaped view for the reporters: one device
  * per stage (the prefill pipeline's first when disaggregated), one F op per micro-batch and
@@ -112,6 +121,7 @@ struct serve_run {
 	int inflight[2];               /* micro-batches in flight allowed in each */
 	uint64_t kv_capacity[2];       /* KV-cache tokens each holds; UINT64_MAX: unlimited */
 	uint64_t kv_peak[2];           /* most KV tokens reserved at once */
+	struct serve_device_memory *memory; /* [sim.sched->p] each device's GPU memory */
 	struct serve_request_result *req; /* [nreq] in workload order */
 	size_t nreq;
 	struct serve_batch *batch;     /* [nbatch] in launch order */

@@ -89,6 +89,29 @@ static void write_kv(FILE *out, const struct serve_run *r, const struct serve_me
 	fputc('\n', out);
 }
 
+/* The device table; with a model, what each GPU holds: its stage's weights and its KV cache at
+ * the pipeline's peak, against the GPU's memory less the reserve. */
+static void write_devices(FILE *out, const struct serve_run *r, const struct serve_metrics *m)
+{
+	bool model = config_has_model(&r->config);
+
+	fprintf(out, "\n%-8s %12s %12s %12s", "device", "busy", "idle", "utilization");
+	if (model)
+		fprintf(out, " %10s %11s %10s", "weights_GB", "kv_peak_GB", "of_GB");
+	fputc('\n', out);
+	for (int d = 0; d < m->devices; d++) {
+		const struct serve_device_memory *g = &r->memory[d];
+
+		fprintf(out, "%6d   %12.6g %12.6g %12.6f", d, m->busy[d], m->span - m->busy[d],
+		        m->device_utilization[d]);
+		if (model)
+			fprintf(out, " %10.4g %11.4g %10.4g", g->weight_bytes / 1e9,
+			        g->kv_peak_bytes / 1e9, g->capacity_bytes / 1e9);
+		fputc('\n', out);
+	}
+}
+
+
 int report_serve_text(FILE *out, const struct serve_run *r, const struct serve_metrics *m)
 {
 	const char *unit = unit_of(r);
@@ -115,10 +138,7 @@ int report_serve_text(FILE *out, const struct serve_run *r, const struct serve_m
 	        "micro-batches", m->batches, m->prefill_only, m->decode_only, m->mixed, m->mean_seqs,
 	        m->mean_tokens);
 	write_kv(out, r, m);
-	fprintf(out, "\n%-8s %12s %12s %12s\n", "device", "busy", "idle", "utilization");
-	for (int d = 0; d < m->devices; d++)
-		fprintf(out, "%6d   %12.6g %12.6g %12.6f\n", d, m->busy[d], m->span - m->busy[d],
-		        m->device_utilization[d]);
+	write_devices(out, r, m);
 	fprintf(out, "\nwindows of %.6g %s: bubble ratio over every device, requests waiting\n",
 	        m->window, unit);
 	fprintf(out, "%12s %12s %8s %10s %9s %8s %8s\n", "start", "end", "bubble", "queue_mean",
@@ -263,6 +283,19 @@ int report_serve_json(FILE *out, const struct serve_run *r, const struct serve_m
 		fprintf(out, "%s{\"device\":%d", d ? "," : "", d);
 		json_num(out, "busy", m->busy[d]);
 		json_num(out, "utilization", m->device_utilization[d]);
+		if (config_has_model(&r->config)) {
+			const struct serve_device_memory *g = &r->memory[d];
+
+			fprintf(out, ",\"pipeline\":\"%s\"", g->pipeline ? "prefill" : "decode");
+			json_num(out, "weight_bytes", g->weight_bytes);
+			json_num(out, "kv_token_bytes", g->kv_token_bytes);
+			json_num(out, "kv_peak_bytes", g->kv_peak_bytes);
+			json_num(out, "capacity_bytes", g->capacity_bytes);
+		} else {
+			fputs(",\"pipeline\":null,\"weight_bytes\":null,\"kv_token_bytes\":null,"
+			      "\"kv_peak_bytes\":null,\"capacity_bytes\":null",
+			      out);
+		}
 		fputc('}', out);
 	}
 	fprintf(out,
