@@ -519,7 +519,7 @@ int cli_write_files(const struct cli_output *outs, int n)
 	struct outfile **f = pp_xcalloc((size_t)(n > 0 ? n : 1), sizeof(*f));
 	int i, status = PP_EXIT_OK;
 
-	/* every file is opened and written before any replaces its target */
+	/* every file is written and closed before any replaces its target */
 	for (i = 0; i < n && status == PP_EXIT_OK; i++) {
 		f[i] = outfile_open(outs[i].path, &err);
 		if (f[i] == NULL) {
@@ -527,6 +527,8 @@ int cli_write_files(const struct cli_output *outs, int n)
 		} else if (outs[i].write(outfile_stream(f[i]), outs[i].ctx) != 0) {
 			pp_fail(&err, PP_ERR_IO, "cannot write '%s': out of memory", outs[i].path);
 			status = cmd_fail(&err);
+		} else if (outfile_finish(f[i], &err) != 0) {
+			status = cmd_fail(&err); /* a full disk shows here, before any rename */
 		}
 	}
 	for (i = 0; i < n; i++) {

@@ -849,10 +849,8 @@ static int check_mode(const struct config *c, struct pp_error *err)
 	return 0;
 }
 
-/* Checks the costs and the settings that do not depend on the schedule (ops: the op count,
- * 0 when not known yet). */
-/* Explicit times are whole ticks (PP_TICK_BASE per unit): one above 0 but below a tick would
- * silently become 0. */
+/* Explicit times are whole ticks (PP_TICK_BASE per unit): one above 0 that rounds to no tick
+ * would silently become 0. */
 static int check_resolution(const struct config *c, struct pp_error *err)
 {
 	const struct {
@@ -860,15 +858,20 @@ static int check_resolution(const struct config *c, struct pp_error *err)
 		double t;
 	} times[] = {{"t_f", c->t_f}, {"t_b", c->t_b}, {"t_w", c->t_w}, {"t_comm", c->t_comm}};
 
-	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
-		if (times[i].t > 0 && times[i].t * (double)PP_TICK_BASE < 1)
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		pp_time t = 0;
+
+		if (times[i].t > 0 && pp_time_from_units(times[i].t, PP_TICK_BASE, &t) && t == 0)
 			return config_fail(c, times[i].key, err,
-			                   "below the resolution of %g time units (times are whole "
-			                   "ticks): use 0 or a larger value",
+			                   "below the resolution of %g time units: it would run as 0 "
+			                   "(times are whole ticks); use 0 or a larger value",
 			                   1.0 / (double)PP_TICK_BASE);
+	}
 	return 0;
 }
 
+/* Checks the costs and the settings that do not depend on the schedule (ops: the op count,
+ * 0 when not known yet). */
 static int check_costs(const struct config *c, uint64_t ops, struct pp_error *err)
 {
 	double bw, lat;

@@ -90,10 +90,12 @@ FILE *outfile_stream(struct outfile *f)
 	return f->fp;
 }
 
-int outfile_commit(struct outfile *f, struct pp_error *err)
+int outfile_finish(struct outfile *f, struct pp_error *err)
 {
 	int failed, closed, saved;
 
+	if (f->fp == NULL)
+		return 0;
 	errno = 0;
 	failed = fflush(f->fp) != 0 || ferror(f->fp);
 	saved = errno;
@@ -102,8 +104,15 @@ int outfile_commit(struct outfile *f, struct pp_error *err)
 	if (failed || closed != 0) {
 		if (saved == 0)
 			saved = errno;
-		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
-		        saved != 0 ? strerror(saved) : "write error");
+		return pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
+		               saved != 0 ? strerror(saved) : "write error");
+	}
+	return 0;
+}
+
+int outfile_commit(struct outfile *f, struct pp_error *err)
+{
+	if (outfile_finish(f, err) != 0) {
 		outfile_abort(f);
 		return -1;
 	}

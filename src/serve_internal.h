@@ -10,8 +10,6 @@
 #include "ppsim/serve.h"
 #include "ppsim/util.h"
 
-struct serve_run;
-
 /* One sequence's share of a micro-batch. */
 struct serve_item {
 	uint32_t req;     /* the request */

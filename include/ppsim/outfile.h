@@ -27,8 +27,16 @@ struct outfile *outfile_open(const char *path, struct pp_error *err);
 FILE *outfile_stream(struct outfile *f);
 
 /*
- * Flushes, closes and renames the temporary file onto the target, then frees f. Returns 0, or
- * -1 with a PP_ERR_IO error naming the path (the temporary file is removed).
+ * Flushes and closes the stream, so that every write error (a full disk, a file-size limit)
+ * shows before any target is replaced. Returns 0, or -1 with a PP_ERR_IO error naming the path;
+ * either way f stays the caller's, to commit or abort. A second call does nothing.
+ */
+int outfile_finish(struct outfile *f, struct pp_error *err);
+
+/*
+ * Finishes f (outfile_finish) when it is not yet, renames the temporary file onto the target
+ * and frees f. Returns 0, or -1 with a PP_ERR_IO error naming the path (the temporary file is
+ * removed).
  */
 int outfile_commit(struct outfile *f, struct pp_error *err);
 

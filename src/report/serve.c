@@ -111,6 +111,17 @@ static void write_devices(FILE *out, const struct serve_run *r, const struct ser
 	}
 }
 
+/* Significant digits that tell window edges apart: six, or more when the run starts late
+ * (requests at 1234567 ms in windows of 17 ms need 1234565.5, not 1.23457e+06). */
+static int window_digits(const struct serve_metrics *m)
+{
+	double last = m->nwindows > 0 ? fabs(m->windows[m->nwindows - 1].end) : 0;
+	int digits = 6;
+
+	if (m->window > 0 && last > 0)
+		digits = (int)floor(log10(last)) + 1 - (int)floor(log10(m->window / 100));
+	return digits < 6 ? 6 : digits > 17 ? 17 : digits;
+}
 
 int report_serve_text(FILE *out, const struct serve_run *r, const struct serve_metrics *m)
 {
@@ -145,10 +156,11 @@ int report_serve_text(FILE *out, const struct serve_run *r, const struct serve_m
 	        "queue_max", "tokens", "batches");
 	for (size_t k = 0; k < m->nwindows; k++) {
 		const struct serve_window *w = &m->windows[k];
+		int digits = window_digits(m);
 
-		fprintf(out, "%12.6g %12.6g %8.4f %10.4g %9u %8" PRIu64 " %8" PRIu64 "\n", w->start,
-		        w->end, w->bubble_ratio, w->queue_mean, w->queue_max, w->output_tokens,
-		        w->batches);
+		fprintf(out, "%12.*g %12.*g %8.4f %10.4g %9u %8" PRIu64 " %8" PRIu64 "\n", digits,
+		        w->start, digits, w->end, w->bubble_ratio, w->queue_mean, w->queue_max,
+		        w->output_tokens, w->batches);
 	}
 	return 0;
 }

@@ -159,7 +159,7 @@ static const char letters[] = "FfBbWwIi#";
 struct column {
 	double share[NLETTERS]; /* time units of the column covered by each letter's ops */
 	size_t op[NLETTERS];    /* an op of each letter in the column, for its colour */
-	bool short_op;          /* it holds an op shorter than half a column */
+	bool must;              /* it holds an op's middle, so it shows whatever its idle time */
 	bool label;             /* a labelled op owns the column */
 };
 
@@ -216,8 +216,11 @@ static void collect_device(char *row, unsigned char *tint, struct column *col, i
 					marks->mixed |= j != l && col[k].share[j] > 0;
 				col[k].share[l] += ov;
 				col[k].op[l] = i;
-				col[k].short_op |= c1 == c0;
 			}
+			/* every op shows in the column of its middle at least */
+			k0 = (int)floor((a + b) / 2 / step);
+			if (k0 >= 0 && k0 < cells)
+				col[k0].must = true;
 		}
 		if (op->flags & OP_OVERLAP)
 			i++; /* the partner was painted with it */
@@ -227,7 +230,7 @@ static void collect_device(char *row, unsigned char *tint, struct column *col, i
 /*
  * Paints device d's row of cells columns of step units each. An op wide enough shows its
  * label over the columns whose middle it covers. The others leave one letter a column, where
- * ops fill more than half of it (or an op too short to show elsewhere lies): of the letters in
+ * ops fill more than half of it or an op has its middle (so that every op shows): of the letters in
  * the column, the one owed the most time so far, each letter drawn paying for the column's
  * busy time. So a row of columns that each hold an F of 1 t and a B of 2 t reads FBBFBB...
  * whatever the phase of the ops against the columns, the letters in the proportion of their
@@ -257,7 +260,7 @@ static void paint_device(char *row, unsigned char *tint, struct column *col, int
 			if (c->share[j] > 0 && (pick == NLETTERS || owed[j] > owed[pick]))
 				pick = j;
 		}
-		if (pick == NLETTERS || (2 * busy <= step && !c->short_op))
+		if (pick == NLETTERS || (2 * busy <= step && !c->must))
 			continue;
 		owed[pick] -= busy;
 		row[k] = letters[pick];
@@ -310,6 +313,20 @@ static void write_scale(FILE *out, int labelw, int cells, int room, double start
 	free(line);
 }
 
+/* True when the scale's labels, start + step * c every ten columns, each leave a blank before
+ * the next and differ from it. */
+static bool labels_fit(int cells, double start, double step)
+{
+	char num[32], prev[32] = "";
+
+	for (int c = 0; c < cells; c += 10) {
+		if (snprintf(num, sizeof(num), "%.6g", start + step * c) > 9 || strcmp(num, prev) == 0)
+			return false;
+		strcpy(prev, num);
+	}
+	return true;
+}
+
 /* Writes row, each run of cells of one colour wrapped in its escape sequence. */
 static void write_colored(FILE *out, const char *row, const unsigned char *tint, int cells)
 {
@@ -336,13 +353,13 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	char label[64], num[32], shape[64], span[64], scale[64], *row;
+	char label[64], num[32], shape[64], span[64], scale[96], *row;
 	unsigned char *tint;
 	struct column *col;
 	struct row_marks marks = {false, false};
 	bool backward = false;
 	int labelw = 0, cells;
-	double step, start = 0;
+	double step, start = 0, origin;
 	bool drawn = r->makespan > s->frame.origin;
 
 	for (int d = 0; d < sc->p; d++) {
@@ -362,9 +379,17 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	snprintf(shape, sizeof(shape), "p=%d v=%d m=%d", sc->p, sc->v, sc->m);
 	snprintf(span, sizeof(span), "makespan %s %s", REPORT_NUM(num, s->frame.makespan),
 	         s->cost->time_unit);
-	snprintf(scale, sizeof(scale), "one column = %g %s", step, s->cost->time_unit);
+	origin = start;
+	if (labels_fit(cells, start, step)) {
+		snprintf(scale, sizeof(scale), "one column = %g %s", step, s->cost->time_unit);
+	} else {
+		/* a late origin: the scale counts from it, which the header names */
+		snprintf(scale, sizeof(scale), "one column = %g %s, the scale from %.10g", step,
+		         s->cost->time_unit, start);
+		origin = 0;
+	}
 	write_wrapped(out, (const char *[]){s->config.schedule, shape, span, scale, NULL}, width);
-	write_scale(out, labelw, cells, width - labelw, start, step);
+	write_scale(out, labelw, cells, width - labelw, origin, step);
 	row = pp_xmalloc((size_t)cells + 1);
 	tint = pp_xmalloc((size_t)cells + 1);
 	col = pp_xmallocarray((size_t)cells, sizeof(*col));

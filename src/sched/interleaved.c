@@ -14,12 +14,12 @@
  * g = m / r. The default g is p whenever p divides m (Megatron-LM's default), and the two
  * frameworks' orders agree wherever both accept.
  */
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "generators.h"
+#include "ppsim/config.h"
 
 /* PyTorch ScheduleInterleaved1F1B: m must be a multiple of its rounds max(1, floor(m/p)). */
 static bool torch_accepts(int p, int m)
@@ -42,7 +42,11 @@ int sched_interleaved_group(const struct sched_params *sp)
 	return sp->group != 0 ? sp->group : sp->m / rounds;
 }
 
-/* Appends " and N" or, for the first, " N" of the valid values in [lo, hi] nearest to x. */
+/*
+ * Writes into buf the valid values in [lo, hi] nearest to x on each side, "A and B", or the one
+ * there is; ok(p, m, g) judges m (vary_m) or g, the other being fix. Returns whether there is
+ * one.
+ */
 static int nearest(int x, int lo, int hi, bool (*ok)(int p, int m, int g), int p, int fix,
                    bool vary_m, char *buf, size_t n)
 {
@@ -76,8 +80,8 @@ int sched_interleaved_check(const struct sched_params *sp, const char **key, str
 			               "interleaved needs a group of at least p=%d micro-batches "
 			               "(Megatron-LM's rule p <= g <= m)",
 			               sp->p);
-		/* a multiple of g is always valid, so some m above is */
-		nearest(sp->m, sp->group, INT_MAX - sp->group, megatron_accepts, sp->p, sp->group,
+		/* a multiple of g is valid: there is an m above unless m is near the cap */
+		nearest(sp->m, sp->group, PP_MAX_COUNT, megatron_accepts, sp->p, sp->group,
 		        true, ms, sizeof(ms));
 		if (!nearest(sp->group, sp->p, sp->m, megatron_accepts, sp->p, sp->m, false, gs,
 		             sizeof(gs)))

@@ -253,3 +253,15 @@ fi
 run_json serve -p 2 --requests=tests/cli/requests/long-prompt.csv --step-time=1 --token-time=0.1
 RUN="ppsim serve (explicit costs)"
 expect devices.0.kv_peak_bytes null
+
+# Requests arriving late (at 1234567 t): the timeline's scale counts from its origin, which the
+# header names, instead of labels like 1.23457e+06 that run together and repeat.
+(cd "$ROOT" && ppsim serve -p 4 --requests=tests/cli/requests/late.csv --step-time=1 \
+	--token-time=0.01 --timeline=100) >"$TMP/late.txt"
+if grep -q "one column = 2.5 t, the scale from 1234565$" "$TMP/late.txt" &&
+	grep -q "^                0         25        50        75        100 " "$TMP/late.txt" &&
+	! grep -q "e+0" "$TMP/late.txt"; then
+	ok
+else
+	not_ok "ppsim serve --timeline of late requests: $(grep -A1 'one column' "$TMP/late.txt")"
+fi

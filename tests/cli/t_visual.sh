@@ -38,15 +38,34 @@ fi
 # colour follows the terminal, so these run ppsim on a pseudo-terminal (script, from the
 # essential bsdutils package): coloured there, plain there under NO_COLOR, plain into a pipe.
 esc=$(printf '\033')
+# on_tty ENV [ARGS]: the timeline on a pseudo-terminal, ENV (assignments or env -u) before it
 on_tty() {
-	script -qec "$1 ${PPSIM_WRAP:-} $PPSIM -p 4 -m 8 --timeline=80 ${2:-}" /dev/null
+	script -qec "$1 ${PPSIM_WRAP:-} '$PPSIM' -p 4 -m 8 --timeline=80 ${2:-}" /dev/null </dev/null
 }
-if on_tty "env -u NO_COLOR" | grep -q "$esc\\[34m"; then ok; else not_ok "no colour on a terminal"; fi
-if on_tty "NO_COLOR=1" | grep -q "$esc"; then not_ok "NO_COLOR=1 coloured a terminal"; else ok; fi
-if on_tty "NO_COLOR=" | grep -q "$esc\\[34m"; then ok; else
-	not_ok "an empty NO_COLOR turned colour off (no-color.org: only a non-empty value does)"
+if [ "$(script -qec 'test -t 1 && echo tty' /dev/null </dev/null | tr -d '\r')" = tty ]; then
+	# each check also sees the timeline, so that a run that printed nothing cannot pass
+	tty_shows() { # $1: the timeline has colour (yes/no); then on_tty's arguments
+		want=$1
+		shift
+		on_tty "$@" >"$TMP/tty.out"
+		if grep -q "^GPU 3 (stage 3)" "$TMP/tty.out"; then
+			if grep -q "$esc\\[34m" "$TMP/tty.out"; then got=yes; else got=no; fi
+			[ "$got" = "$want" ]
+		else
+			false
+		fi
+	}
+	if tty_shows yes "env -u NO_COLOR"; then ok; else not_ok "no colour on a terminal"; fi
+	if tty_shows no "NO_COLOR=1"; then ok; else not_ok "NO_COLOR=1 coloured a terminal"; fi
+	if tty_shows yes "NO_COLOR="; then ok; else
+		not_ok "an empty NO_COLOR turned colour off (no-color.org: only a non-empty value does)"
+	fi
+	if tty_shows no "env -u NO_COLOR" --color=never; then ok; else
+		not_ok "--color=never coloured a terminal"
+	fi
+else
+	echo "skip: no pseudo-terminal here (script from bsdutils); colour on a terminal untested"
 fi
-if on_tty "env -u NO_COLOR" --color=never | grep -q "$esc"; then not_ok "--color=never coloured a terminal"; else ok; fi
 if ppsim -p 4 -m 8 --timeline | grep -q "$esc"; then not_ok "--color=auto coloured a pipe"; else ok; fi
 if NO_COLOR=1 ppsim -p 4 -m 8 --timeline | grep -q "$esc"; then not_ok "NO_COLOR=1 coloured"; else ok; fi
 if ppsim -p 4 -m 8 --timeline --color=always | grep -q "$esc\\[34m"; then ok; else
@@ -65,10 +84,10 @@ done
 fails 4 "cannot write '$TMP/plain/t.json': Not a directory" --trace="$TMP/plain/t.json"
 mkdir -p "$TMP/ro"
 chmod 555 "$TMP/ro"
-if [ "$(id -u)" -ne 0 ]; then
+if [ "$(id -u)" -ne 0 ]; then # root writes anywhere
 	fails 4 "cannot write '$TMP/ro/t.json'" --trace="$TMP/ro/t.json"
+	if [ -z "$(ls -A "$TMP/ro")" ]; then ok; else not_ok "a failed write left $(ls "$TMP/ro")"; fi
 fi
-if [ -z "$(ls -A "$TMP/ro")" ]; then ok; else not_ok "a failed write left $(ls "$TMP/ro")"; fi
 
 # A write that fails part-way (here at the file-size limit, which binds root too) removes its
 # temporary file; and the outputs of one run stand or fall together: the trace that was
@@ -89,6 +108,10 @@ fi
 fails 4 "cannot write '$TMP/nodir/x.svg'" --trace="$TMP/big/t.json" --dump-ops="$TMP/big/o.csv" \
 	--svg="$TMP/nodir/x.svg"
 if [ -z "$(ls -A "$TMP/big")" ]; then ok; else not_ok "a failed run left $(ls "$TMP/big")"; fi
+# the same when the failure shows only as the data is flushed: a full disk
+fails 4 "cannot write '/dev/full': No space left on device" --dump-ops="$TMP/big/o.csv" \
+	--svg=/dev/full
+if [ -z "$(ls -A "$TMP/big")" ]; then ok; else not_ok "a run failing on /dev/full left $(ls "$TMP/big")"; fi
 
 # A device is written in place, never replaced by a renamed file: the run fails on /dev/full
 # and leaves it a device, and /dev/null takes the trace.

@@ -448,14 +448,17 @@ static void config_validate_refuses_a_time_below_one_tick(void)
 		struct pp_error err = {0};
 		char want[64];
 
-		/* 1e-6 is one tick and runs; half of it would round to nothing */
+		/* 1e-6 is one tick and runs, as does 6e-7, which rounds to it; 4e-7 would round
+		 * to nothing */
 		config_init(&c);
 		unit_set(&c, keys[i], "1e-6");
 		CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
-		unit_set(&c, keys[i], "5e-7");
+		unit_set(&c, keys[i], "6e-7");
+		CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+		unit_set(&c, keys[i], "4e-7");
 		CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
 		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-		snprintf(want, sizeof(want), "--%s '5e-07': below the resolution of 1e-06", names[i]);
+		snprintf(want, sizeof(want), "--%s '4e-07': below the resolution of 1e-06", names[i]);
 		CU_ASSERT_EQUAL(strncmp(err.msg, want, strlen(want)), 0);
 	}
 }

@@ -3,6 +3,7 @@
  * comparisons, op CSV and ASCII timeline.
  */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -461,6 +462,42 @@ static void report_timeline_shows_ops_sharing_columns_in_proportion(void)
 	CU_ASSERT_PTR_NULL(strstr(text, "[F3] micro-batch 3"));
 	free(text);
 	sim_free(s);
+}
+
+/* Every op shows: the column holding its middle is never idle, however short the op and
+ * whatever shares its columns (here forwards of 0.3 t and backwards of 1.1 t at 0.6 t a
+ * column, and the coarse 1F1B above). */
+static void report_timeline_shows_every_op_in_the_column_of_its_middle(void)
+{
+	struct config cases[2];
+
+	cases[0] = unit_config("1f1b", 4, 1, 1, 0.3, 1.1, 1);
+	cases[1] = unit_config("1f1b", 8, 1, 64, 1, 1, 1);
+	for (size_t n = 0; n < 2; n++) {
+		struct sim *s = unit_run(&cases[n], 0);
+		const struct sched *sc = s->sched;
+		char *text = write_timeline(s, n == 0 ? 40 : 120);
+		const char *at = strstr(text, "one column = ");
+		double step = at != NULL ? atof(at + strlen("one column = ")) : 0;
+		char label[48], line[256];
+
+		CU_ASSERT_FATAL(step > 0);
+		for (int d = 0; d < sc->p; d++) {
+			snprintf(label, sizeof(label), "GPU %d (stage %d) ", d, d);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(line_starting(text, label, line, sizeof(line)));
+			for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+				double mid = (pp_time_to_units(s->result->times[i].start, s->cost->tick) +
+				              pp_time_to_units(s->result->times[i].end, s->cost->tick)) /
+				             2;
+				size_t k = strlen(label) + (size_t)floor(mid / step);
+
+				CU_ASSERT_FATAL(k < strlen(line));
+				CU_ASSERT_NOT_EQUAL(line[k], '.');
+			}
+		}
+		free(text);
+		sim_free(s);
+	}
 }
 
 static void report_timeline_rows_fit_the_width(void)
@@ -1074,6 +1111,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_timeline_draws_one_labelled_row_per_device_with_boxes),
         UNIT_TEST(report_timeline_draws_kind_letters_when_ops_are_narrow),
         UNIT_TEST(report_timeline_shows_ops_sharing_columns_in_proportion),
+        UNIT_TEST(report_timeline_shows_every_op_in_the_column_of_its_middle),
         UNIT_TEST(report_timeline_rows_fit_the_width),
         UNIT_TEST(report_timeline_scale_fits_the_width),
         UNIT_TEST(report_timeline_header_and_legend_fit_the_width),
