@@ -115,6 +115,42 @@ static void outfile_abort_leaves_no_file_behind(void)
 	CU_ASSERT_EQUAL(rmdir(dir), 0);
 }
 
+/* Finishing shows a write error while the target is untouched; a finished file not committed
+ * still leaves nothing; a finished file commits. */
+static void outfile_finish_reports_errors_before_any_rename(void)
+{
+	char dir[512], path[600], buf[64];
+	struct pp_error err = {0};
+	struct outfile *f = outfile_open("/dev/full", &err);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("no room", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_finish(f, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'/dev/full': No space left on device"));
+	outfile_abort(f);
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/ops.csv", dir);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("done", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_finish(f, &err), 0);
+	CU_ASSERT_EQUAL(outfile_finish(f, &err), 0);
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	outfile_abort(f);
+	CU_ASSERT_EQUAL(count_entries(dir), 0);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("done", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_finish(f, &err), 0);
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(read_all(path, buf, sizeof(buf)));
+	CU_ASSERT_STRING_EQUAL(buf, "done");
+	CU_ASSERT_EQUAL(remove(path), 0);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+}
+
 static void outfile_open_fails_with_an_io_error_naming_the_path(void)
 {
 	char dir[512], path[600];
@@ -227,6 +263,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(outfile_commit_creates_the_file_with_what_was_written),
         UNIT_TEST(outfile_commit_replaces_an_existing_file),
         UNIT_TEST(outfile_abort_leaves_no_file_behind),
+        UNIT_TEST(outfile_finish_reports_errors_before_any_rename),
         UNIT_TEST(outfile_open_fails_with_an_io_error_naming_the_path),
         UNIT_TEST(outfile_open_rejects_an_empty_name),
         UNIT_TEST(outfile_open_fails_when_the_target_is_a_directory),
