@@ -22,16 +22,18 @@
 #include "ppsim/config.h"
 
 /* PyTorch ScheduleInterleaved1F1B: m must be a multiple of its rounds max(1, floor(m/p)). */
-static bool torch_accepts(int p, int m)
+static bool torch_accepts(const struct sched_params *sp)
 {
-	int rounds = m / p > 1 ? m / p : 1;
+	int rounds = sp->m / sp->p > 1 ? sp->m / sp->p : 1;
 
-	return m % rounds == 0;
+	return sp->m % rounds == 0;
 }
 
 /* Megatron-LM: p <= g <= m, and m mod g is 0 or at least p. */
-static bool megatron_accepts(int p, int m, int g)
+static bool megatron_accepts(const struct sched_params *sp)
 {
+	int p = sp->p, m = sp->m, g = sp->group;
+
 	return p <= g && g <= m && (m % g == 0 || m % g >= p);
 }
 
@@ -43,21 +45,20 @@ int sched_interleaved_group(const struct sched_params *sp)
 }
 
 /*
- * Writes into buf the valid values in [lo, hi] nearest to x on each side, "A and B", or the one
- * there is; ok(p, m, g) judges m (vary_m) or g, the other being fix. Returns whether there is
- * one.
+ * Writes into buf the values of m (or, with vary_group, of g) in [lo, hi] nearest to sp's on
+ * each side that ok accepts, the rest of sp as it is: "A and B", or the one there is. Returns
+ * whether there is one.
  */
-static int nearest(int x, int lo, int hi, bool (*ok)(int p, int m, int g), int p, int fix,
-                   bool vary_m, char *buf, size_t n)
+static bool nearest(const struct sched_params *sp, bool vary_group, int lo, int hi,
+                    bool (*ok)(const struct sched_params *sp), char *buf, size_t n)
 {
-	int below = 0, above = 0, len = 0;
+	struct sched_params t = *sp;
+	int *y = vary_group ? &t.group : &t.m, x = *y, below = 0, above = 0, len = 0;
 
-	for (int y = x - 1; y >= lo && below == 0; y--)
-		if (vary_m ? ok(p, y, fix) : ok(p, fix, y))
-			below = y;
-	for (int y = x + 1; y <= hi && above == 0; y++)
-		if (vary_m ? ok(p, y, fix) : ok(p, fix, y))
-			above = y;
+	for (*y = x - 1; *y >= lo && below == 0; --*y)
+		below = ok(&t) ? *y : 0;
+	for (*y = x + 1; *y <= hi && above == 0; ++*y)
+		above = ok(&t) ? *y : 0;
 	if (below != 0)
 		len = snprintf(buf, n, "%d", below);
 	if (above != 0)
@@ -67,13 +68,11 @@ static int nearest(int x, int lo, int hi, bool (*ok)(int p, int m, int g), int p
 
 int sched_interleaved_check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
-	int below, above;
+	char ms[48] = "", gs[48] = "";
 
 	if (sp->group != 0) {
-		char ms[48] = "", gs[48] = "";
-
 		*key = "group_size";
-		if (megatron_accepts(sp->p, sp->m, sp->group))
+		if (megatron_accepts(sp))
 			return 0;
 		if (sp->group < sp->p)
 			return pp_fail(err, PP_ERR_USAGE,
@@ -81,10 +80,8 @@ int sched_interleaved_check(const struct sched_params *sp, const char **key, str
 			               "(Megatron-LM's rule p <= g <= m)",
 			               sp->p);
 		/* a multiple of g is valid: there is an m above unless m is near the cap */
-		nearest(sp->m, sp->group, PP_MAX_COUNT, megatron_accepts, sp->p, sp->group,
-		        true, ms, sizeof(ms));
-		if (!nearest(sp->group, sp->p, sp->m, megatron_accepts, sp->p, sp->m, false, gs,
-		             sizeof(gs)))
+		nearest(sp, false, sp->group, PP_MAX_COUNT, megatron_accepts, ms, sizeof(ms));
+		if (!nearest(sp, true, sp->p, sp->m, megatron_accepts, gs, sizeof(gs)))
 			snprintf(gs, sizeof(gs), "none");
 		return pp_fail(err, PP_ERR_USAGE,
 		               "interleaved needs p <= g <= m and m mod g of 0 or at least p "
@@ -93,17 +90,15 @@ int sched_interleaved_check(const struct sched_params *sp, const char **key, str
 		               sp->p, sp->m, sp->group, ms, sp->m, gs);
 	}
 	*key = "m";
-	if (torch_accepts(sp->p, sp->m))
+	if (torch_accepts(sp))
 		return 0;
-	for (below = sp->m - 1; below > 1 && !torch_accepts(sp->p, below); below--)
-		;
-	for (above = sp->m + 1; !torch_accepts(sp->p, above); above++)
-		;
+	/* m = 1 is always valid, and so is a multiple of p */
+	nearest(sp, false, 1, PP_MAX_COUNT, torch_accepts, ms, sizeof(ms));
 	return pp_fail(
 	        err, PP_ERR_USAGE,
 	        "interleaved with p=%d accepts neither Megatron-LM's m (a multiple of p) nor "
-	        "PyTorch's (a multiple of max(1, floor(m/p))); nearest valid m: %d and %d",
-	        sp->p, below, above);
+	        "PyTorch's (a multiple of max(1, floor(m/p))); nearest valid m: %s",
+	        sp->p, ms);
 }
 
 void sched_interleaved_generate(struct sched *s)
