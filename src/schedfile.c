@@ -2,7 +2,6 @@
  * schedule; and write a schedule in either format. */
 #include "ppsim/schedfile.h"
 
-#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -48,6 +47,7 @@ struct reader {
 	size_t nrows, cap;
 	char *tokens; /* PyTorch: each cell's text, NUL-terminated, one after another */
 	size_t ntokens, tokcap;
+	size_t *op_row; /* once built: the row each op of the schedule came from */
 };
 
 static int fail_at(const struct reader *r, struct pp_error *err, unsigned line, unsigned column,
@@ -473,18 +473,10 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, b
 	               r->path);
 }
 
-/* The row op i of s came from: the k-th row of its device for the k-th op of that device. A
- * scan, for error messages only. */
-static const struct row *row_of_op(const struct reader *r, const struct sched *s, size_t i)
+/* The row op i of the built schedule came from. */
+static const struct row *row_of_op(const struct reader *r, size_t i)
 {
-	long d = (long)s->stage_device[s->ops[i].stage];
-	size_t k = i - s->dev_start[d];
-
-	for (size_t j = 0; j < r->nrows; j++)
-		if (r->rows[j].device == d && k-- == 0)
-			return &r->rows[j];
-	assert(!"every op comes from a row");
-	return NULL;
+	return &r->rows[r->op_row[i]];
 }
 
 /* Builds out->sched from the rows and checks its structure, naming the op's place. */
@@ -504,6 +496,7 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 	out->lines = pp_xmallocarray(r->nrows, sizeof(*out->lines));
 	out->columns = pp_xmallocarray(r->nrows, sizeof(*out->columns));
 	out->cells = pp_xmallocarray(r->nrows, sizeof(*out->cells));
+	r->op_row = pp_xmallocarray(r->nrows, sizeof(*r->op_row));
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct row *w = &r->rows[i];
 		size_t at = s->dev_start[w->device] + s->dev_fill[w->device];
@@ -511,6 +504,7 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 		out->lines[at] = w->line;
 		out->columns[at] = w->column;
 		out->cells[at] = w->cell;
+		r->op_row[at] = i;
 		sched_push(s, (int)w->device, (enum op_kind)w->kind, (int)w->mb, (int)w->stage);
 		if (w->overlap) {
 			s->ops[at].flags = OP_OVERLAP;
@@ -521,7 +515,7 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 		return 0;
 	snprintf(msg, sizeof(msg), "%s", err->msg);
 	if (bad != SIZE_MAX)
-		return fail_row(r, err, row_of_op(r, s, bad), msg);
+		return fail_row(r, err, row_of_op(r, bad), msg);
 	/* a missing op has no place of its own: name the first line of its device */
 	if (s->dev_start[device] < s->dev_start[device + 1]) {
 		char what[sizeof(err->msg)];
@@ -532,33 +526,26 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s': %s", r->path, msg);
 }
 
-/* What sched_check_order needs to name a waiting op's place. */
-struct places {
-	const struct reader *r;
-	const struct sched *s;
-};
-
 /* The place of op i: " at line L" in ppsim's format; " at line L, column C (cell N 'TEXT')" in
  * PyTorch's. */
 static void name_place(const void *ctx, size_t i, char *buf, size_t n)
 {
-	const struct places *pl = ctx;
-	const struct row *w = row_of_op(pl->r, pl->s, i);
+	const struct reader *r = ctx;
+	const struct row *w = row_of_op(r, i);
 
 	if (w->cell == 0)
 		snprintf(buf, n, " at line %" PRIu32, w->line);
 	else
 		snprintf(buf, n,
 		         " at line %" PRIu32 ", column %" PRIu32 " (cell %" PRIu32 " '%.40s')",
-		         w->line, w->column, w->cell, pl->r->tokens + w->token);
+		         w->line, w->column, w->cell, r->tokens + w->token);
 }
 
 /* Checks that the order of out->sched can run; a cyclic wait is a PP_ERR_SIM error at the place
  * of the first stuck device's waiting op, naming each waiting op's place. */
 static int check_order(const struct reader *r, const struct schedfile *out, struct pp_error *err)
 {
-	struct places pl = {r, out->sched};
-	struct sched_where where = {name_place, &pl};
+	struct sched_where where = {name_place, r};
 	size_t stuck = 0;
 	char msg[sizeof(err->msg)];
 	const struct row *w;
@@ -566,7 +553,7 @@ static int check_order(const struct reader *r, const struct schedfile *out, stru
 	if (sched_check_order_where(out->sched, &where, &stuck, err) == 0)
 		return 0;
 	snprintf(msg, sizeof(msg), "%s", err->msg);
-	w = row_of_op(r, out->sched, stuck);
+	w = row_of_op(r, stuck);
 	fail_at(r, err, w->line, w->column, msg);
 	err->kind = PP_ERR_SIM;
 	return -1;
@@ -588,7 +575,7 @@ int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err
 
 int schedfile_read_stream(FILE *f, const char *path, struct schedfile *out, struct pp_error *err)
 {
-	struct reader r = {path, SCHEDFILE_PPSIM, {0}, 0, 0, NULL, 0, 0, NULL, 0, 0};
+	struct reader r = {path, SCHEDFILE_PPSIM, {0}, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL};
 	struct sched_params sp = {0, 0, 0, 0};
 	enum placement pl = PLACE_LOOP;
 	bool split = false, mixed = false;
@@ -605,6 +592,7 @@ int schedfile_read_stream(FILE *f, const char *path, struct schedfile *out, stru
 		rc = check_order(&r, out, err);
 	free(r.rows);
 	free(r.tokens);
+	free(r.op_row);
 	if (rc != 0)
 		schedfile_release(out);
 	return rc;
