@@ -99,7 +99,7 @@ struct serve_queue_point {
 	uint32_t waiting;
 };
 
-/* What one GPU of a serving device holds, with a model (all 0 without one). */
+/* Which pipeline a serving device is in and, with a model (else 0), what one of its GPUs holds. */
 struct serve_device_memory {
 	int pipeline;          /* 0: the pipeline (decode, when disaggregated); 1: prefill */
 	double capacity_bytes; /* the GPU's memory less --memory-reserve */

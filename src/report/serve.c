@@ -127,6 +127,7 @@ int report_serve_text(FILE *out, const struct serve_run *r, const struct serve_m
 {
 	const char *unit = unit_of(r);
 	char num[32];
+	int digits;
 
 	write_shape(out, r);
 	write_requests(out, r);
@@ -154,9 +155,9 @@ int report_serve_text(FILE *out, const struct serve_run *r, const struct serve_m
 	        m->window, unit);
 	fprintf(out, "%12s %12s %8s %10s %9s %8s %8s\n", "start", "end", "bubble", "queue_mean",
 	        "queue_max", "tokens", "batches");
+	digits = window_digits(m);
 	for (size_t k = 0; k < m->nwindows; k++) {
 		const struct serve_window *w = &m->windows[k];
-		int digits = window_digits(m);
 
 		fprintf(out, "%12.*g %12.*g %8.4f %10.4g %9u %8" PRIu64 " %8" PRIu64 "\n", digits,
 		        w->start, digits, w->end, w->bubble_ratio, w->queue_mean, w->queue_max,
@@ -295,16 +296,16 @@ int report_serve_json(FILE *out, const struct serve_run *r, const struct serve_m
 		fprintf(out, "%s{\"device\":%d", d ? "," : "", d);
 		json_num(out, "busy", m->busy[d]);
 		json_num(out, "utilization", m->device_utilization[d]);
+		fprintf(out, ",\"pipeline\":\"%s\"", r->memory[d].pipeline ? "prefill" : "decode");
 		if (config_has_model(&r->config)) {
 			const struct serve_device_memory *g = &r->memory[d];
 
-			fprintf(out, ",\"pipeline\":\"%s\"", g->pipeline ? "prefill" : "decode");
 			json_num(out, "weight_bytes", g->weight_bytes);
 			json_num(out, "kv_token_bytes", g->kv_token_bytes);
 			json_num(out, "kv_peak_bytes", g->kv_peak_bytes);
 			json_num(out, "capacity_bytes", g->capacity_bytes);
 		} else {
-			fputs(",\"pipeline\":null,\"weight_bytes\":null,\"kv_token_bytes\":null,"
+			fputs(",\"weight_bytes\":null,\"kv_token_bytes\":null,"
 			      "\"kv_peak_bytes\":null,\"capacity_bytes\":null",
 			      out);
 		}

@@ -253,6 +253,7 @@ fi
 run_json serve -p 2 --requests=tests/cli/requests/long-prompt.csv --step-time=1 --token-time=0.1
 RUN="ppsim serve (explicit costs)"
 expect devices.0.kv_peak_bytes null
+expect devices.0.pipeline decode
 
 # Requests arriving late (at 1234567 t): the timeline's scale counts from its origin, which the
 # header names, instead of labels like 1.23457e+06 that run together and repeat.
