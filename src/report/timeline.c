@@ -105,7 +105,6 @@ static int cell_of(pp_time t, int64_t tick, double start, double step)
 	return (int)floor((pp_time_to_units(t, tick) - start) / step + 0.5);
 }
 
-/* Paints op into row[c0, c1) with the richest form that fits. */
 /* Writes the label of op into buf: "F3", "f3" (chunk 1 of 2), "F3.2" (chunk 2 of more than 2). */
 int report_op_label(char *buf, size_t n, const struct sched *s, const struct op *op)
 {
@@ -186,8 +185,7 @@ static void collect_device(char *row, unsigned char *tint, struct column *col, i
 	const struct result *r = s->result;
 	int64_t tick = s->cost->tick;
 
-	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1] && r->makespan > s->frame.origin;
-	     i++) {
+	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 		const struct op *op = &sc->ops[i];
 		double a = pp_time_to_units(r->times[i].start, tick) - start;
 		double b = pp_time_to_units(r->times[i].end, tick) - start;
@@ -230,9 +228,9 @@ static void collect_device(char *row, unsigned char *tint, struct column *col, i
 /*
  * Paints device d's row of cells columns of step units each. An op wide enough shows its
  * label over the columns whose middle it covers. The others leave one letter a column, where
- * ops fill more than half of it or an op has its middle (so that every op shows): of the letters in
- * the column, the one owed the most time so far, each letter drawn paying for the column's
- * busy time. So a row of columns that each hold an F of 1 t and a B of 2 t reads FBBFBB...
+ * ops fill more than half of it or an op has its middle (so that every op shows): of the
+ * letters in the column, the one owed the most time so far, each letter drawn paying for the
+ * column's busy time. So a row of columns that each hold an F of 1 t and a B of 2 t reads FBBFBB...
  * whatever the phase of the ops against the columns, the letters in the proportion of their
  * time.
  */
@@ -359,7 +357,7 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	struct row_marks marks = {false, false};
 	bool backward = false;
 	int labelw = 0, cells;
-	double step, start = 0, origin;
+	double step, start = 0, scale_from;
 	bool drawn = r->makespan > s->frame.origin;
 
 	for (int d = 0; d < sc->p; d++) {
@@ -379,17 +377,14 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	snprintf(shape, sizeof(shape), "p=%d v=%d m=%d", sc->p, sc->v, sc->m);
 	snprintf(span, sizeof(span), "makespan %s %s", REPORT_NUM(num, s->frame.makespan),
 	         s->cost->time_unit);
-	origin = start;
-	if (labels_fit(cells, start, step)) {
-		snprintf(scale, sizeof(scale), "one column = %g %s", step, s->cost->time_unit);
-	} else {
-		/* a late origin: the scale counts from it, which the header names */
-		snprintf(scale, sizeof(scale), "one column = %g %s, the scale from %.10g", step,
-		         s->cost->time_unit, start);
-		origin = 0;
-	}
+	/* a late origin whose times do not fit the scale: it counts from it, named in the header */
+	scale_from = labels_fit(cells, start, step) ? start : 0;
+	snprintf(scale, sizeof(scale), "one column = %g %s", step, s->cost->time_unit);
+	if (scale_from != start)
+		snprintf(scale + strlen(scale), sizeof(scale) - strlen(scale),
+		         ", the scale from %.10g", start);
 	write_wrapped(out, (const char *[]){s->config.schedule, shape, span, scale, NULL}, width);
-	write_scale(out, labelw, cells, width - labelw, origin, step);
+	write_scale(out, labelw, cells, width - labelw, scale_from, step);
 	row = pp_xmalloc((size_t)cells + 1);
 	tint = pp_xmalloc((size_t)cells + 1);
 	col = pp_xmallocarray((size_t)cells, sizeof(*col));
