@@ -219,6 +219,15 @@ void sched_generate_priced(struct sched *s, const struct sched_prices *pr)
 	assert_full(s);
 }
 
+int64_t sched_prices_limit(const struct sched *s, const struct sched_prices *pr, int d)
+{
+	double unit = 0;
+
+	for (int c = 0; c < s->v; c++)
+		unit += (double)pr->act[sched_stage_of(s, d, c)];
+	return (int64_t)llround(pr->mem_limit * unit);
+}
+
 struct sched_params sched_params_of(const struct sched *s)
 {
 	struct sched_params sp = {s->p, s->v, s->m, s->group};

@@ -8,21 +8,12 @@
 
 void sim_price_schedule(struct sched *s, const struct cost *k, const struct config *c)
 {
-	size_t n = (size_t)k->S;
-	double *t = pp_xmallocarray(4 * n, sizeof(*t));
-	struct sched_prices pr = {t, t + n, t + 2 * n, t + 3 * n, c->w_mem_fraction, 0};
+	struct sched_prices pr = {k->t_f, k->t_b, k->t_w, k->msg_time, k->act, k->act_w, 0};
 
-	for (size_t st = 0; st < n; st++) {
-		t[st] = pp_time_to_units(k->t_f[st], k->tick);
-		t[n + st] = pp_time_to_units(k->t_b[st], k->tick);
-		t[2 * n + st] = pp_time_to_units(k->t_w[st], k->tick);
-		t[3 * n + st] = pp_time_to_units(k->msg_time[st], k->tick);
-	}
 	pr.mem_limit = s->desc->limit_per_p > 0 ? (double)s->desc->limit_per_p * s->p
 	               : c->mem_limit > 0       ? c->mem_limit
 	                                        : s->p;
 	sched_generate_priced(s, &pr);
-	free(t);
 }
 
 /*

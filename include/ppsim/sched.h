@@ -59,15 +59,19 @@ struct sched_desc;
 
 /*
  * What a priced generator (one that orders ops by their costs, such as zb-auto) knows: per
- * stage op times and per boundary message times, in units, and its memory rules.
+ * stage op times and per boundary message times in the engine's integer ticks, and activation
+ * amounts in the cost's integer units. Every decision it takes compares these integers, so that
+ * scaling every time by one factor changes no order (DESIGN.md, "Results do not depend on the
+ * time unit").
  */
 struct sched_prices {
-	const double *t_f;    /* [S] forward time of stage s */
-	const double *t_b;    /* [S] input-gradient backward time */
-	const double *t_w;    /* [S] weight-gradient backward time */
-	const double *t_comm; /* [S] message time across boundary s -> s+1 */
-	double w_fraction;    /* share of activations W frees (B frees the rest) */
-	double mem_limit;     /* alive activations allowed, in micro-batches */
+	const pp_time *t_f;    /* [S] forward time of stage s, in ticks */
+	const pp_time *t_b;    /* [S] input-gradient backward time */
+	const pp_time *t_w;    /* [S] weight-gradient backward time */
+	const pp_time *t_comm; /* [S] message time across boundary s -> s+1 (S-1: unused) */
+	const int64_t *act;    /* [S] activations F of stage s allocates */
+	const int64_t *act_w;  /* [S] the part of them W frees (B frees the rest) */
+	double mem_limit;      /* activations a device may hold, in micro-batches (> 0) */
 };
 
 /* The shape a generator is asked for. */

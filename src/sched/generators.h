@@ -50,6 +50,10 @@ double sched_dualpipev_theory(const struct sched_params *sp, double t_f, double 
                               double overlap);
 double sched_dualpipev_peak(const struct sched_params *sp, int d);
 
+/* The activations device d of s may hold under pr's limit, in pr's amounts: mem_limit times
+ * one micro-batch's activations on all its chunks, rounded to the nearest amount. */
+int64_t sched_prices_limit(const struct sched *s, const struct sched_prices *pr, int d);
+
 void sched_zbauto_generate(struct sched *s, const struct sched_prices *pr);
 
 #endif

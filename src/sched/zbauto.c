@@ -15,18 +15,16 @@
  * gaps) are tried in all eight combinations; the one with the smallest estimated makespan wins
  * (the authors score the longest stage span instead; ties keep the earlier combination).
  *
- * The limit is in micro-batches of activations: an F adds 1, its B frees 1 - w_fraction, its W
- * the rest. zb1p is this with limit p, zb2p with 2p.
+ * The limit is in micro-batches of activations: an F adds its stage's activations, its B frees
+ * all but the part W needs, its W that part. zb1p is this with limit p, zb2p with 2p. Times are
+ * the engine's ticks and amounts integers, so every comparison is exact and the order does not
+ * depend on the time unit (the authors compare floating-point sums, which can reject a W that
+ * fits a gap exactly).
  */
-#include <float.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "generators.h"
-
-/* A limit this close above an amount still admits it (floating-point sums of shares). */
-#define SLACK 1e-9
 
 /* One stage's op in the order the pass put it there. */
 struct zop {
@@ -38,34 +36,37 @@ struct zop {
 struct zstate {
 	const struct sched_prices *pr;
 	int p, m;
-	double limit;
 	bool bubble_first, prioritize_b, overrun;
-	int *f, *b, *w;                     /* [p] next micro-batch of each kind */
-	double *mem, *end, *bubble, *start; /* [p] */
-	double *tf, *tb;                    /* [p * m] finish times of F and B */
+	int *f, *b, *w;                      /* [p] next micro-batch of each kind */
+	int64_t *mem, *limit;                /* [p] activations alive, and allowed */
+	pp_time *end, *bubble, *start;       /* [p] */
+	pp_time *tf, *tb;                    /* [p * m] finish times of F and B */
 	struct zop *ops;                    /* [p * 3m] per stage, in order */
 	int *nops;                          /* [p] */
 	bool failed;
 };
 
-static double cost_of(const struct zstate *z, int j, enum op_kind k)
+static pp_time cost_of(const struct zstate *z, int j, enum op_kind k)
 {
 	return k == OP_F ? z->pr->t_f[j] : k == OP_B ? z->pr->t_b[j] : z->pr->t_w[j];
 }
 
-static double mem_of(const struct zstate *z, enum op_kind k)
+/* What an op of kind k on stage j adds to its stage's alive activations (< 0: frees). */
+static int64_t mem_of(const struct zstate *z, int j, enum op_kind k)
 {
-	return k == OP_F ? 1 : k == OP_B ? -(1 - z->pr->w_fraction) : -z->pr->w_fraction;
+	const int64_t a = z->pr->act[j], aw = z->pr->act_w[j];
+
+	return k == OP_F ? a : k == OP_B ? -(a - aw) : -aw;
 }
 
-static double comm(const struct zstate *z, int boundary)
+static pp_time comm(const struct zstate *z, int boundary)
 {
 	return z->pr->t_comm[boundary];
 }
 
-static double max_bubble(const struct zstate *z)
+static pp_time max_bubble(const struct zstate *z)
 {
-	double x = 0;
+	pp_time x = 0;
 
 	for (int j = 0; j < z->p; j++)
 		if (z->bubble[j] > x)
@@ -77,7 +78,7 @@ static double max_bubble(const struct zstate *z)
 static void put(struct zstate *z, int j, enum op_kind k)
 {
 	int *ctr = k == OP_F ? z->f : k == OP_B ? z->b : z->w, mb = ctr[j];
-	double ready = z->end[j], t = cost_of(z, j, k), finish;
+	pp_time ready = z->end[j], t = cost_of(z, j, k), finish;
 
 	if (k == OP_F && j > 0 && z->tf[(j - 1) * z->m + mb] + comm(z, j - 1) > ready)
 		ready = z->tf[(j - 1) * z->m + mb] + comm(z, j - 1);
@@ -93,13 +94,13 @@ static void put(struct zstate *z, int j, enum op_kind k)
 		z->tf[j * z->m + mb] = finish;
 	if (k == OP_B)
 		z->tb[j * z->m + mb] = finish;
-	z->mem[j] += mem_of(z, k);
+	z->mem[j] += mem_of(z, j, k);
 	ctr[j]++;
 	z->ops[(size_t)j * 3 * z->m + z->nops[j]++] = (struct zop){(uint8_t)k, mb};
 }
 
 /* W's into the gap before an input that arrives at dep. */
-static void fill_with_w(struct zstate *z, int j, double dep)
+static void fill_with_w(struct zstate *z, int j, pp_time dep)
 {
 	while (z->w[j] < z->b[j] && z->end[j] + z->pr->t_w[j] <= dep)
 		put(z, j, OP_W);
@@ -113,10 +114,10 @@ static void fill_with_w(struct zstate *z, int j, double dep)
 	}
 }
 
-/* Runs W's until one more F fits in memory; marks the pass failed when none is left. */
-static void make_room(struct zstate *z, int j, double need)
+/* Runs W's until need more activations fit; marks the pass failed when none is left. */
+static void make_room(struct zstate *z, int j, int64_t need)
 {
-	while (z->mem[j] + need > z->limit + SLACK) {
+	while (z->mem[j] + need > z->limit[j]) {
 		if (z->w[j] == z->b[j]) {
 			z->failed = true;
 			return;
@@ -128,19 +129,20 @@ static void make_room(struct zstate *z, int j, double need)
 static void round_zero(struct zstate *z)
 {
 	int p = z->p, *extra = pp_xcalloc((size_t)p, sizeof(int));
-	double last;
+	pp_time last;
 
 	for (int j = 0; j < p; j++)
 		put(z, j, OP_F);
 	last = z->tf[(p - 1) * z->m] + z->pr->t_b[p - 1];
 	for (int j = p - 2; j >= 0; j--) {
-		double mm = z->mem[j], c = z->end[j];
+		int64_t mm = z->mem[j];
+		pp_time c = z->end[j];
 
-		while (z->f[j] + extra[j] < z->m && mm + 1 <= z->limit + SLACK) {
+		while (z->f[j] + extra[j] < z->m && mm + z->pr->act[j] <= z->limit[j]) {
 			if (z->bubble_first ? c + z->pr->t_f[j] > last + comm(z, j)
 			                    : c >= last + comm(z, j))
 				break;
-			mm += 1;
+			mm += z->pr->act[j];
 			c += z->pr->t_f[j];
 			extra[j]++;
 		}
@@ -160,7 +162,8 @@ static void round_zero(struct zstate *z)
 /* Whether stage j should run its next F this round. */
 static int wants_f(struct zstate *z, int j)
 {
-	double next_ready, wcost = 0, free_need;
+	pp_time next_ready, wcost = 0;
+	int64_t mem_with_f;
 	int pending;
 
 	if (z->f[j] >= z->m)
@@ -171,10 +174,10 @@ static int wants_f(struct zstate *z, int j)
 	if (z->end[j] >= next_ready)
 		return 0;
 	/* the W's needed to make room for one more F */
-	free_need = z->mem[j] + 1 - z->limit;
-	for (pending = z->b[j] - z->w[j]; free_need > SLACK && pending > 0; pending--) {
+	mem_with_f = z->mem[j] + z->pr->act[j];
+	for (pending = z->b[j] - z->w[j]; mem_with_f > z->limit[j] && pending > 0; pending--) {
 		wcost += z->pr->t_w[j];
-		free_need -= z->pr->w_fraction;
+		mem_with_f -= z->pr->act_w[j];
 	}
 	if (z->end[j] + z->pr->t_f[j] + wcost <= next_ready)
 		return 1;
@@ -195,13 +198,13 @@ static void run_pass(struct zstate *z)
 		for (int j = 0; j < p && !z->failed; j++) {
 			if (!want[j])
 				continue;
-			make_room(z, j, 1);
+			make_room(z, j, mem_of(z, j, OP_F));
 			if (j > 0)
 				fill_with_w(z, j, z->tf[(j - 1) * z->m + z->f[j]] + comm(z, j - 1));
 			put(z, j, OP_F);
 		}
 		for (int j = p - 1; j >= 0 && !z->failed; j--) {
-			make_room(z, j, mem_of(z, OP_B));
+			make_room(z, j, mem_of(z, j, OP_B));
 			if (j + 1 < p)
 				fill_with_w(z, j, z->tb[(j + 1) * z->m + i] + comm(z, j));
 			if (j == 0 && z->f[0] == z->m)
@@ -225,7 +228,6 @@ static void zstate_init(struct zstate *z, const struct sched *s, const struct sc
 	z->pr = pr;
 	z->p = s->p;
 	z->m = s->m;
-	z->limit = pr->mem_limit;
 	z->bubble_first = flags & 4;
 	z->prioritize_b = flags & 2;
 	z->overrun = flags & 1;
@@ -233,13 +235,16 @@ static void zstate_init(struct zstate *z, const struct sched *s, const struct sc
 	z->b = pp_xcalloc(p, sizeof(int));
 	z->w = pp_xcalloc(p, sizeof(int));
 	z->nops = pp_xcalloc(p, sizeof(int));
-	z->mem = pp_xcalloc(p, sizeof(double));
-	z->end = pp_xcalloc(p, sizeof(double));
-	z->bubble = pp_xcalloc(p, sizeof(double));
-	z->start = pp_xcalloc(p, sizeof(double));
-	z->tf = pp_xcalloc(p * m, sizeof(double));
-	z->tb = pp_xcalloc(p * m, sizeof(double));
+	z->mem = pp_xcalloc(p, sizeof(*z->mem));
+	z->limit = pp_xmallocarray(p, sizeof(*z->limit));
+	z->end = pp_xcalloc(p, sizeof(*z->end));
+	z->bubble = pp_xcalloc(p, sizeof(*z->bubble));
+	z->start = pp_xcalloc(p, sizeof(*z->start));
+	z->tf = pp_xcalloc(p * m, sizeof(*z->tf));
+	z->tb = pp_xcalloc(p * m, sizeof(*z->tb));
 	z->ops = pp_xmallocarray(p * 3 * m, sizeof(*z->ops));
+	for (int j = 0; j < s->p; j++)
+		z->limit[j] = sched_prices_limit(s, pr, j);
 }
 
 static void zstate_release(struct zstate *z)
@@ -249,6 +254,7 @@ static void zstate_release(struct zstate *z)
 	free(z->w);
 	free(z->nops);
 	free(z->mem);
+	free(z->limit);
 	free(z->end);
 	free(z->bubble);
 	free(z->start);
@@ -260,19 +266,19 @@ static void zstate_release(struct zstate *z)
 void sched_zbauto_generate(struct sched *s, const struct sched_prices *pr)
 {
 	struct zstate best, z;
-	double best_time = DBL_MAX;
+	pp_time best_time = 0;
 	bool have = false;
 
 	/* combinations in the authors' order: (yes, yes, yes) first */
 	for (int flags = 7; flags >= 0; flags--) {
-		double makespan = 0;
+		pp_time makespan = 0;
 
 		zstate_init(&z, s, pr, flags);
 		run_pass(&z);
 		for (int j = 0; j < s->p; j++)
 			if (z.end[j] > makespan)
 				makespan = z.end[j];
-		if (!z.failed && makespan < best_time - SLACK) {
+		if (!z.failed && (!have || makespan < best_time)) {
 			if (have)
 				zstate_release(&best);
 			best = z;

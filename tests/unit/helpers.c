@@ -55,6 +55,36 @@ void unit_set(struct config *c, const char *key, const char *value)
 	CU_ASSERT_EQUAL_FATAL(err.kind, PP_ERR_NONE);
 }
 
+/* t units in ticks; fails the test (fatally) when t has none. */
+static pp_time unit_ticks(double t)
+{
+	pp_time x = 0;
+
+	CU_ASSERT_TRUE_FATAL(pp_time_from_units(t, PP_TICK_BASE, &x));
+	return x;
+}
+
+void unit_price(struct sched *s, double t_f, double t_b, double t_w, const double *comm,
+                double limit)
+{
+	size_t n = (size_t)s->S;
+	pp_time *t = pp_xcalloc(4 * n, sizeof(*t));
+	int64_t *act = pp_xmallocarray(2 * n, sizeof(*act));
+	struct sched_prices pr = {t, t + n, t + 2 * n, t + 3 * n, act, act + n, limit};
+
+	for (size_t st = 0; st < n; st++) {
+		t[st] = unit_ticks(t_f);
+		t[n + st] = unit_ticks(t_b);
+		t[2 * n + st] = unit_ticks(t_w);
+		t[3 * n + st] = comm != NULL && st + 1 < n ? unit_ticks(comm[st]) : 0;
+		act[st] = 2;
+		act[n + st] = 1;
+	}
+	sched_generate_priced(s, &pr);
+	free(t);
+	free(act);
+}
+
 /* Parses the action "STAGE LETTER MB" at *p (letters as PyTorch writes them) into op and moves
  * *p past it; false when it is not one. */
 static bool torch_action(const char **p, struct op *op)

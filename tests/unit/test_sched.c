@@ -356,24 +356,6 @@ static void sched_1f1b_keeps_at_most_p_minus_d_in_flight(void)
 		}
 }
 
-/*
- * Fills s, made by sched_new for a priced generator, from unit op times (t_f = t_b = t_w = 1 on
- * every stage), free messages, W keeping half of the activations and an activation limit of
- * limit micro-batches.
- */
-static void generate_unit_priced(struct sched *s, double limit)
-{
-	size_t n = (size_t)s->S;
-	double *one = malloc(n * sizeof(*one)), *zero = calloc(n, sizeof(*zero));
-	struct sched_prices pr = {one, one, one, zero, 0.5, limit};
-
-	for (size_t i = 0; i < n; i++)
-		one[i] = 1;
-	sched_generate_priced(s, &pr);
-	free(one);
-	free(zero);
-}
-
 /* The activation limit a priced generator gets in the grid: limit_per_p * p, or p (zb-auto's
  * default). */
 static double grid_limit(const struct sched_desc *desc, int p)
@@ -427,7 +409,7 @@ static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 						/* sched_new leaves a priced schedule empty */
 						for (int d = 0; d < p; d++)
 							CU_ASSERT_EQUAL(s->dev_fill[d], 0);
-						generate_unit_priced(s, limit);
+						unit_price(s, 1, 1, 1, NULL, limit);
 						ASSERT_NEAR(s->mem_limit, limit);
 						peak_half_w(s, peak);
 						for (int d = 0; d < p; d++)
@@ -1454,17 +1436,8 @@ static struct sched *priced(const char *name, int p, int m, double t_f, double t
                             double limit)
 {
 	struct sched *s = sched_new(sched_find(name), &(struct sched_params){p, 1, m, 0});
-	double *t = malloc(4 * (size_t)p * sizeof(*t));
-	struct sched_prices pr = {t, t + p, t + 2 * p, t + 3 * p, 0.5, limit};
 
-	for (int j = 0; j < p; j++) {
-		t[j] = t_f;
-		t[p + j] = t_b;
-		t[2 * p + j] = t_w;
-		t[3 * p + j] = 0;
-	}
-	sched_generate_priced(s, &pr);
-	free(t);
+	unit_price(s, t_f, t_b, t_w, NULL, limit);
 	return s;
 }
 

@@ -154,15 +154,8 @@ static void sim_zb_auto_takes_72_51_37_and_27_units_with_limits_1_2_3_and_5(void
 static struct sched *zb_auto_for_comm(int p, int m, double limit, const double *comm)
 {
 	struct sched *s = sched_new(sched_find("zb-auto"), &(struct sched_params){p, 1, m, 0});
-	double *t = pp_xmallocarray(4 * (size_t)p, sizeof(*t));
-	struct sched_prices pr = {t, t + p, t + 2 * p, t + 3 * p, 0.5, limit};
 
-	for (int j = 0; j < p; j++) {
-		t[j] = t[p + j] = t[2 * p + j] = 1;
-		t[3 * p + j] = j + 1 < p ? comm[j] : 0;
-	}
-	sched_generate_priced(s, &pr);
-	free(t);
+	unit_price(s, 1, 1, 1, comm, limit);
 	return s;
 }
 

@@ -55,6 +55,15 @@ struct sim *unit_run(const struct config *c, unsigned flags);
 void unit_set(struct config *c, const char *key, const char *value);
 
 /*
+ * Fills s, made by sched_new for a priced generator, from the op times t_f, t_b and t_w (units)
+ * on every stage, message time comm[j] across boundary j (NULL: free messages), W freeing half
+ * of each stage's activations and an activation limit of limit micro-batches; times become
+ * PP_TICK_BASE ticks a unit, as explicit costs do.
+ */
+void unit_price(struct sched *s, double t_f, double t_b, double t_w, const double *comm,
+                double limit);
+
+/*
  * Parses one rank's row of a PyTorch compute-only CSV ("0F0,,7I0,(0F7;7B3)OVERLAP_F_B", letters
  * F, I = B, W, B = BW; empty cells skipped) into out (at most max ops), the F of an overlapped
  * pair flagged OP_OVERLAP; returns how many ops. Fails the test (fatally) on a malformed row.
