@@ -148,8 +148,12 @@ static void round_zero(struct zstate *z)
 		}
 		last = (c > last + comm(z, j) ? c : last + comm(z, j)) + z->pr->t_b[j];
 	}
+	/* fewer warm-up forwards than the stage before, unless both run all of theirs (the
+	 * authors stop at m on this stage alone, which lets it run forwards its predecessor has
+	 * not produced: their own check then fails, and the pass would deadlock) */
 	for (int j = 1; j < p; j++)
-		while (extra[j] > 0 && extra[j] >= extra[j - 1] && z->f[j] + extra[j] < z->m)
+		while (extra[j] > 0 && extra[j] >= extra[j - 1] &&
+		       (z->f[j] + extra[j] < z->m || z->f[j - 1] + extra[j - 1] < z->m))
 			extra[j]--;
 	for (int j = 0; j < p; j++)
 		for (int k = 0; k < extra[j]; k++)

@@ -561,6 +561,200 @@ static void sim_scales_the_stages_of_a_schedule_file_by_the_file_s_devices(void)
 	remove_export(dir, path);
 }
 
+static void sim_zb2p_with_the_paper_s_profiled_costs_has_one_bubble_in_ms_and_in_us(void)
+{
+	/* Qi et al. profile T_F 11.347, T_B 11.248, T_W 8.132 and T_comm 0.377 ms (p = 16,
+	 * m = 48) and report ZB-2p's bubble rate as 0.0066; the same costs in microseconds must
+	 * give the same schedule and the same bubble */
+	static const char *const ms[] = {"11.347", "11.248", "8.132", "0.377"},
+	                         *const us[] = {"11347", "11248", "8132", "377"};
+	static const char *const keys[] = {"t_f", "t_b", "t_w", "t_comm"};
+	struct config a = unit_config("zb2p", 16, 1, 48, 1, 1, 1), b = a;
+	struct sim *x, *y;
+
+	for (int i = 0; i < 4; i++) {
+		unit_set(&a, keys[i], ms[i]);
+		unit_set(&b, keys[i], us[i]);
+	}
+	x = unit_run(&a, 0);
+	y = unit_run(&b, 0);
+	CU_ASSERT_TRUE(unit_same_ops(x->sched, y->sched));
+	CU_ASSERT_EQUAL(x->result->makespan * 1000, y->result->makespan);
+	ASSERT_NEAR(x->metrics.bubble_rate_span, y->metrics.bubble_rate_span);
+	CU_ASSERT_DOUBLE_EQUAL(x->metrics.bubble_rate_span, 0.0066, 0.0005);
+	sim_free(x);
+	sim_free(y);
+}
+
+static void sim_zb_auto_p2_m4_at_limit_2_with_messages_of_a_tenth_takes_13_4_units(void)
+{
+	/* the authors' heuristic, run on the same costs times 10 (whole numbers, so that its
+	 * floating-point sums are exact), takes 134: a W fits the gap before each late input
+	 * exactly, which a comparison of decimal sums can miss */
+	struct config c = unit_config("zb-auto", 2, 1, 4, 1, 1, 1);
+	struct sim *s;
+
+	unit_set(&c, "t_comm", "0.1");
+	unit_set(&c, "mem_limit", "2");
+	s = unit_run(&c, 0);
+	ASSERT_NEAR(s->metrics.makespan, 13.4);
+	sim_free(s);
+}
+
+static void sim_zb_auto_gives_no_stage_more_warm_up_forwards_than_the_stage_before(void)
+{
+	/* a fast stage behind a slow one may fit all m forwards before its first B arrives, while
+	 * its predecessor fits fewer: the authors' pass then lets it run forwards its predecessor
+	 * has not produced (their own check fails); zb-auto caps it below its predecessor */
+	struct config c = unit_config("zb-auto", 5, 1, 9, 11.344, 8.992, 4.48);
+	struct pp_error err = {0};
+	struct sim *s;
+
+	unit_set(&c, "t_comm", "2.344");
+	unit_set(&c, "stage_scale", "2,3,1,3,2");
+	unit_set(&c, "mem_limit", "10");
+	s = unit_run(&c, 0);
+	CU_ASSERT_EQUAL(sched_validate(s->sched, &err), 0);
+	for (int d = 1; d < 5; d++) {
+		int before = 0, here = 0;
+
+		while (s->sched->ops[s->sched->dev_start[d - 1] + (size_t)before].kind == OP_F)
+			before++;
+		while (s->sched->ops[s->sched->dev_start[d] + (size_t)here].kind == OP_F)
+			here++;
+		CU_ASSERT(here < before);
+	}
+	sim_free(s);
+}
+
+/* A seeded generator of the property tests' cases (xorshift64*); its state is the caller's. */
+static uint64_t next_random(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * UINT64_C(2685821657736338717);
+}
+
+/* A whole number from lo to hi (inclusive). */
+static int random_in(uint64_t *state, int lo, int hi)
+{
+	return lo + (int)(next_random(state) % (uint64_t)(hi - lo + 1));
+}
+
+/* One random case of the scale law: a shape desc accepts and costs in thousandths of a unit. */
+struct scale_case {
+	int p, v, m;
+	long long t[4];      /* t_f, t_b, t_w, t_comm in thousandths: 8 x a whole number */
+	char stage_scale[64]; /* whole factors per device, or "" */
+	char mem_limit[16];   /* for a priced generator that takes one, or "" */
+};
+
+static bool random_scale_case(uint64_t *state, const struct sched_desc *desc,
+                              struct scale_case *k)
+{
+	int max_v = desc->max_v > 0 ? desc->max_v : 4;
+	struct sched_params sp;
+	size_t len = 0;
+
+	memset(k, 0, sizeof(*k));
+	k->p = random_in(state, 1, 6);
+	k->v = random_in(state, desc->min_v, max_v);
+	k->m = random_in(state, 1, 16);
+	sp = (struct sched_params){k->p, k->v, k->m, 0};
+	if (sched_accepts(desc, &sp, NULL, &(struct pp_error){0}) != 0)
+		return false;
+	/* multiples of 0.008 units, so that 0.001 of them is whole ticks, and so is 3/4 of that
+	 * (overlapped pairs at --overlap-factor 0.75) */
+	for (int i = 0; i < 3; i++)
+		k->t[i] = 8LL * random_in(state, i == 2 ? 0 : 1, 2500);
+	k->t[3] = random_in(state, 0, 2) == 0 ? 0 : 8LL * random_in(state, 1, 600);
+	if (random_in(state, 0, 1))
+		for (int d = 0; d < k->p; d++)
+			len += (size_t)snprintf(k->stage_scale + len, sizeof(k->stage_scale) - len,
+			                        "%s%d", d ? "," : "", random_in(state, 1, 3));
+	if (desc->generate_priced != NULL && desc->limit_per_p == 0)
+		snprintf(k->mem_limit, sizeof(k->mem_limit), "%d.%d", random_in(state, 1, 2 * k->p),
+		         5 * random_in(state, 0, 1));
+	return true;
+}
+
+/* Simulates case k of schedule name with every cost multiplied by num / den. */
+static struct sim *run_scaled(const char *name, const struct scale_case *k, long long num,
+                              long long den)
+{
+	static const char *const keys[] = {"t_f", "t_b", "t_w", "t_comm"};
+	struct config c = unit_config(name, k->p, k->v, k->m, 1, 1, 1);
+	char value[64];
+
+	for (int i = 0; i < 4; i++) {
+		/* thousandths x num / den, written with the six decimals a tick holds */
+		long long micro = k->t[i] * 1000 * num / den;
+
+		snprintf(value, sizeof(value), "%lld.%06lld", micro / 1000000, micro % 1000000);
+		unit_set(&c, keys[i], value);
+	}
+	if (k->stage_scale[0] != '\0')
+		unit_set(&c, "stage_scale", k->stage_scale);
+	if (k->mem_limit[0] != '\0')
+		unit_set(&c, "mem_limit", k->mem_limit);
+	if (sched_find(name)->placement == PLACE_V)
+		unit_set(&c, "overlap_factor", "0.75");
+	return unit_run(&c, 0);
+}
+
+/* Whether every op of b starts and ends at num / den times its time in a, in the same order. */
+static bool scaled_by(const struct sim *a, const struct sim *b, long long num, long long den)
+{
+	if (!unit_same_ops(a->sched, b->sched) || a->cost->tick != b->cost->tick ||
+	    a->result->makespan * num != b->result->makespan * den)
+		return false;
+	for (size_t i = 0; i < a->sched->nops; i++)
+		if (a->result->times[i].start * num != b->result->times[i].start * den ||
+		    a->result->times[i].end * num != b->result->times[i].end * den)
+			return false;
+	return true;
+}
+
+static void sim_every_schedule_scales_its_times_with_its_costs_and_keeps_its_order(void)
+{
+	/* makespan(k x costs) = k x makespan(costs), op for op and in the same order, for every
+	 * schedule and k in {0.001, 0.1, 10, 1000}: no decision depends on the time unit */
+	static const long long ks[][2] = {{1, 1000}, {1, 10}, {10, 1}, {1000, 1}};
+	size_t n;
+	const struct sched_desc *t = sched_table(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t state = UINT64_C(0x9e3779b97f4a7c15) + i;
+		int cases = 0, failed = 0;
+
+		for (int tries = 0; cases < 200 && tries < 20000; tries++) {
+			struct scale_case k;
+			struct sim *base;
+
+			if (!random_scale_case(&state, &t[i], &k))
+				continue;
+			cases++;
+			base = run_scaled(t[i].name, &k, 1, 1);
+			for (size_t j = 0; j < sizeof(ks) / sizeof(ks[0]); j++) {
+				struct sim *scaled = run_scaled(t[i].name, &k, ks[j][0], ks[j][1]);
+
+				if (!scaled_by(base, scaled, ks[j][0], ks[j][1]) && failed++ == 0)
+					fprintf(stderr,
+					        "%s p=%d v=%d m=%d costs %lld %lld %lld %lld/1000 "
+					        "scale '%s' limit '%s': x %lld/%lld changes the run\n",
+					        t[i].name, k.p, k.v, k.m, k.t[0], k.t[1], k.t[2],
+					        k.t[3], k.stage_scale, k.mem_limit, ks[j][0],
+					        ks[j][1]);
+				sim_free(scaled);
+			}
+			sim_free(base);
+		}
+		CU_ASSERT_EQUAL(cases, 200);
+		CU_ASSERT_EQUAL(failed, 0);
+	}
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(sim_zbv_p4_m8_takes_25_5_units_holds_at_most_p_and_sends_96_messages),
         UNIT_TEST(sim_zbv_takes_max_of_6m_plus_p_minus_1_and_4m_plus_4p_minus_2_chunk_times),
@@ -583,6 +777,10 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sim_runs_a_schedule_file_with_the_file_s_shape),
         UNIT_TEST(sim_rejects_a_schedule_file_whose_shape_differs_from_an_explicit_p),
         UNIT_TEST(sim_scales_the_stages_of_a_schedule_file_by_the_file_s_devices),
+        UNIT_TEST(sim_every_schedule_scales_its_times_with_its_costs_and_keeps_its_order),
+        UNIT_TEST(sim_zb2p_with_the_paper_s_profiled_costs_has_one_bubble_in_ms_and_in_us),
+        UNIT_TEST(sim_zb_auto_p2_m4_at_limit_2_with_messages_of_a_tenth_takes_13_4_units),
+        UNIT_TEST(sim_zb_auto_gives_no_stage_more_warm_up_forwards_than_the_stage_before),
         {NULL, NULL},
 };
 
