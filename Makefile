@@ -35,9 +35,8 @@ endif
 # Sources, by layer of the data flow -------------------------------------------------------------
 SRC_BASE    := src/util.c src/outfile.c
 SRC_CONFIG  := src/config.c src/config_file.c src/json_text.c src/preset.c
-SRC_MODEL   := src/sched.c src/sched_check.c src/schedfile.c src/sched/gpipe.c src/sched/1f1b.c \
-               src/sched/interleaved.c src/sched/zbh1.c src/sched/zbh2.c src/sched/loopedbfs.c \
-               src/sched/zbv.c src/sched/dualpipev.c src/sched/zbauto.c src/cost.c src/cost_model.c
+SRC_MODEL   := src/sched.c src/sched_check.c src/schedfile.c $(sort $(wildcard src/sched/*.c)) \
+               src/cost.c src/cost_model.c
 SRC_ENGINE  := src/engine.c src/engine_sweep.c src/engine_events.c
 SRC_METRICS := src/metrics.c src/sim.c
 SRC_SEARCH  := src/sweep.c src/advise.c

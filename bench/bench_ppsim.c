@@ -82,7 +82,11 @@ static int time_parts(const struct rung *r, struct child_report *out)
 
 	if (desc->generate_priced != NULL) {
 		cost = cost_new_explicit(&c, c.w_mem_fraction);
-		sim_price_schedule(s, cost, &c);
+		if (sim_price_schedule(s, cost, &c, &err) != 0) {
+			fprintf(stderr, "bench: %s p=%d v=%d m=%d: %s\n", r->schedule, r->p, r->v,
+			        r->m, err.msg);
+			return -1;
+		}
 	}
 	t1 = now_s();
 	if (cost == NULL)

@@ -29,10 +29,14 @@ int cmd_list(int argc, char **argv)
 	}
 	if (argc > 1)
 		return cmd_usage("list: unexpected argument '%s'", argv[1]);
-	puts("Schedules (--schedule):");
+	puts("Schedules (--schedule, in any case):");
 	sd = sched_table(&n);
 	for (size_t i = 0; i < n; i++)
-		printf("  %-12s %s\n", sd[i].name, sd[i].summary);
+		printf("  %-15s %s\n", sd[i].name, sd[i].summary);
+	puts("\nPyTorch's schedule names (--schedule takes them too, with or without \"Schedule\"):");
+	for (size_t i = 0; i < n; i++)
+		if (sd[i].torch != NULL)
+			printf("  %-22s %s\n", sd[i].torch, sd[i].name);
 	puts("\nModels (--model): layers, hidden, ffn, heads/kv heads, vocab");
 	mp = preset_models(&n);
 	for (size_t i = 0; i < n; i++)

@@ -16,7 +16,8 @@
 
 static const struct config_option options[] = {
         {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
-         "schedule (default 1f1b):", FIELD(schedule)},
+         "schedule (default 1f1b; any case, and PyTorch's names: ppsim list):",
+         FIELD(schedule)},
         {"schedule-file", 0, "schedule_file", CONFIG_ARG_PATH, "FILE",
          "simulate the op order in FILE (ppsim or PyTorch CSV) instead of a generator",
          FIELD(schedule_file)},
@@ -514,7 +515,8 @@ static int set_name(struct config *c, const struct config_option *opt, const cha
 		if (sched_find(value) == NULL)
 			return pp_fail(err, PP_ERR_USAGE, "%s '%s': unknown schedule; known: %s",
 			               label, value, sched_names(names, sizeof(names)));
-		strcpy(c->schedule, value);
+		/* an alias or another case stands for the schedule's own name */
+		strcpy(c->schedule, sched_find(value)->name);
 		return 0;
 	case FIELD(model):
 		return set_preset(c->model, "model", preset_model(value) != NULL, label, value,
@@ -1052,8 +1054,11 @@ int config_validate(const struct config *c, struct pp_error *err)
 		return config_fail(c, key, err, "%s", why.msg);
 	if (check_mode(c, err) != 0)
 		return -1;
-	if (config_is_set(c, "mem_limit") && (desc->generate_priced == NULL || desc->limit_per_p))
-		return config_fail(c, "mem_limit", err, "only zb-auto takes a memory limit, not %s",
-		                   desc->name);
+	if (config_is_set(c, "mem_limit") && !sched_takes_mem_limit(desc)) {
+		char takers[128];
+
+		return config_fail(c, "mem_limit", err, "only %s take a memory limit, not %s",
+		                   sched_mem_limit_names(takers, sizeof(takers)), desc->name);
+	}
 	return check_costs(c, ops, err);
 }

@@ -7,48 +7,203 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sched/generators.h"
 
 static const struct sched_desc table[] = {
-        {"gpipe", "GPipe: all forwards, then all backwards, in micro-batch order", false,
-         PLACE_LOOP, 1, 1, NULL, sched_gpipe_generate, NULL, 0, NULL, sched_flush_theory,
-         "(p-1)/(m+p-1)", sched_gpipe_peak, "m"},
-        {"1f1b",
-         "1F1B (PipeDream-Flush, Megatron-LM): warm-up, one forward one backward, cool-down", false,
-         PLACE_LOOP, 1, 1, NULL, sched_1f1b_generate, NULL, 0, NULL, sched_flush_theory,
-         "(p-1)/(m+p-1)", sched_1f1b_peak, "min(p-d, m)"},
-        {"interleaved",
-         "interleaved 1F1B (Megatron-LM, PyTorch ScheduleInterleaved1F1B): v chunks per device",
-         false, PLACE_LOOP, 2, 0, sched_interleaved_check, sched_interleaved_generate, NULL, 0,
-         NULL, sched_interleaved_theory, "(p-1)/(m*v+p-1)", sched_interleaved_peak,
-         "min(2(p-d-1) + (v-1)g + 1, m*v) / v"},
-        {"loopedbfs",
-         "looped breadth-first (PyTorch ScheduleLoopedBFS): each chunk's forwards, then backwards",
-         false, PLACE_LOOP, 1, 0, NULL, sched_loopedbfs_generate, NULL, 0, NULL,
-         sched_loopedbfs_theory, "1 - mv/(v*max(m,p) + min(m,p) - 1)", sched_loopedbfs_peak, "m"},
-        {"zbh1", "ZB-H1 (Qi et al. 2024): 1F1B with backward split into B and W, W delayed", true,
-         PLACE_LOOP, 1, 1, NULL, sched_zbh1_generate, NULL, 0, NULL, sched_zbh1_theory,
-         "(p-1)(t_f+t_b-t_w) / makespan", sched_zbh1_peak, "p"},
-        {"zbh2", "ZB-H2 (Qi et al. 2024): 2p-1 warm-up forwards, W fills the tail", true,
-         PLACE_LOOP, 1, 1, sched_zbh2_check, sched_zbh2_generate, NULL, 0, NULL, sched_zbh2_theory,
-         "(p-1)max(t_f, t_f+t_b-2t_w) / makespan", sched_zbh2_peak, "2p-1"},
-        {"zbv", "ZB-V (Qi et al. 2024, PyTorch ScheduleZBVZeroBubble): V placement, B/W split",
-         true, PLACE_V, 2, 2, NULL, sched_zbv_generate, NULL, 0, NULL, sched_zbv_theory,
-         "(p-1)t_f / makespan", sched_zbv_peak, "min(p, m)"},
-        {"dualpipev",
-         "DualPipeV (DeepSeek, PyTorch ScheduleDualPipeV): V placement, overlapped F&B pairs", true,
-         PLACE_V, 2, 2, sched_dualpipev_check, sched_dualpipev_generate, NULL, 0,
-         sched_dualpipev_ops, sched_dualpipev_theory, "(p-1)(t_fb+t_b-2t_w) on the last device",
-         sched_dualpipev_peak, "p + 1/2"},
-        {"zb-auto",
-         "zero-bubble automatic scheduler (Qi et al. 2024): greedy from the costs, --mem-limit",
-         true, PLACE_LOOP, 1, 1, NULL, NULL, sched_zbauto_generate, 0, NULL, NULL, NULL, NULL,
-         "mem-limit"},
-        {"zb1p", "zb-auto with an activation limit of p micro-batches (ZB-1p)", true, PLACE_LOOP, 1,
-         1, NULL, NULL, sched_zbauto_generate, 1, NULL, NULL, NULL, NULL, "p"},
-        {"zb2p", "zb-auto with an activation limit of 2p micro-batches (ZB-2p)", true, PLACE_LOOP,
-         1, 1, NULL, NULL, sched_zbauto_generate, 2, NULL, NULL, NULL, NULL, "2p"},
+        {
+                .name = "gpipe",
+                .torch = "GPipe",
+                .summary = "GPipe: all forwards, then all backwards, in micro-batch order",
+                .placement = PLACE_LOOP,
+                .min_v = 1,
+                .max_v = 1,
+                .generate = sched_gpipe_generate,
+                .theory = sched_flush_theory,
+                .theory_text = "(p-1)/(m+p-1)",
+                .peak_bound = sched_gpipe_peak,
+                .peak_text = "m",
+        },
+        {
+                .name = "1f1b",
+                .torch = "1F1B",
+                .summary = "1F1B (PipeDream-Flush, Megatron-LM): warm-up, one forward one "
+                           "backward, cool-down",
+                .placement = PLACE_LOOP,
+                .min_v = 1,
+                .max_v = 1,
+                .generate = sched_1f1b_generate,
+                .theory = sched_flush_theory,
+                .theory_text = "(p-1)/(m+p-1)",
+                .peak_bound = sched_1f1b_peak,
+                .peak_text = "min(p-d, m)",
+        },
+        {
+                .name = "interleaved",
+                .torch = "Interleaved1F1B",
+                .summary = "interleaved 1F1B (Megatron-LM, PyTorch): v chunks per device",
+                .placement = PLACE_LOOP,
+                .min_v = 2,
+                .check = sched_interleaved_check,
+                .generate = sched_interleaved_generate,
+                .theory = sched_interleaved_theory,
+                .theory_text = "(p-1)/(m*v+p-1)",
+                .peak_bound = sched_interleaved_peak,
+                .peak_text = "min(2(p-d-1) + (v-1)g + 1, m*v) / v",
+        },
+        {
+                .name = "loopedbfs",
+                .torch = "LoopedBFS",
+                .summary = "looped breadth-first (PyTorch): each chunk's forwards, then "
+                           "backwards",
+                .placement = PLACE_LOOP,
+                .min_v = 1,
+                .generate = sched_loopedbfs_generate,
+                .theory = sched_loopedbfs_theory,
+                .theory_text = "1 - mv/(v*max(m,p) + min(m,p) - 1)",
+                .peak_bound = sched_loopedbfs_peak,
+                .peak_text = "m",
+        },
+        {
+                .name = "interleaved-zb",
+                .torch = "InterleavedZeroBubble",
+                .summary = "interleaved zero bubble (PyTorch): interleaved 1F1B with B/W split, "
+                           "W fills",
+                .split = true,
+                .placement = PLACE_LOOP,
+                .min_v = 2,
+                .check = sched_interleaved_zb_check,
+                .generate = sched_interleaved_zb_generate,
+                .peak_bound = sched_interleaved_zb_peak,
+                .peak_text = "min((v-1)g + p, m*v) / v",
+        },
+        {
+                .name = "zbh1",
+                .summary = "ZB-H1 (Qi et al. 2024): 1F1B with backward split into B and W, W "
+                           "delayed",
+                .split = true,
+                .placement = PLACE_LOOP,
+                .min_v = 1,
+                .max_v = 1,
+                .generate = sched_zbh1_generate,
+                .theory = sched_zbh1_theory,
+                .theory_text = "(p-1)(t_f+t_b-t_w) / makespan",
+                .peak_bound = sched_zbh1_peak,
+                .peak_text = "p",
+        },
+        {
+                .name = "zbh2",
+                .summary = "ZB-H2 (Qi et al. 2024): 2p-1 warm-up forwards, W fills the tail",
+                .split = true,
+                .placement = PLACE_LOOP,
+                .min_v = 1,
+                .max_v = 1,
+                .check = sched_zbh2_check,
+                .generate = sched_zbh2_generate,
+                .theory = sched_zbh2_theory,
+                .theory_text = "(p-1)max(t_f, t_f+t_b-2t_w) / makespan",
+                .peak_bound = sched_zbh2_peak,
+                .peak_text = "2p-1",
+        },
+        {
+                .name = "zbv",
+                .torch = "ZBVZeroBubble",
+                .summary = "ZB-V in PyTorch's fixed order: V placement, B/W split",
+                .split = true,
+                .placement = PLACE_V,
+                .min_v = 2,
+                .max_v = 2,
+                .generate = sched_zbv_generate,
+                .theory = sched_zbv_theory,
+                .theory_text = "(p-1)t_f / makespan",
+                .peak_bound = sched_zbv_peak,
+                .peak_text = "min(p, m)",
+        },
+        {
+                .name = "zbv-auto",
+                .summary = "ZB-V by the authors' greedy (Qi et al. 2024): from the costs, "
+                           "--mem-limit",
+                .split = true,
+                .placement = PLACE_V,
+                .min_v = 2,
+                .max_v = 2,
+                .generate_priced = sched_zbvauto_generate,
+                .peak_text = "mem-limit",
+        },
+        {
+                .name = "vhalf",
+                .summary = "V-Half (Qi et al. 2024, controllable memory): half of 1F1B's "
+                           "activations",
+                .split = true,
+                .placement = PLACE_V,
+                .min_v = 2,
+                .max_v = 2,
+                .generate = sched_vhalf_generate,
+                .peak_bound = sched_vhalf_peak,
+                .peak_text = "min(floor(p/2) + 1, m)",
+        },
+        {
+                .name = "vmin",
+                .summary = "V-Min (Qi et al. 2024, controllable memory): a third of 1F1B's "
+                           "activations",
+                .split = true,
+                .placement = PLACE_V,
+                .min_v = 2,
+                .max_v = 2,
+                .generate = sched_vmin_generate,
+                .peak_bound = sched_vmin_peak,
+                .peak_text = "min(floor((p+1)/3) + 1, m)",
+        },
+        {
+                .name = "dualpipev",
+                .torch = "DualPipeV",
+                .summary = "DualPipeV (DeepSeek, PyTorch): V placement, overlapped F&B pairs",
+                .split = true,
+                .placement = PLACE_V,
+                .min_v = 2,
+                .max_v = 2,
+                .check = sched_dualpipev_check,
+                .generate = sched_dualpipev_generate,
+                .ops_on = sched_dualpipev_ops,
+                .theory = sched_dualpipev_theory,
+                .theory_text = "(p-1)(t_fb+t_b-2t_w) on the last device",
+                .peak_bound = sched_dualpipev_peak,
+                .peak_text = "p + 1/2",
+        },
+        {
+                .name = "zb-auto",
+                .summary = "zero-bubble automatic scheduler (Qi et al. 2024): greedy from the "
+                           "costs, --mem-limit",
+                .split = true,
+                .placement = PLACE_LOOP,
+                .min_v = 1,
+                .max_v = 1,
+                .generate_priced = sched_zbauto_generate,
+                .peak_text = "mem-limit",
+        },
+        {
+                .name = "zb1p",
+                .summary = "zb-auto with an activation limit of p micro-batches (ZB-1p)",
+                .split = true,
+                .placement = PLACE_LOOP,
+                .min_v = 1,
+                .max_v = 1,
+                .generate_priced = sched_zbauto_generate,
+                .limit_per_p = 1,
+                .peak_text = "p",
+        },
+        {
+                .name = "zb2p",
+                .summary = "zb-auto with an activation limit of 2p micro-batches (ZB-2p)",
+                .split = true,
+                .placement = PLACE_LOOP,
+                .min_v = 1,
+                .max_v = 1,
+                .generate_priced = sched_zbauto_generate,
+                .limit_per_p = 2,
+                .peak_text = "2p",
+        },
 };
 
 const struct sched_desc *sched_table(size_t *count)
@@ -59,9 +214,19 @@ const struct sched_desc *sched_table(size_t *count)
 
 const struct sched_desc *sched_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (strcmp(table[i].name, name) == 0)
+	/* PyTorch's classes are its names with this prefix (ScheduleGPipe) */
+	static const char prefix[] = "schedule";
+	const size_t n = sizeof(prefix) - 1;
+	const char *bare = strncasecmp(name, prefix, n) == 0 ? name + n : NULL;
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		const char *torch = table[i].torch;
+
+		if (strcasecmp(table[i].name, name) == 0 ||
+		    (torch != NULL && (strcasecmp(torch, name) == 0 ||
+		                       (bare != NULL && strcasecmp(torch, bare) == 0))))
 			return &table[i];
+	}
 	return NULL;
 }
 
@@ -72,6 +237,30 @@ char *sched_names(char *buf, size_t n)
 	buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]) && len < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", table[i].name);
+	return buf;
+}
+
+bool sched_takes_mem_limit(const struct sched_desc *desc)
+{
+	return desc->generate_priced != NULL && desc->limit_per_p == 0;
+}
+
+char *sched_mem_limit_names(char *buf, size_t n)
+{
+	size_t len = 0, count = 0, k = 0;
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		count += sched_takes_mem_limit(&table[i]);
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]) && len < n; i++)
+		if (sched_takes_mem_limit(&table[i])) {
+			k++;
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+			                        k == 1       ? ""
+			                        : k == count ? (count > 2 ? ", and " : " and ")
+			                                     : ", ",
+			                        table[i].name);
+		}
 	return buf;
 }
 
@@ -212,11 +401,13 @@ struct sched *sched_new(const struct sched_desc *desc, const struct sched_params
 	return s;
 }
 
-void sched_generate_priced(struct sched *s, const struct sched_prices *pr)
+int sched_generate_priced(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
 {
 	assert(s->desc != NULL && s->desc->generate_priced != NULL);
-	s->desc->generate_priced(s, pr);
+	if (s->desc->generate_priced(s, pr, err) != 0)
+		return -1;
 	assert_full(s);
+	return 0;
 }
 
 int64_t sched_prices_limit(const struct sched *s, const struct sched_prices *pr, int d)

@@ -6,14 +6,20 @@
 
 #include "ppsim/schedfile.h"
 
-void sim_price_schedule(struct sched *s, const struct cost *k, const struct config *c)
+int sim_price_schedule(struct sched *s, const struct cost *k, const struct config *c,
+                       struct pp_error *err)
 {
 	struct sched_prices pr = {k->t_f, k->t_b, k->t_w, k->msg_time, k->act, k->act_w, 0};
+	struct pp_error why = {0};
 
 	pr.mem_limit = s->desc->limit_per_p > 0 ? (double)s->desc->limit_per_p * s->p
 	               : c->mem_limit > 0       ? c->mem_limit
 	                                        : s->p;
-	sched_generate_priced(s, &pr);
+	if (sched_generate_priced(s, &pr, &why) == 0)
+		return 0;
+	if (config_is_set(c, "mem_limit"))
+		return config_fail(c, "mem_limit", err, "%s", why.msg);
+	return pp_fail(err, why.kind, "%s (the default --mem-limit is p)", why.msg);
 }
 
 /*
@@ -89,8 +95,11 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 		sim_free(s);
 		return NULL;
 	}
-	if (desc != NULL && desc->generate_priced != NULL)
-		sim_price_schedule(s->sched, s->cost, c);
+	if (desc != NULL && desc->generate_priced != NULL &&
+	    sim_price_schedule(s->sched, s->cost, c, err) != 0) {
+		sim_free(s);
+		return NULL;
+	}
 	s->engine = engine_new(s->sched, s->cost, err);
 	if (s->engine != NULL && (flags & SIM_RECORD_MESSAGES))
 		engine_record_messages(s->engine);

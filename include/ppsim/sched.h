@@ -111,6 +111,8 @@ struct sched {
 /* A row of the generator table. */
 struct sched_desc {
 	const char *name;         /* the name users type: "1f1b" */
+	const char *torch;        /* PyTorch's name of the schedule ("Interleaved1F1B", which
+	                           * ScheduleInterleaved1F1B and get_schedule_class take), or NULL */
 	const char *summary;      /* one line for --help and `ppsim list` */
 	bool split;               /* splits backward into B and W */
 	enum placement placement; /* chunk placement */
@@ -120,8 +122,10 @@ struct sched_desc {
 	int (*check)(const struct sched_params *sp, const char **key, struct pp_error *err);
 	/* Appends each device's ops with sched_push, in execution order; NULL when priced. */
 	void (*generate)(struct sched *s);
-	/* A priced generator: the same from the costs (sched_generate_priced); else NULL. */
-	void (*generate_priced)(struct sched *s, const struct sched_prices *pr);
+	/* A priced generator: the same from the costs (sched_generate_priced); else NULL. Returns
+	 * 0, or -1 with a PP_ERR_USAGE error when no order keeps within pr->mem_limit. */
+	int (*generate_priced)(struct sched *s, const struct sched_prices *pr,
+	                       struct pp_error *err);
 	/* Activation limit of a priced generator as a multiple of p (zb1p: 1), 0: from the
 	 * config's mem_limit. */
 	int limit_per_p;
@@ -145,11 +149,21 @@ struct sched_desc {
 
 /* The table of generators, in the order `ppsim list` shows them; *count receives its length. */
 const struct sched_desc *sched_table(size_t *count);
-/* The generator with that exact (case-sensitive) name, or NULL. */
+/*
+ * The generator with that name, or NULL: its own name or its PyTorch name, with or without
+ * PyTorch's class prefix "Schedule" ("interleaved", "Interleaved1F1B",
+ * "ScheduleInterleaved1F1B"), in any case.
+ */
 const struct sched_desc *sched_find(const char *name);
 
 /* Writes the generator names as "gpipe, 1f1b" into buf of size n; returns buf. */
 char *sched_names(char *buf, size_t n);
+
+/* True when desc's order follows --mem-limit: a priced generator with no fixed limit. */
+bool sched_takes_mem_limit(const struct sched_desc *desc);
+/* Writes the names of the generators that take --mem-limit as "zb-auto and zbv-auto" into buf
+ * of size n; returns buf. */
+char *sched_mem_limit_names(char *buf, size_t n);
 
 /* Letter of an op kind for reports: "F", "B", "W" or "BW". */
 const char *sched_kind_name(enum op_kind kind);
@@ -176,8 +190,11 @@ int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, 
  */
 struct sched *sched_new(const struct sched_desc *desc, const struct sched_params *sp);
 
-/* Fills s, made by sched_new for a priced generator, from the prices pr. */
-void sched_generate_priced(struct sched *s, const struct sched_prices *pr);
+/*
+ * Fills s, made by sched_new for a priced generator, from the prices pr. Returns 0, or -1 with
+ * a PP_ERR_USAGE error (s then holds no complete order) when no order keeps within the limit.
+ */
+int sched_generate_priced(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
 
 /* The shape of s as generator parameters. */
 struct sched_params sched_params_of(const struct sched *s);

@@ -49,12 +49,14 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 struct sim *sim_run(const struct config *c, struct pp_error *err);
 
 /*
- * Orders the ops of s, made by sched_new for a priced generator (zb-auto, zb1p, zb2p), from the
- * costs k: op and message times in units, W's share of the activations and the activation
- * limit (the generator's multiple of p, else c's mem_limit, else p). sim_run does this itself;
- * it is public for callers that time the generation apart (the benchmark).
+ * Orders the ops of s, made by sched_new for a priced generator (zb-auto, zb1p, zb2p,
+ * zbv-auto), from the costs k: op and message times in ticks, activation amounts and the
+ * activation limit (the generator's multiple of p, else c's mem_limit, else p). Returns 0, or
+ * -1 with a PP_ERR_USAGE error naming --mem-limit when no order keeps within the limit. sim_run
+ * does this itself; it is public for callers that time the generation apart (the benchmark).
  */
-void sim_price_schedule(struct sched *s, const struct cost *k, const struct config *c);
+int sim_price_schedule(struct sched *s, const struct cost *k, const struct config *c,
+                       struct pp_error *err);
 
 /* Frees s and everything it owns; NULL is a no-op. */
 void sim_free(struct sim *s);

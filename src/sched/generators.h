@@ -22,6 +22,11 @@ double sched_interleaved_peak(const struct sched_params *sp, int d);
 /* The group size interleaving uses for sp: sp->group, or the default for (p, m). */
 int sched_interleaved_group(const struct sched_params *sp);
 
+int sched_interleaved_zb_check(const struct sched_params *sp, const char **key,
+                               struct pp_error *err);
+void sched_interleaved_zb_generate(struct sched *s);
+double sched_interleaved_zb_peak(const struct sched_params *sp, int d);
+
 void sched_zbh1_generate(struct sched *s);
 double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
                          double overlap);
@@ -43,6 +48,11 @@ double sched_zbv_theory(const struct sched_params *sp, double t_f, double t_b, d
                         double overlap);
 double sched_zbv_peak(const struct sched_params *sp, int d);
 
+void sched_vhalf_generate(struct sched *s);
+void sched_vmin_generate(struct sched *s);
+double sched_vhalf_peak(const struct sched_params *sp, int d);
+double sched_vmin_peak(const struct sched_params *sp, int d);
+
 int sched_dualpipev_check(const struct sched_params *sp, const char **key, struct pp_error *err);
 void sched_dualpipev_generate(struct sched *s);
 size_t sched_dualpipev_ops(int p, int m, int d);
@@ -54,6 +64,7 @@ double sched_dualpipev_peak(const struct sched_params *sp, int d);
  * one micro-batch's activations on all its chunks, rounded to the nearest amount. */
 int64_t sched_prices_limit(const struct sched *s, const struct sched_prices *pr, int d);
 
-void sched_zbauto_generate(struct sched *s, const struct sched_prices *pr);
+int sched_zbauto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
+int sched_zbvauto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
 
 #endif

@@ -13,6 +13,12 @@
  * least p; by default PyTorch's, m a multiple of its rounds r = max(1, floor(m/p)), with
  * g = m / r. The default g is p whenever p divides m (Megatron-LM's default), and the two
  * frameworks' orders agree wherever both accept.
+ *
+ * interleaved-zb is PyTorch's ScheduleInterleavedZeroBubble (its ZB-1p for v chunks): the same
+ * forward table with PyTorch's rounds, backward split into B and W, and device d runs
+ * min((v-1)g + p-1-d, m*v) warm-up forwards, then forward k+w, B k and, from k = d on, the
+ * oldest W, then its remaining B's (each followed by a W from k = d on) and W's. PyTorch adds
+ * empty steps before forwards whose input is not ready; they change no order.
  */
 #include <math.h>
 #include <stdio.h>
@@ -101,14 +107,30 @@ int sched_interleaved_check(const struct sched_params *sp, const char **key, str
 	        sp->p, ms);
 }
 
-void sched_interleaved_generate(struct sched *s)
+int sched_interleaved_zb_check(const struct sched_params *sp, const char **key,
+                               struct pp_error *err)
 {
-	struct sched_params sp = sched_params_of(s);
-	int g = sched_interleaved_group(&sp), total = s->m * s->v, k = 0;
-	int *tmb = pp_xmallocarray((size_t)total, sizeof(*tmb));
-	int *tch = pp_xmallocarray((size_t)total, sizeof(*tch));
+	char ms[48] = "";
 
-	s->group = g;
+	*key = "m";
+	if (torch_accepts(sp))
+		return 0;
+	nearest(sp, false, 1, PP_MAX_COUNT, torch_accepts, ms, sizeof(ms));
+	return pp_fail(err, PP_ERR_USAGE,
+	               "interleaved-zb with p=%d needs m a multiple of its rounds max(1, "
+	               "floor(m/p)), as PyTorch's ScheduleInterleavedZeroBubble; nearest valid m: %s",
+	               sp->p, ms);
+}
+
+/*
+ * The forward order both interleaved schedules share, as (micro-batch, chunk) pairs in
+ * tmb[m*v] and tch[m*v]: micro-batches in groups of g through chunk 0, then chunk 1, and so
+ * on. Backward k takes forward k's micro-batch and the mirrored chunk v-1-c.
+ */
+static void forward_table(const struct sched *s, int g, int *tmb, int *tch)
+{
+	int k = 0;
+
 	for (int lo = 0; lo < s->m; lo += g) {
 		int hi = lo + g < s->m ? lo + g : s->m;
 
@@ -118,6 +140,17 @@ void sched_interleaved_generate(struct sched *s)
 				tch[k++] = c;
 			}
 	}
+}
+
+void sched_interleaved_generate(struct sched *s)
+{
+	struct sched_params sp = sched_params_of(s);
+	int g = sched_interleaved_group(&sp), total = s->m * s->v, k;
+	int *tmb = pp_xmallocarray((size_t)total, sizeof(*tmb));
+	int *tch = pp_xmallocarray((size_t)total, sizeof(*tch));
+
+	s->group = g;
+	forward_table(s, g, tmb, tch);
 	for (int d = 0; d < s->p; d++) {
 		int w = 2 * (s->p - d - 1) + (s->v - 1) * g;
 
@@ -152,6 +185,53 @@ double sched_interleaved_theory(const struct sched_params *sp, double t_f, doubl
 double sched_interleaved_peak(const struct sched_params *sp, int d)
 {
 	int w = 2 * (sp->p - d - 1) + (sp->v - 1) * sched_interleaved_group(sp) + 1;
+
+	return (double)(w < sp->m * sp->v ? w : sp->m * sp->v) / sp->v;
+}
+
+/* Warm-up forwards of device d in interleaved-zb: (v-1) rounds' micro-batches plus p-1-d. */
+static int zb_warm_up(const struct sched_params *sp, int d)
+{
+	int w = (sp->v - 1) * sched_interleaved_group(sp) + sp->p - 1 - d;
+
+	return w < sp->m * sp->v ? w : sp->m * sp->v;
+}
+
+void sched_interleaved_zb_generate(struct sched *s)
+{
+	struct sched_params sp = sched_params_of(s);
+	int total = s->m * s->v;
+	int *tmb = pp_xmallocarray((size_t)total, sizeof(*tmb));
+	int *tch = pp_xmallocarray((size_t)total, sizeof(*tch));
+
+	forward_table(s, sched_interleaved_group(&sp), tmb, tch);
+	for (int d = 0; d < s->p; d++) {
+		int w = zb_warm_up(&sp, d), wk = 0;
+
+		for (int k = 0; k < w; k++)
+			sched_push(s, d, OP_F, tmb[k], sched_stage_of(s, d, tch[k]));
+		for (int k = 0; k < total; k++) {
+			if (k + w < total)
+				sched_push(s, d, OP_F, tmb[k + w],
+				           sched_stage_of(s, d, tch[k + w]));
+			sched_push(s, d, OP_B, tmb[k], sched_stage_of(s, d, s->v - 1 - tch[k]));
+			/* device d holds back its first d W's */
+			if (k >= d) {
+				sched_push(s, d, OP_W, tmb[wk], sched_stage_of(s, d, s->v - 1 - tch[wk]));
+				wk++;
+			}
+		}
+		for (; wk < total; wk++)
+			sched_push(s, d, OP_W, tmb[wk], sched_stage_of(s, d, s->v - 1 - tch[wk]));
+	}
+	free(tmb);
+	free(tch);
+}
+
+double sched_interleaved_zb_peak(const struct sched_params *sp, int d)
+{
+	/* forwards run minus W's run peaks after the d-th steady forward */
+	int w = zb_warm_up(sp, d) + d + 1;
 
 	return (double)(w < sp->m * sp->v ? w : sp->m * sp->v) / sp->v;
 }

@@ -267,7 +267,7 @@ static void zstate_release(struct zstate *z)
 	free(z->ops);
 }
 
-void sched_zbauto_generate(struct sched *s, const struct sched_prices *pr)
+int sched_zbauto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
 {
 	struct zstate best, z;
 	pp_time best_time = 0;
@@ -294,9 +294,10 @@ void sched_zbauto_generate(struct sched *s, const struct sched_prices *pr)
 	}
 	s->mem_limit = pr->mem_limit;
 	/* no combination fit the limit: ZB-H1's order, which needs p */
+	(void)err;
 	if (!have) {
 		sched_zbh1_generate(s);
-		return;
+		return 0;
 	}
 	for (int j = 0; j < s->p; j++)
 		for (int k = 0; k < best.nops[j]; k++) {
@@ -305,4 +306,5 @@ void sched_zbauto_generate(struct sched *s, const struct sched_prices *pr)
 			sched_push(s, j, (enum op_kind)o->kind, o->mb, j);
 		}
 	zstate_release(&best);
+	return 0;
 }

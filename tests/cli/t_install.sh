@@ -36,7 +36,7 @@ else
 	not_ok "completion of --sched: $(complete_words ppsim --sched) / $(complete_words ppsim \
 		compare --sched)"
 fi
-if [ "$(complete_words ppsim -s zb)" = "zbh1 zbh2 zbv zb-auto zb1p zb2p" ] &&
+if [ "$(complete_words ppsim -s zb)" = "zbh1 zbh2 zbv zbv-auto zb-auto zb1p zb2p" ] &&
 	[ "$(complete_words ppsim serve --batch)" = "--batching" ] &&
 	[ "$(complete_words ppsim serve --batching = c)" = "continuous chunked" ] &&
 	[ "$(complete_words ppsim sw)" = "sweep" ]; then

@@ -80,7 +80,7 @@ void unit_price(struct sched *s, double t_f, double t_b, double t_w, const doubl
 		act[st] = 2;
 		act[n + st] = 1;
 	}
-	sched_generate_priced(s, &pr);
+	CU_ASSERT_EQUAL_FATAL(sched_generate_priced(s, &pr, &(struct pp_error){0}), 0);
 	free(t);
 	free(act);
 }

@@ -287,24 +287,40 @@ static void config_set_rejects_bad_bytes_and_rates(void)
 		assert_rejected("bandwidth", bad_rates[i]);
 }
 
-static void config_set_accepts_known_schedules_only(void)
+static void config_set_takes_schedule_names_and_pytorch_s_in_any_case(void)
 {
+	/* each spelling of a schedule stores the schedule's own name */
+	static const char *const spellings[][2] = {
+	        {"gpipe", "gpipe"},
+	        {"1F1B", "1f1b"},
+	        {"GPipe", "gpipe"},
+	        {"Interleaved1F1B", "interleaved"},
+	        {"ScheduleInterleaved1F1B", "interleaved"},
+	        {"interleavedzerobubble", "interleaved-zb"},
+	        {"ZBVZeroBubble", "zbv"},
+	        {"LoopedBFS", "loopedbfs"},
+	        {"ScheduleDualPipeV", "dualpipev"},
+	        {"ZB-Auto", "zb-auto"},
+	};
 	struct config c;
 	struct pp_error err = {0};
 
 	config_init(&c);
-	CU_ASSERT_EQUAL(set(&c, "schedule", "gpipe", &err), 0);
-	CU_ASSERT_STRING_EQUAL(c.schedule, "gpipe");
+	for (size_t i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++) {
+		CU_ASSERT_EQUAL(set(&c, "schedule", spellings[i][0], &err), 0);
+		CU_ASSERT_STRING_EQUAL(c.schedule, spellings[i][1]);
+	}
 	CU_ASSERT_EQUAL(set(&c, "schedule", "1f1b", &err), 0);
-	CU_ASSERT_STRING_EQUAL(c.schedule, "1f1b");
-	CU_ASSERT_EQUAL(set(&c, "schedule", "GPipe", &err), -1);
+	CU_ASSERT_EQUAL(set(&c, "schedule", "GPipes", &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_STRING_EQUAL(err.msg, "--schedule 'GPipe': unknown schedule; known: gpipe, 1f1b, "
-	                                "interleaved, loopedbfs, zbh1, zbh2, zbv, dualpipev, "
-	                                "zb-auto, zb1p, zb2p");
+	CU_ASSERT_STRING_EQUAL(err.msg, "--schedule 'GPipes': unknown schedule; known: gpipe, 1f1b, "
+	                                "interleaved, loopedbfs, interleaved-zb, zbh1, zbh2, zbv, "
+	                                "zbv-auto, vhalf, vmin, dualpipev, zb-auto, zb1p, zb2p");
 	CU_ASSERT_STRING_EQUAL(c.schedule, "1f1b");
 	assert_rejected("schedule", "");
 	assert_rejected("schedule", "zbh1x");
+	assert_rejected("schedule", "Schedule");
+	assert_rejected("schedule", "Schedulezbh1");
 }
 
 static void config_set_parses_comm_and_duplex_names(void)
@@ -1353,9 +1369,9 @@ static void config_load_file_reads_stage_scale_as_an_array_of_numbers(void)
 	                     "numbers above 0 and at most 1e6, comma-separated");
 }
 
-static void config_validate_takes_a_memory_limit_for_zb_auto_only(void)
+static void config_validate_takes_a_memory_limit_for_zb_auto_and_zbv_auto_only(void)
 {
-	static const char *const others[] = {"zbh1", "zb1p", "zb2p", "1f1b"};
+	static const char *const others[] = {"zbh1", "zb1p", "zb2p", "1f1b", "zbv", "vhalf"};
 	struct config c;
 	struct pp_error err = {0};
 
@@ -1369,15 +1385,21 @@ static void config_validate_takes_a_memory_limit_for_zb_auto_only(void)
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 	CU_ASSERT_STRING_EQUAL(err.msg, "--mem-limit '0.5': must be at least 1 micro-batch");
 	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
-		char want[96];
+		char want[96], v[8];
 
+		snprintf(v, sizeof(v), "%d", sched_find(others[i])->min_v);
 		CU_ASSERT_EQUAL(set(&c, "schedule", others[i], &err), 0);
+		CU_ASSERT_EQUAL(set(&c, "chunks", v, &err), 0);
 		CU_ASSERT_EQUAL(set(&c, "mem-limit", "3", &err), 0);
 		CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
 		snprintf(want, sizeof(want),
-		         "--mem-limit '3': only zb-auto takes a memory limit, not %s", others[i]);
+		         "--mem-limit '3': only zbv-auto and zb-auto take a memory limit, not %s",
+		         others[i]);
 		CU_ASSERT_STRING_EQUAL(err.msg, want);
 	}
+	CU_ASSERT_EQUAL(set(&c, "schedule", "zbv-auto", &err), 0);
+	CU_ASSERT_EQUAL(set(&c, "chunks", "2", &err), 0);
+	CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
 	assert_rejected("mem-limit", "0");
 	assert_rejected("mem-limit", "-4");
 }
@@ -1433,7 +1455,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(config_set_rejects_times_that_are_not_finite_non_negative_and_in_range),
         UNIT_TEST(config_set_stores_valid_bytes_and_rates),
         UNIT_TEST(config_set_rejects_bad_bytes_and_rates),
-        UNIT_TEST(config_set_accepts_known_schedules_only),
+        UNIT_TEST(config_set_takes_schedule_names_and_pytorch_s_in_any_case),
         UNIT_TEST(config_set_parses_comm_and_duplex_names),
         UNIT_TEST(config_set_rejects_unknown_comm_and_duplex_names),
         UNIT_TEST(config_comm_and_duplex_names_match_what_users_write),
@@ -1488,7 +1510,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(config_validate_takes_p_or_p_times_v_stage_scales_only),
         UNIT_TEST(config_stage_scale_is_per_device_with_p_factors_and_per_stage_with_p_times_v),
         UNIT_TEST(config_load_file_reads_stage_scale_as_an_array_of_numbers),
-        UNIT_TEST(config_validate_takes_a_memory_limit_for_zb_auto_only),
+        UNIT_TEST(config_validate_takes_a_memory_limit_for_zb_auto_and_zbv_auto_only),
         UNIT_TEST(config_set_takes_an_overlap_factor_above_0),
         UNIT_TEST(config_set_takes_a_schedule_file_name_and_validate_bars_generator_options),
         {NULL, NULL},

@@ -35,7 +35,7 @@ static struct sched *gpipe_by_hand(int p, int m)
 	return s;
 }
 
-static void sched_find_matches_exact_names_only(void)
+static void sched_find_takes_each_name_and_pytorch_s_in_any_case(void)
 {
 	const struct sched_desc *g = sched_find("gpipe"), *o = sched_find("1f1b");
 
@@ -43,8 +43,18 @@ static void sched_find_matches_exact_names_only(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_STRING_EQUAL(g->name, "gpipe");
 	CU_ASSERT_STRING_EQUAL(o->name, "1f1b");
-	CU_ASSERT_PTR_NULL(sched_find("GPipe"));
-	CU_ASSERT_PTR_NULL(sched_find("1F1B"));
+	CU_ASSERT_PTR_EQUAL(sched_find("GPipe"), g);
+	CU_ASSERT_PTR_EQUAL(sched_find("ScheduleGPipe"), g);
+	CU_ASSERT_PTR_EQUAL(sched_find("1F1B"), o);
+	CU_ASSERT_PTR_EQUAL(sched_find("schedule1f1b"), o);
+	CU_ASSERT_STRING_EQUAL(sched_find("Interleaved1F1B")->name, "interleaved");
+	CU_ASSERT_STRING_EQUAL(sched_find("InterleavedZeroBubble")->name, "interleaved-zb");
+	CU_ASSERT_STRING_EQUAL(sched_find("ScheduleZBVZeroBubble")->name, "zbv");
+	CU_ASSERT_STRING_EQUAL(sched_find("DUALPIPEV")->name, "dualpipev");
+	CU_ASSERT_STRING_EQUAL(sched_find("ZBV-AUTO")->name, "zbv-auto");
+	/* "Schedule" is PyTorch's class prefix, not a prefix of ppsim's own names */
+	CU_ASSERT_PTR_NULL(sched_find("Schedulezbh1"));
+	CU_ASSERT_PTR_NULL(sched_find("Schedule"));
 	CU_ASSERT_PTR_NULL(sched_find("1f1"));
 	CU_ASSERT_PTR_NULL(sched_find("1f1b "));
 	CU_ASSERT_PTR_NULL(sched_find(""));
@@ -64,9 +74,13 @@ static void sched_table_lists_each_generator_with_its_backward_and_chunks(void)
 	        {"1f1b", false, PLACE_LOOP, 1, 1, false, 0},
 	        {"interleaved", false, PLACE_LOOP, 2, 0, false, 0},
 	        {"loopedbfs", false, PLACE_LOOP, 1, 0, false, 0},
+	        {"interleaved-zb", true, PLACE_LOOP, 2, 0, false, 0},
 	        {"zbh1", true, PLACE_LOOP, 1, 1, false, 0},
 	        {"zbh2", true, PLACE_LOOP, 1, 1, false, 0},
 	        {"zbv", true, PLACE_V, 2, 2, false, 0},
+	        {"zbv-auto", true, PLACE_V, 2, 2, true, 0},
+	        {"vhalf", true, PLACE_V, 2, 2, false, 0},
+	        {"vmin", true, PLACE_V, 2, 2, false, 0},
 	        {"dualpipev", true, PLACE_V, 2, 2, false, 0},
 	        {"zb-auto", true, PLACE_LOOP, 1, 1, true, 0},
 	        {"zb1p", true, PLACE_LOOP, 1, 1, true, 1},
@@ -74,7 +88,7 @@ static void sched_table_lists_each_generator_with_its_backward_and_chunks(void)
 	};
 	size_t n;
 	const struct sched_desc *t = sched_table(&n);
-	char names[128];
+	char names[256];
 
 	CU_ASSERT_EQUAL_FATAL(n, sizeof(want) / sizeof(want[0]));
 	for (size_t i = 0; i < n; i++) {
@@ -94,8 +108,8 @@ static void sched_table_lists_each_generator_with_its_backward_and_chunks(void)
 		CU_ASSERT_PTR_EQUAL(sched_find(t[i].name), &t[i]);
 	}
 	CU_ASSERT_STRING_EQUAL(sched_names(names, sizeof(names)),
-	                       "gpipe, 1f1b, interleaved, loopedbfs, zbh1, zbh2, zbv, dualpipev, "
-	                       "zb-auto, zb1p, zb2p");
+	                       "gpipe, 1f1b, interleaved, loopedbfs, interleaved-zb, zbh1, zbh2, zbv, "
+	                       "zbv-auto, vhalf, vmin, dualpipev, zb-auto, zb1p, zb2p");
 }
 
 static void sched_theory_of_gpipe_and_1f1b_is_p_minus_1_over_m_plus_p_minus_1(void)
@@ -1645,7 +1659,7 @@ static void sched_check_rejects_a_mixed_backward_given_twice_or_a_w_without_its_
 }
 
 static const struct unit_test tests[] = {
-        UNIT_TEST(sched_find_matches_exact_names_only),
+        UNIT_TEST(sched_find_takes_each_name_and_pytorch_s_in_any_case),
         UNIT_TEST(sched_table_lists_each_generator_with_its_backward_and_chunks),
         UNIT_TEST(sched_theory_of_gpipe_and_1f1b_is_p_minus_1_over_m_plus_p_minus_1),
         UNIT_TEST(sched_kind_names_are_the_report_letters),

@@ -673,8 +673,10 @@ static bool random_scale_case(uint64_t *state, const struct sched_desc *desc,
 		for (int d = 0; d < k->p; d++)
 			len += (size_t)snprintf(k->stage_scale + len, sizeof(k->stage_scale) - len,
 			                        "%s%d", d ? "," : "", random_in(state, 1, 3));
-	if (desc->generate_priced != NULL && desc->limit_per_p == 0)
-		snprintf(k->mem_limit, sizeof(k->mem_limit), "%d.%d", random_in(state, 1, 2 * k->p),
+	/* zbv-auto's warm-up needs p micro-batches; zb-auto's passes fit in 1 */
+	if (sched_takes_mem_limit(desc))
+		snprintf(k->mem_limit, sizeof(k->mem_limit), "%d.%d",
+		         random_in(state, desc->placement == PLACE_V ? k->p : 1, 2 * k->p),
 		         5 * random_in(state, 0, 1));
 	return true;
 }

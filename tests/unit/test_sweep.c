@@ -603,9 +603,9 @@ static void sweep_evaluate_throughput_is_tokens_per_second_with_a_model_else_m_p
 
 /* What an emit callback saw: each record's index, status and makespan, in order. */
 struct seen {
-	uint64_t index[128];
-	bool ok[128];
-	double makespan[128];
+	uint64_t index[256];
+	bool ok[256];
+	double makespan[256];
 	int n;
 	int stop_after; /* return 42 once this many were seen; 0: never */
 };
@@ -622,9 +622,11 @@ static int collect(void *ctx, const struct sweep_record *r)
 	return s->n == s->stop_after ? 42 : 0;
 }
 
-/* A sweep of 88 small points, some of them skipped: every schedule x p x m x v. */
-static void init_grid(struct sweep *sw)
+/* A sweep of small points, some of them skipped: every schedule x p x m x v; returns how
+ * many (8 a schedule). */
+static int init_grid(struct sweep *sw)
 {
+	size_t n;
 	struct config base;
 
 	config_init(&base);
@@ -634,6 +636,9 @@ static void init_grid(struct sweep *sw)
 	axis(sw, "p", "2,4");
 	axis(sw, "m", "4,8");
 	axis(sw, "v", "1,2");
+	sched_table(&n);
+	CU_ASSERT_FATAL(n * 8 <= 256);
+	return (int)n * 8;
 }
 
 static void sweep_run_emits_the_same_records_in_index_order_whatever_the_jobs(void)
@@ -641,11 +646,10 @@ static void sweep_run_emits_the_same_records_in_index_order_whatever_the_jobs(vo
 	static const int jobs[] = {1, 2, 5};
 	struct seen want = {0};
 	struct sweep sw;
-	int skipped = 0;
+	int skipped = 0, points = init_grid(&sw);
 
-	init_grid(&sw);
-	CU_ASSERT_EQUAL_FATAL(sweep_points(&sw), 88);
-	for (uint64_t i = 0; i < 88; i++) {
+	CU_ASSERT_EQUAL_FATAL(sweep_points(&sw), (uint64_t)points);
+	for (uint64_t i = 0; i < (uint64_t)points; i++) {
 		struct sweep_record r;
 
 		sweep_evaluate(&sw, i, &r);
@@ -653,13 +657,13 @@ static void sweep_run_emits_the_same_records_in_index_order_whatever_the_jobs(vo
 		skipped += !r.ok;
 	}
 	/* both kinds of point are present */
-	CU_ASSERT_TRUE(skipped > 0 && skipped < 88);
+	CU_ASSERT_TRUE(skipped > 0 && skipped < points);
 	for (size_t j = 0; j < sizeof(jobs) / sizeof(jobs[0]); j++) {
 		struct seen have = {0};
 
-		CU_ASSERT_EQUAL(sweep_run(&sw, 0, 88, jobs[j], collect, &have), 0);
-		CU_ASSERT_EQUAL_FATAL(have.n, 88);
-		for (int i = 0; i < 88; i++) {
+		CU_ASSERT_EQUAL(sweep_run(&sw, 0, points, jobs[j], collect, &have), 0);
+		CU_ASSERT_EQUAL_FATAL(have.n, points);
+		for (int i = 0; i < points; i++) {
 			CU_ASSERT_EQUAL(have.index[i], (uint64_t)i);
 			CU_ASSERT_EQUAL(have.ok[i], want.ok[i]);
 			CU_ASSERT_EQUAL(have.makespan[i], want.makespan[i]);
@@ -692,12 +696,12 @@ static void sweep_run_stops_and_returns_what_emit_returned(void)
 {
 	static const int jobs[] = {1, 2, 5};
 	struct sweep sw;
+	int points = init_grid(&sw);
 
-	init_grid(&sw);
 	for (size_t j = 0; j < sizeof(jobs) / sizeof(jobs[0]); j++) {
 		struct seen have = {.stop_after = 3};
 
-		CU_ASSERT_EQUAL(sweep_run(&sw, 0, 88, jobs[j], collect, &have), 42);
+		CU_ASSERT_EQUAL(sweep_run(&sw, 0, (uint64_t)points, jobs[j], collect, &have), 42);
 		CU_ASSERT_EQUAL(have.n, 3);
 		CU_ASSERT_EQUAL(have.index[2], 2);
 	}

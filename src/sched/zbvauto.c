@@ -1,0 +1,530 @@
+/*
+ * zbv-auto: the zero-bubble authors' cost-aware ZB-V generator (Qi et al., "Zero Bubble
+ * Pipeline Parallelism", ICLR 2024, section 6), as their Megatron-LM fork runs it
+ * (sail-sg/zero-bubble-pipeline-parallelism, zerobubble/scheduler/zbv.py, PipelineGraph
+ * try_v_schedule and create_schedule): a greedy pass over the V placement that knows each op's
+ * time, the message time and a limit on alive activations.
+ *
+ * The pass sees, on device d, six kinds of op: F of chunk 0 (stage d) and of chunk 1 (stage
+ * 2p-1-d), B and W of the backward's first chunk (chunk 1) and second chunk (chunk 0). It
+ *   1. sends micro-batch 0 forward through chunk 0 of every device; then, from the last device
+ *      down, gives device i more chunk-0 forwards on devices 0..i while they fit in memory
+ *      (keeping room for 2 + 2i of them) and before the chunk-1 forward coming back from device
+ *      i+1 can arrive, then its chunk-1 forward;
+ *   2. from device 1 up, adds forwards (chunk 0 and 1 in turn, on the devices from the last
+ *      down to i) until device i has run as many as device i-1 and one more chunk-1 forward;
+ *   3. runs 2m rounds. A round first gives every device one B: of the backward's second chunk
+ *      when its input has been produced or its first chunk is done, else of the first chunk;
+ *      the devices taking the second chunk go first, from the last device down, then the others
+ *      from device 0 up. Then it gives every device with forwards left one F: chunk 0 when
+ *      chunk 1 has caught up, chunk 1 when its input has been produced, else chunk 0 when its
+ *      input has. W's of past B's (first in, first out) run before an op whenever one fits
+ *      the gap before its input, and one more when the gap would make this device's idle time
+ *      the largest (always before a second-chunk B, before other ops when the pass's fill_b or
+ *      fill_f is set); they also run whenever an F would pass the memory limit;
+ *   4. ends each device with its remaining W's.
+ * Each pass is scored by its largest per-device idle time. A pass is rerun with every device's
+ * idle time of the last run as an allowance (the gap a W may overrun) while that keeps
+ * shrinking the score; the four (fill_b, fill_f) settings are tried in the authors' order and
+ * the lowest score wins, ties keeping the earlier.
+ *
+ * Differences from the authors' code, none of which changes an order they produce:
+ *   - times are the engine's integer ticks and activations integer amounts, so every comparison
+ *     is exact and the order does not depend on the time unit;
+ *   - like the authors' runtime (avg_then_mid), the pass takes one time for each op kind, the
+ *     median over the devices of their two chunks' mean, and one message time, the median
+ *     over the links; the engine then runs every op at its own stage's time. Activations are
+ *     each device's own (the mean of its two chunks' per chunk);
+ *   - where an op has no input from another device the authors' code reads the end of the last
+ *     W of the last device's second chunk (Python's index -1, -1 while it has not run); ppsim
+ *     reads the same, with one tick for their -1;
+ *   - where the authors' code stops on a failed assertion (an op that would pass the memory
+ *     limit, or run before its input was scheduled), ppsim drops that pass; when none is left
+ *     the limit is too small and the caller is told the smallest limit that works.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generators.h"
+
+/* The pass's six op kinds on a device: F of chunk 0, F of chunk 1, B and W of the backward's
+ * first and second chunk (the authors' "FfBbWw"). */
+enum { VF0, VF1, VB0, VB1, VW0, VW1, VKINDS };
+
+/* One op in the order the pass put it on its device. */
+struct vop {
+	uint8_t kind; /* VF0 .. VW1 */
+	int mb;
+};
+
+/* What every pass decides from: uniform op and message times, per-device activations. All are
+ * doubled (sums of a device's two chunks), which changes no comparison. */
+struct vprices {
+	pp_time t[3];      /* F, B, W of one chunk op */
+	pp_time comm;      /* one message */
+	int64_t *act;      /* [p] what an F allocates on device d */
+	int64_t *act_w;    /* [p] the part W frees */
+	int64_t *limit;    /* [p] alive activations allowed */
+};
+
+/* One pass. */
+struct vpass {
+	const struct vprices *pr;
+	int p, m;
+	bool fill_f, fill_b;
+	const pp_time *approved; /* [p] idle-time allowances, NULL on the first run */
+	pp_time max_approved;    /* their largest, -1 without */
+	pp_time max_bubble;      /* the largest per-device idle time so far */
+	int *count;              /* [p * VKINDS] ops of each kind put so far */
+	pp_time *end;            /* [VKINDS * p * m] end of each op, -1 before it runs */
+	pp_time *cur, *bubble;   /* [p] end of the device's last op, idle time after its first F */
+	int64_t *mem;            /* [p] alive activations */
+	int *pending;            /* [p * 2m] chunks (0, 1) of B's whose W is pending, FIFO */
+	int *phead, *ptail;      /* [p] */
+	struct vop *ops;         /* [p * 6m] */
+	int *nops;               /* [p] */
+	bool failed;
+};
+
+/* The schedule's stage of a pass op kind on device d (B and W of the first chunk are chunk 1). */
+static int stage_of(const struct vpass *z, int kind, int d)
+{
+	int chunk = kind == VF0 || kind == VB1 || kind == VW1 ? 0 : 1;
+
+	return chunk == 0 ? d : 2 * z->p - 1 - d;
+}
+
+static pp_time cost_of(const struct vpass *z, int kind)
+{
+	return z->pr->t[kind <= VF1 ? 0 : kind <= VB1 ? 1 : 2];
+}
+
+static int64_t mem_of(const struct vpass *z, int kind, int d)
+{
+	return kind <= VF1   ? z->pr->act[d]
+	       : kind <= VB1 ? -(z->pr->act[d] - z->pr->act_w[d])
+	                     : -z->pr->act_w[d];
+}
+
+static pp_time *end_of(const struct vpass *z, int kind, int d, int mb)
+{
+	return &z->end[((size_t)kind * (size_t)z->p + (size_t)d) * (size_t)z->m + (size_t)mb];
+}
+
+/* The end the authors read for an op with no input from another device (their index -1). */
+static pp_time no_input_end(const struct vpass *z)
+{
+	return *end_of(z, VW1, z->p - 1, z->m - 1);
+}
+
+/* The largest idle time device d is measured against: the pass's, or its allowance's. */
+static pp_time max_stage_bubble(const struct vpass *z, int d)
+{
+	pp_time x = z->max_bubble;
+
+	if (z->approved != NULL && z->max_approved - z->approved[d] > x)
+		x = z->max_approved - z->approved[d];
+	return x;
+}
+
+/* The op that must end before the next op of kind on device d may start here, the same
+ * device's ordering aside: its input from the neighbouring device, or -1. */
+static int input_device(const struct vpass *z, int kind, int d)
+{
+	bool down = kind == VF0 || kind == VB0; /* chunk 0 forward, first backward chunk */
+
+	if (kind >= VW0)
+		return -1;
+	if (down)
+		return d > 0 ? d - 1 : -1;
+	return d + 1 < z->p ? d + 1 : -1;
+}
+
+/* Appends the next op of kind to device d at the earliest time its input and device allow. */
+static void put(struct vpass *z, int kind, int d)
+{
+	int *cnt = &z->count[d * VKINDS + kind], mb = *cnt, e;
+	pp_time no_bubble = z->cur[d] + cost_of(z, kind), t = no_bubble;
+
+	if (z->failed)
+		return;
+	if (mb >= z->m || z->mem[d] + mem_of(z, kind, d) > z->pr->limit[d]) {
+		z->failed = true;
+		return;
+	}
+	/* the op before it on this device: F of chunk 0 before chunk 1's, a B after its F, W
+	 * after its B */
+	if (kind != VF0) {
+		int before = kind >= VW0 ? kind - 2 : kind - 1;
+
+		if (*end_of(z, before, d, mb) < 0) {
+			z->failed = true;
+			return;
+		}
+	}
+	e = input_device(z, kind, d);
+	if (e >= 0) {
+		pp_time in = *end_of(z, kind, e, mb);
+
+		if (in < 0) {
+			z->failed = true;
+			return;
+		}
+		if (in + z->pr->comm + cost_of(z, kind) > t)
+			t = in + z->pr->comm + cost_of(z, kind);
+	}
+	if (z->count[d * VKINDS + VF0] > 0) {
+		z->bubble[d] += t - no_bubble;
+		if (z->bubble[d] > z->max_bubble)
+			z->max_bubble = z->bubble[d];
+	}
+	*end_of(z, kind, d, mb) = t;
+	z->cur[d] = t;
+	z->mem[d] += mem_of(z, kind, d);
+	z->ops[(size_t)d * 6 * (size_t)z->m + (size_t)z->nops[d]++] = (struct vop){(uint8_t)kind, mb};
+	if (kind == VB0 || kind == VB1)
+		z->pending[(size_t)d * 2 * (size_t)z->m + (size_t)z->ptail[d]++] = kind - VB0;
+	(*cnt)++;
+}
+
+static bool has_pending(const struct vpass *z, int d)
+{
+	return z->phead[d] < z->ptail[d];
+}
+
+/* Runs device d's oldest pending W. */
+static void put_w(struct vpass *z, int d)
+{
+	int chunk = z->pending[(size_t)d * 2 * (size_t)z->m + (size_t)z->phead[d]++];
+
+	put(z, VW0 + chunk, d);
+}
+
+/* W's before the op of kind on device d whose input is the op input on device e (e < 0:
+ * none): every W that fits the gap, and one more when the gap would make d's idle time the
+ * largest and more is true. */
+static void fill_gap(struct vpass *z, int kind, int d, int e, int mb, bool more)
+{
+	pp_time in = e >= 0 ? *end_of(z, kind, e, mb) : no_input_end(z);
+	pp_time c = z->pr->comm;
+
+	while (!z->failed && has_pending(z, d) && e >= 0) {
+		int chunk = z->pending[(size_t)d * 2 * (size_t)z->m + (size_t)z->phead[d]];
+
+		if (in + c < z->cur[d] + cost_of(z, VW0 + chunk))
+			break;
+		put_w(z, d);
+	}
+	if (!z->failed && has_pending(z, d) && more &&
+	    in + c - z->cur[d] > max_stage_bubble(z, d) - z->bubble[d])
+		put_w(z, d);
+}
+
+static void warm_up(struct vpass *z)
+{
+	int p = z->p, m = z->m, chunk = 0;
+
+	for (int d = 0; d < p; d++)
+		put(z, VF0, d);
+	for (int d = p - 1; d >= 0 && !z->failed; d--) {
+		pp_time back;
+
+		if (d == p - 1) {
+			put(z, VF1, d);
+			continue;
+		}
+		back = *end_of(z, VF1, d + 1, 0) + z->pr->comm;
+		while (!z->failed &&
+		       z->mem[d] + z->pr->act[d] * (2 + 2 * (int64_t)d) <= z->pr->limit[d] &&
+		       z->cur[d] + cost_of(z, VF0) <= back && z->count[d * VKINDS + VF0] < m)
+			for (int j = 0; j <= d; j++)
+				put(z, VF0, j);
+		put(z, VF1, d);
+	}
+	for (int d = 1; d < p && !z->failed; d++) {
+		const int *c = &z->count[d * VKINDS], *prev = &z->count[(d - 1) * VKINDS];
+
+		/* ends: each turn puts an op on device d while the condition holds (or fails) */
+		while (!z->failed && (c[VF0] + c[VF1] < prev[VF0] + prev[VF1] ||
+		                      (c[VF1] <= prev[VF1] && prev[VF1] < m))) {
+			for (int j = p - 1; j >= d; j--)
+				if (z->count[j * VKINDS + VF0 + chunk] < m)
+					put(z, VF0 + chunk, j);
+			chunk = 1 - chunk;
+		}
+	}
+}
+
+/* One B on every device, in the authors' order. */
+static void round_of_b(struct vpass *z, int *order)
+{
+	int p = z->p, n = 0, n1 = 0;
+
+	/* the devices taking the second chunk, from the last down, then the others */
+	for (int d = p - 1; d >= 0; d--) {
+		const int *c = &z->count[d * VKINDS];
+
+		if (c[VB1] < c[VB0] &&
+		    (d == p - 1 || *end_of(z, VB1, d + 1, c[VB1]) >= 0 || c[VB0] >= z->m))
+			order[n1++] = d;
+	}
+	n = n1;
+	for (int d = 0; d < p; d++) {
+		const int *c = &z->count[d * VKINDS];
+
+		if (!(c[VB1] < c[VB0] &&
+		      (d == p - 1 || *end_of(z, VB1, d + 1, c[VB1]) >= 0 || c[VB0] >= z->m)))
+			order[n++] = d;
+	}
+	for (int k = 0; k < p && !z->failed; k++) {
+		int d = order[k], kind = k < n1 ? VB1 : VB0;
+		int mb = z->count[d * VKINDS + kind];
+
+		/* a B frees activations, so the authors' room-making before it never runs W's */
+		fill_gap(z, kind, d, input_device(z, kind, d), mb, kind == VB1 || z->fill_b);
+		put(z, kind, d);
+	}
+}
+
+/* One F on every device that has forwards left and an input for one. */
+static void round_of_f(struct vpass *z)
+{
+	for (int d = 0; d < z->p && !z->failed; d++) {
+		const int *c = &z->count[d * VKINDS];
+		int kind = -1, mb;
+
+		if (c[VF1] >= z->m)
+			continue;
+		if (c[VF1] >= c[VF0])
+			kind = VF0;
+		else if (d == z->p - 1 || *end_of(z, VF1, d + 1, c[VF1]) >= 0)
+			kind = VF1;
+		else if (c[VF0] < z->m && (d == 0 || *end_of(z, VF0, d - 1, c[VF0]) >= 0))
+			kind = VF0;
+		if (kind < 0)
+			continue;
+		while (!z->failed && z->mem[d] + mem_of(z, kind, d) > z->pr->limit[d]) {
+			if (!has_pending(z, d)) {
+				z->failed = true;
+				return;
+			}
+			put_w(z, d);
+		}
+		mb = z->count[d * VKINDS + kind];
+		fill_gap(z, kind, d, input_device(z, kind, d), mb, z->fill_f);
+		put(z, kind, d);
+	}
+}
+
+static void vpass_init(struct vpass *z, int p, int m, const struct vprices *pr)
+{
+	size_t np = (size_t)p, nm = (size_t)m;
+
+	memset(z, 0, sizeof(*z));
+	z->pr = pr;
+	z->p = p;
+	z->m = m;
+	z->count = pp_xcalloc(np * VKINDS, sizeof(*z->count));
+	z->end = pp_xmallocarray(VKINDS * np * nm, sizeof(*z->end));
+	z->cur = pp_xcalloc(np, sizeof(*z->cur));
+	z->bubble = pp_xcalloc(np, sizeof(*z->bubble));
+	z->mem = pp_xcalloc(np, sizeof(*z->mem));
+	z->pending = pp_xmallocarray(np * 2 * nm, sizeof(*z->pending));
+	z->phead = pp_xcalloc(np, sizeof(*z->phead));
+	z->ptail = pp_xcalloc(np, sizeof(*z->ptail));
+	z->ops = pp_xmallocarray(np * 6 * nm, sizeof(*z->ops));
+	z->nops = pp_xcalloc(np, sizeof(*z->nops));
+	for (size_t i = 0; i < VKINDS * np * nm; i++)
+		z->end[i] = -1;
+}
+
+static void vpass_release(struct vpass *z)
+{
+	free(z->count);
+	free(z->end);
+	free(z->cur);
+	free(z->bubble);
+	free(z->mem);
+	free(z->pending);
+	free(z->phead);
+	free(z->ptail);
+	free(z->ops);
+	free(z->nops);
+}
+
+/* Runs one pass with the settings and allowances (NULL: none); false when it fails. */
+static bool run_pass(struct vpass *z, bool fill_b, bool fill_f, const pp_time *approved)
+{
+	int *order = pp_xmallocarray((size_t)z->p, sizeof(*order));
+
+	z->fill_b = fill_b;
+	z->fill_f = fill_f;
+	z->approved = approved;
+	z->max_approved = -1;
+	for (int d = 0; approved != NULL && d < z->p; d++)
+		if (approved[d] > z->max_approved)
+			z->max_approved = approved[d];
+	warm_up(z);
+	for (int r = 0; r < 2 * z->m && !z->failed; r++) {
+		round_of_b(z, order);
+		round_of_f(z);
+	}
+	for (int d = 0; d < z->p && !z->failed; d++)
+		while (!z->failed && has_pending(z, d))
+			put_w(z, d);
+	for (int d = 0; d < z->p && !z->failed; d++)
+		if (z->nops[d] != 6 * z->m)
+			z->failed = true;
+	free(order);
+	return !z->failed;
+}
+
+/*
+ * The authors' try_v_schedule for one (fill_b, fill_f): a first pass, then passes with the
+ * last one's idle times as allowances while the score keeps falling. Stores the pass kept in
+ * *best and returns true, or false when the first pass fails.
+ */
+static bool best_of_chain(int p, int m, const struct vprices *pr, bool fill_b, bool fill_f,
+                          struct vpass *best)
+{
+	struct vpass next;
+
+	vpass_init(best, p, m, pr);
+	if (!run_pass(best, fill_b, fill_f, NULL)) {
+		vpass_release(best);
+		return false;
+	}
+	for (;;) {
+		vpass_init(&next, p, m, pr);
+		if (!run_pass(&next, fill_b, fill_f, best->bubble) ||
+		    next.max_bubble >= best->max_bubble) {
+			vpass_release(&next);
+			return true;
+		}
+		vpass_release(best);
+		*best = next;
+	}
+}
+
+/* The best pass over the four settings; false when none keeps within the limits. */
+static bool best_pass(int p, int m, const struct vprices *pr, struct vpass *best)
+{
+	bool have = false;
+
+	for (int k = 0; k < 4; k++) {
+		struct vpass z;
+
+		/* the authors' order: fill_b yes, then no; within each, fill_f yes, then no */
+		if (!best_of_chain(p, m, pr, k < 2, k % 2 == 0, &z))
+			continue;
+		if (have && z.max_bubble >= best->max_bubble) {
+			vpass_release(&z);
+			continue;
+		}
+		if (have)
+			vpass_release(best);
+		*best = z;
+		have = true;
+	}
+	return have;
+}
+
+static int compare_time(const void *a, const void *b)
+{
+	pp_time x = *(const pp_time *)a, y = *(const pp_time *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The authors' median of n values (the upper one of an even count); sorts x. */
+static pp_time median(pp_time *x, size_t n)
+{
+	qsort(x, n, sizeof(*x), compare_time);
+	return x[n / 2];
+}
+
+/* The prices every pass decides from, for the limit of mem_limit micro-batches. */
+static void vprices_init(struct vprices *v, const struct sched *s, const struct sched_prices *pr)
+{
+	int p = s->p, S = s->S;
+	const pp_time *per[3] = {pr->t_f, pr->t_b, pr->t_w};
+	pp_time *x = pp_xmallocarray((size_t)S, sizeof(*x));
+	size_t n = 0;
+
+	memset(v, 0, sizeof(*v));
+	for (int k = 0; k < 3; k++) {
+		for (int d = 0; d < p; d++)
+			x[d] = per[k][d] + per[k][S - 1 - d];
+		v->t[k] = median(x, (size_t)p);
+	}
+	/* the links between devices; the turn from stage p-1 to p stays on device p-1 */
+	for (int st = 0; st + 1 < S; st++)
+		if (st != p - 1)
+			x[n++] = 2 * pr->t_comm[st];
+	v->comm = n > 0 ? median(x, n) : 0;
+	free(x);
+	v->act = pp_xmallocarray((size_t)p, sizeof(*v->act));
+	v->act_w = pp_xmallocarray((size_t)p, sizeof(*v->act_w));
+	v->limit = pp_xmallocarray((size_t)p, sizeof(*v->limit));
+	for (int d = 0; d < p; d++) {
+		v->act[d] = pr->act[d] + pr->act[S - 1 - d];
+		v->act_w[d] = pr->act_w[d] + pr->act_w[S - 1 - d];
+	}
+}
+
+/* Sets v's limits to mem_limit micro-batches, two chunks of act[d] each. */
+static void vprices_limit(struct vprices *v, int p, double mem_limit)
+{
+	for (int d = 0; d < p; d++)
+		v->limit[d] = (int64_t)llround(mem_limit * 2.0 * (double)v->act[d]);
+}
+
+static void vprices_release(struct vprices *v)
+{
+	free(v->act);
+	free(v->act_w);
+	free(v->limit);
+}
+
+int sched_zbvauto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
+{
+	struct vprices v;
+	struct vpass best;
+
+	vprices_init(&v, s, pr);
+	vprices_limit(&v, s->p, pr->mem_limit);
+	if (!best_pass(s->p, s->m, &v, &best)) {
+		/* the smallest limit in half micro-batches (one chunk) that works, if any */
+		double need = 0;
+
+		for (double x = 0.5 * ((int)(2 * pr->mem_limit) + 1); x <= 4.0 * s->p; x += 0.5) {
+			vprices_limit(&v, s->p, x);
+			if (best_pass(s->p, s->m, &v, &best)) {
+				vpass_release(&best);
+				need = x;
+				break;
+			}
+		}
+		vprices_release(&v);
+		if (need > 0)
+			return pp_fail(err, PP_ERR_USAGE,
+			               "zbv-auto cannot keep p=%d m=%d within %g micro-batches of "
+			               "activations; it needs at least %g",
+			               s->p, s->m, pr->mem_limit, need);
+		return pp_fail(err, PP_ERR_USAGE,
+		               "zbv-auto cannot keep p=%d m=%d within %g micro-batches of activations",
+		               s->p, s->m, pr->mem_limit);
+	}
+	vprices_release(&v);
+	s->mem_limit = pr->mem_limit;
+	for (int d = 0; d < s->p; d++)
+		for (int k = 0; k < best.nops[d]; k++) {
+			const struct vop *o = &best.ops[(size_t)d * 6 * (size_t)s->m + (size_t)k];
+			static const enum op_kind kinds[] = {OP_F, OP_F, OP_B, OP_B, OP_W, OP_W};
+
+			sched_push(s, d, kinds[o->kind], o->mb, stage_of(&best, o->kind, d));
+		}
+	vpass_release(&best);
+	return 0;
+}

@@ -1,0 +1,37 @@
+# The zero-bubble authors' V generators, op for op: for each case of
+# tests/golden/zb-reference/KIND.txt (written by tests/tools/zb-reference.py from the authors'
+# code, see the README there), ppsim's schedule KIND exports the same PyTorch CSV and its
+# makespan is the authors'. The authors' times are per chunk op; ppsim's --tf is a device's
+# two chunks, so it gets twice each.
+for kind in zbv vhalf vmin; do
+	name=$kind
+	[ $kind = zbv ] && name=zbv-auto
+	ref="$ROOT/tests/golden/zb-reference/$kind.txt"
+	cases=0
+	# split into TMP/cases/N: the header line, then the device lines
+	rm -rf "$TMP/cases"
+	mkdir "$TMP/cases"
+	awk -v dir="$TMP/cases" '/^# / { n++ } { print > (dir "/" n) }' "$ref"
+	for f in "$TMP"/cases/*; do
+		set -- $(head -1 "$f" | sed 's/^# //; s/[a-z]*=//g')
+		p=$1 m=$2 want=$7
+		tf=$(awk -v x="$3" 'BEGIN { print 2 * x }')
+		tb=$(awk -v x="$4" 'BEGIN { print 2 * x }')
+		tw=$(awk -v x="$5" 'BEGIN { print 2 * x }')
+		cases=$((cases + 1))
+		args="-s $name -p $p -m $m --tf $tf --tb $tb --tw $tw --tcomm $6"
+		tail -n +2 "$f" >"$TMP/ref.csv"
+		rm -f "$TMP/got.csv"
+		# shellcheck disable=SC2086
+		if ! ppsim $args --export-schedule="$TMP/got.csv" --export-format=torch \
+			--format=json >"$TMP/out.json" 2>"$TMP/err"; then
+			not_ok "ppsim $args: $(head -c 300 "$TMP/err")"
+		elif ! cmp -s "$TMP/ref.csv" "$TMP/got.csv"; then
+			not_ok "ppsim $args: order differs from the authors' ($ref, case ${f##*/})"
+		else
+			RUN="ppsim $args"
+			expect makespan "$want"
+		fi
+	done
+	[ $cases -eq 36 ] && ok || not_ok "$ref: $cases cases, expected 36"
+done
