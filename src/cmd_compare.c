@@ -38,7 +38,8 @@ static int schedule_list(const char *list, char *buf, size_t n, const char **nam
 			                 tok, sched_names(known, sizeof(known)));
 		if (*count == max)
 			return cmd_usage("--schedules '%s': more than %d schedules", list, max);
-		names[(*count)++] = tok;
+		/* an alias or another case stands for the schedule's own name */
+		names[(*count)++] = sched_find(tok)->name;
 	}
 	if (*count == 0)
 		return cmd_usage("--schedules '%s': no schedule named", list);

@@ -4,10 +4,12 @@
  * generator produced a schedule.
  *
  * Adding a schedule:
- *   1. write src/sched/NAME.c with a generate function (and a check function when not every
- *      (p, v, m) is valid) that appends each device's ops with sched_push();
- *   2. add its row to the table in src/sched.c (name, summary, backward kind, placement,
- *      functions, closed-form bubble when one exists);
+ *   1. write src/sched/NAME.c (the Makefile builds every file there) with a generate function
+ *      (and a check function when not every (p, v, m) is valid) that appends each device's ops
+ *      with sched_push(), or a priced generator that decides from struct sched_prices in
+ *      integer ticks;
+ *   2. add its row to the table in src/sched.c (name, PyTorch's name, summary, backward kind,
+ *      placement, functions, closed-form bubble when one exists, peak bound);
  *   3. add CUnit tests in tests/unit/test_sched.c, a golden CLI test, and a paragraph to
  *      docs/schedules.md and docs/ppsim.1 (a test checks the man page names every schedule);
  *      --help and `ppsim list` pick the name up from the table.

@@ -1519,6 +1519,98 @@ static void sched_zb_auto_keeps_alive_activations_within_each_limit(void)
 			}
 }
 
+/* PyTorch's artifact zb1p_2rank_2stagep_compute.csv (ScheduleInterleavedZeroBubble, p = 2,
+ * v = 2, m = 8), with its empty steps left out and its "B" (it predates "I") written I. */
+static const char *const zb1p_p2_v2_m8_rows[2] = {
+        "0F0,0F1,2F0,2F1,2I0,2W0,0F2,2I1,2W1,0F3,0I0,0W0,2F2,0I1,0W1,2F3,2I2,2W2,0F4,2I3,2W3,0F5,"
+        "0I2,0W2,2F4,0I3,0W3,2F5,2I4,2W4,0F6,2I5,2W5,0F7,0I4,0W4,2F6,0I5,0W5,2F7,2I6,2W6,2I7,2W7,"
+        "0I6,0W6,0I7,0W7",
+        "1F0,1F1,3F0,3I0,3F1,3I1,3W0,1F2,1I0,3W1,1F3,1I1,1W0,3F2,3I2,1W1,3F3,3I3,3W2,1F4,1I2,3W3,"
+        "1F5,1I3,1W2,3F4,3I4,1W3,3F5,3I5,3W4,1F6,1I4,3W5,1F7,1I5,1W4,3F6,3I6,1W5,3F7,3I7,3W6,1I6,"
+        "3W7,1I7,1W6,1W7"};
+
+/* What PyTorch's ScheduleInterleavedZeroBubble._calculate_single_rank_operations gives for
+ * p = 4, v = 2, m = 8 (empty steps left out). */
+static const char *const zb1p_p4_v2_m8_rows[4] = {
+        "0F0,0F1,0F2,0F3,4F0,4F1,4F2,4F3,4I0,4W0,0F4,4I1,4W1,0F5,4I2,4W2,0F6,4I3,4W3,0F7,0I0,0W0,"
+        "4F4,0I1,0W1,4F5,0I2,0W2,4F6,0I3,0W3,4F7,4I4,4W4,4I5,4W5,4I6,4W6,4I7,4W7,0I4,0W4,0I5,0W5,"
+        "0I6,0W6,0I7,0W7",
+        "1F0,1F1,1F2,1F3,5F0,5F1,5F2,5I0,5F3,5I1,5W0,1F4,5I2,5W1,1F5,5I3,5W2,1F6,1I0,5W3,1F7,1I1,"
+        "1W0,5F4,1I2,1W1,5F5,1I3,1W2,5F6,5I4,1W3,5F7,5I5,5W4,5I6,5W5,5I7,5W6,1I4,5W7,1I5,1W4,1I6,"
+        "1W5,1I7,1W6,1W7",
+        "2F0,2F1,2F2,2F3,6F0,6F1,6I0,6F2,6I1,6F3,6I2,6W0,2F4,6I3,6W1,2F5,2I0,6W2,2F6,2I1,6W3,2F7,"
+        "2I2,2W0,6F4,2I3,2W1,6F5,6I4,2W2,6F6,6I5,2W3,6F7,6I6,6W4,6I7,6W5,2I4,6W6,2I5,6W7,2I6,2W4,"
+        "2I7,2W5,2W6,2W7",
+        "3F0,3F1,3F2,3F3,7F0,7I0,7F1,7I1,7F2,7I2,7F3,7I3,7W0,3F4,3I0,7W1,3F5,3I1,7W2,3F6,3I2,7W3,"
+        "3F7,3I3,3W0,7F4,7I4,3W1,7F5,7I5,3W2,7F6,7I6,3W3,7F7,7I7,7W4,3I4,7W5,3I5,7W6,3I6,7W7,3I7,"
+        "3W4,3W5,3W6,3W7"};
+
+static void sched_interleaved_zb_has_pytorch_s_rank_orders_for_p2_and_p4_with_v2_m8(void)
+{
+	const struct {
+		int p;
+		const char *const *rows;
+	} cases[] = {{2, zb1p_p2_v2_m8_rows}, {4, zb1p_p4_v2_m8_rows}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sched *s = sched_new(sched_find("interleaved-zb"),
+		                            &(struct sched_params){cases[i].p, 2, 8, 0});
+		struct pp_error err = {0};
+		struct op want[64];
+
+		CU_ASSERT_TRUE(s->split);
+		for (int d = 0; d < cases[i].p; d++)
+			CU_ASSERT_TRUE(unit_device_is(
+			        s, d, want, unit_torch_ops(cases[i].rows[d], want, 64)));
+		CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+		sched_free(s);
+	}
+}
+
+static void sched_interleaved_zb_takes_pytorch_s_m_only_and_no_group_size(void)
+{
+	const struct sched_desc *d = sched_find("interleaved-zb");
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 10, 0}, NULL, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 3, 0}, NULL, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 9, 0}, NULL, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "interleaved-zb with p=4 needs m a multiple of its rounds "
+	                                "max(1, floor(m/p)), as PyTorch's "
+	                                "ScheduleInterleavedZeroBubble; nearest valid m: 8 and 10");
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 8, 4}, NULL, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "only the interleaved schedule has groups, not "
+	                                "'interleaved-zb'");
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 1, 8, 0}, NULL, &err), -1);
+}
+
+static void sched_vhalf_and_vmin_hold_about_a_half_and_a_third_of_1f1b_s_activations(void)
+{
+	/* at most floor(p/2)+1 and floor((p+1)/3)+1 micro-batches when W keeps everything until it
+	 * runs; the authors' 1/2 and 1/3 of 1F1B's p */
+	for (int p = 1; p <= 12; p++)
+		for (int m = 1; m <= 3 * p; m += (m < 2 * p ? 1 : p)) {
+			struct sched_params sp = {p, 2, m, 0};
+			struct sched *h = sched_new(sched_find("vhalf"), &sp),
+			             *n = sched_new(sched_find("vmin"), &sp);
+			double peak_h[12], peak_n[12], top_h = 0, top_n = 0;
+			int want_h = p / 2 + 1 < m ? p / 2 + 1 : m;
+			int want_n = (p + 1) / 3 + 1 < m ? (p + 1) / 3 + 1 : m;
+
+			sched_peak_units(h, peak_h);
+			sched_peak_units(n, peak_n);
+			for (int d = 0; d < p; d++) {
+				top_h = peak_h[d] > top_h ? peak_h[d] : top_h;
+				top_n = peak_n[d] > top_n ? peak_n[d] : top_n;
+			}
+			/* the bounds are reached */
+			ASSERT_NEAR(top_h, want_h);
+			ASSERT_NEAR(top_n, want_n);
+			sched_free(h);
+			sched_free(n);
+		}
+}
+
 static void sched_check_rejects_an_overlap_flag_that_does_not_pair_an_f_with_a_backward(void)
 {
 	size_t counts[1] = {5};
@@ -1720,6 +1812,9 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_accepts_dualpipev_only_with_at_least_2p_micro_batches_and_zbv_with_any),
         UNIT_TEST(sched_zb_auto_with_a_limit_of_p_gives_zb_h1_s_order_for_unit_times),
         UNIT_TEST(sched_zb2p_order_of_p4_m8_equals_the_authors_heuristic_at_limit_2p),
+        UNIT_TEST(sched_interleaved_zb_has_pytorch_s_rank_orders_for_p2_and_p4_with_v2_m8),
+        UNIT_TEST(sched_interleaved_zb_takes_pytorch_s_m_only_and_no_group_size),
+        UNIT_TEST(sched_vhalf_and_vmin_hold_about_a_half_and_a_third_of_1f1b_s_activations),
         UNIT_TEST(sched_zb_auto_keeps_alive_activations_within_each_limit),
         UNIT_TEST(sched_check_rejects_an_overlap_flag_that_does_not_pair_an_f_with_a_backward),
         UNIT_TEST(sched_check_order_rejects_a_pair_whose_backward_needs_its_own_forward),
