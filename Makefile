@@ -21,6 +21,8 @@ SANITIZE ?=
 WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wundef -Wwrite-strings -Wvla -Wcast-align -Wno-format-nonliteral -Werror
 CFLAGS   ?=
+# CLI test files run this many at a time: the CPUs this process may use, at most 2
+CLI_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 2 ] && n=2; echo $$n)
 CFLAGS   += -std=c11 -pthread $(OPT) $(WARN) $(SANITIZE)
 CPPFLAGS += -Iinclude -D_POSIX_C_SOURCE=200809L -MMD -MP
 LDFLAGS  += -pthread $(SANITIZE)
@@ -127,7 +129,7 @@ unit: $(UNIT_BIN)
 
 # PPSIM_SANITIZE: flags a test needs to link a program against this build's libppsim.a
 cli: $(BIN) $(JGET)
-	PPSIM_SANITIZE="$(SANITIZE)" sh tests/cli/run.sh $(BIN) $(JGET)
+	PPSIM_SANITIZE="$(SANITIZE)" CLI_JOBS=$(CLI_JOBS) sh tests/cli/run.sh $(BIN) $(JGET)
 
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan OPT="-O1 -g" \
@@ -136,6 +138,7 @@ asan:
 
 valgrind: $(BIN) $(JGET)
 	PPSIM_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
+		CLI_JOBS=$(CLI_JOBS) \
 		sh tests/cli/run.sh $(BIN) $(JGET)
 
 # Prints the benchmark table and writes its figures to $(BUILD)/bench.json.

@@ -284,6 +284,10 @@ int main(int argc, char **argv)
 	        {"zbh1", 64, 1, 1024, 0, 0, 0, 0, 0, 0},
 	        /* after the ladders: not in the growth fits */
 	        {"zb-auto", 16, 1, 64, 0, 0, 0, 0, 0, 0},
+	        {"interleaved-zb", 64, 2, 1024, 0, 0, 0, 0, 0, 0},
+	        {"zbv-auto", 64, 2, 1024, 0, 0, 0, 0, 0, 0},
+	        {"vhalf", 64, 2, 1024, 0, 0, 0, 0, 0, 0},
+	        {"vmin", 64, 2, 1024, 0, 0, 0, 0, 0, 0},
 	};
 	enum { N = sizeof(ladder) / sizeof(ladder[0]), PER = 5, FIT = 3 };
 	FILE *json = argc > 1 ? fopen(argv[1], "w") : NULL;
@@ -298,14 +302,14 @@ int main(int argc, char **argv)
 	cpu_name(cpu, sizeof(cpu));
 	printf("ppsim %s benchmarks on %s, one core; best of several runs, each in a "
 	       "fresh process\n\n", PP_VERSION, cpu);
-	printf("%-12s %3s %2s %5s %9s %9s %9s %9s %9s %8s %7s %8s\n", "schedule", "p", "v", "m",
+	printf("%-14s %3s %2s %5s %9s %9s %9s %9s %9s %8s %7s %8s\n", "schedule", "p", "v", "m",
 	       "ops", "gen_ms", "sim_ms", "metr_ms", "total_ms", "Mops/s", "ns/op", "B/op");
 	for (int i = 0; i < N; i++) {
 		struct rung *r = &ladder[i];
 
 		if (time_rung(r, r->p * r->v * r->m > 100000 ? 5 : 20, base) != 0)
 			return 1;
-		printf("%-12s %3d %2d %5d %9zu %9.3f %9.3f %9.3f %9.3f %8.2f %7.1f %8.1f\n",
+		printf("%-14s %3d %2d %5d %9zu %9.3f %9.3f %9.3f %9.3f %8.2f %7.1f %8.1f\n",
 		       r->schedule, r->p, r->v, r->m, r->ops, r->gen_s * 1e3, r->sim_s * 1e3,
 		       r->metrics_s * 1e3, r->total_s * 1e3, (double)r->ops / r->total_s / 1e6,
 		       r->total_s * 1e9 / (double)r->ops, r->bytes_per_op);

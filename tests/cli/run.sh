@@ -6,6 +6,7 @@
 #   UPDATE_GOLDEN=1   rewrite the golden files instead of comparing
 #   PPSIM_WRAP=CMD    run every ppsim under CMD (make valgrind sets it)
 #   ONLY=t_sweep      run only that test file
+#   CLI_JOBS=N        run N test files at a time (make sets it to the CPUs it may use, at most 2)
 set -u
 
 [ $# -eq 2 ] || { echo "usage: $0 PPSIM JGET" >&2; exit 2; }
@@ -125,10 +126,30 @@ table() {
 	grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$'
 }
 
-for t in "$ROOT"/tests/cli/${ONLY:-t_*}.sh; do
-	echo "== $(basename "$t")"
-	. "$t"
-done
+# With CLI_JOBS=N (N > 1) and no ONLY, the test files run N at a time, each in a run of its
+# own, the slowest first; their outputs are printed in file order and their counts summed.
+if [ -z "${ONLY:-}" ] && [ "${CLI_JOBS:-1}" -gt 1 ]; then
+	# shellcheck disable=SC2012
+	ls -S "$ROOT"/tests/cli/t_*.sh | sed 's|.*/||; s|\.sh$||' | xargs -P "$CLI_JOBS" -I{} \
+		sh -c 'ONLY=$1 sh "$2/tests/cli/run.sh" "$3" "$4" >"$5/$1.log" 2>&1; :' \
+		sh {} "$ROOT" "$PPSIM" "$JGET" "$TMP"
+	for t in "$ROOT"/tests/cli/t_*.sh; do
+		log="$TMP/$(basename "$t" .sh).log"
+		sed '$d' "$log"
+		set -- $(tail -n 1 "$log" | sed -n 's/^cli tests: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+		if [ $# -eq 2 ]; then
+			PASS=$((PASS + $1))
+			FAIL=$((FAIL + $2))
+		else
+			not_ok "$(basename "$t") did not finish: $(tail -n 1 "$log")"
+		fi
+	done
+else
+	for t in "$ROOT"/tests/cli/${ONLY:-t_*}.sh; do
+		echo "== $(basename "$t")"
+		. "$t"
+	done
+fi
 
 echo "cli tests: $PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]
