@@ -24,7 +24,7 @@ CFLAGS   ?=
 # CLI test files run this many at a time: the CPUs this process may use, at most 2
 CLI_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 2 ] && n=2; echo $$n)
 CFLAGS   += -std=c11 -pthread $(OPT) $(WARN) $(SANITIZE)
-CPPFLAGS += -Iinclude -D_POSIX_C_SOURCE=200809L -MMD -MP
+CPPFLAGS += -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L -MMD -MP
 LDFLAGS  += -pthread $(SANITIZE)
 LDLIBS   += -lm
 # V=1 shows every command; by default each compile prints one short line.
@@ -34,22 +34,14 @@ else
 Q = @echo "  BUILD  $@";
 endif
 
-# Sources, by layer of the data flow -------------------------------------------------------------
-SRC_BASE    := src/util.c src/outfile.c
-SRC_CONFIG  := src/config.c src/config_file.c src/json_text.c src/preset.c
-SRC_MODEL   := src/sched.c src/sched_check.c src/schedfile.c $(sort $(wildcard src/sched/*.c)) \
-               src/cost.c src/cost_model.c
-SRC_ENGINE  := src/engine.c src/engine_sweep.c src/engine_events.c
-SRC_METRICS := src/metrics.c src/sim.c
-SRC_SEARCH  := src/sweep.c src/advise.c
-SRC_SERVE   := src/serve_workload.c src/serve_price.c src/serve.c src/serve_metrics.c
-SRC_REPORT  := src/report.c src/report/text.c src/report/json.c src/report/timeline.c \
-               src/report/ops_csv.c src/report/compare.c src/report/trace.c src/report/svg.c \
-               src/report/sweep.c src/report/advise.c src/report/serve.c
-LIB_SRC     := $(SRC_BASE) $(SRC_CONFIG) $(SRC_MODEL) $(SRC_ENGINE) $(SRC_METRICS) $(SRC_SEARCH) $(SRC_SERVE) $(SRC_REPORT)
-APP_SRC     := src/main.c src/cmd.c src/cli.c src/cmd_run.c src/cmd_compare.c src/cmd_sweep.c \
-               src/cmd_advise.c src/cmd_breakeven.c src/cmd_serve.c \
-               src/cmd_validate.c src/cmd_list.c src/cmd_completion.c
+# Sources, by layer, lowest first -------------------------------------------------------------
+# A layer's files may include the headers of the layers before it, never of those after it
+# (tests/cli/t_layers.sh checks; docs/architecture.md says what each layer owns). Every .c file
+# in a layer's folder is built.
+LAYERS      := base sched config cost engine metrics sim search serve report
+layer_src    = $(sort $(wildcard src/$(1)/*.c))
+LIB_SRC     := $(foreach l,$(LAYERS),$(call layer_src,$(l)))
+APP_SRC     := $(call layer_src,cli) src/main.c
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
 BENCH_SRC   := $(sort $(wildcard bench/*.c))
 HEADERS     := $(sort $(wildcard include/ppsim/*.h))
@@ -81,18 +73,25 @@ $(BUILD)/deps.mk: build-aux/ensure-deps
 CPPFLAGS += $(CJSON_CFLAGS)
 
 # Build ----------------------------------------------------------------------------------------
-.SECONDARY:
+# the objects built through pattern chains (bench, fuzz harnesses) are kept between runs
+.SECONDARY: $(call obj,$(BENCH_SRC) $(wildcard tests/fuzz/*.c))
 .PHONY: all run test check unit cli asan valgrind bench fuzz fuzz-bins install uninstall clean format \
-        docs gallery
+        docs gallery FORCE
 all: $(BIN)
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/deps.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(LIB): $(LIB_OBJ)
+# The library is remade when a source file comes or goes, not only when one changes.
+$(BUILD)/objects.list: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(LIB_OBJ)' | cmp -s - $@ || echo '$(LIB_OBJ)' >$@
+FORCE:
+
+$(LIB): $(LIB_OBJ) $(BUILD)/objects.list
 	@rm -f $@
-	$(Q)$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $(LIB_OBJ)
 
 $(BIN): $(APP_OBJ) $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(CJSON_LIBS) $(LDLIBS)
@@ -111,7 +110,7 @@ $(BUILD)/bench_%: $(BUILD)/obj/bench/bench_%.o $(LIB)
 FUZZ_TARGETS := config schedfile requests cli
 FUZZ_BIN     := $(patsubst %,$(BUILD)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_COMMON  := $(call obj,tests/fuzz/fuzz_common.c)
-$(call obj,$(wildcard tests/fuzz/*.c)): CPPFLAGS += -Isrc -Itests/fuzz
+$(call obj,$(wildcard tests/fuzz/*.c)): CPPFLAGS += -Itests/fuzz
 $(BUILD)/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_COMMON) $(LIB) \
 		$(filter-out $(call obj,src/main.c),$(APP_OBJ))
 	$(Q)$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(LIB) $(CJSON_LIBS) $(LDLIBS)
@@ -189,7 +188,7 @@ clean:
 
 format:
 	clang-format -i $(LIB_SRC) $(APP_SRC) $(UNIT_SRC) $(BENCH_SRC) $(HEADERS) \
-		$(wildcard src/*.h src/*/*.h tests/tools/*.c tests/fuzz/*.[ch])
+		$(wildcard src/*/*.h tests/tools/*.c tests/fuzz/*.[ch])
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

@@ -1,5 +1,5 @@
 /* ppsim: the program. */
-#include "cmd.h"
+#include "cli/cmd.h"
 
 int main(int argc, char **argv)
 {

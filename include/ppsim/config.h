@@ -20,8 +20,7 @@
 #include "ppsim/sched.h"
 #include "ppsim/util.h"
 
-/* Hard limits on counts, beyond the op cap below. */
-#define PP_MAX_COUNT  16777216 /* p and m each */
+/* Hard limits on counts (PP_MAX_COUNT, p and m each, is in sched.h), beyond the op cap below. */
 /* p at most: each device costs the reports and the engine a few KB besides its ops */
 #define PP_MAX_DEVICES 65536
 #define PP_MAX_CHUNKS 1024     /* v */

@@ -8,7 +8,7 @@
  *      (and a check function when not every (p, v, m) is valid) that appends each device's ops
  *      with sched_push(), or a priced generator that decides from struct sched_prices in
  *      integer ticks;
- *   2. add its row to the table in src/sched.c (name, PyTorch's name, summary, backward kind,
+ *   2. add its row to the table in src/sched/table.c (name, PyTorch's name, summary, backward kind,
  *      placement, functions, closed-form bubble when one exists, peak bound);
  *   3. add CUnit tests in tests/unit/test_sched.c, a golden CLI test, and a paragraph to
  *      docs/schedules.md and docs/ppsim.1 (a test checks the man page names every schedule);
@@ -26,6 +26,9 @@
 #include <stdint.h>
 
 #include "ppsim/util.h"
+
+/* The largest p or m a schedule is made for (a count accepted from input). */
+#define PP_MAX_COUNT 16777216
 
 /* The kind of an op. BW is the fused backward of schedules that do not split B and W. */
 enum op_kind {

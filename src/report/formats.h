@@ -1,4 +1,4 @@
-/* Writers registered in the format table of src/report.c; private to the library. */
+/* Writers registered in the format table of src/report/registry.c; private to the library. */
 #ifndef PPSIM_REPORT_FORMATS_H
 #define PPSIM_REPORT_FORMATS_H
 

@@ -1,4 +1,4 @@
-/* Generator functions registered in the table of src/sched.c; private to the library. */
+/* Generator functions registered in the table of src/sched/table.c; private to the library. */
 #ifndef PPSIM_SCHED_GENERATORS_H
 #define PPSIM_SCHED_GENERATORS_H
 

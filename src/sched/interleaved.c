@@ -25,7 +25,6 @@
 #include <stdlib.h>
 
 #include "generators.h"
-#include "ppsim/config.h"
 
 /* PyTorch ScheduleInterleaved1F1B: m must be a multiple of its rounds max(1, floor(m/p)). */
 static bool torch_accepts(const struct sched_params *sp)

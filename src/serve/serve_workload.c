@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_text.h"
+#include "base/json_text.h"
 
 /* The fields of a request, in struct order. */
 enum field { F_ARRIVAL, F_PROMPT, F_OUTPUT, NFIELDS };

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/formats.h"
+#include "formats.h"
 
 static const struct report_format formats[] = {
         {"text", "aligned report for people (default)", report_text_write, report_compare_text},

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sched/generators.h"
+#include "generators.h"
 
 static const struct sched_desc table[] = {
         {

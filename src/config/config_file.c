@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_text.h"
+#include "base/json_text.h"
 #include "ppsim/config.h"
 
 /* Position of a top-level key in the file. */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost_internal.h"
+#include "cost/cost_internal.h"
 #include "serve_internal.h"
 
 enum event_kind { EV_EXIT, EV_KV_ARRIVE, EV_ARRIVE };
