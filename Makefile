@@ -86,7 +86,7 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/deps.mk
 # The library is remade when a source file comes or goes, not only when one changes.
 $(BUILD)/objects.list: FORCE
 	@mkdir -p $(BUILD)
-	@echo '$(LIB_OBJ)' | cmp -s - $@ || echo '$(LIB_OBJ)' >$@
+	@echo '$(LIB_SRC)' | cmp -s - $@ || echo '$(LIB_SRC)' >$@
 FORCE:
 
 $(LIB): $(LIB_OBJ) $(BUILD)/objects.list
