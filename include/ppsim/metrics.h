@@ -75,7 +75,7 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 
 /*
  * The error for a run over its GPU memory: returns 0 when every device fits (or there is no
- * model), else -1 with a PP_ERR_SIM error naming the fullest device, what it needs and what the
+ * model), else -1 with a PP_ERR_DEVICE_MEM error naming the fullest device, what it needs and what the
  * GPU has.
  */
 int metrics_memory_error(const struct metrics *m, struct pp_error *err);

@@ -25,10 +25,12 @@ typedef int64_t pp_time;
 /* What kind of failure an error is; main.c maps each kind to an exit status. */
 enum pp_errkind {
 	PP_ERR_NONE = 0,
-	PP_ERR_SIM = 1,    /* the simulation cannot complete: deadlock, enforced out-of-memory */
-	PP_ERR_USAGE = 2,  /* a bad command-line option or value */
-	PP_ERR_CONFIG = 3, /* an invalid config or schedule file */
-	PP_ERR_IO = 4,     /* a file cannot be read or written */
+	PP_ERR_SIM = 1,        /* the simulation cannot complete: a deadlock, too many ops */
+	PP_ERR_USAGE = 2,      /* a bad command-line option or value */
+	PP_ERR_CONFIG = 3,     /* an invalid config or schedule file */
+	PP_ERR_IO = 4,         /* a file cannot be read or written */
+	PP_ERR_DEVICE_MEM = 5, /* a simulated device is over its memory and the run enforces it */
+	PP_ERR_NOMEM = 6,      /* this process could not allocate memory (pp_nomem) */
 };
 
 /* Exit statuses of the ppsim command (DESIGN.md, Command line). */
@@ -56,19 +58,46 @@ struct pp_error {
 int pp_fail(struct pp_error *err, enum pp_errkind kind, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 
-/* Allocation that never returns NULL: on failure it prints the size to stderr and aborts. */
+/*
+ * Allocation. Out of memory is an error like any other: these return NULL (never abort), and the
+ * caller reports it with pp_nomem and returns its failure status, up to main.c. A size of 0
+ * allocates one byte, so that NULL always means failure. Everything is freed with free().
+ */
+void *pp_malloc(size_t size);
+void *pp_calloc(size_t count, size_t size);
+/* malloc of count * size; NULL also when the product overflows. */
+void *pp_mallocarray(size_t count, size_t size);
+/* realloc of ptr to count * size; on failure (overflow included) NULL, and ptr stays valid. */
+void *pp_reallocarray(void *ptr, size_t count, size_t size);
+/*
+ * pp_mallocarray for the large per-op arrays of a run: from 4 MiB up, on a system that has
+ * transparent huge pages, 2 MiB-aligned and advised to use them, which saves most of the page
+ * faults and TLB misses of filling and reading it.
+ */
+void *pp_mallocarray_large(size_t count, size_t size);
+/* A copy of s, or NULL. */
+char *pp_strdup(const char *s);
+/* Sets err to PP_ERR_NOMEM naming the bytes asked for (count * size) and returns -1. */
+int pp_nomem(struct pp_error *err, size_t count, size_t size);
+
+/*
+ * Growable arrays, the one mechanism for every list that grows by appending: *base holds *cap
+ * elements of elem bytes; pp_grow makes room for at least need elements (doubling, at least 8),
+ * leaving the contents and *base alone on failure. Returns 0, or pp_nomem's -1.
+ *
+ *     if (pp_grow((void **)&v, &cap, n + 1, sizeof(*v), err) != 0)
+ *             return -1;
+ *     v[n++] = x;
+ */
+/* The aborting allocators being replaced by the above (issue 16); no new caller may use them. */
 void *pp_xmalloc(size_t size);
 void *pp_xcalloc(size_t count, size_t size);
 void *pp_xrealloc(void *ptr, size_t size);
-/* pp_xmalloc of count * size, aborting when the product overflows. */
 void *pp_xmallocarray(size_t count, size_t size);
-/*
- * pp_xmallocarray for the large per-op arrays of a run (freed with free()): from 4 MiB up, on a
- * system that has transparent huge pages, 2 MiB-aligned and advised to use them, which saves
- * most of the page faults and TLB misses of filling and reading it.
- */
 void *pp_xmallocarray_large(size_t count, size_t size);
 char *pp_xstrdup(const char *s);
+
+int pp_grow(void **base, size_t *cap, size_t need, size_t elem, struct pp_error *err);
 
 /* Checked arithmetic: stores a*b (a+b) in *out and returns true, or returns false on overflow. */
 bool pp_mul_u64(uint64_t a, uint64_t b, uint64_t *out);

@@ -1,4 +1,7 @@
-/* Shared helpers: errors, checked allocation and arithmetic, exact time conversion. */
+/*
+ * Shared helpers: errors, allocation that reports failure instead of aborting, growable arrays,
+ * checked arithmetic, exact time conversion.
+ */
 #define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE */
 #include "ppsim/util.h"
 
@@ -22,74 +25,120 @@ int pp_fail(struct pp_error *err, enum pp_errkind kind, const char *fmt, ...)
 	return -1;
 }
 
-static void out_of_memory(size_t size)
+void *pp_malloc(size_t size)
 {
-	fprintf(stderr, "ppsim: out of memory allocating %zu bytes\n", size);
-	abort();
+	return malloc(size ? size : 1);
 }
 
-void *pp_xmalloc(size_t size)
+void *pp_calloc(size_t count, size_t size)
 {
-	void *p = malloc(size ? size : 1);
-
-	if (p == NULL)
-		out_of_memory(size);
-	return p;
+	return calloc(count ? count : 1, size ? size : 1);
 }
 
-void *pp_xcalloc(size_t count, size_t size)
-{
-	void *p = calloc(count ? count : 1, size ? size : 1);
-
-	if (p == NULL)
-		out_of_memory(count * size);
-	return p;
-}
-
-void *pp_xrealloc(void *ptr, size_t size)
-{
-	void *p = realloc(ptr, size ? size : 1);
-
-	if (p == NULL)
-		out_of_memory(size);
-	return p;
-}
-
-void *pp_xmallocarray(size_t count, size_t size)
+void *pp_mallocarray(size_t count, size_t size)
 {
 	if (size != 0 && count > SIZE_MAX / size)
-		out_of_memory(SIZE_MAX);
-	return pp_xmalloc(count * size);
+		return NULL;
+	return pp_malloc(count * size);
+}
+
+void *pp_reallocarray(void *ptr, size_t count, size_t size)
+{
+	if (size != 0 && count > SIZE_MAX / size)
+		return NULL;
+	return realloc(ptr, count && size ? count * size : 1);
 }
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
-void *pp_xmallocarray_large(size_t count, size_t size)
+void *pp_mallocarray_large(size_t count, size_t size)
 {
 #ifdef MADV_HUGEPAGE
 	size_t n, rounded;
 	void *p;
 
 	if (size == 0 || count > SIZE_MAX / size)
-		return pp_xmallocarray(count, size);
+		return pp_mallocarray(count, size);
 	n = count * size;
 	if (n < 2 * HUGE_PAGE || n > SIZE_MAX - HUGE_PAGE)
-		return pp_xmalloc(n);
+		return pp_malloc(n);
 	rounded = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	if (posix_memalign(&p, HUGE_PAGE, rounded) != 0)
-		out_of_memory(rounded);
+		return NULL;
 	(void)madvise(p, rounded, MADV_HUGEPAGE); /* advice: a refusal changes nothing */
 	return p;
 #else
-	return pp_xmallocarray(count, size);
+	return pp_mallocarray(count, size);
 #endif
 }
 
-char *pp_xstrdup(const char *s)
+char *pp_strdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
+	char *p = pp_malloc(n);
 
-	return memcpy(pp_xmalloc(n), s, n);
+	return p ? memcpy(p, s, n) : NULL;
+}
+
+static void *or_abort(void *p)
+{
+	if (p == NULL) {
+		fputs("ppsim: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+void *pp_xmalloc(size_t size)
+{
+	return or_abort(pp_malloc(size));
+}
+void *pp_xcalloc(size_t count, size_t size)
+{
+	return or_abort(pp_calloc(count, size));
+}
+void *pp_xrealloc(void *ptr, size_t size)
+{
+	return or_abort(pp_reallocarray(ptr, 1, size));
+}
+void *pp_xmallocarray(size_t count, size_t size)
+{
+	return or_abort(pp_mallocarray(count, size));
+}
+void *pp_xmallocarray_large(size_t count, size_t size)
+{
+	return or_abort(pp_mallocarray_large(count, size));
+}
+char *pp_xstrdup(const char *s)
+{
+	return or_abort(pp_strdup(s));
+}
+
+int pp_nomem(struct pp_error *err, size_t count, size_t size)
+{
+	if (size != 0 && count > SIZE_MAX / size)
+		return pp_fail(err, PP_ERR_NOMEM,
+		               "out of memory: %zu x %zu bytes do not fit in memory", count, size);
+	return pp_fail(err, PP_ERR_NOMEM, "out of memory allocating %zu bytes", count * size);
+}
+
+int pp_grow(void **base, size_t *cap, size_t need, size_t elem, struct pp_error *err)
+{
+	size_t n = *cap;
+	void *p;
+
+	if (need <= n)
+		return 0;
+	if (n < 8)
+		n = 8;
+	while (n < need)
+		n = n > SIZE_MAX / 2 ? need : 2 * n;
+	p = pp_reallocarray(*base, n, elem);
+	if (p == NULL)
+		return pp_nomem(err, n, elem);
+	*base = p;
+	*cap = n;
+	return 0;
 }
 
 bool pp_mul_u64(uint64_t a, uint64_t b, uint64_t *out)

@@ -118,7 +118,7 @@ int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct c
 
 /*
  * With --fail-on-oom, the error for a simulation with a device over its GPU's memory: returns
- * 0 when there is none (or the option is off), else -1 with a PP_ERR_SIM error naming the device.
+ * 0 when there is none (or the option is off), else -1 with a PP_ERR_DEVICE_MEM error naming the device.
  */
 int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error *err);
 

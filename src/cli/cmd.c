@@ -48,6 +48,8 @@ int cmd_fail(const struct pp_error *err)
 	fprintf(stderr, "ppsim: %s\n", err->msg);
 	switch (err->kind) {
 	case PP_ERR_SIM:
+	case PP_ERR_DEVICE_MEM:
+	case PP_ERR_NOMEM:
 		return PP_EXIT_SIM;
 	case PP_ERR_CONFIG:
 		return PP_EXIT_CONFIG;

@@ -101,12 +101,12 @@ int metrics_memory_error(const struct metrics *m, struct pp_error *err)
 		if (worst < 0 || m->devices[d].memory_bytes > m->devices[worst].memory_bytes)
 			worst = d;
 	if (m->memory_reserve_bytes > 0)
-		return pp_fail(err, PP_ERR_SIM,
+		return pp_fail(err, PP_ERR_DEVICE_MEM,
 		               "out of memory: device %d needs %.1f GB, the GPU has %.1f GB with "
 		               "%.1f GB kept free (--memory-reserve)",
 		               worst, m->devices[worst].memory_bytes / 1e9,
 		               m->memory_capacity_bytes / 1e9, m->memory_reserve_bytes / 1e9);
-	return pp_fail(err, PP_ERR_SIM, "out of memory: device %d needs %.1f GB, the GPU has %.1f GB",
+	return pp_fail(err, PP_ERR_DEVICE_MEM, "out of memory: device %d needs %.1f GB, the GPU has %.1f GB",
 	               worst, m->devices[worst].memory_bytes / 1e9,
 	               m->memory_capacity_bytes / 1e9);
 }

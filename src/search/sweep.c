@@ -337,7 +337,7 @@ void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 	}
 	if (s == NULL) {
 		take_settings(r, c);
-		r->fits = err.kind != PP_ERR_SIM || strncmp(err.msg, "out of memory", 13) != 0;
+		r->fits = err.kind != PP_ERR_DEVICE_MEM;
 		snprintf(r->reason, sizeof(r->reason), "%s", err.msg);
 	} else {
 		r->ok = true;
