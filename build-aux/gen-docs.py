@@ -80,6 +80,8 @@ for src in sys.argv[1:]:
         lines = f.read().split('\n')
     name = os.path.basename(src)[:-3]
     dst = os.path.join(ROOT, name if name == 'README.md' else os.path.join('docs', name))
+    rel = os.path.relpath(src, ROOT)
+    head = f'<!-- Generated from {rel} by make docs: edit that file, not this one. -->'
     with open(dst, 'w') as f:
-        f.write('\n'.join(expand(lines)))
+        f.write('\n'.join([head] + expand(lines)))
     print('wrote', dst)

@@ -151,6 +151,15 @@ done
 if [ "$(wc -l <"$TMP/help.cmds")" -ge 8 ]; then ok; else
 	not_ok "found only $(wc -l <"$TMP/help.cmds") commands in --help's usage lines"
 fi
+# A generated page says so on its first line, naming its template, so that nobody edits it.
+for in in "$ROOT"/docs/src/*.in; do
+	name=$(basename "$in" .in)
+	case $name in README.md) out=$ROOT/README.md ;; *) out=$ROOT/docs/$name ;; esac
+	want="<!-- Generated from docs/src/$name.in by make docs: edit that file, not this one. -->"
+	if [ "$(head -n 1 "$out")" = "$want" ]; then ok; else
+		not_ok "$out does not open with: $want"
+	fi
+done
 ppsim list | sed -n '/^Schedules/,/^$/p' | awk '/^  / { print $1 }' >"$TMP/schedules"
 while IFS= read -r s; do
 	if grep -q -- "$s" "$ROOT/docs/ppsim.1" && grep -q -- "$s" "$ROOT/docs/schedules.md"; then
