@@ -167,6 +167,8 @@ static int generate(struct sched *s)
 		return -1;
 	s->group = g;
 	for (int d = 0; d < s->p; d++) {
+		/* Megatron-LM's warm-up: the other chunks' forwards of the first group, plus the
+		 * round trip to the last device and back before backward 0 can start here */
 		int w = 2 * (s->p - d - 1) + (s->v - 1) * g;
 
 		if (w > total)

@@ -27,7 +27,10 @@ static int generate(struct sched *s)
 	for (int d = 0; d < s->p; d++) {
 		struct sched_run r = sched_run_start(s, d);
 
+		/* twice 1F1B's warm-up: device d fills with forwards the time its first B takes to
+		 * come back, which is what ZB-H2 spends 2p-1 micro-batches of memory on */
 		sched_run_ops(&r, "F", 2 * (s->p - d) - 1);
+		/* W's wait: they fill the tail, where the later devices' B's no longer arrive */
 		sched_run_ops(&r, "BF", 2 * d);
 		sched_run_ops(&r, "BWF", sched_run_left(&r, 0, OP_F));
 		sched_run_ops(&r, "BW", sched_run_left(&r, 0, OP_B));

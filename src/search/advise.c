@@ -1,4 +1,9 @@
-/* Advice: the search axes of `ppsim advise` and the interleaving break-even analysis. */
+/*
+ * Advice: the search axes of `ppsim advise` (every tp dividing a node and the GPU count, every
+ * p dividing the GPUs up to the layers, the usual chunks and micro-batch sizes, all schedules;
+ * the sweep then ranks them) and the interleaving break-even analysis (1F1B against interleaved
+ * at growing v, per link and communication mode).
+ */
 #include "ppsim/advise.h"
 
 #include <stdio.h>
