@@ -3,7 +3,7 @@
  * produce them. A generator knows nothing about costs; the engine knows nothing about which
  * generator produced a schedule.
  *
- * Adding a schedule (docs/architecture.md has the whole checklist):
+ * Adding a schedule (docs/src/schedules.md.in, "Adding a schedule", explains each field):
  *   1. write src/sched/NAME.c (the Makefile builds every file there): its static generate
  *      function, which appends each device's ops with sched_push() (or a priced one that
  *      decides from struct sched_prices in integer ticks), its check, closed form and peak
@@ -11,10 +11,13 @@
  *      designated initializers (fields left out are 0, NULL or false);
  *   2. add X(NAME) to the GENERATORS list in src/sched/table.c, where `ppsim list` should
  *      show it;
- *   3. outside src/sched/: a paragraph in docs/schedules.md and docs/ppsim.1 (a test checks
- *      that the man page names every schedule), a golden CLI test; --help, `ppsim list`,
- *      completion, sweeps over "all" and the unit tests that run every generator take the
- *      name from the table.
+ *   3. outside src/sched/: a paragraph in docs/src/schedules.md.in and docs/ppsim.1 (t_docs.sh
+ *      checks that docs/schedules.md and the man page name every schedule), then `make docs`;
+ *      a golden CLI test; the goldens that show every schedule (list.txt, help.txt, the
+ *      sweep and advise readme outputs) and the two hand-written name lists in
+ *      tests/unit/test_config.c (the unknown-schedule message) and tests/cli/t_install.sh
+ *      (completion of "zb") when the name belongs there. --help, `ppsim list`, completion,
+ *      sweeps over "all" and the unit tests that run every generator take it from the table.
  *
  * Ownership: a struct sched owns its arrays; sched_new returns one that the caller frees with
  * sched_free. Descriptors in the table are static and never freed.

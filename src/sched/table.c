@@ -7,13 +7,10 @@
 
 #include <assert.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include "generators.h"
 
 /*
  * The generators in the order `ppsim list` shows them, one entry each: X(NAME) stands for the

@@ -16,7 +16,9 @@ static int generate(struct sched *s)
 	for (int d = 0; d < s->p; d++) {
 		struct sched_run r = sched_run_start(s, d);
 		int w = s->p - d - 1 < s->m ? s->p - d - 1 : s->m, rem = s->m - w;
-		/* steady steps and cool-down B's that hold back one of device d's first d W's */
+		/* device d's first d W's wait for the cool-down, where it would otherwise idle
+		 * while the later devices' last B's come back: the steady steps and cool-down B's
+		 * that hold one back */
 		int held = d < rem ? d : rem, late = d - rem < 0 ? 0 : d - rem < w ? d - rem : w;
 
 		sched_run_ops(&r, "F", w);
