@@ -90,29 +90,44 @@ struct cost {
 	struct cost_model *model; /* model-derived details, NULL for explicit costs */
 };
 
+/* What the costs need to know of a schedule: where its stages sit. */
+struct cost_layout {
+	int p;                        /* devices */
+	int S;                        /* virtual stages */
+	const uint32_t *stage_device; /* [S] the device hosting each stage */
+};
+
+/* The layout of schedule s (which keeps owning the array). */
+static inline struct cost_layout cost_layout_of(const struct sched *s)
+{
+	return (struct cost_layout){s->p, s->S, s->stage_device};
+}
+
 /*
  * Explicit costs from a validated config with S = p * v stages: each chunk op takes t/v of the
  * device's time t, activations are 1/v of a micro-batch per chunk, W keeps w_fraction of them,
  * messages take t_comm, or latency + msg_bytes / bandwidth when a bandwidth is set (and then the
- * time unit is the millisecond). Never returns NULL (allocation failure aborts).
+ * time unit is the millisecond). Returns NULL when out of memory (report it with pp_nomem).
  */
 struct cost *cost_new_explicit(const struct config *c, double w_fraction);
 
 /*
- * Costs derived from the config's model preset on its GPU and links for the schedule s (whose
- * placement decides which pipeline hops leave a node), in milliseconds: DESIGN.md's FLOP
+ * Costs derived from the config's model preset on its GPU and links for the stage layout l
+ * (which decides which pipeline hops leave a node), in milliseconds: DESIGN.md's FLOP
  * formulas per layer, the LM head on the last stage, tensor parallelism dividing compute and
  * adding all-reduces, Korthikanti et al.'s activation bytes. Returns NULL with err set (from
  * config_fail) when the resolved settings are inconsistent: heads not dividing hidden, tp not
- * dividing the heads or the GPUs of a node, layers that do not split over the stages.
+ * dividing the heads or the GPUs of a node, layers that do not split over the stages; or with a
+ * PP_ERR_NOMEM error.
  */
-struct cost *cost_new_model(const struct config *c, const struct sched *s, struct pp_error *err);
+struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
+                            struct pp_error *err);
 
 /*
- * Multiplies the op times of each stage of c by the config's stage_scale (per device of s, or
+ * Multiplies the op times of each stage of c by the config's stage_scale (per device of l, or
  * per stage). Returns 0, or -1 with err set when a time grows out of range.
  */
-int cost_scale_stages(struct cost *c, const struct config *cfg, const struct sched *s,
+int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cost_layout *l,
                       struct pp_error *err);
 
 /* Milliseconds that flops take on one GPU of k at its achieved rate. */

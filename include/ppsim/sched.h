@@ -3,16 +3,21 @@
  * produce them. A generator knows nothing about costs; the engine knows nothing about which
  * generator produced a schedule.
  *
- * Adding a schedule:
- *   1. write src/sched/NAME.c (the Makefile builds every file there) with a generate function
- *      (and a check function when not every (p, v, m) is valid) that appends each device's ops
- *      with sched_push(), or a priced generator that decides from struct sched_prices in
- *      integer ticks;
- *   2. add its row to the table in src/sched/table.c (name, PyTorch's name, summary, backward kind,
- *      placement, functions, closed-form bubble when one exists, peak bound);
- *   3. add CUnit tests in tests/unit/test_sched.c, a golden CLI test, and a paragraph to
- *      docs/schedules.md and docs/ppsim.1 (a test checks the man page names every schedule);
- *      --help and `ppsim list` pick the name up from the table.
+ * Adding a schedule (docs/src/schedules.md.in, "Adding a schedule", explains each field):
+ *   1. write src/sched/NAME.c (the Makefile builds every file there): its static generate
+ *      function, which appends each device's ops with sched_push() (or a priced one that
+ *      decides from struct sched_prices in integer ticks), its check, closed form and peak
+ *      bound where it has them, and its row, const struct sched_desc sched_NAME, with
+ *      designated initializers (fields left out are 0, NULL or false);
+ *   2. add X(NAME) to the GENERATORS list in src/sched/table.c, where `ppsim list` should
+ *      show it;
+ *   3. outside src/sched/: a paragraph in docs/src/schedules.md.in and docs/ppsim.1 (t_docs.sh
+ *      checks that docs/schedules.md and the man page name every schedule), then `make docs`;
+ *      a golden CLI test; the goldens that show every schedule (list.txt, help.txt, the
+ *      sweep and advise readme outputs) and the two hand-written name lists in
+ *      tests/unit/test_config.c (the unknown-schedule message) and tests/cli/t_install.sh
+ *      (completion of "zb") when the name belongs there. --help, `ppsim list`, completion,
+ *      sweeps over "all" and the unit tests that run every generator take it from the table.
  *
  * Ownership: a struct sched owns its arrays; sched_new returns one that the caller frees with
  * sched_free. Descriptors in the table are static and never freed.
@@ -122,13 +127,16 @@ struct sched_desc {
 	bool split;               /* splits backward into B and W */
 	enum placement placement; /* chunk placement */
 	int min_v, max_v;         /* accepted chunk counts (max_v 0: no upper bound) */
+	bool groups;              /* takes --group-size (sched_params.group) */
 	/* Rejects shapes the schedule does not define: PP_ERR_USAGE, with *key set to the config
 	 * key at fault ("m", "group_size"); NULL when min_v/max_v say it all. */
 	int (*check)(const struct sched_params *sp, const char **key, struct pp_error *err);
-	/* Appends each device's ops with sched_push, in execution order; NULL when priced. */
-	void (*generate)(struct sched *s);
+	/* Appends each device's ops with sched_push, in execution order; NULL when priced.
+	 * Returns 0, or -1 when out of memory. */
+	int (*generate)(struct sched *s);
 	/* A priced generator: the same from the costs (sched_generate_priced); else NULL. Returns
-	 * 0, or -1 with a PP_ERR_USAGE error when no order keeps within pr->mem_limit. */
+	 * 0, or -1 with a PP_ERR_USAGE error when no order keeps within pr->mem_limit or a
+	 * PP_ERR_NOMEM one. */
 	int (*generate_priced)(struct sched *s, const struct sched_prices *pr,
 	                       struct pp_error *err);
 	/* Activation limit of a priced generator as a multiple of p (zb1p: 1), 0: from the
@@ -153,7 +161,7 @@ struct sched_desc {
 };
 
 /* The table of generators, in the order `ppsim list` shows them; *count receives its length. */
-const struct sched_desc *sched_table(size_t *count);
+const struct sched_desc *const *sched_table(size_t *count);
 /*
  * The generator with that name, or NULL: its own name or its PyTorch name, with or without
  * PyTorch's class prefix "Schedule" ("interleaved", "Interleaved1F1B",
@@ -188,16 +196,17 @@ int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, 
                   struct pp_error *err);
 
 /*
- * Generates the schedule of desc for the shape sp, which must be accepted (sched_accepts) and
- * small enough to allocate. Never returns NULL (allocation failure aborts). Free with sched_free.
- * For a priced generator it returns the empty schedule (placement set, no ops) that
- * sched_generate_priced then fills once the costs are known.
+ * Generates the schedule of desc for the shape sp, which must be accepted (sched_accepts).
+ * Returns NULL when out of memory (the caller reports it with pp_nomem, as for pp_malloc).
+ * Free with sched_free. For a priced generator it returns the empty schedule (placement set,
+ * no ops) that sched_generate_priced then fills once the costs are known.
  */
 struct sched *sched_new(const struct sched_desc *desc, const struct sched_params *sp);
 
 /*
  * Fills s, made by sched_new for a priced generator, from the prices pr. Returns 0, or -1 with
- * a PP_ERR_USAGE error (s then holds no complete order) when no order keeps within the limit.
+ * a PP_ERR_USAGE error (s then holds no complete order) when no order keeps within the limit,
+ * or with a PP_ERR_NOMEM one.
  */
 int sched_generate_priced(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
 
@@ -207,7 +216,7 @@ struct sched_params sched_params_of(const struct sched *s);
 /*
  * An empty schedule of this shape whose per-device op lists the caller fills with sched_push
  * (each device must receive exactly its share: v * m * (split ? 3 : 2) ops). Used by generators
- * through sched_new and by tests and schedule-file readers directly.
+ * through sched_new and by tests and schedule-file readers directly. NULL when out of memory.
  */
 struct sched *sched_alloc(int p, int v, int m, bool split, enum placement placement);
 /*

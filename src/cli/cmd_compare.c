@@ -19,12 +19,12 @@ static int schedule_list(const char *list, char *buf, size_t n, const char **nam
                          int *count)
 {
 	size_t nt;
-	const struct sched_desc *t = sched_table(&nt);
+	const struct sched_desc *const *t = sched_table(&nt);
 
 	*count = 0;
 	if (strcmp(list, "all") == 0) {
 		for (size_t i = 0; i < nt && *count < max; i++)
-			names[(*count)++] = t[i].name;
+			names[(*count)++] = t[i]->name;
 		return 0;
 	}
 	if (strlen(list) >= n)

@@ -37,12 +37,12 @@ static void write_values(FILE *out)
 {
 	char buf[512];
 	size_t n, len = 0;
-	const struct sched_desc *t = sched_table(&n);
+	const struct sched_desc *const *t = sched_table(&n);
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < n && len < sizeof(buf); i++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "",
-		                        t[i].name);
+		                        t[i]->name);
 	words_case(out, "-s|--schedule", buf);
 	words_case(out, "--model", preset_words("model", buf, sizeof(buf)));
 	words_case(out, "--gpu", preset_words("gpu", buf, sizeof(buf)));

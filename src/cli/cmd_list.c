@@ -17,7 +17,7 @@ static const char *const policies[] = {
 int cmd_list(int argc, char **argv)
 {
 	size_t n;
-	const struct sched_desc *sd;
+	const struct sched_desc *const *sd;
 	const struct model_preset *mp;
 	const struct gpu_preset *gp;
 	const struct link_preset *lp;
@@ -32,11 +32,11 @@ int cmd_list(int argc, char **argv)
 	puts("Schedules (--schedule, in any case):");
 	sd = sched_table(&n);
 	for (size_t i = 0; i < n; i++)
-		printf("  %-15s %s\n", sd[i].name, sd[i].summary);
+		printf("  %-15s %s\n", sd[i]->name, sd[i]->summary);
 	puts("\nPyTorch's schedule names (--schedule takes them too, with or without \"Schedule\"):");
 	for (size_t i = 0; i < n; i++)
-		if (sd[i].torch != NULL)
-			printf("  %-22s %s\n", sd[i].torch, sd[i].name);
+		if (sd[i]->torch != NULL)
+			printf("  %-22s %s\n", sd[i]->torch, sd[i]->name);
 	puts("\nModels (--model): layers, hidden, ffn, heads/kv heads, vocab");
 	mp = preset_models(&n);
 	for (size_t i = 0; i < n; i++)

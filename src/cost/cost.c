@@ -1,4 +1,8 @@
-/* Explicit costs (per-stage times, activation amounts, message prices) and what all costs share. */
+/*
+ * Explicit costs (per-stage times, activation amounts, message prices) and what all costs
+ * share: the allocation of a cost's per-stage arrays (one block, all eight-byte figures), the
+ * stage_scale factors, and the uniformity tests the closed forms need.
+ */
 #include "ppsim/cost.h"
 
 #include <assert.h>
@@ -22,19 +26,26 @@ pp_time cost_ticks(double units, int64_t tick)
 
 struct cost *cost_alloc(int S, int64_t tick, const char *time_unit, const struct config *c)
 {
-	struct cost *k = pp_xcalloc(1, sizeof(*k));
+	struct cost *k = pp_calloc(1, sizeof(*k));
 	size_t n = (size_t)S;
+	/* t_f, t_b, t_w, act, act_w, msg_bytes and msg_time: seven arrays of n eight-byte values */
+	int64_t *block = pp_mallocarray(7 * n, sizeof(*block));
 
+	if (k == NULL || block == NULL) {
+		free(k);
+		free(block);
+		return NULL;
+	}
 	k->S = S;
 	k->tick = tick;
 	k->time_unit = time_unit;
-	k->t_f = pp_xmallocarray(n, sizeof(*k->t_f));
-	k->t_b = pp_xmallocarray(n, sizeof(*k->t_b));
-	k->t_w = pp_xmallocarray(n, sizeof(*k->t_w));
-	k->act = pp_xmallocarray(n, sizeof(*k->act));
-	k->act_w = pp_xmallocarray(n, sizeof(*k->act_w));
-	k->msg_bytes = pp_xmallocarray(n, sizeof(*k->msg_bytes));
-	k->msg_time = pp_xmallocarray(n, sizeof(*k->msg_time));
+	k->t_f = block;
+	k->t_b = block + n;
+	k->t_w = block + 2 * n;
+	k->act = block + 3 * n;
+	k->act_w = block + 4 * n;
+	k->msg_bytes = (uint64_t *)(block + 5 * n);
+	k->msg_time = block + 6 * n;
 	k->comm = c->comm;
 	k->duplex = c->duplex;
 	k->overlap_factor = c->overlap_factor;
@@ -51,6 +62,8 @@ struct cost *cost_new_explicit(const struct config *c, double w_fraction)
 	assert(w_fraction >= 0 && w_fraction <= 1);
 	config_link(c, &bw, &lat);
 	k = cost_alloc(S, PP_TICK_BASE * c->v, bw > 0 ? "ms" : "t", c);
+	if (k == NULL)
+		return NULL;
 	msg = cost_ticks(config_msg_time(c), k->tick);
 	for (int s = 0; s < S; s++) {
 		/* A chunk op takes t/v: the tick is v times finer, so t * PP_TICK_BASE is exact. */
@@ -65,11 +78,11 @@ struct cost *cost_new_explicit(const struct config *c, double w_fraction)
 	return k;
 }
 
-int cost_scale_stages(struct cost *c, const struct config *cfg, const struct sched *s,
+int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cost_layout *l,
                       struct pp_error *err)
 {
 	for (int st = 0; st < c->S; st++) {
-		double f = config_stage_scale(cfg, st, (int)s->stage_device[st]);
+		double f = config_stage_scale(cfg, st, (int)l->stage_device[st]);
 		pp_time *t[3] = {&c->t_f[st], &c->t_b[st], &c->t_w[st]};
 
 		for (int k = 0; k < 3 && f != 1; k++) {
@@ -104,13 +117,7 @@ void cost_free(struct cost *c)
 {
 	if (c == NULL)
 		return;
-	free(c->t_f);
-	free(c->t_b);
-	free(c->t_w);
-	free(c->act);
-	free(c->act_w);
-	free(c->msg_bytes);
-	free(c->msg_time);
+	free(c->t_f); /* the block of every per-stage array */
 	if (c->model != NULL) {
 		free(c->model->stage_layers);
 		free(c->model->hop_bandwidth);

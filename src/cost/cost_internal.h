@@ -4,7 +4,8 @@
 
 #include "ppsim/cost.h"
 
-/* A cost with its per-stage arrays allocated (contents unset) and comm/duplex from c. */
+/* A cost with its per-stage arrays allocated (contents unset) and comm/duplex from c, or NULL
+ * when out of memory. */
 struct cost *cost_alloc(int S, int64_t tick, const char *time_unit, const struct config *c);
 
 /* Converts a time in units to ticks; asserts it is in range (callers check beforehand). */

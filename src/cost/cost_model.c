@@ -108,7 +108,9 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 {
 	int first = c->first_stage_layers, last = c->last_stage_layers, rest = k->layers, mid = S;
 
-	k->stage_layers = pp_xcalloc((size_t)S, sizeof(*k->stage_layers));
+	k->stage_layers = pp_calloc((size_t)S, sizeof(*k->stage_layers));
+	if (k->stage_layers == NULL)
+		return pp_nomem(err, (size_t)S, sizeof(*k->stage_layers));
 	if (c->nlayers_per_stage > 0 && (first > 0 || last > 0))
 		return config_fail(c, "layers_per_stage", err,
 		                   "give it or --first-stage-layers/--last-stage-layers, not both");
@@ -222,18 +224,21 @@ static int checked_ticks(const struct config *c, const char *key, double ms, int
 }
 
 /* Fills the per-stage prices of c from the resolved model; fails on out-of-range times. */
-static int price_stages(const struct config *c, const struct sched *s, struct cost *cost,
+static int price_stages(const struct config *c, const struct cost_layout *l, struct cost *cost,
                         struct pp_error *err)
 {
 	struct cost_model *k = cost->model;
-	int S = s->S, tp = k->tp;
+	int S = l->S, tp = k->tp;
 	double tp_ar = tp > 1 ? 2 * k->tp_allreduce_ms : 0;
 
 	for (int st = 0; st < S; st++) {
 		double n = k->stage_layers[st], head = st == S - 1 ? 1 : 0;
-		double f = cost_model_compute_ms(k, (n * k->layer_flops.f + head * k->head_flops.f) / tp);
-		double b = cost_model_compute_ms(k, (n * k->layer_flops.b + head * k->head_flops.b) / tp);
-		double w = cost_model_compute_ms(k, (n * k->layer_flops.w + head * k->head_flops.w) / tp);
+		double f = cost_model_compute_ms(
+		        k, (n * k->layer_flops.f + head * k->head_flops.f) / tp);
+		double b = cost_model_compute_ms(
+		        k, (n * k->layer_flops.b + head * k->head_flops.b) / tp);
+		double w = cost_model_compute_ms(
+		        k, (n * k->layer_flops.w + head * k->head_flops.w) / tp);
 		double act = n * k->layer_act_bytes + head * 4.0 * k->seq * k->mbs * k->vocab / tp;
 
 		f += n * tp_ar;
@@ -250,7 +255,7 @@ static int price_stages(const struct config *c, const struct sched *s, struct co
 		cost->msg_bytes[st] = 0;
 		cost->msg_time[st] = 0;
 		if (st + 1 < S) {
-			int a = (int)s->stage_device[st], bdev = (int)s->stage_device[st + 1];
+			int a = (int)l->stage_device[st], bdev = (int)l->stage_device[st + 1];
 			bool inside = hop_inside(k, a, bdev);
 			double bw = inside ? k->link_bandwidth : k->inter_bandwidth;
 			double lat = inside ? k->link_latency : k->inter_latency;
@@ -268,57 +273,75 @@ static int price_stages(const struct config *c, const struct sched *s, struct co
 }
 
 /* Parameters, weight/gradient/optimizer bytes and the gradient all-reduce of each device. */
-static int device_figures(const struct config *c, const struct sched *s, struct cost_model *k,
+static int device_figures(const struct config *c, const struct cost_layout *l, struct cost_model *k,
                           int64_t tick, struct pp_error *err)
 {
 	double embed = (double)k->vocab * k->hidden / k->tp;
 	double keep = 4 + (k->bytes_per_param - 4) / (k->distributed_optimizer ? k->dp : 1);
+	const uint32_t *dev = l->stage_device;
 
-	k->device_params = pp_xcalloc((size_t)s->p, sizeof(*k->device_params));
-	k->device_state_bytes = pp_xcalloc((size_t)s->p, sizeof(*k->device_state_bytes));
-	k->dp_allreduce = pp_xcalloc((size_t)s->p, sizeof(*k->dp_allreduce));
-	for (int st = 0; st < s->S; st++)
-		k->device_params[s->stage_device[st]] +=
-		        k->stage_layers[st] * k->layer_params / k->tp;
+	k->device_params = pp_calloc((size_t)l->p, sizeof(*k->device_params));
+	k->device_state_bytes = pp_calloc((size_t)l->p, sizeof(*k->device_state_bytes));
+	k->dp_allreduce = pp_calloc((size_t)l->p, sizeof(*k->dp_allreduce));
+	if (k->device_params == NULL || k->device_state_bytes == NULL || k->dp_allreduce == NULL)
+		return pp_nomem(err, (size_t)l->p, sizeof(*k->device_params));
+	for (int st = 0; st < l->S; st++)
+		k->device_params[dev[st]] += k->stage_layers[st] * k->layer_params / k->tp;
 	/* the embedding on the first stage, the LM head on the last; a tied pair on one device
 	 * is one matrix */
-	k->device_params[s->stage_device[0]] += embed;
-	if (!(k->tied && s->stage_device[0] == s->stage_device[s->S - 1]))
-		k->device_params[s->stage_device[s->S - 1]] += embed;
-	for (int d = 0; d < s->p; d++) {
+	k->device_params[dev[0]] += embed;
+	if (!(k->tied && dev[0] == dev[l->S - 1]))
+		k->device_params[dev[l->S - 1]] += embed;
+	for (int d = 0; d < l->p; d++) {
 		/* the GPUs of pipeline rank d, all replicas, are d*tp*dp .. (d+1)*tp*dp - 1 */
 		long long first = (long long)d * k->tp * k->dp, last = first + k->tp * k->dp - 1;
 		bool dp_inside = first / k->gpus_per_node == last / k->gpus_per_node;
 
 		k->device_state_bytes[d] = k->device_params[d] * keep;
-		if (checked_ticks(c, dp_inside ? "bandwidth" : "inter_bandwidth",
-		                  cost_allreduce_ms(k->device_params[d] * 2, k->dp,
-		                               dp_inside ? k->link_bandwidth : k->inter_bandwidth,
-		                               dp_inside ? k->link_latency : k->inter_latency),
-		                  tick, &k->dp_allreduce[d], err) != 0)
+		if (checked_ticks(
+		            c, dp_inside ? "bandwidth" : "inter_bandwidth",
+		            cost_allreduce_ms(k->device_params[d] * 2, k->dp,
+		                              dp_inside ? k->link_bandwidth : k->inter_bandwidth,
+		                              dp_inside ? k->link_latency : k->inter_latency),
+		            tick, &k->dp_allreduce[d], err) != 0)
 			return -1;
 	}
 	return 0;
 }
 
-struct cost *cost_new_model(const struct config *c, const struct sched *s, struct pp_error *err)
+struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
+                            struct pp_error *err)
 {
-	struct cost *cost = cost_alloc(s->S, PP_TICK_BASE, "ms", c);
-	struct cost_model *k = pp_xcalloc(1, sizeof(*k));
+	struct cost *cost = cost_alloc(l->S, PP_TICK_BASE, "ms", c);
+	struct cost_model *k;
 	double per_mb;
 
-	cost->model = k;
+	if (cost == NULL) {
+		pp_nomem(err, 7 * (size_t)l->S, sizeof(int64_t));
+		return NULL;
+	}
+	k = cost->model = pp_calloc(1, sizeof(*k));
+	if (k == NULL) {
+		pp_nomem(err, 1, sizeof(*k));
+		cost_free(cost);
+		return NULL;
+	}
 	if (resolve_hardware(c, k, err) != 0 || resolve_parallel(c, k, err) != 0 ||
-	    split_layers(c, k, s->S, err) != 0) {
+	    split_layers(c, k, l->S, err) != 0) {
 		cost_free(cost);
 		return NULL;
 	}
 	layer_figures(k);
-	k->hop_bandwidth = pp_xcalloc((size_t)s->S, sizeof(*k->hop_bandwidth));
-	k->hop_latency = pp_xcalloc((size_t)s->S, sizeof(*k->hop_latency));
+	k->hop_bandwidth = pp_calloc((size_t)l->S, sizeof(*k->hop_bandwidth));
+	k->hop_latency = pp_calloc((size_t)l->S, sizeof(*k->hop_latency));
+	if (k->hop_bandwidth == NULL || k->hop_latency == NULL) {
+		pp_nomem(err, (size_t)l->S, sizeof(*k->hop_latency));
+		cost_free(cost);
+		return NULL;
+	}
 	k->tp_allreduce_ms = cost_allreduce_ms((double)k->mbs * k->seq * k->hidden * k->dtype_bytes,
-	                                  k->tp, k->link_bandwidth, k->link_latency);
-	if (price_stages(c, s, cost, err) != 0 || device_figures(c, s, k, cost->tick, err) != 0) {
+	                                       k->tp, k->link_bandwidth, k->link_latency);
+	if (price_stages(c, l, cost, err) != 0 || device_figures(c, l, k, cost->tick, err) != 0) {
 		cost_free(cost);
 		return NULL;
 	}

@@ -1,7 +1,9 @@
 /*
- * The schedule checker: coverage and placement (sched_check), dependency-feasible order
- * (sched_check_order), peak activations against the generator's bound (sched_validate), and the
- * dependency rules that the engine shares.
+ * The schedule checker: coverage and placement (sched_check, one table cell per (kind, stage,
+ * micro-batch)), dependency-feasible order (sched_check_order, which runs each device's list as
+ * far as its inputs allow and wakes the devices an op feeds), the report of a wait that cannot
+ * end (shared with the engine), and peak activations against the generator's bound
+ * (sched_validate).
  */
 #include <assert.h>
 #include <inttypes.h>
@@ -68,8 +70,9 @@ static int check_op(const struct sched *s, int d, size_t i, unsigned char *seen,
 	cell = &seen[cell_of(s, (enum op_kind)op->kind, op->mb, op->stage)];
 	if (*cell)
 		return op_error(err, op, d,
-		                *cell - 1 == op->kind ? "appears twice"
-		                                      : "its backward appears both fused and split");
+		                *cell - 1 == op->kind
+		                        ? "appears twice"
+		                        : "its backward appears both fused and split");
 	*cell = (unsigned char)(op->kind + 1);
 	return 0;
 }
@@ -109,10 +112,12 @@ static bool find_missing(const struct sched *s, const unsigned char *seen, struc
 
 int sched_check_where(const struct sched *s, size_t *bad_op, int *bad_device, struct pp_error *err)
 {
-	unsigned char *seen = pp_xcalloc((size_t)s->S * (size_t)s->m * 3, 1);
+	unsigned char *seen = pp_calloc((size_t)s->S * (size_t)s->m * 3, 1);
 	struct op missing;
 	int rc = 0;
 
+	if (seen == NULL)
+		return pp_nomem(err, (size_t)s->S * (size_t)s->m * 3, 1);
 	for (int d = 0; d < s->p && rc == 0; d++)
 		/* only the ops pushed so far: a slot never filled is a missing op, named below */
 		for (size_t i = s->dev_start[d]; i < s->dev_start[d] + s->dev_fill[d] && rc == 0;
@@ -163,11 +168,13 @@ static int stuck_on(const struct sched *s, const struct op *head,
 }
 
 /* Appends " cycle: device a -> device b -> ... -> device a" to msg, following from stuck device
- * d0 the device each waits on (waits[d]) until one repeats. */
-static size_t append_cycle(char *msg, size_t len, size_t n, const int *waits, int p, int d0)
+ * d0 the device each waits on (waits[d]) until one repeats; seen[p] is scratch. */
+static size_t append_cycle(char *msg, size_t len, size_t n, const int *waits, int *seen, int p,
+                           int d0)
 {
-	int *seen = pp_xcalloc((size_t)p, sizeof(*seen)), d = d0, step = 1;
+	int d = d0, step = 1;
 
+	memset(seen, 0, (size_t)p * sizeof(*seen));
 	while (seen[d] == 0) {
 		seen[d] = step++;
 		d = waits[d];
@@ -178,7 +185,6 @@ static size_t append_cycle(char *msg, size_t len, size_t n, const int *waits, in
 		if (e == d)
 			break;
 	}
-	free(seen);
 	return len < n ? len : n - 1;
 }
 
@@ -190,8 +196,11 @@ int sched_report_wait(const struct sched *s, const size_t *head, const char *wha
 	char msg[sizeof(err->msg)], part[300], a[64], b[64], place[120];
 	size_t len = strlen(what), room = sizeof(msg) - 120;
 	int stuck = 0, shown = 0, first = -1;
-	int *waits = pp_xmallocarray((size_t)s->p, sizeof(*waits));
+	/* waits[p] the device each stuck one waits on, then p ints of append_cycle's scratch */
+	int *waits = pp_mallocarray(2 * (size_t)s->p, sizeof(*waits));
 
+	if (waits == NULL)
+		return pp_nomem(err, 2 * (size_t)s->p, sizeof(*waits));
 	snprintf(msg, sizeof(msg), "%s", what);
 	for (int d = 0; d < s->p; d++) {
 		const struct op *op;
@@ -232,7 +241,7 @@ int sched_report_wait(const struct sched *s, const size_t *head, const char *wha
 		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "; and %d more devices",
 		                        stuck - shown);
 	if (first >= 0)
-		append_cycle(msg, len, sizeof(msg), waits, s->p, first);
+		append_cycle(msg, len, sizeof(msg), waits, waits + s->p, s->p, first);
 	free(waits);
 	return pp_fail(err, kind, "%s", msg);
 }
@@ -272,13 +281,19 @@ int sched_check_order(const struct sched *s, struct pp_error *err)
 int sched_check_order_where(const struct sched *s, const struct sched_where *where, size_t *stuck,
                             struct pp_error *err)
 {
-	struct order_state st = {s, pp_xcalloc((size_t)s->S * (size_t)s->m * 3, 1)};
-	size_t *head = pp_xmallocarray((size_t)s->p, sizeof(*head));
+	struct order_state st = {s, pp_calloc((size_t)s->S * (size_t)s->m * 3, 1)};
+	size_t *head = pp_mallocarray((size_t)s->p, sizeof(*head));
 	/* devices to advance; each op's completion pushes at most two, plus the initial p */
 	size_t cap = (size_t)s->p + 2 * s->nops, top = 0, ran = 0;
-	int *todo = pp_xmallocarray(cap, sizeof(*todo));
+	int *todo = pp_mallocarray(cap, sizeof(*todo));
 	int rc = 0;
 
+	if (st.done == NULL || head == NULL || todo == NULL) {
+		free(todo);
+		free(head);
+		free(st.done);
+		return pp_nomem(err, cap, sizeof(*todo));
+	}
 	for (int d = 0; d < s->p; d++) {
 		head[d] = s->dev_start[d];
 		todo[top++] = d;
@@ -319,47 +334,46 @@ int sched_check_order_where(const struct sched *s, const struct sched_where *whe
 	return rc;
 }
 
+/* Peak of device d's alive activations; act and act_w NULL count 1 for each (W keeps all). */
+static int64_t device_peak(const struct sched *s, int d, const int64_t *act, const int64_t *act_w)
+{
+	int64_t alive = 0, top = 0;
+
+	for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++) {
+		const struct op *op = &s->ops[i];
+		int64_t a = act != NULL ? act[op->stage] : 1,
+		        aw = act_w != NULL ? act_w[op->stage] : 1;
+
+		switch ((enum op_kind)op->kind) {
+		case OP_F:
+			alive += a;
+			if (alive > top)
+				top = alive;
+			break;
+		case OP_B:
+			alive -= a - aw;
+			break;
+		case OP_W:
+			alive -= aw;
+			break;
+		case OP_BW:
+			alive -= a;
+			break;
+		}
+	}
+	return top;
+}
+
 void sched_peak(const struct sched *s, const int64_t *act, const int64_t *act_w, int64_t *peak)
 {
-	for (int d = 0; d < s->p; d++) {
-		int64_t alive = 0, top = 0;
-
-		for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++) {
-			const struct op *op = &s->ops[i];
-
-			switch ((enum op_kind)op->kind) {
-			case OP_F:
-				alive += act[op->stage];
-				if (alive > top)
-					top = alive;
-				break;
-			case OP_B:
-				alive -= act[op->stage] - act_w[op->stage];
-				break;
-			case OP_W:
-				alive -= act_w[op->stage];
-				break;
-			case OP_BW:
-				alive -= act[op->stage];
-				break;
-			}
-		}
-		peak[d] = top;
-	}
+	for (int d = 0; d < s->p; d++)
+		peak[d] = device_peak(s, d, act, act_w);
 }
 
 void sched_peak_units(const struct sched *s, double *peak)
 {
-	int64_t *one = pp_xmallocarray((size_t)s->S, sizeof(*one));
-	int64_t *top = pp_xmallocarray((size_t)s->p, sizeof(*top));
-
-	for (int st = 0; st < s->S; st++)
-		one[st] = 1;
-	sched_peak(s, one, one, top);
 	for (int d = 0; d < s->p; d++)
-		peak[d] = (double)top[d] / s->v;
-	free(one);
-	free(top);
+		peak[d] = (double)device_peak(s, d, NULL, NULL) / s->v;
 }
 
 int sched_validate(const struct sched *s, struct pp_error *err)
@@ -372,7 +386,9 @@ int sched_validate(const struct sched *s, struct pp_error *err)
 		return -1;
 	if (s->desc == NULL || s->desc->peak_bound == NULL)
 		return 0;
-	peak = pp_xmallocarray((size_t)s->p, sizeof(*peak));
+	peak = pp_mallocarray((size_t)s->p, sizeof(*peak));
+	if (peak == NULL)
+		return pp_nomem(err, (size_t)s->p, sizeof(*peak));
 	sched_peak_units(s, peak);
 	for (int d = 0; d < s->p && rc == 0; d++) {
 		double bound = s->desc->peak_bound(&sp, d);

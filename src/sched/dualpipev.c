@@ -69,14 +69,17 @@ static void pair(struct dpv_state *z, int fc, int bc)
 	sched_push_pair(z->s, z->d, z->f[fc]++, stage(z, fc), OP_BW, z->b[bc]++, stage(z, bc));
 }
 
-void sched_dualpipev_generate(struct sched *s)
+static int generate(struct sched *s)
 {
 	int p = s->p, m = s->m;
+	/* the W queue, emptied by each device before the next one starts */
+	int *wq = pp_mallocarray(2 * (size_t)m, sizeof(*wq));
 
+	if (wq == NULL)
+		return -1;
 	s->mixed = true;
 	for (int d = 0; d < p; d++) {
-		struct dpv_state z = {
-		        s, d, {0, 0}, {0, 0}, pp_xmallocarray(2 * (size_t)m, sizeof(int)), 0, 0};
+		struct dpv_state z = {s, d, {0, 0}, {0, 0}, wq, 0, 0};
 		bool zb = false;
 
 		for (int i = 0; i < 2 * (p - d - 1); i++)
@@ -117,18 +120,19 @@ void sched_dualpipev_generate(struct sched *s)
 		}
 		for (int i = 0; i < d + 1; i++)
 			wgt(&z);
-		free(z.wq);
 	}
+	free(wq);
+	return 0;
 }
 
 /* Ops of device d: every (micro-batch, chunk) has F and a backward; d+1 + 2(p-d-1) backwards
  * are split and add a W. */
-size_t sched_dualpipev_ops(int p, int m, int d)
+static size_t ops_on(int p, int m, int d)
 {
 	return 4 * (size_t)m + (size_t)(d + 1) + 2 * (size_t)(p - d - 1);
 }
 
-int sched_dualpipev_check(const struct sched_params *sp, const char **key, struct pp_error *err)
+static int check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
 	*key = "m";
 	if (sp->m >= 2 * sp->p)
@@ -137,8 +141,8 @@ int sched_dualpipev_check(const struct sched_params *sp, const char **key, struc
 	               2 * sp->p);
 }
 
-double sched_dualpipev_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                              double overlap)
+static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                     double overlap)
 {
 	double full = t_b + t_w, fb = overlap * (t_f + full), busy = 0, makespan;
 	int p = sp->p, m = sp->m;
@@ -157,8 +161,22 @@ double sched_dualpipev_theory(const struct sched_params *sp, double t_f, double 
 	return 1 - busy / (p * makespan);
 }
 
-double sched_dualpipev_peak(const struct sched_params *sp, int d)
+static double peak(const struct sched_params *sp, int d)
 {
 	(void)d;
 	return (2.0 * sp->p + 1) / 2;
 }
+
+const struct sched_desc sched_dualpipev = {
+        .name = "dualpipev",
+        .torch = "DualPipeV",
+        .summary = "DualPipeV (DeepSeek, PyTorch): V placement, overlapped F&B pairs",
+        SCHED_V_SHAPE,
+        .check = check,
+        .generate = generate,
+        .ops_on = ops_on,
+        .theory = theory,
+        .theory_text = "(p-1)(t_fb+t_b-2t_w) on the last device",
+        .peak_bound = peak,
+        .peak_text = "p + 1/2",
+};

@@ -1,70 +1,63 @@
-/* Generator functions registered in the table of src/sched/table.c; private to the library. */
+/*
+ * What the schedule generators share, private to src/sched/: each generator file defines its
+ * table row (a struct sched_desc named sched_NAME, listed once in table.c) and uses these.
+ */
 #ifndef PPSIM_SCHED_GENERATORS_H
 #define PPSIM_SCHED_GENERATORS_H
 
 #include "ppsim/sched.h"
 
-/* Closed form of the flush schedules (GPipe, 1F1B): (p-1)/(m+p-1). */
+/*
+ * Row fields a family of schedules shares, said once: one chunk per device, and the V shape
+ * (device d hosts stages d and 2p-1-d, two chunks, always with B and W split).
+ */
+#define SCHED_ONE_CHUNK .min_v = 1, .max_v = 1
+#define SCHED_V_SHAPE   .split = true, .placement = PLACE_V, .min_v = 2, .max_v = 2
+
+/* Closed form of the flush schedules (GPipe, 1F1B): (p-1)/(m+p-1), and its row fields. */
 double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
                           double overlap);
+#define SCHED_FLUSH_THEORY .theory = sched_flush_theory, .theory_text = "(p-1)/(m+p-1)"
 
-void sched_gpipe_generate(struct sched *s);
-double sched_gpipe_peak(const struct sched_params *sp, int d);
+/*
+ * Runs of ops on one device, each op taking the next micro-batch of its kind and chunk, for
+ * the schedules whose order is a sequence of repeated patterns (1F1B, ZB-H1, ZB-H2, ZB-V).
+ */
+struct sched_run {
+	struct sched *s;
+	int d;          /* the device */
+	int next[2][4]; /* [chunk][enum op_kind] the next micro-batch */
+};
 
-void sched_1f1b_generate(struct sched *s);
-double sched_1f1b_peak(const struct sched_params *sp, int d);
+/* A run on device d of s with every count at 0. */
+struct sched_run sched_run_start(struct sched *s, int d);
 
-int sched_interleaved_check(const struct sched_params *sp, const char **key, struct pp_error *err);
-void sched_interleaved_generate(struct sched *s);
-double sched_interleaved_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                                double overlap);
-double sched_interleaved_peak(const struct sched_params *sp, int d);
-/* The group size interleaving uses for sp: sp->group, or the default for (p, m). */
-int sched_interleaved_group(const struct sched_params *sp);
+/*
+ * Appends times x the pattern ops: "F", "B", "W" and "X" (the fused BW) are ops of chunk 0,
+ * lower case of chunk 1 ("FBWfbw": a forward, B and W on chunk 0, then the same on chunk 1).
+ * An op whose micro-batch is m or beyond is left out, so that a pattern laid out for more
+ * micro-batches than there are can be run as it is.
+ */
+void sched_run_ops(struct sched_run *r, const char *ops, int times);
 
-int sched_interleaved_zb_check(const struct sched_params *sp, const char **key,
-                               struct pp_error *err);
-void sched_interleaved_zb_generate(struct sched *s);
-double sched_interleaved_zb_peak(const struct sched_params *sp, int d);
+/* Ops of kind on chunk c left to append: m minus the next micro-batch (0 when none). */
+int sched_run_left(const struct sched_run *r, int c, enum op_kind kind);
 
-void sched_zbh1_generate(struct sched *s);
-double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                         double overlap);
-double sched_zbh1_peak(const struct sched_params *sp, int d);
+/*
+ * Arrays a generator's state allocates together: each entry's *ptr receives count elements of
+ * size bytes, zeroed when zero is set. sched_arrays_new allocates them all or none; on failure
+ * it returns pp_nomem's -1 with every *ptr NULL. sched_arrays_free frees them (NULL entries
+ * included).
+ */
+struct sched_array {
+	void **ptr;
+	size_t count, size;
+	bool zero;
+};
+int sched_arrays_new(const struct sched_array *a, size_t n, struct pp_error *err);
+void sched_arrays_free(const struct sched_array *a, size_t n);
 
-int sched_zbh2_check(const struct sched_params *sp, const char **key, struct pp_error *err);
-void sched_zbh2_generate(struct sched *s);
-double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                         double overlap);
-double sched_zbh2_peak(const struct sched_params *sp, int d);
-
-void sched_loopedbfs_generate(struct sched *s);
-double sched_loopedbfs_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                              double overlap);
-double sched_loopedbfs_peak(const struct sched_params *sp, int d);
-
-void sched_zbv_generate(struct sched *s);
-double sched_zbv_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                        double overlap);
-double sched_zbv_peak(const struct sched_params *sp, int d);
-
-void sched_vhalf_generate(struct sched *s);
-void sched_vmin_generate(struct sched *s);
-double sched_vhalf_peak(const struct sched_params *sp, int d);
-double sched_vmin_peak(const struct sched_params *sp, int d);
-
-int sched_dualpipev_check(const struct sched_params *sp, const char **key, struct pp_error *err);
-void sched_dualpipev_generate(struct sched *s);
-size_t sched_dualpipev_ops(int p, int m, int d);
-double sched_dualpipev_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                              double overlap);
-double sched_dualpipev_peak(const struct sched_params *sp, int d);
-
-/* The activations device d of s may hold under pr's limit, in pr's amounts: mem_limit times
- * one micro-batch's activations on all its chunks, rounded to the nearest amount. */
-int64_t sched_prices_limit(const struct sched *s, const struct sched_prices *pr, int d);
-
-int sched_zbauto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
-int sched_zbvauto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
+/* ZB-H1's row: zb-auto falls back to its order when no greedy pass fits the limit. */
+extern const struct sched_desc sched_zbh1;
 
 #endif

@@ -1,21 +1,23 @@
 /*
  * GPipe (Huang et al. 2019), in the order of PyTorch's ScheduleGPipe: every device runs all m
  * forwards in micro-batch order, then all m fused backwards in micro-batch order. All m
- * micro-batches' activations are alive at the turn, so peak activations are m.
+ * micro-batches' activations are alive at the turn, so peak activations are m. Also the closed
+ * form both flush schedules (GPipe and 1F1B) share.
  */
 #include "generators.h"
 
-void sched_gpipe_generate(struct sched *s)
+static int generate(struct sched *s)
 {
 	for (int d = 0; d < s->p; d++) {
-		for (int mb = 0; mb < s->m; mb++)
-			sched_push(s, d, OP_F, mb, d);
-		for (int mb = 0; mb < s->m; mb++)
-			sched_push(s, d, OP_BW, mb, d);
+		struct sched_run r = sched_run_start(s, d);
+
+		sched_run_ops(&r, "F", s->m);
+		sched_run_ops(&r, "X", s->m);
 	}
+	return 0;
 }
 
-double sched_gpipe_peak(const struct sched_params *sp, int d)
+static double peak(const struct sched_params *sp, int d)
 {
 	(void)d;
 	return sp->m;
@@ -30,3 +32,14 @@ double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b,
 	(void)t_w;
 	return (double)(sp->p - 1) / (double)(sp->m + sp->p - 1);
 }
+
+const struct sched_desc sched_gpipe = {
+        .name = "gpipe",
+        .torch = "GPipe",
+        .summary = "GPipe: all forwards, then all backwards, in micro-batch order",
+        SCHED_ONE_CHUNK,
+        .generate = generate,
+        SCHED_FLUSH_THEORY,
+        .peak_bound = peak,
+        .peak_text = "m",
+};

@@ -42,7 +42,8 @@ static bool megatron_accepts(const struct sched_params *sp)
 	return p <= g && g <= m && (m % g == 0 || m % g >= p);
 }
 
-int sched_interleaved_group(const struct sched_params *sp)
+/* The group size interleaving uses for sp: sp->group, or PyTorch's m / rounds. */
+static int group_of(const struct sched_params *sp)
 {
 	int rounds = sp->m / sp->p > 1 ? sp->m / sp->p : 1;
 
@@ -71,7 +72,19 @@ static bool nearest(const struct sched_params *sp, bool vary_group, int lo, int 
 	return below != 0 || above != 0;
 }
 
-int sched_interleaved_check(const struct sched_params *sp, const char **key, struct pp_error *err)
+/* Whether PyTorch's rounds accept sp's m (*key "m"); if not, the nearest m's that they do
+ * into ms. */
+static bool torch_m(const struct sched_params *sp, const char **key, char *ms, size_t n)
+{
+	*key = "m";
+	if (torch_accepts(sp))
+		return true;
+	/* m = 1 is always valid, and so is a multiple of p */
+	nearest(sp, false, 1, PP_MAX_COUNT, torch_accepts, ms, n);
+	return false;
+}
+
+static int check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
 	char ms[48] = "", gs[48] = "";
 
@@ -94,11 +107,8 @@ int sched_interleaved_check(const struct sched_params *sp, const char **key, str
 		               "%s; nearest valid g for m=%d: %s",
 		               sp->p, sp->m, sp->group, ms, sp->m, gs);
 	}
-	*key = "m";
-	if (torch_accepts(sp))
+	if (torch_m(sp, key, ms, sizeof(ms)))
 		return 0;
-	/* m = 1 is always valid, and so is a multiple of p */
-	nearest(sp, false, 1, PP_MAX_COUNT, torch_accepts, ms, sizeof(ms));
 	return pp_fail(
 	        err, PP_ERR_USAGE,
 	        "interleaved with p=%d accepts neither Megatron-LM's m (a multiple of p) nor "
@@ -106,51 +116,59 @@ int sched_interleaved_check(const struct sched_params *sp, const char **key, str
 	        sp->p, ms);
 }
 
-int sched_interleaved_zb_check(const struct sched_params *sp, const char **key,
-                               struct pp_error *err)
+static int zb_check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
 	char ms[48] = "";
 
-	*key = "m";
-	if (torch_accepts(sp))
+	if (torch_m(sp, key, ms, sizeof(ms)))
 		return 0;
-	nearest(sp, false, 1, PP_MAX_COUNT, torch_accepts, ms, sizeof(ms));
-	return pp_fail(err, PP_ERR_USAGE,
-	               "interleaved-zb with p=%d needs m a multiple of its rounds max(1, "
-	               "floor(m/p)), as PyTorch's ScheduleInterleavedZeroBubble; nearest valid m: %s",
-	               sp->p, ms);
+	return pp_fail(
+	        err, PP_ERR_USAGE,
+	        "interleaved-zb with p=%d needs m a multiple of its rounds max(1, "
+	        "floor(m/p)), as PyTorch's ScheduleInterleavedZeroBubble; nearest valid m: %s",
+	        sp->p, ms);
 }
 
 /*
  * The forward order both interleaved schedules share, as (micro-batch, chunk) pairs in
  * tmb[m*v] and tch[m*v]: micro-batches in groups of g through chunk 0, then chunk 1, and so
- * on. Backward k takes forward k's micro-batch and the mirrored chunk v-1-c.
+ * on. Backward k takes forward k's micro-batch and the mirrored chunk v-1-c. Returns 0, or -1
+ * when out of memory.
  */
-static void forward_table(const struct sched *s, int g, int *tmb, int *tch)
+static int forward_table(const struct sched *s, int g, int **tmb, int **tch)
 {
 	int k = 0;
 
+	*tmb = pp_mallocarray((size_t)s->m * (size_t)s->v, sizeof(**tmb));
+	*tch = pp_mallocarray((size_t)s->m * (size_t)s->v, sizeof(**tch));
+	if (*tmb == NULL || *tch == NULL) {
+		free(*tmb);
+		free(*tch);
+		return -1;
+	}
 	for (int lo = 0; lo < s->m; lo += g) {
 		int hi = lo + g < s->m ? lo + g : s->m;
 
 		for (int c = 0; c < s->v; c++)
 			for (int mb = lo; mb < hi; mb++) {
-				tmb[k] = mb;
-				tch[k++] = c;
+				(*tmb)[k] = mb;
+				(*tch)[k++] = c;
 			}
 	}
+	return 0;
 }
 
-void sched_interleaved_generate(struct sched *s)
+static int generate(struct sched *s)
 {
 	struct sched_params sp = sched_params_of(s);
-	int g = sched_interleaved_group(&sp), total = s->m * s->v, k;
-	int *tmb = pp_xmallocarray((size_t)total, sizeof(*tmb));
-	int *tch = pp_xmallocarray((size_t)total, sizeof(*tch));
+	int g = group_of(&sp), total = s->m * s->v, k, *tmb, *tch;
 
+	if (forward_table(s, g, &tmb, &tch) != 0)
+		return -1;
 	s->group = g;
-	forward_table(s, g, tmb, tch);
 	for (int d = 0; d < s->p; d++) {
+		/* Megatron-LM's warm-up: the other chunks' forwards of the first group, plus the
+		 * round trip to the last device and back before backward 0 can start here */
 		int w = 2 * (s->p - d - 1) + (s->v - 1) * g;
 
 		if (w > total)
@@ -166,24 +184,25 @@ void sched_interleaved_generate(struct sched *s)
 	}
 	free(tmb);
 	free(tch);
+	return 0;
 }
 
-double sched_interleaved_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                                double overlap)
+static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                     double overlap)
 {
 	(void)overlap;
 	(void)t_f;
 	(void)t_b;
 	(void)t_w;
 	/* groups of at least p keep every device fed; smaller groups (m < p) stall */
-	if (sched_interleaved_group(sp) < sp->p)
+	if (group_of(sp) < sp->p)
 		return NAN;
 	return (double)(sp->p - 1) / (double)(sp->m * sp->v + sp->p - 1);
 }
 
-double sched_interleaved_peak(const struct sched_params *sp, int d)
+static double peak(const struct sched_params *sp, int d)
 {
-	int w = 2 * (sp->p - d - 1) + (sp->v - 1) * sched_interleaved_group(sp) + 1;
+	int w = 2 * (sp->p - d - 1) + (sp->v - 1) * group_of(sp) + 1;
 
 	return (double)(w < sp->m * sp->v ? w : sp->m * sp->v) / sp->v;
 }
@@ -191,19 +210,18 @@ double sched_interleaved_peak(const struct sched_params *sp, int d)
 /* Warm-up forwards of device d in interleaved-zb: (v-1) rounds' micro-batches plus p-1-d. */
 static int zb_warm_up(const struct sched_params *sp, int d)
 {
-	int w = (sp->v - 1) * sched_interleaved_group(sp) + sp->p - 1 - d;
+	int w = (sp->v - 1) * group_of(sp) + sp->p - 1 - d;
 
 	return w < sp->m * sp->v ? w : sp->m * sp->v;
 }
 
-void sched_interleaved_zb_generate(struct sched *s)
+static int zb_generate(struct sched *s)
 {
 	struct sched_params sp = sched_params_of(s);
-	int total = s->m * s->v;
-	int *tmb = pp_xmallocarray((size_t)total, sizeof(*tmb));
-	int *tch = pp_xmallocarray((size_t)total, sizeof(*tch));
+	int total = s->m * s->v, *tmb, *tch;
 
-	forward_table(s, sched_interleaved_group(&sp), tmb, tch);
+	if (forward_table(s, group_of(&sp), &tmb, &tch) != 0)
+		return -1;
 	for (int d = 0; d < s->p; d++) {
 		int w = zb_warm_up(&sp, d), wk = 0;
 
@@ -216,7 +234,8 @@ void sched_interleaved_zb_generate(struct sched *s)
 			sched_push(s, d, OP_B, tmb[k], sched_stage_of(s, d, s->v - 1 - tch[k]));
 			/* device d holds back its first d W's */
 			if (k >= d) {
-				sched_push(s, d, OP_W, tmb[wk], sched_stage_of(s, d, s->v - 1 - tch[wk]));
+				sched_push(s, d, OP_W, tmb[wk],
+				           sched_stage_of(s, d, s->v - 1 - tch[wk]));
 				wk++;
 			}
 		}
@@ -225,12 +244,39 @@ void sched_interleaved_zb_generate(struct sched *s)
 	}
 	free(tmb);
 	free(tch);
+	return 0;
 }
 
-double sched_interleaved_zb_peak(const struct sched_params *sp, int d)
+static double zb_peak(const struct sched_params *sp, int d)
 {
 	/* forwards run minus W's run peaks after the d-th steady forward */
 	int w = zb_warm_up(sp, d) + d + 1;
 
 	return (double)(w < sp->m * sp->v ? w : sp->m * sp->v) / sp->v;
 }
+
+const struct sched_desc sched_interleaved = {
+        .name = "interleaved",
+        .torch = "Interleaved1F1B",
+        .summary = "interleaved 1F1B (Megatron-LM, PyTorch): v chunks per device",
+        .min_v = 2,
+        .groups = true,
+        .check = check,
+        .generate = generate,
+        .theory = theory,
+        .theory_text = "(p-1)/(m*v+p-1)",
+        .peak_bound = peak,
+        .peak_text = "min(2(p-d-1) + (v-1)g + 1, m*v) / v",
+};
+
+const struct sched_desc sched_interleaved_zb = {
+        .name = "interleaved-zb",
+        .torch = "InterleavedZeroBubble",
+        .summary = "interleaved zero bubble (PyTorch): interleaved 1F1B with B/W split, W fills",
+        .split = true,
+        .min_v = 2,
+        .check = zb_check,
+        .generate = zb_generate,
+        .peak_bound = zb_peak,
+        .peak_text = "min((v-1)g + p, m*v) / v",
+};

@@ -10,7 +10,7 @@
 
 #include "generators.h"
 
-void sched_loopedbfs_generate(struct sched *s)
+static int generate(struct sched *s)
 {
 	for (int d = 0; d < s->p; d++) {
 		for (int c = 0; c < s->v; c++)
@@ -20,10 +20,11 @@ void sched_loopedbfs_generate(struct sched *s)
 			for (int mb = s->m - 1; mb >= 0; mb--)
 				sched_push(s, d, OP_BW, mb, sched_stage_of(s, d, c));
 	}
+	return 0;
 }
 
-double sched_loopedbfs_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                              double overlap)
+static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                     double overlap)
 {
 	double hi = sp->m > sp->p ? sp->m : sp->p, lo = sp->m < sp->p ? sp->m : sp->p;
 
@@ -34,8 +35,20 @@ double sched_loopedbfs_theory(const struct sched_params *sp, double t_f, double 
 	return 1 - (double)sp->m * sp->v / (sp->v * hi + lo - 1);
 }
 
-double sched_loopedbfs_peak(const struct sched_params *sp, int d)
+static double peak(const struct sched_params *sp, int d)
 {
 	(void)d;
 	return sp->m;
 }
+
+const struct sched_desc sched_loopedbfs = {
+        .name = "loopedbfs",
+        .torch = "LoopedBFS",
+        .summary = "looped breadth-first (PyTorch): each chunk's forwards, then backwards",
+        .min_v = 1,
+        .generate = generate,
+        .theory = theory,
+        .theory_text = "1 - mv/(v*max(m,p) + min(m,p) - 1)",
+        .peak_bound = peak,
+        .peak_text = "m",
+};

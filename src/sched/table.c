@@ -1,214 +1,47 @@
-/* The generator table and what every schedule shares: lookup, allocation, placement. */
+/*
+ * The generator table and what every schedule shares: lookup by name, the shape checks, the
+ * allocation of a schedule's arrays and the placement of chunks on devices. The rows themselves
+ * live with their generators; this file only lists them in order.
+ */
 #include "ppsim/sched.h"
 
 #include <assert.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "generators.h"
+/*
+ * The generators in the order `ppsim list` shows them, one entry each: X(NAME) stands for the
+ * row struct sched_desc sched_NAME that the generator's own file defines.
+ */
+#define GENERATORS(X)                                                                              \
+	X(gpipe)                                                                                   \
+	X(1f1b)                                                                                    \
+	X(interleaved)                                                                             \
+	X(loopedbfs)                                                                               \
+	X(interleaved_zb)                                                                          \
+	X(zbh1)                                                                                    \
+	X(zbh2)                                                                                    \
+	X(zbv)                                                                                     \
+	X(zbv_auto)                                                                                \
+	X(vhalf)                                                                                   \
+	X(vmin)                                                                                    \
+	X(dualpipev)                                                                               \
+	X(zb_auto)                                                                                 \
+	X(zb1p)                                                                                    \
+	X(zb2p)
 
-static const struct sched_desc table[] = {
-        {
-                .name = "gpipe",
-                .torch = "GPipe",
-                .summary = "GPipe: all forwards, then all backwards, in micro-batch order",
-                .placement = PLACE_LOOP,
-                .min_v = 1,
-                .max_v = 1,
-                .generate = sched_gpipe_generate,
-                .theory = sched_flush_theory,
-                .theory_text = "(p-1)/(m+p-1)",
-                .peak_bound = sched_gpipe_peak,
-                .peak_text = "m",
-        },
-        {
-                .name = "1f1b",
-                .torch = "1F1B",
-                .summary = "1F1B (PipeDream-Flush, Megatron-LM): warm-up, one forward one "
-                           "backward, cool-down",
-                .placement = PLACE_LOOP,
-                .min_v = 1,
-                .max_v = 1,
-                .generate = sched_1f1b_generate,
-                .theory = sched_flush_theory,
-                .theory_text = "(p-1)/(m+p-1)",
-                .peak_bound = sched_1f1b_peak,
-                .peak_text = "min(p-d, m)",
-        },
-        {
-                .name = "interleaved",
-                .torch = "Interleaved1F1B",
-                .summary = "interleaved 1F1B (Megatron-LM, PyTorch): v chunks per device",
-                .placement = PLACE_LOOP,
-                .min_v = 2,
-                .check = sched_interleaved_check,
-                .generate = sched_interleaved_generate,
-                .theory = sched_interleaved_theory,
-                .theory_text = "(p-1)/(m*v+p-1)",
-                .peak_bound = sched_interleaved_peak,
-                .peak_text = "min(2(p-d-1) + (v-1)g + 1, m*v) / v",
-        },
-        {
-                .name = "loopedbfs",
-                .torch = "LoopedBFS",
-                .summary = "looped breadth-first (PyTorch): each chunk's forwards, then "
-                           "backwards",
-                .placement = PLACE_LOOP,
-                .min_v = 1,
-                .generate = sched_loopedbfs_generate,
-                .theory = sched_loopedbfs_theory,
-                .theory_text = "1 - mv/(v*max(m,p) + min(m,p) - 1)",
-                .peak_bound = sched_loopedbfs_peak,
-                .peak_text = "m",
-        },
-        {
-                .name = "interleaved-zb",
-                .torch = "InterleavedZeroBubble",
-                .summary = "interleaved zero bubble (PyTorch): interleaved 1F1B with B/W split, "
-                           "W fills",
-                .split = true,
-                .placement = PLACE_LOOP,
-                .min_v = 2,
-                .check = sched_interleaved_zb_check,
-                .generate = sched_interleaved_zb_generate,
-                .peak_bound = sched_interleaved_zb_peak,
-                .peak_text = "min((v-1)g + p, m*v) / v",
-        },
-        {
-                .name = "zbh1",
-                .summary = "ZB-H1 (Qi et al. 2024): 1F1B with backward split into B and W, W "
-                           "delayed",
-                .split = true,
-                .placement = PLACE_LOOP,
-                .min_v = 1,
-                .max_v = 1,
-                .generate = sched_zbh1_generate,
-                .theory = sched_zbh1_theory,
-                .theory_text = "(p-1)(t_f+t_b-t_w) / makespan",
-                .peak_bound = sched_zbh1_peak,
-                .peak_text = "p",
-        },
-        {
-                .name = "zbh2",
-                .summary = "ZB-H2 (Qi et al. 2024): 2p-1 warm-up forwards, W fills the tail",
-                .split = true,
-                .placement = PLACE_LOOP,
-                .min_v = 1,
-                .max_v = 1,
-                .check = sched_zbh2_check,
-                .generate = sched_zbh2_generate,
-                .theory = sched_zbh2_theory,
-                .theory_text = "(p-1)max(t_f, t_f+t_b-2t_w) / makespan",
-                .peak_bound = sched_zbh2_peak,
-                .peak_text = "2p-1",
-        },
-        {
-                .name = "zbv",
-                .torch = "ZBVZeroBubble",
-                .summary = "ZB-V in PyTorch's fixed order: V placement, B/W split",
-                .split = true,
-                .placement = PLACE_V,
-                .min_v = 2,
-                .max_v = 2,
-                .generate = sched_zbv_generate,
-                .theory = sched_zbv_theory,
-                .theory_text = "(p-1)t_f / makespan",
-                .peak_bound = sched_zbv_peak,
-                .peak_text = "min(p, m)",
-        },
-        {
-                .name = "zbv-auto",
-                .summary = "ZB-V by the authors' greedy (Qi et al. 2024): from the costs, "
-                           "--mem-limit",
-                .split = true,
-                .placement = PLACE_V,
-                .min_v = 2,
-                .max_v = 2,
-                .generate_priced = sched_zbvauto_generate,
-                .peak_text = "mem-limit",
-        },
-        {
-                .name = "vhalf",
-                .summary = "V-Half (Qi et al. 2024, controllable memory): half of 1F1B's "
-                           "activations",
-                .split = true,
-                .placement = PLACE_V,
-                .min_v = 2,
-                .max_v = 2,
-                .generate = sched_vhalf_generate,
-                .peak_bound = sched_vhalf_peak,
-                .peak_text = "min(floor(p/2) + 1, m)",
-        },
-        {
-                .name = "vmin",
-                .summary = "V-Min (Qi et al. 2024, controllable memory): a third of 1F1B's "
-                           "activations",
-                .split = true,
-                .placement = PLACE_V,
-                .min_v = 2,
-                .max_v = 2,
-                .generate = sched_vmin_generate,
-                .peak_bound = sched_vmin_peak,
-                .peak_text = "min(floor((p+1)/3) + 1, m)",
-        },
-        {
-                .name = "dualpipev",
-                .torch = "DualPipeV",
-                .summary = "DualPipeV (DeepSeek, PyTorch): V placement, overlapped F&B pairs",
-                .split = true,
-                .placement = PLACE_V,
-                .min_v = 2,
-                .max_v = 2,
-                .check = sched_dualpipev_check,
-                .generate = sched_dualpipev_generate,
-                .ops_on = sched_dualpipev_ops,
-                .theory = sched_dualpipev_theory,
-                .theory_text = "(p-1)(t_fb+t_b-2t_w) on the last device",
-                .peak_bound = sched_dualpipev_peak,
-                .peak_text = "p + 1/2",
-        },
-        {
-                .name = "zb-auto",
-                .summary = "zero-bubble automatic scheduler (Qi et al. 2024): greedy from the "
-                           "costs, --mem-limit",
-                .split = true,
-                .placement = PLACE_LOOP,
-                .min_v = 1,
-                .max_v = 1,
-                .generate_priced = sched_zbauto_generate,
-                .peak_text = "mem-limit",
-        },
-        {
-                .name = "zb1p",
-                .summary = "zb-auto with an activation limit of p micro-batches (ZB-1p)",
-                .split = true,
-                .placement = PLACE_LOOP,
-                .min_v = 1,
-                .max_v = 1,
-                .generate_priced = sched_zbauto_generate,
-                .limit_per_p = 1,
-                .peak_text = "p",
-        },
-        {
-                .name = "zb2p",
-                .summary = "zb-auto with an activation limit of 2p micro-batches (ZB-2p)",
-                .split = true,
-                .placement = PLACE_LOOP,
-                .min_v = 1,
-                .max_v = 1,
-                .generate_priced = sched_zbauto_generate,
-                .limit_per_p = 2,
-                .peak_text = "2p",
-        },
-};
+#define DECLARE(name) extern const struct sched_desc sched_##name;
+#define POINT(name)   &sched_##name,
+GENERATORS(DECLARE)
+static const struct sched_desc *const table[] = {GENERATORS(POINT)};
+#define NTABLE (sizeof(table) / sizeof(table[0]))
 
-const struct sched_desc *sched_table(size_t *count)
+const struct sched_desc *const *sched_table(size_t *count)
 {
-	*count = sizeof(table) / sizeof(table[0]);
+	*count = NTABLE;
 	return table;
 }
 
@@ -219,13 +52,13 @@ const struct sched_desc *sched_find(const char *name)
 	const size_t n = sizeof(prefix) - 1;
 	const char *bare = strncasecmp(name, prefix, n) == 0 ? name + n : NULL;
 
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		const char *torch = table[i].torch;
+	for (size_t i = 0; i < NTABLE; i++) {
+		const char *torch = table[i]->torch;
 
-		if (strcasecmp(table[i].name, name) == 0 ||
+		if (strcasecmp(table[i]->name, name) == 0 ||
 		    (torch != NULL && (strcasecmp(torch, name) == 0 ||
 		                       (bare != NULL && strcasecmp(torch, bare) == 0))))
-			return &table[i];
+			return table[i];
 	}
 	return NULL;
 }
@@ -235,8 +68,8 @@ char *sched_names(char *buf, size_t n)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]) && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", table[i].name);
+	for (size_t i = 0; i < NTABLE && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", table[i]->name);
 	return buf;
 }
 
@@ -249,17 +82,17 @@ char *sched_mem_limit_names(char *buf, size_t n)
 {
 	size_t len = 0, count = 0, k = 0;
 
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		count += sched_takes_mem_limit(&table[i]);
+	for (size_t i = 0; i < NTABLE; i++)
+		count += sched_takes_mem_limit(table[i]);
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]) && len < n; i++)
-		if (sched_takes_mem_limit(&table[i])) {
+	for (size_t i = 0; i < NTABLE && len < n; i++)
+		if (sched_takes_mem_limit(table[i])) {
 			k++;
 			len += (size_t)snprintf(buf + len, n - len, "%s%s",
 			                        k == 1       ? ""
 			                        : k == count ? (count > 2 ? ", and " : " and ")
 			                                     : ", ",
-			                        table[i].name);
+			                        table[i]->name);
 		}
 	return buf;
 }
@@ -298,7 +131,7 @@ int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, 
 		               desc->min_v);
 	}
 	*key = "group_size";
-	if (sp->group != 0 && desc->check != sched_interleaved_check)
+	if (sp->group != 0 && !desc->groups)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "only the interleaved schedule has groups, not '%s'", desc->name);
 	if (desc->check != NULL)
@@ -327,10 +160,12 @@ struct sched *sched_alloc(int p, int v, int m, bool split, enum placement placem
 struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement placement,
                                  const size_t *counts)
 {
-	struct sched *s = pp_xcalloc(1, sizeof(*s));
+	struct sched *s = pp_calloc(1, sizeof(*s));
 	size_t per;
 
 	assert(p >= 1 && v >= 1 && m >= 1);
+	if (s == NULL)
+		return NULL;
 	s->p = p;
 	s->v = v;
 	s->m = m;
@@ -341,11 +176,16 @@ struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement
 	s->nops = 0;
 	for (int d = 0; d < p; d++)
 		s->nops += counts != NULL ? counts[d] : per;
-	s->ops = pp_xmallocarray_large(s->nops, sizeof(*s->ops));
-	s->dev_start = pp_xmallocarray((size_t)p + 1, sizeof(*s->dev_start));
-	s->dev_fill = pp_xcalloc((size_t)p, sizeof(*s->dev_fill));
-	s->stage_device = pp_xmallocarray((size_t)s->S, sizeof(*s->stage_device));
-	s->stage_chunk = pp_xmallocarray((size_t)s->S, sizeof(*s->stage_chunk));
+	s->ops = pp_mallocarray_large(s->nops, sizeof(*s->ops));
+	s->dev_start = pp_mallocarray((size_t)p + 1, sizeof(*s->dev_start));
+	s->dev_fill = pp_calloc((size_t)p, sizeof(*s->dev_fill));
+	s->stage_device = pp_mallocarray((size_t)s->S, sizeof(*s->stage_device));
+	s->stage_chunk = pp_mallocarray((size_t)s->S, sizeof(*s->stage_chunk));
+	if (s->ops == NULL || s->dev_start == NULL || s->dev_fill == NULL ||
+	    s->stage_device == NULL || s->stage_chunk == NULL) {
+		sched_free(s);
+		return NULL;
+	}
 	s->dev_start[0] = 0;
 	for (int d = 0; d < p; d++)
 		s->dev_start[d + 1] = s->dev_start[d] + (counts != NULL ? counts[d] : per);
@@ -383,8 +223,10 @@ struct sched *sched_new(const struct sched_desc *desc, const struct sched_params
 	struct sched *s;
 
 	if (desc->ops_on != NULL) {
-		size_t *counts = pp_xmallocarray((size_t)sp->p, sizeof(*counts));
+		size_t *counts = pp_mallocarray((size_t)sp->p, sizeof(*counts));
 
+		if (counts == NULL)
+			return NULL;
 		for (int d = 0; d < sp->p; d++)
 			counts[d] = desc->ops_on(sp->p, sp->m, d);
 		s = sched_alloc_counts(sp->p, sp->v, sp->m, desc->split, desc->placement, counts);
@@ -392,11 +234,16 @@ struct sched *sched_new(const struct sched_desc *desc, const struct sched_params
 	} else {
 		s = sched_alloc(sp->p, sp->v, sp->m, desc->split, desc->placement);
 	}
+	if (s == NULL)
+		return NULL;
 	s->desc = desc;
 	s->group = sp->group;
 	if (desc->generate == NULL)
 		return s;
-	desc->generate(s);
+	if (desc->generate(s) != 0) {
+		sched_free(s);
+		return NULL;
+	}
 	assert_full(s);
 	return s;
 }
@@ -408,15 +255,6 @@ int sched_generate_priced(struct sched *s, const struct sched_prices *pr, struct
 		return -1;
 	assert_full(s);
 	return 0;
-}
-
-int64_t sched_prices_limit(const struct sched *s, const struct sched_prices *pr, int d)
-{
-	double unit = 0;
-
-	for (int c = 0; c < s->v; c++)
-		unit += (double)pr->act[sched_stage_of(s, d, c)];
-	return (int64_t)llround(pr->mem_limit * unit);
 }
 
 struct sched_params sched_params_of(const struct sched *s)

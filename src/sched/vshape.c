@@ -42,9 +42,9 @@ enum { TF0, TF1, TB0, TB1, TW0, TW1, TKINDS };
 struct vlane {
 	int *slot[TKINDS]; /* [2m] each */
 	int len[TKINDS];   /* ops in each list (0: the list is absent) */
-	int *occ;          /* [nslots] kind * 2m + micro-batch index of the op in each slot, or -1 */
-	int *alive;        /* [nslots] during a squeeze: chunks alive after each slot */
-	int *pending;      /* [nslots] and W's pending after it (no W list) */
+	int *occ;     /* [nslots] kind * 2m + micro-batch index of the op in each slot, or -1 */
+	int *alive;   /* [nslots] during a squeeze: chunks alive after each slot */
+	int *pending; /* [nslots] and W's pending after it (no W list) */
 };
 
 /* The whole construction. */
@@ -235,60 +235,70 @@ static int earliest(const struct vshape *v, int d, int t, int k)
 
 /*
  * Every op starts as early as its device's order (slot order) and inputs allow, one slot an op
- * and free messages; the lists get the new slots.
+ * and free messages; the lists get the new slots. Returns 0, or -1 when out of memory.
  */
-static void squeeze_times(struct vshape *v)
+static int squeeze_times(struct vshape *v)
 {
 	int p = v->p, m2 = 2 * v->m;
-	int *last = pp_xmallocarray((size_t)p, sizeof(*last));
-	int **end = pp_xmallocarray((size_t)p * TKINDS, sizeof(*end));
+	int *last = pp_mallocarray((size_t)p, sizeof(*last));
+	/* [device][kind][index] the slot after each op's, 0 before it is placed */
+	int *end = pp_calloc((size_t)p * TKINDS * (size_t)m2, sizeof(*end));
 
-	for (int d = 0; d < p; d++) {
-		last[d] = -1;
-		for (int t = 0; t < v->ntypes; t++)
-			end[d * TKINDS + t] = pp_xcalloc((size_t)m2, sizeof(int));
+	if (last == NULL || end == NULL) {
+		free(last);
+		free(end);
+		return -1;
 	}
+	for (int d = 0; d < p; d++)
+		last[d] = -1;
 	/* the authors' global order: by slot, then device, then kind */
 	for (int i = 0; i < v->nslots; i++)
 		for (int d = 0; d < p; d++) {
 			int o = v->lane[d].occ[i], t, k, x = 0;
+			size_t here = (size_t)(d * TKINDS) * (size_t)m2, lane = TKINDS * (size_t)m2;
 
 			if (o == FREE)
 				continue;
 			t = o / m2;
 			k = o % m2;
-			if ((t == TF0 || t == TB0) && d > 0 && end[(d - 1) * TKINDS + t][k] > x)
-				x = end[(d - 1) * TKINDS + t][k];
-			if ((t == TF1 || t == TB1) && d + 1 < p && end[(d + 1) * TKINDS + t][k] > x)
-				x = end[(d + 1) * TKINDS + t][k];
-			if (t > TF0 && t < TW0 && end[d * TKINDS + t - 1][k] > x)
-				x = end[d * TKINDS + t - 1][k];
-			if (k > 0 && end[d * TKINDS + t][k - 1] > x)
-				x = end[d * TKINDS + t][k - 1];
+			here += (size_t)(t * m2 + k);
+			if ((t == TF0 || t == TB0) && d > 0 && end[here - lane] > x)
+				x = end[here - lane];
+			if ((t == TF1 || t == TB1) && d + 1 < p && end[here + lane] > x)
+				x = end[here + lane];
+			if (t > TF0 && t < TW0 && end[here - (size_t)m2] > x)
+				x = end[here - (size_t)m2];
+			if (k > 0 && end[here - 1] > x)
+				x = end[here - 1];
 			if (last[d] > x)
 				x = last[d];
-			end[d * TKINDS + t][k] = x + 1;
+			end[here] = x + 1;
 			last[d] = x + 1;
 		}
 	for (int d = 0; d < p; d++) {
-		for (int t = 0; t < v->ntypes; t++) {
+		for (int t = 0; t < v->ntypes; t++)
 			for (int k = 0; k < v->lane[d].len[t]; k++)
-				v->lane[d].slot[t][k] = end[d * TKINDS + t][k] - 1;
-			free(end[d * TKINDS + t]);
-		}
+				v->lane[d].slot[t][k] =
+				        end[(size_t)(d * TKINDS + t) * (size_t)m2 + (size_t)k] - 1;
 		occupy(v, &v->lane[d]);
 	}
 	free(end);
 	free(last);
+	return 0;
 }
 
-/* Step 2 (with_w) or 3: the squeeze. */
-static void reorder(struct vshape *v, bool with_w)
+/* Step 2 (with_w) or 3: the squeeze. Returns 0, or -1 when out of memory. */
+static int reorder(struct vshape *v, bool with_w)
 {
 	int p = v->p, m2 = 2 * v->m, peak = 0, phase = 0;
-	char *taken = pp_xcalloc((size_t)p * (size_t)v->nslots, 1);
-	int *order = pp_xmallocarray((size_t)p * (size_t)v->nslots, sizeof(*order)), n = 0;
+	char *taken = pp_calloc((size_t)p * (size_t)v->nslots, 1);
+	int *order = pp_mallocarray((size_t)p * (size_t)v->nslots, sizeof(*order)), n = 0;
 
+	if (taken == NULL || order == NULL) {
+		free(taken);
+		free(order);
+		return -1;
+	}
 	if (with_w)
 		put_w(v, false);
 	for (int d = 0; d < p; d++) {
@@ -343,18 +353,57 @@ static void reorder(struct vshape *v, bool with_w)
 	free(taken);
 	if (!with_w)
 		put_w(v, false);
-	squeeze_times(v);
+	return squeeze_times(v);
 }
 
-static void vshape_generate(struct sched *s, bool half)
+static void release(struct vshape *v)
 {
-	int p = s->p, m = s->m;
+	for (int d = 0; v->lane != NULL && d < v->p; d++) {
+		for (int t = 0; t < TKINDS; t++)
+			free(v->lane[d].slot[t]);
+		free(v->lane[d].occ);
+		free(v->lane[d].alive);
+		free(v->lane[d].pending);
+	}
+	free(v->lane);
+	free(v->scratch);
+}
+
+/* Lays out device d's building block: micro-batch k's F, F, B, B at off[] + 6k. */
+static int lay_out(struct vshape *v, int d, const int off[4])
+{
+	struct vlane *l = &v->lane[d];
+	size_t m2 = 2 * (size_t)v->m, ns = (size_t)v->nslots;
+
+	for (int t = 0; t < TKINDS; t++)
+		if ((l->slot[t] = pp_mallocarray(m2, sizeof(int))) == NULL)
+			return -1;
+	l->occ = pp_mallocarray(ns, sizeof(int));
+	l->alive = pp_mallocarray(ns, sizeof(int));
+	l->pending = pp_mallocarray(ns, sizeof(int));
+	if (l->occ == NULL || l->alive == NULL || l->pending == NULL)
+		return -1;
+	for (int t = 0; t < 4; t++) {
+		for (int k = 0; k < v->m; k++)
+			l->slot[t][k] = off[t] + 6 * k;
+		l->len[t] = v->m;
+	}
+	occupy(v, l);
+	return 0;
+}
+
+/* Builds V-Half (half) or V-Min into s; returns 0, or -1 when out of memory. */
+static int vshape_generate(struct sched *s, bool half)
+{
+	int p = s->p, m = s->m, rc = 0;
+	/* room for the pattern's 6m slots, its p-wide ramps and the W's after the last op */
 	struct vshape v = {p, m, 8 * m + 6 * p + 16, 4, NULL, NULL};
 
-	v.lane = pp_xcalloc((size_t)p, sizeof(*v.lane));
-	v.scratch = pp_xmallocarray(2 * (size_t)v.nslots, sizeof(*v.scratch));
-	for (int d = 0; d < p; d++) {
-		struct vlane *l = &v.lane[d];
+	v.lane = pp_calloc((size_t)p, sizeof(*v.lane));
+	v.scratch = pp_mallocarray(2 * (size_t)v.nslots, sizeof(*v.scratch));
+	if (v.lane == NULL || v.scratch == NULL)
+		rc = -1;
+	for (int d = 0; d < p && rc == 0; d++) {
 		int off[4], i = half ? (p % 2 == 0 ? 3 : 0) : (p % 3 == 0 ? 2 : 0);
 
 		if (half) {
@@ -368,21 +417,18 @@ static void vshape_generate(struct sched *s, bool half)
 			off[2] = 2 * p + i + d;
 			off[3] = 4 * p + i - 1 - d;
 		}
-		for (int t = 0; t < TKINDS; t++)
-			l->slot[t] = pp_xmallocarray(2 * (size_t)m, sizeof(int));
-		for (int t = 0; t < 4; t++) {
-			for (int k = 0; k < m; k++)
-				l->slot[t][k] = off[t] + 6 * k;
-			l->len[t] = m;
-		}
-		l->occ = pp_xmallocarray((size_t)v.nslots, sizeof(int));
-		l->alive = pp_xmallocarray((size_t)v.nslots, sizeof(int));
-		l->pending = pp_xmallocarray((size_t)v.nslots, sizeof(int));
-		occupy(&v, l);
+		rc = lay_out(&v, d, off);
 	}
-	reorder(&v, true);
-	drop_w(&v);
-	reorder(&v, false);
+	if (rc == 0)
+		rc = reorder(&v, true);
+	if (rc == 0) {
+		drop_w(&v);
+		rc = reorder(&v, false);
+	}
+	if (rc != 0) {
+		release(&v);
+		return -1;
+	}
 	drop_w(&v);
 	put_w(&v, true);
 	for (int d = 0; d < p; d++) {
@@ -398,28 +444,21 @@ static void vshape_generate(struct sched *s, bool half)
 				sched_push(s, d, kinds[t], k, sched_stage_of(s, d, chunks[t]));
 			}
 	}
-	for (int d = 0; d < p; d++) {
-		for (int t = 0; t < TKINDS; t++)
-			free(v.lane[d].slot[t]);
-		free(v.lane[d].occ);
-		free(v.lane[d].alive);
-		free(v.lane[d].pending);
-	}
-	free(v.lane);
-	free(v.scratch);
+	release(&v);
+	return 0;
 }
 
-void sched_vhalf_generate(struct sched *s)
+static int vhalf_generate(struct sched *s)
 {
-	vshape_generate(s, true);
+	return vshape_generate(s, true);
 }
 
-void sched_vmin_generate(struct sched *s)
+static int vmin_generate(struct sched *s)
 {
-	vshape_generate(s, false);
+	return vshape_generate(s, false);
 }
 
-double sched_vhalf_peak(const struct sched_params *sp, int d)
+static double vhalf_peak(const struct sched_params *sp, int d)
 {
 	int x = sp->p / 2 + 1;
 
@@ -427,10 +466,28 @@ double sched_vhalf_peak(const struct sched_params *sp, int d)
 	return x < sp->m ? x : sp->m;
 }
 
-double sched_vmin_peak(const struct sched_params *sp, int d)
+static double vmin_peak(const struct sched_params *sp, int d)
 {
 	int x = (sp->p + 1) / 3 + 1;
 
 	(void)d;
 	return x < sp->m ? x : sp->m;
 }
+
+const struct sched_desc sched_vhalf = {
+        .name = "vhalf",
+        .summary = "V-Half (Qi et al. 2024, controllable memory): half of 1F1B's activations",
+        SCHED_V_SHAPE,
+        .generate = vhalf_generate,
+        .peak_bound = vhalf_peak,
+        .peak_text = "min(floor(p/2) + 1, m)",
+};
+
+const struct sched_desc sched_vmin = {
+        .name = "vmin",
+        .summary = "V-Min (Qi et al. 2024, controllable memory): a third of 1F1B's activations",
+        SCHED_V_SHAPE,
+        .generate = vmin_generate,
+        .peak_bound = vmin_peak,
+        .peak_text = "min(floor((p+1)/3) + 1, m)",
+};

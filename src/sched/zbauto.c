@@ -21,6 +21,7 @@
  * depend on the time unit (the authors compare floating-point sums, which can reject a W that
  * fits a gap exactly).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,12 +38,13 @@ struct zstate {
 	const struct sched_prices *pr;
 	int p, m;
 	bool bubble_first, prioritize_b, overrun;
-	int *f, *b, *w;                      /* [p] next micro-batch of each kind */
-	int64_t *mem, *limit;                /* [p] activations alive, and allowed */
-	pp_time *end, *bubble, *start;       /* [p] */
-	pp_time *tf, *tb;                    /* [p * m] finish times of F and B */
-	struct zop *ops;                    /* [p * 3m] per stage, in order */
-	int *nops;                          /* [p] */
+	int *f, *b, *w;                /* [p] next micro-batch of each kind */
+	int64_t *mem, *limit;          /* [p] activations alive, and allowed */
+	pp_time *end, *bubble, *start; /* [p] */
+	pp_time *tf, *tb;              /* [p * m] finish times of F and B */
+	struct zop *ops;               /* [p * 3m] per stage, in order */
+	int *nops;                     /* [p] */
+	int *extra, *want;             /* [p] round 0's warm-up forwards, a round's F's */
 	bool failed;
 };
 
@@ -128,7 +130,7 @@ static void make_room(struct zstate *z, int j, int64_t need)
 
 static void round_zero(struct zstate *z)
 {
-	int p = z->p, *extra = pp_xcalloc((size_t)p, sizeof(int));
+	int p = z->p, *extra = z->extra;
 	pp_time last;
 
 	for (int j = 0; j < p; j++)
@@ -160,7 +162,6 @@ static void round_zero(struct zstate *z)
 			put(z, j, OP_F);
 	for (int j = p - 1; j >= 0; j--)
 		put(z, j, OP_B);
-	free(extra);
 }
 
 /* Whether stage j should run its next F this round. */
@@ -190,7 +191,7 @@ static int wants_f(struct zstate *z, int j)
 
 static void run_pass(struct zstate *z)
 {
-	int p = z->p, *want = pp_xmallocarray((size_t)p, sizeof(int));
+	int p = z->p, *want = z->want;
 
 	round_zero(z);
 	for (int i = 1; i < z->m && !z->failed; i++) {
@@ -220,13 +221,45 @@ static void run_pass(struct zstate *z)
 	for (int j = 0; j < p && !z->failed; j++)
 		while (z->w[j] < z->b[j])
 			put(z, j, OP_W);
-	free(want);
 }
 
-static void zstate_init(struct zstate *z, const struct sched *s, const struct sched_prices *pr,
-                        int flags)
+/* The activations stage j may hold under pr's limit, in pr's amounts: mem_limit times one
+ * micro-batch's activations, rounded to the nearest amount. */
+static int64_t stage_limit(const struct sched *s, const struct sched_prices *pr, int j)
 {
-	size_t p = (size_t)s->p, m = (size_t)s->m;
+	return (int64_t)llround(pr->mem_limit * (double)pr->act[sched_stage_of(s, j, 0)]);
+}
+
+/* The arrays of a pass over p stages and m micro-batches, for sched_arrays_new and _free. */
+enum { ZARRAYS = 14 };
+static void zstate_arrays(struct zstate *z, size_t p, size_t m, struct sched_array *a)
+{
+	const struct sched_array all[ZARRAYS] = {
+	        {(void **)&z->f, p, sizeof(*z->f), true},
+	        {(void **)&z->b, p, sizeof(*z->b), true},
+	        {(void **)&z->w, p, sizeof(*z->w), true},
+	        {(void **)&z->nops, p, sizeof(*z->nops), true},
+	        {(void **)&z->mem, p, sizeof(*z->mem), true},
+	        {(void **)&z->limit, p, sizeof(*z->limit), false},
+	        {(void **)&z->end, p, sizeof(*z->end), true},
+	        {(void **)&z->bubble, p, sizeof(*z->bubble), true},
+	        {(void **)&z->start, p, sizeof(*z->start), true},
+	        {(void **)&z->tf, p * m, sizeof(*z->tf), true},
+	        {(void **)&z->tb, p * m, sizeof(*z->tb), true},
+	        {(void **)&z->ops, p * 3 * m, sizeof(*z->ops), false},
+	        {(void **)&z->extra, p, sizeof(*z->extra), true},
+	        {(void **)&z->want, p, sizeof(*z->want), false},
+	};
+
+	memcpy(a, all, sizeof(all));
+}
+
+/* A pass with the choices of flags (bubble first 4, prioritize B 2, overrun 1); returns 0, or
+ * -1 with a PP_ERR_NOMEM error. */
+static int zstate_init(struct zstate *z, const struct sched *s, const struct sched_prices *pr,
+                       int flags, struct pp_error *err)
+{
+	struct sched_array a[ZARRAYS];
 
 	memset(z, 0, sizeof(*z));
 	z->pr = pr;
@@ -235,39 +268,23 @@ static void zstate_init(struct zstate *z, const struct sched *s, const struct sc
 	z->bubble_first = flags & 4;
 	z->prioritize_b = flags & 2;
 	z->overrun = flags & 1;
-	z->f = pp_xcalloc(p, sizeof(int));
-	z->b = pp_xcalloc(p, sizeof(int));
-	z->w = pp_xcalloc(p, sizeof(int));
-	z->nops = pp_xcalloc(p, sizeof(int));
-	z->mem = pp_xcalloc(p, sizeof(*z->mem));
-	z->limit = pp_xmallocarray(p, sizeof(*z->limit));
-	z->end = pp_xcalloc(p, sizeof(*z->end));
-	z->bubble = pp_xcalloc(p, sizeof(*z->bubble));
-	z->start = pp_xcalloc(p, sizeof(*z->start));
-	z->tf = pp_xcalloc(p * m, sizeof(*z->tf));
-	z->tb = pp_xcalloc(p * m, sizeof(*z->tb));
-	z->ops = pp_xmallocarray(p * 3 * m, sizeof(*z->ops));
+	zstate_arrays(z, (size_t)s->p, (size_t)s->m, a);
+	if (sched_arrays_new(a, ZARRAYS, err) != 0)
+		return -1;
 	for (int j = 0; j < s->p; j++)
-		z->limit[j] = sched_prices_limit(s, pr, j);
+		z->limit[j] = stage_limit(s, pr, j);
+	return 0;
 }
 
 static void zstate_release(struct zstate *z)
 {
-	free(z->f);
-	free(z->b);
-	free(z->w);
-	free(z->nops);
-	free(z->mem);
-	free(z->limit);
-	free(z->end);
-	free(z->bubble);
-	free(z->start);
-	free(z->tf);
-	free(z->tb);
-	free(z->ops);
+	struct sched_array a[ZARRAYS];
+
+	zstate_arrays(z, 0, 0, a);
+	sched_arrays_free(a, ZARRAYS);
 }
 
-int sched_zbauto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
+static int generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
 {
 	struct zstate best, z;
 	pp_time best_time = 0;
@@ -277,7 +294,11 @@ int sched_zbauto_generate(struct sched *s, const struct sched_prices *pr, struct
 	for (int flags = 7; flags >= 0; flags--) {
 		pp_time makespan = 0;
 
-		zstate_init(&z, s, pr, flags);
+		if (zstate_init(&z, s, pr, flags, err) != 0) {
+			if (have)
+				zstate_release(&best);
+			return -1;
+		}
 		run_pass(&z);
 		for (int j = 0; j < s->p; j++)
 			if (z.end[j] > makespan)
@@ -293,12 +314,9 @@ int sched_zbauto_generate(struct sched *s, const struct sched_prices *pr, struct
 		}
 	}
 	s->mem_limit = pr->mem_limit;
-	/* no combination fit the limit: ZB-H1's order, which needs p */
-	(void)err;
-	if (!have) {
-		sched_zbh1_generate(s);
-		return 0;
-	}
+	/* no combination fit the limit: ZB-H1's order, which needs p (and allocates nothing) */
+	if (!have)
+		return sched_zbh1.generate(s);
 	for (int j = 0; j < s->p; j++)
 		for (int k = 0; k < best.nops[j]; k++) {
 			const struct zop *o = &best.ops[(size_t)j * 3 * s->m + k];
@@ -308,3 +326,31 @@ int sched_zbauto_generate(struct sched *s, const struct sched_prices *pr, struct
 	zstate_release(&best);
 	return 0;
 }
+
+/* The row fields of the pass under every limit. */
+#define ZB_AUTO .split = true, SCHED_ONE_CHUNK, .generate_priced = generate
+
+const struct sched_desc sched_zb_auto = {
+        .name = "zb-auto",
+        .summary = "zero-bubble automatic scheduler (Qi et al. 2024): greedy from the costs, "
+                   "--mem-limit",
+        ZB_AUTO,
+        .peak_text = "mem-limit",
+};
+
+/* ZB-1p and ZB-2p, the paper's names for the pass under a fixed limit of p and 2p. */
+const struct sched_desc sched_zb1p = {
+        .name = "zb1p",
+        .summary = "zb-auto with an activation limit of p micro-batches (ZB-1p)",
+        ZB_AUTO,
+        .limit_per_p = 1,
+        .peak_text = "p",
+};
+
+const struct sched_desc sched_zb2p = {
+        .name = "zb2p",
+        .summary = "zb-auto with an activation limit of 2p micro-batches (ZB-2p)",
+        ZB_AUTO,
+        .limit_per_p = 2,
+        .peak_text = "2p",
+};

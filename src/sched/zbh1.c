@@ -11,32 +11,28 @@
 
 #include "generators.h"
 
-void sched_zbh1_generate(struct sched *s)
+static int generate(struct sched *s)
 {
 	for (int d = 0; d < s->p; d++) {
+		struct sched_run r = sched_run_start(s, d);
 		int w = s->p - d - 1 < s->m ? s->p - d - 1 : s->m, rem = s->m - w;
-		int f = 0, b = 0, wt = 0;
+		/* device d's first d W's wait for the cool-down, where it would otherwise idle
+		 * while the later devices' last B's come back: the steady steps and cool-down B's
+		 * that hold one back */
+		int held = d < rem ? d : rem, late = d - rem < 0 ? 0 : d - rem < w ? d - rem : w;
 
-		while (f < w)
-			sched_push(s, d, OP_F, f++, d);
-		for (int i = 0; i < rem; i++) {
-			sched_push(s, d, OP_F, f++, d);
-			sched_push(s, d, OP_B, b++, d);
-			if (i >= d)
-				sched_push(s, d, OP_W, wt++, d);
-		}
-		for (int i = 0; i < w; i++) {
-			sched_push(s, d, OP_B, b++, d);
-			if (rem + i >= d)
-				sched_push(s, d, OP_W, wt++, d);
-		}
-		while (wt < s->m)
-			sched_push(s, d, OP_W, wt++, d);
+		sched_run_ops(&r, "F", w);
+		sched_run_ops(&r, "FB", held);
+		sched_run_ops(&r, "FBW", rem - held);
+		sched_run_ops(&r, "B", late);
+		sched_run_ops(&r, "BW", w - late);
+		sched_run_ops(&r, "W", sched_run_left(&r, 0, OP_W));
 	}
+	return 0;
 }
 
-double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                         double overlap)
+static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                     double overlap)
 {
 	(void)overlap;
 	double bubble = (sp->p - 1) * (t_f + t_b - t_w);
@@ -48,8 +44,20 @@ double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, 
 	return bubble / (sp->m * (t_f + t_b + t_w) + bubble);
 }
 
-double sched_zbh1_peak(const struct sched_params *sp, int d)
+static double peak(const struct sched_params *sp, int d)
 {
 	(void)d;
 	return sp->p;
 }
+
+const struct sched_desc sched_zbh1 = {
+        .name = "zbh1",
+        .summary = "ZB-H1 (Qi et al. 2024): 1F1B with backward split into B and W, W delayed",
+        .split = true,
+        SCHED_ONE_CHUNK,
+        .generate = generate,
+        .theory = theory,
+        .theory_text = "(p-1)(t_f+t_b-t_w) / makespan",
+        .peak_bound = peak,
+        .peak_text = "p",
+};

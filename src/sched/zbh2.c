@@ -13,7 +13,7 @@
 
 #include "generators.h"
 
-int sched_zbh2_check(const struct sched_params *sp, const char **key, struct pp_error *err)
+static int check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
 	*key = "m";
 	if (sp->m >= 2 * sp->p - 1)
@@ -22,33 +22,25 @@ int sched_zbh2_check(const struct sched_params *sp, const char **key, struct pp_
 	               2 * sp->p - 1);
 }
 
-void sched_zbh2_generate(struct sched *s)
+static int generate(struct sched *s)
 {
 	for (int d = 0; d < s->p; d++) {
-		int f = 0, b = 0, w = 0;
+		struct sched_run r = sched_run_start(s, d);
 
-		while (f < 2 * (s->p - d) - 1)
-			sched_push(s, d, OP_F, f++, d);
-		for (int i = 0; i < 2 * d; i++) {
-			sched_push(s, d, OP_B, b++, d);
-			sched_push(s, d, OP_F, f++, d);
-		}
-		while (f < s->m) {
-			sched_push(s, d, OP_B, b++, d);
-			sched_push(s, d, OP_W, w++, d);
-			sched_push(s, d, OP_F, f++, d);
-		}
-		while (b < s->m) {
-			sched_push(s, d, OP_B, b++, d);
-			sched_push(s, d, OP_W, w++, d);
-		}
-		while (w < s->m)
-			sched_push(s, d, OP_W, w++, d);
+		/* twice 1F1B's warm-up: device d fills with forwards the time its first B takes to
+		 * come back, which is what ZB-H2 spends 2p-1 micro-batches of memory on */
+		sched_run_ops(&r, "F", 2 * (s->p - d) - 1);
+		/* W's wait: they fill the tail, where the later devices' B's no longer arrive */
+		sched_run_ops(&r, "BF", 2 * d);
+		sched_run_ops(&r, "BWF", sched_run_left(&r, 0, OP_F));
+		sched_run_ops(&r, "BW", sched_run_left(&r, 0, OP_B));
+		sched_run_ops(&r, "W", sched_run_left(&r, 0, OP_W));
 	}
+	return 0;
 }
 
-double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                         double overlap)
+static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                     double overlap)
 {
 	(void)overlap;
 	double fill = t_f + t_b - 2 * t_w > t_f ? t_f + t_b - 2 * t_w : t_f;
@@ -60,8 +52,21 @@ double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, 
 	return bubble / (sp->m * (t_f + t_b + t_w) + bubble);
 }
 
-double sched_zbh2_peak(const struct sched_params *sp, int d)
+static double peak(const struct sched_params *sp, int d)
 {
 	(void)d;
 	return 2 * sp->p - 1;
 }
+
+const struct sched_desc sched_zbh2 = {
+        .name = "zbh2",
+        .summary = "ZB-H2 (Qi et al. 2024): 2p-1 warm-up forwards, W fills the tail",
+        .split = true,
+        SCHED_ONE_CHUNK,
+        .check = check,
+        .generate = generate,
+        .theory = theory,
+        .theory_text = "(p-1)max(t_f, t_f+t_b-2t_w) / makespan",
+        .peak_bound = peak,
+        .peak_text = "2p-1",
+};

@@ -19,66 +19,30 @@
 
 #include "generators.h"
 
-/* Per-chunk counters of one device: the next micro-batch of each op kind. */
-struct zbv_state {
-	struct sched *s;
-	int d, m;
-	int next[2][3]; /* [chunk][F, B, W] */
-};
-
-/* Appends the next op of kind on chunk c, unless its micro-batch is beyond m. */
-static void put(struct zbv_state *z, int c, enum op_kind kind)
-{
-	int k = kind == OP_F ? 0 : kind == OP_B ? 1 : 2, mb = z->next[c][k]++;
-
-	if (mb < z->m)
-		sched_push(z->s, z->d, kind, mb, sched_stage_of(z->s, z->d, c));
-}
-
-void sched_zbv_generate(struct sched *s)
+static int generate(struct sched *s)
 {
 	int p = s->p, n = 2 * p - 1 > s->m ? 2 * p - 1 : s->m;
 
 	for (int d = 0; d < p; d++) {
-		struct zbv_state z = {s, d, s->m, {{0}}};
+		struct sched_run r = sched_run_start(s, d);
 
-		for (int i = 0; i < 2 * (p - d) - 1; i++)
-			put(&z, 0, OP_F);
-		for (int i = 0; i < d; i++) {
-			put(&z, 1, OP_F);
-			put(&z, 0, OP_F);
-		}
-		for (int i = 0; i < p - d; i++) {
-			put(&z, 1, OP_F);
-			put(&z, 1, OP_B);
-			put(&z, 1, OP_W);
-		}
-		while (z.next[1][0] < z.next[0][0] || z.next[0][0] < n) {
-			if (z.next[0][0] < n)
-				put(&z, 0, OP_F);
-			put(&z, 0, OP_B);
-			put(&z, 0, OP_W);
-			put(&z, 1, OP_F);
-			put(&z, 1, OP_B);
-			put(&z, 1, OP_W);
-		}
-		for (int i = 0; i < d; i++) {
-			put(&z, 0, OP_B);
-			put(&z, 1, OP_B);
-		}
-		for (int i = 0; i < p - d; i++) {
-			put(&z, 0, OP_B);
-			put(&z, 0, OP_W);
-		}
-		while (z.next[1][2] < n)
-			put(&z, 1, OP_W);
-		while (z.next[0][2] < n)
-			put(&z, 0, OP_W);
+		sched_run_ops(&r, "F", 2 * (p - d) - 1);
+		sched_run_ops(&r, "fF", d);
+		sched_run_ops(&r, "fbw", p - d);
+		/* PyTorch's steady loop runs while chunk 0 has forwards left (of its n), then until
+		 * chunk 1's forwards catch up with chunk 0's: p-d-1 steps without the forward */
+		sched_run_ops(&r, "FBWfbw", n - (2 * p - d - 1));
+		sched_run_ops(&r, "BWfbw", p - d - 1);
+		sched_run_ops(&r, "Bb", d);
+		sched_run_ops(&r, "BW", p - d);
+		sched_run_ops(&r, "w", sched_run_left(&r, 1, OP_W));
+		sched_run_ops(&r, "W", sched_run_left(&r, 0, OP_W));
 	}
+	return 0;
 }
 
-double sched_zbv_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                        double overlap)
+static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                     double overlap)
 {
 	double bubble = (sp->p - 1) * t_f;
 
@@ -90,8 +54,20 @@ double sched_zbv_theory(const struct sched_params *sp, double t_f, double t_b, d
 	return bubble / (2 * sp->m * (t_f + t_b + t_w) + bubble);
 }
 
-double sched_zbv_peak(const struct sched_params *sp, int d)
+static double peak(const struct sched_params *sp, int d)
 {
 	(void)d;
 	return sp->m < sp->p ? sp->m : sp->p;
 }
+
+const struct sched_desc sched_zbv = {
+        .name = "zbv",
+        .torch = "ZBVZeroBubble",
+        .summary = "ZB-V in PyTorch's fixed order: V placement, B/W split",
+        SCHED_V_SHAPE,
+        .generate = generate,
+        .theory = theory,
+        .theory_text = "(p-1)t_f / makespan",
+        .peak_bound = peak,
+        .peak_text = "min(p, m)",
+};

@@ -61,11 +61,11 @@ struct vop {
 /* What every pass decides from: uniform op and message times, per-device activations. All are
  * doubled (sums of a device's two chunks), which changes no comparison. */
 struct vprices {
-	pp_time t[3];      /* F, B, W of one chunk op */
-	pp_time comm;      /* one message */
-	int64_t *act;      /* [p] what an F allocates on device d */
-	int64_t *act_w;    /* [p] the part W frees */
-	int64_t *limit;    /* [p] alive activations allowed */
+	pp_time t[3];   /* F, B, W of one chunk op */
+	pp_time comm;   /* one message */
+	int64_t *act;   /* [p] what an F allocates on device d */
+	int64_t *act_w; /* [p] the part W frees */
+	int64_t *limit; /* [p] alive activations allowed */
 };
 
 /* One pass. */
@@ -84,6 +84,7 @@ struct vpass {
 	int *phead, *ptail;      /* [p] */
 	struct vop *ops;         /* [p * 6m] */
 	int *nops;               /* [p] */
+	int *order;              /* [p] the devices in a round's order of B's */
 	bool failed;
 };
 
@@ -182,7 +183,8 @@ static void put(struct vpass *z, int kind, int d)
 	*end_of(z, kind, d, mb) = t;
 	z->cur[d] = t;
 	z->mem[d] += mem_of(z, kind, d);
-	z->ops[(size_t)d * 6 * (size_t)z->m + (size_t)z->nops[d]++] = (struct vop){(uint8_t)kind, mb};
+	z->ops[(size_t)d * 6 * (size_t)z->m + (size_t)z->nops[d]++] =
+	        (struct vop){(uint8_t)kind, mb};
 	if (kind == VB0 || kind == VB1)
 		z->pending[(size_t)d * 2 * (size_t)z->m + (size_t)z->ptail[d]++] = kind - VB0;
 	(*cnt)++;
@@ -317,47 +319,56 @@ static void round_of_f(struct vpass *z)
 	}
 }
 
-static void vpass_init(struct vpass *z, int p, int m, const struct vprices *pr)
+/* The arrays of a pass over p devices and m micro-batches, for sched_arrays_new and _free. */
+enum { VARRAYS = 11 };
+static void vpass_arrays(struct vpass *z, size_t p, size_t m, struct sched_array *a)
 {
+	const struct sched_array all[VARRAYS] = {
+	        {(void **)&z->count, p * VKINDS, sizeof(*z->count), true},
+	        {(void **)&z->end, VKINDS * p * m, sizeof(*z->end), false},
+	        {(void **)&z->cur, p, sizeof(*z->cur), true},
+	        {(void **)&z->bubble, p, sizeof(*z->bubble), true},
+	        {(void **)&z->mem, p, sizeof(*z->mem), true},
+	        {(void **)&z->pending, p * 2 * m, sizeof(*z->pending), false},
+	        {(void **)&z->phead, p, sizeof(*z->phead), true},
+	        {(void **)&z->ptail, p, sizeof(*z->ptail), true},
+	        {(void **)&z->ops, p * 6 * m, sizeof(*z->ops), false},
+	        {(void **)&z->nops, p, sizeof(*z->nops), true},
+	        {(void **)&z->order, p, sizeof(*z->order), false},
+	};
+
+	memcpy(a, all, sizeof(all));
+}
+
+/* An empty pass; returns 0, or -1 with a PP_ERR_NOMEM error. */
+static int vpass_init(struct vpass *z, int p, int m, const struct vprices *pr, struct pp_error *err)
+{
+	struct sched_array a[VARRAYS];
 	size_t np = (size_t)p, nm = (size_t)m;
 
 	memset(z, 0, sizeof(*z));
 	z->pr = pr;
 	z->p = p;
 	z->m = m;
-	z->count = pp_xcalloc(np * VKINDS, sizeof(*z->count));
-	z->end = pp_xmallocarray(VKINDS * np * nm, sizeof(*z->end));
-	z->cur = pp_xcalloc(np, sizeof(*z->cur));
-	z->bubble = pp_xcalloc(np, sizeof(*z->bubble));
-	z->mem = pp_xcalloc(np, sizeof(*z->mem));
-	z->pending = pp_xmallocarray(np * 2 * nm, sizeof(*z->pending));
-	z->phead = pp_xcalloc(np, sizeof(*z->phead));
-	z->ptail = pp_xcalloc(np, sizeof(*z->ptail));
-	z->ops = pp_xmallocarray(np * 6 * nm, sizeof(*z->ops));
-	z->nops = pp_xcalloc(np, sizeof(*z->nops));
+	vpass_arrays(z, np, nm, a);
+	if (sched_arrays_new(a, VARRAYS, err) != 0)
+		return -1;
 	for (size_t i = 0; i < VKINDS * np * nm; i++)
 		z->end[i] = -1;
+	return 0;
 }
 
 static void vpass_release(struct vpass *z)
 {
-	free(z->count);
-	free(z->end);
-	free(z->cur);
-	free(z->bubble);
-	free(z->mem);
-	free(z->pending);
-	free(z->phead);
-	free(z->ptail);
-	free(z->ops);
-	free(z->nops);
+	struct sched_array a[VARRAYS];
+
+	vpass_arrays(z, 0, 0, a);
+	sched_arrays_free(a, VARRAYS);
 }
 
 /* Runs one pass with the settings and allowances (NULL: none); false when it fails. */
 static bool run_pass(struct vpass *z, bool fill_b, bool fill_f, const pp_time *approved)
 {
-	int *order = pp_xmallocarray((size_t)z->p, sizeof(*order));
-
 	z->fill_b = fill_b;
 	z->fill_f = fill_f;
 	z->approved = approved;
@@ -367,7 +378,7 @@ static bool run_pass(struct vpass *z, bool fill_b, bool fill_f, const pp_time *a
 			z->max_approved = approved[d];
 	warm_up(z);
 	for (int r = 0; r < 2 * z->m && !z->failed; r++) {
-		round_of_b(z, order);
+		round_of_b(z, z->order);
 		round_of_f(z);
 	}
 	for (int d = 0; d < z->p && !z->failed; d++)
@@ -376,47 +387,58 @@ static bool run_pass(struct vpass *z, bool fill_b, bool fill_f, const pp_time *a
 	for (int d = 0; d < z->p && !z->failed; d++)
 		if (z->nops[d] != 6 * z->m)
 			z->failed = true;
-	free(order);
 	return !z->failed;
 }
 
 /*
  * The authors' try_v_schedule for one (fill_b, fill_f): a first pass, then passes with the
  * last one's idle times as allowances while the score keeps falling. Stores the pass kept in
- * *best and returns true, or false when the first pass fails.
+ * *best and returns 1, or 0 when the first pass fails, or -1 with a PP_ERR_NOMEM error.
  */
-static bool best_of_chain(int p, int m, const struct vprices *pr, bool fill_b, bool fill_f,
-                          struct vpass *best)
+static int best_of_chain(int p, int m, const struct vprices *pr, bool fill_b, bool fill_f,
+                         struct vpass *best, struct pp_error *err)
 {
 	struct vpass next;
 
-	vpass_init(best, p, m, pr);
+	if (vpass_init(best, p, m, pr, err) != 0)
+		return -1;
 	if (!run_pass(best, fill_b, fill_f, NULL)) {
 		vpass_release(best);
-		return false;
+		return 0;
 	}
 	for (;;) {
-		vpass_init(&next, p, m, pr);
+		if (vpass_init(&next, p, m, pr, err) != 0) {
+			vpass_release(best);
+			return -1;
+		}
 		if (!run_pass(&next, fill_b, fill_f, best->bubble) ||
 		    next.max_bubble >= best->max_bubble) {
 			vpass_release(&next);
-			return true;
+			return 1;
 		}
 		vpass_release(best);
 		*best = next;
 	}
 }
 
-/* The best pass over the four settings; false when none keeps within the limits. */
-static bool best_pass(int p, int m, const struct vprices *pr, struct vpass *best)
+/* The best pass over the four settings into *best: 1, or 0 when none keeps within the limits,
+ * or -1 with a PP_ERR_NOMEM error. */
+static int best_pass(int p, int m, const struct vprices *pr, struct vpass *best,
+                     struct pp_error *err)
 {
 	bool have = false;
 
 	for (int k = 0; k < 4; k++) {
 		struct vpass z;
-
 		/* the authors' order: fill_b yes, then no; within each, fill_f yes, then no */
-		if (!best_of_chain(p, m, pr, k < 2, k % 2 == 0, &z))
+		int rc = best_of_chain(p, m, pr, k < 2, k % 2 == 0, &z, err);
+
+		if (rc < 0) {
+			if (have)
+				vpass_release(best);
+			return -1;
+		}
+		if (rc == 0)
 			continue;
 		if (have && z.max_bubble >= best->max_bubble) {
 			vpass_release(&z);
@@ -444,15 +466,28 @@ static pp_time median(pp_time *x, size_t n)
 	return x[n / 2];
 }
 
-/* The prices every pass decides from, for the limit of mem_limit micro-batches. */
-static void vprices_init(struct vprices *v, const struct sched *s, const struct sched_prices *pr)
+/* The prices every pass decides from (limits unset); returns 0, or -1 with a PP_ERR_NOMEM
+ * error. */
+static int vprices_init(struct vprices *v, const struct sched *s, const struct sched_prices *pr,
+                        struct pp_error *err)
 {
 	int p = s->p, S = s->S;
 	const pp_time *per[3] = {pr->t_f, pr->t_b, pr->t_w};
-	pp_time *x = pp_xmallocarray((size_t)S, sizeof(*x));
+	pp_time *x = pp_mallocarray((size_t)S, sizeof(*x));
 	size_t n = 0;
+	const struct sched_array a[] = {
+	        {(void **)&v->act, (size_t)p, sizeof(*v->act), false},
+	        {(void **)&v->act_w, (size_t)p, sizeof(*v->act_w), false},
+	        {(void **)&v->limit, (size_t)p, sizeof(*v->limit), false},
+	};
 
 	memset(v, 0, sizeof(*v));
+	if (x == NULL)
+		return pp_nomem(err, (size_t)S, sizeof(*x));
+	if (sched_arrays_new(a, 3, err) != 0) {
+		free(x);
+		return -1;
+	}
 	for (int k = 0; k < 3; k++) {
 		for (int d = 0; d < p; d++)
 			x[d] = per[k][d] + per[k][S - 1 - d];
@@ -464,13 +499,11 @@ static void vprices_init(struct vprices *v, const struct sched *s, const struct 
 			x[n++] = 2 * pr->t_comm[st];
 	v->comm = n > 0 ? median(x, n) : 0;
 	free(x);
-	v->act = pp_xmallocarray((size_t)p, sizeof(*v->act));
-	v->act_w = pp_xmallocarray((size_t)p, sizeof(*v->act_w));
-	v->limit = pp_xmallocarray((size_t)p, sizeof(*v->limit));
 	for (int d = 0; d < p; d++) {
 		v->act[d] = pr->act[d] + pr->act[S - 1 - d];
 		v->act_w[d] = pr->act_w[d] + pr->act_w[S - 1 - d];
 	}
+	return 0;
 }
 
 /* Sets v's limits to mem_limit micro-batches, two chunks of act[d] each. */
@@ -487,36 +520,45 @@ static void vprices_release(struct vprices *v)
 	free(v->limit);
 }
 
-int sched_zbvauto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
+static int generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
 {
 	struct vprices v;
 	struct vpass best;
+	int rc;
 
-	vprices_init(&v, s, pr);
+	if (vprices_init(&v, s, pr, err) != 0)
+		return -1;
 	vprices_limit(&v, s->p, pr->mem_limit);
-	if (!best_pass(s->p, s->m, &v, &best)) {
+	rc = best_pass(s->p, s->m, &v, &best, err);
+	if (rc == 0) {
 		/* the smallest limit in half micro-batches (one chunk) that works, if any */
 		double need = 0;
 
-		for (double x = 0.5 * ((int)(2 * pr->mem_limit) + 1); x <= 4.0 * s->p; x += 0.5) {
+		for (double x = 0.5 * ((int)(2 * pr->mem_limit) + 1); x <= 4.0 * s->p && rc == 0;
+		     x += 0.5) {
 			vprices_limit(&v, s->p, x);
-			if (best_pass(s->p, s->m, &v, &best)) {
+			rc = best_pass(s->p, s->m, &v, &best, err);
+			if (rc > 0) {
 				vpass_release(&best);
 				need = x;
-				break;
 			}
 		}
 		vprices_release(&v);
+		if (rc < 0)
+			return -1;
 		if (need > 0)
 			return pp_fail(err, PP_ERR_USAGE,
 			               "zbv-auto cannot keep p=%d m=%d within %g micro-batches of "
 			               "activations; it needs at least %g",
 			               s->p, s->m, pr->mem_limit, need);
-		return pp_fail(err, PP_ERR_USAGE,
-		               "zbv-auto cannot keep p=%d m=%d within %g micro-batches of activations",
-		               s->p, s->m, pr->mem_limit);
+		return pp_fail(
+		        err, PP_ERR_USAGE,
+		        "zbv-auto cannot keep p=%d m=%d within %g micro-batches of activations",
+		        s->p, s->m, pr->mem_limit);
 	}
 	vprices_release(&v);
+	if (rc < 0)
+		return -1;
 	s->mem_limit = pr->mem_limit;
 	for (int d = 0; d < s->p; d++)
 		for (int k = 0; k < best.nops[d]; k++) {
@@ -528,3 +570,11 @@ int sched_zbvauto_generate(struct sched *s, const struct sched_prices *pr, struc
 	vpass_release(&best);
 	return 0;
 }
+
+const struct sched_desc sched_zbv_auto = {
+        .name = "zbv-auto",
+        .summary = "ZB-V by the authors' greedy (Qi et al. 2024): from the costs, --mem-limit",
+        SCHED_V_SHAPE,
+        .generate_priced = generate,
+        .peak_text = "mem-limit",
+};

@@ -1,4 +1,9 @@
-/* Advice: the search axes of `ppsim advise` and the interleaving break-even analysis. */
+/*
+ * Advice: the search axes of `ppsim advise` (every tp dividing a node and the GPU count, every
+ * p dividing the GPUs up to the layers, the usual chunks and micro-batch sizes, all schedules;
+ * the sweep then ranks them) and the interleaving break-even analysis (1F1B against interleaved
+ * at growing v, per link and communication mode).
+ */
 #include "ppsim/advise.h"
 
 #include <stdio.h>
@@ -42,10 +47,14 @@ static int set(struct config *c, const char *key, const char *value, struct pp_e
 static struct sim *run_one(const struct config *c, const char *link, enum pp_comm comm, int v,
                            struct pp_error *err)
 {
-	struct config *x = pp_xmalloc(sizeof(*x));
+	struct config *x = pp_malloc(sizeof(*x));
 	char num[16];
 	struct sim *s = NULL;
 
+	if (x == NULL) {
+		pp_nomem(err, 1, sizeof(*x));
+		return NULL;
+	}
 	*x = *c;
 	snprintf(num, sizeof(num), "%d", v);
 	if (set(x, "schedule", v == 1 ? "1f1b" : "interleaved", err) == 0 &&
@@ -170,16 +179,18 @@ int advise_check(const struct sweep *sw, struct pp_error *err)
 		for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
 			if (strcmp(sw->axes[a].opt->key, needed[i][0]) == 0 &&
 			    sw->axes[a].nvalues > 1)
-				return pp_fail(err, PP_ERR_USAGE,
-				               "advise: %s takes one value (ppsim sweep takes lists)",
-				               sw->axes[a].label);
+				return pp_fail(
+				        err, PP_ERR_USAGE,
+				        "advise: %s takes one value (ppsim sweep takes lists)",
+				        sw->axes[a].label);
 	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
 		if (!config_is_set(&sw->base, needed[i][0]))
 			return pp_fail(err, PP_ERR_USAGE, "advise: needs %s", needed[i][1]);
 	return 0;
 }
 
-/* The divisors of n up to max, comma-separated, in a string the caller frees. */
+/* The divisors of n up to max, comma-separated, in a string the caller frees; NULL when out of
+ * memory. */
 static char *divisors(long long n, long long max)
 {
 	size_t count = 0, len = 0, size;
@@ -188,7 +199,9 @@ static char *divisors(long long n, long long max)
 	for (long long d = 1; d <= n && d <= max; d++)
 		count += n % d == 0;
 	size = count * 21 + 1; /* each at most 20 digits and a comma */
-	buf = pp_xmalloc(size);
+	buf = pp_malloc(size);
+	if (buf == NULL)
+		return NULL;
 	buf[0] = '\0';
 	for (long long d = 1; d <= n && d <= max; d++)
 		if (n % d == 0)
@@ -230,9 +243,12 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 	int status = 0;
 
 	sw->require_fit = true;
-	if (add_axis(sw, "tp", tp, err) != 0 || add_axis(sw, "p", p, err) != 0 ||
-	    add_axis(sw, "v", ADVISE_CHUNKS, err) != 0 || add_axis(sw, "mbs", ADVISE_MBS, err) != 0 ||
-	    add_axis(sw, "schedule", "all", err) != 0)
+	if (tp == NULL || p == NULL)
+		status = pp_nomem(err, 21, (size_t)(gpus > node ? gpus : node));
+	else if (add_axis(sw, "tp", tp, err) != 0 || add_axis(sw, "p", p, err) != 0 ||
+	         add_axis(sw, "v", ADVISE_CHUNKS, err) != 0 ||
+	         add_axis(sw, "mbs", ADVISE_MBS, err) != 0 ||
+	         add_axis(sw, "schedule", "all", err) != 0)
 		status = -1;
 	free(tp);
 	free(p);

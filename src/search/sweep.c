@@ -1,4 +1,10 @@
-/* Sweeps: axes of option values, points in a fixed order, parallel evaluation in order. */
+/*
+ * Sweeps: axes of option values (lists and integer ranges, each value checked as the option
+ * would be), points numbered with the last axis varying fastest, and their evaluation: each
+ * point's config is the base with one value per axis, simulated into a record (or skipped with
+ * the reason). Parallel runs hand points to workers within a window ahead of the writer, so
+ * records still come out in index order.
+ */
 #include "ppsim/sweep.h"
 
 #include <errno.h>
@@ -39,7 +45,8 @@ void sweep_release(struct sweep *sw)
 /* The values of an axis while they are collected. */
 struct values {
 	char **v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 /*
@@ -55,7 +62,9 @@ static int add_value(struct values *vs, const struct sweep *sw, const struct swe
 	if (vs->n == SWEEP_MAX_VALUES)
 		return pp_fail(err, PP_ERR_USAGE, "%s: more than %d values", a->label,
 		               SWEEP_MAX_VALUES);
-	c = pp_xmalloc(sizeof(*c));
+	c = pp_malloc(sizeof(*c));
+	if (c == NULL)
+		return pp_nomem(err, 1, sizeof(*c));
 	*c = sw->base;
 	if (config_set(c, a->opt, a->label, value, err) != 0) {
 		free(c);
@@ -63,11 +72,11 @@ static int add_value(struct values *vs, const struct sweep *sw, const struct swe
 	}
 	config_format_value(c, a->opt, canon, sizeof(canon));
 	free(c);
-	if (vs->n == vs->cap) {
-		vs->cap = vs->cap ? 2 * vs->cap : 8;
-		vs->v = pp_xrealloc(vs->v, (size_t)vs->cap * sizeof(*vs->v));
-	}
-	vs->v[vs->n++] = pp_xstrdup(canon);
+	if (pp_grow((void **)&vs->v, &vs->cap, (size_t)vs->n + 1, sizeof(*vs->v), err) != 0)
+		return -1;
+	if ((vs->v[vs->n] = pp_strdup(canon)) == NULL)
+		return pp_nomem(err, strlen(canon) + 1, 1);
+	vs->n++;
 	return 0;
 }
 
@@ -97,8 +106,8 @@ static int add_range(struct values *vs, const struct sweep *sw, const struct swe
 
 	if (a->opt->arg != CONFIG_ARG_COUNT && a->opt->arg != CONFIG_ARG_BYTES)
 		return pp_fail(err, PP_ERR_USAGE,
-		               "%s '%s': a range A:B needs an integer option; give a list", a->label,
-		               item);
+		               "%s '%s': a range A:B needs an integer option; give a list",
+		               a->label, item);
 	if (strlen(item) >= sizeof(buf))
 		return pp_fail(err, PP_ERR_USAGE, "%s '%.40s...': range too long", a->label, item);
 	strcpy(buf, item);
@@ -124,8 +133,8 @@ static int add_range(struct values *vs, const struct sweep *sw, const struct swe
 			               a->label, item);
 	}
 	if (!parse_u64(f[0], &lo) || !parse_u64(f[1], &hi))
-		return pp_fail(err, PP_ERR_USAGE, "%s '%s': A and B must be whole numbers", a->label,
-		               item);
+		return pp_fail(err, PP_ERR_USAGE, "%s '%s': A and B must be whole numbers",
+		               a->label, item);
 	if (lo > hi)
 		return pp_fail(err, PP_ERR_USAGE, "%s '%s': the range goes from A up to B, A <= B",
 		               a->label, item);
@@ -171,17 +180,18 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 	    strstr(spec, ",,") != NULL)
 		return pp_fail(err, PP_ERR_USAGE, "%s '%s': an empty value in the list", label,
 		               spec);
-	copy = pp_xstrdup(spec);
+	if ((copy = pp_strdup(spec)) == NULL)
+		return pp_nomem(err, strlen(spec) + 1, 1);
 	for (char *item = strtok_r(copy, ",", &save); item != NULL;
 	     item = strtok_r(NULL, ",", &save)) {
 		int rc = 0;
 
 		if (strcmp(opt->key, "schedule") == 0 && strcmp(item, "all") == 0) {
 			size_t n;
-			const struct sched_desc *t = sched_table(&n);
+			const struct sched_desc *const *t = sched_table(&n);
 
 			for (size_t i = 0; i < n && rc == 0; i++)
-				rc = add_value(&vs, sw, &a, t[i].name, err);
+				rc = add_value(&vs, sw, &a, t[i]->name, err);
 		} else if (strchr(item, ':') != NULL) {
 			rc = add_range(&vs, sw, &a, item, err);
 		} else {
@@ -206,8 +216,9 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 			                                   : points * (uint64_t)sw->axes[i].nvalues;
 	if (points > SWEEP_MAX_POINTS) {
 		free_values(&a);
-		return pp_fail(err, PP_ERR_USAGE, "%s: the sweep would have more than %" PRIu64
-		               " points", label, SWEEP_MAX_POINTS);
+		return pp_fail(err, PP_ERR_USAGE,
+		               "%s: the sweep would have more than %" PRIu64 " points", label,
+		               SWEEP_MAX_POINTS);
 	}
 	if (slot < sw->naxes) {
 		free_values(&sw->axes[slot]);
@@ -250,22 +261,44 @@ int sweep_point_config(const struct sweep *sw, uint64_t i, struct config *c, str
 	point_values(sw, i, value);
 	*c = sw->base;
 	for (int a = 0; a < sw->naxes; a++)
-		if (config_set(c, sw->axes[a].opt, sw->axes[a].label,
-		               sw->axes[a].values[value[a]], err) != 0)
+		if (config_set(c, sw->axes[a].opt, sw->axes[a].label, sw->axes[a].values[value[a]],
+		               err) != 0)
 			return -1;
 	return 0;
 }
 
-/* Fills the figures of r from a finished simulation. */
+/* What a point is, simulated or not: its schedule, its shape and, with a model, its layout. */
+struct point {
+	const char *schedule;
+	int p, v, m;
+	bool has_model;
+	int tp, dp, mbs;
+};
+
+static void take_point(struct sweep_record *r, const struct point *pt)
+{
+	snprintf(r->schedule, sizeof(r->schedule), "%s", pt->schedule);
+	r->p = pt->p;
+	r->v = pt->v;
+	r->m = pt->m;
+	r->has_model = pt->has_model;
+	if (pt->has_model) {
+		r->tp = pt->tp;
+		r->dp = pt->dp;
+		r->mbs = pt->mbs;
+		r->gpus = (int)((long long)pt->p * pt->tp * pt->dp);
+	}
+}
+
+/* Fills the figures of r from a finished simulation; those only a model gives are 0 without
+ * one. */
 static void take_figures(struct sweep_record *r, const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
 	const struct cost_model *k = s->cost->model;
 
-	snprintf(r->schedule, sizeof(r->schedule), "%s", s->config.schedule);
-	r->p = s->sched->p;
-	r->v = s->sched->v;
-	r->m = s->sched->m;
+	take_point(r, &(struct point){s->config.schedule, s->sched->p, s->sched->v, s->sched->m,
+	                              k != NULL, k ? k->tp : 0, k ? k->dp : 0, k ? k->mbs : 0});
 	snprintf(r->time_unit, sizeof(r->time_unit), "%s", s->cost->time_unit);
 	r->makespan = m->makespan;
 	r->bubble_ratio = m->bubble_ratio;
@@ -275,53 +308,39 @@ static void take_figures(struct sweep_record *r, const struct sim *s)
 	r->bytes = m->bytes;
 	r->p2p_time = m->p2p_time;
 	r->fits = !m->oom;
+	r->step_time = m->step_time;
+	r->tokens_per_s = m->tokens_per_s;
+	r->mfu = m->mfu;
+	r->memory_capacity = m->memory_capacity_bytes;
+	r->memory_reserve = m->memory_reserve_bytes;
 	for (int d = 0; d < m->p; d++) {
 		if (m->devices[d].peak_activations > r->peak_activations)
 			r->peak_activations = m->devices[d].peak_activations;
 		if (m->devices[d].memory_bytes > r->memory_bytes)
 			r->memory_bytes = m->devices[d].memory_bytes;
 	}
-	r->throughput = m->makespan > 0 ? r->m / m->makespan : 0;
-	r->has_model = k != NULL;
-	if (k != NULL) {
-		r->tp = k->tp;
-		r->dp = k->dp;
-		r->mbs = k->mbs;
-		r->gpus = k->gpus;
-		r->step_time = m->step_time;
-		r->tokens_per_s = m->tokens_per_s;
-		r->throughput = m->tokens_per_s;
-		r->mfu = m->mfu;
-		r->memory_capacity = m->memory_capacity_bytes;
-		r->memory_reserve = m->memory_reserve_bytes;
-	}
+	r->throughput = k != NULL ? m->tokens_per_s : m->makespan > 0 ? r->m / m->makespan : 0;
 }
 
-/* The shape a skipped point asked for, as far as its settings can be settled. */
+/* The shape a skipped point asked for, as far as its settings can be settled (and memory
+ * allows). */
 static void take_settings(struct sweep_record *r, const struct config *c)
 {
-	struct config *settled = pp_xmalloc(sizeof(*settled));
+	struct config *settled = pp_malloc(sizeof(*settled));
 	struct pp_error ignored = {0};
 
+	if (settled == NULL)
+		return;
 	config_settle(c, settled, &ignored);
-	snprintf(r->schedule, sizeof(r->schedule), "%s",
-	         settled->schedule_file[0] ? "file" : settled->schedule);
-	r->p = settled->p;
-	r->v = settled->v;
-	r->m = settled->m;
-	r->has_model = config_has_model(settled);
-	if (r->has_model) {
-		r->tp = settled->tp;
-		r->dp = settled->dp;
-		r->mbs = settled->mbs;
-		r->gpus = (int)((long long)settled->p * settled->tp * settled->dp);
-	}
+	take_point(r, &(struct point){settled->schedule_file[0] ? "file" : settled->schedule,
+	                              settled->p, settled->v, settled->m, config_has_model(settled),
+	                              settled->tp, settled->dp, settled->mbs});
 	free(settled);
 }
 
 void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 {
-	struct config *c = pp_xmalloc(sizeof(*c));
+	struct config *c = pp_malloc(sizeof(*c));
 	struct pp_error err = {0};
 	struct sim *s = NULL;
 
@@ -329,6 +348,12 @@ void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 	r->index = i;
 	r->fits = true;
 	point_values(sw, i, r->value);
+	if (c == NULL) {
+		/* a point that cannot be set up is skipped with the reason, as a bad one is */
+		pp_nomem(&err, 1, sizeof(*c));
+		snprintf(r->reason, sizeof(r->reason), "%s", err.msg);
+		return;
+	}
 	if (sweep_point_config(sw, i, c, &err) == 0)
 		s = sim_run(c, &err);
 	if (s != NULL && sw->require_fit && metrics_memory_error(&s->metrics, &err) != 0) {
@@ -479,11 +504,14 @@ static void *worker(void *arg)
 	}
 }
 
+static int run_serial(const struct sweep *sw, uint64_t first, uint64_t last, sweep_emit emit,
+                      void *ctx);
+
 static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
                         sweep_emit emit, void *ctx)
 {
 	struct pool pl;
-	pthread_t *threads = pp_xmallocarray((size_t)jobs, sizeof(*threads));
+	pthread_t *threads = pp_mallocarray((size_t)jobs, sizeof(*threads));
 	int started = 0, status = 0;
 
 	memset(&pl, 0, sizeof(pl));
@@ -491,21 +519,24 @@ static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, i
 	pl.first = pl.next = pl.emitted = first;
 	pl.last = last;
 	pl.window = (uint64_t)jobs * 8;
-	pl.records = pp_xmallocarray((size_t)pl.window, sizeof(*pl.records));
-	pl.done = pp_xcalloc((size_t)pl.window, sizeof(*pl.done));
+	pl.records = pp_mallocarray((size_t)pl.window, sizeof(*pl.records));
+	pl.done = pp_calloc((size_t)pl.window, sizeof(*pl.done));
+	if (threads == NULL || pl.records == NULL || pl.done == NULL) {
+		/* no room for the workers' records: the same points, one at a time */
+		free(pl.done);
+		free(pl.records);
+		free(threads);
+		return run_serial(sw, first, last, emit, ctx);
+	}
 	pthread_mutex_init(&pl.lock, NULL);
 	pthread_cond_init(&pl.ready, NULL);
 	pthread_cond_init(&pl.room, NULL);
 	for (int t = 0; t < jobs; t++)
 		if (pthread_create(&threads[started], NULL, worker, &pl) == 0)
 			started++;
-	if (started == 0) {
+	if (started == 0)
 		/* no thread could start: evaluate here */
-		for (uint64_t i = first; i < last && status == 0; i++) {
-			sweep_evaluate(sw, i, &pl.records[0]);
-			status = emit(ctx, &pl.records[0]);
-		}
-	}
+		status = run_serial(sw, first, last, emit, ctx);
 	for (uint64_t i = first; started > 0 && i < last && status == 0; i++) {
 		uint64_t slot = (i - first) % pl.window;
 
@@ -535,22 +566,28 @@ static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, i
 	return status;
 }
 
+/* Evaluates and emits the points one after the other in this thread; allocates nothing, so
+ * that it is also the way out when the parallel pool cannot be allocated. */
+static int run_serial(const struct sweep *sw, uint64_t first, uint64_t last, sweep_emit emit,
+                      void *ctx)
+{
+	struct sweep_record r;
+	int status = 0;
+
+	for (uint64_t i = first; i < last && status == 0; i++) {
+		sweep_evaluate(sw, i, &r);
+		status = emit(ctx, &r);
+	}
+	return status;
+}
+
 int sweep_run(const struct sweep *sw, uint64_t first, uint64_t last, int jobs, sweep_emit emit,
               void *ctx)
 {
-	struct sweep_record *r;
-	int status = 0;
-
 	if (jobs > 1 && last - first > 1) {
 		if ((uint64_t)jobs > last - first)
 			jobs = (int)(last - first);
 		return run_parallel(sw, first, last, jobs, emit, ctx);
 	}
-	r = pp_xmalloc(sizeof(*r));
-	for (uint64_t i = first; i < last && status == 0; i++) {
-		sweep_evaluate(sw, i, r);
-		status = emit(ctx, r);
-	}
-	free(r);
-	return status;
+	return run_serial(sw, first, last, emit, ctx);
 }

@@ -30,6 +30,7 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 	struct config *tc = pp_xmalloc(sizeof(*tc));
 	struct sched_params sp = {pr->stages, 1, 1, 0};
 	struct sched *s;
+	struct cost_layout layout;
 	const struct cost_model *k;
 
 	*tc = *c;
@@ -44,7 +45,12 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 		tc->last_stage_layers = 0;
 	}
 	s = sched_new(sched_find("1f1b"), &sp);
-	pr->cost = cost_new_model(tc, s, err);
+	if (s == NULL) {
+		free(tc);
+		return pp_nomem(err, 1, sizeof(*s));
+	}
+	layout = cost_layout_of(s);
+	pr->cost = cost_new_model(tc, &layout, err);
 	sched_free(s);
 	free(tc);
 	if (pr->cost == NULL)

@@ -71,6 +71,7 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 	struct sched_params sp;
 	const struct sched_desc *desc = NULL;
 	struct config settled;
+	struct cost_layout layout;
 
 	if (config_settle(c, &settled, err) != 0 || config_validate(&settled, err) != 0)
 		return NULL;
@@ -86,12 +87,18 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 		sp = config_sched_params(c);
 		desc = sched_find(c->schedule);
 		s->sched = sched_new(desc, &sp);
+		if (s->sched == NULL) {
+			pp_nomem(err, 1, sizeof(*s->sched));
+			sim_free(s);
+			return NULL;
+		}
 	}
+	layout = cost_layout_of(s->sched);
 	if (config_has_model(&s->config))
-		s->cost = cost_new_model(&s->config, s->sched, err);
-	else
-		s->cost = cost_new_explicit(&s->config, c->w_mem_fraction);
-	if (s->cost == NULL || cost_scale_stages(s->cost, &s->config, s->sched, err) != 0) {
+		s->cost = cost_new_model(&s->config, &layout, err);
+	else if ((s->cost = cost_new_explicit(&s->config, c->w_mem_fraction)) == NULL)
+		pp_nomem(err, 1, sizeof(*s->cost));
+	if (s->cost == NULL || cost_scale_stages(s->cost, &s->config, &layout, err) != 0) {
 		sim_free(s);
 		return NULL;
 	}

@@ -296,11 +296,13 @@ static struct priced price(const struct config *c)
 {
 	struct priced x = {NULL, NULL, {0}};
 	struct sched_params sp = config_sched_params(c);
+	struct cost_layout layout;
 
 	CU_ASSERT_EQUAL_FATAL(config_validate(c, &x.err), 0);
 	x.sched = sched_new(sched_find(c->schedule), &sp);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(x.sched);
-	x.cost = cost_new_model(c, x.sched, &x.err);
+	layout = cost_layout_of(x.sched);
+	x.cost = cost_new_model(c, &layout, &x.err);
 	return x;
 }
 
@@ -1145,6 +1147,15 @@ static void cost_model_counts_a_step_s_model_flops_and_tokens_over_all_replicas(
 	release(&x);
 }
 
+/* cost_scale_stages over the layout of s. */
+static int scale_stages(struct cost *k, const struct config *c, const struct sched *s,
+                        struct pp_error *err)
+{
+	struct cost_layout layout = cost_layout_of(s);
+
+	return cost_scale_stages(k, c, &layout, err);
+}
+
 static void cost_scale_stages_multiplies_each_device_s_stages_by_its_factor(void)
 {
 	struct config c;
@@ -1157,7 +1168,7 @@ static void cost_scale_stages_multiplies_each_device_s_stages_by_its_factor(void
 	c.v = 2;
 	unit_set(&c, "stage_scale", "1,2,0.5,1.5");
 	k = cost_new_explicit(&c, 0.5);
-	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), 0);
+	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 8; st++) {
 		static const double f[4] = {1, 2, 0.5, 1.5};
 
@@ -1185,7 +1196,7 @@ static void cost_scale_stages_per_device_follows_the_v_placement_not_stage_mod_p
 	c.v = 2;
 	unit_set(&c, "stage_scale", "1,2,3,4");
 	k = cost_new_explicit(&c, 0.5);
-	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), 0);
+	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 8; st++) {
 		CU_ASSERT_EQUAL(k->t_f[st], (pp_time)llround(1000000 * f[st]));
 		ASSERT_NEAR(config_stage_scale(&c, st, (int)s->stage_device[st]), f[st]);
@@ -1209,7 +1220,7 @@ static void cost_scale_stages_per_stage_multiplies_each_virtual_stage(void)
 	c.t_w = 1;
 	unit_set(&c, "stage_scale", "1,1.5,2,3");
 	k = cost_new_explicit(&c, 0.5);
-	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), 0);
+	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 4; st++) {
 		static const double f[4] = {1, 1.5, 2, 3};
 
@@ -1232,7 +1243,7 @@ static void cost_scale_stages_leaves_costs_alone_without_factors(void)
 	config_init(&c);
 	c.p = 3;
 	k = cost_new_explicit(&c, 0.5);
-	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), 0);
+	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 3; st++) {
 		CU_ASSERT_EQUAL(k->t_f[st], 1000000);
 		ASSERT_NEAR(config_stage_scale(&c, st, st), 1);
@@ -1255,7 +1266,7 @@ static void cost_scale_stages_rejects_a_factor_that_makes_an_op_too_long(void)
 	c.t_f = 1e9;
 	unit_set(&c, "stage_scale", "1000000");
 	k = cost_new_explicit(&c, 0.5);
-	CU_ASSERT_EQUAL(cost_scale_stages(k, &c, s, &err), -1);
+	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 	CU_ASSERT_EQUAL(strncmp(err.msg, "--stage-scale '", 15), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "makes stage 0's ops take too long"));
@@ -1273,7 +1284,7 @@ static void cost_scale_stages_multiplies_model_costs_too(void)
 	plain = price_ok(&c);
 	unit_set(&c, "stage_scale", "1,1,1,2");
 	scaled = price_ok(&c);
-	CU_ASSERT_EQUAL(cost_scale_stages(scaled.cost, &c, scaled.sched, &err), 0);
+	CU_ASSERT_EQUAL(scale_stages(scaled.cost, &c, scaled.sched, &err), 0);
 	for (int st = 0; st < 4; st++) {
 		pp_time f = st == 3 ? 2 : 1;
 

@@ -60,56 +60,69 @@ static void sched_find_takes_each_name_and_pytorch_s_in_any_case(void)
 	CU_ASSERT_PTR_NULL(sched_find(""));
 }
 
-static void sched_table_lists_each_generator_with_its_backward_and_chunks(void)
+static void sched_table_rows_are_whole_and_found_by_their_names(void)
+{
+	size_t n;
+	const struct sched_desc *const *t = sched_table(&n);
+	char names[512], want[512] = "";
+
+	CU_ASSERT_FATAL(n > 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct sched_desc *d = t[i];
+		bool priced = d->generate_priced != NULL;
+
+		CU_ASSERT_PTR_NOT_NULL(d->name);
+		CU_ASSERT_PTR_NOT_NULL(d->summary);
+		CU_ASSERT_PTR_NOT_NULL(d->peak_text);
+		CU_ASSERT(d->min_v >= 1 && (d->max_v == 0 || d->max_v >= d->min_v));
+		/* V placement pairs two chunks, and only split backwards run on it */
+		if (d->placement == PLACE_V)
+			CU_ASSERT(d->min_v == 2 && d->max_v == 2 && d->split);
+		/* a generator orders ops either alone or from the costs, never both */
+		CU_ASSERT_EQUAL(d->generate == NULL, priced);
+		/* a priced generator's limit is on its real activations, not a W-keeps-all bound */
+		CU_ASSERT_EQUAL(d->peak_bound == NULL, priced);
+		CU_ASSERT(d->limit_per_p == 0 || priced);
+		CU_ASSERT(d->theory_text == NULL || d->theory != NULL);
+		CU_ASSERT_PTR_EQUAL(sched_find(d->name), d);
+		if (d->torch != NULL)
+			CU_ASSERT_PTR_EQUAL(sched_find(d->torch), d);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s", i ? ", " : "",
+		         d->name);
+	}
+	CU_ASSERT_STRING_EQUAL(sched_names(names, sizeof(names)), want);
+}
+
+static void sched_table_gives_each_family_its_backward_chunks_and_limit(void)
 {
 	static const struct {
 		const char *name;
 		bool split;
 		enum placement placement;
 		int min_v, max_v;
-		bool priced;
 		int limit_per_p;
 	} want[] = {
-	        {"gpipe", false, PLACE_LOOP, 1, 1, false, 0},
-	        {"1f1b", false, PLACE_LOOP, 1, 1, false, 0},
-	        {"interleaved", false, PLACE_LOOP, 2, 0, false, 0},
-	        {"loopedbfs", false, PLACE_LOOP, 1, 0, false, 0},
-	        {"interleaved-zb", true, PLACE_LOOP, 2, 0, false, 0},
-	        {"zbh1", true, PLACE_LOOP, 1, 1, false, 0},
-	        {"zbh2", true, PLACE_LOOP, 1, 1, false, 0},
-	        {"zbv", true, PLACE_V, 2, 2, false, 0},
-	        {"zbv-auto", true, PLACE_V, 2, 2, true, 0},
-	        {"vhalf", true, PLACE_V, 2, 2, false, 0},
-	        {"vmin", true, PLACE_V, 2, 2, false, 0},
-	        {"dualpipev", true, PLACE_V, 2, 2, false, 0},
-	        {"zb-auto", true, PLACE_LOOP, 1, 1, true, 0},
-	        {"zb1p", true, PLACE_LOOP, 1, 1, true, 1},
-	        {"zb2p", true, PLACE_LOOP, 1, 1, true, 2},
+	        {"gpipe", false, PLACE_LOOP, 1, 1, 0},
+	        {"interleaved", false, PLACE_LOOP, 2, 0, 0},
+	        {"loopedbfs", false, PLACE_LOOP, 1, 0, 0},
+	        {"zbh1", true, PLACE_LOOP, 1, 1, 0},
+	        {"zbv", true, PLACE_V, 2, 2, 0},
+	        {"zb1p", true, PLACE_LOOP, 1, 1, 1},
+	        {"zb2p", true, PLACE_LOOP, 1, 1, 2},
 	};
-	size_t n;
-	const struct sched_desc *t = sched_table(&n);
-	char names[256];
 
-	CU_ASSERT_EQUAL_FATAL(n, sizeof(want) / sizeof(want[0]));
-	for (size_t i = 0; i < n; i++) {
-		CU_ASSERT_STRING_EQUAL(t[i].name, want[i].name);
-		CU_ASSERT_EQUAL(t[i].split, want[i].split);
-		CU_ASSERT_EQUAL(t[i].placement, want[i].placement);
-		CU_ASSERT_EQUAL(t[i].min_v, want[i].min_v);
-		CU_ASSERT_EQUAL(t[i].max_v, want[i].max_v);
-		CU_ASSERT_PTR_NOT_NULL(t[i].summary);
-		CU_ASSERT_PTR_NOT_NULL(t[i].peak_text);
-		/* a generator orders ops either alone or from the costs, never both */
-		CU_ASSERT_EQUAL(t[i].generate == NULL, want[i].priced);
-		CU_ASSERT_EQUAL(t[i].generate_priced != NULL, want[i].priced);
-		CU_ASSERT_EQUAL(t[i].limit_per_p, want[i].limit_per_p);
-		/* a priced generator's limit is on its real activations, not a W-keeps-all bound */
-		CU_ASSERT_EQUAL(t[i].peak_bound == NULL, want[i].priced);
-		CU_ASSERT_PTR_EQUAL(sched_find(t[i].name), &t[i]);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct sched_desc *d = sched_find(want[i].name);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		CU_ASSERT_EQUAL(d->split, want[i].split);
+		CU_ASSERT_EQUAL(d->placement, want[i].placement);
+		CU_ASSERT_EQUAL(d->min_v, want[i].min_v);
+		CU_ASSERT_EQUAL(d->max_v, want[i].max_v);
+		CU_ASSERT_EQUAL(d->limit_per_p, want[i].limit_per_p);
 	}
-	CU_ASSERT_STRING_EQUAL(sched_names(names, sizeof(names)),
-	                       "gpipe, 1f1b, interleaved, loopedbfs, interleaved-zb, zbh1, zbh2, zbv, "
-	                       "zbv-auto, vhalf, vmin, dualpipev, zb-auto, zb1p, zb2p");
+	CU_ASSERT_TRUE(sched_find("interleaved")->groups);
+	CU_ASSERT_FALSE(sched_find("interleaved-zb")->groups);
 }
 
 static void sched_theory_of_gpipe_and_1f1b_is_p_minus_1_over_m_plus_p_minus_1(void)
@@ -399,7 +412,7 @@ static void peak_half_w(const struct sched *s, double *peak)
 static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 {
 	size_t n;
-	const struct sched_desc *t = sched_table(&n);
+	const struct sched_desc *const *t = sched_table(&n);
 
 	for (size_t k = 0; k < n; k++) {
 		int accepted = 0;
@@ -411,14 +424,14 @@ static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 					struct pp_error err = {0};
 					struct sched *s;
 
-					if (sched_accepts(&t[k], &sp, NULL, &err) != 0) {
+					if (sched_accepts(t[k], &sp, NULL, &err) != 0) {
 						CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 						continue;
 					}
 					accepted++;
-					s = sched_new(&t[k], &sp);
-					if (t[k].generate_priced != NULL) {
-						double limit = grid_limit(&t[k], p), peak[8];
+					s = sched_new(t[k], &sp);
+					if (t[k]->generate_priced != NULL) {
+						double limit = grid_limit(t[k], p), peak[8];
 
 						/* sched_new leaves a priced schedule empty */
 						for (int d = 0; d < p; d++)
@@ -433,7 +446,7 @@ static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 					CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
 					if (err.kind != PP_ERR_NONE)
 						fprintf(stderr, "%s p=%d v=%d m=%d: %s\n",
-						        t[k].name, p, v, m, err.msg);
+						        t[k]->name, p, v, m, err.msg);
 					sched_free(s);
 				}
 		CU_ASSERT(accepted > 0);
@@ -1560,8 +1573,8 @@ static void sched_interleaved_zb_has_pytorch_s_rank_orders_for_p2_and_p4_with_v2
 
 		CU_ASSERT_TRUE(s->split);
 		for (int d = 0; d < cases[i].p; d++)
-			CU_ASSERT_TRUE(unit_device_is(
-			        s, d, want, unit_torch_ops(cases[i].rows[d], want, 64)));
+			CU_ASSERT_TRUE(unit_device_is(s, d, want,
+			                              unit_torch_ops(cases[i].rows[d], want, 64)));
 		CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
 		sched_free(s);
 	}
@@ -1752,7 +1765,8 @@ static void sched_check_rejects_a_mixed_backward_given_twice_or_a_w_without_its_
 
 static const struct unit_test tests[] = {
         UNIT_TEST(sched_find_takes_each_name_and_pytorch_s_in_any_case),
-        UNIT_TEST(sched_table_lists_each_generator_with_its_backward_and_chunks),
+        UNIT_TEST(sched_table_rows_are_whole_and_found_by_their_names),
+        UNIT_TEST(sched_table_gives_each_family_its_backward_chunks_and_limit),
         UNIT_TEST(sched_theory_of_gpipe_and_1f1b_is_p_minus_1_over_m_plus_p_minus_1),
         UNIT_TEST(sched_kind_names_are_the_report_letters),
         UNIT_TEST(sched_op_format_names_kind_micro_batch_and_stage),

@@ -1,0 +1,70 @@
+/*
+ * What several generators share (generators.h): runs of repeated op patterns, and allocating
+ * a generator's working arrays all at once so that out of memory leaves nothing behind.
+ */
+#include <stdlib.h>
+
+#include "generators.h"
+
+struct sched_run sched_run_start(struct sched *s, int d)
+{
+	return (struct sched_run){s, d, {{0}}};
+}
+
+void sched_run_ops(struct sched_run *r, const char *ops, int times)
+{
+	for (int i = 0; i < times; i++)
+		for (const char *o = ops; *o != '\0'; o++) {
+			int c = *o >= 'a' ? 1 : 0, mb;
+			enum op_kind kind;
+
+			switch (*o | 0x20) {
+			case 'f':
+				kind = OP_F;
+				break;
+			case 'b':
+				kind = OP_B;
+				break;
+			case 'w':
+				kind = OP_W;
+				break;
+			default:
+				assert((*o | 0x20) == 'x');
+				kind = OP_BW;
+				break;
+			}
+			mb = r->next[c][kind]++;
+			if (mb < r->s->m)
+				sched_push(r->s, r->d, kind, mb, sched_stage_of(r->s, r->d, c));
+		}
+}
+
+int sched_run_left(const struct sched_run *r, int c, enum op_kind kind)
+{
+	int left = r->s->m - r->next[c][kind];
+
+	return left > 0 ? left : 0;
+}
+
+int sched_arrays_new(const struct sched_array *a, size_t n, struct pp_error *err)
+{
+	for (size_t i = 0; i < n; i++)
+		*a[i].ptr = NULL;
+	for (size_t i = 0; i < n; i++) {
+		*a[i].ptr = a[i].zero ? pp_calloc(a[i].count, a[i].size)
+		                      : pp_mallocarray(a[i].count, a[i].size);
+		if (*a[i].ptr == NULL) {
+			sched_arrays_free(a, n);
+			return pp_nomem(err, a[i].count, a[i].size);
+		}
+	}
+	return 0;
+}
+
+void sched_arrays_free(const struct sched_array *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(*a[i].ptr);
+		*a[i].ptr = NULL;
+	}
+}
