@@ -1,4 +1,9 @@
-/* Runs one configuration through config -> schedule and cost -> engine -> metrics. */
+/*
+ * Runs one configuration through config -> schedule and cost -> engine -> metrics. sim_run
+ * settles and validates the config, builds each stage's output into one struct sim and hands
+ * it over whole; any failure on the way (bad settings, a deadlock, out of memory) frees what
+ * was built and returns NULL with the stage's error.
+ */
 #include "ppsim/sim.h"
 
 #include <stdio.h>
@@ -75,7 +80,11 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 	if (config_settle(c, &settled, err) != 0 || config_validate(&settled, err) != 0)
 		return NULL;
 	c = &settled;
-	s = pp_xcalloc(1, sizeof(*s));
+	s = pp_calloc(1, sizeof(*s));
+	if (s == NULL) {
+		pp_nomem(err, 1, sizeof(*s));
+		return NULL;
+	}
 	s->config = *c;
 	if (c->schedule_file[0] != '\0') {
 		if (read_schedule_file(s, err) != 0) {
@@ -108,7 +117,10 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 		return NULL;
 	}
 	s->result = engine_result(s->engine);
-	metrics_init(&s->metrics, s->sched, s->cost, s->result);
+	if (metrics_init(&s->metrics, s->sched, s->cost, s->result, err) != 0) {
+		sim_free(s);
+		return NULL;
+	}
 	s->frame = (struct sim_frame){0, s->metrics.makespan, s->metrics.bubble_ratio};
 	return s;
 }
