@@ -87,6 +87,8 @@ static int time_parts(const struct rung *r, struct child_report *out)
 	struct engine *e;
 	struct metrics m;
 
+	if (s == NULL)
+		return rung_failed(r, &(struct pp_error){PP_ERR_NOMEM, 0, 0, "out of memory"});
 	if (desc->generate_priced != NULL) {
 		cost = cost_new_explicit(&c, c.w_mem_fraction);
 		if (sim_price_schedule(s, cost, &c, &err) != 0)
