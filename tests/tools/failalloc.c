@@ -1,10 +1,11 @@
 /*
  * failalloc: an LD_PRELOAD shim for the out-of-memory tests (tests/cli/t_nomem.sh). With
  * PPSIM_FAIL_ALLOC=N it makes the N-th call (counting from 1) of malloc, calloc, realloc,
- * posix_memalign or aligned_alloc fail as a full heap would, NULL (or ENOMEM) with errno set to
- * ENOMEM, and lets every other call through. With N=0 nothing fails and, at exit, it writes
- * "failalloc: COUNT allocations" to standard error, the calls a run makes, so that a test knows
- * which values of N reach an allocation. Without the variable it only passes calls through.
+ * posix_memalign or aligned_alloc fail as a full heap would (NULL and errno ENOMEM;
+ * posix_memalign returns ENOMEM) and lets every other call through. With N=0 nothing fails and, at
+ * exit, it writes "failalloc: COUNT allocations" to standard error, the calls a run makes, so that
+ * a test knows which values of N reach an allocation. Without the variable it only passes calls
+ * through.
  *
  *     PPSIM_FAIL_ALLOC=0 LD_PRELOAD=build/failalloc.so build/ppsim -p 4 -m 8
  *
