@@ -54,6 +54,8 @@ LIB       := $(BUILD)/libppsim.a
 BIN       := $(BUILD)/ppsim
 UNIT_BIN  := $(BUILD)/test_unit
 JGET      := $(BUILD)/jget
+# the out-of-memory tests' allocation-failing shim; not with a sanitizer, which owns malloc
+FAILALLOC := $(if $(SANITIZE),,$(BUILD)/failalloc.so)
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/%,$(BENCH_SRC))
 
 # System libraries (installed on demand) ---------------------------------------------------------
@@ -103,6 +105,10 @@ $(UNIT_BIN): $(UNIT_OBJ) $(LIB)
 $(JGET): $(call obj,tests/tools/jget.c)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
+$(BUILD)/failalloc.so: tests/tools/failalloc.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared -o $@ $< -ldl
+
 $(BUILD)/bench_%: $(BUILD)/obj/bench/bench_%.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
@@ -127,8 +133,9 @@ unit: $(UNIT_BIN)
 	./$(UNIT_BIN)
 
 # PPSIM_SANITIZE: flags a test needs to link a program against this build's libppsim.a
-cli: $(BIN) $(JGET)
-	PPSIM_SANITIZE="$(SANITIZE)" CLI_JOBS=$(CLI_JOBS) sh tests/cli/run.sh $(BIN) $(JGET)
+cli: $(BIN) $(JGET) $(FAILALLOC)
+	PPSIM_SANITIZE="$(SANITIZE)" PPSIM_FAILALLOC="$(abspath $(FAILALLOC))" CLI_JOBS=$(CLI_JOBS) \
+		sh tests/cli/run.sh $(BIN) $(JGET)
 
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan OPT="-O1 -g" \

@@ -66,6 +66,13 @@ struct child_report {
 
 enum child_job { CHILD_NOTHING, CHILD_PARTS, CHILD_WHOLE };
 
+/* Reports that rung r failed with err; returns -1. */
+static int rung_failed(const struct rung *r, const struct pp_error *err)
+{
+	fprintf(stderr, "bench: %s p=%d v=%d m=%d: %s\n", r->schedule, r->p, r->v, r->m, err->msg);
+	return -1;
+}
+
 /* Times the parts (generation; engine setup and run; metrics) into *out. A priced generator's
  * generation includes the cost tables it orders the ops from. */
 static int time_parts(const struct rung *r, struct child_report *out)
@@ -80,25 +87,22 @@ static int time_parts(const struct rung *r, struct child_report *out)
 	struct engine *e;
 	struct metrics m;
 
+	if (s == NULL)
+		return rung_failed(r, &(struct pp_error){PP_ERR_NOMEM, 0, 0, "out of memory"});
 	if (desc->generate_priced != NULL) {
 		cost = cost_new_explicit(&c, c.w_mem_fraction);
-		if (sim_price_schedule(s, cost, &c, &err) != 0) {
-			fprintf(stderr, "bench: %s p=%d v=%d m=%d: %s\n", r->schedule, r->p, r->v,
-			        r->m, err.msg);
-			return -1;
-		}
+		if (sim_price_schedule(s, cost, &c, &err) != 0)
+			return rung_failed(r, &err);
 	}
 	t1 = now_s();
 	if (cost == NULL)
 		cost = cost_new_explicit(&c, c.w_mem_fraction);
 	e = engine_new(s, cost, &err);
-	if (e == NULL || engine_run(e, &err) != 0) {
-		fprintf(stderr, "bench: %s p=%d v=%d m=%d: %s\n", r->schedule, r->p, r->v, r->m,
-		        err.msg);
-		return -1;
-	}
+	if (e == NULL || engine_run(e, &err) != 0)
+		return rung_failed(r, &err);
 	t2 = now_s();
-	metrics_init(&m, s, cost, engine_result(e));
+	if (metrics_init(&m, s, cost, engine_result(e), &err) != 0)
+		return rung_failed(r, &err);
 	t3 = now_s();
 	out->gen_s = t1 - t0;
 	out->sim_s = t2 - t1;
@@ -166,7 +170,8 @@ static int time_rung(struct rung *r, int reps, long base)
 	r->ops = (size_t)ops;
 	r->gen_s = r->sim_s = r->metrics_s = r->total_s = INFINITY;
 	for (int k = 0; k < reps; k++) {
-		struct child_report parts = in_child(r, CHILD_PARTS), whole = in_child(r, CHILD_WHOLE);
+		struct child_report parts = in_child(r, CHILD_PARTS),
+		                    whole = in_child(r, CHILD_WHOLE);
 
 		if (!parts.ok || !whole.ok)
 			return -1;
@@ -174,8 +179,8 @@ static int time_rung(struct rung *r, int reps, long base)
 		r->sim_s = fmin(r->sim_s, parts.sim_s);
 		r->metrics_s = fmin(r->metrics_s, parts.metrics_s);
 		r->total_s = fmin(r->total_s, whole.total_s);
-		r->bytes_per_op = whole.kib > base ? (double)(whole.kib - base) * 1024 / (double)r->ops
-		                                   : 0;
+		r->bytes_per_op =
+		        whole.kib > base ? (double)(whole.kib - base) * 1024 / (double)r->ops : 0;
 	}
 	return 0;
 }
@@ -215,8 +220,8 @@ static double sweep_rate(size_t *points)
 
 	sweep_init(&sw, NULL);
 	for (size_t i = 0; i < sizeof(axes) / sizeof(axes[0]); i++)
-		if (sweep_set_axis(&sw, config_option_by_key(axes[i].key), axes[i].key, axes[i].spec,
-		                   &err) != 0) {
+		if (sweep_set_axis(&sw, config_option_by_key(axes[i].key), axes[i].key,
+		                   axes[i].spec, &err) != 0) {
 			fprintf(stderr, "bench: sweep: %s\n", err.msg);
 			return -1;
 		}
@@ -274,13 +279,20 @@ static void cpu_name(char *buf, size_t n)
 int main(int argc, char **argv)
 {
 	static struct rung ladder[] = {
-	        {"1f1b", 4, 1, 8, 0, 0, 0, 0, 0, 0},          {"1f1b", 8, 1, 64, 0, 0, 0, 0, 0, 0},
-	        {"1f1b", 16, 1, 256, 0, 0, 0, 0, 0, 0},       {"1f1b", 32, 1, 512, 0, 0, 0, 0, 0, 0},
-	        {"1f1b", 64, 1, 1024, 0, 0, 0, 0, 0, 0},      {"interleaved", 4, 2, 8, 0, 0, 0, 0, 0, 0},
-	        {"interleaved", 8, 2, 64, 0, 0, 0, 0, 0, 0},  {"interleaved", 16, 4, 256, 0, 0, 0, 0, 0, 0},
-	        {"interleaved", 32, 8, 512, 0, 0, 0, 0, 0, 0}, {"interleaved", 64, 8, 1024, 0, 0, 0, 0, 0, 0},
-	        {"zbh1", 4, 1, 8, 0, 0, 0, 0, 0, 0},          {"zbh1", 8, 1, 64, 0, 0, 0, 0, 0, 0},
-	        {"zbh1", 16, 1, 256, 0, 0, 0, 0, 0, 0},       {"zbh1", 32, 1, 512, 0, 0, 0, 0, 0, 0},
+	        {"1f1b", 4, 1, 8, 0, 0, 0, 0, 0, 0},
+	        {"1f1b", 8, 1, 64, 0, 0, 0, 0, 0, 0},
+	        {"1f1b", 16, 1, 256, 0, 0, 0, 0, 0, 0},
+	        {"1f1b", 32, 1, 512, 0, 0, 0, 0, 0, 0},
+	        {"1f1b", 64, 1, 1024, 0, 0, 0, 0, 0, 0},
+	        {"interleaved", 4, 2, 8, 0, 0, 0, 0, 0, 0},
+	        {"interleaved", 8, 2, 64, 0, 0, 0, 0, 0, 0},
+	        {"interleaved", 16, 4, 256, 0, 0, 0, 0, 0, 0},
+	        {"interleaved", 32, 8, 512, 0, 0, 0, 0, 0, 0},
+	        {"interleaved", 64, 8, 1024, 0, 0, 0, 0, 0, 0},
+	        {"zbh1", 4, 1, 8, 0, 0, 0, 0, 0, 0},
+	        {"zbh1", 8, 1, 64, 0, 0, 0, 0, 0, 0},
+	        {"zbh1", 16, 1, 256, 0, 0, 0, 0, 0, 0},
+	        {"zbh1", 32, 1, 512, 0, 0, 0, 0, 0, 0},
 	        {"zbh1", 64, 1, 1024, 0, 0, 0, 0, 0, 0},
 	        /* after the ladders: not in the growth fits */
 	        {"zb-auto", 16, 1, 64, 0, 0, 0, 0, 0, 0},
@@ -301,7 +313,8 @@ int main(int argc, char **argv)
 
 	cpu_name(cpu, sizeof(cpu));
 	printf("ppsim %s benchmarks on %s, one core; best of several runs, each in a "
-	       "fresh process\n\n", PP_VERSION, cpu);
+	       "fresh process\n\n",
+	       PP_VERSION, cpu);
 	printf("%-14s %3s %2s %5s %9s %9s %9s %9s %9s %8s %7s %8s\n", "schedule", "p", "v", "m",
 	       "ops", "gen_ms", "sim_ms", "metr_ms", "total_ms", "Mops/s", "ns/op", "B/op");
 	for (int i = 0; i < N; i++) {
@@ -327,7 +340,8 @@ int main(int argc, char **argv)
 			nlogn[k] = x[k] * log(x[k]);
 		}
 		exps[g] = slope(x, y, FIT);
-		printf("%s growth: time ~ ops^%.3f over its three largest rungs (n log n: ops^%.3f)\n",
+		printf("%s growth: time ~ ops^%.3f over its three largest rungs (n log n: "
+		       "ops^%.3f)\n",
 		       ladder[g * PER].schedule, exps[g], slope(x, nlogn, FIT));
 	}
 	sweep = sweep_rate(&points);
@@ -353,10 +367,10 @@ int main(int argc, char **argv)
 			        "%s\n{\"schedule\":\"%s\",\"p\":%d,\"v\":%d,\"m\":%d,\"ops\":%zu,"
 			        "\"gen_s\":%.9g,\"sim_s\":%.9g,\"metrics_s\":%.9g,\"total_s\":%.9g,"
 			        "\"ops_per_s\":%.6g,\"bytes_per_op\":%.4g}",
-			        i ? "," : "", ladder[i].schedule, ladder[i].p, ladder[i].v, ladder[i].m,
-			        ladder[i].ops, ladder[i].gen_s, ladder[i].sim_s, ladder[i].metrics_s,
-			        ladder[i].total_s, (double)ladder[i].ops / ladder[i].total_s,
-			        ladder[i].bytes_per_op);
+			        i ? "," : "", ladder[i].schedule, ladder[i].p, ladder[i].v,
+			        ladder[i].m, ladder[i].ops, ladder[i].gen_s, ladder[i].sim_s,
+			        ladder[i].metrics_s, ladder[i].total_s,
+			        (double)ladder[i].ops / ladder[i].total_s, ladder[i].bytes_per_op);
 		fprintf(json,
 		        "\n],\"growth\":{\"1f1b\":%.4f,\"interleaved\":%.4f,\"zbh1\":%.4f},"
 		        "\"sweep_configs_per_s\":%.6g,\"sweep_points\":%zu,"

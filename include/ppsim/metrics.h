@@ -68,15 +68,17 @@ struct metrics {
 
 /*
  * Computes the metrics of result r, produced by simulating s priced by c, into m. The closed
- * form applies when c is uniform across stages and free of communication time.
+ * form applies when c is uniform across stages and free of communication time. Returns 0, or
+ * -1 with a PP_ERR_NOMEM error; either way metrics_release may be called on m (it has nothing
+ * to free after a failure).
  */
-void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
-                  const struct result *r);
+int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
+                 const struct result *r, struct pp_error *err);
 
 /*
  * The error for a run over its GPU memory: returns 0 when every device fits (or there is no
- * model), else -1 with a PP_ERR_DEVICE_MEM error naming the fullest device, what it needs and what the
- * GPU has.
+ * model), else -1 with a PP_ERR_DEVICE_MEM error naming the fullest device, what it needs and what
+ * the GPU has.
  */
 int metrics_memory_error(const struct metrics *m, struct pp_error *err);
 

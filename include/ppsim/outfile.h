@@ -19,7 +19,8 @@ struct outfile;
 
 /*
  * Opens a temporary file in the directory of path (or path itself when it is not a regular
- * file). Returns the handle, or NULL with a PP_ERR_IO error naming path and the reason.
+ * file). Returns the handle, or NULL with a PP_ERR_IO error naming path and the reason, or a
+ * PP_ERR_NOMEM error naming path when memory runs out (no file is left behind).
  */
 struct outfile *outfile_open(const char *path, struct pp_error *err);
 

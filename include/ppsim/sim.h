@@ -20,7 +20,7 @@
  * figures their title prints, which are the ones the report prints.
  */
 struct sim_frame {
-	pp_time origin;      /* start of the figures, in ticks: 0, or a serving run's first arrival */
+	pp_time origin;      /* start of the figures in ticks: 0 or a serving run's first arrival */
 	double makespan;     /* from origin to the end, in time units */
 	double bubble_ratio; /* the report's bubble ratio */
 };
@@ -44,7 +44,8 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 
 /*
  * Validates c, generates the schedule, prices it and simulates it. Returns the simulation, or
- * NULL with err set: PP_ERR_USAGE for invalid settings, PP_ERR_SIM for a deadlock.
+ * NULL with err set: PP_ERR_USAGE for invalid settings, PP_ERR_SIM for a deadlock, PP_ERR_NOMEM
+ * when memory runs out.
  */
 struct sim *sim_run(const struct config *c, struct pp_error *err);
 

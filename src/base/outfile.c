@@ -1,4 +1,11 @@
-/* Output files: write to a temporary sibling and rename on success; devices are written in place. */
+/*
+ * Output files written all-or-nothing. outfile_open creates a temporary sibling of the target
+ * (mkstemp beside it, so the final rename stays on one file system and is atomic);
+ * outfile_commit flushes, closes and renames it onto the target, and outfile_abort removes it.
+ * A target that exists and is not a regular file (a device, a pipe) is opened in place instead.
+ * Running out of memory (the handle, its names, the stdio stream) is a PP_ERR_NOMEM error like
+ * any other, and leaves no file behind.
+ */
 #define _XOPEN_SOURCE 700
 #include "ppsim/outfile.h"
 
@@ -16,6 +23,25 @@ struct outfile {
 };
 
 /*
+ * The error for a failed open of path with errno e: fopen and fdopen fail with ENOMEM when they
+ * cannot allocate the stream, which is running out of memory, not a file that cannot be written.
+ */
+static int open_error(const char *path, int e, struct pp_error *err)
+{
+	if (e == ENOMEM)
+		return pp_fail(err, PP_ERR_NOMEM, "out of memory opening '%s'", path);
+	return pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(e));
+}
+
+/* Fails the opening of path for want of memory: frees f (NULL or partly filled), returns NULL. */
+static struct outfile *out_of_memory(struct outfile *f, const char *path, struct pp_error *err)
+{
+	open_error(path, ENOMEM, err);
+	outfile_abort(f);
+	return NULL;
+}
+
+/*
  * Opens a target that exists and is not a regular file (a terminal, /dev/null, a pipe) in place:
  * renaming a file onto it would replace the device rather than write to it.
  */
@@ -23,7 +49,7 @@ static struct outfile *open_in_place(struct outfile *f, struct pp_error *err)
 {
 	f->fp = fopen(f->path, "w");
 	if (f->fp == NULL) {
-		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(errno));
+		open_error(f->path, errno, err);
 		outfile_abort(f);
 		return NULL;
 	}
@@ -41,8 +67,9 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 		pp_fail(err, PP_ERR_IO, "cannot write '': empty file name");
 		return NULL;
 	}
-	f = pp_xcalloc(1, sizeof(*f));
-	f->path = pp_xstrdup(path);
+	f = pp_calloc(1, sizeof(*f));
+	if (f == NULL || (f->path = pp_strdup(path)) == NULL)
+		return out_of_memory(f, path, err);
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
 			pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(EISDIR));
@@ -52,17 +79,23 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 		if (!S_ISREG(st.st_mode))
 			return open_in_place(f, err);
 		/* A symbolic link to a file: replace the file, keep the link. */
+		errno = 0;
 		f->target = realpath(path, NULL);
+		/* any other failure (a directory on the way turned unreadable) keeps the name */
+		if (f->target == NULL && errno == ENOMEM)
+			return out_of_memory(f, path, err);
 	}
-	if (f->target == NULL)
-		f->target = pp_xstrdup(path);
+	if (f->target == NULL && (f->target = pp_strdup(path)) == NULL)
+		return out_of_memory(f, path, err);
 	n = strlen(f->target);
-	f->tmp = pp_xmalloc(n + sizeof(".tmpXXXXXX"));
+	f->tmp = pp_malloc(n + sizeof(".tmpXXXXXX"));
+	if (f->tmp == NULL)
+		return out_of_memory(f, path, err);
 	memcpy(f->tmp, f->target, n);
 	memcpy(f->tmp + n, ".tmpXXXXXX", sizeof(".tmpXXXXXX"));
 	fd = mkstemp(f->tmp);
 	if (fd < 0) {
-		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+		open_error(path, errno, err);
 		free(f->tmp);
 		f->tmp = NULL;
 		outfile_abort(f);
@@ -77,9 +110,9 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 	}
 	f->fp = fdopen(fd, "w");
 	if (f->fp == NULL) {
-		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+		open_error(path, errno, err);
 		close(fd);
-		outfile_abort(f);
+		outfile_abort(f); /* removes the temporary file */
 		return NULL;
 	}
 	return f;

@@ -1,12 +1,17 @@
-/* Derived figures of a simulation: the three bubble definitions, utilization, memory, traffic. */
+/*
+ * Derived figures of a simulation: the three bubble definitions, utilization, memory, traffic.
+ * metrics_init reads an engine result once, device by device and channel by channel, into
+ * per-device and per-channel arrays (allocated first, so that running out of memory fails
+ * before anything is computed) and the run's totals; the ratios are taken of exact tick sums.
+ */
 #include "ppsim/metrics.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
-                  const struct result *r)
+int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
+                 const struct result *r, struct pp_error *err)
 {
 	/* Tick sums are whole numbers; long double holds them exactly up to 2^64, so each ratio
 	 * is one rounding of the exact quotient (3/19 comes out as the double nearest 3/19). */
@@ -17,7 +22,15 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 	memset(m, 0, sizeof(*m));
 	m->p = r->p;
 	m->makespan = pp_time_to_units(r->makespan, c->tick);
-	m->devices = pp_xcalloc((size_t)r->p, sizeof(*m->devices));
+	m->devices = pp_calloc((size_t)r->p, sizeof(*m->devices));
+	m->channels = pp_calloc((size_t)r->nchannels, sizeof(*m->channels));
+	if (m->devices == NULL || m->channels == NULL) {
+		size_t n = m->devices == NULL ? (size_t)r->p : (size_t)r->nchannels;
+		size_t size = m->devices == NULL ? sizeof(*m->devices) : sizeof(*m->channels);
+
+		metrics_release(m);
+		return pp_nomem(err, n, size);
+	}
 	for (int d = 0; d < r->p; d++) {
 		const struct device_result *dr = &r->devices[d];
 		struct device_metrics *dm = &m->devices[d];
@@ -77,7 +90,6 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 	m->bytes = r->bytes;
 	m->p2p_time = pp_time_to_units(r->msg_time, c->tick);
 	m->nchannels = r->nchannels;
-	m->channels = pp_xcalloc((size_t)r->nchannels, sizeof(*m->channels));
 	for (int i = 0; i < r->nchannels; i++) {
 		const struct channel_result *cr = &r->channels[i];
 		struct channel_metrics *cm = &m->channels[i];
@@ -89,6 +101,7 @@ void metrics_init(struct metrics *m, const struct sched *s, const struct cost *c
 		cm->time = pp_time_to_units(cr->busy, c->tick);
 		cm->utilization = r->makespan > 0 ? (double)cr->busy / (double)r->makespan : 0;
 	}
+	return 0;
 }
 
 int metrics_memory_error(const struct metrics *m, struct pp_error *err)
@@ -106,9 +119,9 @@ int metrics_memory_error(const struct metrics *m, struct pp_error *err)
 		               "%.1f GB kept free (--memory-reserve)",
 		               worst, m->devices[worst].memory_bytes / 1e9,
 		               m->memory_capacity_bytes / 1e9, m->memory_reserve_bytes / 1e9);
-	return pp_fail(err, PP_ERR_DEVICE_MEM, "out of memory: device %d needs %.1f GB, the GPU has %.1f GB",
-	               worst, m->devices[worst].memory_bytes / 1e9,
-	               m->memory_capacity_bytes / 1e9);
+	return pp_fail(err, PP_ERR_DEVICE_MEM,
+	               "out of memory: device %d needs %.1f GB, the GPU has %.1f GB", worst,
+	               m->devices[worst].memory_bytes / 1e9, m->memory_capacity_bytes / 1e9);
 }
 
 void metrics_release(struct metrics *m)

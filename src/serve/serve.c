@@ -738,7 +738,7 @@ static void build_result(struct state *st, const struct sched *s)
 }
 
 /* Builds r->sim, the training-shaped view of the run: one F per micro-batch and stage. */
-static void build_view(struct state *st)
+static int build_view(struct state *st, struct pp_error *err)
 {
 	struct serve_run *r = st->run;
 	int devices = st->pipes[0].device0 + st->pipes[0].stages;
@@ -765,11 +765,13 @@ static void build_view(struct state *st)
 	r->sim.sched = s;
 	r->sim.cost = cost;
 	r->sim.result = &r->result;
-	metrics_init(&r->sim.metrics, s, cost, &r->result);
+	if (metrics_init(&r->sim.metrics, s, cost, &r->result, err) != 0)
+		return -1;
 	/* the drawings start at the first arrival and print the serving report's figures */
 	serve_headline(r, &r->sim.frame.makespan, &span, &utilization);
 	r->sim.frame.origin = r->first_arrival;
 	r->sim.frame.bubble_ratio = 1 - utilization;
+	return 0;
 }
 
 /* Sets up pipeline p with `stages` stages from device0. */
@@ -915,7 +917,11 @@ struct serve_run *serve_run(const struct config *c, const struct serve_workload 
 		r->first_arrival = i == 0 || r->req[i].arrival < r->first_arrival ? r->req[i].arrival
 		                                                                  : r->first_arrival;
 	}
-	build_view(&st);
+	if (build_view(&st, err) != 0) {
+		release_state(&st);
+		serve_free(r);
+		return NULL;
+	}
 	release_state(&st);
 	return r;
 }

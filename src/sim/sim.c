@@ -1,4 +1,9 @@
-/* Runs one configuration through config -> schedule and cost -> engine -> metrics. */
+/*
+ * Runs one configuration through config -> schedule and cost -> engine -> metrics. sim_run
+ * settles and validates the config, builds each stage's output into one struct sim and hands
+ * it over whole; any failure on the way (bad settings, a deadlock, out of memory) frees what
+ * was built and returns NULL with the stage's error.
+ */
 #include "ppsim/sim.h"
 
 #include <stdio.h>
@@ -65,58 +70,71 @@ struct sim *sim_run(const struct config *c, struct pp_error *err)
 	return sim_run_flags(c, 0, err);
 }
 
+/*
+ * Builds everything of s after its config (already settled and valid): schedule, cost,
+ * priced order, engine run and metrics. Returns 0, or -1 with err set, leaving in s what was
+ * built for sim_free.
+ */
+static int build(struct sim *s, unsigned flags, struct pp_error *err)
+{
+	const struct config *c = &s->config;
+	const struct sched_desc *desc = NULL;
+	struct cost_layout layout;
+
+	if (c->schedule_file[0] != '\0') {
+		if (read_schedule_file(s, err) != 0)
+			return -1;
+	} else {
+		struct sched_params sp = config_sched_params(c);
+
+		desc = sched_find(c->schedule);
+		s->sched = sched_new(desc, &sp);
+		/* sched_new knows only that it ran out, not of how much */
+		if (s->sched == NULL)
+			return pp_fail(err, PP_ERR_NOMEM,
+			               "out of memory generating the %s schedule", desc->name);
+	}
+	layout = cost_layout_of(s->sched);
+	if (config_has_model(c))
+		s->cost = cost_new_model(c, &layout, err);
+	else if ((s->cost = cost_new_explicit(c, c->w_mem_fraction)) == NULL)
+		return pp_nomem(err, 1, sizeof(*s->cost));
+	if (s->cost == NULL || cost_scale_stages(s->cost, c, &layout, err) != 0)
+		return -1;
+	if (desc != NULL && desc->generate_priced != NULL &&
+	    sim_price_schedule(s->sched, s->cost, c, err) != 0)
+		return -1;
+	s->engine = engine_new(s->sched, s->cost, err);
+	if (s->engine == NULL)
+		return -1;
+	if (flags & SIM_RECORD_MESSAGES)
+		engine_record_messages(s->engine);
+	if (engine_run(s->engine, err) != 0)
+		return -1;
+	s->result = engine_result(s->engine);
+	if (metrics_init(&s->metrics, s->sched, s->cost, s->result, err) != 0)
+		return -1;
+	s->frame = (struct sim_frame){0, s->metrics.makespan, s->metrics.bubble_ratio};
+	return 0;
+}
+
 struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_error *err)
 {
-	struct sim *s;
-	struct sched_params sp;
-	const struct sched_desc *desc = NULL;
 	struct config settled;
-	struct cost_layout layout;
+	struct sim *s;
 
 	if (config_settle(c, &settled, err) != 0 || config_validate(&settled, err) != 0)
 		return NULL;
-	c = &settled;
-	s = pp_xcalloc(1, sizeof(*s));
-	s->config = *c;
-	if (c->schedule_file[0] != '\0') {
-		if (read_schedule_file(s, err) != 0) {
-			sim_free(s);
-			return NULL;
-		}
-	} else {
-		sp = config_sched_params(c);
-		desc = sched_find(c->schedule);
-		s->sched = sched_new(desc, &sp);
-		if (s->sched == NULL) {
-			pp_nomem(err, 1, sizeof(*s->sched));
-			sim_free(s);
-			return NULL;
-		}
+	s = pp_calloc(1, sizeof(*s));
+	if (s == NULL) {
+		pp_nomem(err, 1, sizeof(*s));
+		return NULL;
 	}
-	layout = cost_layout_of(s->sched);
-	if (config_has_model(&s->config))
-		s->cost = cost_new_model(&s->config, &layout, err);
-	else if ((s->cost = cost_new_explicit(&s->config, c->w_mem_fraction)) == NULL)
-		pp_nomem(err, 1, sizeof(*s->cost));
-	if (s->cost == NULL || cost_scale_stages(s->cost, &s->config, &layout, err) != 0) {
+	s->config = settled;
+	if (build(s, flags, err) != 0) {
 		sim_free(s);
 		return NULL;
 	}
-	if (desc != NULL && desc->generate_priced != NULL &&
-	    sim_price_schedule(s->sched, s->cost, c, err) != 0) {
-		sim_free(s);
-		return NULL;
-	}
-	s->engine = engine_new(s->sched, s->cost, err);
-	if (s->engine != NULL && (flags & SIM_RECORD_MESSAGES))
-		engine_record_messages(s->engine);
-	if (s->engine == NULL || engine_run(s->engine, err) != 0) {
-		sim_free(s);
-		return NULL;
-	}
-	s->result = engine_result(s->engine);
-	metrics_init(&s->metrics, s->sched, s->cost, s->result);
-	s->frame = (struct sim_frame){0, s->metrics.makespan, s->metrics.bubble_ratio};
 	return s;
 }
 

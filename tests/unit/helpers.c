@@ -1,4 +1,8 @@
-/* Helpers shared by the suites. */
+/*
+ * Helpers shared by the suites: simulating a configuration, setting options as the command
+ * line does, pricing a schedule by hand, reading PyTorch's schedule rows, comparing op orders,
+ * and unit_calloc, the tests' allocation, which fails the test rather than aborting the run.
+ */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +10,14 @@
 
 #include "ppsim/sim.h"
 #include "unit.h"
+
+void *unit_calloc(size_t count, size_t size)
+{
+	void *p = pp_calloc(count, size);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	return p;
+}
 
 struct sim *unit_run(const struct config *c, unsigned flags)
 {
@@ -68,8 +80,8 @@ void unit_price(struct sched *s, double t_f, double t_b, double t_w, const doubl
                 double limit)
 {
 	size_t n = (size_t)s->S;
-	pp_time *t = pp_xcalloc(4 * n, sizeof(*t));
-	int64_t *act = pp_xmallocarray(2 * n, sizeof(*act));
+	pp_time *t = unit_calloc(4 * n, sizeof(*t));
+	int64_t *act = unit_calloc(2 * n, sizeof(*act));
 	struct sched_prices pr = {t, t + n, t + 2 * n, t + 3 * n, act, act + n, limit};
 
 	for (size_t st = 0; st < n; st++) {

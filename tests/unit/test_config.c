@@ -1105,7 +1105,7 @@ static void docs_config_md_has_a_row_for_every_option_and_key(void)
 	char *text = NULL, row[160];
 
 	CU_ASSERT_FATAL(f != NULL);
-	text = pp_xmalloc(1 << 20);
+	text = unit_calloc(1, 1 << 20);
 	len = fread(text, 1, (1 << 20) - 1, f);
 	text[len] = '\0';
 	fclose(f);

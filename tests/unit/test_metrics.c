@@ -97,7 +97,7 @@ static void metrics_theory_is_nan_when_stages_differ(void)
 
 	/* the same result judged against a cost whose stage 2 is slower has no closed form */
 	s->cost->t_f[2] *= 2;
-	metrics_init(&m, s->sched, s->cost, s->result);
+	CU_ASSERT_EQUAL_FATAL(metrics_init(&m, s->sched, s->cost, s->result, NULL), 0);
 	CU_ASSERT_TRUE(isnan(m.bubble_ratio_theory));
 	ASSERT_NEAR(m.bubble_ratio, 3.0 / 11);
 	metrics_release(&m);
@@ -192,7 +192,7 @@ static void metrics_units_follow_the_tick_with_chunks(void)
 	e = engine_new(sc, k, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL_FATAL(engine_run(e, &err), 0);
-	metrics_init(&m, sc, k, engine_result(e));
+	CU_ASSERT_EQUAL_FATAL(metrics_init(&m, sc, k, engine_result(e), &err), 0);
 	ASSERT_NEAR(m.makespan, 3);
 	ASSERT_NEAR(m.devices[0].busy, 3);
 	ASSERT_NEAR(m.devices[0].peak_activations, 1);
@@ -233,7 +233,7 @@ static void metrics_derive_each_figure_from_a_result_written_by_hand(void)
 	config_init(&c);
 	c.p = 2;
 	k = cost_new_explicit(&c, 0.5);
-	metrics_init(&m, sc, k, &r);
+	CU_ASSERT_EQUAL_FATAL(metrics_init(&m, sc, k, &r, NULL), 0);
 	CU_ASSERT_EQUAL(m.p, 2);
 	ASSERT_NEAR(m.makespan, 10);
 	ASSERT_NEAR(m.bubble_ratio, 0.5);

@@ -1,7 +1,14 @@
-/* Unit tests of util: exact time conversion, number formatting, checked arithmetic, errors. */
+/*
+ * Unit tests of util: exact time conversion, number formatting, checked arithmetic, errors,
+ * allocation that reports failure and the growable array. The failures tested are overflowing
+ * sizes, refused before anything is asked of malloc (a real allocation that large would stop a
+ * sanitizer build, which treats it as a bug).
+ */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ppsim/util.h"
 #include "unit.h"
@@ -132,14 +139,135 @@ static void util_fail_fills_the_error_and_returns_minus_one(void)
 	CU_ASSERT_EQUAL(pp_fail(NULL, PP_ERR_SIM, "ignored"), -1);
 }
 
-static void util_xstrdup_copies_the_string(void)
+static void util_strdup_copies_the_string(void)
 {
 	const char *s = "pipeline";
-	char *copy = pp_xstrdup(s);
+	char *copy = pp_strdup(s);
 
+	CU_ASSERT_PTR_NOT_NULL_FATAL(copy);
 	CU_ASSERT_PTR_NOT_EQUAL(copy, s);
 	CU_ASSERT_STRING_EQUAL(copy, "pipeline");
 	free(copy);
+}
+
+static void util_allocators_give_a_pointer_for_a_size_of_zero(void)
+{
+	void *p[4] = {pp_malloc(0), pp_calloc(0, 8), pp_mallocarray(0, 8), pp_mallocarray(8, 0)};
+
+	for (int i = 0; i < 4; i++) {
+		CU_ASSERT_PTR_NOT_NULL(p[i]);
+		free(p[i]);
+	}
+}
+
+static void util_mallocarray_refuses_a_count_whose_size_overflows(void)
+{
+	CU_ASSERT_PTR_NULL(pp_mallocarray(SIZE_MAX / 2 + 1, 2));
+	CU_ASSERT_PTR_NULL(pp_mallocarray(SIZE_MAX, SIZE_MAX));
+	CU_ASSERT_PTR_NULL(pp_mallocarray_large(SIZE_MAX / 8 + 1, 8));
+}
+
+static void util_mallocarray_large_gives_memory_that_can_be_written_whole(void)
+{
+	size_t n = (size_t)5 << 20; /* above the 4 MiB from which it aligns to huge pages */
+	unsigned char *p = pp_mallocarray_large(n, 1);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	memset(p, 0, n);
+	p[n - 1] = 7;
+	CU_ASSERT_EQUAL(p[0] + p[n - 1], 7);
+	free(p);
+}
+
+static void util_reallocarray_refuses_an_overflow_and_keeps_the_block(void)
+{
+	int *v = pp_mallocarray(4, sizeof(*v));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+	for (int i = 0; i < 4; i++)
+		v[i] = 10 + i;
+	CU_ASSERT_PTR_NULL(pp_reallocarray(v, SIZE_MAX / sizeof(*v) + 1, sizeof(*v)));
+	/* still the caller's, contents unchanged */
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(v[i], 10 + i);
+	v = pp_reallocarray(v, 1000, sizeof(*v));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+	CU_ASSERT_EQUAL(v[3], 13);
+	free(v);
+}
+
+static void util_nomem_names_the_bytes_asked_for(void)
+{
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL(pp_nomem(&err, 3, 40), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NOMEM);
+	CU_ASSERT_STRING_EQUAL(err.msg, "out of memory allocating 120 bytes");
+	CU_ASSERT_EQUAL(pp_nomem(NULL, 3, 40), -1);
+}
+
+static void util_nomem_names_both_factors_of_a_size_that_overflows(void)
+{
+	struct pp_error err = {0};
+	char want[128];
+
+	snprintf(want, sizeof(want), "out of memory: %zu x 16 bytes do not fit in memory",
+	         SIZE_MAX / 4);
+	CU_ASSERT_EQUAL(pp_nomem(&err, SIZE_MAX / 4, 16), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NOMEM);
+	CU_ASSERT_STRING_EQUAL(err.msg, want);
+}
+
+static void util_grow_makes_room_and_keeps_the_contents(void)
+{
+	struct pp_error err = {0};
+	size_t cap = 0, n = 0;
+	int *v = NULL;
+
+	for (int i = 0; i < 1000; i++) {
+		CU_ASSERT_EQUAL_FATAL(pp_grow((void **)&v, &cap, n + 1, sizeof(*v), &err), 0);
+		CU_ASSERT_FATAL(cap >= n + 1);
+		v[n++] = i;
+	}
+	for (int i = 0; i < 1000; i++)
+		CU_ASSERT_EQUAL(v[i], i);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+	free(v);
+}
+
+static void util_grow_starts_at_eight_and_doubles(void)
+{
+	size_t cap = 0;
+	char *v = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(pp_grow((void **)&v, &cap, 1, 1, NULL), 0);
+	CU_ASSERT_EQUAL(cap, 8);
+	CU_ASSERT_EQUAL_FATAL(pp_grow((void **)&v, &cap, 8, 1, NULL), 0);
+	CU_ASSERT_EQUAL(cap, 8); /* already room: nothing changes */
+	CU_ASSERT_EQUAL_FATAL(pp_grow((void **)&v, &cap, 9, 1, NULL), 0);
+	CU_ASSERT_EQUAL(cap, 16);
+	CU_ASSERT_EQUAL_FATAL(pp_grow((void **)&v, &cap, 100, 1, NULL), 0);
+	CU_ASSERT_EQUAL(cap, 128);
+	free(v);
+}
+
+static void util_grow_refuses_an_overflowing_count_and_leaves_the_array_alone(void)
+{
+	struct pp_error err = {0};
+	size_t cap = 0;
+	int *v = NULL, *before;
+
+	CU_ASSERT_EQUAL_FATAL(pp_grow((void **)&v, &cap, 3, sizeof(*v), &err), 0);
+	v[0] = 1;
+	v[2] = 3;
+	before = v;
+	CU_ASSERT_EQUAL(pp_grow((void **)&v, &cap, SIZE_MAX / 2, sizeof(*v), &err), -1);
+	CU_ASSERT_PTR_EQUAL(v, before);
+	CU_ASSERT_EQUAL(cap, 8);
+	CU_ASSERT_EQUAL(v[0] + v[2], 4);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NOMEM);
+	CU_ASSERT_NSTRING_EQUAL(err.msg, "out of memory", strlen("out of memory"));
+	free(v);
 }
 
 static const struct unit_test tests[] = {
@@ -154,7 +282,16 @@ static const struct unit_test tests[] = {
         UNIT_TEST(util_mul_u64_detects_overflow),
         UNIT_TEST(util_add_u64_detects_overflow),
         UNIT_TEST(util_fail_fills_the_error_and_returns_minus_one),
-        UNIT_TEST(util_xstrdup_copies_the_string),
+        UNIT_TEST(util_strdup_copies_the_string),
+        UNIT_TEST(util_allocators_give_a_pointer_for_a_size_of_zero),
+        UNIT_TEST(util_mallocarray_refuses_a_count_whose_size_overflows),
+        UNIT_TEST(util_mallocarray_large_gives_memory_that_can_be_written_whole),
+        UNIT_TEST(util_reallocarray_refuses_an_overflow_and_keeps_the_block),
+        UNIT_TEST(util_nomem_names_the_bytes_asked_for),
+        UNIT_TEST(util_nomem_names_both_factors_of_a_size_that_overflows),
+        UNIT_TEST(util_grow_makes_room_and_keeps_the_contents),
+        UNIT_TEST(util_grow_starts_at_eight_and_doubles),
+        UNIT_TEST(util_grow_refuses_an_overflowing_count_and_leaves_the_array_alone),
         {NULL, NULL},
 };
 

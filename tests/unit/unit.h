@@ -40,6 +40,10 @@ extern const struct unit_suite suite_sweep;
 extern const struct unit_suite suite_serve_workload;
 extern const struct unit_suite suite_serve;
 
+/* A zeroed array of count elements of size bytes, freed with free(); fails the test (fatally)
+ * when memory runs out. */
+void *unit_calloc(size_t count, size_t size);
+
 struct sim;
 struct config;
 /* Simulates schedule with p devices, m micro-batches and message time t_comm at otherwise
