@@ -247,7 +247,8 @@ struct config_option {
 	             const char *value, struct pp_error *err);
 	void (*format)(const struct config *c, const struct config_option *opt, char *buf,
 	               size_t n);
-	int offered; /* values[0..offered-1] are taken but not offered ("preset") */
+	int offered;         /* values[0..offered-1] are taken but not offered ("preset") */
+	const char *section; /* --help: the title of the group of options this row starts */
 };
 
 /* The option table in --help order; *count receives its length. */

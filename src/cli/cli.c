@@ -51,80 +51,112 @@ struct cmd_option {
 	int modes;           /* enum cli_mode bits of the commands that take it */
 	const char *metavar; /* value name for --help, NULL for flags */
 	const char *help;    /* one line for --help */
+	/* What the option stores in struct cli without further parsing: its value (a string
+	 * field) or true (a bool field), at offset field; CLI_PARSED when take_option parses it. */
+	enum { CLI_PARSED, CLI_STRING, CLI_FLAG } store;
+	size_t field;
 };
+
+#define STRING(f) .store = CLI_STRING, .field = offsetof(struct cli, f)
+#define FLAG(f)   .store = CLI_FLAG, .field = offsetof(struct cli, f)
 
 static const struct cmd_option cmd_options[] = {
         {{"config", required_argument, NULL, OPT_CONFIG_FILE},
          CLI_ALL & ~CLI_COMPARE,
          "FILE",
-         "read settings from a JSON config file (options given too win)"},
+         "read settings from a JSON config file (options given too win)",
+         STRING(config_file)},
         {{"schedules", required_argument, NULL, OPT_SCHEDULES},
          CLI_COMPARE | CLI_SWEEP,
          "LIST",
-         "compare, sweep: comma-separated schedules, or 'all'"},
+         "compare, sweep: comma-separated schedules, or 'all'",
+         STRING(schedules)},
         {{"format", required_argument, NULL, OPT_FORMAT},
          CLI_ALL,
          "FMT",
-         "report format (default text):"},
+         "report format (default text):",
+         STRING(format_name)},
         {{"top", required_argument, NULL, OPT_TOP},
          CLI_SWEEP,
          "N",
-         "sweep: rows of the ranked table (default 10)"},
+         "sweep: rows of the ranked table (default 10)",
+         .store = CLI_PARSED},
         {{"records", required_argument, NULL, OPT_RECORDS},
          CLI_SWEEP,
          "FILE",
-         "sweep: write every point's record to FILE (CSV if it ends in .csv, else JSON lines)"},
+         "sweep: write every point's record to FILE (CSV if it ends in .csv, else JSON lines)",
+         STRING(records_file)},
         {{"fits", no_argument, NULL, OPT_FITS},
          CLI_SWEEP,
          NULL,
-         "sweep: skip points over GPU memory instead of ranking them last"},
+         "sweep: skip points over GPU memory instead of ranking them last",
+         FLAG(fits)},
         {{"jobs", required_argument, NULL, OPT_JOBS},
          CLI_SWEEP | CLI_ADVISE,
          "N",
-         "sweep, advise: simulate on N threads (default: the number of cores)"},
+         "sweep, advise: simulate on N threads (default: the number of cores)",
+         .store = CLI_PARSED},
         {{"shard", required_argument, NULL, OPT_SHARD},
          CLI_SWEEP,
          "K/N",
-         "sweep: evaluate only the K-th of N equal runs of points (for job arrays)"},
+         "sweep: evaluate only the K-th of N equal runs of points (for job arrays)",
+         .store = CLI_PARSED},
         {{"timeline", optional_argument, NULL, OPT_TIMELINE},
          CLI_RUN | CLI_SERVE,
          "WIDTH",
-         "run, serve: append an ASCII timeline WIDTH columns wide (default: terminal, else 100)"},
+         "run, serve: append an ASCII timeline WIDTH columns wide (default: terminal, else 100)",
+         .store = CLI_PARSED},
         {{"dump-ops", required_argument, NULL, OPT_DUMP_OPS},
          CLI_RUN | CLI_SERVE,
          "FILE",
-         "run, serve: write every op with its start and end as CSV to FILE"},
+         "run, serve: write every op with its start and end as CSV to FILE",
+         STRING(dump_ops)},
         {{"trace", required_argument, NULL, OPT_TRACE},
          CLI_RUN | CLI_SERVE,
          "FILE",
-         "run, serve: write a Chrome trace (Perfetto, chrome://tracing) to FILE"},
+         "run, serve: write a Chrome trace (Perfetto, chrome://tracing) to FILE",
+         STRING(trace_file)},
         {{"svg", required_argument, NULL, OPT_SVG},
          CLI_RUN | CLI_COMPARE | CLI_SERVE,
          "FILE",
-         "write an SVG Gantt chart to FILE (compare: every row on one time axis)"},
+         "write an SVG Gantt chart to FILE (compare: every row on one time axis)",
+         STRING(svg_file)},
         {{"color", required_argument, NULL, OPT_COLOR},
          CLI_RUN | CLI_SERVE,
          "WHEN",
          "run, serve: colour the timeline: auto (default: a terminal, without NO_COLOR), always, "
-         "never"},
+         "never",
+         .store = CLI_PARSED},
         {{"export-requests", required_argument, NULL, OPT_EXPORT_REQUESTS},
          CLI_SERVE,
          "FILE",
-         "serve: write the requests as served (JSON lines, a trace for --requests) to FILE"},
+         "serve: write the requests as served (JSON lines, a trace for --requests) to FILE",
+         STRING(requests_file)},
         {{"export-schedule", required_argument, NULL, OPT_EXPORT},
          CLI_RUN,
          "FILE",
-         "run: write the op order to FILE (see --export-format)"},
+         "run: write the op order to FILE (see --export-format)",
+         STRING(export_file)},
         {{"export-format", required_argument, NULL, OPT_EXPORT_FORMAT},
          CLI_RUN,
          "FMT",
-         "run: ppsim (CSV, the default) or torch (PyTorch's compute-only CSV)"},
+         "run: ppsim (CSV, the default) or torch (PyTorch's compute-only CSV)",
+         .store = CLI_PARSED},
         {{"fail-on-oom", no_argument, NULL, OPT_FAIL_ON_OOM},
          CLI_RUN | CLI_COMPARE,
          NULL,
-         "exit 1 without a report when a device is over its GPU's memory"},
-        {{"help", no_argument, NULL, OPT_HELP}, CLI_ALL, NULL, "show this help and exit"},
-        {{"version", no_argument, NULL, OPT_VERSION}, CLI_ALL, NULL, "show the version and exit"},
+         "exit 1 without a report when a device is over its GPU's memory",
+         FLAG(fail_on_oom)},
+        {{"help", no_argument, NULL, OPT_HELP},
+         CLI_ALL,
+         NULL,
+         "show this help and exit",
+         .store = CLI_PARSED},
+        {{"version", no_argument, NULL, OPT_VERSION},
+         CLI_ALL,
+         NULL,
+         "show the version and exit",
+         .store = CLI_PARSED},
 };
 #define N_CMD_OPTIONS (sizeof(cmd_options) / sizeof(cmd_options[0]))
 
@@ -229,22 +261,12 @@ void cli_help_options(FILE *out, unsigned mode)
 		          help != NULL ? help : r->help);
 		free(help);
 	}
-	static const struct {
-		const char *key, *title;
-	} sections[] = {
-	        {"schedule", "Schedule and shape:"},
-	        {"t_f", "Explicit costs (abstract time units):"},
-	        {"link", "Links, communication, memory and stage scaling (both kinds of costs):"},
-	        {"model", "Costs from a model on a GPU (milliseconds):"},
-	        {"requests", "Serving (ppsim serve): requests, batching, costs, metrics:"},
-	};
 
 	for (size_t i = 0; i < n; i++) {
 		char help[512];
 
-		for (size_t k = 0; k < sizeof(sections) / sizeof(sections[0]); k++)
-			if (strcmp(co[i].key, sections[k].key) == 0)
-				fprintf(out, "\n%s\n", sections[k].title);
+		if (co[i].section != NULL)
+			fprintf(out, "\n%s\n", co[i].section);
 		/* a help text ending in ':' goes on with the names the option takes */
 		snprintf(help, sizeof(help), "%s%s%s", co[i].help,
 		         ends_in_colon(co[i].help) ? " " : "",
@@ -418,10 +440,17 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 	char name[64];
 	long x;
 
+	for (size_t i = 0; i < N_CMD_OPTIONS; i++)
+		if (cmd_options[i].opt.val == id && cmd_options[i].store != CLI_PARSED) {
+			char *field = (char *)cli + cmd_options[i].field;
+
+			if (cmd_options[i].store == CLI_STRING)
+				*(const char **)(void *)field = optarg;
+			else
+				*(bool *)(void *)field = true;
+			return -1;
+		}
 	switch (id) {
-	case OPT_FORMAT:
-		cli->format_name = optarg;
-		return -1;
 	case OPT_TOP:
 		if (parse_count("--top", optarg, 1, 100000, &x) != 0)
 			return PP_EXIT_USAGE;
@@ -434,40 +463,10 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 		return -1;
 	case OPT_SHARD:
 		return parse_shard(optarg, cli) == 0 ? -1 : PP_EXIT_USAGE;
-	case OPT_RECORDS:
-		cli->records_file = optarg;
-		return -1;
-	case OPT_FITS:
-		cli->fits = true;
-		return -1;
 	case OPT_TIMELINE:
 		cli->timeline_width = terminal_width();
 		if (optarg != NULL && parse_width(optarg, &cli->timeline_width) != 0)
 			return PP_EXIT_USAGE;
-		return -1;
-	case OPT_DUMP_OPS:
-		cli->dump_ops = optarg;
-		return -1;
-	case OPT_CONFIG_FILE:
-		cli->config_file = optarg;
-		return -1;
-	case OPT_SCHEDULES:
-		cli->schedules = optarg;
-		return -1;
-	case OPT_FAIL_ON_OOM:
-		cli->fail_on_oom = true;
-		return -1;
-	case OPT_EXPORT_REQUESTS:
-		cli->requests_file = optarg;
-		return -1;
-	case OPT_EXPORT:
-		cli->export_file = optarg;
-		return -1;
-	case OPT_TRACE:
-		cli->trace_file = optarg;
-		return -1;
-	case OPT_SVG:
-		cli->svg_file = optarg;
 		return -1;
 	case OPT_COLOR:
 		if (strcmp(optarg, "auto") == 0)

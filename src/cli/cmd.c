@@ -76,6 +76,15 @@ int cmd_fail(const struct pp_error *err)
 	return PP_EXIT_USAGE;
 }
 
+int cmd_report_failed(void)
+{
+	struct pp_error err = {0};
+
+	/* the writers say only that they failed, not for how many bytes */
+	pp_fail(&err, PP_ERR_NOMEM, "out of memory building the report");
+	return cmd_fail(&err);
+}
+
 int cmd_usage(const char *fmt, ...)
 {
 	va_list ap;

@@ -62,6 +62,8 @@ void cmd_help(FILE *out);
 
 /* Prints "ppsim: MSG" for err on stderr and returns the exit status its kind calls for. */
 int cmd_fail(const struct pp_error *err);
+/* Reports that a writer could not build the report (out of memory); returns its exit status. */
+int cmd_report_failed(void);
 /* Prints a usage error built from a printf format, with the pointer to --help; returns 2. */
 int cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -120,8 +120,7 @@ static int report(const struct cli *cli, const struct sweep *sw, const struct sw
 	}
 	a.command = sweep_command(cli, sw);
 	if (a.command == NULL || cli->format->advice(stdout, &a) != 0) {
-		pp_fail(&err, PP_ERR_NOMEM, "out of memory building the report");
-		status = cmd_fail(&err);
+		status = cmd_report_failed();
 	}
 	free((char *)a.command);
 	free(c);

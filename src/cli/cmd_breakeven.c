@@ -117,8 +117,7 @@ int cmd_breakeven(int argc, char **argv)
 		if (status != PP_EXIT_OK) {
 			fprintf(stderr, "ppsim: %s\n", rows[0].reason);
 		} else if (cli.format->breakeven(stdout, rows, n) != 0) {
-			pp_fail(&err, PP_ERR_NOMEM, "out of memory building the report");
-			status = cmd_fail(&err);
+			status = cmd_report_failed();
 		}
 		free(rows);
 	}

@@ -167,8 +167,7 @@ static int compare_serving(const struct cli *cli)
 			status = PP_EXIT_IO;
 	}
 	if (status < 0 && f->serve_compare(stdout, rows, made) != 0) {
-		pp_fail(&err, PP_ERR_NOMEM, "out of memory building the report");
-		status = cmd_fail(&err);
+		status = cmd_report_failed();
 	}
 	for (int i = 0; i < made; i++) {
 		free((char *)rows[i].label);
@@ -245,8 +244,7 @@ int cmd_compare(int argc, char **argv)
 			status = PP_EXIT_IO;
 	}
 	if (status < 0 && cli.format->compare(stdout, rows, nrows) != 0) {
-		pp_fail(&err, PP_ERR_NOMEM, "out of memory building the report");
-		status = cmd_fail(&err);
+		status = cmd_report_failed();
 	}
 	for (int i = 0; i < nrows; i++) {
 		free((char *)rows[i].label);

@@ -89,6 +89,13 @@ static void write_values(FILE *out)
 	      out);
 }
 
+/* Writes the names of the n commands of table, separated by sep. */
+static void write_names(FILE *out, const struct cmd *table, size_t n, const char *sep)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? sep : "", table[i].name);
+}
+
 static void write_script(FILE *out)
 {
 	size_t n;
@@ -104,8 +111,7 @@ static void write_script(FILE *out)
 	      "\t\tprev=${COMP_WORDS[COMP_CWORD-2]}; fi\n"
 	      "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n\t\tcase ${COMP_WORDS[i]} in\n\t\t",
 	      out);
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s%s", i ? "|" : "", table[i].name);
+	write_names(out, table, n, "|");
 	fputs(") cmd=${COMP_WORDS[i]}; break ;;\n\t\tesac\n\tdone\n\tcase $prev in\n", out);
 	write_values(out);
 	fputs("\tesac\n\tif [[ $cur == -* ]]; then\n\t\tcase $cmd in\n", out);
@@ -120,8 +126,7 @@ static void write_script(FILE *out)
 	      "\t\treturn\n\tfi\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n\t\tCOMPREPLY=($(compgen -W \"",
 	      out);
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s%s", i ? " " : "", table[i].name);
+	write_names(out, table, n, " ");
 	fputs("\" -- \"$cur\"))\n", out);
 	/* the commands' arguments, from their rows: file names or fixed words */
 	for (size_t i = 0; i < n; i++)

@@ -53,8 +53,7 @@ int cmd_serve(int argc, char **argv)
 	status = cli_write_outputs(&cli, &r->sim,
 	                           &(struct cli_output){cli.requests_file, write_requests, r});
 	if (status == PP_EXIT_OK && cli.format->serve(stdout, r, &m) != 0) {
-		pp_fail(&err, PP_ERR_NOMEM, "out of memory building the report");
-		status = cmd_fail(&err);
+		status = cmd_report_failed();
 	}
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
 		fputc('\n', stdout);
