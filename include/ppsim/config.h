@@ -299,9 +299,10 @@ int config_fail(const struct config *c, const char *key, struct pp_error *err, c
         __attribute__((format(printf, 4, 5)));
 
 /*
- * Checks the settings as a whole: the schedule exists and accepts (p, v, m), the op count is
- * within max_ops, link settings are consistent, and options of the other pricing mode are
- * not set. Returns 0, or -1 with an error from config_fail.
+ * Checks the settings as a whole: every option set is one a training run takes (those whose
+ * commands column names run; a serving option is refused), the schedule exists and accepts
+ * (p, v, m), the op count is within max_ops, link settings are consistent, and options of the
+ * other pricing mode are not set. Returns 0, or -1 with an error from config_fail.
  */
 int config_validate(const struct config *c, struct pp_error *err);
 
@@ -323,7 +324,8 @@ int config_check_command(const struct config *c, unsigned command, const char *n
  */
 char *config_value_words(const struct config_option *opt, const char *sep, char *buf, size_t n);
 
-/* True when the config sets a serving option (the keys of `ppsim serve`). */
+/* True when the config sets a serving option (one whose commands column names no training
+ * command). */
 bool config_is_serve(const struct config *c);
 
 /*

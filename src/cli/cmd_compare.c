@@ -3,7 +3,8 @@
  * given (or the command line alone) times every schedule of --schedules (or the config's own).
  * A schedule runs with the number of chunks it accepts nearest to -v, so `-v 2` applies to the
  * interleaved schedule while GPipe and 1F1B run with one chunk. Every row is simulated before
- * anything is printed.
+ * anything is printed; the format registry gives the writer of training rows or of serving
+ * rows (a config setting a serving option makes the comparison a serving one).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,9 @@
  * `ppsim sweep`: simulates every point of a grid of options that take lists (-p 2,4,8,
  * -m 8:64:x2, --schedules=all) around a base config, and ranks them. Each record is written in
  * point order as it is ready, whatever the number of threads; --shard evaluates one contiguous
- * run of points so that shard outputs concatenate to the whole stream.
+ * run of points so that shard outputs concatenate to the whole stream. The format registry
+ * gives the writers: a ranked table (text) or a record stream (jsonl, csv), and the --records
+ * file's by its name.
  */
 #include <stdlib.h>
 #include <string.h>

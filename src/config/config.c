@@ -3,7 +3,9 @@
  * row of the table is the whole truth about its option: its names and value kind, the field it
  * sets, the commands that take it, the way of pricing it belongs to, and for name options the
  * names it takes. Parsing, formatting, the checks that refuse an option where it does not
- * apply, --help and completion all read those columns; no other list of option keys exists.
+ * apply (config_check_command, the pricing and flag checks of the validators), --help and
+ * completion all read those columns, so no side list of option keys says what an option is for;
+ * what remains keyed by option are rules on values (burst only with --arrival=bursty).
  */
 #include "ppsim/config.h"
 
