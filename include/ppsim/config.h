@@ -23,7 +23,7 @@
 /* Hard limits on counts (PP_MAX_COUNT, p and m each, is in sched.h), beyond the op cap below. */
 /* p at most: each device costs the reports and the engine a few KB besides its ops */
 #define PP_MAX_DEVICES 65536
-#define PP_MAX_CHUNKS 1024     /* v */
+#define PP_MAX_CHUNKS  1024 /* v */
 /*
  * Cap on the ops one simulation may hold (p * v * m * 2, or * 3 with split backward). About
  * 60 bytes per op are needed, so the cap keeps a run within a few gigabytes.
@@ -155,29 +155,29 @@ struct config {
 	double stage_scale[PP_MAX_LIST];   /* op-time factor per device or per virtual stage */
 	int nstage_scale;                  /* entries in stage_scale; 0: every stage 1 */
 	/* serving (ppsim serve): */
-	char requests[256];         /* request trace file, or "" to generate requests */
-	enum pp_arrival arrival;    /* how generated requests arrive */
-	double rate;                /* requests per 1000 time units (per second in ms) */
-	int num_requests;           /* requests to generate */
-	int burst;                  /* bursty: requests per burst */
-	int concurrency;            /* closed: clients */
-	struct pp_dist prompt;      /* prompt tokens of generated requests */
-	struct pp_dist output;      /* output tokens of generated requests */
-	uint64_t seed;              /* of the request generator */
-	enum pp_batching batching;  /* batching policy */
-	int max_batch;              /* sequences per micro-batch */
-	int max_tokens;             /* new tokens per micro-batch (static, continuous) */
-	int chunk_tokens;           /* chunked: token budget of a micro-batch */
-	int inflight;               /* micro-batches in flight per pipeline; 0: its stages */
-	uint64_t kv_tokens;         /* KV-cache capacity in tokens; 0: unlimited, or from memory */
-	int prefill_stages;         /* disaggregated: stages of the prefill pipeline; 0: p */
-	char kv_link[32];           /* disaggregated: link preset carrying KV caches; "": inter */
-	double step_time;           /* explicit: fixed time of a micro-batch on a stage */
-	double token_time;          /* explicit: time per new token on a stage */
-	double attn_time;           /* explicit: per new token per 1000 tokens of context */
-	double memory_bandwidth;    /* (model) GPU memory bandwidth in GB/s; 0: the GPU's */
-	double window;              /* length of the metric windows; 0: a tenth of the run */
-	char file[256];                    /* the config file read last, for messages */
+	char requests[256];        /* request trace file, or "" to generate requests */
+	enum pp_arrival arrival;   /* how generated requests arrive */
+	double rate;               /* requests per 1000 time units (per second in ms) */
+	int num_requests;          /* requests to generate */
+	int burst;                 /* bursty: requests per burst */
+	int concurrency;           /* closed: clients */
+	struct pp_dist prompt;     /* prompt tokens of generated requests */
+	struct pp_dist output;     /* output tokens of generated requests */
+	uint64_t seed;             /* of the request generator */
+	enum pp_batching batching; /* batching policy */
+	int max_batch;             /* sequences per micro-batch */
+	int max_tokens;            /* new tokens per micro-batch (static, continuous) */
+	int chunk_tokens;          /* chunked: token budget of a micro-batch */
+	int inflight;              /* micro-batches in flight per pipeline; 0: its stages */
+	uint64_t kv_tokens;        /* KV-cache capacity in tokens; 0: unlimited, or from memory */
+	int prefill_stages;        /* disaggregated: stages of the prefill pipeline; 0: p */
+	char kv_link[32];          /* disaggregated: link preset carrying KV caches; "": inter */
+	double step_time;          /* explicit: fixed time of a micro-batch on a stage */
+	double token_time;         /* explicit: time per new token on a stage */
+	double attn_time;          /* explicit: per new token per 1000 tokens of context */
+	double memory_bandwidth;   /* (model) GPU memory bandwidth in GB/s; 0: the GPU's */
+	double window;             /* length of the metric windows; 0: a tenth of the run */
+	char file[256];            /* the config file read last, for messages */
 	struct config_origin origin[CONFIG_MAX_OPTIONS]; /* per option-table row */
 };
 
@@ -195,15 +195,60 @@ enum config_arg {
 	CONFIG_ARG_PATH,   /* a file name (a string in config files) */
 };
 
-/* A row of the option table. */
+/*
+ * The commands an option is for: the commands column of the option table, one bit per command
+ * (the CLI's enum cli_mode is the same set). compare takes serving options too: it compares
+ * serving configs side by side.
+ */
+enum config_command {
+	CONFIG_RUN = 1,
+	CONFIG_COMPARE = 2,
+	CONFIG_SWEEP = 4,
+	CONFIG_ADVISE = 8,
+	CONFIG_BREAKEVEN = 16,
+	CONFIG_SERVE = 32,
+};
+#define CONFIG_TRAINING                                                                            \
+	(CONFIG_RUN | CONFIG_COMPARE | CONFIG_SWEEP | CONFIG_ADVISE | CONFIG_BREAKEVEN)
+#define CONFIG_SERVING (CONFIG_SERVE | CONFIG_COMPARE)
+#define CONFIG_ALL     (CONFIG_TRAINING | CONFIG_SERVE)
+
+/* Which way of pricing ops an option belongs to: the pricing column. */
+enum config_price {
+	CONFIG_PRICE_ANY,      /* either */
+	CONFIG_PRICE_MODEL,    /* only with a model (--model) */
+	CONFIG_PRICE_EXPLICIT, /* only with explicit costs */
+	CONFIG_PRICE_LINK,     /* training: either; serving: only with a model (else --tcomm) */
+};
+
+/* What else an option belongs to, for the checks that refuse it with other settings. */
+enum config_flag {
+	CONFIG_SHAPES_ORDER = 1, /* tunes a schedule generator: not with --schedule-file */
+	CONFIG_GENERATES = 2,    /* describes generated requests: not with --requests */
+};
+
+/* A row of the option table: everything parsing, checking, --help and completion need. */
 struct config_option {
-	const char *name;    /* long option name without dashes: "stages" */
-	int short_name;      /* single-letter option, or 0 */
-	const char *key;     /* the field's name in JSON output and config files: "p" */
-	enum config_arg arg; /* what the value must be */
-	const char *metavar; /* the value's name in --help: "N" */
-	const char *help;    /* one line for --help and the man page */
-	size_t offset;       /* offset of the field it sets in struct config */
+	const char *name;        /* long option name without dashes: "stages" */
+	int short_name;          /* single-letter option, or 0 */
+	const char *key;         /* the field's name in JSON output and config files: "p" */
+	enum config_arg arg;     /* what the value must be */
+	const char *metavar;     /* the value's name in --help: "N" */
+	const char *help;        /* one line for --help and the man page */
+	size_t offset;           /* offset of the field it sets in struct config */
+	unsigned commands;       /* enum config_command bits of the commands that take it */
+	enum config_price price; /* the way of pricing it belongs to */
+	unsigned flags;          /* enum config_flag bits */
+	/* A name option (CONFIG_ARG_NAME) takes one of three kinds of names: */
+	const char *const *values; /* an enum field's names, by value, NULL-terminated; or */
+	const char *preset;        /* a row of this preset table ("model", "gpu", "link"); or */
+	/* what parse reads and format writes (the schedule, token-count distributions) */
+	int (*parse)(struct config *c, const struct config_option *opt, const char *label,
+	             const char *value, struct pp_error *err);
+	void (*format)(const struct config *c, const struct config_option *opt, char *buf,
+	               size_t n);
+	int offered;         /* values[0..offered-1] are taken but not offered ("preset") */
+	const char *section; /* --help: the title of the group of options this row starts */
 };
 
 /* The option table in --help order; *count receives its length. */
@@ -254,24 +299,33 @@ int config_fail(const struct config *c, const char *key, struct pp_error *err, c
         __attribute__((format(printf, 4, 5)));
 
 /*
- * Checks the settings as a whole: the schedule exists and accepts (p, v, m), the op count is
- * within max_ops, link settings are consistent, and options of the other pricing mode are
- * not set. Returns 0, or -1 with an error from config_fail.
+ * Checks the settings as a whole: every option set is one a training run takes (those whose
+ * commands column names run; a serving option is refused), the schedule exists and accepts
+ * (p, v, m), the op count is within max_ops, link settings are consistent, and options of the
+ * other pricing mode are not set. Returns 0, or -1 with an error from config_fail.
  */
 int config_validate(const struct config *c, struct pp_error *err);
 
 /* True when the config prices ops from a model preset. */
 bool config_has_model(const struct config *c);
 
-/* Which commands an option is for. */
-enum config_use {
-	CONFIG_USE_BOTH,     /* training and serving */
-	CONFIG_USE_TRAINING, /* run, compare, sweep, advise, breakeven */
-	CONFIG_USE_SERVE,    /* serve */
-};
-enum config_use config_option_use(const struct config_option *opt);
+/*
+ * Checks that every option c sets is for the command (enum config_command): one that is not
+ * fails as "a serving option: use ppsim serve", "a training option, not for ppsim serve", or
+ * "not for ppsim NAME" (name: the command's). Returns 0, or -1 with an error from config_fail.
+ */
+int config_check_command(const struct config *c, unsigned command, const char *name,
+                         struct pp_error *err);
 
-/* True when the config sets a serving option (the keys of `ppsim serve`). */
+/*
+ * The words the value of opt can be, joined by sep, into buf of size n: the names a name option
+ * takes (a distribution's as "fixed:"), "yes" and "no" for a yes/no option, "" for any other.
+ * --help lists them after a help text ending in ':', completion offers them. Returns buf.
+ */
+char *config_value_words(const struct config_option *opt, const char *sep, char *buf, size_t n);
+
+/* True when the config sets a serving option (one whose commands column names no training
+ * command). */
 bool config_is_serve(const struct config *c);
 
 /*
@@ -321,6 +375,13 @@ double config_msg_time(const struct config *c);
 /* The bandwidth (GB/s) and latency (us) of the intra-node link in explicit mode: the --link
  * preset's, then the overrides; 0 and 0 when no link is set. */
 void config_link(const struct config *c, double *bandwidth, double *latency);
+
+/*
+ * The link presets a model config's pipeline uses, inside a node and between nodes: --link and
+ * --inter-link, else its GPU's (PRESET_DEFAULT_GPU without --gpu), as the cost model resolves
+ * them, into link and inter_link (32 bytes each).
+ */
+void config_model_links(const struct config *c, char *link, char *inter_link);
 
 /* The generator parameters the config asks for. */
 struct sched_params config_sched_params(const struct config *c);

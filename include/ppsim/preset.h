@@ -25,12 +25,12 @@ struct model_preset {
 
 /* A GPU. */
 struct gpu_preset {
-	const char *name;       /* "a100-80g" */
-	double tflops;          /* peak dense bf16 TFLOP/s */
-	double memory_gb;       /* memory in GB (1e9 bytes) */
+	const char *name;        /* "a100-80g" */
+	double tflops;           /* peak dense bf16 TFLOP/s */
+	double memory_gb;        /* memory in GB (1e9 bytes) */
 	double memory_bandwidth; /* memory bandwidth in GB/s */
-	const char *link;       /* default intra-node link preset */
-	const char *inter_link; /* default inter-node link preset */
+	const char *link;        /* default intra-node link preset */
+	const char *inter_link;  /* default inter-node link preset */
 	const char *source;
 };
 
@@ -51,6 +51,12 @@ const struct link_preset *preset_links(size_t *count);
 const struct model_preset *preset_model(const char *name);
 const struct gpu_preset *preset_gpu(const char *name);
 const struct link_preset *preset_link(const char *name);
+
+/* True when the table of kind ("model", "gpu" or "link") has a row named name. */
+bool preset_known(const char *kind, const char *name);
+
+/* The GPU preset a model config without --gpu runs on. */
+#define PRESET_DEFAULT_GPU "a100-80g"
 
 /* Writes the names of one table, "a, b, c", into buf of size n; kind is "model", "gpu" or
  * "link". Returns buf. */

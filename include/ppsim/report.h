@@ -1,7 +1,9 @@
 /*
- * Reporters: turn a finished simulation into text, JSON, an ASCII timeline or an op dump. They
- * only read the simulation, write to the FILE they are given, and keep a fixed key order and
- * fixed number formats so that golden files stay stable.
+ * Reporters: turn a finished simulation (or a comparison, sweep, advice, break-even table or
+ * serving run) into text, JSON, CSV, an ASCII timeline or an op dump. They only read their
+ * result, write to the FILE they are given, and keep a fixed key order and fixed number formats
+ * so that golden files stay stable. --format names a row of one registry (src/report/registry.c)
+ * that holds each format's writer for each kind of result.
  */
 #ifndef PPSIM_REPORT_H
 #define PPSIM_REPORT_H
@@ -21,23 +23,81 @@ struct report_row {
 	const struct sim *sim; /* the simulation */
 };
 
-/* A row of the report-format table (--format). */
+/* One row of a serving comparison: a finished run, its metrics and its name. */
+struct serve_row {
+	const char *label;
+	const struct serve_run *run;
+	const struct serve_metrics *metrics;
+};
+
+/*
+ * The kinds of result a command writes with --format; each format row writes some of them.
+ * A command finds its writer by (format name, kind): report_format_find.
+ */
+enum report_kind {
+	REPORT_RUN,           /* one simulation (run) */
+	REPORT_COMPARE,       /* simulations side by side (compare) */
+	REPORT_SWEEP,         /* a sweep's ranked table or its record stream (sweep) */
+	REPORT_ADVICE,        /* a recommendation (advise) */
+	REPORT_BREAKEVEN,     /* a break-even table (breakeven) */
+	REPORT_SERVE,         /* one serving run (serve) */
+	REPORT_SERVE_COMPARE, /* serving runs side by side (compare of serving configs) */
+};
+
+/*
+ * A row of the format registry (--format): a name and its writer for each kind of result it
+ * writes, NULL for the kinds it does not. Every writer returns 0, or -1 when the output could
+ * not be built (out of memory).
+ */
 struct report_format {
-	const char *name;    /* "text", "json", "csv" */
-	const char *summary; /* one line for --help */
-	/* Writes the report of s to out; returns 0, or -1 when it could not be built. */
+	const char *name;    /* "text", "json", "csv", "jsonl" */
+	const char *summary; /* one line for `ppsim list` */
+	bool human;          /* a report for people, which the ASCII timeline may follow */
+	/* A format often asked for where this one is meant, and this one's long name: `sweep -f
+	 * json` is pointed to "(JSON lines: jsonl)". NULL for none. */
+	const char *mistaken_for, *title;
+	/* Writes the report of s to out. */
 	int (*write)(FILE *out, const struct sim *s);
 	/*
 	 * Writes rows side by side: the best value of each figure marked (text), the speed-up of
-	 * each row against the first. Returns 0, or -1 when it could not be built.
+	 * each row against the first.
 	 */
 	int (*compare)(FILE *out, const struct report_row *rows, int n);
+	/* A sweep as a ranked table of the best rows (report_sweep_table) ... */
+	int (*sweep_table)(FILE *out, const struct sweep *sw, const struct sweep_record *rows,
+	                   int n, const struct sweep_totals *t);
+	/* ... or as a stream of records, each as it is ready, after a header when there is one. */
+	int (*sweep_header)(FILE *out, const struct sweep *sw);
+	int (*sweep_record)(FILE *out, const struct sweep *sw, const struct sweep_record *r);
+	int (*advice)(FILE *out, const struct advice *a);
+	int (*breakeven)(FILE *out, const struct breakeven_row *rows, int n);
+	int (*serve)(FILE *out, const struct serve_run *r, const struct serve_metrics *m);
+	int (*serve_compare)(FILE *out, const struct serve_row *rows, int n);
 };
 
-/* The report formats in --help order; *count receives the length. */
+/* The formats of a run report (the leading rows of the registry) in --help order; *count
+ * receives how many. */
 const struct report_format *report_formats(size_t *count);
-/* The format with that exact name, or NULL. */
+/* The run-report format with that exact name, or NULL. */
 const struct report_format *report_find(const char *name);
+/* The format with that exact name that writes results of kind, or NULL. */
+const struct report_format *report_format_find(const char *name, enum report_kind kind);
+/* True when f writes results of kind. */
+bool report_format_writes(const struct report_format *f, enum report_kind kind);
+/*
+ * Writes the names of the formats that write kind into buf of size n, joined as "text, json"
+ * (sep ", ", last NULL) or "text or json" (sep ", ", last " or "), or "text json" (sep " ").
+ * Returns buf.
+ */
+char *report_format_names(enum report_kind kind, const char *sep, const char *last, char *buf,
+                          size_t n);
+/*
+ * What to tell someone who asked for name where kind is wanted: " (TITLE: NAME)" of the format
+ * that writes kind and is often mistaken for name, or "". Never NULL.
+ */
+const char *report_format_hint(const char *name, enum report_kind kind, char *buf, size_t n);
+/* The format of a sweep's --records file: CSV when path ends in ".csv", else JSON lines. */
+const struct report_format *report_records_format(const char *path);
 
 /* Columns the timeline uses when the caller has no terminal width. */
 #define PP_TIMELINE_WIDTH 100
@@ -106,13 +166,6 @@ int report_breakeven_json(FILE *out, const struct breakeven_row *rows, int n);
  * equivalent sweep; as text or as one JSON object. Return 0. */
 int report_advice_text(FILE *out, const struct advice *a);
 int report_advice_json(FILE *out, const struct advice *a);
-
-/* One row of a serving comparison: a finished run, its metrics and its name. */
-struct serve_row {
-	const char *label;
-	const struct serve_run *run;
-	const struct serve_metrics *metrics;
-};
 
 /*
  * The report of a serving run: text (shape, workload, latency percentiles, bubble, KV cache,

@@ -1,4 +1,11 @@
-/* Command-line parsing shared by `run` and `compare`, driven by the option tables. */
+/*
+ * Command-line parsing shared by the commands that take options, driven by two tables: the
+ * config options (config.c) and the commands' own options below. A row of either says which
+ * commands take it (the commands column, enum cli_mode bits); getopt_long is given every
+ * config option, so that one a command does not take is parsed, set with its origin and then
+ * refused by config_check_command with a message naming where it belongs. --format is looked
+ * up in the format registry by the kind of result the command's row writes.
+ */
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
@@ -44,86 +51,112 @@ struct cmd_option {
 	int modes;           /* enum cli_mode bits of the commands that take it */
 	const char *metavar; /* value name for --help, NULL for flags */
 	const char *help;    /* one line for --help */
+	/* What the option stores in struct cli without further parsing: its value (a string
+	 * field) or true (a bool field), at offset field; CLI_PARSED when take_option parses it. */
+	enum { CLI_PARSED, CLI_STRING, CLI_FLAG } store;
+	size_t field;
 };
+
+#define STRING(f) .store = CLI_STRING, .field = offsetof(struct cli, f)
+#define FLAG(f)   .store = CLI_FLAG, .field = offsetof(struct cli, f)
 
 static const struct cmd_option cmd_options[] = {
         {{"config", required_argument, NULL, OPT_CONFIG_FILE},
-         CLI_RUN | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN | CLI_SERVE,
+         CLI_ALL & ~CLI_COMPARE,
          "FILE",
-         "read settings from a JSON config file (options given too win)"},
+         "read settings from a JSON config file (options given too win)",
+         STRING(config_file)},
         {{"schedules", required_argument, NULL, OPT_SCHEDULES},
          CLI_COMPARE | CLI_SWEEP,
          "LIST",
-         "compare, sweep: comma-separated schedules, or 'all'"},
+         "compare, sweep: comma-separated schedules, or 'all'",
+         STRING(schedules)},
         {{"format", required_argument, NULL, OPT_FORMAT},
-         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN | CLI_SERVE,
+         CLI_ALL,
          "FMT",
-         "report format (default text):"},
+         "report format (default text):",
+         STRING(format_name)},
         {{"top", required_argument, NULL, OPT_TOP},
          CLI_SWEEP,
          "N",
-         "sweep: rows of the ranked table (default 10)"},
+         "sweep: rows of the ranked table (default 10)",
+         .store = CLI_PARSED},
         {{"records", required_argument, NULL, OPT_RECORDS},
          CLI_SWEEP,
          "FILE",
-         "sweep: write every point's record to FILE (CSV if it ends in .csv, else JSON lines)"},
+         "sweep: write every point's record to FILE (CSV if it ends in .csv, else JSON lines)",
+         STRING(records_file)},
         {{"fits", no_argument, NULL, OPT_FITS},
          CLI_SWEEP,
          NULL,
-         "sweep: skip points over GPU memory instead of ranking them last"},
+         "sweep: skip points over GPU memory instead of ranking them last",
+         FLAG(fits)},
         {{"jobs", required_argument, NULL, OPT_JOBS},
          CLI_SWEEP | CLI_ADVISE,
          "N",
-         "sweep, advise: simulate on N threads (default: the number of cores)"},
+         "sweep, advise: simulate on N threads (default: the number of cores)",
+         .store = CLI_PARSED},
         {{"shard", required_argument, NULL, OPT_SHARD},
          CLI_SWEEP,
          "K/N",
-         "sweep: evaluate only the K-th of N equal runs of points (for job arrays)"},
+         "sweep: evaluate only the K-th of N equal runs of points (for job arrays)",
+         .store = CLI_PARSED},
         {{"timeline", optional_argument, NULL, OPT_TIMELINE},
          CLI_RUN | CLI_SERVE,
          "WIDTH",
-         "run, serve: append an ASCII timeline WIDTH columns wide (default: terminal, else 100)"},
+         "run, serve: append an ASCII timeline WIDTH columns wide (default: terminal, else 100)",
+         .store = CLI_PARSED},
         {{"dump-ops", required_argument, NULL, OPT_DUMP_OPS},
          CLI_RUN | CLI_SERVE,
          "FILE",
-         "run, serve: write every op with its start and end as CSV to FILE"},
+         "run, serve: write every op with its start and end as CSV to FILE",
+         STRING(dump_ops)},
         {{"trace", required_argument, NULL, OPT_TRACE},
          CLI_RUN | CLI_SERVE,
          "FILE",
-         "run, serve: write a Chrome trace (Perfetto, chrome://tracing) to FILE"},
+         "run, serve: write a Chrome trace (Perfetto, chrome://tracing) to FILE",
+         STRING(trace_file)},
         {{"svg", required_argument, NULL, OPT_SVG},
          CLI_RUN | CLI_COMPARE | CLI_SERVE,
          "FILE",
-         "write an SVG Gantt chart to FILE (compare: every row on one time axis)"},
+         "write an SVG Gantt chart to FILE (compare: every row on one time axis)",
+         STRING(svg_file)},
         {{"color", required_argument, NULL, OPT_COLOR},
          CLI_RUN | CLI_SERVE,
          "WHEN",
          "run, serve: colour the timeline: auto (default: a terminal, without NO_COLOR), always, "
-         "never"},
+         "never",
+         .store = CLI_PARSED},
         {{"export-requests", required_argument, NULL, OPT_EXPORT_REQUESTS},
          CLI_SERVE,
          "FILE",
-         "serve: write the requests as served (JSON lines, a trace for --requests) to FILE"},
+         "serve: write the requests as served (JSON lines, a trace for --requests) to FILE",
+         STRING(requests_file)},
         {{"export-schedule", required_argument, NULL, OPT_EXPORT},
          CLI_RUN,
          "FILE",
-         "run: write the op order to FILE (see --export-format)"},
+         "run: write the op order to FILE (see --export-format)",
+         STRING(export_file)},
         {{"export-format", required_argument, NULL, OPT_EXPORT_FORMAT},
          CLI_RUN,
          "FMT",
-         "run: ppsim (CSV, the default) or torch (PyTorch's compute-only CSV)"},
+         "run: ppsim (CSV, the default) or torch (PyTorch's compute-only CSV)",
+         .store = CLI_PARSED},
         {{"fail-on-oom", no_argument, NULL, OPT_FAIL_ON_OOM},
          CLI_RUN | CLI_COMPARE,
          NULL,
-         "exit 1 without a report when a device is over its GPU's memory"},
+         "exit 1 without a report when a device is over its GPU's memory",
+         FLAG(fail_on_oom)},
         {{"help", no_argument, NULL, OPT_HELP},
-         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN | CLI_SERVE,
+         CLI_ALL,
          NULL,
-         "show this help and exit"},
+         "show this help and exit",
+         .store = CLI_PARSED},
         {{"version", no_argument, NULL, OPT_VERSION},
-         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN | CLI_SERVE,
+         CLI_ALL,
          NULL,
-         "show the version and exit"},
+         "show the version and exit",
+         .store = CLI_PARSED},
 };
 #define N_CMD_OPTIONS (sizeof(cmd_options) / sizeof(cmd_options[0]))
 
@@ -147,58 +180,99 @@ static void help_line(FILE *out, int short_name, const char *name, int has_arg, 
 		fprintf(out, "  %-26s %s\n", left, help);
 }
 
-/* Names of the report formats, "text, json", into buf of size n. */
-static char *format_names(char *buf, size_t n)
+/* True when a help text ends in ':', which a list of the values the option takes follows. */
+static bool ends_in_colon(const char *help)
 {
-	size_t count, len = 0;
-	const struct report_format *f = report_formats(&count);
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < count && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", f[i].name);
-	return buf;
+	return *help != '\0' && help[strlen(help) - 1] == ':';
 }
 
-void cli_help_options(FILE *out, enum cli_mode mode)
+void cli_write_format_lists(FILE *out, bool case_branch)
+{
+	size_t n;
+	const struct cmd *c = cmd_table(&n);
+	char first[128], list[128], other[128];
+	bool done[64] = {false};
+
+	/* run's list is the default; each other list once, with every command writing it */
+	report_format_names(c[0].kind, case_branch ? " " : ", ", NULL, first, sizeof(first));
+	for (size_t i = 1; i < n && i < 64; i++) {
+		if (c[i].mode == 0 || done[i])
+			continue;
+		report_format_names(c[i].kind, case_branch ? " " : ", ", NULL, list, sizeof(list));
+		if (strcmp(list, first) == 0)
+			continue;
+		fprintf(out, case_branch ? "\t\t%s" : "; %s", c[i].name);
+		for (size_t k = i + 1; k < n && k < 64; k++) {
+			if (c[k].mode == 0)
+				continue;
+			report_format_names(c[k].kind, case_branch ? " " : ", ", NULL, other,
+			                    sizeof(other));
+			if (strcmp(other, list) == 0) {
+				fprintf(out, case_branch ? "|%s" : ", %s", c[k].name);
+				done[k] = true;
+			}
+		}
+		if (case_branch)
+			fprintf(out, ") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")) ;;\n", list);
+		else
+			fprintf(out, ": %s", list);
+	}
+	if (case_branch)
+		fprintf(out, "\t\t*) COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")) ;;\n", first);
+}
+
+int cli_bad_format(unsigned mode, const char *name)
+{
+	const struct cmd *c = cmd_of_mode(mode);
+	char list[128], hint[128];
+
+	if (c->format_subject == NULL)
+		return cmd_usage("--format '%s': unknown format", name);
+	return cmd_usage("--format '%s': %s writes %s%s", name, c->format_subject,
+	                 report_format_names(c->kind, ", ", " or ", list, sizeof(list)),
+	                 report_format_hint(name, c->kind, hint, sizeof(hint)));
+}
+
+void cli_help_options(FILE *out, unsigned mode)
 {
 	size_t n;
 	const struct config_option *co = config_options(&n);
-	char help[512], names[256];
+	char names[256];
 
 	fputs("Input and output:\n", out);
 	for (size_t i = 0; i < N_CMD_OPTIONS; i++) {
 		const struct cmd_option *r = &cmd_options[i];
 		int short_name = r->opt.val < 128 ? r->opt.val : 0;
+		char *help = NULL;
+		size_t len = 0;
+		FILE *h;
 
-		if (!(r->modes & (int)mode))
+		if (!(r->modes & mode))
 			continue;
-		/* the format option lists the reporter table */
-		snprintf(help, sizeof(help), "%s%s%s%s", r->help, r->opt.val == OPT_FORMAT ? " " : "",
-		         r->opt.val == OPT_FORMAT ? format_names(names, sizeof(names)) : "",
-		         r->opt.val == OPT_FORMAT
-		                 ? "; sweep: text, jsonl, csv; advise, breakeven: text, json"
-		                 : "");
-		help_line(out, short_name, r->opt.name, r->opt.has_arg, r->metavar, help);
+		/* the format option lists the registry's formats of each command */
+		h = ends_in_colon(r->help) ? open_memstream(&help, &len) : NULL;
+		if (h != NULL) {
+			fprintf(h, "%s %s", r->help,
+			        report_format_names(REPORT_RUN, ", ", NULL, names, sizeof(names)));
+			cli_write_format_lists(h, false);
+			fclose(h);
+		}
+		help_line(out, short_name, r->opt.name, r->opt.has_arg, r->metavar,
+		          help != NULL ? help : r->help);
+		free(help);
 	}
-	static const struct {
-		const char *key, *title;
-	} sections[] = {
-	        {"schedule", "Schedule and shape:"},
-	        {"t_f", "Explicit costs (abstract time units):"},
-	        {"link", "Links, communication, memory and stage scaling (both kinds of costs):"},
-	        {"model", "Costs from a model on a GPU (milliseconds):"},
-	        {"requests", "Serving (ppsim serve): requests, batching, costs, metrics:"},
-	};
 
 	for (size_t i = 0; i < n; i++) {
-		for (size_t k = 0; k < sizeof(sections) / sizeof(sections[0]); k++)
-			if (strcmp(co[i].key, sections[k].key) == 0)
-				fprintf(out, "\n%s\n", sections[k].title);
-		/* the schedule option lists the generator table */
+		char help[512];
+
+		if (co[i].section != NULL)
+			fprintf(out, "\n%s\n", co[i].section);
+		/* a help text ending in ':' goes on with the names the option takes */
 		snprintf(help, sizeof(help), "%s%s%s", co[i].help,
-		         strcmp(co[i].name, "schedule") == 0 ? " " : "",
-		         strcmp(co[i].name, "schedule") == 0 ? sched_names(names, sizeof(names))
-		                                             : "");
+		         ends_in_colon(co[i].help) ? " " : "",
+		         ends_in_colon(co[i].help)
+		                 ? config_value_words(&co[i], ", ", names, sizeof(names))
+		                 : "");
 		help_line(out, co[i].short_name, co[i].name, required_argument, co[i].metavar,
 		          help);
 	}
@@ -208,7 +282,6 @@ void cli_write_option_names(FILE *out, enum cli_mode mode)
 {
 	size_t n;
 	const struct config_option *co = config_options(&n);
-	enum config_use skip = mode == CLI_SERVE ? CONFIG_USE_TRAINING : CONFIG_USE_SERVE;
 
 	for (size_t i = 0; i < N_CMD_OPTIONS; i++)
 		if (cmd_options[i].modes & (int)mode) {
@@ -217,20 +290,23 @@ void cli_write_option_names(FILE *out, enum cli_mode mode)
 				fprintf(out, "-%c ", cmd_options[i].opt.val);
 		}
 	for (size_t i = 0; i < n; i++)
-		if (config_option_use(&co[i]) != skip) {
+		if (co[i].commands & (unsigned)mode) {
 			fprintf(out, "--%s ", co[i].name);
 			if (co[i].short_name)
 				fprintf(out, "-%c ", co[i].short_name);
 		}
 }
 
-/* Builds the getopt_long tables for mode from the config table and cmd_options. */
+/* Builds the getopt_long tables for mode from the config table and cmd_options; NULL when out
+ * of memory. */
 static struct option *build_options(enum cli_mode mode, char *shorts, size_t nshorts)
 {
 	size_t n, k = 0, j = 0;
 	const struct config_option *co = config_options(&n);
-	struct option *opts = pp_xcalloc(n + N_CMD_OPTIONS + 1, sizeof(*opts));
+	struct option *opts = pp_calloc(n + N_CMD_OPTIONS + 1, sizeof(*opts));
 
+	if (opts == NULL)
+		return NULL;
 	shorts[j++] = ':';
 	for (size_t i = 0; i < n; i++) {
 		opts[k++] =
@@ -364,10 +440,17 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 	char name[64];
 	long x;
 
+	for (size_t i = 0; i < N_CMD_OPTIONS; i++)
+		if (cmd_options[i].opt.val == id && cmd_options[i].store != CLI_PARSED) {
+			char *field = (char *)cli + cmd_options[i].field;
+
+			if (cmd_options[i].store == CLI_STRING)
+				*(const char **)(void *)field = optarg;
+			else
+				*(bool *)(void *)field = true;
+			return -1;
+		}
 	switch (id) {
-	case OPT_FORMAT:
-		cli->format_name = optarg;
-		return -1;
 	case OPT_TOP:
 		if (parse_count("--top", optarg, 1, 100000, &x) != 0)
 			return PP_EXIT_USAGE;
@@ -380,40 +463,10 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 		return -1;
 	case OPT_SHARD:
 		return parse_shard(optarg, cli) == 0 ? -1 : PP_EXIT_USAGE;
-	case OPT_RECORDS:
-		cli->records_file = optarg;
-		return -1;
-	case OPT_FITS:
-		cli->fits = true;
-		return -1;
 	case OPT_TIMELINE:
 		cli->timeline_width = terminal_width();
 		if (optarg != NULL && parse_width(optarg, &cli->timeline_width) != 0)
 			return PP_EXIT_USAGE;
-		return -1;
-	case OPT_DUMP_OPS:
-		cli->dump_ops = optarg;
-		return -1;
-	case OPT_CONFIG_FILE:
-		cli->config_file = optarg;
-		return -1;
-	case OPT_SCHEDULES:
-		cli->schedules = optarg;
-		return -1;
-	case OPT_FAIL_ON_OOM:
-		cli->fail_on_oom = true;
-		return -1;
-	case OPT_EXPORT_REQUESTS:
-		cli->requests_file = optarg;
-		return -1;
-	case OPT_EXPORT:
-		cli->export_file = optarg;
-		return -1;
-	case OPT_TRACE:
-		cli->trace_file = optarg;
-		return -1;
-	case OPT_SVG:
-		cli->svg_file = optarg;
 		return -1;
 	case OPT_COLOR:
 		if (strcmp(optarg, "auto") == 0)
@@ -453,15 +506,22 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 	struct option *opts = build_options(mode, shorts, sizeof(shorts));
 	size_t n;
 	const struct config_option *co = config_options(&n);
+	const struct cmd *cmd = cmd_of_mode(mode);
+	struct pp_error err = {0};
 	int ch, status = -1;
 
 	memset(cli, 0, sizeof(*cli));
-	cli->format = report_find("text");
+	cli->mode = mode;
 	cli->format_name = "text";
 	cli->color = color_auto();
 	cli->jobs = cores();
 	cli->shard = cli->nshards = 1;
-	cli->set = pp_xmallocarray((size_t)argc + 1, sizeof(*cli->set));
+	cli->set = pp_mallocarray((size_t)argc + 1, sizeof(*cli->set));
+	if (opts == NULL || cli->set == NULL) {
+		free(opts);
+		pp_nomem(&err, (size_t)argc + 1, sizeof(*cli->set));
+		return cmd_fail(&err);
+	}
 	opterr = 0;
 	optind = 0; /* GNU getopt: a full reset, also of a scan left inside "-pm4" */
 	while (status < 0 && (ch = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
@@ -494,14 +554,14 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 		                             argv[optind], argv[optind])
 		                 : cmd_usage("unexpected argument '%s'", argv[optind]);
 	}
-	if (status < 0 && (mode == CLI_RUN || mode == CLI_COMPARE || mode == CLI_SERVE)) {
-		cli->format = report_find(cli->format_name);
+	if (status < 0) {
+		cli->format = report_format_find(cli->format_name, cmd->kind);
 		if (cli->format == NULL)
-			status = cmd_usage("--format '%s': unknown format", cli->format_name);
+			status = cli_bad_format(mode, cli->format_name);
 	}
 	if (status < 0 && cli->export_format_set && cli->export_file == NULL)
 		status = cmd_usage("--export-format: needs --export-schedule=FILE");
-	if (status < 0 && cli->timeline_width > 0 && strcmp(cli->format->name, "text") != 0)
+	if (status < 0 && cli->timeline_width > 0 && !cli->format->human)
 		status = cmd_usage("--timeline: only with --format=text");
 	free(opts);
 	return status;
@@ -516,16 +576,21 @@ void cli_release(struct cli *cli)
 int cli_write_files(const struct cli_output *outs, int n)
 {
 	struct pp_error err = {0};
-	struct outfile **f = pp_xcalloc((size_t)(n > 0 ? n : 1), sizeof(*f));
+	struct outfile **f = pp_calloc((size_t)(n > 0 ? n : 1), sizeof(*f));
 	int i, status = PP_EXIT_OK;
 
+	if (f == NULL) {
+		pp_nomem(&err, (size_t)n, sizeof(*f));
+		return cmd_fail(&err);
+	}
 	/* every file is written and closed before any replaces its target */
 	for (i = 0; i < n && status == PP_EXIT_OK; i++) {
 		f[i] = outfile_open(outs[i].path, &err);
 		if (f[i] == NULL) {
 			status = cmd_fail(&err);
 		} else if (outs[i].write(outfile_stream(f[i]), outs[i].ctx) != 0) {
-			pp_fail(&err, PP_ERR_IO, "cannot write '%s': out of memory", outs[i].path);
+			pp_fail(&err, PP_ERR_NOMEM, "cannot write '%s': out of memory",
+			        outs[i].path);
 			status = cmd_fail(&err);
 		} else if (outfile_finish(f[i], &err) != 0) {
 			status = cmd_fail(&err); /* a full disk shows here, before any rename */
@@ -614,13 +679,52 @@ int cli_config(const struct cli *cli, const char *file, struct config *c, struct
 	for (int i = 0; i < cli->nset; i++)
 		if (config_set(c, cli->set[i].opt, cli->set[i].label, cli->set[i].value, err) != 0)
 			return -1;
-	return 0;
+	return config_check_command(c, cli->mode, cmd_of_mode(cli->mode)->name, err);
+}
+
+int cli_parse_sweep(int argc, char **argv, enum cli_mode mode, struct cli *cli, struct sweep *sw)
+{
+	struct pp_error err = {0};
+	int status = cli_parse(argc, argv, mode, cli);
+
+	if (status >= 0) {
+		cli_release(cli);
+		return status;
+	}
+	if (cli_sweep(cli, sw, &err) != 0) {
+		cli_release(cli);
+		return cmd_fail(&err);
+	}
+	return -1;
+}
+
+int cli_check_sweep(const struct cli *cli, const struct sweep *sw, struct pp_error *err)
+{
+	struct config *c = pp_malloc(sizeof(*c));
+	int rc = 0;
+
+	if (c == NULL)
+		return pp_nomem(err, 1, sizeof(*c));
+	/* an axis of several values is not in the base: its first value stands for it */
+	*c = sw->base;
+	for (int i = 0; i < sw->naxes && rc == 0; i++)
+		if (sw->axes[i].nvalues > 1)
+			rc = config_set(c, sw->axes[i].opt, sw->axes[i].label,
+			                sw->axes[i].values[0], err);
+	if (rc == 0)
+		rc = config_check_command(c, cli->mode, cmd_of_mode(cli->mode)->name, err);
+	free(c);
+	return rc;
 }
 
 int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)
 {
-	struct config *base = pp_xmalloc(sizeof(*base));
+	struct config *base = pp_malloc(sizeof(*base));
 
+	if (base == NULL) {
+		sweep_init(sw, NULL);
+		return pp_nomem(err, 1, sizeof(*base));
+	}
 	config_init(base);
 	if (cli->config_file != NULL && config_load_file(base, cli->config_file, err) != 0) {
 		free(base);

@@ -17,15 +17,16 @@
 #include "ppsim/sim.h"
 #include "ppsim/sweep.h"
 
-/* Which command parses; options name the commands they belong to. */
+/* Which command parses: its bit in the commands column of the option tables. */
 enum cli_mode {
-	CLI_RUN = 1,
-	CLI_COMPARE = 2,
-	CLI_SWEEP = 4,
-	CLI_ADVISE = 8,
-	CLI_BREAKEVEN = 16,
-	CLI_SERVE = 32,
+	CLI_RUN = CONFIG_RUN,
+	CLI_COMPARE = CONFIG_COMPARE,
+	CLI_SWEEP = CONFIG_SWEEP,
+	CLI_ADVISE = CONFIG_ADVISE,
+	CLI_BREAKEVEN = CONFIG_BREAKEVEN,
+	CLI_SERVE = CONFIG_SERVE,
 };
+#define CLI_ALL CONFIG_ALL
 
 /* One config option given on the command line, applied in order. */
 struct cli_assignment {
@@ -36,8 +37,9 @@ struct cli_assignment {
 
 /* What a command line asked for. */
 struct cli {
-	const struct report_format *format;  /* run, compare: report on stdout */
-	const char *format_name;             /* --format as given (sweep: text, jsonl, csv) */
+	enum cli_mode mode;                  /* the command parsing */
+	const struct report_format *format;  /* --format: writes the command's kind of result */
+	const char *format_name;             /* --format as given */
 	int timeline_width;                  /* run: 0 for no timeline */
 	const char *dump_ops;                /* run: CSV path, or NULL */
 	const char *config_file;             /* run: -c FILE, or NULL */
@@ -52,26 +54,28 @@ struct cli {
 	bool export_format_set;              /* run: --export-format was given */
 	char **files;                        /* compare: config files (positional) */
 	int nfiles;
-	int top;                             /* sweep: rows of the ranked table */
-	const char *records_file;            /* sweep: every record to this file, or NULL */
-	bool fits;                           /* sweep, advise: skip points over GPU memory */
-	int jobs;                            /* sweep, advise: threads (default: the cores) */
-	uint64_t shard, nshards;             /* sweep: evaluate shard K of N (1 of 1) */
+	int top;                    /* sweep: rows of the ranked table */
+	const char *records_file;   /* sweep: every record to this file, or NULL */
+	bool fits;                  /* sweep, advise: skip points over GPU memory */
+	int jobs;                   /* sweep, advise: threads (default: the cores) */
+	uint64_t shard, nshards;    /* sweep: evaluate shard K of N (1 of 1) */
 	struct cli_assignment *set; /* config options in command-line order */
 	int nset;
 };
 
 /*
- * Parses argv for the command of mode. Returns -1 when the command should go on, or the exit
- * status when it should stop (after --help, --version or a usage error, already reported).
- * Free the result with cli_release.
+ * Parses argv for the command of mode: the options whose commands column names it, and
+ * --format, which must name a format writing the command's kind of result. Returns -1 when the
+ * command should go on, or the exit status when it should stop (after --help, --version or a
+ * usage error, already reported). Free the result with cli_release.
  */
 int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli);
 void cli_release(struct cli *cli);
 
 /*
  * The config of one simulation: defaults, then the config file (NULL for none), then the
- * command line's assignments. Returns 0, or -1 with err set.
+ * command line's assignments; every option set must be for the command (config_check_command).
+ * Returns 0, or -1 with err set.
  */
 int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err);
 
@@ -84,13 +88,36 @@ int cli_config(const struct cli *cli, const char *file, struct config *c, struct
 int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err);
 
 /*
+ * cli_parse, then cli_sweep, for the commands that search a grid (sweep, advise, breakeven).
+ * Returns -1 to go on with cli and sw (release both), or the exit status after reporting it,
+ * with both released.
+ */
+int cli_parse_sweep(int argc, char **argv, enum cli_mode mode, struct cli *cli, struct sweep *sw);
+
+/*
+ * Checks that every option sw's base sets or an axis varies is for the command parsed
+ * (config_check_command). Returns 0, or -1 with err.
+ */
+int cli_check_sweep(const struct cli *cli, const struct sweep *sw, struct pp_error *err);
+
+/*
  * Writes the options the command of mode takes, as a user types them ("--stages -p ..."),
- * separated by spaces: its own options and the config options for it (training or serving).
+ * separated by spaces: its own options and the config options whose commands column names it.
  */
 void cli_write_option_names(FILE *out, enum cli_mode mode);
 
 /* Writes the option lines of --help for the commands in mode. */
-void cli_help_options(FILE *out, enum cli_mode mode);
+void cli_help_options(FILE *out, unsigned mode);
+
+/*
+ * Writes the --format choices of the commands whose lists differ from run's, grouped by list,
+ * as "; sweep: text, jsonl, csv; advise, breakeven: text, json" (for --help) or as bash case
+ * branches (for completion, with case_branch true). Returns nothing.
+ */
+void cli_write_format_lists(FILE *out, bool case_branch);
+
+/* The usage error of a --format the command of mode does not write; returns 2. */
+int cli_bad_format(unsigned mode, const char *name);
 
 /* One output file: its path and the function that writes it from ctx (0, or -1 out of memory). */
 struct cli_output {
@@ -118,7 +145,8 @@ int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct c
 
 /*
  * With --fail-on-oom, the error for a simulation with a device over its GPU's memory: returns
- * 0 when there is none (or the option is off), else -1 with a PP_ERR_DEVICE_MEM error naming the device.
+ * 0 when there is none (or the option is off), else -1 with a PP_ERR_DEVICE_MEM error naming the
+ * device.
  */
 int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error *err);
 

@@ -1,6 +1,9 @@
 /*
  * The commands of the ppsim program: the dispatch table, what they share (error reporting,
- * help), and cmd_main, which runs one and checks that standard output was written.
+ * help), and cmd_main, which runs one and checks that standard output was written. A row holds
+ * all a command's properties: its bit in the options' commands column (so the options it takes
+ * come from the option tables), the kind of result its --format picks a writer for, and what
+ * completion offers for its arguments; --help and the completion script are generated from it.
  */
 #include <errno.h>
 #include <poll.h>
@@ -15,32 +18,43 @@
 #include "cmd.h"
 
 static const struct cmd commands[] = {
-        {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run},
+        {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run,
+         .mode = CLI_RUN, .kind = REPORT_RUN},
         {"compare", "[OPTIONS] [CONFIG.json]...",
-         "several schedules or configs side by side (--schedules=a,b,...)", cmd_compare},
+         "several schedules or configs side by side (--schedules=a,b,...)", cmd_compare,
+         .mode = CLI_COMPARE, .kind = REPORT_COMPARE, .file_args = true},
         {"sweep", "[OPTIONS]",
-         "simulate a grid of options given as lists (-p 2,4,8 -m 8:64:x2) and rank it",
-         cmd_sweep},
+         "simulate a grid of options given as lists (-p 2,4,8 -m 8:64:x2) and rank it", cmd_sweep,
+         .mode = CLI_SWEEP, .kind = REPORT_SWEEP, .format_subject = "a sweep"},
         {"advise", "[OPTIONS]",
          "recommend tp, p, v, m and a schedule for a model on a cluster (--gpus, --global-batch)",
-         cmd_advise},
+         cmd_advise, .mode = CLI_ADVISE, .kind = REPORT_ADVICE, .format_subject = "advise"},
         {"breakeven", "[OPTIONS]",
          "where interleaving stops paying: 1F1B against interleaved per link and comm mode",
-         cmd_breakeven},
+         cmd_breakeven, .mode = CLI_BREAKEVEN, .kind = REPORT_BREAKEVEN,
+         .format_subject = "breakeven"},
         {"serve", "[OPTIONS]",
          "simulate an inference pipeline serving requests: batching, TTFT, TPOT, bubbles",
-         cmd_serve},
+         cmd_serve, .mode = CLI_SERVE, .kind = REPORT_SERVE},
         {"validate", "FILE", "check a schedule file: coverage, placement, dependencies",
-         cmd_validate},
-        {"list", "", "list the schedules, presets and report formats", cmd_list},
+         cmd_validate, .file_args = true},
+        {"list", "", "list the schedules, presets and report formats", cmd_list, .mode = 0},
         {"completion", "bash", "print a bash completion script: source <(ppsim completion bash)",
-         cmd_completion},
+         cmd_completion, .arg_words = "bash"},
 };
 
 const struct cmd *cmd_table(size_t *count)
 {
 	*count = sizeof(commands) / sizeof(commands[0]);
 	return commands;
+}
+
+const struct cmd *cmd_of_mode(unsigned mode)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (commands[i].mode == mode)
+			return &commands[i];
+	return NULL;
 }
 
 int cmd_fail(const struct pp_error *err)
@@ -60,6 +74,15 @@ int cmd_fail(const struct pp_error *err)
 		break;
 	}
 	return PP_EXIT_USAGE;
+}
+
+int cmd_report_failed(void)
+{
+	struct pp_error err = {0};
+
+	/* the writers say only that they failed, not for how many bytes */
+	pp_fail(&err, PP_ERR_NOMEM, "out of memory building the report");
+	return cmd_fail(&err);
 }
 
 int cmd_usage(const char *fmt, ...)
@@ -92,10 +115,10 @@ void cmd_help(FILE *out)
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "  %-24s %s\n", c[i].name, c[i].summary);
 	fputc('\n', out);
-	cli_help_options(out, CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_BREAKEVEN |
-	                              CLI_SERVE);
+	cli_help_options(out, CLI_ALL);
 	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, a device out of memory\n"
-	      "with --fail-on-oom, or nothing advise tried fits), 2 usage error, 3 invalid config,\n"
+	      "with --fail-on-oom, or nothing advise tried fits), 2 usage error, 3 invalid "
+	      "config,\n"
 	      "schedule file or request trace, 4 I/O error.\n"
 	      "Example: ppsim --schedule=1f1b -p 4 -m 8 --timeline\n",
 	      out);
@@ -129,7 +152,8 @@ int cmd_main(int argc, char **argv)
 		/* whoever read the output has stopped reading: nothing went wrong here */
 		if (why == EPIPE || reader_gone())
 			return status;
-		fprintf(stderr, "ppsim: standard output: %s\n", why ? strerror(why) : "write error");
+		fprintf(stderr, "ppsim: standard output: %s\n",
+		        why ? strerror(why) : "write error");
 		return PP_EXIT_IO;
 	}
 	return status;

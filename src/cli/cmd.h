@@ -2,11 +2,16 @@
 #ifndef PPSIM_CMD_H
 #define PPSIM_CMD_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
+#include "ppsim/report.h"
 #include "ppsim/util.h"
 
-/* A row of the subcommand table. */
+/*
+ * A row of the subcommand table: everything --help, completion, option parsing and --format
+ * need to know about the command.
+ */
 struct cmd {
 	const char *name;     /* "run" */
 	const char *synopsis; /* arguments after the name, for the usage lines */
@@ -14,10 +19,23 @@ struct cmd {
 	/* Runs the command on argv[0..argc-1] (argv[0] is the command name); returns the exit
 	 * status. */
 	int (*fn)(int argc, char **argv);
+	/*
+	 * The command's bit (enum cli_mode, the commands column of the option tables): the options
+	 * it takes are the rows naming it. 0 for a command without options (list, validate).
+	 */
+	unsigned mode;
+	enum report_kind kind; /* what --format writes (with mode != 0) */
+	/* How a refused --format names what the command writes ("a sweep writes text, jsonl or
+	 * csv"); NULL: the refusal says "unknown format". */
+	const char *format_subject;
+	bool file_args;        /* completion: its arguments are file names */
+	const char *arg_words; /* completion: the words its arguments are, or NULL */
 };
 
 /* The subcommand table in --help order; *count receives the length. */
 const struct cmd *cmd_table(size_t *count);
+/* The row of the command whose bit is mode (enum cli_mode). */
+const struct cmd *cmd_of_mode(unsigned mode);
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -44,6 +62,8 @@ void cmd_help(FILE *out);
 
 /* Prints "ppsim: MSG" for err on stderr and returns the exit status its kind calls for. */
 int cmd_fail(const struct pp_error *err);
+/* Reports that a writer could not build the report (out of memory); returns its exit status. */
+int cmd_report_failed(void);
 /* Prints a usage error built from a printf format, with the pointer to --help; returns 2. */
 int cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -3,7 +3,8 @@
  * v, the micro-batch size and every schedule (whatever the command line or config does not
  * fix) at the given GPU count and global batch, keeps what fits GPU memory, and reports the
  * best and the runner-up with the reasons, interleaving's break-even at the best layout on the
- * cluster's links, and the equivalent `ppsim sweep` command.
+ * cluster's links, and the equivalent `ppsim sweep` command, in the --format the registry
+ * gives for advice.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,84 +14,64 @@
 #include "cmd.h"
 #include "ppsim/advise.h"
 
-/* Appends text to the growing string *s of length *len, quoted for a POSIX shell if needed. */
-static void append_word(char **s, size_t *len, const char *text)
+/* Writes text to out, quoted for a POSIX shell when it holds anything but plain characters. */
+static void write_word(FILE *out, const char *text)
 {
-	bool plain = *text != '\0' && strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	                                           "0123456789_./,:=+-") == strlen(text);
-	size_t need = *len + 4 * strlen(text) + 4;
+	bool plain =
+	        *text != '\0' && strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                                      "0123456789_./,:=+-") == strlen(text);
 
-	*s = pp_xrealloc(*s, need);
 	if (plain) {
-		*len += (size_t)sprintf(*s + *len, "%s", text);
+		fputs(text, out);
 		return;
 	}
-	(*s)[(*len)++] = '\'';
-	for (const char *p = text; *p; p++) {
-		if (*p == '\'') {
-			memcpy(*s + *len, "'\\''", 4);
-			*len += 4;
-		} else {
-			(*s)[(*len)++] = *p;
-		}
-	}
-	(*s)[(*len)++] = '\'';
-	(*s)[*len] = '\0';
+	fputc('\'', out);
+	for (const char *p = text; *p; p++)
+		if (*p == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*p, out);
+	fputc('\'', out);
 }
 
-/* Appends text as it is to the growing string *s of length *len. */
-static void append_raw(char **s, size_t *len, const char *text)
-{
-	*s = pp_xrealloc(*s, *len + strlen(text) + 1);
-	strcpy(*s + *len, text);
-	*len += strlen(text);
-}
-
-/* The `ppsim sweep` command line that searches what sw searches. */
+/* The `ppsim sweep` command line that searches what sw searches, or NULL out of memory. */
 static char *sweep_command(const struct cli *cli, const struct sweep *sw)
 {
-	char *s = pp_xstrdup("ppsim sweep");
-	size_t len = strlen(s);
+	char *s = NULL, *word = NULL;
+	size_t len = 0, wlen = 0;
+	FILE *out = open_memstream(&s, &len);
 
+	if (out == NULL)
+		return NULL;
+	fputs("ppsim sweep", out);
 	if (cli->config_file != NULL) {
-		append_raw(&s, &len, " -c ");
-		append_word(&s, &len, cli->config_file);
+		fputs(" -c ", out);
+		write_word(out, cli->config_file);
 	}
 	for (int a = 0; a < sw->naxes; a++) {
 		const struct sweep_axis *x = &sw->axes[a];
-		size_t n = strlen(x->opt->name) + 4;
-		char *word;
+		FILE *w = open_memstream(&word, &wlen);
 
+		if (w == NULL)
+			break;
+		fprintf(w, "--%s=", x->opt->name);
 		for (int k = 0; k < x->nvalues; k++)
-			n += strlen(x->values[k]) + 1;
-		word = pp_xmalloc(n);
-		n = (size_t)sprintf(word, "--%s=", x->opt->name);
-		for (int k = 0; k < x->nvalues; k++)
-			n += (size_t)sprintf(word + n, "%s%s", k ? "," : "", x->values[k]);
-		append_raw(&s, &len, " ");
-		append_word(&s, &len, word);
+			fprintf(w, "%s%s", k ? "," : "", x->values[k]);
+		if (fclose(w) != 0)
+			break;
+		fputc(' ', out);
+		write_word(out, word);
 		free(word);
+		word = NULL;
 	}
-	append_raw(&s, &len, " --fits");
+	fputs(" --fits", out);
+	/* a word that could not be built leaves the command incomplete: none rather than wrong */
+	if (fclose(out) != 0 || word != NULL || s == NULL) {
+		free(word);
+		free(s);
+		return NULL;
+	}
 	return s;
-}
-
-/* The links of the best point's cluster: inside a node, then between nodes if different. */
-static int cluster_links(const struct config *c, char links[2][32])
-{
-	struct pp_error err = {0};
-	struct sim *s = sim_run(c, &err);
-	int n = 0;
-
-	if (s == NULL || s->cost->model == NULL) {
-		sim_free(s);
-		return 0;
-	}
-	snprintf(links[n++], sizeof(links[0]), "%s", s->cost->model->link);
-	if (strcmp(s->cost->model->link, s->cost->model->inter_link) != 0)
-		snprintf(links[n++], sizeof(links[0]), "%s", s->cost->model->inter_link);
-	sim_free(s);
-	return n;
 }
 
 /* How many of the best points advise ranks to find a runner-up among. */
@@ -117,28 +98,33 @@ static int report(const struct cli *cli, const struct sweep *sw, const struct sw
 {
 	static const enum pp_comm comms[] = {PP_COMM_OVERLAP, PP_COMM_BLOCKING};
 	static const int vs[] = {1, 2, 4};
-	struct config *c = pp_xmalloc(sizeof(*c));
+	struct config *c = pp_malloc(sizeof(*c));
 	struct pp_error err = {0};
 	char links[2][32];
 	const char *names[2] = {links[0], links[1]};
 	struct breakeven_row rows[2 * 2 * 3];
-	int nlinks;
+	int nlinks, status = PP_EXIT_OK;
 	struct advice a = {sw, totals, best, nbest, rows, 0, NULL};
 
+	if (c == NULL) {
+		pp_nomem(&err, 1, sizeof(*c));
+		return cmd_fail(&err);
+	}
 	sweep_point_config(sw, best[0].index, c, &err);
 	if (best[0].p > 1) { /* with one stage there is nothing to interleave */
-		nlinks = cluster_links(c, links);
+		/* the cluster's links: inside a node, then between nodes if different */
+		config_model_links(c, links[0], links[1]);
+		nlinks = strcmp(links[0], links[1]) != 0 ? 2 : 1;
 		breakeven_run(c, names, nlinks, comms, 2, vs, 3, rows);
-		a.nrows = (nlinks > 0 ? nlinks : 1) * 2 * 3;
+		a.nrows = nlinks * 2 * 3;
 	}
 	a.command = sweep_command(cli, sw);
-	if (strcmp(cli->format_name, "json") == 0)
-		report_advice_json(stdout, &a);
-	else
-		report_advice_text(stdout, &a);
+	if (a.command == NULL || cli->format->advice(stdout, &a) != 0) {
+		status = cmd_report_failed();
+	}
 	free((char *)a.command);
 	free(c);
-	return PP_EXIT_OK;
+	return status;
 }
 
 int cmd_advise(int argc, char **argv)
@@ -148,27 +134,23 @@ int cmd_advise(int argc, char **argv)
 	struct pp_error err = {0};
 	struct sweep_totals totals;
 	struct sweep_record *best;
-	int nbest, status = cli_parse(argc, argv, CLI_ADVISE, &cli);
+	int nbest, status = cli_parse_sweep(argc, argv, CLI_ADVISE, &cli, &sw);
 
-	if (status >= 0) {
-		cli_release(&cli);
+	if (status >= 0)
 		return status;
-	}
-	if (strcmp(cli.format_name, "text") != 0 && strcmp(cli.format_name, "json") != 0) {
-		status = cmd_usage("--format '%s': advise writes text or json", cli.format_name);
-		cli_release(&cli);
-		return status;
-	}
-	if (cli_sweep(&cli, &sw, &err) != 0) {
-		cli_release(&cli);
-		return cmd_fail(&err);
-	}
-	if (advise_check(&sw, &err) != 0 || advise_add_axes(&sw, &err) != 0) {
+	if (cli_check_sweep(&cli, &sw, &err) != 0 || advise_check(&sw, &err) != 0 ||
+	    advise_add_axes(&sw, &err) != 0) {
 		sweep_release(&sw);
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
-	best = pp_xmallocarray(RANKED, sizeof(*best));
+	best = pp_mallocarray(RANKED, sizeof(*best));
+	if (best == NULL) {
+		sweep_release(&sw);
+		cli_release(&cli);
+		pp_nomem(&err, RANKED, sizeof(*best));
+		return cmd_fail(&err);
+	}
 	sweep_run_ranked(&sw, 0, sweep_points(&sw), cli.jobs, best, RANKED, &nbest, &totals, NULL,
 	                 NULL);
 	nbest = pick_runner_up(best, nbest);

@@ -1,7 +1,8 @@
 /*
  * `ppsim breakeven`: where interleaving stops paying. Simulates 1F1B and interleaved 1F1B for
  * each v of -v (default 1,2,4), on each link of --link and in each mode of --comm (default
- * both), at the shape the other options give, beside the source document's inequality.
+ * both), at the shape the other options give, beside the source document's inequality, in
+ * the --format the registry gives for a break-even table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,42 +81,44 @@ int cmd_breakeven(int argc, char **argv)
 	struct request *q;
 	struct breakeven_row *rows;
 	struct pp_error err = {0};
-	int n, status = cli_parse(argc, argv, CLI_BREAKEVEN, &cli);
+	int n, status = cli_parse_sweep(argc, argv, CLI_BREAKEVEN, &cli, &sw);
 
-	if (status >= 0) {
-		cli_release(&cli);
+	if (status >= 0)
 		return status;
+	q = pp_calloc(1, sizeof(*q));
+	if (q == NULL) {
+		pp_nomem(&err, 1, sizeof(*q));
+		status = cmd_fail(&err);
+	} else {
+		status = take_axes(&sw, q);
 	}
-	if (strcmp(cli.format_name, "text") != 0 && strcmp(cli.format_name, "json") != 0) {
-		status = cmd_usage("--format '%s': breakeven writes text or json", cli.format_name);
-		cli_release(&cli);
-		return status;
-	}
-	if (cli_sweep(&cli, &sw, &err) != 0) {
-		cli_release(&cli);
-		return cmd_fail(&err);
-	}
-	q = pp_xcalloc(1, sizeof(*q));
-	status = take_axes(&sw, q);
+	/* after take_axes, whose refusal of --schedule says why */
+	if (status < 0 && cli_check_sweep(&cli, &sw, &err) != 0)
+		status = cmd_fail(&err);
 	if (status < 0 && q->base.p < 2)
 		status = cmd_usage("-p %d: breakeven needs at least 2 stages; with one there is no "
 		                   "pipeline to interleave",
 		                   q->base.p);
 	if (status < 0) {
 		n = (q->nlinks > 0 ? q->nlinks : 1) * q->ncomms * q->nv;
-		rows = pp_xcalloc((size_t)n, sizeof(*rows));
+		rows = pp_calloc((size_t)n, sizeof(*rows));
+		if (rows == NULL) {
+			pp_nomem(&err, (size_t)n, sizeof(*rows));
+			status = cmd_fail(&err);
+		}
+	}
+	if (status < 0) {
 		breakeven_run(&q->base, q->links, q->nlinks, q->comms, q->ncomms, q->vs, q->nv,
 		              rows);
 		status = PP_EXIT_USAGE;
 		for (int i = 0; i < n; i++)
 			if (rows[i].ok)
 				status = PP_EXIT_OK;
-		if (status != PP_EXIT_OK)
+		if (status != PP_EXIT_OK) {
 			fprintf(stderr, "ppsim: %s\n", rows[0].reason);
-		else if (strcmp(cli.format_name, "json") == 0)
-			report_breakeven_json(stdout, rows, n);
-		else
-			report_breakeven_text(stdout, rows, n);
+		} else if (cli.format->breakeven(stdout, rows, n) != 0) {
+			status = cmd_report_failed();
+		}
 		free(rows);
 	}
 	free(q);

@@ -3,7 +3,8 @@
  * given (or the command line alone) times every schedule of --schedules (or the config's own).
  * A schedule runs with the number of chunks it accepts nearest to -v, so `-v 2` applies to the
  * interleaved schedule while GPipe and 1F1B run with one chunk. Every row is simulated before
- * anything is printed.
+ * anything is printed; the format registry gives the writer of training rows or of serving
+ * rows (a config setting a serving option makes the comparison a serving one).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,44 +15,55 @@
 #include "ppsim/serve.h"
 #include "ppsim/sim.h"
 
-/* Splits the --schedules list into names[] (pointing into buf); "all" means the whole table. */
+/*
+ * Reads the --schedules list into names[] (the schedules' own names) as a sweep reads its
+ * --schedules: sweep_set_axis splits it, expands "all" and refuses an empty item, so both
+ * commands take the same lists. Names are checked first, for compare's message naming the
+ * unknown one in the list.
+ */
 static int schedule_list(const char *list, char *buf, size_t n, const char **names, int max,
                          int *count)
 {
-	size_t nt;
-	const struct sched_desc *const *t = sched_table(&nt);
+	struct sweep *sw;
+	struct pp_error err = {0};
+	int status = 0;
 
 	*count = 0;
-	if (strcmp(list, "all") == 0) {
-		for (size_t i = 0; i < nt && *count < max; i++)
-			names[(*count)++] = t[i]->name;
-		return 0;
-	}
 	if (strlen(list) >= n)
 		return cmd_usage("--schedules: list too long");
 	strcpy(buf, list);
 	for (char *tok = strtok(buf, ","); tok != NULL; tok = strtok(NULL, ",")) {
 		char known[256];
 
-		if (sched_find(tok) == NULL)
+		if (strcmp(tok, "all") != 0 && sched_find(tok) == NULL)
 			return cmd_usage("--schedules '%s': unknown schedule '%s'; known: %s", list,
 			                 tok, sched_names(known, sizeof(known)));
-		if (*count == max)
-			return cmd_usage("--schedules '%s': more than %d schedules", list, max);
-		/* an alias or another case stands for the schedule's own name */
-		names[(*count)++] = sched_find(tok)->name;
 	}
-	if (*count == 0)
-		return cmd_usage("--schedules '%s': no schedule named", list);
-	return 0;
+	sw = pp_malloc(sizeof(*sw));
+	if (sw == NULL) {
+		pp_nomem(&err, 1, sizeof(*sw));
+		return cmd_fail(&err);
+	}
+	sweep_init(sw, NULL);
+	if (sweep_set_axis(sw, config_option_by_key("schedule"), "--schedules", list, &err) != 0) {
+		status = cmd_fail(&err);
+	} else if (sw->axes[0].nvalues > max) {
+		status = cmd_usage("--schedules '%s': more than %d schedules", list, max);
+	} else {
+		for (int i = 0; i < sw->axes[0].nvalues; i++)
+			names[(*count)++] = sched_find(sw->axes[0].values[i])->name;
+	}
+	sweep_release(sw);
+	free(sw);
+	return status;
 }
 
 /* The row label of a config file: its name without directories and ".json". */
 static char *label_of(const char *file)
 {
 	const char *base = file == NULL ? "-" : strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-	char *label = pp_xstrdup(base);
-	size_t len = strlen(label);
+	char *label = pp_strdup(base);
+	size_t len = label != NULL ? strlen(label) : 0;
 
 	if (len > 5 && strcmp(label + len - 5, ".json") == 0)
 		label[len - 5] = '\0';
@@ -104,11 +116,18 @@ static bool serving(const struct cli *cli, const char *file)
 static int compare_serving(const struct cli *cli)
 {
 	int n = cli->nfiles > 0 ? cli->nfiles : 1, status = -1, made = 0;
-	struct serve_row *rows = pp_xcalloc((size_t)n, sizeof(*rows));
-	struct serve_metrics *metrics = pp_xcalloc((size_t)n, sizeof(*metrics));
-	struct report_row *views = pp_xcalloc((size_t)n, sizeof(*views));
+	struct serve_row *rows = pp_calloc((size_t)n, sizeof(*rows));
+	struct serve_metrics *metrics = pp_calloc((size_t)n, sizeof(*metrics));
+	struct report_row *views = pp_calloc((size_t)n, sizeof(*views));
+	const struct report_format *f = report_format_find(cli->format_name, REPORT_SERVE_COMPARE);
 	struct pp_error err = {0};
 
+	if (rows == NULL || metrics == NULL || views == NULL) {
+		pp_nomem(&err, (size_t)n, sizeof(*metrics));
+		status = cmd_fail(&err);
+	} else if (f == NULL) {
+		status = cli_bad_format(CLI_COMPARE, cli->format_name);
+	}
 	for (int i = 0; i < n && status < 0; i++) {
 		const char *file = cli->nfiles > 0 ? cli->files[i] : NULL;
 		struct config c;
@@ -132,10 +151,15 @@ static int compare_serving(const struct cli *cli)
 		rows[i] = (struct serve_row){label_of(file), r, &metrics[i]};
 		views[i] = (struct report_row){rows[i].label, &r->sim};
 		made++;
+		if (rows[i].label == NULL) {
+			pp_nomem(&err, 1, strlen(file != NULL ? file : "-") + 1);
+			status = cmd_fail(&err);
+		}
 		if (strcmp(r->sim.cost->time_unit, rows[0].run->sim.cost->time_unit) != 0)
-			status = cmd_usage("compare: rows mix time units ('%s' and '%s'); give every "
-			                   "row a model or none",
-			                   rows[0].run->sim.cost->time_unit, r->sim.cost->time_unit);
+			status = cmd_usage(
+			        "compare: rows mix time units ('%s' and '%s'); give every "
+			        "row a model or none",
+			        rows[0].run->sim.cost->time_unit, r->sim.cost->time_unit);
 	}
 	if (status < 0 && cli->svg_file != NULL) {
 		struct svg_rows sr = {views, made};
@@ -143,13 +167,8 @@ static int compare_serving(const struct cli *cli)
 		if (cli_write_file(cli->svg_file, write_svg, &sr) != PP_EXIT_OK)
 			status = PP_EXIT_IO;
 	}
-	if (status < 0) {
-		if (strcmp(cli->format->name, "json") == 0)
-			report_serve_compare_json(stdout, rows, made);
-		else if (strcmp(cli->format->name, "csv") == 0)
-			report_serve_compare_csv(stdout, rows, made);
-		else
-			report_serve_compare_text(stdout, rows, made);
+	if (status < 0 && f->serve_compare(stdout, rows, made) != 0) {
+		status = cmd_report_failed();
 	}
 	for (int i = 0; i < made; i++) {
 		free((char *)rows[i].label);
@@ -188,9 +207,14 @@ int cmd_compare(int argc, char **argv)
 		return status;
 	}
 	nfiles = cli.nfiles > 0 ? cli.nfiles : 1;
-	if (status < 0)
-		rows = pp_xcalloc((size_t)nfiles * (size_t)(nsched > 0 ? nsched : 1),
-		                  sizeof(*rows));
+	if (status < 0) {
+		rows = pp_calloc((size_t)nfiles * (size_t)(nsched > 0 ? nsched : 1), sizeof(*rows));
+		if (rows == NULL) {
+			pp_nomem(&err, (size_t)nfiles * (size_t)(nsched > 0 ? nsched : 1),
+			         sizeof(*rows));
+			status = cmd_fail(&err);
+		}
+	}
 	for (int f = 0; status < 0 && f < nfiles; f++)
 		for (int k = 0; status < 0 && k < (nsched > 0 ? nsched : 1); k++) {
 			const char *file = cli.nfiles > 0 ? cli.files[f] : NULL;
@@ -203,6 +227,11 @@ int cmd_compare(int argc, char **argv)
 			}
 			rows[nrows].label = label_of(file);
 			rows[nrows++].sim = s;
+			if (rows[nrows - 1].label == NULL) {
+				pp_nomem(&err, 1, strlen(file != NULL ? file : "-") + 1);
+				status = cmd_fail(&err);
+				break;
+			}
 			if (strcmp(s->cost->time_unit, rows[0].sim->cost->time_unit) != 0)
 				status = cmd_usage(
 				        "compare: rows mix time units ('%s' and '%s'); give "
@@ -216,8 +245,7 @@ int cmd_compare(int argc, char **argv)
 			status = PP_EXIT_IO;
 	}
 	if (status < 0 && cli.format->compare(stdout, rows, nrows) != 0) {
-		pp_fail(&err, PP_ERR_IO, "out of memory building the report");
-		status = cmd_fail(&err);
+		status = cmd_report_failed();
 	}
 	for (int i = 0; i < nrows; i++) {
 		free((char *)rows[i].label);

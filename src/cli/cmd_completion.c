@@ -1,16 +1,16 @@
 /*
- * `ppsim completion bash`: prints a bash completion script generated from the option and
- * preset tables, so that it always knows every command, option and value ppsim takes.
- * `make install` installs it; `source <(ppsim completion bash)` loads it by hand.
+ * `ppsim completion bash`: prints a bash completion script generated from the tables, so that
+ * it always knows every command, option and value ppsim takes: the command table (names, the
+ * options each takes through its bit in the commands column, what its arguments are, its
+ * --format list from the format registry) and the option table (the words each option's value
+ * can be). `make install` installs it; `source <(ppsim completion bash)` loads it by hand.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cmd.h"
-#include "ppsim/preset.h"
 #include "ppsim/report.h"
-#include "ppsim/sched.h"
 
 /* A bash case branch completing the options in `names` with the words in `words`. */
 static void words_case(FILE *out, const char *names, const char *words)
@@ -19,66 +19,88 @@ static void words_case(FILE *out, const char *names, const char *words)
 	        words);
 }
 
-/* The names of a preset table, space-separated, into buf. */
-static const char *preset_words(const char *kind, char *buf, size_t n)
+/*
+ * Where an option's words come from, which orders the branches: the schedule table, then the
+ * preset tables in `ppsim list` order, the choices, the distributions, yes/no.
+ */
+static int source_rank(const struct config_option *o)
 {
-	char list[512];
-	size_t j = 0;
+	static const char *const kinds[] = {"model", "gpu", "link"};
 
-	preset_names(kind, list, sizeof(list));
-	for (size_t i = 0; list[i] != '\0' && j + 1 < n; i++)
-		if (list[i] != ',')
-			buf[j++] = list[i];
-	buf[j] = '\0';
-	return buf;
+	if (o->arg == CONFIG_ARG_BOOL)
+		return 6;
+	if (o->values != NULL)
+		return 4;
+	for (int k = 0; k < 3 && o->preset != NULL; k++)
+		if (strcmp(o->preset, kinds[k]) == 0)
+			return 1 + k;
+	return o->format != NULL ? 5 : 0;
+}
+
+/*
+ * The branches completing option values, generated from the option table: one per list of
+ * words, naming every option that takes exactly those words ("--link|--inter-link|--kv-link").
+ */
+static void write_config_values(FILE *out)
+{
+	size_t n;
+	const struct config_option *co = config_options(&n);
+	char words[512], other[512], names[256];
+	bool done[CONFIG_MAX_OPTIONS] = {false};
+
+	for (int rank = 0; rank <= 6; rank++)
+		for (size_t i = 0; i < n; i++) {
+			size_t len = 0;
+
+			if (done[i] || source_rank(&co[i]) != rank ||
+			    *config_value_words(&co[i], " ", words, sizeof(words)) == '\0')
+				continue;
+			for (size_t k = i; k < n; k++)
+				if (!done[k] && source_rank(&co[k]) == rank &&
+				    strcmp(config_value_words(&co[k], " ", other, sizeof(other)),
+				           words) == 0) {
+					done[k] = true;
+					len += (size_t)snprintf(names + len, sizeof(names) - len,
+					                        "%s", len ? "|" : "");
+					if (co[k].short_name && len < sizeof(names))
+						len += (size_t)snprintf(names + len,
+						                        sizeof(names) - len, "-%c|",
+						                        co[k].short_name);
+					if (len < sizeof(names))
+						len += (size_t)snprintf(names + len,
+						                        sizeof(names) - len, "--%s",
+						                        co[k].name);
+				}
+			words_case(out, names, words);
+		}
 }
 
 static void write_values(FILE *out)
 {
-	char buf[512];
-	size_t n, len = 0;
-	const struct sched_desc *const *t = sched_table(&n);
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && len < sizeof(buf); i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "",
-		                        t[i]->name);
-	words_case(out, "-s|--schedule", buf);
-	words_case(out, "--model", preset_words("model", buf, sizeof(buf)));
-	words_case(out, "--gpu", preset_words("gpu", buf, sizeof(buf)));
-	words_case(out, "--link|--inter-link|--kv-link", preset_words("link", buf, sizeof(buf)));
-	words_case(out, "--comm", "overlap blocking");
-	words_case(out, "--duplex", "full half");
-	words_case(out, "--mlp", "gated plain");
-	words_case(out, "--recompute", "none full");
-	words_case(out, "--batching", "static continuous chunked disaggregated");
-	words_case(out, "--arrival", "poisson bursty closed");
-	words_case(out, "--prompt|--output", "fixed: uniform: lognormal:");
-	words_case(out, "--tied-embeddings|--flash-attention|--distributed-optimizer", "yes no");
+	write_config_values(out);
 	words_case(out, "--export-format", "ppsim torch");
 	words_case(out, "--color", "auto always never");
 	fputs("\t-f|--format)\n\t\tcase $cmd in\n", out);
-	fputs("\t\tsweep) COMPREPLY=($(compgen -W \"text jsonl csv\" -- \"$cur\")) ;;\n", out);
-	fputs("\t\tadvise|breakeven) COMPREPLY=($(compgen -W \"text json\" -- \"$cur\")) ;;\n",
-	      out);
-	fputs("\t\t*) COMPREPLY=($(compgen -W \"text json csv\" -- \"$cur\")) ;;\n\t\tesac\n"
-	      "\t\treturn ;;\n",
-	      out);
+	cli_write_format_lists(out, true);
+	fputs("\t\tesac\n\t\treturn ;;\n", out);
 	fputs("\t-c|--config|--schedule-file|--requests|--dump-ops|--trace|--svg|"
 	      "--export-schedule|--export-requests|--records)\n"
 	      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n",
 	      out);
 }
 
+/* Writes the names of the n commands of table, separated by sep. */
+static void write_names(FILE *out, const struct cmd *table, size_t n, const char *sep)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? sep : "", table[i].name);
+}
+
 static void write_script(FILE *out)
 {
-	static const struct {
-		const char *name;
-		enum cli_mode mode;
-	} cmds[] = {{"run", CLI_RUN},         {"compare", CLI_COMPARE},     {"sweep", CLI_SWEEP},
-	            {"advise", CLI_ADVISE},   {"breakeven", CLI_BREAKEVEN}, {"serve", CLI_SERVE}};
 	size_t n;
 	const struct cmd *table = cmd_table(&n);
+	const char *sep = "";
 
 	fprintf(out, "# bash completion for ppsim %s, generated by `ppsim completion bash`\n",
 	        PP_VERSION);
@@ -89,29 +111,39 @@ static void write_script(FILE *out)
 	      "\t\tprev=${COMP_WORDS[COMP_CWORD-2]}; fi\n"
 	      "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n\t\tcase ${COMP_WORDS[i]} in\n\t\t",
 	      out);
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s%s", i ? "|" : "", table[i].name);
+	write_names(out, table, n, "|");
 	fputs(") cmd=${COMP_WORDS[i]}; break ;;\n\t\tesac\n\tdone\n\tcase $prev in\n", out);
 	write_values(out);
 	fputs("\tesac\n\tif [[ $cur == -* ]]; then\n\t\tcase $cmd in\n", out);
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		fprintf(out, "\t\t%s) COMPREPLY=($(compgen -W \"", cmds[i].name);
-		cli_write_option_names(out, cmds[i].mode);
+	for (size_t i = 0; i < n; i++) {
+		if (table[i].mode == 0)
+			continue;
+		fprintf(out, "\t\t%s) COMPREPLY=($(compgen -W \"", table[i].name);
+		cli_write_option_names(out, (enum cli_mode)table[i].mode);
 		fputs("\" -- \"$cur\")) ;;\n", out);
 	}
 	fputs("\t\t*) COMPREPLY=($(compgen -W \"--help\" -- \"$cur\")) ;;\n\t\tesac\n"
 	      "\t\treturn\n\tfi\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n\t\tCOMPREPLY=($(compgen -W \"",
 	      out);
+	write_names(out, table, n, " ");
+	fputs("\" -- \"$cur\"))\n", out);
+	/* the commands' arguments, from their rows: file names or fixed words */
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s%s", i ? " " : "", table[i].name);
-	fputs("\" -- \"$cur\"))\n"
-	      "\telif [ \"$cmd\" = compare ] || [ \"$cmd\" = validate ]; then\n"
-	      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
-	      "\telif [ \"$cmd\" = completion ]; then\n"
-	      "\t\tCOMPREPLY=($(compgen -W \"bash\" -- \"$cur\"))\n"
-	      "\tfi\n}\ncomplete -o default -F _ppsim ppsim\n",
-	      out);
+		if (table[i].file_args) {
+			fprintf(out, "%s [ \"$cmd\" = %s ]", *sep ? " ||" : "\telif",
+			        table[i].name);
+			sep = " ||";
+		}
+	if (*sep)
+		fputs("; then\n\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n", out);
+	for (size_t i = 0; i < n; i++)
+		if (table[i].arg_words != NULL)
+			fprintf(out,
+			        "\telif [ \"$cmd\" = %s ]; then\n"
+			        "\t\tCOMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n",
+			        table[i].name, table[i].arg_words);
+	fputs("\tfi\n}\ncomplete -o default -F _ppsim ppsim\n", out);
 }
 
 int cmd_completion(int argc, char **argv)

@@ -30,8 +30,7 @@ int cmd_run(int argc, char **argv)
 	}
 	status = cli_write_outputs(&cli, s, NULL);
 	if (status == PP_EXIT_OK && cli.format->write(stdout, s) != 0) {
-		pp_fail(&err, PP_ERR_IO, "out of memory building the report");
-		status = cmd_fail(&err);
+		status = cmd_report_failed();
 	}
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
 		fputc('\n', stdout);

@@ -1,9 +1,8 @@
 /*
  * `ppsim serve`: simulates an inference pipeline serving requests (a trace file, or generated)
- * under a batching policy, and reports latencies, throughput and bubbles.
+ * under a batching policy, and reports latencies, throughput and bubbles in the --format the
+ * registry gives for a serving run.
  */
-#include <string.h>
-
 #include "cli.h"
 #include "cmd.h"
 #include "ppsim/serve.h"
@@ -53,13 +52,8 @@ int cmd_serve(int argc, char **argv)
 	serve_metrics_init(&m, r);
 	status = cli_write_outputs(&cli, &r->sim,
 	                           &(struct cli_output){cli.requests_file, write_requests, r});
-	if (status == PP_EXIT_OK) {
-		if (strcmp(cli.format->name, "json") == 0)
-			report_serve_json(stdout, r, &m);
-		else if (strcmp(cli.format->name, "csv") == 0)
-			report_serve_csv(stdout, r, &m);
-		else
-			report_serve_text(stdout, r, &m);
+	if (status == PP_EXIT_OK && cli.format->serve(stdout, r, &m) != 0) {
+		status = cmd_report_failed();
 	}
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
 		fputc('\n', stdout);

@@ -30,7 +30,12 @@ int cmd_validate(int argc, char **argv)
 	if (schedfile_read(argv[1], &f, &err) != 0)
 		return cmd_fail(&err);
 	s = f.sched;
-	peak = pp_xmallocarray((size_t)s->p, sizeof(*peak));
+	peak = pp_mallocarray((size_t)s->p, sizeof(*peak));
+	if (peak == NULL) {
+		pp_nomem(&err, (size_t)s->p, sizeof(*peak));
+		schedfile_release(&f);
+		return cmd_fail(&err);
+	}
 	sched_peak_units(s, peak);
 	printf("schedule '%s': valid\n", argv[1]);
 	printf("p=%d v=%d m=%d, %s backward, %s placement, %zu ops%s, %s format\n", s->p, s->v,

@@ -1,4 +1,12 @@
-/* Configuration defaults, the option table, value parsing and whole-config validation. */
+/*
+ * Configuration: the option table, defaults, value parsing and whole-config validation. Each
+ * row of the table is the whole truth about its option: its names and value kind, the field it
+ * sets, the commands that take it, the way of pricing it belongs to, and for name options the
+ * names it takes. Parsing, formatting, the checks that refuse an option where it does not
+ * apply (config_check_command, the pricing and flag checks of the validators), --help and
+ * completion all read those columns, so no side list of option keys says what an option is for;
+ * what remains keyed by option are rules on values (burst only with --arrival=bursty).
+ */
 #include "ppsim/config.h"
 
 #include <errno.h>
@@ -14,223 +22,246 @@
 
 #define FIELD(f) offsetof(struct config, f)
 
+/* The names of the enum fields, by value (the enums in config.h). */
+static const char *const comms[] = {"overlap", "blocking", NULL};
+static const char *const duplexes[] = {"full", "half", NULL};
+static const char *const mlps[] = {"preset", "gated", "plain", NULL};
+static const char *const recomputes[] = {"none", "full", NULL};
+static const char *const arrivals[] = {"poisson", "bursty", "closed", NULL};
+static const char *const batchings[] = {"static", "continuous", "chunked", "disaggregated", NULL};
+static const char *const dists[] = {"fixed", "uniform", "lognormal", NULL};
+
+/* A choice is stored through an int: the enums must have its size. */
+_Static_assert(sizeof(enum pp_comm) == sizeof(int) && sizeof(enum pp_duplex) == sizeof(int) &&
+                       sizeof(enum pp_mlp) == sizeof(int) &&
+                       sizeof(enum pp_recompute) == sizeof(int) &&
+                       sizeof(enum pp_arrival) == sizeof(int) &&
+                       sizeof(enum pp_batching) == sizeof(int),
+               "enum fields are set as int");
+
+static int set_schedule(struct config *c, const struct config_option *opt, const char *label,
+                        const char *value, struct pp_error *err);
+static int set_dist(struct config *c, const struct config_option *opt, const char *label,
+                    const char *value, struct pp_error *err);
+static void format_dist(const struct config *c, const struct config_option *opt, char *buf,
+                        size_t n);
+
 static const struct config_option options[] = {
         {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
-         "schedule (default 1f1b; any case, and PyTorch's names: ppsim list):",
-         FIELD(schedule)},
+         "schedule (default 1f1b; any case, and PyTorch's names: ppsim list):", FIELD(schedule),
+         .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER, .parse = set_schedule,
+         .section = "Schedule and shape:"},
         {"schedule-file", 0, "schedule_file", CONFIG_ARG_PATH, "FILE",
          "simulate the op order in FILE (ppsim or PyTorch CSV) instead of a generator",
-         FIELD(schedule_file)},
+         FIELD(schedule_file), .commands = CONFIG_TRAINING},
         {"stages", 'p', "p", CONFIG_ARG_COUNT, "N", "pipeline devices (ranks) p (default 4)",
-         FIELD(p)},
+         FIELD(p), .commands = CONFIG_ALL},
         {"microbatches", 'm', "m", CONFIG_ARG_COUNT, "N", "micro-batches per step m (default 8)",
-         FIELD(m)},
+         FIELD(m), .commands = CONFIG_TRAINING},
         {"chunks", 'v', "v", CONFIG_ARG_COUNT, "N", "model chunks per device v (default 1)",
-         FIELD(v)},
+         FIELD(v), .commands = CONFIG_TRAINING},
         {"group-size", 0, "group_size", CONFIG_ARG_COUNT, "N",
-         "interleaved: micro-batches per group g (default p where p divides m)", FIELD(group_size)},
+         "interleaved: micro-batches per group g (default p where p divides m)", FIELD(group_size),
+         .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER},
         {"max-ops", 0, "max_ops", CONFIG_ARG_BYTES, "N",
-         "most ops a simulation may hold, to fail fast (default 50000000)", FIELD(max_ops)},
+         "most ops a simulation may hold, to fail fast (default 50000000)", FIELD(max_ops),
+         .commands = CONFIG_ALL},
         {"tf", 0, "t_f", CONFIG_ARG_TIME, "T",
-         "forward time of one micro-batch on one device (default 1)", FIELD(t_f)},
+         "forward time of one micro-batch on one device (default 1)", FIELD(t_f),
+         .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_EXPLICIT,
+         .section = "Explicit costs (abstract time units):"},
         {"tb", 0, "t_b", CONFIG_ARG_TIME, "T", "input-gradient backward time (default 1)",
-         FIELD(t_b)},
+         FIELD(t_b), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_EXPLICIT},
         {"tw", 0, "t_w", CONFIG_ARG_TIME, "T",
-         "weight-gradient backward time; fused backward costs tb+tw (default 1)", FIELD(t_w)},
+         "weight-gradient backward time; fused backward costs tb+tw (default 1)", FIELD(t_w),
+         .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_EXPLICIT},
         {"tcomm", 0, "t_comm", CONFIG_ARG_TIME, "T",
-         "time of one point-to-point message (default 0)", FIELD(t_comm)},
+         "time of one point-to-point message (default 0)", FIELD(t_comm), .commands = CONFIG_ALL,
+         .price = CONFIG_PRICE_EXPLICIT},
         {"msg-bytes", 0, "msg_bytes", CONFIG_ARG_BYTES, "N",
-         "bytes of one point-to-point message (default 0)", FIELD(msg_bytes)},
+         "bytes of one point-to-point message (default 0)", FIELD(msg_bytes),
+         .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_EXPLICIT},
         {"link", 0, "link", CONFIG_ARG_NAME, "NAME",
-         "link inside a node (see 'ppsim list'); times become milliseconds", FIELD(link)},
+         "link inside a node (see 'ppsim list'); times become milliseconds", FIELD(link),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_LINK, .preset = "link",
+         .section = "Links, communication, memory and stage scaling (both kinds of costs):"},
         {"bandwidth", 0, "bandwidth", CONFIG_ARG_RATE, "GBPS",
-         "link bandwidth per direction in GB/s; times become milliseconds", FIELD(bandwidth)},
+         "link bandwidth per direction in GB/s; times become milliseconds", FIELD(bandwidth),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_LINK},
         {"latency", 0, "latency", CONFIG_ARG_TIME, "US",
-         "link latency per message in microseconds (default 0, or the link's)", FIELD(latency)},
+         "link latency per message in microseconds (default 0, or the link's)", FIELD(latency),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_LINK},
         {"comm", 0, "comm", CONFIG_ARG_NAME, "MODE",
-         "overlap (copy engine, default) or blocking (sender waits for its send)", FIELD(comm)},
+         "overlap (copy engine, default) or blocking (sender waits for its send)", FIELD(comm),
+         .commands = CONFIG_ALL, .values = comms},
         {"duplex", 0, "duplex", CONFIG_ARG_NAME, "MODE",
-         "full (default: each direction has its own channel) or half", FIELD(duplex)},
+         "full (default: each direction has its own channel) or half", FIELD(duplex),
+         .commands = CONFIG_TRAINING, .values = duplexes},
         {"w-mem-fraction", 0, "w_mem_fraction", CONFIG_ARG_SHARE, "F",
          "share of activations W still needs after B, split backward (default 0.5)",
-         FIELD(w_mem_fraction)},
+         FIELD(w_mem_fraction), .commands = CONFIG_TRAINING},
         {"stage-scale", 0, "stage_scale", CONFIG_ARG_SCALES, "LIST",
          "op-time factors per device (p numbers) or per virtual stage (p*v), e.g. 1,1,1,1.5",
-         FIELD(stage_scale)},
+         FIELD(stage_scale), .commands = CONFIG_ALL},
         {"mem-limit", 0, "mem_limit", CONFIG_ARG_RATE, "N",
          "zb-auto, zbv-auto: activations a device may hold, in micro-batches (default p)",
-         FIELD(mem_limit)},
+         FIELD(mem_limit), .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER},
         {"overlap-factor", 0, "overlap_factor", CONFIG_ARG_RATE, "X",
          "an overlapped F&B pair (dualpipev) lasts X x (F + B) (default 1: no gain)",
-         FIELD(overlap_factor)},
+         FIELD(overlap_factor), .commands = CONFIG_TRAINING},
         {"model", 0, "model", CONFIG_ARG_NAME, "NAME",
-         "price ops from a model preset (see 'ppsim list'); times in ms", FIELD(model)},
-        {"layers", 0, "layers", CONFIG_ARG_COUNT, "N", "model: transformer layers", FIELD(layers)},
-        {"hidden", 0, "hidden", CONFIG_ARG_COUNT, "N", "model: hidden size", FIELD(hidden)},
-        {"ffn", 0, "ffn", CONFIG_ARG_COUNT, "N", "model: MLP intermediate size", FIELD(ffn)},
-        {"heads", 0, "heads", CONFIG_ARG_COUNT, "N", "model: attention heads", FIELD(heads)},
+         "price ops from a model preset (see 'ppsim list'); times in ms", FIELD(model),
+         .commands = CONFIG_ALL, .preset = "model",
+         .section = "Costs from a model on a GPU (milliseconds):"},
+        {"layers", 0, "layers", CONFIG_ARG_COUNT, "N", "model: transformer layers", FIELD(layers),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"hidden", 0, "hidden", CONFIG_ARG_COUNT, "N", "model: hidden size", FIELD(hidden),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"ffn", 0, "ffn", CONFIG_ARG_COUNT, "N", "model: MLP intermediate size", FIELD(ffn),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"heads", 0, "heads", CONFIG_ARG_COUNT, "N", "model: attention heads", FIELD(heads),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"kv-heads", 0, "kv_heads", CONFIG_ARG_COUNT, "N", "model: key/value heads",
-         FIELD(kv_heads)},
-        {"vocab", 0, "vocab", CONFIG_ARG_COUNT, "N", "model: vocabulary size", FIELD(vocab)},
+         FIELD(kv_heads), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"vocab", 0, "vocab", CONFIG_ARG_COUNT, "N", "model: vocabulary size", FIELD(vocab),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"mlp", 0, "mlp", CONFIG_ARG_NAME, "KIND",
-         "model: gated (SwiGLU, three matrices) or plain (GELU, two)", FIELD(mlp)},
+         "model: gated (SwiGLU, three matrices) or plain (GELU, two)", FIELD(mlp),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL, .values = mlps, .offered = 1},
         {"tied-embeddings", 0, "tied_embeddings", CONFIG_ARG_BOOL, "BOOL",
-         "model: embedding and LM head share weights", FIELD(tied)},
-        {"gpu", 0, "gpu", CONFIG_ARG_NAME, "NAME", "GPU preset (see 'ppsim list')", FIELD(gpu)},
-        {"tflops", 0, "tflops", CONFIG_ARG_RATE, "X", "GPU peak dense bf16 TFLOP/s", FIELD(tflops)},
+         "model: embedding and LM head share weights", FIELD(tied), .commands = CONFIG_ALL,
+         .price = CONFIG_PRICE_MODEL},
+        {"gpu", 0, "gpu", CONFIG_ARG_NAME, "NAME", "GPU preset (see 'ppsim list')", FIELD(gpu),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL, .preset = "gpu"},
+        {"tflops", 0, "tflops", CONFIG_ARG_RATE, "X", "GPU peak dense bf16 TFLOP/s", FIELD(tflops),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"gpu-memory", 0, "gpu_memory", CONFIG_ARG_RATE, "GB", "GPU memory in GB",
-         FIELD(gpu_memory)},
+         FIELD(gpu_memory), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"memory-reserve", 0, "memory_reserve", CONFIG_ARG_TIME, "GB",
          "GB of each GPU kept free for the CUDA context, buffers, fragmentation (default 0)",
-         FIELD(memory_reserve)},
+         FIELD(memory_reserve), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"efficiency", 0, "efficiency", CONFIG_ARG_SHARE, "F",
-         "share of peak FLOP/s compute ops achieve (default 0.5)", FIELD(efficiency)},
+         "share of peak FLOP/s compute ops achieve (default 0.5)", FIELD(efficiency),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"inter-link", 0, "inter_link", CONFIG_ARG_NAME, "NAME",
-         "link between nodes (default: the GPU's)", FIELD(inter_link)},
+         "link between nodes (default: the GPU's)", FIELD(inter_link), .commands = CONFIG_ALL,
+         .price = CONFIG_PRICE_MODEL, .preset = "link"},
         {"inter-bandwidth", 0, "inter_bandwidth", CONFIG_ARG_RATE, "GBPS",
-         "inter-node bandwidth per direction in GB/s", FIELD(inter_bandwidth)},
+         "inter-node bandwidth per direction in GB/s", FIELD(inter_bandwidth),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"inter-latency", 0, "inter_latency", CONFIG_ARG_TIME, "US",
-         "inter-node latency per message in microseconds", FIELD(inter_latency)},
-        {"seq", 0, "seq", CONFIG_ARG_COUNT, "N", "sequence length (default 2048)", FIELD(seq)},
+         "inter-node latency per message in microseconds", FIELD(inter_latency),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"seq", 0, "seq", CONFIG_ARG_COUNT, "N", "sequence length (default 2048)", FIELD(seq),
+         .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"mbs", 0, "mbs", CONFIG_ARG_COUNT, "N", "micro-batch size in sequences (default 1)",
-         FIELD(mbs)},
+         FIELD(mbs), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"tp", 0, "tp", CONFIG_ARG_COUNT, "N", "tensor-parallel degree, inside a node (default 1)",
-         FIELD(tp)},
-        {"dp", 0, "dp", CONFIG_ARG_COUNT, "N", "data-parallel degree (default 1)", FIELD(dp)},
+         FIELD(tp), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"dp", 0, "dp", CONFIG_ARG_COUNT, "N", "data-parallel degree (default 1)", FIELD(dp),
+         .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"gpus", 0, "gpus", CONFIG_ARG_COUNT, "N", "total GPUs; sets dp = gpus / (p * tp)",
-         FIELD(gpus)},
+         FIELD(gpus), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"gpus-per-node", 0, "gpus_per_node", CONFIG_ARG_COUNT, "N", "GPUs per node (default 8)",
-         FIELD(gpus_per_node)},
+         FIELD(gpus_per_node), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"global-batch", 0, "global_batch", CONFIG_ARG_COUNT, "N",
          "sequences per step over all replicas; sets m = global batch / (mbs * dp)",
-         FIELD(global_batch)},
+         FIELD(global_batch), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"flash-attention", 0, "flash_attention", CONFIG_ARG_BOOL, "BOOL",
-         "attention scores are not stored (default yes)", FIELD(flash_attention)},
+         "attention scores are not stored (default yes)", FIELD(flash_attention),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"recompute", 0, "recompute", CONFIG_ARG_NAME, "MODE",
-         "none (default) or full activation recomputation", FIELD(recompute)},
+         "none (default) or full activation recomputation", FIELD(recompute),
+         .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL, .values = recomputes},
         {"distributed-optimizer", 0, "distributed_optimizer", CONFIG_ARG_BOOL, "BOOL",
-         "shard optimizer state over dp (default no)", FIELD(distributed_optimizer)},
+         "shard optimizer state over dp (default no)", FIELD(distributed_optimizer),
+         .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"bytes-per-param", 0, "bytes_per_param", CONFIG_ARG_RATE, "N",
-         "weights + gradients + optimizer bytes per parameter (default 16)",
-         FIELD(bytes_per_param)},
+         "weights + gradients + optimizer bytes per parameter (default 16)", FIELD(bytes_per_param),
+         .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"dtype-bytes", 0, "dtype_bytes", CONFIG_ARG_COUNT, "N",
-         "bytes per activation element (default 2, bf16)", FIELD(dtype_bytes)},
+         "bytes per activation element (default 2, bf16)", FIELD(dtype_bytes),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"layers-per-stage", 0, "layers_per_stage", CONFIG_ARG_LIST, "LIST",
-         "layers of each virtual stage, comma-separated", FIELD(layers_per_stage)},
+         "layers of each virtual stage, comma-separated", FIELD(layers_per_stage),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"first-stage-layers", 0, "first_stage_layers", CONFIG_ARG_COUNT, "N",
-         "layers on the first stage; the rest split evenly", FIELD(first_stage_layers)},
+         "layers on the first stage; the rest split evenly", FIELD(first_stage_layers),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"last-stage-layers", 0, "last_stage_layers", CONFIG_ARG_COUNT, "N",
-         "layers on the last stage; the rest split evenly", FIELD(last_stage_layers)},
+         "layers on the last stage; the rest split evenly", FIELD(last_stage_layers),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"requests", 0, "requests", CONFIG_ARG_PATH, "FILE",
          "request trace, JSON lines or CSV of arrival, prompt, output (default: generated)",
-         FIELD(requests)},
+         FIELD(requests), .commands = CONFIG_SERVING,
+         .section = "Serving (ppsim serve): requests, batching, costs, metrics:"},
         {"arrival", 0, "arrival", CONFIG_ARG_NAME, "KIND",
-         "generated arrivals: poisson (default), bursty or closed", FIELD(arrival)},
+         "generated arrivals: poisson (default), bursty or closed", FIELD(arrival),
+         .commands = CONFIG_SERVING, .flags = CONFIG_GENERATES, .values = arrivals},
         {"rate", 0, "rate", CONFIG_ARG_RATE, "R",
-         "requests per second (per 1000 time units without a model) (default 10)", FIELD(rate)},
+         "requests per second (per 1000 time units without a model) (default 10)", FIELD(rate),
+         .commands = CONFIG_SERVING, .flags = CONFIG_GENERATES},
         {"num-requests", 0, "num_requests", CONFIG_ARG_COUNT, "N",
-         "requests to generate (default 100)", FIELD(num_requests)},
+         "requests to generate (default 100)", FIELD(num_requests), .commands = CONFIG_SERVING,
+         .flags = CONFIG_GENERATES},
         {"burst", 0, "burst", CONFIG_ARG_COUNT, "N",
-         "bursty: requests arriving together (default 8)", FIELD(burst)},
+         "bursty: requests arriving together (default 8)", FIELD(burst), .commands = CONFIG_SERVING,
+         .flags = CONFIG_GENERATES},
         {"concurrency", 0, "concurrency", CONFIG_ARG_COUNT, "N",
-         "closed: clients, each with one request outstanding (default 8)", FIELD(concurrency)},
+         "closed: clients, each with one request outstanding (default 8)", FIELD(concurrency),
+         .commands = CONFIG_SERVING, .flags = CONFIG_GENERATES},
         {"prompt", 0, "prompt", CONFIG_ARG_NAME, "DIST",
          "prompt tokens: fixed:N, uniform:A:B or lognormal:MU:SIGMA (default fixed:512)",
-         FIELD(prompt)},
+         FIELD(prompt), .commands = CONFIG_SERVING, .flags = CONFIG_GENERATES, .parse = set_dist,
+         .format = format_dist},
         {"output", 0, "output", CONFIG_ARG_NAME, "DIST",
-         "output tokens, like --prompt (default fixed:128)", FIELD(output)},
+         "output tokens, like --prompt (default fixed:128)", FIELD(output),
+         .commands = CONFIG_SERVING, .flags = CONFIG_GENERATES, .parse = set_dist,
+         .format = format_dist},
         {"seed", 0, "seed", CONFIG_ARG_BYTES, "N", "seed of the request generator (default 1)",
-         FIELD(seed)},
+         FIELD(seed), .commands = CONFIG_SERVING, .flags = CONFIG_GENERATES},
         {"batching", 0, "batching", CONFIG_ARG_NAME, "POLICY",
-         "static, continuous (default), chunked or disaggregated", FIELD(batching)},
+         "static, continuous (default), chunked or disaggregated", FIELD(batching),
+         .commands = CONFIG_SERVING, .values = batchings},
         {"max-batch", 0, "max_batch", CONFIG_ARG_COUNT, "N",
-         "sequences in a micro-batch (default 256)", FIELD(max_batch)},
+         "sequences in a micro-batch (default 256)", FIELD(max_batch), .commands = CONFIG_SERVING},
         {"max-tokens", 0, "max_tokens", CONFIG_ARG_COUNT, "N",
-         "new tokens in a micro-batch, static and continuous (default 8192)", FIELD(max_tokens)},
+         "new tokens in a micro-batch, static and continuous (default 8192)", FIELD(max_tokens),
+         .commands = CONFIG_SERVING},
         {"chunk-tokens", 0, "chunk_tokens", CONFIG_ARG_COUNT, "N",
-         "chunked: token budget of a micro-batch, decodes first (default 512)",
-         FIELD(chunk_tokens)},
+         "chunked: token budget of a micro-batch, decodes first (default 512)", FIELD(chunk_tokens),
+         .commands = CONFIG_SERVING},
         {"inflight", 0, "inflight", CONFIG_ARG_COUNT, "N",
-         "micro-batches in flight in a pipeline (default: its stages)", FIELD(inflight)},
+         "micro-batches in flight in a pipeline (default: its stages)", FIELD(inflight),
+         .commands = CONFIG_SERVING},
         {"kv-tokens", 0, "kv_tokens", CONFIG_ARG_BYTES, "N",
          "KV-cache capacity in tokens (default: unlimited, or what GPU memory holds)",
-         FIELD(kv_tokens)},
+         FIELD(kv_tokens), .commands = CONFIG_SERVING},
         {"prefill-stages", 0, "prefill_stages", CONFIG_ARG_COUNT, "N",
-         "disaggregated: stages of the prefill pipeline (default p)", FIELD(prefill_stages)},
+         "disaggregated: stages of the prefill pipeline (default p)", FIELD(prefill_stages),
+         .commands = CONFIG_SERVING},
         {"kv-link", 0, "kv_link", CONFIG_ARG_NAME, "NAME",
          "disaggregated: link preset carrying KV caches (default: the inter-node link)",
-         FIELD(kv_link)},
+         FIELD(kv_link), .commands = CONFIG_SERVING, .price = CONFIG_PRICE_MODEL, .preset = "link"},
         {"step-time", 0, "step_time", CONFIG_ARG_TIME, "T",
-         "time of a micro-batch on a stage, fixed part (default 1)", FIELD(step_time)},
+         "time of a micro-batch on a stage, fixed part (default 1)", FIELD(step_time),
+         .commands = CONFIG_SERVING, .price = CONFIG_PRICE_EXPLICIT},
         {"token-time", 0, "token_time", CONFIG_ARG_TIME, "T",
-         "time per new token of a micro-batch on a stage (default 0)", FIELD(token_time)},
+         "time per new token of a micro-batch on a stage (default 0)", FIELD(token_time),
+         .commands = CONFIG_SERVING, .price = CONFIG_PRICE_EXPLICIT},
         {"attn-time", 0, "attn_time", CONFIG_ARG_TIME, "T",
-         "time per new token per 1000 tokens of context on a stage (default 0)",
-         FIELD(attn_time)},
+         "time per new token per 1000 tokens of context on a stage (default 0)", FIELD(attn_time),
+         .commands = CONFIG_SERVING, .price = CONFIG_PRICE_EXPLICIT},
         {"memory-bandwidth", 0, "memory_bandwidth", CONFIG_ARG_RATE, "GBPS",
          "GPU memory bandwidth in GB/s, which bounds decoding (default: the GPU's)",
-         FIELD(memory_bandwidth)},
+         FIELD(memory_bandwidth), .commands = CONFIG_SERVING, .price = CONFIG_PRICE_MODEL},
         {"window", 0, "window", CONFIG_ARG_RATE, "T",
-         "length of the metric windows (default: a tenth of the run)", FIELD(window)},
+         "length of the metric windows (default: a tenth of the run)", FIELD(window),
+         .commands = CONFIG_SERVING},
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
 _Static_assert(NOPTIONS <= CONFIG_MAX_OPTIONS, "origin table too small");
-
-/* Keys of the options that only a model uses, and of those only explicit costs use. */
-static const char *const model_keys[] = {
-        "layers",
-        "hidden",
-        "ffn",
-        "heads",
-        "kv_heads",
-        "vocab",
-        "mlp",
-        "tied_embeddings",
-        "gpu",
-        "tflops",
-        "gpu_memory",
-        "memory_reserve",
-        "efficiency",
-        "inter_link",
-        "inter_bandwidth",
-        "inter_latency",
-        "seq",
-        "mbs",
-        "tp",
-        "dp",
-        "gpus",
-        "gpus_per_node",
-        "global_batch",
-        "flash_attention",
-        "recompute",
-        "distributed_optimizer",
-        "bytes_per_param",
-        "dtype_bytes",
-        "layers_per_stage",
-        "first_stage_layers",
-        "last_stage_layers",
-};
-static const char *const explicit_keys[] = {"t_f", "t_b", "t_w", "t_comm", "msg_bytes"};
-
-/* Keys of `ppsim serve` alone, and the training keys it does not take. */
-static const char *const serve_keys[] = {
-        "requests",   "arrival",   "rate",           "num_requests", "burst",
-        "concurrency", "prompt",   "output",         "seed",         "batching",
-        "max_batch",  "max_tokens", "chunk_tokens",  "inflight",     "kv_tokens",
-        "prefill_stages", "kv_link", "step_time",    "token_time",   "attn_time",
-        "memory_bandwidth", "window",
-};
-static const char *const training_keys[] = {
-        "schedule",  "schedule_file", "v",         "m",        "group_size",
-        "t_f",       "t_b",           "t_w",       "msg_bytes", "w_mem_fraction",
-        "mem_limit", "overlap_factor", "seq",      "mbs",      "dp",
-        "gpus",      "global_batch",  "recompute", "distributed_optimizer",
-        "bytes_per_param", "duplex",
-};
-/* Serving keys that need a model, and those of explicit serving costs. */
-static const char *const serve_model_keys[] = {"memory_bandwidth", "kv_link"};
-static const char *const serve_explicit_keys[] = {"step_time", "token_time", "attn_time"};
 
 const struct config_option *config_options(size_t *count)
 {
@@ -299,17 +330,13 @@ struct sched_params config_sched_params(const struct config *c)
 
 const char *config_comm_name(enum pp_comm comm)
 {
-	return comm == PP_COMM_BLOCKING ? "blocking" : "overlap";
+	return comms[comm];
 }
 
 const char *config_duplex_name(enum pp_duplex duplex)
 {
-	return duplex == PP_DUPLEX_HALF ? "half" : "full";
+	return duplexes[duplex];
 }
-
-static const char *const batchings[] = {"static", "continuous", "chunked", "disaggregated", NULL};
-static const char *const arrivals[] = {"poisson", "bursty", "closed", NULL};
-static const char *const dists[] = {"fixed", "uniform", "lognormal", NULL};
 
 const char *config_batching_name(enum pp_batching b)
 {
@@ -355,10 +382,12 @@ int config_dp(const struct config *c, int *dp, struct pp_error *err)
 		return 0;
 	if (c->gpus % pt != 0)
 		return config_fail(c, config_is_set(c, "tp") ? "tp" : "gpus", err,
-		                   "p x tp = %lld does not divide the %d GPUs (--gpus)", pt, c->gpus);
+		                   "p x tp = %lld does not divide the %d GPUs (--gpus)", pt,
+		                   c->gpus);
 	if (config_is_set(c, "dp") && c->dp != c->gpus / pt)
-		return config_fail(c, "dp", err, "disagrees with --gpus %d = p %d x tp %d x dp %lld",
-		                   c->gpus, c->p, c->tp, c->gpus / pt);
+		return config_fail(c, "dp", err,
+		                   "disagrees with --gpus %d = p %d x tp %d x dp %lld", c->gpus,
+		                   c->p, c->tp, c->gpus / pt);
 	*dp = (int)(c->gpus / pt);
 	return 0;
 }
@@ -425,12 +454,12 @@ static bool parse_number(const char *s, double *out)
 }
 
 /* Copies a preset name after checking it names a row of its table. */
-static int set_preset(char *field, const char *kind, bool known, const char *label,
-                      const char *value, struct pp_error *err)
+static int set_preset(char *field, const char *kind, const char *label, const char *value,
+                      struct pp_error *err)
 {
 	char names[256];
 
-	if (!known || strlen(value) >= 32)
+	if (!preset_known(kind, value) || strlen(value) >= 32)
 		return pp_fail(err, PP_ERR_USAGE, "%s '%s': unknown %s; known: %s", label, value,
 		               kind, preset_names(kind, names, sizeof(names)));
 	strcpy(field, value);
@@ -460,8 +489,10 @@ static int set_choice(int *field, const char *const *names, const char *label, c
 }
 
 /* Parses a token-count distribution: fixed:N, uniform:A:B or lognormal:MU:SIGMA. */
-static int set_dist(struct pp_dist *d, const char *label, const char *value, struct pp_error *err)
+static int set_dist(struct config *c, const struct config_option *opt, const char *label,
+                    const char *value, struct pp_error *err)
 {
+	struct pp_dist *d = (struct pp_dist *)(void *)((char *)c + opt->offset);
 	char buf[96], *f[3] = {buf, NULL, NULL};
 	int nf = 1, kind = -1;
 	double a = 0, b = 0;
@@ -501,66 +532,38 @@ static int set_dist(struct pp_dist *d, const char *label, const char *value, str
 	               label, value, PP_MAX_COUNT);
 }
 
+static void format_dist(const struct config *c, const struct config_option *opt, char *buf,
+                        size_t n)
+{
+	config_dist_format((const struct pp_dist *)(const void *)((const char *)c + opt->offset),
+	                   buf, n);
+}
+
+static int set_schedule(struct config *c, const struct config_option *opt, const char *label,
+                        const char *value, struct pp_error *err)
+{
+	const struct sched_desc *d = sched_find(value);
+	char names[256];
+
+	(void)opt;
+	if (d == NULL)
+		return pp_fail(err, PP_ERR_USAGE, "%s '%s': unknown schedule; known: %s", label,
+		               value, sched_names(names, sizeof(names)));
+	/* an alias or another case stands for the schedule's own name */
+	strcpy(c->schedule, d->name);
+	return 0;
+}
+
 static int set_name(struct config *c, const struct config_option *opt, const char *label,
                     const char *value, struct pp_error *err)
 {
-	static const char *const comms[] = {"overlap", "blocking", NULL};
-	static const char *const duplexes[] = {"full", "half", NULL};
-	static const char *const mlps[] = {"preset", "gated", "plain", NULL};
-	static const char *const recomputes[] = {"none", "full", NULL};
-	char names[256];
-	int x = 0, rc;
+	char *field = (char *)c + opt->offset;
 
-	switch (opt->offset) {
-	case FIELD(schedule):
-		if (sched_find(value) == NULL)
-			return pp_fail(err, PP_ERR_USAGE, "%s '%s': unknown schedule; known: %s",
-			               label, value, sched_names(names, sizeof(names)));
-		/* an alias or another case stands for the schedule's own name */
-		strcpy(c->schedule, sched_find(value)->name);
-		return 0;
-	case FIELD(model):
-		return set_preset(c->model, "model", preset_model(value) != NULL, label, value,
-		                  err);
-	case FIELD(gpu):
-		return set_preset(c->gpu, "gpu", preset_gpu(value) != NULL, label, value, err);
-	case FIELD(link):
-		return set_preset(c->link, "link", preset_link(value) != NULL, label, value, err);
-	case FIELD(inter_link):
-		return set_preset(c->inter_link, "link", preset_link(value) != NULL, label, value,
-		                  err);
-	case FIELD(comm):
-		rc = set_choice(&x, comms, label, value, err);
-		c->comm = (enum pp_comm)x;
-		return rc;
-	case FIELD(duplex):
-		rc = set_choice(&x, duplexes, label, value, err);
-		c->duplex = (enum pp_duplex)x;
-		return rc;
-	case FIELD(mlp):
-		rc = set_choice(&x, mlps, label, value, err);
-		c->mlp = (enum pp_mlp)x;
-		return rc;
-	case FIELD(recompute):
-		rc = set_choice(&x, recomputes, label, value, err);
-		c->recompute = (enum pp_recompute)x;
-		return rc;
-	case FIELD(arrival):
-		rc = set_choice(&x, arrivals, label, value, err);
-		c->arrival = (enum pp_arrival)x;
-		return rc;
-	case FIELD(batching):
-		rc = set_choice(&x, batchings, label, value, err);
-		c->batching = (enum pp_batching)x;
-		return rc;
-	case FIELD(prompt):
-		return set_dist(&c->prompt, label, value, err);
-	case FIELD(output):
-		return set_dist(&c->output, label, value, err);
-	case FIELD(kv_link):
-		return set_preset(c->kv_link, "link", preset_link(value) != NULL, label, value, err);
-	}
-	return pp_fail(err, PP_ERR_USAGE, "%s: unhandled name option", label);
+	if (opt->values != NULL)
+		return set_choice((int *)(void *)field, opt->values, label, value, err);
+	if (opt->preset != NULL)
+		return set_preset(field, opt->preset, label, value, err);
+	return opt->parse(c, opt, label, value, err);
 }
 
 static int set_bool(int *field, const char *label, const char *value, struct pp_error *err)
@@ -715,32 +718,16 @@ char *config_format_value(const struct config *c, const struct config_option *op
                           size_t n)
 {
 	const char *field = (const char *)c + opt->offset;
-	static const char *const comms[] = {"overlap", "blocking"};
-	static const char *const duplexes[] = {"full", "half"};
-	static const char *const mlps[] = {"preset", "gated", "plain"};
-	static const char *const recomputes[] = {"none", "full"};
 
 	switch (opt->arg) {
 	case CONFIG_ARG_PATH:
 		snprintf(buf, n, "%s", field);
 		break;
 	case CONFIG_ARG_NAME:
-		if (opt->offset == FIELD(comm))
-			snprintf(buf, n, "%s", comms[c->comm]);
-		else if (opt->offset == FIELD(duplex))
-			snprintf(buf, n, "%s", duplexes[c->duplex]);
-		else if (opt->offset == FIELD(mlp))
-			snprintf(buf, n, "%s", mlps[c->mlp]);
-		else if (opt->offset == FIELD(recompute))
-			snprintf(buf, n, "%s", recomputes[c->recompute]);
-		else if (opt->offset == FIELD(arrival))
-			snprintf(buf, n, "%s", arrivals[c->arrival]);
-		else if (opt->offset == FIELD(batching))
-			snprintf(buf, n, "%s", batchings[c->batching]);
-		else if (opt->offset == FIELD(prompt))
-			config_dist_format(&c->prompt, buf, n);
-		else if (opt->offset == FIELD(output))
-			config_dist_format(&c->output, buf, n);
+		if (opt->values != NULL)
+			snprintf(buf, n, "%s", opt->values[*(const int *)(const void *)field]);
+		else if (opt->format != NULL)
+			opt->format(c, opt, buf, n);
 		else
 			snprintf(buf, n, "%s", field);
 		break;
@@ -815,6 +802,14 @@ void config_link(const struct config *c, double *bandwidth, double *latency)
 	*latency = c->latency >= 0 ? c->latency : l != NULL ? l->latency : 0;
 }
 
+void config_model_links(const struct config *c, char *link, char *inter_link)
+{
+	const struct gpu_preset *g = preset_gpu(c->gpu[0] ? c->gpu : PRESET_DEFAULT_GPU);
+
+	snprintf(link, 32, "%s", c->link[0] ? c->link : g->link);
+	snprintf(inter_link, 32, "%s", c->inter_link[0] ? c->inter_link : g->inter_link);
+}
+
 double config_stage_scale(const struct config *c, int st, int d)
 {
 	if (c->nstage_scale == c->p * c->v && c->nstage_scale > 0)
@@ -835,20 +830,41 @@ double config_msg_time(const struct config *c)
 	return c->t_comm;
 }
 
+/* True when opt is for serving only, not for any training command. */
+static bool serving_only(const struct config_option *opt)
+{
+	return (opt->commands & CONFIG_RUN) == 0;
+}
+
+/*
+ * The first option in table order that c sets, whose pricing is price (or any, with
+ * CONFIG_PRICE_ANY) and whose flags include flags, restricted to the serving-only options
+ * (serving > 0) or to the others (serving == 0), or not (serving < 0); NULL when none.
+ */
+static const struct config_option *first_set(const struct config *c, enum config_price price,
+                                             unsigned flags, int serving)
+{
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct config_option *o = &options[i];
+
+		if (c->origin[i].line != 0 && (price == CONFIG_PRICE_ANY || o->price == price) &&
+		    (o->flags & flags) == flags &&
+		    (serving < 0 || serving_only(o) == (serving > 0)))
+			return o;
+	}
+	return NULL;
+}
+
 /* Checks that no option of the pricing mode not in use was set. */
 static int check_mode(const struct config *c, struct pp_error *err)
 {
-	bool model = config_has_model(c);
+	const struct config_option *o;
 
-	for (size_t i = 0; i < sizeof(model_keys) / sizeof(model_keys[0]) && !model; i++)
-		if (config_is_set(c, model_keys[i]))
-			return config_fail(c, model_keys[i], err,
-			                   "needs a model (--model) to price ops from");
-	for (size_t i = 0; i < sizeof(explicit_keys) / sizeof(explicit_keys[0]) && model; i++)
-		if (config_is_set(c, explicit_keys[i]))
-			return config_fail(
-			        c, explicit_keys[i], err,
-			        "not with a model, which prices ops and messages itself");
+	if (!config_has_model(c) && (o = first_set(c, CONFIG_PRICE_MODEL, 0, 0)) != NULL)
+		return config_fail(c, o->key, err, "needs a model (--model) to price ops from");
+	if (config_has_model(c) && (o = first_set(c, CONFIG_PRICE_EXPLICIT, 0, 0)) != NULL)
+		return config_fail(c, o->key, err,
+		                   "not with a model, which prices ops and messages itself");
 	return 0;
 }
 
@@ -865,10 +881,11 @@ static int check_resolution(const struct config *c, struct pp_error *err)
 		pp_time t = 0;
 
 		if (times[i].t > 0 && pp_time_from_units(times[i].t, PP_TICK_BASE, &t) && t == 0)
-			return config_fail(c, times[i].key, err,
-			                   "below the resolution of %g time units: it would run as 0 "
-			                   "(times are whole ticks); use 0 or a larger value",
-			                   1.0 / (double)PP_TICK_BASE);
+			return config_fail(
+			        c, times[i].key, err,
+			        "below the resolution of %g time units: it would run as 0 "
+			        "(times are whole ticks); use 0 or a larger value",
+			        1.0 / (double)PP_TICK_BASE);
 	}
 	return 0;
 }
@@ -914,31 +931,72 @@ static int check_costs(const struct config *c, uint64_t ops, struct pp_error *er
 	return check_resolution(c, err);
 }
 
-/* The first of keys[0..n-1] that c sets, or NULL. */
-static const char *first_set(const struct config *c, const char *const *keys, size_t n)
+int config_check_command(const struct config *c, unsigned command, const char *name,
+                         struct pp_error *err)
 {
-	for (size_t i = 0; i < n; i++)
-		if (config_is_set(c, keys[i]))
-			return keys[i];
-	return NULL;
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct config_option *o = &options[i];
+
+		if (c->origin[i].line == 0 || (o->commands & command) != 0)
+			continue;
+		if (serving_only(o))
+			return config_fail(c, o->key, err, "a serving option: use ppsim serve");
+		if (command == CONFIG_SERVE)
+			return config_fail(c, o->key, err,
+			                   "a training option, not for ppsim serve");
+		return config_fail(c, o->key, err, "not for ppsim %s", name);
+	}
+	return 0;
 }
 
-#define FIRST_SET(c, keys) first_set((c), (keys), sizeof(keys) / sizeof((keys)[0]))
-
-enum config_use config_option_use(const struct config_option *opt)
+/* Appends word to buf (of size n, holding *len characters), after sep unless it is the first. */
+static void append_word(char *buf, size_t n, size_t *len, const char *sep, const char *word,
+                        size_t wlen)
 {
-	for (size_t i = 0; i < sizeof(serve_keys) / sizeof(serve_keys[0]); i++)
-		if (strcmp(opt->key, serve_keys[i]) == 0)
-			return CONFIG_USE_SERVE;
-	for (size_t i = 0; i < sizeof(training_keys) / sizeof(training_keys[0]); i++)
-		if (strcmp(opt->key, training_keys[i]) == 0)
-			return CONFIG_USE_TRAINING;
-	return CONFIG_USE_BOTH;
+	if (*len < n)
+		*len += (size_t)snprintf(buf + *len, n - *len, "%s%.*s", *len ? sep : "", (int)wlen,
+		                         word);
+}
+
+char *config_value_words(const struct config_option *opt, const char *sep, char *buf, size_t n)
+{
+	char list[512];
+	const char *p = NULL;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (opt->arg == CONFIG_ARG_BOOL) {
+		append_word(buf, n, &len, sep, "yes", 3);
+		append_word(buf, n, &len, sep, "no", 2);
+	} else if (opt->values != NULL) {
+		for (int i = opt->offered; opt->values[i] != NULL; i++)
+			append_word(buf, n, &len, sep, opt->values[i], strlen(opt->values[i]));
+	} else if (opt->parse == set_dist) {
+		/* a distribution's parameters follow its name */
+		for (int i = 0; dists[i] != NULL; i++) {
+			char word[32];
+
+			snprintf(word, sizeof(word), "%s:", dists[i]);
+			append_word(buf, n, &len, sep, word, strlen(word));
+		}
+	} else if (opt->preset != NULL) {
+		p = preset_names(opt->preset, list, sizeof(list));
+	} else if (opt->parse == set_schedule) {
+		p = sched_names(list, sizeof(list));
+	}
+	/* the tables give their names as "a, b, c" */
+	while (p != NULL && *p != '\0') {
+		size_t k = strcspn(p, ",");
+
+		append_word(buf, n, &len, sep, p, k);
+		p += k + strspn(p + k, ", ");
+	}
+	return buf;
 }
 
 bool config_is_serve(const struct config *c)
 {
-	return FIRST_SET(c, serve_keys) != NULL;
+	return first_set(c, CONFIG_PRICE_ANY, 0, 1) != NULL;
 }
 
 /* p within PP_MAX_DEVICES, which bounds what the per-device reports hold. */
@@ -953,9 +1011,6 @@ static int check_devices(const struct config *c, struct pp_error *err)
 
 int config_validate_serve(const struct config *c, struct pp_error *err)
 {
-	static const char *const generator_keys[] = {"arrival", "rate",   "num_requests", "burst",
-	                                             "concurrency", "prompt", "output", "seed"};
-	static const char *const link_keys[] = {"link", "bandwidth", "latency"};
 	const struct {
 		const char *key;
 		bool ok;
@@ -964,7 +1019,8 @@ int config_validate_serve(const struct config *c, struct pp_error *err)
 	        {"rate", c->arrival != PP_ARRIVAL_CLOSED, "not with --arrival=closed"},
 	        {"burst", c->arrival == PP_ARRIVAL_BURSTY, "only with --arrival=bursty"},
 	        {"concurrency", c->arrival == PP_ARRIVAL_CLOSED, "only with --arrival=closed"},
-	        {"chunk_tokens", c->batching == PP_BATCHING_CHUNKED, "only with --batching=chunked"},
+	        {"chunk_tokens", c->batching == PP_BATCHING_CHUNKED,
+	         "only with --batching=chunked"},
 	        {"max_tokens", c->batching != PP_BATCHING_CHUNKED,
 	         "not with --batching=chunked, whose budget is --chunk-tokens"},
 	        {"prefill_stages", c->batching == PP_BATCHING_DISAGGREGATED,
@@ -974,22 +1030,24 @@ int config_validate_serve(const struct config *c, struct pp_error *err)
 	        {"stage_scale", c->batching != PP_BATCHING_DISAGGREGATED,
 	         "not with --batching=disaggregated"},
 	};
-	const char *key;
+	const struct config_option *o;
 	bool model = config_has_model(c);
 
-	if ((key = FIRST_SET(c, training_keys)) != NULL)
-		return config_fail(c, key, err, "a training option, not for ppsim serve");
-	if (!model && (key = FIRST_SET(c, serve_model_keys)) != NULL)
-		return config_fail(c, key, err, "needs a model (--model)");
-	if (model && (key = FIRST_SET(c, serve_explicit_keys)) != NULL)
-		return config_fail(c, key, err, "not with a model, which prices micro-batches itself");
-	if (!model && (key = FIRST_SET(c, link_keys)) != NULL)
-		return config_fail(c, key, err,
+	if (config_check_command(c, CONFIG_SERVE, "serve", err) != 0)
+		return -1;
+	if (!model && (o = first_set(c, CONFIG_PRICE_MODEL, 0, 1)) != NULL)
+		return config_fail(c, o->key, err, "needs a model (--model)");
+	if (model && (o = first_set(c, CONFIG_PRICE_EXPLICIT, 0, 1)) != NULL)
+		return config_fail(c, o->key, err,
+		                   "not with a model, which prices micro-batches itself");
+	if (!model && (o = first_set(c, CONFIG_PRICE_LINK, 0, -1)) != NULL)
+		return config_fail(c, o->key, err,
 		                   "serving without a model prices messages with --tcomm only");
 	if (check_mode(c, err) != 0 || check_devices(c, err) != 0)
 		return -1;
-	if (c->requests[0] != '\0' && (key = FIRST_SET(c, generator_keys)) != NULL)
-		return config_fail(c, key, err, "not with --requests, which gives the requests");
+	if (c->requests[0] != '\0' &&
+	    (o = first_set(c, CONFIG_PRICE_ANY, CONFIG_GENERATES, -1)) != NULL)
+		return config_fail(c, o->key, err, "not with --requests, which gives the requests");
 	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 		if (!needs[i].ok && config_is_set(c, needs[i].key))
 			return config_fail(c, needs[i].key, err, "%s", needs[i].why);
@@ -1002,9 +1060,10 @@ int config_validate_serve(const struct config *c, struct pp_error *err)
 		return config_fail(c, "stage_scale", err, "gives %d factors for p = %d stages",
 		                   c->nstage_scale, c->p);
 	if (!model && c->step_time + c->token_time + c->attn_time == 0)
-		return config_fail(c, "step_time", err,
-		                   "--step-time, --token-time and --attn-time: at least one must be "
-		                   "above 0");
+		return config_fail(
+		        c, "step_time", err,
+		        "--step-time, --token-time and --attn-time: at least one must be "
+		        "above 0");
 	return 0;
 }
 
@@ -1016,20 +1075,19 @@ int config_validate(const struct config *c, struct pp_error *err)
 	const char *key = "schedule";
 	uint64_t ops = 0;
 
-	if ((key = FIRST_SET(c, serve_keys)) != NULL)
-		return config_fail(c, key, err, "a serving option: use ppsim serve");
-	key = "schedule";
+	if (config_check_command(c, CONFIG_RUN, "run", err) != 0)
+		return -1;
 	if (c->p < 1 || c->p > PP_MAX_COUNT || c->m < 1 || c->m > PP_MAX_COUNT || c->v < 1)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "-p %d -m %d -v %d: p and m must be from 1 to %d, v at least 1",
 		               c->p, c->m, c->v, PP_MAX_COUNT);
 	if (c->schedule_file[0] != '\0') {
 		/* the file fixes the order and the shape; the generator's options do not apply */
-		static const char *const keys[] = {"schedule", "group_size", "mem_limit"};
+		const struct config_option *o =
+		        first_set(c, CONFIG_PRICE_ANY, CONFIG_SHAPES_ORDER, -1);
 
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			if (config_is_set(c, keys[i]))
-				return config_fail(c, keys[i], err, "not with --schedule-file");
+		if (o != NULL)
+			return config_fail(c, o->key, err, "not with --schedule-file");
 		/* the caller gives the file's shape: bound its traffic by its op count */
 		if (!sched_op_count(c->p, c->v, c->m, true, &ops))
 			ops = UINT64_MAX;

@@ -72,23 +72,26 @@ static size_t scan_keys(const char *text, size_t *offsets, size_t max)
 	return n;
 }
 
+/* The whole file at path, NUL-terminated, in a buffer the caller frees; NULL with err set. */
 static char *read_text(const char *path, size_t *len, struct pp_error *err)
 {
 	FILE *f = fopen(path, "rb");
-	char *buf;
-	size_t cap = 4096, n = 0;
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
 
 	if (f == NULL) {
 		pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	buf = pp_xmalloc(cap);
 	for (;;) {
+		if (pp_grow((void **)&buf, &cap, n + 4096, 1, err) != 0) {
+			fclose(f);
+			free(buf);
+			return NULL;
+		}
 		n += fread(buf + n, 1, cap - n - 1, f);
 		if (n < cap - 1 || n > 16 * 1024 * 1024)
 			break;
-		cap *= 2;
-		buf = pp_xrealloc(buf, cap);
 	}
 	buf[n] = '\0';
 	if (ferror(f) || n > 16 * 1024 * 1024) {
@@ -151,15 +154,12 @@ static const char *value_text(const struct config_option *opt, const cJSON *v, c
 	}
 	case CONFIG_ARG_COUNT:
 	case CONFIG_ARG_BYTES:
-		*want = "an integer";
-		if (!cJSON_IsNumber(v))
-			return NULL;
-		snprintf(buf, n, "%.17g", v->valuedouble);
-		return buf;
 	case CONFIG_ARG_TIME:
 	case CONFIG_ARG_RATE:
 	case CONFIG_ARG_SHARE:
-		*want = "a number";
+		/* config_set then checks that a count is whole */
+		*want = opt->arg == CONFIG_ARG_COUNT || opt->arg == CONFIG_ARG_BYTES ? "an integer"
+		                                                                     : "a number";
 		if (!cJSON_IsNumber(v))
 			return NULL;
 		snprintf(buf, n, "%.17g", v->valuedouble);
@@ -242,7 +242,8 @@ int config_load_text(struct config *c, const char *path, const char *text, size_
 	int rc;
 
 	if (strlen(text) != len)
-		return fail_at(err, path, position(text, strlen(text)), "a NUL byte: not a JSON file");
+		return fail_at(err, path, position(text, strlen(text)),
+		               "a NUL byte: not a JSON file");
 	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true); /* the NUL counts */
 	if (root == NULL || !cJSON_IsObject(root)) {
 		size_t off = root == NULL ? json_error_offset(text, end) : strspn(text, " \t\r\n");
@@ -250,13 +251,18 @@ int config_load_text(struct config *c, const char *path, const char *text, size_
 		char why[96];
 
 		rc = fail_at(err, path, position(text, off),
-		             root == NULL ? json_syntax_reason(text, len, off, "file", why, sizeof(why))
-		                          : "the top level must be an object");
+		             root == NULL
+		                     ? json_syntax_reason(text, len, off, "file", why, sizeof(why))
+		                     : "the top level must be an object");
 		cJSON_Delete(root);
 		return rc;
 	}
 	snprintf(c->file, sizeof(c->file), "%s", path);
-	offsets = pp_xmallocarray(len / 3 + 1, sizeof(*offsets));
+	offsets = pp_mallocarray(len / 3 + 1, sizeof(*offsets));
+	if (offsets == NULL) {
+		cJSON_Delete(root);
+		return pp_nomem(err, len / 3 + 1, sizeof(*offsets));
+	}
 	nkeys = scan_keys(text, offsets, len / 3 + 1);
 	rc = apply(c, path, text, root, offsets, nkeys, err);
 	free(offsets);

@@ -1,4 +1,8 @@
-/* The preset tables: models, GPUs and links, with the source of each figure. */
+/*
+ * The preset tables: models, GPUs and links, with the source of each figure. The lookups by
+ * name and the name lists go through one descriptor per table (its kind, rows and row size),
+ * since every preset row starts with its name.
+ */
 #include "ppsim/preset.h"
 
 #include <stdio.h>
@@ -54,47 +58,69 @@ const struct link_preset *preset_links(size_t *count)
 	return links;
 }
 
+/* The tables by kind, as the config names them ("model", "gpu", "link"). */
+static const struct table {
+	const char *kind;
+	const void *rows;
+	size_t count, size;
+} tables[] = {
+        {"model", models, COUNT(models), sizeof(models[0])},
+        {"gpu", gpus, COUNT(gpus), sizeof(gpus[0])},
+        {"link", links, COUNT(links), sizeof(links[0])},
+};
+
+static const struct table *table_of(const char *kind)
+{
+	for (size_t i = 0; i < COUNT(tables); i++)
+		if (strcmp(tables[i].kind, kind) == 0)
+			return &tables[i];
+	return NULL;
+}
+
+/* The name of row i of t: the first member of every preset struct. */
+static const char *row_name(const struct table *t, size_t i)
+{
+	return *(const char *const *)(const void *)((const char *)t->rows + i * t->size);
+}
+
+/* Row of the table of kind named name, or NULL. */
+static const void *find(const char *kind, const char *name)
+{
+	const struct table *t = table_of(kind);
+
+	for (size_t i = 0; t != NULL && i < t->count; i++)
+		if (strcmp(row_name(t, i), name) == 0)
+			return (const char *)t->rows + i * t->size;
+	return NULL;
+}
+
 const struct model_preset *preset_model(const char *name)
 {
-	for (size_t i = 0; i < COUNT(models); i++)
-		if (strcmp(models[i].name, name) == 0)
-			return &models[i];
-	return NULL;
+	return find("model", name);
 }
 
 const struct gpu_preset *preset_gpu(const char *name)
 {
-	for (size_t i = 0; i < COUNT(gpus); i++)
-		if (strcmp(gpus[i].name, name) == 0)
-			return &gpus[i];
-	return NULL;
+	return find("gpu", name);
 }
 
 const struct link_preset *preset_link(const char *name)
 {
-	for (size_t i = 0; i < COUNT(links); i++)
-		if (strcmp(links[i].name, name) == 0)
-			return &links[i];
-	return NULL;
+	return find("link", name);
+}
+
+bool preset_known(const char *kind, const char *name)
+{
+	return find(kind, name) != NULL;
 }
 
 char *preset_names(const char *kind, char *buf, size_t n)
 {
-	size_t len = 0, count = 0;
+	const struct table *t = table_of(kind);
+	size_t len = 0;
 
 	buf[0] = '\0';
-	if (strcmp(kind, "model") == 0)
-		count = COUNT(models);
-	else if (strcmp(kind, "gpu") == 0)
-		count = COUNT(gpus);
-	else if (strcmp(kind, "link") == 0)
-		count = COUNT(links);
-	for (size_t i = 0; i < count && len < n; i++) {
-		const char *name = strcmp(kind, "model") == 0 ? models[i].name
-		                   : strcmp(kind, "gpu") == 0 ? gpus[i].name
-		                                              : links[i].name;
-
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", name);
-	}
+	for (size_t i = 0; t != NULL && i < t->count && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", row_name(t, i));
 	return buf;
 }

@@ -1,4 +1,10 @@
-/* The table of report formats selected with --format, and the quoting the writers share. */
+/*
+ * The format registry: every --format name with its writer for each kind of result (a run, a
+ * comparison, a sweep, advice, a break-even table, a serving run, serving runs compared), and
+ * the quoting the writers share. Commands look writers up here by (name, kind), so a format
+ * row that lacks a kind is refused by the commands writing that kind instead of falling back
+ * to text; no other file compares format names.
+ */
 #include "ppsim/report.h"
 
 #include <stdio.h>
@@ -6,26 +12,142 @@
 
 #include "formats.h"
 
+/*
+ * A row is a format and the kinds of result it writes; a name may have a row per group of kinds
+ * (csv), so that each kind lists its formats in row order. The formats that write a run report
+ * come first: report_formats returns them.
+ */
 static const struct report_format formats[] = {
-        {"text", "aligned report for people (default)", report_text_write, report_compare_text},
-        {"json", "one JSON object with every figure (keys in docs/output.md)", report_json_write,
-         report_compare_json},
-        {"csv", "a header and one row of figures per simulation", report_csv_write,
-         report_compare_csv},
+        {
+                .name = "text",
+                .summary = "aligned report for people (default)",
+                .human = true,
+                .write = report_text_write,
+                .compare = report_compare_text,
+                .sweep_table = report_sweep_table,
+                .advice = report_advice_text,
+                .breakeven = report_breakeven_text,
+                .serve = report_serve_text,
+                .serve_compare = report_serve_compare_text,
+        },
+        {
+                .name = "json",
+                .summary = "one JSON object with every figure (keys in docs/output.md)",
+                .write = report_json_write,
+                .compare = report_compare_json,
+                .advice = report_advice_json,
+                .breakeven = report_breakeven_json,
+                .serve = report_serve_json,
+                .serve_compare = report_serve_compare_json,
+        },
+        {
+                .name = "csv",
+                .summary = "a header and one row of figures per simulation",
+                .write = report_csv_write,
+                .compare = report_compare_csv,
+                .serve = report_serve_csv,
+                .serve_compare = report_serve_compare_csv,
+        },
+        /* a sweep lists its formats in this order: text, jsonl, csv */
+        {
+                .name = "jsonl",
+                .summary = "one JSON object per line, per sweep point",
+                .mistaken_for = "json",
+                .title = "JSON lines",
+                .sweep_record = report_sweep_jsonl,
+        },
+        {
+                .name = "csv",
+                .summary = "a header and one row per sweep point",
+                .sweep_header = report_sweep_csv_header,
+                .sweep_record = report_sweep_csv,
+        },
 };
+
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+bool report_format_writes(const struct report_format *f, enum report_kind kind)
+{
+	switch (kind) {
+	case REPORT_RUN:
+		return f->write != NULL;
+	case REPORT_COMPARE:
+		return f->compare != NULL;
+	case REPORT_SWEEP:
+		return f->sweep_table != NULL || f->sweep_record != NULL;
+	case REPORT_ADVICE:
+		return f->advice != NULL;
+	case REPORT_BREAKEVEN:
+		return f->breakeven != NULL;
+	case REPORT_SERVE:
+		return f->serve != NULL;
+	case REPORT_SERVE_COMPARE:
+		return f->serve_compare != NULL;
+	}
+	return false;
+}
 
 const struct report_format *report_formats(size_t *count)
 {
-	*count = sizeof(formats) / sizeof(formats[0]);
+	size_t n = 0;
+
+	while (n < NFORMATS && formats[n].write != NULL)
+		n++;
+	*count = n;
 	return formats;
+}
+
+const struct report_format *report_format_find(const char *name, enum report_kind kind)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (strcmp(formats[i].name, name) == 0 && report_format_writes(&formats[i], kind))
+			return &formats[i];
+	return NULL;
 }
 
 const struct report_format *report_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (strcmp(formats[i].name, name) == 0)
-			return &formats[i];
-	return NULL;
+	return report_format_find(name, REPORT_RUN);
+}
+
+char *report_format_names(enum report_kind kind, const char *sep, const char *last, char *buf,
+                          size_t n)
+{
+	size_t len = 0, total = 0, k = 0;
+
+	for (size_t i = 0; i < NFORMATS; i++)
+		total += report_format_writes(&formats[i], kind);
+	buf[0] = '\0';
+	for (size_t i = 0; i < NFORMATS && len < n; i++) {
+		if (!report_format_writes(&formats[i], kind))
+			continue;
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+		                        k == 0                           ? ""
+		                        : k + 1 == total && last != NULL ? last
+		                                                         : sep,
+		                        formats[i].name);
+		k++;
+	}
+	return buf;
+}
+
+const char *report_format_hint(const char *name, enum report_kind kind, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (formats[i].mistaken_for != NULL && strcmp(formats[i].mistaken_for, name) == 0 &&
+		    report_format_writes(&formats[i], kind))
+			snprintf(buf, n, " (%s: %s)", formats[i].title, formats[i].name);
+	return buf;
+}
+
+const struct report_format *report_records_format(const char *path)
+{
+	size_t n = strlen(path);
+
+	/* a record file is named for its format: "points.csv"; anything else gets JSON lines */
+	return report_format_find(n >= 4 && strcmp(path + n - 4, ".csv") == 0 ? "csv" : "jsonl",
+	                          REPORT_SWEEP);
 }
 
 void report_json_text(FILE *out, const char *text)

@@ -89,6 +89,7 @@ static void config_init_sets_the_documented_defaults(void)
 
 static void config_options_describe_each_field_once(void)
 {
+	/* a few rows as the documentation names them; every row is checked below */
 	static const struct {
 		const char *name;
 		int short_name;
@@ -101,92 +102,130 @@ static void config_options_describe_each_field_once(void)
 	        {"microbatches", 'm', "m", CONFIG_ARG_COUNT},
 	        {"chunks", 'v', "v", CONFIG_ARG_COUNT},
 	        {"tf", 0, "t_f", CONFIG_ARG_TIME},
-	        {"tb", 0, "t_b", CONFIG_ARG_TIME},
-	        {"tw", 0, "t_w", CONFIG_ARG_TIME},
-	        {"tcomm", 0, "t_comm", CONFIG_ARG_TIME},
 	        {"msg-bytes", 0, "msg_bytes", CONFIG_ARG_BYTES},
-	        {"bandwidth", 0, "bandwidth", CONFIG_ARG_RATE},
-	        {"latency", 0, "latency", CONFIG_ARG_TIME},
-	        {"comm", 0, "comm", CONFIG_ARG_NAME},
-	        {"group-size", 0, "group_size", CONFIG_ARG_COUNT},
-	        {"max-ops", 0, "max_ops", CONFIG_ARG_BYTES},
 	        {"w-mem-fraction", 0, "w_mem_fraction", CONFIG_ARG_SHARE},
-	        {"duplex", 0, "duplex", CONFIG_ARG_NAME},
-	        {"mem-limit", 0, "mem_limit", CONFIG_ARG_RATE},
-	        {"overlap-factor", 0, "overlap_factor", CONFIG_ARG_RATE},
-	        {"link", 0, "link", CONFIG_ARG_NAME},
-	        {"model", 0, "model", CONFIG_ARG_NAME},
-	        {"layers", 0, "layers", CONFIG_ARG_COUNT},
-	        {"hidden", 0, "hidden", CONFIG_ARG_COUNT},
-	        {"ffn", 0, "ffn", CONFIG_ARG_COUNT},
-	        {"heads", 0, "heads", CONFIG_ARG_COUNT},
-	        {"kv-heads", 0, "kv_heads", CONFIG_ARG_COUNT},
-	        {"vocab", 0, "vocab", CONFIG_ARG_COUNT},
-	        {"mlp", 0, "mlp", CONFIG_ARG_NAME},
-	        {"tied-embeddings", 0, "tied_embeddings", CONFIG_ARG_BOOL},
-	        {"gpu", 0, "gpu", CONFIG_ARG_NAME},
-	        {"tflops", 0, "tflops", CONFIG_ARG_RATE},
-	        {"gpu-memory", 0, "gpu_memory", CONFIG_ARG_RATE},
-	        {"memory-reserve", 0, "memory_reserve", CONFIG_ARG_TIME},
-	        {"efficiency", 0, "efficiency", CONFIG_ARG_SHARE},
-	        {"inter-link", 0, "inter_link", CONFIG_ARG_NAME},
-	        {"inter-bandwidth", 0, "inter_bandwidth", CONFIG_ARG_RATE},
-	        {"inter-latency", 0, "inter_latency", CONFIG_ARG_TIME},
-	        {"seq", 0, "seq", CONFIG_ARG_COUNT},
-	        {"mbs", 0, "mbs", CONFIG_ARG_COUNT},
-	        {"tp", 0, "tp", CONFIG_ARG_COUNT},
-	        {"dp", 0, "dp", CONFIG_ARG_COUNT},
-	        {"gpus", 0, "gpus", CONFIG_ARG_COUNT},
-	        {"gpus-per-node", 0, "gpus_per_node", CONFIG_ARG_COUNT},
-	        {"global-batch", 0, "global_batch", CONFIG_ARG_COUNT},
-	        {"flash-attention", 0, "flash_attention", CONFIG_ARG_BOOL},
-	        {"recompute", 0, "recompute", CONFIG_ARG_NAME},
-	        {"distributed-optimizer", 0, "distributed_optimizer", CONFIG_ARG_BOOL},
-	        {"bytes-per-param", 0, "bytes_per_param", CONFIG_ARG_RATE},
-	        {"dtype-bytes", 0, "dtype_bytes", CONFIG_ARG_COUNT},
 	        {"stage-scale", 0, "stage_scale", CONFIG_ARG_SCALES},
+	        {"tied-embeddings", 0, "tied_embeddings", CONFIG_ARG_BOOL},
 	        {"layers-per-stage", 0, "layers_per_stage", CONFIG_ARG_LIST},
-	        {"first-stage-layers", 0, "first_stage_layers", CONFIG_ARG_COUNT},
-	        {"last-stage-layers", 0, "last_stage_layers", CONFIG_ARG_COUNT},
+	        {"tflops", 0, "tflops", CONFIG_ARG_RATE},
 	        {"requests", 0, "requests", CONFIG_ARG_PATH},
-	        {"arrival", 0, "arrival", CONFIG_ARG_NAME},
-	        {"rate", 0, "rate", CONFIG_ARG_RATE},
-	        {"num-requests", 0, "num_requests", CONFIG_ARG_COUNT},
-	        {"burst", 0, "burst", CONFIG_ARG_COUNT},
-	        {"concurrency", 0, "concurrency", CONFIG_ARG_COUNT},
-	        {"prompt", 0, "prompt", CONFIG_ARG_NAME},
-	        {"output", 0, "output", CONFIG_ARG_NAME},
-	        {"seed", 0, "seed", CONFIG_ARG_BYTES},
-	        {"batching", 0, "batching", CONFIG_ARG_NAME},
-	        {"max-batch", 0, "max_batch", CONFIG_ARG_COUNT},
-	        {"max-tokens", 0, "max_tokens", CONFIG_ARG_COUNT},
-	        {"chunk-tokens", 0, "chunk_tokens", CONFIG_ARG_COUNT},
-	        {"inflight", 0, "inflight", CONFIG_ARG_COUNT},
-	        {"kv-tokens", 0, "kv_tokens", CONFIG_ARG_BYTES},
-	        {"prefill-stages", 0, "prefill_stages", CONFIG_ARG_COUNT},
 	        {"kv-link", 0, "kv_link", CONFIG_ARG_NAME},
-	        {"step-time", 0, "step_time", CONFIG_ARG_TIME},
-	        {"token-time", 0, "token_time", CONFIG_ARG_TIME},
-	        {"attn-time", 0, "attn_time", CONFIG_ARG_TIME},
-	        {"memory-bandwidth", 0, "memory_bandwidth", CONFIG_ARG_RATE},
-	        {"window", 0, "window", CONFIG_ARG_RATE},
 	};
 	size_t n;
 	const struct config_option *opts = config_options(&n);
 
-	CU_ASSERT_EQUAL(n, sizeof(want) / sizeof(want[0]));
+	CU_ASSERT(n <= CONFIG_MAX_OPTIONS);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct config_option *o = option(want[i].name);
 
 		CU_ASSERT_EQUAL(o->short_name, want[i].short_name);
 		CU_ASSERT_STRING_EQUAL(o->key, want[i].key);
 		CU_ASSERT_EQUAL(o->arg, want[i].arg);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct config_option *o = &opts[i];
+
 		CU_ASSERT_PTR_NOT_NULL(o->metavar);
 		CU_ASSERT_PTR_NOT_NULL(o->help);
-		for (size_t j = 0; j < n; j++)
-			if (&opts[j] != o)
-				CU_ASSERT_NOT_EQUAL(opts[j].offset, o->offset);
+		for (size_t j = 0; j < n; j++) {
+			if (j == i)
+				continue;
+			CU_ASSERT_NOT_EQUAL(opts[j].offset, o->offset);
+			CU_ASSERT(strcmp(opts[j].name, o->name) != 0);
+			CU_ASSERT(strcmp(opts[j].key, o->key) != 0);
+			CU_ASSERT(o->short_name == 0 || opts[j].short_name != o->short_name);
+		}
 	}
+}
+
+/* The commands column: every option is for some command, training or serving or both, and the
+ * names a name option takes come from exactly one place. */
+static void config_options_name_their_commands_and_their_names(void)
+{
+	size_t n;
+	const struct config_option *opts = config_options(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct config_option *o = &opts[i];
+		int sources = (o->values != NULL) + (o->preset != NULL) + (o->parse != NULL);
+
+		CU_ASSERT((o->commands & ~(unsigned)CONFIG_ALL) == 0);
+		CU_ASSERT((o->commands & (CONFIG_RUN | CONFIG_SERVE)) != 0);
+		/* compare takes every option: it compares training and serving configs */
+		CU_ASSERT((o->commands & CONFIG_COMPARE) != 0);
+		CU_ASSERT_EQUAL(sources, o->arg == CONFIG_ARG_NAME ? 1 : 0);
+		CU_ASSERT(o->format == NULL || o->parse != NULL);
+	}
+	CU_ASSERT_EQUAL(option("rate")->commands, CONFIG_SERVING);
+	CU_ASSERT_EQUAL(option("microbatches")->commands, CONFIG_TRAINING);
+	CU_ASSERT_EQUAL(option("stages")->commands, CONFIG_ALL);
+	/* breakeven replaces a config file's schedule with its own two */
+	CU_ASSERT_EQUAL(option("schedule")->commands, CONFIG_TRAINING);
+	CU_ASSERT_EQUAL(option("layers")->price, CONFIG_PRICE_MODEL);
+	CU_ASSERT_EQUAL(option("tf")->price, CONFIG_PRICE_EXPLICIT);
+	CU_ASSERT_EQUAL(option("link")->price, CONFIG_PRICE_LINK);
+}
+
+static void config_check_command_refuses_an_option_where_it_does_not_belong(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(config_check_command(&c, CONFIG_BREAKEVEN, "breakeven", &err), 0);
+	CU_ASSERT_EQUAL(set(&c, "rate", "5", &err), 0);
+	CU_ASSERT_EQUAL(config_check_command(&c, CONFIG_SERVE, "serve", &err), 0);
+	CU_ASSERT_EQUAL(config_check_command(&c, CONFIG_COMPARE, "compare", &err), 0);
+	CU_ASSERT_EQUAL(config_check_command(&c, CONFIG_SWEEP, "sweep", &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--rate '5': a serving option: use ppsim serve");
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "microbatches", "4", &err), 0);
+	CU_ASSERT_EQUAL(config_check_command(&c, CONFIG_SERVE, "serve", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg,
+	                       "--microbatches '4': a training option, not for ppsim serve");
+	CU_ASSERT_EQUAL(config_check_command(&c, CONFIG_BREAKEVEN, "breakeven", &err), 0);
+}
+
+static void config_value_words_lists_what_each_name_option_takes(void)
+{
+	char buf[512];
+
+	CU_ASSERT_STRING_EQUAL(config_value_words(option("comm"), " ", buf, sizeof(buf)),
+	                       "overlap blocking");
+	/* "preset" is taken (the preset's own MLP) but not offered */
+	CU_ASSERT_STRING_EQUAL(config_value_words(option("mlp"), " ", buf, sizeof(buf)),
+	                       "gated plain");
+	CU_ASSERT_STRING_EQUAL(config_value_words(option("gpu"), "|", buf, sizeof(buf)),
+	                       "a100-80g|h100-sxm|h200");
+	CU_ASSERT_STRING_EQUAL(config_value_words(option("prompt"), " ", buf, sizeof(buf)),
+	                       "fixed: uniform: lognormal:");
+	CU_ASSERT_STRING_EQUAL(config_value_words(option("flash-attention"), " ", buf, sizeof(buf)),
+	                       "yes no");
+	CU_ASSERT_STRING_EQUAL(config_value_words(option("stages"), " ", buf, sizeof(buf)), "");
+	CU_ASSERT_EQUAL(strncmp(config_value_words(option("schedule"), ", ", buf, sizeof(buf)),
+	                        "gpipe, 1f1b, ", 13),
+	                0);
+}
+
+static void config_model_links_take_the_options_then_the_gpu_defaults(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+	char link[32], inter[32];
+
+	config_init(&c);
+	config_model_links(&c, link, inter);
+	CU_ASSERT_STRING_EQUAL(link, "nvlink3");
+	CU_ASSERT_STRING_EQUAL(inter, "ib-hdr");
+	CU_ASSERT_EQUAL(set(&c, "gpu", "h100-sxm", &err), 0);
+	config_model_links(&c, link, inter);
+	CU_ASSERT_STRING_EQUAL(link, "nvlink4");
+	CU_ASSERT_STRING_EQUAL(inter, "ib-ndr");
+	CU_ASSERT_EQUAL(set(&c, "inter-link", "pcie5", &err), 0);
+	config_model_links(&c, link, inter);
+	CU_ASSERT_STRING_EQUAL(link, "nvlink4");
+	CU_ASSERT_STRING_EQUAL(inter, "pcie5");
 }
 
 static void config_set_stores_valid_counts(void)
@@ -313,9 +352,10 @@ static void config_set_takes_schedule_names_and_pytorch_s_in_any_case(void)
 	CU_ASSERT_EQUAL(set(&c, "schedule", "1f1b", &err), 0);
 	CU_ASSERT_EQUAL(set(&c, "schedule", "GPipes", &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_STRING_EQUAL(err.msg, "--schedule 'GPipes': unknown schedule; known: gpipe, 1f1b, "
-	                                "interleaved, loopedbfs, interleaved-zb, zbh1, zbh2, zbv, "
-	                                "zbv-auto, vhalf, vmin, dualpipev, zb-auto, zb1p, zb2p");
+	CU_ASSERT_STRING_EQUAL(err.msg,
+	                       "--schedule 'GPipes': unknown schedule; known: gpipe, 1f1b, "
+	                       "interleaved, loopedbfs, interleaved-zb, zbh1, zbh2, zbv, "
+	                       "zbv-auto, vhalf, vmin, dualpipev, zb-auto, zb1p, zb2p");
 	CU_ASSERT_STRING_EQUAL(c.schedule, "1f1b");
 	assert_rejected("schedule", "");
 	assert_rejected("schedule", "zbh1x");
@@ -474,7 +514,8 @@ static void config_validate_refuses_a_time_below_one_tick(void)
 		unit_set(&c, keys[i], "4e-7");
 		CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
 		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-		snprintf(want, sizeof(want), "--%s '4e-07': below the resolution of 1e-06", names[i]);
+		snprintf(want, sizeof(want), "--%s '4e-07': below the resolution of 1e-06",
+		         names[i]);
 		CU_ASSERT_EQUAL(strncmp(err.msg, want, strlen(want)), 0);
 	}
 }
@@ -1112,7 +1153,8 @@ static void docs_config_md_has_a_row_for_every_option_and_key(void)
 	for (size_t i = 0; i < n; i++) {
 		bool found = false;
 
-		/* the row starts with the option, "`-p`, `--stages=N`" or "`--tf=T`", then the key */
+		/* the row starts with the option, "`-p`, `--stages=N`" or "`--tf=T`", then the key
+		 */
 		snprintf(row, sizeof(row), "`--%s%s%s` | `%s` |", opt[i].name,
 		         opt[i].metavar != NULL && opt[i].metavar[0] != '\0' ? "=" : "",
 		         opt[i].metavar != NULL ? opt[i].metavar : "", opt[i].key);
@@ -1448,6 +1490,10 @@ static void config_set_takes_a_schedule_file_name_and_validate_bars_generator_op
 static const struct unit_test tests[] = {
         UNIT_TEST(config_init_sets_the_documented_defaults),
         UNIT_TEST(config_options_describe_each_field_once),
+        UNIT_TEST(config_options_name_their_commands_and_their_names),
+        UNIT_TEST(config_check_command_refuses_an_option_where_it_does_not_belong),
+        UNIT_TEST(config_value_words_lists_what_each_name_option_takes),
+        UNIT_TEST(config_model_links_take_the_options_then_the_gpu_defaults),
         UNIT_TEST(config_set_stores_valid_counts),
         UNIT_TEST(config_set_rejects_counts_that_are_not_whole_numbers_in_range),
         UNIT_TEST(config_set_names_the_label_value_and_range_of_a_bad_count),

@@ -164,6 +164,22 @@ static void preset_names_lists_each_table_in_order_separated_by_commas(void)
 	CU_ASSERT_PTR_EQUAL(preset_names("link", buf, sizeof(buf)), buf);
 }
 
+static void preset_known_finds_a_name_in_its_own_table_only(void)
+{
+	size_t n;
+	const struct gpu_preset *g = preset_gpus(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		CU_ASSERT_TRUE(preset_known("gpu", g[i].name));
+		CU_ASSERT_FALSE(preset_known("link", g[i].name));
+	}
+	CU_ASSERT_TRUE(preset_known("link", "nvlink3"));
+	CU_ASSERT_TRUE(preset_known("model", "llama3-70b"));
+	CU_ASSERT_FALSE(preset_known("model", "LLAMA3-70B"));
+	CU_ASSERT_FALSE(preset_known("models", "llama3-70b"));
+	CU_ASSERT_TRUE(preset_known("gpu", PRESET_DEFAULT_GPU));
+}
+
 static void preset_names_of_an_unknown_kind_is_empty(void)
 {
 	char buf[16] = "junk";
@@ -199,6 +215,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(preset_lookups_are_exact_and_case_sensitive),
         UNIT_TEST(preset_lookups_search_only_their_own_table),
         UNIT_TEST(preset_names_lists_each_table_in_order_separated_by_commas),
+        UNIT_TEST(preset_known_finds_a_name_in_its_own_table_only),
         UNIT_TEST(preset_names_of_an_unknown_kind_is_empty),
         UNIT_TEST(preset_names_truncates_to_the_buffer_without_writing_past_it),
         {NULL, NULL},

@@ -1,0 +1,64 @@
+# The tables decide: an option a command does not take is refused alike by every command
+# (from the command line or a config file), --format picks a writer from the registry or is
+# refused naming the formats of that command, and compare and sweep read --schedules alike.
+
+# options of the other kind of run
+fails 2 "--rate '5': a serving option: use ppsim serve" sweep --rate=5
+fails 2 "--rate '5': a serving option: use ppsim serve" sweep -p 2,4 --rate=5,6
+fails 2 "--rate '5': a serving option: use ppsim serve" \
+	advise --model llama3-8b --gpus 8 --global-batch 64 --rate=5
+fails 2 "--rate '5': a serving option: use ppsim serve" breakeven --rate=5
+fails 2 "--rate '5': a serving option: use ppsim serve" run --rate=5
+fails 2 "--microbatches '4': a training option, not for ppsim serve" serve -m 4
+printf '{\n  "batching": "static"\n}\n' >"$TMP/serving.json"
+fails 3 "serving.json':2:3: key \"batching\" = static: a serving option: use ppsim serve" \
+	sweep -c "$TMP/serving.json" -p 2,4
+fails 2 "breakeven compares 1f1b with interleaved itself" breakeven -s gpipe
+
+# formats: a format of another kind of result is refused naming this command's
+fails 2 "--format 'jsonl': unknown format" serve --format=jsonl
+fails 2 "--format 'jsonl': unknown format" run -f jsonl
+fails 2 "--format 'jsonl': advise writes text or json" \
+	advise --model llama3-8b --gpus 8 --global-batch 64 -f jsonl
+fails 2 "--format 'jsonl': breakeven writes text or json" breakeven -f jsonl
+fails 2 "--format 'yaml': a sweep writes text, jsonl or csv" sweep -f yaml
+# every format a command lists writes its kind of result
+for f in text json csv; do
+	if ppsim serve --num-requests 4 -f $f >"$TMP/serve.$f" 2>"$TMP/err" && [ -s "$TMP/serve.$f" ]; then
+		ok
+	else
+		not_ok "serve -f $f: $(head -c 200 "$TMP/err")"
+	fi
+done
+for f in text jsonl csv; do
+	if ppsim sweep -p 2,4 -f $f >"$TMP/sweep.$f" 2>"$TMP/err" && [ -s "$TMP/sweep.$f" ]; then
+		ok
+	else
+		not_ok "sweep -f $f: $(head -c 200 "$TMP/err")"
+	fi
+done
+
+# one list parser: compare refuses what sweep refuses
+fails 2 "--schedules '1f1b,,gpipe': an empty value in the list" compare --schedules=1f1b,,gpipe
+fails 2 "--schedules '1f1b,,gpipe': an empty value in the list" sweep --schedules=1f1b,,gpipe
+fails 2 "--schedules ',1f1b': an empty value in the list" compare --schedules=,1f1b
+fails 2 "unknown schedule 'foo'" compare --schedules=gpipe,foo
+if ppsim compare --schedules=all -f csv >"$TMP/all.csv" 2>"$TMP/err" &&
+	[ "$(($(wc -l <"$TMP/all.csv") - 1))" -eq "$(ppsim list | sed -n '/^Schedules/,/^$/p' |
+		grep -c '^  ')" ]; then
+	ok
+else
+	not_ok "compare --schedules=all: not one row per schedule: $(head -c 200 "$TMP/err")"
+fi
+
+# help and completion name each command's formats from the registry
+if ppsim --help | grep -q -- "--format=FMT  *report format (default text): text, json, csv; sweep: text, jsonl, csv; advise, breakeven: text, json$"; then
+	ok
+else
+	not_ok "--help: the --format line does not list each command's formats"
+fi
+if ppsim completion bash | grep -q 'advise|breakeven) COMPREPLY=($(compgen -W "text json"'; then
+	ok
+else
+	not_ok "completion: no --format branch for advise and breakeven"
+fi
