@@ -19,8 +19,8 @@ struct serve_run *cmd_serve_config(const struct config *c, struct pp_error *err)
 	if (c->requests[0] != '\0') {
 		if (serve_workload_read(c->requests, &w, err) != 0)
 			return NULL;
-	} else {
-		serve_workload_generate(c, &w);
+	} else if (serve_workload_generate(c, &w, err) != 0) {
+		return NULL;
 	}
 	r = serve_run(c, &w, err);
 	serve_workload_free(&w);

@@ -532,8 +532,9 @@ static struct config generator_config(const char *const *settings)
 static void generate(const char *const *settings, struct serve_workload *w)
 {
 	struct config c = generator_config(settings);
+	struct pp_error err = {0};
 
-	serve_workload_generate(&c, w);
+	CU_ASSERT_EQUAL_FATAL(serve_workload_generate(&c, w, &err), 0);
 }
 
 static void serve_workload_generate_gives_the_same_requests_for_the_same_seed(void)
@@ -856,7 +857,7 @@ static void serve_workload_generate_matches_a_reference_of_the_documented_algori
 		double t = 0;
 		size_t wrong = 0;
 
-		serve_workload_generate(&c, &w);
+		CU_ASSERT_EQUAL_FATAL(serve_workload_generate(&c, &w, NULL), 0);
 		CU_ASSERT_EQUAL_FATAL(w.n, 2000);
 		ref_seed(&g, c.seed);
 		for (size_t i = 0; i < w.n; i++) {
