@@ -13,6 +13,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	int rc;
+
+	if (f == NULL) {
+		if (err != NULL)
+			err->line = err->column = 0;
+		return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+	}
+	rc = read(f, path, ctx, err);
+	fclose(f);
+	return rc;
+}
+
 void text_lines_init(struct text_lines *r, FILE *f, const char *what, const char *path)
 {
 	*r = (struct text_lines){f, what, path, NULL, 0, 0, 0};

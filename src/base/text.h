@@ -13,6 +13,15 @@
 
 #include "ppsim/util.h"
 
+/* What reads an open file: fills ctx from f (named path in messages); 0 or -1 with err set. */
+typedef int text_read_fn(FILE *f, const char *path, void *ctx, struct pp_error *err);
+
+/*
+ * Opens path, reads it with read and closes it. Returns read's status, or -1 with PP_ERR_IO
+ * "cannot read 'PATH': REASON" (err's line and column 0) when the file does not open.
+ */
+int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_error *err);
+
 /* Longest line the reader accepts, in bytes without its newline: 1 MiB. */
 #define TEXT_LINE_MAX ((size_t)1 << 20)
 

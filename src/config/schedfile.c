@@ -546,18 +546,15 @@ static int check_order(const struct reader *r, const struct schedfile *out, stru
 	return -1;
 }
 
+static int read_stream(FILE *f, const char *path, void *out, struct pp_error *err)
+{
+	return schedfile_read_stream(f, path, out, err);
+}
+
 int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err)
 {
-	FILE *f = fopen(path, "r");
-	int rc;
-
-	if (f == NULL) {
-		memset(out, 0, sizeof(*out));
-		return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
-	}
-	rc = schedfile_read_stream(f, path, out, err);
-	fclose(f);
-	return rc;
+	memset(out, 0, sizeof(*out));
+	return text_read_file(path, read_stream, out, err);
 }
 
 int schedfile_read_stream(FILE *f, const char *path, struct schedfile *out, struct pp_error *err)

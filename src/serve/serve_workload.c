@@ -408,18 +408,15 @@ static int read_lines(struct trace *t, FILE *f, struct pp_error *err)
 	return rc;
 }
 
+static int read_stream(FILE *f, const char *path, void *w, struct pp_error *err)
+{
+	return serve_workload_read_stream(f, path, w, err);
+}
+
 int serve_workload_read(const char *path, struct serve_workload *w, struct pp_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	int rc;
-
-	if (f == NULL) {
-		memset(w, 0, sizeof(*w));
-		return fail_file(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
-	}
-	rc = serve_workload_read_stream(f, path, w, err);
-	fclose(f);
-	return rc;
+	memset(w, 0, sizeof(*w));
+	return text_read_file(path, read_stream, w, err);
 }
 
 int serve_workload_read_stream(FILE *f, const char *path, struct serve_workload *w,
