@@ -224,7 +224,7 @@ int report_compare_text(FILE *out, const struct report_row *rows, int n)
 	for (size_t c = 0; c < NCOLUMNS; c++)
 		if (model || !columns[c].model_only)
 			cols[ncols++] = (struct report_column){(int)c, 0, true, false};
-	report_table_write(out, cols, ncols, n, text_cell, &t);
+	report_table_write(out, "  ", cols, ncols, n, text_cell, &t);
 	fprintf(out, "\n* best in its column; times in %s; speedup = first row's %s / row's\n",
 	        rows[0].sim->cost->time_unit, model ? "step_time" : "makespan");
 	return 0;

@@ -451,7 +451,7 @@ int report_serve_compare_text(FILE *out, const struct serve_row *rows, int n)
 
 	for (size_t c = 0; c < NCOLUMNS; c++)
 		cols[3 + c] = (struct report_column){(int)c, 11, false, false};
-	report_table_write(out, cols, 3 + (int)NCOLUMNS, n, compare_cell, &t);
+	report_table_write(out, "  ", cols, 3 + (int)NCOLUMNS, n, compare_cell, &t);
 	fprintf(out, "\n* best in its column; times in %s; tokens/s are output tokens per %s\n",
 	        unit_of(rows[0].run), config_has_model(&rows[0].run->config) ? "second" : "1000 t");
 	return 0;

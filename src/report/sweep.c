@@ -334,6 +334,6 @@ int report_sweep_table(FILE *out, const struct sweep *sw, const struct sweep_rec
 			cols[k++] = (struct report_column){FIGURE + (int)c, 0, true, false};
 	if (model)
 		cols[k++] = (struct report_column){FITS, 0, false, false};
-	report_table_write(out, cols, k, n, ranked_cell, &table);
+	report_table_write(out, "  ", cols, k, n, ranked_cell, &table);
 	return 0;
 }

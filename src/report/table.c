@@ -11,8 +11,8 @@
 /* Cell text beyond this is cut short: longer than any number, label or schedule name. */
 #define CELL_MAX 256
 
-void report_table_write(FILE *out, const struct report_column *cols, int ncols, int nrows,
-                        report_cell_fn *cell, const void *ctx)
+void report_table_write(FILE *out, const char *sep, const struct report_column *cols, int ncols,
+                        int nrows, report_cell_fn *cell, const void *ctx)
 {
 	int width[REPORT_TABLE_MAX_COLUMNS];
 	char buf[CELL_MAX];
@@ -28,8 +28,7 @@ void report_table_write(FILE *out, const struct report_column *cols, int ncols, 
 	}
 	for (int row = -1; row < nrows; row++) {
 		for (int c = 0; c < ncols; c++)
-			fprintf(out, "%s%*s", c > 0 ? "  " : "",
-			        cols[c].left ? -width[c] : width[c],
+			fprintf(out, "%s%*s", c > 0 ? sep : "", cols[c].left ? -width[c] : width[c],
 			        cell(ctx, row, cols[c].id, buf, sizeof(buf)));
 		fputc('\n', out);
 	}

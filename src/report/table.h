@@ -24,11 +24,11 @@ struct report_column {
 typedef const char *report_cell_fn(const void *ctx, int row, int id, char *buf, size_t n);
 
 /*
- * Writes the header and rows 0 to nrows - 1 of the ncols columns of cols, two spaces between
- * columns, a newline after each line. The cell function is called twice per cell, once to
- * measure and once to print, so it must give the same text both times.
+ * Writes the header and rows 0 to nrows - 1 of the ncols columns of cols, sep between columns,
+ * a newline after each line. The cell function is called twice per cell of a fitted column,
+ * once to measure and once to print, so it must give the same text both times.
  */
-void report_table_write(FILE *out, const struct report_column *cols, int ncols, int nrows,
-                        report_cell_fn *cell, const void *ctx);
+void report_table_write(FILE *out, const char *sep, const struct report_column *cols, int ncols,
+                        int nrows, report_cell_fn *cell, const void *ctx);
 
 #endif
