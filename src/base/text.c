@@ -1,10 +1,10 @@
 /*
  * Text input: the bounded line reader, the CSV field splitter and the strict number parsers.
  * The reader takes a byte at a time (getc_unlocked under one lock per line), which lets it see
- * a NUL byte where it stands and stop at the length cap without ever holding more than
- * TEXT_LINE_MAX bytes. The number parsers check the syntax themselves and leave only the
- * conversion of a valid double to strtod, so that nothing strtod would also take (blanks, hex,
- * inf, nan) slips through.
+ * a NUL byte where it stands and stop at the length cap, its buffer (grown by pp_grow's
+ * doubling) never past 2 * TEXT_LINE_MAX bytes however long the line. The number parsers check
+ * the syntax themselves and leave only the conversion of a valid double to strtod, so that
+ * nothing else strtod takes (blanks, hex, inf, nan) slips through.
  */
 #include "text.h"
 

@@ -89,13 +89,16 @@ static int keep_token(struct reader *r, const char *text, size_t *at, struct pp_
 	return 0;
 }
 
-/* Splits line into at most max fields (a '\r' before the newline trimmed with the blanks);
- * returns the count and each field's 1-based column in cols[]. */
-static int split_fields(char *line, char **fields, unsigned *cols, int max)
-{
-	size_t offs[64], n = text_csv_split(line, true, fields, offs, (size_t)max);
+/* Most columns of a ppsim schedule file. */
+#define FIELDS_MAX 64
 
-	for (size_t i = 0; i < n && i < (size_t)max; i++)
+/* Splits line into fields (a '\r' before the newline trimmed with the blanks); returns the
+ * count, and the first FIELDS_MAX fields with their 1-based columns in cols[]. */
+static int split_fields(char *line, char **fields, unsigned *cols)
+{
+	size_t offs[FIELDS_MAX], n = text_csv_split(line, true, fields, offs, FIELDS_MAX);
+
+	for (size_t i = 0; i < n && i < FIELDS_MAX; i++)
 		cols[i] = (unsigned)offs[i] + 1;
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
@@ -111,13 +114,13 @@ static struct row *new_row(struct reader *r, unsigned line, unsigned column, str
 
 static int parse_header(struct reader *r, char *line, unsigned lineno, struct pp_error *err)
 {
-	char *fields[64], what[160];
-	unsigned cols[64];
-	int n = split_fields(line, fields, cols, 64);
+	char *fields[FIELDS_MAX], what[160];
+	unsigned cols[FIELDS_MAX];
+	int n = split_fields(line, fields, cols);
 
 	for (int c = 0; c < NCOLS; c++)
 		r->col[c] = -1;
-	if (n > 64)
+	if (n > FIELDS_MAX)
 		return fail_at(r, err, lineno, 1, "more than 64 columns");
 	for (int i = 0; i < n; i++) {
 		int c = 0;
@@ -159,9 +162,9 @@ static long parse_index(const char *s)
 static int parse_ppsim_row(struct reader *r, char *line, unsigned lineno, struct pp_error *err)
 {
 	static const char *const kinds[] = {"F", "B", "W", "BW"};
-	char *fields[64], what[160];
-	unsigned cols[64];
-	int n = split_fields(line, fields, cols, 64);
+	char *fields[FIELDS_MAX], what[160];
+	unsigned cols[FIELDS_MAX];
+	int n = split_fields(line, fields, cols);
 	struct row *row;
 
 	if (n != r->nfields) {
@@ -481,7 +484,7 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 	out->columns = pp_mallocarray(r->nrows, sizeof(*out->columns));
 	out->cells = pp_mallocarray(r->nrows, sizeof(*out->cells));
 	r->op_row = pp_mallocarray(r->nrows, sizeof(*r->op_row));
-	/* each of the four holds one 32-bit or size_t entry per op: name the largest */
+	/* one entry per op each; op_row's are the largest */
 	if (out->lines == NULL || out->columns == NULL || out->cells == NULL || r->op_row == NULL)
 		return pp_nomem(err, r->nrows, sizeof(*r->op_row));
 	for (size_t i = 0; i < r->nrows; i++) {

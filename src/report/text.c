@@ -1,4 +1,5 @@
-/* The text report: a summary block, a per-device table and, with traffic, a per-channel table. */
+/* The text report: a summary block, then a per-device table and, with traffic, a per-channel
+ * table, both written by the column-table writer of table.c from tables of their columns. */
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
