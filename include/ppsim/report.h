@@ -108,7 +108,7 @@ const struct report_format *report_records_format(const char *path);
 /*
  * Writes the ASCII timeline of s, width columns wide in all: one row per device, each op a box
  * like "[F3]" where it fits, its kind letter where it does not, '.' for idle time, and a time
- * scale above. Returns 0.
+ * scale above. Returns 0, or -1 out of memory (then nothing is written).
  */
 int report_timeline(FILE *out, const struct sim *s, int width);
 /* report_timeline with each op coloured by kind (ANSI escapes) when color is true. */

@@ -66,8 +66,9 @@ int serve_workload_read_stream(FILE *f, const char *path, struct serve_workload 
  * clients), prompt and output lengths from c->prompt and c->output. The random numbers are
  * xoshiro256** seeded through splitmix64, drawn per request in the order arrival gap (per burst
  * when bursty), prompt, output, so that a seed gives the same requests on every machine.
+ * Returns 0, or pp_nomem's -1 with w empty.
  */
-void serve_workload_generate(const struct config *c, struct serve_workload *w);
+int serve_workload_generate(const struct config *c, struct serve_workload *w, struct pp_error *err);
 
 /* Frees the requests; the struct itself belongs to the caller. */
 void serve_workload_free(struct serve_workload *w);

@@ -1,4 +1,8 @@
-/* Positions and names for messages about JSON input. */
+/*
+ * Positions and names for messages about JSON input. cJSON's tree keeps no positions and its
+ * error pointer is sometimes one character off, so the readers find places in the text
+ * themselves, with these helpers.
+ */
 #include "json_text.h"
 
 #include <stdbool.h>
@@ -55,6 +59,14 @@ const char *json_syntax_reason(const char *text, size_t len, size_t off, const c
 	else
 		snprintf(buf, n, "invalid JSON");
 	return buf;
+}
+
+size_t json_skip_string(const char *text, size_t i)
+{
+	for (i++; text[i] != '\0' && text[i] != '"'; i++)
+		if (text[i] == '\\' && text[i + 1] != '\0')
+			i++;
+	return text[i] == '"' ? i + 1 : i;
 }
 
 const char *json_type_name(const cJSON *v)

@@ -22,6 +22,12 @@ size_t json_error_offset(const char *text, const char *end);
 const char *json_syntax_reason(const char *text, size_t len, size_t off, const char *unit,
                                char *buf, size_t n);
 
+/*
+ * Index after the JSON string that starts at text[i] == '"': after its closing quote, or at the
+ * NUL ending text when it has none. A backslash escapes the character after it.
+ */
+size_t json_skip_string(const char *text, size_t i);
+
 /* What a value is, for messages: "a string", "a number", "a boolean", "an array", ... */
 const char *json_type_name(const cJSON *v);
 

@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "cmd.h"
 #include "ppsim/outfile.h"
 #include "ppsim/sched.h"
@@ -355,11 +356,9 @@ static int terminal_width(void)
 
 static int parse_width(const char *value, int *width)
 {
-	char *end;
-	long w = strtol(value, &end, 10);
+	uint64_t w;
 
-	if (*value < '0' || *value > '9' || *end != '\0' || w < PP_TIMELINE_MIN_WIDTH ||
-	    w > PP_TIMELINE_MAX_WIDTH)
+	if (text_parse_uint(value, PP_TIMELINE_MIN_WIDTH, PP_TIMELINE_MAX_WIDTH, &w) != TEXT_OK)
 		return cmd_usage("--timeline '%s': width must be an integer from %d to %d", value,
 		                 PP_TIMELINE_MIN_WIDTH, PP_TIMELINE_MAX_WIDTH);
 	*width = (int)w;
@@ -402,24 +401,23 @@ static int prefix_matches(const struct option *opts, const char *arg)
 /* Parses a whole decimal integer from lo to hi for option name; returns 0 or exit status 2. */
 static int parse_count(const char *name, const char *value, long lo, long hi, long *out)
 {
-	char *end;
+	uint64_t x = 0;
 
-	errno = 0;
-	*out = strtol(value, &end, 10);
-	if (*value < '0' || *value > '9' || *end != '\0' || errno != 0 || *out < lo || *out > hi)
+	*out = 0;
+	if (text_parse_uint(value, (uint64_t)lo, (uint64_t)hi, &x) != TEXT_OK)
 		return cmd_usage("%s '%s': must be an integer from %ld to %ld", name, value, lo, hi);
+	*out = (long)x;
 	return 0;
 }
 
 /* Parses --shard=K/N. */
 static int parse_shard(const char *value, struct cli *cli)
 {
-	unsigned long long k, n;
-	char tail;
+	const char *p = value;
+	uint64_t k = 0, n = 0;
 
-	if (sscanf(value, "%llu/%llu%c", &k, &n, &tail) != 2 || value[0] < '0' ||
-	    value[0] > '9' || strchr(value, '-') != NULL || strchr(value, '+') != NULL ||
-	    strchr(value, ' ') != NULL || n < 1 || k < 1 || k > n || n > SWEEP_MAX_POINTS)
+	if (text_scan_uint(&p, &k) != TEXT_OK || *p++ != '/' ||
+	    text_parse_uint(p, 1, SWEEP_MAX_POINTS, &n) != TEXT_OK || k < 1 || k > n)
 		return cmd_usage("--shard '%s': must be K/N with 1 <= K <= N, such as 2/8", value);
 	cli->shard = k;
 	cli->nshards = n;

@@ -4,10 +4,13 @@
  * both), at the shape the other options give, beside the source document's inequality, in
  * the --format the registry gives for a break-even table.
  */
+#include <assert.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "cli.h"
 #include "cmd.h"
 #include "ppsim/advise.h"
@@ -54,9 +57,17 @@ static int take_axes(const struct sweep *sw, struct request *q)
 		if (a->nvalues > 64)
 			return cmd_usage("%s: at most 64 values here", a->label);
 		for (int k = 0; k < a->nvalues; k++) {
-			if (strcmp(key, "v") == 0)
-				q->vs[k] = atoi(a->values[k]);
-			else if (strcmp(key, "link") == 0)
+			long long v = 0;
+
+			if (strcmp(key, "v") == 0) {
+				/* the sweep keeps the canonical form of a value config_set took */
+				bool ok = text_parse_int(a->values[k], INT_MIN, INT_MAX, &v) ==
+				          TEXT_OK;
+
+				assert(ok);
+				(void)ok;
+				q->vs[k] = (int)v;
+			} else if (strcmp(key, "link") == 0)
 				q->links[k] = a->values[k];
 			else if (k < 2)
 				q->comms[k] = strcmp(a->values[k], "overlap") == 0 ? PP_COMM_OVERLAP

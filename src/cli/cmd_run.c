@@ -34,7 +34,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
 		fputc('\n', stdout);
-		report_timeline_colored(stdout, s, cli.timeline_width, cli.color);
+		if (report_timeline_colored(stdout, s, cli.timeline_width, cli.color) != 0) {
+			pp_fail(&err, PP_ERR_IO, "out of memory building the report");
+			status = cmd_fail(&err);
+		}
 	}
 	sim_free(s);
 	cli_release(&cli);

@@ -18,8 +18,8 @@ struct serve_run *cmd_serve_config(const struct config *c, struct pp_error *err)
 	if (c->requests[0] != '\0') {
 		if (serve_workload_read(c->requests, &w, err) != 0)
 			return NULL;
-	} else {
-		serve_workload_generate(c, &w);
+	} else if (serve_workload_generate(c, &w, err) != 0) {
+		return NULL;
 	}
 	r = serve_run(c, &w, err);
 	serve_workload_free(&w);
@@ -57,7 +57,10 @@ int cmd_serve(int argc, char **argv)
 	}
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
 		fputc('\n', stdout);
-		report_timeline_colored(stdout, &r->sim, cli.timeline_width, cli.color);
+		if (report_timeline_colored(stdout, &r->sim, cli.timeline_width, cli.color) != 0) {
+			pp_fail(&err, PP_ERR_IO, "out of memory building the report");
+			status = cmd_fail(&err);
+		}
 	}
 	serve_metrics_release(&m);
 	serve_free(r);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "ppsim/preset.h"
 #include "ppsim/sched.h"
 
@@ -424,30 +425,16 @@ int config_settle(const struct config *in, struct config *out, struct pp_error *
 /* Parses a whole decimal integer in [lo, hi]; false on junk, sign or range errors. */
 static bool parse_integer(const char *s, long long lo, long long hi, long long *out)
 {
-	char *end;
-	long long x;
-
-	if (*s == '\0' || *s == ' ' || *s == '\t' || *s == '+')
-		return false;
-	errno = 0;
-	x = strtoll(s, &end, 10);
-	if (errno != 0 || *end != '\0' || x < lo || x > hi)
-		return false;
-	*out = x;
-	return true;
+	return text_parse_int(s, lo, hi, out) == TEXT_OK;
 }
 
 /* Parses a whole finite decimal number; false on junk, NaN or infinity. */
 static bool parse_number(const char *s, double *out)
 {
-	char *end;
 	double x;
 
-	if (*s == '\0' || *s == ' ' || *s == '\t')
-		return false;
-	errno = 0;
-	x = strtod(s, &end);
-	if (errno == ERANGE || *end != '\0' || !isfinite(x))
+	/* out of range, underflow included, is an error here */
+	if (text_parse_double(s, &x) != TEXT_OK)
 		return false;
 	*out = x;
 	return true;

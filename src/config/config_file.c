@@ -34,15 +34,6 @@ static struct key_pos position(const char *text, size_t off)
 	return at;
 }
 
-/* Skips a JSON string starting at text[i] == '"'; returns the index after its closing quote. */
-static size_t skip_string(const char *text, size_t i)
-{
-	for (i++; text[i] != '\0' && text[i] != '"'; i++)
-		if (text[i] == '\\' && text[i + 1] != '\0')
-			i++;
-	return text[i] == '"' ? i + 1 : i;
-}
-
 /* Records the offset of each key of the outermost object, in order; returns how many. */
 static size_t scan_keys(const char *text, size_t *offsets, size_t max)
 {
@@ -53,7 +44,7 @@ static size_t scan_keys(const char *text, size_t *offsets, size_t max)
 		char ch = text[i];
 
 		if (ch == '"') {
-			size_t end = skip_string(text, i), j = end;
+			size_t end = json_skip_string(text, i), j = end;
 
 			while (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' ||
 			       text[j] == '\r')

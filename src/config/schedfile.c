@@ -1,5 +1,10 @@
-/* Schedule files: parse ppsim's or PyTorch's CSV, infer the shape, build and check the
- * schedule; and write a schedule in either format. */
+/*
+ * Schedule files: parse ppsim's or PyTorch's CSV, infer the shape, build and check the
+ * schedule; and write a schedule in either format. Lines come from the bounded reader of
+ * base/text.h and are split into fields there; each field becomes a row (one op, with where it
+ * stood), the rows give the shape, and the shape with the rows builds the schedule, whose checks
+ * name the line and column of the op at fault.
+ */
 #include "ppsim/schedfile.h"
 
 #include <ctype.h>
@@ -8,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "ppsim/config.h"
 
 enum column {
@@ -70,68 +76,51 @@ static int fail_row(const struct reader *r, struct pp_error *err, const struct r
 	return fail_at(r, err, w->line, w->column, msg);
 }
 
-/* Keeps a copy of a PyTorch cell's text; returns its offset in r->tokens. */
-static size_t keep_token(struct reader *r, const char *text)
+/* Keeps a copy of a PyTorch cell's text at *at, its offset in r->tokens; 0 or pp_nomem's -1. */
+static int keep_token(struct reader *r, const char *text, size_t *at, struct pp_error *err)
 {
-	size_t len = strlen(text) + 1, at = r->ntokens;
+	size_t len = strlen(text) + 1;
 
-	while (r->ntokens + len > r->tokcap) {
-		r->tokcap = r->tokcap ? 2 * r->tokcap : 4096;
-		r->tokens = pp_xrealloc(r->tokens, r->tokcap);
-	}
-	memcpy(r->tokens + at, text, len);
+	if (pp_grow((void **)&r->tokens, &r->tokcap, r->ntokens + len, 1, err) != 0)
+		return -1;
+	*at = r->ntokens;
+	memcpy(r->tokens + *at, text, len);
 	r->ntokens += len;
-	return at;
+	return 0;
 }
 
-/* Splits line in place at commas into at most max fields, trimming blanks; returns the count
- * and each field's 1-based column in cols[]. */
-static int split_fields(char *line, char **fields, unsigned *cols, int max)
+/* Most columns of a ppsim schedule file. */
+#define FIELDS_MAX 64
+
+/* Splits line into fields (a '\r' before the newline trimmed with the blanks); returns the
+ * count, and the first FIELDS_MAX fields with their 1-based columns in cols[]. */
+static int split_fields(char *line, char **fields, unsigned *cols)
 {
-	int n = 0;
-	char *p = line;
+	size_t offs[FIELDS_MAX], n = text_csv_split(line, true, fields, offs, FIELDS_MAX);
 
-	for (;;) {
-		char *end = strchr(p, ',');
-		char *q;
-
-		if (end != NULL)
-			*end = '\0';
-		while (*p == ' ' || *p == '\t')
-			p++;
-		q = p + strlen(p);
-		while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r' || q[-1] == '\n'))
-			*--q = '\0';
-		if (n < max) {
-			fields[n] = p;
-			cols[n] = (unsigned)(p - line) + 1;
-		}
-		n++;
-		if (end == NULL)
-			return n;
-		p = end + 1;
-	}
+	for (size_t i = 0; i < n && i < FIELDS_MAX; i++)
+		cols[i] = (unsigned)offs[i] + 1;
+	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
-static struct row *new_row(struct reader *r, unsigned line, unsigned column)
+/* A new row at line and column, or NULL with pp_nomem's error. */
+static struct row *new_row(struct reader *r, unsigned line, unsigned column, struct pp_error *err)
 {
-	if (r->nrows == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 256;
-		r->rows = pp_xrealloc(r->rows, r->cap * sizeof(*r->rows));
-	}
+	if (pp_grow((void **)&r->rows, &r->cap, r->nrows + 1, sizeof(*r->rows), err) != 0)
+		return NULL;
 	r->rows[r->nrows] = (struct row){-1, -1, -1, -1, -1, false, line, column, 0, 0};
 	return &r->rows[r->nrows++];
 }
 
 static int parse_header(struct reader *r, char *line, unsigned lineno, struct pp_error *err)
 {
-	char *fields[64], what[160];
-	unsigned cols[64];
-	int n = split_fields(line, fields, cols, 64);
+	char *fields[FIELDS_MAX], what[160];
+	unsigned cols[FIELDS_MAX];
+	int n = split_fields(line, fields, cols);
 
 	for (int c = 0; c < NCOLS; c++)
 		r->col[c] = -1;
-	if (n > 64)
+	if (n > FIELDS_MAX)
 		return fail_at(r, err, lineno, 1, "more than 64 columns");
 	for (int i = 0; i < n; i++) {
 		int c = 0;
@@ -163,31 +152,28 @@ static int parse_header(struct reader *r, char *line, unsigned lineno, struct pp
 /* A field as an integer from 0 to PP_MAX_COUNT * PP_MAX_CHUNKS; -1 when it is not one. */
 static long parse_index(const char *s)
 {
-	char *end;
-	long x;
+	uint64_t x;
 
-	if (*s < '0' || *s > '9')
+	if (text_parse_uint(s, 0, (uint64_t)PP_MAX_COUNT * PP_MAX_CHUNKS, &x) != TEXT_OK)
 		return -1;
-	errno = 0;
-	x = strtol(s, &end, 10);
-	if (errno != 0 || *end != '\0' || x > (long)PP_MAX_COUNT * PP_MAX_CHUNKS)
-		return -1;
-	return x;
+	return (long)x;
 }
 
 static int parse_ppsim_row(struct reader *r, char *line, unsigned lineno, struct pp_error *err)
 {
 	static const char *const kinds[] = {"F", "B", "W", "BW"};
-	char *fields[64], what[160];
-	unsigned cols[64];
-	int n = split_fields(line, fields, cols, 64);
+	char *fields[FIELDS_MAX], what[160];
+	unsigned cols[FIELDS_MAX];
+	int n = split_fields(line, fields, cols);
 	struct row *row;
 
 	if (n != r->nfields) {
 		snprintf(what, sizeof(what), "%d fields, the header has %d", n, r->nfields);
 		return fail_at(r, err, lineno, 1, what);
 	}
-	row = new_row(r, lineno, 1);
+	row = new_row(r, lineno, 1, err);
+	if (row == NULL)
+		return -1;
 	for (int c = 0; c < NCOLS; c++) {
 		int i = r->col[c];
 		long *target = c == COL_DEVICE  ? &row->device
@@ -253,12 +239,15 @@ static bool parse_action(const char *s, struct row *row)
 	return row->stage >= 0 && row->mb >= 0;
 }
 
-/* A new row for PyTorch's cell number cell, whose text starts at column and is kept at token. */
+/* A new row for PyTorch's cell number cell, whose text starts at column and is kept at token;
+ * NULL with pp_nomem's error. */
 static struct row *new_cell_row(struct reader *r, long device, unsigned line, unsigned column,
-                                unsigned cell, size_t token)
+                                unsigned cell, size_t token, struct pp_error *err)
 {
-	struct row *x = new_row(r, line, column);
+	struct row *x = new_row(r, line, column, err);
 
+	if (x == NULL)
+		return NULL;
 	x->device = device;
 	x->cell = cell;
 	x->token = token;
@@ -268,35 +257,33 @@ static struct row *new_cell_row(struct reader *r, long device, unsigned line, un
 static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struct pp_error *err)
 {
 	long device = r->devices++;
-	char *p = line;
+	char *next = line;
 	unsigned cell = 0;
 
-	for (;;) {
-		char *end = strchr(p, ','), *q;
-		size_t token;
+	while (next != NULL) {
+		char *p = text_csv_next(&next, true);
+		size_t token = 0;
 
-		if (end != NULL)
-			*end = '\0';
 		cell++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		q = p + strlen(p);
-		while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r' || q[-1] == '\n'))
-			*--q = '\0';
 		/* keep the cell's text; its place is where that text starts, after any blanks */
-		token = *p != '\0' ? keep_token(r, p) : 0;
+		if (*p != '\0' && keep_token(r, p, &token, err) != 0)
+			return -1;
 		if (*p == '(') {
 			/* (F;B)OVERLAP_F_B: an F then a full backward, run as one slot */
 			char *close = strchr(p, ')'), *semi = strchr(p, ';');
 			unsigned column = (unsigned)(p - line) + 1;
 			struct row *f, *b;
 
-			f = new_cell_row(r, device, lineno, column, cell, token);
+			f = new_cell_row(r, device, lineno, column, cell, token, err);
+			if (f == NULL)
+				return -1;
 			if (close == NULL || semi == NULL || semi > close ||
 			    strcmp(close + 1, "OVERLAP_F_B") != 0)
 				return fail_row(r, err, f, "a compound cell is (F;B)OVERLAP_F_B");
 			*semi = *close = '\0';
-			b = new_cell_row(r, device, lineno, column, cell, token);
+			b = new_cell_row(r, device, lineno, column, cell, token, err);
+			if (b == NULL)
+				return -1;
 			f = b - 1;
 			if (!parse_action(p + 1, f) || !parse_action(semi + 1, b) ||
 			    f->kind != OP_F || (b->kind != OP_BW && b->kind != OP_B))
@@ -306,8 +293,10 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 			f->overlap = true;
 		} else if (*p != '\0') {
 			struct row *x = new_cell_row(r, device, lineno, (unsigned)(p - line) + 1,
-			                             cell, token);
+			                             cell, token, err);
 
+			if (x == NULL)
+				return -1;
 			if (!parse_action(p, x))
 				return fail_row(
 				        r, err, x,
@@ -317,34 +306,30 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 		if (r->nrows > PP_MAX_OPS)
 			return fail_at(r, err, lineno, (unsigned)(p - line) + 1,
 			               "more ops than the limit of 50000000");
-		if (end == NULL)
-			return 0;
-		p = end + 1;
 	}
+	return 0;
 }
 
 /* Reads every line of f into r; 0 or -1. */
 static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	unsigned lineno = 0;
+	struct text_lines in;
 	bool first = true;
-	int rc = 0;
-	ssize_t len;
+	int rc = 0, more;
 
-	while (rc == 0 && (len = getline(&line, &cap, f)) != -1) {
+	text_lines_init(&in, f, "schedule", r->path);
+	while (rc == 0 && (more = text_lines_next(&in, err)) != 0) {
+		char *line = in.line;
 		const char *p = line;
+		unsigned lineno = (unsigned)in.lineno;
 
-		lineno++;
-		if (strlen(line) != (size_t)len) {
-			rc = fail_at(r, err, lineno, (unsigned)strlen(line) + 1,
-			             "a NUL byte: not a text file");
+		if (more < 0) {
+			rc = -1;
 			break;
 		}
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
+		if (*p == '#' || *p == '\r' || *p == '\0')
 			continue;
 		if (first) {
 			r->format = isalpha((unsigned char)*p) ? SCHEDFILE_PPSIM : SCHEDFILE_TORCH;
@@ -359,9 +344,7 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 		if (rc == 0 && r->nrows > PP_MAX_OPS)
 			rc = fail_at(r, err, lineno, 1, "more ops than the limit of 50000000");
 	}
-	free(line);
-	if (rc == 0 && ferror(f))
-		rc = pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", r->path, strerror(errno));
+	text_lines_release(&in);
 	if (rc == 0 && first)
 		rc = pp_fail(err, PP_ERR_CONFIG, "schedule '%s': empty (no header, no ops)",
 		             r->path);
@@ -483,20 +466,27 @@ static const struct row *row_of_op(const struct reader *r, size_t i)
 static int build(struct reader *r, const struct sched_params *sp, bool split, bool mixed,
                  enum placement pl, struct schedfile *out, struct pp_error *err)
 {
-	size_t *counts = pp_xcalloc((size_t)sp->p, sizeof(*counts)), bad = 0;
+	size_t *counts = pp_calloc((size_t)sp->p, sizeof(*counts)), bad = 0;
 	int device = 0;
 	struct sched *s;
 	char msg[sizeof(err->msg)];
 
+	if (counts == NULL)
+		return pp_nomem(err, (size_t)sp->p, sizeof(*counts));
 	for (size_t i = 0; i < r->nrows; i++)
 		counts[r->rows[i].device]++;
 	s = out->sched = sched_alloc_counts(sp->p, sp->v, sp->m, split, pl, counts);
 	free(counts);
+	if (s == NULL)
+		return pp_nomem(err, r->nrows, sizeof(*s->ops));
 	s->mixed = mixed;
-	out->lines = pp_xmallocarray(r->nrows, sizeof(*out->lines));
-	out->columns = pp_xmallocarray(r->nrows, sizeof(*out->columns));
-	out->cells = pp_xmallocarray(r->nrows, sizeof(*out->cells));
-	r->op_row = pp_xmallocarray(r->nrows, sizeof(*r->op_row));
+	out->lines = pp_mallocarray(r->nrows, sizeof(*out->lines));
+	out->columns = pp_mallocarray(r->nrows, sizeof(*out->columns));
+	out->cells = pp_mallocarray(r->nrows, sizeof(*out->cells));
+	r->op_row = pp_mallocarray(r->nrows, sizeof(*r->op_row));
+	/* one entry per op each; op_row's are the largest */
+	if (out->lines == NULL || out->columns == NULL || out->cells == NULL || r->op_row == NULL)
+		return pp_nomem(err, r->nrows, sizeof(*r->op_row));
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct row *w = &r->rows[i];
 		size_t at = s->dev_start[w->device] + s->dev_fill[w->device];
@@ -559,18 +549,15 @@ static int check_order(const struct reader *r, const struct schedfile *out, stru
 	return -1;
 }
 
+static int read_stream(FILE *f, const char *path, void *out, struct pp_error *err)
+{
+	return schedfile_read_stream(f, path, out, err);
+}
+
 int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err)
 {
-	FILE *f = fopen(path, "r");
-	int rc;
-
-	if (f == NULL) {
-		memset(out, 0, sizeof(*out));
-		return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
-	}
-	rc = schedfile_read_stream(f, path, out, err);
-	fclose(f);
-	return rc;
+	memset(out, 0, sizeof(*out));
+	return text_read_file(path, read_stream, out, err);
 }
 
 int schedfile_read_stream(FILE *f, const char *path, struct schedfile *out, struct pp_error *err)

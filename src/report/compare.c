@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "table.h"
 
 /* Which way a column improves. */
 enum better { BETTER_NONE, BETTER_LOW, BETTER_HIGH };
@@ -189,47 +190,41 @@ static bool is_best(const struct column *col, const struct report_row *rows, int
 	return true;
 }
 
+/* The rows of a text table. */
+struct text_rows {
+	const struct report_row *rows;
+	int n;
+};
+
+/* Table column -2 is the label, -1 the schedule, c >= 0 columns[c], its value marked "*" in
+ * the row that holds the column's best. */
+static const char *text_cell(const void *ctx, int row, int id, char *buf, size_t n)
+{
+	const struct text_rows *t = ctx;
+	const struct column *col = &columns[id < 0 ? 0 : id];
+
+	if (id < 0 && row < 0)
+		return id == -2 ? "config" : "schedule";
+	if (id < 0)
+		return id == -2 ? t->rows[row].label : t->rows[row].sim->config.schedule;
+	if (row < 0)
+		return col->name;
+	cell(buf, n - 1, col, col->get(t->rows, row), false);
+	strcat(buf, is_best(col, t->rows, t->n, row) ? "*" : " ");
+	return buf;
+}
+
 int report_compare_text(FILE *out, const struct report_row *rows, int n)
 {
 	bool model = any_model(rows, n);
-	int wl = (int)strlen("config"), ws = (int)strlen("schedule"), w[NCOLUMNS];
-	char buf[64];
+	struct report_column cols[2 + NCOLUMNS] = {{-2, 0, true, true}, {-1, 0, true, true}};
+	struct text_rows t = {rows, n};
+	int ncols = 2;
 
-	for (int i = 0; i < n; i++) {
-		if ((int)strlen(rows[i].label) > wl)
-			wl = (int)strlen(rows[i].label);
-		if ((int)strlen(rows[i].sim->config.schedule) > ws)
-			ws = (int)strlen(rows[i].sim->config.schedule);
-	}
-	for (size_t c = 0; c < NCOLUMNS; c++) {
-		w[c] = (int)strlen(columns[c].name);
-		for (int i = 0; i < n; i++) {
-			int len = (int)strlen(cell(buf, sizeof(buf), &columns[c],
-			                           columns[c].get(rows, i), false)) +
-			          1;
-
-			if (len > w[c])
-				w[c] = len;
-		}
-	}
-	fprintf(out, "%-*s  %-*s", wl, "config", ws, "schedule");
 	for (size_t c = 0; c < NCOLUMNS; c++)
 		if (model || !columns[c].model_only)
-			fprintf(out, "  %*s", w[c], columns[c].name);
-	fputc('\n', out);
-	for (int i = 0; i < n; i++) {
-		fprintf(out, "%-*s  %-*s", wl, rows[i].label, ws, rows[i].sim->config.schedule);
-		for (size_t c = 0; c < NCOLUMNS; c++) {
-			const struct column *col = &columns[c];
-
-			if (!model && col->model_only)
-				continue;
-			cell(buf, sizeof(buf), col, col->get(rows, i), false);
-			strcat(buf, is_best(col, rows, n, i) ? "*" : " ");
-			fprintf(out, "  %*s", w[c], buf);
-		}
-		fputc('\n', out);
-	}
+			cols[ncols++] = (struct report_column){(int)c, 0, true, false};
+	report_table_write(out, "  ", cols, ncols, n, text_cell, &t);
 	fprintf(out, "\n* best in its column; times in %s; speedup = first row's %s / row's\n",
 	        rows[0].sim->cost->time_unit, model ? "step_time" : "makespan");
 	return 0;

@@ -4,12 +4,14 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ppsim/report.h"
 
 #include "formats.h"
+#include "table.h"
 
 static const char *unit_of(const struct serve_run *r)
 {
@@ -188,6 +190,25 @@ static void json_num(FILE *out, const char *key, double x)
 	fprintf(out, ",\"%s\":%s", key, REPORT_NUM(buf, x));
 }
 
+/* The run's figures in the report, in order: a double, or a struct serve_latency. */
+static const struct {
+	const char *key;
+	size_t offset; /* in struct serve_metrics */
+	bool latency;
+} figures[] = {
+        {"makespan", offsetof(struct serve_metrics, makespan), false},
+        {"span", offsetof(struct serve_metrics, span), false},
+        {"output_tokens_per_s", offsetof(struct serve_metrics, output_tokens_per_s), false},
+        {"prompt_tokens_per_s", offsetof(struct serve_metrics, prompt_tokens_per_s), false},
+        {"requests_per_s", offsetof(struct serve_metrics, requests_per_s), false},
+        {"ttft", offsetof(struct serve_metrics, ttft), true},
+        {"tpot", offsetof(struct serve_metrics, tpot), true},
+        {"e2e", offsetof(struct serve_metrics, e2e), true},
+        {"queue_wait", offsetof(struct serve_metrics, queue_wait), true},
+        {"bubble_ratio", offsetof(struct serve_metrics, bubble_ratio), false},
+        {"utilization", offsetof(struct serve_metrics, utilization), false},
+};
+
 /* Writes n, or null when there is none (a figure of the prefill pipeline without one). */
 static void json_count_or_null(FILE *out, bool has, uint64_t n)
 {
@@ -280,17 +301,14 @@ int report_serve_json(FILE *out, const struct serve_run *r, const struct serve_m
 	report_json_text(out, config_dist_format(&c->output, buf, sizeof(buf)));
 	fprintf(out, ",\"prompt_tokens\":%" PRIu64 ",\"output_tokens\":%" PRIu64 "}",
 	        r->prompt_tokens, r->output_tokens);
-	json_num(out, "makespan", m->makespan);
-	json_num(out, "span", m->span);
-	json_num(out, "output_tokens_per_s", m->output_tokens_per_s);
-	json_num(out, "prompt_tokens_per_s", m->prompt_tokens_per_s);
-	json_num(out, "requests_per_s", m->requests_per_s);
-	json_latency(out, "ttft", &m->ttft);
-	json_latency(out, "tpot", &m->tpot);
-	json_latency(out, "e2e", &m->e2e);
-	json_latency(out, "queue_wait", &m->queue_wait);
-	json_num(out, "bubble_ratio", m->bubble_ratio);
-	json_num(out, "utilization", m->utilization);
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
+		const void *at = (const char *)m + figures[i].offset;
+
+		if (figures[i].latency)
+			json_latency(out, figures[i].key, at);
+		else
+			json_num(out, figures[i].key, *(const double *)at);
+	}
 	fputs(",\"devices\":[", out);
 	for (int d = 0; d < m->devices; d++) {
 		fprintf(out, "%s{\"device\":%d", d ? "," : "", d);
@@ -392,35 +410,48 @@ static bool best(const struct column *c, const struct serve_row *rows, int n, in
 	return n > 1;
 }
 
+/* The rows of the comparison table. */
+struct compare_rows {
+	const struct serve_row *rows;
+	int n;
+};
+
+/* Table columns: LABEL, BATCHING, GPUS, then c >= 0 for columns[c], marked "*" where best. */
+enum { LABEL = -3, BATCHING = -2, GPUS = -1 };
+
+static const char *compare_cell(const void *ctx, int row, int id, char *buf, size_t n)
+{
+	static const char *const heads[] = {"config", "batching", "gpus"};
+	const struct compare_rows *t = ctx;
+	const struct serve_run *r = row < 0 ? NULL : t->rows[row].run;
+	double x;
+
+	if (row < 0)
+		return id < 0 ? heads[id - LABEL] : columns[id].name;
+	if (id == LABEL)
+		return t->rows[row].label;
+	if (id == BATCHING)
+		return config_batching_name(r->config.batching);
+	if (id == GPUS) {
+		snprintf(buf, n, "%d", (r->stages[0] + r->stages[1]) * r->config.tp);
+		return buf;
+	}
+	x = columns[id].get(t->rows[row].metrics);
+	if (isnan(x))
+		return "-";
+	snprintf(buf, n, "%.6g%s", x, best(&columns[id], t->rows, t->n, row) ? "*" : " ");
+	return buf;
+}
+
 int report_serve_compare_text(FILE *out, const struct serve_row *rows, int n)
 {
-	int wl = 6;
-	char buf[48];
+	struct report_column cols[3 + NCOLUMNS] = {
+	        {LABEL, 6, true, true}, {BATCHING, 13, false, true}, {GPUS, 4, false, false}};
+	struct compare_rows t = {rows, n};
 
-	for (int i = 0; i < n; i++)
-		wl = (int)strlen(rows[i].label) > wl ? (int)strlen(rows[i].label) : wl;
-	fprintf(out, "%-*s  %-13s  %4s", wl, "config", "batching", "gpus");
 	for (size_t c = 0; c < NCOLUMNS; c++)
-		fprintf(out, "  %11s", columns[c].name);
-	fputc('\n', out);
-	for (int i = 0; i < n; i++) {
-		const struct serve_run *r = rows[i].run;
-
-		fprintf(out, "%-*s  %-13s  %4d", wl, rows[i].label,
-		        config_batching_name(r->config.batching),
-		        (r->stages[0] + r->stages[1]) * r->config.tp);
-		for (size_t c = 0; c < NCOLUMNS; c++) {
-			double x = columns[c].get(rows[i].metrics);
-
-			if (isnan(x))
-				snprintf(buf, sizeof(buf), "-");
-			else
-				snprintf(buf, sizeof(buf), "%.6g%s", x,
-				         best(&columns[c], rows, n, i) ? "*" : " ");
-			fprintf(out, "  %11s", buf);
-		}
-		fputc('\n', out);
-	}
+		cols[3 + c] = (struct report_column){(int)c, 11, false, false};
+	report_table_write(out, "  ", cols, 3 + (int)NCOLUMNS, n, compare_cell, &t);
 	fprintf(out, "\n* best in its column; times in %s; tokens/s are output tokens per %s\n",
 	        unit_of(rows[0].run), config_has_model(&rows[0].run->config) ? "second" : "1000 t");
 	return 0;

@@ -33,23 +33,17 @@ static const char *fill_of(enum op_kind k)
 /* Writes text with XML's special characters escaped. */
 static void xml_text(FILE *out, const char *text)
 {
-	for (; *text; text++)
-		switch (*text) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			fputc(*text, out);
-		}
+	static const char *const entity[] = {
+	        ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;"};
+
+	for (; *text; text++) {
+		unsigned char ch = (unsigned char)*text;
+
+		if (ch < sizeof(entity) / sizeof(entity[0]) && entity[ch] != NULL)
+			fputs(entity[ch], out);
+		else
+			fputc(ch, out);
+	}
 }
 
 static int block_height(const struct sim *s)

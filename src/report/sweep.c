@@ -10,6 +10,7 @@
 #include "ppsim/report.h"
 
 #include "formats.h"
+#include "table.h"
 
 enum kind { INT, U64, NUM, TEXT, BOOL };
 
@@ -224,67 +225,33 @@ int report_sweep_csv(FILE *out, const struct sweep *sw, const struct sweep_recor
 /* Columns of the ranked table after the shape and the varying options. */
 struct table_column {
 	const char *name;
-	bool model; /* with a model (true) or without (false) */
-	int digits; /* significant digits */
-	double (*get)(const struct sweep_record *r);
+	bool model;    /* with a model (true) or without (false) */
+	int digits;    /* significant digits */
+	size_t offset; /* of the double it shows, in struct sweep_record */
+	double unit;   /* what it is divided by to print */
 };
 
-static double get_makespan(const struct sweep_record *r)
-{
-	return r->makespan;
-}
-static double get_step(const struct sweep_record *r)
-{
-	return r->step_time;
-}
-static double get_bubble(const struct sweep_record *r)
-{
-	return r->bubble_ratio;
-}
-static double get_theory(const struct sweep_record *r)
-{
-	return r->bubble_ratio_theory;
-}
-static double get_utilization(const struct sweep_record *r)
-{
-	return r->utilization;
-}
-static double get_throughput(const struct sweep_record *r)
-{
-	return r->throughput;
-}
-static double get_mfu(const struct sweep_record *r)
-{
-	return r->mfu;
-}
-static double get_peak(const struct sweep_record *r)
-{
-	return r->peak_activations;
-}
-static double get_memory(const struct sweep_record *r)
-{
-	return r->memory_bytes / 1e9;
-}
-static double get_p2p(const struct sweep_record *r)
-{
-	return r->p2p_time;
-}
-
 static const struct table_column table_columns[] = {
-        {"makespan", false, 6, get_makespan},   {"step_time", true, 6, get_step},
-        {"bubble", false, 4, get_bubble},       {"bubble", true, 4, get_bubble},
-        {"theory", false, 4, get_theory},       {"utilization", false, 4, get_utilization},
-        {"throughput", false, 4, get_throughput},
-        {"tokens/s", true, 6, get_throughput},  {"mfu", true, 4, get_mfu},
-        {"peak_act", false, 4, get_peak},       {"memory_GB", true, 4, get_memory},
-        {"p2p_time", false, 4, get_p2p},        {"p2p_time", true, 4, get_p2p},
+        {"makespan", false, 6, AT(makespan), 1},
+        {"step_time", true, 6, AT(step_time), 1},
+        {"bubble", false, 4, AT(bubble_ratio), 1},
+        {"bubble", true, 4, AT(bubble_ratio), 1},
+        {"theory", false, 4, AT(bubble_ratio_theory), 1},
+        {"utilization", false, 4, AT(utilization), 1},
+        {"throughput", false, 4, AT(throughput), 1},
+        {"tokens/s", true, 6, AT(throughput), 1},
+        {"mfu", true, 4, AT(mfu), 1},
+        {"peak_act", false, 4, AT(peak_activations), 1},
+        {"memory_GB", true, 4, AT(memory_bytes), 1e9},
+        {"p2p_time", false, 4, AT(p2p_time), 1},
+        {"p2p_time", true, 4, AT(p2p_time), 1},
 };
 
 /* The text of a figure column of row r into buf, "-" where it does not apply. */
 static const char *table_cell(char *buf, size_t n, const struct table_column *col,
                               const struct sweep_record *r)
 {
-	double x = col->get(r);
+	double x = *(const double *)(const void *)((const char *)r + col->offset) / col->unit;
 
 	if (isnan(x))
 		snprintf(buf, n, "-");
@@ -293,12 +260,46 @@ static const char *table_cell(char *buf, size_t n, const struct table_column *co
 	return buf;
 }
 
+/* The ranked table's columns: the rank, then shape[], the axes, table_columns[] by number
+ * from these bases, then whether the point fits. */
+enum { RANK = -2, FITS = -1, SHAPE = 0, AXIS = 100, FIGURE = 200 };
+
+/* What the cells of the ranked table come from. */
+struct ranked {
+	const struct sweep *sw;
+	const struct sweep_record *rows;
+};
+
+static const char *ranked_cell(const void *ctx, int row, int id, char *buf, size_t n)
+{
+	const struct ranked *t = ctx;
+	const struct sweep_record *r = row < 0 ? NULL : &t->rows[row];
+	/* the cells of shape[] and the figures were cut to 63 bytes when they were first tabled */
+	size_t cut = n < 64 ? n : 64;
+
+	if (id == RANK && r == NULL)
+		return "rank";
+	if (id == RANK)
+		snprintf(buf, n, "%d", row + 1);
+	else if (id == FITS)
+		return r == NULL ? "fits" : r->fits ? "yes" : "OOM";
+	else if (id >= FIGURE)
+		return r ? table_cell(buf, cut, &table_columns[id - FIGURE], r)
+		         : table_columns[id - FIGURE].name;
+	else if (id >= AXIS)
+		return r ? t->sw->axes[id - AXIS].values[r->value[id - AXIS]]
+		         : t->sw->axes[id - AXIS].opt->key;
+	else
+		return r ? cell(buf, cut, &shape[id], r) : shape[id].key;
+	return buf;
+}
+
 int report_sweep_table(FILE *out, const struct sweep *sw, const struct sweep_record *rows, int n,
                        const struct sweep_totals *t)
 {
 	bool model = sweep_model(sw);
-	char buf[64];
-	int w[COUNT(shape) + SWEEP_MAX_AXES + COUNT(table_columns)];
+	struct report_column cols[2 + COUNT(shape) + SWEEP_MAX_AXES + COUNT(table_columns)];
+	struct ranked table = {sw, rows};
 	int k = 0;
 
 	/* the points over GPU memory are skipped with --fits, else simulated and ranked last */
@@ -320,57 +321,19 @@ int report_sweep_table(FILE *out, const struct sweep *sw, const struct sweep_rec
 	fprintf(out, "best %d by %s, in %s:\n\n", n,
 	        model ? "tokens/s (fitting GPU memory first)" : "utilization",
 	        rows[0].time_unit);
-	/* widths: the header or the widest cell */
-	for (size_t c = 0; c < COUNT(shape); c++, k++) {
-		w[k] = (int)strlen(shape[c].key);
-		for (int i = 0; i < n; i++) {
-			int len = (int)strlen(cell(buf, sizeof(buf), &shape[c], &rows[i]));
-
-			w[k] = len > w[k] ? len : w[k];
-		}
-	}
-	for (int a = 0; a < sw->naxes; a++, k++) {
-		if (!table_axis(sw, a))
-			continue;
-		w[k] = (int)strlen(sw->axes[a].opt->key);
-		for (int i = 0; i < n; i++) {
-			int len = (int)strlen(sw->axes[a].values[rows[i].value[a]]);
-
-			w[k] = len > w[k] ? len : w[k];
-		}
-	}
-	for (size_t c = 0; c < COUNT(table_columns); c++, k++) {
-		w[k] = (int)strlen(table_columns[c].name);
-		for (int i = 0; i < n; i++) {
-			int len = (int)strlen(table_cell(buf, sizeof(buf), &table_columns[c], &rows[i]));
-
-			w[k] = len > w[k] ? len : w[k];
-		}
-	}
-	for (int i = -1; i < n; i++) {
-		const struct sweep_record *r = i < 0 ? NULL : &rows[i];
-
-		k = 0;
-		if (r == NULL)
-			fprintf(out, "%4s", "rank");
-		else
-			fprintf(out, "%4d", i + 1);
-		for (size_t c = 0; c < COUNT(shape); c++, k++)
-			if (model || !shape[c].model_only)
-				fprintf(out, "  %*s", c == 0 ? -w[k] : w[k],
-				        r ? cell(buf, sizeof(buf), &shape[c], r) : shape[c].key);
-		for (int a = 0; a < sw->naxes; a++, k++)
-			if (table_axis(sw, a))
-				fprintf(out, "  %*s", w[k],
-				        r ? sw->axes[a].values[r->value[a]] : sw->axes[a].opt->key);
-		for (size_t c = 0; c < COUNT(table_columns); c++, k++)
-			if (table_columns[c].model == model)
-				fprintf(out, "  %*s", w[k],
-				        r ? table_cell(buf, sizeof(buf), &table_columns[c], r)
-				          : table_columns[c].name);
-		if (model)
-			fprintf(out, "  %s", r == NULL ? "fits" : r->fits ? "yes" : "OOM");
-		fputc('\n', out);
-	}
+	/* the rank is at least 4 wide, each other column as wide as its widest cell */
+	cols[k++] = (struct report_column){RANK, 4, false, false};
+	for (size_t c = 0; c < COUNT(shape); c++)
+		if (model || !shape[c].model_only)
+			cols[k++] = (struct report_column){SHAPE + (int)c, 0, true, c == 0};
+	for (int a = 0; a < sw->naxes; a++)
+		if (table_axis(sw, a))
+			cols[k++] = (struct report_column){AXIS + a, 0, true, false};
+	for (size_t c = 0; c < COUNT(table_columns); c++)
+		if (table_columns[c].model == model)
+			cols[k++] = (struct report_column){FIGURE + (int)c, 0, true, false};
+	if (model)
+		cols[k++] = (struct report_column){FITS, 0, false, false};
+	report_table_write(out, "  ", cols, k, n, ranked_cell, &table);
 	return 0;
 }

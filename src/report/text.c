@@ -1,8 +1,11 @@
-/* The text report: a summary block, a per-device table and, with traffic, a per-channel table. */
+/* The text report: a summary block, then a per-device table and, with traffic, a per-channel
+ * table, both written by the column-table writer of table.c from tables of their columns. */
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 
 #include "formats.h"
+#include "table.h"
 
 static void write_costs(FILE *out, const struct config *c, bool split)
 {
@@ -123,44 +126,100 @@ static void write_summary(FILE *out, const struct sim *s)
 	}
 }
 
+/* How a device table cell prints: the row number, a figure (shortest exact, six decimals, or
+ * bytes as GB with two), or whether it fits. */
+enum device_form { D_INDEX, D_EXACT, D_RATIO, D_GB, D_FITS };
+
+/* The device table's columns, the last three with a model only. */
+static const struct {
+	const char *head;
+	int width;
+	enum device_form form;
+	size_t offset; /* of the figure in struct device_metrics */
+} device_columns[] = {
+        {"device", 6, D_INDEX, 0},
+        {"busy", 12, D_EXACT, offsetof(struct device_metrics, busy)},
+        {"idle", 12, D_EXACT, offsetof(struct device_metrics, idle)},
+        {"utilization", 12, D_RATIO, offsetof(struct device_metrics, utilization)},
+        {"peak_activations", 17, D_EXACT, offsetof(struct device_metrics, peak_activations)},
+        {"comm_wait", 12, D_EXACT, offsetof(struct device_metrics, comm_wait)},
+        {"activations_GB", 14, D_GB, offsetof(struct device_metrics, activation_bytes)},
+        {"memory_GB", 10, D_GB, offsetof(struct device_metrics, memory_bytes)},
+        {"fits", 10, D_FITS, 0},
+};
+#define NDEVICE_COLUMNS (sizeof(device_columns) / sizeof(device_columns[0]))
+
+static const char *device_cell(const void *ctx, int row, int id, char *buf, size_t n)
+{
+	const struct metrics *m = ctx;
+	const struct device_metrics *dm = row < 0 ? NULL : &m->devices[row];
+	enum device_form form = device_columns[id].form;
+	double x;
+
+	if (dm == NULL)
+		return device_columns[id].head;
+	if (form == D_FITS)
+		return dm->oom ? "OOM" : "yes";
+	if (form == D_INDEX) {
+		snprintf(buf, n, "%d", row);
+		return buf;
+	}
+	x = *(const double *)(const void *)((const char *)dm + device_columns[id].offset);
+	if (form == D_EXACT)
+		return pp_double_format(buf, n, x);
+	snprintf(buf, n, form == D_RATIO ? "%.6f" : "%.2f", form == D_GB ? x / 1e9 : x);
+	return buf;
+}
+
 static void write_devices(FILE *out, const struct metrics *m)
 {
-	char a[32], b[32], c[32], d[32];
+	struct report_column cols[NDEVICE_COLUMNS];
 
-	fprintf(out, "\n%6s %12s %12s %12s %17s %12s", "device", "busy", "idle", "utilization",
-	        "peak_activations", "comm_wait");
-	if (m->has_model)
-		fprintf(out, " %14s %10s %10s", "activations_GB", "memory_GB", "fits");
+	for (size_t c = 0; c < NDEVICE_COLUMNS; c++)
+		cols[c] = (struct report_column){(int)c, device_columns[c].width, false, false};
 	fputc('\n', out);
-	for (int i = 0; i < m->p; i++) {
-		const struct device_metrics *dm = &m->devices[i];
+	report_table_write(out, " ", cols, m->has_model ? 9 : 6, m->p, device_cell, m);
+}
 
-		fprintf(out, "%6d %12s %12s %12.6f %17s %12s", i, REPORT_NUM(a, dm->busy),
-		        REPORT_NUM(b, dm->idle), dm->utilization,
-		        REPORT_NUM(c, dm->peak_activations), REPORT_NUM(d, dm->comm_wait));
-		if (m->has_model)
-			fprintf(out, " %14.2f %10.2f %10s", dm->activation_bytes / 1e9,
-			        dm->memory_bytes / 1e9, dm->oom ? "OOM" : "yes");
-		fputc('\n', out);
-	}
+/* What the cells of the channel table come from. */
+struct channels {
+	const struct metrics *m;
+	enum pp_duplex duplex;
+};
+
+static const char *channel_cell(const void *ctx, int row, int id, char *buf, size_t n)
+{
+	static const char *const heads[] = {"channel", "messages", "bytes", "time", "utilization"};
+	const struct channels *t = ctx;
+	const struct channel_metrics *cm = row < 0 ? NULL : &t->m->channels[row];
+
+	if (cm == NULL)
+		return heads[id];
+	if (id == 0)
+		snprintf(buf, n, "%d%s%d", cm->src, t->duplex == PP_DUPLEX_HALF ? "<->" : "->",
+		         cm->dst);
+	else if (id == 1 || id == 2)
+		snprintf(buf, n, "%" PRIu64, id == 1 ? cm->messages : cm->bytes);
+	else if (id == 3)
+		pp_double_format(buf, n, cm->time);
+	else
+		snprintf(buf, n, "%.6f", cm->utilization);
+	return buf;
 }
 
 static void write_channels(FILE *out, const struct metrics *m, enum pp_duplex duplex)
 {
-	char a[32], name[32];
+	static const struct report_column cols[] = {{0, 10, false, true},
+	                                            {1, 10, false, false},
+	                                            {2, 14, false, false},
+	                                            {3, 12, false, false},
+	                                            {4, 12, false, false}};
+	struct channels t = {m, duplex};
 
 	if (m->messages == 0)
 		return;
-	fprintf(out, "\n%-10s %10s %14s %12s %12s\n", "channel", "messages", "bytes", "time",
-	        "utilization");
-	for (int i = 0; i < m->nchannels; i++) {
-		const struct channel_metrics *cm = &m->channels[i];
-
-		snprintf(name, sizeof(name), "%d%s%d", cm->src,
-		         duplex == PP_DUPLEX_HALF ? "<->" : "->", cm->dst);
-		fprintf(out, "%-10s %10" PRIu64 " %14" PRIu64 " %12s %12.6f\n", name, cm->messages,
-		        cm->bytes, REPORT_NUM(a, cm->time), cm->utilization);
-	}
+	fputc('\n', out);
+	report_table_write(out, " ", cols, 5, m->nchannels, channel_cell, &t);
 }
 
 int report_text_write(FILE *out, const struct sim *s)

@@ -287,10 +287,10 @@ static void write_wrapped(FILE *out, const char *const *items, int width)
 }
 
 /* Writes the scale: time values (from start) every ten columns, then a ruler with a '|' at
- * each value. */
-static void write_scale(FILE *out, int labelw, int cells, int room, double start, double step)
+ * each value; line holds room + 1 bytes, and room >= cells. */
+static void write_scale(FILE *out, char *line, int labelw, int cells, int room, double start,
+                        double step)
 {
-	char *line = pp_xmalloc((size_t)room + 1);
 	char num[32];
 
 	memset(line, ' ', (size_t)room);
@@ -308,7 +308,6 @@ static void write_scale(FILE *out, int labelw, int cells, int room, double start
 		line[c] = c % 10 == 0 ? '|' : '-';
 	line[cells] = '\0';
 	fprintf(out, "%*s%s\n", labelw, "", line);
-	free(line);
 }
 
 /* True when the scale's labels, start + step * c every ten columns, each leave a blank before
@@ -351,7 +350,7 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	char label[64], num[32], shape[64], span[64], scale[96], *row;
+	char label[64], num[32], shape[64], span[64], scale[96], *row, *line;
 	unsigned char *tint;
 	struct column *col;
 	struct row_marks marks = {false, false};
@@ -383,11 +382,21 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	if (scale_from != start)
 		snprintf(scale + strlen(scale), sizeof(scale) - strlen(scale),
 		         ", the scale from %.10g", start);
+	/* everything is allocated before the first line, so that a failure writes nothing */
+	line = pp_malloc((size_t)(width - labelw > cells ? width - labelw : cells) + 1);
+	row = pp_malloc((size_t)cells + 1);
+	tint = pp_malloc((size_t)cells + 1);
+	col = pp_mallocarray((size_t)cells, sizeof(*col));
+	if (line == NULL || row == NULL || tint == NULL || col == NULL) {
+		free(line);
+		free(row);
+		free(tint);
+		free(col);
+		return -1;
+	}
 	write_wrapped(out, (const char *[]){s->config.schedule, shape, span, scale, NULL}, width);
-	write_scale(out, labelw, cells, width - labelw, scale_from, step);
-	row = pp_xmalloc((size_t)cells + 1);
-	tint = pp_xmalloc((size_t)cells + 1);
-	col = pp_xmallocarray((size_t)cells, sizeof(*col));
+	write_scale(out, line, labelw, cells, width - labelw, scale_from, step);
+	free(line);
 	for (int d = 0; d < sc->p; d++) {
 		paint_device(row, tint, col, cells, s, d, start, step, &marks);
 		report_device_label(sc, d, label, sizeof(label));

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "ppsim/sched.h"
 #include "ppsim/sim.h"
 
@@ -83,13 +84,7 @@ static int add_value(struct values *vs, const struct sweep *sw, const struct swe
 /* Parses a whole unsigned decimal integer; false on anything else. */
 static bool parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return errno == 0 && *end == '\0';
+	return text_parse_uint(s, 0, UINT64_MAX, out) == TEXT_OK;
 }
 
 /*

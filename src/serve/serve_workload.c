@@ -1,6 +1,9 @@
 /*
  * Serving workloads: request traces (JSON lines or CSV) read with line:column errors, and the
- * seeded request generator.
+ * seeded request generator. A trace comes line by line from the bounded reader of base/text.h;
+ * its first line that is not blank or a comment picks the format. A JSON line is parsed by cJSON
+ * and scanned once more for where each member stands, since cJSON keeps no positions; a CSV row
+ * is split by base/text.h and its numbers read by its strict parser.
  */
 #include "ppsim/serve.h"
 
@@ -15,6 +18,7 @@
 #include <string.h>
 
 #include "base/json_text.h"
+#include "base/text.h"
 
 /* The fields of a request, in struct order. */
 enum field { F_ARRIVAL, F_PROMPT, F_OUTPUT, NFIELDS };
@@ -147,21 +151,10 @@ static int add_request(struct trace *t, const struct serve_request *r, size_t co
 	}
 	if (t->n == SERVE_MAX_REQUESTS)
 		return fail_at(t, err, 1, "more than %d requests, the limit", SERVE_MAX_REQUESTS);
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 256;
-		t->req = pp_xrealloc(t->req, t->cap * sizeof(*t->req));
-	}
+	if (pp_grow((void **)&t->req, &t->cap, t->n + 1, sizeof(*t->req), err) != 0)
+		return -1;
 	t->req[t->n++] = *r;
 	return 0;
-}
-
-/* Index after the JSON string that starts at text[i] == '"'. */
-static size_t skip_string(const char *text, size_t i)
-{
-	for (i++; text[i] != '\0' && text[i] != '"'; i++)
-		if (text[i] == '\\' && text[i + 1] != '\0')
-			i++;
-	return text[i] == '"' ? i + 1 : i;
 }
 
 /* Index after the JSON value that starts at text[i]: a string, an object or an array (its
@@ -171,7 +164,7 @@ static size_t skip_value(const char *text, size_t i)
 	int depth = 0;
 
 	if (text[i] == '"')
-		return skip_string(text, i);
+		return json_skip_string(text, i);
 	if (text[i] != '{' && text[i] != '[') {
 		while (text[i] != '\0' && strchr(",}] \t\r\n", text[i]) == NULL)
 			i++;
@@ -179,7 +172,7 @@ static size_t skip_value(const char *text, size_t i)
 	}
 	do {
 		if (text[i] == '"') {
-			i = skip_string(text, i);
+			i = json_skip_string(text, i);
 			continue;
 		}
 		if (text[i] == '{' || text[i] == '[')
@@ -211,7 +204,7 @@ static size_t scan_members(const char *text, size_t start, struct member *m, siz
 		if (n == max || text[i] != '"')
 			return n;
 		m[n].key = i;
-		i = skip_string(text, i);
+		i = json_skip_string(text, i);
 		i += strspn(text + i, blank);
 		if (text[i] != ':')
 			return n;
@@ -302,63 +295,12 @@ static int parse_json_line(struct trace *t, const char *line, struct pp_error *e
 	return rc;
 }
 
-/* Splits line in place at commas, trimming blanks around each field; returns the number of
- * fields and the first max of them with their 0-based offsets in line. */
-static size_t split_fields(char *line, char **fields, size_t *offs, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
-
-	for (;;) {
-		char *end = strchr(p, ','), *q;
-
-		if (end != NULL)
-			*end = '\0';
-		p += strspn(p, " \t");
-		q = p + strlen(p);
-		while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
-			*--q = '\0';
-		if (n < max) {
-			fields[n] = p;
-			offs[n] = (size_t)(p - line);
-		}
-		n++;
-		if (end == NULL)
-			return n;
-		p = end + 1;
-	}
-}
-
 /* Reads s, a decimal number such as 12, -3, 0.5 or 1e3 and nothing else, into *x. */
 static bool parse_decimal(const char *s, double *x)
 {
-	static const char digit[] = "0123456789";
-	const char *p = s + (*s == '-' || *s == '+');
-	size_t digits = strspn(p, digit);
-	char *end;
-
-	p += digits;
-	if (*p == '.') {
-		size_t frac = strspn(p + 1, digit);
-
-		digits += frac;
-		p += 1 + frac;
-	}
-	if (digits == 0)
-		return false;
-	if (*p == 'e' || *p == 'E') {
-		size_t exp;
-
-		p += 1 + (p[1] == '+' || p[1] == '-');
-		exp = strspn(p, digit);
-		if (exp == 0)
-			return false;
-		p += exp;
-	}
-	if (*p != '\0')
-		return false;
-	*x = strtod(s, &end);
-	return end == p;
+	/* out of range is still a number: set_field then names its range (1e400) or takes the
+	 * nearest value (1e-400 as 0) */
+	return text_parse_double(s, x) != TEXT_SYNTAX;
 }
 
 /* Reads the CSV header: exactly the columns arrival, prompt and output, in any order. */
@@ -369,7 +311,7 @@ static int parse_header(struct trace *t, char *line, struct pp_error *err)
 	bool seen[NFIELDS] = {false}, ok;
 
 	quoted(q, line, strlen(line));
-	n = split_fields(line, fields, offs, NFIELDS + 1);
+	n = text_csv_split(line, false, fields, offs, NFIELDS + 1);
 	ok = n == NFIELDS;
 	for (size_t i = 0; ok && i < n; i++) {
 		int f = field_find(fields[i], strlen(fields[i]));
@@ -396,7 +338,7 @@ static int parse_csv_row(struct trace *t, char *line, struct pp_error *err)
 	struct serve_request r = {0, 0, 0};
 
 	quoted(q, line, strlen(line));
-	n = split_fields(line, fields, offs, NFIELDS + 1);
+	n = text_csv_split(line, false, fields, offs, NFIELDS + 1);
 	if (n != NFIELDS)
 		return fail_at(t, err, n > NFIELDS ? offs[NFIELDS] + 1 : 1,
 		               "row '%s': %zu field%s, not 3 (arrival, prompt and output)", q, n,
@@ -420,8 +362,6 @@ static int read_line(struct trace *t, char *line, size_t len, struct pp_error *e
 {
 	size_t start;
 
-	if (strlen(line) != len)
-		return fail_at(t, err, strlen(line) + 1, "a NUL byte: not a text file");
 	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		line[--len] = '\0';
 	start = strspn(line, " \t");
@@ -454,37 +394,29 @@ fail_file(struct pp_error *err, enum pp_errkind kind, const char *fmt, ...)
 /* Reads every line of f into t; 0 or -1. */
 static int read_lines(struct trace *t, FILE *f, struct pp_error *err)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int rc = 0, saved;
+	struct text_lines in;
+	int rc = 0, more;
 
-	errno = 0;
-	while (rc == 0 && (len = getline(&line, &cap, f)) != -1) {
-		t->lineno++;
-		rc = read_line(t, line, (size_t)len, err);
+	text_lines_init(&in, f, "requests", t->path);
+	while (rc == 0 && (more = text_lines_next(&in, err)) != 0) {
+		t->lineno = in.lineno;
+		rc = more < 0 ? -1 : read_line(t, in.line, in.len, err);
 	}
-	saved = errno;
-	free(line);
-	if (rc == 0 && ferror(f))
-		return fail_file(err, PP_ERR_IO, "cannot read '%s': %s", t->path, strerror(saved));
+	text_lines_release(&in);
 	if (rc == 0 && t->n == 0)
 		return fail_file(err, PP_ERR_CONFIG, "requests '%s': no requests", t->path);
 	return rc;
 }
 
+static int read_stream(FILE *f, const char *path, void *w, struct pp_error *err)
+{
+	return serve_workload_read_stream(f, path, w, err);
+}
+
 int serve_workload_read(const char *path, struct serve_workload *w, struct pp_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	int rc;
-
-	if (f == NULL) {
-		memset(w, 0, sizeof(*w));
-		return fail_file(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
-	}
-	rc = serve_workload_read_stream(f, path, w, err);
-	fclose(f);
-	return rc;
+	memset(w, 0, sizeof(*w));
+	return text_read_file(path, read_stream, w, err);
 }
 
 int serve_workload_read_stream(FILE *f, const char *path, struct serve_workload *w,
@@ -499,7 +431,10 @@ int serve_workload_read_stream(FILE *f, const char *path, struct serve_workload 
 		free(t.req);
 		return -1;
 	}
-	w->req = pp_xrealloc(t.req, t.n * sizeof(*t.req));
+	/* give back the spare capacity; keeping it when that fails is no error */
+	w->req = pp_reallocarray(t.req, t.n, sizeof(*t.req));
+	if (w->req == NULL)
+		w->req = t.req;
 	w->n = t.n;
 	return 0;
 }
@@ -602,7 +537,7 @@ static double next_arrival(struct rng *g, const struct config *c, size_t i, doub
 	return -1;
 }
 
-void serve_workload_generate(const struct config *c, struct serve_workload *w)
+int serve_workload_generate(const struct config *c, struct serve_workload *w, struct pp_error *err)
 {
 	size_t n = (size_t)c->num_requests;
 	struct rng g;
@@ -613,7 +548,10 @@ void serve_workload_generate(const struct config *c, struct serve_workload *w)
 	assert(c->arrival != PP_ARRIVAL_BURSTY || c->burst >= 1);
 	n = n > SERVE_MAX_REQUESTS ? SERVE_MAX_REQUESTS : n;
 	rng_seed(&g, c->seed);
-	w->req = pp_xmallocarray(n, sizeof(*w->req));
+	memset(w, 0, sizeof(*w));
+	w->req = pp_mallocarray(n, sizeof(*w->req));
+	if (w->req == NULL)
+		return pp_nomem(err, n, sizeof(*w->req));
 	w->n = n;
 	w->concurrency = c->arrival == PP_ARRIVAL_CLOSED ? c->concurrency : 0;
 	for (size_t i = 0; i < n; i++) {
@@ -621,6 +559,7 @@ void serve_workload_generate(const struct config *c, struct serve_workload *w)
 		w->req[i].prompt = draw_count(&g, &c->prompt);
 		w->req[i].output = draw_count(&g, &c->output);
 	}
+	return 0;
 }
 
 void serve_workload_free(struct serve_workload *w)

@@ -21,7 +21,8 @@ static void serve_small(struct config *c)
 		c->num_requests = 16;
 	if (config_validate_serve(c, &err) != 0)
 		return;
-	serve_workload_generate(c, &w);
+	if (serve_workload_generate(c, &w, &err) != 0)
+		return;
 	r = serve_run(c, &w, &err);
 	if (r != NULL) {
 		struct serve_metrics m;

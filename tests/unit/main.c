@@ -11,6 +11,7 @@ static const struct unit_suite *const suites[] = {
         &suite_report,    &suite_outfile, &suite_sim,    &suite_sweep,
         &suite_serve_workload,
         &suite_serve,
+        &suite_text,
 };
 
 int main(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ppsim/report.h"
+#include "report/table.h"
 #include "ppsim/sim.h"
 #include "unit.h"
 
@@ -1094,7 +1095,44 @@ static void report_timeline_colored_uses_escapes_only_when_asked(void)
 	sim_free(s);
 }
 
+/* A 2 x 3 table: a label, a number and a mark per row. */
+static const char *grid_cell(const void *ctx, int row, int id, char *buf, size_t n)
+{
+	static const char *const heads[] = {"name", "value", "ok"};
+	static const char *const names[] = {"a", "longer"};
+
+	(void)ctx;
+	if (row < 0)
+		return heads[id];
+	if (id == 0)
+		return names[row];
+	if (id == 1)
+		snprintf(buf, n, "%d", row == 0 ? 123456 : 7);
+	return id == 1 ? buf : row == 0 ? "yes" : "no";
+}
+
+static void report_table_fits_aligns_and_pads_each_column_as_asked(void)
+{
+	/* name fitted, left; value at least 4 wide (not fitted), right; ok as it is */
+	static const struct report_column cols[] = {
+	        {0, 0, true, true}, {1, 4, false, false}, {2, 0, false, false}};
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	report_table_write(out, "  ", cols, 3, 2, grid_cell, NULL);
+	report_table_write(out, " ", cols, 2, 0, grid_cell, NULL);
+	fclose(out);
+	CU_ASSERT_STRING_EQUAL(text, "name    value  ok\n"
+	                             "a       123456  yes\n"
+	                             "longer     7  no\n"
+	                             "name value\n");
+	free(text);
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(report_table_fits_aligns_and_pads_each_column_as_asked),
         UNIT_TEST(report_trace_parses_back_with_each_op_once_every_flow_closed_no_negative_counter),
         UNIT_TEST(report_svg_draws_one_rectangle_per_op_and_one_per_message),
         UNIT_TEST(report_timeline_colored_uses_escapes_only_when_asked),

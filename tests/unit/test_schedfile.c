@@ -901,7 +901,29 @@ static void schedfile_format_find_knows_ppsim_and_torch_only(void)
 	CU_ASSERT_EQUAL(fmt, SCHEDFILE_PPSIM);
 }
 
+static void schedfile_rejects_a_line_longer_than_the_cap_at_its_line(void)
+{
+	size_t n = strlen("device,stage,op,microbatch\n") + (1 << 20) + 2;
+	char *text = malloc(n), path[128], msg[256];
+	struct schedfile f;
+	struct pp_error err = {0};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	strcpy(text, "device,stage,op,microbatch\n");
+	memset(text + strlen(text), '0', n - strlen(text));
+	CU_ASSERT_EQUAL(read_bytes(text, n, &f, &err, path), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_EQUAL(err.line, 2);
+	CU_ASSERT_EQUAL(err.column, 1048577);
+	snprintf(msg, sizeof(msg),
+	         "schedule '%s':2:1048577: a line longer than the limit of 1048576 bytes", path);
+	CU_ASSERT_STRING_EQUAL(err.msg, msg);
+	CU_ASSERT_PTR_NULL(f.sched);
+	free(text);
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(schedfile_rejects_a_line_longer_than_the_cap_at_its_line),
         UNIT_TEST(schedfile_reads_the_dump_of_each_generator_back_to_the_same_order),
         UNIT_TEST(schedfile_reads_what_report_ops_csv_writes_back_to_the_same_order),
         UNIT_TEST(schedfile_reads_a_stage_only_file),

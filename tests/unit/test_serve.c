@@ -1217,7 +1217,7 @@ static void serve_run_gives_identical_results_for_the_same_config_and_workload(v
 
 	unit_set(&c, "prompt", "uniform:1:100");
 	unit_set(&c, "output", "uniform:1:40");
-	serve_workload_generate(&c, &w);
+	CU_ASSERT_EQUAL_FATAL(serve_workload_generate(&c, &w, &err), 0);
 	a = serve_run(&c, &w, &err);
 	b = serve_run(&c, &w, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);

@@ -532,8 +532,9 @@ static struct config generator_config(const char *const *settings)
 static void generate(const char *const *settings, struct serve_workload *w)
 {
 	struct config c = generator_config(settings);
+	struct pp_error err = {0};
 
-	serve_workload_generate(&c, w);
+	CU_ASSERT_EQUAL_FATAL(serve_workload_generate(&c, w, &err), 0);
 }
 
 static void serve_workload_generate_gives_the_same_requests_for_the_same_seed(void)
@@ -856,7 +857,7 @@ static void serve_workload_generate_matches_a_reference_of_the_documented_algori
 		double t = 0;
 		size_t wrong = 0;
 
-		serve_workload_generate(&c, &w);
+		CU_ASSERT_EQUAL_FATAL(serve_workload_generate(&c, &w, NULL), 0);
 		CU_ASSERT_EQUAL_FATAL(w.n, 2000);
 		ref_seed(&g, c.seed);
 		for (size_t i = 0; i < w.n; i++) {
@@ -891,7 +892,34 @@ static void serve_workload_generate_caps_the_requests_at_serve_max_requests(void
 	serve_workload_free(&w);
 }
 
+static void serve_workload_read_rejects_a_line_longer_than_the_cap_at_its_line(void)
+{
+	size_t n = strlen("arrival,prompt,output\n") + (1 << 20) + 1;
+	char *text = malloc(n);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	strcpy(text, "arrival,prompt,output\n");
+	memset(text + strlen(text), ' ', n - strlen(text));
+	assert_rejected_bytes("long.csv", text, n, 2, 1048577,
+	                      "a line longer than the limit of 1048576 bytes");
+	free(text);
+}
+
+static void serve_workload_read_keeps_an_underflowing_arrival_as_zero_and_refuses_hex(void)
+{
+	struct serve_workload w;
+
+	read_ok("tiny.csv", "arrival,prompt,output\n1e-400,1,1\n", &w);
+	CU_ASSERT_EQUAL_FATAL(w.n, 1);
+	CU_ASSERT_EQUAL(w.req[0].arrival, 0);
+	serve_workload_free(&w);
+	assert_rejected("hex.csv", "arrival,prompt,output\n0x1p3,1,1\n", 2, 1,
+	                "arrival '0x1p3': must be a number from 0 to 1000000000");
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(serve_workload_read_rejects_a_line_longer_than_the_cap_at_its_line),
+        UNIT_TEST(serve_workload_read_keeps_an_underflowing_arrival_as_zero_and_refuses_hex),
         UNIT_TEST(serve_workload_read_gives_the_same_requests_from_json_lines_and_csv),
         UNIT_TEST(serve_workload_read_skips_blank_lines_and_comments_even_indented),
         UNIT_TEST(serve_workload_read_takes_the_csv_columns_in_any_order_and_trims_spaces),

@@ -1,0 +1,221 @@
+/*
+ * Text input: the bounded line reader, the CSV field splitter and the strict number parsers.
+ * The reader takes a byte at a time (getc_unlocked under one lock per line), which lets it see
+ * a NUL byte where it stands and stop at the length cap, its buffer (grown by pp_grow's
+ * doubling) never past 2 * TEXT_LINE_MAX bytes however long the line. The number parsers check
+ * the syntax themselves and leave only the conversion of a valid double to strtod, so that
+ * nothing else strtod takes (blanks, hex, inf, nan) slips through.
+ */
+#include "text.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	int rc;
+
+	if (f == NULL) {
+		if (err != NULL)
+			err->line = err->column = 0;
+		return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+	}
+	rc = read(f, path, ctx, err);
+	fclose(f);
+	return rc;
+}
+
+void text_lines_init(struct text_lines *r, FILE *f, const char *what, const char *path)
+{
+	*r = (struct text_lines){f, what, path, NULL, 0, 0, 0};
+}
+
+static int fail_line(struct text_lines *r, struct pp_error *err, size_t column, const char *what)
+{
+	if (err == NULL)
+		return -1;
+	err->line = r->lineno > INT_MAX ? INT_MAX : (int)r->lineno;
+	err->column = column > INT_MAX ? INT_MAX : (int)column;
+	return pp_fail(err, PP_ERR_CONFIG, "%s '%s':%d:%d: %s", r->what, r->path, err->line,
+	               err->column, what);
+}
+
+int text_lines_next(struct text_lines *r, struct pp_error *err)
+{
+	size_t len = 0;
+	int ch = EOF, saved = 0;
+
+	if (r->line == NULL) {
+		/* most lines are short: start small, grow by doubling up to the cap */
+		if (pp_grow((void **)&r->line, &r->cap, 256, 1, err) != 0)
+			return -1;
+	}
+	errno = 0;
+	flockfile(r->f);
+	while ((ch = getc_unlocked(r->f)) != EOF && ch != '\n' && ch != '\0' &&
+	       len < TEXT_LINE_MAX) {
+		if (len + 1 >= r->cap && pp_grow((void **)&r->line, &r->cap, len + 2, 1, err) != 0)
+			break;
+		r->line[len++] = (char)ch;
+	}
+	saved = errno;
+	funlockfile(r->f);
+	r->line[len] = '\0';
+	r->len = len;
+	if (ch == EOF && ferror(r->f)) {
+		if (err != NULL) {
+			err->line = err->column = 0;
+			pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", r->path, strerror(saved));
+		}
+		return -1;
+	}
+	if (ch == EOF && len == 0)
+		return 0;
+	r->lineno++;
+	if (ch != EOF && ch != '\n' && ch != '\0' && len < TEXT_LINE_MAX)
+		return -1; /* pp_grow failed: err holds PP_ERR_NOMEM */
+	if (ch == '\0')
+		return fail_line(r, err, len + 1, "a NUL byte: not a text file");
+	if (len == TEXT_LINE_MAX && ch != EOF && ch != '\n') {
+		char what[96];
+
+		snprintf(what, sizeof(what), "a line longer than the limit of %zu bytes",
+		         TEXT_LINE_MAX);
+		return fail_line(r, err, len + 1, what);
+	}
+	return 1;
+}
+
+void text_lines_release(struct text_lines *r)
+{
+	free(r->line);
+	r->line = NULL;
+	r->cap = 0;
+}
+
+char *text_csv_next(char **p, bool trim_cr)
+{
+	char *field = *p, *end = strchr(field, ','), *q;
+
+	if (end != NULL) {
+		*end = '\0';
+		*p = end + 1;
+	} else {
+		*p = NULL;
+	}
+	field += strspn(field, " \t");
+	q = field + strlen(field);
+	while (q > field &&
+	       (q[-1] == ' ' || q[-1] == '\t' || (trim_cr && (q[-1] == '\r' || q[-1] == '\n'))))
+		*--q = '\0';
+	return field;
+}
+
+size_t text_csv_split(char *line, bool trim_cr, char **fields, size_t *offs, size_t max)
+{
+	size_t n = 0;
+
+	for (char *p = line; p != NULL; n++) {
+		char *field = text_csv_next(&p, trim_cr);
+
+		if (n < max) {
+			fields[n] = field;
+			offs[n] = (size_t)(field - line);
+		}
+	}
+	return n;
+}
+
+int text_scan_uint(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	bool over = false;
+
+	if (*s < '0' || *s > '9')
+		return TEXT_SYNTAX;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		over |= x > (UINT64_MAX - d) / 10;
+		x = x * 10 + d;
+	}
+	*p = s;
+	if (over)
+		return TEXT_RANGE;
+	*out = x;
+	return TEXT_OK;
+}
+
+int text_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	uint64_t x;
+	int rc = text_scan_uint(&s, &x);
+
+	if (rc == TEXT_SYNTAX || *s != '\0')
+		return TEXT_SYNTAX;
+	if (rc == TEXT_RANGE || x < lo || x > hi)
+		return TEXT_RANGE;
+	*out = x;
+	return TEXT_OK;
+}
+
+int text_parse_int(const char *s, long long lo, long long hi, long long *out)
+{
+	bool minus = *s == '-';
+	uint64_t mag;
+	long long x;
+	int rc;
+
+	s += minus;
+	rc = text_scan_uint(&s, &mag);
+	if (rc == TEXT_SYNTAX || *s != '\0')
+		return TEXT_SYNTAX;
+	if (rc == TEXT_RANGE || mag > (uint64_t)LLONG_MAX + minus)
+		return TEXT_RANGE;
+	/* -(LLONG_MAX + 1) is -LLONG_MAX - 1: negate before the last step, which would overflow */
+	x = !minus ? (long long)mag : mag == 0 ? 0 : -(long long)(mag - 1) - 1;
+	if (x < lo || x > hi)
+		return TEXT_RANGE;
+	*out = x;
+	return TEXT_OK;
+}
+
+int text_parse_double(const char *s, double *out)
+{
+	static const char digit[] = "0123456789";
+	const char *p = s + (*s == '-' || *s == '+');
+	size_t digits = strspn(p, digit);
+	char *end;
+	double x;
+
+	p += digits;
+	if (*p == '.') {
+		size_t frac = strspn(p + 1, digit);
+
+		digits += frac;
+		p += 1 + frac;
+	}
+	if (digits == 0)
+		return TEXT_SYNTAX;
+	if (*p == 'e' || *p == 'E') {
+		size_t exp;
+
+		p += 1 + (p[1] == '+' || p[1] == '-');
+		exp = strspn(p, digit);
+		if (exp == 0)
+			return TEXT_SYNTAX;
+		p += exp;
+	}
+	if (*p != '\0')
+		return TEXT_SYNTAX;
+	errno = 0;
+	x = strtod(s, &end);
+	if (end != p)
+		return TEXT_SYNTAX;
+	*out = x;
+	return errno == ERANGE ? TEXT_RANGE : TEXT_OK;
+}

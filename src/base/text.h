@@ -1,0 +1,99 @@
+/*
+ * Text input, private to the library: the one bounded line reader, the one CSV field splitter
+ * and the strict number parsers every reader of files and option values uses. The caller owns
+ * the strings it passes; the line reader owns its buffer until text_lines_release.
+ */
+#ifndef PPSIM_TEXT_H
+#define PPSIM_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ppsim/util.h"
+
+/* What reads an open file: fills ctx from f (named path in messages); 0 or -1 with err set. */
+typedef int text_read_fn(FILE *f, const char *path, void *ctx, struct pp_error *err);
+
+/*
+ * Opens path, reads it with read and closes it. Returns read's status, or -1 with PP_ERR_IO
+ * "cannot read 'PATH': REASON" (err's line and column 0) when the file does not open.
+ */
+int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_error *err);
+
+/* Longest line the reader accepts, in bytes without its newline: 1 MiB. */
+#define TEXT_LINE_MAX ((size_t)1 << 20)
+
+/*
+ * A line reader over a FILE *. what and path name the file in messages ("schedule 'a.csv'");
+ * after text_lines_next returns 1, line holds the current line, NUL-terminated and without its
+ * '\n' (a '\r' before it stays), len its length and lineno its 1-based number.
+ */
+struct text_lines {
+	FILE *f;
+	const char *what; /* the kind of file, for messages: "schedule", "requests" */
+	const char *path; /* the file's name, for messages */
+	char *line;       /* the current line; owned by the reader */
+	size_t len;       /* strlen(line) */
+	size_t lineno;    /* 1-based number of the current line, 0 before the first */
+	size_t cap;       /* bytes allocated at line */
+};
+
+/* Starts reading f; nothing is allocated yet. */
+void text_lines_init(struct text_lines *r, FILE *f, const char *what, const char *path);
+
+/*
+ * Reads the next line. Returns 1 with a line, 0 at the end of the file, or -1 with err set:
+ * PP_ERR_CONFIG "WHAT 'PATH':L:C: ..." (err->line, err->column set) for a NUL byte or a line
+ * longer than TEXT_LINE_MAX, PP_ERR_IO "cannot read 'PATH': ..." for a read error, or
+ * PP_ERR_NOMEM.
+ */
+int text_lines_next(struct text_lines *r, struct pp_error *err);
+
+/* Frees the reader's buffer; the FILE stays open. */
+void text_lines_release(struct text_lines *r);
+
+/*
+ * CSV fields. A field runs to the next comma; blanks (space, tab) around it are trimmed, and
+ * with trim_cr also '\r' and '\n' at its end. A double quote is an ordinary character: no
+ * reader of ppsim accepts quoted fields, so a quoted comma still ends a field.
+ *
+ * text_csv_next cuts the field at *p off in place (its comma becomes a NUL), returns it and
+ * moves *p to the next field, or to NULL after the last one.
+ */
+char *text_csv_next(char **p, bool trim_cr);
+
+/*
+ * Splits line in place into its fields; stores the first max of them in fields[] with their
+ * 0-based offsets in line in offs[]; returns how many fields the line has (which may be more
+ * than max).
+ */
+size_t text_csv_split(char *line, bool trim_cr, char **fields, size_t *offs, size_t max);
+
+/*
+ * Strict numbers: the whole string is the number, in decimal, with no blanks, no hexadecimal
+ * and no "inf" or "nan". Each returns TEXT_OK and stores the value, TEXT_SYNTAX when s is not a
+ * number of its kind (nothing stored), or TEXT_RANGE when it is one out of range.
+ */
+enum text_status { TEXT_OK = 0, TEXT_SYNTAX = -1, TEXT_RANGE = -2 };
+
+/* Digits at *p (at least one) as an unsigned integer; moves *p past them. TEXT_RANGE above
+ * UINT64_MAX (*p still moves). */
+int text_scan_uint(const char **p, uint64_t *out);
+
+/* An unsigned integer, digits only (no sign), from lo to hi. */
+int text_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+
+/* An integer, digits after an optional '-' (no '+'), from lo to hi. */
+int text_parse_int(const char *s, long long lo, long long hi, long long *out);
+
+/*
+ * A finite decimal number: an optional sign, digits with an optional '.' (a digit on either
+ * side), an optional exponent (e or E, an optional sign, digits). TEXT_RANGE when the value
+ * overflows or underflows (strtod's ERANGE); *out then holds strtod's result (+-HUGE_VAL, 0 or
+ * a subnormal), which a caller may accept.
+ */
+int text_parse_double(const char *s, double *out);
+
+#endif

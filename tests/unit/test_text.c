@@ -1,0 +1,281 @@
+/* Unit tests of text input: the bounded line reader, CSV fields and the strict numbers. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "unit.h"
+
+/* A stream holding the len bytes of text. */
+static FILE *stream_of(const char *text, size_t len)
+{
+	FILE *f = tmpfile();
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(text, 1, len, f), len);
+	rewind(f);
+	return f;
+}
+
+static void text_lines_reads_each_line_without_its_newline(void)
+{
+	FILE *f = stream_of("a,b\r\n\nlast", 10);
+	struct text_lines r;
+	struct pp_error err = {0};
+
+	text_lines_init(&r, f, "schedule", "s.csv");
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
+	CU_ASSERT_STRING_EQUAL(r.line, "a,b\r");
+	CU_ASSERT_EQUAL(r.len, 4);
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
+	CU_ASSERT_STRING_EQUAL(r.line, "");
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
+	CU_ASSERT_STRING_EQUAL(r.line, "last");
+	CU_ASSERT_EQUAL(r.lineno, 3);
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 0);
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 0);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+	text_lines_release(&r);
+	fclose(f);
+}
+
+static void text_lines_refuses_a_nul_byte_naming_its_place(void)
+{
+	FILE *f = stream_of("ok\nab\0c\n", 8);
+	struct text_lines r;
+	struct pp_error err = {0};
+
+	text_lines_init(&r, f, "requests", "r.csv");
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_EQUAL(err.line, 2);
+	CU_ASSERT_EQUAL(err.column, 3);
+	CU_ASSERT_STRING_EQUAL(err.msg, "requests 'r.csv':2:3: a NUL byte: not a text file");
+	text_lines_release(&r);
+	fclose(f);
+}
+
+static void text_lines_takes_a_line_of_the_cap_and_refuses_one_byte_more(void)
+{
+	size_t n = TEXT_LINE_MAX + 1;
+	char *text = malloc(2 * n + 1);
+	struct text_lines r;
+	struct pp_error err = {0};
+	FILE *f;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	memset(text, 'x', 2 * n + 1);
+	text[TEXT_LINE_MAX] = '\n'; /* line 1: exactly the cap; line 2: one byte more */
+	f = stream_of(text, 2 * n + 1);
+	text_lines_init(&r, f, "schedule", "big.csv");
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
+	CU_ASSERT_EQUAL(r.len, TEXT_LINE_MAX);
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_EQUAL(err.line, 2);
+	CU_ASSERT_STRING_EQUAL(err.msg, "schedule 'big.csv':2:1048577: a line longer than the "
+	                                "limit of 1048576 bytes");
+	CU_ASSERT_TRUE(r.cap <= 2 * TEXT_LINE_MAX + 2);
+	text_lines_release(&r);
+	fclose(f);
+	free(text);
+}
+
+static void text_lines_reports_a_read_error_as_io(void)
+{
+	FILE *f = fopen("/dev/null", "w"); /* reading a write-only stream fails */
+	struct text_lines r;
+	struct pp_error err = {0};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	text_lines_init(&r, f, "schedule", "w.csv");
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_EQUAL(strncmp(err.msg, "cannot read 'w.csv': ", 21), 0);
+	text_lines_release(&r);
+	fclose(f);
+}
+
+static void text_csv_splits_at_commas_trimming_blanks(void)
+{
+	char line[] = " a ,\tb\t,, c d ";
+	char *fields[8];
+	size_t offs[8];
+
+	CU_ASSERT_EQUAL(text_csv_split(line, false, fields, offs, 8), 4);
+	CU_ASSERT_STRING_EQUAL(fields[0], "a");
+	CU_ASSERT_EQUAL(offs[0], 1);
+	CU_ASSERT_STRING_EQUAL(fields[1], "b");
+	CU_ASSERT_EQUAL(offs[1], 5);
+	CU_ASSERT_STRING_EQUAL(fields[2], "");
+	CU_ASSERT_STRING_EQUAL(fields[3], "c d");
+	CU_ASSERT_EQUAL(offs[3], 10);
+}
+
+static void text_csv_counts_fields_beyond_max_and_trims_cr_on_request(void)
+{
+	char a[] = "1,2\r,3\r", b[] = "1,2\r,3\r";
+	char *fields[2];
+	size_t offs[2];
+
+	CU_ASSERT_EQUAL(text_csv_split(a, false, fields, offs, 2), 3);
+	CU_ASSERT_STRING_EQUAL(fields[1], "2\r");
+	CU_ASSERT_EQUAL(text_csv_split(b, true, fields, offs, 2), 3);
+	CU_ASSERT_STRING_EQUAL(fields[1], "2");
+}
+
+/* Neither reader accepts quoted fields, so a quote is an ordinary character. */
+static void text_csv_takes_quotes_as_ordinary_characters(void)
+{
+	char quoted[] = "\"a,b\",c", doubled[] = "\"say \"\"hi\"\"\"", open[] = "\"open,x";
+	char *fields[4];
+	size_t offs[4];
+
+	CU_ASSERT_EQUAL(text_csv_split(quoted, false, fields, offs, 4), 3);
+	CU_ASSERT_STRING_EQUAL(fields[0], "\"a");
+	CU_ASSERT_STRING_EQUAL(fields[1], "b\"");
+	CU_ASSERT_EQUAL(text_csv_split(doubled, false, fields, offs, 4), 1);
+	CU_ASSERT_STRING_EQUAL(fields[0], "\"say \"\"hi\"\"\"");
+	CU_ASSERT_EQUAL(text_csv_split(open, false, fields, offs, 4), 2);
+	CU_ASSERT_STRING_EQUAL(fields[0], "\"open");
+	CU_ASSERT_STRING_EQUAL(fields[1], "x");
+}
+
+static void text_csv_next_walks_the_fields_of_a_line(void)
+{
+	char line[] = "0F0, 1B0 ,";
+	char *p = line;
+
+	CU_ASSERT_STRING_EQUAL(text_csv_next(&p, true), "0F0");
+	CU_ASSERT_STRING_EQUAL(text_csv_next(&p, true), "1B0");
+	CU_ASSERT_PTR_NOT_NULL(p);
+	CU_ASSERT_STRING_EQUAL(text_csv_next(&p, true), "");
+	CU_ASSERT_PTR_NULL(p);
+}
+
+static void text_parse_uint_takes_digits_in_range_only(void)
+{
+	uint64_t x = 7;
+
+	CU_ASSERT_EQUAL(text_parse_uint("0", 0, 10, &x), TEXT_OK);
+	CU_ASSERT_EQUAL(x, 0);
+	CU_ASSERT_EQUAL(text_parse_uint("0010", 0, 10, &x), TEXT_OK);
+	CU_ASSERT_EQUAL(x, 10);
+	CU_ASSERT_EQUAL(text_parse_uint("18446744073709551615", 0, UINT64_MAX, &x), TEXT_OK);
+	CU_ASSERT_EQUAL(x, UINT64_MAX);
+	x = 7;
+	CU_ASSERT_EQUAL(text_parse_uint("18446744073709551616", 0, UINT64_MAX, &x), TEXT_RANGE);
+	CU_ASSERT_EQUAL(text_parse_uint("11", 0, 10, &x), TEXT_RANGE);
+	CU_ASSERT_EQUAL(text_parse_uint("0", 1, 10, &x), TEXT_RANGE);
+	CU_ASSERT_EQUAL(x, 7);
+}
+
+static void text_parse_uint_refuses_signs_blanks_hex_junk_and_empty(void)
+{
+	static const char *const bad[] = {"", "-1", "+1", " 1", "1 ", "\n1", "0x10", "1a", "1.0"};
+	uint64_t x = 7;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CU_ASSERT_EQUAL(text_parse_uint(bad[i], 0, UINT64_MAX, &x), TEXT_SYNTAX);
+	CU_ASSERT_EQUAL(x, 7);
+}
+
+static void text_scan_uint_stops_after_the_digits(void)
+{
+	const char *p = "12/8";
+	uint64_t x = 0;
+
+	CU_ASSERT_EQUAL(text_scan_uint(&p, &x), TEXT_OK);
+	CU_ASSERT_EQUAL(x, 12);
+	CU_ASSERT_STRING_EQUAL(p, "/8");
+	CU_ASSERT_EQUAL(text_scan_uint(&p, &x), TEXT_SYNTAX);
+	CU_ASSERT_STRING_EQUAL(p, "/8");
+}
+
+static void text_parse_int_takes_a_minus_and_the_whole_range(void)
+{
+	long long x = 7;
+
+	CU_ASSERT_EQUAL(text_parse_int("-12", -100, 100, &x), TEXT_OK);
+	CU_ASSERT_EQUAL(x, -12);
+	CU_ASSERT_EQUAL(text_parse_int("-0", 0, 1, &x), TEXT_OK);
+	CU_ASSERT_EQUAL(x, 0);
+	CU_ASSERT_EQUAL(text_parse_int("9223372036854775807", 0, INT64_MAX, &x), TEXT_OK);
+	CU_ASSERT_EQUAL(x, INT64_MAX);
+	CU_ASSERT_EQUAL(text_parse_int("-9223372036854775808", INT64_MIN, 0, &x), TEXT_OK);
+	CU_ASSERT_EQUAL(x, INT64_MIN);
+	CU_ASSERT_EQUAL(text_parse_int("9223372036854775808", 0, INT64_MAX, &x), TEXT_RANGE);
+	CU_ASSERT_EQUAL(text_parse_int("-9223372036854775809", INT64_MIN, 0, &x), TEXT_RANGE);
+	CU_ASSERT_EQUAL(text_parse_int("-1", 0, 10, &x), TEXT_RANGE);
+	CU_ASSERT_EQUAL(text_parse_int("+1", 0, 10, &x), TEXT_SYNTAX);
+	CU_ASSERT_EQUAL(text_parse_int("-", 0, 10, &x), TEXT_SYNTAX);
+	CU_ASSERT_EQUAL(text_parse_int("", 0, 10, &x), TEXT_SYNTAX);
+	CU_ASSERT_EQUAL(text_parse_int(" 1", 0, 10, &x), TEXT_SYNTAX);
+	CU_ASSERT_EQUAL(text_parse_int("1x", 0, 10, &x), TEXT_SYNTAX);
+	CU_ASSERT_EQUAL(text_parse_int("0x1", 0, 10, &x), TEXT_SYNTAX);
+	CU_ASSERT_EQUAL(x, INT64_MIN);
+}
+
+static void text_parse_double_takes_decimals(void)
+{
+	static const struct {
+		const char *s;
+		double x;
+	} good[] = {{"12", 12}, {"-3", -3},    {"+0.5", 0.5},  {".5", 0.5},
+	            {"5.", 5},  {"1e3", 1000}, {"2E-2", 0.02}, {"34.6", 34.6}};
+	double x;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		x = NAN;
+		CU_ASSERT_EQUAL(text_parse_double(good[i].s, &x), TEXT_OK);
+		CU_ASSERT_EQUAL(x, good[i].x);
+	}
+}
+
+static void text_parse_double_refuses_hex_inf_nan_blanks_junk_and_empty(void)
+{
+	static const char *const bad[] = {"",         "0x1p3", "0x10",  "inf", "-inf", "nan",
+	                                  "infinity", " 1",    "1 ",    "\t1", "1e",   "1e+",
+	                                  ".",        "-",     "1.2.3", "1,5", "e5"};
+	double x = 42;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CU_ASSERT_EQUAL(text_parse_double(bad[i], &x), TEXT_SYNTAX);
+	CU_ASSERT_EQUAL(x, 42);
+}
+
+static void text_parse_double_reports_overflow_and_underflow_as_range(void)
+{
+	double x = 0;
+
+	CU_ASSERT_EQUAL(text_parse_double("1e400", &x), TEXT_RANGE);
+	CU_ASSERT_TRUE(isinf(x));
+	CU_ASSERT_EQUAL(text_parse_double("-1e400", &x), TEXT_RANGE);
+	CU_ASSERT_TRUE(isinf(x) && x < 0);
+	CU_ASSERT_EQUAL(text_parse_double("1e-400", &x), TEXT_RANGE);
+	CU_ASSERT_EQUAL(x, 0);
+}
+
+static const struct unit_test tests[] = {
+        UNIT_TEST(text_lines_reads_each_line_without_its_newline),
+        UNIT_TEST(text_lines_refuses_a_nul_byte_naming_its_place),
+        UNIT_TEST(text_lines_takes_a_line_of_the_cap_and_refuses_one_byte_more),
+        UNIT_TEST(text_lines_reports_a_read_error_as_io),
+        UNIT_TEST(text_csv_splits_at_commas_trimming_blanks),
+        UNIT_TEST(text_csv_counts_fields_beyond_max_and_trims_cr_on_request),
+        UNIT_TEST(text_csv_takes_quotes_as_ordinary_characters),
+        UNIT_TEST(text_csv_next_walks_the_fields_of_a_line),
+        UNIT_TEST(text_parse_uint_takes_digits_in_range_only),
+        UNIT_TEST(text_parse_uint_refuses_signs_blanks_hex_junk_and_empty),
+        UNIT_TEST(text_scan_uint_stops_after_the_digits),
+        UNIT_TEST(text_parse_int_takes_a_minus_and_the_whole_range),
+        UNIT_TEST(text_parse_double_takes_decimals),
+        UNIT_TEST(text_parse_double_refuses_hex_inf_nan_blanks_junk_and_empty),
+        UNIT_TEST(text_parse_double_reports_overflow_and_underflow_as_range),
+        {NULL, NULL},
+};
+
+const struct unit_suite suite_text = {"text", tests};
