@@ -229,7 +229,7 @@ static double sweep_rate(size_t *points)
 		double t = now_s();
 
 		*points = 0;
-		sweep_run(&sw, 0, sweep_points(&sw), 1, emit_nothing, points);
+		sweep_run(&sw, 0, sweep_points(&sw), 1, emit_nothing, points, NULL);
 		best = fmin(best, now_s() - t);
 	}
 	sweep_release(&sw);

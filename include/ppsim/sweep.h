@@ -43,6 +43,7 @@ struct sweep_record {
 	uint64_t index;             /* the point's number, from 0 */
 	bool ok;                    /* simulated; else skipped for reason */
 	char reason[1024];          /* why a point was skipped */
+	enum pp_errkind error;      /* the kind of that error; PP_ERR_NONE when ok */
 	int value[SWEEP_MAX_AXES];  /* index of each axis's value */
 	char schedule[32];          /* the generator, or "file" */
 	int p, v, m;                /* the shape, with v and m as settled */
@@ -69,10 +70,10 @@ struct sweep_record {
 
 /* Counts over the points a run evaluated. */
 struct sweep_totals {
-	uint64_t points;      /* evaluated */
-	uint64_t simulated;   /* ok */
-	uint64_t skipped;     /* not ok */
-	uint64_t over_memory; /* skipped for memory, or simulated but over it */
+	uint64_t points;         /* evaluated */
+	uint64_t simulated;      /* ok */
+	uint64_t skipped;        /* not ok */
+	uint64_t over_memory;    /* skipped for memory, or simulated but over it */
 	uint64_t first_skipped;  /* the index of the first skipped point */
 	char first_reason[1024]; /* and why it was skipped ("" when none was) */
 };
@@ -110,11 +111,13 @@ typedef int (*sweep_emit)(void *ctx, const struct sweep_record *r);
 
 /*
  * Evaluates points first..last-1 with jobs threads (1: in the calling thread) and passes each
- * record to emit in index order, whatever the number of threads. Returns 0, or the first
- * non-zero value emit returned (the remaining points are then not reported).
+ * record to emit in index order, whatever the number of threads. Returns 0, the first non-zero
+ * value emit returned (the remaining points are then not reported), or -1 with a PP_ERR_NOMEM
+ * error in err when a point ran out of memory: that point is not a bad one to skip, and a
+ * ranking without it would be wrong, so the sweep stops before emitting it.
  */
 int sweep_run(const struct sweep *sw, uint64_t first, uint64_t last, int jobs, sweep_emit emit,
-              void *ctx);
+              void *ctx, struct pp_error *err);
 
 /*
  * The points of shard k of n (1 <= k <= n) of a sweep of npoints: the contiguous run
@@ -144,6 +147,6 @@ void sweep_keep_best(struct sweep_record *top, int *n, int max, const struct swe
  */
 int sweep_run_ranked(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
                      struct sweep_record *top, int max, int *ntop, struct sweep_totals *totals,
-                     sweep_emit emit, void *ctx);
+                     sweep_emit emit, void *ctx, struct pp_error *err);
 
 #endif

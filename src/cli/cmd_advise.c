@@ -151,10 +151,10 @@ int cmd_advise(int argc, char **argv)
 		pp_nomem(&err, RANKED, sizeof(*best));
 		return cmd_fail(&err);
 	}
-	sweep_run_ranked(&sw, 0, sweep_points(&sw), cli.jobs, best, RANKED, &nbest, &totals, NULL,
-	                 NULL);
-	nbest = pick_runner_up(best, nbest);
-	if (nbest == 0) {
+	if (sweep_run_ranked(&sw, 0, sweep_points(&sw), cli.jobs, best, RANKED, &nbest, &totals,
+	                     NULL, NULL, &err) < 0)
+		status = cmd_fail(&err);
+	else if ((nbest = pick_runner_up(best, nbest)) == 0) {
 		fprintf(stderr,
 		        "ppsim: advise: none of the %llu configurations fits: %llu are over GPU "
 		        "memory and the others are invalid; try more GPUs, "

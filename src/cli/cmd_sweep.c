@@ -79,9 +79,13 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 	if (k.stream != NULL && k.stream_format->sweep_header != NULL)
 		k.stream_format->sweep_header(stdout, sw);
 	sweep_shard(sweep_points(sw), cli->shard, cli->nshards, &first, &last);
-	sweep_run_ranked(sw, first, last, cli->jobs, top, k.stream != NULL ? 0 : maxtop, &ntop,
-	                 &totals, write_record, &k);
 	status = PP_EXIT_OK;
+	if (sweep_run_ranked(sw, first, last, cli->jobs, top, k.stream != NULL ? 0 : maxtop, &ntop,
+	                     &totals, write_record, &k, &err) < 0) {
+		outfile_abort(file);
+		file = NULL;
+		status = cmd_fail(&err);
+	}
 	if (file != NULL && outfile_commit(file, &err) != 0)
 		status = cmd_fail(&err);
 	if (status == PP_EXIT_OK && k.stream == NULL)

@@ -344,8 +344,9 @@ void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 	r->fits = true;
 	point_values(sw, i, r->value);
 	if (c == NULL) {
-		/* a point that cannot be set up is skipped with the reason, as a bad one is */
+		/* sweep_run stops at this record */
 		pp_nomem(&err, 1, sizeof(*c));
+		r->error = err.kind;
 		snprintf(r->reason, sizeof(r->reason), "%s", err.msg);
 		return;
 	}
@@ -358,6 +359,7 @@ void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 	if (s == NULL) {
 		take_settings(r, c);
 		r->fits = err.kind != PP_ERR_DEVICE_MEM;
+		r->error = err.kind;
 		snprintf(r->reason, sizeof(r->reason), "%s", err.msg);
 	} else {
 		r->ok = true;
@@ -449,13 +451,22 @@ static int rank_record(void *arg, const struct sweep_record *r)
 
 int sweep_run_ranked(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
                      struct sweep_record *top, int max, int *ntop, struct sweep_totals *totals,
-                     sweep_emit emit, void *ctx)
+                     sweep_emit emit, void *ctx, struct pp_error *err)
 {
 	struct ranking k = {top, max, ntop, totals, emit, ctx};
 
 	*ntop = 0;
 	memset(totals, 0, sizeof(*totals));
-	return sweep_run(sw, first, last, jobs, rank_record, &k);
+	return sweep_run(sw, first, last, jobs, rank_record, &k, err);
+}
+
+/* Passes r to emit, unless r ran out of memory: then the sweep stops with that error. */
+static int emit_record(sweep_emit emit, void *ctx, const struct sweep_record *r,
+                       struct pp_error *err)
+{
+	if (r->error == PP_ERR_NOMEM)
+		return pp_fail(err, PP_ERR_NOMEM, "%s", r->reason);
+	return emit(ctx, r);
 }
 
 /* Parallel evaluation: workers claim points within a window ahead of the writer. */
@@ -500,10 +511,10 @@ static void *worker(void *arg)
 }
 
 static int run_serial(const struct sweep *sw, uint64_t first, uint64_t last, sweep_emit emit,
-                      void *ctx);
+                      void *ctx, struct pp_error *err);
 
 static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
-                        sweep_emit emit, void *ctx)
+                        sweep_emit emit, void *ctx, struct pp_error *err)
 {
 	struct pool pl;
 	pthread_t *threads = pp_mallocarray((size_t)jobs, sizeof(*threads));
@@ -521,7 +532,7 @@ static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, i
 		free(pl.done);
 		free(pl.records);
 		free(threads);
-		return run_serial(sw, first, last, emit, ctx);
+		return run_serial(sw, first, last, emit, ctx, err);
 	}
 	pthread_mutex_init(&pl.lock, NULL);
 	pthread_cond_init(&pl.ready, NULL);
@@ -531,7 +542,7 @@ static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, i
 			started++;
 	if (started == 0)
 		/* no thread could start: evaluate here */
-		status = run_serial(sw, first, last, emit, ctx);
+		status = run_serial(sw, first, last, emit, ctx, err);
 	for (uint64_t i = first; started > 0 && i < last && status == 0; i++) {
 		uint64_t slot = (i - first) % pl.window;
 
@@ -539,7 +550,7 @@ static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, i
 		while (!pl.done[slot])
 			pthread_cond_wait(&pl.ready, &pl.lock);
 		pthread_mutex_unlock(&pl.lock);
-		status = emit(ctx, &pl.records[slot]);
+		status = emit_record(emit, ctx, &pl.records[slot], err);
 		pthread_mutex_lock(&pl.lock);
 		pl.done[slot] = false;
 		pl.emitted = i + 1;
@@ -564,25 +575,25 @@ static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, i
 /* Evaluates and emits the points one after the other in this thread; allocates nothing, so
  * that it is also the way out when the parallel pool cannot be allocated. */
 static int run_serial(const struct sweep *sw, uint64_t first, uint64_t last, sweep_emit emit,
-                      void *ctx)
+                      void *ctx, struct pp_error *err)
 {
 	struct sweep_record r;
 	int status = 0;
 
 	for (uint64_t i = first; i < last && status == 0; i++) {
 		sweep_evaluate(sw, i, &r);
-		status = emit(ctx, &r);
+		status = emit_record(emit, ctx, &r, err);
 	}
 	return status;
 }
 
 int sweep_run(const struct sweep *sw, uint64_t first, uint64_t last, int jobs, sweep_emit emit,
-              void *ctx)
+              void *ctx, struct pp_error *err)
 {
 	if (jobs > 1 && last - first > 1) {
 		if ((uint64_t)jobs > last - first)
 			jobs = (int)(last - first);
-		return run_parallel(sw, first, last, jobs, emit, ctx);
+		return run_parallel(sw, first, last, jobs, emit, ctx, err);
 	}
-	return run_serial(sw, first, last, emit, ctx);
+	return run_serial(sw, first, last, emit, ctx, err);
 }

@@ -661,7 +661,7 @@ static void sweep_run_emits_the_same_records_in_index_order_whatever_the_jobs(vo
 	for (size_t j = 0; j < sizeof(jobs) / sizeof(jobs[0]); j++) {
 		struct seen have = {0};
 
-		CU_ASSERT_EQUAL(sweep_run(&sw, 0, points, jobs[j], collect, &have), 0);
+		CU_ASSERT_EQUAL(sweep_run(&sw, 0, points, jobs[j], collect, &have, NULL), 0);
 		CU_ASSERT_EQUAL_FATAL(have.n, points);
 		for (int i = 0; i < points; i++) {
 			CU_ASSERT_EQUAL(have.index[i], (uint64_t)i);
@@ -681,12 +681,12 @@ static void sweep_run_emits_only_the_points_from_first_to_last(void)
 	for (size_t j = 0; j < sizeof(jobs) / sizeof(jobs[0]); j++) {
 		struct seen have = {0};
 
-		CU_ASSERT_EQUAL(sweep_run(&sw, 5, 17, jobs[j], collect, &have), 0);
+		CU_ASSERT_EQUAL(sweep_run(&sw, 5, 17, jobs[j], collect, &have, NULL), 0);
 		CU_ASSERT_EQUAL_FATAL(have.n, 12);
 		for (int i = 0; i < 12; i++)
 			CU_ASSERT_EQUAL(have.index[i], (uint64_t)i + 5);
 		have.n = 0;
-		CU_ASSERT_EQUAL(sweep_run(&sw, 9, 9, jobs[j], collect, &have), 0);
+		CU_ASSERT_EQUAL(sweep_run(&sw, 9, 9, jobs[j], collect, &have, NULL), 0);
 		CU_ASSERT_EQUAL(have.n, 0);
 	}
 	sweep_release(&sw);
@@ -701,7 +701,8 @@ static void sweep_run_stops_and_returns_what_emit_returned(void)
 	for (size_t j = 0; j < sizeof(jobs) / sizeof(jobs[0]); j++) {
 		struct seen have = {.stop_after = 3};
 
-		CU_ASSERT_EQUAL(sweep_run(&sw, 0, (uint64_t)points, jobs[j], collect, &have), 42);
+		CU_ASSERT_EQUAL(sweep_run(&sw, 0, (uint64_t)points, jobs[j], collect, &have, NULL),
+		                42);
 		CU_ASSERT_EQUAL(have.n, 3);
 		CU_ASSERT_EQUAL(have.index[2], 2);
 	}
@@ -866,7 +867,8 @@ static void sweep_run_ranked_counts_simulated_skipped_and_over_memory_points(voi
 	sweep_init(&sw, NULL);
 	axis(&sw, "schedule", "1f1b,interleaved");
 	axis(&sw, "v", "1,2");
-	CU_ASSERT_EQUAL(sweep_run_ranked(&sw, 0, 4, 2, top, 8, &ntop, &totals, collect, &have), 0);
+	CU_ASSERT_EQUAL(
+	        sweep_run_ranked(&sw, 0, 4, 2, top, 8, &ntop, &totals, collect, &have, NULL), 0);
 	CU_ASSERT_EQUAL(have.n, 4);
 	CU_ASSERT_EQUAL(totals.points, 4);
 	CU_ASSERT_EQUAL(totals.simulated, 2);
@@ -883,8 +885,9 @@ static void sweep_run_ranked_counts_simulated_skipped_and_over_memory_points(voi
 	/* of p x tp in {1, 8}^2 only p = tp = 8 fits */
 	for (int fit = 0; fit <= 1; fit++) {
 		init_memory_sweep(&sw, fit);
-		CU_ASSERT_EQUAL(sweep_run_ranked(&sw, 0, 4, 1, top, 8, &ntop, &totals, NULL, NULL),
-		                0);
+		CU_ASSERT_EQUAL(
+		        sweep_run_ranked(&sw, 0, 4, 1, top, 8, &ntop, &totals, NULL, NULL, NULL),
+		        0);
 		CU_ASSERT_EQUAL(totals.points, 4);
 		CU_ASSERT_EQUAL(totals.simulated, fit ? 1 : 4);
 		CU_ASSERT_EQUAL(totals.skipped, fit ? 3 : 0);
@@ -915,8 +918,9 @@ static void report_sweep_table_counts_points_over_memory_where_they_went(void)
 		FILE *out = open_memstream(&text, &len);
 
 		init_memory_sweep(&sw, fit);
-		CU_ASSERT_EQUAL(sweep_run_ranked(&sw, 0, 4, 1, top, 8, &ntop, &totals, NULL, NULL),
-		                0);
+		CU_ASSERT_EQUAL(
+		        sweep_run_ranked(&sw, 0, 4, 1, top, 8, &ntop, &totals, NULL, NULL, NULL),
+		        0);
 		CU_ASSERT_EQUAL(report_sweep_table(out, &sw, top, ntop, &totals), 0);
 		fclose(out);
 		sscanf(text, "%127[^\n]", line);
@@ -1459,7 +1463,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sweep_set_axis_keeps_the_earlier_axis_when_a_new_spec_is_rejected),
         UNIT_TEST(sweep_set_axis_replaces_the_earlier_axis_of_the_same_option),
         UNIT_TEST(sweep_set_axis_allows_exactly_the_point_limit_and_rejects_one_axis_more),
-        UNIT_TEST(sweep_set_axis_keeps_the_earlier_axis_when_its_replacement_exceeds_the_point_limit),
+        UNIT_TEST(
+                sweep_set_axis_keeps_the_earlier_axis_when_its_replacement_exceeds_the_point_limit),
         UNIT_TEST(sweep_set_axis_rejects_more_values_than_an_axis_may_take),
         UNIT_TEST(sweep_set_axis_allows_at_most_sixteen_options),
         UNIT_TEST(sweep_points_is_one_without_axes_and_the_product_of_the_axis_sizes),
