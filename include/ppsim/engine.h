@@ -11,11 +11,13 @@
 #ifndef PPSIM_ENGINE_H
 #define PPSIM_ENGINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "ppsim/cost.h"
-#include "ppsim/sched.h"
 #include "ppsim/util.h"
+
+struct cost;
+struct sched;
 
 /* Start and end of one op, in ticks. */
 struct op_time {

@@ -10,7 +10,9 @@
 #include <stdint.h>
 
 #include "base/evq.h"
+#include "ppsim/cost.h"
 #include "ppsim/engine.h"
+#include "ppsim/sched.h"
 
 enum event_type {
 	EV_OP_END,  /* arg: op index; the op finished on its device */
