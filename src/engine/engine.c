@@ -1,7 +1,9 @@
 /*
  * The discrete-event engine: sets a run up (the schedule checked, channels laid, results
  * allocated), runs it as a dependency sweep (engine_sweep.c) or an event loop
- * (engine_events.c), which give the same times, and reports deadlocks and peak memory.
+ * (engine_events.c), which give the same times, and reports deadlocks and peak memory. It owns
+ * what the two runs share: op durations, the record of an op that ran, the channels and the
+ * transfer of a message over one, and the table of which op waits for which.
  */
 #include "ppsim/engine.h"
 
@@ -54,6 +56,12 @@ void engine_ran(struct engine *e, int d, size_t i, bool pair, pp_time start, pp_
 		e->res.makespan = end;
 }
 
+/*
+ * A channel carries one message at a time, first come, first served: a message sent while the
+ * channel is busy waits for it (free_at) rather than sharing its bandwidth, which is how a
+ * point-to-point link behaves and keeps each transfer's time its own. Blocking communication
+ * also holds the sender's stream until the message arrives.
+ */
 pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t bytes, pp_time dur, pp_time at)
 {
 	struct channel_result *cr = &e->res.channels[ch];
@@ -101,7 +109,11 @@ static int pair_cmp(const void *a, const void *b)
 	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
-/* Key of the channel carrying src -> dst: the ordered pair, or the sorted pair if half-duplex. */
+/*
+ * Key of the channel carrying src -> dst: the ordered pair, or the sorted pair if half-duplex. A
+ * half-duplex link carries one direction at a time, so both directions of a pair are one
+ * channel and their messages queue behind each other.
+ */
 static void channel_key(const struct cost *c, int src, int dst, int *key)
 {
 	bool swap = c->duplex == PP_DUPLEX_HALF && src > dst;
@@ -197,8 +209,12 @@ static uint32_t *where_cell(uint32_t *where, const struct sched *s, enum op_kind
 	return &where[((size_t)slot_of(kind) * (size_t)s->S + st) * (size_t)s->m + mb];
 }
 
-/* Fills each op's count of inputs and its list of consumers, through a table of op indices by
- * (kind, stage, micro-batch) that lives only as long as this takes. */
+/*
+ * Fills each op's count of inputs and its list of consumers, through a table of op indices by
+ * (kind, stage, micro-batch) that lives only as long as this takes. This is how dependencies are
+ * released: an op ending decrements the count of each of its (at most two) consumers, and one
+ * whose count reaches 0 may start, so no run ever searches the schedule for who waits.
+ */
 int engine_link_consumers(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
@@ -326,6 +342,8 @@ int engine_run(struct engine *e, struct pp_error *err)
 	/* each op receives at most one message, so the record never grows */
 	if (e->record && (e->res.msgs = pp_mallocarray(nmsgs, sizeof(*e->res.msgs))) == NULL)
 		return pp_nomem(err, nmsgs, sizeof(*e->res.msgs));
+	/* a half-duplex channel has two senders, whose messages take it in the order of the
+	 * events that send them: only the event loop has that order */
 	if (e->c->duplex == PP_DUPLEX_FULL && !e->record && !e->force_events)
 		rc = engine_run_sweep(e, err);
 	else

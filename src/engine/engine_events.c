@@ -1,10 +1,14 @@
 /*
  * The engine's event loop. Events (an op ends, a message arrives, a blocked device is released)
- * sit in a binary heap ordered by (time, sequence); messages that take no time skip the heap
- * through a first-in, first-out queue merged with it in the same order. An op starts at the
- * moment its device is free and all its inputs are delivered, which is always the time of the
- * event that made it so. Messages are sent in event order, which traces record; half-duplex
- * channels, shared by two senders, need that order too.
+ * sit in the base layer's queue (evq) ordered by (time, sequence): all have class 0, so equal
+ * times come out in the order they were queued. An op starts at the moment its device is free
+ * and all its inputs are delivered, which is always the time of the event that made it so:
+ * each event re-examines only the one device it concerns. Messages are sent in event order,
+ * which traces record; half-duplex channels, shared by two senders, need that order too.
+ *
+ * Messages that take no time (t_comm 0) arrive at the current time; the queue keeps those in a
+ * first-in, first-out ring beside its heap, so they cost no sifting: with free messages they are
+ * up to half of all events.
  */
 #include <stdlib.h>
 

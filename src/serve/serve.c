@@ -1,13 +1,14 @@
 /*
  * The serving simulation: batching policies over one pipeline (two when disaggregated) and the
  * pipeline itself. Events are micro-batches leaving their last stage, KV caches arriving at the
- * decode pipeline, and requests arriving; they are taken in time order (exits, then KV arrivals,
- * then arrivals, then their sequence), and after each time the pipelines launch what their
- * policy forms while their first stage is free and fewer than `inflight` micro-batches are in
- * them. A launched micro-batch runs through the stages in order: a stage starts it when the
- * stage is free and the previous stage's message has arrived, and every stage and link serves
- * micro-batches first come, first served. KV-cache room is reserved when a request is admitted,
- * for its prompt and all its output (no preemption), and freed when it finishes.
+ * decode pipeline, and requests arriving; they are taken in time order from the base layer's
+ * event queue (exits, then KV arrivals, then arrivals, each kind its class there, then their
+ * sequence), and after each time the pipelines launch what their policy forms while their first
+ * stage is free and fewer than `inflight` micro-batches are in them. A launched micro-batch runs
+ * through the stages in order: a stage starts it when the stage is free and the previous
+ * stage's message has arrived, and every stage and link serves micro-batches first come, first
+ * served. KV-cache room is reserved when a request is admitted, for its prompt and all its
+ * output (no preemption), and freed when it finishes.
  */
 #include "ppsim/serve.h"
 
