@@ -114,11 +114,11 @@ static void evq_keeps_the_order_when_the_current_time_gets_a_lower_class(void)
 	push_ok(&q, 4, 1, 1);
 	push_ok(&q, 4, 0, 2);
 	push_ok(&q, 4, 1, 3);
-	push_ok(&q, 3, 5, 4);
-	CU_ASSERT_EQUAL(evq_pop(&q).arg, 4);
+	push_ok(&q, 5, 0, 4);
 	CU_ASSERT_EQUAL(evq_pop(&q).arg, 2);
 	CU_ASSERT_EQUAL(evq_pop(&q).arg, 1);
 	CU_ASSERT_EQUAL(evq_pop(&q).arg, 3);
+	CU_ASSERT_EQUAL(evq_pop(&q).arg, 4);
 	evq_release(&q);
 }
 
