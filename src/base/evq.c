@@ -9,7 +9,7 @@
 
 void evq_init(struct evq *q)
 {
-	*q = (struct evq){NULL, 0, 0, NULL, 0, 0, 0, 0, 0};
+	*q = (struct evq){NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0};
 }
 
 void evq_release(struct evq *q)
@@ -54,6 +54,7 @@ int evq_push_ring_grow(struct evq *q, struct evq_event ev, struct pp_error *err)
 	for (size_t k = 0; k < wrapped; k++)
 		q->ring[old + k] = q->ring[k];
 	q->ring[(q->ring_head + q->ring_n++) & (q->ring_cap - 1)] = ev;
+	q->ring_cls = evq_class(&ev);
 	q->seq++;
 	return 0;
 }

@@ -46,8 +46,9 @@ struct evq {
 	size_t n, cap;
 	struct evq_event *ring; /* [ring_cap], a power of two: ring_n events from ring_head */
 	size_t ring_head, ring_n, ring_cap;
-	uint64_t seq; /* events pushed so far */
-	pp_time now;  /* the time of the last event popped (0 before any) */
+	unsigned ring_cls; /* the class of the ring's last event */
+	uint64_t seq;      /* events pushed so far */
+	pp_time now;       /* the time of the last event popped (0 before any) */
 };
 
 /* An empty queue. */
@@ -94,13 +95,14 @@ static inline int evq_push(struct evq *q, pp_time time, unsigned cls, uint8_t ty
 	struct evq_event ev = {time, (uint64_t)cls << EVQ_SEQ_BITS | q->seq, arg, type};
 
 	assert(cls < EVQ_CLASSES && time >= q->now);
-	if (time != q->now ||
-	    (q->ring_n > 0 &&
-	     !evq_before(&q->ring[(q->ring_head + q->ring_n - 1) & (q->ring_cap - 1)], &ev)))
+	/* the ring's events are all at the current time (a pop returns none later while the ring
+	 * holds one, and none is earlier), so ev sorts after them when its class is not lower */
+	if (time != q->now || (q->ring_n > 0 && cls < q->ring_cls))
 		return evq_push_heap(q, ev, err);
 	if (q->ring_n == q->ring_cap)
 		return evq_push_ring_grow(q, ev, err);
 	q->ring[(q->ring_head + q->ring_n++) & (q->ring_cap - 1)] = ev;
+	q->ring_cls = cls;
 	q->seq++;
 	return 0;
 }
