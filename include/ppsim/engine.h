@@ -5,17 +5,19 @@
  * number), so equal times come out in insertion order and every run is reproducible.
  *
  * Ownership: engine_new borrows the schedule and the cost, which must outlive the engine; the
- * engine owns its per-op state, its event heap and its result, all freed by engine_free. The
+ * engine owns its per-op state, its event queue and its result, all freed by engine_free. The
  * result returned by engine_result stays valid until engine_free.
  */
 #ifndef PPSIM_ENGINE_H
 #define PPSIM_ENGINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "ppsim/cost.h"
-#include "ppsim/sched.h"
 #include "ppsim/util.h"
+
+struct cost;
+struct sched;
 
 /* Start and end of one op, in ticks. */
 struct op_time {
@@ -71,15 +73,15 @@ struct engine;
  * Prepares a simulation of s priced by c. Checks that the schedule is well formed (sched_check)
  * and matches the cost's stage count, and that the total simulated time stays within
  * PP_TIME_TOTAL_MAX. Returns NULL with err set (PP_ERR_CONFIG for a bad schedule, PP_ERR_USAGE
- * for times too large) on failure.
+ * for times too large, PP_ERR_NOMEM when memory runs out) on failure.
  */
 struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp_error *err);
 
 /*
- * Runs the simulation to the end. Returns 0, or -1 with a PP_ERR_SIM error when the schedule
- * deadlocks: the message names, for each stuck device, the op at its head and the input it
- * waits for (as many devices as fit in the message, then how many more are stuck). Call at most
- * once.
+ * Runs the simulation to the end. Returns 0, or -1 with a PP_ERR_NOMEM error when memory runs
+ * out, or a PP_ERR_SIM error when the schedule deadlocks: the message names, for each stuck device,
+ * the op at its head and the input it waits for (as many devices as fit in the message, then how
+ * many more are stuck). Call at most once.
  */
 int engine_run(struct engine *e, struct pp_error *err);
 

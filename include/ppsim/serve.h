@@ -115,26 +115,26 @@ struct serve_device_memory {
  * stage (micro-batch numbers in launch order), their times and messages.
  */
 struct serve_run {
-	struct config config;          /* the settings it ran with */
-	struct sim sim;                /* sched, cost (tick, time unit), result, metrics */
-	struct result result;          /* what sim.result points to */
-	int stages[2];                 /* stages of the pipeline and of the prefill pipeline (0) */
-	int inflight[2];               /* micro-batches in flight allowed in each */
-	uint64_t kv_capacity[2];       /* KV-cache tokens each holds; UINT64_MAX: unlimited */
-	uint64_t kv_peak[2];           /* most KV tokens reserved at once */
+	struct config config;    /* the settings it ran with */
+	struct sim sim;          /* sched, cost (tick, time unit), result, metrics */
+	struct result result;    /* what sim.result points to */
+	int stages[2];           /* stages of the pipeline and of the prefill pipeline (0) */
+	int inflight[2];         /* micro-batches in flight allowed in each */
+	uint64_t kv_capacity[2]; /* KV-cache tokens each holds; UINT64_MAX: unlimited */
+	uint64_t kv_peak[2];     /* most KV tokens reserved at once */
 	struct serve_device_memory *memory; /* [sim.sched->p] each device's GPU memory */
-	struct serve_request_result *req; /* [nreq] in workload order */
+	struct serve_request_result *req;   /* [nreq] in workload order */
 	size_t nreq;
-	struct serve_batch *batch;     /* [nbatch] in launch order */
+	struct serve_batch *batch; /* [nbatch] in launch order */
 	size_t nbatch;
 	struct serve_queue_point *queue; /* [nqueue] change points, in time order */
 	size_t nqueue;
-	pp_time first_arrival;         /* of all requests */
-	pp_time end;                   /* when the last request finished */
-	uint64_t prompt_tokens;        /* over all requests */
+	pp_time first_arrival;  /* of all requests */
+	pp_time end;            /* when the last request finished */
+	uint64_t prompt_tokens; /* over all requests */
 	uint64_t output_tokens;
-	uint64_t kv_transfers;         /* disaggregated: KV caches sent */
-	pp_time kv_transfer_time;      /* and the sum of their times */
+	uint64_t kv_transfers;    /* disaggregated: KV caches sent */
+	pp_time kv_transfer_time; /* and the sum of their times */
 };
 
 /*
@@ -142,7 +142,8 @@ struct serve_run {
  * micro-batches (explicit step, token and attention times, or the model on its GPU: the larger
  * of compute and memory time, plus tensor-parallel all-reduces), and simulates the policy.
  * Returns the run, or NULL with err: PP_ERR_USAGE for invalid settings or a request that can
- * never fit the KV cache, PP_ERR_SIM when the run would exceed the op limit.
+ * never fit the KV cache, PP_ERR_SIM when the run would exceed the op limit, PP_ERR_NOMEM when
+ * memory runs out.
  */
 struct serve_run *serve_run(const struct config *c, const struct serve_workload *w,
                             struct pp_error *err);
@@ -152,8 +153,8 @@ void serve_free(struct serve_run *r);
 
 /* Percentiles of a latency: nearest rank over the requests that have it. */
 struct serve_latency {
-	size_t n;       /* requests it is measured on */
-	double mean;    /* in time units */
+	size_t n;    /* requests it is measured on */
+	double mean; /* in time units */
 	double p50, p90, p99, max;
 };
 
@@ -171,20 +172,20 @@ struct serve_window {
 /* The figures of a serving run; times in time units. */
 struct serve_metrics {
 	int devices;
-	double span;            /* first launch to the last micro-batch's exit */
-	double makespan;        /* first arrival to the last request's last token */
-	double bubble_ratio;    /* 1 - sum(busy) / (devices x span) */
-	double utilization;     /* 1 - bubble_ratio */
-	double *busy;           /* [devices] */
+	double span;                /* first launch to the last micro-batch's exit */
+	double makespan;            /* first arrival to the last request's last token */
+	double bubble_ratio;        /* 1 - sum(busy) / (devices x span) */
+	double utilization;         /* 1 - bubble_ratio */
+	double *busy;               /* [devices] */
 	double *device_utilization; /* [devices] busy / span */
 	struct serve_latency ttft, tpot, e2e, queue_wait;
 	double output_tokens_per_s; /* per 1000 time units without a model */
 	double prompt_tokens_per_s;
 	double requests_per_s;
 	uint64_t batches, prefill_only, decode_only, mixed; /* micro-batches by content */
-	double mean_seqs, mean_tokens;                       /* per micro-batch */
-	size_t kv_waits;        /* requests whose admission waited for KV room */
-	double window;          /* length of each window */
+	double mean_seqs, mean_tokens;                      /* per micro-batch */
+	size_t kv_waits;              /* requests whose admission waited for KV room */
+	double window;                /* length of each window */
 	struct serve_window *windows; /* [nwindows] from the first arrival to the end */
 	size_t nwindows;
 };
@@ -192,9 +193,10 @@ struct serve_metrics {
 /*
  * Computes the metrics of run r into m, with windows of r->config.window (0: a tenth of the
  * time from the first arrival to the end, rounded up to a whole tick, so that ten windows cover
- * it); the last window ends with the run and none is empty. Free with serve_metrics_release.
+ * it); the last window ends with the run and none is empty. Returns 0, or -1 with a
+ * PP_ERR_NOMEM error; either way free m with serve_metrics_release.
  */
-void serve_metrics_init(struct serve_metrics *m, const struct serve_run *r);
+int serve_metrics_init(struct serve_metrics *m, const struct serve_run *r, struct pp_error *err);
 void serve_metrics_release(struct serve_metrics *m);
 
 #endif

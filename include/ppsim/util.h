@@ -1,4 +1,4 @@
-/* Shared vocabulary of every ppsim module: exact time, errors, checked allocation. */
+/* Shared vocabulary of every ppsim module: exact time, errors, allocation that reports failure. */
 #ifndef PPSIM_UTIL_H
 #define PPSIM_UTIL_H
 
@@ -89,14 +89,6 @@ int pp_nomem(struct pp_error *err, size_t count, size_t size);
  *             return -1;
  *     v[n++] = x;
  */
-/* The aborting allocators being replaced by the above (issue 16); no new caller may use them. */
-void *pp_xmalloc(size_t size);
-void *pp_xcalloc(size_t count, size_t size);
-void *pp_xrealloc(void *ptr, size_t size);
-void *pp_xmallocarray(size_t count, size_t size);
-void *pp_xmallocarray_large(size_t count, size_t size);
-char *pp_xstrdup(const char *s);
-
 int pp_grow(void **base, size_t *cap, size_t need, size_t elem, struct pp_error *err);
 
 /* Checked arithmetic: stores a*b (a+b) in *out and returns true, or returns false on overflow. */

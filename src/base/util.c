@@ -80,40 +80,6 @@ char *pp_strdup(const char *s)
 	return p ? memcpy(p, s, n) : NULL;
 }
 
-static void *or_abort(void *p)
-{
-	if (p == NULL) {
-		fputs("ppsim: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-void *pp_xmalloc(size_t size)
-{
-	return or_abort(pp_malloc(size));
-}
-void *pp_xcalloc(size_t count, size_t size)
-{
-	return or_abort(pp_calloc(count, size));
-}
-void *pp_xrealloc(void *ptr, size_t size)
-{
-	return or_abort(pp_reallocarray(ptr, 1, size));
-}
-void *pp_xmallocarray(size_t count, size_t size)
-{
-	return or_abort(pp_mallocarray(count, size));
-}
-void *pp_xmallocarray_large(size_t count, size_t size)
-{
-	return or_abort(pp_mallocarray_large(count, size));
-}
-char *pp_xstrdup(const char *s)
-{
-	return or_abort(pp_strdup(s));
-}
-
 int pp_nomem(struct pp_error *err, size_t count, size_t size)
 {
 	if (size != 0 && count > SIZE_MAX / size)

@@ -147,7 +147,12 @@ static int compare_serving(const struct cli *cli)
 			status = cmd_fail(&err);
 			break;
 		}
-		serve_metrics_init(&metrics[i], r);
+		if (serve_metrics_init(&metrics[i], r, &err) != 0) {
+			serve_metrics_release(&metrics[i]);
+			serve_free(r);
+			status = cmd_fail(&err);
+			break;
+		}
 		rows[i] = (struct serve_row){label_of(file), r, &metrics[i]};
 		views[i] = (struct report_row){rows[i].label, &r->sim};
 		made++;

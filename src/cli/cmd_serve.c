@@ -49,7 +49,12 @@ int cmd_serve(int argc, char **argv)
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
-	serve_metrics_init(&m, r);
+	if (serve_metrics_init(&m, r, &err) != 0) {
+		serve_metrics_release(&m);
+		serve_free(r);
+		cli_release(&cli);
+		return cmd_fail(&err);
+	}
 	status = cli_write_outputs(&cli, &r->sim,
 	                           &(struct cli_output){cli.requests_file, write_requests, r});
 	if (status == PP_EXIT_OK && cli.format->serve(stdout, r, &m) != 0) {

@@ -1,7 +1,9 @@
 /*
  * The discrete-event engine: sets a run up (the schedule checked, channels laid, results
  * allocated), runs it as a dependency sweep (engine_sweep.c) or an event loop
- * (engine_events.c), which give the same times, and reports deadlocks and peak memory.
+ * (engine_events.c), which give the same times, and reports deadlocks and peak memory. It owns
+ * what the two runs share: op durations, the record of an op that ran, the channels and the
+ * transfer of a message over one, and the table of which op waits for which.
  */
 #include "ppsim/engine.h"
 
@@ -54,6 +56,12 @@ void engine_ran(struct engine *e, int d, size_t i, bool pair, pp_time start, pp_
 		e->res.makespan = end;
 }
 
+/*
+ * A channel carries one message at a time, first come, first served: a message sent while the
+ * channel is busy waits for it (free_at) rather than sharing its bandwidth, which is how a
+ * point-to-point link behaves and keeps each transfer's time its own. Blocking communication
+ * also holds the sender's stream until the message arrives.
+ */
 pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t bytes, pp_time dur, pp_time at)
 {
 	struct channel_result *cr = &e->res.channels[ch];
@@ -101,7 +109,11 @@ static int pair_cmp(const void *a, const void *b)
 	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
-/* Key of the channel carrying src -> dst: the ordered pair, or the sorted pair if half-duplex. */
+/*
+ * Key of the channel carrying src -> dst: the ordered pair, or the sorted pair if half-duplex. A
+ * half-duplex link carries one direction at a time, so both directions of a pair are one
+ * channel and their messages queue behind each other.
+ */
 static void channel_key(const struct cost *c, int src, int dst, int *key)
 {
 	bool swap = c->duplex == PP_DUPLEX_HALF && src > dst;
@@ -110,13 +122,16 @@ static void channel_key(const struct cost *c, int src, int dst, int *key)
 	key[1] = swap ? src : dst;
 }
 
-/* Builds the channel list from the stage boundaries that cross devices. */
-static void build_channels(struct engine *e)
+/* Builds the channel list from the stage boundaries that cross devices. Returns 0, or -1 with
+ * a PP_ERR_NOMEM error. */
+static int build_channels(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
-	int *pairs = pp_xmallocarray(4 * (size_t)s->S, sizeof(*pairs));
+	int *pairs = pp_mallocarray(4 * (size_t)s->S, sizeof(*pairs));
 	int n = 0, u = 0;
 
+	if (pairs == NULL)
+		return pp_nomem(err, 4 * (size_t)s->S, sizeof(*pairs));
 	for (int st = 0; st + 1 < s->S; st++) {
 		int a = (int)s->stage_device[st], b = (int)s->stage_device[st + 1];
 
@@ -133,14 +148,19 @@ static void build_channels(struct engine *e)
 			u++;
 		}
 	e->res.nchannels = u;
-	e->chan = pp_xcalloc((size_t)u, sizeof(*e->chan));
-	e->res.channels = pp_xcalloc((size_t)u, sizeof(*e->res.channels));
+	e->chan = pp_calloc((size_t)u, sizeof(*e->chan));
+	e->res.channels = pp_calloc((size_t)u, sizeof(*e->res.channels));
+	e->fwd_chan = pp_mallocarray((size_t)s->S, sizeof(*e->fwd_chan));
+	e->bwd_chan = pp_mallocarray((size_t)s->S, sizeof(*e->bwd_chan));
+	if (e->chan == NULL || e->res.channels == NULL || e->fwd_chan == NULL ||
+	    e->bwd_chan == NULL) {
+		free(pairs);
+		return pp_nomem(err, (size_t)s->S, 2 * sizeof(*e->fwd_chan));
+	}
 	for (int i = 0; i < u; i++) {
 		e->res.channels[i].src = pairs[2 * i];
 		e->res.channels[i].dst = pairs[2 * i + 1];
 	}
-	e->fwd_chan = pp_xmallocarray((size_t)s->S, sizeof(*e->fwd_chan));
-	e->bwd_chan = pp_xmallocarray((size_t)s->S, sizeof(*e->bwd_chan));
 	for (int st = 0; st < s->S; st++) {
 		int a = st + 1 < s->S ? (int)s->stage_device[st] : 0;
 		int b = st + 1 < s->S ? (int)s->stage_device[st + 1] : 0;
@@ -155,6 +175,7 @@ static void build_channels(struct engine *e)
 		e->bwd_chan[st] = channel_index(pairs, u, key[0], key[1]);
 	}
 	free(pairs);
+	return 0;
 }
 
 /* Sum of every op duration and message time, or -1 when it exceeds PP_TIME_TOTAL_MAX. */
@@ -188,16 +209,24 @@ static uint32_t *where_cell(uint32_t *where, const struct sched *s, enum op_kind
 	return &where[((size_t)slot_of(kind) * (size_t)s->S + st) * (size_t)s->m + mb];
 }
 
-/* Fills each op's count of inputs and its list of consumers, through a table of op indices by
- * (kind, stage, micro-batch) that lives only as long as this takes. */
-void engine_link_consumers(struct engine *e)
+/*
+ * Fills each op's count of inputs and its list of consumers, through a table of op indices by
+ * (kind, stage, micro-batch) that lives only as long as this takes. This is how dependencies are
+ * released: an op ending decrements the count of each of its (at most two) consumers, and one
+ * whose count reaches 0 may start, so no run ever searches the schedule for who waits.
+ */
+int engine_link_consumers(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
-	size_t slots = s->split || s->mixed ? 3 : 2;
-	uint32_t *where = pp_xmallocarray_large(slots * (size_t)s->S * (size_t)s->m, sizeof(*where));
+	size_t slots = s->split || s->mixed ? 3 : 2, cells = slots * (size_t)s->S * (size_t)s->m;
+	uint32_t *where = pp_mallocarray_large(cells, sizeof(*where));
 
-	e->cons = pp_xmallocarray_large(2 * s->nops, sizeof(*e->cons));
-	e->pending = pp_xmallocarray(s->nops, sizeof(*e->pending));
+	e->cons = pp_mallocarray_large(2 * s->nops, sizeof(*e->cons));
+	e->pending = pp_mallocarray(s->nops, sizeof(*e->pending));
+	if (where == NULL || e->cons == NULL || e->pending == NULL) {
+		free(where);
+		return pp_nomem(err, cells + 2 * s->nops, sizeof(*where));
+	}
 	for (size_t i = 0; i < s->nops; i++) {
 		const struct op *op = &s->ops[i];
 		struct op in[2];
@@ -220,6 +249,7 @@ void engine_link_consumers(struct engine *e)
 			                                    : 0);
 	}
 	free(where);
+	return 0;
 }
 
 struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp_error *err)
@@ -244,18 +274,31 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 		        (double)PP_TIME_TOTAL_MAX / (double)c->tick);
 		return NULL;
 	}
-	e = pp_xcalloc(1, sizeof(*e));
+	e = pp_calloc(1, sizeof(*e));
+	if (e == NULL) {
+		pp_nomem(err, 1, sizeof(*e));
+		return NULL;
+	}
 	e->s = s;
 	e->c = c;
-	e->dev = pp_xcalloc((size_t)s->p, sizeof(*e->dev));
+	evq_init(&e->events);
+	e->dev = pp_calloc((size_t)s->p, sizeof(*e->dev));
 	e->res.p = s->p;
-	e->res.times = pp_xmallocarray_large(s->nops, sizeof(*e->res.times));
-	e->res.devices = pp_xcalloc((size_t)s->p, sizeof(*e->res.devices));
+	e->res.times = pp_mallocarray_large(s->nops, sizeof(*e->res.times));
+	e->res.devices = pp_calloc((size_t)s->p, sizeof(*e->res.devices));
+	if (e->dev == NULL || e->res.times == NULL || e->res.devices == NULL) {
+		pp_nomem(err, s->nops, sizeof(*e->res.times));
+		engine_free(e);
+		return NULL;
+	}
 	for (int d = 0; d < s->p; d++) {
 		e->dev[d].head = s->dev_start[d];
 		e->dev[d].end = s->dev_start[d + 1];
 	}
-	build_channels(e);
+	if (build_channels(e, err) != 0) {
+		engine_free(e);
+		return NULL;
+	}
 	return e;
 }
 
@@ -274,10 +317,12 @@ static bool op_done(const void *ctx, const struct op *op)
 
 static int report_deadlock(const struct engine *e, struct pp_error *err)
 {
-	size_t *head = pp_xmallocarray((size_t)e->s->p, sizeof(*head));
+	size_t *head = pp_mallocarray((size_t)e->s->p, sizeof(*head));
 	char what[80];
 	int rc;
 
+	if (head == NULL)
+		return pp_nomem(err, (size_t)e->s->p, sizeof(*head));
 	for (int d = 0; d < e->s->p; d++)
 		head[d] = e->dev[d].head;
 	snprintf(what, sizeof(what), "deadlock after %zu of %zu ops:", e->done, e->s->nops);
@@ -288,17 +333,28 @@ static int report_deadlock(const struct engine *e, struct pp_error *err)
 
 int engine_run(struct engine *e, struct pp_error *err)
 {
+	size_t nmsgs = e->s->nops > 0 ? e->s->nops : 1;
 	int64_t *peak;
+	int rc;
 
 	assert(!e->ran);
 	e->ran = true;
+	/* each op receives at most one message, so the record never grows */
+	if (e->record && (e->res.msgs = pp_mallocarray(nmsgs, sizeof(*e->res.msgs))) == NULL)
+		return pp_nomem(err, nmsgs, sizeof(*e->res.msgs));
+	/* a half-duplex channel has two senders, whose messages take it in the order of the
+	 * events that send them: only the event loop has that order */
 	if (e->c->duplex == PP_DUPLEX_FULL && !e->record && !e->force_events)
-		engine_run_sweep(e);
+		rc = engine_run_sweep(e, err);
 	else
-		engine_run_events(e);
+		rc = engine_run_events(e, err);
+	if (rc != 0)
+		return -1;
 	if (e->done < e->s->nops)
 		return report_deadlock(e, err);
-	peak = pp_xmallocarray((size_t)e->s->p, sizeof(*peak));
+	peak = pp_mallocarray((size_t)e->s->p, sizeof(*peak));
+	if (peak == NULL)
+		return pp_nomem(err, (size_t)e->s->p, sizeof(*peak));
 	sched_peak(e->s, e->c->act, e->c->act_w, peak);
 	for (int d = 0; d < e->s->p; d++)
 		e->res.devices[d].peak_act = peak[d];
@@ -314,9 +370,6 @@ const struct result *engine_result(const struct engine *e)
 void engine_record_messages(struct engine *e)
 {
 	assert(!e->ran);
-	if (!e->record)
-		e->res.msgs =
-		        pp_xmallocarray(e->s->nops > 0 ? e->s->nops : 1, sizeof(*e->res.msgs));
 	e->record = true;
 }
 
@@ -333,7 +386,7 @@ void engine_free(struct engine *e)
 	free(e->res.msgs);
 	free(e->cons);
 	free(e->pending);
-	engine_events_release(e);
+	evq_release(&e->events);
 	free(e->dev);
 	free(e->chan);
 	free(e->fwd_chan);

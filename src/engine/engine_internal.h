@@ -9,19 +9,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/evq.h"
+#include "ppsim/cost.h"
 #include "ppsim/engine.h"
+#include "ppsim/sched.h"
 
 enum event_type {
 	EV_OP_END,  /* arg: op index; the op finished on its device */
 	EV_ARRIVE,  /* arg: op index; one input of the op was delivered */
 	EV_RELEASE, /* arg: device; a blocking send let the device's stream go */
-};
-
-struct event {
-	pp_time time; /* when it happens */
-	uint64_t seq; /* insertion order, breaks ties */
-	uint32_t arg; /* op index or device, by type */
-	uint8_t type; /* enum event_type */
 };
 
 /* Where each device stands. */
@@ -44,16 +40,9 @@ struct engine {
 	struct channel *chan;     /* [nchannels] */
 	int *fwd_chan;            /* [S] channel of boundary s -> s+1, -1 when on one device */
 	int *bwd_chan;            /* [S] channel of boundary s+1 -> s, -1 when on one device */
-	uint32_t *cons;     /* [2 * nops] the ops that wait for each op's output (CONS_*) */
-	uint8_t *pending;   /* [nops] inputs not yet delivered */
-	/* the event loop's own: */
-	struct event *heap; /* binary min-heap of pending events */
-	size_t nheap, capheap;
-	/* Messages that take no time arrive at once: their events go to a first-in, first-out
-	 * queue instead of the heap, which the loop merges with the heap in (time, seq) order. */
-	struct event *now_q; /* ring buffer of [capnow], a power of two */
-	size_t now_head, now_n, capnow;
-	uint64_t seq;
+	uint32_t *cons;           /* [2 * nops] the ops that wait for each op's output (CONS_*) */
+	uint8_t *pending;         /* [nops] inputs not yet delivered */
+	struct evq events;        /* the event loop's, in (time, sequence) order: all of class 0 */
 	pp_time now;
 	size_t done; /* ops finished */
 	bool ran;
@@ -82,8 +71,9 @@ struct engine {
 #define CONS_GRADIENT (UINT32_C(2) << 30)
 #define CONS_NONE     UINT32_MAX
 
-/* Fills e->pending (each op's count of inputs) and e->cons (its consumers). */
-void engine_link_consumers(struct engine *e);
+/* Fills e->pending (each op's count of inputs) and e->cons (its consumers). Returns 0, or -1
+ * with a PP_ERR_NOMEM error. */
+int engine_link_consumers(struct engine *e, struct pp_error *err);
 
 /* Duration of op on its stage (a fused backward: B + W). */
 pp_time engine_op_duration(const struct cost *c, const struct op *op);
@@ -103,11 +93,11 @@ void engine_ran(struct engine *e, int d, size_t i, bool pair, pp_time start, pp_
  */
 pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t bytes, pp_time dur, pp_time at);
 
-/* The two ways to run: each leaves e->done ops done and the devices' heads where they stopped. */
-void engine_run_sweep(struct engine *e);
-void engine_run_events(struct engine *e);
-
-/* Frees what the event loop allocated (its heap and queue). */
-void engine_events_release(struct engine *e);
+/*
+ * The two ways to run: each leaves e->done ops done and the devices' heads where they stopped,
+ * and returns 0, or -1 with a PP_ERR_NOMEM error.
+ */
+int engine_run_sweep(struct engine *e, struct pp_error *err);
+int engine_run_events(struct engine *e, struct pp_error *err);
 
 #endif

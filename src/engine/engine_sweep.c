@@ -52,11 +52,12 @@ static void send(struct engine *e, int d, uint32_t i, pp_time end, struct wake *
 	for (int k = 0; k < 2 && e->cons[2 * (size_t)i + k] != CONS_NONE; k++) {
 		uint32_t x = e->cons[2 * (size_t)i + k], j = x & CONS_INDEX;
 		uint32_t from = x & ~CONS_INDEX, b = from == CONS_GRADIENT ? st - 1 : st;
-		int ch = from == CONS_FORWARD ? e->fwd_chan[st]
+		int ch = from == CONS_FORWARD    ? e->fwd_chan[st]
 		         : from == CONS_GRADIENT ? e->bwd_chan[st - 1]
 		                                 : -1;
 		pp_time arrive =
-		        ch < 0 ? end : engine_transfer(e, d, ch, c->msg_bytes[b], c->msg_time[b], end);
+		        ch < 0 ? end
+		               : engine_transfer(e, d, ch, c->msg_bytes[b], c->msg_time[b], end);
 		struct op_time *t = &e->res.times[j];
 
 		PP_PREFETCH(&e->res.times[ahead(j, s->nops)]);
@@ -99,16 +100,22 @@ static void run_device(struct engine *e, int d, struct wake *w)
 	}
 }
 
-void engine_run_sweep(struct engine *e)
+int engine_run_sweep(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
 	struct wake w = {NULL, 0, NULL};
 
-	engine_link_consumers(e);
+	if (engine_link_consumers(e, err) != 0)
+		return -1;
+	w.stack = pp_mallocarray((size_t)s->p, sizeof(*w.stack));
+	w.queued = pp_calloc((size_t)s->p, sizeof(*w.queued));
+	if (w.stack == NULL || w.queued == NULL) {
+		free(w.stack);
+		free(w.queued);
+		return pp_nomem(err, (size_t)s->p, sizeof(*w.stack) + sizeof(*w.queued));
+	}
 	for (size_t i = 0; i < s->nops; i++)
 		e->res.times[i] = (struct op_time){0, e->pending[i]};
-	w.stack = pp_xmallocarray((size_t)s->p, sizeof(*w.stack));
-	w.queued = pp_xcalloc((size_t)s->p, sizeof(*w.queued));
 	for (int d = s->p - 1; d >= 0; d--)
 		wake_push(&w, (uint32_t)d);
 	while (w.n > 0) {
@@ -119,4 +126,5 @@ void engine_run_sweep(struct engine *e)
 	}
 	free(w.stack);
 	free(w.queued);
+	return 0;
 }

@@ -1,13 +1,14 @@
 /*
  * The serving simulation: batching policies over one pipeline (two when disaggregated) and the
  * pipeline itself. Events are micro-batches leaving their last stage, KV caches arriving at the
- * decode pipeline, and requests arriving; they are taken in time order (exits, then KV arrivals,
- * then arrivals, then their sequence), and after each time the pipelines launch what their
- * policy forms while their first stage is free and fewer than `inflight` micro-batches are in
- * them. A launched micro-batch runs through the stages in order: a stage starts it when the
- * stage is free and the previous stage's message has arrived, and every stage and link serves
- * micro-batches first come, first served. KV-cache room is reserved when a request is admitted,
- * for its prompt and all its output (no preemption), and freed when it finishes.
+ * decode pipeline, and requests arriving; they are taken in time order from the base layer's
+ * event queue (exits, then KV arrivals, then arrivals, each kind its class there, then their
+ * sequence), and after each time the pipelines launch what their policy forms while their first
+ * stage is free and fewer than `inflight` micro-batches are in them. A launched micro-batch runs
+ * through the stages in order: a stage starts it when the stage is free and the previous
+ * stage's message has arrived, and every stage and link serves micro-batches first come, first
+ * served. KV-cache room is reserved when a request is admitted, for its prompt and all its
+ * output (no preemption), and freed when it finishes.
  */
 #include "ppsim/serve.h"
 
@@ -16,76 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/evq.h"
 #include "cost/cost_internal.h"
 #include "serve_internal.h"
 
+/* What an event is, in the order events of equal time are taken (their class in the queue). */
 enum event_kind { EV_EXIT, EV_KV_ARRIVE, EV_ARRIVE };
-
-struct event {
-	pp_time at;
-	enum event_kind kind;
-	uint64_t seq; /* order of insertion, for equal times and kinds */
-	uint32_t id;  /* the micro-batch (exit) or the request */
-};
-
-/* A binary min-heap of events by (at, kind, seq). */
-struct heap {
-	struct event *e;
-	size_t n, cap;
-	uint64_t seq;
-};
-
-static bool before(const struct event *a, const struct event *b)
-{
-	if (a->at != b->at)
-		return a->at < b->at;
-	if (a->kind != b->kind)
-		return a->kind < b->kind;
-	return a->seq < b->seq;
-}
-
-static void heap_push(struct heap *h, pp_time at, enum event_kind kind, uint32_t id)
-{
-	size_t i;
-
-	if (h->n == h->cap) {
-		h->cap = h->cap ? 2 * h->cap : 64;
-		h->e = pp_xrealloc(h->e, h->cap * sizeof(*h->e));
-	}
-	i = h->n++;
-	h->e[i] = (struct event){at, kind, h->seq++, id};
-	while (i > 0 && before(&h->e[i], &h->e[(i - 1) / 2])) {
-		struct event t = h->e[i];
-
-		h->e[i] = h->e[(i - 1) / 2];
-		h->e[(i - 1) / 2] = t;
-		i = (i - 1) / 2;
-	}
-}
-
-static struct event heap_pop(struct heap *h)
-{
-	struct event top = h->e[0];
-	size_t i = 0;
-
-	h->e[0] = h->e[--h->n];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct event t;
-
-		if (l < h->n && before(&h->e[l], &h->e[m]))
-			m = l;
-		if (r < h->n && before(&h->e[r], &h->e[m]))
-			m = r;
-		if (m == i)
-			break;
-		t = h->e[i];
-		h->e[i] = h->e[m];
-		h->e[m] = t;
-		i = m;
-	}
-	return top;
-}
 
 /* A growable array of request numbers. */
 struct list {
@@ -93,13 +30,12 @@ struct list {
 	size_t n, cap;
 };
 
-static void list_add(struct list *l, uint32_t x)
+static int list_add(struct list *l, uint32_t x, struct pp_error *err)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 64;
-		l->v = pp_xrealloc(l->v, l->cap * sizeof(*l->v));
-	}
+	if (pp_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v), err) != 0)
+		return -1;
 	l->v[l->n++] = x;
+	return 0;
 }
 
 /* A first-in, first-out queue of request numbers. */
@@ -121,10 +57,10 @@ static uint32_t fifo_front(const struct fifo *q)
 /* A request as the policies see it. */
 struct rstate {
 	uint32_t prompt, output;
-	uint32_t prefilled;  /* prompt tokens processed */
-	uint32_t generated;  /* output tokens produced */
+	uint32_t prefilled; /* prompt tokens processed */
+	uint32_t generated; /* output tokens produced */
 	bool admitted, busy, done;
-	int group;           /* static batching: its batch group, or -1 */
+	int group; /* static batching: its batch group, or -1 */
 };
 
 /* A static batch: requests admitted together that decode together until all are done. */
@@ -135,19 +71,25 @@ struct group {
 
 /* One pipeline. */
 struct pipe {
-	int index;             /* 0: the pipeline (decode); 1: the prefill pipeline */
-	int device0;           /* its first device */
-	int stages;            /* and how many */
-	int limit;             /* micro-batches in flight allowed */
-	int inflight;          /* now */
+	int index;    /* 0: the pipeline (decode); 1: the prefill pipeline */
+	int device0;  /* its first device */
+	int stages;   /* and how many */
+	int limit;    /* micro-batches in flight allowed */
+	int inflight; /* now */
 	struct serve_pricer pr;
-	pp_time *stage_free;   /* [stages] */
-	pp_time *chan_free;    /* [stages] link after each stage */
+	pp_time *stage_free; /* [stages] */
+	pp_time *chan_free;  /* [stages] link after each stage */
 	uint64_t kv_cap, kv_used, kv_peak;
-	struct fifo waiting;   /* requests waiting for admission */
-	struct list running;   /* admitted, not done, in admission order */
-	struct group *groups;  /* static: [limit] */
-	uint64_t launched;     /* micro-batches launched so far */
+	struct fifo waiting;  /* requests waiting for admission */
+	struct list running;  /* admitted, not done, in admission order */
+	struct group *groups; /* static: [limit] */
+	uint64_t launched;    /* micro-batches launched so far */
+};
+
+/* The items of a launched micro-batch. */
+struct kept {
+	struct serve_item *items; /* [n] */
+	uint32_t n;
 };
 
 /* An op on a device, for the training-shaped view. */
@@ -171,39 +113,47 @@ struct state {
 	struct rstate *rs;
 	struct pipe pipes[2];
 	int npipes;
-	struct heap events;
-	size_t next_arrival;   /* open loop: the next request to arrive */
-	size_t sent;           /* closed loop: requests sent so far */
+	struct evq events;   /* by (time, kind, sequence) */
+	size_t next_arrival; /* open loop: the next request to arrive */
+	size_t sent;         /* closed loop: requests sent so far */
 	size_t finished;
-	pp_time kv_chan_free;  /* disaggregated: the KV link */
+	pp_time kv_chan_free;     /* disaggregated: the KV link */
 	struct serve_item *items; /* [max_batch] the micro-batch being formed */
 	size_t nitems;
-	struct serve_item **batch_items; /* [nbatch] each launched micro-batch's items */
-	uint32_t *batch_nitems;
-	size_t cap_batches;
-	struct opt **ops;      /* [devices] */
+	size_t cap_batch;  /* of run->batch */
+	struct kept *kept; /* [nbatch] each launched micro-batch's items, until it leaves */
+	size_t cap_kept;
+	size_t cap_queue; /* of run->queue */
+	struct opt **ops; /* [devices] */
 	size_t *nops, *capops;
 	struct msg *msgs;
 	size_t nmsgs, capmsgs;
 	uint32_t waiting_total; /* requests arrived, not admitted by their first pipeline */
 	uint64_t total_ops;     /* stage steps launched */
-	bool failed;
-	struct pp_error err;
+	struct pp_error err;    /* why the simulation stopped, when it failed */
 };
 
+/* Queues an event of this kind at time at about id (a micro-batch or a request). */
+static int push(struct state *st, pp_time at, enum event_kind kind, uint32_t id)
+{
+	return evq_push(&st->events, at, (unsigned)kind, (uint8_t)kind, id, &st->err);
+}
+
 /* Records the number of requests waiting for admission from time t on. */
-static void queue_changed(struct state *st, pp_time t, int delta)
+static int queue_changed(struct state *st, pp_time t, int delta)
 {
 	struct serve_run *r = st->run;
 
 	st->waiting_total = (uint32_t)((int64_t)st->waiting_total + delta);
 	if (r->nqueue > 0 && r->queue[r->nqueue - 1].at == t) {
 		r->queue[r->nqueue - 1].waiting = st->waiting_total;
-		return;
+		return 0;
 	}
-	if ((r->nqueue & (r->nqueue - 1)) == 0)
-		r->queue = pp_xrealloc(r->queue, (r->nqueue ? 2 * r->nqueue : 1) * sizeof(*r->queue));
+	if (pp_grow((void **)&r->queue, &st->cap_queue, r->nqueue + 1, sizeof(*r->queue),
+	            &st->err) != 0)
+		return -1;
 	r->queue[r->nqueue++] = (struct serve_queue_point){t, st->waiting_total};
+	return 0;
 }
 
 /* The pipeline that admits arriving requests: the prefill pipeline when disaggregated. */
@@ -212,11 +162,12 @@ static struct pipe *entry_pipe(struct state *st)
 	return &st->pipes[st->npipes - 1];
 }
 
-static void arrive(struct state *st, uint32_t req, pp_time t)
+static int arrive(struct state *st, uint32_t req, pp_time t)
 {
 	st->run->req[req].arrival = t;
-	list_add(&entry_pipe(st)->waiting.items, req);
-	queue_changed(st, t, +1);
+	if (list_add(&entry_pipe(st)->waiting.items, req, &st->err) != 0)
+		return -1;
+	return queue_changed(st, t, +1);
 }
 
 /* KV tokens pipe p reserves for request r: the prompt in a prefill pipeline, else all. */
@@ -225,28 +176,37 @@ static uint64_t kv_need(const struct pipe *p, const struct rstate *r)
 	return p->index == 1 ? r->prompt : (uint64_t)r->prompt + r->output;
 }
 
-/* Admits the request at the head of p's queue if its KV cache fits; true when it did. */
-static bool admit(struct state *st, struct pipe *p, pp_time t)
+/* Whether the KV cache of the request at the head of p's queue fits; notes when it does not. */
+static bool fits(struct state *st, struct pipe *p)
+{
+	uint32_t q = fifo_front(&p->waiting);
+
+	if (p->kv_cap - p->kv_used < kv_need(p, &st->rs[q])) {
+		st->run->req[q].waited_for_kv = true;
+		return false;
+	}
+	return true;
+}
+
+/* Admits the request at the head of p's queue, which fits. */
+static int admit(struct state *st, struct pipe *p, pp_time t)
 {
 	uint32_t q = fifo_front(&p->waiting);
 	struct rstate *r = &st->rs[q];
 	uint64_t need = kv_need(p, r);
 
-	if (p->kv_cap - p->kv_used < need) {
-		st->run->req[q].waited_for_kv = true;
-		return false;
-	}
 	p->waiting.head++;
 	p->kv_used += need;
 	if (p->kv_used > p->kv_peak)
 		p->kv_peak = p->kv_used;
 	r->admitted = true;
-	list_add(&p->running, q);
+	if (list_add(&p->running, q, &st->err) != 0)
+		return -1;
 	if (p == entry_pipe(st)) {
 		st->run->req[q].admitted = t;
-		queue_changed(st, t, -1);
+		return queue_changed(st, t, -1);
 	}
-	return true;
+	return 0;
 }
 
 static void add_item(struct state *st, uint32_t q, uint32_t n, bool prefill)
@@ -285,7 +245,7 @@ static uint64_t add_decodes(struct state *st, struct pipe *p, uint64_t tokens, u
 }
 
 /* Adds whole prompts from p's queue: each fits the budget, or is alone. */
-static void add_prefills(struct state *st, struct pipe *p, pp_time t, uint64_t budget)
+static int add_prefills(struct state *st, struct pipe *p, pp_time t, uint64_t budget)
 {
 	uint64_t tokens = 0;
 
@@ -294,15 +254,18 @@ static void add_prefills(struct state *st, struct pipe *p, pp_time t, uint64_t b
 
 		if (st->nitems > 0 && tokens + r->prompt > budget)
 			break;
-		if (!admit(st, p, t))
+		if (!fits(st, p))
 			break;
+		if (admit(st, p, t) != 0)
+			return -1;
 		add_item(st, p->running.v[p->running.n - 1], r->prompt, true);
 		tokens += r->prompt;
 	}
+	return 0;
 }
 
 /* Chunked: decodes first, then prompt chunks of running and newly admitted requests. */
-static void form_chunked(struct state *st, struct pipe *p, pp_time t)
+static int form_chunked(struct state *st, struct pipe *p, pp_time t)
 {
 	uint64_t budget = (uint64_t)st->c->chunk_tokens;
 	uint64_t tokens = add_decodes(st, p, 0, budget);
@@ -319,18 +282,23 @@ static void form_chunked(struct state *st, struct pipe *p, pp_time t)
 			tokens += n;
 		}
 	}
-	while (fifo_len(&p->waiting) > 0 && room(st, tokens, budget) && admit(st, p, t)) {
-		uint32_t q = p->running.v[p->running.n - 1];
-		uint64_t n = st->rs[q].prompt;
+	while (fifo_len(&p->waiting) > 0 && room(st, tokens, budget) && fits(st, p)) {
+		uint32_t q;
+		uint64_t n;
 
+		if (admit(st, p, t) != 0)
+			return -1;
+		q = p->running.v[p->running.n - 1];
+		n = st->rs[q].prompt;
 		n = n < budget - tokens ? n : budget - tokens;
 		add_item(st, q, (uint32_t)n, true);
 		tokens += n;
 	}
+	return 0;
 }
 
 /* Static: the next step of a live group none of whose requests is busy, or a new group. */
-static void form_static(struct state *st, struct pipe *p, pp_time t)
+static int form_static(struct state *st, struct pipe *p, pp_time t)
 {
 	int free_slot = -1;
 
@@ -356,91 +324,93 @@ static void form_static(struct state *st, struct pipe *p, pp_time t)
 			if (!r->done)
 				add_item(st, gr->reqs.v[i], 1, false);
 		}
-		return;
+		return 0;
 	}
 	if (free_slot < 0)
-		return;
-	add_prefills(st, p, t, (uint64_t)st->c->max_tokens);
+		return 0;
+	if (add_prefills(st, p, t, (uint64_t)st->c->max_tokens) != 0)
+		return -1;
 	if (st->nitems == 0)
-		return;
+		return 0;
 	p->groups[free_slot].live = true;
 	p->groups[free_slot].reqs.n = 0;
 	for (size_t i = 0; i < st->nitems; i++) {
-		list_add(&p->groups[free_slot].reqs, st->items[i].req);
+		if (list_add(&p->groups[free_slot].reqs, st->items[i].req, &st->err) != 0)
+			return -1;
 		st->rs[st->items[i].req].group = free_slot;
 	}
+	return 0;
 }
 
 /* Forms p's next micro-batch into st->items under its policy. */
-static void form(struct state *st, struct pipe *p, pp_time t)
+static int form(struct state *st, struct pipe *p, pp_time t)
 {
 	st->nitems = 0;
 	switch (st->c->batching) {
 	case PP_BATCHING_STATIC:
-		form_static(st, p, t);
-		break;
+		return form_static(st, p, t);
 	case PP_BATCHING_CHUNKED:
-		form_chunked(st, p, t);
-		break;
+		return form_chunked(st, p, t);
 	case PP_BATCHING_CONTINUOUS:
 	case PP_BATCHING_DISAGGREGATED:
 		/* waiting prompts first (the prefill pipeline has nothing else), else decodes */
-		if (p->index == 1 || st->c->batching == PP_BATCHING_CONTINUOUS)
-			add_prefills(st, p, t, (uint64_t)st->c->max_tokens);
+		if ((p->index == 1 || st->c->batching == PP_BATCHING_CONTINUOUS) &&
+		    add_prefills(st, p, t, (uint64_t)st->c->max_tokens) != 0)
+			return -1;
 		if (st->nitems == 0 && p->index == 0)
 			add_decodes(st, p, 0, (uint64_t)st->c->max_tokens);
 		break;
 	}
+	return 0;
 }
 
-static void record_op(struct state *st, int device, uint32_t batch, pp_time start, pp_time end)
+static int record_op(struct state *st, int device, uint32_t batch, pp_time start, pp_time end)
 {
 	size_t *n = &st->nops[device];
 
-	if (*n == st->capops[device]) {
-		st->capops[device] = st->capops[device] ? 2 * st->capops[device] : 64;
-		st->ops[device] = pp_xrealloc(st->ops[device], st->capops[device] * sizeof(**st->ops));
-	}
+	if (pp_grow((void **)&st->ops[device], &st->capops[device], *n + 1, sizeof(**st->ops),
+	            &st->err) != 0)
+		return -1;
 	st->ops[device][(*n)++] = (struct opt){batch, start, end};
+	return 0;
 }
 
-static void record_msg(struct state *st, int device, uint32_t batch, pp_time start, pp_time end)
+static int record_msg(struct state *st, int device, uint32_t batch, pp_time start, pp_time end)
 {
-	if (st->nmsgs == st->capmsgs) {
-		st->capmsgs = st->capmsgs ? 2 * st->capmsgs : 64;
-		st->msgs = pp_xrealloc(st->msgs, st->capmsgs * sizeof(*st->msgs));
-	}
+	if (pp_grow((void **)&st->msgs, &st->capmsgs, st->nmsgs + 1, sizeof(*st->msgs), &st->err) !=
+	    0)
+		return -1;
 	st->msgs[st->nmsgs++] = (struct msg){device, batch, start, end};
+	return 0;
 }
 
-/* Fails the run with a simulation error (once). */
-static void fail(struct state *st, const char *what)
+/* Fails the run with a simulation error; returns -1. */
+static int fail(struct state *st, const char *what)
 {
-	if (!st->failed)
-		pp_fail(&st->err, PP_ERR_SIM, "%s", what);
-	st->failed = true;
+	return pp_fail(&st->err, PP_ERR_SIM, "%s", what);
 }
 
-/* Keeps the items of micro-batch k for its exit. */
-static void keep_items(struct state *st, size_t k)
+/* Makes room for micro-batch k (the next one) and keeps its items until it leaves. */
+static int keep_items(struct state *st, size_t k)
 {
 	struct serve_run *r = st->run;
+	struct kept *kp;
 
-	if (k == st->cap_batches) {
-		st->cap_batches = st->cap_batches ? 2 * st->cap_batches : 64;
-		r->batch = pp_xrealloc(r->batch, st->cap_batches * sizeof(*r->batch));
-		st->batch_items = pp_xrealloc(st->batch_items,
-		                              st->cap_batches * sizeof(*st->batch_items));
-		st->batch_nitems = pp_xrealloc(st->batch_nitems,
-		                               st->cap_batches * sizeof(*st->batch_nitems));
-	}
-	st->batch_items[k] = pp_xmallocarray(st->nitems, sizeof(**st->batch_items));
-	memcpy(st->batch_items[k], st->items, st->nitems * sizeof(*st->items));
-	st->batch_nitems[k] = (uint32_t)st->nitems;
+	if (pp_grow((void **)&r->batch, &st->cap_batch, k + 1, sizeof(*r->batch), &st->err) != 0 ||
+	    pp_grow((void **)&st->kept, &st->cap_kept, k + 1, sizeof(*st->kept), &st->err) != 0)
+		return -1;
+	kp = &st->kept[k];
+	kp->n = 0;
+	kp->items = pp_mallocarray(st->nitems, sizeof(*kp->items));
+	if (kp->items == NULL)
+		return pp_nomem(&st->err, st->nitems, sizeof(*kp->items));
+	memcpy(kp->items, st->items, st->nitems * sizeof(*st->items));
+	kp->n = (uint32_t)st->nitems;
+	return 0;
 }
 
 /* Runs the formed micro-batch through p's stages from time t. */
-static void launch(struct state *st, struct pipe *p, pp_time t)
+static int launch(struct state *st, struct pipe *p, pp_time t)
 {
 	struct serve_run *r = st->run;
 	size_t k = r->nbatch;
@@ -455,18 +425,18 @@ static void launch(struct state *st, struct pipe *p, pp_time t)
 		         "the run needs more than %" PRIu64 " stage steps (micro-batches x stages, "
 		         "--max-ops); serve fewer requests",
 		         st->c->max_ops);
-		fail(st, why);
-		return;
+		return fail(st, why);
 	}
 	st->total_ops += (uint64_t)p->stages;
-	keep_items(st, k);
+	if (keep_items(st, k) != 0)
+		return -1;
 	for (size_t i = 0; i < st->nitems; i++) {
 		tokens += st->items[i].n;
 		prefill += st->items[i].prefill ? st->items[i].n : 0;
 	}
 	b = &r->batch[r->nbatch++];
-	*b = (struct serve_batch){p->index, (uint32_t)st->nitems, (uint32_t)tokens,
-	                          (uint32_t)prefill, 0, t, 0};
+	*b = (struct serve_batch){
+	        p->index, (uint32_t)st->nitems, (uint32_t)tokens, (uint32_t)prefill, 0, t, 0};
 	for (size_t i = 0; i < st->nitems; i++)
 		b->produced += st->items[i].logits;
 	for (int s = 0; s < p->stages; s++) {
@@ -474,18 +444,18 @@ static void launch(struct state *st, struct pipe *p, pp_time t)
 		pp_time d = serve_stage_time(&p->pr, s, st->items, st->nitems);
 		pp_time end = start + d;
 
-		if (d < 0 || end > limit) {
-			fail(st, "a micro-batch takes longer than 1e9 time units");
-			return;
-		}
-		record_op(st, p->device0 + s, (uint32_t)k, start, end);
+		if (d < 0 || end > limit)
+			return fail(st, "a micro-batch takes longer than 1e9 time units");
+		if (record_op(st, p->device0 + s, (uint32_t)k, start, end) != 0)
+			return -1;
 		p->stage_free[s] = end;
 		ready = end;
 		if (s + 1 < p->stages) {
 			pp_time ms = end > p->chan_free[s] ? end : p->chan_free[s];
 			pp_time me = ms + serve_hop_time(&p->pr, s, tokens);
 
-			record_msg(st, p->device0 + s, (uint32_t)k, ms, me);
+			if (record_msg(st, p->device0 + s, (uint32_t)k, ms, me) != 0)
+				return -1;
 			p->chan_free[s] = me;
 			ready = me;
 			if (st->c->comm == PP_COMM_BLOCKING)
@@ -495,11 +465,11 @@ static void launch(struct state *st, struct pipe *p, pp_time t)
 	b->exit = ready;
 	p->inflight++;
 	p->launched++;
-	heap_push(&st->events, ready, EV_EXIT, (uint32_t)k);
+	return push(st, ready, EV_EXIT, (uint32_t)k);
 }
 
 /* A request produced its last token at t. */
-static void finish(struct state *st, struct pipe *p, uint32_t q, pp_time t)
+static int finish(struct state *st, struct pipe *p, uint32_t q, pp_time t)
 {
 	struct rstate *r = &st->rs[q];
 
@@ -509,17 +479,19 @@ static void finish(struct state *st, struct pipe *p, uint32_t q, pp_time t)
 	st->finished++;
 	/* closed loop: the client sends its next request */
 	if (st->w->concurrency > 0 && st->sent < st->w->n)
-		heap_push(&st->events, t, EV_ARRIVE, (uint32_t)st->sent++);
+		return push(st, t, EV_ARRIVE, (uint32_t)st->sent++);
+	return 0;
 }
 
 /* Micro-batch k left its pipeline's last stage at t. */
-static void batch_exit(struct state *st, uint32_t k, pp_time t)
+static int batch_leaves(struct state *st, uint32_t k, pp_time t)
 {
 	struct pipe *p = &st->pipes[st->run->batch[k].pipeline];
+	struct kept *kp = &st->kept[k];
 
 	p->inflight--;
-	for (uint32_t i = 0; i < st->batch_nitems[k]; i++) {
-		const struct serve_item *it = &st->batch_items[k][i];
+	for (uint32_t i = 0; i < kp->n; i++) {
+		const struct serve_item *it = &kp->items[i];
 		struct rstate *r = &st->rs[it->req];
 
 		r->busy = false;
@@ -529,20 +501,23 @@ static void batch_exit(struct state *st, uint32_t k, pp_time t)
 			continue;
 		if (r->generated++ == 0)
 			st->run->req[it->req].first_token = t;
-		if (r->generated == r->output)
-			finish(st, p, it->req, t);
-		else if (p->index == 1) {
+		if (r->generated == r->output) {
+			if (finish(st, p, it->req, t) != 0)
+				return -1;
+		} else if (p->index == 1) {
 			/* the prompt is done: off to the decode pipeline's queue */
 			r->done = true;
-			list_add(&st->pipes[0].waiting.items, it->req);
+			if (list_add(&st->pipes[0].waiting.items, it->req, &st->err) != 0)
+				return -1;
 		}
 	}
-	free(st->batch_items[k]);
-	st->batch_items[k] = NULL;
+	free(kp->items);
+	*kp = (struct kept){NULL, 0};
+	return 0;
 }
 
 /* Disaggregated: sends the KV caches the decode pipeline has room for. */
-static void send_kv(struct state *st, pp_time t)
+static int send_kv(struct state *st, pp_time t)
 {
 	struct pipe *dec = &st->pipes[0], *pre = &st->pipes[1];
 
@@ -562,18 +537,20 @@ static void send_kv(struct state *st, pp_time t)
 		st->kv_chan_free = start + d;
 		st->run->kv_transfers++;
 		st->run->kv_transfer_time += d;
-		heap_push(&st->events, start + d, EV_KV_ARRIVE, q);
+		if (push(st, start + d, EV_KV_ARRIVE, q) != 0)
+			return -1;
 	}
+	return 0;
 }
 
 /* A KV cache reached the decode pipeline: the request decodes there from now on. */
-static void kv_arrive(struct state *st, uint32_t q)
+static int kv_arrive(struct state *st, uint32_t q)
 {
 	struct rstate *r = &st->rs[q];
 
 	st->pipes[1].kv_used -= r->prompt;
 	r->done = false;
-	list_add(&st->pipes[0].running, q);
+	return list_add(&st->pipes[0].running, q, &st->err);
 }
 
 /* Drops finished requests from p's running list (keeping the order). */
@@ -588,20 +565,23 @@ static void compact(struct state *st, struct pipe *p)
 }
 
 /* Launches what each pipeline can at t. */
-static void launch_all(struct state *st, pp_time t)
+static int launch_all(struct state *st, pp_time t)
 {
-	for (int i = 0; i < st->npipes && !st->failed; i++) {
+	for (int i = 0; i < st->npipes; i++) {
 		struct pipe *p = &st->pipes[i];
 
 		if (p->running.n > 64 && p->running.n > 2 * (size_t)st->c->max_batch)
 			compact(st, p);
-		while (!st->failed && p->inflight < p->limit && p->stage_free[0] <= t) {
-			form(st, p, t);
+		while (p->inflight < p->limit && p->stage_free[0] <= t) {
+			if (form(st, p, t) != 0)
+				return -1;
 			if (st->nitems == 0)
 				break;
-			launch(st, p, t);
+			if (launch(st, p, t) != 0)
+				return -1;
 		}
 	}
+	return 0;
 }
 
 /* The earliest time after t at which a pipeline's first stage frees while it has room. */
@@ -619,17 +599,19 @@ static pp_time next_free(const struct state *st, pp_time t)
 	return best;
 }
 
-/* The simulation loop. */
-static void simulate(struct state *st)
+/* The simulation loop. Returns 0, or -1 with st->err. */
+static int simulate(struct state *st)
 {
 	const struct serve_workload *w = st->w;
 	pp_time t = 0;
 
 	if (w->concurrency > 0)
 		for (; st->sent < w->n && st->sent < (size_t)w->concurrency; st->sent++)
-			heap_push(&st->events, 0, EV_ARRIVE, (uint32_t)st->sent);
-	while (st->finished < w->n && !st->failed) {
-		pp_time next = st->events.n > 0 ? st->events.e[0].at : -1, fr;
+			if (push(st, 0, EV_ARRIVE, (uint32_t)st->sent) != 0)
+				return -1;
+	while (st->finished < w->n) {
+		const struct evq_event *first = evq_peek(&st->events);
+		pp_time next = first != NULL ? first->time : -1, fr;
 
 		if (w->concurrency == 0 && st->next_arrival < w->n) {
 			pp_time a = st->run->req[st->next_arrival].arrival;
@@ -639,52 +621,63 @@ static void simulate(struct state *st)
 		fr = next_free(st, t);
 		if (fr >= 0 && (next < 0 || fr < next))
 			next = fr;
-		if (next < 0) {
-			fail(st, "no request can make progress (the KV cache is too small)");
-			break;
-		}
+		if (next < 0)
+			return fail(st, "no request can make progress (the KV cache is too small)");
 		t = next > t ? next : t;
-		while (st->events.n > 0 && st->events.e[0].at <= t) {
-			struct event e = heap_pop(&st->events);
+		while ((first = evq_peek(&st->events)) != NULL && first->time <= t) {
+			struct evq_event e = evq_pop(&st->events);
+			int rc = e.type == EV_EXIT        ? batch_leaves(st, e.arg, e.time)
+			         : e.type == EV_KV_ARRIVE ? kv_arrive(st, e.arg)
+			                                  : arrive(st, e.arg, e.time);
 
-			if (e.kind == EV_EXIT)
-				batch_exit(st, e.id, e.at);
-			else if (e.kind == EV_KV_ARRIVE)
-				kv_arrive(st, e.id);
-			else
-				arrive(st, e.id, e.at);
+			if (rc != 0)
+				return -1;
 		}
 		while (w->concurrency == 0 && st->next_arrival < w->n &&
 		       st->run->req[st->next_arrival].arrival <= t) {
-			arrive(st, (uint32_t)st->next_arrival, st->run->req[st->next_arrival].arrival);
+			if (arrive(st, (uint32_t)st->next_arrival,
+			           st->run->req[st->next_arrival].arrival) != 0)
+				return -1;
 			st->next_arrival++;
 		}
-		if (st->npipes == 2)
-			send_kv(st, t);
-		launch_all(st, t);
+		if ((st->npipes == 2 && send_kv(st, t) != 0) || launch_all(st, t) != 0)
+			return -1;
 	}
+	return 0;
 }
 
-/* The position of each micro-batch among its pipeline's, which is its place on each device. */
+/* The position of each micro-batch among its pipeline's, which is its place on each device;
+ * NULL when out of memory. */
 static size_t *ordinals(const struct serve_run *r)
 {
-	size_t *ord = pp_xmallocarray(r->nbatch ? r->nbatch : 1, sizeof(*ord)), n[2] = {0, 0};
+	size_t *ord = pp_mallocarray(r->nbatch, sizeof(*ord)), n[2] = {0, 0};
 
+	if (ord == NULL)
+		return NULL;
 	for (size_t k = 0; k < r->nbatch; k++)
 		ord[k] = n[r->batch[k].pipeline]++;
 	return ord;
 }
 
-/* Fills the per-device, per-channel and per-message parts of r->result from the records. */
-static void build_result(struct state *st, const struct sched *s)
+/* Fills the per-device, per-channel and per-message parts of r->result from the records.
+ * Returns 0, or -1 with a PP_ERR_NOMEM error. */
+static int build_result(struct state *st, const struct sched *s, struct pp_error *err)
 {
 	struct serve_run *r = st->run;
 	struct result *res = &r->result;
 	size_t *ord = ordinals(r);
 
 	res->p = s->p;
-	res->times = pp_xmallocarray(s->nops, sizeof(*res->times));
-	res->devices = pp_xcalloc((size_t)s->p, sizeof(*res->devices));
+	res->times = pp_mallocarray(s->nops, sizeof(*res->times));
+	res->devices = pp_calloc((size_t)s->p, sizeof(*res->devices));
+	/* channels: one per link after a stage that carried a message, in (src, dst) order */
+	res->channels = pp_calloc((size_t)s->p, sizeof(*res->channels));
+	res->msgs = pp_mallocarray(st->nmsgs, sizeof(*res->msgs));
+	if (ord == NULL || res->times == NULL || res->devices == NULL || res->channels == NULL ||
+	    res->msgs == NULL) {
+		free(ord);
+		return pp_nomem(err, s->nops + st->nmsgs, sizeof(*res->msgs));
+	}
 	for (int d = 0; d < s->p; d++)
 		for (size_t i = 0; i < st->nops[d]; i++) {
 			const struct opt *o = &st->ops[d][i];
@@ -696,9 +689,6 @@ static void build_result(struct state *st, const struct sched *s)
 			dr->last_end = o->end > dr->last_end ? o->end : dr->last_end;
 			res->makespan = o->end > res->makespan ? o->end : res->makespan;
 		}
-	/* channels: one per link after a stage that carried a message, in (src, dst) order */
-	res->channels = pp_xcalloc((size_t)s->p, sizeof(*res->channels));
-	res->msgs = pp_xmallocarray(st->nmsgs ? st->nmsgs : 1, sizeof(*res->msgs));
 	for (int d = 0; d < s->p; d++) {
 		int ch = -1;
 
@@ -725,9 +715,10 @@ static void build_result(struct state *st, const struct sched *s)
 
 		while (res->channels[ch].src != m->device)
 			ch++;
-		res->msgs[res->nmsgs++] = (struct msg_record){
-		        (uint32_t)(s->dev_start[m->device] + ord[m->batch]),
-		        (uint32_t)(s->dev_start[m->device + 1] + ord[m->batch]), ch, m->start, m->end};
+		res->msgs[res->nmsgs++] =
+		        (struct msg_record){(uint32_t)(s->dev_start[m->device] + ord[m->batch]),
+		                            (uint32_t)(s->dev_start[m->device + 1] + ord[m->batch]),
+		                            ch, m->start, m->end};
 	}
 	for (int ch = 0; ch < res->nchannels; ch++) {
 		res->messages += res->channels[ch].messages;
@@ -735,9 +726,11 @@ static void build_result(struct state *st, const struct sched *s)
 		res->msg_time += res->channels[ch].busy;
 	}
 	free(ord);
+	return 0;
 }
 
-/* Builds r->sim, the training-shaped view of the run: one F per micro-batch and stage. */
+/* Builds r->sim, the training-shaped view of the run: one F per micro-batch and stage. Returns
+ * 0, or -1 with a PP_ERR_NOMEM error (what it built is r's, for serve_free). */
 static int build_view(struct state *st, struct pp_error *err)
 {
 	struct serve_run *r = st->run;
@@ -748,11 +741,18 @@ static int build_view(struct state *st, struct pp_error *err)
 
 	s = sched_alloc_counts(devices, 1, r->nbatch > 0 ? (int)r->nbatch : 1, false, PLACE_LOOP,
 	                       st->nops);
+	if (s == NULL)
+		return pp_nomem(err, 1, sizeof(*s));
+	r->sim.sched = s;
 	for (int d = 0; d < devices; d++)
 		for (size_t i = 0; i < st->nops[d]; i++)
 			sched_push(s, d, OP_F, (int)st->ops[d][i].batch, d);
-	build_result(st, s);
+	if (build_result(st, s, err) != 0)
+		return -1;
 	cost = cost_alloc(devices, PP_TICK_BASE, config_has_model(st->c) ? "ms" : "t", st->c);
+	if (cost == NULL)
+		return pp_nomem(err, 1, sizeof(*cost));
+	r->sim.cost = cost;
 	for (int d = 0; d < devices; d++) {
 		cost->t_f[d] = cost->t_b[d] = cost->t_w[d] = 0;
 		cost->act[d] = cost->act_w[d] = 0;
@@ -762,8 +762,6 @@ static int build_view(struct state *st, struct pp_error *err)
 	r->sim.config = *st->c;
 	snprintf(r->sim.config.schedule, sizeof(r->sim.config.schedule), "%s",
 	         config_batching_name(st->c->batching));
-	r->sim.sched = s;
-	r->sim.cost = cost;
 	r->sim.result = &r->result;
 	if (metrics_init(&r->sim.metrics, s, cost, &r->result, err) != 0)
 		return -1;
@@ -782,9 +780,11 @@ static int init_pipe(struct state *st, struct pipe *p, int index, int device0, i
 	p->device0 = device0;
 	p->stages = stages;
 	p->limit = st->c->inflight > 0 ? st->c->inflight : stages;
-	p->stage_free = pp_xcalloc((size_t)stages, sizeof(*p->stage_free));
-	p->chan_free = pp_xcalloc((size_t)stages, sizeof(*p->chan_free));
-	p->groups = pp_xcalloc((size_t)p->limit, sizeof(*p->groups));
+	p->stage_free = pp_calloc((size_t)stages, sizeof(*p->stage_free));
+	p->chan_free = pp_calloc((size_t)stages, sizeof(*p->chan_free));
+	p->groups = pp_calloc((size_t)p->limit, sizeof(*p->groups));
+	if (p->stage_free == NULL || p->chan_free == NULL || p->groups == NULL)
+		return pp_nomem(err, (size_t)stages, 2 * sizeof(*p->stage_free));
 	if (serve_pricer_init(&p->pr, st->c, stages, index == 0, err) != 0)
 		return -1;
 	return serve_kv_capacity(&p->pr, st->c, &p->kv_cap, err);
@@ -819,32 +819,54 @@ static int check_requests(struct state *st, struct pp_error *err)
 		st->run->output_tokens += r->output;
 		if (w->concurrency == 0 &&
 		    !pp_time_from_units(w->req[i].arrival, PP_TICK_BASE, &st->run->req[i].arrival))
-			return pp_fail(err, PP_ERR_USAGE, "request %zu arrives after 1e9 time units",
-			               i + 1);
+			return pp_fail(err, PP_ERR_USAGE,
+			               "request %zu arrives after 1e9 time units", i + 1);
 		for (int k = 0; k < st->npipes; k++) {
 			const struct pipe *p = &st->pipes[k];
 
 			if (kv_need(p, r) > p->kv_cap)
-				return pp_fail(err, PP_ERR_USAGE,
-				               "request %zu needs %llu KV-cache tokens (%s), more than "
-				               "the %spipeline's cache holds: %llu (--kv-tokens, or GPU "
-				               "memory)",
-				               i + 1, (unsigned long long)kv_need(p, r),
-				               p->index == 1 ? "its prompt" : "its prompt and output",
-				               p->index == 1 ? "prefill " : "", (unsigned long long)p->kv_cap);
+				return pp_fail(
+				        err, PP_ERR_USAGE,
+				        "request %zu needs %llu KV-cache tokens (%s), more than "
+				        "the %spipeline's cache holds: %llu (--kv-tokens, or GPU "
+				        "memory)",
+				        i + 1, (unsigned long long)kv_need(p, r),
+				        p->index == 1 ? "its prompt" : "its prompt and output",
+				        p->index == 1 ? "prefill " : "",
+				        (unsigned long long)p->kv_cap);
 		}
 	}
 	return 0;
+}
+
+/* Allocates the state of a run on `devices` devices, its pipelines set up (`pre` prefill
+ * stages when disaggregated). Returns 0, or -1 with err. */
+static int setup(struct state *st, int devices, int pre, struct pp_error *err)
+{
+	const struct config *c = st->c;
+	bool disagg = st->npipes == 2;
+
+	st->rs = pp_calloc(st->w->n, sizeof(*st->rs));
+	st->run->req = pp_calloc(st->w->n, sizeof(*st->run->req));
+	st->items = pp_mallocarray((size_t)c->max_batch, sizeof(*st->items));
+	st->ops = pp_calloc((size_t)devices, sizeof(*st->ops));
+	st->nops = pp_calloc((size_t)devices, sizeof(*st->nops));
+	st->capops = pp_calloc((size_t)devices, sizeof(*st->capops));
+	if (st->rs == NULL || st->run->req == NULL || st->items == NULL || st->ops == NULL ||
+	    st->nops == NULL || st->capops == NULL)
+		return pp_nomem(err, st->w->n, sizeof(*st->rs) + sizeof(*st->run->req));
+	if (init_pipe(st, &st->pipes[0], 0, disagg ? pre : 0, c->p, err) != 0)
+		return -1;
+	return disagg ? init_pipe(st, &st->pipes[1], 1, 0, pre, err) : 0;
 }
 
 static void release_state(struct state *st)
 {
 	for (int i = 0; i < st->npipes; i++)
 		release_pipe(&st->pipes[i]);
-	for (size_t k = 0; k < st->run->nbatch && st->batch_items != NULL; k++)
-		free(st->batch_items[k]);
-	free(st->batch_items);
-	free(st->batch_nitems);
+	for (size_t k = 0; k < st->run->nbatch && st->kept != NULL; k++)
+		free(st->kept[k].items);
+	free(st->kept);
 	for (int d = 0; st->ops != NULL && d < st->pipes[0].device0 + st->pipes[0].stages; d++)
 		free(st->ops[d]);
 	free(st->ops);
@@ -853,7 +875,44 @@ static void release_state(struct state *st)
 	free(st->msgs);
 	free(st->items);
 	free(st->rs);
-	free(st->events.e);
+	evq_release(&st->events);
+}
+
+/* Runs the simulation of st, set up for `devices` devices (`pre` prefill stages when
+ * disaggregated), and fills its run. Returns 0, or -1 with err. */
+static int serve(struct state *st, int devices, int pre, struct pp_error *err)
+{
+	struct serve_run *r = st->run;
+
+	if (setup(st, devices, pre, err) != 0 || check_requests(st, err) != 0)
+		return -1;
+	if (simulate(st) != 0) {
+		*err = st->err;
+		return -1;
+	}
+	for (int i = 0; i < st->npipes; i++) {
+		struct pipe *p = &st->pipes[i];
+
+		r->stages[p->index] = p->stages;
+		r->inflight[p->index] = p->limit;
+		r->kv_capacity[p->index] = p->kv_cap;
+		r->kv_peak[p->index] = p->kv_peak;
+	}
+	r->memory = pp_calloc((size_t)devices, sizeof(*r->memory));
+	if (r->memory == NULL)
+		return pp_nomem(err, (size_t)devices, sizeof(*r->memory));
+	for (int i = 0; i < st->npipes; i++)
+		for (int s = 0; s < st->pipes[i].stages; s++)
+			serve_device_memory(&st->pipes[i].pr, s, st->pipes[i].index,
+			                    st->pipes[i].kv_peak,
+			                    &r->memory[st->pipes[i].device0 + s]);
+	for (size_t i = 0; i < r->nreq; i++) {
+		r->end = r->req[i].finish > r->end ? r->req[i].finish : r->end;
+		r->first_arrival = i == 0 || r->req[i].arrival < r->first_arrival
+		                           ? r->req[i].arrival
+		                           : r->first_arrival;
+	}
+	return build_view(st, err);
 }
 
 struct serve_run *serve_run(const struct config *c, const struct serve_workload *w,
@@ -862,7 +921,7 @@ struct serve_run *serve_run(const struct config *c, const struct serve_workload 
 	struct state st;
 	struct serve_run *r;
 	bool disagg = c->batching == PP_BATCHING_DISAGGREGATED;
-	int pre = c->prefill_stages > 0 ? c->prefill_stages : c->p, devices;
+	int pre = c->prefill_stages > 0 ? c->prefill_stages : c->p, rc;
 
 	if (config_validate_serve(c, err) != 0)
 		return NULL;
@@ -870,59 +929,25 @@ struct serve_run *serve_run(const struct config *c, const struct serve_workload 
 		pp_fail(err, PP_ERR_USAGE, "no requests to serve");
 		return NULL;
 	}
+	r = pp_calloc(1, sizeof(*r));
+	if (r == NULL) {
+		pp_nomem(err, 1, sizeof(*r));
+		return NULL;
+	}
 	memset(&st, 0, sizeof(st));
-	r = pp_xcalloc(1, sizeof(*r));
+	evq_init(&st.events);
 	r->config = *c;
+	r->nreq = w->n;
 	st.c = &r->config;
 	st.w = w;
 	st.run = r;
 	st.npipes = disagg ? 2 : 1;
-	st.rs = pp_xcalloc(w->n, sizeof(*st.rs));
-	r->req = pp_xcalloc(w->n, sizeof(*r->req));
-	r->nreq = w->n;
-	devices = (disagg ? pre : 0) + c->p;
-	if (init_pipe(&st, &st.pipes[0], 0, disagg ? pre : 0, c->p, err) != 0 ||
-	    (disagg && init_pipe(&st, &st.pipes[1], 1, 0, pre, err) != 0) ||
-	    check_requests(&st, err) != 0) {
-		release_state(&st);
-		serve_free(r);
-		return NULL;
-	}
-	st.items = pp_xmallocarray((size_t)c->max_batch, sizeof(*st.items));
-	st.ops = pp_xcalloc((size_t)devices, sizeof(*st.ops));
-	st.nops = pp_xcalloc((size_t)devices, sizeof(*st.nops));
-	st.capops = pp_xcalloc((size_t)devices, sizeof(*st.capops));
-	simulate(&st);
-	if (st.failed) {
-		*err = st.err;
-		release_state(&st);
-		serve_free(r);
-		return NULL;
-	}
-	for (int i = 0; i < st.npipes; i++) {
-		struct pipe *p = &st.pipes[i];
-
-		r->stages[p->index] = p->stages;
-		r->inflight[p->index] = p->limit;
-		r->kv_capacity[p->index] = p->kv_cap;
-		r->kv_peak[p->index] = p->kv_peak;
-	}
-	r->memory = pp_xcalloc((size_t)devices, sizeof(*r->memory));
-	for (int i = 0; i < st.npipes; i++)
-		for (int s = 0; s < st.pipes[i].stages; s++)
-			serve_device_memory(&st.pipes[i].pr, s, st.pipes[i].index, st.pipes[i].kv_peak,
-			                    &r->memory[st.pipes[i].device0 + s]);
-	for (size_t i = 0; i < r->nreq; i++) {
-		r->end = r->req[i].finish > r->end ? r->req[i].finish : r->end;
-		r->first_arrival = i == 0 || r->req[i].arrival < r->first_arrival ? r->req[i].arrival
-		                                                                  : r->first_arrival;
-	}
-	if (build_view(&st, err) != 0) {
-		release_state(&st);
-		serve_free(r);
-		return NULL;
-	}
+	rc = serve(&st, (disagg ? pre : 0) + c->p, pre, err);
 	release_state(&st);
+	if (rc != 0) {
+		serve_free(r);
+		return NULL;
+	}
 	return r;
 }
 

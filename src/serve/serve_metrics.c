@@ -43,12 +43,15 @@ static struct serve_latency summarise(double *x, size_t n)
 	return l;
 }
 
-/* The four latencies of every request that has them. */
-static void latencies(struct serve_metrics *m, const struct serve_run *r, int64_t tick)
+/* The four latencies of every request that has them. Returns 0, or -1 with err. */
+static int latencies(struct serve_metrics *m, const struct serve_run *r, int64_t tick,
+                     struct pp_error *err)
 {
-	double *x = pp_xmallocarray(r->nreq, sizeof(*x));
+	double *x = pp_mallocarray(r->nreq, sizeof(*x));
 	size_t n;
 
+	if (x == NULL)
+		return pp_nomem(err, r->nreq, sizeof(*x));
 	for (int which = 0; which < 4; which++) {
 		n = 0;
 		for (size_t i = 0; i < r->nreq; i++) {
@@ -70,6 +73,7 @@ static void latencies(struct serve_metrics *m, const struct serve_run *r, int64_
 		               : &m->queue_wait) = summarise(x, n);
 	}
 	free(x);
+	return 0;
 }
 
 /* The windows in ticks: they start at origin and are len long; the last ends at end when that
@@ -101,12 +105,15 @@ static void spread(const struct grid *g, pp_time a, pp_time b, double w, double 
 }
 
 /* Busy time of each device, queue and tokens in each window. Windows are laid in whole ticks
- * so that an event on a window's edge falls in the window it starts. */
-static void windows(struct serve_metrics *m, const struct serve_run *r, int64_t tick)
+ * so that an event on a window's edge falls in the window it starts. Returns 0, or -1 with
+ * err. */
+static int windows(struct serve_metrics *m, const struct serve_run *r, int64_t tick,
+                   struct pp_error *err)
 {
 	const struct sched *s = r->sim.sched;
 	struct grid g = {r->first_arrival, 0, r->end, 0};
 	double *busy, *queue;
+	int rc = 0;
 	pp_time span = r->end - r->first_arrival;
 
 	/* by default a tenth of the span rounded up, so that ten windows cover it with no sliver
@@ -116,10 +123,17 @@ static void windows(struct serve_metrics *m, const struct serve_run *r, int64_t 
 		g.len = span > 0 ? (span + 9) / 10 : 1;
 	m->window = pp_time_to_units(g.len, tick);
 	g.n = span > 0 ? (size_t)((span + g.len - 1) / g.len) : 1;
+	m->windows = pp_calloc(g.n, sizeof(*m->windows));
+	if (m->windows == NULL)
+		return pp_nomem(err, g.n, sizeof(*m->windows));
 	m->nwindows = g.n;
-	m->windows = pp_xcalloc(g.n, sizeof(*m->windows));
-	busy = pp_xcalloc(g.n * (size_t)m->devices, sizeof(*busy));
-	queue = pp_xcalloc(g.n, sizeof(*queue));
+	busy = pp_calloc(g.n * (size_t)m->devices, sizeof(*busy));
+	queue = pp_calloc(g.n, sizeof(*queue));
+	if (busy == NULL || queue == NULL) {
+		free(busy);
+		free(queue);
+		return pp_nomem(err, g.n * (size_t)m->devices, sizeof(*busy));
+	}
 	for (int d = 0; d < m->devices; d++)
 		for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++)
 			spread(&g, r->result.times[i].start, r->result.times[i].end, 1,
@@ -146,7 +160,11 @@ static void windows(struct serve_metrics *m, const struct serve_run *r, int64_t 
 
 		w->start = pp_time_to_units(lo, tick);
 		w->end = pp_time_to_units(hi, tick);
-		w->utilization = pp_xmallocarray((size_t)m->devices, sizeof(*w->utilization));
+		w->utilization = pp_mallocarray((size_t)m->devices, sizeof(*w->utilization));
+		if (w->utilization == NULL) {
+			rc = pp_nomem(err, (size_t)m->devices, sizeof(*w->utilization));
+			break;
+		}
 		for (int d = 0; d < m->devices; d++) {
 			w->utilization[d] = len > 0 ? busy[(size_t)d * g.n + k] / len : 0;
 			all += busy[(size_t)d * g.n + k];
@@ -154,16 +172,16 @@ static void windows(struct serve_metrics *m, const struct serve_run *r, int64_t 
 		w->bubble_ratio = len > 0 ? 1 - all / (m->devices * len) : 0;
 		w->queue_mean = len > 0 ? queue[k] / len : 0;
 	}
-	for (size_t b = 0; b < r->nbatch; b++) {
+	for (size_t b = 0; b < r->nbatch && rc == 0; b++) {
 		m->windows[window_of(&g, r->batch[b].launch)].batches++;
 		m->windows[window_of(&g, r->batch[b].exit)].output_tokens += r->batch[b].produced;
 	}
 	free(busy);
 	free(queue);
+	return rc;
 }
 
-void serve_headline(const struct serve_run *r, double *makespan, double *span,
-                    double *utilization)
+void serve_headline(const struct serve_run *r, double *makespan, double *span, double *utilization)
 {
 	int64_t tick = r->sim.cost->tick;
 	int devices = r->sim.sched->p;
@@ -179,20 +197,22 @@ void serve_headline(const struct serve_run *r, double *makespan, double *span,
 	*span = last - first;
 	*makespan = pp_time_to_units(r->end - r->first_arrival, tick);
 	*utilization = 0;
-	for (int d = 0; d < devices && *span > 0; d++)
+	for (int d = 0; d<devices && * span> 0; d++)
 		*utilization +=
 		        pp_time_to_units(r->result.devices[d].busy, tick) / (*span * devices);
 }
 
-void serve_metrics_init(struct serve_metrics *m, const struct serve_run *r)
+int serve_metrics_init(struct serve_metrics *m, const struct serve_run *r, struct pp_error *err)
 {
 	int64_t tick = r->sim.cost->tick;
 	double duration;
 
 	memset(m, 0, sizeof(*m));
 	m->devices = r->sim.sched->p;
-	m->busy = pp_xcalloc((size_t)m->devices, sizeof(*m->busy));
-	m->device_utilization = pp_xcalloc((size_t)m->devices, sizeof(*m->device_utilization));
+	m->busy = pp_calloc((size_t)m->devices, sizeof(*m->busy));
+	m->device_utilization = pp_calloc((size_t)m->devices, sizeof(*m->device_utilization));
+	if (m->busy == NULL || m->device_utilization == NULL)
+		return pp_nomem(err, (size_t)m->devices, 2 * sizeof(*m->busy));
 	for (size_t b = 0; b < r->nbatch; b++) {
 		m->prefill_only += r->batch[b].prefill_tokens == r->batch[b].tokens;
 		m->decode_only += r->batch[b].prefill_tokens == 0;
@@ -207,7 +227,8 @@ void serve_metrics_init(struct serve_metrics *m, const struct serve_run *r)
 		m->device_utilization[d] = m->span > 0 ? m->busy[d] / m->span : 0;
 	}
 	m->bubble_ratio = 1 - m->utilization;
-	latencies(m, r, tick);
+	if (latencies(m, r, tick, err) != 0)
+		return -1;
 	duration = m->makespan;
 	if (duration > 0) {
 		m->output_tokens_per_s = (double)r->output_tokens / duration * 1e3;
@@ -216,7 +237,7 @@ void serve_metrics_init(struct serve_metrics *m, const struct serve_run *r)
 	}
 	for (size_t i = 0; i < r->nreq; i++)
 		m->kv_waits += r->req[i].waited_for_kv;
-	windows(m, r, tick);
+	return windows(m, r, tick, err);
 }
 
 void serve_metrics_release(struct serve_metrics *m)

@@ -23,16 +23,25 @@ static pp_time ticks(double units, int64_t tick)
 	return pp_time_from_units(units, tick, &t) ? t : -1;
 }
 
-/* The model laid out over the pipeline's stages: the training cost model of a 1F1B shape. */
+/*
+ * The model laid out over the pipeline's stages: the training cost model of one stage per
+ * device, which reads only the layout (which hops leave a node); no schedule is built.
+ */
 static int init_model(struct serve_pricer *pr, const struct config *c, bool honour_layers,
                       struct pp_error *err)
 {
-	struct config *tc = pp_xmalloc(sizeof(*tc));
-	struct sched_params sp = {pr->stages, 1, 1, 0};
-	struct sched *s;
-	struct cost_layout layout;
+	struct config *tc = pp_malloc(sizeof(*tc));
+	uint32_t *device = pp_mallocarray((size_t)pr->stages, sizeof(*device));
+	struct cost_layout layout = {pr->stages, pr->stages, device};
 	const struct cost_model *k;
 
+	if (tc == NULL || device == NULL) {
+		free(tc);
+		free(device);
+		return pp_nomem(err, 1, sizeof(*tc));
+	}
+	for (int st = 0; st < pr->stages; st++)
+		device[st] = (uint32_t)st;
 	*tc = *c;
 	tc->p = pr->stages;
 	tc->v = 1;
@@ -44,20 +53,16 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 		tc->first_stage_layers = 0;
 		tc->last_stage_layers = 0;
 	}
-	s = sched_new(sched_find("1f1b"), &sp);
-	if (s == NULL) {
-		free(tc);
-		return pp_nomem(err, 1, sizeof(*s));
-	}
-	layout = cost_layout_of(s);
 	pr->cost = cost_new_model(tc, &layout, err);
-	sched_free(s);
+	free(device);
 	free(tc);
 	if (pr->cost == NULL)
 		return -1;
 	k = pr->cost->model;
-	pr->kv_token = pp_xmallocarray((size_t)pr->stages, sizeof(*pr->kv_token));
-	pr->weight_bytes = pp_xmallocarray((size_t)pr->stages, sizeof(*pr->weight_bytes));
+	pr->kv_token = pp_mallocarray((size_t)pr->stages, sizeof(*pr->kv_token));
+	pr->weight_bytes = pp_mallocarray((size_t)pr->stages, sizeof(*pr->weight_bytes));
+	if (pr->kv_token == NULL || pr->weight_bytes == NULL)
+		return pp_nomem(err, (size_t)pr->stages, 2 * sizeof(*pr->kv_token));
 	for (int st = 0; st < pr->stages; st++) {
 		double kv_dim = (double)k->kv_heads * k->hidden / k->heads;
 
@@ -78,7 +83,9 @@ int serve_pricer_init(struct serve_pricer *pr, const struct config *c, int stage
 	pr->token = c->token_time;
 	pr->attn = c->attn_time;
 	pr->tcomm = c->t_comm;
-	pr->scale = pp_xmallocarray((size_t)stages, sizeof(*pr->scale));
+	pr->scale = pp_mallocarray((size_t)stages, sizeof(*pr->scale));
+	if (pr->scale == NULL)
+		return pp_nomem(err, (size_t)stages, sizeof(*pr->scale));
 	for (int st = 0; st < stages; st++)
 		pr->scale[st] = c->nstage_scale > 0 ? c->stage_scale[st] : 1;
 	return pr->model ? init_model(pr, c, honour_layers, err) : 0;
@@ -102,8 +109,9 @@ static double model_ms(const struct serve_pricer *pr, int st, double tokens, dou
 	bool head = st == pr->stages - 1;
 	double flops = layers * (2 * k->layer_params * tokens + 4 * h * attention) / tp +
 	               (head ? 2 * h * k->vocab * logits / tp : 0);
-	double bytes = (layers * k->layer_params + (head ? h * k->vocab : 0)) * k->dtype_bytes / tp +
-	               pr->kv_token[st] * context;
+	double bytes =
+	        (layers * k->layer_params + (head ? h * k->vocab : 0)) * k->dtype_bytes / tp +
+	        pr->kv_token[st] * context;
 	double compute = cost_model_compute_ms(k, flops);
 	double memory = bytes / (k->memory_bandwidth * 1e6);
 	double allreduce = cost_allreduce_ms(tokens * h * k->dtype_bytes, k->tp, k->link_bandwidth,
@@ -147,7 +155,9 @@ uint64_t serve_hop_bytes(const struct serve_pricer *pr, uint64_t tokens)
 {
 	const struct cost_model *k = pr->model ? pr->cost->model : NULL;
 
-	return k == NULL ? 0 : tokens * (uint64_t)k->hidden * (uint64_t)k->dtype_bytes / (uint64_t)k->tp;
+	return k == NULL
+	               ? 0
+	               : tokens * (uint64_t)k->hidden * (uint64_t)k->dtype_bytes / (uint64_t)k->tp;
 }
 
 pp_time serve_kv_transfer_time(const struct serve_pricer *pr, const struct config *c,
@@ -199,11 +209,12 @@ int serve_kv_capacity(const struct serve_pricer *pr, const struct config *c, uin
 		double room = k->capacity_bytes - k->reserve_bytes - pr->weight_bytes[st];
 
 		if (room <= pr->kv_token[st])
-			return config_fail(c, config_is_set(c, "tp") ? "tp" : "p", err,
-			                   "stage %d's weights take %.1f GB of the GPU's %.1f GB "
-			                   "(%.1f kept free): no room for a KV cache; add stages or tp",
-			                   st, pr->weight_bytes[st] / 1e9, k->capacity_bytes / 1e9,
-			                   k->reserve_bytes / 1e9);
+			return config_fail(
+			        c, config_is_set(c, "tp") ? "tp" : "p", err,
+			        "stage %d's weights take %.1f GB of the GPU's %.1f GB "
+			        "(%.1f kept free): no room for a KV cache; add stages or tp",
+			        st, pr->weight_bytes[st] / 1e9, k->capacity_bytes / 1e9,
+			        k->reserve_bytes / 1e9);
 		if (floor(room / pr->kv_token[st]) < fewest)
 			fewest = floor(room / pr->kv_token[st]);
 	}

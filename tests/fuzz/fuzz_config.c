@@ -27,7 +27,7 @@ static void serve_small(struct config *c)
 	if (r != NULL) {
 		struct serve_metrics m;
 
-		serve_metrics_init(&m, r);
+		serve_metrics_init(&m, r, &err);
 		serve_metrics_release(&m);
 	}
 	serve_free(r);

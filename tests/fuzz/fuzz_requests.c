@@ -28,7 +28,7 @@ static void serve(const struct serve_workload *w, enum pp_batching policy)
 	if (r != NULL) {
 		struct serve_metrics m;
 
-		serve_metrics_init(&m, r);
+		serve_metrics_init(&m, r, &err);
 		serve_metrics_release(&m);
 	}
 	serve_free(r);

@@ -127,7 +127,7 @@ static void serve_run_steady_decode_with_p_in_flight_leaves_no_bubble_in_steady_
 	 */
 	CU_ASSERT_EQUAL(r->nbatch, 4 + 4 * 199);
 	ASSERT_NEAR(units(r, r->end), 803);
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	/* windows of 50 from 0 to 803: 17, the last [800, 803) */
 	CU_ASSERT_EQUAL_FATAL(m.nwindows, 17);
 	ASSERT_NEAR(m.windows[16].end, 803);
@@ -166,7 +166,7 @@ static void serve_run_steady_decode_with_one_in_flight_idles_p_minus_1_of_p_stag
 	 */
 	CU_ASSERT_EQUAL(r->nbatch, 800);
 	ASSERT_NEAR(units(r, r->end), 3200);
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(m.nwindows, 64);
 	for (size_t k = 0; k < m.nwindows; k++)
 		CU_ASSERT_EQUAL(m.windows[k].bubble_ratio, 0.75);
@@ -215,7 +215,7 @@ static void serve_run_a_long_prompt_among_decodes_opens_bubbles_and_holds_a_deco
 	ASSERT_NEAR(units(r, r->batch[11].exit), 31);
 	ASSERT_NEAR(units(r, r->batch[12].launch), 30);
 	ASSERT_NEAR(units(r, r->batch[12].exit), 32);
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	CU_ASSERT_FATAL(m.nwindows > 4);
 	/* [0,10): stage 0 busy 10, stage 1 9 (from 1): 1 - 19/20 */
 	ASSERT_NEAR(m.windows[0].bubble_ratio, 0.05);
@@ -281,7 +281,7 @@ static void serve_run_prices_step_plus_tokens_per_stage_and_t_comm_per_hop(void)
 	ASSERT_NEAR(units(r, r->result.msg_time), 2);
 	ASSERT_NEAR(units(r, r->req[0].first_token), 13);
 	ASSERT_NEAR(units(r, r->req[0].finish), 20);
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	/* TTFT 13, TPOT (20 - 13) / (2 - 1) = 7, end to end 20 */
 	ASSERT_NEAR(m.ttft.mean, 13);
 	ASSERT_NEAR(m.tpot.mean, 7);
@@ -293,8 +293,8 @@ static void serve_run_prices_step_plus_tokens_per_stage_and_t_comm_per_hop(void)
 
 static void serve_run_prices_attention_as_attn_time_per_token_per_1000_of_context(void)
 {
-	static const char *const settings[] = {"p",         "1",    "step_time", "1",
-	                                       "token_time", "0.25", "attn_time", "100", NULL};
+	static const char *const settings[] = {"p",    "1",         "step_time", "1", "token_time",
+	                                       "0.25", "attn_time", "100",       NULL};
 	struct config c = serve_config(settings);
 	struct serve_request req[] = {{0, 4, 3}};
 	struct serve_run *r = serve(&c, req, 1);
@@ -313,7 +313,7 @@ static void serve_run_prices_attention_as_attn_time_per_token_per_1000_of_contex
 		ASSERT_NEAR(units(r, op_on(r, 0, i)->start), want[i][0]);
 		ASSERT_NEAR(units(r, op_on(r, 0, i)->end), want[i][1]);
 	}
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	ASSERT_NEAR(m.ttft.mean, 3);
 	ASSERT_NEAR(m.tpot.mean, 1.8);
 	serve_metrics_release(&m);
@@ -568,7 +568,7 @@ static void serve_run_disaggregated_prefills_apart_sends_kv_then_decodes_on_p_st
 	ASSERT_NEAR(units(r, r->req[0].finish), 6.5);
 	ASSERT_NEAR(units(r, r->req[1].finish), 5);
 	ASSERT_NEAR(units(r, r->req[2].finish), 1);
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	CU_ASSERT_EQUAL(m.devices, 3);
 	ASSERT_NEAR(m.ttft.max, 1);
 	serve_metrics_release(&m);
@@ -595,7 +595,7 @@ static void serve_run_admits_a_request_only_when_its_prompt_and_output_fit_the_k
 	CU_ASSERT_TRUE(r->req[1].waited_for_kv);
 	CU_ASSERT_EQUAL(r->kv_capacity[0], 100);
 	CU_ASSERT_EQUAL(r->kv_peak[0], 60);
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	CU_ASSERT_EQUAL(m.kv_waits, 1);
 	/* R1 queued [0,20]: waits 0 and 20 */
 	ASSERT_NEAR(m.queue_wait.max, 20);
@@ -900,7 +900,7 @@ static void serve_metrics_latencies_are_nearest_rank_percentiles_of_the_requests
 	 * (26); R1..R8 end at their first token (4..18).
 	 * Nearest rank of 10: p50 the 5th smallest, p90 the 9th, p99 the 10th.
 	 */
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	CU_ASSERT_EQUAL(m.ttft.n, 10);
 	ASSERT_NEAR(m.ttft.p50, 10);
 	ASSERT_NEAR(m.ttft.p90, 18);
@@ -946,7 +946,7 @@ static void serve_metrics_percentiles_round_the_rank_up_to_a_request(void)
 
 		equal_requests(req, cases[i].n, 0, 1, 1);
 		r = serve(&c, req, cases[i].n);
-		serve_metrics_init(&m, r);
+		CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 		CU_ASSERT_EQUAL(m.ttft.n, cases[i].n);
 		ASSERT_NEAR(m.ttft.p50, cases[i].p50);
 		ASSERT_NEAR(m.ttft.p90, cases[i].p90);
@@ -967,7 +967,7 @@ static void serve_metrics_tpot_counts_only_requests_with_more_than_one_output_to
 
 	/* R0: first token 4, last 24, one more token: 20; R9: 22 to 28 over two: 3. Nearest rank
 	 * of 2: p50 the 1st (3), p90 the 2nd (20) */
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	CU_ASSERT_EQUAL(m.tpot.n, 2);
 	ASSERT_NEAR(m.tpot.mean, 11.5);
 	ASSERT_NEAR(m.tpot.p50, 3);
@@ -984,7 +984,7 @@ static void serve_metrics_throughput_is_tokens_from_the_first_arrival_to_the_las
 
 	/* first arrival 2, last token 28: 26 units for 2 + 8 + 3 = 13 output tokens, 30 prompt
 	 * tokens and 10 requests, per 1000 units; the stage is busy from the first launch at 2 */
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	ASSERT_NEAR(m.makespan, 26);
 	ASSERT_NEAR(m.span, 26);
 	ASSERT_NEAR(m.output_tokens_per_s, 13.0 / 26 * 1000);
@@ -1004,7 +1004,7 @@ static void serve_metrics_counts_prefill_only_decode_only_and_mixed_micro_batche
 	/* the chunked run's micro-batches (serve_run_chunked_fills_...): D's prefill; 1+3 three
 	 * times and 1+1 mixed; five of decodes only. Sequences 1+2x5+1x4 = 15, tokens
 	 * 1+4+4+4+2+2+1+1+1+1 = 21 over 10 */
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	CU_ASSERT_EQUAL(m.batches, 10);
 	CU_ASSERT_EQUAL(m.prefill_only, 1);
 	CU_ASSERT_EQUAL(m.mixed, 4);
@@ -1048,7 +1048,7 @@ static void serve_metrics_windows_end_with_the_run_and_count_what_starts_at_thei
 
 		/* n windows, none empty; window k launches Rk at its start and gets the token made
 		 * there (none in the first), the last also the one at the end */
-		serve_metrics_init(&m, r);
+		CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 		CU_ASSERT_EQUAL(m.nwindows, n);
 		for (size_t k = 0; k < m.nwindows; k++) {
 			const struct serve_window *w = &m.windows[k];
@@ -1081,7 +1081,7 @@ static void serve_metrics_window_queue_max_counts_only_requests_waiting_inside_i
 
 		/* R0 is admitted at 0, Rk at the start of window k: n - 1 - k wait all through it
 		 */
-		serve_metrics_init(&m, r);
+		CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 		CU_ASSERT_FATAL(m.nwindows >= n);
 		for (size_t k = 0; k < n; k++) {
 			if (m.windows[k].queue_max != n - 1 - k)
@@ -1131,7 +1131,7 @@ static void serve_metrics_default_windows_are_ten_tenths_of_the_span_rounded_up(
 	 */
 	equal_requests(req, 1, 0, 1, 1);
 	r = serve(&c, req, 1);
-	serve_metrics_init(&m, r);
+	CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 	ASSERT_NEAR(m.window, 0.100001);
 	assert_windows_tile(&m, 10, 0, 1.000003);
 	ASSERT_NEAR(m.windows[9].start, 0.900009);
@@ -1165,7 +1165,7 @@ static void serve_metrics_explicit_windows_tile_the_run_with_no_empty_window(voi
 		unit_set(&c, "window", cases[i].w);
 		equal_requests(req, 1, 0, 1, 1);
 		r = serve(&c, req, 1);
-		serve_metrics_init(&m, r);
+		CU_ASSERT_EQUAL_FATAL(serve_metrics_init(&m, r, NULL), 0);
 		assert_windows_tile(&m, cases[i].n, 0, 1.000003);
 		ASSERT_NEAR(m.windows[cases[i].n - 1].start, cases[i].last_start);
 		serve_metrics_release(&m);

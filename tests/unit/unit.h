@@ -27,6 +27,7 @@ struct unit_suite {
 
 extern const struct unit_suite suite_util;
 extern const struct unit_suite suite_text;
+extern const struct unit_suite suite_evq;
 extern const struct unit_suite suite_config;
 extern const struct unit_suite suite_preset;
 extern const struct unit_suite suite_sched;
