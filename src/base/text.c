@@ -13,6 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+int text_read_error(struct pp_error *err, const char *path, int errnum)
+{
+	if (errnum == ENOMEM)
+		return pp_fail(err, PP_ERR_NOMEM, "out of memory reading '%s'", path);
+	return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errnum));
+}
+
 int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_error *err)
 {
 	FILE *f = fopen(path, "rb");
@@ -21,7 +28,7 @@ int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_er
 	if (f == NULL) {
 		if (err != NULL)
 			err->line = err->column = 0;
-		return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+		return text_read_error(err, path, errno);
 	}
 	rc = read(f, path, ctx, err);
 	fclose(f);
@@ -68,7 +75,7 @@ int text_lines_next(struct text_lines *r, struct pp_error *err)
 	if (ch == EOF && ferror(r->f)) {
 		if (err != NULL) {
 			err->line = err->column = 0;
-			pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", r->path, strerror(saved));
+			text_read_error(err, r->path, saved);
 		}
 		return -1;
 	}

@@ -17,6 +17,12 @@
 typedef int text_read_fn(FILE *f, const char *path, void *ctx, struct pp_error *err);
 
 /*
+ * The error for a read of path that failed with errno errnum: PP_ERR_NOMEM "out of memory
+ * reading 'PATH'" for ENOMEM, else PP_ERR_IO "cannot read 'PATH': REASON". Returns -1.
+ */
+int text_read_error(struct pp_error *err, const char *path, int errnum);
+
+/*
  * Opens path, reads it with read and closes it. Returns read's status, or -1 with PP_ERR_IO
  * "cannot read 'PATH': REASON" (err's line and column 0) when the file does not open.
  */

@@ -196,10 +196,11 @@ int cmd_compare(int argc, char **argv)
 	int nfiles;
 	struct report_row *rows = NULL;
 
-	if (status < 0 && cli.schedules != NULL)
-		status = schedule_list(cli.schedules, buf, sizeof(buf), names, 64, &nsched) == 0
-		                 ? -1
-		                 : PP_EXIT_USAGE;
+	if (status < 0 && cli.schedules != NULL) {
+		/* schedule_list printed the error and gives its exit status */
+		status = schedule_list(cli.schedules, buf, sizeof(buf), names, 64, &nsched);
+		status = status == 0 ? -1 : status;
+	}
 	for (int i = 0; status < 0 && nsched > 0 && i < cli.nset; i++)
 		if (strcmp(cli.set[i].opt->key, "schedule_file") == 0)
 			status = cmd_usage(
