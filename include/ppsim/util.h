@@ -79,6 +79,8 @@ void *pp_mallocarray_large(size_t count, size_t size);
 char *pp_strdup(const char *s);
 /* Sets err to PP_ERR_NOMEM naming the bytes asked for (count * size) and returns -1. */
 int pp_nomem(struct pp_error *err, size_t count, size_t size);
+/* pp_calloc that reports its failure: NULL with pp_nomem's error in err. */
+void *pp_zalloc(size_t count, size_t size, struct pp_error *err);
 
 /*
  * Growable arrays, the one mechanism for every list that grows by appending: *base holds *cap

@@ -88,6 +88,15 @@ int pp_nomem(struct pp_error *err, size_t count, size_t size)
 	return pp_fail(err, PP_ERR_NOMEM, "out of memory allocating %zu bytes", count * size);
 }
 
+void *pp_zalloc(size_t count, size_t size, struct pp_error *err)
+{
+	void *p = pp_calloc(count, size);
+
+	if (p == NULL)
+		pp_nomem(err, count, size);
+	return p;
+}
+
 int pp_grow(void **base, size_t *cap, size_t need, size_t elem, struct pp_error *err)
 {
 	size_t n = *cap;

@@ -320,9 +320,8 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 		pp_nomem(err, 7 * (size_t)l->S, sizeof(int64_t));
 		return NULL;
 	}
-	k = cost->model = pp_calloc(1, sizeof(*k));
+	k = cost->model = pp_zalloc(1, sizeof(*k), err);
 	if (k == NULL) {
-		pp_nomem(err, 1, sizeof(*k));
 		cost_free(cost);
 		return NULL;
 	}

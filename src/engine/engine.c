@@ -274,11 +274,9 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 		        (double)PP_TIME_TOTAL_MAX / (double)c->tick);
 		return NULL;
 	}
-	e = pp_calloc(1, sizeof(*e));
-	if (e == NULL) {
-		pp_nomem(err, 1, sizeof(*e));
+	e = pp_zalloc(1, sizeof(*e), err);
+	if (e == NULL)
 		return NULL;
-	}
 	e->s = s;
 	e->c = c;
 	evq_init(&e->events);

@@ -929,11 +929,9 @@ struct serve_run *serve_run(const struct config *c, const struct serve_workload 
 		pp_fail(err, PP_ERR_USAGE, "no requests to serve");
 		return NULL;
 	}
-	r = pp_calloc(1, sizeof(*r));
-	if (r == NULL) {
-		pp_nomem(err, 1, sizeof(*r));
+	r = pp_zalloc(1, sizeof(*r), err);
+	if (r == NULL)
 		return NULL;
-	}
 	memset(&st, 0, sizeof(st));
 	evq_init(&st.events);
 	r->config = *c;

@@ -125,11 +125,9 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 
 	if (config_settle(c, &settled, err) != 0 || config_validate(&settled, err) != 0)
 		return NULL;
-	s = pp_calloc(1, sizeof(*s));
-	if (s == NULL) {
-		pp_nomem(err, 1, sizeof(*s));
+	s = pp_zalloc(1, sizeof(*s), err);
+	if (s == NULL)
 		return NULL;
-	}
 	s->config = settled;
 	if (build(s, flags, err) != 0) {
 		sim_free(s);
