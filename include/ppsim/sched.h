@@ -147,17 +147,22 @@ struct sched_desc {
 	/*
 	 * The closed-form bubble ratio for uniform per-stage costs t_f, t_b, t_w (fused backward
 	 * costs t_b + t_w; an overlapped F&B pair overlap x (F + B)) and zero communication, or NAN
-	 * where no closed form applies.
+	 * where no closed form applies; with the formula as text for reports. Both NULL when none.
 	 */
-	double (*theory)(const struct sched_params *sp, double t_f, double t_b, double t_w,
-	                 double overlap);
-	const char *theory_text; /* the closed form as text for reports, NULL when none */
+	struct sched_theory {
+		double (*fn)(const struct sched_params *sp, double t_f, double t_b, double t_w,
+		             double overlap);
+		const char *text;
+	} theory;
 	/*
 	 * The documented bound on device d's peak activations, in micro-batch equivalents, when
-	 * W keeps all of a chunk's activations until it runs (the worst case of any W share).
+	 * W keeps all of a chunk's activations until it runs (the worst case of any W share); with
+	 * the bound as text for messages and docs.
 	 */
-	double (*peak_bound)(const struct sched_params *sp, int d);
-	const char *peak_text; /* the bound as text for messages and docs */
+	struct sched_peak {
+		double (*fn)(const struct sched_params *sp, int d);
+		const char *text;
+	} peak;
 };
 
 /* The table of generators, in the order `ppsim list` shows them; *count receives its length. */

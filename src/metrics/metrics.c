@@ -71,11 +71,11 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 	m->bubble_rate_span = max_span > 0 ? (max_span - max_busy) / max_span : 0;
 	m->bubble_ratio_theory = NAN;
 	sp = sched_params_of(s);
-	if (s->desc != NULL && s->desc->theory != NULL && cost_uniform(c) && cost_comm_free(c))
+	if (s->desc != NULL && s->desc->theory.fn != NULL && cost_uniform(c) && cost_comm_free(c))
 		m->bubble_ratio_theory =
-		        s->desc->theory(&sp, pp_time_to_units(c->t_f[0], c->tick),
-		                        pp_time_to_units(c->t_b[0], c->tick),
-		                        pp_time_to_units(c->t_w[0], c->tick), c->overlap_factor);
+		        s->desc->theory.fn(&sp, pp_time_to_units(c->t_f[0], c->tick),
+		                           pp_time_to_units(c->t_b[0], c->tick),
+		                           pp_time_to_units(c->t_w[0], c->tick), c->overlap_factor);
 	if (c->model != NULL && m->step_time > 0) {
 		const struct cost_model *k = c->model;
 

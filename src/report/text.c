@@ -109,7 +109,7 @@ static void write_summary(FILE *out, const struct sim *s)
 		fprintf(out, "  (no closed form applies)\n");
 	else
 		fprintf(out, "  (theory %.6f = %s)\n", m->bubble_ratio_theory,
-		        s->sched->desc->theory_text);
+		        s->sched->desc->theory.text);
 	fprintf(out, "%-18s %.6f\n", "bubble_overhead", m->bubble_overhead);
 	fprintf(out, "%-18s %.6f\n", "bubble_rate_span", m->bubble_rate_span);
 	fprintf(out, "%-18s %.6f\n", "utilization", m->utilization);

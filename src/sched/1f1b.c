@@ -33,6 +33,5 @@ const struct sched_desc sched_1f1b = {
         SCHED_ONE_CHUNK,
         .generate = generate,
         SCHED_FLUSH_THEORY,
-        .peak_bound = peak,
-        .peak_text = "min(p-d, m)",
+        .peak = {peak, "min(p-d, m)"},
 };

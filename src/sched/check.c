@@ -384,20 +384,20 @@ int sched_validate(const struct sched *s, struct pp_error *err)
 
 	if (sched_check(s, err) != 0 || sched_check_order(s, err) != 0)
 		return -1;
-	if (s->desc == NULL || s->desc->peak_bound == NULL)
+	if (s->desc == NULL || s->desc->peak.fn == NULL)
 		return 0;
 	peak = pp_mallocarray((size_t)s->p, sizeof(*peak));
 	if (peak == NULL)
 		return pp_nomem(err, (size_t)s->p, sizeof(*peak));
 	sched_peak_units(s, peak);
 	for (int d = 0; d < s->p && rc == 0; d++) {
-		double bound = s->desc->peak_bound(&sp, d);
+		double bound = s->desc->peak.fn(&sp, d);
 
 		if (peak[d] > bound + 1e-9)
 			rc = pp_fail(err, PP_ERR_CONFIG,
 			             "device %d: peak activations %g exceed the bound %g (%s) of "
 			             "schedule '%s'",
-			             d, peak[d], bound, s->desc->peak_text, s->desc->name);
+			             d, peak[d], bound, s->desc->peak.text, s->desc->name);
 	}
 	free(peak);
 	return rc;

@@ -175,8 +175,6 @@ const struct sched_desc sched_dualpipev = {
         .check = check,
         .generate = generate,
         .ops_on = ops_on,
-        .theory = theory,
-        .theory_text = "(p-1)(t_fb+t_b-2t_w) on the last device",
-        .peak_bound = peak,
-        .peak_text = "p + 1/2",
+        .theory = {theory, "(p-1)(t_fb+t_b-2t_w) on the last device"},
+        .peak = {peak, "p + 1/2"},
 };

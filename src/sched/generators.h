@@ -17,7 +17,7 @@
 /* Closed form of the flush schedules (GPipe, 1F1B): (p-1)/(m+p-1), and its row fields. */
 double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
                           double overlap);
-#define SCHED_FLUSH_THEORY .theory = sched_flush_theory, .theory_text = "(p-1)/(m+p-1)"
+#define SCHED_FLUSH_THEORY .theory = {sched_flush_theory, "(p-1)/(m+p-1)"}
 
 /*
  * Runs of ops on one device, each op taking the next micro-batch of its kind and chunk, for

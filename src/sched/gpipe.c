@@ -40,6 +40,5 @@ const struct sched_desc sched_gpipe = {
         SCHED_ONE_CHUNK,
         .generate = generate,
         SCHED_FLUSH_THEORY,
-        .peak_bound = peak,
-        .peak_text = "m",
+        .peak = {peak, "m"},
 };

@@ -263,10 +263,8 @@ const struct sched_desc sched_interleaved = {
         .groups = true,
         .check = check,
         .generate = generate,
-        .theory = theory,
-        .theory_text = "(p-1)/(m*v+p-1)",
-        .peak_bound = peak,
-        .peak_text = "min(2(p-d-1) + (v-1)g + 1, m*v) / v",
+        .theory = {theory, "(p-1)/(m*v+p-1)"},
+        .peak = {peak, "min(2(p-d-1) + (v-1)g + 1, m*v) / v"},
 };
 
 const struct sched_desc sched_interleaved_zb = {
@@ -277,6 +275,5 @@ const struct sched_desc sched_interleaved_zb = {
         .min_v = 2,
         .check = zb_check,
         .generate = zb_generate,
-        .peak_bound = zb_peak,
-        .peak_text = "min((v-1)g + p, m*v) / v",
+        .peak = {zb_peak, "min((v-1)g + p, m*v) / v"},
 };

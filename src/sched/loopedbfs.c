@@ -47,8 +47,6 @@ const struct sched_desc sched_loopedbfs = {
         .summary = "looped breadth-first (PyTorch): each chunk's forwards, then backwards",
         .min_v = 1,
         .generate = generate,
-        .theory = theory,
-        .theory_text = "1 - mv/(v*max(m,p) + min(m,p) - 1)",
-        .peak_bound = peak,
-        .peak_text = "m",
+        .theory = {theory, "1 - mv/(v*max(m,p) + min(m,p) - 1)"},
+        .peak = {peak, "m"},
 };

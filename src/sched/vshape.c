@@ -479,8 +479,7 @@ const struct sched_desc sched_vhalf = {
         .summary = "V-Half (Qi et al. 2024, controllable memory): half of 1F1B's activations",
         SCHED_V_SHAPE,
         .generate = vhalf_generate,
-        .peak_bound = vhalf_peak,
-        .peak_text = "min(floor(p/2) + 1, m)",
+        .peak = {vhalf_peak, "min(floor(p/2) + 1, m)"},
 };
 
 const struct sched_desc sched_vmin = {
@@ -488,6 +487,5 @@ const struct sched_desc sched_vmin = {
         .summary = "V-Min (Qi et al. 2024, controllable memory): a third of 1F1B's activations",
         SCHED_V_SHAPE,
         .generate = vmin_generate,
-        .peak_bound = vmin_peak,
-        .peak_text = "min(floor((p+1)/3) + 1, m)",
+        .peak = {vmin_peak, "min(floor((p+1)/3) + 1, m)"},
 };

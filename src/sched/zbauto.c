@@ -335,7 +335,7 @@ const struct sched_desc sched_zb_auto = {
         .summary = "zero-bubble automatic scheduler (Qi et al. 2024): greedy from the costs, "
                    "--mem-limit",
         ZB_AUTO,
-        .peak_text = "mem-limit",
+        .peak = {NULL, "mem-limit"},
 };
 
 /* ZB-1p and ZB-2p, the paper's names for the pass under a fixed limit of p and 2p. */
@@ -344,7 +344,7 @@ const struct sched_desc sched_zb1p = {
         .summary = "zb-auto with an activation limit of p micro-batches (ZB-1p)",
         ZB_AUTO,
         .limit_per_p = 1,
-        .peak_text = "p",
+        .peak = {NULL, "p"},
 };
 
 const struct sched_desc sched_zb2p = {
@@ -352,5 +352,5 @@ const struct sched_desc sched_zb2p = {
         .summary = "zb-auto with an activation limit of 2p micro-batches (ZB-2p)",
         ZB_AUTO,
         .limit_per_p = 2,
-        .peak_text = "2p",
+        .peak = {NULL, "2p"},
 };

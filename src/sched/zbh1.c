@@ -56,8 +56,6 @@ const struct sched_desc sched_zbh1 = {
         .split = true,
         SCHED_ONE_CHUNK,
         .generate = generate,
-        .theory = theory,
-        .theory_text = "(p-1)(t_f+t_b-t_w) / makespan",
-        .peak_bound = peak,
-        .peak_text = "p",
+        .theory = {theory, "(p-1)(t_f+t_b-t_w) / makespan"},
+        .peak = {peak, "p"},
 };

@@ -65,8 +65,6 @@ const struct sched_desc sched_zbh2 = {
         SCHED_ONE_CHUNK,
         .check = check,
         .generate = generate,
-        .theory = theory,
-        .theory_text = "(p-1)max(t_f, t_f+t_b-2t_w) / makespan",
-        .peak_bound = peak,
-        .peak_text = "2p-1",
+        .theory = {theory, "(p-1)max(t_f, t_f+t_b-2t_w) / makespan"},
+        .peak = {peak, "2p-1"},
 };

@@ -66,8 +66,6 @@ const struct sched_desc sched_zbv = {
         .summary = "ZB-V in PyTorch's fixed order: V placement, B/W split",
         SCHED_V_SHAPE,
         .generate = generate,
-        .theory = theory,
-        .theory_text = "(p-1)t_f / makespan",
-        .peak_bound = peak,
-        .peak_text = "min(p, m)",
+        .theory = {theory, "(p-1)t_f / makespan"},
+        .peak = {peak, "min(p, m)"},
 };

@@ -576,5 +576,5 @@ const struct sched_desc sched_zbv_auto = {
         .summary = "ZB-V by the authors' greedy (Qi et al. 2024): from the costs, --mem-limit",
         SCHED_V_SHAPE,
         .generate_priced = generate,
-        .peak_text = "mem-limit",
+        .peak = {NULL, "mem-limit"},
 };

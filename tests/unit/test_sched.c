@@ -73,7 +73,7 @@ static void sched_table_rows_are_whole_and_found_by_their_names(void)
 
 		CU_ASSERT_PTR_NOT_NULL(d->name);
 		CU_ASSERT_PTR_NOT_NULL(d->summary);
-		CU_ASSERT_PTR_NOT_NULL(d->peak_text);
+		CU_ASSERT_PTR_NOT_NULL(d->peak.text);
 		CU_ASSERT(d->min_v >= 1 && (d->max_v == 0 || d->max_v >= d->min_v));
 		/* V placement pairs two chunks, and only split backwards run on it */
 		if (d->placement == PLACE_V)
@@ -81,9 +81,9 @@ static void sched_table_rows_are_whole_and_found_by_their_names(void)
 		/* a generator orders ops either alone or from the costs, never both */
 		CU_ASSERT_EQUAL(d->generate == NULL, priced);
 		/* a priced generator's limit is on its real activations, not a W-keeps-all bound */
-		CU_ASSERT_EQUAL(d->peak_bound == NULL, priced);
+		CU_ASSERT_EQUAL(d->peak.fn == NULL, priced);
 		CU_ASSERT(d->limit_per_p == 0 || priced);
-		CU_ASSERT(d->theory_text == NULL || d->theory != NULL);
+		CU_ASSERT(d->theory.text == NULL || d->theory.fn != NULL);
 		CU_ASSERT_PTR_EQUAL(sched_find(d->name), d);
 		if (d->torch != NULL)
 			CU_ASSERT_PTR_EQUAL(sched_find(d->torch), d);
@@ -132,13 +132,15 @@ static void sched_theory_of_gpipe_and_1f1b_is_p_minus_1_over_m_plus_p_minus_1(vo
 	for (size_t i = 0; i < 2; i++) {
 		const struct sched_desc *d = sched_find(names[i]);
 
-		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 16, 0}, 1, 1, 1, 1), 3.0 / 19);
-		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 4, 0}, 1, 1, 1, 1), 3.0 / 7);
-		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 8, 0}, 1, 2, 0.5, 1), 3.0 / 11);
-		ASSERT_NEAR(d->theory(&(struct sched_params){4, 1, 1, 0}, 1, 1, 1, 1), 0.75);
-		ASSERT_NEAR(d->theory(&(struct sched_params){8, 1, 1, 0}, 1, 1, 1, 1), 0.875);
-		ASSERT_NEAR(d->theory(&(struct sched_params){1, 1, 5, 0}, 1, 1, 1, 1), 0);
-		CU_ASSERT_STRING_EQUAL(d->theory_text, "(p-1)/(m+p-1)");
+		ASSERT_NEAR(d->theory.fn(&(struct sched_params){4, 1, 16, 0}, 1, 1, 1, 1),
+		            3.0 / 19);
+		ASSERT_NEAR(d->theory.fn(&(struct sched_params){4, 1, 4, 0}, 1, 1, 1, 1), 3.0 / 7);
+		ASSERT_NEAR(d->theory.fn(&(struct sched_params){4, 1, 8, 0}, 1, 2, 0.5, 1),
+		            3.0 / 11);
+		ASSERT_NEAR(d->theory.fn(&(struct sched_params){4, 1, 1, 0}, 1, 1, 1, 1), 0.75);
+		ASSERT_NEAR(d->theory.fn(&(struct sched_params){8, 1, 1, 0}, 1, 1, 1, 1), 0.875);
+		ASSERT_NEAR(d->theory.fn(&(struct sched_params){1, 1, 5, 0}, 1, 1, 1, 1), 0);
+		CU_ASSERT_STRING_EQUAL(d->theory.text, "(p-1)/(m+p-1)");
 	}
 }
 
@@ -740,12 +742,12 @@ static void sched_interleaved_theory_is_p_minus_1_over_mv_plus_p_minus_1(void)
 {
 	const struct sched_desc *d = sched_find("interleaved");
 
-	ASSERT_NEAR(d->theory(&(struct sched_params){4, 2, 8, 0}, 1, 1, 1, 1), 3.0 / 19);
-	ASSERT_NEAR(d->theory(&(struct sched_params){4, 2, 16, 0}, 1, 1, 1, 1), 3.0 / 35);
-	ASSERT_NEAR(d->theory(&(struct sched_params){4, 4, 16, 0}, 2, 3, 1, 1), 3.0 / 67);
+	ASSERT_NEAR(d->theory.fn(&(struct sched_params){4, 2, 8, 0}, 1, 1, 1, 1), 3.0 / 19);
+	ASSERT_NEAR(d->theory.fn(&(struct sched_params){4, 2, 16, 0}, 1, 1, 1, 1), 3.0 / 35);
+	ASSERT_NEAR(d->theory.fn(&(struct sched_params){4, 4, 16, 0}, 2, 3, 1, 1), 3.0 / 67);
 	/* groups smaller than p (m < p) stall: no closed form */
-	CU_ASSERT_TRUE(isnan(d->theory(&(struct sched_params){4, 2, 3, 0}, 1, 1, 1, 1)));
-	CU_ASSERT_STRING_EQUAL(d->theory_text, "(p-1)/(m*v+p-1)");
+	CU_ASSERT_TRUE(isnan(d->theory.fn(&(struct sched_params){4, 2, 3, 0}, 1, 1, 1, 1)));
+	CU_ASSERT_STRING_EQUAL(d->theory.text, "(p-1)/(m*v+p-1)");
 }
 
 static void sched_interleaved_peak_bound_of_p4_v2_m8_is_5_5_on_device_0(void)
@@ -758,7 +760,7 @@ static void sched_interleaved_peak_bound_of_p4_v2_m8_is_5_5_on_device_0(void)
 	/* p(1 + (p-1)/(pv)) = 5.5 on device 0, one warm-up pair of chunks less per device */
 	sched_peak_units(s, peak);
 	for (int d = 0; d < 4; d++) {
-		ASSERT_NEAR(desc->peak_bound(&sp, d), 5.5 - d);
+		ASSERT_NEAR(desc->peak.fn(&sp, d), 5.5 - d);
 		ASSERT_NEAR(peak[d], 5.5 - d);
 	}
 	sched_free(s);
@@ -823,13 +825,13 @@ static void sched_zbh1_and_zbh2_peak_bounds_are_p_and_2p_minus_1(void)
 	sched_peak_units(h1, peak1);
 	sched_peak_units(h2, peak2);
 	for (int d = 0; d < 4; d++) {
-		ASSERT_NEAR(h1->desc->peak_bound(&sp, d), 4);
-		ASSERT_NEAR(h2->desc->peak_bound(&sp, d), 7);
+		ASSERT_NEAR(h1->desc->peak.fn(&sp, d), 4);
+		ASSERT_NEAR(h2->desc->peak.fn(&sp, d), 7);
 		ASSERT_NEAR(peak1[d], 4);
 		ASSERT_NEAR(peak2[d], 7);
 	}
-	CU_ASSERT_STRING_EQUAL(h1->desc->peak_text, "p");
-	CU_ASSERT_STRING_EQUAL(h2->desc->peak_text, "2p-1");
+	CU_ASSERT_STRING_EQUAL(h1->desc->peak.text, "p");
+	CU_ASSERT_STRING_EQUAL(h2->desc->peak.text, "2p-1");
 	sched_free(h1);
 	sched_free(h2);
 }
@@ -1266,7 +1268,7 @@ static void sched_zbv_holds_at_most_min_of_p_and_m_micro_batches_and_p_from_m_2p
 
 			sched_peak_units(s, peak);
 			for (int d = 0; d < p; d++) {
-				ASSERT_NEAR(s->desc->peak_bound(&sp, d), m < p ? m : p);
+				ASSERT_NEAR(s->desc->peak.fn(&sp, d), m < p ? m : p);
 				CU_ASSERT(peak[d] <= (m < p ? m : p) + 1e-9);
 				if (m >= 2 * p - 1)
 					ASSERT_NEAR(peak[d], p);
