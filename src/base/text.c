@@ -21,6 +21,10 @@ int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_er
 	if (f == NULL) {
 		if (err != NULL)
 			err->line = err->column = 0;
+		/* fopen allocates the FILE: failing that is out of memory, not an unreadable file
+		 */
+		if (errno == ENOMEM)
+			return pp_fail(err, PP_ERR_NOMEM, "out of memory opening '%s'", path);
 		return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
 	}
 	rc = read(f, path, ctx, err);

@@ -18,7 +18,8 @@ typedef int text_read_fn(FILE *f, const char *path, void *ctx, struct pp_error *
 
 /*
  * Opens path, reads it with read and closes it. Returns read's status, or -1 with PP_ERR_IO
- * "cannot read 'PATH': REASON" (err's line and column 0) when the file does not open.
+ * "cannot read 'PATH': REASON" (err's line and column 0) when the file does not open, or
+ * PP_ERR_NOMEM when that is for want of memory (ENOMEM).
  */
 int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_error *err);
 

@@ -503,6 +503,8 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 	}
 	if (sched_check_where(s, &bad, &device, err) == 0)
 		return 0;
+	if (err->kind == PP_ERR_NOMEM) /* not about a row */
+		return -1;
 	snprintf(msg, sizeof(msg), "%s", err->msg);
 	if (bad != SIZE_MAX)
 		return fail_row(r, err, row_of_op(r, bad), msg);
@@ -542,6 +544,8 @@ static int check_order(const struct reader *r, const struct schedfile *out, stru
 
 	if (sched_check_order_where(out->sched, &where, &stuck, err) == 0)
 		return 0;
+	if (err->kind == PP_ERR_NOMEM)
+		return -1;
 	snprintf(msg, sizeof(msg), "%s", err->msg);
 	w = row_of_op(r, stuck);
 	fail_at(r, err, w->line, w->column, msg);
