@@ -69,6 +69,202 @@ size_t json_skip_string(const char *text, size_t i)
 	return text[i] == '"' ? i + 1 : i;
 }
 
+/*
+ * The checker walks the text as cJSON's parser does, step for step, so that the two agree on
+ * every input: n counts the NUL after the text, as the length cJSON is given does, and at never
+ * passes it.
+ */
+struct scan {
+	const char *t; /* the text */
+	size_t n;      /* its length plus the NUL */
+	size_t at;     /* the next byte */
+	int depth;     /* arrays and objects open */
+};
+
+static bool scan_value(struct scan *s);
+
+/* cJSON skips every byte up to a space (the NUL included) but stays on the last byte. */
+static void scan_blanks(struct scan *s)
+{
+	if (s->at >= s->n)
+		return;
+	while (s->at < s->n && (unsigned char)s->t[s->at] <= ' ')
+		s->at++;
+	if (s->at == s->n)
+		s->at--;
+}
+
+/* The value of 4 hex digits at p; 0 when one is not a hex digit (cJSON takes that too). */
+static unsigned hex4(const char *p)
+{
+	unsigned h = 0;
+
+	for (int i = 0; i < 4; i++) {
+		const char *digits = "0123456789abcdef", *d;
+		char ch = p[i] >= 'A' && p[i] <= 'F' ? (char)(p[i] - 'A' + 'a') : p[i];
+
+		if (ch == '\0' || (d = strchr(digits, ch)) == NULL)
+			return 0;
+		h = h * 16 + (unsigned)(d - digits);
+	}
+	return h;
+}
+
+/* Length of the \u escape at p with room bytes before the closing quote (6 or 12 for a
+ * surrogate pair), or 0 when cJSON refuses it. */
+static size_t utf16_escape(const char *p, size_t room)
+{
+	unsigned first, second;
+
+	if (room < 6)
+		return 0;
+	first = hex4(p + 2);
+	if (first >= 0xDC00 && first <= 0xDFFF)
+		return 0;
+	if (first < 0xD800 || first > 0xDBFF)
+		return 6;
+	if (room < 12 || p[6] != '\\' || p[7] != 'u')
+		return 0;
+	second = hex4(p + 8);
+	return second >= 0xDC00 && second <= 0xDFFF ? 12 : 0;
+}
+
+/* A string at s->at == '"': its end is the first quote no backslash escapes, then its escapes
+ * are read from the start again, which may step over that quote as cJSON does. */
+static bool scan_string(struct scan *s)
+{
+	size_t end = s->at + 1;
+
+	while (end < s->n && s->t[end] != '"') {
+		if (s->t[end] == '\\' && end + 1 >= s->n)
+			return false;
+		end += s->t[end] == '\\' ? 2 : 1;
+	}
+	if (end >= s->n || s->t[end] != '"')
+		return false;
+	for (size_t i = s->at + 1; i < end;) {
+		size_t step = 1;
+
+		if (s->t[i] == '\\' && s->t[i + 1] == 'u')
+			step = utf16_escape(s->t + i, end - i);
+		else if (s->t[i] == '\\')
+			step = strchr("bfnrt\"\\/", s->t[i + 1]) != NULL && s->t[i + 1] != '\0' ? 2
+			                                                                        : 0;
+		if (step == 0)
+			return false;
+		i += step;
+	}
+	s->at = end + 1;
+	return true;
+}
+
+/*
+ * A number. cJSON hands strtod the digits, signs, 'e's and points that follow; of those strtod
+ * takes a sign, digits with at most one point (one digit at least), then an exponent when a
+ * digit follows its 'e' and sign. Nothing outside that run matches, so no hex, inf or nan.
+ */
+static bool scan_number(struct scan *s)
+{
+	const char *p = s->t + s->at;
+	size_t i = p[0] == '-', digits = 0;
+
+	for (; p[i] >= '0' && p[i] <= '9'; i++)
+		digits++;
+	if (p[i] == '.')
+		for (i++; p[i] >= '0' && p[i] <= '9'; i++)
+			digits++;
+	if (digits == 0)
+		return false;
+	if (p[i] == 'e' || p[i] == 'E') {
+		size_t j = i + 1 + (p[i + 1] == '+' || p[i + 1] == '-');
+
+		if (p[j] >= '0' && p[j] <= '9') {
+			while (p[j] >= '0' && p[j] <= '9')
+				j++;
+			i = j;
+		}
+	}
+	s->at += i;
+	return true;
+}
+
+/* An array or an object, at s->at == '[' or '{'. */
+static bool scan_container(struct scan *s)
+{
+	bool object = s->t[s->at] == '{';
+	char close = object ? '}' : ']';
+
+	if (s->depth >= CJSON_NESTING_LIMIT)
+		return false;
+	s->depth++;
+	s->at++;
+	scan_blanks(s);
+	if (s->at < s->n && s->t[s->at] == close) {
+		s->depth--;
+		s->at++;
+		return true;
+	}
+	if (s->at >= s->n)
+		return false;
+	s->at--;
+	do {
+		s->at++;
+		scan_blanks(s);
+		if (object) {
+			if (s->t[s->at] != '"' || !scan_string(s))
+				return false;
+			scan_blanks(s);
+			if (s->at >= s->n || s->t[s->at] != ':')
+				return false;
+			s->at++;
+			scan_blanks(s);
+		}
+		if (!scan_value(s))
+			return false;
+		scan_blanks(s);
+	} while (s->at < s->n && s->t[s->at] == ',');
+	if (s->at >= s->n || s->t[s->at] != close)
+		return false;
+	s->depth--;
+	s->at++;
+	return true;
+}
+
+static bool scan_value(struct scan *s)
+{
+	static const char *const words[] = {"null", "false", "true"};
+	size_t left = s->n - s->at;
+	char ch;
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (left >= strlen(words[i]) &&
+		    strncmp(s->t + s->at, words[i], strlen(words[i])) == 0) {
+			s->at += strlen(words[i]);
+			return true;
+		}
+	if (left == 0)
+		return false;
+	ch = s->t[s->at];
+	if (ch == '"')
+		return scan_string(s);
+	if (ch == '-' || (ch >= '0' && ch <= '9'))
+		return scan_number(s);
+	return (ch == '[' || ch == '{') && scan_container(s);
+}
+
+bool json_well_formed(const char *text, size_t len)
+{
+	struct scan s = {text, len + 1, 0, 0};
+
+	if (s.n > 4 && strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+		s.at = 3;
+	scan_blanks(&s);
+	if (!scan_value(&s))
+		return false;
+	scan_blanks(&s);
+	return s.at < s.n && text[s.at] == '\0';
+}
+
 const char *json_type_name(const cJSON *v)
 {
 	return cJSON_IsString(v)   ? "a string"

@@ -2,6 +2,7 @@
 #ifndef PPSIM_JSON_TEXT_H
 #define PPSIM_JSON_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -27,6 +28,16 @@ const char *json_syntax_reason(const char *text, size_t len, size_t off, const c
  * NUL ending text when it has none. A backslash escapes the character after it.
  */
 size_t json_skip_string(const char *text, size_t i);
+
+/*
+ * Whether cJSON_ParseWithLengthOpts(text, len + 1, &end, true) (text NUL-terminated at len)
+ * succeeds given the memory it needs: its grammar, leniencies included (any byte up to a blank
+ * is a blank, a number is whatever strtod takes of its characters, a raw control character may
+ * stand in a string, a leading UTF-8 byte order mark), with its nesting limit. cJSON returns NULL
+ * alike for bad text and for a failed allocation; a reader that gets NULL for well-formed text
+ * knows it ran out of memory.
+ */
+bool json_well_formed(const char *text, size_t len);
 
 /* What a value is, for messages: "a string", "a number", "a boolean", "an array", ... */
 const char *json_type_name(const cJSON *v);

@@ -24,7 +24,8 @@ int text_read_error(struct pp_error *err, const char *path, int errnum);
 
 /*
  * Opens path, reads it with read and closes it. Returns read's status, or -1 with PP_ERR_IO
- * "cannot read 'PATH': REASON" (err's line and column 0) when the file does not open.
+ * "cannot read 'PATH': REASON" (err's line and column 0) when the file does not open, or
+ * PP_ERR_NOMEM when that is for want of memory (ENOMEM).
  */
 int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_error *err);
 

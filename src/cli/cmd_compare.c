@@ -19,7 +19,7 @@
  * Reads the --schedules list into names[] (the schedules' own names) as a sweep reads its
  * --schedules: sweep_set_axis splits it, expands "all" and refuses an empty item, so both
  * commands take the same lists. Names are checked first, for compare's message naming the
- * unknown one in the list.
+ * unknown one in the list. Returns 0, or the exit status after reporting the error.
  */
 static int schedule_list(const char *list, char *buf, size_t n, const char **names, int max,
                          int *count)
@@ -247,8 +247,10 @@ int cmd_compare(int argc, char **argv)
 	if (status < 0 && cli.svg_file != NULL) {
 		struct svg_rows r = {rows, nrows};
 
-		if (cli_write_file(cli.svg_file, write_svg, &r) != PP_EXIT_OK)
-			status = PP_EXIT_IO;
+		int rc = cli_write_file(cli.svg_file, write_svg, &r);
+
+		if (rc != PP_EXIT_OK)
+			status = rc;
 	}
 	if (status < 0 && cli.format->compare(stdout, rows, nrows) != 0) {
 		status = cmd_report_failed();

@@ -34,10 +34,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
 		fputc('\n', stdout);
-		if (report_timeline_colored(stdout, s, cli.timeline_width, cli.color) != 0) {
-			pp_fail(&err, PP_ERR_IO, "out of memory building the report");
-			status = cmd_fail(&err);
-		}
+		if (report_timeline_colored(stdout, s, cli.timeline_width, cli.color) != 0)
+			status = cmd_report_failed();
 	}
 	sim_free(s);
 	cli_release(&cli);

@@ -62,10 +62,8 @@ int cmd_serve(int argc, char **argv)
 	}
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
 		fputc('\n', stdout);
-		if (report_timeline_colored(stdout, &r->sim, cli.timeline_width, cli.color) != 0) {
-			pp_fail(&err, PP_ERR_IO, "out of memory building the report");
-			status = cmd_fail(&err);
-		}
+		if (report_timeline_colored(stdout, &r->sim, cli.timeline_width, cli.color) != 0)
+			status = cmd_report_failed();
 	}
 	serve_metrics_release(&m);
 	serve_free(r);

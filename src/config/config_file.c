@@ -1,7 +1,8 @@
 /*
  * JSON config files. cJSON parses the text; since its tree records no positions, a small
  * scanner walks the same text and records where each top-level key starts, in document order,
- * which is also the order of the tree's members. The cJSON tree never leaves this file.
+ * which is also the order of the tree's members. The cJSON tree never leaves this file. cJSON
+ * fails alike on bad text and on a failed allocation; json_well_formed tells the two apart.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "base/json_text.h"
+#include "base/text.h"
 #include "ppsim/config.h"
 
 /* Position of a top-level key in the file. */
@@ -63,38 +65,36 @@ static size_t scan_keys(const char *text, size_t *offsets, size_t max)
 	return n;
 }
 
-/* The whole file at path, NUL-terminated, in a buffer the caller frees; NULL with err set. */
-static char *read_text(const char *path, size_t *len, struct pp_error *err)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
+/* Largest config file read, so that a huge file (or /dev/zero) is refused, not read whole. */
+#define CONFIG_FILE_MAX ((size_t)16 << 20)
 
-	if (f == NULL) {
-		pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
-		return NULL;
-	}
+/* A whole file as read_text reads it: NUL-terminated, len bytes before the NUL. */
+struct file_text {
+	char *buf;
+	size_t len;
+};
+
+/* The text_read_fn reading all of f into ctx, a struct file_text (its buf freed by the caller,
+ * also on failure); more than CONFIG_FILE_MAX bytes is an error. */
+static int read_text(FILE *f, const char *path, void *ctx, struct pp_error *err)
+{
+	struct file_text *t = ctx;
+	size_t cap = 0;
+
 	for (;;) {
-		if (pp_grow((void **)&buf, &cap, n + 4096, 1, err) != 0) {
-			fclose(f);
-			free(buf);
-			return NULL;
-		}
-		n += fread(buf + n, 1, cap - n - 1, f);
-		if (n < cap - 1 || n > 16 * 1024 * 1024)
+		if (pp_grow((void **)&t->buf, &cap, t->len + 4096, 1, err) != 0)
+			return -1;
+		t->len += fread(t->buf + t->len, 1, cap - t->len - 1, f);
+		if (t->len < cap - 1 || t->len > CONFIG_FILE_MAX)
 			break;
 	}
-	buf[n] = '\0';
-	if (ferror(f) || n > 16 * 1024 * 1024) {
-		pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path,
-		        ferror(f) ? strerror(errno) : "larger than 16 MiB");
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
+	t->buf[t->len] = '\0';
+	if (ferror(f))
+		return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+	if (t->len > CONFIG_FILE_MAX)
+		return pp_fail(err, PP_ERR_IO, "cannot read '%s': larger than %zu MiB", path,
+		               CONFIG_FILE_MAX >> 20);
+	return 0;
 }
 
 static int fail_at(struct pp_error *err, const char *path, struct key_pos at, const char *what)
@@ -213,14 +213,12 @@ static int apply(struct config *c, const char *path, const char *text, const cJS
 
 int config_load_file(struct config *c, const char *path, struct pp_error *err)
 {
-	size_t len;
-	char *text = read_text(path, &len, err);
-	int rc;
+	struct file_text t = {NULL, 0};
+	int rc = text_read_file(path, read_text, &t, err);
 
-	if (text == NULL)
-		return -1;
-	rc = config_load_text(c, path, text, len, err);
-	free(text);
+	if (rc == 0)
+		rc = config_load_text(c, path, t.buf, t.len, err);
+	free(t.buf);
 	return rc;
 }
 
@@ -236,6 +234,8 @@ int config_load_text(struct config *c, const char *path, const char *text, size_
 		return fail_at(err, path, position(text, strlen(text)),
 		               "a NUL byte: not a JSON file");
 	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true); /* the NUL counts */
+	if (root == NULL && json_well_formed(text, len))
+		return pp_fail(err, PP_ERR_NOMEM, "out of memory parsing config '%s'", path);
 	if (root == NULL || !cJSON_IsObject(root)) {
 		size_t off = root == NULL ? json_error_offset(text, end) : strspn(text, " \t\r\n");
 

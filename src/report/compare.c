@@ -260,12 +260,17 @@ int report_compare_json(FILE *out, const struct report_row *rows, int n)
 {
 	cJSON *array = cJSON_CreateArray();
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && array != NULL; i++) {
 		cJSON *o = report_json_build(rows[i].sim);
 
-		cJSON_AddStringToObject(o, "label", rows[i].label);
-		cJSON_AddNumberToObject(o, "speedup", get_speedup(rows, i));
-		cJSON_AddItemToArray(array, o);
+		/* any failure is out of memory: the array goes, and printing NULL reports it */
+		if (cJSON_AddStringToObject(o, "label", rows[i].label) == NULL ||
+		    cJSON_AddNumberToObject(o, "speedup", get_speedup(rows, i)) == NULL ||
+		    !cJSON_AddItemToArray(array, o)) {
+			cJSON_Delete(o);
+			cJSON_Delete(array);
+			array = NULL;
+		}
 	}
 	return report_json_print(out, array);
 }

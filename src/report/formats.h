@@ -10,7 +10,8 @@
 #include <cjson/cJSON.h>
 
 int report_text_write(FILE *out, const struct sim *s);
-/* The JSON object of one simulation, as report_json_write prints it; the caller deletes it. */
+/* The JSON object of one simulation, as report_json_write prints it, or NULL out of memory;
+ * the caller deletes it. */
 cJSON *report_json_build(const struct sim *s);
 int report_csv_write(FILE *out, const struct sim *s);
 int report_compare_text(FILE *out, const struct report_row *rows, int n);

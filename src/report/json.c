@@ -1,20 +1,58 @@
-/* The JSON report, built with cJSON; keys and their order are the contract of DESIGN.md. */
+/*
+ * The JSON report, built with cJSON; keys and their order are the contract of DESIGN.md. Every
+ * cJSON call can fail for want of memory, so the builders add through helpers that note any
+ * failure in a struct build; report_json_build then returns NULL rather than a report with
+ * members missing.
+ */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "formats.h"
 
+/* A report under construction; failed is set, and stays set, by the first failed allocation. */
+struct build {
+	bool failed;
+};
+
 /* Adds a number, or null for NaN (a figure that does not apply). */
-static void add_number(cJSON *obj, const char *key, double x)
+static void add_number(struct build *b, cJSON *obj, const char *key, double x)
 {
-	if (isnan(x))
-		cJSON_AddNullToObject(obj, key);
-	else
-		cJSON_AddNumberToObject(obj, key, x);
+	if ((isnan(x) ? cJSON_AddNullToObject(obj, key) : cJSON_AddNumberToObject(obj, key, x)) ==
+	    NULL)
+		b->failed = true;
 }
 
-static cJSON *costs_object(const struct sim *s)
+static void add_string(struct build *b, cJSON *obj, const char *key, const char *text)
+{
+	if (cJSON_AddStringToObject(obj, key, text) == NULL)
+		b->failed = true;
+}
+
+static void add_bool(struct build *b, cJSON *obj, const char *key, bool x)
+{
+	if (cJSON_AddBoolToObject(obj, key, x) == NULL)
+		b->failed = true;
+}
+
+/*
+ * Adds item (just created, so NULL when that failed) under key, or to the array obj when key is
+ * NULL, and returns it; on failure deletes it and returns NULL, which the helpers take as a
+ * failed parent.
+ */
+static cJSON *add_item(struct build *b, cJSON *obj, const char *key, cJSON *item)
+{
+	if (item == NULL || obj == NULL ||
+	    !(key != NULL ? cJSON_AddItemToObject(obj, key, item)
+	                  : cJSON_AddItemToArray(obj, item))) {
+		cJSON_Delete(item);
+		b->failed = true;
+		return NULL;
+	}
+	return item;
+}
+
+static cJSON *costs_object(struct build *b, const struct sim *s)
 {
 	const struct config *c = &s->config;
 	const char *unit = s->cost->time_unit;
@@ -24,152 +62,146 @@ static cJSON *costs_object(const struct sim *s)
 
 	/* with a model, op times are per stage (under "model") and messages priced per hop */
 	config_link(c, &bw, &lat);
-	cJSON_AddStringToObject(o, "time_unit", unit);
-	add_number(o, "t_f", model ? NAN : c->t_f);
-	add_number(o, "t_b", model ? NAN : c->t_b);
-	add_number(o, "t_w", model ? NAN : c->t_w);
-	add_number(o, "t_comm", model || bw > 0 ? NAN : c->t_comm);
-	add_number(o, "msg_bytes",
+	add_string(b, o, "time_unit", unit);
+	add_number(b, o, "t_f", model ? NAN : c->t_f);
+	add_number(b, o, "t_b", model ? NAN : c->t_b);
+	add_number(b, o, "t_w", model ? NAN : c->t_w);
+	add_number(b, o, "t_comm", model || bw > 0 ? NAN : c->t_comm);
+	add_number(b, o, "msg_bytes",
 	           model ? (double)s->cost->model->msg_bytes : (double)c->msg_bytes);
-	add_number(o, "bandwidth", model ? s->cost->model->link_bandwidth : bw > 0 ? bw : NAN);
-	add_number(o, "latency", model ? s->cost->model->link_latency : bw > 0 ? lat : NAN);
-	cJSON_AddStringToObject(o, "comm", config_comm_name(c->comm));
-	cJSON_AddStringToObject(o, "duplex", config_duplex_name(c->duplex));
-	add_number(o, "w_mem_fraction", split ? c->w_mem_fraction : NAN);
-	add_number(o, "overlap_factor", s->sched->overlap ? c->overlap_factor : NAN);
+	add_number(b, o, "bandwidth", model ? s->cost->model->link_bandwidth : bw > 0 ? bw : NAN);
+	add_number(b, o, "latency", model ? s->cost->model->link_latency : bw > 0 ? lat : NAN);
+	add_string(b, o, "comm", config_comm_name(c->comm));
+	add_string(b, o, "duplex", config_duplex_name(c->duplex));
+	add_number(b, o, "w_mem_fraction", split ? c->w_mem_fraction : NAN);
+	add_number(b, o, "overlap_factor", s->sched->overlap ? c->overlap_factor : NAN);
 	if (c->nstage_scale > 0) {
-		cJSON *a = cJSON_CreateArray();
+		cJSON *a = add_item(b, o, "stage_scale", cJSON_CreateArray());
 
 		for (int i = 0; i < c->nstage_scale; i++)
-			cJSON_AddItemToArray(a, cJSON_CreateNumber(c->stage_scale[i]));
-		cJSON_AddItemToObject(o, "stage_scale", a);
+			add_item(b, a, NULL, cJSON_CreateNumber(c->stage_scale[i]));
 	} else {
-		cJSON_AddNullToObject(o, "stage_scale");
+		add_number(b, o, "stage_scale", NAN);
 	}
 	return o;
 }
 
-static cJSON *devices_array(const struct metrics *m)
+static cJSON *devices_array(struct build *b, const struct metrics *m)
 {
 	cJSON *a = cJSON_CreateArray();
 
 	for (int d = 0; d < m->p; d++) {
 		const struct device_metrics *dm = &m->devices[d];
-		cJSON *o = cJSON_CreateObject();
+		cJSON *o = add_item(b, a, NULL, cJSON_CreateObject());
 
-		cJSON_AddNumberToObject(o, "device", d);
-		add_number(o, "busy", dm->busy);
-		add_number(o, "idle", dm->idle);
-		add_number(o, "utilization", dm->utilization);
-		add_number(o, "peak_activations", dm->peak_activations);
-		add_number(o, "comm_wait", dm->comm_wait);
-		add_number(o, "span", dm->span);
+		add_number(b, o, "device", d);
+		add_number(b, o, "busy", dm->busy);
+		add_number(b, o, "idle", dm->idle);
+		add_number(b, o, "utilization", dm->utilization);
+		add_number(b, o, "peak_activations", dm->peak_activations);
+		add_number(b, o, "comm_wait", dm->comm_wait);
+		add_number(b, o, "span", dm->span);
 		if (m->has_model) {
-			add_number(o, "activation_bytes", dm->activation_bytes);
-			add_number(o, "state_bytes", dm->state_bytes);
-			add_number(o, "memory_bytes", dm->memory_bytes);
-			add_number(o, "memory_capacity_bytes", m->memory_capacity_bytes);
-			cJSON_AddBoolToObject(o, "oom", dm->oom);
-			add_number(o, "dp_allreduce", dm->dp_allreduce);
+			add_number(b, o, "activation_bytes", dm->activation_bytes);
+			add_number(b, o, "state_bytes", dm->state_bytes);
+			add_number(b, o, "memory_bytes", dm->memory_bytes);
+			add_number(b, o, "memory_capacity_bytes", m->memory_capacity_bytes);
+			add_bool(b, o, "oom", dm->oom);
+			add_number(b, o, "dp_allreduce", dm->dp_allreduce);
 		}
-		cJSON_AddItemToArray(a, o);
 	}
 	return a;
 }
 
-static cJSON *p2p_object(const struct metrics *m)
+static cJSON *p2p_object(struct build *b, const struct metrics *m)
 {
-	cJSON *o = cJSON_CreateObject(), *chans = cJSON_CreateArray();
+	cJSON *o = cJSON_CreateObject(), *chans;
 
-	add_number(o, "messages", (double)m->messages);
-	add_number(o, "bytes", (double)m->bytes);
-	add_number(o, "time", m->p2p_time);
+	add_number(b, o, "messages", (double)m->messages);
+	add_number(b, o, "bytes", (double)m->bytes);
+	add_number(b, o, "time", m->p2p_time);
+	chans = add_item(b, o, "channels", cJSON_CreateArray());
 	for (int i = 0; i < m->nchannels; i++) {
 		const struct channel_metrics *cm = &m->channels[i];
-		cJSON *c = cJSON_CreateObject();
+		cJSON *c = add_item(b, chans, NULL, cJSON_CreateObject());
 
-		cJSON_AddNumberToObject(c, "src", cm->src);
-		cJSON_AddNumberToObject(c, "dst", cm->dst);
-		add_number(c, "messages", (double)cm->messages);
-		add_number(c, "bytes", (double)cm->bytes);
-		add_number(c, "time", cm->time);
-		add_number(c, "utilization", cm->utilization);
-		cJSON_AddItemToArray(chans, c);
+		add_number(b, c, "src", cm->src);
+		add_number(b, c, "dst", cm->dst);
+		add_number(b, c, "messages", (double)cm->messages);
+		add_number(b, c, "bytes", (double)cm->bytes);
+		add_number(b, c, "time", cm->time);
+		add_number(b, c, "utilization", cm->utilization);
 	}
-	cJSON_AddItemToObject(o, "channels", chans);
 	return o;
 }
 
 /* Adds {"f": ..., "b": ..., "w": ...} under key. */
-static void add_flops(cJSON *obj, const char *key, const struct cost_flops *x)
+static void add_flops(struct build *b, cJSON *obj, const char *key, const struct cost_flops *x)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = add_item(b, obj, key, cJSON_CreateObject());
 
-	add_number(o, "f", x->f);
-	add_number(o, "b", x->b);
-	add_number(o, "w", x->w);
-	cJSON_AddItemToObject(obj, key, o);
+	add_number(b, o, "f", x->f);
+	add_number(b, o, "b", x->b);
+	add_number(b, o, "w", x->w);
 }
 
 /* The resolved model, hardware, parallelism and per-stage prices of a model-priced run. */
-static cJSON *model_object(const struct sim *s)
+static cJSON *model_object(struct build *b, const struct sim *s)
 {
 	const struct cost_model *k = s->cost->model;
 	const struct cost *c = s->cost;
-	cJSON *o = cJSON_CreateObject(), *stages = cJSON_CreateArray();
+	cJSON *o = cJSON_CreateObject(), *stages;
 
-	cJSON_AddStringToObject(o, "name", k->model);
-	cJSON_AddNumberToObject(o, "layers", k->layers);
-	cJSON_AddNumberToObject(o, "hidden", k->hidden);
-	cJSON_AddNumberToObject(o, "ffn", k->ffn);
-	cJSON_AddNumberToObject(o, "heads", k->heads);
-	cJSON_AddNumberToObject(o, "kv_heads", k->kv_heads);
-	cJSON_AddNumberToObject(o, "vocab", k->vocab);
-	cJSON_AddStringToObject(o, "mlp", k->gated_mlp ? "gated" : "plain");
-	cJSON_AddBoolToObject(o, "tied_embeddings", k->tied);
-	cJSON_AddStringToObject(o, "gpu", k->gpu);
-	add_number(o, "tflops", k->tflops);
-	add_number(o, "efficiency", k->efficiency);
-	add_number(o, "gpu_memory_bytes", k->capacity_bytes);
-	add_number(o, "memory_reserve_bytes", k->reserve_bytes);
-	cJSON_AddStringToObject(o, "link", k->link);
-	add_number(o, "link_bandwidth", k->link_bandwidth);
-	add_number(o, "link_latency", k->link_latency);
-	cJSON_AddStringToObject(o, "inter_link", k->inter_link);
-	add_number(o, "inter_bandwidth", k->inter_bandwidth);
-	add_number(o, "inter_latency", k->inter_latency);
-	cJSON_AddNumberToObject(o, "seq", k->seq);
-	cJSON_AddNumberToObject(o, "mbs", k->mbs);
-	cJSON_AddNumberToObject(o, "tp", k->tp);
-	cJSON_AddNumberToObject(o, "dp", k->dp);
-	cJSON_AddNumberToObject(o, "gpus", k->gpus);
-	cJSON_AddNumberToObject(o, "gpus_per_node", k->gpus_per_node);
-	add_number(o, "global_batch", (double)s->sched->m * k->mbs * k->dp);
-	cJSON_AddBoolToObject(o, "flash_attention", k->flash_attention);
-	cJSON_AddStringToObject(o, "recompute",
-	                        k->recompute == PP_RECOMPUTE_FULL ? "full" : "none");
-	cJSON_AddBoolToObject(o, "distributed_optimizer", k->distributed_optimizer);
-	add_number(o, "bytes_per_param", k->bytes_per_param);
-	cJSON_AddNumberToObject(o, "dtype_bytes", k->dtype_bytes);
-	add_number(o, "layer_params", k->layer_params);
-	add_flops(o, "layer_flops", &k->layer_flops);
-	add_flops(o, "head_flops", &k->head_flops);
-	add_number(o, "layer_activation_bytes", k->layer_act_bytes);
-	add_number(o, "msg_bytes", (double)k->msg_bytes);
-	add_number(o, "tp_allreduce", k->tp_allreduce_ms);
-	add_number(o, "step_flops", k->step_flops);
+	add_string(b, o, "name", k->model);
+	add_number(b, o, "layers", k->layers);
+	add_number(b, o, "hidden", k->hidden);
+	add_number(b, o, "ffn", k->ffn);
+	add_number(b, o, "heads", k->heads);
+	add_number(b, o, "kv_heads", k->kv_heads);
+	add_number(b, o, "vocab", k->vocab);
+	add_string(b, o, "mlp", k->gated_mlp ? "gated" : "plain");
+	add_bool(b, o, "tied_embeddings", k->tied);
+	add_string(b, o, "gpu", k->gpu);
+	add_number(b, o, "tflops", k->tflops);
+	add_number(b, o, "efficiency", k->efficiency);
+	add_number(b, o, "gpu_memory_bytes", k->capacity_bytes);
+	add_number(b, o, "memory_reserve_bytes", k->reserve_bytes);
+	add_string(b, o, "link", k->link);
+	add_number(b, o, "link_bandwidth", k->link_bandwidth);
+	add_number(b, o, "link_latency", k->link_latency);
+	add_string(b, o, "inter_link", k->inter_link);
+	add_number(b, o, "inter_bandwidth", k->inter_bandwidth);
+	add_number(b, o, "inter_latency", k->inter_latency);
+	add_number(b, o, "seq", k->seq);
+	add_number(b, o, "mbs", k->mbs);
+	add_number(b, o, "tp", k->tp);
+	add_number(b, o, "dp", k->dp);
+	add_number(b, o, "gpus", k->gpus);
+	add_number(b, o, "gpus_per_node", k->gpus_per_node);
+	add_number(b, o, "global_batch", (double)s->sched->m * k->mbs * k->dp);
+	add_bool(b, o, "flash_attention", k->flash_attention);
+	add_string(b, o, "recompute", k->recompute == PP_RECOMPUTE_FULL ? "full" : "none");
+	add_bool(b, o, "distributed_optimizer", k->distributed_optimizer);
+	add_number(b, o, "bytes_per_param", k->bytes_per_param);
+	add_number(b, o, "dtype_bytes", k->dtype_bytes);
+	add_number(b, o, "layer_params", k->layer_params);
+	add_flops(b, o, "layer_flops", &k->layer_flops);
+	add_flops(b, o, "head_flops", &k->head_flops);
+	add_number(b, o, "layer_activation_bytes", k->layer_act_bytes);
+	add_number(b, o, "msg_bytes", (double)k->msg_bytes);
+	add_number(b, o, "tp_allreduce", k->tp_allreduce_ms);
+	add_number(b, o, "step_flops", k->step_flops);
+	stages = add_item(b, o, "stages", cJSON_CreateArray());
 	for (int st = 0; st < c->S; st++) {
-		cJSON *x = cJSON_CreateObject();
+		cJSON *x = add_item(b, stages, NULL, cJSON_CreateObject());
 
-		cJSON_AddNumberToObject(x, "stage", st);
-		cJSON_AddNumberToObject(x, "layers", k->stage_layers[st]);
-		add_number(x, "t_f", pp_time_to_units(c->t_f[st], c->tick));
-		add_number(x, "t_b", pp_time_to_units(c->t_b[st], c->tick));
-		add_number(x, "t_w", pp_time_to_units(c->t_w[st], c->tick));
-		add_number(x, "activation_bytes", (double)c->act[st]);
-		cJSON_AddItemToArray(stages, x);
+		add_number(b, x, "stage", st);
+		add_number(b, x, "layers", k->stage_layers[st]);
+		add_number(b, x, "t_f", pp_time_to_units(c->t_f[st], c->tick));
+		add_number(b, x, "t_b", pp_time_to_units(c->t_b[st], c->tick));
+		add_number(b, x, "t_w", pp_time_to_units(c->t_w[st], c->tick));
+		add_number(b, x, "activation_bytes", (double)c->act[st]);
 	}
-	cJSON_AddItemToObject(o, "stages", stages);
 	return o;
 }
 
@@ -177,29 +209,34 @@ cJSON *report_json_build(const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
 	cJSON *root = cJSON_CreateObject();
+	struct build b = {root == NULL};
 
-	cJSON_AddStringToObject(root, "schedule", s->config.schedule);
-	cJSON_AddNumberToObject(root, "p", s->sched->p);
-	cJSON_AddNumberToObject(root, "v", s->sched->v);
-	cJSON_AddNumberToObject(root, "m", s->sched->m);
-	add_number(root, "makespan", m->makespan);
-	add_number(root, "bubble_ratio", m->bubble_ratio);
-	add_number(root, "bubble_ratio_theory", m->bubble_ratio_theory);
-	add_number(root, "bubble_overhead", m->bubble_overhead);
-	add_number(root, "bubble_rate_span", m->bubble_rate_span);
-	add_number(root, "utilization", m->utilization);
-	cJSON_AddItemToObject(root, "devices", devices_array(m));
-	cJSON_AddItemToObject(root, "p2p", p2p_object(m));
-	cJSON_AddItemToObject(root, "costs", costs_object(s));
-	add_number(root, "group_size", s->sched->group > 0 ? s->sched->group : NAN);
-	add_number(root, "step_time", m->has_model ? m->step_time : NAN);
-	add_number(root, "tokens_per_s", m->has_model ? m->tokens_per_s : NAN);
-	add_number(root, "samples_per_s", m->has_model ? m->samples_per_s : NAN);
-	add_number(root, "mfu", m->has_model ? m->mfu : NAN);
+	add_string(&b, root, "schedule", s->config.schedule);
+	add_number(&b, root, "p", s->sched->p);
+	add_number(&b, root, "v", s->sched->v);
+	add_number(&b, root, "m", s->sched->m);
+	add_number(&b, root, "makespan", m->makespan);
+	add_number(&b, root, "bubble_ratio", m->bubble_ratio);
+	add_number(&b, root, "bubble_ratio_theory", m->bubble_ratio_theory);
+	add_number(&b, root, "bubble_overhead", m->bubble_overhead);
+	add_number(&b, root, "bubble_rate_span", m->bubble_rate_span);
+	add_number(&b, root, "utilization", m->utilization);
+	add_item(&b, root, "devices", devices_array(&b, m));
+	add_item(&b, root, "p2p", p2p_object(&b, m));
+	add_item(&b, root, "costs", costs_object(&b, s));
+	add_number(&b, root, "group_size", s->sched->group > 0 ? s->sched->group : NAN);
+	add_number(&b, root, "step_time", m->has_model ? m->step_time : NAN);
+	add_number(&b, root, "tokens_per_s", m->has_model ? m->tokens_per_s : NAN);
+	add_number(&b, root, "samples_per_s", m->has_model ? m->samples_per_s : NAN);
+	add_number(&b, root, "mfu", m->has_model ? m->mfu : NAN);
 	if (m->has_model)
-		cJSON_AddItemToObject(root, "model", model_object(s));
+		add_item(&b, root, "model", model_object(&b, s));
 	else
-		cJSON_AddNullToObject(root, "model");
+		add_number(&b, root, "model", NAN);
+	if (b.failed) {
+		cJSON_Delete(root);
+		return NULL;
+	}
 	return root;
 }
 

@@ -1,10 +1,12 @@
-/* Unit tests of text input: the bounded line reader, CSV fields and the strict numbers. */
+/* Unit tests of text input: the bounded line reader, CSV fields, the strict numbers and the JSON
+ * well-formedness check. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json_text.h"
 #include "base/text.h"
 #include "unit.h"
 
@@ -259,6 +261,155 @@ static void text_parse_double_reports_overflow_and_underflow_as_range(void)
 	CU_ASSERT_EQUAL(x, 0);
 }
 
+/* Whether cJSON parses text[0..len-1] as the config reader asks it to. */
+static bool cjson_parses(const char *text, size_t len)
+{
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true);
+
+	cJSON_Delete(root);
+	return root != NULL;
+}
+
+/* Fails, naming text, when json_well_formed and cJSON disagree on it. */
+static void check_agrees(const char *text, size_t len)
+{
+	bool ours = json_well_formed(text, len), theirs = cjson_parses(text, len);
+
+	if (ours != theirs)
+		fprintf(stderr, "\njson_well_formed %d, cJSON %d: '%.*s'\n", ours, theirs, (int)len,
+		        text);
+	CU_ASSERT_EQUAL(ours, theirs);
+}
+
+static void json_well_formed_agrees_with_cjson_on_its_edge_cases(void)
+{
+	static const char *const texts[] = {
+	        "",
+	        " ",
+	        "{}",
+	        " {} ",
+	        "{\"a\":1}",
+	        "{\"a\":1,}",
+	        "{,}",
+	        "{\"a\"}",
+	        "{\"a\":}",
+	        "[]",
+	        "[1,2]",
+	        "[1,]",
+	        "[,1]",
+	        "[",
+	        "]",
+	        "{",
+	        "{\"a\":1",
+	        "{\"a\":[1,{\"b\":null}]}",
+	        "null",
+	        "nul",
+	        "true",
+	        "tru",
+	        "false",
+	        "falsey",
+	        "\"\"",
+	        "\"abc",
+	        "\"a\\\"",
+	        "\"\\u00e9\"",
+	        "\"\\u00\"",
+	        "\"\\uZZZZ\"",
+	        "\"\\uD800\"",
+	        "\"\\uDC00\"",
+	        "\"\\uD834\\uDD1E\"",
+	        "\"\\uD834\\u0041\"",
+	        "\"\\uAAA\\\\\"",
+	        "\"\\x\"",
+	        "\"\\/\\b\\f\\n\\r\\t\"",
+	        "\"tab\there\"",
+	        "1",
+	        "-",
+	        "-1",
+	        "+1",
+	        "01",
+	        "1.",
+	        ".5",
+	        "-.5",
+	        "1e",
+	        "1e5",
+	        "1e+5",
+	        "1-2",
+	        "1.5.5",
+	        "0x10",
+	        "NaN",
+	        "Infinity",
+	        "-Infinity",
+	        "1 2",
+	        "{} {}",
+	        "\xEF\xBB\xBF{}",
+	        "\xEF\xBB\xBF",
+	        "\xEF\xBB{}",
+	        "\x01{}\x1f",
+	        "{\"a\"\x7f:1}",
+	        "[1111111111111111111111111111111111111111111111111111111111111111111]",
+	        "[1111111111111111111111111111111111111111111111111111111111111111111e]",
+	};
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		check_agrees(texts[i], strlen(texts[i]));
+	check_agrees("{}\0x", 4); /* a NUL ends the text for both */
+}
+
+static void json_well_formed_agrees_with_cjson_on_the_nesting_limit(void)
+{
+	size_t n = CJSON_NESTING_LIMIT + 1;
+	char *text = malloc(2 * n + 1);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	for (size_t depth = n - 1; depth <= n; depth++) {
+		memset(text, '[', depth);
+		memset(text + depth, ']', depth);
+		text[2 * depth] = '\0';
+		check_agrees(text, 2 * depth);
+		CU_ASSERT_EQUAL(json_well_formed(text, 2 * depth), depth < n);
+	}
+	free(text);
+}
+
+/* Random edits of valid documents, from the bytes that matter to the grammar. */
+static void json_well_formed_agrees_with_cjson_on_edited_documents(void)
+{
+	static const char *const seeds[] = {
+	        "{\"schedule\": \"1f1b\", \"p\": 4, \"stage_scale\": [1, 1.5e0, -2],\n"
+	        " \"x\": {\"y\": [true, false, null, \"a\\\"b\\u00e9\\uD834\\uDD1E\"]}}",
+	        "[[[]], {}, \"\\\\\", 0.5, -0, 1E+2]",
+	};
+	static const char alphabet[] = "{}[]\",:\\u0123456789abcdefABCDEF.eE+-ntrl \t\n\x01\xEF";
+	char text[256];
+	uint64_t state = 1;
+
+	for (int round = 0; round < 40000; round++) {
+		const char *seed = seeds[round % 2];
+		size_t len = strlen(seed);
+
+		memcpy(text, seed, len + 1);
+		for (int edits = 1 + round % 3; edits > 0; edits--) {
+			size_t at, pick;
+
+			state = state * 6364136223846793005u + 1442695040888963407u;
+			at = (size_t)(state >> 33) % (len + 1);
+			pick = (size_t)(state >> 17) % (sizeof(alphabet) - 1);
+			if ((state >> 8) % 3 == 0 && len + 1 < sizeof(text)) { /* insert */
+				memmove(text + at + 1, text + at, len - at + 1);
+				text[at] = alphabet[pick];
+				len++;
+			} else if ((state >> 8) % 3 == 1 && at < len) { /* delete */
+				memmove(text + at, text + at + 1, len - at);
+				len--;
+			} else if (at < len) {
+				text[at] = alphabet[pick];
+			}
+		}
+		check_agrees(text, len);
+	}
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(text_lines_reads_each_line_without_its_newline),
         UNIT_TEST(text_lines_refuses_a_nul_byte_naming_its_place),
@@ -275,6 +426,9 @@ static const struct unit_test tests[] = {
         UNIT_TEST(text_parse_double_takes_decimals),
         UNIT_TEST(text_parse_double_refuses_hex_inf_nan_blanks_junk_and_empty),
         UNIT_TEST(text_parse_double_reports_overflow_and_underflow_as_range),
+        UNIT_TEST(json_well_formed_agrees_with_cjson_on_its_edge_cases),
+        UNIT_TEST(json_well_formed_agrees_with_cjson_on_the_nesting_limit),
+        UNIT_TEST(json_well_formed_agrees_with_cjson_on_edited_documents),
         {NULL, NULL},
 };
 
