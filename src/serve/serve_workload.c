@@ -272,6 +272,10 @@ static int parse_json_line(struct trace *t, const char *line, struct pp_error *e
 	char q[QUOTE_SIZE];
 	int rc;
 
+	/* cJSON fails alike on bad text and on a failed allocation; well-formed text means the
+	 * latter */
+	if (root == NULL && json_well_formed(line, len))
+		return pp_fail(err, PP_ERR_NOMEM, "out of memory parsing a line of '%s'", t->path);
 	if (root == NULL) {
 		size_t off = json_error_offset(line, end);
 

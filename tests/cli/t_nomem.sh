@@ -103,6 +103,8 @@ else
 	nomem_check advise advise --model=llama3-8b --gpus=8 --global-batch=64 --jobs=1
 	nomem_check serve serve --model=llama3-8b --gpu=h100-sxm -p 4 --batching=chunked \
 		--arrival=bursty --rate=8
+	nomem_check trace serve --model=llama3-8b --gpu=h100-sxm -p 2 \
+		--requests=examples/serve/bursty.jsonl
 	nomem_check validate validate tests/golden/1f1b-p2-m2-ops.csv
 	nomem_check config --config=configs/llama3-8b-h100.json
 fi
