@@ -39,6 +39,10 @@
 #define PP_MAX_LIST 1024
 /* Most rows the option table may have (the size of the origin table). */
 #define CONFIG_MAX_OPTIONS 96
+/* The range of --svg-width, and its default (the drawing's width before the option). */
+#define PP_SVG_MIN_WIDTH     400
+#define PP_SVG_MAX_WIDTH     100000
+#define PP_SVG_DEFAULT_WIDTH 1200
 
 enum pp_comm {
 	PP_COMM_OVERLAP,  /* a copy engine moves data while the device computes */
@@ -177,6 +181,7 @@ struct config {
 	double attn_time;          /* explicit: per new token per 1000 tokens of context */
 	double memory_bandwidth;   /* (model) GPU memory bandwidth in GB/s; 0: the GPU's */
 	double window;             /* length of the metric windows; 0: a tenth of the run */
+	int svg_width;             /* width of the --svg drawing in pixels */
 	char file[256];            /* the config file read last, for messages */
 	struct config_origin origin[CONFIG_MAX_OPTIONS]; /* per option-table row */
 };

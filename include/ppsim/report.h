@@ -42,6 +42,7 @@ enum report_kind {
 	REPORT_BREAKEVEN,     /* a break-even table (breakeven) */
 	REPORT_SERVE,         /* one serving run (serve) */
 	REPORT_SERVE_COMPARE, /* serving runs side by side (compare of serving configs) */
+	REPORT_LIST,          /* the tables users pick names from (list) */
 };
 
 /*
@@ -73,6 +74,8 @@ struct report_format {
 	int (*breakeven)(FILE *out, const struct breakeven_row *rows, int n);
 	int (*serve)(FILE *out, const struct serve_run *r, const struct serve_metrics *m);
 	int (*serve_compare)(FILE *out, const struct serve_row *rows, int n);
+	/* Writes the listing of the tables: schedules, presets, batching policies, formats. */
+	int (*list)(FILE *out);
 };
 
 /* The formats of a run report (the leading rows of the registry) in --help order; *count
@@ -184,5 +187,11 @@ int report_serve_requests(FILE *out, const struct serve_run *r);
 int report_serve_compare_text(FILE *out, const struct serve_row *rows, int n);
 int report_serve_compare_json(FILE *out, const struct serve_row *rows, int n);
 int report_serve_compare_csv(FILE *out, const struct serve_row *rows, int n);
+
+/* `ppsim list`: the schedules, PyTorch's names, the model, GPU and link presets, the batching
+ * policies and the report formats, from their tables; as text sections or one JSON object
+ * (keys in docs/output.md). Return 0, or -1 out of memory. */
+int report_list_text(FILE *out);
+int report_list_json(FILE *out);
 
 #endif

@@ -224,7 +224,11 @@ void cli_write_format_lists(FILE *out, bool case_branch)
 
 int cli_bad_format(unsigned mode, const char *name)
 {
-	const struct cmd *c = cmd_of_mode(mode);
+	return cli_bad_format_of(cmd_of_mode(mode), name);
+}
+
+int cli_bad_format_of(const struct cmd *c, const char *name)
+{
 	char list[128], hint[128];
 
 	if (c->format_subject == NULL)
@@ -405,7 +409,8 @@ static int parse_count(const char *name, const char *value, long lo, long hi, lo
 
 	*out = 0;
 	if (text_parse_uint(value, (uint64_t)lo, (uint64_t)hi, &x) != TEXT_OK)
-		return cmd_usage("%s '%s': must be an integer from %ld to %ld", name, value, lo, hi);
+		return cmd_usage("%s '%s': must be an integer from %ld to %ld", name, value, lo,
+		                 hi);
 	*out = (long)x;
 	return 0;
 }

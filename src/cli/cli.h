@@ -118,6 +118,9 @@ void cli_write_format_lists(FILE *out, bool case_branch);
 
 /* The usage error of a --format the command of mode does not write; returns 2. */
 int cli_bad_format(unsigned mode, const char *name);
+struct cmd;
+/* The same for the command of row c (a command without a mode: list). */
+int cli_bad_format_of(const struct cmd *c, const char *name);
 
 /* One output file: its path and the function that writes it from ctx (0, or -1 out of memory). */
 struct cli_output {

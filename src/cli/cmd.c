@@ -38,7 +38,8 @@ static const struct cmd commands[] = {
          cmd_serve, .mode = CLI_SERVE, .kind = REPORT_SERVE},
         {"validate", "FILE", "check a schedule file: coverage, placement, dependencies",
          cmd_validate, .file_args = true},
-        {"list", "", "list the schedules, presets and report formats", cmd_list, .mode = 0},
+        {"list", "[--format=FMT]", "list the schedules, presets and report formats", cmd_list,
+         .mode = 0, .kind = REPORT_LIST, .format_subject = "list"},
         {"completion", "bash", "print a bash completion script: source <(ppsim completion bash)",
          cmd_completion, .arg_words = "bash"},
 };

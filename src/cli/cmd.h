@@ -24,7 +24,7 @@ struct cmd {
 	 * it takes are the rows naming it. 0 for a command without options (list, validate).
 	 */
 	unsigned mode;
-	enum report_kind kind; /* what --format writes (with mode != 0) */
+	enum report_kind kind; /* what --format writes (with mode != 0, and list) */
 	/* How a refused --format names what the command writes ("a sweep writes text, jsonl or
 	 * csv"); NULL: the refusal says "unknown format". */
 	const char *format_subject;

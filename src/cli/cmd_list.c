@@ -1,116 +1,54 @@
 /*
- * `ppsim list`: the schedules, presets, batching policies and report formats, generated from
- * their tables: one section per table, each a title and a writer of its rows.
+ * `ppsim list [--format=FMT]`: the schedules, presets, batching policies and report formats,
+ * written by the format registry's writer of the listing (src/report/list.c). The command has
+ * no other option, so it reads --format itself rather than through the option tables.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cmd.h"
-#include "ppsim/preset.h"
 #include "ppsim/report.h"
-#include "ppsim/sched.h"
 
-/* What each batching policy does, in enum pp_batching order. */
-static const char *const policies[] = {
-        "a batch runs its prefill, then decodes until all its requests are done",
-        "iteration-level: waiting prompts first, else a decode step of each request",
-        "decodes first, then prompt chunks, within --chunk-tokens",
-        "a prefill pipeline and a decode pipeline, KV caches sent between",
-};
-
-static void list_schedules(void)
+/* The value of argv[*i] when it is --format=NAME, -f NAME or --format NAME (moving *i past
+ * NAME), else NULL. */
+static const char *format_arg(int argc, char **argv, int *i)
 {
-	size_t n;
-	const struct sched_desc *const *sd = sched_table(&n);
+	const char *a = argv[*i];
 
-	for (size_t i = 0; i < n; i++)
-		printf("  %-15s %s\n", sd[i]->name, sd[i]->summary);
+	if (strncmp(a, "--format=", 9) == 0)
+		return a + 9;
+	if ((strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
 }
-
-static void list_torch_names(void)
-{
-	size_t n;
-	const struct sched_desc *const *sd = sched_table(&n);
-
-	for (size_t i = 0; i < n; i++)
-		if (sd[i]->torch != NULL)
-			printf("  %-22s %s\n", sd[i]->torch, sd[i]->name);
-}
-
-static void list_models(void)
-{
-	size_t n;
-	const struct model_preset *mp = preset_models(&n);
-
-	for (const struct model_preset *m = mp; m < mp + n; m++)
-		printf("  %-12s %3d layers, hidden %5d, ffn %5d, %3d/%-2d heads, vocab %6d, %s "
-		       "MLP%s\n",
-		       m->name, m->layers, m->hidden, m->ffn, m->heads, m->kv_heads, m->vocab,
-		       m->gated_mlp ? "gated" : "plain", m->tied ? ", tied embeddings" : "");
-}
-
-static void list_gpus(void)
-{
-	size_t n;
-	const struct gpu_preset *gp = preset_gpus(&n);
-
-	for (const struct gpu_preset *g = gp; g < gp + n; g++)
-		printf("  %-12s %4g TFLOP/s, %3g GB at %4g GB/s, %s inside a node, %s between "
-		       "nodes\n",
-		       g->name, g->tflops, g->memory_gb, g->memory_bandwidth, g->link,
-		       g->inter_link);
-}
-
-static void list_links(void)
-{
-	size_t n;
-	const struct link_preset *lp = preset_links(&n);
-
-	for (const struct link_preset *l = lp; l < lp + n; l++)
-		printf("  %-12s %4g GB/s, %3g us\n", l->name, l->bandwidth, l->latency);
-}
-
-static void list_policies(void)
-{
-	for (int b = 0; b < (int)(sizeof(policies) / sizeof(policies[0])); b++)
-		printf("  %-14s %s\n", config_batching_name((enum pp_batching)b), policies[b]);
-}
-
-static void list_formats(void)
-{
-	size_t n;
-	const struct report_format *rf = report_formats(&n);
-
-	for (size_t i = 0; i < n; i++)
-		printf("  %-12s %s\n", rf[i].name, rf[i].summary);
-}
-
-/* The sections of the listing, in order: a title line, then the rows of one table. */
-static const struct {
-	const char *title;
-	void (*rows)(void);
-} sections[] = {
-        {"Schedules (--schedule, in any case):", list_schedules},
-        {"PyTorch's schedule names (--schedule takes them too, with or without \"Schedule\"):",
-         list_torch_names},
-        {"Models (--model): layers, hidden, ffn, heads/kv heads, vocab", list_models},
-        {"GPUs (--gpu): peak dense bf16, memory and its bandwidth, default links", list_gpus},
-        {"Links (--link, --inter-link): bandwidth per direction, latency per message", list_links},
-        {"Batching policies (ppsim serve --batching):", list_policies},
-        {"Report formats (--format):", list_formats},
-};
 
 int cmd_list(int argc, char **argv)
 {
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		puts("Usage: ppsim list\nList the schedules, presets and report formats.");
-		return PP_EXIT_OK;
+	const char *name = "text";
+	const struct report_format *f;
+	size_t n;
+	const struct cmd *table = cmd_table(&n), *self = table;
+
+	for (int i = 1; i < argc; i++) {
+		const char *value;
+
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			char names[64];
+
+			printf("Usage: ppsim list [--format=FMT]\nList the schedules, presets and "
+			       "report formats (FMT: %s; default text).\n",
+			       report_format_names(REPORT_LIST, ", ", " or ", names,
+			                           sizeof(names)));
+			return PP_EXIT_OK;
+		}
+		if ((value = format_arg(argc, argv, &i)) == NULL)
+			return cmd_usage("list: unexpected argument '%s'", argv[i]);
+		name = value;
 	}
-	if (argc > 1)
-		return cmd_usage("list: unexpected argument '%s'", argv[1]);
-	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
-		printf("%s%s\n", i ? "\n" : "", sections[i].title);
-		sections[i].rows();
-	}
-	return PP_EXIT_OK;
+	while (self < table + n && self->fn != cmd_list)
+		self++;
+	if ((f = report_format_find(name, REPORT_LIST)) == NULL)
+		return cli_bad_format_of(self, name);
+	return f->list(stdout) == 0 ? PP_EXIT_OK : cmd_report_failed();
 }

@@ -48,6 +48,9 @@ static void format_dist(const struct config *c, const struct config_option *opt,
                         size_t n);
 
 static const struct config_option options[] = {
+        {"svg-width", 0, "svg_width", CONFIG_ARG_COUNT, "PX",
+         "run, compare, serve: width of the --svg drawing in pixels (default 1200)",
+         FIELD(svg_width), .commands = CONFIG_RUN | CONFIG_COMPARE | CONFIG_SERVE},
         {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
          "schedule (default 1f1b; any case, and PyTorch's names: ppsim list):", FIELD(schedule),
          .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER, .parse = set_schedule,
@@ -320,6 +323,7 @@ void config_init(struct config *c)
 	c->chunk_tokens = 512;
 	c->step_time = 1;
 	c->max_ops = PP_MAX_OPS;
+	c->svg_width = PP_SVG_DEFAULT_WIDTH;
 }
 
 struct sched_params config_sched_params(const struct config *c)
@@ -996,6 +1000,15 @@ static int check_devices(const struct config *c, struct pp_error *err)
 	                   PP_MAX_DEVICES);
 }
 
+/* The drawing's width: the label column and margins take 200 px of it. */
+static int check_svg_width(const struct config *c, struct pp_error *err)
+{
+	if (c->svg_width >= PP_SVG_MIN_WIDTH && c->svg_width <= PP_SVG_MAX_WIDTH)
+		return 0;
+	return config_fail(c, "svg_width", err, "must be from %d to %d pixels", PP_SVG_MIN_WIDTH,
+	                   PP_SVG_MAX_WIDTH);
+}
+
 int config_validate_serve(const struct config *c, struct pp_error *err)
 {
 	const struct {
@@ -1020,7 +1033,8 @@ int config_validate_serve(const struct config *c, struct pp_error *err)
 	const struct config_option *o;
 	bool model = config_has_model(c);
 
-	if (config_check_command(c, CONFIG_SERVE, "serve", err) != 0)
+	if (config_check_command(c, CONFIG_SERVE, "serve", err) != 0 ||
+	    check_svg_width(c, err) != 0)
 		return -1;
 	if (!model && (o = first_set(c, CONFIG_PRICE_MODEL, 0, 1)) != NULL)
 		return config_fail(c, o->key, err, "needs a model (--model)");
@@ -1062,7 +1076,7 @@ int config_validate(const struct config *c, struct pp_error *err)
 	const char *key = "schedule";
 	uint64_t ops = 0;
 
-	if (config_check_command(c, CONFIG_RUN, "run", err) != 0)
+	if (config_check_command(c, CONFIG_RUN, "run", err) != 0 || check_svg_width(c, err) != 0)
 		return -1;
 	if (c->p < 1 || c->p > PP_MAX_COUNT || c->m < 1 || c->m > PP_MAX_COUNT || c->v < 1)
 		return pp_fail(err, PP_ERR_USAGE,

@@ -1,9 +1,9 @@
 /*
  * The format registry: every --format name with its writer for each kind of result (a run, a
- * comparison, a sweep, advice, a break-even table, a serving run, serving runs compared), and
- * the quoting the writers share. Commands look writers up here by (name, kind), so a format
- * row that lacks a kind is refused by the commands writing that kind instead of falling back
- * to text; no other file compares format names.
+ * comparison, a sweep, advice, a break-even table, a serving run, serving runs compared, the
+ * listing of `ppsim list`), and the quoting the writers share. Commands look writers up here
+ * by (name, kind), so a format row that lacks a kind is refused by the commands writing that
+ * kind instead of falling back to text; no other file compares format names.
  */
 #include "ppsim/report.h"
 
@@ -29,6 +29,7 @@ static const struct report_format formats[] = {
                 .breakeven = report_breakeven_text,
                 .serve = report_serve_text,
                 .serve_compare = report_serve_compare_text,
+                .list = report_list_text,
         },
         {
                 .name = "json",
@@ -39,6 +40,7 @@ static const struct report_format formats[] = {
                 .breakeven = report_breakeven_json,
                 .serve = report_serve_json,
                 .serve_compare = report_serve_compare_json,
+                .list = report_list_json,
         },
         {
                 .name = "csv",
@@ -83,6 +85,8 @@ bool report_format_writes(const struct report_format *f, enum report_kind kind)
 		return f->serve != NULL;
 	case REPORT_SERVE_COMPARE:
 		return f->serve_compare != NULL;
+	case REPORT_LIST:
+		return f->list != NULL;
 	}
 	return false;
 }

@@ -13,8 +13,7 @@
 #include "formats.h"
 
 enum {
-	LEFT = 170,   /* label column */
-	CHART = 1000, /* width of the time axis */
+	LEFT = 170, /* label column; the time axis takes the width left of --svg-width */
 	RIGHT = 30,
 	TITLE = 26,     /* height of a block's title */
 	LANE = 18,      /* op row */
@@ -87,7 +86,8 @@ static void draw_block(FILE *out, const struct sim *s, int y, double start, doub
 			        "%s</title></rect>\n",
 			        x0, row + oy, x1 - x0, h, fill_of((enum op_kind)op->kind),
 			        sc->stage_chunk[op->stage] % 2 ? " fill-opacity=\"0.6\"" : "",
-			        label, d, (unsigned)op->stage, REPORT_NUM(a, t0), REPORT_NUM(b, t1));
+			        label, d, (unsigned)op->stage, REPORT_NUM(a, t0),
+			        REPORT_NUM(b, t1));
 			if (x1 - x0 >= 7.0 * len + 4 && h >= LANE)
 				fprintf(out,
 				        "<text x=\"%.2f\" y=\"%d\" class=\"label\">%s</text>\n",
@@ -154,7 +154,7 @@ static void draw_legend(FILE *out, int y)
 int report_svg(FILE *out, const struct report_row *rows, int n)
 {
 	double lo = 0, hi = 0, start = 0, step, span, scale;
-	int height = AXIS + LEGEND, y = 10;
+	int height = AXIS + LEGEND, y = 10, width = rows[0].sim->config.svg_width;
 
 	/* from the earliest origin (0 for training) to the latest end, the start on a tick */
 	for (int i = 0; i < n; i++) {
@@ -168,7 +168,7 @@ int report_svg(FILE *out, const struct report_row *rows, int n)
 	step = report_nice_step(hi > lo ? (hi - lo) / 10 : 1);
 	start = floor(lo / step) * step;
 	span = hi - start;
-	scale = span > 0 ? CHART / span : 1;
+	scale = span > 0 ? (width - LEFT - RIGHT) / span : 1;
 	fprintf(out,
 	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -177,7 +177,7 @@ int report_svg(FILE *out, const struct report_row *rows, int n)
 	        ".label{text-anchor:middle;fill:#fff;font-size:10px}.tick{text-anchor:middle;"
 	        "font-size:10px}.axis{stroke:#333}.msg{fill:#888}.op{stroke:#fff;stroke-width:0.5}"
 	        "</style>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-	        LEFT + CHART + RIGHT, height + 10, LEFT + CHART + RIGHT, height + 10);
+	        width, height + 10, width, height + 10);
 	for (int i = 0; i < n; i++) {
 		draw_block(out, rows[i].sim, y, start, scale);
 		y += block_height(rows[i].sim) + BLOCK_GAP;

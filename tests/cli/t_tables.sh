@@ -38,6 +38,31 @@ for f in text jsonl csv; do
 	fi
 done
 
+# list: text (the default) and json from the same tables, a row per table row; other formats
+# refused naming the two
+fails 2 "--format 'csv': list writes text or json" list --format=csv
+fails 2 "--format 'jsonl': list writes text or json" list -f jsonl
+fails 2 "list: unexpected argument '--format'" list --format
+ppsim list --format=json >"$TMP/out.json"
+RUN="ppsim list --format=json"
+expect schedules.0.name gpipe
+expect schedules.0.torch GPipe
+expect schedules.2.placement loop
+expect batching.3.name disaggregated
+expect formats.1.name json
+for pair in Schedules:schedules Models:models GPUs:gpus Links:links Batching:batching \
+	Report:formats; do
+	table=${pair%%:*} key=${pair#*:}
+	rows=$(ppsim list | sed -n "/^$table/,/^\$/p" | grep -c '^  ')
+	if [ "$("$JGET" "$TMP/out.json" "$key.$((rows - 1)).name")" != "" ] &&
+		! "$JGET" "$TMP/out.json" "$key.$rows" >/dev/null 2>&1; then ok; else
+		not_ok "list --format=json: $key does not have the $rows rows of the text listing"
+	fi
+done
+if [ "$("$JGET" "$TMP/out.json" schedules.5.torch)" = null ]; then ok; else
+	not_ok "list --format=json: a schedule without a PyTorch name is not null"
+fi
+
 # one list parser: compare refuses what sweep refuses
 fails 2 "--schedules '1f1b,,gpipe': an empty value in the list" compare --schedules=1f1b,,gpipe
 fails 2 "--schedules '1f1b,,gpipe': an empty value in the list" sweep --schedules=1f1b,,gpipe

@@ -34,6 +34,22 @@ if xmllint --noout "$TMP/c.svg" && [ "$(grep -c 'class="title"' "$TMP/c.svg")" -
 	not_ok "compare --svg: not four well-formed blocks"
 fi
 
+# --svg-width sets the drawing's width (run, compare, serve; a config-file key too), and the
+# time axis ends at its right margin (30 px); without it the drawing is 1200 px wide.
+for args in "-p 4 -m 8 --svg-width=800" "compare --schedules=gpipe,1f1b --svg-width=800" \
+	"serve -p 2 --num-requests 8 --svg-width=800"; do
+	# shellcheck disable=SC2086
+	ppsim $args --svg="$TMP/w.svg" >/dev/null
+	if xmllint --noout "$TMP/w.svg" && grep -q '<svg [^>]* width="800" [^>]*viewBox="0 0 800 ' \
+		"$TMP/w.svg" && grep -q '<line class="axis" x1="170" y1="[0-9]*" x2="770.00"' "$TMP/w.svg"
+	then ok; else not_ok "svg of ppsim $args: not 800 px wide with its axis to 770"; fi
+done
+echo '{"svg_width": 640}' >"$TMP/w.json"
+ppsim -c "$TMP/w.json" --svg="$TMP/w.svg" >/dev/null
+if grep -q ' width="640" ' "$TMP/w.svg"; then ok; else not_ok "config svg_width 640: not 640 px wide"; fi
+ppsim --svg="$TMP/w.svg" >/dev/null
+if grep -q ' width="1200" ' "$TMP/w.svg"; then ok; else not_ok "svg: not 1200 px wide by default"; fi
+
 # Colour: never with NO_COLOR or --color=never, always with --color=always. Without --color,
 # colour follows the terminal, so these run ppsim on a pseudo-terminal (script, from the
 # essential bsdutils package): coloured there, plain there under NO_COLOR, plain into a pipe.

@@ -1074,6 +1074,24 @@ static void report_svg_draws_one_rectangle_per_op_and_one_per_message(void)
 	sim_free(s);
 }
 
+/* --svg-width sets the drawing's width, and the time axis stretches to its right margin. */
+static void report_svg_follows_its_width(void)
+{
+	struct sim *s = simulate_recorded("1f1b", 4, 1, 8, 0.1);
+	char *text;
+
+	CU_ASSERT_EQUAL(s->config.svg_width, PP_SVG_DEFAULT_WIDTH);
+	s->config.svg_width = 600;
+	text = write_with(svg_of_one, s);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "width=\"600\" height="));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "viewBox=\"0 0 600 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "<line class=\"axis\" x1=\"170\" y1="));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "x2=\"570.00\""));
+	CU_ASSERT_PTR_NULL(strstr(text, "1200"));
+	free(text);
+	sim_free(s);
+}
+
 static void report_timeline_colored_uses_escapes_only_when_asked(void)
 {
 	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
@@ -1135,6 +1153,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_table_fits_aligns_and_pads_each_column_as_asked),
         UNIT_TEST(report_trace_parses_back_with_each_op_once_every_flow_closed_no_negative_counter),
         UNIT_TEST(report_svg_draws_one_rectangle_per_op_and_one_per_message),
+        UNIT_TEST(report_svg_follows_its_width),
         UNIT_TEST(report_timeline_colored_uses_escapes_only_when_asked),
         UNIT_TEST(report_find_knows_text_json_and_csv_exactly),
         UNIT_TEST(report_json_parses_back_with_top_level_keys_in_order),

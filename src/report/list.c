@@ -1,0 +1,312 @@
+/*
+ * `ppsim list`: the tables users pick names from (the schedules and PyTorch's names for them,
+ * the model, GPU and link presets, the batching policies, the report formats), read from the
+ * tables themselves. Text is one section per table, a title and a line per row; JSON is one
+ * object with an array per table, each row with every figure the table holds.
+ */
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ppsim/config.h"
+#include "ppsim/preset.h"
+#include "ppsim/report.h"
+#include "ppsim/sched.h"
+
+#include "formats.h"
+
+/* What each batching policy does, in enum pp_batching order. */
+static const char *const policies[] = {
+        "a batch runs its prefill, then decodes until all its requests are done",
+        "iteration-level: waiting prompts first, else a decode step of each request",
+        "decodes first, then prompt chunks, within --chunk-tokens",
+        "a prefill pipeline and a decode pipeline, KV caches sent between",
+};
+#define NPOLICIES ((int)(sizeof(policies) / sizeof(policies[0])))
+
+static void text_schedules(FILE *out)
+{
+	size_t n;
+	const struct sched_desc *const *sd = sched_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-15s %s\n", sd[i]->name, sd[i]->summary);
+}
+
+static void text_torch_names(FILE *out)
+{
+	size_t n;
+	const struct sched_desc *const *sd = sched_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (sd[i]->torch != NULL)
+			fprintf(out, "  %-22s %s\n", sd[i]->torch, sd[i]->name);
+}
+
+static void text_models(FILE *out)
+{
+	size_t n;
+	const struct model_preset *mp = preset_models(&n);
+
+	for (const struct model_preset *m = mp; m < mp + n; m++)
+		fprintf(out,
+		        "  %-12s %3d layers, hidden %5d, ffn %5d, %3d/%-2d heads, vocab %6d, %s "
+		        "MLP%s\n",
+		        m->name, m->layers, m->hidden, m->ffn, m->heads, m->kv_heads, m->vocab,
+		        m->gated_mlp ? "gated" : "plain", m->tied ? ", tied embeddings" : "");
+}
+
+static void text_gpus(FILE *out)
+{
+	size_t n;
+	const struct gpu_preset *gp = preset_gpus(&n);
+
+	for (const struct gpu_preset *g = gp; g < gp + n; g++)
+		fprintf(out,
+		        "  %-12s %4g TFLOP/s, %3g GB at %4g GB/s, %s inside a node, %s between "
+		        "nodes\n",
+		        g->name, g->tflops, g->memory_gb, g->memory_bandwidth, g->link,
+		        g->inter_link);
+}
+
+static void text_links(FILE *out)
+{
+	size_t n;
+	const struct link_preset *lp = preset_links(&n);
+
+	for (const struct link_preset *l = lp; l < lp + n; l++)
+		fprintf(out, "  %-12s %4g GB/s, %3g us\n", l->name, l->bandwidth, l->latency);
+}
+
+static void text_policies(FILE *out)
+{
+	for (int b = 0; b < NPOLICIES; b++)
+		fprintf(out, "  %-14s %s\n", config_batching_name((enum pp_batching)b),
+		        policies[b]);
+}
+
+static void text_formats(FILE *out)
+{
+	size_t n;
+	const struct report_format *rf = report_formats(&n);
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-12s %s\n", rf[i].name, rf[i].summary);
+}
+
+int report_list_text(FILE *out)
+{
+	static const struct {
+		const char *title;
+		void (*rows)(FILE *out);
+	} sections[] = {
+	        {"Schedules (--schedule, in any case):", text_schedules},
+	        {"PyTorch's schedule names (--schedule takes them too, with or without "
+	         "\"Schedule\"):",
+	         text_torch_names},
+	        {"Models (--model): layers, hidden, ffn, heads/kv heads, vocab", text_models},
+	        {"GPUs (--gpu): peak dense bf16, memory and its bandwidth, default links",
+	         text_gpus},
+	        {"Links (--link, --inter-link): bandwidth per direction, latency per message",
+	         text_links},
+	        {"Batching policies (ppsim serve --batching):", text_policies},
+	        {"Report formats (--format):", text_formats},
+	};
+
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		fprintf(out, "%s%s\n", i ? "\n" : "", sections[i].title);
+		sections[i].rows(out);
+	}
+	return 0;
+}
+
+/*
+ * The JSON side adds through these, which keep going after a failed allocation and clear *ok,
+ * so that an object missing a member is never printed as if it were whole.
+ */
+static void add(cJSON *to, const char *key, cJSON *item, bool *ok)
+{
+	bool added = item != NULL && (key != NULL ? cJSON_AddItemToObject(to, key, item)
+	                                          : cJSON_AddItemToArray(to, item));
+
+	if (!added) {
+		cJSON_Delete(item);
+		*ok = false;
+	}
+}
+
+static void add_text(cJSON *to, const char *key, const char *text, bool *ok)
+{
+	add(to, key, text != NULL ? cJSON_CreateString(text) : cJSON_CreateNull(), ok);
+}
+
+static void add_number(cJSON *to, const char *key, double x, bool *ok)
+{
+	add(to, key, cJSON_CreateNumber(x), ok);
+}
+
+static void add_bool(cJSON *to, const char *key, bool b, bool *ok)
+{
+	add(to, key, cJSON_CreateBool(b), ok);
+}
+
+/* A new object appended to array, or NULL (with *ok cleared). */
+static cJSON *add_row(cJSON *array, bool *ok)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add(array, NULL, o, ok);
+	return o != NULL && *ok ? o : NULL;
+}
+
+static void json_schedules(cJSON *a, bool *ok)
+{
+	size_t n;
+	const struct sched_desc *const *sd = sched_table(&n);
+	cJSON *o;
+
+	for (size_t i = 0; i < n && (o = add_row(a, ok)) != NULL; i++) {
+		add_text(o, "name", sd[i]->name, ok);
+		add_text(o, "torch", sd[i]->torch, ok);
+		add_text(o, "summary", sd[i]->summary, ok);
+		add_text(o, "placement", sd[i]->placement == PLACE_V ? "V" : "loop", ok);
+		add_bool(o, "split", sd[i]->split, ok);
+	}
+}
+
+/* A member of a preset row in JSON: its key, the kind of its field and where the field is. */
+struct field {
+	const char *key;
+	enum { TEXT, INT, NUMBER, BOOL } kind;
+	size_t offset;
+};
+
+#define MODEL(kind, f)                                                                             \
+	{                                                                                          \
+#f, kind, offsetof(struct model_preset, f)                                         \
+	}
+#define GPU(kind, f)                                                                               \
+	{                                                                                          \
+#f, kind, offsetof(struct gpu_preset, f)                                           \
+	}
+#define LINK(kind, f)                                                                              \
+	{                                                                                          \
+#f, kind, offsetof(struct link_preset, f)                                          \
+	}
+
+static const struct field model_fields[] = {
+        MODEL(TEXT, name), MODEL(INT, layers),   MODEL(INT, hidden), MODEL(INT, ffn),
+        MODEL(INT, heads), MODEL(INT, kv_heads), MODEL(INT, vocab),  MODEL(BOOL, gated_mlp),
+        MODEL(BOOL, tied), MODEL(TEXT, source),
+};
+static const struct field gpu_fields[] = {
+        GPU(TEXT, name),        GPU(NUMBER, tflops),
+        GPU(NUMBER, memory_gb), GPU(NUMBER, memory_bandwidth),
+        GPU(TEXT, link),        GPU(TEXT, inter_link),
+        GPU(TEXT, source),
+};
+static const struct field link_fields[] = {
+        LINK(TEXT, name),
+        LINK(NUMBER, bandwidth),
+        LINK(NUMBER, latency),
+        LINK(TEXT, source),
+};
+
+/* Appends the n rows of a preset table (each size bytes) to a, a member per field. */
+static void add_presets(cJSON *a, const void *rows, size_t n, size_t size,
+                        const struct field *fields, size_t nfields, bool *ok)
+{
+	cJSON *o;
+
+	for (size_t i = 0; i < n && (o = add_row(a, ok)) != NULL; i++) {
+		const char *row = (const char *)rows + i * size;
+
+		for (const struct field *f = fields; f < fields + nfields; f++) {
+			const void *at = row + f->offset;
+
+			if (f->kind == TEXT)
+				add_text(o, f->key, *(const char *const *)at, ok);
+			else if (f->kind == INT)
+				add_number(o, f->key, *(const int *)at, ok);
+			else if (f->kind == NUMBER)
+				add_number(o, f->key, *(const double *)at, ok);
+			else
+				add_bool(o, f->key, *(const bool *)at, ok);
+		}
+	}
+}
+
+#define FIELDS(t) (t), sizeof(t) / sizeof((t)[0])
+
+static void json_models(cJSON *a, bool *ok)
+{
+	size_t n;
+	const struct model_preset *mp = preset_models(&n);
+
+	add_presets(a, mp, n, sizeof(*mp), FIELDS(model_fields), ok);
+}
+
+static void json_gpus(cJSON *a, bool *ok)
+{
+	size_t n;
+	const struct gpu_preset *gp = preset_gpus(&n);
+
+	add_presets(a, gp, n, sizeof(*gp), FIELDS(gpu_fields), ok);
+}
+
+static void json_links(cJSON *a, bool *ok)
+{
+	size_t n;
+	const struct link_preset *lp = preset_links(&n);
+
+	add_presets(a, lp, n, sizeof(*lp), FIELDS(link_fields), ok);
+}
+
+static void json_policies(cJSON *a, bool *ok)
+{
+	cJSON *o;
+
+	for (int b = 0; b < NPOLICIES && (o = add_row(a, ok)) != NULL; b++) {
+		add_text(o, "name", config_batching_name((enum pp_batching)b), ok);
+		add_text(o, "summary", policies[b], ok);
+	}
+}
+
+static void json_formats(cJSON *a, bool *ok)
+{
+	size_t n;
+	const struct report_format *rf = report_formats(&n);
+	cJSON *o;
+
+	for (size_t i = 0; i < n && (o = add_row(a, ok)) != NULL; i++) {
+		add_text(o, "name", rf[i].name, ok);
+		add_text(o, "summary", rf[i].summary, ok);
+	}
+}
+
+int report_list_json(FILE *out)
+{
+	static const struct {
+		const char *key;
+		void (*rows)(cJSON *array, bool *ok);
+	} tables[] = {
+	        {"schedules", json_schedules}, {"models", json_models},
+	        {"gpus", json_gpus},           {"links", json_links},
+	        {"batching", json_policies},   {"formats", json_formats},
+	};
+	cJSON *root = cJSON_CreateObject();
+	bool ok = root != NULL;
+
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && ok; i++) {
+		cJSON *a = cJSON_CreateArray();
+
+		add(root, tables[i].key, a, &ok);
+		if (ok)
+			tables[i].rows(a, &ok);
+	}
+	if (!ok) {
+		cJSON_Delete(root);
+		return -1;
+	}
+	return report_json_print(out, root);
+}
