@@ -253,6 +253,7 @@ struct config_option {
 	void (*format)(const struct config *c, const struct config_option *opt, char *buf,
 	               size_t n);
 	int offered;         /* values[0..offered-1] are taken but not offered ("preset") */
+	int min, max;        /* a count's range when narrower than 1..PP_MAX_COUNT; 0: that */
 	const char *section; /* --help: the title of the group of options this row starts */
 };
 

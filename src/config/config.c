@@ -50,7 +50,8 @@ static void format_dist(const struct config *c, const struct config_option *opt,
 static const struct config_option options[] = {
         {"svg-width", 0, "svg_width", CONFIG_ARG_COUNT, "PX",
          "run, compare, serve: width of the --svg drawing in pixels (default 1200)",
-         FIELD(svg_width), .commands = CONFIG_RUN | CONFIG_COMPARE | CONFIG_SERVE},
+         FIELD(svg_width), .commands = CONFIG_RUN | CONFIG_COMPARE | CONFIG_SERVE,
+         .min = PP_SVG_MIN_WIDTH, .max = PP_SVG_MAX_WIDTH},
         {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
          "schedule (default 1f1b; any case, and PyTorch's names: ppsim list):", FIELD(schedule),
          .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER, .parse = set_schedule,
@@ -659,13 +660,16 @@ static int parse_value(struct config *c, const struct config_option *opt, const 
 			               label, value, sizeof(c->schedule_file) - 1);
 		strcpy(field, value);
 		return 0;
-	case CONFIG_ARG_COUNT:
-		if (!parse_integer(value, 1, PP_MAX_COUNT, &n))
+	case CONFIG_ARG_COUNT: {
+		int lo = opt->min > 0 ? opt->min : 1, hi = opt->max > 0 ? opt->max : PP_MAX_COUNT;
+
+		if (!parse_integer(value, lo, hi, &n))
 			return pp_fail(err, PP_ERR_USAGE,
-			               "%s '%s': must be an integer from 1 to %d", label, value,
-			               PP_MAX_COUNT);
+			               "%s '%s': must be an integer from %d to %d", label, value,
+			               lo, hi);
 		*(int *)(void *)field = (int)n;
 		return 0;
+	}
 	case CONFIG_ARG_BYTES:
 		if (!parse_integer(value, 0, INT64_MAX, &n))
 			return pp_fail(err, PP_ERR_USAGE,
@@ -1001,12 +1005,23 @@ static int check_devices(const struct config *c, struct pp_error *err)
 }
 
 /* The drawing's width: the label column and margins take 200 px of it. */
-static int check_svg_width(const struct config *c, struct pp_error *err)
+/* The counts whose row narrows their range, checked again for a config not set through the table.
+ */
+static int check_ranges(const struct config *c, struct pp_error *err)
 {
-	if (c->svg_width >= PP_SVG_MIN_WIDTH && c->svg_width <= PP_SVG_MAX_WIDTH)
-		return 0;
-	return config_fail(c, "svg_width", err, "must be from %d to %d pixels", PP_SVG_MIN_WIDTH,
-	                   PP_SVG_MAX_WIDTH);
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		const struct config_option *o = &options[i];
+		int x;
+
+		if (o->arg != CONFIG_ARG_COUNT || (o->min == 0 && o->max == 0))
+			continue;
+		x = *(const int *)(const void *)((const char *)c + o->offset);
+		if (x < (o->min > 0 ? o->min : 1) || x > (o->max > 0 ? o->max : PP_MAX_COUNT))
+			return config_fail(c, o->key, err, "must be from %d to %d",
+			                   o->min > 0 ? o->min : 1,
+			                   o->max > 0 ? o->max : PP_MAX_COUNT);
+	}
+	return 0;
 }
 
 int config_validate_serve(const struct config *c, struct pp_error *err)
@@ -1033,8 +1048,7 @@ int config_validate_serve(const struct config *c, struct pp_error *err)
 	const struct config_option *o;
 	bool model = config_has_model(c);
 
-	if (config_check_command(c, CONFIG_SERVE, "serve", err) != 0 ||
-	    check_svg_width(c, err) != 0)
+	if (config_check_command(c, CONFIG_SERVE, "serve", err) != 0 || check_ranges(c, err) != 0)
 		return -1;
 	if (!model && (o = first_set(c, CONFIG_PRICE_MODEL, 0, 1)) != NULL)
 		return config_fail(c, o->key, err, "needs a model (--model)");
@@ -1076,7 +1090,7 @@ int config_validate(const struct config *c, struct pp_error *err)
 	const char *key = "schedule";
 	uint64_t ops = 0;
 
-	if (config_check_command(c, CONFIG_RUN, "run", err) != 0 || check_svg_width(c, err) != 0)
+	if (config_check_command(c, CONFIG_RUN, "run", err) != 0 || check_ranges(c, err) != 0)
 		return -1;
 	if (c->p < 1 || c->p > PP_MAX_COUNT || c->m < 1 || c->m > PP_MAX_COUNT || c->v < 1)
 		return pp_fail(err, PP_ERR_USAGE,
