@@ -36,26 +36,27 @@ enum { F0, F1, B1, B0, KINDS };
 
 struct vgrid {
 	int p, m, nslots;
-	int leaves;        /* a power of two >= nslots: the width of each device's tree */
+	int leaves;        /* a power of two >= the blocks of BLOCK slots: each device's tree */
 	signed char *cell; /* [p][nslots] */
-	/* live chunks after each slot, a tree per device: node 1 spans every slot, node i's
-	 * children are 2i and 2i+1, leaf leaves+x is slot x; top[i] ([p][2 leaves]) is the
-	 * largest count under node i, adds included, add[i] ([p][leaves]) what was added to all
-	 * of them at once */
-	int *top, *add;
+	/* live chunks after each slot: val ([p][nslots]) less what the tree added, and a tree
+	 * per device over its blocks of slots: node 1 spans them all, node i's children are 2i
+	 * and 2i+1, leaf leaves+b is block b; top[i] ([p][2 leaves]) is the largest count under
+	 * node i, add[i] ([p][2 leaves]) what was added to all of them at once */
+	int *val, *top, *add;
 	/* [p][KINDS][m] the slot of each op (its first half), once the scan has passed it: a
 	 * backward's second half always follows its first */
 	int *at;
 	int *seen; /* [p][HALVES] op halves of each kind the scan has passed */
 };
 
-enum { VARRAYS = 5 };
+enum { VARRAYS = 6 };
 static void vgrid_arrays(struct vgrid *g, size_t p, size_t m, struct sched_array *a)
 {
-	size_t tree = p * (size_t)g->leaves;
+	size_t tree = p * 2 * (size_t)g->leaves;
 	const struct sched_array all[VARRAYS] = {
 	        {(void **)&g->cell, p * (size_t)g->nslots, sizeof(*g->cell), false},
-	        {(void **)&g->top, 2 * tree, sizeof(*g->top), true},
+	        {(void **)&g->val, p * (size_t)g->nslots, sizeof(*g->val), false},
+	        {(void **)&g->top, tree, sizeof(*g->top), true},
 	        {(void **)&g->add, tree, sizeof(*g->add), true},
 	        {(void **)&g->at, p * KINDS * m, sizeof(*g->at), false},
 	        {(void **)&g->seen, p * HALVES, sizeof(*g->seen), true},
@@ -73,18 +74,22 @@ static signed char *cell(const struct vgrid *g, int d, int x)
 /*
  * The compaction moves the whole steady part earlier by about the warm-up it saves, O(p)
  * slots: each move changes the counts of every slot it passes and each forward's test reads
- * them, so they live in a tree (range add, range maximum) to keep generation O(p m log m).
+ * them, so they live in a tree over blocks of slots (range add, range maximum) to keep
+ * generation O(p m log m) in little memory.
  */
+#define BLOCK 16
+
 struct counts {
-	int *top, *add;
-	int leaves;
+	int *val, *top, *add;
+	int leaves, nslots;
 };
 
 static struct counts tree_of(const struct vgrid *g, int d)
 {
-	size_t base = (size_t)d * (size_t)g->leaves;
+	size_t tree = (size_t)d * 2 * (size_t)g->leaves;
 
-	return (struct counts){g->top + 2 * base, g->add + base, g->leaves};
+	return (struct counts){g->val + (size_t)d * (size_t)g->nslots, g->top + tree, g->add + tree,
+	                       g->leaves, g->nslots};
 }
 
 static int higher(int a, int b)
@@ -99,43 +104,77 @@ static void refresh(const struct counts *c, int i)
 		c->top[i] = c->add[i] + higher(c->top[2 * i], c->top[2 * i + 1]);
 }
 
+/* Adds v to the counts of the slots [a, b) of block k, then recomputes the tree above it. */
+static void add_in_block(const struct counts *c, int k, int a, int b, int v)
+{
+	int i = c->leaves + k, top = c->val[k * BLOCK];
+
+	for (int x = a; x < b; x++)
+		c->val[x] += v;
+	for (int x = k * BLOCK; x < (k + 1) * BLOCK && x < c->nslots; x++)
+		top = higher(top, c->val[x]);
+	c->top[i] = c->add[i] + top;
+	/* only this leaf changed: the ancestors change only up to the first that keeps its count */
+	for (i /= 2; i > 0; i /= 2) {
+		top = c->add[i] + higher(c->top[2 * i], c->top[2 * i + 1]);
+		if (top == c->top[i])
+			break;
+		c->top[i] = top;
+	}
+}
+
 /* Adds v to the counts of device d's slots [a, b). */
 static void add_counts(const struct vgrid *g, int d, int a, int b, int v)
 {
 	struct counts c = tree_of(g, d);
-	int lo = a + c.leaves, hi = b + c.leaves;
+	int first = a / BLOCK, last = b / BLOCK, lo, hi;
 
 	if (a >= b)
+		return;
+	if (first == last) {
+		add_in_block(&c, first, a, b, v);
+		return;
+	}
+	if (a % BLOCK != 0) {
+		add_in_block(&c, first, a, (first + 1) * BLOCK, v);
+		first++;
+	}
+	if (b % BLOCK != 0)
+		add_in_block(&c, last, last * BLOCK, b, v);
+	/* the whole blocks [first, last) */
+	lo = first + c.leaves;
+	hi = last + c.leaves;
+	if (lo >= hi)
 		return;
 	for (int l = lo, r = hi; l < r; l /= 2, r /= 2) {
 		if (l % 2 == 1) {
 			c.top[l] += v;
-			if (l < c.leaves)
-				c.add[l] += v;
-			l++;
+			c.add[l++] += v;
 		}
 		if (r % 2 == 1) {
-			--r;
-			c.top[r] += v;
-			if (r < c.leaves)
-				c.add[r] += v;
+			c.top[--r] += v;
+			c.add[r] += v;
 		}
 	}
 	refresh(&c, lo);
 	refresh(&c, hi - 1);
 }
 
-/* The last slot in [a, b) under node i (spanning [lo, hi)) whose count, less what node i's
- * ancestors added, is at least want; -1 when none. */
+/* The last slot in [a, b) under node i (spanning blocks [lo, hi)) whose count, less what
+ * node i's ancestors added, is at least want; -1 when none. */
 static int last_under(const struct counts *c, int i, int lo, int hi, int a, int b, int want)
 {
 	int mid = lo + (hi - lo) / 2, x;
 
-	if (b <= lo || hi <= a || c->top[i] < want)
+	if (b <= lo * BLOCK || hi * BLOCK <= a || c->top[i] < want)
 		return -1;
-	if (i >= c->leaves)
-		return lo;
 	want -= c->add[i];
+	if (i >= c->leaves) {
+		for (x = (b < hi * BLOCK ? b : hi * BLOCK) - 1; x >= a && x >= lo * BLOCK; x--)
+			if (c->val[x] >= want)
+				return x;
+		return -1;
+	}
 	x = last_under(c, 2 * i + 1, mid, hi, a, b, want);
 	return x >= 0 ? x : last_under(c, 2 * i, lo, mid, a, b, want);
 }
@@ -201,7 +240,9 @@ static int lay_out(struct vgrid *g, const int *t)
 				live++;
 			else if (h % 2 == 1)
 				live--;
-			c.top[c.leaves + x] = live;
+			c.val[x] = live;
+			if (x % BLOCK == 0 || live > c.top[c.leaves + x / BLOCK])
+				c.top[c.leaves + x / BLOCK] = live;
 			if (live > peak)
 				peak = live;
 		}
@@ -291,7 +332,7 @@ static int generate(struct sched *s)
 	if (t == NULL)
 		return -1;
 	g.nslots = 6 + template(p, t) + 2 + 6 * m;
-	for (g.leaves = 1; g.leaves < g.nslots; g.leaves *= 2)
+	for (g.leaves = 1; g.leaves * BLOCK < g.nslots; g.leaves *= 2)
 		;
 	vgrid_arrays(&g, (size_t)p, (size_t)m, a);
 	if (sched_arrays_new(a, VARRAYS, NULL) != 0) {
