@@ -8,11 +8,13 @@
 #include "ppsim/sched.h"
 
 /*
- * Row fields a family of schedules shares, said once: one chunk per device, and the V shape
- * (device d hosts stages d and 2p-1-d, two chunks, always with B and W split).
+ * Row fields a family of schedules shares, said once: one chunk per device, the V placement
+ * (device d hosts stages d and 2p-1-d, two chunks) and the V shape (V placement with B and W
+ * split).
  */
 #define SCHED_ONE_CHUNK .min_v = 1, .max_v = 1
-#define SCHED_V_SHAPE   .split = true, .placement = PLACE_V, .min_v = 2, .max_v = 2
+#define SCHED_V_PLACE   .placement = PLACE_V, .min_v = 2, .max_v = 2
+#define SCHED_V_SHAPE   .split = true, SCHED_V_PLACE
 
 /* Closed form of the flush schedules (GPipe, 1F1B): (p-1)/(m+p-1), and its row fields. */
 double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,

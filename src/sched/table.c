@@ -28,6 +28,7 @@
 	X(zbv_auto)                                                                                \
 	X(vhalf)                                                                                   \
 	X(vmin)                                                                                    \
+	X(1f1b_v)                                                                                  \
 	X(dualpipev)                                                                               \
 	X(zb_auto)                                                                                 \
 	X(zb1p)                                                                                    \

@@ -340,6 +340,7 @@ static void config_set_takes_schedule_names_and_pytorch_s_in_any_case(void)
 	        {"LoopedBFS", "loopedbfs"},
 	        {"ScheduleDualPipeV", "dualpipev"},
 	        {"ZB-Auto", "zb-auto"},
+	        {"1F1B-V", "1f1b-v"},
 	};
 	struct config c;
 	struct pp_error err = {0};
@@ -355,7 +356,7 @@ static void config_set_takes_schedule_names_and_pytorch_s_in_any_case(void)
 	CU_ASSERT_STRING_EQUAL(err.msg,
 	                       "--schedule 'GPipes': unknown schedule; known: gpipe, 1f1b, "
 	                       "interleaved, loopedbfs, interleaved-zb, zbh1, zbh2, zbv, "
-	                       "zbv-auto, vhalf, vmin, dualpipev, zb-auto, zb1p, zb2p");
+	                       "zbv-auto, vhalf, vmin, 1f1b-v, dualpipev, zb-auto, zb1p, zb2p");
 	CU_ASSERT_STRING_EQUAL(c.schedule, "1f1b");
 	assert_rejected("schedule", "");
 	assert_rejected("schedule", "zbh1x");

@@ -75,9 +75,10 @@ static void sched_table_rows_are_whole_and_found_by_their_names(void)
 		CU_ASSERT_PTR_NOT_NULL(d->summary);
 		CU_ASSERT_PTR_NOT_NULL(d->peak.text);
 		CU_ASSERT(d->min_v >= 1 && (d->max_v == 0 || d->max_v >= d->min_v));
-		/* V placement pairs two chunks, and only split backwards run on it */
+		/* V placement pairs two chunks (1f1b-v runs fused backwards on it, the others
+		 * split) */
 		if (d->placement == PLACE_V)
-			CU_ASSERT(d->min_v == 2 && d->max_v == 2 && d->split);
+			CU_ASSERT(d->min_v == 2 && d->max_v == 2);
 		/* a generator orders ops either alone or from the costs, never both */
 		CU_ASSERT_EQUAL(d->generate == NULL, priced);
 		/* a priced generator's limit is on its real activations, not a W-keeps-all bound */
@@ -107,6 +108,7 @@ static void sched_table_gives_each_family_its_backward_chunks_and_limit(void)
 	        {"loopedbfs", false, PLACE_LOOP, 1, 0, 0},
 	        {"zbh1", true, PLACE_LOOP, 1, 1, 0},
 	        {"zbv", true, PLACE_V, 2, 2, 0},
+	        {"1f1b-v", false, PLACE_V, 2, 2, 0},
 	        {"zb1p", true, PLACE_LOOP, 1, 1, 1},
 	        {"zb2p", true, PLACE_LOOP, 1, 1, 2},
 	};
@@ -1626,6 +1628,78 @@ static void sched_vhalf_and_vmin_hold_about_a_half_and_a_third_of_1f1b_s_activat
 		}
 }
 
+/* The zero-bubble authors' v1f1b.create_schedule for p=4, m=8 (their runtime's order, as in
+ * tests/golden/zb-reference/v1f1b.txt): stage 7-d is chunk 1 of device d, B the fused BW. */
+static const char *const v1f1b_p4_m8_rows[4] = {
+        "0F0,0F1,0F2,0F3,0F4,7F0,7B0,7F1,7B1,7F2,7B2,7F3,7B3,0B0,0F5,7F4,7B4,0B1,0F6,7F5,7B5,0B2,"
+        "0F7,7F6,7B6,0B3,7F7,7B7,0B4,0B5,0B6,0B7",
+        "1F0,1F1,1F2,1F3,6F0,6F1,6B0,6F2,6B1,1F4,6B2,6F3,1B0,6B3,6F4,1F5,1B1,6B4,6F5,1F6,1B2,6B5,"
+        "6F6,1F7,1B3,6B6,6F7,1B4,6B7,1B5,1B6,1B7",
+        "2F0,2F1,2F2,5F0,5F1,5F2,5B0,2F3,5B1,2F4,2B0,5F3,5B2,2B1,5F4,5B3,2F5,2B2,5F5,5B4,2F6,2B3,"
+        "5F6,5B5,2F7,2B4,5F7,5B6,2B5,5B7,2B6,2B7",
+        "3F0,4F0,3F1,4F1,3F2,4F2,4B0,3B0,3F3,4F3,4B1,3B1,3F4,4F4,4B2,3B2,3F5,4F5,4B3,3B3,3F6,4F6,"
+        "4B4,3B4,3F7,4F7,4B5,3B5,4B6,3B6,4B7,3B7",
+};
+
+static void sched_1f1b_v_order_of_p4_m8_equals_the_authors_v1f1b(void)
+{
+	struct sched *s = sched_new(sched_find("1f1b-v"), &(struct sched_params){4, 2, 8, 0});
+	struct op want[32];
+
+	CU_ASSERT_FALSE(s->split);
+	CU_ASSERT_EQUAL(s->placement, PLACE_V);
+	for (int d = 0; d < 4; d++) {
+		size_t n = unit_torch_ops(v1f1b_p4_m8_rows[d], want, 32);
+
+		CU_ASSERT_EQUAL(n, 32);
+		CU_ASSERT_TRUE(unit_device_is(s, d, want, n));
+	}
+	sched_free(s);
+}
+
+static void sched_1f1b_v_runs_one_micro_batch_down_and_back_up_the_v(void)
+{
+	/* m=1: each device runs F of chunk 0, F of chunk 1, then the backwards of 1 and 0; p=1
+	 * too (one device holding both stages) */
+	for (int p = 1; p <= 5; p++) {
+		struct sched *s =
+		        sched_new(sched_find("1f1b-v"), &(struct sched_params){p, 2, 1, 0});
+
+		for (int d = 0; d < p; d++) {
+			const struct op *o = &s->ops[s->dev_start[d]];
+			int up = 2 * p - 1 - d;
+
+			CU_ASSERT_EQUAL(s->dev_start[d + 1] - s->dev_start[d], 4);
+			CU_ASSERT(o[0].kind == OP_F && o[0].stage == (uint32_t)d);
+			CU_ASSERT(o[1].kind == OP_F && o[1].stage == (uint32_t)up);
+			CU_ASSERT(o[2].kind == OP_BW && o[2].stage == (uint32_t)up);
+			CU_ASSERT(o[3].kind == OP_BW && o[3].stage == (uint32_t)d);
+		}
+		sched_free(s);
+	}
+}
+
+static void sched_1f1b_v_peaks_at_its_bound_on_every_device(void)
+{
+	/* min(2m, m + d + 1 + floor(d/2), 2 ceil((2p+1)/3)) chunks, exactly (the authors' code for
+	 * p <= 24, m <= 3p): about 2/3 of 1F1B's p micro-batches once m >= 2 ceil((2p+1)/3) - 1 */
+	for (int p = 1; p <= 12; p++)
+		for (int m = 1; m <= 3 * p; m++) {
+			struct sched_params sp = {p, 2, m, 0};
+			struct sched *s = sched_new(sched_find("1f1b-v"), &sp);
+			double peak[12];
+			int steady = 2 * ((2 * p + 3) / 3);
+
+			sched_peak_units(s, peak);
+			for (int d = 0; d < p; d++) {
+				ASSERT_NEAR(peak[d], s->desc->peak_bound(&sp, d));
+				if (m >= steady - 1)
+					ASSERT_NEAR(peak[d], steady / 2.0);
+			}
+			sched_free(s);
+		}
+}
+
 static void sched_check_rejects_an_overlap_flag_that_does_not_pair_an_f_with_a_backward(void)
 {
 	size_t counts[1] = {5};
@@ -1832,6 +1906,9 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_interleaved_zb_takes_pytorch_s_m_only_and_no_group_size),
         UNIT_TEST(sched_vhalf_and_vmin_hold_about_a_half_and_a_third_of_1f1b_s_activations),
         UNIT_TEST(sched_zb_auto_keeps_alive_activations_within_each_limit),
+        UNIT_TEST(sched_1f1b_v_order_of_p4_m8_equals_the_authors_v1f1b),
+        UNIT_TEST(sched_1f1b_v_runs_one_micro_batch_down_and_back_up_the_v),
+        UNIT_TEST(sched_1f1b_v_peaks_at_its_bound_on_every_device),
         UNIT_TEST(sched_check_rejects_an_overlap_flag_that_does_not_pair_an_f_with_a_backward),
         UNIT_TEST(sched_check_order_rejects_a_pair_whose_backward_needs_its_own_forward),
         UNIT_TEST(sched_check_order_runs_a_pair_once_both_partners_inputs_are_there),
