@@ -3,21 +3,9 @@
  * produce them. A generator knows nothing about costs; the engine knows nothing about which
  * generator produced a schedule.
  *
- * Adding a schedule (docs/src/schedules.md.in, "Adding a schedule", explains each field):
- *   1. write src/sched/NAME.c (the Makefile builds every file there): its static generate
- *      function, which appends each device's ops with sched_push() (or a priced one that
- *      decides from struct sched_prices in integer ticks), its check, closed form and peak
- *      bound where it has them, and its row, const struct sched_desc sched_NAME, with
- *      designated initializers (fields left out are 0, NULL or false);
- *   2. add X(NAME) to the GENERATORS list in src/sched/table.c, where `ppsim list` should
- *      show it;
- *   3. outside src/sched/: a paragraph in docs/src/schedules.md.in and docs/ppsim.1 (t_docs.sh
- *      checks that docs/schedules.md and the man page name every schedule), then `make docs`;
- *      a golden CLI test; the goldens that show every schedule (list.txt, help.txt, the
- *      sweep and advise readme outputs) and the two hand-written name lists in
- *      tests/unit/test_config.c (the unknown-schedule message) and tests/cli/t_install.sh
- *      (completion of "zb") when the name belongs there. --help, `ppsim list`, completion,
- *      sweeps over "all" and the unit tests that run every generator take it from the table.
+ * Adding a schedule: follow "Add a schedule" in docs/architecture.md (one file in src/sched/
+ * with its row, one X(NAME) in table.c); docs/schedules.md, "Adding a schedule", explains each
+ * field of a row.
  *
  * Ownership: a struct sched owns its arrays; sched_new returns one that the caller frees with
  * sched_free. Descriptors in the table are static and never freed.

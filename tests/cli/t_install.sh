@@ -36,7 +36,9 @@ else
 	not_ok "completion of --sched: $(complete_words ppsim --sched) / $(complete_words ppsim \
 		compare --sched)"
 fi
-if [ "$(complete_words ppsim -s zb)" = "zbh1 zbh2 zbv zbv-auto zb-auto zb1p zb2p" ] &&
+# the schedules starting with "zb", in the order of `ppsim list` (the generator table)
+zb_names=$("$PPSIM" list | sed -n '/^Schedules/,/^$/p' | awk '$1 ~ /^zb/ { printf "%s%s", s, $1; s = " " }')
+if [ -n "$zb_names" ] && [ "$(complete_words ppsim -s zb)" = "$zb_names" ] &&
 	[ "$(complete_words ppsim serve --batch)" = "--batching" ] &&
 	[ "$(complete_words ppsim serve --batching = c)" = "continuous chunked" ] &&
 	[ "$(complete_words ppsim sw)" = "sweep" ]; then

@@ -1692,7 +1692,7 @@ static void sched_1f1b_v_peaks_at_its_bound_on_every_device(void)
 
 			sched_peak_units(s, peak);
 			for (int d = 0; d < p; d++) {
-				ASSERT_NEAR(peak[d], s->desc->peak_bound(&sp, d));
+				ASSERT_NEAR(peak[d], s->desc->peak.fn(&sp, d));
 				if (m >= steady - 1)
 					ASSERT_NEAR(peak[d], steady / 2.0);
 			}
