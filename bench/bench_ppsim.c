@@ -89,7 +89,7 @@ static int time_parts(const struct rung *r, struct child_report *out)
 
 	if (s == NULL)
 		return rung_failed(r, &(struct pp_error){PP_ERR_NOMEM, 0, 0, "out of memory"});
-	if (desc->generate_priced != NULL) {
+	if (desc->fn.generate_priced != NULL) {
 		cost = cost_new_explicit(&c, c.w_mem_fraction);
 		if (sim_price_schedule(s, cost, &c, &err) != 0)
 			return rung_failed(r, &err);

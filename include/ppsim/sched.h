@@ -116,22 +116,26 @@ struct sched_desc {
 	enum placement placement; /* chunk placement */
 	int min_v, max_v;         /* accepted chunk counts (max_v 0: no upper bound) */
 	bool groups;              /* takes --group-size (sched_params.group) */
-	/* Rejects shapes the schedule does not define: PP_ERR_USAGE, with *key set to the config
-	 * key at fault ("m", "group_size"); NULL when min_v/max_v say it all. */
-	int (*check)(const struct sched_params *sp, const char **key, struct pp_error *err);
-	/* Appends each device's ops with sched_push, in execution order; NULL when priced.
-	 * Returns 0, or -1 when out of memory. */
-	int (*generate)(struct sched *s);
-	/* A priced generator: the same from the costs (sched_generate_priced); else NULL. Returns
-	 * 0, or -1 with a PP_ERR_USAGE error when no order keeps within pr->mem_limit or a
-	 * PP_ERR_NOMEM one. */
-	int (*generate_priced)(struct sched *s, const struct sched_prices *pr,
-	                       struct pp_error *err);
+	/* How the order is made: one of generate and generate_priced, and the two helpers. */
+	struct sched_fns {
+		/* Appends each device's ops with sched_push, in execution order; NULL when priced.
+		 * Returns 0, or -1 when out of memory. */
+		int (*generate)(struct sched *s);
+		/* A priced generator: the same from the costs (sched_generate_priced); else NULL.
+		 * Returns 0, or -1 with a PP_ERR_USAGE error when no order keeps within
+		 * pr->mem_limit or a PP_ERR_NOMEM one. */
+		int (*generate_priced)(struct sched *s, const struct sched_prices *pr,
+		                       struct pp_error *err);
+		/* Rejects shapes the schedule does not define: PP_ERR_USAGE, with *key set to the
+		 * config key at fault ("m", "group_size"); NULL when min_v/max_v say it all. */
+		int (*check)(const struct sched_params *sp, const char **key, struct pp_error *err);
+		/* Ops device d holds when not v * m * (2 or 3), as for mixed schedules; else NULL.
+		 */
+		size_t (*ops_on)(int p, int m, int d);
+	} fn;
 	/* Activation limit of a priced generator as a multiple of p (zb1p: 1), 0: from the
 	 * config's mem_limit. */
 	int limit_per_p;
-	/* Ops device d holds when not v * m * (2 or 3), as for mixed schedules; else NULL. */
-	size_t (*ops_on)(int p, int m, int d);
 	/*
 	 * The closed-form bubble ratio for uniform per-stage costs t_f, t_b, t_w (fused backward
 	 * costs t_b + t_w; an overlapped F&B pair overlap x (F + B)) and zero communication, or NAN

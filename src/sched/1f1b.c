@@ -31,7 +31,7 @@ const struct sched_desc sched_1f1b = {
         .summary = "1F1B (PipeDream-Flush, Megatron-LM): warm-up, one forward one backward, "
                    "cool-down",
         SCHED_ONE_CHUNK,
-        .generate = generate,
+        .fn = {.generate = generate},
         SCHED_FLUSH_THEORY,
         .peak = {peak, "min(p-d, m)"},
 };

@@ -372,6 +372,6 @@ const struct sched_desc sched_1f1b_v = {
         .name = "1f1b-v",
         .summary = "1F1B-V (zero-bubble authors): V placement, fused backward, low memory",
         SCHED_V_PLACE,
-        .generate = generate,
+        .fn = {.generate = generate},
         .peak = {peak, "min(2m, m + d + 1 + floor(d/2), 2 ceil((2p+1)/3)) / 2"},
 };

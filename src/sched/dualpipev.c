@@ -172,9 +172,7 @@ const struct sched_desc sched_dualpipev = {
         .torch = "DualPipeV",
         .summary = "DualPipeV (DeepSeek, PyTorch): V placement, overlapped F&B pairs",
         SCHED_V_SHAPE,
-        .check = check,
-        .generate = generate,
-        .ops_on = ops_on,
+        .fn = {.generate = generate, .check = check, .ops_on = ops_on},
         .theory = {theory, "(p-1)(t_fb+t_b-2t_w) on the last device"},
         .peak = {peak, "p + 1/2"},
 };

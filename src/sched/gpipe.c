@@ -38,7 +38,7 @@ const struct sched_desc sched_gpipe = {
         .torch = "GPipe",
         .summary = "GPipe: all forwards, then all backwards, in micro-batch order",
         SCHED_ONE_CHUNK,
-        .generate = generate,
+        .fn = {.generate = generate},
         SCHED_FLUSH_THEORY,
         .peak = {peak, "m"},
 };

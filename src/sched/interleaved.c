@@ -261,8 +261,7 @@ const struct sched_desc sched_interleaved = {
         .summary = "interleaved 1F1B (Megatron-LM, PyTorch): v chunks per device",
         .min_v = 2,
         .groups = true,
-        .check = check,
-        .generate = generate,
+        .fn = {.generate = generate, .check = check},
         .theory = {theory, "(p-1)/(m*v+p-1)"},
         .peak = {peak, "min(2(p-d-1) + (v-1)g + 1, m*v) / v"},
 };
@@ -273,7 +272,6 @@ const struct sched_desc sched_interleaved_zb = {
         .summary = "interleaved zero bubble (PyTorch): interleaved 1F1B with B/W split, W fills",
         .split = true,
         .min_v = 2,
-        .check = zb_check,
-        .generate = zb_generate,
+        .fn = {.generate = zb_generate, .check = zb_check},
         .peak = {zb_peak, "min((v-1)g + p, m*v) / v"},
 };

@@ -46,7 +46,7 @@ const struct sched_desc sched_loopedbfs = {
         .torch = "LoopedBFS",
         .summary = "looped breadth-first (PyTorch): each chunk's forwards, then backwards",
         .min_v = 1,
-        .generate = generate,
+        .fn = {.generate = generate},
         .theory = {theory, "1 - mv/(v*max(m,p) + min(m,p) - 1)"},
         .peak = {peak, "m"},
 };

@@ -76,7 +76,7 @@ char *sched_names(char *buf, size_t n)
 
 bool sched_takes_mem_limit(const struct sched_desc *desc)
 {
-	return desc->generate_priced != NULL && desc->limit_per_p == 0;
+	return desc->fn.generate_priced != NULL && desc->limit_per_p == 0;
 }
 
 char *sched_mem_limit_names(char *buf, size_t n)
@@ -135,8 +135,8 @@ int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, 
 	if (sp->group != 0 && !desc->groups)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "only the interleaved schedule has groups, not '%s'", desc->name);
-	if (desc->check != NULL)
-		return desc->check(sp, key, err);
+	if (desc->fn.check != NULL)
+		return desc->fn.check(sp, key, err);
 	return 0;
 }
 
@@ -223,13 +223,13 @@ struct sched *sched_new(const struct sched_desc *desc, const struct sched_params
 {
 	struct sched *s;
 
-	if (desc->ops_on != NULL) {
+	if (desc->fn.ops_on != NULL) {
 		size_t *counts = pp_mallocarray((size_t)sp->p, sizeof(*counts));
 
 		if (counts == NULL)
 			return NULL;
 		for (int d = 0; d < sp->p; d++)
-			counts[d] = desc->ops_on(sp->p, sp->m, d);
+			counts[d] = desc->fn.ops_on(sp->p, sp->m, d);
 		s = sched_alloc_counts(sp->p, sp->v, sp->m, desc->split, desc->placement, counts);
 		free(counts);
 	} else {
@@ -239,9 +239,9 @@ struct sched *sched_new(const struct sched_desc *desc, const struct sched_params
 		return NULL;
 	s->desc = desc;
 	s->group = sp->group;
-	if (desc->generate == NULL)
+	if (desc->fn.generate == NULL)
 		return s;
-	if (desc->generate(s) != 0) {
+	if (desc->fn.generate(s) != 0) {
 		sched_free(s);
 		return NULL;
 	}
@@ -251,8 +251,8 @@ struct sched *sched_new(const struct sched_desc *desc, const struct sched_params
 
 int sched_generate_priced(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
 {
-	assert(s->desc != NULL && s->desc->generate_priced != NULL);
-	if (s->desc->generate_priced(s, pr, err) != 0)
+	assert(s->desc != NULL && s->desc->fn.generate_priced != NULL);
+	if (s->desc->fn.generate_priced(s, pr, err) != 0)
 		return -1;
 	assert_full(s);
 	return 0;

@@ -478,7 +478,7 @@ const struct sched_desc sched_vhalf = {
         .name = "vhalf",
         .summary = "V-Half (Qi et al. 2024, controllable memory): half of 1F1B's activations",
         SCHED_V_SHAPE,
-        .generate = vhalf_generate,
+        .fn = {.generate = vhalf_generate},
         .peak = {vhalf_peak, "min(floor(p/2) + 1, m)"},
 };
 
@@ -486,6 +486,6 @@ const struct sched_desc sched_vmin = {
         .name = "vmin",
         .summary = "V-Min (Qi et al. 2024, controllable memory): a third of 1F1B's activations",
         SCHED_V_SHAPE,
-        .generate = vmin_generate,
+        .fn = {.generate = vmin_generate},
         .peak = {vmin_peak, "min(floor((p+1)/3) + 1, m)"},
 };

@@ -316,7 +316,7 @@ static int generate(struct sched *s, const struct sched_prices *pr, struct pp_er
 	s->mem_limit = pr->mem_limit;
 	/* no combination fit the limit: ZB-H1's order, which needs p (and allocates nothing) */
 	if (!have)
-		return sched_zbh1.generate(s);
+		return sched_zbh1.fn.generate(s);
 	for (int j = 0; j < s->p; j++)
 		for (int k = 0; k < best.nops[j]; k++) {
 			const struct zop *o = &best.ops[(size_t)j * 3 * s->m + k];
@@ -328,7 +328,7 @@ static int generate(struct sched *s, const struct sched_prices *pr, struct pp_er
 }
 
 /* The row fields of the pass under every limit. */
-#define ZB_AUTO .split = true, SCHED_ONE_CHUNK, .generate_priced = generate
+#define ZB_AUTO .split = true, SCHED_ONE_CHUNK, .fn = {.generate_priced = generate}
 
 const struct sched_desc sched_zb_auto = {
         .name = "zb-auto",

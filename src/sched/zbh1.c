@@ -55,7 +55,7 @@ const struct sched_desc sched_zbh1 = {
         .summary = "ZB-H1 (Qi et al. 2024): 1F1B with backward split into B and W, W delayed",
         .split = true,
         SCHED_ONE_CHUNK,
-        .generate = generate,
+        .fn = {.generate = generate},
         .theory = {theory, "(p-1)(t_f+t_b-t_w) / makespan"},
         .peak = {peak, "p"},
 };

@@ -63,8 +63,7 @@ const struct sched_desc sched_zbh2 = {
         .summary = "ZB-H2 (Qi et al. 2024): 2p-1 warm-up forwards, W fills the tail",
         .split = true,
         SCHED_ONE_CHUNK,
-        .check = check,
-        .generate = generate,
+        .fn = {.generate = generate, .check = check},
         .theory = {theory, "(p-1)max(t_f, t_f+t_b-2t_w) / makespan"},
         .peak = {peak, "2p-1"},
 };

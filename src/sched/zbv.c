@@ -65,7 +65,7 @@ const struct sched_desc sched_zbv = {
         .torch = "ZBVZeroBubble",
         .summary = "ZB-V in PyTorch's fixed order: V placement, B/W split",
         SCHED_V_SHAPE,
-        .generate = generate,
+        .fn = {.generate = generate},
         .theory = {theory, "(p-1)t_f / makespan"},
         .peak = {peak, "min(p, m)"},
 };

@@ -575,6 +575,6 @@ const struct sched_desc sched_zbv_auto = {
         .name = "zbv-auto",
         .summary = "ZB-V by the authors' greedy (Qi et al. 2024): from the costs, --mem-limit",
         SCHED_V_SHAPE,
-        .generate_priced = generate,
+        .fn = {.generate_priced = generate},
         .peak = {NULL, "mem-limit"},
 };

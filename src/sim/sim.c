@@ -101,7 +101,7 @@ static int build(struct sim *s, unsigned flags, struct pp_error *err)
 		return pp_nomem(err, 1, sizeof(*s->cost));
 	if (s->cost == NULL || cost_scale_stages(s->cost, c, &layout, err) != 0)
 		return -1;
-	if (desc != NULL && desc->generate_priced != NULL &&
+	if (desc != NULL && desc->fn.generate_priced != NULL &&
 	    sim_price_schedule(s->sched, s->cost, c, err) != 0)
 		return -1;
 	s->engine = engine_new(s->sched, s->cost, err);

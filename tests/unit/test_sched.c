@@ -69,7 +69,7 @@ static void sched_table_rows_are_whole_and_found_by_their_names(void)
 	CU_ASSERT_FATAL(n > 0);
 	for (size_t i = 0; i < n; i++) {
 		const struct sched_desc *d = t[i];
-		bool priced = d->generate_priced != NULL;
+		bool priced = d->fn.generate_priced != NULL;
 
 		CU_ASSERT_PTR_NOT_NULL(d->name);
 		CU_ASSERT_PTR_NOT_NULL(d->summary);
@@ -80,7 +80,7 @@ static void sched_table_rows_are_whole_and_found_by_their_names(void)
 		if (d->placement == PLACE_V)
 			CU_ASSERT(d->min_v == 2 && d->max_v == 2);
 		/* a generator orders ops either alone or from the costs, never both */
-		CU_ASSERT_EQUAL(d->generate == NULL, priced);
+		CU_ASSERT_EQUAL(d->fn.generate == NULL, priced);
 		/* a priced generator's limit is on its real activations, not a W-keeps-all bound */
 		CU_ASSERT_EQUAL(d->peak.fn == NULL, priced);
 		CU_ASSERT(d->limit_per_p == 0 || priced);
@@ -434,7 +434,7 @@ static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 					}
 					accepted++;
 					s = sched_new(t[k], &sp);
-					if (t[k]->generate_priced != NULL) {
+					if (t[k]->fn.generate_priced != NULL) {
 						double limit = grid_limit(t[k], p), peak[8];
 
 						/* sched_new leaves a priced schedule empty */
