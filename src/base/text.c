@@ -121,6 +121,23 @@ char *text_csv_next(char **p, bool trim_cr)
 	return field;
 }
 
+size_t text_split(char *s, char sep, char **fields, size_t max)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < max; i++)
+		fields[i] = NULL;
+	if (max > 0)
+		fields[0] = s;
+	for (char *p = strchr(s, sep); p != NULL; p = strchr(p + 1, sep)) {
+		*p = '\0';
+		if (n < max)
+			fields[n] = p + 1;
+		n++;
+	}
+	return n;
+}
+
 size_t text_csv_split(char *line, bool trim_cr, char **fields, size_t *offs, size_t max)
 {
 	size_t n = 0;

@@ -87,6 +87,13 @@ enum text_status { TEXT_OK = 0, TEXT_SYNTAX = -1, TEXT_RANGE = -2 };
 
 /* Digits at *p (at least one) as an unsigned integer; moves *p past them. TEXT_RANGE above
  * UINT64_MAX (*p still moves). */
+/*
+ * Cuts s in place at each sep (which becomes a NUL) and stores the first max fields in
+ * fields[0..max-1] (the rest NULL); returns how many fields s has, which may exceed max.
+ * Unlike a CSV field, a field keeps its blanks.
+ */
+size_t text_split(char *s, char sep, char **fields, size_t max);
+
 int text_scan_uint(const char **p, uint64_t *out);
 
 /* An unsigned integer, digits only (no sign), from lo to hi. */

@@ -486,19 +486,14 @@ static int set_dist(struct config *c, const struct config_option *opt, const cha
 {
 	struct pp_dist *d = (struct pp_dist *)(void *)((char *)c + opt->offset);
 	char buf[96], *f[3] = {buf, NULL, NULL};
-	int nf = 1, kind = -1;
+	size_t nf = 1;
+	int kind = -1;
 	double a = 0, b = 0;
 	long long x, y;
 
 	if (strlen(value) < sizeof(buf)) {
 		strcpy(buf, value);
-		for (char *p = buf; *p != '\0'; p++)
-			if (*p == ':') {
-				*p = '\0';
-				if (nf < 3)
-					f[nf] = p + 1;
-				nf++;
-			}
+		nf = text_split(buf, ':', f, 3);
 		for (int i = 0; dists[i] != NULL; i++)
 			if (strcmp(buf, dists[i]) == 0)
 				kind = i;

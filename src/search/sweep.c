@@ -94,8 +94,8 @@ static bool parse_u64(const char *s, uint64_t *out)
 static int add_range(struct values *vs, const struct sweep *sw, const struct sweep_axis *a,
                      const char *item, struct pp_error *err)
 {
-	char buf[128], *f[3] = {buf, NULL, NULL};
-	int nf = 1;
+	char buf[128], *f[3];
+	size_t nf;
 	uint64_t lo, hi, step = 1;
 	bool times = false;
 
@@ -106,13 +106,7 @@ static int add_range(struct values *vs, const struct sweep *sw, const struct swe
 	if (strlen(item) >= sizeof(buf))
 		return pp_fail(err, PP_ERR_USAGE, "%s '%.40s...': range too long", a->label, item);
 	strcpy(buf, item);
-	for (char *p = buf; *p != '\0'; p++)
-		if (*p == ':') {
-			*p = '\0';
-			if (nf < 3)
-				f[nf] = p + 1;
-			nf++;
-		}
+	nf = text_split(buf, ':', f, 3);
 	if (nf > 3)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "%s '%s': a range is A:B, A:B:STEP or A:B:xFACTOR", a->label, item);

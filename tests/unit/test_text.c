@@ -130,6 +130,22 @@ static void text_csv_counts_fields_beyond_max_and_trims_cr_on_request(void)
 }
 
 /* Neither reader accepts quoted fields, so a quote is an ordinary character. */
+static void text_split_cuts_at_each_separator_keeping_blanks_and_counting_all(void)
+{
+	char a[] = "uniform: 4:8", b[] = "1:2:3:4", c[] = "solo", *f[3];
+
+	CU_ASSERT_EQUAL(text_split(a, ':', f, 3), 3);
+	CU_ASSERT_STRING_EQUAL(f[0], "uniform");
+	CU_ASSERT_STRING_EQUAL(f[1], " 4");
+	CU_ASSERT_STRING_EQUAL(f[2], "8");
+	CU_ASSERT_EQUAL(text_split(b, ':', f, 3), 4);
+	CU_ASSERT_STRING_EQUAL(f[2], "3");
+	CU_ASSERT_EQUAL(text_split(c, ':', f, 3), 1);
+	CU_ASSERT_STRING_EQUAL(f[0], "solo");
+	CU_ASSERT_PTR_NULL(f[1]);
+	CU_ASSERT_PTR_NULL(f[2]);
+}
+
 static void text_csv_takes_quotes_as_ordinary_characters(void)
 {
 	char quoted[] = "\"a,b\",c", doubled[] = "\"say \"\"hi\"\"\"", open[] = "\"open,x";
@@ -416,6 +432,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(text_lines_takes_a_line_of_the_cap_and_refuses_one_byte_more),
         UNIT_TEST(text_lines_reports_a_read_error_as_io),
         UNIT_TEST(text_csv_splits_at_commas_trimming_blanks),
+        UNIT_TEST(text_split_cuts_at_each_separator_keeping_blanks_and_counting_all),
         UNIT_TEST(text_csv_counts_fields_beyond_max_and_trims_cr_on_request),
         UNIT_TEST(text_csv_takes_quotes_as_ordinary_characters),
         UNIT_TEST(text_csv_next_walks_the_fields_of_a_line),
