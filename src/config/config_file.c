@@ -90,7 +90,7 @@ static int read_text(FILE *f, const char *path, void *ctx, struct pp_error *err)
 	}
 	t->buf[t->len] = '\0';
 	if (ferror(f))
-		return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+		return text_read_error(err, path, errno);
 	if (t->len > CONFIG_FILE_MAX)
 		return pp_fail(err, PP_ERR_IO, "cannot read '%s': larger than %zu MiB", path,
 		               CONFIG_FILE_MAX >> 20);
