@@ -59,6 +59,12 @@ struct sim *sim_run(const struct config *c, struct pp_error *err);
 int sim_price_schedule(struct sched *s, const struct cost *k, const struct config *c,
                        struct pp_error *err);
 
+/*
+ * Frees what s owns (its schedule, cost, engine and metrics) but not s itself, for a struct sim
+ * held inside another (a serving run's); the metrics are released only once a result is set.
+ */
+void sim_release(struct sim *s);
+
 /* Frees s and everything it owns; NULL is a no-op. */
 void sim_free(struct sim *s);
 

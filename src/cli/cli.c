@@ -685,20 +685,22 @@ int cli_config(const struct cli *cli, const char *file, struct config *c, struct
 	return config_check_command(c, cli->mode, cmd_of_mode(cli->mode)->name, err);
 }
 
-int cli_parse_sweep(int argc, char **argv, enum cli_mode mode, struct cli *cli, struct sweep *sw)
+int cli_sweep_main(int argc, char **argv, enum cli_mode mode,
+                   int (*run)(const struct cli *cli, struct sweep *sw))
 {
+	struct cli cli;
+	struct sweep sw;
 	struct pp_error err = {0};
-	int status = cli_parse(argc, argv, mode, cli);
+	int status = cli_parse(argc, argv, mode, &cli);
 
-	if (status >= 0) {
-		cli_release(cli);
-		return status;
+	if (status < 0 && cli_sweep(&cli, &sw, &err) != 0)
+		status = cmd_fail(&err);
+	else if (status < 0) {
+		status = run(&cli, &sw);
+		sweep_release(&sw);
 	}
-	if (cli_sweep(cli, sw, &err) != 0) {
-		cli_release(cli);
-		return cmd_fail(&err);
-	}
-	return -1;
+	cli_release(&cli);
+	return status;
 }
 
 int cli_check_sweep(const struct cli *cli, const struct sweep *sw, struct pp_error *err)

@@ -88,11 +88,12 @@ int cli_config(const struct cli *cli, const char *file, struct config *c, struct
 int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err);
 
 /*
- * cli_parse, then cli_sweep, for the commands that search a grid (sweep, advise, breakeven).
- * Returns -1 to go on with cli and sw (release both), or the exit status after reporting it,
- * with both released.
+ * The body of a command that searches a grid (sweep, advise, breakeven): cli_parse, cli_sweep,
+ * then run(cli, sw), whose exit status it returns after releasing both; a parse that ends the
+ * command (help, a usage error) returns its status without calling run.
  */
-int cli_parse_sweep(int argc, char **argv, enum cli_mode mode, struct cli *cli, struct sweep *sw);
+int cli_sweep_main(int argc, char **argv, enum cli_mode mode,
+                   int (*run)(const struct cli *cli, struct sweep *sw));
 
 /*
  * Checks that every option sw's base sets or an axis varies is for the command parsed

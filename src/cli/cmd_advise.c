@@ -127,31 +127,23 @@ static int report(const struct cli *cli, const struct sweep *sw, const struct sw
 	return status;
 }
 
-int cmd_advise(int argc, char **argv)
+/* Adds advise's axes to sw, searches it and reports the best point and its runner-up. */
+static int advise_main(const struct cli *cli, struct sweep *sw)
 {
-	struct cli cli;
-	struct sweep sw;
 	struct pp_error err = {0};
 	struct sweep_totals totals;
 	struct sweep_record *best;
-	int nbest, status = cli_parse_sweep(argc, argv, CLI_ADVISE, &cli, &sw);
+	int nbest, status;
 
-	if (status >= 0)
-		return status;
-	if (cli_check_sweep(&cli, &sw, &err) != 0 || advise_check(&sw, &err) != 0 ||
-	    advise_add_axes(&sw, &err) != 0) {
-		sweep_release(&sw);
-		cli_release(&cli);
+	if (cli_check_sweep(cli, sw, &err) != 0 || advise_check(sw, &err) != 0 ||
+	    advise_add_axes(sw, &err) != 0)
 		return cmd_fail(&err);
-	}
 	best = pp_mallocarray(RANKED, sizeof(*best));
 	if (best == NULL) {
-		sweep_release(&sw);
-		cli_release(&cli);
 		pp_nomem(&err, RANKED, sizeof(*best));
 		return cmd_fail(&err);
 	}
-	if (sweep_run_ranked(&sw, 0, sweep_points(&sw), cli.jobs, best, RANKED, &nbest, &totals,
+	if (sweep_run_ranked(sw, 0, sweep_points(sw), cli->jobs, best, RANKED, &nbest, &totals,
 	                     NULL, NULL, &err) < 0)
 		status = cmd_fail(&err);
 	else if ((nbest = pick_runner_up(best, nbest)) == 0) {
@@ -162,10 +154,13 @@ int cmd_advise(int argc, char **argv)
 		        (unsigned long long)totals.points, (unsigned long long)totals.over_memory);
 		status = PP_EXIT_SIM;
 	} else {
-		status = report(&cli, &sw, best, nbest, &totals);
+		status = report(cli, sw, best, nbest, &totals);
 	}
 	free(best);
-	sweep_release(&sw);
-	cli_release(&cli);
 	return status;
+}
+
+int cmd_advise(int argc, char **argv)
+{
+	return cli_sweep_main(argc, argv, CLI_ADVISE, advise_main);
 }

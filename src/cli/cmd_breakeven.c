@@ -85,26 +85,22 @@ static int take_axes(const struct sweep *sw, struct request *q)
 	return -1;
 }
 
-int cmd_breakeven(int argc, char **argv)
+/* Reads the request from sw's axes and prices each variant it names. */
+static int breakeven_main(const struct cli *cli, struct sweep *sw)
 {
-	struct cli cli;
-	struct sweep sw;
-	struct request *q;
+	struct request *q = pp_calloc(1, sizeof(*q));
 	struct breakeven_row *rows;
 	struct pp_error err = {0};
-	int n, status = cli_parse_sweep(argc, argv, CLI_BREAKEVEN, &cli, &sw);
+	int n, status;
 
-	if (status >= 0)
-		return status;
-	q = pp_calloc(1, sizeof(*q));
 	if (q == NULL) {
 		pp_nomem(&err, 1, sizeof(*q));
 		status = cmd_fail(&err);
 	} else {
-		status = take_axes(&sw, q);
+		status = take_axes(sw, q);
 	}
 	/* after take_axes, whose refusal of --schedule says why */
-	if (status < 0 && cli_check_sweep(&cli, &sw, &err) != 0)
+	if (status < 0 && cli_check_sweep(cli, sw, &err) != 0)
 		status = cmd_fail(&err);
 	if (status < 0 && q->base.p < 2)
 		status = cmd_usage("-p %d: breakeven needs at least 2 stages; with one there is no "
@@ -127,13 +123,16 @@ int cmd_breakeven(int argc, char **argv)
 				status = PP_EXIT_OK;
 		if (status != PP_EXIT_OK) {
 			fprintf(stderr, "ppsim: %s\n", rows[0].reason);
-		} else if (cli.format->breakeven(stdout, rows, n) != 0) {
+		} else if (cli->format->breakeven(stdout, rows, n) != 0) {
 			status = cmd_report_failed();
 		}
 		free(rows);
 	}
 	free(q);
-	sweep_release(&sw);
-	cli_release(&cli);
 	return status;
+}
+
+int cmd_breakeven(int argc, char **argv)
+{
+	return cli_sweep_main(argc, argv, CLI_BREAKEVEN, breakeven_main);
 }

@@ -94,24 +94,21 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 	return status;
 }
 
+/* Checks what only a sweep needs of its options, then runs it. */
+static int sweep_main(const struct cli *cli, struct sweep *sw)
+{
+	struct pp_error err = {0};
+
+	if (cli->top > 0 && cli->format->sweep_table == NULL)
+		return cmd_usage("--top: only with --format=text (the records hold every point)");
+	if (cli_check_sweep(cli, sw, &err) != 0)
+		return cmd_fail(&err);
+	if (cli->fits && !may_have_model(sw))
+		return cmd_usage("--fits: needs a model (--model), whose GPU memory it checks");
+	return run_sweep(cli, sw);
+}
+
 int cmd_sweep(int argc, char **argv)
 {
-	struct cli cli;
-	struct sweep sw;
-	struct pp_error err = {0};
-	int status = cli_parse_sweep(argc, argv, CLI_SWEEP, &cli, &sw);
-
-	if (status >= 0)
-		return status;
-	if (cli.top > 0 && cli.format->sweep_table == NULL)
-		status = cmd_usage("--top: only with --format=text (the records hold every point)");
-	else if (cli_check_sweep(&cli, &sw, &err) != 0)
-		status = cmd_fail(&err);
-	else if (cli.fits && !may_have_model(&sw))
-		status = cmd_usage("--fits: needs a model (--model), whose GPU memory it checks");
-	else
-		status = run_sweep(&cli, &sw);
-	sweep_release(&sw);
-	cli_release(&cli);
-	return status;
+	return cli_sweep_main(argc, argv, CLI_SWEEP, sweep_main);
 }

@@ -21,6 +21,11 @@ double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b,
                           double overlap);
 #define SCHED_FLUSH_THEORY .theory = {sched_flush_theory, "(p-1)/(m+p-1)"}
 
+/* Peak activations of the schedules that hold every micro-batch's at once (GPipe, looped
+ * BFS): m on every device, and its row field. */
+double sched_peak_all(const struct sched_params *sp, int d);
+#define SCHED_PEAK_ALL .peak = {sched_peak_all, "m"}
+
 /*
  * Runs of ops on one device, each op taking the next micro-batch of its kind and chunk, for
  * the schedules whose order is a sequence of repeated patterns (1F1B, ZB-H1, ZB-H2, ZB-V).

@@ -72,16 +72,22 @@ static bool nearest(const struct sched_params *sp, bool vary_group, int lo, int 
 	return below != 0 || above != 0;
 }
 
-/* Whether PyTorch's rounds accept sp's m (*key "m"); if not, the nearest m's that they do
- * into ms. */
-static bool torch_m(const struct sched_params *sp, const char **key, char *ms, size_t n)
+/*
+ * Returns 0 when PyTorch's rounds accept sp's m (*key "m"), else -1 with an error that names
+ * the schedule, says what it needs (needs, after "with p=N") and the nearest m's it accepts.
+ */
+static int torch_check(const struct sched_params *sp, const char **key, const char *name,
+                       const char *needs, struct pp_error *err)
 {
+	char ms[48] = "";
+
 	*key = "m";
 	if (torch_accepts(sp))
-		return true;
+		return 0;
 	/* m = 1 is always valid, and so is a multiple of p */
-	nearest(sp, false, 1, PP_MAX_COUNT, torch_accepts, ms, n);
-	return false;
+	nearest(sp, false, 1, PP_MAX_COUNT, torch_accepts, ms, sizeof(ms));
+	return pp_fail(err, PP_ERR_USAGE, "%s with p=%d %s; nearest valid m: %s", name, sp->p,
+	               needs, ms);
 }
 
 static int check(const struct sched_params *sp, const char **key, struct pp_error *err)
@@ -107,26 +113,18 @@ static int check(const struct sched_params *sp, const char **key, struct pp_erro
 		               "%s; nearest valid g for m=%d: %s",
 		               sp->p, sp->m, sp->group, ms, sp->m, gs);
 	}
-	if (torch_m(sp, key, ms, sizeof(ms)))
-		return 0;
-	return pp_fail(
-	        err, PP_ERR_USAGE,
-	        "interleaved with p=%d accepts neither Megatron-LM's m (a multiple of p) nor "
-	        "PyTorch's (a multiple of max(1, floor(m/p))); nearest valid m: %s",
-	        sp->p, ms);
+	return torch_check(sp, key, "interleaved",
+	                   "accepts neither Megatron-LM's m (a multiple of p) nor PyTorch's (a "
+	                   "multiple of max(1, floor(m/p)))",
+	                   err);
 }
 
 static int zb_check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
-	char ms[48] = "";
-
-	if (torch_m(sp, key, ms, sizeof(ms)))
-		return 0;
-	return pp_fail(
-	        err, PP_ERR_USAGE,
-	        "interleaved-zb with p=%d needs m a multiple of its rounds max(1, "
-	        "floor(m/p)), as PyTorch's ScheduleInterleavedZeroBubble; nearest valid m: %s",
-	        sp->p, ms);
+	return torch_check(sp, key, "interleaved-zb",
+	                   "needs m a multiple of its rounds max(1, floor(m/p)), as PyTorch's "
+	                   "ScheduleInterleavedZeroBubble",
+	                   err);
 }
 
 /*

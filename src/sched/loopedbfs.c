@@ -35,12 +35,6 @@ static double theory(const struct sched_params *sp, double t_f, double t_b, doub
 	return 1 - (double)sp->m * sp->v / (sp->v * hi + lo - 1);
 }
 
-static double peak(const struct sched_params *sp, int d)
-{
-	(void)d;
-	return sp->m;
-}
-
 const struct sched_desc sched_loopedbfs = {
         .name = "loopedbfs",
         .torch = "LoopedBFS",
@@ -48,5 +42,5 @@ const struct sched_desc sched_loopedbfs = {
         .min_v = 1,
         .fn = {.generate = generate},
         .theory = {theory, "1 - mv/(v*max(m,p) + min(m,p) - 1)"},
-        .peak = {peak, "m"},
+        SCHED_PEAK_ALL,
 };

@@ -953,10 +953,7 @@ void serve_free(struct serve_run *r)
 {
 	if (r == NULL)
 		return;
-	if (r->sim.sched != NULL)
-		metrics_release(&r->sim.metrics);
-	sched_free(r->sim.sched);
-	cost_free(r->sim.cost);
+	sim_release(&r->sim);
 	free(r->result.times);
 	free(r->result.devices);
 	free(r->result.channels);

@@ -136,14 +136,19 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 	return s;
 }
 
-void sim_free(struct sim *s)
+void sim_release(struct sim *s)
 {
-	if (s == NULL)
-		return;
 	if (s->result != NULL)
 		metrics_release(&s->metrics);
 	engine_free(s->engine);
 	cost_free(s->cost);
 	sched_free(s->sched);
+}
+
+void sim_free(struct sim *s)
+{
+	if (s == NULL)
+		return;
+	sim_release(s);
 	free(s);
 }
