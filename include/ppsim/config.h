@@ -382,6 +382,9 @@ double config_msg_time(const struct config *c);
  * preset's, then the overrides; 0 and 0 when no link is set. */
 void config_link(const struct config *c, double *bandwidth, double *latency);
 
+/* The GPU preset a model config runs on: --gpu, else PRESET_DEFAULT_GPU. */
+const char *config_gpu(const struct config *c);
+
 /*
  * The link presets a model config's pipeline uses, inside a node and between nodes: --link and
  * --inter-link, else its GPU's (PRESET_DEFAULT_GPU without --gpu), as the cost model resolves

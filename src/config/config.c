@@ -792,9 +792,14 @@ void config_link(const struct config *c, double *bandwidth, double *latency)
 	*latency = c->latency >= 0 ? c->latency : l != NULL ? l->latency : 0;
 }
 
+const char *config_gpu(const struct config *c)
+{
+	return c->gpu[0] ? c->gpu : PRESET_DEFAULT_GPU;
+}
+
 void config_model_links(const struct config *c, char *link, char *inter_link)
 {
-	const struct gpu_preset *g = preset_gpu(c->gpu[0] ? c->gpu : PRESET_DEFAULT_GPU);
+	const struct gpu_preset *g = preset_gpu(config_gpu(c));
 
 	snprintf(link, 32, "%s", c->link[0] ? c->link : g->link);
 	snprintf(inter_link, 32, "%s", c->inter_link[0] ? c->inter_link : g->inter_link);

@@ -32,7 +32,7 @@ static double pickd(double set, double preset)
 static int resolve_hardware(const struct config *c, struct cost_model *k, struct pp_error *err)
 {
 	const struct model_preset *mp = preset_model(c->model);
-	const struct gpu_preset *gp = preset_gpu(c->gpu[0] ? c->gpu : "a100-80g");
+	const struct gpu_preset *gp = preset_gpu(config_gpu(c));
 	const struct link_preset *lk, *ik;
 
 	strcpy(k->model, mp->name);

@@ -67,7 +67,7 @@ static void write_shape(FILE *out, const struct serve_run *r)
 		        r->inflight[0]);
 	if (config_has_model(c))
 		fprintf(out, "%-18s %s on %s, tp=%d\n", "model", c->model,
-		        c->gpu[0] ? c->gpu : "a100-80g", c->tp);
+		        config_gpu(c), c->tp);
 }
 
 static void write_kv(FILE *out, const struct serve_run *r, const struct serve_metrics *m)
