@@ -133,9 +133,16 @@ struct config {
 	int tied;                /* (model) embedding and LM head share weights: 1, 0, or -1 */
 	char gpu[32];            /* (model) GPU preset */
 	double tflops;           /* (model) peak dense bf16 TFLOP/s */
+	double memory_bandwidth; /* (model) GPU memory bandwidth in GB/s; 0: the GPU's */
 	double gpu_memory;       /* (model) GPU memory in GB */
 	double memory_reserve;   /* (model) GB of each GPU kept free of the modelled memory */
-	double efficiency;       /* (model) achieved share of peak FLOP/s in compute ops */
+	double efficiency;       /* (model) one share of peak for every op; 0: per kernel */
+	int sms;                 /* (model) streaming multiprocessors; 0: the GPU's */
+	double gemm_efficiency;  /* (model) share of peak of a large GEMM; 0: the GPU's */
+	double attention_efficiency;     /* (model) flash attention forward; 0: the GPU's */
+	double attention_bwd_efficiency; /* (model) its backward; 0: the GPU's */
+	double memory_efficiency;        /* (model) share of memory bandwidth; 0: the GPU's */
+	double kernel_us;                /* (model) fixed time of a kernel in us; -1: the GPU's */
 	char link[32];           /* link preset inside a node (pipeline hops there, TP) */
 	char inter_link[32];     /* (model) link preset between nodes */
 	double inter_bandwidth;  /* (model) inter-node bandwidth per direction in GB/s */
@@ -179,7 +186,6 @@ struct config {
 	double step_time;          /* explicit: fixed time of a micro-batch on a stage */
 	double token_time;         /* explicit: time per new token on a stage */
 	double attn_time;          /* explicit: per new token per 1000 tokens of context */
-	double memory_bandwidth;   /* (model) GPU memory bandwidth in GB/s; 0: the GPU's */
 	double window;             /* length of the metric windows; 0: a tenth of the run */
 	int svg_width;             /* width of the --svg drawing in pixels */
 	char file[256];            /* the config file read last, for messages */

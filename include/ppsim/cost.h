@@ -23,6 +23,21 @@ struct cost_flops {
 };
 
 /*
+ * A GPU as the per-op model prices kernels on it: the preset's figures merged with the config's
+ * overrides (docs/presets.md gives each one's source).
+ */
+struct cost_gpu {
+	double tflops;                   /* peak dense bf16 TFLOP/s */
+	double memory_bandwidth;         /* GB/s */
+	int sms;                         /* streaming multiprocessors (GEMM waves) */
+	double gemm_efficiency;          /* share of peak a large GEMM achieves */
+	double attention_efficiency;     /* share of peak flash attention's forward achieves */
+	double attention_bwd_efficiency; /* and its backward */
+	double memory_efficiency;        /* share of the bandwidth memory-bound kernels achieve */
+	double kernel_us;                /* fixed launch and tail time of one kernel */
+};
+
+/*
  * What a model-derived cost knows beyond the per-stage prices: the resolved model, hardware
  * and parallelism (presets merged with overrides), and the per-device figures that reports
  * need. FLOPs and parameters are per GPU (after tensor parallelism) unless named "layer".
@@ -44,16 +59,18 @@ struct cost_model {
 	bool distributed_optimizer;
 	double bytes_per_param;                /* weights + gradients + optimizer state */
 	int dtype_bytes;                       /* bytes of an activation element */
-	double tflops;                         /* peak dense bf16 TFLOP/s of one GPU */
-	double efficiency;                     /* achieved share of peak in compute ops */
+	struct cost_gpu hw;                    /* the GPU's figures */
+	double efficiency;                     /* --efficiency: one share of peak for every op (the
+	                                          uniform model), 0 for the per-op model */
 	double capacity_bytes;                 /* memory of one GPU */
 	double reserve_bytes;                  /* of it, kept free of the modelled memory */
-	double memory_bandwidth;               /* GB/s of one GPU's memory */
 	double link_bandwidth, link_latency;   /* intra-node GB/s per direction, microseconds */
 	double inter_bandwidth, inter_latency; /* inter-node */
 	double layer_params;           /* linear parameters of one layer (whole, before tp) */
 	struct cost_flops layer_flops; /* one layer, one micro-batch, whole (before tp) */
 	struct cost_flops head_flops;  /* LM head, one micro-batch, whole */
+	struct cost_flops layer_ms;    /* one layer's op times on one GPU, TP all-reduces apart */
+	struct cost_flops head_ms;     /* the LM head's (and the loss's) */
 	double layer_act_bytes;        /* activations one layer keeps per micro-batch, per GPU */
 	double tp_allreduce_ms;        /* one TP all-reduce of a layer's activations */
 	uint64_t msg_bytes;            /* bytes of one P2P message, per GPU */
@@ -130,7 +147,8 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cost_layout *l,
                       struct pp_error *err);
 
-/* Milliseconds that flops take on one GPU of k at its achieved rate. */
+/* Milliseconds that flops take on one GPU of k at its achieved rate: --efficiency times the
+ * peak, else the GPU's large-GEMM efficiency. */
 double cost_model_compute_ms(const struct cost_model *k, double flops);
 
 /* Milliseconds of a ring all-reduce of bytes over n GPUs on a link of bandwidth GB/s and

@@ -29,6 +29,11 @@ struct gpu_preset {
 	double tflops;           /* peak dense bf16 TFLOP/s */
 	double memory_gb;        /* memory in GB (1e9 bytes) */
 	double memory_bandwidth; /* memory bandwidth in GB/s */
+	int sms;                 /* streaming multiprocessors */
+	/* the per-op model's achieved shares (docs/presets.md): of peak for large GEMMs, for flash
+	 * attention's forward and backward; of memory bandwidth; and a kernel's fixed time in us */
+	double gemm_efficiency, attention_efficiency, attention_bwd_efficiency;
+	double memory_efficiency, kernel_overhead;
 	const char *link;        /* default intra-node link preset */
 	const char *inter_link;  /* default inter-node link preset */
 	const char *source;

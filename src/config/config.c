@@ -145,9 +145,30 @@ static const struct config_option options[] = {
         {"memory-reserve", 0, "memory_reserve", CONFIG_ARG_TIME, "GB",
          "GB of each GPU kept free for the CUDA context, buffers, fragmentation (default 0)",
          FIELD(memory_reserve), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
-        {"efficiency", 0, "efficiency", CONFIG_ARG_SHARE, "F",
-         "share of peak FLOP/s compute ops achieve (default 0.5)", FIELD(efficiency),
+        {"memory-bandwidth", 0, "memory_bandwidth", CONFIG_ARG_RATE, "GBPS",
+         "GPU memory bandwidth in GB/s (default: the GPU's)", FIELD(memory_bandwidth),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"sms", 0, "sms", CONFIG_ARG_COUNT, "N",
+         "streaming multiprocessors, which GEMM tiles fill in waves (default: the GPU's)",
+         FIELD(sms), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"gemm-efficiency", 0, "gemm_efficiency", CONFIG_ARG_SHARE, "F",
+         "share of peak a large GEMM achieves (default: the GPU's)", FIELD(gemm_efficiency),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"attention-efficiency", 0, "attention_efficiency", CONFIG_ARG_SHARE, "F",
+         "share of peak flash attention's forward achieves (default: the GPU's)",
+         FIELD(attention_efficiency), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"attention-bwd-efficiency", 0, "attention_bwd_efficiency", CONFIG_ARG_SHARE, "F",
+         "share of peak flash attention's backward achieves (default: the GPU's)",
+         FIELD(attention_bwd_efficiency), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"memory-efficiency", 0, "memory_efficiency", CONFIG_ARG_SHARE, "F",
+         "share of memory bandwidth norms, activations, the loss achieve (default: the GPU's)",
+         FIELD(memory_efficiency), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"kernel-overhead", 0, "kernel_overhead", CONFIG_ARG_TIME, "US",
+         "fixed launch and tail time of every kernel, microseconds (default: the GPU's)",
+         FIELD(kernel_us), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"efficiency", 0, "efficiency", CONFIG_ARG_SHARE, "F",
+         "share of peak every op achieves; 0 prices each kernel (the per-op model) (default 0.5)",
+         FIELD(efficiency), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"inter-link", 0, "inter_link", CONFIG_ARG_NAME, "NAME",
          "link between nodes (default: the GPU's)", FIELD(inter_link), .commands = CONFIG_ALL,
          .price = CONFIG_PRICE_MODEL, .preset = "link"},
@@ -257,9 +278,6 @@ static const struct config_option options[] = {
         {"attn-time", 0, "attn_time", CONFIG_ARG_TIME, "T",
          "time per new token per 1000 tokens of context on a stage (default 0)", FIELD(attn_time),
          .commands = CONFIG_SERVING, .price = CONFIG_PRICE_EXPLICIT},
-        {"memory-bandwidth", 0, "memory_bandwidth", CONFIG_ARG_RATE, "GBPS",
-         "GPU memory bandwidth in GB/s, which bounds decoding (default: the GPU's)",
-         FIELD(memory_bandwidth), .commands = CONFIG_SERVING, .price = CONFIG_PRICE_MODEL},
         {"window", 0, "window", CONFIG_ARG_RATE, "T",
          "length of the metric windows (default: a tenth of the run)", FIELD(window),
          .commands = CONFIG_SERVING},
@@ -301,6 +319,7 @@ void config_init(struct config *c)
 	c->mlp = PP_MLP_PRESET;
 	c->tied = -1;
 	c->efficiency = 0.5;
+	c->kernel_us = -1;
 	c->seq = 2048;
 	c->mbs = 1;
 	c->tp = 1;

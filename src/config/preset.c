@@ -20,12 +20,12 @@ static const struct model_preset models[] = {
 };
 
 static const struct gpu_preset gpus[] = {
-        {"a100-80g", 312, 80, 2039, "nvlink3", "ib-hdr",
+        {"a100-80g", 312, 80, 2039, 108, 0.80, 0.60, 0.50, 0.85, 4, "nvlink3", "ib-hdr",
          "NVIDIA A100 datasheet: 312 TFLOP/s dense BF16, 80 GB HBM2e at 2039 GB/s (SXM)"},
-        {"h100-sxm", 989, 80, 3350, "nvlink4", "ib-ndr",
+        {"h100-sxm", 989, 80, 3350, 132, 0.70, 0.50, 0.40, 0.85, 4, "nvlink4", "ib-ndr",
          "NVIDIA H100 SXM datasheet: 989 TFLOP/s dense BF16 (1979 with sparsity), 80 GB HBM3 at "
          "3.35 TB/s"},
-        {"h200", 989, 141, 4800, "nvlink4", "ib-ndr",
+        {"h200", 989, 141, 4800, 132, 0.70, 0.50, 0.40, 0.85, 4, "nvlink4", "ib-ndr",
          "NVIDIA H200 datasheet: 989 TFLOP/s dense BF16, 141 GB HBM3e at 4.8 TB/s"},
 };
 

@@ -11,4 +11,14 @@ struct cost *cost_alloc(int S, int64_t tick, const char *time_unit, const struct
 /* Converts a time in units to ticks; asserts it is in range (callers check beforehand). */
 pp_time cost_ticks(double units, int64_t tick);
 
+/* Milliseconds of a kernel moving bytes through memory, at the GPU's achieved bandwidth. */
+double kernel_memory_ms(const struct cost_gpu *g, double bytes);
+
+/* Milliseconds of an m x n x k GEMM of elements of dtype_bytes: its math at the large-GEMM
+ * efficiency times the wave-quantization share, at least its matrices' memory time. */
+double kernel_gemm_ms(const struct cost_gpu *g, double m, double n, double k, int dtype_bytes);
+
+/* Milliseconds of flash attention's flops, forward or backward, at the GPU's share for it. */
+double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward);
+
 #endif

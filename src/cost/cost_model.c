@@ -45,9 +45,16 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->vocab = pick(c->vocab, mp->vocab);
 	k->gated_mlp = c->mlp == PP_MLP_PRESET ? mp->gated_mlp : c->mlp == PP_MLP_GATED;
 	k->tied = c->tied < 0 ? mp->tied : c->tied > 0;
-	k->tflops = pickd(c->tflops, gp->tflops);
+	k->hw.tflops = pickd(c->tflops, gp->tflops);
+	k->hw.memory_bandwidth = pickd(c->memory_bandwidth, gp->memory_bandwidth);
+	k->hw.sms = pick(c->sms, gp->sms);
+	k->hw.gemm_efficiency = pickd(c->gemm_efficiency, gp->gemm_efficiency);
+	k->hw.attention_efficiency = pickd(c->attention_efficiency, gp->attention_efficiency);
+	k->hw.attention_bwd_efficiency =
+	        pickd(c->attention_bwd_efficiency, gp->attention_bwd_efficiency);
+	k->hw.memory_efficiency = pickd(c->memory_efficiency, gp->memory_efficiency);
+	k->hw.kernel_us = c->kernel_us >= 0 ? c->kernel_us : gp->kernel_overhead;
 	k->capacity_bytes = pickd(c->gpu_memory, gp->memory_gb) * 1e9;
-	k->memory_bandwidth = pickd(c->memory_bandwidth, gp->memory_bandwidth);
 	k->reserve_bytes = c->memory_reserve * 1e9;
 	if (k->reserve_bytes >= k->capacity_bytes)
 		return config_fail(c, "memory_reserve", err, "must be below the GPU's %g GB",
@@ -66,8 +73,6 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	if (k->heads % k->kv_heads != 0)
 		return config_fail(c, "kv_heads", err, "must divide the %d attention heads",
 		                   k->heads);
-	if (k->efficiency <= 0)
-		return config_fail(c, "efficiency", err, "must be above 0");
 	return 0;
 }
 
@@ -210,7 +215,74 @@ static bool hop_inside(const struct cost_model *k, int d, int e)
 
 double cost_model_compute_ms(const struct cost_model *k, double flops)
 {
-	return flops / (k->tflops * 1e12 * k->efficiency) * 1e3;
+	double eff = k->efficiency > 0 ? k->efficiency : k->hw.gemm_efficiency;
+
+	return flops / (k->hw.tflops * 1e12 * eff) * 1e3;
+}
+
+/*
+ * The op times of one layer and of the LM head on one GPU (TP all-reduces apart), into
+ * k->layer_ms and k->head_ms. With --efficiency, every op's FLOPs run at that share of peak;
+ * else each kernel is priced (kernels.c): the layer's four GEMMs (QKV, output projection, MLP
+ * in and out, each split over tp) as forward, input-gradient and weight-gradient GEMMs;
+ * attention, causal, as flash kernels (half the s^2 work of the full count, the backward 2.5
+ * times the forward's) or, without flash, as GEMMs plus the softmax's bytes; and the
+ * memory-bound kernels: two norms and two residual adds on t/tp tokens (sequence parallelism),
+ * the MLP activation on t tokens, each read and written once forward and twice backward. The
+ * head is one GEMM of h x V/tp and the loss over fp32 logits.
+ */
+static void layer_times(struct cost_model *k)
+{
+	const struct cost_gpu *g = &k->hw;
+	double h = k->hidden, s = k->seq, b = k->mbs, t = b * s, tp = k->tp, V = k->vocab;
+	double kv = (double)k->kv_heads * (h / k->heads), e = k->dtype_bytes;
+	double gemm[4][2] = {
+	        {h, (h + 2 * kv) / tp},                 /* QKV: K = h in, N out */
+	        {h / tp, h},                            /* output projection */
+	        {h, (k->gated_mlp ? 2 : 1) * k->ffn / tp}, /* MLP in (gate and up when gated) */
+	        {k->ffn / tp, h},                       /* MLP out */
+	};
+	double attn = 4 * b * s * s * h / tp, act = (k->gated_mlp ? 3 : 2) * k->ffn / tp;
+	struct cost_flops *l = &k->layer_ms, *hd = &k->head_ms;
+
+	if (k->efficiency > 0) {
+		l->f = cost_model_compute_ms(k, k->layer_flops.f / tp);
+		l->b = cost_model_compute_ms(k, k->layer_flops.b / tp);
+		l->w = cost_model_compute_ms(k, k->layer_flops.w / tp);
+		hd->f = cost_model_compute_ms(k, k->head_flops.f / tp);
+		hd->b = cost_model_compute_ms(k, k->head_flops.b / tp);
+		hd->w = cost_model_compute_ms(k, k->head_flops.w / tp);
+		return;
+	}
+	*l = (struct cost_flops){0, 0, 0};
+	for (int i = 0; i < 4; i++) {
+		l->f += kernel_gemm_ms(g, t, gemm[i][1], gemm[i][0], k->dtype_bytes);
+		l->b += kernel_gemm_ms(g, t, gemm[i][0], gemm[i][1], k->dtype_bytes);
+		l->w += kernel_gemm_ms(g, gemm[i][0], gemm[i][1], t, k->dtype_bytes);
+	}
+	if (k->flash_attention) {
+		l->f += kernel_attention_ms(g, attn / 2, false);
+		l->b += kernel_attention_ms(g, 2.5 * attn / 2, true);
+	} else {
+		/* scores and probabilities written and read once forward, twice backward */
+		double scores = b * k->heads / tp * s * s * e * 4;
+
+		l->f += cost_model_compute_ms(k, attn) + kernel_memory_ms(g, scores);
+		l->b += cost_model_compute_ms(k, 2 * attn) + kernel_memory_ms(g, 2 * scores);
+	}
+	for (int i = 0; i < 4; i++) {
+		/* norms read and write h, residual adds read 2h and write h, per token of t/tp */
+		double bytes = e * t / tp * (i < 2 ? 2 * h : 3 * h);
+
+		l->f += kernel_memory_ms(g, bytes);
+		l->b += kernel_memory_ms(g, 2 * bytes);
+	}
+	l->f += kernel_memory_ms(g, e * t * act);
+	l->b += kernel_memory_ms(g, 2 * e * t * act);
+	hd->f = kernel_gemm_ms(g, t, V / tp, h, k->dtype_bytes) +
+	        kernel_memory_ms(g, 3 * 4 * t * V / tp); /* logits to fp32, softmax, loss */
+	hd->b = kernel_gemm_ms(g, t, h, V / tp, k->dtype_bytes) + kernel_memory_ms(g, 2 * 4 * t * V / tp);
+	hd->w = kernel_gemm_ms(g, h, V / tp, t, k->dtype_bytes);
 }
 
 /* Converts ms to ticks into *out, or fails naming key when the time is out of range. */
@@ -233,19 +305,16 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 
 	for (int st = 0; st < S; st++) {
 		double n = k->stage_layers[st], head = st == S - 1 ? 1 : 0;
-		double f = cost_model_compute_ms(
-		        k, (n * k->layer_flops.f + head * k->head_flops.f) / tp);
-		double b = cost_model_compute_ms(
-		        k, (n * k->layer_flops.b + head * k->head_flops.b) / tp);
-		double w = cost_model_compute_ms(
-		        k, (n * k->layer_flops.w + head * k->head_flops.w) / tp);
+		double f = n * k->layer_ms.f + head * k->head_ms.f;
+		double b = n * k->layer_ms.b + head * k->head_ms.b;
+		double w = n * k->layer_ms.w + head * k->head_ms.w;
 		double act = n * k->layer_act_bytes + head * 4.0 * k->seq * k->mbs * k->vocab / tp;
 
 		f += n * tp_ar;
 		b += n * tp_ar;
 		/* full recomputation runs each layer's forward again, all-reduces included */
 		if (k->recompute == PP_RECOMPUTE_FULL)
-			b += cost_model_compute_ms(k, n * k->layer_flops.f / tp) + n * tp_ar;
+			b += n * (k->layer_ms.f + tp_ar);
 		if (checked_ticks(c, "tflops", f, cost->tick, &cost->t_f[st], err) != 0 ||
 		    checked_ticks(c, "tflops", b, cost->tick, &cost->t_b[st], err) != 0 ||
 		    checked_ticks(c, "tflops", w, cost->tick, &cost->t_w[st], err) != 0)
@@ -331,6 +400,7 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 		return NULL;
 	}
 	layer_figures(k);
+	layer_times(k);
 	k->hop_bandwidth = pp_calloc((size_t)l->S, sizeof(*k->hop_bandwidth));
 	k->hop_latency = pp_calloc((size_t)l->S, sizeof(*k->hop_latency));
 	if (k->hop_bandwidth == NULL || k->hop_latency == NULL) {

@@ -84,7 +84,7 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 		m->memory_reserve_bytes = k->reserve_bytes;
 		m->tokens_per_s = k->tokens_per_step / (m->step_time / 1e3);
 		m->samples_per_s = k->samples_per_step / (m->step_time / 1e3);
-		m->mfu = k->step_flops / (m->step_time / 1e3 * k->gpus * k->tflops * 1e12);
+		m->mfu = k->step_flops / (m->step_time / 1e3 * k->gpus * k->hw.tflops * 1e12);
 	}
 	m->messages = r->messages;
 	m->bytes = r->bytes;

@@ -162,8 +162,15 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_string(b, o, "mlp", k->gated_mlp ? "gated" : "plain");
 	add_bool(b, o, "tied_embeddings", k->tied);
 	add_string(b, o, "gpu", k->gpu);
-	add_number(b, o, "tflops", k->tflops);
+	add_number(b, o, "tflops", k->hw.tflops);
 	add_number(b, o, "efficiency", k->efficiency);
+	add_number(b, o, "memory_bandwidth", k->hw.memory_bandwidth);
+	add_number(b, o, "sms", k->hw.sms);
+	add_number(b, o, "gemm_efficiency", k->hw.gemm_efficiency);
+	add_number(b, o, "attention_efficiency", k->hw.attention_efficiency);
+	add_number(b, o, "attention_bwd_efficiency", k->hw.attention_bwd_efficiency);
+	add_number(b, o, "memory_efficiency", k->hw.memory_efficiency);
+	add_number(b, o, "kernel_overhead", k->hw.kernel_us);
 	add_number(b, o, "gpu_memory_bytes", k->capacity_bytes);
 	add_number(b, o, "memory_reserve_bytes", k->reserve_bytes);
 	add_string(b, o, "link", k->link);
@@ -187,6 +194,8 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "layer_params", k->layer_params);
 	add_flops(b, o, "layer_flops", &k->layer_flops);
 	add_flops(b, o, "head_flops", &k->head_flops);
+	add_flops(b, o, "layer_times", &k->layer_ms);
+	add_flops(b, o, "head_times", &k->head_ms);
 	add_number(b, o, "layer_activation_bytes", k->layer_act_bytes);
 	add_number(b, o, "msg_bytes", (double)k->msg_bytes);
 	add_number(b, o, "tp_allreduce", k->tp_allreduce_ms);

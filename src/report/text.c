@@ -34,16 +34,28 @@ static void write_model(FILE *out, const struct sim *s)
 {
 	const struct cost_model *k = s->cost->model;
 	const struct config *c = &s->config;
-	char a[32], b[32], d[32];
+	char a[32], b[32], d[32], e[32], f[32], g[32];
 
 	fprintf(out, "%-18s %s: %d layers, hidden %d, ffn %d (%s), %d heads (%d kv), vocab %d\n",
 	        "model", k->model, k->layers, k->hidden, k->ffn, k->gated_mlp ? "gated" : "plain",
 	        k->heads, k->kv_heads, k->vocab);
-	fprintf(out, "%-18s %s: %s TFLOP/s at %s, %s GB", "gpu", k->gpu, REPORT_NUM(a, k->tflops),
-	        REPORT_NUM(b, k->efficiency), REPORT_NUM(d, k->capacity_bytes / 1e9));
+	fprintf(out, "%-18s %s: %s TFLOP/s, %s GB", "gpu", k->gpu, REPORT_NUM(a, k->hw.tflops),
+	        REPORT_NUM(d, k->capacity_bytes / 1e9));
 	if (k->reserve_bytes > 0)
 		fprintf(out, ", %s GB of it kept free", REPORT_NUM(a, k->reserve_bytes / 1e9));
 	fputc('\n', out);
+	if (k->efficiency > 0)
+		fprintf(out, "%-18s every op at %s of peak (--efficiency)\n", "kernels",
+		        REPORT_NUM(a, k->efficiency));
+	else
+		fprintf(out,
+		        "%-18s GEMM %s x peak (%d SMs), attention %s/%s, memory %s x %s GB/s, %s "
+		        "us\n",
+		        "kernels", REPORT_NUM(a, k->hw.gemm_efficiency), k->hw.sms,
+		        REPORT_NUM(b, k->hw.attention_efficiency),
+		        REPORT_NUM(d, k->hw.attention_bwd_efficiency),
+		        REPORT_NUM(e, k->hw.memory_efficiency), REPORT_NUM(f, k->hw.memory_bandwidth),
+		        REPORT_NUM(g, k->hw.kernel_us));
 	fprintf(out, "%-18s %s %s GB/s %s us inside a node, %s ", "links", k->link,
 	        REPORT_NUM(a, k->link_bandwidth), REPORT_NUM(b, k->link_latency), k->inter_link);
 	fprintf(out, "%s GB/s %s us between nodes\n", REPORT_NUM(a, k->inter_bandwidth),

@@ -113,7 +113,7 @@ static double model_ms(const struct serve_pricer *pr, int st, double tokens, dou
 	        (layers * k->layer_params + (head ? h * k->vocab : 0)) * k->dtype_bytes / tp +
 	        pr->kv_token[st] * context;
 	double compute = cost_model_compute_ms(k, flops);
-	double memory = bytes / (k->memory_bandwidth * 1e6);
+	double memory = bytes / (k->hw.memory_bandwidth * 1e6);
 	double allreduce = cost_allreduce_ms(tokens * h * k->dtype_bytes, k->tp, k->link_bandwidth,
 	                                     k->link_latency);
 

@@ -123,3 +123,18 @@ run_json --model=llama3-70b --gpus=32 --tp=8 -p 4 -m 8 --memory-reserve=50
 expect devices.0.oom true
 expect model.memory_reserve_bytes 50e9
 expect model.gpu_memory_bytes 80e9
+
+# --efficiency=0 prices each kernel: W, its GEMMs alone, is shorter than F, which adds attention
+# and the memory-bound kernels (the uniform model makes W 0.93 of F here); the GPU's
+# coefficients and their overrides reach the JSON report.
+RUN="ppsim Llama-3 8B --efficiency=0"
+run_json --model=llama3-8b -p 2 --efficiency=0 --gemm-efficiency=0.7 --kernel-overhead=0
+expect model.efficiency 0
+expect model.gemm_efficiency 0.7
+expect model.kernel_overhead 0
+expect model.sms 108
+f=$("$JGET" "$TMP/out.json" model.layer_times.f)
+w=$("$JGET" "$TMP/out.json" model.layer_times.w)
+if awk -v f="$f" -v w="$w" 'BEGIN { exit !(w > 0 && w < 0.9 * f) }'; then ok; else
+	not_ok "$RUN: W $w ms is not under 0.9 of F $f ms"
+fi

@@ -823,7 +823,8 @@ static void report_json_with_a_model_gives_step_time_throughput_and_mfu_as_numbe
 	/* 16 sequences of 2048 tokens a step */
 	CU_ASSERT_DOUBLE_EQUAL(number_at(root, "tokens_per_s"),
 	                       16 * 2048 / (s->metrics.step_time / 1e3), 1e-6);
-	CU_ASSERT_TRUE(number_at(root, "mfu") > 0 && number_at(root, "mfu") < 0.5);
+	/* no kernel runs above the A100's large-GEMM efficiency, 0.8 of peak */
+	CU_ASSERT_TRUE(number_at(root, "mfu") > 0 && number_at(root, "mfu") < 0.8);
 	CU_ASSERT_TRUE(cJSON_IsObject(cJSON_GetObjectItem(root, "model")));
 	cJSON_Delete(root);
 	free(o.text);

@@ -1220,6 +1220,7 @@ static void breakeven_run_finds_no_gain_within_rounding_with_one_stage(void)
 	unit_set(&c, "m", "8");
 	unit_set(&c, "tp", "2");
 	unit_set(&c, "mbs", "2");
+	unit_set(&c, "efficiency", "0.5"); /* the uniform model's times give the case */
 	breakeven_run(&c, links, 1, &comm, 1, vs, 3, rows);
 	for (int i = 0; i < 3; i++) {
 		CU_ASSERT_TRUE_FATAL(rows[i].ok);

@@ -1,0 +1,42 @@
+/*
+ * Per-kernel times on one GPU, the parts a layer's op is priced from (docs/cost-model.md, Op
+ * times). A GEMM runs at the GPU's large-GEMM efficiency times its wave-quantization share:
+ * cuBLAS covers the C matrix with 128 x 256 tiles, one per streaming multiprocessor at a time,
+ * so a GEMM of T tiles on N SMs runs ceil(T/N) waves and uses T / (N ceil(T/N)) of the GPU
+ * (NVIDIA, "Matrix Multiplication Background User's Guide", tile and wave quantization); it
+ * takes at least the time of moving its three matrices at the achieved memory bandwidth (the
+ * roofline). Flash attention runs at its own share of peak, forward and backward. Memory-bound
+ * kernels (norms, residual adds, activations, rotary, the loss) take their bytes over the
+ * achieved bandwidth. Every kernel also pays a fixed launch and tail time.
+ */
+#include <math.h>
+
+#include "cost_internal.h"
+
+/* The tile cuBLAS picks for large bf16 GEMMs on A100 and H100 (the guide's 256 x 128). */
+#define TILE_M 128.0
+#define TILE_N 256.0
+
+double kernel_memory_ms(const struct cost_gpu *g, double bytes)
+{
+	return bytes / (g->memory_bandwidth * 1e9 * g->memory_efficiency) * 1e3 + g->kernel_us / 1e3;
+}
+
+double kernel_gemm_ms(const struct cost_gpu *g, double m, double n, double k, int dtype_bytes)
+{
+	double tiles = ceil(m / TILE_M) * ceil(n / TILE_N);
+	double waves = ceil(tiles / g->sms);
+	double share = g->sms > 0 ? tiles / (waves * g->sms) : 1;
+	double math = 2 * m * n * k / (g->tflops * 1e12 * g->gemm_efficiency * share) * 1e3;
+	double memory = dtype_bytes * (m * k + k * n + m * n) /
+	                (g->memory_bandwidth * 1e9 * g->memory_efficiency) * 1e3;
+
+	return (math > memory ? math : memory) + g->kernel_us / 1e3;
+}
+
+double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward)
+{
+	double eff = backward ? g->attention_bwd_efficiency : g->attention_efficiency;
+
+	return flops / (g->tflops * 1e12 * eff) * 1e3 + g->kernel_us / 1e3;
+}
