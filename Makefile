@@ -200,7 +200,7 @@ format:
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 # Regenerates README.md and docs/*.md from docs/src/*.in with real output (needs python3).
-docs: $(BIN)
+docs: $(BIN) $(JGET)
 	python3 build-aux/gen-docs.py docs/src/*.in
 
 # Renders docs/gallery/*.svg and *.png (headless Chromium, installed when missing).

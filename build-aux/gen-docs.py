@@ -8,6 +8,7 @@ Directives, each on a line of its own in a template:
   @@ERR CMD         (consecutive lines) a ```text block of "$ CMD", its error and exit status
   @@FILE NAME       a ```csv block with a file an earlier command wrote
   @@EXAMPLE NAME    a ```sh block "sh examples/NAME.sh" and a ```text block with its output
+  @@MD SECTION      the Markdown table tests/validation/report.sh prints for SECTION, as it is
 tests/cli/t_docs.sh checks the generated files against the binary.
 """
 import os, shlex, subprocess, sys, tempfile
@@ -66,6 +67,14 @@ def expand(lines):
                 i += 1
             out += ['```text'] + block + ['```']
             continue
+        elif l.startswith('@@MD '):
+            section = l[5:].strip()
+            r = subprocess.run(['sh', 'tests/validation/report.sh', os.path.join(BIN, 'ppsim'),
+                                os.path.join(BIN, 'jget'), section], cwd=ROOT,
+                               capture_output=True, text=True, stdin=subprocess.DEVNULL)
+            if r.returncode != 0 or r.stderr:
+                sys.exit(f'FAILED ({r.returncode}): report.sh {section}: {r.stderr}')
+            out += r.stdout.rstrip('\n').split('\n')
         elif l.startswith('@@FILE '):
             name = l[7:].strip()
             with open(os.path.join(WORK, name)) as f:

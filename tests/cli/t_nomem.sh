@@ -106,5 +106,6 @@ else
 	nomem_check trace serve --model=llama3-8b --gpu=h100-sxm -p 2 \
 		--requests=examples/serve/bursty.jsonl
 	nomem_check validate validate tests/golden/1f1b-p2-m2-ops.csv
+	nomem_check calibrate calibrate -m 24 -o "$OUT/calibrated.json" docs/examples/measured-zb-1.5b.csv
 	nomem_check config --config=configs/llama3-8b-h100.json
 fi

@@ -12,6 +12,7 @@ static const struct unit_suite *const suites[] = {
         &suite_serve_workload,
         &suite_serve,
         &suite_text,
+        &suite_calibrate,
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,82 @@
+/*
+ * Calibration: measured op times read from a file and turned into the explicit costs that
+ * reproduce them (`ppsim calibrate`, docs/calibrate.md).
+ *
+ * Two formats. A CSV whose header names the columns stage (or device), op and ms, in any order
+ * (other columns are ignored): one measured time per line, op F, B, W, BW (a fused backward)
+ * or comm (one point-to-point message), ms the milliseconds of one micro-batch's op on that
+ * pipeline stage; a stage and op measured several times take the mean. Lines starting with '#'
+ * and blank lines are skipped. Or a Megatron-LM log: its timer blocks ("(min, max) time across
+ * ranks (ms):" or "max time across ranks (ms):", then lines "    forward-compute ....: (MIN,
+ * MAX)" or ": MAX"), whose forward-compute and backward-compute are one iteration's totals on
+ * the slowest rank; over m micro-batches they give F and a fused backward per micro-batch, the
+ * mean over the blocks after the first (which holds the warm-up) when there are several.
+ *
+ * Ownership: calib_read fills a struct calibration whose arrays calib_release frees.
+ */
+#ifndef PPSIM_CALIBRATE_H
+#define PPSIM_CALIBRATE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ppsim/util.h"
+
+enum calib_format {
+	CALIB_CSV,      /* stage, op, ms */
+	CALIB_MEGATRON, /* Megatron-LM timer blocks */
+};
+
+/* Measured times, ms per micro-batch; NAN where not measured. */
+struct calibration {
+	enum calib_format format;
+	int p;                 /* stages measured (0..p-1); 1 for a Megatron log */
+	double *f, *b, *w, *bw; /* [p] forward, input gradient, weight gradient, fused backward */
+	double comm;           /* one point-to-point message */
+};
+
+/* The explicit costs that reproduce a calibration. */
+struct calib_fit {
+	int p;                /* stages fitted */
+	bool p_known;         /* the stages were measured apart (a CSV), so p belongs in a config */
+	double t_f, t_b, t_w; /* ms of each op on a stage of scale 1 */
+	double t_comm;        /* ms of a message; NAN when not measured */
+	double *scale;        /* [p] each stage's factor (all 1 when the stages agree) */
+	bool uniform;         /* every scale is 1 */
+	double w_share;       /* share of a fused backward taken as W, where only BW was measured */
+	double max_error;     /* largest relative gap between a fitted and a measured op time */
+	int worst_stage;      /* the stage where it is */
+};
+
+/*
+ * Reads the measured times in path. m, the micro-batches of one iteration, is needed for a
+ * Megatron log (0 otherwise). Returns 0, or -1 with err: PP_ERR_IO when the file does not
+ * read, PP_ERR_CONFIG naming the line and column of a bad line (an unknown op, a stage or time
+ * that is not a number, a missing column), or of a file that has no forward time; PP_ERR_USAGE
+ * for a Megatron log without m; PP_ERR_NOMEM.
+ */
+int calib_read(const char *path, int m, struct calibration *k, struct pp_error *err);
+
+/* Frees k's arrays. */
+void calib_release(struct calibration *k);
+
+/*
+ * Fits explicit costs to k: t_f, t_b and t_w the means over the stages, each stage's scale its
+ * F + B + W over theirs, t_comm the measured message. A stage whose backward was measured
+ * fused splits it as B = (1 - w_share) BW and W = w_share BW; w_share below 0 means none was
+ * given, which fails when a backward is fused only. Returns 0, or -1 with err (PP_ERR_USAGE,
+ * PP_ERR_NOMEM); fit->scale is then freed.
+ */
+int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit,
+              struct pp_error *err);
+
+/* Frees fit's scale. */
+void calib_fit_release(struct calib_fit *fit);
+
+/*
+ * Writes the fit as a ppsim config file (JSON: p when known, m when above 0, t_f, t_b, t_w, t_comm when
+ * measured, stage_scale when the stages differ) to out. Returns 0, or -1 when out fails.
+ */
+int calib_write_config(FILE *out, const struct calib_fit *fit, int m);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * `ppsim calibrate [-m N] [--w-share=F] [-o FILE] MEASURED`: turns measured op times (a CSV of
+ * stage, op, ms, or a Megatron-LM log's timers) into a config file of explicit costs whose
+ * simulation takes those times, so that a user can ask what another schedule would do on their
+ * own costs: `ppsim -c calibrated.json -s zbv`. The config goes to standard output or, written
+ * whole or not at all, to -o FILE; a fit that misses a measured time by more than 1% (stages
+ * whose F, B and W are not in one proportion) says so on standard error.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "cmd.h"
+#include "ppsim/calibrate.h"
+#include "ppsim/outfile.h"
+
+static const char usage[] =
+        "Usage: ppsim calibrate [-m N] [--w-share=F] [-o FILE] MEASURED\n"
+        "Write a config whose ops take the measured times in MEASURED: a CSV with columns\n"
+        "stage, op (F, B, W, BW or comm) and ms per micro-batch, or a Megatron-LM log\n"
+        "(its forward-compute and backward-compute timers; then -m N, the micro-batches\n"
+        "of an iteration, is required). --w-share=F takes F of a fused backward (BW) as W.\n"
+        "-o FILE writes the config there instead of standard output.";
+
+/* The value of option name ("-m", "--w-share", ...) at argv[*i], as --name=V or name V. */
+static const char *value_of(int argc, char **argv, int *i, const char *name, const char *alias)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+
+	if (strncmp(a, name, n) == 0 && a[n] == '=')
+		return a + n + 1;
+	if ((strcmp(a, name) == 0 || (alias != NULL && strcmp(a, alias) == 0)) && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+/* Writes fit to path, or to standard output when path is NULL. */
+static int write_fit(const char *path, const struct calib_fit *fit, int m)
+{
+	struct pp_error err = {0};
+	struct outfile *f;
+
+	if (path == NULL)
+		return calib_write_config(stdout, fit, m) == 0 ? PP_EXIT_OK : cmd_report_failed();
+	if ((f = outfile_open(path, &err)) == NULL)
+		return cmd_fail(&err);
+	if (calib_write_config(outfile_stream(f), fit, m) != 0) {
+		outfile_abort(f);
+		return cmd_report_failed();
+	}
+	return outfile_commit(f, &err) == 0 ? PP_EXIT_OK : cmd_fail(&err);
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	const char *file = NULL, *out = NULL, *v;
+	struct pp_error err = {0};
+	struct calibration k;
+	struct calib_fit fit;
+	uint64_t m = 0;
+	double w_share = -1;
+	int status;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			puts(usage);
+			return PP_EXIT_OK;
+		}
+		if ((v = value_of(argc, argv, &i, "--microbatches", "-m")) != NULL) {
+			if (text_parse_uint(v, 1, PP_MAX_COUNT, &m) != TEXT_OK)
+				return cmd_usage("calibrate: -m '%.40s': must be a whole number from 1 "
+				                 "to %d",
+				                 v, PP_MAX_COUNT);
+		} else if ((v = value_of(argc, argv, &i, "--w-share", NULL)) != NULL) {
+			if (text_parse_double(v, &w_share) != TEXT_OK || w_share < 0 || w_share > 1)
+				return cmd_usage("calibrate: --w-share '%.40s': must be a number from 0 "
+				                 "to 1",
+				                 v);
+		} else if ((v = value_of(argc, argv, &i, "--output", "-o")) != NULL) {
+			out = v;
+		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+			return cmd_usage("calibrate: unknown option '%.40s'", argv[i]);
+		} else if (file != NULL) {
+			return cmd_usage("calibrate: unexpected argument '%.40s'", argv[i]);
+		} else {
+			file = argv[i];
+		}
+	}
+	if (file == NULL)
+		return cmd_usage("calibrate: needs a file of MEASURED times");
+	if (calib_read(file, (int)m, &k, &err) != 0)
+		return cmd_fail(&err);
+	if (calib_fit(&k, w_share, &fit, &err) != 0) {
+		calib_release(&k);
+		return cmd_fail(&err);
+	}
+	if (fit.max_error > 0.01)
+		fprintf(stderr,
+		        "ppsim: calibrate: one scale per stage misses stage %d's measured times by "
+		        "up to %.1f%%: its F, B and W are not in the other stages' proportion\n",
+		        fit.worst_stage, 100 * fit.max_error);
+	status = write_fit(out, &fit, (int)m);
+	calib_fit_release(&fit);
+	calib_release(&k);
+	return status;
+}

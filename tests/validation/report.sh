@@ -1,0 +1,109 @@
+#!/bin/sh
+# Prints the tables of docs/validation.md from the published figures in tests/validation/ and
+# ppsim's predictions (make docs puts them in the page; tests/cli/t_validation.sh checks the
+# page holds what this prints). Usage: sh tests/validation/report.sh PPSIM JGET SECTION, where
+# SECTION is table5 (the paper's computed bubble rates against ppsim on the same profiled
+# times), table4 (the paper's measured iteration times against ppsim on its profiled times) or
+# ranking (the schedules of each of table4's blocks, fastest first, measured and by ppsim with
+# blocking sends; a block is ranked alike when ppsim orders every pair the measurement orders).
+set -eu
+ppsim=$1 jget=$2 section=$3
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+rows() { grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$' | tr -d ' '; }
+
+# calibrated MODEL M: the config ppsim calibrate writes from Table 9's row, into $tmp/MODEL-M.json
+calibrated() {
+	rows "$here/zb-table9.txt" | awk -F'|' -v mo="$1" -v m="$2" '$1 == mo && $4 == m {
+		print "stage,op,ms"
+		for (s = 0; s < $2; s++) printf "%d,F,%s\n%d,B,%s\n%d,W,%s\n", s, $5, s, $6, s, $7
+		print "0,comm," $8 }' >"$tmp/measured.csv"
+	"$ppsim" calibrate -m "$2" -o "$tmp/$1-$2.json" "$tmp/measured.csv"
+}
+
+# sched NAME MODEL P: ppsim's schedule, chunks and bubble metric for the paper's NAME (1F1B-I
+# has (layers + 2) / p chunks of one layer, the authors' ll; ZB-H2 and the ZB-np rates are over
+# the longest device span, the others over the makespan)
+sched() {
+	case $1 in
+	1F1B) echo "1f1b 1 bubble_ratio" ;;
+	1F1B-I)
+		layers=$(case $2 in 1.5B) echo 22 ;; 6.2B) echo 30 ;; 14.6B) echo 46 ;; *) echo 62 ;; esac)
+		echo "interleaved $(((layers + 2) / $3)) bubble_ratio" ;;
+	ZB-H1) echo "zbh1 1 bubble_ratio" ;;
+	ZB-H2) echo "zbh2 1 bubble_rate_span" ;;
+	ZB-1p) echo "zb1p 1 bubble_rate_span" ;;
+	ZB-2p) echo "zb2p 1 bubble_rate_span" ;;
+	esac
+}
+
+case $section in
+table5)
+	echo "| model | p | m | schedule | paper | ppsim | difference |"
+	echo "|---|---|---|---|---|---|---|"
+	rows "$here/zb-table5.txt" | while IFS='|' read -r model p m name rate; do
+		[ -e "$tmp/$model-$m.json" ] || calibrated "$model" "$m"
+		set -- $(sched "$name" "$model" "$p")
+		"$ppsim" -c "$tmp/$model-$m.json" -s "$1" -v "$2" -f json >"$tmp/out.json"
+		got=$("$jget" "$tmp/out.json" "$3")
+		awk -v mo="$model" -v p="$p" -v m="$m" -v s="$name" -v a="$rate" -v b="$got" 'BEGIN {
+			d = sprintf("%.4f", b - a); if (d == "-0.0000") d = "0.0000"
+			printf "| %s | %s | %s | %s | %.4f | %.4f | %s%s |\n", mo, p, m, s, a, b,
+				(d + 0 > 0) ? "+" : "", d }'
+	done
+	;;
+table4 | ranking)
+	echo "|---|---|---|---|---|---|---|---|"
+	rows "$here/zb-table4.txt" | while IFS='|' read -r model gpus p mbs m name thr; do
+		[ -e "$tmp/$model-$m.json" ] || calibrated "$model" "$m"
+		set -- $(sched "$name" "$model" "$p")
+		line="$model|$m|$name|$(awk -v m="$m" -v b="$mbs" -v g="$gpus" -v t="$thr" \
+			'BEGIN { printf "%.4f", m * b / (g * t) }')"
+		for comm in overlap blocking; do
+			"$ppsim" -c "$tmp/$model-$m.json" -s "$1" -v "$2" --comm=$comm -f json \
+				>"$tmp/out.json"
+			line="$line|$("$jget" "$tmp/out.json" makespan)"
+		done
+		echo "$line"
+	done >"$tmp/t4"
+	if [ "$section" = ranking ]; then
+		# per (model, m) block: the schedules by measured time and by ppsim's (blocking)
+		echo "| model | m | measured, fastest first | ppsim, fastest first | same |"
+		echo "|---|---|---|---|---|"
+		awk -F'|' '{ k = $1 "|" $2; if (!(k in n)) order[++nb] = k
+			i = ++n[k]; name[k, i] = $3; meas[k, i] = $4; pred[k, i] = $6 }
+		function rank(k, v, out,   i, j, t, idx) {
+			for (i = 1; i <= n[k]; i++) idx[i] = i
+			for (i = 1; i <= n[k]; i++) for (j = i + 1; j <= n[k]; j++)
+				if (v[k, idx[j]] < v[k, idx[i]]) { t = idx[i]; idx[i] = idx[j]; idx[j] = t }
+			out = name[k, idx[1]]
+			for (i = 2; i <= n[k]; i++) out = out ", " name[k, idx[i]]
+			return out }
+		# alike: every pair the measurement orders (a tie orders none) ppsim orders the same way
+		function alike(k,   i, j) {
+			for (i = 1; i <= n[k]; i++) for (j = 1; j <= n[k]; j++)
+				if (meas[k, i] < meas[k, j] && !(pred[k, i] < pred[k, j])) return 0
+			return 1 }
+		END { for (b = 1; b <= nb; b++) { k = order[b]; split(k, km, "|")
+			a = rank(k, meas); c = rank(k, pred); ok = alike(k); same += ok
+			printf "| %s | %s | %s | %s | %s |\n", km[1], km[2], a, c, ok ? "yes" : "no" }
+			printf "| **blocks ranked alike** | | | | %d of %d |\n", same, nb }' "$tmp/t4"
+		exit 0
+	fi
+	echo "| model | m | schedule | measured s | ppsim s (overlap) | error | ppsim s (blocking) | error |"
+	echo "|---|---|---|---|---|---|---|---|"
+	awk -F'|' '{
+		e1 = ($5 / 1e3 - $4) / $4; e2 = ($6 / 1e3 - $4) / $4
+		printf "| %s | %s | %s | %.3f | %.3f | %+.1f%% | %.3f | %+.1f%% |\n", $1, $2, $3, $4,
+			$5 / 1e3, 100 * e1, $6 / 1e3, 100 * e2
+		a1 += (e1 < 0 ? -e1 : e1); a2 += (e2 < 0 ? -e2 : e2); n++ }
+		END { printf "| **mean absolute error** | | | | | %.1f%% | | %.1f%% |\n", 100 * a1 / n,
+			100 * a2 / n }' "$tmp/t4"
+	;;
+*)
+	echo "usage: $0 PPSIM JGET table5|table4|ranking" >&2
+	exit 2
+	;;
+esac
