@@ -603,10 +603,10 @@ static int set_list(struct config *c, const char *label, const char *value, stru
 		memcpy(buf, p, len < sizeof(buf) ? len : 0);
 		buf[len < sizeof(buf) ? len : 0] = '\0';
 		if (len >= sizeof(buf) || n == PP_MAX_LIST ||
-		    !parse_integer(buf, 1, PP_MAX_COUNT, &x))
+		    !parse_integer(buf, 0, PP_MAX_COUNT, &x))
 			/* quote at most the start of a long list, so that the reason still fits */
 			return pp_fail(err, PP_ERR_USAGE,
-			               "%s '%.40s%s': must be up to %d integers from 1 to %d, "
+			               "%s '%.40s%s': must be up to %d integers from 0 to %d, "
 			               "comma-separated",
 			               label, value, strlen(value) > 40 ? "..." : "", PP_MAX_LIST,
 			               PP_MAX_COUNT);

@@ -18,6 +18,11 @@ double kernel_memory_ms(const struct cost_gpu *g, double bytes);
  * efficiency times the wave-quantization share, at least its matrices' memory time. */
 double kernel_gemm_ms(const struct cost_gpu *g, double m, double n, double k, int dtype_bytes);
 
+/* kernel_gemm_ms of batch GEMMs of one shape run as one kernel (a batched GEMM), whose tiles
+ * fill the waves together. */
+double kernel_bgemm_ms(const struct cost_gpu *g, double batch, double m, double n, double k,
+                       int dtype_bytes);
+
 /* Milliseconds of flash attention's flops, forward or backward, at the GPU's share for it. */
 double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward);
 

@@ -264,11 +264,20 @@ static void layer_times(struct cost_model *k)
 		l->f += kernel_attention_ms(g, attn / 2, false);
 		l->b += kernel_attention_ms(g, 2.5 * attn / 2, true);
 	} else {
-		/* scores and probabilities written and read once forward, twice backward */
-		double scores = b * k->heads / tp * s * s * e * 4;
+		/* batched GEMMs over the b x a/tp heads of head size d, the full s x s scores (no
+		 * block is skipped), and Megatron-LM's fused scale-mask-softmax and attention
+		 * dropout over them: forward Q K^T and P V, then the softmax reading and writing
+		 * the scores and the dropout reading them and writing them and its 1-byte mask;
+		 * backward the dropout's and the softmax's gradients (2e + 1 and 3e bytes a score)
+		 * and four products (dP = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q) */
+		double heads = b * k->heads / tp, d = h / k->heads, n = heads * s * s;
 
-		l->f += cost_model_compute_ms(k, attn) + kernel_memory_ms(g, scores);
-		l->b += cost_model_compute_ms(k, 2 * attn) + kernel_memory_ms(g, 2 * scores);
+		l->f += kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
+		        kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
+		        kernel_memory_ms(g, 2 * e * n) + kernel_memory_ms(g, (2 * e + 1) * n);
+		l->b += kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
+		        3 * kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
+		        kernel_memory_ms(g, (2 * e + 1) * n) + kernel_memory_ms(g, 3 * e * n);
 	}
 	for (int i = 0; i < 4; i++) {
 		/* norms read and write h, residual adds read 2h and write h, per token of t/tp */

@@ -22,16 +22,22 @@ double kernel_memory_ms(const struct cost_gpu *g, double bytes)
 	return bytes / (g->memory_bandwidth * 1e9 * g->memory_efficiency) * 1e3 + g->kernel_us / 1e3;
 }
 
-double kernel_gemm_ms(const struct cost_gpu *g, double m, double n, double k, int dtype_bytes)
+double kernel_bgemm_ms(const struct cost_gpu *g, double batch, double m, double n, double k,
+                       int dtype_bytes)
 {
-	double tiles = ceil(m / TILE_M) * ceil(n / TILE_N);
+	double tiles = batch * ceil(m / TILE_M) * ceil(n / TILE_N);
 	double waves = ceil(tiles / g->sms);
 	double share = g->sms > 0 ? tiles / (waves * g->sms) : 1;
-	double math = 2 * m * n * k / (g->tflops * 1e12 * g->gemm_efficiency * share) * 1e3;
-	double memory = dtype_bytes * (m * k + k * n + m * n) /
+	double math = batch * 2 * m * n * k / (g->tflops * 1e12 * g->gemm_efficiency * share) * 1e3;
+	double memory = batch * dtype_bytes * (m * k + k * n + m * n) /
 	                (g->memory_bandwidth * 1e9 * g->memory_efficiency) * 1e3;
 
 	return (math > memory ? math : memory) + g->kernel_us / 1e3;
+}
+
+double kernel_gemm_ms(const struct cost_gpu *g, double m, double n, double k, int dtype_bytes)
+{
+	return kernel_bgemm_ms(g, 1, m, n, k, dtype_bytes);
 }
 
 double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward)

@@ -666,10 +666,10 @@ static void config_set_reads_a_comma_separated_list_of_layers(void)
 	CU_ASSERT_EQUAL(c.layers_per_stage[PP_MAX_LIST - 1], 7);
 }
 
-static void config_set_rejects_lists_with_an_empty_zero_or_non_integer_entry(void)
+static void config_set_rejects_lists_with_an_empty_negative_or_non_integer_entry(void)
 {
-	static const char *const bad[] = {"",     "1,,2", "0",   "a",    "1,2,",     ",1",
-	                                  "20,0", "-1",   "1.5", "1, 2", "16777217", "20;20"};
+	static const char *const bad[] = {"",   "1,,2", "a",    "1,2,",     ",1",
+	                                  "-1", "1.5",  "1, 2", "16777217", "20;20"};
 	struct config c;
 	struct pp_error err = {0};
 
@@ -678,8 +678,12 @@ static void config_set_rejects_lists_with_an_empty_zero_or_non_integer_entry(voi
 	config_init(&c);
 	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", "1,,2", &err), -1);
 	CU_ASSERT_STRING_EQUAL(err.msg, "--layers-per-stage '1,,2': must be up to 1024 integers "
-	                                "from 1 to 16777216, comma-separated");
+	                                "from 0 to 16777216, comma-separated");
 	CU_ASSERT_EQUAL(c.nlayers_per_stage, 0);
+	/* a stage may have no layers (only the embedding or the LM head) */
+	CU_ASSERT_EQUAL(set(&c, "layers-per-stage", "0,20,0", &err), 0);
+	CU_ASSERT_EQUAL(c.nlayers_per_stage, 3);
+	CU_ASSERT_EQUAL(c.layers_per_stage[0], 0);
 }
 
 static void config_set_rejects_a_list_of_more_entries_than_the_most_it_takes(void)
@@ -1225,10 +1229,10 @@ static void config_load_file_rejects_layers_per_stage_that_are_not_an_array_of_i
 	                     "integers, got an array holding a string");
 	assert_file_rejected("{\"layers_per_stage\": [20, 20.5]}", 1, 2,
 	                     "config 'PATH':1:2: key \"layers_per_stage\" '20,20.5': must be up to "
-	                     "1024 integers from 1 to 16777216, comma-separated");
+	                     "1024 integers from 0 to 16777216, comma-separated");
 	assert_file_rejected("{\"layers_per_stage\": []}", 1, 2,
 	                     "config 'PATH':1:2: key \"layers_per_stage\" '': must be up to 1024 "
-	                     "integers from 1 to 16777216, comma-separated");
+	                     "integers from 0 to 16777216, comma-separated");
 }
 
 static void config_load_file_rejects_values_out_of_range(void)
@@ -1531,7 +1535,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(config_set_reads_yes_true_on_1_as_true_and_no_false_off_0_as_false),
         UNIT_TEST(config_set_rejects_other_words_for_a_boolean),
         UNIT_TEST(config_set_reads_a_comma_separated_list_of_layers),
-        UNIT_TEST(config_set_rejects_lists_with_an_empty_zero_or_non_integer_entry),
+        UNIT_TEST(config_set_rejects_lists_with_an_empty_negative_or_non_integer_entry),
         UNIT_TEST(config_set_rejects_a_list_of_more_entries_than_the_most_it_takes),
         UNIT_TEST(config_set_says_why_it_rejects_a_list_too_long_to_quote_whole),
         UNIT_TEST(config_set_keeps_the_previous_list_when_it_rejects_a_new_one),

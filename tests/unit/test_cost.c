@@ -749,6 +749,27 @@ static void cost_model_takes_the_layers_of_each_stage_from_the_list(void)
 	release(&x);
 }
 
+/* A stage of no layers: the first holds only the embedding (a lookup, no time), the last
+ * only the LM head, as the zero-bubble paper's interleaved runs place them. */
+static void cost_model_prices_a_stage_of_no_layers_as_its_embedding_or_head_alone(void)
+{
+	struct config c;
+	struct priced x;
+
+	uniform_config(&c, "llama3-70b", "2");
+	unit_set(&c, "schedule", "interleaved");
+	unit_set(&c, "v", "2");
+	unit_set(&c, "m", "4");
+	unit_set(&c, "layers_per_stage", "0,40,40,0");
+	x = price_ok(&c);
+	CU_ASSERT_EQUAL(x.cost->t_f[0], 0);
+	CU_ASSERT_EQUAL(x.cost->t_w[0], 0);
+	CU_ASSERT_EQUAL(x.cost->act[0], 0);
+	CU_ASSERT_EQUAL(x.cost->t_f[3], ticks(compute_ms(head_flops(&llama3_70b, 1, 2048), 312, 0.5)));
+	CU_ASSERT_EQUAL(x.cost->act[3], 4 * 2048 * 128256);
+	release(&x);
+}
+
 static void cost_model_gives_first_and_last_stage_layers_and_splits_the_rest_evenly(void)
 {
 	static const struct {
@@ -1392,6 +1413,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_takes_a_latency_of_zero_as_given),
         UNIT_TEST(cost_model_splits_layers_evenly_over_the_virtual_stages),
         UNIT_TEST(cost_model_takes_the_layers_of_each_stage_from_the_list),
+        UNIT_TEST(cost_model_prices_a_stage_of_no_layers_as_its_embedding_or_head_alone),
         UNIT_TEST(cost_model_gives_first_and_last_stage_layers_and_splits_the_rest_evenly),
         UNIT_TEST(cost_model_rejects_layers_that_do_not_split_evenly_naming_what_was_given),
         UNIT_TEST(cost_model_rejects_a_layer_list_of_the_wrong_length_or_sum),

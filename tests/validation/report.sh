@@ -39,6 +39,26 @@ sched() {
 	esac
 }
 
+# model_args MODEL P NAME: the options that describe the paper's MODEL (its Table 3: GPT-like,
+# ffn = 4h, sequence 1024, the first and last stage one layer fewer; vocab 32000 with tied
+# embeddings, which reproduces its parameter counts) on P stages for schedule NAME (1F1B-I:
+# one layer a chunk, the first and last chunk none)
+model_args() {
+	set -- $1 $2 $3 $(case $1 in
+		1.5B) echo 22 24 2304 6 ;; 6.2B) echo 30 32 4096 3 ;;
+		14.6B) echo 46 40 5120 1 ;; *) echo 62 48 6144 1 ;; esac)
+	echo "--model=gpt3-175b --layers=$4 --heads=$5 --kv-heads=$5 --hidden=$6 --ffn=$(($6 * 4))" \
+		"--vocab=32000 --tied-embeddings=yes --mlp=plain --seq=1024 --mbs=$7" \
+		"--flash-attention=no --gpu=a100-80g"
+	if [ "$3" = 1F1B-I ]; then
+		echo "--layers-per-stage=0$(awk -v n="$4" 'BEGIN { for (i = 0; i < n; i++)
+			printf ",1" }'),0"
+	else
+		echo "--last-stage-layers=$((($4 + 2) / $2 - 1))" \
+			"--first-stage-layers=$((($4 + 2) / $2 - 1))"
+	fi
+}
+
 case $section in
 table5)
 	echo "| model | p | m | schedule | paper | ppsim | difference |"
@@ -53,6 +73,27 @@ table5)
 			printf "| %s | %s | %s | %s | %.4f | %.4f | %s%s |\n", mo, p, m, s, a, b,
 				(d + 0 > 0) ? "+" : "", d }'
 	done
+	;;
+model)
+	echo "| model | m | schedule | measured s | ppsim s (\`--efficiency=0.5\`) | error | ppsim s (\`--efficiency=0\`) | error |"
+	echo "|---|---|---|---|---|---|---|---|"
+	rows "$here/zb-table4.txt" | while IFS='|' read -r model gpus p mbs m name thr; do
+		set -- $(sched "$name" "$model" "$p")
+		line="$model|$m|$name|$(awk -v m="$m" -v b="$mbs" -v g="$gpus" -v t="$thr" \
+			'BEGIN { printf "%.4f", m * b / (g * t) }')"
+		for eff in 0.5 0; do
+			"$ppsim" $(model_args "$model" "$p" "$name") -p "$p" -m "$m" -s "$1" -v "$2" \
+				--comm=blocking --efficiency=$eff -f json >"$tmp/out.json"
+			line="$line|$("$jget" "$tmp/out.json" makespan)"
+		done
+		echo "$line"
+	done | awk -F'|' '{
+		e1 = ($5 / 1e3 - $4) / $4; e2 = ($6 / 1e3 - $4) / $4
+		printf "| %s | %s | %s | %.3f | %.3f | %+.1f%% | %.3f | %+.1f%% |\n", $1, $2, $3, $4,
+			$5 / 1e3, 100 * e1, $6 / 1e3, 100 * e2
+		a1 += (e1 < 0 ? -e1 : e1); a2 += (e2 < 0 ? -e2 : e2); n++ }
+		END { printf "| **mean absolute error** | | | | | %.1f%% | | %.1f%% |\n", 100 * a1 / n,
+			100 * a2 / n }'
 	;;
 table4 | ranking)
 	echo "|---|---|---|---|---|---|---|---|"
