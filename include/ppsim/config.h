@@ -135,7 +135,8 @@ struct config {
 	double tflops;           /* (model) peak dense bf16 TFLOP/s */
 	double memory_bandwidth; /* (model) GPU memory bandwidth in GB/s; 0: the GPU's */
 	double gpu_memory;       /* (model) GPU memory in GB */
-	double memory_reserve;   /* (model) GB of each GPU kept free of the modelled memory */
+	double memory_reserve;   /* (model) GB of each GPU kept free of the modelled memory; -1: 3 GB
+	                            and 10% of the GPU's memory */
 	double efficiency;       /* (model) one share of peak for every op; 0: per kernel */
 	int sms;                 /* (model) streaming multiprocessors; 0: the GPU's */
 	double gemm_efficiency;  /* (model) share of peak of a large GEMM; 0: the GPU's */

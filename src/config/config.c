@@ -143,7 +143,7 @@ static const struct config_option options[] = {
         {"gpu-memory", 0, "gpu_memory", CONFIG_ARG_RATE, "GB", "GPU memory in GB",
          FIELD(gpu_memory), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"memory-reserve", 0, "memory_reserve", CONFIG_ARG_TIME, "GB",
-         "GB of each GPU kept free for the CUDA context, buffers, fragmentation (default 0)",
+         "GB of each GPU kept free for the CUDA context, NCCL, fragmentation (default 3 + 10%)",
          FIELD(memory_reserve), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"memory-bandwidth", 0, "memory_bandwidth", CONFIG_ARG_RATE, "GBPS",
          "GPU memory bandwidth in GB/s (default: the GPU's)", FIELD(memory_bandwidth),
@@ -320,6 +320,7 @@ void config_init(struct config *c)
 	c->tied = -1;
 	c->efficiency = 0.5;
 	c->kernel_us = -1;
+	c->memory_reserve = -1;
 	c->seq = 2048;
 	c->mbs = 1;
 	c->tp = 1;

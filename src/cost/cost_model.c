@@ -28,6 +28,19 @@ static double pickd(double set, double preset)
 	return set > 0 ? set : preset;
 }
 
+/*
+ * What a GPU's memory holds besides what the model counts, when --memory-reserve is not given
+ * (docs/presets.md): the CUDA context and its kernels, 0.47-0.92 GiB with PyTorch 2.1 (Bekman,
+ * "Machine Learning Engineering", Preloaded CUDA kernels memory usage, on an A100 80GB); NCCL's
+ * communicators, about 1.5 GB for one process group (the same book, torch.distributed memory
+ * usage; NVIDIA/nccl issue 864: about 1.6 GB), of which a pipeline-parallel run has a few; and
+ * the caching allocator's fragmentation, 9.2 GB of an A100 80GB (11.5%) on average over eight
+ * LLM training runs (Guo et al. 2024, GMLake, arXiv 2401.08156).
+ */
+#define RESERVE_CONTEXT_GB       1.0
+#define RESERVE_COMMUNICATION_GB 2.0
+#define RESERVE_FRAGMENTATION    0.10
+
 /* Resolves the model, the GPU and the links: presets first, then the config's overrides. */
 static int resolve_hardware(const struct config *c, struct cost_model *k, struct pp_error *err)
 {
@@ -55,7 +68,10 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->hw.memory_efficiency = pickd(c->memory_efficiency, gp->memory_efficiency);
 	k->hw.kernel_us = c->kernel_us >= 0 ? c->kernel_us : gp->kernel_overhead;
 	k->capacity_bytes = pickd(c->gpu_memory, gp->memory_gb) * 1e9;
-	k->reserve_bytes = c->memory_reserve * 1e9;
+	k->reserve_bytes = c->memory_reserve >= 0
+	                           ? c->memory_reserve * 1e9
+	                           : (RESERVE_CONTEXT_GB + RESERVE_COMMUNICATION_GB) * 1e9 +
+	                                     RESERVE_FRAGMENTATION * k->capacity_bytes;
 	if (k->reserve_bytes >= k->capacity_bytes)
 		return config_fail(c, "memory_reserve", err, "must be below the GPU's %g GB",
 		                   k->capacity_bytes / 1e9);

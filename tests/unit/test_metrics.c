@@ -724,13 +724,17 @@ static void metrics_memory_is_activations_plus_weights_gradients_and_optimizer_s
 		CU_ASSERT_FALSE(dm->oom);
 	}
 	CU_ASSERT_FALSE(s->metrics.oom);
+	/* the default reserve: 1 GB of CUDA context, 2 GB of NCCL, 10% for fragmentation */
+	ASSERT_NEAR(s->metrics.memory_reserve_bytes, 3e9 + 0.1 * 80e9);
 	sim_free(s);
 
-	/* 40 GB GPUs: the first device (embedding, 4 micro-batches) no longer fits, the others do
-	 */
+	/* 40 GB GPUs kept whole (no reserve): the first device (embedding, 4 micro-batches) no
+	 * longer fits, the others do */
 	unit_set(&c, "gpu_memory", "40");
+	unit_set(&c, "memory_reserve", "0");
 	s = run(&c);
 	ASSERT_NEAR(s->metrics.memory_capacity_bytes, 40e9);
+	ASSERT_NEAR(s->metrics.memory_reserve_bytes, 0);
 	CU_ASSERT_TRUE(s->metrics.devices[0].memory_bytes > 40e9);
 	CU_ASSERT_TRUE(s->metrics.devices[0].oom);
 	for (int d = 1; d < 4; d++) {
