@@ -63,6 +63,8 @@ enum pp_mlp {
 enum pp_recompute {
 	PP_RECOMPUTE_NONE, /* keep every activation */
 	PP_RECOMPUTE_FULL, /* keep only each layer's input; recompute the forward in backward */
+	PP_RECOMPUTE_SELECTIVE, /* keep all but the attention scores; recompute the attention
+	                           core in backward (Korthikanti et al. 2022) */
 };
 
 /* Serving: how requests arrive when they are generated. */
@@ -405,5 +407,6 @@ struct sched_params config_sched_params(const struct config *c);
 /* Names of the enum values as users write them: "overlap"/"blocking", "full"/"half". */
 const char *config_comm_name(enum pp_comm comm);
 const char *config_duplex_name(enum pp_duplex duplex);
+const char *config_recompute_name(enum pp_recompute r);
 
 #endif

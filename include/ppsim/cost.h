@@ -71,6 +71,8 @@ struct cost_model {
 	struct cost_flops head_flops;  /* LM head, one micro-batch, whole */
 	struct cost_flops layer_ms;    /* one layer's op times on one GPU, TP all-reduces apart */
 	struct cost_flops head_ms;     /* the LM head's (and the loss's) */
+	double attn_fwd_ms;            /* of layer_ms.f, the attention core (what selective
+	                                  recomputation runs again in B) */
 	double layer_act_bytes;        /* activations one layer keeps per micro-batch, per GPU */
 	double tp_allreduce_ms;        /* one TP all-reduce of a layer's activations */
 	uint64_t msg_bytes;            /* bytes of one P2P message, per GPU */

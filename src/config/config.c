@@ -27,7 +27,7 @@
 static const char *const comms[] = {"overlap", "blocking", NULL};
 static const char *const duplexes[] = {"full", "half", NULL};
 static const char *const mlps[] = {"preset", "gated", "plain", NULL};
-static const char *const recomputes[] = {"none", "full", NULL};
+static const char *const recomputes[] = {"none", "full", "selective", NULL};
 static const char *const arrivals[] = {"poisson", "bursty", "closed", NULL};
 static const char *const batchings[] = {"static", "continuous", "chunked", "disaggregated", NULL};
 static const char *const dists[] = {"fixed", "uniform", "lognormal", NULL};
@@ -362,6 +362,11 @@ const char *config_comm_name(enum pp_comm comm)
 const char *config_duplex_name(enum pp_duplex duplex)
 {
 	return duplexes[duplex];
+}
+
+const char *config_recompute_name(enum pp_recompute r)
+{
+	return recomputes[r];
 }
 
 const char *config_batching_name(enum pp_batching b)

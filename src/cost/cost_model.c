@@ -7,7 +7,8 @@
  * FLOPs by tp and adds two all-reduces of the layer's activations to F and to B, on the link
  * inside the node. Compute runs at efficiency x peak. Activations follow Korthikanti et al.
  * 2022 with sequence parallelism: 34sbh/tp bytes per layer with flash attention,
- * sbh(34 + 5as/h)/tp without, 2sbh/tp with full recomputation (whose backward then recomputes
+ * sbh(34 + 5as/h)/tp without, 34sbh/tp with selective recomputation (whose backward then runs
+ * the attention core again), 2sbh/tp with full recomputation (whose backward then recomputes
  * the forward); the last stage also keeps fp32 logits, 4sbV/tp.
  */
 #include <math.h>
@@ -200,7 +201,7 @@ static void layer_figures(struct cost_model *k)
 	/* Korthikanti et al.'s constants count 16-bit activations; scale for other widths */
 	if (k->recompute == PP_RECOMPUTE_FULL)
 		k->layer_act_bytes = 2 * s * b * h / k->tp;
-	else if (k->flash_attention)
+	else if (k->flash_attention || k->recompute == PP_RECOMPUTE_SELECTIVE)
 		k->layer_act_bytes = 34 * s * b * h / k->tp;
 	else
 		k->layer_act_bytes = s * b * h * (34 + 5 * a * s / h) / k->tp;
@@ -262,6 +263,7 @@ static void layer_times(struct cost_model *k)
 	struct cost_flops *l = &k->layer_ms, *hd = &k->head_ms;
 
 	if (k->efficiency > 0) {
+		k->attn_fwd_ms = cost_model_compute_ms(k, attn);
 		l->f = cost_model_compute_ms(k, k->layer_flops.f / tp);
 		l->b = cost_model_compute_ms(k, k->layer_flops.b / tp);
 		l->w = cost_model_compute_ms(k, k->layer_flops.w / tp);
@@ -277,7 +279,7 @@ static void layer_times(struct cost_model *k)
 		l->w += kernel_gemm_ms(g, gemm[i][0], gemm[i][1], t, k->dtype_bytes);
 	}
 	if (k->flash_attention) {
-		l->f += kernel_attention_ms(g, attn / 2, false);
+		k->attn_fwd_ms = kernel_attention_ms(g, attn / 2, false);
 		l->b += kernel_attention_ms(g, 2.5 * attn / 2, true);
 	} else {
 		/* batched GEMMs over the b x a/tp heads of head size d, the full s x s scores (no
@@ -288,13 +290,14 @@ static void layer_times(struct cost_model *k)
 		 * and four products (dP = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q) */
 		double heads = b * k->heads / tp, d = h / k->heads, n = heads * s * s;
 
-		l->f += kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
-		        kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
-		        kernel_memory_ms(g, 2 * e * n) + kernel_memory_ms(g, (2 * e + 1) * n);
+		k->attn_fwd_ms = kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
+		                 kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
+		                 kernel_memory_ms(g, 2 * e * n) + kernel_memory_ms(g, (2 * e + 1) * n);
 		l->b += kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
 		        3 * kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
 		        kernel_memory_ms(g, (2 * e + 1) * n) + kernel_memory_ms(g, 3 * e * n);
 	}
+	l->f += k->attn_fwd_ms;
 	for (int i = 0; i < 4; i++) {
 		/* norms read and write h, residual adds read 2h and write h, per token of t/tp */
 		double bytes = e * t / tp * (i < 2 ? 2 * h : 3 * h);
@@ -340,6 +343,9 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		/* full recomputation runs each layer's forward again, all-reduces included */
 		if (k->recompute == PP_RECOMPUTE_FULL)
 			b += n * (k->layer_ms.f + tp_ar);
+		/* selective recomputation runs the attention core again (Korthikanti et al.) */
+		if (k->recompute == PP_RECOMPUTE_SELECTIVE)
+			b += n * k->attn_fwd_ms;
 		if (checked_ticks(c, "tflops", f, cost->tick, &cost->t_f[st], err) != 0 ||
 		    checked_ticks(c, "tflops", b, cost->tick, &cost->t_b[st], err) != 0 ||
 		    checked_ticks(c, "tflops", w, cost->tick, &cost->t_w[st], err) != 0)

@@ -72,9 +72,10 @@ static void write_model(FILE *out, const struct sim *s)
 	fprintf(out, "%-18s F %.4g, B %.4g, W %.4g FLOPs; %.4g GB of activations (%s)\n",
 	        "per layer", k->layer_flops.f, k->layer_flops.b, k->layer_flops.w,
 	        k->layer_act_bytes / 1e9,
-	        k->recompute == PP_RECOMPUTE_FULL ? "full recomputation"
-	        : k->flash_attention              ? "flash attention"
-	                                          : "no flash attention");
+	        k->recompute == PP_RECOMPUTE_FULL        ? "full recomputation"
+	        : k->flash_attention                     ? "flash attention"
+	        : k->recompute == PP_RECOMPUTE_SELECTIVE ? "selective recomputation"
+	                                                 : "no flash attention");
 	fprintf(out, "%-18s %" PRIu64 " B per message, %s, %s-duplex\n", "communication",
 	        k->msg_bytes, config_comm_name(c->comm), config_duplex_name(c->duplex));
 }

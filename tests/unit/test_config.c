@@ -789,7 +789,7 @@ static void config_set_takes_preset_names_and_lists_the_known_ones_otherwise(voi
 	}
 }
 
-static void config_set_reads_gated_or_plain_mlp_and_none_or_full_recompute(void)
+static void config_set_reads_gated_or_plain_mlp_and_none_full_or_selective_recompute(void)
 {
 	struct config c;
 	struct pp_error err = {0};
@@ -801,15 +801,18 @@ static void config_set_reads_gated_or_plain_mlp_and_none_or_full_recompute(void)
 	CU_ASSERT_EQUAL(c.mlp, PP_MLP_PLAIN);
 	CU_ASSERT_EQUAL(set(&c, "recompute", "full", &err), 0);
 	CU_ASSERT_EQUAL(c.recompute, PP_RECOMPUTE_FULL);
+	CU_ASSERT_EQUAL(set(&c, "recompute", "selective", &err), 0);
+	CU_ASSERT_EQUAL(c.recompute, PP_RECOMPUTE_SELECTIVE);
 	CU_ASSERT_EQUAL(set(&c, "recompute", "none", &err), 0);
 	CU_ASSERT_EQUAL(c.recompute, PP_RECOMPUTE_NONE);
 	assert_rejected("mlp", "swiglu");
 	assert_rejected("mlp", "Gated");
 	assert_rejected("mlp", "");
-	assert_rejected("recompute", "selective");
+	assert_rejected("recompute", "Selective");
 	assert_rejected("recompute", "FULL");
 	CU_ASSERT_EQUAL(set(&c, "recompute", "partial", &err), -1);
-	CU_ASSERT_STRING_EQUAL(err.msg, "--recompute 'partial': must be 'none' or 'full'");
+	CU_ASSERT_STRING_EQUAL(err.msg,
+	                       "--recompute 'partial': must be 'none', 'full' or 'selective'");
 	CU_ASSERT_EQUAL(c.recompute, PP_RECOMPUTE_NONE);
 	CU_ASSERT_EQUAL(c.mlp, PP_MLP_PLAIN);
 }
@@ -1541,7 +1544,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(config_set_keeps_the_previous_list_when_it_rejects_a_new_one),
         UNIT_TEST(config_set_reads_shares_from_0_to_1),
         UNIT_TEST(config_set_takes_preset_names_and_lists_the_known_ones_otherwise),
-        UNIT_TEST(config_set_reads_gated_or_plain_mlp_and_none_or_full_recompute),
+        UNIT_TEST(config_set_reads_gated_or_plain_mlp_and_none_full_or_selective_recompute),
         UNIT_TEST(config_is_set_only_once_an_option_was_given),
         UNIT_TEST(config_option_by_key_finds_rows_by_their_file_key_only),
         UNIT_TEST(config_validate_rejects_explicit_cost_options_with_a_model),

@@ -953,6 +953,36 @@ static void cost_model_keeps_the_attention_scores_without_flash_attention(void)
 	release(&x);
 }
 
+/* Selective recomputation (Korthikanti et al. 2022): without flash attention, a layer keeps
+ * 34sbh bytes (its Table 2, without the 5as^2b scores) and B runs the attention core, 4bs^2h
+ * FLOPs, again. */
+static void cost_model_keeps_all_but_the_scores_with_selective_recompute_and_redoes_attention(void)
+{
+	struct config c;
+	struct priced x;
+	const struct shape *m = &llama3_70b;
+	double head = head_flops(m, 1, 2048), attn = 4.0 * 2048 * 2048 * 8192;
+
+	uniform_config(&c, "llama3-70b", "4");
+	unit_set(&c, "flash_attention", "no");
+	unit_set(&c, "recompute", "selective");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->layer_act_bytes, 34.0 * 2048 * 8192);
+	for (int st = 0; st < 4; st++) {
+		double last = st == 3 ? 1 : 0;
+
+		CU_ASSERT_DOUBLE_EQUAL(
+		        (double)x.cost->t_b[st],
+		        (double)ticks(compute_ms(20 * (layer_b(m, 1, 2048) + attn) + last * head, 312,
+		                                 0.5)),
+		        1);
+		CU_ASSERT_EQUAL(
+		        x.cost->t_f[st],
+		        ticks(compute_ms(20 * layer_f(m, 1, 2048) + last * head, 312, 0.5)));
+	}
+	release(&x);
+}
+
 static void cost_model_keeps_each_layer_s_input_with_full_recompute_and_redoes_the_forward(void)
 {
 	struct config c;
@@ -1425,6 +1455,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_keeps_34sbh_over_tp_bytes_a_layer_and_the_logits_on_the_last_stage),
         UNIT_TEST(cost_model_keeps_the_attention_scores_without_flash_attention),
         UNIT_TEST(cost_model_keeps_each_layer_s_input_with_full_recompute_and_redoes_the_forward),
+        UNIT_TEST(cost_model_keeps_all_but_the_scores_with_selective_recompute_and_redoes_attention),
         UNIT_TEST(cost_model_lets_w_keep_the_w_mem_fraction_of_each_stage_s_activations),
         UNIT_TEST(cost_model_holds_16_bytes_a_parameter_with_the_embedding_first_and_the_head_last),
         UNIT_TEST(cost_model_shards_only_the_optimizer_state_over_dp_with_a_distributed_optimizer),
