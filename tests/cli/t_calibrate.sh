@@ -10,7 +10,9 @@
 #    from the last device to the first for most micro-batches), and ZB-2p at 1.5B, m=24, where
 #    the authors keep the greedy pass of the shortest span and ppsim the one of the shortest
 #    makespan (1236.541 against 1236.567 ms).
-table "$ROOT/tests/validation/zb-table9.txt" >"$TMP/t9"
+# Under valgrind (PPSIM_WRAP) one run of the twelve checks the same code at a 20th of the time.
+table "$ROOT/tests/validation/zb-table9.txt" | if [ -n "${PPSIM_WRAP:-}" ]; then head -n 1; else
+	cat; fi >"$TMP/t9"
 table "$ROOT/tests/validation/zb-table5.txt" >"$TMP/t5"
 while IFS='|' read -r model p mbs m tf tb tw tc; do
 	model=$(echo $model) p=$(echo $p) m=$(echo $m) tf=$(echo $tf) tb=$(echo $tb) tw=$(echo $tw)
