@@ -6,8 +6,9 @@
 # times), table4 (the paper's measured iteration times against ppsim on its profiled times) or
 # ranking (the schedules of each of table4's blocks, fastest first, measured and by ppsim with
 # blocking sends; a block is ranked alike when ppsim orders every pair the measurement orders),
-# model (table4's runs priced from the model alone) or korthikanti (Korthikanti et al. 2022's
-# measured iteration times, held out, priced from the model alone).
+# model (table4's runs priced from the model alone), korthikanti (Korthikanti et al. 2022's
+# measured iteration times, held out, priced from the model alone) or narayanan (Narayanan et
+# al. 2021's, the same way).
 set -eu
 ppsim=$1 jget=$2 section=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -123,6 +124,37 @@ korthikanti)
 		END { printf "| **mean absolute error** | | | | %.1f%% | | %.1f%% |\n", 100 * a1 / n,
 			100 * a2 / n }'
 	;;
+narayanan)
+	echo "| parameters | GPUs | measured s | ppsim s (\`--efficiency=0.5\`) | error | ppsim s (\`--efficiency=0\`) | error |"
+	echo "|---|---|---|---|---|---|---|"
+	rows "$here/narayanan-table1.txt" |
+		while IFS='|' read -r size layers h a tp p v gpus batch mbs tflops; do
+			sched=1f1b
+			[ "$v" -gt 1 ] && sched=interleaved
+			dp=$((gpus / (tp * p)))
+			# the measured iteration: the paper's FLOPs over the GPUs at its rate
+			line="${size}B|$gpus|$(awk -v B="$batch" -v l="$layers" -v h="$h" -v g="$gpus" \
+				-v r="$tflops" 'BEGIN { s = 2048; V = 51200
+				f = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h))
+				printf "%.4f", f / (g * r * 1e12) }')"
+			for eff in 0.5 0; do
+				"$ppsim" --model=gpt3-175b --layers="$layers" --hidden="$h" --heads="$a" \
+					--kv-heads="$a" --ffn=$((h * 4)) --vocab=51200 --seq=2048 \
+					--mbs="$mbs" --tp="$tp" -p "$p" -v "$v" -s $sched \
+					-m $((batch / (mbs * dp))) --gpus="$gpus" --flash-attention=no \
+					--recompute=full --comm=blocking --efficiency=$eff -f json \
+					>"$tmp/out.json"
+				line="$line|$("$jget" "$tmp/out.json" step_time)"
+			done
+			echo "$line"
+		done | awk -F'|' '{
+		e1 = ($4 / 1e3 - $3) / $3; e2 = ($5 / 1e3 - $3) / $3
+		printf "| %s | %s | %.2f | %.2f | %+.1f%% | %.2f | %+.1f%% |\n", $1, $2, $3, $4 / 1e3,
+			100 * e1, $5 / 1e3, 100 * e2
+		a1 += (e1 < 0 ? -e1 : e1); a2 += (e2 < 0 ? -e2 : e2); n++ }
+		END { printf "| **mean absolute error** | | | | %.1f%% | | %.1f%% |\n", 100 * a1 / n,
+			100 * a2 / n }'
+	;;
 table4 | ranking)
 	echo "|---|---|---|---|---|---|---|---|"
 	rows "$here/zb-table4.txt" | while IFS='|' read -r model gpus p mbs m name thr; do
@@ -172,7 +204,7 @@ table4 | ranking)
 			100 * a2 / n }' "$tmp/t4"
 	;;
 *)
-	echo "usage: $0 PPSIM JGET table5|table4|ranking|model|korthikanti" >&2
+	echo "usage: $0 PPSIM JGET table5|table4|ranking|model|korthikanti|narayanan" >&2
 	exit 2
 	;;
 esac
