@@ -357,8 +357,9 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		if (st + 1 < S) {
 			int a = (int)l->stage_device[st], bdev = (int)l->stage_device[st + 1];
 			bool inside = hop_inside(k, a, bdev);
-			double bw = inside ? k->link_bandwidth : k->inter_bandwidth;
-			double lat = inside ? k->link_latency : k->inter_latency;
+			double bw = (inside ? k->link_bandwidth : k->inter_bandwidth) *
+			            (c->p2p_efficiency > 0 ? c->p2p_efficiency : 1);
+			double lat = (inside ? k->link_latency : k->inter_latency) + c->p2p_overhead;
 
 			cost->msg_bytes[st] = k->msg_bytes;
 			k->hop_bandwidth[st] = bw;

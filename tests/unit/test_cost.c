@@ -539,6 +539,25 @@ static void cost_model_sends_hops_inside_a_node_over_the_intra_node_link(void)
 	release(&x);
 }
 
+/* A message's framework overhead and achieved share of the link: 3 + 234 us and 0.24 of 300
+ * GB/s for 32 MiB: 0.237 + 33554432 / 72e9 s = 0.703034 ms. */
+static void cost_model_adds_the_p2p_overhead_and_takes_the_p2p_share_of_the_link(void)
+{
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "llama3-70b", "4");
+	unit_set(&c, "p2p_overhead", "234");
+	unit_set(&c, "p2p_efficiency", "0.24");
+	x = price_ok(&c);
+	for (int st = 0; st < 3; st++)
+		CU_ASSERT_EQUAL(x.cost->msg_time[st], ticks(transfer_ms(33554432, 300 * 0.24, 237)));
+	CU_ASSERT_EQUAL(x.cost->msg_time[0], 703034);
+	ASSERT_NEAR(x.cost->model->hop_bandwidth[0], 72);
+	ASSERT_NEAR(x.cost->model->hop_latency[0], 237);
+	release(&x);
+}
+
 static void cost_model_sends_hops_between_nodes_over_the_inter_node_link_when_tp_fills_a_node(void)
 {
 	struct config c;
@@ -1433,6 +1452,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_adds_no_allreduce_without_tensor_parallelism),
         UNIT_TEST(cost_model_message_carries_b_s_h_dtype_bytes_over_tp),
         UNIT_TEST(cost_model_sends_hops_inside_a_node_over_the_intra_node_link),
+        UNIT_TEST(cost_model_adds_the_p2p_overhead_and_takes_the_p2p_share_of_the_link),
         UNIT_TEST(
                 cost_model_sends_hops_between_nodes_over_the_inter_node_link_when_tp_fills_a_node),
         UNIT_TEST(cost_model_lays_ranks_out_tp_first_then_dp_then_pp_to_find_each_node),

@@ -6,7 +6,7 @@
 # times), table4 (the paper's measured iteration times against ppsim on its profiled times) or
 # ranking (the schedules of each of table4's blocks, fastest first, measured and by ppsim with
 # blocking sends; a block is ranked alike when ppsim orders every pair the measurement orders),
-# model (table4's runs priced from the model alone), korthikanti (Korthikanti et al. 2022's
+# model (table4's runs priced from the model alone), model-ranking (their ranking), korthikanti (Korthikanti et al. 2022's
 # measured iteration times, held out, priced from the model alone) or narayanan (Narayanan et
 # al. 2021's, the same way).
 set -eu
@@ -42,6 +42,13 @@ sched() {
 	esac
 }
 
+# The costs the model tables compare: today's default, every op at half the peak, and the
+# candidate default, the per-kernel model with messages priced as the Zero Bubble paper measured
+# them (its Table 9's T_comm: a fixed 234 us beyond the link's latency and 0.24 of NVLink's
+# bandwidth, the least-squares line through its twelve runs).
+uniform="--efficiency=0.5"
+candidate="--efficiency=0 --p2p-overhead=234 --p2p-efficiency=0.24"
+
 # model_args MODEL P NAME: the options that describe the paper's MODEL (its Table 3: GPT-like,
 # ffn = 4h, sequence 1024, the first and last stage one layer fewer; vocab 32000 with tied
 # embeddings, which reproduces its parameter counts) on P stages for schedule NAME (1F1B-I:
@@ -62,6 +69,31 @@ model_args() {
 	fi
 }
 
+# ranked FILE COLUMN LABEL: per (model, m) block of FILE (lines model|m|schedule|measured|...),
+# the schedules fastest first as measured and by the prediction in COLUMN, and whether they are
+# alike: the prediction orders every pair the measurement orders (a tie orders none).
+ranked() {
+	echo "| model | m | measured, fastest first | $3, fastest first | same |"
+	echo "|---|---|---|---|---|"
+	awk -F'|' -v col="$2" '{ k = $1 "|" $2; if (!(k in n)) order[++nb] = k
+		i = ++n[k]; name[k, i] = $3; meas[k, i] = $4; pred[k, i] = $col }
+	function rank(k, v, out,   i, j, t, idx) {
+		for (i = 1; i <= n[k]; i++) idx[i] = i
+		for (i = 1; i <= n[k]; i++) for (j = i + 1; j <= n[k]; j++)
+			if (v[k, idx[j]] < v[k, idx[i]]) { t = idx[i]; idx[i] = idx[j]; idx[j] = t }
+		out = name[k, idx[1]]
+		for (i = 2; i <= n[k]; i++) out = out ", " name[k, idx[i]]
+		return out }
+	function alike(k,   i, j) {
+		for (i = 1; i <= n[k]; i++) for (j = 1; j <= n[k]; j++)
+			if (meas[k, i] < meas[k, j] && !(pred[k, i] < pred[k, j])) return 0
+		return 1 }
+	END { for (b = 1; b <= nb; b++) { k = order[b]; split(k, km, "|")
+		a = rank(k, meas); c = rank(k, pred); ok = alike(k); same += ok
+		printf "| %s | %s | %s | %s | %s |\n", km[1], km[2], a, c, ok ? "yes" : "no" }
+		printf "| **blocks ranked alike** | | | | %d of %d |\n", same, nb }' "$1"
+}
+
 case $section in
 table5)
 	echo "| model | p | m | schedule | paper | ppsim | difference |"
@@ -77,41 +109,48 @@ table5)
 				(d + 0 > 0) ? "+" : "", d }'
 	done
 	;;
-model)
-	echo "| model | m | schedule | measured s | ppsim s (\`--efficiency=0.5\`) | error | ppsim s (\`--efficiency=0\`) | error |"
-	echo "|---|---|---|---|---|---|---|---|"
+model | model-ranking)
 	rows "$here/zb-table4.txt" | while IFS='|' read -r model gpus p mbs m name thr; do
 		set -- $(sched "$name" "$model" "$p")
 		line="$model|$m|$name|$(awk -v m="$m" -v b="$mbs" -v g="$gpus" -v t="$thr" \
 			'BEGIN { printf "%.4f", m * b / (g * t) }')"
-		for eff in 0.5 0; do
+		for costs in uniform candidate; do
 			"$ppsim" $(model_args "$model" "$p" "$name") -p "$p" -m "$m" -s "$1" -v "$2" \
-				--comm=blocking --efficiency=$eff -f json >"$tmp/out.json"
+				--comm=blocking $(eval echo \$$costs) -f json >"$tmp/out.json"
 			line="$line|$("$jget" "$tmp/out.json" makespan)"
 		done
 		echo "$line"
-	done | awk -F'|' '{
+	done >"$tmp/model"
+	if [ "$section" = model-ranking ]; then
+		ranked "$tmp/model" 5 "default"
+		echo
+		ranked "$tmp/model" 6 "candidate"
+		exit 0
+	fi
+	echo "| model | m | schedule | measured s | ppsim s (default) | error | ppsim s (candidate) | error |"
+	echo "|---|---|---|---|---|---|---|---|"
+	awk -F'|' '{
 		e1 = ($5 / 1e3 - $4) / $4; e2 = ($6 / 1e3 - $4) / $4
 		printf "| %s | %s | %s | %.3f | %.3f | %+.1f%% | %.3f | %+.1f%% |\n", $1, $2, $3, $4,
 			$5 / 1e3, 100 * e1, $6 / 1e3, 100 * e2
 		a1 += (e1 < 0 ? -e1 : e1); a2 += (e2 < 0 ? -e2 : e2); n++ }
 		END { printf "| **mean absolute error** | | | | | %.1f%% | | %.1f%% |\n", 100 * a1 / n,
-			100 * a2 / n }'
+			100 * a2 / n }' "$tmp/model"
 	;;
 korthikanti)
-	echo "| model | recompute | measured s | ppsim s (\`--efficiency=0.5\`) | error | ppsim s (\`--efficiency=0\`) | error |"
+	echo "| model | recompute | measured s | ppsim s (default) | error | ppsim s (candidate) | error |"
 	echo "|---|---|---|---|---|---|---|"
 	rows "$here/korthikanti-table5.txt" |
 		while IFS='|' read -r model layers h a tp p v gpus batch mbs recompute secs; do
 			sched=1f1b
 			[ "$v" -gt 1 ] && sched=interleaved
 			line="$model|$recompute|$secs"
-			for eff in 0.5 0; do
+			for costs in uniform candidate; do
 				"$ppsim" --model=gpt3-175b --layers="$layers" --hidden="$h" --heads="$a" \
 					--kv-heads="$a" --ffn=$((h * 4)) --vocab=51200 --seq=2048 \
 					--mbs="$mbs" --tp="$tp" -p "$p" -v "$v" -s $sched \
 					-m $((batch / mbs)) --gpus="$gpus" --flash-attention=no \
-					--recompute="$recompute" --comm=blocking --efficiency=$eff -f json \
+					--recompute="$recompute" --comm=blocking $(eval echo \$$costs) -f json \
 					>"$tmp/out.json"
 				line="$line|$("$jget" "$tmp/out.json" step_time)"
 			done
@@ -125,7 +164,7 @@ korthikanti)
 			100 * a2 / n }'
 	;;
 narayanan)
-	echo "| parameters | GPUs | measured s | ppsim s (\`--efficiency=0.5\`) | error | ppsim s (\`--efficiency=0\`) | error |"
+	echo "| parameters | GPUs | measured s | ppsim s (default) | error | ppsim s (candidate) | error |"
 	echo "|---|---|---|---|---|---|---|"
 	rows "$here/narayanan-table1.txt" |
 		while IFS='|' read -r size layers h a tp p v gpus batch mbs tflops; do
@@ -137,12 +176,12 @@ narayanan)
 				-v r="$tflops" 'BEGIN { s = 2048; V = 51200
 				f = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h))
 				printf "%.4f", f / (g * r * 1e12) }')"
-			for eff in 0.5 0; do
+			for costs in uniform candidate; do
 				"$ppsim" --model=gpt3-175b --layers="$layers" --hidden="$h" --heads="$a" \
 					--kv-heads="$a" --ffn=$((h * 4)) --vocab=51200 --seq=2048 \
 					--mbs="$mbs" --tp="$tp" -p "$p" -v "$v" -s $sched \
 					-m $((batch / (mbs * dp))) --gpus="$gpus" --flash-attention=no \
-					--recompute=full --comm=blocking --efficiency=$eff -f json \
+					--recompute=full --comm=blocking $(eval echo \$$costs) -f json \
 					>"$tmp/out.json"
 				line="$line|$("$jget" "$tmp/out.json" step_time)"
 			done
@@ -156,7 +195,6 @@ narayanan)
 			100 * a2 / n }'
 	;;
 table4 | ranking)
-	echo "|---|---|---|---|---|---|---|---|"
 	rows "$here/zb-table4.txt" | while IFS='|' read -r model gpus p mbs m name thr; do
 		[ -e "$tmp/$model-$m.json" ] || calibrated "$model" "$m"
 		set -- $(sched "$name" "$model" "$p")
@@ -170,27 +208,7 @@ table4 | ranking)
 		echo "$line"
 	done >"$tmp/t4"
 	if [ "$section" = ranking ]; then
-		# per (model, m) block: the schedules by measured time and by ppsim's (blocking)
-		echo "| model | m | measured, fastest first | ppsim, fastest first | same |"
-		echo "|---|---|---|---|---|"
-		awk -F'|' '{ k = $1 "|" $2; if (!(k in n)) order[++nb] = k
-			i = ++n[k]; name[k, i] = $3; meas[k, i] = $4; pred[k, i] = $6 }
-		function rank(k, v, out,   i, j, t, idx) {
-			for (i = 1; i <= n[k]; i++) idx[i] = i
-			for (i = 1; i <= n[k]; i++) for (j = i + 1; j <= n[k]; j++)
-				if (v[k, idx[j]] < v[k, idx[i]]) { t = idx[i]; idx[i] = idx[j]; idx[j] = t }
-			out = name[k, idx[1]]
-			for (i = 2; i <= n[k]; i++) out = out ", " name[k, idx[i]]
-			return out }
-		# alike: every pair the measurement orders (a tie orders none) ppsim orders the same way
-		function alike(k,   i, j) {
-			for (i = 1; i <= n[k]; i++) for (j = 1; j <= n[k]; j++)
-				if (meas[k, i] < meas[k, j] && !(pred[k, i] < pred[k, j])) return 0
-			return 1 }
-		END { for (b = 1; b <= nb; b++) { k = order[b]; split(k, km, "|")
-			a = rank(k, meas); c = rank(k, pred); ok = alike(k); same += ok
-			printf "| %s | %s | %s | %s | %s |\n", km[1], km[2], a, c, ok ? "yes" : "no" }
-			printf "| **blocks ranked alike** | | | | %d of %d |\n", same, nb }' "$tmp/t4"
+		ranked "$tmp/t4" 6 "ppsim"
 		exit 0
 	fi
 	echo "| model | m | schedule | measured s | ppsim s (overlap) | error | ppsim s (blocking) | error |"
@@ -204,7 +222,7 @@ table4 | ranking)
 			100 * a2 / n }' "$tmp/t4"
 	;;
 *)
-	echo "usage: $0 PPSIM JGET table5|table4|ranking|model|korthikanti|narayanan" >&2
+	echo "usage: $0 PPSIM JGET table5|table4|ranking|model|model-ranking|korthikanti|narayanan" >&2
 	exit 2
 	;;
 esac
