@@ -1431,6 +1431,55 @@ static void cost_scale_stages_multiplies_model_costs_too(void)
 	release(&scaled);
 }
 
+/* The per-kernel coefficients as overridden below: 100 TFLOP/s, 54 SMs, GEMMs at 0.5, flash
+ * attention at 0.25 and 0.2, memory at all of 1000 GB/s, no time per kernel. */
+static double gemm_overridden(double m, double n, double k)
+{
+	double tiles = ceil(m / 128) * ceil(n / 256), waves = ceil(tiles / 54);
+	double math = 2 * m * n * k / (100e12 * 0.5 * tiles / (waves * 54)) * 1e3;
+	double memory = 2 * (m * k + k * n + m * n) / 1000e9 * 1e3;
+
+	return math > memory ? math : memory;
+}
+
+static void cost_model_takes_each_per_kernel_coefficient_from_its_override(void)
+{
+	struct config c;
+	struct priced x;
+	double t = 1024, h = 1024, f = 4096, attn = 4 * t * t * h / 2;
+	double F = gemm_overridden(t, 3 * h, h) + gemm_overridden(t, h, h) +
+	           gemm_overridden(t, f, h) + gemm_overridden(t, h, f);
+	double W = gemm_overridden(h, 3 * h, t) + gemm_overridden(h, h, t) +
+	           gemm_overridden(h, f, t) + gemm_overridden(f, h, t);
+	/* norms and residual adds (10h a token), the GELU (2f), bf16, at 1000 GB/s */
+	double mem = 2 * t * (10 * h + 2 * f) / 1000e9 * 1e3;
+	static const char *const set[][2] = {
+	        {"layers", "2"},         {"hidden", "1024"},
+	        {"heads", "8"},          {"kv_heads", "8"},
+	        {"ffn", "4096"},         {"vocab", "32000"},
+	        {"seq", "1024"},         {"efficiency", "0"},
+	        {"tflops", "100"},       {"sms", "54"},
+	        {"gemm_efficiency", "0.5"}, {"attention_efficiency", "0.25"},
+	        {"attention_bwd_efficiency", "0.2"}, {"memory_efficiency", "1"},
+	        {"memory_bandwidth", "1000"}, {"kernel_overhead", "0"},
+	};
+
+	model_config(&c, "gpt3-175b", "2");
+	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		unit_set(&c, set[i][0], set[i][1]);
+	x = price_ok(&c);
+	CU_ASSERT_EQUAL(x.cost->model->hw.sms, 54);
+	ASSERT_NEAR(x.cost->model->layer_ms.w, W);
+	ASSERT_NEAR(x.cost->model->layer_ms.f, F + attn / (100e12 * 0.25) * 1e3 + mem);
+	ASSERT_NEAR(x.cost->model->attn_fwd_ms, attn / (100e12 * 0.25) * 1e3);
+	/* B: its GEMMs, 2.5 times the attention at 0.2, twice the memory traffic */
+	ASSERT_NEAR(x.cost->model->layer_ms.b,
+	            gemm_overridden(t, h, 3 * h) + gemm_overridden(t, h, h) +
+	                    gemm_overridden(t, h, f) + gemm_overridden(t, f, h) +
+	                    2.5 * attn / (100e12 * 0.2) * 1e3 + 2 * mem);
+	release(&x);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(cost_explicit_prices_each_stage_in_ticks_of_one_unit),
         UNIT_TEST(cost_explicit_gives_each_chunk_t_over_v),
@@ -1484,6 +1533,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_rejects_heads_that_do_not_divide_the_hidden_size_or_by_the_kv_heads),
         UNIT_TEST(cost_model_rejects_fewer_than_4_bytes_a_parameter),
         UNIT_TEST(cost_model_prices_each_kernel_of_a_layer_at_an_efficiency_of_0),
+        UNIT_TEST(cost_model_takes_each_per_kernel_coefficient_from_its_override),
         UNIT_TEST(cost_model_gives_each_gpu_the_memory_of_its_preset_or_of_the_override),
         UNIT_TEST(cost_model_counts_a_step_s_model_flops_and_tokens_over_all_replicas),
         UNIT_TEST(cost_scale_stages_multiplies_each_device_s_stages_by_its_factor),
