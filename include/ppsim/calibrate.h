@@ -30,9 +30,9 @@ enum calib_format {
 /* Measured times, ms per micro-batch; NAN where not measured. */
 struct calibration {
 	enum calib_format format;
-	int p;                 /* stages measured (0..p-1); 1 for a Megatron log */
+	int p;                  /* stages measured (0..p-1); 1 for a Megatron log */
 	double *f, *b, *w, *bw; /* [p] forward, input gradient, weight gradient, fused backward */
-	double comm;           /* one point-to-point message */
+	double comm;            /* one point-to-point message */
 };
 
 /* The explicit costs that reproduce a calibration. */
@@ -74,8 +74,8 @@ int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit
 void calib_fit_release(struct calib_fit *fit);
 
 /*
- * Writes the fit as a ppsim config file (JSON: p when known, m when above 0, t_f, t_b, t_w, t_comm when
- * measured, stage_scale when the stages differ) to out. Returns 0, or -1 when out fails.
+ * Writes the fit as a ppsim config file (JSON: p when known, m when above 0, t_f, t_b, t_w, t_comm
+ * when measured, stage_scale when the stages differ) to out. Returns 0, or -1 when out fails.
  */
 int calib_write_config(FILE *out, const struct calib_fit *fit, int m);
 

@@ -137,29 +137,29 @@ struct config {
 	double tflops;           /* (model) peak dense bf16 TFLOP/s */
 	double memory_bandwidth; /* (model) GPU memory bandwidth in GB/s; 0: the GPU's */
 	double gpu_memory;       /* (model) GPU memory in GB */
-	double memory_reserve;   /* (model) GB of each GPU kept free of the modelled memory; -1: 3 GB
-	                            and 10% of the GPU's memory */
-	double efficiency;       /* (model) one share of peak for every op; 0: per kernel */
-	int sms;                 /* (model) streaming multiprocessors; 0: the GPU's */
-	double gemm_efficiency;  /* (model) share of peak of a large GEMM; 0: the GPU's */
+	double memory_reserve;  /* (model) GB of each GPU kept free of the modelled memory; -1: 3 GB
+	                           and 10% of the GPU's memory */
+	double efficiency;      /* (model) one share of peak for every op; 0: per kernel */
+	int sms;                /* (model) streaming multiprocessors; 0: the GPU's */
+	double gemm_efficiency; /* (model) share of peak of a large GEMM; 0: the GPU's */
 	double attention_efficiency;     /* (model) flash attention forward; 0: the GPU's */
 	double attention_bwd_efficiency; /* (model) its backward; 0: the GPU's */
 	double memory_efficiency;        /* (model) share of memory bandwidth; 0: the GPU's */
-	double kernel_us;                /* (model) fixed time of a kernel in us; -1: the GPU's */
-	char link[32];           /* link preset inside a node (pipeline hops there, TP) */
-	char inter_link[32];     /* (model) link preset between nodes */
-	double inter_bandwidth;  /* (model) inter-node bandwidth per direction in GB/s */
-	double inter_latency;    /* (model) inter-node latency per message in microseconds; -1 */
-	double p2p_overhead;     /* (model) fixed time of a pipeline message in microseconds */
-	double p2p_efficiency;   /* (model) share of the link's bandwidth a message gets; 0: 1 */
-	int seq;                 /* (model) sequence length s */
-	int mbs;                 /* (model) micro-batch size b */
-	int tp;                  /* (model) tensor-parallel degree */
-	int dp;                  /* (model) data-parallel degree */
-	int gpus;                /* (model) total GPUs; sets dp = gpus / (p * tp) */
-	int gpus_per_node;       /* (model) GPUs in one node */
-	int global_batch;        /* (model) sequences per step over all replicas; sets m; 0: none */
-	int flash_attention;     /* (model) attention scores are not stored (1) or are (0) */
+	double kernel_overhead;          /* (model) fixed time of a kernel in us; -1: the GPU's */
+	char link[32];                   /* link preset inside a node (pipeline hops there, TP) */
+	char inter_link[32];             /* (model) link preset between nodes */
+	double inter_bandwidth;          /* (model) inter-node bandwidth per direction in GB/s */
+	double inter_latency;  /* (model) inter-node latency per message in microseconds; -1 */
+	double p2p_overhead;   /* (model) fixed time of a pipeline message in microseconds */
+	double p2p_efficiency; /* (model) share of the link's bandwidth a message gets; 0: 1 */
+	int seq;               /* (model) sequence length s */
+	int mbs;               /* (model) micro-batch size b */
+	int tp;                /* (model) tensor-parallel degree */
+	int dp;                /* (model) data-parallel degree */
+	int gpus;              /* (model) total GPUs; sets dp = gpus / (p * tp) */
+	int gpus_per_node;     /* (model) GPUs in one node */
+	int global_batch;      /* (model) sequences per step over all replicas; sets m; 0: none */
+	int flash_attention;   /* (model) attention scores are not stored (1) or are (0) */
 	enum pp_recompute recompute; /* (model) activation recomputation */
 	int distributed_optimizer;   /* (model) optimizer state sharded over dp (1) or not (0) */
 	double bytes_per_param; /* (model) weights + gradients + optimizer state per parameter */

@@ -34,7 +34,7 @@ struct cost_gpu {
 	double attention_efficiency;     /* share of peak flash attention's forward achieves */
 	double attention_bwd_efficiency; /* and its backward */
 	double memory_efficiency;        /* share of the bandwidth memory-bound kernels achieve */
-	double kernel_us;                /* fixed launch and tail time of one kernel */
+	double kernel_overhead;          /* fixed launch and tail time of one kernel */
 };
 
 /*

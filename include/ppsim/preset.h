@@ -34,8 +34,8 @@ struct gpu_preset {
 	 * attention's forward and backward; of memory bandwidth; and a kernel's fixed time in us */
 	double gemm_efficiency, attention_efficiency, attention_bwd_efficiency;
 	double memory_efficiency, kernel_overhead;
-	const char *link;        /* default intra-node link preset */
-	const char *inter_link;  /* default inter-node link preset */
+	const char *link;       /* default intra-node link preset */
+	const char *inter_link; /* default inter-node link preset */
 	const char *source;
 };
 

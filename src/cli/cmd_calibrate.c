@@ -69,14 +69,16 @@ int cmd_calibrate(int argc, char **argv)
 		}
 		if ((v = value_of(argc, argv, &i, "--microbatches", "-m")) != NULL) {
 			if (text_parse_uint(v, 1, PP_MAX_COUNT, &m) != TEXT_OK)
-				return cmd_usage("calibrate: -m '%.40s': must be a whole number from 1 "
-				                 "to %d",
-				                 v, PP_MAX_COUNT);
+				return cmd_usage(
+				        "calibrate: -m '%.40s': must be a whole number from 1 "
+				        "to %d",
+				        v, PP_MAX_COUNT);
 		} else if ((v = value_of(argc, argv, &i, "--w-share", NULL)) != NULL) {
 			if (text_parse_double(v, &w_share) != TEXT_OK || w_share < 0 || w_share > 1)
-				return cmd_usage("calibrate: --w-share '%.40s': must be a number from 0 "
-				                 "to 1",
-				                 v);
+				return cmd_usage(
+				        "calibrate: --w-share '%.40s': must be a number from 0 "
+				        "to 1",
+				        v);
 		} else if ((v = value_of(argc, argv, &i, "--output", "-o")) != NULL) {
 			out = v;
 		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {

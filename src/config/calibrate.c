@@ -63,8 +63,8 @@ static int fail_at(const struct reader *r, struct pp_error *err, size_t column, 
 {
 	err->line = (int)r->lines.lineno;
 	err->column = (int)column;
-	return pp_fail(err, PP_ERR_CONFIG, "calibration '%s':%zu:%zu: %s", r->path,
-	               r->lines.lineno, column, what);
+	return pp_fail(err, PP_ERR_CONFIG, "calibration '%s':%zu:%zu: %s", r->path, r->lines.lineno,
+	               column, what);
 }
 
 /* The stage's accumulator, growing the table to hold it; NULL with err when out of memory. */
@@ -275,10 +275,11 @@ int calib_read(const char *path, int m, struct calibration *k, struct pp_error *
 	if (k->format == CALIB_MEGATRON) {
 		if (m <= 0) {
 			free(r.stages);
-			return pp_fail(err, PP_ERR_USAGE,
-			               "calibrate: '%s' is a Megatron-LM log, whose timers add up a "
-			               "whole iteration: give its micro-batches with -m N",
-			               path);
+			return pp_fail(
+			        err, PP_ERR_USAGE,
+			        "calibrate: '%s' is a Megatron-LM log, whose timers add up a "
+			        "whole iteration: give its micro-batches with -m N",
+			        path);
 		}
 		struct acc *a = &r.stages[0];
 
@@ -314,8 +315,9 @@ int calib_read(const char *path, int m, struct calibration *k, struct pp_error *
 	for (int s = 0; s < k->p; s++)
 		if (isnan(k->f[s])) {
 			calib_release(k);
-			return pp_fail(err, PP_ERR_CONFIG, "calibration '%s': stage %d has no forward "
-			                                   "(F) time",
+			return pp_fail(err, PP_ERR_CONFIG,
+			               "calibration '%s': stage %d has no forward "
+			               "(F) time",
 			               path, s);
 		}
 	if (k->p == 0) {
@@ -357,13 +359,16 @@ int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit
 			/* only the fused backward: split it as asked */
 			if (isnan(k->bw[s])) {
 				pp_fail(err, PP_ERR_USAGE,
-				        "calibrate: stage %d has no backward time (B and W, or BW)", s);
+				        "calibrate: stage %d has no backward time (B and W, or BW)",
+				        s);
 				goto fail;
 			}
 			if (w_share < 0) {
 				pp_fail(err, PP_ERR_USAGE,
-				        "calibrate: stage %d's backward is measured fused (BW): give "
-				        "--w-share=F, the share of it that is W (0 for schedules that "
+				        "calibrate: stage %d's backward is measured fused (BW): "
+				        "give "
+				        "--w-share=F, the share of it that is W (0 for schedules "
+				        "that "
 				        "never split it)",
 				        s);
 				goto fail;
@@ -389,7 +394,8 @@ int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit
 		if (fabs(x - 1) > 1e-12)
 			fit->uniform = false;
 		for (int i = 0; i < 3; i++)
-			if (meas[i] > 0 && fabs(fitted[i] * x - meas[i]) / meas[i] > fit->max_error) {
+			if (meas[i] > 0 &&
+			    fabs(fitted[i] * x - meas[i]) / meas[i] > fit->max_error) {
 				fit->max_error = fabs(fitted[i] * x - meas[i]) / meas[i];
 				fit->worst_stage = s;
 			}

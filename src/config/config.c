@@ -165,7 +165,7 @@ static const struct config_option options[] = {
          FIELD(memory_efficiency), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"kernel-overhead", 0, "kernel_overhead", CONFIG_ARG_TIME, "US",
          "fixed launch and tail time of every kernel, microseconds (default: the GPU's)",
-         FIELD(kernel_us), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+         FIELD(kernel_overhead), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"efficiency", 0, "efficiency", CONFIG_ARG_SHARE, "F",
          "share of peak every op achieves; 0 prices each kernel (the per-op model) (default 0.5)",
          FIELD(efficiency), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
@@ -182,8 +182,8 @@ static const struct config_option options[] = {
          "fixed time of a pipeline message beyond the link's latency, microseconds (default 0)",
          FIELD(p2p_overhead), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"p2p-efficiency", 0, "p2p_efficiency", CONFIG_ARG_SHARE, "F",
-         "share of the link's bandwidth a pipeline message gets (default 1)",
-         FIELD(p2p_efficiency), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+         "share of the link's bandwidth a pipeline message gets (default 1)", FIELD(p2p_efficiency),
+         .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"seq", 0, "seq", CONFIG_ARG_COUNT, "N", "sequence length (default 2048)", FIELD(seq),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"mbs", 0, "mbs", CONFIG_ARG_COUNT, "N", "micro-batch size in sequences (default 1)",
@@ -325,7 +325,7 @@ void config_init(struct config *c)
 	c->mlp = PP_MLP_PRESET;
 	c->tied = -1;
 	c->efficiency = 0.5;
-	c->kernel_us = -1;
+	c->kernel_overhead = -1;
 	c->memory_reserve = -1;
 	c->seq = 2048;
 	c->mbs = 1;

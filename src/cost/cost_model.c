@@ -67,7 +67,7 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->hw.attention_bwd_efficiency =
 	        pickd(c->attention_bwd_efficiency, gp->attention_bwd_efficiency);
 	k->hw.memory_efficiency = pickd(c->memory_efficiency, gp->memory_efficiency);
-	k->hw.kernel_us = c->kernel_us >= 0 ? c->kernel_us : gp->kernel_overhead;
+	k->hw.kernel_overhead = c->kernel_overhead >= 0 ? c->kernel_overhead : gp->kernel_overhead;
 	k->capacity_bytes = pickd(c->gpu_memory, gp->memory_gb) * 1e9;
 	k->reserve_bytes = c->memory_reserve >= 0
 	                           ? c->memory_reserve * 1e9
@@ -243,7 +243,8 @@ double cost_model_compute_ms(const struct cost_model *k, double flops)
  * else each kernel is priced (kernels.c): the layer's four GEMMs (QKV, output projection, MLP
  * in and out, each split over tp) as forward, input-gradient and weight-gradient GEMMs;
  * attention, causal, as flash kernels (half the s^2 work of the full count, the backward 2.5
- * times the forward's) or, without flash, as GEMMs plus the softmax's bytes; and the
+ * times the forward's) or, without flash, as batched GEMMs over the full scores plus the
+ * softmax's and dropout's bytes (the forward part is k->attn_fwd_ms); and the
  * memory-bound kernels: two norms and two residual adds on t/tp tokens (sequence parallelism),
  * the MLP activation on t tokens, each read and written once forward and twice backward. The
  * head is one GEMM of h x V/tp and the loss over fp32 logits.
@@ -254,10 +255,10 @@ static void layer_times(struct cost_model *k)
 	double h = k->hidden, s = k->seq, b = k->mbs, t = b * s, tp = k->tp, V = k->vocab;
 	double kv = (double)k->kv_heads * (h / k->heads), e = k->dtype_bytes;
 	double gemm[4][2] = {
-	        {h, (h + 2 * kv) / tp},                 /* QKV: K = h in, N out */
-	        {h / tp, h},                            /* output projection */
+	        {h, (h + 2 * kv) / tp},                    /* QKV: K = h in, N out */
+	        {h / tp, h},                               /* output projection */
 	        {h, (k->gated_mlp ? 2 : 1) * k->ffn / tp}, /* MLP in (gate and up when gated) */
-	        {k->ffn / tp, h},                       /* MLP out */
+	        {k->ffn / tp, h},                          /* MLP out */
 	};
 	double attn = 4 * b * s * s * h / tp, act = (k->gated_mlp ? 3 : 2) * k->ffn / tp;
 	struct cost_flops *l = &k->layer_ms, *hd = &k->head_ms;
@@ -292,7 +293,8 @@ static void layer_times(struct cost_model *k)
 
 		k->attn_fwd_ms = kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
 		                 kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
-		                 kernel_memory_ms(g, 2 * e * n) + kernel_memory_ms(g, (2 * e + 1) * n);
+		                 kernel_memory_ms(g, 2 * e * n) +
+		                 kernel_memory_ms(g, (2 * e + 1) * n);
 		l->b += kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
 		        3 * kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
 		        kernel_memory_ms(g, (2 * e + 1) * n) + kernel_memory_ms(g, 3 * e * n);
@@ -309,7 +311,8 @@ static void layer_times(struct cost_model *k)
 	l->b += kernel_memory_ms(g, 2 * e * t * act);
 	hd->f = kernel_gemm_ms(g, t, V / tp, h, k->dtype_bytes) +
 	        kernel_memory_ms(g, 3 * 4 * t * V / tp); /* logits to fp32, softmax, loss */
-	hd->b = kernel_gemm_ms(g, t, h, V / tp, k->dtype_bytes) + kernel_memory_ms(g, 2 * 4 * t * V / tp);
+	hd->b = kernel_gemm_ms(g, t, h, V / tp, k->dtype_bytes) +
+	        kernel_memory_ms(g, 2 * 4 * t * V / tp);
 	hd->w = kernel_gemm_ms(g, h, V / tp, t, k->dtype_bytes);
 }
 
@@ -359,7 +362,8 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 			bool inside = hop_inside(k, a, bdev);
 			double bw = (inside ? k->link_bandwidth : k->inter_bandwidth) *
 			            (c->p2p_efficiency > 0 ? c->p2p_efficiency : 1);
-			double lat = (inside ? k->link_latency : k->inter_latency) + c->p2p_overhead;
+			double lat =
+			        (inside ? k->link_latency : k->inter_latency) + c->p2p_overhead;
 
 			cost->msg_bytes[st] = k->msg_bytes;
 			k->hop_bandwidth[st] = bw;

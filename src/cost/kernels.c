@@ -6,7 +6,7 @@
  * (NVIDIA, "Matrix Multiplication Background User's Guide", tile and wave quantization); it
  * takes at least the time of moving its three matrices at the achieved memory bandwidth (the
  * roofline). Flash attention runs at its own share of peak, forward and backward. Memory-bound
- * kernels (norms, residual adds, activations, rotary, the loss) take their bytes over the
+ * kernels (norms, residual adds, activations, the loss) take their bytes over the
  * achieved bandwidth. Every kernel also pays a fixed launch and tail time.
  */
 #include <math.h>
@@ -17,9 +17,15 @@
 #define TILE_M 128.0
 #define TILE_N 256.0
 
+/* Milliseconds of moving bytes at the achieved bandwidth, without the kernel's fixed time. */
+static double moving_ms(const struct cost_gpu *g, double bytes)
+{
+	return bytes / (g->memory_bandwidth * 1e9 * g->memory_efficiency) * 1e3;
+}
+
 double kernel_memory_ms(const struct cost_gpu *g, double bytes)
 {
-	return bytes / (g->memory_bandwidth * 1e9 * g->memory_efficiency) * 1e3 + g->kernel_us / 1e3;
+	return moving_ms(g, bytes) + g->kernel_overhead / 1e3;
 }
 
 double kernel_bgemm_ms(const struct cost_gpu *g, double batch, double m, double n, double k,
@@ -29,10 +35,9 @@ double kernel_bgemm_ms(const struct cost_gpu *g, double batch, double m, double 
 	double waves = ceil(tiles / g->sms);
 	double share = g->sms > 0 ? tiles / (waves * g->sms) : 1;
 	double math = batch * 2 * m * n * k / (g->tflops * 1e12 * g->gemm_efficiency * share) * 1e3;
-	double memory = batch * dtype_bytes * (m * k + k * n + m * n) /
-	                (g->memory_bandwidth * 1e9 * g->memory_efficiency) * 1e3;
+	double memory = moving_ms(g, batch * dtype_bytes * (m * k + k * n + m * n));
 
-	return (math > memory ? math : memory) + g->kernel_us / 1e3;
+	return (math > memory ? math : memory) + g->kernel_overhead / 1e3;
 }
 
 double kernel_gemm_ms(const struct cost_gpu *g, double m, double n, double k, int dtype_bytes)
@@ -44,5 +49,5 @@ double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward
 {
 	double eff = backward ? g->attention_bwd_efficiency : g->attention_efficiency;
 
-	return flops / (g->tflops * 1e12 * eff) * 1e3 + g->kernel_us / 1e3;
+	return flops / (g->tflops * 1e12 * eff) * 1e3 + g->kernel_overhead / 1e3;
 }

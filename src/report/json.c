@@ -170,7 +170,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "attention_efficiency", k->hw.attention_efficiency);
 	add_number(b, o, "attention_bwd_efficiency", k->hw.attention_bwd_efficiency);
 	add_number(b, o, "memory_efficiency", k->hw.memory_efficiency);
-	add_number(b, o, "kernel_overhead", k->hw.kernel_us);
+	add_number(b, o, "kernel_overhead", k->hw.kernel_overhead);
 	add_number(b, o, "gpu_memory_bytes", k->capacity_bytes);
 	add_number(b, o, "memory_reserve_bytes", k->reserve_bytes);
 	add_string(b, o, "link", k->link);

@@ -200,12 +200,18 @@ static const struct field model_fields[] = {
         MODEL(BOOL, tied), MODEL(TEXT, source),
 };
 static const struct field gpu_fields[] = {
-        GPU(TEXT, name),        GPU(NUMBER, tflops),
-        GPU(NUMBER, memory_gb), GPU(NUMBER, memory_bandwidth),
-        GPU(INT, sms),          GPU(NUMBER, gemm_efficiency),
-        GPU(NUMBER, attention_efficiency), GPU(NUMBER, attention_bwd_efficiency),
-        GPU(NUMBER, memory_efficiency),    GPU(NUMBER, kernel_overhead),
-        GPU(TEXT, link),        GPU(TEXT, inter_link),
+        GPU(TEXT, name),
+        GPU(NUMBER, tflops),
+        GPU(NUMBER, memory_gb),
+        GPU(NUMBER, memory_bandwidth),
+        GPU(INT, sms),
+        GPU(NUMBER, gemm_efficiency),
+        GPU(NUMBER, attention_efficiency),
+        GPU(NUMBER, attention_bwd_efficiency),
+        GPU(NUMBER, memory_efficiency),
+        GPU(NUMBER, kernel_overhead),
+        GPU(TEXT, link),
+        GPU(TEXT, inter_link),
         GPU(TEXT, source),
 };
 static const struct field link_fields[] = {

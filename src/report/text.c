@@ -54,8 +54,9 @@ static void write_model(FILE *out, const struct sim *s)
 		        "kernels", REPORT_NUM(a, k->hw.gemm_efficiency), k->hw.sms,
 		        REPORT_NUM(b, k->hw.attention_efficiency),
 		        REPORT_NUM(d, k->hw.attention_bwd_efficiency),
-		        REPORT_NUM(e, k->hw.memory_efficiency), REPORT_NUM(f, k->hw.memory_bandwidth),
-		        REPORT_NUM(g, k->hw.kernel_us));
+		        REPORT_NUM(e, k->hw.memory_efficiency),
+		        REPORT_NUM(f, k->hw.memory_bandwidth),
+		        REPORT_NUM(g, k->hw.kernel_overhead));
 	fprintf(out, "%-18s %s %s GB/s %s us inside a node, %s ", "links", k->link,
 	        REPORT_NUM(a, k->link_bandwidth), REPORT_NUM(b, k->link_latency), k->inter_link);
 	fprintf(out, "%s GB/s %s us between nodes\n", REPORT_NUM(a, k->inter_bandwidth),

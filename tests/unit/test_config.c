@@ -78,7 +78,7 @@ static void config_init_sets_the_documented_defaults(void)
 	ASSERT_NEAR(c.bytes_per_param, 16);
 	CU_ASSERT_EQUAL(c.dtype_bytes, 2);
 	ASSERT_NEAR(c.efficiency, 0.5);
-	ASSERT_NEAR(c.kernel_us, -1);
+	ASSERT_NEAR(c.kernel_overhead, -1);
 	CU_ASSERT_EQUAL(c.tied, -1);
 	CU_ASSERT_EQUAL(c.mlp, PP_MLP_PRESET);
 	CU_ASSERT_STRING_EQUAL(c.schedule_file, "");

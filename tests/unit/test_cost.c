@@ -551,7 +551,8 @@ static void cost_model_adds_the_p2p_overhead_and_takes_the_p2p_share_of_the_link
 	unit_set(&c, "p2p_efficiency", "0.24");
 	x = price_ok(&c);
 	for (int st = 0; st < 3; st++)
-		CU_ASSERT_EQUAL(x.cost->msg_time[st], ticks(transfer_ms(33554432, 300 * 0.24, 237)));
+		CU_ASSERT_EQUAL(x.cost->msg_time[st],
+		                ticks(transfer_ms(33554432, 300 * 0.24, 237)));
 	CU_ASSERT_EQUAL(x.cost->msg_time[0], 703034);
 	ASSERT_NEAR(x.cost->model->hop_bandwidth[0], 72);
 	ASSERT_NEAR(x.cost->model->hop_latency[0], 237);
@@ -784,7 +785,8 @@ static void cost_model_prices_a_stage_of_no_layers_as_its_embedding_or_head_alon
 	CU_ASSERT_EQUAL(x.cost->t_f[0], 0);
 	CU_ASSERT_EQUAL(x.cost->t_w[0], 0);
 	CU_ASSERT_EQUAL(x.cost->act[0], 0);
-	CU_ASSERT_EQUAL(x.cost->t_f[3], ticks(compute_ms(head_flops(&llama3_70b, 1, 2048), 312, 0.5)));
+	CU_ASSERT_EQUAL(x.cost->t_f[3],
+	                ticks(compute_ms(head_flops(&llama3_70b, 1, 2048), 312, 0.5)));
 	CU_ASSERT_EQUAL(x.cost->act[3], 4 * 2048 * 128256);
 	release(&x);
 }
@@ -992,8 +994,8 @@ static void cost_model_keeps_all_but_the_scores_with_selective_recompute_and_red
 
 		CU_ASSERT_DOUBLE_EQUAL(
 		        (double)x.cost->t_b[st],
-		        (double)ticks(compute_ms(20 * (layer_b(m, 1, 2048) + attn) + last * head, 312,
-		                                 0.5)),
+		        (double)ticks(compute_ms(20 * (layer_b(m, 1, 2048) + attn) + last * head,
+		                                 312, 0.5)),
 		        1);
 		CU_ASSERT_EQUAL(
 		        x.cost->t_f[st],
@@ -1454,14 +1456,22 @@ static void cost_model_takes_each_per_kernel_coefficient_from_its_override(void)
 	/* norms and residual adds (10h a token), the GELU (2f), bf16, at 1000 GB/s */
 	double mem = 2 * t * (10 * h + 2 * f) / 1000e9 * 1e3;
 	static const char *const set[][2] = {
-	        {"layers", "2"},         {"hidden", "1024"},
-	        {"heads", "8"},          {"kv_heads", "8"},
-	        {"ffn", "4096"},         {"vocab", "32000"},
-	        {"seq", "1024"},         {"efficiency", "0"},
-	        {"tflops", "100"},       {"sms", "54"},
-	        {"gemm_efficiency", "0.5"}, {"attention_efficiency", "0.25"},
-	        {"attention_bwd_efficiency", "0.2"}, {"memory_efficiency", "1"},
-	        {"memory_bandwidth", "1000"}, {"kernel_overhead", "0"},
+	        {"layers", "2"},
+	        {"hidden", "1024"},
+	        {"heads", "8"},
+	        {"kv_heads", "8"},
+	        {"ffn", "4096"},
+	        {"vocab", "32000"},
+	        {"seq", "1024"},
+	        {"efficiency", "0"},
+	        {"tflops", "100"},
+	        {"sms", "54"},
+	        {"gemm_efficiency", "0.5"},
+	        {"attention_efficiency", "0.25"},
+	        {"attention_bwd_efficiency", "0.2"},
+	        {"memory_efficiency", "1"},
+	        {"memory_bandwidth", "1000"},
+	        {"kernel_overhead", "0"},
 	};
 
 	model_config(&c, "gpt3-175b", "2");
@@ -1524,7 +1534,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_keeps_34sbh_over_tp_bytes_a_layer_and_the_logits_on_the_last_stage),
         UNIT_TEST(cost_model_keeps_the_attention_scores_without_flash_attention),
         UNIT_TEST(cost_model_keeps_each_layer_s_input_with_full_recompute_and_redoes_the_forward),
-        UNIT_TEST(cost_model_keeps_all_but_the_scores_with_selective_recompute_and_redoes_attention),
+        UNIT_TEST(
+                cost_model_keeps_all_but_the_scores_with_selective_recompute_and_redoes_attention),
         UNIT_TEST(cost_model_lets_w_keep_the_w_mem_fraction_of_each_stage_s_activations),
         UNIT_TEST(cost_model_holds_16_bytes_a_parameter_with_the_embedding_first_and_the_head_last),
         UNIT_TEST(cost_model_shards_only_the_optimizer_state_over_dp_with_a_distributed_optimizer),

@@ -69,6 +69,34 @@ model_args() {
 	fi
 }
 
+# errors KEYS DIGITS: reads lines KEY1|...|KEYn|measured s|prediction ms|prediction ms (n =
+# KEYS) and prints them as table rows, the seconds with DIGITS decimals and each prediction's
+# error, then the mean absolute error of each prediction.
+errors() {
+	awk -F'|' -v k="$1" -v d="$2" '{
+		for (i = 1; i <= k; i++) printf "| %s ", $i
+		m = $(k + 1); e1 = ($(k + 2) / 1e3 - m) / m; e2 = ($(k + 3) / 1e3 - m) / m
+		printf "| %.*f | %.*f | %+.1f%% | %.*f | %+.1f%% |\n", d, m, d, $(k + 2) / 1e3,
+			100 * e1, d, $(k + 3) / 1e3, 100 * e2
+		a1 += (e1 < 0 ? -e1 : e1); a2 += (e2 < 0 ? -e2 : e2); n++ }
+		END { printf "| **mean absolute error** |"
+			for (i = 1; i <= k; i++) printf " |"
+			printf " | %.1f%% | | %.1f%% |\n", 100 * a1 / n, 100 * a2 / n }'
+}
+
+# gpt_step LAYERS HIDDEN HEADS TP P CHUNKS GPUS MBS M RECOMPUTE COSTS...: the step time in ms
+# of a Megatron-LM GPT run of the 2021-2022 papers (ffn = 4h, vocabulary 51200, sequence 2048,
+# no flash attention, blocking sends), interleaved when CHUNKS is above 1.
+gpt_step() {
+	sched=1f1b
+	[ "$6" -gt 1 ] && sched=interleaved
+	"$ppsim" --model=gpt3-175b --layers="$1" --hidden="$2" --heads="$3" --kv-heads="$3" \
+		--ffn=$(($2 * 4)) --vocab=51200 --seq=2048 --flash-attention=no --comm=blocking \
+		--tp="$4" -p "$5" -v "$6" -s $sched --gpus="$7" --mbs="$8" -m "$9" \
+		--recompute="${10}" $(eval echo \$${11}) -f json >"$tmp/out.json"
+	"$jget" "$tmp/out.json" step_time
+}
+
 # ranked FILE COLUMN LABEL: per (model, m) block of FILE (lines model|m|schedule|measured|...),
 # the schedules fastest first as measured and by the prediction in COLUMN, and whether they are
 # alike: the prediction orders every pair the measurement orders (a tie orders none).
@@ -129,70 +157,33 @@ model | model-ranking)
 	fi
 	echo "| model | m | schedule | measured s | ppsim s (default) | error | ppsim s (candidate) | error |"
 	echo "|---|---|---|---|---|---|---|---|"
-	awk -F'|' '{
-		e1 = ($5 / 1e3 - $4) / $4; e2 = ($6 / 1e3 - $4) / $4
-		printf "| %s | %s | %s | %.3f | %.3f | %+.1f%% | %.3f | %+.1f%% |\n", $1, $2, $3, $4,
-			$5 / 1e3, 100 * e1, $6 / 1e3, 100 * e2
-		a1 += (e1 < 0 ? -e1 : e1); a2 += (e2 < 0 ? -e2 : e2); n++ }
-		END { printf "| **mean absolute error** | | | | | %.1f%% | | %.1f%% |\n", 100 * a1 / n,
-			100 * a2 / n }' "$tmp/model"
+	errors 3 3 <"$tmp/model"
 	;;
 korthikanti)
 	echo "| model | recompute | measured s | ppsim s (default) | error | ppsim s (candidate) | error |"
 	echo "|---|---|---|---|---|---|---|"
 	rows "$here/korthikanti-table5.txt" |
 		while IFS='|' read -r model layers h a tp p v gpus batch mbs recompute secs; do
-			sched=1f1b
-			[ "$v" -gt 1 ] && sched=interleaved
-			line="$model|$recompute|$secs"
-			for costs in uniform candidate; do
-				"$ppsim" --model=gpt3-175b --layers="$layers" --hidden="$h" --heads="$a" \
-					--kv-heads="$a" --ffn=$((h * 4)) --vocab=51200 --seq=2048 \
-					--mbs="$mbs" --tp="$tp" -p "$p" -v "$v" -s $sched \
-					-m $((batch / mbs)) --gpus="$gpus" --flash-attention=no \
-					--recompute="$recompute" --comm=blocking $(eval echo \$$costs) -f json \
-					>"$tmp/out.json"
-				line="$line|$("$jget" "$tmp/out.json" step_time)"
-			done
-			echo "$line"
-		done | awk -F'|' '{
-		e1 = ($4 / 1e3 - $3) / $3; e2 = ($5 / 1e3 - $3) / $3
-		printf "| %s | %s | %.2f | %.2f | %+.1f%% | %.2f | %+.1f%% |\n", $1, $2, $3, $4 / 1e3,
-			100 * e1, $5 / 1e3, 100 * e2
-		a1 += (e1 < 0 ? -e1 : e1); a2 += (e2 < 0 ? -e2 : e2); n++ }
-		END { printf "| **mean absolute error** | | | | %.1f%% | | %.1f%% |\n", 100 * a1 / n,
-			100 * a2 / n }'
+			echo "$model|$recompute|$secs|$(gpt_step "$layers" "$h" "$a" "$tp" "$p" "$v" \
+				"$gpus" "$mbs" $((batch / mbs)) "$recompute" uniform)|$(gpt_step \
+				"$layers" "$h" "$a" "$tp" "$p" "$v" "$gpus" "$mbs" $((batch / mbs)) \
+				"$recompute" candidate)"
+		done | errors 2 2
 	;;
 narayanan)
 	echo "| parameters | GPUs | measured s | ppsim s (default) | error | ppsim s (candidate) | error |"
 	echo "|---|---|---|---|---|---|---|"
 	rows "$here/narayanan-table1.txt" |
 		while IFS='|' read -r size layers h a tp p v gpus batch mbs tflops; do
-			sched=1f1b
-			[ "$v" -gt 1 ] && sched=interleaved
-			dp=$((gpus / (tp * p)))
+			m=$((batch / (mbs * gpus / (tp * p))))
 			# the measured iteration: the paper's FLOPs over the GPUs at its rate
-			line="${size}B|$gpus|$(awk -v B="$batch" -v l="$layers" -v h="$h" -v g="$gpus" \
+			echo "${size}B|$gpus|$(awk -v B="$batch" -v l="$layers" -v h="$h" -v g="$gpus" \
 				-v r="$tflops" 'BEGIN { s = 2048; V = 51200
 				f = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h))
-				printf "%.4f", f / (g * r * 1e12) }')"
-			for costs in uniform candidate; do
-				"$ppsim" --model=gpt3-175b --layers="$layers" --hidden="$h" --heads="$a" \
-					--kv-heads="$a" --ffn=$((h * 4)) --vocab=51200 --seq=2048 \
-					--mbs="$mbs" --tp="$tp" -p "$p" -v "$v" -s $sched \
-					-m $((batch / (mbs * dp))) --gpus="$gpus" --flash-attention=no \
-					--recompute=full --comm=blocking $(eval echo \$$costs) -f json \
-					>"$tmp/out.json"
-				line="$line|$("$jget" "$tmp/out.json" step_time)"
-			done
-			echo "$line"
-		done | awk -F'|' '{
-		e1 = ($4 / 1e3 - $3) / $3; e2 = ($5 / 1e3 - $3) / $3
-		printf "| %s | %s | %.2f | %.2f | %+.1f%% | %.2f | %+.1f%% |\n", $1, $2, $3, $4 / 1e3,
-			100 * e1, $5 / 1e3, 100 * e2
-		a1 += (e1 < 0 ? -e1 : e1); a2 += (e2 < 0 ? -e2 : e2); n++ }
-		END { printf "| **mean absolute error** | | | | %.1f%% | | %.1f%% |\n", 100 * a1 / n,
-			100 * a2 / n }'
+				printf "%.4f", f / (g * r * 1e12) }')|$(gpt_step "$layers" "$h" "$a" "$tp" \
+				"$p" "$v" "$gpus" "$mbs" $m full uniform)|$(gpt_step "$layers" "$h" "$a" \
+				"$tp" "$p" "$v" "$gpus" "$mbs" $m full candidate)"
+		done | errors 2 2
 	;;
 table4 | ranking)
 	rows "$here/zb-table4.txt" | while IFS='|' read -r model gpus p mbs m name thr; do
@@ -213,13 +204,7 @@ table4 | ranking)
 	fi
 	echo "| model | m | schedule | measured s | ppsim s (overlap) | error | ppsim s (blocking) | error |"
 	echo "|---|---|---|---|---|---|---|---|"
-	awk -F'|' '{
-		e1 = ($5 / 1e3 - $4) / $4; e2 = ($6 / 1e3 - $4) / $4
-		printf "| %s | %s | %s | %.3f | %.3f | %+.1f%% | %.3f | %+.1f%% |\n", $1, $2, $3, $4,
-			$5 / 1e3, 100 * e1, $6 / 1e3, 100 * e2
-		a1 += (e1 < 0 ? -e1 : e1); a2 += (e2 < 0 ? -e2 : e2); n++ }
-		END { printf "| **mean absolute error** | | | | | %.1f%% | | %.1f%% |\n", 100 * a1 / n,
-			100 * a2 / n }' "$tmp/t4"
+	errors 3 3 <"$tmp/t4"
 	;;
 *)
 	echo "usage: $0 PPSIM JGET table5|table4|ranking|model|model-ranking|korthikanti|narayanan" >&2
