@@ -230,7 +230,15 @@ static int read_lines(FILE *f, const char *path, void *ctx, struct pp_error *err
 		if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0')
 			continue;
 		if (!header) {
-			header = csv_header(line, &c);
+			/* the header is split in place: a copy keeps the line for a Megatron log */
+			char *copy = pp_strdup(line);
+
+			if (copy == NULL) {
+				rc = pp_nomem(err, 1, r->lines.len + 1);
+				break;
+			}
+			header = csv_header(copy, &c);
+			free(copy);
 			if (!header) {
 				/* not a CSV: a Megatron log, which holds timer blocks */
 				megatron = true;
@@ -238,7 +246,7 @@ static int read_lines(FILE *f, const char *path, void *ctx, struct pp_error *err
 					rc = -1;
 					break;
 				}
-				megatron_line(r, r->lines.line);
+				megatron_line(r, line);
 			}
 			continue;
 		}
@@ -253,7 +261,6 @@ static int read_lines(FILE *f, const char *path, void *ctx, struct pp_error *err
 		             "Megatron-LM log with a forward-compute timer",
 		             path);
 	text_lines_release(&r->lines);
-	r->lines.lineno = 0;
 	return rc < 0 ? -1 : megatron ? 1 : 0;
 }
 

@@ -119,6 +119,11 @@ static void calib_read_takes_a_megatron_log_s_slowest_rank_per_micro_batch_after
 	ASSERT_NEAR(k.bw[0], (1600 + 1640) / 2.0 / 8);
 	CU_ASSERT_TRUE(isnan(k.b[0]) && isnan(k.w[0]) && isnan(k.comm));
 	calib_release(&k);
+	/* a log that opens with a timer block ("(min, max)" holds a comma, as a CSV line would) */
+	CU_ASSERT_EQUAL_FATAL(read_text(strchr(megatron_log, '\n') + 1, 8, &k, &err), 0);
+	CU_ASSERT_EQUAL(k.format, CALIB_MEGATRON);
+	ASSERT_NEAR(k.f[0], (800 + 820) / 2.0 / 8);
+	calib_release(&k);
 	/* without m the totals cannot be divided */
 	CU_ASSERT_EQUAL(read_text(megatron_log, 0, &k, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
