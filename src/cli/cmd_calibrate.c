@@ -20,7 +20,7 @@ static const char usage[] =
         "stage, op (F, B, W, BW or comm) and ms per micro-batch, or a Megatron-LM log\n"
         "(its forward-compute and backward-compute timers; then -m N, the micro-batches\n"
         "of an iteration, is required). --w-share=F takes F of a fused backward (BW) as W.\n"
-        "-o FILE writes the config there instead of standard output.";
+        "-o FILE writes the config there instead of standard output; -- ends the options.";
 
 /* The value of option name ("-m", "--w-share", ...) at argv[*i], as --name=V or name V. */
 static const char *value_of(int argc, char **argv, int *i, const char *name, const char *alias)
@@ -62,7 +62,19 @@ int cmd_calibrate(int argc, char **argv)
 	double w_share = -1;
 	int status;
 
+	bool options = true;
+
 	for (int i = 1; i < argc; i++) {
+		if (options && strcmp(argv[i], "--") == 0) {
+			options = false; /* what follows is the file, even if it starts with '-' */
+			continue;
+		}
+		if (!options) {
+			if (file != NULL)
+				return cmd_usage("calibrate: unexpected argument '%.40s'", argv[i]);
+			file = argv[i];
+			continue;
+		}
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			puts(usage);
 			return PP_EXIT_OK;

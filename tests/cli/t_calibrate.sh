@@ -105,6 +105,12 @@ fails 2 "calibrate: -m '0': must be a whole number" calibrate -m 0 "$TMP/train.l
 fails 2 "calibrate: needs a file" calibrate
 fails 2 "calibrate: unknown option '--bogus'" calibrate --bogus "$TMP/train.log"
 fails 4 "cannot read" calibrate "$TMP/no-such-file.csv"
+# after --, a file whose name starts with '-' is the file
+cp "$TMP/uneven.csv" "$TMP/-uneven.csv"
+if (cd "$TMP" && ppsim calibrate -- -uneven.csv >"$TMP/out.json" 2>/dev/null); then ok; else
+	not_ok "ppsim calibrate -- -uneven.csv failed"
+fi
+fails 2 "calibrate: unknown option '-uneven.csv'" calibrate -uneven.csv
 echo '{"keep": 1}' >"$TMP/keep.json"
 fails 3 "unknown op" calibrate -o "$TMP/keep.json" "$TMP/bad-op.csv"
 if [ "$(cat "$TMP/keep.json")" = '{"keep": 1}' ]; then ok; else
