@@ -23,6 +23,10 @@ int cmd_validate(int argc, char **argv)
 		     "1 naming the cycle of waiting devices.");
 		return PP_EXIT_OK;
 	}
+	if (argc > 1 && strcmp(argv[1], "--") == 0) { /* -- ends the options: FILE follows */
+		argv++;
+		argc--;
+	}
 	if (argc < 2)
 		return cmd_usage("validate: needs a schedule FILE");
 	if (argc > 2)

@@ -56,3 +56,10 @@ for args in "-s interleaved -p 4 -v 2 -m 8" "-s dualpipev -p 4 -m 10" "-s zbv -p
 		fi
 	done
 done
+
+# -- ends the options, as getopt's commands take it: the file follows
+if ppsim validate -- "$ROOT/tests/golden/1f1b-p2-m2-ops.csv" >"$TMP/validate.out" 2>&1 &&
+	grep -q "': valid$" "$TMP/validate.out"; then ok; else
+	not_ok "ppsim validate -- FILE: $(head -c 200 "$TMP/validate.out")"
+fi
+fails 2 "validate: needs a schedule FILE" validate --
