@@ -158,7 +158,7 @@ struct sched_desc {
 };
 
 /* The table of generators, in the order `ppsim list` shows them; *count receives its length. */
-const struct sched_desc *const *sched_table(size_t *count);
+const struct sched_desc *sched_table(size_t *count);
 /*
  * The generator with that name, or NULL: its own name or its PyTorch name, with or without
  * PyTorch's class prefix "Schedule" ("interleaved", "Interleaved1F1B",

@@ -27,20 +27,54 @@ static const char *const policies[] = {
 static void text_schedules(FILE *out)
 {
 	size_t n;
-	const struct sched_desc *const *sd = sched_table(&n);
+	const struct sched_desc *sd = sched_table(&n);
 
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "  %-15s %s\n", sd[i]->name, sd[i]->summary);
+		fprintf(out, "  %-15s %s\n", sd[i].name, sd[i].summary);
 }
 
 static void text_torch_names(FILE *out)
 {
 	size_t n;
-	const struct sched_desc *const *sd = sched_table(&n);
+	const struct sched_desc *sd = sched_table(&n);
 
 	for (size_t i = 0; i < n; i++)
-		if (sd[i]->torch != NULL)
-			fprintf(out, "  %-22s %s\n", sd[i]->torch, sd[i]->name);
+		if (sd[i].torch != NULL)
+			fprintf(out, "  %-22s %s\n", sd[i].torch, sd[i].name);
+}
+
+/* Prints the n rows of a preset table (each size bytes), a line each by line. */
+static void text_presets(FILE *out, const void *rows, size_t n, size_t size,
+                         void (*line)(FILE *out, const void *row))
+{
+	for (size_t i = 0; i < n; i++)
+		line(out, (const char *)rows + i * size);
+}
+
+static void model_line(FILE *out, const void *row)
+{
+	const struct model_preset *m = row;
+
+	fprintf(out,
+	        "  %-12s %3d layers, hidden %5d, ffn %5d, %3d/%-2d heads, vocab %6d, %s MLP%s\n",
+	        m->name, m->layers, m->hidden, m->ffn, m->heads, m->kv_heads, m->vocab,
+	        m->gated_mlp ? "gated" : "plain", m->tied ? ", tied embeddings" : "");
+}
+
+static void gpu_line(FILE *out, const void *row)
+{
+	const struct gpu_preset *g = row;
+
+	fprintf(out,
+	        "  %-12s %4g TFLOP/s, %3g GB at %4g GB/s, %s inside a node, %s between nodes\n",
+	        g->name, g->tflops, g->memory_gb, g->memory_bandwidth, g->link, g->inter_link);
+}
+
+static void link_line(FILE *out, const void *row)
+{
+	const struct link_preset *l = row;
+
+	fprintf(out, "  %-12s %4g GB/s, %3g us\n", l->name, l->bandwidth, l->latency);
 }
 
 static void text_models(FILE *out)
@@ -48,12 +82,7 @@ static void text_models(FILE *out)
 	size_t n;
 	const struct model_preset *mp = preset_models(&n);
 
-	for (const struct model_preset *m = mp; m < mp + n; m++)
-		fprintf(out,
-		        "  %-12s %3d layers, hidden %5d, ffn %5d, %3d/%-2d heads, vocab %6d, %s "
-		        "MLP%s\n",
-		        m->name, m->layers, m->hidden, m->ffn, m->heads, m->kv_heads, m->vocab,
-		        m->gated_mlp ? "gated" : "plain", m->tied ? ", tied embeddings" : "");
+	text_presets(out, mp, n, sizeof(*mp), model_line);
 }
 
 static void text_gpus(FILE *out)
@@ -61,12 +90,7 @@ static void text_gpus(FILE *out)
 	size_t n;
 	const struct gpu_preset *gp = preset_gpus(&n);
 
-	for (const struct gpu_preset *g = gp; g < gp + n; g++)
-		fprintf(out,
-		        "  %-12s %4g TFLOP/s, %3g GB at %4g GB/s, %s inside a node, %s between "
-		        "nodes\n",
-		        g->name, g->tflops, g->memory_gb, g->memory_bandwidth, g->link,
-		        g->inter_link);
+	text_presets(out, gp, n, sizeof(*gp), gpu_line);
 }
 
 static void text_links(FILE *out)
@@ -74,8 +98,7 @@ static void text_links(FILE *out)
 	size_t n;
 	const struct link_preset *lp = preset_links(&n);
 
-	for (const struct link_preset *l = lp; l < lp + n; l++)
-		fprintf(out, "  %-12s %4g GB/s, %3g us\n", l->name, l->bandwidth, l->latency);
+	text_presets(out, lp, n, sizeof(*lp), link_line);
 }
 
 static void text_policies(FILE *out)
@@ -162,15 +185,15 @@ static cJSON *add_row(cJSON *array, bool *ok)
 static void json_schedules(cJSON *a, bool *ok)
 {
 	size_t n;
-	const struct sched_desc *const *sd = sched_table(&n);
+	const struct sched_desc *sd = sched_table(&n);
 	cJSON *o;
 
 	for (size_t i = 0; i < n && (o = add_row(a, ok)) != NULL; i++) {
-		add_text(o, "name", sd[i]->name, ok);
-		add_text(o, "torch", sd[i]->torch, ok);
-		add_text(o, "summary", sd[i]->summary, ok);
-		add_text(o, "placement", sd[i]->placement == PLACE_V ? "V" : "loop", ok);
-		add_bool(o, "split", sd[i]->split, ok);
+		add_text(o, "name", sd[i].name, ok);
+		add_text(o, "torch", sd[i].torch, ok);
+		add_text(o, "summary", sd[i].summary, ok);
+		add_text(o, "placement", sd[i].placement == PLACE_V ? "V" : "loop", ok);
+		add_bool(o, "split", sd[i].split, ok);
 	}
 }
 
@@ -219,6 +242,10 @@ static const struct field link_fields[] = {
         LINK(NUMBER, bandwidth),
         LINK(NUMBER, latency),
         LINK(TEXT, source),
+};
+static const struct field format_fields[] = {
+        {"name", TEXT, offsetof(struct report_format, name)},
+        {"summary", TEXT, offsetof(struct report_format, summary)},
 };
 
 /* Appends the n rows of a preset table (each size bytes) to a, a member per field. */
@@ -285,12 +312,8 @@ static void json_formats(cJSON *a, bool *ok)
 {
 	size_t n;
 	const struct report_format *rf = report_formats(&n);
-	cJSON *o;
 
-	for (size_t i = 0; i < n && (o = add_row(a, ok)) != NULL; i++) {
-		add_text(o, "name", rf[i].name, ok);
-		add_text(o, "summary", rf[i].summary, ok);
-	}
+	add_presets(a, rf, n, sizeof(*rf), FIELDS(format_fields), ok);
 }
 
 int report_list_json(FILE *out)

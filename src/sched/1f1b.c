@@ -7,7 +7,7 @@
  */
 #include "generators.h"
 
-static int generate(struct sched *s)
+int sched_1f1b_generate(struct sched *s)
 {
 	for (int d = 0; d < s->p; d++) {
 		struct sched_run r = sched_run_start(s, d);
@@ -20,18 +20,7 @@ static int generate(struct sched *s)
 	return 0;
 }
 
-static double peak(const struct sched_params *sp, int d)
+double sched_1f1b_peak(const struct sched_params *sp, int d)
 {
 	return sp->p - d < sp->m ? sp->p - d : sp->m;
 }
-
-const struct sched_desc sched_1f1b = {
-        .name = "1f1b",
-        .torch = "1F1B",
-        .summary = "1F1B (PipeDream-Flush, Megatron-LM): warm-up, one forward one backward, "
-                   "cool-down",
-        SCHED_ONE_CHUNK,
-        .fn = {.generate = generate},
-        SCHED_FLUSH_THEORY,
-        .peak = {peak, "min(p-d, m)"},
-};

@@ -320,7 +320,7 @@ static void compact(struct vgrid *g, int peak)
 		}
 }
 
-static int generate(struct sched *s)
+int sched_1f1b_v_generate(struct sched *s)
 {
 	/* chunk of each kind: the backward's first chunk is chunk 1 */
 	static const int chunk[KINDS] = {0, 1, 1, 0};
@@ -357,7 +357,7 @@ static int generate(struct sched *s)
 }
 
 /* In chunks min(2m, m + d + 1 + floor(d/2), 2 ceil((2p+1)/3)), two chunks a micro-batch. */
-static double peak(const struct sched_params *sp, int d)
+double sched_1f1b_v_peak(const struct sched_params *sp, int d)
 {
 	int x = 2 * sp->m, ramp = sp->m + d + 1 + d / 2, steady = 2 * ((2 * sp->p + 3) / 3);
 
@@ -367,11 +367,3 @@ static double peak(const struct sched_params *sp, int d)
 		x = steady;
 	return x / 2.0;
 }
-
-const struct sched_desc sched_1f1b_v = {
-        .name = "1f1b-v",
-        .summary = "1F1B-V (zero-bubble authors): V placement, fused backward, low memory",
-        SCHED_V_PLACE,
-        .fn = {.generate = generate},
-        .peak = {peak, "min(2m, m + d + 1 + floor(d/2), 2 ceil((2p+1)/3)) / 2"},
-};

@@ -69,7 +69,7 @@ static void pair(struct dpv_state *z, int fc, int bc)
 	sched_push_pair(z->s, z->d, z->f[fc]++, stage(z, fc), OP_BW, z->b[bc]++, stage(z, bc));
 }
 
-static int generate(struct sched *s)
+int sched_dualpipev_generate(struct sched *s)
 {
 	int p = s->p, m = s->m;
 	/* the W queue, emptied by each device before the next one starts */
@@ -127,12 +127,12 @@ static int generate(struct sched *s)
 
 /* Ops of device d: every (micro-batch, chunk) has F and a backward; d+1 + 2(p-d-1) backwards
  * are split and add a W. */
-static size_t ops_on(int p, int m, int d)
+size_t sched_dualpipev_ops_on(int p, int m, int d)
 {
 	return 4 * (size_t)m + (size_t)(d + 1) + 2 * (size_t)(p - d - 1);
 }
 
-static int check(const struct sched_params *sp, const char **key, struct pp_error *err)
+int sched_dualpipev_check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
 	*key = "m";
 	if (sp->m >= 2 * sp->p)
@@ -141,8 +141,8 @@ static int check(const struct sched_params *sp, const char **key, struct pp_erro
 	               2 * sp->p);
 }
 
-static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                     double overlap)
+double sched_dualpipev_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                              double overlap)
 {
 	double full = t_b + t_w, fb = overlap * (t_f + full), busy = 0, makespan;
 	int p = sp->p, m = sp->m;
@@ -161,18 +161,8 @@ static double theory(const struct sched_params *sp, double t_f, double t_b, doub
 	return 1 - busy / (p * makespan);
 }
 
-static double peak(const struct sched_params *sp, int d)
+double sched_dualpipev_peak(const struct sched_params *sp, int d)
 {
 	(void)d;
 	return (2.0 * sp->p + 1) / 2;
 }
-
-const struct sched_desc sched_dualpipev = {
-        .name = "dualpipev",
-        .torch = "DualPipeV",
-        .summary = "DualPipeV (DeepSeek, PyTorch): V placement, overlapped F&B pairs",
-        SCHED_V_SHAPE,
-        .fn = {.generate = generate, .check = check, .ops_on = ops_on},
-        .theory = {theory, "(p-1)(t_fb+t_b-2t_w) on the last device"},
-        .peak = {peak, "p + 1/2"},
-};

@@ -1,30 +1,77 @@
 /*
- * What the schedule generators share, private to src/sched/: each generator file defines its
- * table row (a struct sched_desc named sched_NAME, listed once in table.c) and uses these.
+ * What the schedule generators share, private to src/sched/: the functions each generator's
+ * file gives its row of the table in table.c, and the helpers the generators use.
  */
 #ifndef PPSIM_SCHED_GENERATORS_H
 #define PPSIM_SCHED_GENERATORS_H
 
 #include "ppsim/sched.h"
 
-/*
- * Row fields a family of schedules shares, said once: one chunk per device, the V placement
- * (device d hosts stages d and 2p-1-d, two chunks) and the V shape (V placement with B and W
- * split).
- */
-#define SCHED_ONE_CHUNK .min_v = 1, .max_v = 1
-#define SCHED_V_PLACE   .placement = PLACE_V, .min_v = 2, .max_v = 2
-#define SCHED_V_SHAPE   .split = true, SCHED_V_PLACE
-
-/* Closed form of the flush schedules (GPipe, 1F1B): (p-1)/(m+p-1), and its row fields. */
+/* What the flush schedules share (GPipe, 1F1B): their closed form (p-1)/(m+p-1); and the
+ * peak of the schedules that hold every micro-batch's activations at once (GPipe, looped BFS):
+ * m on every device. */
 double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
                           double overlap);
-#define SCHED_FLUSH_THEORY .theory = {sched_flush_theory, "(p-1)/(m+p-1)"}
-
-/* Peak activations of the schedules that hold every micro-batch's at once (GPipe, looped
- * BFS): m on every device, and its row field. */
 double sched_peak_all(const struct sched_params *sp, int d);
-#define SCHED_PEAK_ALL .peak = {sched_peak_all, "m"}
+
+/*
+ * The functions each generator's file gives its table row (struct sched_fns, sched_theory and
+ * sched_peak in sched.h say what each must do), by file.
+ */
+/* gpipe.c */
+int sched_gpipe_generate(struct sched *s);
+/* 1f1b.c */
+int sched_1f1b_generate(struct sched *s);
+double sched_1f1b_peak(const struct sched_params *sp, int d);
+/* interleaved.c */
+int sched_interleaved_generate(struct sched *s);
+int sched_interleaved_check(const struct sched_params *sp, const char **key, struct pp_error *err);
+double sched_interleaved_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                                double overlap);
+double sched_interleaved_peak(const struct sched_params *sp, int d);
+int sched_interleaved_zb_generate(struct sched *s);
+int sched_interleaved_zb_check(const struct sched_params *sp, const char **key,
+                               struct pp_error *err);
+double sched_interleaved_zb_peak(const struct sched_params *sp, int d);
+/* loopedbfs.c */
+int sched_loopedbfs_generate(struct sched *s);
+double sched_loopedbfs_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                              double overlap);
+/* zbh1.c */
+int sched_zbh1_generate(struct sched *s);
+double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                         double overlap);
+double sched_zbh1_peak(const struct sched_params *sp, int d);
+/* zbh2.c */
+int sched_zbh2_generate(struct sched *s);
+int sched_zbh2_check(const struct sched_params *sp, const char **key, struct pp_error *err);
+double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                         double overlap);
+double sched_zbh2_peak(const struct sched_params *sp, int d);
+/* zbv.c */
+int sched_zbv_generate(struct sched *s);
+double sched_zbv_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                        double overlap);
+double sched_zbv_peak(const struct sched_params *sp, int d);
+/* zbvauto.c */
+int sched_zbv_auto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
+/* vshape.c */
+int sched_vhalf_generate(struct sched *s);
+double sched_vhalf_peak(const struct sched_params *sp, int d);
+int sched_vmin_generate(struct sched *s);
+double sched_vmin_peak(const struct sched_params *sp, int d);
+/* 1f1bv.c */
+int sched_1f1b_v_generate(struct sched *s);
+double sched_1f1b_v_peak(const struct sched_params *sp, int d);
+/* dualpipev.c */
+int sched_dualpipev_generate(struct sched *s);
+int sched_dualpipev_check(const struct sched_params *sp, const char **key, struct pp_error *err);
+size_t sched_dualpipev_ops_on(int p, int m, int d);
+double sched_dualpipev_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                              double overlap);
+double sched_dualpipev_peak(const struct sched_params *sp, int d);
+/* zbauto.c */
+int sched_zb_auto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
 
 /*
  * Runs of ops on one device, each op taking the next micro-batch of its kind and chunk, for
@@ -63,8 +110,5 @@ struct sched_array {
 };
 int sched_arrays_new(const struct sched_array *a, size_t n, struct pp_error *err);
 void sched_arrays_free(const struct sched_array *a, size_t n);
-
-/* ZB-H1's row: zb-auto falls back to its order when no greedy pass fits the limit. */
-extern const struct sched_desc sched_zbh1;
 
 #endif

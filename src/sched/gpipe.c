@@ -6,7 +6,7 @@
  */
 #include "generators.h"
 
-static int generate(struct sched *s)
+int sched_gpipe_generate(struct sched *s)
 {
 	for (int d = 0; d < s->p; d++) {
 		struct sched_run r = sched_run_start(s, d);
@@ -32,13 +32,3 @@ double sched_flush_theory(const struct sched_params *sp, double t_f, double t_b,
 	(void)t_w;
 	return (double)(sp->p - 1) / (double)(sp->m + sp->p - 1);
 }
-
-const struct sched_desc sched_gpipe = {
-        .name = "gpipe",
-        .torch = "GPipe",
-        .summary = "GPipe: all forwards, then all backwards, in micro-batch order",
-        SCHED_ONE_CHUNK,
-        .fn = {.generate = generate},
-        SCHED_FLUSH_THEORY,
-        SCHED_PEAK_ALL,
-};

@@ -90,7 +90,7 @@ static int torch_check(const struct sched_params *sp, const char **key, const ch
 	               needs, ms);
 }
 
-static int check(const struct sched_params *sp, const char **key, struct pp_error *err)
+int sched_interleaved_check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
 	char ms[48] = "", gs[48] = "";
 
@@ -119,7 +119,8 @@ static int check(const struct sched_params *sp, const char **key, struct pp_erro
 	                   err);
 }
 
-static int zb_check(const struct sched_params *sp, const char **key, struct pp_error *err)
+int sched_interleaved_zb_check(const struct sched_params *sp, const char **key,
+                               struct pp_error *err)
 {
 	return torch_check(sp, key, "interleaved-zb",
 	                   "needs m a multiple of its rounds max(1, floor(m/p)), as PyTorch's "
@@ -156,7 +157,7 @@ static int forward_table(const struct sched *s, int g, int **tmb, int **tch)
 	return 0;
 }
 
-static int generate(struct sched *s)
+int sched_interleaved_generate(struct sched *s)
 {
 	struct sched_params sp = sched_params_of(s);
 	int g = group_of(&sp), total = s->m * s->v, k, *tmb, *tch;
@@ -185,8 +186,8 @@ static int generate(struct sched *s)
 	return 0;
 }
 
-static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                     double overlap)
+double sched_interleaved_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                                double overlap)
 {
 	(void)overlap;
 	(void)t_f;
@@ -198,7 +199,7 @@ static double theory(const struct sched_params *sp, double t_f, double t_b, doub
 	return (double)(sp->p - 1) / (double)(sp->m * sp->v + sp->p - 1);
 }
 
-static double peak(const struct sched_params *sp, int d)
+double sched_interleaved_peak(const struct sched_params *sp, int d)
 {
 	int w = 2 * (sp->p - d - 1) + (sp->v - 1) * group_of(sp) + 1;
 
@@ -213,7 +214,7 @@ static int zb_warm_up(const struct sched_params *sp, int d)
 	return w < sp->m * sp->v ? w : sp->m * sp->v;
 }
 
-static int zb_generate(struct sched *s)
+int sched_interleaved_zb_generate(struct sched *s)
 {
 	struct sched_params sp = sched_params_of(s);
 	int total = s->m * s->v, *tmb, *tch;
@@ -245,31 +246,10 @@ static int zb_generate(struct sched *s)
 	return 0;
 }
 
-static double zb_peak(const struct sched_params *sp, int d)
+double sched_interleaved_zb_peak(const struct sched_params *sp, int d)
 {
 	/* forwards run minus W's run peaks after the d-th steady forward */
 	int w = zb_warm_up(sp, d) + d + 1;
 
 	return (double)(w < sp->m * sp->v ? w : sp->m * sp->v) / sp->v;
 }
-
-const struct sched_desc sched_interleaved = {
-        .name = "interleaved",
-        .torch = "Interleaved1F1B",
-        .summary = "interleaved 1F1B (Megatron-LM, PyTorch): v chunks per device",
-        .min_v = 2,
-        .groups = true,
-        .fn = {.generate = generate, .check = check},
-        .theory = {theory, "(p-1)/(m*v+p-1)"},
-        .peak = {peak, "min(2(p-d-1) + (v-1)g + 1, m*v) / v"},
-};
-
-const struct sched_desc sched_interleaved_zb = {
-        .name = "interleaved-zb",
-        .torch = "InterleavedZeroBubble",
-        .summary = "interleaved zero bubble (PyTorch): interleaved 1F1B with B/W split, W fills",
-        .split = true,
-        .min_v = 2,
-        .fn = {.generate = zb_generate, .check = zb_check},
-        .peak = {zb_peak, "min((v-1)g + p, m*v) / v"},
-};

@@ -10,7 +10,7 @@
 
 #include "generators.h"
 
-static int generate(struct sched *s)
+int sched_loopedbfs_generate(struct sched *s)
 {
 	for (int d = 0; d < s->p; d++) {
 		for (int c = 0; c < s->v; c++)
@@ -23,8 +23,8 @@ static int generate(struct sched *s)
 	return 0;
 }
 
-static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                     double overlap)
+double sched_loopedbfs_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                              double overlap)
 {
 	double hi = sp->m > sp->p ? sp->m : sp->p, lo = sp->m < sp->p ? sp->m : sp->p;
 
@@ -34,13 +34,3 @@ static double theory(const struct sched_params *sp, double t_f, double t_b, doub
 	(void)overlap;
 	return 1 - (double)sp->m * sp->v / (sp->v * hi + lo - 1);
 }
-
-const struct sched_desc sched_loopedbfs = {
-        .name = "loopedbfs",
-        .torch = "LoopedBFS",
-        .summary = "looped breadth-first (PyTorch): each chunk's forwards, then backwards",
-        .min_v = 1,
-        .fn = {.generate = generate},
-        .theory = {theory, "1 - mv/(v*max(m,p) + min(m,p) - 1)"},
-        SCHED_PEAK_ALL,
-};

@@ -1,9 +1,11 @@
 /*
- * The generator table and what every schedule shares: lookup by name, the shape checks, the
- * allocation of a schedule's arrays and the placement of chunks on devices. The rows themselves
- * live with their generators; this file only lists them in order.
+ * The schedule table and what every schedule shares: lookup by name, the shape checks, the
+ * allocation of a schedule's arrays and the placement of chunks on devices. Each row says what
+ * a schedule is (names, placement, backward kind, the v it takes, its closed forms) and points
+ * at the functions of its generator's own file (declared in generators.h).
  */
 #include "ppsim/sched.h"
+#include "generators.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -13,34 +15,169 @@
 #include <strings.h>
 
 /*
- * The generators in the order `ppsim list` shows them, one entry each: X(NAME) stands for the
- * row struct sched_desc sched_NAME that the generator's own file defines.
+ * Row fields a family of schedules shares, said once: one chunk per device, the V placement
+ * (device d hosts stages d and 2p-1-d, two chunks), the V shape (V placement with B and W
+ * split), the flush schedules' closed form, the peak of the schedules that hold every
+ * micro-batch at once, and the zero-bubble greedy pass (one chunk, split, priced).
  */
-#define GENERATORS(X)                                                                              \
-	X(gpipe)                                                                                   \
-	X(1f1b)                                                                                    \
-	X(interleaved)                                                                             \
-	X(loopedbfs)                                                                               \
-	X(interleaved_zb)                                                                          \
-	X(zbh1)                                                                                    \
-	X(zbh2)                                                                                    \
-	X(zbv)                                                                                     \
-	X(zbv_auto)                                                                                \
-	X(vhalf)                                                                                   \
-	X(vmin)                                                                                    \
-	X(1f1b_v)                                                                                  \
-	X(dualpipev)                                                                               \
-	X(zb_auto)                                                                                 \
-	X(zb1p)                                                                                    \
-	X(zb2p)
+#define SCHED_ONE_CHUNK    .min_v = 1, .max_v = 1
+#define SCHED_V_PLACE      .placement = PLACE_V, .min_v = 2, .max_v = 2
+#define SCHED_V_SHAPE      .split = true, SCHED_V_PLACE
+#define SCHED_FLUSH_THEORY .theory = {sched_flush_theory, "(p-1)/(m+p-1)"}
+#define SCHED_PEAK_ALL     .peak = {sched_peak_all, "m"}
+#define SCHED_ZB_AUTO                                                                              \
+	.split = true, SCHED_ONE_CHUNK, .fn = {.generate_priced = sched_zb_auto_generate}
 
-#define DECLARE(name) extern const struct sched_desc sched_##name;
-#define POINT(name)   &sched_##name,
-GENERATORS(DECLARE)
-static const struct sched_desc *const table[] = {GENERATORS(POINT)};
+/* The schedules in the order `ppsim list` shows them, one row each. */
+static const struct sched_desc table[] = {
+        {
+                .name = "gpipe",
+                .torch = "GPipe",
+                .summary = "GPipe: all forwards, then all backwards, in micro-batch order",
+                SCHED_ONE_CHUNK,
+                .fn = {.generate = sched_gpipe_generate},
+                SCHED_FLUSH_THEORY,
+                SCHED_PEAK_ALL,
+        },
+        {
+                .name = "1f1b",
+                .torch = "1F1B",
+                .summary =
+                        "1F1B (PipeDream-Flush, Megatron-LM): warm-up, one forward one backward, "
+                        "cool-down",
+                SCHED_ONE_CHUNK,
+                .fn = {.generate = sched_1f1b_generate},
+                SCHED_FLUSH_THEORY,
+                .peak = {sched_1f1b_peak, "min(p-d, m)"},
+        },
+        {
+                .name = "interleaved",
+                .torch = "Interleaved1F1B",
+                .summary = "interleaved 1F1B (Megatron-LM, PyTorch): v chunks per device",
+                .min_v = 2,
+                .groups = true,
+                .fn = {.generate = sched_interleaved_generate, .check = sched_interleaved_check},
+                .theory = {sched_interleaved_theory, "(p-1)/(m*v+p-1)"},
+                .peak = {sched_interleaved_peak, "min(2(p-d-1) + (v-1)g + 1, m*v) / v"},
+        },
+        {
+                .name = "loopedbfs",
+                .torch = "LoopedBFS",
+                .summary = "looped breadth-first (PyTorch): each chunk's forwards, then backwards",
+                .min_v = 1,
+                .fn = {.generate = sched_loopedbfs_generate},
+                .theory = {sched_loopedbfs_theory, "1 - mv/(v*max(m,p) + min(m,p) - 1)"},
+                SCHED_PEAK_ALL,
+        },
+        {
+                .name = "interleaved-zb",
+                .torch = "InterleavedZeroBubble",
+                .summary = "interleaved zero bubble (PyTorch): interleaved 1F1B with B/W split, W "
+                           "fills",
+                .split = true,
+                .min_v = 2,
+                .fn = {.generate = sched_interleaved_zb_generate,
+                       .check = sched_interleaved_zb_check},
+                .peak = {sched_interleaved_zb_peak, "min((v-1)g + p, m*v) / v"},
+        },
+        {
+                .name = "zbh1",
+                .summary =
+                        "ZB-H1 (Qi et al. 2024): 1F1B with backward split into B and W, W delayed",
+                .split = true,
+                SCHED_ONE_CHUNK,
+                .fn = {.generate = sched_zbh1_generate},
+                .theory = {sched_zbh1_theory, "(p-1)(t_f+t_b-t_w) / makespan"},
+                .peak = {sched_zbh1_peak, "p"},
+        },
+        {
+                .name = "zbh2",
+                .summary = "ZB-H2 (Qi et al. 2024): 2p-1 warm-up forwards, W fills the tail",
+                .split = true,
+                SCHED_ONE_CHUNK,
+                .fn = {.generate = sched_zbh2_generate, .check = sched_zbh2_check},
+                .theory = {sched_zbh2_theory, "(p-1)max(t_f, t_f+t_b-2t_w) / makespan"},
+                .peak = {sched_zbh2_peak, "2p-1"},
+        },
+        {
+                .name = "zbv",
+                .torch = "ZBVZeroBubble",
+                .summary = "ZB-V in PyTorch's fixed order: V placement, B/W split",
+                SCHED_V_SHAPE,
+                .fn = {.generate = sched_zbv_generate},
+                .theory = {sched_zbv_theory, "(p-1)t_f / makespan"},
+                .peak = {sched_zbv_peak, "min(p, m)"},
+        },
+        {
+                .name = "zbv-auto",
+                .summary =
+                        "ZB-V by the authors' greedy (Qi et al. 2024): from the costs, --mem-limit",
+                SCHED_V_SHAPE,
+                .fn = {.generate_priced = sched_zbv_auto_generate},
+                .peak = {NULL, "mem-limit"},
+        },
+        {
+                .name = "vhalf",
+                .summary =
+                        "V-Half (Qi et al. 2024, controllable memory): half of 1F1B's activations",
+                SCHED_V_SHAPE,
+                .fn = {.generate = sched_vhalf_generate},
+                .peak = {sched_vhalf_peak, "min(floor(p/2) + 1, m)"},
+        },
+        {
+                .name = "vmin",
+                .summary = "V-Min (Qi et al. 2024, controllable memory): a third of 1F1B's "
+                           "activations",
+                SCHED_V_SHAPE,
+                .fn = {.generate = sched_vmin_generate},
+                .peak = {sched_vmin_peak, "min(floor((p+1)/3) + 1, m)"},
+        },
+        {
+                .name = "1f1b-v",
+                .summary = "1F1B-V (zero-bubble authors): V placement, fused backward, low memory",
+                SCHED_V_PLACE,
+                .fn = {.generate = sched_1f1b_v_generate},
+                .peak = {sched_1f1b_v_peak,
+                         "min(2m, m + d + 1 + floor(d/2), 2 ceil((2p+1)/3)) / 2"},
+        },
+        {
+                .name = "dualpipev",
+                .torch = "DualPipeV",
+                .summary = "DualPipeV (DeepSeek, PyTorch): V placement, overlapped F&B pairs",
+                SCHED_V_SHAPE,
+                .fn = {.generate = sched_dualpipev_generate,
+                       .check = sched_dualpipev_check,
+                       .ops_on = sched_dualpipev_ops_on},
+                .theory = {sched_dualpipev_theory, "(p-1)(t_fb+t_b-2t_w) on the last device"},
+                .peak = {sched_dualpipev_peak, "p + 1/2"},
+        },
+        {
+                .name = "zb-auto",
+                .summary =
+                        "zero-bubble automatic scheduler (Qi et al. 2024): greedy from the costs, "
+                        "--mem-limit",
+                SCHED_ZB_AUTO,
+                .peak = {NULL, "mem-limit"},
+        },
+        /* ZB-1p and ZB-2p, the paper's names for the pass under a fixed limit of p and 2p. */
+        {
+                .name = "zb1p",
+                .summary = "zb-auto with an activation limit of p micro-batches (ZB-1p)",
+                SCHED_ZB_AUTO,
+                .limit_per_p = 1,
+                .peak = {NULL, "p"},
+        },
+        {
+                .name = "zb2p",
+                .summary = "zb-auto with an activation limit of 2p micro-batches (ZB-2p)",
+                SCHED_ZB_AUTO,
+                .limit_per_p = 2,
+                .peak = {NULL, "2p"},
+        },
+};
 #define NTABLE (sizeof(table) / sizeof(table[0]))
 
-const struct sched_desc *const *sched_table(size_t *count)
+const struct sched_desc *sched_table(size_t *count)
 {
 	*count = NTABLE;
 	return table;
@@ -54,12 +191,12 @@ const struct sched_desc *sched_find(const char *name)
 	const char *bare = strncasecmp(name, prefix, n) == 0 ? name + n : NULL;
 
 	for (size_t i = 0; i < NTABLE; i++) {
-		const char *torch = table[i]->torch;
+		const char *torch = table[i].torch;
 
-		if (strcasecmp(table[i]->name, name) == 0 ||
+		if (strcasecmp(table[i].name, name) == 0 ||
 		    (torch != NULL && (strcasecmp(torch, name) == 0 ||
 		                       (bare != NULL && strcasecmp(torch, bare) == 0))))
-			return table[i];
+			return &table[i];
 	}
 	return NULL;
 }
@@ -70,7 +207,7 @@ char *sched_names(char *buf, size_t n)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < NTABLE && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", table[i]->name);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", table[i].name);
 	return buf;
 }
 
@@ -84,16 +221,16 @@ char *sched_mem_limit_names(char *buf, size_t n)
 	size_t len = 0, count = 0, k = 0;
 
 	for (size_t i = 0; i < NTABLE; i++)
-		count += sched_takes_mem_limit(table[i]);
+		count += sched_takes_mem_limit(&table[i]);
 	buf[0] = '\0';
 	for (size_t i = 0; i < NTABLE && len < n; i++)
-		if (sched_takes_mem_limit(table[i])) {
+		if (sched_takes_mem_limit(&table[i])) {
 			k++;
 			len += (size_t)snprintf(buf + len, n - len, "%s%s",
 			                        k == 1       ? ""
 			                        : k == count ? (count > 2 ? ", and " : " and ")
 			                                     : ", ",
-			                        table[i]->name);
+			                        table[i].name);
 		}
 	return buf;
 }

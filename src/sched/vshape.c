@@ -448,17 +448,17 @@ static int vshape_generate(struct sched *s, bool half)
 	return 0;
 }
 
-static int vhalf_generate(struct sched *s)
+int sched_vhalf_generate(struct sched *s)
 {
 	return vshape_generate(s, true);
 }
 
-static int vmin_generate(struct sched *s)
+int sched_vmin_generate(struct sched *s)
 {
 	return vshape_generate(s, false);
 }
 
-static double vhalf_peak(const struct sched_params *sp, int d)
+double sched_vhalf_peak(const struct sched_params *sp, int d)
 {
 	int x = sp->p / 2 + 1;
 
@@ -466,26 +466,10 @@ static double vhalf_peak(const struct sched_params *sp, int d)
 	return x < sp->m ? x : sp->m;
 }
 
-static double vmin_peak(const struct sched_params *sp, int d)
+double sched_vmin_peak(const struct sched_params *sp, int d)
 {
 	int x = (sp->p + 1) / 3 + 1;
 
 	(void)d;
 	return x < sp->m ? x : sp->m;
 }
-
-const struct sched_desc sched_vhalf = {
-        .name = "vhalf",
-        .summary = "V-Half (Qi et al. 2024, controllable memory): half of 1F1B's activations",
-        SCHED_V_SHAPE,
-        .fn = {.generate = vhalf_generate},
-        .peak = {vhalf_peak, "min(floor(p/2) + 1, m)"},
-};
-
-const struct sched_desc sched_vmin = {
-        .name = "vmin",
-        .summary = "V-Min (Qi et al. 2024, controllable memory): a third of 1F1B's activations",
-        SCHED_V_SHAPE,
-        .fn = {.generate = vmin_generate},
-        .peak = {vmin_peak, "min(floor((p+1)/3) + 1, m)"},
-};

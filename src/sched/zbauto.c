@@ -284,7 +284,7 @@ static void zstate_release(struct zstate *z)
 	sched_arrays_free(a, ZARRAYS);
 }
 
-static int generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
+int sched_zb_auto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
 {
 	struct zstate best, z;
 	pp_time best_time = 0;
@@ -316,7 +316,7 @@ static int generate(struct sched *s, const struct sched_prices *pr, struct pp_er
 	s->mem_limit = pr->mem_limit;
 	/* no combination fit the limit: ZB-H1's order, which needs p (and allocates nothing) */
 	if (!have)
-		return sched_zbh1.fn.generate(s);
+		return sched_zbh1_generate(s);
 	for (int j = 0; j < s->p; j++)
 		for (int k = 0; k < best.nops[j]; k++) {
 			const struct zop *o = &best.ops[(size_t)j * 3 * s->m + k];
@@ -326,31 +326,3 @@ static int generate(struct sched *s, const struct sched_prices *pr, struct pp_er
 	zstate_release(&best);
 	return 0;
 }
-
-/* The row fields of the pass under every limit. */
-#define ZB_AUTO .split = true, SCHED_ONE_CHUNK, .fn = {.generate_priced = generate}
-
-const struct sched_desc sched_zb_auto = {
-        .name = "zb-auto",
-        .summary = "zero-bubble automatic scheduler (Qi et al. 2024): greedy from the costs, "
-                   "--mem-limit",
-        ZB_AUTO,
-        .peak = {NULL, "mem-limit"},
-};
-
-/* ZB-1p and ZB-2p, the paper's names for the pass under a fixed limit of p and 2p. */
-const struct sched_desc sched_zb1p = {
-        .name = "zb1p",
-        .summary = "zb-auto with an activation limit of p micro-batches (ZB-1p)",
-        ZB_AUTO,
-        .limit_per_p = 1,
-        .peak = {NULL, "p"},
-};
-
-const struct sched_desc sched_zb2p = {
-        .name = "zb2p",
-        .summary = "zb-auto with an activation limit of 2p micro-batches (ZB-2p)",
-        ZB_AUTO,
-        .limit_per_p = 2,
-        .peak = {NULL, "2p"},
-};

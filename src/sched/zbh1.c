@@ -11,7 +11,7 @@
 
 #include "generators.h"
 
-static int generate(struct sched *s)
+int sched_zbh1_generate(struct sched *s)
 {
 	for (int d = 0; d < s->p; d++) {
 		struct sched_run r = sched_run_start(s, d);
@@ -31,8 +31,8 @@ static int generate(struct sched *s)
 	return 0;
 }
 
-static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                     double overlap)
+double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                         double overlap)
 {
 	(void)overlap;
 	double bubble = (sp->p - 1) * (t_f + t_b - t_w);
@@ -44,18 +44,8 @@ static double theory(const struct sched_params *sp, double t_f, double t_b, doub
 	return bubble / (sp->m * (t_f + t_b + t_w) + bubble);
 }
 
-static double peak(const struct sched_params *sp, int d)
+double sched_zbh1_peak(const struct sched_params *sp, int d)
 {
 	(void)d;
 	return sp->p;
 }
-
-const struct sched_desc sched_zbh1 = {
-        .name = "zbh1",
-        .summary = "ZB-H1 (Qi et al. 2024): 1F1B with backward split into B and W, W delayed",
-        .split = true,
-        SCHED_ONE_CHUNK,
-        .fn = {.generate = generate},
-        .theory = {theory, "(p-1)(t_f+t_b-t_w) / makespan"},
-        .peak = {peak, "p"},
-};

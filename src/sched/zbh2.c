@@ -13,7 +13,7 @@
 
 #include "generators.h"
 
-static int check(const struct sched_params *sp, const char **key, struct pp_error *err)
+int sched_zbh2_check(const struct sched_params *sp, const char **key, struct pp_error *err)
 {
 	*key = "m";
 	if (sp->m >= 2 * sp->p - 1)
@@ -22,7 +22,7 @@ static int check(const struct sched_params *sp, const char **key, struct pp_erro
 	               2 * sp->p - 1);
 }
 
-static int generate(struct sched *s)
+int sched_zbh2_generate(struct sched *s)
 {
 	for (int d = 0; d < s->p; d++) {
 		struct sched_run r = sched_run_start(s, d);
@@ -39,8 +39,8 @@ static int generate(struct sched *s)
 	return 0;
 }
 
-static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                     double overlap)
+double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                         double overlap)
 {
 	(void)overlap;
 	double fill = t_f + t_b - 2 * t_w > t_f ? t_f + t_b - 2 * t_w : t_f;
@@ -52,18 +52,8 @@ static double theory(const struct sched_params *sp, double t_f, double t_b, doub
 	return bubble / (sp->m * (t_f + t_b + t_w) + bubble);
 }
 
-static double peak(const struct sched_params *sp, int d)
+double sched_zbh2_peak(const struct sched_params *sp, int d)
 {
 	(void)d;
 	return 2 * sp->p - 1;
 }
-
-const struct sched_desc sched_zbh2 = {
-        .name = "zbh2",
-        .summary = "ZB-H2 (Qi et al. 2024): 2p-1 warm-up forwards, W fills the tail",
-        .split = true,
-        SCHED_ONE_CHUNK,
-        .fn = {.generate = generate, .check = check},
-        .theory = {theory, "(p-1)max(t_f, t_f+t_b-2t_w) / makespan"},
-        .peak = {peak, "2p-1"},
-};

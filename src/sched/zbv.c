@@ -19,7 +19,7 @@
 
 #include "generators.h"
 
-static int generate(struct sched *s)
+int sched_zbv_generate(struct sched *s)
 {
 	int p = s->p, n = 2 * p - 1 > s->m ? 2 * p - 1 : s->m;
 
@@ -41,8 +41,8 @@ static int generate(struct sched *s)
 	return 0;
 }
 
-static double theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
-                     double overlap)
+double sched_zbv_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                        double overlap)
 {
 	double bubble = (sp->p - 1) * t_f;
 
@@ -54,18 +54,8 @@ static double theory(const struct sched_params *sp, double t_f, double t_b, doub
 	return bubble / (2 * sp->m * (t_f + t_b + t_w) + bubble);
 }
 
-static double peak(const struct sched_params *sp, int d)
+double sched_zbv_peak(const struct sched_params *sp, int d)
 {
 	(void)d;
 	return sp->m < sp->p ? sp->m : sp->p;
 }
-
-const struct sched_desc sched_zbv = {
-        .name = "zbv",
-        .torch = "ZBVZeroBubble",
-        .summary = "ZB-V in PyTorch's fixed order: V placement, B/W split",
-        SCHED_V_SHAPE,
-        .fn = {.generate = generate},
-        .theory = {theory, "(p-1)t_f / makespan"},
-        .peak = {peak, "min(p, m)"},
-};

@@ -520,7 +520,7 @@ static void vprices_release(struct vprices *v)
 	free(v->limit);
 }
 
-static int generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
+int sched_zbv_auto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
 {
 	struct vprices v;
 	struct vpass best;
@@ -570,11 +570,3 @@ static int generate(struct sched *s, const struct sched_prices *pr, struct pp_er
 	vpass_release(&best);
 	return 0;
 }
-
-const struct sched_desc sched_zbv_auto = {
-        .name = "zbv-auto",
-        .summary = "ZB-V by the authors' greedy (Qi et al. 2024): from the costs, --mem-limit",
-        SCHED_V_SHAPE,
-        .fn = {.generate_priced = generate},
-        .peak = {NULL, "mem-limit"},
-};

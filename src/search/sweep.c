@@ -177,10 +177,10 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 
 		if (strcmp(opt->key, "schedule") == 0 && strcmp(item, "all") == 0) {
 			size_t n;
-			const struct sched_desc *const *t = sched_table(&n);
+			const struct sched_desc *t = sched_table(&n);
 
 			for (size_t i = 0; i < n && rc == 0; i++)
-				rc = add_value(&vs, sw, &a, t[i]->name, err);
+				rc = add_value(&vs, sw, &a, t[i].name, err);
 		} else if (strchr(item, ':') != NULL) {
 			rc = add_range(&vs, sw, &a, item, err);
 		} else {

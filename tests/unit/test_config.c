@@ -359,11 +359,11 @@ static void config_set_takes_schedule_names_and_pytorch_s_in_any_case(void)
 		char want[1024];
 		size_t n, len = (size_t)snprintf(want, sizeof(want),
 		                                 "--schedule 'GPipes': unknown schedule; known: ");
-		const struct sched_desc *const *t = sched_table(&n);
+		const struct sched_desc *t = sched_table(&n);
 
 		for (size_t i = 0; i < n; i++)
 			len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%s",
-			                        i ? ", " : "", t[i]->name);
+			                        i ? ", " : "", t[i].name);
 		CU_ASSERT_STRING_EQUAL(err.msg, want);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "known: gpipe, 1f1b, interleaved, "));
 	}

@@ -1121,7 +1121,7 @@ static void assert_sweep_matches_events(const struct sched *s, const struct cost
 static void engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time(void)
 {
 	size_t n;
-	const struct sched_desc *const *t = sched_table(&n);
+	const struct sched_desc *t = sched_table(&n);
 	static const double tcomm[] = {0, 0.25, 1.75};
 	static const struct {
 		int p, m;
@@ -1131,8 +1131,8 @@ static void engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and
 		for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++)
 			for (size_t tc = 0; tc < sizeof(tcomm) / sizeof(tcomm[0]); tc++)
 				for (int comm = 0; comm < 2; comm++) {
-					struct config c = unit_config(t[i]->name, shapes[sh].p,
-					                              t[i]->min_v, shapes[sh].m, 2, 1.5,
+					struct config c = unit_config(t[i].name, shapes[sh].p,
+					                              t[i].min_v, shapes[sh].m, 2, 1.5,
 					                              0.5);
 					struct pp_error err = {0};
 					struct sim *s;

@@ -63,12 +63,12 @@ static void sched_find_takes_each_name_and_pytorch_s_in_any_case(void)
 static void sched_table_rows_are_whole_and_found_by_their_names(void)
 {
 	size_t n;
-	const struct sched_desc *const *t = sched_table(&n);
+	const struct sched_desc *t = sched_table(&n);
 	char names[512], want[512] = "";
 
 	CU_ASSERT_FATAL(n > 0);
 	for (size_t i = 0; i < n; i++) {
-		const struct sched_desc *d = t[i];
+		const struct sched_desc *d = &t[i];
 		bool priced = d->fn.generate_priced != NULL;
 
 		CU_ASSERT_PTR_NOT_NULL(d->name);
@@ -416,7 +416,7 @@ static void peak_half_w(const struct sched *s, double *peak)
 static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 {
 	size_t n;
-	const struct sched_desc *const *t = sched_table(&n);
+	const struct sched_desc *t = sched_table(&n);
 
 	for (size_t k = 0; k < n; k++) {
 		int accepted = 0;
@@ -428,14 +428,14 @@ static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 					struct pp_error err = {0};
 					struct sched *s;
 
-					if (sched_accepts(t[k], &sp, NULL, &err) != 0) {
+					if (sched_accepts(&t[k], &sp, NULL, &err) != 0) {
 						CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 						continue;
 					}
 					accepted++;
-					s = sched_new(t[k], &sp);
-					if (t[k]->fn.generate_priced != NULL) {
-						double limit = grid_limit(t[k], p), peak[8];
+					s = sched_new(&t[k], &sp);
+					if (t[k].fn.generate_priced != NULL) {
+						double limit = grid_limit(&t[k], p), peak[8];
 
 						/* sched_new leaves a priced schedule empty */
 						for (int d = 0; d < p; d++)
@@ -450,7 +450,7 @@ static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 					CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
 					if (err.kind != PP_ERR_NONE)
 						fprintf(stderr, "%s p=%d v=%d m=%d: %s\n",
-						        t[k]->name, p, v, m, err.msg);
+						        t[k].name, p, v, m, err.msg);
 					sched_free(s);
 				}
 		CU_ASSERT(accepted > 0);

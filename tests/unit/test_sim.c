@@ -817,7 +817,7 @@ static void sim_every_schedule_scales_its_times_with_its_costs_and_keeps_its_ord
 	 * schedule and k in {0.001, 0.1, 10, 1000}: no decision depends on the time unit */
 	static const long long ks[][2] = {{1, 1000}, {1, 10}, {10, 1}, {1000, 1}};
 	size_t n;
-	const struct sched_desc *const *t = sched_table(&n);
+	const struct sched_desc *t = sched_table(&n);
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t state = UINT64_C(0x9e3779b97f4a7c15) + i;
@@ -827,18 +827,18 @@ static void sim_every_schedule_scales_its_times_with_its_costs_and_keeps_its_ord
 			struct scale_case k;
 			struct sim *base;
 
-			if (!random_scale_case(&state, t[i], &k))
+			if (!random_scale_case(&state, &t[i], &k))
 				continue;
 			cases++;
-			base = run_scaled(t[i]->name, &k, 1, 1);
+			base = run_scaled(t[i].name, &k, 1, 1);
 			for (size_t j = 0; j < sizeof(ks) / sizeof(ks[0]); j++) {
-				struct sim *scaled = run_scaled(t[i]->name, &k, ks[j][0], ks[j][1]);
+				struct sim *scaled = run_scaled(t[i].name, &k, ks[j][0], ks[j][1]);
 
 				if (!scaled_by(base, scaled, ks[j][0], ks[j][1]) && failed++ == 0)
 					fprintf(stderr,
 					        "%s p=%d v=%d m=%d costs %lld %lld %lld %lld/1000 "
 					        "scale '%s' limit '%s': x %lld/%lld changes the run\n",
-					        t[i]->name, k.p, k.v, k.m, k.t[0], k.t[1], k.t[2],
+					        t[i].name, k.p, k.v, k.m, k.t[0], k.t[1], k.t[2],
 					        k.t[3], k.stage_scale, k.mem_limit, ks[j][0],
 					        ks[j][1]);
 				sim_free(scaled);

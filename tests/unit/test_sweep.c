@@ -101,11 +101,11 @@ static void assert_axis(const struct sweep_axis *a, const char *key, const char 
 static char *every_schedule(char *buf, size_t n)
 {
 	size_t count, len = 0;
-	const struct sched_desc *const *t = sched_table(&count);
+	const struct sched_desc *t = sched_table(&count);
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < count && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "," : "", t[i]->name);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "," : "", t[i].name);
 	return buf;
 }
 
