@@ -160,6 +160,9 @@ struct config {
 	int gpus_per_node;     /* (model) GPUs in one node */
 	int global_batch;      /* (model) sequences per step over all replicas; sets m; 0: none */
 	int flash_attention;   /* (model) attention scores are not stored (1) or are (0) */
+	int sequence_parallel; /* (model) with tp > 1, norms and dropouts split over tp (1) or not */
+	double unfused_attention_bytes; /* (model) extra forward bytes per attention score without
+	                                 * flash attention; -1: the fitted default */
 	enum pp_recompute recompute; /* (model) activation recomputation */
 	int distributed_optimizer;   /* (model) optimizer state sharded over dp (1) or not (0) */
 	double bytes_per_param; /* (model) weights + gradients + optimizer state per parameter */

@@ -55,6 +55,8 @@ struct cost_model {
 	int gpus;                                        /* p * tp * dp */
 	int gpus_per_node;                               /* GPUs in one node */
 	bool flash_attention;                            /* attention scores not stored */
+	bool sequence_parallel; /* norms and dropouts split over tp (Korthikanti et al.) */
+	double unfused_attention_bytes; /* extra forward bytes per score without flash attention */
 	enum pp_recompute recompute;
 	bool distributed_optimizer;
 	double bytes_per_param;                /* weights + gradients + optimizer state */

@@ -202,8 +202,14 @@ static const struct config_option options[] = {
         {"flash-attention", 0, "flash_attention", CONFIG_ARG_BOOL, "BOOL",
          "attention scores are not stored (default yes)", FIELD(flash_attention),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"sequence-parallel", 0, "sequence_parallel", CONFIG_ARG_BOOL, "BOOL",
+         "with --tp, norms and dropouts split over the tp ranks (default yes)",
+         FIELD(sequence_parallel), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"unfused-attention-bytes", 0, "unfused_attention_bytes", CONFIG_ARG_TIME, "B",
+         "per-op model, no flash attention: extra forward bytes per attention score (default 15)",
+         FIELD(unfused_attention_bytes), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"recompute", 0, "recompute", CONFIG_ARG_NAME, "MODE",
-         "none (default) or full activation recomputation", FIELD(recompute),
+         "activation recomputation: none (default), full or selective", FIELD(recompute),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL, .values = recomputes},
         {"distributed-optimizer", 0, "distributed_optimizer", CONFIG_ARG_BOOL, "BOOL",
          "shard optimizer state over dp (default no)", FIELD(distributed_optimizer),
@@ -333,6 +339,8 @@ void config_init(struct config *c)
 	c->dp = 1;
 	c->gpus_per_node = 8;
 	c->flash_attention = 1;
+	c->sequence_parallel = 1;
+	c->unfused_attention_bytes = -1;
 	c->recompute = PP_RECOMPUTE_NONE;
 	c->bytes_per_param = 16;
 	c->dtype_bytes = 2;

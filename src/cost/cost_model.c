@@ -42,6 +42,17 @@ static double pickd(double set, double preset)
 #define RESERVE_COMMUNICATION_GB 2.0
 #define RESERVE_FRAGMENTATION    0.10
 
+/*
+ * The bytes per attention score that the forward of unfused attention costs beyond the fused
+ * scale-mask-softmax's and the dropout's own traffic (docs/cost-model.md): fit, by least
+ * squares, on the Zero Bubble paper's profiled T_F (Qi et al. 2024, Table 9: four GPT models
+ * on A100, mbs 1-6, sequence 1024), whose forwards take 6-24% longer than their GEMMs and
+ * memory traffic, in proportion to the scores rather than the tokens; the backward shows no
+ * such excess. Korthikanti et al.'s measured 22B layer forward (Table 4) is held out. The
+ * mechanism is not identified.
+ */
+#define UNFUSED_ATTENTION_BYTES 15.0
+
 /* Resolves the model, the GPU and the links: presets first, then the config's overrides. */
 static int resolve_hardware(const struct config *c, struct cost_model *k, struct pp_error *err)
 {
@@ -103,6 +114,9 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	k->tp = c->tp;
 	k->gpus_per_node = c->gpus_per_node;
 	k->flash_attention = c->flash_attention != 0;
+	k->sequence_parallel = c->sequence_parallel != 0;
+	k->unfused_attention_bytes = c->unfused_attention_bytes >= 0 ? c->unfused_attention_bytes
+	                                                              : UNFUSED_ATTENTION_BYTES;
 	k->recompute = c->recompute;
 	k->distributed_optimizer = c->distributed_optimizer != 0;
 	k->bytes_per_param = c->bytes_per_param;
@@ -198,13 +212,20 @@ static void layer_figures(struct cost_model *k)
 	k->layer_flops.b = 2 * k->layer_params * t + 8 * b * s * s * h;
 	k->layer_flops.w = 2 * k->layer_params * t;
 	k->head_flops.f = k->head_flops.b = k->head_flops.w = 2 * t * h * k->vocab;
-	/* Korthikanti et al.'s constants count 16-bit activations; scale for other widths */
+	/*
+	 * Korthikanti et al.'s constants count 16-bit activations (scaled for other widths): of a
+	 * layer's 34 sbh, 24 sbh are the tensor-parallel GEMMs' and the MLP's, split over tp; the
+	 * norms' and dropouts' 10 sbh are split only with sequence parallelism, as is the layer
+	 * input that full recomputation keeps
+	 */
+	double rep = k->sequence_parallel ? 1.0 / k->tp : 1.0;
+
 	if (k->recompute == PP_RECOMPUTE_FULL)
-		k->layer_act_bytes = 2 * s * b * h / k->tp;
+		k->layer_act_bytes = 2 * s * b * h * rep;
 	else if (k->flash_attention || k->recompute == PP_RECOMPUTE_SELECTIVE)
-		k->layer_act_bytes = 34 * s * b * h / k->tp;
+		k->layer_act_bytes = s * b * h * (10 * rep + 24.0 / k->tp);
 	else
-		k->layer_act_bytes = s * b * h * (34 + 5 * a * s / h) / k->tp;
+		k->layer_act_bytes = s * b * h * (10 * rep + (24 + 5 * a * s / h) / k->tp);
 	k->layer_act_bytes *= k->dtype_bytes / 2.0;
 	k->msg_bytes = (uint64_t)(b * s * h * k->dtype_bytes / k->tp);
 }
@@ -294,15 +315,17 @@ static void layer_times(struct cost_model *k)
 		k->attn_fwd_ms = kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
 		                 kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
 		                 kernel_memory_ms(g, 2 * e * n) +
-		                 kernel_memory_ms(g, (2 * e + 1) * n);
+		                 kernel_memory_ms(g, (2 * e + 1) * n) +
+		                 kernel_memory_ms(g, k->unfused_attention_bytes * n);
 		l->b += kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
 		        3 * kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
 		        kernel_memory_ms(g, (2 * e + 1) * n) + kernel_memory_ms(g, 3 * e * n);
 	}
 	l->f += k->attn_fwd_ms;
 	for (int i = 0; i < 4; i++) {
-		/* norms read and write h, residual adds read 2h and write h, per token of t/tp */
-		double bytes = e * t / tp * (i < 2 ? 2 * h : 3 * h);
+		/* norms read and write h, residual adds read 2h and write h, per token: t/tp of
+		 * them with sequence parallelism, else every rank runs them on all t */
+		double bytes = e * t / (k->sequence_parallel ? tp : 1) * (i < 2 ? 2 * h : 3 * h);
 
 		l->f += kernel_memory_ms(g, bytes);
 		l->b += kernel_memory_ms(g, 2 * bytes);
@@ -361,7 +384,7 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 			int a = (int)l->stage_device[st], bdev = (int)l->stage_device[st + 1];
 			bool inside = hop_inside(k, a, bdev);
 			double bw = (inside ? k->link_bandwidth : k->inter_bandwidth) *
-			            (c->p2p_efficiency > 0 ? c->p2p_efficiency : 1);
+			            (inside && c->p2p_efficiency > 0 ? c->p2p_efficiency : 1);
 			double lat =
 			        (inside ? k->link_latency : k->inter_latency) + c->p2p_overhead;
 

@@ -187,6 +187,8 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "gpus_per_node", k->gpus_per_node);
 	add_number(b, o, "global_batch", (double)s->sched->m * k->mbs * k->dp);
 	add_bool(b, o, "flash_attention", k->flash_attention);
+	add_bool(b, o, "sequence_parallel", k->sequence_parallel);
+	add_number(b, o, "unfused_attention_bytes", k->unfused_attention_bytes);
 	add_string(b, o, "recompute", config_recompute_name(k->recompute));
 	add_bool(b, o, "distributed_optimizer", k->distributed_optimizer);
 	add_number(b, o, "bytes_per_param", k->bytes_per_param);

@@ -1444,17 +1444,10 @@ static double gemm_overridden(double m, double n, double k)
 	return math > memory ? math : memory;
 }
 
-static void cost_model_takes_each_per_kernel_coefficient_from_its_override(void)
+/* A gpt3-175b of 2 layers of hidden 1024 on 2 stages, priced per kernel with the coefficients
+ * gemm_overridden takes. */
+static void overridden_config(struct config *c)
 {
-	struct config c;
-	struct priced x;
-	double t = 1024, h = 1024, f = 4096, attn = 4 * t * t * h / 2;
-	double F = gemm_overridden(t, 3 * h, h) + gemm_overridden(t, h, h) +
-	           gemm_overridden(t, f, h) + gemm_overridden(t, h, f);
-	double W = gemm_overridden(h, 3 * h, t) + gemm_overridden(h, h, t) +
-	           gemm_overridden(h, f, t) + gemm_overridden(f, h, t);
-	/* norms and residual adds (10h a token), the GELU (2f), bf16, at 1000 GB/s */
-	double mem = 2 * t * (10 * h + 2 * f) / 1000e9 * 1e3;
 	static const char *const set[][2] = {
 	        {"layers", "2"},
 	        {"hidden", "1024"},
@@ -1474,9 +1467,24 @@ static void cost_model_takes_each_per_kernel_coefficient_from_its_override(void)
 	        {"kernel_overhead", "0"},
 	};
 
-	model_config(&c, "gpt3-175b", "2");
+	model_config(c, "gpt3-175b", "2");
 	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++)
-		unit_set(&c, set[i][0], set[i][1]);
+		unit_set(c, set[i][0], set[i][1]);
+}
+
+static void cost_model_takes_each_per_kernel_coefficient_from_its_override(void)
+{
+	struct config c;
+	struct priced x;
+	double t = 1024, h = 1024, f = 4096, attn = 4 * t * t * h / 2;
+	double F = gemm_overridden(t, 3 * h, h) + gemm_overridden(t, h, h) +
+	           gemm_overridden(t, f, h) + gemm_overridden(t, h, f);
+	double W = gemm_overridden(h, 3 * h, t) + gemm_overridden(h, h, t) +
+	           gemm_overridden(h, f, t) + gemm_overridden(f, h, t);
+	/* norms and residual adds (10h a token), the GELU (2f), bf16, at 1000 GB/s */
+	double mem = 2 * t * (10 * h + 2 * f) / 1000e9 * 1e3;
+
+	overridden_config(&c);
 	x = price_ok(&c);
 	CU_ASSERT_EQUAL(x.cost->model->hw.sms, 54);
 	ASSERT_NEAR(x.cost->model->layer_ms.w, W);
@@ -1487,6 +1495,79 @@ static void cost_model_takes_each_per_kernel_coefficient_from_its_override(void)
 	            gemm_overridden(t, h, 3 * h) + gemm_overridden(t, h, h) +
 	                    gemm_overridden(t, h, f) + gemm_overridden(t, f, h) +
 	                    2.5 * attn / (100e12 * 0.2) * 1e3 + 2 * mem);
+	release(&x);
+}
+
+static void cost_model_prices_the_unfused_attention_s_forward_bytes_per_score(void)
+{
+	struct config c;
+	struct priced a, b;
+	/* one sequence of 1024 tokens, 8 heads: 8 x 1024^2 scores, 15 bytes each at 1000 GB/s */
+	double extra = 15 * 8 * 1024.0 * 1024 / 1000e9 * 1e3;
+
+	overridden_config(&c);
+	unit_set(&c, "flash_attention", "no");
+	unit_set(&c, "unfused_attention_bytes", "0");
+	a = price_ok(&c);
+	unit_set(&c, "unfused_attention_bytes", "15");
+	b = price_ok(&c);
+	ASSERT_NEAR(b.cost->model->layer_ms.f - a.cost->model->layer_ms.f, extra);
+	ASSERT_NEAR(b.cost->model->attn_fwd_ms - a.cost->model->attn_fwd_ms, extra);
+	ASSERT_NEAR(b.cost->model->layer_ms.b, a.cost->model->layer_ms.b);
+	ASSERT_NEAR(b.cost->model->unfused_attention_bytes, 15);
+	release(&a);
+	release(&b);
+	/* the default is the fitted 15 */
+	config_init(&c);
+	overridden_config(&c);
+	unit_set(&c, "flash_attention", "no");
+	a = price_ok(&c);
+	ASSERT_NEAR(a.cost->model->unfused_attention_bytes, 15);
+	release(&a);
+}
+
+static void cost_model_runs_norms_on_every_token_of_each_tp_rank_without_sequence_parallelism(void)
+{
+	struct config c;
+	struct priced sp, no;
+	/* tp 2: the norms and residual adds move 2 x 1024 x 10h bytes forward, all of them on each
+	 * rank without sequence parallelism, half with it; the backward twice that */
+	double half = 2 * 1024.0 * 10 * 1024 / 2 / 1000e9 * 1e3;
+
+	overridden_config(&c);
+	unit_set(&c, "tp", "2");
+	sp = price_ok(&c);
+	unit_set(&c, "sequence_parallel", "no");
+	no = price_ok(&c);
+	ASSERT_NEAR(no.cost->model->layer_ms.f - sp.cost->model->layer_ms.f, half);
+	ASSERT_NEAR(no.cost->model->layer_ms.b - sp.cost->model->layer_ms.b, 2 * half);
+	ASSERT_NEAR(no.cost->model->layer_ms.w, sp.cost->model->layer_ms.w);
+	/* activations with flash attention: 34 sbh / tp with it, sbh (10 + 24 / tp) without */
+	ASSERT_NEAR(sp.cost->model->layer_act_bytes, 34 * 1024.0 * 1024 / 2);
+	ASSERT_NEAR(no.cost->model->layer_act_bytes, 1024.0 * 1024 * (10 + 12));
+	release(&sp);
+	release(&no);
+	/* full recomputation keeps the layer input: 2 sbh, split only with sequence parallelism */
+	unit_set(&c, "recompute", "full");
+	no = price_ok(&c);
+	ASSERT_NEAR(no.cost->model->layer_act_bytes, 2 * 1024.0 * 1024);
+	release(&no);
+}
+
+static void cost_model_gives_a_hop_between_nodes_its_link_s_whole_bandwidth(void)
+{
+	struct config c;
+	struct priced x;
+
+	/* tp = 8: every hop is between nodes; --p2p-efficiency is the inside-node link's share */
+	model_config(&c, "llama3-70b", "4");
+	unit_set(&c, "tp", "8");
+	unit_set(&c, "p2p_overhead", "234");
+	unit_set(&c, "p2p_efficiency", "0.24");
+	x = price_ok(&c);
+	for (int st = 0; st < 3; st++)
+		CU_ASSERT_EQUAL(x.cost->msg_time[st], ticks(transfer_ms(4194304, 25, 5 + 234)));
+	ASSERT_NEAR(x.cost->model->hop_bandwidth[0], 25);
 	release(&x);
 }
 
@@ -1545,6 +1626,10 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_rejects_fewer_than_4_bytes_a_parameter),
         UNIT_TEST(cost_model_prices_each_kernel_of_a_layer_at_an_efficiency_of_0),
         UNIT_TEST(cost_model_takes_each_per_kernel_coefficient_from_its_override),
+        UNIT_TEST(cost_model_prices_the_unfused_attention_s_forward_bytes_per_score),
+        UNIT_TEST(
+                cost_model_runs_norms_on_every_token_of_each_tp_rank_without_sequence_parallelism),
+        UNIT_TEST(cost_model_gives_a_hop_between_nodes_its_link_s_whole_bandwidth),
         UNIT_TEST(cost_model_gives_each_gpu_the_memory_of_its_preset_or_of_the_override),
         UNIT_TEST(cost_model_counts_a_step_s_model_flops_and_tokens_over_all_replicas),
         UNIT_TEST(cost_scale_stages_multiplies_each_device_s_stages_by_its_factor),

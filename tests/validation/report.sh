@@ -84,16 +84,18 @@ errors() {
 			printf " | %.1f%% | | %.1f%% |\n", 100 * a1 / n, 100 * a2 / n }'
 }
 
-# gpt_step LAYERS HIDDEN HEADS TP P CHUNKS GPUS MBS M RECOMPUTE COSTS...: the step time in ms
+# gpt_step LAYERS HIDDEN HEADS TP P CHUNKS GPUS MBS M RECOMPUTE SP COSTS: the step time in ms
 # of a Megatron-LM GPT run of the 2021-2022 papers (ffn = 4h, vocabulary 51200, sequence 2048,
-# no flash attention, blocking sends), interleaved when CHUNKS is above 1.
+# no flash attention, blocking sends), interleaved when CHUNKS is above 1, with sequence
+# parallelism when SP is yes.
 gpt_step() {
 	sched=1f1b
 	[ "$6" -gt 1 ] && sched=interleaved
 	"$ppsim" --model=gpt3-175b --layers="$1" --hidden="$2" --heads="$3" --kv-heads="$3" \
 		--ffn=$(($2 * 4)) --vocab=51200 --seq=2048 --flash-attention=no --comm=blocking \
 		--tp="$4" -p "$5" -v "$6" -s $sched --gpus="$7" --mbs="$8" -m "$9" \
-		--recompute="${10}" $(eval echo \$${11}) -f json >"$tmp/out.json"
+		--recompute="${10}" --sequence-parallel="${11}" $(eval echo \$${12}) -f json \
+		>"$tmp/out.json"
 	"$jget" "$tmp/out.json" step_time
 }
 
@@ -164,10 +166,13 @@ korthikanti)
 	echo "|---|---|---|---|---|---|---|"
 	rows "$here/korthikanti-table5.txt" |
 		while IFS='|' read -r model layers h a tp p v gpus batch mbs recompute secs; do
+			# the paper's present work is selective recomputation with sequence
+			# parallelism; its full-recompute baseline has neither
+			sp=$([ "$recompute" = selective ] && echo yes || echo no)
 			echo "$model|$recompute|$secs|$(gpt_step "$layers" "$h" "$a" "$tp" "$p" "$v" \
-				"$gpus" "$mbs" $((batch / mbs)) "$recompute" uniform)|$(gpt_step \
+				"$gpus" "$mbs" $((batch / mbs)) "$recompute" $sp uniform)|$(gpt_step \
 				"$layers" "$h" "$a" "$tp" "$p" "$v" "$gpus" "$mbs" $((batch / mbs)) \
-				"$recompute" candidate)"
+				"$recompute" $sp candidate)"
 		done | errors 2 2
 	;;
 narayanan)
@@ -181,8 +186,8 @@ narayanan)
 				-v r="$tflops" 'BEGIN { s = 2048; V = 51200
 				f = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h))
 				printf "%.4f", f / (g * r * 1e12) }')|$(gpt_step "$layers" "$h" "$a" "$tp" \
-				"$p" "$v" "$gpus" "$mbs" $m full uniform)|$(gpt_step "$layers" "$h" "$a" \
-				"$tp" "$p" "$v" "$gpus" "$mbs" $m full candidate)"
+				"$p" "$v" "$gpus" "$mbs" $m full no uniform)|$(gpt_step "$layers" "$h" "$a" \
+				"$tp" "$p" "$v" "$gpus" "$mbs" $m full no candidate)"
 		done | errors 2 2
 	;;
 table4 | ranking)
