@@ -307,7 +307,8 @@ static void layer_times(struct cost_model *k)
 		/* batched GEMMs over the b x a/tp heads of head size d, the full s x s scores (no
 		 * block is skipped), and Megatron-LM's fused scale-mask-softmax and attention
 		 * dropout over them: forward Q K^T and P V, then the softmax reading and writing
-		 * the scores and the dropout reading them and writing them and its 1-byte mask;
+		 * the scores and the dropout reading them and writing them and its 1-byte mask
+		 * (the forward's unexplained excess, unfused_attention_bytes, counted with it);
 		 * backward the dropout's and the softmax's gradients (2e + 1 and 3e bytes a score)
 		 * and four products (dP = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q) */
 		double heads = b * k->heads / tp, d = h / k->heads, n = heads * s * s;
@@ -315,8 +316,7 @@ static void layer_times(struct cost_model *k)
 		k->attn_fwd_ms = kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
 		                 kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
 		                 kernel_memory_ms(g, 2 * e * n) +
-		                 kernel_memory_ms(g, (2 * e + 1) * n) +
-		                 kernel_memory_ms(g, k->unfused_attention_bytes * n);
+		                 kernel_memory_ms(g, (2 * e + 1 + k->unfused_attention_bytes) * n);
 		l->b += kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
 		        3 * kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
 		        kernel_memory_ms(g, (2 * e + 1) * n) + kernel_memory_ms(g, 3 * e * n);
