@@ -1,8 +1,8 @@
 #!/bin/sh
 # Does PCIe make interleaving a loss for Llama-3 70B? Tokens per second of 1F1B and of
 # interleaved 1F1B with v=2, p=4, m=16 on A100s, over NVLink 3 and PCIe 4, with a copy engine
-# (overlap) and with blocking sends. A 10-layer chunk's forward takes about 233 ms and a 32 MiB
-# message about 1 ms even over PCIe, so interleaving wins by 8% on either link.
+# (overlap) and with blocking sends. A 10-layer chunk's forward takes about 153 ms and a 32 MiB
+# message about 4.6 ms even over PCIe, so interleaving wins by 7-8% on either link.
 set -eu
 ppsim=${PPSIM:-build/ppsim}
 

@@ -150,8 +150,8 @@ struct config {
 	char inter_link[32];             /* (model) link preset between nodes */
 	double inter_bandwidth;          /* (model) inter-node bandwidth per direction in GB/s */
 	double inter_latency;  /* (model) inter-node latency per message in microseconds; -1 */
-	double p2p_overhead;   /* (model) fixed time of a pipeline message in microseconds */
-	double p2p_efficiency; /* (model) share of the link's bandwidth a message gets; 0: 1 */
+	double p2p_overhead;   /* (model) microseconds a pipeline message adds; -1: the fit */
+	double p2p_efficiency; /* (model) share of the bandwidth a message gets; 0: the fit */
 	int seq;               /* (model) sequence length s */
 	int mbs;               /* (model) micro-batch size b */
 	int tp;                /* (model) tensor-parallel degree */

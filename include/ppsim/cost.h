@@ -55,7 +55,7 @@ struct cost_model {
 	int gpus;                                        /* p * tp * dp */
 	int gpus_per_node;                               /* GPUs in one node */
 	bool flash_attention;                            /* attention scores not stored */
-	bool sequence_parallel; /* norms and dropouts split over tp (Korthikanti et al.) */
+	bool sequence_parallel;         /* norms and dropouts split over tp (Korthikanti et al.) */
 	double unfused_attention_bytes; /* extra forward bytes per score without flash attention */
 	enum pp_recompute recompute;
 	bool distributed_optimizer;
@@ -68,7 +68,9 @@ struct cost_model {
 	double reserve_bytes;                  /* of it, kept free of the modelled memory */
 	double link_bandwidth, link_latency;   /* intra-node GB/s per direction, microseconds */
 	double inter_bandwidth, inter_latency; /* inter-node */
-	double layer_params;           /* linear parameters of one layer (whole, before tp) */
+	double p2p_overhead;                   /* microseconds a pipeline message adds */
+	double p2p_efficiency; /* share of the inside-node bandwidth a pipeline message gets */
+	double layer_params;   /* linear parameters of one layer (whole, before tp) */
 	struct cost_flops layer_flops; /* one layer, one micro-batch, whole (before tp) */
 	struct cost_flops head_flops;  /* LM head, one micro-batch, whole */
 	struct cost_flops layer_ms;    /* one layer's op times on one GPU, TP all-reduces apart */

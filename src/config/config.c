@@ -167,7 +167,7 @@ static const struct config_option options[] = {
          "fixed launch and tail time of every kernel, microseconds (default: the GPU's)",
          FIELD(kernel_overhead), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"efficiency", 0, "efficiency", CONFIG_ARG_SHARE, "F",
-         "share of peak every op achieves; 0 prices each kernel (the per-op model) (default 0.5)",
+         "one share of peak for every op instead of pricing each kernel (default 0: per kernel)",
          FIELD(efficiency), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"inter-link", 0, "inter_link", CONFIG_ARG_NAME, "NAME",
          "link between nodes (default: the GPU's)", FIELD(inter_link), .commands = CONFIG_ALL,
@@ -179,11 +179,11 @@ static const struct config_option options[] = {
          "inter-node latency per message in microseconds", FIELD(inter_latency),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"p2p-overhead", 0, "p2p_overhead", CONFIG_ARG_TIME, "US",
-         "fixed time of a pipeline message beyond the link's latency, microseconds (default 0)",
+         "fixed time of a pipeline message beyond the link's latency, microseconds (default 234)",
          FIELD(p2p_overhead), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"p2p-efficiency", 0, "p2p_efficiency", CONFIG_ARG_SHARE, "F",
-         "share of the link's bandwidth a pipeline message gets (default 1)", FIELD(p2p_efficiency),
-         .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+         "share of the inside-node bandwidth a pipeline message gets (default 0.24)",
+         FIELD(p2p_efficiency), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"seq", 0, "seq", CONFIG_ARG_COUNT, "N", "sequence length (default 2048)", FIELD(seq),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"mbs", 0, "mbs", CONFIG_ARG_COUNT, "N", "micro-batch size in sequences (default 1)",
@@ -206,7 +206,7 @@ static const struct config_option options[] = {
          "with --tp, norms and dropouts split over the tp ranks (default yes)",
          FIELD(sequence_parallel), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"unfused-attention-bytes", 0, "unfused_attention_bytes", CONFIG_ARG_TIME, "B",
-         "per-op model, no flash attention: extra forward bytes per attention score (default 15)",
+         "without flash attention: extra forward bytes per attention score (default 15)",
          FIELD(unfused_attention_bytes), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"recompute", 0, "recompute", CONFIG_ARG_NAME, "MODE",
          "activation recomputation: none (default), full or selective", FIELD(recompute),
@@ -330,7 +330,7 @@ void config_init(struct config *c)
 	c->inter_latency = -1;
 	c->mlp = PP_MLP_PRESET;
 	c->tied = -1;
-	c->efficiency = 0.5;
+	c->p2p_overhead = -1;
 	c->kernel_overhead = -1;
 	c->memory_reserve = -1;
 	c->seq = 2048;

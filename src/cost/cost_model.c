@@ -53,6 +53,17 @@ static double pickd(double set, double preset)
  */
 #define UNFUSED_ATTENTION_BYTES 15.0
 
+/*
+ * What a pipeline message costs beyond its link's figures, when --p2p-overhead and
+ * --p2p-efficiency are not given (docs/validation.md): the Zero Bubble paper's profiled T_comm
+ * (Qi et al. 2024, Table 9: four GPT models on A100s, messages of 2-24 MB inside a node) lie
+ * on a line, a fixed 234 us per message and 0.24 of NVLink's bandwidth, which is what a
+ * framework's P2P (launch, synchronisation, NCCL's protocol) achieves; hops between nodes get
+ * their link's whole bandwidth.
+ */
+#define P2P_OVERHEAD_US 234.0
+#define P2P_EFFICIENCY  0.24
+
 /* Resolves the model, the GPU and the links: presets first, then the config's overrides. */
 static int resolve_hardware(const struct config *c, struct cost_model *k, struct pp_error *err)
 {
@@ -96,6 +107,8 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->link_latency = c->latency >= 0 ? c->latency : lk->latency;
 	k->inter_bandwidth = pickd(c->inter_bandwidth, ik->bandwidth);
 	k->inter_latency = c->inter_latency >= 0 ? c->inter_latency : ik->latency;
+	k->p2p_overhead = c->p2p_overhead >= 0 ? c->p2p_overhead : P2P_OVERHEAD_US;
+	k->p2p_efficiency = c->p2p_efficiency > 0 ? c->p2p_efficiency : P2P_EFFICIENCY;
 	if (k->hidden % k->heads != 0)
 		return config_fail(c, "heads", err, "must divide the hidden size %d", k->hidden);
 	if (k->heads % k->kv_heads != 0)
@@ -116,7 +129,7 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	k->flash_attention = c->flash_attention != 0;
 	k->sequence_parallel = c->sequence_parallel != 0;
 	k->unfused_attention_bytes = c->unfused_attention_bytes >= 0 ? c->unfused_attention_bytes
-	                                                              : UNFUSED_ATTENTION_BYTES;
+	                                                             : UNFUSED_ATTENTION_BYTES;
 	k->recompute = c->recompute;
 	k->distributed_optimizer = c->distributed_optimizer != 0;
 	k->bytes_per_param = c->bytes_per_param;
@@ -384,9 +397,9 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 			int a = (int)l->stage_device[st], bdev = (int)l->stage_device[st + 1];
 			bool inside = hop_inside(k, a, bdev);
 			double bw = (inside ? k->link_bandwidth : k->inter_bandwidth) *
-			            (inside && c->p2p_efficiency > 0 ? c->p2p_efficiency : 1);
+			            (inside ? k->p2p_efficiency : 1);
 			double lat =
-			        (inside ? k->link_latency : k->inter_latency) + c->p2p_overhead;
+			        (inside ? k->link_latency : k->inter_latency) + k->p2p_overhead;
 
 			cost->msg_bytes[st] = k->msg_bytes;
 			k->hop_bandwidth[st] = bw;

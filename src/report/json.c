@@ -179,6 +179,8 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_string(b, o, "inter_link", k->inter_link);
 	add_number(b, o, "inter_bandwidth", k->inter_bandwidth);
 	add_number(b, o, "inter_latency", k->inter_latency);
+	add_number(b, o, "p2p_overhead", k->p2p_overhead);
+	add_number(b, o, "p2p_efficiency", k->p2p_efficiency);
 	add_number(b, o, "seq", k->seq);
 	add_number(b, o, "mbs", k->mbs);
 	add_number(b, o, "tp", k->tp);

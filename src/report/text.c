@@ -62,10 +62,15 @@ static void write_model(FILE *out, const struct sim *s)
 	fprintf(out, "%s GB/s %s us between nodes\n", REPORT_NUM(a, k->inter_bandwidth),
 	        REPORT_NUM(b, k->inter_latency));
 	fprintf(out,
-	        "%-18s tp=%d dp=%d, %d GPUs (%d per node); sequence %d, micro-batch %d, "
+	        "%-18s %s us each beyond the link's latency, %s of its bandwidth inside a node\n",
+	        "pipeline messages", REPORT_NUM(a, k->p2p_overhead),
+	        REPORT_NUM(b, k->p2p_efficiency));
+	fprintf(out,
+	        "%-18s tp=%d%s dp=%d, %d GPUs (%d per node); sequence %d, micro-batch %d, "
 	        "global batch %lld\n",
-	        "parallelism", k->tp, k->dp, k->gpus, k->gpus_per_node, k->seq, k->mbs,
-	        (long long)s->sched->m * k->mbs * k->dp);
+	        "parallelism", k->tp,
+	        k->tp > 1 && k->sequence_parallel ? " (sequence parallel)" : "", k->dp, k->gpus,
+	        k->gpus_per_node, k->seq, k->mbs, (long long)s->sched->m * k->mbs * k->dp);
 	fprintf(out, "%-18s", "layers per stage");
 	for (int st = 0; st < s->sched->S; st++)
 		fprintf(out, "%s%d", st ? "," : " ", k->stage_layers[st]);

@@ -47,6 +47,10 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 	tc->v = 1;
 	tc->m = 1;
 	tc->mbs = 1;
+	/* a hop is priced at its link's figures: the message overhead and bandwidth share of
+	 * --p2p-overhead and --p2p-efficiency are fit on training frameworks' P2P */
+	tc->p2p_overhead = 0;
+	tc->p2p_efficiency = 1;
 	strcpy(tc->schedule, "1f1b");
 	if (!honour_layers) {
 		tc->nlayers_per_stage = 0;

@@ -40,11 +40,15 @@ done
 expect devices.0.memory_capacity_bytes 80e9
 
 # Changing only the link leaves compute unchanged and scales transfer time by the bandwidth
-# ratio (latency pinned to 0 so that bandwidth alone prices a message).
+# ratio (latency and the framework's message overhead pinned to 0, and the whole bandwidth
+# given, so that the link's bandwidth alone prices a message).
+BARE="--latency 0 --p2p-overhead 0 --p2p-efficiency 1"
 for comm in overlap blocking; do
-	run_json --model llama3-70b -p 4 -m 16 --link nvlink3 --latency 0 --comm $comm
+	# shellcheck disable=SC2086
+	run_json --model llama3-70b -p 4 -m 16 --link nvlink3 $BARE --comm $comm
 	cp "$TMP/out.json" "$TMP/nvlink.json"
-	run_json --model llama3-70b -p 4 -m 16 --link pcie4 --latency 0 --comm $comm
+	# shellcheck disable=SC2086
+	run_json --model llama3-70b -p 4 -m 16 --link pcie4 $BARE --comm $comm
 	for d in 0 1 2 3; do
 		a=$("$JGET" "$TMP/nvlink.json" devices.$d.busy)
 		expect devices.$d.busy "$a" 0
@@ -59,6 +63,12 @@ for comm in overlap blocking; do
 	cp "$TMP/pcie.json" "$TMP/out.json"
 	expect p2p.time "$(awk 'BEGIN { printf "%.9f", 96 * 33554432 / 32e6 }')" 1e-4
 done
+# By default a message also takes the framework's 234 us and 0.24 of the inside-node bandwidth
+# (the fit on the Zero Bubble paper's T_comm): 96 x (0.003 + 0.234 + 33554432 / 72e6) ms.
+run_json --model llama3-70b -p 4 -m 16 --link nvlink3
+expect model.p2p_overhead 234
+expect model.p2p_efficiency 0.24
+expect p2p.time "$(awk 'BEGIN { printf "%.9f", 96 * (0.237 + 33554432 / 72e6) }')" 1e-4
 
 # compare: one row per schedule, JSON objects with the single-run keys.
 ppsim compare --schedules=gpipe,1f1b,interleaved,zbh1 -p 4 -m 16 -v 2 >"$TMP/cmp.txt" 2>&1

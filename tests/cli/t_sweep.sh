@@ -182,9 +182,11 @@ else
 	not_ok "advise: the text report lacks its parts"
 fi
 
-# advise where the best layout has one stage (Llama-3 8B fits on a GPU): the runner-up is another
-# layout, not the same run under another schedule, and there is no interleaving to analyse
-ppsim advise --model=llama3-8b --gpu=a100-80g --gpus=8 --global-batch=64 --format=json \
+# advise where the best layout has one stage (Llama-3 8B with its optimizer state sharded fits on
+# a GPU): the runner-up is another layout, not the same run under another schedule, and there is
+# no interleaving to analyse
+ppsim advise --model=llama3-8b --gpu=a100-80g --gpus=8 --global-batch=64 \
+	--distributed-optimizer=yes --format=json \
 	>"$TMP/advice8b.json" 2>"$TMP/err"
 rec="$("$JGET" "$TMP/advice8b.json" recommended.p) $("$JGET" "$TMP/advice8b.json" recommended.tp)"
 rec="$rec $("$JGET" "$TMP/advice8b.json" recommended.dp) $("$JGET" "$TMP/advice8b.json" recommended.mbs)"
@@ -196,7 +198,8 @@ if [ "${rec%% *}" = 1 ] && [ "$rec" != "$run" ] &&
 else
 	not_ok "advise for llama3-8b on 8 GPUs: recommended (p tp dp mbs) $rec, runner-up $run"
 fi
-if ppsim advise --model=llama3-8b --gpu=a100-80g --gpus=8 --global-batch=64 |
+if ppsim advise --model=llama3-8b --gpu=a100-80g --gpus=8 --global-batch=64 \
+	--distributed-optimizer=yes |
 	grep -q '^interleaving: does not apply, the recommended layout has one pipeline stage$'; then
 	ok
 else

@@ -292,6 +292,15 @@ static void uniform_config(struct config *c, const char *model, const char *p)
 	unit_set(c, "efficiency", "0.5");
 }
 
+/* model_config with pipeline messages at their link's own figures (--p2p-overhead=0
+ * --p2p-efficiency=1, no framework's overhead): the tests of which link a hop takes. */
+static void link_config(struct config *c, const char *model, const char *p)
+{
+	model_config(c, model, p);
+	unit_set(c, "p2p_overhead", "0");
+	unit_set(c, "p2p_efficiency", "1");
+}
+
 /* A schedule of a config and its model-derived cost (NULL with err set when it fails). */
 struct priced {
 	struct sched *sched;
@@ -531,7 +540,7 @@ static void cost_model_sends_hops_inside_a_node_over_the_intra_node_link(void)
 	struct priced x;
 
 	/* four ranks of one GPU each share the first node: NVLink3, 300 GB/s and 3 us */
-	model_config(&c, "llama3-70b", "4");
+	link_config(&c, "llama3-70b", "4");
 	x = price_ok(&c);
 	for (int st = 0; st < 3; st++)
 		CU_ASSERT_EQUAL(x.cost->msg_time[st], ticks(transfer_ms(33554432, 300, 3)));
@@ -539,16 +548,16 @@ static void cost_model_sends_hops_inside_a_node_over_the_intra_node_link(void)
 	release(&x);
 }
 
-/* A message's framework overhead and achieved share of the link: 3 + 234 us and 0.24 of 300
- * GB/s for 32 MiB: 0.237 + 33554432 / 72e9 s = 0.703034 ms. */
+/* By default a message adds the framework overhead and gets the share of the link fit on the
+ * Zero Bubble paper's T_comm: 3 + 234 us and 0.24 of 300 GB/s for 32 MiB: 0.237 + 33554432 /
+ * 72e9 s = 0.703034 ms; the options set other figures (10 us, half: 0.013 + 33554432 / 150e9 s
+ * = 0.236696 ms). */
 static void cost_model_adds_the_p2p_overhead_and_takes_the_p2p_share_of_the_link(void)
 {
 	struct config c;
 	struct priced x;
 
 	model_config(&c, "llama3-70b", "4");
-	unit_set(&c, "p2p_overhead", "234");
-	unit_set(&c, "p2p_efficiency", "0.24");
 	x = price_ok(&c);
 	for (int st = 0; st < 3; st++)
 		CU_ASSERT_EQUAL(x.cost->msg_time[st],
@@ -556,6 +565,14 @@ static void cost_model_adds_the_p2p_overhead_and_takes_the_p2p_share_of_the_link
 	CU_ASSERT_EQUAL(x.cost->msg_time[0], 703034);
 	ASSERT_NEAR(x.cost->model->hop_bandwidth[0], 72);
 	ASSERT_NEAR(x.cost->model->hop_latency[0], 237);
+	release(&x);
+
+	unit_set(&c, "p2p_overhead", "10");
+	unit_set(&c, "p2p_efficiency", "0.5");
+	x = price_ok(&c);
+	for (int st = 0; st < 3; st++)
+		CU_ASSERT_EQUAL(x.cost->msg_time[st], ticks(transfer_ms(33554432, 150, 13)));
+	CU_ASSERT_EQUAL(x.cost->msg_time[0], 236696);
 	release(&x);
 }
 
@@ -565,7 +582,7 @@ static void cost_model_sends_hops_between_nodes_over_the_inter_node_link_when_tp
 	struct priced x;
 
 	/* tp = 8 gives every pipeline rank a node of its own: InfiniBand HDR, 25 GB/s and 5 us */
-	model_config(&c, "llama3-70b", "4");
+	link_config(&c, "llama3-70b", "4");
 	unit_set(&c, "tp", "8");
 	x = price_ok(&c);
 	for (int st = 0; st < 3; st++)
@@ -580,7 +597,7 @@ static void cost_model_lays_ranks_out_tp_first_then_dp_then_pp_to_find_each_node
 	pp_time intra, inter;
 
 	/* tp 2 x dp 2 = 4 GPUs a rank, 8 a node: ranks 0 and 1 on node 0, 2 and 3 on node 1 */
-	model_config(&c, "llama3-70b", "4");
+	link_config(&c, "llama3-70b", "4");
 	unit_set(&c, "tp", "2");
 	unit_set(&c, "dp", "2");
 	x = price_ok(&c);
@@ -592,7 +609,7 @@ static void cost_model_lays_ranks_out_tp_first_then_dp_then_pp_to_find_each_node
 	release(&x);
 
 	/* one GPU a rank, 4 a node, 8 ranks: only the hop from rank 3 to rank 4 leaves a node */
-	model_config(&c, "llama3-70b", "8");
+	link_config(&c, "llama3-70b", "8");
 	unit_set(&c, "gpus_per_node", "4");
 	x = price_ok(&c);
 	for (int st = 0; st < 7; st++)
@@ -607,7 +624,7 @@ static void cost_model_over_pcie4_instead_of_nvlink3_keeps_compute_and_reprices_
 	struct config c;
 	struct priced nv, pcie;
 
-	model_config(&c, "llama3-70b", "4");
+	link_config(&c, "llama3-70b", "4");
 	unit_set(&c, "link", "nvlink3");
 	nv = price_ok(&c);
 	unit_set(&c, "link", "pcie4");
@@ -696,6 +713,7 @@ static void cost_model_hardware_overrides_replace_the_gpu_and_link_figures(void)
 	unit_set(&c, "latency", "7");
 	unit_set(&c, "inter_bandwidth", "2");
 	unit_set(&c, "inter_latency", "11");
+	unit_set(&c, "p2p_overhead", "0");
 	x = price_ok(&c);
 	k = x.cost->model;
 	ASSERT_NEAR(k->hw.tflops, 100);
@@ -716,7 +734,7 @@ static void cost_model_takes_a_latency_of_zero_as_given(void)
 	struct config c;
 	struct priced x;
 
-	model_config(&c, "llama3-70b", "4");
+	link_config(&c, "llama3-70b", "4");
 	unit_set(&c, "latency", "0");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->link_latency, 0);
@@ -1142,7 +1160,7 @@ static void cost_model_gives_each_device_the_layers_of_all_its_chunks(void)
 	double layer = linear_params(&llama3_70b), embed = 128256.0 * 8192;
 
 	/* interleaved p = 2, v = 2: device 0 holds stages 0 and 2, device 1 stages 1 and 3 */
-	model_config(&c, "llama3-70b", "2");
+	link_config(&c, "llama3-70b", "2");
 	unit_set(&c, "schedule", "interleaved");
 	unit_set(&c, "v", "2");
 	x = price_ok(&c);

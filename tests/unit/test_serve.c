@@ -684,8 +684,8 @@ static void serve_run_closed_loop_sends_the_next_request_when_one_finishes(void)
 
 /*
  * Llama 3 8B (config.json: 32 layers, hidden 4096, MLP 14336 gated, 32 heads, 8 KV heads,
- * vocabulary 128256, untied) in bf16 on an H100 SXM (989 TFLOP/s dense BF16 at the default
- * efficiency 0.5; 3350 GB/s).
+ * vocabulary 128256, untied) in bf16 on an H100 SXM (989 TFLOP/s dense BF16 at the preset's
+ * GEMM efficiency 0.70, serving's share of peak by default; 3350 GB/s).
  */
 #define L3_LAYERS        32.0
 #define L3_HIDDEN        4096.0
@@ -693,7 +693,7 @@ static void serve_run_closed_loop_sends_the_next_request_when_one_finishes(void)
 #define L3_HEADS         32.0
 #define L3_KV            8.0
 #define L3_VOCAB         128256.0
-#define H100_FLOPS       (989e12 * 0.5)
+#define H100_FLOPS       (989e12 * 0.70)
 #define H100_BYTES_PER_S 3350e9
 
 /* Linear parameters of one layer: Q and O h x h, K and V h x (kv heads x head size), gated
@@ -783,7 +783,8 @@ static void serve_run_model_sizes_each_hop_by_the_tokens_of_its_micro_batch(void
 	 * a prefill of 100 tokens, then two decodes of 1, each crossing 3 hops. A hop carries
 	 * tokens x hidden x 2 bytes / tp: at tp 1, (100 + 1 + 1) x 3 hops x 4096 x 2 = 2506752
 	 * bytes in 9 messages; at tp 2 half, 1253376. The 4 x tp GPUs share a node (8), so a
-	 * hop crosses NVLink 4 (450 GB/s, 3 us): the prefill's takes 0.003 + 100 x 8192 / 450e6 =
+	 * hop crosses NVLink 4 (450 GB/s, 3 us; serving has no training framework's message
+	 * overhead): the prefill's takes 0.003 + 100 x 8192 / 450e6 =
 	 * 0.0048204 ms at tp 1, 0.003 + 100 x 4096 / 450e6 = 0.0039102 at tp 2; a decode's
 	 * 0.003 + 8192 / 450e6 = 0.0031820 and 0.003 + 4096 / 450e6 = 0.0030910.
 	 */

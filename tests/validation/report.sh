@@ -42,12 +42,13 @@ sched() {
 	esac
 }
 
-# The costs the model tables compare: today's default, every op at half the peak, and the
-# candidate default, the per-kernel model with messages priced as the Zero Bubble paper measured
-# them (its Table 9's T_comm: a fixed 234 us beyond the link's latency and 0.24 of NVLink's
-# bandwidth, the least-squares line through its twelve runs).
-uniform="--efficiency=0.5"
-candidate="--efficiency=0 --p2p-overhead=234 --p2p-efficiency=0.24"
+# The costs the model tables compare: the default, the per-kernel model with messages priced as
+# the Zero Bubble paper measured them (its Table 9's T_comm: a fixed 234 us beyond the link's
+# latency and 0.24 of NVLink's bandwidth, the least-squares line through its twelve runs), and
+# the uniform model that was the default before it: every op at half the peak, messages at
+# their links' figures.
+default=""
+uniform="--efficiency=0.5 --p2p-overhead=0 --p2p-efficiency=1"
 
 # model_args MODEL P NAME: the options that describe the paper's MODEL (its Table 3: GPT-like,
 # ffn = 4h, sequence 1024, the first and last stage one layer fewer; vocab 32000 with tied
@@ -144,7 +145,7 @@ model | model-ranking)
 		set -- $(sched "$name" "$model" "$p")
 		line="$model|$m|$name|$(awk -v m="$m" -v b="$mbs" -v g="$gpus" -v t="$thr" \
 			'BEGIN { printf "%.4f", m * b / (g * t) }')"
-		for costs in uniform candidate; do
+		for costs in default uniform; do
 			"$ppsim" $(model_args "$model" "$p" "$name") -p "$p" -m "$m" -s "$1" -v "$2" \
 				--comm=blocking $(eval echo \$$costs) -f json >"$tmp/out.json"
 			line="$line|$("$jget" "$tmp/out.json" makespan)"
@@ -154,15 +155,15 @@ model | model-ranking)
 	if [ "$section" = model-ranking ]; then
 		ranked "$tmp/model" 5 "default"
 		echo
-		ranked "$tmp/model" 6 "candidate"
+		ranked "$tmp/model" 6 "uniform"
 		exit 0
 	fi
-	echo "| model | m | schedule | measured s | ppsim s (default) | error | ppsim s (candidate) | error |"
+	echo "| model | m | schedule | measured s | ppsim s (default) | error | ppsim s (uniform) | error |"
 	echo "|---|---|---|---|---|---|---|---|"
 	errors 3 3 <"$tmp/model"
 	;;
 korthikanti)
-	echo "| model | recompute | measured s | ppsim s (default) | error | ppsim s (candidate) | error |"
+	echo "| model | recompute | measured s | ppsim s (default) | error | ppsim s (uniform) | error |"
 	echo "|---|---|---|---|---|---|---|"
 	rows "$here/korthikanti-table5.txt" |
 		while IFS='|' read -r model layers h a tp p v gpus batch mbs recompute secs; do
@@ -170,13 +171,13 @@ korthikanti)
 			# parallelism; its full-recompute baseline has neither
 			sp=$([ "$recompute" = selective ] && echo yes || echo no)
 			echo "$model|$recompute|$secs|$(gpt_step "$layers" "$h" "$a" "$tp" "$p" "$v" \
-				"$gpus" "$mbs" $((batch / mbs)) "$recompute" $sp uniform)|$(gpt_step \
+				"$gpus" "$mbs" $((batch / mbs)) "$recompute" $sp default)|$(gpt_step \
 				"$layers" "$h" "$a" "$tp" "$p" "$v" "$gpus" "$mbs" $((batch / mbs)) \
-				"$recompute" $sp candidate)"
+				"$recompute" $sp uniform)"
 		done | errors 2 2
 	;;
 narayanan)
-	echo "| parameters | GPUs | measured s | ppsim s (default) | error | ppsim s (candidate) | error |"
+	echo "| parameters | GPUs | measured s | ppsim s (default) | error | ppsim s (uniform) | error |"
 	echo "|---|---|---|---|---|---|---|"
 	rows "$here/narayanan-table1.txt" |
 		while IFS='|' read -r size layers h a tp p v gpus batch mbs tflops; do
@@ -186,8 +187,8 @@ narayanan)
 				-v r="$tflops" 'BEGIN { s = 2048; V = 51200
 				f = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h))
 				printf "%.4f", f / (g * r * 1e12) }')|$(gpt_step "$layers" "$h" "$a" "$tp" \
-				"$p" "$v" "$gpus" "$mbs" $m full no uniform)|$(gpt_step "$layers" "$h" "$a" \
-				"$tp" "$p" "$v" "$gpus" "$mbs" $m full no candidate)"
+				"$p" "$v" "$gpus" "$mbs" $m full no default)|$(gpt_step "$layers" "$h" "$a" \
+				"$tp" "$p" "$v" "$gpus" "$mbs" $m full no uniform)"
 		done | errors 2 2
 	;;
 table4 | ranking)
