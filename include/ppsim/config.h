@@ -268,6 +268,7 @@ struct config_option {
 	               size_t n);
 	int offered;         /* values[0..offered-1] are taken but not offered ("preset") */
 	int min, max;        /* a count's range when narrower than 1..PP_MAX_COUNT; 0: that */
+	int64_t bytes_min, bytes_max; /* a big integer's (CONFIG_ARG_BYTES) range; 0: 0..2^63-1 */
 	const char *section; /* --help: the title of the group of options this row starts */
 };
 
@@ -280,7 +281,7 @@ const struct config_option *config_option_by_key(const char *key);
  * Fills c with the defaults: 1f1b, p=4, v=1, m=8, t_f=t_b=t_w=1, no communication cost, the
  * schedule's default group size, W keeping half of a chunk's activations; with a model:
  * sequence 2048, micro-batch size 1, tp=dp=1, 8 GPUs per node, flash attention, no
- * recomputation, 16 bytes per parameter, bf16 activations, efficiency 0.5.
+ * recomputation, 16 bytes per parameter, bf16 activations, each kernel priced.
  */
 void config_init(struct config *c);
 

@@ -1,9 +1,12 @@
 /*
  * Output files written all-or-nothing: data goes to a temporary file beside the target, which
  * replaces the target only when everything was written, so a failed run never leaves a
- * truncated file behind. A symbolic link keeps pointing at the file it named. A target that
- * exists and is not a regular file (a terminal, /dev/null, a pipe) is written in place, since
- * renaming onto it would replace the device; such writes are not all-or-nothing.
+ * truncated file behind. A symbolic link keeps pointing at the file it named, a replaced file
+ * keeps its permissions, and a read-only file is refused. A target that exists and is not a
+ * regular file (a terminal, /dev/null, a pipe), or is the file standard output or standard
+ * error writes to, is written through, since renaming onto it would replace the device or what
+ * the report wrote; such writes are not all-or-nothing, nor is the rewrite of a file with other
+ * hard links, which is copied into from the finished temporary file so every link sees it.
  *
  * Ownership: outfile_open returns a handle owned by the caller, released by exactly one of
  * outfile_commit or outfile_abort.
@@ -24,8 +27,19 @@ struct outfile;
  */
 struct outfile *outfile_open(const char *path, struct pp_error *err);
 
+/*
+ * Checks what outfile_open would refuse of path, without opening anything: an empty name, a
+ * directory, a read-only file. Returns 0 (with *regular, unless NULL, true when path is or
+ * would be a regular file that the output replaces), or -1 with a PP_ERR_IO error naming path.
+ */
+int outfile_check(const char *path, bool *regular, struct pp_error *err);
+
 /* The stream to write to. */
 FILE *outfile_stream(struct outfile *f);
+
+/* The temporary file's name, which lives until f is committed or aborted; NULL when f writes
+ * through. For a caller that must remove it when a signal stops the process. */
+const char *outfile_temp(const struct outfile *f);
 
 /*
  * Flushes and closes the stream, so that every write error (a full disk, a file-size limit)

@@ -44,7 +44,8 @@ struct schedfile {
 
 /*
  * Reads, parses and checks the schedule in path: every op once, on the device hosting its
- * stage, in an order that can run. Returns 0, or -1 with err set (and err->line, err->column
+ * stage, in an order that can run, and at most max_ops ops (refused on the line that passes
+ * it, before the rest is read). Returns 0, or -1 with err set (and err->line, err->column
  * where a place applies): PP_ERR_IO when the file cannot be read; PP_ERR_CONFIG for a malformed
  * or incomplete schedule, the message starting "schedule 'PATH':LINE:COLUMN: " where a place
  * applies, and in PyTorch's format "cell N 'TEXT': " after it when one cell is at fault;
@@ -52,9 +53,10 @@ struct schedfile {
  * naming each waiting op with its place (" at line L", or in PyTorch's format
  * " at line L, column C (cell N 'TEXT')"), the input it waits for and the cycle of devices.
  */
-int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err);
+int schedfile_read(const char *path, uint64_t max_ops, struct schedfile *out, struct pp_error *err);
 /* schedfile_read of the open stream f, named path in messages. */
-int schedfile_read_stream(FILE *f, const char *path, struct schedfile *out, struct pp_error *err);
+int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct schedfile *out,
+                          struct pp_error *err);
 
 /* Frees what schedfile_read stored in f. */
 void schedfile_release(struct schedfile *f);

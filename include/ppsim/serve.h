@@ -32,6 +32,9 @@
 /* Most requests a workload may hold. */
 #define SERVE_MAX_REQUESTS PP_MAX_REQUESTS
 
+/* Most metric windows (--window) a run is cut into: each costs the reports a row. */
+#define SERVE_MAX_WINDOWS 100000
+
 /* One request. Times are in the run's time unit (milliseconds with a model). */
 struct serve_request {
 	double arrival;  /* when it arrives; < 0 for a closed-loop request (sent on an answer) */

@@ -69,6 +69,100 @@ size_t json_skip_string(const char *text, size_t i)
 	return text[i] == '"' ? i + 1 : i;
 }
 
+/* The offset after the JSON number at text[i], or the offset of the byte that breaks its
+ * grammar, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, with *bad set. */
+static size_t strict_number(const char *text, size_t len, size_t i, bool *bad)
+{
+	size_t d;
+
+	*bad = false;
+	if (i < len && text[i] == '-')
+		i++;
+	if (i < len && text[i] == '0') {
+		i++;
+	} else {
+		for (d = i; i < len && text[i] >= '0' && text[i] <= '9'; i++)
+			;
+		if (i == d)
+			return *bad = true, i;
+	}
+	if (i < len && text[i] == '.') {
+		for (d = ++i; i < len && text[i] >= '0' && text[i] <= '9'; i++)
+			;
+		if (i == d)
+			return *bad = true, i;
+	}
+	if (i < len && (text[i] == 'e' || text[i] == 'E')) {
+		i++;
+		if (i < len && (text[i] == '+' || text[i] == '-'))
+			i++;
+		for (d = i; i < len && text[i] >= '0' && text[i] <= '9'; i++)
+			;
+		if (i == d)
+			return *bad = true, i;
+	}
+	/* what cJSON took as part of the number and the grammar does not */
+	if (i < len && strchr("0123456789+-.eE", text[i]) != NULL)
+		*bad = true;
+	return i;
+}
+
+size_t json_strict_check(const char *text, size_t len, char *buf, size_t n)
+{
+	for (size_t i = 0; i < len;) {
+		unsigned char ch = (unsigned char)text[i];
+		bool bad;
+
+		if (ch == '"') {
+			for (i++; i < len && text[i] != '"'; i++) {
+				unsigned char c = (unsigned char)text[i];
+
+				if (c < 0x20) {
+					snprintf(
+					        buf, n,
+					        "a raw control byte (0x%02x) in a string: write it "
+					        "\\u%04x",
+					        c, c);
+					return i;
+				}
+				if (c == '\\' && i + 1 < len) {
+					if (text[i + 1] == 'u' && i + 5 < len &&
+					    strncmp(text + i + 2, "0000", 4) == 0) {
+						snprintf(buf, n,
+						         "\\u0000 in a string: a string "
+						         "cannot hold a NUL byte");
+						return i;
+					}
+					i++;
+				}
+			}
+			i++;
+			continue;
+		}
+		if (ch == '-' || (ch >= '0' && ch <= '9') || ch == '+' || ch == '.') {
+			size_t end = strict_number(text, len, i, &bad);
+
+			if (bad || ch == '+' || ch == '.') {
+				snprintf(buf, n,
+				         "a number outside JSON's grammar (such as 12, -0.5, "
+				         "1e-3)");
+				return i;
+			}
+			i = end;
+			continue;
+		}
+		if (ch < 0x20 && ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r') {
+			snprintf(buf, n,
+			         "a control byte (0x%02x): JSON's blanks are space, tab, newline "
+			         "and carriage return",
+			         ch);
+			return i;
+		}
+		i++;
+	}
+	return len;
+}
+
 /*
  * The checker walks the text as cJSON's parser does, step for step, so that the two agree on
  * every input: n counts the NUL after the text, as the length cJSON is given does, and at never

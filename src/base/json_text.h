@@ -39,6 +39,16 @@ size_t json_skip_string(const char *text, size_t i);
  */
 bool json_well_formed(const char *text, size_t len);
 
+/*
+ * What strict JSON (RFC 8259) refuses of text[0..len-1] that cJSON accepts, checked on text
+ * cJSON parsed: a control byte standing as a blank (JSON's blanks are space, tab, newline and
+ * carriage return), a raw control byte in a string, the escape \u0000 (a string holding a NUL,
+ * which C strings would cut short), or a number outside JSON's grammar (a leading '+' or zero,
+ * a bare '.', an empty exponent). Returns the offset of the first such byte, writing why into
+ * buf of size n; or len when there is none.
+ */
+size_t json_strict_check(const char *text, size_t len, char *buf, size_t n);
+
 /* What a value is, for messages: "a string", "a number", "a boolean", "an array", ... */
 const char *json_type_name(const cJSON *v);
 

@@ -2,14 +2,18 @@
  * Output files written all-or-nothing. outfile_open creates a temporary sibling of the target
  * (mkstemp beside it, so the final rename stays on one file system and is atomic);
  * outfile_commit flushes, closes and renames it onto the target, and outfile_abort removes it.
- * A target that exists and is not a regular file (a device, a pipe) is opened in place instead.
- * Running out of memory (the handle, its names, the stdio stream) is a PP_ERR_NOMEM error like
- * any other, and leaves no file behind.
+ * A target that exists and is not a regular file (a device, a pipe), or is the file standard
+ * output or standard error already writes to (/dev/stdout redirected to a file), is written
+ * through instead. A replaced file keeps its permissions; a read-only one is refused; one with
+ * other hard links is rewritten in place from the finished temporary file, so that every name
+ * of it sees the new contents. Running out of memory (the handle, its names, the stdio stream)
+ * is a PP_ERR_NOMEM error like any other, and leaves no file behind.
  */
 #define _XOPEN_SOURCE 700
 #include "ppsim/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,7 +24,11 @@ struct outfile {
 	char *path;   /* the target as named, for messages */
 	char *target; /* what is renamed onto: path with symbolic links resolved */
 	char *tmp;    /* the temporary file's name; NULL when writing in place */
+	bool linked;  /* the target has other hard links: copy the temporary file into it */
 };
+
+/* The temporary file's name in the target's directory: short, whatever the target's length. */
+#define TEMP_NAME ".ppsim-XXXXXX"
 
 /*
  * The error for a failed open of path with errno e: fopen and fdopen fail with ENOMEM when they
@@ -56,28 +64,110 @@ static struct outfile *open_in_place(struct outfile *f, struct pp_error *err)
 	return f;
 }
 
+/*
+ * The descriptor of standard output or standard error when st is the file it writes to, else
+ * -1: /dev/stdout or /proc/self/fd/1 naming a redirected file must add to it, not replace or
+ * truncate what the report wrote there.
+ */
+static int standard_stream(const struct stat *st)
+{
+	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+		struct stat s;
+
+		if (fstat(fd, &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino)
+			return fd;
+	}
+	return -1;
+}
+
+/* Writes f through a duplicate of the standard stream fd, after what it holds already. */
+static struct outfile *open_stream(struct outfile *f, int fd, struct pp_error *err)
+{
+	int d;
+
+	fflush(fd == STDOUT_FILENO ? stdout : stderr);
+	d = dup(fd);
+	if (d < 0 || (f->fp = fdopen(d, "w")) == NULL) {
+		open_error(f->path, errno, err);
+		if (d >= 0)
+			close(d);
+		outfile_abort(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* The length of the directory part of path, its final '/' included (0: the current one). */
+static size_t dir_length(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash == NULL ? 0 : (size_t)(slash - path) + 1;
+}
+
+/* What a target is, by what outfile_open does with it. */
+enum target_kind {
+	TARGET_FAIL = -1, /* it cannot be written: err is set */
+	TARGET_NEW,       /* nothing there yet (or nothing that stat sees) */
+	TARGET_FILE,      /* a writable regular file: replaced */
+	TARGET_SPECIAL,   /* a device or a pipe: written in place */
+	TARGET_STREAM     /* the file standard output or standard error writes to */
+};
+
+static enum target_kind classify(const char *path, struct stat *st, struct pp_error *err)
+{
+	if (path[0] == '\0') {
+		pp_fail(err, PP_ERR_IO, "cannot write '': empty file name");
+		return TARGET_FAIL;
+	}
+	if (stat(path, st) != 0)
+		return TARGET_NEW;
+	if (S_ISDIR(st->st_mode)) {
+		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(EISDIR));
+		return TARGET_FAIL;
+	}
+	if (standard_stream(st) >= 0)
+		return TARGET_STREAM;
+	if (!S_ISREG(st->st_mode))
+		return TARGET_SPECIAL;
+	/* rename would replace a read-only file whose directory is writable: refuse it, as
+	 * writing to it would be (its mode bits too, which root's access() ignores) */
+	if ((st->st_mode & 0222) == 0 || access(path, W_OK) != 0) {
+		pp_fail(err, PP_ERR_IO, "cannot write '%s': the file is read-only", path);
+		return TARGET_FAIL;
+	}
+	return TARGET_FILE;
+}
+
+int outfile_check(const char *path, bool *regular, struct pp_error *err)
+{
+	struct stat st;
+	enum target_kind k = classify(path, &st, err);
+
+	if (regular != NULL)
+		*regular = k == TARGET_FILE || k == TARGET_NEW;
+	return k == TARGET_FAIL ? -1 : 0;
+}
+
 struct outfile *outfile_open(const char *path, struct pp_error *err)
 {
 	struct outfile *f;
 	struct stat st;
+	enum target_kind kind = classify(path, &st, err);
 	size_t n;
 	int fd;
 
-	if (path[0] == '\0') {
-		pp_fail(err, PP_ERR_IO, "cannot write '': empty file name");
+	if (kind == TARGET_FAIL)
 		return NULL;
-	}
 	f = pp_calloc(1, sizeof(*f));
 	if (f == NULL || (f->path = pp_strdup(path)) == NULL)
 		return out_of_memory(f, path, err);
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(EISDIR));
-			outfile_abort(f);
-			return NULL;
-		}
-		if (!S_ISREG(st.st_mode))
-			return open_in_place(f, err);
+	if (kind == TARGET_STREAM)
+		return open_stream(f, standard_stream(&st), err);
+	if (kind == TARGET_SPECIAL)
+		return open_in_place(f, err);
+	if (kind == TARGET_FILE) {
+		f->linked = st.st_nlink > 1;
 		/* A symbolic link to a file: replace the file, keep the link. */
 		errno = 0;
 		f->target = realpath(path, NULL);
@@ -87,12 +177,12 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 	}
 	if (f->target == NULL && (f->target = pp_strdup(path)) == NULL)
 		return out_of_memory(f, path, err);
-	n = strlen(f->target);
-	f->tmp = pp_malloc(n + sizeof(".tmpXXXXXX"));
+	n = dir_length(f->target);
+	f->tmp = pp_malloc(n + sizeof(TEMP_NAME));
 	if (f->tmp == NULL)
 		return out_of_memory(f, path, err);
 	memcpy(f->tmp, f->target, n);
-	memcpy(f->tmp + n, ".tmpXXXXXX", sizeof(".tmpXXXXXX"));
+	memcpy(f->tmp + n, TEMP_NAME, sizeof(TEMP_NAME));
 	fd = mkstemp(f->tmp);
 	if (fd < 0) {
 		open_error(path, errno, err);
@@ -101,8 +191,11 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 		outfile_abort(f);
 		return NULL;
 	}
-	/* mkstemp creates the file 0600; give it the usual permissions of a new file. */
-	{
+	/* mkstemp creates the file 0600: give it the replaced file's permissions, or the usual
+	 * ones of a new file */
+	if (kind == TARGET_FILE) {
+		fchmod(fd, st.st_mode & 07777);
+	} else {
 		mode_t mask = umask(0);
 
 		umask(mask);
@@ -143,6 +236,45 @@ int outfile_finish(struct outfile *f, struct pp_error *err)
 	return 0;
 }
 
+/*
+ * Rewrites the target, which has other hard links, with the finished temporary file's bytes, so
+ * that every link sees them (a rename would detach this name from the others); then removes the
+ * temporary file and frees f.
+ */
+static int copy_into_target(struct outfile *f, struct pp_error *err)
+{
+	char buf[65536];
+	int in = open(f->tmp, O_RDONLY), out = -1, e = 0;
+	ssize_t n = 0;
+
+	if (in >= 0)
+		out = open(f->target, O_WRONLY | O_TRUNC);
+	if (in < 0 || out < 0)
+		e = errno;
+	while (e == 0 && (n = read(in, buf, sizeof(buf))) > 0) {
+		for (ssize_t done = 0, w; done < n; done += w)
+			if ((w = write(out, buf + done, (size_t)(n - done))) < 0) {
+				e = errno;
+				break;
+			}
+	}
+	if (e == 0 && n < 0)
+		e = errno;
+	if (out >= 0 && close(out) != 0 && e == 0)
+		e = errno;
+	if (in >= 0)
+		close(in);
+	if (e != 0)
+		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(e));
+	outfile_abort(f); /* removes the temporary file */
+	return e != 0 ? -1 : 0;
+}
+
+const char *outfile_temp(const struct outfile *f)
+{
+	return f->tmp;
+}
+
 int outfile_commit(struct outfile *f, struct pp_error *err)
 {
 	if (outfile_finish(f, err) != 0) {
@@ -153,6 +285,8 @@ int outfile_commit(struct outfile *f, struct pp_error *err)
 		outfile_abort(f);
 		return 0;
 	}
+	if (f->linked)
+		return copy_into_target(f, err);
 	if (rename(f->tmp, f->target) != 0) {
 		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(errno));
 		outfile_abort(f);

@@ -18,6 +18,7 @@
 
 #include "base/text.h"
 #include "cmd.h"
+#include "guard.h"
 #include "ppsim/outfile.h"
 #include "ppsim/sched.h"
 #include "ppsim/schedfile.h"
@@ -588,7 +589,7 @@ int cli_write_files(const struct cli_output *outs, int n)
 	}
 	/* every file is written and closed before any replaces its target */
 	for (i = 0; i < n && status == PP_EXIT_OK; i++) {
-		f[i] = outfile_open(outs[i].path, &err);
+		f[i] = guard_open(outs[i].path, &err);
 		if (f[i] == NULL) {
 			status = cmd_fail(&err);
 		} else if (outs[i].write(outfile_stream(f[i]), outs[i].ctx) != 0) {
@@ -601,8 +602,8 @@ int cli_write_files(const struct cli_output *outs, int n)
 	}
 	for (i = 0; i < n; i++) {
 		if (status != PP_EXIT_OK)
-			outfile_abort(f[i]);
-		else if (outfile_commit(f[i], &err) != 0)
+			guard_abort(f[i]);
+		else if (guard_commit(f[i], &err) != 0)
 			status = cmd_fail(&err);
 	}
 	free(f);
@@ -674,6 +675,39 @@ int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error
 	return pp_fail(err, why.kind, "%s (--fail-on-oom)", why.msg);
 }
 
+/*
+ * Checks the output files of the command line against each other and against the inputs of
+ * the run of c (guard_check_outputs), before anything runs.
+ */
+static int check_outputs(const struct cli *cli, const struct config *c, struct pp_error *err)
+{
+	const char *out[] = {cli->dump_ops, cli->export_file,   cli->trace_file,
+	                     cli->svg_file, cli->requests_file, cli->records_file};
+	static const char *const out_what[] = {"--dump-ops", "--export-schedule", "--trace",
+	                                       "--svg",      "--export-requests", "--records"};
+	const char *fixed[] = {cli->config_file, c->file, c->schedule_file, c->requests};
+	static const char *const fixed_what[] = {"-c", "the config", "--schedule-file",
+	                                         "--requests"};
+	int nfixed = (int)(sizeof(fixed) / sizeof(fixed[0])), n = nfixed + cli->nfiles, rc;
+	const char **in = pp_mallocarray((size_t)n, sizeof(*in));
+	const char **in_what = pp_mallocarray((size_t)n, sizeof(*in_what));
+
+	if (in == NULL || in_what == NULL) {
+		free(in);
+		free(in_what);
+		return pp_nomem(err, (size_t)n, 2 * sizeof(*in));
+	}
+	for (int i = 0; i < n; i++) {
+		in[i] = i < nfixed ? fixed[i] : cli->files[i - nfixed];
+		in_what[i] = i < nfixed ? fixed_what[i] : "a config file";
+	}
+	rc = guard_check_outputs(out, out_what, (int)(sizeof(out) / sizeof(out[0])), in, in_what, n,
+	                         err);
+	free(in);
+	free(in_what);
+	return rc;
+}
+
 int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err)
 {
 	config_init(c);
@@ -682,7 +716,9 @@ int cli_config(const struct cli *cli, const char *file, struct config *c, struct
 	for (int i = 0; i < cli->nset; i++)
 		if (config_set(c, cli->set[i].opt, cli->set[i].label, cli->set[i].value, err) != 0)
 			return -1;
-	return config_check_command(c, cli->mode, cmd_of_mode(cli->mode)->name, err);
+	if (config_check_command(c, cli->mode, cmd_of_mode(cli->mode)->name, err) != 0)
+		return -1;
+	return check_outputs(cli, c, err);
 }
 
 int cli_sweep_main(int argc, char **argv, enum cli_mode mode,
@@ -754,6 +790,10 @@ int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)
 		/* a single value also goes into the base, where it reads as set */
 		if (axis->nvalues == 1)
 			config_set(&sw->base, a->opt, a->label, axis->values[0], err);
+	}
+	if (check_outputs(cli, &sw->base, err) != 0) {
+		sweep_release(sw);
+		return -1;
 	}
 	return 0;
 }

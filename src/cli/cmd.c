@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "guard.h"
 
 static const struct cmd commands[] = {
         {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run,
@@ -61,9 +62,64 @@ const struct cmd *cmd_of_mode(unsigned mode)
 	return NULL;
 }
 
+/*
+ * Writes text to standard error as one line, with what a terminal would act on made visible:
+ * control bytes (an escape sequence from a config key, a schedule cell or an option value),
+ * the C1 controls in UTF-8, and bytes that are not UTF-8 are written \xNN.
+ */
+static void put_visible(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+
+	while (*s != '\0') {
+		size_t n = 0;
+
+		if (*s >= 0x20 && *s < 0x7f)
+			n = 1;
+		else if (*s >= 0xc2 && *s <= 0xdf && (s[1] & 0xc0) == 0x80 &&
+		         !(*s == 0xc2 && s[1] < 0xa0))
+			n = 2;
+		else if (*s >= 0xe0 && *s <= 0xef && (s[1] & 0xc0) == 0x80 &&
+		         (s[2] & 0xc0) == 0x80 && !(*s == 0xe0 && s[1] < 0xa0) &&
+		         !(*s == 0xed && s[1] >= 0xa0))
+			n = 3;
+		else if (*s >= 0xf0 && *s <= 0xf4 && (s[1] & 0xc0) == 0x80 &&
+		         (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 &&
+		         !(*s == 0xf0 && s[1] < 0x90) && !(*s == 0xf4 && s[1] >= 0x90))
+			n = 4;
+		if (n == 0) {
+			fprintf(stderr, "\\x%02x", *s++);
+			continue;
+		}
+		fwrite(s, 1, n, stderr);
+		s += n;
+	}
+}
+
+/* Writes "ppsim: " and the message of fmt and ap, then tail, as one visible line. */
+static void error_line(const char *tail, const char *fmt, va_list ap)
+{
+	char buf[2048];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fputs("ppsim: ", stderr);
+	put_visible(buf);
+	fputs(tail, stderr);
+	fputc('\n', stderr);
+}
+
+void cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_line("", fmt, ap);
+	va_end(ap);
+}
+
 int cmd_fail(const struct pp_error *err)
 {
-	fprintf(stderr, "ppsim: %s\n", err->msg);
+	cmd_error("%s", err->msg);
 	switch (err->kind) {
 	case PP_ERR_SIM:
 	case PP_ERR_DEVICE_MEM:
@@ -93,11 +149,9 @@ int cmd_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("ppsim: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	error_line(" (see 'ppsim --help')", fmt, ap);
 	va_end(ap);
-	fputs(" (see 'ppsim --help')\n", stderr);
 	return PP_EXIT_USAGE;
 }
 
@@ -144,6 +198,7 @@ int cmd_main(int argc, char **argv)
 
 	/* a closed pipe is an error on a write, not a signal that kills the process */
 	signal(SIGPIPE, SIG_IGN);
+	guard_install();
 	if (argc > 1)
 		for (size_t i = 0; i < n && status < 0; i++)
 			if (strcmp(argv[1], c[i].name) == 0)
@@ -156,8 +211,7 @@ int cmd_main(int argc, char **argv)
 		/* whoever read the output has stopped reading: nothing went wrong here */
 		if (why == EPIPE || reader_gone())
 			return status;
-		fprintf(stderr, "ppsim: standard output: %s\n",
-		        why ? strerror(why) : "write error");
+		cmd_error("standard output: %s", why ? strerror(why) : "write error");
 		return PP_EXIT_IO;
 	}
 	return status;

@@ -67,5 +67,9 @@ int cmd_fail(const struct pp_error *err);
 int cmd_report_failed(void);
 /* Prints a usage error built from a printf format, with the pointer to --help; returns 2. */
 int cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Writes "ppsim: MESSAGE" to standard error as one line, with control bytes, C1 controls and
+ * bytes that are not UTF-8 written \xNN, so that no input reaches the terminal raw. Every
+ * message of the program goes through here. */
+void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -147,11 +147,11 @@ static int advise_main(const struct cli *cli, struct sweep *sw)
 	                     NULL, NULL, &err) < 0)
 		status = cmd_fail(&err);
 	else if ((nbest = pick_runner_up(best, nbest)) == 0) {
-		fprintf(stderr,
-		        "ppsim: advise: none of the %llu configurations fits: %llu are over GPU "
-		        "memory and the others are invalid; try more GPUs, "
-		        "--distributed-optimizer=yes or --recompute=full\n",
-		        (unsigned long long)totals.points, (unsigned long long)totals.over_memory);
+		cmd_error("advise: none of the %llu configurations fits: %llu are over GPU "
+		          "memory and the others are invalid; try more GPUs, "
+		          "--distributed-optimizer=yes or --recompute=full",
+		          (unsigned long long)totals.points,
+		          (unsigned long long)totals.over_memory);
 		status = PP_EXIT_SIM;
 	} else {
 		status = report(cli, sw, best, nbest, &totals);

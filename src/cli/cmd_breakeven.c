@@ -70,8 +70,9 @@ static int take_axes(const struct sweep *sw, struct request *q)
 			} else if (strcmp(key, "link") == 0)
 				q->links[k] = a->values[k];
 			else if (k < 2)
-				q->comms[k] = strcmp(a->values[k], "overlap") == 0 ? PP_COMM_OVERLAP
-				                                                    : PP_COMM_BLOCKING;
+				q->comms[k] = strcmp(a->values[k], "overlap") == 0
+				                      ? PP_COMM_OVERLAP
+				                      : PP_COMM_BLOCKING;
 		}
 		if (strcmp(key, "v") == 0)
 			q->nv = a->nvalues;
@@ -122,7 +123,7 @@ static int breakeven_main(const struct cli *cli, struct sweep *sw)
 			if (rows[i].ok)
 				status = PP_EXIT_OK;
 		if (status != PP_EXIT_OK) {
-			fprintf(stderr, "ppsim: %s\n", rows[0].reason);
+			cmd_error("%s", rows[0].reason);
 		} else if (cli->format->breakeven(stdout, rows, n) != 0) {
 			status = cmd_report_failed();
 		}

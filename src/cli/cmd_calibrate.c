@@ -11,8 +11,8 @@
 
 #include "base/text.h"
 #include "cmd.h"
+#include "guard.h"
 #include "ppsim/calibrate.h"
-#include "ppsim/outfile.h"
 
 static const char usage[] =
         "Usage: ppsim calibrate [-m N] [--w-share=F] [-o FILE] MEASURED\n"
@@ -43,13 +43,13 @@ static int write_fit(const char *path, const struct calib_fit *fit, int m)
 
 	if (path == NULL)
 		return calib_write_config(stdout, fit, m) == 0 ? PP_EXIT_OK : cmd_report_failed();
-	if ((f = outfile_open(path, &err)) == NULL)
+	if ((f = guard_open(path, &err)) == NULL)
 		return cmd_fail(&err);
 	if (calib_write_config(outfile_stream(f), fit, m) != 0) {
-		outfile_abort(f);
+		guard_abort(f);
 		return cmd_report_failed();
 	}
-	return outfile_commit(f, &err) == 0 ? PP_EXIT_OK : cmd_fail(&err);
+	return guard_commit(f, &err) == 0 ? PP_EXIT_OK : cmd_fail(&err);
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -103,6 +103,9 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (file == NULL)
 		return cmd_usage("calibrate: needs a file of MEASURED times");
+	if (out != NULL && guard_check_outputs(&out, (const char *const[]){"-o"}, 1, &file,
+	                                       (const char *const[]){"calibrate"}, 1, &err) != 0)
+		return cmd_fail(&err);
 	if (calib_read(file, (int)m, &k, &err) != 0)
 		return cmd_fail(&err);
 	if (calib_fit(&k, w_share, &fit, &err) != 0) {
@@ -110,10 +113,9 @@ int cmd_calibrate(int argc, char **argv)
 		return cmd_fail(&err);
 	}
 	if (fit.max_error > 0.01)
-		fprintf(stderr,
-		        "ppsim: calibrate: one scale per stage misses stage %d's measured times by "
-		        "up to %.1f%%: its F, B and W are not in the other stages' proportion\n",
-		        fit.worst_stage, 100 * fit.max_error);
+		cmd_error("calibrate: one scale per stage misses stage %d's measured times by "
+		          "up to %.1f%%: its F, B and W are not in the other stages' proportion",
+		          fit.worst_stage, 100 * fit.max_error);
 	status = write_fit(out, &fit, (int)m);
 	calib_fit_release(&fit);
 	calib_release(&k);

@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "ppsim/outfile.h"
+#include "guard.h"
 #include "ppsim/sweep.h"
 
 /* Where the records go while the sweep runs. */
@@ -66,7 +66,7 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 		return cmd_fail(&err);
 	}
 	if (cli->records_file != NULL) {
-		file = outfile_open(cli->records_file, &err);
+		file = guard_open(cli->records_file, &err);
 		if (file == NULL) {
 			free(top);
 			return cmd_fail(&err);
@@ -82,11 +82,11 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 	status = PP_EXIT_OK;
 	if (sweep_run_ranked(sw, first, last, cli->jobs, top, k.stream != NULL ? 0 : maxtop, &ntop,
 	                     &totals, write_record, &k, &err) < 0) {
-		outfile_abort(file);
+		guard_abort(file);
 		file = NULL;
 		status = cmd_fail(&err);
 	}
-	if (file != NULL && outfile_commit(file, &err) != 0)
+	if (file != NULL && guard_commit(file, &err) != 0)
 		status = cmd_fail(&err);
 	if (status == PP_EXIT_OK && k.stream == NULL)
 		cli->format->sweep_table(stdout, sw, top, ntop, &totals);

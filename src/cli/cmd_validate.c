@@ -31,7 +31,7 @@ int cmd_validate(int argc, char **argv)
 		return cmd_usage("validate: needs a schedule FILE");
 	if (argc > 2)
 		return cmd_usage("validate: unexpected argument '%s'", argv[2]);
-	if (schedfile_read(argv[1], &f, &err) != 0)
+	if (schedfile_read(argv[1], PP_MAX_OPS, &f, &err) != 0)
 		return cmd_fail(&err);
 	s = f.sched;
 	peak = pp_mallocarray((size_t)s->p, sizeof(*peak));

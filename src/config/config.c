@@ -70,7 +70,7 @@ static const struct config_option options[] = {
          .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER},
         {"max-ops", 0, "max_ops", CONFIG_ARG_BYTES, "N",
          "most ops a simulation may hold, to fail fast (default 50000000)", FIELD(max_ops),
-         .commands = CONFIG_ALL},
+         .commands = CONFIG_ALL, .bytes_min = 1, .bytes_max = (int64_t)PP_MAX_OPS_CEILING},
         {"tf", 0, "t_f", CONFIG_ARG_TIME, "T",
          "forward time of one micro-batch on one device (default 1)", FIELD(t_f),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_EXPLICIT,
@@ -704,13 +704,16 @@ static int parse_value(struct config *c, const struct config_option *opt, const 
 		*(int *)(void *)field = (int)n;
 		return 0;
 	}
-	case CONFIG_ARG_BYTES:
-		if (!parse_integer(value, 0, INT64_MAX, &n))
+	case CONFIG_ARG_BYTES: {
+		int64_t lo = opt->bytes_min, hi = opt->bytes_max > 0 ? opt->bytes_max : INT64_MAX;
+
+		if (!parse_integer(value, lo, hi, &n))
 			return pp_fail(err, PP_ERR_USAGE,
-			               "%s '%s': must be an integer from 0 to %" PRId64, label,
-			               value, INT64_MAX);
+			               "%s '%s': must be an integer from %" PRId64 " to %" PRId64,
+			               label, value, lo, hi);
 		*(uint64_t *)(void *)field = (uint64_t)n;
 		return 0;
+	}
 	case CONFIG_ARG_TIME:
 		if (!parse_number(value, &x) || x < 0 || x > PP_TIME_MAX_UNITS)
 			return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be a number from 0 to %g",

@@ -167,7 +167,7 @@ static int apply(struct config *c, const char *path, const char *text, const cJS
 	const struct config_option *opts = config_options(&nopt);
 	struct key_pos first[CONFIG_MAX_OPTIONS] = {{0, 0}};
 	const cJSON *v;
-	char what[700], buf[PP_MAX_LIST * 12];
+	char what[700], buf[PP_MAX_LIST * 26];
 
 	cJSON_ArrayForEach(v, root)
 	{
@@ -247,6 +247,15 @@ int config_load_text(struct config *c, const char *path, const char *text, size_
 		                     : "the top level must be an object");
 		cJSON_Delete(root);
 		return rc;
+	}
+	{
+		char why[128];
+		size_t off = json_strict_check(text, len, why, sizeof(why));
+
+		if (off < len) {
+			cJSON_Delete(root);
+			return fail_at(err, path, position(text, off), why);
+		}
 	}
 	snprintf(c->file, sizeof(c->file), "%s", path);
 	offsets = pp_mallocarray(len / 3 + 1, sizeof(*offsets));

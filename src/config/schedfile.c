@@ -45,6 +45,7 @@ struct row {
  * text of PyTorch's cells. */
 struct reader {
 	const char *path;
+	uint64_t max_ops; /* most ops the file may hold */
 	enum schedfile_format format;
 	int col[NCOLS]; /* ppsim: field index of each column, -1 when absent */
 	int nfields;    /* ppsim: fields per line */
@@ -62,6 +63,16 @@ static int fail_at(const struct reader *r, struct pp_error *err, unsigned line, 
 	err->line = (int)line;
 	err->column = (int)column;
 	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s':%u:%u: %s", r->path, line, column, what);
+}
+
+/* The error for a file whose ops pass r->max_ops, on the line that passes it. */
+static int too_many_ops(const struct reader *r, struct pp_error *err, unsigned line,
+                        unsigned column)
+{
+	char what[128];
+
+	snprintf(what, sizeof(what), "more ops than the limit of %" PRIu64, r->max_ops);
+	return fail_at(r, err, line, column, what);
 }
 
 /* fail_at the place of row w: its line and column, and for a PyTorch cell "cell N 'TEXT': ". */
@@ -303,9 +314,8 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 				        "unknown action (a compute action is STAGE, then F, "
 				        "I, B or W, then a micro-batch, such as 2F0)");
 		}
-		if (r->nrows > PP_MAX_OPS)
-			return fail_at(r, err, lineno, (unsigned)(p - line) + 1,
-			               "more ops than the limit of 50000000");
+		if (r->nrows > r->max_ops)
+			return too_many_ops(r, err, lineno, (unsigned)(p - line) + 1);
 	}
 	return 0;
 }
@@ -341,8 +351,8 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 		}
 		rc = r->format == SCHEDFILE_PPSIM ? parse_ppsim_row(r, line, lineno, err)
 		                                  : parse_torch_line(r, line, lineno, err);
-		if (rc == 0 && r->nrows > PP_MAX_OPS)
-			rc = fail_at(r, err, lineno, 1, "more ops than the limit of 50000000");
+		if (rc == 0 && r->nrows > r->max_ops)
+			rc = too_many_ops(r, err, lineno, 1);
 	}
 	text_lines_release(&in);
 	if (rc == 0 && first)
@@ -553,20 +563,31 @@ static int check_order(const struct reader *r, const struct schedfile *out, stru
 	return -1;
 }
 
-static int read_stream(FILE *f, const char *path, void *out, struct pp_error *err)
+/* What text_read_file hands read_stream: the output and the op limit. */
+struct read_args {
+	struct schedfile *out;
+	uint64_t max_ops;
+};
+
+static int read_stream(FILE *f, const char *path, void *ctx, struct pp_error *err)
 {
-	return schedfile_read_stream(f, path, out, err);
+	struct read_args *a = ctx;
+
+	return schedfile_read_stream(f, path, a->max_ops, a->out, err);
 }
 
-int schedfile_read(const char *path, struct schedfile *out, struct pp_error *err)
+int schedfile_read(const char *path, uint64_t max_ops, struct schedfile *out, struct pp_error *err)
 {
+	struct read_args a = {out, max_ops};
+
 	memset(out, 0, sizeof(*out));
-	return text_read_file(path, read_stream, out, err);
+	return text_read_file(path, read_stream, &a, err);
 }
 
-int schedfile_read_stream(FILE *f, const char *path, struct schedfile *out, struct pp_error *err)
+int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct schedfile *out,
+                          struct pp_error *err)
 {
-	struct reader r = {path, SCHEDFILE_PPSIM, {0}, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL};
+	struct reader r = {path, max_ops, SCHEDFILE_PPSIM, {0}, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL};
 	struct sched_params sp = {0, 0, 0, 0};
 	enum placement pl = PLACE_LOOP;
 	bool split = false, mixed = false;

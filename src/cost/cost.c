@@ -78,9 +78,32 @@ struct cost *cost_new_explicit(const struct config *c, double w_fraction)
 	return k;
 }
 
+/*
+ * The least time, in ticks, an op of stage st can take with a model: its FLOPs at the GPU's
+ * whole peak (0 without a model). A stage scale below it would make the GPU run faster than
+ * it can, and MFU come out above 1.
+ */
+static double peak_ticks(const struct cost *c, int st, int op)
+{
+	const struct cost_model *k = c->model;
+	double layer, head;
+
+	if (k == NULL)
+		return 0;
+	layer = op == 0 ? k->layer_flops.f : op == 1 ? k->layer_flops.b : k->layer_flops.w;
+	head = st == c->S - 1 ? (op == 0   ? k->head_flops.f
+	                         : op == 1 ? k->head_flops.b
+	                                   : k->head_flops.w)
+	                      : 0;
+	return (k->stage_layers[st] * layer + head) / k->tp / (k->hw.tflops * 1e12) * 1e3 *
+	       (double)c->tick;
+}
+
 int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cost_layout *l,
                       struct pp_error *err)
 {
+	static const char *const names[3] = {"F", "B", "W"};
+
 	for (int st = 0; st < c->S; st++) {
 		double f = config_stage_scale(cfg, st, (int)l->stage_device[st]);
 		pp_time *t[3] = {&c->t_f[st], &c->t_b[st], &c->t_w[st]};
@@ -91,6 +114,18 @@ int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cos
 			if (x > (double)PP_TIME_TOTAL_MAX)
 				return config_fail(cfg, "stage_scale", err,
 				                   "makes stage %d's ops take too long", st);
+			if (*t[k] > 0 && llround(x) == 0)
+				return config_fail(
+				        cfg, "stage_scale", err,
+				        "makes stage %d's %s take less than the resolution "
+				        "of one tick: it would run as 0",
+				        st, names[k]);
+			if (x < peak_ticks(c, st, k) * (1 - 1e-9))
+				return config_fail(
+				        cfg, "stage_scale", err,
+				        "makes stage %d's %s faster than its FLOPs at the GPU's "
+				        "peak (%g TFLOP/s)",
+				        st, names[k], c->model->hw.tflops);
 			*t[k] = (pp_time)llround(x);
 		}
 	}

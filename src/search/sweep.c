@@ -463,10 +463,40 @@ static int emit_record(sweep_emit emit, void *ctx, const struct sweep_record *r,
 	return emit(ctx, r);
 }
 
-/* Parallel evaluation: workers claim points within a window ahead of the writer. */
+/*
+ * The ops point i's simulation will hold, from its settled shape (p·v·m times 2, or 3 with a
+ * split backward); 0 when that cannot be told beforehand (a schedule file, settings that will
+ * be refused, no memory to settle them).
+ */
+static uint64_t point_ops(const struct sweep *sw, uint64_t i)
+{
+	struct config *c = pp_malloc(2 * sizeof(*c));
+	struct pp_error ignored = {0};
+	const struct sched_desc *d;
+	uint64_t ops = 0;
+
+	if (c == NULL)
+		return 0;
+	if (sweep_point_config(sw, i, c, &ignored) == 0 && config_settle(c, c + 1, &ignored) == 0 &&
+	    c[1].schedule_file[0] == '\0' && (d = sched_find(c[1].schedule)) != NULL &&
+	    !sched_op_count(c[1].p, c[1].v, c[1].m, d->split, &ops))
+		ops = 0;
+	free(c);
+	return ops;
+}
+
+/*
+ * Parallel evaluation: workers claim points within a window ahead of the writer, and the
+ * points being simulated at once hold at most the base's --max-ops ops between them (a point
+ * above that alone runs when no other does), so that a sweep's memory is bounded as one run's
+ * is, whatever --jobs.
+ */
 struct pool {
 	const struct sweep *sw;
 	uint64_t first, last;
+	uint64_t budget;              /* ops the points simulated at once may hold */
+	uint64_t busy;                /* ops of the points being simulated */
+	int running;                  /* points being simulated */
 	uint64_t next;                /* the next point to claim */
 	uint64_t emitted;             /* the next point to emit */
 	uint64_t window;              /* slots: points claimed but not yet emitted */
@@ -483,7 +513,7 @@ static void *worker(void *arg)
 	struct pool *pl = arg;
 
 	for (;;) {
-		uint64_t i, slot;
+		uint64_t i, slot, ops;
 
 		pthread_mutex_lock(&pl->lock);
 		while (!pl->stop && pl->next < pl->last && pl->next >= pl->emitted + pl->window)
@@ -494,12 +524,22 @@ static void *worker(void *arg)
 		}
 		i = pl->next++;
 		pthread_mutex_unlock(&pl->lock);
+		ops = point_ops(pl->sw, i);
+		pthread_mutex_lock(&pl->lock);
+		while (!pl->stop && pl->running > 0 && pl->busy + ops > pl->budget)
+			pthread_cond_wait(&pl->room, &pl->lock);
+		pl->busy += ops;
+		pl->running++;
+		pthread_mutex_unlock(&pl->lock);
 		/* the slot is this worker's until the writer has emitted it */
 		slot = (i - pl->first) % pl->window;
 		sweep_evaluate(pl->sw, i, &pl->records[slot]);
 		pthread_mutex_lock(&pl->lock);
+		pl->busy -= ops;
+		pl->running--;
 		pl->done[slot] = true;
 		pthread_cond_broadcast(&pl->ready);
+		pthread_cond_broadcast(&pl->room);
 		pthread_mutex_unlock(&pl->lock);
 	}
 }
@@ -518,6 +558,7 @@ static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, i
 	pl.sw = sw;
 	pl.first = pl.next = pl.emitted = first;
 	pl.last = last;
+	pl.budget = sw->base.max_ops;
 	pl.window = (uint64_t)jobs * 8;
 	pl.records = pp_mallocarray((size_t)pl.window, sizeof(*pl.records));
 	pl.done = pp_calloc((size_t)pl.window, sizeof(*pl.done));

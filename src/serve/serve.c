@@ -82,6 +82,7 @@ struct pipe {
 	uint64_t kv_cap, kv_used, kv_peak;
 	struct fifo waiting;  /* requests waiting for admission */
 	struct list running;  /* admitted, not done, in admission order */
+	size_t running_done;  /* of running, entries done since it was last compacted (at most) */
 	struct group *groups; /* static: [limit] */
 	uint64_t launched;    /* micro-batches launched so far */
 };
@@ -444,8 +445,12 @@ static int launch(struct state *st, struct pipe *p, pp_time t)
 		pp_time d = serve_stage_time(&p->pr, s, st->items, st->nitems);
 		pp_time end = start + d;
 
-		if (d < 0 || end > limit)
+		if (d < 0)
 			return fail(st, "a micro-batch takes longer than 1e9 time units");
+		if (end > limit)
+			return fail(st,
+			            "the run goes on past 1e9 time units, the longest a "
+			            "simulation holds (arrivals must leave time to serve them)");
 		if (record_op(st, p->device0 + s, (uint32_t)k, start, end) != 0)
 			return -1;
 		p->stage_free[s] = end;
@@ -474,6 +479,7 @@ static int finish(struct state *st, struct pipe *p, uint32_t q, pp_time t)
 	struct rstate *r = &st->rs[q];
 
 	r->done = true;
+	p->running_done++;
 	st->run->req[q].finish = t;
 	p->kv_used -= kv_need(p, r);
 	st->finished++;
@@ -507,6 +513,7 @@ static int batch_leaves(struct state *st, uint32_t k, pp_time t)
 		} else if (p->index == 1) {
 			/* the prompt is done: off to the decode pipeline's queue */
 			r->done = true;
+			p->running_done++;
 			if (list_add(&st->pipes[0].waiting.items, it->req, &st->err) != 0)
 				return -1;
 		}
@@ -553,15 +560,23 @@ static int kv_arrive(struct state *st, uint32_t q)
 	return list_add(&st->pipes[0].running, q, &st->err);
 }
 
-/* Drops finished requests from p's running list (keeping the order). */
+/*
+ * Drops finished requests from p's running list (keeping the order) once they are at least
+ * half of it: each pass then removes as many entries as it keeps, so compaction costs O(1) per
+ * request over the run, and scans of the list pass at most as many finished entries as live
+ * ones.
+ */
 static void compact(struct state *st, struct pipe *p)
 {
 	size_t j = 0;
 
+	if (p->running_done <= 64 || 2 * p->running_done < p->running.n)
+		return;
 	for (size_t i = 0; i < p->running.n; i++)
 		if (!st->rs[p->running.v[i]].done)
 			p->running.v[j++] = p->running.v[i];
 	p->running.n = j;
+	p->running_done = 0;
 }
 
 /* Launches what each pipeline can at t. */
@@ -570,8 +585,7 @@ static int launch_all(struct state *st, pp_time t)
 	for (int i = 0; i < st->npipes; i++) {
 		struct pipe *p = &st->pipes[i];
 
-		if (p->running.n > 64 && p->running.n > 2 * (size_t)st->c->max_batch)
-			compact(st, p);
+		compact(st, p);
 		while (p->inflight < p->limit && p->stage_free[0] <= t) {
 			if (form(st, p, t) != 0)
 				return -1;

@@ -123,6 +123,13 @@ static int windows(struct serve_metrics *m, const struct serve_run *r, int64_t t
 		g.len = span > 0 ? (span + 9) / 10 : 1;
 	m->window = pp_time_to_units(g.len, tick);
 	g.n = span > 0 ? (size_t)((span + g.len - 1) / g.len) : 1;
+	if (g.n > SERVE_MAX_WINDOWS)
+		return config_fail(
+		        &r->config, "window", err,
+		        "makes %zu windows of the run's %g time units, above the limit of "
+		        "%d: use a window of at least %g",
+		        g.n, pp_time_to_units(span, tick), SERVE_MAX_WINDOWS,
+		        pp_time_to_units((span + SERVE_MAX_WINDOWS - 1) / SERVE_MAX_WINDOWS, tick));
 	m->windows = pp_calloc(g.n, sizeof(*m->windows));
 	if (m->windows == NULL)
 		return pp_nomem(err, g.n, sizeof(*m->windows));

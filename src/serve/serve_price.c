@@ -5,7 +5,8 @@
  * layer, the LM head's 2 x hidden x vocab per produced token on the last stage, over tp) and
  * memory time (the stage's layers and LM head and the KV cache it reads, at dtype_bytes per
  * element, over the GPU's memory bandwidth; the input embedding is a lookup), plus two
- * tensor-parallel all-reduces per layer.
+ * tensor-parallel all-reduces per layer, times the stage's scale (at least 1: memory runs at
+ * the whole bandwidth, which a device cannot beat).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -90,9 +91,28 @@ int serve_pricer_init(struct serve_pricer *pr, const struct config *c, int stage
 	pr->scale = pp_mallocarray((size_t)stages, sizeof(*pr->scale));
 	if (pr->scale == NULL)
 		return pp_nomem(err, (size_t)stages, sizeof(*pr->scale));
-	for (int st = 0; st < stages; st++)
+	for (int st = 0; st < stages; st++) {
 		pr->scale[st] = c->nstage_scale > 0 ? c->stage_scale[st] : 1;
-	return pr->model ? init_model(pr, c, honour_layers, err) : 0;
+		if (pr->model && pr->scale[st] < 1)
+			return config_fail(
+			        c, "stage_scale", err,
+			        "below 1 with a model: serving prices a stage's memory "
+			        "traffic at the GPU's whole bandwidth, which no device beats");
+	}
+	if (pr->model)
+		return init_model(pr, c, honour_layers, err);
+	/* the cheapest micro-batch, one new token, must take a tick at least, or none at all */
+	for (int st = 0; st < stages; st++) {
+		double one = (pr->step + pr->token + pr->attn / 1000) * pr->scale[st];
+
+		if (one > 0 && ticks(one, pr->tick) == 0)
+			return config_fail(
+			        c, c->nstage_scale > 0 ? "stage_scale" : "token_time", err,
+			        "makes a one-token micro-batch on stage %d take less than "
+			        "one tick (%g time units): it would run as 0",
+			        st, 1.0 / (double)pr->tick);
+	}
+	return 0;
 }
 
 void serve_pricer_release(struct serve_pricer *pr)
@@ -138,7 +158,8 @@ pp_time serve_stage_time(const struct serve_pricer *pr, int s, const struct serv
 		context += items[i].context + x;
 	}
 	if (pr->model)
-		return ticks(model_ms(pr, s, tokens, attention, logits, context), pr->tick);
+		return ticks(model_ms(pr, s, tokens, attention, logits, context) * pr->scale[s],
+		             pr->tick);
 	return ticks((pr->step + pr->token * tokens + pr->attn * attention / 1000) * pr->scale[s],
 	             pr->tick);
 }

@@ -287,6 +287,15 @@ static int parse_json_line(struct trace *t, const char *line, struct pp_error *e
 		return fail_at(t, err, off + 1, "invalid JSON at '%s'",
 		               quoted(q, line + off, len - off));
 	}
+	{
+		char why[128];
+		size_t off = json_strict_check(line, len, why, sizeof(why));
+
+		if (off < len) {
+			cJSON_Delete(root);
+			return fail_at(t, err, off + 1, "%s", why);
+		}
+	}
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
 		return fail_at(t, err, start + 1,

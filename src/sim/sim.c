@@ -38,7 +38,7 @@ static int read_schedule_file(struct sim *s, struct pp_error *err)
 	int shape[3];
 	static const char *const keys[] = {"p", "v", "m"};
 
-	if (schedfile_read(c->schedule_file, &f, err) != 0)
+	if (schedfile_read(c->schedule_file, c->max_ops, &f, err) != 0)
 		return -1;
 	s->sched = f.sched;
 	free(f.lines);

@@ -20,7 +20,7 @@ static int read_text(char *text, size_t size, struct schedfile *out)
 
 	if (f == NULL)
 		return -1;
-	rc = schedfile_read_stream(f, "fuzz.csv", out, &err);
+	rc = schedfile_read_stream(f, "fuzz.csv", PP_MAX_OPS, out, &err);
 	fclose(f);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* Unit tests of outfile: all-or-nothing writes via a temporary file; devices written in place. */
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,105 @@ static void outfile_commit_reports_a_device_that_refuses_the_data(void)
 	CU_ASSERT_TRUE(is_char_device("/dev/full"));
 }
 
+/* Writes text to path (a new file), with mode mode. */
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(chmod(path, mode), 0);
+}
+
+static void outfile_commit_keeps_the_replaced_file_s_permissions(void)
+{
+	char dir[512], path[600];
+	struct pp_error err = {0};
+	struct outfile *f;
+	struct stat st;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/private.csv", dir);
+	write_file(path, "old\n", 0600);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("new\n", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0600);
+	remove(path);
+	rmdir(dir);
+}
+
+static void outfile_open_refuses_a_read_only_file_and_leaves_it(void)
+{
+	char dir[512], path[600], content[64];
+	struct pp_error err = {0};
+	bool regular = false;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/frozen.csv", dir);
+	write_file(path, "old\n", 0444);
+	CU_ASSERT_PTR_NULL(outfile_open(path, &err));
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "the file is read-only"));
+	CU_ASSERT_EQUAL(outfile_check(path, &regular, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "old\n");
+	CU_ASSERT_EQUAL(count_entries(dir), 1);
+	chmod(path, 0600);
+	remove(path);
+	rmdir(dir);
+}
+
+static void outfile_commit_rewrites_a_hard_linked_file_for_every_name(void)
+{
+	char dir[512], path[600], other[600], content[64];
+	struct pp_error err = {0};
+	struct outfile *f;
+	struct stat st;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/a.csv", dir);
+	snprintf(other, sizeof(other), "%s/b.csv", dir);
+	write_file(path, "old content\n", 0644);
+	CU_ASSERT_EQUAL_FATAL(link(path, other), 0);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("new\n", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(other, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "new\n");
+	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+	CU_ASSERT_EQUAL(st.st_nlink, 2);
+	CU_ASSERT_EQUAL(count_entries(dir), 2);
+	remove(path);
+	remove(other);
+	rmdir(dir);
+}
+
+static void outfile_temporary_name_does_not_grow_with_the_target_s(void)
+{
+	char dir[512], path[900], name[256];
+	struct pp_error err = {0};
+	struct outfile *f;
+
+	make_dir(dir, sizeof(dir));
+	memset(name, 'x', 251);
+	memcpy(name + 251, ".csv", 5); /* 255 bytes, the longest name */
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_PTR_NOT_NULL(outfile_temp(f));
+	CU_ASSERT_PTR_NOT_NULL(strstr(outfile_temp(f), "/.ppsim-"));
+	fputs("x\n", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_EQUAL(count_entries(dir), 1);
+	remove(path);
+	rmdir(dir);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(outfile_commit_creates_the_file_with_what_was_written),
         UNIT_TEST(outfile_commit_replaces_an_existing_file),
@@ -270,6 +370,10 @@ static const struct unit_test tests[] = {
         UNIT_TEST(outfile_commit_through_a_symbolic_link_replaces_the_file_and_keeps_the_link),
         UNIT_TEST(outfile_writes_a_device_in_place_and_never_replaces_it),
         UNIT_TEST(outfile_commit_reports_a_device_that_refuses_the_data),
+        UNIT_TEST(outfile_commit_keeps_the_replaced_file_s_permissions),
+        UNIT_TEST(outfile_open_refuses_a_read_only_file_and_leaves_it),
+        UNIT_TEST(outfile_commit_rewrites_a_hard_linked_file_for_every_name),
+        UNIT_TEST(outfile_temporary_name_does_not_grow_with_the_target_s),
         {NULL, NULL},
 };
 

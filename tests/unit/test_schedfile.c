@@ -29,7 +29,7 @@ static int read_bytes(const char *text, size_t len, struct schedfile *f, struct 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 	CU_ASSERT_EQUAL(fwrite(text, 1, len, out), len);
 	CU_ASSERT_EQUAL(fclose(out), 0);
-	rc = schedfile_read(path, f, err);
+	rc = schedfile_read(path, PP_MAX_OPS, f, err);
 	CU_ASSERT_EQUAL(unlink(path), 0);
 	CU_ASSERT_EQUAL(rmdir(dir), 0);
 	return rc;
@@ -177,7 +177,7 @@ static void schedfile_reads_what_report_ops_csv_writes_back_to_the_same_order(vo
 		CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 		CU_ASSERT_EQUAL(report_ops_csv(out, s), 0);
 		CU_ASSERT_EQUAL(fclose(out), 0);
-		rc = schedfile_read(path, &f, &err);
+		rc = schedfile_read(path, PP_MAX_OPS, &f, &err);
 		CU_ASSERT_EQUAL(unlink(path), 0);
 		CU_ASSERT_EQUAL(rmdir(dir), 0);
 		CU_ASSERT_EQUAL(rc, 0);
@@ -559,7 +559,7 @@ static void schedfile_reports_a_missing_file_as_an_io_error(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/absent.csv", dir);
-	CU_ASSERT_EQUAL(schedfile_read(path, &f, &err), -1);
+	CU_ASSERT_EQUAL(schedfile_read(path, PP_MAX_OPS, &f, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
 	snprintf(want, sizeof(want), "cannot read '%s': No such file or directory", path);
 	CU_ASSERT_STRING_EQUAL(err.msg, want);
@@ -619,7 +619,7 @@ static void assert_round_trip(const char *name, int p, int v, int m, enum schedf
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 	CU_ASSERT_EQUAL(schedfile_write(out, g, fmt), 0);
 	CU_ASSERT_EQUAL(fclose(out), 0);
-	CU_ASSERT_EQUAL_FATAL(schedfile_read(path, &f, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(schedfile_read(path, PP_MAX_OPS, &f, &err), 0);
 	CU_ASSERT_EQUAL(f.format, fmt);
 	CU_ASSERT_EQUAL(f.sched->p, g->p);
 	CU_ASSERT_EQUAL(f.sched->v, g->v);

@@ -426,6 +426,42 @@ static void json_well_formed_agrees_with_cjson_on_edited_documents(void)
 	}
 }
 
+/* json_strict_check refuses what strict JSON refuses and cJSON takes, at the offending byte,
+ * and takes strict JSON whole. */
+static void json_strict_check_refuses_control_bytes_nul_escapes_and_loose_numbers(void)
+{
+	static const struct {
+		const char *text;
+		size_t at; /* the offending byte; the length when none */
+		const char *why;
+	} cases[] = {
+	        {"{\"p\": 2, \"s\": \"a\\\"b\", \"x\": [-0.5, 1e-3, 0, 12E+2]}", 47, NULL},
+	        {"{\"m\\u0000junk\": 4}", 3, "\\u0000 in a string"},
+	        {"{\"m\\\\u0000\": 4}", 13, NULL}, /* an escaped backslash, then u0000 text */
+	        {"{\"p\":\x01 2}", 5, "a control byte (0x01)"},
+	        {"{\"s\": \"a\tb\"}", 8, "a raw control byte (0x09)"},
+	        {"{\"p\": 02}", 6, "a number outside JSON's grammar"},
+	        {"{\"p\": +2}", 6, "a number outside JSON's grammar"},
+	        {"{\"p\": .5}", 6, "a number outside JSON's grammar"},
+	        {"{\"p\": 1.}", 6, "a number outside JSON's grammar"},
+	        {"{\"p\": 1e}", 6, "a number outside JSON's grammar"},
+	        {"{\"p\": -}", 6, "a number outside JSON's grammar"},
+	        {"\t{ \"p\" :\r\n 2 }\n", 17, NULL},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char why[128] = "";
+		size_t len = strlen(cases[i].text);
+		size_t at = json_strict_check(cases[i].text, len, why, sizeof(why));
+
+		CU_ASSERT_EQUAL(at, cases[i].why == NULL ? len : cases[i].at);
+		if (cases[i].why != NULL)
+			CU_ASSERT_PTR_NOT_NULL(strstr(why, cases[i].why));
+		if (at != (cases[i].why == NULL ? len : cases[i].at))
+			fprintf(stderr, "\n  case %zu: at %zu (%s)\n", i, at, why);
+	}
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(text_lines_reads_each_line_without_its_newline),
         UNIT_TEST(text_lines_refuses_a_nul_byte_naming_its_place),
@@ -446,6 +482,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(json_well_formed_agrees_with_cjson_on_its_edge_cases),
         UNIT_TEST(json_well_formed_agrees_with_cjson_on_the_nesting_limit),
         UNIT_TEST(json_well_formed_agrees_with_cjson_on_edited_documents),
+        UNIT_TEST(json_strict_check_refuses_control_bytes_nul_escapes_and_loose_numbers),
         {NULL, NULL},
 };
 

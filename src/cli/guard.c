@@ -1,0 +1,222 @@
+/*
+ * The files around a run (guard.h). The temporary files of open outputs are listed in a fixed
+ * table that a signal handler can walk without allocating: the handler removes each, restores
+ * the signal's default action and raises it again, so the process ends as the signal meant.
+ * This table is the program's, not the library's: the library never installs a handler.
+ */
+#define _XOPEN_SOURCE 700
+#include "guard.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Outputs a command has open at once: a run's four, an extra one, a sweep's records. */
+#define GUARD_SLOTS 8
+
+static char temp_name[GUARD_SLOTS][PATH_MAX];
+static volatile sig_atomic_t temp_used[GUARD_SLOTS];
+
+static const int guarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	for (int i = 0; i < GUARD_SLOTS; i++)
+		if (temp_used[i])
+			unlink(temp_name[i]);
+	errno = saved;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void guard_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(guarded_signals) / sizeof(guarded_signals[0]); i++)
+		sigaddset(&sa.sa_mask, guarded_signals[i]);
+	for (size_t i = 0; i < sizeof(guarded_signals) / sizeof(guarded_signals[0]); i++) {
+		struct sigaction old;
+
+		/* a signal ignored when the program started (nohup, a background job) stays so */
+		if (sigaction(guarded_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(guarded_signals[i], &sa, NULL);
+	}
+}
+
+/* Holds off the guarded signals (hold) or lets them in again, with the mask saved in *old. */
+static void hold_signals(bool hold, sigset_t *old)
+{
+	sigset_t set;
+
+	if (!hold) {
+		pthread_sigmask(SIG_SETMASK, old, NULL);
+		return;
+	}
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(guarded_signals) / sizeof(guarded_signals[0]); i++)
+		sigaddset(&set, guarded_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* Lists tmp for removal on a signal; false when it cannot be (no slot, too long a name). */
+static bool take_slot(const char *tmp)
+{
+	size_t n = strlen(tmp);
+
+	if (n >= PATH_MAX)
+		return false;
+	for (int i = 0; i < GUARD_SLOTS; i++)
+		if (!temp_used[i]) {
+			memcpy(temp_name[i], tmp, n + 1);
+			temp_used[i] = 1;
+			return true;
+		}
+	return false;
+}
+
+static void drop_slot(const char *tmp)
+{
+	for (int i = 0; i < GUARD_SLOTS && tmp != NULL; i++)
+		if (temp_used[i] && strcmp(temp_name[i], tmp) == 0) {
+			temp_used[i] = 0;
+			return;
+		}
+}
+
+struct outfile *guard_open(const char *path, struct pp_error *err)
+{
+	sigset_t old;
+	struct outfile *f;
+
+	hold_signals(true, &old);
+	f = outfile_open(path, err);
+	if (f != NULL && outfile_temp(f) != NULL && !take_slot(outfile_temp(f))) {
+		outfile_abort(f);
+		f = NULL;
+		pp_fail(err, PP_ERR_IO, "cannot write '%s': too many outputs at once", path);
+	}
+	hold_signals(false, &old);
+	return f;
+}
+
+int guard_commit(struct outfile *f, struct pp_error *err)
+{
+	sigset_t old;
+	int rc;
+
+	hold_signals(true, &old);
+	drop_slot(outfile_temp(f));
+	rc = outfile_commit(f, err);
+	hold_signals(false, &old);
+	return rc;
+}
+
+void guard_abort(struct outfile *f)
+{
+	sigset_t old;
+
+	if (f == NULL)
+		return;
+	hold_signals(true, &old);
+	drop_slot(outfile_temp(f));
+	outfile_abort(f);
+	hold_signals(false, &old);
+}
+
+/*
+ * Who a path is: the device and inode of what it names when that exists, else its directory
+ * resolved and its last component, so that "out.svg" and "./out.svg" are one file.
+ */
+struct identity {
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+	char name[PATH_MAX];
+};
+
+static void identify(const char *path, struct identity *id)
+{
+	struct stat st;
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	size_t n = slash == NULL ? 0 : (size_t)(slash - path);
+
+	memset(id, 0, sizeof(*id));
+	if (stat(path, &st) == 0) {
+		id->exists = true;
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		return;
+	}
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (n == 0)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)n, path);
+	if (realpath(dir, id->name) == NULL)
+		snprintf(id->name, sizeof(id->name), "%s", dir);
+	n = strlen(id->name);
+	snprintf(id->name + n, sizeof(id->name) - n, "/%s", slash == NULL ? path : slash + 1);
+}
+
+static bool same_file(const struct identity *a, const struct identity *b)
+{
+	if (a->exists || b->exists)
+		return a->exists && b->exists && a->dev == b->dev && a->ino == b->ino;
+	return strcmp(a->name, b->name) == 0;
+}
+
+int guard_check_outputs(const char *const *outputs, const char *const *output_what, int n,
+                        const char *const *inputs, const char *const *input_what, int ninputs,
+                        struct pp_error *err)
+{
+	struct identity *id = pp_mallocarray((size_t)(n > 0 ? n : 1), sizeof(*id));
+	struct identity in;
+	bool *regular = pp_mallocarray((size_t)(n > 0 ? n : 1), sizeof(*regular));
+	int rc = 0;
+
+	if (id == NULL || regular == NULL) {
+		free(id);
+		free(regular);
+		return pp_nomem(err, (size_t)n, sizeof(*id));
+	}
+	for (int i = 0; i < n && rc == 0; i++) {
+		if (outputs[i] == NULL)
+			continue;
+		rc = outfile_check(outputs[i], &regular[i], err);
+		if (rc != 0)
+			break;
+		identify(outputs[i], &id[i]);
+		for (int j = 0; j < i && rc == 0; j++)
+			if (outputs[j] != NULL && regular[i] && regular[j] &&
+			    same_file(&id[i], &id[j]))
+				rc = pp_fail(err, PP_ERR_USAGE, "%s and %s both name '%s'",
+				             output_what[j], output_what[i], outputs[i]);
+		for (int j = 0; j < ninputs && rc == 0 && regular[i]; j++) {
+			if (inputs[j] == NULL || inputs[j][0] == '\0')
+				continue;
+			identify(inputs[j], &in);
+			if (same_file(&id[i], &in))
+				rc = pp_fail(
+				        err, PP_ERR_USAGE,
+				        "%s '%s': is an input of this run (%s); name another file",
+				        output_what[i], outputs[i], input_what[j]);
+		}
+	}
+	free(id);
+	free(regular);
+	return rc;
+}

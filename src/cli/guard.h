@@ -1,0 +1,36 @@
+/*
+ * What the program guards of the files around a run: no output replaces one of the run's inputs
+ * or another output of it, and no temporary file of an output outlives the process, even when a
+ * signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) stops it. Outputs are opened, committed and aborted
+ * through here rather than through struct outfile directly.
+ */
+#ifndef PPSIM_CLI_GUARD_H
+#define PPSIM_CLI_GUARD_H
+
+#include "ppsim/outfile.h"
+#include "ppsim/util.h"
+
+/* Installs the handlers that remove the temporary files of open outputs, then let the signal
+ * stop the process as it would have. */
+void guard_install(void);
+
+/*
+ * Checks the n output paths (NULL entries skipped) before anything runs: each must be writable
+ * as outfile_open would take it (not a directory, not a read-only file), no two may name one
+ * file (special files apart: /dev/null twice is fine), and none may be one of the ninputs
+ * input paths (NULL or "" entries skipped), each named by its option in what[] for messages.
+ * Returns 0, or -1 with a PP_ERR_IO or PP_ERR_USAGE error naming the paths.
+ */
+int guard_check_outputs(const char *const *outputs, const char *const *output_what, int n,
+                        const char *const *inputs, const char *const *input_what, int ninputs,
+                        struct pp_error *err);
+
+/* outfile_open, with its temporary file removed if a signal stops the process before it is
+ * committed or aborted. */
+struct outfile *guard_open(const char *path, struct pp_error *err);
+
+/* outfile_commit and outfile_abort of a file from guard_open, signals held off meanwhile. */
+int guard_commit(struct outfile *f, struct pp_error *err);
+void guard_abort(struct outfile *f);
+
+#endif

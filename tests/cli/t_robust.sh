@@ -1,0 +1,184 @@
+# Hostile input and output safety (docs/robustness.md): each class of defect has its case here,
+# and every case ends in a clean one-line error or a correct result, leaving existing files as
+# they were.
+
+# --- Outputs ----------------------------------------------------------------------------------
+mkdir -p "$TMP/files"
+cd "$TMP/files" || exit 1
+
+# A replaced file keeps its permissions; a read-only one is refused before anything runs.
+echo old >keep.csv
+chmod 600 keep.csv
+if ppsim -p 2 -m 2 --dump-ops=keep.csv >/dev/null && [ "$(stat -c %a keep.csv)" = 600 ] &&
+	head -n 1 keep.csv | grep -q '^device,'; then
+	ok
+else
+	not_ok "a replaced output should keep its mode 600: $(stat -c %a keep.csv)"
+fi
+echo old >ro.csv
+chmod 444 ro.csv
+fails 4 "cannot write 'ro.csv': the file is read-only" -p 2 -m 2 --dump-ops=ro.csv
+if [ "$(cat ro.csv)" = old ] && [ "$(stat -c %a ro.csv)" = 444 ]; then ok; else
+	not_ok "a read-only output was replaced"
+fi
+
+# A file with other hard links is rewritten, not detached: every name sees the new contents.
+echo old >a.csv
+ln a.csv b.csv
+if ppsim -p 2 -m 2 --dump-ops=a.csv >/dev/null && head -n 1 b.csv | grep -q '^device,' &&
+	[ "$(stat -c %h a.csv)" = 2 ]; then
+	ok
+else
+	not_ok "a hard-linked output lost its link: $(stat -c %h a.csv) links, b.csv: $(head -c 40 b.csv)"
+fi
+
+# No output replaces an input of the same run, nor names the same file as another output.
+printf '{"p": 2, "m": 2}\n' >cfg.json
+cp cfg.json cfg.orig
+fails 2 "--svg 'cfg.json': is an input of this run (-c)" -c cfg.json --svg=cfg.json
+fails 2 "is an input of this run (-c)" -c cfg.json --trace=./cfg.json
+fails 2 "is an input of this run (-c)" sweep -c cfg.json -m 2,4 --records=cfg.json
+fails 2 "--trace and --svg both name" -p 2 --trace=x.out --svg=./x.out
+ppsim -p 4 -m 8 -s zbh1 --export-schedule=order.csv >/dev/null
+cp order.csv order.orig
+fails 2 "--dump-ops 'order.csv': is an input of this run (--schedule-file)" \
+	--schedule-file=order.csv --dump-ops=order.csv
+printf 'arrival,prompt,output\n0,16,2\n' >req.csv
+cp req.csv req.orig
+fails 2 "is an input of this run (--requests)" serve --requests=req.csv --export-requests=req.csv
+cp "$ROOT/docs/examples/measured-zb-1.5b.csv" measured.csv
+cp measured.csv measured.orig
+fails 2 "-o 'measured.csv': is an input of this run (calibrate)" calibrate -m 24 measured.csv \
+	-o measured.csv
+if cmp -s cfg.json cfg.orig && cmp -s order.csv order.orig && cmp -s req.csv req.orig &&
+	cmp -s measured.csv measured.orig && [ ! -e x.out ]; then
+	ok
+else
+	not_ok "a refused output changed an input or left a file"
+fi
+# special files may be named twice
+if ppsim -p 2 -m 2 --trace=/dev/null --svg=/dev/null >/dev/null; then ok; else
+	not_ok "/dev/null named by two outputs should be fine"
+fi
+
+# An output to the file standard output already writes to adds to it: the report survives.
+ppsim -p 2 -m 2 --dump-ops=/dev/stdout >both.txt
+if grep -q '^makespan ' both.txt && grep -q '^device,chunk,stage,op' both.txt; then ok; else
+	not_ok "--dump-ops=/dev/stdout lost the report or the ops: $(head -c 200 both.txt)"
+fi
+ppsim -p 2 -m 2 --dump-ops=/proc/self/fd/1 >both.txt
+if grep -q '^makespan ' both.txt && grep -q '^device,chunk,stage,op' both.txt; then ok; else
+	not_ok "--dump-ops=/proc/self/fd/1 lost the report or the ops"
+fi
+
+# The longest legal name (255 bytes) is written: the temporary name does not grow with it.
+long=$(printf 'x%.0s' $(seq 251)).csv
+if ppsim -p 2 -m 2 --dump-ops="$long" >/dev/null && [ -s "$long" ]; then ok; else
+	not_ok "a 255-byte output name failed"
+fi
+rm -f "$long"
+
+# SIGINT and SIGTERM leave no temporary file and every existing file intact: a run stopped
+# while it writes its outputs, and a sweep stopped while it streams its records. (A job started
+# with & ignores SIGINT in a script: env gives it the default action back, and $! is ppsim.)
+echo existing >big.json
+for sig in INT TERM; do
+	env --default-signal=INT,TERM ${PPSIM_WRAP:-} "$PPSIM" -s zbh1 -p 32 -m 4096 \
+		--trace=big.json --svg=big.svg >/dev/null 2>&1 &
+	pid=$!
+	# wait for the temporary files to appear, then stop the run while it writes them
+	for _ in $(seq 100); do
+		ls -A | grep -q '^\.ppsim-' && break
+		sleep 0.05
+	done
+	kill -$sig $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	status=$?
+	if [ $status -gt 128 ] && [ -z "$(ls -A | grep '^\.ppsim-')" ] && [ "$(cat big.json)" = existing ] &&
+		[ ! -e big.svg ]; then
+		ok
+	else
+		not_ok "SIG$sig during the writes: status $status, left $(ls -A | tr '\n' ' ')"
+	fi
+done
+echo existing >records.jsonl
+env --default-signal=INT ${PPSIM_WRAP:-} "$PPSIM" sweep -p 2,4,8,16,32 -m 8:8192:x2 -s all \
+	--format=csv --records=records.jsonl >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	ls -A | grep -q '^\.ppsim-' && break
+	sleep 0.05
+done
+kill -INT $pid 2>/dev/null
+wait $pid 2>/dev/null
+status=$?
+if [ $status -gt 128 ] && [ -z "$(ls -A | grep '^\.ppsim-')" ] && [ "$(cat records.jsonl)" = existing ]; then
+	ok
+else
+	not_ok "SIGINT during a sweep: status $status, left $(ls -A | tr '\n' ' ')"
+fi
+cd "$ROOT" || exit 1
+
+# --- Limits -----------------------------------------------------------------------------------
+
+# A stage scale that makes an op round to no tick, or run above the GPU's peak, is refused; a
+# serving stage the same, and with a model a serving scale below 1 (memory at full bandwidth).
+fails 2 "makes stage 0's F take less than the resolution of one tick" \
+	--stage-scale=1e-7,1e-7,1e-7,1e-7
+fails 2 "faster than its FLOPs at the GPU's peak" --model=llama3-8b -p 4 --stage-scale=1e-3,1,1,1
+fails 2 "take less than one tick" serve --stage-scale=1e-7,1e-7,1e-7,1e-7 --num-requests=5
+fails 2 "below 1 with a model" serve --model=llama3-8b --stage-scale=0.5,1,1,1 --num-requests=5
+# a scale within the bounds runs, and slows its stage as asked
+run_json --model=llama3-8b -p 4 --stage-scale=1,1,1,2
+expect_cmp devices.3.busy ">" "$("$JGET" "$TMP/out.json" devices.2.busy)"
+
+# Serving windows are bounded: a window that would cut the run into millions is refused at once.
+fails 2 "--window '1e-06': makes" serve --num-requests=20 --window=0.000001
+fails 2 "above the limit of 100000" serve --num-requests=20 --window=0.0001
+
+# --max-ops binds schedule files as it binds generated schedules, on the line that passes it.
+ppsim -p 4 -m 8 -s zbh1 --export-schedule="$TMP/z.csv" >/dev/null
+fails 3 "more ops than the limit of 10" --schedule-file="$TMP/z.csv" --max-ops=10
+fails 2 "--max-ops '1e9': must be an integer from 1 to 1000000000" --max-ops=1e9
+if ppsim --schedule-file="$TMP/z.csv" --max-ops=96 >/dev/null; then ok; else
+	not_ok "a schedule file of exactly --max-ops ops should run"
+fi
+
+# A trace that runs past the longest time a simulation holds says so, not that a micro-batch
+# is too long.
+printf 'arrival,prompt,output\n999999999.9,10,2\n' >"$TMP/late.csv"
+fails 1 "the run goes on past 1e9 time units" serve --requests="$TMP/late.csv"
+
+# --- Strict JSON ------------------------------------------------------------------------------
+printf '{"m\\u0000junk": 4}' >"$TMP/nul.json"
+fails 3 "1:4: \\u0000 in a string" -c "$TMP/nul.json"
+printf '{"p": 2,\001"m": 4}' >"$TMP/ctl.json"
+fails 3 "1:9: a control byte (0x01)" -c "$TMP/ctl.json"
+printf '{"schedule": "1f\0021b"}' >"$TMP/raw.json"
+fails 3 "a raw control byte (0x02) in a string" -c "$TMP/raw.json"
+printf '{"p": 02}' >"$TMP/lead.json"
+fails 3 "1:7: a number outside JSON's grammar" -c "$TMP/lead.json"
+printf '{"p": 2,\n  "p": 4}' >"$TMP/dup.json"
+fails 3 "2:3: key \"p\" appears twice (first at 1:2)" -c "$TMP/dup.json"
+printf '{"arrival": 0, "prompt": 1\001, "output": 2}\n' >"$TMP/ctl.jsonl"
+fails 3 "a control byte (0x01)" serve --requests="$TMP/ctl.jsonl"
+# a config array may hold as many stage scales as the command line (1024)
+awk 'BEGIN { printf "{\"p\": 1024, \"m\": 1, \"stage_scale\": ["
+	for (i = 0; i < 1024; i++) printf "%s1.0000000000000002", i ? "," : ""; print "]}" }' \
+	>"$TMP/scales.json"
+if ppsim -c "$TMP/scales.json" --format=json >/dev/null; then ok; else
+	not_ok "a 1024-entry stage_scale array should be read"
+fi
+
+# --- Terminal safety --------------------------------------------------------------------------
+# Nothing from the input reaches the terminal raw: escape sequences are written \xNN.
+esc=$(printf '\033')
+ppsim --schedule="${esc}[31mred" 2>"$TMP/err"
+if ! grep -q "$esc" "$TMP/err" && grep -q '\\x1b\[31mred' "$TMP/err"; then ok; else
+	not_ok "an escape sequence in an option value reached stderr raw"
+fi
+printf 'device,chunk,stage,op,microbatch\n0,0,0,\033]0;x\007F,0\n' >"$TMP/esc.csv"
+ppsim validate "$TMP/esc.csv" 2>"$TMP/err"
+if ! grep -q "$esc" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ]; then ok; else
+	not_ok "an escape sequence in a schedule cell reached stderr raw"
+fi
