@@ -5,7 +5,8 @@
  * metrics, the path of `ppsim run` without reporters) and in parts, with the peak resident
  * memory each case adds per op; each run in a child process of its own, so that it pays for its
  * memory as a `ppsim` run does, page faults included. Then the growth exponent of
- * time against op count; sweep throughput; reporter throughput. Prints a table and writes the
+ * time against op count; sweep throughput; reporter throughput; serving 100,000 to 1,000,000
+ * requests (the documented maximum), with its growth in requests. Prints a table and writes the
  * same figures as JSON to the file given as the first argument, if any.
  *
  * Each timing is the best of several repetitions on one core (the sweep runs with one job).
@@ -24,6 +25,7 @@
 #include "ppsim/engine.h"
 #include "ppsim/report.h"
 #include "ppsim/sched.h"
+#include "ppsim/serve.h"
 #include "ppsim/sim.h"
 #include "ppsim/sweep.h"
 
@@ -236,6 +238,37 @@ static double sweep_rate(size_t *points)
 	return (double)*points / best;
 }
 
+/* Seconds to generate and serve n requests arriving at 1000 per 1000 time units (continuous
+ * batching, p = 4: micro-batches of about a hundred sequences), best of reps; -1 on failure. */
+static double serve_time(int n, int reps, size_t *batches)
+{
+	double best = INFINITY;
+
+	for (int k = 0; k < reps; k++) {
+		struct config c;
+		struct serve_workload w = {NULL, 0, 0};
+		struct serve_run *r;
+		struct pp_error err = {0};
+		double t;
+
+		config_init(&c);
+		c.num_requests = n;
+		c.rate = 1000;
+		t = now_s();
+		if (serve_workload_generate(&c, &w, &err) != 0 ||
+		    (r = serve_run_flags(&c, &w, 0, &err)) == NULL) {
+			fprintf(stderr, "bench: serve %d requests: %s\n", n, err.msg);
+			serve_workload_free(&w);
+			return -1;
+		}
+		best = fmin(best, now_s() - t);
+		*batches = r->nbatch;
+		serve_free(r);
+		serve_workload_free(&w);
+	}
+	return best;
+}
+
 /* Ops per second of a reporter on one simulation. */
 static double report_rate(const struct sim *s, int which)
 {
@@ -306,7 +339,7 @@ int main(int argc, char **argv)
 	long base = in_child(&ladder[0], CHILD_NOTHING).kib;
 	char cpu[128];
 	size_t points = 0;
-	double sweep, exps[3];
+	double sweep, exps[3], serve_s[3], serve_exp;
 	struct config c;
 	struct pp_error err = {0};
 	struct sim *mid;
@@ -344,6 +377,25 @@ int main(int argc, char **argv)
 		       "ops^%.3f)\n",
 		       ladder[g * PER].schedule, exps[g], slope(x, nlogn, FIT));
 	}
+	{
+		static const int requests[] = {100000, 300000, 1000000};
+		double x[3], y[3];
+
+		for (int k = 0; k < 3; k++) {
+			size_t batches = 0;
+
+			x[k] = requests[k];
+			y[k] = serve_time(requests[k], k < 2 ? 3 : 1, &batches);
+			if (y[k] < 0)
+				return 1;
+			printf("serve: %7d requests in %.3f s, %.2f us a request (%zu "
+			       "micro-batches)\n",
+			       requests[k], y[k], y[k] / x[k] * 1e6, batches);
+			serve_s[k] = y[k];
+		}
+		serve_exp = slope(x, y, 3);
+		printf("serve growth: time ~ requests^%.3f\n", serve_exp);
+	}
 	sweep = sweep_rate(&points);
 	printf("sweep: %.0f configurations/s (%zu points: p 2..16, m 4..64, v 1..2, every "
 	       "schedule; one job)\n",
@@ -374,9 +426,12 @@ int main(int argc, char **argv)
 		fprintf(json,
 		        "\n],\"growth\":{\"1f1b\":%.4f,\"interleaved\":%.4f,\"zbh1\":%.4f},"
 		        "\"sweep_configs_per_s\":%.6g,\"sweep_points\":%zu,"
+		        "\"serve_s\":{\"100000\":%.6g,\"300000\":%.6g,\"1000000\":%.6g},"
+		        "\"serve_growth\":%.4f,"
 		        "\"report_ops_per_s\":{\"json\":%.6g,\"trace\":%.6g,\"timeline\":%.6g}}\n",
-		        exps[0], exps[1], exps[2], sweep, points, report_rate(mid, 0),
-		        report_rate(mid, 1), report_rate(mid, 2));
+		        exps[0], exps[1], exps[2], sweep, points, serve_s[0], serve_s[1],
+		        serve_s[2], serve_exp, report_rate(mid, 0), report_rate(mid, 1),
+		        report_rate(mid, 2));
 		fclose(json);
 	}
 	sim_free(mid);

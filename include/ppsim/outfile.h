@@ -14,11 +14,16 @@
 #ifndef PPSIM_OUTFILE_H
 #define PPSIM_OUTFILE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ppsim/util.h"
 
 struct outfile;
+
+/* The most an output file may hold: a write past it fails (outfile_finish then says so with a
+ * PP_ERR_IO error), and the file is not left. */
+#define OUTFILE_MAX_BYTES (UINT64_C(1) << 30)
 
 /*
  * Opens a temporary file in the directory of path (or path itself when it is not a regular
@@ -36,6 +41,9 @@ int outfile_check(const char *path, bool *regular, struct pp_error *err);
 
 /* The stream to write to. */
 FILE *outfile_stream(struct outfile *f);
+
+/* Lowers the most f may hold below OUTFILE_MAX_BYTES (for a caller with a tighter budget). */
+void outfile_limit(struct outfile *f, uint64_t bytes);
 
 /* The temporary file's name, which lives until f is committed or aborted; NULL when f writes
  * through. For a caller that must remove it when a signal stops the process. */

@@ -7,13 +7,15 @@
  * through instead. A replaced file keeps its permissions; a read-only one is refused; one with
  * other hard links is rewritten in place from the finished temporary file, so that every name
  * of it sees the new contents. Running out of memory (the handle, its names, the stdio stream)
- * is a PP_ERR_NOMEM error like any other, and leaves no file behind.
+ * is a PP_ERR_NOMEM error like any other, and leaves no file behind. Every stream counts what
+ * it writes and fails past OUTFILE_MAX_BYTES, so that no output grows without bound.
  */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* fopencookie */
 #include "ppsim/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +27,10 @@ struct outfile {
 	char *target; /* what is renamed onto: path with symbolic links resolved */
 	char *tmp;    /* the temporary file's name; NULL when writing in place */
 	bool linked;  /* the target has other hard links: copy the temporary file into it */
+	int fd;       /* what the stream writes to */
+	uint64_t written; /* bytes written so far */
+	uint64_t limit;   /* the most it may write: OUTFILE_MAX_BYTES unless set lower */
+	bool too_big;     /* a write would have passed the limit */
 };
 
 /* The temporary file's name in the target's directory: short, whatever the target's length. */
@@ -53,15 +59,67 @@ static struct outfile *out_of_memory(struct outfile *f, const char *path, struct
  * Opens a target that exists and is not a regular file (a terminal, /dev/null, a pipe) in place:
  * renaming a file onto it would replace the device rather than write to it.
  */
+/* The stream's writes: all of the n bytes to the descriptor, within the size limit. */
+static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
+{
+	struct outfile *f = cookie;
+
+	if (n > f->limit - f->written) {
+		f->too_big = true;
+		errno = EFBIG;
+		return -1;
+	}
+	for (size_t done = 0; done < n;) {
+		ssize_t w = write(f->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1; /* errno says why; what was written stays counted */
+		done += (size_t)w;
+		f->written += (uint64_t)w;
+	}
+	return (ssize_t)n;
+}
+
+static int cookie_close(void *cookie)
+{
+	struct outfile *f = cookie;
+	int rc = close(f->fd);
+
+	f->fd = -1;
+	return rc;
+}
+
+/* Gives f the stream over descriptor fd, which f then owns (closed on failure too). */
+static struct outfile *take_stream(struct outfile *f, int fd, struct pp_error *err)
+{
+	static const cookie_io_functions_t io = {NULL, cookie_write, NULL, cookie_close};
+
+	f->fd = fd;
+	f->fp = fopencookie(f, "w", io);
+	if (f->fp != NULL)
+		setvbuf(f->fp, NULL, _IOFBF, (size_t)1 << 16); /* fewer, larger writes */
+	if (f->fp == NULL) {
+		open_error(f->path, errno, err);
+		close(fd);
+		f->fd = -1;
+		outfile_abort(f); /* removes the temporary file */
+		return NULL;
+	}
+	return f;
+}
+
 static struct outfile *open_in_place(struct outfile *f, struct pp_error *err)
 {
-	f->fp = fopen(f->path, "w");
-	if (f->fp == NULL) {
+	int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+
+	if (fd < 0) {
 		open_error(f->path, errno, err);
 		outfile_abort(f);
 		return NULL;
 	}
-	return f;
+	return take_stream(f, fd, err);
 }
 
 /*
@@ -87,14 +145,12 @@ static struct outfile *open_stream(struct outfile *f, int fd, struct pp_error *e
 
 	fflush(fd == STDOUT_FILENO ? stdout : stderr);
 	d = dup(fd);
-	if (d < 0 || (f->fp = fdopen(d, "w")) == NULL) {
+	if (d < 0) {
 		open_error(f->path, errno, err);
-		if (d >= 0)
-			close(d);
 		outfile_abort(f);
 		return NULL;
 	}
-	return f;
+	return take_stream(f, d, err);
 }
 
 /* The length of the directory part of path, its final '/' included (0: the current one). */
@@ -162,6 +218,8 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 	f = pp_calloc(1, sizeof(*f));
 	if (f == NULL || (f->path = pp_strdup(path)) == NULL)
 		return out_of_memory(f, path, err);
+	f->fd = -1;
+	f->limit = OUTFILE_MAX_BYTES;
 	if (kind == TARGET_STREAM)
 		return open_stream(f, standard_stream(&st), err);
 	if (kind == TARGET_SPECIAL)
@@ -201,19 +259,17 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 		umask(mask);
 		fchmod(fd, 0666 & ~mask);
 	}
-	f->fp = fdopen(fd, "w");
-	if (f->fp == NULL) {
-		open_error(path, errno, err);
-		close(fd);
-		outfile_abort(f); /* removes the temporary file */
-		return NULL;
-	}
-	return f;
+	return take_stream(f, fd, err);
 }
 
 FILE *outfile_stream(struct outfile *f)
 {
 	return f->fp;
+}
+
+void outfile_limit(struct outfile *f, uint64_t bytes)
+{
+	f->limit = bytes < OUTFILE_MAX_BYTES ? bytes : OUTFILE_MAX_BYTES;
 }
 
 int outfile_finish(struct outfile *f, struct pp_error *err)
@@ -227,6 +283,11 @@ int outfile_finish(struct outfile *f, struct pp_error *err)
 	saved = errno;
 	closed = fclose(f->fp);
 	f->fp = NULL;
+	if (f->too_big)
+		return pp_fail(err, PP_ERR_IO,
+		               "cannot write '%s': larger than the limit of %" PRIu64
+		               " bytes (%g GiB) for an output file",
+		               f->path, f->limit, (double)f->limit / (double)(UINT64_C(1) << 30));
 	if (failed || closed != 0) {
 		if (saved == 0)
 			saved = errno;

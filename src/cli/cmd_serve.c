@@ -7,7 +7,7 @@
 #include "cmd.h"
 #include "ppsim/serve.h"
 
-struct serve_run *cmd_serve_config(const struct config *c, struct pp_error *err)
+struct serve_run *cmd_serve_config(const struct config *c, unsigned flags, struct pp_error *err)
 {
 	struct serve_workload w = {NULL, 0, 0};
 	struct serve_run *r;
@@ -21,7 +21,7 @@ struct serve_run *cmd_serve_config(const struct config *c, struct pp_error *err)
 	} else if (serve_workload_generate(c, &w, err) != 0) {
 		return NULL;
 	}
-	r = serve_run(c, &w, err);
+	r = serve_run_flags(c, &w, flags, err);
 	serve_workload_free(&w);
 	return r;
 }
@@ -45,7 +45,8 @@ int cmd_serve(int argc, char **argv)
 		return status;
 	}
 	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
-	    (r = cmd_serve_config(&c, &err)) == NULL) {
+	    (r = cmd_serve_config(&c, cli.trace_file || cli.svg_file ? SERVE_RECORD_MESSAGES : 0,
+	                          &err)) == NULL) {
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}

@@ -83,26 +83,30 @@ struct pipe {
 	struct fifo waiting;  /* requests waiting for admission */
 	struct list running;  /* admitted, not done, in admission order */
 	size_t running_done;  /* of running, entries done since it was last compacted (at most) */
+	size_t running_head;  /* running.v[0..running_head-1] are all done: scans start here */
 	struct group *groups; /* static: [limit] */
 	uint64_t launched;    /* micro-batches launched so far */
+	struct kept *ring;    /* [limit] the items of those in flight, from ring_head on: they
+	                         leave in launch order, a pipeline being first in, first out */
+	size_t ring_head;
 };
 
 /* The items of a launched micro-batch. */
 struct kept {
 	struct serve_item *items; /* [n] */
 	uint32_t n;
+	uint32_t batch; /* its index */
 };
 
-/* An op on a device, for the training-shaped view. */
+/* An op on a device, for the training-shaped view: a device's ops are its pipeline's
+ * micro-batches in launch order, so the times say it all. */
 struct opt {
-	uint32_t batch;
 	pp_time start, end;
 };
 
-/* A message between two stages. */
+/* A message between two stages, in launch order: micro-batch k sends one after each of its
+ * pipeline's stages but the last, so its sender and micro-batch follow from its place. */
 struct msg {
-	int device;     /* the sender */
-	uint32_t batch; /* the micro-batch */
 	pp_time start, end;
 };
 
@@ -118,12 +122,13 @@ struct state {
 	size_t next_arrival; /* open loop: the next request to arrive */
 	size_t sent;         /* closed loop: requests sent so far */
 	size_t finished;
-	pp_time kv_chan_free;     /* disaggregated: the KV link */
-	struct serve_item *items; /* [max_batch] the micro-batch being formed */
+	pp_time kv_chan_free;            /* disaggregated: the KV link */
+	struct serve_item *items;        /* [max_batch] the micro-batch being formed */
+	bool record_msgs;                /* keep every message (for a trace or a drawing) */
+	uint64_t *dev_sent, *sent_bytes; /* [devices] messages and bytes each device sent */
+	pp_time *sent_busy;              /* [devices] and their time on the link */
 	size_t nitems;
-	size_t cap_batch;  /* of run->batch */
-	struct kept *kept; /* [nbatch] each launched micro-batch's items, until it leaves */
-	size_t cap_kept;
+	size_t cap_batch; /* of run->batch */
 	size_t cap_queue; /* of run->queue */
 	struct opt **ops; /* [devices] */
 	size_t *nops, *capops;
@@ -233,7 +238,7 @@ static bool room(const struct state *st, uint64_t tokens, uint64_t budget)
 /* Adds one decode step of each ready decoding request of p, within the budget. */
 static uint64_t add_decodes(struct state *st, struct pipe *p, uint64_t tokens, uint64_t budget)
 {
-	for (size_t i = 0; i < p->running.n && room(st, tokens, budget); i++) {
+	for (size_t i = p->running_head; i < p->running.n && room(st, tokens, budget); i++) {
 		uint32_t q = p->running.v[i];
 		struct rstate *r = &st->rs[q];
 
@@ -271,7 +276,7 @@ static int form_chunked(struct state *st, struct pipe *p, pp_time t)
 	uint64_t budget = (uint64_t)st->c->chunk_tokens;
 	uint64_t tokens = add_decodes(st, p, 0, budget);
 
-	for (size_t i = 0; i < p->running.n && room(st, tokens, budget); i++) {
+	for (size_t i = p->running_head; i < p->running.n && room(st, tokens, budget); i++) {
 		uint32_t q = p->running.v[i];
 		struct rstate *r = &st->rs[q];
 
@@ -372,16 +377,24 @@ static int record_op(struct state *st, int device, uint32_t batch, pp_time start
 	if (pp_grow((void **)&st->ops[device], &st->capops[device], *n + 1, sizeof(**st->ops),
 	            &st->err) != 0)
 		return -1;
-	st->ops[device][(*n)++] = (struct opt){batch, start, end};
+	(void)batch; /* implied by the op's place: its pipeline's next micro-batch */
+	st->ops[device][(*n)++] = (struct opt){start, end};
 	return 0;
 }
 
-static int record_msg(struct state *st, int device, uint32_t batch, pp_time start, pp_time end)
+/* Counts a message of bytes that device sends from start to end, and keeps it when asked. */
+static int record_msg(struct state *st, int device, uint64_t bytes, pp_time start, pp_time end)
 {
+	st->dev_sent[device]++;
+	st->sent_bytes[device] += bytes;
+	st->sent_busy[device] += end - start;
+	if (!st->record_msgs)
+		return 0;
 	if (pp_grow((void **)&st->msgs, &st->capmsgs, st->nmsgs + 1, sizeof(*st->msgs), &st->err) !=
 	    0)
 		return -1;
-	st->msgs[st->nmsgs++] = (struct msg){device, batch, start, end};
+	/* its sender and micro-batch are implied by its place */
+	st->msgs[st->nmsgs++] = (struct msg){start, end};
 	return 0;
 }
 
@@ -391,22 +404,21 @@ static int fail(struct state *st, const char *what)
 	return pp_fail(&st->err, PP_ERR_SIM, "%s", what);
 }
 
-/* Makes room for micro-batch k (the next one) and keeps its items until it leaves. */
-static int keep_items(struct state *st, size_t k)
+/* Makes room for micro-batch k (the next one, on p) and keeps its items until it leaves. */
+static int keep_items(struct state *st, struct pipe *p, size_t k)
 {
 	struct serve_run *r = st->run;
 	struct kept *kp;
 
-	if (pp_grow((void **)&r->batch, &st->cap_batch, k + 1, sizeof(*r->batch), &st->err) != 0 ||
-	    pp_grow((void **)&st->kept, &st->cap_kept, k + 1, sizeof(*st->kept), &st->err) != 0)
+	if (pp_grow((void **)&r->batch, &st->cap_batch, k + 1, sizeof(*r->batch), &st->err) != 0)
 		return -1;
-	kp = &st->kept[k];
-	kp->n = 0;
+	kp = &p->ring[(p->ring_head + (size_t)p->inflight) % (size_t)p->limit];
 	kp->items = pp_mallocarray(st->nitems, sizeof(*kp->items));
 	if (kp->items == NULL)
 		return pp_nomem(&st->err, st->nitems, sizeof(*kp->items));
 	memcpy(kp->items, st->items, st->nitems * sizeof(*st->items));
 	kp->n = (uint32_t)st->nitems;
+	kp->batch = (uint32_t)k;
 	return 0;
 }
 
@@ -429,7 +441,7 @@ static int launch(struct state *st, struct pipe *p, pp_time t)
 		return fail(st, why);
 	}
 	st->total_ops += (uint64_t)p->stages;
-	if (keep_items(st, k) != 0)
+	if (keep_items(st, p, k) != 0)
 		return -1;
 	for (size_t i = 0; i < st->nitems; i++) {
 		tokens += st->items[i].n;
@@ -459,7 +471,8 @@ static int launch(struct state *st, struct pipe *p, pp_time t)
 			pp_time ms = end > p->chan_free[s] ? end : p->chan_free[s];
 			pp_time me = ms + serve_hop_time(&p->pr, s, tokens);
 
-			if (record_msg(st, p->device0 + s, (uint32_t)k, ms, me) != 0)
+			if (record_msg(st, p->device0 + s, serve_hop_bytes(&p->pr, tokens), ms,
+			               me) != 0)
 				return -1;
 			p->chan_free[s] = me;
 			ready = me;
@@ -493,9 +506,12 @@ static int finish(struct state *st, struct pipe *p, uint32_t q, pp_time t)
 static int batch_leaves(struct state *st, uint32_t k, pp_time t)
 {
 	struct pipe *p = &st->pipes[st->run->batch[k].pipeline];
-	struct kept *kp = &st->kept[k];
+	struct kept *kp = &p->ring[p->ring_head];
 
+	if (p->inflight == 0 || kp->batch != k)
+		return fail(st, "internal error: micro-batches left their pipeline out of order");
 	p->inflight--;
+	p->ring_head = (p->ring_head + 1) % (size_t)p->limit;
 	for (uint32_t i = 0; i < kp->n; i++) {
 		const struct serve_item *it = &kp->items[i];
 		struct rstate *r = &st->rs[it->req];
@@ -519,7 +535,7 @@ static int batch_leaves(struct state *st, uint32_t k, pp_time t)
 		}
 	}
 	free(kp->items);
-	*kp = (struct kept){NULL, 0};
+	*kp = (struct kept){NULL, 0, 0};
 	return 0;
 }
 
@@ -561,22 +577,25 @@ static int kv_arrive(struct state *st, uint32_t q)
 }
 
 /*
- * Drops finished requests from p's running list (keeping the order) once they are at least
- * half of it: each pass then removes as many entries as it keeps, so compaction costs O(1) per
- * request over the run, and scans of the list pass at most as many finished entries as live
- * ones.
+ * Keeps p's running list short to scan: the scans start past its leading finished requests
+ * (which finish roughly in admission order), and the finished requests are dropped (keeping the
+ * order) once they are at least half of the list, so that each pass removes as many entries as
+ * it keeps. Both cost O(1) per request over the run.
  */
 static void compact(struct state *st, struct pipe *p)
 {
 	size_t j = 0;
 
+	while (p->running_head < p->running.n && st->rs[p->running.v[p->running_head]].done)
+		p->running_head++;
 	if (p->running_done <= 64 || 2 * p->running_done < p->running.n)
 		return;
-	for (size_t i = 0; i < p->running.n; i++)
+	for (size_t i = p->running_head; i < p->running.n; i++)
 		if (!st->rs[p->running.v[i]].done)
 			p->running.v[j++] = p->running.v[i];
 	p->running.n = j;
 	p->running_done = 0;
+	p->running_head = 0;
 }
 
 /* Launches what each pipeline can at t. */
@@ -673,73 +692,90 @@ static size_t *ordinals(const struct serve_run *r)
 	return ord;
 }
 
-/* Fills the per-device, per-channel and per-message parts of r->result from the records.
- * Returns 0, or -1 with a PP_ERR_NOMEM error. */
-static int build_result(struct state *st, const struct sched *s, struct pp_error *err)
+/* Fills s's ops and the per-device, per-channel and per-message parts of r->result from the
+ * records, freeing each record array once it is copied (so that the records and their copies
+ * are not all in memory at once). Returns 0, or -1 with a PP_ERR_NOMEM error. */
+static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 {
 	struct serve_run *r = st->run;
 	struct result *res = &r->result;
-	size_t *ord = ordinals(r);
+	size_t *ord = ordinals(r), n[2] = {0, 0}, i = 0;
+	uint32_t *kth[2]; /* kth[P][j]: pipeline P's j-th micro-batch */
+	int *channel = pp_mallocarray((size_t)s->p, sizeof(*channel));
 
+	for (size_t k = 0; k < r->nbatch; k++)
+		n[r->batch[k].pipeline]++;
+	kth[0] = pp_mallocarray(n[0] + 1, sizeof(**kth));
+	kth[1] = pp_mallocarray(n[1] + 1, sizeof(**kth));
 	res->p = s->p;
 	res->times = pp_mallocarray(s->nops, sizeof(*res->times));
 	res->devices = pp_calloc((size_t)s->p, sizeof(*res->devices));
 	/* channels: one per link after a stage that carried a message, in (src, dst) order */
 	res->channels = pp_calloc((size_t)s->p, sizeof(*res->channels));
-	res->msgs = pp_mallocarray(st->nmsgs, sizeof(*res->msgs));
-	if (ord == NULL || res->times == NULL || res->devices == NULL || res->channels == NULL ||
+	res->msgs = pp_mallocarray(st->nmsgs + 1, sizeof(*res->msgs));
+	if (ord == NULL || kth[0] == NULL || kth[1] == NULL || channel == NULL ||
+	    res->times == NULL || res->devices == NULL || res->channels == NULL ||
 	    res->msgs == NULL) {
 		free(ord);
+		free(kth[0]);
+		free(kth[1]);
+		free(channel);
 		return pp_nomem(err, s->nops + st->nmsgs, sizeof(*res->msgs));
 	}
-	for (int d = 0; d < s->p; d++)
-		for (size_t i = 0; i < st->nops[d]; i++) {
-			const struct opt *o = &st->ops[d][i];
+	for (size_t k = 0; k < r->nbatch; k++)
+		kth[r->batch[k].pipeline][ord[k]] = (uint32_t)k;
+	for (int d = 0; d < s->p; d++) {
+		int pipe = st->npipes == 2 && d < st->pipes[0].device0 ? 1 : 0;
+
+		for (size_t j = 0; j < st->nops[d]; j++) {
+			const struct opt *o = &st->ops[d][j];
 			struct device_result *dr = &res->devices[d];
 
-			res->times[s->dev_start[d] + i] = (struct op_time){o->start, o->end};
+			sched_push(s, d, OP_F, (int)kth[pipe][j], d);
+			res->times[s->dev_start[d] + j] = (struct op_time){o->start, o->end};
 			dr->busy += o->end - o->start;
-			dr->first_start = i == 0 ? o->start : dr->first_start;
+			dr->first_start = j == 0 ? o->start : dr->first_start;
 			dr->last_end = o->end > dr->last_end ? o->end : dr->last_end;
 			res->makespan = o->end > res->makespan ? o->end : res->makespan;
 		}
+		free(st->ops[d]);
+		st->ops[d] = NULL;
+		st->capops[d] = 0;
+	}
+	/* a channel for each device that sent a message, in device order */
 	for (int d = 0; d < s->p; d++) {
-		int ch = -1;
-
-		for (size_t i = 0; i < st->nmsgs; i++) {
-			const struct msg *m = &st->msgs[i];
-			const struct pipe *p = &st->pipes[r->batch[m->batch].pipeline];
-			struct channel_result *cr;
-
-			if (m->device != d)
-				continue;
-			if (ch < 0) {
-				ch = res->nchannels++;
-				res->channels[ch] = (struct channel_result){d, d + 1, 0, 0, 0};
-			}
-			cr = &res->channels[ch];
-			cr->messages++;
-			cr->bytes += serve_hop_bytes(&p->pr, r->batch[m->batch].tokens);
-			cr->busy += m->end - m->start;
+		channel[d] = -1;
+		if (st->dev_sent[d] > 0) {
+			channel[d] = res->nchannels++;
+			res->channels[channel[d]] = (struct channel_result){
+			        d, d + 1, st->dev_sent[d], st->sent_bytes[d], st->sent_busy[d]};
 		}
 	}
-	for (size_t i = 0; i < st->nmsgs; i++) {
-		const struct msg *m = &st->msgs[i];
-		int ch = 0;
+	for (size_t k = 0; k < r->nbatch && i < st->nmsgs; k++) {
+		const struct pipe *p = &st->pipes[r->batch[k].pipeline];
 
-		while (res->channels[ch].src != m->device)
-			ch++;
-		res->msgs[res->nmsgs++] =
-		        (struct msg_record){(uint32_t)(s->dev_start[m->device] + ord[m->batch]),
-		                            (uint32_t)(s->dev_start[m->device + 1] + ord[m->batch]),
-		                            ch, m->start, m->end};
+		for (int h = 0; h + 1 < p->stages && i < st->nmsgs; h++, i++) {
+			const struct msg *m = &st->msgs[i];
+			int d = p->device0 + h;
+
+			res->msgs[res->nmsgs++] =
+			        (struct msg_record){(uint32_t)(s->dev_start[d] + ord[k]),
+			                            (uint32_t)(s->dev_start[d + 1] + ord[k]),
+			                            channel[d], m->start, m->end};
+		}
 	}
+	free(st->msgs);
+	st->msgs = NULL;
+	st->capmsgs = 0;
 	for (int ch = 0; ch < res->nchannels; ch++) {
 		res->messages += res->channels[ch].messages;
 		res->bytes += res->channels[ch].bytes;
 		res->msg_time += res->channels[ch].busy;
 	}
 	free(ord);
+	free(kth[0]);
+	free(kth[1]);
+	free(channel);
 	return 0;
 }
 
@@ -758,9 +794,6 @@ static int build_view(struct state *st, struct pp_error *err)
 	if (s == NULL)
 		return pp_nomem(err, 1, sizeof(*s));
 	r->sim.sched = s;
-	for (int d = 0; d < devices; d++)
-		for (size_t i = 0; i < st->nops[d]; i++)
-			sched_push(s, d, OP_F, (int)st->ops[d][i].batch, d);
 	if (build_result(st, s, err) != 0)
 		return -1;
 	cost = cost_alloc(devices, PP_TICK_BASE, config_has_model(st->c) ? "ms" : "t", st->c);
@@ -797,7 +830,8 @@ static int init_pipe(struct state *st, struct pipe *p, int index, int device0, i
 	p->stage_free = pp_calloc((size_t)stages, sizeof(*p->stage_free));
 	p->chan_free = pp_calloc((size_t)stages, sizeof(*p->chan_free));
 	p->groups = pp_calloc((size_t)p->limit, sizeof(*p->groups));
-	if (p->stage_free == NULL || p->chan_free == NULL || p->groups == NULL)
+	p->ring = pp_calloc((size_t)p->limit, sizeof(*p->ring));
+	if (p->stage_free == NULL || p->chan_free == NULL || p->groups == NULL || p->ring == NULL)
 		return pp_nomem(err, (size_t)stages, 2 * sizeof(*p->stage_free));
 	if (serve_pricer_init(&p->pr, st->c, stages, index == 0, err) != 0)
 		return -1;
@@ -806,6 +840,9 @@ static int init_pipe(struct state *st, struct pipe *p, int index, int device0, i
 
 static void release_pipe(struct pipe *p)
 {
+	for (int i = 0; p->ring != NULL && i < p->limit; i++)
+		free(p->ring[i].items);
+	free(p->ring);
 	serve_pricer_release(&p->pr);
 	free(p->stage_free);
 	free(p->chan_free);
@@ -864,10 +901,14 @@ static int setup(struct state *st, int devices, int pre, struct pp_error *err)
 	st->run->req = pp_calloc(st->w->n, sizeof(*st->run->req));
 	st->items = pp_mallocarray((size_t)c->max_batch, sizeof(*st->items));
 	st->ops = pp_calloc((size_t)devices, sizeof(*st->ops));
+	st->dev_sent = pp_calloc((size_t)devices, sizeof(*st->dev_sent));
+	st->sent_bytes = pp_calloc((size_t)devices, sizeof(*st->sent_bytes));
+	st->sent_busy = pp_calloc((size_t)devices, sizeof(*st->sent_busy));
 	st->nops = pp_calloc((size_t)devices, sizeof(*st->nops));
 	st->capops = pp_calloc((size_t)devices, sizeof(*st->capops));
 	if (st->rs == NULL || st->run->req == NULL || st->items == NULL || st->ops == NULL ||
-	    st->nops == NULL || st->capops == NULL)
+	    st->nops == NULL || st->capops == NULL || st->dev_sent == NULL ||
+	    st->sent_bytes == NULL || st->sent_busy == NULL)
 		return pp_nomem(err, st->w->n, sizeof(*st->rs) + sizeof(*st->run->req));
 	if (init_pipe(st, &st->pipes[0], 0, disagg ? pre : 0, c->p, err) != 0)
 		return -1;
@@ -878,14 +919,14 @@ static void release_state(struct state *st)
 {
 	for (int i = 0; i < st->npipes; i++)
 		release_pipe(&st->pipes[i]);
-	for (size_t k = 0; k < st->run->nbatch && st->kept != NULL; k++)
-		free(st->kept[k].items);
-	free(st->kept);
 	for (int d = 0; st->ops != NULL && d < st->pipes[0].device0 + st->pipes[0].stages; d++)
 		free(st->ops[d]);
 	free(st->ops);
 	free(st->nops);
 	free(st->capops);
+	free(st->dev_sent);
+	free(st->sent_bytes);
+	free(st->sent_busy);
 	free(st->msgs);
 	free(st->items);
 	free(st->rs);
@@ -932,6 +973,12 @@ static int serve(struct state *st, int devices, int pre, struct pp_error *err)
 struct serve_run *serve_run(const struct config *c, const struct serve_workload *w,
                             struct pp_error *err)
 {
+	return serve_run_flags(c, w, SERVE_RECORD_MESSAGES, err);
+}
+
+struct serve_run *serve_run_flags(const struct config *c, const struct serve_workload *w,
+                                  unsigned flags, struct pp_error *err)
+{
 	struct state st;
 	struct serve_run *r;
 	bool disagg = c->batching == PP_BATCHING_DISAGGREGATED;
@@ -952,6 +999,7 @@ struct serve_run *serve_run(const struct config *c, const struct serve_workload 
 	r->nreq = w->n;
 	st.c = &r->config;
 	st.w = w;
+	st.record_msgs = (flags & SERVE_RECORD_MESSAGES) != 0;
 	st.run = r;
 	st.npipes = disagg ? 2 : 1;
 	rc = serve(&st, (disagg ? pre : 0) + c->p, pre, err);

@@ -359,6 +359,32 @@ static void outfile_temporary_name_does_not_grow_with_the_target_s(void)
 	rmdir(dir);
 }
 
+static void outfile_fails_past_its_size_limit_and_leaves_no_file(void)
+{
+	char dir[512], path[600];
+	struct pp_error err = {0};
+	struct outfile *f;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/big.json", dir);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	outfile_limit(f, 10);
+	fputs("0123456789", outfile_stream(f)); /* exactly the limit */
+	CU_ASSERT_EQUAL(outfile_finish(f, &err), 0);
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	outfile_limit(f, 10);
+	fputs("0123456789A", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "larger than the limit of 10 bytes"));
+	CU_ASSERT_EQUAL(count_entries(dir), 1); /* the first file, untouched */
+	remove(path);
+	rmdir(dir);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(outfile_commit_creates_the_file_with_what_was_written),
         UNIT_TEST(outfile_commit_replaces_an_existing_file),
@@ -374,6 +400,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(outfile_open_refuses_a_read_only_file_and_leaves_it),
         UNIT_TEST(outfile_commit_rewrites_a_hard_linked_file_for_every_name),
         UNIT_TEST(outfile_temporary_name_does_not_grow_with_the_target_s),
+        UNIT_TEST(outfile_fails_past_its_size_limit_and_leaves_no_file),
         {NULL, NULL},
 };
 

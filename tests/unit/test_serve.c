@@ -1231,7 +1231,55 @@ static void serve_run_gives_identical_results_for_the_same_config_and_workload(v
 	serve_free(NULL);
 }
 
+static void serve_run_without_messages_counts_them_alike_and_keeps_none(void)
+{
+	/* disaggregated, so that both pipelines send: a prefill pipeline of 2 stages, a decode
+	 * pipeline of 3 */
+	struct serve_request req[] = {{0, 300, 4}, {1, 40, 9}, {2, 700, 2}, {3, 5, 6}};
+	struct serve_workload w = {req, 4, 0};
+	struct config c;
+	struct pp_error err = {0};
+	struct serve_run *a, *b;
+
+	config_init(&c);
+	unit_set(&c, "batching", "disaggregated");
+	unit_set(&c, "p", "3");
+	unit_set(&c, "prefill_stages", "2");
+	a = serve_run_flags(&c, &w, SERVE_RECORD_MESSAGES, &err);
+	b = serve_run_flags(&c, &w, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_TRUE(a->result.nmsgs > 0);
+	CU_ASSERT_EQUAL(b->result.nmsgs, 0);
+	CU_ASSERT_EQUAL(a->result.messages, a->result.nmsgs);
+	CU_ASSERT_EQUAL(b->result.messages, a->result.messages);
+	CU_ASSERT_EQUAL(b->result.bytes, a->result.bytes);
+	CU_ASSERT_EQUAL(b->result.msg_time, a->result.msg_time);
+	CU_ASSERT_EQUAL_FATAL(b->result.nchannels, a->result.nchannels);
+	for (int ch = 0; ch < a->result.nchannels; ch++) {
+		CU_ASSERT_EQUAL(b->result.channels[ch].src, a->result.channels[ch].src);
+		CU_ASSERT_EQUAL(b->result.channels[ch].messages, a->result.channels[ch].messages);
+		CU_ASSERT_EQUAL(b->result.channels[ch].busy, a->result.channels[ch].busy);
+	}
+	CU_ASSERT_EQUAL_FATAL(b->sim.sched->nops, a->sim.sched->nops);
+	for (size_t i = 0; i < a->sim.sched->nops; i++) {
+		CU_ASSERT_EQUAL(b->result.times[i].start, a->result.times[i].start);
+		CU_ASSERT_EQUAL(b->sim.sched->ops[i].mb, a->sim.sched->ops[i].mb);
+	}
+	/* each message of a goes from an op of its sender to the next stage's op of its batch */
+	for (size_t k = 0; k < a->result.nmsgs; k++) {
+		const struct msg_record *g = &a->result.msgs[k];
+
+		CU_ASSERT_EQUAL(a->sim.sched->ops[g->from].mb, a->sim.sched->ops[g->to].mb);
+		CU_ASSERT_EQUAL(a->sim.sched->ops[g->from].stage + 1, a->sim.sched->ops[g->to].stage);
+		CU_ASSERT_TRUE(g->start >= a->result.times[g->from].end);
+	}
+	serve_free(a);
+	serve_free(b);
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(serve_run_without_messages_counts_them_alike_and_keeps_none),
         UNIT_TEST(serve_run_steady_decode_with_p_in_flight_leaves_no_bubble_in_steady_windows),
         UNIT_TEST(serve_run_steady_decode_with_one_in_flight_idles_p_minus_1_of_p_stages),
         UNIT_TEST(serve_run_a_long_prompt_among_decodes_opens_bubbles_and_holds_a_decode_back),
