@@ -132,6 +132,11 @@ struct sched_desc {
 		/* Ops device d holds when not v * m * (2 or 3), as for mixed schedules; else NULL.
 		 */
 		size_t (*ops_on)(int p, int m, int d);
+		/* What building the order costs, in ops' worth, when more than the op count (an
+		 * order laid out beyond m, a table of slots, greedy passes over the ops), or
+		 * UINT64_MAX when that does not fit in 64 bits; NULL: the op count. The op limit
+		 * (--max-ops) bounds it as it bounds the ops. */
+		uint64_t (*work)(int p, int v, int m);
 	} fn;
 	/* Activation limit of a priced generator as a multiple of p (zb1p: 1), 0: from the
 	 * config's mem_limit. */
@@ -183,6 +188,13 @@ const char *sched_kind_name(enum op_kind kind);
  * returns false when it does not fit in 64 bits.
  */
 bool sched_op_count(int p, int v, int m, bool split, uint64_t *out);
+
+/*
+ * The work of generating and simulating desc's schedule of this shape, in ops' worth: the op
+ * count, or desc's own figure when larger (struct sched_fns.work), in *out; returns false when
+ * it does not fit in 64 bits.
+ */
+bool sched_work(const struct sched_desc *desc, int p, int v, int m, uint64_t *out);
 
 /*
  * Checks that desc accepts the shape: chunk range and the generator's own check. Returns 0, or

@@ -32,6 +32,10 @@
 /* Most requests a workload may hold. */
 #define SERVE_MAX_REQUESTS PP_MAX_REQUESTS
 
+/* A run's requests may ask for at most this many times --max-ops output tokens: each is a step
+ * of its request in a micro-batch, the work of the simulation. */
+#define SERVE_STEP_FACTOR UINT64_C(4)
+
 /* Most metric windows (--window) a run is cut into: each costs the reports a row. */
 #define SERVE_MAX_WINDOWS 100000
 

@@ -21,6 +21,11 @@
 #define SWEEP_MAX_VALUES 100000
 /* Most points a sweep may have (its indices fit in 32 bits). */
 #define SWEEP_MAX_POINTS UINT64_C(4294967295)
+/* Most points one run (a shard) simulates, and its budget of work: its points' ops, each
+ * device counting SWEEP_DEVICE_OPS ops, at most SWEEP_WORK_FACTOR times --max-ops. */
+#define SWEEP_MAX_RUN_POINTS UINT64_C(1000000)
+#define SWEEP_WORK_FACTOR    UINT64_C(4)
+#define SWEEP_DEVICE_OPS     UINT64_C(16)
 
 /* One axis: an option and the values it takes, in order. */
 struct sweep_axis {

@@ -593,7 +593,7 @@ int cli_write_files(const struct cli_output *outs, int n)
 		if (f[i] == NULL) {
 			status = cmd_fail(&err);
 		} else if (outs[i].write(outfile_stream(f[i]), outs[i].ctx) != 0) {
-			pp_fail(&err, PP_ERR_NOMEM, "cannot write '%s': out of memory",
+			pp_fail(&err, PP_ERR_NOMEM, "out of memory writing '%s'",
 			        outs[i].path);
 			status = cmd_fail(&err);
 		} else if (outfile_finish(f[i], &err) != 0) {

@@ -1130,7 +1130,7 @@ int config_validate(const struct config *c, struct pp_error *err)
 	struct sched_params sp;
 	struct pp_error why = {0};
 	const char *key = "schedule";
-	uint64_t ops = 0;
+	uint64_t ops = 0, work = 0;
 
 	if (config_check_command(c, CONFIG_RUN, "run", err) != 0 || check_ranges(c, err) != 0)
 		return -1;
@@ -1161,6 +1161,15 @@ int config_validate(const struct config *c, struct pp_error *err)
 		               " simulated ops (--max-ops)",
 		               c->p, c->m, c->v, desc->name,
 		               (double)c->p * c->v * c->m * (desc->split ? 3 : 2), c->max_ops);
+	if (!sched_work(desc, c->p, c->v, c->m, &work) || work > c->max_ops)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "-p %d -m %d -v %d: building %s's order costs %.3g ops' worth "
+		               "(its %.3g ops and %s), above the limit of %" PRIu64 " (--max-ops)",
+		               c->p, c->m, c->v, desc->name,
+		               work == UINT64_MAX ? HUGE_VAL : (double)work, (double)ops,
+		               desc->fn.generate_priced != NULL ? "its greedy passes over them"
+		                                                : "the order it lays out",
+		               c->max_ops);
 	if (check_devices(c, err) != 0)
 		return -1;
 	if (c->v > PP_MAX_CHUNKS)

@@ -19,17 +19,28 @@ static double us(const struct sim *s, pp_time t)
 	return pp_time_to_units(t, s->cost->tick) * 1000;
 }
 
-/* Track (tid) of channel ch on its sending device: 1 + its rank among that device's channels. */
-static int channel_tid(const struct result *r, int ch)
+/*
+ * The track (tid) of each channel on its sending device, 1 + its rank among that device's
+ * channels, into a new array (NULL when out of memory); in one pass, so that a run of many
+ * devices costs no more per channel than a small one.
+ */
+static int *channel_tids(const struct result *r)
 {
-	int tid = 1;
+	int *tid = pp_mallocarray((size_t)(r->nchannels > 0 ? r->nchannels : 1), sizeof(*tid));
+	int *seen = pp_calloc((size_t)(r->p > 0 ? r->p : 1), sizeof(*seen));
 
-	for (int i = 0; i < ch; i++)
-		tid += r->channels[i].src == r->channels[ch].src;
+	if (tid == NULL || seen == NULL) {
+		free(tid);
+		free(seen);
+		return NULL;
+	}
+	for (int ch = 0; ch < r->nchannels; ch++)
+		tid[ch] = 1 + seen[r->channels[ch].src]++;
+	free(seen);
 	return tid;
 }
 
-static void write_metadata(FILE *out, const struct sim *s, const char **sep)
+static void write_metadata(FILE *out, const struct sim *s, const int *tid, const char **sep)
 {
 	const struct result *r = s->result;
 	char label[96];
@@ -52,7 +63,7 @@ static void write_metadata(FILE *out, const struct sim *s, const char **sep)
 		fprintf(out,
 		        ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
 		        "\"args\":{\"name\":\"send to GPU %d\"}}",
-		        r->channels[ch].src, channel_tid(r, ch), r->channels[ch].dst);
+		        r->channels[ch].src, tid[ch], r->channels[ch].dst);
 }
 
 static void write_ops(FILE *out, const struct sim *s)
@@ -84,7 +95,7 @@ static void write_ops(FILE *out, const struct sim *s)
 		}
 }
 
-static void write_messages(FILE *out, const struct sim *s)
+static void write_messages(FILE *out, const struct sim *s, const int *tids)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
@@ -96,7 +107,7 @@ static void write_messages(FILE *out, const struct sim *s)
 		const struct op *from = &sc->ops[g->from], *to = &sc->ops[g->to];
 		int src = (int)sc->stage_device[from->stage],
 		    dst = (int)sc->stage_device[to->stage];
-		int tid = channel_tid(r, g->channel);
+		int tid = tids[g->channel];
 
 		report_op_label(label, sizeof(label), sc, from);
 		fprintf(out,
@@ -151,17 +162,22 @@ static void write_counters(FILE *out, const struct sim *s)
 int report_trace(FILE *out, const struct sim *s)
 {
 	const char *sep = "";
+	int *tid = channel_tids(s->result);
 
+	if (tid == NULL)
+		return -1;
 	fputs("{\"traceEvents\":[\n", out);
-	write_metadata(out, s, &sep);
+	write_metadata(out, s, tid, &sep);
 	write_ops(out, s);
-	write_messages(out, s);
+	write_messages(out, s, tid);
+	free(tid);
 	write_counters(out, s);
 	fprintf(out,
 	        "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"ppsim %s\","
 	        "\"schedule\":",
 	        PP_VERSION);
-	report_json_text(out, s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
+	report_json_text(out,
+	                 s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
 	fprintf(out,
 	        ",\"p\":%d,\"v\":%d,\"m\":%d,\"time_unit\":\"%s\","
 	        "\"us_per_time_unit\":1000}}\n",

@@ -50,13 +50,17 @@ double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, 
 double sched_zbh2_peak(const struct sched_params *sp, int d);
 /* zbv.c */
 int sched_zbv_generate(struct sched *s);
+uint64_t sched_zbv_work(int p, int v, int m);
 double sched_zbv_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
                         double overlap);
 double sched_zbv_peak(const struct sched_params *sp, int d);
+/* table.c */
+uint64_t sched_greedy_work(int p, int v, int m);
 /* zbvauto.c */
 int sched_zbv_auto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
 /* vshape.c */
 int sched_vhalf_generate(struct sched *s);
+uint64_t sched_vshape_work(int p, int v, int m);
 double sched_vhalf_peak(const struct sched_params *sp, int d);
 int sched_vmin_generate(struct sched *s);
 double sched_vmin_peak(const struct sched_params *sp, int d);

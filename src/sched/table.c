@@ -26,7 +26,8 @@
 #define SCHED_FLUSH_THEORY .theory = {sched_flush_theory, "(p-1)/(m+p-1)"}
 #define SCHED_PEAK_ALL     .peak = {sched_peak_all, "m"}
 #define SCHED_ZB_AUTO                                                                              \
-	.split = true, SCHED_ONE_CHUNK, .fn = {.generate_priced = sched_zb_auto_generate}
+	.split = true, SCHED_ONE_CHUNK,                                                            \
+	.fn = {.generate_priced = sched_zb_auto_generate, .work = sched_greedy_work}
 
 /* The schedules in the order `ppsim list` shows them, one row each. */
 static const struct sched_desc table[] = {
@@ -104,7 +105,7 @@ static const struct sched_desc table[] = {
                 .torch = "ZBVZeroBubble",
                 .summary = "ZB-V in PyTorch's fixed order: V placement, B/W split",
                 SCHED_V_SHAPE,
-                .fn = {.generate = sched_zbv_generate},
+                .fn = {.generate = sched_zbv_generate, .work = sched_zbv_work},
                 .theory = {sched_zbv_theory, "(p-1)t_f / makespan"},
                 .peak = {sched_zbv_peak, "min(p, m)"},
         },
@@ -113,7 +114,7 @@ static const struct sched_desc table[] = {
                 .summary =
                         "ZB-V by the authors' greedy (Qi et al. 2024): from the costs, --mem-limit",
                 SCHED_V_SHAPE,
-                .fn = {.generate_priced = sched_zbv_auto_generate},
+                .fn = {.generate_priced = sched_zbv_auto_generate, .work = sched_greedy_work},
                 .peak = {NULL, "mem-limit"},
         },
         {
@@ -121,7 +122,7 @@ static const struct sched_desc table[] = {
                 .summary =
                         "V-Half (Qi et al. 2024, controllable memory): half of 1F1B's activations",
                 SCHED_V_SHAPE,
-                .fn = {.generate = sched_vhalf_generate},
+                .fn = {.generate = sched_vhalf_generate, .work = sched_vshape_work},
                 .peak = {sched_vhalf_peak, "min(floor(p/2) + 1, m)"},
         },
         {
@@ -129,7 +130,7 @@ static const struct sched_desc table[] = {
                 .summary = "V-Min (Qi et al. 2024, controllable memory): a third of 1F1B's "
                            "activations",
                 SCHED_V_SHAPE,
-                .fn = {.generate = sched_vmin_generate},
+                .fn = {.generate = sched_vmin_generate, .work = sched_vshape_work},
                 .peak = {sched_vmin_peak, "min(floor((p+1)/3) + 1, m)"},
         },
         {
@@ -241,6 +242,28 @@ const char *sched_kind_name(enum op_kind kind)
 
 	assert((unsigned)kind < 4);
 	return names[kind];
+}
+
+bool sched_work(const struct sched_desc *desc, int p, int v, int m, uint64_t *out)
+{
+	uint64_t work;
+
+	if (!sched_op_count(p, v, m, desc->split, out))
+		return false;
+	if (desc->fn.work == NULL)
+		return true;
+	work = desc->fn.work(p, v, m);
+	*out = work > *out ? work : *out;
+	return work != UINT64_MAX;
+}
+
+/* The greedy generators (zb-auto's family, zbv-auto) pass over the ops several times: about
+ * three times the work of a fixed order per op (docs/performance.md). */
+uint64_t sched_greedy_work(int p, int v, int m)
+{
+	uint64_t ops;
+
+	return sched_op_count(p, v, m, true, &ops) && pp_mul_u64(ops, 3, &ops) ? ops : UINT64_MAX;
 }
 
 bool sched_op_count(int p, int v, int m, bool split, uint64_t *out)

@@ -465,24 +465,59 @@ static int emit_record(sweep_emit emit, void *ctx, const struct sweep_record *r,
 
 /*
  * The ops point i's simulation will hold, from its settled shape (p·v·m times 2, or 3 with a
- * split backward); 0 when that cannot be told beforehand (a schedule file, settings that will
- * be refused, no memory to settle them).
+ * split backward), and its devices in *devices; 0 when that cannot be told beforehand (a
+ * schedule file, settings that will be refused, no memory to settle them).
  */
-static uint64_t point_ops(const struct sweep *sw, uint64_t i)
+static uint64_t point_ops(const struct sweep *sw, uint64_t i, int *devices)
 {
 	struct config *c = pp_malloc(2 * sizeof(*c));
 	struct pp_error ignored = {0};
 	const struct sched_desc *d;
 	uint64_t ops = 0;
 
+	*devices = 0;
 	if (c == NULL)
 		return 0;
 	if (sweep_point_config(sw, i, c, &ignored) == 0 && config_settle(c, c + 1, &ignored) == 0 &&
 	    c[1].schedule_file[0] == '\0' && (d = sched_find(c[1].schedule)) != NULL &&
-	    !sched_op_count(c[1].p, c[1].v, c[1].m, d->split, &ops))
+	    !sched_work(d, c[1].p, c[1].v, c[1].m, &ops))
 		ops = 0;
+	if (ops > 0)
+		*devices = c[1].p;
 	free(c);
 	return ops;
+}
+
+/*
+ * Refuses, before anything runs, a run of the points [first, last) that would take more than a
+ * few seconds a core: more than SWEEP_MAX_RUN_POINTS points, or more work than
+ * SWEEP_WORK_FACTOR times the base's --max-ops ops, where each point counts its ops and
+ * SWEEP_DEVICE_OPS per device (a device's reports cost about that much). Returns 0 or -1 with
+ * a PP_ERR_USAGE error.
+ */
+static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, struct pp_error *err)
+{
+	uint64_t budget = SWEEP_WORK_FACTOR * sw->base.max_ops, work = 0;
+
+	if (last - first > SWEEP_MAX_RUN_POINTS)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "%" PRIu64 " points to simulate, above the limit of %" PRIu64
+		               " a run: shard the sweep (--shard=K/N) or narrow its lists",
+		               last - first, SWEEP_MAX_RUN_POINTS);
+	for (uint64_t i = first; i < last; i++) {
+		int devices;
+		uint64_t ops = point_ops(sw, i, &devices);
+
+		work += ops + SWEEP_DEVICE_OPS * (uint64_t)devices;
+		if (work > budget)
+			return pp_fail(
+			        err, PP_ERR_USAGE,
+			        "the points would simulate more than %" PRIu64
+			        " ops (%d times --max-ops, a device counting %d): narrow the "
+			        "lists, shard a sweep (--shard=K/N) or raise --max-ops",
+			        budget, (int)SWEEP_WORK_FACTOR, (int)SWEEP_DEVICE_OPS);
+	}
+	return 0;
 }
 
 /*
@@ -524,7 +559,7 @@ static void *worker(void *arg)
 		}
 		i = pl->next++;
 		pthread_mutex_unlock(&pl->lock);
-		ops = point_ops(pl->sw, i);
+		ops = point_ops(pl->sw, i, &(int){0});
 		pthread_mutex_lock(&pl->lock);
 		while (!pl->stop && pl->running > 0 && pl->busy + ops > pl->budget)
 			pthread_cond_wait(&pl->room, &pl->lock);
@@ -625,6 +660,10 @@ static int run_serial(const struct sweep *sw, uint64_t first, uint64_t last, swe
 int sweep_run(const struct sweep *sw, uint64_t first, uint64_t last, int jobs, sweep_emit emit,
               void *ctx, struct pp_error *err)
 {
+	struct pp_error ignored = {0};
+
+	if (check_work(sw, first, last, err != NULL ? err : &ignored) != 0)
+		return -1;
 	if (jobs > 1 && last - first > 1) {
 		if ((uint64_t)jobs > last - first)
 			jobs = (int)(last - first);

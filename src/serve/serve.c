@@ -990,6 +990,22 @@ struct serve_run *serve_run_flags(const struct config *c, const struct serve_wor
 		pp_fail(err, PP_ERR_USAGE, "no requests to serve");
 		return NULL;
 	}
+	{
+		/* each output token is a step of its request in some micro-batch: the work */
+		uint64_t steps = 0, budget = SERVE_STEP_FACTOR * c->max_ops;
+
+		for (size_t i = 0; i < w->n; i++)
+			steps += (uint64_t)w->req[i].output;
+		if (steps > budget) {
+			pp_fail(err, PP_ERR_USAGE,
+			        "the requests ask for %" PRIu64
+			        " output tokens, above the limit of %" PRIu64
+			        " (%d times --max-ops): each is a step to simulate; serve fewer or "
+			        "shorter requests, or raise --max-ops",
+			        steps, budget, (int)SERVE_STEP_FACTOR);
+			return NULL;
+		}
+	}
 	r = pp_zalloc(1, sizeof(*r), err);
 	if (r == NULL)
 		return NULL;

@@ -182,3 +182,30 @@ ppsim validate "$TMP/esc.csv" 2>"$TMP/err"
 if ! grep -q "$esc" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ]; then ok; else
 	not_ok "an escape sequence in a schedule cell reached stderr raw"
 fi
+
+# --- Work -------------------------------------------------------------------------------------
+# A sweep, advise, or a serving run whose work would take minutes is refused at once, with the
+# budget named: ops over the points (a device counting 16), output tokens over the requests.
+fails 2 "the points would simulate more than 200000000 ops (4 times --max-ops" sweep -p 1:65536 -m 1
+fails 2 "the points would simulate more than 200000000 ops" sweep -p 2 -m 1:30000
+fails 2 "the points would simulate more than" advise --model=llama3-70b --gpus=65536 \
+	--global-batch=16777216
+fails 2 "points to simulate, above the limit of 1000000 a run" sweep -p 1:2000 -m 1:1000
+# within the budget it runs: a tenth of the lists (18 million ops), or the whole in shards
+if ppsim sweep -p 2 -m 1:3000 --format=csv >/dev/null &&
+	ppsim sweep -p 2 -m 1:30000 --shard=1/100 --format=csv >/dev/null; then ok; else
+	not_ok "a sweep within the work budget should run"
+fi
+fails 2 "the requests ask for 8610682029 output tokens, above the limit of 200000000" \
+	serve --num-requests=1000 --output=uniform:1:16777216
+# A generator whose order costs more than its ops counts that cost against --max-ops: zbv lays
+# its order out for max(2p-1, m) micro-batches, vmin and vhalf keep a table of 8m + 6p + 16
+# slots per device, the greedy generators pass over the ops three times.
+fails 2 "building zbv's order costs 3.22e+09 ops' worth" -s zbv -p 65536 -m 1
+fails 2 "building vmin's order costs 6.44e+09 ops' worth" -s vmin -p 32768 -m 1
+fails 2 "building zbv-auto's order costs 7.55e+07 ops' worth" -s zbv-auto -p 64 -m 65536
+# 8 x 2 x 1024 x 3 = 49152 ops, 147456 ops' worth with the passes
+fails 2 "costs 1.47e+05 ops' worth (its 4.92e+04 ops" -s zbv-auto -p 8 -m 1024 --max-ops=100000
+if ppsim -s zbv-auto -p 8 -m 1024 --max-ops=147456 --format=csv >/dev/null; then ok; else
+	not_ok "a --max-ops of the greedy generator's work should admit it"
+fi
