@@ -93,6 +93,11 @@ int text_lines_next(struct text_lines *r, struct pp_error *err)
 		         TEXT_LINE_MAX);
 		return fail_line(r, err, len + 1, what);
 	}
+	/* a UTF-8 byte order mark (spreadsheets write one) is not part of the first line */
+	if (r->lineno == 1 && len >= 3 && memcmp(r->line, "\xef\xbb\xbf", 3) == 0) {
+		memmove(r->line, r->line + 3, len - 2);
+		r->len = len - 3;
+	}
 	return 1;
 }
 
@@ -103,17 +108,46 @@ void text_lines_release(struct text_lines *r)
 	r->cap = 0;
 }
 
+/*
+ * Unquotes the quoted field at field[0] == '"' in place: "" stands for one quote, and a comma
+ * inside the quotes is the field's. Returns where the field's text after the closing quote
+ * goes on (its comma or its end); an unclosed quote runs to the end of the line.
+ */
+static char *unquote(char *field)
+{
+	char *in = field + 1, *out = field;
+
+	while (*in != '\0') {
+		if (*in == '"' && in[1] == '"') {
+			*out++ = '"';
+			in += 2;
+		} else if (*in == '"') {
+			in++;
+			break;
+		} else {
+			*out++ = *in++;
+		}
+	}
+	/* what stands between the closing quote and the comma is kept, after the text */
+	while (*in != '\0' && *in != ',')
+		*out++ = *in++;
+	if (out < in)
+		memset(out, '\0', (size_t)(in - out));
+	return in;
+}
+
 char *text_csv_next(char **p, bool trim_cr)
 {
-	char *field = *p, *end = strchr(field, ','), *q;
+	char *field = *p + strspn(*p, " \t"), *end, *q;
 
+	end = *field == '"' ? unquote(field) : field;
+	end = strchr(end, ',');
 	if (end != NULL) {
 		*end = '\0';
 		*p = end + 1;
 	} else {
 		*p = NULL;
 	}
-	field += strspn(field, " \t");
 	q = field + strlen(field);
 	while (q > field &&
 	       (q[-1] == ' ' || q[-1] == '\t' || (trim_cr && (q[-1] == '\r' || q[-1] == '\n'))))

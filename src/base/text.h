@@ -63,8 +63,10 @@ void text_lines_release(struct text_lines *r);
 
 /*
  * CSV fields. A field runs to the next comma; blanks (space, tab) around it are trimmed, and
- * with trim_cr also '\r' and '\n' at its end. A double quote is an ordinary character: no
- * reader of ppsim accepts quoted fields, so a quoted comma still ends a field.
+ * with trim_cr also '\r' and '\n' at its end. A field that starts with a double quote is
+ * quoted (RFC 4180, as spreadsheets write it): it runs to its closing quote, a comma inside
+ * is its own, and "" stands for one quote; a field does not span lines. The line reader drops a
+ * UTF-8 byte order mark at the start of the file.
  *
  * text_csv_next cuts the field at *p off in place (its comma becomes a NUL), returns it and
  * moves *p to the next field, or to NULL after the last one.

@@ -118,7 +118,8 @@ static int csv_line(struct reader *r, const struct columns *c, char *line, struc
 		return fail_at(r, err, offs[c->stage] + 1,
 		               "the stage must be a whole number from 0 to 65535");
 	if (text_parse_double(f[c->ms], &ms) != TEXT_OK || !(ms > 0) || ms > PP_TIME_MAX_UNITS)
-		return fail_at(r, err, offs[c->ms] + 1, "the time must be a number of ms above 0");
+		return fail_at(r, err, offs[c->ms] + 1,
+		               "the time must be a number of ms above 0 and at most 1e9");
 	if (strcasecmp(f[c->op], "comm") == 0) {
 		mean_add(&r->comm, ms);
 		return 0;

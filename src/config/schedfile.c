@@ -342,7 +342,9 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 		if (*p == '#' || *p == '\r' || *p == '\0')
 			continue;
 		if (first) {
-			r->format = isalpha((unsigned char)*p) ? SCHEDFILE_PPSIM : SCHEDFILE_TORCH;
+			/* a header (of names, quoted or not) starts ppsim's format */
+			r->format = isalpha((unsigned char)p[*p == '"']) ? SCHEDFILE_PPSIM
+			                                                 : SCHEDFILE_TORCH;
 			first = false;
 			if (r->format == SCHEDFILE_PPSIM) {
 				rc = parse_header(r, line, lineno, err);

@@ -95,9 +95,14 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	                           ? c->memory_reserve * 1e9
 	                           : (RESERVE_CONTEXT_GB + RESERVE_COMMUNICATION_GB) * 1e9 +
 	                                     RESERVE_FRAGMENTATION * k->capacity_bytes;
-	if (k->reserve_bytes >= k->capacity_bytes)
+	if (k->reserve_bytes >= k->capacity_bytes && config_is_set(c, "memory_reserve"))
 		return config_fail(c, "memory_reserve", err, "must be below the GPU's %g GB",
 		                   k->capacity_bytes / 1e9);
+	if (k->reserve_bytes >= k->capacity_bytes)
+		return config_fail(c, "gpu_memory", err,
+		                   "leaves nothing beyond the %g GB kept free by default (3 GB and "
+		                   "10%%; --memory-reserve sets it)",
+		                   k->reserve_bytes / 1e9);
 	k->efficiency = c->efficiency;
 	lk = preset_link(c->link[0] ? c->link : gp->link);
 	ik = preset_link(c->inter_link[0] ? c->inter_link : gp->inter_link);
@@ -385,10 +390,16 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		/* selective recomputation runs the attention core again (Korthikanti et al.) */
 		if (k->recompute == PP_RECOMPUTE_SELECTIVE)
 			b += n * k->attn_fwd_ms;
-		if (checked_ticks(c, "tflops", f, cost->tick, &cost->t_f[st], err) != 0 ||
-		    checked_ticks(c, "tflops", b, cost->tick, &cost->t_b[st], err) != 0 ||
-		    checked_ticks(c, "tflops", w, cost->tick, &cost->t_w[st], err) != 0)
-			return -1;
+		if (!pp_time_from_units(f, cost->tick, &cost->t_f[st]) ||
+		    !pp_time_from_units(b, cost->tick, &cost->t_b[st]) ||
+		    !pp_time_from_units(w, cost->tick, &cost->t_w[st]))
+			return pp_fail(
+			        err, PP_ERR_USAGE,
+			        "the model prices stage %d's ops at up to %.3g ms, above the "
+			        "limit of %g: the model's size (--seq, --mbs, --hidden, layers "
+			        "per stage) is out of proportion with the GPU's speed (--tflops, "
+			        "--memory-bandwidth) or its links' (--bandwidth)",
+			        st, fmax(f, fmax(b, w)), PP_TIME_MAX_UNITS);
 		cost->act[st] = (int64_t)llround(act);
 		cost->act_w[st] = (int64_t)llround(act * c->w_mem_fraction);
 		cost->msg_bytes[st] = 0;

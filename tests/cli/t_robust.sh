@@ -209,3 +209,14 @@ fails 2 "costs 1.47e+05 ops' worth (its 4.92e+04 ops" -s zbv-auto -p 8 -m 1024 -
 if ppsim -s zbv-auto -p 8 -m 1024 --max-ops=147456 --format=csv >/dev/null; then ok; else
 	not_ok "a --max-ops of the greedy generator's work should admit it"
 fi
+
+# CSV as spreadsheets save it: a byte order mark, CRLF line ends, quoted fields.
+printf '\357\273\277"device","chunk","stage","op","microbatch"\r\n0,0,0,F,0\r\n"0",0,0,"BW",0\r\n' \
+	>"$TMP/excel.csv"
+if ppsim validate "$TMP/excel.csv" | grep -q "valid"; then ok; else
+	not_ok "a schedule saved by a spreadsheet (BOM, CRLF, quotes) should read"
+fi
+printf '\357\273\277arrival,prompt,output\r\n"0","16","2"\r\n' >"$TMP/excel-req.csv"
+if ppsim serve --requests="$TMP/excel-req.csv" | grep -q "^requests  *1 from"; then ok; else
+	not_ok "a request trace saved by a spreadsheet should read"
+fi

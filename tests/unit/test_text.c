@@ -146,20 +146,49 @@ static void text_split_cuts_at_each_separator_keeping_blanks_and_counting_all(vo
 	CU_ASSERT_PTR_NULL(f[2]);
 }
 
-static void text_csv_takes_quotes_as_ordinary_characters(void)
+static void text_csv_reads_quoted_fields_as_spreadsheets_write_them(void)
 {
-	char quoted[] = "\"a,b\",c", doubled[] = "\"say \"\"hi\"\"\"", open[] = "\"open,x";
+	char quoted[] = "\"a,b\",c", doubled[] = " \"say \"\"hi\"\"\" ,2", open[] = "\"open,x";
+	char tail[] = "\"ab\"cd,e", plain[] = "a\"b,c";
 	char *fields[4];
 	size_t offs[4];
 
-	CU_ASSERT_EQUAL(text_csv_split(quoted, false, fields, offs, 4), 3);
-	CU_ASSERT_STRING_EQUAL(fields[0], "\"a");
-	CU_ASSERT_STRING_EQUAL(fields[1], "b\"");
-	CU_ASSERT_EQUAL(text_csv_split(doubled, false, fields, offs, 4), 1);
-	CU_ASSERT_STRING_EQUAL(fields[0], "\"say \"\"hi\"\"\"");
-	CU_ASSERT_EQUAL(text_csv_split(open, false, fields, offs, 4), 2);
-	CU_ASSERT_STRING_EQUAL(fields[0], "\"open");
-	CU_ASSERT_STRING_EQUAL(fields[1], "x");
+	CU_ASSERT_EQUAL(text_csv_split(quoted, false, fields, offs, 4), 2);
+	CU_ASSERT_STRING_EQUAL(fields[0], "a,b");
+	CU_ASSERT_STRING_EQUAL(fields[1], "c");
+	CU_ASSERT_EQUAL(offs[1], 6);
+	CU_ASSERT_EQUAL(text_csv_split(doubled, false, fields, offs, 4), 2);
+	CU_ASSERT_STRING_EQUAL(fields[0], "say \"hi\"");
+	CU_ASSERT_STRING_EQUAL(fields[1], "2");
+	/* an unclosed quote runs to the end of the line */
+	CU_ASSERT_EQUAL(text_csv_split(open, false, fields, offs, 4), 1);
+	CU_ASSERT_STRING_EQUAL(fields[0], "open,x");
+	/* what follows the closing quote stays part of the field */
+	CU_ASSERT_EQUAL(text_csv_split(tail, false, fields, offs, 4), 2);
+	CU_ASSERT_STRING_EQUAL(fields[0], "abcd");
+	/* a quote inside an unquoted field is an ordinary character */
+	CU_ASSERT_EQUAL(text_csv_split(plain, false, fields, offs, 4), 2);
+	CU_ASSERT_STRING_EQUAL(fields[0], "a\"b");
+}
+
+static void text_lines_drops_a_byte_order_mark_at_the_start(void)
+{
+	FILE *f = stream_of("\xef\xbb\xbf"
+	                    "a,b\n\xef\xbb\xbf"
+	                    "c",
+	                    11);
+	struct text_lines r;
+	struct pp_error err = {0};
+
+	text_lines_init(&r, f, "schedule", "s.csv");
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
+	CU_ASSERT_STRING_EQUAL(r.line, "a,b");
+	CU_ASSERT_EQUAL(r.len, 3);
+	/* only at the start of the file */
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
+	CU_ASSERT_EQUAL(r.len, 4);
+	text_lines_release(&r);
+	fclose(f);
 }
 
 static void text_csv_next_walks_the_fields_of_a_line(void)
@@ -470,7 +499,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(text_csv_splits_at_commas_trimming_blanks),
         UNIT_TEST(text_split_cuts_at_each_separator_keeping_blanks_and_counting_all),
         UNIT_TEST(text_csv_counts_fields_beyond_max_and_trims_cr_on_request),
-        UNIT_TEST(text_csv_takes_quotes_as_ordinary_characters),
+        UNIT_TEST(text_csv_reads_quoted_fields_as_spreadsheets_write_them),
+        UNIT_TEST(text_lines_drops_a_byte_order_mark_at_the_start),
         UNIT_TEST(text_csv_next_walks_the_fields_of_a_line),
         UNIT_TEST(text_parse_uint_takes_digits_in_range_only),
         UNIT_TEST(text_parse_uint_refuses_signs_blanks_hex_junk_and_empty),
