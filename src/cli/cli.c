@@ -498,6 +498,29 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 	case ':':
 		return cmd_usage("option '%s' needs a value", bad_option(argv, name, sizeof(name)));
 	default:
+		/* "--help=x": getopt names the option's short form; say what is wrong with it */
+		if (optind > 0 && strncmp(argv[optind - 1], "--", 2) == 0 &&
+		    strchr(argv[optind - 1], '=') != NULL) {
+			const char *arg = argv[optind - 1] + 2;
+			size_t len = strcspn(arg, "=");
+
+			const struct option *hit = NULL;
+			int hits = 0;
+
+			/* the option named whole, or else the one its abbreviation names */
+			for (const struct option *o = opts; o->name != NULL && hits >= 0; o++) {
+				if (strncmp(o->name, arg, len) != 0)
+					continue;
+				if (strlen(o->name) == len) {
+					hit = o;
+					hits = -1; /* a whole name wins */
+				} else {
+					hit = hits++ == 0 ? o : hit;
+				}
+			}
+			if (hit != NULL && (hits == -1 || hits == 1) && hit->has_arg == no_argument)
+				return cmd_usage("option '--%s' takes no value", hit->name);
+		}
 		bad_option(argv, name, sizeof(name));
 		return prefix_matches(opts, name) > 1 ? cmd_usage("ambiguous option '%s'", name)
 		                                      : cmd_usage("unknown option '%s'", name);
@@ -593,8 +616,7 @@ int cli_write_files(const struct cli_output *outs, int n)
 		if (f[i] == NULL) {
 			status = cmd_fail(&err);
 		} else if (outs[i].write(outfile_stream(f[i]), outs[i].ctx) != 0) {
-			pp_fail(&err, PP_ERR_NOMEM, "out of memory writing '%s'",
-			        outs[i].path);
+			pp_fail(&err, PP_ERR_NOMEM, "out of memory writing '%s'", outs[i].path);
 			status = cmd_fail(&err);
 		} else if (outfile_finish(f[i], &err) != 0) {
 			status = cmd_fail(&err); /* a full disk shows here, before any rename */
