@@ -133,6 +133,14 @@ int report_ops_csv(FILE *out, const struct sim *s);
 int report_trace(FILE *out, const struct sim *s);
 
 /*
+ * The fewest bytes a trace and an SVG write per op (measured: 240 to 500 for a trace, 140 to
+ * 200 for an SVG), so that a run whose picture cannot fit an output file (OUTFILE_MAX_BYTES)
+ * is refused before it runs.
+ */
+#define REPORT_TRACE_MIN_BYTES_PER_OP 200
+#define REPORT_SVG_MIN_BYTES_PER_OP   120
+
+/*
  * Writes a self-contained SVG Gantt chart of rows[0..n-1] on one time axis: per device a row of
  * ops coloured by kind and labelled with the micro-batch where they fit, and a thin lane of its
  * outgoing transfers (when recorded); a title per simulation. Returns 0.

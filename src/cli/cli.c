@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -20,6 +21,7 @@
 #include "cmd.h"
 #include "guard.h"
 #include "ppsim/outfile.h"
+#include "ppsim/report.h"
 #include "ppsim/sched.h"
 #include "ppsim/schedfile.h"
 
@@ -697,6 +699,65 @@ int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error
 	return pp_fail(err, why.kind, "%s (--fail-on-oom)", why.msg);
 }
 
+/* The picture outputs asked for and the fewest bytes each writes per op. */
+static int pictures(const struct cli *cli, const char *what[2], int per_op[2])
+{
+	int n = 0;
+
+	if (cli->trace_file != NULL) {
+		what[n] = "--trace";
+		per_op[n++] = REPORT_TRACE_MIN_BYTES_PER_OP;
+	}
+	if (cli->svg_file != NULL) {
+		what[n] = "--svg";
+		per_op[n++] = REPORT_SVG_MIN_BYTES_PER_OP;
+	}
+	return n;
+}
+
+uint64_t cli_picture_ops_limit(const struct cli *cli)
+{
+	const char *what[2];
+	int per_op[2], n = pictures(cli, what, per_op);
+	uint64_t limit = UINT64_MAX;
+
+	for (int i = 0; i < n; i++)
+		if (OUTFILE_MAX_BYTES / (uint64_t)per_op[i] < limit)
+			limit = OUTFILE_MAX_BYTES / (uint64_t)per_op[i];
+	return limit;
+}
+
+/* Refuses a generated training run whose trace or SVG could not fit an output file. */
+static int check_picture_size(const struct cli *cli, const struct config *c, struct pp_error *err)
+{
+	const char *what[2];
+	int per_op[2], n = pictures(cli, what, per_op), rc = 0;
+	struct config *settled;
+	const struct sched_desc *d;
+	uint64_t ops = 0;
+
+	if (n == 0 || config_is_serve(c) || c->schedule_file[0] != '\0')
+		return 0;
+	settled = pp_malloc(sizeof(*settled));
+	if (settled == NULL)
+		return pp_nomem(err, 1, sizeof(*settled));
+	if (config_settle(c, settled, &(struct pp_error){0}) == 0 &&
+	    (d = sched_find(settled->schedule)) != NULL &&
+	    sched_op_count(settled->p, settled->v, settled->m, d->split, &ops))
+		for (int i = 0; i < n && rc == 0; i++)
+			if (ops > OUTFILE_MAX_BYTES / (uint64_t)per_op[i])
+				rc = pp_fail(err, PP_ERR_USAGE,
+				             "%s: %" PRIu64
+				             " ops take at least %d bytes each, more than "
+				             "the %" PRIu64
+				             " bytes an output file may hold: draw at "
+				             "most %" PRIu64 " ops",
+				             what[i], ops, per_op[i], OUTFILE_MAX_BYTES,
+				             OUTFILE_MAX_BYTES / (uint64_t)per_op[i]);
+	free(settled);
+	return rc;
+}
+
 /*
  * Checks the output files of the command line against each other and against the inputs of
  * the run of c (guard_check_outputs), before anything runs.
@@ -727,7 +788,7 @@ static int check_outputs(const struct cli *cli, const struct config *c, struct p
 	                         err);
 	free(in);
 	free(in_what);
-	return rc;
+	return rc != 0 ? rc : check_picture_size(cli, c, err);
 }
 
 int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err)

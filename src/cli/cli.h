@@ -147,6 +147,10 @@ int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), c
  */
 int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct cli_output *extra);
 
+/* The most ops a run may hold whose --trace or --svg is asked for, so that the picture fits
+ * an output file (OUTFILE_MAX_BYTES); UINT64_MAX when neither is. */
+uint64_t cli_picture_ops_limit(const struct cli *cli);
+
 /*
  * With --fail-on-oom, the error for a simulation with a device over its GPU's memory: returns
  * 0 when there is none (or the option is off), else -1 with a PP_ERR_DEVICE_MEM error naming the

@@ -44,7 +44,11 @@ int cmd_serve(int argc, char **argv)
 		cli_release(&cli);
 		return status;
 	}
-	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
+	status = cli_config(&cli, cli.config_file, &c, &err);
+	if (status == 0 && cli_picture_ops_limit(&cli) < c.max_ops)
+		/* a picture of more ops would not fit its file: stop the run there, not after */
+		c.max_ops = cli_picture_ops_limit(&cli);
+	if (status != 0 ||
 	    (r = cmd_serve_config(&c, cli.trace_file || cli.svg_file ? SERVE_RECORD_MESSAGES : 0,
 	                          &err)) == NULL) {
 		cli_release(&cli);

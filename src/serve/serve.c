@@ -432,11 +432,11 @@ static int launch(struct state *st, struct pipe *p, pp_time t)
 	pp_time ready = t, limit = (pp_time)(PP_TIME_MAX_UNITS * (double)p->pr.tick);
 
 	if (st->total_ops + (uint64_t)p->stages > st->c->max_ops) {
-		char why[160];
+		char why[200];
 
 		snprintf(why, sizeof(why),
-		         "the run needs more than %" PRIu64 " stage steps (micro-batches x stages, "
-		         "--max-ops); serve fewer requests",
+		         "the run needs more than %" PRIu64 " stage steps (micro-batches x stages: "
+		         "--max-ops, or what a --trace or --svg file holds); serve fewer requests",
 		         st->c->max_ops);
 		return fail(st, why);
 	}

@@ -220,3 +220,11 @@ printf '\357\273\277arrival,prompt,output\r\n"0","16","2"\r\n' >"$TMP/excel-req.
 if ppsim serve --requests="$TMP/excel-req.csv" | grep -q "^requests  *1 from"; then ok; else
 	not_ok "a request trace saved by a spreadsheet should read"
 fi
+
+# A picture that cannot fit an output file is refused before the run, not after it: a trace
+# takes at least 200 bytes an op, an SVG 120; a serving run with one stops where it would.
+fails 2 "--trace: 49920000 ops take at least 200 bytes each" -p 64 -m 390000 --trace="$TMP/t.json"
+fails 2 "--svg: 49920000 ops take at least 120 bytes each" -p 64 -m 390000 --svg="$TMP/t.svg"
+fails 1 "the run needs more than 5368709 stage steps" serve --num-requests=130000 \
+	--trace="$TMP/t.json"
+if [ ! -e "$TMP/t.json" ] && [ ! -e "$TMP/t.svg" ]; then ok; else not_ok "a refused picture left a file"; fi
