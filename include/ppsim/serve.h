@@ -92,8 +92,8 @@ struct serve_request_result {
 
 /* One micro-batch. */
 struct serve_batch {
-	int pipeline;            /* 0: the pipeline (decode, when disaggregated); 1: prefill */
-	uint32_t seqs;           /* sequences in it */
+	unsigned pipeline : 1;   /* 0: the pipeline (decode, when disaggregated); 1: prefill */
+	unsigned seqs : 31;      /* sequences in it (at most --max-batch, below 2^24) */
 	uint32_t tokens;         /* new tokens in it */
 	uint32_t prefill_tokens; /* of them, prompt tokens */
 	uint32_t produced;       /* output tokens it produced (a prompt's last chunk makes one) */

@@ -448,8 +448,11 @@ static int launch(struct state *st, struct pipe *p, pp_time t)
 		prefill += st->items[i].prefill ? st->items[i].n : 0;
 	}
 	b = &r->batch[r->nbatch++];
-	*b = (struct serve_batch){
-	        p->index, (uint32_t)st->nitems, (uint32_t)tokens, (uint32_t)prefill, 0, t, 0};
+	*b = (struct serve_batch){.pipeline = (unsigned)p->index & 1,
+	                          .seqs = (unsigned)st->nitems,
+	                          .tokens = (uint32_t)tokens,
+	                          .prefill_tokens = (uint32_t)prefill,
+	                          .launch = t};
 	for (size_t i = 0; i < st->nitems; i++)
 		b->produced += st->items[i].logits;
 	for (int s = 0; s < p->stages; s++) {
