@@ -256,7 +256,7 @@ static double serve_time(int n, int reps, size_t *batches)
 		c.rate = 1000;
 		t = now_s();
 		if (serve_workload_generate(&c, &w, &err) != 0 ||
-		    (r = serve_run_flags(&c, &w, 0, &err)) == NULL) {
+		    (r = serve_run_flags(&c, &w, 0, 0, &err)) == NULL) {
 			fprintf(stderr, "bench: serve %d requests: %s\n", n, err.msg);
 			serve_workload_free(&w);
 			return -1;

@@ -159,9 +159,12 @@ struct serve_run *serve_run(const struct config *c, const struct serve_workload 
  * the channels still count them, and the run holds a third less memory. */
 #define SERVE_RECORD_MESSAGES 1u
 
-/* serve_run with flags; serve_run is serve_run_flags(c, w, SERVE_RECORD_MESSAGES, err). */
+/* serve_run with flags, and at most max_steps stage steps when that is below c's --max-ops (0:
+ * --max-ops alone; a caller's tighter budget, such as what a picture's file holds, which
+ * leaves the output-token budget of --max-ops as it is); serve_run is serve_run_flags(c, w,
+ * SERVE_RECORD_MESSAGES, 0, err). */
 struct serve_run *serve_run_flags(const struct config *c, const struct serve_workload *w,
-                                  unsigned flags, struct pp_error *err);
+                                  unsigned flags, uint64_t max_steps, struct pp_error *err);
 
 /* Frees r and everything it owns; NULL is a no-op. */
 void serve_free(struct serve_run *r);

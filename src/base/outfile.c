@@ -64,7 +64,7 @@ static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
 {
 	struct outfile *f = cookie;
 
-	if (n > f->limit - f->written) {
+	if (f->written > f->limit || n > f->limit - f->written) {
 		f->too_big = true;
 		errno = EFBIG;
 		return -1;

@@ -198,6 +198,9 @@ int cmd_main(int argc, char **argv)
 
 	/* a closed pipe is an error on a write, not a signal that kills the process */
 	signal(SIGPIPE, SIG_IGN);
+	/* a file-size limit is a write error (EFBIG) that removes the output, not a signal that
+	 * kills the process and leaves the temporary file */
+	signal(SIGXFSZ, SIG_IGN);
 	guard_install();
 	if (argc > 1)
 		for (size_t i = 0; i < n && status < 0; i++)

@@ -143,7 +143,8 @@ static int compare_serving(const struct cli *cli)
 			                   file, cli->files[0]);
 			break;
 		}
-		if ((r = cmd_serve_config(&c, cli->svg_file ? SERVE_RECORD_MESSAGES : 0, &err)) ==
+		if ((r = cmd_serve_config(&c, cli->svg_file ? SERVE_RECORD_MESSAGES : 0,
+		                          cli->svg_file ? cli_picture_ops_limit(cli) : 0, &err)) ==
 		    NULL) {
 			status = cmd_fail(&err);
 			break;

@@ -7,7 +7,8 @@
 #include "cmd.h"
 #include "ppsim/serve.h"
 
-struct serve_run *cmd_serve_config(const struct config *c, unsigned flags, struct pp_error *err)
+struct serve_run *cmd_serve_config(const struct config *c, unsigned flags, uint64_t max_steps,
+                                   struct pp_error *err)
 {
 	struct serve_workload w = {NULL, 0, 0};
 	struct serve_run *r;
@@ -21,7 +22,7 @@ struct serve_run *cmd_serve_config(const struct config *c, unsigned flags, struc
 	} else if (serve_workload_generate(c, &w, err) != 0) {
 		return NULL;
 	}
-	r = serve_run_flags(c, &w, flags, err);
+	r = serve_run_flags(c, &w, flags, max_steps, err);
 	serve_workload_free(&w);
 	return r;
 }
@@ -44,13 +45,12 @@ int cmd_serve(int argc, char **argv)
 		cli_release(&cli);
 		return status;
 	}
-	status = cli_config(&cli, cli.config_file, &c, &err);
-	if (status == 0 && cli_picture_ops_limit(&cli) < c.max_ops)
-		/* a picture of more ops would not fit its file: stop the run there, not after */
-		c.max_ops = cli_picture_ops_limit(&cli);
-	if (status != 0 ||
-	    (r = cmd_serve_config(&c, cli.trace_file || cli.svg_file ? SERVE_RECORD_MESSAGES : 0,
-	                          &err)) == NULL) {
+	/* a picture of more ops than its file holds stops the run there, not after it */
+	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
+	    (r = cmd_serve_config(
+	             &c, cli.trace_file || cli.svg_file ? SERVE_RECORD_MESSAGES : 0,
+	             cli_picture_ops_limit(&cli) == UINT64_MAX ? 0 : cli_picture_ops_limit(&cli),
+	             &err)) == NULL) {
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}

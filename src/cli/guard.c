@@ -99,7 +99,14 @@ struct outfile *guard_open(const char *path, struct pp_error *err)
 {
 	sigset_t old;
 	struct outfile *f;
+	bool regular = true;
 
+	/* a device or a pipe is written in place, with no temporary file to guard: its open may
+	 * wait (a FIFO for its reader), and a signal must be able to stop that */
+	if (outfile_check(path, &regular, err) != 0)
+		return NULL;
+	if (!regular)
+		return outfile_open(path, err);
 	hold_signals(true, &old);
 	f = outfile_open(path, err);
 	if (f != NULL && outfile_temp(f) != NULL && !take_slot(outfile_temp(f))) {
@@ -116,6 +123,8 @@ int guard_commit(struct outfile *f, struct pp_error *err)
 	sigset_t old;
 	int rc;
 
+	if (outfile_temp(f) == NULL) /* written in place: its flush may wait on a reader */
+		return outfile_commit(f, err);
 	hold_signals(true, &old);
 	drop_slot(outfile_temp(f));
 	rc = outfile_commit(f, err);
@@ -129,6 +138,10 @@ void guard_abort(struct outfile *f)
 
 	if (f == NULL)
 		return;
+	if (outfile_temp(f) == NULL) {
+		outfile_abort(f);
+		return;
+	}
 	hold_signals(true, &old);
 	drop_slot(outfile_temp(f));
 	outfile_abort(f);

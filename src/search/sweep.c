@@ -563,6 +563,10 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&pl->lock);
 		while (!pl->stop && pl->running > 0 && pl->busy + ops > pl->budget)
 			pthread_cond_wait(&pl->room, &pl->lock);
+		if (pl->stop) {
+			pthread_mutex_unlock(&pl->lock);
+			return NULL;
+		}
 		pl->busy += ops;
 		pl->running++;
 		pthread_mutex_unlock(&pl->lock);

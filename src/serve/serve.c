@@ -125,6 +125,7 @@ struct state {
 	pp_time kv_chan_free;            /* disaggregated: the KV link */
 	struct serve_item *items;        /* [max_batch] the micro-batch being formed */
 	bool record_msgs;                /* keep every message (for a trace or a drawing) */
+	uint64_t max_steps;              /* stage steps the run may take: --max-ops, or less */
 	uint64_t *dev_sent, *sent_bytes; /* [devices] messages and bytes each device sent */
 	pp_time *sent_busy;              /* [devices] and their time on the link */
 	size_t nitems;
@@ -431,13 +432,13 @@ static int launch(struct state *st, struct pipe *p, pp_time t)
 	uint64_t tokens = 0, prefill = 0;
 	pp_time ready = t, limit = (pp_time)(PP_TIME_MAX_UNITS * (double)p->pr.tick);
 
-	if (st->total_ops + (uint64_t)p->stages > st->c->max_ops) {
+	if (st->total_ops + (uint64_t)p->stages > st->max_steps) {
 		char why[200];
 
 		snprintf(why, sizeof(why),
 		         "the run needs more than %" PRIu64 " stage steps (micro-batches x stages: "
 		         "--max-ops, or what a --trace or --svg file holds); serve fewer requests",
-		         st->c->max_ops);
+		         st->max_steps);
 		return fail(st, why);
 	}
 	st->total_ops += (uint64_t)p->stages;
@@ -976,11 +977,11 @@ static int serve(struct state *st, int devices, int pre, struct pp_error *err)
 struct serve_run *serve_run(const struct config *c, const struct serve_workload *w,
                             struct pp_error *err)
 {
-	return serve_run_flags(c, w, SERVE_RECORD_MESSAGES, err);
+	return serve_run_flags(c, w, SERVE_RECORD_MESSAGES, 0, err);
 }
 
 struct serve_run *serve_run_flags(const struct config *c, const struct serve_workload *w,
-                                  unsigned flags, struct pp_error *err)
+                                  unsigned flags, uint64_t max_steps, struct pp_error *err)
 {
 	struct state st;
 	struct serve_run *r;
@@ -1019,6 +1020,7 @@ struct serve_run *serve_run_flags(const struct config *c, const struct serve_wor
 	st.c = &r->config;
 	st.w = w;
 	st.record_msgs = (flags & SERVE_RECORD_MESSAGES) != 0;
+	st.max_steps = max_steps > 0 && max_steps < c->max_ops ? max_steps : c->max_ops;
 	st.run = r;
 	st.npipes = disagg ? 2 : 1;
 	rc = serve(&st, (disagg ? pre : 0) + c->p, pre, err);

@@ -228,3 +228,26 @@ fails 2 "--svg: 49920000 ops take at least 120 bytes each" -p 64 -m 390000 --svg
 fails 1 "the run needs more than 5368709 stage steps" serve --num-requests=130000 \
 	--trace="$TMP/t.json"
 if [ ! -e "$TMP/t.json" ] && [ ! -e "$TMP/t.svg" ]; then ok; else not_ok "a refused picture left a file"; fi
+
+# A file-size limit is a write error, not a signal that kills ppsim with its temporary file
+# left; and a signal stops a run waiting to open a FIFO that has no reader.
+mkdir -p "$TMP/fsz"
+(
+	ulimit -f 8
+	ppsim -s interleaved -p 8 -v 4 -m 64 --trace="$TMP/fsz/t.json" >/dev/null 2>"$TMP/fsz.err"
+	echo $? >"$TMP/fsz.status"
+)
+if [ "$(cat "$TMP/fsz.status")" = 4 ] && [ -z "$(ls -A "$TMP/fsz")" ]; then ok; else
+	not_ok "a write past ulimit -f: status $(cat "$TMP/fsz.status"), left $(ls -A "$TMP/fsz")"
+fi
+mkfifo "$TMP/fifo"
+timeout 20 env --default-signal=INT ${PPSIM_WRAP:-} "$PPSIM" -p 2 -m 2 --trace="$TMP/fifo" \
+	>/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+kill -INT $pid 2>/dev/null
+wait $pid 2>/dev/null
+status=$?
+if [ $status -gt 128 ] && [ $status -ne 124 ]; then ok; else
+	not_ok "SIGINT while waiting for a FIFO's reader: status $status"
+fi

@@ -1245,8 +1245,8 @@ static void serve_run_without_messages_counts_them_alike_and_keeps_none(void)
 	unit_set(&c, "batching", "disaggregated");
 	unit_set(&c, "p", "3");
 	unit_set(&c, "prefill_stages", "2");
-	a = serve_run_flags(&c, &w, SERVE_RECORD_MESSAGES, &err);
-	b = serve_run_flags(&c, &w, 0, &err);
+	a = serve_run_flags(&c, &w, SERVE_RECORD_MESSAGES, 0, &err);
+	b = serve_run_flags(&c, &w, 0, 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_TRUE(a->result.nmsgs > 0);
