@@ -719,10 +719,10 @@ uint64_t cli_picture_ops_limit(const struct cli *cli)
 {
 	const char *what[2];
 	int per_op[2], n = pictures(cli, what, per_op);
-	uint64_t limit = UINT64_MAX;
+	uint64_t limit = 0;
 
 	for (int i = 0; i < n; i++)
-		if (OUTFILE_MAX_BYTES / (uint64_t)per_op[i] < limit)
+		if (limit == 0 || OUTFILE_MAX_BYTES / (uint64_t)per_op[i] < limit)
 			limit = OUTFILE_MAX_BYTES / (uint64_t)per_op[i];
 	return limit;
 }

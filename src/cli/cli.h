@@ -148,7 +148,7 @@ int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), c
 int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct cli_output *extra);
 
 /* The most ops a run may hold whose --trace or --svg is asked for, so that the picture fits
- * an output file (OUTFILE_MAX_BYTES); UINT64_MAX when neither is. */
+ * an output file (OUTFILE_MAX_BYTES); 0 when neither is asked for. */
 uint64_t cli_picture_ops_limit(const struct cli *cli);
 
 /*

@@ -144,8 +144,7 @@ static int compare_serving(const struct cli *cli)
 			break;
 		}
 		if ((r = cmd_serve_config(&c, cli->svg_file ? SERVE_RECORD_MESSAGES : 0,
-		                          cli->svg_file ? cli_picture_ops_limit(cli) : 0, &err)) ==
-		    NULL) {
+		                          cli_picture_ops_limit(cli), &err)) == NULL) {
 			status = cmd_fail(&err);
 			break;
 		}

@@ -371,14 +371,14 @@ static int form(struct state *st, struct pipe *p, pp_time t)
 	return 0;
 }
 
-static int record_op(struct state *st, int device, uint32_t batch, pp_time start, pp_time end)
+/* Records an op of device; its micro-batch is implied by its place: its pipeline's next one. */
+static int record_op(struct state *st, int device, pp_time start, pp_time end)
 {
 	size_t *n = &st->nops[device];
 
 	if (pp_grow((void **)&st->ops[device], &st->capops[device], *n + 1, sizeof(**st->ops),
 	            &st->err) != 0)
 		return -1;
-	(void)batch; /* implied by the op's place: its pipeline's next micro-batch */
 	st->ops[device][(*n)++] = (struct opt){start, end};
 	return 0;
 }
@@ -467,7 +467,7 @@ static int launch(struct state *st, struct pipe *p, pp_time t)
 			return fail(st,
 			            "the run goes on past 1e9 time units, the longest a "
 			            "simulation holds (arrivals must leave time to serve them)");
-		if (record_op(st, p->device0 + s, (uint32_t)k, start, end) != 0)
+		if (record_op(st, p->device0 + s, start, end) != 0)
 			return -1;
 		p->stage_free[s] = end;
 		ready = end;
