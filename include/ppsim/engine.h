@@ -70,16 +70,17 @@ struct result {
 struct engine;
 
 /*
- * Prepares a simulation of s priced by c. Checks that the schedule is well formed (sched_check)
- * and matches the cost's stage count, and that the total simulated time stays within
- * PP_TIME_TOTAL_MAX. Returns NULL with err set (PP_ERR_CONFIG for a bad schedule, PP_ERR_USAGE
- * for times too large, PP_ERR_NOMEM when memory runs out) on failure.
+ * Prepares a simulation of s priced by c. Checks that the cost's stage count matches the
+ * schedule's and that the total simulated time stays within PP_TIME_TOTAL_MAX. Returns NULL with
+ * err set (PP_ERR_CONFIG for another stage count, PP_ERR_USAGE for times too large, PP_ERR_NOMEM
+ * when memory runs out) on failure. Whether the schedule is well formed, engine_run says.
  */
 struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp_error *err);
 
 /*
- * Runs the simulation to the end. Returns 0, or -1 with a PP_ERR_NOMEM error when memory runs
- * out, or a PP_ERR_SIM error when the schedule deadlocks: the message names, for each stuck device,
+ * Runs the simulation to the end. Returns 0, or -1 with a PP_ERR_CONFIG error when the schedule
+ * is malformed (sched_check's error), a PP_ERR_NOMEM error when memory runs out, or a PP_ERR_SIM
+ * error when the schedule deadlocks: the message names, for each stuck device,
  * the op at its head and the input it waits for (as many devices as fit in the message, then how
  * many more are stuck). Call at most once.
  */

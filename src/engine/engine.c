@@ -266,8 +266,6 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 		        ENGINE_MAX_OPS);
 		return NULL;
 	}
-	if (sched_check(s, err) != 0)
-		return NULL;
 	if (total_time(s, c) < 0) {
 		pp_fail(err, PP_ERR_USAGE,
 		        "times too large: all ops and messages together exceed %.3g units",
@@ -329,27 +327,53 @@ static int report_deadlock(const struct engine *e, struct pp_error *err)
 	return rc;
 }
 
+/*
+ * Whether a schedule in which every op ran once and passed the sweep's own checks is complete:
+ * each device holds exactly its share and the shares add up to every cell's ops, so that
+ * distinct valid ops fill them all. A mixed schedule's count depends on its choices per cell.
+ */
+static bool sweep_checks_all(const struct sched *s)
+{
+	uint64_t want;
+
+	if (s->mixed || !sched_op_count(s->p, s->v, s->m, s->split, &want) || want != s->nops)
+		return false;
+	for (int d = 0; d < s->p; d++)
+		if (s->dev_fill[d] != s->dev_start[d + 1] - s->dev_start[d])
+			return false;
+	return true;
+}
+
 int engine_run(struct engine *e, struct pp_error *err)
 {
 	size_t nmsgs = e->s->nops > 0 ? e->s->nops : 1;
+	/* a half-duplex channel has two senders, whose messages take it in the order of the
+	 * events that send them: only the event loop has that order */
+	bool sweep = e->c->duplex == PP_DUPLEX_FULL && !e->record && !e->force_events;
 	int64_t *peak;
 	int rc;
 
 	assert(!e->ran);
 	e->ran = true;
+	/* the sweep checks each op as it reads it; what it cannot see, sched_check sees first */
+	if ((!sweep || !sweep_checks_all(e->s)) && sched_check(e->s, err) != 0)
+		return -1;
 	/* each op receives at most one message, so the record never grows */
 	if (e->record && (e->res.msgs = pp_mallocarray(nmsgs, sizeof(*e->res.msgs))) == NULL)
 		return pp_nomem(err, nmsgs, sizeof(*e->res.msgs));
-	/* a half-duplex channel has two senders, whose messages take it in the order of the
-	 * events that send them: only the event loop has that order */
-	if (e->c->duplex == PP_DUPLEX_FULL && !e->record && !e->force_events)
-		rc = engine_run_sweep(e, err);
-	else
-		rc = engine_run_events(e, err);
-	if (rc != 0)
+	rc = sweep ? engine_run_sweep(e, err) : engine_run_events(e, err);
+	if (rc < 0)
 		return -1;
-	if (e->done < e->s->nops)
+	if (rc > 0 || e->done < e->s->nops) {
+		/* a malformed schedule is named as such, before any wait it causes */
+		if (sched_check(e->s, err) != 0)
+			return -1;
+		if (rc > 0)
+			return pp_fail(err, PP_ERR_SIM,
+			               "internal error: the sweep refused an op "
+			               "that sched_check accepts");
 		return report_deadlock(e, err);
+	}
 	peak = pp_mallocarray((size_t)e->s->p, sizeof(*peak));
 	if (peak == NULL)
 		return pp_nomem(err, (size_t)e->s->p, sizeof(*peak));
@@ -357,12 +381,13 @@ int engine_run(struct engine *e, struct pp_error *err)
 	for (int d = 0; d < e->s->p; d++)
 		e->res.devices[d].peak_act = peak[d];
 	free(peak);
+	e->ok = true;
 	return 0;
 }
 
 const struct result *engine_result(const struct engine *e)
 {
-	return e->ran && e->done == e->s->nops ? &e->res : NULL;
+	return e->ok ? &e->res : NULL;
 }
 
 void engine_record_messages(struct engine *e)

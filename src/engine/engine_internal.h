@@ -40,12 +40,13 @@ struct engine {
 	struct channel *chan;     /* [nchannels] */
 	int *fwd_chan;            /* [S] channel of boundary s -> s+1, -1 when on one device */
 	int *bwd_chan;            /* [S] channel of boundary s+1 -> s, -1 when on one device */
-	uint32_t *cons;           /* [2 * nops] the ops that wait for each op's output (CONS_*) */
-	uint8_t *pending;         /* [nops] inputs not yet delivered */
+	uint32_t *cons;           /* event loop: [2 * nops] the ops that wait for each op (CONS_*) */
+	uint8_t *pending;         /* event loop: [nops] inputs not yet delivered */
 	struct evq events;        /* the event loop's, in (time, sequence) order: all of class 0 */
 	pp_time now;
 	size_t done; /* ops finished */
 	bool ran;
+	bool ok;           /* the run succeeded: the result is complete */
 	bool record;       /* keep a struct msg_record per message */
 	bool force_events; /* take the event loop even where the sweep gives the same times */
 	struct result res;
@@ -95,7 +96,8 @@ pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t bytes, pp_time
 
 /*
  * The two ways to run: each leaves e->done ops done and the devices' heads where they stopped,
- * and returns 0, or -1 with a PP_ERR_NOMEM error.
+ * and returns 0, or -1 with a PP_ERR_NOMEM error. The event loop takes a schedule sched_check
+ * accepts; the sweep checks each op it reads and returns 1, stopped, at the first it refuses.
  */
 int engine_run_sweep(struct engine *e, struct pp_error *err);
 int engine_run_events(struct engine *e, struct pp_error *err);

@@ -2,18 +2,37 @@
  * The engine's dependency sweep. With full-duplex channels every channel has one sender, which
  * sends in the order of its own list, so an op's start is max(its device free, its inputs
  * arrived) whatever order the devices advance in: no event queue is needed. Each device runs
- * its list while its head op's inputs are in, and an op that completes another device's inputs
+ * its list while its head op's inputs are in, and an op whose output crosses to another device
  * wakes that device. The times are the event loop's exactly (a unit test compares them); only
  * the order in which messages are sent across devices differs, which is why runs that record
  * their messages, and half-duplex channels, take the event loop.
  *
- * Until op j starts, times[j].start holds the latest arrival of its inputs and times[j].end the
- * number still to come: one cache line serves both, and it lies near the head of j's device,
- * which reads it soon.
+ * The sweep pulls rather than pushes: an op finds its inputs by arithmetic on its own
+ * (micro-batch, stage), in a table with one cell per (micro-batch, stage) holding when that
+ * cell's forward and backward outputs reach the neighbouring stage. It needs no table of
+ * consumers and no count of inputs, so it touches each op's bytes, its times and a sixth to a
+ * half of a cell: bytes per op are what a run costs on a machine that faults its pages in.
+ *
+ * It also checks the schedule as it goes, each op where it reads it (range, backward mode,
+ * device, pairing, and a cell that runs twice): a schedule of exactly its share of ops per
+ * device in which every op ran once, each valid, covers every cell. Whatever it finds wrong
+ * stops it, and engine_run has sched_check name it.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine_internal.h"
+
+/* A cell's output not yet sent: all bits set, below any time. */
+#define NOT_RUN ((pp_time)-1)
+/* In a cell's backward entry: its W ran (a time never reaches this bit: PP_TIME_TOTAL_MAX). */
+#define W_RAN ((pp_time)1 << 62)
+
+/* When the outputs of (micro-batch, stage) reach the stage that consumes them, or NOT_RUN. */
+struct cell {
+	pp_time f; /* the forward's, at stage + 1 (at its own device when none) */
+	pp_time b; /* the backward's (B or BW), at stage - 1; W_RAN set once its W ran */
+};
 
 /*
  * How many ops ahead the sweep asks for the lines it will read: each device walks its own part
@@ -21,20 +40,17 @@
  */
 #define AHEAD 16
 
-/* Index i + AHEAD, or i near the end of n ops (a pointer must stay inside its array). */
-static inline size_t ahead(size_t i, size_t n)
-{
-	return i + AHEAD < n ? i + AHEAD : i;
-}
-
-/* Devices to run: a stack, each device on it at most once. */
-struct wake {
-	uint32_t *stack; /* [p] */
+struct sweep {
+	struct engine *e;
+	struct cell *cells; /* [S * m] by stage, then micro-batch */
+	uint32_t *stack;    /* [p] devices to run, each at most once */
 	uint32_t n;
-	bool *queued; /* [p] */
+	bool *queued;   /* [p] */
+	unsigned kinds; /* bit k: op kind k belongs to the schedule's backward mode */
+	bool bad;       /* an op failed its check: the sweep stopped */
 };
 
-static void wake_push(struct wake *w, uint32_t d)
+static void wake(struct sweep *w, uint32_t d)
 {
 	if (!w->queued[d]) {
 		w->queued[d] = true;
@@ -42,89 +58,177 @@ static void wake_push(struct wake *w, uint32_t d)
 	}
 }
 
-/* Sends op i's output (it ended at end on device d) to its consumers. */
-static void send(struct engine *e, int d, uint32_t i, pp_time end, struct wake *w)
+static struct cell *cell_of(const struct sweep *w, uint32_t mb, uint32_t st)
 {
+	return &w->cells[(size_t)st * (size_t)w->e->s->m + mb];
+}
+
+/* Whether op i of device d (whose list ends before end) is one sched_check accepts, but for
+ * running twice, which send finds. */
+static bool op_ok(const struct sweep *w, int d, size_t i, size_t end)
+{
+	const struct sched *s = w->e->s;
+	const struct op *op = &s->ops[i];
+
+	if (op->kind > OP_BW || !(w->kinds >> op->kind & 1) || op->mb >= (uint32_t)s->m ||
+	    op->stage >= (uint32_t)s->S || s->stage_device[op->stage] != (uint32_t)d)
+		return false;
+	return !(op->flags & OP_OVERLAP) ||
+	       (op->kind == OP_F && i + 1 < end && (op[1].kind == OP_B || op[1].kind == OP_BW) &&
+	        !(op[1].flags & OP_OVERLAP));
+}
+
+/*
+ * Whether op's inputs are in, raising *at to the latest arrival. An input made on the op's own
+ * device ran before it there (or never will), so only its presence counts: the device's free
+ * time already covers its end.
+ */
+static bool inputs_in(const struct sweep *w, const struct op *op, pp_time *at)
+{
+	const struct sched *s = w->e->s;
+	pp_time x;
+
+	switch ((enum op_kind)op->kind) {
+	case OP_F:
+		if (op->stage == 0)
+			return true;
+		x = cell_of(w, op->mb, op->stage - 1)->f;
+		break;
+	case OP_B:
+	case OP_BW:
+		if (cell_of(w, op->mb, op->stage)->f == NOT_RUN)
+			return false;
+		if (op->stage + 1 == (uint32_t)s->S)
+			return true;
+		x = cell_of(w, op->mb, op->stage + 1)->b;
+		if (x != NOT_RUN)
+			x &= ~W_RAN;
+		break;
+	case OP_W:
+		return cell_of(w, op->mb, op->stage)->b != NOT_RUN;
+	default:
+		return false;
+	}
+	if (x == NOT_RUN)
+		return false;
+	if (x > *at)
+		*at = x;
+	return true;
+}
+
+/* Sends the output of op (it ended at end on device d) toward the stage that consumes it, and
+ * wakes that stage's device. Returns false when the op's cell already ran it. */
+static bool send(struct sweep *w, int d, const struct op *op, pp_time end)
+{
+	struct engine *e = w->e;
 	const struct sched *s = e->s;
 	const struct cost *c = e->c;
-	uint32_t st = s->ops[i].stage;
+	struct cell *cl = cell_of(w, op->mb, op->stage);
+	uint32_t st = op->stage, to;
+	int ch;
 
-	for (int k = 0; k < 2 && e->cons[2 * (size_t)i + k] != CONS_NONE; k++) {
-		uint32_t x = e->cons[2 * (size_t)i + k], j = x & CONS_INDEX;
-		uint32_t from = x & ~CONS_INDEX, b = from == CONS_GRADIENT ? st - 1 : st;
-		int ch = from == CONS_FORWARD    ? e->fwd_chan[st]
-		         : from == CONS_GRADIENT ? e->bwd_chan[st - 1]
-		                                 : -1;
-		pp_time arrive =
-		        ch < 0 ? end
-		               : engine_transfer(e, d, ch, c->msg_bytes[b], c->msg_time[b], end);
-		struct op_time *t = &e->res.times[j];
-
-		PP_PREFETCH(&e->res.times[ahead(j, s->nops)]);
-		if (arrive > t->start)
-			t->start = arrive;
-		if (--t->end == 0 && ch >= 0)
-			wake_push(w, s->stage_device[s->ops[j].stage]);
+	switch ((enum op_kind)op->kind) {
+	case OP_F:
+		if (cl->f != NOT_RUN)
+			return false;
+		cl->f = end;
+		if (st + 1 == (uint32_t)s->S || (ch = e->fwd_chan[st]) < 0)
+			return true;
+		cl->f = engine_transfer(e, d, ch, c->msg_bytes[st], c->msg_time[st], end);
+		to = st + 1;
+		break;
+	case OP_B:
+	case OP_BW:
+		if (cl->b != NOT_RUN)
+			return false;
+		cl->b = end;
+		if (st == 0 || (ch = e->bwd_chan[st - 1]) < 0)
+			return true;
+		cl->b = engine_transfer(e, d, ch, c->msg_bytes[st - 1], c->msg_time[st - 1], end);
+		to = st - 1;
+		break;
+	case OP_W:
+		if (cl->b & W_RAN)
+			return false;
+		cl->b |= W_RAN;
+		return true;
+	default:
+		return false;
 	}
+	wake(w, s->stage_device[to]);
+	return true;
 }
 
 /* Runs device d's list while its head op's inputs are in. */
-static void run_device(struct engine *e, int d, struct wake *w)
+static void run_device(struct sweep *w, int d)
 {
+	struct engine *e = w->e;
 	const struct sched *s = e->s;
 	struct device_state *ds = &e->dev[d];
 
 	while (ds->head < ds->end) {
-		size_t i = ds->head, next = ahead(i, s->nops);
+		size_t i = ds->head, next = i + AHEAD < ds->end ? i + AHEAD : i;
 		const struct op *op = &s->ops[i];
-		bool pair = (op->flags & OP_OVERLAP) != 0;
-		const struct op_time *t = &e->res.times[i], *t2 = pair ? t + 1 : t;
-		pp_time start, end;
+		bool pair;
+		pp_time start = ds->free_at, end;
 
-		PP_PREFETCH(&e->res.times[next]);
-		PP_PREFETCH(&e->cons[2 * next]);
 		PP_PREFETCH(&s->ops[next]);
-		if (t->end > 0 || t2->end > 0)
-			break;
-		start = t->start > t2->start ? t->start : t2->start;
-		start = ds->free_at > start ? ds->free_at : start;
+		PP_PREFETCH(&e->res.times[next]);
+		if (!op_ok(w, d, i, ds->end)) {
+			w->bad = true;
+			return;
+		}
+		pair = (op->flags & OP_OVERLAP) != 0;
+		if (pair && !op_ok(w, d, i + 1, ds->end)) {
+			w->bad = true;
+			return;
+		}
+		if (!inputs_in(w, op, &start) || (pair && !inputs_in(w, op + 1, &start)))
+			return;
 		end = start + (pair ? engine_pair_duration(e->c, op, op + 1)
 		                    : engine_op_duration(e->c, op));
 		engine_ran(e, d, i, pair, start, end);
 		ds->free_at = end;
 		ds->head += pair ? 2 : 1;
 		e->done += pair ? 2 : 1;
-		send(e, d, (uint32_t)i, end, w);
-		if (pair)
-			send(e, d, (uint32_t)i + 1, end, w);
+		if (!send(w, d, op, end) || (pair && !send(w, d, op + 1, end))) {
+			w->bad = true;
+			return;
+		}
 	}
 }
 
 int engine_run_sweep(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
-	struct wake w = {NULL, 0, NULL};
+	size_t ncells = (size_t)s->S * (size_t)s->m;
+	struct sweep w = {e, NULL, NULL, 0, NULL, 0, false};
 
-	if (engine_link_consumers(e, err) != 0)
-		return -1;
+	w.kinds = 1u << OP_F;
+	if (s->split || s->mixed)
+		w.kinds |= 1u << OP_B | 1u << OP_W;
+	if (!s->split || s->mixed)
+		w.kinds |= 1u << OP_BW;
+	w.cells = pp_mallocarray_large(ncells, sizeof(*w.cells));
 	w.stack = pp_mallocarray((size_t)s->p, sizeof(*w.stack));
 	w.queued = pp_calloc((size_t)s->p, sizeof(*w.queued));
-	if (w.stack == NULL || w.queued == NULL) {
+	if (w.cells == NULL || w.stack == NULL || w.queued == NULL) {
+		free(w.cells);
 		free(w.stack);
 		free(w.queued);
-		return pp_nomem(err, (size_t)s->p, sizeof(*w.stack) + sizeof(*w.queued));
+		return pp_nomem(err, ncells, sizeof(*w.cells));
 	}
-	for (size_t i = 0; i < s->nops; i++)
-		e->res.times[i] = (struct op_time){0, e->pending[i]};
+	memset(w.cells, 0xff, ncells * sizeof(*w.cells)); /* NOT_RUN everywhere */
 	for (int d = s->p - 1; d >= 0; d--)
-		wake_push(&w, (uint32_t)d);
-	while (w.n > 0) {
+		wake(&w, (uint32_t)d);
+	while (w.n > 0 && !w.bad) {
 		uint32_t d = w.stack[--w.n];
 
 		w.queued[d] = false;
-		run_device(e, (int)d, &w);
+		run_device(&w, (int)d);
 	}
+	free(w.cells);
 	free(w.stack);
 	free(w.queued);
-	return 0;
+	return w.bad ? 1 : 0;
 }

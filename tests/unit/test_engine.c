@@ -794,22 +794,132 @@ static void engine_names_all_five_stuck_devices_on_deadlock(void)
 	sched_free(s);
 }
 
-static void engine_new_rejects_a_malformed_schedule(void)
+static void engine_run_rejects_a_malformed_schedule(void)
 {
 	struct sched *s = sched_alloc(2, 1, 1, false, PLACE_LOOP);
 	struct config c = config_of("1f1b", 2, 1);
 	struct cost *k = cost_new_explicit(&c, 0.5);
 	struct pp_error err = {0};
+	struct engine *e;
 
 	sched_push(s, 0, OP_F, 0, 0);
 	sched_push(s, 0, OP_F, 0, 0);
 	sched_push(s, 1, OP_F, 0, 1);
 	sched_push(s, 1, OP_BW, 0, 1);
-	CU_ASSERT_PTR_NULL(engine_new(s, k, &err));
+	e = engine_new(s, k, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(engine_run(e, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
 	CU_ASSERT_STRING_EQUAL(err.msg, "F(mb 0, stage 0) on device 0: appears twice");
+	CU_ASSERT_PTR_NULL(engine_result(e));
+	engine_free(e);
 	cost_free(k);
 	sched_free(s);
+}
+
+/* Runs s priced by k on the sweep (events false) or the event loop; returns engine_run's
+ * status with its error in err. */
+static int run_either(const struct sched *s, const struct cost *k, bool events,
+                      struct pp_error *err)
+{
+	struct engine *e = engine_new(s, k, err);
+	int rc;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	if (events)
+		engine_use_events(e);
+	rc = engine_run(e, err);
+	CU_ASSERT_EQUAL(rc == 0, engine_result(e) != NULL);
+	engine_free(e);
+	return rc;
+}
+
+/*
+ * The sweep checks ops as it reads them and leaves to sched_check only what it cannot see: for
+ * every op of several schedules and every way of spoiling it (another op's cell, another stage,
+ * out of range, the other backward mode, a stray overlap flag), both engines refuse exactly the
+ * schedules sched_check refuses, with its message, and run or deadlock on the others.
+ */
+static void engine_refuses_what_sched_check_refuses_op_by_op(void)
+{
+	static const struct {
+		const char *name;
+		int p, v, m;
+	} shapes[] = {{"1f1b", 3, 1, 4}, {"zbh1", 3, 1, 4},      {"interleaved", 2, 2, 4},
+	              {"zbv", 2, 2, 4},  {"dualpipev", 2, 2, 4}, {"gpipe", 1, 1, 3},
+	              {"zbh2", 2, 1, 3}};
+	int cases = 0, refused = 0;
+
+	for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]); h++) {
+		struct sched_params sp = {shapes[h].p, shapes[h].v, shapes[h].m, 0};
+		struct sched *s = sched_new(sched_find(shapes[h].name), &sp);
+		struct config c = config_of(shapes[h].name, sp.p, sp.m);
+		struct cost *k;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		c.v = sp.v;
+		c.t_comm = 0.25;
+		k = cost_new_explicit(&c, 0.5);
+		for (size_t i = 0; i < s->nops; i++)
+			for (int how = 0; how < 9; how++) {
+				struct op keep = s->ops[i];
+				struct op *op = &s->ops[i];
+				struct pp_error want = {0}, got = {0};
+				int rc_check;
+
+				switch (how) {
+				case 0: /* the cell of the op after it on the list */
+					*op = s->ops[(i + 1) % s->nops];
+					break;
+				case 1: /* the cell of the op before it */
+					*op = s->ops[(i + s->nops - 1) % s->nops];
+					break;
+				case 2:
+					op->stage = (op->stage + 1) % (uint32_t)s->S;
+					break;
+				case 3:
+					op->mb = (uint32_t)s->m;
+					break;
+				case 4:
+					op->stage = (uint32_t)s->S;
+					break;
+				case 5:
+					op->kind = 7;
+					break;
+				case 6: /* the other backward mode */
+					op->kind = op->kind == OP_BW  ? OP_B
+					           : op->kind == OP_F ? OP_F
+					                              : OP_BW;
+					break;
+				case 7:
+					op->flags ^= OP_OVERLAP;
+					break;
+				case 8: /* another micro-batch */
+					op->mb = (op->mb + 1) % (uint32_t)s->m;
+					break;
+				}
+				rc_check = sched_check(s, &want);
+				for (int events = 0; events < 2; events++) {
+					int rc = run_either(s, k, events, &got);
+
+					cases++;
+					if (rc_check != 0) {
+						refused++;
+						CU_ASSERT_EQUAL(rc, -1);
+						CU_ASSERT_EQUAL(got.kind, PP_ERR_CONFIG);
+						CU_ASSERT_STRING_EQUAL(got.msg, want.msg);
+					} else if (rc != 0) {
+						CU_ASSERT_EQUAL(got.kind, PP_ERR_SIM);
+					}
+				}
+				*op = keep;
+			}
+		CU_ASSERT_EQUAL(sched_check(s, &(struct pp_error){0}), 0);
+		cost_free(k);
+		sched_free(s);
+	}
+	/* most spoilings are refused: the test sees the check's errors, not only runs */
+	CU_ASSERT(refused > cases / 2);
 }
 
 static void engine_new_rejects_a_cost_with_another_stage_count(void)
@@ -1108,9 +1218,9 @@ static void assert_sweep_matches_events(const struct sched *s, const struct cost
 	CU_ASSERT_EQUAL(memcmp(ra->times, rb->times, s->nops * sizeof(*ra->times)), 0);
 	CU_ASSERT_EQUAL(memcmp(ra->devices, rb->devices, (size_t)s->p * sizeof(*ra->devices)), 0);
 	CU_ASSERT_EQUAL_FATAL(ra->nchannels, rb->nchannels);
-	CU_ASSERT_EQUAL(memcmp(ra->channels, rb->channels,
-	                       (size_t)ra->nchannels * sizeof(*ra->channels)),
-	                0);
+	CU_ASSERT_EQUAL(
+	        memcmp(ra->channels, rb->channels, (size_t)ra->nchannels * sizeof(*ra->channels)),
+	        0);
 	CU_ASSERT_EQUAL(ra->messages, rb->messages);
 	CU_ASSERT_EQUAL(ra->bytes, rb->bytes);
 	CU_ASSERT_EQUAL(ra->msg_time, rb->msg_time);
@@ -1131,9 +1241,9 @@ static void engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and
 		for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++)
 			for (size_t tc = 0; tc < sizeof(tcomm) / sizeof(tcomm[0]); tc++)
 				for (int comm = 0; comm < 2; comm++) {
-					struct config c = unit_config(t[i].name, shapes[sh].p,
-					                              t[i].min_v, shapes[sh].m, 2, 1.5,
-					                              0.5);
+					struct config c =
+					        unit_config(t[i].name, shapes[sh].p, t[i].min_v,
+					                    shapes[sh].m, 2, 1.5, 0.5);
 					struct pp_error err = {0};
 					struct sim *s;
 
@@ -1172,7 +1282,8 @@ static void engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_mod
 }
 
 static const struct unit_test tests[] = {
-        UNIT_TEST(engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time),
+        UNIT_TEST(
+                engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time),
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_model),
         UNIT_TEST(engine_1f1b_p4_m8_takes_33_units_with_op_times_derived_by_hand),
         UNIT_TEST(engine_gpipe_p4_m8_takes_33_units_with_op_times_derived_by_hand),
@@ -1199,7 +1310,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(engine_reports_each_stuck_device_on_deadlock),
         UNIT_TEST(engine_reports_a_cycle_across_devices_as_deadlock),
         UNIT_TEST(engine_names_all_five_stuck_devices_on_deadlock),
-        UNIT_TEST(engine_new_rejects_a_malformed_schedule),
+        UNIT_TEST(engine_run_rejects_a_malformed_schedule),
+        UNIT_TEST(engine_refuses_what_sched_check_refuses_op_by_op),
         UNIT_TEST(engine_new_rejects_a_cost_with_another_stage_count),
         UNIT_TEST(engine_new_rejects_times_whose_total_exceeds_the_limit),
         UNIT_TEST(engine_has_no_result_before_it_runs),
