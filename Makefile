@@ -148,8 +148,8 @@ valgrind: $(BIN) $(JGET)
 		sh tests/cli/run.sh $(BIN) $(JGET)
 
 # Prints the benchmark table and writes its figures to $(BUILD)/bench.json.
-bench: $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do ./$$b $(BUILD)/bench.json || exit 1; done
+bench: $(BENCH_BIN) $(BIN)
+	@for b in $(BENCH_BIN); do PPSIM_BIN=$(BIN) ./$$b $(BUILD)/bench.json || exit 1; done
 
 # Fuzzes each parser for FUZZ_SECONDS (default 60) with clang's libFuzzer, ASan and UBSan,
 # starting from the seed corpora in tests/fuzz/corpus/ (installs clang when missing).

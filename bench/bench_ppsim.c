@@ -11,10 +11,13 @@
  *
  * Each timing is the best of several repetitions on one core (the sweep runs with one job).
  */
+#define _DEFAULT_SOURCE /* wait4 */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -187,6 +190,74 @@ static int time_rung(struct rung *r, int reps, long base)
 	return 0;
 }
 
+/* A whole `ppsim` process: fork, exec, its JSON report to /dev/null. */
+struct whole {
+	const char *args; /* the options, space-separated */
+	size_t ops;       /* the run's op count */
+	double best_s, median_s;
+	long kib; /* peak resident memory of the process */
+};
+
+/* Seconds of one run of ppsim (binary bin) with args, its peak memory in *kib; -1 if it fails. */
+static double run_process(const char *bin, const char *args, long *kib)
+{
+	static char format[] = "--format=json";
+	char buf[256], *argv[32];
+	int argc = 0, status;
+	struct rusage ru;
+	double t = now_s();
+	pid_t pid;
+
+	snprintf(buf, sizeof(buf), "%s", args);
+	argv[argc++] = (char *)bin;
+	for (char *tok = strtok(buf, " "); tok != NULL && argc < 30; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc++] = format;
+	argv[argc] = NULL;
+	if ((pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null < 0 || dup2(null, 1) < 0)
+			_exit(127);
+		execv(bin, argv);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	*kib = ru.ru_maxrss;
+	return now_s() - t;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Times w over reps runs (best, median, largest peak memory); returns 0 or -1. */
+static int time_whole(const char *bin, struct whole *w, int reps)
+{
+	double t[32];
+
+	w->kib = 0;
+	for (int k = 0; k < reps && k < 32; k++) {
+		long kib = 0;
+
+		if ((t[k] = run_process(bin, w->args, &kib)) < 0) {
+			fprintf(stderr, "bench: %s %s failed\n", bin, w->args);
+			return -1;
+		}
+		w->kib = kib > w->kib ? kib : w->kib;
+	}
+	qsort(t, (size_t)reps, sizeof(t[0]), cmp_double);
+	w->best_s = t[0];
+	w->median_s = t[reps / 2];
+	return 0;
+}
+
 /* Least-squares slope of log(y) against log(x). */
 static double slope(const double *x, const double *y, int n)
 {
@@ -292,6 +363,48 @@ static double report_rate(const struct sim *s, int which)
 	return (double)s->sched->nops / best;
 }
 
+/*
+ * Whole processes, as a user runs them: issue 19's cases, each the best and the median of 11
+ * runs of the binary bin, the start of a process (a run of 8 ops) beside them. Prints them and
+ * writes their JSON array into buf of n bytes. Returns 0, or -1 when a run fails.
+ */
+static int whole_processes(const char *bin, char *buf, size_t n)
+{
+	static struct whole cases[] = {
+	        {"-s 1f1b -p 2 -m 2", 8, 0, 0, 0},
+	        {"-s 1f1b -p 64 -m 1024", 131072, 0, 0, 0},
+	        {"-s zbh1 -p 64 -m 1024", 196608, 0, 0, 0},
+	        {"-s interleaved -p 64 -v 8 -m 1024", 1048576, 0, 0, 0},
+	        {"-s 1f1b -p 64 -m 8192", 1048576, 0, 0, 0},
+	        {"-s zbh1 -p 64 -m 8192", 1572864, 0, 0, 0},
+	        {"-s zbv -p 64 -m 4096", 1572864, 0, 0, 0},
+	};
+	size_t len = 0;
+
+	printf("\nwhole processes (%s ... --format=json >/dev/null), 11 runs each:\n", bin);
+	printf("%-36s %9s %9s %9s %12s %12s %8s\n", "options", "ops", "best_ms", "median_ms",
+	       "Mops/s best", "Mops/s med", "B/op");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct whole *w = &cases[i];
+		double bpo;
+
+		if (time_whole(bin, w, 11) != 0)
+			return -1;
+		bpo = i == 0 ? 0 : (double)(w->kib - cases[0].kib) * 1024 / (double)w->ops;
+		printf("%-36s %9zu %9.2f %9.2f %12.2f %12.2f %8.1f\n", w->args, w->ops,
+		       w->best_s * 1e3, w->median_s * 1e3, (double)w->ops / w->best_s / 1e6,
+		       (double)w->ops / w->median_s / 1e6, bpo);
+		len += (size_t)snprintf(buf + len, n - len,
+		                        "%s{\"args\":\"%s\",\"ops\":%zu,\"best_s\":%.6g,"
+		                        "\"median_s\":%.6g,\"bytes_per_op\":%.4g}",
+		                        i ? "," : "", w->args, w->ops, w->best_s, w->median_s, bpo);
+		if (len >= n)
+			return -1;
+	}
+	printf("\n");
+	return 0;
+}
+
 /* The CPU, as /proc/cpuinfo names it. */
 static void cpu_name(char *buf, size_t n)
 {
@@ -335,15 +448,20 @@ int main(int argc, char **argv)
 	        {"vmin", 64, 2, 1024, 0, 0, 0, 0, 0, 0},
 	};
 	enum { N = sizeof(ladder) / sizeof(ladder[0]), PER = 5, FIT = 3 };
-	FILE *json = argc > 1 ? fopen(argv[1], "w") : NULL;
+	bool only_whole = argc > 1 && strcmp(argv[1], "--whole") == 0;
+	FILE *json = argc > 1 && !only_whole ? fopen(argv[1], "w") : NULL;
 	long base = in_child(&ladder[0], CHILD_NOTHING).kib;
-	char cpu[128];
+	char cpu[128], json_whole[2048];
 	size_t points = 0;
 	double sweep, exps[3], serve_s[3], serve_exp;
 	struct config c;
 	struct pp_error err = {0};
 	struct sim *mid;
 
+	if (only_whole) /* the whole-process figures alone: bench_ppsim --whole */
+		return whole_processes(getenv("PPSIM_BIN") != NULL ? getenv("PPSIM_BIN")
+		                                                   : "build/ppsim",
+		                       json_whole, sizeof(json_whole)) != 0;
 	cpu_name(cpu, sizeof(cpu));
 	printf("ppsim %s benchmarks on %s, one core; best of several runs, each in a "
 	       "fresh process\n\n",
@@ -376,6 +494,12 @@ int main(int argc, char **argv)
 		printf("%s growth: time ~ ops^%.3f over its three largest rungs (n log n: "
 		       "ops^%.3f)\n",
 		       ladder[g * PER].schedule, exps[g], slope(x, nlogn, FIT));
+	}
+	{
+		const char *bin = getenv("PPSIM_BIN") != NULL ? getenv("PPSIM_BIN") : "build/ppsim";
+
+		if (whole_processes(bin, json_whole, sizeof(json_whole)) != 0)
+			return 1;
 	}
 	{
 		static const int requests[] = {100000, 300000, 1000000};
@@ -424,13 +548,14 @@ int main(int argc, char **argv)
 			        ladder[i].metrics_s, ladder[i].total_s,
 			        (double)ladder[i].ops / ladder[i].total_s, ladder[i].bytes_per_op);
 		fprintf(json,
-		        "\n],\"growth\":{\"1f1b\":%.4f,\"interleaved\":%.4f,\"zbh1\":%.4f},"
+		        "\n],\"whole\":[%s],\"growth\":{\"1f1b\":%.4f,\"interleaved\":%.4f,"
+		        "\"zbh1\":%.4f},"
 		        "\"sweep_configs_per_s\":%.6g,\"sweep_points\":%zu,"
 		        "\"serve_s\":{\"100000\":%.6g,\"300000\":%.6g,\"1000000\":%.6g},"
 		        "\"serve_growth\":%.4f,"
 		        "\"report_ops_per_s\":{\"json\":%.6g,\"trace\":%.6g,\"timeline\":%.6g}}\n",
-		        exps[0], exps[1], exps[2], sweep, points, serve_s[0], serve_s[1],
-		        serve_s[2], serve_exp, report_rate(mid, 0), report_rate(mid, 1),
+		        json_whole, exps[0], exps[1], exps[2], sweep, points, serve_s[0],
+		        serve_s[1], serve_s[2], serve_exp, report_rate(mid, 0), report_rate(mid, 1),
 		        report_rate(mid, 2));
 		fclose(json);
 	}

@@ -41,46 +41,6 @@ pp_time engine_pair_duration(const struct cost *c, const struct op *f, const str
 	return (pp_time)llround(c->overlap_factor * (double)sum);
 }
 
-void engine_ran(struct engine *e, int d, size_t i, bool pair, pp_time start, pp_time end)
-{
-	struct device_result *dr = &e->res.devices[d];
-
-	e->res.times[i] = (struct op_time){start, end};
-	if (pair)
-		e->res.times[i + 1] = e->res.times[i];
-	if (i == e->s->dev_start[d])
-		dr->first_start = start;
-	dr->busy += end - start;
-	dr->last_end = end;
-	if (end > e->res.makespan)
-		e->res.makespan = end;
-}
-
-/*
- * A channel carries one message at a time, first come, first served: a message sent while the
- * channel is busy waits for it (free_at) rather than sharing its bandwidth, which is how a
- * point-to-point link behaves and keeps each transfer's time its own. Blocking communication
- * also holds the sender's stream until the message arrives.
- */
-pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t bytes, pp_time dur, pp_time at)
-{
-	struct channel_result *cr = &e->res.channels[ch];
-	pp_time start = e->chan[ch].free_at > at ? e->chan[ch].free_at : at, arrive = start + dur;
-
-	e->chan[ch].free_at = arrive;
-	cr->messages++;
-	cr->bytes += bytes;
-	cr->busy += dur;
-	e->res.messages++;
-	e->res.bytes += bytes;
-	e->res.msg_time += dur;
-	if (e->c->comm == PP_COMM_BLOCKING && arrive > e->dev[d].free_at) {
-		e->res.devices[d].comm_wait += arrive - e->dev[d].free_at;
-		e->dev[d].free_at = arrive;
-	}
-	return arrive;
-}
-
 /* Finds or adds channel (src, dst) in the sorted pair list; returns its index. */
 static int channel_index(const int *pairs, int n, int src, int dst)
 {
@@ -373,6 +333,11 @@ int engine_run(struct engine *e, struct pp_error *err)
 			               "internal error: the sweep refused an op "
 			               "that sched_check accepts");
 		return report_deadlock(e, err);
+	}
+	for (int ch = 0; ch < e->res.nchannels; ch++) {
+		e->res.messages += e->res.channels[ch].messages;
+		e->res.bytes += e->res.channels[ch].bytes;
+		e->res.msg_time += e->res.channels[ch].busy;
 	}
 	peak = pp_mallocarray((size_t)e->s->p, sizeof(*peak));
 	if (peak == NULL)

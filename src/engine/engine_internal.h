@@ -40,9 +40,9 @@ struct engine {
 	struct channel *chan;     /* [nchannels] */
 	int *fwd_chan;            /* [S] channel of boundary s -> s+1, -1 when on one device */
 	int *bwd_chan;            /* [S] channel of boundary s+1 -> s, -1 when on one device */
-	uint32_t *cons;           /* event loop: [2 * nops] the ops that wait for each op (CONS_*) */
-	uint8_t *pending;         /* event loop: [nops] inputs not yet delivered */
-	struct evq events;        /* the event loop's, in (time, sequence) order: all of class 0 */
+	uint32_t *cons;    /* event loop: [2 * nops] the ops that wait for each op (CONS_*) */
+	uint8_t *pending;  /* event loop: [nops] inputs not yet delivered */
+	struct evq events; /* the event loop's, in (time, sequence) order: all of class 0 */
 	pp_time now;
 	size_t done; /* ops finished */
 	bool ran;
@@ -83,16 +83,49 @@ pp_time engine_pair_duration(const struct cost *c, const struct op *f, const str
 
 /*
  * Records that op i on device d (with its partner when pair) ran from start to end: its times
- * and the device's busy time, first start and last end, and the makespan.
+ * and the device's busy time, first start and last end, and the makespan. Inline: the sweep
+ * calls it once an op.
  */
-void engine_ran(struct engine *e, int d, size_t i, bool pair, pp_time start, pp_time end);
+static inline void engine_ran(struct engine *e, int d, size_t i, bool pair, pp_time start,
+                              pp_time end)
+{
+	struct device_result *dr = &e->res.devices[d];
+
+	e->res.times[i] = (struct op_time){start, end};
+	if (pair)
+		e->res.times[i + 1] = e->res.times[i];
+	if (i == e->s->dev_start[d])
+		dr->first_start = start;
+	dr->busy += end - start;
+	dr->last_end = end;
+	if (end > e->res.makespan)
+		e->res.makespan = end;
+}
 
 /*
- * Sends a message of bytes taking dur on channel ch from device d at time at: it waits for the
- * channel, counts in the totals, and (blocking comm) holds the sender until it arrives. Returns
- * when it arrives.
+ * Sends a message of bytes taking dur on channel ch from device d at time at, and returns when
+ * it arrives. A channel carries one message at a time, first come, first served: a message sent
+ * while the channel is busy waits for it (free_at) rather than sharing its bandwidth, which is
+ * how a point-to-point link behaves and keeps each transfer's time its own. Blocking
+ * communication also holds the sender's stream until the message arrives. It counts in the
+ * channel's totals; engine_run adds up the run's from them.
  */
-pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t bytes, pp_time dur, pp_time at);
+static inline pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t bytes, pp_time dur,
+                                      pp_time at)
+{
+	struct channel_result *cr = &e->res.channels[ch];
+	pp_time start = e->chan[ch].free_at > at ? e->chan[ch].free_at : at, arrive = start + dur;
+
+	e->chan[ch].free_at = arrive;
+	cr->messages++;
+	cr->bytes += bytes;
+	cr->busy += dur;
+	if (e->c->comm == PP_COMM_BLOCKING && arrive > e->dev[d].free_at) {
+		e->res.devices[d].comm_wait += arrive - e->dev[d].free_at;
+		e->dev[d].free_at = arrive;
+	}
+	return arrive;
+}
 
 /*
  * The two ways to run: each leaves e->done ops done and the devices' heads where they stopped,

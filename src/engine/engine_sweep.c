@@ -40,27 +40,52 @@ struct cell {
  */
 #define AHEAD 16
 
+/* What the sweep knows of a device beyond struct device_state. */
+struct sweep_dev {
+	const pp_time *wait; /* the cell entry its head op waits for, or NULL */
+	bool checked;        /* its head op (and partner) passed op_ok */
+};
+
 struct sweep {
 	struct engine *e;
-	struct cell *cells; /* [S * m] by stage, then micro-batch */
-	uint32_t *stack;    /* [p] devices to run, each at most once */
+	struct cell *cells;    /* [S * m] by stage, then micro-batch */
+	struct sweep_dev *dev; /* [p] */
+	uint32_t *stack;       /* [p] devices to run: each is on it at most once, as a device
+	                        * is pushed at the start and then only when what it waits for
+	                        * arrives, which clears its wait */
 	uint32_t n;
-	bool *queued;   /* [p] */
+	size_t m;       /* micro-batches: a cell's neighbour on the next stage is m cells on */
 	unsigned kinds; /* bit k: op kind k belongs to the schedule's backward mode */
 	bool bad;       /* an op failed its check: the sweep stopped */
 };
 
-static void wake(struct sweep *w, uint32_t d)
+/* Wakes device d if it waits for the cell entry x, which has just been written. */
+static void wake_on(struct sweep *w, uint32_t d, const pp_time *x)
 {
-	if (!w->queued[d]) {
-		w->queued[d] = true;
+	if (w->dev[d].wait == x) {
+		w->dev[d].wait = NULL;
 		w->stack[w->n++] = d;
 	}
 }
 
 static struct cell *cell_of(const struct sweep *w, uint32_t mb, uint32_t st)
 {
-	return &w->cells[(size_t)st * (size_t)w->e->s->m + mb];
+	return &w->cells[(size_t)st * w->m + mb];
+}
+
+/* Asks for the cells op will read and write (its own, and the neighbour its kind reads). */
+static void prefetch_cells(const struct sweep *w, const struct op *op)
+{
+	const struct sched *s = w->e->s;
+	uint32_t st = op->stage, mb = op->mb;
+
+	if (st >= (uint32_t)s->S || mb >= (uint32_t)s->m)
+		return; /* op_ok refuses it when it comes to run */
+	PP_PREFETCH(cell_of(w, mb, st));
+	if (op->kind == OP_F && st > 0)
+		PP_PREFETCH(cell_of(w, mb, st - 1));
+	else if ((op->kind == OP_B || op->kind == OP_BW) && st + 1 < (uint32_t)s->S)
+		PP_PREFETCH(cell_of(w, mb, st + 1));
 }
 
 /* Whether op i of device d (whose list ends before end) is one sched_check accepts, but for
@@ -79,38 +104,44 @@ static bool op_ok(const struct sweep *w, int d, size_t i, size_t end)
 }
 
 /*
- * Whether op's inputs are in, raising *at to the latest arrival. An input made on the op's own
- * device ran before it there (or never will), so only its presence counts: the device's free
- * time already covers its end.
+ * Whether op's inputs are in, raising *at to the latest arrival; if not, the entry it waits for
+ * in *wait. An input made on the op's own device ran before it there (or never will), so only
+ * its presence counts: the device's free time already covers its end.
  */
-static bool inputs_in(const struct sweep *w, const struct op *op, pp_time *at)
+static bool inputs_in(const struct sweep *w, const struct op *op, const struct cell *cl,
+                      pp_time *at, const pp_time **wait)
 {
-	const struct sched *s = w->e->s;
+	const pp_time *in;
 	pp_time x;
 
 	switch ((enum op_kind)op->kind) {
 	case OP_F:
 		if (op->stage == 0)
 			return true;
-		x = cell_of(w, op->mb, op->stage - 1)->f;
+		in = &(cl - w->m)->f;
 		break;
 	case OP_B:
 	case OP_BW:
-		if (cell_of(w, op->mb, op->stage)->f == NOT_RUN)
-			return false;
-		if (op->stage + 1 == (uint32_t)s->S)
+		in = &cl->f;
+		if (*in == NOT_RUN)
+			break;
+		if (op->stage + 1 == (uint32_t)w->e->s->S)
 			return true;
-		x = cell_of(w, op->mb, op->stage + 1)->b;
-		if (x != NOT_RUN)
-			x &= ~W_RAN;
+		in = &(cl + w->m)->b;
 		break;
 	case OP_W:
-		return cell_of(w, op->mb, op->stage)->b != NOT_RUN;
+		in = &cl->b;
+		if (*in == NOT_RUN)
+			break;
+		return true;
 	default:
 		return false;
 	}
-	if (x == NOT_RUN)
+	if ((x = *in) == NOT_RUN) {
+		*wait = in;
 		return false;
+	}
+	x &= ~W_RAN;
 	if (x > *at)
 		*at = x;
 	return true;
@@ -118,12 +149,11 @@ static bool inputs_in(const struct sweep *w, const struct op *op, pp_time *at)
 
 /* Sends the output of op (it ended at end on device d) toward the stage that consumes it, and
  * wakes that stage's device. Returns false when the op's cell already ran it. */
-static bool send(struct sweep *w, int d, const struct op *op, pp_time end)
+static bool send(struct sweep *w, int d, const struct op *op, struct cell *cl, pp_time end)
 {
 	struct engine *e = w->e;
 	const struct sched *s = e->s;
 	const struct cost *c = e->c;
-	struct cell *cl = cell_of(w, op->mb, op->stage);
 	uint32_t st = op->stage, to;
 	int ch;
 
@@ -155,7 +185,7 @@ static bool send(struct sweep *w, int d, const struct op *op, pp_time end)
 	default:
 		return false;
 	}
-	wake(w, s->stage_device[to]);
+	wake_on(w, s->stage_device[to], to > st ? &cl->f : &cl->b);
 	return true;
 }
 
@@ -165,33 +195,39 @@ static void run_device(struct sweep *w, int d)
 	struct engine *e = w->e;
 	const struct sched *s = e->s;
 	struct device_state *ds = &e->dev[d];
+	struct sweep_dev *sd = &w->dev[d];
 
 	while (ds->head < ds->end) {
-		size_t i = ds->head, next = i + AHEAD < ds->end ? i + AHEAD : i;
+		size_t i = ds->head, next = i + AHEAD < ds->end ? i + AHEAD : i,
+		       far = i + 2 * AHEAD < ds->end ? i + 2 * AHEAD : next;
 		const struct op *op = &s->ops[i];
-		bool pair;
+		bool pair = (op->flags & OP_OVERLAP) != 0;
 		pp_time start = ds->free_at, end;
+		struct cell *cl, *cl2;
 
-		PP_PREFETCH(&s->ops[next]);
-		PP_PREFETCH(&e->res.times[next]);
-		if (!op_ok(w, d, i, ds->end)) {
-			w->bad = true;
-			return;
+		if (!sd->checked) {
+			PP_PREFETCH(&s->ops[far]);
+			PP_PREFETCH(&e->res.times[next]);
+			prefetch_cells(w, &s->ops[next]);
+			if (!op_ok(w, d, i, ds->end) || (pair && !op_ok(w, d, i + 1, ds->end))) {
+				w->bad = true;
+				return;
+			}
+			sd->checked = true;
 		}
-		pair = (op->flags & OP_OVERLAP) != 0;
-		if (pair && !op_ok(w, d, i + 1, ds->end)) {
-			w->bad = true;
+		cl = cell_of(w, op->mb, op->stage);
+		cl2 = pair ? cell_of(w, op[1].mb, op[1].stage) : cl;
+		if (!inputs_in(w, op, cl, &start, &sd->wait) ||
+		    (pair && !inputs_in(w, op + 1, cl2, &start, &sd->wait)))
 			return;
-		}
-		if (!inputs_in(w, op, &start) || (pair && !inputs_in(w, op + 1, &start)))
-			return;
+		sd->checked = false;
 		end = start + (pair ? engine_pair_duration(e->c, op, op + 1)
 		                    : engine_op_duration(e->c, op));
 		engine_ran(e, d, i, pair, start, end);
 		ds->free_at = end;
 		ds->head += pair ? 2 : 1;
 		e->done += pair ? 2 : 1;
-		if (!send(w, d, op, end) || (pair && !send(w, d, op + 1, end))) {
+		if (!send(w, d, op, cl, end) || (pair && !send(w, d, op + 1, cl2, end))) {
 			w->bad = true;
 			return;
 		}
@@ -202,7 +238,7 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
 	size_t ncells = (size_t)s->S * (size_t)s->m;
-	struct sweep w = {e, NULL, NULL, 0, NULL, 0, false};
+	struct sweep w = {e, NULL, NULL, NULL, 0, (size_t)s->m, 0, false};
 
 	w.kinds = 1u << OP_F;
 	if (s->split || s->mixed)
@@ -211,24 +247,20 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 		w.kinds |= 1u << OP_BW;
 	w.cells = pp_mallocarray_large(ncells, sizeof(*w.cells));
 	w.stack = pp_mallocarray((size_t)s->p, sizeof(*w.stack));
-	w.queued = pp_calloc((size_t)s->p, sizeof(*w.queued));
-	if (w.cells == NULL || w.stack == NULL || w.queued == NULL) {
+	w.dev = pp_calloc((size_t)s->p, sizeof(*w.dev));
+	if (w.cells == NULL || w.stack == NULL || w.dev == NULL) {
 		free(w.cells);
 		free(w.stack);
-		free(w.queued);
+		free(w.dev);
 		return pp_nomem(err, ncells, sizeof(*w.cells));
 	}
 	memset(w.cells, 0xff, ncells * sizeof(*w.cells)); /* NOT_RUN everywhere */
 	for (int d = s->p - 1; d >= 0; d--)
-		wake(&w, (uint32_t)d);
-	while (w.n > 0 && !w.bad) {
-		uint32_t d = w.stack[--w.n];
-
-		w.queued[d] = false;
-		run_device(&w, (int)d);
-	}
+		w.stack[w.n++] = (uint32_t)d;
+	while (w.n > 0 && !w.bad)
+		run_device(&w, (int)w.stack[--w.n]);
 	free(w.cells);
 	free(w.stack);
-	free(w.queued);
+	free(w.dev);
 	return w.bad ? 1 : 0;
 }
