@@ -59,6 +59,14 @@ struct engine {
 #define PP_PREFETCH(p) ((void)0)
 #endif
 
+/* A small function of the sweep's loop, inlined where it is called (the loop calls several
+ * twice, for an overlapped pair, which keeps the compiler from inlining them by itself). */
+#if defined(__GNUC__)
+#define PP_HOT inline __attribute__((always_inline))
+#else
+#define PP_HOT inline
+#endif
+
 /* Most ops the engine takes: op numbers keep two bits free in the consumer table. */
 #define ENGINE_MAX_OPS UINT32_C(0x3fffffff)
 

@@ -74,7 +74,7 @@ static struct cell *cell_of(const struct sweep *w, uint32_t mb, uint32_t st)
 }
 
 /* Asks for the cells op will read and write (its own, and the neighbour its kind reads). */
-static void prefetch_cells(const struct sweep *w, const struct op *op)
+static PP_HOT void prefetch_cells(const struct sweep *w, const struct op *op)
 {
 	const struct sched *s = w->e->s;
 	uint32_t st = op->stage, mb = op->mb;
@@ -90,7 +90,7 @@ static void prefetch_cells(const struct sweep *w, const struct op *op)
 
 /* Whether op i of device d (whose list ends before end) is one sched_check accepts, but for
  * running twice, which send finds. */
-static bool op_ok(const struct sweep *w, int d, size_t i, size_t end)
+static PP_HOT bool op_ok(const struct sweep *w, int d, size_t i, size_t end)
 {
 	const struct sched *s = w->e->s;
 	const struct op *op = &s->ops[i];
@@ -108,7 +108,7 @@ static bool op_ok(const struct sweep *w, int d, size_t i, size_t end)
  * in *wait. An input made on the op's own device ran before it there (or never will), so only
  * its presence counts: the device's free time already covers its end.
  */
-static bool inputs_in(const struct sweep *w, const struct op *op, const struct cell *cl,
+static PP_HOT bool inputs_in(const struct sweep *w, const struct op *op, const struct cell *cl,
                       pp_time *at, const pp_time **wait)
 {
 	const pp_time *in;
@@ -149,7 +149,7 @@ static bool inputs_in(const struct sweep *w, const struct op *op, const struct c
 
 /* Sends the output of op (it ended at end on device d) toward the stage that consumes it, and
  * wakes that stage's device. Returns false when the op's cell already ran it. */
-static bool send(struct sweep *w, int d, const struct op *op, struct cell *cl, pp_time end)
+static PP_HOT bool send(struct sweep *w, int d, const struct op *op, struct cell *cl, pp_time end)
 {
 	struct engine *e = w->e;
 	const struct sched *s = e->s;
