@@ -21,6 +21,7 @@
 void sweep_init(struct sweep *sw, const struct config *base)
 {
 	memset(sw, 0, sizeof(*sw));
+	sw->parallel_work = SWEEP_PARALLEL_WORK;
 	if (base != NULL)
 		sw->base = *base;
 	else
@@ -488,53 +489,122 @@ static uint64_t point_ops(const struct sweep *sw, uint64_t i, int *devices)
 	return ops;
 }
 
+/* What a point will cost, counted before anything runs. */
+struct point_cost {
+	uint64_t ops;     /* the ops its simulation holds (point_ops), 0 when unknown */
+	uint64_t devices; /* its devices */
+};
+
+/* Counts the points first + t, first + t + jobs, ... of a scan. */
+struct scan {
+	const struct sweep *sw;
+	uint64_t first, last;
+	struct point_cost *cost; /* [last - first] */
+	int jobs, t;
+};
+
+static void *scan_stride(void *arg)
+{
+	struct scan *sc = arg;
+
+	for (uint64_t i = sc->first + (uint64_t)sc->t; i < sc->last; i += (uint64_t)sc->jobs) {
+		int devices;
+
+		sc->cost[i - sc->first].ops = point_ops(sc->sw, i, &devices);
+		sc->cost[i - sc->first].devices = (uint64_t)devices;
+	}
+	return NULL;
+}
+
+/* Most threads that count points' costs: the count is a small part of a sweep. */
+#define SCAN_MAX_THREADS 64
+
+/* Fills cost[] for the points [first, last) on up to jobs threads (this one among them). */
+static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
+                       struct point_cost *cost)
+{
+	pthread_t threads[SCAN_MAX_THREADS];
+	struct scan sc[SCAN_MAX_THREADS];
+	int started = 0;
+
+	if (jobs > SCAN_MAX_THREADS)
+		jobs = SCAN_MAX_THREADS;
+	if (jobs < 1 || last - first < (uint64_t)jobs * 16)
+		jobs = 1;
+	for (int t = 0; t < jobs; t++)
+		sc[t] = (struct scan){sw, first, last, cost, jobs, t};
+	for (int t = 1; t < jobs; t++)
+		if (pthread_create(&threads[t], NULL, scan_stride, &sc[t]) == 0)
+			started = t;
+		else
+			break;
+	scan_stride(&sc[0]);
+	/* a stride whose thread did not start is counted here */
+	for (int t = started + 1; t < jobs; t++)
+		scan_stride(&sc[t]);
+	for (int t = 1; t <= started; t++)
+		pthread_join(threads[t], NULL);
+}
+
 /*
  * Refuses, before anything runs, a run of the points [first, last) that would take more than a
  * few seconds a core: more than SWEEP_MAX_RUN_POINTS points, or more work than
  * SWEEP_WORK_FACTOR times the base's --max-ops ops, where each point counts its ops and
- * SWEEP_DEVICE_OPS per device (a device's reports cost about that much). Returns 0 or -1 with
- * a PP_ERR_USAGE error.
+ * SWEEP_DEVICE_OPS per device (a device's reports cost about that much). The points' costs are
+ * counted on jobs threads into *costs (the caller frees it), which the parallel run reuses,
+ * and their sum into *total. Returns 0 or -1 with a PP_ERR_USAGE or PP_ERR_NOMEM error.
  */
-static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, struct pp_error *err)
+static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
+                      struct point_cost **costs, uint64_t *total, struct pp_error *err)
 {
 	uint64_t budget = SWEEP_WORK_FACTOR * sw->base.max_ops, work = 0;
+	struct point_cost *cost;
 
+	*costs = NULL;
 	if (last - first > SWEEP_MAX_RUN_POINTS)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "%" PRIu64 " points to simulate, above the limit of %" PRIu64
 		               " a run: shard the sweep (--shard=K/N) or narrow its lists",
 		               last - first, SWEEP_MAX_RUN_POINTS);
+	cost = pp_mallocarray((size_t)(last - first), sizeof(*cost));
+	if (cost == NULL)
+		return pp_nomem(err, (size_t)(last - first), sizeof(*cost));
+	scan_costs(sw, first, last, jobs, cost);
 	for (uint64_t i = first; i < last; i++) {
-		int devices;
-		uint64_t ops = point_ops(sw, i, &devices);
-
-		work += ops + SWEEP_DEVICE_OPS * (uint64_t)devices;
-		if (work > budget)
+		work += cost[i - first].ops + SWEEP_DEVICE_OPS * cost[i - first].devices;
+		if (work > budget) {
+			free(cost);
 			return pp_fail(
 			        err, PP_ERR_USAGE,
 			        "the points would simulate more than %" PRIu64
 			        " ops (%d times --max-ops, a device counting %d): narrow the "
 			        "lists, shard a sweep (--shard=K/N) or raise --max-ops",
 			        budget, (int)SWEEP_WORK_FACTOR, (int)SWEEP_DEVICE_OPS);
+		}
 	}
+	*costs = cost;
+	*total = work;
 	return 0;
 }
 
 /*
- * Parallel evaluation: workers claim points within a window ahead of the writer, and the
- * points being simulated at once hold at most the base's --max-ops ops between them (a point
- * above that alone runs when no other does), so that a sweep's memory is bounded as one run's
- * is, whatever --jobs.
+ * Parallel evaluation: workers claim runs of up to `chunk` consecutive points within a window
+ * ahead of the writer (one lock and one wake-up a run, not a point), and the points being
+ * simulated at once hold at most the base's --max-ops ops between them (a point above that
+ * alone runs when no other does; a worker holds one point of its run at a time), so that a
+ * sweep's memory is bounded as one run's is, whatever --jobs.
  */
 struct pool {
 	const struct sweep *sw;
+	const struct point_cost *cost; /* [last - first] */
 	uint64_t first, last;
 	uint64_t budget;              /* ops the points simulated at once may hold */
 	uint64_t busy;                /* ops of the points being simulated */
-	int running;                  /* points being simulated */
+	int running;                  /* runs being simulated */
 	uint64_t next;                /* the next point to claim */
 	uint64_t emitted;             /* the next point to emit */
 	uint64_t window;              /* slots: points claimed but not yet emitted */
+	uint64_t chunk;               /* most points a worker claims at once */
 	struct sweep_record *records; /* [window]; point i in slot (i - first) % window */
 	bool *done;                   /* [window] */
 	bool stop;
@@ -548,7 +618,7 @@ static void *worker(void *arg)
 	struct pool *pl = arg;
 
 	for (;;) {
-		uint64_t i, slot, ops;
+		uint64_t i, n, ops = 0;
 
 		pthread_mutex_lock(&pl->lock);
 		while (!pl->stop && pl->next < pl->last && pl->next >= pl->emitted + pl->window)
@@ -557,10 +627,14 @@ static void *worker(void *arg)
 			pthread_mutex_unlock(&pl->lock);
 			return NULL;
 		}
-		i = pl->next++;
-		pthread_mutex_unlock(&pl->lock);
-		ops = point_ops(pl->sw, i, &(int){0});
-		pthread_mutex_lock(&pl->lock);
+		i = pl->next;
+		n = pl->emitted + pl->window - i;
+		n = n < pl->chunk ? n : pl->chunk;
+		n = n < pl->last - i ? n : pl->last - i;
+		pl->next += n;
+		for (uint64_t k = i; k < i + n; k++)
+			if (pl->cost[k - pl->first].ops > ops)
+				ops = pl->cost[k - pl->first].ops;
 		while (!pl->stop && pl->running > 0 && pl->busy + ops > pl->budget)
 			pthread_cond_wait(&pl->room, &pl->lock);
 		if (pl->stop) {
@@ -570,13 +644,14 @@ static void *worker(void *arg)
 		pl->busy += ops;
 		pl->running++;
 		pthread_mutex_unlock(&pl->lock);
-		/* the slot is this worker's until the writer has emitted it */
-		slot = (i - pl->first) % pl->window;
-		sweep_evaluate(pl->sw, i, &pl->records[slot]);
+		/* the slots are this worker's until the writer has emitted them */
+		for (uint64_t k = i; k < i + n; k++)
+			sweep_evaluate(pl->sw, k, &pl->records[(k - pl->first) % pl->window]);
 		pthread_mutex_lock(&pl->lock);
 		pl->busy -= ops;
 		pl->running--;
-		pl->done[slot] = true;
+		for (uint64_t k = i; k < i + n; k++)
+			pl->done[(k - pl->first) % pl->window] = true;
 		pthread_cond_broadcast(&pl->ready);
 		pthread_cond_broadcast(&pl->room);
 		pthread_mutex_unlock(&pl->lock);
@@ -586,8 +661,8 @@ static void *worker(void *arg)
 static int run_serial(const struct sweep *sw, uint64_t first, uint64_t last, sweep_emit emit,
                       void *ctx, struct pp_error *err);
 
-static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
-                        sweep_emit emit, void *ctx, struct pp_error *err)
+static int run_parallel(const struct sweep *sw, const struct point_cost *cost, uint64_t first,
+                        uint64_t last, int jobs, sweep_emit emit, void *ctx, struct pp_error *err)
 {
 	struct pool pl;
 	pthread_t *threads = pp_mallocarray((size_t)jobs, sizeof(*threads));
@@ -595,10 +670,14 @@ static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, i
 
 	memset(&pl, 0, sizeof(pl));
 	pl.sw = sw;
+	pl.cost = cost;
 	pl.first = pl.next = pl.emitted = first;
 	pl.last = last;
 	pl.budget = sw->base.max_ops;
-	pl.window = (uint64_t)jobs * 8;
+	/* runs of points short enough that every worker gets several, at most 32 */
+	pl.chunk = (last - first) / ((uint64_t)jobs * 8);
+	pl.chunk = pl.chunk < 1 ? 1 : pl.chunk > 32 ? 32 : pl.chunk;
+	pl.window = (uint64_t)jobs * 4 * pl.chunk;
 	pl.records = pp_mallocarray((size_t)pl.window, sizeof(*pl.records));
 	pl.done = pp_calloc((size_t)pl.window, sizeof(*pl.done));
 	if (threads == NULL || pl.records == NULL || pl.done == NULL) {
@@ -628,7 +707,10 @@ static int run_parallel(const struct sweep *sw, uint64_t first, uint64_t last, i
 		pthread_mutex_lock(&pl.lock);
 		pl.done[slot] = false;
 		pl.emitted = i + 1;
-		pthread_cond_broadcast(&pl.room);
+		/* the workers wait for room only when the window is full: wake them once a run of
+		 * slots is free, not at every point */
+		if ((i + 1 - first) % pl.chunk == 0 || i + 1 == last)
+			pthread_cond_broadcast(&pl.room);
 		pthread_mutex_unlock(&pl.lock);
 	}
 	pthread_mutex_lock(&pl.lock);
@@ -665,13 +747,20 @@ int sweep_run(const struct sweep *sw, uint64_t first, uint64_t last, int jobs, s
               void *ctx, struct pp_error *err)
 {
 	struct pp_error ignored = {0};
+	struct point_cost *cost;
+	uint64_t work = 0;
+	int rc;
 
-	if (check_work(sw, first, last, err != NULL ? err : &ignored) != 0)
+	if (jobs > 1 && (uint64_t)jobs > last - first)
+		jobs = (int)(last - first);
+	if (check_work(sw, first, last, jobs, &cost, &work, err != NULL ? err : &ignored) != 0)
 		return -1;
-	if (jobs > 1 && last - first > 1) {
-		if ((uint64_t)jobs > last - first)
-			jobs = (int)(last - first);
-		return run_parallel(sw, first, last, jobs, emit, ctx, err);
-	}
-	return run_serial(sw, first, last, emit, ctx, err);
+	/* below parallel_work, starting threads and handing records over costs more than the
+	 * other cores give back */
+	if (jobs > 1 && last - first > 1 && work >= sw->parallel_work)
+		rc = run_parallel(sw, cost, first, last, jobs, emit, ctx, err);
+	else
+		rc = run_serial(sw, first, last, emit, ctx, err);
+	free(cost);
+	return rc;
 }

@@ -638,6 +638,7 @@ static int init_grid(struct sweep *sw)
 	axis(sw, "v", "1,2");
 	sched_table(&n);
 	CU_ASSERT_FATAL(n * 8 <= 256);
+	sw->parallel_work = 0; /* small as it is, the grid runs on the threads it is given */
 	return (int)n * 8;
 }
 
