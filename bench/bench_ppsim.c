@@ -282,19 +282,18 @@ static int emit_nothing(void *ctx, const struct sweep_record *r)
 	return 0;
 }
 
-static double sweep_rate(size_t *points)
+/* Best seconds of three runs of a sweep over axes (n of them) with jobs threads; the points in
+ * *points; -1 on failure. */
+static double sweep_time(const char *const (*axes)[2], int n, int jobs, size_t *points)
 {
 	struct sweep sw;
 	struct pp_error err = {0};
-	static const struct {
-		const char *key, *spec;
-	} axes[] = {{"p", "2,4,8,16"}, {"m", "4:64:x2"}, {"v", "1,2"}, {"schedule", "all"}};
 	double best = INFINITY;
 
 	sweep_init(&sw, NULL);
-	for (size_t i = 0; i < sizeof(axes) / sizeof(axes[0]); i++)
-		if (sweep_set_axis(&sw, config_option_by_key(axes[i].key), axes[i].key,
-		                   axes[i].spec, &err) != 0) {
+	for (int i = 0; i < n; i++)
+		if (sweep_set_axis(&sw, config_option_by_key(axes[i][0]), axes[i][0], axes[i][1],
+		                   &err) != 0) {
 			fprintf(stderr, "bench: sweep: %s\n", err.msg);
 			return -1;
 		}
@@ -302,11 +301,21 @@ static double sweep_rate(size_t *points)
 		double t = now_s();
 
 		*points = 0;
-		sweep_run(&sw, 0, sweep_points(&sw), 1, emit_nothing, points, NULL);
+		sweep_run(&sw, 0, sweep_points(&sw), jobs, emit_nothing, points, NULL);
 		best = fmin(best, now_s() - t);
 	}
 	sweep_release(&sw);
-	return (double)*points / best;
+	return best;
+}
+
+static double sweep_rate(size_t *points)
+{
+	static const char *const axes[][2] = {
+	        {"p", "2,4,8,16"}, {"m", "4:64:x2"}, {"v", "1,2"}, {"schedule", "all"}};
+
+	double s = sweep_time(axes, 4, 1, points);
+
+	return s > 0 ? (double)*points / s : -1;
 }
 
 /* Seconds to generate and serve n requests arriving at 1000 per 1000 time units (continuous
@@ -453,7 +462,7 @@ int main(int argc, char **argv)
 	long base = in_child(&ladder[0], CHILD_NOTHING).kib;
 	char cpu[128], json_whole[2048];
 	size_t points = 0;
-	double sweep, exps[3], serve_s[3], serve_exp;
+	double sweep, sweep1, sweep2, exps[3], serve_s[3], serve_exp;
 	struct config c;
 	struct pp_error err = {0};
 	struct sim *mid;
@@ -524,6 +533,19 @@ int main(int argc, char **argv)
 	printf("sweep: %.0f configurations/s (%zu points: p 2..16, m 4..64, v 1..2, every "
 	       "schedule; one job)\n",
 	       sweep, points);
+	{
+		static const char *const axes[][2] = {{"p", "2,4,8,16,32"},
+		                                      {"m", "8:512:x2"},
+		                                      {"v", "1,2,4"},
+		                                      {"schedule", "all"}};
+		size_t n1 = 0, n2 = 0;
+
+		sweep1 = sweep_time(axes, 4, 1, &n1);
+		sweep2 = sweep_time(axes, 4, 2, &n2);
+		printf("sweep on 2 jobs: %zu points (p 2..32, m 8..512, v 1..4, every schedule) in "
+		       "%.3f s on one job, %.3f s on two: %.2f times as fast\n",
+		       n1, sweep1, sweep2, sweep1 / sweep2);
+	}
 	config_init(&c);
 	c.p = 16;
 	c.v = 2;
@@ -551,10 +573,11 @@ int main(int argc, char **argv)
 		        "\n],\"whole\":[%s],\"growth\":{\"1f1b\":%.4f,\"interleaved\":%.4f,"
 		        "\"zbh1\":%.4f},"
 		        "\"sweep_configs_per_s\":%.6g,\"sweep_points\":%zu,"
+		        "\"sweep_jobs_s\":{\"1\":%.6g,\"2\":%.6g},"
 		        "\"serve_s\":{\"100000\":%.6g,\"300000\":%.6g,\"1000000\":%.6g},"
 		        "\"serve_growth\":%.4f,"
 		        "\"report_ops_per_s\":{\"json\":%.6g,\"trace\":%.6g,\"timeline\":%.6g}}\n",
-		        json_whole, exps[0], exps[1], exps[2], sweep, points, serve_s[0],
+		        json_whole, exps[0], exps[1], exps[2], sweep, points, sweep1, sweep2, serve_s[0],
 		        serve_s[1], serve_s[2], serve_exp, report_rate(mid, 0), report_rate(mid, 1),
 		        report_rate(mid, 2));
 		fclose(json);

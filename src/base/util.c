@@ -60,7 +60,7 @@ void *pp_mallocarray_large(size_t count, size_t size)
 	if (size == 0 || count > SIZE_MAX / size)
 		return pp_mallocarray(count, size);
 	n = count * size;
-	if (n < HUGE_PAGE / 2 || n > SIZE_MAX - HUGE_PAGE)
+	if (n < HUGE_PAGE / 8 || n > SIZE_MAX - HUGE_PAGE)
 		return pp_malloc(n);
 	rounded = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	if (posix_memalign(&p, HUGE_PAGE, rounded) != 0)
