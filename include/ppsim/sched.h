@@ -254,8 +254,15 @@ static inline void sched_push(struct sched *s, int d, enum op_kind kind, int mb,
 void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage, enum op_kind b_kind, int b_mb,
                      int b_stage);
 
-/* The virtual stage of chunk c on device d under the schedule's placement. */
-int sched_stage_of(const struct sched *s, int d, int c);
+/* The virtual stage of chunk c on device d under the schedule's placement (inline: generators
+ * ask it once an op). */
+static inline int sched_stage_of(const struct sched *s, int d, int c)
+{
+	assert(d >= 0 && d < s->p && c >= 0 && c < s->v);
+	if (s->placement == PLACE_V)
+		return c % 2 == 0 ? c * s->p + d : (c + 1) * s->p - 1 - d;
+	return c * s->p + d;
+}
 
 /*
  * The inputs op waits for under DESIGN.md's dependencies, written to in[] (at most 2): F needs
@@ -308,6 +315,30 @@ static inline int sched_op_consumers(const struct sched *s, const struct op *op,
 		break;
 	}
 	return n;
+}
+
+/*
+ * How op changes its device's alive activations (DESIGN.md's memory rule): F allocates act of
+ * its stage, B frees all but the act_w share that W frees, a fused BW frees all; act and act_w
+ * NULL count 1 for each (W keeps all). A device's peak is the highest running sum of its ops in
+ * order (sched_peak; the engine's sweep keeps it as it runs them).
+ */
+static inline int64_t sched_act_change(const struct op *op, const int64_t *act,
+                                       const int64_t *act_w)
+{
+	int64_t a = act != NULL ? act[op->stage] : 1, aw = act_w != NULL ? act_w[op->stage] : 1;
+
+	switch ((enum op_kind)op->kind) {
+	case OP_F:
+		return a;
+	case OP_B:
+		return -(a - aw);
+	case OP_W:
+		return -aw;
+	case OP_BW:
+		return -a;
+	}
+	return 0;
 }
 
 /*

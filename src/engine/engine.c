@@ -339,13 +339,15 @@ int engine_run(struct engine *e, struct pp_error *err)
 		e->res.bytes += e->res.channels[ch].bytes;
 		e->res.msg_time += e->res.channels[ch].busy;
 	}
-	peak = pp_mallocarray((size_t)e->s->p, sizeof(*peak));
-	if (peak == NULL)
-		return pp_nomem(err, (size_t)e->s->p, sizeof(*peak));
-	sched_peak(e->s, e->c->act, e->c->act_w, peak);
-	for (int d = 0; d < e->s->p; d++)
-		e->res.devices[d].peak_act = peak[d];
-	free(peak);
+	if (!sweep) {
+		peak = pp_mallocarray((size_t)e->s->p, sizeof(*peak));
+		if (peak == NULL)
+			return pp_nomem(err, (size_t)e->s->p, sizeof(*peak));
+		sched_peak(e->s, e->c->act, e->c->act_w, peak);
+		for (int d = 0; d < e->s->p; d++)
+			e->res.devices[d].peak_act = peak[d];
+		free(peak);
+	}
 	e->ok = true;
 	return 0;
 }

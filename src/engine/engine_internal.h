@@ -139,6 +139,7 @@ static inline pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t 
  * The two ways to run: each leaves e->done ops done and the devices' heads where they stopped,
  * and returns 0, or -1 with a PP_ERR_NOMEM error. The event loop takes a schedule sched_check
  * accepts; the sweep checks each op it reads and returns 1, stopped, at the first it refuses.
+ * The sweep also sets each device's peak activations, as it runs the device's ops in order.
  */
 int engine_run_sweep(struct engine *e, struct pp_error *err);
 int engine_run_events(struct engine *e, struct pp_error *err);

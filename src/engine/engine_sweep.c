@@ -44,6 +44,7 @@ struct cell {
 struct sweep_dev {
 	const pp_time *wait; /* the cell entry its head op waits for, or NULL */
 	bool checked;        /* its head op (and partner) passed op_ok */
+	int64_t alive, peak; /* activations alive after the ops it ran, and their peak */
 };
 
 struct sweep {
@@ -109,7 +110,7 @@ static PP_HOT bool op_ok(const struct sweep *w, int d, size_t i, size_t end)
  * its presence counts: the device's free time already covers its end.
  */
 static PP_HOT bool inputs_in(const struct sweep *w, const struct op *op, const struct cell *cl,
-                      pp_time *at, const pp_time **wait)
+                             pp_time *at, const pp_time **wait)
 {
 	const pp_time *in;
 	pp_time x;
@@ -224,6 +225,12 @@ static void run_device(struct sweep *w, int d)
 		end = start + (pair ? engine_pair_duration(e->c, op, op + 1)
 		                    : engine_op_duration(e->c, op));
 		engine_ran(e, d, i, pair, start, end);
+		sd->alive += sched_act_change(op, e->c->act, e->c->act_w);
+		sd->peak = sd->alive > sd->peak ? sd->alive : sd->peak;
+		if (pair) {
+			sd->alive += sched_act_change(op + 1, e->c->act, e->c->act_w);
+			sd->peak = sd->alive > sd->peak ? sd->alive : sd->peak;
+		}
 		ds->free_at = end;
 		ds->head += pair ? 2 : 1;
 		e->done += pair ? 2 : 1;
@@ -259,6 +266,8 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 		w.stack[w.n++] = (uint32_t)d;
 	while (w.n > 0 && !w.bad)
 		run_device(&w, (int)w.stack[--w.n]);
+	for (int d = 0; d < s->p; d++)
+		e->res.devices[d].peak_act = w.dev[d].peak;
 	free(w.cells);
 	free(w.stack);
 	free(w.dev);

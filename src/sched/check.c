@@ -340,26 +340,9 @@ static int64_t device_peak(const struct sched *s, int d, const int64_t *act, con
 	int64_t alive = 0, top = 0;
 
 	for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++) {
-		const struct op *op = &s->ops[i];
-		int64_t a = act != NULL ? act[op->stage] : 1,
-		        aw = act_w != NULL ? act_w[op->stage] : 1;
-
-		switch ((enum op_kind)op->kind) {
-		case OP_F:
-			alive += a;
-			if (alive > top)
-				top = alive;
-			break;
-		case OP_B:
-			alive -= a - aw;
-			break;
-		case OP_W:
-			alive -= aw;
-			break;
-		case OP_BW:
-			alive -= a;
-			break;
-		}
+		alive += sched_act_change(&s->ops[i], act, act_w);
+		if (alive > top)
+			top = alive;
 	}
 	return top;
 }

@@ -305,14 +305,6 @@ static size_t ops_per_device(const struct sched *s)
 	return (size_t)s->v * (size_t)s->m * (s->split ? 3u : 2u);
 }
 
-int sched_stage_of(const struct sched *s, int d, int c)
-{
-	assert(d >= 0 && d < s->p && c >= 0 && c < s->v);
-	if (s->placement == PLACE_V)
-		return c % 2 == 0 ? c * s->p + d : (c + 1) * s->p - 1 - d;
-	return c * s->p + d;
-}
-
 struct sched *sched_alloc(int p, int v, int m, bool split, enum placement placement)
 {
 	return sched_alloc_counts(p, v, m, split, placement, NULL);
