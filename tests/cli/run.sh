@@ -131,11 +131,13 @@ table() {
 if [ -z "${ONLY:-}" ] && [ "${CLI_JOBS:-1}" -gt 1 ]; then
 	# shellcheck disable=SC2012
 	ls -S "$ROOT"/tests/cli/t_*.sh | sed 's|.*/||; s|\.sh$||' | xargs -P "$CLI_JOBS" -I{} \
-		sh -c 'ONLY=$1 sh "$2/tests/cli/run.sh" "$3" "$4" >"$5/$1.log" 2>&1; :' \
+		sh -c 't0=$(date +%s); ONLY=$1 sh "$2/tests/cli/run.sh" "$3" "$4" >"$5/$1.log" 2>&1
+			echo $(($(date +%s) - t0)) >"$5/$1.secs"' \
 		sh {} "$ROOT" "$PPSIM" "$JGET" "$TMP"
 	for t in "$ROOT"/tests/cli/t_*.sh; do
 		log="$TMP/$(basename "$t" .sh).log"
 		sed '$d' "$log"
+		echo "   ($(cat "$TMP/$(basename "$t" .sh).secs" 2>/dev/null || echo '?') s)"
 		set -- $(tail -n 1 "$log" | sed -n 's/^cli tests: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
 		if [ $# -eq 2 ]; then
 			PASS=$((PASS + $1))
