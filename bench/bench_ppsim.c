@@ -5,11 +5,13 @@
  * metrics, the path of `ppsim run` without reporters) and in parts, with the peak resident
  * memory each case adds per op; each run in a child process of its own, so that it pays for its
  * memory as a `ppsim` run does, page faults included. Then the growth exponent of
- * time against op count; sweep throughput; reporter throughput; serving 100,000 to 1,000,000
- * requests (the documented maximum), with its growth in requests. Prints a table and writes the
- * same figures as JSON to the file given as the first argument, if any.
+ * time against op count; whole `ppsim` processes (fork + exec, JSON to /dev/null: best and
+ * median of 11, and their memory; `bench_ppsim --whole` prints these alone); serving 100,000 to
+ * 1,000,000 requests (the documented maximum), with its growth in requests; sweep throughput on
+ * one job, and a sweep of 1,680 points on one job and on two; reporter throughput. Prints a
+ * table and writes the same figures as JSON to the file given as the first argument, if any.
  *
- * Each timing is the best of several repetitions on one core (the sweep runs with one job).
+ * Each timing is the best of several repetitions on one core, but for the two-job sweep.
  */
 #define _DEFAULT_SOURCE /* wait4 */
 #include <math.h>

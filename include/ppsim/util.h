@@ -70,11 +70,11 @@ void *pp_mallocarray(size_t count, size_t size);
 /* realloc of ptr to count * size; on failure (overflow included) NULL, and ptr stays valid. */
 void *pp_reallocarray(void *ptr, size_t count, size_t size);
 /*
- * pp_mallocarray for the large per-op arrays of a run: from 1 MiB up, on a system that has
+ * pp_mallocarray for the large per-op arrays of a run: from 256 KiB up, on a system that has
  * transparent huge pages, 2 MiB-aligned, rounded up to whole 2 MiB pages and advised to use
  * them, which saves most of the page faults and TLB misses of filling and reading it: on a
- * virtual machine a 4 KiB fault costs about 12 us, a 2 MiB page about 0.15 ms, so from 1 MiB up
- * a huge page is several times faster, for at most 1 MiB of memory it does not use.
+ * virtual machine a 4 KiB fault costs about 12 us, a 2 MiB page 0.15 to 1 ms, so from 256 KiB
+ * up a huge page is faster, for less than 2 MiB of memory it does not use.
  */
 void *pp_mallocarray_large(size_t count, size_t size);
 /* A copy of s, or NULL. */

@@ -2,8 +2,8 @@
  * The discrete-event engine: sets a run up (the schedule checked, channels laid, results
  * allocated), runs it as a dependency sweep (engine_sweep.c) or an event loop
  * (engine_events.c), which give the same times, and reports deadlocks and peak memory. It owns
- * what the two runs share: op durations, the record of an op that ran, the channels and the
- * transfer of a message over one, and the table of which op waits for which.
+ * what the two runs share: op durations and the channels (the record of an op that ran and the
+ * transfer of a message over a channel are inline, in engine_internal.h).
  */
 #include "ppsim/engine.h"
 
@@ -154,62 +154,6 @@ static int64_t total_time(const struct sched *s, const struct cost *c)
 			return -1;
 	}
 	return (int64_t)total;
-}
-
-/* Slot of a kind in the table of op indices: F, backward (B or BW), W. */
-static int slot_of(enum op_kind kind)
-{
-	return kind == OP_F ? 0 : kind == OP_W ? 2 : 1;
-}
-
-/* The cell of (kind, mb, stage) in a table of 2 (fused backward) or 3 slots of S * m. */
-static uint32_t *where_cell(uint32_t *where, const struct sched *s, enum op_kind kind, uint32_t mb,
-                            uint32_t st)
-{
-	return &where[((size_t)slot_of(kind) * (size_t)s->S + st) * (size_t)s->m + mb];
-}
-
-/*
- * Fills each op's count of inputs and its list of consumers, through a table of op indices by
- * (kind, stage, micro-batch) that lives only as long as this takes. This is how dependencies are
- * released: an op ending decrements the count of each of its (at most two) consumers, and one
- * whose count reaches 0 may start, so no run ever searches the schedule for who waits.
- */
-int engine_link_consumers(struct engine *e, struct pp_error *err)
-{
-	const struct sched *s = e->s;
-	size_t slots = s->split || s->mixed ? 3 : 2, cells = slots * (size_t)s->S * (size_t)s->m;
-	uint32_t *where = pp_mallocarray_large(cells, sizeof(*where));
-
-	e->cons = pp_mallocarray_large(2 * s->nops, sizeof(*e->cons));
-	e->pending = pp_mallocarray(s->nops, sizeof(*e->pending));
-	if (where == NULL || e->cons == NULL || e->pending == NULL) {
-		free(where);
-		return pp_nomem(err, cells + 2 * s->nops, sizeof(*where));
-	}
-	for (size_t i = 0; i < s->nops; i++) {
-		const struct op *op = &s->ops[i];
-		struct op in[2];
-
-		*where_cell(where, s, (enum op_kind)op->kind, op->mb, op->stage) = (uint32_t)i;
-		e->pending[i] = (uint8_t)sched_op_inputs(s, op, in);
-	}
-	for (size_t i = 0; i < s->nops; i++) {
-		const struct op *op = &s->ops[i];
-		struct op out[2];
-		int n = sched_op_consumers(s, op, out);
-
-		e->cons[2 * i] = e->cons[2 * i + 1] = CONS_NONE;
-		for (int k = 0; k < n; k++)
-			e->cons[2 * i + (size_t)k] =
-			        *where_cell(where, s, (enum op_kind)out[k].kind, out[k].mb,
-			                    out[k].stage) |
-			        (out[k].stage > op->stage   ? CONS_FORWARD
-			         : out[k].stage < op->stage ? CONS_GRADIENT
-			                                    : 0);
-	}
-	free(where);
-	return 0;
 }
 
 struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp_error *err)

@@ -14,6 +14,63 @@
 
 #include "engine_internal.h"
 
+/* Slot of a kind in the table of op indices: F, backward (B or BW), W. */
+static int slot_of(enum op_kind kind)
+{
+	return kind == OP_F ? 0 : kind == OP_W ? 2 : 1;
+}
+
+/* The cell of (kind, mb, stage) in a table of 2 (fused backward) or 3 slots of S * m. */
+static uint32_t *where_cell(uint32_t *where, const struct sched *s, enum op_kind kind, uint32_t mb,
+                            uint32_t st)
+{
+	return &where[((size_t)slot_of(kind) * (size_t)s->S + st) * (size_t)s->m + mb];
+}
+
+/*
+ * Fills each op's count of inputs (e->pending) and its list of consumers (e->cons), through a table
+ * of op indices by (kind, stage, micro-batch) that lives only as long as this takes. This is how
+ * dependencies are released: an op ending decrements the count of each of its (at most two)
+ * consumers, and one whose count reaches 0 may start, so the event loop never searches the schedule
+ * for who waits. Returns 0, or -1 with a PP_ERR_NOMEM error.
+ */
+static int link_consumers(struct engine *e, struct pp_error *err)
+{
+	const struct sched *s = e->s;
+	size_t slots = s->split || s->mixed ? 3 : 2, cells = slots * (size_t)s->S * (size_t)s->m;
+	uint32_t *where = pp_mallocarray_large(cells, sizeof(*where));
+
+	e->cons = pp_mallocarray_large(2 * s->nops, sizeof(*e->cons));
+	e->pending = pp_mallocarray(s->nops, sizeof(*e->pending));
+	if (where == NULL || e->cons == NULL || e->pending == NULL) {
+		free(where);
+		return pp_nomem(err, cells + 2 * s->nops, sizeof(*where));
+	}
+	for (size_t i = 0; i < s->nops; i++) {
+		const struct op *op = &s->ops[i];
+		struct op in[2];
+
+		*where_cell(where, s, (enum op_kind)op->kind, op->mb, op->stage) = (uint32_t)i;
+		e->pending[i] = (uint8_t)sched_op_inputs(s, op, in);
+	}
+	for (size_t i = 0; i < s->nops; i++) {
+		const struct op *op = &s->ops[i];
+		struct op out[2];
+		int n = sched_op_consumers(s, op, out);
+
+		e->cons[2 * i] = e->cons[2 * i + 1] = CONS_NONE;
+		for (int k = 0; k < n; k++)
+			e->cons[2 * i + (size_t)k] =
+			        *where_cell(where, s, (enum op_kind)out[k].kind, out[k].mb,
+			                    out[k].stage) |
+			        (out[k].stage > op->stage   ? CONS_FORWARD
+			         : out[k].stage < op->stage ? CONS_GRADIENT
+			                                    : 0);
+	}
+	free(where);
+	return 0;
+}
+
 /* Queues an event of the run (they all have class 0: the order is (time, sequence)). */
 static int push(struct engine *e, pp_time time, enum event_type type, uint32_t arg,
                 struct pp_error *err)
@@ -103,7 +160,7 @@ static int finish(struct engine *e, uint32_t i, struct pp_error *err)
 
 int engine_run_events(struct engine *e, struct pp_error *err)
 {
-	if (engine_link_consumers(e, err) != 0)
+	if (link_consumers(e, err) != 0)
 		return -1;
 	for (int d = 0; d < e->s->p; d++)
 		if (try_start(e, d, err) != 0)

@@ -80,10 +80,6 @@ struct engine {
 #define CONS_GRADIENT (UINT32_C(2) << 30)
 #define CONS_NONE     UINT32_MAX
 
-/* Fills e->pending (each op's count of inputs) and e->cons (its consumers). Returns 0, or -1
- * with a PP_ERR_NOMEM error. */
-int engine_link_consumers(struct engine *e, struct pp_error *err);
-
 /* Duration of op on its stage (a fused backward: B + W). */
 pp_time engine_op_duration(const struct cost *c, const struct op *op);
 /* Duration of an overlapped pair: overlap_factor x (F + B), exact when the factor is 1. */
