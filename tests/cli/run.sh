@@ -4,7 +4,7 @@
 #
 # Usage: sh tests/cli/run.sh PPSIM JGET
 #   UPDATE_GOLDEN=1   rewrite the golden files instead of comparing
-#   PPSIM_WRAP=CMD    run every ppsim under CMD (make valgrind sets it)
+#   PPSIM_WRAP=CMD    run every ppsim under CMD (make valgrind sets it; see ppsim_sampled)
 #   ONLY=t_sweep      run only that test file
 #   CLI_JOBS=N        run N test files at a time (make sets it to the CPUs it may use, at most 2)
 set -u
@@ -22,6 +22,20 @@ export PPSIM JGET ROOT TMP
 # ppsim ARGS...: the binary under test, under PPSIM_WRAP when set.
 ppsim() {
 	${PPSIM_WRAP:-} "$PPSIM" "$@"
+}
+
+# ppsim_sampled N ARGS...: like ppsim, but under PPSIM_WRAP only when N is a multiple of
+# WRAP_SAMPLE (default 4). For long runs of cases that differ only in figures (t_reference's
+# 213): valgrind checks one in four, and every case still runs, unwrapped, with its result
+# checked; make test and make asan run them all in full.
+ppsim_sampled() {
+	n=$1
+	shift
+	if [ $((n % ${WRAP_SAMPLE:-4})) -eq 0 ]; then
+		${PPSIM_WRAP:-} "$PPSIM" "$@"
+	else
+		"$PPSIM" "$@"
+	fi
 }
 
 ok() {
