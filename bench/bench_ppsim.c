@@ -200,7 +200,9 @@ struct whole {
 	const char *args; /* the options, space-separated */
 	size_t ops;       /* the run's op count */
 	double best_s, median_s;
-	long kib; /* peak resident memory of the process */
+	long kib;         /* peak resident memory of the process */
+	const char *base; /* the same schedule and p at a small m: this run's start; or NULL */
+	size_t base_ops;  /* the op count of that run */
 };
 
 /* Seconds of one run of ppsim (binary bin) with args, its peak memory in *kib; -1 if it fails. */
@@ -379,39 +381,49 @@ static double report_rate(const struct sim *s, int which)
 
 /*
  * Whole processes, as a user runs them: issue 19's cases, each the best and the median of 11
- * runs of the binary bin, the start of a process (a run of 8 ops) beside them. Prints them and
- * writes their JSON array into buf of n bytes. Returns 0, or -1 when a run fails.
+ * runs of the binary bin, the start of a process (a run of 8 ops) beside them. A case's cost
+ * beyond its own start is its best less that of the same schedule and p at a small m (the
+ * set-up and report of p devices is not free), per op added. Prints them and writes their JSON
+ * array into buf of n bytes. Returns 0, or -1 when a run fails.
  */
 static int whole_processes(const char *bin, char *buf, size_t n)
 {
 	static struct whole cases[] = {
-	        {"-s 1f1b -p 2 -m 2", 8, 0, 0, 0},
-	        {"-s 1f1b -p 64 -m 1024", 131072, 0, 0, 0},
-	        {"-s zbh1 -p 64 -m 1024", 196608, 0, 0, 0},
-	        {"-s interleaved -p 64 -v 8 -m 1024", 1048576, 0, 0, 0},
-	        {"-s 1f1b -p 64 -m 8192", 1048576, 0, 0, 0},
-	        {"-s zbh1 -p 64 -m 8192", 1572864, 0, 0, 0},
-	        {"-s zbv -p 64 -m 4096", 1572864, 0, 0, 0},
+	        {"-s 1f1b -p 2 -m 2", 8, 0, 0, 0, NULL, 0},
+	        {"-s 1f1b -p 64 -m 1024", 131072, 0, 0, 0, "-s 1f1b -p 64 -m 64", 8192},
+	        {"-s zbh1 -p 64 -m 1024", 196608, 0, 0, 0, "-s zbh1 -p 64 -m 64", 12288},
+	        {"-s interleaved -p 64 -v 8 -m 1024", 1048576, 0, 0, 0,
+	         "-s interleaved -p 64 -v 8 -m 64", 65536},
+	        {"-s 1f1b -p 64 -m 8192", 1048576, 0, 0, 0, "-s 1f1b -p 64 -m 64", 8192},
+	        {"-s zbh1 -p 64 -m 8192", 1572864, 0, 0, 0, "-s zbh1 -p 64 -m 64", 12288},
+	        {"-s zbv -p 64 -m 4096", 1572864, 0, 0, 0, "-s zbv -p 64 -m 64", 24576},
 	};
 	size_t len = 0;
 
-	printf("\nwhole processes (%s ... --format=json >/dev/null), 11 runs each:\n", bin);
-	printf("%-36s %9s %9s %9s %12s %12s %8s\n", "options", "ops", "best_ms", "median_ms",
-	       "Mops/s best", "Mops/s med", "B/op");
+	printf("\nwhole processes (%s ... --format=json >/dev/null), 11 runs each; ns/op beyond "
+	       "start: best less that of the same schedule and p at m = 64, per op added:\n",
+	       bin);
+	printf("%-36s %9s %9s %9s %12s %12s %8s %8s\n", "options", "ops", "best_ms", "median_ms",
+	       "Mops/s best", "Mops/s med", "B/op", "ns/op>st");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct whole *w = &cases[i];
-		double bpo;
+		struct whole *w = &cases[i], base = {w->base, w->base_ops, 0, 0, 0, NULL, 0};
+		double bpo, beyond = 0;
 
-		if (time_whole(bin, w, 11) != 0)
+		if (time_whole(bin, w, 11) != 0 ||
+		    (w->base != NULL && time_whole(bin, &base, 11) != 0))
 			return -1;
 		bpo = i == 0 ? 0 : (double)(w->kib - cases[0].kib) * 1024 / (double)w->ops;
-		printf("%-36s %9zu %9.2f %9.2f %12.2f %12.2f %8.1f\n", w->args, w->ops,
+		if (w->base != NULL)
+			beyond = (w->best_s - base.best_s) * 1e9 / (double)(w->ops - w->base_ops);
+		printf("%-36s %9zu %9.2f %9.2f %12.2f %12.2f %8.1f %8.1f\n", w->args, w->ops,
 		       w->best_s * 1e3, w->median_s * 1e3, (double)w->ops / w->best_s / 1e6,
-		       (double)w->ops / w->median_s / 1e6, bpo);
+		       (double)w->ops / w->median_s / 1e6, bpo, beyond);
 		len += (size_t)snprintf(buf + len, n - len,
 		                        "%s{\"args\":\"%s\",\"ops\":%zu,\"best_s\":%.6g,"
-		                        "\"median_s\":%.6g,\"bytes_per_op\":%.4g}",
-		                        i ? "," : "", w->args, w->ops, w->best_s, w->median_s, bpo);
+		                        "\"median_s\":%.6g,\"bytes_per_op\":%.4g,"
+		                        "\"start_s\":%.6g,\"ns_per_op_beyond_start\":%.4g}",
+		                        i ? "," : "", w->args, w->ops, w->best_s, w->median_s, bpo,
+		                        w->base != NULL ? base.best_s : w->best_s, beyond);
 		if (len >= n)
 			return -1;
 	}
@@ -582,9 +594,9 @@ int main(int argc, char **argv)
 		        "\"serve_s\":{\"100000\":%.6g,\"300000\":%.6g,\"1000000\":%.6g},"
 		        "\"serve_growth\":%.4f,"
 		        "\"report_ops_per_s\":{\"json\":%.6g,\"trace\":%.6g,\"timeline\":%.6g}}\n",
-		        json_whole, exps[0], exps[1], exps[2], sweep, points, sweep1, sweep2, serve_s[0],
-		        serve_s[1], serve_s[2], serve_exp, report_rate(mid, 0), report_rate(mid, 1),
-		        report_rate(mid, 2));
+		        json_whole, exps[0], exps[1], exps[2], sweep, points, sweep1, sweep2,
+		        serve_s[0], serve_s[1], serve_s[2], serve_exp, report_rate(mid, 0),
+		        report_rate(mid, 1), report_rate(mid, 2));
 		fclose(json);
 	}
 	sim_free(mid);
