@@ -20,13 +20,16 @@ static double us(const struct sim *s, pp_time t)
 }
 
 /*
- * The track (tid) of each channel on its sending device, 1 + its rank among that device's
- * channels, into a new array (NULL when out of memory); in one pass, so that a run of many
- * devices costs no more per channel than a small one.
+ * The track (tid) of each direction of each channel, 1 + its rank among its sending device's
+ * tracks, into a new array of 2 per channel (NULL when out of memory): [2 ch] sends from the
+ * channel's src to its dst, [2 ch + 1] the other way, which only a half-duplex channel carries
+ * (0 when no message goes that way). In one pass over the channels and one over the messages,
+ * so that a run of many devices costs no more per channel than a small one.
  */
-static int *channel_tids(const struct result *r)
+static int *channel_tids(const struct sim *s)
 {
-	int *tid = pp_mallocarray((size_t)(r->nchannels > 0 ? r->nchannels : 1), sizeof(*tid));
+	const struct result *r = s->result;
+	int *tid = pp_calloc((size_t)(r->nchannels > 0 ? 2 * r->nchannels : 1), sizeof(*tid));
 	int *seen = pp_calloc((size_t)(r->p > 0 ? r->p : 1), sizeof(*seen));
 
 	if (tid == NULL || seen == NULL) {
@@ -35,14 +38,30 @@ static int *channel_tids(const struct result *r)
 		return NULL;
 	}
 	for (int ch = 0; ch < r->nchannels; ch++)
-		tid[ch] = 1 + seen[r->channels[ch].src]++;
+		tid[2 * ch] = 1 + seen[r->channels[ch].src]++;
+	for (size_t k = 0; k < r->nmsgs; k++) {
+		int ch = r->msgs[k].channel;
+		int src = (int)s->sched->stage_device[s->sched->ops[r->msgs[k].from].stage];
+
+		if (src != r->channels[ch].src && tid[2 * ch + 1] == 0)
+			tid[2 * ch + 1] = 1 + seen[src]++;
+	}
 	free(seen);
 	return tid;
+}
+
+/* Index into channel_tids' array of message g's direction. */
+static size_t direction_of(const struct sim *s, const struct msg_record *g)
+{
+	int src = (int)s->sched->stage_device[s->sched->ops[g->from].stage];
+
+	return 2 * (size_t)g->channel + (src != s->result->channels[g->channel].src);
 }
 
 static void write_metadata(FILE *out, const struct sim *s, const int *tid, const char **sep)
 {
 	const struct result *r = s->result;
+	const char *shared = s->cost->duplex == PP_DUPLEX_HALF ? " (half-duplex, shared)" : "";
 	char label[96];
 
 	for (int d = 0; d < s->sched->p; d++) {
@@ -59,11 +78,16 @@ static void write_metadata(FILE *out, const struct sim *s, const int *tid, const
 		        d, d, d);
 		*sep = ",\n";
 	}
+	/* each track named for the direction it carries, on the device that sends */
 	for (int ch = 0; ch < r->nchannels; ch++)
-		fprintf(out,
-		        ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
-		        "\"args\":{\"name\":\"send to GPU %d\"}}",
-		        r->channels[ch].src, tid[ch], r->channels[ch].dst);
+		for (int back = 0; back < 2; back++)
+			if (tid[2 * ch + back] != 0)
+				fprintf(out,
+				        ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,"
+				        "\"tid\":%d,\"args\":{\"name\":\"send to GPU %d%s\"}}",
+				        back ? r->channels[ch].dst : r->channels[ch].src,
+				        tid[2 * ch + back],
+				        back ? r->channels[ch].src : r->channels[ch].dst, shared);
 }
 
 static void write_ops(FILE *out, const struct sim *s)
@@ -107,20 +131,25 @@ static void write_messages(FILE *out, const struct sim *s, const int *tids)
 		const struct op *from = &sc->ops[g->from], *to = &sc->ops[g->to];
 		int src = (int)sc->stage_device[from->stage],
 		    dst = (int)sc->stage_device[to->stage];
-		int tid = tids[g->channel];
+		int tid = tids[direction_of(s, g)];
+		/* a flow binds to the slices of its category at its ends' times (Chrome's trace
+		 * engine and Perfetto): the transfer and its arrow take the consuming op's kind */
+		const char *cat = sched_kind_name((enum op_kind)to->kind);
 
 		report_op_label(label, sizeof(label), sc, from);
 		fprintf(out,
-		        ",\n{\"name\":\"%s to GPU %d\",\"cat\":\"p2p\",\"ph\":\"X\",\"pid\":%d,"
-		        "\"tid\":%d,\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"bytes\":%" PRIu64 "}}",
-		        label, dst, src, tid, us(s, g->start), us(s, g->end) - us(s, g->start),
+		        ",\n{\"name\":\"%s to GPU %d\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
+		        "\"tid\":%d,\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"p2p\":true,"
+		        "\"bytes\":%" PRIu64 "}}",
+		        label, dst, cat, src, tid, us(s, g->start), us(s, g->end) - us(s, g->start),
 		        ch->messages ? ch->bytes / ch->messages : 0);
 		/* the arrow: from the send on the channel to the consuming op's start */
 		fprintf(out,
-		        ",\n{\"name\":\"p2p\",\"cat\":\"p2p\",\"ph\":\"s\",\"id\":%zu,\"pid\":%d,"
-		        "\"tid\":%d,\"ts\":%.17g},\n{\"name\":\"p2p\",\"cat\":\"p2p\",\"ph\":\"f\","
+		        ",\n{\"name\":\"p2p\",\"cat\":\"%s\",\"ph\":\"s\",\"id\":%zu,\"pid\":%d,"
+		        "\"tid\":%d,\"ts\":%.17g},\n{\"name\":\"p2p\",\"cat\":\"%s\",\"ph\":\"f\","
 		        "\"bp\":\"e\",\"id\":%zu,\"pid\":%d,\"tid\":0,\"ts\":%.17g}",
-		        k + 1, src, tid, us(s, g->start), k + 1, dst, us(s, r->times[g->to].start));
+		        cat, k + 1, src, tid, us(s, g->start), cat, k + 1, dst,
+		        us(s, r->times[g->to].start));
 	}
 }
 
@@ -162,7 +191,7 @@ static void write_counters(FILE *out, const struct sim *s)
 int report_trace(FILE *out, const struct sim *s)
 {
 	const char *sep = "";
-	int *tid = channel_tids(s->result);
+	int *tid = channel_tids(s);
 
 	if (tid == NULL)
 		return -1;

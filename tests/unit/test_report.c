@@ -3,6 +3,7 @@
  * comparisons, op CSV and ASCII timeline.
  */
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -485,11 +486,14 @@ static void report_timeline_shows_every_op_in_the_column_of_its_middle(void)
 		CU_ASSERT_FATAL(step > 0);
 		for (int d = 0; d < sc->p; d++) {
 			snprintf(label, sizeof(label), "GPU %d (stage %d) ", d, d);
-			CU_ASSERT_PTR_NOT_NULL_FATAL(line_starting(text, label, line, sizeof(line)));
+			CU_ASSERT_PTR_NOT_NULL_FATAL(
+			        line_starting(text, label, line, sizeof(line)));
 			for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
-				double mid = (pp_time_to_units(s->result->times[i].start, s->cost->tick) +
-				              pp_time_to_units(s->result->times[i].end, s->cost->tick)) /
-				             2;
+				double mid =
+				        (pp_time_to_units(s->result->times[i].start,
+				                          s->cost->tick) +
+				         pp_time_to_units(s->result->times[i].end, s->cost->tick)) /
+				        2;
 				size_t k = strlen(label) + (size_t)floor(mid / step);
 
 				CU_ASSERT_FATAL(k < strlen(line));
@@ -1043,6 +1047,96 @@ static void report_trace_parses_back_with_each_op_once_every_flow_closed_no_nega
 	}
 }
 
+/* An event's binding token as Chrome's trace engine forms it: category, pid, tid, ts. */
+static bool same_binding(const cJSON *a, const cJSON *b)
+{
+	return strcmp(string_of(a, "cat"), string_of(b, "cat")) == 0 &&
+	       number_of(a, "pid") == number_of(b, "pid") &&
+	       number_of(a, "tid") == number_of(b, "tid") &&
+	       number_of(a, "ts") == number_of(b, "ts");
+}
+
+/*
+ * Every flow of a trace binds to slices as Chrome's trace engine binds them (a flow event to a
+ * slice of its category, process, thread and timestamp): its start to the transfer on a send
+ * track, its end to the consuming op on the compute track; and every send track is named for
+ * the direction of the transfers it holds, with both kinds of channel.
+ */
+static void report_trace_flows_bind_and_send_tracks_are_named_for_their_direction(void)
+{
+	static const struct {
+		const char *schedule;
+		int v, m;
+		enum pp_duplex duplex;
+	} runs[] = {{"1f1b", 1, 8, PP_DUPLEX_FULL},
+	            {"interleaved", 2, 8, PP_DUPLEX_FULL},
+	            {"zbv", 2, 8, PP_DUPLEX_HALF},
+	            {"1f1b", 1, 8, PP_DUPLEX_HALF},
+	            {"dualpipev", 2, 10, PP_DUPLEX_HALF}};
+
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		struct config c = unit_config(runs[k].schedule, 4, runs[k].v, runs[k].m, 1, 1, 1);
+		struct sim *s;
+		char *text;
+		cJSON *root, *events;
+		const cJSON *e, *x;
+		size_t flows = 0;
+
+		c.t_comm = 0.1;
+		c.duplex = runs[k].duplex;
+		s = unit_run(&c, SIM_RECORD_MESSAGES);
+		text = write_with(report_trace, s);
+		root = cJSON_Parse(text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+		events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
+		cJSON_ArrayForEach(e, events)
+		{
+			const char *ph = string_of(e, "ph");
+			size_t bound = 0;
+
+			if (strcmp(ph, "X") == 0 && number_of(e, "tid") != 0) {
+				/* a transfer "F3 to GPU 1" lies on a track named "send to GPU 1..."
+				 */
+				const char *to = strstr(string_of(e, "name"), " to GPU ");
+				char want[64];
+				size_t named = 0;
+
+				CU_ASSERT_PTR_NOT_NULL_FATAL(to);
+				snprintf(want, sizeof(want), "send%s", to);
+				cJSON_ArrayForEach(x, events)
+				{
+					const cJSON *args =
+					        cJSON_GetObjectItemCaseSensitive(x, "args");
+
+					if (strcmp(string_of(x, "name"), "thread_name") == 0 &&
+					    number_of(x, "pid") == number_of(e, "pid") &&
+					    number_of(x, "tid") == number_of(e, "tid")) {
+						named++;
+						CU_ASSERT_EQUAL(strncmp(string_of(args, "name"),
+						                        want, strlen(want)),
+						                0);
+						CU_ASSERT(!isdigit((unsigned char)string_of(
+						        args, "name")[strlen(want)]));
+					}
+				}
+				CU_ASSERT_EQUAL(named, 1);
+			}
+			if (strcmp(ph, "s") != 0 && strcmp(ph, "f") != 0)
+				continue;
+			flows++;
+			cJSON_ArrayForEach(x, events) bound +=
+			        strcmp(string_of(x, "ph"), "X") == 0 && same_binding(e, x);
+			CU_ASSERT_EQUAL(bound, 1);
+			CU_ASSERT_EQUAL(number_of(e, "tid") == 0, strcmp(ph, "f") == 0);
+		}
+		CU_ASSERT_EQUAL(flows, 2 * s->result->messages);
+		CU_ASSERT(flows > 0);
+		cJSON_Delete(root);
+		free(text);
+		sim_free(s);
+	}
+}
+
 /* Occurrences of needle in text. */
 static size_t count_of(const char *text, const char *needle)
 {
@@ -1153,6 +1247,7 @@ static void report_table_fits_aligns_and_pads_each_column_as_asked(void)
 static const struct unit_test tests[] = {
         UNIT_TEST(report_table_fits_aligns_and_pads_each_column_as_asked),
         UNIT_TEST(report_trace_parses_back_with_each_op_once_every_flow_closed_no_negative_counter),
+        UNIT_TEST(report_trace_flows_bind_and_send_tracks_are_named_for_their_direction),
         UNIT_TEST(report_svg_draws_one_rectangle_per_op_and_one_per_message),
         UNIT_TEST(report_svg_follows_its_width),
         UNIT_TEST(report_timeline_colored_uses_escapes_only_when_asked),
