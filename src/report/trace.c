@@ -19,6 +19,15 @@ static double us(const struct sim *s, pp_time t)
 	return pp_time_to_units(t, s->cost->tick) * 1000;
 }
 
+/* Index into channel_tids' array of message g's direction: 2 ch from the channel's src, 2 ch + 1
+ * back from its dst. */
+static size_t direction_of(const struct sim *s, const struct msg_record *g)
+{
+	int src = (int)s->sched->stage_device[s->sched->ops[g->from].stage];
+
+	return 2 * (size_t)g->channel + (src != s->result->channels[g->channel].src);
+}
+
 /*
  * The track (tid) of each direction of each channel, 1 + its rank among its sending device's
  * tracks, into a new array of 2 per channel (NULL when out of memory): [2 ch] sends from the
@@ -40,22 +49,13 @@ static int *channel_tids(const struct sim *s)
 	for (int ch = 0; ch < r->nchannels; ch++)
 		tid[2 * ch] = 1 + seen[r->channels[ch].src]++;
 	for (size_t k = 0; k < r->nmsgs; k++) {
-		int ch = r->msgs[k].channel;
-		int src = (int)s->sched->stage_device[s->sched->ops[r->msgs[k].from].stage];
+		size_t t = direction_of(s, &r->msgs[k]);
 
-		if (src != r->channels[ch].src && tid[2 * ch + 1] == 0)
-			tid[2 * ch + 1] = 1 + seen[src]++;
+		if (t % 2 == 1 && tid[t] == 0)
+			tid[t] = 1 + seen[r->channels[t / 2].dst]++;
 	}
 	free(seen);
 	return tid;
-}
-
-/* Index into channel_tids' array of message g's direction. */
-static size_t direction_of(const struct sim *s, const struct msg_record *g)
-{
-	int src = (int)s->sched->stage_device[s->sched->ops[g->from].stage];
-
-	return 2 * (size_t)g->channel + (src != s->result->channels[g->channel].src);
 }
 
 static void write_metadata(FILE *out, const struct sim *s, const int *tid, const char **sep)
