@@ -47,7 +47,10 @@ BENCH_SRC   := $(sort $(wildcard bench/*.c))
 HEADERS     := $(sort $(wildcard include/ppsim/*.h))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
-LIB_OBJ   := $(call obj,$(LIB_SRC))
+# text assets compiled into the library: the HTML report's viewer and style (build-aux/embed)
+ASSETS    := src/report/html.js src/report/html.css
+ASSET_OBJ := $(BUILD)/obj/gen/assets.o
+LIB_OBJ   := $(call obj,$(LIB_SRC)) $(ASSET_OBJ)
 APP_OBJ   := $(call obj,$(APP_SRC))
 UNIT_OBJ  := $(call obj,$(UNIT_SRC))
 LIB       := $(BUILD)/libppsim.a
@@ -82,6 +85,15 @@ CPPFLAGS += $(CJSON_CFLAGS)
 all: $(BIN)
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/deps.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/gen/assets.c: build-aux/embed $(ASSETS)
+	@mkdir -p $(dir $@)
+	$(Q){ sh build-aux/embed report_html_js src/report/html.js && \
+	      sh build-aux/embed report_html_css src/report/html.css; } >$@.tmp && mv $@.tmp $@
+
+$(ASSET_OBJ): $(BUILD)/gen/assets.c $(BUILD)/deps.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -133,7 +145,9 @@ unit: $(UNIT_BIN)
 	./$(UNIT_BIN)
 
 # PPSIM_SANITIZE: flags a test needs to link a program against this build's libppsim.a
+# (the browser test of the HTML report needs Chromium and Node.js: installed here when missing)
 cli: $(BIN) $(JGET) $(FAILALLOC)
+	@sh build-aux/ensure-browser || echo "ppsim: no Chromium or Node.js: the browser test is skipped"
 	PPSIM_SANITIZE="$(SANITIZE)" PPSIM_FAILALLOC="$(abspath $(FAILALLOC))" CLI_JOBS=$(CLI_JOBS) \
 		sh tests/cli/run.sh $(BIN) $(JGET)
 

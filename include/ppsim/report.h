@@ -148,6 +148,15 @@ int report_trace(FILE *out, const struct sim *s);
 int report_svg(FILE *out, const struct report_row *rows, int n);
 
 /*
+ * Writes a self-contained HTML report of rows[0..n-1] on one time axis (no network or server
+ * needed): an interactive timeline with zoom, pan and hover, transfers and their arrows (when
+ * recorded), activation memory over time and the bubble of each device by cause. Returns 0.
+ */
+int report_html(FILE *out, const struct report_row *rows, int n);
+/* The fewest bytes an HTML report writes per op (measured: 18 to 30), for the size check. */
+#define REPORT_HTML_MIN_BYTES_PER_OP 12
+
+/*
  * Sweep records, one line per point: JSON lines, or CSV rows under report_sweep_csv_header.
  * Both have the same columns: index, status ("ok" or "skipped"), the shape (schedule, p, v, m,
  * and with a model tp, dp, mbs, gpus), each other option that varies, the figures (null or

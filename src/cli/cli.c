@@ -38,6 +38,7 @@ enum {
 	OPT_EXPORT_FORMAT,
 	OPT_TRACE,
 	OPT_SVG,
+	OPT_HTML,
 	OPT_COLOR,
 	OPT_VERSION,
 	OPT_TOP,
@@ -125,6 +126,12 @@ static const struct cmd_option cmd_options[] = {
          "FILE",
          "write an SVG Gantt chart to FILE (compare: every row on one time axis)",
          STRING(svg_file)},
+        {{"html", required_argument, NULL, OPT_HTML},
+         CLI_RUN | CLI_COMPARE | CLI_SERVE,
+         "FILE",
+         "write an interactive HTML report to FILE (one file, opens offline; compare: every "
+         "row on one time axis)",
+         STRING(html_file)},
         {{"color", required_argument, NULL, OPT_COLOR},
          CLI_RUN | CLI_SERVE,
          "WHEN",
@@ -671,10 +678,17 @@ static int write_svg(FILE *out, const void *ctx)
 	return report_svg(out, &row, 1);
 }
 
+static int write_html(FILE *out, const void *ctx)
+{
+	struct report_row row = {"-", ((const struct run_output *)ctx)->sim};
+
+	return report_html(out, &row, 1);
+}
+
 int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct cli_output *extra)
 {
 	struct run_output o = {s, cli->export_format};
-	struct cli_output outs[5];
+	struct cli_output outs[6];
 	int n = 0;
 
 	if (cli->dump_ops != NULL)
@@ -685,6 +699,8 @@ int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct c
 		outs[n++] = (struct cli_output){cli->trace_file, write_trace, &o};
 	if (cli->svg_file != NULL)
 		outs[n++] = (struct cli_output){cli->svg_file, write_svg, &o};
+	if (cli->html_file != NULL)
+		outs[n++] = (struct cli_output){cli->html_file, write_html, &o};
 	if (extra != NULL && extra->path != NULL)
 		outs[n++] = *extra;
 	return cli_write_files(outs, n);
@@ -700,7 +716,7 @@ int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error
 }
 
 /* The picture outputs asked for and the fewest bytes each writes per op. */
-static int pictures(const struct cli *cli, const char *what[2], int per_op[2])
+static int pictures(const struct cli *cli, const char *what[3], int per_op[3])
 {
 	int n = 0;
 
@@ -712,13 +728,22 @@ static int pictures(const struct cli *cli, const char *what[2], int per_op[2])
 		what[n] = "--svg";
 		per_op[n++] = REPORT_SVG_MIN_BYTES_PER_OP;
 	}
+	if (cli->html_file != NULL) {
+		what[n] = "--html";
+		per_op[n++] = REPORT_HTML_MIN_BYTES_PER_OP;
+	}
 	return n;
+}
+
+bool cli_draws_messages(const struct cli *cli)
+{
+	return cli->trace_file != NULL || cli->svg_file != NULL || cli->html_file != NULL;
 }
 
 uint64_t cli_picture_ops_limit(const struct cli *cli)
 {
-	const char *what[2];
-	int per_op[2], n = pictures(cli, what, per_op);
+	const char *what[3];
+	int per_op[3], n = pictures(cli, what, per_op);
 	uint64_t limit = 0;
 
 	for (int i = 0; i < n; i++)
@@ -730,8 +755,8 @@ uint64_t cli_picture_ops_limit(const struct cli *cli)
 /* Refuses a generated training run whose trace or SVG could not fit an output file. */
 static int check_picture_size(const struct cli *cli, const struct config *c, struct pp_error *err)
 {
-	const char *what[2];
-	int per_op[2], n = pictures(cli, what, per_op), rc = 0;
+	const char *what[3];
+	int per_op[3], n = pictures(cli, what, per_op), rc = 0;
 	struct config *settled;
 	const struct sched_desc *d;
 	uint64_t ops = 0;
@@ -764,10 +789,11 @@ static int check_picture_size(const struct cli *cli, const struct config *c, str
  */
 static int check_outputs(const struct cli *cli, const struct config *c, struct pp_error *err)
 {
-	const char *out[] = {cli->dump_ops, cli->export_file,   cli->trace_file,
-	                     cli->svg_file, cli->requests_file, cli->records_file};
-	static const char *const out_what[] = {"--dump-ops", "--export-schedule", "--trace",
-	                                       "--svg",      "--export-requests", "--records"};
+	const char *out[] = {cli->dump_ops,  cli->export_file,   cli->trace_file,  cli->svg_file,
+	                     cli->html_file, cli->requests_file, cli->records_file};
+	static const char *const out_what[] = {
+	        "--dump-ops", "--export-schedule", "--trace",  "--svg",
+	        "--html",     "--export-requests", "--records"};
 	const char *fixed[] = {cli->config_file, c->file, c->schedule_file, c->requests};
 	static const char *const fixed_what[] = {"-c", "the config", "--schedule-file",
 	                                         "--requests"};

@@ -49,6 +49,7 @@ struct cli {
 	const char *requests_file;           /* serve: write the requests here, or NULL */
 	const char *trace_file;              /* run: Chrome trace, or NULL */
 	const char *svg_file;                /* SVG Gantt chart, or NULL */
+	const char *html_file;               /* HTML report, or NULL */
 	bool color;                          /* run: colour the timeline */
 	enum schedfile_format export_format; /* run: its format */
 	bool export_format_set;              /* run: --export-format was given */
@@ -150,6 +151,10 @@ int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct c
 /* The most ops a run may hold whose --trace or --svg is asked for, so that the picture fits
  * an output file (OUTFILE_MAX_BYTES); 0 when neither is asked for. */
 uint64_t cli_picture_ops_limit(const struct cli *cli);
+
+/* True when a picture asked for draws the messages (a trace, an SVG or an HTML report), so
+ * the run must record them (SIM_RECORD_MESSAGES, SERVE_RECORD_MESSAGES). */
+bool cli_draws_messages(const struct cli *cli);
 
 /*
  * With --fail-on-oom, the error for a simulation with a device over its GPU's memory: returns

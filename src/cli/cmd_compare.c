@@ -86,20 +86,41 @@ static struct sim *run_row(const struct cli *cli, const char *file, const char *
 		c.v = d->min_v;
 	if (d != NULL && d->max_v > 0 && c.v > d->max_v)
 		c.v = d->max_v;
-	return sim_run_flags(&c, cli->svg_file != NULL ? SIM_RECORD_MESSAGES : 0, err);
+	return sim_run_flags(&c, cli_draws_messages(cli) ? SIM_RECORD_MESSAGES : 0, err);
 }
 
-/* What compare's SVG needs: the rows. */
-struct svg_rows {
+/* What compare's pictures need: the rows. */
+struct picture_rows {
 	const struct report_row *rows;
 	int n;
 };
 
 static int write_svg(FILE *out, const void *ctx)
 {
-	const struct svg_rows *r = ctx;
+	const struct picture_rows *r = ctx;
 
 	return report_svg(out, r->rows, r->n);
+}
+
+static int write_html(FILE *out, const void *ctx)
+{
+	const struct picture_rows *r = ctx;
+
+	return report_html(out, r->rows, r->n);
+}
+
+/* Writes the SVG and HTML pictures of rows asked for; returns PP_EXIT_OK or the failure. */
+static int write_pictures(const struct cli *cli, const struct report_row *rows, int n)
+{
+	struct picture_rows pr = {rows, n};
+	struct cli_output outs[2];
+	int k = 0;
+
+	if (cli->svg_file != NULL)
+		outs[k++] = (struct cli_output){cli->svg_file, write_svg, &pr};
+	if (cli->html_file != NULL)
+		outs[k++] = (struct cli_output){cli->html_file, write_html, &pr};
+	return cli_write_files(outs, k);
 }
 
 /* True when config file (NULL: the command line alone) with the options is a serving config;
@@ -143,7 +164,7 @@ static int compare_serving(const struct cli *cli)
 			                   file, cli->files[0]);
 			break;
 		}
-		if ((r = cmd_serve_config(&c, cli->svg_file ? SERVE_RECORD_MESSAGES : 0,
+		if ((r = cmd_serve_config(&c, cli_draws_messages(cli) ? SERVE_RECORD_MESSAGES : 0,
 		                          cli_picture_ops_limit(cli), &err)) == NULL) {
 			status = cmd_fail(&err);
 			break;
@@ -167,12 +188,8 @@ static int compare_serving(const struct cli *cli)
 			        "row a model or none",
 			        rows[0].run->sim.cost->time_unit, r->sim.cost->time_unit);
 	}
-	if (status < 0 && cli->svg_file != NULL) {
-		struct svg_rows sr = {views, made};
-
-		if (cli_write_file(cli->svg_file, write_svg, &sr) != PP_EXIT_OK)
-			status = PP_EXIT_IO;
-	}
+	if (status < 0 && write_pictures(cli, views, made) != PP_EXIT_OK)
+		status = PP_EXIT_IO;
 	if (status < 0 && f->serve_compare(stdout, rows, made) != 0) {
 		status = cmd_report_failed();
 	}
@@ -245,10 +262,8 @@ int cmd_compare(int argc, char **argv)
 				        "every row a link or none",
 				        rows[0].sim->cost->time_unit, s->cost->time_unit);
 		}
-	if (status < 0 && cli.svg_file != NULL) {
-		struct svg_rows r = {rows, nrows};
-
-		int rc = cli_write_file(cli.svg_file, write_svg, &r);
+	if (status < 0) {
+		int rc = write_pictures(&cli, rows, nrows);
 
 		if (rc != PP_EXIT_OK)
 			status = rc;

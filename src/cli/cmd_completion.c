@@ -83,7 +83,7 @@ static void write_values(FILE *out)
 	fputs("\t-f|--format)\n\t\tcase $cmd in\n", out);
 	cli_write_format_lists(out, true);
 	fputs("\t\tesac\n\t\treturn ;;\n", out);
-	fputs("\t-c|--config|--schedule-file|--requests|--dump-ops|--trace|--svg|"
+	fputs("\t-c|--config|--schedule-file|--requests|--dump-ops|--trace|--svg|--html|"
 	      "--export-schedule|--export-requests|--records)\n"
 	      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n",
 	      out);

@@ -47,7 +47,7 @@ int cmd_serve(int argc, char **argv)
 	}
 	/* a picture of more ops than its file holds stops the run there, not after it */
 	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
-	    (r = cmd_serve_config(&c, cli.trace_file || cli.svg_file ? SERVE_RECORD_MESSAGES : 0,
+	    (r = cmd_serve_config(&c, cli_draws_messages(&cli) ? SERVE_RECORD_MESSAGES : 0,
 	                          cli_picture_ops_limit(&cli), &err)) == NULL) {
 		cli_release(&cli);
 		return cmd_fail(&err);

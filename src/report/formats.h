@@ -28,6 +28,12 @@ int report_op_label(char *buf, size_t n, const struct sched *s, const struct op 
 
 /* Writes text as a JSON string literal, escaping quotes, backslashes and control characters. */
 void report_json_text(FILE *out, const char *text);
+/* report_json_text for a JSON literal inside an HTML <script>: '<' is escaped as well. */
+void report_script_text(FILE *out, const char *text);
+/* Writes text with XML's (and HTML's) special characters escaped: & < > ". */
+void report_xml_text(FILE *out, const char *text);
+/* What an op of kind computes, for legends and tooltips: "forward", "input-gradient backward". */
+const char *report_kind_summary(enum op_kind kind);
 /* Writes text as a CSV field: quoted, with quotes doubled, when it holds a comma, quote or
  * newline (RFC 4180). */
 void report_csv_text(FILE *out, const char *text);

@@ -154,18 +154,52 @@ const struct report_format *report_records_format(const char *path)
 	                          REPORT_SWEEP);
 }
 
-void report_json_text(FILE *out, const char *text)
+/* A JSON string literal of text; in a script, '<' escaped too so that no "</script>" ends it. */
+static void json_text(FILE *out, const char *text, bool script)
 {
 	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
+		else if (*p < 0x20 || (script && *p == '<'))
 			fprintf(out, "\\u%04x", *p);
 		else
 			fputc(*p, out);
 	}
 	fputc('"', out);
+}
+
+void report_json_text(FILE *out, const char *text)
+{
+	json_text(out, text, false);
+}
+
+void report_script_text(FILE *out, const char *text)
+{
+	json_text(out, text, true);
+}
+
+void report_xml_text(FILE *out, const char *text)
+{
+	static const char *const entity[] = {
+	        ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;"};
+
+	for (; *text; text++) {
+		unsigned char ch = (unsigned char)*text;
+
+		if (ch < sizeof(entity) / sizeof(entity[0]) && entity[ch] != NULL)
+			fputs(entity[ch], out);
+		else
+			fputc(ch, out);
+	}
+}
+
+const char *report_kind_summary(enum op_kind kind)
+{
+	static const char *const names[] = {"forward", "input-gradient backward", "weight gradient",
+	                                    "full backward (input and weight gradients)"};
+
+	return names[kind & 3];
 }
 
 void report_csv_text(FILE *out, const char *text)

@@ -1,0 +1,189 @@
+/*
+ * The HTML report: one self-contained page (no network, no server; it opens from file://)
+ * holding the runs' data and the viewer that draws them, src/report/html.js and html.css, which
+ * the build compiles in (build-aux/embed). The page shows every run on one time axis with zoom
+ * and pan down to the single op, hover details, transfers with arrows to their consumers, each
+ * device's activation memory over time and its bubble split into fill, drain, transfer waits
+ * and the rest; a sweep's page is a heatmap of a figure over two chosen axes.
+ *
+ * The data is written as a stream of numbers, per op its kind, micro-batch, stage, the gap
+ * after the previous op of its device and its duration in ticks, and its activation change, so
+ * a run of a million ops takes about 20 bytes an op.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "ppsim/report.h"
+
+#include "formats.h"
+
+/* The viewer and its style sheet, NULL-terminated lines (generated from html.js, html.css). */
+extern const char *const report_html_js[];
+extern const char *const report_html_css[];
+
+static void write_lines(FILE *out, const char *const *lines)
+{
+	for (; *lines != NULL; lines++)
+		fputs(*lines, out);
+}
+
+/* The page up to the data; title in the <title> element. */
+static void write_head(FILE *out, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<title>ppsim: ",
+	      out);
+	report_xml_text(out, title);
+	fputs("</title>\n<style>\n", out);
+	write_lines(out, report_html_css);
+	fputs("</style>\n</head>\n<body>\n", out);
+}
+
+static void write_tail(FILE *out)
+{
+	fprintf(out,
+	        "<p class=\"foot\">ppsim %s: simulated, not measured. Wheel or +/- zooms at "
+	        "the pointer, drag or the arrow keys pan, 0 or a double click fits.</p>\n",
+	        PP_VERSION);
+}
+
+static const char *schedule_of(const struct sim *s)
+{
+	return s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule;
+}
+
+/* The title line of one run, as the SVG's: its label, schedule, shape and figures. */
+static void write_title(FILE *out, const struct report_row *row)
+{
+	const struct sim *s = row->sim;
+	char num[32];
+
+	if (strcmp(row->label, "-") != 0) {
+		report_xml_text(out, row->label);
+		fputs(": ", out);
+	}
+	report_xml_text(out, schedule_of(s));
+	fprintf(out, "  p=%d v=%d m=%d  makespan %s %s  bubble_ratio %.4f", s->sched->p,
+	        s->sched->v, s->sched->m, REPORT_NUM(num, s->frame.makespan), s->cost->time_unit,
+	        s->frame.bubble_ratio);
+}
+
+/* One run's object of window.PPSIM.runs. */
+static void write_run(FILE *out, const struct report_row *row)
+{
+	const struct sim *s = row->sim;
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	const struct metrics *m = &s->metrics;
+	double tick = (double)s->cost->tick;
+	char buf[256], num[32];
+
+	fputs("{\"label\":", out);
+	report_script_text(out, row->label);
+	fputs(",\"schedule\":", out);
+	report_script_text(out, schedule_of(s));
+	fprintf(out,
+	        ",\"p\":%d,\"v\":%d,\"m\":%d,\"unit\":\"%s\",\"tick\":%.17g,\"origin\":%" PRId64,
+	        sc->p, sc->v, sc->m, s->cost->time_unit, tick, s->frame.origin);
+	fprintf(out, ",\"makespan\":%s", REPORT_NUM(num, s->frame.makespan));
+	fprintf(out, ",\"bubble_ratio\":%s,\"nops\":%zu,\n\"kindNames\":[",
+	        REPORT_NUM(num, s->frame.bubble_ratio), sc->nops);
+	for (int k = 0; k < 4; k++)
+		fprintf(out, "%s\"%s\"", k ? "," : "", report_kind_summary((enum op_kind)k));
+	fputs("],\"kindLetters\":[", out);
+	for (int k = 0; k < 4; k++) {
+		struct op probe = {0, 0, (uint8_t)k, 0};
+
+		/* the letter the timeline and SVG label this kind with, on chunk 0 */
+		report_op_label(buf, sizeof(buf), sc, &probe);
+		fprintf(out, "%s\"%c\"", k ? "," : "", buf[0]);
+	}
+	fputs("],\"chunkOf\":[", out);
+	for (int st = 0; st < sc->S; st++)
+		fprintf(out, "%s%u", st ? "," : "", (unsigned)sc->stage_chunk[st]);
+	fputs("],\"devStart\":[", out);
+	for (int d = 0; d <= sc->p; d++)
+		fprintf(out, "%s%zu", d ? "," : "", sc->dev_start[d]);
+	fputs("],\n\"devices\":[", out);
+	for (int d = 0; d < sc->p; d++) {
+		const struct device_result *dr = &r->devices[d];
+		const struct device_metrics *dm = &m->devices[d];
+		bool ran = sc->dev_start[d + 1] > sc->dev_start[d];
+		pp_time end = s->frame.origin + (pp_time)(s->frame.makespan * tick + 0.5);
+		double fill =
+		        ran ? pp_time_to_units(dr->first_start - s->frame.origin, s->cost->tick)
+		            : s->frame.makespan;
+		double drain = ran ? pp_time_to_units(end - dr->last_end, s->cost->tick) : 0;
+
+		report_device_label(sc, d, buf, sizeof(buf));
+		fputs(d ? ",\n{\"label\":" : "{\"label\":", out);
+		report_script_text(out, buf);
+		fprintf(out, ",\"busy\":%s", REPORT_NUM(num, dm->busy));
+		fprintf(out, ",\"idle\":%s", REPORT_NUM(num, s->frame.makespan - dm->busy));
+		fprintf(out, ",\"fill\":%s", REPORT_NUM(num, fill > 0 ? fill : 0));
+		fprintf(out, ",\"drain\":%s", REPORT_NUM(num, drain > 0 ? drain : 0));
+		fprintf(out, ",\"comm_wait\":%s", REPORT_NUM(num, dm->comm_wait));
+		fprintf(out, ",\"peak_activations\":%s}", REPORT_NUM(num, dm->peak_activations));
+	}
+	fputs("],\n\"ops\":[", out);
+	for (int d = 0; d < sc->p; d++) {
+		pp_time t = 0;
+
+		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+			const struct op *op = &sc->ops[i];
+			const struct op_time *ot = &r->times[i];
+			int64_t act = sched_act_change(op, s->cost->act, s->cost->act_w);
+			bool second = i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP);
+
+			fprintf(out,
+			        "%s%u,%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64,
+			        i ? "," : "", op->kind | (op->flags & OP_OVERLAP ? 4u : 0u), op->mb,
+			        op->stage, second ? 0 : ot->start - t, ot->end - ot->start, act);
+			if ((i & 15) == 15)
+				fputc('\n', out);
+			t = ot->end > t ? ot->end : t;
+		}
+	}
+	fputs("],\n\"msgs\":[", out);
+	for (size_t k = 0; k < r->nmsgs; k++) {
+		const struct msg_record *g = &r->msgs[k];
+
+		fprintf(out, "%s%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64, k ? "," : "",
+		        g->from, g->to, g->start, g->end - g->start);
+		if ((k & 15) == 15)
+			fputc('\n', out);
+	}
+	fputs("]}", out);
+}
+
+int report_html(FILE *out, const struct report_row *rows, int n)
+{
+	write_head(out, n > 1 ? "schedules compared" : schedule_of(rows[0].sim));
+	fprintf(out, "<h1>%s</h1>\n", n > 1 ? "ppsim: schedules compared" : "ppsim run");
+	for (int i = 0; i < n; i++) {
+		fputs("<p class=\"sum\">", out);
+		write_title(out, &rows[i]);
+		fputs("</p>\n", out);
+	}
+	fputs("<div class=\"controls\"><button id=\"fit\">fit</button><button id=\"zin\">+</button>"
+	      "<button id=\"zout\">&minus;</button><label><input type=\"checkbox\" id=\"arrows\" "
+	      "checked> arrows</label><span><b id=\"opcount\"></b> ops</span>"
+	      "<span id=\"window\"></span></div>\n<div id=\"legend\"></div>\n"
+	      "<div class=\"wrap\"><canvas id=\"timeline\"></canvas></div>\n<div "
+	      "id=\"tip\"></div>\n"
+	      "<h2>Bubble by device</h2>\n<div id=\"bubbles\"></div>\n",
+	      out);
+	write_tail(out);
+	fputs("<script>\nwindow.PPSIM = {\"kind\":\"", out);
+	fputs(n > 1 ? "compare" : "run", out);
+	fputs("\",\"runs\":[\n", out);
+	for (int i = 0; i < n; i++) {
+		if (i > 0)
+			fputs(",\n", out);
+		write_run(out, &rows[i]);
+	}
+	fputs("]};\n</script>\n<script>\n", out);
+	write_lines(out, report_html_js);
+	fputs("</script>\n</body>\n</html>\n", out);
+	return 0;
+}

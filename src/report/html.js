@@ -1,0 +1,460 @@
+/* The interactive viewer of ppsim's --html report. It reads window.PPSIM (written by
+ * src/report/html.c) and draws every run on one canvas with a shared time axis: per device a
+ * lane of ops, a thin lane of its outgoing transfers and a lane of its activation memory.
+ * Wheel or +/- zooms at the pointer, a drag or the arrow keys pan, 0 or double-click fits.
+ * What is narrower than a pixel is drawn as one column per pixel, in the colour of the kind that
+ * covers most of it, so a million ops cost one pass per frame. window.ppsimView is the page's
+ * interface for scripts and tests: setWindow(t0, t1), fit(), and the counts of the last frame. */
+(function () {
+	"use strict";
+	var D = window.PPSIM;
+	var COLOR = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759"];
+	var LIGHT = ["#9fb7d3", "#f8c795", "#acd0a7", "#f0abac"];
+	var TITLE = 22, LANE = 18, WIRE = 6, MEM = 14, GAP = 5, LEFT = 150, RIGHT = 16, AXIS = 28;
+	var ROW = LANE + WIRE + MEM + GAP;
+
+	function el(id) { return document.getElementById(id); }
+
+	function num(x) {
+		if (!isFinite(x)) return String(x);
+		var a = Math.abs(x);
+		if (a !== 0 && (a >= 1e7 || a < 1e-3)) return x.toExponential(3);
+		return String(Math.round(x * 1e4) / 1e4);
+	}
+
+	function niceStep(need) {
+		var steps = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8];
+		var base = Math.pow(10, Math.floor(Math.log10(need)));
+		for (;;) {
+			for (var i = 0; i < steps.length; i++)
+				if (steps[i] * base >= need) return steps[i] * base;
+			base *= 10;
+		}
+	}
+
+	/* Expands a run's flat arrays: per op [kind | 4 overlapped-first, micro-batch, stage, gap
+	 * after the previous op of its device, duration, activation change], times in ticks. */
+	function decode(r) {
+		var n = r.nops, o = r.ops, i, d;
+		r.K = new Uint8Array(n); r.OV = new Uint8Array(n);
+		r.MB = new Uint32Array(n); r.ST = new Uint32Array(n);
+		r.S = new Float64Array(n); r.E = new Float64Array(n); r.A = new Float64Array(n);
+		for (d = 0; d < r.p; d++) {
+			var t = 0;
+			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++) {
+				var j = 6 * i, k = o[j];
+				r.K[i] = k & 3;
+				r.OV[i] = k & 4 ? 1 : (i > r.devStart[d] && r.OV[i - 1] === 1 ? 2 : 0);
+				r.MB[i] = o[j + 1]; r.ST[i] = o[j + 2];
+				/* an overlapped pair shares its slot: the second op starts with the first */
+				var start = r.OV[i] === 2 ? r.S[i - 1] * r.tick : t + o[j + 3];
+				r.S[i] = start / r.tick;
+				r.E[i] = (start + o[j + 4]) / r.tick;
+				t = Math.max(t, start + o[j + 4]);
+				r.A[i] = o[j + 5];
+			}
+		}
+		r.ops = null;
+		r.dev = new Int32Array(n);
+		for (d = 0; d < r.p; d++)
+			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++) r.dev[i] = d;
+		var m = r.msgs || [], nm = m.length / 4;
+		r.nmsgs = nm;
+		r.MF = new Uint32Array(nm); r.MT = new Uint32Array(nm);
+		r.MS = new Float64Array(nm); r.ME = new Float64Array(nm);
+		for (i = 0; i < nm; i++) {
+			r.MF[i] = m[4 * i]; r.MT[i] = m[4 * i + 1];
+			r.MS[i] = m[4 * i + 2] / r.tick; r.ME[i] = (m[4 * i + 2] + m[4 * i + 3]) / r.tick;
+		}
+		r.msgs = null;
+		/* memory: an allocation at its op's start, a release at its op's end */
+		r.mem = [];
+		var peak = 0;
+		for (d = 0; d < r.p; d++) {
+			var ev = [];
+			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++)
+				if (r.A[i] !== 0) ev.push([r.A[i] > 0 ? r.S[i] : r.E[i], r.A[i]]);
+			ev.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });
+			var T = new Float64Array(ev.length), L = new Float64Array(ev.length), lvl = 0;
+			for (i = 0; i < ev.length; i++) {
+				lvl += ev[i][1];
+				T[i] = ev[i][0]; L[i] = lvl;
+				if (lvl > peak) peak = lvl;
+			}
+			r.mem.push({T: T, L: L});
+		}
+		r.memPeak = peak;
+	}
+
+	D.runs.forEach(function (r) {
+		r.title = (r.label !== "-" ? r.label + ": " : "") + r.schedule + "  p=" + r.p + " v=" +
+			r.v + " m=" + r.m + "  makespan " + num(r.makespan) + " " + r.unit +
+			"  bubble_ratio " + r.bubble_ratio.toFixed(4);
+	});
+	var runs = D.runs, lo = Infinity, hi = -Infinity, total = 0;
+	runs.forEach(function (r) {
+		decode(r);
+		lo = Math.min(lo, r.origin / r.tick);
+		hi = Math.max(hi, r.origin / r.tick + r.makespan);
+		total += r.nops;
+	});
+	if (!(hi > lo)) hi = lo + 1;
+	var shortest = Infinity;
+	runs.forEach(function (r) {
+		for (var i = 0; i < r.nops; i++)
+			if (r.E[i] > r.S[i] && r.E[i] - r.S[i] < shortest) shortest = r.E[i] - r.S[i];
+	});
+	if (!isFinite(shortest)) shortest = (hi - lo) / 1000;
+
+	var canvas = el("timeline"), ctx = canvas.getContext("2d"), tip = el("tip");
+	var view = {t0: lo, t1: hi}, stats = {drawn: 0, aggregated: 0, arrows: 0, frames: 0};
+	var width = 0, height = 0, dpr = window.devicePixelRatio || 1;
+	var tops = [];
+	(function layout() {
+		var y = 4;
+		runs.forEach(function (r) { tops.push(y); y += TITLE + r.p * ROW + GAP; });
+		height = y + AXIS;
+	})();
+
+	function X(t) { return LEFT + (t - view.t0) * (width - LEFT - RIGHT) / (view.t1 - view.t0); }
+	function T(x) { return view.t0 + (x - LEFT) * (view.t1 - view.t0) / (width - LEFT - RIGHT); }
+
+	/* First op of device d of r whose end is after t (ops of a device run in order). */
+	function firstAfter(r, d, t) {
+		var a = r.devStart[d], b = r.devStart[d + 1];
+		while (a < b) {
+			var h = (a + b) >> 1;
+			if (r.E[h] <= t) a = h + 1; else b = h;
+		}
+		return a;
+	}
+
+	function label(r, i) {
+		var k = r.kindLetters[r.K[i]], c = r.chunkOf[r.ST[i]];
+		/* as report_op_label writes it: lower case on odd chunks, the chunk after a dot when
+		 * there are more than two */
+		return (c % 2 ? k.toLowerCase() : k) + r.MB[i] + (r.v > 2 ? "." + c : "");
+	}
+
+	function drawOps(r, top) {
+		var xl = LEFT, xr = width - RIGHT;
+		for (var d = 0; d < r.p; d++) {
+			var y = top + TITLE + d * ROW, col = -1, cov = [0, 0, 0, 0];
+			/* a pixel column of merged ops: the kinds stacked by the share of it they cover,
+			 * as high as the column is busy */
+			var flush = function () {
+				if (col < 0) return;
+				var sum = cov[0] + cov[1] + cov[2] + cov[3], h = LANE * Math.min(1, sum), yy = y + LANE;
+				for (var k = 0; k < 4; k++) {
+					if (cov[k] === 0) continue;
+					var part = h * cov[k] / sum;
+					ctx.fillStyle = COLOR[k];
+					ctx.fillRect(col, yy - part, 1, part);
+					yy -= part;
+				}
+				cov = [0, 0, 0, 0]; col = -1;
+			};
+			ctx.fillStyle = "#f1f1f1";
+			ctx.fillRect(xl, y, xr - xl, LANE);
+			for (var i = firstAfter(r, d, view.t0); i < r.devStart[d + 1]; i++) {
+				if (r.S[i] >= view.t1) break;
+				var x0 = Math.max(xl, X(r.S[i])), x1 = Math.min(xr, X(r.E[i]));
+				var half = r.OV[i] !== 0, oy = r.OV[i] === 2 ? LANE / 2 : 0;
+				if (x1 - x0 >= 1.5) {
+					flush();
+					ctx.fillStyle = (r.chunkOf[r.ST[i]] % 2 ? LIGHT : COLOR)[r.K[i]];
+					ctx.fillRect(x0, y + oy, x1 - x0, half ? LANE / 2 : LANE);
+					if (x1 - x0 >= 3) {
+						ctx.fillStyle = "#fff";
+						ctx.fillRect(x1 - 0.5, y + oy, 0.5, half ? LANE / 2 : LANE);
+					}
+					var s = label(r, i);
+					if (!half && x1 - x0 >= 7 * s.length + 4) {
+						ctx.fillStyle = r.chunkOf[r.ST[i]] % 2 ? "#222" : "#fff";
+						ctx.fillText(s, (x0 + x1) / 2, y + 13);
+					}
+					stats.drawn++;
+				} else {
+					var c = Math.floor(x0);
+					if (c !== col) { flush(); col = c; }
+					cov[r.K[i]] += Math.max(x1 - x0, 0);
+					stats.aggregated++;
+				}
+			}
+			flush();
+		}
+	}
+
+	function drawWires(r, top) {
+		var d, i, visible = [];
+		for (i = 0; i < r.nmsgs; i++) {
+			var e = r.S[r.MT[i]];
+			if (r.MS[i] < view.t1 && e > view.t0) visible.push(i);
+		}
+		ctx.fillStyle = "#777";
+		visible.forEach(function (k) {
+			d = r.dev[r.MF[k]];
+			var y = top + TITLE + d * ROW + LANE + 1;
+			var x0 = X(r.MS[k]), x1 = X(r.ME[k]);
+			ctx.fillRect(x0, y, Math.max(1, x1 - x0), WIRE - 2);
+		});
+		if (!el("arrows").checked || visible.length > 3000) return;
+		ctx.strokeStyle = "rgba(60,60,60,0.55)";
+		ctx.fillStyle = "rgba(60,60,60,0.8)";
+		visible.forEach(function (k) {
+			var a = r.dev[r.MF[k]], b = r.dev[r.MT[k]];
+			var ya = top + TITLE + a * ROW + LANE + WIRE / 2;
+			var yb = top + TITLE + b * ROW + (b > a ? 0 : LANE);
+			var xa = X(r.MS[k]), xb = X(r.S[r.MT[k]]);
+			ctx.beginPath(); ctx.moveTo(xa, ya); ctx.lineTo(xb, yb); ctx.stroke();
+			var ang = Math.atan2(yb - ya, xb - xa);
+			ctx.beginPath();
+			ctx.moveTo(xb, yb);
+			ctx.lineTo(xb - 6 * Math.cos(ang - 0.4), yb - 6 * Math.sin(ang - 0.4));
+			ctx.lineTo(xb - 6 * Math.cos(ang + 0.4), yb - 6 * Math.sin(ang + 0.4));
+			ctx.fill();
+			stats.arrows++;
+		});
+	}
+
+	function drawMemory(r, top) {
+		if (!(r.memPeak > 0)) return;
+		for (var d = 0; d < r.p; d++) {
+			var m = r.mem[d], y = top + TITLE + d * ROW + LANE + WIRE, n = m.T.length;
+			ctx.fillStyle = "#fafafa";
+			ctx.fillRect(LEFT, y, width - LEFT - RIGHT, MEM - 2);
+			if (n === 0) continue;
+			var a = 0, b = n;
+			while (a < b) { var h = (a + b) >> 1; if (m.T[h] < view.t0) a = h + 1; else b = h; }
+			var i = Math.max(0, a - 1), lvl = m.T[i] <= view.t0 ? m.L[i] : 0;
+			var xPrev = LEFT, colMax = lvl, col = Math.floor(LEFT);
+			ctx.fillStyle = "rgba(118,68,138,0.75)";
+			var bar = function (x0, x1, l) {
+				var hgt = (MEM - 3) * l / r.memPeak;
+				ctx.fillRect(x0, y + MEM - 2 - hgt, Math.max(1, x1 - x0), hgt);
+			};
+			for (i = a; i < n && m.T[i] < view.t1; i++) {
+				var x = X(m.T[i]);
+				if (Math.floor(x) !== col) {
+					bar(xPrev, x, Math.max(lvl, colMax));
+					xPrev = x; col = Math.floor(x); colMax = 0;
+				}
+				lvl = m.L[i];
+				colMax = Math.max(colMax, lvl);
+			}
+			bar(xPrev, width - RIGHT, Math.max(lvl, colMax));
+		}
+	}
+
+	function drawAxis(y) {
+		var span = view.t1 - view.t0, step = niceStep(span / Math.max(2, (width - LEFT) / 110));
+		ctx.strokeStyle = "#333"; ctx.fillStyle = "#333";
+		ctx.beginPath(); ctx.moveTo(LEFT, y); ctx.lineTo(width - RIGHT, y); ctx.stroke();
+		for (var t = Math.ceil(view.t0 / step) * step; t <= view.t1; t += step) {
+			var x = X(t);
+			ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x, y + 5); ctx.stroke();
+			ctx.fillText(num(t), x, y + 16);
+			ctx.strokeStyle = "rgba(0,0,0,0.06)";
+			ctx.beginPath(); ctx.moveTo(x, 4); ctx.lineTo(x, y); ctx.stroke();
+			ctx.strokeStyle = "#333";
+		}
+		ctx.textAlign = "right";
+		ctx.fillText("time (" + runs[0].unit + ")", LEFT - 6, y + 16);
+		ctx.textAlign = "center";
+	}
+
+	function draw() {
+		width = canvas.parentNode.clientWidth || 1000;
+		canvas.width = Math.round(width * dpr); canvas.height = Math.round(height * dpr);
+		canvas.style.width = width + "px"; canvas.style.height = height + "px";
+		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, width, height);
+		ctx.font = "10px sans-serif"; ctx.textAlign = "center";
+		stats.drawn = stats.aggregated = stats.arrows = 0;
+		runs.forEach(function (r, k) {
+			var top = tops[k];
+			ctx.save();
+			ctx.beginPath(); ctx.rect(LEFT, top, width - LEFT - RIGHT + 1, TITLE + r.p * ROW);
+			ctx.clip();
+			drawOps(r, top); drawMemory(r, top); drawWires(r, top);
+			ctx.restore();
+			ctx.fillStyle = "#222"; ctx.textAlign = "left"; ctx.font = "bold 12px sans-serif";
+			ctx.fillText(r.title, 6, top + 14);
+			ctx.font = "11px sans-serif"; ctx.textAlign = "right";
+			for (var d = 0; d < r.p; d++) {
+				var y = top + TITLE + d * ROW;
+				ctx.fillText(r.devices[d].label, LEFT - 6, y + 13);
+				if (r.memPeak > 0) {
+					ctx.font = "9px sans-serif"; ctx.fillStyle = "#76448a";
+					ctx.fillText("memory", LEFT - 6, y + LANE + WIRE + 10);
+					ctx.font = "11px sans-serif"; ctx.fillStyle = "#222";
+				}
+			}
+			ctx.font = "10px sans-serif"; ctx.textAlign = "center";
+		});
+		drawAxis(height - AXIS + 4);
+		stats.frames++;
+		el("window").textContent = num(view.t0) + " to " + num(view.t1) + " " + runs[0].unit +
+			" (" + stats.drawn + " ops drawn one by one, " + stats.aggregated + " in pixel columns)";
+	}
+
+	var pending = false;
+	function redraw() {
+		if (pending) return;
+		pending = true;
+		requestAnimationFrame(function () { pending = false; draw(); });
+	}
+
+	function setWindow(t0, t1) {
+		/* at the closest, the shortest op fills the view */
+		var span = hi - lo, minSpan = Math.max(shortest, span * 1e-9, 1e-12);
+		if (t1 - t0 < minSpan) { var c = (t0 + t1) / 2; t0 = c - minSpan / 2; t1 = c + minSpan / 2; }
+		if (t1 - t0 > span * 1.05) { t0 = lo - span * 0.025; t1 = hi + span * 0.025; }
+		view.t0 = t0; view.t1 = t1;
+		draw();
+	}
+	function zoomAt(x, f) {
+		var t = T(x);
+		setWindow(t - (t - view.t0) * f, t + (view.t1 - t) * f);
+	}
+	function fit() { setWindow(lo, hi); }
+
+	/* The op under (x, y), or null: [run, op index]. */
+	function hit(x, y) {
+		for (var k = 0; k < runs.length; k++) {
+			var r = runs[k], yy = y - tops[k] - TITLE;
+			if (yy < 0 || yy >= r.p * ROW) continue;
+			var d = Math.floor(yy / ROW);
+			if (yy - d * ROW >= LANE || x < LEFT) return null;
+			var t = T(x), i = firstAfter(r, d, t);
+			var slack = (view.t1 - view.t0) / (width - LEFT - RIGHT);
+			if (i < r.devStart[d + 1] && r.S[i] <= t + slack) {
+				if (r.OV[i] === 1 && yy - d * ROW >= LANE / 2) i++;
+				return [r, i];
+			}
+			return null;
+		}
+		return null;
+	}
+
+	function describe(r, i) {
+		var d = r.dev[i], prev = i > r.devStart[d] ? r.E[i - 1] : r.origin / r.tick;
+		var lines = [
+			"<b>" + label(r, i) + "</b> " + r.kindNames[r.K[i]],
+			"micro-batch " + r.MB[i] + ", stage " + r.ST[i] + ", chunk " + r.chunkOf[r.ST[i]] +
+				", GPU " + d,
+			"start " + num(r.S[i]) + ", end " + num(r.E[i]) + " " + r.unit +
+				" (" + num(r.E[i] - r.S[i]) + ")",
+			"idle before it: " + num(Math.max(0, r.S[i] - prev)) + " " + r.unit
+		];
+		var last = -1;
+		for (var k = 0; k < r.nmsgs; k++)
+			if (r.MT[k] === i && (last < 0 || r.ME[k] > r.ME[last])) last = k;
+		if (last >= 0)
+			lines.push("last input: " + label(r, r.MF[last]) + " from GPU " + r.dev[r.MF[last]] +
+				", sent " + num(r.MS[last]) + ", arrived " + num(r.ME[last]) +
+				"; waited " + num(Math.max(0, Math.min(r.S[i], r.ME[last]) - prev)) + " for it");
+		return lines.join("<br>");
+	}
+
+	var drag = null;
+	canvas.addEventListener("wheel", function (e) {
+		e.preventDefault();
+		zoomAt(e.offsetX, Math.exp(e.deltaY * 0.0015));
+	}, {passive: false});
+	canvas.addEventListener("mousedown", function (e) {
+		drag = {x: e.clientX, t0: view.t0, t1: view.t1};
+	});
+	window.addEventListener("mouseup", function () { drag = null; });
+	canvas.addEventListener("mousemove", function (e) {
+		if (drag) {
+			var dt = (e.clientX - drag.x) * (drag.t1 - drag.t0) / (width - LEFT - RIGHT);
+			view.t0 = drag.t0 - dt; view.t1 = drag.t1 - dt;
+			tip.style.display = "none";
+			redraw();
+			return;
+		}
+		var h = hit(e.offsetX, e.offsetY);
+		if (!h) { tip.style.display = "none"; return; }
+		tip.innerHTML = describe(h[0], h[1]);
+		tip.style.display = "block";
+		tip.style.left = Math.min(e.pageX + 12, document.body.scrollWidth - 320) + "px";
+		tip.style.top = e.pageY + 14 + "px";
+	});
+	canvas.addEventListener("mouseleave", function () { tip.style.display = "none"; });
+	canvas.addEventListener("dblclick", fit);
+	window.addEventListener("keydown", function (e) {
+		var span = view.t1 - view.t0, mid = LEFT + (width - LEFT - RIGHT) / 2;
+		if (e.key === "+" || e.key === "=") zoomAt(mid, 0.5);
+		else if (e.key === "-") zoomAt(mid, 2);
+		else if (e.key === "0") fit();
+		else if (e.key === "ArrowLeft") setWindow(view.t0 - span / 4, view.t1 - span / 4);
+		else if (e.key === "ArrowRight") setWindow(view.t0 + span / 4, view.t1 + span / 4);
+	});
+	el("fit").onclick = fit;
+	el("zin").onclick = function () { zoomAt(LEFT + (width - LEFT - RIGHT) / 2, 0.5); };
+	el("zout").onclick = function () { zoomAt(LEFT + (width - LEFT - RIGHT) / 2, 2); };
+	el("arrows").onchange = draw;
+	window.addEventListener("resize", redraw);
+
+	/* the bubble of each device, split into fill, drain, waits for transfers and the rest */
+	function breakdown() {
+		var html = "";
+		runs.forEach(function (r) {
+			html += "<h3>" + esc(r.title) + "</h3><table class=\"bubble\"><tr><th>device</th>" +
+				"<th>busy</th><th>fill</th><th>drain</th><th>comm wait</th><th>other idle</th>" +
+				"<th>bubble</th><th>peak activations</th><th class=\"bar\"></th></tr>";
+			r.devices.forEach(function (v) {
+				var span = r.makespan, other = Math.max(0, v.idle - v.fill - v.drain - v.comm_wait);
+				var parts = [["busy", v.busy], ["fill", v.fill], ["drain", v.drain],
+					["comm", v.comm_wait], ["other", other]];
+				html += "<tr><td>" + esc(v.label) + "</td><td>" + num(v.busy) + "</td><td>" +
+					num(v.fill) + "</td><td>" + num(v.drain) + "</td><td>" + num(v.comm_wait) +
+					"</td><td>" + num(other) + "</td><td>" + num(span > 0 ? v.idle / span : 0) +
+					"</td><td>" + num(v.peak_activations) + "</td><td class=\"bar\">";
+				parts.forEach(function (p) {
+					html += "<span class=\"" + p[0] + "\" style=\"width:" +
+						(span > 0 ? 100 * p[1] / span : 0) + "%\" title=\"" + p[0] + " " +
+						num(p[1]) + "\"></span>";
+				});
+				html += "</td></tr>";
+			});
+			html += "</table>";
+		});
+		el("bubbles").innerHTML = html;
+	}
+
+	function esc(s) {
+		return String(s).replace(/[&<>"]/g, function (c) {
+			return {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;"}[c];
+		});
+	}
+
+	function legend() {
+		var seen = [false, false, false, false], html = "";
+		runs.forEach(function (r) { for (var i = 0; i < r.nops; i++) seen[r.K[i]] = true; });
+		for (var k = 0; k < 4; k++)
+			if (seen[k])
+				html += "<span><i style=\"background:" + COLOR[k] + "\"></i>" +
+					runs[0].kindLetters[k] + " " + runs[0].kindNames[k] + "</span>";
+		if (runs.some(function (r) { return r.v > 1; }))
+			html += "<span><i style=\"background:" + LIGHT[0] + "\"></i>odd chunks lighter</span>";
+		if (runs.some(function (r) { return r.nmsgs > 0; }))
+			html += "<span><i style=\"background:#777\"></i>transfers, arrows to the consumer</span>";
+		if (runs.some(function (r) { return r.memPeak > 0; }))
+			html += "<span><i style=\"background:#76448a\"></i>activation memory</span>";
+		el("legend").innerHTML = html;
+	}
+
+	el("opcount").textContent = String(total);
+	legend();
+	breakdown();
+	fit();
+	window.ppsimView = {
+		ops: total, runs: runs.length, stats: stats, view: view,
+		setWindow: setWindow, fit: fit, zoomAt: zoomAt, hit: function (x, y) {
+			var h = hit(x, y); return h ? describe(h[0], h[1]) : null;
+		}
+	};
+	document.body.setAttribute("data-ready", "1");
+})();

@@ -1,0 +1,68 @@
+# The HTML report (--html): a self-contained page, checked in a real headless Chromium driven
+# through its DevTools protocol (tests/tools/browser.mjs): it loads with no console error,
+# reports the run's op count, merges ops narrower than a pixel, shows single ops when zoomed
+# in with the wheel, shows an op's details on hover, and looks like its reference screenshot.
+
+# count_ops ARGS...: the ops of ppsim ARGS (rows of --dump-ops), or of compare ARGS.
+count_ops() {
+	"$PPSIM" "$@" --dump-ops="$TMP/ops.csv" >/dev/null && tail -n +2 "$TMP/ops.csv" | wc -l |
+		tr -d ' '
+}
+
+# 1. Offline and self-contained: no address to fetch, no external script, style or image.
+ppsim -s interleaved -p 4 -v 2 -m 8 --tcomm 0.2 --html="$TMP/r.html" >/dev/null
+if [ -s "$TMP/r.html" ] && ! grep -Eq '(src|href)="|https?://|@import|url\(' "$TMP/r.html"; then
+	ok
+else
+	not_ok "--html: empty, or refers to something outside the file"
+fi
+# a name that would end the data's script element stays inside its string
+mkdir -p "$TMP/x</script>"
+printf '{"p": 2, "m": 2}\n' >"$TMP/x</script>/c.json"
+ppsim compare "$TMP/x</script>/c.json" --html="$TMP/n.html" >/dev/null
+if [ "$(grep -c '</script>' "$TMP/n.html")" -eq 2 ]; then ok; else
+	not_ok "--html: a config name holding </script> ends the data early"
+fi
+# the page's data holds every op: 6 numbers each
+if ppsim -p 4 -m 8 --html=/dev/stdout | grep -q '"nops":64,'; then ok; else
+	not_ok "--html: the data does not say 64 ops"
+fi
+# a failed run writes no report and leaves an existing file as it was
+echo keep >"$TMP/keep.html"
+if ppsim -p 4 -m 8 -s 1f1b -v 3 --html="$TMP/keep.html" >/dev/null 2>&1 ||
+	[ "$(cat "$TMP/keep.html")" != keep ]; then
+	not_ok "--html: a refused run replaced the existing file"
+else
+	ok
+fi
+
+# 2. In the browser.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+	echo "(skipped: the browser test needs chromium and node; build-aux/ensure-browser installs them)"
+	return 0 2>/dev/null || exit 0
+fi
+browse() {
+	node "$ROOT/tests/tools/browser.mjs" chromium check "$@" >"$TMP/browser.out" 2>&1
+	status=$?
+	if [ $status -eq 0 ]; then ok; else
+		not_ok "browser check of $1: $(grep -v '^ok' "$TMP/browser.out" | head -c 1500)"
+	fi
+}
+ref="$ROOT/tests/golden/html-1f1b-p4-m8.png"
+ppsim -p 4 -m 8 --tcomm 0.25 --html="$TMP/small.html" >/dev/null
+if [ -n "${UPDATE_GOLDEN:-}" ]; then
+	node "$ROOT/tests/tools/browser.mjs" chromium check "$TMP/small.html" 64 shot="$ref" >/dev/null
+fi
+browse "$TMP/small.html" 64 ref="$ref" shot="$TMP/small.png"
+# a large run: merged into pixel columns, single ops when zoomed in
+"$PPSIM" -s zbh1 -p 8 -m 2048 --html="$TMP/big.html" >/dev/null
+browse "$TMP/big.html" "$(count_ops -s zbh1 -p 8 -m 2048)" zoom
+# several schedules on one axis, and a serving run
+ppsim compare --schedules=1f1b,zbh1,interleaved,dualpipev -p 4 -m 8 --html="$TMP/cmp.html" >/dev/null
+n=0
+for s in 1f1b zbh1 interleaved dualpipev; do
+	n=$((n + $(count_ops -s "$s" -p 4 -m 8)))
+done
+browse "$TMP/cmp.html" "$n"
+ppsim serve -p 2 --num-requests 8 --html="$TMP/serve.html" --dump-ops="$TMP/sops.csv" >/dev/null
+browse "$TMP/serve.html" "$(tail -n +2 "$TMP/sops.csv" | wc -l | tr -d ' ')"

@@ -1,0 +1,177 @@
+// Drives a headless Chromium through its DevTools protocol on a pipe (--remote-debugging-pipe:
+// commands on fd 3, replies on fd 4, each a JSON message ended by a NUL byte), with nothing
+// from npm. Used by tests/cli/t_html.sh to check the --html report in a real browser.
+//
+//   node browser.mjs CHROMIUM check FILE.html OPS [zoom] [ref=REF.png] [shot=OUT.png]
+//
+// Loads FILE.html, fails on any console error or uncaught exception, checks that the page
+// reports OPS ops; with "zoom", that the first view merges ops into pixel columns and that
+// zooming in with the mouse wheel draws single ops; hovers an op and checks its tooltip;
+// compares a screenshot with REF.png (the share of pixels that differ by more than a small
+// amount must stay under 1.5%), writing it to OUT.png. Prints one line per check; exits 1 on a
+// failure.
+import {spawn} from "node:child_process";
+import {mkdtempSync, readFileSync, writeFileSync, rmSync, existsSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join, resolve} from "node:path";
+import {pathToFileURL} from "node:url";
+
+const [chromium, verb, file, opsArg, ...rest] = process.argv.slice(2);
+const opts = Object.fromEntries(rest.map((a) => (a.includes("=") ? a.split(/=(.*)/s, 2) : [a, true])));
+const profile = mkdtempSync(join(tmpdir(), "ppsim-chromium-"));
+const browser = spawn(chromium, [
+	"--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
+	"--no-first-run", "--no-default-browser-check", "--disable-extensions",
+	"--hide-scrollbars", "--force-color-profile=srgb", "--font-render-hinting=none",
+	`--user-data-dir=${profile}`, "about:blank",
+], {stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"], detached: true});
+// the browser and its helper processes, as one group
+const killAll = () => { try { process.kill(-browser.pid, "SIGKILL"); } catch { browser.kill("SIGKILL"); } };
+let stderr = "";
+browser.stderr.on("data", (b) => { stderr += b; });
+
+let nextId = 1, buffered = Buffer.alloc(0);
+const waiting = new Map(), listeners = [];
+browser.stdio[4].on("data", (chunk) => {
+	buffered = Buffer.concat([buffered, chunk]);
+	for (let end; (end = buffered.indexOf(0)) >= 0;) {
+		const msg = JSON.parse(buffered.subarray(0, end).toString("utf8"));
+		buffered = buffered.subarray(end + 1);
+		if (msg.id && waiting.has(msg.id)) {
+			const {ok, fail} = waiting.get(msg.id);
+			waiting.delete(msg.id);
+			msg.error ? fail(new Error(JSON.stringify(msg.error))) : ok(msg.result);
+		} else {
+			listeners.forEach((f) => f(msg));
+		}
+	}
+});
+
+function send(method, params = {}, sessionId) {
+	const id = nextId++;
+	const msg = {id, method, params};
+	if (sessionId) msg.sessionId = sessionId;
+	browser.stdio[3].write(JSON.stringify(msg) + "\0");
+	return new Promise((ok, fail) => waiting.set(id, {ok, fail}));
+}
+
+function event(name, sessionId) {
+	return new Promise((ok) => {
+		const f = (m) => {
+			if (m.method === name && m.sessionId === sessionId) {
+				listeners.splice(listeners.indexOf(f), 1);
+				ok(m.params);
+			}
+		};
+		listeners.push(f);
+	});
+}
+
+let failures = 0;
+function check(ok, what) {
+	console.log(`${ok ? "ok" : "not ok"} - ${what}`);
+	if (!ok) failures++;
+}
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+const timer = setTimeout(() => {
+	console.log("not ok - the browser did not answer within 60 s");
+	killAll();
+	process.exit(1);
+}, 60000);
+
+try {
+	const {targetInfos} = await send("Target.getTargets");
+	const page = targetInfos.find((t) => t.type === "page");
+	const {sessionId: s} = await send("Target.attachToTarget", {targetId: page.targetId, flatten: true});
+	const errors = [];
+	listeners.push((m) => {
+		if (m.sessionId !== s) return;
+		if (m.method === "Runtime.exceptionThrown")
+			errors.push(m.params.exceptionDetails.exception?.description || m.params.exceptionDetails.text);
+		if (m.method === "Runtime.consoleAPICalled" && (m.params.type === "error" || m.params.type === "warning"))
+			errors.push(m.params.args.map((a) => a.value ?? a.description).join(" "));
+		if (m.method === "Log.entryAdded" && m.params.entry.level === "error")
+			errors.push(m.params.entry.text);
+	});
+	await send("Runtime.enable", {}, s);
+	await send("Log.enable", {}, s);
+	await send("Page.enable", {}, s);
+	await send("Emulation.setDeviceMetricsOverride", {width: 1100, height: 800, deviceScaleFactor: 1, mobile: false}, s);
+	const loaded = event("Page.loadEventFired", s);
+	await send("Page.navigate", {url: pathToFileURL(resolve(file)).href}, s);
+	await loaded;
+	const evaluate = async (expr) => {
+		const r = await send("Runtime.evaluate", {expression: expr, returnByValue: true, awaitPromise: true}, s);
+		if (r.exceptionDetails) throw new Error(`${expr}: ${r.exceptionDetails.exception?.description}`);
+		return r.result.value;
+	};
+	let ready = false;
+	for (let i = 0; i < 100 && !ready; i++) {
+		ready = await evaluate("document.body.getAttribute('data-ready') === '1'");
+		if (!ready) await sleep(50);
+	}
+	check(ready, "the page finished drawing");
+	const shown = await evaluate("document.getElementById('opcount').textContent");
+	check(shown === opsArg, `the page reports ${opsArg} ops (shows ${shown})`);
+	check(await evaluate("window.ppsimView.ops") === Number(opsArg), "the viewer holds every op");
+
+	// the canvas's top-left corner, to aim the mouse
+	const box = await evaluate("(() => { const r = document.getElementById('timeline').getBoundingClientRect(); return {x: r.left, y: r.top + window.scrollY, w: r.width}; })()");
+	if (opts.zoom) {
+		const first = await evaluate("({...window.ppsimView.stats})");
+		check(first.aggregated > 0, `the whole run merges ops narrower than a pixel (${first.aggregated} merged, ${first.drawn} single)`);
+		const x = box.x + 160, y = box.y + 30;
+		for (let i = 0; i < 40; i++) {
+			await send("Input.dispatchMouseEvent", {type: "mouseWheel", x, y, deltaX: 0, deltaY: -400}, s);
+			await sleep(5);
+		}
+		await sleep(100);
+		const zoomed = await evaluate("({...window.ppsimView.stats, t0: window.ppsimView.view.t0, t1: window.ppsimView.view.t1})");
+		check(zoomed.aggregated === 0 && zoomed.drawn > 0, `zoomed in by the wheel (${zoomed.t0.toPrecision(6)} to ${zoomed.t1.toPrecision(6)}), every op in view is drawn on its own (${zoomed.drawn} single, ${zoomed.aggregated} merged)`);
+		await evaluate("window.ppsimView.fit()");
+	}
+	// hover the first op of the first device: LEFT (150) plus a little, the first lane's middle
+	await send("Input.dispatchMouseEvent", {type: "mouseMoved", x: box.x + 153, y: box.y + 4 + 22 + 9}, s);
+	await sleep(100);
+	const tip = await evaluate("(() => { const t = document.getElementById('tip'); return t.style.display === 'block' ? t.textContent : ''; })()");
+	check(/micro-batch \d+, stage \d+/.test(tip) && /start .*end/.test(tip), `hovering an op shows its micro-batch, stage, start and end ("${tip.slice(0, 80)}...")`);
+	await send("Input.dispatchMouseEvent", {type: "mouseMoved", x: 5, y: 5}, s);
+	await sleep(50);
+
+	if (opts.ref || opts.shot) {
+		const {data} = await send("Page.captureScreenshot", {format: "png", clip: {x: 0, y: 0, width: 1100, height: 800, scale: 1}}, s);
+		if (opts.shot) writeFileSync(opts.shot, Buffer.from(data, "base64"));
+		if (opts.ref && existsSync(opts.ref)) {
+			const ref = readFileSync(opts.ref).toString("base64");
+			const diff = await evaluate(`(async () => {
+				const load = (src) => new Promise((ok, fail) => { const i = new Image(); i.onload = () => ok(i); i.onerror = fail; i.src = src; });
+				const [a, b] = await Promise.all([load("data:image/png;base64,${data}"), load("data:image/png;base64,${ref}")]);
+				if (a.width !== b.width || a.height !== b.height) return {size: [a.width, a.height, b.width, b.height]};
+				const px = (img) => { const c = document.createElement("canvas"); c.width = img.width; c.height = img.height; const g = c.getContext("2d"); g.drawImage(img, 0, 0); return g.getImageData(0, 0, c.width, c.height).data; };
+				const p = px(a), q = px(b);
+				let off = 0;
+				for (let i = 0; i < p.length; i += 4)
+					if (Math.abs(p[i] - q[i]) + Math.abs(p[i + 1] - q[i + 1]) + Math.abs(p[i + 2] - q[i + 2]) > 48) off++;
+				return {share: off / (p.length / 4)};
+			})()`);
+			check(diff.share !== undefined && diff.share < 0.015, diff.share !== undefined
+				? `the screenshot matches ${opts.ref}: ${(100 * diff.share).toFixed(3)}% of pixels differ (at most 1.5%)`
+				: `the screenshot is ${diff.size[0]}x${diff.size[1]}, ${opts.ref} ${diff.size[2]}x${diff.size[3]}`);
+		} else if (opts.ref) {
+			check(false, `no reference image ${opts.ref} (UPDATE_GOLDEN=1 writes it)`);
+		}
+	}
+	check(errors.length === 0, `no console error or exception${errors.length ? ": " + errors.join("; ") : ""}`);
+} catch (e) {
+	check(false, `the browser check ran: ${e.message}\n${stderr.slice(-2000)}`);
+}
+clearTimeout(timer);
+killAll();
+await new Promise((ok) => (browser.exitCode !== null ? ok() : browser.on("exit", ok)));
+try {
+	rmSync(profile, {recursive: true, force: true, maxRetries: 10, retryDelay: 50});
+} catch (e) {
+	console.log(`# could not remove ${profile}: ${e.message}`);
+}
+process.exit(failures ? 1 : 0);
