@@ -107,6 +107,8 @@ bool pp_add_u64(uint64_t a, uint64_t b, uint64_t *out);
 bool pp_time_from_units(double units, int64_t tick, pp_time *out);
 /* Time t in units (tick ticks per unit), as the double nearest to the exact quotient. */
 double pp_time_to_units(pp_time t, int64_t tick);
+/* The greatest common divisor of |a| and |b| (0 when both are 0). */
+int64_t pp_gcd64(int64_t a, int64_t b);
 
 /*
  * Writes x in the shortest of "%.15g", "%.16g" and "%.17g" that reads back to the same double,

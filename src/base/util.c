@@ -145,6 +145,20 @@ bool pp_time_from_units(double units, int64_t tick, pp_time *out)
 	return true;
 }
 
+int64_t pp_gcd64(int64_t a, int64_t b)
+{
+	uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a,
+	         y = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
+
+	while (y != 0) {
+		uint64_t t = x % y;
+
+		x = y;
+		y = t;
+	}
+	return x > INT64_MAX ? INT64_MAX : (int64_t)x;
+}
+
 double pp_time_to_units(pp_time t, int64_t tick)
 {
 	const pp_time exact = INT64_C(1) << 53;

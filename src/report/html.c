@@ -68,6 +68,35 @@ static void write_title(FILE *out, const struct report_row *row)
 	        s->frame.bubble_ratio);
 }
 
+/*
+ * The quanta of a run's data: the greatest common divisor of every time the page is sent (gaps,
+ * durations, message delays after their producer and transfer times), and of every activation
+ * change, so that the page gets small integers (1 for most runs of abstract units).
+ */
+static void quanta(const struct sim *s, int64_t *time_q, int64_t *act_q)
+{
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	int64_t g = 0, a = 0;
+
+	for (int d = 0; d < sc->p; d++) {
+		pp_time t = 0;
+
+		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+			g = pp_gcd64(pp_gcd64(g, r->times[i].start - t),
+			             r->times[i].end - r->times[i].start);
+			a = pp_gcd64(a,
+			             sched_act_change(&sc->ops[i], s->cost->act, s->cost->act_w));
+			t = r->times[i].end > t ? r->times[i].end : t;
+		}
+	}
+	for (size_t k = 0; k < r->nmsgs; k++)
+		g = pp_gcd64(pp_gcd64(g, r->msgs[k].start - r->times[r->msgs[k].from].end),
+		             r->msgs[k].end - r->msgs[k].start);
+	*time_q = g > 0 ? g : 1;
+	*act_q = a > 0 ? a : 1;
+}
+
 /* One run's object of window.PPSIM.runs. */
 static void write_run(FILE *out, const struct report_row *row)
 {
@@ -77,14 +106,16 @@ static void write_run(FILE *out, const struct report_row *row)
 	const struct metrics *m = &s->metrics;
 	double tick = (double)s->cost->tick;
 	char buf[256], num[32];
+	int64_t q, aq;
 
+	quanta(s, &q, &aq);
 	fputs("{\"label\":", out);
 	report_script_text(out, row->label);
 	fputs(",\"schedule\":", out);
 	report_script_text(out, schedule_of(s));
-	fprintf(out,
-	        ",\"p\":%d,\"v\":%d,\"m\":%d,\"unit\":\"%s\",\"tick\":%.17g,\"origin\":%" PRId64,
-	        sc->p, sc->v, sc->m, s->cost->time_unit, tick, s->frame.origin);
+	fprintf(out, ",\"p\":%d,\"v\":%d,\"m\":%d,\"unit\":\"%s\",\"tick\":%.17g,\"origin\":%.17g",
+	        sc->p, sc->v, sc->m, s->cost->time_unit, tick / (double)q,
+	        (double)s->frame.origin / (double)q);
 	fprintf(out, ",\"makespan\":%s", REPORT_NUM(num, s->frame.makespan));
 	fprintf(out, ",\"bubble_ratio\":%s,\"nops\":%zu,\n\"kindNames\":[",
 	        REPORT_NUM(num, s->frame.bubble_ratio), sc->nops);
@@ -138,7 +169,8 @@ static void write_run(FILE *out, const struct report_row *row)
 			fprintf(out,
 			        "%s%u,%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64,
 			        i ? "," : "", op->kind | (op->flags & OP_OVERLAP ? 4u : 0u), op->mb,
-			        op->stage, second ? 0 : ot->start - t, ot->end - ot->start, act);
+			        op->stage, second ? 0 : (ot->start - t) / q,
+			        (ot->end - ot->start) / q, act / aq);
 			if ((i & 15) == 15)
 				fputc('\n', out);
 			t = ot->end > t ? ot->end : t;
@@ -149,7 +181,8 @@ static void write_run(FILE *out, const struct report_row *row)
 		const struct msg_record *g = &r->msgs[k];
 
 		fprintf(out, "%s%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64, k ? "," : "",
-		        g->from, g->to, g->start, g->end - g->start);
+		        g->from, g->to, (g->start - r->times[g->from].end) / q,
+		        (g->end - g->start) / q);
 		if ((k & 15) == 15)
 			fputc('\n', out);
 	}

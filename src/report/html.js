@@ -7,7 +7,7 @@
  * interface for scripts and tests: setWindow(t0, t1), fit(), and the counts of the last frame. */
 (function () {
 	"use strict";
-	var D = window.PPSIM;
+	var D = window.PPSIM, began = performance.now();
 	var COLOR = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759"];
 	var LIGHT = ["#9fb7d3", "#f8c795", "#acd0a7", "#f0abac"];
 	var TITLE = 22, LANE = 18, WIRE = 6, MEM = 14, GAP = 5, LEFT = 150, RIGHT = 16, AXIS = 28;
@@ -451,9 +451,15 @@
 	breakdown();
 	fit();
 	window.ppsimView = {
-		ops: total, runs: runs.length, stats: stats, view: view,
-		setWindow: setWindow, fit: fit, zoomAt: zoomAt, hit: function (x, y) {
-			var h = hit(x, y); return h ? describe(h[0], h[1]) : null;
+		ops: total, runs: runs.length, stats: stats, view: view, readyMs: performance.now() - began,
+		setWindow: setWindow, fit: fit, zoomAt: zoomAt,
+		/* the tooltip text at canvas point (x, y), or null */
+		hit: function (x, y) { var h = hit(x, y); return h ? describe(h[0], h[1]) : null; },
+		/* the canvas point at the middle of op i of run k */
+		locate: function (k, i) {
+			var r = runs[k];
+			return {x: (Math.max(LEFT, X(r.S[i])) + Math.min(width - RIGHT, X(r.E[i]))) / 2,
+				y: tops[k] + TITLE + r.dev[i] * ROW + (r.OV[i] === 2 ? 0.75 : r.OV[i] === 1 ? 0.25 : 0.5) * LANE};
 		}
 	};
 	document.body.setAttribute("data-ready", "1");

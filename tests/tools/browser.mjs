@@ -111,7 +111,7 @@ try {
 		ready = await evaluate("document.body.getAttribute('data-ready') === '1'");
 		if (!ready) await sleep(50);
 	}
-	check(ready, "the page finished drawing");
+	check(ready, `the page finished drawing (in ${Math.round(await evaluate("window.ppsimView ? window.ppsimView.readyMs : -1"))} ms from the start of its script)`);
 	const shown = await evaluate("document.getElementById('opcount').textContent");
 	check(shown === opsArg, `the page reports ${opsArg} ops (shows ${shown})`);
 	check(await evaluate("window.ppsimView.ops") === Number(opsArg), "the viewer holds every op");
@@ -131,10 +131,15 @@ try {
 		check(zoomed.aggregated === 0 && zoomed.drawn > 0, `zoomed in by the wheel (${zoomed.t0.toPrecision(6)} to ${zoomed.t1.toPrecision(6)}), every op in view is drawn on its own (${zoomed.drawn} single, ${zoomed.aggregated} merged)`);
 		await evaluate("window.ppsimView.fit()");
 	}
-	// hover the first op of the first device: LEFT (150) plus a little, the first lane's middle
-	await send("Input.dispatchMouseEvent", {type: "mouseMoved", x: box.x + 153, y: box.y + 4 + 22 + 9}, s);
-	await sleep(100);
-	const tip = await evaluate("(() => { const t = document.getElementById('tip'); return t.style.display === 'block' ? t.textContent : ''; })()");
+	// hover the first op of the first device
+	const at = await evaluate("window.ppsimView.locate(0, 0)");
+	await send("Input.dispatchMouseEvent", {type: "mouseMoved", x: box.x + at.x, y: box.y + at.y}, s);
+	let tip = "";
+	for (let i = 0; i < 60 && !tip; i++) {
+		await sleep(50);
+		tip = await evaluate("(() => { const t = document.getElementById('tip'); return t.style.display === 'block' ? t.textContent : ''; })()");
+	}
+	if (!tip) tip = `no tooltip at ${at.x}, ${at.y}`;
 	check(/micro-batch \d+, stage \d+/.test(tip) && /start .*end/.test(tip), `hovering an op shows its micro-batch, stage, start and end ("${tip.slice(0, 80)}...")`);
 	await send("Input.dispatchMouseEvent", {type: "mouseMoved", x: 5, y: 5}, s);
 	await sleep(50);
