@@ -153,6 +153,15 @@ int report_svg(FILE *out, const struct report_row *rows, int n);
  * recorded), activation memory over time and the bubble of each device by cause. Returns 0.
  */
 int report_html(FILE *out, const struct report_row *rows, int n);
+/*
+ * A sweep's HTML report, written as the sweep runs: the header, then each record in point
+ * order (first true for the first), then the footer; the page draws a heatmap of a chosen
+ * figure over two chosen axes. Each returns 0.
+ */
+int report_html_sweep_header(FILE *out, const struct sweep *sw);
+int report_html_sweep_record(FILE *out, const struct sweep *sw, const struct sweep_record *r,
+                             bool first);
+int report_html_sweep_footer(FILE *out);
 /* The fewest bytes an HTML report writes per op (measured: 18 to 30), for the size check. */
 #define REPORT_HTML_MIN_BYTES_PER_OP 12
 

@@ -127,10 +127,10 @@ static const struct cmd_option cmd_options[] = {
          "write an SVG Gantt chart to FILE (compare: every row on one time axis)",
          STRING(svg_file)},
         {{"html", required_argument, NULL, OPT_HTML},
-         CLI_RUN | CLI_COMPARE | CLI_SERVE,
+         CLI_RUN | CLI_COMPARE | CLI_SERVE | CLI_SWEEP,
          "FILE",
          "write an interactive HTML report to FILE (one file, opens offline; compare: every "
-         "row on one time axis)",
+         "row on one time axis; sweep: a heatmap over two axes)",
          STRING(html_file)},
         {{"color", required_argument, NULL, OPT_COLOR},
          CLI_RUN | CLI_SERVE,

@@ -21,6 +21,8 @@ struct sink {
 	const struct report_format *stream_format;
 	FILE *records; /* the --records file, or NULL */
 	const struct report_format *records_format;
+	FILE *html;       /* the --html report, or NULL */
+	uint64_t written; /* records written to it */
 };
 
 static int write_record(void *ctx, const struct sweep_record *r)
@@ -31,6 +33,8 @@ static int write_record(void *ctx, const struct sweep_record *r)
 		k->stream_format->sweep_record(k->stream, k->sw, r);
 	if (k->records != NULL)
 		k->records_format->sweep_record(k->records, k->sw, r);
+	if (k->html != NULL)
+		report_html_sweep_record(k->html, k->sw, r, k->written++ == 0);
 	/* a reader that stopped reading (`| head`) stops the sweep */
 	return k->stream != NULL && ferror(k->stream) ? 1 : 0;
 }
@@ -47,7 +51,7 @@ static bool may_have_model(const struct sweep *sw)
 static int run_sweep(const struct cli *cli, struct sweep *sw)
 {
 	struct sink k;
-	struct outfile *file = NULL;
+	struct outfile *file = NULL, *html = NULL;
 	struct pp_error err = {0};
 	struct sweep_totals totals;
 	struct sweep_record *top;
@@ -76,6 +80,16 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 		if (k.records_format->sweep_header != NULL)
 			k.records_format->sweep_header(k.records, sw);
 	}
+	if (cli->html_file != NULL) {
+		html = guard_open(cli->html_file, &err);
+		if (html == NULL) {
+			guard_abort(file);
+			free(top);
+			return cmd_fail(&err);
+		}
+		k.html = outfile_stream(html);
+		report_html_sweep_header(k.html, sw);
+	}
 	if (k.stream != NULL && k.stream_format->sweep_header != NULL)
 		k.stream_format->sweep_header(stdout, sw);
 	sweep_shard(sweep_points(sw), cli->shard, cli->nshards, &first, &last);
@@ -83,10 +97,18 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 	if (sweep_run_ranked(sw, first, last, cli->jobs, top, k.stream != NULL ? 0 : maxtop, &ntop,
 	                     &totals, write_record, &k, &err) < 0) {
 		guard_abort(file);
-		file = NULL;
+		guard_abort(html);
+		file = html = NULL;
 		status = cmd_fail(&err);
 	}
-	if (file != NULL && guard_commit(file, &err) != 0)
+	if (html != NULL)
+		report_html_sweep_footer(k.html);
+	if (file != NULL && guard_commit(file, &err) != 0) {
+		guard_abort(html);
+		html = NULL;
+		status = cmd_fail(&err);
+	}
+	if (html != NULL && guard_commit(html, &err) != 0)
 		status = cmd_fail(&err);
 	if (status == PP_EXIT_OK && k.stream == NULL)
 		cli->format->sweep_table(stdout, sw, top, ntop, &totals);

@@ -189,6 +189,55 @@ static void write_run(FILE *out, const struct report_row *row)
 	fputs("]}", out);
 }
 
+int report_html_sweep_header(FILE *out, const struct sweep *sw)
+{
+	write_head(out, "sweep");
+	fputs("<h1>ppsim sweep</h1>\n<p class=\"sum\"><b id=\"points\"></b> points, <span "
+	      "id=\"simulated\"></span> simulated. Each cell shows the best point with those two "
+	      "values (the lowest of the figure, the highest for throughput, tokens/s and "
+	      "MFU).</p>\n<div class=\"controls\"><label>rows <select id=\"sy\"></select></label>"
+	      "<label>columns <select id=\"sx\"></select></label><label>figure <select "
+	      "id=\"metric\"></select></label></div>\n<div id=\"heat\"></div>\n<div "
+	      "id=\"tip\"></div>\n",
+	      out);
+	write_tail(out);
+	fputs("<script>\nwindow.PPSIM = {\"kind\":\"sweep\",\"axes\":[", out);
+	for (int a = 0; a < sw->naxes; a++) {
+		fputs(a ? ",\n{\"key\":" : "{\"key\":", out);
+		report_script_text(out, sw->axes[a].opt->key);
+		fputs(",\"label\":", out);
+		report_script_text(out, sw->axes[a].label);
+		fputs(",\"values\":[", out);
+		for (int i = 0; i < sw->axes[a].nvalues; i++) {
+			fputs(i ? "," : "", out);
+			report_script_text(out, sw->axes[a].values[i]);
+		}
+		fputs("]}", out);
+	}
+	fputs("],\n\"points\":[\n", out);
+	return 0;
+}
+
+int report_html_sweep_record(FILE *out, const struct sweep *sw, const struct sweep_record *r,
+                             bool first)
+{
+	fputs(first ? "{\"at\":[" : ",\n{\"at\":[", out);
+	for (int a = 0; a < sw->naxes; a++)
+		fprintf(out, "%s%d", a ? "," : "", r->value[a]);
+	fputs("],\"record\":", out);
+	report_sweep_json_record(out, sw, r);
+	fputc('}', out);
+	return 0;
+}
+
+int report_html_sweep_footer(FILE *out)
+{
+	fputs("]};\n</script>\n<script>\n", out);
+	write_lines(out, report_html_js);
+	fputs("</script>\n</body>\n</html>\n", out);
+	return 0;
+}
+
 int report_html(FILE *out, const struct report_row *rows, int n)
 {
 	write_head(out, n > 1 ? "schedules compared" : schedule_of(rows[0].sim));

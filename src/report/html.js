@@ -11,6 +11,7 @@
 	var COLOR = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759"];
 	var LIGHT = ["#9fb7d3", "#f8c795", "#acd0a7", "#f0abac"];
 	var TITLE = 22, LANE = 18, WIRE = 6, MEM = 14, GAP = 5, LEFT = 150, RIGHT = 16, AXIS = 28;
+	var BUBBLE = 26; /* the strip of the bubble over time below a run's devices */
 	var ROW = LANE + WIRE + MEM + GAP;
 
 	function el(id) { return document.getElementById(id); }
@@ -33,7 +34,9 @@
 	}
 
 	/* Expands a run's flat arrays: per op [kind | 4 overlapped-first, micro-batch, stage, gap
-	 * after the previous op of its device, duration, activation change], times in ticks. */
+	 * after the previous op of its device, duration, activation change], per message
+	 * [producer, consumer, delay after the producer's end, transfer time]; times in quanta,
+	 * r.tick of them a time unit. */
 	function decode(r) {
 		var n = r.nops, o = r.ops, i, d;
 		r.K = new Uint8Array(n); r.OV = new Uint8Array(n);
@@ -64,7 +67,8 @@
 		r.MS = new Float64Array(nm); r.ME = new Float64Array(nm);
 		for (i = 0; i < nm; i++) {
 			r.MF[i] = m[4 * i]; r.MT[i] = m[4 * i + 1];
-			r.MS[i] = m[4 * i + 2] / r.tick; r.ME[i] = (m[4 * i + 2] + m[4 * i + 3]) / r.tick;
+			r.MS[i] = r.E[r.MF[i]] + m[4 * i + 2] / r.tick;
+			r.ME[i] = r.MS[i] + m[4 * i + 3] / r.tick;
 		}
 		r.msgs = null;
 		/* memory: an allocation at its op's start, a release at its op's end */
@@ -86,6 +90,10 @@
 		r.memPeak = peak;
 	}
 
+	if (D.kind === "sweep") {
+		sweepPage();
+		return;
+	}
 	D.runs.forEach(function (r) {
 		r.title = (r.label !== "-" ? r.label + ": " : "") + r.schedule + "  p=" + r.p + " v=" +
 			r.v + " m=" + r.m + "  makespan " + num(r.makespan) + " " + r.unit +
@@ -112,7 +120,7 @@
 	var tops = [];
 	(function layout() {
 		var y = 4;
-		runs.forEach(function (r) { tops.push(y); y += TITLE + r.p * ROW + GAP; });
+		runs.forEach(function (r) { tops.push(y); y += TITLE + r.p * ROW + BUBBLE + GAP; });
 		height = y + AXIS;
 	})();
 
@@ -136,8 +144,17 @@
 		return (c % 2 ? k.toLowerCase() : k) + r.MB[i] + (r.v > 2 ? "." + c : "");
 	}
 
+	/* busy[c]: device time busy in pixel column c of the run being drawn, in pixels */
+	var busy = new Float64Array(0);
+	function addBusy(x0, x1) {
+		for (var c = Math.floor(x0); c < x1; c++)
+			busy[c] += Math.min(x1, c + 1) - Math.max(x0, c);
+	}
+
 	function drawOps(r, top) {
 		var xl = LEFT, xr = width - RIGHT;
+		if (busy.length < width + 2) busy = new Float64Array(width + 2);
+		busy.fill(0);
 		for (var d = 0; d < r.p; d++) {
 			var y = top + TITLE + d * ROW, col = -1, cov = [0, 0, 0, 0];
 			/* a pixel column of merged ops: the kinds stacked by the share of it they cover,
@@ -160,6 +177,7 @@
 				if (r.S[i] >= view.t1) break;
 				var x0 = Math.max(xl, X(r.S[i])), x1 = Math.min(xr, X(r.E[i]));
 				var half = r.OV[i] !== 0, oy = r.OV[i] === 2 ? LANE / 2 : 0;
+				if (r.OV[i] !== 2 && x1 > x0) addBusy(x0, x1);
 				if (x1 - x0 >= 1.5) {
 					flush();
 					ctx.fillStyle = (r.chunkOf[r.ST[i]] % 2 ? LIGHT : COLOR)[r.K[i]];
@@ -246,6 +264,25 @@
 		}
 	}
 
+	/* The share of the run's devices idle in each pixel column, as a bar from the strip's top. */
+	function drawBubble(r, top) {
+		var y = top + TITLE + r.p * ROW, x0 = Math.floor(LEFT), x1 = Math.ceil(width - RIGHT);
+		var t0 = Math.max(view.t0, r.origin / r.tick), t1 = Math.min(view.t1, r.origin / r.tick + r.makespan);
+		ctx.fillStyle = "#fafafa";
+		ctx.fillRect(LEFT, y, width - LEFT - RIGHT, BUBBLE - 6);
+		ctx.fillStyle = "#c44e52";
+		var sum = 0, n = 0;
+		for (var c = x0; c < x1; c++) {
+			/* only the part of the column inside the run */
+			var a = Math.max(c, X(t0)), b = Math.min(c + 1, X(t1));
+			if (b <= a) continue;
+			var idle = Math.max(0, Math.min(1, 1 - busy[c] / (r.p * (b - a))));
+			ctx.fillRect(c, y, 1, idle * (BUBBLE - 6));
+			sum += idle * (b - a); n += b - a;
+		}
+		r.viewBubble = n > 0 ? sum / n : 0;
+	}
+
 	function drawAxis(y) {
 		var span = view.t1 - view.t0, step = niceStep(span / Math.max(2, (width - LEFT) / 110));
 		ctx.strokeStyle = "#333"; ctx.fillStyle = "#333";
@@ -274,9 +311,9 @@
 		runs.forEach(function (r, k) {
 			var top = tops[k];
 			ctx.save();
-			ctx.beginPath(); ctx.rect(LEFT, top, width - LEFT - RIGHT + 1, TITLE + r.p * ROW);
+			ctx.beginPath(); ctx.rect(LEFT, top, width - LEFT - RIGHT + 1, TITLE + r.p * ROW + BUBBLE);
 			ctx.clip();
-			drawOps(r, top); drawMemory(r, top); drawWires(r, top);
+			drawOps(r, top); drawBubble(r, top); drawMemory(r, top); drawWires(r, top);
 			ctx.restore();
 			ctx.fillStyle = "#222"; ctx.textAlign = "left"; ctx.font = "bold 12px sans-serif";
 			ctx.fillText(r.title, 6, top + 14);
@@ -290,7 +327,9 @@
 					ctx.font = "11px sans-serif"; ctx.fillStyle = "#222";
 				}
 			}
-			ctx.font = "10px sans-serif"; ctx.textAlign = "center";
+			ctx.fillStyle = "#c44e52"; ctx.font = "10px sans-serif";
+			ctx.fillText("bubble " + (100 * r.viewBubble).toFixed(1) + "%", LEFT - 6, top + TITLE + r.p * ROW + 12);
+			ctx.fillStyle = "#222"; ctx.textAlign = "center";
 		});
 		drawAxis(height - AXIS + 4);
 		stats.frames++;
@@ -347,9 +386,15 @@
 				" (" + num(r.E[i] - r.S[i]) + ")",
 			"idle before it: " + num(Math.max(0, r.S[i] - prev)) + " " + r.unit
 		];
-		var last = -1;
-		for (var k = 0; k < r.nmsgs; k++)
-			if (r.MT[k] === i && (last < 0 || r.ME[k] > r.ME[last])) last = k;
+		if (!r.lastIn) {
+			/* each op's last arriving input, found once */
+			r.lastIn = new Int32Array(r.nops).fill(-1);
+			for (var k = 0; k < r.nmsgs; k++) {
+				var to = r.MT[k], was = r.lastIn[to];
+				if (was < 0 || r.ME[k] > r.ME[was]) r.lastIn[to] = k;
+			}
+		}
+		var last = r.lastIn[i];
 		if (last >= 0)
 			lines.push("last input: " + label(r, r.MF[last]) + " from GPU " + r.dev[r.MF[last]] +
 				", sent " + num(r.MS[last]) + ", arrived " + num(r.ME[last]) +
@@ -441,6 +486,7 @@
 			html += "<span><i style=\"background:" + LIGHT[0] + "\"></i>odd chunks lighter</span>";
 		if (runs.some(function (r) { return r.nmsgs > 0; }))
 			html += "<span><i style=\"background:#777\"></i>transfers, arrows to the consumer</span>";
+		html += "<span><i style=\"background:#c44e52\"></i>bubble over time: the share of devices idle (in view)</span>";
 		if (runs.some(function (r) { return r.memPeak > 0; }))
 			html += "<span><i style=\"background:#76448a\"></i>activation memory</span>";
 		el("legend").innerHTML = html;
@@ -463,4 +509,83 @@
 		}
 	};
 	document.body.setAttribute("data-ready", "1");
+
+	/* A sweep: a heatmap of one figure over two axes, each cell the best point with those two
+	 * values; hover shows that point's settings and figures. */
+	function sweepPage() {
+		var FIGURES = ["makespan", "step_time", "bubble_ratio", "utilization", "throughput",
+			"tokens_per_s", "mfu", "peak_activations", "memory_bytes", "p2p_time", "messages"];
+		var HIGHER = {throughput: 1, tokens_per_s: 1, mfu: 1, utilization: 1};
+		var pts = D.points, axes = D.axes, ok = 0;
+		pts.forEach(function (p) { if (p.record.status === "ok") ok++; });
+		el("points").textContent = String(pts.length);
+		el("simulated").textContent = String(ok);
+		var figures = FIGURES.filter(function (f) {
+			return pts.some(function (p) { return typeof p.record[f] === "number"; });
+		});
+		var sx = el("sx"), sy = el("sy"), sm = el("metric");
+		var opt = function (sel, v, text) {
+			var o = document.createElement("option"); o.value = v; o.textContent = text; sel.appendChild(o);
+		};
+		opt(sy, -1, "(none)"); opt(sx, -1, "(none)");
+		axes.forEach(function (a, i) { opt(sy, i, a.label); opt(sx, i, a.label); });
+		figures.forEach(function (f) { opt(sm, f, f); });
+		sy.value = axes.length > 1 ? 0 : -1;
+		sx.value = axes.length > 1 ? 1 : axes.length - 1;
+		sm.value = figures.indexOf("bubble_ratio") >= 0 && figures.indexOf("step_time") < 0 ?
+			"bubble_ratio" : figures.indexOf("step_time") >= 0 ? "step_time" : figures[0];
+		var cells = [];
+		function draw() {
+			var ax = Number(sx.value), ay = Number(sy.value), f = sm.value, hiBest = !!HIGHER[f];
+			var nx = ax >= 0 ? axes[ax].values.length : 1, ny = ay >= 0 ? axes[ay].values.length : 1;
+			cells = [];
+			for (var i = 0; i < nx * ny; i++) cells.push(null);
+			var lo = Infinity, hi = -Infinity;
+			pts.forEach(function (p) {
+				var v = p.record[f];
+				if (p.record.status !== "ok" || typeof v !== "number") return;
+				var k = (ay >= 0 ? p.at[ay] : 0) * nx + (ax >= 0 ? p.at[ax] : 0), c = cells[k];
+				if (c === null || (hiBest ? v > c.v : v < c.v)) cells[k] = {v: v, p: p};
+				lo = Math.min(lo, v); hi = Math.max(hi, v);
+			});
+			var html = "<table class=\"heat\"><tr><th>" +
+				(ay >= 0 ? esc(axes[ay].label) : "") + " \\ " + (ax >= 0 ? esc(axes[ax].label) : "") + "</th>";
+			for (var x = 0; x < nx; x++)
+				html += "<th>" + (ax >= 0 ? esc(axes[ax].values[x]) : "") + "</th>";
+			html += "</tr>";
+			for (var y = 0; y < ny; y++) {
+				html += "<tr><th>" + (ay >= 0 ? esc(axes[ay].values[y]) : "") + "</th>";
+				for (x = 0; x < nx; x++) {
+					var c = cells[y * nx + x];
+					if (c === null) { html += "<td class=\"none\">&ndash;</td>"; continue; }
+					var q = hi > lo ? (c.v - lo) / (hi - lo) : 0.5;
+					if (hiBest) q = 1 - q;
+					/* best green, worst red */
+					var col = "hsl(" + Math.round(120 * (1 - q)) + ",55%," + Math.round(78 - 18 * Math.abs(q - 0.5)) + "%)";
+					html += "<td data-k=\"" + (y * nx + x) + "\" style=\"background:" + col + "\">" +
+						num(c.v) + "</td>";
+				}
+				html += "</tr>";
+			}
+			el("heat").innerHTML = html + "</table>";
+		}
+		var tip = el("tip");
+		el("heat").addEventListener("mousemove", function (e) {
+			var k = e.target.getAttribute && e.target.getAttribute("data-k");
+			if (k === null || !cells[k]) { tip.style.display = "none"; return; }
+			var r = cells[k].p.record, lines = [];
+			Object.keys(r).forEach(function (key) {
+				if (r[key] !== null && key !== "status" && key !== "reason") lines.push(esc(key) + ": " + esc(r[key]));
+			});
+			tip.innerHTML = lines.join("<br>");
+			tip.style.display = "block";
+			tip.style.left = e.pageX + 12 + "px"; tip.style.top = e.pageY + 14 + "px";
+		});
+		el("heat").addEventListener("mouseleave", function () { tip.style.display = "none"; });
+		sx.onchange = sy.onchange = sm.onchange = draw;
+		draw();
+		window.ppsimView = {points: pts.length, simulated: ok, cells: function () { return cells; },
+			draw: draw, readyMs: performance.now() - began};
+		document.body.setAttribute("data-ready", "1");
+	}
 })();

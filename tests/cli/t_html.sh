@@ -24,7 +24,8 @@ if [ "$(grep -c '</script>' "$TMP/n.html")" -eq 2 ]; then ok; else
 	not_ok "--html: a config name holding </script> ends the data early"
 fi
 # the page's data holds every op: 6 numbers each
-if ppsim -p 4 -m 8 --html=/dev/stdout | grep -q '"nops":64,'; then ok; else
+ppsim -p 4 -m 8 --html="$TMP/d.html" >/dev/null
+if grep -q '"nops":64,' "$TMP/d.html"; then ok; else
 	not_ok "--html: the data does not say 64 ops"
 fi
 # a failed run writes no report and leaves an existing file as it was
@@ -49,11 +50,18 @@ browse() {
 	fi
 }
 ref="$ROOT/tests/golden/html-1f1b-p4-m8.png"
-ppsim -p 4 -m 8 --tcomm 0.25 --html="$TMP/small.html" >/dev/null
+ppsim -p 4 -m 8 --tcomm 0.25 --html="$TMP/small.html" --dump-ops="$TMP/small.csv" >/dev/null
 if [ -n "${UPDATE_GOLDEN:-}" ]; then
 	node "$ROOT/tests/tools/browser.mjs" chromium check "$TMP/small.html" 64 shot="$ref" >/dev/null
 fi
-browse "$TMP/small.html" 64 ref="$ref" shot="$TMP/small.png"
+browse "$TMP/small.html" 64 ops="$TMP/small.csv" ref="$ref" shot="$TMP/small.png"
+# times of a run with chunks, overlapped pairs and priced messages
+for args in "-s interleaved -v 2 -p 4 -m 8 --tcomm 0.3" "-s dualpipev -p 4 -m 10 --tcomm 0.1" \
+	"-s zbv -p 4 -m 8 --tcomm 0.2 --duplex=half"; do
+	# shellcheck disable=SC2086
+	ppsim $args --html="$TMP/t.html" --dump-ops="$TMP/t.csv" >/dev/null
+	browse "$TMP/t.html" "$(tail -n +2 "$TMP/t.csv" | wc -l | tr -d ' ')" ops="$TMP/t.csv"
+done
 # a large run: merged into pixel columns, single ops when zoomed in
 "$PPSIM" -s zbh1 -p 8 -m 2048 --html="$TMP/big.html" >/dev/null
 browse "$TMP/big.html" "$(count_ops -s zbh1 -p 8 -m 2048)" zoom
@@ -65,4 +73,7 @@ for s in 1f1b zbh1 interleaved dualpipev; do
 done
 browse "$TMP/cmp.html" "$n"
 ppsim serve -p 2 --num-requests 8 --html="$TMP/serve.html" --dump-ops="$TMP/sops.csv" >/dev/null
-browse "$TMP/serve.html" "$(tail -n +2 "$TMP/sops.csv" | wc -l | tr -d ' ')"
+browse "$TMP/serve.html" "$(tail -n +2 "$TMP/sops.csv" | wc -l | tr -d ' ')" ops="$TMP/sops.csv"
+# a sweep: a heatmap of its points
+ppsim sweep --schedules=1f1b,interleaved,zbh1 -p 2,4 -m 8,16 --html="$TMP/sweep.html" >/dev/null
+browse "$TMP/sweep.html" 12

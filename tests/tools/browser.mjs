@@ -2,10 +2,11 @@
 // commands on fd 3, replies on fd 4, each a JSON message ended by a NUL byte), with nothing
 // from npm. Used by tests/cli/t_html.sh to check the --html report in a real browser.
 //
-//   node browser.mjs CHROMIUM check FILE.html OPS [zoom] [ref=REF.png] [shot=OUT.png]
+//   node browser.mjs CHROMIUM check FILE.html COUNT [zoom] [ops=OPS.csv] [ref=REF.png] [shot=OUT.png]
 //
 // Loads FILE.html, fails on any console error or uncaught exception, checks that the page
-// reports OPS ops; with "zoom", that the first view merges ops into pixel columns and that
+// reports COUNT ops (a sweep's page: COUNT points, and hovers a cell of its heatmap); with
+// OPS.csv (--dump-ops of the same run), that the page's op times are the run's; with "zoom", that the first view merges ops into pixel columns and that
 // zooming in with the mouse wheel draws single ops; hovers an op and checks its tooltip;
 // compares a screenshot with REF.png (the share of pixels that differ by more than a small
 // amount must stay under 1.5%), writing it to OUT.png. Prints one line per check; exits 1 on a
@@ -111,13 +112,43 @@ try {
 		ready = await evaluate("document.body.getAttribute('data-ready') === '1'");
 		if (!ready) await sleep(50);
 	}
-	check(ready, `the page finished drawing (in ${Math.round(await evaluate("window.ppsimView ? window.ppsimView.readyMs : -1"))} ms from the start of its script)`);
-	const shown = await evaluate("document.getElementById('opcount').textContent");
-	check(shown === opsArg, `the page reports ${opsArg} ops (shows ${shown})`);
-	check(await evaluate("window.ppsimView.ops") === Number(opsArg), "the viewer holds every op");
+	check(ready, `the page finished drawing (in ${Math.round(await evaluate("window.ppsimView && window.ppsimView.readyMs"))} ms from the start of its script)`);
+	const sweep = await evaluate("window.PPSIM.kind === 'sweep'");
+	const what = sweep ? "points" : "ops";
+	const shown = await evaluate(`document.getElementById('${sweep ? "points" : "opcount"}').textContent`);
+	check(shown === opsArg, `the page reports ${opsArg} ${what} (shows ${shown})`);
+	check(await evaluate(`window.ppsimView.${what}`) === Number(opsArg), `the viewer holds every one of the ${what}`);
+	if (opts.ops) {
+		// the page's op times are the run's (--dump-ops, in device order), every message
+		// leaves after its producer ends and arrives before its consumer starts
+		const rows = readFileSync(opts.ops, "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+		const bad = await evaluate(`(() => {
+			const want = ${JSON.stringify(rows.map((r) => [Number(r[5]), Number(r[6]), Number(r[4])]))};
+			const r = window.PPSIM.runs[0], eps = 1e-9 * (1 + r.makespan);
+			if (r.nops !== want.length) return "the page has " + r.nops + " ops, the run " + want.length;
+			for (let i = 0; i < r.nops; i++)
+				if (Math.abs(r.S[i] - want[i][0]) > eps || Math.abs(r.E[i] - want[i][1]) > eps || r.MB[i] !== want[i][2])
+					return "op " + i + ": " + [r.S[i], r.E[i], r.MB[i]] + " in the page, " + want[i] + " in the run";
+			for (let k = 0; k < r.nmsgs; k++)
+				if (r.MS[k] < r.E[r.MF[k]] - eps || r.ME[k] > r.S[r.MT[k]] + eps || r.ME[k] < r.MS[k])
+					return "message " + k + " runs " + r.MS[k] + " to " + r.ME[k] + ", its producer ends " + r.E[r.MF[k]] + ", its consumer starts " + r.S[r.MT[k]];
+			return "";
+		})()`);
+		check(bad === "", `every op's start, end and micro-batch in the page are the run's, and every message lies between its producer and consumer${bad ? ": " + bad : ""}`);
+	}
+	if (sweep) {
+		const cell = await evaluate("(() => { const c = document.querySelector('#heat td[data-k]'); if (!c) return null; const r = c.getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2, n: document.querySelectorAll('#heat td[data-k]').length}; })()");
+		check(cell !== null, `the heatmap has cells (${cell ? cell.n : 0})`);
+		if (cell) {
+			await send("Input.dispatchMouseEvent", {type: "mouseMoved", x: cell.x, y: cell.y}, s);
+			await sleep(100);
+			const tip = await evaluate("document.getElementById('tip').style.display === 'block' ? document.getElementById('tip').textContent : ''");
+			check(/schedule: .*makespan: /.test(tip), `hovering a cell shows its point ("${tip.slice(0, 80)}...")`);
+		}
+	}
 
 	// the canvas's top-left corner, to aim the mouse
-	const box = await evaluate("(() => { const r = document.getElementById('timeline').getBoundingClientRect(); return {x: r.left, y: r.top + window.scrollY, w: r.width}; })()");
+	const box = sweep ? null : await evaluate("(() => { const r = document.getElementById('timeline').getBoundingClientRect(); return {x: r.left, y: r.top + window.scrollY, w: r.width}; })()");
 	if (opts.zoom) {
 		const first = await evaluate("({...window.ppsimView.stats})");
 		check(first.aggregated > 0, `the whole run merges ops narrower than a pixel (${first.aggregated} merged, ${first.drawn} single)`);
@@ -131,6 +162,7 @@ try {
 		check(zoomed.aggregated === 0 && zoomed.drawn > 0, `zoomed in by the wheel (${zoomed.t0.toPrecision(6)} to ${zoomed.t1.toPrecision(6)}), every op in view is drawn on its own (${zoomed.drawn} single, ${zoomed.aggregated} merged)`);
 		await evaluate("window.ppsimView.fit()");
 	}
+	if (!sweep) {
 	// hover the first op of the first device
 	const at = await evaluate("window.ppsimView.locate(0, 0)");
 	await send("Input.dispatchMouseEvent", {type: "mouseMoved", x: box.x + at.x, y: box.y + at.y}, s);
@@ -143,6 +175,7 @@ try {
 	check(/micro-batch \d+, stage \d+/.test(tip) && /start .*end/.test(tip), `hovering an op shows its micro-batch, stage, start and end ("${tip.slice(0, 80)}...")`);
 	await send("Input.dispatchMouseEvent", {type: "mouseMoved", x: 5, y: 5}, s);
 	await sleep(50);
+	}
 
 	if (opts.ref || opts.shot) {
 		const {data} = await send("Page.captureScreenshot", {format: "png", clip: {x: 0, y: 0, width: 1100, height: 800, scale: 1}}, s);
