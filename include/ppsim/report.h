@@ -153,6 +153,9 @@ int report_svg(FILE *out, const struct report_row *rows, int n);
  * recorded), activation memory over time and the bubble of each device by cause. Returns 0.
  */
 int report_html(FILE *out, const struct report_row *rows, int n);
+/* report_html of a serving run's pipeline, with its requests: when each arrived, was admitted,
+ * got its first token and finished. Returns 0. */
+int report_html_serve(FILE *out, const struct serve_run *r);
 /*
  * A sweep's HTML report, written as the sweep runs: the header, then each record in point
  * order (first true for the first), then the footer; the page draws a heatmap of a chosen

@@ -648,9 +648,10 @@ int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), c
 	return cli_write_files(&out, 1);
 }
 
-/* What an output file needs: the simulation and, for the export, its format. */
+/* What an output file needs: the simulation, its serving run or NULL, and the export's format. */
 struct run_output {
 	const struct sim *sim;
+	const struct serve_run *serve;
 	enum schedfile_format format;
 };
 
@@ -680,14 +681,16 @@ static int write_svg(FILE *out, const void *ctx)
 
 static int write_html(FILE *out, const void *ctx)
 {
-	struct report_row row = {"-", ((const struct run_output *)ctx)->sim};
+	const struct run_output *o = ctx;
+	struct report_row row = {"-", o->sim};
 
-	return report_html(out, &row, 1);
+	return o->serve != NULL ? report_html_serve(out, o->serve) : report_html(out, &row, 1);
 }
 
-int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct cli_output *extra)
+int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct serve_run *serve,
+                      const struct cli_output *extra)
 {
-	struct run_output o = {s, cli->export_format};
+	struct run_output o = {s, serve, cli->export_format};
 	struct cli_output outs[6];
 	int n = 0;
 

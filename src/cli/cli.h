@@ -143,10 +143,12 @@ int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), c
 
 /*
  * Writes the output files the command line asks for (--dump-ops, --export-schedule, --trace,
- * --svg) from s, plus extra when it is not NULL and names a path, all-or-nothing as
- * cli_write_files. Returns PP_EXIT_OK or the failure's status.
+ * --svg, --html) from s, the simulation of serving run serve when that is not NULL (its HTML
+ * report then shows the requests too), plus extra when it is not NULL and names a path,
+ * all-or-nothing as cli_write_files. Returns PP_EXIT_OK or the failure's status.
  */
-int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct cli_output *extra);
+int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct serve_run *serve,
+                      const struct cli_output *extra);
 
 /* The most ops a run may hold whose --trace or --svg is asked for, so that the picture fits
  * an output file (OUTFILE_MAX_BYTES); 0 when neither is asked for. */

@@ -28,7 +28,7 @@ int cmd_run(int argc, char **argv)
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
-	status = cli_write_outputs(&cli, s, NULL);
+	status = cli_write_outputs(&cli, s, NULL, NULL);
 	if (status == PP_EXIT_OK && cli.format->write(stdout, s) != 0) {
 		status = cmd_report_failed();
 	}

@@ -238,10 +238,37 @@ int report_html_sweep_footer(FILE *out)
 	return 0;
 }
 
-int report_html(FILE *out, const struct report_row *rows, int n)
+/* The requests of a serving run, per request [arrival, admitted, first token, finish] in time
+ * units, then its prompt and output tokens. */
+static void write_requests(FILE *out, const struct serve_run *r)
+{
+	int64_t tick = r->sim.cost->tick;
+	char a[32], b[32], c[32], d[32];
+
+	fputs(",\n\"requests\":[", out);
+	for (size_t i = 0; i < r->nreq; i++) {
+		const struct serve_request_result *q = &r->req[i];
+
+		fprintf(out, "%s%s,%s,%s,%s,%" PRIu32 ",%" PRIu32, i ? "," : "",
+		        REPORT_NUM(a, pp_time_to_units(q->arrival, tick)),
+		        REPORT_NUM(b, pp_time_to_units(q->admitted, tick)),
+		        REPORT_NUM(c, pp_time_to_units(q->first_token, tick)),
+		        REPORT_NUM(d, pp_time_to_units(q->finish, tick)), q->prompt, q->output);
+		if ((i & 15) == 15)
+			fputc('\n', out);
+	}
+	fputc(']', out);
+}
+
+/* The page of rows[0..n-1]; serve, when not NULL, is the serving run of the one row. */
+static int write_page(FILE *out, const struct report_row *rows, int n,
+                      const struct serve_run *serve)
 {
 	write_head(out, n > 1 ? "schedules compared" : schedule_of(rows[0].sim));
-	fprintf(out, "<h1>%s</h1>\n", n > 1 ? "ppsim: schedules compared" : "ppsim run");
+	fprintf(out, "<h1>%s</h1>\n",
+	        serve != NULL ? "ppsim serve"
+	        : n > 1       ? "ppsim: schedules compared"
+	                      : "ppsim run");
 	for (int i = 0; i < n; i++) {
 		fputs("<p class=\"sum\">", out);
 		write_title(out, &rows[i]);
@@ -257,15 +284,30 @@ int report_html(FILE *out, const struct report_row *rows, int n)
 	      out);
 	write_tail(out);
 	fputs("<script>\nwindow.PPSIM = {\"kind\":\"", out);
-	fputs(n > 1 ? "compare" : "run", out);
+	fputs(serve != NULL ? "serve" : n > 1 ? "compare" : "run", out);
 	fputs("\",\"runs\":[\n", out);
 	for (int i = 0; i < n; i++) {
 		if (i > 0)
 			fputs(",\n", out);
 		write_run(out, &rows[i]);
 	}
-	fputs("]};\n</script>\n<script>\n", out);
+	fputc(']', out);
+	if (serve != NULL)
+		write_requests(out, serve);
+	fputs("};\n</script>\n<script>\n", out);
 	write_lines(out, report_html_js);
 	fputs("</script>\n</body>\n</html>\n", out);
 	return 0;
+}
+
+int report_html(FILE *out, const struct report_row *rows, int n)
+{
+	return write_page(out, rows, n, NULL);
+}
+
+int report_html_serve(FILE *out, const struct serve_run *r)
+{
+	struct report_row row = {"-", &r->sim};
+
+	return write_page(out, &row, 1, r);
 }

@@ -99,6 +99,31 @@
 			r.v + " m=" + r.m + "  makespan " + num(r.makespan) + " " + r.unit +
 			"  bubble_ratio " + r.bubble_ratio.toFixed(4);
 	});
+	/* a serving run's requests: packed into lanes, a request in the first lane free when it
+	 * arrives (else the one freed first), at most RLANES of them */
+	var RLANES = 24, RH = 5;
+	if (D.requests) {
+		var q = D.requests, nq = q.length / 6, R = D.runs[0];
+		R.req = {n: nq, A: new Float64Array(nq), M: new Float64Array(nq), F: new Float64Array(nq),
+			E: new Float64Array(nq), P: new Uint32Array(nq), O: new Uint32Array(nq), lane: new Uint8Array(nq)};
+		var free = [];
+		for (var k = 0; k < nq; k++) {
+			var g = R.req;
+			g.A[k] = q[6 * k]; g.M[k] = q[6 * k + 1]; g.F[k] = q[6 * k + 2]; g.E[k] = q[6 * k + 3];
+			g.P[k] = q[6 * k + 4]; g.O[k] = q[6 * k + 5];
+			var best = -1;
+			for (var l = 0; l < free.length; l++)
+				if (free[l] <= g.A[k]) { best = l; break; }
+			if (best < 0 && free.length < RLANES) { best = free.length; free.push(0); }
+			if (best < 0) {
+				best = 0;
+				for (l = 1; l < free.length; l++) if (free[l] < free[best]) best = l;
+			}
+			g.lane[k] = best; free[best] = Math.max(free[best], g.E[k]);
+		}
+		R.reqLanes = free.length;
+	}
+	function reqHeight(r) { return r.req ? 18 + r.reqLanes * RH + 6 : 0; }
 	var runs = D.runs, lo = Infinity, hi = -Infinity, total = 0;
 	runs.forEach(function (r) {
 		decode(r);
@@ -120,7 +145,7 @@
 	var tops = [];
 	(function layout() {
 		var y = 4;
-		runs.forEach(function (r) { tops.push(y); y += TITLE + r.p * ROW + BUBBLE + GAP; });
+		runs.forEach(function (r) { tops.push(y); y += TITLE + r.p * ROW + BUBBLE + reqHeight(r) + GAP; });
 		height = y + AXIS;
 	})();
 
@@ -283,6 +308,21 @@
 		r.viewBubble = n > 0 ? sum / n : 0;
 	}
 
+	/* Each request as a bar in its lane: waiting (grey), prefill to its first token (orange),
+	 * decode to its end (blue). */
+	function drawRequests(r, top) {
+		if (!r.req) return;
+		var g = r.req, y0 = top + TITLE + r.p * ROW + BUBBLE + 16;
+		for (var k = 0; k < g.n; k++) {
+			if (g.E[k] < view.t0 || g.A[k] > view.t1) continue;
+			var y = y0 + g.lane[k] * RH;
+			var xa = X(g.A[k]), xm = X(g.M[k]), xf = X(g.F[k]), xe = X(g.E[k]);
+			ctx.fillStyle = "#c9c9c9"; ctx.fillRect(xa, y, Math.max(0.5, xm - xa), RH - 1);
+			ctx.fillStyle = "#f28e2b"; ctx.fillRect(xm, y, Math.max(0.5, xf - xm), RH - 1);
+			ctx.fillStyle = "#4e79a7"; ctx.fillRect(xf, y, Math.max(0.5, xe - xf), RH - 1);
+		}
+	}
+
 	function drawAxis(y) {
 		var span = view.t1 - view.t0, step = niceStep(span / Math.max(2, (width - LEFT) / 110));
 		ctx.strokeStyle = "#333"; ctx.fillStyle = "#333";
@@ -311,9 +351,10 @@
 		runs.forEach(function (r, k) {
 			var top = tops[k];
 			ctx.save();
-			ctx.beginPath(); ctx.rect(LEFT, top, width - LEFT - RIGHT + 1, TITLE + r.p * ROW + BUBBLE);
+			ctx.beginPath(); ctx.rect(LEFT, top, width - LEFT - RIGHT + 1, TITLE + r.p * ROW + BUBBLE + reqHeight(r));
 			ctx.clip();
 			drawOps(r, top); drawBubble(r, top); drawMemory(r, top); drawWires(r, top);
+			drawRequests(r, top);
 			ctx.restore();
 			ctx.fillStyle = "#222"; ctx.textAlign = "left"; ctx.font = "bold 12px sans-serif";
 			ctx.fillText(r.title, 6, top + 14);
@@ -329,6 +370,10 @@
 			}
 			ctx.fillStyle = "#c44e52"; ctx.font = "10px sans-serif";
 			ctx.fillText("bubble " + (100 * r.viewBubble).toFixed(1) + "%", LEFT - 6, top + TITLE + r.p * ROW + 12);
+			if (r.req) {
+				ctx.fillStyle = "#222";
+				ctx.fillText(r.req.n + " requests", LEFT - 6, top + TITLE + r.p * ROW + BUBBLE + 24);
+			}
 			ctx.fillStyle = "#222"; ctx.textAlign = "center";
 		});
 		drawAxis(height - AXIS + 4);
@@ -362,6 +407,13 @@
 	function hit(x, y) {
 		for (var k = 0; k < runs.length; k++) {
 			var r = runs[k], yy = y - tops[k] - TITLE;
+			var ry = yy - r.p * ROW - BUBBLE - 16;
+			if (r.req && ry >= 0 && ry < r.reqLanes * RH && x >= LEFT) {
+				var lane = Math.floor(ry / RH), t = T(x), g = r.req;
+				for (var q = 0; q < g.n; q++)
+					if (g.lane[q] === lane && g.A[q] <= t && g.E[q] >= t) return [r, q, "request"];
+				return null;
+			}
 			if (yy < 0 || yy >= r.p * ROW) continue;
 			var d = Math.floor(yy / ROW);
 			if (yy - d * ROW >= LANE || x < LEFT) return null;
@@ -376,7 +428,16 @@
 		return null;
 	}
 
-	function describe(r, i) {
+	function describeRequest(r, q) {
+		var g = r.req, u = " " + r.unit;
+		return ["<b>request " + q + "</b>: " + g.P[q] + " prompt, " + g.O[q] + " output tokens",
+			"arrived " + num(g.A[q]) + u + ", admitted " + num(g.M[q]) + u + " (waited " + num(g.M[q] - g.A[q]) + ")",
+			"first token " + num(g.F[q]) + u + " (time to first token " + num(g.F[q] - g.A[q]) + ")",
+			"finished " + num(g.E[q]) + u + " (latency " + num(g.E[q] - g.A[q]) + ")"].join("<br>");
+	}
+
+	function describe(r, i, what) {
+		if (what === "request") return describeRequest(r, i);
 		var d = r.dev[i], prev = i > r.devStart[d] ? r.E[i - 1] : r.origin / r.tick;
 		var lines = [
 			"<b>" + label(r, i) + "</b> " + r.kindNames[r.K[i]],
@@ -421,7 +482,7 @@
 		}
 		var h = hit(e.offsetX, e.offsetY);
 		if (!h) { tip.style.display = "none"; return; }
-		tip.innerHTML = describe(h[0], h[1]);
+		tip.innerHTML = describe(h[0], h[1], h[2]);
 		tip.style.display = "block";
 		tip.style.left = Math.min(e.pageX + 12, document.body.scrollWidth - 320) + "px";
 		tip.style.top = e.pageY + 14 + "px";
@@ -489,6 +550,8 @@
 		html += "<span><i style=\"background:#c44e52\"></i>bubble over time: the share of devices idle (in view)</span>";
 		if (runs.some(function (r) { return r.memPeak > 0; }))
 			html += "<span><i style=\"background:#76448a\"></i>activation memory</span>";
+		if (runs.some(function (r) { return r.req; }))
+			html += "<span><i style=\"background:#c9c9c9\"></i>request waiting</span><span><i style=\"background:#f28e2b\"></i>to its first token</span><span><i style=\"background:#4e79a7\"></i>decoding</span>";
 		el("legend").innerHTML = html;
 	}
 
@@ -500,7 +563,7 @@
 		ops: total, runs: runs.length, stats: stats, view: view, readyMs: performance.now() - began,
 		setWindow: setWindow, fit: fit, zoomAt: zoomAt,
 		/* the tooltip text at canvas point (x, y), or null */
-		hit: function (x, y) { var h = hit(x, y); return h ? describe(h[0], h[1]) : null; },
+		hit: function (x, y) { var h = hit(x, y); return h ? describe(h[0], h[1], h[2]) : null; },
 		/* the canvas point at the middle of op i of run k */
 		locate: function (k, i) {
 			var r = runs[k];

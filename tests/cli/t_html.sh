@@ -73,7 +73,8 @@ for s in 1f1b zbh1 interleaved dualpipev; do
 done
 browse "$TMP/cmp.html" "$n"
 ppsim serve -p 2 --num-requests 8 --html="$TMP/serve.html" --dump-ops="$TMP/sops.csv" >/dev/null
-browse "$TMP/serve.html" "$(tail -n +2 "$TMP/sops.csv" | wc -l | tr -d ' ')" ops="$TMP/sops.csv"
+browse "$TMP/serve.html" "$(tail -n +2 "$TMP/sops.csv" | wc -l | tr -d ' ')" ops="$TMP/sops.csv" \
+	requests=8
 # a sweep: a heatmap of its points
 ppsim sweep --schedules=1f1b,interleaved,zbh1 -p 2,4 -m 8,16 --html="$TMP/sweep.html" >/dev/null
 browse "$TMP/sweep.html" 12

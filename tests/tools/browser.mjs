@@ -2,11 +2,12 @@
 // commands on fd 3, replies on fd 4, each a JSON message ended by a NUL byte), with nothing
 // from npm. Used by tests/cli/t_html.sh to check the --html report in a real browser.
 //
-//   node browser.mjs CHROMIUM check FILE.html COUNT [zoom] [ops=OPS.csv] [ref=REF.png] [shot=OUT.png]
+//   node browser.mjs CHROMIUM check FILE.html COUNT [zoom] [ops=OPS.csv] [requests=N] [ref=REF.png] [shot=OUT.png]
 //
 // Loads FILE.html, fails on any console error or uncaught exception, checks that the page
 // reports COUNT ops (a sweep's page: COUNT points, and hovers a cell of its heatmap); with
-// OPS.csv (--dump-ops of the same run), that the page's op times are the run's; with "zoom", that the first view merges ops into pixel columns and that
+// OPS.csv (--dump-ops of the same run), that the page's op times are the run's; with
+// requests=N, that a serving run's page draws N requests; with "zoom", that the first view merges ops into pixel columns and that
 // zooming in with the mouse wheel draws single ops; hovers an op and checks its tooltip;
 // compares a screenshot with REF.png (the share of pixels that differ by more than a small
 // amount must stay under 1.5%), writing it to OUT.png. Prints one line per check; exits 1 on a
@@ -135,6 +136,10 @@ try {
 			return "";
 		})()`);
 		check(bad === "", `every op's start, end and micro-batch in the page are the run's, and every message lies between its producer and consumer${bad ? ": " + bad : ""}`);
+	}
+	if (opts.requests) {
+		const n = await evaluate("window.PPSIM.runs[0].req ? window.PPSIM.runs[0].req.n : 0");
+		check(n === Number(opts.requests), `the page draws the ${opts.requests} requests (${n})`);
 	}
 	if (sweep) {
 		const cell = await evaluate("(() => { const c = document.querySelector('#heat td[data-k]'); if (!c) return null; const r = c.getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2, n: document.querySelectorAll('#heat td[data-k]').length}; })()");
