@@ -1,6 +1,6 @@
 /*
  * Unit tests of the reporters: JSON keys and values (with and without a model), text summary, CSV,
- * comparisons, op CSV and ASCII timeline.
+ * comparisons, op CSV, ASCII timeline, trace, SVG and HTML report.
  */
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -1244,7 +1244,133 @@ static void report_table_fits_aligns_and_pads_each_column_as_asked(void)
 	free(text);
 }
 
+static int html_of_one(FILE *out, const struct sim *s)
+{
+	struct report_row row = {"-", s};
+
+	return report_html(out, &row, 1);
+}
+
+/* The window.PPSIM object of an HTML report, parsed (the caller deletes it). */
+static cJSON *html_data(const char *page)
+{
+	const char *begin = strstr(page, "window.PPSIM = "), *end;
+	char *json;
+	cJSON *data;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(begin);
+	begin += strlen("window.PPSIM = ");
+	end = strstr(begin, ";\n</script>");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+	json = strndup(begin, (size_t)(end - begin));
+	data = cJSON_Parse(json);
+	free(json);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+	return data;
+}
+
+/*
+ * Replaying the page's numbers as the viewer does gives every op's start and end, every
+ * message's send and arrival, and activations that come back to zero, exactly in ticks.
+ */
+static void report_html_data_replays_every_op_and_message_exactly(void)
+{
+	static const struct {
+		const char *schedule;
+		int v, m;
+		double t_comm;
+	} runs[] = {{"interleaved", 2, 8, 0.3},
+	            {"zbv", 2, 8, 0.25},
+	            {"dualpipev", 2, 10, 0.1},
+	            {"1f1b", 1, 8, 0}};
+
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		struct sim *s = simulate_recorded(runs[k].schedule, 4, runs[k].v, runs[k].m,
+		                                  runs[k].t_comm);
+		char *page = write_with(html_of_one, s);
+		cJSON *data = html_data(page);
+		cJSON *run = cJSON_GetArrayItem(cJSON_GetObjectItem(data, "runs"), 0);
+		cJSON *ops = cJSON_GetObjectItem(run, "ops"),
+		      *msgs = cJSON_GetObjectItem(run, "msgs");
+		const struct sched *sc = s->sched;
+		const struct result *r = s->result;
+		/* ticks per quantum: the cost's ticks per unit over the page's quanta per unit */
+		double q = (double)s->cost->tick / cJSON_GetObjectItem(run, "tick")->valuedouble;
+		int bad_times = 0, bad_msgs = 0, bad_act = 0;
+
+		CU_ASSERT_EQUAL(cJSON_GetObjectItem(run, "nops")->valueint, (int)sc->nops);
+		CU_ASSERT_EQUAL(cJSON_GetArraySize(ops), 6 * (int)sc->nops);
+		CU_ASSERT_EQUAL(cJSON_GetArraySize(msgs), 4 * (int)r->nmsgs);
+		CU_ASSERT(r->nmsgs > 0 || runs[k].t_comm == 0);
+		for (int d = 0; d < sc->p; d++) {
+			double t = 0, act = 0;
+
+			for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+				double at[6];
+				bool second =
+				        i > sc->dev_start[d] && (sc->ops[i - 1].flags & OP_OVERLAP);
+
+				for (int j = 0; j < 6; j++)
+					at[j] = cJSON_GetArrayItem(ops, (int)(6 * i) + j)
+					                ->valuedouble;
+				double start =
+				        second ? (double)r->times[i - 1].start : t + at[3] * q;
+				bad_times += start != (double)r->times[i].start ||
+				             start + at[4] * q != (double)r->times[i].end ||
+				             at[1] != sc->ops[i].mb;
+				t = fmax(t, start + at[4] * q);
+				act += at[5];
+			}
+			bad_act += act != 0;
+		}
+		for (size_t g = 0; g < r->nmsgs; g++) {
+			double from = cJSON_GetArrayItem(msgs, (int)(4 * g))->valuedouble;
+			double delay = cJSON_GetArrayItem(msgs, (int)(4 * g) + 2)->valuedouble;
+			double dur = cJSON_GetArrayItem(msgs, (int)(4 * g) + 3)->valuedouble;
+			double sent = (double)r->times[(size_t)from].end + delay * q;
+
+			bad_msgs += from != r->msgs[g].from || sent != (double)r->msgs[g].start ||
+			            sent + dur * q != (double)r->msgs[g].end;
+		}
+		CU_ASSERT_EQUAL(bad_times, 0);
+		CU_ASSERT_EQUAL(bad_msgs, 0);
+		CU_ASSERT_EQUAL(bad_act, 0);
+		cJSON_Delete(data);
+		free(page);
+		sim_free(s);
+	}
+}
+
+/* A name holding "</script>" stays inside the page's data: '<' is escaped in its strings. */
+static void report_html_escapes_what_would_end_its_script(void)
+{
+	struct sim *s = unit_simulate("1f1b", 2, 2, 0);
+	struct report_row row = {"x</script><b>", s};
+	char *page = NULL;
+	size_t len;
+	FILE *out = open_memstream(&page, &len);
+	const char *p;
+	int scripts = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(report_html(out, &row, 1), 0);
+	fclose(out);
+	p = page;
+	while ((p = strstr(p, "</script>")) != NULL) {
+		scripts++;
+		p++;
+	}
+	CU_ASSERT_EQUAL(scripts, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(page, "\"label\":\"x\\u003c/script>\\u003cb>\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(page, "x&lt;/script&gt;&lt;b&gt;: 1f1b"));
+	cJSON_Delete(html_data(page));
+	free(page);
+	sim_free(s);
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(report_html_data_replays_every_op_and_message_exactly),
+        UNIT_TEST(report_html_escapes_what_would_end_its_script),
         UNIT_TEST(report_table_fits_aligns_and_pads_each_column_as_asked),
         UNIT_TEST(report_trace_parses_back_with_each_op_once_every_flow_closed_no_negative_counter),
         UNIT_TEST(report_trace_flows_bind_and_send_tracks_are_named_for_their_direction),

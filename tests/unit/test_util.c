@@ -270,7 +270,19 @@ static void util_grow_refuses_an_overflowing_count_and_leaves_the_array_alone(vo
 	free(v);
 }
 
+static void util_gcd64_of_signed_values_and_of_zero(void)
+{
+	CU_ASSERT_EQUAL(pp_gcd64(12, 18), 6);
+	CU_ASSERT_EQUAL(pp_gcd64(-12, 18), 6);
+	CU_ASSERT_EQUAL(pp_gcd64(0, 7), 7);
+	CU_ASSERT_EQUAL(pp_gcd64(7, 0), 7);
+	CU_ASSERT_EQUAL(pp_gcd64(0, 0), 0);
+	CU_ASSERT_EQUAL(pp_gcd64(INT64_MIN, INT64_MIN), INT64_MAX);
+	CU_ASSERT_EQUAL(pp_gcd64(1000000, 250000), 250000);
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(util_gcd64_of_signed_values_and_of_zero),
         UNIT_TEST(util_time_from_units_rounds_to_the_nearest_tick),
         UNIT_TEST(util_time_from_units_accepts_the_largest_time),
         UNIT_TEST(util_time_from_units_rejects_nan_infinity_negative_and_too_large),
