@@ -3,6 +3,7 @@
 // from npm. Used by tests/cli/t_html.sh to check the --html report in a real browser.
 //
 //   node browser.mjs CHROMIUM check FILE.html COUNT [zoom] [ops=OPS.csv] [requests=N] [ref=REF.png] [shot=OUT.png]
+//   node browser.mjs CHROMIUM shot FILE.html OUT.png      (a screenshot of the page, for the docs)
 //
 // Loads FILE.html, fails on any console error or uncaught exception, checks that the page
 // reports COUNT ops (a sweep's page: COUNT points, and hovers a cell of its heatmap); with
@@ -113,6 +114,16 @@ try {
 		ready = await evaluate("document.body.getAttribute('data-ready') === '1'");
 		if (!ready) await sleep(50);
 	}
+	if (verb === "shot") {
+		// a picture of the page for the docs: the top of it, as wide as the viewport
+		const h = Math.min(1400, await evaluate("document.documentElement.scrollHeight"));
+		await send("Emulation.setDeviceMetricsOverride", {width: 1100, height: h, deviceScaleFactor: 1, mobile: false}, s);
+		await sleep(300);
+		const {data} = await send("Page.captureScreenshot", {format: "png", clip: {x: 0, y: 0, width: 1100, height: h, scale: 1}}, s);
+		writeFileSync(opsArg, Buffer.from(data, "base64"));
+		check(ready && errors.length === 0, `wrote ${opsArg}${errors.length ? "; errors: " + errors.join("; ") : ""}`);
+		throw null;
+	}
 	check(ready, `the page finished drawing (in ${Math.round(await evaluate("window.ppsimView && window.ppsimView.readyMs"))} ms from the start of its script)`);
 	const sweep = await evaluate("window.PPSIM.kind === 'sweep'");
 	const what = sweep ? "points" : "ops";
@@ -207,7 +218,7 @@ try {
 	}
 	check(errors.length === 0, `no console error or exception${errors.length ? ": " + errors.join("; ") : ""}`);
 } catch (e) {
-	check(false, `the browser check ran: ${e.message}\n${stderr.slice(-2000)}`);
+	if (e !== null) check(false, `the browser check ran: ${e.message}\n${stderr.slice(-2000)}`);
 }
 clearTimeout(timer);
 killAll();
