@@ -699,8 +699,9 @@ int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error
 	return pp_fail(err, why.kind, "%s (--fail-on-oom)", why.msg);
 }
 
-/* The picture outputs asked for and the fewest bytes each writes per op. */
-static int pictures(const struct cli *cli, const char *what[2], int per_op[2])
+/* The picture outputs asked for whose size grows with the ops, and the fewest bytes each writes
+ * per op: the trace (an SVG merges what is too narrow to see, so it grows with its pixels). */
+static int pictures(const struct cli *cli, const char *what[1], int per_op[1])
 {
 	int n = 0;
 
@@ -708,17 +709,13 @@ static int pictures(const struct cli *cli, const char *what[2], int per_op[2])
 		what[n] = "--trace";
 		per_op[n++] = REPORT_TRACE_MIN_BYTES_PER_OP;
 	}
-	if (cli->svg_file != NULL) {
-		what[n] = "--svg";
-		per_op[n++] = REPORT_SVG_MIN_BYTES_PER_OP;
-	}
 	return n;
 }
 
 uint64_t cli_picture_ops_limit(const struct cli *cli)
 {
-	const char *what[2];
-	int per_op[2], n = pictures(cli, what, per_op);
+	const char *what[1];
+	int per_op[1], n = pictures(cli, what, per_op);
 	uint64_t limit = 0;
 
 	for (int i = 0; i < n; i++)
@@ -727,11 +724,11 @@ uint64_t cli_picture_ops_limit(const struct cli *cli)
 	return limit;
 }
 
-/* Refuses a generated training run whose trace or SVG could not fit an output file. */
+/* Refuses a generated training run whose trace could not fit an output file. */
 static int check_picture_size(const struct cli *cli, const struct config *c, struct pp_error *err)
 {
-	const char *what[2];
-	int per_op[2], n = pictures(cli, what, per_op), rc = 0;
+	const char *what[1];
+	int per_op[1], n = pictures(cli, what, per_op), rc = 0;
 	struct config *settled;
 	const struct sched_desc *d;
 	uint64_t ops = 0;
