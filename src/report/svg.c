@@ -76,7 +76,7 @@ static int block_height(const struct sim *s)
  * msgs[order[first[d]] .. order[first[d + 1] - 1]], in send order. */
 struct by_device {
 	size_t *order; /* [nmsgs] */
-	size_t *first; /* [p + 1] */
+	size_t *first; /* [p + 2], of which [0..p] hold the bounds */
 };
 
 /* Sorts the transfers of s by sending device into b; returns 0, or -1 out of memory. */
@@ -120,15 +120,24 @@ struct lane {
 
 static struct lane op_lane(const struct sim *s, int d, double start, double scale)
 {
-	return (struct lane){s,     d,    NULL, s->sched->dev_start[d + 1] - s->sched->dev_start[d],
-	                     start, scale};
+	const struct sched *sc = s->sched;
+
+	return (struct lane){.s = s,
+	                     .d = d,
+	                     .n = sc->dev_start[d + 1] - sc->dev_start[d],
+	                     .start = start,
+	                     .scale = scale};
 }
 
 static struct lane msg_lane(const struct sim *s, const struct by_device *b, int d, double start,
                             double scale)
 {
-	return (struct lane){s,     d,    b->order + b->first[d], b->first[d + 1] - b->first[d],
-	                     start, scale};
+	return (struct lane){.s = s,
+	                     .d = d,
+	                     .msg = b->order + b->first[d],
+	                     .n = b->first[d + 1] - b->first[d],
+	                     .start = start,
+	                     .scale = scale};
 }
 
 static double x_of(const struct lane *ln, pp_time t)
