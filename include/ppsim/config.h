@@ -39,10 +39,15 @@
 #define PP_MAX_LIST 1024
 /* Most rows the option table may have (the size of the origin table). */
 #define CONFIG_MAX_OPTIONS 96
-/* The range of --svg-width, and its default (the drawing's width before the option). */
-#define PP_SVG_MIN_WIDTH     400
-#define PP_SVG_MAX_WIDTH     100000
-#define PP_SVG_DEFAULT_WIDTH 1200
+/*
+ * The range of --svg-width; its default, PP_SVG_AUTO_WIDTH, lets the drawing choose a width
+ * that gives ops room for their labels, from PP_SVG_AUTO_MIN_WIDTH to PP_SVG_AUTO_MAX_WIDTH.
+ */
+#define PP_SVG_MIN_WIDTH      400
+#define PP_SVG_MAX_WIDTH      100000
+#define PP_SVG_AUTO_WIDTH     0
+#define PP_SVG_AUTO_MIN_WIDTH 1200
+#define PP_SVG_AUTO_MAX_WIDTH 6000
 
 enum pp_comm {
 	PP_COMM_OVERLAP,  /* a copy engine moves data while the device computes */
@@ -195,7 +200,7 @@ struct config {
 	double token_time;         /* explicit: time per new token on a stage */
 	double attn_time;          /* explicit: per new token per 1000 tokens of context */
 	double window;             /* length of the metric windows; 0: a tenth of the run */
-	int svg_width;             /* width of the --svg drawing in pixels */
+	int svg_width;             /* width of the --svg drawing in pixels, or PP_SVG_AUTO_WIDTH */
 	char file[256];            /* the config file read last, for messages */
 	struct config_origin origin[CONFIG_MAX_OPTIONS]; /* per option-table row */
 };
@@ -244,6 +249,7 @@ enum config_price {
 enum config_flag {
 	CONFIG_SHAPES_ORDER = 1, /* tunes a schedule generator: not with --schedule-file */
 	CONFIG_GENERATES = 2,    /* describes generated requests: not with --requests */
+	CONFIG_ZERO_AUTO = 4,    /* a count whose 0, never given, lets the program choose */
 };
 
 /* A row of the option table: everything parsing, checking, --help and completion need. */

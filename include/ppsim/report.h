@@ -133,17 +133,19 @@ int report_ops_csv(FILE *out, const struct sim *s);
 int report_trace(FILE *out, const struct sim *s);
 
 /*
- * The fewest bytes a trace and an SVG write per op (measured: 240 to 500 for a trace, 140 to
- * 200 for an SVG), so that a run whose picture cannot fit an output file (OUTFILE_MAX_BYTES)
- * is refused before it runs.
+ * The fewest bytes a trace writes per op (measured: 240 to 500), so that a run whose trace
+ * cannot fit an output file (OUTFILE_MAX_BYTES) is refused before it runs. An SVG has no such
+ * floor: it merges the shapes too narrow to see, so that its size follows its pixels.
  */
 #define REPORT_TRACE_MIN_BYTES_PER_OP 200
-#define REPORT_SVG_MIN_BYTES_PER_OP   120
 
 /*
  * Writes a self-contained SVG Gantt chart of rows[0..n-1] on one time axis: per device a row of
- * ops coloured by kind and labelled with the micro-batch where they fit, and a thin lane of its
- * outgoing transfers (when recorded); a title per simulation. Returns 0.
+ * ops coloured by kind and labelled with the micro-batch where they fit, on a ground showing
+ * its idle time, and a thin lane of its outgoing transfers by direction (when recorded); a
+ * title per simulation and a legend of what is drawn. Shapes too narrow to see are merged, so
+ * that the size follows the drawing's width (rows[0]'s svg_width, or one chosen for the
+ * labels) and devices. Returns 0, or -1 out of memory.
  */
 int report_svg(FILE *out, const struct report_row *rows, int n);
 

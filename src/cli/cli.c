@@ -718,18 +718,16 @@ int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error
 	return pp_fail(err, why.kind, "%s (--fail-on-oom)", why.msg);
 }
 
-/* The picture outputs asked for and the fewest bytes each writes per op. */
-static int pictures(const struct cli *cli, const char *what[3], int per_op[3])
+/* The picture outputs asked for whose size grows with the ops, and the fewest bytes each writes
+ * per op: the trace and the HTML report (an SVG merges what is too narrow to see, so it grows
+ * with its pixels). */
+static int pictures(const struct cli *cli, const char *what[2], int per_op[2])
 {
 	int n = 0;
 
 	if (cli->trace_file != NULL) {
 		what[n] = "--trace";
 		per_op[n++] = REPORT_TRACE_MIN_BYTES_PER_OP;
-	}
-	if (cli->svg_file != NULL) {
-		what[n] = "--svg";
-		per_op[n++] = REPORT_SVG_MIN_BYTES_PER_OP;
 	}
 	if (cli->html_file != NULL) {
 		what[n] = "--html";
@@ -745,8 +743,8 @@ bool cli_draws_messages(const struct cli *cli)
 
 uint64_t cli_picture_ops_limit(const struct cli *cli)
 {
-	const char *what[3];
-	int per_op[3], n = pictures(cli, what, per_op);
+	const char *what[2];
+	int per_op[2], n = pictures(cli, what, per_op);
 	uint64_t limit = 0;
 
 	for (int i = 0; i < n; i++)
@@ -755,11 +753,11 @@ uint64_t cli_picture_ops_limit(const struct cli *cli)
 	return limit;
 }
 
-/* Refuses a generated training run whose trace or SVG could not fit an output file. */
+/* Refuses a generated training run whose trace could not fit an output file. */
 static int check_picture_size(const struct cli *cli, const struct config *c, struct pp_error *err)
 {
-	const char *what[3];
-	int per_op[3], n = pictures(cli, what, per_op), rc = 0;
+	const char *what[2];
+	int per_op[2], n = pictures(cli, what, per_op), rc = 0;
 	struct config *settled;
 	const struct sched_desc *d;
 	uint64_t ops = 0;

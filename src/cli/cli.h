@@ -150,8 +150,9 @@ int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), c
 int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct serve_run *serve,
                       const struct cli_output *extra);
 
-/* The most ops a run may hold whose --trace or --svg is asked for, so that the picture fits
- * an output file (OUTFILE_MAX_BYTES); 0 when neither is asked for. */
+/* The most ops a run may hold whose --trace is asked for, so that the trace fits an output file
+ * (OUTFILE_MAX_BYTES); 0 when none is asked for. An --svg sets no limit: its size follows its
+ * pixels, not its ops. */
 uint64_t cli_picture_ops_limit(const struct cli *cli);
 
 /* True when a picture asked for draws the messages (a trace, an SVG or an HTML report), so

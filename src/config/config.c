@@ -49,9 +49,9 @@ static void format_dist(const struct config *c, const struct config_option *opt,
 
 static const struct config_option options[] = {
         {"svg-width", 0, "svg_width", CONFIG_ARG_COUNT, "PX",
-         "run, compare, serve: width of the --svg drawing in pixels (default 1200)",
+         "run, compare, serve: width of the --svg drawing in pixels (default: room for labels)",
          FIELD(svg_width), .commands = CONFIG_RUN | CONFIG_COMPARE | CONFIG_SERVE,
-         .min = PP_SVG_MIN_WIDTH, .max = PP_SVG_MAX_WIDTH},
+         .flags = CONFIG_ZERO_AUTO, .min = PP_SVG_MIN_WIDTH, .max = PP_SVG_MAX_WIDTH},
         {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
          "schedule (default 1f1b; any case, and PyTorch's names: ppsim list):", FIELD(schedule),
          .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER, .parse = set_schedule,
@@ -358,7 +358,7 @@ void config_init(struct config *c)
 	c->chunk_tokens = 512;
 	c->step_time = 1;
 	c->max_ops = PP_MAX_OPS;
-	c->svg_width = PP_SVG_DEFAULT_WIDTH;
+	c->svg_width = PP_SVG_AUTO_WIDTH;
 }
 
 struct sched_params config_sched_params(const struct config *c)
@@ -1046,7 +1046,6 @@ static int check_devices(const struct config *c, struct pp_error *err)
 	                   PP_MAX_DEVICES);
 }
 
-/* The drawing's width: the label column and margins take 200 px of it. */
 /* The counts whose row narrows their range, checked again for a config not set through the table.
  */
 static int check_ranges(const struct config *c, struct pp_error *err)
@@ -1058,6 +1057,8 @@ static int check_ranges(const struct config *c, struct pp_error *err)
 		if (o->arg != CONFIG_ARG_COUNT || (o->min == 0 && o->max == 0))
 			continue;
 		x = *(const int *)(const void *)((const char *)c + o->offset);
+		if (x == 0 && (o->flags & CONFIG_ZERO_AUTO))
+			continue;
 		if (x < (o->min > 0 ? o->min : 1) || x > (o->max > 0 ? o->max : PP_MAX_COUNT))
 			return config_fail(c, o->key, err, "must be from %d to %d",
 			                   o->min > 0 ? o->min : 1,

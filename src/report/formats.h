@@ -26,6 +26,10 @@ void report_device_label(const struct sched *s, int d, char *buf, size_t n);
 /* Label of op: "F3", "f3" (chunk 1 of 2), "F3.2" (chunk 2 of more than 2); returns its length. */
 int report_op_label(char *buf, size_t n, const struct sched *s, const struct op *op);
 
+/* The devices that send and receive message g of s, in *src and *dst (a drawing's direction:
+ * down to a later device when *dst > *src, up to an earlier one otherwise). */
+void report_msg_devices(const struct sim *s, const struct msg_record *g, int *src, int *dst);
+
 /* Writes text as a JSON string literal, escaping quotes, backslashes and control characters. */
 void report_json_text(FILE *out, const char *text);
 /* report_json_text for a JSON literal inside an HTML <script>: '<' is escaped as well. */

@@ -154,6 +154,12 @@ const struct report_format *report_records_format(const char *path)
 	                          REPORT_SWEEP);
 }
 
+void report_msg_devices(const struct sim *s, const struct msg_record *g, int *src, int *dst)
+{
+	*src = (int)s->sched->stage_device[s->sched->ops[g->from].stage];
+	*dst = (int)s->sched->stage_device[s->sched->ops[g->to].stage];
+}
+
 /* A JSON string literal of text; in a script, '<' escaped too so that no "</script>" ends it. */
 static void json_text(FILE *out, const char *text, bool script)
 {

@@ -1,11 +1,24 @@
 /*
  * The SVG Gantt chart: a self-contained drawing, one block per simulation on a shared time
- * axis. Each device gets a row of ops (one rectangle per op, coloured by kind, lighter on odd
- * chunks, labelled with the micro-batch where the label fits; the two ops of an overlapped pair
- * share their slot, the F in its upper half) and, below it, a thin lane with its outgoing
- * transfers when the simulation recorded them.
+ * axis. Each device gets a row on a grey ground, its idle time, with its ops (coloured by kind,
+ * lighter on odd chunks, labelled with the micro-batch where the label fits; the two ops of an
+ * overlapped pair share their slot, the F in its upper half) and, below it, a thin lane with
+ * its outgoing transfers when the simulation recorded them, coloured by direction: down to a
+ * later device or up to an earlier one, with an arrowhead where one fits.
+ *
+ * The file grows with the drawing's pixels, not with the ops. A run of shapes (ops, or
+ * transfers) each narrower than MERGE_PX and starting within GAP_PX of the run's end so far is
+ * a cluster, drawn as bands across its extent: one per op kind and chunk parity, as high as its
+ * share of the cluster's time (the rest of the row shows the idle ground), or one per direction
+ * of transfers, split by count. A row's bands of one kind are the subpaths of one <path>. Every
+ * other shape is MERGE_PX wide, or a lone narrow one followed by a gap of GAP_PX, so a row holds
+ * at most one shape per GAP_PX of width besides its clusters' bands.
+ *
+ * Unless --svg-width sets it, the width gives the shorter ops room for their labels (the lower
+ * quartile of op times), within PP_SVG_AUTO_MIN_WIDTH..PP_SVG_AUTO_MAX_WIDTH.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ppsim/report.h"
@@ -13,7 +26,7 @@
 #include "formats.h"
 
 enum {
-	LEFT = 170, /* label column; the time axis takes the width left of --svg-width */
+	LEFT = 170, /* label column; the time axis takes the width left of the margins */
 	RIGHT = 30,
 	TITLE = 26,     /* height of a block's title */
 	LANE = 18,      /* op row */
@@ -21,89 +34,357 @@ enum {
 	GAP = 5,        /* between devices */
 	BLOCK_GAP = 16, /* between simulations */
 	AXIS = 40,      /* axis and legend at the bottom */
-	LEGEND = 24,
+	LEGEND = 24,    /* a line of the legend */
+	BANDS = 8,      /* an op's band: 2 kind + odd chunk; a transfer's: 0 down, 1 up */
+	ARROW = 8,      /* a transfer this wide (pixels) gets an arrowhead */
 };
+
+#define MERGE_PX       3 /* shapes narrower than this many pixels join a cluster */
+#define GAP_PX         2 /* ... when they start within this of its end */
+#define TEXT(x)        #x
+#define NUMBER_TEXT(x) TEXT(x)
 
 static const char *fill_of(enum op_kind k)
 {
 	return k == OP_F ? "#4e79a7" : k == OP_B ? "#f28e2b" : k == OP_W ? "#59a14f" : "#e15759";
 }
 
-/* Writes text with XML's special characters escaped. */
-static void xml_text(FILE *out, const char *text)
-{
-	static const char *const entity[] = {
-	        ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;"};
-
-	for (; *text; text++) {
-		unsigned char ch = (unsigned char)*text;
-
-		if (ch < sizeof(entity) / sizeof(entity[0]) && entity[ch] != NULL)
-			fputs(entity[ch], out);
-		else
-			fputc(ch, out);
-	}
-}
+static const char *const directions[] = {"dn", "up"};
 
 static int block_height(const struct sim *s)
 {
 	return TITLE + s->sched->p * (LANE + WIRE + GAP);
 }
 
-/* Draws one simulation's block whose top is at y; the axis starts at time start (units) and
- * scale is pixels per time unit. */
-static void draw_block(FILE *out, const struct sim *s, int y, double start, double scale)
+/* A simulation's transfers by sending device: those of device d are
+ * msgs[order[first[d]] .. order[first[d + 1] - 1]], in send order. */
+struct by_device {
+	size_t *order; /* [nmsgs] */
+	size_t *first; /* [p + 2], of which [0..p] hold the bounds */
+};
+
+/* Sorts the transfers of s by sending device into b; returns 0, or -1 out of memory. */
+static int by_device_init(struct by_device *b, const struct sim *s)
+{
+	const struct result *r = s->result;
+	int p = s->sched->p, src, dst;
+
+	b->order = pp_mallocarray(r->nmsgs > 0 ? r->nmsgs : 1, sizeof(*b->order));
+	b->first = pp_calloc((size_t)p + 2, sizeof(*b->first));
+	if (b->order == NULL || b->first == NULL)
+		return -1;
+	for (size_t k = 0; k < r->nmsgs; k++) {
+		report_msg_devices(s, &r->msgs[k], &src, &dst);
+		b->first[src + 2]++;
+	}
+	for (int d = 0; d < p; d++)
+		b->first[d + 2] += b->first[d + 1];
+	/* first[d + 1] is now where device d's transfers start: fill it up to first[d + 2] */
+	for (size_t k = 0; k < r->nmsgs; k++) {
+		report_msg_devices(s, &r->msgs[k], &src, &dst);
+		b->order[b->first[src + 1]++] = k;
+	}
+	return 0;
+}
+
+static void by_device_release(struct by_device *b)
+{
+	free(b->order);
+	free(b->first);
+}
+
+/* One lane of a row: the ops of device d, or its outgoing transfers. */
+struct lane {
+	const struct sim *s;
+	int d;
+	const size_t *msg;   /* the transfers' indices in result->msgs, or NULL: the ops */
+	size_t n;            /* shapes in the lane */
+	double start, scale; /* time start (units) is at x = LEFT; scale: pixels per unit */
+};
+
+static struct lane op_lane(const struct sim *s, int d, double start, double scale)
 {
 	const struct sched *sc = s->sched;
-	const struct result *r = s->result;
-	char label[96], num[32], a[32], b[32];
+
+	return (struct lane){.s = s,
+	                     .d = d,
+	                     .n = sc->dev_start[d + 1] - sc->dev_start[d],
+	                     .start = start,
+	                     .scale = scale};
+}
+
+static struct lane msg_lane(const struct sim *s, const struct by_device *b, int d, double start,
+                            double scale)
+{
+	return (struct lane){.s = s,
+	                     .d = d,
+	                     .msg = b->order + b->first[d],
+	                     .n = b->first[d + 1] - b->first[d],
+	                     .start = start,
+	                     .scale = scale};
+}
+
+static double x_of(const struct lane *ln, pp_time t)
+{
+	return LEFT + (pp_time_to_units(t, ln->s->cost->tick) - ln->start) * ln->scale;
+}
+
+/* Where shape i of a lane is drawn and its band. */
+struct shape {
+	double x0, x1;
+	int band;
+};
+
+static struct shape shape_at(const struct lane *ln, size_t i)
+{
+	const struct sim *s = ln->s;
+
+	if (ln->msg != NULL) {
+		const struct msg_record *g = &s->result->msgs[ln->msg[i]];
+		int src, dst;
+
+		report_msg_devices(s, g, &src, &dst);
+		return (struct shape){x_of(ln, g->start), x_of(ln, g->end), dst < src};
+	}
+	i += s->sched->dev_start[ln->d];
+	return (struct shape){x_of(ln, s->result->times[i].start),
+	                      x_of(ln, s->result->times[i].end),
+	                      2 * s->sched->ops[i].kind +
+	                              (int)(s->sched->stage_chunk[s->sched->ops[i].stage] % 2)};
+}
+
+/* Shapes first .. first + n - 1 of a lane, from x0 to x1; per band their count and pixels. */
+struct cluster {
+	size_t first, n;
+	double x0, x1;
+	size_t count[BANDS];
+	double busy[BANDS];
+};
+
+static void cluster_add(struct cluster *c, struct shape sh)
+{
+	c->n++;
+	c->x1 = fmax(c->x1, sh.x1);
+	c->count[sh.band]++;
+	c->busy[sh.band] += sh.x1 - sh.x0;
+}
+
+/* The cluster from shape *pos: a shape MERGE_PX wide alone, else it and the narrow shapes that
+ * follow it, each starting within GAP_PX of the end so far. Advances *pos past it. */
+static void next_cluster(const struct lane *ln, size_t *pos, struct cluster *c)
+{
+	struct shape sh = shape_at(ln, *pos);
+	bool narrow = sh.x1 - sh.x0 < MERGE_PX;
+
+	*c = (struct cluster){.first = *pos, .x0 = sh.x0, .x1 = sh.x1};
+	cluster_add(c, sh);
+	for (++*pos; narrow && *pos < ln->n; ++*pos) {
+		sh = shape_at(ln, *pos);
+		if (sh.x1 - sh.x0 >= MERGE_PX || sh.x0 - c->x1 >= GAP_PX)
+			break;
+		cluster_add(c, sh);
+	}
+}
+
+/*
+ * Writes band b of cluster c as a subpath: the bands are stacked from y down in band order,
+ * each as high as its share of h: for ops, of the cluster's time (its idle share is left
+ * blank), or by count when the ops take no time; for transfers, by count.
+ */
+static void band_path(FILE *out, const struct lane *ln, const struct cluster *c, int b, double y,
+                      double h)
+{
+	double total = 0, span = c->x1 - c->x0, w = span > 0.5 ? span : 0.5;
+
+	for (int k = 0; k < BANDS; k++)
+		total += c->busy[k];
+	total = fmax(total, span);
+	for (int k = 0; k <= b; k++) {
+		double share = ln->msg == NULL && total > 0 ? c->busy[k] / total
+		                                            : (double)c->count[k] / (double)c->n;
+
+		if (k == b)
+			fprintf(out, "M%.2f %.2fh%.2fv%.2fh%.2fz", c->x0, y, w, share * h, -w);
+		y += share * h;
+	}
+}
+
+/* Writes op i of lane ln (its own rectangle, with a tooltip and, where it fits, its label). */
+static void draw_op(FILE *out, const struct lane *ln, size_t i, int row)
+{
+	const struct sim *s = ln->s;
+	const struct sched *sc = s->sched;
+	size_t k = sc->dev_start[ln->d] + i;
+	const struct op *op = &sc->ops[k];
+	struct shape sh = shape_at(ln, i);
+	double t0 = pp_time_to_units(s->result->times[k].start, s->cost->tick);
+	double t1 = pp_time_to_units(s->result->times[k].end, s->cost->tick);
+	bool top = op->flags & OP_OVERLAP;
+	bool bottom = i > 0 && (op[-1].flags & OP_OVERLAP);
+	double h = top || bottom ? LANE / 2.0 : LANE, oy = bottom ? LANE / 2.0 : 0;
+	char label[32], a[32], b[32];
+	int len = report_op_label(label, sizeof(label), sc, op);
+
+	fprintf(out,
+	        "<rect class=\"op\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+	        "fill=\"%s\"%s><title>%s device %d, stage %u, %s to %s</title></rect>\n",
+	        sh.x0, row + oy, sh.x1 - sh.x0, h, fill_of((enum op_kind)op->kind),
+	        sh.band % 2 ? " fill-opacity=\"0.6\"" : "", label, ln->d, (unsigned)op->stage,
+	        REPORT_NUM(a, t0), REPORT_NUM(b, t1));
+	if (sh.x1 - sh.x0 >= 7.0 * len + 4 && h >= LANE)
+		fprintf(out, "<text x=\"%.2f\" y=\"%d\" class=\"label\">%s</text>\n",
+		        (sh.x0 + sh.x1) / 2, row + 13, label);
+}
+
+/* Writes transfer i of lane ln, whose top is at y: its rectangle with a tooltip, and an
+ * arrowhead at its end where it is ARROW pixels wide. */
+static void draw_msg(FILE *out, const struct lane *ln, size_t i, int y)
+{
+	const struct sim *s = ln->s;
+	const struct msg_record *g = &s->result->msgs[ln->msg[i]];
+	struct shape sh = shape_at(ln, i);
+	double w = sh.x1 - sh.x0 > 0.5 ? sh.x1 - sh.x0 : 0.5;
+	char label[32], a[32], b[32];
+	int src, dst;
+
+	report_msg_devices(s, g, &src, &dst);
+	report_op_label(label, sizeof(label), s->sched, &s->sched->ops[g->from]);
+	fprintf(out,
+	        "<rect class=\"msg %s\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\">"
+	        "<title>%s GPU %d -&gt; GPU %d, %s to %s</title></rect>\n",
+	        directions[sh.band], sh.x0, y, w, WIRE - 2, label, src, dst,
+	        REPORT_NUM(a, pp_time_to_units(g->start, s->cost->tick)),
+	        REPORT_NUM(b, pp_time_to_units(g->end, s->cost->tick)));
+	if (w >= ARROW) /* its base across the lane's top (down) or bottom (up), its tip across */
+		fprintf(out, "<path class=\"%s\" d=\"M%.2f %dh%dl%d %dz\"/>\n", directions[sh.band],
+		        sh.x1 - 6, sh.band ? y + WIRE - 1 : y - 1, 6, -3, sh.band ? -WIRE : WIRE);
+}
+
+/* The text of a band's merged path: "24 F ops on odd chunks", "12 transfers GPU 0 -> GPU 1". */
+static void band_title(FILE *out, const struct lane *ln, int b, size_t count, int dst, bool mixed)
+{
+	if (ln->msg == NULL) {
+		fprintf(out, "%zu %s ops%s merged, each narrower than %d px", count,
+		        sched_kind_name((enum op_kind)(b / 2)), b % 2 ? " on odd chunks" : "",
+		        MERGE_PX);
+		return;
+	}
+	fprintf(out, "%zu transfers GPU %d -&gt; ", count, ln->d);
+	if (mixed)
+		fprintf(out, "%s GPUs", b ? "earlier" : "later");
+	else
+		fprintf(out, "GPU %d", dst);
+	fprintf(out, " merged, each narrower than %d px", MERGE_PX);
+}
+
+/* The receiving device of transfer i of a lane. */
+static int dst_of(const struct lane *ln, size_t i)
+{
+	int src, dst;
+
+	report_msg_devices(ln->s, &ln->s->result->msgs[ln->msg[i]], &src, &dst);
+	return dst;
+}
+
+/*
+ * Draws a lane whose top is at y and whose shapes are h high: each cluster of one shape on its
+ * own (draw_op, draw_msg), the others as bands, a path per band.
+ */
+static void draw_lane(FILE *out, const struct lane *ln, int y, double h)
+{
+	size_t merged[BANDS] = {0};
+	int dst[BANDS];
+	bool mixed[BANDS] = {false};
+	struct cluster c;
+
+	for (size_t pos = 0; pos < ln->n;) {
+		next_cluster(ln, &pos, &c);
+		if (c.n == 1 && ln->msg == NULL) {
+			draw_op(out, ln, c.first, y);
+		} else if (c.n == 1) {
+			draw_msg(out, ln, c.first, y);
+		} else {
+			for (size_t i = c.first; ln->msg != NULL && i < c.first + c.n; i++) {
+				int b = shape_at(ln, i).band, to = dst_of(ln, i);
+
+				mixed[b] |= merged[b] > 0 && to != dst[b];
+				dst[b] = to;
+				merged[b]++;
+			}
+			for (int b = 0; ln->msg == NULL && b < BANDS; b++)
+				merged[b] += c.count[b];
+		}
+	}
+	for (int b = 0; b < BANDS; b++) {
+		if (merged[b] == 0)
+			continue;
+		if (ln->msg == NULL)
+			fprintf(out, "<path class=\"merged\" fill=\"%s\"%s d=\"",
+			        fill_of((enum op_kind)(b / 2)),
+			        b % 2 ? " fill-opacity=\"0.6\"" : "");
+		else
+			fprintf(out, "<path class=\"merged %s\" d=\"", directions[b]);
+		for (size_t pos = 0; pos < ln->n;) {
+			next_cluster(ln, &pos, &c);
+			if (c.n > 1 && c.count[b] > 0)
+				band_path(out, ln, &c, b, y, h);
+		}
+		fputs("\"><title>", out);
+		band_title(out, ln, b, merged[b], dst[b], mixed[b]);
+		fputs("</title></path>\n", out);
+	}
+}
+
+/* What a drawing shows, for its legend: a bit per op band and transfer direction drawn. */
+struct drawn {
+	unsigned bands; /* 1 << (2 kind + odd chunk) */
+	unsigned dirs;  /* 1 << direction */
+	bool merged;    /* some shapes were merged */
+};
+
+static void survey_lane(const struct lane *ln, struct drawn *seen)
+{
+	struct cluster c;
+
+	for (size_t pos = 0; pos < ln->n;) {
+		next_cluster(ln, &pos, &c);
+		seen->merged |= c.n > 1;
+		for (int b = 0; b < BANDS; b++)
+			if (c.count[b] > 0) {
+				if (ln->msg == NULL)
+					seen->bands |= 1u << b;
+				else
+					seen->dirs |= 1u << b;
+			}
+	}
+}
+
+/* Draws one simulation's block whose top is at y, its transfers sorted in msgs. */
+static void draw_block(FILE *out, const struct sim *s, const struct by_device *msgs, int y,
+                       double start, double scale)
+{
+	const struct sched *sc = s->sched;
+	double origin = pp_time_to_units(s->frame.origin, s->cost->tick);
+	char label[96], num[32];
 
 	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"title\">", LEFT, y + 17);
-	xml_text(out, s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
+	report_xml_text(out, s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
 	fprintf(out, "  p=%d v=%d m=%d  makespan %s %s  bubble_ratio %.4f</text>\n", sc->p, sc->v,
 	        sc->m, REPORT_NUM(num, s->frame.makespan), s->cost->time_unit,
 	        s->frame.bubble_ratio);
 	for (int d = 0; d < sc->p; d++) {
 		int row = y + TITLE + d * (LANE + WIRE + GAP);
+		struct lane ops = op_lane(s, d, start, scale);
+		struct lane wire = msg_lane(s, msgs, d, start, scale);
 
 		report_device_label(sc, d, label, sizeof(label));
-		fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"device\">%s</text>\n", LEFT - 8,
-		        row + 13, label);
-		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
-			const struct op *op = &sc->ops[i];
-			double t0 = pp_time_to_units(r->times[i].start, s->cost->tick);
-			double t1 = pp_time_to_units(r->times[i].end, s->cost->tick);
-			double x0 = LEFT + (t0 - start) * scale, x1 = LEFT + (t1 - start) * scale;
-			bool top = op->flags & OP_OVERLAP;
-			bool bottom = i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP);
-			double h = top || bottom ? LANE / 2.0 : LANE, oy = bottom ? LANE / 2.0 : 0;
-			int len = report_op_label(label, sizeof(label), sc, op);
-
-			fprintf(out,
-			        "<rect class=\"op\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
-			        "height=\"%.1f\" "
-			        "fill=\"%s\"%s><title>%s device %d, stage %u, %s to "
-			        "%s</title></rect>\n",
-			        x0, row + oy, x1 - x0, h, fill_of((enum op_kind)op->kind),
-			        sc->stage_chunk[op->stage] % 2 ? " fill-opacity=\"0.6\"" : "",
-			        label, d, (unsigned)op->stage, REPORT_NUM(a, t0),
-			        REPORT_NUM(b, t1));
-			if (x1 - x0 >= 7.0 * len + 4 && h >= LANE)
-				fprintf(out,
-				        "<text x=\"%.2f\" y=\"%d\" class=\"label\">%s</text>\n",
-				        (x0 + x1) / 2, row + 13, label);
-		}
-	}
-	for (size_t k = 0; k < r->nmsgs; k++) {
-		const struct msg_record *g = &r->msgs[k];
-		int d = (int)sc->stage_device[sc->ops[g->from].stage];
-		int row = y + TITLE + d * (LANE + WIRE + GAP) + LANE + 1;
-		double x0 = LEFT + (pp_time_to_units(g->start, s->cost->tick) - start) * scale;
-		double x1 = LEFT + (pp_time_to_units(g->end, s->cost->tick) - start) * scale;
-
 		fprintf(out,
-		        "<rect class=\"msg\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"/>\n",
-		        x0, row, x1 - x0 > 0.5 ? x1 - x0 : 0.5, WIRE - 2);
+		        "<text x=\"%d\" y=\"%d\" class=\"device\">%s</text>\n"
+		        "<rect class=\"idle\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"/>\n",
+		        LEFT - 8, row + 13, label, LEFT + (origin - start) * scale, row,
+		        s->frame.makespan * scale, LANE);
+		draw_lane(out, &ops, row, LANE);
+		draw_lane(out, &wire, row + LANE + 1, WIRE - 2);
 	}
 }
 
@@ -127,35 +408,157 @@ static void draw_axis(FILE *out, int y, double start, double span, double step, 
 	        LEFT + span * scale + 14, y + 18, unit);
 }
 
-static void draw_legend(FILE *out, int y)
-{
-	static const struct {
-		enum op_kind kind;
+/* The legend's entries for what was drawn, and the lines they take within width. */
+struct legend {
+	struct {
+		const char *swatch; /* the fill of its square, or a class of the style sheet */
+		bool lighter;       /* the swatch at the odd chunks' opacity */
 		const char *text;
-	} items[] = {{OP_F, "F forward"},
-	             {OP_B, "B input-gradient backward"},
-	             {OP_W, "W weight gradient"},
-	             {OP_BW, "BW fused backward"}};
-	int x = LEFT;
+	} item[12];
+	int n;
+};
 
-	for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
-		fprintf(out,
-		        "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"12\" fill=\"%s\"/>"
-		        "<text x=\"%d\" y=\"%d\" class=\"legend\">%s</text>\n",
-		        x, y, fill_of(items[i].kind), x + 20, y + 11, items[i].text);
-		x += 60 + 8 * (int)strlen(items[i].text);
+static void legend_add(struct legend *l, const char *swatch, bool lighter, const char *text)
+{
+	l->item[l->n].swatch = swatch;
+	l->item[l->n].lighter = lighter;
+	l->item[l->n++].text = text;
+}
+
+static void legend_of(struct legend *l, const struct drawn *seen)
+{
+	static const char *const kinds[] = {"F forward", "B input-gradient backward",
+	                                    "W weight gradient", "BW fused backward"};
+	static const char *const dirs[] = {"transfer down (to a later GPU)",
+	                                   "transfer up (to an earlier GPU)"};
+	unsigned odd = 0;
+
+	l->n = 0;
+	for (int k = 0; k < 4; k++)
+		if (seen->bands & (3u << 2 * k))
+			legend_add(l, fill_of((enum op_kind)k), false, kinds[k]);
+	for (int k = 0; k < 4; k++)
+		odd |= seen->bands & (2u << 2 * k);
+	if (odd != 0)
+		legend_add(l, fill_of(OP_F), true, "lighter: odd chunks");
+	legend_add(l, "idle", false, "idle");
+	for (int k = 0; k < 2; k++)
+		if (seen->dirs & (1u << k))
+			legend_add(l, directions[k], false, dirs[k]);
+	if (seen->merged)
+		legend_add(l, NULL, false,
+		           "bands: shapes under " NUMBER_TEXT(
+		                   MERGE_PX) " px merged, ops as high as their share of the time");
+}
+
+/* The x each entry of l takes from, within width, from LEFT; returns the lines it takes. */
+static int legend_layout(const struct legend *l, int width, int *x, int *line)
+{
+	int lines = 1, at = LEFT;
+
+	for (int i = 0; i < l->n; i++) {
+		int w = (l->item[i].swatch != NULL ? 20 : 0) + 7 * (int)strlen(l->item[i].text) +
+		        24;
+
+		if (at > LEFT && at + w > width - RIGHT) {
+			lines++;
+			at = LEFT;
+		}
+		x[i] = at;
+		line[i] = lines - 1;
+		at += w;
 	}
-	fprintf(out,
-	        "<text x=\"%d\" y=\"%d\" class=\"legend\">lighter: odd chunks; thin lane: "
-	        "transfers</text>\n",
-	        x, y + 11);
+	return lines;
+}
+
+static void draw_legend(FILE *out, const struct legend *l, int width, int y)
+{
+	int x[12], line[12];
+
+	legend_layout(l, width, x, line);
+	for (int i = 0; i < l->n; i++) {
+		int top = y + line[i] * 18, tx = x[i];
+		const char *sw = l->item[i].swatch;
+
+		if (sw != NULL && sw[0] == '#')
+			fprintf(out,
+			        "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"12\" "
+			        "fill=\"%s\"%s/>",
+			        tx, top, sw, l->item[i].lighter ? " fill-opacity=\"0.6\"" : "");
+		else if (sw != NULL)
+			fprintf(out,
+			        "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"14\" height=\"12\"/>",
+			        sw, tx, top);
+		tx += sw != NULL ? 20 : 0;
+		fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"legend\">%s</text>\n", tx, top + 11,
+		        l->item[i].text);
+	}
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The width that gives the lower quartile of op times room for the longest label (span units
+ * on the axis), within PP_SVG_AUTO_MIN_WIDTH..PP_SVG_AUTO_MAX_WIDTH; -1 out of memory.
+ */
+static int auto_width(const struct report_row *rows, int n, double span)
+{
+	size_t total = 0, k = 0;
+	double *t, need = 0;
+	int len = 1;
+	char label[32];
+
+	for (int i = 0; i < n; i++) {
+		const struct sched *sc = rows[i].sim->sched;
+		struct op last = {(uint32_t)(sc->m > 0 ? sc->m - 1 : 0), (uint32_t)(sc->S - 1),
+		                  OP_F, 0};
+
+		total += sc->nops;
+		if (sc->S > 0) {
+			int l = report_op_label(label, sizeof(label), sc, &last);
+
+			len = l > len ? l : len;
+		}
+	}
+	if ((t = pp_mallocarray(total > 0 ? total : 1, sizeof(*t))) == NULL)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const struct sim *s = rows[i].sim;
+
+		for (size_t j = 0; j < s->sched->nops; j++) {
+			double d = pp_time_to_units(
+			        s->result->times[j].end - s->result->times[j].start, s->cost->tick);
+
+			if (d > 0)
+				t[k++] = d;
+		}
+	}
+	if (k > 0) {
+		qsort(t, k, sizeof(*t), compare_doubles);
+		need = LEFT + RIGHT + span * (7.0 * len + 6) / t[k / 4];
+	}
+	free(t);
+	if (!(need > PP_SVG_AUTO_MIN_WIDTH))
+		return PP_SVG_AUTO_MIN_WIDTH;
+	return need < PP_SVG_AUTO_MAX_WIDTH ? (int)ceil(need) : PP_SVG_AUTO_MAX_WIDTH;
 }
 
 int report_svg(FILE *out, const struct report_row *rows, int n)
 {
 	double lo = 0, hi = 0, start = 0, step, span, scale;
-	int height = AXIS + LEGEND, y = 10, width = rows[0].sim->config.svg_width;
+	int height = AXIS, y = 10, width = rows[0].sim->config.svg_width, rc = -1;
+	struct by_device *msgs = pp_calloc((size_t)n, sizeof(*msgs));
+	struct drawn seen = {0};
+	struct legend legend;
+	int x[12], line[12];
 
+	if (msgs == NULL)
+		return -1;
 	/* from the earliest origin (0 for training) to the latest end, the start on a tick */
 	for (int i = 0; i < n; i++) {
 		const struct sim *s = rows[i].sim;
@@ -164,26 +567,46 @@ int report_svg(FILE *out, const struct report_row *rows, int n)
 		lo = i == 0 || origin < lo ? origin : lo;
 		hi = i == 0 || origin + s->frame.makespan > hi ? origin + s->frame.makespan : hi;
 		height += block_height(s) + BLOCK_GAP;
+		if (by_device_init(&msgs[i], s) != 0)
+			goto done;
 	}
 	step = report_nice_step(hi > lo ? (hi - lo) / 10 : 1);
 	start = floor(lo / step) * step;
 	span = hi - start;
+	if (width == PP_SVG_AUTO_WIDTH && (width = auto_width(rows, n, span)) < 0)
+		goto done;
 	scale = span > 0 ? (width - LEFT - RIGHT) / span : 1;
+	for (int i = 0; i < n; i++)
+		for (int d = 0; d < rows[i].sim->sched->p; d++) {
+			struct lane ops = op_lane(rows[i].sim, d, start, scale);
+			struct lane wire = msg_lane(rows[i].sim, &msgs[i], d, start, scale);
+
+			survey_lane(&ops, &seen);
+			survey_lane(&wire, &seen);
+		}
+	legend_of(&legend, &seen);
+	height += LEGEND + 18 * (legend_layout(&legend, width, x, line) - 1);
 	fprintf(out,
 	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 	        "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
 	        "<style>.title{font-size:14px;font-weight:bold}.device{text-anchor:end}"
 	        ".label{text-anchor:middle;fill:#fff;font-size:10px}.tick{text-anchor:middle;"
-	        "font-size:10px}.axis{stroke:#333}.msg{fill:#888}.op{stroke:#fff;stroke-width:0.5}"
-	        "</style>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+	        "font-size:10px}.axis{stroke:#333}.op{stroke:#fff;stroke-width:0.5}"
+	        ".idle{fill:#e8e8e8}.dn{fill:#555}.up{fill:#b07aa1}</style>\n"
+	        "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
 	        width, height + 10, width, height + 10);
 	for (int i = 0; i < n; i++) {
-		draw_block(out, rows[i].sim, y, start, scale);
+		draw_block(out, rows[i].sim, &msgs[i], y, start, scale);
 		y += block_height(rows[i].sim) + BLOCK_GAP;
 	}
 	draw_axis(out, y, start, span, step, scale, rows[0].sim->cost->time_unit);
-	draw_legend(out, y + AXIS - 10);
+	draw_legend(out, &legend, width, y + AXIS - 10);
 	fputs("</svg>\n", out);
-	return 0;
+	rc = 0;
+done:
+	for (int i = 0; i < n; i++)
+		by_device_release(&msgs[i]);
+	free(msgs);
+	return rc;
 }

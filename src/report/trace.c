@@ -23,8 +23,9 @@ static double us(const struct sim *s, pp_time t)
  * back from its dst. */
 static size_t direction_of(const struct sim *s, const struct msg_record *g)
 {
-	int src = (int)s->sched->stage_device[s->sched->ops[g->from].stage];
+	int src, dst;
 
+	report_msg_devices(s, g, &src, &dst);
 	return 2 * (size_t)g->channel + (src != s->result->channels[g->channel].src);
 }
 
@@ -129,12 +130,12 @@ static void write_messages(FILE *out, const struct sim *s, const int *tids)
 		const struct msg_record *g = &r->msgs[k];
 		const struct channel_result *ch = &r->channels[g->channel];
 		const struct op *from = &sc->ops[g->from], *to = &sc->ops[g->to];
-		int src = (int)sc->stage_device[from->stage],
-		    dst = (int)sc->stage_device[to->stage];
-		int tid = tids[direction_of(s, g)];
+		int src, dst, tid = tids[direction_of(s, g)];
 		/* a flow binds to the slices of its category at its ends' times (Chrome's trace
 		 * engine and Perfetto): the transfer and its arrow take the consuming op's kind */
 		const char *cat = sched_kind_name((enum op_kind)to->kind);
+
+		report_msg_devices(s, g, &src, &dst);
 
 		report_op_label(label, sizeof(label), sc, from);
 		fprintf(out,

@@ -437,7 +437,7 @@ static int launch(struct state *st, struct pipe *p, pp_time t)
 
 		snprintf(why, sizeof(why),
 		         "the run needs more than %" PRIu64 " stage steps (micro-batches x stages: "
-		         "--max-ops, or what a --trace or --svg file holds); serve fewer requests",
+		         "--max-ops, or what a --trace file holds); serve fewer requests",
 		         st->max_steps);
 		return fail(st, why);
 	}

@@ -49,6 +49,31 @@ ppsim -c "$TMP/w.json" --svg="$TMP/w.svg" >/dev/null
 if grep -q ' width="640" ' "$TMP/w.svg"; then ok; else not_ok "config svg_width 640: not 640 px wide"; fi
 ppsim --svg="$TMP/w.svg" >/dev/null
 if grep -q ' width="1200" ' "$TMP/w.svg"; then ok; else not_ok "svg: not 1200 px wide by default"; fi
+# Without --svg-width a longer run widens until its ops fit their labels (p = 8, m = 64: all
+# 1024), up to 6000 px; --svg-width still wins.
+ppsim -p 8 -m 64 --svg="$TMP/w.svg" >/dev/null
+width=$(sed -n 's/^<svg [^>]* width="\([0-9]*\)".*/\1/p' "$TMP/w.svg")
+if [ "$width" -gt 1200 ] && [ "$width" -le 6000 ] &&
+	[ "$(grep -c 'class="label"' "$TMP/w.svg")" -eq 1024 ]; then ok; else
+	not_ok "svg of p=8 m=64: $width px wide, $(grep -c 'class="label"' "$TMP/w.svg") of 1024 ops labelled"
+fi
+ppsim -p 8 -m 2048 --svg-width=900 --svg="$TMP/w.svg" >/dev/null
+if grep -q '^<svg [^>]* width="900" ' "$TMP/w.svg"; then ok; else not_ok "--svg-width=900 not kept at m=2048"; fi
+
+# Ops and transfers narrower than a few pixels are merged, so that p = 8, m = 2048 (49152 ops
+# with zbh1) is a valid file under 2 MB with a legend of only what it draws.
+for args in "-s zbh1" "-s 1f1b" "-s interleaved -v 2"; do
+	# shellcheck disable=SC2086
+	ppsim $args -p 8 -m 2048 --tcomm 0.1 --svg="$TMP/big.svg" >/dev/null
+	size=$(wc -c <"$TMP/big.svg")
+	if xmllint --noout "$TMP/big.svg" && [ "$size" -lt 2000000 ] &&
+		grep -q 'class="merged' "$TMP/big.svg"; then ok; else
+		not_ok "svg of ppsim $args -p 8 -m 2048: $size bytes, or not valid, or nothing merged"
+	fi
+done
+if grep -q 'weight gradient' "$TMP/big.svg" || ! grep -q 'lighter: odd chunks' "$TMP/big.svg"; then
+	not_ok "interleaved's legend: lists W, or not the odd chunks"
+else ok; fi
 
 # Colour: never with NO_COLOR or --color=never, always with --color=always. Without --color,
 # colour follows the terminal, so these run ppsim on a pseudo-terminal (script, from the

@@ -1157,16 +1157,128 @@ static int svg_of_one(FILE *out, const struct sim *s)
 
 static void report_svg_draws_one_rectangle_per_op_and_one_per_message(void)
 {
-	struct sim *s = simulate_recorded("dualpipev", 4, 2, 10, 0.1);
+	struct sim *s = simulate_recorded("1f1b", 4, 1, 8, 0.5);
 	char *text = write_with(svg_of_one, s);
 
 	CU_ASSERT_EQUAL(count_of(text, "class=\"op\""), s->sched->nops);
-	CU_ASSERT_EQUAL(count_of(text, "class=\"msg\""), s->result->messages);
+	CU_ASSERT_EQUAL(count_of(text, "class=\"msg "), s->result->messages);
+	CU_ASSERT_EQUAL(count_of(text, "class=\"merged"), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "<?xml version=\"1.0\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "</svg>"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "dualpipev  p=4 v=2 m=10"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "1f1b  p=4 v=1 m=8"));
 	free(text);
 	sim_free(s);
+}
+
+/* A transfer names its ends and is coloured (and, wide enough, pointed) by its direction. */
+static void report_svg_shows_which_way_each_transfer_goes(void)
+{
+	struct sim *s = simulate_recorded("1f1b", 4, 1, 8, 0.5);
+	char *text = write_with(svg_of_one, s);
+
+	/* 1F1B sends each F's output down and each backward's up: m (p - 1) each way */
+	CU_ASSERT_EQUAL(count_of(text, "<rect class=\"msg dn\""), 24);
+	CU_ASSERT_EQUAL(count_of(text, "<rect class=\"msg up\""), 24);
+	CU_ASSERT_EQUAL(count_of(text, "GPU 0 -&gt; GPU 1,"), 8);
+	CU_ASSERT_EQUAL(count_of(text, "GPU 3 -&gt; GPU 2,"), 8);
+	CU_ASSERT_EQUAL(count_of(text, "GPU 1 -&gt; GPU 3"), 0);
+	/* half a unit is about 12 px here: each has its arrowhead */
+	CU_ASSERT_EQUAL(count_of(text, "<path class=\"dn\""), 24);
+	CU_ASSERT_EQUAL(count_of(text, "<path class=\"up\""), 24);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "transfer down (to a later GPU)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "transfer up (to an earlier GPU)"));
+	free(text);
+	sim_free(s);
+}
+
+/* The legend lists the op kinds drawn, odd chunks only with v > 1, transfers only if drawn. */
+static void report_svg_legend_lists_only_what_is_drawn(void)
+{
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
+	struct sim *il = simulate_recorded("interleaved", 4, 2, 8, 0.1);
+	struct sim *zb = unit_simulate("zbh1", 4, 8, 0);
+	char *text = write_with(svg_of_one, s), *il_text = write_with(svg_of_one, il);
+	char *zb_text = write_with(svg_of_one, zb);
+
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">F forward<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">BW fused backward<"));
+	CU_ASSERT_PTR_NULL(strstr(text, "weight gradient"));
+	CU_ASSERT_PTR_NULL(strstr(text, "input-gradient"));
+	CU_ASSERT_PTR_NULL(strstr(text, "odd chunks"));
+	CU_ASSERT_PTR_NULL(strstr(text, "transfer"));
+	CU_ASSERT_PTR_NULL(strstr(text, "merged"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(il_text, "lighter: odd chunks"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(il_text, "transfer down"));
+	CU_ASSERT_PTR_NULL(strstr(il_text, "weight gradient"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(zb_text, ">B input-gradient backward<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(zb_text, ">W weight gradient<"));
+	CU_ASSERT_PTR_NULL(strstr(zb_text, "fused"));
+	free(text);
+	free(il_text);
+	free(zb_text);
+	sim_free(s);
+	sim_free(il);
+	sim_free(zb);
+}
+
+/* Each device row lies on a grey ground from the run's start to its end: its idle time. */
+static void report_svg_shades_each_device_s_idle_time(void)
+{
+	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
+	char *text = write_with(svg_of_one, s);
+
+	/* 1200 px wide, 33 units from 0 to the end of the axis at 1170 */
+	CU_ASSERT_EQUAL(count_of(text, "<rect class=\"idle\" x=\"170.00\""), 4);
+	CU_ASSERT_EQUAL(count_of(text, "width=\"1000.00\" height=\"18\""), 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">idle<"));
+	free(text);
+	sim_free(s);
+}
+
+/*
+ * Ops and transfers too narrow to see are merged: p = 8, m = 2048 (49152 ops, 28672 transfers)
+ * draws in far fewer shapes, at most a path per device and band, in under 2 MB.
+ */
+static void report_svg_merges_what_is_narrower_than_a_few_pixels(void)
+{
+	struct sim *s = simulate_recorded("zbh1", 8, 1, 2048, 0);
+	char *text = write_with(svg_of_one, s);
+	size_t shapes = count_of(text, "class=\"op\"") + count_of(text, "class=\"msg ");
+
+	CU_ASSERT(strlen(text) < 2000000);
+	CU_ASSERT(shapes < (s->sched->nops + s->result->messages) / 10);
+	CU_ASSERT(count_of(text, "<path class=\"merged") <= 8 * 8 + 8 * 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "2048 F ops merged"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "transfers GPU 3 -&gt; GPU 4 merged"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "bands: shapes under 3 px merged"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "</svg>"));
+	free(text);
+	sim_free(s);
+}
+
+/* Without --svg-width the drawing widens until the shorter ops fit their labels, up to its
+ * ceiling; a small run keeps the narrowest width. */
+static void report_svg_widens_for_its_labels_up_to_a_ceiling(void)
+{
+	struct sim *small = unit_simulate("1f1b", 4, 8, 0);
+	struct sim *mid = unit_simulate("1f1b", 8, 64, 0);
+	struct sim *big = unit_simulate("1f1b", 8, 2048, 0);
+	char *small_text = write_with(svg_of_one, small), *mid_text = write_with(svg_of_one, mid);
+	char *big_text = write_with(svg_of_one, big);
+	int width = 0;
+
+	CU_ASSERT_PTR_NOT_NULL(strstr(small_text, " width=\"1200\" "));
+	CU_ASSERT_EQUAL(sscanf(mid_text, "%*[^\n] <svg xmlns=%*s width=\"%d\"", &width), 1);
+	CU_ASSERT(width > PP_SVG_AUTO_MIN_WIDTH && width <= PP_SVG_AUTO_MAX_WIDTH);
+	/* p = 8, m = 64: every op labelled ("F63" fits an F of one unit) */
+	CU_ASSERT_EQUAL(count_of(mid_text, "class=\"label\""), mid->sched->nops);
+	CU_ASSERT_PTR_NOT_NULL(strstr(big_text, " width=\"6000\" "));
+	free(small_text);
+	free(mid_text);
+	free(big_text);
+	sim_free(small);
+	sim_free(mid);
+	sim_free(big);
 }
 
 /* --svg-width sets the drawing's width, and the time axis stretches to its right margin. */
@@ -1175,7 +1287,7 @@ static void report_svg_follows_its_width(void)
 	struct sim *s = simulate_recorded("1f1b", 4, 1, 8, 0.1);
 	char *text;
 
-	CU_ASSERT_EQUAL(s->config.svg_width, PP_SVG_DEFAULT_WIDTH);
+	CU_ASSERT_EQUAL(s->config.svg_width, PP_SVG_AUTO_WIDTH);
 	s->config.svg_width = 600;
 	text = write_with(svg_of_one, s);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "width=\"600\" height="));
@@ -1376,6 +1488,11 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_trace_flows_bind_and_send_tracks_are_named_for_their_direction),
         UNIT_TEST(report_svg_draws_one_rectangle_per_op_and_one_per_message),
         UNIT_TEST(report_svg_follows_its_width),
+        UNIT_TEST(report_svg_shows_which_way_each_transfer_goes),
+        UNIT_TEST(report_svg_legend_lists_only_what_is_drawn),
+        UNIT_TEST(report_svg_shades_each_device_s_idle_time),
+        UNIT_TEST(report_svg_merges_what_is_narrower_than_a_few_pixels),
+        UNIT_TEST(report_svg_widens_for_its_labels_up_to_a_ceiling),
         UNIT_TEST(report_timeline_colored_uses_escapes_only_when_asked),
         UNIT_TEST(report_find_knows_text_json_and_csv_exactly),
         UNIT_TEST(report_json_parses_back_with_top_level_keys_in_order),
