@@ -28,6 +28,15 @@ ppsim -p 4 -m 8 --html="$TMP/d.html" >/dev/null
 if grep -q '"nops":64,' "$TMP/d.html"; then ok; else
 	not_ok "--html: the data does not say 64 ops"
 fi
+# serving runs and sweeps write whole pages too (their scripts closed, their data complete)
+ppsim serve -p 2 --num-requests 8 --html="$TMP/s.html" >/dev/null
+ppsim sweep --schedules=1f1b,zbh1 -p 2,4 -m 4 --html="$TMP/w.html" >/dev/null
+if [ "$(grep -c '</script>' "$TMP/s.html")" -eq 2 ] && grep -q '"requests":\[' "$TMP/s.html" &&
+	[ "$(grep -c '"record":{"index"' "$TMP/w.html")" -eq 4 ] && tail -1 "$TMP/w.html" | grep -q '</html>'; then
+	ok
+else
+	not_ok "serve --html or sweep --html: the page is incomplete"
+fi
 # a failed run writes no report and leaves an existing file as it was
 echo keep >"$TMP/keep.html"
 if ppsim -p 4 -m 8 -s 1f1b -v 3 --html="$TMP/keep.html" >/dev/null 2>&1 ||
