@@ -6,7 +6,7 @@
  * refused by config_check_command with a message naming where it belongs. --format is looked
  * up in the format registry by the kind of result the command's row writes.
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "cli.h"
 
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -99,7 +100,7 @@ static const struct cmd_option cmd_options[] = {
         {{"jobs", required_argument, NULL, OPT_JOBS},
          CLI_SWEEP | CLI_ADVISE,
          "N",
-         "sweep, advise: simulate on N threads (default: the number of cores)",
+         "sweep, advise: simulate on N threads (default: the CPUs this process may use)",
          .store = CLI_PARSED},
         {{"shard", required_argument, NULL, OPT_SHARD},
          CLI_SWEEP,
@@ -439,11 +440,17 @@ static int parse_shard(const char *value, struct cli *cli)
 	return 0;
 }
 
-/* The number of cores, for --jobs' default. */
+/* The CPUs this process may run on (its affinity mask: taskset, a Slurm or cgroup cpuset), else
+ * the cores online, for --jobs' default. */
 static int cores(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CPU_COUNT
+	cpu_set_t set;
 
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		n = CPU_COUNT(&set);
+#endif
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 

@@ -255,3 +255,21 @@ run_json --model=llama3-70b --gpus=32 --tp=8 -p 4 --mbs=2 --global-batch=512
 expect m 256
 expect model.global_batch 512
 expect model.dp 1
+
+# --jobs defaults to the CPUs the process may use: under taskset -c 0 a sweep starts no thread,
+# while --jobs=2 there starts one (so the count is seen). Needs strace and taskset.
+if command -v strace >/dev/null 2>&1 && command -v taskset >/dev/null 2>&1 && [ -z "${PPSIM_WRAP:-}" ]; then
+	grid="-p 2,4,8,16 -m 8:512:x2 --schedules=1f1b,zbh1,interleaved,zbv -v 2"
+	# shellcheck disable=SC2086
+	taskset -c 0 strace -f -qq -e trace=clone,clone3 "$PPSIM" sweep $grid >/dev/null 2>"$TMP/one.strace"
+	# shellcheck disable=SC2086
+	taskset -c 0 strace -f -qq -e trace=clone,clone3 "$PPSIM" sweep $grid --jobs=2 >/dev/null \
+		2>"$TMP/two.strace"
+	one=$(grep -c clone "$TMP/one.strace")
+	two=$(grep -c clone "$TMP/two.strace")
+	if [ "$one" -eq 0 ] && [ "$two" -ge 1 ]; then ok; else
+		not_ok "sweep under taskset -c 0: $one threads started by default, $two with --jobs=2 (want 0 and some)"
+	fi
+else
+	echo "(skipped: the --jobs affinity check needs strace and taskset, and no PPSIM_WRAP)"
+fi
