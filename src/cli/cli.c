@@ -243,7 +243,8 @@ int cli_bad_format_of(const struct cmd *c, const char *name)
 	char list[128], hint[128];
 
 	if (c->format_subject == NULL)
-		return cmd_usage("--format '%s': unknown format", name);
+		return cmd_usage("--format '%s': unknown format; a run writes %s", name,
+		                 report_format_names(REPORT_RUN, ", ", " or ", list, sizeof(list)));
 	return cmd_usage("--format '%s': %s writes %s%s", name, c->format_subject,
 	                 report_format_names(c->kind, ", ", " or ", list, sizeof(list)),
 	                 report_format_hint(name, c->kind, hint, sizeof(hint)));

@@ -145,8 +145,9 @@ static void write_summary(FILE *out, const struct sim *s)
 	}
 }
 
-/* How a device table cell prints: the row number, a figure (shortest exact, six decimals, or
- * bytes as GB with two), or whether it fits. */
+/* How a device table cell prints: the row number, a figure (shortest exact up to twelve
+ * significant digits, else rounded to twelve, so that a column keeps its width; six decimals; or bytes as GB with
+ * two), or whether it fits. The JSON report keeps every figure exact. */
 enum device_form { D_INDEX, D_EXACT, D_RATIO, D_GB, D_FITS };
 
 /* The device table's columns, the last three with a model only. */
@@ -184,8 +185,16 @@ static const char *device_cell(const void *ctx, int row, int id, char *buf, size
 		return buf;
 	}
 	x = *(const double *)(const void *)((const char *)dm + device_columns[id].offset);
-	if (form == D_EXACT)
-		return pp_double_format(buf, n, x);
+	if (form == D_EXACT) {
+		int digits = 0;
+
+		pp_double_format(buf, n, x);
+		for (const char *p = buf; *p != '\0' && *p != 'e'; p++)
+			digits += *p >= '0' && *p <= '9';
+		if (digits > 12)
+			snprintf(buf, n, "%.12g", x);
+		return buf;
+	}
 	snprintf(buf, n, form == D_RATIO ? "%.6f" : "%.2f", form == D_GB ? x / 1e9 : x);
 	return buf;
 }
