@@ -575,6 +575,187 @@ static void report_timeline_header_and_legend_fit_the_width(void)
 	CU_ASSERT_EQUAL(over[0], 0);
 }
 
+/* True when row holds label not followed by a digit ("F1" but not as part of "F15"). */
+static bool row_has_label(const char *row, const char *label)
+{
+	for (const char *at = strstr(row, label); at != NULL; at = strstr(at + 1, label))
+		if (!isdigit((unsigned char)at[strlen(label)]))
+			return true;
+	return false;
+}
+
+/* The simulation of schedule at p, v, m with unit op times. */
+static struct sim *simulate_shape(const char *schedule, int p, int v, int m)
+{
+	struct config c = unit_config(schedule, p, v, m, 1, 1, 1);
+
+	return unit_run(&c, 0);
+}
+
+/* The mission's command, interleaved p=4, v=2, m=16, at 100 columns: every forward and backward
+ * of every micro-batch, one digit or two, shows its label on its device's row. */
+static void report_timeline_labels_every_op_of_the_mission_command_at_100_columns(void)
+{
+	struct sim *s = simulate_shape("interleaved", 4, 2, 16);
+	char *text = write_timeline(s, 100);
+	char label[48], row[4096], op[16];
+
+	for (int d = 0; d < 4; d++) {
+		snprintf(label, sizeof(label), "GPU %d (stages %d,%d) ", d, d, d + 4);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(device_row(text, label, row, sizeof(row)));
+		for (int mb = 0; mb < 16; mb++)
+			for (const char *k = "FfBb"; *k != '\0'; k++) {
+				snprintf(op, sizeof(op), "%c%d", *k, mb);
+				CU_ASSERT(row_has_label(row, op));
+			}
+	}
+	CU_ASSERT_EQUAL(lines_longer_than(text, 100), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "[F3] micro-batch 3, counted from 0"));
+	free(text);
+	sim_free(s);
+}
+
+/* Bands cover the time once: the rows of a device, joined, are as many columns as the
+ * makespan over the column step, and every band holds every device. */
+static void report_timeline_bands_join_into_the_whole_run(void)
+{
+	struct sim *s = simulate_shape("interleaved", 4, 2, 16);
+	char *text = write_timeline(s, 100);
+	char row[4096];
+	const char *label = "GPU 2 (stages 2,6) ";
+	double step = column_step_of(text);
+	int bands = 0;
+
+	CU_ASSERT_FATAL(step > 0);
+	for (const char *at = strstr(text, label); at != NULL; at = strstr(at + 1, label))
+		bands++;
+	CU_ASSERT(bands >= 2 && bands <= 4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(device_row(text, label, row, sizeof(row)));
+	CU_ASSERT_EQUAL(strlen(row) - strlen(label), (size_t)floor(s->frame.makespan / step + 0.5));
+	for (int d = 0; d < 4; d++) {
+		char other[48];
+		int n = 0;
+
+		snprintf(other, sizeof(other), "GPU %d (stages %d,%d) ", d, d, d + 4);
+		for (const char *at = strstr(text, other); at != NULL; at = strstr(at + 1, other))
+			n++;
+		CU_ASSERT_EQUAL(n, bands);
+	}
+	free(text);
+	sim_free(s);
+}
+
+/* Long row labels (p = 16, v = 8) and long legend items (dualpipev, v = 3): no line passes the
+ * width, and a row keeps at least 10 columns of time. */
+static void report_timeline_fits_long_labels_and_legends_in_the_width(void)
+{
+	static const struct {
+		const char *schedule;
+		int p, v, m;
+	} cases[] = {{"interleaved", 16, 8, 16},
+	             {"dualpipev", 4, 2, 10},
+	             {"interleaved", 4, 3, 8},
+	             {"interleaved-zb", 8, 6, 16},
+	             {"zbv", 4, 2, 12}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sim *s =
+		        simulate_shape(cases[i].schedule, cases[i].p, cases[i].v, cases[i].m);
+
+		for (int width = PP_TIMELINE_MIN_WIDTH; width <= 120; width += 20) {
+			char *text = write_timeline(s, width);
+			char row[8192];
+
+			CU_ASSERT_EQUAL(lines_longer_than(text, width), 0);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(device_row(text, "GPU 0 ", row, sizeof(row)));
+			/* the row's cells: after the label's padding (one space or more) */
+			CU_ASSERT(strlen(row) >= 10 + strlen("GPU 0 "));
+			free(text);
+		}
+		sim_free(s);
+	}
+}
+
+/* The legend's items "X meaning", each letter X with the one meaning it has in every
+ * schedule: B the full backward, I the input gradient, and a split schedule's rows have no B,
+ * a fused one's no I. */
+static void report_timeline_letters_mean_one_op_kind_in_every_schedule(void)
+{
+	static const struct {
+		const char *schedule;
+		int v;
+		const char *absent; /* letters its rows never show */
+	} cases[] = {{"1f1b", 1, "IiWw"}, {"interleaved", 2, "IiWw"},  {"zbh1", 1, "Bb"},
+	             {"zbv", 2, "Bb"},    {"interleaved-zb", 2, "Bb"}, {"dualpipev", 2, ""},
+	             {"gpipe", 1, "IiWw"}};
+	const char *meaning[26] = {NULL};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sim *s = simulate_shape(cases[i].schedule, 4, cases[i].v, 8);
+		char *text = write_timeline(s, 1000);
+		char *save = NULL;
+
+		for (char *line = strtok_r(text, "\n", &save); line != NULL;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (strncmp(line, "GPU ", 4) == 0) {
+				const char *cells = strchr(line, ')') + 1;
+
+				CU_ASSERT_EQUAL(strcspn(cells, cases[i].absent), strlen(cells));
+				continue;
+			}
+			/* legend items: two spaces apart, "X " then the meaning */
+			for (char *item = line; item != NULL;) {
+				char *end = strstr(item, "  ");
+				size_t len = end ? (size_t)(end - item) : strlen(item);
+
+				if (len > 2 && isupper((unsigned char)item[0]) && item[1] == ' ') {
+					int k = item[0] - 'A';
+
+					if (end)
+						*end = '\0';
+					if (meaning[k] == NULL)
+						meaning[k] = strdup(item);
+					CU_ASSERT_STRING_EQUAL(meaning[k], item);
+				}
+				item = end ? end + 2 : NULL;
+			}
+		}
+		free(text);
+		sim_free(s);
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(meaning['B' - 'A']);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(meaning['I' - 'A']);
+	CU_ASSERT_STRING_EQUAL(meaning['B' - 'A'], "B full backward (input and weight gradient)");
+	CU_ASSERT_STRING_EQUAL(meaning['I' - 'A'], "I input-gradient backward");
+	for (int k = 0; k < 26; k++)
+		free((void *)meaning[k]);
+}
+
+/* An op two columns wide or more, too narrow for its label, is its letter then dashes, so that
+ * it never reads as two ops: dualpipev p=8, m=16 at 100 columns has pairs of two columns. */
+static void report_timeline_draws_an_op_too_narrow_for_its_label_as_letter_and_dashes(void)
+{
+	struct sim *s = simulate_shape("dualpipev", 8, 2, 16);
+	char *text = write_timeline(s, 100);
+	char row[4096];
+	bool dashed = false;
+
+	for (int d = 0; d < 8; d++) {
+		char label[48];
+
+		snprintf(label, sizeof(label), "GPU %d ", d);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(device_row(text, label, row, sizeof(row)));
+		dashed |= strstr(row, "#-") != NULL;
+		/* a dash only ever follows a letter or another dash */
+		for (const char *at = strchr(row, '-'); at != NULL; at = strchr(at + 1, '-'))
+			CU_ASSERT(at[-1] == '-' || strchr("#FfBbIiWw", at[-1]) != NULL);
+	}
+	CU_ASSERT(dashed);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "F-- one op, too narrow for its label"));
+	free(text);
+	sim_free(s);
+}
+
 /* Runs the comparison of format name over rows into memory. */
 static struct output write_compare(const char *name, const struct report_row *rows, int n)
 {
@@ -1313,6 +1494,11 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_timeline_rows_fit_the_width),
         UNIT_TEST(report_timeline_scale_fits_the_width),
         UNIT_TEST(report_timeline_header_and_legend_fit_the_width),
+        UNIT_TEST(report_timeline_labels_every_op_of_the_mission_command_at_100_columns),
+        UNIT_TEST(report_timeline_bands_join_into_the_whole_run),
+        UNIT_TEST(report_timeline_fits_long_labels_and_legends_in_the_width),
+        UNIT_TEST(report_timeline_letters_mean_one_op_kind_in_every_schedule),
+        UNIT_TEST(report_timeline_draws_an_op_too_narrow_for_its_label_as_letter_and_dashes),
         UNIT_TEST(report_csv_writes_the_header_and_one_row_of_the_run),
         UNIT_TEST(report_csv_writes_every_figure_of_a_model_run_so_it_reads_back_exactly),
         UNIT_TEST(report_compare_text_marks_the_best_value_of_each_column_with_a_star),
