@@ -1,7 +1,9 @@
 /*
  * The ASCII timeline, drawn like the source document's diagrams: one row per device, time
  * running left to right, each op a box "[F3]" when its cells hold the label, the bare label or
- * its kind letter when they do not, and '.' where the device idles.
+ * its kind letter (then dashes, "F--") when they do not, and '.' where the device idles. When
+ * one line of time would leave ops without labels, time wraps into bands that give them theirs,
+ * up to MAX_BANDS; beyond, one band on a compressed scale.
  */
 #include <math.h>
 #include <stdlib.h>
