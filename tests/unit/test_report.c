@@ -598,7 +598,7 @@ static void report_timeline_labels_every_op_of_the_mission_command_at_100_column
 {
 	struct sim *s = simulate_shape("interleaved", 4, 2, 16);
 	char *text = write_timeline(s, 100);
-	char label[48], row[4096], op[16];
+	char label[64], row[4096], op[16];
 
 	for (int d = 0; d < 4; d++) {
 		snprintf(label, sizeof(label), "GPU %d (stages %d,%d) ", d, d, d + 4);
@@ -633,7 +633,7 @@ static void report_timeline_bands_join_into_the_whole_run(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(device_row(text, label, row, sizeof(row)));
 	CU_ASSERT_EQUAL(strlen(row) - strlen(label), (size_t)floor(s->frame.makespan / step + 0.5));
 	for (int d = 0; d < 4; d++) {
-		char other[48];
+		char other[64];
 		int n = 0;
 
 		snprintf(other, sizeof(other), "GPU %d (stages %d,%d) ", d, d, d + 4);
