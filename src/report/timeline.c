@@ -555,8 +555,9 @@ static bool labelled_bands(const struct sim *s, int cells, struct layout *lay)
 		return false;
 	/* bands of about equal widths, the last no narrower than the others need */
 	lay->band = (lay->cells + bands - 1) / bands;
-	if (k <= 60 && lay->band % k != 0 && lay->band + k - lay->band % k <= cells)
-		lay->band += k - lay->band % k;
+	if (k <= 60 && lay->band % k != 0 && lay->band + k - lay->band % k <= cells &&
+	    lay->cells - (bands - 1) * (lay->band + k - lay->band % k) >= 10)
+		lay->band += k - lay->band % k; /* a whole number of quanta, the last band kept */
 	return true;
 }
 
