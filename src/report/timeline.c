@@ -190,6 +190,7 @@ struct row_marks {
 	bool labels;    /* some op shows its label */
 	bool mixed;     /* some column holds parts of several ops */
 	bool continued; /* some op shows its letter and CONTINUED */
+	bool carried;   /* some op goes on from the band above, in CONTINUED alone */
 };
 
 /*
@@ -214,8 +215,8 @@ static size_t letter_of(const struct sched *s, const struct op *op)
 
 /*
  * Records the ops of device d too narrow for their labels in col, the columns k0 to k0 + n - 1
- * of the layout; paints the others' labels, and the letter and CONTINUED of the ops two or more
- * columns wide.
+ * of the layout; paints the others' labels, the letter and CONTINUED of the ops two or more
+ * columns wide, and CONTINUED alone over the rest of an op that started in an earlier band.
  */
 static void collect_device(char *row, unsigned char *tint, struct column *col, int k0, int n,
                            const struct sim *s, int d, const struct layout *lay,
@@ -235,9 +236,18 @@ static void collect_device(char *row, unsigned char *tint, struct column *col, i
 		char label[64];
 		int len = op_text(label, sizeof(label), sc, op);
 
+		bool before = c0 < 0; /* it started in an earlier band */
+
 		c0 = c0 < 0 ? 0 : c0;
 		c1 = c1 > n ? n : c1;
-		if (b > a && c1 - c0 >= len) {
+		if (b > a && before && c1 > 0) {
+			/* the rest of an op shown at the end of the band before: dashes alone */
+			memset(row, CONTINUED, (size_t)c1);
+			memset(tint, tint_of(op), (size_t)c1);
+			for (int k = 0; k < c1; k++)
+				col[k].label = true;
+			marks->carried = true;
+		} else if (b > a && c1 - c0 >= len) {
 			paint_label(row, c0, c1, label, len);
 			memset(tint + c0, tint_of(op), (size_t)(c1 - c0));
 			for (int k = c0; k < c1; k++)
@@ -588,7 +598,7 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	char label[64], num[32], shape[64], span[64], scale[128], stages[64] = "", *row, *line;
 	unsigned char *tint;
 	struct column *col;
-	struct row_marks marks = {false, false, false};
+	struct row_marks marks = {false, false, false, false};
 	bool kinds[4] = {false, false, false, false}, brief = false;
 	int labelw = 0, cells, bands;
 	double scale_from;
@@ -678,6 +688,7 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	                         kinds[OP_W] ? "W weight-gradient backward" : "",
 	                         marks.labels ? "[F3] micro-batch 3, counted from 0" : "",
 	                         marks.continued ? "F-- one op, too narrow for its label" : "",
+	                         marks.carried ? "--- the op ending the band above, continued" : "",
 	                         marks.mixed ? "FBB shared columns, letters by time" : "",
 	                         sc->v == 2  ? "lower case: chunk 1"
 	                         : sc->v > 2 ? "[F3.2] micro-batch 3 on chunk 2, lower case "

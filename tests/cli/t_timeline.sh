@@ -118,8 +118,9 @@ w60=$(COLUMNS=60 width_of --timeline)
 if [ "$w60" -le 60 ] && [ "$w60" -gt 50 ]; then ok; else
 	not_ok "COLUMNS=60 is not honoured when piped: $w60 columns"
 fi
-if [ "$(COLUMNS=30 width_of --timeline)" -gt 90 ] && [ "$(COLUMNS=x width_of --timeline)" -gt 90 ] &&
-	[ "$(width_of --timeline)" -gt 90 ] && [ "$(width_of --timeline)" -le 100 ]; then
+w100=$(width_of --timeline)
+if [ "$(COLUMNS=30 width_of --timeline)" = "$w100" ] && [ "$(COLUMNS=x width_of --timeline)" = "$w100" ] &&
+	[ "$w100" = "$(width_of --timeline=100)" ]; then
 	ok
 else
 	not_ok "an invalid or unset COLUMNS does not give 100 columns"
