@@ -4,7 +4,8 @@
 Directives, each on a line of its own in a template:
   @@RUN CMD         a ```sh block with CMD and a ```text block with its whole output
   @@RUNTAIL N CMD   the same, showing "..." and the last N lines
-  @@RUNTL CMD       the same, showing "..." and the lines after the last blank line
+  @@RUNTL CMD       the same, showing "..." and the timeline (the lines after the blank
+                    line before the first "GPU " row)
   @@ERR CMD         (consecutive lines) a ```text block of "$ CMD", its error and exit status
   @@FILE NAME       a ```csv block with a file an earlier command wrote
   @@EXAMPLE NAME    a ```sh block "sh examples/NAME.sh" and a ```text block with its output
@@ -53,7 +54,10 @@ def expand(lines):
             if kind == '@@RUNTAIL':
                 body = ['...'] + body[-n:]
             elif kind == '@@RUNTL':
-                k = max(j for j, x in enumerate(body) if x == '')
+                # the timeline: from the blank line before its first row (its bands hold
+                # blank lines too)
+                g = next((j for j, x in enumerate(body) if x.startswith('GPU ')), len(body))
+                k = max(j for j, x in enumerate(body) if x == '' and j < g)
                 body = ['...'] + body[k + 1:]
             out += ['```sh', cmd, '```', '```text'] + body + ['```']
         elif l.startswith('@@ERR '):

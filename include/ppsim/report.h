@@ -109,9 +109,11 @@ const struct report_format *report_records_format(const char *path);
 #define PP_TIMELINE_MAX_WIDTH 100000
 
 /*
- * Writes the ASCII timeline of s, width columns wide in all: one row per device, each op a box
+ * Writes the ASCII timeline of s, no line wider than width: one row per device, each op a box
  * like "[F3]" where it fits, its kind letter where it does not, '.' for idle time, and a time
- * scale above. Returns 0, or -1 out of memory (then nothing is written).
+ * scale above; wrapped into up to four bands of time when that gives every op its label. The
+ * letters are F forward, B full backward, I input-gradient backward, W weight gradient in every
+ * schedule. Returns 0, or -1 out of memory (then nothing is written).
  */
 int report_timeline(FILE *out, const struct sim *s, int width);
 /* report_timeline with each op coloured by kind (ANSI escapes) when color is true. */

@@ -110,7 +110,8 @@ static const struct cmd_option cmd_options[] = {
         {{"timeline", optional_argument, NULL, OPT_TIMELINE},
          CLI_RUN | CLI_SERVE,
          "WIDTH",
-         "run, serve: append an ASCII timeline WIDTH columns wide (default: terminal, else 100)",
+         "run, serve: append an ASCII timeline WIDTH columns wide (default: the terminal's, else "
+         "COLUMNS, else 100); on by default on a terminal, --timeline=0 turns it off",
          .store = CLI_PARSED},
         {{"dump-ops", required_argument, NULL, OPT_DUMP_OPS},
          CLI_RUN | CLI_SERVE,
@@ -359,24 +360,45 @@ static int short_to_id(int c)
 	return c;
 }
 
-/* Width of the terminal on stdout, or PP_TIMELINE_WIDTH when stdout is not one. */
-static int terminal_width(void)
+/* Columns of the terminal on stdout, or 0 when stdout is not a terminal or does not say. */
+static int tty_columns(void)
 {
 	struct winsize ws;
 
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
-	    ws.ws_col >= PP_TIMELINE_MIN_WIDTH)
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
 		return ws.ws_col;
+	return 0;
+}
+
+/* Width of a timeline without one given: the terminal's on stdout, else COLUMNS when it holds
+ * an accepted width, else PP_TIMELINE_WIDTH. */
+static int terminal_width(void)
+{
+	const char *columns = getenv("COLUMNS");
+	int tty = tty_columns();
+	uint64_t w;
+
+	if (tty >= PP_TIMELINE_MIN_WIDTH && tty <= PP_TIMELINE_MAX_WIDTH)
+		return tty;
+	if (columns != NULL &&
+	    text_parse_uint(columns, PP_TIMELINE_MIN_WIDTH, PP_TIMELINE_MAX_WIDTH, &w) == TEXT_OK)
+		return (int)w;
 	return PP_TIMELINE_WIDTH;
 }
 
+/* --timeline=VALUE: 0 (no timeline) or a width from PP_TIMELINE_MIN_WIDTH up. */
 static int parse_width(const char *value, int *width)
 {
 	uint64_t w;
 
+	if (strcmp(value, "0") == 0) {
+		*width = 0;
+		return 0;
+	}
 	if (text_parse_uint(value, PP_TIMELINE_MIN_WIDTH, PP_TIMELINE_MAX_WIDTH, &w) != TEXT_OK)
-		return cmd_usage("--timeline '%s': width must be an integer from %d to %d", value,
-		                 PP_TIMELINE_MIN_WIDTH, PP_TIMELINE_MAX_WIDTH);
+		return cmd_usage("--timeline '%s': width must be 0 (none) or an integer from %d to "
+		                 "%d",
+		                 value, PP_TIMELINE_MIN_WIDTH, PP_TIMELINE_MAX_WIDTH);
 	*width = (int)w;
 	return 0;
 }
@@ -485,6 +507,7 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 	case OPT_SHARD:
 		return parse_shard(optarg, cli) == 0 ? -1 : PP_EXIT_USAGE;
 	case OPT_TIMELINE:
+		cli->timeline_set = true;
 		cli->timeline_width = terminal_width();
 		if (optarg != NULL && parse_width(optarg, &cli->timeline_width) != 0)
 			return PP_EXIT_USAGE;
@@ -607,6 +630,10 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 		status = cmd_usage("--export-format: needs --export-schedule=FILE");
 	if (status < 0 && cli->timeline_width > 0 && !cli->format->human)
 		status = cmd_usage("--timeline: only with --format=text");
+	/* run and serve draw one by default for a person at a terminal wide enough */
+	if (status < 0 && !cli->timeline_set && (mode == CLI_RUN || mode == CLI_SERVE) &&
+	    cli->format->human && tty_columns() >= PP_TIMELINE_MIN_WIDTH)
+		cli->timeline_width = terminal_width();
 	free(opts);
 	return status;
 }

@@ -37,20 +37,21 @@ struct cli_assignment {
 
 /* What a command line asked for. */
 struct cli {
-	enum cli_mode mode;                  /* the command parsing */
-	const struct report_format *format;  /* --format: writes the command's kind of result */
-	const char *format_name;             /* --format as given */
-	int timeline_width;                  /* run: 0 for no timeline */
-	const char *dump_ops;                /* run: CSV path, or NULL */
-	const char *config_file;             /* run: -c FILE, or NULL */
-	const char *schedules;               /* compare: --schedules list, or NULL */
-	bool fail_on_oom;                    /* a device over its memory is a failure (exit 1) */
-	const char *export_file;             /* run: write the op order here, or NULL */
-	const char *requests_file;           /* serve: write the requests here, or NULL */
-	const char *trace_file;              /* run: Chrome trace, or NULL */
-	const char *svg_file;                /* SVG Gantt chart, or NULL */
-	const char *html_file;               /* HTML report, or NULL */
-	bool color;                          /* run: colour the timeline */
+	enum cli_mode mode;                 /* the command parsing */
+	const struct report_format *format; /* --format: writes the command's kind of result */
+	const char *format_name;            /* --format as given */
+	int timeline_width;                 /* run, serve: 0 for no timeline */
+	bool timeline_set;         /* --timeline was given (else on a terminal by default) */
+	const char *dump_ops;      /* run: CSV path, or NULL */
+	const char *config_file;   /* run: -c FILE, or NULL */
+	const char *schedules;     /* compare: --schedules list, or NULL */
+	bool fail_on_oom;          /* a device over its memory is a failure (exit 1) */
+	const char *export_file;   /* run: write the op order here, or NULL */
+	const char *requests_file; /* serve: write the requests here, or NULL */
+	const char *trace_file;    /* run: Chrome trace, or NULL */
+	const char *svg_file;      /* SVG Gantt chart, or NULL */
+	const char *html_file;     /* HTML report, or NULL */
+	bool color;                /* run: colour the timeline */
 	enum schedfile_format export_format; /* run: its format */
 	bool export_format_set;              /* run: --export-format was given */
 	char **files;                        /* compare: config files (positional) */

@@ -23,7 +23,8 @@ int report_json_print(FILE *out, cJSON *item);
 
 /* Row label of device d: "GPU d (stage s)", or "(stages a,b,...)" with several chunks. */
 void report_device_label(const struct sched *s, int d, char *buf, size_t n);
-/* Label of op: "F3", "f3" (chunk 1 of 2), "F3.2" (chunk 2 of more than 2); returns its length. */
+/* Label of op, its kind's letter and micro-batch: "F3", "I3", "f3" (chunk 1 of 2), "F3.2" (chunk
+ * 2 of more than 2); returns its length. */
 int report_op_label(char *buf, size_t n, const struct sched *s, const struct op *op);
 
 /* The devices that send and receive message g of s, in *src and *dst (a drawing's direction:
@@ -36,7 +37,14 @@ void report_json_text(FILE *out, const char *text);
 void report_script_text(FILE *out, const char *text);
 /* Writes text with XML's (and HTML's) special characters escaped: & < > ". */
 void report_xml_text(FILE *out, const char *text);
-/* What an op of kind computes, for legends and tooltips: "forward", "input-gradient backward". */
+/*
+ * The letter the pictures draw an op of kind with, one meaning in every schedule (PyTorch's): F
+ * forward, B full (fused) backward, I input-gradient backward (the zero-bubble paper's and
+ * --dump-ops' B), W weight-gradient backward; its legend entry ("I input-gradient backward");
+ * and that entry without the letter, for tooltips.
+ */
+char report_kind_letter(enum op_kind kind);
+const char *report_kind_legend(enum op_kind kind);
 const char *report_kind_summary(enum op_kind kind);
 /* Writes text as a CSV field: quoted, with quotes doubled, when it holds a comma, quote or
  * newline (RFC 4180). */

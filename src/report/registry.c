@@ -200,12 +200,30 @@ void report_xml_text(FILE *out, const char *text)
 	}
 }
 
+/* Each op kind's letter (PyTorch's: one meaning in every schedule) and legend entry. */
+static const struct {
+	char letter;
+	const char *legend;
+} kinds[] = {
+        [OP_F] = {'F', "F forward"},
+        [OP_B] = {'I', "I input-gradient backward"},
+        [OP_W] = {'W', "W weight-gradient backward"},
+        [OP_BW] = {'B', "B full backward (input and weight gradient)"},
+};
+
+char report_kind_letter(enum op_kind kind)
+{
+	return kinds[kind & 3].letter;
+}
+
+const char *report_kind_legend(enum op_kind kind)
+{
+	return kinds[kind & 3].legend;
+}
+
 const char *report_kind_summary(enum op_kind kind)
 {
-	static const char *const names[] = {"forward", "input-gradient backward", "weight gradient",
-	                                    "full backward (input and weight gradients)"};
-
-	return names[kind & 3];
+	return kinds[kind & 3].legend + 2;
 }
 
 void report_csv_text(FILE *out, const char *text)

@@ -368,7 +368,8 @@ static void draw_block(FILE *out, const struct sim *s, const struct by_device *m
 	char label[96], num[32];
 
 	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"title\">", LEFT, y + 17);
-	report_xml_text(out, s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
+	report_xml_text(out,
+	                s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
 	fprintf(out, "  p=%d v=%d m=%d  makespan %s %s  bubble_ratio %.4f</text>\n", sc->p, sc->v,
 	        sc->m, REPORT_NUM(num, s->frame.makespan), s->cost->time_unit,
 	        s->frame.bubble_ratio);
@@ -427,8 +428,6 @@ static void legend_add(struct legend *l, const char *swatch, bool lighter, const
 
 static void legend_of(struct legend *l, const struct drawn *seen)
 {
-	static const char *const kinds[] = {"F forward", "B input-gradient backward",
-	                                    "W weight gradient", "BW fused backward"};
 	static const char *const dirs[] = {"transfer down (to a later GPU)",
 	                                   "transfer up (to an earlier GPU)"};
 	unsigned odd = 0;
@@ -436,7 +435,8 @@ static void legend_of(struct legend *l, const struct drawn *seen)
 	l->n = 0;
 	for (int k = 0; k < 4; k++)
 		if (seen->bands & (3u << 2 * k))
-			legend_add(l, fill_of((enum op_kind)k), false, kinds[k]);
+			legend_add(l, fill_of((enum op_kind)k), false,
+			           report_kind_legend((enum op_kind)k));
 	for (int k = 0; k < 4; k++)
 		odd |= seen->bands & (2u << 2 * k);
 	if (odd != 0)

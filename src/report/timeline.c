@@ -1,7 +1,9 @@
 /*
  * The ASCII timeline, drawn like the source document's diagrams: one row per device, time
  * running left to right, each op a box "[F3]" when its cells hold the label, the bare label or
- * its kind letter when they do not, and '.' where the device idles.
+ * its kind letter (then dashes, "F--") when they do not, and '.' where the device idles. When
+ * one line of time would leave ops without labels, time wraps into bands that give them theirs,
+ * up to MAX_BANDS; beyond, one band on a compressed scale.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -29,16 +31,12 @@ void report_device_label(const struct sched *s, int d, char *buf, size_t n)
 }
 
 /*
- * Letter drawn for an op: F, B (the fused backward too, as in the source document) or W,
- * lower-case on odd chunks so that interleaved chunks stay apart even one column wide.
+ * Letter drawn for an op: its kind's (report_kind_letter), lower case on odd chunks so that
+ * interleaved chunks stay apart even one column wide.
  */
 static char op_letter(const struct sched *s, const struct op *op)
 {
-	/* with both fused and split backwards (mixed), the input gradient is I as in PyTorch */
-	char c = op->kind == OP_F               ? 'F'
-	         : op->kind == OP_W             ? 'W'
-	         : op->kind == OP_B && s->mixed ? 'I'
-	                                        : 'B';
+	char c = report_kind_letter((enum op_kind)op->kind);
 
 	return s->stage_chunk[op->stage] % 2 ? (char)(c - 'A' + 'a') : c;
 }
@@ -56,17 +54,6 @@ double report_nice_step(double need)
 	}
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	while (b != 0) {
-		int64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /*
  * Time per column, in units, fitting the time from the frame's origin to the last op's end into
  * at most cells columns. When op durations share a quantum q (their greatest common divisor),
@@ -80,7 +67,7 @@ static double column_step(const struct sim *s, int cells)
 	int64_t g = 0;
 
 	for (size_t i = 0; i < sc->nops; i++)
-		g = gcd64(g, r->times[i].end - r->times[i].start);
+		g = pp_gcd64(g, r->times[i].end - r->times[i].start);
 	if (g == 0)
 		return report_nice_step(need);
 	q = pp_time_to_units(g, s->cost->tick);
@@ -105,7 +92,6 @@ static int cell_of(pp_time t, int64_t tick, double start, double step)
 	return (int)floor((pp_time_to_units(t, tick) - start) / step + 0.5);
 }
 
-/* Writes the label of op into buf: "F3", "f3" (chunk 1 of 2), "F3.2" (chunk 2 of more than 2). */
 int report_op_label(char *buf, size_t n, const struct sched *s, const struct op *op)
 {
 	if (s->v > 2)
@@ -154,6 +140,17 @@ static void paint_label(char *row, int c0, int c1, const char *label, int len)
 static const char letters[] = "FfBbWwIi#";
 #define NLETTERS (sizeof(letters) - 1)
 
+/* What follows the letter of an op two or more columns wide but too narrow for its label, so
+ * that "F--" reads as one op and "FF" as two. */
+#define CONTINUED '-'
+
+/* Most bands of time a timeline wraps into to give its ops their labels. */
+#define MAX_BANDS 4
+
+/* Fewest time columns a row keeps with its full label ("GPU d (stages ...)"); with fewer the
+ * rows are labelled "GPU d". */
+#define FULL_LABEL_CELLS 20
+
 /* A column of a device's row, as the ops too narrow for their label fill it. */
 struct column {
 	double share[NLETTERS]; /* time units of the column covered by each letter's ops */
@@ -164,8 +161,22 @@ struct column {
 
 /* What a device's row shows besides the ops themselves. */
 struct row_marks {
-	bool labels; /* some op shows its label */
-	bool mixed;  /* some column holds parts of several ops */
+	bool labels;    /* some op shows its label */
+	bool mixed;     /* some column holds parts of several ops */
+	bool continued; /* some op shows its letter and CONTINUED */
+	bool carried;   /* some op goes on from the band above, in CONTINUED alone */
+};
+
+/*
+ * How the time axis is laid out: columns of step units from start, cells of them in all, cut
+ * into bands of band columns, each drawn with its own scale and rows; a mark of the scale every
+ * tick columns.
+ */
+struct layout {
+	double start, step; /* time units at column 0, and per column */
+	int cells;          /* columns from start to the last op's end */
+	int band;           /* columns a band holds (cells with one band) */
+	int tick;           /* columns between marks of the scale */
 };
 
 /* Index of op's letter in letters[]. */
@@ -176,49 +187,73 @@ static size_t letter_of(const struct sched *s, const struct op *op)
 	return (size_t)(strchr(letters, c) - letters);
 }
 
-/* Records the ops of device d too narrow for their labels in col; paints the others' labels. */
-static void collect_device(char *row, unsigned char *tint, struct column *col, int cells,
-                           const struct sim *s, int d, double start, double step,
+/*
+ * Records the ops of device d too narrow for their labels in col, the columns k0 to k0 + n - 1
+ * of the layout; paints the others' labels, the letter and CONTINUED of the ops two or more
+ * columns wide, and CONTINUED alone over the rest of an op that started in an earlier band.
+ */
+static void collect_device(char *row, unsigned char *tint, struct column *col, int k0, int n,
+                           const struct sim *s, int d, const struct layout *lay,
                            struct row_marks *marks)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	int64_t tick = s->cost->tick;
+	double start = lay->start, step = lay->step;
 
 	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 		const struct op *op = &sc->ops[i];
 		double a = pp_time_to_units(r->times[i].start, tick) - start;
 		double b = pp_time_to_units(r->times[i].end, tick) - start;
-		int c0 = cell_of(r->times[i].start, tick, start, step);
-		int c1 = cell_of(r->times[i].end, tick, start, step);
+		int c0 = cell_of(r->times[i].start, tick, start, step) - k0;
+		int c1 = cell_of(r->times[i].end, tick, start, step) - k0;
 		char label[64];
 		int len = op_text(label, sizeof(label), sc, op);
 
-		if (b > a && c1 - c0 >= len && c1 <= cells) {
+		bool before = c0 < 0; /* it started in an earlier band */
+
+		c0 = c0 < 0 ? 0 : c0;
+		c1 = c1 > n ? n : c1;
+		if (b > a && before && c1 > 0) {
+			/* the rest of an op shown at the end of the band before: dashes alone */
+			memset(row, CONTINUED, (size_t)c1);
+			memset(tint, tint_of(op), (size_t)c1);
+			for (int k = 0; k < c1; k++)
+				col[k].label = true;
+			marks->carried = true;
+		} else if (b > a && c1 - c0 >= len) {
 			paint_label(row, c0, c1, label, len);
 			memset(tint + c0, tint_of(op), (size_t)(c1 - c0));
 			for (int k = c0; k < c1; k++)
 				col[k].label = true;
 			marks->labels = true;
+		} else if (b > a && c1 - c0 >= 2) {
+			row[c0] = letters[letter_of(sc, op)];
+			memset(row + c0 + 1, CONTINUED, (size_t)(c1 - c0 - 1));
+			memset(tint + c0, tint_of(op), (size_t)(c1 - c0));
+			for (int k = c0; k < c1; k++)
+				col[k].label = true;
+			marks->continued = true;
 		} else if (b > a) {
-			int k0 = (int)floor(a / step), k1 = (int)ceil(b / step);
+			int k1 = (int)ceil(b / step) - k0;
 			size_t l = letter_of(sc, op);
 
-			for (int k = k0 < 0 ? 0 : k0; k < k1 && k < cells; k++) {
-				double lo = k * step, hi = lo + step;
+			for (int k = (int)floor(a / step) - k0; k < k1 && k < n; k++) {
+				double lo = (k + k0) * step, hi = lo + step;
 				double ov = (b < hi ? b : hi) - (a > lo ? a : lo);
 
-				if (ov <= step * 1e-9)
-					continue; /* a rounding error at the column's edge */
+				if (k < 0 || ov <= step * 1e-9)
+					continue; /* before the band, or a rounding error at an edge
+					           */
 				for (size_t j = 0; j < NLETTERS; j++)
 					marks->mixed |= j != l && col[k].share[j] > 0;
 				col[k].share[l] += ov;
 				col[k].op[l] = i;
 			}
 			/* every op shows in the column of its middle at least */
-			k0 = (int)floor((a + b) / 2 / step);
-			if (k0 >= 0 && k0 < cells)
-				col[k0].must = true;
+			c0 = (int)floor((a + b) / 2 / step) - k0;
+			if (c0 >= 0 && c0 < n)
+				col[c0].must = true;
 		}
 		if (op->flags & OP_OVERLAP)
 			i++; /* the partner was painted with it */
@@ -226,26 +261,26 @@ static void collect_device(char *row, unsigned char *tint, struct column *col, i
 }
 
 /*
- * Paints device d's row of cells columns of step units each. An op wide enough shows its
- * label over the columns whose middle it covers. The others leave one letter a column, where
- * ops fill more than half of it or an op has its middle (so that every op shows): of the
- * letters in the column, the one owed the most time so far, each letter drawn paying for the
- * column's busy time. So a row of columns that each hold an F of 1 t and a B of 2 t reads FBBFBB...
- * whatever the phase of the ops against the columns, the letters in the proportion of their
- * time.
+ * Paints the columns k0 to k0 + n - 1 of device d's row. An op wide enough shows its label
+ * over the columns whose middle it covers, one two columns wide or more its letter and
+ * CONTINUED. The others leave one letter a column, where ops fill more than half of it or an
+ * op has its middle (so that every op shows): of the letters in the column, the one owed the
+ * most time so far, each letter drawn paying for the column's busy time. So a row of columns
+ * that each hold an F of 1 t and a B of 2 t reads FBBFBB... whatever the phase of the ops
+ * against the columns, the letters in the proportion of their time.
  */
-static void paint_device(char *row, unsigned char *tint, struct column *col, int cells,
-                         const struct sim *s, int d, double start, double step,
+static void paint_device(char *row, unsigned char *tint, struct column *col, int k0, int n,
+                         const struct sim *s, int d, const struct layout *lay,
                          struct row_marks *marks)
 {
 	double owed[NLETTERS] = {0};
 
-	memset(row, '.', (size_t)cells);
-	memset(tint, 0, (size_t)cells);
-	row[cells] = '\0';
-	memset(col, 0, (size_t)cells * sizeof(*col));
-	collect_device(row, tint, col, cells, s, d, start, step, marks);
-	for (int k = 0; k < cells; k++) {
+	memset(row, '.', (size_t)n);
+	memset(tint, 0, (size_t)n);
+	row[n] = '\0';
+	memset(col, 0, (size_t)n * sizeof(*col));
+	collect_device(row, tint, col, k0, n, s, d, lay, marks);
+	for (int k = 0; k < n; k++) {
 		const struct column *c = &col[k];
 		double busy = 0;
 		size_t pick = NLETTERS;
@@ -258,7 +293,7 @@ static void paint_device(char *row, unsigned char *tint, struct column *col, int
 			if (c->share[j] > 0 && (pick == NLETTERS || owed[j] > owed[pick]))
 				pick = j;
 		}
-		if (pick == NLETTERS || (2 * busy <= step && !c->must))
+		if (pick == NLETTERS || (2 * busy <= lay->step && !c->must))
 			continue;
 		owed[pick] -= busy;
 		row[k] = letters[pick];
@@ -266,14 +301,18 @@ static void paint_device(char *row, unsigned char *tint, struct column *col, int
 	}
 }
 
-/* Writes the non-empty items separated by two spaces, starting a new line before an item that
- * would pass width columns. */
+/*
+ * Writes the non-empty items separated by two spaces, starting a new line before an item that
+ * would pass width columns. An item wider than width is written word by word, a word wider
+ * than width cut into pieces of width characters, so that no line passes width.
+ */
 static void write_wrapped(FILE *out, const char *const *items, int width)
 {
 	int col = 0;
 
 	for (; *items != NULL; items++) {
-		int n = (int)strlen(*items);
+		const char *at = *items;
+		int n = (int)strlen(at);
 
 		if (n == 0)
 			continue;
@@ -281,43 +320,89 @@ static void write_wrapped(FILE *out, const char *const *items, int width)
 			fputc('\n', out);
 			col = 0;
 		}
-		col += fprintf(out, "%s%s", col > 0 ? "  " : "", *items);
+		if (n <= width - col - (col > 0 ? 2 : 0)) {
+			col += fprintf(out, "%s%s", col > 0 ? "  " : "", at);
+			continue;
+		}
+		/* a line of its own, or more, word by word */
+		for (const char *sep = col > 0 ? "  " : ""; *at != '\0'; sep = " ") {
+			int w = (int)strcspn(at, " ");
+
+			if (w > width)
+				w = width;
+			if (col > 0 && col + (int)strlen(sep) + w > width) {
+				fputc('\n', out);
+				col = 0;
+				sep = "";
+			}
+			col += fprintf(out, "%s%.*s", sep, w, at);
+			at += w;
+			at += strspn(at, " ");
+		}
 	}
 	fputc('\n', out);
 }
 
-/* Writes the scale: time values (from start) every ten columns, then a ruler with a '|' at
- * each value; line holds room + 1 bytes, and room >= cells. */
-static void write_scale(FILE *out, char *line, int labelw, int cells, int room, double start,
-                        double step)
+/* True when x, positive, is written exactly with digits significant digits ("%.*g"). */
+static bool exact_in(double x, int digits)
 {
 	char num[32];
 
+	snprintf(num, sizeof(num), "%.*g", digits, x);
+	return fabs(strtod(num, NULL) - x) <= 1e-9 * x;
+}
+
+/* Columns between the marks of the scale: ten, or the first of 11 to 20, then of 5 to 9, whose
+ * time reads in three digits; ten when none does. */
+static int tick_of(double step)
+{
+	for (int n = 10; n <= 20; n++)
+		if (exact_in(n * step, 3))
+			return n;
+	for (int n = 5; n < 10; n++)
+		if (exact_in(n * step, 3))
+			return n;
+	return 10;
+}
+
+/*
+ * Writes the scale of the columns k0 to k0 + n - 1: the time (from start) at each mark, above a
+ * ruler with a '|' at each mark; line holds room + 1 bytes, and room >= n.
+ */
+static void write_scale(FILE *out, char *line, int labelw, const struct layout *lay, int k0, int n,
+                        int room, double start)
+{
+	char num[32];
+	int free_from = 0;
+
 	memset(line, ' ', (size_t)room);
 	line[room] = '\0';
-	for (int c = 0; c < cells; c += 10) {
-		int n = snprintf(num, sizeof(num), "%.6g", start + step * c);
+	for (int c = (k0 + lay->tick - 1) / lay->tick * lay->tick; c < k0 + n; c += lay->tick) {
+		int len = snprintf(num, sizeof(num), "%.6g", start + lay->step * c);
 
-		if (c + n <= room)
-			memcpy(line + c, num, (size_t)n);
+		if (c - k0 >= free_from && c - k0 + len <= room) {
+			memcpy(line + c - k0, num, (size_t)len);
+			free_from = c - k0 + len + 1;
+		}
 	}
 	for (int i = room - 1; i >= 0 && line[i] == ' '; i--)
 		line[i] = '\0';
 	fprintf(out, "%*s%s\n", labelw, "", line);
-	for (int c = 0; c < cells; c++)
-		line[c] = c % 10 == 0 ? '|' : '-';
-	line[cells] = '\0';
+	for (int c = 0; c < n; c++)
+		line[c] = (k0 + c) % lay->tick == 0 ? '|' : '-';
+	line[n] = '\0';
 	fprintf(out, "%*s%s\n", labelw, "", line);
 }
 
-/* True when the scale's labels, start + step * c every ten columns, each leave a blank before
- * the next and differ from it. */
-static bool labels_fit(int cells, double start, double step)
+/* True when the scale's times, start + step * c at each mark, each leave a blank before the
+ * next and differ from it. */
+static bool labels_fit(const struct layout *lay, double start)
 {
 	char num[32], prev[32] = "";
 
-	for (int c = 0; c < cells; c += 10) {
-		if (snprintf(num, sizeof(num), "%.6g", start + step * c) > 9 || strcmp(num, prev) == 0)
+	for (int c = 0; c < lay->cells; c += lay->tick) {
+		if (snprintf(num, sizeof(num), "%.6g", start + lay->step * c) >= lay->tick ||
+		    strcmp(num, prev) == 0)
 			return false;
 		strcpy(prev, num);
 	}
@@ -341,6 +426,140 @@ static void write_colored(FILE *out, const char *row, const unsigned char *tint,
 	fputc('\n', out);
 }
 
+/* Row label of device d: report_device_label, or "GPU d" when brief. */
+static void row_label(const struct sched *s, int d, bool brief, char *buf, size_t n)
+{
+	if (brief)
+		snprintf(buf, n, "GPU %d", d);
+	else
+		report_device_label(s, d, buf, n);
+}
+
+/* The layout of one band of cells columns at most: the column step of column_step, from the
+ * column holding the origin (one column spare for that) to the last op; at least ten columns
+ * where cells allows. */
+static struct layout one_band(const struct sim *s, int cells)
+{
+	const struct result *r = s->result;
+	double origin = pp_time_to_units(s->frame.origin, s->cost->tick);
+	int room = s->frame.origin > 0 ? cells - 1 : cells;
+	struct layout lay;
+
+	lay.step = column_step(s, room);
+	lay.start = floor(origin / lay.step) * lay.step;
+	lay.cells = cell_of(r->makespan, s->cost->tick, lay.start, lay.step);
+	if (lay.cells < 10 && room >= 10) {
+		/* the quantum's multiple left too few columns: a round step, at most 4/3 of need */
+		lay.step = report_nice_step(
+		        pp_time_to_units(r->makespan - s->frame.origin, s->cost->tick) / room);
+		lay.start = floor(origin / lay.step) * lay.step;
+		lay.cells = cell_of(r->makespan, s->cost->tick, lay.start, lay.step);
+	}
+	lay.band = lay.cells;
+	lay.tick = 10;
+	return lay;
+}
+
+/* True when, at lay's step, every op of s that lasts shows its label. */
+static bool all_labelled(const struct sim *s, const struct layout *lay)
+{
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	char label[64];
+
+	for (size_t i = 0; i < sc->nops; i++) {
+		int len = op_text(label, sizeof(label), sc, &sc->ops[i]);
+		int c0 = cell_of(r->times[i].start, s->cost->tick, lay->start, lay->step);
+		int c1 = cell_of(r->times[i].end, s->cost->tick, lay->start, lay->step);
+
+		if (r->times[i].end > r->times[i].start && c1 - c0 < len)
+			return false;
+		if (sc->ops[i].flags & OP_OVERLAP)
+			i++;
+	}
+	return true;
+}
+
+/* The largest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten that is at most x. */
+static double nice_below(double x)
+{
+	static const double steps[] = {8, 6, 5, 4, 3, 2.5, 2, 1.5, 1.2};
+	double base = pow(10, floor(log10(x)));
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (steps[i] * base <= x * (1 + 1e-9))
+			return steps[i] * base;
+	return base;
+}
+
+/*
+ * The layout that gives every op its label, in bands of cells columns: the step is the
+ * quantum q (the greatest common divisor of the op durations) over k, k the smallest that
+ * gives each op as many columns as its label, or when k would pass 60 or q is under half of
+ * what the ops need, the round step at most the least of an op's time over its label's length. The
+ * bands are about equally wide, each a whole number of quanta. Returns false when that takes more
+ * than MAX_BANDS bands.
+ */
+static bool labelled_bands(const struct sim *s, int cells, struct layout *lay)
+{
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	int64_t tick = s->cost->tick, g = 0;
+	double most = INFINITY, q;
+	char label[64];
+	int k = 1, bands;
+
+	for (size_t i = 0; i < sc->nops; i++) {
+		int64_t t = r->times[i].end - r->times[i].start;
+		int len = op_text(label, sizeof(label), sc, &sc->ops[i]);
+
+		if (t > 0 && pp_time_to_units(t, tick) / len < most)
+			most = pp_time_to_units(t, tick) / len;
+		g = pp_gcd64(g, t);
+		if (sc->ops[i].flags & OP_OVERLAP)
+			i++;
+	}
+	if (g == 0 || !isfinite(most))
+		return false;
+	q = pp_time_to_units(g, tick);
+	while (q / k > most * (1 + 1e-9) && k <= 60)
+		k++;
+	if (2 * q < most)
+		k = 61; /* a quantum far finer than the ops: a round step instead */
+	lay->step = k <= 60 ? q / k : nice_below(most);
+	lay->start = floor(pp_time_to_units(s->frame.origin, tick) / lay->step) * lay->step;
+	if ((pp_time_to_units(r->makespan, tick) - lay->start) / lay->step >
+	    (double)MAX_BANDS * cells + 1)
+		return false;
+	lay->cells = cell_of(r->makespan, tick, lay->start, lay->step);
+	lay->band = k <= 60 && cells >= 2 * k ? cells - cells % k : cells;
+	lay->tick = tick_of(lay->step);
+	bands = (lay->cells + lay->band - 1) / lay->band;
+	if (bands > MAX_BANDS)
+		return false;
+	/* bands of about equal widths, the last no narrower than the others need */
+	lay->band = (lay->cells + bands - 1) / bands;
+	if (k <= 60 && lay->band % k != 0 && lay->band + k - lay->band % k <= cells &&
+	    lay->cells - (bands - 1) * (lay->band + k - lay->band % k) >= 10)
+		lay->band += k - lay->band % k; /* a whole number of quanta, the last band kept */
+	return true;
+}
+
+/* Writes what one column stands for into buf: "one column = 0.5 t", or when the step has no
+ * short decimal form, "6 columns = 1 t". */
+static void write_step(char *buf, size_t n, double step, const char *unit)
+{
+	for (int j = 1; j <= 12; j++)
+		if (exact_in(j * step, 6)) {
+			if (j == 1)
+				snprintf(buf, n, "one column = %g %s", step, unit);
+			else
+				snprintf(buf, n, "%d columns = %g %s", j, j * step, unit);
+			return;
+		}
+	snprintf(buf, n, "one column = %g %s", step, unit);
+}
+
 int report_timeline(FILE *out, const struct sim *s, int width)
 {
 	return report_timeline_colored(out, s, width, false);
@@ -350,13 +569,14 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	char label[64], num[32], shape[64], span[64], scale[96], *row, *line;
+	char label[64], num[32], shape[64], span[64], scale[128], stages[64] = "", *row, *line;
 	unsigned char *tint;
 	struct column *col;
-	struct row_marks marks = {false, false};
-	bool backward = false;
-	int labelw = 0, cells;
-	double step, start = 0, scale_from;
+	struct row_marks marks = {false, false, false, false};
+	bool kinds[4] = {false, false, false, false}, brief = false;
+	int labelw = 0, cells, bands;
+	double scale_from;
+	struct layout lay;
 	bool drawn = r->makespan > s->frame.origin;
 
 	for (int d = 0; d < sc->p; d++) {
@@ -364,29 +584,45 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 		if ((int)strlen(label) + 1 > labelw)
 			labelw = (int)strlen(label) + 1;
 	}
+	if (width - labelw < FULL_LABEL_CELLS) {
+		brief = true;
+		snprintf(label, sizeof(label), "GPU %d", sc->p - 1);
+		labelw = (int)strlen(label) + 1;
+		if (sc->v > 1 && sc->placement == PLACE_V)
+			snprintf(stages, sizeof(stages), "GPU d: stages d and %d-d", 2 * sc->p - 1);
+		else if (sc->v > 1)
+			snprintf(stages, sizeof(stages), "GPU d: stages d+%d*c, c < %d", sc->p,
+			         sc->v);
+		else
+			snprintf(stages, sizeof(stages), "GPU d: stage d");
+	}
 	cells = width - labelw < 10 ? 10 : width - labelw;
 	if (drawn) {
-		/* from the column holding the origin (one column spare for that) to the last op */
-		step = column_step(s, s->frame.origin > 0 ? cells - 1 : cells);
-		start = floor(pp_time_to_units(s->frame.origin, s->cost->tick) / step) * step;
-		cells = cell_of(r->makespan, s->cost->tick, start, step);
+		lay = one_band(s, cells);
+		if (!all_labelled(s, &lay)) {
+			struct layout wrapped;
+
+			if (labelled_bands(s, cells, &wrapped))
+				lay = wrapped;
+		}
 	} else {
-		step = 1;
+		lay = (struct layout){0, 1, 0, 0, 10};
 	}
+	bands = lay.band > 0 ? (lay.cells + lay.band - 1) / lay.band : 1;
 	snprintf(shape, sizeof(shape), "p=%d v=%d m=%d", sc->p, sc->v, sc->m);
 	snprintf(span, sizeof(span), "makespan %s %s", REPORT_NUM(num, s->frame.makespan),
 	         s->cost->time_unit);
 	/* a late origin whose times do not fit the scale: it counts from it, named in the header */
-	scale_from = labels_fit(cells, start, step) ? start : 0;
-	snprintf(scale, sizeof(scale), "one column = %g %s", step, s->cost->time_unit);
-	if (scale_from != start)
+	scale_from = labels_fit(&lay, lay.start) ? lay.start : 0;
+	write_step(scale, sizeof(scale), lay.step, s->cost->time_unit);
+	if (scale_from != lay.start)
 		snprintf(scale + strlen(scale), sizeof(scale) - strlen(scale),
-		         ", the scale from %.10g", start);
+		         ", the scale from %.10g", lay.start);
 	/* everything is allocated before the first line, so that a failure writes nothing */
-	line = pp_malloc((size_t)(width - labelw > cells ? width - labelw : cells) + 1);
-	row = pp_malloc((size_t)cells + 1);
-	tint = pp_malloc((size_t)cells + 1);
-	col = pp_mallocarray((size_t)cells, sizeof(*col));
+	line = pp_malloc((size_t)(width - labelw > lay.band ? width - labelw : lay.band) + 1);
+	row = pp_malloc((size_t)lay.band + 1);
+	tint = pp_malloc((size_t)lay.band + 1);
+	col = pp_mallocarray((size_t)(lay.band > 0 ? lay.band : 1), sizeof(*col));
 	if (line == NULL || row == NULL || tint == NULL || col == NULL) {
 		free(line);
 		free(row);
@@ -395,39 +631,45 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 		return -1;
 	}
 	write_wrapped(out, (const char *[]){s->config.schedule, shape, span, scale, NULL}, width);
-	write_scale(out, line, labelw, cells, width - labelw, scale_from, step);
-	free(line);
-	for (int d = 0; d < sc->p; d++) {
-		paint_device(row, tint, col, cells, s, d, start, step, &marks);
-		report_device_label(sc, d, label, sizeof(label));
-		if (color) {
-			fprintf(out, "%-*s", labelw, label);
-			write_colored(out, row, tint, cells);
-		} else {
-			fprintf(out, "%-*s%s\n", labelw, label, row);
+	for (int b = 0; b < bands; b++) {
+		int k0 = b * lay.band, n = lay.cells - k0 < lay.band ? lay.cells - k0 : lay.band;
+
+		if (b > 0)
+			fputc('\n', out);
+		write_scale(out, line, labelw, &lay, k0, n, width - labelw, scale_from);
+		for (int d = 0; d < sc->p; d++) {
+			paint_device(row, tint, col, k0, n, s, d, &lay, &marks);
+			row_label(sc, d, brief, label, sizeof(label));
+			if (color) {
+				fprintf(out, "%-*s", labelw, label);
+				write_colored(out, row, tint, n);
+			} else {
+				fprintf(out, "%-*s%s\n", labelw, label, row);
+			}
 		}
 	}
+	free(line);
 	free(row);
 	free(tint);
 	free(col);
-	/* serving runs forwards only */
-	for (size_t i = 0; i < sc->nops && !backward; i++)
-		backward = sc->ops[i].kind != OP_F;
-	write_wrapped(out,
-	              (const char *[]){"F forward",
-	                               !backward   ? ""
-	                               : sc->mixed ? "B full backward  I input-gradient backward"
-	                               : sc->split ? "B input-gradient backward"
-	                                           : "B backward (input and weight gradient)",
-	                               sc->split || sc->mixed ? "W weight-gradient backward" : "",
-	                               marks.labels ? "[F3] micro-batch 3, counted from 0" : "",
-	                               marks.mixed ? "FBB shared columns, letters by time" : "",
-	                               sc->v == 2  ? "lower case: chunk 1"
-	                               : sc->v > 2 ? "[F3.2] micro-batch 3 on chunk 2, lower case "
-	                                             "on odd chunks"
-	                                           : "",
-	                               sc->overlap ? "[F7+b3] or ### overlapped F&B pair" : "",
-	                               ". idle", NULL},
-	              width);
+	for (size_t i = 0; i < sc->nops; i++)
+		kinds[sc->ops[i].kind] = true;
+	write_wrapped(
+	        out,
+	        (const char *[]){kinds[OP_F] ? report_kind_legend(OP_F) : "",
+	                         kinds[OP_BW] ? report_kind_legend(OP_BW) : "",
+	                         kinds[OP_B] ? report_kind_legend(OP_B) : "",
+	                         kinds[OP_W] ? report_kind_legend(OP_W) : "",
+	                         marks.labels ? "[F3] micro-batch 3, counted from 0" : "",
+	                         marks.continued ? "F-- one op, too narrow for its label" : "",
+	                         marks.carried ? "--- the op ending the band above, continued" : "",
+	                         marks.mixed ? "FBB shared columns, letters by time" : "",
+	                         sc->v == 2  ? "lower case: chunk 1"
+	                         : sc->v > 2 ? "[F3.2] micro-batch 3 on chunk 2, lower case "
+	                                       "on odd chunks"
+	                                     : "",
+	                         sc->overlap ? "[F7+b3] or #-- overlapped F&B pair" : "", stages,
+	                         ". idle", NULL},
+	        width);
 	return 0;
 }

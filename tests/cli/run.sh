@@ -18,6 +18,8 @@ trap 'rm -rf "$TMP"' EXIT INT TERM
 PASS=0
 FAIL=0
 export PPSIM JGET ROOT TMP
+# a timeline asked for without a width is COLUMNS wide when piped: the goldens assume 100
+unset COLUMNS
 
 # ppsim ARGS...: the binary under test, under PPSIM_WRAP when set.
 ppsim() {

@@ -83,6 +83,52 @@ static char *line_starting(const char *text, const char *prefix, char *buf, size
 	return NULL;
 }
 
+/*
+ * The row of the timeline device labelled label, its bands joined: label, then the cells of
+ * every line starting with it, in order, copied into buf of size n; NULL when none.
+ */
+static char *device_row(const char *text, const char *label, char *buf, size_t n)
+{
+	size_t plen = strlen(label), at = 0;
+
+	for (const char *p = text; p != NULL && *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len >= plen && strncmp(p, label, plen) == 0) {
+			size_t from = at == 0 ? 0 : plen;
+
+			if (at + len - from >= n)
+				return NULL;
+			memcpy(buf + at, p + from, len - from);
+			at += len - from;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	if (at == 0)
+		return NULL;
+	buf[at] = '\0';
+	return buf;
+}
+
+/* Time units one column of the timeline in text stands for: "one column = 0.5 t" or
+ * "6 columns = 1 t"; 0 when neither is there. */
+static double column_step_of(const char *text)
+{
+	const char *at = strstr(text, "one column = ");
+	int k;
+	double t;
+
+	if (at != NULL)
+		return atof(at + strlen("one column = "));
+	at = strstr(text, " columns = ");
+	if (at == NULL)
+		return 0;
+	while (at > text && at[-1] != ' ')
+		at--;
+	return sscanf(at, "%d columns = %lf", &k, &t) == 2 && k > 0 ? t / k : 0;
+}
+
 static void report_find_knows_text_json_and_csv_exactly(void)
 {
 	size_t n;
@@ -395,36 +441,38 @@ static const int timeline_widths[] = {PP_TIMELINE_MIN_WIDTH, 41, 50, 60, 73, 80,
 
 /*
  * Counts, over every case and width, the lines of each part of the timeline longer than the
- * width: over[0] the header (the lines before the scale), over[1] the scale (the two lines
- * before the first device row), over[2] the device rows, over[3] the legend (after the rows).
+ * width: over[0] the header and the legend, over[1] the scales (the two lines before each
+ * band's rows), over[2] the device rows. Every band holds every device's row.
  */
-static void count_overlong_lines(int over[4])
+static void count_overlong_lines(int over[3])
 {
-	memset(over, 0, 4 * sizeof(*over));
+	memset(over, 0, 3 * sizeof(*over));
 	for (size_t i = 0; i < sizeof(timeline_cases) / sizeof(timeline_cases[0]); i++) {
 		struct sim *s = unit_simulate(timeline_cases[i].schedule, timeline_cases[i].p,
 		                              timeline_cases[i].m, timeline_cases[i].t_comm);
 
 		for (size_t j = 0; j < sizeof(timeline_widths) / sizeof(timeline_widths[0]); j++) {
-			int width = timeline_widths[j], n = 0, first = -1, last = -1;
+			int width = timeline_widths[j], n = 0, rows = 0;
 			char *text = write_timeline(s, width);
-			size_t len[64];
+			size_t len[1024];
+			bool row[1024];
 
-			for (const char *p = text; *p != '\0' && n < 64; n++) {
+			for (const char *p = text; *p != '\0' && n < 1024; n++) {
 				const char *nl = strchr(p, '\n');
 
 				len[n] = nl ? (size_t)(nl - p) : strlen(p);
-				if (strncmp(p, "GPU ", 4) == 0) {
-					first = first < 0 ? n : first;
-					last = n;
-				}
+				row[n] = strncmp(p, "GPU ", 4) == 0;
+				rows += row[n];
 				p += len[n] + (nl != NULL);
 			}
-			CU_ASSERT_EQUAL_FATAL(last - first + 1, timeline_cases[i].p);
-			CU_ASSERT_FATAL(first >= 3);
+			CU_ASSERT_FATAL(n < 1024);
+			CU_ASSERT_FATAL(rows > 0 && rows % timeline_cases[i].p == 0);
 			for (int k = 0; k < n; k++) {
-				int part = k < first - 2 ? 0 : k < first ? 1 : k <= last ? 2 : 3;
+				bool scale = !row[k] && ((k + 1 < n && row[k + 1]) ||
+				                         (k + 2 < n && row[k + 2] && !row[k + 1]));
+				int part = row[k] ? 2 : scale ? 1 : 0;
 
+				CU_ASSERT_FATAL(!scale || k >= 1);
 				over[part] += len[k] > (size_t)width;
 			}
 			free(text);
@@ -479,15 +527,13 @@ static void report_timeline_shows_every_op_in_the_column_of_its_middle(void)
 		struct sim *s = unit_run(&cases[n], 0);
 		const struct sched *sc = s->sched;
 		char *text = write_timeline(s, n == 0 ? 40 : 120);
-		const char *at = strstr(text, "one column = ");
-		double step = at != NULL ? atof(at + strlen("one column = ")) : 0;
-		char label[48], line[256];
+		double step = column_step_of(text);
+		char label[48], line[1024];
 
 		CU_ASSERT_FATAL(step > 0);
 		for (int d = 0; d < sc->p; d++) {
 			snprintf(label, sizeof(label), "GPU %d (stage %d) ", d, d);
-			CU_ASSERT_PTR_NOT_NULL_FATAL(
-			        line_starting(text, label, line, sizeof(line)));
+			CU_ASSERT_PTR_NOT_NULL_FATAL(device_row(text, label, line, sizeof(line)));
 			for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 				double mid =
 				        (pp_time_to_units(s->result->times[i].start,
@@ -507,7 +553,7 @@ static void report_timeline_shows_every_op_in_the_column_of_its_middle(void)
 
 static void report_timeline_rows_fit_the_width(void)
 {
-	int over[4];
+	int over[3];
 
 	count_overlong_lines(over);
 	CU_ASSERT_EQUAL(over[2], 0);
@@ -515,7 +561,7 @@ static void report_timeline_rows_fit_the_width(void)
 
 static void report_timeline_scale_fits_the_width(void)
 {
-	int over[4];
+	int over[3];
 
 	count_overlong_lines(over);
 	CU_ASSERT_EQUAL(over[1], 0);
@@ -523,11 +569,193 @@ static void report_timeline_scale_fits_the_width(void)
 
 static void report_timeline_header_and_legend_fit_the_width(void)
 {
-	int over[4];
+	int over[3];
 
 	count_overlong_lines(over);
 	CU_ASSERT_EQUAL(over[0], 0);
-	CU_ASSERT_EQUAL(over[3], 0);
+}
+
+/* Times row holds label not followed by a digit ("F1" but not as part of "F15"). */
+static int label_count(const char *row, const char *label)
+{
+	int n = 0;
+
+	for (const char *at = strstr(row, label); at != NULL; at = strstr(at + 1, label))
+		n += !isdigit((unsigned char)at[strlen(label)]);
+	return n;
+}
+
+/* The simulation of schedule at p, v, m with unit op times. */
+static struct sim *simulate_shape(const char *schedule, int p, int v, int m)
+{
+	struct config c = unit_config(schedule, p, v, m, 1, 1, 1);
+
+	return unit_run(&c, 0);
+}
+
+/* The mission's command, interleaved p=4, v=2, m=16, at 100 columns: every forward and backward
+ * of every micro-batch, one digit or two, shows its label on its device's row, once (an op
+ * crossing a band's end goes on in dashes, not in a second label). */
+static void report_timeline_labels_every_op_of_the_mission_command_at_100_columns(void)
+{
+	struct sim *s = simulate_shape("interleaved", 4, 2, 16);
+	char *text = write_timeline(s, 100);
+	char label[64], row[4096], op[16];
+
+	for (int d = 0; d < 4; d++) {
+		snprintf(label, sizeof(label), "GPU %d (stages %d,%d) ", d, d, d + 4);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(device_row(text, label, row, sizeof(row)));
+		for (int mb = 0; mb < 16; mb++)
+			for (const char *k = "FfBb"; *k != '\0'; k++) {
+				snprintf(op, sizeof(op), "%c%d", *k, mb);
+				CU_ASSERT_EQUAL(label_count(row, op), 1);
+			}
+	}
+	CU_ASSERT_EQUAL(lines_longer_than(text, 100), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "[F3] micro-batch 3, counted from 0"));
+	free(text);
+	sim_free(s);
+}
+
+/* Bands cover the time once: the rows of a device, joined, are as many columns as the
+ * makespan over the column step, and every band holds every device. */
+static void report_timeline_bands_join_into_the_whole_run(void)
+{
+	struct sim *s = simulate_shape("interleaved", 4, 2, 16);
+	char *text = write_timeline(s, 100);
+	char row[4096];
+	const char *label = "GPU 2 (stages 2,6) ";
+	double step = column_step_of(text);
+	int bands = 0;
+
+	CU_ASSERT_FATAL(step > 0);
+	for (const char *at = strstr(text, label); at != NULL; at = strstr(at + 1, label))
+		bands++;
+	CU_ASSERT(bands >= 2 && bands <= 4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(device_row(text, label, row, sizeof(row)));
+	CU_ASSERT_EQUAL(strlen(row) - strlen(label), (size_t)floor(s->frame.makespan / step + 0.5));
+	for (int d = 0; d < 4; d++) {
+		char other[64];
+		int n = 0;
+
+		snprintf(other, sizeof(other), "GPU %d (stages %d,%d) ", d, d, d + 4);
+		for (const char *at = strstr(text, other); at != NULL; at = strstr(at + 1, other))
+			n++;
+		CU_ASSERT_EQUAL(n, bands);
+	}
+	free(text);
+	sim_free(s);
+}
+
+/* Long row labels (p = 16, v = 8) and long legend items (dualpipev, v = 3): no line passes the
+ * width, and a row keeps at least 10 columns of time. */
+static void report_timeline_fits_long_labels_and_legends_in_the_width(void)
+{
+	static const struct {
+		const char *schedule;
+		int p, v, m;
+	} cases[] = {{"interleaved", 16, 8, 16},
+	             {"dualpipev", 4, 2, 10},
+	             {"interleaved", 4, 3, 8},
+	             {"interleaved-zb", 8, 6, 16},
+	             {"zbv", 4, 2, 12}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sim *s =
+		        simulate_shape(cases[i].schedule, cases[i].p, cases[i].v, cases[i].m);
+
+		for (int width = PP_TIMELINE_MIN_WIDTH; width <= 120; width += 20) {
+			char *text = write_timeline(s, width);
+			char row[8192];
+
+			CU_ASSERT_EQUAL(lines_longer_than(text, width), 0);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(device_row(text, "GPU 0 ", row, sizeof(row)));
+			/* the row's cells: after the label's padding (one space or more) */
+			CU_ASSERT(strlen(row) >= 10 + strlen("GPU 0 "));
+			free(text);
+		}
+		sim_free(s);
+	}
+}
+
+/* The legend's items "X meaning", each letter X with the one meaning it has in every
+ * schedule: B the full backward, I the input gradient, and a split schedule's rows have no B,
+ * a fused one's no I. */
+static void report_timeline_letters_mean_one_op_kind_in_every_schedule(void)
+{
+	static const struct {
+		const char *schedule;
+		int v;
+		const char *absent; /* letters its rows never show */
+	} cases[] = {{"1f1b", 1, "IiWw"}, {"interleaved", 2, "IiWw"},  {"zbh1", 1, "Bb"},
+	             {"zbv", 2, "Bb"},    {"interleaved-zb", 2, "Bb"}, {"dualpipev", 2, ""},
+	             {"gpipe", 1, "IiWw"}};
+	const char *meaning[26] = {NULL};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sim *s = simulate_shape(cases[i].schedule, 4, cases[i].v, 8);
+		char *text = write_timeline(s, 1000);
+		char *save = NULL;
+
+		for (char *line = strtok_r(text, "\n", &save); line != NULL;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (strncmp(line, "GPU ", 4) == 0) {
+				const char *cells = strchr(line, ')') + 1;
+
+				CU_ASSERT_EQUAL(strcspn(cells, cases[i].absent), strlen(cells));
+				continue;
+			}
+			/* legend items: two spaces apart, "X " then the meaning */
+			for (char *item = line; item != NULL;) {
+				char *end = strstr(item, "  ");
+				size_t len = end ? (size_t)(end - item) : strlen(item);
+
+				if (len > 2 && isupper((unsigned char)item[0]) && item[1] == ' ') {
+					int k = item[0] - 'A';
+
+					if (end)
+						*end = '\0';
+					if (meaning[k] == NULL)
+						meaning[k] = strdup(item);
+					CU_ASSERT_STRING_EQUAL(meaning[k], item);
+				}
+				item = end ? end + 2 : NULL;
+			}
+		}
+		free(text);
+		sim_free(s);
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(meaning['B' - 'A']);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(meaning['I' - 'A']);
+	CU_ASSERT_STRING_EQUAL(meaning['B' - 'A'], "B full backward (input and weight gradient)");
+	CU_ASSERT_STRING_EQUAL(meaning['I' - 'A'], "I input-gradient backward");
+	for (int k = 0; k < 26; k++)
+		free((void *)meaning[k]);
+}
+
+/* An op two columns wide or more, too narrow for its label, is its letter then dashes, so that
+ * it never reads as two ops: dualpipev p=8, m=16 at 100 columns has pairs of two columns. */
+static void report_timeline_draws_an_op_too_narrow_for_its_label_as_letter_and_dashes(void)
+{
+	struct sim *s = simulate_shape("dualpipev", 8, 2, 16);
+	char *text = write_timeline(s, 100);
+	char row[4096];
+	bool dashed = false;
+
+	for (int d = 0; d < 8; d++) {
+		char label[48];
+
+		snprintf(label, sizeof(label), "GPU %d ", d);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(device_row(text, label, row, sizeof(row)));
+		dashed |= strstr(row, "#-") != NULL;
+		/* a dash only ever follows a letter or another dash */
+		for (const char *at = strchr(row, '-'); at != NULL; at = strchr(at + 1, '-'))
+			CU_ASSERT(at[-1] == '-' || strchr("#FfBbIiWw", at[-1]) != NULL);
+	}
+	CU_ASSERT(dashed);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "F-- one op, too narrow for its label"));
+	free(text);
+	sim_free(s);
 }
 
 /* Runs the comparison of format name over rows into memory. */
@@ -1201,18 +1429,18 @@ static void report_svg_legend_lists_only_what_is_drawn(void)
 	char *zb_text = write_with(svg_of_one, zb);
 
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">F forward<"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">BW fused backward<"));
-	CU_ASSERT_PTR_NULL(strstr(text, "weight gradient"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">B full backward (input and weight gradient)<"));
+	CU_ASSERT_PTR_NULL(strstr(text, ">W weight-gradient"));
 	CU_ASSERT_PTR_NULL(strstr(text, "input-gradient"));
 	CU_ASSERT_PTR_NULL(strstr(text, "odd chunks"));
 	CU_ASSERT_PTR_NULL(strstr(text, "transfer"));
 	CU_ASSERT_PTR_NULL(strstr(text, "merged"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(il_text, "lighter: odd chunks"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(il_text, "transfer down"));
-	CU_ASSERT_PTR_NULL(strstr(il_text, "weight gradient"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(zb_text, ">B input-gradient backward<"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(zb_text, ">W weight gradient<"));
-	CU_ASSERT_PTR_NULL(strstr(zb_text, "fused"));
+	CU_ASSERT_PTR_NULL(strstr(il_text, ">W weight-gradient"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(zb_text, ">I input-gradient backward<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(zb_text, ">W weight-gradient backward<"));
+	CU_ASSERT_PTR_NULL(strstr(zb_text, "full backward"));
 	free(text);
 	free(il_text);
 	free(zb_text);
@@ -1511,6 +1739,11 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_timeline_rows_fit_the_width),
         UNIT_TEST(report_timeline_scale_fits_the_width),
         UNIT_TEST(report_timeline_header_and_legend_fit_the_width),
+        UNIT_TEST(report_timeline_labels_every_op_of_the_mission_command_at_100_columns),
+        UNIT_TEST(report_timeline_bands_join_into_the_whole_run),
+        UNIT_TEST(report_timeline_fits_long_labels_and_legends_in_the_width),
+        UNIT_TEST(report_timeline_letters_mean_one_op_kind_in_every_schedule),
+        UNIT_TEST(report_timeline_draws_an_op_too_narrow_for_its_label_as_letter_and_dashes),
         UNIT_TEST(report_csv_writes_the_header_and_one_row_of_the_run),
         UNIT_TEST(report_csv_writes_every_figure_of_a_model_run_so_it_reads_back_exactly),
         UNIT_TEST(report_compare_text_marks_the_best_value_of_each_column_with_a_star),
