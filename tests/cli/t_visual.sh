@@ -71,7 +71,7 @@ for args in "-s zbh1" "-s 1f1b" "-s interleaved -v 2"; do
 		not_ok "svg of ppsim $args -p 8 -m 2048: $size bytes, or not valid, or nothing merged"
 	fi
 done
-if grep -q 'weight gradient' "$TMP/big.svg" || ! grep -q 'lighter: odd chunks' "$TMP/big.svg"; then
+if grep -q '>W weight-gradient' "$TMP/big.svg" || ! grep -q 'lighter: odd chunks' "$TMP/big.svg"; then
 	not_ok "interleaved's legend: lists W, or not the odd chunks"
 else ok; fi
 
