@@ -998,11 +998,12 @@ static void report_trace_parses_back_with_each_op_once_every_flow_closed_no_nega
 					            0)
 						continue;
 					seen[i]++;
+					/* ts 1 is time 0, then 1000 per unit */
 					CU_ASSERT_DOUBLE_EQUAL(
 					        number_of(e, "ts"),
-					        pp_time_to_units(s->result->times[i].start,
-					                         s->cost->tick) *
-					                1000,
+					        1 + pp_time_to_units(s->result->times[i].start,
+					                             s->cost->tick) *
+					                        1000,
 					        1e-6);
 					CU_ASSERT_DOUBLE_EQUAL(
 					        number_of(e, "dur"),
@@ -1058,9 +1059,13 @@ static bool same_binding(const cJSON *a, const cJSON *b)
 
 /*
  * Every flow of a trace binds to slices as Chrome's trace engine binds them (a flow event to a
- * slice of its category, process, thread and timestamp): its start to the transfer on a send
- * track, its end to the consuming op on the compute track; and every send track is named for
- * the direction of the transfers it holds, with both kinds of channel.
+ * slice of its category, process, thread and timestamp, the points of a flow keyed by their
+ * timestamps): its start to the transfer on a send track, or to the producing op when the
+ * transfer takes no time and its consumer does not wait, its end to the consuming op on the
+ * compute track, later than its start; no slice lies at ts 0, which the engine leaves out of
+ * the trace's bounds; and every send track is named for the direction of the transfers it
+ * holds, with both kinds of channel. tests/cli/t_trace_engine.sh checks the same with the
+ * engine itself.
  */
 static void report_trace_flows_bind_and_send_tracks_are_named_for_their_direction(void)
 {
@@ -1068,11 +1073,15 @@ static void report_trace_flows_bind_and_send_tracks_are_named_for_their_directio
 		const char *schedule;
 		int v, m;
 		enum pp_duplex duplex;
-	} runs[] = {{"1f1b", 1, 8, PP_DUPLEX_FULL},
-	            {"interleaved", 2, 8, PP_DUPLEX_FULL},
-	            {"zbv", 2, 8, PP_DUPLEX_HALF},
-	            {"1f1b", 1, 8, PP_DUPLEX_HALF},
-	            {"dualpipev", 2, 10, PP_DUPLEX_HALF}};
+		double t_comm;
+	} runs[] = {{"1f1b", 1, 8, PP_DUPLEX_FULL, 0.1},
+	            {"interleaved", 2, 8, PP_DUPLEX_FULL, 0.1},
+	            {"zbv", 2, 8, PP_DUPLEX_HALF, 0.1},
+	            {"1f1b", 1, 8, PP_DUPLEX_HALF, 0.1},
+	            {"dualpipev", 2, 10, PP_DUPLEX_HALF, 0.1},
+	            {"1f1b", 1, 8, PP_DUPLEX_FULL, 0},
+	            {"interleaved", 2, 8, PP_DUPLEX_FULL, 0},
+	            {"dualpipev", 2, 10, PP_DUPLEX_FULL, 0}};
 
 	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
 		struct config c = unit_config(runs[k].schedule, 4, runs[k].v, runs[k].m, 1, 1, 1);
@@ -1080,19 +1089,25 @@ static void report_trace_flows_bind_and_send_tracks_are_named_for_their_directio
 		char *text;
 		cJSON *root, *events;
 		const cJSON *e, *x;
-		size_t flows = 0;
+		size_t flows = 0, moved = 0;
+		double *start_ts;
 
-		c.t_comm = 0.1;
+		c.t_comm = runs[k].t_comm;
 		c.duplex = runs[k].duplex;
 		s = unit_run(&c, SIM_RECORD_MESSAGES);
 		text = write_with(report_trace, s);
 		root = cJSON_Parse(text);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(root);
 		events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
+		start_ts = calloc(s->result->messages + 1, sizeof(*start_ts));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(start_ts);
 		cJSON_ArrayForEach(e, events)
 		{
 			const char *ph = string_of(e, "ph");
-			size_t bound = 0;
+			size_t bound = 0, id;
+
+			if (strcmp(ph, "M") != 0)
+				CU_ASSERT(number_of(e, "ts") > 0);
 
 			if (strcmp(ph, "X") == 0 && number_of(e, "tid") != 0) {
 				/* a transfer "F3 to GPU 1" lies on a track named "send to GPU 1..."
@@ -1127,10 +1142,21 @@ static void report_trace_flows_bind_and_send_tracks_are_named_for_their_directio
 			cJSON_ArrayForEach(x, events) bound +=
 			        strcmp(string_of(x, "ph"), "X") == 0 && same_binding(e, x);
 			CU_ASSERT_EQUAL(bound, 1);
-			CU_ASSERT_EQUAL(number_of(e, "tid") == 0, strcmp(ph, "f") == 0);
+			id = (size_t)number_of(e, "id");
+			CU_ASSERT_FATAL(id >= 1 && id <= s->result->messages);
+			if (strcmp(ph, "s") == 0) {
+				start_ts[id] = number_of(e, "ts");
+				moved += number_of(e, "tid") == 0;
+			} else {
+				CU_ASSERT_EQUAL(number_of(e, "tid"), 0);
+				CU_ASSERT(number_of(e, "ts") > start_ts[id]);
+			}
 		}
 		CU_ASSERT_EQUAL(flows, 2 * s->result->messages);
 		CU_ASSERT(flows > 0);
+		/* with no time on the links, arrows start at the producing ops */
+		CU_ASSERT_EQUAL(moved > 0, runs[k].t_comm == 0);
+		free(start_ts);
 		cJSON_Delete(root);
 		free(text);
 		sim_free(s);
