@@ -134,11 +134,13 @@ int report_trace(FILE *out, const struct sim *s);
 
 /*
  * The fewest bytes a trace and an SVG write per op (measured: 240 to 500 for a trace, 140 to
- * 200 for an SVG), so that a run whose picture cannot fit an output file (OUTFILE_MAX_BYTES)
- * is refused before it runs.
+ * 200 for an SVG; 25 to 48 for a trace compressed as gzip, whose floor is set a little lower, as
+ * compression depends on the run more than the JSON does), so that a run whose picture cannot
+ * fit an output file (OUTFILE_MAX_BYTES) is refused before it runs.
  */
-#define REPORT_TRACE_MIN_BYTES_PER_OP 200
-#define REPORT_SVG_MIN_BYTES_PER_OP   120
+#define REPORT_TRACE_MIN_BYTES_PER_OP    200
+#define REPORT_TRACE_GZ_MIN_BYTES_PER_OP 24
+#define REPORT_SVG_MIN_BYTES_PER_OP      120
 
 /*
  * Writes a self-contained SVG Gantt chart of rows[0..n-1] on one time axis: per device a row of

@@ -222,12 +222,17 @@ if ppsim serve --requests="$TMP/excel-req.csv" | grep -q "^requests  *1 from"; t
 fi
 
 # A picture that cannot fit an output file is refused before the run, not after it: a trace
-# takes at least 200 bytes an op, an SVG 120; a serving run with one stops where it would.
+# takes at least 200 bytes an op (24 as gzip), an SVG 120; a serving run with one stops where
+# it would.
 fails 2 "--trace: 49920000 ops take at least 200 bytes each" -p 64 -m 390000 --trace="$TMP/t.json"
+fails 2 "--trace: 49920000 ops take at least 24 bytes each, more than the 1073741824 bytes an output file may hold: draw at most 44739242 ops" \
+	-p 64 -m 390000 --trace="$TMP/t.json.gz"
 fails 2 "--svg: 49920000 ops take at least 120 bytes each" -p 64 -m 390000 --svg="$TMP/t.svg"
 fails 1 "the run needs more than 5368709 stage steps" serve --num-requests=130000 \
 	--trace="$TMP/t.json"
-if [ ! -e "$TMP/t.json" ] && [ ! -e "$TMP/t.svg" ]; then ok; else not_ok "a refused picture left a file"; fi
+if [ ! -e "$TMP/t.json" ] && [ ! -e "$TMP/t.json.gz" ] && [ ! -e "$TMP/t.svg" ]; then ok; else
+	not_ok "a refused picture left a file"
+fi
 
 # A file-size limit is a write error, not a signal that kills ppsim with its temporary file
 # left; and a signal stops a run waiting to open a FIFO that has no reader.

@@ -18,6 +18,8 @@ else
 		ppsim $args --trace="$TMP/engine$n.json" >/dev/null ||
 			not_ok "ppsim $args --trace failed"
 	done
+	ppsim -s zbv -p 4 -m 8 --tcomm 0.5 --trace="$TMP/engine$((n + 1)).json.gz" >/dev/null &&
+		n=$((n + 1))
 	# the checker's own controls: flows of another category than their slices', and a slice
 	# at ts 0, fail it
 	sed 's/"cat":"forward","ph":"\([sf]\)"/"cat":"p2p","ph":"\1"/' "$TMP/engine1.json" \
@@ -25,10 +27,10 @@ else
 	printf '%s\n' '{"traceEvents":[{"name":"F0","cat":"forward","ph":"X","pid":0,"tid":0,' \
 		'"ts":0,"dur":1000},{"name":"F1","cat":"forward","ph":"X","pid":0,"tid":0,' \
 		'"ts":1000,"dur":1000}]}' >"$TMP/at0.json"
-	node "$ROOT/tests/tools/trace-engine.mjs" "$NPM_DIR" "$TMP"/engine*.json \
+	node "$ROOT/tests/tools/trace-engine.mjs" "$NPM_DIR" "$TMP"/engine*.json* \
 		"$TMP/unbound.json" "$TMP/at0.json" >"$TMP/engine.out" 2>&1
 	for i in $(seq 1 $n); do
-		if grep -q "^ok $TMP/engine$i.json: " "$TMP/engine.out"; then ok; else
+		if grep -q "^ok $TMP/engine$i.json\(.gz\)\?: " "$TMP/engine.out"; then ok; else
 			not_ok "trace engine: $(grep "engine$i.json" "$TMP/engine.out" || head -c 400 "$TMP/engine.out")"
 		fi
 	done
