@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "ppsim/report.h"
+#include "ppsim/schedfile.h"
 
 #include "formats.h"
 
@@ -110,17 +111,35 @@ static void write_metadata(FILE *out, const struct sim *s, const int *tid, const
 				        back ? r->channels[ch].src : r->channels[ch].dst, shared);
 }
 
+/*
+ * The slice name of op i, into buf of n bytes: its timeline label (F3, b3), or with
+ * --trace-names=torch the profiler range PyTorch's pipelining runtime records for its action
+ * ("PP:" and the action, as record_function(_get_profiler_function_name(action)) in
+ * _PipelineScheduleRuntime names it; an overlapped pair's two ops both take the pair's).
+ */
+static const char *op_name(const struct sim *s, size_t i, char *buf, size_t n)
+{
+	char action[SCHEDFILE_ACTION_MAX];
+
+	if (s->config.trace_names == PP_TRACE_NAMES_TORCH)
+		snprintf(buf, n, "PP:%s",
+		         schedfile_torch_action(s->sched, i, action, sizeof(action)));
+	else
+		report_op_label(buf, n, s->sched, &s->sched->ops[i]);
+	return buf;
+}
+
 static void write_ops(FILE *out, const struct sim *s)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	char label[32];
+	char label[SCHEDFILE_ACTION_MAX + 8];
 
 	for (int d = 0; d < sc->p; d++)
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 			const struct op *op = &sc->ops[i];
 
-			report_op_label(label, sizeof(label), sc, op);
+			op_name(s, i, label, sizeof(label));
 			fprintf(out,
 			        ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
 			        "\"tid\":0,"
@@ -142,7 +161,7 @@ static void write_messages(FILE *out, const struct sim *s, const int *tids)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	char label[32];
+	char label[64];
 
 	for (size_t k = 0; k < r->nmsgs; k++) {
 		const struct msg_record *g = &r->msgs[k];
@@ -154,12 +173,20 @@ static void write_messages(FILE *out, const struct sim *s, const int *tids)
 		pp_time send = g->start;
 		const char *cat = pass_of((enum op_kind)to->kind);
 
-		report_op_label(label, sizeof(label), sc, from);
+		/* the transfer: "F3 to GPU 1", or PyTorch's action that sends it, "PP:2SEND_F3" */
+		if (s->config.trace_names == PP_TRACE_NAMES_TORCH)
+			snprintf(label, sizeof(label), "PP:%" PRIu32 "SEND_%c%" PRIu32, from->stage,
+			         from->kind == OP_F ? 'F' : 'B', from->mb);
+		else {
+			int n = report_op_label(label, sizeof(label), sc, from);
+
+			snprintf(label + n, sizeof(label) - (size_t)n, " to GPU %d", dst);
+		}
 		fprintf(out,
-		        ",\n{\"name\":\"%s to GPU %d\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
+		        ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
 		        "\"tid\":%d,\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"p2p\":true,"
 		        "\"bytes\":%" PRIu64 "}}",
-		        label, dst, cat, src, tid, us(s, g->start), us(s, g->end) - us(s, g->start),
+		        label, cat, src, tid, us(s, g->start), us(s, g->end) - us(s, g->start),
 		        ch->messages ? ch->bytes / ch->messages : 0);
 		/* the arrow: from the send on the channel to the consuming op's start; Chrome's
 		 * engine keys a flow's points by time, so one whose send starts when its consumer

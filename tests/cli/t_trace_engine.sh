@@ -12,7 +12,8 @@ else
 	for args in "-p 4 -m 8" "-p 4 -m 8 --tcomm 0.5" "-s interleaved -p 4 -v 2 -m 8" \
 		"-s interleaved -p 4 -v 2 -m 8 --tcomm 0.5" "-s zbv -p 4 -m 8 --tcomm 0.5" \
 		"-s zbv -p 4 -m 8 --tcomm 0.5 --duplex=half" "-p 4 -m 8 --duplex=half --tcomm 0.5" \
-		"-s dualpipev -p 4 -m 10" "serve -p 3 --num-requests=5 --token-time=0.01"; do
+		"-s dualpipev -p 4 -m 10" "-s dualpipev -p 4 -m 10 --trace-names=torch" \
+		"serve -p 3 --num-requests=5 --token-time=0.01"; do
 		n=$((n + 1))
 		# shellcheck disable=SC2086
 		ppsim $args --trace="$TMP/engine$n.json" >/dev/null ||

@@ -1174,6 +1174,57 @@ static size_t count_of(const char *text, const char *needle)
 	return n;
 }
 
+/*
+ * With --trace-names=torch the slices carry the names of the profiler ranges PyTorch's
+ * pipelining runtime records (record_function("PP:" + action)): interleaved 1F1B, p=2, v=2,
+ * m=2, is Interleaved1F1B's order op for op, stage indexes global (device 0 holds stages 0 and
+ * 2), B a full backward; a transfer is the action that sends it; an overlapped dualpipev pair
+ * is one action, on both its slices; and the default names are the timeline's.
+ */
+static void report_trace_names_slices_as_pytorch_s_profiler_ranges_when_asked(void)
+{
+	static const char *const want[] = {
+	        "PP:0F0", "PP:0F1", "PP:2F0", "PP:2F1", "PP:2B0", "PP:2B1", "PP:0B0", "PP:0B1",
+	        "PP:1F0", "PP:1F1", "PP:3F0", "PP:3B0", "PP:3F1", "PP:3B1", "PP:1B0", "PP:1B1"};
+	struct sim *s = simulate_recorded("interleaved", 2, 2, 2, 0.1);
+	char *text;
+	cJSON *root;
+	const cJSON *e;
+	size_t k = 0;
+
+	text = write_with(report_trace, s);
+	CU_ASSERT_PTR_NULL(strstr(text, "PP:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"name\":\"f0\""));
+	free(text);
+	s->config.trace_names = PP_TRACE_NAMES_TORCH;
+	text = write_with(report_trace, s);
+	root = cJSON_Parse(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, "traceEvents"))
+	{
+		if (strcmp(string_of(e, "ph"), "X") != 0 || number_of(e, "tid") != 0)
+			continue;
+		CU_ASSERT_FATAL(k < sizeof(want) / sizeof(want[0]));
+		CU_ASSERT_STRING_EQUAL(string_of(e, "name"), want[k]);
+		k++;
+	}
+	CU_ASSERT_EQUAL(k, sizeof(want) / sizeof(want[0]));
+	CU_ASSERT_EQUAL(count_of(text, "\"name\":\"PP:0SEND_F1\""), 1);
+	CU_ASSERT_EQUAL(count_of(text, "\"name\":\"PP:3SEND_B0\""), 1);
+	cJSON_Delete(root);
+	free(text);
+	sim_free(s);
+
+	s = simulate_recorded("dualpipev", 4, 2, 10, 0);
+	s->config.trace_names = PP_TRACE_NAMES_TORCH;
+	text = write_with(report_trace, s);
+	CU_ASSERT_EQUAL(count_of(text, "\"name\":\"PP:(0F7;7B3)OVERLAP_F_B\""), 2);
+	CU_ASSERT_EQUAL(count_of(text, "\"name\":\"PP:7I0\""), 1);
+	CU_ASSERT_EQUAL(count_of(text, "\"name\":\"PP:7W0\""), 1);
+	free(text);
+	sim_free(s);
+}
+
 static int svg_of_one(FILE *out, const struct sim *s)
 {
 	struct report_row row = {"-", s};
@@ -1274,6 +1325,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_table_fits_aligns_and_pads_each_column_as_asked),
         UNIT_TEST(report_trace_parses_back_with_each_op_once_every_flow_closed_no_negative_counter),
         UNIT_TEST(report_trace_flows_bind_and_send_tracks_are_named_for_their_direction),
+        UNIT_TEST(report_trace_names_slices_as_pytorch_s_profiler_ranges_when_asked),
         UNIT_TEST(report_svg_draws_one_rectangle_per_op_and_one_per_message),
         UNIT_TEST(report_svg_follows_its_width),
         UNIT_TEST(report_timeline_colored_uses_escapes_only_when_asked),
