@@ -128,7 +128,9 @@ int report_ops_csv(FILE *out, const struct sim *s);
  * Writes the Chrome trace of s (trace event JSON for Perfetto and chrome://tracing): a process
  * per device, a compute track and a track per outgoing channel, flow arrows from each send to
  * its consumer (when the simulation recorded its messages, SIM_RECORD_MESSAGES), and an
- * activation counter per device. Times in microseconds, one time unit = 1000 us. Returns 0.
+ * activation counter per device. Times in microseconds, one time unit = 1000 us, time 0 at ts
+ * 1 (Chrome's trace engine leaves ts 0 out of a trace's bounds); slices named as
+ * s->config.trace_names says. Returns 0.
  */
 int report_trace(FILE *out, const struct sim *s);
 
