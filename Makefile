@@ -7,8 +7,8 @@
 #   make bench      benchmarks, reported as numbers
 #   make fuzz       the libFuzzer harnesses, FUZZ_SECONDS each (clang, installed when missing)
 #   make install PREFIX=...   /   make uninstall   /   make clean   /   make format
-# cJSON and CUnit come from the system through pkg-config; build-aux/ensure-deps installs them
-# with apt-get when they are missing.
+# cJSON, CUnit and zlib come from the system through pkg-config; build-aux/ensure-deps installs
+# them with apt-get when they are missing.
 
 .DEFAULT_GOAL := all
 
@@ -73,9 +73,13 @@ $(BUILD)/deps.mk: build-aux/ensure-deps
 	@{ echo "CJSON_CFLAGS := $$(pkg-config --cflags libcjson)"; \
 	   echo "CJSON_LIBS := $$(pkg-config --libs libcjson)"; \
 	   echo "CUNIT_CFLAGS := $$(pkg-config --cflags cunit)"; \
-	   echo "CUNIT_LIBS := $$(pkg-config --libs cunit)"; } > $@.tmp && mv $@.tmp $@
+	   echo "CUNIT_LIBS := $$(pkg-config --libs cunit)"; \
+	   echo "ZLIB_CFLAGS := $$(pkg-config --cflags zlib)"; \
+	   echo "ZLIB_LIBS := $$(pkg-config --libs zlib)"; } > $@.tmp && mv $@.tmp $@
 
-CPPFLAGS += $(CJSON_CFLAGS)
+# zlib: the library's output files compress to gzip (a trace named *.gz)
+CPPFLAGS += $(CJSON_CFLAGS) $(ZLIB_CFLAGS)
+LDLIBS   += $(ZLIB_LIBS)
 
 # Build ----------------------------------------------------------------------------------------
 # the objects built through pattern chains (bench, fuzz harnesses) are kept between runs
@@ -177,7 +181,7 @@ fuzz:
 
 # Install --------------------------------------------------------------------------------------
 # The binary, its man page and bash completion, and the library with its headers and a
-# pkg-config file (ppsim.pc: -lppsim and what it needs, cJSON included).
+# pkg-config file (ppsim.pc: -lppsim and what it needs, cJSON and zlib included).
 COMPLETION := $(BUILD)/ppsim.bash
 $(COMPLETION): $(BIN)
 	$(Q)$(BIN) completion bash >$@.tmp && mv $@.tmp $@
@@ -194,7 +198,7 @@ install: $(BIN) $(LIB) $(COMPLETION)
 	{ echo "prefix=$(PREFIX)"; echo 'libdir=$${prefix}/lib'; \
 	  echo 'includedir=$${prefix}/include'; echo; echo "Name: ppsim"; \
 	  echo "Description: pipeline-parallel schedule simulator (libppsim)"; \
-	  echo "Version: $$($(BIN) --version | cut -d' ' -f2)"; echo "Requires: libcjson"; \
+	  echo "Version: $$($(BIN) --version | cut -d' ' -f2)"; echo "Requires: libcjson zlib"; \
 	  echo 'Libs: -L$${libdir} -lppsim -lm -pthread'; echo 'Cflags: -I$${includedir}'; \
 	} >$(DESTDIR)$(PREFIX)/lib/pkgconfig/ppsim.pc
 

@@ -59,6 +59,12 @@ enum pp_duplex {
 	PP_DUPLEX_HALF, /* d->e and e->d share one channel */
 };
 
+/* What the trace calls its slices (--trace-names). */
+enum pp_trace_names {
+	PP_TRACE_NAMES_PPSIM, /* the timeline's labels: F3, b3, and "F3 to GPU 1" */
+	PP_TRACE_NAMES_TORCH, /* PyTorch's profiler ranges: PP:2F3, and PP:2SEND_F3 */
+};
+
 enum pp_mlp {
 	PP_MLP_PRESET, /* the model preset's */
 	PP_MLP_GATED,  /* SwiGLU: three MLP matrices (Llama) */
@@ -165,11 +171,12 @@ struct config {
 	int gpus_per_node;     /* (model) GPUs in one node */
 	int global_batch;      /* (model) sequences per step over all replicas; sets m; 0: none */
 	int flash_attention;   /* (model) attention scores are not stored (1) or are (0) */
-	int sequence_parallel; /* (model) with tp > 1, norms and dropouts split over tp (1) or not */
+	int sequence_parallel; /* (model) with tp > 1, norms and dropouts split over tp (1) or not
+	                        */
 	double unfused_attention_bytes; /* (model) extra forward bytes per attention score without
 	                                 * flash attention; -1: the fitted default */
-	enum pp_recompute recompute; /* (model) activation recomputation */
-	int distributed_optimizer;   /* (model) optimizer state sharded over dp (1) or not (0) */
+	enum pp_recompute recompute;    /* (model) activation recomputation */
+	int distributed_optimizer;      /* (model) optimizer state sharded over dp (1) or not (0) */
 	double bytes_per_param; /* (model) weights + gradients + optimizer state per parameter */
 	int dtype_bytes;        /* (model) bytes of an activation element */
 	int first_stage_layers; /* (model) layers on the first virtual stage; 0: even split */
@@ -200,8 +207,9 @@ struct config {
 	double token_time;         /* explicit: time per new token on a stage */
 	double attn_time;          /* explicit: per new token per 1000 tokens of context */
 	double window;             /* length of the metric windows; 0: a tenth of the run */
-	int svg_width;             /* width of the --svg drawing in pixels, or PP_SVG_AUTO_WIDTH */
-	char file[256];            /* the config file read last, for messages */
+	int svg_width; /* width of the --svg drawing in pixels, or PP_SVG_AUTO_WIDTH */
+	enum pp_trace_names trace_names; /* what the --trace file calls its slices */
+	char file[256];                  /* the config file read last, for messages */
 	struct config_origin origin[CONFIG_MAX_OPTIONS]; /* per option-table row */
 };
 
@@ -272,8 +280,8 @@ struct config_option {
 	             const char *value, struct pp_error *err);
 	void (*format)(const struct config *c, const struct config_option *opt, char *buf,
 	               size_t n);
-	int offered;         /* values[0..offered-1] are taken but not offered ("preset") */
-	int min, max;        /* a count's range when narrower than 1..PP_MAX_COUNT; 0: that */
+	int offered;  /* values[0..offered-1] are taken but not offered ("preset") */
+	int min, max; /* a count's range when narrower than 1..PP_MAX_COUNT; 0: that */
 	int64_t bytes_min, bytes_max; /* a big integer's (CONFIG_ARG_BYTES) range; 0: 0..2^63-1 */
 	const char *section; /* --help: the title of the group of options this row starts */
 };

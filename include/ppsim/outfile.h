@@ -42,6 +42,15 @@ int outfile_check(const char *path, bool *regular, struct pp_error *err);
 /* The stream to write to. */
 FILE *outfile_stream(struct outfile *f);
 
+/*
+ * Makes f's stream compress what it is given into one gzip member (zlib, level 1, no file name
+ * or time in the header, so that the same input gives the same bytes), still as a stream;
+ * call before anything is written. The size limit counts the compressed bytes. Returns 0, or
+ * -1 with a PP_ERR_NOMEM error naming the path when zlib cannot have its memory (f then
+ * writes plain bytes, to be aborted).
+ */
+int outfile_gzip(struct outfile *f, struct pp_error *err);
+
 /* Lowers the most f may hold below OUTFILE_MAX_BYTES (for a caller with a tighter budget). */
 void outfile_limit(struct outfile *f, uint64_t bytes);
 

@@ -130,16 +130,21 @@ int report_ops_csv(FILE *out, const struct sim *s);
  * Writes the Chrome trace of s (trace event JSON for Perfetto and chrome://tracing): a process
  * per device, a compute track and a track per outgoing channel, flow arrows from each send to
  * its consumer (when the simulation recorded its messages, SIM_RECORD_MESSAGES), and an
- * activation counter per device. Times in microseconds, one time unit = 1000 us. Returns 0.
+ * activation counter per device. Times in microseconds, one time unit = 1000 us, time 0 at ts
+ * 1 (Chrome's trace engine leaves ts 0 out of a trace's bounds); slices named as
+ * s->config.trace_names says. Returns 0.
  */
 int report_trace(FILE *out, const struct sim *s);
 
 /*
- * The fewest bytes a trace writes per op (measured: 240 to 500), so that a run whose trace
- * cannot fit an output file (OUTFILE_MAX_BYTES) is refused before it runs. An SVG has no such
- * floor: it merges the shapes too narrow to see, so that its size follows its pixels.
+ * The fewest bytes a trace writes per op (measured: 240 to 500; 25 to 48 compressed as gzip,
+ * whose floor is set a little lower, as compression depends on the run more than the JSON
+ * does), so that a run whose trace cannot fit an output file (OUTFILE_MAX_BYTES) is refused
+ * before it runs. An SVG has no such floor: it merges the shapes too narrow to see, so that its
+ * size follows its pixels.
  */
-#define REPORT_TRACE_MIN_BYTES_PER_OP 200
+#define REPORT_TRACE_MIN_BYTES_PER_OP    200
+#define REPORT_TRACE_GZ_MIN_BYTES_PER_OP 24
 
 /*
  * Writes a self-contained SVG Gantt chart of rows[0..n-1] on one time axis: per device a row of

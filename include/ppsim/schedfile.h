@@ -64,6 +64,18 @@ void schedfile_release(struct schedfile *f);
 /* Writes s in format fmt (ppsim's without times). Returns 0. */
 int schedfile_write(FILE *out, const struct sched *s, enum schedfile_format fmt);
 
+/* The longest PyTorch action schedfile_torch_action writes, its final NUL included. */
+#define SCHEDFILE_ACTION_MAX 64
+
+/*
+ * PyTorch's action string of op i of s (torch.distributed.pipelining's _Action as it prints,
+ * in its CSV and, after "PP:", in the profiler ranges its runtime records): stage, kind letter
+ * (F, I for an input-gradient B, W, B for a fused BW) and micro-batch, as "2F0"; for either op
+ * of an overlapped pair the pair's, "(2F5;5B1)OVERLAP_F_B". Writes it into buf of n bytes
+ * (SCHEDFILE_ACTION_MAX holds any) and returns buf.
+ */
+const char *schedfile_torch_action(const struct sched *s, size_t i, char *buf, size_t n);
+
 /* The format named "ppsim" or "torch" into *fmt; false for another name. */
 bool schedfile_format_find(const char *name, enum schedfile_format *fmt);
 

@@ -8,11 +8,14 @@
  * other hard links is rewritten in place from the finished temporary file, so that every name
  * of it sees the new contents. Running out of memory (the handle, its names, the stdio stream)
  * is a PP_ERR_NOMEM error like any other, and leaves no file behind. Every stream counts what
- * it writes and fails past OUTFILE_MAX_BYTES, so that no output grows without bound.
+ * it writes and fails past OUTFILE_MAX_BYTES, so that no output grows without bound. A stream
+ * asked to (outfile_gzip) deflates what it is given into one gzip member on its way to the
+ * descriptor, so that compressing streams too: the limit counts the compressed bytes.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include "ppsim/outfile.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 struct outfile {
 	FILE *fp;     /* the temporary file, or the target itself when it is not a regular file */
@@ -28,10 +32,16 @@ struct outfile {
 	char *tmp;    /* the temporary file's name; NULL when writing in place */
 	bool linked;  /* the target has other hard links: copy the temporary file into it */
 	int fd;       /* what the stream writes to */
-	uint64_t written; /* bytes written so far */
-	uint64_t limit;   /* the most it may write: OUTFILE_MAX_BYTES unless set lower */
-	bool too_big;     /* a write would have passed the limit */
+	uint64_t written;    /* bytes written so far */
+	uint64_t limit;      /* the most it may write: OUTFILE_MAX_BYTES unless set lower */
+	bool too_big;        /* a write would have passed the limit */
+	z_stream *z;         /* the gzip deflater, NULL when the stream writes plain bytes */
+	unsigned char *zout; /* its output buffer, of ZOUT_SIZE bytes */
+	bool aborted;        /* outfile_abort closes the stream: no gzip trailer */
 };
+
+/* The deflater's output buffer: one write of compressed bytes at a time. */
+#define ZOUT_SIZE ((size_t)1 << 16)
 
 /* The temporary file's name in the target's directory: short, whatever the target's length. */
 #define TEMP_NAME ".ppsim-XXXXXX"
@@ -59,18 +69,16 @@ static struct outfile *out_of_memory(struct outfile *f, const char *path, struct
  * Opens a target that exists and is not a regular file (a terminal, /dev/null, a pipe) in place:
  * renaming a file onto it would replace the device rather than write to it.
  */
-/* The stream's writes: all of the n bytes to the descriptor, within the size limit. */
-static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
+/* Writes all of the n bytes to the descriptor, within the size limit; 0, or -1 with errno. */
+static int put(struct outfile *f, const void *buf, size_t n)
 {
-	struct outfile *f = cookie;
-
 	if (f->written > f->limit || n > f->limit - f->written) {
 		f->too_big = true;
 		errno = EFBIG;
 		return -1;
 	}
 	for (size_t done = 0; done < n;) {
-		ssize_t w = write(f->fd, buf + done, n - done);
+		ssize_t w = write(f->fd, (const char *)buf + done, n - done);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -79,15 +87,81 @@ static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
 		done += (size_t)w;
 		f->written += (uint64_t)w;
 	}
+	return 0;
+}
+
+/* Deflates the deflater's pending input with flush (Z_NO_FLUSH, or Z_FINISH for the end of
+ * the member), writing each full output buffer; 0, or -1 with errno. */
+static int deflate_out(struct outfile *f, int flush)
+{
+	z_stream *z = f->z;
+	int rc;
+
+	do {
+		z->next_out = f->zout;
+		z->avail_out = (uInt)ZOUT_SIZE;
+		rc = deflate(z, flush);
+		if (rc == Z_STREAM_ERROR) { /* a bug: a broken stream state */
+			errno = EINVAL;
+			return -1;
+		}
+		if (put(f, f->zout, ZOUT_SIZE - z->avail_out) != 0)
+			return -1;
+	} while (z->avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
+	return 0;
+}
+
+/* The stream's writes: the n bytes, deflated when f compresses, to the descriptor. */
+static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
+{
+	struct outfile *f = cookie;
+
+	if (f->z == NULL)
+		return put(f, buf, n) == 0 ? (ssize_t)n : -1;
+	/* avail_in is an unsigned int: a larger write goes in pieces */
+	for (size_t done = 0; done < n;) {
+		size_t piece = n - done < (size_t)1 << 30 ? n - done : (size_t)1 << 30;
+
+		f->z->next_in = (Bytef *)(uintptr_t)(buf + done);
+		f->z->avail_in = (uInt)piece;
+		if (deflate_out(f, Z_NO_FLUSH) != 0)
+			return -1;
+		done += piece;
+	}
 	return (ssize_t)n;
+}
+
+/* Frees f's deflater, if any. */
+static void end_gzip(struct outfile *f)
+{
+	if (f->z != NULL)
+		deflateEnd(f->z);
+	free(f->z);
+	free(f->zout);
+	f->z = NULL;
+	f->zout = NULL;
 }
 
 static int cookie_close(void *cookie)
 {
 	struct outfile *f = cookie;
-	int rc = close(f->fd);
+	int rc = 0, e = 0;
 
+	/* the end of the gzip member: what the deflater holds, and the trailer */
+	if (f->z != NULL && !f->aborted) {
+		f->z->avail_in = 0;
+		if (deflate_out(f, Z_FINISH) != 0) {
+			rc = -1;
+			e = errno;
+		}
+	}
+	end_gzip(f);
+	if (close(f->fd) != 0 && rc == 0) {
+		rc = -1;
+		e = errno;
+	}
 	f->fd = -1;
+	errno = e != 0 ? e : errno;
 	return rc;
 }
 
@@ -267,6 +341,31 @@ FILE *outfile_stream(struct outfile *f)
 	return f->fp;
 }
 
+int outfile_gzip(struct outfile *f, struct pp_error *err)
+{
+	int rc = Z_MEM_ERROR;
+
+	assert(f->z == NULL && f->written == 0 && f->fp != NULL);
+	f->z = pp_calloc(1, sizeof(*f->z));
+	f->zout = f->z != NULL ? pp_malloc(ZOUT_SIZE) : NULL;
+	/* windowBits 15 + 16: a gzip header and trailer, modification time 0 (the same input
+	 * gives the same bytes); level 1, zlib's fastest, as large outputs are what gets
+	 * compressed (a trace shrinks tenfold at a third more time; level 6 takes three times
+	 * as long for a file a third smaller) */
+	if (f->zout != NULL)
+		rc = deflateInit2(f->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+	if (rc == Z_OK)
+		return 0;
+	free(f->z);
+	free(f->zout);
+	f->z = NULL;
+	f->zout = NULL;
+	if (rc == Z_MEM_ERROR)
+		return pp_fail(err, PP_ERR_NOMEM, "out of memory compressing '%s'", f->path);
+	return pp_fail(err, PP_ERR_IO, "cannot compress '%s': zlib %s (built against %s)", f->path,
+	               zlibVersion(), ZLIB_VERSION);
+}
+
 void outfile_limit(struct outfile *f, uint64_t bytes)
 {
 	f->limit = bytes < OUTFILE_MAX_BYTES ? bytes : OUTFILE_MAX_BYTES;
@@ -363,8 +462,10 @@ void outfile_abort(struct outfile *f)
 {
 	if (f == NULL)
 		return;
+	f->aborted = true;
 	if (f->fp != NULL)
 		fclose(f->fp);
+	end_gzip(f);
 	if (f->tmp != NULL)
 		remove(f->tmp);
 	free(f->tmp);

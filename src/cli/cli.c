@@ -121,7 +121,8 @@ static const struct cmd_option cmd_options[] = {
         {{"trace", required_argument, NULL, OPT_TRACE},
          CLI_RUN | CLI_SERVE,
          "FILE",
-         "run, serve: write a Chrome trace (Perfetto, chrome://tracing) to FILE",
+         "run, serve: write a Chrome trace (Perfetto, chrome://tracing) to FILE (gzip if it "
+         "ends in .gz)",
          STRING(trace_file)},
         {{"svg", required_argument, NULL, OPT_SVG},
          CLI_RUN | CLI_COMPARE | CLI_SERVE,
@@ -657,7 +658,7 @@ int cli_write_files(const struct cli_output *outs, int n)
 	/* every file is written and closed before any replaces its target */
 	for (i = 0; i < n && status == PP_EXIT_OK; i++) {
 		f[i] = guard_open(outs[i].path, &err);
-		if (f[i] == NULL) {
+		if (f[i] == NULL || (outs[i].gzip && outfile_gzip(f[i], &err) != 0)) {
 			status = cmd_fail(&err);
 		} else if (outs[i].write(outfile_stream(f[i]), outs[i].ctx) != 0) {
 			pp_fail(&err, PP_ERR_NOMEM, "out of memory writing '%s'", outs[i].path);
@@ -678,7 +679,7 @@ int cli_write_files(const struct cli_output *outs, int n)
 
 int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), const void *ctx)
 {
-	struct cli_output out = {path, write, ctx};
+	struct cli_output out = {path, write, ctx, false};
 
 	return cli_write_files(&out, 1);
 }
@@ -714,6 +715,13 @@ static int write_svg(FILE *out, const void *ctx)
 	return report_svg(out, &row, 1);
 }
 
+bool cli_gzip_name(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
 static int write_html(FILE *out, const void *ctx)
 {
 	const struct run_output *o = ctx;
@@ -730,15 +738,16 @@ int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct s
 	int n = 0;
 
 	if (cli->dump_ops != NULL)
-		outs[n++] = (struct cli_output){cli->dump_ops, write_ops, &o};
+		outs[n++] = (struct cli_output){cli->dump_ops, write_ops, &o, false};
 	if (cli->export_file != NULL)
-		outs[n++] = (struct cli_output){cli->export_file, write_export, &o};
+		outs[n++] = (struct cli_output){cli->export_file, write_export, &o, false};
 	if (cli->trace_file != NULL)
-		outs[n++] = (struct cli_output){cli->trace_file, write_trace, &o};
+		outs[n++] = (struct cli_output){cli->trace_file, write_trace, &o,
+		                                cli_gzip_name(cli->trace_file)};
 	if (cli->svg_file != NULL)
-		outs[n++] = (struct cli_output){cli->svg_file, write_svg, &o};
+		outs[n++] = (struct cli_output){cli->svg_file, write_svg, &o, false};
 	if (cli->html_file != NULL)
-		outs[n++] = (struct cli_output){cli->html_file, write_html, &o};
+		outs[n++] = (struct cli_output){cli->html_file, write_html, &o, false};
 	if (extra != NULL && extra->path != NULL)
 		outs[n++] = *extra;
 	return cli_write_files(outs, n);
@@ -762,7 +771,8 @@ static int pictures(const struct cli *cli, const char *what[2], int per_op[2])
 
 	if (cli->trace_file != NULL) {
 		what[n] = "--trace";
-		per_op[n++] = REPORT_TRACE_MIN_BYTES_PER_OP;
+		per_op[n++] = cli_gzip_name(cli->trace_file) ? REPORT_TRACE_GZ_MIN_BYTES_PER_OP
+		                                             : REPORT_TRACE_MIN_BYTES_PER_OP;
 	}
 	if (cli->html_file != NULL) {
 		what[n] = "--html";

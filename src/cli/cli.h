@@ -130,6 +130,7 @@ struct cli_output {
 	const char *path;                         /* the target as named */
 	int (*write)(FILE *out, const void *ctx); /* writes the contents */
 	const void *ctx;                          /* what write reads */
+	bool gzip;                                /* compress the file as gzip */
 };
 
 /*
@@ -141,6 +142,9 @@ int cli_write_files(const struct cli_output *outs, int n);
 
 /* cli_write_files of the one file path. */
 int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), const void *ctx);
+
+/* True when an output named path is written as gzip: a name ending in ".gz" (a trace). */
+bool cli_gzip_name(const char *path);
 
 /*
  * Writes the output files the command line asks for (--dump-ops, --export-schedule, --trace,

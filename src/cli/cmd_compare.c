@@ -117,9 +117,9 @@ static int write_pictures(const struct cli *cli, const struct report_row *rows, 
 	int k = 0;
 
 	if (cli->svg_file != NULL)
-		outs[k++] = (struct cli_output){cli->svg_file, write_svg, &pr};
+		outs[k++] = (struct cli_output){cli->svg_file, write_svg, &pr, false};
 	if (cli->html_file != NULL)
-		outs[k++] = (struct cli_output){cli->html_file, write_html, &pr};
+		outs[k++] = (struct cli_output){cli->html_file, write_html, &pr, false};
 	return cli_write_files(outs, k);
 }
 

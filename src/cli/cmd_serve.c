@@ -58,8 +58,9 @@ int cmd_serve(int argc, char **argv)
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
-	status = cli_write_outputs(&cli, &r->sim, r,
-	                           &(struct cli_output){cli.requests_file, write_requests, r});
+	status = cli_write_outputs(
+	        &cli, &r->sim, r,
+	        &(struct cli_output){cli.requests_file, write_requests, r, false});
 	if (status == PP_EXIT_OK && cli.format->serve(stdout, r, &m) != 0) {
 		status = cmd_report_failed();
 	}

@@ -31,13 +31,15 @@ static const char *const recomputes[] = {"none", "full", "selective", NULL};
 static const char *const arrivals[] = {"poisson", "bursty", "closed", NULL};
 static const char *const batchings[] = {"static", "continuous", "chunked", "disaggregated", NULL};
 static const char *const dists[] = {"fixed", "uniform", "lognormal", NULL};
+static const char *const trace_names[] = {"ppsim", "torch", NULL};
 
 /* A choice is stored through an int: the enums must have its size. */
 _Static_assert(sizeof(enum pp_comm) == sizeof(int) && sizeof(enum pp_duplex) == sizeof(int) &&
                        sizeof(enum pp_mlp) == sizeof(int) &&
                        sizeof(enum pp_recompute) == sizeof(int) &&
                        sizeof(enum pp_arrival) == sizeof(int) &&
-                       sizeof(enum pp_batching) == sizeof(int),
+                       sizeof(enum pp_batching) == sizeof(int) &&
+                       sizeof(enum pp_trace_names) == sizeof(int),
                "enum fields are set as int");
 
 static int set_schedule(struct config *c, const struct config_option *opt, const char *label,
@@ -52,6 +54,10 @@ static const struct config_option options[] = {
          "run, compare, serve: width of the --svg drawing in pixels (default: room for labels)",
          FIELD(svg_width), .commands = CONFIG_RUN | CONFIG_COMPARE | CONFIG_SERVE,
          .flags = CONFIG_ZERO_AUTO, .min = PP_SVG_MIN_WIDTH, .max = PP_SVG_MAX_WIDTH},
+        {"trace-names", 0, "trace_names", CONFIG_ARG_NAME, "NAMES",
+         "run: name the --trace slices ppsim (F3, default) or torch (PP:2F3, PyTorch's profiler "
+         "ranges)",
+         FIELD(trace_names), .commands = CONFIG_RUN | CONFIG_COMPARE, .values = trace_names},
         {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
          "schedule (default 1f1b; any case, and PyTorch's names: ppsim list):", FIELD(schedule),
          .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER, .parse = set_schedule,

@@ -641,8 +641,28 @@ static char torch_letter(enum op_kind k)
 	return k == OP_F ? 'F' : k == OP_B ? 'I' : k == OP_W ? 'W' : 'B';
 }
 
+const char *schedfile_torch_action(const struct sched *s, size_t i, char *buf, size_t n)
+{
+	const struct op *op = &s->ops[i];
+
+	/* an overlapped pair is its F, flagged, then its backward: one action of both */
+	if (!(op->flags & OP_OVERLAP) && i > 0 && (op[-1].flags & OP_OVERLAP) &&
+	    s->stage_device[op[-1].stage] == s->stage_device[op->stage])
+		op--;
+	if (op->flags & OP_OVERLAP)
+		snprintf(buf, n, "(%" PRIu32 "F%" PRIu32 ";%" PRIu32 "%c%" PRIu32 ")OVERLAP_F_B",
+		         op->stage, op->mb, op[1].stage, torch_letter((enum op_kind)op[1].kind),
+		         op[1].mb);
+	else
+		snprintf(buf, n, "%" PRIu32 "%c%" PRIu32, op->stage,
+		         torch_letter((enum op_kind)op->kind), op->mb);
+	return buf;
+}
+
 int schedfile_write(FILE *out, const struct sched *s, enum schedfile_format fmt)
 {
+	char action[SCHEDFILE_ACTION_MAX];
+
 	if (fmt == SCHEDFILE_PPSIM)
 		fprintf(out, "device,chunk,stage,op,microbatch%s\n", s->overlap ? ",overlap" : "");
 	for (int d = 0; d < s->p; d++) {
@@ -660,19 +680,9 @@ int schedfile_write(FILE *out, const struct sched *s, enum schedfile_format fmt)
 			}
 			if (i > s->dev_start[d])
 				fputc(',', out);
-			if (op->flags & OP_OVERLAP) {
-				const struct op *b = op + 1;
-
-				fprintf(out,
-				        "(%" PRIu32 "F%" PRIu32 ";%" PRIu32 "%c%" PRIu32
-				        ")OVERLAP_F_B",
-				        op->stage, op->mb, b->stage,
-				        torch_letter((enum op_kind)b->kind), b->mb);
-				i++;
-				continue;
-			}
-			fprintf(out, "%" PRIu32 "%c%" PRIu32, op->stage,
-			        torch_letter((enum op_kind)op->kind), op->mb);
+			fputs(schedfile_torch_action(s, i, action, sizeof(action)), out);
+			if (op->flags & OP_OVERLAP)
+				i++; /* the pair's backward is in its action */
 		}
 		if (fmt == SCHEDFILE_TORCH)
 			fputc('\n', out);

@@ -4,19 +4,40 @@
  * with its kind, micro-batch, stage and chunk, every message an event on its channel with a
  * flow arrow from the send to the op that consumes it, and an activation counter per device.
  * Times are microseconds: a millisecond of simulated time is 1000 us, and so is one abstract
- * unit. The trace is written as a stream (it holds millions of events for large runs).
+ * unit, counted from TRACE_ORIGIN_US. The trace is written as a stream (it holds millions of
+ * events for large runs).
  */
 #include <inttypes.h>
 #include <stdlib.h>
 
 #include "ppsim/report.h"
+#include "ppsim/schedfile.h"
 
 #include "formats.h"
 
-/* Microseconds of a time in ticks: units x 1000. */
+/*
+ * The timestamp of simulated time 0. Chrome's trace engine leaves events at ts 0 out of a
+ * trace's bounds (it takes them for metadata), so an op starting at 0 would lie before the
+ * window DevTools opens on; viewers show times from the trace's first event, so the offset does
+ * not show there.
+ */
+#define TRACE_ORIGIN_US 1
+
+/* The timestamp of a time in ticks: TRACE_ORIGIN_US + units x 1000. */
 static double us(const struct sim *s, pp_time t)
 {
-	return pp_time_to_units(t, s->cost->tick) * 1000;
+	return TRACE_ORIGIN_US + pp_time_to_units(t, s->cost->tick) * 1000;
+}
+
+/*
+ * The category of an op's slice and of a message's transfer and arrow: the pass, "forward" (F)
+ * or "backward" (B, W, BW). Chrome's trace engine binds a flow event to the slice of its own
+ * category, process, thread and time, and a message always joins two ops of one pass (an F to
+ * an F, a backward to a backward, fused or split alike), so both ends of every arrow bind.
+ */
+static const char *pass_of(enum op_kind k)
+{
+	return k == OP_F ? "forward" : "backward";
 }
 
 /* Index into channel_tids' array of message g's direction: 2 ch from the channel's src, 2 ch + 1
@@ -91,25 +112,42 @@ static void write_metadata(FILE *out, const struct sim *s, const int *tid, const
 				        back ? r->channels[ch].src : r->channels[ch].dst, shared);
 }
 
+/*
+ * The slice name of op i, into buf of n bytes: its timeline label (F3, b3), or with
+ * --trace-names=torch the profiler range PyTorch's pipelining runtime records for its action
+ * ("PP:" and the action, as record_function(_get_profiler_function_name(action)) in
+ * _PipelineScheduleRuntime names it; an overlapped pair's two ops both take the pair's).
+ */
+static const char *op_name(const struct sim *s, size_t i, char *buf, size_t n)
+{
+	char action[SCHEDFILE_ACTION_MAX];
+
+	if (s->config.trace_names == PP_TRACE_NAMES_TORCH)
+		snprintf(buf, n, "PP:%s",
+		         schedfile_torch_action(s->sched, i, action, sizeof(action)));
+	else
+		report_op_label(buf, n, s->sched, &s->sched->ops[i]);
+	return buf;
+}
+
 static void write_ops(FILE *out, const struct sim *s)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	char label[32];
+	char label[SCHEDFILE_ACTION_MAX + 8];
 
 	for (int d = 0; d < sc->p; d++)
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 			const struct op *op = &sc->ops[i];
 
-			report_op_label(label, sizeof(label), sc, op);
+			op_name(s, i, label, sizeof(label));
 			fprintf(out,
 			        ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
 			        "\"tid\":0,"
 			        "\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"kind\":\"%s\","
 			        "\"microbatch\":%" PRIu32 ",\"stage\":%" PRIu32
 			        ",\"chunk\":%" PRIu32 ",\"overlapped\":%s}}",
-			        label, sched_kind_name((enum op_kind)op->kind), d,
-			        us(s, r->times[i].start),
+			        label, pass_of((enum op_kind)op->kind), d, us(s, r->times[i].start),
 			        us(s, r->times[i].end) - us(s, r->times[i].start),
 			        sched_kind_name((enum op_kind)op->kind), op->mb, op->stage,
 			        sc->stage_chunk[op->stage],
@@ -124,32 +162,42 @@ static void write_messages(FILE *out, const struct sim *s, const int *tids)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	char label[32];
+	char label[64];
 
 	for (size_t k = 0; k < r->nmsgs; k++) {
 		const struct msg_record *g = &r->msgs[k];
 		const struct channel_result *ch = &r->channels[g->channel];
 		const struct op *from = &sc->ops[g->from], *to = &sc->ops[g->to];
 		int src, dst, tid = tids[direction_of(s, g)];
-		/* a flow binds to the slices of its category at its ends' times (Chrome's trace
-		 * engine and Perfetto): the transfer and its arrow take the consuming op's kind */
-		const char *cat = sched_kind_name((enum op_kind)to->kind);
+		pp_time send = g->start;
+		const char *cat = pass_of((enum op_kind)to->kind);
 
 		report_msg_devices(s, g, &src, &dst);
+		/* the transfer: "F3 to GPU 1", or PyTorch's action that sends it, "PP:2SEND_F3" */
+		if (s->config.trace_names == PP_TRACE_NAMES_TORCH)
+			snprintf(label, sizeof(label), "PP:%" PRIu32 "SEND_%c%" PRIu32, from->stage,
+			         from->kind == OP_F ? 'F' : 'B', from->mb);
+		else {
+			int n = report_op_label(label, sizeof(label), sc, from);
 
-		report_op_label(label, sizeof(label), sc, from);
+			snprintf(label + n, sizeof(label) - (size_t)n, " to GPU %d", dst);
+		}
 		fprintf(out,
-		        ",\n{\"name\":\"%s to GPU %d\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
+		        ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
 		        "\"tid\":%d,\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"p2p\":true,"
 		        "\"bytes\":%" PRIu64 "}}",
-		        label, dst, cat, src, tid, us(s, g->start), us(s, g->end) - us(s, g->start),
+		        label, cat, src, tid, us(s, g->start), us(s, g->end) - us(s, g->start),
 		        ch->messages ? ch->bytes / ch->messages : 0);
-		/* the arrow: from the send on the channel to the consuming op's start */
+		/* the arrow: from the send on the channel to the consuming op's start; Chrome's
+		 * engine keys a flow's points by time, so one whose send starts when its consumer
+		 * does (no time on the link, no wait) starts at the producing op's start instead */
+		if (g->start == r->times[g->to].start)
+			send = r->times[g->from].start, tid = 0;
 		fprintf(out,
 		        ",\n{\"name\":\"p2p\",\"cat\":\"%s\",\"ph\":\"s\",\"id\":%zu,\"pid\":%d,"
 		        "\"tid\":%d,\"ts\":%.17g},\n{\"name\":\"p2p\",\"cat\":\"%s\",\"ph\":\"f\","
 		        "\"bp\":\"e\",\"id\":%zu,\"pid\":%d,\"tid\":0,\"ts\":%.17g}",
-		        cat, k + 1, src, tid, us(s, g->start), cat, k + 1, dst,
+		        cat, k + 1, src, tid, us(s, send), cat, k + 1, dst,
 		        us(s, r->times[g->to].start));
 	}
 }
@@ -170,17 +218,14 @@ static void write_counters(FILE *out, const struct sim *s)
 		if (unit == 0)
 			continue;
 		fprintf(out,
-		        ",\n{\"name\":\"activations\",\"ph\":\"C\",\"pid\":%d,\"ts\":0,"
+		        ",\n{\"name\":\"activations\",\"ph\":\"C\",\"pid\":%d,\"ts\":%d,"
 		        "\"args\":{\"micro-batches\":0}}",
-		        d);
+		        d, TRACE_ORIGIN_US);
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 			const struct op *op = &sc->ops[i];
 			pp_time at = op->kind == OP_F ? r->times[i].start : r->times[i].end;
 
-			alive += op->kind == OP_F   ? c->act[op->stage]
-			         : op->kind == OP_B ? -(c->act[op->stage] - c->act_w[op->stage])
-			         : op->kind == OP_W ? -c->act_w[op->stage]
-			                            : -c->act[op->stage];
+			alive += sched_act_change(op, c->act, c->act_w);
 			fprintf(out,
 			        ",\n{\"name\":\"activations\",\"ph\":\"C\",\"pid\":%d,\"ts\":%.17g,"
 			        "\"args\":{\"micro-batches\":%.17g}}",
@@ -210,7 +255,7 @@ int report_trace(FILE *out, const struct sim *s)
 	                 s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
 	fprintf(out,
 	        ",\"p\":%d,\"v\":%d,\"m\":%d,\"time_unit\":\"%s\","
-	        "\"us_per_time_unit\":1000}}\n",
-	        s->sched->p, s->sched->v, s->sched->m, s->cost->time_unit);
+	        "\"us_per_time_unit\":1000,\"ts_origin_us\":%d}}\n",
+	        s->sched->p, s->sched->v, s->sched->m, s->cost->time_unit, TRACE_ORIGIN_US);
 	return 0;
 }

@@ -49,6 +49,11 @@ not_ok() {
 	echo "FAIL: $*"
 }
 
+# skip WHAT WHY: a check that cannot run here (a tool missing, no network) says so and passes.
+skip() {
+	echo "SKIP: $1 ($2)"
+}
+
 # golden FILE ARGS...: run in the repository root, stdout equals tests/golden/FILE, stderr is
 # empty, exit status 0.
 golden() {

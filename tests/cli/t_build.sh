@@ -1,5 +1,5 @@
-# The build's dependency step: quiet when pkg-config finds cJSON and CUnit; on a system without
-# apt-get it names the packages to install and fails instead of going on.
+# The build's dependency step: quiet when pkg-config finds cJSON, CUnit and zlib; on a system
+# without apt-get it names the packages to install and fails instead of going on.
 mkdir -p "$TMP/fakebin"
 printf '#!/bin/sh\nexit 1\n' >"$TMP/fakebin/pkg-config"
 chmod +x "$TMP/fakebin/pkg-config"
@@ -10,7 +10,7 @@ elif ! grep -q "libcjson-dev libcunit1-dev libxml2-utils" "$TMP/deps.err" || [ -
 else
 	ok
 fi
-if command -v pkg-config >/dev/null && pkg-config --exists libcjson cunit; then
+if command -v pkg-config >/dev/null && pkg-config --exists libcjson cunit zlib; then
 	if sh "$ROOT/build-aux/ensure-deps" >"$TMP/deps.out" 2>&1 && [ ! -s "$TMP/deps.out" ]; then
 		ok
 	else
@@ -39,7 +39,7 @@ FAKE
 	printf '#!/bin/sh\n[ -e "%s/sys/installed" ]\n' "$TMP" >"$TMP/sys/bin/pkg-config"
 	chmod +x "$TMP/sys/bin/"*
 }
-install_line="apt-get install -y --no-install-recommends pkg-config libcjson-dev libcunit1-dev libxml2-utils (DEBIAN_FRONTEND=noninteractive)"
+install_line="apt-get install -y --no-install-recommends pkg-config libcjson-dev libcunit1-dev libxml2-utils zlib1g-dev (DEBIAN_FRONTEND=noninteractive)"
 for case in "0 0 $install_line" "1000 0 $install_line" "0 1 $install_line"; do
 	uid=${case%% *}
 	rest=${case#* }
@@ -48,7 +48,7 @@ for case in "0 0 $install_line" "1000 0 $install_line" "0 1 $install_line"; do
 	fake_system "$uid" "$fail"
 	if PATH="$TMP/sys/bin:$PATH" sh "$ROOT/build-aux/ensure-deps" >"$TMP/deps.out" \
 		2>"$TMP/deps.err" && [ ! -s "$TMP/deps.out" ] &&
-		grep -q "^ppsim build: installing pkg-config libcjson-dev libcunit1-dev libxml2-utils with apt-get" "$TMP/deps.err" &&
+		grep -q "^ppsim build: installing pkg-config libcjson-dev libcunit1-dev libxml2-utils zlib1g-dev with apt-get" "$TMP/deps.err" &&
 		grep -q "^ppsim build: installed " "$TMP/deps.err" &&
 		grep -qxF "$want" "$TMP/sys/log" &&
 		{ [ "$fail" = 0 ] || [ "$(grep -c 'apt-get' "$TMP/sys/log")" -eq 3 ]; } &&

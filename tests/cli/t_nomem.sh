@@ -97,6 +97,7 @@ else
 	nomem_check json -s interleaved -p 4 -v 2 -m 8 --format=json
 	nomem_check files -s zbh1 -p 4 -m 8 --dump-ops="$OUT/ops.csv" --trace="$OUT/trace.json" \
 		--svg="$OUT/run.svg"
+	nomem_check gzip -s zbh1 -p 4 -m 8 --trace="$OUT/trace.json.gz"
 	nomem_check export -s zbv -p 4 -m 8 --export-schedule="$OUT/order.csv"
 	nomem_check compare compare --schedules=1f1b,zbh1 -p 4 -m 8
 	nomem_check sweep sweep -p 2,4 -m 8,16 --jobs=1

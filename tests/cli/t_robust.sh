@@ -222,10 +222,12 @@ if ppsim serve --requests="$TMP/excel-req.csv" | grep -q "^requests  *1 from"; t
 fi
 
 # A picture that cannot fit an output file is refused before the run, not after it: a trace
-# takes at least 200 bytes an op; a serving run with one stops where it would. An SVG merges
-# what is too narrow to see, so it grows with its pixels and is not refused for its ops (here
-# --max-ops, checked with the run, stops it instead); a million ops draw in under 2 MB.
+# takes at least 200 bytes an op (24 as gzip); a serving run with one stops where it would. An
+# SVG merges what is too narrow to see, so it grows with its pixels and is not refused for its
+# ops (here --max-ops, checked with the run, stops it instead); a million ops draw in under 2 MB.
 fails 2 "--trace: 49920000 ops take at least 200 bytes each" -p 64 -m 390000 --trace="$TMP/t.json"
+fails 2 "--trace: 49920000 ops take at least 24 bytes each, more than the 1073741824 bytes an output file may hold: draw at most 44739242 ops" \
+	-p 64 -m 390000 --trace="$TMP/t.json.gz"
 fails 2 "1f1b needs 4.99e+07 ops, above the limit of 1000 simulated ops" -p 64 -m 390000 \
 	--max-ops=1000 --svg="$TMP/t.svg"
 if ppsim -p 64 -m 8192 --svg="$TMP/m.svg" >/dev/null && xmllint --noout "$TMP/m.svg" &&
@@ -234,7 +236,9 @@ if ppsim -p 64 -m 8192 --svg="$TMP/m.svg" >/dev/null && xmllint --noout "$TMP/m.
 fi
 fails 1 "the run needs more than 5368709 stage steps" serve --num-requests=130000 \
 	--trace="$TMP/t.json"
-if [ ! -e "$TMP/t.json" ] && [ ! -e "$TMP/t.svg" ]; then ok; else not_ok "a refused picture left a file"; fi
+if [ ! -e "$TMP/t.json" ] && [ ! -e "$TMP/t.json.gz" ] && [ ! -e "$TMP/t.svg" ]; then ok; else
+	not_ok "a refused picture left a file"
+fi
 
 # A file-size limit is a write error, not a signal that kills ppsim with its temporary file
 # left; and a signal stops a run waiting to open a FIFO that has no reader.

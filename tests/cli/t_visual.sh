@@ -16,6 +16,26 @@ if [ "$starts" -eq 112 ] && [ "$ends" -eq 112 ]; then ok; else
 fi
 if grep -q '"micro-batches":-' "$TMP/trace.json"; then not_ok "trace: negative counter"; else ok; fi
 
+# --trace=FILE.gz writes the same trace as gzip, for a run and a serving run; a run that fails
+# to write it (past ulimit -f) leaves the file it would replace as it was, and no other.
+for args in "-s interleaved -p 4 -v 2 -m 8 --tcomm 0.1" "serve -p 3 --num-requests=5"; do
+	# shellcheck disable=SC2086
+	ppsim $args --trace="$TMP/gz.json" >/dev/null && ppsim $args --trace="$TMP/gz.json.gz" >/dev/null
+	if gzip -t "$TMP/gz.json.gz" && gzip -dc "$TMP/gz.json.gz" | cmp -s - "$TMP/gz.json"; then ok
+	else not_ok "--trace=FILE.gz of ppsim $args: not the plain trace, gzipped"; fi
+done
+mkdir -p "$TMP/gzfail"
+echo old >"$TMP/gzfail/t.json.gz"
+(
+	ulimit -f 8
+	ppsim -s interleaved -p 8 -v 4 -m 256 --trace="$TMP/gzfail/t.json.gz" >/dev/null 2>"$TMP/gz.err"
+	echo $? >"$TMP/gz.status"
+)
+if [ "$(cat "$TMP/gz.status")" = 4 ] && [ "$(cat "$TMP/gzfail/t.json.gz")" = old ] &&
+	[ "$(ls -A "$TMP/gzfail")" = t.json.gz ]; then ok; else
+	not_ok "a failed --trace=FILE.gz: status $(cat "$TMP/gz.status"), $(cat "$TMP/gz.err"), left $(ls -A "$TMP/gzfail")"
+fi
+
 # The SVG is well-formed XML with one rectangle per op.
 for args in "-s 1f1b -p 4 -m 8" "-s dualpipev -p 4 -m 10" "-s zbv -p 4 -m 8 --tcomm 0.1"; do
 	# shellcheck disable=SC2086

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "ppsim/outfile.h"
 #include "unit.h"
@@ -385,6 +386,97 @@ static void outfile_fails_past_its_size_limit_and_leaves_no_file(void)
 	rmdir(dir);
 }
 
+/* Writes n lines of a trace-like text to out, and the same into buf when it is not NULL. */
+static size_t write_lines(FILE *out, char *buf, int n)
+{
+	size_t len = 0;
+
+	for (int i = 0; i < n; i++) {
+		char line[96];
+		int k = snprintf(line, sizeof(line), "{\"name\":\"F%d\",\"ts\":%d,\"dur\":%d},\n",
+		                 i % 97, i * 1000 + 1, 500 + i % 7);
+
+		fputs(line, out);
+		if (buf != NULL)
+			memcpy(buf + len, line, (size_t)k);
+		len += (size_t)k;
+	}
+	return len;
+}
+
+static void outfile_gzip_writes_one_gzip_member_that_inflates_to_what_was_written(void)
+{
+	char dir[512], path[600];
+	struct pp_error err = {0};
+	struct outfile *f;
+	int n = 100000;
+	char *want = malloc((size_t)n * 96), *got = malloc((size_t)n * 96);
+	size_t len;
+	struct stat st;
+	gzFile gz;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/trace.json.gz", dir);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(outfile_gzip(f, &err), 0);
+	len = write_lines(outfile_stream(f), want, n);
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_EQUAL(count_entries(dir), 1);
+	/* compressed, and zlib reads back every byte and no more */
+	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+	CU_ASSERT((size_t)st.st_size < len / 5);
+	gz = gzopen(path, "rb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(gz);
+	CU_ASSERT_EQUAL(gzdirect(gz), 0);
+	CU_ASSERT_EQUAL(gzread(gz, got, (unsigned)(len + 1)), (int)len);
+	CU_ASSERT_EQUAL(gzclose(gz), Z_OK);
+	CU_ASSERT_EQUAL(memcmp(got, want, len), 0);
+	free(want);
+	free(got);
+	remove(path);
+	rmdir(dir);
+}
+
+static void outfile_gzip_holds_the_compressed_bytes_to_the_limit_and_an_abort_leaves_nothing(void)
+{
+	char dir[512], path[600];
+	struct pp_error err = {0};
+	struct outfile *f;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/trace.json.gz", dir);
+	/* far more text than the limit, which its compressed form fits */
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(outfile_gzip(f, &err), 0);
+	outfile_limit(f, 200000);
+	CU_ASSERT(write_lines(outfile_stream(f), NULL, 20000) > 200000);
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_EQUAL(count_entries(dir), 1);
+	/* and a compressed form past it fails, leaving the file before it as it was */
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(outfile_gzip(f, &err), 0);
+	outfile_limit(f, 100);
+	write_lines(outfile_stream(f), NULL, 20000);
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "larger than the limit of 100 bytes"));
+	CU_ASSERT_EQUAL(count_entries(dir), 1);
+	remove(path);
+	f = outfile_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(outfile_gzip(f, &err), 0);
+	write_lines(outfile_stream(f), NULL, 20000);
+	outfile_abort(f);
+	CU_ASSERT_EQUAL(count_entries(dir), 0);
+	rmdir(dir);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(outfile_commit_creates_the_file_with_what_was_written),
         UNIT_TEST(outfile_commit_replaces_an_existing_file),
@@ -401,6 +493,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(outfile_commit_rewrites_a_hard_linked_file_for_every_name),
         UNIT_TEST(outfile_temporary_name_does_not_grow_with_the_target_s),
         UNIT_TEST(outfile_fails_past_its_size_limit_and_leaves_no_file),
+        UNIT_TEST(outfile_gzip_writes_one_gzip_member_that_inflates_to_what_was_written),
+        UNIT_TEST(outfile_gzip_holds_the_compressed_bytes_to_the_limit_and_an_abort_leaves_nothing),
         {NULL, NULL},
 };
 

@@ -1226,11 +1226,12 @@ static void report_trace_parses_back_with_each_op_once_every_flow_closed_no_nega
 					            0)
 						continue;
 					seen[i]++;
+					/* ts 1 is time 0, then 1000 per unit */
 					CU_ASSERT_DOUBLE_EQUAL(
 					        number_of(e, "ts"),
-					        pp_time_to_units(s->result->times[i].start,
-					                         s->cost->tick) *
-					                1000,
+					        1 + pp_time_to_units(s->result->times[i].start,
+					                             s->cost->tick) *
+					                        1000,
 					        1e-6);
 					CU_ASSERT_DOUBLE_EQUAL(
 					        number_of(e, "dur"),
@@ -1286,9 +1287,13 @@ static bool same_binding(const cJSON *a, const cJSON *b)
 
 /*
  * Every flow of a trace binds to slices as Chrome's trace engine binds them (a flow event to a
- * slice of its category, process, thread and timestamp): its start to the transfer on a send
- * track, its end to the consuming op on the compute track; and every send track is named for
- * the direction of the transfers it holds, with both kinds of channel.
+ * slice of its category, process, thread and timestamp, the points of a flow keyed by their
+ * timestamps): its start to the transfer on a send track, or to the producing op when the
+ * transfer takes no time and its consumer does not wait, its end to the consuming op on the
+ * compute track, later than its start; no slice lies at ts 0, which the engine leaves out of
+ * the trace's bounds; and every send track is named for the direction of the transfers it
+ * holds, with both kinds of channel. tests/cli/t_trace_engine.sh checks the same with the
+ * engine itself.
  */
 static void report_trace_flows_bind_and_send_tracks_are_named_for_their_direction(void)
 {
@@ -1296,11 +1301,15 @@ static void report_trace_flows_bind_and_send_tracks_are_named_for_their_directio
 		const char *schedule;
 		int v, m;
 		enum pp_duplex duplex;
-	} runs[] = {{"1f1b", 1, 8, PP_DUPLEX_FULL},
-	            {"interleaved", 2, 8, PP_DUPLEX_FULL},
-	            {"zbv", 2, 8, PP_DUPLEX_HALF},
-	            {"1f1b", 1, 8, PP_DUPLEX_HALF},
-	            {"dualpipev", 2, 10, PP_DUPLEX_HALF}};
+		double t_comm;
+	} runs[] = {{"1f1b", 1, 8, PP_DUPLEX_FULL, 0.1},
+	            {"interleaved", 2, 8, PP_DUPLEX_FULL, 0.1},
+	            {"zbv", 2, 8, PP_DUPLEX_HALF, 0.1},
+	            {"1f1b", 1, 8, PP_DUPLEX_HALF, 0.1},
+	            {"dualpipev", 2, 10, PP_DUPLEX_HALF, 0.1},
+	            {"1f1b", 1, 8, PP_DUPLEX_FULL, 0},
+	            {"interleaved", 2, 8, PP_DUPLEX_FULL, 0},
+	            {"dualpipev", 2, 10, PP_DUPLEX_FULL, 0}};
 
 	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
 		struct config c = unit_config(runs[k].schedule, 4, runs[k].v, runs[k].m, 1, 1, 1);
@@ -1308,19 +1317,25 @@ static void report_trace_flows_bind_and_send_tracks_are_named_for_their_directio
 		char *text;
 		cJSON *root, *events;
 		const cJSON *e, *x;
-		size_t flows = 0;
+		size_t flows = 0, moved = 0;
+		double *start_ts;
 
-		c.t_comm = 0.1;
+		c.t_comm = runs[k].t_comm;
 		c.duplex = runs[k].duplex;
 		s = unit_run(&c, SIM_RECORD_MESSAGES);
 		text = write_with(report_trace, s);
 		root = cJSON_Parse(text);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(root);
 		events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
+		start_ts = calloc(s->result->messages + 1, sizeof(*start_ts));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(start_ts);
 		cJSON_ArrayForEach(e, events)
 		{
 			const char *ph = string_of(e, "ph");
-			size_t bound = 0;
+			size_t bound = 0, id;
+
+			if (strcmp(ph, "M") != 0)
+				CU_ASSERT(number_of(e, "ts") > 0);
 
 			if (strcmp(ph, "X") == 0 && number_of(e, "tid") != 0) {
 				/* a transfer "F3 to GPU 1" lies on a track named "send to GPU 1..."
@@ -1355,10 +1370,21 @@ static void report_trace_flows_bind_and_send_tracks_are_named_for_their_directio
 			cJSON_ArrayForEach(x, events) bound +=
 			        strcmp(string_of(x, "ph"), "X") == 0 && same_binding(e, x);
 			CU_ASSERT_EQUAL(bound, 1);
-			CU_ASSERT_EQUAL(number_of(e, "tid") == 0, strcmp(ph, "f") == 0);
+			id = (size_t)number_of(e, "id");
+			CU_ASSERT_FATAL(id >= 1 && id <= s->result->messages);
+			if (strcmp(ph, "s") == 0) {
+				start_ts[id] = number_of(e, "ts");
+				moved += number_of(e, "tid") == 0;
+			} else {
+				CU_ASSERT_EQUAL(number_of(e, "tid"), 0);
+				CU_ASSERT(number_of(e, "ts") > start_ts[id]);
+			}
 		}
 		CU_ASSERT_EQUAL(flows, 2 * s->result->messages);
 		CU_ASSERT(flows > 0);
+		/* with no time on the links, arrows start at the producing ops */
+		CU_ASSERT_EQUAL(moved > 0, runs[k].t_comm == 0);
+		free(start_ts);
 		cJSON_Delete(root);
 		free(text);
 		sim_free(s);
@@ -1374,6 +1400,57 @@ static size_t count_of(const char *text, const char *needle)
 		if (strncmp(text + i, needle, len) == 0)
 			n++;
 	return n;
+}
+
+/*
+ * With --trace-names=torch the slices carry the names of the profiler ranges PyTorch's
+ * pipelining runtime records (record_function("PP:" + action)): interleaved 1F1B, p=2, v=2,
+ * m=2, is Interleaved1F1B's order op for op, stage indexes global (device 0 holds stages 0 and
+ * 2), B a full backward; a transfer is the action that sends it; an overlapped dualpipev pair
+ * is one action, on both its slices; and the default names are the timeline's.
+ */
+static void report_trace_names_slices_as_pytorch_s_profiler_ranges_when_asked(void)
+{
+	static const char *const want[] = {
+	        "PP:0F0", "PP:0F1", "PP:2F0", "PP:2F1", "PP:2B0", "PP:2B1", "PP:0B0", "PP:0B1",
+	        "PP:1F0", "PP:1F1", "PP:3F0", "PP:3B0", "PP:3F1", "PP:3B1", "PP:1B0", "PP:1B1"};
+	struct sim *s = simulate_recorded("interleaved", 2, 2, 2, 0.1);
+	char *text;
+	cJSON *root;
+	const cJSON *e;
+	size_t k = 0;
+
+	text = write_with(report_trace, s);
+	CU_ASSERT_PTR_NULL(strstr(text, "PP:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"name\":\"f0\""));
+	free(text);
+	s->config.trace_names = PP_TRACE_NAMES_TORCH;
+	text = write_with(report_trace, s);
+	root = cJSON_Parse(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, "traceEvents"))
+	{
+		if (strcmp(string_of(e, "ph"), "X") != 0 || number_of(e, "tid") != 0)
+			continue;
+		CU_ASSERT_FATAL(k < sizeof(want) / sizeof(want[0]));
+		CU_ASSERT_STRING_EQUAL(string_of(e, "name"), want[k]);
+		k++;
+	}
+	CU_ASSERT_EQUAL(k, sizeof(want) / sizeof(want[0]));
+	CU_ASSERT_EQUAL(count_of(text, "\"name\":\"PP:0SEND_F1\""), 1);
+	CU_ASSERT_EQUAL(count_of(text, "\"name\":\"PP:3SEND_B0\""), 1);
+	cJSON_Delete(root);
+	free(text);
+	sim_free(s);
+
+	s = simulate_recorded("dualpipev", 4, 2, 10, 0);
+	s->config.trace_names = PP_TRACE_NAMES_TORCH;
+	text = write_with(report_trace, s);
+	CU_ASSERT_EQUAL(count_of(text, "\"name\":\"PP:(0F7;7B3)OVERLAP_F_B\""), 2);
+	CU_ASSERT_EQUAL(count_of(text, "\"name\":\"PP:7I0\""), 1);
+	CU_ASSERT_EQUAL(count_of(text, "\"name\":\"PP:7W0\""), 1);
+	free(text);
+	sim_free(s);
 }
 
 static int svg_of_one(FILE *out, const struct sim *s)
@@ -1714,6 +1791,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_table_fits_aligns_and_pads_each_column_as_asked),
         UNIT_TEST(report_trace_parses_back_with_each_op_once_every_flow_closed_no_negative_counter),
         UNIT_TEST(report_trace_flows_bind_and_send_tracks_are_named_for_their_direction),
+        UNIT_TEST(report_trace_names_slices_as_pytorch_s_profiler_ranges_when_asked),
         UNIT_TEST(report_svg_draws_one_rectangle_per_op_and_one_per_message),
         UNIT_TEST(report_svg_follows_its_width),
         UNIT_TEST(report_svg_shows_which_way_each_transfer_goes),
