@@ -256,19 +256,23 @@ expect m 256
 expect model.global_batch 512
 expect model.dp 1
 
-# --jobs defaults to the CPUs the process may use: under taskset -c 0 a sweep starts no thread,
-# while --jobs=2 there starts one (so the count is seen). Needs strace and taskset.
+# --jobs defaults to the CPUs the process may use: under taskset -c 0 a sweep starts as many
+# threads as with --jobs=1 (none, or a sanitizer's own), and --jobs=2 there starts more (so the
+# count is seen). Needs strace and taskset.
 if command -v strace >/dev/null 2>&1 && command -v taskset >/dev/null 2>&1 && [ -z "${PPSIM_WRAP:-}" ]; then
 	grid="-p 2,4,8,16 -m 8:512:x2 --schedules=1f1b,zbh1,interleaved,zbv -v 2"
-	# shellcheck disable=SC2086
-	taskset -c 0 strace -f -qq -e trace=clone,clone3 "$PPSIM" sweep $grid >/dev/null 2>"$TMP/one.strace"
-	# shellcheck disable=SC2086
-	taskset -c 0 strace -f -qq -e trace=clone,clone3 "$PPSIM" sweep $grid --jobs=2 >/dev/null \
-		2>"$TMP/two.strace"
-	one=$(grep -c clone "$TMP/one.strace")
-	two=$(grep -c clone "$TMP/two.strace")
-	if [ "$one" -eq 0 ] && [ "$two" -ge 1 ]; then ok; else
-		not_ok "sweep under taskset -c 0: $one threads started by default, $two with --jobs=2 (want 0 and some)"
+	for jobs in default 1 2; do
+		opt=""
+		[ "$jobs" = default ] || opt="--jobs=$jobs"
+		# shellcheck disable=SC2086
+		taskset -c 0 strace -f -qq -e trace=clone,clone3 "$PPSIM" sweep $grid $opt >/dev/null \
+			2>"$TMP/$jobs.strace"
+	done
+	one=$(grep -c clone "$TMP/default.strace")
+	base=$(grep -c clone "$TMP/1.strace")
+	two=$(grep -c clone "$TMP/2.strace")
+	if [ "$one" -eq "$base" ] && [ "$two" -gt "$base" ]; then ok; else
+		not_ok "sweep under taskset -c 0: $one threads started by default, $base with --jobs=1, $two with --jobs=2"
 	fi
 else
 	echo "(skipped: the --jobs affinity check needs strace and taskset, and no PPSIM_WRAP)"
