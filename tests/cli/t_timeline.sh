@@ -4,11 +4,14 @@
 # terminal only, and never for json or csv.
 
 # timeline_of SCHEDULE ARGS...: the timeline part of `ppsim -s SCHEDULE ARGS` (from the line
-# that starts with the schedule's name after a blank line).
+# that starts with the schedule's name after a blank line). Under PPSIM_WRAP (valgrind) only
+# one call in WRAP_SAMPLE is wrapped (ppsim_sampled): every call still checks its output.
+n_timeline=0
 timeline_of() {
 	s=$1
 	shift
-	ppsim -s "$s" "$@" | awk -v s="$s" '!on && prev == "" && index($0, s) == 1 { on = 1 }
+	n_timeline=$((n_timeline + 1))
+	ppsim_sampled "$n_timeline" -s "$s" "$@" | awk -v s="$s" '!on && prev == "" && index($0, s) == 1 { on = 1 }
 		on { print } { prev = $0 }'
 }
 
@@ -19,7 +22,7 @@ schedules=$(ppsim list | awk '/^Schedules/ { on = 1; next } /^$/ { on = 0 } on {
 for s in $schedules; do
 	for shape in "-p 4 -m 8" "-p 4 -m 16" "-p 2 -m 12 -v 3" "-p 16 -m 32 -v 8"; do
 		# shellcheck disable=SC2086 # the shape is words
-		ppsim -s "$s" $shape >/dev/null 2>&1 || continue # a shape the schedule refuses
+		"$PPSIM" -s "$s" $shape >/dev/null 2>&1 || continue # a shape the schedule refuses
 		for w in 40 60 100; do
 			# shellcheck disable=SC2086
 			timeline_of "$s" $shape --timeline="$w" >"$TMP/tl.txt"
@@ -63,7 +66,7 @@ fi
 # 3. One letter, one meaning: what each letter stands for, from the legends of timelines of
 #    every schedule, is the same everywhere (B the full backward, I the input gradient).
 for s in $schedules; do
-	ppsim -s "$s" -p 4 -m 8 >/dev/null 2>&1 || continue
+	"$PPSIM" -s "$s" -p 4 -m 8 >/dev/null 2>&1 || continue
 	# the legend: the lines after the last row; its items are two spaces apart
 	timeline_of "$s" -p 4 -m 8 --timeline=300 |
 		awk -v s="$s" '/^GPU / { n = 0; next } { legend[n++] = $0 }
