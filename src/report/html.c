@@ -107,6 +107,7 @@ static void write_run(FILE *out, const struct report_row *row)
 	double tick = (double)s->cost->tick;
 	char buf[256], num[32];
 	int64_t q, aq;
+	pp_time end = s->frame.origin + (pp_time)(s->frame.makespan * tick + 0.5);
 
 	quanta(s, &q, &aq);
 	fputs("{\"label\":", out);
@@ -122,13 +123,8 @@ static void write_run(FILE *out, const struct report_row *row)
 	for (int k = 0; k < 4; k++)
 		fprintf(out, "%s\"%s\"", k ? "," : "", report_kind_summary((enum op_kind)k));
 	fputs("],\"kindLetters\":[", out);
-	for (int k = 0; k < 4; k++) {
-		struct op probe = {0, 0, (uint8_t)k, 0};
-
-		/* the letter the timeline and SVG label this kind with, on chunk 0 */
-		report_op_label(buf, sizeof(buf), sc, &probe);
-		fprintf(out, "%s\"%c\"", k ? "," : "", buf[0]);
-	}
+	for (int k = 0; k < 4; k++)
+		fprintf(out, "%s\"%c\"", k ? "," : "", report_kind_letter((enum op_kind)k));
 	fputs("],\"chunkOf\":[", out);
 	for (int st = 0; st < sc->S; st++)
 		fprintf(out, "%s%u", st ? "," : "", (unsigned)sc->stage_chunk[st]);
@@ -140,7 +136,6 @@ static void write_run(FILE *out, const struct report_row *row)
 		const struct device_result *dr = &r->devices[d];
 		const struct device_metrics *dm = &m->devices[d];
 		bool ran = sc->dev_start[d + 1] > sc->dev_start[d];
-		pp_time end = s->frame.origin + (pp_time)(s->frame.makespan * tick + 0.5);
 		double fill =
 		        ran ? pp_time_to_units(dr->first_start - s->frame.origin, s->cost->tick)
 		            : s->frame.makespan;
@@ -194,8 +189,9 @@ int report_html_sweep_header(FILE *out, const struct sweep *sw)
 	write_head(out, "sweep");
 	fputs("<h1>ppsim sweep</h1>\n<p class=\"sum\"><b id=\"points\"></b> points, <span "
 	      "id=\"simulated\"></span> simulated. Each cell shows the best point with those two "
-	      "values (the lowest of the figure, the highest for throughput, tokens/s and "
-	      "MFU).</p>\n<div class=\"controls\"><label>rows <select id=\"sy\"></select></label>"
+	      "values (the lowest of the figure, the highest for throughput, tokens/s, MFU "
+	      "and utilization).</p>\n<div class=\"controls\"><label>rows <select "
+	      "id=\"sy\"></select></label>"
 	      "<label>columns <select id=\"sx\"></select></label><label>figure <select "
 	      "id=\"metric\"></select></label></div>\n<div id=\"heat\"></div>\n<div "
 	      "id=\"tip\"></div>\n",
