@@ -174,6 +174,47 @@ static const struct cmd_option cmd_options[] = {
 };
 #define N_CMD_OPTIONS (sizeof(cmd_options) / sizeof(cmd_options[0]))
 
+/* --help's width, the column its texts start in, and its left column's widest entry. */
+#define HELP_WIDTH  80
+#define HELP_INDENT 29
+#define HELP_LEFT   26
+
+/*
+ * Writes one --help entry: left (an option or a command) in the left column, then text
+ * wrapped at spaces to HELP_WIDTH columns, its lines after the first indented to HELP_INDENT; a
+ * left too wide for its column goes on a line of its own. Without left (NULL), a paragraph.
+ */
+static void help_row(FILE *out, const char *left, const char *text)
+{
+	int indent = left == NULL ? 0 : HELP_INDENT, col = indent;
+
+	if (left != NULL && strlen(left) > HELP_LEFT)
+		fprintf(out, "  %s\n%*s", left, HELP_INDENT, "");
+	else if (left != NULL)
+		fprintf(out, "  %-*s ", HELP_LEFT, left);
+	while (*text != '\0') {
+		size_t word = strcspn(text, " ");
+
+		if (col > indent && col + 1 + (int)word > HELP_WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(text, 1, word, out);
+		col += (int)word;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+void cli_help_text(FILE *out, const char *left, const char *text)
+{
+	help_row(out, left, text);
+}
+
 static void help_line(FILE *out, int short_name, const char *name, int has_arg, const char *metavar,
                       const char *help)
 {
@@ -188,10 +229,7 @@ static void help_line(FILE *out, int short_name, const char *name, int has_arg, 
 		snprintf(left + n, sizeof(left) - (size_t)n, "--%s=%s", name, metavar);
 	else
 		snprintf(left + n, sizeof(left) - (size_t)n, "--%s", name);
-	if (strlen(left) > 26)
-		fprintf(out, "  %s\n  %-26s %s\n", left, "", help);
-	else
-		fprintf(out, "  %-26s %s\n", left, help);
+	help_row(out, left, help);
 }
 
 /* True when a help text ends in ':', which a list of the values the option takes follows. */
@@ -200,7 +238,7 @@ static bool ends_in_colon(const char *help)
 	return *help != '\0' && help[strlen(help) - 1] == ':';
 }
 
-void cli_write_format_lists(FILE *out, bool case_branch)
+void cli_write_format_cases(FILE *out)
 {
 	size_t n;
 	const struct cmd *c = cmd_table(&n);
@@ -208,31 +246,26 @@ void cli_write_format_lists(FILE *out, bool case_branch)
 	bool done[64] = {false};
 
 	/* run's list is the default; each other list once, with every command writing it */
-	report_format_names(c[0].kind, case_branch ? " " : ", ", NULL, first, sizeof(first));
+	report_format_names(c[0].kind, " ", NULL, first, sizeof(first));
 	for (size_t i = 1; i < n && i < 64; i++) {
 		if (c[i].mode == 0 || done[i])
 			continue;
-		report_format_names(c[i].kind, case_branch ? " " : ", ", NULL, list, sizeof(list));
+		report_format_names(c[i].kind, " ", NULL, list, sizeof(list));
 		if (strcmp(list, first) == 0)
 			continue;
-		fprintf(out, case_branch ? "\t\t%s" : "; %s", c[i].name);
+		fprintf(out, "\t\t%s", c[i].name);
 		for (size_t k = i + 1; k < n && k < 64; k++) {
 			if (c[k].mode == 0)
 				continue;
-			report_format_names(c[k].kind, case_branch ? " " : ", ", NULL, other,
-			                    sizeof(other));
+			report_format_names(c[k].kind, " ", NULL, other, sizeof(other));
 			if (strcmp(other, list) == 0) {
-				fprintf(out, case_branch ? "|%s" : ", %s", c[k].name);
+				fprintf(out, "|%s", c[k].name);
 				done[k] = true;
 			}
 		}
-		if (case_branch)
-			fprintf(out, ") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")) ;;\n", list);
-		else
-			fprintf(out, ": %s", list);
+		fprintf(out, ") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")) ;;\n", list);
 	}
-	if (case_branch)
-		fprintf(out, "\t\t*) COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")) ;;\n", first);
+	fprintf(out, "\t\t*) COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")) ;;\n", first);
 }
 
 int cli_bad_format(unsigned mode, const char *name)
@@ -256,36 +289,37 @@ void cli_help_options(FILE *out, unsigned mode)
 {
 	size_t n;
 	const struct config_option *co = config_options(&n);
+	const struct cmd *cmd = cmd_of_mode(mode);
+	const char *section = NULL;
 	char names[256];
 
 	fputs("Input and output:\n", out);
 	for (size_t i = 0; i < N_CMD_OPTIONS; i++) {
 		const struct cmd_option *r = &cmd_options[i];
 		int short_name = r->opt.val < 128 ? r->opt.val : 0;
-		char *help = NULL;
-		size_t len = 0;
-		FILE *h;
+		char help[512];
 
-		if (!(r->modes & mode))
+		if (!(r->modes & (int)mode))
 			continue;
-		/* the format option lists the registry's formats of each command */
-		h = ends_in_colon(r->help) ? open_memstream(&help, &len) : NULL;
-		if (h != NULL) {
-			fprintf(h, "%s %s", r->help,
-			        report_format_names(REPORT_RUN, ", ", NULL, names, sizeof(names)));
-			cli_write_format_lists(h, false);
-			fclose(h);
-		}
-		help_line(out, short_name, r->opt.name, r->opt.has_arg, r->metavar,
-		          help != NULL ? help : r->help);
-		free(help);
+		/* the format option lists the formats the command writes */
+		snprintf(help, sizeof(help), "%s%s%s", r->help, ends_in_colon(r->help) ? " " : "",
+		         ends_in_colon(r->help) ? report_format_names(cmd->kind, ", ", NULL, names,
+		                                                      sizeof(names))
+		                                : "");
+		help_line(out, short_name, r->opt.name, r->opt.has_arg, r->metavar, help);
 	}
 
 	for (size_t i = 0; i < n; i++) {
 		char help[512];
 
 		if (co[i].section != NULL)
-			fprintf(out, "\n%s\n", co[i].section);
+			section = co[i].section;
+		if (!(co[i].commands & mode))
+			continue;
+		/* a group's title comes before the first of its options the command takes */
+		if (section != NULL)
+			fprintf(out, "\n%s\n", section);
+		section = NULL;
 		/* a help text ending in ':' goes on with the names the option takes */
 		snprintf(help, sizeof(help), "%s%s%s", co[i].help,
 		         ends_in_colon(co[i].help) ? " " : "",
@@ -531,7 +565,11 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 		cli->export_format_set = true;
 		return -1;
 	case OPT_HELP:
-		cmd_help(stdout);
+		/* `ppsim --help` is the program's; `ppsim run --help` and the others' their own */
+		if (cli->mode == CLI_RUN && strcmp(argv[0], "run") != 0)
+			cmd_help(stdout);
+		else
+			cmd_help_command(stdout, cmd_of_mode(cli->mode));
 		return PP_EXIT_OK;
 	case OPT_VERSION:
 		printf("ppsim %s\n", PP_VERSION);

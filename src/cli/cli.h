@@ -109,15 +109,19 @@ int cli_check_sweep(const struct cli *cli, const struct sweep *sw, struct pp_err
  */
 void cli_write_option_names(FILE *out, enum cli_mode mode);
 
-/* Writes the option lines of --help for the commands in mode. */
+/* Writes the option lines of --help for the command of mode (one enum cli_mode bit): its own
+ * options, then the config options it takes under their groups' titles, every line within 80
+ * columns. */
 void cli_help_options(FILE *out, unsigned mode);
+/* Writes one --help entry: left, then text wrapped within 80 columns; without left (NULL) a
+ * paragraph. */
+void cli_help_text(FILE *out, const char *left, const char *text);
 
 /*
  * Writes the --format choices of the commands whose lists differ from run's, grouped by list,
- * as "; sweep: text, jsonl, csv; advise, breakeven: text, json" (for --help) or as bash case
- * branches (for completion, with case_branch true). Returns nothing.
+ * as bash case branches for the completion script, run's list last as the default branch.
  */
-void cli_write_format_lists(FILE *out, bool case_branch);
+void cli_write_format_cases(FILE *out);
 
 /* The usage error of a --format the command of mode does not write; returns 2. */
 int cli_bad_format(unsigned mode, const char *name);

@@ -5,6 +5,7 @@
  * come from the option tables), the kind of result its --format picks a writer for, and what
  * completion offers for its arguments; --help and the completion script are generated from it.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -20,23 +21,28 @@
 
 static const struct cmd commands[] = {
         {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run,
-         .mode = CLI_RUN, .kind = REPORT_RUN},
+         .mode = CLI_RUN, .kind = REPORT_RUN, .example = "ppsim --schedule=1f1b -p 4 -m 8 --timeline"},
         {"compare", "[OPTIONS] [CONFIG.json]...",
          "several schedules or configs side by side (--schedules=a,b,...)", cmd_compare,
-         .mode = CLI_COMPARE, .kind = REPORT_COMPARE, .file_args = true},
+         .mode = CLI_COMPARE, .kind = REPORT_COMPARE, .file_args = true,
+         .example = "ppsim compare --schedules=1f1b,interleaved,zb-auto -p 4 -m 8 -v 2"},
         {"sweep", "[OPTIONS]",
          "simulate a grid of options given as lists (-p 2,4,8 -m 8:64:x2) and rank it", cmd_sweep,
-         .mode = CLI_SWEEP, .kind = REPORT_SWEEP, .format_subject = "a sweep"},
+         .mode = CLI_SWEEP, .kind = REPORT_SWEEP, .format_subject = "a sweep",
+         .example = "ppsim sweep -s 1f1b,interleaved -p 2,4,8 -m 8:64:x2"},
         {"advise", "[OPTIONS]",
          "recommend tp, p, v, m and a schedule for a model on a cluster (--gpus, --global-batch)",
-         cmd_advise, .mode = CLI_ADVISE, .kind = REPORT_ADVICE, .format_subject = "advise"},
+         cmd_advise, .mode = CLI_ADVISE, .kind = REPORT_ADVICE, .format_subject = "advise",
+         .example = "ppsim advise --model=llama3-70b --gpus=32 --global-batch=512"},
         {"breakeven", "[OPTIONS]",
          "where interleaving stops paying: 1F1B against interleaved per link and comm mode",
          cmd_breakeven, .mode = CLI_BREAKEVEN, .kind = REPORT_BREAKEVEN,
-         .format_subject = "breakeven"},
+         .format_subject = "breakeven",
+         .example = "ppsim breakeven --model=llama3-70b -p 8 --link=nvlink3,pcie4"},
         {"serve", "[OPTIONS]",
          "simulate an inference pipeline serving requests: batching, TTFT, TPOT, bubbles",
-         cmd_serve, .mode = CLI_SERVE, .kind = REPORT_SERVE},
+         cmd_serve, .mode = CLI_SERVE, .kind = REPORT_SERVE,
+         .example = "ppsim serve --model=llama3-8b -p 4 --batching=chunked --rate=8"},
         {"validate", "FILE", "check a schedule file: coverage, placement, dependencies",
          cmd_validate, .file_args = true},
         {"calibrate", "[-m N] [--w-share=F] [-o FILE] MEASURED",
@@ -155,6 +161,15 @@ int cmd_usage(const char *fmt, ...)
 	return PP_EXIT_USAGE;
 }
 
+/* The exit statuses, for the end of every command's help. */
+static void help_exit_status(FILE *out)
+{
+	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, a device out of\n"
+	      "memory with --fail-on-oom, or nothing advise tried fits), 2 usage error, 3\n"
+	      "invalid config, schedule file or request trace, 4 I/O error.\n",
+	      out);
+}
+
 void cmd_help(FILE *out)
 {
 	size_t n;
@@ -165,21 +180,32 @@ void cmd_help(FILE *out)
 		fprintf(out, "       ppsim %s%s%s\n", c[i].name, *c[i].synopsis ? " " : "",
 		        c[i].synopsis);
 	fputs("       ppsim --help | --version\n\n"
-	      "Simulate a pipeline-parallel training schedule: per-device timelines of forward "
-	      "and\n"
-	      "backward ops, the pipeline bubble, activation memory and point-to-point traffic.\n\n"
-	      "Commands:\n",
+	      "Simulate a pipeline-parallel training schedule: per-device timelines of forward\n"
+	      "and backward ops, the pipeline bubble, activation memory and point-to-point\n"
+	      "traffic.\n\n"
+	      "Commands ('ppsim COMMAND --help' shows a command's own options):\n",
 	      out);
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "  %-24s %s\n", c[i].name, c[i].summary);
+		cli_help_text(out, c[i].name, c[i].summary);
+	fputs("\nOptions of run, the default command:\n", out);
+	cli_help_options(out, CLI_RUN);
+	help_exit_status(out);
+	fprintf(out, "Example: %s\n", c[0].example);
+}
+
+void cmd_help_command(FILE *out, const struct cmd *c)
+{
+	char summary[256];
+
+	snprintf(summary, sizeof(summary), "%c%s.", toupper((unsigned char)c->summary[0]),
+	         c->summary + 1);
+	fprintf(out, "Usage: ppsim %s%s%s\n", c->name, *c->synopsis ? " " : "", c->synopsis);
+	cli_help_text(out, NULL, summary);
 	fputc('\n', out);
-	cli_help_options(out, CLI_ALL);
-	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, a device out of memory\n"
-	      "with --fail-on-oom, or nothing advise tried fits), 2 usage error, 3 invalid "
-	      "config,\n"
-	      "schedule file or request trace, 4 I/O error.\n"
-	      "Example: ppsim --schedule=1f1b -p 4 -m 8 --timeline\n",
-	      out);
+	cli_help_options(out, c->mode);
+	help_exit_status(out);
+	if (c->example != NULL)
+		fprintf(out, "Example: %s\n", c->example);
 }
 
 /* True when standard output is a pipe whose reader has gone (`ppsim ... | head -1`). */

@@ -30,6 +30,7 @@ struct cmd {
 	const char *format_subject;
 	bool file_args;        /* completion: its arguments are file names */
 	const char *arg_words; /* completion: the words its arguments are, or NULL */
+	const char *example;   /* --help: a command line that runs it, or NULL */
 };
 
 /* The subcommand table in --help order; *count receives the length. */
@@ -60,8 +61,11 @@ struct serve_run *cmd_serve_config(const struct config *c, unsigned flags, uint6
  * status. */
 int cmd_main(int argc, char **argv);
 
-/* Writes the full --help text. */
+/* Writes `ppsim --help`: the usage lines, the commands and the options of run. */
 void cmd_help(FILE *out);
+/* Writes `ppsim COMMAND --help` for command c (one taking options): its usage, summary, the
+ * options it takes, the exit statuses and its example. */
+void cmd_help_command(FILE *out, const struct cmd *c);
 
 /* Prints "ppsim: MSG" for err on stderr and returns the exit status its kind calls for. */
 int cmd_fail(const struct pp_error *err);

@@ -19,8 +19,9 @@ static const char usage[] =
         "Write a config whose ops take the measured times in MEASURED: a CSV with columns\n"
         "stage, op (F, B, W, BW or comm) and ms per micro-batch, or a Megatron-LM log\n"
         "(its forward-compute and backward-compute timers; then -m N, the micro-batches\n"
-        "of an iteration, is required). --w-share=F takes F of a fused backward (BW) as W.\n"
-        "-o FILE writes the config there instead of standard output; -- ends the options.";
+        "of an iteration, is required). --w-share=F takes F of a fused backward (BW) as\n"
+        "W. -o FILE writes the config there instead of standard output; -- ends the\n"
+        "options.";
 
 /* The value of option name ("-m", "--w-share", ...) at argv[*i], as --name=V or name V. */
 static const char *value_of(int argc, char **argv, int *i, const char *name, const char *alias)

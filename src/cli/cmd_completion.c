@@ -81,7 +81,7 @@ static void write_values(FILE *out)
 	words_case(out, "--export-format", "ppsim torch");
 	words_case(out, "--color", "auto always never");
 	fputs("\t-f|--format)\n\t\tcase $cmd in\n", out);
-	cli_write_format_lists(out, true);
+	cli_write_format_cases(out);
 	fputs("\t\tesac\n\t\treturn ;;\n", out);
 	fputs("\t-c|--config|--schedule-file|--requests|--dump-ops|--trace|--svg|--html|"
 	      "--export-schedule|--export-requests|--records)\n"

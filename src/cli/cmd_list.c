@@ -37,7 +37,7 @@ int cmd_list(int argc, char **argv)
 			char names[64];
 
 			printf("Usage: ppsim list [--format=FMT]\nList the schedules, presets and "
-			       "report formats (FMT: %s; default text).\n",
+			       "report formats\n(FMT: %s; default text).\n",
 			       report_format_names(REPORT_LIST, ", ", " or ", names,
 			                           sizeof(names)));
 			return PP_EXIT_OK;

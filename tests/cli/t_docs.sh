@@ -118,8 +118,10 @@ while IFS= read -r line; do
 	fi
 done <"$TMP/readme.cmds"
 
-# The man page's OPTIONS section and --help name the same long options.
-ppsim --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$TMP/help.opts"
+# The man page's OPTIONS section and the commands' --help name the same long options.
+for cmd in "" run compare sweep advise breakeven serve calibrate list; do
+	ppsim $cmd --help
+done | grep -o -- '--[a-z][a-z-]*' | sort -u >"$TMP/help.opts"
 sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$ROOT/docs/ppsim.1" | grep -o '\\-\\-[a-z][a-z-]*' |
 	sed 's/\\-\\-/--/' | sort -u >"$TMP/man.opts"
 if diff "$TMP/help.opts" "$TMP/man.opts" >"$TMP/opts.diff"; then

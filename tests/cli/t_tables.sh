@@ -77,11 +77,16 @@ else
 fi
 
 # help and completion name each command's formats from the registry
-if ppsim --help | grep -q -- "--format=FMT  *report format (default text): text, json, csv; sweep: text, jsonl, csv; advise, breakeven: text, json$"; then
-	ok
-else
-	not_ok "--help: the --format line does not list each command's formats"
-fi
+for want in "run:text, json, csv" "sweep:text, jsonl, csv" "advise:text, json" \
+	"breakeven:text, json" "serve:text, json, csv" "compare:text, json, csv"; do
+	cmd=${want%%:*}
+	if ppsim "$cmd" --help |
+		grep -q -- "--format=FMT  *report format (default text): ${want#*:}$"; then
+		ok
+	else
+		not_ok "$cmd --help: the --format line does not list its formats (${want#*:})"
+	fi
+done
 if ppsim completion bash | grep -q 'advise|breakeven) COMPREPLY=($(compgen -W "text json"'; then
 	ok
 else

@@ -1,0 +1,49 @@
+# Each command's --help is its own: its usage line, the options it takes and no others (the
+# same as the completion script offers it), an example that runs, every line within 80 columns.
+
+cmds=$(ppsim --help | sed -n 's/^ *\(Usage:\)\{0,1\} *ppsim \([a-z][a-z]*\).*/\2/p' | sort -u)
+[ "$(echo "$cmds" | wc -l)" -ge 9 ] && ok || not_ok "--help: only $(echo $cmds) in its usage lines"
+: >"$TMP/help.sums"
+for cmd in "" run $cmds; do
+	label=${cmd:-ppsim}
+	if ! ppsim $cmd --help >"$TMP/help.out" 2>"$TMP/help.err" || [ -s "$TMP/help.err" ]; then
+		not_ok "$label --help: failed or wrote to stderr: $(head -c 200 "$TMP/help.err")"
+		continue
+	fi
+	wide=$(awk 'length > 80 { n++ } END { print n + 0 }' "$TMP/help.out")
+	[ "$wide" -eq 0 ] && ok || not_ok "$label --help: $wide lines wider than 80 columns"
+	first=$(head -n 1 "$TMP/help.out")
+	case $first in
+	"Usage: ppsim ${cmd:-[run]}"*) ok ;;
+	*) not_ok "$label --help opens with '$first'" ;;
+	esac
+	echo "$(cksum <"$TMP/help.out") $label" >>"$TMP/help.sums"
+	# the options it lists are the ones completion offers for it
+	[ -n "$cmd" ] || continue
+	ppsim completion bash | sed -n "s/^[[:space:]]*$cmd) COMPREPLY=(\$(compgen -W \"\([^\"]*\)\".*/\1/p" |
+		tr ' ' '\n' | grep -- '^--' | sort -u >"$TMP/want.opts"
+	[ -s "$TMP/want.opts" ] || continue
+	grep -o -- '^ *\(-[a-z], \)\{0,1\}--[a-z][a-z0-9-]*' "$TMP/help.out" | sed 's/.*--/--/' |
+		sort -u >"$TMP/got.opts"
+	if diff "$TMP/want.opts" "$TMP/got.opts" >"$TMP/opts.diff"; then ok; else
+		not_ok "$cmd --help: its options differ from completion's (< completion, > help):"
+		head -20 "$TMP/opts.diff"
+	fi
+	# its example runs
+	example=$(sed -n 's/^Example: ppsim //p' "$TMP/help.out")
+	if [ -z "$example" ]; then
+		not_ok "$cmd --help: no example"
+	elif (cd "$TMP" && ppsim $example >/dev/null 2>"$TMP/ex.err"); then
+		ok
+	else
+		not_ok "$cmd --help: its example 'ppsim $example' fails: $(head -c 200 "$TMP/ex.err")"
+	fi
+done
+# no two commands print the same help
+dup=$(cut -d' ' -f1,2 "$TMP/help.sums" | sort | uniq -d)
+[ -z "$dup" ] && ok || not_ok "commands print the same --help: $(cat "$TMP/help.sums")"
+# run's options are not a sweep's and the other way round
+ppsim run --help | grep -q -- '--jobs' && not_ok "run --help lists --jobs" || ok
+ppsim sweep --help | grep -q -- '--jobs=N' && ok || not_ok "sweep --help lacks --jobs"
+ppsim serve --help | grep -q -- '--microbatches' && not_ok "serve --help lists -m" || ok
+ppsim run --help | grep -q -- '--rate' && not_ok "run --help lists serve's --rate" || ok
