@@ -48,6 +48,7 @@ enum {
 	OPT_JOBS,
 	OPT_SHARD,
 	OPT_EXPORT_REQUESTS,
+	OPT_QUIET,
 	OPT_CONFIG = 2000,
 };
 
@@ -97,6 +98,11 @@ static const struct cmd_option cmd_options[] = {
          NULL,
          "sweep: skip points over GPU memory instead of ranking them last",
          FLAG(fits)},
+        {{"quiet", no_argument, NULL, OPT_QUIET},
+         CLI_SWEEP | CLI_ADVISE,
+         NULL,
+         "sweep, advise: no progress line (shown on a terminal's stderr after a second)",
+         FLAG(quiet)},
         {{"jobs", required_argument, NULL, OPT_JOBS},
          CLI_SWEEP | CLI_ADVISE,
          "N",

@@ -13,6 +13,15 @@
 #include "cli.h"
 #include "cmd.h"
 #include "ppsim/advise.h"
+#include "progress.h"
+
+/* sweep_emit for the progress line: counts each configuration tried. */
+static int count_point(void *ctx, const struct sweep_record *r)
+{
+	(void)r;
+	progress_step(ctx);
+	return 0;
+}
 
 /* Writes text to out, quoted for a POSIX shell when it holds anything but plain characters. */
 static void write_word(FILE *out, const char *text)
@@ -133,6 +142,7 @@ static int advise_main(const struct cli *cli, struct sweep *sw)
 	struct pp_error err = {0};
 	struct sweep_totals totals;
 	struct sweep_record *best;
+	struct progress pg;
 	int nbest, status;
 
 	if (cli_check_sweep(cli, sw, &err) != 0 || advise_check(sw, &err) != 0 ||
@@ -143,8 +153,11 @@ static int advise_main(const struct cli *cli, struct sweep *sw)
 		pp_nomem(&err, RANKED, sizeof(*best));
 		return cmd_fail(&err);
 	}
-	if (sweep_run_ranked(sw, 0, sweep_points(sw), cli->jobs, best, RANKED, &nbest, &totals,
-	                     NULL, NULL, &err) < 0)
+	progress_start(&pg, !cli->quiet, "advise", "configurations", sweep_points(sw));
+	status = sweep_run_ranked(sw, 0, sweep_points(sw), cli->jobs, best, RANKED, &nbest,
+	                          &totals, count_point, &pg, &err);
+	progress_end(&pg);
+	if (status < 0)
 		status = cmd_fail(&err);
 	else if ((nbest = pick_runner_up(best, nbest)) == 0) {
 		cmd_error("advise: none of the %llu configurations fits: %llu are over GPU "

@@ -8,11 +8,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cmd.h"
 #include "guard.h"
 #include "ppsim/sweep.h"
+#include "progress.h"
 
 /* Where the records go while the sweep runs. */
 struct sink {
@@ -23,6 +25,7 @@ struct sink {
 	const struct report_format *records_format;
 	FILE *html;       /* the --html report, or NULL */
 	uint64_t written; /* records written to it */
+	struct progress progress;
 };
 
 static int write_record(void *ctx, const struct sweep_record *r)
@@ -35,6 +38,7 @@ static int write_record(void *ctx, const struct sweep_record *r)
 		k->records_format->sweep_record(k->records, k->sw, r);
 	if (k->html != NULL)
 		report_html_sweep_record(k->html, k->sw, r, k->written++ == 0);
+	progress_step(&k->progress);
 	/* a reader that stopped reading (`| head`) stops the sweep */
 	return k->stream != NULL && ferror(k->stream) ? 1 : 0;
 }
@@ -94,6 +98,9 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 		k.stream_format->sweep_header(stdout, sw);
 	sweep_shard(sweep_points(sw), cli->shard, cli->nshards, &first, &last);
 	status = PP_EXIT_OK;
+	/* not between records streamed to the same terminal */
+	progress_start(&k.progress, !cli->quiet && !(k.stream != NULL && isatty(STDOUT_FILENO)),
+	               "sweep", "points", last - first);
 	if (sweep_run_ranked(sw, first, last, cli->jobs, top, k.stream != NULL ? 0 : maxtop, &ntop,
 	                     &totals, write_record, &k, &err) < 0) {
 		guard_abort(file);
@@ -101,6 +108,7 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 		file = html = NULL;
 		status = cmd_fail(&err);
 	}
+	progress_end(&k.progress);
 	if (html != NULL)
 		report_html_sweep_footer(k.html);
 	if (file != NULL && guard_commit(file, &err) != 0) {

@@ -1,0 +1,65 @@
+/* The progress line of long commands: see progress.h. */
+#include "progress.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+/* Seconds before the first line, and between lines. */
+#define PROGRESS_DELAY    1.0
+#define PROGRESS_INTERVAL 0.2
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+void progress_start(struct progress *pg, bool on, const char *what, const char *unit,
+                    uint64_t total)
+{
+	*pg = (struct progress){.on = on && isatty(STDERR_FILENO), .what = what, .unit = unit,
+	                        .total = total, .next = PROGRESS_DELAY};
+	clock_gettime(CLOCK_MONOTONIC, &pg->start);
+}
+
+/* Writes "ETA" as the time left at the pace so far: seconds under two minutes, else minutes. */
+static void write_left(double elapsed, uint64_t done, uint64_t total)
+{
+	double left = done == 0 ? 0 : elapsed * (double)(total - done) / (double)done;
+
+	if (done == 0)
+		return;
+	if (left < 120)
+		fprintf(stderr, ", about %.0f s left", left < 1 ? 1 : left);
+	else
+		fprintf(stderr, ", about %.0f min left", left / 60);
+}
+
+void progress_step(struct progress *pg)
+{
+	double t;
+
+	pg->done++;
+	if (!pg->on || pg->done >= pg->total)
+		return;
+	t = seconds_since(&pg->start);
+	if (t < pg->next)
+		return;
+	pg->next = t + PROGRESS_INTERVAL;
+	fprintf(stderr, "\r%s: %llu of %llu %s, %.0f%%", pg->what, (unsigned long long)pg->done,
+	        (unsigned long long)pg->total, pg->unit,
+	        100.0 * (double)pg->done / (double)pg->total);
+	write_left(t, pg->done, pg->total);
+	fputs("\033[K", stderr); /* the rest of an earlier, longer line */
+	fflush(stderr);
+	pg->shown = true;
+}
+
+void progress_end(struct progress *pg)
+{
+	if (pg->shown)
+		fputs("\r\033[K", stderr);
+	pg->shown = false;
+}
