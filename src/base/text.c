@@ -8,10 +8,13 @@
  */
 #include "text.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int text_read_error(struct pp_error *err, const char *path, int errnum)
 {
@@ -276,4 +279,113 @@ int text_parse_double(const char *s, double *out)
 		return TEXT_SYNTAX;
 	*out = x;
 	return errno == ERANGE ? TEXT_RANGE : TEXT_OK;
+}
+
+void text_suggest_init(struct text_suggest *s, const char *word, size_t len)
+{
+	*s = (struct text_suggest){.word = word, .wlen = len, .dist = SIZE_MAX};
+}
+
+/* The edit distance of a[0..na-1] and b[0..nb-1], ignoring case, counting a swap of neighbours
+ * as one edit (optimal string alignment); both at most TEXT_SUGGEST_MAX long. */
+static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t d[TEXT_SUGGEST_MAX + 1][TEXT_SUGGEST_MAX + 1];
+
+	for (size_t i = 0; i <= na; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= nb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= na; i++)
+		for (size_t j = 1; j <= nb; j++) {
+			int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
+			size_t best = d[i - 1][j - 1] + (ai != bj);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[na][nb];
+}
+
+/* Copies name[0..len-1] into a candidate buffer of TEXT_SUGGEST_MAX + 1 bytes. */
+static void keep(char *to, const char *name, size_t len)
+{
+	memcpy(to, name, len);
+	to[len] = '\0';
+}
+
+void text_suggest_try(struct text_suggest *s, const char *name, size_t len)
+{
+	size_t most = s->wlen <= 4 ? 1 : s->wlen <= 8 ? 2 : 3, d;
+
+	if (s->wlen < 3 || s->wlen > TEXT_SUGGEST_MAX || len == 0 || len > TEXT_SUGGEST_MAX)
+		return;
+	/* a name the word begins (h100 of h100-sxm), if it is the only one */
+	if (s->wlen >= 2 && s->wlen < len && strncasecmp(s->word, name, s->wlen) == 0 &&
+	    !(s->prefixes == 1 && strlen(s->prefix) == len && memcmp(s->prefix, name, len) == 0)) {
+		if (s->prefixes++ == 0)
+			keep(s->prefix, name, len);
+	}
+	if (len == s->wlen && memcmp(name, s->word, len) == 0) {
+		s->exact = true;
+		return;
+	}
+	/* a name differing only in case is a suggestion for a word matched exactly */
+	d = edit_distance(s->word, s->wlen, name, len);
+	if (d <= most && d < s->dist) {
+		s->dist = d;
+		keep(s->best, name, len);
+	}
+}
+
+void text_suggest_list(struct text_suggest *s, const char *list, const char *sep)
+{
+	size_t nsep = strlen(sep);
+
+	while (*list != '\0') {
+		const char *end = strstr(list, sep);
+		size_t len = end != NULL ? (size_t)(end - list) : strlen(list);
+
+		text_suggest_try(s, list, len);
+		list += len;
+		if (end != NULL)
+			list += nsep;
+	}
+}
+
+const char *text_suggest_best(const struct text_suggest *s)
+{
+	if (s->exact)
+		return NULL; /* the word is a name */
+	if (s->prefixes == 1)
+		return s->prefix;
+	return s->dist != SIZE_MAX ? s->best : NULL;
+}
+
+const char *text_suggest_hint(const struct text_suggest *s, const char *prefix, char *buf,
+                              size_t n)
+{
+	const char *best = text_suggest_best(s);
+
+	if (best == NULL)
+		snprintf(buf, n, "%s", "");
+	else
+		snprintf(buf, n, "; did you mean '%s%s'?", prefix, best);
+	return buf;
+}
+
+const char *text_suggest_in(const char *word, const char *list, const char *sep, char *buf,
+                            size_t n)
+{
+	struct text_suggest s;
+
+	text_suggest_init(&s, word, strlen(word));
+	text_suggest_list(&s, list, sep);
+	return text_suggest_hint(&s, "", buf, n);
 }

@@ -112,4 +112,39 @@ int text_parse_int(const char *s, long long lo, long long hi, long long *out);
  */
 int text_parse_double(const char *s, double *out);
 
+/*
+ * Suggestions for a misspelt name ("did you mean"): the candidate nearest to a word by edit
+ * distance (insertions, deletions, substitutions and swaps of neighbours, ignoring case), if it
+ * is near enough to be a slip: at most 1 edit for words up to 4 characters, 2 up to 8, else 3.
+ * A name that the word begins is the suggestion when it is the only one; else the first of the
+ * nearest; a name differing only in case is one, for names matched exactly. Words under 3
+ * characters, and a word that is one of the names, get no suggestion.
+ */
+struct text_suggest {
+	const char *word;  /* what the user wrote */
+	size_t wlen;       /* its length */
+	char best[64];     /* the nearest candidate by edits so far */
+	size_t dist;       /* its distance (SIZE_MAX: none near enough) */
+	char prefix[64];   /* the first candidate the word begins */
+	int prefixes;      /* how many different candidates it begins */
+	bool exact;        /* a candidate is the word itself */
+};
+#define TEXT_SUGGEST_MAX 63
+
+/* Starts a suggestion for the first len bytes of word. */
+void text_suggest_init(struct text_suggest *s, const char *word, size_t len);
+/* Weighs the candidate name[0..len-1]. */
+void text_suggest_try(struct text_suggest *s, const char *name, size_t len);
+/* Weighs each item of list, items separated by sep (", "). */
+void text_suggest_list(struct text_suggest *s, const char *list, const char *sep);
+/* The nearest candidate, or NULL when none is near enough. */
+const char *text_suggest_best(const struct text_suggest *s);
+/* "; did you mean 'NAME'?" (prefix before NAME: "--" for an option) into buf, or "" when no
+ * candidate is near enough; returns buf. */
+const char *text_suggest_hint(const struct text_suggest *s, const char *prefix, char *buf,
+                              size_t n);
+/* text_suggest_hint for word against the items of list. */
+const char *text_suggest_in(const char *word, const char *list, const char *sep, char *buf,
+                            size_t n);
+
 #endif

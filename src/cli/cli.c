@@ -462,19 +462,32 @@ static const char *bad_option(char **argv, char *buf, size_t n)
 	return buf;
 }
 
-/* How many long options start with the name in arg ("--t=1" -> the options starting "t"). */
-static int prefix_matches(const struct option *opts, const char *arg)
+/*
+ * The usage error of an option getopt_long did not take: arg ("--sch=1", "-x") is ambiguous
+ * (the long options it begins are named) or unknown (the nearest option is suggested).
+ */
+static int unknown_option(const struct option *opts, const char *arg)
 {
-	size_t len;
+	char names[512] = "", hint[96];
+	size_t len, used = 0;
 	int n = 0;
+	struct text_suggest near;
 
 	if (strncmp(arg, "--", 2) != 0)
-		return 0;
-	arg += 2;
-	len = strcspn(arg, "=");
-	for (; opts->name != NULL; opts++)
-		n += strncmp(opts->name, arg, len) == 0;
-	return n;
+		return cmd_usage("unknown option '%s'", arg);
+	len = strcspn(arg + 2, "=");
+	text_suggest_init(&near, arg + 2, len);
+	for (; opts->name != NULL; opts++) {
+		text_suggest_try(&near, opts->name, strlen(opts->name));
+		if (strncmp(opts->name, arg + 2, len) != 0 || used >= sizeof(names))
+			continue;
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s--%s",
+		                         n++ ? ", " : "", opts->name);
+	}
+	if (n > 1)
+		return cmd_usage("ambiguous option '%s': %s", arg, names);
+	return cmd_usage("unknown option '%s'%s", arg,
+	                 text_suggest_hint(&near, "--", hint, sizeof(hint)));
 }
 
 /* Parses a whole decimal integer from lo to hi for option name; returns 0 or exit status 2. */
@@ -606,10 +619,25 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 			if (hit != NULL && (hits == -1 || hits == 1) && hit->has_arg == no_argument)
 				return cmd_usage("option '--%s' takes no value", hit->name);
 		}
-		bad_option(argv, name, sizeof(name));
-		return prefix_matches(opts, name) > 1 ? cmd_usage("ambiguous option '%s'", name)
-		                                      : cmd_usage("unknown option '%s'", name);
+		return unknown_option(opts, bad_option(argv, name, sizeof(name)));
 	}
+}
+
+/* The usage error of `ppsim WORD` where WORD is no command: the nearest command, if any. */
+static int unknown_command(const char *word)
+{
+	size_t n;
+	const struct cmd *c = cmd_table(&n);
+	struct text_suggest near;
+	char hint[96];
+
+	text_suggest_init(&near, word, strlen(word));
+	for (size_t i = 0; i < n; i++)
+		text_suggest_try(&near, c[i].name, strlen(c[i].name));
+	if (text_suggest_best(&near) == NULL)
+		return cmd_usage("unexpected argument '%s'", word);
+	return cmd_usage("unknown command '%s'%s", word,
+	                 text_suggest_hint(&near, "", hint, sizeof(hint)));
 }
 
 int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
@@ -621,6 +649,8 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 	const struct cmd *cmd = cmd_of_mode(mode);
 	struct pp_error err = {0};
 	int ch, status = -1;
+	/* where a command would be (getopt_long moves the arguments that are not options last) */
+	const char *first = argc > 1 ? argv[1] : NULL;
 
 	memset(cli, 0, sizeof(*cli));
 	cli->mode = mode;
@@ -660,7 +690,9 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 		cli->files = argv + optind;
 		cli->nfiles = argc - optind;
 	} else if (status < 0 && optind < argc) {
-		status = optind > 1 && strcmp(argv[optind - 1], "--timeline") == 0
+		status = mode == CLI_RUN && argv[optind] == first && strcmp(argv[0], "run") != 0
+		                 ? unknown_command(argv[optind])
+		         : optind > 1 && strcmp(argv[optind - 1], "--timeline") == 0
 		                 ? cmd_usage("unexpected argument '%s' (a width is written "
 		                             "--timeline=%s)",
 		                             argv[optind], argv[optind])

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "cli.h"
 #include "cmd.h"
 #include "ppsim/sched.h"
@@ -33,11 +34,13 @@ static int schedule_list(const char *list, char *buf, size_t n, const char **nam
 		return cmd_usage("--schedules: list too long");
 	strcpy(buf, list);
 	for (char *tok = strtok(buf, ","); tok != NULL; tok = strtok(NULL, ",")) {
-		char known[256];
+		char known[256], hint[96];
 
-		if (strcmp(tok, "all") != 0 && sched_find(tok) == NULL)
-			return cmd_usage("--schedules '%s': unknown schedule '%s'; known: %s", list,
-			                 tok, sched_names(known, sizeof(known)));
+		if (strcmp(tok, "all") != 0 && sched_find(tok) == NULL) {
+			sched_names(known, sizeof(known));
+			return cmd_usage("--schedules '%s': unknown schedule '%s'; known: %s%s", list,
+			                 tok, known, text_suggest_in(tok, known, ", ", hint, sizeof(hint)));
+		}
 	}
 	sw = pp_malloc(sizeof(*sw));
 	if (sw == NULL) {

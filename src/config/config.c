@@ -494,11 +494,13 @@ static bool parse_number(const char *s, double *out)
 static int set_preset(char *field, const char *kind, const char *label, const char *value,
                       struct pp_error *err)
 {
-	char names[256];
+	char names[256], hint[96];
 
-	if (!preset_known(kind, value) || strlen(value) >= 32)
-		return pp_fail(err, PP_ERR_USAGE, "%s '%s': unknown %s; known: %s", label, value,
-		               kind, preset_names(kind, names, sizeof(names)));
+	if (!preset_known(kind, value) || strlen(value) >= 32) {
+		preset_names(kind, names, sizeof(names));
+		return pp_fail(err, PP_ERR_USAGE, "%s '%s': unknown %s; known: %s%s", label, value,
+		               kind, names, text_suggest_in(value, names, ", ", hint, sizeof(hint)));
+	}
 	strcpy(field, value);
 	return 0;
 }
@@ -507,14 +509,18 @@ static int set_preset(char *field, const char *kind, const char *label, const ch
 static int set_choice(int *field, const char *const *names, const char *label, const char *value,
                       struct pp_error *err)
 {
-	char list[128];
+	char list[128], hint[96];
 	size_t len = 0;
+	struct text_suggest near;
 
 	for (int i = 0; names[i] != NULL; i++)
 		if (strcmp(value, names[i]) == 0) {
 			*field = i;
 			return 0;
 		}
+	text_suggest_init(&near, value, strlen(value));
+	for (int i = 0; names[i] != NULL; i++)
+		text_suggest_try(&near, names[i], strlen(names[i]));
 	list[0] = '\0';
 	for (int i = 0; names[i] != NULL && len < sizeof(list); i++)
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s'%s'",
@@ -522,7 +528,8 @@ static int set_choice(int *field, const char *const *names, const char *label, c
 		                        : names[i + 1] == NULL ? " or "
 		                                               : ", ",
 		                        names[i]);
-	return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be %s", label, value, list);
+	return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be %s%s", label, value, list,
+	               text_suggest_hint(&near, "", hint, sizeof(hint)));
 }
 
 /* Parses a token-count distribution: fixed:N, uniform:A:B or lognormal:MU:SIGMA. */
@@ -575,12 +582,14 @@ static int set_schedule(struct config *c, const struct config_option *opt, const
                         const char *value, struct pp_error *err)
 {
 	const struct sched_desc *d = sched_find(value);
-	char names[256];
+	char names[256], hint[96];
 
 	(void)opt;
-	if (d == NULL)
-		return pp_fail(err, PP_ERR_USAGE, "%s '%s': unknown schedule; known: %s", label,
-		               value, sched_names(names, sizeof(names)));
+	if (d == NULL) {
+		sched_names(names, sizeof(names));
+		return pp_fail(err, PP_ERR_USAGE, "%s '%s': unknown schedule; known: %s%s", label,
+		               value, names, text_suggest_in(value, names, ", ", hint, sizeof(hint)));
+	}
 	/* an alias or another case stands for the schedule's own name */
 	strcpy(c->schedule, d->name);
 	return 0;

@@ -15,6 +15,42 @@
 #include "base/text.h"
 #include "ppsim/config.h"
 
+/*
+ * The hint for an unknown config key: the key of the option the word names on the command
+ * line ("stages" is --stages, key "p"), else the nearest key or option name's key; "" for none.
+ */
+static const char *key_hint(const char *word, const struct config_option *opts, size_t n,
+                            char *buf, size_t size)
+{
+	struct text_suggest near;
+	const char *best;
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(word, opts[i].name) == 0) {
+			snprintf(buf, size, "; the key of --%s is \"%s\"", opts[i].name, opts[i].key);
+			return buf;
+		}
+	text_suggest_init(&near, word, strlen(word));
+	for (size_t i = 0; i < n; i++) {
+		text_suggest_try(&near, opts[i].key, strlen(opts[i].key));
+		text_suggest_try(&near, opts[i].name, strlen(opts[i].name));
+	}
+	if ((best = text_suggest_best(&near)) == NULL)
+		return "";
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(best, opts[i].key) == 0) {
+			snprintf(buf, size, "; did you mean \"%s\"?", opts[i].key);
+			return buf;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(best, opts[i].name) == 0) {
+			snprintf(buf, size, "; did you mean \"%s\" (the key of --%s)?", opts[i].key,
+			         opts[i].name);
+			return buf;
+		}
+	return "";
+}
+
 /* Position of a top-level key in the file. */
 struct key_pos {
 	int line, column;
@@ -181,8 +217,8 @@ static int apply(struct config *c, const char *path, const char *text, const cJS
 		if (opt == NULL) {
 			snprintf(what, sizeof(what),
 			         "unknown key \"%.100s\" (keys are listed in "
-			         "docs/config.md)",
-			         v->string);
+			         "docs/config.md)%s",
+			         v->string, key_hint(v->string, opts, nopt, label, sizeof(label)));
 			return fail_at(err, path, at, what);
 		}
 		idx = (size_t)(opt - opts);

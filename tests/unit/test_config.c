@@ -370,6 +370,7 @@ static void config_set_takes_schedule_names_and_pytorch_s_in_any_case(void)
 		for (size_t i = 0; i < n; i++)
 			len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%s",
 			                        i ? ", " : "", t[i].name);
+		snprintf(want + len, sizeof(want) - len, "; did you mean 'gpipe'?");
 		CU_ASSERT_STRING_EQUAL(err.msg, want);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "known: gpipe, 1f1b, interleaved, "));
 	}
@@ -768,10 +769,11 @@ static void config_set_takes_preset_names_and_lists_the_known_ones_otherwise(voi
 	         "--model 'llama3': unknown model; known: llama3-8b, llama3-70b, llama3-405b, "
 	         "gpt3-175b"},
 	        {"gpu", "h100-sxm", "A100-80G",
-	         "--gpu 'A100-80G': unknown gpu; known: a100-80g, h100-sxm, h200"},
+	         "--gpu 'A100-80G': unknown gpu; known: a100-80g, h100-sxm, h200; did you mean "
+	         "'a100-80g'?"},
 	        {"link", "pcie4", "nvlink",
 	         "--link 'nvlink': unknown link; known: nvlink3, nvlink4, pcie4, pcie5, ib-hdr, "
-	         "ib-ndr"},
+	         "ib-ndr; did you mean 'nvlink3'?"},
 	        {"inter-link", "ib-ndr", "ib",
 	         "--inter-link 'ib': unknown link; known: nvlink3, nvlink4, pcie4, pcie5, ib-hdr, "
 	         "ib-ndr"},
@@ -1150,13 +1152,19 @@ static void config_load_file_rejects_an_unknown_key_at_its_position(void)
 {
 	assert_file_rejected("{\n  \"p\": 4,\n  \"stagez\": 4\n}", 3, 3,
 	                     "config 'PATH':3:3: unknown key \"stagez\" (keys are listed in "
-	                     "docs/config.md)");
+	                     "docs/config.md); did you mean \"p\" (the key of --stages)?");
 	/* keys are case-sensitive and are the file keys, not the option names */
 	assert_file_rejected("{\"P\": 4}", 1, 2,
 	                     "config 'PATH':1:2: unknown key \"P\" (keys are listed in "
 	                     "docs/config.md)");
 	assert_file_rejected("{\"p\": 4, \"stages\": 4}", 1, 10,
 	                     "config 'PATH':1:10: unknown key \"stages\" (keys are listed in "
+	                     "docs/config.md); the key of --stages is \"p\"");
+	assert_file_rejected("{\"schedul\": \"1f1b\"}", 1, 2,
+	                     "config 'PATH':1:2: unknown key \"schedul\" (keys are listed in "
+	                     "docs/config.md); did you mean \"schedule\"?");
+	assert_file_rejected("{\"frobnicate\": 1}", 1, 2,
+	                     "config 'PATH':1:2: unknown key \"frobnicate\" (keys are listed in "
 	                     "docs/config.md)");
 }
 

@@ -491,6 +491,60 @@ static void json_strict_check_refuses_control_bytes_nul_escapes_and_loose_number
 	}
 }
 
+
+/* The suggestion for word among the comma-separated names, "" for none. */
+static const char *suggest(const char *word, const char *names)
+{
+	static char buf[96];
+
+	return text_suggest_in(word, names, ", ", buf, sizeof(buf));
+}
+
+static void text_suggest_names_the_nearest_name_within_a_slip(void)
+{
+	const char *sched = "gpipe, 1f1b, interleaved, interleaved-zb, zbh1, zbv, zbv-auto";
+
+	CU_ASSERT_STRING_EQUAL(suggest("1f1f", sched), "; did you mean '1f1b'?");
+	CU_ASSERT_STRING_EQUAL(suggest("interleavd", sched), "; did you mean 'interleaved'?");
+	CU_ASSERT_STRING_EQUAL(suggest("gpiep", sched), "; did you mean 'gpipe'?"); /* a swap */
+	CU_ASSERT_STRING_EQUAL(suggest("ZBH", sched), "; did you mean 'zbh1'?"); /* any case */
+	/* too far, too short, or the name itself: nothing */
+	CU_ASSERT_STRING_EQUAL(suggest("pipedream", sched), "");
+	CU_ASSERT_STRING_EQUAL(suggest("zb", sched), "");
+	CU_ASSERT_STRING_EQUAL(suggest("1f1b", sched), "");
+	/* for names matched exactly, the name in its case */
+	CU_ASSERT_STRING_EQUAL(suggest("1F1B", sched), "; did you mean '1f1b'?");
+	CU_ASSERT_STRING_EQUAL(suggest("", sched), "");
+	/* 1 edit up to 4 characters, 2 up to 8, then 3 */
+	CU_ASSERT_STRING_EQUAL(suggest("abxy", "abcd"), "");
+	CU_ASSERT_STRING_EQUAL(suggest("abcdexyz", "abcdefgh"), "");
+	CU_ASSERT_STRING_EQUAL(suggest("abcdefxy", "abcdefgh"), "; did you mean 'abcdefgh'?");
+	CU_ASSERT_STRING_EQUAL(suggest("abcdefxyz", "abcdefghi"), "; did you mean 'abcdefghi'?");
+}
+
+static void text_suggest_takes_the_one_name_a_word_begins(void)
+{
+	/* h100 begins only h100-sxm, which wins over h200, one edit away */
+	CU_ASSERT_STRING_EQUAL(suggest("h100", "a100-80g, h100-sxm, h200"),
+	                       "; did you mean 'h100-sxm'?");
+	/* a word beginning several names falls back to the nearest by edits, first of equals */
+	CU_ASSERT_STRING_EQUAL(suggest("nvlink", "nvlink3, nvlink4, pcie4"),
+	                       "; did you mean 'nvlink3'?");
+	CU_ASSERT_STRING_EQUAL(suggest("zbv-", "zbv-auto, zbv-x"), "; did you mean 'zbv-x'?");
+	/* a name tried twice still counts once */
+	{
+		struct text_suggest s;
+
+		text_suggest_init(&s, "sched", 5);
+		text_suggest_try(&s, "schedule", 8);
+		text_suggest_try(&s, "schedule", 8);
+		CU_ASSERT_STRING_EQUAL(text_suggest_best(&s), "schedule");
+		/* a word longer than any name kept is refused, not cut */
+		text_suggest_init(&s, "x", 1);
+		CU_ASSERT_PTR_NULL(text_suggest_best(&s));
+	}
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(text_lines_reads_each_line_without_its_newline),
         UNIT_TEST(text_lines_refuses_a_nul_byte_naming_its_place),
@@ -513,6 +567,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(json_well_formed_agrees_with_cjson_on_the_nesting_limit),
         UNIT_TEST(json_well_formed_agrees_with_cjson_on_edited_documents),
         UNIT_TEST(json_strict_check_refuses_control_bytes_nul_escapes_and_loose_numbers),
+        UNIT_TEST(text_suggest_names_the_nearest_name_within_a_slip),
+        UNIT_TEST(text_suggest_takes_the_one_name_a_word_begins),
         {NULL, NULL},
 };
 
