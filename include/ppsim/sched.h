@@ -116,6 +116,7 @@ struct sched_desc {
 	enum placement placement; /* chunk placement */
 	int min_v, max_v;         /* accepted chunk counts (max_v 0: no upper bound) */
 	bool groups;              /* takes --group-size (sched_params.group) */
+	bool overlaps;            /* pairs an F and a B as one overlapped op: --overlap-factor */
 	/* How the order is made: one of generate and generate_priced, and the two helpers. */
 	struct sched_fns {
 		/* Appends each device's ops with sched_push, in execution order; NULL when priced.
@@ -176,9 +177,11 @@ char *sched_names(char *buf, size_t n);
 
 /* True when desc's order follows --mem-limit: a priced generator with no fixed limit. */
 bool sched_takes_mem_limit(const struct sched_desc *desc);
-/* Writes the names of the generators that take --mem-limit as "zb-auto and zbv-auto" into buf
+/* True when desc's order has overlapped F&B pairs, which --overlap-factor prices. */
+bool sched_takes_overlap_factor(const struct sched_desc *desc);
+/* Writes the names of the generators for which takes is true as "zb-auto and zbv-auto" into buf
  * of size n; returns buf. */
-char *sched_mem_limit_names(char *buf, size_t n);
+char *sched_names_that(bool (*takes)(const struct sched_desc *), char *buf, size_t n);
 
 /* Letter of an op kind for reports: "F", "B", "W" or "BW". */
 const char *sched_kind_name(enum op_kind kind);

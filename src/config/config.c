@@ -1199,7 +1199,17 @@ int config_validate(const struct config *c, struct pp_error *err)
 		char takers[128];
 
 		return config_fail(c, "mem_limit", err, "only %s take a memory limit, not %s",
-		                   sched_mem_limit_names(takers, sizeof(takers)), desc->name);
+		                   sched_names_that(sched_takes_mem_limit, takers, sizeof(takers)),
+		                   desc->name);
+	}
+	if (config_is_set(c, "overlap_factor") && !sched_takes_overlap_factor(desc)) {
+		char takers[128];
+
+		return config_fail(c, "overlap_factor", err,
+		                   "only schedules of overlapped F&B pairs (%s) take it, not %s",
+		                   sched_names_that(sched_takes_overlap_factor, takers,
+		                                    sizeof(takers)),
+		                   desc->name);
 	}
 	return check_costs(c, ops, err);
 }

@@ -146,6 +146,7 @@ static const struct sched_desc table[] = {
                 .torch = "DualPipeV",
                 .summary = "DualPipeV (DeepSeek, PyTorch): V placement, overlapped F&B pairs",
                 SCHED_V_SHAPE,
+                .overlaps = true,
                 .fn = {.generate = sched_dualpipev_generate,
                        .check = sched_dualpipev_check,
                        .ops_on = sched_dualpipev_ops_on},
@@ -217,15 +218,20 @@ bool sched_takes_mem_limit(const struct sched_desc *desc)
 	return desc->fn.generate_priced != NULL && desc->limit_per_p == 0;
 }
 
-char *sched_mem_limit_names(char *buf, size_t n)
+bool sched_takes_overlap_factor(const struct sched_desc *desc)
+{
+	return desc->overlaps;
+}
+
+char *sched_names_that(bool (*takes)(const struct sched_desc *), char *buf, size_t n)
 {
 	size_t len = 0, count = 0, k = 0;
 
 	for (size_t i = 0; i < NTABLE; i++)
-		count += sched_takes_mem_limit(&table[i]);
+		count += takes(&table[i]);
 	buf[0] = '\0';
 	for (size_t i = 0; i < NTABLE && len < n; i++)
-		if (sched_takes_mem_limit(&table[i])) {
+		if (takes(&table[i])) {
 			k++;
 			len += (size_t)snprintf(buf + len, n - len, "%s%s",
 			                        k == 1       ? ""

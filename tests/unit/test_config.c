@@ -1497,6 +1497,36 @@ static void config_set_takes_an_overlap_factor_above_0(void)
 	ASSERT_NEAR(c.overlap_factor, 1.25);
 }
 
+/* Every schedule without overlapped F&B pairs refuses --overlap-factor, as it refuses what else
+ * it does not use; those with pairs take it. */
+static void config_validate_refuses_an_overlap_factor_where_no_pair_overlaps(void)
+{
+	size_t n;
+	const struct sched_desc *t = sched_table(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct config c;
+		struct pp_error err = {0};
+		char v[16];
+
+		config_init(&c);
+		snprintf(v, sizeof(v), "%d", t[i].min_v);
+		CU_ASSERT_EQUAL_FATAL(set(&c, "schedule", t[i].name, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(set(&c, "chunks", v, &err), 0);
+		CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(set(&c, "overlap-factor", "0.5", &err), 0);
+		if (t[i].overlaps) {
+			CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+		} else {
+			CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
+			CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+			CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--overlap-factor '0.5': only schedules "
+			                                       "of overlapped F&B pairs (dualpipev) "
+			                                       "take it, not "));
+		}
+	}
+}
+
 static void config_set_takes_a_schedule_file_name_and_validate_bars_generator_options(void)
 {
 	struct config c;
@@ -1590,6 +1620,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(config_load_file_reads_stage_scale_as_an_array_of_numbers),
         UNIT_TEST(config_validate_takes_a_memory_limit_for_zb_auto_and_zbv_auto_only),
         UNIT_TEST(config_set_takes_an_overlap_factor_above_0),
+        UNIT_TEST(config_validate_refuses_an_overlap_factor_where_no_pair_overlaps),
         UNIT_TEST(config_set_takes_a_schedule_file_name_and_validate_bars_generator_options),
         {NULL, NULL},
 };

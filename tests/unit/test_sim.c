@@ -793,7 +793,7 @@ static struct sim *run_scaled(const char *name, const struct scale_case *k, long
 		unit_set(&c, "stage_scale", k->stage_scale);
 	if (k->mem_limit[0] != '\0')
 		unit_set(&c, "mem_limit", k->mem_limit);
-	if (sched_find(name)->placement == PLACE_V)
+	if (sched_takes_overlap_factor(sched_find(name)))
 		unit_set(&c, "overlap_factor", "0.75");
 	return unit_run(&c, 0);
 }
