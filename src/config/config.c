@@ -66,7 +66,7 @@ static const struct config_option options[] = {
          "simulate the op order in FILE (ppsim or PyTorch CSV) instead of a generator",
          FIELD(schedule_file), .commands = CONFIG_TRAINING},
         {"stages", 'p', "p", CONFIG_ARG_COUNT, "N", "pipeline devices (ranks) p (default 4)",
-         FIELD(p), .commands = CONFIG_ALL},
+         FIELD(p), .commands = CONFIG_ALL, .max = PP_MAX_DEVICES},
         {"microbatches", 'm', "m", CONFIG_ARG_COUNT, "N", "micro-batches per step m (default 8)",
          FIELD(m), .commands = CONFIG_TRAINING},
         {"chunks", 'v', "v", CONFIG_ARG_COUNT, "N", "model chunks per device v (default 1)",
@@ -1051,16 +1051,6 @@ bool config_is_serve(const struct config *c)
 	return first_set(c, CONFIG_PRICE_ANY, 0, 1) != NULL;
 }
 
-/* p within PP_MAX_DEVICES, which bounds what the per-device reports hold. */
-static int check_devices(const struct config *c, struct pp_error *err)
-{
-	if (c->p <= PP_MAX_DEVICES)
-		return 0;
-	return config_fail(c, "p", err,
-	                   "must be at most %d devices (each costs the reports a few KB)",
-	                   PP_MAX_DEVICES);
-}
-
 /* The counts whose row narrows their range, checked again for a config not set through the table.
  */
 static int check_ranges(const struct config *c, struct pp_error *err)
@@ -1116,7 +1106,7 @@ int config_validate_serve(const struct config *c, struct pp_error *err)
 	if (!model && (o = first_set(c, CONFIG_PRICE_LINK, 0, -1)) != NULL)
 		return config_fail(c, o->key, err,
 		                   "serving without a model prices messages with --tcomm only");
-	if (check_mode(c, err) != 0 || check_devices(c, err) != 0)
+	if (check_mode(c, err) != 0)
 		return -1;
 	if (c->requests[0] != '\0' &&
 	    (o = first_set(c, CONFIG_PRICE_ANY, CONFIG_GENERATES, -1)) != NULL)
@@ -1186,8 +1176,6 @@ int config_validate(const struct config *c, struct pp_error *err)
 		               desc->fn.generate_priced != NULL ? "its greedy passes over them"
 		                                                : "the order it lays out",
 		               c->max_ops);
-	if (check_devices(c, err) != 0)
-		return -1;
 	if (c->v > PP_MAX_CHUNKS)
 		return config_fail(c, "v", err, "must be at most %d", PP_MAX_CHUNKS);
 	sp = config_sched_params(c);

@@ -238,8 +238,10 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 	const struct model_preset *mp = preset_model(c->model);
 	long long layers = c->layers > 0 ? c->layers : mp != NULL ? mp->layers : 1;
 	long long gpus = c->gpus, node = c->gpus_per_node;
-	/* tensor parallelism stays inside a node and divides the GPU count */
-	char *tp = divisors(gcd(node, gpus), node), *p = divisors(gpus, layers);
+	/* tensor parallelism stays inside a node and divides the GPU count; a stage has a layer
+	 * at least, and p is within the device limit */
+	char *tp = divisors(gcd(node, gpus), node),
+	     *p = divisors(gpus, layers < PP_MAX_DEVICES ? layers : PP_MAX_DEVICES);
 	int status = 0;
 
 	sw->require_fit = true;
