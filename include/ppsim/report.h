@@ -102,6 +102,14 @@ const char *report_format_hint(const char *name, enum report_kind kind, char *bu
 /* The format of a sweep's --records file: CSV when path ends in ".csv", else JSON lines. */
 const struct report_format *report_records_format(const char *path);
 
+/*
+ * The version of the JSON reports' layout, the first key of every JSON document and of every
+ * record of a JSON-lines stream ("schema_version"; in a report that is an array, each element
+ * holds it). It grows when a key is removed, renamed or changes meaning; adding a key does not
+ * change it (docs/output.md, "Stability").
+ */
+#define REPORT_SCHEMA_VERSION 1
+
 /* Columns the timeline uses when the caller has no terminal width. */
 #define PP_TIMELINE_WIDTH 100
 /* Narrowest timeline accepted: the label column plus a few cells of time. */

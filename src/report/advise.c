@@ -110,7 +110,8 @@ static void write_rows_json(FILE *out, const struct breakeven_row *rows, int n)
 	for (int i = 0; i < n; i++) {
 		const struct breakeven_row *r = &rows[i];
 
-		fprintf(out, "%s\n  {\"link\":", i ? "," : "");
+		fprintf(out, "%s\n  {\"schema_version\":%d,\"link\":", i ? "," : "",
+		        REPORT_SCHEMA_VERSION);
 		report_json_text(out, r->link);
 		fprintf(out, ",\"comm\":\"%s\",\"v\":%d,\"ok\":%s", comm_name(r->comm), r->v,
 		        r->ok ? "true" : "false");
@@ -216,8 +217,10 @@ int report_advice_text(FILE *out, const struct advice *a)
 
 int report_advice_json(FILE *out, const struct advice *a)
 {
-	fprintf(out, "{\"points\":%llu,\"simulated\":%llu,\"skipped\":%llu,\"recommended\":",
-	        (unsigned long long)a->totals->points, (unsigned long long)a->totals->simulated,
+	fprintf(out,
+	        "{\"schema_version\":%d,\"points\":%llu,\"simulated\":%llu,\"skipped\":%llu,"
+	        "\"recommended\":",
+	        REPORT_SCHEMA_VERSION, (unsigned long long)a->totals->points, (unsigned long long)a->totals->simulated,
 	        (unsigned long long)a->totals->skipped);
 	report_sweep_json_record(out, a->sw, &a->best[0]);
 	fputs(",\n\"runner_up\":", out);

@@ -224,6 +224,7 @@ cJSON *report_json_build(const struct sim *s)
 	cJSON *root = cJSON_CreateObject();
 	struct build b = {root == NULL};
 
+	add_number(&b, root, "schema_version", REPORT_SCHEMA_VERSION);
 	add_string(&b, root, "schedule", s->config.schedule);
 	add_number(&b, root, "p", s->sched->p);
 	add_number(&b, root, "v", s->sched->v);

@@ -329,6 +329,7 @@ int report_list_json(FILE *out)
 	cJSON *root = cJSON_CreateObject();
 	bool ok = root != NULL;
 
+	add(root, "schema_version", cJSON_CreateNumber(REPORT_SCHEMA_VERSION), &ok);
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && ok; i++) {
 		cJSON *a = cJSON_CreateArray();
 

@@ -279,8 +279,8 @@ int report_serve_json(FILE *out, const struct serve_run *r, const struct serve_m
 	const struct config *c = &r->config;
 	char buf[64];
 
-	fprintf(out, "{\"batching\":\"%s\",\"p\":%d,\"prefill_stages\":",
-	        config_batching_name(c->batching), r->stages[0]);
+	fprintf(out, "{\"schema_version\":%d,\"batching\":\"%s\",\"p\":%d,\"prefill_stages\":",
+	        REPORT_SCHEMA_VERSION, config_batching_name(c->batching), r->stages[0]);
 	json_count_or_null(out, r->stages[1] > 0, r->stages[1]);
 	fprintf(out, ",\"inflight\":%d", r->inflight[0]);
 	fprintf(out, ",\"model\":");

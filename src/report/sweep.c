@@ -153,8 +153,8 @@ void report_sweep_json_record(FILE *out, const struct sweep *sw, const struct sw
 {
 	bool model = sweep_model(sw);
 
-	fprintf(out, "{\"index\":%llu,\"status\":\"%s\"", (unsigned long long)r->index,
-	        r->ok ? "ok" : "skipped");
+	fprintf(out, "{\"schema_version\":%d,\"index\":%llu,\"status\":\"%s\"",
+	        REPORT_SCHEMA_VERSION, (unsigned long long)r->index, r->ok ? "ok" : "skipped");
 	for (size_t c = 0; c < COUNT(shape); c++)
 		if (model || !shape[c].model_only) {
 			fprintf(out, ",\"%s\":", shape[c].key);

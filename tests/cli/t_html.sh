@@ -32,7 +32,7 @@ fi
 ppsim serve -p 2 --num-requests 8 --html="$TMP/s.html" >/dev/null
 ppsim sweep --schedules=1f1b,zbh1 -p 2,4 -m 4 --html="$TMP/w.html" >/dev/null
 if [ "$(grep -c '</script>' "$TMP/s.html")" -eq 2 ] && grep -q '"requests":\[' "$TMP/s.html" &&
-	[ "$(grep -c '"record":{"index"' "$TMP/w.html")" -eq 4 ] && tail -1 "$TMP/w.html" | grep -q '</html>'; then
+	[ "$(grep -c '"record":{"schema_version":1,"index"' "$TMP/w.html")" -eq 4 ] && tail -1 "$TMP/w.html" | grep -q '</html>'; then
 	ok
 else
 	not_ok "serve --html or sweep --html: the page is incomplete"

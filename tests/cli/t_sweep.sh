@@ -12,7 +12,8 @@ GRID="-p 2,4,8 -m 4:64:x2 -v 1,2,4 --schedules=gpipe,1f1b,interleaved,zbh1"
 # shellcheck disable=SC2086 # GRID is words
 ppsim sweep $GRID --format=jsonl >"$TMP/grid.jsonl" 2>"$TMP/err"
 if [ "$(wc -l <"$TMP/grid.jsonl")" -eq 180 ] && [ ! -s "$TMP/err" ] &&
-	awk '{ if (index($0, "{\"index\":" (NR - 1) ",") != 1) exit 1 }' "$TMP/grid.jsonl"; then
+	awk '{ if (index($0, "{\"schema_version\":1,\"index\":" (NR - 1) ",") != 1) exit 1 }' \
+		"$TMP/grid.jsonl"; then
 	ok
 else
 	not_ok "sweep grid: expected records 0..179 in order: $(head -c 200 "$TMP/err")"
@@ -81,7 +82,8 @@ else
 fi
 # the CSV holds the records of the JSON lines: same count, same statuses in order
 if [ "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$TMP/grid.csv")" = \
-	"$(sed 's/^{"index":\([0-9]*\),"status":"\([a-z]*\)".*/\1,\2/' "$TMP/grid.jsonl")" ]; then
+	"$(sed 's/^{"schema_version":1,"index":\([0-9]*\),"status":"\([a-z]*\)".*/\1,\2/' \
+		"$TMP/grid.jsonl")" ]; then
 	ok
 else
 	not_ok "sweep: CSV and JSON lines records differ"

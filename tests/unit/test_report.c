@@ -151,6 +151,7 @@ static void report_find_knows_text_json_and_csv_exactly(void)
 static void report_json_parses_back_with_top_level_keys_in_order(void)
 {
 	static const char *const keys[] = {
+	        "schema_version",
 	        "schedule",
 	        "p",
 	        "v",
@@ -186,6 +187,7 @@ static void report_json_parses_back_with_top_level_keys_in_order(void)
 		i++;
 	}
 	CU_ASSERT_EQUAL(i, sizeof(keys) / sizeof(keys[0]));
+	CU_ASSERT_EQUAL(cJSON_GetObjectItem(root, "schema_version")->valueint, REPORT_SCHEMA_VERSION);
 	cJSON_Delete(root);
 	free(o.text);
 	sim_free(s);
