@@ -78,7 +78,7 @@ static void write_config_values(FILE *out)
 static void write_values(FILE *out)
 {
 	write_config_values(out);
-	words_case(out, "--export-format", "ppsim torch");
+	words_case(out, "--export-format", "ppsim torch torch-comms");
 	words_case(out, "--color", "auto always never");
 	fputs("\t-f|--format)\n\t\tcase $cmd in\n", out);
 	cli_write_format_lists(out, true);
