@@ -691,6 +691,39 @@ static int check_comm(const struct reader *r, const struct sched *s, const struc
 	return 0;
 }
 
+/* Pass 0: whether the transfer of type at (st, mb), when listed, has its other half; pass 1:
+ * whether a dependency across ranks has its SEND. 0, or -1 with the error at the transfer or
+ * at the producing op. */
+static int check_pair(const struct reader *r, const struct sched *s, int pass, int type, long st,
+                      long mb, const size_t *fwd, const size_t *bwd, const size_t *seen,
+                      struct pp_error *err)
+{
+	size_t cells = (size_t)s->S * (size_t)s->m;
+	long peer = st + comm_peer_offset(type);
+	size_t at, other;
+	char what[320], name[64], peername[64];
+
+	if (peer < 0 || peer >= s->S || s->stage_device[peer] == s->stage_device[st])
+		return 0;
+	at = (size_t)(type - TT_SEND_F) * cells + (size_t)(st * s->m + mb);
+	other = (size_t)(comm_peer_type(type) - TT_SEND_F) * cells + (size_t)(peer * s->m + mb);
+	comm_name(peername, sizeof(peername), comm_peer_type(type), peer, mb);
+	if (pass == 0 && seen[at] != 0 && seen[other] == 0) {
+		snprintf(what, sizeof(what), "has no %s on rank %" PRIu32, peername,
+		         s->stage_device[peer]);
+		return fail_row(r, err, &r->comms[seen[at] - 1].at, what);
+	}
+	if (pass == 1 && seen[at] == 0 && (type == TT_SEND_F || type == TT_SEND_B)) {
+		snprintf(what, sizeof(what),
+		         "no %s after it: a compute_comms file lists every transfer across ranks, "
+		         "and stage %ld is on rank %" PRIu32,
+		         comm_name(name, sizeof(name), type, st, mb), peer, s->stage_device[peer]);
+		return fail_row(r, err, &r->rows[(type == TT_SEND_F ? fwd : bwd)[st * s->m + mb]],
+		                what);
+	}
+	return 0;
+}
+
 /* Checks the SEND, RECV and FSDP actions of a compute_comms file against out->sched (see
  * schedfile.h) and counts them into out; 0, or -1 with the error at the action at fault (a
  * missing pair at the compute op whose transfer it is). */
@@ -724,42 +757,13 @@ static int check_comms(const struct reader *r, struct schedfile *out, struct pp_
 		else
 			out->transfers++;
 	}
-	/* each transfer has its other half, and each dependency across ranks its SEND */
-	for (int type = TT_SEND_F; type <= TT_RECV_B && rc == 0; type++) {
-		for (long st = 0; st < s->S && rc == 0; st++) {
-			long peer = st + comm_peer_offset(type);
-			bool crosses = peer >= 0 && peer < s->S &&
-			               s->stage_device[peer] != s->stage_device[st];
-
-			for (long mb = 0; mb < s->m && crosses && rc == 0; mb++) {
-				size_t at = (size_t)(type - TT_SEND_F) * cells +
-				            (size_t)(st * s->m + mb);
-				size_t other = (size_t)(comm_peer_type(type) - TT_SEND_F) * cells +
-				               (size_t)(peer * s->m + mb);
-				char what[320], name[64], peername[64];
-
-				comm_name(peername, sizeof(peername), comm_peer_type(type), peer,
-				          mb);
-				if (seen[at] != 0 && seen[other] == 0) {
-					snprintf(what, sizeof(what), "has no %s on rank %" PRIu32,
-					         peername, s->stage_device[peer]);
-					rc = fail_row(r, err, &r->comms[seen[at] - 1].at, what);
-				} else if (seen[at] == 0 &&
-				           (type == TT_SEND_F || type == TT_SEND_B)) {
-					const struct row *w = &r->rows[(
-					        type == TT_SEND_F ? fwd : bwd)[st * s->m + mb]];
-
-					snprintf(what, sizeof(what),
-					         "no %s after it: a compute_comms file lists every "
-					         "transfer across ranks, and stage %ld is on rank "
-					         "%" PRIu32,
-					         comm_name(name, sizeof(name), type, st, mb), peer,
-					         s->stage_device[peer]);
-					rc = fail_row(r, err, w, what);
-				}
-			}
-		}
-	}
+	/* each transfer has its other half; then each dependency across ranks has its SEND */
+	for (int pass = 0; pass < 2; pass++)
+		for (int type = TT_SEND_F; type <= TT_RECV_B; type++)
+			for (long st = 0; st < s->S; st++)
+				for (long mb = 0; mb < s->m && rc == 0; mb++)
+					rc = check_pair(r, s, pass, type, st, mb, fwd, bwd, seen,
+					                err);
 	free(fwd);
 	return rc;
 }
