@@ -86,6 +86,16 @@ ppsim --schedule-file="$twin" --export-schedule="$TMP/comms.csv" --export-format
 if cmp -s "$TMP/comms.csv" "$comms"; then ok; else
 	not_ok "the zb1p twin exported as torch-comms is not PyTorch's lowering: $(diff "$TMP/comms.csv" "$comms" | head -c 300)"
 fi
+# ppsim's interleaved-zb is PyTorch's ScheduleInterleavedZeroBubble: the twin is its order
+# with each I directly followed by the W of the same stage and micro-batch merged into a B
+# (as PyTorch's _merge_bw merges them), as docs/pytorch.md says
+ppsim -s interleaved-zb -p 2 -v 2 -m 8 --export-schedule="$TMP/izb.csv" --export-format=torch \
+	>/dev/null
+sed -E 's/(^|,)([0-9]+)I([0-9]+),\2W\3(,|$)/\1\2B\3\4/g; s/(^|,)([0-9]+)I([0-9]+),\2W\3(,|$)/\1\2B\3\4/g' \
+	"$TMP/izb.csv" >"$TMP/izb-merged.csv"
+if cmp -s "$TMP/izb-merged.csv" "$twin"; then ok; else
+	not_ok "interleaved-zb p=2 v=2 m=8, I+W merged, is not the zb1p twin: $(diff "$TMP/izb-merged.csv" "$twin" | head -c 300)"
+fi
 if ppsim validate "$comms" >"$TMP/validate.out" 2>&1 &&
 	grep -q "80 ops, PyTorch compute_comms format$" "$TMP/validate.out" &&
 	grep -q "^96 SEND/RECV actions match" "$TMP/validate.out"; then ok; else
