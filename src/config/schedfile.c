@@ -608,18 +608,20 @@ static const char *comm_name(char *buf, size_t n, int type, long stage, long mb)
 	return buf;
 }
 
-/* For transfer type: whether it goes with the forward (F) or the backward (I or B), the stage
- * at the other end's offset (+1: the next stage) and the type of its other half. */
+/* Whether transfer type moves a forward's output (SEND_F, RECV_F), not a gradient. */
 static bool comm_forward(int type)
 {
 	return type == TT_SEND_F || type == TT_RECV_F;
 }
 
+/* Where the other end of transfer type is, from its own stage: +1 the next stage, -1 the
+ * previous one. */
 static int comm_peer_offset(int type)
 {
 	return type == TT_SEND_F || type == TT_RECV_B ? 1 : -1;
 }
 
+/* The type of the other half of transfer type: a SEND's RECV, a RECV's SEND. */
 static int comm_peer_type(int type)
 {
 	return type == TT_SEND_F   ? TT_RECV_F
@@ -914,11 +916,17 @@ struct comms_entry {
 	enum { ENTRY_OP, ENTRY_SEND, ENTRY_RECV } what;
 };
 
-/* Whether op o's output goes to another device: an F's to the next stage, an input-gradient
- * or full backward's to the previous one. */
+/* The stage that takes op o's output: an F's the next one, a backward's the previous one (-1
+ * for stage 0's). */
+static long consumer_stage(const struct op *o)
+{
+	return o->kind == OP_F ? (long)o->stage + 1 : (long)o->stage - 1;
+}
+
+/* Whether op o's output goes to another device (a W's goes nowhere). */
 static bool sends_across(const struct sched *s, const struct op *o)
 {
-	long to = o->kind == OP_F ? (long)o->stage + 1 : (long)o->stage - 1;
+	long to = consumer_stage(o);
 
 	return o->kind != OP_W && to >= 0 && to < s->S &&
 	       s->stage_device[to] != s->stage_device[o->stage];
@@ -977,7 +985,7 @@ static struct comms_entry *comms_rows(const struct sched *s, size_t **startp)
 		start[d + 1]++;
 		if (sends_across(s, o)) {
 			start[d + 1]++;
-			start[s->stage_device[o->kind == OP_F ? o->stage + 1 : o->stage - 1] + 1]++;
+			start[s->stage_device[consumer_stage(o)] + 1]++;
 		}
 	}
 	for (int d = 0; d < s->p; d++) {
@@ -1013,8 +1021,7 @@ static struct comms_entry *comms_rows(const struct sched *s, size_t **startp)
 				push_entry(rows, start, fill, d,
 				           (struct comms_entry){k, ENTRY_SEND});
 				push_entry(rows, start, fill,
-				           (int)s->stage_device[o->kind == OP_F ? o->stage + 1
-				                                                : o->stage - 1],
+				           (int)s->stage_device[consumer_stage(o)],
 				           (struct comms_entry){k, ENTRY_RECV});
 			}
 			pos[d] = i + n;
@@ -1053,8 +1060,7 @@ static int write_torch_comms(FILE *out, const struct sched *s)
 				fprintf(out, "%" PRIu32 "%s%" PRIu32, o->stage,
 				        torch_types[fwd ? TT_SEND_F : TT_SEND_B].name, o->mb);
 			else
-				fprintf(out, "%" PRIu32 "%s%" PRIu32,
-				        fwd ? o->stage + 1 : o->stage - 1,
+				fprintf(out, "%ld%s%" PRIu32, consumer_stage(o),
 				        torch_types[fwd ? TT_RECV_F : TT_RECV_B].name, o->mb);
 		}
 		fputc('\n', out);
