@@ -1,5 +1,5 @@
 /*
- * Schedule files: a user-written op order, read and written in two CSV formats.
+ * Schedule files: a user-written op order, read and written in three CSV formats.
  *
  * ppsim's format: a header naming the columns, in any order: device, op (F, B, W or BW) and
  * microbatch are required, with stage or chunk or both; overlap (1 on the F that runs
@@ -12,6 +12,16 @@
  * 2B1 (F forward, I input-gradient backward, W weight gradient, B full backward), an empty cell
  * an idle slot, and "(0F7;7B3)OVERLAP_F_B" an overlapped pair. A file is read as PyTorch's when
  * its first line is not a ppsim header.
+ *
+ * PyTorch's compute_comms format (what _PipelineScheduleRuntime._dump_csv writes by default):
+ * the same rows with transfer actions STAGE SEND_F MB, RECV_F, SEND_B, RECV_B and the FSDP
+ * actions STAGE UNSHARD, RESHARD and REDUCE_GRAD (no micro-batch) among the compute ones. A
+ * PyTorch file holding any of them is read in this format: each SEND and RECV is checked, none
+ * becomes an op (ppsim's engine prices the transfer of every dependency that crosses devices),
+ * and the FSDP actions are counted and cost nothing. The checks: every dependency that crosses
+ * ranks has its SEND on the producer's rank after the producing F (SEND_F) or I or B (SEND_B),
+ * and its RECV on the consumer's rank before the consuming op; a SEND or RECV of a dependency
+ * that stays on one rank, of no such op, twice, or without its other half is an error.
  *
  * Either way each device's ops run in the file's order, and the shape (p, v, m, backward kind,
  * placement) is inferred from the ops.
@@ -29,9 +39,14 @@
 #include "ppsim/util.h"
 
 enum schedfile_format {
-	SCHEDFILE_PPSIM, /* header + one op per line */
-	SCHEDFILE_TORCH, /* one rank per line, PyTorch action cells */
+	SCHEDFILE_PPSIM,       /* header + one op per line */
+	SCHEDFILE_TORCH,       /* one rank per line, PyTorch action cells */
+	SCHEDFILE_TORCH_COMMS, /* PyTorch's rows with their SEND/RECV (and FSDP) actions */
+	SCHEDFILE_NFORMATS
 };
+
+/* Each format's name for --export-format, indexed by enum schedfile_format. */
+extern const char *const schedfile_format_names[SCHEDFILE_NFORMATS];
 
 /* A schedule read from a file. */
 struct schedfile {
@@ -40,6 +55,8 @@ struct schedfile {
 	uint32_t *columns;   /* [sched->nops] the column where its line (ppsim) or cell starts */
 	uint32_t *cells;     /* [sched->nops] its cell number from 1 (PyTorch), 0 (ppsim) */
 	enum schedfile_format format; /* the format it was read in */
+	size_t transfers; /* compute_comms: the SEND and RECV actions read and checked */
+	size_t zero_cost; /* compute_comms: the UNSHARD, RESHARD and REDUCE_GRAD actions read */
 };
 
 /*
@@ -61,7 +78,14 @@ int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct sc
 /* Frees what schedfile_read stored in f. */
 void schedfile_release(struct schedfile *f);
 
-/* Writes s in format fmt (ppsim's without times). Returns 0. */
+/*
+ * Writes s in format fmt (ppsim's without times). In compute_comms, each cross-device
+ * dependency's SEND follows its producing action, and its RECV joins the consumer's row where
+ * PyTorch's lowering (_add_send_recv) puts it: the ranks take their next action in turn, rank 0
+ * first, each once its inputs are produced, and a producer's SEND and its consumer's RECV are
+ * appended as it is taken. A dependency between stages on one device has neither. Returns 0, or
+ * -1 when memory runs out (compute_comms only).
+ */
 int schedfile_write(FILE *out, const struct sched *s, enum schedfile_format fmt);
 
 /* The longest PyTorch action schedfile_torch_action writes, its final NUL included. */
@@ -76,7 +100,7 @@ int schedfile_write(FILE *out, const struct sched *s, enum schedfile_format fmt)
  */
 const char *schedfile_torch_action(const struct sched *s, size_t i, char *buf, size_t n);
 
-/* The format named "ppsim" or "torch" into *fmt; false for another name. */
+/* The format of schedfile_format_names named name into *fmt; false for another name. */
 bool schedfile_format_find(const char *name, enum schedfile_format *fmt);
 
 #endif

@@ -160,7 +160,8 @@ static const struct cmd_option cmd_options[] = {
         {{"export-format", required_argument, NULL, OPT_EXPORT_FORMAT},
          CLI_RUN,
          "FMT",
-         "run: ppsim (CSV, the default) or torch (PyTorch's compute-only CSV)",
+         "run: ppsim (CSV, the default), torch or torch-comms (PyTorch's compute_only or "
+         "compute_comms CSV)",
          .store = CLI_PARSED},
         {{"fail-on-oom", no_argument, NULL, OPT_FAIL_ON_OOM},
          CLI_RUN | CLI_COMPARE,
@@ -579,7 +580,8 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 		return -1;
 	case OPT_EXPORT_FORMAT:
 		if (!schedfile_format_find(optarg, &cli->export_format))
-			return cmd_usage("--export-format '%s': must be 'ppsim' or 'torch'",
+			return cmd_usage("--export-format '%s': must be 'ppsim', 'torch' or "
+			                 "'torch-comms'",
 			                 optarg);
 		cli->export_format_set = true;
 		return -1;

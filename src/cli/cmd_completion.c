@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "ppsim/report.h"
+#include "ppsim/schedfile.h"
 
 /* A bash case branch completing the options in `names` with the words in `words`. */
 static void words_case(FILE *out, const char *names, const char *words)
@@ -77,8 +78,13 @@ static void write_config_values(FILE *out)
 
 static void write_values(FILE *out)
 {
+	char formats[64] = "";
+
 	write_config_values(out);
-	words_case(out, "--export-format", "ppsim torch");
+	for (int k = 0; k < SCHEDFILE_NFORMATS; k++)
+		snprintf(formats + strlen(formats), sizeof(formats) - strlen(formats), "%s%s",
+		         k > 0 ? " " : "", schedfile_format_names[k]);
+	words_case(out, "--export-format", formats);
 	words_case(out, "--color", "auto always never");
 	fputs("\t-f|--format)\n\t\tcase $cmd in\n", out);
 	cli_write_format_cases(out);

@@ -16,11 +16,11 @@ int cmd_validate(int argc, char **argv)
 		puts("Usage: ppsim validate FILE\n"
 		     "Check a schedule file (ppsim's CSV with columns device, op, microbatch, and\n"
 		     "stage or chunk, as --dump-ops and --export-schedule write it; or PyTorch's\n"
-		     "compute-only CSV): every op once, on the device hosting its stage, in an "
-		     "order\n"
-		     "that can run. Prints the inferred shape and peak activations; a deadlock "
-		     "exits\n"
-		     "1 naming the cycle of waiting devices.");
+		     "compute_only or compute_comms CSV): every op once, on the device hosting "
+		     "its\n"
+		     "stage, in an order that can run, and in compute_comms every SEND and RECV\n"
+		     "matching a dependency across devices. Prints the inferred shape and peak\n"
+		     "activations; a deadlock exits 1 naming the cycle of waiting devices.");
 		return PP_EXIT_OK;
 	}
 	if (argc > 1 && strcmp(argv[1], "--") == 0) { /* -- ends the options: FILE follows */
@@ -49,7 +49,13 @@ int cmd_validate(int argc, char **argv)
 	                  : "fused (F, BW)",
 	       s->placement == PLACE_V ? "V" : "loop", s->nops,
 	       s->overlap ? " with overlapped F&B pairs" : "",
-	       f.format == SCHEDFILE_TORCH ? "PyTorch" : "ppsim");
+	       f.format == SCHEDFILE_TORCH_COMMS ? "PyTorch compute_comms"
+	       : f.format == SCHEDFILE_TORCH     ? "PyTorch"
+	                                         : "ppsim");
+	if (f.format == SCHEDFILE_TORCH_COMMS)
+		printf("%zu SEND/RECV actions match the cross-device dependencies; %zu "
+		       "UNSHARD/RESHARD/REDUCE_GRAD actions cost nothing in ppsim's model\n",
+		       f.transfers, f.zero_cost);
 	printf("peak activations per device (micro-batches, W holding all until it runs):");
 	for (int d = 0; d < s->p; d++)
 		printf(" %g", peak[d]);

@@ -41,8 +41,50 @@ struct row {
 	size_t token;          /* PyTorch: its cell's text at tokens + token */
 };
 
-/* Reader state: the path for messages, the format, ppsim's columns, the ops so far and the
- * text of PyTorch's cells. */
+/* PyTorch's action types (_ComputationType, by the names its CSV prints): the compute ones
+ * become ops; the transfers are checked against them; the FSDP ones are counted. */
+enum torch_type {
+	TT_F,
+	TT_I,
+	TT_W,
+	TT_B,
+	TT_SEND_F,
+	TT_RECV_F,
+	TT_SEND_B,
+	TT_RECV_B,
+	TT_UNSHARD,
+	TT_RESHARD,
+	TT_REDUCE_GRAD,
+	NTORCH_TYPES
+};
+
+static const struct torch_type_row {
+	const char *name; /* as in an action, between its stage and its micro-batch */
+	int kind;         /* the op it is (enum op_kind), or -1: not an op */
+	bool mb;          /* takes a micro-batch */
+} torch_types[NTORCH_TYPES] = {
+        [TT_F] = {"F", OP_F, true},
+        [TT_I] = {"I", OP_B, true},
+        [TT_W] = {"W", OP_W, true},
+        [TT_B] = {"B", OP_BW, true},
+        [TT_SEND_F] = {"SEND_F", -1, true},
+        [TT_RECV_F] = {"RECV_F", -1, true},
+        [TT_SEND_B] = {"SEND_B", -1, true},
+        [TT_RECV_B] = {"RECV_B", -1, true},
+        [TT_UNSHARD] = {"UNSHARD", -1, false},
+        [TT_RESHARD] = {"RESHARD", -1, false},
+        [TT_REDUCE_GRAD] = {"REDUCE_GRAD", -1, false},
+};
+
+/* A PyTorch action that is not an op: where it stood and how many ops came before it. */
+struct comm {
+	struct row at; /* its device, stage, micro-batch (-1 when none) and place */
+	int type;      /* enum torch_type, TT_SEND_F or after */
+	size_t before; /* rows read before it (its device's ops before it are the last ones) */
+};
+
+/* Reader state: the path for messages, the format, ppsim's columns, the ops so far, the
+ * text of PyTorch's cells and its actions that are not ops. */
 struct reader {
 	const char *path;
 	uint64_t max_ops; /* most ops the file may hold */
@@ -54,7 +96,9 @@ struct reader {
 	size_t nrows, cap;
 	char *tokens; /* PyTorch: each cell's text, NUL-terminated, one after another */
 	size_t ntokens, tokcap;
-	size_t *op_row; /* once built: the row each op of the schedule came from */
+	size_t *op_row;     /* once built: the row each op of the schedule came from */
+	struct comm *comms; /* PyTorch: its SEND, RECV and FSDP actions, in file order */
+	size_t ncomms, commcap;
 };
 
 static int fail_at(const struct reader *r, struct pp_error *err, unsigned line, unsigned column,
@@ -224,30 +268,51 @@ static int parse_ppsim_row(struct reader *r, char *line, unsigned lineno, struct
 	return 0;
 }
 
-/* Parses a PyTorch action "STAGE TYPE MB" (TYPE one of F, I, B, W) into row; false if it is
- * not one. */
-static bool parse_action(const char *s, struct row *row)
+/* Parses a PyTorch action "STAGE TYPE MB" (TYPE a name of torch_types, MB only where it
+ * takes one) into row (kind -1 for an action that is not an op) and *type; false if it is not
+ * one. */
+static bool parse_action(const char *s, struct row *row, int *type)
 {
-	static const char letters[] = "FIWB";
-	static const int kinds[] = {OP_F, OP_B, OP_W, OP_BW};
 	const char *p = s, *t;
 	char num[16];
+	size_t len = 0;
+	int k;
 
 	while (isdigit((unsigned char)*p))
 		p++;
-	if (p == s || p - s >= (long)sizeof(num) || *p == '\0' || strchr(letters, *p) == NULL)
+	if (p == s || p - s >= (long)sizeof(num))
 		return false;
 	memcpy(num, s, (size_t)(p - s));
 	num[p - s] = '\0';
 	row->stage = parse_index(num);
-	row->kind = kinds[strchr(letters, *p) - letters];
-	t = ++p;
+	/* the type whose name the digits (or the end) follow */
+	for (k = 0; k < NTORCH_TYPES; k++) {
+		len = strlen(torch_types[k].name);
+		if (strncmp(p, torch_types[k].name, len) == 0 &&
+		    (p[len] == '\0' || isdigit((unsigned char)p[len])))
+			break;
+	}
+	if (k == NTORCH_TYPES)
+		return false;
+	*type = k;
+	row->kind = torch_types[k].kind;
+	t = p += len;
 	while (isdigit((unsigned char)*p))
 		p++;
-	if (p == t || *p != '\0' || p - t >= (long)sizeof(num))
+	if (*p != '\0' || p - t >= (long)sizeof(num) || (p == t) == torch_types[k].mb)
 		return false;
-	row->mb = parse_index(t);
-	return row->stage >= 0 && row->mb >= 0;
+	row->mb = p == t ? -1 : parse_index(t);
+	return row->stage >= 0 && (row->mb >= 0 || !torch_types[k].mb);
+}
+
+/* Moves row x, the last one read, to r->comms as an action of type; 0 or pp_nomem's -1. */
+static int keep_comm(struct reader *r, struct row *x, int type, struct pp_error *err)
+{
+	if (pp_grow((void **)&r->comms, &r->commcap, r->ncomms + 1, sizeof(*r->comms), err) != 0)
+		return -1;
+	r->nrows--;
+	r->comms[r->ncomms++] = (struct comm){*x, type, r->nrows};
+	return 0;
 }
 
 /* A new row for PyTorch's cell number cell, whose text starts at column and is kept at token;
@@ -274,6 +339,7 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 	while (next != NULL) {
 		char *p = text_csv_next(&next, true);
 		size_t token = 0;
+		int type = TT_F;
 
 		cell++;
 		/* keep the cell's text; its place is where that text starts, after any blanks */
@@ -296,7 +362,7 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 			if (b == NULL)
 				return -1;
 			f = b - 1;
-			if (!parse_action(p + 1, f) || !parse_action(semi + 1, b) ||
+			if (!parse_action(p + 1, f, &type) || !parse_action(semi + 1, b, &type) ||
 			    f->kind != OP_F || (b->kind != OP_BW && b->kind != OP_B))
 				return fail_row(r, err, f,
 				                "an overlapped pair is a forward then a backward "
@@ -308,13 +374,18 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 
 			if (x == NULL)
 				return -1;
-			if (!parse_action(p, x))
+			if (!parse_action(p, x, &type))
 				return fail_row(
 				        r, err, x,
 				        "unknown action (a compute action is STAGE, then F, "
-				        "I, B or W, then a micro-batch, such as 2F0)");
+				        "I, B or W, then a micro-batch, such as 2F0; a transfer "
+				        "STAGE, then SEND_F, RECV_F, SEND_B or RECV_B, then a "
+				        "micro-batch, such as 0SEND_F0; or STAGE, then UNSHARD, "
+				        "RESHARD or REDUCE_GRAD)");
+			if (x->kind < 0 && keep_comm(r, x, type, err) != 0)
+				return -1;
 		}
-		if (r->nrows > r->max_ops)
+		if (r->nrows > r->max_ops || r->ncomms > 4 * r->max_ops)
 			return too_many_ops(r, err, lineno, (unsigned)(p - line) + 1);
 	}
 	return 0;
@@ -530,6 +601,175 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s': %s", r->path, msg);
 }
 
+/* The action text of a transfer: STAGE, its type and MB, as "1RECV_F0". */
+static const char *comm_name(char *buf, size_t n, int type, long stage, long mb)
+{
+	snprintf(buf, n, "%ld%s%ld", stage, torch_types[type].name, mb);
+	return buf;
+}
+
+/* Whether transfer type moves a forward's output (SEND_F, RECV_F), not a gradient. */
+static bool comm_forward(int type)
+{
+	return type == TT_SEND_F || type == TT_RECV_F;
+}
+
+/* Where the other end of transfer type is, from its own stage: +1 the next stage, -1 the
+ * previous one. */
+static int comm_peer_offset(int type)
+{
+	return type == TT_SEND_F || type == TT_RECV_B ? 1 : -1;
+}
+
+/* The type of the other half of transfer type: a SEND's RECV, a RECV's SEND. */
+static int comm_peer_type(int type)
+{
+	return type == TT_SEND_F   ? TT_RECV_F
+	       : type == TT_RECV_F ? TT_SEND_F
+	       : type == TT_SEND_B ? TT_RECV_B
+	                           : TT_SEND_B;
+}
+
+/* Checks one action c of r->comms against the schedule s, with the row of each forward and
+ * backward at fwd[stage * m + mb] and bwd[...], and notes a transfer in seen (its index + 1
+ * at [(type - TT_SEND_F) * S * m + stage * m + mb]); 0, or -1 with the error at c's place. */
+static int check_comm(const struct reader *r, const struct sched *s, const struct comm *c,
+                      const size_t *fwd, const size_t *bwd, size_t *seen, struct pp_error *err)
+{
+	const struct row *w = &c->at;
+	long S = s->S, m = s->m, peer;
+	size_t cell, op;
+	char what[320], name[64], opname[64];
+	struct op o;
+
+	if (w->stage >= S) {
+		snprintf(what, sizeof(what), "stage %ld does not exist (the schedule has %ld)",
+		         w->stage, S);
+		return fail_row(r, err, w, what);
+	}
+	if ((long)s->stage_device[w->stage] != w->device) {
+		snprintf(what, sizeof(what), "stage %ld is on rank %" PRIu32 ", not rank %ld",
+		         w->stage, s->stage_device[w->stage], w->device);
+		return fail_row(r, err, w, what);
+	}
+	if (c->type >= TT_UNSHARD)
+		return 0;
+	if (w->mb >= m) {
+		snprintf(what, sizeof(what),
+		         "micro-batch %ld does not exist (the schedule has %ld)", w->mb, m);
+		return fail_row(r, err, w, what);
+	}
+	peer = w->stage + comm_peer_offset(c->type);
+	if (peer < 0 || peer >= S || s->stage_device[peer] == s->stage_device[w->stage]) {
+		if (peer < 0 || peer >= S)
+			snprintf(what, sizeof(what),
+			         "no transfer there (stage %ld is the %s stage)", w->stage,
+			         peer < 0 ? "first" : "last");
+		else
+			snprintf(what, sizeof(what),
+			         "no transfer there (stages %ld and %ld are both on rank %" PRIu32
+			         ")",
+			         w->stage, peer, s->stage_device[peer]);
+		return fail_row(r, err, w, what);
+	}
+	cell = (size_t)(c->type - TT_SEND_F) * (size_t)(S * m) + (size_t)(w->stage * m + w->mb);
+	if (seen[cell] != 0) {
+		snprintf(what, sizeof(what), "%s appears twice",
+		         comm_name(name, sizeof(name), c->type, w->stage, w->mb));
+		return fail_row(r, err, w, what);
+	}
+	seen[cell] = (size_t)(c - r->comms) + 1;
+	op = (comm_forward(c->type) ? fwd : bwd)[w->stage * m + w->mb];
+	o = (struct op){(uint32_t)w->mb, (uint32_t)w->stage, (uint8_t)r->rows[op].kind, 0};
+	sched_op_format(opname, sizeof(opname), &o);
+	if ((c->type == TT_SEND_F || c->type == TT_SEND_B) && op >= c->before) {
+		snprintf(what, sizeof(what), "comes before %s, whose output it sends", opname);
+		return fail_row(r, err, w, what);
+	}
+	if ((c->type == TT_RECV_F || c->type == TT_RECV_B) && op < c->before) {
+		snprintf(what, sizeof(what), "comes after %s, whose input it receives", opname);
+		return fail_row(r, err, w, what);
+	}
+	return 0;
+}
+
+/* Pass 0: whether the transfer of type at (st, mb), when listed, has its other half; pass 1:
+ * whether a dependency across ranks has its SEND. 0, or -1 with the error at the transfer or
+ * at the producing op. */
+static int check_pair(const struct reader *r, const struct sched *s, int pass, int type, long st,
+                      long mb, const size_t *fwd, const size_t *bwd, const size_t *seen,
+                      struct pp_error *err)
+{
+	size_t cells = (size_t)s->S * (size_t)s->m;
+	long peer = st + comm_peer_offset(type);
+	size_t at, other;
+	char what[320], name[64], peername[64];
+
+	if (peer < 0 || peer >= s->S || s->stage_device[peer] == s->stage_device[st])
+		return 0;
+	at = (size_t)(type - TT_SEND_F) * cells + (size_t)(st * s->m + mb);
+	other = (size_t)(comm_peer_type(type) - TT_SEND_F) * cells + (size_t)(peer * s->m + mb);
+	comm_name(peername, sizeof(peername), comm_peer_type(type), peer, mb);
+	if (pass == 0 && seen[at] != 0 && seen[other] == 0) {
+		snprintf(what, sizeof(what), "has no %s on rank %" PRIu32, peername,
+		         s->stage_device[peer]);
+		return fail_row(r, err, &r->comms[seen[at] - 1].at, what);
+	}
+	if (pass == 1 && seen[at] == 0 && (type == TT_SEND_F || type == TT_SEND_B)) {
+		snprintf(what, sizeof(what),
+		         "no %s after it: a compute_comms file lists every transfer across ranks, "
+		         "and stage %ld is on rank %" PRIu32,
+		         comm_name(name, sizeof(name), type, st, mb), peer, s->stage_device[peer]);
+		return fail_row(r, err, &r->rows[(type == TT_SEND_F ? fwd : bwd)[st * s->m + mb]],
+		                what);
+	}
+	return 0;
+}
+
+/* Checks the SEND, RECV and FSDP actions of a compute_comms file against out->sched (see
+ * schedfile.h) and counts them into out; 0, or -1 with the error at the action at fault (a
+ * missing pair at the compute op whose transfer it is). */
+static int check_comms(const struct reader *r, struct schedfile *out, struct pp_error *err)
+{
+	const struct sched *s = out->sched;
+	size_t cells = (size_t)s->S * (size_t)s->m, *fwd, *bwd, *seen;
+	int rc = 0;
+
+	if (r->ncomms == 0)
+		return 0;
+	out->format = SCHEDFILE_TORCH_COMMS;
+	fwd = pp_mallocarray(6 * cells, sizeof(*fwd));
+	if (fwd == NULL)
+		return pp_nomem(err, 6 * cells, sizeof(*fwd));
+	bwd = fwd + cells;
+	seen = bwd + cells;
+	memset(seen, 0, 4 * cells * sizeof(*seen));
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct row *w = &r->rows[i];
+
+		if (w->kind == OP_F)
+			fwd[w->stage * s->m + w->mb] = i;
+		else if (w->kind == OP_B || w->kind == OP_BW)
+			bwd[w->stage * s->m + w->mb] = i;
+	}
+	for (size_t i = 0; i < r->ncomms && rc == 0; i++) {
+		rc = check_comm(r, s, &r->comms[i], fwd, bwd, seen, err);
+		if (r->comms[i].type >= TT_UNSHARD)
+			out->zero_cost++;
+		else
+			out->transfers++;
+	}
+	/* each transfer has its other half; then each dependency across ranks has its SEND */
+	for (int pass = 0; pass < 2; pass++)
+		for (int type = TT_SEND_F; type <= TT_RECV_B; type++)
+			for (long st = 0; st < s->S; st++)
+				for (long mb = 0; mb < s->m && rc == 0; mb++)
+					rc = check_pair(r, s, pass, type, st, mb, fwd, bwd, seen,
+					                err);
+	free(fwd);
+	return rc;
+}
+
 /* The place of op i: " at line L" in ppsim's format; " at line L, column C (cell N 'TEXT')" in
  * PyTorch's. */
 static void name_place(const void *ctx, size_t i, char *buf, size_t n)
@@ -589,7 +829,9 @@ int schedfile_read(const char *path, uint64_t max_ops, struct schedfile *out, st
 int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct schedfile *out,
                           struct pp_error *err)
 {
-	struct reader r = {path, max_ops, SCHEDFILE_PPSIM, {0}, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL};
+	struct reader r = {
+	        path, max_ops, SCHEDFILE_PPSIM, {0}, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, NULL,
+	        0,    0};
 	struct sched_params sp = {0, 0, 0, 0};
 	enum placement pl = PLACE_LOOP;
 	bool split = false, mixed = false;
@@ -603,10 +845,13 @@ int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct sc
 	if (rc == 0)
 		rc = build(&r, &sp, split, mixed, pl, out, err);
 	if (rc == 0)
+		rc = check_comms(&r, out, err);
+	if (rc == 0)
 		rc = check_order(&r, out, err);
 	free(r.rows);
 	free(r.tokens);
 	free(r.op_row);
+	free(r.comms);
 	if (rc != 0)
 		schedfile_release(out);
 	return rc;
@@ -624,15 +869,21 @@ void schedfile_release(struct schedfile *f)
 	f->cells = NULL;
 }
 
+const char *const schedfile_format_names[SCHEDFILE_NFORMATS] = {
+        [SCHEDFILE_PPSIM] = "ppsim",
+        [SCHEDFILE_TORCH] = "torch",
+        [SCHEDFILE_TORCH_COMMS] = "torch-comms",
+};
+
 bool schedfile_format_find(const char *name, enum schedfile_format *fmt)
 {
-	if (strcmp(name, "ppsim") == 0)
-		*fmt = SCHEDFILE_PPSIM;
-	else if (strcmp(name, "torch") == 0)
-		*fmt = SCHEDFILE_TORCH;
-	else
-		return false;
-	return true;
+	for (int k = 0; k < SCHEDFILE_NFORMATS; k++) {
+		if (strcmp(name, schedfile_format_names[k]) == 0) {
+			*fmt = (enum schedfile_format)k;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* PyTorch's letter of an op kind: F, I (input gradient), W, B (full backward). */
@@ -659,9 +910,172 @@ const char *schedfile_torch_action(const struct sched *s, size_t i, char *buf, s
 	return buf;
 }
 
+/* An entry of a compute_comms row: op i of the schedule, its SEND or its consumer's RECV. */
+struct comms_entry {
+	size_t op;
+	enum { ENTRY_OP, ENTRY_SEND, ENTRY_RECV } what;
+};
+
+/* The stage that takes op o's output: an F's the next one, a backward's the previous one (-1
+ * for stage 0's). */
+static long consumer_stage(const struct op *o)
+{
+	return o->kind == OP_F ? (long)o->stage + 1 : (long)o->stage - 1;
+}
+
+/* Whether op o's output goes to another device (a W's goes nowhere). */
+static bool sends_across(const struct sched *s, const struct op *o)
+{
+	long to = consumer_stage(o);
+
+	return o->kind != OP_W && to >= 0 && to < s->S &&
+	       s->stage_device[to] != s->stage_device[o->stage];
+}
+
+/* Whether PyTorch's lowering may take op o: its input produced (an F's by the F before it, a
+ * backward's by the backward after it); done[0] holds the forwards taken, done[1] the
+ * backwards, at stage * m + mb. */
+static bool inputs_taken(const struct sched *s, const struct op *o, bool *const done[2])
+{
+	if (o->kind == OP_F)
+		return o->stage == 0 || done[0][(o->stage - 1) * (size_t)s->m + o->mb];
+	if (o->kind == OP_W)
+		return true;
+	return (long)o->stage == s->S - 1 || done[1][(o->stage + 1) * (size_t)s->m + o->mb];
+}
+
+/* Appends entry e to device d's row of rows (which start at start[d], filled up to fill[d]). */
+static void push_entry(struct comms_entry *rows, const size_t *start, size_t *fill, int d,
+                       struct comms_entry e)
+{
+	rows[start[d] + fill[d]++] = e;
+}
+
+/* Orders s's ops and transfers into each device's compute_comms row, as PyTorch's
+ * _add_send_recv does: the devices take their next action in turn until all are taken.
+ * Returns the rows, device d's n[d] entries from start[d] (with n = start + p + 1), or NULL
+ * when memory runs out. */
+static struct comms_entry *comms_rows(const struct sched *s, size_t **startp)
+{
+	size_t cells = (size_t)s->S * (size_t)s->m, total = s->nops, *start, *fill, *pos;
+	struct comms_entry *rows;
+	bool *taken, *done[2];
+
+	for (size_t i = 0; i < s->nops; i++)
+		total += sends_across(s, &s->ops[i]) ? 2 : 0;
+	rows = pp_mallocarray(total, sizeof(*rows));
+	start = pp_calloc(3 * (size_t)s->p + 1, sizeof(*start));
+	taken = pp_calloc(2 * cells, sizeof(*taken));
+	if (rows == NULL || start == NULL || taken == NULL) {
+		free(rows);
+		free(start);
+		free(taken);
+		return NULL;
+	}
+	fill = start + s->p + 1;
+	pos = fill + s->p;
+	done[0] = taken;
+	done[1] = taken + cells;
+	/* each row's room: its ops, their SENDs and the RECVs of what comes to it (an overlapped
+	 * pair, one entry, leaves one unused) */
+	for (size_t i = 0; i < s->nops; i++) {
+		const struct op *o = &s->ops[i];
+		uint32_t d = s->stage_device[o->stage];
+
+		start[d + 1]++;
+		if (sends_across(s, o)) {
+			start[d + 1]++;
+			start[s->stage_device[consumer_stage(o)] + 1]++;
+		}
+	}
+	for (int d = 0; d < s->p; d++) {
+		start[d + 1] += start[d];
+		pos[d] = s->dev_start[d];
+	}
+	for (bool left = true, force = false; left;) {
+		bool progress = false;
+
+		left = false;
+		for (int d = 0; d < s->p; d++) {
+			size_t i = pos[d], n = 1;
+
+			if (i == s->dev_start[d + 1])
+				continue;
+			left = true;
+			/* an overlapped pair is one action: its F and its backward */
+			if ((s->ops[i].flags & OP_OVERLAP) && i + 1 < s->dev_start[d + 1])
+				n = 2;
+			if (!force && (!inputs_taken(s, &s->ops[i], done) ||
+			               (n == 2 && !inputs_taken(s, &s->ops[i + 1], done))))
+				continue;
+			force = false;
+			push_entry(rows, start, fill, d, (struct comms_entry){i, ENTRY_OP});
+			for (size_t k = i; k < i + n; k++) {
+				const struct op *o = &s->ops[k];
+
+				if (o->kind != OP_W)
+					done[o->kind != OP_F][o->stage * (size_t)s->m + o->mb] =
+					        true;
+				if (!sends_across(s, o))
+					continue;
+				push_entry(rows, start, fill, d,
+				           (struct comms_entry){k, ENTRY_SEND});
+				push_entry(rows, start, fill,
+				           (int)s->stage_device[consumer_stage(o)],
+				           (struct comms_entry){k, ENTRY_RECV});
+			}
+			pos[d] = i + n;
+			progress = true;
+		}
+		/* A checked order lets some device take its next action, unless an overlapped
+		 * pair's backward waits for what its own forward feeds: then the first device
+		 * left takes its pair as it stands. */
+		force = !progress;
+	}
+	free(taken);
+	*startp = start;
+	return rows;
+}
+
+/* Writes s as PyTorch's compute_comms rows; 0 or -1 when memory runs out. */
+static int write_torch_comms(FILE *out, const struct sched *s)
+{
+	size_t *start = NULL;
+	struct comms_entry *rows = comms_rows(s, &start);
+	char action[SCHEDFILE_ACTION_MAX];
+
+	if (rows == NULL)
+		return -1;
+	for (int d = 0; d < s->p; d++) {
+		for (size_t e = start[d]; e < start[d] + start[s->p + 1 + d]; e++) {
+			const struct op *o = &s->ops[rows[e].op];
+			bool fwd = o->kind == OP_F;
+
+			if (e > start[d])
+				fputc(',', out);
+			if (rows[e].what == ENTRY_OP)
+				fputs(schedfile_torch_action(s, rows[e].op, action, sizeof(action)),
+				      out);
+			else if (rows[e].what == ENTRY_SEND)
+				fprintf(out, "%" PRIu32 "%s%" PRIu32, o->stage,
+				        torch_types[fwd ? TT_SEND_F : TT_SEND_B].name, o->mb);
+			else
+				fprintf(out, "%ld%s%" PRIu32, consumer_stage(o),
+				        torch_types[fwd ? TT_RECV_F : TT_RECV_B].name, o->mb);
+		}
+		fputc('\n', out);
+	}
+	free(rows);
+	free(start);
+	return 0;
+}
+
 int schedfile_write(FILE *out, const struct sched *s, enum schedfile_format fmt)
 {
 	char action[SCHEDFILE_ACTION_MAX];
+
+	if (fmt == SCHEDFILE_TORCH_COMMS)
+		return write_torch_comms(out, s);
 
 	if (fmt == SCHEDFILE_PPSIM)
 		fprintf(out, "device,chunk,stage,op,microbatch%s\n", s->overlap ? ",overlap" : "");

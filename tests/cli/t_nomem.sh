@@ -99,6 +99,8 @@ else
 		--svg="$OUT/run.svg"
 	nomem_check gzip -s zbh1 -p 4 -m 8 --trace="$OUT/trace.json.gz"
 	nomem_check export -s zbv -p 4 -m 8 --export-schedule="$OUT/order.csv"
+	nomem_check export-comms -s zbv -p 4 -m 8 --export-schedule="$OUT/comms.csv" \
+		--export-format=torch-comms
 	nomem_check compare compare --schedules=1f1b,zbh1 -p 4 -m 8
 	nomem_check sweep sweep -p 2,4 -m 8,16 --jobs=1
 	nomem_check advise advise --model=llama3-8b --gpus=8 --global-batch=64 --jobs=1
@@ -107,6 +109,7 @@ else
 	nomem_check trace serve --model=llama3-8b --gpu=h100-sxm -p 2 \
 		--requests=examples/serve/bursty.jsonl
 	nomem_check validate validate tests/golden/1f1b-p2-m2-ops.csv
+	nomem_check validate-comms validate tests/golden/zb1p-2rank-2stagep-comms.csv
 	nomem_check calibrate calibrate -m 24 -o "$OUT/calibrated.json" docs/examples/measured-zb-1.5b.csv
 	nomem_check config --config=configs/llama3-8b-h100.json
 fi

@@ -33,11 +33,11 @@ done <"$TMP/bad_schedules"
 # A file may mix fused and split backwards (as DualPipeV does), one kind per micro-batch.
 golden validate-mixed.txt validate tests/golden/mixed-schedule.csv
 
-# Round trips: a generator's order exported in either format and simulated from the file
+# Round trips: a generator's order exported in any format and simulated from the file
 # gives the same makespan and the same per-device order.
-for args in "-s interleaved -p 4 -v 2 -m 8" "-s dualpipev -p 4 -m 10" "-s zbv -p 4 -m 8" \
-	"-s zb-auto -p 4 -m 8 --tf 2 --tb 2 --tw 1"; do
-	for fmt in ppsim torch; do
+for args in "-s 1f1b -p 4 -m 8" "-s interleaved -p 4 -v 2 -m 8" "-s dualpipev -p 4 -m 10" \
+	"-s zbv -p 4 -m 8" "-s zb-auto -p 4 -m 8 --tf 2 --tb 2 --tw 1"; do
+	for fmt in ppsim torch torch-comms; do
 		# shellcheck disable=SC2086
 		ppsim $args --export-schedule="$TMP/order.csv" --export-format=$fmt \
 			--dump-ops="$TMP/ops-a.csv" -f json >"$TMP/a.json"
@@ -63,3 +63,55 @@ if ppsim validate -- "$ROOT/tests/golden/1f1b-p2-m2-ops.csv" >"$TMP/validate.out
 	not_ok "ppsim validate -- FILE: $(head -c 200 "$TMP/validate.out")"
 fi
 fails 2 "validate: needs a schedule FILE" validate --
+
+# PyTorch's compute_comms CSV (zb1p, 2 ranks, 2 stages per rank, the shape of PyTorch's test
+# artifact zb1p_2rank_2stagep_comms.csv): its SEND/RECV are checked and priced by the engine
+# as the dependencies they stand for, so it simulates exactly as its compute-only twin, with
+# or without a transfer cost; and the twin exported as torch-comms is that file, byte for byte.
+comms="$ROOT/tests/golden/zb1p-2rank-2stagep-comms.csv"
+twin="$ROOT/tests/golden/zb1p-2rank-2stagep-compute.csv"
+for costs in "" "--tcomm 0.3" "--link pcie4 --model llama3-8b --gpu h100-sxm"; do
+	# shellcheck disable=SC2086
+	ppsim --schedule-file="$comms" $costs -f json >"$TMP/comms.json" 2>"$TMP/err"
+	# shellcheck disable=SC2086
+	ppsim --schedule-file="$twin" $costs -f json >"$TMP/twin.json" 2>>"$TMP/err"
+	a=$("$JGET" "$TMP/comms.json" makespan 2>/dev/null)
+	b=$("$JGET" "$TMP/twin.json" makespan 2>/dev/null)
+	if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else
+		not_ok "compute_comms vs its compute-only twin ($costs): makespan $a vs $b $(cat "$TMP/err")"
+	fi
+done
+ppsim --schedule-file="$twin" --export-schedule="$TMP/comms.csv" --export-format=torch-comms \
+	>/dev/null
+if cmp -s "$TMP/comms.csv" "$comms"; then ok; else
+	not_ok "the zb1p twin exported as torch-comms is not PyTorch's lowering: $(diff "$TMP/comms.csv" "$comms" | head -c 300)"
+fi
+# ppsim's interleaved-zb is PyTorch's ScheduleInterleavedZeroBubble: the twin is its order
+# with each I directly followed by the W of the same stage and micro-batch merged into a B
+# (as PyTorch's _merge_bw merges them), as docs/pytorch.md says
+ppsim -s interleaved-zb -p 2 -v 2 -m 8 --export-schedule="$TMP/izb.csv" --export-format=torch \
+	>/dev/null
+sed -E 's/(^|,)([0-9]+)I([0-9]+),\2W\3(,|$)/\1\2B\3\4/g; s/(^|,)([0-9]+)I([0-9]+),\2W\3(,|$)/\1\2B\3\4/g' \
+	"$TMP/izb.csv" >"$TMP/izb-merged.csv"
+if cmp -s "$TMP/izb-merged.csv" "$twin"; then ok; else
+	not_ok "interleaved-zb p=2 v=2 m=8, I+W merged, is not the zb1p twin: $(diff "$TMP/izb-merged.csv" "$twin" | head -c 300)"
+fi
+if ppsim validate "$comms" >"$TMP/validate.out" 2>&1 &&
+	grep -q "80 ops, PyTorch compute_comms format$" "$TMP/validate.out" &&
+	grep -q "^96 SEND/RECV actions match" "$TMP/validate.out"; then ok; else
+	not_ok "validate of a compute_comms file: $(cat "$TMP/validate.out")"
+fi
+# UNSHARD, RESHARD and REDUCE_GRAD cost nothing: a single stage ending in REDUCE_GRAD runs
+# as its compute actions alone
+printf '0UNSHARD,0F0,0F1,0B0,0B1,0RESHARD,0REDUCE_GRAD\n' >"$TMP/fsdp.csv"
+printf '0F0,0F1,0B0,0B1\n' >"$TMP/fsdp-twin.csv"
+ppsim --schedule-file="$TMP/fsdp.csv" -f json >"$TMP/a.json" 2>"$TMP/err"
+ppsim --schedule-file="$TMP/fsdp-twin.csv" -f json >"$TMP/b.json" 2>>"$TMP/err"
+a=$("$JGET" "$TMP/a.json" makespan 2>/dev/null)
+b=$("$JGET" "$TMP/b.json" makespan 2>/dev/null)
+if [ -n "$a" ] && [ "$a" = "$b" ] && ppsim validate "$TMP/fsdp.csv" 2>&1 |
+	grep -q "^0 SEND/RECV actions match the cross-device dependencies; 3 UNSHARD"; then ok; else
+	not_ok "UNSHARD/RESHARD/REDUCE_GRAD: makespan $a vs $b $(cat "$TMP/err")"
+fi
+fails 2 "--export-format 'comms': must be 'ppsim', 'torch' or 'torch-comms'" \
+	-s 1f1b --export-schedule="$TMP/x.csv" --export-format=comms

@@ -74,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (f.sched->nops <= FUZZ_MAX_OPS) {
 			round_trip(f.sched, SCHEDFILE_PPSIM);
 			round_trip(f.sched, SCHEDFILE_TORCH);
+			round_trip(f.sched, SCHEDFILE_TORCH_COMMS);
 			simulate(f.sched);
 		}
 		schedfile_release(&f);

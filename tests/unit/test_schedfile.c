@@ -569,7 +569,7 @@ static void schedfile_reports_a_missing_file_as_an_io_error(void)
 
 static void schedfile_release_leaves_an_empty_struct(void)
 {
-	struct schedfile f = {NULL, NULL, NULL, NULL, SCHEDFILE_PPSIM};
+	struct schedfile f = {NULL, NULL, NULL, NULL, SCHEDFILE_PPSIM, 0, 0};
 
 	schedfile_release(&f);
 	CU_ASSERT_PTR_NULL(f.sched);
@@ -637,8 +637,8 @@ static void assert_round_trip(const char *name, int p, int v, int m, enum schedf
 	strcpy(c.schedule_file, path);
 	file = sim_run(&c, &err);
 	if (file == NULL)
-		fprintf(stderr, "%s in %s format: %s\n", name,
-		        fmt == SCHEDFILE_TORCH ? "torch" : "ppsim", err.msg);
+		fprintf(stderr, "%s in %s format: %s\n", name, schedfile_format_names[fmt],
+		        err.msg);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(file);
 	CU_ASSERT_EQUAL(file->result->makespan, gen->result->makespan);
 	ASSERT_NEAR(file->metrics.makespan, gen->metrics.makespan);
@@ -649,11 +649,13 @@ static void assert_round_trip(const char *name, int p, int v, int m, enum schedf
 	CU_ASSERT_EQUAL(rmdir(dir), 0);
 }
 
-static void schedfile_round_trips_interleaved_and_dualpipev_in_both_formats(void)
+static void schedfile_round_trips_interleaved_and_dualpipev_in_every_format(void)
 {
-	static const enum schedfile_format fmts[] = {SCHEDFILE_PPSIM, SCHEDFILE_TORCH};
+	static const enum schedfile_format fmts[] = {SCHEDFILE_PPSIM, SCHEDFILE_TORCH,
+	                                             SCHEDFILE_TORCH_COMMS};
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 3; i++) {
+		assert_round_trip("1f1b", 4, 1, 8, fmts[i]);
 		assert_round_trip("interleaved", 4, 2, 8, fmts[i]);
 		assert_round_trip("dualpipev", 4, 2, 10, fmts[i]);
 		assert_round_trip("zbv", 4, 2, 8, fmts[i]);
@@ -795,22 +797,22 @@ static void schedfile_rejects_an_overlap_value_other_than_0_or_1_at_its_column(v
 	                ":2:9: overlap \"2\": must be 0 or 1", 2, 9);
 }
 
+/* What an unknown PyTorch action's error says after "unknown action ". */
+#define UNKNOWN_ACTION                                                                             \
+	"(a compute action is STAGE, then F, I, B or W, then a micro-batch, such as 2F0; a "       \
+	"transfer STAGE, then SEND_F, RECV_F, SEND_B or RECV_B, then a micro-batch, such as "      \
+	"0SEND_F0; or STAGE, then UNSHARD, RESHARD or REDUCE_GRAD)"
+
 static void schedfile_rejects_an_unknown_pytorch_action_naming_line_column_and_cell(void)
 {
 	assert_rejected("0F0,0F1,0B0,0B1\n1F0,1B0,1X0\n",
-	                ":2:9: cell 3 '1X0': unknown action (a compute action is STAGE, then F, I, "
-	                "B or W, then a micro-batch, such as 2F0)",
-	                2, 9);
+	                ":2:9: cell 3 '1X0': unknown action " UNKNOWN_ACTION, 2, 9);
 	/* PyTorch's old "BW" letters are not read as a full backward without a micro-batch */
-	assert_rejected("0F0,2BW0\n",
-	                ":1:5: cell 2 '2BW0': unknown action (a compute action is "
-	                "STAGE, then F, I, B or W, then a micro-batch, such as 2F0)",
-	                1, 5);
-	/* a communication action is not a compute action */
-	assert_rejected(",0F0,0SEND_F0\n",
-	                ":1:6: cell 3 '0SEND_F0': unknown action (a compute action is STAGE, then "
-	                "F, I, B or W, then a micro-batch, such as 2F0)",
-	                1, 6);
+	assert_rejected("0F0,2BW0\n", ":1:5: cell 2 '2BW0': unknown action " UNKNOWN_ACTION, 1, 5);
+	/* a transfer is read, and checked: a single stage sends nothing */
+	assert_rejected("0F0,0SEND_F0,0B0\n",
+	                ":1:5: cell 2 '0SEND_F0': no transfer there (stage 0 is the last stage)", 1,
+	                5);
 }
 
 static void schedfile_rejects_a_bad_pytorch_compound_naming_line_column_and_cell(void)
@@ -887,9 +889,136 @@ static void schedfile_rejects_pytorch_cell_faults_naming_line_column_cell_and_te
 	                1, 9);
 }
 
-static void schedfile_format_find_knows_ppsim_and_torch_only(void)
+/* 1F1B, p=2, m=2, as PyTorch's _add_send_recv lowers it: each SEND after its producer, each
+ * RECV where the ranks, taking turns, reach its producer. */
+static const char comms_1f1b[] = "0F0,0SEND_F0,0F1,0SEND_F1,0RECV_B0,0B0,0RECV_B1,0B1\n"
+                                 "1RECV_F0,1F0,1RECV_F1,1B0,1SEND_B0,1F1,1B1,1SEND_B1\n";
+
+static void schedfile_reads_a_compute_comms_file_as_its_compute_only_twin(void)
+{
+	char path[128];
+	struct schedfile f, twin;
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL_FATAL(read_text(comms_1f1b, &f, &err, path), 0);
+	CU_ASSERT_EQUAL_FATAL(read_text("0F0,0F1,0B0,0B1\n1F0,1B0,1F1,1B1\n", &twin, &err, path),
+	                      0);
+	CU_ASSERT_EQUAL(f.format, SCHEDFILE_TORCH_COMMS);
+	CU_ASSERT_EQUAL(twin.format, SCHEDFILE_TORCH);
+	CU_ASSERT_EQUAL(f.transfers, 8);
+	CU_ASSERT_EQUAL(f.zero_cost, 0);
+	CU_ASSERT_TRUE(same_schedule(f.sched, twin.sched));
+	/* each op keeps its own cell: rank 0's 0B0 is cell 6 at column 36 */
+	CU_ASSERT_EQUAL(f.cells[2], 6);
+	CU_ASSERT_EQUAL(f.columns[2], 36);
+	schedfile_release(&f);
+	schedfile_release(&twin);
+}
+
+static void schedfile_writes_1f1b_as_pytorch_s_compute_comms_lowering(void)
+{
+	struct sched *s = sched_new(sched_find("1f1b"), &(struct sched_params){2, 1, 2, 0});
+	char *text;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	text = written(s, SCHEDFILE_TORCH_COMMS);
+	CU_ASSERT_STRING_EQUAL(text, comms_1f1b);
+	free(text);
+	sched_free(s);
+}
+
+static void schedfile_writes_no_transfer_between_stages_on_one_device(void)
+{
+	/* ZB-V, p=2: stages 1 and 2 are both on device 1, so 1F0 feeds 2F0 with no SEND_F or
+	 * RECV_F, and 2I0 feeds 1I0 with no SEND_B or RECV_B */
+	struct sched *s = sched_new(sched_find("zbv"), &(struct sched_params){2, 2, 2, 0});
+	char *text;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	text = written(s, SCHEDFILE_TORCH_COMMS);
+	CU_ASSERT_PTR_NULL(strstr(text, "1SEND_F"));
+	CU_ASSERT_PTR_NULL(strstr(text, "2RECV_F"));
+	CU_ASSERT_PTR_NULL(strstr(text, "2SEND_B"));
+	CU_ASSERT_PTR_NULL(strstr(text, "1RECV_B"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "0F0,0SEND_F0,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "1RECV_F0,1F0,"));
+	free(text);
+	sched_free(s);
+}
+
+static void schedfile_accepts_unshard_reshard_and_reduce_grad_at_zero_cost(void)
+{
+	char path[128];
+	struct schedfile f;
+	struct pp_error err = {0};
+
+	/* a single stage ending in REDUCE_GRAD, as PyTorch's runtime dumps it */
+	CU_ASSERT_EQUAL_FATAL(
+	        read_text("0UNSHARD,0F0,0F1,0I0,0W0,0B1,0RESHARD,0REDUCE_GRAD\n", &f, &err, path),
+	        0);
+	CU_ASSERT_EQUAL(f.format, SCHEDFILE_TORCH_COMMS);
+	CU_ASSERT_EQUAL(f.zero_cost, 3);
+	CU_ASSERT_EQUAL(f.transfers, 0);
+	CU_ASSERT_EQUAL(f.sched->nops, 5);
+	CU_ASSERT_TRUE(f.sched->mixed);
+	schedfile_release(&f);
+	CU_ASSERT_EQUAL_FATAL(read_text("0F0,0B0,0REDUCE_GRAD\n", &f, &err, path), 0);
+	CU_ASSERT_EQUAL(f.zero_cost, 1);
+	CU_ASSERT_EQUAL(f.sched->nops, 2);
+	schedfile_release(&f);
+	/* FSDP actions take no micro-batch, and sit on their stage's rank */
+	assert_rejected("0F0,0B0,0UNSHARD0\n",
+	                ":1:9: cell 3 '0UNSHARD0': unknown action " UNKNOWN_ACTION, 1, 9);
+	assert_rejected("0F0,0SEND_F0,0RECV_B0,0B0,1RESHARD\n1RECV_F0,1F0,1B0,1SEND_B0\n",
+	                ":1:27: cell 5 '1RESHARD': stage 1 is on rank 1, not rank 0", 1, 27);
+}
+
+static void schedfile_rejects_a_mismatched_send_or_recv_naming_its_cell(void)
+{
+	/* a SEND_B without its RECV_B on rank 0 */
+	assert_rejected("0F0,0SEND_F0,0B0\n1RECV_F0,1F0,1B0,1SEND_B0\n",
+	                ":2:18: cell 4 '1SEND_B0': has no 0RECV_B0 on rank 0", 2, 18);
+	/* a RECV_F without its SEND_F */
+	assert_rejected("0F0,0RECV_B0,0B0\n1RECV_F0,1F0,1B0,1SEND_B0\n",
+	                ":2:1: cell 1 '1RECV_F0': has no 0SEND_F0 on rank 0", 2, 1);
+	/* neither half: the producer is named */
+	assert_rejected("0F0,0RECV_B0,0B0\n1F0,1B0,1SEND_B0\n",
+	                ":1:1: cell 1 '0F0': no 0SEND_F0 after it: a compute_comms file lists "
+	                "every transfer across ranks, and stage 1 is on rank 1",
+	                1, 1);
+	/* a SEND before its producer, a RECV after its consumer */
+	assert_rejected("0SEND_F0,0F0,0RECV_B0,0B0\n1RECV_F0,1F0,1B0,1SEND_B0\n",
+	                ":1:1: cell 1 '0SEND_F0': comes before F(mb 0, stage 0), whose output it "
+	                "sends",
+	                1, 1);
+	assert_rejected("0F0,0SEND_F0,0RECV_B0,0B0\n1F0,1RECV_F0,1B0,1SEND_B0\n",
+	                ":2:5: cell 2 '1RECV_F0': comes after F(mb 0, stage 1), whose input it "
+	                "receives",
+	                2, 5);
+	/* no transfer leaves the first stage backwards, or joins stages on one rank */
+	assert_rejected("0F0,0SEND_F0,0RECV_B0,0B0,0SEND_B0\n1RECV_F0,1F0,1B0,1SEND_B0\n",
+	                ":1:27: cell 5 '0SEND_B0': no transfer there (stage 0 is the first stage)",
+	                1, 27);
+	assert_rejected("0F0,0SEND_F0,1RECV_F0,1F0,1B0,0B0\n",
+	                ":1:5: cell 2 '0SEND_F0': no transfer there (stages 0 and 1 are both on "
+	                "rank 0)",
+	                1, 5);
+	/* twice, on the wrong rank, of no such micro-batch */
+	assert_rejected("0F0,0SEND_F0,0RECV_B0,0B0\n1RECV_F0,1F0,1B0,1SEND_B0,1SEND_B0\n",
+	                ":2:27: cell 5 '1SEND_B0': 1SEND_B0 appears twice", 2, 27);
+	assert_rejected("0F0,1SEND_F0,0RECV_B0,0B0\n1RECV_F0,1F0,1B0,1SEND_B0\n",
+	                ":1:5: cell 2 '1SEND_F0': stage 1 is on rank 1, not rank 0", 1, 5);
+	assert_rejected(
+	        "0F0,0SEND_F0,0RECV_B0,0B0\n1RECV_F1,1F0,1B0,1SEND_B0\n",
+	        ":2:1: cell 1 '1RECV_F1': micro-batch 1 does not exist (the schedule has 1)", 2, 1);
+}
+
+static void schedfile_format_find_knows_each_format_s_name_only(void)
 {
 	enum schedfile_format fmt = SCHEDFILE_PPSIM;
+
+	CU_ASSERT_TRUE(schedfile_format_find("torch-comms", &fmt));
+	CU_ASSERT_EQUAL(fmt, SCHEDFILE_TORCH_COMMS);
 
 	CU_ASSERT_TRUE(schedfile_format_find("torch", &fmt));
 	CU_ASSERT_EQUAL(fmt, SCHEDFILE_TORCH);
@@ -949,7 +1078,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(schedfile_rejects_more_chunks_per_device_than_the_limit),
         UNIT_TEST(schedfile_reports_a_missing_file_as_an_io_error),
         UNIT_TEST(schedfile_release_leaves_an_empty_struct),
-        UNIT_TEST(schedfile_round_trips_interleaved_and_dualpipev_in_both_formats),
+        UNIT_TEST(schedfile_round_trips_interleaved_and_dualpipev_in_every_format),
         UNIT_TEST(schedfile_writes_dualpipev_p4_m10_rank_0_as_pytorch_s_artifact_row),
         UNIT_TEST(schedfile_writes_a_small_dualpipev_in_both_formats_exactly),
         UNIT_TEST(schedfile_reads_pytorch_rows_with_idle_cells_and_crlf_line_ends),
@@ -960,7 +1089,12 @@ static const struct unit_test tests[] = {
         UNIT_TEST(schedfile_rejects_a_pytorch_file_missing_an_op_naming_its_device_s_line),
         UNIT_TEST(schedfile_rejects_a_cyclic_pytorch_order_naming_each_stuck_op_s_line_and_cell),
         UNIT_TEST(schedfile_rejects_pytorch_cell_faults_naming_line_column_cell_and_text),
-        UNIT_TEST(schedfile_format_find_knows_ppsim_and_torch_only),
+        UNIT_TEST(schedfile_reads_a_compute_comms_file_as_its_compute_only_twin),
+        UNIT_TEST(schedfile_writes_1f1b_as_pytorch_s_compute_comms_lowering),
+        UNIT_TEST(schedfile_writes_no_transfer_between_stages_on_one_device),
+        UNIT_TEST(schedfile_accepts_unshard_reshard_and_reduce_grad_at_zero_cost),
+        UNIT_TEST(schedfile_rejects_a_mismatched_send_or_recv_naming_its_cell),
+        UNIT_TEST(schedfile_format_find_knows_each_format_s_name_only),
         {NULL, NULL},
 };
 
