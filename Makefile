@@ -180,7 +180,7 @@ unit: $(UNIT_BIN)
 
 # PPSIM_SANITIZE: flags a test needs to link a program against this build's libppsim.a
 # (the browser test of the HTML report needs Chromium and Node.js: installed here when missing)
-cli: $(BIN) $(JGET) $(FAILALLOC)
+cli: $(BIN) $(SO) $(JGET) $(FAILALLOC)
 	@sh build-aux/ensure-browser || echo "ppsim: no Chromium or Node.js: the browser test is skipped"
 	PPSIM_SANITIZE="$(SANITIZE)" PPSIM_FAILALLOC="$(abspath $(FAILALLOC))" CLI_JOBS=$(CLI_JOBS) \
 		sh tests/cli/run.sh $(BIN) $(JGET)

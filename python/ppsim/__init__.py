@@ -23,8 +23,8 @@ from collections import namedtuple
 
 from . import _lib
 
-__all__ = ["PpsimError", "Result", "Op", "version", "run", "report", "compare", "sweep",
-           "dataframe", "sweep_frame"]
+__all__ = ["PpsimError", "Result", "Op", "version", "run", "report", "ops_csv", "compare",
+           "sweep", "dataframe", "sweep_frame"]
 
 _ERRLEN = 1024
 
@@ -171,6 +171,18 @@ def report(format="text", schedule=None, config=None, **settings):
     try:
         err = ctypes.create_string_buffer(_ERRLEN)
         return _take(lib, lib.pp_run_report(handle, format.encode(), err, _ERRLEN), err)
+    finally:
+        lib.pp_run_free(handle)
+
+
+def ops_csv(schedule=None, config=None, **settings):
+    """The ops of one run as the CSV text of `ppsim --dump-ops`."""
+    if schedule is not None:
+        settings = dict(settings, schedule=schedule)
+    lib, handle = _simulate(config, settings)
+    try:
+        err = ctypes.create_string_buffer(_ERRLEN)
+        return _take(lib, lib.pp_run_ops_csv(handle, err, _ERRLEN), err)
     finally:
         lib.pp_run_free(handle)
 
