@@ -60,7 +60,7 @@ LIB       := $(BUILD)/libppsim.a
 # real file libppsim.so.MAJOR.MINOR.PATCH (include/ppsim/version.h), two symlinks
 pic          = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
 PIC_OBJ     := $(call pic,$(LIB_SRC)) $(BUILD)/pic/gen/assets.o
-version_num  = $(shell sed -n 's/^\#define PP_VERSION_$(1) //p' include/ppsim/version.h)
+version_num  = $(shell sed -n 's/^\#define PP_VERSION_$(1)  *//p' include/ppsim/version.h)
 SO_VERSION  := $(call version_num,MAJOR).$(call version_num,MINOR).$(call version_num,PATCH)
 SO_NAME     := libppsim.so.$(call version_num,MAJOR)
 SO_MAP      := build-aux/libppsim.map
@@ -190,7 +190,7 @@ asan:
 		SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		test
 
-valgrind: $(BIN) $(JGET)
+valgrind: $(BIN) $(SO) $(JGET)
 	PPSIM_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
 		CLI_JOBS=$(CLI_JOBS) \
 		sh tests/cli/run.sh $(BIN) $(JGET)

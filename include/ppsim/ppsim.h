@@ -38,7 +38,7 @@ const char *pp_version(int *major, int *minor, int *patch);
 pp_config *pp_config_new(void);
 /* Frees c; NULL is a no-op. */
 void pp_config_free(pp_config *c);
-/* A copy of c, or NULL out of memory. */
+/* A copy of c, or NULL out of memory (or when c is NULL). */
 pp_config *pp_config_copy(const pp_config *c);
 
 /*

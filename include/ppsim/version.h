@@ -6,7 +6,7 @@
 #define PP_VERSION_MINOR 1
 #define PP_VERSION_PATCH 0
 
-#define PP_VERSION_STR_(x) #x
+#define PP_VERSION_STR_(x)  #x
 #define PP_VERSION_XSTR_(x) PP_VERSION_STR_(x)
 /* "MAJOR.MINOR.PATCH", as `ppsim --version` prints it */
 #define PP_VERSION                                                                                 \

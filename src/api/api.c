@@ -56,7 +56,7 @@ void pp_config_free(pp_config *c)
 
 pp_config *pp_config_copy(const pp_config *c)
 {
-	pp_config *copy = pp_malloc(sizeof(*copy));
+	pp_config *copy = c != NULL ? pp_malloc(sizeof(*copy)) : NULL;
 
 	if (copy != NULL)
 		*copy = *c;
@@ -134,8 +134,7 @@ pp_run *pp_simulate(const pp_config *c, char *err, size_t errlen)
 	struct pp_error e = {0};
 	pp_run *r = pp_zalloc(1, sizeof(*r), &e);
 
-	if (r == NULL ||
-	    config_check_command(&c->config, CONFIG_RUN, "run", &e) != 0 ||
+	if (r == NULL || config_check_command(&c->config, CONFIG_RUN, "run", &e) != 0 ||
 	    (r->sim = sim_run(&c->config, &e)) == NULL) {
 		free(r);
 		give_error(&e, err, errlen);
@@ -250,8 +249,8 @@ char *pp_compare_report(const pp_run *const *runs, const char *const *labels, in
 		return NULL;
 	}
 	for (int i = 0; i < n; i++)
-		rows[i] = (struct report_row){
-		        labels != NULL && labels[i] != NULL ? labels[i] : "-", runs[i]->sim};
+		rows[i] = (struct report_row){labels != NULL && labels[i] != NULL ? labels[i] : "-",
+		                              runs[i]->sim};
 	text = memout_close(&m, f->compare(m.out, rows, n), &e, err, errlen);
 	free(rows);
 	return text;
