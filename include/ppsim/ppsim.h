@@ -83,6 +83,13 @@ char *pp_run_ops_csv(const pp_run *r, char *err, size_t errlen);
 char *pp_compare_report(const pp_run *const *runs, const char *const *labels, int n,
                         const char *format, char *err, size_t errlen);
 
+/*
+ * The tables of `ppsim list` (schedules, model, GPU and link presets, batching policies,
+ * formats) in format "text" or "json" (NULL), as `ppsim list --format` writes them. Returns a
+ * string for pp_string_free, or NULL with err set.
+ */
+char *pp_list(const char *format, char *err, size_t errlen);
+
 /* Frees a string returned by this library; NULL is a no-op. */
 void pp_string_free(char *s);
 

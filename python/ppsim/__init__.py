@@ -24,7 +24,7 @@ from collections import namedtuple
 from . import _lib
 
 __all__ = ["PpsimError", "Result", "Op", "version", "run", "report", "ops_csv", "compare",
-           "sweep", "dataframe", "sweep_frame"]
+           "sweep", "dataframe", "sweep_frame", "listing", "schedules"]
 
 _ERRLEN = 1024
 
@@ -54,6 +54,19 @@ def version():
     nums = [ctypes.c_int() for _ in range(3)]
     s = _lib.load().pp_version(*[ctypes.byref(n) for n in nums])
     return s.decode(), tuple(n.value for n in nums)
+
+
+def listing():
+    """The tables of `ppsim list --format=json` as a dict: schedules, models, gpus, links,
+    batching, formats."""
+    lib = _lib.load()
+    err = ctypes.create_string_buffer(_ERRLEN)
+    return json.loads(_take(lib, lib.pp_list(b"json", err, _ERRLEN), err))
+
+
+def schedules():
+    """The names of the schedules, in the order of `ppsim list`."""
+    return [s["name"] for s in listing()["schedules"]]
 
 
 def _text(value):

@@ -46,6 +46,7 @@ def _declare(lib):
         "pp_run_report": (vp, [vp, cp, cp, sz]),
         "pp_run_ops_csv": (vp, [vp, cp, sz]),
         "pp_compare_report": (vp, [ctypes.POINTER(vp), ctypes.POINTER(cp), i, cp, cp, sz]),
+        "pp_list": (vp, [cp, cp, sz]),
         "pp_string_free": (None, [vp]),
     }
     for name, (restype, argtypes) in table.items():

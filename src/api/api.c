@@ -256,6 +256,19 @@ char *pp_compare_report(const pp_run *const *runs, const char *const *labels, in
 	return text;
 }
 
+char *pp_list(const char *format, char *err, size_t errlen)
+{
+	struct pp_error e = {0};
+	const struct report_format *f = find_format(format, REPORT_LIST, &e);
+	struct memout m;
+
+	if (f == NULL || memout_open(&m, &e) == NULL) {
+		give_error(&e, err, errlen);
+		return NULL;
+	}
+	return memout_close(&m, f->list(m.out), &e, err, errlen);
+}
+
 void pp_string_free(char *s)
 {
 	free(s);

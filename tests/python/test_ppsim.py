@@ -83,6 +83,13 @@ class Run(unittest.TestCase):
         self.assertEqual(".".join(map(str, nums)), s)
 
 
+class Listing(unittest.TestCase):
+    def test_listing_is_ppsim_list_json(self):
+        self.assertEqual(ppsim.listing(), json.loads(command("list", "--format=json")))
+        self.assertIn("zbv-auto", ppsim.schedules())
+        self.assertEqual(ppsim.schedules()[:2], ["gpipe", "1f1b"])
+
+
 class CompareAndSweep(unittest.TestCase):
     def test_compare_is_ppsim_compare_schedules(self):
         got = ppsim.compare(["1f1b", "gpipe", "zbh1"], p=4, m=8)

@@ -184,6 +184,19 @@ static void api_compare_writes_runs_side_by_side(void)
 	pp_config_free(z);
 }
 
+static void api_list_is_the_tables_of_ppsim_list(void)
+{
+	char err[256] = "";
+	char *json = pp_list(NULL, err, sizeof(err));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+	CU_ASSERT_EQUAL(strncmp(json, "{\n\t\"schedules\":\t[", 17), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"name\":\t\"zbv-auto\""));
+	pp_string_free(json);
+	CU_ASSERT_PTR_NULL(pp_list("csv", err, sizeof(err)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "format 'csv'"));
+}
+
 static void api_version_is_the_headers_numbers(void)
 {
 	int major = -1, minor = -1, patch = -1;
@@ -212,6 +225,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(api_simulate_refuses_what_ppsim_run_refuses),
         UNIT_TEST(api_an_unknown_format_names_the_formats_of_a_run),
         UNIT_TEST(api_compare_writes_runs_side_by_side),
+        UNIT_TEST(api_list_is_the_tables_of_ppsim_list),
         UNIT_TEST(api_version_is_the_headers_numbers),
         {NULL, NULL},
 };
