@@ -1,5 +1,6 @@
 # ppsim: a hand-written Makefile.
-#   make            build build/ppsim and build/libppsim.a
+#   make            build build/ppsim, build/libppsim.a and build/libppsim.so (the shared
+#                   library: -fPIC objects in build/pic/, only the pp_ names exported)
 #   make run        build and run the demo: a 1F1B timeline
 #   make test       build and run every test (unit, CLI, examples)
 #   make asan       the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -38,7 +39,7 @@ endif
 # A layer's files may include the headers of the layers before it, never of those after it
 # (tests/cli/t_layers.sh checks; docs/architecture.md says what each layer owns). Every .c file
 # in a layer's folder is built.
-LAYERS      := base sched config cost engine metrics sim search serve report
+LAYERS      := base sched config cost engine metrics sim search serve report api
 layer_src    = $(sort $(wildcard src/$(1)/*.c))
 LIB_SRC     := $(foreach l,$(LAYERS),$(call layer_src,$(l)))
 APP_SRC     := $(call layer_src,cli) src/main.c
@@ -54,6 +55,19 @@ LIB_OBJ   := $(call obj,$(LIB_SRC)) $(ASSET_OBJ)
 APP_OBJ   := $(call obj,$(APP_SRC))
 UNIT_OBJ  := $(call obj,$(UNIT_SRC))
 LIB       := $(BUILD)/libppsim.a
+# the shared library: the same sources built position-independent in $(BUILD)/pic/, linked with
+# the version script that keeps every name but the pp_ ones local; SONAME libppsim.so.MAJOR, the
+# real file libppsim.so.MAJOR.MINOR.PATCH (include/ppsim/version.h), two symlinks
+pic          = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
+PIC_OBJ     := $(call pic,$(LIB_SRC)) $(BUILD)/pic/gen/assets.o
+version_num  = $(shell sed -n 's/^\#define PP_VERSION_$(1)  *//p' include/ppsim/version.h)
+SO_VERSION  := $(call version_num,MAJOR).$(call version_num,MINOR).$(call version_num,PATCH)
+SO_NAME     := libppsim.so.$(call version_num,MAJOR)
+SO_MAP      := build-aux/libppsim.map
+SO_REAL     := $(BUILD)/libppsim.so.$(SO_VERSION)
+SO          := $(BUILD)/libppsim.so
+# a sanitizer's runtime leaves names undefined in a shared object: checked only without one
+SO_DEFS     := $(if $(SANITIZE),,-Wl,-z,defs)
 BIN       := $(BUILD)/ppsim
 UNIT_BIN  := $(BUILD)/test_unit
 JGET      := $(BUILD)/jget
@@ -86,7 +100,7 @@ LDLIBS   += $(ZLIB_LIBS)
 .SECONDARY: $(call obj,$(BENCH_SRC) $(wildcard tests/fuzz/*.c))
 .PHONY: all run test check unit cli asan valgrind bench fuzz fuzz-bins install uninstall clean format \
         docs gallery FORCE
-all: $(BIN)
+all: $(BIN) $(SO)
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/deps.mk
 	@mkdir -p $(dir $@)
@@ -101,6 +115,14 @@ $(ASSET_OBJ): $(BUILD)/gen/assets.c $(BUILD)/deps.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+$(BUILD)/pic/%.o: %.c $(BUILD)/deps.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
+
+$(BUILD)/pic/gen/assets.o: $(BUILD)/gen/assets.c $(BUILD)/deps.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
+
 # The library is remade when a source file comes or goes, not only when one changes.
 $(BUILD)/objects.list: FORCE
 	@mkdir -p $(BUILD)
@@ -110,6 +132,14 @@ FORCE:
 $(LIB): $(LIB_OBJ) $(BUILD)/objects.list
 	@rm -f $@
 	$(Q)$(AR) rcs $@ $(LIB_OBJ)
+
+$(SO_REAL): $(PIC_OBJ) $(SO_MAP) $(BUILD)/objects.list
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SO_NAME) -Wl,--version-script=$(SO_MAP) \
+		$(SO_DEFS) -o $@ $(PIC_OBJ) $(CJSON_LIBS) $(LDLIBS)
+
+$(SO): $(SO_REAL)
+	@ln -sf $(notdir $(SO_REAL)) $(BUILD)/$(SO_NAME)
+	@ln -sf $(SO_NAME) $@
 
 $(BIN): $(APP_OBJ) $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(CJSON_LIBS) $(LDLIBS)
@@ -150,7 +180,7 @@ unit: $(UNIT_BIN)
 
 # PPSIM_SANITIZE: flags a test needs to link a program against this build's libppsim.a
 # (the browser test of the HTML report needs Chromium and Node.js: installed here when missing)
-cli: $(BIN) $(JGET) $(FAILALLOC)
+cli: $(BIN) $(SO) $(JGET) $(FAILALLOC)
 	@sh build-aux/ensure-browser || echo "ppsim: no Chromium or Node.js: the browser test is skipped"
 	PPSIM_SANITIZE="$(SANITIZE)" PPSIM_FAILALLOC="$(abspath $(FAILALLOC))" CLI_JOBS=$(CLI_JOBS) \
 		sh tests/cli/run.sh $(BIN) $(JGET)
@@ -160,7 +190,7 @@ asan:
 		SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		test
 
-valgrind: $(BIN) $(JGET)
+valgrind: $(BIN) $(SO) $(JGET)
 	PPSIM_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
 		CLI_JOBS=$(CLI_JOBS) \
 		sh tests/cli/run.sh $(BIN) $(JGET)
@@ -180,18 +210,27 @@ fuzz:
 	sh build-aux/run-fuzz $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Install --------------------------------------------------------------------------------------
-# The binary, its man page and bash completion, and the library with its headers and a
-# pkg-config file (ppsim.pc: -lppsim and what it needs, cJSON and zlib included).
+# The binary, its man page and bash completion, the libraries (libppsim.a, and libppsim.so with
+# its two symlinks, which -lppsim picks) with their headers and a pkg-config file (ppsim.pc:
+# -lppsim and what it needs, cJSON and zlib included), and the Python package in
+# $(PYTHON_DIR)/ppsim (docs/python.md: PYTHONPATH=$(PYTHON_DIR)).
+PYTHON_DIR ?= $(PREFIX)/lib/python3/dist-packages
+PY_SRC     := $(sort $(wildcard python/ppsim/*.py))
 COMPLETION := $(BUILD)/ppsim.bash
 $(COMPLETION): $(BIN)
 	$(Q)$(BIN) completion bash >$@.tmp && mv $@.tmp $@
 
-install: $(BIN) $(LIB) $(COMPLETION)
+install: $(BIN) $(LIB) $(SO) $(COMPLETION)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PYTHON_DIR)/ppsim \
 		$(DESTDIR)$(PREFIX)/include/ppsim $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ppsim
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libppsim.a
+	install -m 755 $(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(notdir $(SO_REAL))
+	ln -sf $(notdir $(SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libppsim.so
+	install -m 644 $(PY_SRC) $(DESTDIR)$(PYTHON_DIR)/ppsim/
 	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/ppsim/
 	install -m 644 docs/ppsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/ppsim.1
 	install -m 644 $(COMPLETION) $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ppsim
@@ -204,9 +243,11 @@ install: $(BIN) $(LIB) $(COMPLETION)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ppsim $(DESTDIR)$(PREFIX)/lib/libppsim.a \
+		$(DESTDIR)$(PREFIX)/lib/libppsim.so $(DESTDIR)$(PREFIX)/lib/$(SO_NAME) \
+		$(DESTDIR)$(PREFIX)/lib/$(notdir $(SO_REAL)) \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/ppsim.pc $(DESTDIR)$(PREFIX)/share/man/man1/ppsim.1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/ppsim
-	rm -rf $(DESTDIR)$(PREFIX)/include/ppsim
+	rm -rf $(DESTDIR)$(PREFIX)/include/ppsim $(DESTDIR)$(PYTHON_DIR)/ppsim
 
 clean:
 	rm -rf $(BUILD)
@@ -215,7 +256,7 @@ format:
 	clang-format -i $(LIB_SRC) $(APP_SRC) $(UNIT_SRC) $(BENCH_SRC) $(HEADERS) \
 		$(wildcard src/*/*.h tests/tools/*.c tests/fuzz/*.[ch])
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
 
 # Regenerates README.md and docs/*.md from docs/src/*.in with real output (needs python3).
 docs: $(BIN) $(JGET)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PP_VERSION "0.1.0"
+#include "ppsim/version.h"
 
 /*
  * Simulated time is an integer count of ticks, so that sums and ties are exact and every run is

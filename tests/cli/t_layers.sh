@@ -2,10 +2,10 @@
 # layer and of the layers before it, never of one after it. A file's layer is its folder under
 # src/ (src/main.c is above them all); a public header's is its module's, in the table below,
 # which every header in include/ppsim/ must appear in.
-layers="base sched config cost engine metrics sim search serve report cli main"
+layers="base sched config cost engine metrics sim search serve report api cli main"
 header_layer() { # NAME.h in include/ppsim/
 	case $1 in
-	util.h | outfile.h) echo base ;;
+	util.h | outfile.h | version.h) echo base ;;
 	sched.h) echo sched ;;
 	config.h | preset.h | schedfile.h | calibrate.h) echo config ;;
 	cost.h) echo cost ;;
@@ -15,6 +15,7 @@ header_layer() { # NAME.h in include/ppsim/
 	sweep.h | advise.h) echo search ;;
 	serve.h) echo serve ;;
 	report.h) echo report ;;
+	ppsim.h) echo api ;;
 	*) echo unknown ;;
 	esac
 }

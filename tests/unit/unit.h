@@ -42,6 +42,7 @@ extern const struct unit_suite suite_sim;
 extern const struct unit_suite suite_sweep;
 extern const struct unit_suite suite_serve_workload;
 extern const struct unit_suite suite_serve;
+extern const struct unit_suite suite_api;
 
 /* A zeroed array of count elements of size bytes, freed with free(); fails the test (fatally)
  * when memory runs out. */

@@ -1,0 +1,124 @@
+"""The Python package against the library: figures of the source document, the bytes of the
+command's reports, errors as exceptions, compare and sweep.
+
+Run by tests/cli/t_python.sh with PPSIM_LIB set to the build's libppsim.so.0 and PPSIM to its
+ppsim binary: python3 -m unittest discover -s tests/python
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import ppsim  # noqa: E402
+
+PPSIM = os.environ.get("PPSIM", os.path.join(ROOT, "build", "ppsim"))
+
+
+def command(*args):
+    return subprocess.run([PPSIM, *args], check=True, capture_output=True, text=True).stdout
+
+
+class Run(unittest.TestCase):
+    def test_1f1b_p4_m8_takes_33_with_the_documents_bubble(self):
+        r = ppsim.run(schedule="1f1b", p=4, m=8)
+        self.assertEqual(r["makespan"], 33)
+        self.assertAlmostEqual(r["bubble_ratio"], 3 / 11)
+
+    def test_interleaved_v2_has_the_bubble_3_over_19(self):
+        r = ppsim.run(schedule="interleaved", p=4, m=8, v=2)
+        self.assertAlmostEqual(r["bubble_ratio"], 3 / 19)
+
+    def test_long_option_names_and_underscores_name_the_same_settings(self):
+        a = ppsim.run(schedule="zb-auto", stages=4, microbatches=8, mem_limit=2)
+        b = ppsim.run(config={"schedule": "zb-auto", "p": 4, "m": 8}, **{"mem-limit": 2})
+        self.assertEqual(a, b)
+
+    def test_a_config_dict_applies_before_the_keywords(self):
+        r = ppsim.run(config={"p": 8, "m": 16}, p=4)
+        self.assertEqual((r["p"], r["m"]), (4, 16))
+
+    def test_a_config_file_reads_as_with_dash_c(self):
+        path = os.path.join(ROOT, "configs", "llama3-70b-a100-nvlink.json")
+        self.assertEqual(ppsim.run(config=path), json.loads(command("-c", path, "--format=json")))
+
+    def test_the_json_report_is_the_commands_byte_for_byte(self):
+        args = ["-s", "interleaved", "-p", "4", "-m", "8", "-v", "2"]
+        for fmt in ("json", "text", "csv"):
+            self.assertEqual(ppsim.report(fmt, schedule="interleaved", p=4, m=8, v=2),
+                             command(*args, "--format=" + fmt))
+
+    def test_ops_are_the_dump_ops_rows(self):
+        r = ppsim.run(schedule="1f1b", p=4, m=8, ops=True)
+        self.assertEqual(len(r.ops), 4 * 8 * 2)
+        self.assertEqual(max(op.end for op in r.ops), 33)
+        first = r.ops[0]
+        self.assertEqual((first.device, first.op, first.microbatch, first.start), (0, "F", 0, 0))
+
+    def test_the_ops_csv_is_dump_ops_byte_for_byte(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "ops.csv")
+            command("-s", "zbh1", "-p", "4", "-m", "8", "--dump-ops=" + path)
+            with open(path) as f:
+                self.assertEqual(ppsim.ops_csv(schedule="zbh1", p=4, m=8), f.read())
+
+    def test_bad_values_and_unknown_keys_raise_ppsim_error(self):
+        with self.assertRaisesRegex(ppsim.PpsimError, "--stages '0'"):
+            ppsim.run(p=0)
+        with self.assertRaisesRegex(ppsim.PpsimError, 'unknown key "stagez"'):
+            ppsim.run(stagez=3)
+        with self.assertRaisesRegex(ppsim.PpsimError, "config 'dict':1:"):
+            ppsim.run(config={"p": "four"})
+        with self.assertRaisesRegex(ppsim.PpsimError, "format 'yaml'"):
+            ppsim.report("yaml")
+
+    def test_the_version_is_the_commands(self):
+        s, nums = ppsim.version()
+        self.assertEqual(command("--version").split()[1], s)
+        self.assertEqual(".".join(map(str, nums)), s)
+
+
+class Listing(unittest.TestCase):
+    def test_listing_is_ppsim_list_json(self):
+        self.assertEqual(ppsim.listing(), json.loads(command("list", "--format=json")))
+        self.assertIn("zbv-auto", ppsim.schedules())
+        self.assertEqual(ppsim.schedules()[:2], ["gpipe", "1f1b"])
+
+
+class CompareAndSweep(unittest.TestCase):
+    def test_compare_is_ppsim_compare_schedules(self):
+        got = ppsim.compare(["1f1b", "gpipe", "zbh1"], p=4, m=8)
+        self.assertEqual([r["schedule"] for r in got], ["1f1b", "gpipe", "zbh1"])
+        self.assertEqual(ppsim.compare(["1f1b", "zbh1"], format="text"),
+                         command("compare", "--schedules=1f1b,zbh1"))
+
+    def test_sweep_runs_every_point_of_the_grid_in_order(self):
+        got = ppsim.sweep(schedule="1f1b", p=[2, 4], m=[4, 8])
+        self.assertEqual([(r["p"], r["m"]) for r in got], [(2, 4), (2, 8), (4, 4), (4, 8)])
+        self.assertEqual(got[-1]["makespan"], 33)
+
+
+class Pandas(unittest.TestCase):
+    def setUp(self):
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            self.skipTest("pandas is not installed")
+
+    def test_dataframe_has_the_dump_ops_columns(self):
+        df = ppsim.dataframe(schedule="1f1b", p=4, m=8)
+        self.assertEqual(list(df.columns), list(ppsim.Op._fields))
+        self.assertEqual(df["end"].max(), 33)
+
+    def test_sweep_frame_has_a_row_per_point(self):
+        df = ppsim.sweep_frame(p=[2, 4], m=8)
+        self.assertEqual(list(df["makespan"]), [27, 33])
+
+
+if __name__ == "__main__":
+    unittest.main()
