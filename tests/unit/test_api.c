@@ -40,7 +40,7 @@ static void api_1f1b_p4_m8_reports_a_makespan_of_33_in_json(void)
 	char *json = pp_run_report(r, NULL, NULL, 0);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(json);
-	CU_ASSERT_EQUAL(strncmp(json, "{\n\t\"schedule\":\t\"1f1b\",", 22), 0);
+	CU_ASSERT_EQUAL(strncmp(json, "{\n\t\"schema_version\":\t1,\n\t\"schedule\":\t\"1f1b\",", 44), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"makespan\":\t33,"));
 	pp_string_free(json);
 	pp_run_free(r);
@@ -190,7 +190,7 @@ static void api_list_is_the_tables_of_ppsim_list(void)
 	char *json = pp_list(NULL, err, sizeof(err));
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(json);
-	CU_ASSERT_EQUAL(strncmp(json, "{\n\t\"schedules\":\t[", 17), 0);
+	CU_ASSERT_EQUAL(strncmp(json, "{\n\t\"schema_version\":\t1,\n\t\"schedules\":\t[", 39), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"name\":\t\"zbv-auto\""));
 	pp_string_free(json);
 	CU_ASSERT_PTR_NULL(pp_list("csv", err, sizeof(err)));
