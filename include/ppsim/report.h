@@ -23,6 +23,12 @@ struct report_row {
 	const struct sim *sim; /* the simulation */
 };
 
+/*
+ * Checks that row s of a comparison shares the time unit of its first row, first: its columns
+ * compare only then. Returns 0, or -1 with a PP_ERR_USAGE error naming both units.
+ */
+int report_compare_units(const struct sim *first, const struct sim *s, struct pp_error *err);
+
 /* One row of a serving comparison: a finished run, its metrics and its name. */
 struct serve_row {
 	const char *label;

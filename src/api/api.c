@@ -236,11 +236,7 @@ char *pp_compare_report(const pp_run *const *runs, const char *const *labels, in
 	if (f != NULL && n < 1)
 		pp_fail(&e, PP_ERR_USAGE, "compare: no runs");
 	for (int i = 1; e.kind == PP_ERR_NONE && f != NULL && i < n; i++)
-		if (strcmp(runs[i]->sim->cost->time_unit, runs[0]->sim->cost->time_unit) != 0)
-			pp_fail(&e, PP_ERR_USAGE,
-			        "compare: rows mix time units ('%s' and '%s'); give every row a "
-			        "link or none",
-			        runs[0]->sim->cost->time_unit, runs[i]->sim->cost->time_unit);
+		report_compare_units(runs[0]->sim, runs[i]->sim, &e);
 	if (e.kind == PP_ERR_NONE)
 		rows = pp_zalloc((size_t)n, sizeof(*rows), &e);
 	if (rows == NULL || memout_open(&m, &e) == NULL) {

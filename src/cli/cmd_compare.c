@@ -185,11 +185,8 @@ static int compare_serving(const struct cli *cli)
 			pp_nomem(&err, 1, strlen(file != NULL ? file : "-") + 1);
 			status = cmd_fail(&err);
 		}
-		if (strcmp(r->sim.cost->time_unit, rows[0].run->sim.cost->time_unit) != 0)
-			status = cmd_usage(
-			        "compare: rows mix time units ('%s' and '%s'); give every "
-			        "row a model or none",
-			        rows[0].run->sim.cost->time_unit, r->sim.cost->time_unit);
+		if (status < 0 && report_compare_units(&rows[0].run->sim, &r->sim, &err) != 0)
+			status = cmd_fail(&err);
 	}
 	if (status < 0 && write_pictures(cli, views, made) != PP_EXIT_OK)
 		status = PP_EXIT_IO;
@@ -259,11 +256,10 @@ int cmd_compare(int argc, char **argv)
 				status = cmd_fail(&err);
 				break;
 			}
-			if (strcmp(s->cost->time_unit, rows[0].sim->cost->time_unit) != 0)
-				status = cmd_usage(
-				        "compare: rows mix time units ('%s' and '%s'); give "
-				        "every row a link or none",
-				        rows[0].sim->cost->time_unit, s->cost->time_unit);
+			if (report_compare_units(rows[0].sim, s, &err) != 0) {
+				status = cmd_fail(&err);
+				break;
+			}
 		}
 	if (status < 0) {
 		int rc = write_pictures(&cli, rows, nrows);

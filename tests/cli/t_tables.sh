@@ -101,3 +101,12 @@ for args in "-p 4 -m 8" "compare --schedules=all -p 4 -m 8 -v 2" "sweep -s 1f1b,
 	n=$(ppsim $args | grep -c ' $')
 	[ "$n" -eq 0 ] && ok || not_ok "ppsim $args: $n lines end in a blank"
 done
+
+# compare's rows share a time unit: a row priced from a model (ms) and one in units (t) do not
+printf '{\n  "model": "llama3-8b"\n}\n' >"$TMP/in-ms.json"
+printf '{\n  "p": 4\n}\n' >"$TMP/in-t.json"
+fails 2 "compare: rows mix time units ('ms' and 't'); give every row a model, or a link, or neither" \
+	compare "$TMP/in-ms.json" "$TMP/in-t.json"
+printf '{\n  "model": "llama3-8b",\n  "batching": "static"\n}\n' >"$TMP/serve-ms.json"
+printf '{\n  "batching": "static"\n}\n' >"$TMP/serve-t.json"
+fails 2 "compare: rows mix time units ('ms' and 't')" compare "$TMP/serve-ms.json" "$TMP/serve-t.json"
