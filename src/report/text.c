@@ -7,13 +7,13 @@
 #include "formats.h"
 #include "table.h"
 
-static void write_costs(FILE *out, const struct config *c, bool split)
+static void write_costs(FILE *out, const struct config *c, bool split, const char *unit)
 {
 	char a[32], b[32], d[32], e[32];
 	double bw, lat;
 
-	fprintf(out, "%-18s t_f=%s t_b=%s t_w=%s", "costs", REPORT_NUM(a, c->t_f),
-	        REPORT_NUM(b, c->t_b), REPORT_NUM(d, c->t_w));
+	fprintf(out, "%-18s t_f=%s t_b=%s t_w=%s (in %s, per micro-batch and stage)", "costs",
+	        REPORT_NUM(a, c->t_f), REPORT_NUM(b, c->t_b), REPORT_NUM(d, c->t_w), unit);
 	if (split)
 		fprintf(out, ", W keeps %s of the activations", REPORT_NUM(e, c->w_mem_fraction));
 	fputc('\n', out);
@@ -24,8 +24,8 @@ static void write_costs(FILE *out, const struct config *c, bool split)
 		        REPORT_NUM(d, lat), config_comm_name(c->comm),
 		        config_duplex_name(c->duplex));
 	else
-		fprintf(out, "%-18s t_comm=%s per message, %s B, %s, %s-duplex\n", "communication",
-		        REPORT_NUM(e, c->t_comm), REPORT_NUM(a, (double)c->msg_bytes),
+		fprintf(out, "%-18s t_comm=%s (in %s) per message, %s B, %s, %s-duplex\n",
+		        "communication", REPORT_NUM(e, c->t_comm), unit, REPORT_NUM(a, (double)c->msg_bytes),
 		        config_comm_name(c->comm), config_duplex_name(c->duplex));
 }
 
@@ -120,7 +120,7 @@ static void write_summary(FILE *out, const struct sim *s)
 	if (s->cost->model != NULL)
 		write_model(out, s);
 	else
-		write_costs(out, &s->config, s->sched->split);
+		write_costs(out, &s->config, s->sched->split, s->cost->time_unit);
 	write_extras(out, s);
 	fprintf(out, "%-18s %s %s\n", "makespan", REPORT_NUM(a, m->makespan), unit);
 	fprintf(out, "%-18s %.6f", "bubble_ratio", m->bubble_ratio);
