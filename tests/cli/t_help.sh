@@ -23,7 +23,7 @@ for cmd in "" run $cmds; do
 	ppsim completion bash | sed -n "s/^[[:space:]]*$cmd) COMPREPLY=(\$(compgen -W \"\([^\"]*\)\".*/\1/p" |
 		tr ' ' '\n' | grep -- '^--' | sort -u >"$TMP/want.opts"
 	[ -s "$TMP/want.opts" ] || continue
-	grep -o -- '^ *\(-[a-z], \)\{0,1\}--[a-z][a-z0-9-]*' "$TMP/help.out" | sed 's/.*--/--/' |
+	grep -o -- '^  \(-[a-z], \|    \)--[a-z][a-z0-9-]*' "$TMP/help.out" | sed 's/.*--/--/' |
 		sort -u >"$TMP/got.opts"
 	if diff "$TMP/want.opts" "$TMP/got.opts" >"$TMP/opts.diff"; then ok; else
 		not_ok "$cmd --help: its options differ from completion's (< completion, > help):"
@@ -47,3 +47,17 @@ ppsim run --help | grep -q -- '--jobs' && not_ok "run --help lists --jobs" || ok
 ppsim sweep --help | grep -q -- '--jobs=N' && ok || not_ok "sweep --help lacks --jobs"
 ppsim serve --help | grep -q -- '--microbatches' && not_ok "serve --help lists -m" || ok
 ppsim run --help | grep -q -- '--rate' && not_ok "run --help lists serve's --rate" || ok
+# docs/config.md's rows that say "`CMD` only" name the one command whose --help lists the option
+for cmd in run compare sweep advise breakeven serve; do
+	ppsim $cmd --help | grep -o -- '^  \(-[a-z], \|    \)--[a-z][a-z0-9-]*' | sed 's/.*--/--/' |
+		sed "s/\$/ $cmd/"
+done | sort >"$TMP/opt.cmds"
+grep -o '^| `\(-[a-z]`, `\)\{0,1\}--[a-z][a-z0-9-]*[^|]*|[^|]*|[^|]*|[^|]*| `[a-z]*` only' \
+	"$ROOT/docs/config.md" | sed 's/^| `\(-[a-z]`, `\)\{0,1\}\(--[a-z][a-z0-9-]*\).*| `\([a-z]*\)` only$/\2 \3/' \
+	>"$TMP/only.rows"
+[ -s "$TMP/only.rows" ] || not_ok "docs/config.md: no row says '\`CMD\` only'"
+while read -r opt cmd; do
+	takers=$(awk -v o="$opt" '$1 == o { printf "%s ", $2 }' "$TMP/opt.cmds")
+	[ "$takers" = "$cmd " ] && ok ||
+		not_ok "docs/config.md says $opt is for $cmd only; --help lists it for: $takers"
+done <"$TMP/only.rows"
