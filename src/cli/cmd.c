@@ -165,8 +165,9 @@ int cmd_usage(const char *fmt, ...)
 static void help_exit_status(FILE *out)
 {
 	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, a device out of\n"
-	      "memory with --fail-on-oom, or nothing advise tried fits), 2 usage error, 3\n"
-	      "invalid config, schedule file or request trace, 4 I/O error.\n",
+	      "memory with --fail-on-oom, or nothing advise tried fits), 2 usage error (advise:\n"
+	      "also settings no configuration meets), 3 invalid config, schedule file or\n"
+	      "request trace, 4 I/O error.\n",
 	      out);
 }
 

@@ -159,7 +159,14 @@ static int advise_main(const struct cli *cli, struct sweep *sw)
 	progress_end(&pg);
 	if (status < 0)
 		status = cmd_fail(&err);
-	else if ((nbest = pick_runner_up(best, nbest)) == 0) {
+	else if ((nbest = pick_runner_up(best, nbest)) == 0 && totals.over_memory == 0) {
+		/* not one is valid: memory is not the matter, the settings are (a fixed m that
+		 * the global batch does not allow, say) */
+		cmd_error("advise: none of the %llu configurations is valid: the first fails with "
+		          "%s",
+		          (unsigned long long)totals.points, totals.first_reason);
+		status = PP_EXIT_USAGE;
+	} else if (nbest == 0) {
 		cmd_error("advise: none of the %llu configurations fits: %llu are over GPU "
 		          "memory and the others are invalid; try more GPUs, "
 		          "--distributed-optimizer=yes or --recompute=full",
