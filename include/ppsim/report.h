@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "ppsim/advise.h"
+#include "ppsim/schedfile.h"
 #include "ppsim/serve.h"
 #include "ppsim/sim.h"
 #include "ppsim/sweep.h"
@@ -28,6 +29,14 @@ struct report_row {
  * compare only then. Returns 0, or -1 with a PP_ERR_USAGE error naming both units.
  */
 int report_compare_units(const struct sim *first, const struct sim *s, struct pp_error *err);
+
+/* A schedule file `ppsim validate` found valid: the file as read and each device's peak
+ * activations in micro-batches (sched_peak_units). */
+struct validation {
+	const char *path;
+	const struct schedfile *file;
+	const double *peak; /* [file->sched->p] */
+};
 
 /* One row of a serving comparison: a finished run, its metrics and its name. */
 struct serve_row {
@@ -49,6 +58,7 @@ enum report_kind {
 	REPORT_SERVE,         /* one serving run (serve) */
 	REPORT_SERVE_COMPARE, /* serving runs side by side (compare of serving configs) */
 	REPORT_LIST,          /* the tables users pick names from (list) */
+	REPORT_VALIDATION,    /* a schedule file found valid (validate) */
 };
 
 /*
@@ -82,6 +92,8 @@ struct report_format {
 	int (*serve_compare)(FILE *out, const struct serve_row *rows, int n);
 	/* Writes the listing of the tables: schedules, presets, batching policies, formats. */
 	int (*list)(FILE *out);
+	/* Writes what `ppsim validate` found in a valid schedule file. */
+	int (*validation)(FILE *out, const struct validation *v);
 };
 
 /* The formats of a run report (the leading rows of the registry) in --help order; *count
@@ -245,5 +257,11 @@ int report_serve_compare_csv(FILE *out, const struct serve_row *rows, int n);
  * (keys in docs/output.md). Return 0, or -1 out of memory. */
 int report_list_text(FILE *out);
 int report_list_json(FILE *out);
+
+/* `ppsim validate`: the shape, kind of backward, placement, op count, file format (with a
+ * compute_comms file's transfers and zero-cost actions) and peak activations of a valid
+ * schedule file; as text lines or one JSON object (keys in docs/output.md). Return 0. */
+int report_validation_text(FILE *out, const struct validation *v);
+int report_validation_json(FILE *out, const struct validation *v);
 
 #endif

@@ -43,8 +43,9 @@ static const struct cmd commands[] = {
          "simulate an inference pipeline serving requests: batching, TTFT, TPOT, bubbles",
          cmd_serve, .mode = CLI_SERVE, .kind = REPORT_SERVE,
          .example = "ppsim serve --model=llama3-8b -p 4 --batching=chunked --rate=8"},
-        {"validate", "FILE", "check a schedule file: coverage, placement, dependencies",
-         cmd_validate, .file_args = true},
+        {"validate", "[--format=FMT] FILE",
+         "check a schedule file: coverage, placement, dependencies", cmd_validate,
+         .kind = REPORT_VALIDATION, .format_subject = "validate", .file_args = true},
         {"calibrate", "[-m N] [--w-share=F] [-o FILE] MEASURED",
          "write a config whose ops take measured times (a CSV, a Megatron-LM log)", cmd_calibrate,
          .file_args = true},
@@ -159,6 +160,28 @@ int cmd_usage(const char *fmt, ...)
 	error_line(" (see 'ppsim --help')", fmt, ap);
 	va_end(ap);
 	return PP_EXIT_USAGE;
+}
+
+const char *cmd_format_arg(int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+
+	if (strncmp(a, "--format=", 9) == 0)
+		return a + 9;
+	if ((strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+const struct cmd *cmd_of_fn(int (*fn)(int argc, char **argv))
+{
+	size_t n;
+	const struct cmd *c = cmd_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].fn == fn)
+			return &c[i];
+	return NULL;
 }
 
 /* The exit statuses, for the end of every command's help. */

@@ -37,6 +37,11 @@ struct cmd {
 const struct cmd *cmd_table(size_t *count);
 /* The row of the command whose bit is mode (enum cli_mode). */
 const struct cmd *cmd_of_mode(unsigned mode);
+/* The row of the command that fn runs. */
+const struct cmd *cmd_of_fn(int (*fn)(int argc, char **argv));
+/* For the commands that read --format themselves (list, validate): the value of argv[*i] when
+ * it is --format=NAME, -f NAME or --format NAME (moving *i past NAME), else NULL. */
+const char *cmd_format_arg(int argc, char **argv, int *i);
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);

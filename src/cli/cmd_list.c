@@ -10,25 +10,11 @@
 #include "cmd.h"
 #include "ppsim/report.h"
 
-/* The value of argv[*i] when it is --format=NAME, -f NAME or --format NAME (moving *i past
- * NAME), else NULL. */
-static const char *format_arg(int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
-
-	if (strncmp(a, "--format=", 9) == 0)
-		return a + 9;
-	if ((strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
-}
-
 int cmd_list(int argc, char **argv)
 {
 	const char *name = "text";
 	const struct report_format *f;
-	size_t n;
-	const struct cmd *table = cmd_table(&n), *self = table;
+	const struct cmd *self = cmd_of_fn(cmd_list);
 
 	for (int i = 1; i < argc; i++) {
 		const char *value;
@@ -42,12 +28,10 @@ int cmd_list(int argc, char **argv)
 			                           sizeof(names)));
 			return PP_EXIT_OK;
 		}
-		if ((value = format_arg(argc, argv, &i)) == NULL)
+		if ((value = cmd_format_arg(argc, argv, &i)) == NULL)
 			return cmd_usage("list: unexpected argument '%s'", argv[i]);
 		name = value;
 	}
-	while (self < table + n && self->fn != cmd_list)
-		self++;
 	if ((f = report_format_find(name, REPORT_LIST)) == NULL)
 		return cli_bad_format_of(self, name);
 	return f->list(stdout) == 0 ? PP_EXIT_OK : cmd_report_failed();

@@ -1,7 +1,7 @@
 /*
  * The format registry: every --format name with its writer for each kind of result (a run, a
  * comparison, a sweep, advice, a break-even table, a serving run, serving runs compared, the
- * listing of `ppsim list`), and the quoting the writers share. Commands look writers up here
+ * listing of `ppsim list`, a validated schedule file), and the quoting the writers share. Commands look writers up here
  * by (name, kind), so a format row that lacks a kind is refused by the commands writing that
  * kind instead of falling back to text; no other file compares format names.
  */
@@ -30,6 +30,7 @@ static const struct report_format formats[] = {
                 .serve = report_serve_text,
                 .serve_compare = report_serve_compare_text,
                 .list = report_list_text,
+                .validation = report_validation_text,
         },
         {
                 .name = "json",
@@ -41,6 +42,7 @@ static const struct report_format formats[] = {
                 .serve = report_serve_json,
                 .serve_compare = report_serve_compare_json,
                 .list = report_list_json,
+                .validation = report_validation_json,
         },
         {
                 .name = "csv",
@@ -87,6 +89,8 @@ bool report_format_writes(const struct report_format *f, enum report_kind kind)
 		return f->serve_compare != NULL;
 	case REPORT_LIST:
 		return f->list != NULL;
+	case REPORT_VALIDATION:
+		return f->validation != NULL;
 	}
 	return false;
 }

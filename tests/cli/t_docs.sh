@@ -217,6 +217,7 @@ fi
 	ppsim sweep -p 2,4 -m 4,8 --format=jsonl
 	ppsim advise --model=llama3-8b --gpus=8 --global-batch=64 --jobs=1 -f json
 	ppsim breakeven -c "$ROOT/configs/llama3-70b-a100-nvlink.json" -f json
+	ppsim validate -f json "$ROOT/tests/golden/zb1p-2rank-2stagep-comms.csv"
 } 2>/dev/null | grep -o '"[a-z_0-9]*":' | tr -d '":' | sort -u >"$TMP/json.keys"
 missing=
 while IFS= read -r key; do

@@ -115,3 +115,31 @@ if [ -n "$a" ] && [ "$a" = "$b" ] && ppsim validate "$TMP/fsdp.csv" 2>&1 |
 fi
 fails 2 "--export-format 'comms': must be 'ppsim', 'torch' or 'torch-comms'" \
 	-s 1f1b --export-schedule="$TMP/x.csv" --export-format=comms
+
+# validate --format=json: what the text says, as one JSON object; a format validate does not
+# write is refused naming its formats, and an unknown option is not taken for a file
+ppsim -s zbv -p 4 -m 8 -v 2 --export-schedule="$TMP/zbv.csv" >/dev/null
+if ppsim validate --format=json "$TMP/zbv.csv" >"$TMP/v.json" 2>"$TMP/err" &&
+	[ "$("$JGET" "$TMP/v.json" schema_version)" = 1 ] &&
+	[ "$("$JGET" "$TMP/v.json" format)" = ppsim ] &&
+	[ "$("$JGET" "$TMP/v.json" p)/$("$JGET" "$TMP/v.json" v)/$("$JGET" "$TMP/v.json" m)" = 4/2/8 ] &&
+	[ "$("$JGET" "$TMP/v.json" placement)" = V ] &&
+	[ "$("$JGET" "$TMP/v.json" backward)" = split ] &&
+	[ "$("$JGET" "$TMP/v.json" ops)" = 192 ] &&
+	[ "$("$JGET" "$TMP/v.json" transfers)" = null ] &&
+	[ "$("$JGET" "$TMP/v.json" peak_activations.0)" = "$(ppsim validate "$TMP/zbv.csv" |
+		sed -n 's/^peak activations[^:]*: \([^ ]*\).*/\1/p')" ]; then
+	ok
+else
+	not_ok "validate --format=json: $(head -c 300 "$TMP/v.json") $(head -c 200 "$TMP/err")"
+fi
+ppsim -s 1f1b -p 2 -m 4 --export-schedule="$TMP/c.csv" --export-format=torch-comms >/dev/null
+if ppsim validate -f json -- "$TMP/c.csv" >"$TMP/v.json" &&
+	[ "$("$JGET" "$TMP/v.json" format)" = torch-comms ] &&
+	[ "$("$JGET" "$TMP/v.json" transfers)" -gt 0 ]; then
+	ok
+else
+	not_ok "validate -f json of a compute_comms file: $(head -c 300 "$TMP/v.json")"
+fi
+fails 2 "--format 'csv': validate writes text or json" validate --format=csv "$TMP/zbv.csv"
+fails 2 "validate: unknown option '--bogus'" validate --bogus "$TMP/zbv.csv"
