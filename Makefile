@@ -216,15 +216,18 @@ fuzz:
 # $(PYTHON_DIR)/ppsim (docs/python.md: PYTHONPATH=$(PYTHON_DIR)).
 PYTHON_DIR ?= $(PREFIX)/lib/python3/dist-packages
 PY_SRC     := $(sort $(wildcard python/ppsim/*.py))
-COMPLETION := $(BUILD)/ppsim.bash
-$(COMPLETION): $(BIN)
-	$(Q)$(BIN) completion bash >$@.tmp && mv $@.tmp $@
+# the completion scripts of bash, zsh and fish, where each shell looks for them
+COMPLETION := $(BUILD)/ppsim.bash $(BUILD)/ppsim.zsh $(BUILD)/ppsim.fish
+$(BUILD)/ppsim.%: $(BIN)
+	$(Q)$(BIN) completion $* >$@.tmp && mv $@.tmp $@
 
 install: $(BIN) $(LIB) $(SO) $(COMPLETION)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PYTHON_DIR)/ppsim \
 		$(DESTDIR)$(PREFIX)/include/ppsim $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ppsim
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libppsim.a
 	install -m 755 $(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(notdir $(SO_REAL))
@@ -233,7 +236,10 @@ install: $(BIN) $(LIB) $(SO) $(COMPLETION)
 	install -m 644 $(PY_SRC) $(DESTDIR)$(PYTHON_DIR)/ppsim/
 	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/ppsim/
 	install -m 644 docs/ppsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/ppsim.1
-	install -m 644 $(COMPLETION) $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ppsim
+	install -m 644 $(BUILD)/ppsim.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ppsim
+	install -m 644 $(BUILD)/ppsim.zsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ppsim
+	install -m 644 $(BUILD)/ppsim.fish \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ppsim.fish
 	{ echo "prefix=$(PREFIX)"; echo 'libdir=$${prefix}/lib'; \
 	  echo 'includedir=$${prefix}/include'; echo; echo "Name: ppsim"; \
 	  echo "Description: pipeline-parallel schedule simulator (libppsim)"; \
@@ -246,7 +252,9 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/lib/libppsim.so $(DESTDIR)$(PREFIX)/lib/$(SO_NAME) \
 		$(DESTDIR)$(PREFIX)/lib/$(notdir $(SO_REAL)) \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/ppsim.pc $(DESTDIR)$(PREFIX)/share/man/man1/ppsim.1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/ppsim
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/ppsim \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ppsim \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ppsim.fish
 	rm -rf $(DESTDIR)$(PREFIX)/include/ppsim $(DESTDIR)$(PYTHON_DIR)/ppsim
 
 clean:

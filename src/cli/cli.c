@@ -338,23 +338,39 @@ void cli_help_options(FILE *out, unsigned mode)
 	}
 }
 
-void cli_write_option_names(FILE *out, enum cli_mode mode)
+void cli_each_option(unsigned mode, cli_option_fn *fn, void *ctx)
 {
 	size_t n;
 	const struct config_option *co = config_options(&n);
 
-	for (size_t i = 0; i < N_CMD_OPTIONS; i++)
-		if (cmd_options[i].modes & (int)mode) {
-			fprintf(out, "--%s ", cmd_options[i].opt.name);
-			if (cmd_options[i].opt.val < 128)
-				fprintf(out, "-%c ", cmd_options[i].opt.val);
-		}
+	for (size_t i = 0; i < N_CMD_OPTIONS; i++) {
+		const struct cmd_option *r = &cmd_options[i];
+
+		if (r->modes & (int)mode)
+			fn(ctx, &(struct cli_option_info){
+			                r->opt.name, r->opt.val < 128 ? r->opt.val : 0,
+			                r->opt.has_arg != no_argument,
+			                r->metavar != NULL && strcmp(r->metavar, "FILE") == 0, r->help,
+			                NULL});
+	}
 	for (size_t i = 0; i < n; i++)
-		if (co[i].commands & (unsigned)mode) {
-			fprintf(out, "--%s ", co[i].name);
-			if (co[i].short_name)
-				fprintf(out, "-%c ", co[i].short_name);
-		}
+		if (co[i].commands & mode)
+			fn(ctx, &(struct cli_option_info){co[i].name, co[i].short_name, true,
+			                                  co[i].arg == CONFIG_ARG_PATH, co[i].help,
+			                                  &co[i]});
+}
+
+/* cli_option_fn of cli_write_option_names. */
+static void write_option_name(void *ctx, const struct cli_option_info *o)
+{
+	fprintf(ctx, "--%s ", o->name);
+	if (o->short_name)
+		fprintf(ctx, "-%c ", o->short_name);
+}
+
+void cli_write_option_names(FILE *out, enum cli_mode mode)
+{
+	cli_each_option((unsigned)mode, write_option_name, out);
 }
 
 /* Builds the getopt_long tables for mode from the config table and cmd_options; NULL when out

@@ -110,6 +110,20 @@ int cli_check_sweep(const struct cli *cli, const struct sweep *sw, struct pp_err
  */
 void cli_write_option_names(FILE *out, enum cli_mode mode);
 
+/* An option as completion scripts see it: the commands' own (config NULL) or a config row. */
+struct cli_option_info {
+	const char *name;  /* long name, without "--" */
+	int short_name;    /* its letter, or 0 */
+	bool takes_value;  /* it takes a value */
+	bool file;         /* the value is a file name */
+	const char *help;  /* the --help text */
+	const struct config_option *config; /* the config row, or NULL */
+};
+typedef void cli_option_fn(void *ctx, const struct cli_option_info *o);
+/* Calls fn for each option a command of mode (enum cli_mode bits) takes: the commands' own,
+ * then the config options, in --help order. */
+void cli_each_option(unsigned mode, cli_option_fn *fn, void *ctx);
+
 /* Writes the option lines of --help for the command of mode (one enum cli_mode bit): its own
  * options, then the config options it takes under their groups' titles, every line within 80
  * columns. */

@@ -51,8 +51,9 @@ static const struct cmd commands[] = {
          .file_args = true},
         {"list", "[--format=FMT]", "list the schedules, presets and report formats", cmd_list,
          .mode = 0, .kind = REPORT_LIST, .format_subject = "list"},
-        {"completion", "bash", "print a bash completion script: source <(ppsim completion bash)",
-         cmd_completion, .arg_words = "bash"},
+        {"completion", "bash|zsh|fish",
+         "print a completion script for bash, zsh or fish: source <(ppsim completion bash)",
+         cmd_completion, .arg_words = "bash zsh fish"},
 };
 
 const struct cmd *cmd_table(size_t *count)

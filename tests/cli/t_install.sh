@@ -1,5 +1,5 @@
 # make install into a temporary prefix: the installed binary runs, its man page formats, the
-# bash completion completes, a C and a C++ program built against the installed headers and
+# bash completion completes (zsh's and fish's are in place), a C and a C++ program built against the installed headers and
 # libppsim.so simulate (linked with PPSIM_SANITIZE, the flags the library was built with, under
 # make asan), the shared library exports only pp_ names under its SONAME, the installed Python
 # package runs; make uninstall removes every file again.
@@ -23,6 +23,15 @@ if command -v man >/dev/null 2>&1; then
 	else
 		not_ok "man -l the installed page: $(head -c 200 "$TMP/man.err")"
 	fi
+fi
+# the zsh and fish scripts are where those shells look, and are what ppsim prints
+if cmp -s "$prefix/share/zsh/site-functions/_ppsim" "$build/ppsim.zsh" &&
+	cmp -s "$prefix/share/fish/vendor_completions.d/ppsim.fish" "$build/ppsim.fish" &&
+	head -n 1 "$prefix/share/zsh/site-functions/_ppsim" | grep -qx '#compdef ppsim' &&
+	grep -q '^complete -c ppsim ' "$prefix/share/fish/vendor_completions.d/ppsim.fish"; then
+	ok
+else
+	not_ok "make install: no zsh or fish completion where those shells look"
 fi
 # complete COMMAND-LINE...: what the installed completion offers for the last word
 complete_words() {

@@ -1,0 +1,75 @@
+# The completion scripts complete in bash, zsh and fish: commands, each command's options,
+# option values (after the last comma of a list too), formats per command and file options.
+# Each shell sources the script ppsim prints and asks it what the user would get on TAB.
+
+# bash_complete WORD...: the candidates bash offers for the last word of `ppsim WORD...`.
+bash_complete() {
+	bash -c 'source <("$0" completion bash) || exit 9
+		COMP_WORDS=(ppsim "$@"); COMP_CWORD=$#; _ppsim; printf "%s\n" "${COMPREPLY[@]}"' \
+		"$PPSIM" "$@"
+}
+
+# expect SHELL LABEL WANT GOT: GOT (candidates, one per line) holds the line WANT.
+expect() {
+	if printf '%s\n' "$4" | grep -qx -- "$3"; then ok; else
+		not_ok "$1 completion of '$2': no '$3' in: $(printf '%s' "$4" | tr '\n' ' ' | head -c 300)"
+	fi
+}
+
+expect bash "sw" sweep "$(bash_complete sw)"
+expect bash "sweep --jo" --jobs "$(bash_complete sweep --jo)"
+expect bash "--schedules=1f1b,zb" 1f1b,zbh1 "$(bash_complete compare --schedules = 1f1b,zb)"
+expect bash "sweep -s 1f1b,inter" 1f1b,interleaved "$(bash_complete sweep -s 1f1b,inter)"
+expect bash "sweep -f j" jsonl "$(bash_complete sweep -f j)"
+expect bash "--export-format=torch-" torch-comms "$(bash_complete --export-format = torch-)"
+expect bash "completion " fish "$(bash_complete completion '')"
+# run does not offer sweep's options, and a file option completes file names
+if bash_complete --jo | grep -q -- --jobs; then not_ok "bash: run offers --jobs"; else ok; fi
+(cd "$ROOT" && expect bash "--schedule-file=READ" README.md "$(bash_complete --schedule-file = READ)")
+
+if command -v zsh >/dev/null 2>&1; then
+	# zsh runs the bash function through bashcompinit, whose compgen leaves the filtering by
+	# what was typed to zsh: every candidate must carry the list's head
+	got=$(zsh -c 'autoload -U compinit && compinit -u && source <("$0" completion zsh) || exit 9
+		t() { emulate -L sh; setopt kshglob noshglob braceexpand
+			COMP_WORDS=(ppsim compare --schedules = 1f1b,zb); COMP_CWORD=4; _ppsim
+			printf "%s\n" "${COMPREPLY[@]}"; }; t' "$PPSIM" 2>&1)
+	expect zsh "--schedules=1f1b,zb" 1f1b,zbh1 "$got"
+	if printf '%s\n' "$got" | grep -qv '^1f1b,'; then
+		not_ok "zsh: a candidate without the list's head: $(printf '%s' "$got" | head -c 200)"
+	else
+		ok
+	fi
+	if zsh -c 'autoload -U compinit && compinit -u && source <("$0" completion zsh) &&
+		complete -p ppsim' "$PPSIM" 2>&1 | grep -q '_ppsim ppsim'; then
+		ok
+	else
+		not_ok "zsh: the script does not register _ppsim for ppsim"
+	fi
+else
+	skip "zsh completion" "no zsh"
+fi
+
+if command -v fish >/dev/null 2>&1; then
+	# fish_complete LINE: what fish offers for the command line LINE, without descriptions
+	fish_complete() {
+		fish -c '"$argv[1]" completion fish | source; complete -C $argv[2]' "$PPSIM" "$1" |
+			cut -f1
+	}
+	expect fish "comp" compare "$(fish_complete 'ppsim comp')"
+	expect fish "sweep --jo" --jobs "$(fish_complete 'ppsim sweep --jo')"
+	expect fish "--schedules=1f1b,zb" --schedules=1f1b,zbh1 \
+		"$(fish_complete 'ppsim compare --schedules=1f1b,zb')"
+	expect fish "-s zbv-" zbv-auto "$(fish_complete 'ppsim -s zbv-')"
+	expect fish "sweep --format=" --format=jsonl "$(fish_complete 'ppsim sweep --format=')"
+	expect fish "validate --format=" --format=json "$(fish_complete 'ppsim validate --format=')"
+	expect fish "serve --rat" --rate "$(fish_complete 'ppsim serve --rat')"
+	if fish_complete 'ppsim --jo' | grep -q -- --jobs; then not_ok "fish: run offers --jobs"; else ok; fi
+	if fish_complete 'ppsim serve --micro' | grep -q -- --microbatches; then
+		not_ok "fish: serve offers --microbatches"
+	else
+		ok
+	fi
+else
+	skip "fish completion" "no fish"
+fi
