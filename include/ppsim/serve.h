@@ -166,6 +166,19 @@ struct serve_run *serve_run(const struct config *c, const struct serve_workload 
 struct serve_run *serve_run_flags(const struct config *c, const struct serve_workload *w,
                                   unsigned flags, uint64_t max_steps, struct pp_error *err);
 
+/* Told how a serving run goes: fn(ctx, done, total) now and then with the requests finished
+ * (every SERVE_PROGRESS_EVERY) and the total; it only watches. */
+struct serve_progress {
+	void (*fn)(void *ctx, uint64_t done, uint64_t total);
+	void *ctx;
+};
+#define SERVE_PROGRESS_EVERY 4096
+
+/* serve_run_flags that reports its progress to progress (NULL: to no one). */
+struct serve_run *serve_run_progress(const struct config *c, const struct serve_workload *w,
+                                     unsigned flags, uint64_t max_steps,
+                                     const struct serve_progress *progress, struct pp_error *err);
+
 /* Frees r and everything it owns; NULL is a no-op. */
 void serve_free(struct serve_run *r);
 

@@ -46,7 +46,7 @@ struct cli {
 	const char *config_file;   /* run: -c FILE, or NULL */
 	const char *schedules;     /* compare: --schedules list, or NULL */
 	bool fail_on_oom;          /* a device over its memory is a failure (exit 1) */
-	bool quiet;                /* sweep, advise: no progress line on a terminal */
+	bool quiet;                /* sweep, advise, serve: no progress line on a terminal */
 	const char *export_file;   /* run: write the op order here, or NULL */
 	const char *requests_file; /* serve: write the requests here, or NULL */
 	const char *trace_file;    /* run: Chrome trace, or NULL */

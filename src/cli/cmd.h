@@ -58,9 +58,10 @@ struct config;
 struct serve_run;
 struct pp_error;
 /* Reads or generates the requests of serving config c and simulates them (serve, compare),
- * keeping every message when flags has SERVE_RECORD_MESSAGES (for a trace or an SVG). */
+ * keeping every message when flags has SERVE_RECORD_MESSAGES (for a trace or an SVG); with
+ * show, a run longer than a second shows its progress on a terminal's stderr. */
 struct serve_run *cmd_serve_config(const struct config *c, unsigned flags, uint64_t max_steps,
-                                   struct pp_error *err);
+                                   bool show, struct pp_error *err);
 
 /* Runs the command argv names (run by default) and checks standard output; returns the exit
  * status. */

@@ -168,7 +168,7 @@ static int compare_serving(const struct cli *cli)
 			break;
 		}
 		if ((r = cmd_serve_config(&c, cli_draws_messages(cli) ? SERVE_RECORD_MESSAGES : 0,
-		                          cli_picture_ops_limit(cli), &err)) == NULL) {
+		                          cli_picture_ops_limit(cli), false, &err)) == NULL) {
 			status = cmd_fail(&err);
 			break;
 		}

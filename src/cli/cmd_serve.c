@@ -6,12 +6,22 @@
 #include "cli.h"
 #include "cmd.h"
 #include "ppsim/serve.h"
+#include "progress.h"
+
+/* serve_progress's fn: the requests finished on the progress line. */
+static void show_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	(void)total;
+	progress_at(ctx, done);
+}
 
 struct serve_run *cmd_serve_config(const struct config *c, unsigned flags, uint64_t max_steps,
-                                   struct pp_error *err)
+                                   bool show, struct pp_error *err)
 {
 	struct serve_workload w = {NULL, 0, 0};
 	struct serve_run *r;
+	struct progress pg;
+	struct serve_progress watch = {show_progress, &pg};
 
 	/* the settings first, so that a bad option is named before the trace is read */
 	if (config_validate_serve(c, err) != 0)
@@ -22,7 +32,9 @@ struct serve_run *cmd_serve_config(const struct config *c, unsigned flags, uint6
 	} else if (serve_workload_generate(c, &w, err) != 0) {
 		return NULL;
 	}
-	r = serve_run_flags(c, &w, flags, max_steps, err);
+	progress_start(&pg, show, "serve", "requests", w.n);
+	r = serve_run_progress(c, &w, flags, max_steps, &watch, err);
+	progress_end(&pg);
 	serve_workload_free(&w);
 	return r;
 }
@@ -48,7 +60,7 @@ int cmd_serve(int argc, char **argv)
 	/* a picture of more ops than its file holds stops the run there, not after it */
 	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
 	    (r = cmd_serve_config(&c, cli_draws_messages(&cli) ? SERVE_RECORD_MESSAGES : 0,
-	                          cli_picture_ops_limit(&cli), &err)) == NULL) {
+	                          cli_picture_ops_limit(&cli), !cli.quiet, &err)) == NULL) {
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}

@@ -39,9 +39,14 @@ static void write_left(double elapsed, uint64_t done, uint64_t total)
 
 void progress_step(struct progress *pg)
 {
+	progress_at(pg, pg->done + 1);
+}
+
+void progress_at(struct progress *pg, uint64_t done)
+{
 	double t;
 
-	pg->done++;
+	pg->done = done;
 	if (!pg->on || pg->done >= pg->total)
 		return;
 	t = seconds_since(&pg->start);

@@ -1,5 +1,5 @@
 /*
- * A progress line for long commands (sweep, advise): on standard error when it is a terminal,
+ * A progress line for long commands (sweep, advise, serve): on standard error when it is a terminal,
  * from one second in, at most a few times a second, with the share done and an estimate of the
  * time left; cleared when the work ends, so that the report follows on a clean line. --quiet
  * turns it off.
@@ -27,6 +27,8 @@ void progress_start(struct progress *pg, bool on, const char *what, const char *
                     uint64_t total);
 /* Counts one item done; redraws the line when it is due. */
 void progress_step(struct progress *pg);
+/* Counts done items done in all; redraws the line when it is due. */
+void progress_at(struct progress *pg, uint64_t done);
 /* Clears the line, if one was drawn. */
 void progress_end(struct progress *pg);
 

@@ -128,6 +128,7 @@ struct state {
 	uint64_t max_steps;              /* stage steps the run may take: --max-ops, or less */
 	uint64_t *dev_sent, *sent_bytes; /* [devices] messages and bytes each device sent */
 	pp_time *sent_busy;              /* [devices] and their time on the link */
+	const struct serve_progress *progress; /* told of finished requests, or NULL */
 	size_t nitems;
 	size_t cap_batch; /* of run->batch */
 	size_t cap_queue; /* of run->queue */
@@ -500,6 +501,8 @@ static int finish(struct state *st, struct pipe *p, uint32_t q, pp_time t)
 	st->run->req[q].finish = t;
 	p->kv_used -= kv_need(p, r);
 	st->finished++;
+	if (st->progress != NULL && st->finished % SERVE_PROGRESS_EVERY == 0)
+		st->progress->fn(st->progress->ctx, st->finished, st->w->n);
 	/* closed loop: the client sends its next request */
 	if (st->w->concurrency > 0 && st->sent < st->w->n)
 		return push(st, t, EV_ARRIVE, (uint32_t)st->sent++);
@@ -983,6 +986,13 @@ struct serve_run *serve_run(const struct config *c, const struct serve_workload 
 struct serve_run *serve_run_flags(const struct config *c, const struct serve_workload *w,
                                   unsigned flags, uint64_t max_steps, struct pp_error *err)
 {
+	return serve_run_progress(c, w, flags, max_steps, NULL, err);
+}
+
+struct serve_run *serve_run_progress(const struct config *c, const struct serve_workload *w,
+                                     unsigned flags, uint64_t max_steps,
+                                     const struct serve_progress *progress, struct pp_error *err)
+{
 	struct state st;
 	struct serve_run *r;
 	bool disagg = c->batching == PP_BATCHING_DISAGGREGATED;
@@ -1020,6 +1030,7 @@ struct serve_run *serve_run_flags(const struct config *c, const struct serve_wor
 	st.c = &r->config;
 	st.w = w;
 	st.record_msgs = (flags & SERVE_RECORD_MESSAGES) != 0;
+	st.progress = progress;
 	st.max_steps = max_steps > 0 && max_steps < c->max_ops ? max_steps : c->max_ops;
 	st.run = r;
 	st.npipes = disagg ? 2 : 1;
