@@ -29,11 +29,11 @@ for cmd in "" run $cmds; do
 		not_ok "$cmd --help: its options differ from completion's (< completion, > help):"
 		head -20 "$TMP/opts.diff"
 	fi
-	# its example runs
+	# its example runs (unwrapped: the commands' runs are checked under valgrind elsewhere)
 	example=$(sed -n 's/^Example: ppsim //p' "$TMP/help.out")
 	if [ -z "$example" ]; then
 		not_ok "$cmd --help: no example"
-	elif (cd "$TMP" && ppsim $example >/dev/null 2>"$TMP/ex.err"); then
+	elif (cd "$TMP" && "$PPSIM" $example >/dev/null 2>"$TMP/ex.err"); then
 		ok
 	else
 		not_ok "$cmd --help: its example 'ppsim $example' fails: $(head -c 200 "$TMP/ex.err")"

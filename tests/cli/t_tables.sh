@@ -93,12 +93,13 @@ else
 	not_ok "completion: no --format branch for advise and breakeven"
 fi
 
-# no line of a text report ends in blanks (a last cell padded to its width, an empty mark)
+# no line of a text report ends in blanks (a last cell padded to its width, an empty mark);
+# unwrapped, as these runs are checked under valgrind elsewhere
 for args in "-p 4 -m 8" "compare --schedules=all -p 4 -m 8 -v 2" "sweep -s 1f1b,zbh1 -p 2,4" \
 	"advise --model=llama3-8b --gpus=8 --global-batch=64" "breakeven -p 4" \
 	"serve -p 4 --model=llama3-8b" "list" "-s interleaved -p 4 -m 8 -v 2 --timeline" \
 	"compare --schedules=gpipe,1f1b,zbh1 --model=llama3-70b -p 4 -m 16 --tp=8"; do
-	n=$(ppsim $args | grep -c ' $')
+	n=$("$PPSIM" $args | grep -c ' $')
 	[ "$n" -eq 0 ] && ok || not_ok "ppsim $args: $n lines end in a blank"
 done
 
