@@ -595,10 +595,17 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 			                 optarg);
 		return -1;
 	case OPT_EXPORT_FORMAT:
-		if (!schedfile_format_find(optarg, &cli->export_format))
+		if (!schedfile_format_find(optarg, &cli->export_format)) {
+			struct text_suggest near;
+
+			text_suggest_init(&near, optarg, strlen(optarg));
+			for (int k = 0; k < SCHEDFILE_NFORMATS; k++)
+				text_suggest_try(&near, schedfile_format_names[k],
+				                 strlen(schedfile_format_names[k]));
 			return cmd_usage("--export-format '%s': must be 'ppsim', 'torch' or "
-			                 "'torch-comms'",
-			                 optarg);
+			                 "'torch-comms'%s",
+			                 optarg, text_suggest_hint(&near, "", name, sizeof(name)));
+		}
 		cli->export_format_set = true;
 		return -1;
 	case OPT_HELP:
