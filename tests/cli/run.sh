@@ -74,6 +74,30 @@ golden() {
 	fi
 }
 
+# progress_on_pty WHAT LINE REPORT ARGS...: ppsim ARGS on a pseudo-terminal (script(1)) shows
+# a progress line matching LINE and then its report, matching REPORT (grep patterns); with
+# --quiet it shows no progress line. Unwrapped: the line's timing is not what a sanitizer checks.
+progress_on_pty() {
+	what=$1 line=$2 report=$3
+	shift 3
+	if ! command -v script >/dev/null 2>&1; then
+		skip "$what progress on a terminal" "no script(1)"
+		return
+	fi
+	script -qec "'$PPSIM' $*" /dev/null >"$TMP/pty.out" 2>&1
+	if grep -q "$line" "$TMP/pty.out" && grep -q "$report" "$TMP/pty.out"; then
+		ok
+	else
+		not_ok "$what on a terminal: no progress line, or no report after it: $(head -c 300 "$TMP/pty.out")"
+	fi
+	script -qec "'$PPSIM' $* --quiet" /dev/null >"$TMP/pty.out" 2>&1
+	if grep -q "$line" "$TMP/pty.out"; then
+		not_ok "$what --quiet on a terminal shows progress"
+	else
+		ok
+	fi
+}
+
 # run_json ARGS...: runs ppsim ARGS --format=json into $TMP/out.json for the expects below.
 run_json() {
 	RUN="ppsim $*"

@@ -269,22 +269,6 @@ else
 fi
 
 # a serving run longer than a second shows its progress on a terminal's stderr; --quiet, none
-# (unwrapped: the line's timing is not what a sanitizer checks)
-if command -v script >/dev/null 2>&1; then
-	long="serve --num-requests=300000 --model=llama3-8b -p 4 --rate=50 --max-ops=1000000000 --timeline=0"
-	script -qec "'$PPSIM' $long" /dev/null >"$TMP/pty.out" 2>&1
-	if grep -q 'serve: [0-9]* of 300000 requests, [0-9]*%, about [0-9]* s left' "$TMP/pty.out" &&
-		grep -q 'serve  *continuous batching' "$TMP/pty.out"; then
-		ok
-	else
-		not_ok "serve on a terminal: no progress line, or no report after it: $(head -c 300 "$TMP/pty.out")"
-	fi
-	script -qec "'$PPSIM' $long --quiet" /dev/null >"$TMP/pty.out" 2>&1
-	if grep -q 'requests, [0-9]*%' "$TMP/pty.out"; then
-		not_ok "serve --quiet on a terminal shows progress"
-	else
-		ok
-	fi
-else
-	skip "serve progress on a terminal" "no script(1)"
-fi
+progress_on_pty serve 'serve: [0-9]* of 300000 requests, [0-9]*%, about [0-9]* s left' \
+	'serve  *continuous batching' serve --num-requests=300000 --model=llama3-8b -p 4 --rate=50 \
+	--max-ops=1000000000 --timeline=0
