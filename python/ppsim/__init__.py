@@ -69,6 +69,9 @@ def schedules():
     return [s["name"] for s in listing()["schedules"]]
 
 
+_every_schedule = schedules  # for compare, whose argument takes the name
+
+
 def _text(value):
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -203,8 +206,10 @@ def ops_csv(schedule=None, config=None, **settings):
 def compare(schedules, config=None, format="json", **settings):
     """Runs each schedule of schedules on the same settings, one after another, and returns
     them side by side as `ppsim compare --schedules=...` does: with format "json" a list of
-    reports (dicts), else the text of that format ("text", "csv")."""
-    names = [schedules] if isinstance(schedules, str) else list(schedules)
+    reports (dicts), else the text of that format ("text", "csv"). schedules is a list of names
+    or, as --schedules takes it, a comma-separated string; "all" stands for every schedule."""
+    names = schedules.split(",") if isinstance(schedules, str) else list(schedules)
+    names = [n for name in names for n in (_every_schedule() if name == "all" else [name])]
     if not names:
         raise PpsimError("compare: no schedules")
     lib = _lib.load()

@@ -97,6 +97,12 @@ class CompareAndSweep(unittest.TestCase):
         self.assertEqual(ppsim.compare(["1f1b", "zbh1"], format="text"),
                          command("compare", "--schedules=1f1b,zbh1"))
 
+    def test_compare_takes_a_list_as_schedules_does_all_included(self):
+        self.assertEqual(ppsim.compare("1f1b,zbh1", format="csv"),
+                         command("compare", "--schedules=1f1b,zbh1", "-f", "csv"))
+        self.assertEqual(ppsim.compare("all", p=4, m=8, format="csv"),
+                         command("compare", "--schedules=all", "-p", "4", "-m", "8", "-f", "csv"))
+
     def test_sweep_runs_every_point_of_the_grid_in_order(self):
         got = ppsim.sweep(schedule="1f1b", p=[2, 4], m=[4, 8])
         self.assertEqual([(r["p"], r["m"]) for r in got], [(2, 4), (2, 8), (4, 4), (4, 8)])
