@@ -51,11 +51,12 @@ int pp_config_set(pp_config *c, const char *key, const char *value, char *err, s
 /*
  * Applies the JSON object json_text (a NUL-terminated config file's text) over c's settings,
  * with the checks of `ppsim -c FILE`; name stands for the text in messages ("-" when NULL).
- * Returns 0, or -1 with err set ("config 'NAME':LINE:COLUMN: ...").
+ * Returns 0, or -1 with err set ("config 'NAME':LINE:COLUMN: ..."); a failed load leaves c
+ * as it was, none of the document applied.
  */
 int pp_config_load_json(pp_config *c, const char *json_text, const char *name, char *err,
                         size_t errlen);
-/* pp_config_load_json of the file at path. Returns 0, or -1 with err set. */
+/* pp_config_load_json of the file at path. Returns 0, or -1 with err set (c unchanged). */
 int pp_config_load_file(pp_config *c, const char *path, char *err, size_t errlen);
 
 /*

@@ -73,12 +73,15 @@ _every_schedule = schedules  # for compare, whose argument takes the name
 
 
 def _text(value):
+    # a NumPy scalar (np.float64, np.int64, np.bool_) as the Python number it holds
+    if not isinstance(value, (str, bytes, list, tuple)) and hasattr(value, "item"):
+        value = value.item()
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, tuple)):
         return ",".join(_text(v) for v in value)
     if isinstance(value, float):
-        return repr(value)
+        return repr(float(value))
     return str(value)
 
 

@@ -105,6 +105,28 @@ int pp_config_set(pp_config *c, const char *key, const char *value, char *err, s
 	return 0;
 }
 
+/* Applies a config file's text (path NULL) or the file at path to a copy of c's settings, and
+ * keeps the copy only when all of it applied: a failed load leaves c as it was. */
+static int load_whole(pp_config *c, const char *path, const char *name, const char *text,
+                      char *err, size_t errlen)
+{
+	struct pp_error e = {0};
+	struct config *t = pp_malloc(sizeof(*t));
+	int rc;
+
+	if (t == NULL) {
+		pp_nomem(&e, 1, sizeof(*t));
+		return give_error(&e, err, errlen);
+	}
+	*t = c->config;
+	rc = path != NULL ? config_load_file(t, path, &e)
+	                  : config_load_text(t, name != NULL ? name : "-", text, strlen(text), &e);
+	if (rc == 0)
+		c->config = *t;
+	free(t);
+	return rc == 0 ? 0 : give_error(&e, err, errlen);
+}
+
 int pp_config_load_json(pp_config *c, const char *json_text, const char *name, char *err,
                         size_t errlen)
 {
@@ -114,19 +136,18 @@ int pp_config_load_json(pp_config *c, const char *json_text, const char *name, c
 		pp_fail(&e, PP_ERR_USAGE, "config: no text");
 		return give_error(&e, err, errlen);
 	}
-	if (config_load_text(&c->config, name != NULL ? name : "-", json_text, strlen(json_text),
-	                     &e) != 0)
-		return give_error(&e, err, errlen);
-	return 0;
+	return load_whole(c, NULL, name, json_text, err, errlen);
 }
 
 int pp_config_load_file(pp_config *c, const char *path, char *err, size_t errlen)
 {
 	struct pp_error e = {0};
 
-	if (config_load_file(&c->config, path, &e) != 0)
+	if (path == NULL) {
+		pp_fail(&e, PP_ERR_USAGE, "config: no path");
 		return give_error(&e, err, errlen);
-	return 0;
+	}
+	return load_whole(c, path, NULL, NULL, err, errlen);
 }
 
 pp_run *pp_simulate(const pp_config *c, char *err, size_t errlen)

@@ -103,6 +103,7 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 	               "sweep", "points", last - first);
 	if (sweep_run_ranked(sw, first, last, cli->jobs, top, k.stream != NULL ? 0 : maxtop, &ntop,
 	                     &totals, write_record, &k, &err) < 0) {
+		progress_end(&k.progress); /* the message on a line of its own */
 		guard_abort(file);
 		guard_abort(html);
 		file = html = NULL;

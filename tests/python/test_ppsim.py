@@ -109,6 +109,26 @@ class CompareAndSweep(unittest.TestCase):
         self.assertEqual(got[-1]["makespan"], 33)
 
 
+class Values(unittest.TestCase):
+    def test_number_like_values_are_written_as_the_numbers_they_hold(self):
+        class Float(float):  # a float subclass whose repr is not a number, as np.float64's
+            def __repr__(self):
+                return "np.float64(%s)" % float.__repr__(self)
+
+        class Scalar:  # a NumPy scalar: .item() gives the Python value
+            def __init__(self, v):
+                self.v = v
+
+            def item(self):
+                return self.v
+
+        self.assertEqual(ppsim.run(t_f=Float(2.0))["makespan"],
+                         ppsim.run(t_f=2.0)["makespan"])
+        self.assertEqual(ppsim.run(p=Scalar(2), m=Scalar(4))["makespan"],
+                         ppsim.run(p=2, m=4)["makespan"])
+        self.assertEqual(ppsim.run(model="llama3-8b", p=2, flash_attention=Scalar(False))["p"], 2)
+
+
 class Pandas(unittest.TestCase):
     def setUp(self):
         try:

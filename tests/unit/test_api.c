@@ -130,6 +130,17 @@ static void api_json_configs_are_checked_as_config_files_are(void)
 	CU_ASSERT_EQUAL(pp_config_load_json(c, NULL, NULL, err, sizeof(err)), -1);
 	CU_ASSERT_EQUAL(pp_config_load_file(c, "/nonexistent/ppsim.json", err, sizeof(err)), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent/ppsim.json"));
+	CU_ASSERT_EQUAL(pp_config_load_file(c, NULL, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "config: no path");
+	/* a document refused part way applies none of it: p stays 2 */
+	CU_ASSERT_EQUAL(pp_config_load_json(c, "{\"p\": 3, \"m\": \"x\"}", "inline", err,
+	                                    sizeof(err)),
+	                -1);
+	r = simulate(c);
+	json = pp_run_report(r, "json", err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"p\":\t2,"));
+	pp_string_free(json);
+	pp_run_free(r);
 	pp_config_free(c);
 }
 
