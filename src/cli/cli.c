@@ -255,14 +255,14 @@ void cli_write_format_cases(FILE *out)
 	/* run's list is the default; each other list once, with every command writing it */
 	report_format_names(c[0].kind, " ", NULL, first, sizeof(first));
 	for (size_t i = 1; i < n && i < 64; i++) {
-		if (c[i].mode == 0 || done[i])
+		if ((c[i].mode == 0 && c[i].format_subject == NULL) || done[i])
 			continue;
 		report_format_names(c[i].kind, " ", NULL, list, sizeof(list));
 		if (strcmp(list, first) == 0)
 			continue;
 		fprintf(out, "\t\t%s", c[i].name);
 		for (size_t k = i + 1; k < n && k < 64; k++) {
-			if (c[k].mode == 0)
+			if (c[k].mode == 0 && c[k].format_subject == NULL)
 				continue;
 			report_format_names(c[k].kind, " ", NULL, other, sizeof(other));
 			if (strcmp(other, list) == 0) {

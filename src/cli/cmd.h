@@ -31,6 +31,8 @@ struct cmd {
 	bool file_args;        /* completion: its arguments are file names */
 	const char *arg_words; /* completion: the words its arguments are, or NULL */
 	const char *example;   /* --help: a command line that runs it, or NULL */
+	/* completion, for a command without a mode (parsing its options itself): its options */
+	const char *options;
 };
 
 /* The subcommand table in --help order; *count receives the length. */

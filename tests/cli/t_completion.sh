@@ -32,7 +32,7 @@ if command -v zsh >/dev/null 2>&1; then
 	# what was typed to zsh: every candidate must carry the list's head
 	got=$(zsh -c 'autoload -U compinit && compinit -u && source <("$0" completion zsh) || exit 9
 		t() { emulate -L sh; setopt kshglob noshglob braceexpand
-			COMP_WORDS=(ppsim compare --schedules = 1f1b,zb); COMP_CWORD=4; _ppsim
+			COMP_WORDS=(ppsim compare --schedules = 1f1b,zb); COMP_CWORD=4; __ppsim_bash
 			printf "%s\n" "${COMPREPLY[@]}"; }; t' "$PPSIM" 2>&1)
 	expect zsh "--schedules=1f1b,zb" 1f1b,zbh1 "$got"
 	if printf '%s\n' "$got" | grep -qv '^1f1b,'; then
@@ -41,10 +41,30 @@ if command -v zsh >/dev/null 2>&1; then
 		ok
 	fi
 	if zsh -c 'autoload -U compinit && compinit -u && source <("$0" completion zsh) &&
-		complete -p ppsim' "$PPSIM" 2>&1 | grep -q '_ppsim ppsim'; then
+		complete -p ppsim' "$PPSIM" 2>&1 | grep -q '__ppsim_bash ppsim'; then
 		ok
 	else
-		not_ok "zsh: the script does not register _ppsim for ppsim"
+		not_ok "zsh: the script does not register its function for ppsim"
+	fi
+	# installed as make install does, in fpath as _ppsim, the first TAB of a new interactive
+	# shell completes (compinit autoloads the file as the body of _ppsim)
+	mkdir -p "$TMP/zsh/fpath" "$TMP/zsh/bin"
+	"$PPSIM" completion zsh >"$TMP/zsh/fpath/_ppsim"
+	ln -sf "$PPSIM" "$TMP/zsh/bin/ppsim"
+	cat >"$TMP/zsh/tab.zsh" <<'ZSH'
+zmodload zsh/zpty || exit 9
+zpty -b z "PATH=$1/bin:\$PATH zsh -f -i"
+zpty -w z "fpath=($1/fpath \$fpath); autoload -U compinit; compinit -u -d $1/zcd; PS1='> '"
+sleep 1; while zpty -r -t z junk; do :; done
+zpty -w -n z $'ppsim valid\t'
+sleep 1.5; out=; while zpty -r -t z chunk; do out+=$chunk; done
+print -r -- "$out"
+zpty -d z
+ZSH
+	if zsh -f "$TMP/zsh/tab.zsh" "$TMP/zsh" 2>&1 | grep -q 'ppsim validate'; then
+		ok
+	else
+		not_ok "zsh: the first TAB of a new shell does not complete 'ppsim valid' from fpath"
 	fi
 else
 	skip "zsh completion" "no zsh"
@@ -72,4 +92,19 @@ if command -v fish >/dev/null 2>&1; then
 	fi
 else
 	skip "fish completion" "no fish"
+fi
+
+# the commands that read their options themselves (validate, list, calibrate) complete theirs,
+# and their formats are their own (validate writes no csv)
+expect bash "validate --f" --format "$(bash_complete validate --f)"
+expect bash "calibrate --w" --w-share "$(bash_complete calibrate --w)"
+expect bash "list -f j" json "$(bash_complete list -f j)"
+if bash_complete validate -f '' | grep -qx csv; then
+	not_ok "bash: validate -f offers csv, which validate refuses"
+else
+	ok
+fi
+if command -v fish >/dev/null 2>&1; then
+	expect fish "calibrate --w" --w-share "$(fish_complete 'ppsim calibrate --w')"
+	expect fish "validate --f" --format "$(fish_complete 'ppsim validate --f')"
 fi
