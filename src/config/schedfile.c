@@ -726,6 +726,57 @@ static int check_pair(const struct reader *r, const struct sched *s, int pass, i
 	return 0;
 }
 
+/*
+ * Checks that each rank receives from each other rank, in each direction, in the order that
+ * rank sends: PyTorch's runtime (NCCL) matches the transfers of a pair of ranks in the order
+ * they are posted, so a RECV of mb 1 before that of mb 0 would take the wrong tensor or hang.
+ * A rank's actions are one run of r->comms, in file order; every pair exists (check_pair).
+ */
+static int check_comm_order(const struct reader *r, const struct sched *s, const size_t *seen,
+                            struct pp_error *err)
+{
+	size_t cells = (size_t)s->S * (size_t)s->m;
+	/* [sender rank x 2 + direction]: the receiving rank + 1 it was last set for, and the
+	 * comm index of the SEND last received */
+	struct {
+		long rank;
+		size_t send;
+	} *last = pp_calloc((size_t)s->p * 2, sizeof(*last));
+	int rc = 0;
+
+	if (last == NULL)
+		return pp_nomem(err, (size_t)s->p * 2, sizeof(*last));
+	for (size_t i = 0; i < r->ncomms && rc == 0; i++) {
+		const struct comm *c = &r->comms[i];
+		long peer = c->at.stage + comm_peer_offset(c->type);
+		size_t send, k;
+		char what[400], got[64], before[64];
+
+		if (c->type != TT_RECV_F && c->type != TT_RECV_B)
+			continue;
+		send = seen[(size_t)(comm_peer_type(c->type) - TT_SEND_F) * cells +
+		            (size_t)(peer * s->m + c->at.mb)] - 1;
+		k = (size_t)s->stage_device[peer] * 2 + (c->type == TT_RECV_B);
+		if (last[k].rank == c->at.device + 1 && send < last[k].send) {
+			const struct comm *first = &r->comms[last[k].send];
+
+			snprintf(what, sizeof(what),
+			         "out of order: rank %" PRIu32 " sends %s before %s, which this rank "
+			         "receives first; PyTorch matches two ranks' transfers in the order "
+			         "they are posted",
+			         s->stage_device[peer],
+			         comm_name(got, sizeof(got), r->comms[send].type, peer, c->at.mb),
+			         comm_name(before, sizeof(before), first->type, first->at.stage,
+			                   first->at.mb));
+			rc = fail_row(r, err, &c->at, what);
+		}
+		last[k].rank = c->at.device + 1;
+		last[k].send = send;
+	}
+	free(last);
+	return rc;
+}
+
 /* Checks the SEND, RECV and FSDP actions of a compute_comms file against out->sched (see
  * schedfile.h) and counts them into out; 0, or -1 with the error at the action at fault (a
  * missing pair at the compute op whose transfer it is). */
@@ -766,6 +817,8 @@ static int check_comms(const struct reader *r, struct schedfile *out, struct pp_
 				for (long mb = 0; mb < s->m && rc == 0; mb++)
 					rc = check_pair(r, s, pass, type, st, mb, fwd, bwd, seen,
 					                err);
+	if (rc == 0)
+		rc = check_comm_order(r, s, seen, err);
 	free(fwd);
 	return rc;
 }
