@@ -493,6 +493,23 @@ static int unknown_option(const struct option *opts, const char *arg)
 	if (strncmp(arg, "--", 2) != 0)
 		return cmd_usage("unknown option '%s'", arg);
 	len = strcspn(arg + 2, "=");
+	if (len == 0)
+		return cmd_usage("unknown option '%s'", arg);
+	/* an option of other commands names them, rather than a near one of this command */
+	for (size_t i = 0; i < N_CMD_OPTIONS; i++) {
+		size_t nc;
+		const struct cmd *c = cmd_table(&nc);
+
+		if (strlen(cmd_options[i].opt.name) != len ||
+		    strncmp(cmd_options[i].opt.name, arg + 2, len) != 0)
+			continue;
+		for (size_t k = 0; k < nc && used < sizeof(names); k++)
+			if (c[k].mode & (unsigned)cmd_options[i].modes)
+				used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+				                         used ? ", " : "", c[k].name);
+		return cmd_usage("unknown option '%s': --%s is an option of %s", arg,
+		                 cmd_options[i].opt.name, names);
+	}
 	text_suggest_init(&near, arg + 2, len);
 	for (; opts->name != NULL; opts++) {
 		text_suggest_try(&near, opts->name, strlen(opts->name));

@@ -171,8 +171,8 @@ const char *cmd_format_arg(int argc, char **argv, int *i)
 
 	if (strncmp(a, "--format=", 9) == 0)
 		return a + 9;
-	if ((strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) && *i + 1 < argc)
-		return argv[++*i];
+	if (strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0)
+		return *i + 1 < argc ? argv[++*i] : "";
 	return NULL;
 }
 

@@ -42,7 +42,8 @@ const struct cmd *cmd_of_mode(unsigned mode);
 /* The row of the command that fn runs. */
 const struct cmd *cmd_of_fn(int (*fn)(int argc, char **argv));
 /* For the commands that read --format themselves (list, validate): the value of argv[*i] when
- * it is --format=NAME, -f NAME or --format NAME (moving *i past NAME), else NULL. */
+ * it is --format=NAME, -f NAME or --format NAME (moving *i past NAME), "" when -f or --format
+ * ends the line (the caller says it needs a value), else NULL. */
 const char *cmd_format_arg(int argc, char **argv, int *i);
 
 int cmd_run(int argc, char **argv);

@@ -30,6 +30,8 @@ int cmd_list(int argc, char **argv)
 		}
 		if ((value = cmd_format_arg(argc, argv, &i)) == NULL)
 			return cmd_usage("list: unexpected argument '%s'", argv[i]);
+		if (*value == '\0')
+			return cmd_usage("option '%s' needs a value", argv[i]);
 		name = value;
 	}
 	if ((f = report_format_find(name, REPORT_LIST)) == NULL)

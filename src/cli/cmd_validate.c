@@ -42,6 +42,8 @@ int cmd_validate(int argc, char **argv)
 			help();
 			return PP_EXIT_OK;
 		} else if (options && (value = cmd_format_arg(argc, argv, &i)) != NULL) {
+			if (*value == '\0')
+				return cmd_usage("option '%s' needs a value", argv[i]);
 			name = value;
 		} else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
 			return cmd_usage("validate: unknown option '%s'", argv[i]);

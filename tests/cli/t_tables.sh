@@ -42,7 +42,7 @@ done
 # refused naming the two
 fails 2 "--format 'csv': list writes text or json" list --format=csv
 fails 2 "--format 'jsonl': list writes text or json" list -f jsonl
-fails 2 "list: unexpected argument '--format'" list --format
+fails 2 "option '--format' needs a value" list --format
 ppsim list --format=json >"$TMP/out.json"
 RUN="ppsim list --format=json"
 expect schedules.0.name gpipe
