@@ -396,6 +396,7 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 {
 	struct text_lines in;
 	bool first = true;
+	unsigned blank = 0; /* PyTorch's format: a blank line after a rank's row */
 	int rc = 0, more;
 
 	text_lines_init(&in, f, "schedule", r->path);
@@ -410,8 +411,22 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 		}
 		while (*p == ' ' || *p == '\t')
 			p++;
+		if ((*p == '\r' || *p == '\0') && !first && r->format == SCHEDFILE_TORCH &&
+		    blank == 0)
+			blank = lineno;
 		if (*p == '#' || *p == '\r' || *p == '\0')
 			continue;
+		if (blank != 0) {
+			char what[160];
+
+			/* PyTorch's reader makes a blank line a rank of no actions */
+			snprintf(what, sizeof(what),
+			         "a blank line between ranks, which PyTorch reads as rank %ld with no "
+			         "actions: remove it",
+			         r->devices);
+			rc = fail_at(r, err, blank, 1, what);
+			break;
+		}
 		if (first) {
 			/* a header (of names, quoted or not) starts ppsim's format */
 			r->format = isalpha((unsigned char)p[*p == '"']) ? SCHEDFILE_PPSIM
