@@ -331,6 +331,9 @@ int cmd_completion(int argc, char **argv)
 		      stdout);
 	} else if (argc == 2 && strcmp(argv[1], "fish") == 0) {
 		write_fish(stdout);
+	} else if (argc == 2) {
+		return cmd_usage("completion: '%s' is not a shell ppsim completes: bash, zsh or fish",
+		                 argv[1]);
 	} else {
 		return cmd_usage("completion: give the shell: ppsim completion bash, zsh or fish");
 	}
