@@ -2,7 +2,10 @@
 #include "progress.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+#include "base/text.h"
 
 /* Seconds before the first line, and between lines. */
 #define PROGRESS_DELAY    1.0
@@ -19,8 +22,14 @@ static double seconds_since(const struct timespec *t0)
 void progress_start(struct progress *pg, bool on, const char *what, const char *unit,
                     uint64_t total)
 {
+	const char *delay = getenv("PPSIM_PROGRESS_DELAY");
+	double d;
+
 	*pg = (struct progress){.on = on && isatty(STDERR_FILENO), .what = what, .unit = unit,
 	                        .total = total, .next = PROGRESS_DELAY};
+	/* the seconds before the first line, when the environment sets them (tests: 0) */
+	if (delay != NULL && text_parse_double(delay, &d) == TEXT_OK && d >= 0 && d <= 3600)
+		pg->next = d;
 	clock_gettime(CLOCK_MONOTONIC, &pg->start);
 }
 

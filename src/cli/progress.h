@@ -1,7 +1,7 @@
 /*
- * A progress line for long commands (sweep, advise, serve): on standard error when it is a terminal,
- * from one second in, at most a few times a second, with the share done and an estimate of the
- * time left; cleared when the work ends, so that the report follows on a clean line. --quiet
+ * A progress line for long commands (sweep, advise, serve): on standard error when it is a
+ * terminal, from one second in (PPSIM_PROGRESS_DELAY seconds when set: the tests set 0), at
+ * most a few times a second, with the share done and an estimate of the time left; cleared when the work ends, so that the report follows on a clean line. --quiet
  * turns it off.
  */
 #ifndef PPSIM_PROGRESS_H

@@ -74,9 +74,11 @@ golden() {
 	fi
 }
 
-# progress_on_pty WHAT LINE REPORT ARGS...: ppsim ARGS on a pseudo-terminal (script(1)) shows
-# a progress line matching LINE and then its report, matching REPORT (grep patterns); with
-# --quiet it shows no progress line. Unwrapped: the line's timing is not what a sanitizer checks.
+# progress_on_pty WHAT LINE REPORT ARGS...: ppsim ARGS on a pseudo-terminal (script(1)), with
+# the line's delay 0 (PPSIM_PROGRESS_DELAY), shows a progress line matching LINE and then its
+# report, matching REPORT (grep patterns); with --quiet, or with the default delay of a second
+# for a run that short, it shows no progress line. Unwrapped: the line's timing is not what a
+# sanitizer checks.
 progress_on_pty() {
 	what=$1 line=$2 report=$3
 	shift 3
@@ -84,15 +86,21 @@ progress_on_pty() {
 		skip "$what progress on a terminal" "no script(1)"
 		return
 	fi
-	script -qec "'$PPSIM' $*" /dev/null >"$TMP/pty.out" 2>&1
+	script -qec "PPSIM_PROGRESS_DELAY=0 '$PPSIM' $*" /dev/null >"$TMP/pty.out" 2>&1
 	if grep -q "$line" "$TMP/pty.out" && grep -q "$report" "$TMP/pty.out"; then
 		ok
 	else
 		not_ok "$what on a terminal: no progress line, or no report after it: $(head -c 300 "$TMP/pty.out")"
 	fi
-	script -qec "'$PPSIM' $* --quiet" /dev/null >"$TMP/pty.out" 2>&1
+	script -qec "PPSIM_PROGRESS_DELAY=0 '$PPSIM' $* --quiet" /dev/null >"$TMP/pty.out" 2>&1
 	if grep -q "$line" "$TMP/pty.out"; then
 		not_ok "$what --quiet on a terminal shows progress"
+	else
+		ok
+	fi
+	script -qec "'$PPSIM' $*" /dev/null >"$TMP/pty.out" 2>&1
+	if grep -q "$line" "$TMP/pty.out"; then
+		not_ok "$what on a terminal shows progress before a second has passed"
 	else
 		ok
 	fi

@@ -269,6 +269,6 @@ else
 fi
 
 # a serving run longer than a second shows its progress on a terminal's stderr; --quiet, none
-progress_on_pty serve 'serve: [0-9]* of 300000 requests, [0-9]*%, about [0-9]* s left' \
-	'serve  *continuous batching' serve --num-requests=300000 --model=llama3-8b -p 4 --rate=50 \
-	--max-ops=1000000000 --timeline=0
+progress_on_pty serve 'serve: [0-9]* of 20000 requests, [0-9]*%, about [0-9]* s left' \
+	'serve  *continuous batching' serve --num-requests=20000 --model=llama3-8b -p 4 --rate=50 \
+	--timeline=0

@@ -282,11 +282,11 @@ fi
 
 # A sweep longer than a second shows its progress on a terminal's stderr, cleared before the
 # table; --quiet, or stderr that is not a terminal, shows none.
-long="sweep -s all -p 2:12 -m 8:256:+8 -v 1,2 --jobs=1 --max-ops=200000000 --top=1"
-progress_on_pty sweep 'sweep: [0-9]* of 11264 points, [0-9]*%, about [0-9]* s left' \
+long="sweep -s 1f1b,zbh1 -p 2,4 -m 4,8 --jobs=1 --top=1"
+progress_on_pty sweep 'sweep: [0-9]* of 8 points, [0-9]*%, about [0-9]* s left' \
 	'best 1 by utilization' $long
 if command -v script >/dev/null 2>&1; then
-	script -qec "'$PPSIM' $long 2>'$TMP/pty.err'" /dev/null >/dev/null 2>&1
+	script -qec "PPSIM_PROGRESS_DELAY=0 '$PPSIM' $long 2>'$TMP/pty.err'" /dev/null >/dev/null 2>&1
 	if [ -s "$TMP/pty.err" ]; then
 		not_ok "sweep with stderr to a file wrote: $(head -c 200 "$TMP/pty.err")"
 	else
