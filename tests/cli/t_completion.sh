@@ -54,10 +54,13 @@ if command -v zsh >/dev/null 2>&1; then
 	cat >"$TMP/zsh/tab.zsh" <<'ZSH'
 zmodload zsh/zpty || exit 9
 zpty -b z "PATH=$1/bin:\$PATH zsh -f -i"
-zpty -w z "fpath=($1/fpath \$fpath); autoload -U compinit; compinit -u -d $1/zcd; PS1='> '"
-sleep 1; while zpty -r -t z junk; do :; done
+zpty -w z "fpath=($1/fpath \$fpath); autoload -U compinit; compinit -u -d $1/zcd; PS1='READY> '"
+# wait (up to 20 s, for a loaded machine) for the prompt, then for the completed word
+out=; for i in {1..100}; do while zpty -r -t z chunk; do out+=$chunk; done
+	[[ $out == *READY\>* ]] && break; sleep 0.2; done
 zpty -w -n z $'ppsim valid\t'
-sleep 1.5; out=; while zpty -r -t z chunk; do out+=$chunk; done
+out=; for i in {1..100}; do while zpty -r -t z chunk; do out+=$chunk; done
+	[[ $out == *validate* ]] && break; sleep 0.2; done
 print -r -- "$out"
 zpty -d z
 ZSH
