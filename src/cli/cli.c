@@ -904,6 +904,13 @@ bool cli_draws_messages(const struct cli *cli)
 	return cli->trace_file != NULL || cli->svg_file != NULL || cli->html_file != NULL;
 }
 
+unsigned cli_sim_flags(const struct cli *cli)
+{
+	bool times = cli->timeline_width > 0 || cli->dump_ops != NULL || cli_draws_messages(cli);
+
+	return (cli_draws_messages(cli) ? SIM_RECORD_MESSAGES : 0) | (times ? 0 : SIM_NO_OP_TIMES);
+}
+
 uint64_t cli_picture_ops_limit(const struct cli *cli)
 {
 	const char *what[2];

@@ -183,6 +183,11 @@ uint64_t cli_picture_ops_limit(const struct cli *cli);
  * the run must record them (SIM_RECORD_MESSAGES, SERVE_RECORD_MESSAGES). */
 bool cli_draws_messages(const struct cli *cli);
 
+/* The sim_run_flags the outputs asked for need: SIM_RECORD_MESSAGES when a picture draws the
+ * messages, SIM_NO_OP_TIMES when none of them reads an op's times (the report alone, or with an
+ * exported schedule). */
+unsigned cli_sim_flags(const struct cli *cli);
+
 /*
  * With --fail-on-oom, the error for a simulation with a device over its GPU's memory: returns
  * 0 when there is none (or the option is off), else -1 with a PP_ERR_DEVICE_MEM error naming the

@@ -89,7 +89,7 @@ static struct sim *run_row(const struct cli *cli, const char *file, const char *
 		c.v = d->min_v;
 	if (d != NULL && d->max_v > 0 && c.v > d->max_v)
 		c.v = d->max_v;
-	return sim_run_flags(&c, cli_draws_messages(cli) ? SIM_RECORD_MESSAGES : 0, err);
+	return sim_run_flags(&c, cli_sim_flags(cli), err);
 }
 
 /* What compare's pictures need: the rows. */

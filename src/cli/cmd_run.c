@@ -18,7 +18,7 @@ int cmd_run(int argc, char **argv)
 		return status;
 	}
 	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
-	    (s = sim_run_flags(&c, cli_draws_messages(&cli) ? SIM_RECORD_MESSAGES : 0, &err)) ==
+	    (s = sim_run_flags(&c, cli_sim_flags(&cli), &err)) ==
 	            NULL) {
 		cli_release(&cli);
 		return cmd_fail(&err);

@@ -184,10 +184,9 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 	evq_init(&e->events);
 	e->dev = pp_calloc((size_t)s->p, sizeof(*e->dev));
 	e->res.p = s->p;
-	e->res.times = pp_mallocarray_large(s->nops, sizeof(*e->res.times));
 	e->res.devices = pp_calloc((size_t)s->p, sizeof(*e->res.devices));
-	if (e->dev == NULL || e->res.times == NULL || e->res.devices == NULL) {
-		pp_nomem(err, s->nops, sizeof(*e->res.times));
+	if (e->dev == NULL || e->res.devices == NULL) {
+		pp_nomem(err, (size_t)s->p, sizeof(*e->res.devices));
 		engine_free(e);
 		return NULL;
 	}
@@ -262,6 +261,9 @@ int engine_run(struct engine *e, struct pp_error *err)
 	/* the sweep checks each op as it reads it; what it cannot see, sched_check sees first */
 	if ((!sweep || !sweep_checks_all(e->s)) && sched_check(e->s, err) != 0)
 		return -1;
+	if (!e->drop_times &&
+	    (e->res.times = pp_mallocarray_large(e->s->nops, sizeof(*e->res.times))) == NULL)
+		return pp_nomem(err, e->s->nops, sizeof(*e->res.times));
 	/* each op receives at most one message, so the record never grows */
 	if (e->record && (e->res.msgs = pp_mallocarray(nmsgs, sizeof(*e->res.msgs))) == NULL)
 		return pp_nomem(err, nmsgs, sizeof(*e->res.msgs));
@@ -305,6 +307,12 @@ void engine_record_messages(struct engine *e)
 {
 	assert(!e->ran);
 	e->record = true;
+}
+
+void engine_drop_times(struct engine *e)
+{
+	assert(!e->ran);
+	e->drop_times = true;
 }
 
 void engine_use_events(struct engine *e)

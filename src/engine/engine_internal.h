@@ -48,16 +48,10 @@ struct engine {
 	bool ran;
 	bool ok;           /* the run succeeded: the result is complete */
 	bool record;       /* keep a struct msg_record per message */
+	bool drop_times;   /* the result has no per-op times */
 	bool force_events; /* take the event loop even where the sweep gives the same times */
 	struct result res;
 };
-
-/* Asks the CPU to start loading the cache line at p (a hint; p stays inside its array). */
-#if defined(__GNUC__)
-#define PP_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PP_PREFETCH(p) ((void)0)
-#endif
 
 /* A small function of the sweep's loop, inlined where it is called (the loop calls several
  * twice, for an overlapped pair, which keeps the compiler from inlining them by itself). */
@@ -87,7 +81,7 @@ pp_time engine_pair_duration(const struct cost *c, const struct op *f, const str
 
 /*
  * Records that op i on device d (with its partner when pair) ran from start to end: its times
- * and the device's busy time, first start and last end, and the makespan. Inline: the sweep
+ * (unless dropped) and the device's busy time, first start and last end, and the makespan. Inline: the sweep
  * calls it once an op.
  */
 static inline void engine_ran(struct engine *e, int d, size_t i, bool pair, pp_time start,
@@ -95,9 +89,11 @@ static inline void engine_ran(struct engine *e, int d, size_t i, bool pair, pp_t
 {
 	struct device_result *dr = &e->res.devices[d];
 
-	e->res.times[i] = (struct op_time){start, end};
-	if (pair)
-		e->res.times[i + 1] = e->res.times[i];
+	if (e->res.times != NULL) {
+		e->res.times[i] = (struct op_time){start, end};
+		if (pair)
+			e->res.times[i + 1] = e->res.times[i];
+	}
 	if (i == e->s->dev_start[d])
 		dr->first_start = start;
 	dr->busy += end - start;

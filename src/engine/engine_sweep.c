@@ -12,6 +12,12 @@
  * cell's forward and backward outputs reach the neighbouring stage. It needs no table of
  * consumers and no count of inputs, so it touches each op's bytes, its times and a sixth to a
  * half of a cell: bytes per op are what a run costs on a machine that faults its pages in.
+ * What an op needs of its stage (durations and activation changes by kind, its row of cells,
+ * the neighbours' devices, the channels) is in one lane per stage, read once an op.
+ *
+ * A message whose channel only ever carries messages of no duration neither waits nor delays:
+ * it arrives as it is sent. Those channels count their messages after the run, m a boundary
+ * each way (a complete run sends each once), instead of one by one.
  *
  * It also checks the schedule as it goes, each op where it reads it (range, backward mode,
  * device, pairing, and a cell that runs twice): a schedule of exactly its share of ops per
@@ -34,34 +40,120 @@ struct cell {
 	pp_time b; /* the backward's (B or BW), at stage - 1; W_RAN set once its W ran */
 };
 
-/*
- * How many ops ahead the sweep asks for the lines it will read: each device walks its own part
- * of the op arrays, and 64 devices are more streams than the CPU's prefetcher follows.
- */
-#define AHEAD 16
+/* What an op of one stage needs of it. */
+struct lane {
+	struct cell *cell;  /* the stage's row of cells, by micro-batch */
+	pp_time dur[4];     /* an op's duration, by kind (enum op_kind) */
+	int64_t act[4];     /* the change in activations alive it makes, by kind */
+	uint32_t dev;       /* the stage's device */
+	uint32_t fwd_dev;   /* the device of stage + 1 (its own when last) */
+	uint32_t bwd_dev;   /* the device of stage - 1 (its own when first) */
+	int32_t fwd_chan;   /* the channel that prices the forward's message, -1 when none does */
+	int32_t bwd_chan;   /* the same for the backward's */
+	bool first, last;   /* stage 0, stage S - 1 */
+};
+
 
 /* What the sweep knows of a device beyond struct device_state. */
 struct sweep_dev {
 	const pp_time *wait; /* the cell entry its head op waits for, or NULL */
-	bool checked;        /* its head op (and partner) passed op_ok */
 	int64_t alive, peak; /* activations alive after the ops it ran, and their peak */
 };
 
 struct sweep {
 	struct engine *e;
 	struct cell *cells;    /* [S * m] by stage, then micro-batch */
+	struct lane *lanes;    /* [S] */
 	struct sweep_dev *dev; /* [p] */
 	uint32_t *stack;       /* [p] devices to run: each is on it at most once, as a device
 	                        * is pushed at the start and then only when what it waits for
 	                        * arrives, which clears its wait */
 	uint32_t n;
 	size_t m;       /* micro-batches: a cell's neighbour on the next stage is m cells on */
+	uint32_t S;     /* stages */
 	unsigned kinds; /* bit k: op kind k belongs to the schedule's backward mode */
 	bool bad;       /* an op failed its check: the sweep stopped */
 };
 
+/*
+ * What the checks and the inputs read of the sweep, copied out of it by value: the sweep's
+ * stores go through pointers to times, which may alias its fields (size_t is long's unsigned
+ * twin), so a pointer to it would make the compiler load them again after every store.
+ */
+struct view {
+	const struct lane *lanes;
+	size_t m;
+	uint32_t S;
+	unsigned kinds;
+};
+
+/* What one step of a device came to. */
+enum step { STEP_RAN, STEP_WAITS, STEP_BAD };
+
+/* Whether op, on device d, is in range, of the schedule's backward mode and on its stage's
+ * device; its lane in *ln. */
+static PP_HOT bool op_ok(struct view v, uint32_t d, const struct op *op, const struct lane **ln)
+{
+	if (op->kind > OP_BW || !(v.kinds >> op->kind & 1) || op->mb >= v.m || op->stage >= v.S)
+		return false;
+	*ln = &v.lanes[op->stage];
+	return (*ln)->dev == d;
+}
+
+/*
+ * Whether the inputs of op (of kind k, in cell cl of lane ln) are in, raising *at to the latest
+ * arrival; if not, the entry it waits for in *wait. An input made on the op's own device ran
+ * before it there (or never will), so only its presence counts: the device's free time already
+ * covers its end.
+ */
+static PP_HOT bool inputs_in(struct view v, unsigned k, const struct lane *ln,
+                             const struct cell *cl, pp_time *at, const pp_time **wait)
+{
+	const pp_time *in;
+	pp_time x;
+
+	if (k == OP_F) {
+		if (ln->first)
+			return true;
+		in = &(cl - v.m)->f;
+	} else if (k == OP_W) {
+		in = &cl->b;
+		if (*in != NOT_RUN)
+			return true;
+	} else { /* B, BW */
+		in = &cl->f;
+		if (*in == NOT_RUN)
+			goto waits;
+		if (ln->last)
+			return true;
+		in = &(cl + v.m)->b;
+	}
+	if ((x = *in) == NOT_RUN)
+		goto waits;
+	x &= ~W_RAN;
+	if (x > *at)
+		*at = x;
+	return true;
+waits:
+	*wait = in;
+	return false;
+}
+
+/* Prices a message of the boundary after (fwd) or before stage st sent at end on channel ch
+ * by device d, whose stream time *free a blocking send moves on; returns its arrival. */
+static pp_time transfer(struct engine *e, uint32_t d, int ch, uint32_t b, pp_time end,
+                        pp_time *free_at)
+{
+	pp_time arrive;
+
+	e->dev[d].free_at = *free_at;
+	arrive = engine_transfer(e, (int)d, ch, e->c->msg_bytes[b], e->c->msg_time[b], end);
+	*free_at = e->dev[d].free_at;
+	return arrive;
+}
+
 /* Wakes device d if it waits for the cell entry x, which has just been written. */
-static void wake_on(struct sweep *w, uint32_t d, const pp_time *x)
+static PP_HOT void wake_on(struct sweep *w, uint32_t d, const pp_time *x)
 {
 	if (w->dev[d].wait == x) {
 		w->dev[d].wait = NULL;
@@ -69,175 +161,194 @@ static void wake_on(struct sweep *w, uint32_t d, const pp_time *x)
 	}
 }
 
-static struct cell *cell_of(const struct sweep *w, uint32_t mb, uint32_t st)
+/* Sends the output of op (of kind k, stage st, lane ln, cell cl; it ended at end on device d)
+ * toward the stage that consumes it and wakes that stage's device. Returns false when the
+ * cell already ran it. */
+static PP_HOT bool send(struct sweep *w, uint32_t d, unsigned k, uint32_t st,
+                        const struct lane *ln, struct cell *cl, pp_time end, pp_time *free_at)
 {
-	return &w->cells[(size_t)st * w->m + mb];
-}
-
-/* Asks for the cells op will read and write (its own, and the neighbour its kind reads). */
-static PP_HOT void prefetch_cells(const struct sweep *w, const struct op *op)
-{
-	const struct sched *s = w->e->s;
-	uint32_t st = op->stage, mb = op->mb;
-
-	if (st >= (uint32_t)s->S || mb >= (uint32_t)s->m)
-		return; /* op_ok refuses it when it comes to run */
-	PP_PREFETCH(cell_of(w, mb, st));
-	if (op->kind == OP_F && st > 0)
-		PP_PREFETCH(cell_of(w, mb, st - 1));
-	else if ((op->kind == OP_B || op->kind == OP_BW) && st + 1 < (uint32_t)s->S)
-		PP_PREFETCH(cell_of(w, mb, st + 1));
-}
-
-/* Whether op i of device d (whose list ends before end) is one sched_check accepts, but for
- * running twice, which send finds. */
-static PP_HOT bool op_ok(const struct sweep *w, int d, size_t i, size_t end)
-{
-	const struct sched *s = w->e->s;
-	const struct op *op = &s->ops[i];
-
-	if (op->kind > OP_BW || !(w->kinds >> op->kind & 1) || op->mb >= (uint32_t)s->m ||
-	    op->stage >= (uint32_t)s->S || s->stage_device[op->stage] != (uint32_t)d)
-		return false;
-	return !(op->flags & OP_OVERLAP) ||
-	       (op->kind == OP_F && i + 1 < end && (op[1].kind == OP_B || op[1].kind == OP_BW) &&
-	        !(op[1].flags & OP_OVERLAP));
-}
-
-/*
- * Whether op's inputs are in, raising *at to the latest arrival; if not, the entry it waits for
- * in *wait. An input made on the op's own device ran before it there (or never will), so only
- * its presence counts: the device's free time already covers its end.
- */
-static PP_HOT bool inputs_in(const struct sweep *w, const struct op *op, const struct cell *cl,
-                             pp_time *at, const pp_time **wait)
-{
-	const pp_time *in;
-	pp_time x;
-
-	switch ((enum op_kind)op->kind) {
-	case OP_F:
-		if (op->stage == 0)
-			return true;
-		in = &(cl - w->m)->f;
-		break;
-	case OP_B:
-	case OP_BW:
-		in = &cl->f;
-		if (*in == NOT_RUN)
-			break;
-		if (op->stage + 1 == (uint32_t)w->e->s->S)
-			return true;
-		in = &(cl + w->m)->b;
-		break;
-	case OP_W:
-		in = &cl->b;
-		if (*in == NOT_RUN)
-			break;
-		return true;
-	default:
-		return false;
-	}
-	if ((x = *in) == NOT_RUN) {
-		*wait = in;
-		return false;
-	}
-	x &= ~W_RAN;
-	if (x > *at)
-		*at = x;
-	return true;
-}
-
-/* Sends the output of op (it ended at end on device d) toward the stage that consumes it, and
- * wakes that stage's device. Returns false when the op's cell already ran it. */
-static PP_HOT bool send(struct sweep *w, int d, const struct op *op, struct cell *cl, pp_time end)
-{
-	struct engine *e = w->e;
-	const struct sched *s = e->s;
-	const struct cost *c = e->c;
-	uint32_t st = op->stage, to;
-	int ch;
-
-	switch ((enum op_kind)op->kind) {
-	case OP_F:
+	if (k == OP_F) {
 		if (cl->f != NOT_RUN)
 			return false;
-		cl->f = end;
-		if (st + 1 == (uint32_t)s->S || (ch = e->fwd_chan[st]) < 0)
-			return true;
-		cl->f = engine_transfer(e, d, ch, c->msg_bytes[st], c->msg_time[st], end);
-		to = st + 1;
-		break;
-	case OP_B:
-	case OP_BW:
-		if (cl->b != NOT_RUN)
-			return false;
-		cl->b = end;
-		if (st == 0 || (ch = e->bwd_chan[st - 1]) < 0)
-			return true;
-		cl->b = engine_transfer(e, d, ch, c->msg_bytes[st - 1], c->msg_time[st - 1], end);
-		to = st - 1;
-		break;
-	case OP_W:
+		cl->f = ln->fwd_chan < 0 ? end : transfer(w->e, d, ln->fwd_chan, st, end, free_at);
+		wake_on(w, ln->fwd_dev, &cl->f);
+	} else if (k == OP_W) {
 		if (cl->b & W_RAN)
 			return false;
 		cl->b |= W_RAN;
-		return true;
-	default:
-		return false;
+	} else { /* B, BW */
+		if (cl->b != NOT_RUN)
+			return false;
+		cl->b = ln->bwd_chan < 0 ? end : transfer(w->e, d, ln->bwd_chan, st - 1, end, free_at);
+		wake_on(w, ln->bwd_dev, &cl->b);
 	}
-	wake_on(w, s->stage_device[to], to > st ? &cl->f : &cl->b);
 	return true;
 }
 
-/* Runs device d's list while its head op's inputs are in. */
-static void run_device(struct sweep *w, int d)
+/*
+ * Runs the overlapped pair at ops i, i + 1 of device d (whose list ends before end): both
+ * ops' inputs in, it starts at *free_at and lasts the pair's duration; both end with it.
+ */
+static enum step run_pair(struct sweep *w, struct view v, uint32_t d, size_t i, size_t end,
+                          pp_time *free_at)
 {
 	struct engine *e = w->e;
-	const struct sched *s = e->s;
-	struct device_state *ds = &e->dev[d];
+	const struct op *op = &e->s->ops[i];
 	struct sweep_dev *sd = &w->dev[d];
+	const struct lane *lf, *lb;
+	struct cell *cf, *cb;
+	pp_time start = *free_at, stop;
 
-	while (ds->head < ds->end) {
-		size_t i = ds->head, next = i + AHEAD < ds->end ? i + AHEAD : i,
-		       far = i + 2 * AHEAD < ds->end ? i + 2 * AHEAD : next;
-		const struct op *op = &s->ops[i];
-		bool pair = (op->flags & OP_OVERLAP) != 0;
-		pp_time start = ds->free_at, end;
-		struct cell *cl, *cl2;
-
-		if (!sd->checked) {
-			PP_PREFETCH(&s->ops[far]);
-			PP_PREFETCH(&e->res.times[next]);
-			prefetch_cells(w, &s->ops[next]);
-			if (!op_ok(w, d, i, ds->end) || (pair && !op_ok(w, d, i + 1, ds->end))) {
-				w->bad = true;
-				return;
-			}
-			sd->checked = true;
-		}
-		cl = cell_of(w, op->mb, op->stage);
-		cl2 = pair ? cell_of(w, op[1].mb, op[1].stage) : cl;
-		if (!inputs_in(w, op, cl, &start, &sd->wait) ||
-		    (pair && !inputs_in(w, op + 1, cl2, &start, &sd->wait)))
-			return;
-		sd->checked = false;
-		end = start + (pair ? engine_pair_duration(e->c, op, op + 1)
-		                    : engine_op_duration(e->c, op));
-		engine_ran(e, d, i, pair, start, end);
-		sd->alive += sched_act_change(op, e->c->act, e->c->act_w);
+	if (i + 1 >= end || op->kind != OP_F || (op[1].kind != OP_B && op[1].kind != OP_BW) ||
+	    (op[1].flags & OP_OVERLAP) || !op_ok(v, d, op, &lf) || !op_ok(v, d, op + 1, &lb))
+		return STEP_BAD;
+	cf = lf->cell + op->mb;
+	cb = lb->cell + op[1].mb;
+	if (!inputs_in(v, OP_F, lf, cf, &start, &sd->wait) ||
+	    !inputs_in(v, op[1].kind, lb, cb, &start, &sd->wait))
+		return STEP_WAITS;
+	stop = start + engine_pair_duration(e->c, op, op + 1);
+	engine_ran(e, (int)d, i, true, start, stop);
+	for (int k = 0; k < 2; k++) {
+		sd->alive += (k == 0 ? lf : lb)->act[op[k].kind];
 		sd->peak = sd->alive > sd->peak ? sd->alive : sd->peak;
-		if (pair) {
-			sd->alive += sched_act_change(op + 1, e->c->act, e->c->act_w);
-			sd->peak = sd->alive > sd->peak ? sd->alive : sd->peak;
+	}
+	*free_at = stop;
+	if (!send(w, d, OP_F, op->stage, lf, cf, stop, free_at) ||
+	    !send(w, d, op[1].kind, op[1].stage, lb, cb, stop, free_at))
+		return STEP_BAD;
+	return STEP_RAN;
+}
+
+/* Runs device d's list while its head op's inputs are in. */
+static void run_device(struct sweep *w, uint32_t d)
+{
+	struct engine *e = w->e;
+	const struct op *ops = e->s->ops;
+	struct device_state *ds = &e->dev[d];
+	struct device_result *dr = &e->res.devices[d];
+	struct sweep_dev *sd = &w->dev[d];
+	struct op_time *times = e->res.times;
+	const struct view v = {w->lanes, w->m, w->S, w->kinds};
+	size_t i = ds->head, head = i, end = ds->end, first = e->s->dev_start[d];
+	pp_time free_at = ds->free_at, busy = 0, last_end = -1;
+	int64_t alive = sd->alive, peak = sd->peak;
+	enum step step = STEP_RAN;
+
+	while (i < end) {
+		const struct op *op = &ops[i];
+		const struct lane *ln;
+		struct cell *cl;
+		pp_time start = free_at, stop;
+		unsigned k = op->kind;
+
+		if (op->flags & OP_OVERLAP) { /* engine_ran records it */
+			sd->alive = alive;
+			sd->peak = peak;
+			if ((step = run_pair(w, v, d, i, end, &free_at)) != STEP_RAN)
+				break;
+			alive = sd->alive;
+			peak = sd->peak;
+			last_end = -1; /* the pair's end is later than any before it */
+			i += 2;
+			continue;
 		}
-		ds->free_at = end;
-		ds->head += pair ? 2 : 1;
-		e->done += pair ? 2 : 1;
-		if (!send(w, d, op, cl, end) || (pair && !send(w, d, op + 1, cl2, end))) {
-			w->bad = true;
-			return;
+		if (!op_ok(v, d, op, &ln)) {
+			step = STEP_BAD;
+			break;
 		}
+		cl = ln->cell + op->mb;
+		if (!inputs_in(v, k, ln, cl, &start, &sd->wait)) {
+			step = STEP_WAITS;
+			break;
+		}
+		stop = start + ln->dur[k];
+		if (times != NULL)
+			times[i] = (struct op_time){start, stop};
+		if (i == first)
+			dr->first_start = start;
+		busy += stop - start;
+		last_end = stop;
+		alive += ln->act[k];
+		peak = alive > peak ? alive : peak;
+		free_at = stop;
+		i++;
+		if (!send(w, d, k, op->stage, ln, cl, stop, &free_at)) {
+			step = STEP_BAD;
+			break;
+		}
+	}
+	if (step == STEP_BAD)
+		w->bad = true;
+	dr->busy += busy;
+	if (last_end >= 0) { /* a single op ran last; a pair's end engine_ran keeps */
+		dr->last_end = last_end;
+		if (last_end > e->res.makespan)
+			e->res.makespan = last_end;
+	}
+	e->done += i - head;
+	ds->head = i;
+	ds->free_at = free_at;
+	sd->alive = alive;
+	sd->peak = peak;
+}
+
+/*
+ * Sets up the lanes: each stage's durations and activation changes by kind, its cells and
+ * neighbours, and the channels that price its messages (-1 for a channel whose every boundary
+ * sends messages of no duration: those are counted after the run). Returns 0, or -1 when out
+ * of memory.
+ */
+static int lanes_new(struct sweep *w, bool *priced)
+{
+	const struct engine *e = w->e;
+	const struct sched *s = e->s;
+	const struct cost *c = e->c;
+
+	w->lanes = pp_mallocarray((size_t)s->S, sizeof(*w->lanes));
+	if (w->lanes == NULL)
+		return -1;
+	for (int st = 0; st + 1 < s->S; st++)
+		if (e->fwd_chan[st] >= 0 && c->msg_time[st] > 0)
+			priced[e->fwd_chan[st]] = priced[e->bwd_chan[st]] = true;
+	for (int st = 0; st < s->S; st++) {
+		struct lane *ln = &w->lanes[st];
+		int64_t a = c->act != NULL ? c->act[st] : 1, aw = c->act_w != NULL ? c->act_w[st] : 1;
+		int fc = e->fwd_chan[st], bc = st > 0 ? e->bwd_chan[st - 1] : -1;
+
+		*ln = (struct lane){
+		        .cell = w->cells + (size_t)st * w->m,
+		        .dur = {[OP_F] = c->t_f[st],
+		                [OP_B] = c->t_b[st],
+		                [OP_W] = c->t_w[st],
+		                [OP_BW] = c->t_b[st] + c->t_w[st]},
+		        .act = {[OP_F] = a, [OP_B] = -(a - aw), [OP_W] = -aw, [OP_BW] = -a},
+		        .dev = s->stage_device[st],
+		        .fwd_dev = s->stage_device[st + 1 < s->S ? st + 1 : st],
+		        .bwd_dev = s->stage_device[st > 0 ? st - 1 : st],
+		        .fwd_chan = fc >= 0 && priced[fc] ? fc : -1,
+		        .bwd_chan = bc >= 0 && priced[bc] ? bc : -1,
+		        .first = st == 0,
+		        .last = st + 1 == s->S,
+		};
+	}
+	return 0;
+}
+
+/* Counts the messages of the channels no lane prices: each crossing boundary sends m each way. */
+static void count_unpriced(struct engine *e, const bool *priced)
+{
+	const struct sched *s = e->s;
+	uint64_t m = (uint64_t)s->m;
+
+	for (int st = 0; st + 1 < s->S; st++) {
+		int ch[2] = {e->fwd_chan[st], e->bwd_chan[st]};
+
+		for (int k = 0; k < 2; k++)
+			if (ch[k] >= 0 && !priced[ch[k]]) {
+				e->res.channels[ch[k]].messages += m;
+				e->res.channels[ch[k]].bytes += m * e->c->msg_bytes[st];
+			}
 	}
 }
 
@@ -245,7 +356,9 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
 	size_t ncells = (size_t)s->S * (size_t)s->m;
-	struct sweep w = {e, NULL, NULL, NULL, 0, (size_t)s->m, 0, false};
+	struct sweep w = {.e = e, .m = (size_t)s->m, .S = (uint32_t)s->S};
+	bool *priced = pp_calloc((size_t)e->res.nchannels, sizeof(*priced));
+	int rc = -1;
 
 	w.kinds = 1u << OP_F;
 	if (s->split || s->mixed)
@@ -255,21 +368,26 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 	w.cells = pp_mallocarray_large(ncells, sizeof(*w.cells));
 	w.stack = pp_mallocarray((size_t)s->p, sizeof(*w.stack));
 	w.dev = pp_calloc((size_t)s->p, sizeof(*w.dev));
-	if (w.cells == NULL || w.stack == NULL || w.dev == NULL) {
-		free(w.cells);
-		free(w.stack);
-		free(w.dev);
-		return pp_nomem(err, ncells, sizeof(*w.cells));
+	if (priced == NULL || w.cells == NULL || w.stack == NULL || w.dev == NULL ||
+	    lanes_new(&w, priced) != 0) {
+		pp_nomem(err, ncells, sizeof(*w.cells));
+		goto out;
 	}
 	memset(w.cells, 0xff, ncells * sizeof(*w.cells)); /* NOT_RUN everywhere */
 	for (int d = s->p - 1; d >= 0; d--)
 		w.stack[w.n++] = (uint32_t)d;
 	while (w.n > 0 && !w.bad)
-		run_device(&w, (int)w.stack[--w.n]);
+		run_device(&w, w.stack[--w.n]);
 	for (int d = 0; d < s->p; d++)
 		e->res.devices[d].peak_act = w.dev[d].peak;
+	if (!w.bad && e->done == s->nops)
+		count_unpriced(e, priced);
+	rc = w.bad ? 1 : 0;
+out:
+	free(priced);
 	free(w.cells);
+	free(w.lanes);
 	free(w.stack);
 	free(w.dev);
-	return w.bad ? 1 : 0;
+	return rc;
 }

@@ -13,6 +13,13 @@ struct sched_run sched_run_start(struct sched *s, int d)
 
 void sched_run_ops(struct sched_run *r, const char *ops, int times)
 {
+	struct sched *s = r->s;
+	int d = r->d;
+	/* sched_push's work, hoisted: the chunks' stages and where the device's list stands */
+	uint32_t stage[2] = {(uint32_t)sched_stage_of(s, d, 0),
+	                     s->v > 1 ? (uint32_t)sched_stage_of(s, d, 1) : UINT32_MAX};
+	size_t at = s->dev_start[d] + s->dev_fill[d], cap = s->dev_start[d + 1];
+
 	for (int i = 0; i < times; i++)
 		for (const char *o = ops; *o != '\0'; o++) {
 			int c = *o >= 'a' ? 1 : 0, mb;
@@ -34,9 +41,12 @@ void sched_run_ops(struct sched_run *r, const char *ops, int times)
 				break;
 			}
 			mb = r->next[c][kind]++;
-			if (mb < r->s->m)
-				sched_push(r->s, r->d, kind, mb, sched_stage_of(r->s, r->d, c));
+			if (mb < s->m) {
+				assert(at < cap && stage[c] != UINT32_MAX);
+				s->ops[at++] = (struct op){(uint32_t)mb, stage[c], (uint8_t)kind, 0};
+			}
 		}
+	s->dev_fill[d] = at - s->dev_start[d];
 }
 
 int sched_run_left(const struct sched_run *r, int c, enum op_kind kind)

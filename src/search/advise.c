@@ -62,7 +62,7 @@ static struct sim *run_one(const struct config *c, const char *link, enum pp_com
 	    set(x, "comm", comm == PP_COMM_OVERLAP ? "overlap" : "blocking", err) == 0 &&
 	    (link == NULL || set(x, "link", link, err) == 0) &&
 	    (link == NULL || !config_has_model(x) || set(x, "inter_link", link, err) == 0))
-		s = sim_run(x, err);
+		s = sim_run_flags(x, SIM_NO_OP_TIMES, err);
 	free(x);
 	return s;
 }

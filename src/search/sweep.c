@@ -346,7 +346,7 @@ void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 		return;
 	}
 	if (sweep_point_config(sw, i, c, &err) == 0)
-		s = sim_run(c, &err);
+		s = sim_run_flags(c, SIM_NO_OP_TIMES, &err);
 	if (s != NULL && sw->require_fit && metrics_memory_error(&s->metrics, &err) != 0) {
 		sim_free(s);
 		s = NULL;

@@ -109,6 +109,8 @@ static int build(struct sim *s, unsigned flags, struct pp_error *err)
 		return -1;
 	if (flags & SIM_RECORD_MESSAGES)
 		engine_record_messages(s->engine);
+	if (flags & SIM_NO_OP_TIMES)
+		engine_drop_times(s->engine);
 	if (engine_run(s->engine, err) != 0)
 		return -1;
 	s->result = engine_result(s->engine);
