@@ -24,9 +24,12 @@
 /* p at most: each device costs the reports and the engine a few KB besides its ops */
 #define PP_MAX_DEVICES 65536
 #define PP_MAX_CHUNKS  1024 /* v */
+_Static_assert((uint64_t)PP_MAX_DEVICES * PP_MAX_CHUNKS <= UINT64_C(1) << SCHED_STAGE_BITS,
+               "every stage fits in struct op");
 /*
- * Cap on the ops one simulation may hold (p * v * m * 2, or * 3 with split backward). About
- * 60 bytes per op are needed, so the cap keeps a run within a few gigabytes.
+ * Cap on the ops one simulation may hold (p * v * m * 2, or * 3 with split backward). A run
+ * takes at most about 40 bytes per op (docs/performance.md), so the cap keeps it within a few
+ * gigabytes.
  */
 #define PP_MAX_OPS UINT64_C(50000000)
 /* The highest --max-ops may raise the cap to: op numbers must fit in 32 bits. */

@@ -45,12 +45,16 @@ enum op_flag {
 	OP_OVERLAP = 1,
 };
 
-/* One op of a schedule: the kind, the micro-batch (0-based) and the virtual stage (0-based). */
+/* Bits of an op's stage: S is at most PP_MAX_DEVICES x PP_MAX_CHUNKS (config.h asserts it). */
+#define SCHED_STAGE_BITS 26
+
+/* One op of a schedule: the kind, the micro-batch (0-based) and the virtual stage (0-based), in
+ * 8 bytes (memory per op is what a large run costs). */
 struct op {
-	uint32_t mb;    /* micro-batch, 0..m-1 */
-	uint32_t stage; /* virtual stage, 0..S-1 */
-	uint8_t kind;   /* enum op_kind */
-	uint8_t flags;  /* enum op_flag bits */
+	uint32_t mb;                       /* micro-batch, 0..m-1 */
+	unsigned stage : SCHED_STAGE_BITS; /* virtual stage, 0..S-1 */
+	unsigned kind : 3;   /* enum op_kind */
+	unsigned flags : 3;  /* enum op_flag bits */
 };
 
 struct sched_desc;
@@ -284,7 +288,7 @@ static inline int sched_op_inputs(const struct sched *s, const struct op *op, st
 	case OP_B:
 	case OP_BW:
 		in[n++] = (struct op){op->mb, op->stage, OP_F, 0};
-		if (op->stage + 1 < (uint32_t)s->S)
+		if ((uint32_t)op->stage + 1 < (uint32_t)s->S)
 			in[n++] = (struct op){op->mb, op->stage + 1, op->kind, 0};
 		break;
 	case OP_W:
@@ -302,7 +306,7 @@ static inline int sched_op_consumers(const struct sched *s, const struct op *op,
 	switch ((enum op_kind)op->kind) {
 	case OP_F:
 		out[n++] = (struct op){op->mb, op->stage, (uint8_t)(s->split ? OP_B : OP_BW), 0};
-		if (op->stage + 1 < (uint32_t)s->S)
+		if ((uint32_t)op->stage + 1 < (uint32_t)s->S)
 			out[n++] = (struct op){op->mb, op->stage + 1, OP_F, 0};
 		break;
 	case OP_B:
