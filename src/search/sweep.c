@@ -495,6 +495,12 @@ struct point_cost {
 	uint64_t devices; /* its devices */
 };
 
+/* What a point's simulation is counted to cost: its ops and SWEEP_DEVICE_OPS per device. */
+static uint64_t point_work(const struct point_cost *c)
+{
+	return c->ops + SWEEP_DEVICE_OPS * c->devices;
+}
+
 /* Counts the points first + t, first + t + jobs, ... of a scan. */
 struct scan {
 	const struct sweep *sw;
@@ -571,7 +577,7 @@ static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int
 		return pp_nomem(err, (size_t)(last - first), sizeof(*cost));
 	scan_costs(sw, first, last, jobs, cost);
 	for (uint64_t i = first; i < last; i++) {
-		work += cost[i - first].ops + SWEEP_DEVICE_OPS * cost[i - first].devices;
+		work += point_work(&cost[i - first]);
 		if (work > budget) {
 			free(cost);
 			return pp_fail(
@@ -605,6 +611,8 @@ struct pool {
 	uint64_t emitted;             /* the next point to emit */
 	uint64_t window;              /* slots: points claimed but not yet emitted */
 	uint64_t chunk;               /* most points a worker claims at once */
+	uint64_t share;               /* the work (point_work) a run of more than one point
+	                               * keeps within, so that no run holds much of the whole */
 	struct sweep_record *records; /* [window]; point i in slot (i - first) % window */
 	bool *done;                   /* [window] */
 	bool stop;
@@ -631,6 +639,13 @@ static void *worker(void *arg)
 		n = pl->emitted + pl->window - i;
 		n = n < pl->chunk ? n : pl->chunk;
 		n = n < pl->last - i ? n : pl->last - i;
+		for (uint64_t k = 0, work = 0; k < n; k++) {
+			work += point_work(&pl->cost[i + k - pl->first]);
+			if (k > 0 && work > pl->share) {
+				n = k;
+				break;
+			}
+		}
 		pl->next += n;
 		for (uint64_t k = i; k < i + n; k++)
 			if (pl->cost[k - pl->first].ops > ops)
@@ -678,6 +693,11 @@ static int run_parallel(const struct sweep *sw, const struct point_cost *cost, u
 	pl.chunk = (last - first) / ((uint64_t)jobs * 8);
 	pl.chunk = pl.chunk < 1 ? 1 : pl.chunk > 32 ? 32 : pl.chunk;
 	pl.window = (uint64_t)jobs * 4 * pl.chunk;
+	/* the largest points of a grid come together (its last axes vary fastest): runs of equal
+	 * work rather than equal counts keep one worker from taking them all at the end */
+	for (uint64_t i = first; i < last; i++)
+		pl.share += point_work(&cost[i - first]);
+	pl.share /= (uint64_t)jobs * 16;
 	pl.records = pp_mallocarray((size_t)pl.window, sizeof(*pl.records));
 	pl.done = pp_calloc((size_t)pl.window, sizeof(*pl.done));
 	if (threads == NULL || pl.records == NULL || pl.done == NULL) {
