@@ -1281,10 +1281,62 @@ static void engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_mod
 	sim_free(s);
 }
 
+/*
+ * A channel that carries a boundary whose messages take no time and one whose messages take
+ * long (interleaved p = 2, v = 2: device 0 sends to device 1 across boundaries 0 and 2) is
+ * priced message by message: a message of no time queues behind a long one. Only a channel
+ * whose every message takes no time is counted in bulk.
+ */
+static void engine_sweep_prices_a_channel_that_mixes_free_and_costly_messages(void)
+{
+	struct config c = unit_config("interleaved", 2, 2, 6, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0);
+
+	s->cost->msg_time[0] = 0;
+	s->cost->msg_time[1] = 0;
+	s->cost->msg_time[2] = 5 * s->cost->tick;
+	assert_sweep_matches_events(s->sched, s->cost);
+	sim_free(s);
+}
+
+/* A run that keeps no op times has every other figure of the run that keeps them. */
+static void sim_without_op_times_has_the_same_figures(void)
+{
+	static const char *const names[] = {"1f1b", "interleaved", "zbv", "dualpipev", "zb-auto"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct config c = unit_config(names[i], 4, 1, 8, 1, 2, 1);
+		struct sim *a, *b;
+
+		unit_set(&c, "t_comm", "0.25");
+		if (strcmp(names[i], "interleaved") == 0 || strcmp(names[i], "zbv") == 0 ||
+		    strcmp(names[i], "dualpipev") == 0)
+			c.v = 2;
+		a = unit_run(&c, 0);
+		b = unit_run(&c, SIM_NO_OP_TIMES);
+		CU_ASSERT_PTR_NOT_NULL(a->result->times);
+		CU_ASSERT_PTR_NULL(b->result->times);
+		CU_ASSERT_EQUAL(a->result->makespan, b->result->makespan);
+		CU_ASSERT_EQUAL(memcmp(a->result->devices, b->result->devices,
+		                       (size_t)a->result->p * sizeof(*a->result->devices)),
+		                0);
+		CU_ASSERT_EQUAL_FATAL(a->result->nchannels, b->result->nchannels);
+		CU_ASSERT_EQUAL(memcmp(a->result->channels, b->result->channels,
+		                       (size_t)a->result->nchannels * sizeof(*a->result->channels)),
+		                0);
+		CU_ASSERT_EQUAL(a->metrics.bubble_ratio, b->metrics.bubble_ratio);
+		CU_ASSERT_EQUAL(a->metrics.messages, b->metrics.messages);
+		sim_free(a);
+		sim_free(b);
+	}
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(
                 engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time),
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_model),
+        UNIT_TEST(engine_sweep_prices_a_channel_that_mixes_free_and_costly_messages),
+        UNIT_TEST(sim_without_op_times_has_the_same_figures),
         UNIT_TEST(engine_1f1b_p4_m8_takes_33_units_with_op_times_derived_by_hand),
         UNIT_TEST(engine_gpipe_p4_m8_takes_33_units_with_op_times_derived_by_hand),
         UNIT_TEST(engine_keeps_each_device_busy_24_units_for_p4_m8),
