@@ -94,8 +94,10 @@ struct sched_run sched_run_start(struct sched *s, int d);
  * Appends times x the pattern ops: "F", "B", "W" and "X" (the fused BW) are ops of chunk 0,
  * lower case of chunk 1 ("FBWfbw": a forward, B and W on chunk 0, then the same on chunk 1).
  * An op whose micro-batch is m or beyond is left out, so that a pattern laid out for more
- * micro-batches than there are can be run as it is.
+ * micro-batches than there are can be run as it is. A pattern holds at most
+ * SCHED_RUN_MAX_PATTERN ops.
  */
+#define SCHED_RUN_MAX_PATTERN 16
 void sched_run_ops(struct sched_run *r, const char *ops, int times);
 
 /* Ops of kind on chunk c left to append: m minus the next micro-batch (0 when none). */

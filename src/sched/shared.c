@@ -14,36 +14,45 @@ struct sched_run sched_run_start(struct sched *s, int d)
 void sched_run_ops(struct sched_run *r, const char *ops, int times)
 {
 	struct sched *s = r->s;
-	int d = r->d;
+	int d = r->d, n = 0;
 	/* sched_push's work, hoisted: the chunks' stages and where the device's list stands */
 	uint32_t stage[2] = {(uint32_t)sched_stage_of(s, d, 0),
 	                     s->v > 1 ? (uint32_t)sched_stage_of(s, d, 1) : UINT32_MAX};
 	size_t at = s->dev_start[d] + s->dev_fill[d], cap = s->dev_start[d + 1];
+	/* the pattern decoded once: each op's kind, and its chunk's counter */
+	uint8_t kind[SCHED_RUN_MAX_PATTERN];
+	int *next[SCHED_RUN_MAX_PATTERN];
+	uint32_t st[SCHED_RUN_MAX_PATTERN];
 
+	for (const char *o = ops; *o != '\0'; o++, n++) {
+		int c = *o >= 'a' ? 1 : 0;
+
+		assert(n < SCHED_RUN_MAX_PATTERN && stage[c] != UINT32_MAX);
+		switch (*o | 0x20) {
+		case 'f':
+			kind[n] = OP_F;
+			break;
+		case 'b':
+			kind[n] = OP_B;
+			break;
+		case 'w':
+			kind[n] = OP_W;
+			break;
+		default:
+			assert((*o | 0x20) == 'x');
+			kind[n] = OP_BW;
+			break;
+		}
+		next[n] = &r->next[c][kind[n]];
+		st[n] = stage[c];
+	}
 	for (int i = 0; i < times; i++)
-		for (const char *o = ops; *o != '\0'; o++) {
-			int c = *o >= 'a' ? 1 : 0, mb;
-			enum op_kind kind;
+		for (int j = 0; j < n; j++) {
+			int mb = (*next[j])++;
 
-			switch (*o | 0x20) {
-			case 'f':
-				kind = OP_F;
-				break;
-			case 'b':
-				kind = OP_B;
-				break;
-			case 'w':
-				kind = OP_W;
-				break;
-			default:
-				assert((*o | 0x20) == 'x');
-				kind = OP_BW;
-				break;
-			}
-			mb = r->next[c][kind]++;
 			if (mb < s->m) {
-				assert(at < cap && stage[c] != UINT32_MAX);
-				s->ops[at++] = (struct op){(uint32_t)mb, stage[c], (uint8_t)kind, 0};
+				assert(at < cap);
+				s->ops[at++] = (struct op){(uint32_t)mb, st[j], kind[j], 0};
 			}
 		}
 	s->dev_fill[d] = at - s->dev_start[d];
