@@ -54,10 +54,21 @@ struct lane {
 };
 
 
-/* What the sweep knows of a device beyond struct device_state. */
+/*
+ * Where a device stands in the sweep, in one record: engine_run_sweep copies the heads and
+ * the totals into the engine's device states and results at the end.
+ */
 struct sweep_dev {
-	const pp_time *wait; /* the cell entry its head op waits for, or NULL */
-	int64_t alive, peak; /* activations alive after the ops it ran, and their peak */
+	size_t head, end, first; /* the next op to run, one past its last, its first */
+	pp_time free_at;         /* its stream is free from (blocking sends move it on) */
+	pp_time busy;            /* the durations of the ops it ran */
+	pp_time first_start;     /* when its first op began */
+	pp_time last_end;        /* when its last op so far ended */
+	int64_t alive, peak;     /* activations alive after the ops it ran, and their peak */
+	const pp_time *wait;     /* the cell entry its head op waits for, or NULL */
+	const struct lane *ln;   /* with a wait: the head op's lane and cell, checked (NULL for a
+	                          * pair, which is checked again) */
+	struct cell *cl;
 };
 
 struct sweep {
@@ -139,8 +150,8 @@ waits:
 	return false;
 }
 
-/* Prices a message of the boundary after (fwd) or before stage st sent at end on channel ch
- * by device d, whose stream time *free a blocking send moves on; returns its arrival. */
+/* Prices a message of boundary b sent at end on channel ch by device d, whose stream time
+ * *free_at a blocking send moves on; returns its arrival. */
 static pp_time transfer(struct engine *e, uint32_t d, int ch, uint32_t b, pp_time end,
                         pp_time *free_at)
 {
@@ -186,37 +197,42 @@ static PP_HOT bool send(struct sweep *w, uint32_t d, unsigned k, uint32_t st,
 }
 
 /*
- * Runs the overlapped pair at ops i, i + 1 of device d (whose list ends before end): both
- * ops' inputs in, it starts at *free_at and lasts the pair's duration; both end with it.
+ * Runs the overlapped pair at the head of device d, ops i and i + 1 (an F flagged OP_OVERLAP,
+ * then a B or BW not flagged, both valid): both ops' inputs in, it starts when the later
+ * arrives and lasts the pair's duration; both end with it. Works on the device's record.
  */
-static enum step run_pair(struct sweep *w, struct view v, uint32_t d, size_t i, size_t end,
-                          pp_time *free_at)
+static enum step run_pair(struct sweep *w, struct view v, uint32_t d, size_t i)
 {
-	struct engine *e = w->e;
-	const struct op *op = &e->s->ops[i];
+	const struct op *op = &w->e->s->ops[i];
 	struct sweep_dev *sd = &w->dev[d];
-	const struct lane *lf, *lb;
-	struct cell *cf, *cb;
-	pp_time start = *free_at, stop;
+	struct op_time *times = w->e->res.times;
+	const struct lane *ln[2];
+	struct cell *cl[2];
+	pp_time start = sd->free_at, stop;
 
-	if (i + 1 >= end || op->kind != OP_F || (op[1].kind != OP_B && op[1].kind != OP_BW) ||
-	    (op[1].flags & OP_OVERLAP) || !op_ok(v, d, op, &lf) || !op_ok(v, d, op + 1, &lb))
+	if (i + 1 >= sd->end || op->kind != OP_F || (op[1].kind != OP_B && op[1].kind != OP_BW) ||
+	    (op[1].flags & OP_OVERLAP) || !op_ok(v, d, op, &ln[0]) || !op_ok(v, d, op + 1, &ln[1]))
 		return STEP_BAD;
-	cf = lf->cell + op->mb;
-	cb = lb->cell + op[1].mb;
-	if (!inputs_in(v, OP_F, lf, cf, &start, &sd->wait) ||
-	    !inputs_in(v, op[1].kind, lb, cb, &start, &sd->wait))
+	for (int j = 0; j < 2; j++)
+		cl[j] = ln[j]->cell + op[j].mb;
+	if (!inputs_in(v, OP_F, ln[0], cl[0], &start, &sd->wait) ||
+	    !inputs_in(v, op[1].kind, ln[1], cl[1], &start, &sd->wait))
 		return STEP_WAITS;
-	stop = start + engine_pair_duration(e->c, op, op + 1);
-	engine_ran(e, (int)d, i, true, start, stop);
-	for (int k = 0; k < 2; k++) {
-		sd->alive += (k == 0 ? lf : lb)->act[op[k].kind];
+	stop = start + engine_pair_duration(w->e->c, op, op + 1);
+	if (i == sd->first)
+		sd->first_start = start;
+	sd->busy += stop - start;
+	sd->free_at = sd->last_end = stop;
+	sd->head = i + 2;
+	for (int j = 0; j < 2; j++) {
+		if (times != NULL)
+			times[i + j] = (struct op_time){start, stop};
+		sd->alive += ln[j]->act[op[j].kind];
 		sd->peak = sd->alive > sd->peak ? sd->alive : sd->peak;
 	}
-	*free_at = stop;
-	if (!send(w, d, OP_F, op->stage, lf, cf, stop, free_at) ||
-	    !send(w, d, op[1].kind, op[1].stage, lb, cb, stop, free_at))
-		return STEP_BAD;
+	for (int j = 0; j < 2; j++)
+		if (!send(w, d, op[j].kind, op[j].stage, ln[j], cl[j], stop, &sd->free_at))
+			return STEP_BAD;
 	return STEP_RAN;
 }
 
@@ -225,13 +241,11 @@ static void run_device(struct sweep *w, uint32_t d)
 {
 	struct engine *e = w->e;
 	const struct op *ops = e->s->ops;
-	struct device_state *ds = &e->dev[d];
-	struct device_result *dr = &e->res.devices[d];
 	struct sweep_dev *sd = &w->dev[d];
 	struct op_time *times = e->res.times;
 	const struct view v = {w->lanes, w->m, w->S, w->kinds};
-	size_t i = ds->head, head = i, end = ds->end, first = e->s->dev_start[d];
-	pp_time free_at = ds->free_at, busy = 0, last_end = -1;
+	size_t i = sd->head, end = sd->end, first = sd->first;
+	pp_time free_at = sd->free_at, busy = sd->busy, last_end = sd->last_end;
 	int64_t alive = sd->alive, peak = sd->peak;
 	enum step step = STEP_RAN;
 
@@ -239,56 +253,61 @@ static void run_device(struct sweep *w, uint32_t d)
 		const struct op *op = &ops[i];
 		const struct lane *ln;
 		struct cell *cl;
-		pp_time start = free_at, stop;
+		pp_time start = free_at;
 		unsigned k = op->kind;
 
-		if (op->flags & OP_OVERLAP) { /* engine_ran records it */
+		if (op->flags & OP_OVERLAP) { /* on the record, which the locals are written to */
+			sd->head = i;
+			sd->free_at = free_at;
+			sd->busy = busy;
+			sd->last_end = last_end;
 			sd->alive = alive;
 			sd->peak = peak;
-			if ((step = run_pair(w, v, d, i, end, &free_at)) != STEP_RAN)
-				break;
+			if ((step = run_pair(w, v, d, i)) != STEP_RAN)
+				return;
+			i = sd->head;
+			free_at = sd->free_at;
+			busy = sd->busy;
+			last_end = sd->last_end;
 			alive = sd->alive;
 			peak = sd->peak;
-			last_end = -1; /* the pair's end is later than any before it */
-			i += 2;
 			continue;
 		}
-		if (!op_ok(v, d, op, &ln)) {
+		if (sd->ln != NULL) { /* checked when it stopped here */
+			ln = sd->ln;
+			cl = sd->cl;
+			sd->ln = NULL;
+		} else if (op_ok(v, d, op, &ln)) {
+			cl = ln->cell + op->mb;
+		} else {
 			step = STEP_BAD;
 			break;
 		}
-		cl = ln->cell + op->mb;
 		if (!inputs_in(v, k, ln, cl, &start, &sd->wait)) {
-			step = STEP_WAITS;
+			sd->ln = ln;
+			sd->cl = cl;
 			break;
 		}
-		stop = start + ln->dur[k];
-		if (times != NULL)
-			times[i] = (struct op_time){start, stop};
 		if (i == first)
-			dr->first_start = start;
-		busy += stop - start;
-		last_end = stop;
+			sd->first_start = start;
+		free_at = last_end = start + ln->dur[k];
+		busy += ln->dur[k];
+		if (times != NULL)
+			times[i] = (struct op_time){start, last_end};
 		alive += ln->act[k];
 		peak = alive > peak ? alive : peak;
-		free_at = stop;
 		i++;
-		if (!send(w, d, k, op->stage, ln, cl, stop, &free_at)) {
+		if (!send(w, d, k, op->stage, ln, cl, last_end, &free_at)) {
 			step = STEP_BAD;
 			break;
 		}
 	}
 	if (step == STEP_BAD)
 		w->bad = true;
-	dr->busy += busy;
-	if (last_end >= 0) { /* a single op ran last; a pair's end engine_ran keeps */
-		dr->last_end = last_end;
-		if (last_end > e->res.makespan)
-			e->res.makespan = last_end;
-	}
-	e->done += i - head;
-	ds->head = i;
-	ds->free_at = free_at;
+	sd->head = i;
+	sd->free_at = free_at;
+	sd->busy = busy;
+	sd->last_end = last_end;
 	sd->alive = alive;
 	sd->peak = peak;
 }
@@ -374,12 +393,31 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 		goto out;
 	}
 	memset(w.cells, 0xff, ncells * sizeof(*w.cells)); /* NOT_RUN everywhere */
-	for (int d = s->p - 1; d >= 0; d--)
+	for (int d = s->p - 1; d >= 0; d--) {
+		w.dev[d].head = e->dev[d].head;
+		w.dev[d].end = e->dev[d].end;
+		w.dev[d].first = s->dev_start[d];
+		w.dev[d].free_at = e->dev[d].free_at;
 		w.stack[w.n++] = (uint32_t)d;
+	}
 	while (w.n > 0 && !w.bad)
 		run_device(&w, w.stack[--w.n]);
-	for (int d = 0; d < s->p; d++)
-		e->res.devices[d].peak_act = w.dev[d].peak;
+	for (int d = 0; d < s->p; d++) {
+		const struct sweep_dev *sd = &w.dev[d];
+		struct device_result *dr = &e->res.devices[d];
+
+		e->dev[d].head = sd->head;
+		e->dev[d].free_at = sd->free_at;
+		e->done += sd->head - sd->first;
+		dr->busy = sd->busy;
+		dr->peak_act = sd->peak;
+		if (sd->head > sd->first) { /* it ran ops */
+			dr->first_start = sd->first_start;
+			dr->last_end = sd->last_end;
+			if (sd->last_end > e->res.makespan)
+				e->res.makespan = sd->last_end;
+		}
+	}
 	if (!w.bad && e->done == s->nops)
 		count_unpriced(e, priced);
 	rc = w.bad ? 1 : 0;
