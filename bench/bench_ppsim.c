@@ -6,7 +6,8 @@
  * memory each case adds per op; each run in a child process of its own, so that it pays for its
  * memory as a `ppsim` run does, page faults included. Then the growth exponent of
  * time against op count; whole `ppsim` processes (spawned, JSON to /dev/null: best and
- * median of 11, and their memory; `bench_ppsim --whole` prints these alone); serving 100,000 to
+ * median of 11, and their memory; `bench_ppsim --whole` prints these alone); the engine's
+ * sweep in process against a minimal checked sweep over the same ops (the ceiling); serving 100,000 to
  * 1,000,000 requests (the documented maximum), with its growth in requests; sweep throughput on
  * one job, and a sweep of 1,680 points on one job and on two; reporter throughput. Prints a
  * table and writes the same figures as JSON to the file given as the first argument, if any.
@@ -431,6 +432,144 @@ static int whole_processes(const char *bin, char *buf, size_t n)
 	return 0;
 }
 
+/*
+ * The ceiling: the least a checked dependency sweep over the same op lists can do, to set the
+ * engine's sweep against. Each device runs its list while its head op's input is in (F: the
+ * previous stage's F; B or BW: its own F and the next stage's backward; W: its B), passing
+ * over the devices until none moves; it checks each op's range and device and that no cell
+ * runs twice, and keeps only each cell's two end times and each device's free time: no
+ * channels, messages, activations, per-device totals, op times or overlapped pairs. Returns
+ * the makespan, or -1 when the ops do not run to the end; its time, allocation included, in
+ * *secs.
+ */
+static pp_time minimal_sweep(const struct sched *s, const struct cost *c, double *secs)
+{
+	size_t m = (size_t)s->m, cells = (size_t)s->S * m, done = 0;
+	double t0 = now_s();
+	pp_time *f = malloc(cells * sizeof(*f)), *b = malloc(cells * sizeof(*b));
+	pp_time *free_at = calloc((size_t)s->p, sizeof(*free_at)), makespan = -1;
+	size_t *head = malloc((size_t)s->p * sizeof(*head));
+	bool moved = true;
+
+	if (f == NULL || b == NULL || free_at == NULL || head == NULL)
+		goto out;
+	memset(f, 0xff, cells * sizeof(*f));
+	memset(b, 0xff, cells * sizeof(*b));
+	for (int d = 0; d < s->p; d++)
+		head[d] = s->dev_start[d];
+	while (moved) {
+		if (getenv("PASSES")) fprintf(stderr, "pass\n");
+		moved = false;
+		for (int d = 0; d < s->p; d++) {
+			size_t i = head[d], end = s->dev_start[d + 1];
+			pp_time t = free_at[d];
+
+			for (; i < end; i++) {
+				const struct op *o = &s->ops[i];
+				uint32_t st = o->stage;
+				size_t x = st * m + o->mb;
+				pp_time in = 0;
+
+				if (st >= (uint32_t)s->S || o->mb >= m || s->stage_device[st] != (uint32_t)d)
+					goto out;
+				if (o->kind == OP_F) {
+					if (st > 0 && (in = f[x - m]) < 0)
+						break;
+					if (f[x] >= 0)
+						goto out;
+					f[x] = t = (t > in ? t : in) + c->t_f[st];
+				} else if (o->kind == OP_W) {
+					if (b[x] < 0)
+						break;
+					t += c->t_w[st];
+				} else {
+					if (f[x] < 0 || (st + 1 < (uint32_t)s->S && (in = b[x + m]) < 0))
+						break;
+					if (b[x] >= 0)
+						goto out;
+					b[x] = t = (t > in ? t : in) + c->t_b[st] +
+					           (o->kind == OP_BW ? c->t_w[st] : 0);
+				}
+			}
+			moved |= i != head[d];
+			done += i - head[d];
+			head[d] = i;
+			free_at[d] = t;
+		}
+	}
+	*secs = now_s() - t0;
+	if (done == s->nops)
+		for (int d = 0; d < s->p; d++)
+			makespan = free_at[d] > makespan ? free_at[d] : makespan;
+out:
+	free(f);
+	free(b);
+	free(free_at);
+	free(head);
+	return makespan;
+}
+
+/*
+ * The engine's sweep against the minimal one (minimal_sweep) on the whole-process targets'
+ * cases, in process, on the same op lists and costs: the engine as `ppsim run --format=json`
+ * runs it (no op times kept), best of 5 each. Returns 0, or -1 when the makespans differ.
+ */
+static int ceiling(void)
+{
+	static const struct rung cases[] = {
+	        {"interleaved", 64, 8, 1024, 0, 0, 0, 0, 0, 0},
+	        {"1f1b", 64, 1, 8192, 0, 0, 0, 0, 0, 0},
+	        {"zbh1", 64, 1, 8192, 0, 0, 0, 0, 0, 0},
+	        {"zbv", 64, 2, 4096, 0, 0, 0, 0, 0, 0},
+	};
+
+	printf("the ceiling, in process: the engine's sweep (set-up and run, no op times) against "
+	       "a minimal checked sweep over the same ops, best of 5:\n");
+	printf("%-14s %3s %2s %5s %9s %10s %10s %10s %10s\n", "schedule", "p", "v", "m", "ops",
+	       "engine_ms", "minimal_ms", "engine_ns", "minimal_ns");
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct rung *r = &cases[k];
+		struct config c = config_of(r);
+		struct sched_params sp = {r->p, r->v, r->m, 0};
+		struct sched *s = sched_new(sched_find(r->schedule), &sp);
+		struct cost *cost = cost_new_explicit(&c, c.w_mem_fraction);
+		double best_e = 1e9, best_m = 1e9;
+		pp_time mk_e = -1, mk_m = -1;
+
+		if (s == NULL || cost == NULL)
+			return -1;
+		for (int rep = 0; rep < 5; rep++) {
+			struct pp_error err = {0};
+			double t = now_s(), secs = 1e9;
+			struct engine *e = engine_new(s, cost, &err);
+
+			if (e == NULL)
+				return rung_failed(r, &err);
+			engine_drop_times(e);
+			if (engine_run(e, &err) != 0)
+				return rung_failed(r, &err);
+			t = now_s() - t;
+			best_e = t < best_e ? t : best_e;
+			mk_e = engine_result(e)->makespan;
+			engine_free(e);
+			mk_m = minimal_sweep(s, cost, &secs);
+			best_m = secs < best_m ? secs : best_m;
+		}
+		printf("%-14s %3d %2d %5d %9zu %10.2f %10.2f %10.1f %10.1f\n", r->schedule, r->p,
+		       r->v, r->m, s->nops, best_e * 1e3, best_m * 1e3,
+		       best_e * 1e9 / (double)s->nops, best_m * 1e9 / (double)s->nops);
+		cost_free(cost);
+		sched_free(s);
+		if (mk_e != mk_m) {
+			fprintf(stderr, "bench: %s: the minimal sweep gives %lld ticks, the engine %lld\n",
+			        r->schedule, (long long)mk_m, (long long)mk_e);
+			return -1;
+		}
+	}
+	printf("\n");
+	return 0;
+}
+
 /* The CPU, as /proc/cpuinfo names it. */
 static void cpu_name(char *buf, size_t n)
 {
@@ -475,7 +614,7 @@ int main(int argc, char **argv)
 	};
 	enum { N = sizeof(ladder) / sizeof(ladder[0]), PER = 5, FIT = 3 };
 	bool only_whole = argc > 1 && strcmp(argv[1], "--whole") == 0;
-	FILE *json = argc > 1 && !only_whole ? fopen(argv[1], "w") : NULL;
+	FILE *json = argc > 1 && !only_whole && argv[1][0] != '-' ? fopen(argv[1], "w") : NULL;
 	long base = in_child(&ladder[0], CHILD_NOTHING).kib;
 	char cpu[128], json_whole[2048];
 	size_t points = 0;
@@ -484,6 +623,8 @@ int main(int argc, char **argv)
 	struct pp_error err = {0};
 	struct sim *mid;
 
+	if (argc > 1 && strcmp(argv[1], "--ceiling") == 0) /* bench_ppsim --ceiling */
+		return ceiling() != 0;
 	if (only_whole) /* the whole-process figures alone: bench_ppsim --whole */
 		return whole_processes(getenv("PPSIM_BIN") != NULL ? getenv("PPSIM_BIN")
 		                                                   : "build/ppsim",
@@ -524,7 +665,7 @@ int main(int argc, char **argv)
 	{
 		const char *bin = getenv("PPSIM_BIN") != NULL ? getenv("PPSIM_BIN") : "build/ppsim";
 
-		if (whole_processes(bin, json_whole, sizeof(json_whole)) != 0)
+		if (whole_processes(bin, json_whole, sizeof(json_whole)) != 0 || ceiling() != 0)
 			return 1;
 	}
 	{

@@ -53,6 +53,13 @@ struct engine {
 	struct result res;
 };
 
+/* Asks the CPU to start loading the cache line at p (a hint; p stays inside its array). */
+#if defined(__GNUC__)
+#define PP_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PP_PREFETCH(p) ((void)0)
+#endif
+
 /* A small function of the sweep's loop, inlined where it is called (the loop calls several
  * twice, for an overlapped pair, which keeps the compiler from inlining them by itself). */
 #if defined(__GNUC__)

@@ -98,6 +98,12 @@ struct view {
 	unsigned kinds;
 };
 
+/*
+ * How many ops ahead a device asks for its op list's lines: 64 devices each walking their own
+ * stretch of it, a few ops at a time, are more streams than the hardware prefetcher follows.
+ */
+#define AHEAD 32
+
 /* What one step of a device came to. */
 enum step { STEP_RAN, STEP_WAITS, STEP_BAD };
 
@@ -255,6 +261,8 @@ static void run_device(struct sweep *w, uint32_t d)
 		struct cell *cl;
 		pp_time start = free_at;
 		unsigned k = op->kind;
+
+		PP_PREFETCH(&ops[i + AHEAD < end ? i + AHEAD : i]);
 
 		if (op->flags & OP_OVERLAP) { /* on the record, which the locals are written to */
 			sd->head = i;
