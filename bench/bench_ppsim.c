@@ -458,7 +458,6 @@ static pp_time minimal_sweep(const struct sched *s, const struct cost *c, double
 	for (int d = 0; d < s->p; d++)
 		head[d] = s->dev_start[d];
 	while (moved) {
-		if (getenv("PASSES")) fprintf(stderr, "pass\n");
 		moved = false;
 		for (int d = 0; d < s->p; d++) {
 			size_t i = head[d], end = s->dev_start[d + 1];
