@@ -5,7 +5,10 @@
  * members missing.
  */
 #include <cjson/cJSON.h>
+#include <float.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "formats.h"
@@ -254,17 +257,136 @@ cJSON *report_json_build(const struct sim *s)
 	return root;
 }
 
+/*
+ * The reports' JSON text, written straight to the stream: what cJSON_Print gives (cJSON 1.7's
+ * layout: a tab per level, ":\t" after a key, ", " between array items; a number in %1.15g when
+ * that reads back within a unit in the last place, else %1.17g), without building the text in
+ * memory first and with integers below 10^15 printed without printf. A unit test holds it to
+ * cJSON_Print on every kind of value.
+ */
+static void put_string(FILE *out, const char *s)
+{
+	putc('"', out);
+	for (; s != NULL && *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+		static const char esc[] = {['"'] = '"', ['\\'] = '\\', ['\b'] = 'b',
+		                           ['\f'] = 'f', ['\n'] = 'n',  ['\r'] = 'r', ['\t'] = 't'};
+
+		if (c < sizeof(esc) && esc[c] != 0) {
+			putc('\\', out);
+			putc(esc[c], out);
+		} else if (c < 0x20) {
+			fprintf(out, "\\u%04x", c);
+		} else {
+			putc(c, out);
+		}
+	}
+	putc('"', out);
+}
+
+/* Whether b reads back as a, within a unit in the last place (cJSON's test). */
+static bool close_enough(double a, double b)
+{
+	double most = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+
+	return fabs(a - b) <= most * DBL_EPSILON;
+}
+
+static void put_number(FILE *out, double d)
+{
+	char buf[32];
+
+	if (isnan(d) || isinf(d)) {
+		fputs("null", out);
+	} else if (fabs(d) < 1e15 && d == (double)(long long)d && (d != 0 || !signbit(d))) {
+		/* what %1.15g prints of an integer of at most 15 digits */
+		unsigned long long u = d < 0 ? (unsigned long long)-(long long)d : (unsigned long long)d;
+		char *p = buf + sizeof(buf);
+
+		*--p = '\0';
+		do
+			*--p = (char)('0' + u % 10);
+		while ((u /= 10) != 0);
+		if (d < 0)
+			*--p = '-';
+		fputs(p, out);
+	} else {
+		snprintf(buf, sizeof(buf), "%1.15g", d);
+		if (!close_enough(strtod(buf, NULL), d))
+			snprintf(buf, sizeof(buf), "%1.17g", d);
+		fputs(buf, out);
+	}
+}
+
+static void put_tabs(FILE *out, int n)
+{
+	while (n-- > 0)
+		putc('\t', out);
+}
+
+/* Writes item at nesting depth (of the arrays and objects around it); -1 for a kind cJSON
+ * would not print. */
+static int put_value(FILE *out, const cJSON *item, int depth)
+{
+	const cJSON *c;
+
+	switch (item->type & 0xff) {
+	case cJSON_NULL:
+		fputs("null", out);
+		return 0;
+	case cJSON_False:
+		fputs("false", out);
+		return 0;
+	case cJSON_True:
+		fputs("true", out);
+		return 0;
+	case cJSON_Number:
+		put_number(out, item->valuedouble);
+		return 0;
+	case cJSON_Raw:
+		if (item->valuestring == NULL)
+			return -1;
+		fputs(item->valuestring, out);
+		return 0;
+	case cJSON_String:
+		put_string(out, item->valuestring);
+		return 0;
+	case cJSON_Array:
+		putc('[', out);
+		for (c = item->child; c != NULL; c = c->next) {
+			if (put_value(out, c, depth + 1) != 0)
+				return -1;
+			if (c->next != NULL)
+				fputs(", ", out);
+		}
+		putc(']', out);
+		return 0;
+	case cJSON_Object:
+		fputs("{\n", out);
+		for (c = item->child; c != NULL; c = c->next) {
+			put_tabs(out, depth + 1);
+			put_string(out, c->string);
+			fputs(":\t", out);
+			if (put_value(out, c, depth + 1) != 0)
+				return -1;
+			fputs(c->next != NULL ? ",\n" : "\n", out);
+		}
+		put_tabs(out, depth);
+		putc('}', out);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 int report_json_print(FILE *out, cJSON *item)
 {
-	char *text = cJSON_Print(item);
+	int rc = item != NULL ? put_value(out, item, 0) : -1;
 
 	cJSON_Delete(item);
-	if (text == NULL)
-		return -1;
-	fputs(text, out);
-	fputc('\n', out);
-	cJSON_free(text);
-	return 0;
+	if (rc == 0)
+		putc('\n', out);
+	return rc;
 }
 
 int report_json_write(FILE *out, const struct sim *s)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ppsim/report.h"
+#include "report/formats.h"
 #include "report/table.h"
 #include "ppsim/sim.h"
 #include "unit.h"
@@ -1787,7 +1788,106 @@ static void report_html_escapes_what_would_end_its_script(void)
 	sim_free(s);
 }
 
+/* What report_json_print writes of item (which it frees). */
+static char *json_printed(cJSON *item)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(report_json_print(out, item), 0);
+	fclose(out);
+	return text;
+}
+
+/* report_json_print writes what cJSON_Print gives, and a newline, for every kind of value. */
+static void report_json_print_writes_what_cjson_prints(void)
+{
+	static const double numbers[] = {0,       -0.0,    1,        -1,        0.5,
+	                                 0.1 + 0.2, 1.0 / 3, 2.0 / 3,  1e-7,      5e-324,
+	                                 1e14,    999999999999999.0,   1e15,      -1e15,
+	                                 1e16,    123456789012345678.0, 2147483647, 2147483648.0,
+	                                 -2147483649.0, 1e300, -1e-300, 3.5e10,    NAN,
+	                                 INFINITY, -INFINITY, 0.50393700787401574};
+	cJSON *root = cJSON_CreateObject(), *nums = cJSON_CreateArray(), *deep, *objs;
+	char key[300], *want, *got;
+	uint64_t x = 88172645463325252u;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
+		cJSON_AddItemToArray(nums, cJSON_CreateNumber(numbers[i]));
+	/* doubles of every magnitude and bit pattern (xorshift), and integers near 10^15 */
+	for (int i = 0; i < 4000; i++) {
+		double d;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(&d, &x, sizeof(d));
+		cJSON_AddItemToArray(nums, cJSON_CreateNumber(isfinite(d) ? d : (double)(x >> 11)));
+		cJSON_AddItemToArray(nums, cJSON_CreateNumber((double)(x % 2000000000000000u) -
+		                                              1e15));
+		cJSON_AddItemToArray(nums, cJSON_CreateNumber((double)(x % 100000) / 1000.0));
+	}
+	cJSON_AddItemToObject(root, "numbers", nums);
+	for (int c = 1; c < 256; c++)
+		key[n++] = (char)c;
+	key[n] = '\0';
+	cJSON_AddStringToObject(root, key, key);
+	cJSON_AddStringToObject(root, "", "");
+	cJSON_AddItemToObject(root, "empty object", cJSON_CreateObject());
+	cJSON_AddItemToObject(root, "empty array", cJSON_CreateArray());
+	cJSON_AddItemToObject(root, "null", cJSON_CreateNull());
+	cJSON_AddItemToObject(root, "bools", cJSON_CreateArray());
+	cJSON_AddItemToArray(cJSON_GetObjectItem(root, "bools"), cJSON_CreateTrue());
+	cJSON_AddItemToArray(cJSON_GetObjectItem(root, "bools"), cJSON_CreateFalse());
+	objs = cJSON_AddArrayToObject(root, "objects");
+	for (int i = 0; i < 3; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(o, "i", i);
+		if (i == 1)
+			cJSON_AddItemToObject(o, "inner", cJSON_CreateArray());
+		cJSON_AddItemToArray(objs, o);
+	}
+	cJSON_AddItemToArray(objs, cJSON_CreateObject());
+	deep = root;
+	for (int i = 0; i < 12; i++) {
+		cJSON *next = i % 2 ? cJSON_CreateArray() : cJSON_CreateObject();
+
+		if (cJSON_IsArray(deep))
+			cJSON_AddItemToArray(deep, next);
+		else
+			cJSON_AddItemToObject(deep, "deeper", next);
+		deep = next;
+	}
+	cJSON_AddItemToObject(root, "raw", cJSON_CreateRaw("{\"as\": \"is\"}"));
+	want = cJSON_Print(root);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	got = json_printed(root);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_EQUAL(strlen(got), strlen(want) + 1);
+	CU_ASSERT_EQUAL(strncmp(got, want, strlen(want)), 0);
+	CU_ASSERT_EQUAL(got[strlen(want)], '\n');
+	free(got);
+	cJSON_free(want);
+	/* a top-level array too, as compare writes */
+	root = cJSON_CreateArray();
+	cJSON_AddItemToArray(root, cJSON_CreateObject());
+	cJSON_AddItemToArray(root, cJSON_CreateNumber(0.25));
+	want = cJSON_Print(root);
+	got = json_printed(root);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_EQUAL(strncmp(got, want, strlen(want)), 0);
+	free(got);
+	cJSON_free(want);
+	CU_ASSERT_EQUAL(report_json_print(stdout, NULL), -1);
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(report_json_print_writes_what_cjson_prints),
         UNIT_TEST(report_html_data_replays_every_op_and_message_exactly),
         UNIT_TEST(report_html_escapes_what_would_end_its_script),
         UNIT_TEST(report_table_fits_aligns_and_pads_each_column_as_asked),
