@@ -91,6 +91,14 @@ int engine_run(struct engine *e, struct pp_error *err);
 void engine_record_messages(struct engine *e);
 
 /*
+ * Gives e an arena for its large arrays (the op times, the sweep's cells), which must outlive
+ * e; call before engine_run. engine_arena_bytes says how much of it a run of the schedule s
+ * takes, with or without op times.
+ */
+void engine_use_arena(struct engine *e, struct pp_arena *arena);
+size_t engine_arena_bytes(size_t nops, int S, int m, bool times);
+
+/*
  * Tells e that its caller reads no per-op times (a report of totals, a sweep point): the result
  * has times NULL, which saves 16 bytes of memory per op. Call before engine_run.
  */

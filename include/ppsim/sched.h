@@ -105,6 +105,7 @@ struct sched {
 	uint32_t *stage_device;   /* [S] device hosting each stage */
 	uint32_t *stage_chunk;    /* [S] chunk index of each stage on its device */
 	struct op *ops;           /* [nops] all ops, grouped by device */
+	struct pp_arena *arena;   /* the arena ops may lie in (sched_new_in), or NULL */
 	size_t nops;              /* total ops: S * m * (split ? 3 : 2) */
 	size_t *dev_start;        /* [p + 1] first op of each device; dev_start[p] == nops */
 	size_t *dev_fill;         /* [p] ops appended so far per device (used while generating) */
@@ -218,6 +219,12 @@ int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, 
  * no ops) that sched_generate_priced then fills once the costs are known.
  */
 struct sched *sched_new(const struct sched_desc *desc, const struct sched_params *sp);
+/* sched_new with the ops in arena when it has room for them (the arena outlives the schedule);
+ * NULL: as sched_new. */
+struct sched *sched_new_in(const struct sched_desc *desc, const struct sched_params *sp,
+                           struct pp_arena *arena);
+/* The bytes of arena the ops of nops take. */
+size_t sched_arena_bytes(size_t nops);
 
 /*
  * Fills s, made by sched_new for a priced generator, from the prices pr. Returns 0, or -1 with

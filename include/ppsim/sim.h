@@ -34,6 +34,7 @@ struct sim {
 	const struct result *result; /* per-op times, per-device and per-channel totals */
 	struct metrics metrics;      /* derived figures */
 	struct sim_frame frame;      /* sim_run: origin 0 and the metrics' figures */
+	struct pp_arena arena;       /* the schedule's and the engine's large arrays */
 };
 
 /* sim_run_flags bit: keep a record of every message (for traces and SVG transfer lanes). */
@@ -63,8 +64,9 @@ int sim_price_schedule(struct sched *s, const struct cost *k, const struct confi
                        struct pp_error *err);
 
 /*
- * Frees what s owns (its schedule, cost, engine and metrics) but not s itself, for a struct sim
- * held inside another (a serving run's); the metrics are released only once a result is set.
+ * Frees what s owns (its schedule, cost, engine, metrics and arena) but not s itself, for a
+ * struct sim held inside another (a serving run's, zeroed first); the metrics are released
+ * only once a result is set.
  */
 void sim_release(struct sim *s);
 

@@ -77,6 +77,30 @@ void *pp_reallocarray(void *ptr, size_t count, size_t size);
  * up a huge page is faster, for less than 2 MiB of memory it does not use.
  */
 void *pp_mallocarray_large(size_t count, size_t size);
+
+/*
+ * One run's large per-op arrays (the schedule's ops, the engine's cells and times) in one block
+ * from pp_mallocarray_large, so that they share one rounding up to whole 2 MiB pages instead
+ * of each rounding alone: up to 2 MiB of memory zeroed and unused per array. The arrays are
+ * handed out in order and freed together; pp_large_alloc takes from an arena when one is given
+ * and the array fits, else allocates the array alone, and pp_large_free frees only the latter.
+ */
+struct pp_arena {
+	char *base;  /* the block, NULL when none is reserved */
+	size_t size; /* its bytes */
+	size_t used; /* bytes handed out */
+};
+
+/* Reserves a block of bytes in a (empty, zeroed); returns 0, or -1 when out of memory. */
+int pp_arena_reserve(struct pp_arena *a, size_t bytes);
+/* Frees a's block and empties a. */
+void pp_arena_release(struct pp_arena *a);
+/* Bytes an arena needs for an array of count x size (its alignment included), or SIZE_MAX. */
+size_t pp_arena_bytes(size_t count, size_t size);
+/* pp_mallocarray_large, from arena a when a is not NULL and has room (64-byte aligned). */
+void *pp_large_alloc(struct pp_arena *a, size_t count, size_t size);
+/* Frees p from pp_large_alloc(a, ...): nothing when it lies in a's block. */
+void pp_large_free(const struct pp_arena *a, void *p);
 /* A copy of s, or NULL. */
 char *pp_strdup(const char *s);
 /* Sets err to PP_ERR_NOMEM naming the bytes asked for (count * size) and returns -1. */

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,55 @@ void *pp_mallocarray_large(size_t count, size_t size)
 #else
 	return pp_mallocarray(count, size);
 #endif
+}
+
+#define ARENA_ALIGN ((size_t)64)
+
+size_t pp_arena_bytes(size_t count, size_t size)
+{
+	if (size != 0 && count > (SIZE_MAX - ARENA_ALIGN) / size)
+		return SIZE_MAX;
+	return (count * size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+}
+
+int pp_arena_reserve(struct pp_arena *a, size_t bytes)
+{
+	*a = (struct pp_arena){NULL, 0, 0};
+	if (bytes == 0)
+		return 0;
+	if ((a->base = pp_mallocarray_large(bytes, 1)) == NULL)
+		return -1;
+	a->size = bytes;
+	return 0;
+}
+
+void pp_arena_release(struct pp_arena *a)
+{
+	free(a->base);
+	*a = (struct pp_arena){NULL, 0, 0};
+}
+
+void *pp_large_alloc(struct pp_arena *a, size_t count, size_t size)
+{
+	size_t n = pp_arena_bytes(count, size);
+	void *p;
+
+	if (a == NULL || a->base == NULL || n == SIZE_MAX || n > a->size - a->used)
+		return pp_mallocarray_large(count, size);
+	p = a->base + a->used;
+	a->used += n;
+	return p;
+}
+
+void pp_large_free(const struct pp_arena *a, void *p)
+{
+	const char *c = p;
+
+	/* compared as addresses: p and the block are different objects unless p is inside it */
+	if (a != NULL && a->base != NULL && (uintptr_t)c >= (uintptr_t)a->base &&
+	    (uintptr_t)c < (uintptr_t)a->base + a->size)
+		return;
+	free(p);
 }
 
 char *pp_strdup(const char *s)

@@ -262,7 +262,7 @@ int engine_run(struct engine *e, struct pp_error *err)
 	if ((!sweep || !sweep_checks_all(e->s)) && sched_check(e->s, err) != 0)
 		return -1;
 	if (!e->drop_times &&
-	    (e->res.times = pp_mallocarray_large(e->s->nops, sizeof(*e->res.times))) == NULL)
+	    (e->res.times = pp_large_alloc(e->arena, e->s->nops, sizeof(*e->res.times))) == NULL)
 		return pp_nomem(err, e->s->nops, sizeof(*e->res.times));
 	/* each op receives at most one message, so the record never grows */
 	if (e->record && (e->res.msgs = pp_mallocarray(nmsgs, sizeof(*e->res.msgs))) == NULL)
@@ -309,6 +309,21 @@ void engine_record_messages(struct engine *e)
 	e->record = true;
 }
 
+void engine_use_arena(struct engine *e, struct pp_arena *arena)
+{
+	assert(!e->ran);
+	e->arena = arena;
+}
+
+size_t engine_arena_bytes(size_t nops, int S, int m, bool times)
+{
+	size_t cells = engine_sweep_bytes(S, m), t = pp_arena_bytes(nops, sizeof(struct op_time));
+
+	if (cells == SIZE_MAX || (times && (t == SIZE_MAX || cells > SIZE_MAX - t)))
+		return SIZE_MAX;
+	return cells + (times ? t : 0);
+}
+
 void engine_drop_times(struct engine *e)
 {
 	assert(!e->ran);
@@ -333,7 +348,7 @@ void engine_free(struct engine *e)
 	free(e->chan);
 	free(e->fwd_chan);
 	free(e->bwd_chan);
-	free(e->res.times);
+	pp_large_free(e->arena, e->res.times);
 	free(e->res.devices);
 	free(e->res.channels);
 	free(e);

@@ -49,6 +49,7 @@ struct engine {
 	bool ok;           /* the run succeeded: the result is complete */
 	bool record;       /* keep a struct msg_record per message */
 	bool drop_times;   /* the result has no per-op times */
+	struct pp_arena *arena; /* for the times and the sweep's cells, or NULL */
 	bool force_events; /* take the event loop even where the sweep gives the same times */
 	struct result res;
 };
@@ -141,6 +142,8 @@ static inline pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t 
  * The sweep also sets each device's peak activations, as it runs the device's ops in order.
  */
 int engine_run_sweep(struct engine *e, struct pp_error *err);
+/* The bytes of the sweep's table of cells for S stages and m micro-batches (an arena's). */
+size_t engine_sweep_bytes(int S, int m);
 int engine_run_events(struct engine *e, struct pp_error *err);
 
 #endif

@@ -382,6 +382,13 @@ static void count_unpriced(struct engine *e, const bool *priced)
 	}
 }
 
+size_t engine_sweep_bytes(int S, int m)
+{
+	if (S <= 0 || m <= 0 || (size_t)S > SIZE_MAX / (size_t)m)
+		return SIZE_MAX;
+	return pp_arena_bytes((size_t)S * (size_t)m, sizeof(struct cell));
+}
+
 int engine_run_sweep(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
@@ -395,7 +402,7 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 		w.kinds |= 1u << OP_B | 1u << OP_W;
 	if (!s->split || s->mixed)
 		w.kinds |= 1u << OP_BW;
-	w.cells = pp_mallocarray_large(ncells, sizeof(*w.cells));
+	w.cells = pp_large_alloc(e->arena, ncells, sizeof(*w.cells));
 	w.stack = pp_mallocarray((size_t)s->p, sizeof(*w.stack));
 	w.dev = pp_calloc((size_t)s->p, sizeof(*w.dev));
 	if (priced == NULL || w.cells == NULL || w.stack == NULL || w.dev == NULL ||
@@ -434,7 +441,7 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 	rc = w.bad ? 1 : 0;
 out:
 	free(priced);
-	free(w.cells);
+	pp_large_free(e->arena, w.cells);
 	free(w.lanes);
 	free(w.stack);
 	free(w.dev);

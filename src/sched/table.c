@@ -316,8 +316,18 @@ struct sched *sched_alloc(int p, int v, int m, bool split, enum placement placem
 	return sched_alloc_counts(p, v, m, split, placement, NULL);
 }
 
+static struct sched *alloc_in(int p, int v, int m, bool split, enum placement placement,
+                              const size_t *counts, struct pp_arena *arena);
+
 struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement placement,
                                  const size_t *counts)
+{
+	return alloc_in(p, v, m, split, placement, counts, NULL);
+}
+
+/* sched_alloc_counts with its ops in arena when it has room. */
+static struct sched *alloc_in(int p, int v, int m, bool split, enum placement placement,
+                              const size_t *counts, struct pp_arena *arena)
 {
 	struct sched *s = pp_calloc(1, sizeof(*s));
 	size_t per;
@@ -335,7 +345,8 @@ struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement
 	s->nops = 0;
 	for (int d = 0; d < p; d++)
 		s->nops += counts != NULL ? counts[d] : per;
-	s->ops = pp_mallocarray_large(s->nops, sizeof(*s->ops));
+	s->arena = arena;
+	s->ops = pp_large_alloc(arena, s->nops, sizeof(*s->ops));
 	s->dev_start = pp_mallocarray((size_t)p + 1, sizeof(*s->dev_start));
 	s->dev_fill = pp_calloc((size_t)p, sizeof(*s->dev_fill));
 	s->stage_device = pp_mallocarray((size_t)s->S, sizeof(*s->stage_device));
@@ -379,6 +390,17 @@ static void assert_full(const struct sched *s)
 
 struct sched *sched_new(const struct sched_desc *desc, const struct sched_params *sp)
 {
+	return sched_new_in(desc, sp, NULL);
+}
+
+size_t sched_arena_bytes(size_t nops)
+{
+	return pp_arena_bytes(nops, sizeof(struct op));
+}
+
+struct sched *sched_new_in(const struct sched_desc *desc, const struct sched_params *sp,
+                           struct pp_arena *arena)
+{
 	struct sched *s;
 
 	if (desc->fn.ops_on != NULL) {
@@ -388,10 +410,10 @@ struct sched *sched_new(const struct sched_desc *desc, const struct sched_params
 			return NULL;
 		for (int d = 0; d < sp->p; d++)
 			counts[d] = desc->fn.ops_on(sp->p, sp->m, d);
-		s = sched_alloc_counts(sp->p, sp->v, sp->m, desc->split, desc->placement, counts);
+		s = alloc_in(sp->p, sp->v, sp->m, desc->split, desc->placement, counts, arena);
 		free(counts);
 	} else {
-		s = sched_alloc(sp->p, sp->v, sp->m, desc->split, desc->placement);
+		s = alloc_in(sp->p, sp->v, sp->m, desc->split, desc->placement, NULL, arena);
 	}
 	if (s == NULL)
 		return NULL;
@@ -434,7 +456,7 @@ void sched_free(struct sched *s)
 {
 	if (s == NULL)
 		return;
-	free(s->ops);
+	pp_large_free(s->arena, s->ops);
 	free(s->dev_start);
 	free(s->dev_fill);
 	free(s->stage_device);

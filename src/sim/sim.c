@@ -6,6 +6,7 @@
  */
 #include "ppsim/sim.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -71,6 +72,29 @@ struct sim *sim_run(const struct config *c, struct pp_error *err)
 }
 
 /*
+ * The bytes of one arena for the ops of desc's schedule of shape sp and the engine's arrays
+ * (with op times when times is set), or SIZE_MAX when they do not fit in memory's sizes: then
+ * each array is allocated alone, and fails alone.
+ */
+static size_t arena_bytes(const struct sched_desc *desc, const struct sched_params *sp,
+                          bool times)
+{
+	uint64_t nops = 0;
+	size_t a, b;
+
+	if (desc->fn.ops_on != NULL)
+		for (int d = 0; d < sp->p; d++)
+			nops += desc->fn.ops_on(sp->p, sp->m, d);
+	else if (!sched_op_count(sp->p, sp->v, sp->m, desc->split, &nops))
+		return SIZE_MAX;
+	if (nops > SIZE_MAX)
+		return SIZE_MAX;
+	a = sched_arena_bytes((size_t)nops);
+	b = engine_arena_bytes((size_t)nops, sp->p * sp->v, sp->m, times);
+	return a == SIZE_MAX || b == SIZE_MAX || a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+/*
  * Builds everything of s after its config (already settled and valid): schedule, cost,
  * priced order, engine run and metrics. Returns 0, or -1 with err set, leaving in s what was
  * built for sim_free.
@@ -81,14 +105,23 @@ static int build(struct sim *s, unsigned flags, struct pp_error *err)
 	const struct sched_desc *desc = NULL;
 	struct cost_layout layout;
 
+	bool times = !(flags & SIM_NO_OP_TIMES);
+	size_t bytes;
+
 	if (c->schedule_file[0] != '\0') {
 		if (read_schedule_file(s, err) != 0)
 			return -1;
+		bytes = engine_arena_bytes(s->sched->nops, s->sched->S, s->sched->m, times);
+		if (bytes != SIZE_MAX && pp_arena_reserve(&s->arena, bytes) != 0)
+			return pp_nomem(err, bytes, 1);
 	} else {
 		struct sched_params sp = config_sched_params(c);
 
 		desc = sched_find(c->schedule);
-		s->sched = sched_new(desc, &sp);
+		bytes = arena_bytes(desc, &sp, times);
+		if (bytes != SIZE_MAX && pp_arena_reserve(&s->arena, bytes) != 0)
+			return pp_nomem(err, bytes, 1);
+		s->sched = sched_new_in(desc, &sp, &s->arena);
 		/* sched_new knows only that it ran out, not of how much */
 		if (s->sched == NULL)
 			return pp_fail(err, PP_ERR_NOMEM,
@@ -107,6 +140,7 @@ static int build(struct sim *s, unsigned flags, struct pp_error *err)
 	s->engine = engine_new(s->sched, s->cost, err);
 	if (s->engine == NULL)
 		return -1;
+	engine_use_arena(s->engine, &s->arena);
 	if (flags & SIM_RECORD_MESSAGES)
 		engine_record_messages(s->engine);
 	if (flags & SIM_NO_OP_TIMES)
@@ -145,6 +179,7 @@ void sim_release(struct sim *s)
 	engine_free(s->engine);
 	cost_free(s->cost);
 	sched_free(s->sched);
+	pp_arena_release(&s->arena);
 }
 
 void sim_free(struct sim *s)

@@ -850,7 +850,29 @@ static void sim_every_schedule_scales_its_times_with_its_costs_and_keeps_its_ord
 	}
 }
 
+/* A run keeps its ops and the sweep's cells in one arena, whatever its op times, and a
+ * schedule file's run keeps the engine's arrays there. */
+static void sim_keeps_ops_and_cells_in_one_arena(void)
+{
+	for (int times = 0; times < 2; times++) {
+		struct config c = unit_config("zbh1", 8, 1, 64, 1, 1, 1);
+		struct sim *s = unit_run(&c, times ? 0 : SIM_NO_OP_TIMES);
+		size_t want = sched_arena_bytes(s->sched->nops) +
+		              engine_arena_bytes(s->sched->nops, s->sched->S, s->sched->m, times);
+
+		CU_ASSERT_EQUAL(s->arena.size, want);
+		CU_ASSERT_EQUAL(s->arena.used, want);
+		CU_ASSERT_PTR_EQUAL(s->sched->ops, (struct op *)s->arena.base);
+		CU_ASSERT_EQUAL(s->result->times != NULL, times);
+		if (times)
+			CU_ASSERT_PTR_EQUAL((char *)s->result->times,
+			                    s->arena.base + sched_arena_bytes(s->sched->nops));
+		sim_free(s);
+	}
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(sim_keeps_ops_and_cells_in_one_arena),
         UNIT_TEST(sim_zbv_p4_m8_takes_25_5_units_holds_at_most_p_and_sends_96_messages),
         UNIT_TEST(sim_zbv_takes_max_of_6m_plus_p_minus_1_and_4m_plus_4p_minus_2_chunk_times),
         UNIT_TEST(sim_zb_auto_p4_m8_takes_27_units_in_zb_h1_s_order),

@@ -179,6 +179,39 @@ static void util_mallocarray_large_gives_memory_that_can_be_written_whole(void)
 	free(p);
 }
 
+/* An arena hands out 64-byte aligned arrays in order while they fit, then allocates alone;
+ * pp_large_free frees only what it allocated alone. */
+static void util_arena_hands_out_what_fits_and_frees_only_the_rest(void)
+{
+	struct pp_arena a;
+	char *x, *y, *z;
+
+	CU_ASSERT_EQUAL_FATAL(pp_arena_reserve(&a, pp_arena_bytes(10, 8) + pp_arena_bytes(3, 1)),
+	                      0);
+	CU_ASSERT_EQUAL(pp_arena_bytes(10, 8), 128);
+	CU_ASSERT_EQUAL(pp_arena_bytes(SIZE_MAX / 2, 4), SIZE_MAX);
+	x = pp_large_alloc(&a, 10, 8);
+	y = pp_large_alloc(&a, 3, 1);
+	z = pp_large_alloc(&a, 1, 1); /* full: alone */
+	CU_ASSERT_PTR_EQUAL(x, a.base);
+	CU_ASSERT_PTR_EQUAL(y, a.base + 128);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+	CU_ASSERT_TRUE(z < a.base || z >= a.base + a.size);
+	memset(x, 1, 80);
+	memset(y, 2, 3);
+	*z = 3;
+	pp_large_free(&a, x); /* nothing: freed with the arena */
+	pp_large_free(&a, y);
+	pp_large_free(&a, z);
+	pp_large_free(NULL, pp_large_alloc(NULL, 4, 4));
+	CU_ASSERT_PTR_NULL(pp_large_alloc(&a, SIZE_MAX / 8 + 1, 8));
+	pp_arena_release(&a);
+	CU_ASSERT_PTR_NULL(a.base);
+	CU_ASSERT_EQUAL(pp_arena_reserve(&a, 0), 0);
+	CU_ASSERT_PTR_NULL(a.base);
+	pp_arena_release(&a);
+}
+
 static void util_reallocarray_refuses_an_overflow_and_keeps_the_block(void)
 {
 	int *v = pp_mallocarray(4, sizeof(*v));
@@ -282,6 +315,7 @@ static void util_gcd64_of_signed_values_and_of_zero(void)
 }
 
 static const struct unit_test tests[] = {
+        UNIT_TEST(util_arena_hands_out_what_fits_and_frees_only_the_rest),
         UNIT_TEST(util_gcd64_of_signed_values_and_of_zero),
         UNIT_TEST(util_time_from_units_rounds_to_the_nearest_tick),
         UNIT_TEST(util_time_from_units_accepts_the_largest_time),
