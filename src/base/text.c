@@ -281,6 +281,18 @@ int text_parse_double(const char *s, double *out)
 	return errno == ERANGE ? TEXT_RANGE : TEXT_OK;
 }
 
+char *text_choices(const char *const *names, size_t n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (size > 0)
+		buf[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s'%s'",
+		                        i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+	return buf;
+}
+
 void text_suggest_init(struct text_suggest *s, const char *word, size_t len)
 {
 	*s = (struct text_suggest){.word = word, .wlen = len, .dist = SIZE_MAX};

@@ -113,6 +113,12 @@ int text_parse_int(const char *s, long long lo, long long hi, long long *out);
 int text_parse_double(const char *s, double *out);
 
 /*
+ * The n names as a refusal lists them, into buf of size bytes: 'a', 'b' or 'c' (cut short when
+ * it does not fit). Returns buf.
+ */
+char *text_choices(const char *const *names, size_t n, char *buf, size_t size);
+
+/*
  * Suggestions for a misspelt name ("did you mean"): the candidate nearest to a word by edit
  * distance (insertions, deletions, substitutions and swaps of neighbours, ignoring case), if it
  * is near enough to be a slip: at most 1 edit for words up to 4 characters, 2 up to 8, else 3.

@@ -187,11 +187,11 @@ static const struct cmd_option cmd_options[] = {
 #define HELP_LEFT   26
 
 /*
- * Writes one --help entry: left (an option or a command) in the left column, then text
+ * One --help entry (cli.h): left (an option or a command) in the left column, then text
  * wrapped at spaces to HELP_WIDTH columns, its lines after the first indented to HELP_INDENT; a
- * left too wide for its column goes on a line of its own. Without left (NULL), a paragraph.
+ * left too wide for its column goes on a line of its own.
  */
-static void help_row(FILE *out, const char *left, const char *text)
+void cli_help_text(FILE *out, const char *left, const char *text)
 {
 	int indent = left == NULL ? 0 : HELP_INDENT, col = indent;
 
@@ -217,11 +217,6 @@ static void help_row(FILE *out, const char *left, const char *text)
 	fputc('\n', out);
 }
 
-void cli_help_text(FILE *out, const char *left, const char *text)
-{
-	help_row(out, left, text);
-}
-
 static void help_line(FILE *out, int short_name, const char *name, int has_arg, const char *metavar,
                       const char *help)
 {
@@ -236,7 +231,7 @@ static void help_line(FILE *out, int short_name, const char *name, int has_arg, 
 		snprintf(left + n, sizeof(left) - (size_t)n, "--%s=%s", name, metavar);
 	else
 		snprintf(left + n, sizeof(left) - (size_t)n, "--%s", name);
-	help_row(out, left, help);
+	cli_help_text(out, left, help);
 }
 
 /* True when a help text ends in ':', which a list of the values the option takes follows. */
@@ -614,14 +609,16 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 	case OPT_EXPORT_FORMAT:
 		if (!schedfile_format_find(optarg, &cli->export_format)) {
 			struct text_suggest near;
+			char list[96];
 
 			text_suggest_init(&near, optarg, strlen(optarg));
 			for (int k = 0; k < SCHEDFILE_NFORMATS; k++)
 				text_suggest_try(&near, schedfile_format_names[k],
 				                 strlen(schedfile_format_names[k]));
-			return cmd_usage("--export-format '%s': must be 'ppsim', 'torch' or "
-			                 "'torch-comms'%s",
-			                 optarg, text_suggest_hint(&near, "", name, sizeof(name)));
+			return cmd_usage("--export-format '%s': must be %s%s", optarg,
+			                 text_choices(schedfile_format_names, SCHEDFILE_NFORMATS, list,
+			                              sizeof(list)),
+			                 text_suggest_hint(&near, "", name, sizeof(name)));
 		}
 		cli->export_format_set = true;
 		return -1;

@@ -36,10 +36,11 @@ void progress_start(struct progress *pg, bool on, const char *what, const char *
 /* Writes "ETA" as the time left at the pace so far: seconds under two minutes, else minutes. */
 static void write_left(double elapsed, uint64_t done, uint64_t total)
 {
-	double left = done == 0 ? 0 : elapsed * (double)(total - done) / (double)done;
+	double left;
 
 	if (done == 0)
 		return;
+	left = elapsed * (double)(total - done) / (double)done;
 	if (left < 120)
 		fprintf(stderr, ", about %.0f s left", left < 1 ? 1 : left);
 	else

@@ -510,25 +510,19 @@ static int set_choice(int *field, const char *const *names, const char *label, c
                       struct pp_error *err)
 {
 	char list[128], hint[96];
-	size_t len = 0;
 	struct text_suggest near;
+	size_t n = 0;
 
-	for (int i = 0; names[i] != NULL; i++)
-		if (strcmp(value, names[i]) == 0) {
-			*field = i;
+	for (; names[n] != NULL; n++)
+		if (strcmp(value, names[n]) == 0) {
+			*field = (int)n;
 			return 0;
 		}
 	text_suggest_init(&near, value, strlen(value));
-	for (int i = 0; names[i] != NULL; i++)
+	for (size_t i = 0; i < n; i++)
 		text_suggest_try(&near, names[i], strlen(names[i]));
-	list[0] = '\0';
-	for (int i = 0; names[i] != NULL && len < sizeof(list); i++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s'%s'",
-		                        i == 0                 ? ""
-		                        : names[i + 1] == NULL ? " or "
-		                                               : ", ",
-		                        names[i]);
-	return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be %s%s", label, value, list,
+	return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be %s%s", label, value,
+	               text_choices(names, n, list, sizeof(list)),
 	               text_suggest_hint(&near, "", hint, sizeof(hint)));
 }
 
@@ -1051,6 +1045,20 @@ bool config_is_serve(const struct config *c)
 	return first_set(c, CONFIG_PRICE_ANY, 0, 1) != NULL;
 }
 
+/*
+ * The settings only some schedules take: a schedule that does not take one refuses it when set,
+ * naming those that do (the refusal's two %s: their names, then the schedule's).
+ */
+static const struct {
+	const char *key;
+	bool (*takes)(const struct sched_desc *);
+	const char *refusal;
+} schedule_keys[] = {
+        {"mem_limit", sched_takes_mem_limit, "only %s take a memory limit, not %s"},
+        {"overlap_factor", sched_takes_overlap_factor,
+         "only schedules of overlapped F&B pairs (%s) take it, not %s"},
+};
+
 /* The counts whose row narrows their range, checked again for a config not set through the table.
  */
 static int check_ranges(const struct config *c, struct pp_error *err)
@@ -1183,21 +1191,14 @@ int config_validate(const struct config *c, struct pp_error *err)
 		return config_fail(c, key, err, "%s", why.msg);
 	if (check_mode(c, err) != 0)
 		return -1;
-	if (config_is_set(c, "mem_limit") && !sched_takes_mem_limit(desc)) {
-		char takers[128];
+	for (size_t i = 0; i < sizeof(schedule_keys) / sizeof(schedule_keys[0]); i++)
+		if (config_is_set(c, schedule_keys[i].key) && !schedule_keys[i].takes(desc)) {
+			char takers[128];
 
-		return config_fail(c, "mem_limit", err, "only %s take a memory limit, not %s",
-		                   sched_names_that(sched_takes_mem_limit, takers, sizeof(takers)),
-		                   desc->name);
-	}
-	if (config_is_set(c, "overlap_factor") && !sched_takes_overlap_factor(desc)) {
-		char takers[128];
-
-		return config_fail(c, "overlap_factor", err,
-		                   "only schedules of overlapped F&B pairs (%s) take it, not %s",
-		                   sched_names_that(sched_takes_overlap_factor, takers,
-		                                    sizeof(takers)),
-		                   desc->name);
-	}
+			return config_fail(
+			        c, schedule_keys[i].key, err, schedule_keys[i].refusal,
+			        sched_names_that(schedule_keys[i].takes, takers, sizeof(takers)),
+			        desc->name);
+		}
 	return check_costs(c, ops, err);
 }

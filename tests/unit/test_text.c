@@ -545,7 +545,21 @@ static void text_suggest_takes_the_one_name_a_word_begins(void)
 	}
 }
 
+static void text_choices_lists_names_as_a_refusal_does(void)
+{
+	static const char *const names[] = {"ppsim", "torch", "torch-comms"};
+	char buf[64], small[8];
+
+	CU_ASSERT_STRING_EQUAL(text_choices(names, 1, buf, sizeof(buf)), "'ppsim'");
+	CU_ASSERT_STRING_EQUAL(text_choices(names, 2, buf, sizeof(buf)), "'ppsim' or 'torch'");
+	CU_ASSERT_STRING_EQUAL(text_choices(names, 3, buf, sizeof(buf)),
+	                       "'ppsim', 'torch' or 'torch-comms'");
+	CU_ASSERT_STRING_EQUAL(text_choices(names, 0, buf, sizeof(buf)), "");
+	CU_ASSERT_STRING_EQUAL(text_choices(names, 3, small, sizeof(small)), "'ppsim'");
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(text_choices_lists_names_as_a_refusal_does),
         UNIT_TEST(text_lines_reads_each_line_without_its_newline),
         UNIT_TEST(text_lines_refuses_a_nul_byte_naming_its_place),
         UNIT_TEST(text_lines_takes_a_line_of_the_cap_and_refuses_one_byte_more),
