@@ -268,23 +268,34 @@ static int parse_ppsim_row(struct reader *r, char *line, unsigned lineno, struct
 	return 0;
 }
 
+/* The largest stage or micro-batch number an action may name. */
+#define ACTION_MAX_INDEX ((uint64_t)PP_MAX_COUNT * PP_MAX_CHUNKS)
+
 /* Parses a PyTorch action "STAGE TYPE MB" (TYPE a name of torch_types, MB only where it
  * takes one) into row (kind -1 for an action that is not an op) and *type; false if it is not
- * one. */
-static bool parse_action(const char *s, struct row *row, int *type)
+ * one, with *too_large set when its only fault is a number above ACTION_MAX_INDEX. */
+static bool parse_action(const char *s, struct row *row, int *type, bool *too_large)
 {
 	const char *p = s, *t;
-	char num[16];
+	char num[24];
 	size_t len = 0;
 	int k;
 
+	*too_large = false;
 	while (isdigit((unsigned char)*p))
 		p++;
-	if (p == s || p - s >= (long)sizeof(num))
+	if (p == s)
 		return false;
+	if (p - s >= (long)sizeof(num)) { /* a number that long is too large; the rest may be bad */
+		*too_large = true;
+		num[0] = '\0';
+	} else {
+		memcpy(num, s, (size_t)(p - s));
+		num[p - s] = '\0';
+	}
 	memcpy(num, s, (size_t)(p - s));
 	num[p - s] = '\0';
-	row->stage = parse_index(num);
+	row->stage = *too_large ? -1 : parse_index(num);
 	/* the type whose name the digits (or the end) follow */
 	for (k = 0; k < NTORCH_TYPES; k++) {
 		len = strlen(torch_types[k].name);
@@ -292,17 +303,22 @@ static bool parse_action(const char *s, struct row *row, int *type)
 		    (p[len] == '\0' || isdigit((unsigned char)p[len])))
 			break;
 	}
-	if (k == NTORCH_TYPES)
+	if (k == NTORCH_TYPES) {
+		*too_large = false;
 		return false;
+	}
 	*type = k;
 	row->kind = torch_types[k].kind;
 	t = p += len;
 	while (isdigit((unsigned char)*p))
 		p++;
-	if (*p != '\0' || p - t >= (long)sizeof(num) || (p == t) == torch_types[k].mb)
+	if (*p != '\0' || (p == t) == torch_types[k].mb) {
+		*too_large = false;
 		return false;
-	row->mb = p == t ? -1 : parse_index(t);
-	return row->stage >= 0 && (row->mb >= 0 || !torch_types[k].mb);
+	}
+	row->mb = p == t ? -1 : p - t >= (long)sizeof(num) ? -1 : parse_index(t);
+	*too_large = row->stage < 0 || (row->mb < 0 && torch_types[k].mb);
+	return !*too_large;
 }
 
 /* Moves row x, the last one read, to r->comms as an action of type; 0 or pp_nomem's -1. */
@@ -340,7 +356,11 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 		char *p = text_csv_next(&next, true);
 		size_t token = 0;
 		int type = TT_F;
+		bool too_large = false;
+		char too_large_text[96];
 
+		snprintf(too_large_text, sizeof(too_large_text),
+		         "a stage or micro-batch number above %" PRIu64, ACTION_MAX_INDEX);
 		cell++;
 		/* keep the cell's text; its place is where that text starts, after any blanks */
 		if (*p != '\0' && keep_token(r, p, &token, err) != 0)
@@ -362,11 +382,14 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 			if (b == NULL)
 				return -1;
 			f = b - 1;
-			if (!parse_action(p + 1, f, &type) || !parse_action(semi + 1, b, &type) ||
-			    f->kind != OP_F || (b->kind != OP_BW && b->kind != OP_B))
+			if (!parse_action(p + 1, f, &type, &too_large) ||
+			    !parse_action(semi + 1, b, &type, &too_large) || f->kind != OP_F ||
+			    (b->kind != OP_BW && b->kind != OP_B))
 				return fail_row(r, err, f,
-				                "an overlapped pair is a forward then a backward "
-				                "(B or I), such as (0F7;7B3)OVERLAP_F_B");
+				                too_large ? too_large_text
+				                          : "an overlapped pair is a forward then a "
+				                            "backward (B or I), such as "
+				                            "(0F7;7B3)OVERLAP_F_B");
 			f->overlap = true;
 		} else if (*p != '\0') {
 			struct row *x = new_cell_row(r, device, lineno, (unsigned)(p - line) + 1,
@@ -374,9 +397,10 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 
 			if (x == NULL)
 				return -1;
-			if (!parse_action(p, x, &type))
+			if (!parse_action(p, x, &type, &too_large))
 				return fail_row(
 				        r, err, x,
+				        too_large ? too_large_text :
 				        "unknown action (a compute action is STAGE, then F, "
 				        "I, B or W, then a micro-batch, such as 2F0; a transfer "
 				        "STAGE, then SEND_F, RECV_F, SEND_B or RECV_B, then a "
