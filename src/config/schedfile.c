@@ -351,6 +351,7 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 	long device = r->devices++;
 	char *next = line;
 	unsigned cell = 0;
+	size_t ops = r->nrows, comms = r->ncomms;
 
 	while (next != NULL) {
 		char *p = text_csv_next(&next, true);
@@ -411,6 +412,15 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 		}
 		if (r->nrows > r->max_ops || r->ncomms > 4 * r->max_ops)
 			return too_many_ops(r, err, lineno, (unsigned)(p - line) + 1);
+	}
+	if (r->nrows == ops) {
+		char what[160];
+
+		snprintf(what, sizeof(what),
+		         "rank %ld holds no compute action (F, I, B or W)%s: every rank runs the ops "
+		         "of its stages",
+		         device, r->ncomms > comms ? ", only transfers or FSDP actions" : "");
+		return fail_at(r, err, lineno, 1, what);
 	}
 	return 0;
 }
