@@ -195,7 +195,8 @@ static char *memout_close(struct memout *m, int rc, struct pp_error *e, char *er
 {
 	bool failed = rc != 0 || ferror(m->out);
 
-	if (fclose(m->out) != 0)
+	/* a stream whose buffer could not be made may close without one */
+	if (fclose(m->out) != 0 || m->text == NULL)
 		failed = true;
 	if (failed) {
 		free(m->text);

@@ -5,6 +5,7 @@
 # signal, prints exactly one line on stderr, "ppsim: out of memory...", and leaves no file in
 # its output directory. A failure that the C library absorbs (stdio does without a buffer it
 # cannot allocate) may instead give the undisturbed run's output, files included, byte for byte.
+# The library's facade is put through the same, by a program of its calls.
 #
 # Only with the normal build's shim: `make test` passes PPSIM_FAILALLOC (empty in sanitizer
 # builds, whose allocator is their own), and valgrind (PPSIM_WRAP) replaces malloc itself.
@@ -112,4 +113,27 @@ else
 	nomem_check validate-comms validate tests/golden/zb1p-2rank-2stagep-comms.csv
 	nomem_check calibrate calibrate -m 24 -o "$OUT/calibrated.json" docs/examples/measured-zb-1.5b.csv
 	nomem_check config --config=configs/llama3-8b-h100.json
+	# the library's facade (tests/tools/api_nomem.c, every call a program makes): each failed
+	# allocation makes one call return its error, "out of memory...", and the program free all
+	api=$(dirname "$PPSIM")/api_nomem
+	count=$(PPSIM_FAIL_ALLOC=0 LD_PRELOAD=$NOMEM_SHIM "$api" 2>&1 >/dev/null |
+		sed -n 's/^failalloc: \([0-9]*\) allocations$/\1/p')
+	if [ -z "$count" ]; then
+		not_ok "nomem api: $api did not run"
+	else
+		bad=0
+		for k in $(nomem_ks "$count"); do
+			out=$( (PPSIM_FAIL_ALLOC=$k LD_PRELOAD=$NOMEM_SHIM "$api" 2>/dev/null; echo "status $?") \
+				2>/dev/null | tr '\n' ' ')
+			case $out in
+			"ok status 0 ") ;;
+			"error: "*"out of memory"*" status 1 ") ;;
+			*)
+				bad=$((bad + 1))
+				[ $bad -le 3 ] && echo "  nomem api: allocation $k of $count: $out"
+				;;
+			esac
+		done
+		if [ $bad -eq 0 ]; then ok; else not_ok "nomem api: $bad of the failed allocations tried are not handled"; fi
+	fi
 fi
