@@ -104,7 +104,8 @@ void *pp_large_alloc(struct pp_arena *a, size_t count, size_t size)
 	size_t n = pp_arena_bytes(count, size);
 	void *p;
 
-	if (a == NULL || a->base == NULL || n == SIZE_MAX || n > a->size - a->used)
+	/* nothing to hand out (n 0) is a block of its own, as pp_malloc's one byte */
+	if (a == NULL || a->base == NULL || n == 0 || n == SIZE_MAX || n > a->size - a->used)
 		return pp_mallocarray_large(count, size);
 	p = a->base + a->used;
 	a->used += n;

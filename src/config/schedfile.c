@@ -286,6 +286,8 @@ static bool parse_action(const char *s, struct row *row, int *type, bool *too_la
 		p++;
 	if (p == s)
 		return false;
+	while (*s == '0' && s + 1 < p) /* leading zeros */
+		s++;
 	if (p - s >= (long)sizeof(num)) { /* a number that long is too large; the rest may be bad */
 		*too_large = true;
 		num[0] = '\0';
@@ -293,8 +295,6 @@ static bool parse_action(const char *s, struct row *row, int *type, bool *too_la
 		memcpy(num, s, (size_t)(p - s));
 		num[p - s] = '\0';
 	}
-	memcpy(num, s, (size_t)(p - s));
-	num[p - s] = '\0';
 	row->stage = *too_large ? -1 : parse_index(num);
 	/* the type whose name the digits (or the end) follow */
 	for (k = 0; k < NTORCH_TYPES; k++) {
@@ -316,7 +316,7 @@ static bool parse_action(const char *s, struct row *row, int *type, bool *too_la
 		*too_large = false;
 		return false;
 	}
-	row->mb = p == t ? -1 : p - t >= (long)sizeof(num) ? -1 : parse_index(t);
+	row->mb = p == t ? -1 : parse_index(t);
 	*too_large = row->stage < 0 || (row->mb < 0 && torch_types[k].mb);
 	return !*too_large;
 }
@@ -572,15 +572,14 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, b
 		const struct row *w = &r->rows[i];
 
 		if (!fits(w, PLACE_LOOP, p)) {
-			char what[200], name[64];
-			struct op op = {(uint32_t)w->mb, (uint32_t)w->stage, (uint8_t)w->kind, 0};
+			char what[200];
 
+			/* the row's own numbers: a stage this far out may not fit in a struct op */
 			snprintf(what, sizeof(what),
-			         "%s on device %ld: stage %ld does not sit on device %ld under the "
-			         "loop "
-			         "placement (stage c*p + d) or the V placement",
-			         sched_op_format(name, sizeof(name), &op), w->device, w->stage,
-			         w->device);
+			         "%s(mb %ld, stage %ld) on device %ld: stage %ld does not sit on device "
+			         "%ld under the loop placement (stage c*p + d) or the V placement",
+			         sched_kind_name((enum op_kind)w->kind), w->mb, w->stage, w->device,
+			         w->stage, w->device);
 			return fail_row(r, err, w, what);
 		}
 	}

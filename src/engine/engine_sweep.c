@@ -274,8 +274,10 @@ static void run_device(struct sweep *w, uint32_t d)
 			sd->last_end = last_end;
 			sd->alive = alive;
 			sd->peak = peak;
-			if ((step = run_pair(w, v, d, i)) != STEP_RAN)
+			if ((step = run_pair(w, v, d, i)) != STEP_RAN) {
+				w->bad |= step == STEP_BAD;
 				return;
+			}
 			i = sd->head;
 			free_at = sd->free_at;
 			busy = sd->busy;

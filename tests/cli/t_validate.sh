@@ -63,6 +63,11 @@ if ppsim validate -- "$ROOT/tests/golden/1f1b-p2-m2-ops.csv" >"$TMP/validate.out
 	not_ok "ppsim validate -- FILE: $(head -c 200 "$TMP/validate.out")"
 fi
 fails 2 "validate: needs a schedule FILE" validate --
+# a number's leading zeros are not its size: 0F000...01 is F of micro-batch 1
+if ppsim validate "$ROOT/tests/cli/schedules/torch-leading-zeros.csv" >"$TMP/validate.out" 2>&1 &&
+	grep -q "': valid$" "$TMP/validate.out"; then ok; else
+	not_ok "validate torch-leading-zeros.csv: $(head -c 200 "$TMP/validate.out")"
+fi
 
 # PyTorch's compute_comms CSV (zb1p, 2 ranks, 2 stages per rank, the shape of PyTorch's test
 # artifact zb1p_2rank_2stagep_comms.csv): its SEND/RECV are checked and priced by the engine

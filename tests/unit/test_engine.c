@@ -1013,6 +1013,39 @@ static struct sched *one_pair_by_hand(void)
 	return s;
 }
 
+/*
+ * A schedule of exactly its share of ops whose last two are an overlapped pair rerunning F1
+ * (F0, F1, B0, W0, then F1 with B1; W1 missing) is refused by both engines, naming the F that
+ * appears twice: a pair that finds its cell already run stops the sweep.
+ */
+static void engine_refuses_a_last_overlapped_pair_whose_forward_ran_before(void)
+{
+	for (int events = 0; events < 2; events++) {
+		struct sched *s = sched_alloc(1, 1, 2, true, PLACE_LOOP);
+		struct config c = config_of("1f1b", 1, 2);
+		struct cost *k = cost_new_explicit(&c, 0.5);
+		struct pp_error err = {0};
+		struct engine *e;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+		sched_push(s, 0, OP_F, 0, 0);
+		sched_push(s, 0, OP_F, 1, 0);
+		sched_push(s, 0, OP_B, 0, 0);
+		sched_push(s, 0, OP_W, 0, 0);
+		sched_push_pair(s, 0, 1, 0, OP_B, 1, 0);
+		e = engine_new(s, k, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		if (events)
+			engine_use_events(e);
+		CU_ASSERT_EQUAL(engine_run(e, &err), -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "F(mb 1, stage 0) on device 0: appears twice"));
+		engine_free(e);
+		cost_free(k);
+		sched_free(s);
+	}
+}
+
 static void engine_runs_an_overlapped_pair_as_one_slot_of_overlap_factor_times_f_plus_b(void)
 {
 	static const double factors[] = {1, 0.5, 0.8};
@@ -1336,6 +1369,7 @@ static const struct unit_test tests[] = {
                 engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time),
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_model),
         UNIT_TEST(engine_sweep_prices_a_channel_that_mixes_free_and_costly_messages),
+        UNIT_TEST(engine_refuses_a_last_overlapped_pair_whose_forward_ran_before),
         UNIT_TEST(sim_without_op_times_has_the_same_figures),
         UNIT_TEST(engine_1f1b_p4_m8_takes_33_units_with_op_times_derived_by_hand),
         UNIT_TEST(engine_gpipe_p4_m8_takes_33_units_with_op_times_derived_by_hand),

@@ -193,6 +193,7 @@ static void util_arena_hands_out_what_fits_and_frees_only_the_rest(void)
 	x = pp_large_alloc(&a, 10, 8);
 	y = pp_large_alloc(&a, 3, 1);
 	z = pp_large_alloc(&a, 1, 1); /* full: alone */
+	pp_large_free(&a, pp_large_alloc(&a, 0, 8)); /* nothing: alone, though the arena is full */
 	CU_ASSERT_PTR_EQUAL(x, a.base);
 	CU_ASSERT_PTR_EQUAL(y, a.base + 128);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(z);
