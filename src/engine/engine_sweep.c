@@ -267,6 +267,8 @@ static void run_device(struct sweep *w, uint32_t d)
 
 		PP_PREFETCH(&ops[i + AHEAD < end ? i + AHEAD : i]);
 
+		/* The locals are the record's fields, copied out and written back around a pair
+		 * (and at the end): held in a struct instead, they made the sweep 10 to 20% slower. */
 		if (op->flags & OP_OVERLAP) { /* on the record, which the locals are written to */
 			sd->head = i;
 			sd->free_at = free_at;
