@@ -225,6 +225,9 @@ struct sched *sched_new_in(const struct sched_desc *desc, const struct sched_par
                            struct pp_arena *arena);
 /* The bytes of arena the ops of nops take. */
 size_t sched_arena_bytes(size_t nops);
+/* The ops sched_new gives desc's schedule of shape sp into *out (for mixed schedules the sum of
+ * ops_on); false when it does not fit in 64 bits. */
+bool sched_new_ops(const struct sched_desc *desc, const struct sched_params *sp, uint64_t *out);
 
 /*
  * Fills s, made by sched_new for a priced generator, from the prices pr. Returns 0, or -1 with

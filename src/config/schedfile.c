@@ -271,13 +271,26 @@ static int parse_ppsim_row(struct reader *r, char *line, unsigned lineno, struct
 /* The largest stage or micro-batch number an action may name. */
 #define ACTION_MAX_INDEX ((uint64_t)PP_MAX_COUNT * PP_MAX_CHUNKS)
 
+/* The number the digits a..b-1 write (leading zeros skipped), or -1 above ACTION_MAX_INDEX. */
+static long parse_digits(const char *a, const char *b)
+{
+	char num[24];
+
+	while (*a == '0' && a + 1 < b)
+		a++;
+	if (b - a >= (long)sizeof(num))
+		return -1;
+	memcpy(num, a, (size_t)(b - a));
+	num[b - a] = '\0';
+	return parse_index(num);
+}
+
 /* Parses a PyTorch action "STAGE TYPE MB" (TYPE a name of torch_types, MB only where it
  * takes one) into row (kind -1 for an action that is not an op) and *type; false if it is not
  * one, with *too_large set when its only fault is a number above ACTION_MAX_INDEX. */
 static bool parse_action(const char *s, struct row *row, int *type, bool *too_large)
 {
 	const char *p = s, *t;
-	char num[24];
 	size_t len = 0;
 	int k;
 
@@ -286,16 +299,6 @@ static bool parse_action(const char *s, struct row *row, int *type, bool *too_la
 		p++;
 	if (p == s)
 		return false;
-	while (*s == '0' && s + 1 < p) /* leading zeros */
-		s++;
-	if (p - s >= (long)sizeof(num)) { /* a number that long is too large; the rest may be bad */
-		*too_large = true;
-		num[0] = '\0';
-	} else {
-		memcpy(num, s, (size_t)(p - s));
-		num[p - s] = '\0';
-	}
-	row->stage = *too_large ? -1 : parse_index(num);
 	/* the type whose name the digits (or the end) follow */
 	for (k = 0; k < NTORCH_TYPES; k++) {
 		len = strlen(torch_types[k].name);
@@ -303,22 +306,29 @@ static bool parse_action(const char *s, struct row *row, int *type, bool *too_la
 		    (p[len] == '\0' || isdigit((unsigned char)p[len])))
 			break;
 	}
-	if (k == NTORCH_TYPES) {
-		*too_large = false;
+	if (k == NTORCH_TYPES)
 		return false;
-	}
+	t = p + len;
+	while (isdigit((unsigned char)*t))
+		t++;
+	if (*t != '\0' || (t == p + len) == torch_types[k].mb)
+		return false;
 	*type = k;
 	row->kind = torch_types[k].kind;
-	t = p += len;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p != '\0' || (p == t) == torch_types[k].mb) {
-		*too_large = false;
-		return false;
-	}
-	row->mb = p == t ? -1 : parse_index(t);
+	row->stage = parse_digits(s, p);
+	row->mb = torch_types[k].mb ? parse_digits(p + len, t) : -1;
 	*too_large = row->stage < 0 || (row->mb < 0 && torch_types[k].mb);
 	return !*too_large;
+}
+
+/* The error of row's action, whose stage or micro-batch number is above ACTION_MAX_INDEX. */
+static int fail_too_large(const struct reader *r, struct pp_error *err, const struct row *w)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "a stage or micro-batch number above %" PRIu64,
+	         ACTION_MAX_INDEX);
+	return fail_row(r, err, w, what);
 }
 
 /* Moves row x, the last one read, to r->comms as an action of type; 0 or pp_nomem's -1. */
@@ -358,10 +368,7 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 		size_t token = 0;
 		int type = TT_F;
 		bool too_large = false;
-		char too_large_text[96];
 
-		snprintf(too_large_text, sizeof(too_large_text),
-		         "a stage or micro-batch number above %" PRIu64, ACTION_MAX_INDEX);
 		cell++;
 		/* keep the cell's text; its place is where that text starts, after any blanks */
 		if (*p != '\0' && keep_token(r, p, &token, err) != 0)
@@ -386,9 +393,9 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 			if (!parse_action(p + 1, f, &type, &too_large) ||
 			    !parse_action(semi + 1, b, &type, &too_large) || f->kind != OP_F ||
 			    (b->kind != OP_BW && b->kind != OP_B))
-				return fail_row(r, err, f,
-				                too_large ? too_large_text
-				                          : "an overlapped pair is a forward then a "
+				return too_large ? fail_too_large(r, err, f)
+				                 : fail_row(r, err, f,
+				                            "an overlapped pair is a forward then a "
 				                            "backward (B or I), such as "
 				                            "(0F7;7B3)OVERLAP_F_B");
 			f->overlap = true;
@@ -399,14 +406,15 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 			if (x == NULL)
 				return -1;
 			if (!parse_action(p, x, &type, &too_large))
-				return fail_row(
-				        r, err, x,
-				        too_large ? too_large_text :
-				        "unknown action (a compute action is STAGE, then F, "
-				        "I, B or W, then a micro-batch, such as 2F0; a transfer "
-				        "STAGE, then SEND_F, RECV_F, SEND_B or RECV_B, then a "
-				        "micro-batch, such as 0SEND_F0; or STAGE, then UNSHARD, "
-				        "RESHARD or REDUCE_GRAD)");
+				return too_large
+				               ? fail_too_large(r, err, x)
+				               : fail_row(r, err, x,
+				                          "unknown action (a compute action is STAGE, "
+				                          "then F, I, B or W, then a micro-batch, such as "
+				                          "2F0; a transfer STAGE, then SEND_F, RECV_F, "
+				                          "SEND_B or RECV_B, then a micro-batch, such as "
+				                          "0SEND_F0; or STAGE, then UNSHARD, RESHARD or "
+				                          "REDUCE_GRAD)");
 			if (x->kind < 0 && keep_comm(r, x, type, err) != 0)
 				return -1;
 		}

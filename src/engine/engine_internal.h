@@ -89,8 +89,8 @@ pp_time engine_pair_duration(const struct cost *c, const struct op *f, const str
 
 /*
  * Records that op i on device d (with its partner when pair) ran from start to end: its times
- * (unless dropped) and the device's busy time, first start and last end, and the makespan. Inline: the sweep
- * calls it once an op.
+ * (unless dropped) and the device's busy time, first start and last end, and the makespan. The
+ * event loop's; the sweep keeps these in its device records and writes them back at the end.
  */
 static inline void engine_ran(struct engine *e, int d, size_t i, bool pair, pp_time start,
                               pp_time end)

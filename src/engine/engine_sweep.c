@@ -10,8 +10,9 @@
  * The sweep pulls rather than pushes: an op finds its inputs by arithmetic on its own
  * (micro-batch, stage), in a table with one cell per (micro-batch, stage) holding when that
  * cell's forward and backward outputs reach the neighbouring stage. It needs no table of
- * consumers and no count of inputs, so it touches each op's bytes, its times and a sixth to a
- * half of a cell: bytes per op are what a run costs on a machine that faults its pages in.
+ * consumers and no count of inputs, so it touches each op's bytes, its times when they are kept
+ * and a sixth to a half of a cell: bytes per op are what a run costs on a machine that faults
+ * its pages in.
  * The cells are laid out by micro-batch, then stage, so that the cells an op reads and writes
  * (its own and its neighbouring stage's) share cache lines, along the stages a micro-batch's
  * data flows through (by stage first, a 1F1B run missed the last-level cache four times as
@@ -56,7 +57,6 @@ struct lane {
 	bool first, last;   /* stage 0, stage S - 1 */
 };
 
-
 /*
  * Where a device stands in the sweep, in one record: engine_run_sweep copies the heads and
  * the totals into the engine's device states and results at the end.
@@ -89,11 +89,8 @@ struct sweep {
 	bool bad;       /* an op failed its check: the sweep stopped */
 };
 
-/*
- * What the checks and the inputs read of the sweep, copied out of it by value: the sweep's
- * stores go through pointers to times, which may alias its fields (size_t is long's unsigned
- * twin), so a pointer to it would make the compiler load them again after every store.
- */
+/* What the checks and the inputs read of the sweep, handed to them by value: constants of the
+ * run, which a device's loop holds while it stores to cells and times. */
 struct view {
 	const struct lane *lanes;
 	size_t m;

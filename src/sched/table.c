@@ -398,6 +398,16 @@ size_t sched_arena_bytes(size_t nops)
 	return pp_arena_bytes(nops, sizeof(struct op));
 }
 
+bool sched_new_ops(const struct sched_desc *desc, const struct sched_params *sp, uint64_t *out)
+{
+	if (desc->fn.ops_on == NULL)
+		return sched_op_count(sp->p, sp->v, sp->m, desc->split, out);
+	*out = 0;
+	for (int d = 0; d < sp->p; d++)
+		*out += desc->fn.ops_on(sp->p, sp->m, d);
+	return true;
+}
+
 struct sched *sched_new_in(const struct sched_desc *desc, const struct sched_params *sp,
                            struct pp_arena *arena)
 {

@@ -72,25 +72,19 @@ struct sim *sim_run(const struct config *c, struct pp_error *err)
 }
 
 /*
- * The bytes of one arena for the ops of desc's schedule of shape sp and the engine's arrays
- * (with op times when times is set), or SIZE_MAX when they do not fit in memory's sizes: then
+ * The bytes of one arena for nops ops of S stages and m micro-batches, with the engine's
+ * arrays (op times when times is set); SIZE_MAX when they do not fit in memory's sizes: then
  * each array is allocated alone, and fails alone.
  */
-static size_t arena_bytes(const struct sched_desc *desc, const struct sched_params *sp,
-                          bool times)
+static size_t arena_bytes(uint64_t nops, int S, int m, bool times, bool ops)
 {
-	uint64_t nops = 0;
-	size_t a, b;
+	size_t a = 0, b;
 
-	if (desc->fn.ops_on != NULL)
-		for (int d = 0; d < sp->p; d++)
-			nops += desc->fn.ops_on(sp->p, sp->m, d);
-	else if (!sched_op_count(sp->p, sp->v, sp->m, desc->split, &nops))
-		return SIZE_MAX;
 	if (nops > SIZE_MAX)
 		return SIZE_MAX;
-	a = sched_arena_bytes((size_t)nops);
-	b = engine_arena_bytes((size_t)nops, sp->p * sp->v, sp->m, times);
+	if (ops)
+		a = sched_arena_bytes((size_t)nops);
+	b = engine_arena_bytes((size_t)nops, S, m, times);
 	return a == SIZE_MAX || b == SIZE_MAX || a > SIZE_MAX - b ? SIZE_MAX : a + b;
 }
 
@@ -104,23 +98,26 @@ static int build(struct sim *s, unsigned flags, struct pp_error *err)
 	const struct config *c = &s->config;
 	const struct sched_desc *desc = NULL;
 	struct cost_layout layout;
-
-	bool times = !(flags & SIM_NO_OP_TIMES);
+	bool times = !(flags & SIM_NO_OP_TIMES), file = c->schedule_file[0] != '\0';
+	struct sched_params sp = config_sched_params(c);
+	uint64_t nops = 0;
 	size_t bytes;
 
-	if (c->schedule_file[0] != '\0') {
+	/* one arena for the large arrays, sized before the first is made: the ops (unless a file's
+	 * reader made them), then the engine's */
+	if (file) {
 		if (read_schedule_file(s, err) != 0)
 			return -1;
-		bytes = engine_arena_bytes(s->sched->nops, s->sched->S, s->sched->m, times);
-		if (bytes != SIZE_MAX && pp_arena_reserve(&s->arena, bytes) != 0)
-			return pp_nomem(err, bytes, 1);
+		bytes = arena_bytes(s->sched->nops, s->sched->S, s->sched->m, times, false);
 	} else {
-		struct sched_params sp = config_sched_params(c);
-
 		desc = sched_find(c->schedule);
-		bytes = arena_bytes(desc, &sp, times);
-		if (bytes != SIZE_MAX && pp_arena_reserve(&s->arena, bytes) != 0)
-			return pp_nomem(err, bytes, 1);
+		bytes = sched_new_ops(desc, &sp, &nops)
+		                ? arena_bytes(nops, sp.p * sp.v, sp.m, times, true)
+		                : SIZE_MAX;
+	}
+	if (bytes != SIZE_MAX && pp_arena_reserve(&s->arena, bytes) != 0)
+		return pp_nomem(err, bytes, 1);
+	if (!file) {
 		s->sched = sched_new_in(desc, &sp, &s->arena);
 		/* sched_new knows only that it ran out, not of how much */
 		if (s->sched == NULL)
