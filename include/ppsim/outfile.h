@@ -1,15 +1,18 @@
 /*
- * Output files written all-or-nothing: data goes to a temporary file beside the target, which
- * replaces the target only when everything was written, so a failed run never leaves a
- * truncated file behind. A symbolic link keeps pointing at the file it named, a replaced file
- * keeps its permissions, and a read-only file is refused. A target that exists and is not a
- * regular file (a terminal, /dev/null, a pipe), or is the file standard output or standard
- * error writes to, is written through, since renaming onto it would replace the device or what
- * the report wrote; such writes are not all-or-nothing, nor is the rewrite of a file with other
- * hard links, which is copied into from the finished temporary file so every link sees it.
+ * Output files written all-or-nothing: data goes to a temporary file, which replaces the target
+ * only when everything was written, so a failed run never leaves a truncated file behind and
+ * never changes the file it would have replaced. A symbolic link writes the file it names (a
+ * dangling one creates it; a loop is an error), as a shell's > does; a replaced file keeps its
+ * permissions, and a read-only one is refused. A file with other hard links, or in a directory
+ * that takes no new file, keeps its inode: it is rewritten in place from the finished
+ * temporary file, its space reserved and the part past its old end written first, so that a
+ * full disk leaves it as it was. A target that exists and is not a regular file (a terminal,
+ * /dev/null, a pipe), or is the file standard output or standard error writes to, is written
+ * through, since renaming onto it would replace the device or what the report wrote; a regular
+ * file written through at its end is cut back to where it stood when the output is aborted.
  *
- * Ownership: outfile_open returns a handle owned by the caller, released by exactly one of
- * outfile_commit or outfile_abort.
+ * Ownership: outfile_open and outfile_open_fd return a handle owned by the caller, released by
+ * exactly one of outfile_commit, outfile_commit_all or outfile_abort.
  */
 #ifndef PPSIM_OUTFILE_H
 #define PPSIM_OUTFILE_H
@@ -26,11 +29,21 @@ struct outfile;
 #define OUTFILE_MAX_BYTES (UINT64_C(1) << 30)
 
 /*
- * Opens a temporary file in the directory of path (or path itself when it is not a regular
- * file). Returns the handle, or NULL with a PP_ERR_IO error naming path and the reason, or a
- * PP_ERR_NOMEM error naming path when memory runs out (no file is left behind).
+ * Opens a temporary file for path: in the directory of the file its links lead to, or in TMPDIR
+ * when that directory takes no new file and the file exists (or path itself when it is not a
+ * regular file). Returns the handle, or NULL with a PP_ERR_IO error naming path and the
+ * reason (the directory when it is what refused), or a PP_ERR_NOMEM error naming path when
+ * memory runs out (no file is left behind).
  */
 struct outfile *outfile_open(const char *path, struct pp_error *err);
+
+/*
+ * An output written through descriptor fd (a duplicate of it, so fd stays the caller's), named
+ * name in messages: standard output, counted against the size limit like a file, and, when it
+ * is a regular file written at its end, cut back on abort to the size it had here. A closed fd
+ * gives a stream whose writes fail (EBADF). Returns the handle, or NULL with err set.
+ */
+struct outfile *outfile_open_fd(int fd, const char *name, struct pp_error *err);
 
 /*
  * Checks what outfile_open would refuse of path, without opening anything: an empty name, a
@@ -60,19 +73,29 @@ const char *outfile_temp(const struct outfile *f);
 
 /*
  * Flushes and closes the stream, so that every write error (a full disk, a file-size limit)
- * shows before any target is replaced. Returns 0, or -1 with a PP_ERR_IO error naming the path;
- * either way f stays the caller's, to commit or abort. A second call does nothing.
+ * shows before any target is replaced. Returns 0, or -1 with a PP_ERR_IO error naming the path
+ * and errno the system's reason; either way f stays the caller's, to commit or abort. A second
+ * call does nothing.
  */
 int outfile_finish(struct outfile *f, struct pp_error *err);
 
 /*
- * Finishes f (outfile_finish) when it is not yet, renames the temporary file onto the target
- * and frees f. Returns 0, or -1 with a PP_ERR_IO error naming the path (the temporary file is
- * removed).
+ * Finishes f (outfile_finish) when it is not yet, puts the finished file in place of the target
+ * (a rename, or the in-place rewrite) and frees f. Returns 0, or -1 with a PP_ERR_IO error
+ * naming the path (the temporary file is removed, the target as it was).
  */
 int outfile_commit(struct outfile *f, struct pp_error *err);
 
-/* Closes and removes the temporary file and frees f; NULL is a no-op. */
+/*
+ * Commits the n outputs of files (NULL entries skipped) so that they stand or fall together as
+ * far as the file system allows: all are finished, then every in-place rewrite takes the space
+ * it needs (a full disk undoes those taken and aborts all, every target as it was), and only
+ * then are the files put in place. Frees every handle. Returns 0, or -1 with err.
+ */
+int outfile_commit_all(struct outfile **files, int n, struct pp_error *err);
+
+/* Closes and removes the temporary file (a file written through at its end is cut back to
+ * where it stood) and frees f; NULL is a no-op. */
 void outfile_abort(struct outfile *f);
 
 #endif

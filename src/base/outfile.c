@@ -1,43 +1,58 @@
 /*
- * Output files written all-or-nothing. outfile_open creates a temporary sibling of the target
- * (mkstemp beside it, so the final rename stays on one file system and is atomic);
- * outfile_commit flushes, closes and renames it onto the target, and outfile_abort removes it.
- * A target that exists and is not a regular file (a device, a pipe), or is the file standard
- * output or standard error already writes to (/dev/stdout redirected to a file), is written
- * through instead. A replaced file keeps its permissions; a read-only one is refused; one with
- * other hard links is rewritten in place from the finished temporary file, so that every name
- * of it sees the new contents. Running out of memory (the handle, its names, the stdio stream)
- * is a PP_ERR_NOMEM error like any other, and leaves no file behind. Every stream counts what
- * it writes and fails past OUTFILE_MAX_BYTES, so that no output grows without bound. A stream
- * asked to (outfile_gzip) deflates what it is given into one gzip member on its way to the
- * descriptor, so that compressing streams too: the limit counts the compressed bytes.
+ * Output files written all-or-nothing (outfile.h). outfile_open follows the target's symbolic
+ * links as a shell's > would, to the file they name (created when a link dangles), and makes a
+ * temporary file beside it (mkstemp there, so the final rename stays on one file system and is
+ * atomic); committing renames it onto the target, aborting removes it. A target with other hard
+ * links, or in a directory that takes no new file, is rewritten in place from the finished
+ * temporary file (made in TMPDIR in the second case) in an order that leaves it as it was when
+ * the disk fills: its blocks reserved, the part past its old end written first and cut off
+ * again on failure, only then the rest. A target that exists and is not a regular file (a
+ * device, a pipe), or is the file standard output or standard error already writes to
+ * (/dev/stdout redirected to a file), is written through; a regular file written through at its
+ * end is cut back to where it stood when the output is aborted. Running out of memory is a
+ * PP_ERR_NOMEM error like any other and leaves no file behind. Every stream counts what it
+ * writes and fails past OUTFILE_MAX_BYTES. A stream asked to (outfile_gzip) deflates what it
+ * is given into one gzip member on its way to the descriptor: the limit counts compressed bytes.
  */
-#define _GNU_SOURCE /* fopencookie */
+#define _GNU_SOURCE /* fopencookie, fallocate */
 #include "ppsim/outfile.h"
 
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
+/* How an output reaches its target. */
+enum out_mode {
+	OUT_RENAME,  /* a temporary file beside the target, renamed onto it */
+	OUT_REWRITE, /* a temporary file copied into the target, which keeps its inode */
+	OUT_THROUGH  /* the target itself, written as the data comes */
+};
+
 struct outfile {
-	FILE *fp;     /* the temporary file, or the target itself when it is not a regular file */
-	char *path;   /* the target as named, for messages */
-	char *target; /* what is renamed onto: path with symbolic links resolved */
-	char *tmp;    /* the temporary file's name; NULL when writing in place */
-	bool linked;  /* the target has other hard links: copy the temporary file into it */
-	int fd;       /* what the stream writes to */
+	FILE *fp;            /* the stream, NULL once finished */
+	char *path;          /* the target as named, for messages */
+	char *target;        /* the file written: path with its symbolic links followed */
+	char *tmp;           /* the temporary file's name; NULL when writing through */
+	enum out_mode mode;  /* how the target is reached */
+	int fd;              /* what the stream writes to; -1 once closed */
+	bool keep_fd;        /* a stream written through stays open to be cut back on abort */
+	bool rewind;         /* written through at the end of a regular file: abort cuts it back */
+	off_t start;         /* the size of that file when the output began */
+	off_t old_size;      /* a rewritten target's size before outfile_commit_all began on it */
+	int target_fd;       /* the rewritten target while outfile_commit_all works on it */
 	uint64_t written;    /* bytes written so far */
 	uint64_t limit;      /* the most it may write: OUTFILE_MAX_BYTES unless set lower */
 	bool too_big;        /* a write would have passed the limit */
 	z_stream *z;         /* the gzip deflater, NULL when the stream writes plain bytes */
 	unsigned char *zout; /* its output buffer, of ZOUT_SIZE bytes */
-	bool aborted;        /* outfile_abort closes the stream: no gzip trailer */
+	bool aborted;        /* being aborted: pending bytes are dropped, no gzip trailer */
 };
 
 /* The deflater's output buffer: one write of compressed bytes at a time. */
@@ -45,6 +60,9 @@ struct outfile {
 
 /* The temporary file's name in the target's directory: short, whatever the target's length. */
 #define TEMP_NAME ".ppsim-XXXXXX"
+
+/* Symbolic links followed before a target is a loop, as the kernel's own limit. */
+#define MAX_LINKS 40
 
 /*
  * The error for a failed open of path with errno e: fopen and fdopen fail with ENOMEM when they
@@ -65,10 +83,6 @@ static struct outfile *out_of_memory(struct outfile *f, const char *path, struct
 	return NULL;
 }
 
-/*
- * Opens a target that exists and is not a regular file (a terminal, /dev/null, a pipe) in place:
- * renaming a file onto it would replace the device rather than write to it.
- */
 /* Writes all of the n bytes to the descriptor, within the size limit; 0, or -1 with errno. */
 static int put(struct outfile *f, const void *buf, size_t n)
 {
@@ -111,11 +125,14 @@ static int deflate_out(struct outfile *f, int flush)
 	return 0;
 }
 
-/* The stream's writes: the n bytes, deflated when f compresses, to the descriptor. */
+/* The stream's writes: the n bytes, deflated when f compresses, to the descriptor; dropped
+ * once f is being aborted (a cut-back file must not grow again as the stream closes). */
 static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
 {
 	struct outfile *f = cookie;
 
+	if (f->aborted)
+		return (ssize_t)n;
 	if (f->z == NULL)
 		return put(f, buf, n) == 0 ? (ssize_t)n : -1;
 	/* avail_in is an unsigned int: a larger write goes in pieces */
@@ -142,6 +159,15 @@ static void end_gzip(struct outfile *f)
 	f->zout = NULL;
 }
 
+/* Closes f's descriptor; 0, or -1 with errno (a file system may report a write error here). */
+static int close_fd(struct outfile *f)
+{
+	int rc = f->fd >= 0 ? close(f->fd) : 0;
+
+	f->fd = -1;
+	return rc;
+}
+
 static int cookie_close(void *cookie)
 {
 	struct outfile *f = cookie;
@@ -156,11 +182,10 @@ static int cookie_close(void *cookie)
 		}
 	}
 	end_gzip(f);
-	if (close(f->fd) != 0 && rc == 0) {
+	if (!f->keep_fd && close_fd(f) != 0 && rc == 0) {
 		rc = -1;
 		e = errno;
 	}
-	f->fd = -1;
 	errno = e != 0 ? e : errno;
 	return rc;
 }
@@ -172,22 +197,43 @@ static struct outfile *take_stream(struct outfile *f, int fd, struct pp_error *e
 
 	f->fd = fd;
 	f->fp = fopencookie(f, "w", io);
-	if (f->fp != NULL)
-		setvbuf(f->fp, NULL, _IOFBF, (size_t)1 << 16); /* fewer, larger writes */
+	if (f->fp != NULL) /* fewer, larger writes; a line at a time to a terminal */
+		setvbuf(f->fp, NULL, fd >= 0 && isatty(fd) ? _IOLBF : _IOFBF, (size_t)1 << 16);
 	if (f->fp == NULL) {
 		open_error(f->path, errno, err);
-		close(fd);
-		f->fd = -1;
-		outfile_abort(f); /* removes the temporary file */
+		outfile_abort(f); /* closes fd, removes the temporary file */
 		return NULL;
 	}
 	return f;
 }
 
+/*
+ * Notes where a stream written through starts, so that an abort can cut the file back there:
+ * only a regular file written at its end (appended to, or at the end of what it holds), since
+ * cutting one written in its middle would lose what followed.
+ */
+static void mark_start(struct outfile *f)
+{
+	struct stat st;
+	int flags = fcntl(f->fd, F_GETFL);
+	off_t at = lseek(f->fd, 0, SEEK_CUR);
+
+	if (flags == -1 || fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	if ((flags & O_APPEND) != 0 || at == st.st_size) {
+		f->rewind = true;
+		f->keep_fd = true;
+		f->start = st.st_size;
+	}
+}
+
+/* Opens a target that exists and is not a regular file (a terminal, /dev/null, a pipe) in place:
+ * renaming a file onto it would replace the device rather than write to it. */
 static struct outfile *open_in_place(struct outfile *f, struct pp_error *err)
 {
 	int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 
+	f->mode = OUT_THROUGH;
 	if (fd < 0) {
 		open_error(f->path, errno, err);
 		outfile_abort(f);
@@ -212,19 +258,27 @@ static int standard_stream(const struct stat *st)
 	return -1;
 }
 
-/* Writes f through a duplicate of the standard stream fd, after what it holds already. */
-static struct outfile *open_stream(struct outfile *f, int fd, struct pp_error *err)
+/* Writes f through a duplicate of descriptor fd, after what it holds already. A closed fd gives
+ * a stream whose first write fails (EBADF), as writing to it would. */
+static struct outfile *open_through_fd(struct outfile *f, int fd, struct pp_error *err)
 {
 	int d;
 
-	fflush(fd == STDOUT_FILENO ? stdout : stderr);
+	/* what the process wrote to the stream of that descriptor comes first */
+	if (fd == STDOUT_FILENO || fd == STDERR_FILENO)
+		fflush(fd == STDOUT_FILENO ? stdout : stderr);
 	d = dup(fd);
-	if (d < 0) {
+
+	f->mode = OUT_THROUGH;
+	if (d < 0 && errno != EBADF) {
 		open_error(f->path, errno, err);
 		outfile_abort(f);
 		return NULL;
 	}
-	return take_stream(f, d, err);
+	f = take_stream(f, d, err);
+	if (f != NULL && d >= 0)
+		mark_start(f);
+	return f;
 }
 
 /* The length of the directory part of path, its final '/' included (0: the current one). */
@@ -235,10 +289,51 @@ static size_t dir_length(const char *path)
 	return slash == NULL ? 0 : (size_t)(slash - path) + 1;
 }
 
+/*
+ * The name path leads to once its symbolic links are followed, as open(2) follows them, into
+ * *out (allocated): the last link's target even when that does not exist yet. Returns 0, or -1
+ * with errno (ELOOP past MAX_LINKS links, ENOMEM, or what lstat or readlink said).
+ */
+static int follow_links(const char *path, char **out)
+{
+	char *cur = pp_strdup(path);
+
+	for (int hops = 0; cur != NULL; hops++) {
+		char link[PATH_MAX];
+		struct stat st;
+		ssize_t n;
+		size_t dir;
+		char *next;
+
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+			*out = cur;
+			return 0;
+		}
+		n = readlink(cur, link, sizeof(link));
+		if (hops == MAX_LINKS || n < 0 || (size_t)n >= sizeof(link)) {
+			free(cur);
+			errno = n < 0 ? errno : hops == MAX_LINKS ? ELOOP : ENAMETOOLONG;
+			return -1;
+		}
+		/* a relative link is relative to the directory that holds it */
+		dir = link[0] == '/' ? 0 : dir_length(cur);
+		next = pp_malloc(dir + (size_t)n + 1);
+		if (next != NULL) {
+			memcpy(next, cur, dir);
+			memcpy(next + dir, link, (size_t)n);
+			next[dir + (size_t)n] = '\0';
+		}
+		free(cur);
+		cur = next;
+	}
+	errno = ENOMEM;
+	return -1;
+}
+
 /* What a target is, by what outfile_open does with it. */
 enum target_kind {
 	TARGET_FAIL = -1, /* it cannot be written: err is set */
-	TARGET_NEW,       /* nothing there yet (or nothing that stat sees) */
+	TARGET_NEW,       /* nothing there yet (a dangling symbolic link's target included) */
 	TARGET_FILE,      /* a writable regular file: replaced */
 	TARGET_SPECIAL,   /* a device or a pipe: written in place */
 	TARGET_STREAM     /* the file standard output or standard error writes to */
@@ -250,8 +345,14 @@ static enum target_kind classify(const char *path, struct stat *st, struct pp_er
 		pp_fail(err, PP_ERR_IO, "cannot write '': empty file name");
 		return TARGET_FAIL;
 	}
-	if (stat(path, st) != 0)
-		return TARGET_NEW;
+	if (stat(path, st) != 0) {
+		/* nothing there is a new file; anything else (a loop of links, a directory on the
+		 * way that cannot be searched or is a file) is what the system says */
+		if (errno == ENOENT)
+			return TARGET_NEW;
+		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+		return TARGET_FAIL;
+	}
 	if (S_ISDIR(st->st_mode)) {
 		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(EISDIR));
 		return TARGET_FAIL;
@@ -260,10 +361,15 @@ static enum target_kind classify(const char *path, struct stat *st, struct pp_er
 		return TARGET_STREAM;
 	if (!S_ISREG(st->st_mode))
 		return TARGET_SPECIAL;
-	/* rename would replace a read-only file whose directory is writable: refuse it, as
-	 * writing to it would be (its mode bits too, which root's access() ignores) */
-	if ((st->st_mode & 0222) == 0 || access(path, W_OK) != 0) {
+	/* rename would replace a file that cannot be written whose directory is writable: refuse
+	 * it, as writing to it would be; a file without write bits is read-only even to root,
+	 * whose access() ignores them; otherwise the system says why (a read-only file system) */
+	if ((st->st_mode & 0222) == 0) {
 		pp_fail(err, PP_ERR_IO, "cannot write '%s': the file is read-only", path);
+		return TARGET_FAIL;
+	}
+	if (access(path, W_OK) != 0) {
+		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
 		return TARGET_FAIL;
 	}
 	return TARGET_FILE;
@@ -279,12 +385,70 @@ int outfile_check(const char *path, bool *regular, struct pp_error *err)
 	return k == TARGET_FAIL ? -1 : 0;
 }
 
+/* Makes f's temporary file TEMP_NAME in the directory of the dir_len bytes of dir (none: the
+ * current one), with its descriptor in *fd; 0, or -1 with errno (f->tmp NULL then). */
+static int make_temp(struct outfile *f, const char *dir, size_t dir_len, int *fd)
+{
+	bool slash = dir_len > 0 && dir[dir_len - 1] != '/';
+	int e;
+
+	f->tmp = pp_malloc(dir_len + slash + sizeof(TEMP_NAME));
+	if (f->tmp == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	memcpy(f->tmp, dir, dir_len);
+	if (slash)
+		f->tmp[dir_len] = '/';
+	memcpy(f->tmp + dir_len + slash, TEMP_NAME, sizeof(TEMP_NAME));
+	*fd = mkstemp(f->tmp);
+	if (*fd >= 0)
+		return 0;
+	e = errno;
+	free(f->tmp);
+	f->tmp = NULL;
+	errno = e;
+	return -1;
+}
+
+/*
+ * Makes f's temporary file, in *fd: beside the target; for a file that exists in a directory
+ * that takes no new file, in TMPDIR (or /tmp), the target then rewritten in place, as a shell's
+ * > would write it. Returns 0, or -1 with an error naming the directory when neither works.
+ */
+static int open_temp(struct outfile *f, enum target_kind kind, int *fd, struct pp_error *err)
+{
+	size_t n = dir_length(f->target);
+	const char *tmpdir = getenv("TMPDIR");
+	int e;
+
+	if (make_temp(f, f->target, n, fd) == 0)
+		return 0;
+	e = errno;
+	if (e == ENOMEM)
+		return open_error(f->path, e, err);
+	if (kind == TARGET_FILE && (e == EACCES || e == EPERM || e == EROFS)) {
+		if (tmpdir == NULL || tmpdir[0] != '/')
+			tmpdir = "/tmp";
+		if (make_temp(f, tmpdir, strlen(tmpdir), fd) == 0) {
+			f->mode = OUT_REWRITE;
+			return 0;
+		}
+		if (errno == ENOMEM)
+			return open_error(f->path, errno, err);
+	}
+	/* the directory is what refused: say which, without its final '/' */
+	if (n > 1)
+		n--;
+	return pp_fail(err, PP_ERR_IO, "cannot write '%s': directory '%.*s': %s", f->path,
+	               (int)(n > 0 ? n : 1), n > 0 ? f->target : ".", strerror(e));
+}
+
 struct outfile *outfile_open(const char *path, struct pp_error *err)
 {
 	struct outfile *f;
 	struct stat st;
 	enum target_kind kind = classify(path, &st, err);
-	size_t n;
 	int fd;
 
 	if (kind == TARGET_FAIL)
@@ -293,33 +457,22 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 	if (f == NULL || (f->path = pp_strdup(path)) == NULL)
 		return out_of_memory(f, path, err);
 	f->fd = -1;
+	f->target_fd = -1;
 	f->limit = OUTFILE_MAX_BYTES;
 	if (kind == TARGET_STREAM)
-		return open_stream(f, standard_stream(&st), err);
+		return open_through_fd(f, standard_stream(&st), err);
 	if (kind == TARGET_SPECIAL)
 		return open_in_place(f, err);
-	if (kind == TARGET_FILE) {
-		f->linked = st.st_nlink > 1;
-		/* A symbolic link to a file: replace the file, keep the link. */
-		errno = 0;
-		f->target = realpath(path, NULL);
-		/* any other failure (a directory on the way turned unreadable) keeps the name */
-		if (f->target == NULL && errno == ENOMEM)
+	/* a symbolic link writes the file it names, which a dangling one creates */
+	if (follow_links(path, &f->target) != 0) {
+		if (errno == ENOMEM)
 			return out_of_memory(f, path, err);
-	}
-	if (f->target == NULL && (f->target = pp_strdup(path)) == NULL)
-		return out_of_memory(f, path, err);
-	n = dir_length(f->target);
-	f->tmp = pp_malloc(n + sizeof(TEMP_NAME));
-	if (f->tmp == NULL)
-		return out_of_memory(f, path, err);
-	memcpy(f->tmp, f->target, n);
-	memcpy(f->tmp + n, TEMP_NAME, sizeof(TEMP_NAME));
-	fd = mkstemp(f->tmp);
-	if (fd < 0) {
 		open_error(path, errno, err);
-		free(f->tmp);
-		f->tmp = NULL;
+		outfile_abort(f);
+		return NULL;
+	}
+	f->mode = kind == TARGET_FILE && st.st_nlink > 1 ? OUT_REWRITE : OUT_RENAME;
+	if (open_temp(f, kind, &fd, err) != 0) {
 		outfile_abort(f);
 		return NULL;
 	}
@@ -334,6 +487,18 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 		fchmod(fd, 0666 & ~mask);
 	}
 	return take_stream(f, fd, err);
+}
+
+struct outfile *outfile_open_fd(int fd, const char *name, struct pp_error *err)
+{
+	struct outfile *f = pp_calloc(1, sizeof(*f));
+
+	if (f == NULL || (f->path = pp_strdup(name)) == NULL)
+		return out_of_memory(f, name, err);
+	f->fd = -1;
+	f->target_fd = -1;
+	f->limit = OUTFILE_MAX_BYTES;
+	return open_through_fd(f, fd, err);
 }
 
 FILE *outfile_stream(struct outfile *f)
@@ -390,44 +555,12 @@ int outfile_finish(struct outfile *f, struct pp_error *err)
 	if (failed || closed != 0) {
 		if (saved == 0)
 			saved = errno;
-		return pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
-		               saved != 0 ? strerror(saved) : "write error");
+		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
+		        saved != 0 ? strerror(saved) : "write error");
+		errno = saved;
+		return -1;
 	}
 	return 0;
-}
-
-/*
- * Rewrites the target, which has other hard links, with the finished temporary file's bytes, so
- * that every link sees them (a rename would detach this name from the others); then removes the
- * temporary file and frees f.
- */
-static int copy_into_target(struct outfile *f, struct pp_error *err)
-{
-	char buf[65536];
-	int in = open(f->tmp, O_RDONLY), out = -1, e = 0;
-	ssize_t n = 0;
-
-	if (in >= 0)
-		out = open(f->target, O_WRONLY | O_TRUNC);
-	if (in < 0 || out < 0)
-		e = errno;
-	while (e == 0 && (n = read(in, buf, sizeof(buf))) > 0) {
-		for (ssize_t done = 0, w; done < n; done += w)
-			if ((w = write(out, buf + done, (size_t)(n - done))) < 0) {
-				e = errno;
-				break;
-			}
-	}
-	if (e == 0 && n < 0)
-		e = errno;
-	if (out >= 0 && close(out) != 0 && e == 0)
-		e = errno;
-	if (in >= 0)
-		close(in);
-	if (e != 0)
-		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(e));
-	outfile_abort(f); /* removes the temporary file */
-	return e != 0 ? -1 : 0;
 }
 
 const char *outfile_temp(const struct outfile *f)
@@ -435,27 +568,153 @@ const char *outfile_temp(const struct outfile *f)
 	return f->tmp;
 }
 
+/* Copies bytes [from, to) of descriptor in to the same offsets of out; 0, or -1 with errno. */
+static int copy_range(int in, int out, off_t from, off_t to)
+{
+	char buf[65536];
+
+	while (from < to) {
+		size_t want = to - from < (off_t)sizeof(buf) ? (size_t)(to - from) : sizeof(buf);
+		ssize_t n = pread(in, buf, want, from), w;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			errno = n == 0 ? EIO : errno; /* the temporary file shrank under us */
+			return -1;
+		}
+		for (ssize_t done = 0; done < n; done += w) {
+			w = pwrite(out, buf + done, (size_t)(n - done), from + done);
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w <= 0)
+				return -1;
+		}
+		from += n;
+	}
+	return 0;
+}
+
+/*
+ * The first step of rewriting f's target in place, the one that can fail for want of space:
+ * reserves the new contents' blocks, then writes what lies past the target's old end. On
+ * failure the target is cut back to its old size, as it was, and err names it.
+ */
+static int rewrite_prepare(struct outfile *f, struct pp_error *err)
+{
+	struct stat in_st, out_st;
+	int in = open(f->tmp, O_RDONLY), e = 0;
+
+	f->target_fd = in >= 0 ? open(f->target, O_WRONLY) : -1;
+	if (in < 0 || f->target_fd < 0 || fstat(in, &in_st) != 0 ||
+	    fstat(f->target_fd, &out_st) != 0) {
+		e = errno;
+	} else {
+		f->old_size = out_st.st_size;
+#ifdef FALLOC_FL_KEEP_SIZE
+		/* a full disk or quota shows here, before a byte changes; a file system without
+		 * fallocate is written as it comes */
+		if (in_st.st_size > 0 &&
+		    fallocate(f->target_fd, FALLOC_FL_KEEP_SIZE, 0, in_st.st_size) != 0 &&
+		    errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL)
+			e = errno;
+#endif
+		if (e == 0 && copy_range(in, f->target_fd, f->old_size, in_st.st_size) != 0) {
+			e = errno;
+			if (ftruncate(f->target_fd, f->old_size) != 0)
+				e = errno;
+		}
+	}
+	if (in >= 0)
+		close(in);
+	if (e == 0)
+		return 0;
+	if (f->target_fd >= 0)
+		close(f->target_fd);
+	f->target_fd = -1;
+	return pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(e));
+}
+
+/* Undoes rewrite_prepare: cuts the target back to its old size. */
+static void rewrite_undo(struct outfile *f)
+{
+	if (f->target_fd < 0)
+		return;
+	if (ftruncate(f->target_fd, f->old_size) != 0) {
+		/* nothing more can be done: the target keeps the bytes past its old end */
+	}
+	close(f->target_fd);
+	f->target_fd = -1;
+}
+
+/*
+ * The rest of the rewrite: the target's old bytes overwritten with the new ones (on blocks it
+ * holds already) and the file cut to its new size. Returns 0, or -1 with err.
+ */
+static int rewrite_finish(struct outfile *f, struct pp_error *err)
+{
+	struct stat st;
+	int in = open(f->tmp, O_RDONLY), e = 0;
+
+	if (in < 0 || fstat(in, &st) != 0 ||
+	    copy_range(in, f->target_fd, 0, st.st_size < f->old_size ? st.st_size : f->old_size) !=
+	            0 ||
+	    ftruncate(f->target_fd, st.st_size) != 0)
+		e = errno;
+	if (close(f->target_fd) != 0 && e == 0)
+		e = errno;
+	f->target_fd = -1;
+	if (in >= 0)
+		close(in);
+	return e == 0 ? 0 : pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(e));
+}
+
+/* Puts f's finished output in place: the rename, or the end of the rewrite; then frees f. */
+static int apply(struct outfile *f, struct pp_error *err)
+{
+	int rc = 0;
+
+	if (f->mode == OUT_REWRITE)
+		rc = rewrite_finish(f, err);
+	else if (f->mode == OUT_RENAME && rename(f->tmp, f->target) != 0)
+		rc = pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(errno));
+	if (rc == 0 && f->mode == OUT_RENAME) {
+		free(f->tmp); /* renamed: nothing to remove */
+		f->tmp = NULL;
+	}
+	f->rewind = false; /* what went through stays */
+	outfile_abort(f);
+	return rc;
+}
+
+int outfile_commit_all(struct outfile **files, int n, struct pp_error *err)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < n && rc == 0; i++)
+		if (files[i] != NULL)
+			rc = outfile_finish(files[i], err);
+	/* what can fail for want of space first, each undone if another fails */
+	for (i = 0; i < n && rc == 0; i++)
+		if (files[i] != NULL && files[i]->mode == OUT_REWRITE)
+			rc = rewrite_prepare(files[i], err);
+	if (rc != 0) {
+		for (i = 0; i < n; i++)
+			if (files[i] != NULL) {
+				rewrite_undo(files[i]);
+				outfile_abort(files[i]);
+			}
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (files[i] != NULL && apply(files[i], err) != 0)
+			rc = -1;
+	return rc;
+}
+
 int outfile_commit(struct outfile *f, struct pp_error *err)
 {
-	if (outfile_finish(f, err) != 0) {
-		outfile_abort(f);
-		return -1;
-	}
-	if (f->tmp == NULL) { /* written in place */
-		outfile_abort(f);
-		return 0;
-	}
-	if (f->linked)
-		return copy_into_target(f, err);
-	if (rename(f->tmp, f->target) != 0) {
-		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(errno));
-		outfile_abort(f);
-		return -1;
-	}
-	free(f->tmp);
-	f->tmp = NULL;
-	outfile_abort(f);
-	return 0;
+	return outfile_commit_all(&f, 1, err);
 }
 
 void outfile_abort(struct outfile *f)
@@ -466,6 +725,12 @@ void outfile_abort(struct outfile *f)
 	if (f->fp != NULL)
 		fclose(f->fp);
 	end_gzip(f);
+	if (f->rewind && f->fd >= 0 && ftruncate(f->fd, f->start) != 0) {
+		/* the file stays as it is: a file system that cannot cut it is not ours to mend */
+	}
+	close_fd(f);
+	if (f->target_fd >= 0)
+		close(f->target_fd);
 	if (f->tmp != NULL)
 		remove(f->tmp);
 	free(f->tmp);

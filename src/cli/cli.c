@@ -144,8 +144,8 @@ static const struct cmd_option cmd_options[] = {
         {{"color", required_argument, NULL, OPT_COLOR},
          CLI_RUN | CLI_SERVE,
          "WHEN",
-         "run, serve: colour the timeline: auto (default: a terminal, without NO_COLOR), always, "
-         "never",
+         "run, serve: colour the timeline: auto (default: a terminal, not TERM=dumb, without "
+         "NO_COLOR), always, never",
          .store = CLI_PARSED},
         {{"export-requests", required_argument, NULL, OPT_EXPORT_REQUESTS},
          CLI_SERVE,
@@ -413,7 +413,7 @@ static int short_to_id(int c)
 	return c;
 }
 
-/* Columns of the terminal on stdout, or 0 when stdout is not a terminal or does not say. */
+/* Columns of the terminal on standard output, or 0 when it is not a terminal or does not say. */
 static int tty_columns(void)
 {
 	struct winsize ws;
@@ -423,8 +423,8 @@ static int tty_columns(void)
 	return 0;
 }
 
-/* Width of a timeline without one given: the terminal's on stdout, else COLUMNS when it holds
- * an accepted width, else PP_TIMELINE_WIDTH. */
+/* Width of a timeline without one given: the terminal's on standard output, else COLUMNS when
+ * it holds an accepted width, else PP_TIMELINE_WIDTH. */
 static int terminal_width(void)
 {
 	const char *columns = getenv("COLUMNS");
@@ -456,12 +456,14 @@ static int parse_width(const char *value, int *width)
 	return 0;
 }
 
-/* Colour by default: standard output is a terminal and NO_COLOR is unset or empty. */
+/* Colour by default: standard output is a terminal that takes escape sequences (TERM is set
+ * and not "dumb") and NO_COLOR is unset or empty. */
 static bool color_auto(void)
 {
-	const char *no = getenv("NO_COLOR");
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
 
-	return isatty(STDOUT_FILENO) && (no == NULL || *no == '\0');
+	return isatty(STDOUT_FILENO) && (no == NULL || *no == '\0') && term != NULL &&
+	       *term != '\0' && strcmp(term, "dumb") != 0;
 }
 
 /* Names the option getopt stopped at, as the user wrote it, into buf. */
@@ -625,12 +627,12 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 	case OPT_HELP:
 		/* `ppsim --help` is the program's; `ppsim run --help` and the others' their own */
 		if (cli->mode == CLI_RUN && strcmp(argv[0], "run") != 0)
-			cmd_help(stdout);
+			cmd_help(cmd_out());
 		else
-			cmd_help_command(stdout, cmd_of_mode(cli->mode));
+			cmd_help_command(cmd_out(), cmd_of_mode(cli->mode));
 		return PP_EXIT_OK;
 	case OPT_VERSION:
-		printf("ppsim %s\n", PP_VERSION);
+		fprintf(cmd_out(), "ppsim %s\n", PP_VERSION);
 		return PP_EXIT_OK;
 	case ':':
 		return cmd_usage("option '%s' needs a value", bad_option(argv, name, sizeof(name)));
@@ -763,33 +765,27 @@ void cli_release(struct cli *cli)
 int cli_write_files(const struct cli_output *outs, int n)
 {
 	struct pp_error err = {0};
-	struct outfile **f = pp_calloc((size_t)(n > 0 ? n : 1), sizeof(*f));
-	int i, status = PP_EXIT_OK;
 
-	if (f == NULL) {
-		pp_nomem(&err, (size_t)n, sizeof(*f));
-		return cmd_fail(&err);
-	}
-	/* every file is written and closed before any replaces its target */
-	for (i = 0; i < n && status == PP_EXIT_OK; i++) {
-		f[i] = guard_open(outs[i].path, &err);
-		if (f[i] == NULL || (outs[i].gzip && outfile_gzip(f[i], &err) != 0)) {
-			status = cmd_fail(&err);
-		} else if (outs[i].write(outfile_stream(f[i]), outs[i].ctx) != 0) {
-			pp_fail(&err, PP_ERR_NOMEM, "out of memory writing '%s'", outs[i].path);
-			status = cmd_fail(&err);
-		} else if (outfile_finish(f[i], &err) != 0) {
-			status = cmd_fail(&err); /* a full disk shows here, before any rename */
+	/* each is written and finished, then kept until the command ends: they replace their
+	 * targets together, after the report, or not at all */
+	for (int i = 0; i < n; i++) {
+		struct outfile *f = guard_open(outs[i].path, &err);
+
+		if (f == NULL)
+			return cmd_fail(&err);
+		if (outs[i].gzip && outfile_gzip(f, &err) != 0) {
+			guard_abort(f);
+			return cmd_fail(&err);
 		}
+		if (outs[i].write(outfile_stream(f), outs[i].ctx) != 0) {
+			guard_abort(f);
+			pp_fail(&err, PP_ERR_NOMEM, "out of memory writing '%s'", outs[i].path);
+			return cmd_fail(&err);
+		}
+		if (guard_keep(f, &err) != 0)
+			return cmd_fail(&err); /* a full disk shows here, before any target changes */
 	}
-	for (i = 0; i < n; i++) {
-		if (status != PP_EXIT_OK)
-			guard_abort(f[i]);
-		else if (guard_commit(f[i], &err) != 0)
-			status = cmd_fail(&err);
-	}
-	free(f);
-	return status;
+	return PP_EXIT_OK;
 }
 
 int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), const void *ctx)

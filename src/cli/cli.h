@@ -153,9 +153,10 @@ struct cli_output {
 };
 
 /*
- * Writes the n files as one: each goes to a temporary file (struct outfile), and only when all
- * were opened and written do they replace their targets, so a failure leaves none of them
- * behind. Returns PP_EXIT_OK, or the exit status of the first failure after reporting it.
+ * Writes the n files as one: each goes to a temporary file (struct outfile), finished and kept
+ * (guard_keep) until the command ends, when they replace their targets together, after its
+ * report, or not at all if anything failed. Returns PP_EXIT_OK, or the exit status of the
+ * first failure after reporting it.
  */
 int cli_write_files(const struct cli_output *outs, int n);
 

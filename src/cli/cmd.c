@@ -243,10 +243,44 @@ static bool reader_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR) != 0;
 }
 
+/* Standard output as the commands write it (cmd_out): counted against the limit of an output
+ * file, and cut back when the command fails. */
+static struct outfile *out;
+
+FILE *cmd_out(void)
+{
+	return outfile_stream(out);
+}
+
+/*
+ * The end of every command of status: standard output written out, then the outputs the command
+ * kept committed together; a command that fails leaves every file as it was, standard output's
+ * too when it is a file (cut back to where it stood). Returns the status to exit with.
+ */
+static int cmd_end(int status)
+{
+	struct pp_error err = {0};
+
+	if (outfile_finish(out, &err) != 0 && status == PP_EXIT_OK) {
+		/* whoever read the output has stopped reading: nothing went wrong here */
+		if (errno != EPIPE && !reader_gone())
+			status = cmd_fail(&err);
+	}
+	if (guard_end(status == PP_EXIT_OK, &err) != 0)
+		status = cmd_fail(&err);
+	if (status == PP_EXIT_OK)
+		outfile_commit(out, &err);
+	else
+		outfile_abort(out);
+	out = NULL;
+	return status;
+}
+
 int cmd_main(int argc, char **argv)
 {
 	size_t n;
 	const struct cmd *c = cmd_table(&n);
+	struct pp_error err = {0};
 	int status = -1;
 
 	/* a closed pipe is an error on a write, not a signal that kills the process */
@@ -255,20 +289,14 @@ int cmd_main(int argc, char **argv)
 	 * kills the process and leaves the temporary file */
 	signal(SIGXFSZ, SIG_IGN);
 	guard_install();
+	out = outfile_open_fd(STDOUT_FILENO, "standard output", &err);
+	if (out == NULL)
+		return cmd_fail(&err);
 	if (argc > 1)
 		for (size_t i = 0; i < n && status < 0; i++)
 			if (strcmp(argv[1], c[i].name) == 0)
 				status = c[i].fn(argc - 1, argv + 1);
 	if (status < 0)
 		status = cmd_run(argc, argv);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		int why = errno;
-
-		/* whoever read the output has stopped reading: nothing went wrong here */
-		if (why == EPIPE || reader_gone())
-			return status;
-		cmd_error("standard output: %s", why ? strerror(why) : "write error");
-		return PP_EXIT_IO;
-	}
-	return status;
+	return cmd_end(status);
 }

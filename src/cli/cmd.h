@@ -66,9 +66,19 @@ struct pp_error;
 struct serve_run *cmd_serve_config(const struct config *c, unsigned flags, uint64_t max_steps,
                                    bool show, struct pp_error *err);
 
-/* Runs the command argv names (run by default) and checks standard output; returns the exit
- * status. */
+/*
+ * Runs the command argv names (run by default), then writes out standard output and commits
+ * the outputs the command kept (guard_keep) when it succeeded, or aborts them and cuts standard
+ * output back when it failed; returns the exit status.
+ */
 int cmd_main(int argc, char **argv);
+
+/*
+ * Standard output, as every command writes it: a stream over it that holds at most an output
+ * file's OUTFILE_MAX_BYTES and is cut back when the command fails. Nothing in the program
+ * writes to stdout itself.
+ */
+FILE *cmd_out(void);
 
 /* Writes `ppsim --help`: the usage lines, the commands and the options of run. */
 void cmd_help(FILE *out);

@@ -128,7 +128,7 @@ static int report(const struct cli *cli, const struct sweep *sw, const struct sw
 		a.nrows = nlinks * 2 * 3;
 	}
 	a.command = sweep_command(cli, sw);
-	if (a.command == NULL || cli->format->advice(stdout, &a) != 0) {
+	if (a.command == NULL || cli->format->advice(cmd_out(), &a) != 0) {
 		status = cmd_report_failed();
 	}
 	free((char *)a.command);

@@ -124,7 +124,7 @@ static int breakeven_main(const struct cli *cli, struct sweep *sw)
 				status = PP_EXIT_OK;
 		if (status != PP_EXIT_OK) {
 			cmd_error("%s", rows[0].reason);
-		} else if (cli->format->breakeven(stdout, rows, n) != 0) {
+		} else if (cli->format->breakeven(cmd_out(), rows, n) != 0) {
 			status = cmd_report_failed();
 		}
 		free(rows);

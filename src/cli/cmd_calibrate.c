@@ -43,14 +43,14 @@ static int write_fit(const char *path, const struct calib_fit *fit, int m)
 	struct outfile *f;
 
 	if (path == NULL)
-		return calib_write_config(stdout, fit, m) == 0 ? PP_EXIT_OK : cmd_report_failed();
+		return calib_write_config(cmd_out(), fit, m) == 0 ? PP_EXIT_OK : cmd_report_failed();
 	if ((f = guard_open(path, &err)) == NULL)
 		return cmd_fail(&err);
 	if (calib_write_config(outfile_stream(f), fit, m) != 0) {
 		guard_abort(f);
 		return cmd_report_failed();
 	}
-	return guard_commit(f, &err) == 0 ? PP_EXIT_OK : cmd_fail(&err);
+	return guard_keep(f, &err) == 0 ? PP_EXIT_OK : cmd_fail(&err);
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -77,7 +77,7 @@ int cmd_calibrate(int argc, char **argv)
 			continue;
 		}
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			puts(usage);
+			fprintf(cmd_out(), "%s\n", usage);
 			return PP_EXIT_OK;
 		}
 		if ((v = value_of(argc, argv, &i, "--microbatches", "-m")) != NULL) {

@@ -190,7 +190,7 @@ static int compare_serving(const struct cli *cli)
 	}
 	if (status < 0 && write_pictures(cli, views, made) != PP_EXIT_OK)
 		status = PP_EXIT_IO;
-	if (status < 0 && f->serve_compare(stdout, rows, made) != 0) {
+	if (status < 0 && f->serve_compare(cmd_out(), rows, made) != 0) {
 		status = cmd_report_failed();
 	}
 	for (int i = 0; i < made; i++) {
@@ -267,7 +267,7 @@ int cmd_compare(int argc, char **argv)
 		if (rc != PP_EXIT_OK)
 			status = rc;
 	}
-	if (status < 0 && cli.format->compare(stdout, rows, nrows) != 0) {
+	if (status < 0 && cli.format->compare(cmd_out(), rows, nrows) != 0) {
 		status = cmd_report_failed();
 	}
 	for (int i = 0; i < nrows; i++) {

@@ -22,7 +22,7 @@ int cmd_list(int argc, char **argv)
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			char names[64];
 
-			printf("Usage: ppsim list [--format=FMT]\nList the schedules, presets and "
+			fprintf(cmd_out(), "Usage: ppsim list [--format=FMT]\nList the schedules, presets and "
 			       "report formats\n(FMT: %s; default text).\n",
 			       report_format_names(REPORT_LIST, ", ", " or ", names,
 			                           sizeof(names)));
@@ -36,5 +36,5 @@ int cmd_list(int argc, char **argv)
 	}
 	if ((f = report_format_find(name, REPORT_LIST)) == NULL)
 		return cli_bad_format_of(self, name);
-	return f->list(stdout) == 0 ? PP_EXIT_OK : cmd_report_failed();
+	return f->list(cmd_out()) == 0 ? PP_EXIT_OK : cmd_report_failed();
 }

@@ -29,12 +29,12 @@ int cmd_run(int argc, char **argv)
 		return cmd_fail(&err);
 	}
 	status = cli_write_outputs(&cli, s, NULL, NULL);
-	if (status == PP_EXIT_OK && cli.format->write(stdout, s) != 0) {
+	if (status == PP_EXIT_OK && cli.format->write(cmd_out(), s) != 0) {
 		status = cmd_report_failed();
 	}
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
-		fputc('\n', stdout);
-		if (report_timeline_colored(stdout, s, cli.timeline_width, cli.color) != 0)
+		fputc('\n', cmd_out());
+		if (report_timeline_colored(cmd_out(), s, cli.timeline_width, cli.color) != 0)
 			status = cmd_report_failed();
 	}
 	sim_free(s);

@@ -73,12 +73,12 @@ int cmd_serve(int argc, char **argv)
 	status = cli_write_outputs(
 	        &cli, &r->sim, r,
 	        &(struct cli_output){cli.requests_file, write_requests, r, false});
-	if (status == PP_EXIT_OK && cli.format->serve(stdout, r, &m) != 0) {
+	if (status == PP_EXIT_OK && cli.format->serve(cmd_out(), r, &m) != 0) {
 		status = cmd_report_failed();
 	}
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
-		fputc('\n', stdout);
-		if (report_timeline_colored(stdout, &r->sim, cli.timeline_width, cli.color) != 0)
+		fputc('\n', cmd_out());
+		if (report_timeline_colored(cmd_out(), &r->sim, cli.timeline_width, cli.color) != 0)
 			status = cmd_report_failed();
 	}
 	serve_metrics_release(&m);

@@ -19,7 +19,7 @@
 /* Where the records go while the sweep runs. */
 struct sink {
 	const struct sweep *sw;
-	FILE *stream; /* stdout for a format streaming records (jsonl, csv), else NULL */
+	FILE *stream; /* standard output for a format streaming records (jsonl, csv), else NULL */
 	const struct report_format *stream_format;
 	FILE *records; /* the --records file, or NULL */
 	const struct report_format *records_format;
@@ -65,7 +65,7 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 	memset(&k, 0, sizeof(k));
 	k.sw = sw;
 	if (cli->format->sweep_record != NULL) {
-		k.stream = stdout;
+		k.stream = cmd_out();
 		k.stream_format = cli->format;
 	}
 	top = pp_mallocarray((size_t)maxtop, sizeof(*top));
@@ -95,7 +95,7 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 		report_html_sweep_header(k.html, sw);
 	}
 	if (k.stream != NULL && k.stream_format->sweep_header != NULL)
-		k.stream_format->sweep_header(stdout, sw);
+		k.stream_format->sweep_header(cmd_out(), sw);
 	sweep_shard(sweep_points(sw), cli->shard, cli->nshards, &first, &last);
 	status = PP_EXIT_OK;
 	/* not between records streamed to the same terminal */
@@ -112,15 +112,16 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 	progress_end(&k.progress);
 	if (html != NULL)
 		report_html_sweep_footer(k.html);
-	if (file != NULL && guard_commit(file, &err) != 0) {
+	/* kept until the command ends, committed with the table below */
+	if (file != NULL && guard_keep(file, &err) != 0) {
 		guard_abort(html);
 		html = NULL;
 		status = cmd_fail(&err);
 	}
-	if (html != NULL && guard_commit(html, &err) != 0)
+	if (html != NULL && guard_keep(html, &err) != 0)
 		status = cmd_fail(&err);
 	if (status == PP_EXIT_OK && k.stream == NULL)
-		cli->format->sweep_table(stdout, sw, top, ntop, &totals);
+		cli->format->sweep_table(cmd_out(), sw, top, ntop, &totals);
 	free(top);
 	return status;
 }

@@ -13,7 +13,7 @@ static void help(void)
 {
 	char names[64];
 
-	printf("Usage: ppsim validate [--format=FMT] FILE\n"
+	fprintf(cmd_out(), "Usage: ppsim validate [--format=FMT] FILE\n"
 	       "Check a schedule file (ppsim's CSV with columns device, op, microbatch, and\n"
 	       "stage or chunk, as --dump-ops and --export-schedule write it; or PyTorch's\n"
 	       "compute-only or compute_comms CSV): every op once, on the device hosting its\n"
@@ -67,7 +67,7 @@ int cmd_validate(int argc, char **argv)
 	}
 	sched_peak_units(f.sched, peak);
 	v = (struct validation){file, &f, peak};
-	status = fmt->validation(stdout, &v) == 0 ? PP_EXIT_OK : cmd_report_failed();
+	status = fmt->validation(cmd_out(), &v) == 0 ? PP_EXIT_OK : cmd_report_failed();
 	free(peak);
 	schedfile_release(&f);
 	return status;

@@ -2,9 +2,13 @@
  * The files around a run (guard.h). The temporary files of open outputs are listed in a fixed
  * table that a signal handler can walk without allocating: the handler removes each, restores
  * the signal's default action and raises it again, so the process ends as the signal meant.
- * This table is the program's, not the library's: the library never installs a handler.
+ * Every signal whose default action ends the process is caught, the real-time ones included,
+ * unless its action was not the default when the program started (ignored under nohup, or a
+ * sanitizer's own handler). Outputs written and finished wait in a second table for the end of
+ * the command, which commits them together or aborts them. Both tables are the program's, not
+ * the library's: the library never installs a handler.
  */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* SIGRTMIN, SIGSTKFLT, SIGPWR */
 #include "guard.h"
 
 #include <errno.h>
@@ -21,8 +25,38 @@
 
 static char temp_name[GUARD_SLOTS][PATH_MAX];
 static volatile sig_atomic_t temp_used[GUARD_SLOTS];
+/* outputs finished and waiting for the command's end (guard_keep) */
+static struct outfile *kept[GUARD_SLOTS];
+static int nkept;
 
-static const int guarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+/*
+ * The signals whose default action ends the process, real-time ones apart. SIGPIPE and SIGXFSZ
+ * are here for a process that meets them at their default: cmd_main ignores both, as a closed
+ * pipe and a file-size limit are write errors. The synchronous ones (a crash, a failed
+ * assertion's SIGABRT) are caught too: the handler only unlinks, which is safe anywhere.
+ */
+static const int ending_signals[] = {
+        SIGHUP,    SIGINT,  SIGQUIT,   SIGILL,  SIGTRAP, SIGABRT, SIGBUS,
+        SIGFPE,    SIGUSR1, SIGSEGV,   SIGUSR2, SIGPIPE, SIGALRM, SIGTERM,
+        SIGXCPU,   SIGXFSZ, SIGVTALRM, SIGPROF, SIGSYS,
+#ifdef SIGSTKFLT
+        SIGSTKFLT,
+#endif
+#ifdef SIGPOLL
+        SIGPOLL,
+#endif
+#ifdef SIGPWR
+        SIGPWR,
+#endif
+};
+#define NENDING (sizeof(ending_signals) / sizeof(ending_signals[0]))
+
+/* Signals a fault raises in the thread that caused it: never held off, as a fault while held
+ * ends the process without its handler. */
+static bool synchronous(int sig)
+{
+	return sig == SIGILL || sig == SIGTRAP || sig == SIGBUS || sig == SIGFPE || sig == SIGSEGV;
+}
 
 static void on_signal(int sig)
 {
@@ -36,26 +70,47 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* Calls fn on each signal the guard catches: the ending ones, then the real-time ones. */
+static void each_signal(void (*fn)(int sig, void *arg), void *arg)
+{
+	for (size_t i = 0; i < NENDING; i++)
+		fn(ending_signals[i], arg);
+#ifdef SIGRTMIN
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		fn(sig, arg);
+#endif
+}
+
+/* Adds sig to the set arg, synchronous signals apart. */
+static void add_held(int sig, void *arg)
+{
+	if (!synchronous(sig))
+		sigaddset(arg, sig);
+}
+
+/* Catches sig with the handler whose action arg holds, unless sig starts at another action. */
+static void catch_signal(int sig, void *arg)
+{
+	struct sigaction old;
+
+	if (sigaction(sig, NULL, &old) == 0 && (old.sa_flags & SA_SIGINFO) == 0 &&
+	    old.sa_handler == SIG_DFL)
+		sigaction(sig, arg, NULL);
+}
+
 void guard_install(void)
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/* one handler at a time: the others wait until it has raised its signal */
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(guarded_signals) / sizeof(guarded_signals[0]); i++)
-		sigaddset(&sa.sa_mask, guarded_signals[i]);
-	for (size_t i = 0; i < sizeof(guarded_signals) / sizeof(guarded_signals[0]); i++) {
-		struct sigaction old;
-
-		/* a signal ignored when the program started (nohup, a background job) stays so */
-		if (sigaction(guarded_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(guarded_signals[i], &sa, NULL);
-	}
+	each_signal(add_held, &sa.sa_mask);
+	each_signal(catch_signal, &sa);
 }
 
-/* Holds off the guarded signals (hold) or lets them in again, with the mask saved in *old. */
+/* Holds off the caught signals (hold) or lets them in again, with the mask saved in *old. */
 static void hold_signals(bool hold, sigset_t *old)
 {
 	sigset_t set;
@@ -65,8 +120,7 @@ static void hold_signals(bool hold, sigset_t *old)
 		return;
 	}
 	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(guarded_signals) / sizeof(guarded_signals[0]); i++)
-		sigaddset(&set, guarded_signals[i]);
+	each_signal(add_held, &set);
 	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
@@ -118,16 +172,23 @@ struct outfile *guard_open(const char *path, struct pp_error *err)
 	return f;
 }
 
-int guard_commit(struct outfile *f, struct pp_error *err)
+/* Removes the signal handler's note of each output's temporary file. */
+static void drop_slots(struct outfile **files, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (files[i] != NULL)
+			drop_slot(outfile_temp(files[i]));
+}
+
+/* outfile_commit_all of files from guard_open, with signals held off. */
+static int commit_all(struct outfile **files, int n, struct pp_error *err)
 {
 	sigset_t old;
 	int rc;
 
-	if (outfile_temp(f) == NULL) /* written in place: its flush may wait on a reader */
-		return outfile_commit(f, err);
 	hold_signals(true, &old);
-	drop_slot(outfile_temp(f));
-	rc = outfile_commit(f, err);
+	drop_slots(files, n);
+	rc = outfile_commit_all(files, n, err);
 	hold_signals(false, &old);
 	return rc;
 }
@@ -138,7 +199,7 @@ void guard_abort(struct outfile *f)
 
 	if (f == NULL)
 		return;
-	if (outfile_temp(f) == NULL) {
+	if (outfile_temp(f) == NULL) { /* written through: its close may wait on a reader */
 		outfile_abort(f);
 		return;
 	}
@@ -146,6 +207,32 @@ void guard_abort(struct outfile *f)
 	drop_slot(outfile_temp(f));
 	outfile_abort(f);
 	hold_signals(false, &old);
+}
+
+int guard_keep(struct outfile *f, struct pp_error *err)
+{
+	if (outfile_finish(f, err) != 0) {
+		guard_abort(f);
+		return -1;
+	}
+	if (nkept == GUARD_SLOTS) { /* guard_open has a slot for every output that can be here */
+		guard_abort(f);
+		return pp_fail(err, PP_ERR_IO, "too many outputs at once");
+	}
+	kept[nkept++] = f;
+	return 0;
+}
+
+int guard_end(bool ok, struct pp_error *err)
+{
+	int n = nkept;
+
+	nkept = 0;
+	if (ok)
+		return commit_all(kept, n, err);
+	for (int i = 0; i < n; i++)
+		guard_abort(kept[i]);
+	return 0;
 }
 
 /*

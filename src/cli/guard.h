@@ -1,8 +1,11 @@
 /*
  * What the program guards of the files around a run: no output replaces one of the run's inputs
- * or another output of it, and no temporary file of an output outlives the process, even when a
- * signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) stops it. Outputs are opened, committed and aborted
- * through here rather than through struct outfile directly.
+ * or another output of it, no temporary file of an output outlives the process, even when a
+ * signal stops it (any signal whose default action ends the process), and the outputs of a
+ * command stand or fall together with it: they are kept finished until the command ends and
+ * its standard output is written, then committed together, or all aborted when it failed.
+ * Outputs are opened, committed and aborted through here rather than through struct outfile
+ * directly.
  */
 #ifndef PPSIM_CLI_GUARD_H
 #define PPSIM_CLI_GUARD_H
@@ -29,8 +32,19 @@ int guard_check_outputs(const char *const *outputs, const char *const *output_wh
  * committed or aborted. */
 struct outfile *guard_open(const char *path, struct pp_error *err);
 
-/* outfile_commit and outfile_abort of a file from guard_open, signals held off meanwhile. */
-int guard_commit(struct outfile *f, struct pp_error *err);
+/* outfile_abort of a file from guard_open, signals held off meanwhile. */
 void guard_abort(struct outfile *f);
+
+/*
+ * Finishes f, from guard_open, and keeps it for guard_end; the guard owns it from here. Returns
+ * 0, or -1 with err (a full disk: f is aborted).
+ */
+int guard_keep(struct outfile *f, struct pp_error *err);
+
+/*
+ * The end of a command: commits every kept output together when ok (outfile_commit_all, with
+ * signals held off), else aborts them. Returns 0, or -1 with err when a commit failed.
+ */
+int guard_end(bool ok, struct pp_error *err);
 
 #endif

@@ -33,18 +33,18 @@ void progress_start(struct progress *pg, bool on, const char *what, const char *
 	clock_gettime(CLOCK_MONOTONIC, &pg->start);
 }
 
-/* Writes "ETA" as the time left at the pace so far: seconds under two minutes, else minutes. */
-static void write_left(double elapsed, uint64_t done, uint64_t total)
+/* Writes "ETA" as the time left at the pace so far: seconds under two minutes, else minutes;
+ * returns the characters written. */
+static int write_left(double elapsed, uint64_t done, uint64_t total)
 {
 	double left;
 
 	if (done == 0)
-		return;
+		return 0;
 	left = elapsed * (double)(total - done) / (double)done;
 	if (left < 120)
-		fprintf(stderr, ", about %.0f s left", left < 1 ? 1 : left);
-	else
-		fprintf(stderr, ", about %.0f min left", left / 60);
+		return fprintf(stderr, ", about %.0f s left", left < 1 ? 1 : left);
+	return fprintf(stderr, ", about %.0f min left", left / 60);
 }
 
 void progress_step(struct progress *pg)
@@ -55,6 +55,7 @@ void progress_step(struct progress *pg)
 void progress_at(struct progress *pg, uint64_t done)
 {
 	double t;
+	int width;
 
 	pg->done = done;
 	if (!pg->on || pg->done >= pg->total)
@@ -63,18 +64,22 @@ void progress_at(struct progress *pg, uint64_t done)
 	if (t < pg->next)
 		return;
 	pg->next = t + PROGRESS_INTERVAL;
-	fprintf(stderr, "\r%s: %llu of %llu %s, %.0f%%", pg->what, (unsigned long long)pg->done,
-	        (unsigned long long)pg->total, pg->unit,
-	        100.0 * (double)pg->done / (double)pg->total);
-	write_left(t, pg->done, pg->total);
-	fputs("\033[K", stderr); /* the rest of an earlier, longer line */
+	fputc('\r', stderr);
+	width = fprintf(stderr, "%s: %llu of %llu %s, %.0f%%", pg->what,
+	                (unsigned long long)pg->done, (unsigned long long)pg->total, pg->unit,
+	                100.0 * (double)pg->done / (double)pg->total);
+	width += write_left(t, pg->done, pg->total);
+	/* spaces over the rest of an earlier, longer line: every terminal has them, where a
+	 * dumb one has no sequence that erases */
+	if (pg->shown > width)
+		fprintf(stderr, "%*s", pg->shown - width, "");
 	fflush(stderr);
-	pg->shown = true;
+	pg->shown = width > pg->shown ? width : pg->shown;
 }
 
 void progress_end(struct progress *pg)
 {
-	if (pg->shown)
-		fputs("\r\033[K", stderr);
-	pg->shown = false;
+	if (pg->shown > 0)
+		fprintf(stderr, "\r%*s\r", pg->shown, "");
+	pg->shown = 0;
 }

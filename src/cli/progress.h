@@ -13,7 +13,7 @@
 
 struct progress {
 	bool on;              /* writing: standard error is a terminal and not --quiet */
-	bool shown;           /* a line is on the terminal */
+	int shown;            /* the widest line drawn on the terminal, 0 when none is */
 	const char *what;     /* "sweep", "advise" */
 	const char *unit;     /* "points" */
 	uint64_t total, done; /* items of the work, and done so far */

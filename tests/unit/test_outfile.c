@@ -1,5 +1,6 @@
 /* Unit tests of outfile: all-or-nothing writes via a temporary file; devices written in place. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -477,6 +478,160 @@ static void outfile_gzip_holds_the_compressed_bytes_to_the_limit_and_an_abort_le
 	rmdir(dir);
 }
 
+static void outfile_through_a_dangling_symbolic_link_creates_the_file_it_names(void)
+{
+	char dir[512], sub[600], target[700], link[600], hop[600], content[64];
+	struct pp_error err = {0};
+	struct outfile *f;
+	struct stat st;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	CU_ASSERT_EQUAL_FATAL(mkdir(sub, 0755), 0);
+	snprintf(target, sizeof(target), "%s/new.csv", sub);
+	snprintf(link, sizeof(link), "%s/link.csv", dir);
+	/* relative to the link's directory, through a second link */
+	CU_ASSERT_EQUAL_FATAL(symlink("hop.csv", link), 0);
+	snprintf(hop, sizeof(hop), "%s/hop.csv", dir);
+	CU_ASSERT_EQUAL_FATAL(symlink("sub/new.csv", hop), 0);
+	f = outfile_open(link, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("new\n", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_EQUAL(lstat(link, &st), 0);
+	CU_ASSERT_TRUE(S_ISLNK(st.st_mode));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(target, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "new\n");
+	CU_ASSERT_EQUAL(count_entries(dir), 3);
+	CU_ASSERT_EQUAL(count_entries(sub), 1);
+	remove(target);
+	rmdir(sub);
+	remove(link);
+	remove(hop);
+	rmdir(dir);
+}
+
+static void outfile_open_refuses_a_loop_of_symbolic_links_and_leaves_it(void)
+{
+	char dir[512], a[600], b[600];
+	struct pp_error err = {0};
+	struct stat st;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	CU_ASSERT_EQUAL_FATAL(symlink("b", a), 0);
+	CU_ASSERT_EQUAL_FATAL(symlink("a", b), 0);
+	CU_ASSERT_PTR_NULL(outfile_open(a, &err));
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "symbolic links"));
+	CU_ASSERT_EQUAL(lstat(a, &st), 0);
+	CU_ASSERT_TRUE(S_ISLNK(st.st_mode));
+	CU_ASSERT_EQUAL(count_entries(dir), 2);
+	remove(a);
+	remove(b);
+	rmdir(dir);
+}
+
+static void outfile_open_names_the_directory_that_refuses_a_new_file(void)
+{
+	struct pp_error err = {0};
+
+	/* sysfs takes no new file, even from root */
+	CU_ASSERT_PTR_NULL(outfile_open("/sys/ppsim-unit.csv", &err));
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "directory '/sys'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Permission denied"));
+}
+
+static void outfile_commit_all_replaces_nothing_when_one_output_fails(void)
+{
+	char dir[512], path[600], content[64];
+	struct pp_error err = {0};
+	struct outfile *f[2];
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/kept.csv", dir);
+	write_file(path, "old\n", 0644);
+	f[0] = outfile_open(path, &err);
+	f[1] = outfile_open("/dev/full", &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f[0]);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f[1]);
+	fputs("new\n", outfile_stream(f[0]));
+	fputs("no room", outfile_stream(f[1]));
+	CU_ASSERT_EQUAL(outfile_commit_all(f, 2, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'/dev/full'"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "old\n");
+	CU_ASSERT_EQUAL(count_entries(dir), 1);
+	remove(path);
+	rmdir(dir);
+}
+
+/* An outfile_open_fd over path opened for appending, after "old\n"; *fd is the caller's. */
+static struct outfile *open_appending(const char *path, int *fd)
+{
+	struct pp_error err = {0};
+	struct outfile *f;
+
+	write_file(path, "old\n", 0644);
+	*fd = open(path, O_WRONLY | O_APPEND);
+	CU_ASSERT_FATAL(*fd >= 0);
+	f = outfile_open_fd(*fd, "standard output", &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	return f;
+}
+
+static void outfile_open_fd_cuts_a_file_back_on_abort_and_keeps_it_on_commit(void)
+{
+	char dir[512], path[600], content[64];
+	struct pp_error err = {0};
+	struct outfile *f;
+	int fd;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/stdout.txt", dir);
+	f = open_appending(path, &fd);
+	fputs("partial report\n", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_finish(f, &err), 0);
+	outfile_abort(f);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "old\n");
+	close(fd);
+	f = open_appending(path, &fd);
+	fputs("report\n", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "old\nreport\n");
+	/* the caller's descriptor stays open */
+	CU_ASSERT_EQUAL(write(fd, "x", 1), 1);
+	close(fd);
+	remove(path);
+	rmdir(dir);
+}
+
+static void outfile_open_fd_holds_standard_output_to_the_size_limit(void)
+{
+	char dir[512], path[600], content[64];
+	struct pp_error err = {0};
+	struct outfile *f;
+	int fd;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/stdout.txt", dir);
+	f = open_appending(path, &fd);
+	outfile_limit(f, 8);
+	fputs("more than eight bytes\n", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_finish(f, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'standard output': larger than the limit"));
+	outfile_abort(f);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "old\n");
+	close(fd);
+	remove(path);
+	rmdir(dir);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(outfile_commit_creates_the_file_with_what_was_written),
         UNIT_TEST(outfile_commit_replaces_an_existing_file),
@@ -495,6 +650,12 @@ static const struct unit_test tests[] = {
         UNIT_TEST(outfile_fails_past_its_size_limit_and_leaves_no_file),
         UNIT_TEST(outfile_gzip_writes_one_gzip_member_that_inflates_to_what_was_written),
         UNIT_TEST(outfile_gzip_holds_the_compressed_bytes_to_the_limit_and_an_abort_leaves_nothing),
+        UNIT_TEST(outfile_through_a_dangling_symbolic_link_creates_the_file_it_names),
+        UNIT_TEST(outfile_open_refuses_a_loop_of_symbolic_links_and_leaves_it),
+        UNIT_TEST(outfile_open_names_the_directory_that_refuses_a_new_file),
+        UNIT_TEST(outfile_commit_all_replaces_nothing_when_one_output_fails),
+        UNIT_TEST(outfile_open_fd_cuts_a_file_back_on_abort_and_keeps_it_on_commit),
+        UNIT_TEST(outfile_open_fd_holds_standard_output_to_the_size_limit),
         {NULL, NULL},
 };
 

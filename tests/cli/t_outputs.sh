@@ -1,0 +1,270 @@
+# Output files and standard output when a run fails (docs/robustness.md, "Output safety"): a
+# run that fails leaves every existing file byte for byte as it was, whatever the output is (a
+# plain file, a hard link, a symbolic link, standard output); a symbolic link writes the file it
+# names; every signal that ends the process removes the temporary files; messages say what the
+# system said and of which path. The full disk and the read-only file system are real: a tiny
+# tmpfs, mounted when the tests run as root.
+
+OUT=$TMP/outputs
+mkdir -p "$OUT"
+cd "$OUT" || exit 1
+
+# unchanged WHAT FILE...: each FILE is byte for byte its copy FILE.orig, and no temporary file
+# is left in the directories of the files.
+unchanged() {
+	what=$1
+	shift
+	bad=
+	for f in "$@"; do
+		cmp -s "$f" "$f.orig" || bad="$bad $f"
+		left=$(ls -A "$(dirname "$f")" | grep '^\.ppsim-')
+		[ -z "$left" ] || bad="$bad (left $left)"
+	done
+	if [ -z "$bad" ]; then ok; else not_ok "$what: changed$bad"; fi
+}
+
+# keep FILE TEXT: writes TEXT to FILE and a copy to FILE.orig.
+keep() {
+	printf '%s\n' "$2" >"$1"
+	cp "$1" "$1.orig"
+}
+
+# --- Symbolic links: the file the link names is written, as by a shell's > -------------------
+mkdir -p links/sub
+keep links/sub/real.csv old
+ln -s sub/real.csv links/to-real.csv
+ln -s sub/new.csv links/dangling.csv
+ln -s hop.csv links/chain.csv
+ln -s sub/chained.csv links/hop.csv
+ln -s loop-b links/loop-a
+ln -s loop-a links/loop-b
+ln -s nodir/x.csv links/into-nothing.csv
+for link in to-real dangling chain; do
+	if ppsim -p 2 -m 2 --dump-ops="links/$link.csv" >/dev/null && [ -L "links/$link.csv" ] &&
+		head -n 1 "links/$link.csv" | grep -q '^device,'; then
+		ok
+	else
+		not_ok "--dump-ops through the symbolic link $link.csv: $(ls -l links | tr '\n' ' ')"
+	fi
+done
+if [ -f links/sub/new.csv ] && [ -f links/sub/chained.csv ] && [ ! -L links/sub/new.csv ]; then
+	ok
+else
+	not_ok "a dangling link's target was not created: $(ls -lA links/sub | tr '\n' ' ')"
+fi
+fails 4 "cannot write 'links/loop-a': Too many levels of symbolic links" -p 2 -m 2 \
+	--dump-ops=links/loop-a
+fails 4 "cannot write 'links/into-nothing.csv': directory 'links/nodir': No such file" -p 2 -m 2 \
+	--trace=links/into-nothing.csv
+if [ -L links/loop-a ] && [ -L links/loop-b ] && [ -L links/into-nothing.csv ] &&
+	[ -z "$(ls -A links links/sub | grep '^\.ppsim-')" ]; then
+	ok
+else
+	not_ok "a refused link was replaced or left a temporary file: $(ls -lA links | tr '\n' ' ')"
+fi
+# a link to a file with another hard link: both names see the new contents
+keep links/sub/twin1.csv old
+ln links/sub/twin1.csv links/sub/twin2.csv
+ln -s sub/twin1.csv links/to-twin.csv
+if ppsim -p 2 -m 2 --dump-ops=links/to-twin.csv >/dev/null && [ -L links/to-twin.csv ] &&
+	head -n 1 links/sub/twin2.csv | grep -q '^device,' &&
+	[ "$(stat -c %h links/sub/twin1.csv)" = 2 ]; then
+	ok
+else
+	not_ok "a link to a hard-linked file: $(stat -c %h links/sub/twin1.csv) links"
+fi
+
+# --- Standard output stands or falls with the files ----------------------------------------
+# The report cannot be written: no output replaces its file.
+keep trace.json existing
+keep ops.csv existing
+ppsim -p 4 -m 8 --trace=trace.json --dump-ops=ops.csv >/dev/full 2>err.txt
+status=$?
+if [ $status -eq 4 ] && grep -q "^ppsim: cannot write 'standard output': No space" err.txt; then
+	ok
+else
+	not_ok "a report to /dev/full: status $status, $(cat err.txt)"
+fi
+unchanged "the outputs of a run whose report failed" trace.json ops.csv
+# A report appended to a file that passes ulimit -f: the file is cut back to what it held, and
+# the outputs of the run are not written.
+keep report.txt "an earlier report"
+keep ops.csv existing
+(
+	ulimit -f 8
+	ppsim -p 2 -m 2 --timeline=100000 --dump-ops=ops.csv >>report.txt 2>err.txt
+	echo $? >status.txt
+)
+if [ "$(cat status.txt)" = 4 ] && grep -q "'standard output': File too large" err.txt; then ok; else
+	not_ok "a report past ulimit -f: status $(cat status.txt), $(cat err.txt)"
+fi
+unchanged "a report past ulimit -f" report.txt ops.csv
+# A hard-linked output past ulimit -f: both names keep the old contents.
+keep twin-a.csv old
+ln twin-a.csv twin-b.csv
+cp twin-b.csv twin-b.csv.orig
+(
+	ulimit -f 4
+	ppsim -s interleaved -p 8 -v 4 -m 64 --dump-ops=twin-a.csv >/dev/null 2>/dev/null
+	echo $? >status.txt
+)
+if [ "$(cat status.txt)" = 4 ] && [ "$(stat -c %h twin-a.csv)" = 2 ]; then ok; else
+	not_ok "a hard-linked output past ulimit -f: status $(cat status.txt)"
+fi
+unchanged "a hard-linked output past ulimit -f" twin-a.csv twin-b.csv
+# A command that succeeds writes its report and its files.
+ppsim -p 2 -m 2 --dump-ops=ops.csv >>report.txt
+if grep -q '^makespan' report.txt && grep -q '^an earlier report' report.txt &&
+	head -n 1 ops.csv | grep -q '^device,'; then
+	ok
+else
+	not_ok "a run appending its report lost a part: $(head -c 200 report.txt)"
+fi
+
+# --- A full disk and a read-only file system, for real (root: a tmpfs of its own) -----------
+if [ "$(id -u)" != 0 ] || ! mkdir -p "$OUT/small" || ! mount -t tmpfs -o size=64k tmpfs "$OUT/small" 2>/dev/null; then
+	skip "full disk and read-only file system" "needs root to mount a tmpfs"
+else
+	# the new file fits once on the disk, not twice: the temporary file is written, and the
+	# rewrite of the hard-linked target in place runs out of room
+	ppsim -p 4 -m 512 --dump-ops="$OUT/size.csv" >/dev/null
+	size=$(($(stat -c %s "$OUT/size.csv") / 1024))
+	umount "$OUT/small"
+	mount -t tmpfs -o size=$((size * 3 / 2 + 8))k tmpfs "$OUT/small"
+	keep small/a.csv "old contents"
+	ln small/a.csv small/b.csv
+	cp small/b.csv b.orig
+	fails 4 "cannot write 'small/a.csv': No space left on device" -p 4 -m 512 \
+		--dump-ops=small/a.csv
+	if cmp -s small/b.csv b.orig && [ "$(stat -c %h small/a.csv)" = 2 ]; then ok; else
+		not_ok "a hard-linked output on a full disk: the other name changed"
+	fi
+	unchanged "a hard-linked output on a full disk" small/a.csv
+	# a plain file whose new contents do not fit
+	rm -f small/b.csv
+	fails 4 "No space left on device" -p 4 -m 1024 --dump-ops=small/a.csv --svg=small/x.svg
+	unchanged "a plain output on a full disk" small/a.csv
+	# a report appended to a file on a full disk, with an output elsewhere
+	keep small/report.txt "an earlier report"
+	keep ops.csv existing
+	head -c $((size * 2))k /dev/zero >small/filler 2>/dev/null
+	ppsim -p 64 -m 64 --dump-ops=ops.csv -f json >>small/report.txt 2>err.txt
+	status=$?
+	if [ $status -eq 4 ] && grep -q "No space left on device" err.txt; then ok; else
+		not_ok "a report appended on a full disk: status $status, $(cat err.txt)"
+	fi
+	unchanged "a report appended on a full disk" small/report.txt ops.csv
+	rm -f small/filler
+	# a read-only file system is called that, not a read-only file
+	keep small/ro.csv "old contents"
+	mount -o remount,ro "$OUT/small"
+	fails 4 "cannot write 'small/ro.csv': Read-only file system" -p 2 -m 2 --dump-ops=small/ro.csv
+	fails 4 "cannot write 'small/new.csv': directory 'small': Read-only file system" -p 2 -m 2 \
+		--dump-ops=small/new.csv
+	unchanged "an output on a read-only file system" small/ro.csv
+	umount "$OUT/small"
+fi
+
+# --- A directory that takes no new file ------------------------------------------------------
+# A writable file in it is written in place, as a shell's > would; a new file is refused naming
+# the directory. Root passes any permission: the case runs as nobody then.
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		"$@"
+	fi
+}
+LOCKED=$(mktemp -d /tmp/ppsim-locked-XXXXXX)
+chmod 755 "$LOCKED"
+cp "$PPSIM" "$LOCKED/ppsim"
+mkdir "$LOCKED/dir" "$LOCKED/tmp"
+chmod 1777 "$LOCKED/tmp"
+printf 'old\n' >"$LOCKED/dir/open.csv"
+chmod 666 "$LOCKED/dir/open.csv"
+[ "$(id -u)" = 0 ] || chmod 555 "$LOCKED/dir"
+if ! command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+	skip "a directory that takes no new file" "no setpriv(1) to run as another user"
+else
+	if as_user env TMPDIR="$LOCKED/tmp" "$LOCKED/ppsim" -p 2 -m 2 --dump-ops="$LOCKED/dir/open.csv" \
+		>/dev/null 2>"$OUT/err.txt" && head -n 1 "$LOCKED/dir/open.csv" | grep -q '^device,' &&
+		[ -z "$(ls -A "$LOCKED/tmp" "$LOCKED/dir" | grep '^\.ppsim-')" ]; then
+		ok
+	else
+		not_ok "a writable file in a directory that takes no new file: $(cat "$OUT/err.txt")"
+	fi
+	as_user "$LOCKED/ppsim" -p 2 -m 2 --dump-ops="$LOCKED/dir/new.csv" >/dev/null 2>"$OUT/err.txt"
+	status=$?
+	if [ $status -eq 4 ] &&
+		grep -q "^ppsim: cannot write '$LOCKED/dir/new.csv': directory '$LOCKED/dir': Permission denied" \
+			"$OUT/err.txt"; then
+		ok
+	else
+		not_ok "a new file in a directory that takes none: status $status, $(cat "$OUT/err.txt")"
+	fi
+fi
+chmod 755 "$LOCKED/dir"
+rm -rf "$LOCKED"
+
+# --- Every signal that ends the process removes the temporary files ---------------------------
+# A run stopped while it writes its outputs leaves no temporary file and the existing file as it
+# was, whatever the signal; SIGPIPE, which ppsim ignores (a closed pipe is a write error), lets
+# the run finish. (env gives the job every signal's default action back.)
+keep sig.json existing
+for sig in HUP QUIT USR1 USR2 ALRM XCPU VTALRM PROF PWR ABRT RTMIN+3 PIPE; do
+	env --default-signal ${PPSIM_WRAP:-} "$PPSIM" -s zbh1 -p 32 -m 4096 --trace=sig.json \
+		--svg=sig.svg >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		ls -A | grep -q '^\.ppsim-' && break
+		sleep 0.05
+	done
+	kill -s "$sig" $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	status=$?
+	left=$(ls -A | grep '^\.ppsim-')
+	if [ "$sig" = PIPE ]; then
+		if [ $status -eq 0 ] && [ -z "$left" ] && [ -s sig.svg ]; then ok; else
+			not_ok "SIGPIPE during the writes: status $status, left $left"
+		fi
+	elif [ $status -gt 128 ] && [ -z "$left" ] && cmp -s sig.json sig.json.orig &&
+		[ ! -e sig.svg ]; then
+		ok
+	else
+		not_ok "SIG$sig during the writes: status $status, left $left"
+	fi
+	rm -f sig.svg "$left"
+	keep sig.json existing
+done
+# a real CPU-time limit: SIGXCPU at the soft limit, while a sweep streams its records
+keep records.csv existing
+sh -c 'ulimit -S -t 1; env --default-signal "$1" sweep -p 2,4,8,16,32 -m 8:8192:x2 -s all \
+	--records=records.csv >/dev/null 2>&1; echo $? >status.txt' sh "$PPSIM" 2>/dev/null
+status=$(cat status.txt)
+if [ "$status" -gt 128 ] && [ -z "$(ls -A | grep '^\.ppsim-')" ]; then ok; else
+	not_ok "a sweep past its CPU-time limit: status $status, left $(ls -A | tr '\n' ' ')"
+fi
+unchanged "a sweep past its CPU-time limit" records.csv
+
+# --- Terminals ---------------------------------------------------------------------------------
+# --color=auto colours a terminal's timeline, not a dumb terminal's.
+if ! command -v script >/dev/null 2>&1; then
+	skip "colour on a dumb terminal" "no script(1)"
+else
+	esc=$(printf '\033')
+	TERM=xterm script -qec "'$PPSIM' -p 4 -m 8 --timeline=100" /dev/null >tty.txt 2>&1
+	if grep -q "$esc\[" tty.txt; then ok; else not_ok "a terminal's timeline has no colour"; fi
+	TERM=dumb script -qec "'$PPSIM' -p 4 -m 8 --timeline=100" /dev/null >tty.txt 2>&1
+	if grep -q "$esc" tty.txt || ! grep -q 'GPU 0' tty.txt; then
+		not_ok "TERM=dumb still gets escape sequences"
+	else
+		ok
+	fi
+	# the progress line of a dumb terminal erases with spaces, not an escape sequence
+	TERM=dumb script -qec "PPSIM_PROGRESS_DELAY=0 '$PPSIM' sweep -p 2,4 -m 8:1024:x2" \
+		/dev/null >tty.txt 2>&1
+	if grep -q "sweep: " tty.txt && ! grep -q "$esc" tty.txt; then ok; else
+		not_ok "the progress line on a dumb terminal: $(head -c 200 tty.txt)"
+	fi
+fi
+cd "$ROOT" || exit 1
