@@ -375,6 +375,43 @@ static enum target_kind classify(const char *path, struct stat *st, struct pp_er
 	return TARGET_FILE;
 }
 
+/* Fails path, whose file is target once links are followed, for what its directory's errno e
+ * says, naming the directory without its final '/'. */
+static int dir_error(const char *path, const char *target, int e, struct pp_error *err)
+{
+	size_t n = dir_length(target);
+
+	if (n > 1)
+		n--;
+	return pp_fail(err, PP_ERR_IO, "cannot write '%s': directory '%.*s': %s", path,
+	               (int)(n > 0 ? n : 1), n > 0 ? target : ".", strerror(e));
+}
+
+/* Checks that the directory of a new file path (its links followed) takes a file, so that a
+ * run does not find out at its end; 0, or -1 with err. */
+static int check_new(const char *path, struct pp_error *err)
+{
+	char *target, *dir;
+	size_t n;
+	int rc = 0;
+
+	if (follow_links(path, &target) != 0)
+		return open_error(path, errno, err);
+	n = dir_length(target);
+	dir = pp_strdup(n > 0 ? target : ".");
+	if (dir == NULL) {
+		free(target);
+		return open_error(path, ENOMEM, err);
+	}
+	if (n > 1)
+		dir[n - 1] = '\0'; /* "d/x" -> "d"; "/x" -> "/" */
+	if (access(dir, W_OK | X_OK) != 0)
+		rc = dir_error(path, target, errno, err);
+	free(dir);
+	free(target);
+	return rc;
+}
+
 int outfile_check(const char *path, bool *regular, struct pp_error *err)
 {
 	struct stat st;
@@ -382,6 +419,8 @@ int outfile_check(const char *path, bool *regular, struct pp_error *err)
 
 	if (regular != NULL)
 		*regular = k == TARGET_FILE || k == TARGET_NEW;
+	if (k == TARGET_NEW && check_new(path, err) != 0)
+		return -1;
 	return k == TARGET_FAIL ? -1 : 0;
 }
 
@@ -437,11 +476,7 @@ static int open_temp(struct outfile *f, enum target_kind kind, int *fd, struct p
 		if (errno == ENOMEM)
 			return open_error(f->path, errno, err);
 	}
-	/* the directory is what refused: say which, without its final '/' */
-	if (n > 1)
-		n--;
-	return pp_fail(err, PP_ERR_IO, "cannot write '%s': directory '%.*s': %s", f->path,
-	               (int)(n > 0 ? n : 1), n > 0 ? f->target : ".", strerror(e));
+	return dir_error(f->path, f->target, e, err); /* the directory is what refused */
 }
 
 struct outfile *outfile_open(const char *path, struct pp_error *err)

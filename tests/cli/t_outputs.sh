@@ -56,6 +56,17 @@ fails 4 "cannot write 'links/loop-a': Too many levels of symbolic links" -p 2 -m
 	--dump-ops=links/loop-a
 fails 4 "cannot write 'links/into-nothing.csv': directory 'links/nodir': No such file" -p 2 -m 2 \
 	--trace=links/into-nothing.csv
+# found before the run: one that needs more memory than it may have fails on the directory
+(
+	ulimit -v 400000
+	ppsim -s zbh1 -p 64 -m 200000 --dump-ops=links/nodir/x.csv >/dev/null 2>err.txt
+	echo $? >status.txt
+)
+if [ "$(cat status.txt)" = 4 ] && grep -q "directory 'links/nodir': No such file" err.txt; then
+	ok
+else
+	not_ok "an output in a missing directory is found out late: $(cat err.txt)"
+fi
 if [ -L links/loop-a ] && [ -L links/loop-b ] && [ -L links/into-nothing.csv ] &&
 	[ -z "$(ls -A links links/sub | grep '^\.ppsim-')" ]; then
 	ok
