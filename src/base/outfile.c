@@ -45,6 +45,7 @@ struct outfile {
 	bool keep_fd;        /* a stream written through stays open to be cut back on abort */
 	bool rewind;         /* written through at the end of a regular file: abort cuts it back */
 	off_t start;         /* the size of that file when the output began */
+	off_t end;           /* where this output's last write through ended in that file */
 	off_t old_size;      /* a rewritten target's size before outfile_commit_all began on it */
 	int target_fd;       /* the rewritten target while outfile_commit_all works on it */
 	uint64_t written;    /* bytes written so far */
@@ -83,9 +84,23 @@ static struct outfile *out_of_memory(struct outfile *f, const char *path, struct
 	return NULL;
 }
 
+/* Notes where f's last write ended in a file it may cut back, after a write that may have
+ * failed (errno is kept). */
+static void note_end(struct outfile *f)
+{
+	int e = errno;
+	off_t at;
+
+	if (f->rewind && (at = lseek(f->fd, 0, SEEK_CUR)) >= 0)
+		f->end = at;
+	errno = e;
+}
+
 /* Writes all of the n bytes to the descriptor, within the size limit; 0, or -1 with errno. */
 static int put(struct outfile *f, const void *buf, size_t n)
 {
+	int rc = 0;
+
 	if (f->written > f->limit || n > f->limit - f->written) {
 		f->too_big = true;
 		errno = EFBIG;
@@ -96,12 +111,15 @@ static int put(struct outfile *f, const void *buf, size_t n)
 
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
-			return -1; /* errno says why; what was written stays counted */
+		if (w <= 0) {
+			rc = -1; /* errno says why; what was written stays counted */
+			break;
+		}
 		done += (size_t)w;
 		f->written += (uint64_t)w;
 	}
-	return 0;
+	note_end(f);
+	return rc;
 }
 
 /* Deflates the deflater's pending input with flush (Z_NO_FLUSH, or Z_FINISH for the end of
@@ -223,7 +241,7 @@ static void mark_start(struct outfile *f)
 	if ((flags & O_APPEND) != 0 || at == st.st_size) {
 		f->rewind = true;
 		f->keep_fd = true;
-		f->start = st.st_size;
+		f->start = f->end = st.st_size;
 	}
 }
 
@@ -752,6 +770,21 @@ int outfile_commit(struct outfile *f, struct pp_error *err)
 	return outfile_commit_all(&f, 1, err);
 }
 
+/*
+ * Cuts a file written through back to the size it had when f began, when nothing was written to
+ * it after f's last write: what another writer added (an error message on standard error
+ * redirected to the same file, 2>&1) stays, and with it what came before.
+ */
+static void cut_back(struct outfile *f)
+{
+	struct stat st;
+
+	if (f->rewind && f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_size == f->end &&
+	    ftruncate(f->fd, f->start) != 0) {
+		/* the file stays as it is: a file system that cannot cut it is not ours to mend */
+	}
+}
+
 void outfile_abort(struct outfile *f)
 {
 	if (f == NULL)
@@ -760,9 +793,7 @@ void outfile_abort(struct outfile *f)
 	if (f->fp != NULL)
 		fclose(f->fp);
 	end_gzip(f);
-	if (f->rewind && f->fd >= 0 && ftruncate(f->fd, f->start) != 0) {
-		/* the file stays as it is: a file system that cannot cut it is not ours to mend */
-	}
+	cut_back(f);
 	close_fd(f);
 	if (f->target_fd >= 0)
 		close(f->target_fd);

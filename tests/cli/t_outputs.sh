@@ -110,6 +110,15 @@ if [ "$(cat status.txt)" = 4 ] && grep -q "'standard output': File too large" er
 	not_ok "a report past ulimit -f: status $(cat status.txt), $(cat err.txt)"
 fi
 unchanged "a report past ulimit -f" report.txt ops.csv
+# What another writer added after the report (its error message, 2>&1) is not cut away.
+keep log.txt "an earlier line"
+ppsim -p 2 -m 2 --trace=/dev/full >>log.txt 2>&1
+if [ $? -eq 4 ] && head -n 1 log.txt | grep -q '^an earlier line' &&
+	grep -q "^ppsim: cannot write '/dev/full'" log.txt; then
+	ok
+else
+	not_ok "a failed run's message to the file of its report (2>&1) was lost: $(cat log.txt)"
+fi
 # A hard-linked output past ulimit -f: both names keep the old contents.
 keep twin-a.csv old
 ln twin-a.csv twin-b.csv
