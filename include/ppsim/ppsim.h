@@ -17,6 +17,10 @@
  * NULL: a handle or pointer that a call needs and is given as NULL is such an error too, never
  * a crash: "pp_simulate: argument 'c' is NULL". The pointers that may be NULL are named at each
  * call (err always may); a free function takes NULL as a no-op.
+ *
+ * Locale: numbers are read and written as in the "C" locale whatever the program's (setlocale,
+ * or Python's locale.setlocale): "1.5" is read, and reports write 38.5, never 38,5. Each call
+ * switches only the calling thread, for the length of the call, and puts its locale back.
  */
 #ifndef PPSIM_PPSIM_H
 #define PPSIM_PPSIM_H

@@ -23,12 +23,14 @@ struct pp_run {
 
 /*
  * One call of the facade, from its first line to its return (call_begin, call_end): its error,
- * copied into the caller's buffer at the end.
+ * copied into the caller's buffer at the end, and the calling thread in the "C" locale in
+ * between (util.h: the library never reads or writes numbers in the caller's locale).
  */
 struct call {
 	char *err;               /* the caller's buffer of errlen bytes (may be NULL) */
 	size_t errlen;
 	struct pp_error e;       /* the call's error */
+	struct pp_locale locale; /* the caller's locale, put back at the end */
 };
 
 /* An argument that must not be NULL: its value and its name in ppsim.h. */
@@ -46,8 +48,8 @@ static void give_error(const struct call *k)
 
 /*
  * Starts call k of the function name: refuses the first NULL among the n arguments args (the
- * message names the function and the argument). Returns 0, or -1 with err set and nothing to
- * end.
+ * message names the function and the argument), then switches the thread to the "C" locale.
+ * Returns 0, or -1 with err set and nothing to end.
  */
 static int call_begin(struct call *k, const char *name, const struct arg *args, size_t n,
                       char *err, size_t errlen)
@@ -59,13 +61,18 @@ static int call_begin(struct call *k, const char *name, const struct arg *args, 
 			give_error(k);
 			return -1;
 		}
+	if (pp_locale_enter(&k->locale, &k->e) != 0) {
+		give_error(k);
+		return -1;
+	}
 	return 0;
 }
 
-/* Ends call k, which returns status (0, or -1 with k's error set): its error in err. Returns
- * status. */
+/* Ends call k, which returns status (0, or -1 with k's error set): the caller's locale back,
+ * its error in err. Returns status. */
 static int call_end(struct call *k, int status)
 {
+	pp_locale_leave(&k->locale);
 	if (status != 0)
 		give_error(k);
 	return status;

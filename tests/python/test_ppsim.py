@@ -6,6 +6,7 @@ ppsim binary: python3 -m unittest discover -s tests/python
 """
 
 import json
+import locale
 import os
 import subprocess
 import sys
@@ -127,6 +128,66 @@ class Values(unittest.TestCase):
         self.assertEqual(ppsim.run(p=Scalar(2), m=Scalar(4))["makespan"],
                          ppsim.run(p=2, m=4)["makespan"])
         self.assertEqual(ppsim.run(model="llama3-8b", p=2, flash_attention=Scalar(False))["p"], 2)
+
+
+class Locale(unittest.TestCase):
+    """Under a process locale that writes 1.5 as "1,5" (set as locale.setlocale sets it), every
+    call reads "1.5" and gives what it gives in the "C" locale, and leaves the locale as it was."""
+
+    SETTINGS = dict(schedule="zbh1", p=4, m=8, t_f=1.5, t_comm=0.25, stage_scale="1,1.5,1,0.75",
+                    config={"t_b": 2.5, "t_w": 0.75})
+    MODEL = dict(model="llama3-8b", gpu="h100-sxm", p=4)
+
+    def calls(self, path):
+        s, model = self.SETTINGS, self.MODEL
+        return {
+            "run": lambda: ppsim.run(ops=True, **s).ops,
+            "run json": lambda: ppsim.report("json", **s),
+            "run text": lambda: ppsim.report("text", **s),
+            "run csv": lambda: ppsim.report("csv", **s),
+            "ops": lambda: ppsim.ops_csv(**s),
+            "model json": lambda: ppsim.report("json", **model),
+            "model text": lambda: ppsim.report("text", **model),
+            "config file": lambda: ppsim.report("json", config=path, t_comm=0.5),
+            "compare": lambda: ppsim.compare(["1f1b", "zbh1"], t_f=1.5, t_w=0.25),
+            "compare text": lambda: ppsim.compare("1f1b,zbh1", format="text", t_f=1.5),
+            "compare csv": lambda: ppsim.compare("1f1b,zbh1", format="csv", t_comm=0.125),
+            "sweep": lambda: ppsim.sweep(schedule="1f1b", t_f=[1.5, 2.25], t_comm=[0.25, 0.5]),
+            "listing": ppsim.listing,
+            "refused": lambda: self.message(lambda: ppsim.run(stage_scale="1,1.5e7")),
+        }
+
+    @staticmethod
+    def message(call):
+        try:
+            call()
+        except ppsim.PpsimError as e:
+            return str(e)
+        return None
+
+    def test_numbers_read_and_write_as_in_the_c_locale(self):
+        name = os.environ.get("PPSIM_TEST_LOCALE")
+        if not name:
+            self.skipTest("PPSIM_TEST_LOCALE names no locale (tests/cli/t_python.sh builds one)")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cfg.json")
+            with open(path, "w") as f:
+                f.write('{"t_f": 1.5, "t_b": 2.25, "schedule": "zbh1"}')
+            calls = self.calls(path)
+            want = {what: call() for what, call in calls.items()}
+            saved = locale.setlocale(locale.LC_ALL)
+            try:
+                locale.setlocale(locale.LC_ALL, name)
+                self.assertEqual(locale.localeconv()["decimal_point"], ",")
+                for what, call in calls.items():
+                    with self.subTest(what):
+                        self.assertEqual(call(), want[what])
+                        # the caller's locale stays as it was
+                        self.assertEqual(locale.localeconv()["decimal_point"], ",")
+            finally:
+                locale.setlocale(locale.LC_ALL, saved)
+        self.assertIn('"makespan":\t', want["run json"])
+        self.assertIn("1.5", want["refused"])
 
 
 class Pandas(unittest.TestCase):
