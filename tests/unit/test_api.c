@@ -320,59 +320,57 @@ static bool call_with_null(enum api_call call, int pos, struct api_args *a, char
 	return text == NULL;
 }
 
+/* What a call does with NULL in one of its pointer positions. */
+enum null_outcome {
+	NULL_ACCEPTED, /* what it does with the pointer given: a default, no buffer, a free's no-op */
+	NULL_REFUSED,  /* its error value, and in err "CALL: argument 'ARG' is NULL" */
+	NULL_NO_ERR,   /* its error value: a call without err (pp_config_copy) */
+};
+
 /* A NULL in one pointer position of one call, and what the call does with it. */
 struct null_case {
 	enum api_call call;
-	int pos;             /* the position made NULL (call_with_null) */
-	const char *what;    /* the call and argument, for failures */
-	const char *message; /* refused: the message written into err; NULL: the NULL is accepted
-	                      * (a default, no buffer, a free's no-op, or a call without err that
-	                      * returns its error value, when refused is set) */
-	bool refused;        /* the call returns its error value */
+	int pos;         /* the position made NULL (call_with_null) */
+	const char *fn;  /* the call's name */
+	const char *arg; /* the argument's */
+	enum null_outcome outcome;
 };
 
 /* Every pointer position of every call of ppsim.h. */
 static const struct null_case null_cases[] = {
-        {CALL_VERSION, 0, "pp_version(major)", NULL, false},
-        {CALL_VERSION, 1, "pp_version(minor)", NULL, false},
-        {CALL_VERSION, 2, "pp_version(patch)", NULL, false},
-        {CALL_CONFIG_FREE, 0, "pp_config_free(c)", NULL, false},
-        {CALL_CONFIG_COPY, 0, "pp_config_copy(c)", NULL, true},
-        {CALL_CONFIG_SET, 0, "pp_config_set(c)", "pp_config_set: argument 'c' is NULL", true},
-        {CALL_CONFIG_SET, 1, "pp_config_set(key)", "pp_config_set: argument 'key' is NULL", true},
-        {CALL_CONFIG_SET, 2, "pp_config_set(value)", "pp_config_set: argument 'value' is NULL",
-         true},
-        {CALL_CONFIG_SET, 3, "pp_config_set(err)", NULL, false},
-        {CALL_LOAD_JSON, 0, "pp_config_load_json(c)",
-         "pp_config_load_json: argument 'c' is NULL", true},
-        {CALL_LOAD_JSON, 1, "pp_config_load_json(json_text)",
-         "pp_config_load_json: argument 'json_text' is NULL", true},
-        {CALL_LOAD_JSON, 2, "pp_config_load_json(name)", NULL, false},
-        {CALL_LOAD_JSON, 3, "pp_config_load_json(err)", NULL, false},
-        {CALL_LOAD_FILE, 0, "pp_config_load_file(c)",
-         "pp_config_load_file: argument 'c' is NULL", true},
-        {CALL_LOAD_FILE, 1, "pp_config_load_file(path)",
-         "pp_config_load_file: argument 'path' is NULL", true},
-        {CALL_LOAD_FILE, 2, "pp_config_load_file(err)", NULL, false},
-        {CALL_SIMULATE, 0, "pp_simulate(c)", "pp_simulate: argument 'c' is NULL", true},
-        {CALL_SIMULATE, 1, "pp_simulate(err)", NULL, false},
-        {CALL_RUN_FREE, 0, "pp_run_free(r)", NULL, false},
-        {CALL_RUN_REPORT, 0, "pp_run_report(r)", "pp_run_report: argument 'r' is NULL", true},
-        {CALL_RUN_REPORT, 1, "pp_run_report(format)", NULL, false},
-        {CALL_RUN_REPORT, 2, "pp_run_report(err)", NULL, false},
-        {CALL_OPS_CSV, 0, "pp_run_ops_csv(r)", "pp_run_ops_csv: argument 'r' is NULL", true},
-        {CALL_OPS_CSV, 1, "pp_run_ops_csv(err)", NULL, false},
-        {CALL_COMPARE, 0, "pp_compare_report(runs)", "pp_compare_report: argument 'runs' is NULL",
-         true},
-        {CALL_COMPARE, RUNS_1, "pp_compare_report(runs[1])",
-         "pp_compare_report: argument 'runs[1]' is NULL", true},
-        {CALL_COMPARE, 1, "pp_compare_report(labels)", NULL, false},
-        {CALL_COMPARE, LABELS_1, "pp_compare_report(labels[1])", NULL, false},
-        {CALL_COMPARE, 3, "pp_compare_report(format)", NULL, false},
-        {CALL_COMPARE, 4, "pp_compare_report(err)", NULL, false},
-        {CALL_LIST, 0, "pp_list(format)", NULL, false},
-        {CALL_LIST, 1, "pp_list(err)", NULL, false},
-        {CALL_STRING_FREE, 0, "pp_string_free(s)", NULL, false},
+        {CALL_VERSION, 0, "pp_version", "major", NULL_ACCEPTED},
+        {CALL_VERSION, 1, "pp_version", "minor", NULL_ACCEPTED},
+        {CALL_VERSION, 2, "pp_version", "patch", NULL_ACCEPTED},
+        {CALL_CONFIG_FREE, 0, "pp_config_free", "c", NULL_ACCEPTED},
+        {CALL_CONFIG_COPY, 0, "pp_config_copy", "c", NULL_NO_ERR},
+        {CALL_CONFIG_SET, 0, "pp_config_set", "c", NULL_REFUSED},
+        {CALL_CONFIG_SET, 1, "pp_config_set", "key", NULL_REFUSED},
+        {CALL_CONFIG_SET, 2, "pp_config_set", "value", NULL_REFUSED},
+        {CALL_CONFIG_SET, 3, "pp_config_set", "err", NULL_ACCEPTED},
+        {CALL_LOAD_JSON, 0, "pp_config_load_json", "c", NULL_REFUSED},
+        {CALL_LOAD_JSON, 1, "pp_config_load_json", "json_text", NULL_REFUSED},
+        {CALL_LOAD_JSON, 2, "pp_config_load_json", "name", NULL_ACCEPTED},
+        {CALL_LOAD_JSON, 3, "pp_config_load_json", "err", NULL_ACCEPTED},
+        {CALL_LOAD_FILE, 0, "pp_config_load_file", "c", NULL_REFUSED},
+        {CALL_LOAD_FILE, 1, "pp_config_load_file", "path", NULL_REFUSED},
+        {CALL_LOAD_FILE, 2, "pp_config_load_file", "err", NULL_ACCEPTED},
+        {CALL_SIMULATE, 0, "pp_simulate", "c", NULL_REFUSED},
+        {CALL_SIMULATE, 1, "pp_simulate", "err", NULL_ACCEPTED},
+        {CALL_RUN_FREE, 0, "pp_run_free", "r", NULL_ACCEPTED},
+        {CALL_RUN_REPORT, 0, "pp_run_report", "r", NULL_REFUSED},
+        {CALL_RUN_REPORT, 1, "pp_run_report", "format", NULL_ACCEPTED},
+        {CALL_RUN_REPORT, 2, "pp_run_report", "err", NULL_ACCEPTED},
+        {CALL_OPS_CSV, 0, "pp_run_ops_csv", "r", NULL_REFUSED},
+        {CALL_OPS_CSV, 1, "pp_run_ops_csv", "err", NULL_ACCEPTED},
+        {CALL_COMPARE, 0, "pp_compare_report", "runs", NULL_REFUSED},
+        {CALL_COMPARE, RUNS_1, "pp_compare_report", "runs[1]", NULL_REFUSED},
+        {CALL_COMPARE, 1, "pp_compare_report", "labels", NULL_ACCEPTED},
+        {CALL_COMPARE, LABELS_1, "pp_compare_report", "labels[1]", NULL_ACCEPTED},
+        {CALL_COMPARE, 3, "pp_compare_report", "format", NULL_ACCEPTED},
+        {CALL_COMPARE, 4, "pp_compare_report", "err", NULL_ACCEPTED},
+        {CALL_LIST, 0, "pp_list", "format", NULL_ACCEPTED},
+        {CALL_LIST, 1, "pp_list", "err", NULL_ACCEPTED},
+        {CALL_STRING_FREE, 0, "pp_string_free", "s", NULL_ACCEPTED},
 };
 
 static void api_every_call_refuses_or_accepts_null_in_every_pointer_position(void)
@@ -385,20 +383,22 @@ static void api_every_call_refuses_or_accepts_null_in_every_pointer_position(voi
 	a.r = simulate(a.c);
 	for (size_t i = 0; i < sizeof(null_cases) / sizeof(null_cases[0]); i++) {
 		const struct null_case *t = &null_cases[i];
-		char err[256] = "", none[8] = "";
-		bool refused;
+		bool error_value = t->outcome != NULL_ACCEPTED, refused;
+		char err[256] = "", want[256] = "", none[8] = "";
 
+		if (t->outcome == NULL_REFUSED)
+			snprintf(want, sizeof(want), "%s: argument '%s' is NULL", t->fn, t->arg);
 		/* each call succeeds with every argument given */
 		CU_ASSERT_FALSE(call_with_null(t->call, -1, &a, err, sizeof(err)));
 		refused = call_with_null(t->call, t->pos, &a, err, sizeof(err));
-		if (refused != t->refused || strcmp(err, t->message != NULL ? t->message : "") != 0)
-			fprintf(stderr, "%s with NULL: %s '%s'\n", t->what,
+		if (refused != error_value || strcmp(err, want) != 0)
+			fprintf(stderr, "%s(%s NULL): %s '%s'\n", t->fn, t->arg,
 			        refused ? "refused" : "accepted", err);
-		CU_ASSERT_EQUAL(refused, t->refused);
-		CU_ASSERT_STRING_EQUAL(err, t->message != NULL ? t->message : "");
+		CU_ASSERT_EQUAL(refused, error_value);
+		CU_ASSERT_STRING_EQUAL(err, want);
 		/* without a buffer, or with one of no bytes, the same and nothing written */
-		CU_ASSERT_EQUAL(call_with_null(t->call, t->pos, &a, NULL, sizeof(err)), t->refused);
-		CU_ASSERT_EQUAL(call_with_null(t->call, t->pos, &a, none, 0), t->refused);
+		CU_ASSERT_EQUAL(call_with_null(t->call, t->pos, &a, NULL, sizeof(err)), error_value);
+		CU_ASSERT_EQUAL(call_with_null(t->call, t->pos, &a, none, 0), error_value);
 		CU_ASSERT_STRING_EQUAL(none, "");
 	}
 	/* two NULLs: the first is named */
