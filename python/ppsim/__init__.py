@@ -20,10 +20,12 @@ ppsim refuses PpsimError (a ValueError), each with a message naming the argument
 
 import csv
 import ctypes
+import decimal
 import io
 import itertools
 import json
 import math
+import numbers
 import os
 from collections import namedtuple
 
@@ -84,9 +86,14 @@ def _kind(value):
 
 
 def _plain(value):
-    """A NumPy scalar (np.float64, np.int64, np.bool_) as the Python value it holds."""
-    if not isinstance(value, (str, bytes, list, tuple, dict)) and hasattr(value, "item"):
-        return value.item()
+    """value as the plain Python value it stands for: a NumPy scalar (np.float64, np.int64,
+    np.bool_) as the one it holds (an array, which has no single value, stays as it is), a
+    Fraction or a Decimal as a float."""
+    if (not isinstance(value, (str, bytes, list, tuple, dict)) and hasattr(value, "item")
+            and getattr(value, "shape", ()) == ()):
+        value = value.item()
+    if isinstance(value, (numbers.Rational, decimal.Decimal)) and not isinstance(value, int):
+        value = float(value)
     return value
 
 

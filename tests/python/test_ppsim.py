@@ -224,6 +224,15 @@ class Arguments(unittest.TestCase):
         self.assertEqual(ppsim.run(config={"p": 2, "t_f": 1.5}, ops=False)["p"], 2)
         self.assertEqual(ppsim.compare(("1f1b", "zbh1"), format="csv").count("\n"), 3)
         self.assertEqual(ppsim.report(format="json", schedule="1f1b")[0], "{")
+        import decimal
+        import fractions
+        self.assertEqual(ppsim.run(t_f=decimal.Decimal("1.5"))["makespan"],
+                         ppsim.run(t_f=fractions.Fraction(3, 2))["makespan"])
+        self.assertEqual(ppsim.run(t_f=decimal.Decimal("1.5"))["makespan"],
+                         ppsim.run(t_f=1.5)["makespan"])
+        self.refused(ValueError, "not a finite number", ppsim.run, t_f=decimal.Decimal("NaN"))
+        self.assertEqual(ppsim.run(config={"t_f": decimal.Decimal("1.5")})["makespan"],
+                         ppsim.run(t_f=1.5)["makespan"])
 
 
 class Locale(unittest.TestCase):
