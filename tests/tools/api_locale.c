@@ -21,7 +21,7 @@
 #include "ppsim/sweep.h"
 
 /* Most outputs the facade's calls make. */
-#define MAX_OUTPUTS 16
+#define MAX_OUTPUTS 32
 
 /* What the facade's calls gave: each output, or the error of a call that failed. */
 struct outputs {
@@ -36,8 +36,10 @@ static void keep(struct outputs *o, const char *call, const char *arg, char *s, 
 {
 	char buf[600];
 
-	if (o->n == MAX_OUTPUTS)
+	if (o->n == MAX_OUTPUTS) {
+		pp_string_free(s);
 		return;
+	}
 	if (s == NULL)
 		snprintf(buf, sizeof(buf), "error: %s", err);
 	snprintf(o->what[o->n], sizeof(o->what[0]), "%s %s", call, arg);
