@@ -27,7 +27,7 @@ struct pp_run {
  * between (util.h: the library never reads or writes numbers in the caller's locale).
  */
 struct call {
-	char *err;               /* the caller's buffer of errlen bytes (may be NULL) */
+	char *err; /* the caller's buffer of errlen bytes (may be NULL) */
 	size_t errlen;
 	struct pp_error e;       /* the call's error */
 	struct pp_locale locale; /* the caller's locale, put back at the end */
@@ -51,13 +51,14 @@ static void give_error(const struct call *k)
  * message names the function and the argument), then switches the thread to the "C" locale.
  * Returns 0, or -1 with err set and nothing to end.
  */
-static int call_begin(struct call *k, const char *name, const struct arg *args, size_t n,
-                      char *err, size_t errlen)
+static int call_begin(struct call *k, const char *name, const struct arg *args, size_t n, char *err,
+                      size_t errlen)
 {
 	*k = (struct call){.err = err, .errlen = errlen};
 	for (size_t i = 0; i < n; i++)
 		if (args[i].value == NULL) {
-			pp_fail(&k->e, PP_ERR_USAGE, "%s: argument '%s' is NULL", name, args[i].name);
+			pp_fail(&k->e, PP_ERR_USAGE, "%s: argument '%s' is NULL", name,
+			        args[i].name);
 			give_error(k);
 			return -1;
 		}
@@ -86,8 +87,8 @@ static void *call_end_with(struct call *k, void *p)
 }
 
 /* The arguments of a call, for call_begin: ARGS({c, "c"}, {key, "key"}). */
-#define ARGS(...)                                                                                 \
-	(const struct arg[]){__VA_ARGS__},                                                        \
+#define ARGS(...)                                                                                  \
+	(const struct arg[]){__VA_ARGS__},                                                         \
 	        sizeof((const struct arg[]){__VA_ARGS__}) / sizeof(struct arg)
 
 const char *pp_version(int *major, int *minor, int *patch)
@@ -308,8 +309,8 @@ char *pp_run_ops_csv(const pp_run *r, char *err, size_t errlen)
 
 /* The rows of runs[0..n-1] for a comparison, labelled by labels (NULL or a NULL label: "-"), or
  * NULL with e set: no runs, a NULL run, runs in different time units, out of memory. */
-static struct report_row *compare_rows(const pp_run *const *runs, const char *const *labels,
-                                       int n, struct pp_error *e)
+static struct report_row *compare_rows(const pp_run *const *runs, const char *const *labels, int n,
+                                       struct pp_error *e)
 {
 	struct report_row *rows;
 
@@ -319,7 +320,8 @@ static struct report_row *compare_rows(const pp_run *const *runs, const char *co
 	}
 	for (int i = 0; i < n; i++)
 		if (runs[i] == NULL) {
-			pp_fail(e, PP_ERR_USAGE, "pp_compare_report: argument 'runs[%d]' is NULL", i);
+			pp_fail(e, PP_ERR_USAGE, "pp_compare_report: argument 'runs[%d]' is NULL",
+			        i);
 			return NULL;
 		} else if (i > 0 && report_compare_units(runs[0]->sim, runs[i]->sim, e) != 0) {
 			return NULL;

@@ -123,10 +123,10 @@ static void facade(struct outputs *o)
 	    pp_config_set(model, "gpu", "h100-sxm", err, sizeof(err)) == 0 &&
 	    pp_config_set(model, "p", "4", err, sizeof(err)) == 0 &&
 	    (mr = pp_simulate(model, err, sizeof(err))) != NULL) {
-		keep(o, "pp_run_report", "json (a model)", pp_run_report(mr, "json", err, sizeof(err)),
-		     err);
-		keep(o, "pp_run_report", "text (a model)", pp_run_report(mr, "text", err, sizeof(err)),
-		     err);
+		keep(o, "pp_run_report", "json (a model)",
+		     pp_run_report(mr, "json", err, sizeof(err)), err);
+		keep(o, "pp_run_report", "text (a model)",
+		     pp_run_report(mr, "text", err, sizeof(err)), err);
 	} else {
 		keep(o, "model", "llama3-8b", NULL, err);
 	}
@@ -194,7 +194,8 @@ int main(int argc, char **argv)
 	}
 	snprintf(probe, sizeof(probe), "%.1f", 1.5);
 	if (strcmp(probe, "1,5") != 0) {
-		printf("the locale '%s' writes 1.5 as '%s', not with a decimal comma\n", argv[1], probe);
+		printf("the locale '%s' writes 1.5 as '%s', not with a decimal comma\n", argv[1],
+		       probe);
 		return 2;
 	}
 	facade(&de);
@@ -231,10 +232,11 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 4; i++)
 			if (two.reason[i][0] != '\0' || one.reason[i][0] != '\0' ||
 			    two.makespan[i] != one.makespan[i]) {
-				printf("sweep point %d on 2 threads: %s (makespan %g; in one thread %g%s%s)\n",
+				printf("sweep point %d on 2 threads: %s (makespan %g; in one "
+				       "thread %g%s%s)\n",
 				       i, two.reason[i][0] ? two.reason[i] : "simulated",
-				       two.makespan[i], one.makespan[i], one.reason[i][0] ? ": " : "",
-				       one.reason[i]);
+				       two.makespan[i], one.makespan[i],
+				       one.reason[i][0] ? ": " : "", one.reason[i]);
 				bad++;
 			}
 	}

@@ -42,7 +42,8 @@ static void api_1f1b_p4_m8_reports_a_makespan_of_33_in_json(void)
 	char *json = pp_run_report(r, NULL, NULL, 0);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(json);
-	CU_ASSERT_EQUAL(strncmp(json, "{\n\t\"schema_version\":\t1,\n\t\"schedule\":\t\"1f1b\",", 44), 0);
+	CU_ASSERT_EQUAL(
+	        strncmp(json, "{\n\t\"schema_version\":\t1,\n\t\"schedule\":\t\"1f1b\",", 44), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"makespan\":\t33,"));
 	pp_string_free(json);
 	pp_run_free(r);
@@ -135,9 +136,8 @@ static void api_json_configs_are_checked_as_config_files_are(void)
 	CU_ASSERT_EQUAL(pp_config_load_file(c, NULL, err, sizeof(err)), -1);
 	CU_ASSERT_STRING_EQUAL(err, "pp_config_load_file: argument 'path' is NULL");
 	/* a document refused part way applies none of it: p stays 2 */
-	CU_ASSERT_EQUAL(pp_config_load_json(c, "{\"p\": 3, \"m\": \"x\"}", "inline", err,
-	                                    sizeof(err)),
-	                -1);
+	CU_ASSERT_EQUAL(
+	        pp_config_load_json(c, "{\"p\": 3, \"m\": \"x\"}", "inline", err, sizeof(err)), -1);
 	r = simulate(c);
 	json = pp_run_report(r, "json", err, sizeof(err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"p\":\t2,"));
@@ -283,7 +283,8 @@ static bool call_with_null(enum api_call call, int pos, struct api_args *a, char
 		pp_config_free(copy);
 		return copy == NULL;
 	case CALL_CONFIG_SET:
-		return pp_config_set(ARG(0, a->c), ARG(1, "m"), ARG(2, "8"), ARG(3, err), errlen) != 0;
+		return pp_config_set(ARG(0, a->c), ARG(1, "m"), ARG(2, "8"), ARG(3, err), errlen) !=
+		       0;
 	case CALL_LOAD_JSON:
 		return pp_config_load_json(ARG(0, a->c), ARG(1, "{\"m\": 8}"), ARG(2, "inline"),
 		                           ARG(3, err), errlen) != 0;
@@ -305,8 +306,8 @@ static bool call_with_null(enum api_call call, int pos, struct api_args *a, char
 		text = pp_run_ops_csv(ARG(0, a->r), ARG(1, err), errlen);
 		break;
 	case CALL_COMPARE:
-		text = pp_compare_report(ARG(0, runs), ARG(1, labels), 2, ARG(3, "csv"), ARG(4, err),
-		                         errlen);
+		text = pp_compare_report(ARG(0, runs), ARG(1, labels), 2, ARG(3, "csv"),
+		                         ARG(4, err), errlen);
 		break;
 	case CALL_LIST:
 		text = pp_list(ARG(0, "text"), ARG(1, err), errlen);
@@ -322,7 +323,8 @@ static bool call_with_null(enum api_call call, int pos, struct api_args *a, char
 
 /* What a call does with NULL in one of its pointer positions. */
 enum null_outcome {
-	NULL_ACCEPTED, /* what it does with the pointer given: a default, no buffer, a free's no-op */
+	NULL_ACCEPTED, /* what it does with the pointer given: a default, no buffer, a free's no-op
+	                */
 	NULL_REFUSED,  /* its error value, and in err "CALL: argument 'ARG' is NULL" */
 	NULL_NO_ERR,   /* its error value: a call without err (pp_config_copy) */
 };
@@ -397,7 +399,8 @@ static void api_every_call_refuses_or_accepts_null_in_every_pointer_position(voi
 		CU_ASSERT_EQUAL(refused, error_value);
 		CU_ASSERT_STRING_EQUAL(err, want);
 		/* without a buffer, or with one of no bytes, the same and nothing written */
-		CU_ASSERT_EQUAL(call_with_null(t->call, t->pos, &a, NULL, sizeof(err)), error_value);
+		CU_ASSERT_EQUAL(call_with_null(t->call, t->pos, &a, NULL, sizeof(err)),
+		                error_value);
 		CU_ASSERT_EQUAL(call_with_null(t->call, t->pos, &a, none, 0), error_value);
 		CU_ASSERT_STRING_EQUAL(none, "");
 	}
