@@ -71,8 +71,9 @@ SO_DEFS     := $(if $(SANITIZE),,-Wl,-z,defs)
 BIN       := $(BUILD)/ppsim
 UNIT_BIN  := $(BUILD)/test_unit
 JGET      := $(BUILD)/jget
-# the facade's calls for the out-of-memory tests (tests/tools/api_nomem.c)
-API_NOMEM := $(BUILD)/api_nomem
+# programs of the facade's calls: for the out-of-memory tests (tests/tools/api_nomem.c) and
+# under a locale with a decimal comma (tests/tools/api_locale.c)
+API_TOOLS := $(BUILD)/api_nomem $(BUILD)/api_locale
 # the out-of-memory tests' allocation-failing shim; not with a sanitizer, which owns malloc
 FAILALLOC := $(if $(SANITIZE),,$(BUILD)/failalloc.so)
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/%,$(BENCH_SRC))
@@ -153,7 +154,7 @@ $(UNIT_BIN): $(UNIT_OBJ) $(LIB)
 $(JGET): $(call obj,tests/tools/jget.c)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
-$(API_NOMEM): $(call obj,tests/tools/api_nomem.c) $(LIB)
+$(API_TOOLS): $(BUILD)/api_%: $(BUILD)/obj/tests/tools/api_%.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
 $(BUILD)/failalloc.so: tests/tools/failalloc.c
@@ -185,7 +186,7 @@ unit: $(UNIT_BIN)
 
 # PPSIM_SANITIZE: flags a test needs to link a program against this build's libppsim.a
 # (the browser test of the HTML report needs Chromium and Node.js: installed here when missing)
-cli: $(BIN) $(SO) $(JGET) $(FAILALLOC) $(API_NOMEM)
+cli: $(BIN) $(SO) $(JGET) $(FAILALLOC) $(API_TOOLS)
 	@sh build-aux/ensure-browser || echo "ppsim: no Chromium or Node.js: the browser test is skipped"
 	PPSIM_SANITIZE="$(SANITIZE)" PPSIM_FAILALLOC="$(abspath $(FAILALLOC))" CLI_JOBS=$(CLI_JOBS) \
 		sh tests/cli/run.sh $(BIN) $(JGET)

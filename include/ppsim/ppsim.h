@@ -13,6 +13,14 @@
  * Errors: a function that can fail takes err, a buffer of errlen bytes (err may be NULL, errlen
  * 0), where it writes one NUL-terminated line naming the offending key or value, and returns -1
  * or NULL; running out of memory is such an error, never an abort.
+ *
+ * NULL: a handle or pointer that a call needs and is given as NULL is such an error too, never
+ * a crash: "pp_simulate: argument 'c' is NULL". The pointers that may be NULL are named at each
+ * call (err always may); a free function takes NULL as a no-op.
+ *
+ * Locale: numbers are read and written as in the "C" locale whatever the program's (setlocale,
+ * or Python's locale.setlocale): "1.5" is read, and reports write 38.5, never 38,5. Each call
+ * switches only the calling thread, for the length of the call, and puts its locale back.
  */
 #ifndef PPSIM_PPSIM_H
 #define PPSIM_PPSIM_H
@@ -38,30 +46,31 @@ const char *pp_version(int *major, int *minor, int *patch);
 pp_config *pp_config_new(void);
 /* Frees c; NULL is a no-op. */
 void pp_config_free(pp_config *c);
-/* A copy of c, or NULL out of memory (or when c is NULL). */
+/* A copy of c, or NULL out of memory or when c is NULL (there is no err to say which). */
 pp_config *pp_config_copy(const pp_config *c);
 
 /*
  * Sets one setting from text, as the command line gives it: key is a config-file key ("p",
  * "schedule", "t_f") or a long option name ("stages", "mem-limit"; "mem_limit" also matches);
  * value is read as the option reads it ("8", "1f1b", "true", "1,2,1" for a list). Returns 0, or
- * -1 with err set (an unknown key, a bad value).
+ * -1 with err set (an unknown key, a bad value, c, key or value NULL).
  */
 int pp_config_set(pp_config *c, const char *key, const char *value, char *err, size_t errlen);
 /*
  * Applies the JSON object json_text (a NUL-terminated config file's text) over c's settings,
  * with the checks of `ppsim -c FILE`; name stands for the text in messages ("-" when NULL).
- * Returns 0, or -1 with err set ("config 'NAME':LINE:COLUMN: ..."); a failed load leaves c
- * as it was, none of the document applied.
+ * Returns 0, or -1 with err set ("config 'NAME':LINE:COLUMN: ...", c or json_text NULL); a
+ * failed load leaves c as it was, none of the document applied.
  */
 int pp_config_load_json(pp_config *c, const char *json_text, const char *name, char *err,
                         size_t errlen);
-/* pp_config_load_json of the file at path. Returns 0, or -1 with err set (c unchanged). */
+/* pp_config_load_json of the file at path. Returns 0, or -1 with err set (c unchanged; c or
+ * path NULL). */
 int pp_config_load_file(pp_config *c, const char *path, char *err, size_t errlen);
 
 /*
  * Checks c as `ppsim run` does, generates its schedule, prices and simulates it. Returns the
- * run, or NULL with err set: invalid settings, a deadlock, out of memory.
+ * run, or NULL with err set: invalid settings, a deadlock, out of memory, c NULL.
  */
 pp_run *pp_simulate(const pp_config *c, char *err, size_t errlen);
 /* Frees r; NULL is a no-op. */
@@ -70,16 +79,17 @@ void pp_run_free(pp_run *r);
 /*
  * The report of r in a run format of `ppsim --format` ("text", "json", "csv"; NULL is
  * "json"), byte for byte what the command writes. Returns a string for pp_string_free, or NULL
- * with err set (an unknown format, out of memory).
+ * with err set (an unknown format, out of memory, r NULL).
  */
 char *pp_run_report(const pp_run *r, const char *format, char *err, size_t errlen);
 /* The ops of r as the CSV of `ppsim --dump-ops` (header "device,chunk,stage,op,microbatch,
- * start,end"). Returns a string for pp_string_free, or NULL with err set. */
+ * start,end"). Returns a string for pp_string_free, or NULL with err set (r NULL). */
 char *pp_run_ops_csv(const pp_run *r, char *err, size_t errlen);
 /*
  * runs[0..n-1] side by side as `ppsim compare --format=FORMAT` writes them (NULL is "json"),
  * each row labelled labels[i] ("-" when labels or labels[i] is NULL); the rows must share a time
- * unit. Returns a string for pp_string_free, or NULL with err set.
+ * unit. Returns a string for pp_string_free, or NULL with err set (n < 1, runs or one of
+ * runs[0..n-1] NULL).
  */
 char *pp_compare_report(const pp_run *const *runs, const char *const *labels, int n,
                         const char *format, char *err, size_t errlen);

@@ -2,6 +2,8 @@
 #ifndef PPSIM_UTIL_H
 #define PPSIM_UTIL_H
 
+#include <locale.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -140,5 +142,46 @@ int64_t pp_gcd64(int64_t a, int64_t b);
  * returns buf.
  */
 char *pp_double_format(char *buf, size_t n, double x);
+
+/*
+ * Locale. The library reads and writes numbers as the "C" locale does, whatever the program's:
+ * "1.5" is one and a half, and a report writes 38.5, never 38,5 (strtod and printf follow the
+ * locale's LC_NUMERIC). It never calls setlocale, which changes the whole process and is not
+ * thread-safe. Instead its entries for other programs (the facade, ppsim.h) switch the calling
+ * thread alone to "C" with POSIX's uselocale for the length of the call and put back the
+ * thread's own locale before returning (pp_locale_enter, pp_locale_leave); the rest of the
+ * program and its other threads keep theirs. The "C" locale object is made for the call and
+ * freed after it, so nothing is kept between calls. A thread the library starts would start in
+ * the process's global locale: pp_thread_create starts it in its starter's instead. (The other
+ * way, a locale-free reader and printer of numbers, would have to replace strtod and each of the
+ * hundred-odd printf conversions of a double in the writers, and keep every new one out.)
+ */
+struct pp_locale {
+	locale_t c;     /* the "C" locale object made by pp_locale_enter */
+	locale_t saved; /* the thread's locale before it, put back by pp_locale_leave */
+};
+
+/* Switches the calling thread to the "C" locale until pp_locale_leave(l). Returns 0, or -1 with
+ * a PP_ERR_NOMEM error when the locale object cannot be made (the thread's locale unchanged). */
+int pp_locale_enter(struct pp_locale *l, struct pp_error *err);
+/* Puts back the calling thread's locale from before pp_locale_enter(l) and frees l's object. */
+void pp_locale_leave(struct pp_locale *l);
+
+/* How a thread the library starts begins: the function it runs on its argument, and the locale
+ * it takes up first (its starter's). */
+struct pp_thread {
+	void *(*fn)(void *);
+	void *arg;
+	locale_t locale;
+};
+
+/* A start of fn(arg) in the calling thread's locale, for pp_thread_create. */
+struct pp_thread pp_thread_of(void *(*fn)(void *), void *arg);
+/*
+ * pthread_create of a thread that takes up start's locale, then runs start's fn(arg). start
+ * (which threads may share) must live, unchanged, until the thread is joined, and so must the
+ * starter's locale. Returns pthread_create's status.
+ */
+int pp_thread_create(pthread_t *thread, const struct pp_thread *start);
 
 #endif

@@ -21,13 +21,75 @@ struct pp_run {
 	struct sim *sim; /* the finished simulation, owned */
 };
 
-/* Copies e's message into err[0..errlen-1] (when there is room) and returns -1. */
-static int give_error(const struct pp_error *e, char *err, size_t errlen)
+/*
+ * One call of the facade, from its first line to its return (call_begin, call_end): its error,
+ * copied into the caller's buffer at the end, and the calling thread in the "C" locale in
+ * between (util.h: the library never reads or writes numbers in the caller's locale).
+ */
+struct call {
+	char *err; /* the caller's buffer of errlen bytes (may be NULL) */
+	size_t errlen;
+	struct pp_error e;       /* the call's error */
+	struct pp_locale locale; /* the caller's locale, put back at the end */
+};
+
+/* An argument that must not be NULL: its value and its name in ppsim.h. */
+struct arg {
+	const void *value;
+	const char *name;
+};
+
+/* Copies k's error message into the caller's buffer (when there is room). */
+static void give_error(const struct call *k)
 {
-	if (err != NULL && errlen > 0)
-		snprintf(err, errlen, "%s", e->msg[0] ? e->msg : "unknown error");
-	return -1;
+	if (k->err != NULL && k->errlen > 0)
+		snprintf(k->err, k->errlen, "%s", k->e.msg[0] ? k->e.msg : "unknown error");
 }
+
+/*
+ * Starts call k of the function name: refuses the first NULL among the n arguments args (the
+ * message names the function and the argument), then switches the thread to the "C" locale.
+ * Returns 0, or -1 with err set and nothing to end.
+ */
+static int call_begin(struct call *k, const char *name, const struct arg *args, size_t n, char *err,
+                      size_t errlen)
+{
+	*k = (struct call){.err = err, .errlen = errlen};
+	for (size_t i = 0; i < n; i++)
+		if (args[i].value == NULL) {
+			pp_fail(&k->e, PP_ERR_USAGE, "%s: argument '%s' is NULL", name,
+			        args[i].name);
+			give_error(k);
+			return -1;
+		}
+	if (pp_locale_enter(&k->locale, &k->e) != 0) {
+		give_error(k);
+		return -1;
+	}
+	return 0;
+}
+
+/* Ends call k, which returns status (0, or -1 with k's error set): the caller's locale back,
+ * its error in err. Returns status. */
+static int call_end(struct call *k, int status)
+{
+	pp_locale_leave(&k->locale);
+	if (status != 0)
+		give_error(k);
+	return status;
+}
+
+/* Ends call k, which returns p (NULL with k's error set), as call_end does. Returns p. */
+static void *call_end_with(struct call *k, void *p)
+{
+	call_end(k, p != NULL ? 0 : -1);
+	return p;
+}
+
+/* The arguments of a call, for call_begin: ARGS({c, "c"}, {key, "key"}). */
+#define ARGS(...)                                                                                  \
+	(const struct arg[]){__VA_ARGS__},                                                         \
+	        sizeof((const struct arg[]){__VA_ARGS__}) / sizeof(struct arg)
 
 const char *pp_version(int *major, int *minor, int *patch)
 {
@@ -87,81 +149,78 @@ static const struct config_option *find_option(const char *key)
 
 int pp_config_set(pp_config *c, const char *key, const char *value, char *err, size_t errlen)
 {
-	struct pp_error e = {0};
-	const struct config_option *opt = key != NULL ? find_option(key) : NULL;
+	struct call k;
+	const struct config_option *opt;
 	char label[96];
+	int rc = -1;
 
+	if (call_begin(&k, "pp_config_set", ARGS({c, "c"}, {key, "key"}, {value, "value"}), err,
+	               errlen) != 0)
+		return -1;
+	opt = find_option(key);
 	if (opt == NULL) {
-		pp_fail(&e, PP_ERR_USAGE, "unknown key \"%s\"", key != NULL ? key : "(null)");
-		return give_error(&e, err, errlen);
+		pp_fail(&k.e, PP_ERR_USAGE, "unknown key \"%s\"", key);
+	} else {
+		snprintf(label, sizeof(label), "--%s", opt->name);
+		rc = config_set(&c->config, opt, label, value, &k.e);
 	}
-	if (value == NULL) {
-		pp_fail(&e, PP_ERR_USAGE, "key \"%s\": no value", key);
-		return give_error(&e, err, errlen);
-	}
-	snprintf(label, sizeof(label), "--%s", opt->name);
-	if (config_set(&c->config, opt, label, value, &e) != 0)
-		return give_error(&e, err, errlen);
-	return 0;
+	return call_end(&k, rc);
 }
 
 /* Applies a config file's text (path NULL) or the file at path to a copy of c's settings, and
- * keeps the copy only when all of it applied: a failed load leaves c as it was. */
+ * keeps the copy only when all of it applied: a failed load leaves c as it was. Returns 0, or
+ * -1 with e set. */
 static int load_whole(pp_config *c, const char *path, const char *name, const char *text,
-                      char *err, size_t errlen)
+                      struct pp_error *e)
 {
-	struct pp_error e = {0};
 	struct config *t = pp_malloc(sizeof(*t));
 	int rc;
 
-	if (t == NULL) {
-		pp_nomem(&e, 1, sizeof(*t));
-		return give_error(&e, err, errlen);
-	}
+	if (t == NULL)
+		return pp_nomem(e, 1, sizeof(*t));
 	*t = c->config;
-	rc = path != NULL ? config_load_file(t, path, &e)
-	                  : config_load_text(t, name != NULL ? name : "-", text, strlen(text), &e);
+	rc = path != NULL ? config_load_file(t, path, e)
+	                  : config_load_text(t, name != NULL ? name : "-", text, strlen(text), e);
 	if (rc == 0)
 		c->config = *t;
 	free(t);
-	return rc == 0 ? 0 : give_error(&e, err, errlen);
+	return rc == 0 ? 0 : -1;
 }
 
 int pp_config_load_json(pp_config *c, const char *json_text, const char *name, char *err,
                         size_t errlen)
 {
-	struct pp_error e = {0};
+	struct call k;
 
-	if (json_text == NULL) {
-		pp_fail(&e, PP_ERR_USAGE, "config: no text");
-		return give_error(&e, err, errlen);
-	}
-	return load_whole(c, NULL, name, json_text, err, errlen);
+	if (call_begin(&k, "pp_config_load_json", ARGS({c, "c"}, {json_text, "json_text"}), err,
+	               errlen) != 0)
+		return -1;
+	return call_end(&k, load_whole(c, NULL, name, json_text, &k.e));
 }
 
 int pp_config_load_file(pp_config *c, const char *path, char *err, size_t errlen)
 {
-	struct pp_error e = {0};
+	struct call k;
 
-	if (path == NULL) {
-		pp_fail(&e, PP_ERR_USAGE, "config: no path");
-		return give_error(&e, err, errlen);
-	}
-	return load_whole(c, path, NULL, NULL, err, errlen);
+	if (call_begin(&k, "pp_config_load_file", ARGS({c, "c"}, {path, "path"}), err, errlen) != 0)
+		return -1;
+	return call_end(&k, load_whole(c, path, NULL, NULL, &k.e));
 }
 
 pp_run *pp_simulate(const pp_config *c, char *err, size_t errlen)
 {
-	struct pp_error e = {0};
-	pp_run *r = pp_zalloc(1, sizeof(*r), &e);
+	struct call k;
+	pp_run *r;
 
-	if (r == NULL || config_check_command(&c->config, CONFIG_RUN, "run", &e) != 0 ||
-	    (r->sim = sim_run(&c->config, &e)) == NULL) {
-		free(r);
-		give_error(&e, err, errlen);
+	if (call_begin(&k, "pp_simulate", ARGS({c, "c"}), err, errlen) != 0)
 		return NULL;
+	r = pp_zalloc(1, sizeof(*r), &k.e);
+	if (r != NULL && (config_check_command(&c->config, CONFIG_RUN, "run", &k.e) != 0 ||
+	                  (r->sim = sim_run(&c->config, &k.e)) == NULL)) {
+		free(r);
+		r = NULL;
 	}
-	return r;
+	return call_end_with(&k, r);
 }
 
 void pp_run_free(pp_run *r)
@@ -172,9 +231,9 @@ void pp_run_free(pp_run *r)
 	free(r);
 }
 
-/* The writer of a report into memory: what the writers wrote, or NULL with err set. */
+/* A report written into memory: the stream the writers write to and its buffer. */
 struct memout {
-	FILE *out;  /* open_memstream's stream, NULL when it could not open */
+	FILE *out;  /* open_memstream's stream */
 	char *text; /* its buffer */
 	size_t len;
 };
@@ -190,8 +249,8 @@ static FILE *memout_open(struct memout *m, struct pp_error *e)
 	return m->out;
 }
 
-/* Closes m's stream after a writer returned rc; returns the text, or NULL with err set. */
-static char *memout_close(struct memout *m, int rc, struct pp_error *e, char *err, size_t errlen)
+/* Closes m's stream after a writer returned rc; returns the text, or NULL with e set. */
+static char *memout_close(struct memout *m, int rc, struct pp_error *e)
 {
 	bool failed = rc != 0 || ferror(m->out);
 
@@ -202,13 +261,12 @@ static char *memout_close(struct memout *m, int rc, struct pp_error *e, char *er
 		free(m->text);
 		if (e->kind == PP_ERR_NONE)
 			pp_nomem(e, 1, m->len + BUFSIZ);
-		give_error(e, err, errlen);
 		return NULL;
 	}
 	return m->text;
 }
 
-/* The format named name (NULL: json) that writes kind, or NULL with err set in e. */
+/* The format named name (NULL: json) that writes kind, or NULL with e set. */
 static const struct report_format *find_format(const char *name, enum report_kind kind,
                                                struct pp_error *e)
 {
@@ -223,68 +281,90 @@ static const struct report_format *find_format(const char *name, enum report_kin
 
 char *pp_run_report(const pp_run *r, const char *format, char *err, size_t errlen)
 {
-	struct pp_error e = {0};
-	const struct report_format *f = find_format(format, REPORT_RUN, &e);
+	struct call k;
+	const struct report_format *f;
 	struct memout m;
+	char *text = NULL;
 
-	if (f == NULL || memout_open(&m, &e) == NULL) {
-		give_error(&e, err, errlen);
+	if (call_begin(&k, "pp_run_report", ARGS({r, "r"}), err, errlen) != 0)
 		return NULL;
-	}
-	return memout_close(&m, f->write(m.out, r->sim), &e, err, errlen);
+	f = find_format(format, REPORT_RUN, &k.e);
+	if (f != NULL && memout_open(&m, &k.e) != NULL)
+		text = memout_close(&m, f->write(m.out, r->sim), &k.e);
+	return call_end_with(&k, text);
 }
 
 char *pp_run_ops_csv(const pp_run *r, char *err, size_t errlen)
 {
-	struct pp_error e = {0};
+	struct call k;
 	struct memout m;
+	char *text = NULL;
 
-	if (memout_open(&m, &e) == NULL) {
-		give_error(&e, err, errlen);
+	if (call_begin(&k, "pp_run_ops_csv", ARGS({r, "r"}), err, errlen) != 0)
+		return NULL;
+	if (memout_open(&m, &k.e) != NULL)
+		text = memout_close(&m, report_ops_csv(m.out, r->sim), &k.e);
+	return call_end_with(&k, text);
+}
+
+/* The rows of runs[0..n-1] for a comparison, labelled by labels (NULL or a NULL label: "-"), or
+ * NULL with e set: no runs, a NULL run, runs in different time units, out of memory. */
+static struct report_row *compare_rows(const pp_run *const *runs, const char *const *labels, int n,
+                                       struct pp_error *e)
+{
+	struct report_row *rows;
+
+	if (n < 1) {
+		pp_fail(e, PP_ERR_USAGE, "compare: no runs");
 		return NULL;
 	}
-	return memout_close(&m, report_ops_csv(m.out, r->sim), &e, err, errlen);
+	for (int i = 0; i < n; i++)
+		if (runs[i] == NULL) {
+			pp_fail(e, PP_ERR_USAGE, "pp_compare_report: argument 'runs[%d]' is NULL",
+			        i);
+			return NULL;
+		} else if (i > 0 && report_compare_units(runs[0]->sim, runs[i]->sim, e) != 0) {
+			return NULL;
+		}
+	rows = pp_zalloc((size_t)n, sizeof(*rows), e);
+	for (int i = 0; rows != NULL && i < n; i++)
+		rows[i] = (struct report_row){labels != NULL && labels[i] != NULL ? labels[i] : "-",
+		                              runs[i]->sim};
+	return rows;
 }
 
 char *pp_compare_report(const pp_run *const *runs, const char *const *labels, int n,
                         const char *format, char *err, size_t errlen)
 {
-	struct pp_error e = {0};
-	const struct report_format *f = find_format(format, REPORT_COMPARE, &e);
+	struct call k;
+	const struct report_format *f;
 	struct report_row *rows = NULL;
 	struct memout m;
-	char *text;
+	char *text = NULL;
 
-	if (f != NULL && n < 1)
-		pp_fail(&e, PP_ERR_USAGE, "compare: no runs");
-	for (int i = 1; e.kind == PP_ERR_NONE && f != NULL && i < n; i++)
-		report_compare_units(runs[0]->sim, runs[i]->sim, &e);
-	if (e.kind == PP_ERR_NONE)
-		rows = pp_zalloc((size_t)n, sizeof(*rows), &e);
-	if (rows == NULL || memout_open(&m, &e) == NULL) {
-		free(rows);
-		give_error(&e, err, errlen);
+	if (call_begin(&k, "pp_compare_report", ARGS({runs, "runs"}), err, errlen) != 0)
 		return NULL;
-	}
-	for (int i = 0; i < n; i++)
-		rows[i] = (struct report_row){labels != NULL && labels[i] != NULL ? labels[i] : "-",
-		                              runs[i]->sim};
-	text = memout_close(&m, f->compare(m.out, rows, n), &e, err, errlen);
+	f = find_format(format, REPORT_COMPARE, &k.e);
+	if (f != NULL && (rows = compare_rows(runs, labels, n, &k.e)) != NULL &&
+	    memout_open(&m, &k.e) != NULL)
+		text = memout_close(&m, f->compare(m.out, rows, n), &k.e);
 	free(rows);
-	return text;
+	return call_end_with(&k, text);
 }
 
 char *pp_list(const char *format, char *err, size_t errlen)
 {
-	struct pp_error e = {0};
-	const struct report_format *f = find_format(format, REPORT_LIST, &e);
+	struct call k;
+	const struct report_format *f;
 	struct memout m;
+	char *text = NULL;
 
-	if (f == NULL || memout_open(&m, &e) == NULL) {
-		give_error(&e, err, errlen);
+	if (call_begin(&k, "pp_list", NULL, 0, err, errlen) != 0)
 		return NULL;
-	}
-	return memout_close(&m, f->list(m.out), &e, err, errlen);
+	f = find_format(format, REPORT_LIST, &k.e);
+	if (f != NULL && memout_open(&m, &k.e) != NULL)
+		text = memout_close(&m, f->list(m.out), &k.e);
+	return call_end_with(&k, text);
 }
 
 void pp_string_free(char *s)

@@ -1,6 +1,6 @@
 /*
  * Shared helpers: errors, allocation that reports failure instead of aborting, growable arrays,
- * checked arithmetic, exact time conversion.
+ * checked arithmetic, exact time conversion, the "C" locale of the library's calls and threads.
  */
 #define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE */
 #include "ppsim/util.h"
@@ -229,4 +229,41 @@ char *pp_double_format(char *buf, size_t n, double x)
 			break;
 	}
 	return buf;
+}
+
+int pp_locale_enter(struct pp_locale *l, struct pp_error *err)
+{
+	l->c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	l->saved = l->c != (locale_t)0 ? uselocale(l->c) : (locale_t)0;
+	if (l->saved == (locale_t)0) {
+		if (l->c != (locale_t)0)
+			freelocale(l->c);
+		return pp_fail(err, PP_ERR_NOMEM, "out of memory making the \"C\" locale");
+	}
+	return 0;
+}
+
+void pp_locale_leave(struct pp_locale *l)
+{
+	uselocale(l->saved);
+	freelocale(l->c);
+}
+
+struct pp_thread pp_thread_of(void *(*fn)(void *), void *arg)
+{
+	return (struct pp_thread){fn, arg, uselocale((locale_t)0)};
+}
+
+/* The body of every thread pp_thread_create starts. */
+static void *thread_main(void *arg)
+{
+	const struct pp_thread *start = arg;
+
+	uselocale(start->locale);
+	return start->fn(start->arg);
+}
+
+int pp_thread_create(pthread_t *thread, const struct pp_thread *start)
+{
+	return pthread_create(thread, NULL, thread_main, (void *)start);
 }

@@ -531,16 +531,19 @@ static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, in
 {
 	pthread_t threads[SCAN_MAX_THREADS];
 	struct scan sc[SCAN_MAX_THREADS];
+	struct pp_thread start[SCAN_MAX_THREADS];
 	int started = 0;
 
 	if (jobs > SCAN_MAX_THREADS)
 		jobs = SCAN_MAX_THREADS;
 	if (jobs < 1 || last - first < (uint64_t)jobs * 16)
 		jobs = 1;
-	for (int t = 0; t < jobs; t++)
+	for (int t = 0; t < jobs; t++) {
 		sc[t] = (struct scan){sw, first, last, cost, jobs, t};
+		start[t] = pp_thread_of(scan_stride, &sc[t]);
+	}
 	for (int t = 1; t < jobs; t++)
-		if (pthread_create(&threads[t], NULL, scan_stride, &sc[t]) == 0)
+		if (pp_thread_create(&threads[t], &start[t]) == 0)
 			started = t;
 		else
 			break;
@@ -680,6 +683,7 @@ static int run_parallel(const struct sweep *sw, const struct point_cost *cost, u
                         uint64_t last, int jobs, sweep_emit emit, void *ctx, struct pp_error *err)
 {
 	struct pool pl;
+	struct pp_thread start;
 	pthread_t *threads = pp_mallocarray((size_t)jobs, sizeof(*threads));
 	int started = 0, status = 0;
 
@@ -710,8 +714,9 @@ static int run_parallel(const struct sweep *sw, const struct point_cost *cost, u
 	pthread_mutex_init(&pl.lock, NULL);
 	pthread_cond_init(&pl.ready, NULL);
 	pthread_cond_init(&pl.room, NULL);
+	start = pp_thread_of(worker, &pl);
 	for (int t = 0; t < jobs; t++)
-		if (pthread_create(&threads[started], NULL, worker, &pl) == 0)
+		if (pp_thread_create(&threads[started], &start) == 0)
 			started++;
 	if (started == 0)
 		/* no thread could start: evaluate here */

@@ -174,6 +174,21 @@ fails() {
 	fi
 }
 
+# comma_locale: builds de_DE.UTF-8, a locale that writes 1.5 as "1,5", into $TMP/loc (once a
+# run) for LOCPATH=$TMP/loc: a fresh machine has it among its locale sources (Debian's locales,
+# which build-aux/ensure-deps installs) but not generated. Fails, saying why, when it cannot.
+comma_locale() {
+	[ -d "$TMP/loc/de_DE.UTF-8" ] && return 0
+	mkdir -p "$TMP/loc"
+	# localedef exits 1 for mere warnings: the files it wrote tell
+	localedef -i de_DE -f UTF-8 "$TMP/loc/de_DE.UTF-8" >"$TMP/localedef.out" 2>&1
+	if [ ! -f "$TMP/loc/de_DE.UTF-8/LC_NUMERIC" ]; then
+		not_ok "localedef -i de_DE -f UTF-8 failed (Debian's locales package, which build-aux/ensure-deps installs): $(head -c 300 "$TMP/localedef.out")"
+		rm -rf "$TMP/loc/de_DE.UTF-8"
+		return 1
+	fi
+}
+
 # Table-driven files: lines "A | B | C", '#' comments and blank lines skipped.
 table() {
 	grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$'

@@ -39,7 +39,7 @@ FAKE
 	printf '#!/bin/sh\n[ -e "%s/sys/installed" ]\n' "$TMP" >"$TMP/sys/bin/pkg-config"
 	chmod +x "$TMP/sys/bin/"*
 }
-install_line="apt-get install -y --no-install-recommends pkg-config libcjson-dev libcunit1-dev libxml2-utils zlib1g-dev g++ python3 zsh fish (DEBIAN_FRONTEND=noninteractive)"
+install_line="apt-get install -y --no-install-recommends pkg-config libcjson-dev libcunit1-dev libxml2-utils zlib1g-dev g++ python3 zsh fish locales (DEBIAN_FRONTEND=noninteractive)"
 for case in "0 0 $install_line" "1000 0 $install_line" "0 1 $install_line"; do
 	uid=${case%% *}
 	rest=${case#* }
@@ -48,7 +48,7 @@ for case in "0 0 $install_line" "1000 0 $install_line" "0 1 $install_line"; do
 	fake_system "$uid" "$fail"
 	if PATH="$TMP/sys/bin:$PATH" sh "$ROOT/build-aux/ensure-deps" >"$TMP/deps.out" \
 		2>"$TMP/deps.err" && [ ! -s "$TMP/deps.out" ] &&
-		grep -q "^ppsim build: installing pkg-config libcjson-dev libcunit1-dev libxml2-utils zlib1g-dev g++ python3 zsh fish with apt-get" "$TMP/deps.err" &&
+		grep -q "^ppsim build: installing pkg-config libcjson-dev libcunit1-dev libxml2-utils zlib1g-dev g++ python3 zsh fish locales with apt-get" "$TMP/deps.err" &&
 		grep -q "^ppsim build: installed " "$TMP/deps.err" &&
 		grep -qxF "$want" "$TMP/sys/log" &&
 		{ [ "$fail" = 0 ] || [ "$(grep -c 'apt-get' "$TMP/sys/log")" -eq 3 ]; } &&

@@ -6,6 +6,7 @@ ppsim binary: python3 -m unittest discover -s tests/python
 """
 
 import json
+import locale
 import os
 import subprocess
 import sys
@@ -127,6 +128,171 @@ class Values(unittest.TestCase):
         self.assertEqual(ppsim.run(p=Scalar(2), m=Scalar(4))["makespan"],
                          ppsim.run(p=2, m=4)["makespan"])
         self.assertEqual(ppsim.run(model="llama3-8b", p=2, flash_attention=Scalar(False))["p"], 2)
+
+
+class Arguments(unittest.TestCase):
+    """Every public function checks its arguments before the library sees them: TypeError for
+    a wrong type, ValueError for a NUL byte (C would stop at it) or a number that is not finite;
+    a message that names the argument."""
+
+    def refused(self, error, pattern, call, *args, **kwargs):
+        with self.assertRaisesRegex(error, pattern):
+            call(*args, **kwargs)
+
+    def test_nul_bytes_are_refused_wherever_a_string_goes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cfg.json")
+            with open(path, "w") as f:
+                f.write('{"p": 2}')
+            cases = [
+                (ppsim.run, (), {"schedule": "1f1b\0junk"}),
+                (ppsim.run, (), {"config": path + "\0junk"}),
+                (ppsim.run, (), {"config": (path + "\0junk").encode()}),
+                (ppsim.run, (), {"config": {"p\0junk": 2}}),
+                (ppsim.run, (), {"config": {"schedule": "1f1b\0junk"}}),
+                (ppsim.run, (), {"p\0junk": 2}),
+                (ppsim.run, (), {"m": "8\0junk"}),
+                (ppsim.run, (), {"layers_per_stage": ["1\0", "2"]}),
+                (ppsim.report, ("json\0junk",), {}),
+                (ppsim.ops_csv, (), {"schedule": "zbh1\0"}),
+                (ppsim.compare, (["1f1b", "zbh1\0junk"],), {}),
+                (ppsim.compare, ("1f1b,zbh1\0junk",), {}),
+                (ppsim.compare, (["1f1b"],), {"format": "text\0junk"}),
+                (ppsim.sweep, (), {"p": [2, "4\0junk"]}),
+            ]
+            for call, args, kwargs in cases:
+                with self.subTest(call=call.__name__, args=args, kwargs=kwargs):
+                    self.refused(ValueError, "NUL byte", call, *args, **kwargs)
+
+    def test_wrong_types_raise_type_error_naming_the_argument(self):
+        cases = [
+            (ppsim.report, (None,), {}, "format must be a str, not NoneType"),
+            (ppsim.report, (b"json",), {}, "format must be a str, not bytes"),
+            (ppsim.compare, (["1f1b"],), {"format": None}, "format must be a str"),
+            (ppsim.compare, (None,), {}, "schedules must be a str, a list or a tuple"),
+            (ppsim.compare, ([1, 2],), {}, "name must be a str, not int"),
+            (ppsim.run, (), {"schedule": 1}, "schedule must be a str, not int"),
+            (ppsim.run, (), {"config": 3}, "config must be a path or a dict, not int"),
+            (ppsim.run, (), {"config": True}, "config must be a path or a dict, not bool"),
+            (ppsim.run, (), {"config": {1: 4}}, "config keys must be str, not int"),
+            (ppsim.run, (), {"config": {("p",): 4}}, "config keys must be str, not tuple"),
+            (ppsim.run, (), {"config": {"p": None}}, "config key 'p' is None"),
+            (ppsim.run, (), {"config": {"p": {"x": 1}}}, "value is a number, .*, not dict"),
+            (ppsim.run, (), {"ops": 1}, "ops must be True or False, not int"),
+            (ppsim.run, (), {"ops": None}, "ops must be True or False, not NoneType"),
+            (ppsim.run, (), {"ops": "yes"}, "ops must be True or False, not str"),
+            (ppsim.run, (), {"p": True}, r"p=True: a bool, and p takes no yes or no"),
+            (ppsim.run, (), {"schedule": "1f1b", "comm": False}, "comm=False: a bool"),
+            (ppsim.run, (), {"m": b"8"}, "m: a setting.s value is a number, .*, not bytes"),
+            (ppsim.run, (), {"m": {"x": 8}}, "m: .*, not dict"),
+            (ppsim.run, (), {"t_f": 1j}, "t_f: .*, not complex"),
+            (ppsim.run, (), {"m": object()}, "m: .*, not object"),
+            (ppsim.run, (), {"layers_per_stage": [True, 2]}, "a name \\(in a list\\), not bool"),
+            (ppsim.run, (), {"layers_per_stage": [[1], 2]}, "not list"),
+            (ppsim.sweep, (), {"p": [2, None]}, "sweep axis p holds None"),
+            (ppsim.sweep, (), {"p": [True, 4]}, "p=True: a bool"),
+        ]
+        for call, args, kwargs, pattern in cases:
+            with self.subTest(call=call.__name__, args=args, kwargs=kwargs):
+                self.refused(TypeError, pattern, call, *args, **kwargs)
+
+    def test_numbers_that_are_not_finite_raise_value_error(self):
+        for value in (float("nan"), float("inf"), -float("inf")):
+            with self.subTest(value=value):
+                self.refused(ValueError, "t_f=.*: not a finite number", ppsim.run, t_f=value)
+                self.refused(ValueError, "not a finite number", ppsim.run,
+                             config={"t_f": value})
+                self.refused(ValueError, "not a finite number", ppsim.run,
+                             config={"stage_scale": [1, value]})
+                self.refused(ValueError, "not a finite number", ppsim.sweep, t_f=[1.0, value])
+
+    def test_an_empty_axis_is_refused_rather_than_sweeping_nothing(self):
+        self.refused(ValueError, "sweep axis m is empty", ppsim.sweep, p=[2, 4], m=[])
+
+    def test_a_refused_setting_is_a_ppsim_error_and_a_value_error(self):
+        self.assertTrue(issubclass(ppsim.PpsimError, ValueError))
+        self.refused(ppsim.PpsimError, 'unknown key "stagez"', ppsim.run, stagez=True)
+        self.refused(ppsim.PpsimError, "--microbatches '8.5'", ppsim.run, m=8.5)
+
+    def test_right_values_of_every_kind_still_pass(self):
+        import pathlib
+        path = pathlib.Path(ROOT, "configs", "llama3-70b-a100-nvlink.json")
+        self.assertEqual(ppsim.run(config=path)["p"], ppsim.run(config=str(path))["p"])
+        self.assertEqual(ppsim.run(config=bytes(path))["p"], ppsim.run(config=str(path))["p"])
+        self.assertEqual(ppsim.run(flash_attention=True, model="llama3-8b", p=2)["p"], 2)
+        self.assertEqual(ppsim.run(p=2, m=None)["m"], 8)  # None: not set
+        self.assertEqual(ppsim.run(config={"p": 2, "t_f": 1.5}, ops=False)["p"], 2)
+        self.assertEqual(ppsim.compare(("1f1b", "zbh1"), format="csv").count("\n"), 3)
+        self.assertEqual(ppsim.report(format="json", schedule="1f1b")[0], "{")
+        import decimal
+        import fractions
+        self.assertEqual(ppsim.run(t_f=decimal.Decimal("1.5"))["makespan"],
+                         ppsim.run(t_f=fractions.Fraction(3, 2))["makespan"])
+        self.assertEqual(ppsim.run(t_f=decimal.Decimal("1.5"))["makespan"],
+                         ppsim.run(t_f=1.5)["makespan"])
+        self.refused(ValueError, "not a finite number", ppsim.run, t_f=decimal.Decimal("NaN"))
+        self.assertEqual(ppsim.run(config={"t_f": decimal.Decimal("1.5")})["makespan"],
+                         ppsim.run(t_f=1.5)["makespan"])
+
+
+class Locale(unittest.TestCase):
+    """Under a process locale that writes 1.5 as "1,5" (set as locale.setlocale sets it), every
+    call reads "1.5" and gives what it gives in the "C" locale, and leaves the locale as it was."""
+
+    SETTINGS = dict(schedule="zbh1", p=4, m=8, t_f=1.5, t_comm=0.25, stage_scale="1,1.5,1,0.75",
+                    config={"t_b": 2.5, "t_w": 0.75})
+    MODEL = dict(model="llama3-8b", gpu="h100-sxm", p=4)
+
+    def calls(self, path):
+        s, model = self.SETTINGS, self.MODEL
+        return {
+            "run": lambda: ppsim.run(ops=True, **s).ops,
+            "run json": lambda: ppsim.report("json", **s),
+            "run text": lambda: ppsim.report("text", **s),
+            "run csv": lambda: ppsim.report("csv", **s),
+            "ops": lambda: ppsim.ops_csv(**s),
+            "model json": lambda: ppsim.report("json", **model),
+            "model text": lambda: ppsim.report("text", **model),
+            "config file": lambda: ppsim.report("json", config=path, t_comm=0.5),
+            "compare": lambda: ppsim.compare(["1f1b", "zbh1"], t_f=1.5, t_w=0.25),
+            "compare text": lambda: ppsim.compare("1f1b,zbh1", format="text", t_f=1.5),
+            "compare csv": lambda: ppsim.compare("1f1b,zbh1", format="csv", t_comm=0.125),
+            "sweep": lambda: ppsim.sweep(schedule="1f1b", t_f=[1.5, 2.25], t_comm=[0.25, 0.5]),
+            "listing": ppsim.listing,
+            "refused": lambda: self.message(lambda: ppsim.run(stage_scale="1,1.5e7")),
+        }
+
+    @staticmethod
+    def message(call):
+        try:
+            call()
+        except ppsim.PpsimError as e:
+            return str(e)
+        return None
+
+    def test_numbers_read_and_write_as_in_the_c_locale(self):
+        name = os.environ.get("PPSIM_TEST_LOCALE")
+        if not name:
+            self.skipTest("PPSIM_TEST_LOCALE names no locale (tests/cli/t_python.sh builds one)")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cfg.json")
+            with open(path, "w") as f:
+                f.write('{"t_f": 1.5, "t_b": 2.25, "schedule": "zbh1"}')
+            calls = self.calls(path)
+            want = {what: call() for what, call in calls.items()}
+            saved = locale.setlocale(locale.LC_ALL)
+            try:
+                locale.setlocale(locale.LC_ALL, name)
+                self.assertEqual(locale.localeconv()["decimal_point"], ",")
+                for what, call in calls.items():
+                    with self.subTest(what):
+                        self.assertEqual(call(), want[what])
+                        # the caller's locale stays as it was
+                        self.assertEqual(locale.localeconv()["decimal_point"], ",")
+            finally:
+                locale.setlocale(locale.LC_ALL, saved)
+        self.assertIn('"makespan":\t', want["run json"])
+        self.assertIn("1.5", want["refused"])
 
 
 class Pandas(unittest.TestCase):

@@ -1,8 +1,10 @@
 /*
  * failalloc: an LD_PRELOAD shim for the out-of-memory tests (tests/cli/t_nomem.sh). With
  * PPSIM_FAIL_ALLOC=N it makes the N-th call (counting from 1) of malloc, calloc, realloc,
- * posix_memalign or aligned_alloc fail as a full heap would (NULL and errno ENOMEM;
- * posix_memalign returns ENOMEM) and lets every other call through. With N=0 nothing fails and, at
+ * posix_memalign, aligned_alloc or newlocale fail as a full heap would (NULL and errno ENOMEM;
+ * posix_memalign returns ENOMEM) and lets every other call through. (newlocale allocates the
+ * locales it loads; glibc's "C" locale, the library's, is static and never fails, so counting it
+ * is the only way to try the library's handling of its failure.) With N=0 nothing fails and, at
  * exit, it writes "failalloc: COUNT allocations" to standard error, the calls a run makes, so that
  * a test knows which values of N reach an allocation. Without the variable it only passes calls
  * through.
@@ -23,6 +25,7 @@
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <errno.h>
+#include <locale.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,6 +38,7 @@ static void *(*real_realloc)(void *, size_t);
 static void (*real_free)(void *);
 static int (*real_posix_memalign)(void **, size_t, size_t);
 static void *(*real_aligned_alloc)(size_t, size_t);
+static locale_t (*real_newlocale)(int, const char *, locale_t);
 
 /* the arena for the calls made while dlsym runs; 16-byte aligned like malloc's blocks */
 static _Alignas(16) char arena[8192];
@@ -82,11 +86,13 @@ static void resolve(void)
 	find(&real_free, "free");
 	find(&real_posix_memalign, "posix_memalign");
 	find(&real_aligned_alloc, "aligned_alloc");
+	find(&real_newlocale, "newlocale");
 	find(&m, "malloc");
 	real_malloc = m; /* last: the others are known once real_malloc is */
 	resolving = 0;
 	if (real_malloc == NULL || real_calloc == NULL || real_realloc == NULL ||
-	    real_free == NULL || real_posix_memalign == NULL || real_aligned_alloc == NULL) {
+	    real_free == NULL || real_posix_memalign == NULL || real_aligned_alloc == NULL ||
+	    real_newlocale == NULL) {
 		static const char msg[] = "failalloc: cannot find the real allocators\n";
 
 		(void)!write(2, msg, sizeof(msg) - 1);
@@ -221,4 +227,15 @@ void *aligned_alloc(size_t align, size_t size)
 		return NULL;
 	}
 	return real_aligned_alloc(align, size);
+}
+
+locale_t newlocale(int mask, const char *name, locale_t base)
+{
+	if (real_malloc == NULL)
+		resolve();
+	if (fails()) {
+		errno = ENOMEM;
+		return (locale_t)0;
+	}
+	return real_newlocale(mask, name, base);
 }

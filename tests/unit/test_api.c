@@ -3,7 +3,9 @@
  * name, JSON configs, a run's reports and ops as strings, compare, and errors as messages.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ppsim/ppsim.h"
 #include "unit.h"
@@ -40,7 +42,8 @@ static void api_1f1b_p4_m8_reports_a_makespan_of_33_in_json(void)
 	char *json = pp_run_report(r, NULL, NULL, 0);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(json);
-	CU_ASSERT_EQUAL(strncmp(json, "{\n\t\"schema_version\":\t1,\n\t\"schedule\":\t\"1f1b\",", 44), 0);
+	CU_ASSERT_EQUAL(
+	        strncmp(json, "{\n\t\"schema_version\":\t1,\n\t\"schedule\":\t\"1f1b\",", 44), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"makespan\":\t33,"));
 	pp_string_free(json);
 	pp_run_free(r);
@@ -131,11 +134,10 @@ static void api_json_configs_are_checked_as_config_files_are(void)
 	CU_ASSERT_EQUAL(pp_config_load_file(c, "/nonexistent/ppsim.json", err, sizeof(err)), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent/ppsim.json"));
 	CU_ASSERT_EQUAL(pp_config_load_file(c, NULL, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "config: no path");
+	CU_ASSERT_STRING_EQUAL(err, "pp_config_load_file: argument 'path' is NULL");
 	/* a document refused part way applies none of it: p stays 2 */
-	CU_ASSERT_EQUAL(pp_config_load_json(c, "{\"p\": 3, \"m\": \"x\"}", "inline", err,
-	                                    sizeof(err)),
-	                -1);
+	CU_ASSERT_EQUAL(
+	        pp_config_load_json(c, "{\"p\": 3, \"m\": \"x\"}", "inline", err, sizeof(err)), -1);
 	r = simulate(c);
 	json = pp_run_report(r, "json", err, sizeof(err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"p\":\t2,"));
@@ -226,6 +228,196 @@ static void api_version_is_the_headers_numbers(void)
 	pp_string_free(NULL);
 }
 
+/* The facade's calls that take pointers, for the table of NULL arguments below. */
+enum api_call {
+	CALL_VERSION,
+	CALL_CONFIG_FREE,
+	CALL_CONFIG_COPY,
+	CALL_CONFIG_SET,
+	CALL_LOAD_JSON,
+	CALL_LOAD_FILE,
+	CALL_SIMULATE,
+	CALL_RUN_FREE,
+	CALL_RUN_REPORT,
+	CALL_OPS_CSV,
+	CALL_COMPARE,
+	CALL_LIST,
+	CALL_STRING_FREE,
+};
+
+/* The positions of the pointers inside pp_compare_report's arrays: runs[1] and labels[1]. */
+#define RUNS_1   10
+#define LABELS_1 11
+
+/* What the arguments of the calls are when not NULL. */
+struct api_args {
+	pp_config *c;  /* 1f1b, p = 4, m = 8 */
+	pp_run *r;     /* its run */
+	char path[64]; /* a config file: {"m": 4} */
+	int version[3];
+};
+
+/*
+ * Makes call with a's arguments but NULL at position pos (0 for the first argument; RUNS_1,
+ * LABELS_1; -1 for none), err the message buffer of errlen bytes; frees what it returns. Returns
+ * true when the call returned its error value (-1 or NULL); the free functions return false.
+ */
+static bool call_with_null(enum api_call call, int pos, struct api_args *a, char *err,
+                           size_t errlen)
+{
+#define ARG(i, v) (pos == (i) ? NULL : (v))
+	const pp_run *runs[2] = {a->r, ARG(RUNS_1, a->r)};
+	const char *labels[2] = {"a", ARG(LABELS_1, "b")};
+	char *text = NULL;
+	pp_config *copy;
+
+	switch (call) {
+	case CALL_VERSION:
+		return pp_version(ARG(0, &a->version[0]), ARG(1, &a->version[1]),
+		                  ARG(2, &a->version[2])) == NULL;
+	case CALL_CONFIG_FREE:
+		pp_config_free(ARG(0, pp_config_new()));
+		return false;
+	case CALL_CONFIG_COPY:
+		copy = pp_config_copy(ARG(0, a->c));
+		pp_config_free(copy);
+		return copy == NULL;
+	case CALL_CONFIG_SET:
+		return pp_config_set(ARG(0, a->c), ARG(1, "m"), ARG(2, "8"), ARG(3, err), errlen) !=
+		       0;
+	case CALL_LOAD_JSON:
+		return pp_config_load_json(ARG(0, a->c), ARG(1, "{\"m\": 8}"), ARG(2, "inline"),
+		                           ARG(3, err), errlen) != 0;
+	case CALL_LOAD_FILE:
+		return pp_config_load_file(ARG(0, a->c), ARG(1, a->path), ARG(2, err), errlen) != 0;
+	case CALL_SIMULATE: {
+		pp_run *r = pp_simulate(ARG(0, a->c), ARG(1, err), errlen);
+
+		pp_run_free(r);
+		return r == NULL;
+	}
+	case CALL_RUN_FREE:
+		pp_run_free(ARG(0, pp_simulate(a->c, NULL, 0)));
+		return false;
+	case CALL_RUN_REPORT:
+		text = pp_run_report(ARG(0, a->r), ARG(1, "text"), ARG(2, err), errlen);
+		break;
+	case CALL_OPS_CSV:
+		text = pp_run_ops_csv(ARG(0, a->r), ARG(1, err), errlen);
+		break;
+	case CALL_COMPARE:
+		text = pp_compare_report(ARG(0, runs), ARG(1, labels), 2, ARG(3, "csv"),
+		                         ARG(4, err), errlen);
+		break;
+	case CALL_LIST:
+		text = pp_list(ARG(0, "text"), ARG(1, err), errlen);
+		break;
+	case CALL_STRING_FREE:
+		pp_string_free(ARG(0, pp_list(NULL, NULL, 0)));
+		return false;
+	}
+#undef ARG
+	pp_string_free(text);
+	return text == NULL;
+}
+
+/* What a call does with NULL in one of its pointer positions. */
+enum null_outcome {
+	NULL_ACCEPTED, /* what it does with the pointer given: a default, no buffer, a free's no-op
+	                */
+	NULL_REFUSED,  /* its error value, and in err "CALL: argument 'ARG' is NULL" */
+	NULL_NO_ERR,   /* its error value: a call without err (pp_config_copy) */
+};
+
+/* A NULL in one pointer position of one call, and what the call does with it. */
+struct null_case {
+	enum api_call call;
+	int pos;         /* the position made NULL (call_with_null) */
+	const char *fn;  /* the call's name */
+	const char *arg; /* the argument's */
+	enum null_outcome outcome;
+};
+
+/* Every pointer position of every call of ppsim.h. */
+static const struct null_case null_cases[] = {
+        {CALL_VERSION, 0, "pp_version", "major", NULL_ACCEPTED},
+        {CALL_VERSION, 1, "pp_version", "minor", NULL_ACCEPTED},
+        {CALL_VERSION, 2, "pp_version", "patch", NULL_ACCEPTED},
+        {CALL_CONFIG_FREE, 0, "pp_config_free", "c", NULL_ACCEPTED},
+        {CALL_CONFIG_COPY, 0, "pp_config_copy", "c", NULL_NO_ERR},
+        {CALL_CONFIG_SET, 0, "pp_config_set", "c", NULL_REFUSED},
+        {CALL_CONFIG_SET, 1, "pp_config_set", "key", NULL_REFUSED},
+        {CALL_CONFIG_SET, 2, "pp_config_set", "value", NULL_REFUSED},
+        {CALL_CONFIG_SET, 3, "pp_config_set", "err", NULL_ACCEPTED},
+        {CALL_LOAD_JSON, 0, "pp_config_load_json", "c", NULL_REFUSED},
+        {CALL_LOAD_JSON, 1, "pp_config_load_json", "json_text", NULL_REFUSED},
+        {CALL_LOAD_JSON, 2, "pp_config_load_json", "name", NULL_ACCEPTED},
+        {CALL_LOAD_JSON, 3, "pp_config_load_json", "err", NULL_ACCEPTED},
+        {CALL_LOAD_FILE, 0, "pp_config_load_file", "c", NULL_REFUSED},
+        {CALL_LOAD_FILE, 1, "pp_config_load_file", "path", NULL_REFUSED},
+        {CALL_LOAD_FILE, 2, "pp_config_load_file", "err", NULL_ACCEPTED},
+        {CALL_SIMULATE, 0, "pp_simulate", "c", NULL_REFUSED},
+        {CALL_SIMULATE, 1, "pp_simulate", "err", NULL_ACCEPTED},
+        {CALL_RUN_FREE, 0, "pp_run_free", "r", NULL_ACCEPTED},
+        {CALL_RUN_REPORT, 0, "pp_run_report", "r", NULL_REFUSED},
+        {CALL_RUN_REPORT, 1, "pp_run_report", "format", NULL_ACCEPTED},
+        {CALL_RUN_REPORT, 2, "pp_run_report", "err", NULL_ACCEPTED},
+        {CALL_OPS_CSV, 0, "pp_run_ops_csv", "r", NULL_REFUSED},
+        {CALL_OPS_CSV, 1, "pp_run_ops_csv", "err", NULL_ACCEPTED},
+        {CALL_COMPARE, 0, "pp_compare_report", "runs", NULL_REFUSED},
+        {CALL_COMPARE, RUNS_1, "pp_compare_report", "runs[1]", NULL_REFUSED},
+        {CALL_COMPARE, 1, "pp_compare_report", "labels", NULL_ACCEPTED},
+        {CALL_COMPARE, LABELS_1, "pp_compare_report", "labels[1]", NULL_ACCEPTED},
+        {CALL_COMPARE, 3, "pp_compare_report", "format", NULL_ACCEPTED},
+        {CALL_COMPARE, 4, "pp_compare_report", "err", NULL_ACCEPTED},
+        {CALL_LIST, 0, "pp_list", "format", NULL_ACCEPTED},
+        {CALL_LIST, 1, "pp_list", "err", NULL_ACCEPTED},
+        {CALL_STRING_FREE, 0, "pp_string_free", "s", NULL_ACCEPTED},
+};
+
+static void api_every_call_refuses_or_accepts_null_in_every_pointer_position(void)
+{
+	struct api_args a = {.c = config_of("1f1b", "4", "8"), .path = "/tmp/ppsim-unit-XXXXXX"};
+	int fd = mkstemp(a.path);
+
+	CU_ASSERT_FATAL(fd >= 0 && write(fd, "{\"m\": 4}", 8) == 8);
+	close(fd);
+	a.r = simulate(a.c);
+	for (size_t i = 0; i < sizeof(null_cases) / sizeof(null_cases[0]); i++) {
+		const struct null_case *t = &null_cases[i];
+		bool error_value = t->outcome != NULL_ACCEPTED, refused;
+		char err[256] = "", want[256] = "", none[8] = "";
+
+		if (t->outcome == NULL_REFUSED)
+			snprintf(want, sizeof(want), "%s: argument '%s' is NULL", t->fn, t->arg);
+		/* each call succeeds with every argument given */
+		CU_ASSERT_FALSE(call_with_null(t->call, -1, &a, err, sizeof(err)));
+		refused = call_with_null(t->call, t->pos, &a, err, sizeof(err));
+		if (refused != error_value || strcmp(err, want) != 0)
+			fprintf(stderr, "%s(%s NULL): %s '%s'\n", t->fn, t->arg,
+			        refused ? "refused" : "accepted", err);
+		CU_ASSERT_EQUAL(refused, error_value);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		/* without a buffer, or with one of no bytes, the same and nothing written */
+		CU_ASSERT_EQUAL(call_with_null(t->call, t->pos, &a, NULL, sizeof(err)),
+		                error_value);
+		CU_ASSERT_EQUAL(call_with_null(t->call, t->pos, &a, none, 0), error_value);
+		CU_ASSERT_STRING_EQUAL(none, "");
+	}
+	/* two NULLs: the first is named */
+	{
+		char err[256] = "";
+
+		CU_ASSERT_EQUAL(pp_config_set(NULL, NULL, NULL, err, sizeof(err)), -1);
+		CU_ASSERT_STRING_EQUAL(err, "pp_config_set: argument 'c' is NULL");
+		CU_ASSERT_PTR_NULL(pp_compare_report(NULL, NULL, 0, NULL, err, sizeof(err)));
+		CU_ASSERT_STRING_EQUAL(err, "pp_compare_report: argument 'runs' is NULL");
+	}
+	unlink(a.path);
+	pp_run_free(a.r);
+	pp_config_free(a.c);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(api_1f1b_p4_m8_reports_a_makespan_of_33_in_json),
         UNIT_TEST(api_a_run_keeps_its_settings_after_its_config_is_freed),
@@ -238,6 +430,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(api_compare_writes_runs_side_by_side),
         UNIT_TEST(api_list_is_the_tables_of_ppsim_list),
         UNIT_TEST(api_version_is_the_headers_numbers),
+        UNIT_TEST(api_every_call_refuses_or_accepts_null_in_every_pointer_position),
         {NULL, NULL},
 };
 
