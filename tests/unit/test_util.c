@@ -29,6 +29,24 @@ static void util_time_from_units_rounds_to_the_nearest_tick(void)
 	CU_ASSERT_EQUAL(t, 0);
 }
 
+/* A scaled op is rounded to the nearest tick; one above 0 that rounds to none, or a result past
+ * every sum's limit, is no op time. */
+static void util_time_scale_rounds_and_refuses_no_tick_and_too_long(void)
+{
+	pp_time t = -1;
+
+	CU_ASSERT_EQUAL(pp_time_scale(3, 0.5, &t), PP_TIME_SCALED);
+	CU_ASSERT_EQUAL(t, 2);
+	CU_ASSERT_EQUAL(pp_time_scale(1000000, 1e-6, &t), PP_TIME_SCALED);
+	CU_ASSERT_EQUAL(t, 1);
+	CU_ASSERT_EQUAL(pp_time_scale(0, 1e-9, &t), PP_TIME_SCALED);
+	CU_ASSERT_EQUAL(t, 0);
+	t = 42;
+	CU_ASSERT_EQUAL(pp_time_scale(1000000, 4e-7, &t), PP_TIME_NO_TICK);
+	CU_ASSERT_EQUAL(pp_time_scale(PP_TIME_TOTAL_MAX, 2, &t), PP_TIME_TOO_LONG);
+	CU_ASSERT_EQUAL(t, 42);
+}
+
 static void util_time_from_units_accepts_the_largest_time(void)
 {
 	pp_time t = -1;
@@ -320,6 +338,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(util_gcd64_of_signed_values_and_of_zero),
         UNIT_TEST(util_time_from_units_rounds_to_the_nearest_tick),
         UNIT_TEST(util_time_from_units_accepts_the_largest_time),
+        UNIT_TEST(util_time_scale_rounds_and_refuses_no_tick_and_too_long),
         UNIT_TEST(util_time_from_units_rejects_nan_infinity_negative_and_too_large),
         UNIT_TEST(util_time_from_units_rejects_a_result_that_does_not_fit),
         UNIT_TEST(util_time_to_units_divides_by_the_tick),
