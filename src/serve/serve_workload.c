@@ -36,6 +36,7 @@ struct trace {
 	bool json;        /* JSON lines, else CSV */
 	int col[NFIELDS]; /* CSV: the field in each column */
 	size_t lineno;    /* 1-based line being read */
+	bool newline;     /* it ended with a newline (false: at the end of the file, maybe cut) */
 	struct serve_request *req;
 	size_t n, cap;
 };
@@ -386,6 +387,12 @@ static int read_line(struct trace *t, char *line, size_t len, struct pp_error *e
 		if (!t->json)
 			return parse_header(t, line, err);
 	}
+	/* a row cut at the end of the file may still be one (output 20 cut to 2); a JSON line cut
+	 * is no JSON */
+	if (!t->json && !t->newline)
+		return fail_at(t, err, len + 1,
+		               "the file ends in this row, without a newline: its last number may be "
+		               "cut");
 	return t->json ? parse_json_line(t, line, err) : parse_csv_row(t, line, err);
 }
 
@@ -413,6 +420,7 @@ static int read_lines(struct trace *t, FILE *f, struct pp_error *err)
 	text_lines_init(&in, f, "requests", t->path);
 	while (rc == 0 && (more = text_lines_next(&in, err)) != 0) {
 		t->lineno = in.lineno;
+		t->newline = in.newline;
 		rc = more < 0 ? -1 : read_line(t, in.line, in.len, err);
 	}
 	text_lines_release(&in);
@@ -435,7 +443,7 @@ int serve_workload_read(const char *path, struct serve_workload *w, struct pp_er
 int serve_workload_read_stream(FILE *f, const char *path, struct serve_workload *w,
                                struct pp_error *err)
 {
-	struct trace t = {path, false, false, {0}, 0, NULL, 0, 0};
+	struct trace t = {path, false, false, {0}, 0, false, NULL, 0, 0};
 	int rc;
 
 	memset(w, 0, sizeof(*w));
