@@ -62,6 +62,15 @@ int text_lines_too_long(struct text_lines *r, struct pp_error *err)
 	return fail_line(r, err, r->column + TEXT_LINE_MAX, what);
 }
 
+int text_lines_check_whole(struct text_lines *r, struct pp_error *err)
+{
+	if (r->newline)
+		return 0;
+	return fail_line(r, err, r->column + r->len,
+	                 "the file ends in this line, without a newline: its last number may be "
+	                 "cut");
+}
+
 /* Where the CSV field at p ends: at its comma, or at the NUL that ends the text (the rules of
  * text_csv_next: a field opening with a quote runs to its closing quote, "" being one). */
 static char *field_end(char *p)

@@ -113,16 +113,6 @@ __attribute__((format(printf, 5, 6))) static int fail_at(const struct reader *r,
 	               what);
 }
 
-/* A line whose numbers are read ends with a newline: the last line of a file without one may
- * have been cut short (a log still being written, a copy that stopped). */
-static int check_whole(const struct reader *r, struct pp_error *err)
-{
-	if (r->lines.newline)
-		return 0;
-	return fail_at(r, err, r->lines.lineno, r->lines.len + 1,
-	               "the file ends in this line, without a newline: its last number may be cut");
-}
-
 /* The stage's accumulator, growing the table to hold it; NULL with err when out of memory. */
 static struct acc *stage_acc(struct reader *r, size_t stage, struct pp_error *err)
 {
@@ -195,7 +185,7 @@ static int csv_line(struct reader *r, const struct columns *c, char *line, struc
 			return fail_at(r, err, at, offs[c->op] + 1,
 			               "unknown op '%.40s' (F, B, W, BW or comm)", f[c->op]);
 	}
-	if (check_whole(r, err) != 0)
+	if (text_lines_check_whole(&r->lines, err) != 0)
 		return -1;
 	if (op < 0) {
 		mean_add(&r->comm, ms);
@@ -350,7 +340,7 @@ static int megatron_line(struct reader *r, const char *line, struct pp_error *er
 			        "%s appears twice in the timer block of line %zu (first at line "
 			        "%zu)",
 			        timer_names[t], b->header, b->line[t]);
-		if (check_whole(r, err) != 0)
+		if (text_lines_check_whole(&r->lines, err) != 0)
 			return -1;
 		b->line[t] = r->lines.lineno;
 		b->ms[t] = ms;
