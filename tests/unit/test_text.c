@@ -154,7 +154,8 @@ static void text_lines_next_piece_cuts_a_long_line_after_whole_fields(void)
 	free(back);
 }
 
-/* The last line of a file without a final newline may have been cut: the reader says so. */
+/* The last line of a file without a final newline may have been cut: the reader says so, and
+ * text_lines_check_whole refuses it, after the line. */
 static void text_lines_says_whether_a_line_ended_with_a_newline(void)
 {
 	FILE *f = stream_of("1.5\n2.7", 7);
@@ -164,9 +165,13 @@ static void text_lines_says_whether_a_line_ended_with_a_newline(void)
 	text_lines_init(&r, f, "calibration", "m.csv");
 	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
 	CU_ASSERT_TRUE(r.newline);
+	CU_ASSERT_EQUAL(text_lines_check_whole(&r, &err), 0);
 	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
 	CU_ASSERT_STRING_EQUAL(r.line, "2.7");
 	CU_ASSERT_FALSE(r.newline);
+	CU_ASSERT_EQUAL(text_lines_check_whole(&r, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "calibration 'm.csv':2:4: the file ends in this line, "
+	                                "without a newline: its last number may be cut");
 	text_lines_release(&r);
 	fclose(f);
 }
