@@ -129,6 +129,12 @@ bool pp_add_u64(uint64_t a, uint64_t b, uint64_t *out);
  * PP_TIME_MAX_UNITS, or when the result would not fit.
  */
 bool pp_time_from_units(double units, int64_t tick, pp_time *out);
+/*
+ * True when units is a time above 0 that rounds to no tick at PP_TICK_BASE ticks per unit, and
+ * would run as 0: the one rule by which an explicit time (a config's, a measured one) is
+ * refused as below the resolution.
+ */
+bool pp_time_below_tick(double units);
 /* Time t in units (tick ticks per unit), as the double nearest to the exact quotient. */
 double pp_time_to_units(pp_time t, int64_t tick);
 

@@ -196,6 +196,13 @@ bool pp_time_from_units(double units, int64_t tick, pp_time *out)
 	return true;
 }
 
+bool pp_time_below_tick(double units)
+{
+	pp_time t = 0;
+
+	return units > 0 && pp_time_from_units(units, PP_TICK_BASE, &t) && t == 0;
+}
+
 enum pp_time_scaled pp_time_scale(pp_time t, double f, pp_time *out)
 {
 	double x = (double)t * f;

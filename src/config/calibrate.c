@@ -49,9 +49,9 @@ static double mean_of(const struct mean *x)
 }
 
 /*
- * Why ms is no time an op may take in a config, into buf: not above 0 or above 1e9, or below
- * one tick once rounded (what the config reader refuses: pp_time_from_units, then no tick);
- * NULL when it is one.
+ * Why ms is no time an op may take in a config, into buf: not above 0 or outside
+ * pp_time_from_units' range (at most 1e9), or below the resolution (pp_time_below_tick, as the
+ * config refuses it); NULL when it is one.
  */
 static const char *time_fault(double ms, char *buf, size_t n)
 {
@@ -59,7 +59,7 @@ static const char *time_fault(double ms, char *buf, size_t n)
 
 	if (!(ms > 0) || !pp_time_from_units(ms, PP_TICK_BASE, &t))
 		snprintf(buf, n, "must be a number of ms above 0 and at most 1e9");
-	else if (t == 0)
+	else if (pp_time_below_tick(ms))
 		snprintf(buf, n,
 		         "is below the resolution of %g ms: it would run as 0 (times are whole "
 		         "ticks)",
