@@ -12,7 +12,14 @@
  * the slowest rank; over m micro-batches they give F and a fused backward per micro-batch, the
  * mean over the blocks after the first (which holds the warm-up) when there are several.
  *
- * Ownership: calib_read fills a struct calibration whose arrays calib_release frees.
+ * Partial data is refused, never averaged: a time that is not one an op may take in a config
+ * (above 0, at most 1e9 ms, at least one tick once rounded), a timer block with one of the two
+ * timers, a timer twice in a block, a stage skipped, a line whose numbers are read at the end
+ * of a file without a final newline (it may have been cut). And the fit is one ppsim runs:
+ * each stage's op times, scaled, of at least one tick, and at most PP_MAX_LIST stage factors.
+ *
+ * Ownership: calib_read fills a struct calibration whose arrays calib_release frees; it keeps
+ * the caller's path.
  */
 #ifndef PPSIM_CALIBRATE_H
 #define PPSIM_CALIBRATE_H
@@ -33,6 +40,8 @@ struct calibration {
 	int p;                  /* stages measured (0..p-1); 1 for a Megatron log */
 	double *f, *b, *w, *bw; /* [p] forward, input gradient, weight gradient, fused backward */
 	double comm;            /* one point-to-point message */
+	const char *path;       /* the file read, for messages */
+	size_t *line;           /* [p] the line of each stage's first time (NULL: not known) */
 };
 
 /* The explicit costs that reproduce a calibration. */
@@ -51,9 +60,10 @@ struct calib_fit {
 /*
  * Reads the measured times in path. m, the micro-batches of one iteration, is needed for a
  * Megatron log (0 otherwise). Returns 0, or -1 with err: PP_ERR_IO when the file does not
- * read, PP_ERR_CONFIG naming the line and column of a bad line (an unknown op, a stage or time
- * that is not a number, a missing column), or of a file that has no forward time; PP_ERR_USAGE
- * for a Megatron log without m; PP_ERR_NOMEM.
+ * read, PP_ERR_CONFIG "calibration 'PATH':LINE:COLUMN: ..." naming the line at fault (an
+ * unknown op, a stage or time that is not one, a missing column, a block missing a timer, a
+ * stage without a forward time, a last line without its newline, ...); PP_ERR_USAGE for a
+ * Megatron log without m; PP_ERR_NOMEM.
  */
 int calib_read(const char *path, int m, struct calibration *k, struct pp_error *err);
 
@@ -64,8 +74,11 @@ void calib_release(struct calibration *k);
  * Fits explicit costs to k: t_f, t_b and t_w the means over the stages, each stage's scale its
  * F + B + W over theirs, t_comm the measured message. A stage whose backward was measured
  * fused splits it as B = (1 - w_share) BW and W = w_share BW; w_share below 0 means none was
- * given, which fails when a backward is fused only. Returns 0, or -1 with err (PP_ERR_USAGE,
- * PP_ERR_NOMEM); fit->scale is then freed.
+ * given, which fails when a backward is fused only. Returns 0, or -1 with err, naming the
+ * line of the stage at fault: PP_ERR_USAGE for a backward fused without w_share or one whose
+ * share makes no time an op may take, PP_ERR_CONFIG for a fit a config cannot hold (an op of
+ * some stage, scaled, below one tick; more than PP_MAX_LIST stages of different speeds),
+ * PP_ERR_NOMEM; fit->scale is then freed.
  */
 int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit,
               struct pp_error *err);

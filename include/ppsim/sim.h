@@ -54,6 +54,13 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 struct sim *sim_run(const struct config *c, struct pp_error *err);
 
 /*
+ * Checks that c would simulate, as sim_run takes it: settles and validates it, generates its
+ * schedule and prices it (stage scales, the total of all its times), then stops before the
+ * engine runs, freeing what it built. Returns 0, or -1 with the error sim_run would give.
+ */
+int sim_check(const struct config *c, struct pp_error *err);
+
+/*
  * Orders the ops of s, made by sched_new for a priced generator (zb-auto, zb1p, zb2p,
  * zbv-auto), from the costs k: op and message times in ticks, activation amounts and the
  * activation limit (the generator's multiple of p, else c's mem_limit, else p). Returns 0, or

@@ -131,8 +131,29 @@ bool pp_add_u64(uint64_t a, uint64_t b, uint64_t *out);
  * PP_TIME_MAX_UNITS, or when the result would not fit.
  */
 bool pp_time_from_units(double units, int64_t tick, pp_time *out);
+/*
+ * True when units is a time above 0 that rounds to no tick at PP_TICK_BASE ticks per unit, and
+ * would run as 0: the one rule by which an explicit time (a config's, a measured one) is
+ * refused as below the resolution.
+ */
+bool pp_time_below_tick(double units);
 /* Time t in units (tick ticks per unit), as the double nearest to the exact quotient. */
 double pp_time_to_units(pp_time t, int64_t tick);
+
+/* What pp_time_scale made of a time. */
+enum pp_time_scaled {
+	PP_TIME_SCALED = 0,   /* *out holds the scaled time */
+	PP_TIME_NO_TICK = 1,  /* a time above 0 rounded to no tick: it would run as 0 */
+	PP_TIME_TOO_LONG = 2, /* the result passes PP_TIME_TOTAL_MAX */
+};
+
+/*
+ * Scales t ticks by the factor f > 0 (a stage's op-time factor, stage_scale) into *out, rounded
+ * to the nearest tick: the one rule of what a scaled op may take, for the costs and for what
+ * `ppsim calibrate` writes. Returns PP_TIME_SCALED, or why the result is no op time (*out then
+ * unchanged).
+ */
+enum pp_time_scaled pp_time_scale(pp_time t, double f, pp_time *out);
 /* The greatest common divisor of |a| and |b| (0 when both are 0). */
 int64_t pp_gcd64(int64_t a, int64_t b);
 

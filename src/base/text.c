@@ -2,7 +2,8 @@
  * Text input: the bounded line reader, the CSV field splitter and the strict number parsers.
  * The reader takes a byte at a time (getc_unlocked under one lock per line), which lets it see
  * a NUL byte where it stands and stop at the length cap, its buffer (grown by pp_grow's
- * doubling) never past 2 * TEXT_LINE_MAX bytes however long the line. The number parsers check
+ * doubling) never past 2 * TEXT_LINE_MAX bytes however long the line; a line read in pieces
+ * is cut at the last field that fits, and its rest opens the next piece. The number parsers check
  * the syntax themselves and leave only the conversion of a valid double to strtod, so that
  * nothing else strtod takes (blanks, hex, inf, nan) slips through.
  */
@@ -40,7 +41,7 @@ int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_er
 
 void text_lines_init(struct text_lines *r, FILE *f, const char *what, const char *path)
 {
-	*r = (struct text_lines){f, what, path, NULL, 0, 0, 0};
+	*r = (struct text_lines){.f = f, .what = what, .path = path};
 }
 
 static int fail_line(struct text_lines *r, struct pp_error *err, size_t column, const char *what)
@@ -53,16 +54,75 @@ static int fail_line(struct text_lines *r, struct pp_error *err, size_t column, 
 	               err->column, what);
 }
 
-int text_lines_next(struct text_lines *r, struct pp_error *err)
+int text_lines_too_long(struct text_lines *r, struct pp_error *err)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "a line longer than the limit of %zu bytes", TEXT_LINE_MAX);
+	return fail_line(r, err, r->column + TEXT_LINE_MAX, what);
+}
+
+int text_lines_check_whole(struct text_lines *r, struct pp_error *err)
+{
+	if (r->newline)
+		return 0;
+	return fail_line(r, err, r->column + r->len,
+	                 "the file ends in this line, without a newline: its last number may be "
+	                 "cut");
+}
+
+/* Where the CSV field at p ends: at its comma, or at the NUL that ends the text (the rules of
+ * text_csv_next: a field opening with a quote runs to its closing quote, "" being one). */
+static char *field_end(char *p)
+{
+	p += strspn(p, " \t");
+	if (*p == '"') {
+		for (p++; *p != '\0'; p++) {
+			if (*p == '"' && p[1] == '"') {
+				p++;
+			} else if (*p == '"') {
+				p++;
+				break;
+			}
+		}
+	}
+	return p + strcspn(p, ",");
+}
+
+/* The comma that ends the last whole field of text, or NULL when its first field runs to its
+ * end. */
+static char *last_field_end(char *text)
+{
+	char *last = NULL;
+
+	for (char *end = field_end(text); *end == ','; end = field_end(end + 1))
+		last = end;
+	return last;
+}
+
+/*
+ * Reads the next line (pieces: or piece of one) into r; text_lines_next and
+ * text_lines_next_piece. A piece's rest waits at r->line + r->rest and opens the next piece.
+ */
+static int next_line(struct text_lines *r, bool pieces, struct pp_error *err)
 {
 	size_t len = 0;
 	int ch = EOF, saved = 0;
+	bool cont = r->more;
 
 	if (r->line == NULL) {
 		/* most lines are short: start small, grow by doubling up to the cap */
 		if (pp_grow((void **)&r->line, &r->cap, 256, 1, err) != 0)
 			return -1;
 	}
+	if (cont) {
+		memmove(r->line, r->line + r->rest, r->nrest);
+		len = r->nrest;
+		r->column += r->rest;
+	} else {
+		r->column = 1;
+	}
+	r->more = false;
 	errno = 0;
 	flockfile(r->f);
 	while ((ch = getc_unlocked(r->f)) != EOF && ch != '\n' && ch != '\0' &&
@@ -75,6 +135,7 @@ int text_lines_next(struct text_lines *r, struct pp_error *err)
 	funlockfile(r->f);
 	r->line[len] = '\0';
 	r->len = len;
+	r->newline = ch == '\n';
 	if (ch == EOF && ferror(r->f)) {
 		if (err != NULL) {
 			err->line = err->column = 0;
@@ -82,26 +143,51 @@ int text_lines_next(struct text_lines *r, struct pp_error *err)
 		}
 		return -1;
 	}
-	if (ch == EOF && len == 0)
+	if (ch == EOF && len == 0 && !cont)
 		return 0;
-	r->lineno++;
+	if (!cont)
+		r->lineno++;
 	if (ch != EOF && ch != '\n' && ch != '\0' && len < TEXT_LINE_MAX)
 		return -1; /* pp_grow failed: err holds PP_ERR_NOMEM */
 	if (ch == '\0')
-		return fail_line(r, err, len + 1, "a NUL byte: not a text file");
+		return fail_line(r, err, r->column + len, "a NUL byte: not a text file");
 	if (len == TEXT_LINE_MAX && ch != EOF && ch != '\n') {
+		char *cut = pieces ? last_field_end(r->line) : NULL;
 		char what[96];
 
-		snprintf(what, sizeof(what), "a line longer than the limit of %zu bytes",
-		         TEXT_LINE_MAX);
-		return fail_line(r, err, len + 1, what);
+		if (cut == NULL && pieces) {
+			snprintf(what, sizeof(what), "a field longer than the limit of %zu bytes",
+			         TEXT_LINE_MAX);
+			return fail_line(r, err, r->column + TEXT_LINE_MAX, what);
+		}
+		if (cut == NULL)
+			return text_lines_too_long(r, err);
+		/* the byte read past the cap opens the next piece, after the rest of this one */
+		ungetc(ch, r->f);
+		*cut = '\0';
+		r->len = (size_t)(cut - r->line);
+		r->rest = r->len + 1;
+		r->nrest = len - r->rest;
+		r->more = true;
 	}
 	/* a UTF-8 byte order mark (spreadsheets write one) is not part of the first line */
-	if (r->lineno == 1 && len >= 3 && memcmp(r->line, "\xef\xbb\xbf", 3) == 0) {
+	if (r->lineno == 1 && r->column == 1 && r->len >= 3 &&
+	    memcmp(r->line, "\xef\xbb\xbf", 3) == 0) {
 		memmove(r->line, r->line + 3, len - 2);
-		r->len = len - 3;
+		r->len -= 3;
+		r->rest -= r->more ? 3 : 0;
 	}
 	return 1;
+}
+
+int text_lines_next(struct text_lines *r, struct pp_error *err)
+{
+	return next_line(r, false, err);
+}
+
+int text_lines_next_piece(struct text_lines *r, struct pp_error *err)
+{
+	return next_line(r, true, err);
 }
 
 void text_lines_release(struct text_lines *r)
@@ -113,10 +199,11 @@ void text_lines_release(struct text_lines *r)
 
 /*
  * Unquotes the quoted field at field[0] == '"' in place: "" stands for one quote, and a comma
- * inside the quotes is the field's. Returns where the field's text after the closing quote
- * goes on (its comma or its end); an unclosed quote runs to the end of the line.
+ * inside the quotes is the field's; what stands after the closing quote is kept, up to the
+ * field's end (field_end's), which stays in place; an unclosed quote runs to the end of the
+ * line.
  */
-static char *unquote(char *field)
+static void unquote(char *field)
 {
 	char *in = field + 1, *out = field;
 
@@ -136,16 +223,15 @@ static char *unquote(char *field)
 		*out++ = *in++;
 	if (out < in)
 		memset(out, '\0', (size_t)(in - out));
-	return in;
 }
 
 char *text_csv_next(char **p, bool trim_cr)
 {
-	char *field = *p + strspn(*p, " \t"), *end, *q;
+	char *field = *p + strspn(*p, " \t"), *end = field_end(field), *q;
 
-	end = *field == '"' ? unquote(field) : field;
-	end = strchr(end, ',');
-	if (end != NULL) {
+	if (*field == '"')
+		unquote(field);
+	if (*end == ',') {
 		*end = '\0';
 		*p = end + 1;
 	} else {

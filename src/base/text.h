@@ -35,16 +35,22 @@ int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_er
 /*
  * A line reader over a FILE *. what and path name the file in messages ("schedule 'a.csv'");
  * after text_lines_next returns 1, line holds the current line, NUL-terminated and without its
- * '\n' (a '\r' before it stays), len its length and lineno its 1-based number.
+ * '\n' (a '\r' before it stays), len its length and lineno its 1-based number. newline says
+ * whether the line ended with one: the last line of a file that does not end in a newline may
+ * have been cut short (a copy or a write that stopped), which a reader of numbers refuses.
  */
 struct text_lines {
 	FILE *f;
 	const char *what; /* the kind of file, for messages: "schedule", "requests" */
 	const char *path; /* the file's name, for messages */
-	char *line;       /* the current line; owned by the reader */
+	char *line;       /* the current line (or piece of one); owned by the reader */
 	size_t len;       /* strlen(line) */
 	size_t lineno;    /* 1-based number of the current line, 0 before the first */
 	size_t cap;       /* bytes allocated at line */
+	bool newline;     /* the line ended with '\n' (false: with the end of the file) */
+	size_t column;    /* 1-based column of line[0] in its line: 1 but for a later piece */
+	bool more;        /* text_lines_next_piece: the line goes on after this piece */
+	size_t rest, nrest; /* a cut line's bytes after its piece: nrest of them at line + rest */
 };
 
 /* Starts reading f; nothing is allocated yet. */
@@ -57,6 +63,31 @@ void text_lines_init(struct text_lines *r, FILE *f, const char *what, const char
  * PP_ERR_NOMEM.
  */
 int text_lines_next(struct text_lines *r, struct pp_error *err);
+
+/*
+ * text_lines_next for CSV lines of any length (a PyTorch schedule holds each rank's actions on
+ * one line, as long as its ops make it): a line longer than TEXT_LINE_MAX comes in pieces of
+ * whole fields, each cut at a comma (outside quotes, as text_csv_next reads them) that stays
+ * out of both pieces, with more set on every piece but the last and column the place where
+ * each starts; lineno stays the line's. The reader then holds at most TEXT_LINE_MAX bytes
+ * whatever the line's length, and only a field longer than that is refused ("a field longer
+ * than the limit of ... bytes").
+ */
+int text_lines_next_piece(struct text_lines *r, struct pp_error *err);
+
+/*
+ * The error of a line longer than TEXT_LINE_MAX ("WHAT 'PATH':L:C: a line longer than ..."),
+ * for a reader of pieces that takes only short lines in some places. Returns -1.
+ */
+int text_lines_too_long(struct text_lines *r, struct pp_error *err);
+
+/*
+ * For a reader of numbers: fails err when the current line ended the file without a newline
+ * ("WHAT 'PATH':L:C: the file ends in this line, without a newline: its last number may be
+ * cut", C just after the line), since a copy or a write that stopped may have cut it into
+ * another valid line. Returns 0, or -1.
+ */
+int text_lines_check_whole(struct text_lines *r, struct pp_error *err);
 
 /* Frees the reader's buffer; the FILE stays open. */
 void text_lines_release(struct text_lines *r);

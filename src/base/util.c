@@ -196,6 +196,25 @@ bool pp_time_from_units(double units, int64_t tick, pp_time *out)
 	return true;
 }
 
+bool pp_time_below_tick(double units)
+{
+	pp_time t = 0;
+
+	return units > 0 && pp_time_from_units(units, PP_TICK_BASE, &t) && t == 0;
+}
+
+enum pp_time_scaled pp_time_scale(pp_time t, double f, pp_time *out)
+{
+	double x = (double)t * f;
+
+	if (x > (double)PP_TIME_TOTAL_MAX)
+		return PP_TIME_TOO_LONG;
+	if (t > 0 && llround(x) == 0)
+		return PP_TIME_NO_TICK;
+	*out = (pp_time)llround(x);
+	return PP_TIME_SCALED;
+}
+
 int64_t pp_gcd64(int64_t a, int64_t b)
 {
 	uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a,

@@ -43,10 +43,10 @@ static const struct cmd commands[] = {
          "simulate an inference pipeline serving requests: batching, TTFT, TPOT, bubbles",
          cmd_serve, .mode = CLI_SERVE, .kind = REPORT_SERVE,
          .example = "ppsim serve --model=llama3-8b -p 4 --batching=chunked --rate=8"},
-        {"validate", "[--format=FMT] FILE",
+        {"validate", "[--format=FMT] [--max-ops=N] FILE",
          "check a schedule file: coverage, placement, dependencies", cmd_validate,
          .kind = REPORT_VALIDATION, .format_subject = "validate", .file_args = true,
-         .options = "--format -f --help -h"},
+         .options = "--format -f --max-ops --help -h"},
         {"calibrate", "[-m N] [--w-share=F] [-o FILE] MEASURED",
          "write a config whose ops take measured times (a CSV, a Megatron-LM log)", cmd_calibrate,
          .file_args = true, .options = "--microbatches -m --w-share --output -o --help -h"},
@@ -165,15 +165,21 @@ int cmd_usage(const char *fmt, ...)
 	return PP_EXIT_USAGE;
 }
 
-const char *cmd_format_arg(int argc, char **argv, int *i)
+const char *cmd_option_arg(int argc, char **argv, int *i, const char *name, const char *alias)
 {
 	const char *a = argv[*i];
+	size_t n = strlen(name);
 
-	if (strncmp(a, "--format=", 9) == 0)
-		return a + 9;
-	if (strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0)
+	if (strncmp(a, name, n) == 0 && a[n] == '=')
+		return a + n + 1;
+	if (strcmp(a, name) == 0 || (alias != NULL && strcmp(a, alias) == 0))
 		return *i + 1 < argc ? argv[++*i] : "";
 	return NULL;
+}
+
+const char *cmd_format_arg(int argc, char **argv, int *i)
+{
+	return cmd_option_arg(argc, argv, i, "--format", "-f");
 }
 
 const struct cmd *cmd_of_fn(int (*fn)(int argc, char **argv))

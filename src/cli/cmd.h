@@ -41,9 +41,12 @@ const struct cmd *cmd_table(size_t *count);
 const struct cmd *cmd_of_mode(unsigned mode);
 /* The row of the command that fn runs. */
 const struct cmd *cmd_of_fn(int (*fn)(int argc, char **argv));
-/* For the commands that read --format themselves (list, validate): the value of argv[*i] when
- * it is --format=NAME, -f NAME or --format NAME (moving *i past NAME), "" when -f or --format
- * ends the line (the caller says it needs a value), else NULL. */
+/* For the commands that read their options themselves (list, validate, calibrate): the value
+ * of option name (alias: its short name, or NULL) at argv[*i] when it is NAME=VALUE, or NAME or
+ * ALIAS followed by VALUE (moving *i past VALUE); "" when NAME or ALIAS ends the line (the
+ * caller says it needs a value), else NULL. */
+const char *cmd_option_arg(int argc, char **argv, int *i, const char *name, const char *alias);
+/* cmd_option_arg of --format (-f). */
 const char *cmd_format_arg(int argc, char **argv, int *i);
 
 int cmd_run(int argc, char **argv);

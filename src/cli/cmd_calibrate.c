@@ -3,7 +3,8 @@
  * stage, op, ms, or a Megatron-LM log's timers) into a config file of explicit costs whose
  * simulation takes those times, so that a user can ask what another schedule would do on their
  * own costs: `ppsim -c calibrated.json -s zbv`. The config goes to standard output or, written
- * whole or not at all, to -o FILE; a fit that misses a measured time by more than 1% (stages
+ * whole or not at all, to -o FILE, once read back and built into its run as `ppsim -c` would:
+ * what calibrate writes, ppsim runs. A fit that misses a measured time by more than 1% (stages
  * whose F, B and W are not in one proportion) says so on standard error.
  */
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "cmd.h"
 #include "guard.h"
 #include "ppsim/calibrate.h"
+#include "ppsim/sim.h"
 
 static const char usage[] =
         "Usage: ppsim calibrate [-m N] [--w-share=F] [-o FILE] MEASURED\n"
@@ -23,30 +25,51 @@ static const char usage[] =
         "W. -o FILE writes the config there instead of standard output; -- ends the\n"
         "options.";
 
-/* The value of option name ("-m", "--w-share", ...) at argv[*i], as --name=V or name V. */
-static const char *value_of(int argc, char **argv, int *i, const char *name, const char *alias)
+/*
+ * The config text of fit, into *text (*len bytes, the caller frees it), checked as `ppsim -c`
+ * takes it: read back by the config reader and built into a run, schedule and prices, by
+ * sim_check. Returns 0, or -1 with err saying why measured's fit would not run (a run of more
+ * ops than the limit or too long, out of memory); *text is then freed.
+ */
+static int fit_config(const struct calib_fit *fit, int m, const char *measured, char **text,
+                      size_t *len, struct pp_error *err)
 {
-	const char *a = argv[*i];
-	size_t n = strlen(name);
+	FILE *out = open_memstream(text, len);
+	struct pp_error why = {0};
+	struct config c;
+	int rc;
 
-	if (strncmp(a, name, n) == 0 && a[n] == '=')
-		return a + n + 1;
-	if ((strcmp(a, name) == 0 || (alias != NULL && strcmp(a, alias) == 0)) && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
+	if (out == NULL)
+		return pp_fail(err, PP_ERR_NOMEM, "out of memory writing the calibrated config");
+	rc = calib_write_config(out, fit, m);
+	/* a stream whose buffer could not be made may close without one */
+	if (fclose(out) != 0 || rc != 0 || *text == NULL) {
+		free(*text);
+		return pp_fail(err, PP_ERR_NOMEM, "out of memory writing the calibrated config");
+	}
+	config_init(&c);
+	if (config_load_text(&c, "calibrated", *text, *len, &why) == 0 && sim_check(&c, &why) == 0)
+		return 0;
+	free(*text);
+	if (why.kind == PP_ERR_NOMEM) {
+		*err = why;
+		return -1;
+	}
+	return pp_fail(err, why.kind, "calibrate: the config fitted to '%s' would not run: %s",
+	               measured, why.msg);
 }
 
-/* Writes fit to path, or to standard output when path is NULL. */
-static int write_fit(const char *path, const struct calib_fit *fit, int m)
+/* Writes the len bytes of text to path, or to standard output when path is NULL. */
+static int write_text(const char *path, const char *text, size_t len)
 {
 	struct pp_error err = {0};
 	struct outfile *f;
 
 	if (path == NULL)
-		return calib_write_config(cmd_out(), fit, m) == 0 ? PP_EXIT_OK : cmd_report_failed();
+		return fwrite(text, 1, len, cmd_out()) == len ? PP_EXIT_OK : cmd_report_failed();
 	if ((f = guard_open(path, &err)) == NULL)
 		return cmd_fail(&err);
-	if (calib_write_config(outfile_stream(f), fit, m) != 0) {
+	if (fwrite(text, 1, len, outfile_stream(f)) != len) {
 		guard_abort(f);
 		return cmd_report_failed();
 	}
@@ -61,6 +84,8 @@ int cmd_calibrate(int argc, char **argv)
 	struct calib_fit fit;
 	uint64_t m = 0;
 	double w_share = -1;
+	char *text = NULL;
+	size_t len = 0;
 	int status;
 
 	bool options = true;
@@ -80,19 +105,21 @@ int cmd_calibrate(int argc, char **argv)
 			fprintf(cmd_out(), "%s\n", usage);
 			return PP_EXIT_OK;
 		}
-		if ((v = value_of(argc, argv, &i, "--microbatches", "-m")) != NULL) {
+		if ((v = cmd_option_arg(argc, argv, &i, "--microbatches", "-m")) != NULL) {
 			if (text_parse_uint(v, 1, PP_MAX_COUNT, &m) != TEXT_OK)
 				return cmd_usage(
 				        "calibrate: -m '%.40s': must be a whole number from 1 "
 				        "to %d",
 				        v, PP_MAX_COUNT);
-		} else if ((v = value_of(argc, argv, &i, "--w-share", NULL)) != NULL) {
+		} else if ((v = cmd_option_arg(argc, argv, &i, "--w-share", NULL)) != NULL) {
 			if (text_parse_double(v, &w_share) != TEXT_OK || w_share < 0 || w_share > 1)
 				return cmd_usage(
 				        "calibrate: --w-share '%.40s': must be a number from 0 "
 				        "to 1",
 				        v);
-		} else if ((v = value_of(argc, argv, &i, "--output", "-o")) != NULL) {
+		} else if ((v = cmd_option_arg(argc, argv, &i, "--output", "-o")) != NULL) {
+			if (*v == '\0')
+				return cmd_usage("calibrate: option '%s' needs a value", argv[i]);
 			out = v;
 		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			return cmd_usage("calibrate: unknown option '%.40s'", argv[i]);
@@ -113,12 +140,16 @@ int cmd_calibrate(int argc, char **argv)
 		calib_release(&k);
 		return cmd_fail(&err);
 	}
-	if (fit.max_error > 0.01)
+	status = fit_config(&fit, (int)m, file, &text, &len, &err);
+	if (status == 0 && fit.max_error > 0.01)
 		cmd_error("calibrate: one scale per stage misses stage %d's measured times by "
 		          "up to %.1f%%: its F, B and W are not in the other stages' proportion",
 		          fit.worst_stage, 100 * fit.max_error);
-	status = write_fit(out, &fit, (int)m);
 	calib_fit_release(&fit);
 	calib_release(&k);
+	if (status != 0)
+		return cmd_fail(&err);
+	status = write_text(out, text, len);
+	free(text);
 	return status;
 }

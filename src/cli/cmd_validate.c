@@ -1,6 +1,7 @@
 /*
- * `ppsim validate [--format=FMT] FILE`: check a schedule file (coverage, placement,
- * dependencies, memory); the format registry's validation writer reports what it found.
+ * `ppsim validate [--format=FMT] [--max-ops=N] FILE`: check a schedule file (coverage,
+ * placement, dependencies, memory), of at most N ops as a run of --max-ops=N may export; the
+ * format registry's validation writer reports what it found.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +14,17 @@ static void help(void)
 {
 	char names[64];
 
-	fprintf(cmd_out(), "Usage: ppsim validate [--format=FMT] FILE\n"
-	       "Check a schedule file (ppsim's CSV with columns device, op, microbatch, and\n"
-	       "stage or chunk, as --dump-ops and --export-schedule write it; or PyTorch's\n"
-	       "compute-only or compute_comms CSV): every op once, on the device hosting its\n"
-	       "stage, in an order that can run, and a compute_comms file's SEND and RECV\n"
-	       "actions against the compute order. Prints the inferred shape and peak\n"
-	       "activations (FMT: %s; default text); a deadlock exits 1 naming the\n"
-	       "cycle of waiting devices. -- ends the options.\n",
-	       report_format_names(REPORT_VALIDATION, ", ", " or ", names, sizeof(names)));
+	fprintf(cmd_out(),
+	        "Usage: ppsim validate [--format=FMT] [--max-ops=N] FILE\n"
+	        "Check a schedule file (ppsim's CSV with columns device, op, microbatch, and\n"
+	        "stage or chunk, as --dump-ops and --export-schedule write it; or PyTorch's\n"
+	        "compute-only or compute_comms CSV): every op once, on the device hosting its\n"
+	        "stage, in an order that can run, and a compute_comms file's SEND and RECV\n"
+	        "actions against the compute order. Prints the inferred shape and peak\n"
+	        "activations (FMT: %s; default text); a deadlock exits 1 naming the\n"
+	        "cycle of waiting devices. --max-ops=N reads files of up to N ops, as a run\n"
+	        "of --max-ops=N exports them (default 50000000). -- ends the options.\n",
+	        report_format_names(REPORT_VALIDATION, ", ", " or ", names, sizeof(names)));
 }
 
 int cmd_validate(int argc, char **argv)
@@ -31,10 +34,12 @@ int cmd_validate(int argc, char **argv)
 	const char *name = "text", *file = NULL, *value;
 	const struct report_format *fmt;
 	struct validation v;
+	struct config c;
 	double *peak;
 	bool options = true;
 	int status;
 
+	config_init(&c);
 	for (int i = 1; i < argc; i++) {
 		if (options && strcmp(argv[i], "--") == 0) {
 			options = false;
@@ -45,6 +50,14 @@ int cmd_validate(int argc, char **argv)
 			if (*value == '\0')
 				return cmd_usage("option '%s' needs a value", argv[i]);
 			name = value;
+		} else if (options &&
+		           (value = cmd_option_arg(argc, argv, &i, "--max-ops", NULL)) != NULL) {
+			/* the value as the option table reads it, for a run or a config file */
+			if (*value == '\0')
+				return cmd_usage("option '%s' needs a value", argv[i]);
+			if (config_set(&c, config_option_by_key("max_ops"), "--max-ops", value,
+			               &err) != 0)
+				return cmd_fail(&err);
 		} else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
 			return cmd_usage("validate: unknown option '%s'", argv[i]);
 		} else if (file != NULL) {
@@ -57,7 +70,7 @@ int cmd_validate(int argc, char **argv)
 		return cmd_usage("validate: needs a schedule FILE");
 	if ((fmt = report_format_find(name, REPORT_VALIDATION)) == NULL)
 		return cli_bad_format_of(cmd_of_fn(cmd_validate), name);
-	if (schedfile_read(file, PP_MAX_OPS, &f, &err) != 0)
+	if (schedfile_read(file, c.max_ops, &f, &err) != 0)
 		return cmd_fail(&err);
 	peak = pp_mallocarray((size_t)f.sched->p, sizeof(*peak));
 	if (peak == NULL) {

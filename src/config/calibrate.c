@@ -1,20 +1,28 @@
 /*
  * Calibration (calibrate.h): reads measured op times, a CSV or a Megatron-LM log, through the
  * one bounded line reader, and fits the explicit costs (t_f, t_b, t_w, t_comm and a scale per
- * stage) that reproduce them, then writes those as a config file.
+ * stage) that reproduce them, then writes those as a config file. A time is taken only when
+ * it is one an op may take in a config (pp_time_from_units' range, one tick at least), and a
+ * fitted stage only when its scaled ops are (pp_time_scale, the costs' own rule).
  */
 #include "ppsim/calibrate.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "base/text.h"
+#include "ppsim/config.h"
 
 /* The ops a CSV line may measure, in the order of struct acc's sums. */
 enum { OP_F_, OP_B_, OP_W_, OP_BW_, NOPS_ };
 static const char *const op_names[NOPS_] = {"F", "B", "W", "BW"};
+
+/* The Megatron-LM timers read, in the order of struct block's. */
+enum { TIMER_F, TIMER_BW, NTIMERS };
+static const char *const timer_names[NTIMERS] = {"forward-compute", "backward-compute"};
 
 /*
  * A running mean kept as the first value and the sum of the others' differences from it, so
@@ -40,9 +48,38 @@ static double mean_of(const struct mean *x)
 	return x->n > 0 ? x->first + x->dsum / x->n : NAN;
 }
 
+/*
+ * Why ms is no time an op may take in a config, into buf: not above 0 or outside
+ * pp_time_from_units' range (at most 1e9), or below the resolution (pp_time_below_tick, as the
+ * config refuses it); NULL when it is one.
+ */
+static const char *time_fault(double ms, char *buf, size_t n)
+{
+	pp_time t = 0;
+
+	if (!(ms > 0) || !pp_time_from_units(ms, PP_TICK_BASE, &t))
+		snprintf(buf, n, "must be a number of ms above 0 and at most 1e9");
+	else if (pp_time_below_tick(ms))
+		snprintf(buf, n,
+		         "is below the resolution of %g ms: it would run as 0 (times are whole "
+		         "ticks)",
+		         1.0 / (double)PP_TICK_BASE);
+	else
+		return NULL;
+	return buf;
+}
+
 /* The measured times of one stage. */
 struct acc {
 	struct mean op[NOPS_];
+	size_t line; /* the line of its first time; 0 while it has none */
+};
+
+/* A Megatron-LM timer block being read: where it and its two timers stand, their times. */
+struct block {
+	size_t header;        /* its "time across ranks" line; 0: not in a block */
+	size_t line[NTIMERS]; /* each timer's line, 0 until read */
+	double ms[NTIMERS];   /* each timer's MAX */
 };
 
 /* What the reader gathers. */
@@ -50,21 +87,30 @@ struct reader {
 	const char *path;
 	int m;
 	struct text_lines lines;
+	size_t first; /* the first line that is not blank or a comment: the CSV header */
 	struct acc *stages;
 	size_t nstages, cap;
 	struct mean comm;
-	/* Megatron: the blocks' forward-compute and backward-compute, and their count */
-	double block_f, block_bw, first_f, first_bw;
-	int blocks;
-	bool in_block, block_has_f;
+	struct block block; /* Megatron: the current block */
+	double first_ms[NTIMERS];
+	int blocks; /* Megatron: blocks with both timers read */
 };
 
-static int fail_at(const struct reader *r, struct pp_error *err, size_t column, const char *what)
+/* Fails err at line and column of r's file; what from a printf format. Returns -1. */
+__attribute__((format(printf, 5, 6))) static int fail_at(const struct reader *r,
+                                                         struct pp_error *err, size_t line,
+                                                         size_t column, const char *fmt, ...)
 {
-	err->line = (int)r->lines.lineno;
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	err->line = (int)line;
 	err->column = (int)column;
-	return pp_fail(err, PP_ERR_CONFIG, "calibration '%s':%zu:%zu: %s", r->path, r->lines.lineno,
-	               column, what);
+	return pp_fail(err, PP_ERR_CONFIG, "calibration '%s':%zu:%zu: %s", r->path, line, column,
+	               what);
 }
 
 /* The stage's accumulator, growing the table to hold it; NULL with err when out of memory. */
@@ -84,20 +130,27 @@ struct columns {
 	int stage, op, ms, n;
 };
 
-static bool csv_header(char *line, struct columns *c)
+/* Reads the header into c: false when it names no stage, op and ms, -1 with err when it names
+ * one twice. */
+static int csv_header(const struct reader *r, char *line, struct columns *c, struct pp_error *err)
 {
 	char *f[64];
 	size_t offs[64], n = text_csv_split(line, true, f, offs, 64);
 
 	c->stage = c->op = c->ms = -1;
-	c->n = (int)(n < 64 ? n : 64);
-	for (int i = 0; i < c->n; i++) {
-		if (strcmp(f[i], "stage") == 0 || strcmp(f[i], "device") == 0)
-			c->stage = i;
-		else if (strcmp(f[i], "op") == 0)
-			c->op = i;
-		else if (strcmp(f[i], "ms") == 0)
-			c->ms = i;
+	c->n = n > INT32_MAX ? INT32_MAX : (int)n;
+	for (int i = 0; i < c->n && i < 64; i++) {
+		int *col = strcmp(f[i], "stage") == 0 || strcmp(f[i], "device") == 0 ? &c->stage
+		           : strcmp(f[i], "op") == 0                                 ? &c->op
+		           : strcmp(f[i], "ms") == 0                                 ? &c->ms
+		                                                                     : NULL;
+
+		if (col != NULL && *col >= 0)
+			return fail_at(r, err, r->lines.lineno, offs[i] + 1,
+			               "column '%s' appears twice (first as column %d)", f[i],
+			               *col + 1);
+		if (col != NULL)
+			*col = i;
 	}
 	return c->stage >= 0 && c->op >= 0 && c->ms >= 0;
 }
@@ -105,112 +158,196 @@ static bool csv_header(char *line, struct columns *c)
 /* Adds one CSV line's measurement. */
 static int csv_line(struct reader *r, const struct columns *c, char *line, struct pp_error *err)
 {
-	char *f[64], msg[160];
-	size_t offs[64], n = text_csv_split(line, true, f, offs, 64);
+	char *f[64], why[128];
+	size_t offs[64], n = text_csv_split(line, true, f, offs, 64), at = r->lines.lineno;
 	uint64_t stage;
-	double ms;
+	double ms = 0;
 	struct acc *a;
 	int op = -1;
 
 	if (n != (size_t)c->n)
-		return fail_at(r, err, 1, "has a different number of fields than the header");
-	if (text_parse_uint(f[c->stage], 0, 65535, &stage) != TEXT_OK)
-		return fail_at(r, err, offs[c->stage] + 1,
-		               "the stage must be a whole number from 0 to 65535");
-	if (text_parse_double(f[c->ms], &ms) != TEXT_OK || !(ms > 0) || ms > PP_TIME_MAX_UNITS)
-		return fail_at(r, err, offs[c->ms] + 1,
-		               "the time must be a number of ms above 0 and at most 1e9");
-	if (strcasecmp(f[c->op], "comm") == 0) {
+		return fail_at(r, err, at, 1,
+		               "has %zu fields, the header %d: each line gives a stage, an op and "
+		               "its time",
+		               n, c->n);
+	if (text_parse_uint(f[c->stage], 0, PP_MAX_DEVICES - 1, &stage) != TEXT_OK)
+		return fail_at(r, err, at, offs[c->stage] + 1,
+		               "the stage must be a whole number from 0 to %d", PP_MAX_DEVICES - 1);
+	if (text_parse_double(f[c->ms], &ms) != TEXT_OK)
+		ms = NAN;
+	if (time_fault(ms, why, sizeof(why)) != NULL)
+		return fail_at(r, err, at, offs[c->ms] + 1, "the time %s", why);
+	if (strcasecmp(f[c->op], "comm") != 0) {
+		for (int i = 0; i < NOPS_; i++)
+			if (strcasecmp(f[c->op], op_names[i]) == 0)
+				op = i;
+		if (op < 0)
+			return fail_at(r, err, at, offs[c->op] + 1,
+			               "unknown op '%.40s' (F, B, W, BW or comm)", f[c->op]);
+	}
+	if (text_lines_check_whole(&r->lines, err) != 0)
+		return -1;
+	if (op < 0) {
 		mean_add(&r->comm, ms);
 		return 0;
 	}
-	for (int i = 0; i < NOPS_; i++)
-		if (strcasecmp(f[c->op], op_names[i]) == 0)
-			op = i;
-	if (op < 0) {
-		snprintf(msg, sizeof(msg), "unknown op '%.40s' (F, B, W, BW or comm)", f[c->op]);
-		return fail_at(r, err, offs[c->op] + 1, msg);
-	}
 	if ((a = stage_acc(r, stage, err)) == NULL)
 		return -1;
+	if (a->line == 0)
+		a->line = at;
 	mean_add(&a->op[op], ms);
 	return 0;
 }
 
-/*
- * A Megatron timer line "    NAME ....: (MIN, MAX)" or "    NAME ....: MAX": the name's time
- * (MAX) into *ms when it is name. Returns true when the line is that timer.
- */
-static bool timer_line(const char *line, const char *name, double *ms)
+/* Reads a number of text at *p, up to one of stops, into *x and moves *p past it; false when
+ * it is not one (text_parse_double's, out of range included). */
+static bool number_at(const char **p, const char *stops, double *x)
 {
-	const char *p = line, *colon;
+	size_t len = strcspn(*p, stops);
 	char num[64];
-	size_t len;
 
-	while (*p == ' ' || *p == '\t')
-		p++;
-	len = strlen(name);
-	if (strncmp(p, name, len) != 0 || (p[len] != ' ' && p[len] != '.'))
-		return false;
-	if ((colon = strchr(p + len, ':')) == NULL)
-		return false;
-	p = colon + 1;
-	while (*p == ' ')
-		p++;
-	if (*p == '(') {
-		p = strchr(p, ',');
-		if (p == NULL)
-			return false;
-		p++;
-		while (*p == ' ')
-			p++;
-	}
-	len = strcspn(p, ") \r");
 	if (len == 0 || len >= sizeof(num))
 		return false;
-	memcpy(num, p, len);
+	memcpy(num, *p, len);
 	num[len] = '\0';
-	return text_parse_double(num, ms) == TEXT_OK && *ms >= 0;
+	if (text_parse_double(num, x) != TEXT_OK)
+		return false;
+	*p += len;
+	return true;
 }
 
-/* Ends the current Megatron timer block, counting it when it timed a forward. */
-static void end_block(struct reader *r)
+/* A timer's value "(MIN, MAX)" or "MAX", blanks around, and nothing after it: MAX into *ms.
+ * False when the text is not that, or MIN is negative or above MAX. */
+static bool timer_value(const char *p, double *ms)
 {
-	if (r->in_block && r->block_has_f) {
-		if (r->blocks == 0) {
-			r->first_f = r->block_f;
-			r->first_bw = r->block_bw;
-		} else {
-			mean_add(&r->stages[0].op[OP_F_], r->block_f);
-			mean_add(&r->stages[0].op[OP_BW_], r->block_bw);
-		}
-		r->blocks++;
+	double min = 0;
+
+	p += strspn(p, " \t");
+	if (*p == '(') {
+		p += 1 + strspn(p + 1, " \t");
+		if (!number_at(&p, ", \t", &min))
+			return false;
+		p += strspn(p, " \t");
+		if (*p != ',')
+			return false;
+		p += 1 + strspn(p + 1, " \t");
+		if (!number_at(&p, ") \t", ms))
+			return false;
+		p += strspn(p, " \t");
+		if (*p++ != ')' || min < 0 || min > *ms)
+			return false;
+	} else if (!number_at(&p, " \t\r", ms)) {
+		return false;
 	}
-	r->in_block = false;
-	r->block_has_f = false;
-	r->block_f = r->block_bw = 0;
+	return p[strspn(p, " \t\r")] == '\0';
+}
+
+/*
+ * Reads line as a Megatron timer line "    NAME ....: VALUE" of one of the timers read:
+ * returns its index (with its MAX in *ms), NTIMERS when the line is no such timer, or -1 with
+ * err when it names one whose value is not a time.
+ */
+static int timer_line(const struct reader *r, const char *line, double *ms, struct pp_error *err)
+{
+	const char *p = line + strspn(line, " \t"), *name, *v;
+	char why[128];
+	int t;
+
+	for (t = 0; t < NTIMERS; t++) {
+		size_t len = strlen(timer_names[t]);
+
+		if (strncmp(p, timer_names[t], len) == 0 &&
+		    (p[len] == ' ' || p[len] == '.' || p[len] == ':'))
+			break;
+	}
+	if (t == NTIMERS)
+		return NTIMERS;
+	name = timer_names[t];
+	p += strlen(name);
+	p += strspn(p, " .");
+	v = *p == ':' ? p + 1 + strspn(p + 1, " \t") : p;
+	if (*p != ':' || !timer_value(v, ms))
+		return fail_at(r, err, r->lines.lineno, (size_t)(v - line) + 1,
+		               "%s's time is not (MIN, MAX) or MAX, numbers of ms with 0 <= MIN <= "
+		               "MAX",
+		               name);
+	/* the time of an op is the total over the iteration's micro-batches */
+	if (r->m > 0 && time_fault(*ms / r->m, why, sizeof(why)) != NULL)
+		return fail_at(r, err, r->lines.lineno, (size_t)(v - line) + 1,
+		               "%s: %g ms over %d micro-batches is %g ms each, which %s", name, *ms,
+		               r->m, *ms / r->m, why);
+	if (r->m <= 0 && !(*ms > 0))
+		return fail_at(r, err, r->lines.lineno, (size_t)(v - line) + 1,
+		               "%s's time must be above 0", name);
+	return t;
+}
+
+/* Ends the current Megatron timer block: one with both timers counts, one with neither (other
+ * timers: a checkpoint's save) is left alone, one with a single timer is refused. */
+static int end_block(struct reader *r, struct pp_error *err)
+{
+	struct block *b = &r->block;
+	bool has[NTIMERS] = {b->line[TIMER_F] != 0, b->line[TIMER_BW] != 0};
+
+	if (b->header == 0 || (!has[TIMER_F] && !has[TIMER_BW])) {
+		*b = (struct block){0};
+		return 0;
+	}
+	if (!has[TIMER_F] || !has[TIMER_BW])
+		return fail_at(r, err, b->header, 1,
+		               "a timer block with %s (line %zu) but no %s: the log may be cut, or "
+		               "the timers were not all logged",
+		               timer_names[has[TIMER_F] ? TIMER_F : TIMER_BW],
+		               b->line[has[TIMER_F] ? TIMER_F : TIMER_BW],
+		               timer_names[has[TIMER_F] ? TIMER_BW : TIMER_F]);
+	/* the first block holds the warm-up: it counts only when it is the only one */
+	if (r->blocks == 0) {
+		r->first_ms[TIMER_F] = b->ms[TIMER_F];
+		r->first_ms[TIMER_BW] = b->ms[TIMER_BW];
+		r->stages[0].line = b->line[TIMER_F];
+	} else {
+		if (r->blocks == 1)
+			r->stages[0].line = b->line[TIMER_F];
+		mean_add(&r->stages[0].op[OP_F_], b->ms[TIMER_F]);
+		mean_add(&r->stages[0].op[OP_BW_], b->ms[TIMER_BW]);
+	}
+	r->blocks++;
+	*b = (struct block){0};
+	return 0;
 }
 
 /* One line of a Megatron log. */
-static void megatron_line(struct reader *r, const char *line)
+static int megatron_line(struct reader *r, const char *line, struct pp_error *err)
 {
-	double ms;
+	struct block *b = &r->block;
+	double ms = 0;
+	int t;
 
 	if (strstr(line, "time across ranks (ms):") != NULL) {
-		end_block(r);
-		r->in_block = true;
-		return;
+		if (end_block(r, err) != 0)
+			return -1;
+		b->header = r->lines.lineno;
+		return 0;
 	}
-	if (!r->in_block)
-		return;
-	if (timer_line(line, "forward-compute", &ms)) {
-		r->block_f = ms;
-		r->block_has_f = true;
-	} else if (timer_line(line, "backward-compute", &ms)) {
-		r->block_bw = ms;
-	} else if (strncmp(line, "    ", 4) != 0 && strncmp(line, "\t", 1) != 0) {
-		end_block(r); /* a block's lines are indented */
+	if (b->header == 0)
+		return 0;
+	if ((t = timer_line(r, line, &ms, err)) < 0)
+		return -1;
+	if (t < NTIMERS) {
+		if (b->line[t] != 0)
+			return fail_at(
+			        r, err, r->lines.lineno, 1,
+			        "%s appears twice in the timer block of line %zu (first at line "
+			        "%zu)",
+			        timer_names[t], b->header, b->line[t]);
+		if (text_lines_check_whole(&r->lines, err) != 0)
+			return -1;
+		b->line[t] = r->lines.lineno;
+		b->ms[t] = ms;
+	} else if (strncmp(line, "    ", 4) != 0 && line[0] != '\t') {
+		return end_block(r, err); /* a block's lines are indented */
 	}
+	return 0;
 }
 
 static int read_lines(FILE *f, const char *path, void *ctx, struct pp_error *err)
@@ -225,7 +362,8 @@ static int read_lines(FILE *f, const char *path, void *ctx, struct pp_error *err
 		char *line = r->lines.line;
 
 		if (megatron) {
-			megatron_line(r, line);
+			if ((rc = megatron_line(r, line, err)) != 0)
+				break;
 			continue;
 		}
 		if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0')
@@ -238,16 +376,20 @@ static int read_lines(FILE *f, const char *path, void *ctx, struct pp_error *err
 				rc = pp_nomem(err, 1, r->lines.len + 1);
 				break;
 			}
-			header = csv_header(copy, &c);
+			r->first = r->lines.lineno;
+			rc = csv_header(r, copy, &c, err);
 			free(copy);
+			if (rc < 0)
+				break;
+			header = rc == 1;
 			if (!header) {
 				/* not a CSV: a Megatron log, which holds timer blocks */
 				megatron = true;
-				if (stage_acc(r, 0, err) == NULL) {
+				if (stage_acc(r, 0, err) == NULL ||
+				    megatron_line(r, line, err) != 0) {
 					rc = -1;
 					break;
 				}
-				megatron_line(r, line);
 			}
 			continue;
 		}
@@ -255,14 +397,41 @@ static int read_lines(FILE *f, const char *path, void *ctx, struct pp_error *err
 			break;
 	}
 	if (rc == 0 && megatron)
-		end_block(r);
-	if (rc == 0 && megatron && r->blocks == 0)
-		rc = pp_fail(err, PP_ERR_CONFIG,
-		             "calibration '%s': neither a CSV with columns stage, op and ms nor a "
-		             "Megatron-LM log with a forward-compute timer",
-		             path);
+		rc = end_block(r, err);
+	if (rc == 0 && r->first == 0)
+		rc = fail_at(r, err, 1, 1, "no measured times: the file is empty");
+	else if (rc == 0 && megatron && r->blocks == 0)
+		rc = fail_at(
+		        r, err, r->first, 1,
+		        "neither a CSV with columns stage, op and ms nor a Megatron-LM log with "
+		        "forward-compute and backward-compute timers");
+	else if (rc == 0 && !megatron && r->nstages == 0)
+		rc = fail_at(r, err, r->first, 1, "no op times (F, B, W or BW) after the header");
 	text_lines_release(&r->lines);
 	return rc < 0 ? -1 : megatron ? 1 : 0;
+}
+
+/* Checks that every stage of a CSV from 0 has a forward time, naming the line at fault. */
+static int check_stages(const struct reader *r, struct pp_error *err)
+{
+	for (size_t s = 0; s < r->nstages; s++) {
+		size_t next = s;
+
+		if (r->stages[s].line == 0) {
+			while (r->stages[next].line == 0)
+				next++; /* the last stage has a line: it was measured */
+			return fail_at(
+			        r, err, r->stages[next].line, 1,
+			        "stage %zu is measured here, but stage %zu is not (stages are "
+			        "numbered from 0)",
+			        next, s);
+		}
+		if (r->stages[s].op[OP_F_].n == 0)
+			return fail_at(r, err, r->stages[s].line, 1,
+			               "stage %zu has no forward (F) time (its first time is here)",
+			               s);
+	}
+	return 0;
 }
 
 int calib_read(const char *path, int m, struct calibration *k, struct pp_error *err)
@@ -275,12 +444,15 @@ int calib_read(const char *path, int m, struct calibration *k, struct pp_error *
 	r.path = path;
 	r.m = m;
 	rc = text_read_file(path, read_lines, &r, err);
-	if (rc < 0) {
+	if (rc < 0 || (rc == 0 && check_stages(&r, err) != 0)) {
 		free(r.stages);
 		return -1;
 	}
 	k->format = rc == 1 ? CALIB_MEGATRON : CALIB_CSV;
+	k->path = path;
 	if (k->format == CALIB_MEGATRON) {
+		struct acc *a = &r.stages[0];
+
 		if (m <= 0) {
 			free(r.stages);
 			return pp_fail(
@@ -289,49 +461,35 @@ int calib_read(const char *path, int m, struct calibration *k, struct pp_error *
 			        "whole iteration: give its micro-batches with -m N",
 			        path);
 		}
-		struct acc *a = &r.stages[0];
-
 		if (r.blocks == 1) { /* one block: the warm-up is all there is */
-			mean_add(&a->op[OP_F_], r.first_f);
-			mean_add(&a->op[OP_BW_], r.first_bw);
+			mean_add(&a->op[OP_F_], r.first_ms[TIMER_F]);
+			mean_add(&a->op[OP_BW_], r.first_ms[TIMER_BW]);
 		}
 		a->op[OP_F_].first /= m;
 		a->op[OP_F_].dsum /= m;
 		a->op[OP_BW_].first /= m;
 		a->op[OP_BW_].dsum /= m;
-		if (!(mean_of(&a->op[OP_BW_]) > 0))
-			a->op[OP_BW_].n = 0;
 	}
 	k->p = (int)r.nstages;
-	k->f = pp_mallocarray(r.nstages + 1, sizeof(*k->f));
-	k->b = pp_mallocarray(r.nstages + 1, sizeof(*k->b));
-	k->w = pp_mallocarray(r.nstages + 1, sizeof(*k->w));
-	k->bw = pp_mallocarray(r.nstages + 1, sizeof(*k->bw));
-	if (k->f == NULL || k->b == NULL || k->w == NULL || k->bw == NULL) {
+	k->f = pp_mallocarray(r.nstages, sizeof(*k->f));
+	k->b = pp_mallocarray(r.nstages, sizeof(*k->b));
+	k->w = pp_mallocarray(r.nstages, sizeof(*k->w));
+	k->bw = pp_mallocarray(r.nstages, sizeof(*k->bw));
+	k->line = pp_mallocarray(r.nstages, sizeof(*k->line));
+	if (k->f == NULL || k->b == NULL || k->w == NULL || k->bw == NULL || k->line == NULL) {
 		free(r.stages);
 		calib_release(k);
-		return pp_nomem(err, r.nstages + 1, sizeof(double));
+		return pp_nomem(err, r.nstages, sizeof(double));
 	}
 	for (size_t s = 0; s < r.nstages; s++) {
 		k->f[s] = mean_of(&r.stages[s].op[OP_F_]);
 		k->b[s] = mean_of(&r.stages[s].op[OP_B_]);
 		k->w[s] = mean_of(&r.stages[s].op[OP_W_]);
 		k->bw[s] = mean_of(&r.stages[s].op[OP_BW_]);
+		k->line[s] = r.stages[s].line;
 	}
 	k->comm = mean_of(&r.comm);
 	free(r.stages);
-	for (int s = 0; s < k->p; s++)
-		if (isnan(k->f[s])) {
-			calib_release(k);
-			return pp_fail(err, PP_ERR_CONFIG,
-			               "calibration '%s': stage %d has no forward "
-			               "(F) time",
-			               path, s);
-		}
-	if (k->p == 0) {
-		calib_release(k);
-		return pp_fail(err, PP_ERR_CONFIG, "calibration '%s': no measured times", path);
-	}
 	return 0;
 }
 
@@ -341,7 +499,77 @@ void calib_release(struct calibration *k)
 	free(k->b);
 	free(k->w);
 	free(k->bw);
+	free(k->line);
 	k->f = k->b = k->w = k->bw = NULL;
+	k->line = NULL;
+}
+
+/* Fails err (kind) about stage s of k, at the line of its first time when known. Returns -1. */
+__attribute__((format(printf, 5, 6))) static int fail_stage(const struct calibration *k, int s,
+                                                            enum pp_errkind kind,
+                                                            struct pp_error *err, const char *fmt,
+                                                            ...)
+{
+	char what[512];
+	size_t line = k->line != NULL ? k->line[s] : 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	err->line = (int)line;
+	err->column = 0;
+	if (line == 0)
+		return pp_fail(err, kind, "calibrate: %s", what);
+	return pp_fail(err, kind, "calibration '%s':%zu: %s", k->path, line, what);
+}
+
+/*
+ * Checks that fit makes a config ppsim runs: each time one an op may take (or 0), at most
+ * PP_MAX_LIST stage factors, and each stage's scaled ops of at least one tick (pp_time_scale,
+ * as the costs scale them). b and w are the stages' backward times as split.
+ */
+static int check_fit(const struct calibration *k, const struct calib_fit *fit, struct pp_error *err)
+{
+	const double t[3] = {fit->t_f, fit->t_b, fit->t_w};
+	char why[128];
+
+	for (int i = 0; i < 3; i++)
+		if (t[i] != 0 && time_fault(t[i], why, sizeof(why)) != NULL)
+			return fail_stage(k, 0, PP_ERR_CONFIG, err,
+			                  "the mean %s time of the stages, %g ms, %s", op_names[i],
+			                  t[i], why);
+	if (!isnan(fit->t_comm) && time_fault(fit->t_comm, why, sizeof(why)) != NULL)
+		return fail_stage(k, 0, PP_ERR_CONFIG, err, "the message time %s", why);
+	if (fit->uniform)
+		return 0;
+	if (fit->p > PP_MAX_LIST)
+		return fail_stage(
+		        k, PP_MAX_LIST, PP_ERR_CONFIG, err,
+		        "stage %d: the stages run at different speeds, and a config holds "
+		        "at most %d stage factors (stage_scale)",
+		        PP_MAX_LIST, PP_MAX_LIST);
+	for (int s = 0; s < fit->p; s++)
+		for (int i = 0; i < 3; i++) {
+			pp_time ticks = 0, scaled = 0;
+			enum pp_time_scaled how = PP_TIME_SCALED;
+
+			if (t[i] > 0 && pp_time_from_units(t[i], PP_TICK_BASE, &ticks))
+				how = pp_time_scale(ticks, fit->scale[s], &scaled);
+			if (how == PP_TIME_SCALED)
+				continue;
+			snprintf(why, sizeof(why),
+			         how == PP_TIME_NO_TICK ? "below the resolution of %g ms"
+			                                : "longer than all of a run's times may be",
+			         1.0 / (double)PP_TICK_BASE);
+			return fail_stage(
+			        k, s, PP_ERR_CONFIG, err,
+			        "stage %d's %s fits as %g ms (the mean, %g ms, times the "
+			        "stage's scale, %g), %s: its F, B and W are too far from the "
+			        "other stages' proportion for one scale per stage",
+			        s, op_names[i], t[i] * fit->scale[s], t[i], fit->scale[s], why);
+		}
+	return 0;
 }
 
 int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit,
@@ -349,6 +577,7 @@ int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit
 {
 	struct mean sf = {0, 0, 0}, sb = {0, 0, 0}, sw = {0, 0, 0};
 	double *b, *w;
+	char why[128];
 	int p = k->p;
 
 	memset(fit, 0, sizeof(*fit));
@@ -366,24 +595,34 @@ int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit
 		if (isnan(b[s]) || isnan(w[s])) {
 			/* only the fused backward: split it as asked */
 			if (isnan(k->bw[s])) {
-				pp_fail(err, PP_ERR_USAGE,
-				        "calibrate: stage %d has no backward time (B and W, or BW)",
-				        s);
+				fail_stage(k, s, PP_ERR_USAGE, err,
+				           "stage %d has no backward time (B and W, or BW)", s);
 				goto fail;
 			}
 			if (w_share < 0) {
-				pp_fail(err, PP_ERR_USAGE,
-				        "calibrate: stage %d's backward is measured fused (BW): "
-				        "give "
+				fail_stage(
+				        k, s, PP_ERR_USAGE, err,
+				        "stage %d's backward is measured fused (BW): give "
 				        "--w-share=F, the share of it that is W (0 for schedules "
-				        "that "
-				        "never split it)",
+				        "that never split it)",
 				        s);
 				goto fail;
 			}
 			b[s] = (1 - w_share) * k->bw[s];
 			w[s] = w_share * k->bw[s];
 			fit->w_share = w_share;
+			for (int i = 0; i < 2; i++) {
+				double x = i == 0 ? b[s] : w[s];
+
+				if (x != 0 && time_fault(x, why, sizeof(why)) != NULL) {
+					fail_stage(k, s, PP_ERR_USAGE, err,
+					           "--w-share=%g makes stage %d's %s %g ms (that "
+					           "share "
+					           "of its fused backward), which %s",
+					           w_share, s, op_names[OP_B_ + i], x, why);
+					goto fail;
+				}
+			}
 		}
 		mean_add(&sf, k->f[s]);
 		mean_add(&sb, b[s]);
@@ -408,6 +647,8 @@ int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit
 				fit->worst_stage = s;
 			}
 	}
+	if (check_fit(k, fit, err) != 0)
+		goto fail;
 	free(b);
 	free(w);
 	return 0;

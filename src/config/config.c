@@ -924,9 +924,7 @@ static int check_resolution(const struct config *c, struct pp_error *err)
 	} times[] = {{"t_f", c->t_f}, {"t_b", c->t_b}, {"t_w", c->t_w}, {"t_comm", c->t_comm}};
 
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
-		pp_time t = 0;
-
-		if (times[i].t > 0 && pp_time_from_units(times[i].t, PP_TICK_BASE, &t) && t == 0)
+		if (pp_time_below_tick(times[i].t))
 			return config_fail(
 			        c, times[i].key, err,
 			        "below the resolution of %g time units: it would run as 0 "

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,8 @@ struct reader {
 	int col[NCOLS]; /* ppsim: field index of each column, -1 when absent */
 	int nfields;    /* ppsim: fields per line */
 	long devices;   /* PyTorch: lines read so far (= ranks) */
+	unsigned cell;  /* PyTorch: cells of the current line so far */
+	size_t line_rows, line_comms; /* PyTorch: rows and comms before the current line */
 	struct row *rows;
 	size_t nrows, cap;
 	char *tokens; /* PyTorch: each cell's text, NUL-terminated, one after another */
@@ -356,37 +359,56 @@ static struct row *new_cell_row(struct reader *r, long device, unsigned line, un
 	return x;
 }
 
-static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struct pp_error *err)
+/* The column of p in a piece of a line that starts at column base, as rows keep it (at most
+ * INT_MAX, which a line of gigabytes may pass). */
+static unsigned column_of(size_t base, const char *piece, const char *p)
 {
-	long device = r->devices++;
-	char *next = line;
-	unsigned cell = 0;
-	size_t ops = r->nrows, comms = r->ncomms;
+	size_t column = base + (size_t)(p - piece);
 
+	return column > INT_MAX ? INT_MAX : (unsigned)column;
+}
+
+/*
+ * Parses a piece of a PyTorch rank's line (the whole line, or a part holding whole cells, as
+ * text_lines_next_piece gives it): at column base of line lineno, the line's first piece when
+ * first, its last when last.
+ */
+static int parse_torch_piece(struct reader *r, char *line, unsigned lineno, size_t base, bool first,
+                             bool last, struct pp_error *err)
+{
+	char *next = line;
+
+	if (first) {
+		r->devices++;
+		r->cell = 0;
+		r->line_rows = r->nrows;
+		r->line_comms = r->ncomms;
+	}
 	while (next != NULL) {
 		char *p = text_csv_next(&next, true);
+		long device = r->devices - 1;
 		size_t token = 0;
 		int type = TT_F;
 		bool too_large = false;
+		unsigned column = column_of(base, line, p);
 
-		cell++;
+		r->cell++;
 		/* keep the cell's text; its place is where that text starts, after any blanks */
 		if (*p != '\0' && keep_token(r, p, &token, err) != 0)
 			return -1;
 		if (*p == '(') {
 			/* (F;B)OVERLAP_F_B: an F then a full backward, run as one slot */
 			char *close = strchr(p, ')'), *semi = strchr(p, ';');
-			unsigned column = (unsigned)(p - line) + 1;
 			struct row *f, *b;
 
-			f = new_cell_row(r, device, lineno, column, cell, token, err);
+			f = new_cell_row(r, device, lineno, column, r->cell, token, err);
 			if (f == NULL)
 				return -1;
 			if (close == NULL || semi == NULL || semi > close ||
 			    strcmp(close + 1, "OVERLAP_F_B") != 0)
 				return fail_row(r, err, f, "a compound cell is (F;B)OVERLAP_F_B");
 			*semi = *close = '\0';
-			b = new_cell_row(r, device, lineno, column, cell, token, err);
+			b = new_cell_row(r, device, lineno, column, r->cell, token, err);
 			if (b == NULL)
 				return -1;
 			f = b - 1;
@@ -400,8 +422,8 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 				                            "(0F7;7B3)OVERLAP_F_B");
 			f->overlap = true;
 		} else if (*p != '\0') {
-			struct row *x = new_cell_row(r, device, lineno, (unsigned)(p - line) + 1,
-			                             cell, token, err);
+			struct row *x =
+			        new_cell_row(r, device, lineno, column, r->cell, token, err);
 
 			if (x == NULL)
 				return -1;
@@ -419,38 +441,52 @@ static int parse_torch_line(struct reader *r, char *line, unsigned lineno, struc
 				return -1;
 		}
 		if (r->nrows > r->max_ops || r->ncomms > 4 * r->max_ops)
-			return too_many_ops(r, err, lineno, (unsigned)(p - line) + 1);
+			return too_many_ops(r, err, lineno, column);
 	}
-	if (r->nrows == ops) {
+	if (last && r->nrows == r->line_rows) {
 		char what[160];
 
 		snprintf(what, sizeof(what),
-		         "rank %ld holds no compute action (F, I, B or W)%s: every rank runs the ops "
-		         "of its stages",
-		         device, r->ncomms > comms ? ", only transfers or FSDP actions" : "");
+		         "rank %ld holds no compute action (F, I, B or W)%s: every rank runs the "
+		         "ops of its stages",
+		         r->devices - 1,
+		         r->ncomms > r->line_comms ? ", only transfers or FSDP actions" : "");
 		return fail_at(r, err, lineno, 1, what);
 	}
 	return 0;
 }
 
-/* Reads every line of f into r; 0 or -1. */
+/* Reads every line of f into r; 0 or -1. A PyTorch rank's line, as long as its ops make it,
+ * comes in pieces (as does the first line, before the format is known); a line of ppsim's
+ * format is at most TEXT_LINE_MAX bytes. */
 static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 {
 	struct text_lines in;
-	bool first = true;
+	bool first = true, torch_row = false; /* torch_row: the line is a rank's cells */
 	unsigned blank = 0; /* PyTorch's format: a blank line after a rank's row */
 	int rc = 0, more;
 
 	text_lines_init(&in, f, "schedule", r->path);
-	while (rc == 0 && (more = text_lines_next(&in, err)) != 0) {
+	while (rc == 0 && (more = !first && r->format == SCHEDFILE_PPSIM
+	                                  ? text_lines_next(&in, err)
+	                                  : text_lines_next_piece(&in, err)) != 0) {
 		char *line = in.line;
 		const char *p = line;
 		unsigned lineno = (unsigned)in.lineno;
+		bool start = in.column == 1;
 
 		if (more < 0) {
 			rc = -1;
 			break;
 		}
+		if (!start) {
+			/* the rest of a long line: a rank's cells, or a comment's text */
+			if (torch_row)
+				rc = parse_torch_piece(r, line, lineno, in.column, false, !in.more,
+				                       err);
+			continue;
+		}
+		torch_row = false;
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if ((*p == '\r' || *p == '\0') && !first && r->format == SCHEDFILE_TORCH &&
@@ -475,12 +511,17 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 			                                                 : SCHEDFILE_TORCH;
 			first = false;
 			if (r->format == SCHEDFILE_PPSIM) {
-				rc = parse_header(r, line, lineno, err);
+				rc = in.more ? text_lines_too_long(&in, err)
+				             : parse_header(r, line, lineno, err);
 				continue;
 			}
 		}
-		rc = r->format == SCHEDFILE_PPSIM ? parse_ppsim_row(r, line, lineno, err)
-		                                  : parse_torch_line(r, line, lineno, err);
+		if (r->format == SCHEDFILE_PPSIM) {
+			rc = parse_ppsim_row(r, line, lineno, err);
+		} else {
+			torch_row = true;
+			rc = parse_torch_piece(r, line, lineno, 1, true, !in.more, err);
+		}
 		if (rc == 0 && r->nrows > r->max_ops)
 			rc = too_many_ops(r, err, lineno, 1);
 	}
@@ -938,9 +979,7 @@ int schedfile_read(const char *path, uint64_t max_ops, struct schedfile *out, st
 int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct schedfile *out,
                           struct pp_error *err)
 {
-	struct reader r = {
-	        path, max_ops, SCHEDFILE_PPSIM, {0}, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, NULL,
-	        0,    0};
+	struct reader r = {.path = path, .max_ops = max_ops, .format = SCHEDFILE_PPSIM};
 	struct sched_params sp = {0, 0, 0, 0};
 	enum placement pl = PLACE_LOOP;
 	bool split = false, mixed = false;

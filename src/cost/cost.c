@@ -109,24 +109,25 @@ int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cos
 		pp_time *t[3] = {&c->t_f[st], &c->t_b[st], &c->t_w[st]};
 
 		for (int k = 0; k < 3 && f != 1; k++) {
-			double x = (double)*t[k] * f;
+			pp_time x = 0;
+			enum pp_time_scaled how = pp_time_scale(*t[k], f, &x);
 
-			if (x > (double)PP_TIME_TOTAL_MAX)
+			if (how == PP_TIME_TOO_LONG)
 				return config_fail(cfg, "stage_scale", err,
 				                   "makes stage %d's ops take too long", st);
-			if (*t[k] > 0 && llround(x) == 0)
+			if (how == PP_TIME_NO_TICK)
 				return config_fail(
 				        cfg, "stage_scale", err,
 				        "makes stage %d's %s take less than the resolution "
 				        "of one tick: it would run as 0",
 				        st, names[k]);
-			if (x < peak_ticks(c, st, k) * (1 - 1e-9))
+			if ((double)*t[k] * f < peak_ticks(c, st, k) * (1 - 1e-9))
 				return config_fail(
 				        cfg, "stage_scale", err,
 				        "makes stage %d's %s faster than its FLOPs at the GPU's "
 				        "peak (%g TFLOP/s)",
 				        st, names[k], c->model->hw.tflops);
-			*t[k] = (pp_time)llround(x);
+			*t[k] = x;
 		}
 	}
 	return 0;

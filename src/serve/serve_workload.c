@@ -36,6 +36,7 @@ struct trace {
 	bool json;        /* JSON lines, else CSV */
 	int col[NFIELDS]; /* CSV: the field in each column */
 	size_t lineno;    /* 1-based line being read */
+	struct text_lines *in; /* the line reader */
 	struct serve_request *req;
 	size_t n, cap;
 };
@@ -386,6 +387,10 @@ static int read_line(struct trace *t, char *line, size_t len, struct pp_error *e
 		if (!t->json)
 			return parse_header(t, line, err);
 	}
+	/* a row cut at the end of the file may still be one (output 20 cut to 2); a JSON line cut
+	 * is no JSON */
+	if (!t->json && text_lines_check_whole(t->in, err) != 0)
+		return -1;
 	return t->json ? parse_json_line(t, line, err) : parse_csv_row(t, line, err);
 }
 
@@ -411,6 +416,7 @@ static int read_lines(struct trace *t, FILE *f, struct pp_error *err)
 	int rc = 0, more;
 
 	text_lines_init(&in, f, "requests", t->path);
+	t->in = &in;
 	while (rc == 0 && (more = text_lines_next(&in, err)) != 0) {
 		t->lineno = in.lineno;
 		rc = more < 0 ? -1 : read_line(t, in.line, in.len, err);
@@ -435,7 +441,7 @@ int serve_workload_read(const char *path, struct serve_workload *w, struct pp_er
 int serve_workload_read_stream(FILE *f, const char *path, struct serve_workload *w,
                                struct pp_error *err)
 {
-	struct trace t = {path, false, false, {0}, 0, NULL, 0, 0};
+	struct trace t = {path, false, false, {0}, 0, NULL, NULL, 0, 0};
 	int rc;
 
 	memset(w, 0, sizeof(*w));

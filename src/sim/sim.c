@@ -90,10 +90,10 @@ static size_t arena_bytes(uint64_t nops, int S, int m, bool times, bool ops)
 
 /*
  * Builds everything of s after its config (already settled and valid): schedule, cost,
- * priced order, engine run and metrics. Returns 0, or -1 with err set, leaving in s what was
- * built for sim_free.
+ * priced order, engine run and metrics; with run false, it stops before the engine runs.
+ * Returns 0, or -1 with err set, leaving in s what was built for sim_free.
  */
-static int build(struct sim *s, unsigned flags, struct pp_error *err)
+static int build(struct sim *s, unsigned flags, bool run, struct pp_error *err)
 {
 	const struct config *c = &s->config;
 	const struct sched_desc *desc = NULL;
@@ -142,6 +142,8 @@ static int build(struct sim *s, unsigned flags, struct pp_error *err)
 		engine_record_messages(s->engine);
 	if (flags & SIM_NO_OP_TIMES)
 		engine_drop_times(s->engine);
+	if (!run)
+		return 0;
 	if (engine_run(s->engine, err) != 0)
 		return -1;
 	s->result = engine_result(s->engine);
@@ -151,7 +153,8 @@ static int build(struct sim *s, unsigned flags, struct pp_error *err)
 	return 0;
 }
 
-struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_error *err)
+/* sim_run_flags, or with run false sim_check's sim, built up to the engine's run. */
+static struct sim *sim_build(const struct config *c, unsigned flags, bool run, struct pp_error *err)
 {
 	struct config settled;
 	struct sim *s;
@@ -162,11 +165,26 @@ struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_erro
 	if (s == NULL)
 		return NULL;
 	s->config = settled;
-	if (build(s, flags, err) != 0) {
+	if (build(s, flags, run, err) != 0) {
 		sim_free(s);
 		return NULL;
 	}
 	return s;
+}
+
+struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_error *err)
+{
+	return sim_build(c, flags, true, err);
+}
+
+int sim_check(const struct config *c, struct pp_error *err)
+{
+	struct sim *s = sim_build(c, SIM_NO_OP_TIMES, false, err);
+
+	if (s == NULL)
+		return -1;
+	sim_free(s);
+	return 0;
 }
 
 void sim_release(struct sim *s)

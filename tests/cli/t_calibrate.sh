@@ -116,3 +116,66 @@ fails 3 "unknown op" calibrate -o "$TMP/keep.json" "$TMP/bad-op.csv"
 if [ "$(cat "$TMP/keep.json")" = '{"keep": 1}' ]; then ok; else
 	not_ok "ppsim calibrate -o: a failed calibration changed the existing output file"
 fi
+
+# 5. The law: whatever calibrate writes, ppsim -c reads and simulates. Random measured inputs
+#    (tests/tools/measured.awk, seeded: CSVs and Megatron-LM logs, times near the tick and the
+#    1e9 limit, up to 1300 stages, a hostile tester's mutations) are each either refused, in
+#    one line naming the measured file, and its line when the file is at fault (status 3),
+#    with the output file left as it was; or turned into a config that ppsim -c runs. Both
+#    happen often enough that neither side is left untried. Under valgrind, a sample.
+cases=300
+[ -n "${PPSIM_WRAP:-}" ] && cases=12
+mkdir -p "$TMP/law"
+awk -v seed=35 -v n=$cases -v dir="$TMP/law" -f "$ROOT/tests/tools/measured.awk" >"$TMP/law.cases"
+written=0 refused=0
+while read -r file args; do
+	echo '{"keep": 1}' >"$TMP/law.json"
+	name=$(basename "$file")
+	# shellcheck disable=SC2086
+	ppsim calibrate $args -o "$TMP/law.json" "$file" >"$TMP/out" 2>"$TMP/err"
+	status=$?
+	RUN="ppsim calibrate $args $name"
+	if [ $status -eq 0 ]; then
+		written=$((written + 1))
+		if ppsim -c "$TMP/law.json" >"$TMP/out" 2>"$TMP/err" && [ ! -s "$TMP/err" ]; then
+			ok
+		else
+			not_ok "law: $RUN wrote a config ppsim -c does not run: $(head -c 300 "$TMP/err")"
+		fi
+		continue
+	fi
+	refused=$((refused + 1))
+	first=$(head -n 1 "$TMP/err")
+	if [ "$(wc -l <"$TMP/err")" -ne 1 ] || [ -s "$TMP/out" ]; then
+		not_ok "law: $RUN refused with $(wc -l <"$TMP/err") lines on stderr: $(head -c 300 "$TMP/err")"
+	elif [ "$(cat "$TMP/law.json")" != '{"keep": 1}' ]; then
+		not_ok "law: $RUN failed and changed its output file"
+	else
+		case "$status:$first" in
+		3:"ppsim: calibration '$file':"[0-9]*) ok ;;
+		[12]:"ppsim: "*"'$file'"*) ok ;;
+		*) not_ok "law: $RUN: exit $status, '$first'" ;;
+		esac
+	fi
+done <"$TMP/law.cases"
+if [ $((written * 5)) -ge "$cases" ] && [ $((refused * 10)) -ge "$cases" ]; then ok; else
+	not_ok "law: $written of $cases inputs written, $refused refused: the generator misses a side"
+fi
+
+# 6. Each measured file of tests/cli/bad_measured.txt is refused in one line naming the file
+#    (and its line), leaving the -o file as it was.
+table "$ROOT/tests/cli/bad_measured.txt" >"$TMP/bad_measured"
+while IFS='|' read -r code args bytes says; do
+	# shellcheck disable=SC2059
+	printf "$(printf '%s' "$bytes" | sed 's/^ *//; s/ *$//')" >"$TMP/measured.csv"
+	says=$(printf '%s' "$says" | sed 's/^ *//; s/ *$//')
+	case $code:$says in
+	3:\'[!:]* | 3:) not_ok "bad_measured.txt: a refusal of the file's data names no line: '$says'" ;;
+	esac
+	echo '{"keep": 1}' >"$TMP/keep.json"
+	# shellcheck disable=SC2086
+	fails $code "measured.csv$says" calibrate $args -o "$TMP/keep.json" "$TMP/measured.csv"
+	if [ "$(cat "$TMP/keep.json")" = '{"keep": 1}' ]; then ok; else
+		not_ok "ppsim calibrate $args of a bad file changed the existing output file"
+	fi
+done <"$TMP/bad_measured"

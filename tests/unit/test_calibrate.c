@@ -10,10 +10,12 @@
 #include "unit.h"
 
 /* Writes text to a file in a fresh temporary directory, reads it with calib_read (m
- * micro-batches) into k, removes both, and returns calib_read's status. */
+ * micro-batches) into k, removes both, and returns calib_read's status. The path stays, as k
+ * keeps it for the messages of calib_fit. */
 static int read_text(const char *text, int m, struct calibration *k, struct pp_error *err)
 {
-	char dir[] = "/tmp/ppsim-unit-XXXXXX", path[128];
+	static char path[128];
+	char dir[] = "/tmp/ppsim-unit-XXXXXX";
 	FILE *out;
 	int rc;
 
@@ -60,35 +62,106 @@ static void calib_read_takes_each_stage_s_mean_per_op_in_any_column_order(void)
 	calib_release(&k);
 }
 
-static void calib_read_rejects_bad_lines_naming_line_and_column(void)
-{
-	static const struct {
-		const char *text, *want;
-		int line, column;
-	} bad[] = {
-	        {"stage,op,ms\n0,X,1\n", ":2:3: unknown op 'X' (F, B, W, BW or comm)", 2, 3},
-	        {"stage,op,ms\n-1,F,1\n", ":2:1: the stage must be a whole number", 2, 1},
-	        {"stage,op,ms\n0,F,0\n", ":2:5: the time must be a number of ms above 0", 2, 5},
-	        {"stage,op,ms\n0,F,0x10\n", ":2:5: the time must be", 2, 5},
-	        {"stage,op,ms\n0,F\n", ":2:1: has a different number of fields", 2, 1},
-	        {"stage,op,ms\n1,F,1\n", ": stage 0 has no forward (F) time", 0, 0},
-	        {"stage,op,ms\n0,B,1\n", ": stage 0 has no forward (F) time", 0, 0},
-	        {"stage,op,ms\n", ": no measured times", 0, 0},
-	        {"hello\nworld\n", ": neither a CSV with columns stage, op and ms nor", 0, 0},
-	};
+/* One hostile input: the text, the micro-batches, what the message says after the path, and
+ * the line and column it names. */
+struct bad_input {
+	const char *text;
+	int m;
+	const char *want;
+	int line, column;
+};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+/* Each input is refused with its message, line and column, and kind PP_ERR_CONFIG. */
+static void check_refusals(const struct bad_input *bad, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
 		struct calibration k;
 		struct pp_error err = {0};
 
-		CU_ASSERT_EQUAL(read_text(bad[i].text, 0, &k, &err), -1);
+		CU_ASSERT_EQUAL(read_text(bad[i].text, bad[i].m, &k, &err), -1);
 		CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
 		CU_ASSERT_EQUAL(strncmp(after_path(&err), bad[i].want, strlen(bad[i].want)), 0);
-		if (strncmp(after_path(&err), bad[i].want, strlen(bad[i].want)) != 0)
-			fprintf(stderr, "\n%s\n", err.msg);
+		if (strncmp(after_path(&err), bad[i].want, strlen(bad[i].want)) != 0 ||
+		    err.line != bad[i].line || err.column != bad[i].column)
+			fprintf(stderr, "\ninput %zu: %s (%d:%d)\n", i, err.msg, err.line,
+			        err.column);
 		CU_ASSERT_EQUAL(err.line, bad[i].line);
 		CU_ASSERT_EQUAL(err.column, bad[i].column);
 	}
+}
+
+/* What a hostile tester tries on a CSV: times no op may take (NaN, inf, huge, negative, below
+ * one tick, junk after the number), rows with fields missing or added, an unknown op, a column
+ * twice, a stage skipped or without F, an empty file, and a last row whose number may be cut
+ * (no final newline): each refused at its line and column. */
+static void calib_read_rejects_bad_lines_naming_line_and_column(void)
+{
+	static const struct bad_input bad[] = {
+	        {"stage,op,ms\n0,X,1\n", 0, ":2:3: unknown op 'X' (F, B, W, BW or comm)", 2, 3},
+	        {"stage,op,ms\n-1,F,1\n", 0, ":2:1: the stage must be a whole number", 2, 1},
+	        {"stage,op,ms\n65536,F,1\n", 0,
+	         ":2:1: the stage must be a whole number from 0 to 65535", 2, 1},
+	        {"stage,op,ms\n0,F,0\n", 0, ":2:5: the time must be a number of ms above 0", 2, 5},
+	        {"stage,op,ms\n0,F\n", 0, ":2:1: has 2 fields, the header 3", 2, 1},
+	        {"stage,op,ms\n1,F,1\n", 0, ":2:1: stage 1 is measured here, but stage 0 is not", 2,
+	         1},
+	        {"stage,op,ms\n0,B,1\n", 0, ":2:1: stage 0 has no forward (F) time", 2, 1},
+	        {"stage,op,ms\n", 0, ":1:1: no op times (F, B, W or BW) after the header", 1, 1},
+	        {"hello\nworld\n", 0, ":1:1: neither a CSV with columns stage, op and ms nor", 1,
+	         1},
+	        {"", 0, ":1:1: no measured times: the file is empty", 1, 1},
+	        {"# only a comment\n\n", 0, ":1:1: no measured times: the file is empty", 1, 1},
+	        {"stage,op,ms\n0,F,1e-9\n", 0,
+	         ":2:5: the time is below the resolution of 1e-06 ms: it would run as 0", 2, 5},
+	        {"stage,op,ms\n0,F,4e-7\n", 0, ":2:5: the time is below the resolution", 2, 5},
+	        {"stage,op,ms\n0,F,nan\n", 0,
+	         ":2:5: the time must be a number of ms above 0 and at most 1e9", 2, 5},
+	        {"stage,op,ms\n0,F,1,\n", 0, ":2:1: has 4 fields, the header 3", 2, 1},
+	        {"stage,op,ms\n0,F,1\n,,\n", 0, ":3:1: the stage must be", 3, 1},
+	        {"stage,op,ms,ms\n0,F,1,2\n", 0,
+	         ":1:13: column 'ms' appears twice (first as column 3)", 1, 13},
+	        {"device,op,ms,stage\n0,F,1,0\n", 0, ":1:14: column 'stage' appears twice", 1, 14},
+	        {"stage,op,ms\n0,F,1\n0,B,1\n0,W,1\n2,F,1\n", 0,
+	         ":5:1: stage 2 is measured here, but stage 1 is not", 5, 1},
+	        {"stage,op,ms\n0,F,1\n0,comm,1e-8\n", 0, ":3:8: the time is below", 3, 8},
+	        {"stage,op,ms\n0,F,1\n0,B,1\n0,W,1.5", 0,
+	         ":4:8: the file ends in this line, without a newline: its last number may be cut",
+	         4, 8},
+	        {"stage,op,ms\r\n0,F,1\r\n0,BW,2\r\n0,BW,2", 0, ":4:7: the file ends in this line",
+	         4, 7},
+	};
+
+	/* each a time no op may take, as a config would refuse it */
+	static const char *const times[] = {"0x10",       "inf",    "-inf", "1e400", "1e-400", "-2",
+	                                    "1000000001", "1.5 ms", "",     "+",     "1e"};
+
+	check_refusals(bad, sizeof(bad) / sizeof(bad[0]));
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		char text[64];
+
+		snprintf(text, sizeof(text), "stage,op,ms\n0,F,%s\n", times[i]);
+		check_refusals(
+		        &(struct bad_input){text, 0, ":2:5: the time must be a number of ms", 2, 5},
+		        1);
+	}
+}
+
+/* A CSV written on Windows (CRLF, a byte order mark, quoted fields) and a last line that is a
+ * comment without a newline read as any other. */
+static void calib_read_takes_crlf_quotes_and_a_final_comment_without_newline(void)
+{
+	struct calibration k;
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL_FATAL(read_text("\xef\xbb\xbfstage,op,ms\r\n0,F,\"1.5\"\r\n0,BW,3\r\n"
+	                                "# the end",
+	                                0, &k, &err),
+	                      0);
+	CU_ASSERT_EQUAL(k.p, 1);
+	ASSERT_NEAR(k.f[0], 1.5);
+	ASSERT_NEAR(k.bw[0], 3);
+	CU_ASSERT_EQUAL(k.line[0], 2);
+	calib_release(&k);
 }
 
 /* Two logged iterations: the first (warm-up) is left out; the times are per micro-batch. */
@@ -130,10 +203,122 @@ static void calib_read_takes_a_megatron_log_s_slowest_rank_per_micro_batch_after
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "give its micro-batches with -m N"));
 }
 
+/* A block of the log: its header, forward-compute and backward-compute lines, each given. */
+#define BLOCK(f, b)                                                                                \
+	"(min, max) time across ranks (ms):\n"                                                     \
+	"    forward-compute ................................: " f "\n"                            \
+	"    backward-compute ...............................: " b "\n"
+
+/* What a hostile tester tries on a Megatron-LM log: a block cut before its backward-compute, a
+ * number cut at the end of the file, a timer twice, values that are no times (negative, NaN,
+ * MIN above MAX, junk after them, huge or tiny per micro-batch), and blocks without the timers. */
+static void calib_read_refuses_a_megatron_log_with_partial_blocks(void)
+{
+	static const struct bad_input bad[] = {
+	        {BLOCK("(900.00, 1000.00)", "(1900.00, 2100.00)")
+	                 BLOCK("(700.00, 800.00)",
+	                       "(1500.00, 1600.00)") "(min, max) time across ranks (ms):\n"
+	                                             "    forward-compute "
+	                                             "................................: (700.00, "
+	                                             "800.00)\n",
+	         8, ":7:1: a timer block with forward-compute (line 8) but no backward-compute", 7,
+	         1},
+	        {BLOCK("(900.00, 1000.00)",
+	               "(1900.00, 2100.00)") "(min, max) time across ranks (ms):\n"
+	                                     "    backward-compute "
+	                                     "...............................: (1500.00, 1600.00)\n"
+	                                     " iteration        3/     100 |\n",
+	         8, ":4:1: a timer block with backward-compute (line 5) but no forward-compute", 4,
+	         1},
+	        {BLOCK("(900.00, 1000.00)",
+	               "(1900.00, 2100.00)") "(min, max) time across ranks (ms):\n"
+	                                     "    forward-compute "
+	                                     "................................: (700.00, 800.00)\n"
+	                                     "    backward-compute "
+	                                     "...............................: (1500.00, 21",
+	         8, ":6:55: backward-compute's time is not (MIN, MAX) or MAX", 6, 55},
+	        {BLOCK("(900.00, 1000.00)",
+	               "(1900.00, 2100.00)") "max time across ranks (ms):\n"
+	                                     "    forward-compute "
+	                                     "................................: 800.00\n"
+	                                     "    backward-compute "
+	                                     "...............................: 16",
+	         8, ":6:57: the file ends in this line, without a newline", 6, 57},
+	        {"(min, max) time across ranks (ms):\n"
+	         "    forward-compute ................................: (700.00, 800.00)\n"
+	         "    forward-compute ................................: (700.00, 800.00)\n",
+	         8,
+	         ":3:1: forward-compute appears twice in the timer block of line 1 (first at line "
+	         "2)",
+	         3, 1},
+	        {BLOCK("(-5.00, -3.00)", "(1.00, 2.00)"), 8,
+	         ":2:55: forward-compute's time is not (MIN, MAX) or MAX, numbers of ms with 0 <= "
+	         "MIN "
+	         "<= MAX",
+	         2, 55},
+	        {BLOCK("(900.00, 800.00)", "(1.00, 2.00)"), 8,
+	         ":2:55: forward-compute's time is not", 2, 55},
+	        {BLOCK("(nan, nan)", "(1.00, 2.00)"), 8, ":2:55: forward-compute's time is not", 2,
+	         55},
+	        {BLOCK("inf", "2.00"), 8, ":2:55: forward-compute's time is not", 2, 55},
+	        {BLOCK("(700.00, 800.00) ms", "(1.00, 2.00)"), 8,
+	         ":2:55: forward-compute's time is not", 2, 55},
+	        {BLOCK("(0.00, 0.00)", "(1.00, 2.00)"), 8,
+	         ":2:55: forward-compute: 0 ms over 8 micro-batches is 0 ms each, which must be a "
+	         "number of ms above 0",
+	         2, 55},
+	        {BLOCK("1e300", "(1.00, 2.00)"), 8,
+	         ":2:55: forward-compute: 1e+300 ms over 8 micro-batches is 1.25e+299 ms each, "
+	         "which "
+	         "must be a number of ms above 0 and at most 1e9",
+	         2, 55},
+	        {BLOCK("(700.00, 800.00)", "0.000001"), 8,
+	         ":3:55: backward-compute: 1e-06 ms over 8 micro-batches is 1.25e-07 ms each, "
+	         "which "
+	         "is below the resolution of 1e-06 ms",
+	         3, 55},
+	        {"(min, max) time across ranks (ms):\n(min, max) time across ranks (ms):\n"
+	         "    save-checkpoint ................................: (10.00, 20.00)\n",
+	         8, ":1:1: neither a CSV with columns stage, op and ms nor a Megatron-LM log", 1,
+	         1},
+	};
+
+	check_refusals(bad, sizeof(bad) / sizeof(bad[0]));
+}
+
+/* A block of other timers (a checkpoint's save) between the iterations is left alone, and a
+ * log written on Windows (CRLF) reads as any other. */
+static void calib_read_takes_other_timer_blocks_and_crlf_in_a_megatron_log(void)
+{
+	struct calibration k;
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL_FATAL(
+	        read_text(
+	                BLOCK("(900.00, 1000.00)",
+	                      "(1900.00, 2100.00)") "(min, max) time across ranks (ms):\r\n"
+	                                            "    save-checkpoint "
+	                                            "................................: (10.00, "
+	                                            "20.00)\r\n"
+	                                            "(min, max) time across ranks (ms):\r\n"
+	                                            "    forward-compute "
+	                                            "................................: (700.00, "
+	                                            "800.00)\r\n"
+	                                            "    backward-compute "
+	                                            "...............................: 1600.00\r\n",
+	                8, &k, &err),
+	        0);
+	CU_ASSERT_EQUAL(k.format, CALIB_MEGATRON);
+	ASSERT_NEAR(k.f[0], 100);
+	ASSERT_NEAR(k.bw[0], 200);
+	CU_ASSERT_EQUAL(k.line[0], 7);
+	calib_release(&k);
+}
+
 static void calib_fit_averages_the_stages_and_scales_each_by_its_total(void)
 {
 	double f[] = {1, 2}, b[] = {1, 2}, w[] = {2, 4}, bw[] = {NAN, NAN};
-	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5};
+	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 
@@ -160,7 +345,7 @@ static void calib_fit_averages_the_stages_and_scales_each_by_its_total(void)
 static void calib_fit_splits_a_fused_backward_by_the_w_share_given(void)
 {
 	double f[] = {2}, b[] = {NAN}, w[] = {NAN}, bw[] = {5};
-	struct calibration k = {CALIB_MEGATRON, 1, f, b, w, bw, NAN};
+	struct calibration k = {CALIB_MEGATRON, 1, f, b, w, bw, NAN, "train.log", NULL};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 
@@ -180,7 +365,7 @@ static void calib_fit_splits_a_fused_backward_by_the_w_share_given(void)
 static void calib_write_config_reads_back_as_a_config_with_the_fitted_costs(void)
 {
 	double f[] = {1, 2}, b[] = {1, 2}, w[] = {2, 4}, bw[] = {NAN, NAN};
-	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5};
+	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 	struct config c;
@@ -211,13 +396,97 @@ static void calib_write_config_reads_back_as_a_config_with_the_fitted_costs(void
 	calib_fit_release(&fit);
 }
 
+/* read_text and calib_fit with w_share: calib_fit's status, err holding its error. */
+static int fit_text(const char *text, double w_share, struct calib_fit *fit, struct pp_error *err)
+{
+	struct calibration k;
+	int rc;
+
+	CU_ASSERT_EQUAL_FATAL(read_text(text, 0, &k, err), 0);
+	rc = calib_fit(&k, w_share, fit, err);
+	calib_release(&k);
+	return rc;
+}
+
+/* A CSV of n stages whose F is 1 + s/n ms and B and W 1 ms: each stage at its own speed. */
+static char *stages_csv(int n)
+{
+	size_t cap = 64 + (size_t)n * 80, len = 0;
+	char *text = malloc(cap);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	len += (size_t)snprintf(text, cap, "stage,op,ms\n");
+	for (int st = 0; st < n; st++)
+		len += (size_t)snprintf(text + len, cap - len, "%d,F,%.17g\n%d,B,1\n%d,W,1\n", st,
+		                        1 + (double)st / n, st, st);
+	return text;
+}
+
+/* What a config cannot hold is refused, naming the line of the stage at fault: a fused
+ * backward split below one tick, a stage whose op, scaled, rounds to no tick, more stages of
+ * different speeds than a config holds factors; as many as it holds read back. */
+static void calib_fit_refuses_what_a_config_cannot_hold_naming_the_stage_s_line(void)
+{
+	struct calib_fit fit;
+	struct pp_error err = {0};
+	struct config c;
+	char *text, *json = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	CU_ASSERT_EQUAL(fit_text("stage,op,ms\n0,F,1\n0,BW,1\n", 1e-9, &fit, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(after_path(&err),
+	                       ":2: --w-share=1e-09 makes stage 0's W 1e-09 ms (that share of its "
+	                       "fused backward), which is below the resolution of 1e-06 ms: it "
+	                       "would run as 0 (times are whole ticks)");
+	CU_ASSERT_EQUAL(err.line, 2);
+	CU_ASSERT_EQUAL(fit_text("stage,op,ms\n0,F,1e9\n0,B,1e9\n0,W,1e-6\n"
+	                         "1,F,1e-6\n1,B,1e-6\n1,W,1e-6\n",
+	                         -1, &fit, &err),
+	                -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_EQUAL(strncmp(after_path(&err), ":5: stage 1's W fits as ", 24), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "below the resolution of 1e-06 ms: its F, B and W"));
+	CU_ASSERT_EQUAL(err.line, 5);
+	/* 1025 stages at different speeds: the factor of stage 1024 has no place */
+	text = stages_csv(PP_MAX_LIST + 1);
+	CU_ASSERT_EQUAL(fit_text(text, -1, &fit, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+	CU_ASSERT_STRING_EQUAL(
+	        after_path(&err),
+	        ":3074: stage 1024: the stages run at different speeds, and a config "
+	        "holds at most 1024 stage factors (stage_scale)");
+	free(text);
+	/* 1024 of them fit, and their factors read back, each to the double it was */
+	text = stages_csv(PP_MAX_LIST);
+	CU_ASSERT_EQUAL_FATAL(fit_text(text, -1, &fit, &err), 0);
+	out = open_memstream(&json, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(calib_write_config(out, &fit, 8), 0);
+	CU_ASSERT_EQUAL(fclose(out), 0);
+	config_init(&c);
+	CU_ASSERT_EQUAL(config_load_text(&c, "c.json", json, len, &err), 0);
+	CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(c.nstage_scale, PP_MAX_LIST);
+	for (int s = 0; s < PP_MAX_LIST; s++)
+		CU_ASSERT_EQUAL(c.stage_scale[s], fit.scale[s]);
+	calib_fit_release(&fit);
+	free(json);
+	free(text);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(calib_read_takes_each_stage_s_mean_per_op_in_any_column_order),
         UNIT_TEST(calib_read_rejects_bad_lines_naming_line_and_column),
+        UNIT_TEST(calib_read_takes_crlf_quotes_and_a_final_comment_without_newline),
+        UNIT_TEST(calib_read_refuses_a_megatron_log_with_partial_blocks),
+        UNIT_TEST(calib_read_takes_other_timer_blocks_and_crlf_in_a_megatron_log),
         UNIT_TEST(calib_read_takes_a_megatron_log_s_slowest_rank_per_micro_batch_after_warm_up),
         UNIT_TEST(calib_fit_averages_the_stages_and_scales_each_by_its_total),
         UNIT_TEST(calib_fit_splits_a_fused_backward_by_the_w_share_given),
         UNIT_TEST(calib_write_config_reads_back_as_a_config_with_the_fitted_costs),
+        UNIT_TEST(calib_fit_refuses_what_a_config_cannot_hold_naming_the_stage_s_line),
         {NULL, NULL},
 };
 

@@ -380,6 +380,24 @@ static void serve_workload_read_rejects_a_csv_row_with_two_or_four_fields(void)
 	                "row '{\"arrival\": 0}': 1 field, not 3 (arrival, prompt and output)");
 }
 
+/* A CSV row at the end of a file without a final newline may have been cut (an output of 20
+ * read as 2): it is refused; a JSON line cut is no JSON, and one whole is taken. */
+static void serve_workload_read_refuses_a_last_csv_row_without_its_newline(void)
+{
+	struct serve_workload w;
+
+	assert_rejected("a.csv", "arrival,prompt,output\n0,10,5\n1.5,16,2", 3, 9,
+	                "the file ends in this line, without a newline: its last number may be cut");
+	assert_rejected("a.csv", "arrival,prompt,output\r\n0,10,5\r\n1.5,16,2\r", 3, 10,
+	                "the file ends in this line, without a newline: its last number may be cut");
+	read_ok("a.csv", "arrival,prompt,output\n0,10,5\n# the end", &w);
+	CU_ASSERT_EQUAL(w.n, 1);
+	serve_workload_free(&w);
+	read_ok("a.jsonl", "{\"arrival\": 0, \"prompt\": 10, \"output\": 5}", &w);
+	CU_ASSERT_EQUAL(w.n, 1);
+	serve_workload_free(&w);
+}
+
 static void serve_workload_read_rejects_an_empty_file_only_comments_or_only_a_header(void)
 {
 	assert_rejected("a.csv", "", 0, 0, "no requests");
@@ -934,6 +952,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(serve_workload_read_rejects_an_arrival_before_the_previous_naming_both),
         UNIT_TEST(serve_workload_read_rejects_a_csv_header_without_exactly_the_three_columns),
         UNIT_TEST(serve_workload_read_rejects_a_csv_row_with_two_or_four_fields),
+        UNIT_TEST(serve_workload_read_refuses_a_last_csv_row_without_its_newline),
         UNIT_TEST(serve_workload_read_rejects_an_empty_file_only_comments_or_only_a_header),
         UNIT_TEST(serve_workload_read_rejects_binary_junk_and_nul_bytes_naming_them),
         UNIT_TEST(serve_workload_read_survives_random_bytes_after_either_start),

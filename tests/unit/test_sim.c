@@ -363,6 +363,27 @@ static void sim_dualpipev_makespan_follows_deepseek_s_bubble_when_f_equals_b_at_
 	CU_ASSERT_EQUAL(compared, 4 * 3 * (4 + 5 + 6 + 7));
 }
 
+/* sim_check takes what sim_run runs, and refuses with sim_run's error what it refuses before
+ * and while building the run: too many ops, a scaled op below one tick, times too large. */
+static void sim_check_refuses_what_sim_run_refuses_with_its_error(void)
+{
+	struct config c = unit_config("1f1b", 4, 1, 8, 1, 2, 1);
+	struct pp_error why = {0}, err = {0};
+
+	CU_ASSERT_EQUAL(sim_check(&c, &err), 0);
+	unit_set(&c, "stage_scale", "1,1,1,1e-7");
+	CU_ASSERT_EQUAL(sim_check(&c, &err), -1);
+	CU_ASSERT_PTR_NULL(sim_run(&c, &why));
+	CU_ASSERT_STRING_EQUAL(err.msg, why.msg);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "less than the resolution of one tick"));
+	c = unit_config("1f1b", 4, 1, 16000000, 1e9, 1e9, 1e9);
+	CU_ASSERT_EQUAL(sim_check(&c, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "above the limit of 50000000 simulated ops"));
+	c = unit_config("1f1b", 4, 1, 1000, 1e9, 1e9, 1e9);
+	CU_ASSERT_EQUAL(sim_check(&c, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "times too large"));
+}
+
 static void sim_stage_scale_per_device_multiplies_every_op_of_that_device(void)
 {
 	struct config c = unit_config("zbh1", 4, 1, 8, 2, 2, 1);
@@ -873,6 +894,7 @@ static void sim_keeps_ops_and_cells_in_one_arena(void)
 
 static const struct unit_test tests[] = {
         UNIT_TEST(sim_keeps_ops_and_cells_in_one_arena),
+        UNIT_TEST(sim_check_refuses_what_sim_run_refuses_with_its_error),
         UNIT_TEST(sim_zbv_p4_m8_takes_25_5_units_holds_at_most_p_and_sends_96_messages),
         UNIT_TEST(sim_zbv_takes_max_of_6m_plus_p_minus_1_and_4m_plus_4p_minus_2_chunk_times),
         UNIT_TEST(sim_zb_auto_p4_m8_takes_27_units_in_zb_h1_s_order),

@@ -86,6 +86,96 @@ static void text_lines_takes_a_line_of_the_cap_and_refuses_one_byte_more(void)
 	free(text);
 }
 
+/* A line of 3 MiB of fields (some quoted, holding commas, one across the cap) read in
+ * pieces: each piece whole fields within the cap, cut at a comma that neither keeps, and
+ * together the line. */
+static void text_lines_next_piece_cuts_a_long_line_after_whole_fields(void)
+{
+	size_t n = 3 * TEXT_LINE_MAX, len = 0, got = 0, pieces = 0, column = 1, fields = 0;
+	char *text = malloc(n + 64), *back = malloc(n + 64);
+	struct text_lines r;
+	struct pp_error err = {0};
+	FILE *f;
+	int rc;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+	/* a quoted field whose commas straddle the cap, then one every thousand fields */
+	while (len < n)
+		len += (size_t)sprintf(text + len,
+		                       (len + 8 >= TEXT_LINE_MAX && len < TEXT_LINE_MAX) ||
+		                                       ++fields % 1000 == 0
+		                               ? "\"a,b,\"\",c,d,e,f,g\","
+		                               : "%zuF%zu,",
+		                       len % 7, len);
+	text[len - 1] = '\n';
+	memcpy(text + len, "next\n", 5);
+	f = stream_of(text, len + 5);
+	text_lines_init(&r, f, "schedule", "long.csv");
+	while ((rc = text_lines_next_piece(&r, &err)) == 1 && r.lineno == 1) {
+		size_t quotes = 0;
+
+		CU_ASSERT_TRUE(r.len <= TEXT_LINE_MAX);
+		/* never cut inside a quoted field: each piece holds its quotes in pairs */
+		for (size_t i = 0; i < r.len; i++)
+			quotes += r.line[i] == '"';
+		CU_ASSERT_EQUAL(quotes % 2, 0);
+		CU_ASSERT_EQUAL(r.column, column);
+		memcpy(back + got, r.line, r.len);
+		got += r.len;
+		back[got++] = r.more ? ',' : '\n';
+		column += r.len + 1;
+		pieces++;
+		CU_ASSERT_EQUAL(r.newline, !r.more);
+	}
+	CU_ASSERT_EQUAL(rc, 1);
+	CU_ASSERT_STRING_EQUAL(r.line, "next");
+	CU_ASSERT_EQUAL(r.column, 1);
+	CU_ASSERT_TRUE(pieces >= 3);
+	CU_ASSERT_EQUAL(got, len);
+	CU_ASSERT_EQUAL(memcmp(back, text, len), 0);
+	CU_ASSERT_TRUE(r.cap <= 2 * TEXT_LINE_MAX + 2);
+	CU_ASSERT_EQUAL(text_lines_next_piece(&r, &err), 0);
+	text_lines_release(&r);
+	fclose(f);
+	/* a field longer than the cap is refused */
+	memset(text, 'x', TEXT_LINE_MAX + 5);
+	memcpy(text, "0F0,", 4);
+	f = stream_of(text, TEXT_LINE_MAX + 5);
+	text_lines_init(&r, f, "schedule", "long.csv");
+	CU_ASSERT_EQUAL(text_lines_next_piece(&r, &err), 1);
+	CU_ASSERT_STRING_EQUAL(r.line, "0F0");
+	CU_ASSERT_EQUAL(text_lines_next_piece(&r, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "schedule 'long.csv':1:1048581: a field longer than the "
+	                                "limit of 1048576 bytes");
+	text_lines_release(&r);
+	fclose(f);
+	free(text);
+	free(back);
+}
+
+/* The last line of a file without a final newline may have been cut: the reader says so, and
+ * text_lines_check_whole refuses it, after the line. */
+static void text_lines_says_whether_a_line_ended_with_a_newline(void)
+{
+	FILE *f = stream_of("1.5\n2.7", 7);
+	struct text_lines r;
+	struct pp_error err = {0};
+
+	text_lines_init(&r, f, "calibration", "m.csv");
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
+	CU_ASSERT_TRUE(r.newline);
+	CU_ASSERT_EQUAL(text_lines_check_whole(&r, &err), 0);
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
+	CU_ASSERT_STRING_EQUAL(r.line, "2.7");
+	CU_ASSERT_FALSE(r.newline);
+	CU_ASSERT_EQUAL(text_lines_check_whole(&r, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "calibration 'm.csv':2:4: the file ends in this line, "
+	                                "without a newline: its last number may be cut");
+	text_lines_release(&r);
+	fclose(f);
+}
+
 static void text_lines_reports_a_read_error_as_io(void)
 {
 	FILE *f = fopen("/dev/null", "w"); /* reading a write-only stream fails */
@@ -563,6 +653,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(text_lines_reads_each_line_without_its_newline),
         UNIT_TEST(text_lines_refuses_a_nul_byte_naming_its_place),
         UNIT_TEST(text_lines_takes_a_line_of_the_cap_and_refuses_one_byte_more),
+        UNIT_TEST(text_lines_next_piece_cuts_a_long_line_after_whole_fields),
+        UNIT_TEST(text_lines_says_whether_a_line_ended_with_a_newline),
         UNIT_TEST(text_lines_reports_a_read_error_as_io),
         UNIT_TEST(text_csv_splits_at_commas_trimming_blanks),
         UNIT_TEST(text_split_cuts_at_each_separator_keeping_blanks_and_counting_all),

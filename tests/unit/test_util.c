@@ -29,6 +29,37 @@ static void util_time_from_units_rounds_to_the_nearest_tick(void)
 	CU_ASSERT_EQUAL(t, 0);
 }
 
+/* A time above 0 is below the resolution when it rounds to no tick; 0 and one that rounds to a
+ * tick are not, nor is a time no op may take at all. */
+static void util_time_below_tick_is_a_time_above_0_that_rounds_to_none(void)
+{
+	CU_ASSERT_TRUE(pp_time_below_tick(1e-9));
+	CU_ASSERT_TRUE(pp_time_below_tick(4.9e-7));
+	CU_ASSERT_FALSE(pp_time_below_tick(5.1e-7));
+	CU_ASSERT_FALSE(pp_time_below_tick(1e-6));
+	CU_ASSERT_FALSE(pp_time_below_tick(0));
+	CU_ASSERT_FALSE(pp_time_below_tick(-1e-9));
+	CU_ASSERT_FALSE(pp_time_below_tick(NAN));
+}
+
+/* A scaled op is rounded to the nearest tick; one above 0 that rounds to none, or a result past
+ * every sum's limit, is no op time. */
+static void util_time_scale_rounds_and_refuses_no_tick_and_too_long(void)
+{
+	pp_time t = -1;
+
+	CU_ASSERT_EQUAL(pp_time_scale(3, 0.5, &t), PP_TIME_SCALED);
+	CU_ASSERT_EQUAL(t, 2);
+	CU_ASSERT_EQUAL(pp_time_scale(1000000, 1e-6, &t), PP_TIME_SCALED);
+	CU_ASSERT_EQUAL(t, 1);
+	CU_ASSERT_EQUAL(pp_time_scale(0, 1e-9, &t), PP_TIME_SCALED);
+	CU_ASSERT_EQUAL(t, 0);
+	t = 42;
+	CU_ASSERT_EQUAL(pp_time_scale(1000000, 4e-7, &t), PP_TIME_NO_TICK);
+	CU_ASSERT_EQUAL(pp_time_scale(PP_TIME_TOTAL_MAX, 2, &t), PP_TIME_TOO_LONG);
+	CU_ASSERT_EQUAL(t, 42);
+}
+
 static void util_time_from_units_accepts_the_largest_time(void)
 {
 	pp_time t = -1;
@@ -320,6 +351,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(util_gcd64_of_signed_values_and_of_zero),
         UNIT_TEST(util_time_from_units_rounds_to_the_nearest_tick),
         UNIT_TEST(util_time_from_units_accepts_the_largest_time),
+        UNIT_TEST(util_time_scale_rounds_and_refuses_no_tick_and_too_long),
+        UNIT_TEST(util_time_below_tick_is_a_time_above_0_that_rounds_to_none),
         UNIT_TEST(util_time_from_units_rejects_nan_infinity_negative_and_too_large),
         UNIT_TEST(util_time_from_units_rejects_a_result_that_does_not_fit),
         UNIT_TEST(util_time_to_units_divides_by_the_tick),

@@ -1,0 +1,80 @@
+# ppsim reads what it writes (docs/robustness.md): every file a run that ppsim accepts writes
+# for ppsim to read (a schedule export in each format, the op dump, a serving run's requests)
+# reads back, whatever its size up to the op limit; and a hostile file meant to pass for one
+# is refused without holding more than the limits allow.
+
+# A device's row of PyTorch's formats holds all its actions: with few devices and many
+# micro-batches it passes 1 MiB (torch-comms p=2 m=40000: 1.6 MB; torch p=1 m=90000: 1.4 MB;
+# overlapped pairs and V placement: dualpipev). Each export validates, and simulated from the
+# file gives the generator's makespan; lines longer than 1 MiB are checked to be there. Under
+# valgrind (PPSIM_WRAP), the first case alone, rows of pieces and all.
+printf '%s\n' "torch-comms -s 1f1b -p 2 -m 40000" "torch -s 1f1b -p 1 -m 90000" \
+	"torch-comms -s dualpipev -p 2 -m 30000" "ppsim -s 1f1b -p 2 -m 40000" |
+	head -n "$([ -n "${PPSIM_WRAP:-}" ] && echo 1 || echo 4)" >"$TMP/cases"
+while read -r case; do
+	# shellcheck disable=SC2086
+	set -- $case
+	fmt=$1
+	shift
+	RUN="export of ppsim $* as $fmt"
+	if ! ppsim "$@" --export-schedule="$TMP/big.csv" --export-format="$fmt" \
+		--dump-ops="$TMP/big-ops.csv" -f json >"$TMP/a.json" 2>"$TMP/err"; then
+		not_ok "$RUN failed: $(head -c 300 "$TMP/err")"
+		continue
+	fi
+	longest=$(awk '{ if (length($0) > n) n = length($0) } END { print n + 0 }' "$TMP/big.csv")
+	if [ "$fmt" = ppsim ] || [ "$longest" -gt 1048576 ]; then ok; else
+		not_ok "$RUN: its longest line, $longest bytes, is within the reader's 1 MiB"
+	fi
+	if ppsim validate "$TMP/big.csv" >"$TMP/validate.out" 2>&1 &&
+		grep -q "': valid$" "$TMP/validate.out"; then ok; else
+		not_ok "$RUN does not validate: $(head -c 300 "$TMP/validate.out")"
+	fi
+	# the op dump is a schedule file too
+	if ppsim validate "$TMP/big-ops.csv" >"$TMP/validate.out" 2>&1 &&
+		grep -q "': valid$" "$TMP/validate.out"; then ok; else
+		not_ok "$RUN: its --dump-ops does not validate: $(head -c 300 "$TMP/validate.out")"
+	fi
+	ppsim --schedule-file="$TMP/big.csv" -f json >"$TMP/b.json" 2>"$TMP/err"
+	a=$("$JGET" "$TMP/a.json" makespan)
+	b=$("$JGET" "$TMP/b.json" makespan 2>/dev/null)
+	if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else
+		not_ok "$RUN, simulated from the file: makespan $a vs $b $(head -c 300 "$TMP/err")"
+	fi
+done <"$TMP/cases"
+
+# The op limit is the reader's as it is the run's: a run of --max-ops=N exports what
+# validate --max-ops=N reads, and a file of more ops than its limit is refused on the line
+# (and, in a long row, at the cell) that passes it.
+ppsim -s 1f1b -p 2 -m 300 --max-ops=1200 --export-schedule="$TMP/n.csv" \
+	--export-format=torch >/dev/null
+if ppsim validate --max-ops=1200 "$TMP/n.csv" >"$TMP/validate.out" 2>&1 &&
+	grep -q "1200 ops, PyTorch format$" "$TMP/validate.out"; then ok; else
+	not_ok "validate --max-ops=1200 of a run's 1200 ops: $(head -c 300 "$TMP/validate.out")"
+fi
+fails 3 "n.csv':2:" validate --max-ops=1199 "$TMP/n.csv"
+fails 3 "more ops than the limit of 1199" validate --max-ops=1199 "$TMP/n.csv"
+fails 2 "--max-ops '0': must be an integer from 1 to 1000000000" validate --max-ops=0 "$TMP/n.csv"
+fails 2 "option '--max-ops' needs a value" validate "$TMP/n.csv" --max-ops
+
+# Hostile rows: one cell longer than 1 MiB is refused where it passes the limit, after what
+# fits; a row of 3 MiB of empty cells holds no memory and is a rank without compute actions;
+# a ppsim-format line longer than 1 MiB is refused as before.
+awk 'BEGIN { printf "0F0,"; for (i = 0; i < 1100000; i++) printf "7"; printf "\n" }' \
+	>"$TMP/cell.csv"
+fails 3 "cell.csv':1:1048581: a field longer than the limit of 1048576 bytes" \
+	validate "$TMP/cell.csv"
+awk 'BEGIN { printf "0F0,0B0\n"; for (i = 0; i < 3200000; i++) printf ","; printf "\n" }' \
+	>"$TMP/commas.csv"
+fails 3 "commas.csv':2:1: rank 1 holds no compute action" validate "$TMP/commas.csv"
+awk 'BEGIN { print "device,stage,op,microbatch"; printf "0,0,F,0"; for (i = 0; i < 1100000; i++)
+	printf ","; printf "\n" }' >"$TMP/wide.csv"
+fails 3 "wide.csv':2:1048577: a line longer than the limit of 1048576 bytes" \
+	validate "$TMP/wide.csv"
+
+# A serving run's requests, exported, read back as the same requests.
+ppsim serve --num-requests=2000 --export-requests="$TMP/r1.jsonl" >/dev/null
+ppsim serve --requests="$TMP/r1.jsonl" --export-requests="$TMP/r2.jsonl" >/dev/null 2>"$TMP/err"
+if [ -s "$TMP/r1.jsonl" ] && cmp -s "$TMP/r1.jsonl" "$TMP/r2.jsonl"; then ok; else
+	not_ok "serve --export-requests does not read back as itself: $(head -c 300 "$TMP/err")"
+fi
