@@ -68,7 +68,7 @@ int text_lines_check_whole(struct text_lines *r, struct pp_error *err)
 		return 0;
 	return fail_line(r, err, r->column + r->len,
 	                 "the file ends in this line, without a newline: its last number may be "
-	                 "cut");
+	                 "cut (end the file with a newline if it is whole)");
 }
 
 /* Where the CSV field at p ends: at its comma, or at the NUL that ends the text (the rules of

@@ -387,9 +387,11 @@ static void serve_workload_read_refuses_a_last_csv_row_without_its_newline(void)
 	struct serve_workload w;
 
 	assert_rejected("a.csv", "arrival,prompt,output\n0,10,5\n1.5,16,2", 3, 9,
-	                "the file ends in this line, without a newline: its last number may be cut");
+	                "the file ends in this line, without a newline: its last number may be "
+	                "cut (end the file with a newline if it is whole)");
 	assert_rejected("a.csv", "arrival,prompt,output\r\n0,10,5\r\n1.5,16,2\r", 3, 10,
-	                "the file ends in this line, without a newline: its last number may be cut");
+	                "the file ends in this line, without a newline: its last number may be "
+	                "cut (end the file with a newline if it is whole)");
 	read_ok("a.csv", "arrival,prompt,output\n0,10,5\n# the end", &w);
 	CU_ASSERT_EQUAL(w.n, 1);
 	serve_workload_free(&w);

@@ -171,7 +171,8 @@ static void text_lines_says_whether_a_line_ended_with_a_newline(void)
 	CU_ASSERT_FALSE(r.newline);
 	CU_ASSERT_EQUAL(text_lines_check_whole(&r, &err), -1);
 	CU_ASSERT_STRING_EQUAL(err.msg, "calibration 'm.csv':2:4: the file ends in this line, "
-	                                "without a newline: its last number may be cut");
+	                                "without a newline: its last number may be cut (end the "
+	                                "file with a newline if it is whole)");
 	text_lines_release(&r);
 	fclose(f);
 }
