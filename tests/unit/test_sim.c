@@ -850,6 +850,38 @@ static void sim_every_schedule_scales_its_times_with_its_costs_and_keeps_its_ord
 	}
 }
 
+/* The messages counted from a shape before a run (what its outputs are sized by) are the ones
+ * every schedule's run sends, in both placements, with one device and with several. */
+static void sim_sends_the_messages_sched_message_count_counts_for_every_schedule(void)
+{
+	size_t n;
+	const struct sched_desc *t = sched_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		for (int p = 1; p <= 4; p++)
+			for (int m = 1; m <= 9; m += 4) {
+				int v = t[i].min_v > 1 ? t[i].min_v : 1;
+				struct config c = unit_config(t[i].name, p, v, m, 1, 1, 1);
+				struct sched_params sp = {p, v, m, 0};
+				struct pp_error why = {0};
+				uint64_t want = 0;
+				struct sim *s;
+
+				if (sched_accepts(&t[i], &sp, NULL, &why) != 0)
+					continue;
+				s = unit_run(&c, SIM_RECORD_MESSAGES);
+				CU_ASSERT_TRUE(sched_message_count(p, v, m, t[i].placement, &want));
+				CU_ASSERT_EQUAL(s->result->messages, want);
+				CU_ASSERT_EQUAL(s->result->nmsgs, want);
+				if (s->result->messages != want)
+					fprintf(stderr, "%s p=%d v=%d m=%d: %llu messages, not %llu\n",
+					        t[i].name, p, v, m,
+					        (unsigned long long)s->result->messages,
+					        (unsigned long long)want);
+				sim_free(s);
+			}
+}
+
 /* A run keeps its ops and the sweep's cells in one arena, whatever its op times, and a
  * schedule file's run keeps the engine's arrays there. */
 static void sim_keeps_ops_and_cells_in_one_arena(void)
@@ -873,6 +905,7 @@ static void sim_keeps_ops_and_cells_in_one_arena(void)
 
 static const struct unit_test tests[] = {
         UNIT_TEST(sim_keeps_ops_and_cells_in_one_arena),
+        UNIT_TEST(sim_sends_the_messages_sched_message_count_counts_for_every_schedule),
         UNIT_TEST(sim_zbv_p4_m8_takes_25_5_units_holds_at_most_p_and_sends_96_messages),
         UNIT_TEST(sim_zbv_takes_max_of_6m_plus_p_minus_1_and_4m_plus_4p_minus_2_chunk_times),
         UNIT_TEST(sim_zb_auto_p4_m8_takes_27_units_in_zb_h1_s_order),
