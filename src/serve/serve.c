@@ -708,7 +708,6 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 	struct result *res = &r->result;
 	size_t *ord = ordinals(r), n[2] = {0, 0}, i = 0;
 	uint32_t *kth[2]; /* kth[P][j]: pipeline P's j-th micro-batch */
-	int *channel = pp_mallocarray((size_t)s->p, sizeof(*channel));
 
 	for (size_t k = 0; k < r->nbatch; k++)
 		n[r->batch[k].pipeline]++;
@@ -720,13 +719,11 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 	/* channels: one per link after a stage that carried a message, in (src, dst) order */
 	res->channels = pp_calloc((size_t)s->p, sizeof(*res->channels));
 	res->msgs = pp_mallocarray(st->nmsgs + 1, sizeof(*res->msgs));
-	if (ord == NULL || kth[0] == NULL || kth[1] == NULL || channel == NULL ||
-	    res->times == NULL || res->devices == NULL || res->channels == NULL ||
+	if (ord == NULL || kth[0] == NULL || kth[1] == NULL || res->times == NULL || res->devices == NULL || res->channels == NULL ||
 	    res->msgs == NULL) {
 		free(ord);
 		free(kth[0]);
 		free(kth[1]);
-		free(channel);
 		return pp_nomem(err, s->nops + st->nmsgs, sizeof(*res->msgs));
 	}
 	for (size_t k = 0; k < r->nbatch; k++)
@@ -750,14 +747,10 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 		st->capops[d] = 0;
 	}
 	/* a channel for each device that sent a message, in device order */
-	for (int d = 0; d < s->p; d++) {
-		channel[d] = -1;
-		if (st->dev_sent[d] > 0) {
-			channel[d] = res->nchannels++;
-			res->channels[channel[d]] = (struct channel_result){
+	for (int d = 0; d < s->p; d++)
+		if (st->dev_sent[d] > 0)
+			res->channels[res->nchannels++] = (struct channel_result){
 			        d, d + 1, st->dev_sent[d], st->sent_bytes[d], st->sent_busy[d]};
-		}
-	}
 	for (size_t k = 0; k < r->nbatch && i < st->nmsgs; k++) {
 		const struct pipe *p = &st->pipes[r->batch[k].pipeline];
 
@@ -767,8 +760,8 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 
 			res->msgs[res->nmsgs++] =
 			        (struct msg_record){(uint32_t)(s->dev_start[d] + ord[k]),
-			                            (uint32_t)(s->dev_start[d + 1] + ord[k]),
-			                            channel[d], m->start, m->end};
+			                            (uint32_t)(s->dev_start[d + 1] + ord[k]), m->start,
+			                            m->end};
 		}
 	}
 	free(st->msgs);
@@ -782,7 +775,6 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 	free(ord);
 	free(kth[0]);
 	free(kth[1]);
-	free(channel);
 	return 0;
 }
 
