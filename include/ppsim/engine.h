@@ -110,8 +110,8 @@ size_t engine_arena_bytes(size_t nops, int S, int m, bool times);
  * at once in the engine's per-op arrays: the op times unless dropped (times), and the sweep's
  * cells, or when the run takes the event loop (events: half-duplex channels or recorded
  * messages) the loop's consumers and counts of inputs, with the record of the messages when
- * kept (record). The few hundred bytes of each device and channel are not counted. SIZE_MAX
- * when it does not fit in a size_t.
+ * kept (record): exactly, without the few MB of an arena's rounding to its pages or the few
+ * hundred bytes of each device and channel. SIZE_MAX when it does not fit in a size_t.
  */
 size_t engine_peak_bytes(size_t nops, size_t nmsgs, int S, int m, bool times, bool events,
                          bool record);

@@ -345,7 +345,8 @@ void engine_use_arena(struct engine *e, struct pp_arena *arena)
 
 size_t engine_arena_bytes(size_t nops, int S, int m, bool times)
 {
-	size_t cells = engine_sweep_bytes(S, m), t = pp_arena_bytes(nops, sizeof(struct op_time));
+	size_t cells = pp_arena_bytes(engine_sweep_bytes(S, m), 1);
+	size_t t = pp_arena_bytes(nops, sizeof(struct op_time));
 
 	if (cells == SIZE_MAX || (times && (t == SIZE_MAX || cells > SIZE_MAX - t)))
 		return SIZE_MAX;
@@ -360,7 +361,7 @@ bool engine_takes_events(bool half_duplex, bool record)
 size_t engine_peak_bytes(size_t nops, size_t nmsgs, int S, int m, bool times, bool events,
                          bool record)
 {
-	size_t cells = events ? 0 : engine_sweep_bytes(S, m), bytes = cells;
+	size_t bytes = events ? 0 : engine_sweep_bytes(S, m);
 	size_t parts[3][2] = {
 	        {times ? nops : 0, sizeof(struct op_time)},
 	        /* the loop's consumers (two an op) and counts of inputs, in one count of bytes */
@@ -369,10 +370,13 @@ size_t engine_peak_bytes(size_t nops, size_t nmsgs, int S, int m, bool times, bo
 	        {record ? nmsgs : 0, sizeof(struct msg_record)},
 	};
 
+	/* exact: an arena's rounding to its pages is a few MB a run, not bytes an op */
 	for (size_t i = 0; i < 3 && bytes != SIZE_MAX; i++) {
-		size_t b = pp_arena_bytes(parts[i][0], parts[i][1]);
+		uint64_t b;
 
-		bytes = b == SIZE_MAX || bytes > SIZE_MAX - b ? SIZE_MAX : bytes + b;
+		bytes = pp_mul_u64(parts[i][0], parts[i][1], &b) && b <= SIZE_MAX - bytes
+		                ? bytes + (size_t)b
+		                : SIZE_MAX;
 	}
 	return bytes;
 }
