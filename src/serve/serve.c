@@ -438,7 +438,7 @@ static int launch(struct state *st, struct pipe *p, pp_time t)
 
 		snprintf(why, sizeof(why),
 		         "the run needs more than %" PRIu64 " stage steps (micro-batches x stages: "
-		         "--max-ops, or what a --trace file holds); serve fewer requests",
+		         "--max-ops, or what its outputs can hold); serve fewer requests",
 		         st->max_steps);
 		return fail(st, why);
 	}
@@ -719,8 +719,8 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 	/* channels: one per link after a stage that carried a message, in (src, dst) order */
 	res->channels = pp_calloc((size_t)s->p, sizeof(*res->channels));
 	res->msgs = pp_mallocarray(st->nmsgs + 1, sizeof(*res->msgs));
-	if (ord == NULL || kth[0] == NULL || kth[1] == NULL || res->times == NULL || res->devices == NULL || res->channels == NULL ||
-	    res->msgs == NULL) {
+	if (ord == NULL || kth[0] == NULL || kth[1] == NULL || res->times == NULL ||
+	    res->devices == NULL || res->channels == NULL || res->msgs == NULL) {
 		free(ord);
 		free(kth[0]);
 		free(kth[1]);
@@ -758,10 +758,9 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 			const struct msg *m = &st->msgs[i];
 			int d = p->device0 + h;
 
-			res->msgs[res->nmsgs++] =
-			        (struct msg_record){(uint32_t)(s->dev_start[d] + ord[k]),
-			                            (uint32_t)(s->dev_start[d + 1] + ord[k]), m->start,
-			                            m->end};
+			res->msgs[res->nmsgs++] = (struct msg_record){
+			        (uint32_t)(s->dev_start[d] + ord[k]),
+			        (uint32_t)(s->dev_start[d + 1] + ord[k]), m->start, m->end};
 		}
 	}
 	free(st->msgs);
@@ -1033,6 +1032,20 @@ struct serve_run *serve_run_progress(const struct config *c, const struct serve_
 		return NULL;
 	}
 	return r;
+}
+
+uint64_t serve_step_bytes(const struct config *c, bool record)
+{
+	bool disagg = c->batching == PP_BATCHING_DISAGGREGATED;
+	int pre = c->prefill_stages > 0 ? c->prefill_stages : c->p;
+	/* a micro-batch takes the stages of its pipeline: the fewest share its records most */
+	uint64_t least = (uint64_t)(disagg && pre < c->p ? pre : c->p);
+	uint64_t step = sizeof(struct op) + sizeof(struct op_time) + sizeof(struct opt);
+	uint64_t batch = sizeof(struct serve_batch) + sizeof(size_t) + sizeof(uint32_t);
+	uint64_t msg = sizeof(struct msg) + sizeof(struct msg_record);
+
+	/* a micro-batch sends a message after each of its stages but the last */
+	return step + (batch + least - 1) / least + (record ? msg : 0);
 }
 
 void serve_free(struct serve_run *r)
