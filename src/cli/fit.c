@@ -195,7 +195,7 @@ uint64_t cli_serve_steps(const struct cli *cli, const struct config *c, int runs
 	struct cli_asked asked[CLI_MAX_ASKED];
 	int n = cli_outputs(cli, asked);
 	uint64_t step = serve_step_bytes(c, cli_serve_flags(cli) != 0), writer = 0;
-	uint64_t limit = c->max_ops, budget, fit;
+	uint64_t limit = c->max_ops, fit;
 
 	/* a serving run sends at most a message a step, and the pictures hold every run */
 	for (int i = 0; i < n; i++) {
@@ -206,9 +206,6 @@ uint64_t cli_serve_steps(const struct cli *cli, const struct config *c, int runs
 		if (asked[i].path != NULL && file > 0 && OUTFILE_MAX_BYTES / file < limit)
 			limit = OUTFILE_MAX_BYTES / file;
 	}
-	/* the budget: --max-ops' own, or what a run that writes nothing per op holds at it */
-	budget = c->max_ops * serve_step_bytes(c, false);
-	budget = budget > budget_of(c) ? budget : budget_of(c);
-	fit = budget / (uint64_t)runs / add_sat(step, writer);
+	fit = budget_of(c) / (uint64_t)runs / add_sat(step, writer);
 	return fit < limit ? fit : limit;
 }

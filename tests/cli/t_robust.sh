@@ -315,11 +315,11 @@ if ppsim --schedule-file="$TMP/order.csv" --max-ops=20400 --html="$fit/h.html" \
 fi
 rm -f "$fit"/*
 # A serving run's size is known as it runs: it stops at the steps its outputs can hold, a
-# trace's file (5368709 steps of 200 bytes), an HTML report's memory (51 bytes a step for the
-# run, 40 more for each message it keeps: 56043 of the 100000 steps --max-ops allows).
+# trace's file (5368709 steps of 200 bytes), an HTML report's memory (40 bytes a step for a run
+# of four stages, 40 more for the message it keeps: 50000 of the 100000 steps --max-ops allows).
 fails 1 "the run needs more than 5368709 stage steps" serve --num-requests=130000 \
 	--trace="$fit/t.json"
-fails 1 "the run needs more than 56043 stage steps" serve --max-ops=100000 --num-requests=200 \
+fails 1 "the run needs more than 50000 stage steps" serve --max-ops=100000 --num-requests=200 \
 	--html="$fit/h.html"
 if ppsim serve --max-ops=100000 --num-requests=200 --format=csv >/dev/null &&
 	ppsim serve --max-ops=100000 --num-requests=100 --html="$fit/h.html" --format=csv \
