@@ -9,8 +9,10 @@
  * median of 11, and their memory; `bench_ppsim --whole` prints these alone); the engine's
  * sweep in process against a minimal checked sweep over the same ops (the ceiling); serving 100,000 to
  * 1,000,000 requests (the documented maximum), with its growth in requests; sweep throughput on
- * one job, and a sweep of 1,680 points on one job and on two; reporter throughput. Prints a
- * table and writes the same figures as JSON to the file given as the first argument, if any.
+ * one job, and a sweep of 1,680 points on one job and on two; reporter throughput; the memory
+ * each output's writer takes per op in a whole process, beside what its registry row says
+ * (`bench_ppsim --writers` prints these alone). Prints a table and writes the same figures as
+ * JSON to the file given as the first argument, if any.
  *
  * Each timing is the best of several repetitions on one core, but for the two-job sweep.
  */
@@ -23,6 +25,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -221,7 +224,8 @@ static double run_process(const char *bin, const char *args, long *kib)
 	argv[argc++] = (char *)bin;
 	for (char *tok = strtok(buf, " "); tok != NULL && argc < 30; tok = strtok(NULL, " "))
 		argv[argc++] = tok;
-	argv[argc++] = format;
+	if (strstr(args, "--format") == NULL)
+		argv[argc++] = format;
 	argv[argc] = NULL;
 	/* posix_spawn (vfork-like in glibc): a fork of this process, large after the in-process
 	 * benchmarks, would copy its page tables and add a millisecond to every run timed */
@@ -442,6 +446,99 @@ static int whole_processes(const char *bin, char *buf, size_t n)
 }
 
 /*
+ * The memory each output's writer takes per op, as a whole process holds it: the peak resident
+ * memory of ppsim writing it for 1F1B at p = 64 (a message an op, nearly) with m = 8192 less
+ * that with m = 1024, per op added, beside what its registry row and the run's needs say
+ * (sim_peak_bytes of what it reads, and its writer's report_need_memory) and the bytes it
+ * writes per op. Prints them and writes their JSON array into buf of n bytes. Returns 0, or -1
+ * when a run fails.
+ */
+static int writers(const char *bin, char *buf, size_t n)
+{
+	static const struct {
+		const char *what, *option;
+		int output; /* an enum report_output, or -1: the report alone */
+	} cases[] = {
+	        {"report (json)", "", -1},
+	        {"timeline", "--format=text --timeline=200", REPORT_OUT_TIMELINE},
+	        {"op dump", "--dump-ops=%s/o.csv", REPORT_OUT_OPS},
+	        {"export ppsim", "--export-schedule=%s/e.csv", REPORT_OUT_EXPORT + SCHEDFILE_PPSIM},
+	        {"export torch", "--export-schedule=%s/e.csv --export-format=torch",
+	         REPORT_OUT_EXPORT + SCHEDFILE_TORCH},
+	        {"export torch-comms", "--export-schedule=%s/e.csv --export-format=torch-comms",
+	         REPORT_OUT_EXPORT + SCHEDFILE_TORCH_COMMS},
+	        {"trace", "--trace=%s/t.json", REPORT_OUT_TRACE},
+	        {"trace as gzip", "--trace=%s/t.json.gz", REPORT_OUT_TRACE_GZ},
+	        {"svg", "--svg=%s/s.svg", REPORT_OUT_SVG},
+	        {"html", "--html=%s/h.html", REPORT_OUT_HTML},
+	};
+	static const int ms[2] = {1024, 8192};
+	char dir[] = "/tmp/ppsim-bench-XXXXXX", args[256], option[160], path[200];
+	size_t len = 0;
+
+	if (mkdtemp(dir) == NULL)
+		return -1;
+	printf("writers (1f1b -p 64, m = 1024 and 8192, JSON report to /dev/null): peak memory "
+	       "per op added, as measured and as stated; bytes written per op\n");
+	printf("%-20s %10s %10s %10s\n", "output", "B/op", "stated", "file B/op");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct report_need none = {0}, *need = &none;
+		unsigned flags;
+		double stated[2], ops[2];
+		long kib[2];
+		uint64_t file = 0;
+		struct pp_error err = {0};
+
+		if (cases[i].output >= 0)
+			need = &report_output((enum report_output)cases[i].output)->need;
+		flags = (need->reads & REPORT_READS_MESSAGES ? SIM_RECORD_MESSAGES : 0) |
+		        (need->reads != 0 ? 0 : SIM_NO_OP_TIMES);
+		snprintf(option, sizeof(option), cases[i].option, dir);
+		for (int k = 0; k < 2; k++) {
+			struct config c;
+			struct sim_size z;
+			struct stat st;
+
+			config_init(&c);
+			c.p = 64;
+			c.m = ms[k];
+			if (sim_size_of_config(&c, &z, &err) != 1)
+				return -1;
+			ops[k] = (double)z.ops;
+			stated[k] = (double)sim_peak_bytes(&c, &z, flags) +
+			            (double)report_need_memory(need, &z);
+			snprintf(args, sizeof(args), "-s 1f1b -p 64 -m %d %s", ms[k], option);
+			if (run_process(bin, args, &kib[k]) < 0) {
+				fprintf(stderr, "bench: %s %s failed\n", bin, args);
+				return -1;
+			}
+			/* the file of the larger run */
+			path[0] = '\0';
+			if (strchr(option, '/') != NULL)
+				sscanf(strchr(option, '=') + 1, "%199[^ ]", path);
+			file = path[0] != '\0' && stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+			if (path[0] != '\0')
+				unlink(path);
+		}
+		printf("%-20s %10.1f %10.1f %10.1f\n", cases[i].what,
+		       (double)(kib[1] - kib[0]) * 1024 / (ops[1] - ops[0]),
+		       (stated[1] - stated[0]) / (ops[1] - ops[0]), (double)file / ops[1]);
+		len += (size_t)snprintf(buf + len, n - len,
+		                        "%s{\"output\":\"%s\",\"bytes_per_op\":%.4g,"
+		                        "\"stated_bytes_per_op\":%.4g,\"file_bytes_per_op\":%.4g}",
+		                        i ? "," : "", cases[i].what,
+		                        (double)(kib[1] - kib[0]) * 1024 / (ops[1] - ops[0]),
+		                        (stated[1] - stated[0]) / (ops[1] - ops[0]),
+		                        (double)file / ops[1]);
+		if (len >= n)
+			return -1;
+	}
+	rmdir(dir);
+	printf("\n");
+	return 0;
+}
+
+/*
  * The ceiling: the least a checked dependency sweep over the same op lists can do, to set the
  * engine's sweep against. Each device runs its list while its head op's input is in (F: the
  * previous stage's F; B or BW: its own F and the next stage's backward; W: its B), passing
@@ -622,9 +719,11 @@ int main(int argc, char **argv)
 	};
 	enum { N = sizeof(ladder) / sizeof(ladder[0]), PER = 5, FIT = 3 };
 	bool only_whole = argc > 1 && strcmp(argv[1], "--whole") == 0;
-	FILE *json = argc > 1 && !only_whole && argv[1][0] != '-' ? fopen(argv[1], "w") : NULL;
+	bool only_writers = argc > 1 && strcmp(argv[1], "--writers") == 0;
+	FILE *json = argc > 1 && argv[1][0] != '-' ? fopen(argv[1], "w") : NULL;
 	long base = in_child(&ladder[0], CHILD_NOTHING).kib;
-	char cpu[128], json_whole[2048];
+	char cpu[128], json_whole[2048], json_writers[2048];
+	const char *bin = getenv("PPSIM_BIN") != NULL ? getenv("PPSIM_BIN") : "build/ppsim";
 	size_t points = 0;
 	double sweep, sweep1, sweep2, exps[3], serve_s[3], serve_exp;
 	struct config c;
@@ -634,9 +733,9 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "--ceiling") == 0) /* bench_ppsim --ceiling */
 		return ceiling() != 0;
 	if (only_whole) /* the whole-process figures alone: bench_ppsim --whole */
-		return whole_processes(getenv("PPSIM_BIN") != NULL ? getenv("PPSIM_BIN")
-		                                                   : "build/ppsim",
-		                       json_whole, sizeof(json_whole)) != 0;
+		return whole_processes(bin, json_whole, sizeof(json_whole)) != 0;
+	if (only_writers) /* the writers' memory alone: bench_ppsim --writers */
+		return writers(bin, json_writers, sizeof(json_writers)) != 0;
 	cpu_name(cpu, sizeof(cpu));
 	printf("ppsim %s benchmarks on %s, one core; best of several runs, each in a "
 	       "fresh process\n\n",
@@ -670,12 +769,9 @@ int main(int argc, char **argv)
 		       "ops^%.3f)\n",
 		       ladder[g * PER].schedule, exps[g], slope(x, nlogn, FIT));
 	}
-	{
-		const char *bin = getenv("PPSIM_BIN") != NULL ? getenv("PPSIM_BIN") : "build/ppsim";
-
-		if (whole_processes(bin, json_whole, sizeof(json_whole)) != 0 || ceiling() != 0)
-			return 1;
-	}
+	if (whole_processes(bin, json_whole, sizeof(json_whole)) != 0 ||
+	    writers(bin, json_writers, sizeof(json_writers)) != 0 || ceiling() != 0)
+		return 1;
 	{
 		static const int requests[] = {100000, 300000, 1000000};
 		double x[3], y[3];
@@ -736,14 +832,16 @@ int main(int argc, char **argv)
 			        ladder[i].metrics_s, ladder[i].total_s,
 			        (double)ladder[i].ops / ladder[i].total_s, ladder[i].bytes_per_op);
 		fprintf(json,
-		        "\n],\"whole\":[%s],\"growth\":{\"1f1b\":%.4f,\"interleaved\":%.4f,"
+		        "\n],\"whole\":[%s],\"writers\":[%s],"
+		        "\"growth\":{\"1f1b\":%.4f,\"interleaved\":%.4f,"
 		        "\"zbh1\":%.4f},"
 		        "\"sweep_configs_per_s\":%.6g,\"sweep_points\":%zu,"
 		        "\"sweep_jobs_s\":{\"1\":%.6g,\"2\":%.6g},"
 		        "\"serve_s\":{\"100000\":%.6g,\"300000\":%.6g,\"1000000\":%.6g},"
 		        "\"serve_growth\":%.4f,"
 		        "\"report_ops_per_s\":{\"json\":%.6g,\"trace\":%.6g,\"timeline\":%.6g}}\n",
-		        json_whole, exps[0], exps[1], exps[2], sweep, points, sweep1, sweep2,
+		        json_whole, json_writers, exps[0], exps[1], exps[2], sweep, points, sweep1,
+		        sweep2,
 		        serve_s[0], serve_s[1], serve_s[2], serve_exp, report_rate(mid, 0),
 		        report_rate(mid, 1), report_rate(mid, 2));
 		fclose(json);

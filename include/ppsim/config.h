@@ -28,10 +28,12 @@ _Static_assert((uint64_t)PP_MAX_DEVICES * PP_MAX_CHUNKS <= UINT64_C(1) << SCHED_
                "every stage fits in struct op");
 /*
  * Cap on the ops one simulation may hold (p * v * m * 2, or * 3 with split backward). A run
- * takes at most about 40 bytes per op (docs/performance.md), so the cap keeps it within a few
- * gigabytes.
+ * takes at most PP_BYTES_PER_MAX_OP bytes per op of the cap, whatever it writes: an output
+ * that would need more is refused before the run (docs/robustness.md, Limits).
  */
 #define PP_MAX_OPS UINT64_C(50000000)
+/* The memory a run may hold for each op --max-ops allows: 2 GB at the default. */
+#define PP_BYTES_PER_MAX_OP 40
 /* The highest --max-ops may raise the cap to: op numbers must fit in 32 bits. */
 #define PP_MAX_OPS_CEILING UINT64_C(1000000000)
 /* Cap on the P2P bytes one simulation may move, so that totals stay exact in a double. */

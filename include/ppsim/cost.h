@@ -161,6 +161,14 @@ double cost_model_compute_ms(const struct cost_model *k, double flops);
  * latency microseconds: 2(n-1) latencies and 2(n-1)/n of the data; 0 for n <= 1. */
 double cost_allreduce_ms(double bytes, int n, double bandwidth, double latency);
 
+/*
+ * True when every op of a run priced by c's explicit times takes time: t_f, t_b and t_w above 0
+ * (stage scales are above 0, and a time above 0 is at least a tick). A device's ops then start
+ * and end at times that differ from op to op but for an overlapped pair's two. False with a
+ * model, whose layers are laid out later.
+ */
+bool cost_every_op_takes_time(const struct config *c);
+
 /* True when every stage has the same t_f, t_b and t_w. */
 bool cost_uniform(const struct cost *c);
 /* True when every message takes zero time. */

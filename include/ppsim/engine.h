@@ -43,13 +43,13 @@ struct channel_result {
 	pp_time busy;      /* sum of transfer durations on this channel */
 };
 
-/* One P2P message, recorded when engine_record_messages was called. */
+/* One P2P message, recorded when engine_record_messages was called: 24 bytes, as a large run
+ * records about one an op. Its channel follows from its ends' devices (result_channel). */
 struct msg_record {
-	uint32_t from;   /* producer op (index in sched->ops) */
-	uint32_t to;     /* consumer op */
-	int32_t channel; /* index in result->channels */
-	pp_time start;   /* when it took the channel */
-	pp_time end;     /* when it arrived */
+	uint32_t from; /* producer op (index in sched->ops) */
+	uint32_t to;   /* consumer op */
+	pp_time start; /* when it took the channel */
+	pp_time end;   /* when it arrived */
 };
 
 /* The outcome of a simulation. Arrays are indexed like the schedule's ops and devices. */
@@ -67,6 +67,13 @@ struct result {
 	struct msg_record *msgs;         /* [nmsgs] in send order, or NULL when not recorded */
 	size_t nmsgs;                    /* recorded messages (== messages when recorded) */
 };
+
+/*
+ * The index in r->channels of the channel that carries messages from device src to device dst:
+ * theirs, or for a half-duplex link the pair's one channel; -1 when no message went between
+ * them. In log(channels) steps.
+ */
+int result_channel(const struct result *r, int src, int dst);
 
 struct engine;
 
@@ -97,6 +104,21 @@ void engine_record_messages(struct engine *e);
  */
 void engine_use_arena(struct engine *e, struct pp_arena *arena);
 size_t engine_arena_bytes(size_t nops, int S, int m, bool times);
+
+/*
+ * The most memory a run of nops ops (S stages, m micro-batches) that sends nmsgs messages holds
+ * at once in the engine's per-op arrays: the op times unless dropped (times), and the sweep's
+ * cells, or when the run takes the event loop (events: half-duplex channels or recorded
+ * messages) the loop's consumers and counts of inputs, with the record of the messages when
+ * kept (record): exactly, without the few MB of an arena's rounding to its pages or the few
+ * hundred bytes of each device and channel. SIZE_MAX when it does not fit in a size_t.
+ */
+size_t engine_peak_bytes(size_t nops, size_t nmsgs, int S, int m, bool times, bool events,
+                         bool record);
+
+/* Whether a run takes the event loop rather than the sweep: its channels are half-duplex, or it
+ * records its messages (in the order they are sent, which only the loop has). */
+bool engine_takes_events(bool half_duplex, bool record);
 
 /*
  * Tells e that its caller reads no per-op times (a report of totals, a sweep point): the result

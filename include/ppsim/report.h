@@ -62,6 +62,47 @@ enum report_kind {
 };
 
 /*
+ * What a writer needs of a run, so that an output the run cannot hold is refused before it
+ * runs: what the writer reads beyond the run's totals (which the run then keeps), the memory it
+ * holds itself while it writes, and the fewest bytes it writes, each per op and per message
+ * (struct sim_size). An entry's numbers add their digits to its bytes, counted from the shape
+ * (report_need_bytes). A row that sets none of these needs nothing per op: a report of totals,
+ * or a picture whose size follows its pixels.
+ */
+struct report_need {
+	unsigned reads;             /* REPORT_READS_* bits */
+	unsigned mem_op, mem_msg;   /* bytes the writer holds per op and per message */
+	unsigned file_op, file_msg; /* the fewest bytes it writes per op and per message, digits
+	                             * of the numbers in `digits` aside */
+	unsigned digits;            /* REPORT_DIGITS_* bits: the numbers each entry writes */
+};
+
+/* struct report_need.reads: each op's start and end (else the run drops them,
+ * SIM_NO_OP_TIMES), each message (SIM_RECORD_MESSAGES; its ops' times too). */
+#define REPORT_READS_TIMES    1u
+#define REPORT_READS_MESSAGES 2u
+
+/* struct report_need.digits: an op's device, chunk, stage and micro-batch, its start and end
+ * (in the run's unit, counted when every op takes time); a message's producer and consumer op
+ * indices. */
+#define REPORT_DIGITS_DEVICE  1u
+#define REPORT_DIGITS_CHUNK   2u
+#define REPORT_DIGITS_STAGE   4u
+#define REPORT_DIGITS_MB      8u
+#define REPORT_DIGITS_TIMES   16u
+#define REPORT_DIGITS_MSG_OPS 32u
+
+/* The memory n's writer holds for a run of size z (UINT64_MAX when it does not fit). */
+uint64_t report_need_memory(const struct report_need *n, const struct sim_size *z);
+/*
+ * The fewest bytes n's writer writes for a run of size z, its entries' numbers at their fewest
+ * digits: a run's micro-batches, stages, devices and chunks each take their numbers from 0 up,
+ * a device's op times differ from op to op (but for a pair's) when every op takes time, and
+ * its messages' producers and consumers are distinct ops (UINT64_MAX when it does not fit).
+ */
+uint64_t report_need_bytes(const struct report_need *n, const struct sim_size *z);
+
+/*
  * A row of the format registry (--format): a name and its writer for each kind of result it
  * writes, NULL for the kinds it does not. Every writer returns 0, or -1 when the output could
  * not be built (out of memory).
@@ -70,6 +111,7 @@ struct report_format {
 	const char *name;    /* "text", "json", "csv", "jsonl" */
 	const char *summary; /* one line for `ppsim list` */
 	bool human;          /* a report for people, which the ASCII timeline may follow */
+	struct report_need need; /* what its writers need per op: none (a report of totals) */
 	/* A format often asked for where this one is meant, and this one's long name: `sweep -f
 	 * json` is pointed to "(JSON lines: jsonl)". NULL for none. */
 	const char *mistaken_for, *title;
@@ -121,6 +163,31 @@ const char *report_format_hint(const char *name, enum report_kind kind, char *bu
 const struct report_format *report_records_format(const char *path);
 
 /*
+ * The outputs besides the report, each a row of a second registry with what its writer needs:
+ * the files a command writes (--trace, --dump-ops, ...) and the timeline.
+ */
+enum report_output {
+	REPORT_OUT_TRACE,    /* the Chrome trace (report_trace) */
+	REPORT_OUT_TRACE_GZ, /* the Chrome trace compressed with gzip as it streams */
+	REPORT_OUT_OPS,      /* the op dump (report_ops_csv) */
+	REPORT_OUT_EXPORT,   /* an exported schedule: from here, a row per enum schedfile_format */
+	REPORT_OUT_SVG = REPORT_OUT_EXPORT + SCHEDFILE_NFORMATS, /* report_svg */
+	REPORT_OUT_HTML,     /* report_html, report_html_serve */
+	REPORT_OUT_TIMELINE, /* the ASCII timeline (report_timeline) */
+	REPORT_OUT_REQUESTS, /* a serving run's requests (report_serve_requests) */
+	REPORT_NOUTPUTS
+};
+
+/* A row of the outputs' registry. */
+struct report_output_row {
+	const char *name;        /* what it is, for people: "Chrome trace" */
+	struct report_need need; /* what its writer needs */
+};
+
+/* The row of output o. */
+const struct report_output_row *report_output(enum report_output o);
+
+/*
  * The version of the JSON reports' layout, the first key of every JSON document and of every
  * record of a JSON-lines stream ("schema_version"; in a report that is an array, each element
  * holds it). It grows when a key is removed, renamed or changes meaning; adding a key does not
@@ -163,16 +230,6 @@ int report_ops_csv(FILE *out, const struct sim *s);
 int report_trace(FILE *out, const struct sim *s);
 
 /*
- * The fewest bytes a trace writes per op (measured: 240 to 500; 25 to 48 compressed as gzip,
- * whose floor is set a little lower, as compression depends on the run more than the JSON
- * does), so that a run whose trace cannot fit an output file (OUTFILE_MAX_BYTES) is refused
- * before it runs. An SVG has no such floor: it merges the shapes too narrow to see, so that its
- * size follows its pixels.
- */
-#define REPORT_TRACE_MIN_BYTES_PER_OP    200
-#define REPORT_TRACE_GZ_MIN_BYTES_PER_OP 24
-
-/*
  * Writes a self-contained SVG Gantt chart of rows[0..n-1] on one time axis: per device a row of
  * ops coloured by kind and labelled with the micro-batch where they fit, on a ground showing
  * its idle time, and a thin lane of its outgoing transfers by direction (when recorded); a
@@ -200,9 +257,6 @@ int report_html_sweep_header(FILE *out, const struct sweep *sw);
 int report_html_sweep_record(FILE *out, const struct sweep *sw, const struct sweep_record *r,
                              bool first);
 int report_html_sweep_footer(FILE *out);
-/* The fewest bytes an HTML report writes per op (measured: 18 to 30), for the size check. */
-#define REPORT_HTML_MIN_BYTES_PER_OP 12
-
 /*
  * Sweep records, one line per point: JSON lines, or CSV rows under report_sweep_csv_header.
  * Both have the same columns: index, status ("ok" or "skipped"), the shape (schedule, p, v, m,

@@ -198,6 +198,15 @@ const char *sched_kind_name(enum op_kind kind);
 bool sched_op_count(int p, int v, int m, bool split, uint64_t *out);
 
 /*
+ * Number of messages between devices a schedule of this shape and placement sends, in *out: per
+ * micro-batch a forward and a gradient across each stage boundary whose stages sit on two
+ * devices (m * (p-1) each way for 1F1B, m * (p*v-1) interleaved; the V placement's hop from
+ * stage p-1 to p stays on its device), whatever the order or the kind of backward. Returns false
+ * when it does not fit in 64 bits.
+ */
+bool sched_message_count(int p, int v, int m, enum placement placement, uint64_t *out);
+
+/*
  * The work of generating and simulating desc's schedule of this shape, in ops' worth: the op
  * count, or desc's own figure when larger (struct sched_fns.work), in *out; returns false when
  * it does not fit in 64 bits.

@@ -179,6 +179,15 @@ struct serve_run *serve_run_progress(const struct config *c, const struct serve_
                                      unsigned flags, uint64_t max_steps,
                                      const struct serve_progress *progress, struct pp_error *err);
 
+/*
+ * The most memory a serving run of c holds per stage step (a micro-batch on a stage: what
+ * max_steps counts), with its messages when record: the view's op and op time, its share of
+ * its micro-batch's record (a micro-batch takes the fewest stages of a pipeline of c), and a
+ * message's two records when kept (24, 64 / stages and 40 bytes). The requests' few hundred
+ * bytes each are not counted.
+ */
+uint64_t serve_step_bytes(const struct config *c, bool record);
+
 /* Frees r and everything it owns; NULL is a no-op. */
 void serve_free(struct serve_run *r);
 

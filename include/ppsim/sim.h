@@ -37,6 +37,14 @@ struct sim {
 	struct pp_arena arena;       /* the schedule's and the engine's large arrays */
 };
 
+/* What a run's memory and its outputs' sizes grow with, known before it is simulated. */
+struct sim_size {
+	uint64_t ops;  /* ops */
+	uint64_t msgs; /* messages between devices (sched_message_count) */
+	int p, v, m;   /* devices, chunks and micro-batches */
+	bool timed;    /* every op takes time (cost_every_op_takes_time) */
+};
+
 /* sim_run_flags bit: keep a record of every message (for traces and SVG transfer lanes). */
 #define SIM_RECORD_MESSAGES 1u
 /* sim_run_flags bit: the caller reads no per-op times (result->times is NULL), only totals and
@@ -45,6 +53,35 @@ struct sim {
 
 /* sim_run with flags (SIM_RECORD_MESSAGES, SIM_NO_OP_TIMES). */
 struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_error *err);
+
+/*
+ * A check of a run once its schedule is built or read and before it is simulated (whether the
+ * outputs asked for can hold it, say): fn gets the run's size and returns 0, or -1 with err set,
+ * which stops the run with that error.
+ */
+struct sim_check {
+	int (*fn)(void *ctx, const struct sim_size *z, struct pp_error *err);
+	void *ctx;
+};
+
+/* sim_run_flags that calls check, when not NULL, between building the schedule and simulating
+ * it. */
+struct sim *sim_run_checked(const struct config *c, unsigned flags, const struct sim_check *check,
+                            struct pp_error *err);
+
+/*
+ * The size of c's run from its settings alone, in *z: returns 1, or 0 when they do not say it
+ * (a schedule file, whose size sim_run_checked's check gets once it is read; a serving config;
+ * settings sim_run refuses, and names), or -1 with a PP_ERR_NOMEM error.
+ */
+int sim_size_of_config(const struct config *c, struct sim_size *z, struct pp_error *err);
+
+/*
+ * The most memory a run of size z with c's channels and the flags of sim_run_flags holds at
+ * once in its per-op arrays: its ops, their times unless dropped, and the engine's
+ * (engine_peak_bytes); UINT64_MAX when that does not fit in 64 bits.
+ */
+uint64_t sim_peak_bytes(const struct config *c, const struct sim_size *z, unsigned flags);
 
 /*
  * Validates c, generates the schedule, prices it and simulates it. Returns the simulation, or
@@ -58,7 +95,7 @@ struct sim *sim_run(const struct config *c, struct pp_error *err);
  * schedule and prices it (stage scales, the total of all its times), then stops before the
  * engine runs, freeing what it built. Returns 0, or -1 with the error sim_run would give.
  */
-int sim_check(const struct config *c, struct pp_error *err);
+int sim_would_run(const struct config *c, struct pp_error *err);
 
 /*
  * Orders the ops of s, made by sched_new for a priced generator (zb-auto, zb1p, zb2p,

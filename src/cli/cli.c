@@ -873,95 +873,19 @@ int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error
 	return pp_fail(err, why.kind, "%s (--fail-on-oom)", why.msg);
 }
 
-/* The picture outputs asked for whose size grows with the ops, and the fewest bytes each writes
- * per op: the trace and the HTML report (an SVG merges what is too narrow to see, so it grows
- * with its pixels). */
-static int pictures(const struct cli *cli, const char *what[2], int per_op[2])
-{
-	int n = 0;
-
-	if (cli->trace_file != NULL) {
-		what[n] = "--trace";
-		per_op[n++] = cli_gzip_name(cli->trace_file) ? REPORT_TRACE_GZ_MIN_BYTES_PER_OP
-		                                             : REPORT_TRACE_MIN_BYTES_PER_OP;
-	}
-	if (cli->html_file != NULL) {
-		what[n] = "--html";
-		per_op[n++] = REPORT_HTML_MIN_BYTES_PER_OP;
-	}
-	return n;
-}
-
-bool cli_draws_messages(const struct cli *cli)
-{
-	return cli->trace_file != NULL || cli->svg_file != NULL || cli->html_file != NULL;
-}
-
-unsigned cli_sim_flags(const struct cli *cli)
-{
-	bool times = cli->timeline_width > 0 || cli->dump_ops != NULL || cli_draws_messages(cli);
-
-	return (cli_draws_messages(cli) ? SIM_RECORD_MESSAGES : 0) | (times ? 0 : SIM_NO_OP_TIMES);
-}
-
-uint64_t cli_picture_ops_limit(const struct cli *cli)
-{
-	const char *what[2];
-	int per_op[2], n = pictures(cli, what, per_op);
-	uint64_t limit = 0;
-
-	for (int i = 0; i < n; i++)
-		if (limit == 0 || OUTFILE_MAX_BYTES / (uint64_t)per_op[i] < limit)
-			limit = OUTFILE_MAX_BYTES / (uint64_t)per_op[i];
-	return limit;
-}
-
-/* Refuses a generated training run whose trace could not fit an output file. */
-static int check_picture_size(const struct cli *cli, const struct config *c, struct pp_error *err)
-{
-	const char *what[2];
-	int per_op[2], n = pictures(cli, what, per_op), rc = 0;
-	struct config *settled;
-	const struct sched_desc *d;
-	uint64_t ops = 0;
-
-	if (n == 0 || config_is_serve(c) || c->schedule_file[0] != '\0')
-		return 0;
-	settled = pp_malloc(sizeof(*settled));
-	if (settled == NULL)
-		return pp_nomem(err, 1, sizeof(*settled));
-	if (config_settle(c, settled, &(struct pp_error){0}) == 0 &&
-	    (d = sched_find(settled->schedule)) != NULL &&
-	    sched_op_count(settled->p, settled->v, settled->m, d->split, &ops))
-		for (int i = 0; i < n && rc == 0; i++)
-			if (ops > OUTFILE_MAX_BYTES / (uint64_t)per_op[i])
-				rc = pp_fail(err, PP_ERR_USAGE,
-				             "%s: %" PRIu64
-				             " ops take at least %d bytes each, more than "
-				             "the %" PRIu64
-				             " bytes an output file may hold: draw at "
-				             "most %" PRIu64 " ops",
-				             what[i], ops, per_op[i], OUTFILE_MAX_BYTES,
-				             OUTFILE_MAX_BYTES / (uint64_t)per_op[i]);
-	free(settled);
-	return rc;
-}
-
 /*
  * Checks the output files of the command line against each other and against the inputs of
  * the run of c (guard_check_outputs), before anything runs.
  */
 static int check_outputs(const struct cli *cli, const struct config *c, struct pp_error *err)
 {
-	const char *out[] = {cli->dump_ops,  cli->export_file,   cli->trace_file,  cli->svg_file,
-	                     cli->html_file, cli->requests_file, cli->records_file};
-	static const char *const out_what[] = {
-	        "--dump-ops", "--export-schedule", "--trace",  "--svg",
-	        "--html",     "--export-requests", "--records"};
+	struct cli_asked asked[CLI_MAX_ASKED];
+	const char *out[CLI_MAX_ASKED], *out_what[CLI_MAX_ASKED];
 	const char *fixed[] = {cli->config_file, c->file, c->schedule_file, c->requests};
 	static const char *const fixed_what[] = {"-c", "the config", "--schedule-file",
 	                                         "--requests"};
 	int nfixed = (int)(sizeof(fixed) / sizeof(fixed[0])), n = nfixed + cli->nfiles, rc;
+	int nout = 0, nasked = cli_outputs(cli, asked);
 	const char **in = pp_mallocarray((size_t)n, sizeof(*in));
 	const char **in_what = pp_mallocarray((size_t)n, sizeof(*in_what));
 
@@ -970,15 +894,19 @@ static int check_outputs(const struct cli *cli, const struct config *c, struct p
 		free(in_what);
 		return pp_nomem(err, (size_t)n, 2 * sizeof(*in));
 	}
+	for (int i = 0; i < nasked; i++)
+		if (asked[i].path != NULL) {
+			out[nout] = asked[i].path;
+			out_what[nout++] = asked[i].option;
+		}
 	for (int i = 0; i < n; i++) {
 		in[i] = i < nfixed ? fixed[i] : cli->files[i - nfixed];
 		in_what[i] = i < nfixed ? fixed_what[i] : "a config file";
 	}
-	rc = guard_check_outputs(out, out_what, (int)(sizeof(out) / sizeof(out[0])), in, in_what, n,
-	                         err);
+	rc = guard_check_outputs(out, out_what, nout, in, in_what, n, err);
 	free(in);
 	free(in_what);
-	return rc != 0 ? rc : check_picture_size(cli, c, err);
+	return rc;
 }
 
 int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err)

@@ -175,19 +175,64 @@ bool cli_gzip_name(const char *path);
 int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct serve_run *serve,
                       const struct cli_output *extra);
 
-/* The most ops a run may hold whose --trace is asked for, so that the trace fits an output file
- * (OUTFILE_MAX_BYTES); 0 when none is asked for. An --svg sets no limit: its size follows its
- * pixels, not its ops. */
-uint64_t cli_picture_ops_limit(const struct cli *cli);
+/* An output the command line asks for: the option that names it, its file (NULL: standard
+ * output, which has no size limit) and what its writer needs (a row of a report registry). */
+struct cli_asked {
+	const char *option;
+	const char *path;
+	const struct report_need *need;
+};
+#define CLI_MAX_ASKED 10
 
-/* True when a picture asked for draws the messages (a trace, an SVG or an HTML report), so
- * the run must record them (SIM_RECORD_MESSAGES, SERVE_RECORD_MESSAGES). */
-bool cli_draws_messages(const struct cli *cli);
+/* The outputs cli asks for into out (CLI_MAX_ASKED at most): its files, in a fixed order, then
+ * the timeline and the report; returns how many. */
+int cli_outputs(const struct cli *cli, struct cli_asked *out);
 
-/* The sim_run_flags the outputs asked for need: SIM_RECORD_MESSAGES when a picture draws the
- * messages, SIM_NO_OP_TIMES when none of them reads an op's times (the report alone, or with an
- * exported schedule). */
+/* The sim_run_flags the outputs asked for need: SIM_RECORD_MESSAGES when one reads the
+ * messages, SIM_NO_OP_TIMES when none reads per-op times (the report alone, or with an exported
+ * schedule). */
 unsigned cli_sim_flags(const struct cli *cli);
+/* The serve_run_flags the outputs need: SERVE_RECORD_MESSAGES when one reads the messages. */
+unsigned cli_serve_flags(const struct cli *cli);
+
+/*
+ * What the outputs asked for need of a command's runs, added run by run before any runs: the
+ * sizes of the runs, the fewest bytes each output writes for them and the memory they hold at
+ * their peaks (a comparison holds all its rows), against the memory --max-ops allows.
+ */
+struct cli_need {
+	struct cli_asked asked[CLI_MAX_ASKED];
+	int nasked;
+	unsigned flags;                /* the runs' sim_run_flags (cli_sim_flags) */
+	const char *subject;           /* the command, named when no output is at fault */
+	struct sim_size all;           /* ops and messages of every run added */
+	uint64_t bytes[CLI_MAX_ASKED]; /* each output's fewest bytes for them */
+	uint64_t memory;               /* the runs' peaks added up (sim_peak_bytes) */
+	uint64_t budget;               /* the memory --max-ops allows: the largest of the runs' */
+};
+
+void cli_need_init(struct cli_need *nd, const struct cli *cli);
+/*
+ * Adds the run of c, of size z, and checks the totals: each output's file within the
+ * OUTFILE_MAX_BYTES a file may hold, and the runs' memory with the writer that holds the most
+ * within PP_BYTES_PER_MAX_OP bytes for each op --max-ops allows. Returns 0, or -1 with a
+ * PP_ERR_USAGE error naming the output, the counts and the limit.
+ */
+int cli_need_add(struct cli_need *nd, const struct config *c, const struct sim_size *z,
+                 struct pp_error *err);
+/* cli_need_add of c's run when its settings say its size (sim_size_of_config); 0 when they do
+ * not (cli_simulate adds a schedule file's run once it is read). */
+int cli_need_config(struct cli_need *nd, const struct config *c, struct pp_error *err);
+/* sim_run_flags of c with nd's flags, a run of a schedule file added to nd (and refused, before
+ * it is simulated, when it does not fit) once the file is read. */
+struct sim *cli_simulate(struct cli_need *nd, const struct config *c, struct pp_error *err);
+
+/*
+ * The most stage steps a serving run of c may take so that runs of them, held together (a
+ * comparison's rows), fit the memory --max-ops allows and each file asked for fits an output
+ * file: its size is known only as it runs, which stops there (serve_run_flags' max_steps).
+ */
+uint64_t cli_serve_steps(const struct cli *cli, const struct config *c, int runs);
 
 /*
  * With --fail-on-oom, the error for a simulation with a device over its GPU's memory: returns

@@ -28,8 +28,8 @@ static const char usage[] =
 /*
  * The config text of fit, into *text (*len bytes, the caller frees it), checked as `ppsim -c`
  * takes it: read back by the config reader and built into a run, schedule and prices, by
- * sim_check. Returns 0, or -1 with err saying why measured's fit would not run (a run of more
- * ops than the limit or too long, out of memory); *text is then freed.
+ * sim_would_run. Returns 0, or -1 with err saying why measured's fit would not run (a run of
+ * more ops than the limit or too long, out of memory); *text is then freed.
  */
 static int fit_config(const struct calib_fit *fit, int m, const char *measured, char **text,
                       size_t *len, struct pp_error *err)
@@ -48,7 +48,8 @@ static int fit_config(const struct calib_fit *fit, int m, const char *measured, 
 		return pp_fail(err, PP_ERR_NOMEM, "out of memory writing the calibrated config");
 	}
 	config_init(&c);
-	if (config_load_text(&c, "calibrated", *text, *len, &why) == 0 && sim_check(&c, &why) == 0)
+	if (config_load_text(&c, "calibrated", *text, *len, &why) == 0 &&
+	    sim_would_run(&c, &why) == 0)
 		return 0;
 	free(*text);
 	if (why.kind == PP_ERR_NOMEM) {

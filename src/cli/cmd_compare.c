@@ -73,23 +73,23 @@ static char *label_of(const char *file)
 	return label;
 }
 
-/* Builds and simulates the row for file (NULL: none) and schedule (NULL: the config's). */
-static struct sim *run_row(const struct cli *cli, const char *file, const char *schedule,
-                           struct pp_error *err)
+/* The config *c of the row for file (NULL: none) and schedule (NULL: the config's); 0, or -1
+ * with err set. */
+static int row_config(const struct cli *cli, const char *file, const char *schedule,
+                      struct config *c, struct pp_error *err)
 {
-	struct config c;
 	const struct sched_desc *d;
 
-	if (cli_config(cli, file, &c, err) != 0)
-		return NULL;
+	if (cli_config(cli, file, c, err) != 0)
+		return -1;
 	if (schedule != NULL)
-		snprintf(c.schedule, sizeof(c.schedule), "%s", schedule);
-	d = sched_find(c.schedule);
-	if (d != NULL && c.v < d->min_v)
-		c.v = d->min_v;
-	if (d != NULL && d->max_v > 0 && c.v > d->max_v)
-		c.v = d->max_v;
-	return sim_run_flags(&c, cli_sim_flags(cli), err);
+		snprintf(c->schedule, sizeof(c->schedule), "%s", schedule);
+	d = sched_find(c->schedule);
+	if (d != NULL && c->v < d->min_v)
+		c->v = d->min_v;
+	if (d != NULL && d->max_v > 0 && c->v > d->max_v)
+		c->v = d->max_v;
+	return 0;
 }
 
 /* What compare's pictures need: the rows. */
@@ -167,8 +167,9 @@ static int compare_serving(const struct cli *cli)
 			                   file, cli->files[0]);
 			break;
 		}
-		if ((r = cmd_serve_config(&c, cli_draws_messages(cli) ? SERVE_RECORD_MESSAGES : 0,
-		                          cli_picture_ops_limit(cli), false, &err)) == NULL) {
+		/* the rows are held together: each may take its share of what fits */
+		if ((r = cmd_serve_config(&c, cli_serve_flags(cli), cli_serve_steps(cli, &c, n),
+		                          false, &err)) == NULL) {
 			status = cmd_fail(&err);
 			break;
 		}
@@ -211,8 +212,10 @@ int cmd_compare(int argc, char **argv)
 	const char *names[64];
 	char buf[1024];
 	int nsched = 0, nrows = 0, status = cli_parse(argc, argv, CLI_COMPARE, &cli);
-	int nfiles;
+	int nfiles, nwant = 0;
 	struct report_row *rows = NULL;
+	struct config *configs = NULL;
+	struct cli_need need;
 
 	if (status < 0 && cli.schedules != NULL) {
 		/* schedule_list printed the error and gives its exit status */
@@ -232,35 +235,47 @@ int cmd_compare(int argc, char **argv)
 	}
 	nfiles = cli.nfiles > 0 ? cli.nfiles : 1;
 	if (status < 0) {
-		rows = pp_calloc((size_t)nfiles * (size_t)(nsched > 0 ? nsched : 1), sizeof(*rows));
-		if (rows == NULL) {
-			pp_nomem(&err, (size_t)nfiles * (size_t)(nsched > 0 ? nsched : 1),
-			         sizeof(*rows));
+		nwant = nfiles * (nsched > 0 ? nsched : 1);
+		rows = pp_calloc((size_t)nwant, sizeof(*rows));
+		configs = pp_calloc((size_t)nwant, sizeof(*configs));
+		if (rows == NULL || configs == NULL) {
+			pp_nomem(&err, (size_t)nwant, sizeof(*rows) + sizeof(*configs));
 			status = cmd_fail(&err);
 		}
 	}
-	for (int f = 0; status < 0 && f < nfiles; f++)
-		for (int k = 0; status < 0 && k < (nsched > 0 ? nsched : 1); k++) {
-			const char *file = cli.nfiles > 0 ? cli.files[f] : NULL;
-			struct sim *s = run_row(&cli, file, nsched > 0 ? names[k] : NULL, &err);
+	/* every row is held until the end: what they all need is checked before any runs */
+	if (status < 0)
+		cli_need_init(&need, &cli);
+	for (int i = 0; status < 0 && i < nwant; i++) {
+		const char *file = cli.nfiles > 0 ? cli.files[i / (nsched > 0 ? nsched : 1)] : NULL;
 
-			if (s == NULL || cli_check_memory(&cli, s, &err) != 0) {
-				sim_free(s);
-				status = cmd_fail(&err);
-				break;
-			}
-			rows[nrows].label = label_of(file);
-			rows[nrows++].sim = s;
-			if (rows[nrows - 1].label == NULL) {
-				pp_nomem(&err, 1, strlen(file != NULL ? file : "-") + 1);
-				status = cmd_fail(&err);
-				break;
-			}
-			if (report_compare_units(rows[0].sim, s, &err) != 0) {
-				status = cmd_fail(&err);
-				break;
-			}
+		if (row_config(&cli, file, nsched > 0 ? names[i % nsched] : NULL, &configs[i],
+		               &err) != 0 ||
+		    cli_need_config(&need, &configs[i], &err) != 0)
+			status = cmd_fail(&err);
+	}
+	for (int i = 0; status < 0 && i < nwant; i++) {
+		const char *file = cli.nfiles > 0 ? cli.files[i / (nsched > 0 ? nsched : 1)] : NULL;
+		struct sim *s = cli_simulate(&need, &configs[i], &err);
+
+		if (s == NULL || cli_check_memory(&cli, s, &err) != 0) {
+			sim_free(s);
+			status = cmd_fail(&err);
+			break;
 		}
+		rows[nrows].label = label_of(file);
+		rows[nrows++].sim = s;
+		if (rows[nrows - 1].label == NULL) {
+			pp_nomem(&err, 1, strlen(file != NULL ? file : "-") + 1);
+			status = cmd_fail(&err);
+			break;
+		}
+		if (report_compare_units(rows[0].sim, s, &err) != 0) {
+			status = cmd_fail(&err);
+			break;
+		}
+	}
+	free(configs);
 	if (status < 0) {
 		int rc = write_pictures(&cli, rows, nrows);
 

@@ -10,6 +10,7 @@ int cmd_run(int argc, char **argv)
 	struct cli cli;
 	struct config c;
 	struct pp_error err = {0};
+	struct cli_need need;
 	struct sim *s;
 	int status = cli_parse(argc, argv, CLI_RUN, &cli);
 
@@ -17,9 +18,11 @@ int cmd_run(int argc, char **argv)
 		cli_release(&cli);
 		return status;
 	}
+	/* outputs the run cannot hold are refused before it runs */
+	cli_need_init(&need, &cli);
 	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
-	    (s = sim_run_flags(&c, cli_sim_flags(&cli), &err)) ==
-	            NULL) {
+	    cli_need_config(&need, &c, &err) != 0 ||
+	    (s = cli_simulate(&need, &c, &err)) == NULL) {
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}

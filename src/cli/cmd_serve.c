@@ -57,10 +57,10 @@ int cmd_serve(int argc, char **argv)
 		cli_release(&cli);
 		return status;
 	}
-	/* a picture of more ops than its file holds stops the run there, not after it */
+	/* a run of more steps than its outputs can hold stops there, not after it */
 	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
-	    (r = cmd_serve_config(&c, cli_draws_messages(&cli) ? SERVE_RECORD_MESSAGES : 0,
-	                          cli_picture_ops_limit(&cli), !cli.quiet, &err)) == NULL) {
+	    (r = cmd_serve_config(&c, cli_serve_flags(&cli), cli_serve_steps(&cli, &c, 1),
+	                          !cli.quiet, &err)) == NULL) {
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}

@@ -1058,12 +1058,6 @@ const char *schedfile_torch_action(const struct sched *s, size_t i, char *buf, s
 	return buf;
 }
 
-/* An entry of a compute_comms row: op i of the schedule, its SEND or its consumer's RECV. */
-struct comms_entry {
-	size_t op;
-	enum { ENTRY_OP, ENTRY_SEND, ENTRY_RECV } what;
-};
-
 /* The stage that takes op o's output: an F's the next one, a backward's the previous one (-1
  * for stage 0's). */
 static long consumer_stage(const struct op *o)
@@ -1092,25 +1086,28 @@ static bool inputs_taken(const struct sched *s, const struct op *o, bool *const 
 	return (long)o->stage == s->S - 1 || done[1][(o->stage + 1) * (size_t)s->m + o->mb];
 }
 
-/* Appends entry e to device d's row of rows (which start at start[d], filled up to fill[d]). */
-static void push_entry(struct comms_entry *rows, const size_t *start, size_t *fill, int d,
-                       struct comms_entry e)
+/* The ops of device d's action that starts at op i: an overlapped pair is one action, its F and
+ * its backward. */
+static size_t action_ops(const struct sched *s, int d, size_t i)
 {
-	rows[start[d] + fill[d]++] = e;
+	return (s->ops[i].flags & OP_OVERLAP) && i + 1 < s->dev_start[d + 1] ? 2 : 1;
 }
 
-/* Orders s's ops and transfers into each device's compute_comms row, as PyTorch's
- * _add_send_recv does: the devices take their next action in turn until all are taken.
- * Returns the rows, device d's n[d] entries from start[d] (with n = start + p + 1), or NULL
- * when memory runs out. */
-static struct comms_entry *comms_rows(const struct sched *s, size_t **startp)
+/*
+ * Orders s's ops and transfers into each device's compute_comms row, as PyTorch's
+ * _add_send_recv does: the devices take their next action in turn until all are taken. A row
+ * holds op indices, 4 bytes an action and a RECV: an op of its own device is an action, which
+ * its SENDs follow, and an op of another device the RECV of that op's output. Returns the rows,
+ * device d's n[d] entries from start[d] (with n = start + p + 1), or NULL when memory runs out.
+ */
+static uint32_t *comms_rows(const struct sched *s, size_t **startp)
 {
 	size_t cells = (size_t)s->S * (size_t)s->m, total = s->nops, *start, *fill, *pos;
-	struct comms_entry *rows;
+	uint32_t *rows;
 	bool *taken, *done[2];
 
 	for (size_t i = 0; i < s->nops; i++)
-		total += sends_across(s, &s->ops[i]) ? 2 : 0;
+		total += sends_across(s, &s->ops[i]) ? 1 : 0;
 	rows = pp_mallocarray(total, sizeof(*rows));
 	start = pp_calloc(3 * (size_t)s->p + 1, sizeof(*start));
 	taken = pp_calloc(2 * cells, sizeof(*taken));
@@ -1124,17 +1121,14 @@ static struct comms_entry *comms_rows(const struct sched *s, size_t **startp)
 	pos = fill + s->p;
 	done[0] = taken;
 	done[1] = taken + cells;
-	/* each row's room: its ops, their SENDs and the RECVs of what comes to it (an overlapped
-	 * pair, one entry, leaves one unused) */
+	/* each row's room: its ops and the RECVs of what comes to it (an overlapped pair, one
+	 * action, leaves one unused) */
 	for (size_t i = 0; i < s->nops; i++) {
 		const struct op *o = &s->ops[i];
-		uint32_t d = s->stage_device[o->stage];
 
-		start[d + 1]++;
-		if (sends_across(s, o)) {
-			start[d + 1]++;
+		start[s->stage_device[o->stage] + 1]++;
+		if (sends_across(s, o))
 			start[s->stage_device[consumer_stage(o)] + 1]++;
-		}
 	}
 	for (int d = 0; d < s->p; d++) {
 		start[d + 1] += start[d];
@@ -1145,32 +1139,28 @@ static struct comms_entry *comms_rows(const struct sched *s, size_t **startp)
 
 		left = false;
 		for (int d = 0; d < s->p; d++) {
-			size_t i = pos[d], n = 1;
+			size_t i = pos[d], n;
 
 			if (i == s->dev_start[d + 1])
 				continue;
 			left = true;
-			/* an overlapped pair is one action: its F and its backward */
-			if ((s->ops[i].flags & OP_OVERLAP) && i + 1 < s->dev_start[d + 1])
-				n = 2;
+			n = action_ops(s, d, i);
 			if (!force && (!inputs_taken(s, &s->ops[i], done) ||
 			               (n == 2 && !inputs_taken(s, &s->ops[i + 1], done))))
 				continue;
 			force = false;
-			push_entry(rows, start, fill, d, (struct comms_entry){i, ENTRY_OP});
+			rows[start[d] + fill[d]++] = (uint32_t)i;
 			for (size_t k = i; k < i + n; k++) {
 				const struct op *o = &s->ops[k];
+				uint32_t to;
 
 				if (o->kind != OP_W)
 					done[o->kind != OP_F][o->stage * (size_t)s->m + o->mb] =
 					        true;
 				if (!sends_across(s, o))
 					continue;
-				push_entry(rows, start, fill, d,
-				           (struct comms_entry){k, ENTRY_SEND});
-				push_entry(rows, start, fill,
-				           (int)s->stage_device[consumer_stage(o)],
-				           (struct comms_entry){k, ENTRY_RECV});
+				to = s->stage_device[consumer_stage(o)];
+				rows[start[to] + fill[to]++] = (uint32_t)k;
 			}
 			pos[d] = i + n;
 			progress = true;
@@ -1185,31 +1175,45 @@ static struct comms_entry *comms_rows(const struct sched *s, size_t **startp)
 	return rows;
 }
 
+/* Writes op k's SEND ("0SEND_F3") or, to the device that takes its output, its RECV. */
+static void write_transfer(FILE *out, const struct sched *s, size_t k, bool send)
+{
+	const struct op *o = &s->ops[k];
+	bool fwd = o->kind == OP_F;
+
+	if (send)
+		fprintf(out, "%" PRIu32 "%s%" PRIu32, o->stage,
+		        torch_types[fwd ? TT_SEND_F : TT_SEND_B].name, o->mb);
+	else
+		fprintf(out, "%ld%s%" PRIu32, consumer_stage(o),
+		        torch_types[fwd ? TT_RECV_F : TT_RECV_B].name, o->mb);
+}
+
 /* Writes s as PyTorch's compute_comms rows; 0 or -1 when memory runs out. */
 static int write_torch_comms(FILE *out, const struct sched *s)
 {
 	size_t *start = NULL;
-	struct comms_entry *rows = comms_rows(s, &start);
+	uint32_t *rows = comms_rows(s, &start);
 	char action[SCHEDFILE_ACTION_MAX];
 
 	if (rows == NULL)
 		return -1;
 	for (int d = 0; d < s->p; d++) {
 		for (size_t e = start[d]; e < start[d] + start[s->p + 1 + d]; e++) {
-			const struct op *o = &s->ops[rows[e].op];
-			bool fwd = o->kind == OP_F;
+			size_t i = rows[e];
 
 			if (e > start[d])
 				fputc(',', out);
-			if (rows[e].what == ENTRY_OP)
-				fputs(schedfile_torch_action(s, rows[e].op, action, sizeof(action)),
-				      out);
-			else if (rows[e].what == ENTRY_SEND)
-				fprintf(out, "%" PRIu32 "%s%" PRIu32, o->stage,
-				        torch_types[fwd ? TT_SEND_F : TT_SEND_B].name, o->mb);
-			else
-				fprintf(out, "%ld%s%" PRIu32, consumer_stage(o),
-				        torch_types[fwd ? TT_RECV_F : TT_RECV_B].name, o->mb);
+			if (s->stage_device[s->ops[i].stage] != (uint32_t)d) {
+				write_transfer(out, s, i, false);
+				continue;
+			}
+			fputs(schedfile_torch_action(s, i, action, sizeof(action)), out);
+			for (size_t k = i; k < i + action_ops(s, d, i); k++)
+				if (sends_across(s, &s->ops[k])) {
+					fputc(',', out);
+					write_transfer(out, s, k, true);
+				}
 		}
 		fputc('\n', out);
 	}

@@ -133,6 +133,11 @@ int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cos
 	return 0;
 }
 
+bool cost_every_op_takes_time(const struct config *c)
+{
+	return !config_has_model(c) && c->t_f > 0 && c->t_b > 0 && c->t_w > 0;
+}
+
 bool cost_uniform(const struct cost *c)
 {
 	for (int s = 1; s < c->S; s++)

@@ -41,13 +41,13 @@ pp_time engine_pair_duration(const struct cost *c, const struct op *f, const str
 	return (pp_time)llround(c->overlap_factor * (double)sum);
 }
 
-/* Finds or adds channel (src, dst) in the sorted pair list; returns its index. */
-static int channel_index(const int *pairs, int n, int src, int dst)
+/* The index of channel (src, dst) among n sorted by (src, dst), or -1. */
+static int find_channel(const struct channel_result *ch, int n, int src, int dst)
 {
 	int lo = 0, hi = n - 1;
 
 	while (lo <= hi) {
-		int mid = (lo + hi) / 2, ms = pairs[2 * mid], md = pairs[2 * mid + 1];
+		int mid = (lo + hi) / 2, ms = ch[mid].src, md = ch[mid].dst;
 
 		if (ms == src && md == dst)
 			return mid;
@@ -56,8 +56,15 @@ static int channel_index(const int *pairs, int n, int src, int dst)
 		else
 			hi = mid - 1;
 	}
-	assert(!"channel not found");
 	return -1;
+}
+
+int result_channel(const struct result *r, int src, int dst)
+{
+	int ch = find_channel(r->channels, r->nchannels, src, dst);
+
+	/* a half-duplex link is one channel, keyed by its sorted pair */
+	return ch >= 0 ? ch : find_channel(r->channels, r->nchannels, dst, src);
 }
 
 static int pair_cmp(const void *a, const void *b)
@@ -130,9 +137,10 @@ static int build_channels(struct engine *e, struct pp_error *err)
 		if (a == b)
 			continue;
 		channel_key(e->c, a, b, key);
-		e->fwd_chan[st] = channel_index(pairs, u, key[0], key[1]);
+		e->fwd_chan[st] = find_channel(e->res.channels, u, key[0], key[1]);
 		channel_key(e->c, b, a, key);
-		e->bwd_chan[st] = channel_index(pairs, u, key[0], key[1]);
+		e->bwd_chan[st] = find_channel(e->res.channels, u, key[0], key[1]);
+		assert(e->fwd_chan[st] >= 0 && e->bwd_chan[st] >= 0);
 	}
 	free(pairs);
 	return 0;
@@ -247,12 +255,31 @@ static bool sweep_checks_all(const struct sched *s)
 	return true;
 }
 
+/*
+ * Frees what only the event loop needed once it has run (9 bytes an op: a writer that reads the
+ * result takes that room), and gives back the message record's room beyond its messages.
+ */
+static void release_loop(struct engine *e)
+{
+	struct msg_record *fit;
+
+	free(e->cons);
+	free(e->pending);
+	e->cons = NULL;
+	e->pending = NULL;
+	evq_release(&e->events);
+	if (e->res.msgs != NULL && e->res.nmsgs > 0 &&
+	    (fit = realloc(e->res.msgs, e->res.nmsgs * sizeof(*fit))) != NULL)
+		e->res.msgs = fit;
+}
+
 int engine_run(struct engine *e, struct pp_error *err)
 {
 	size_t nmsgs = e->s->nops > 0 ? e->s->nops : 1;
 	/* a half-duplex channel has two senders, whose messages take it in the order of the
 	 * events that send them: only the event loop has that order */
-	bool sweep = e->c->duplex == PP_DUPLEX_FULL && !e->record && !e->force_events;
+	bool sweep = !engine_takes_events(e->c->duplex == PP_DUPLEX_HALF, e->record) &&
+	             !e->force_events;
 	int64_t *peak;
 	int rc;
 
@@ -270,6 +297,7 @@ int engine_run(struct engine *e, struct pp_error *err)
 	rc = sweep ? engine_run_sweep(e, err) : engine_run_events(e, err);
 	if (rc < 0)
 		return -1;
+	release_loop(e);
 	if (rc > 0 || e->done < e->s->nops) {
 		/* a malformed schedule is named as such, before any wait it causes */
 		if (sched_check(e->s, err) != 0)
@@ -317,11 +345,40 @@ void engine_use_arena(struct engine *e, struct pp_arena *arena)
 
 size_t engine_arena_bytes(size_t nops, int S, int m, bool times)
 {
-	size_t cells = engine_sweep_bytes(S, m), t = pp_arena_bytes(nops, sizeof(struct op_time));
+	size_t cells = pp_arena_bytes(engine_sweep_bytes(S, m), 1);
+	size_t t = pp_arena_bytes(nops, sizeof(struct op_time));
 
 	if (cells == SIZE_MAX || (times && (t == SIZE_MAX || cells > SIZE_MAX - t)))
 		return SIZE_MAX;
 	return cells + (times ? t : 0);
+}
+
+bool engine_takes_events(bool half_duplex, bool record)
+{
+	return half_duplex || record;
+}
+
+size_t engine_peak_bytes(size_t nops, size_t nmsgs, int S, int m, bool times, bool events,
+                         bool record)
+{
+	size_t bytes = events ? 0 : engine_sweep_bytes(S, m);
+	size_t parts[3][2] = {
+	        {times ? nops : 0, sizeof(struct op_time)},
+	        /* the loop's consumers (two an op) and counts of inputs, in one count of bytes */
+	        {events ? nops : 0,
+	         2 * sizeof(*((struct engine *)NULL)->cons) + sizeof(*((struct engine *)NULL)->pending)},
+	        {record ? nmsgs : 0, sizeof(struct msg_record)},
+	};
+
+	/* exact: an arena's rounding to its pages is a few MB a run, not bytes an op */
+	for (size_t i = 0; i < 3 && bytes != SIZE_MAX; i++) {
+		uint64_t b;
+
+		bytes = pp_mul_u64(parts[i][0], parts[i][1], &b) && b <= SIZE_MAX - bytes
+		                ? bytes + (size_t)b
+		                : SIZE_MAX;
+	}
+	return bytes;
 }
 
 void engine_drop_times(struct engine *e)

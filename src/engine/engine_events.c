@@ -111,7 +111,7 @@ static int deliver(struct engine *e, int d, uint32_t i, uint32_t j, int ch, uint
 	}
 	arrive = engine_transfer(e, d, ch, bytes, dur, e->now);
 	if (e->record)
-		e->res.msgs[e->res.nmsgs++] = (struct msg_record){i, j, ch, arrive - dur, arrive};
+		e->res.msgs[e->res.nmsgs++] = (struct msg_record){i, j, arrive - dur, arrive};
 	return push(e, arrive, EV_ARRIVE, j, err);
 }
 

@@ -385,9 +385,9 @@ static void count_unpriced(struct engine *e, const bool *priced)
 
 size_t engine_sweep_bytes(int S, int m)
 {
-	if (S <= 0 || m <= 0 || (size_t)S > SIZE_MAX / (size_t)m)
+	if (S <= 0 || m <= 0 || (size_t)S > SIZE_MAX / (size_t)m / sizeof(struct cell))
 		return SIZE_MAX;
-	return pp_arena_bytes((size_t)S * (size_t)m, sizeof(struct cell));
+	return (size_t)S * (size_t)m * sizeof(struct cell);
 }
 
 int engine_run_sweep(struct engine *e, struct pp_error *err)

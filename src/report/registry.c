@@ -70,6 +70,143 @@ static const struct report_format formats[] = {
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
+/*
+ * The outputs besides the report, indexed by enum report_output, with what each writer needs
+ * (docs/robustness.md, Limits, gives what each holds, as measured). The fewest bytes count the
+ * fixed text of an entry, each number in it at one digit, the numbers of `digits` apart: an
+ * op dump's row "0,0,0,F,0,0,1\n" is 10 bytes and its device, chunk, stage, micro-batch and
+ * times.
+ */
+static const struct report_output_row outputs[] = {
+        [REPORT_OUT_TRACE] =
+                {"Chrome trace",
+                 /* an op's slice and counter events; a message's slice and two flow events
+                  * (261 bytes at their shortest) */
+                 {.reads = REPORT_READS_MESSAGES, .file_op = 200, .file_msg = 250}},
+        [REPORT_OUT_TRACE_GZ] =
+                {"Chrome trace as gzip",
+                 /* set under the least measured (13 bytes an op, 26 a message): how far zlib
+                  * compresses depends on the run more than the JSON does */
+                 {.reads = REPORT_READS_MESSAGES, .file_op = 11, .file_msg = 16}},
+        [REPORT_OUT_OPS] = {"op dump",
+                            {.reads = REPORT_READS_TIMES,
+                             .file_op = 10,
+                             .digits = REPORT_DIGITS_DEVICE | REPORT_DIGITS_CHUNK |
+                                       REPORT_DIGITS_STAGE | REPORT_DIGITS_MB |
+                                       REPORT_DIGITS_TIMES}},
+        [REPORT_OUT_EXPORT + SCHEDFILE_PPSIM] =
+                {"schedule in ppsim's CSV",
+                 {.file_op = 6,
+                  .digits = REPORT_DIGITS_DEVICE | REPORT_DIGITS_CHUNK | REPORT_DIGITS_STAGE |
+                            REPORT_DIGITS_MB}},
+        /* an action "0F3" and its comma; compute_comms adds each message's SEND and RECV, and
+         * holds 4 bytes an action and a RECV while it orders them (and a byte a cell) */
+        [REPORT_OUT_EXPORT + SCHEDFILE_TORCH] =
+                {"schedule in PyTorch's CSV",
+                 {.file_op = 2, .digits = REPORT_DIGITS_STAGE | REPORT_DIGITS_MB}},
+        [REPORT_OUT_EXPORT + SCHEDFILE_TORCH_COMMS] =
+                {"schedule in PyTorch's compute_comms CSV",
+                 {.mem_op = 5,
+                  .mem_msg = 4,
+                  .file_op = 2,
+                  .file_msg = 18,
+                  .digits = REPORT_DIGITS_STAGE | REPORT_DIGITS_MB}},
+        /* shapes too narrow to see are merged: its size follows its pixels; each device's
+         * transfers indexed in 4 bytes a message */
+        [REPORT_OUT_SVG] = {"SVG chart", {.reads = REPORT_READS_MESSAGES, .mem_msg = 4}},
+        /* per op six numbers, per message four, each after a comma */
+        [REPORT_OUT_HTML] = {"HTML report",
+                             {.reads = REPORT_READS_MESSAGES,
+                              .file_op = 10,
+                              .file_msg = 6,
+                              .digits = REPORT_DIGITS_STAGE | REPORT_DIGITS_MB |
+                                        REPORT_DIGITS_MSG_OPS}},
+        /* as wide as asked, whatever the ops */
+        [REPORT_OUT_TIMELINE] = {"timeline", {.reads = REPORT_READS_TIMES}},
+        /* a line per request, of which a run has at most PP_MAX_REQUESTS */
+        [REPORT_OUT_REQUESTS] = {"requests as served", {0}},
+};
+
+_Static_assert(sizeof(outputs) / sizeof(outputs[0]) == REPORT_NOUTPUTS,
+               "a row for every output");
+
+const struct report_output_row *report_output(enum report_output o)
+{
+	return &outputs[o];
+}
+
+/* a + b, or UINT64_MAX when it does not fit. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return pp_add_u64(a, b, &a) ? a : UINT64_MAX;
+}
+
+/* a * b, or UINT64_MAX when it does not fit. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return pp_mul_u64(a, b, &a) ? a : UINT64_MAX;
+}
+
+/* The digits of the numbers 0 .. n-1 written in decimal, together. */
+static uint64_t digits_below(uint64_t n)
+{
+	uint64_t sum = 0, from = 0, to = 10;
+
+	for (uint64_t width = 1; from < n; width++, from = to, to = mul_sat(to, 10))
+		sum = add_sat(sum, mul_sat((to < n ? to : n) - from, width));
+	return sum;
+}
+
+/* The fewest characters n distinct strings over an alphabet of k symbols take together. */
+static uint64_t strings_of(uint64_t n, uint64_t k)
+{
+	uint64_t sum = 0, left = n, count = k;
+
+	for (uint64_t width = 1; left > 0; width++, count = mul_sat(count, k)) {
+		uint64_t here = count < left ? count : left;
+
+		sum = add_sat(sum, mul_sat(here, width));
+		left -= here;
+	}
+	return sum;
+}
+
+uint64_t report_need_memory(const struct report_need *n, const struct sim_size *z)
+{
+	return add_sat(mul_sat(n->mem_op, z->ops), mul_sat(n->mem_msg, z->msgs));
+}
+
+uint64_t report_need_bytes(const struct report_need *n, const struct sim_size *z)
+{
+	uint64_t bytes = add_sat(mul_sat(n->file_op, z->ops), mul_sat(n->file_msg, z->msgs));
+	uint64_t p = (uint64_t)z->p, v = (uint64_t)z->v, m = (uint64_t)z->m;
+	uint64_t S = mul_sat(p, v), cells = mul_sat(S, m);
+	/* each (micro-batch, stage) holds an F and a backward at least, each a row */
+	uint64_t kinds = cells > 0 && z->ops / cells >= 2 ? 2 : 0;
+	/* a device's starts, and its ends, are distinct but for a pair's two when every op takes
+	 * time: strings of digits, '.', 'e', '+' and '-' (pp_double_format) */
+	uint64_t per_device = p > 0 && z->timed ? z->ops / p / 2 : 0;
+	/* the numbers of `digits`: each stage's micro-batches, each micro-batch's stages, each
+	 * stage's device (v stages a device) and chunk (p stages a chunk) */
+	const struct {
+		unsigned bit;
+		uint64_t digits, times;
+	} numbers[] = {
+	        {REPORT_DIGITS_MB, digits_below(m), mul_sat(kinds, S)},
+	        {REPORT_DIGITS_STAGE, digits_below(S), mul_sat(kinds, m)},
+	        {REPORT_DIGITS_DEVICE, digits_below(p), mul_sat(kinds, mul_sat(m, v))},
+	        {REPORT_DIGITS_CHUNK, digits_below(v), mul_sat(kinds, mul_sat(m, p))},
+	        {REPORT_DIGITS_TIMES, strings_of(per_device, 16), mul_sat(2, p)},
+	        /* a message's producer, and its consumer: distinct ops each */
+	        {REPORT_DIGITS_MSG_OPS, digits_below(z->msgs), 2},
+	};
+
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
+		if (n->digits & numbers[i].bit)
+			bytes = add_sat(bytes, mul_sat(numbers[i].digits, numbers[i].times));
+	return bytes;
+}
+
 bool report_format_writes(const struct report_format *f, enum report_kind kind)
 {
 	switch (kind) {

@@ -44,10 +44,11 @@ static const char *pass_of(enum op_kind k)
  * back from its dst. */
 static size_t direction_of(const struct sim *s, const struct msg_record *g)
 {
-	int src, dst;
+	int src, dst, ch;
 
 	report_msg_devices(s, g, &src, &dst);
-	return 2 * (size_t)g->channel + (src != s->result->channels[g->channel].src);
+	ch = result_channel(s->result, src, dst);
+	return 2 * (size_t)ch + (src != s->result->channels[ch].src);
 }
 
 /*
@@ -166,9 +167,10 @@ static void write_messages(FILE *out, const struct sim *s, const int *tids)
 
 	for (size_t k = 0; k < r->nmsgs; k++) {
 		const struct msg_record *g = &r->msgs[k];
-		const struct channel_result *ch = &r->channels[g->channel];
+		size_t dir = direction_of(s, g);
+		const struct channel_result *ch = &r->channels[dir / 2];
 		const struct op *from = &sc->ops[g->from], *to = &sc->ops[g->to];
-		int src, dst, tid = tids[direction_of(s, g)];
+		int src, dst, tid = tids[dir];
 		pp_time send = g->start;
 		const char *cat = pass_of((enum op_kind)to->kind);
 

@@ -282,6 +282,17 @@ bool sched_op_count(int p, int v, int m, bool split, uint64_t *out)
 	       pp_mul_u64(n, split ? 3 : 2, out);
 }
 
+bool sched_message_count(int p, int v, int m, enum placement placement, uint64_t *out)
+{
+	uint64_t stages, across;
+
+	if (p < 1 || v < 1 || m < 0 || !pp_mul_u64((uint64_t)p, (uint64_t)v, &stages))
+		return false;
+	/* one device keeps every hop; the V's turn from chunk 0 to chunk 1 is on device p-1 */
+	across = p == 1 ? 0 : placement == PLACE_V ? stages - 2 : stages - 1;
+	return pp_mul_u64(across, 2 * (uint64_t)m, out);
+}
+
 int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, const char **key,
                   struct pp_error *err)
 {

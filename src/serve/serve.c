@@ -438,7 +438,7 @@ static int launch(struct state *st, struct pipe *p, pp_time t)
 
 		snprintf(why, sizeof(why),
 		         "the run needs more than %" PRIu64 " stage steps (micro-batches x stages: "
-		         "--max-ops, or what a --trace file holds); serve fewer requests",
+		         "--max-ops, or what its outputs can hold); serve fewer requests",
 		         st->max_steps);
 		return fail(st, why);
 	}
@@ -708,7 +708,6 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 	struct result *res = &r->result;
 	size_t *ord = ordinals(r), n[2] = {0, 0}, i = 0;
 	uint32_t *kth[2]; /* kth[P][j]: pipeline P's j-th micro-batch */
-	int *channel = pp_mallocarray((size_t)s->p, sizeof(*channel));
 
 	for (size_t k = 0; k < r->nbatch; k++)
 		n[r->batch[k].pipeline]++;
@@ -720,13 +719,11 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 	/* channels: one per link after a stage that carried a message, in (src, dst) order */
 	res->channels = pp_calloc((size_t)s->p, sizeof(*res->channels));
 	res->msgs = pp_mallocarray(st->nmsgs + 1, sizeof(*res->msgs));
-	if (ord == NULL || kth[0] == NULL || kth[1] == NULL || channel == NULL ||
-	    res->times == NULL || res->devices == NULL || res->channels == NULL ||
-	    res->msgs == NULL) {
+	if (ord == NULL || kth[0] == NULL || kth[1] == NULL || res->times == NULL ||
+	    res->devices == NULL || res->channels == NULL || res->msgs == NULL) {
 		free(ord);
 		free(kth[0]);
 		free(kth[1]);
-		free(channel);
 		return pp_nomem(err, s->nops + st->nmsgs, sizeof(*res->msgs));
 	}
 	for (size_t k = 0; k < r->nbatch; k++)
@@ -750,14 +747,10 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 		st->capops[d] = 0;
 	}
 	/* a channel for each device that sent a message, in device order */
-	for (int d = 0; d < s->p; d++) {
-		channel[d] = -1;
-		if (st->dev_sent[d] > 0) {
-			channel[d] = res->nchannels++;
-			res->channels[channel[d]] = (struct channel_result){
+	for (int d = 0; d < s->p; d++)
+		if (st->dev_sent[d] > 0)
+			res->channels[res->nchannels++] = (struct channel_result){
 			        d, d + 1, st->dev_sent[d], st->sent_bytes[d], st->sent_busy[d]};
-		}
-	}
 	for (size_t k = 0; k < r->nbatch && i < st->nmsgs; k++) {
 		const struct pipe *p = &st->pipes[r->batch[k].pipeline];
 
@@ -765,10 +758,9 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 			const struct msg *m = &st->msgs[i];
 			int d = p->device0 + h;
 
-			res->msgs[res->nmsgs++] =
-			        (struct msg_record){(uint32_t)(s->dev_start[d] + ord[k]),
-			                            (uint32_t)(s->dev_start[d + 1] + ord[k]),
-			                            channel[d], m->start, m->end};
+			res->msgs[res->nmsgs++] = (struct msg_record){
+			        (uint32_t)(s->dev_start[d] + ord[k]),
+			        (uint32_t)(s->dev_start[d + 1] + ord[k]), m->start, m->end};
 		}
 	}
 	free(st->msgs);
@@ -782,7 +774,6 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 	free(ord);
 	free(kth[0]);
 	free(kth[1]);
-	free(channel);
 	return 0;
 }
 
@@ -1041,6 +1032,23 @@ struct serve_run *serve_run_progress(const struct config *c, const struct serve_
 		return NULL;
 	}
 	return r;
+}
+
+uint64_t serve_step_bytes(const struct config *c, bool record)
+{
+	bool disagg = c->batching == PP_BATCHING_DISAGGREGATED;
+	int pre = c->prefill_stages > 0 ? c->prefill_stages : c->p;
+	/* a micro-batch takes the stages of its pipeline: the fewest share its records most */
+	uint64_t least = (uint64_t)(disagg && pre < c->p ? pre : c->p);
+	/* a step's op and op time in the view; a micro-batch's record twice over, as the array
+	 * that grows to hold it is copied (measured: 24 bytes a step and 61 a micro-batch) */
+	uint64_t step = sizeof(struct op) + sizeof(struct op_time);
+	uint64_t batch = 2 * sizeof(struct serve_batch);
+	/* a micro-batch sends a message after each of its stages but the last: at most one a
+	 * step, recorded as it runs and then in the view (measured: 35 bytes) */
+	uint64_t msg = sizeof(struct msg) + sizeof(struct msg_record);
+
+	return step + (batch + least - 1) / least + (record ? msg : 0);
 }
 
 void serve_free(struct serve_run *r)

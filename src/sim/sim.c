@@ -6,6 +6,7 @@
  */
 #include "ppsim/sim.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,7 +94,8 @@ static size_t arena_bytes(uint64_t nops, int S, int m, bool times, bool ops)
  * priced order, engine run and metrics; with run false, it stops before the engine runs.
  * Returns 0, or -1 with err set, leaving in s what was built for sim_free.
  */
-static int build(struct sim *s, unsigned flags, bool run, struct pp_error *err)
+static int build(struct sim *s, unsigned flags, const struct sim_check *check, bool run,
+                 struct pp_error *err)
 {
 	const struct config *c = &s->config;
 	const struct sched_desc *desc = NULL;
@@ -124,6 +126,15 @@ static int build(struct sim *s, unsigned flags, bool run, struct pp_error *err)
 			return pp_fail(err, PP_ERR_NOMEM,
 			               "out of memory generating the %s schedule", desc->name);
 	}
+	if (check != NULL) {
+		struct sim_size z = {s->sched->nops, 0, s->sched->p, s->sched->v, s->sched->m,
+		                     cost_every_op_takes_time(c)};
+
+		if (!sched_message_count(z.p, z.v, z.m, s->sched->placement, &z.msgs))
+			z.msgs = UINT64_MAX;
+		if (check->fn(check->ctx, &z, err) != 0)
+			return -1;
+	}
 	layout = cost_layout_of(s->sched);
 	if (config_has_model(c))
 		s->cost = cost_new_model(c, &layout, err);
@@ -153,8 +164,9 @@ static int build(struct sim *s, unsigned flags, bool run, struct pp_error *err)
 	return 0;
 }
 
-/* sim_run_flags, or with run false sim_check's sim, built up to the engine's run. */
-static struct sim *sim_build(const struct config *c, unsigned flags, bool run, struct pp_error *err)
+/* sim_run_checked, or with run false sim_would_run's sim, built up to the engine's run. */
+static struct sim *sim_build(const struct config *c, unsigned flags, const struct sim_check *check,
+                             bool run, struct pp_error *err)
 {
 	struct config settled;
 	struct sim *s;
@@ -165,7 +177,7 @@ static struct sim *sim_build(const struct config *c, unsigned flags, bool run, s
 	if (s == NULL)
 		return NULL;
 	s->config = settled;
-	if (build(s, flags, run, err) != 0) {
+	if (build(s, flags, check, run, err) != 0) {
 		sim_free(s);
 		return NULL;
 	}
@@ -174,17 +186,63 @@ static struct sim *sim_build(const struct config *c, unsigned flags, bool run, s
 
 struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_error *err)
 {
-	return sim_build(c, flags, true, err);
+	return sim_build(c, flags, NULL, true, err);
 }
 
-int sim_check(const struct config *c, struct pp_error *err)
+struct sim *sim_run_checked(const struct config *c, unsigned flags, const struct sim_check *check,
+                            struct pp_error *err)
 {
-	struct sim *s = sim_build(c, SIM_NO_OP_TIMES, false, err);
+	return sim_build(c, flags, check, true, err);
+}
+
+int sim_would_run(const struct config *c, struct pp_error *err)
+{
+	struct sim *s = sim_build(c, SIM_NO_OP_TIMES, NULL, false, err);
 
 	if (s == NULL)
 		return -1;
 	sim_free(s);
 	return 0;
+}
+
+int sim_size_of_config(const struct config *c, struct sim_size *z, struct pp_error *err)
+{
+	struct config *settled;
+	const struct sched_desc *d;
+	struct sched_params sp;
+	int rc = 0;
+
+	if (config_is_serve(c) || c->schedule_file[0] != '\0')
+		return 0;
+	if ((settled = pp_malloc(sizeof(*settled))) == NULL)
+		return pp_nomem(err, 1, sizeof(*settled));
+	/* settings sim_run refuses are its to name */
+	if (config_settle(c, settled, &(struct pp_error){0}) == 0 &&
+	    config_validate(settled, &(struct pp_error){0}) == 0 &&
+	    (d = sched_find(settled->schedule)) != NULL) {
+		sp = config_sched_params(settled);
+		*z = (struct sim_size){0, 0, sp.p, sp.v, sp.m, cost_every_op_takes_time(settled)};
+		rc = sched_new_ops(d, &sp, &z->ops) &&
+		     sched_message_count(sp.p, sp.v, sp.m, d->placement, &z->msgs);
+	}
+	free(settled);
+	return rc;
+}
+
+uint64_t sim_peak_bytes(const struct config *c, const struct sim_size *z, unsigned flags)
+{
+	bool record = flags & SIM_RECORD_MESSAGES, times = !(flags & SIM_NO_OP_TIMES);
+	uint64_t S, ops, bytes;
+	size_t engine;
+
+	if (z->ops > SIZE_MAX || z->msgs > SIZE_MAX ||
+	    !pp_mul_u64((uint64_t)z->p, (uint64_t)z->v, &S) || S > INT_MAX ||
+	    !pp_mul_u64(z->ops, sizeof(struct op), &ops))
+		return UINT64_MAX;
+	engine = engine_peak_bytes((size_t)z->ops, (size_t)z->msgs, (int)S, z->m, times,
+	                           engine_takes_events(c->duplex == PP_DUPLEX_HALF, record),
+	                           record);
+	return engine != SIZE_MAX && pp_add_u64(ops, engine, &bytes) ? bytes : UINT64_MAX;
 }
 
 void sim_release(struct sim *s)

@@ -221,24 +221,120 @@ if ppsim serve --requests="$TMP/excel-req.csv" | grep -q "^requests  *1 from"; t
 	not_ok "a request trace saved by a spreadsheet should read"
 fi
 
-# A picture that cannot fit an output file is refused before the run, not after it: a trace
-# takes at least 200 bytes an op (24 as gzip); a serving run with one stops where it would. An
-# SVG merges what is too narrow to see, so it grows with its pixels and is not refused for its
-# ops (here --max-ops, checked with the run, stops it instead); a million ops draw in under 2 MB.
-fails 2 "--trace: 49920000 ops take at least 200 bytes each" -p 64 -m 390000 --trace="$TMP/t.json"
-fails 2 "--trace: 49920000 ops take at least 24 bytes each, more than the 1073741824 bytes an output file may hold: draw at most 44739242 ops" \
-	-p 64 -m 390000 --trace="$TMP/t.json.gz"
-fails 2 "1f1b needs 4.99e+07 ops, above the limit of 1000 simulated ops" -p 64 -m 390000 \
-	--max-ops=1000 --svg="$TMP/t.svg"
+# An output that cannot fit is refused before the run, at once, naming it with the counts and
+# the limit (exit 2): each writer's row in the report registry (src/report/registry.c) says what
+# it reads of a run, the memory it holds and the fewest bytes it writes per op and per message,
+# so that a file that would pass 1 GiB, or a run that would hold more than 40 bytes for each op
+# --max-ops allows, is found out from the run's shape, messages counted.
+# refused_at_once MESSAGE ARGS...: as `fails 2`, within a second (unwrapped), leaving no file.
+mkdir -p "$TMP/fit"
+refused_at_once() {
+	start=$(date +%s%N)
+	fails 2 "$@"
+	took=$((($(date +%s%N) - start) / 1000000))
+	if [ -z "${PPSIM_WRAP:-}" ] && [ "$took" -ge 1000 ]; then
+		not_ok "ppsim $*: took $took ms to refuse"
+	elif [ -n "$(ls -A "$TMP/fit")" ]; then
+		not_ok "ppsim $*: a refused output left $(ls -A "$TMP/fit")"
+	else
+		ok
+	fi
+}
+# passes_the_check ARGS...: a run just under a file's bound is not refused: it is still
+# simulating after 0.3 s (killed then: its file would take a GiB to write). Unwrapped only.
+passes_the_check() {
+	[ -n "${PPSIM_WRAP:-}" ] && return
+	timeout 0.3 "$PPSIM" "$@" --format=csv >/dev/null 2>"$TMP/err"
+	status=$?
+	if [ $status -eq 124 ] && [ -z "$(ls -A "$TMP/fit")" ]; then ok; else
+		not_ok "ppsim $*: exit $status, expected to be simulating: $(head -c 200 "$TMP/err")"
+	fi
+}
+# A file's bound, at the first m over it (and the last under it, which goes on to simulate),
+# 1f1b with p = 4 or 64: a trace takes 200 bytes an op and 250 a message at least (a message's
+# slice and two flow events), 11 and 16 as gzip; an HTML report 10 an op and 6 a message with
+# their numbers' digits; an op dump 10 a row with its numbers' digits, its times' too; a
+# schedule export its rows' or actions'.
+fit=$TMP/fit
+refused_at_once "--trace: 2770952 ops and 2078214 messages take at least 1073743900 bytes, more than the 1073741824 bytes an output file may hold" \
+	-p 4 -m 346369 --trace="$fit/t.json"
+passes_the_check -p 4 -m 346368 --trace="$fit/t.json"
+refused_at_once "--trace: 46684432 ops and 35013324 messages take at least 1073741936 bytes" \
+	-p 4 -m 5835554 --trace="$fit/t.json.gz"
+refused_at_once "--html: 28105984 ops and 27666828 messages take at least 1073742068 bytes" \
+	-p 64 -m 219578 --html="$fit/h.html"
+refused_at_once "--dump-ops: 42725376 ops and 42057792 messages take at least 1073742336 bytes" \
+	-p 64 -m 333792 --dump-ops="$fit/o.csv"
+passes_the_check -p 64 -m 333791 --dump-ops="$fit/o.csv"
+refused_at_once "--export-schedule: 65196416 ops and 64177722 messages take at least 1073743112 bytes" \
+	-p 64 -m 509347 --max-ops=70000000 --export-schedule="$fit/e.csv"
+refused_at_once "--export-schedule: 110523392 ops and 108796464 messages take at least 1073742560 bytes" \
+	-p 64 -m 863464 --max-ops=120000000 --export-schedule="$fit/e.csv" --export-format=torch
+refused_at_once "--export-schedule: 39472640 ops and 38855880 messages take at least 1073742560 bytes" \
+	-p 64 -m 308380 --export-schedule="$fit/e.csv" --export-format=torch-comms
+passes_the_check -p 64 -m 308379 --export-schedule="$fit/e.csv" --export-format=torch-comms
+# The issue's runs near the op limit: an HTML report and an SVG (which merges what is too narrow
+# to see, so its file follows its pixels, but its run keeps every op's times and messages).
+refused_at_once "--html: 49920000 ops and 49140000 messages take at least" -p 64 -m 390000 \
+	--html="$fit/h.html"
+refused_at_once "--svg: 49920000 ops and 49140000 messages need 3023280000 bytes of memory, more than the 2000000000 bytes --max-ops=50000000 allows" \
+	-p 64 -m 390000 --svg="$fit/s.svg"
+# The memory's bound, just over and just under (1f1b, p = 4, --max-ops=100000: 4000000 bytes):
+# 8 bytes an op, 16 for its times, 9 for the event loop that records the 24 bytes of each
+# message; the SVG indexes each device's messages in 4 more.
+for out in --html="$fit/h.html" --trace="$fit/t.json" --trace="$fit/t.json.gz"; do
+	refused_at_once "${out%%=*}: 78432 ops and 58824 messages need 4000032 bytes of memory, more than the 4000000 bytes --max-ops=100000 allows" \
+		-p 4 -m 9804 --max-ops=100000 "$out"
+	if ppsim -p 4 -m 9803 --max-ops=100000 "$out" --format=csv >/dev/null &&
+		[ -s "${out#*=}" ]; then ok; else not_ok "ppsim -p 4 -m 9803 $out: not written"; fi
+	rm -f "$fit"/*
+done
+refused_at_once "--svg: 74080 ops and 55560 messages need 4000320 bytes of memory" \
+	-p 4 -m 9260 --max-ops=100000 --svg="$fit/s.svg"
+if ppsim -p 4 -m 9259 --max-ops=100000 --svg="$fit/s.svg" --format=csv >/dev/null &&
+	[ -s "$fit/s.svg" ]; then ok; else not_ok "svg -p 4 -m 9259: not written"; fi
+rm -f "$fit"/*
+# A comparison holds every row: what they all need is checked before the first runs, each row
+# with its own schedule (zbh1's 12 ops and 6 messages per micro-batch, not the config's 1f1b's).
+refused_at_once "--html: 78432 ops and 58824 messages need 4000032 bytes of memory" \
+	compare --schedules=1f1b,gpipe -p 4 -m 4902 --max-ops=100000 --html="$fit/c.html"
+if ppsim compare --schedules=1f1b,gpipe -p 4 -m 4901 --max-ops=100000 --html="$fit/c.html" \
+	--format=csv >/dev/null && [ -s "$fit/c.html" ]; then ok; else
+	not_ok "compare -p 4 -m 4901 --html: not written"
+fi
+rm -f "$fit"/*
+refused_at_once "--html: 88896 ops and 44448 messages need 4000320 bytes of memory" \
+	compare --schedules=zbh1 -p 4 -m 7408 --max-ops=100000 --html="$fit/c.html"
+# A schedule file's run is checked once the file is read, before it is simulated.
+ppsim -p 4 -m 2000 --export-schedule="$TMP/order.csv" >/dev/null
+refused_at_once "--html: 16000 ops and 12000 messages need 816000 bytes of memory, more than the 800000 bytes --max-ops=20000 allows" \
+	--schedule-file="$TMP/order.csv" --max-ops=20000 --html="$fit/h.html"
+if ppsim --schedule-file="$TMP/order.csv" --max-ops=20400 --html="$fit/h.html" \
+	--format=csv >/dev/null && [ -s "$fit/h.html" ]; then ok; else
+	not_ok "--schedule-file --max-ops=20400 --html: not written"
+fi
+rm -f "$fit"/*
+# A serving run's size is known as it runs: it stops at the steps its outputs can hold, a
+# trace's file (5368709 steps of 200 bytes), an HTML report's memory (40 bytes a step for a run
+# of four stages, 40 more for the message it keeps: 50000 of the 100000 steps --max-ops allows).
+fails 1 "the run needs more than 5368709 stage steps" serve --num-requests=130000 \
+	--trace="$fit/t.json"
+fails 1 "the run needs more than 50000 stage steps" serve --max-ops=100000 --num-requests=200 \
+	--html="$fit/h.html"
+if ppsim serve --max-ops=100000 --num-requests=200 --format=csv >/dev/null &&
+	ppsim serve --max-ops=100000 --num-requests=100 --html="$fit/h.html" --format=csv \
+		>/dev/null && [ -s "$fit/h.html" ]; then ok; else
+	not_ok "serve --max-ops=100000: 200 requests without --html, 100 with it, should run"
+fi
+rm -f "$fit"/*
+# An SVG's size follows its pixels: a million ops draw in under 2 MB.
 if ppsim -p 64 -m 8192 --svg="$TMP/m.svg" >/dev/null && xmllint --noout "$TMP/m.svg" &&
 	[ "$(wc -c <"$TMP/m.svg")" -lt 2000000 ]; then ok; else
 	not_ok "svg of p=64 m=8192 (1048576 ops): $(wc -c <"$TMP/m.svg") bytes, or not valid"
 fi
-fails 1 "the run needs more than 5368709 stage steps" serve --num-requests=130000 \
-	--trace="$TMP/t.json"
-if [ ! -e "$TMP/t.json" ] && [ ! -e "$TMP/t.json.gz" ] && [ ! -e "$TMP/t.svg" ]; then ok; else
-	not_ok "a refused picture left a file"
-fi
+fails 2 "1f1b needs 4.99e+07 ops, above the limit of 1000 simulated ops" -p 64 -m 390000 \
+	--max-ops=1000 --svg="$fit/t.svg"
+if [ -z "$(ls -A "$fit")" ]; then ok; else not_ok "a refused output left $(ls -A "$fit")"; fi
 
 # A file-size limit is a write error, not a signal that kills ppsim with its temporary file
 # left; and a signal stops a run waiting to open a FIFO that has no reader.

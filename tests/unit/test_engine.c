@@ -405,8 +405,33 @@ static void engine_lists_2_p_minus_1_sorted_channels_with_full_duplex(void)
 		CU_ASSERT_EQUAL(x.r->channels[i].src, pairs[i][0]);
 		CU_ASSERT_EQUAL(x.r->channels[i].dst, pairs[i][1]);
 		CU_ASSERT_EQUAL(x.r->channels[i].messages, 2);
+		CU_ASSERT_EQUAL(result_channel(x.r, pairs[i][0], pairs[i][1]), i);
 	}
+	CU_ASSERT_EQUAL(result_channel(x.r, 0, 2), -1);
+	CU_ASSERT_EQUAL(result_channel(x.r, 3, 3), -1);
 	run_end(&x);
+}
+
+/* A recorded message takes 24 bytes, as a large run records about one an op, and the peak a run
+ * is sized by counts what its way of running holds: the sweep's cells, or the event loop's 9
+ * bytes an op and the record. */
+static void engine_peak_bytes_counts_the_cells_or_the_loop_and_24_bytes_a_message(void)
+{
+	size_t nops = 1 << 22, nmsgs = 1 << 21, t = 16 * nops;
+	size_t sweep = engine_peak_bytes(nops, nmsgs, 64, 1 << 15, false, false, false);
+
+	CU_ASSERT_EQUAL(sizeof(struct msg_record), 24);
+	/* a cell a stage and micro-batch, 16 bytes: an arena's rounding aside, its arrays */
+	CU_ASSERT_EQUAL(sweep, 16 * (size_t)64 << 15);
+	CU_ASSERT_EQUAL(engine_arena_bytes(nops, 64, 1 << 15, false), pp_arena_bytes(sweep, 1));
+	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, false, false), sweep + t);
+	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, true, true),
+	                t + 9 * nops + 24 * nmsgs);
+	CU_ASSERT_EQUAL(engine_peak_bytes(SIZE_MAX / 2, 0, 64, 1 << 15, true, true, false),
+	                SIZE_MAX);
+	CU_ASSERT_TRUE(engine_takes_events(false, true));
+	CU_ASSERT_TRUE(engine_takes_events(true, false));
+	CU_ASSERT_FALSE(engine_takes_events(false, false));
 }
 
 static void engine_lists_p_minus_1_channels_with_half_duplex(void)
@@ -421,6 +446,9 @@ static void engine_lists_p_minus_1_channels_with_half_duplex(void)
 		CU_ASSERT_EQUAL(x.r->channels[i].src, i);
 		CU_ASSERT_EQUAL(x.r->channels[i].dst, i + 1);
 		CU_ASSERT_EQUAL(x.r->channels[i].messages, 6);
+		/* both directions of a half-duplex link take its one channel */
+		CU_ASSERT_EQUAL(result_channel(x.r, i, i + 1), i);
+		CU_ASSERT_EQUAL(result_channel(x.r, i + 1, i), i);
 	}
 	CU_ASSERT_EQUAL(x.r->messages, 24);
 	run_end(&x);
@@ -1381,6 +1409,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(engine_counts_one_message_per_boundary_microbatch_and_direction),
         UNIT_TEST(engine_counts_messages_even_when_they_take_no_time),
         UNIT_TEST(engine_lists_2_p_minus_1_sorted_channels_with_full_duplex),
+        UNIT_TEST(engine_peak_bytes_counts_the_cells_or_the_loop_and_24_bytes_a_message),
         UNIT_TEST(engine_lists_p_minus_1_channels_with_half_duplex),
         UNIT_TEST(engine_has_no_channel_with_one_device),
         UNIT_TEST(engine_queues_messages_that_share_a_channel),

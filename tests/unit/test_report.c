@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ppsim/outfile.h"
 #include "ppsim/report.h"
 #include "report/formats.h"
 #include "report/table.h"
@@ -1886,7 +1890,122 @@ static void report_json_print_writes_what_cjson_prints(void)
 	CU_ASSERT_EQUAL(report_json_print(stdout, NULL), -1);
 }
 
+/* The bytes output o writes for s: in memory, or through a gzip outfile in dir. */
+static uint64_t output_bytes(enum report_output o, const struct sim *s, const char *dir)
+{
+	struct report_row row = {"-", s};
+	struct pp_error err = {0};
+	struct outfile *f = NULL;
+	char *text = NULL, path[512];
+	size_t len = 0;
+	FILE *out;
+	struct stat st;
+	uint64_t bytes;
+	int rc;
+
+	if (o == REPORT_OUT_TRACE_GZ) {
+		snprintf(path, sizeof(path), "%s/t.json.gz", dir);
+		f = outfile_open(path, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		CU_ASSERT_EQUAL_FATAL(outfile_gzip(f, &err), 0);
+		out = outfile_stream(f);
+	} else {
+		out = open_memstream(&text, &len);
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	if (o == REPORT_OUT_TRACE || o == REPORT_OUT_TRACE_GZ)
+		rc = report_trace(out, s);
+	else if (o == REPORT_OUT_OPS)
+		rc = report_ops_csv(out, s);
+	else if (o == REPORT_OUT_HTML)
+		rc = report_html(out, &row, 1);
+	else
+		rc = schedfile_write(out, s->sched, (enum schedfile_format)(o - REPORT_OUT_EXPORT));
+	CU_ASSERT_EQUAL(rc, 0);
+	if (f == NULL) {
+		fclose(out);
+		free(text);
+		return len;
+	}
+	CU_ASSERT_EQUAL_FATAL(outfile_commit(f, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+	bytes = (uint64_t)st.st_size;
+	unlink(path);
+	return bytes;
+}
+
+/*
+ * Every output that states the fewest bytes it writes (what refuses, before a run, an output
+ * that cannot fit a file) writes at least that for every schedule, with one device and many,
+ * op times of whole units, of thousandths and of nothing, and PyTorch's slice names.
+ */
+static void report_outputs_write_at_least_the_bytes_their_rows_state(void)
+{
+	static const enum report_output floors[] = {
+	        REPORT_OUT_TRACE,
+	        REPORT_OUT_TRACE_GZ,
+	        REPORT_OUT_OPS,
+	        REPORT_OUT_EXPORT + SCHEDFILE_PPSIM,
+	        REPORT_OUT_EXPORT + SCHEDFILE_TORCH,
+	        REPORT_OUT_EXPORT + SCHEDFILE_TORCH_COMMS,
+	        REPORT_OUT_HTML,
+	};
+	static const double costs[][3] = {{1, 1, 1}, {0.001, 0.003, 0.0007}, {1, 0, 0}};
+	const size_t ncosts = sizeof(costs) / sizeof(costs[0]);
+	/* the larger shapes (numbers of several digits) with the first costs only */
+	static const int shapes[][2] = {{1, 1}, {3, 4}, {4, 16}, {1, 1000}, {64, 8}, {1024, 1}};
+	size_t n, runs = 0;
+	const struct sched_desc *t = sched_table(&n);
+	char dir[256];
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(dir, sizeof(dir), "%s/ppsim-unit-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++)
+			for (size_t c = 0; c < (k < 3 ? ncosts : 1); c++) {
+				int v = t[i].min_v > 1 ? t[i].min_v : 1;
+				struct config cfg = unit_config(t[i].name, shapes[k][0], v,
+				                                shapes[k][1], costs[c][0],
+				                                costs[c][1], costs[c][2]);
+				struct pp_error err = {0};
+				struct sim *s;
+				struct sim_size z;
+
+				cfg.trace_names = c == 1 ? PP_TRACE_NAMES_TORCH : cfg.trace_names;
+				s = sim_run_flags(&cfg, SIM_RECORD_MESSAGES, &err);
+				if (s == NULL) /* a shape the schedule does not take */
+					continue;
+				runs++;
+				z = (struct sim_size){.ops = s->sched->nops,
+				                      .msgs = s->result->messages,
+				                      .p = s->sched->p,
+				                      .v = s->sched->v,
+				                      .m = s->sched->m,
+				                      .timed = cost_every_op_takes_time(&s->config)};
+				for (size_t o = 0; o < sizeof(floors) / sizeof(floors[0]); o++) {
+					uint64_t want = report_need_bytes(
+					        &report_output(floors[o])->need, &z);
+					uint64_t got = output_bytes(floors[o], s, dir);
+
+					CU_ASSERT(got >= want);
+					if (got < want)
+						fprintf(stderr,
+						        "%s p=%d m=%d costs %zu: %s writes %llu "
+						        "bytes, under its floor %llu\n",
+						        t[i].name, shapes[k][0], shapes[k][1], c,
+						        report_output(floors[o])->name,
+						        (unsigned long long)got,
+						        (unsigned long long)want);
+				}
+				sim_free(s);
+			}
+	CU_ASSERT(runs > 100);
+	rmdir(dir);
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(report_outputs_write_at_least_the_bytes_their_rows_state),
         UNIT_TEST(report_json_print_writes_what_cjson_prints),
         UNIT_TEST(report_html_data_replays_every_op_and_message_exactly),
         UNIT_TEST(report_html_escapes_what_would_end_its_script),

@@ -363,24 +363,24 @@ static void sim_dualpipev_makespan_follows_deepseek_s_bubble_when_f_equals_b_at_
 	CU_ASSERT_EQUAL(compared, 4 * 3 * (4 + 5 + 6 + 7));
 }
 
-/* sim_check takes what sim_run runs, and refuses with sim_run's error what it refuses before
+/* sim_would_run takes what sim_run runs, and refuses with sim_run's error what it refuses before
  * and while building the run: too many ops, a scaled op below one tick, times too large. */
-static void sim_check_refuses_what_sim_run_refuses_with_its_error(void)
+static void sim_would_run_refuses_what_sim_run_refuses_with_its_error(void)
 {
 	struct config c = unit_config("1f1b", 4, 1, 8, 1, 2, 1);
 	struct pp_error why = {0}, err = {0};
 
-	CU_ASSERT_EQUAL(sim_check(&c, &err), 0);
+	CU_ASSERT_EQUAL(sim_would_run(&c, &err), 0);
 	unit_set(&c, "stage_scale", "1,1,1,1e-7");
-	CU_ASSERT_EQUAL(sim_check(&c, &err), -1);
+	CU_ASSERT_EQUAL(sim_would_run(&c, &err), -1);
 	CU_ASSERT_PTR_NULL(sim_run(&c, &why));
 	CU_ASSERT_STRING_EQUAL(err.msg, why.msg);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "less than the resolution of one tick"));
 	c = unit_config("1f1b", 4, 1, 16000000, 1e9, 1e9, 1e9);
-	CU_ASSERT_EQUAL(sim_check(&c, &err), -1);
+	CU_ASSERT_EQUAL(sim_would_run(&c, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "above the limit of 50000000 simulated ops"));
 	c = unit_config("1f1b", 4, 1, 1000, 1e9, 1e9, 1e9);
-	CU_ASSERT_EQUAL(sim_check(&c, &err), -1);
+	CU_ASSERT_EQUAL(sim_would_run(&c, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "times too large"));
 }
 
@@ -871,6 +871,38 @@ static void sim_every_schedule_scales_its_times_with_its_costs_and_keeps_its_ord
 	}
 }
 
+/* The messages counted from a shape before a run (what its outputs are sized by) are the ones
+ * every schedule's run sends, in both placements, with one device and with several. */
+static void sim_sends_the_messages_sched_message_count_counts_for_every_schedule(void)
+{
+	size_t n;
+	const struct sched_desc *t = sched_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		for (int p = 1; p <= 4; p++)
+			for (int m = 1; m <= 9; m += 4) {
+				int v = t[i].min_v > 1 ? t[i].min_v : 1;
+				struct config c = unit_config(t[i].name, p, v, m, 1, 1, 1);
+				struct sched_params sp = {p, v, m, 0};
+				struct pp_error why = {0};
+				uint64_t want = 0;
+				struct sim *s;
+
+				if (sched_accepts(&t[i], &sp, NULL, &why) != 0)
+					continue;
+				s = unit_run(&c, SIM_RECORD_MESSAGES);
+				CU_ASSERT_TRUE(sched_message_count(p, v, m, t[i].placement, &want));
+				CU_ASSERT_EQUAL(s->result->messages, want);
+				CU_ASSERT_EQUAL(s->result->nmsgs, want);
+				if (s->result->messages != want)
+					fprintf(stderr, "%s p=%d v=%d m=%d: %llu messages, not %llu\n",
+					        t[i].name, p, v, m,
+					        (unsigned long long)s->result->messages,
+					        (unsigned long long)want);
+				sim_free(s);
+			}
+}
+
 /* A run keeps its ops and the sweep's cells in one arena, whatever its op times, and a
  * schedule file's run keeps the engine's arrays there. */
 static void sim_keeps_ops_and_cells_in_one_arena(void)
@@ -894,7 +926,8 @@ static void sim_keeps_ops_and_cells_in_one_arena(void)
 
 static const struct unit_test tests[] = {
         UNIT_TEST(sim_keeps_ops_and_cells_in_one_arena),
-        UNIT_TEST(sim_check_refuses_what_sim_run_refuses_with_its_error),
+        UNIT_TEST(sim_would_run_refuses_what_sim_run_refuses_with_its_error),
+        UNIT_TEST(sim_sends_the_messages_sched_message_count_counts_for_every_schedule),
         UNIT_TEST(sim_zbv_p4_m8_takes_25_5_units_holds_at_most_p_and_sends_96_messages),
         UNIT_TEST(sim_zbv_takes_max_of_6m_plus_p_minus_1_and_4m_plus_4p_minus_2_chunk_times),
         UNIT_TEST(sim_zb_auto_p4_m8_takes_27_units_in_zb_h1_s_order),
