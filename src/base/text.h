@@ -84,8 +84,8 @@ int text_lines_too_long(struct text_lines *r, struct pp_error *err);
 /*
  * For a reader of numbers: fails err when the current line ended the file without a newline
  * ("WHAT 'PATH':L:C: the file ends in this line, without a newline: its last number may be
- * cut (end the file with a newline if it is whole)", C just after the line), since a copy or a write that stopped may have cut it into
- * another valid line. Returns 0, or -1.
+ * cut (end the file with a newline if it is whole)", C just after the line), since a copy or
+ * a write that stopped may have cut it into another valid line. Returns 0, or -1.
  */
 int text_lines_check_whole(struct text_lines *r, struct pp_error *err);
 
