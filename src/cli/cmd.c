@@ -255,7 +255,8 @@ static struct outfile *out;
 
 FILE *cmd_out(void)
 {
-	return outfile_stream(out);
+	/* outside cmd_main (the fuzzing harness of command lines), the C library's own */
+	return out != NULL ? outfile_stream(out) : stdout;
 }
 
 /*

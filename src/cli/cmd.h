@@ -79,7 +79,8 @@ int cmd_main(int argc, char **argv);
 /*
  * Standard output, as every command writes it: a stream over it that holds at most an output
  * file's OUTFILE_MAX_BYTES and is cut back when the command fails. Nothing in the program
- * writes to stdout itself.
+ * writes to stdout itself (tests/cli/t_layers.sh checks). Outside cmd_main, as in the fuzzing
+ * harness of command lines that calls cli_parse, it is stdout.
  */
 FILE *cmd_out(void);
 

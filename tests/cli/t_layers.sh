@@ -53,3 +53,13 @@ for f in "$ROOT"/include/ppsim/*.h "$ROOT"/src/*.c "$ROOT"/src/*/*.[ch]; do
 	done
 done
 [ $back_edges -eq 0 ] && ok
+
+# The program writes standard output only through cmd_out(), the stream that holds it to an
+# output file's limit and cuts it back when the command fails; the library writes only to the
+# streams it is given. A printf, puts or putchar, or stdout named outside a comment, is a
+# report that escapes both.
+escapes=$(cd "$ROOT" && grep -n -E '(^|[^a-z_])(printf|puts|putchar|vprintf) *\(|[^_a-zA-Z"]stdout[^_a-zA-Z]' \
+	src/*/*.c src/main.c | grep -v -E '^[^:]*:[0-9]+: *(/\*|\*)' |
+	grep -v -E 'src/base/outfile\.c:[0-9]+:.*fflush\(fd == STDOUT_FILENO \? stdout' |
+	grep -v -E 'src/cli/cmd\.c:[0-9]+:.*return out != NULL \? outfile_stream\(out\) : stdout;')
+if [ -z "$escapes" ]; then ok; else not_ok "standard output written around cmd_out(): $escapes"; fi
