@@ -184,8 +184,9 @@ unit: $(UNIT_BIN)
 	./$(UNIT_BIN)
 
 # PPSIM_SANITIZE: flags a test needs to link a program against this build's libppsim.a
-# (the browser test of the HTML report needs Chromium and Node.js: installed here when missing)
-cli: $(BIN) $(SO) $(JGET) $(FAILALLOC) $(API_NOMEM)
+# (the browser test of the HTML report needs Chromium and Node.js: installed here when missing;
+# the benchmark is built for t_build's check that it refuses options it does not know)
+cli: $(BIN) $(SO) $(JGET) $(FAILALLOC) $(API_NOMEM) $(BENCH_BIN)
 	@sh build-aux/ensure-browser || echo "ppsim: no Chromium or Node.js: the browser test is skipped"
 	PPSIM_SANITIZE="$(SANITIZE)" PPSIM_FAILALLOC="$(abspath $(FAILALLOC))" CLI_JOBS=$(CLI_JOBS) \
 		sh tests/cli/run.sh $(BIN) $(JGET)

@@ -71,3 +71,28 @@ elif grep -q "run as root: apt-get install -y pkg-config libcjson-dev" "$TMP/dep
 else
 	not_ok "ensure-deps without root or sudo: $(cat "$TMP/deps.err")"
 fi
+
+# The build's side programs: --help prints their usage and exits 0, an unknown option or a
+# second argument is refused with status 2; none of them runs its work or writes a file then
+# (bench_ppsim --help once wrote its JSON to a file named "--help"). Each runs in an empty
+# folder, which must stay empty.
+BENCH=$(dirname "$PPSIM")/bench_ppsim
+for run in "$BENCH --help|0" "$BENCH -h|0" "$BENCH --nope|2" "$BENCH out.json extra|2" \
+	"sh $ROOT/bench/peers.sh --help|0" "sh $ROOT/bench/peers.sh --nope|2"; do
+	cmd=${run%|*}
+	want=${run##*|}
+	rm -rf "$TMP/side" && mkdir "$TMP/side"
+	# shellcheck disable=SC2086 # the command's words
+	(cd "$TMP/side" && timeout 60 $cmd >"$TMP/side.out" 2>"$TMP/side.err")
+	status=$?
+	left=$(ls -A "$TMP/side")
+	if [ $status -ne "$want" ] || [ -n "$left" ]; then
+		not_ok "$cmd: status $status (expected $want), left '$left': $(head -c 200 "$TMP/side.err")"
+	elif [ "$want" = 0 ] && { ! grep -qi '^usage: ' "$TMP/side.out" || [ -s "$TMP/side.err" ]; }; then
+		not_ok "$cmd prints no usage on stdout: $(head -c 200 "$TMP/side.out" "$TMP/side.err")"
+	elif [ "$want" = 2 ] && [ -s "$TMP/side.out" ]; then
+		not_ok "$cmd, refused, wrote to stdout: $(head -c 200 "$TMP/side.out")"
+	else
+		ok
+	fi
+done
