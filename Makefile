@@ -220,7 +220,7 @@ asan:
 # Every CLI test runs, and a fixed sample of the ppsim runs goes under valgrind: one in
 # VALGRIND_SAMPLE, chosen by its arguments (always the same ones), and the first run of each
 # test file and of each exit status a file expects (tests/tools/wrap-sample); VALGRIND_SAMPLE=1
-# wraps them all (nine times as long).
+# wraps them all (710 s on a loaded 2-core machine, against 154 s).
 VALGRIND_SAMPLE ?= 8
 valgrind: $(CLI_PROGRAMS) test-tools
 	@sh build-aux/ensure-tools "ppsim valgrind" "for make valgrind" valgrind
