@@ -33,7 +33,8 @@ apt_install() {
 		# the one time sudo may ask: on a terminal; after it, sudo -n uses what it remembers
 		sudo="sudo -n"
 		[ -t 0 ] && [ -t 2 ] && sudo=sudo
-		if ! $sudo $apt --version >/dev/null 2>&1; then
+		# sudo's own reason, if it refuses, shows on stderr
+		if ! $sudo $apt --version >/dev/null; then
 			echo "$who: needs $* ($why); sudo may not run apt-get here (no sudo rights, or a password and no terminal to type it): $advice" >&2
 			return 1
 		fi

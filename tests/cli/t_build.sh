@@ -144,13 +144,15 @@ else
 	not_ok "ensure-deps when apt-get fails: $(why_failed)"
 fi
 # sudo that refuses (no rights), or wants a password without a terminal: asked once (-n),
-# nothing installed, and the advice
-for mode in refused password; do
+# nothing installed; sudo's reason, then the advice
+for case in "refused|user is not in the sudoers file." "password|sudo: a password is required"; do
+	mode=${case%%|*}
 	if deps_in_fake 1000 $mode ok; then
 		not_ok "ensure-deps succeeded through a sudo that is $mode"
 	elif fake_log_is "sudo -n env DEBIAN_FRONTEND=noninteractive $apt --version" &&
+		[ "$(head -n 1 "$TMP/deps.err")" = "${case#*|}" ] &&
 		grep -q "sudo may not run apt-get here" "$TMP/deps.err" &&
-		[ "$(sed 's/.*: run as root/run as root/' "$TMP/deps.err")" = "$advice" ]; then
+		[ "$(sed -n '2,$s/.*: run as root/run as root/p' "$TMP/deps.err")" = "$advice" ]; then
 		ok
 	else
 		not_ok "ensure-deps through a sudo that is $mode: $(why_failed)"
