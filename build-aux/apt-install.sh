@@ -9,8 +9,8 @@
 # here (no rights, or a password and no terminal to type it on), or apt-get failing.
 # sudo asks at most once: on a terminal it may prompt for a password, elsewhere it runs with -n
 # and never prompts. Package lists that do not have the packages (empty after a fresh install)
-# are refreshed before installing; an install that fails refreshes them and retries once. apt's
-# output goes to a file, shown only when the install fails in the end.
+# are refreshed before installing; otherwise an install that fails refreshes them and retries
+# once. apt's output goes to a file, of which the last attempt's shows when the install fails.
 # Functions rather than scripts, so that they run where the caller found its shell but no sh on
 # the PATH.
 apt_install() {
@@ -42,20 +42,27 @@ apt_install() {
 	fi
 	log=$(mktemp) || return 1
 	echo "$who: installing $* with apt-get ($why)" >&2
-	# a simulated install needs no root and fails when the lists lack a package
+	# the lists are refreshed once at most: first, when a simulated install (which needs no
+	# root) finds they lack a package, else after a failed install, which is then retried
+	refreshed=no
 	if ! apt-get -s install "$@" >/dev/null 2>&1; then
 		echo "$who: the package lists lack some of them: refreshing them first (apt-get update)" >&2
-		$sudo $apt update >>"$log" 2>&1
+		$sudo $apt update >"$log" 2>&1
+		refreshed=yes
 	fi
-	if ! $sudo $apt install -y --no-install-recommends "$@" >>"$log" 2>&1; then
+	installed=yes
+	$sudo $apt install -y --no-install-recommends "$@" >>"$log" 2>&1 || installed=no
+	if [ $installed = no ] && [ $refreshed = no ]; then
 		echo "$who: apt-get install failed: refreshing the package lists and trying once more" >&2
-		if ! { $sudo $apt update && $sudo $apt install -y --no-install-recommends "$@"; } \
-			>>"$log" 2>&1; then
-			tail -n 25 "$log" | sed "s/^/$who: apt-get: /" >&2
-			rm -f "$log"
-			echo "$who: apt-get could not install $* ($why): $advice" >&2
-			return 1
-		fi
+		installed=yes
+		{ $sudo $apt update && $sudo $apt install -y --no-install-recommends "$@"; } \
+			>"$log" 2>&1 || installed=no
+	fi
+	if [ $installed = no ]; then
+		tail -n 25 "$log" | sed "s/^/$who: apt-get: /" >&2
+		rm -f "$log"
+		echo "$who: apt-get could not install $* ($why): $advice" >&2
+		return 1
 	fi
 	rm -f "$log"
 	echo "$who: installed $*" >&2

@@ -27,7 +27,8 @@ fi
 #         works, as sudo remembers it)
 #   APT:  ok; empty (the package lists are empty until apt-get update: a simulated or real
 #         install fails); stale (a real install fails until apt-get update, a 404 as after a
-#         point release); broken (every install fails)
+#         point release); broken (every real install fails); missing (the lists never have
+#         the packages)
 fake_system() {
 	rm -rf "$TMP/sys"
 	mkdir -p "$TMP/sys/bin"
@@ -59,6 +60,7 @@ empty) [ -e "$TMP/sys/updated" ] || { echo "E: Unable to locate package fake-emp
 stale) [ \$simulated = yes ] || [ -e "$TMP/sys/updated" ] ||
 	{ echo "E: Failed to fetch http://deb.debian.org/fake-stale.deb  404  Not Found" >&2; exit 100; } ;;
 broken) [ \$simulated = yes ] || { echo "E: fake-broken: dpkg was interrupted" >&2; exit 100; } ;;
+missing) echo "E: Unable to locate package fake-missing" >&2; exit 100 ;;
 esac
 [ \$simulated = yes ] && exit 0
 : >"$TMP/sys/installed"
@@ -142,6 +144,18 @@ elif before "trying once more" "ppsim build: apt-get: E: fake-broken" &&
 	ok
 else
 	not_ok "ensure-deps when apt-get fails: $(why_failed)"
+fi
+# lists that lack the packages even when refreshed: refreshed once, installed once, apt's
+# error, the advice
+if deps_in_fake 0 ok missing; then
+	not_ok "ensure-deps succeeded when apt-get has no such packages"
+elif fake_log_is "apt-get -s install $packages (DEBIAN_FRONTEND=)" \
+	"$apt update (DEBIAN_FRONTEND=noninteractive)" "$install_line" &&
+	before "refreshing them first" "ppsim build: apt-get: E: Unable to locate package fake-missing" &&
+	[ "$(tail -n 1 "$TMP/deps.err" | sed 's/.*: run as root/run as root/')" = "$advice" ]; then
+	ok
+else
+	not_ok "ensure-deps when the refreshed lists lack the packages: $(why_failed)"
 fi
 # sudo that refuses (no rights), or wants a password without a terminal: asked once (-n),
 # nothing installed; sudo's reason, then the advice
