@@ -49,7 +49,7 @@ fi
 # 2. In the browser: the pages are the same under a sanitizer or valgrind, so their browser
 #    checks run in the plain make test only.
 if [ -n "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ]; then
-	elsewhere "the HTML report in Chromium" "the same pages as under a sanitizer or valgrind"
+	elsewhere "the HTML report in Chromium" "a sanitizer or valgrind changes nothing in the pages"
 	return 0 2>/dev/null || exit 0
 fi
 if [ -n "${PPSIM_NO_BROWSER:-}" ]; then
