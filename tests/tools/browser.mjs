@@ -14,24 +14,24 @@
 // amount must stay under 1.5%), writing it to OUT.png. Prints one line per check; exits 1 on a
 // failure.
 import {spawn} from "node:child_process";
-import {mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync, existsSync} from "node:fs";
+import {mkdtempSync, readFileSync, writeFileSync, rmSync, existsSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join, resolve} from "node:path";
 import {pathToFileURL} from "node:url";
 
 const [chromium, verb, file, opsArg, ...rest] = process.argv.slice(2);
 const opts = Object.fromEntries(rest.map((a) => (a.includes("=") ? a.split(/=(.*)/s, 2) : [a, true])));
-// The browser's profile, and its temporary folder (TMPDIR: Chromium makes its
-// org.chromium.Chromium.* folders there and, killed, leaves them), both removed at the end.
-const profile = mkdtempSync(join(tmpdir(), "ppsim-chromium-"));
-mkdirSync(join(profile, "tmp"));
+// The browser's profile, which is also its temporary folder (TMPDIR: Chromium makes its
+// org.chromium.Chromium.* folders there and, killed, leaves them), removed at the end. The
+// path stays short: Chromium's socket in it must fit a socket address (108 bytes).
+const profile = mkdtempSync(join(tmpdir(), "chromium-"));
 const browser = spawn(chromium, [
 	"--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
 	"--no-first-run", "--no-default-browser-check", "--disable-extensions",
 	"--hide-scrollbars", "--force-color-profile=srgb", "--font-render-hinting=none",
 	`--user-data-dir=${profile}`, "about:blank",
 ], {stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"], detached: true,
-	env: {...process.env, TMPDIR: join(profile, "tmp")}});
+	env: {...process.env, TMPDIR: profile}});
 // the browser and its helper processes, as one group
 const killAll = () => { try { process.kill(-browser.pid, "SIGKILL"); } catch { browser.kill("SIGKILL"); } };
 // the pipes break when the browser is killed: that is no error of the page's
