@@ -2,14 +2,17 @@
 #   make            build build/ppsim, build/libppsim.a and build/libppsim.so (the shared
 #                   library: -fPIC objects in build/pic/, only the pp_ names exported)
 #   make run        build and run the demo: a 1F1B timeline
-#   make test       build and run every test (unit, CLI, examples)
+#   make test       build and run every test (unit, CLI, examples, the browser tests)
 #   make asan       the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make valgrind   the CLI tests under valgrind memcheck
+#   make valgrind   the CLI tests, a fixed sample of their ppsim runs under valgrind memcheck
 #   make bench      benchmarks, reported as numbers
-#   make fuzz       the libFuzzer harnesses, FUZZ_SECONDS each (clang, installed when missing)
+#   make fuzz       the libFuzzer harnesses, FUZZ_SECONDS each
 #   make install PREFIX=...   /   make uninstall   /   make clean   /   make format
 # cJSON, CUnit and zlib come from the system through pkg-config; build-aux/ensure-deps installs
-# them with apt-get when they are missing.
+# them with apt-get when they are missing. Each target that needs more installs it the same way
+# when it is missing, as root or through sudo (build-aux/apt-install.sh): make test the tools
+# of TEST_TOOLS and, unless PPSIM_NO_BROWSER=1, Chromium, Node.js and npm
+# (build-aux/ensure-browser); make valgrind valgrind; make fuzz clang; make format clang-format.
 
 .DEFAULT_GOAL := all
 
@@ -101,8 +104,8 @@ LDLIBS   += $(ZLIB_LIBS)
 # Build ----------------------------------------------------------------------------------------
 # the objects built through pattern chains (bench, fuzz harnesses) are kept between runs
 .SECONDARY: $(call obj,$(BENCH_SRC) $(wildcard tests/fuzz/*.c))
-.PHONY: all run test check unit cli asan valgrind bench fuzz fuzz-bins install uninstall clean format \
-        docs gallery FORCE
+.PHONY: all run test check unit cli test-tools asan valgrind bench fuzz fuzz-bins install uninstall \
+        clean format docs gallery FORCE
 all: $(BIN) $(SO)
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/deps.mk
@@ -184,10 +187,29 @@ check: test
 unit: $(UNIT_BIN)
 	./$(UNIT_BIN)
 
+# What the CLI tests run besides ppsim, as COMMAND:PACKAGE (or /PATH:PACKAGE), installed when
+# missing: xmllint checks SVG output; g++ links a C++ program against libppsim.so; Debian's
+# python3, with pandas, runs the Python package's tests; zsh and fish try the completion
+# scripts; strace counts a sweep's threads and taskset pins it to one CPU; man reads the man
+# page; locales holds the locale sources of the locale tests; script gives a pseudo-terminal;
+# readelf reads the shared library.
+TEST_TOOLS := xmllint:libxml2-utils g++ /usr/bin/python3:python3 \
+              /usr/lib/python3/dist-packages/pandas:python3-pandas zsh fish strace \
+              taskset:util-linux man:man-db /usr/share/i18n/SUPPORTED:locales script:bsdutils \
+              readelf:binutils
+# The programs the CLI tests run: the benchmark too, for t_build's check that it refuses
+# options it does not know.
+CLI_PROGRAMS := $(BIN) $(SO) $(JGET) $(FAILALLOC) $(API_TOOLS) $(BENCH_BIN)
+
+# Installs what the CLI tests run: TEST_TOOLS, and for the browser tests Chromium, Node.js and
+# npm unless PPSIM_NO_BROWSER=1; when they cannot be installed, those tests say they are
+# skipped (a failure under PPSIM_STRICT, as in CI).
+test-tools:
+	@sh build-aux/ensure-tools "ppsim test" "for the CLI tests" $(TEST_TOOLS)
+	@sh build-aux/ensure-browser || echo "ppsim: no Chromium, Node.js or npm: the browser tests are skipped"
+
 # PPSIM_SANITIZE: flags a test needs to link a program against this build's libppsim.a
-# (the browser test of the HTML report needs Chromium and Node.js: installed here when missing)
-cli: $(BIN) $(SO) $(JGET) $(FAILALLOC) $(API_TOOLS)
-	@sh build-aux/ensure-browser || echo "ppsim: no Chromium or Node.js: the browser test is skipped"
+cli: $(CLI_PROGRAMS) test-tools
 	PPSIM_SANITIZE="$(SANITIZE)" PPSIM_FAILALLOC="$(abspath $(FAILALLOC))" CLI_JOBS=$(CLI_JOBS) \
 		sh tests/cli/run.sh $(BIN) $(JGET)
 
@@ -196,9 +218,15 @@ asan:
 		SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		test
 
-valgrind: $(BIN) $(SO) $(JGET)
+# Every CLI test runs, and a fixed sample of the ppsim runs goes under valgrind: one in
+# VALGRIND_SAMPLE, chosen by its arguments (always the same ones), and the first run of each
+# test file and of each exit status a file expects (tests/tools/wrap-sample); VALGRIND_SAMPLE=1
+# wraps them all (710 s on a loaded 2-core machine, against 154 s).
+VALGRIND_SAMPLE ?= 8
+valgrind: $(CLI_PROGRAMS) test-tools
+	@sh build-aux/ensure-tools "ppsim valgrind" "for make valgrind" valgrind
 	PPSIM_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
-		CLI_JOBS=$(CLI_JOBS) \
+		PPSIM_WRAP_SAMPLE=$(VALGRIND_SAMPLE) CLI_JOBS=$(CLI_JOBS) \
 		sh tests/cli/run.sh $(BIN) $(JGET)
 
 # Prints the benchmark table and writes its figures to $(BUILD)/bench.json.
@@ -206,14 +234,17 @@ bench: $(BENCH_BIN) $(BIN)
 	@for b in $(BENCH_BIN); do PPSIM_BIN=$(BIN) ./$$b $(BUILD)/bench.json || exit 1; done
 
 # Fuzzes each parser for FUZZ_SECONDS (default 60) with clang's libFuzzer, ASan and UBSan,
-# starting from the seed corpora in tests/fuzz/corpus/ (installs clang when missing).
+# starting from the seed corpora in tests/fuzz/corpus/ (installs clang and its libFuzzer
+# runtime when missing: build-aux/ensure-fuzz).
+# FUZZ_JOBS harnesses run at a time, each on a core.
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= $(CLI_JOBS)
 fuzz:
 	@sh build-aux/ensure-fuzz
 	$(MAKE) BUILD=$(BUILD)/fuzz CC=clang OPT="-O1 -g" \
 		SANITIZE="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
 		fuzz-bins
-	sh build-aux/run-fuzz $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_JOBS=$(FUZZ_JOBS) sh build-aux/run-fuzz $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Install --------------------------------------------------------------------------------------
 # The binary, its man page and bash completion, the libraries (libppsim.a, and libppsim.so with
@@ -267,6 +298,7 @@ clean:
 	rm -rf $(BUILD)
 
 format:
+	@sh build-aux/ensure-tools "ppsim format" "for make format" clang-format
 	clang-format -i $(LIB_SRC) $(APP_SRC) $(UNIT_SRC) $(BENCH_SRC) $(HEADERS) \
 		$(wildcard src/*/*.h tests/tools/*.c tests/fuzz/*.[ch])
 

@@ -17,6 +17,7 @@
  * Each timing is the best of several repetitions on one core, but for the two-job sweep.
  */
 #define _DEFAULT_SOURCE /* wait4 */
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -692,6 +693,13 @@ static void cpu_name(char *buf, size_t n)
 		fclose(f);
 }
 
+static const char usage[] =
+        "Usage: bench_ppsim [FILE.json]   every benchmark; its figures also as JSON to FILE\n"
+        "       bench_ppsim --whole       the whole-process figures alone (PPSIM_BIN: the ppsim run)\n"
+        "       bench_ppsim --ceiling     the engine's sweep against a minimal one, in process\n"
+        "       bench_ppsim --writers     each output's memory an op, measured against its row\n"
+        "       bench_ppsim --help        this text\n";
+
 int main(int argc, char **argv)
 {
 	static struct rung ladder[] = {
@@ -718,10 +726,11 @@ int main(int argc, char **argv)
 	        {"vmin", 64, 2, 1024, 0, 0, 0, 0, 0, 0},
 	};
 	enum { N = sizeof(ladder) / sizeof(ladder[0]), PER = 5, FIT = 3 };
-	bool only_whole = argc > 1 && strcmp(argv[1], "--whole") == 0;
-	bool only_writers = argc > 1 && strcmp(argv[1], "--writers") == 0;
-	FILE *json = argc > 1 && argv[1][0] != '-' ? fopen(argv[1], "w") : NULL;
-	long base = in_child(&ladder[0], CHILD_NOTHING).kib;
+	const char *arg = argc > 1 ? argv[1] : NULL;
+	bool only_whole = arg != NULL && strcmp(arg, "--whole") == 0;
+	bool only_writers = arg != NULL && strcmp(arg, "--writers") == 0;
+	FILE *json = NULL;
+	long base;
 	char cpu[128], json_whole[2048], json_writers[2048];
 	const char *bin = getenv("PPSIM_BIN") != NULL ? getenv("PPSIM_BIN") : "build/ppsim";
 	size_t points = 0;
@@ -730,8 +739,31 @@ int main(int argc, char **argv)
 	struct pp_error err = {0};
 	struct sim *mid;
 
-	if (argc > 1 && strcmp(argv[1], "--ceiling") == 0) /* bench_ppsim --ceiling */
+	/* one argument at most; an option it does not know is refused before anything runs or is
+	 * written (a file named "--help" is never the JSON output) */
+	if (arg != NULL && (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)) {
+		fputs(usage, stdout);
+		return ferror(stdout) || fflush(stdout) != 0 ? 1 : 0;
+	}
+	if (argc > 2 || (arg != NULL && arg[0] == '-' && !only_whole && !only_writers &&
+	                 strcmp(arg, "--ceiling") != 0)) {
+		if (argc > 2)
+			fprintf(stderr, "bench_ppsim: unexpected argument '%s'\n", argv[2]);
+		else
+			fprintf(stderr, "bench_ppsim: unknown option '%s'\n", arg);
+		fputs("Try 'bench_ppsim --help'.\n", stderr);
+		return 2;
+	}
+	if (arg != NULL && strcmp(arg, "--ceiling") == 0) /* bench_ppsim --ceiling */
 		return ceiling() != 0;
+	if (arg != NULL && arg[0] != '-') {
+		json = fopen(arg, "w");
+		if (json == NULL) {
+			fprintf(stderr, "bench_ppsim: cannot write '%s': %s\n", arg, strerror(errno));
+			return 1;
+		}
+	}
+	base = in_child(&ladder[0], CHILD_NOTHING).kib;
 	if (only_whole) /* the whole-process figures alone: bench_ppsim --whole */
 		return whole_processes(bin, json_whole, sizeof(json_whole)) != 0;
 	if (only_writers) /* the writers' memory alone: bench_ppsim --writers */

@@ -27,10 +27,17 @@
 
 VIC=${1:-$PEER_VICTARRY}
 ZB=${2:-$PEER_ZB}
+usage() {
+	echo "usage: $0 VICTARRY_DIR ZB_DIR  (checkouts of PP-Schedule-Visualization and"
+	echo "       zero-bubble-pipeline-parallelism; or set PEER_VICTARRY and PEER_ZB)"
+}
+case ${1:-} in
+-h | --help) usage; exit 0 ;;
+-*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+esac
 if [ -z "$VIC" ] || [ -z "$ZB" ] || [ ! -f "$VIC/src/strategies.py" ] ||
    [ ! -f "$ZB/megatron/core/pipeline_parallel/zerobubble/scheduler/zb.py" ]; then
-	echo "usage: $0 VICTARRY_DIR ZB_DIR  (checkouts of PP-Schedule-Visualization and" >&2
-	echo "       zero-bubble-pipeline-parallelism; or set PEER_VICTARRY and PEER_ZB)" >&2
+	usage >&2
 	exit 2
 fi
 HERE=$(cd "$(dirname "$0")" && pwd)

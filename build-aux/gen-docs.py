@@ -12,11 +12,13 @@ Directives, each on a line of its own in a template:
   @@MD SECTION      the Markdown table tests/validation/report.sh prints for SECTION, as it is
 tests/cli/t_docs.sh checks the generated files against the binary.
 """
-import os, shlex, subprocess, sys, tempfile
+import atexit, os, shlex, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, 'build')
 WORK = tempfile.mkdtemp()
+# removed at the end, the symlinks only (never what they name), whatever the outcome
+atexit.register(shutil.rmtree, WORK, ignore_errors=True)
 # documented commands run in WORK and name the tree's files as from its top
 for d in ('configs', 'docs', 'examples', 'tests'):
     os.symlink(os.path.join(ROOT, d), os.path.join(WORK, d))

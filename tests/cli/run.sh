@@ -3,10 +3,18 @@
 # statuses and messages for bad input, and the examples.
 #
 # Usage: sh tests/cli/run.sh PPSIM JGET
-#   UPDATE_GOLDEN=1   rewrite the golden files instead of comparing
-#   PPSIM_WRAP=CMD    run every ppsim under CMD (make valgrind sets it; see ppsim_sampled)
-#   ONLY=t_sweep      run only that test file
-#   CLI_JOBS=N        run N test files at a time (make sets it to the CPUs it may use, at most 2)
+#   UPDATE_GOLDEN=1      rewrite the golden files instead of comparing
+#   PPSIM_WRAP=CMD       run ppsim under CMD (make valgrind sets it to valgrind)
+#   PPSIM_WRAP_SAMPLE=N  with N > 1, only a fixed sample of the runs go under PPSIM_WRAP: one in
+#                        N, chosen by their arguments, and the first of each test file and of
+#                        each exit status a file expects (tests/tools/wrap-sample); every run
+#                        still happens and is checked
+#   PPSIM_STRICT=1       a check that cannot run here (skip) fails instead (.ci/run sets it)
+#   PPSIM_NO_BROWSER=1   the browser tests are skipped, with a note (build-aux/ensure-browser)
+#   ONLY=t_sweep         run only that test file
+#   CLI_JOBS=N           run N test files at a time (make sets it to the CPUs it may use, at
+#                        most 2)
+# The last line sums up: "cli tests: N passed, M failed, K skipped: WHAT (WHY); ...".
 set -u
 
 [ $# -eq 2 ] || { echo "usage: $0 PPSIM JGET" >&2; exit 2; }
@@ -17,27 +25,23 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT INT TERM
 PASS=0
 FAIL=0
+SKIPPED=0
+# the checks skipped, "WHAT (WHY); " each, and those left to another phase
+SKIPS=""
+ELSEWHERE=""
 export PPSIM JGET ROOT TMP
 # a timeline asked for without a width is COLUMNS wide when piped: the goldens assume 100
 unset COLUMNS
+# Sampling: PPSIM_WRAP becomes the sampler, which runs WRAP_CMD, the command given, or not.
+if [ -n "${PPSIM_WRAP:-}" ] && [ "${PPSIM_WRAP_SAMPLE:-1}" -gt 1 ] && [ -z "${WRAP_CMD:-}" ]; then
+	WRAP_CMD=$PPSIM_WRAP
+	PPSIM_WRAP="sh $ROOT/tests/tools/wrap-sample"
+	export WRAP_CMD PPSIM_WRAP PPSIM_WRAP_SAMPLE
+fi
 
 # ppsim ARGS...: the binary under test, under PPSIM_WRAP when set.
 ppsim() {
 	${PPSIM_WRAP:-} "$PPSIM" "$@"
-}
-
-# ppsim_sampled N ARGS...: like ppsim, but under PPSIM_WRAP only when N is a multiple of
-# WRAP_SAMPLE (default 4). For long runs of cases that differ only in figures (t_reference's
-# 213): valgrind checks one in four, and every case still runs, unwrapped, with its result
-# checked; make test and make asan run them all in full.
-ppsim_sampled() {
-	n=$1
-	shift
-	if [ $((n % ${WRAP_SAMPLE:-4})) -eq 0 ]; then
-		${PPSIM_WRAP:-} "$PPSIM" "$@"
-	else
-		"$PPSIM" "$@"
-	fi
 }
 
 ok() {
@@ -49,9 +53,28 @@ not_ok() {
 	echo "FAIL: $*"
 }
 
-# skip WHAT WHY: a check that cannot run here (a tool missing, no network) says so and passes.
+# skip WHAT WHY: a check that cannot run here (a tool missing, no network, PPSIM_NO_BROWSER)
+# says so and is counted as skipped, with its reason, in the summary; under PPSIM_STRICT (CI)
+# it fails.
 skip() {
+	SKIPPED=$((SKIPPED + 1))
+	SKIPS="$SKIPS$1 ($2); "
 	echo "SKIP: $1 ($2)"
+	if [ -n "${PPSIM_STRICT:-}" ]; then
+		not_ok "$1 could not run ($2), and PPSIM_STRICT wants every check run"
+	fi
+}
+
+# elsewhere WHAT WHY: a check that this run leaves to make test by design (a browser check
+# under a sanitizer or valgrind, which change nothing in the page it checks); WHY says why.
+# Said, and counted apart from the skipped ones. In make test itself it is a skip.
+elsewhere() {
+	if [ -z "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ]; then
+		skip "$1" "$2"
+		return
+	fi
+	ELSEWHERE="$ELSEWHERE$1; "
+	echo "ELSEWHERE: $1, left to make test ($2)"
 }
 
 # golden FILE ARGS...: run in the repository root, stdout equals tests/golden/FILE, stderr is
@@ -156,8 +179,12 @@ fails() {
 	want=$1
 	text=$2
 	shift 2
+	# the sampler of make valgrind wraps the first failure of each status in a file
+	PPSIM_WRAP_KIND=status-$want
+	export PPSIM_WRAP_KIND
 	ppsim "$@" >"$TMP/out" 2>"$TMP/err"
 	status=$?
+	unset PPSIM_WRAP_KIND
 	lines=$(wc -l <"$TMP/err")
 	first=$(head -n 1 "$TMP/err")
 	if [ $status -ne "$want" ]; then
@@ -176,14 +203,14 @@ fails() {
 
 # comma_locale: builds de_DE.UTF-8, a locale that writes 1.5 as "1,5", into $TMP/loc (once a
 # run) for LOCPATH=$TMP/loc: a fresh machine has it among its locale sources (Debian's locales,
-# which build-aux/ensure-deps installs) but not generated. Fails, saying why, when it cannot.
+# which make test installs) but not generated. Fails, saying why, when it cannot.
 comma_locale() {
 	[ -d "$TMP/loc/de_DE.UTF-8" ] && return 0
 	mkdir -p "$TMP/loc"
 	# localedef exits 1 for mere warnings: the files it wrote tell
 	localedef -i de_DE -f UTF-8 "$TMP/loc/de_DE.UTF-8" >"$TMP/localedef.out" 2>&1
 	if [ ! -f "$TMP/loc/de_DE.UTF-8/LC_NUMERIC" ]; then
-		not_ok "localedef -i de_DE -f UTF-8 failed (Debian's locales package, which build-aux/ensure-deps installs): $(head -c 300 "$TMP/localedef.out")"
+		not_ok "localedef -i de_DE -f UTF-8 failed (Debian's locales package, which make test installs): $(head -c 300 "$TMP/localedef.out")"
 		rm -rf "$TMP/loc/de_DE.UTF-8"
 		return 1
 	fi
@@ -194,22 +221,43 @@ table() {
 	grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$'
 }
 
+# sample_note: under the sampler, how many of the file's runs went under PPSIM_WRAP (in a part
+# of a parallel run, the one file's); then the count starts again.
+sample_note() {
+	[ -f "$TMP/wrap-sample/runs" ] || return 0
+	echo "(${WRAP_CMD%% *}: $(grep -c '^wrapped$' "$TMP/wrap-sample/runs") of $(wc -l \
+		<"$TMP/wrap-sample/runs" | tr -d ' ') ppsim runs, a fixed sample)"
+	rm -rf "$TMP/wrap-sample"
+}
+
+# No test writes outside the build and temporary folders: what git sees untracked or ignored
+# in the source tree (a file named after an option, a __pycache__) is the same after the whole
+# run as before it. Not in a part of a parallel run: its parent checks.
+if [ -z "${CLI_PART:-}" ] && git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git -C "$ROOT" status --porcelain --ignored | grep '^[?!]' >"$TMP/stray.before"
+fi
+
 # With CLI_JOBS=N (N > 1) and no ONLY, the test files run N at a time, each in a run of its
 # own, the slowest first; their outputs are printed in file order and their counts summed.
 if [ -z "${ONLY:-}" ] && [ "${CLI_JOBS:-1}" -gt 1 ]; then
 	# shellcheck disable=SC2012
 	ls -S "$ROOT"/tests/cli/t_*.sh | sed 's|.*/||; s|\.sh$||' | xargs -P "$CLI_JOBS" -I{} \
-		sh -c 't0=$(date +%s); ONLY=$1 sh "$2/tests/cli/run.sh" "$3" "$4" >"$5/$1.log" 2>&1
+		sh -c 't0=$(date +%s); CLI_PART=1 ONLY=$1 sh "$2/tests/cli/run.sh" "$3" "$4" >"$5/$1.log" 2>&1
 			echo $(($(date +%s) - t0)) >"$5/$1.secs"' \
 		sh {} "$ROOT" "$PPSIM" "$JGET" "$TMP"
 	for t in "$ROOT"/tests/cli/t_*.sh; do
 		log="$TMP/$(basename "$t" .sh).log"
 		sed '$d' "$log"
 		echo "   ($(cat "$TMP/$(basename "$t" .sh).secs" 2>/dev/null || echo '?') s)"
-		set -- $(tail -n 1 "$log" | sed -n 's/^cli tests: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
-		if [ $# -eq 2 ]; then
+		set -- $(tail -n 1 "$log" |
+			sed -n 's/^cli tests: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped.*/\1 \2 \3/p')
+		if [ $# -eq 3 ]; then
 			PASS=$((PASS + $1))
 			FAIL=$((FAIL + $2))
+			SKIPPED=$((SKIPPED + $3))
+			SKIPS="$SKIPS$(sed -n 's/^SKIP: \(.*\)$/\1; /p' "$log" | tr -d '\n')"
+			ELSEWHERE="$ELSEWHERE$(sed -n 's/^ELSEWHERE: \(.*\), left to make test (.*$/\1; /p' \
+				"$log" | tr -d '\n')"
 		else
 			not_ok "$(basename "$t") did not finish: $(tail -n 1 "$log")"
 		fi
@@ -218,8 +266,21 @@ else
 	for t in "$ROOT"/tests/cli/${ONLY:-t_*}.sh; do
 		echo "== $(basename "$t")"
 		. "$t"
+		sample_note
 	done
 fi
 
-echo "cli tests: $PASS passed, $FAIL failed"
+if [ -f "$TMP/stray.before" ]; then
+	git -C "$ROOT" status --porcelain --ignored | grep '^[?!]' >"$TMP/stray.after"
+	if stray=$(grep -vxF -f "$TMP/stray.before" "$TMP/stray.after"); then
+		not_ok "the tests left files in the source tree: $(echo "$stray" | cut -c4- | tr '\n' ' ')"
+	else
+		ok
+	fi
+fi
+
+summary="cli tests: $PASS passed, $FAIL failed, $SKIPPED skipped"
+[ -n "$SKIPS" ] && summary="$summary: ${SKIPS%; }"
+[ -n "$ELSEWHERE" ] && summary="$summary. Left to make test: ${ELSEWHERE%; }"
+echo "$summary"
 [ $FAIL -eq 0 ]

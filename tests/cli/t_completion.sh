@@ -110,4 +110,6 @@ fi
 if command -v fish >/dev/null 2>&1; then
 	expect fish "calibrate --w" --w-share "$(fish_complete 'ppsim calibrate --w')"
 	expect fish "validate --f" --format "$(fish_complete 'ppsim validate --f')"
+else
+	skip "fish completion of calibrate and validate" "no fish"
 fi

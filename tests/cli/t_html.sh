@@ -49,15 +49,21 @@ fi
 # 2. In the browser: the pages are the same under a sanitizer or valgrind, so their browser
 #    checks run in the plain make test only.
 if [ -n "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ]; then
-	echo "(browser checks skipped under a sanitizer or valgrind: make test runs them)"
+	elsewhere "the HTML report in Chromium" "a sanitizer or valgrind changes nothing in the pages"
+	return 0 2>/dev/null || exit 0
+fi
+if [ -n "${PPSIM_NO_BROWSER:-}" ]; then
+	skip "the HTML report in Chromium" "PPSIM_NO_BROWSER is set"
 	return 0 2>/dev/null || exit 0
 fi
 if ! command -v chromium >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-	echo "(skipped: the browser test needs chromium and node; build-aux/ensure-browser installs them)"
+	skip "the HTML report in Chromium" "no chromium or node: build-aux/ensure-browser installs them"
 	return 0 2>/dev/null || exit 0
 fi
+# the browser's temporary folder is TMP, where it must leave nothing (browser.mjs removes its
+# chromium-* profile, and Chromium's org.chromium.Chromium.* folders go in it)
 browse() {
-	node "$ROOT/tests/tools/browser.mjs" chromium check "$@" >"$TMP/browser.out" 2>&1
+	TMPDIR="$TMP" node "$ROOT/tests/tools/browser.mjs" chromium check "$@" >"$TMP/browser.out" 2>&1
 	status=$?
 	if [ $status -eq 0 ]; then ok; else
 		not_ok "browser check of $1: $(grep -v '^ok' "$TMP/browser.out" | head -c 1500)"
@@ -66,7 +72,8 @@ browse() {
 ref="$ROOT/tests/golden/html-1f1b-p4-m8.png"
 ppsim -p 4 -m 8 --tcomm 0.25 --html="$TMP/small.html" --dump-ops="$TMP/small.csv" >/dev/null
 if [ -n "${UPDATE_GOLDEN:-}" ]; then
-	node "$ROOT/tests/tools/browser.mjs" chromium check "$TMP/small.html" 64 shot="$ref" >/dev/null
+	TMPDIR="$TMP" node "$ROOT/tests/tools/browser.mjs" chromium check "$TMP/small.html" 64 \
+		shot="$ref" >/dev/null
 fi
 browse "$TMP/small.html" 64 ops="$TMP/small.csv" ref="$ref" shot="$TMP/small.png"
 # times of a run with chunks, overlapped pairs and priced messages
@@ -92,3 +99,7 @@ browse "$TMP/serve.html" "$(tail -n +2 "$TMP/sops.csv" | wc -l | tr -d ' ')" ops
 # a sweep: a heatmap of its points
 ppsim sweep --schedules=1f1b,interleaved,zbh1 -p 2,4 -m 8,16 --html="$TMP/sweep.html" >/dev/null
 browse "$TMP/sweep.html" 12
+# Chromium's profile and temporary folders are gone after the checks (it left its
+# org.chromium.Chromium.* folders in /tmp after every run)
+left=$(cd "$TMP" && ls -d chromium-* org.chromium.* 2>/dev/null | head -5 | tr '\n' ' ')
+if [ -z "$left" ]; then ok; else not_ok "the browser checks left ${left}in TMPDIR"; fi

@@ -23,6 +23,8 @@ if command -v man >/dev/null 2>&1; then
 	else
 		not_ok "man -l the installed page: $(head -c 200 "$TMP/man.err")"
 	fi
+else
+	skip "the installed man page" "no man: make test installs man-db"
 fi
 # the zsh and fish scripts are where those shells look, and are what ppsim prints
 if cmp -s "$prefix/share/zsh/site-functions/_ppsim" "$build/ppsim.zsh" &&
@@ -163,12 +165,12 @@ PROG
 		not_ok "a C++ program against the installed library: $(head -c 300 "$TMP/cxx.err")"
 	fi
 else
-	skip "the C++ link test" "no g++: build-aux/ensure-deps installs it with apt-get"
+	skip "the C++ link test" "no g++: make test installs it with apt-get"
 fi
 # the Python package, installed beside the library, finds it (no PPSIM_LIB); not under a
 # sanitizer, whose runtime python3 would have to preload
 if [ -n "${PPSIM_SANITIZE:-}" ]; then
-	skip "the installed Python package" "a sanitizer build"
+	elsewhere "the installed Python package" "python3 would have to preload the sanitizer's runtime"
 elif command -v python3 >/dev/null 2>&1; then
 	got=$(cd "$TMP" && env -u PPSIM_LIB PYTHONPATH="$prefix/lib/python3/dist-packages" python3 -c \
 		"import ppsim; print(ppsim.run(schedule='1f1b', p=4, m=8)['makespan'])" 2>&1)

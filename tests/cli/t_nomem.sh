@@ -90,8 +90,10 @@ nomem_check() {
 	fi
 }
 
-if [ -n "${PPSIM_WRAP:-}" ] || [ ! -f "$NOMEM_SHIM" ]; then
-	echo "(skipped: needs the normal build's failalloc.so and no PPSIM_WRAP)"
+if [ -n "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ]; then
+	elsewhere "out of memory at each allocation" "valgrind's or a sanitizer's malloc is not the shim's"
+elif [ ! -f "$NOMEM_SHIM" ]; then
+	skip "out of memory at each allocation" "no $NOMEM_SHIM (make test builds it)"
 else
 	mkdir -p "$NOMEM"
 	nomem_check timeline -s 1f1b -p 4 -m 8 --timeline

@@ -261,7 +261,11 @@ expect model.dp 1
 # --jobs defaults to the CPUs the process may use: under taskset -c 0 a sweep starts as many
 # threads as with --jobs=1 (none, or a sanitizer's own), and --jobs=2 there starts more (so the
 # count is seen). Needs strace and taskset.
-if command -v strace >/dev/null 2>&1 && command -v taskset >/dev/null 2>&1 && [ -z "${PPSIM_WRAP:-}" ]; then
+if [ -n "${PPSIM_WRAP:-}" ]; then
+	elsewhere "the --jobs affinity check" "it runs ppsim unwrapped, as make test does"
+elif ! command -v strace >/dev/null 2>&1 || ! command -v taskset >/dev/null 2>&1; then
+	skip "the --jobs affinity check" "no strace or taskset: make test installs them"
+else
 	grid="-p 2,4,8,16 -m 8:512:x2 --schedules=1f1b,zbh1,interleaved,zbv -v 2"
 	for jobs in default 1 2; do
 		opt=""
@@ -276,8 +280,6 @@ if command -v strace >/dev/null 2>&1 && command -v taskset >/dev/null 2>&1 && [ 
 	if [ "$one" -eq "$base" ] && [ "$two" -gt "$base" ]; then ok; else
 		not_ok "sweep under taskset -c 0: $one threads started by default, $base with --jobs=1, $two with --jobs=2"
 	fi
-else
-	echo "(skipped: the --jobs affinity check needs strace and taskset, and no PPSIM_WRAP)"
 fi
 
 # A sweep longer than a second shows its progress on a terminal's stderr, cleared before the

@@ -4,14 +4,11 @@
 # terminal only, and never for json or csv.
 
 # timeline_of SCHEDULE ARGS...: the timeline part of `ppsim -s SCHEDULE ARGS` (from the line
-# that starts with the schedule's name after a blank line). Under PPSIM_WRAP (valgrind) only
-# one call in WRAP_SAMPLE is wrapped (ppsim_sampled): every call still checks its output.
-n_timeline=0
+# that starts with the schedule's name after a blank line).
 timeline_of() {
 	s=$1
 	shift
-	n_timeline=$((n_timeline + 1))
-	ppsim_sampled "$n_timeline" -s "$s" "$@" | awk -v s="$s" '!on && prev == "" && index($0, s) == 1 { on = 1 }
+	ppsim -s "$s" "$@" | awk -v s="$s" '!on && prev == "" && index($0, s) == 1 { on = 1 }
 		on { print } { prev = $0 }'
 }
 
@@ -185,5 +182,5 @@ if [ "$(script -qec 'test -t 1 && echo tty' /dev/null </dev/null | tr -d '\r')" 
 		not_ok "serve on a terminal drew no timeline"
 	fi
 else
-	echo "skip: no pseudo-terminal here (script); the default timeline on a terminal untested"
+	skip "the default timeline on a terminal" "no pseudo-terminal here (script, from bsdutils)"
 fi

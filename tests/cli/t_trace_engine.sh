@@ -5,7 +5,9 @@
 # node, npm or the network the check is skipped. test_report.c emulates the binding rule.
 
 NPM_DIR=$(dirname "$PPSIM")/npm
-if ! why=$(sh "$ROOT/build-aux/ensure-trace-engine" "$NPM_DIR"); then
+if [ -n "${PPSIM_NO_BROWSER:-}" ]; then
+	skip "Chrome's trace engine" "PPSIM_NO_BROWSER is set"
+elif ! why=$(sh "$ROOT/build-aux/ensure-trace-engine" "$NPM_DIR"); then
 	skip "Chrome's trace engine" "$why"
 else
 	n=0

@@ -125,7 +125,7 @@ if [ "$(script -qec 'test -t 1 && echo tty' /dev/null </dev/null | tr -d '\r')" 
 		not_ok "--color=never coloured a terminal"
 	fi
 else
-	echo "skip: no pseudo-terminal here (script from bsdutils); colour on a terminal untested"
+	skip "colour on a terminal" "no pseudo-terminal here (script, from bsdutils)"
 fi
 if ppsim -p 4 -m 8 --timeline | grep -q "$esc"; then not_ok "--color=auto coloured a pipe"; else ok; fi
 if NO_COLOR=1 ppsim -p 4 -m 8 --timeline | grep -q "$esc"; then not_ok "NO_COLOR=1 coloured"; else ok; fi

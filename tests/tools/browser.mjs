@@ -21,15 +21,34 @@ import {pathToFileURL} from "node:url";
 
 const [chromium, verb, file, opsArg, ...rest] = process.argv.slice(2);
 const opts = Object.fromEntries(rest.map((a) => (a.includes("=") ? a.split(/=(.*)/s, 2) : [a, true])));
-const profile = mkdtempSync(join(tmpdir(), "ppsim-chromium-"));
+// The browser's profile, which is also its temporary folder (TMPDIR: Chromium makes its
+// org.chromium.Chromium.* folders there and, killed, leaves them), removed at the end. The
+// path stays short: Chromium's socket in it must fit a socket address (108 bytes).
+const profile = mkdtempSync(join(tmpdir(), "chromium-"));
 const browser = spawn(chromium, [
 	"--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
 	"--no-first-run", "--no-default-browser-check", "--disable-extensions",
 	"--hide-scrollbars", "--force-color-profile=srgb", "--font-render-hinting=none",
 	`--user-data-dir=${profile}`, "about:blank",
-], {stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"], detached: true});
+], {stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"], detached: true,
+	env: {...process.env, TMPDIR: profile}});
 // the browser and its helper processes, as one group
 const killAll = () => { try { process.kill(-browser.pid, "SIGKILL"); } catch { browser.kill("SIGKILL"); } };
+// the pipes break when the browser is killed: that is no error of the page's
+browser.stdio[3].on("error", () => {});
+browser.stdio[4].on("error", () => {});
+// ends the browser and removes its folders; then exits with STATUS
+async function finish(status) {
+	killAll();
+	await new Promise((ok) => (browser.exitCode !== null || browser.signalCode !== null ? ok() : browser.on("exit", ok)));
+	try {
+		rmSync(profile, {recursive: true, force: true, maxRetries: 10, retryDelay: 50});
+	} catch (e) {
+		console.log(`# could not remove ${profile}: ${e.message}`);
+	}
+	process.exit(status);
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => finish(1));
 let stderr = "";
 browser.stderr.on("data", (b) => { stderr += b; });
 
@@ -79,8 +98,7 @@ function check(ok, what) {
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const timer = setTimeout(() => {
 	console.log("not ok - the browser did not answer within 60 s");
-	killAll();
-	process.exit(1);
+	finish(1);
 }, 60000);
 
 try {
@@ -221,11 +239,4 @@ try {
 	if (e !== null) check(false, `the browser check ran: ${e.message}\n${stderr.slice(-2000)}`);
 }
 clearTimeout(timer);
-killAll();
-await new Promise((ok) => (browser.exitCode !== null ? ok() : browser.on("exit", ok)));
-try {
-	rmSync(profile, {recursive: true, force: true, maxRetries: 10, retryDelay: 50});
-} catch (e) {
-	console.log(`# could not remove ${profile}: ${e.message}`);
-}
-process.exit(failures ? 1 : 0);
+await finish(failures ? 1 : 0);

@@ -15,6 +15,17 @@ const Trace = await import(pathToFileURL(path.join(engine, 'models/trace/trace.j
 const {polyfillDOMRect} = await import(pathToFileURL(path.join(engine, 'analyze-trace.mjs')).href);
 
 polyfillDOMRect(); // the engine expects a browser's DOMRect
+// and URL.parse (Node.js 20.18 and 22), which Debian 12's Node.js 18 lacks: the standard's
+// definition, a URL or null
+if (typeof URL.parse !== 'function') {
+	URL.parse = (url, base) => {
+		try {
+			return new URL(url, base);
+		} catch {
+			return null;
+		}
+	};
+}
 let failed = false;
 
 for (const file of files) {
