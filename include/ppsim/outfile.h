@@ -94,6 +94,14 @@ int outfile_commit(struct outfile *f, struct pp_error *err);
  */
 int outfile_commit_all(struct outfile **files, int n, struct pp_error *err);
 
+/*
+ * For an output written through at the end of a regular file (standard output redirected to
+ * one): notes that something else may have written to the file since f's last write (an error
+ * message on standard error, 2>&1). When the file has grown past that write, an abort no
+ * longer cuts it back: what the other wrote stays, and with it what came before.
+ */
+void outfile_note_other_writer(struct outfile *f);
+
 /* Closes and removes the temporary file (a file written through at its end is cut back to
  * where it stood) and frees f; NULL is a no-op. */
 void outfile_abort(struct outfile *f);

@@ -785,6 +785,14 @@ static void cut_back(struct outfile *f)
 	}
 }
 
+void outfile_note_other_writer(struct outfile *f)
+{
+	struct stat st;
+
+	if (f->rewind && (f->fd < 0 || fstat(f->fd, &st) != 0 || st.st_size != f->end))
+		f->rewind = false;
+}
+
 void outfile_abort(struct outfile *f)
 {
 	if (f == NULL)

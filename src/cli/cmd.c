@@ -19,6 +19,10 @@
 #include "cmd.h"
 #include "guard.h"
 
+/* Standard output as the commands write it (cmd_out): counted against the limit of an output
+ * file, and cut back when the command fails. */
+static struct outfile *std_out;
+
 static const struct cmd commands[] = {
         {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run,
          .mode = CLI_RUN, .kind = REPORT_RUN, .example = "ppsim --schedule=1f1b -p 4 -m 8 --timeline"},
@@ -106,16 +110,26 @@ static void put_visible(const char *text)
 	}
 }
 
-/* Writes "ppsim: " and the message of fmt and ap, then tail, as one visible line. */
+/*
+ * Writes "ppsim: " and the message of fmt and ap, then tail, as one visible line: after what
+ * the command wrote to standard output so far, and, when both go to one file (2>&1), kept there
+ * even if the command then fails and standard output is cut back.
+ */
 static void error_line(const char *tail, const char *fmt, va_list ap)
 {
+	FILE *report = std_out != NULL ? outfile_stream(std_out) : NULL;
 	char buf[2048];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (report != NULL)
+		fflush(report); /* a write error stays on the stream, for cmd_end */
 	fputs("ppsim: ", stderr);
 	put_visible(buf);
 	fputs(tail, stderr);
 	fputc('\n', stderr);
+	fflush(stderr);
+	if (std_out != NULL)
+		outfile_note_other_writer(std_out);
 }
 
 void cmd_error(const char *fmt, ...)
@@ -249,14 +263,10 @@ static bool reader_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR) != 0;
 }
 
-/* Standard output as the commands write it (cmd_out): counted against the limit of an output
- * file, and cut back when the command fails. */
-static struct outfile *out;
-
 FILE *cmd_out(void)
 {
 	/* outside cmd_main (the fuzzing harness of command lines), the C library's own */
-	return out != NULL ? outfile_stream(out) : stdout;
+	return std_out != NULL ? outfile_stream(std_out) : stdout;
 }
 
 /*
@@ -268,7 +278,7 @@ static int cmd_end(int status)
 {
 	struct pp_error err = {0};
 
-	if (outfile_finish(out, &err) != 0 && status == PP_EXIT_OK) {
+	if (outfile_finish(std_out, &err) != 0 && status == PP_EXIT_OK) {
 		/* whoever read the output has stopped reading: nothing went wrong here */
 		if (errno != EPIPE && !reader_gone())
 			status = cmd_fail(&err);
@@ -276,10 +286,10 @@ static int cmd_end(int status)
 	if (guard_end(status == PP_EXIT_OK, &err) != 0)
 		status = cmd_fail(&err);
 	if (status == PP_EXIT_OK)
-		outfile_commit(out, &err);
+		outfile_commit(std_out, &err);
 	else
-		outfile_abort(out);
-	out = NULL;
+		outfile_abort(std_out);
+	std_out = NULL;
 	return status;
 }
 
@@ -296,8 +306,8 @@ int cmd_main(int argc, char **argv)
 	 * kills the process and leaves the temporary file */
 	signal(SIGXFSZ, SIG_IGN);
 	guard_install();
-	out = outfile_open_fd(STDOUT_FILENO, "standard output", &err);
-	if (out == NULL)
+	std_out = outfile_open_fd(STDOUT_FILENO, "standard output", &err);
+	if (std_out == NULL)
 		return cmd_fail(&err);
 	if (argc > 1)
 		for (size_t i = 0; i < n && status < 0; i++)

@@ -119,6 +119,20 @@ if [ $? -eq 4 ] && head -n 1 log.txt | grep -q '^an earlier line' &&
 else
 	not_ok "a failed run's message to the file of its report (2>&1) was lost: $(cat log.txt)"
 fi
+# A sweep that streams its rows, then fails: its message comes after the rows it wrote, and
+# stays in the file the rows and the message share, whatever the rows still buffered.
+ppsim sweep -f csv -p 2,4 -m 8:64:x2 --records=/dev/full >log.txt 2>&1
+status=$?
+if [ $status -eq 4 ] && tail -n 1 log.txt | grep -q "^ppsim: cannot write '/dev/full'" &&
+	head -n 1 log.txt | grep -q '^index,'; then
+	ok
+else
+	not_ok "a streaming sweep's message (2>&1): status $status, $(head -c 300 log.txt)"
+fi
+ppsim sweep -f csv -p 2,4 -m 8:64:x2 --records=/dev/full 2>&1 | tail -n 1 >log.txt
+if grep -q "^ppsim: cannot write '/dev/full'" log.txt; then ok; else
+	not_ok "a streaming sweep's message comes before its rows in a pipe: $(cat log.txt)"
+fi
 # A hard-linked output past ulimit -f: both names keep the old contents.
 keep twin-a.csv old
 ln twin-a.csv twin-b.csv
