@@ -52,6 +52,14 @@ struct outfile *outfile_open_fd(int fd, const char *name, struct pp_error *err);
  */
 int outfile_check(const char *path, bool *regular, struct pp_error *err);
 
+/*
+ * The name path leads to once its symbolic links are followed, as open(2) and outfile_open
+ * follow them, into *out (allocated, the caller's): the last link's target even when that does
+ * not exist yet (a dangling link's), relative to the directory of the link that names it.
+ * Returns 0, or -1 with errno (ELOOP past 40 links, ENOMEM, or what lstat or readlink said).
+ */
+int outfile_follow_links(const char *path, char **out);
+
 /* The stream to write to. */
 FILE *outfile_stream(struct outfile *f);
 

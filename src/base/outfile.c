@@ -307,12 +307,7 @@ static size_t dir_length(const char *path)
 	return slash == NULL ? 0 : (size_t)(slash - path) + 1;
 }
 
-/*
- * The name path leads to once its symbolic links are followed, as open(2) follows them, into
- * *out (allocated): the last link's target even when that does not exist yet. Returns 0, or -1
- * with errno (ELOOP past MAX_LINKS links, ENOMEM, or what lstat or readlink said).
- */
-static int follow_links(const char *path, char **out)
+int outfile_follow_links(const char *path, char **out)
 {
 	char *cur = pp_strdup(path);
 
@@ -413,7 +408,7 @@ static int check_new(const char *path, struct pp_error *err)
 	size_t n;
 	int rc = 0;
 
-	if (follow_links(path, &target) != 0)
+	if (outfile_follow_links(path, &target) != 0)
 		return open_error(path, errno, err);
 	n = dir_length(target);
 	dir = pp_strdup(n > 0 ? target : ".");
@@ -517,7 +512,7 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 	if (kind == TARGET_SPECIAL)
 		return open_in_place(f, err);
 	/* a symbolic link writes the file it names, which a dangling one creates */
-	if (follow_links(path, &f->target) != 0) {
+	if (outfile_follow_links(path, &f->target) != 0) {
 		if (errno == ENOMEM)
 			return out_of_memory(f, path, err);
 		open_error(path, errno, err);

@@ -236,8 +236,9 @@ int guard_end(bool ok, struct pp_error *err)
 }
 
 /*
- * Who a path is: the device and inode of what it names when that exists, else its directory
- * resolved and its last component, so that "out.svg" and "./out.svg" are one file.
+ * Who a path is: the device and inode of what it names when that exists, else the name of the
+ * file it would create (a dangling symbolic link's target) with its directory resolved, so that
+ * "out.svg", "./out.svg" and a link to out.svg are one file.
  */
 struct identity {
 	bool exists;
@@ -249,9 +250,10 @@ struct identity {
 static void identify(const char *path, struct identity *id)
 {
 	struct stat st;
-	const char *slash = strrchr(path, '/');
+	char *target = NULL;
+	const char *slash;
 	char dir[PATH_MAX];
-	size_t n = slash == NULL ? 0 : (size_t)(slash - path);
+	size_t n;
 
 	memset(id, 0, sizeof(*id));
 	if (stat(path, &st) == 0) {
@@ -260,6 +262,10 @@ static void identify(const char *path, struct identity *id)
 		id->ino = st.st_ino;
 		return;
 	}
+	if (outfile_follow_links(path, &target) == 0)
+		path = target;
+	slash = strrchr(path, '/');
+	n = slash == NULL ? 0 : (size_t)(slash - path);
 	if (slash == NULL)
 		snprintf(dir, sizeof(dir), ".");
 	else if (n == 0)
@@ -270,6 +276,7 @@ static void identify(const char *path, struct identity *id)
 		snprintf(id->name, sizeof(id->name), "%s", dir);
 	n = strlen(id->name);
 	snprintf(id->name + n, sizeof(id->name) - n, "/%s", slash == NULL ? path : slash + 1);
+	free(target);
 }
 
 static bool same_file(const struct identity *a, const struct identity *b)

@@ -52,6 +52,13 @@ if [ -f links/sub/new.csv ] && [ -f links/sub/chained.csv ] && [ ! -L links/sub/
 else
 	not_ok "a dangling link's target was not created: $(ls -lA links/sub | tr '\n' ' ')"
 fi
+# two outputs of one new file, one named through a dangling link, are refused as two of one file
+ln -s sub/twice.csv links/to-twice.csv
+fails 2 "--dump-ops and --trace both name 'links/to-twice.csv'" -p 2 -m 2 \
+	--dump-ops=links/sub/twice.csv --trace=links/to-twice.csv
+if [ ! -e links/sub/twice.csv ]; then ok; else
+	not_ok "two outputs of one file through a dangling link: $(head -c 100 links/sub/twice.csv)"
+fi
 fails 4 "cannot write 'links/loop-a': Too many levels of symbolic links" -p 2 -m 2 \
 	--dump-ops=links/loop-a
 fails 4 "cannot write 'links/into-nothing.csv': directory 'links/nodir': No such file" -p 2 -m 2 \
