@@ -352,6 +352,31 @@ enum target_kind {
 	TARGET_STREAM     /* the file standard output or standard error writes to */
 };
 
+/*
+ * Fails path, which the system could not reach for want of a permission (EACCES), naming the
+ * first directory on its way that cannot be searched: the directory is what refused, not the
+ * file. Returns TARGET_FAIL.
+ */
+static enum target_kind unsearchable(const char *path, struct pp_error *err)
+{
+	char *dir = pp_strdup(path);
+	char *slash = dir != NULL ? strchr(dir + 1, '/') : NULL;
+
+	for (; slash != NULL; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (access(dir, X_OK) != 0 && errno == EACCES) {
+			pp_fail(err, PP_ERR_IO, "cannot write '%s': directory '%s': %s", path, dir,
+			        strerror(EACCES));
+			free(dir);
+			return TARGET_FAIL;
+		}
+		*slash = '/';
+	}
+	free(dir);
+	pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(EACCES));
+	return TARGET_FAIL;
+}
+
 static enum target_kind classify(const char *path, struct stat *st, struct pp_error *err)
 {
 	if (path[0] == '\0') {
@@ -359,10 +384,13 @@ static enum target_kind classify(const char *path, struct stat *st, struct pp_er
 		return TARGET_FAIL;
 	}
 	if (stat(path, st) != 0) {
-		/* nothing there is a new file; anything else (a loop of links, a directory on the
-		 * way that cannot be searched or is a file) is what the system says */
+		/* nothing there is a new file; a directory on the way that cannot be searched is
+		 * named; anything else (a loop of links, a file on the way) is what the system
+		 * says */
 		if (errno == ENOENT)
 			return TARGET_NEW;
+		if (errno == EACCES)
+			return unsearchable(path, err);
 		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
 		return TARGET_FAIL;
 	}

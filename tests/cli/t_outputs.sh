@@ -243,6 +243,22 @@ else
 	else
 		not_ok "a new file in a directory that takes none: status $status, $(cat "$OUT/err.txt")"
 	fi
+	# a directory on the way that cannot be searched is named, for a file in it or below
+	mkdir -p "$LOCKED/hidden/sub"
+	printf 'old\n' >"$LOCKED/hidden/old.csv"
+	chmod 600 "$LOCKED/hidden"
+	for out in hidden/old.csv hidden/sub/new.csv; do
+		as_user "$LOCKED/ppsim" -p 2 -m 2 --dump-ops="$LOCKED/$out" >/dev/null 2>"$OUT/err.txt"
+		status=$?
+		if [ $status -eq 4 ] &&
+			grep -q "^ppsim: cannot write '$LOCKED/$out': directory '$LOCKED/hidden': Permission denied" \
+				"$OUT/err.txt"; then
+			ok
+		else
+			not_ok "a file in a directory that cannot be searched: status $status, $(cat "$OUT/err.txt")"
+		fi
+	done
+	chmod 755 "$LOCKED/hidden"
 fi
 chmod 755 "$LOCKED/dir"
 rm -rf "$LOCKED"
