@@ -32,8 +32,8 @@ struct outfile;
  * Opens a temporary file for path: in the directory of the file its links lead to, or in TMPDIR
  * when that directory takes no new file and the file exists (or path itself when it is not a
  * regular file). Returns the handle, or NULL with a PP_ERR_IO error naming path and the
- * reason (the directory when it is what refused), or a PP_ERR_NOMEM error naming path when
- * memory runs out (no file is left behind).
+ * reason (the directory when it is what refused, and TMPDIR when it refused too), or a
+ * PP_ERR_NOMEM error naming path when memory runs out (no file is left behind).
  */
 struct outfile *outfile_open(const char *path, struct pp_error *err);
 
@@ -82,8 +82,9 @@ const char *outfile_temp(const struct outfile *f);
 /*
  * Flushes and closes the stream, so that every write error (a full disk, a file-size limit)
  * shows before any target is replaced. Returns 0, or -1 with a PP_ERR_IO error naming the path
- * and errno the system's reason; either way f stays the caller's, to commit or abort. A second
- * call does nothing.
+ * (and the directory of its temporary file when that is in TMPDIR, whose disk may be the full
+ * one) and errno the system's reason; either way f stays the caller's, to commit or abort. A
+ * second call does nothing.
  */
 int outfile_finish(struct outfile *f, struct pp_error *err);
 

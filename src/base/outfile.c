@@ -40,6 +40,7 @@ struct outfile {
 	char *path;          /* the target as named, for messages */
 	char *target;        /* the file written: path with its symbolic links followed */
 	char *tmp;           /* the temporary file's name; NULL when writing through */
+	bool tmp_apart;      /* it is in TMPDIR, not beside the target: messages name it */
 	enum out_mode mode;  /* how the target is reached */
 	int fd;              /* what the stream writes to; -1 once closed */
 	bool keep_fd;        /* a stream written through stays open to be cut back on abort */
@@ -500,7 +501,8 @@ static int open_temp(struct outfile *f, enum target_kind kind, int *fd, struct p
 {
 	size_t n = dir_length(f->target);
 	const char *tmpdir = getenv("TMPDIR");
-	int e;
+	struct pp_error why = {0};
+	int e, e2;
 
 	if (make_temp(f, f->target, n, fd) == 0)
 		return 0;
@@ -512,10 +514,16 @@ static int open_temp(struct outfile *f, enum target_kind kind, int *fd, struct p
 			tmpdir = "/tmp";
 		if (make_temp(f, tmpdir, strlen(tmpdir), fd) == 0) {
 			f->mode = OUT_REWRITE;
+			f->tmp_apart = true;
 			return 0;
 		}
 		if (errno == ENOMEM)
 			return open_error(f->path, errno, err);
+		/* both refused: the directory, and where its temporary file would have gone */
+		e2 = errno;
+		dir_error(f->path, f->target, e, &why);
+		return pp_fail(err, PP_ERR_IO, "%.700s; no temporary file in '%.200s' either: %s",
+		               why.msg, tmpdir, strerror(e2));
 	}
 	return dir_error(f->path, f->target, e, err); /* the directory is what refused */
 }
@@ -631,8 +639,14 @@ int outfile_finish(struct outfile *f, struct pp_error *err)
 	if (failed || closed != 0) {
 		if (saved == 0)
 			saved = errno;
-		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
-		        saved != 0 ? strerror(saved) : "write error");
+		if (f->tmp_apart) /* a full TMPDIR is not the target's disk */
+			pp_fail(err, PP_ERR_IO,
+			        "cannot write '%s': its temporary file in '%.*s': %s", f->path,
+			        (int)(dir_length(f->tmp) > 1 ? dir_length(f->tmp) - 1 : 1), f->tmp,
+			        saved != 0 ? strerror(saved) : "write error");
+		else
+			pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
+			        saved != 0 ? strerror(saved) : "write error");
 		errno = saved;
 		return -1;
 	}

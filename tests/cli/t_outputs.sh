@@ -243,6 +243,33 @@ else
 	else
 		not_ok "a new file in a directory that takes none: status $status, $(cat "$OUT/err.txt")"
 	fi
+	# its temporary file cannot be made in TMPDIR either, or fills TMPDIR's disk: the message
+	# names TMPDIR, not only the target
+	as_user env TMPDIR="$LOCKED/none" "$LOCKED/ppsim" -p 2 -m 2 \
+		--dump-ops="$LOCKED/dir/open.csv" >/dev/null 2>"$OUT/err.txt"
+	status=$?
+	if [ $status -eq 4 ] && grep -q "directory '$LOCKED/dir': Permission denied; no temporary file in '$LOCKED/none' either: No such file" \
+		"$OUT/err.txt"; then
+		ok
+	else
+		not_ok "a file in a directory that takes no new file, TMPDIR missing: status $status, $(cat "$OUT/err.txt")"
+	fi
+	if [ "$(id -u)" = 0 ] && mkdir "$LOCKED/full" &&
+		mount -t tmpfs -o size=64k,mode=1777 tmpfs "$LOCKED/full" 2>/dev/null; then
+		head -c 60k /dev/zero >"$LOCKED/full/filler" 2>/dev/null
+		cp "$LOCKED/dir/open.csv" "$OUT/open.orig"
+		as_user env TMPDIR="$LOCKED/full" "$LOCKED/ppsim" -p 4 -m 256 \
+			--dump-ops="$LOCKED/dir/open.csv" >/dev/null 2>"$OUT/err.txt"
+		status=$?
+		if [ $status -eq 4 ] && cmp -s "$LOCKED/dir/open.csv" "$OUT/open.orig" &&
+			grep -q "^ppsim: cannot write '$LOCKED/dir/open.csv': its temporary file in '$LOCKED/full': No space left" \
+				"$OUT/err.txt" && [ -z "$(ls -A "$LOCKED/full" | grep '^\.ppsim-')" ]; then
+			ok
+		else
+			not_ok "a file rewritten in place from a full TMPDIR: status $status, $(cat "$OUT/err.txt")"
+		fi
+		umount "$LOCKED/full"
+	fi
 	# a directory on the way that cannot be searched is named, for a file in it or below
 	mkdir -p "$LOCKED/hidden/sub"
 	printf 'old\n' >"$LOCKED/hidden/old.csv"
