@@ -111,6 +111,14 @@ int outfile_commit_all(struct outfile **files, int n, struct pp_error *err);
  */
 void outfile_note_other_writer(struct outfile *f);
 
+/*
+ * What outfile_abort does to a file f writes through at its end, and only that: cuts it back
+ * to where it stood when f began, unless something else wrote to it after f. Async-signal-safe
+ * (fstat and ftruncate): for a handler of a signal that ends the process, which may have
+ * stopped f in the middle of a write.
+ */
+void outfile_cut_back(const struct outfile *f);
+
 /* Closes and removes the temporary file (a file written through at its end is cut back to
  * where it stood) and frees f; NULL is a no-op. */
 void outfile_abort(struct outfile *f);

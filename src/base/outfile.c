@@ -47,6 +47,7 @@ struct outfile {
 	bool rewind;         /* written through at the end of a regular file: abort cuts it back */
 	off_t start;         /* the size of that file when the output began */
 	off_t end;           /* where this output's last write through ended in that file */
+	size_t writing;      /* bytes of a write through under way past end (0: none) */
 	off_t old_size;      /* a rewritten target's size before outfile_commit_all began on it */
 	int target_fd;       /* the rewritten target while outfile_commit_all works on it */
 	uint64_t written;    /* bytes written so far */
@@ -107,6 +108,7 @@ static int put(struct outfile *f, const void *buf, size_t n)
 		errno = EFBIG;
 		return -1;
 	}
+	f->writing = n; /* a signal that ends the process mid-write still cuts the file back */
 	for (size_t done = 0; done < n;) {
 		ssize_t w = write(f->fd, (const char *)buf + done, n - done);
 
@@ -120,6 +122,7 @@ static int put(struct outfile *f, const void *buf, size_t n)
 		f->written += (uint64_t)w;
 	}
 	note_end(f);
+	f->writing = 0;
 	return rc;
 }
 
@@ -809,15 +812,16 @@ int outfile_commit(struct outfile *f, struct pp_error *err)
 
 /*
  * Cuts a file written through back to the size it had when f began, when nothing was written to
- * it after f's last write: what another writer added (an error message on standard error
- * redirected to the same file, 2>&1) stays, and with it what came before.
+ * it after f's last write (or the write under way): what another writer added (an error
+ * message on standard error redirected to the same file, 2>&1) stays, and with it what came
+ * before. Only fstat and ftruncate: a signal handler may call it.
  */
-static void cut_back(struct outfile *f)
+void outfile_cut_back(const struct outfile *f)
 {
 	struct stat st;
 
-	if (f->rewind && f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_size == f->end &&
-	    ftruncate(f->fd, f->start) != 0) {
+	if (f->rewind && f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_size >= f->end &&
+	    (uint64_t)(st.st_size - f->end) <= f->writing && ftruncate(f->fd, f->start) != 0) {
 		/* the file stays as it is: a file system that cannot cut it is not ours to mend */
 	}
 }
@@ -838,7 +842,7 @@ void outfile_abort(struct outfile *f)
 	if (f->fp != NULL)
 		fclose(f->fp);
 	end_gzip(f);
-	cut_back(f);
+	outfile_cut_back(f);
 	close_fd(f);
 	if (f->target_fd >= 0)
 		close(f->target_fd);

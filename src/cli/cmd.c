@@ -309,6 +309,7 @@ int cmd_main(int argc, char **argv)
 	std_out = outfile_open_fd(STDOUT_FILENO, "standard output", &err);
 	if (std_out == NULL)
 		return cmd_fail(&err);
+	guard_through(std_out); /* a signal cuts it back as a failure would */
 	if (argc > 1)
 		for (size_t i = 0; i < n && status < 0; i++)
 			if (strcmp(argv[1], c[i].name) == 0)

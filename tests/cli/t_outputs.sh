@@ -321,6 +321,26 @@ for sig in HUP QUIT USR1 USR2 ALRM XCPU VTALRM PROF PWR ABRT RTMIN+3 PIPE; do
 	rm -f sig.svg "$left"
 	keep sig.json existing
 done
+# standard output appended to a file while a sweep streams its rows: cut back as on a failure
+for sig in TERM RTMIN+3; do
+	keep rows.csv "earlier rows"
+	size=$(stat -c %s rows.csv)
+	env --default-signal "$PPSIM" sweep -f csv -p 2,4,8,16,32 -m 8:8192:x2 -s all \
+		>>rows.csv 2>/dev/null &
+	pid=$!
+	for _ in $(seq 200); do
+		[ "$(stat -c %s rows.csv)" -gt $((size + 70000)) ] && break
+		sleep 0.02
+	done
+	grown=$(stat -c %s rows.csv)
+	kill -s "$sig" $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	status=$?
+	if [ $status -gt 128 ] && [ "$grown" -gt "$size" ]; then ok; else
+		not_ok "SIG$sig while a sweep streams to a file: status $status, $grown bytes"
+	fi
+	unchanged "SIG$sig while a sweep streams to a file" rows.csv
+done
 # a real CPU-time limit: SIGXCPU at the soft limit, while a sweep streams its records
 keep records.csv existing
 sh -c 'ulimit -S -t 1; env --default-signal "$1" sweep -p 2,4,8,16,32 -m 8:8192:x2 -s all \
