@@ -3,9 +3,9 @@
  * links as a shell's > would, to the file they name (created when a link dangles), and makes a
  * temporary file beside it (mkstemp there, so the final rename stays on one file system and is
  * atomic); committing renames it onto the target, aborting removes it. A target with other hard
- * links, or in a directory that takes no new file, is rewritten in place from the finished
- * temporary file (made in TMPDIR in the second case) in an order that leaves it as it was when
- * the disk fills: its blocks reserved, the part past its old end written first and cut off
+ * links, one that is a mount point (a file bind-mounted over it), or one in a directory that
+ * takes no new file is rewritten in place from the finished temporary file (made in TMPDIR in
+ * the last case) in an order that leaves it as it was when the disk fills: its blocks reserved, the part past its old end written first and cut off
  * again on failure, only then the rest. A target that exists and is not a regular file (a
  * device, a pipe), or is the file standard output or standard error already writes to
  * (/dev/stdout redirected to a file), is written through; a regular file written through at its
@@ -347,6 +347,37 @@ int outfile_follow_links(const char *path, char **out)
 	return -1;
 }
 
+/*
+ * True when the file target is a mount point of its own (a file bind-mounted over it, as a
+ * container's volume of one file is): renaming onto it fails (EBUSY), so it is rewritten in
+ * place. False too where the system does not say (statx without mount ids).
+ */
+static bool mount_point(const char *target)
+{
+#ifdef STATX_MNT_ID
+	struct statx file, dir;
+	size_t n = dir_length(target);
+	char *parent = pp_strdup(n > 0 ? target : ".");
+	bool apart = false;
+
+	if (parent == NULL)
+		return false;
+	if (n > 1)
+		parent[n - 1] = '\0'; /* "d/x" -> "d"; "/x" -> "/" */
+	else if (n == 1)
+		parent[1] = '\0';
+	if (statx(AT_FDCWD, target, 0, STATX_MNT_ID, &file) == 0 &&
+	    statx(AT_FDCWD, parent, 0, STATX_MNT_ID, &dir) == 0 &&
+	    (file.stx_mask & dir.stx_mask & STATX_MNT_ID) != 0)
+		apart = file.stx_mnt_id != dir.stx_mnt_id;
+	free(parent);
+	return apart;
+#else
+	(void)target;
+	return false;
+#endif
+}
+
 /* What a target is, by what outfile_open does with it. */
 enum target_kind {
 	TARGET_FAIL = -1, /* it cannot be written: err is set */
@@ -558,7 +589,8 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 		outfile_abort(f);
 		return NULL;
 	}
-	f->mode = kind == TARGET_FILE && st.st_nlink > 1 ? OUT_REWRITE : OUT_RENAME;
+	f->mode = kind == TARGET_FILE && (st.st_nlink > 1 || mount_point(f->target)) ? OUT_REWRITE
+	                                                                             : OUT_RENAME;
 	if (open_temp(f, kind, &fd, err) != 0) {
 		outfile_abort(f);
 		return NULL;
@@ -767,10 +799,17 @@ static int apply(struct outfile *f, struct pp_error *err)
 {
 	int rc = 0;
 
-	if (f->mode == OUT_REWRITE)
+	if (f->mode == OUT_REWRITE) {
 		rc = rewrite_finish(f, err);
-	else if (f->mode == OUT_RENAME && rename(f->tmp, f->target) != 0)
-		rc = pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(errno));
+	} else if (f->mode == OUT_RENAME && rename(f->tmp, f->target) != 0) {
+		if (errno == EBUSY) { /* a mount point mount_point could not see: in place */
+			f->mode = OUT_REWRITE;
+			rc = rewrite_prepare(f, err) == 0 ? rewrite_finish(f, err) : -1;
+		} else {
+			rc = pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
+			             strerror(errno));
+		}
+	}
 	if (rc == 0 && f->mode == OUT_RENAME) {
 		free(f->tmp); /* renamed: nothing to remove */
 		f->tmp = NULL;

@@ -204,6 +204,21 @@ else
 		--dump-ops=small/new.csv
 	unchanged "an output on a read-only file system" small/ro.csv
 	umount "$OUT/small"
+	# a file bind-mounted over another (a container's volume of one file) cannot be renamed
+	# onto: it is written in place, as by a shell's >, and left as it was by a failed run
+	keep bound.csv "old contents"
+	keep mounted.csv "the file mounted over"
+	if mount --bind bound.csv mounted.csv 2>/dev/null; then
+		ppsim -p 2 -m 2 --dump-ops=mounted.csv >/dev/null 2>err.txt
+		status=$?
+		if [ $status -eq 0 ] && head -n 1 bound.csv | grep -q '^device,'; then ok; else
+			not_ok "an output bind-mounted over: status $status, $(cat err.txt)"
+		fi
+		keep bound.csv "old contents"
+		ppsim -p 2 -m 2 --dump-ops=mounted.csv >/dev/full 2>/dev/null
+		unchanged "an output bind-mounted over, the run failed" bound.csv
+		umount mounted.csv
+	fi
 fi
 
 # --- A directory that takes no new file ------------------------------------------------------
