@@ -5,12 +5,13 @@
  * atomic); committing renames it onto the target, aborting removes it. A target with other hard
  * links, one that is a mount point (a file bind-mounted over it), or one in a directory that
  * takes no new file is rewritten in place from the finished temporary file (made in TMPDIR in
- * the last case) in an order that leaves it as it was when the disk fills: its blocks reserved, the part past its old end written first and cut off
- * again on failure, only then the rest. A target that exists and is not a regular file (a
- * device, a pipe), or is the file standard output or standard error already writes to
- * (/dev/stdout redirected to a file), is written through; a regular file written through at its
- * end is cut back to where it stood when the output is aborted. Running out of memory is a
- * PP_ERR_NOMEM error like any other and leaves no file behind. Every stream counts what it
+ * the last case) in an order that leaves it as it was when the disk fills: its blocks
+ * reserved, the part past its old end written first and cut off again on failure, only then
+ * the rest. A target that exists and is not a regular file (a device, a pipe), or is the file
+ * standard output or standard error already writes to (/dev/stdout redirected to a file), is
+ * written through; a regular file written through at its end is cut back to where it stood
+ * when the output is aborted. Running out of memory is a PP_ERR_NOMEM error like any other and
+ * leaves no file behind. Every stream counts what it
  * writes and fails past OUTFILE_MAX_BYTES. A stream asked to (outfile_gzip) deflates what it
  * is given into one gzip member on its way to the descriptor: the limit counts compressed bytes.
  */
