@@ -529,22 +529,26 @@ static int make_temp(struct outfile *f, const char *dir, size_t dir_len, int *fd
 
 /*
  * Makes f's temporary file, in *fd: beside the target; for a file that exists in a directory
- * that takes no new file, in TMPDIR (or /tmp), the target then rewritten in place, as a shell's
- * > would write it. Returns 0, or -1 with an error naming the directory when neither works.
+ * that takes no new file, or that has no name left (nameless), in TMPDIR (or /tmp), the target
+ * then rewritten in place, as a shell's > would write it. Returns 0, or -1 with an error naming
+ * the directory when neither works.
  */
-static int open_temp(struct outfile *f, enum target_kind kind, int *fd, struct pp_error *err)
+static int open_temp(struct outfile *f, enum target_kind kind, bool nameless, int *fd,
+                     struct pp_error *err)
 {
 	size_t n = dir_length(f->target);
 	const char *tmpdir = getenv("TMPDIR");
 	struct pp_error why = {0};
-	int e, e2;
+	int e = ENOENT, e2;
 
-	if (make_temp(f, f->target, n, fd) == 0)
-		return 0;
-	e = errno;
-	if (e == ENOMEM)
-		return open_error(f->path, e, err);
-	if (kind == TARGET_FILE && (e == EACCES || e == EPERM || e == EROFS)) {
+	if (!nameless) {
+		if (make_temp(f, f->target, n, fd) == 0)
+			return 0;
+		e = errno;
+		if (e == ENOMEM)
+			return open_error(f->path, e, err);
+	}
+	if (kind == TARGET_FILE && (nameless || e == EACCES || e == EPERM || e == EROFS)) {
 		if (tmpdir == NULL || tmpdir[0] != '/')
 			tmpdir = "/tmp";
 		if (make_temp(f, tmpdir, strlen(tmpdir), fd) == 0) {
@@ -568,6 +572,7 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 	struct outfile *f;
 	struct stat st;
 	enum target_kind kind = classify(path, &st, err);
+	bool nameless;
 	int fd;
 
 	if (kind == TARGET_FAIL)
@@ -582,17 +587,20 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 		return open_through_fd(f, standard_stream(&st), err);
 	if (kind == TARGET_SPECIAL)
 		return open_in_place(f, err);
-	/* a symbolic link writes the file it names, which a dangling one creates */
-	if (outfile_follow_links(path, &f->target) != 0) {
-		if (errno == ENOMEM)
+	/* a symbolic link writes the file it names, which a dangling one creates; a file with no
+	 * name left (deleted while open: /proc/self/fd/N) is reached by path alone */
+	nameless = kind == TARGET_FILE && st.st_nlink == 0;
+	if (nameless ? (f->target = pp_strdup(path)) == NULL
+	             : outfile_follow_links(path, &f->target) != 0) {
+		if (nameless || errno == ENOMEM)
 			return out_of_memory(f, path, err);
 		open_error(path, errno, err);
 		outfile_abort(f);
 		return NULL;
 	}
-	f->mode = kind == TARGET_FILE && (st.st_nlink > 1 || mount_point(f->target)) ? OUT_REWRITE
-	                                                                             : OUT_RENAME;
-	if (open_temp(f, kind, &fd, err) != 0) {
+	f->mode = kind == TARGET_FILE && (st.st_nlink != 1 || mount_point(f->target)) ? OUT_REWRITE
+	                                                                              : OUT_RENAME;
+	if (open_temp(f, kind, nameless, &fd, err) != 0) {
 		outfile_abort(f);
 		return NULL;
 	}

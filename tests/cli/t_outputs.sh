@@ -80,6 +80,20 @@ if [ -L links/loop-a ] && [ -L links/loop-b ] && [ -L links/into-nothing.csv ] &
 else
 	not_ok "a refused link was replaced or left a temporary file: $(ls -lA links | tr '\n' ' ')"
 fi
+# /proc/self/fd/N of a file deleted while open writes that file, as a shell's > would, not a
+# new file named after what the link reads ("gone.csv (deleted)")
+exec 7<>gone.csv
+printf 'old\n' >&7
+rm gone.csv
+ppsim -p 2 -m 2 --dump-ops=/proc/self/fd/7 >/dev/null 2>err.txt
+status=$?
+if [ $status -eq 0 ] && head -n 1 /proc/self/fd/7 | grep -q '^device,' &&
+	[ -z "$(ls -A | grep -e '^gone' -e '^\.ppsim-')" ]; then
+	ok
+else
+	not_ok "/proc/self/fd/N of a deleted file: status $status, $(cat err.txt), $(ls -A | tr '\n' ' ')"
+fi
+exec 7>&-
 # a link to a file with another hard link: both names see the new contents
 keep links/sub/twin1.csv old
 ln links/sub/twin1.csv links/sub/twin2.csv
