@@ -19,10 +19,6 @@
 #include "cmd.h"
 #include "guard.h"
 
-/* Standard output as the commands write it (cmd_out): counted against the limit of an output
- * file, and cut back when the command fails. */
-static struct outfile *std_out;
-
 static const struct cmd commands[] = {
         {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run,
          .mode = CLI_RUN, .kind = REPORT_RUN, .example = "ppsim --schedule=1f1b -p 4 -m 8 --timeline"},
@@ -76,6 +72,9 @@ const struct cmd *cmd_of_mode(unsigned mode)
 	return NULL;
 }
 
+static void report_before_message(void);
+static void report_after_message(void);
+
 /*
  * Writes text to standard error as one line, with what a terminal would act on made visible:
  * control bytes (an escape sequence from a config key, a schedule cell or an option value),
@@ -117,19 +116,16 @@ static void put_visible(const char *text)
  */
 static void error_line(const char *tail, const char *fmt, va_list ap)
 {
-	FILE *report = std_out != NULL ? outfile_stream(std_out) : NULL;
 	char buf[2048];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	if (report != NULL)
-		fflush(report); /* a write error stays on the stream, for cmd_end */
+	report_before_message();
 	fputs("ppsim: ", stderr);
 	put_visible(buf);
 	fputs(tail, stderr);
 	fputc('\n', stderr);
 	fflush(stderr);
-	if (std_out != NULL)
-		outfile_note_other_writer(std_out);
+	report_after_message();
 }
 
 void cmd_error(const char *fmt, ...)
@@ -263,10 +259,30 @@ static bool reader_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR) != 0;
 }
 
+/* Standard output as the commands write it (cmd_out): counted against the limit of an output
+ * file, and cut back when the command fails. */
+static struct outfile *out;
+
 FILE *cmd_out(void)
 {
 	/* outside cmd_main (the fuzzing harness of command lines), the C library's own */
-	return std_out != NULL ? outfile_stream(std_out) : stdout;
+	return out != NULL ? outfile_stream(out) : stdout;
+}
+
+/* Before an error message: what the command wrote to standard output goes first (a write
+ * error stays on the stream, for cmd_end). */
+static void report_before_message(void)
+{
+	if (out != NULL && outfile_stream(out) != NULL)
+		fflush(outfile_stream(out));
+}
+
+/* After an error message: when it went to the file standard output writes (2>&1), it stays
+ * there even if the command then fails and standard output is cut back. */
+static void report_after_message(void)
+{
+	if (out != NULL)
+		outfile_note_other_writer(out);
 }
 
 /*
@@ -278,7 +294,7 @@ static int cmd_end(int status)
 {
 	struct pp_error err = {0};
 
-	if (outfile_finish(std_out, &err) != 0 && status == PP_EXIT_OK) {
+	if (outfile_finish(out, &err) != 0 && status == PP_EXIT_OK) {
 		/* whoever read the output has stopped reading: nothing went wrong here */
 		if (errno != EPIPE && !reader_gone())
 			status = cmd_fail(&err);
@@ -286,10 +302,10 @@ static int cmd_end(int status)
 	if (guard_end(status == PP_EXIT_OK, &err) != 0)
 		status = cmd_fail(&err);
 	if (status == PP_EXIT_OK)
-		outfile_commit(std_out, &err);
+		outfile_commit(out, &err);
 	else
-		outfile_abort(std_out);
-	std_out = NULL;
+		outfile_abort(out);
+	out = NULL;
 	return status;
 }
 
@@ -306,10 +322,10 @@ int cmd_main(int argc, char **argv)
 	 * kills the process and leaves the temporary file */
 	signal(SIGXFSZ, SIG_IGN);
 	guard_install();
-	std_out = outfile_open_fd(STDOUT_FILENO, "standard output", &err);
-	if (std_out == NULL)
+	out = outfile_open_fd(STDOUT_FILENO, "standard output", &err);
+	if (out == NULL)
 		return cmd_fail(&err);
-	guard_through(std_out); /* a signal cuts it back as a failure would */
+	guard_through(out); /* a signal cuts it back as a failure would */
 	if (argc > 1)
 		for (size_t i = 0; i < n && status < 0; i++)
 			if (strcmp(argv[1], c[i].name) == 0)

@@ -206,7 +206,7 @@ struct outfile *guard_open(const char *path, struct pp_error *err)
 	if (!regular) {
 		f = outfile_open(path, err);
 		if (f != NULL)
-			guard_through(f); /* /dev/stdout naming a file is cut back */
+			guard_through(f); /* standard output's file, named, is cut back */
 		return f;
 	}
 	hold_signals(true, &old);
