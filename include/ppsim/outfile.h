@@ -4,13 +4,14 @@
  * never changes the file it would have replaced. A symbolic link writes the file it names (a
  * dangling one creates it; a loop is an error), as a shell's > does; a replaced file keeps its
  * permissions, and a read-only one is refused. A file with other hard links, a file
- * bind-mounted over another (which no rename may replace), or a file in a directory that takes
- * no new file keeps its inode: it is rewritten in place from the finished temporary file, its
- * space reserved and the part past its old end written first, so that a full disk leaves it as
- * it was. A target that exists and is not a regular file (a terminal,
- * /dev/null, a pipe), or is the file standard output or standard error writes to, is written
- * through, since renaming onto it would replace the device or what the report wrote; a regular
- * file written through at its end is cut back to where it stood when the output is aborted.
+ * bind-mounted over another (which no rename may replace), a file deleted while open
+ * (/proc/self/fd/N) or a file in a directory that takes no new file keeps its inode: it is
+ * rewritten in place from the finished temporary file, its space reserved and the part past its
+ * old end written first, so that a full disk leaves it as it was. A target that exists and is
+ * not a regular file (a terminal, /dev/null, a pipe), or is the file standard output or
+ * standard error writes to, is written through, since renaming onto it would replace the device
+ * or what the report wrote; a regular file written through at its end is cut back to where it
+ * stood when the output is aborted.
  *
  * Ownership: outfile_open and outfile_open_fd return a handle owned by the caller, released by
  * exactly one of outfile_commit, outfile_commit_all or outfile_abort.
