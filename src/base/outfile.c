@@ -268,14 +268,17 @@ static struct outfile *open_in_place(struct outfile *f, struct pp_error *err)
 /*
  * The descriptor of standard output or standard error when st is the file it writes to, else
  * -1: /dev/stdout or /proc/self/fd/1 naming a redirected file must add to it, not replace or
- * truncate what the report wrote there.
+ * truncate what the report wrote there. A descriptor open for reading only writes nothing (the
+ * program's stand-in for a closed one): /dev/null named then is opened as itself.
  */
 static int standard_stream(const struct stat *st)
 {
 	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+		int flags = fcntl(fd, F_GETFL);
 		struct stat s;
 
-		if (fstat(fd, &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino)
+		if (flags != -1 && (flags & O_ACCMODE) != O_RDONLY && fstat(fd, &s) == 0 &&
+		    s.st_dev == st->st_dev && s.st_ino == st->st_ino)
 			return fd;
 	}
 	return -1;

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -309,6 +310,26 @@ static int cmd_end(int status)
 	return status;
 }
 
+/*
+ * Opens /dev/null on each of standard input, output and error that the process started without
+ * (<&-, >&-, 2>&-), so that no file the command opens takes their place: a duplicate of standard
+ * output would become standard error, and the error messages part of the report. Standard
+ * output is opened for reading only, so that writing the report still fails (EBADF) as it
+ * would have; standard error for writing, so that messages go nowhere, as they would have.
+ */
+static void fill_closed_std_fds(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+			int null = open("/dev/null", fd == STDERR_FILENO ? O_WRONLY : O_RDONLY);
+
+			if (null >= 0 && null != fd) {
+				dup2(null, fd);
+				close(null);
+			}
+		}
+}
+
 int cmd_main(int argc, char **argv)
 {
 	size_t n;
@@ -316,6 +337,7 @@ int cmd_main(int argc, char **argv)
 	struct pp_error err = {0};
 	int status = -1;
 
+	fill_closed_std_fds();
 	/* a closed pipe is an error on a write, not a signal that kills the process */
 	signal(SIGPIPE, SIG_IGN);
 	/* a file-size limit is a write error (EFBIG) that removes the output, not a signal that

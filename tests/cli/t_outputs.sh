@@ -140,6 +140,25 @@ if [ $? -eq 4 ] && head -n 1 log.txt | grep -q '^an earlier line' &&
 else
 	not_ok "a failed run's message to the file of its report (2>&1) was lost: $(cat log.txt)"
 fi
+# Standard error closed (2>&-): a failed run's message goes nowhere, not into the report's file
+# (the file a duplicate of standard output would otherwise open as standard error)
+keep log.txt "an earlier line"
+ppsim -p 2 -m 2 --trace=/dev/full >>log.txt 2>&-
+status=$?
+if [ $status -eq 4 ]; then ok; else not_ok "a failed run with 2>&-: status $status"; fi
+unchanged "the report's file of a failed run with 2>&-" log.txt
+ppsim -p 0 >log.txt 2>&-
+if [ ! -s log.txt ]; then ok; else not_ok "a refused option with 2>&- wrote: $(cat log.txt)"; fi
+# Standard output closed (>&-): the report cannot be written, the outputs stay as they were
+keep ops.csv existing
+ppsim -p 2 -m 2 --dump-ops=ops.csv >&- 2>err.txt
+status=$?
+if [ $status -eq 4 ] && grep -q "^ppsim: cannot write 'standard output': Bad file descriptor" err.txt; then
+	ok
+else
+	not_ok "a run with >&-: status $status, $(cat err.txt)"
+fi
+unchanged "the outputs of a run with >&-" ops.csv
 # A sweep that streams its rows, then fails: its message comes after the rows it wrote, and
 # stays in the file the rows and the message share, whatever the rows still buffered.
 ppsim sweep -f csv -p 2,4 -m 8:64:x2 --records=/dev/full >log.txt 2>&1
