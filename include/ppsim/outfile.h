@@ -3,13 +3,15 @@
  * only when everything was written, so a failed run never leaves a truncated file behind and
  * never changes the file it would have replaced. A symbolic link writes the file it names (a
  * dangling one creates it; a loop is an error), as a shell's > does; a replaced file keeps its
- * permissions, and a read-only one is refused. A file with other hard links, or in a directory
- * that takes no new file, keeps its inode: it is rewritten in place from the finished
- * temporary file, its space reserved and the part past its old end written first, so that a
- * full disk leaves it as it was. A target that exists and is not a regular file (a terminal,
- * /dev/null, a pipe), or is the file standard output or standard error writes to, is written
- * through, since renaming onto it would replace the device or what the report wrote; a regular
- * file written through at its end is cut back to where it stood when the output is aborted.
+ * permissions, and a read-only one is refused. A file with other hard links, a file
+ * bind-mounted over another (which no rename may replace), a file deleted while open
+ * (/proc/self/fd/N) or a file in a directory that takes no new file keeps its inode: it is
+ * rewritten in place from the finished temporary file, its space reserved and the part past its
+ * old end written first, so that a full disk leaves it as it was. A target that exists and is
+ * not a regular file (a terminal, /dev/null, a pipe), or is the file standard output or
+ * standard error writes to, is written through, since renaming onto it would replace the device
+ * or what the report wrote; a regular file written through at its end is cut back to where it
+ * stood when the output is aborted.
  *
  * Ownership: outfile_open and outfile_open_fd return a handle owned by the caller, released by
  * exactly one of outfile_commit, outfile_commit_all or outfile_abort.
@@ -32,8 +34,8 @@ struct outfile;
  * Opens a temporary file for path: in the directory of the file its links lead to, or in TMPDIR
  * when that directory takes no new file and the file exists (or path itself when it is not a
  * regular file). Returns the handle, or NULL with a PP_ERR_IO error naming path and the
- * reason (the directory when it is what refused), or a PP_ERR_NOMEM error naming path when
- * memory runs out (no file is left behind).
+ * reason (the directory when it is what refused, and TMPDIR when it refused too), or a
+ * PP_ERR_NOMEM error naming path when memory runs out (no file is left behind).
  */
 struct outfile *outfile_open(const char *path, struct pp_error *err);
 
@@ -51,6 +53,14 @@ struct outfile *outfile_open_fd(int fd, const char *name, struct pp_error *err);
  * would be a regular file that the output replaces), or -1 with a PP_ERR_IO error naming path.
  */
 int outfile_check(const char *path, bool *regular, struct pp_error *err);
+
+/*
+ * The name path leads to once its symbolic links are followed, as open(2) and outfile_open
+ * follow them, into *out (allocated, the caller's): the last link's target even when that does
+ * not exist yet (a dangling link's), relative to the directory of the link that names it.
+ * Returns 0, or -1 with errno (ELOOP past 40 links, ENOMEM, or what lstat or readlink said).
+ */
+int outfile_follow_links(const char *path, char **out);
 
 /* The stream to write to. */
 FILE *outfile_stream(struct outfile *f);
@@ -74,8 +84,9 @@ const char *outfile_temp(const struct outfile *f);
 /*
  * Flushes and closes the stream, so that every write error (a full disk, a file-size limit)
  * shows before any target is replaced. Returns 0, or -1 with a PP_ERR_IO error naming the path
- * and errno the system's reason; either way f stays the caller's, to commit or abort. A second
- * call does nothing.
+ * (and the directory of its temporary file when that is in TMPDIR, whose disk may be the full
+ * one) and errno the system's reason; either way f stays the caller's, to commit or abort. A
+ * second call does nothing.
  */
 int outfile_finish(struct outfile *f, struct pp_error *err);
 
@@ -93,6 +104,22 @@ int outfile_commit(struct outfile *f, struct pp_error *err);
  * then are the files put in place. Frees every handle. Returns 0, or -1 with err.
  */
 int outfile_commit_all(struct outfile **files, int n, struct pp_error *err);
+
+/*
+ * For an output written through at the end of a regular file (standard output redirected to
+ * one): notes that something else may have written to the file since f's last write (an error
+ * message on standard error, 2>&1). When the file has grown past that write, an abort no
+ * longer cuts it back: what the other wrote stays, and with it what came before.
+ */
+void outfile_note_other_writer(struct outfile *f);
+
+/*
+ * What outfile_abort does to a file f writes through at its end, and only that: cuts it back
+ * to where it stood when f began, unless something else wrote to it after f. Async-signal-safe
+ * (fstat and ftruncate): for a handler of a signal that ends the process, which may have
+ * stopped f in the middle of a write.
+ */
+void outfile_cut_back(const struct outfile *f);
 
 /* Closes and removes the temporary file (a file written through at its end is cut back to
  * where it stood) and frees f; NULL is a no-op. */

@@ -85,16 +85,30 @@ def _kind(value):
     return type(value).__name__
 
 
-def _plain(value):
-    """value as the plain Python value it stands for: a NumPy scalar (np.float64, np.int64,
-    np.bool_) as the one it holds (an array, which has no single value, stays as it is), a
-    Fraction or a Decimal as a float."""
+def _plain(what, value):
+    """value (of argument what) as the plain Python value it stands for: a NumPy scalar
+    (np.float64, np.int64, np.bool_) as the one it holds (an array, which has no single value,
+    stays as it is); a Fraction or a Decimal as the int it is when it is a whole number (a
+    Fraction of denominator 1, a Decimal written without a fraction: Decimal("4")), else as a
+    float, ValueError when no float holds it (NaN, infinite, past 1.8e308)."""
     if (not isinstance(value, (str, bytes, list, tuple, dict)) and hasattr(value, "item")
             and getattr(value, "shape", ()) == ()):
         value = value.item()
-    if isinstance(value, (numbers.Rational, decimal.Decimal)) and not isinstance(value, int):
-        value = float(value)
-    return value
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise ValueError("ppsim: %s=%r: not a finite number" % (what, value))
+        if value.as_tuple().exponent >= 0:
+            return int(value)
+    elif isinstance(value, numbers.Rational) and not isinstance(value, int):
+        if value.denominator == 1:
+            return int(value)
+    else:
+        return value
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError("ppsim: %s=%r: not a finite number (too large for a float)"
+                         % (what, value)) from None
 
 
 def _c_string(what, value):
@@ -121,11 +135,15 @@ def _scalar(key, value, in_list=False):
     """One value of setting key, a number, a name or (not in a list) a bool, as the text the
     command line would give: TypeError for another type, ValueError for NaN, an infinity or a
     NUL byte."""
-    value = _plain(value)
+    value = _plain(key, value)
     if isinstance(value, bool) and not in_list:
         return "true" if value else "false"
     if isinstance(value, int) and not isinstance(value, bool):
-        return str(int(value))
+        try:
+            return str(int(value))
+        except ValueError:  # past Python's limit of digits for a str
+            raise ValueError("ppsim: %s: a number of %d bits, too large to be a setting"
+                             % (key, int(value).bit_length())) from None
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError("ppsim: %s=%r: not a finite number" % (key, value))
@@ -147,7 +165,7 @@ def _text(key, value):
 
 def _json_value(key, value):
     """A value of a config dict, as json.dumps writes it; checked as _scalar checks."""
-    value = _plain(value)
+    value = _plain(key, value)
     if isinstance(value, (list, tuple)):
         return [_json_value(key, v) for v in value]
     if value is None:
@@ -170,7 +188,7 @@ def _config_json(config):
 
 def _flag(what, value):
     """A True/False argument (not 0 or 1, not None)."""
-    value = _plain(value)
+    value = _plain(what, value)
     if not isinstance(value, bool):
         raise TypeError("ppsim: %s must be True or False, not %s" % (what, _kind(value)))
     return value
@@ -180,7 +198,7 @@ def _refused(key, value, message):
     """The exception for setting key=value that ppsim refused with message: TypeError for a
     bool, which only a yes/no setting takes (and takes whichever it is), else PpsimError. (A key
     the library does not know is refused with "unknown key ...", whatever the value.)"""
-    if isinstance(_plain(value), bool) and not message.startswith("unknown key"):
+    if isinstance(_plain(key, value), bool) and not message.startswith("unknown key"):
         return TypeError("ppsim: %s=%r: a bool, and %s takes no yes or no (%s)"
                          % (key, value, key, message))
     return PpsimError(message)

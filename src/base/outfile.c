@@ -3,14 +3,15 @@
  * links as a shell's > would, to the file they name (created when a link dangles), and makes a
  * temporary file beside it (mkstemp there, so the final rename stays on one file system and is
  * atomic); committing renames it onto the target, aborting removes it. A target with other hard
- * links, or in a directory that takes no new file, is rewritten in place from the finished
- * temporary file (made in TMPDIR in the second case) in an order that leaves it as it was when
- * the disk fills: its blocks reserved, the part past its old end written first and cut off
- * again on failure, only then the rest. A target that exists and is not a regular file (a
- * device, a pipe), or is the file standard output or standard error already writes to
- * (/dev/stdout redirected to a file), is written through; a regular file written through at its
- * end is cut back to where it stood when the output is aborted. Running out of memory is a
- * PP_ERR_NOMEM error like any other and leaves no file behind. Every stream counts what it
+ * links, one that is a mount point (a file bind-mounted over it), or one in a directory that
+ * takes no new file is rewritten in place from the finished temporary file (made in TMPDIR in
+ * the last case) in an order that leaves it as it was when the disk fills: its blocks
+ * reserved, the part past its old end written first and cut off again on failure, only then
+ * the rest. A target that exists and is not a regular file (a device, a pipe), or is the file
+ * standard output or standard error already writes to (/dev/stdout redirected to a file), is
+ * written through; a regular file written through at its end is cut back to where it stood
+ * when the output is aborted. Running out of memory is a PP_ERR_NOMEM error like any other and
+ * leaves no file behind. Every stream counts what it
  * writes and fails past OUTFILE_MAX_BYTES. A stream asked to (outfile_gzip) deflates what it
  * is given into one gzip member on its way to the descriptor: the limit counts compressed bytes.
  */
@@ -40,12 +41,14 @@ struct outfile {
 	char *path;          /* the target as named, for messages */
 	char *target;        /* the file written: path with its symbolic links followed */
 	char *tmp;           /* the temporary file's name; NULL when writing through */
+	bool tmp_apart;      /* it is in TMPDIR, not beside the target: messages name it */
 	enum out_mode mode;  /* how the target is reached */
 	int fd;              /* what the stream writes to; -1 once closed */
 	bool keep_fd;        /* a stream written through stays open to be cut back on abort */
 	bool rewind;         /* written through at the end of a regular file: abort cuts it back */
 	off_t start;         /* the size of that file when the output began */
 	off_t end;           /* where this output's last write through ended in that file */
+	size_t writing;      /* bytes of a write through under way past end (0: none) */
 	off_t old_size;      /* a rewritten target's size before outfile_commit_all began on it */
 	int target_fd;       /* the rewritten target while outfile_commit_all works on it */
 	uint64_t written;    /* bytes written so far */
@@ -106,6 +109,7 @@ static int put(struct outfile *f, const void *buf, size_t n)
 		errno = EFBIG;
 		return -1;
 	}
+	f->writing = n; /* a signal that ends the process mid-write still cuts the file back */
 	for (size_t done = 0; done < n;) {
 		ssize_t w = write(f->fd, (const char *)buf + done, n - done);
 
@@ -119,6 +123,7 @@ static int put(struct outfile *f, const void *buf, size_t n)
 		f->written += (uint64_t)w;
 	}
 	note_end(f);
+	f->writing = 0;
 	return rc;
 }
 
@@ -263,14 +268,17 @@ static struct outfile *open_in_place(struct outfile *f, struct pp_error *err)
 /*
  * The descriptor of standard output or standard error when st is the file it writes to, else
  * -1: /dev/stdout or /proc/self/fd/1 naming a redirected file must add to it, not replace or
- * truncate what the report wrote there.
+ * truncate what the report wrote there. A descriptor open for reading only writes nothing (the
+ * program's stand-in for a closed one): /dev/null named then is opened as itself.
  */
 static int standard_stream(const struct stat *st)
 {
 	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+		int flags = fcntl(fd, F_GETFL);
 		struct stat s;
 
-		if (fstat(fd, &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino)
+		if (flags != -1 && (flags & O_ACCMODE) != O_RDONLY && fstat(fd, &s) == 0 &&
+		    s.st_dev == st->st_dev && s.st_ino == st->st_ino)
 			return fd;
 	}
 	return -1;
@@ -307,12 +315,7 @@ static size_t dir_length(const char *path)
 	return slash == NULL ? 0 : (size_t)(slash - path) + 1;
 }
 
-/*
- * The name path leads to once its symbolic links are followed, as open(2) follows them, into
- * *out (allocated): the last link's target even when that does not exist yet. Returns 0, or -1
- * with errno (ELOOP past MAX_LINKS links, ENOMEM, or what lstat or readlink said).
- */
-static int follow_links(const char *path, char **out)
+int outfile_follow_links(const char *path, char **out)
 {
 	char *cur = pp_strdup(path);
 
@@ -348,6 +351,37 @@ static int follow_links(const char *path, char **out)
 	return -1;
 }
 
+/*
+ * True when the file target is a mount point of its own (a file bind-mounted over it, as a
+ * container's volume of one file is): renaming onto it fails (EBUSY), so it is rewritten in
+ * place. False too where the system does not say (statx without mount ids).
+ */
+static bool mount_point(const char *target)
+{
+#ifdef STATX_MNT_ID
+	struct statx file, dir;
+	size_t n = dir_length(target);
+	char *parent = pp_strdup(n > 0 ? target : ".");
+	bool apart = false;
+
+	if (parent == NULL)
+		return false;
+	if (n > 1)
+		parent[n - 1] = '\0'; /* "d/x" -> "d"; "/x" -> "/" */
+	else if (n == 1)
+		parent[1] = '\0';
+	if (statx(AT_FDCWD, target, 0, STATX_MNT_ID, &file) == 0 &&
+	    statx(AT_FDCWD, parent, 0, STATX_MNT_ID, &dir) == 0 &&
+	    (file.stx_mask & dir.stx_mask & STATX_MNT_ID) != 0)
+		apart = file.stx_mnt_id != dir.stx_mnt_id;
+	free(parent);
+	return apart;
+#else
+	(void)target;
+	return false;
+#endif
+}
+
 /* What a target is, by what outfile_open does with it. */
 enum target_kind {
 	TARGET_FAIL = -1, /* it cannot be written: err is set */
@@ -357,6 +391,31 @@ enum target_kind {
 	TARGET_STREAM     /* the file standard output or standard error writes to */
 };
 
+/*
+ * Fails path, which the system could not reach for want of a permission (EACCES), naming the
+ * first directory on its way that cannot be searched: the directory is what refused, not the
+ * file. Returns TARGET_FAIL.
+ */
+static enum target_kind unsearchable(const char *path, struct pp_error *err)
+{
+	char *dir = pp_strdup(path);
+	char *slash = dir != NULL ? strchr(dir + 1, '/') : NULL;
+
+	for (; slash != NULL; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (access(dir, X_OK) != 0 && errno == EACCES) {
+			pp_fail(err, PP_ERR_IO, "cannot write '%s': directory '%s': %s", path, dir,
+			        strerror(EACCES));
+			free(dir);
+			return TARGET_FAIL;
+		}
+		*slash = '/';
+	}
+	free(dir);
+	pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(EACCES));
+	return TARGET_FAIL;
+}
+
 static enum target_kind classify(const char *path, struct stat *st, struct pp_error *err)
 {
 	if (path[0] == '\0') {
@@ -364,10 +423,13 @@ static enum target_kind classify(const char *path, struct stat *st, struct pp_er
 		return TARGET_FAIL;
 	}
 	if (stat(path, st) != 0) {
-		/* nothing there is a new file; anything else (a loop of links, a directory on the
-		 * way that cannot be searched or is a file) is what the system says */
+		/* nothing there is a new file; a directory on the way that cannot be searched is
+		 * named; anything else (a loop of links, a file on the way) is what the system
+		 * says */
 		if (errno == ENOENT)
 			return TARGET_NEW;
+		if (errno == EACCES)
+			return unsearchable(path, err);
 		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
 		return TARGET_FAIL;
 	}
@@ -413,7 +475,7 @@ static int check_new(const char *path, struct pp_error *err)
 	size_t n;
 	int rc = 0;
 
-	if (follow_links(path, &target) != 0)
+	if (outfile_follow_links(path, &target) != 0)
 		return open_error(path, errno, err);
 	n = dir_length(target);
 	dir = pp_strdup(n > 0 ? target : ".");
@@ -470,29 +532,40 @@ static int make_temp(struct outfile *f, const char *dir, size_t dir_len, int *fd
 
 /*
  * Makes f's temporary file, in *fd: beside the target; for a file that exists in a directory
- * that takes no new file, in TMPDIR (or /tmp), the target then rewritten in place, as a shell's
- * > would write it. Returns 0, or -1 with an error naming the directory when neither works.
+ * that takes no new file, or that has no name left (nameless), in TMPDIR (or /tmp), the target
+ * then rewritten in place, as a shell's > would write it. Returns 0, or -1 with an error naming
+ * the directory when neither works.
  */
-static int open_temp(struct outfile *f, enum target_kind kind, int *fd, struct pp_error *err)
+static int open_temp(struct outfile *f, enum target_kind kind, bool nameless, int *fd,
+                     struct pp_error *err)
 {
 	size_t n = dir_length(f->target);
 	const char *tmpdir = getenv("TMPDIR");
-	int e;
+	struct pp_error why = {0};
+	int e = ENOENT, e2;
 
-	if (make_temp(f, f->target, n, fd) == 0)
-		return 0;
-	e = errno;
-	if (e == ENOMEM)
-		return open_error(f->path, e, err);
-	if (kind == TARGET_FILE && (e == EACCES || e == EPERM || e == EROFS)) {
+	if (!nameless) {
+		if (make_temp(f, f->target, n, fd) == 0)
+			return 0;
+		e = errno;
+		if (e == ENOMEM)
+			return open_error(f->path, e, err);
+	}
+	if (kind == TARGET_FILE && (nameless || e == EACCES || e == EPERM || e == EROFS)) {
 		if (tmpdir == NULL || tmpdir[0] != '/')
 			tmpdir = "/tmp";
 		if (make_temp(f, tmpdir, strlen(tmpdir), fd) == 0) {
 			f->mode = OUT_REWRITE;
+			f->tmp_apart = true;
 			return 0;
 		}
 		if (errno == ENOMEM)
 			return open_error(f->path, errno, err);
+		/* both refused: the directory, and where its temporary file would have gone */
+		e2 = errno;
+		dir_error(f->path, f->target, e, &why);
+		return pp_fail(err, PP_ERR_IO, "%.700s; no temporary file in '%.200s' either: %s",
+		               why.msg, tmpdir, strerror(e2));
 	}
 	return dir_error(f->path, f->target, e, err); /* the directory is what refused */
 }
@@ -502,6 +575,7 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 	struct outfile *f;
 	struct stat st;
 	enum target_kind kind = classify(path, &st, err);
+	bool nameless;
 	int fd;
 
 	if (kind == TARGET_FAIL)
@@ -516,16 +590,20 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 		return open_through_fd(f, standard_stream(&st), err);
 	if (kind == TARGET_SPECIAL)
 		return open_in_place(f, err);
-	/* a symbolic link writes the file it names, which a dangling one creates */
-	if (follow_links(path, &f->target) != 0) {
-		if (errno == ENOMEM)
+	/* a symbolic link writes the file it names, which a dangling one creates; a file with no
+	 * name left (deleted while open: /proc/self/fd/N) is reached by path alone */
+	nameless = kind == TARGET_FILE && st.st_nlink == 0;
+	if (nameless ? (f->target = pp_strdup(path)) == NULL
+	             : outfile_follow_links(path, &f->target) != 0) {
+		if (nameless || errno == ENOMEM)
 			return out_of_memory(f, path, err);
 		open_error(path, errno, err);
 		outfile_abort(f);
 		return NULL;
 	}
-	f->mode = kind == TARGET_FILE && st.st_nlink > 1 ? OUT_REWRITE : OUT_RENAME;
-	if (open_temp(f, kind, &fd, err) != 0) {
+	f->mode = kind == TARGET_FILE && (st.st_nlink != 1 || mount_point(f->target)) ? OUT_REWRITE
+	                                                                              : OUT_RENAME;
+	if (open_temp(f, kind, nameless, &fd, err) != 0) {
 		outfile_abort(f);
 		return NULL;
 	}
@@ -608,8 +686,14 @@ int outfile_finish(struct outfile *f, struct pp_error *err)
 	if (failed || closed != 0) {
 		if (saved == 0)
 			saved = errno;
-		pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
-		        saved != 0 ? strerror(saved) : "write error");
+		if (f->tmp_apart) /* a full TMPDIR is not the target's disk */
+			pp_fail(err, PP_ERR_IO,
+			        "cannot write '%s': its temporary file in '%.*s': %s", f->path,
+			        (int)(dir_length(f->tmp) > 1 ? dir_length(f->tmp) - 1 : 1), f->tmp,
+			        saved != 0 ? strerror(saved) : "write error");
+		else
+			pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
+			        saved != 0 ? strerror(saved) : "write error");
 		errno = saved;
 		return -1;
 	}
@@ -727,10 +811,17 @@ static int apply(struct outfile *f, struct pp_error *err)
 {
 	int rc = 0;
 
-	if (f->mode == OUT_REWRITE)
+	if (f->mode == OUT_REWRITE) {
 		rc = rewrite_finish(f, err);
-	else if (f->mode == OUT_RENAME && rename(f->tmp, f->target) != 0)
-		rc = pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(errno));
+	} else if (f->mode == OUT_RENAME && rename(f->tmp, f->target) != 0) {
+		if (errno == EBUSY) { /* a mount point mount_point could not see: in place */
+			f->mode = OUT_REWRITE;
+			rc = rewrite_prepare(f, err) == 0 ? rewrite_finish(f, err) : -1;
+		} else {
+			rc = pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
+			             strerror(errno));
+		}
+	}
 	if (rc == 0 && f->mode == OUT_RENAME) {
 		free(f->tmp); /* renamed: nothing to remove */
 		f->tmp = NULL;
@@ -772,17 +863,26 @@ int outfile_commit(struct outfile *f, struct pp_error *err)
 
 /*
  * Cuts a file written through back to the size it had when f began, when nothing was written to
- * it after f's last write: what another writer added (an error message on standard error
- * redirected to the same file, 2>&1) stays, and with it what came before.
+ * it after f's last write (or the write under way): what another writer added (an error
+ * message on standard error redirected to the same file, 2>&1) stays, and with it what came
+ * before. Only fstat and ftruncate: a signal handler may call it.
  */
-static void cut_back(struct outfile *f)
+void outfile_cut_back(const struct outfile *f)
 {
 	struct stat st;
 
-	if (f->rewind && f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_size == f->end &&
-	    ftruncate(f->fd, f->start) != 0) {
+	if (f->rewind && f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_size >= f->end &&
+	    (uint64_t)(st.st_size - f->end) <= f->writing && ftruncate(f->fd, f->start) != 0) {
 		/* the file stays as it is: a file system that cannot cut it is not ours to mend */
 	}
+}
+
+void outfile_note_other_writer(struct outfile *f)
+{
+	struct stat st;
+
+	if (f->rewind && (f->fd < 0 || fstat(f->fd, &st) != 0 || st.st_size != f->end))
+		f->rewind = false;
 }
 
 void outfile_abort(struct outfile *f)
@@ -793,7 +893,7 @@ void outfile_abort(struct outfile *f)
 	if (f->fp != NULL)
 		fclose(f->fp);
 	end_gzip(f);
-	cut_back(f);
+	outfile_cut_back(f);
 	close_fd(f);
 	if (f->target_fd >= 0)
 		close(f->target_fd);

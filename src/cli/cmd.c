@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -72,6 +73,9 @@ const struct cmd *cmd_of_mode(unsigned mode)
 	return NULL;
 }
 
+static void report_before_message(void);
+static void report_after_message(void);
+
 /*
  * Writes text to standard error as one line, with what a terminal would act on made visible:
  * control bytes (an escape sequence from a config key, a schedule cell or an option value),
@@ -106,16 +110,23 @@ static void put_visible(const char *text)
 	}
 }
 
-/* Writes "ppsim: " and the message of fmt and ap, then tail, as one visible line. */
+/*
+ * Writes "ppsim: " and the message of fmt and ap, then tail, as one visible line: after what
+ * the command wrote to standard output so far, and, when both go to one file (2>&1), kept there
+ * even if the command then fails and standard output is cut back.
+ */
 static void error_line(const char *tail, const char *fmt, va_list ap)
 {
 	char buf[2048];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
+	report_before_message();
 	fputs("ppsim: ", stderr);
 	put_visible(buf);
 	fputs(tail, stderr);
 	fputc('\n', stderr);
+	fflush(stderr);
+	report_after_message();
 }
 
 void cmd_error(const char *fmt, ...)
@@ -259,6 +270,22 @@ FILE *cmd_out(void)
 	return out != NULL ? outfile_stream(out) : stdout;
 }
 
+/* Before an error message: what the command wrote to standard output goes first (a write
+ * error stays on the stream, for cmd_end). */
+static void report_before_message(void)
+{
+	if (out != NULL && outfile_stream(out) != NULL)
+		fflush(outfile_stream(out));
+}
+
+/* After an error message: when it went to the file standard output writes (2>&1), it stays
+ * there even if the command then fails and standard output is cut back. */
+static void report_after_message(void)
+{
+	if (out != NULL)
+		outfile_note_other_writer(out);
+}
+
 /*
  * The end of every command of status: standard output written out, then the outputs the command
  * kept committed together; a command that fails leaves every file as it was, standard output's
@@ -283,6 +310,26 @@ static int cmd_end(int status)
 	return status;
 }
 
+/*
+ * Opens /dev/null on each of standard input, output and error that the process started without
+ * (<&-, >&-, 2>&-), so that no file the command opens takes their place: a duplicate of standard
+ * output would become standard error, and the error messages part of the report. Standard
+ * output is opened for reading only, so that writing the report still fails (EBADF) as it
+ * would have; standard error for writing, so that messages go nowhere, as they would have.
+ */
+static void fill_closed_std_fds(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+			int null = open("/dev/null", fd == STDERR_FILENO ? O_WRONLY : O_RDONLY);
+
+			if (null >= 0 && null != fd) {
+				dup2(null, fd);
+				close(null);
+			}
+		}
+}
+
 int cmd_main(int argc, char **argv)
 {
 	size_t n;
@@ -290,6 +337,7 @@ int cmd_main(int argc, char **argv)
 	struct pp_error err = {0};
 	int status = -1;
 
+	fill_closed_std_fds();
 	/* a closed pipe is an error on a write, not a signal that kills the process */
 	signal(SIGPIPE, SIG_IGN);
 	/* a file-size limit is a write error (EFBIG) that removes the output, not a signal that
@@ -299,6 +347,7 @@ int cmd_main(int argc, char **argv)
 	out = outfile_open_fd(STDOUT_FILENO, "standard output", &err);
 	if (out == NULL)
 		return cmd_fail(&err);
+	guard_through(out); /* a signal cuts it back as a failure would */
 	if (argc > 1)
 		for (size_t i = 0; i < n && status < 0; i++)
 			if (strcmp(argv[1], c[i].name) == 0)

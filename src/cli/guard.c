@@ -1,7 +1,9 @@
 /*
  * The files around a run (guard.h). The temporary files of open outputs are listed in a fixed
- * table that a signal handler can walk without allocating: the handler removes each, restores
- * the signal's default action and raises it again, so the process ends as the signal meant.
+ * table that a signal handler can walk without allocating, and the outputs written through
+ * (standard output) in another: the handler removes each temporary file, cuts back each file
+ * written through as an abort would, restores the signal's default action and raises it
+ * again, so the process ends as the signal meant.
  * Every signal whose default action ends the process is caught, the real-time ones included,
  * unless its action was not the default when the program started (ignored under nohup, or a
  * sanitizer's own handler). Outputs written and finished wait in a second table for the end of
@@ -25,6 +27,10 @@
 
 static char temp_name[GUARD_SLOTS][PATH_MAX];
 static volatile sig_atomic_t temp_used[GUARD_SLOTS];
+/* outputs written through (standard output, /dev/stdout naming a file) that a signal cuts back,
+ * for the command's length: its outputs and standard output */
+static struct outfile *through[GUARD_SLOTS + 1];
+static volatile sig_atomic_t through_used[GUARD_SLOTS + 1];
 /* outputs finished and waiting for the command's end (guard_keep) */
 static struct outfile *kept[GUARD_SLOTS];
 static int nkept;
@@ -65,6 +71,9 @@ static void on_signal(int sig)
 	for (int i = 0; i < GUARD_SLOTS; i++)
 		if (temp_used[i])
 			unlink(temp_name[i]);
+	for (int i = 0; i < GUARD_SLOTS + 1; i++)
+		if (through_used[i])
+			outfile_cut_back(through[i]);
 	errno = saved;
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -149,6 +158,41 @@ static void drop_slot(const char *tmp)
 		}
 }
 
+/* Lists f, written through, to be cut back on a signal; a no-op when every slot is taken. */
+static void take_through(struct outfile *f)
+{
+	for (int i = 0; i < GUARD_SLOTS + 1; i++)
+		if (!through_used[i]) {
+			through[i] = f;
+			through_used[i] = 1;
+			return;
+		}
+}
+
+/* Lists no output written through: the command is ending. */
+static void drop_through(void)
+{
+	for (int i = 0; i < GUARD_SLOTS + 1; i++)
+		through_used[i] = 0;
+}
+
+/* Drops f from the outputs written through. */
+static void drop_through_one(const struct outfile *f)
+{
+	for (int i = 0; i < GUARD_SLOTS + 1; i++)
+		if (through_used[i] && through[i] == f)
+			through_used[i] = 0;
+}
+
+void guard_through(struct outfile *f)
+{
+	sigset_t old;
+
+	hold_signals(true, &old);
+	take_through(f);
+	hold_signals(false, &old);
+}
+
 struct outfile *guard_open(const char *path, struct pp_error *err)
 {
 	sigset_t old;
@@ -159,8 +203,12 @@ struct outfile *guard_open(const char *path, struct pp_error *err)
 	 * wait (a FIFO for its reader), and a signal must be able to stop that */
 	if (outfile_check(path, &regular, err) != 0)
 		return NULL;
-	if (!regular)
-		return outfile_open(path, err);
+	if (!regular) {
+		f = outfile_open(path, err);
+		if (f != NULL)
+			guard_through(f); /* standard output's file, named, is cut back */
+		return f;
+	}
 	hold_signals(true, &old);
 	f = outfile_open(path, err);
 	if (f != NULL && outfile_temp(f) != NULL && !take_slot(outfile_temp(f))) {
@@ -188,6 +236,7 @@ static int commit_all(struct outfile **files, int n, struct pp_error *err)
 
 	hold_signals(true, &old);
 	drop_slots(files, n);
+	drop_through();
 	rc = outfile_commit_all(files, n, err);
 	hold_signals(false, &old);
 	return rc;
@@ -200,6 +249,9 @@ void guard_abort(struct outfile *f)
 	if (f == NULL)
 		return;
 	if (outfile_temp(f) == NULL) { /* written through: its close may wait on a reader */
+		hold_signals(true, &old);
+		drop_through_one(f);
+		hold_signals(false, &old);
 		outfile_abort(f);
 		return;
 	}
@@ -232,12 +284,14 @@ int guard_end(bool ok, struct pp_error *err)
 		return commit_all(kept, n, err);
 	for (int i = 0; i < n; i++)
 		guard_abort(kept[i]);
+	drop_through();
 	return 0;
 }
 
 /*
- * Who a path is: the device and inode of what it names when that exists, else its directory
- * resolved and its last component, so that "out.svg" and "./out.svg" are one file.
+ * Who a path is: the device and inode of what it names when that exists, else the name of the
+ * file it would create (a dangling symbolic link's target) with its directory resolved, so that
+ * "out.svg", "./out.svg" and a link to out.svg are one file.
  */
 struct identity {
 	bool exists;
@@ -249,9 +303,10 @@ struct identity {
 static void identify(const char *path, struct identity *id)
 {
 	struct stat st;
-	const char *slash = strrchr(path, '/');
+	char *target = NULL;
+	const char *slash;
 	char dir[PATH_MAX];
-	size_t n = slash == NULL ? 0 : (size_t)(slash - path);
+	size_t n;
 
 	memset(id, 0, sizeof(*id));
 	if (stat(path, &st) == 0) {
@@ -260,6 +315,10 @@ static void identify(const char *path, struct identity *id)
 		id->ino = st.st_ino;
 		return;
 	}
+	if (outfile_follow_links(path, &target) == 0)
+		path = target;
+	slash = strrchr(path, '/');
+	n = slash == NULL ? 0 : (size_t)(slash - path);
 	if (slash == NULL)
 		snprintf(dir, sizeof(dir), ".");
 	else if (n == 0)
@@ -270,6 +329,7 @@ static void identify(const char *path, struct identity *id)
 		snprintf(id->name, sizeof(id->name), "%s", dir);
 	n = strlen(id->name);
 	snprintf(id->name + n, sizeof(id->name) - n, "/%s", slash == NULL ? path : slash + 1);
+	free(target);
 }
 
 static bool same_file(const struct identity *a, const struct identity *b)

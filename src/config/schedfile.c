@@ -593,12 +593,13 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, b
 		               "schedule '%s': %ld chunks per device, above the limit of %d",
 		               r->path, v, PP_MAX_CHUNKS);
 	sp->v = (int)v;
-	if (!sched_op_count(sp->p, sp->v, sp->m, parts, &ops) || ops > PP_MAX_OPS)
+	/* the reader's limit, the run's --max-ops: what a run of it exports reads back */
+	if (!sched_op_count(sp->p, sp->v, sp->m, parts, &ops) || ops > r->max_ops)
 		return pp_fail(err, PP_ERR_CONFIG,
 		               "schedule '%s': p=%d v=%d m=%d needs %.3g ops, above the limit of "
 		               "%" PRIu64,
 		               r->path, sp->p, sp->v, sp->m,
-		               (double)sp->p * sp->v * sp->m * (parts ? 3 : 2), PP_MAX_OPS);
+		               (double)sp->p * sp->v * sp->m * (parts ? 3 : 2), r->max_ops);
 	/* the placement that explains every row: loop first, then V (two chunks) */
 	for (int k = 0; k < 2; k++) {
 		enum placement cand = k == 0 ? PLACE_LOOP : PLACE_V;

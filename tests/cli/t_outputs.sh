@@ -52,6 +52,13 @@ if [ -f links/sub/new.csv ] && [ -f links/sub/chained.csv ] && [ ! -L links/sub/
 else
 	not_ok "a dangling link's target was not created: $(ls -lA links/sub | tr '\n' ' ')"
 fi
+# two outputs of one new file, one named through a dangling link, are refused as two of one file
+ln -s sub/twice.csv links/to-twice.csv
+fails 2 "--dump-ops and --trace both name 'links/to-twice.csv'" -p 2 -m 2 \
+	--dump-ops=links/sub/twice.csv --trace=links/to-twice.csv
+if [ ! -e links/sub/twice.csv ]; then ok; else
+	not_ok "two outputs of one file through a dangling link: $(head -c 100 links/sub/twice.csv)"
+fi
 fails 4 "cannot write 'links/loop-a': Too many levels of symbolic links" -p 2 -m 2 \
 	--dump-ops=links/loop-a
 fails 4 "cannot write 'links/into-nothing.csv': directory 'links/nodir': No such file" -p 2 -m 2 \
@@ -79,6 +86,20 @@ if [ -L links/loop-a ] && [ -L links/loop-b ] && [ -L links/into-nothing.csv ] &
 else
 	not_ok "a refused link was replaced or left a temporary file: $(ls -lA links | tr '\n' ' ')"
 fi
+# /proc/self/fd/N of a file deleted while open writes that file, as a shell's > would, not a
+# new file named after what the link reads ("gone.csv (deleted)")
+exec 7<>gone.csv
+printf 'old\n' >&7
+rm gone.csv
+ppsim -p 2 -m 2 --dump-ops=/proc/self/fd/7 >/dev/null 2>err.txt
+status=$?
+if [ $status -eq 0 ] && head -n 1 /proc/self/fd/7 | grep -q '^device,' &&
+	[ -z "$(ls -A | grep -e '^gone' -e '^\.ppsim-')" ]; then
+	ok
+else
+	not_ok "/proc/self/fd/N of a deleted file: status $status, $(cat err.txt), $(ls -A | tr '\n' ' ')"
+fi
+exec 7>&-
 # a link to a file with another hard link: both names see the new contents
 keep links/sub/twin1.csv old
 ln links/sub/twin1.csv links/sub/twin2.csv
@@ -124,6 +145,39 @@ if [ $? -eq 4 ] && head -n 1 log.txt | grep -q '^an earlier line' &&
 	ok
 else
 	not_ok "a failed run's message to the file of its report (2>&1) was lost: $(cat log.txt)"
+fi
+# Standard error closed (2>&-): a failed run's message goes nowhere, not into the report's file
+# (the file a duplicate of standard output would otherwise open as standard error)
+keep log.txt "an earlier line"
+ppsim -p 2 -m 2 --trace=/dev/full >>log.txt 2>&-
+status=$?
+if [ $status -eq 4 ]; then ok; else not_ok "a failed run with 2>&-: status $status"; fi
+unchanged "the report's file of a failed run with 2>&-" log.txt
+ppsim -p 0 >log.txt 2>&-
+if [ ! -s log.txt ]; then ok; else not_ok "a refused option with 2>&- wrote: $(cat log.txt)"; fi
+# Standard output closed (>&-): the report cannot be written, the outputs stay as they were
+keep ops.csv existing
+ppsim -p 2 -m 2 --dump-ops=ops.csv >&- 2>err.txt
+status=$?
+if [ $status -eq 4 ] && grep -q "^ppsim: cannot write 'standard output': Bad file descriptor" err.txt; then
+	ok
+else
+	not_ok "a run with >&-: status $status, $(cat err.txt)"
+fi
+unchanged "the outputs of a run with >&-" ops.csv
+# A sweep that streams its rows, then fails: its message comes after the rows it wrote, and
+# stays in the file the rows and the message share, whatever the rows still buffered.
+ppsim sweep -f csv -p 2,4 -m 8:64:x2 --records=/dev/full >log.txt 2>&1
+status=$?
+if [ $status -eq 4 ] && tail -n 1 log.txt | grep -q "^ppsim: cannot write '/dev/full'" &&
+	head -n 1 log.txt | grep -q '^index,'; then
+	ok
+else
+	not_ok "a streaming sweep's message (2>&1): status $status, $(head -c 300 log.txt)"
+fi
+ppsim sweep -f csv -p 2,4 -m 8:64:x2 --records=/dev/full 2>&1 | tail -n 1 >log.txt
+if grep -q "^ppsim: cannot write '/dev/full'" log.txt; then ok; else
+	not_ok "a streaming sweep's message comes before its rows in a pipe: $(cat log.txt)"
 fi
 # A hard-linked output past ulimit -f: both names keep the old contents.
 keep twin-a.csv old
@@ -189,6 +243,21 @@ else
 		--dump-ops=small/new.csv
 	unchanged "an output on a read-only file system" small/ro.csv
 	umount "$OUT/small"
+	# a file bind-mounted over another (a container's volume of one file) cannot be renamed
+	# onto: it is written in place, as by a shell's >, and left as it was by a failed run
+	keep bound.csv "old contents"
+	keep mounted.csv "the file mounted over"
+	if mount --bind bound.csv mounted.csv 2>/dev/null; then
+		ppsim -p 2 -m 2 --dump-ops=mounted.csv >/dev/null 2>err.txt
+		status=$?
+		if [ $status -eq 0 ] && head -n 1 bound.csv | grep -q '^device,'; then ok; else
+			not_ok "an output bind-mounted over: status $status, $(cat err.txt)"
+		fi
+		keep bound.csv "old contents"
+		ppsim -p 2 -m 2 --dump-ops=mounted.csv >/dev/full 2>/dev/null
+		unchanged "an output bind-mounted over, the run failed" bound.csv
+		umount mounted.csv
+	fi
 fi
 
 # --- A directory that takes no new file ------------------------------------------------------
@@ -228,6 +297,49 @@ else
 	else
 		not_ok "a new file in a directory that takes none: status $status, $(cat "$OUT/err.txt")"
 	fi
+	# its temporary file cannot be made in TMPDIR either, or fills TMPDIR's disk: the message
+	# names TMPDIR, not only the target
+	as_user env TMPDIR="$LOCKED/none" "$LOCKED/ppsim" -p 2 -m 2 \
+		--dump-ops="$LOCKED/dir/open.csv" >/dev/null 2>"$OUT/err.txt"
+	status=$?
+	if [ $status -eq 4 ] && grep -q "directory '$LOCKED/dir': Permission denied; no temporary file in '$LOCKED/none' either: No such file" \
+		"$OUT/err.txt"; then
+		ok
+	else
+		not_ok "a file in a directory that takes no new file, TMPDIR missing: status $status, $(cat "$OUT/err.txt")"
+	fi
+	if [ "$(id -u)" = 0 ] && mkdir "$LOCKED/full" &&
+		mount -t tmpfs -o size=64k,mode=1777 tmpfs "$LOCKED/full" 2>/dev/null; then
+		head -c 60k /dev/zero >"$LOCKED/full/filler" 2>/dev/null
+		cp "$LOCKED/dir/open.csv" "$OUT/open.orig"
+		as_user env TMPDIR="$LOCKED/full" "$LOCKED/ppsim" -p 4 -m 256 \
+			--dump-ops="$LOCKED/dir/open.csv" >/dev/null 2>"$OUT/err.txt"
+		status=$?
+		if [ $status -eq 4 ] && cmp -s "$LOCKED/dir/open.csv" "$OUT/open.orig" &&
+			grep -q "^ppsim: cannot write '$LOCKED/dir/open.csv': its temporary file in '$LOCKED/full': No space left" \
+				"$OUT/err.txt" && [ -z "$(ls -A "$LOCKED/full" | grep '^\.ppsim-')" ]; then
+			ok
+		else
+			not_ok "a file rewritten in place from a full TMPDIR: status $status, $(cat "$OUT/err.txt")"
+		fi
+		umount "$LOCKED/full"
+	fi
+	# a directory on the way that cannot be searched is named, for a file in it or below
+	mkdir -p "$LOCKED/hidden/sub"
+	printf 'old\n' >"$LOCKED/hidden/old.csv"
+	chmod 600 "$LOCKED/hidden"
+	for out in hidden/old.csv hidden/sub/new.csv; do
+		as_user "$LOCKED/ppsim" -p 2 -m 2 --dump-ops="$LOCKED/$out" >/dev/null 2>"$OUT/err.txt"
+		status=$?
+		if [ $status -eq 4 ] &&
+			grep -q "^ppsim: cannot write '$LOCKED/$out': directory '$LOCKED/hidden': Permission denied" \
+				"$OUT/err.txt"; then
+			ok
+		else
+			not_ok "a file in a directory that cannot be searched: status $status, $(cat "$OUT/err.txt")"
+		fi
+	done
+	chmod 755 "$LOCKED/hidden"
 fi
 chmod 755 "$LOCKED/dir"
 rm -rf "$LOCKED"
@@ -262,6 +374,27 @@ for sig in HUP QUIT USR1 USR2 ALRM XCPU VTALRM PROF PWR ABRT RTMIN+3 PIPE; do
 	fi
 	rm -f sig.svg "$left"
 	keep sig.json existing
+done
+# standard output appended to a file while a sweep streams its rows: cut back as on a failure
+# (its first 64 KiB of rows come in a tenth of a second, the rest, of larger points, seconds on)
+for sig in TERM RTMIN+3; do
+	keep rows.csv "earlier rows"
+	size=$(stat -c %s rows.csv)
+	env --default-signal "$PPSIM" sweep -f csv -p 2,4,8,16,32 -m 8:8192:x2 -s all \
+		>>rows.csv 2>/dev/null &
+	pid=$!
+	for _ in $(seq 200); do
+		[ "$(stat -c %s rows.csv)" -gt "$size" ] && break
+		sleep 0.02
+	done
+	grown=$(stat -c %s rows.csv)
+	kill -s "$sig" $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	status=$?
+	if [ $status -gt 128 ] && [ "$grown" -gt "$size" ]; then ok; else
+		not_ok "SIG$sig while a sweep streams to a file: status $status, $grown bytes"
+	fi
+	unchanged "SIG$sig while a sweep streams to a file" rows.csv
 done
 # a real CPU-time limit: SIGXCPU at the soft limit, while a sweep streams its records
 keep records.csv existing

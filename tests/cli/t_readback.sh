@@ -56,6 +56,15 @@ fails 3 "n.csv':2:" validate --max-ops=1199 "$TMP/n.csv"
 fails 3 "more ops than the limit of 1199" validate --max-ops=1199 "$TMP/n.csv"
 fails 2 "--max-ops '0': must be an integer from 1 to 1000000000" validate --max-ops=0 "$TMP/n.csv"
 fails 2 "option '--max-ops' needs a value" validate "$TMP/n.csv" --max-ops
+# The shape a file's numbers claim is held to that limit too, not to the default: a run of
+# --max-ops above 50000000 exports files of more ops, which read back with the same limit.
+printf 'device,stage,op,microbatch\n0,0,F,16000000\n1,1,F,16000000\n' >"$TMP/shape.csv"
+fails 3 "p=2 v=1 m=16000001 needs 6.4e+07 ops, above the limit of 1000" \
+	validate --max-ops=1000 "$TMP/shape.csv"
+fails 3 "shape.csv':2:1: device 0's ops: F(mb 0, stage 0): missing" \
+	validate --max-ops=100000000 "$TMP/shape.csv"
+fails 3 "shape.csv':2:1: device 0's ops: F(mb 0, stage 0): missing" \
+	--max-ops=100000000 --schedule-file="$TMP/shape.csv"
 
 # Hostile rows: one cell longer than 1 MiB is refused where it passes the limit, after what
 # fits; a row of 3 MiB of empty cells holds no memory and is a rank without compute actions;

@@ -206,6 +206,28 @@ class Arguments(unittest.TestCase):
                              config={"stage_scale": [1, value]})
                 self.refused(ValueError, "not a finite number", ppsim.sweep, t_f=[1.0, value])
 
+    def test_numbers_no_float_or_str_holds_raise_value_error_naming_the_argument(self):
+        import decimal
+        import fractions
+        cases = [
+            ({"t_f": fractions.Fraction(10**400, 3)}, "t_f=.*: not a finite number"),
+            ({"t_f": decimal.Decimal("sNaN")}, "t_f=.*: not a finite number"),
+            ({"t_f": decimal.Decimal("-Infinity")}, "t_f=.*: not a finite number"),
+            ({"config": {"t_f": fractions.Fraction(10**400, 3)}}, "t_f=.*: not a finite"),
+            ({"p": 10**5000}, "p: a number of 16610 bits, too large"),
+            ({"t_f": decimal.Decimal("1E+5000")}, "t_f: a number of .* bits, too large"),
+        ]
+        for kwargs, pattern in cases:
+            with self.subTest(pattern=pattern):
+                self.refused(ValueError, "^ppsim: " + pattern, ppsim.run, **kwargs)
+
+    def test_a_whole_fraction_or_decimal_is_the_integer_it_holds(self):
+        import decimal
+        import fractions
+        self.assertEqual(ppsim.run(p=fractions.Fraction(8, 2), m=decimal.Decimal("8"))["m"], 8)
+        self.assertEqual(ppsim.run(config={"p": fractions.Fraction(4)})["p"], 4)
+        self.refused(ppsim.PpsimError, "--stages '4.0'", ppsim.run, p=decimal.Decimal("4.0"))
+
     def test_an_empty_axis_is_refused_rather_than_sweeping_nothing(self):
         self.refused(ValueError, "sweep axis m is empty", ppsim.sweep, p=[2, 4], m=[])
 

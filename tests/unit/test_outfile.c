@@ -610,6 +610,41 @@ static void outfile_open_fd_cuts_a_file_back_on_abort_and_keeps_it_on_commit(voi
 	rmdir(dir);
 }
 
+static void outfile_open_fd_keeps_what_another_writer_added_after_it(void)
+{
+	char dir[512], path[600], content[64];
+	struct pp_error err = {0};
+	struct outfile *f;
+	int fd;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/stdout.txt", dir);
+	f = open_appending(path, &fd);
+	fputs("rows\n", outfile_stream(f));
+	fflush(outfile_stream(f));
+	/* standard error on the same file (2>&1): the message of a command that fails */
+	CU_ASSERT_EQUAL(write(fd, "message\n", 8), 8);
+	outfile_note_other_writer(f);
+	fputs("more rows\n", outfile_stream(f));
+	CU_ASSERT_EQUAL(outfile_finish(f, &err), 0);
+	outfile_abort(f);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "old\nrows\nmessage\nmore rows\n");
+	close(fd);
+	/* a message elsewhere leaves it to be cut back */
+	f = open_appending(path, &fd);
+	fputs("rows\n", outfile_stream(f));
+	fflush(outfile_stream(f));
+	outfile_note_other_writer(f);
+	CU_ASSERT_EQUAL(outfile_finish(f, &err), 0);
+	outfile_abort(f);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, "old\n");
+	close(fd);
+	remove(path);
+	rmdir(dir);
+}
+
 static void outfile_open_fd_holds_standard_output_to_the_size_limit(void)
 {
 	char dir[512], path[600], content[64];
@@ -655,6 +690,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(outfile_open_names_the_directory_that_refuses_a_new_file),
         UNIT_TEST(outfile_commit_all_replaces_nothing_when_one_output_fails),
         UNIT_TEST(outfile_open_fd_cuts_a_file_back_on_abort_and_keeps_it_on_commit),
+        UNIT_TEST(outfile_open_fd_keeps_what_another_writer_added_after_it),
         UNIT_TEST(outfile_open_fd_holds_standard_output_to_the_size_limit),
         {NULL, NULL},
 };
