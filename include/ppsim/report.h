@@ -75,6 +75,9 @@ struct report_need {
 	unsigned file_op, file_msg; /* the fewest bytes it writes per op and per message, digits
 	                             * of the numbers in `digits` aside */
 	unsigned digits;            /* REPORT_DIGITS_* bits: the numbers each entry writes */
+	unsigned read_op, read_msg; /* a schedule export: the bytes reading its file back takes
+	                             * per op and per message (schedfile.h), within
+	                             * schedfile_read_budget; 0 for other outputs */
 };
 
 /* struct report_need.reads: each op's start and end (else the run drops them,

@@ -60,9 +60,26 @@ struct schedfile {
 };
 
 /*
+ * What reading a schedule file back takes (validate, --schedule-file: the rows as read, the
+ * cells' text, the checks and the engine's run of its order), measured: SCHEDFILE_READ_OP bytes
+ * an op (95 in ppsim's CSV, 104 in PyTorch's) and SCHEDFILE_READ_ACTION bytes a transfer or
+ * FSDP action of a compute_comms file (106; two a message, its SEND and its RECV).
+ */
+#define SCHEDFILE_READ_OP     104
+#define SCHEDFILE_READ_ACTION 108
+
+/*
+ * The memory a reader of at most max_ops ops may hold: PP_BYTES_PER_MAX_OP bytes for each op
+ * --max-ops allows, and never less than at the default cap (2 GB), so that any file within a
+ * small cap reads. A file that would take more is refused on the line that passes it, and an
+ * export that would is refused before its run, so that every export ppsim writes reads back.
+ */
+uint64_t schedfile_read_budget(uint64_t max_ops);
+
+/*
  * Reads, parses and checks the schedule in path: every op once, on the device hosting its
- * stage, in an order that can run, and at most max_ops ops (refused on the line that passes
- * it, before the rest is read). Returns 0, or -1 with err set (and err->line, err->column
+ * stage, in an order that can run, and at most max_ops ops, within schedfile_read_budget's
+ * memory (refused on the line that passes either, before the rest is read). Returns 0, or -1 with err set (and err->line, err->column
  * where a place applies): PP_ERR_IO when the file cannot be read; PP_ERR_CONFIG for a malformed
  * or incomplete schedule, the message starting "schedule 'PATH':LINE:COLUMN: " where a place
  * applies, and in PyTorch's format "cell N 'TEXT': " after it when one cell is at fault;

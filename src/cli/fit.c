@@ -87,6 +87,12 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 	return pp_add_u64(a, b, &a) ? a : UINT64_MAX;
 }
 
+/* a * b, or UINT64_MAX when it does not fit. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return pp_mul_u64(a, b, &a) ? a : UINT64_MAX;
+}
+
 /* About how many of ops fit in limit when they take need: ops * limit / need. */
 static uint64_t fitting(uint64_t ops, uint64_t limit, uint64_t need)
 {
@@ -121,6 +127,30 @@ static const struct cli_asked *memory_culprit(const struct cli_need *nd, bool ru
 	return worst;
 }
 
+/*
+ * Fails an export a of runs of size z that ppsim could not read back (validate, --schedule-file)
+ * within the memory --max-ops allows a reader, so that every export it writes reads back.
+ */
+static int readback_fails(const struct cli_asked *a, const struct sim_size *z,
+                          const struct config *c, struct pp_error *err)
+{
+	uint64_t budget = schedfile_read_budget(c->max_ops);
+	uint64_t need =
+	        add_sat(mul_sat(z->ops, a->need->read_op), mul_sat(z->msgs, a->need->read_msg));
+	char msgs[64] = "";
+
+	if (need <= budget)
+		return 0;
+	if (a->need->read_msg != 0) /* a file that writes its messages too */
+		snprintf(msgs, sizeof(msgs), " and %" PRIu64 " messages", z->msgs);
+	return pp_fail(err, PP_ERR_USAGE,
+	               "%s: %" PRIu64 " ops%s would take about %" PRIu64
+	               " bytes to read back (validate, --schedule-file), more than the %" PRIu64
+	               " bytes --max-ops=%" PRIu64 " allows a reader (about %" PRIu64 " ops fit)",
+	               a->option, z->ops, msgs, need, budget, c->max_ops,
+	               fitting(z->ops, budget, need));
+}
+
 int cli_need_add(struct cli_need *nd, const struct config *c, const struct sim_size *z,
                  struct pp_error *err)
 {
@@ -137,6 +167,8 @@ int cli_need_add(struct cli_need *nd, const struct config *c, const struct sim_s
 
 		nd->bytes[i] = add_sat(nd->bytes[i], report_need_bytes(a->need, z));
 		writer = mem > writer ? mem : writer;
+		if (readback_fails(a, &nd->all, c, err) != 0)
+			return -1;
 		if (a->path != NULL && nd->bytes[i] > OUTFILE_MAX_BYTES)
 			return pp_fail(err, PP_ERR_USAGE,
 			               "%s: %" PRIu64 " ops and %" PRIu64

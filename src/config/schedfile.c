@@ -89,6 +89,7 @@ struct comm {
 struct reader {
 	const char *path;
 	uint64_t max_ops; /* most ops the file may hold */
+	uint64_t budget;  /* most bytes reading it may take (schedfile_read_budget) */
 	enum schedfile_format format;
 	int col[NCOLS]; /* ppsim: field index of each column, -1 when absent */
 	int nfields;    /* ppsim: fields per line */
@@ -112,13 +113,38 @@ static int fail_at(const struct reader *r, struct pp_error *err, unsigned line, 
 	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s':%u:%u: %s", r->path, line, column, what);
 }
 
-/* The error for a file whose ops pass r->max_ops, on the line that passes it. */
-static int too_many_ops(const struct reader *r, struct pp_error *err, unsigned line,
-                        unsigned column)
+uint64_t schedfile_read_budget(uint64_t max_ops)
 {
-	char what[128];
+	uint64_t b;
 
-	snprintf(what, sizeof(what), "more ops than the limit of %" PRIu64, r->max_ops);
+	if (max_ops < PP_MAX_OPS)
+		max_ops = PP_MAX_OPS;
+	return pp_mul_u64(max_ops, PP_BYTES_PER_MAX_OP, &b) ? b : UINT64_MAX;
+}
+
+/*
+ * Fails a file whose ops pass r->max_ops, or whose ops and actions pass the memory a reader may
+ * hold (schedfile_read_budget), on the line that passes it; 0 while neither is passed.
+ */
+static int check_size(const struct reader *r, struct pp_error *err, unsigned line,
+                      unsigned column)
+{
+	uint64_t need = (uint64_t)r->nrows * SCHEDFILE_READ_OP +
+	                (uint64_t)r->ncomms * SCHEDFILE_READ_ACTION;
+	char what[320];
+
+	if (r->nrows > r->max_ops || r->ncomms > 4 * r->max_ops) {
+		snprintf(what, sizeof(what), "more ops than the limit of %" PRIu64, r->max_ops);
+		return fail_at(r, err, line, column, what);
+	}
+	if (need <= r->budget)
+		return 0;
+	snprintf(what, sizeof(what),
+	         "more than ppsim can read within its memory: %zu ops and %zu other actions take "
+	         "about %" PRIu64 " bytes to read and check (%d an op, %d an action), more than the "
+	         "%" PRIu64 " bytes --max-ops=%" PRIu64 " allows",
+	         r->nrows, r->ncomms, need, SCHEDFILE_READ_OP, SCHEDFILE_READ_ACTION, r->budget,
+	         r->max_ops);
 	return fail_at(r, err, line, column, what);
 }
 
@@ -440,8 +466,8 @@ static int parse_torch_piece(struct reader *r, char *line, unsigned lineno, size
 			if (x->kind < 0 && keep_comm(r, x, type, err) != 0)
 				return -1;
 		}
-		if (r->nrows > r->max_ops || r->ncomms > 4 * r->max_ops)
-			return too_many_ops(r, err, lineno, column);
+		if (check_size(r, err, lineno, column) != 0)
+			return -1;
 	}
 	if (last && r->nrows == r->line_rows) {
 		char what[160];
@@ -522,8 +548,8 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 			torch_row = true;
 			rc = parse_torch_piece(r, line, lineno, 1, true, !in.more, err);
 		}
-		if (rc == 0 && r->nrows > r->max_ops)
-			rc = too_many_ops(r, err, lineno, 1);
+		if (rc == 0)
+			rc = check_size(r, err, lineno, 1);
 	}
 	text_lines_release(&in);
 	if (rc == 0 && first)
@@ -980,7 +1006,10 @@ int schedfile_read(const char *path, uint64_t max_ops, struct schedfile *out, st
 int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct schedfile *out,
                           struct pp_error *err)
 {
-	struct reader r = {.path = path, .max_ops = max_ops, .format = SCHEDFILE_PPSIM};
+	struct reader r = {.path = path,
+	                   .max_ops = max_ops,
+	                   .budget = schedfile_read_budget(max_ops),
+	                   .format = SCHEDFILE_PPSIM};
 	struct sched_params sp = {0, 0, 0, 0};
 	enum placement pl = PLACE_LOOP;
 	bool split = false, mixed = false;

@@ -94,23 +94,29 @@ static const struct report_output_row outputs[] = {
                              .digits = REPORT_DIGITS_DEVICE | REPORT_DIGITS_CHUNK |
                                        REPORT_DIGITS_STAGE | REPORT_DIGITS_MB |
                                        REPORT_DIGITS_TIMES}},
+        /* every export reads back (validate): what that takes is counted too */
         [REPORT_OUT_EXPORT + SCHEDFILE_PPSIM] =
                 {"schedule in ppsim's CSV",
                  {.file_op = 6,
                   .digits = REPORT_DIGITS_DEVICE | REPORT_DIGITS_CHUNK | REPORT_DIGITS_STAGE |
-                            REPORT_DIGITS_MB}},
+                            REPORT_DIGITS_MB,
+                  .read_op = SCHEDFILE_READ_OP}},
         /* an action "0F3" and its comma; compute_comms adds each message's SEND and RECV, and
          * holds 4 bytes an action and a RECV while it orders them (and a byte a cell) */
         [REPORT_OUT_EXPORT + SCHEDFILE_TORCH] =
                 {"schedule in PyTorch's CSV",
-                 {.file_op = 2, .digits = REPORT_DIGITS_STAGE | REPORT_DIGITS_MB}},
+                 {.file_op = 2,
+                  .digits = REPORT_DIGITS_STAGE | REPORT_DIGITS_MB,
+                  .read_op = SCHEDFILE_READ_OP}},
         [REPORT_OUT_EXPORT + SCHEDFILE_TORCH_COMMS] =
                 {"schedule in PyTorch's compute_comms CSV",
                  {.mem_op = 5,
                   .mem_msg = 4,
                   .file_op = 2,
                   .file_msg = 18,
-                  .digits = REPORT_DIGITS_STAGE | REPORT_DIGITS_MB}},
+                  .digits = REPORT_DIGITS_STAGE | REPORT_DIGITS_MB,
+                  .read_op = SCHEDFILE_READ_OP,
+                  .read_msg = 2 * SCHEDFILE_READ_ACTION}},
         /* shapes too narrow to see are merged: its size follows its pixels; each device's
          * transfers indexed in 4 bytes a message */
         [REPORT_OUT_SVG] = {"SVG chart", {.reads = REPORT_READS_MESSAGES, .mem_msg = 4}},

@@ -66,6 +66,20 @@ fails 3 "shape.csv':2:1: device 0's ops: F(mb 0, stage 0): missing" \
 fails 3 "shape.csv':2:1: device 0's ops: F(mb 0, stage 0): missing" \
 	--max-ops=100000000 --schedule-file="$TMP/shape.csv"
 
+# An export ppsim could not read back within a reader's memory (104 bytes an op, 216 a message
+# in compute_comms; 2 GB at the default) is refused before its run, so that what is exported
+# validates: at once, and naming the option and the ops that fit.
+rm -f "$TMP/big.csv"
+fails 2 "--export-schedule: 20000000 ops would take about 2080000000 bytes to read back" \
+	-p 8 -m 1250000 --export-schedule="$TMP/big.csv"
+fails 2 "--export-schedule: 20000000 ops would take about 2080000000 bytes to read back" \
+	-p 8 -m 1250000 --export-schedule="$TMP/big.csv" --export-format=torch
+fails 2 "--export-schedule: 7040000 ops and 6160000 messages would take about 2062720000" \
+	-p 8 -m 440000 --export-schedule="$TMP/big.csv" --export-format=torch-comms
+fails 2 "allows a reader (about 6825938 ops fit)" \
+	-p 8 -m 440000 --export-schedule="$TMP/big.csv" --export-format=torch-comms
+if [ ! -e "$TMP/big.csv" ]; then ok; else not_ok "a refused export left its file"; fi
+
 # Hostile rows: one cell longer than 1 MiB is refused where it passes the limit, after what
 # fits; a row of 3 MiB of empty cells holds no memory and is a rank without compute actions;
 # a ppsim-format line longer than 1 MiB is refused as before.

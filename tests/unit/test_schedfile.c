@@ -1051,7 +1051,24 @@ static void schedfile_rejects_a_line_longer_than_the_cap_at_its_line(void)
 	free(text);
 }
 
+static void schedfile_read_budget_is_40_bytes_a_max_op_and_never_below_the_default_s(void)
+{
+	CU_ASSERT_EQUAL(schedfile_read_budget(PP_MAX_OPS), UINT64_C(2000000000));
+	/* a small cap reads any file within it: the default's memory */
+	CU_ASSERT_EQUAL(schedfile_read_budget(1), UINT64_C(2000000000));
+	CU_ASSERT_EQUAL(schedfile_read_budget(PP_MAX_OPS_CEILING), UINT64_C(40000000000));
+	/* what an export's reader takes is what the registry charges it */
+	for (int f = 0; f < SCHEDFILE_NFORMATS; f++) {
+		const struct report_need *n = &report_output(REPORT_OUT_EXPORT + f)->need;
+
+		CU_ASSERT_EQUAL(n->read_op, SCHEDFILE_READ_OP);
+		CU_ASSERT_EQUAL(n->read_msg,
+		                f == SCHEDFILE_TORCH_COMMS ? 2 * SCHEDFILE_READ_ACTION : 0);
+	}
+}
+
 static const struct unit_test tests[] = {
+        UNIT_TEST(schedfile_read_budget_is_40_bytes_a_max_op_and_never_below_the_default_s),
         UNIT_TEST(schedfile_rejects_a_line_longer_than_the_cap_at_its_line),
         UNIT_TEST(schedfile_reads_the_dump_of_each_generator_back_to_the_same_order),
         UNIT_TEST(schedfile_reads_what_report_ops_csv_writes_back_to_the_same_order),
