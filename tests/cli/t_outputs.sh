@@ -270,6 +270,17 @@ as_user() {
 		"$@"
 	fi
 }
+# user_fails WHAT PATTERN COMMAND...: COMMAND, run as_user, exits 4 with PATTERN (grep) on
+# standard error.
+user_fails() {
+	what=$1 pattern=$2
+	shift 2
+	as_user "$@" >/dev/null 2>"$OUT/err.txt"
+	status=$?
+	if [ $status -eq 4 ] && grep -q "$pattern" "$OUT/err.txt"; then ok; else
+		not_ok "$what: status $status, $(cat "$OUT/err.txt")"
+	fi
+}
 LOCKED=$(mktemp -d /tmp/ppsim-locked-XXXXXX)
 chmod 755 "$LOCKED"
 cp "$PPSIM" "$LOCKED/ppsim"
@@ -288,26 +299,14 @@ else
 	else
 		not_ok "a writable file in a directory that takes no new file: $(cat "$OUT/err.txt")"
 	fi
-	as_user "$LOCKED/ppsim" -p 2 -m 2 --dump-ops="$LOCKED/dir/new.csv" >/dev/null 2>"$OUT/err.txt"
-	status=$?
-	if [ $status -eq 4 ] &&
-		grep -q "^ppsim: cannot write '$LOCKED/dir/new.csv': directory '$LOCKED/dir': Permission denied" \
-			"$OUT/err.txt"; then
-		ok
-	else
-		not_ok "a new file in a directory that takes none: status $status, $(cat "$OUT/err.txt")"
-	fi
+	user_fails "a new file in a directory that takes none" \
+		"^ppsim: cannot write '$LOCKED/dir/new.csv': directory '$LOCKED/dir': Permission denied" \
+		"$LOCKED/ppsim" -p 2 -m 2 --dump-ops="$LOCKED/dir/new.csv"
 	# its temporary file cannot be made in TMPDIR either, or fills TMPDIR's disk: the message
 	# names TMPDIR, not only the target
-	as_user env TMPDIR="$LOCKED/none" "$LOCKED/ppsim" -p 2 -m 2 \
-		--dump-ops="$LOCKED/dir/open.csv" >/dev/null 2>"$OUT/err.txt"
-	status=$?
-	if [ $status -eq 4 ] && grep -q "directory '$LOCKED/dir': Permission denied; no temporary file in '$LOCKED/none' either: No such file" \
-		"$OUT/err.txt"; then
-		ok
-	else
-		not_ok "a file in a directory that takes no new file, TMPDIR missing: status $status, $(cat "$OUT/err.txt")"
-	fi
+	user_fails "a file in a directory that takes no new file, TMPDIR missing" \
+		"directory '$LOCKED/dir': Permission denied; no temporary file in '$LOCKED/none' either: No such file" \
+		env TMPDIR="$LOCKED/none" "$LOCKED/ppsim" -p 2 -m 2 --dump-ops="$LOCKED/dir/open.csv"
 	if [ "$(id -u)" = 0 ] && mkdir "$LOCKED/full" &&
 		mount -t tmpfs -o size=64k,mode=1777 tmpfs "$LOCKED/full" 2>/dev/null; then
 		head -c 60k /dev/zero >"$LOCKED/full/filler" 2>/dev/null
@@ -329,15 +328,9 @@ else
 	printf 'old\n' >"$LOCKED/hidden/old.csv"
 	chmod 600 "$LOCKED/hidden"
 	for out in hidden/old.csv hidden/sub/new.csv; do
-		as_user "$LOCKED/ppsim" -p 2 -m 2 --dump-ops="$LOCKED/$out" >/dev/null 2>"$OUT/err.txt"
-		status=$?
-		if [ $status -eq 4 ] &&
-			grep -q "^ppsim: cannot write '$LOCKED/$out': directory '$LOCKED/hidden': Permission denied" \
-				"$OUT/err.txt"; then
-			ok
-		else
-			not_ok "a file in a directory that cannot be searched: status $status, $(cat "$OUT/err.txt")"
-		fi
+		user_fails "a file in a directory that cannot be searched" \
+			"^ppsim: cannot write '$LOCKED/$out': directory '$LOCKED/hidden': Permission denied" \
+			"$LOCKED/ppsim" -p 2 -m 2 --dump-ops="$LOCKED/$out"
 	done
 	chmod 755 "$LOCKED/hidden"
 fi

@@ -50,9 +50,18 @@ static char *read_all(const char *path, char *buf, size_t n)
 	return buf;
 }
 
+/* The whole content of file path is expected. */
+static void assert_content(const char *path, const char *expected)
+{
+	char content[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
+	CU_ASSERT_STRING_EQUAL(content, expected);
+}
+
 static void outfile_commit_creates_the_file_with_what_was_written(void)
 {
-	char dir[512], path[600], content[64];
+	char dir[512], path[600];
 	struct pp_error err = {0};
 	struct outfile *f;
 
@@ -66,8 +75,7 @@ static void outfile_commit_creates_the_file_with_what_was_written(void)
 	CU_ASSERT_EQUAL(access(path, F_OK), -1);
 	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "device,op\n0,F\n");
+	assert_content(path, "device,op\n0,F\n");
 	CU_ASSERT_EQUAL(count_entries(dir), 1);
 	remove(path);
 	rmdir(dir);
@@ -75,7 +83,7 @@ static void outfile_commit_creates_the_file_with_what_was_written(void)
 
 static void outfile_commit_replaces_an_existing_file(void)
 {
-	char dir[512], path[600], content[64];
+	char dir[512], path[600];
 	struct pp_error err = {0};
 	struct outfile *f;
 	FILE *old;
@@ -89,11 +97,9 @@ static void outfile_commit_replaces_an_existing_file(void)
 	f = outfile_open(path, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fputs("new\n", outfile_stream(f));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "old content that is longer\n");
+	assert_content(path, "old content that is longer\n");
 	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "new\n");
+	assert_content(path, "new\n");
 	CU_ASSERT_EQUAL(count_entries(dir), 1);
 	remove(path);
 	rmdir(dir);
@@ -198,7 +204,7 @@ static void outfile_open_fails_when_the_target_is_a_directory(void)
 
 static void outfile_commit_through_a_symbolic_link_replaces_the_file_and_keeps_the_link(void)
 {
-	char dir[512], file[600], link[600], content[64];
+	char dir[512], file[600], link[600];
 	struct pp_error err = {0};
 	struct outfile *f;
 	struct stat st;
@@ -218,8 +224,7 @@ static void outfile_commit_through_a_symbolic_link_replaces_the_file_and_keeps_t
 	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
 	CU_ASSERT_EQUAL(lstat(link, &st), 0);
 	CU_ASSERT_TRUE(S_ISLNK(st.st_mode));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(file, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "new\n");
+	assert_content(file, "new\n");
 	CU_ASSERT_EQUAL(count_entries(dir), 2);
 	remove(link);
 	remove(file);
@@ -295,7 +300,7 @@ static void outfile_commit_keeps_the_replaced_file_s_permissions(void)
 
 static void outfile_open_refuses_a_read_only_file_and_leaves_it(void)
 {
-	char dir[512], path[600], content[64];
+	char dir[512], path[600];
 	struct pp_error err = {0};
 	bool regular = false;
 
@@ -306,8 +311,7 @@ static void outfile_open_refuses_a_read_only_file_and_leaves_it(void)
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "the file is read-only"));
 	CU_ASSERT_EQUAL(outfile_check(path, &regular, &err), -1);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "old\n");
+	assert_content(path, "old\n");
 	CU_ASSERT_EQUAL(count_entries(dir), 1);
 	chmod(path, 0600);
 	remove(path);
@@ -316,7 +320,7 @@ static void outfile_open_refuses_a_read_only_file_and_leaves_it(void)
 
 static void outfile_commit_rewrites_a_hard_linked_file_for_every_name(void)
 {
-	char dir[512], path[600], other[600], content[64];
+	char dir[512], path[600], other[600];
 	struct pp_error err = {0};
 	struct outfile *f;
 	struct stat st;
@@ -330,8 +334,7 @@ static void outfile_commit_rewrites_a_hard_linked_file_for_every_name(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fputs("new\n", outfile_stream(f));
 	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(other, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "new\n");
+	assert_content(other, "new\n");
 	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
 	CU_ASSERT_EQUAL(st.st_nlink, 2);
 	CU_ASSERT_EQUAL(count_entries(dir), 2);
@@ -480,7 +483,7 @@ static void outfile_gzip_holds_the_compressed_bytes_to_the_limit_and_an_abort_le
 
 static void outfile_through_a_dangling_symbolic_link_creates_the_file_it_names(void)
 {
-	char dir[512], sub[600], target[700], link[600], hop[600], content[64];
+	char dir[512], sub[600], target[700], link[600], hop[600];
 	struct pp_error err = {0};
 	struct outfile *f;
 	struct stat st;
@@ -500,8 +503,7 @@ static void outfile_through_a_dangling_symbolic_link_creates_the_file_it_names(v
 	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
 	CU_ASSERT_EQUAL(lstat(link, &st), 0);
 	CU_ASSERT_TRUE(S_ISLNK(st.st_mode));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(target, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "new\n");
+	assert_content(target, "new\n");
 	CU_ASSERT_EQUAL(count_entries(dir), 3);
 	CU_ASSERT_EQUAL(count_entries(sub), 1);
 	remove(target);
@@ -546,7 +548,7 @@ static void outfile_open_names_the_directory_that_refuses_a_new_file(void)
 
 static void outfile_commit_all_replaces_nothing_when_one_output_fails(void)
 {
-	char dir[512], path[600], content[64];
+	char dir[512], path[600];
 	struct pp_error err = {0};
 	struct outfile *f[2];
 
@@ -561,8 +563,7 @@ static void outfile_commit_all_replaces_nothing_when_one_output_fails(void)
 	fputs("no room", outfile_stream(f[1]));
 	CU_ASSERT_EQUAL(outfile_commit_all(f, 2, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'/dev/full'"));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "old\n");
+	assert_content(path, "old\n");
 	CU_ASSERT_EQUAL(count_entries(dir), 1);
 	remove(path);
 	rmdir(dir);
@@ -584,7 +585,7 @@ static struct outfile *open_appending(const char *path, int *fd)
 
 static void outfile_open_fd_cuts_a_file_back_on_abort_and_keeps_it_on_commit(void)
 {
-	char dir[512], path[600], content[64];
+	char dir[512], path[600];
 	struct pp_error err = {0};
 	struct outfile *f;
 	int fd;
@@ -595,14 +596,12 @@ static void outfile_open_fd_cuts_a_file_back_on_abort_and_keeps_it_on_commit(voi
 	fputs("partial report\n", outfile_stream(f));
 	CU_ASSERT_EQUAL(outfile_finish(f, &err), 0);
 	outfile_abort(f);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "old\n");
+	assert_content(path, "old\n");
 	close(fd);
 	f = open_appending(path, &fd);
 	fputs("report\n", outfile_stream(f));
 	CU_ASSERT_EQUAL(outfile_commit(f, &err), 0);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "old\nreport\n");
+	assert_content(path, "old\nreport\n");
 	/* the caller's descriptor stays open */
 	CU_ASSERT_EQUAL(write(fd, "x", 1), 1);
 	close(fd);
@@ -612,7 +611,7 @@ static void outfile_open_fd_cuts_a_file_back_on_abort_and_keeps_it_on_commit(voi
 
 static void outfile_open_fd_keeps_what_another_writer_added_after_it(void)
 {
-	char dir[512], path[600], content[64];
+	char dir[512], path[600];
 	struct pp_error err = {0};
 	struct outfile *f;
 	int fd;
@@ -628,8 +627,7 @@ static void outfile_open_fd_keeps_what_another_writer_added_after_it(void)
 	fputs("more rows\n", outfile_stream(f));
 	CU_ASSERT_EQUAL(outfile_finish(f, &err), 0);
 	outfile_abort(f);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "old\nrows\nmessage\nmore rows\n");
+	assert_content(path, "old\nrows\nmessage\nmore rows\n");
 	close(fd);
 	/* a message elsewhere leaves it to be cut back */
 	f = open_appending(path, &fd);
@@ -638,8 +636,7 @@ static void outfile_open_fd_keeps_what_another_writer_added_after_it(void)
 	outfile_note_other_writer(f);
 	CU_ASSERT_EQUAL(outfile_finish(f, &err), 0);
 	outfile_abort(f);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "old\n");
+	assert_content(path, "old\n");
 	close(fd);
 	remove(path);
 	rmdir(dir);
@@ -647,7 +644,7 @@ static void outfile_open_fd_keeps_what_another_writer_added_after_it(void)
 
 static void outfile_open_fd_holds_standard_output_to_the_size_limit(void)
 {
-	char dir[512], path[600], content[64];
+	char dir[512], path[600];
 	struct pp_error err = {0};
 	struct outfile *f;
 	int fd;
@@ -660,8 +657,7 @@ static void outfile_open_fd_holds_standard_output_to_the_size_limit(void)
 	CU_ASSERT_EQUAL(outfile_finish(f, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'standard output': larger than the limit"));
 	outfile_abort(f);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(read_all(path, content, sizeof(content)));
-	CU_ASSERT_STRING_EQUAL(content, "old\n");
+	assert_content(path, "old\n");
 	close(fd);
 	remove(path);
 	rmdir(dir);
