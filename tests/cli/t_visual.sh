@@ -99,9 +99,12 @@ else ok; fi
 # colour follows the terminal, so these run ppsim on a pseudo-terminal (script, from the
 # essential bsdutils package): coloured there, plain there under NO_COLOR, plain into a pipe.
 esc=$(printf '\033')
-# on_tty ENV [ARGS]: the timeline on a pseudo-terminal, ENV (assignments or env -u) before it
+# on_tty ENV [ARGS]: the timeline on a pseudo-terminal that takes escape sequences (TERM=xterm,
+# whatever the TERM the tests run with: none under cron or CI), ENV (assignments or env -u)
+# before it
 on_tty() {
-	script -qec "$1 ${PPSIM_WRAP:-} '$PPSIM' -p 4 -m 8 --timeline=80 ${2:-}" /dev/null </dev/null
+	script -qec "TERM=xterm $1 ${PPSIM_WRAP:-} '$PPSIM' -p 4 -m 8 --timeline=80 ${2:-}" /dev/null \
+		</dev/null
 }
 if [ "$(script -qec 'test -t 1 && echo tty' /dev/null </dev/null | tr -d '\r')" = tty ]; then
 	# each check also sees the timeline, so that a run that printed nothing cannot pass
