@@ -38,6 +38,90 @@ struct cost_gpu {
 };
 
 /*
+ * Communication beside the pipeline's messages (docs/cost-model.md, Streams). Each kind runs on
+ * one of its device's streams, first come first served, while compute goes on; what compute
+ * waits for, or what runs past a device's last op, is that kind's exposed time. A new kind is a
+ * row of the table in cost.c (comm_kinds), not a new path through the engine. Collectives run
+ * among the replicas of one pipeline device (data-, tensor- and context-parallel peers run the
+ * same schedule), so a device's streams are its own.
+ */
+enum comm_kind {
+	COMM_DP, /* data-parallel gradient reduction and parameter gathers */
+	COMM_TP, /* tensor-parallel all-reduces, all-gathers and reduce-scatters */
+	COMM_CP, /* context-parallel key/value exchanges */
+	COMM_KINDS
+};
+
+/* A device's streams beside compute and the pipeline's channels. */
+enum comm_stream {
+	STREAM_DP, /* data-parallel collectives */
+	STREAM_TP, /* tensor- and context-parallel collectives */
+	STREAM_COUNT
+};
+
+/* A row of the table of kinds. */
+struct comm_kind_info {
+	const char *name;        /* "dp": JSON keys exposed_dp, comm_dp */
+	enum comm_stream stream; /* the stream it runs on */
+	const char *what;        /* a phrase for reports */
+};
+
+/* The row of kind k (k < COMM_KINDS). */
+const struct comm_kind_info *comm_kind_info(enum comm_kind k);
+
+/* What a step of a piece plan does. */
+enum piece_step_kind {
+	PIECE_COMPUTE, /* compute runs for dur (stretched while a piece of the op is in flight) */
+	PIECE_ISSUE,   /* a piece of kind takes dur on its stream, from now or when it is free */
+	PIECE_WAIT,    /* compute waits until the plan's issued piece number piece has ended */
+};
+
+struct piece_step {
+	uint8_t what;   /* enum piece_step_kind */
+	uint8_t kind;   /* PIECE_ISSUE: enum comm_kind */
+	uint32_t piece; /* PIECE_WAIT: which ISSUE of this plan, 0 for its first */
+	pp_time dur;    /* PIECE_COMPUTE, PIECE_ISSUE: ticks */
+};
+
+/* An op as pieces, in the order they happen; n == 0: the op is its one compute piece. Every
+ * piece a plan issues ends before the op does (an ISSUE is always waited for), so a plan's
+ * times do not depend on the run and the engine evaluates it once per stage and kind. */
+struct piece_plan {
+	struct piece_step *steps;
+	size_t n;
+};
+
+/* A piece whose time depends on the run: issued, or waited for, at share at (0..1) of an op's
+ * span. */
+struct piece_hook {
+	double at;      /* share of the op's span */
+	uint8_t kind;   /* enum comm_kind */
+	pp_time dur;    /* ticks on its stream */
+};
+
+struct piece_hooks {
+	struct piece_hook *h; /* by at, ascending */
+	size_t n;
+};
+
+/*
+ * The pieces of a run, when a cost has any (cost->pieces; NULL: every op is one compute piece and
+ * no stream carries anything). Hook kinds run on a stream no plan uses (the engine checks it), so
+ * that the plans' times hold whatever the hooks put on their streams.
+ */
+struct cost_pieces {
+	struct piece_plan *plan;    /* [3 * S] stage s's F, B and W at 3s, 3s + 1, 3s + 2; a fused
+	                               backward runs its B's plan and then its W's */
+	struct piece_hooks *grads;  /* [S] issued during the stage's last weight-gradient op (the
+	                               m-th W or BW of the stage to run): its gradient buckets */
+	struct piece_hooks *gather; /* [S] issued at the step's start (per device, stages in order);
+	                               the stage's first forward waits, at each one's share, for it */
+	struct piece_hooks *after;  /* [p] issued when the device's last op ends */
+	double slowdown;            /* compute takes 1 + slowdown as long while a communication
+	                               kernel of its device runs beside it (its SMs are shared) */
+};
+
+/*
  * What a model-derived cost knows beyond the per-stage prices: the resolved model, hardware
  * and parallelism (presets merged with overrides), and the per-device figures that reports
  * need. FLOPs and parameters are per GPU (after tensor parallelism) unless named "layer".
@@ -110,7 +194,10 @@ struct cost {
 	enum pp_comm comm;     /* overlap or blocking */
 	enum pp_duplex duplex; /* full- or half-duplex channels */
 	double overlap_factor; /* an overlapped F&B pair lasts this x (F + B) */
-	struct cost_model *model; /* model-derived details, NULL for explicit costs */
+	struct cost_pieces *pieces; /* communication beside the messages, NULL when none; t_f,
+	                               t_b and t_w are then the compute alone */
+	int pieces_p;               /* devices pieces->after has */
+	struct cost_model *model;   /* model-derived details, NULL for explicit costs */
 };
 
 /* What the costs need to know of a schedule: where its stages sit. */
@@ -173,6 +260,9 @@ bool cost_every_op_takes_time(const struct config *c);
 bool cost_uniform(const struct cost *c);
 /* True when every message takes zero time. */
 bool cost_comm_free(const struct cost *c);
+
+/* Frees pc and its plans and hooks for S stages and p devices; NULL is a no-op. */
+void cost_pieces_free(struct cost_pieces *pc, int S, int p);
 
 /* Frees c and its arrays; NULL is a no-op. */
 void cost_free(struct cost *c);

@@ -14,10 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ppsim/cost.h"
 #include "ppsim/util.h"
 
-struct cost;
-struct sched;
 
 /* Start and end of one op, in ticks. */
 struct op_time {
@@ -27,11 +26,39 @@ struct op_time {
 
 /* What one device did. */
 struct device_result {
-	pp_time busy;        /* sum of its compute op durations */
+	pp_time busy;        /* sum of its compute op durations (an op's exposed communication
+	                        apart) */
 	pp_time comm_wait;   /* time blocking sends held its stream (0 in overlap mode) */
 	pp_time first_start; /* start of its first op */
 	pp_time last_end;    /* end of its last op */
 	int64_t peak_act;    /* largest activation amount alive at once, in cost->act units */
+	pp_time end;         /* when its last op and its streams were done: its step */
+	pp_time exposed[COMM_KINDS]; /* by kind: the time compute waited for it, or that it ran
+	                                past the last op (slowed compute included) */
+	pp_time comm[COMM_KINDS];    /* by kind: the time its pieces held their streams */
+};
+
+/* A piece of an op's plan, relative to the op's start. */
+struct piece_span {
+	pp_time start, end;
+	uint8_t kind; /* enum comm_kind */
+};
+
+/* What the engine made of an op's plan (one per stage and kind F, B, W). */
+struct stream_shape {
+	pp_time dur;                 /* the op's span, its pieces included */
+	pp_time compute;             /* of it, compute alone */
+	pp_time exposed[COMM_KINDS]; /* the part of dur - compute each kind caused */
+	pp_time comm[COMM_KINDS];    /* the time each kind's pieces took on their streams */
+	struct piece_span *pieces;   /* [npieces] in the order issued */
+	size_t npieces;
+};
+
+/* A piece whose time the run decided (a gradient bucket, a parameter gather). */
+struct piece_record {
+	uint32_t dev;       /* device */
+	uint8_t kind;       /* enum comm_kind */
+	pp_time start, end; /* on its stream */
 };
 
 /* Traffic on one channel: the messages from device src to device dst. */
@@ -66,6 +93,12 @@ struct result {
 	pp_time msg_time;                /* sum of all transfer durations */
 	struct msg_record *msgs;         /* [nmsgs] in send order, or NULL when not recorded */
 	size_t nmsgs;                    /* recorded messages (== messages when recorded) */
+	pp_time step_end;                /* the latest device end: the schedule and its streams */
+	struct stream_shape *shapes;     /* [nshapes = 3S] stage s's F, B, W at 3s.. when the
+	                                    cost has pieces, else NULL */
+	size_t nshapes;
+	struct piece_record *pieces;     /* [npieces] in the order issued, or NULL */
+	size_t npieces;
 };
 
 /*

@@ -11,6 +11,40 @@
 
 #include "cost_internal.h"
 
+/* The kinds of communication beside the messages, by enum comm_kind: one row each. */
+static const struct comm_kind_info comm_kinds[COMM_KINDS] = {
+        [COMM_DP] = {"dp", STREAM_DP, "data-parallel gradient reduction and parameter gathers"},
+        [COMM_TP] = {"tp", STREAM_TP, "tensor-parallel collectives"},
+        [COMM_CP] = {"cp", STREAM_TP, "context-parallel key/value exchange"},
+};
+
+const struct comm_kind_info *comm_kind_info(enum comm_kind k)
+{
+	assert(k < COMM_KINDS);
+	return &comm_kinds[k];
+}
+
+void cost_pieces_free(struct cost_pieces *pc, int S, int p)
+{
+	if (pc == NULL)
+		return;
+	for (int i = 0; pc->plan != NULL && i < 3 * S; i++)
+		free(pc->plan[i].steps);
+	for (int st = 0; st < S; st++) {
+		if (pc->grads != NULL)
+			free(pc->grads[st].h);
+		if (pc->gather != NULL)
+			free(pc->gather[st].h);
+	}
+	for (int d = 0; pc->after != NULL && d < p; d++)
+		free(pc->after[d].h);
+	free(pc->plan);
+	free(pc->grads);
+	free(pc->gather);
+	free(pc->after);
+	free(pc);
+}
+
 /* Abstract activation amount one F of one chunk allocates (micro-batch equivalents x v). */
 #define ACT_PER_CHUNK INT64_C(1000000)
 
@@ -99,6 +133,14 @@ static double peak_ticks(const struct cost *c, int st, int op)
 	       (double)c->tick;
 }
 
+/* Scales the compute of a plan by f (its communication stays what the links make it). */
+static void scale_plan(struct piece_plan *pl, double f)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->steps[i].what == PIECE_COMPUTE)
+			(void)pp_time_scale(pl->steps[i].dur, f, &pl->steps[i].dur);
+}
+
 int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cost_layout *l,
                       struct pp_error *err)
 {
@@ -128,6 +170,8 @@ int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cos
 				        "peak (%g TFLOP/s)",
 				        st, names[k], c->model->hw.tflops);
 			*t[k] = x;
+			if (c->pieces != NULL)
+				scale_plan(&c->pieces->plan[3 * st + k], f);
 		}
 	}
 	return 0;
@@ -159,6 +203,7 @@ void cost_free(struct cost *c)
 	if (c == NULL)
 		return;
 	free(c->t_f); /* the block of every per-stage array */
+	cost_pieces_free(c->pieces, c->S, c->pieces_p);
 	if (c->model != NULL) {
 		free(c->model->stage_layers);
 		free(c->model->hop_bandwidth);

@@ -16,29 +16,31 @@
 
 #include "engine_internal.h"
 
-pp_time engine_op_duration(const struct cost *c, const struct op *op)
+pp_time engine_op_duration(const struct engine *e, const struct op *op)
 {
+	const pp_time *t = &e->sm.dur[3 * (size_t)op->stage];
+
 	switch ((enum op_kind)op->kind) {
 	case OP_F:
-		return c->t_f[op->stage];
+		return t[0];
 	case OP_B:
-		return c->t_b[op->stage];
+		return t[1];
 	case OP_W:
-		return c->t_w[op->stage];
+		return t[2];
 	case OP_BW:
-		return c->t_b[op->stage] + c->t_w[op->stage];
+		return t[1] + t[2];
 	}
 	return 0;
 }
 
 /* A factor below max(F, B) / (F + B) models more gain than overlap can give; it is the user's. */
-pp_time engine_pair_duration(const struct cost *c, const struct op *f, const struct op *b)
+pp_time engine_pair_duration(const struct engine *e, const struct op *f, const struct op *b)
 {
-	pp_time sum = engine_op_duration(c, f) + engine_op_duration(c, b);
+	pp_time sum = engine_op_duration(e, f) + engine_op_duration(e, b);
 
-	if (c->overlap_factor == 1)
+	if (e->c->overlap_factor == 1)
 		return sum;
-	return (pp_time)llround(c->overlap_factor * (double)sum);
+	return (pp_time)llround(e->c->overlap_factor * (double)sum);
 }
 
 /* The index of channel (src, dst) among n sorted by (src, dst), or -1. */
@@ -146,21 +148,38 @@ static int build_channels(struct engine *e, struct pp_error *err)
 	return 0;
 }
 
-/* Sum of every op duration and message time, or -1 when it exceeds PP_TIME_TOTAL_MAX. */
-static int64_t total_time(const struct sched *s, const struct cost *c)
+/* Sum of every op's span, message time and hooked piece, or -1 when it exceeds
+ * PP_TIME_TOTAL_MAX. */
+static int64_t total_time(const struct engine *e)
 {
+	const struct sched *s = e->s;
+	const struct cost *c = e->c;
 	uint64_t total = 0, m = (uint64_t)s->m;
 
 	for (int st = 0; st < s->S; st++) {
 		uint64_t per = 0, x;
+		const pp_time *t = &e->sm.dur[3 * (size_t)st];
 
-		if (!pp_add_u64((uint64_t)c->t_f[st], (uint64_t)c->t_b[st], &per) ||
-		    !pp_add_u64(per, (uint64_t)c->t_w[st], &per) ||
+		if (!pp_add_u64((uint64_t)t[0], (uint64_t)t[1], &per) ||
+		    !pp_add_u64(per, (uint64_t)t[2], &per) ||
 		    !pp_add_u64(per, 2 * (uint64_t)c->msg_time[st], &per) ||
 		    !pp_mul_u64(per, m, &x) || !pp_add_u64(total, x, &total) ||
 		    total > (uint64_t)PP_TIME_TOTAL_MAX)
 			return -1;
+		for (int j = 0; c->pieces != NULL && j < 2; j++) {
+			const struct piece_hooks *h = j ? &c->pieces->gather[st] : &c->pieces->grads[st];
+
+			for (size_t i = 0; i < h->n; i++)
+				if (!pp_add_u64(total, (uint64_t)h->h[i].dur, &total) ||
+				    total > (uint64_t)PP_TIME_TOTAL_MAX)
+					return -1;
+		}
 	}
+	for (int d = 0; c->pieces != NULL && d < s->p; d++)
+		for (size_t i = 0; i < c->pieces->after[d].n; i++)
+			if (!pp_add_u64(total, (uint64_t)c->pieces->after[d].h[i].dur, &total) ||
+			    total > (uint64_t)PP_TIME_TOTAL_MAX)
+				return -1;
 	return (int64_t)total;
 }
 
@@ -178,12 +197,6 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 		        ENGINE_MAX_OPS);
 		return NULL;
 	}
-	if (total_time(s, c) < 0) {
-		pp_fail(err, PP_ERR_USAGE,
-		        "times too large: all ops and messages together exceed %.3g units",
-		        (double)PP_TIME_TOTAL_MAX / (double)c->tick);
-		return NULL;
-	}
 	e = pp_zalloc(1, sizeof(*e), err);
 	if (e == NULL)
 		return NULL;
@@ -195,6 +208,18 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 	e->res.devices = pp_calloc((size_t)s->p, sizeof(*e->res.devices));
 	if (e->dev == NULL || e->res.devices == NULL) {
 		pp_nomem(err, (size_t)s->p, sizeof(*e->res.devices));
+		engine_free(e);
+		return NULL;
+	}
+	if (stream_init(e, err) != 0) {
+		engine_free(e);
+		return NULL;
+	}
+	if (total_time(e) < 0) {
+		pp_fail(err, PP_ERR_USAGE,
+		        "times too large: all ops, messages and communication together exceed "
+		        "%.3g units",
+		        (double)PP_TIME_TOTAL_MAX / (double)c->tick);
 		engine_free(e);
 		return NULL;
 	}
@@ -322,6 +347,8 @@ int engine_run(struct engine *e, struct pp_error *err)
 			e->res.devices[d].peak_act = peak[d];
 		free(peak);
 	}
+	if (stream_finish(e, err) != 0)
+		return -1;
 	e->ok = true;
 	return 0;
 }
@@ -408,5 +435,10 @@ void engine_free(struct engine *e)
 	pp_large_free(e->arena, e->res.times);
 	free(e->res.devices);
 	free(e->res.channels);
+	for (size_t i = 0; i < e->res.nshapes; i++)
+		free(e->res.shapes[i].pieces);
+	free(e->res.shapes);
+	free(e->res.pieces);
+	stream_release(e);
 	free(e);
 }

@@ -92,8 +92,11 @@ static int try_start(struct engine *e, int d, struct pp_error *err)
 	pair = (e->s->ops[i].flags & OP_OVERLAP) != 0;
 	if (pair && e->pending[i + 1] > 0)
 		return 0;
-	end = e->now + (pair ? engine_pair_duration(e->c, &e->s->ops[i], &e->s->ops[i + 1])
-	                     : engine_op_duration(e->c, &e->s->ops[i]));
+	end = e->now + (pair ? engine_pair_duration(e, &e->s->ops[i], &e->s->ops[i + 1])
+	                     : engine_op_duration(e, &e->s->ops[i]));
+	for (size_t k = 0; k < (pair ? 2u : 1u); k++)
+		if (stream_hooked(e, e->s->ops[i + k].stage))
+			end = stream_op_end(e, (uint32_t)d, &e->s->ops[i + k], e->now, end - e->now);
 	engine_ran(e, d, i, pair, e->now, end);
 	ds->running = true;
 	return push(e, end, EV_OP_END, (uint32_t)i, err);

@@ -33,6 +33,19 @@ struct channel {
 	pp_time free_at; /* when the last queued message finishes */
 };
 
+/* The streams of a run (stream.c). */
+struct streams {
+	pp_time *dur;          /* [3S] an op's span by stage and kind F, B, W: its plan's */
+	pp_time *extra;        /* [S] a micro-batch's F + B + W spans less their compute */
+	pp_time *free;         /* [p * STREAM_COUNT] when each device's stream is free */
+	uint32_t *count;       /* [2S] forwards and weight-gradient ops of each stage run */
+	pp_time *gather_end;   /* the gathers' ends, stage s's from gather_first[s] on */
+	size_t *gather_first;  /* [S + 1] */
+	pp_time *gate_wait;    /* [p] the time first forwards waited for gathers */
+	size_t nrec, cap;      /* hooked pieces recorded in res.pieces, and its room */
+	bool nomem;            /* a record did not fit: the run fails */
+};
+
 struct engine {
 	const struct sched *s;
 	const struct cost *c;
@@ -51,6 +64,7 @@ struct engine {
 	bool drop_times;   /* the result has no per-op times */
 	struct pp_arena *arena; /* for the times and the sweep's cells, or NULL */
 	bool force_events; /* take the event loop even where the sweep gives the same times */
+	struct streams sm;
 	struct result res;
 };
 
@@ -82,10 +96,29 @@ struct engine {
 #define CONS_GRADIENT (UINT32_C(2) << 30)
 #define CONS_NONE     UINT32_MAX
 
-/* Duration of op on its stage (a fused backward: B + W). */
-pp_time engine_op_duration(const struct cost *c, const struct op *op);
+/* Duration of op on its stage, its plan's pieces included (a fused backward: B + W). */
+pp_time engine_op_duration(const struct engine *e, const struct op *op);
 /* Duration of an overlapped pair: overlap_factor x (F + B), exact when the factor is 1. */
-pp_time engine_pair_duration(const struct cost *c, const struct op *f, const struct op *b);
+pp_time engine_pair_duration(const struct engine *e, const struct op *f, const struct op *b);
+
+/*
+ * The streams (stream.c). stream_init evaluates the cost's plans into the ops' spans and puts
+ * the step's parameter gathers on their streams; stream_hooked says whether ops of stage st
+ * carry hooked pieces, which stream_op_end prices as such an op runs from start for dur
+ * (returning its end, later than start + dur when its forward waits for a gather);
+ * stream_finish issues what devices send after their last op and sets each device's end,
+ * exposed and stream times, with busy made compute alone. The int functions return 0, or -1
+ * with err set. stream_plan_eval evaluates one plan with idle streams into out (which owns
+ * out->pieces); slow is the compute slowdown beside communication.
+ */
+int stream_init(struct engine *e, struct pp_error *err);
+bool stream_hooked(const struct engine *e, uint32_t st);
+pp_time stream_op_end(struct engine *e, uint32_t d, const struct op *op, pp_time start,
+                      pp_time dur);
+int stream_finish(struct engine *e, struct pp_error *err);
+void stream_release(struct engine *e);
+int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_shape *out,
+                     struct pp_error *err);
 
 /*
  * Records that op i on device d (with its partner when pair) ran from start to end: its times

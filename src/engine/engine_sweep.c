@@ -55,6 +55,7 @@ struct lane {
 	int32_t fwd_chan;   /* the channel that prices the forward's message, -1 when none does */
 	int32_t bwd_chan;   /* the same for the backward's */
 	bool first, last;   /* stage 0, stage S - 1 */
+	bool hooked;        /* its ops may carry pieces the run prices (stream_op_end) */
 };
 
 /*
@@ -224,7 +225,10 @@ static enum step run_pair(struct sweep *w, struct view v, uint32_t d, size_t i)
 	if (!inputs_in(OP_F, ln[0], cl[0], &start, &sd->wait) ||
 	    !inputs_in(op[1].kind, ln[1], cl[1], &start, &sd->wait))
 		return STEP_WAITS;
-	stop = start + engine_pair_duration(w->e->c, op, op + 1);
+	stop = start + engine_pair_duration(w->e, op, op + 1);
+	for (int j = 0; j < 2; j++)
+		if (ln[j]->hooked)
+			stop = stream_op_end(w->e, d, op + j, start, stop - start);
 	if (i == sd->first)
 		sd->first_start = start;
 	sd->busy += stop - start;
@@ -303,7 +307,9 @@ static void run_device(struct sweep *w, uint32_t d)
 		if (i == first)
 			sd->first_start = start;
 		free_at = last_end = start + ln->dur[k];
-		busy += ln->dur[k];
+		if (ln->hooked) /* rare: a stage's first forward or last weight gradient may be it */
+			free_at = last_end = stream_op_end(e, d, op, start, ln->dur[k]);
+		busy += last_end - start;
 		if (times != NULL)
 			times[i] = (struct op_time){start, last_end};
 		alive += ln->act[k];
@@ -349,10 +355,10 @@ static int lanes_new(struct sweep *w, bool *priced)
 
 		*ln = (struct lane){
 		        .cell = w->cells + st,
-		        .dur = {[OP_F] = c->t_f[st],
-		                [OP_B] = c->t_b[st],
-		                [OP_W] = c->t_w[st],
-		                [OP_BW] = c->t_b[st] + c->t_w[st]},
+		        .dur = {[OP_F] = e->sm.dur[3 * st],
+		                [OP_B] = e->sm.dur[3 * st + 1],
+		                [OP_W] = e->sm.dur[3 * st + 2],
+		                [OP_BW] = e->sm.dur[3 * st + 1] + e->sm.dur[3 * st + 2]},
 		        .act = {[OP_F] = a, [OP_B] = -(a - aw), [OP_W] = -aw, [OP_BW] = -a},
 		        .dev = s->stage_device[st],
 		        .fwd_dev = s->stage_device[st + 1 < s->S ? st + 1 : st],
@@ -361,6 +367,7 @@ static int lanes_new(struct sweep *w, bool *priced)
 		        .bwd_chan = bc >= 0 && priced[bc] ? bc : -1,
 		        .first = st == 0,
 		        .last = st + 1 == s->S,
+		        .hooked = stream_hooked(e, (uint32_t)st),
 		};
 	}
 	return 0;

@@ -210,8 +210,10 @@ static void metrics_derive_each_figure_from_a_result_written_by_hand(void)
 	struct config c;
 	struct cost *k;
 	struct device_result devices[2] = {
-	        {4000000, 500000, 0, 8000000, 1000000},
-	        {6000000, 0, 3000000, 10000000, 2000000},
+	        {.busy = 4000000, .comm_wait = 500000, .first_start = 0, .last_end = 8000000,
+	         .peak_act = 1000000, .end = 8000000},
+	        {.busy = 6000000, .comm_wait = 0, .first_start = 3000000, .last_end = 10000000,
+	         .peak_act = 2000000, .end = 10000000},
 	};
 	struct channel_result channels[1] = {{1, 0, 3, 300, 2500000}};
 	struct result r = {.p = 2,
