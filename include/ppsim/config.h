@@ -43,7 +43,7 @@ _Static_assert((uint64_t)PP_MAX_DEVICES * PP_MAX_CHUNKS <= UINT64_C(1) << SCHED_
 /* Most entries a list option (--layers-per-stage) takes. */
 #define PP_MAX_LIST 1024
 /* Most rows the option table may have (the size of the origin table). */
-#define CONFIG_MAX_OPTIONS 96
+#define CONFIG_MAX_OPTIONS 128
 /*
  * The range of --svg-width; its default, PP_SVG_AUTO_WIDTH, lets the drawing choose a width
  * that gives ops room for their labels, from PP_SVG_AUTO_MIN_WIDTH to PP_SVG_AUTO_MAX_WIDTH.
@@ -74,6 +74,20 @@ enum pp_mlp {
 	PP_MLP_PRESET, /* the model preset's */
 	PP_MLP_GATED,  /* SwiGLU: three MLP matrices (Llama) */
 	PP_MLP_PLAIN,  /* GELU: two MLP matrices (GPT) */
+};
+
+/* How tensor-parallel collectives meet the GEMMs beside them (docs/cost-model.md, Streams). */
+enum pp_tp_overlap {
+	PP_TP_OVERLAP_DEFAULT,   /* the framework's (none without one) */
+	PP_TP_OVERLAP_NONE,      /* each collective waits for its GEMM and the next GEMM for it */
+	PP_TP_OVERLAP_BULK,      /* a backward's collectives run beside its layer's GEMMs */
+	PP_TP_OVERLAP_PIPELINED, /* each collective split into tp chunks, each beside a GEMM chunk */
+};
+
+/* How context-parallel ranks exchange keys and values. */
+enum pp_cp_comm {
+	PP_CP_RING,      /* cp - 1 ring steps, each beside a block of attention (Megatron's p2p) */
+	PP_CP_ALLGATHER, /* one all-gather of the keys and values before attention */
 };
 
 enum pp_recompute {
@@ -181,7 +195,26 @@ struct config {
 	double unfused_attention_bytes; /* (model) extra forward bytes per attention score without
 	                                 * flash attention; -1: the fitted default */
 	enum pp_recompute recompute;    /* (model) activation recomputation */
-	int distributed_optimizer;      /* (model) optimizer state sharded over dp (1) or not (0) */
+	int distributed_optimizer;      /* (model) optimizer state sharded over dp (1), not (0), or
+	                                   -1: the framework's */
+	char framework[32];             /* (model) framework profile, "" for none */
+	int cp;                         /* (model) context-parallel degree */
+	enum pp_cp_comm cp_comm;        /* (model) how CP ranks exchange keys and values */
+	enum pp_tp_overlap tp_overlap;  /* (model) tensor-parallel collectives beside GEMMs */
+	int overlap_grad_reduce;        /* (model) gradient buckets reduced during the backward (1),
+	                                   after the step (0), -1: the framework's */
+	int overlap_param_gather;       /* (model) distributed optimizer's parameter gather during
+	                                   the first forwards (1), before them (0), -1: framework */
+	double bucket_size;             /* (model) parameters of a gradient bucket; 0: Megatron's
+	                                   max(40M, 1M x dp) */
+	double comm_slowdown;           /* (model) compute slowdown beside communication; -1: the
+	                                   default */
+	double collective_efficiency;   /* (model) share of a link's bandwidth collectives reach; 0:
+	                                   the default */
+	double optimizer_bytes;         /* (model) bytes the optimizer step moves per parameter it
+	                                   updates; -1: the default */
+	double step_overhead;           /* (model) ms each step spends outside the schedule (flush,
+	                                   synchronisation, launches); -1: the default */
 	double bytes_per_param; /* (model) weights + gradients + optimizer state per parameter */
 	int dtype_bytes;        /* (model) bytes of an activation element */
 	int first_stage_layers; /* (model) layers on the first virtual stage; 0: even split */
@@ -433,5 +466,7 @@ struct sched_params config_sched_params(const struct config *c);
 const char *config_comm_name(enum pp_comm comm);
 const char *config_duplex_name(enum pp_duplex duplex);
 const char *config_recompute_name(enum pp_recompute r);
+const char *config_tp_overlap_name(enum pp_tp_overlap t);
+const char *config_cp_comm_name(enum pp_cp_comm t);
 
 #endif

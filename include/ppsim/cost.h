@@ -169,11 +169,30 @@ struct cost_model {
 	double *hop_latency;           /* [S] its latency in microseconds */
 	double *device_params;         /* [p] parameters one GPU of pipeline rank d holds */
 	double *device_state_bytes;    /* [p] weights + gradients + optimizer state on one GPU */
-	pp_time *dp_allreduce;   /* [p] gradient all-reduce after the device's last backward */
+	pp_time *dp_allreduce;   /* [p] the device's gradient reduction (and, with a distributed
+	                            optimizer, parameter gather) in all, as one all-reduce */
+	int cp;                         /* context-parallel degree */
+	enum pp_cp_comm cp_comm;        /* how CP ranks exchange keys and values */
+	enum pp_tp_overlap tp_overlap;  /* resolved: none, bulk or pipelined */
+	bool overlap_grad_reduce;       /* gradient buckets reduced during the last backward */
+	bool overlap_param_gather;      /* parameter gathers during the first forwards */
+	double bucket_params;           /* parameters of a gradient bucket */
+	double comm_slowdown;           /* compute slowdown beside communication */
+	double collective_efficiency;   /* share of a link's bandwidth collectives reach */
+	double optimizer_bytes;         /* bytes the optimizer step moves per parameter updated */
+	double step_overhead_ms;        /* a step's time outside the schedule */
+	double attn_bwd_ms;             /* of layer_ms.b, the attention core's backward */
+	double tp_coll_ms;              /* one TP all-gather or reduce-scatter of a layer's input */
+	double cp_fwd_ms, cp_bwd_ms;    /* one CP exchange: a ring step's K/V (forward) and K/V
+	                                   with their gradients (backward), or the all-gather's */
+	double dp_bandwidth, dp_latency; /* the link the data-parallel group's ring crosses */
+	double *optimizer_ms;           /* [p] the optimizer step on one GPU of device d */
+	double optimizer_max_ms;        /* the slowest device's */
 	double step_flops;       /* model FLOPs of one step over all GPUs (no recomputation) */
 	double tokens_per_step;  /* m * mbs * seq * dp */
 	double samples_per_step; /* m * mbs * dp */
 };
+
 
 /*
  * Costs of one simulation, per virtual stage s = 0..S-1. Times are in ticks, tick ticks per
@@ -244,8 +263,17 @@ int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cos
  * peak, else the GPU's large-GEMM efficiency. */
 double cost_model_compute_ms(const struct cost_model *k, double flops);
 
-/* Milliseconds of a ring all-reduce of bytes over n GPUs on a link of bandwidth GB/s and
- * latency microseconds: 2(n-1) latencies and 2(n-1)/n of the data; 0 for n <= 1. */
+/*
+ * Collectives (collective.c, docs/cost-model.md, Collectives): milliseconds of a ring
+ * collective of bytes (the whole buffer each GPU holds before an all-reduce or a reduce-scatter,
+ * after an all-gather) over n GPUs on a link of bandwidth GB/s per direction and latency
+ * microseconds, all of which every GPU's ring step crosses: an all-reduce takes 2(n-1) steps of
+ * bytes/n, a reduce-scatter or an all-gather n-1, an all-to-all n-1 steps of bytes/n. 0 for n <= 1.
+ */
+enum cost_collective { COLL_ALLREDUCE, COLL_REDUCE_SCATTER, COLL_ALLGATHER, COLL_ALLTOALL };
+double cost_collective_ms(enum cost_collective kind, double bytes, int n, double bandwidth,
+                          double latency);
+/* cost_collective_ms of an all-reduce: 2(n-1) latencies and 2(n-1)/n of the data. */
 double cost_allreduce_ms(double bytes, int n, double bandwidth, double latency);
 
 /*

@@ -27,7 +27,26 @@ struct device_metrics {
 	double state_bytes;      /* weights + gradients + optimizer state */
 	double memory_bytes;     /* activation_bytes + state_bytes */
 	bool oom;                /* memory_bytes above the GPU's memory less the reserve */
-	double dp_allreduce;     /* gradient all-reduce after the last backward */
+	double dp_allreduce;     /* its data-parallel communication in all (the stream's time) */
+	double end;              /* when its ops and its streams were done */
+	double exposed[COMM_KINDS]; /* by kind (comm_kind_info): time compute waited for it or
+	                               that it ran past the last op */
+	double comm[COMM_KINDS];    /* by kind: the time its pieces held their streams */
+	double optimizer;        /* its optimizer step */
+};
+
+/*
+ * A step's time taken apart on the device that finishes last (with a model): compute + bubble
+ * + exposed_p2p + exposed[kind] for every kind + optimizer + other = step_time.
+ */
+struct step_breakdown {
+	int device;                 /* the device whose end sets the step */
+	double compute;             /* its compute */
+	double bubble;              /* its idle time waiting for other devices' ops or messages */
+	double exposed_p2p;         /* the time its blocking sends held its stream */
+	double exposed[COMM_KINDS]; /* its exposed communication by kind */
+	double optimizer;           /* the optimizer step (the slowest device's) */
+	double other;               /* the step's time outside the schedule (--step-overhead) */
 };
 
 /* Per-channel figures; times in units. */
@@ -56,7 +75,9 @@ struct metrics {
 	struct device_metrics *devices; /* [p] */
 	/* with a model (has_model; zero otherwise): */
 	bool has_model;                   /* the costs come from a model */
-	double step_time;                 /* makespan including each device's gradient all-reduce */
+	double step_time;                 /* the latest device end, its streams included, plus the
+	                                     optimizer step and the step's overhead */
+	struct step_breakdown breakdown;  /* step_time taken apart */
 	double tokens_per_s;              /* tokens of one step over all replicas / step_time */
 	double samples_per_s;             /* sequences of one step / step_time */
 	double mfu;                       /* model FLOPs / (step_time * GPUs * peak FLOP/s) */

@@ -47,17 +47,35 @@ struct link_preset {
 	const char *source;
 };
 
+/*
+ * A training framework's own habits (docs/presets.md, Frameworks): what its runtime does unless
+ * told otherwise. --framework applies each to the options not given; -1 leaves the option's
+ * own default.
+ */
+struct framework_preset {
+	const char *name;          /* "megatron" */
+	int comm;                  /* enum pp_comm of its pipeline sends */
+	int overlap_grad_reduce;   /* gradient buckets reduced during the backward */
+	int overlap_param_gather;  /* parameter gathers during the first forwards */
+	int distributed_optimizer; /* optimizer state sharded over dp */
+	int tp_overlap;            /* enum pp_tp_overlap */
+	int flash_attention;       /* fused attention */
+	const char *source;
+};
+
 /* The tables in `ppsim list` order; *count receives the length. */
 const struct model_preset *preset_models(size_t *count);
 const struct gpu_preset *preset_gpus(size_t *count);
 const struct link_preset *preset_links(size_t *count);
+const struct framework_preset *preset_frameworks(size_t *count);
 
 /* Lookups by exact name; NULL when there is none. */
 const struct model_preset *preset_model(const char *name);
 const struct gpu_preset *preset_gpu(const char *name);
 const struct link_preset *preset_link(const char *name);
+const struct framework_preset *preset_framework(const char *name);
 
-/* True when the table of kind ("model", "gpu" or "link") has a row named name. */
+/* True when the table of kind ("model", "gpu", "link" or "framework") has a row named name. */
 bool preset_known(const char *kind, const char *name);
 
 /* The GPU preset a model config without --gpu runs on. */

@@ -28,6 +28,8 @@ static const char *const comms[] = {"overlap", "blocking", NULL};
 static const char *const duplexes[] = {"full", "half", NULL};
 static const char *const mlps[] = {"preset", "gated", "plain", NULL};
 static const char *const recomputes[] = {"none", "full", "selective", NULL};
+static const char *const tp_overlaps[] = {"default", "none", "bulk", "pipelined", NULL};
+static const char *const cp_comms[] = {"ring", "allgather", NULL};
 static const char *const arrivals[] = {"poisson", "bursty", "closed", NULL};
 static const char *const batchings[] = {"static", "continuous", "chunked", "disaggregated", NULL};
 static const char *const dists[] = {"fixed", "uniform", "lognormal", NULL};
@@ -37,6 +39,8 @@ static const char *const trace_names[] = {"ppsim", "torch", NULL};
 _Static_assert(sizeof(enum pp_comm) == sizeof(int) && sizeof(enum pp_duplex) == sizeof(int) &&
                        sizeof(enum pp_mlp) == sizeof(int) &&
                        sizeof(enum pp_recompute) == sizeof(int) &&
+                       sizeof(enum pp_tp_overlap) == sizeof(int) &&
+                       sizeof(enum pp_cp_comm) == sizeof(int) &&
                        sizeof(enum pp_arrival) == sizeof(int) &&
                        sizeof(enum pp_batching) == sizeof(int) &&
                        sizeof(enum pp_trace_names) == sizeof(int),
@@ -218,8 +222,47 @@ static const struct config_option options[] = {
          "activation recomputation: none (default), full or selective", FIELD(recompute),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL, .values = recomputes},
         {"distributed-optimizer", 0, "distributed_optimizer", CONFIG_ARG_BOOL, "BOOL",
-         "shard optimizer state over dp (default no)", FIELD(distributed_optimizer),
+         "shard optimizer state over dp (default: the framework's, else no)",
+         FIELD(distributed_optimizer), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"framework", 0, "framework", CONFIG_ARG_NAME, "NAME",
+         "set what that runtime does by default: overlaps, sends, flash attention (see 'ppsim "
+         "list')",
+         FIELD(framework), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
+         .preset = "framework",
+         .section = "Parallelism and communication beside the pipeline (with a model):"},
+        {"cp", 0, "cp", CONFIG_ARG_COUNT, "N",
+         "context-parallel degree: the sequence split over N GPUs (default 1)", FIELD(cp),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"cp-comm", 0, "cp_comm", CONFIG_ARG_NAME, "KIND",
+         "context parallelism's key/value exchange: ring (default) or allgather", FIELD(cp_comm),
+         .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL, .values = cp_comms},
+        {"tp-overlap", 0, "tp_overlap", CONFIG_ARG_NAME, "MODE",
+         "tensor-parallel collectives: none, bulk (backward's beside its GEMMs) or pipelined "
+         "(default: the framework's, else none)",
+         FIELD(tp_overlap), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
+         .values = tp_overlaps, .offered = 1},
+        {"overlap-grad-reduce", 0, "overlap_grad_reduce", CONFIG_ARG_BOOL, "BOOL",
+         "reduce gradient buckets during the last backward (default: the framework's, else no)",
+         FIELD(overlap_grad_reduce), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"overlap-param-gather", 0, "overlap_param_gather", CONFIG_ARG_BOOL, "BOOL",
+         "distributed optimizer: gather parameters during the first forwards (default: the "
+         "framework's, else no)",
+         FIELD(overlap_param_gather), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"bucket-size", 0, "bucket_size", CONFIG_ARG_RATE, "N",
+         "parameters in a gradient bucket (default max(40M, 1M x dp), Megatron's)",
+         FIELD(bucket_size), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"comm-slowdown", 0, "comm_slowdown", CONFIG_ARG_TIME, "F",
+         "compute takes 1 + F as long beside a collective, which takes SMs (default 0.1)",
+         FIELD(comm_slowdown), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"collective-efficiency", 0, "collective_efficiency", CONFIG_ARG_SHARE, "F",
+         "share of a link's bandwidth collectives reach (default 0.8)",
+         FIELD(collective_efficiency), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"optimizer-bytes", 0, "optimizer_bytes", CONFIG_ARG_TIME, "B",
+         "bytes the optimizer step reads and writes per parameter it updates (default 36)",
+         FIELD(optimizer_bytes), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"step-overhead", 0, "step_overhead", CONFIG_ARG_TIME, "MS",
+         "ms a step spends outside the schedule: flush, synchronisation, launches (default 0)",
+         FIELD(step_overhead), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"bytes-per-param", 0, "bytes_per_param", CONFIG_ARG_RATE, "N",
          "weights + gradients + optimizer bytes per parameter (default 16)", FIELD(bytes_per_param),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
@@ -348,6 +391,13 @@ void config_init(struct config *c)
 	c->sequence_parallel = 1;
 	c->unfused_attention_bytes = -1;
 	c->recompute = PP_RECOMPUTE_NONE;
+	c->distributed_optimizer = -1;
+	c->cp = 1;
+	c->overlap_grad_reduce = -1;
+	c->overlap_param_gather = -1;
+	c->comm_slowdown = -1;
+	c->optimizer_bytes = -1;
+	c->step_overhead = -1;
 	c->bytes_per_param = 16;
 	c->dtype_bytes = 2;
 	c->arrival = PP_ARRIVAL_POISSON;
@@ -389,6 +439,16 @@ const char *config_recompute_name(enum pp_recompute r)
 	return recomputes[r];
 }
 
+const char *config_tp_overlap_name(enum pp_tp_overlap t)
+{
+	return tp_overlaps[t];
+}
+
+const char *config_cp_comm_name(enum pp_cp_comm t)
+{
+	return cp_comms[t];
+}
+
 const char *config_batching_name(enum pp_batching b)
 {
 	return batchings[b];
@@ -426,21 +486,42 @@ bool config_has_model(const struct config *c)
 
 int config_dp(const struct config *c, int *dp, struct pp_error *err)
 {
-	long long pt = (long long)c->p * c->tp;
+	long long pt = (long long)c->p * c->tp * c->cp;
 
 	*dp = c->dp;
 	if (c->gpus == 0)
 		return 0;
 	if (c->gpus % pt != 0)
 		return config_fail(c, config_is_set(c, "tp") ? "tp" : "gpus", err,
-		                   "p x tp = %lld does not divide the %d GPUs (--gpus)", pt,
+		                   "p x tp x cp = %lld does not divide the %d GPUs (--gpus)", pt,
 		                   c->gpus);
 	if (config_is_set(c, "dp") && c->dp != c->gpus / pt)
 		return config_fail(c, "dp", err,
-		                   "disagrees with --gpus %d = p %d x tp %d x dp %lld", c->gpus,
-		                   c->p, c->tp, c->gpus / pt);
+		                   "disagrees with --gpus %d = p %d x tp %d x cp %d x dp %lld",
+		                   c->gpus, c->p, c->tp, c->cp, c->gpus / pt);
 	*dp = (int)(c->gpus / pt);
 	return 0;
+}
+
+/* Gives the options of c that were not set the framework f's habits. */
+static void apply_framework(struct config *c, const struct framework_preset *f)
+{
+	const struct {
+		const char *key;
+		int *field;
+		int value;
+	} rows[] = {
+	        {"comm", (int *)&c->comm, f->comm},
+	        {"overlap_grad_reduce", &c->overlap_grad_reduce, f->overlap_grad_reduce},
+	        {"overlap_param_gather", &c->overlap_param_gather, f->overlap_param_gather},
+	        {"distributed_optimizer", &c->distributed_optimizer, f->distributed_optimizer},
+	        {"tp_overlap", (int *)&c->tp_overlap, f->tp_overlap},
+	        {"flash_attention", &c->flash_attention, f->flash_attention},
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (rows[i].value >= 0 && !config_is_set(c, rows[i].key))
+			*rows[i].field = rows[i].value;
 }
 
 int config_settle(const struct config *in, struct config *out, struct pp_error *err)
@@ -450,6 +531,8 @@ int config_settle(const struct config *in, struct config *out, struct pp_error *
 	int m;
 
 	*out = *in;
+	if (in->framework[0] != '\0')
+		apply_framework(out, preset_framework(in->framework));
 	/* a schedule with chunks runs with the fewest it takes unless -v says otherwise */
 	if (desc != NULL && !config_is_set(in, "v") && in->v < desc->min_v)
 		out->v = desc->min_v;

@@ -38,6 +38,26 @@ static const struct link_preset links[] = {
         {"ib-ndr", 50, 5, "InfiniBand NDR 400 Gb/s per GPU NIC; latency assumed"},
 };
 
+/* comm 1: blocking (enum pp_comm); tp_overlap 1 none, 2 bulk, 3 pipelined (enum pp_tp_overlap) */
+static const struct framework_preset frameworks[] = {
+        {"megatron", 1, 0, 0, 0, 1, 1,
+         "Megatron-LM arguments.py: --overlap-grad-reduce, --overlap-param-gather, "
+         "--use-distributed-optimizer and --tp-comm-overlap are off unless given; P2P sends are "
+         "batched isend/irecv waited on before the next op (schedules.py); Transformer "
+         "Engine's fused attention"},
+        {"nemo", 1, 1, 1, 1, 3, 1,
+         "NeMo 2.0 pre-training recipes (llama3 8b/70b/405b): MegatronStrategy with "
+         "overlap_grad_reduce, overlap_param_gather and the distributed optimizer on, "
+         "tp_comm_overlap on for H100 recipes (TE userbuffers, pipelined); Megatron's sends"},
+        {"deepspeed", 1, 0, 0, 1, 1, 0,
+         "Megatron-DeepSpeed's pipeline engine: ZeRO-1 optimizer sharding, gradients reduced "
+         "after the pipeline's last backward, blocking P2P; --use-flash-attn off by default"},
+        {"torchtitan", 0, 1, 1, 1, 1, 1,
+         "torchtitan: FSDP2 reduce-scatters gradients as each block's backward ends and "
+         "gathers parameters ahead of use; PyTorch pipelining's asynchronous sends; SDPA's "
+         "flash attention; async TP off by default"},
+};
+
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct model_preset *preset_models(size_t *count)
@@ -58,7 +78,13 @@ const struct link_preset *preset_links(size_t *count)
 	return links;
 }
 
-/* The tables by kind, as the config names them ("model", "gpu", "link"). */
+const struct framework_preset *preset_frameworks(size_t *count)
+{
+	*count = COUNT(frameworks);
+	return frameworks;
+}
+
+/* The tables by kind, as the config names them ("model", "gpu", "link", "framework"). */
 static const struct table {
 	const char *kind;
 	const void *rows;
@@ -67,6 +93,7 @@ static const struct table {
         {"model", models, COUNT(models), sizeof(models[0])},
         {"gpu", gpus, COUNT(gpus), sizeof(gpus[0])},
         {"link", links, COUNT(links), sizeof(links[0])},
+        {"framework", frameworks, COUNT(frameworks), sizeof(frameworks[0])},
 };
 
 static const struct table *table_of(const char *kind)
@@ -107,6 +134,11 @@ const struct gpu_preset *preset_gpu(const char *name)
 const struct link_preset *preset_link(const char *name)
 {
 	return find("link", name);
+}
+
+const struct framework_preset *preset_framework(const char *name)
+{
+	return find("framework", name);
 }
 
 bool preset_known(const char *kind, const char *name)

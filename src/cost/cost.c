@@ -211,6 +211,7 @@ void cost_free(struct cost *c)
 		free(c->model->device_params);
 		free(c->model->device_state_bytes);
 		free(c->model->dp_allreduce);
+		free(c->model->optimizer_ms);
 		free(c->model);
 	}
 	free(c);

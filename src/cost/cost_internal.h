@@ -26,4 +26,10 @@ double kernel_bgemm_ms(const struct cost_gpu *g, double batch, double m, double 
 /* Milliseconds of flash attention's flops, forward or backward, at the GPU's share for it. */
 double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward);
 
+/* Fills cost->pieces from its resolved model for layout l (cost_pieces.c): tensor- and
+ * context-parallel collectives as plans of each op (t_f, t_b and t_w become their compute),
+ * data-parallel buckets and gathers as hooks. Returns 0, or -1 with err set. */
+int cost_model_pieces(const struct config *c, const struct cost_layout *l, struct cost *cost,
+                      struct pp_error *err);
+
 #endif

@@ -64,6 +64,25 @@ static double pickd(double set, double preset)
 #define P2P_OVERHEAD_US 234.0
 #define P2P_EFFICIENCY  0.24
 
+/*
+ * The defaults of what runs beside the schedule (docs/cost-model.md, Streams, and
+ * docs/presets.md): Megatron-LM's gradient bucket, max(40M, 1M x dp) parameters
+ * (megatron/core/distributed, DistributedDataParallelConfig); the share of a link's bandwidth a
+ * ring collective reaches, 0.8 (nccl-tests: an A100's NVLink all-reduce reaches 230-250 of 300
+ * GB/s bus bandwidth); compute slowed by 15% beside a collective, whose kernels take SMs
+ * (DeepSeek-V3's report keeps 20 of an H800's 132 SMs for communication, 15%; arXiv 2507.03114
+ * measures 18.9% on average); the optimizer step, 38 bytes moved per parameter a GPU updates
+ * (Adam on fp32 main parameters: the parameter, both moments and the fp32 gradient read, the
+ * parameter and both moments written, 28 bytes; the bf16 copy written, 2; the gradient zeroed
+ * and read for its norm, 8).
+ */
+#define BUCKET_PARAMS_MIN        40e6
+#define BUCKET_PARAMS_PER_DP     1e6
+#define COLLECTIVE_EFFICIENCY    0.8
+#define COMM_SLOWDOWN            0.15
+#define OPTIMIZER_BYTES          38.0
+#define STEP_OVERHEAD_MS         0.0
+
 /* Resolves the model, the GPU and the links: presets first, then the config's overrides. */
 static int resolve_hardware(const struct config *c, struct cost_model *k, struct pp_error *err)
 {
@@ -136,7 +155,17 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	k->unfused_attention_bytes = c->unfused_attention_bytes >= 0 ? c->unfused_attention_bytes
 	                                                             : UNFUSED_ATTENTION_BYTES;
 	k->recompute = c->recompute;
-	k->distributed_optimizer = c->distributed_optimizer != 0;
+	k->distributed_optimizer = c->distributed_optimizer > 0;
+	k->cp = c->cp;
+	k->cp_comm = c->cp_comm;
+	k->tp_overlap = c->tp_overlap == PP_TP_OVERLAP_DEFAULT ? PP_TP_OVERLAP_NONE : c->tp_overlap;
+	k->overlap_grad_reduce = c->overlap_grad_reduce > 0;
+	k->overlap_param_gather = c->overlap_param_gather > 0;
+	k->comm_slowdown = c->comm_slowdown >= 0 ? c->comm_slowdown : COMM_SLOWDOWN;
+	k->collective_efficiency =
+	        c->collective_efficiency > 0 ? c->collective_efficiency : COLLECTIVE_EFFICIENCY;
+	k->optimizer_bytes = c->optimizer_bytes >= 0 ? c->optimizer_bytes : OPTIMIZER_BYTES;
+	k->step_overhead_ms = c->step_overhead >= 0 ? c->step_overhead : STEP_OVERHEAD_MS;
 	k->bytes_per_param = c->bytes_per_param;
 	k->dtype_bytes = c->dtype_bytes;
 	if (k->gpus_per_node % k->tp != 0)
@@ -148,9 +177,22 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	if (k->heads % k->tp != 0 || k->ffn % k->tp != 0)
 		return config_fail(c, "tp", err, "must divide the %d heads and the MLP size %d",
 		                   k->heads, k->ffn);
+	if (k->seq % (2 * k->cp) != 0)
+		return config_fail(c, "cp", err,
+		                   "must split the sequence of %d into 2 x cp blocks (causal balance)",
+		                   k->seq);
+	if (k->gpus_per_node % k->tp == 0 && k->cp > 1 &&
+	    (long long)k->tp * k->cp > k->gpus_per_node && k->gpus_per_node % k->tp != 0)
+		return config_fail(c, "cp", err, "must place whole tensor-parallel groups");
+	if (k->overlap_param_gather && !k->distributed_optimizer && config_is_set(c, "overlap_param_gather"))
+		return config_fail(c, "overlap_param_gather", err,
+		                   "needs --distributed-optimizer (parameters are gathered only when "
+		                   "the optimizer is sharded)");
 	if (config_dp(c, &k->dp, err) != 0)
 		return -1;
-	k->gpus = c->p * k->tp * k->dp;
+	k->gpus = c->p * k->tp * k->cp * k->dp;
+	k->bucket_params = c->bucket_size > 0 ? c->bucket_size
+	                                      : fmax(BUCKET_PARAMS_MIN, BUCKET_PARAMS_PER_DP * k->dp);
 	if (k->bytes_per_param < 4)
 		return config_fail(c, "bytes_per_param", err,
 		                   "must be at least 4 (bf16 weights and gradients)");
@@ -212,13 +254,6 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 	return 0;
 }
 
-double cost_allreduce_ms(double bytes, int n, double bandwidth, double latency)
-{
-	if (n <= 1)
-		return 0;
-	return 2.0 * (n - 1) * latency / 1e3 + 2.0 * (n - 1) / n * bytes / (bandwidth * 1e6);
-}
-
 /* The per-layer and LM-head FLOPs, parameters and activation bytes. */
 static void layer_figures(struct cost_model *k)
 {
@@ -244,8 +279,8 @@ static void layer_figures(struct cost_model *k)
 		k->layer_act_bytes = s * b * h * (10 * rep + 24.0 / k->tp);
 	else
 		k->layer_act_bytes = s * b * h * (10 * rep + (24 + 5 * a * s / h) / k->tp);
-	k->layer_act_bytes *= k->dtype_bytes / 2.0;
-	k->msg_bytes = (uint64_t)(b * s * h * k->dtype_bytes / k->tp);
+	k->layer_act_bytes *= k->dtype_bytes / 2.0 / k->cp;
+	k->msg_bytes = (uint64_t)(b * s * h * k->dtype_bytes / k->tp / k->cp);
 }
 
 /*
@@ -256,8 +291,8 @@ static void layer_figures(struct cost_model *k)
  */
 static bool hop_inside(const struct cost_model *k, int d, int e)
 {
-	long long g = k->gpus_per_node, span = (long long)k->tp * k->dp;
-	long long n = k->dp < g ? k->dp : g;
+	long long g = k->gpus_per_node, span = (long long)k->tp * k->cp * k->dp;
+	long long reps = (long long)k->cp * k->dp, n = reps < g ? reps : g;
 
 	for (long long r = 0; r < n; r++)
 		for (long long j = 0; j<k->tp; j += k->tp - 1> 0 ? k->tp - 1 : 1) {
@@ -291,25 +326,28 @@ double cost_model_compute_ms(const struct cost_model *k, double flops)
 static void layer_times(struct cost_model *k)
 {
 	const struct cost_gpu *g = &k->hw;
-	double h = k->hidden, s = k->seq, b = k->mbs, t = b * s, tp = k->tp, V = k->vocab;
-	double kv = (double)k->kv_heads * (h / k->heads), e = k->dtype_bytes;
+	/* with context parallelism a GPU holds s / cp of each sequence's tokens, whose queries
+	 * meet all s keys: the attention core's work is 1/cp of the sequence's */
+	double h = k->hidden, s = k->seq, b = k->mbs, cp = k->cp, t = b * s / cp, tp = k->tp;
+	double V = k->vocab, kv = (double)k->kv_heads * (h / k->heads), e = k->dtype_bytes;
 	double gemm[4][2] = {
 	        {h, (h + 2 * kv) / tp},                    /* QKV: K = h in, N out */
 	        {h / tp, h},                               /* output projection */
 	        {h, (k->gated_mlp ? 2 : 1) * k->ffn / tp}, /* MLP in (gate and up when gated) */
 	        {k->ffn / tp, h},                          /* MLP out */
 	};
-	double attn = 4 * b * s * s * h / tp, act = (k->gated_mlp ? 3 : 2) * k->ffn / tp;
+	double attn = 4 * b * s * s * h / tp / cp, act = (k->gated_mlp ? 3 : 2) * k->ffn / tp;
 	struct cost_flops *l = &k->layer_ms, *hd = &k->head_ms;
 
 	if (k->efficiency > 0) {
 		k->attn_fwd_ms = cost_model_compute_ms(k, attn);
-		l->f = cost_model_compute_ms(k, k->layer_flops.f / tp);
-		l->b = cost_model_compute_ms(k, k->layer_flops.b / tp);
-		l->w = cost_model_compute_ms(k, k->layer_flops.w / tp);
-		hd->f = cost_model_compute_ms(k, k->head_flops.f / tp);
-		hd->b = cost_model_compute_ms(k, k->head_flops.b / tp);
-		hd->w = cost_model_compute_ms(k, k->head_flops.w / tp);
+		k->attn_bwd_ms = 2 * k->attn_fwd_ms;
+		l->f = cost_model_compute_ms(k, k->layer_flops.f / tp / cp);
+		l->b = cost_model_compute_ms(k, k->layer_flops.b / tp / cp);
+		l->w = cost_model_compute_ms(k, k->layer_flops.w / tp / cp);
+		hd->f = cost_model_compute_ms(k, k->head_flops.f / tp / cp);
+		hd->b = cost_model_compute_ms(k, k->head_flops.b / tp / cp);
+		hd->w = cost_model_compute_ms(k, k->head_flops.w / tp / cp);
 		return;
 	}
 	*l = (struct cost_flops){0, 0, 0};
@@ -320,7 +358,8 @@ static void layer_times(struct cost_model *k)
 	}
 	if (k->flash_attention) {
 		k->attn_fwd_ms = kernel_attention_ms(g, attn / 2, false);
-		l->b += kernel_attention_ms(g, 2.5 * attn / 2, true);
+		k->attn_bwd_ms = kernel_attention_ms(g, 2.5 * attn / 2, true);
+		l->b += k->attn_bwd_ms;
 	} else {
 		/* batched GEMMs over the b x a/tp heads of head size d, the full s x s scores (no
 		 * block is skipped), and Megatron-LM's fused scale-mask-softmax and attention
@@ -329,15 +368,16 @@ static void layer_times(struct cost_model *k)
 		 * (the forward's unexplained excess, unfused_attention_bytes, counted with it);
 		 * backward the dropout's and the softmax's gradients (2e + 1 and 3e bytes a score)
 		 * and four products (dP = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q) */
-		double heads = b * k->heads / tp, d = h / k->heads, n = heads * s * s;
+		double heads = b * k->heads / tp, d = h / k->heads, sq = s / cp, n = heads * sq * s;
 
-		k->attn_fwd_ms = kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
-		                 kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
+		k->attn_fwd_ms = kernel_bgemm_ms(g, heads, sq, s, d, k->dtype_bytes) +
+		                 kernel_bgemm_ms(g, heads, sq, d, s, k->dtype_bytes) +
 		                 kernel_memory_ms(g, 2 * e * n) +
 		                 kernel_memory_ms(g, (2 * e + 1 + k->unfused_attention_bytes) * n);
-		l->b += kernel_bgemm_ms(g, heads, s, s, d, k->dtype_bytes) +
-		        3 * kernel_bgemm_ms(g, heads, s, d, s, k->dtype_bytes) +
-		        kernel_memory_ms(g, (2 * e + 1) * n) + kernel_memory_ms(g, 3 * e * n);
+		k->attn_bwd_ms = kernel_bgemm_ms(g, heads, sq, s, d, k->dtype_bytes) +
+		                 3 * kernel_bgemm_ms(g, heads, sq, d, s, k->dtype_bytes) +
+		                 kernel_memory_ms(g, (2 * e + 1) * n) + kernel_memory_ms(g, 3 * e * n);
+		l->b += k->attn_bwd_ms;
 	}
 	l->f += k->attn_fwd_ms;
 	for (int i = 0; i < 4; i++) {
@@ -429,13 +469,16 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
                           int64_t tick, struct pp_error *err)
 {
 	double embed = (double)k->vocab * k->hidden / k->tp;
-	double keep = 4 + (k->bytes_per_param - 4) / (k->distributed_optimizer ? k->dp : 1);
+	double keep =
+	        4 + (k->bytes_per_param - 4) / (k->distributed_optimizer ? k->dp * k->cp : 1);
 	const uint32_t *dev = l->stage_device;
 
 	k->device_params = pp_calloc((size_t)l->p, sizeof(*k->device_params));
 	k->device_state_bytes = pp_calloc((size_t)l->p, sizeof(*k->device_state_bytes));
 	k->dp_allreduce = pp_calloc((size_t)l->p, sizeof(*k->dp_allreduce));
-	if (k->device_params == NULL || k->device_state_bytes == NULL || k->dp_allreduce == NULL)
+	k->optimizer_ms = pp_calloc((size_t)l->p, sizeof(*k->optimizer_ms));
+	if (k->device_params == NULL || k->device_state_bytes == NULL || k->dp_allreduce == NULL ||
+	    k->optimizer_ms == NULL)
 		return pp_nomem(err, (size_t)l->p, sizeof(*k->device_params));
 	for (int st = 0; st < l->S; st++)
 		k->device_params[dev[st]] += k->stage_layers[st] * k->layer_params / k->tp;
@@ -446,19 +489,55 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		k->device_params[dev[l->S - 1]] += embed;
 	for (int d = 0; d < l->p; d++) {
 		/* the GPUs of pipeline rank d, all replicas, are d*tp*dp .. (d+1)*tp*dp - 1 */
-		long long first = (long long)d * k->tp * k->dp, last = first + k->tp * k->dp - 1;
+		long long span = (long long)k->tp * k->cp * k->dp;
+		long long first = (long long)d * span, last = first + span - 1;
 		bool dp_inside = first / k->gpus_per_node == last / k->gpus_per_node;
 
 		k->device_state_bytes[d] = k->device_params[d] * keep;
-		if (checked_ticks(
-		            c, dp_inside ? "bandwidth" : "inter_bandwidth",
-		            cost_allreduce_ms(k->device_params[d] * 2, k->dp,
-		                              dp_inside ? k->link_bandwidth : k->inter_bandwidth,
-		                              dp_inside ? k->link_latency : k->inter_latency),
-		            tick, &k->dp_allreduce[d], err) != 0)
+		k->dp_bandwidth = dp_inside ? k->link_bandwidth : k->inter_bandwidth;
+		k->dp_latency = dp_inside ? k->link_latency : k->inter_latency;
+		if (checked_ticks(c, dp_inside ? "bandwidth" : "inter_bandwidth",
+		                  cost_allreduce_ms(k->device_params[d] * 2, k->dp * k->cp,
+		                                    k->dp_bandwidth * k->collective_efficiency,
+		                                    k->dp_latency),
+		                  tick, &k->dp_allreduce[d], err) != 0)
 			return -1;
+		/* the optimizer step updates the GPU's parameters, or its shard of them */
+		k->optimizer_ms[d] = kernel_memory_ms(&k->hw, k->device_params[d] * k->optimizer_bytes /
+		                                                      (k->distributed_optimizer
+		                                                               ? k->dp * k->cp
+		                                                               : 1));
+		k->optimizer_max_ms = fmax(k->optimizer_max_ms, k->optimizer_ms[d]);
 	}
 	return 0;
+}
+
+/*
+ * The collectives of one layer's op: tensor parallelism's all-reduce of the layer's activations
+ * (s / cp tokens) inside the node, and each of its halves (an all-gather or a reduce-scatter);
+ * context parallelism's exchange of a block of keys and values (s / cp tokens of the kv heads a
+ * tensor-parallel rank holds; their gradients too in the backward), over the link its group
+ * spans: a ring step passes one block, the all-gather gathers cp - 1.
+ */
+static void exchanges(struct cost_model *k)
+{
+	double tokens = (double)k->mbs * k->seq / k->cp, e = k->dtype_bytes;
+	double kv = 2 * tokens * k->kv_heads * ((double)k->hidden / k->heads) * e / k->tp;
+	bool inside = (long long)k->tp * k->cp <= k->gpus_per_node;
+	double bw = (inside ? k->link_bandwidth : k->inter_bandwidth) * k->collective_efficiency;
+	double lat = inside ? k->link_latency : k->inter_latency;
+
+	k->tp_allreduce_ms = cost_allreduce_ms(tokens * k->hidden * e, k->tp,
+	                                       k->link_bandwidth * k->collective_efficiency,
+	                                       k->link_latency);
+	k->tp_coll_ms = k->tp_allreduce_ms / 2;
+	if (k->cp_comm == PP_CP_ALLGATHER) {
+		k->cp_fwd_ms = cost_collective_ms(COLL_ALLGATHER, kv * k->cp, k->cp, bw, lat);
+		k->cp_bwd_ms = cost_collective_ms(COLL_REDUCE_SCATTER, kv * k->cp, k->cp, bw, lat);
+	} else {
+		k->cp_fwd_ms = k->cp > 1 ? lat / 1e3 + kv / (bw * 1e6) : 0;
+		k->cp_bwd_ms = k->cp > 1 ? lat / 1e3 + 2 * kv / (bw * 1e6) : 0;
+	}
 }
 
 struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
@@ -491,9 +570,9 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 		cost_free(cost);
 		return NULL;
 	}
-	k->tp_allreduce_ms = cost_allreduce_ms((double)k->mbs * k->seq * k->hidden * k->dtype_bytes,
-	                                       k->tp, k->link_bandwidth, k->link_latency);
-	if (price_stages(c, l, cost, err) != 0 || device_figures(c, l, k, cost->tick, err) != 0) {
+	exchanges(k);
+	if (price_stages(c, l, cost, err) != 0 || device_figures(c, l, k, cost->tick, err) != 0 ||
+	    cost_model_pieces(c, l, cost, err) != 0) {
 		cost_free(cost);
 		return NULL;
 	}

@@ -10,6 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The step time and its parts, on the device dr that finishes last. */
+static void step_apart(struct metrics *m, const struct cost_model *k,
+                       const struct device_result *dr, int64_t tick)
+{
+	struct step_breakdown *b = &m->breakdown;
+	double end = pp_time_to_units(dr->end, tick), rest;
+
+	b->compute = pp_time_to_units(dr->busy, tick);
+	b->exposed_p2p = pp_time_to_units(dr->comm_wait, tick);
+	rest = end - b->compute - b->exposed_p2p;
+	for (int x = 0; x < COMM_KINDS; x++) {
+		b->exposed[x] = pp_time_to_units(dr->exposed[x], tick);
+		rest -= b->exposed[x];
+	}
+	b->bubble = rest > 0 ? rest : 0;
+	b->optimizer = k->optimizer_max_ms;
+	b->other = k->step_overhead_ms;
+	m->step_time = end + b->optimizer + b->other;
+}
+
 int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
                  const struct result *r, struct pp_error *err)
 {
@@ -44,18 +64,24 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 		dm->peak_activations = unit > 0 ? (double)dr->peak_act / (double)unit : 0;
 		dm->comm_wait = pp_time_to_units(dr->comm_wait, c->tick);
 		dm->span = pp_time_to_units(dr->last_end - dr->first_start, c->tick);
+		dm->end = pp_time_to_units(dr->end, c->tick);
+		for (int k = 0; k < COMM_KINDS; k++) {
+			dm->exposed[k] = pp_time_to_units(dr->exposed[k], c->tick);
+			dm->comm[k] = pp_time_to_units(dr->comm[k], c->tick);
+		}
 		if (c->model != NULL) {
-			pp_time done = dr->last_end + c->model->dp_allreduce[d];
-
 			dm->activation_bytes = (double)dr->peak_act;
 			dm->state_bytes = c->model->device_state_bytes[d];
 			dm->memory_bytes = dm->activation_bytes + dm->state_bytes;
 			dm->oom = dm->memory_bytes >
 			          c->model->capacity_bytes - c->model->reserve_bytes;
-			dm->dp_allreduce = pp_time_to_units(c->model->dp_allreduce[d], c->tick);
+			dm->dp_allreduce = c->pieces != NULL
+			                           ? dm->comm[COMM_DP]
+			                           : pp_time_to_units(c->model->dp_allreduce[d], c->tick);
+			dm->optimizer = c->model->optimizer_ms[d];
 			m->oom |= dm->oom;
-			if (pp_time_to_units(done, c->tick) > m->step_time)
-				m->step_time = pp_time_to_units(done, c->tick);
+			if (dr->end > r->devices[m->breakdown.device].end)
+				m->breakdown.device = d;
 		}
 		sum_busy += (long double)dr->busy;
 		if ((double)dr->busy > max_busy)
@@ -76,6 +102,8 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 		        s->desc->theory.fn(&sp, pp_time_to_units(c->t_f[0], c->tick),
 		                           pp_time_to_units(c->t_b[0], c->tick),
 		                           pp_time_to_units(c->t_w[0], c->tick), c->overlap_factor);
+	if (c->model != NULL)
+		step_apart(m, c->model, &r->devices[m->breakdown.device], c->tick);
 	if (c->model != NULL && m->step_time > 0) {
 		const struct cost_model *k = c->model;
 

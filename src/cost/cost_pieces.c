@@ -1,0 +1,337 @@
+/*
+ * The communication of a model-priced run as pieces (docs/cost-model.md, Streams): each layer's
+ * tensor-parallel collectives and context-parallel key/value exchanges as steps of its ops'
+ * plans, beside the compute they meet; the data-parallel gradient buckets and parameter gathers
+ * as hooks of the ops that make or need them; and each device's optimizer step. The engine's
+ * stream mechanism (src/engine/stream.c) times them; this file only says what they are.
+ *
+ * A layer's op, forward or backward, is laid out as Megatron-LM runs it with sequence
+ * parallelism: an all-gather of the input before the QKV GEMM, the attention core, the output
+ * projection and its reduce-scatter, an all-gather before the MLP's first GEMM, the MLP and
+ * its reduce-scatter (four collectives, each half an all-reduce; without sequence parallelism
+ * the same time as two all-reduces). The GEMMs and memory-bound kernels are spread evenly over
+ * the four places, the attention core sits in the middle: that is where context parallelism's
+ * exchanges run.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost_internal.h"
+
+/* A plan being built, in ticks. */
+struct builder {
+	struct piece_step *v;
+	size_t n, cap;
+	uint32_t issued; /* ISSUE steps so far: the next one's number */
+	int64_t tick;
+	bool bad;        /* out of memory or a time out of range */
+};
+
+static void push(struct builder *b, struct piece_step st)
+{
+	if (b->bad)
+		return;
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 32;
+		struct piece_step *v = realloc(b->v, cap * sizeof(*v));
+
+		if (v == NULL) {
+			b->bad = true;
+			return;
+		}
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = st;
+}
+
+static pp_time ticks(struct builder *b, double ms)
+{
+	pp_time t = 0;
+
+	if (!pp_time_from_units(ms, b->tick, &t))
+		b->bad = true;
+	return t;
+}
+
+static void compute(struct builder *b, double ms)
+{
+	if (ms > 0)
+		push(b, (struct piece_step){.what = PIECE_COMPUTE, .dur = ticks(b, ms)});
+}
+
+/* Issues a piece of kind; its number, for wait. */
+static uint32_t issue(struct builder *b, enum comm_kind kind, double ms)
+{
+	push(b, (struct piece_step){.what = PIECE_ISSUE, .kind = (uint8_t)kind, .dur = ticks(b, ms)});
+	return b->issued++;
+}
+
+static void wait_for(struct builder *b, uint32_t piece)
+{
+	push(b, (struct piece_step){.what = PIECE_WAIT, .piece = piece});
+}
+
+/*
+ * A GEMM of gemm ms beside a collective of coll ms (before it, as an all-gather feeds it, or
+ * after, as a reduce-scatter drains it): in turn without overlap; pipelined, both split into n
+ * chunks, each chunk's transfer beside the neighbouring GEMM chunk (Wang et al. 2022, "Overlap
+ * Communication with Dependent Computation via Decomposition"; Transformer Engine's ring
+ * exchange); in bulk, the collective is issued by the caller and only the GEMM runs here.
+ */
+static void gemm_beside(struct builder *b, const struct cost_model *k, double gemm, double coll,
+                        bool before, bool bulk)
+{
+	int n = k->tp;
+
+	if (coll <= 0 || bulk) {
+		compute(b, gemm);
+		return;
+	}
+	if (k->tp_overlap != PP_TP_OVERLAP_PIPELINED) {
+		if (before)
+			wait_for(b, issue(b, COMM_TP, coll));
+		compute(b, gemm);
+		if (!before)
+			wait_for(b, issue(b, COMM_TP, coll));
+		return;
+	}
+	/* n - 1 transfers of coll / (n - 1): each beside one GEMM chunk, the first chunk local
+	 * (all-gather) or the last chunk's result sent after it (reduce-scatter) */
+	for (int i = 0; i < n; i++) {
+		uint32_t x = 0;
+
+		if (before && i + 1 < n)
+			x = issue(b, COMM_TP, coll / (n - 1));
+		if (!before && i > 0)
+			x = issue(b, COMM_TP, coll / (n - 1));
+		compute(b, gemm / n);
+		if ((before && i + 1 < n) || (!before && i > 0))
+			wait_for(b, x);
+	}
+}
+
+/* The attention core of attn ms, beside context parallelism's exchanges of step ms. */
+static void attention(struct builder *b, const struct cost_model *k, double attn, double step,
+                      bool backward)
+{
+	int n = k->cp;
+
+	if (n <= 1 || step <= 0) {
+		compute(b, attn);
+		return;
+	}
+	if (k->cp_comm == PP_CP_ALLGATHER) {
+		/* forward: the local block runs while the others' K/V gather; backward: the
+		 * gradients' reduce-scatter after the whole core */
+		if (backward) {
+			compute(b, attn);
+			wait_for(b, issue(b, COMM_CP, step));
+		} else {
+			uint32_t x = issue(b, COMM_CP, step);
+
+			compute(b, attn / n);
+			wait_for(b, x);
+			compute(b, attn * (n - 1) / n);
+		}
+		return;
+	}
+	/* the ring: block i's attention beside the transfer of block i + 1's K/V */
+	for (int i = 0; i < n; i++) {
+		uint32_t x = 0;
+
+		if (i + 1 < n)
+			x = issue(b, COMM_CP, step);
+		compute(b, attn / n);
+		if (i + 1 < n)
+			wait_for(b, x);
+	}
+}
+
+/* One layer's forward (backward: its input-gradient backward) as pieces. */
+static void layer(struct builder *b, const struct cost_model *k, bool backward)
+{
+	double total = backward ? k->layer_ms.b : k->layer_ms.f;
+	double attn = backward ? k->attn_bwd_ms : k->attn_fwd_ms;
+	double q = (total - attn) / 4, coll = k->tp > 1 ? k->tp_coll_ms : 0;
+	bool bulk = backward && k->tp_overlap == PP_TP_OVERLAP_BULK && coll > 0;
+	uint32_t x[4];
+
+	if (bulk) /* the layer's four collectives beside its GEMMs (Transformer Engine's bulk) */
+		for (int i = 0; i < 4; i++)
+			x[i] = issue(b, COMM_TP, coll);
+	gemm_beside(b, k, q, coll, true, bulk);
+	attention(b, k, attn, backward ? k->cp_bwd_ms : k->cp_fwd_ms, backward);
+	gemm_beside(b, k, q, coll, false, bulk);
+	gemm_beside(b, k, q, coll, true, bulk);
+	gemm_beside(b, k, q, coll, false, bulk);
+	if (bulk)
+		for (int i = 0; i < 4; i++)
+			wait_for(b, x[i]);
+}
+
+/* The plan of stage st's op kind (0 F, 1 B, 2 W) into pl; its compute in *ticks_out. */
+static int stage_plan(const struct cost_model *k, int st, int S, int kind, int64_t tick,
+                      struct piece_plan *pl, pp_time *compute_ticks)
+{
+	struct builder b = {.tick = tick};
+	double n = k->stage_layers[st], head = st == S - 1 ? 1 : 0;
+
+	if (kind == 2) {
+		compute(&b, n * k->layer_ms.w + head * k->head_ms.w);
+	} else {
+		if (kind == 1 && head > 0)
+			compute(&b, k->head_ms.b);
+		for (int i = 0; i < (int)n; i++) {
+			/* full recomputation runs the layer's forward again first, collectives and
+			 * all; selective runs its attention core again */
+			if (kind == 1 && k->recompute == PP_RECOMPUTE_FULL)
+				layer(&b, k, false);
+			if (kind == 1 && k->recompute == PP_RECOMPUTE_SELECTIVE)
+				compute(&b, k->attn_fwd_ms);
+			layer(&b, k, kind == 1);
+		}
+		if (kind == 0 && head > 0)
+			compute(&b, k->head_ms.f);
+	}
+	*compute_ticks = 0;
+	for (size_t i = 0; i < b.n; i++)
+		if (b.v[i].what == PIECE_COMPUTE)
+			*compute_ticks += b.v[i].dur;
+	pl->steps = b.v;
+	pl->n = b.n;
+	return b.bad ? -1 : 0;
+}
+
+/* Appends a hook to hs; false when out of memory. */
+static bool hook(struct piece_hooks *hs, double at, enum comm_kind kind, pp_time dur)
+{
+	struct piece_hook *h = realloc(hs->h, (hs->n + 1) * sizeof(*h));
+
+	if (h == NULL)
+		return false;
+	hs->h = h;
+	hs->h[hs->n++] = (struct piece_hook){at, (uint8_t)kind, dur};
+	return true;
+}
+
+/* Milliseconds of one data-parallel collective of params parameters (2 bytes each). */
+static double dp_ms(const struct cost_model *k, enum cost_collective kind, double params)
+{
+	return cost_collective_ms(kind, params * 2, k->dp * k->cp,
+	                          k->dp_bandwidth * k->collective_efficiency, k->dp_latency);
+}
+
+/* The data-parallel hooks of stage st, whose GPUs hold params of it. */
+static bool stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int st, double params,
+                        int64_t tick)
+{
+	int nb = (int)ceil(params / k->bucket_params);
+	bool sharded = k->distributed_optimizer;
+
+	if (k->dp * k->cp <= 1 || params <= 0)
+		return true;
+	if (nb < 1)
+		nb = 1;
+	for (int j = 0; j < nb; j++) {
+		double share = params / nb;
+		pp_time t = 0;
+
+		/* bucket j's gradients are done once the backward, last layer first, has run
+		 * (j + 1) / nb of the op */
+		if (k->overlap_grad_reduce) {
+			if (!pp_time_from_units(
+			            dp_ms(k, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, share),
+			            tick, &t) ||
+			    !hook(&pc->grads[st], (double)(j + 1) / nb, COMM_DP, t))
+				return false;
+		}
+		/* bucket j's parameters are needed when the first forward reaches j / nb of it */
+		if (sharded && k->overlap_param_gather) {
+			if (!pp_time_from_units(dp_ms(k, COLL_ALLGATHER, share), tick, &t) ||
+			    !hook(&pc->gather[st], (double)j / nb, COMM_DP, t))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* What device d reduces and gathers after its last op: what no hook carries. */
+static bool after_hooks(const struct cost_model *k, struct cost_pieces *pc, int d, int64_t tick)
+{
+	bool sharded = k->distributed_optimizer;
+	double params = k->device_params[d];
+	pp_time t = 0;
+
+	if (k->dp * k->cp <= 1)
+		return true;
+	if (!k->overlap_grad_reduce &&
+	    (!pp_time_from_units(dp_ms(k, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, params),
+	                         tick, &t) ||
+	     !hook(&pc->after[d], 1, COMM_DP, t)))
+		return false;
+	if (sharded && !k->overlap_param_gather &&
+	    (!pp_time_from_units(dp_ms(k, COLL_ALLGATHER, params), tick, &t) ||
+	     !hook(&pc->after[d], 1, COMM_DP, t)))
+		return false;
+	return true;
+}
+
+int cost_model_pieces(const struct config *c, const struct cost_layout *l, struct cost *cost,
+                      struct pp_error *err)
+{
+	struct cost_model *k = cost->model;
+	int S = l->S;
+	struct cost_pieces *pc;
+	bool plans = k->tp > 1 || k->cp > 1;
+	double *stage_params;
+
+	if (!plans && k->dp * k->cp <= 1)
+		return 0; /* nothing beside the schedule: every op is one compute piece */
+	pc = cost->pieces = pp_zalloc(1, sizeof(*pc), err);
+	if (pc == NULL)
+		return -1;
+	cost->pieces_p = l->p;
+	pc->slowdown = k->comm_slowdown;
+	pc->plan = pp_calloc(3 * (size_t)S, sizeof(*pc->plan));
+	pc->grads = pp_calloc((size_t)S, sizeof(*pc->grads));
+	pc->gather = pp_calloc((size_t)S, sizeof(*pc->gather));
+	pc->after = pp_calloc((size_t)l->p, sizeof(*pc->after));
+	stage_params = pp_calloc((size_t)S, sizeof(*stage_params));
+	if (pc->plan == NULL || pc->grads == NULL || pc->gather == NULL || pc->after == NULL ||
+	    stage_params == NULL) {
+		free(stage_params);
+		return pp_nomem(err, 3 * (size_t)S, sizeof(*pc->plan));
+	}
+	for (int st = 0; plans && st < S; st++) {
+		pp_time *t[3] = {&cost->t_f[st], &cost->t_b[st], &cost->t_w[st]};
+
+		for (int kind = 0; kind < 3; kind++)
+			if (stage_plan(k, st, S, kind, cost->tick, &pc->plan[3 * st + kind],
+			               t[kind]) != 0) {
+				free(stage_params);
+				return config_fail(c, "tp", err,
+				                   "makes stage %d's ops or collectives take too long "
+				                   "or run out of memory",
+				                   st);
+			}
+	}
+	/* each stage's parameters: its layers, the embedding on the first, the head on the last */
+	for (int st = 0; st < S; st++)
+		stage_params[st] = k->stage_layers[st] * k->layer_params / k->tp;
+	stage_params[0] += (double)k->vocab * k->hidden / k->tp;
+	if (!(k->tied && l->stage_device[0] == l->stage_device[S - 1]))
+		stage_params[S - 1] += (double)k->vocab * k->hidden / k->tp;
+	for (int st = 0; st < S; st++)
+		if (!stage_hooks(k, pc, st, stage_params[st], cost->tick)) {
+			free(stage_params);
+			return config_fail(c, "bucket_size", err,
+			                   "makes too many gradient buckets, or their times too long");
+		}
+	free(stage_params);
+	for (int d = 0; d < l->p; d++)
+		if (!after_hooks(k, pc, d, cost->tick))
+			return pp_nomem(err, 1, sizeof(struct piece_hook));
+	return 0;
+}
