@@ -172,6 +172,9 @@ struct config {
 	double efficiency;      /* (model) one share of peak for every op; 0: per kernel */
 	int sms;                /* (model) streaming multiprocessors; 0: the GPU's */
 	double gemm_efficiency; /* (model) share of peak of a large GEMM; 0: the GPU's */
+	double fp8_tflops;      /* (model) peak dense fp8 TFLOP/s; 0: the GPU's */
+	double fp8_gemm_efficiency; /* (model) share of the fp8 peak of a large fp8 GEMM; 0: the
+	                               GPU's */
 	double attention_efficiency;     /* (model) flash attention forward; 0: the GPU's */
 	double attention_bwd_efficiency; /* (model) its backward; 0: the GPU's */
 	double memory_efficiency;        /* (model) share of memory bandwidth; 0: the GPU's */
@@ -192,6 +195,8 @@ struct config {
 	int flash_attention;   /* (model) attention scores are not stored (1) or are (0) */
 	int sequence_parallel; /* (model) with tp > 1, norms and dropouts split over tp (1) or not
 	                        */
+	int fp8;               /* (model) the layers' linear GEMMs in fp8, Transformer Engine's way
+	                          (1), or all in bf16 (0) */
 	double unfused_attention_bytes; /* (model) extra forward bytes per attention score without
 	                                 * flash attention; -1: the fitted default */
 	enum pp_recompute recompute;    /* (model) activation recomputation */

@@ -31,6 +31,8 @@ struct cost_gpu {
 	double memory_bandwidth;         /* GB/s */
 	int sms;                         /* streaming multiprocessors (GEMM waves) */
 	double gemm_efficiency;          /* share of peak a large GEMM achieves */
+	double fp8_tflops;               /* peak dense fp8 TFLOP/s, 0 without fp8 */
+	double fp8_gemm_efficiency;      /* share of that peak a large fp8 GEMM achieves */
 	double attention_efficiency;     /* share of peak flash attention's forward achieves */
 	double attention_bwd_efficiency; /* and its backward */
 	double memory_efficiency;        /* share of the bandwidth memory-bound kernels achieve */
@@ -144,6 +146,9 @@ struct cost_model {
 	enum pp_recompute recompute;
 	bool distributed_optimizer;
 	double bytes_per_param;                /* weights + gradients + optimizer state */
+	bool fp8;                              /* the layers' linear GEMMs in fp8 (TE) */
+	double fp8_weight_bytes;               /* bytes per parameter the fp8 copy of the weights
+	                                          adds to bytes_per_param (0 without fp8) */
 	int dtype_bytes;                       /* bytes of an activation element */
 	struct cost_gpu hw;                    /* the GPU's figures */
 	double efficiency;                     /* --efficiency: one share of peak for every op (the

@@ -27,12 +27,14 @@ struct model_preset {
 struct gpu_preset {
 	const char *name;        /* "a100-80g" */
 	double tflops;           /* peak dense bf16 TFLOP/s */
+	double fp8_tflops;       /* peak dense fp8 TFLOP/s; 0: no fp8 tensor cores */
 	double memory_gb;        /* memory in GB (1e9 bytes) */
 	double memory_bandwidth; /* memory bandwidth in GB/s */
 	int sms;                 /* streaming multiprocessors */
 	/* the per-op model's achieved shares (docs/presets.md): of peak for large GEMMs, for flash
-	 * attention's forward and backward; of memory bandwidth; and a kernel's fixed time in us */
-	double gemm_efficiency, attention_efficiency, attention_bwd_efficiency;
+	 * attention's forward and backward; of memory bandwidth; and a kernel's fixed time in us;
+	 * fp8_gemm_efficiency is a large fp8 GEMM's share of fp8_tflops (0 without fp8) */
+	double gemm_efficiency, fp8_gemm_efficiency, attention_efficiency, attention_bwd_efficiency;
 	double memory_efficiency, kernel_overhead;
 	const char *link;       /* default intra-node link preset */
 	const char *inter_link; /* default inter-node link preset */

@@ -381,7 +381,7 @@ char *text_choices(const char *const *names, size_t n, char *buf, size_t size)
 
 void text_suggest_init(struct text_suggest *s, const char *word, size_t len)
 {
-	*s = (struct text_suggest){.word = word, .wlen = len, .dist = SIZE_MAX};
+	*s = (struct text_suggest){.word = word, .wlen = len, .dist = SIZE_MAX, .pdist = SIZE_MAX};
 }
 
 /* The edit distance of a[0..na-1] and b[0..nb-1], ignoring case, counting a swap of neighbours
@@ -425,10 +425,16 @@ void text_suggest_try(struct text_suggest *s, const char *name, size_t len)
 	if (s->wlen < 3 || s->wlen > TEXT_SUGGEST_MAX || len == 0 || len > TEXT_SUGGEST_MAX)
 		return;
 	/* a name the word begins (h100 of h100-sxm), if it is the only one */
-	if (s->wlen >= 2 && s->wlen < len && strncasecmp(s->word, name, s->wlen) == 0 &&
-	    !(s->prefixes == 1 && strlen(s->prefix) == len && memcmp(s->prefix, name, len) == 0)) {
-		if (s->prefixes++ == 0)
+	if (s->wlen >= 2 && s->wlen < len && strncasecmp(s->word, name, s->wlen) == 0) {
+		if (!(s->prefixes == 1 && strlen(s->prefix) == len &&
+		      memcmp(s->prefix, name, len) == 0) &&
+		    s->prefixes++ == 0)
 			keep(s->prefix, name, len);
+		d = edit_distance(s->word, s->wlen, name, len);
+		if (d < s->pdist) {
+			s->pdist = d;
+			keep(s->pbest, name, len);
+		}
 	}
 	if (len == s->wlen && memcmp(name, s->word, len) == 0) {
 		s->exact = true;
@@ -463,7 +469,13 @@ const char *text_suggest_best(const struct text_suggest *s)
 		return NULL; /* the word is a name */
 	if (s->prefixes == 1)
 		return s->prefix;
-	return s->dist != SIZE_MAX ? s->best : NULL;
+	if (s->dist == SIZE_MAX)
+		return NULL;
+	/* a word beginning several names, and not the nearest: the nearest of those it begins */
+	if (s->prefixes > 1 &&
+	    !(strlen(s->best) > s->wlen && strncasecmp(s->best, s->word, s->wlen) == 0))
+		return s->pbest;
+	return s->best;
 }
 
 const char *text_suggest_hint(const struct text_suggest *s, const char *prefix, char *buf,

@@ -154,8 +154,10 @@ char *text_choices(const char *const *names, size_t n, char *buf, size_t size);
  * distance (insertions, deletions, substitutions and swaps of neighbours, ignoring case), if it
  * is near enough to be a slip: at most 1 edit for words up to 4 characters, 2 up to 8, else 3.
  * A name that the word begins is the suggestion when it is the only one; else the first of the
- * nearest; a name differing only in case is one, for names matched exactly. Words under 3
- * characters, and a word that is one of the names, get no suggestion.
+ * nearest, unless the word begins several names and not that one: then the nearest of those
+ * (h100 of h100-sxm and h100-pcie, rather than h200); a name differing only in case is one, for
+ * names matched exactly. Words under 3 characters, and a word that is one of the names, get no
+ * suggestion.
  */
 struct text_suggest {
 	const char *word;  /* what the user wrote */
@@ -164,6 +166,8 @@ struct text_suggest {
 	size_t dist;       /* its distance (SIZE_MAX: none near enough) */
 	char prefix[64];   /* the first candidate the word begins */
 	int prefixes;      /* how many different candidates it begins */
+	char pbest[64];    /* the nearest by edits of the candidates it begins */
+	size_t pdist;      /* its distance (SIZE_MAX: none) */
 	bool exact;        /* a candidate is the word itself */
 };
 #define TEXT_SUGGEST_MAX 63

@@ -19,19 +19,125 @@ static const struct model_preset models[] = {
          "Brown et al. 2020, Table 2.1 (GPT-3 175B), GPT-2 vocabulary"},
 };
 
+/*
+ * Peaks, memory and SMs are the datasheets'. The achieved shares are public measurements
+ * (docs/presets.md has the table): large GEMMs, bf16 and fp8, are Bekman's "Maximum
+ * Achievable Matmul FLOPS" (MAMF: the best of a search over shapes with torch.matmul, Machine
+ * Learning Engineering, compute/accelerator); flash attention is FlashAttention-3's H100
+ * SXM5 figures at head dim 128 and sequence 2k (Shah et al. 2024, Figs. 5 and 6), and on
+ * Blackwell those times the 1.88x that Bekman measured for FlashAttention-4 on B200 over
+ * FlashAttention-3 on H200 (forward and backward, causal, 8k). The memory share and the
+ * kernel time are estimates, as for the A100.
+ */
 static const struct gpu_preset gpus[] = {
-        {"a100-80g", 312, 80, 2039, 108, 0.80, 0.60, 0.50, 0.85, 4, "nvlink3", "ib-hdr",
-         "NVIDIA A100 datasheet: 312 TFLOP/s dense BF16, 80 GB HBM2e at 2039 GB/s (SXM)"},
-        {"h100-sxm", 989, 80, 3350, 132, 0.70, 0.50, 0.40, 0.85, 4, "nvlink4", "ib-ndr",
-         "NVIDIA H100 SXM datasheet: 989 TFLOP/s dense BF16 (1979 with sparsity), 80 GB HBM3 at "
-         "3.35 TB/s"},
-        {"h200", 989, 141, 4800, 132, 0.70, 0.50, 0.40, 0.85, 4, "nvlink4", "ib-ndr",
-         "NVIDIA H200 datasheet: 989 TFLOP/s dense BF16, 141 GB HBM3e at 4.8 TB/s"},
+        {.name = "a100-80g",
+         .tflops = 312,
+         .memory_gb = 80,
+         .memory_bandwidth = 2039,
+         .sms = 108,
+         .gemm_efficiency = 0.80,
+         .attention_efficiency = 0.60,
+         .attention_bwd_efficiency = 0.50,
+         .memory_efficiency = 0.85,
+         .kernel_overhead = 4,
+         .link = "nvlink3",
+         .inter_link = "ib-hdr",
+         .source = "NVIDIA A100 datasheet: 312 TFLOP/s dense BF16, 80 GB HBM2e at 2039 GB/s "
+                   "(SXM); no FP8 tensor cores"},
+        {.name = "h100-sxm",
+         .tflops = 989,
+         .fp8_tflops = 1979,
+         .memory_gb = 80,
+         .memory_bandwidth = 3350,
+         .sms = 132,
+         .gemm_efficiency = 0.80,
+         .fp8_gemm_efficiency = 0.71,
+         .attention_efficiency = 0.53,
+         .attention_bwd_efficiency = 0.51,
+         .memory_efficiency = 0.85,
+         .kernel_overhead = 4,
+         .link = "nvlink4",
+         .inter_link = "ib-ndr",
+         .source = "NVIDIA H100 datasheet (SXM): 989 TFLOP/s dense BF16, 1979 dense FP8, 80 GB "
+                   "HBM3 at 3.35 TB/s; 132 SMs (Hopper whitepaper); GEMMs 794.5 and 1402.6 "
+                   "TFLOP/s measured (Bekman, MAMF table); FlashAttention-3 521 TFLOP/s causal "
+                   "forward, 501 backward (Shah et al. 2024, head dim 128, 2k)"},
+        {.name = "h100-pcie",
+         .tflops = 756,
+         .fp8_tflops = 1513,
+         .memory_gb = 80,
+         .memory_bandwidth = 2000,
+         .sms = 114,
+         .gemm_efficiency = 0.80,
+         .fp8_gemm_efficiency = 0.71,
+         .attention_efficiency = 0.53,
+         .attention_bwd_efficiency = 0.51,
+         .memory_efficiency = 0.85,
+         .kernel_overhead = 4,
+         .link = "pcie5",
+         .inter_link = "ib-ndr",
+         .source = "NVIDIA H100 datasheet (PCIe): 756 TFLOP/s dense BF16, 1513 dense FP8, 80 GB "
+                   "HBM2e at 2.0 TB/s; 114 SMs (Hopper whitepaper); shares: the H100 SXM's (no "
+                   "published PCIe measurement)"},
+        {.name = "h200",
+         .tflops = 989,
+         .fp8_tflops = 1979,
+         .memory_gb = 141,
+         .memory_bandwidth = 4800,
+         .sms = 132,
+         .gemm_efficiency = 0.80,
+         .fp8_gemm_efficiency = 0.73,
+         .attention_efficiency = 0.53,
+         .attention_bwd_efficiency = 0.51,
+         .memory_efficiency = 0.85,
+         .kernel_overhead = 4,
+         .link = "nvlink4",
+         .inter_link = "ib-ndr",
+         .source = "NVIDIA H200 datasheet: 989 TFLOP/s dense BF16, 1979 dense FP8, 141 GB HBM3e "
+                   "at 4.8 TB/s; 132 SMs; GEMMs: BF16 as the H100 SXM, FP8 1453.4 TFLOP/s "
+                   "measured (Bekman, MAMF table); attention as the H100 SXM"},
+        {.name = "b200",
+         .tflops = 2250,
+         .fp8_tflops = 4500,
+         .memory_gb = 180,
+         .memory_bandwidth = 8000,
+         .sms = 148,
+         .gemm_efficiency = 0.78,
+         .fp8_gemm_efficiency = 0.76,
+         .attention_efficiency = 0.44,
+         .attention_bwd_efficiency = 0.42,
+         .memory_efficiency = 0.85,
+         .kernel_overhead = 4,
+         .link = "nvlink5",
+         .inter_link = "ib-ndr",
+         .source = "NVIDIA DGX B200 datasheet, per GPU: 2250 TFLOP/s dense BF16, 4500 dense FP8, "
+                   "180 GB HBM3e at 8 TB/s; 148 SMs (Chips and Cheese); GEMMs 1745 and 3432.5 "
+                   "TFLOP/s measured (Bekman, MAMF table); attention: the H100's FlashAttention-3 "
+                   "figures x 1.88 (Bekman, FlashAttention-4 on B200 over FlashAttention-3 on "
+                   "H200)"},
+        {.name = "gb200",
+         .tflops = 2500,
+         .fp8_tflops = 5000,
+         .memory_gb = 186,
+         .memory_bandwidth = 8000,
+         .sms = 148,
+         .gemm_efficiency = 0.73,
+         .fp8_gemm_efficiency = 0.72,
+         .attention_efficiency = 0.39,
+         .attention_bwd_efficiency = 0.38,
+         .memory_efficiency = 0.85,
+         .kernel_overhead = 4,
+         .link = "nvlink5",
+         .inter_link = "ib-ndr",
+         .source = "NVIDIA GB200 NVL72 datasheet, per GPU: 2500 TFLOP/s dense BF16, 5000 dense "
+                   "FP8, 186 GB HBM3e at 8 TB/s; GEMMs 1822 and 3615.6 TFLOP/s measured (Bekman, "
+                   "MAMF table); attention: the B200's TFLOP/s"},
 };
 
 static const struct link_preset links[] = {
         {"nvlink3", 300, 3, "A100 NVLink 3: 600 GB/s bidirectional; latency assumed"},
         {"nvlink4", 450, 3, "H100 NVLink 4: 900 GB/s bidirectional; latency assumed"},
+        {"nvlink5", 900, 3, "B200/GB200 NVLink 5: 1.8 TB/s bidirectional; latency assumed"},
         {"pcie4", 32, 10, "PCIe 4.0 x16: ~32 GB/s per direction; latency assumed"},
         {"pcie5", 64, 10, "PCIe 5.0 x16: ~64 GB/s per direction; latency assumed"},
         {"ib-hdr", 25, 5, "InfiniBand HDR 200 Gb/s per GPU NIC; latency assumed"},

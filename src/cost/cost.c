@@ -114,22 +114,24 @@ struct cost *cost_new_explicit(const struct config *c, double w_fraction)
 
 /*
  * The least time, in ticks, an op of stage st can take with a model: its FLOPs at the GPU's
- * whole peak (0 without a model). A stage scale below it would make the GPU run faster than
+ * whole peak, the fp8 one with fp8 (0 without a model). A stage scale below it would make the GPU run faster than
  * it can, and MFU come out above 1.
  */
 static double peak_ticks(const struct cost *c, int st, int op)
 {
 	const struct cost_model *k = c->model;
-	double layer, head;
+	double layer, head, peak;
 
 	if (k == NULL)
 		return 0;
+	/* with fp8 the linear GEMMs may run above the bf16 peak: the higher peak bounds them */
+	peak = k->fp8 && k->hw.fp8_tflops > k->hw.tflops ? k->hw.fp8_tflops : k->hw.tflops;
 	layer = op == 0 ? k->layer_flops.f : op == 1 ? k->layer_flops.b : k->layer_flops.w;
 	head = st == c->S - 1 ? (op == 0   ? k->head_flops.f
 	                         : op == 1 ? k->head_flops.b
 	                                   : k->head_flops.w)
 	                      : 0;
-	return (k->stage_layers[st] * layer + head) / k->tp / (k->hw.tflops * 1e12) * 1e3 *
+	return (k->stage_layers[st] * layer + head) / k->tp / (peak * 1e12) * 1e3 *
 	       (double)c->tick;
 }
 

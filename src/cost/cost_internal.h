@@ -23,6 +23,11 @@ double kernel_gemm_ms(const struct cost_gpu *g, double m, double n, double k, in
 double kernel_bgemm_ms(const struct cost_gpu *g, double batch, double m, double n, double k,
                        int dtype_bytes);
 
+/* Milliseconds of an m x n x k GEMM of fp8 inputs (1 byte) and a bf16 output (2 bytes): its math
+ * at the fp8 peak and the large fp8 GEMM efficiency times the wave-quantization share, at
+ * least its matrices' memory time. The GPU must have an fp8 peak. */
+double kernel_gemm_fp8_ms(const struct cost_gpu *g, double m, double n, double k);
+
 /* Milliseconds of flash attention's flops, forward or backward, at the GPU's share for it. */
 double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward);
 

@@ -83,6 +83,19 @@ static double pickd(double set, double preset)
 #define OPTIMIZER_BYTES          38.0
 #define STEP_OVERHEAD_MS         0.0
 
+/*
+ * FP8 training as Transformer Engine runs it (docs/cost-model.md, FP8): the bytes per
+ * parameter that the fp8 copy of the weights adds, which TE caches once per step for the
+ * micro-batches after the first ("Performance Optimizations", FP8 weight caching,
+ * is_first_microbatch); its transpose, which Hopper's fp8 GEMMs also use for the backward, is
+ * not counted. The cast kernels' bytes per element: a cast reads a bf16 operand and writes it
+ * in fp8 (amax taken in the same kernel, 2 + 1 bytes); the weight-gradient GEMM's operands
+ * are transposes of fp8 tensors already cast (1 + 1 bytes).
+ */
+#define FP8_WEIGHT_BYTES    1.0
+#define FP8_CAST_BYTES      3.0
+#define FP8_TRANSPOSE_BYTES 2.0
+
 /* Resolves the model, the GPU and the links: presets first, then the config's overrides. */
 static int resolve_hardware(const struct config *c, struct cost_model *k, struct pp_error *err)
 {
@@ -104,6 +117,8 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->hw.memory_bandwidth = pickd(c->memory_bandwidth, gp->memory_bandwidth);
 	k->hw.sms = pick(c->sms, gp->sms);
 	k->hw.gemm_efficiency = pickd(c->gemm_efficiency, gp->gemm_efficiency);
+	k->hw.fp8_tflops = pickd(c->fp8_tflops, gp->fp8_tflops);
+	k->hw.fp8_gemm_efficiency = pickd(c->fp8_gemm_efficiency, gp->fp8_gemm_efficiency);
 	k->hw.attention_efficiency = pickd(c->attention_efficiency, gp->attention_efficiency);
 	k->hw.attention_bwd_efficiency =
 	        pickd(c->attention_bwd_efficiency, gp->attention_bwd_efficiency);
@@ -123,6 +138,18 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 		                   "10%%; --memory-reserve sets it)",
 		                   k->reserve_bytes / 1e9);
 	k->efficiency = c->efficiency;
+	k->fp8 = c->fp8 != 0;
+	k->fp8_weight_bytes = k->fp8 ? FP8_WEIGHT_BYTES : 0;
+	if (k->fp8 && (k->hw.fp8_tflops == 0 || k->hw.fp8_gemm_efficiency == 0))
+		return config_fail(c, "fp8", err,
+		                   "the GPU %s has no fp8 tensor cores: its preset gives no fp8 peak "
+		                   "and fp8 GEMM efficiency (fp8_tflops and fp8_gemm_efficiency set "
+		                   "them)",
+		                   gp->name);
+	if (k->fp8 && k->efficiency > 0)
+		return config_fail(c, "fp8", err,
+		                   "not with a uniform efficiency, which runs every op at one share of "
+		                   "the bf16 peak");
 	lk = preset_link(c->link[0] ? c->link : gp->link);
 	ik = preset_link(c->inter_link[0] ? c->inter_link : gp->inter_link);
 	strcpy(k->link, lk->name);
@@ -321,7 +348,9 @@ double cost_model_compute_ms(const struct cost_model *k, double flops)
  * softmax's and dropout's bytes (the forward part is k->attn_fwd_ms); and the
  * memory-bound kernels: two norms and two residual adds on t/tp tokens (sequence parallelism),
  * the MLP activation on t tokens, each read and written once forward and twice backward. The
- * head is one GEMM of h x V/tp and the loss over fp32 logits.
+ * head is one GEMM of h x V/tp and the loss over fp32 logits. With fp8, the four GEMMs run in
+ * fp8 with their casts (FP8_CAST_BYTES, FP8_TRANSPOSE_BYTES); attention and the head stay in
+ * bf16, as Transformer Engine and Megatron-LM keep them.
  */
 static void layer_times(struct cost_model *k)
 {
@@ -351,10 +380,22 @@ static void layer_times(struct cost_model *k)
 		return;
 	}
 	*l = (struct cost_flops){0, 0, 0};
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 4 && !k->fp8; i++) {
 		l->f += kernel_gemm_ms(g, t, gemm[i][1], gemm[i][0], k->dtype_bytes);
 		l->b += kernel_gemm_ms(g, t, gemm[i][0], gemm[i][1], k->dtype_bytes);
 		l->w += kernel_gemm_ms(g, gemm[i][0], gemm[i][1], t, k->dtype_bytes);
+	}
+	for (int i = 0; i < 4 && k->fp8; i++) {
+		/* each GEMM's activation operand cast to fp8: the input (t x K) forward, the
+		 * output gradient (t x N) backward; W transposes both */
+		double in = t * gemm[i][0], out = t * gemm[i][1];
+
+		l->f += kernel_gemm_fp8_ms(g, t, gemm[i][1], gemm[i][0]) +
+		        kernel_memory_ms(g, FP8_CAST_BYTES * in);
+		l->b += kernel_gemm_fp8_ms(g, t, gemm[i][0], gemm[i][1]) +
+		        kernel_memory_ms(g, FP8_CAST_BYTES * out);
+		l->w += kernel_gemm_fp8_ms(g, gemm[i][0], gemm[i][1], t) +
+		        kernel_memory_ms(g, FP8_TRANSPOSE_BYTES * (in + out));
 	}
 	if (k->flash_attention) {
 		k->attn_fwd_ms = kernel_attention_ms(g, attn / 2, false);
@@ -469,8 +510,10 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
                           int64_t tick, struct pp_error *err)
 {
 	double embed = (double)k->vocab * k->hidden / k->tp;
-	double keep =
-	        4 + (k->bytes_per_param - 4) / (k->distributed_optimizer ? k->dp * k->cp : 1);
+	/* bf16 weights and gradients stay whole; the rest (the optimizer's state) is sharded by a
+	 * distributed optimizer; FP8 keeps a copy of the weights beside */
+	double keep = 4 + k->fp8_weight_bytes +
+	              (k->bytes_per_param - 4) / (k->distributed_optimizer ? k->dp * k->cp : 1);
 	const uint32_t *dev = l->stage_device;
 
 	k->device_params = pp_calloc((size_t)l->p, sizeof(*k->device_params));

@@ -5,10 +5,13 @@
  * so a GEMM of T tiles on N SMs runs ceil(T/N) waves and uses T / (N ceil(T/N)) of the GPU
  * (NVIDIA, "Matrix Multiplication Background User's Guide", tile and wave quantization); it
  * takes at least the time of moving its three matrices at the achieved memory bandwidth (the
- * roofline). Flash attention runs at its own share of peak, forward and backward. Memory-bound
+ * roofline). An fp8 GEMM (Transformer Engine's) reads 1-byte inputs, writes a bf16 output
+ * and runs at the GPU's fp8 peak and its own large-GEMM efficiency, with the same tiles.
+ * Flash attention runs at its own share of peak, forward and backward. Memory-bound
  * kernels (norms, residual adds, activations, the loss) take their bytes over the
  * achieved bandwidth. Every kernel also pays a fixed launch and tail time.
  */
+#include <assert.h>
 #include <math.h>
 
 #include "cost_internal.h"
@@ -28,21 +31,37 @@ double kernel_memory_ms(const struct cost_gpu *g, double bytes)
 	return moving_ms(g, bytes) + g->kernel_overhead / 1e3;
 }
 
-double kernel_bgemm_ms(const struct cost_gpu *g, double batch, double m, double n, double k,
-                       int dtype_bytes)
+/* batch GEMMs of m x n x k at flops_per_s for a large one, inputs of in_bytes and outputs of
+ * out_bytes an element */
+static double gemm_ms(const struct cost_gpu *g, double batch, double m, double n, double k,
+                      double in_bytes, double out_bytes, double flops_per_s)
 {
 	double tiles = batch * ceil(m / TILE_M) * ceil(n / TILE_N);
 	double waves = ceil(tiles / g->sms);
 	double share = g->sms > 0 ? tiles / (waves * g->sms) : 1;
-	double math = batch * 2 * m * n * k / (g->tflops * 1e12 * g->gemm_efficiency * share) * 1e3;
-	double memory = moving_ms(g, batch * dtype_bytes * (m * k + k * n + m * n));
+	double math = batch * 2 * m * n * k / (flops_per_s * share) * 1e3;
+	double memory = moving_ms(
+	        g, batch * (in_bytes * (m * k + k * n + m * n) + (out_bytes - in_bytes) * m * n));
 
 	return (math > memory ? math : memory) + g->kernel_overhead / 1e3;
+}
+
+double kernel_bgemm_ms(const struct cost_gpu *g, double batch, double m, double n, double k,
+                       int dtype_bytes)
+{
+	return gemm_ms(g, batch, m, n, k, dtype_bytes, dtype_bytes,
+	               g->tflops * 1e12 * g->gemm_efficiency);
 }
 
 double kernel_gemm_ms(const struct cost_gpu *g, double m, double n, double k, int dtype_bytes)
 {
 	return kernel_bgemm_ms(g, 1, m, n, k, dtype_bytes);
+}
+
+double kernel_gemm_fp8_ms(const struct cost_gpu *g, double m, double n, double k)
+{
+	assert(g->fp8_tflops > 0 && g->fp8_gemm_efficiency > 0);
+	return gemm_ms(g, 1, m, n, k, 1, 2, g->fp8_tflops * 1e12 * g->fp8_gemm_efficiency);
 }
 
 double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward)

@@ -65,9 +65,14 @@ static void gpu_line(FILE *out, const void *row)
 {
 	const struct gpu_preset *g = row;
 
+	char fp8[16] = "   -";
+
+	if (g->fp8_tflops > 0)
+		snprintf(fp8, sizeof(fp8), "%4g", g->fp8_tflops);
 	fprintf(out,
-	        "  %-12s %4g TFLOP/s, %3g GB at %4g GB/s, %s inside a node, %s between nodes\n",
-	        g->name, g->tflops, g->memory_gb, g->memory_bandwidth, g->link, g->inter_link);
+	        "  %-12s %4g TFLOP/s (fp8 %s), %3g GB at %4g GB/s, %s inside a node, %s between "
+	        "nodes\n",
+	        g->name, g->tflops, fp8, g->memory_gb, g->memory_bandwidth, g->link, g->inter_link);
 }
 
 static void link_line(FILE *out, const void *row)
@@ -128,7 +133,7 @@ int report_list_text(FILE *out)
 	         "\"Schedule\"):",
 	         text_torch_names},
 	        {"Models (--model): layers, hidden, ffn, heads/kv heads, vocab", text_models},
-	        {"GPUs (--gpu): peak dense bf16, memory and its bandwidth, default links",
+	        {"GPUs (--gpu): peak dense bf16 (fp8), memory and its bandwidth, default links",
 	         text_gpus},
 	        {"Links (--link, --inter-link): bandwidth per direction, latency per message",
 	         text_links},
@@ -225,10 +230,12 @@ static const struct field model_fields[] = {
 static const struct field gpu_fields[] = {
         GPU(TEXT, name),
         GPU(NUMBER, tflops),
+        GPU(NUMBER, fp8_tflops),
         GPU(NUMBER, memory_gb),
         GPU(NUMBER, memory_bandwidth),
         GPU(INT, sms),
         GPU(NUMBER, gemm_efficiency),
+        GPU(NUMBER, fp8_gemm_efficiency),
         GPU(NUMBER, attention_efficiency),
         GPU(NUMBER, attention_bwd_efficiency),
         GPU(NUMBER, memory_efficiency),

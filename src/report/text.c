@@ -57,6 +57,9 @@ static void write_model(FILE *out, const struct sim *s)
 		        REPORT_NUM(e, k->hw.memory_efficiency),
 		        REPORT_NUM(f, k->hw.memory_bandwidth),
 		        REPORT_NUM(g, k->hw.kernel_overhead));
+	if (k->fp8)
+		fprintf(out, "%-18s linear GEMMs %s x %s TFLOP/s, with their casts\n", "fp8",
+		        REPORT_NUM(a, k->hw.fp8_gemm_efficiency), REPORT_NUM(b, k->hw.fp8_tflops));
 	fprintf(out, "%-18s %s %s GB/s %s us inside a node, %s ", "links", k->link,
 	        REPORT_NUM(a, k->link_bandwidth), REPORT_NUM(b, k->link_latency), k->inter_link);
 	fprintf(out, "%s GB/s %s us between nodes\n", REPORT_NUM(a, k->inter_bandwidth),

@@ -204,7 +204,7 @@ static void config_value_words_lists_what_each_name_option_takes(void)
 	CU_ASSERT_STRING_EQUAL(config_value_words(option("mlp"), " ", buf, sizeof(buf)),
 	                       "gated plain");
 	CU_ASSERT_STRING_EQUAL(config_value_words(option("gpu"), "|", buf, sizeof(buf)),
-	                       "a100-80g|h100-sxm|h200");
+	                       "a100-80g|h100-sxm|h100-pcie|h200|b200|gb200");
 	CU_ASSERT_STRING_EQUAL(config_value_words(option("prompt"), " ", buf, sizeof(buf)),
 	                       "fixed: uniform: lognormal:");
 	CU_ASSERT_STRING_EQUAL(config_value_words(option("flash-attention"), " ", buf, sizeof(buf)),
@@ -768,14 +768,14 @@ static void config_set_takes_preset_names_and_lists_the_known_ones_otherwise(voi
 	         "--model 'llama3': unknown model; known: llama3-8b, llama3-70b, llama3-405b, "
 	         "gpt3-175b"},
 	        {"gpu", "h100-sxm", "A100-80G",
-	         "--gpu 'A100-80G': unknown gpu; known: a100-80g, h100-sxm, h200; did you mean "
-	         "'a100-80g'?"},
+	         "--gpu 'A100-80G': unknown gpu; known: a100-80g, h100-sxm, h100-pcie, h200, b200, "
+	         "gb200; did you mean 'a100-80g'?"},
 	        {"link", "pcie4", "nvlink",
-	         "--link 'nvlink': unknown link; known: nvlink3, nvlink4, pcie4, pcie5, ib-hdr, "
-	         "ib-ndr; did you mean 'nvlink3'?"},
+	         "--link 'nvlink': unknown link; known: nvlink3, nvlink4, nvlink5, pcie4, pcie5, "
+	         "ib-hdr, ib-ndr; did you mean 'nvlink3'?"},
 	        {"inter-link", "ib-ndr", "ib",
-	         "--inter-link 'ib': unknown link; known: nvlink3, nvlink4, pcie4, pcie5, ib-hdr, "
-	         "ib-ndr"},
+	         "--inter-link 'ib': unknown link; known: nvlink3, nvlink4, nvlink5, pcie4, pcie5, "
+	         "ib-hdr, ib-ndr"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -1516,6 +1516,111 @@ static void cost_model_takes_each_per_kernel_coefficient_from_its_override(void)
 	release(&x);
 }
 
+/* An fp8 GEMM by hand on the h100-sxm preset: 128 x 256 tiles over 132 SMs in waves, at 0.71
+ * of 1979 TFLOP/s, at least its fp8 inputs and bf16 output at 0.85 of 3350 GB/s, plus 4 us. */
+static double fp8_gemm_ms(double m, double n, double k)
+{
+	double tiles = ceil(m / 128) * ceil(n / 256), waves = ceil(tiles / 132);
+	double math = 2 * m * n * k / (1979e12 * 0.71 * tiles / (waves * 132)) * 1e3;
+	double memory = (m * k + k * n + 2 * m * n) / (3350e9 * 0.85) * 1e3;
+
+	return (math > memory ? math : memory) + 0.004;
+}
+
+/* The bf16 GEMM of fp8_gemm_ms's shape on the h100-sxm preset: 0.80 of 989 TFLOP/s. */
+static double h100_gemm_ms(double m, double n, double k)
+{
+	double tiles = ceil(m / 128) * ceil(n / 256), waves = ceil(tiles / 132);
+	double math = 2 * m * n * k / (989e12 * 0.8 * tiles / (waves * 132)) * 1e3;
+	double memory = 2 * (m * k + k * n + m * n) / (3350e9 * 0.85) * 1e3;
+
+	return (math > memory ? math : memory) + 0.004;
+}
+
+/* A memory-bound kernel by hand on the h100-sxm preset: bytes at 0.85 of 3350 GB/s, plus 4 us. */
+static double h100_memory_ms(double bytes)
+{
+	return bytes / (3350e9 * 0.85) * 1e3 + 0.004;
+}
+
+/* The small GPT of cost_model_prices_each_kernel_of_a_layer_at_an_efficiency_of_0 on h100-sxm. */
+static void small_gpt_on_h100(struct config *c, const char *fp8)
+{
+	model_config(c, "gpt3-175b", "2");
+	unit_set(c, "layers", "2");
+	unit_set(c, "hidden", "1024");
+	unit_set(c, "heads", "8");
+	unit_set(c, "kv_heads", "8");
+	unit_set(c, "ffn", "4096");
+	unit_set(c, "vocab", "32000");
+	unit_set(c, "seq", "1024");
+	unit_set(c, "efficiency", "0");
+	unit_set(c, "gpu", "h100-sxm");
+	unit_set(c, "fp8", fp8);
+}
+
+static void cost_model_runs_the_linear_gemms_at_the_fp8_peak_with_their_casts(void)
+{
+	struct config c;
+	struct priced bf, x;
+	double t = 1024, h = 1024, f = 4096, V = 32000;
+	/* the QKV GEMM forward by hand: 8 x 12 = 96 tiles, one wave of 132 SMs, 2 t 3h h FLOPs
+	 * at 0.71 x 1979 x 96/132 TFLOP/s = 6.304 us, above its 3.682 us of memory; + 4 us */
+	double qkv = fp8_gemm_ms(t, 3 * h, h);
+	/* the four GEMMs (K in, N out) forward, backward and weight-gradient, in fp8 less bf16;
+	 * the casts: forward the t x K input, backward the t x N gradient, 3 bytes an element
+	 * (bf16 read, fp8 written), W the transposes of both, 2 bytes an element */
+	double K[4] = {h, h, h, f}, N[4] = {3 * h, h, f, h}, dF = 0, dB = 0, W = 0;
+
+	for (int i = 0; i < 4; i++) {
+		dF += fp8_gemm_ms(t, N[i], K[i]) + h100_memory_ms(3 * t * K[i]) -
+		      h100_gemm_ms(t, N[i], K[i]);
+		dB += fp8_gemm_ms(t, K[i], N[i]) + h100_memory_ms(3 * t * N[i]) -
+		      h100_gemm_ms(t, K[i], N[i]);
+		W += fp8_gemm_ms(K[i], N[i], t) + h100_memory_ms(2 * t * (K[i] + N[i]));
+	}
+	CU_ASSERT_DOUBLE_EQUAL(qkv, 0.0103045, 1e-7);
+	small_gpt_on_h100(&c, "no");
+	bf = price_ok(&c);
+	small_gpt_on_h100(&c, "yes");
+	x = price_ok(&c);
+	CU_ASSERT_TRUE(x.cost->model->fp8);
+	ASSERT_NEAR(x.cost->model->hw.fp8_tflops, 1979);
+	ASSERT_NEAR(x.cost->model->hw.fp8_gemm_efficiency, 0.71);
+	ASSERT_NEAR(x.cost->model->layer_ms.f, bf.cost->model->layer_ms.f + dF);
+	ASSERT_NEAR(x.cost->model->layer_ms.b, bf.cost->model->layer_ms.b + dB);
+	ASSERT_NEAR(x.cost->model->layer_ms.w, W);
+	/* attention and the LM head stay in bf16 */
+	ASSERT_NEAR(x.cost->model->attn_fwd_ms, bf.cost->model->attn_fwd_ms);
+	ASSERT_NEAR(x.cost->model->head_ms.w, h100_gemm_ms(h, V, t));
+	ASSERT_NEAR(x.cost->model->head_ms.f, bf.cost->model->head_ms.f);
+	/* the fp8 copy of the weights: one byte a parameter, for the memory to count */
+	ASSERT_NEAR(x.cost->model->fp8_weight_bytes, 1);
+	ASSERT_NEAR(bf.cost->model->fp8_weight_bytes, 0);
+	CU_ASSERT_TRUE(x.cost->model->layer_ms.f < bf.cost->model->layer_ms.f);
+	release(&bf);
+	release(&x);
+}
+
+static void cost_model_refuses_fp8_on_a_gpu_without_it_or_with_a_uniform_efficiency(void)
+{
+	struct config c;
+	struct priced x;
+
+	small_gpt_on_h100(&c, "yes");
+	unit_set(&c, "gpu", "a100-80g");
+	assert_price_fails(&c, "--fp8 'yes': ", "the GPU a100-80g has no fp8 tensor cores");
+	/* an fp8 peak and efficiency given make it one */
+	unit_set(&c, "fp8_tflops", "624");
+	unit_set(&c, "fp8_gemm_efficiency", "0.5");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->hw.fp8_tflops, 624);
+	release(&x);
+	small_gpt_on_h100(&c, "yes");
+	unit_set(&c, "efficiency", "0.5");
+	assert_price_fails(&c, "--fp8 'yes': ", "not with a uniform efficiency");
+}
+
 static void cost_model_prices_the_unfused_attention_s_forward_bytes_per_score(void)
 {
 	struct config c;
@@ -1644,6 +1749,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_rejects_fewer_than_4_bytes_a_parameter),
         UNIT_TEST(cost_model_prices_each_kernel_of_a_layer_at_an_efficiency_of_0),
         UNIT_TEST(cost_model_takes_each_per_kernel_coefficient_from_its_override),
+        UNIT_TEST(cost_model_runs_the_linear_gemms_at_the_fp8_peak_with_their_casts),
+        UNIT_TEST(cost_model_refuses_fp8_on_a_gpu_without_it_or_with_a_uniform_efficiency),
         UNIT_TEST(cost_model_prices_the_unfused_attention_s_forward_bytes_per_score),
         UNIT_TEST(
                 cost_model_runs_norms_on_every_token_of_each_tp_rank_without_sequence_parallelism),

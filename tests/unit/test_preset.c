@@ -50,16 +50,21 @@ static void preset_models_give_llama_a_gated_untied_mlp_and_gpt3_a_plain_tied_on
 	CU_ASSERT_TRUE(gpt3->tied);
 }
 
-static void preset_gpus_hold_the_dense_bf16_peak_and_the_memory(void)
+static void preset_gpus_hold_the_dense_bf16_and_fp8_peaks_and_the_memory(void)
 {
+	/* the datasheets' dense figures (docs/presets.md): TFLOP/s bf16 and fp8, GB, GB/s, SMs */
 	static const struct {
 		const char *name;
-		double tflops, memory_gb;
+		double tflops, fp8_tflops, memory_gb, bandwidth;
+		int sms;
 		const char *link;
 	} want[] = {
-	        {"a100-80g", 312, 80, "nvlink3"},
-	        {"h100-sxm", 989, 80, "nvlink4"},
-	        {"h200", 989, 141, "nvlink4"},
+	        {"a100-80g", 312, 0, 80, 2039, 108, "nvlink3"},
+	        {"h100-sxm", 989, 1979, 80, 3350, 132, "nvlink4"},
+	        {"h100-pcie", 756, 1513, 80, 2000, 114, "pcie5"},
+	        {"h200", 989, 1979, 141, 4800, 132, "nvlink4"},
+	        {"b200", 2250, 4500, 180, 8000, 148, "nvlink5"},
+	        {"gb200", 2500, 5000, 186, 8000, 148, "nvlink5"},
 	};
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -68,10 +73,38 @@ static void preset_gpus_hold_the_dense_bf16_peak_and_the_memory(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 		CU_ASSERT_STRING_EQUAL(g->name, want[i].name);
 		ASSERT_NEAR(g->tflops, want[i].tflops);
+		ASSERT_NEAR(g->fp8_tflops, want[i].fp8_tflops);
 		ASSERT_NEAR(g->memory_gb, want[i].memory_gb);
+		ASSERT_NEAR(g->memory_bandwidth, want[i].bandwidth);
+		CU_ASSERT_EQUAL(g->sms, want[i].sms);
 		CU_ASSERT_STRING_EQUAL(g->link, want[i].link);
 		CU_ASSERT_PTR_NOT_NULL(g->source);
 	}
+}
+
+static void preset_gpus_take_their_gemm_shares_from_the_measured_mamf(void)
+{
+	/* Bekman's MAMF table: measured TFLOP/s over the peak, rounded to two places */
+	static const struct {
+		const char *name;
+		double measured, fp8_measured;
+	} want[] = {
+	        {"h100-sxm", 794.5, 1402.6},
+	        {"h200", 794.5, 1453.4},
+	        {"b200", 1745.0, 3432.5},
+	        {"gb200", 1822.0, 3615.6},
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct gpu_preset *g = preset_gpu(want[i].name);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+		CU_ASSERT_DOUBLE_EQUAL(g->gemm_efficiency, want[i].measured / g->tflops, 0.005);
+		CU_ASSERT_DOUBLE_EQUAL(g->fp8_gemm_efficiency, want[i].fp8_measured / g->fp8_tflops,
+		                       0.005);
+	}
+	/* the A100 has no fp8 tensor cores */
+	CU_ASSERT_EQUAL(preset_gpu("a100-80g")->fp8_gemm_efficiency, 0);
 }
 
 static void preset_gpus_default_to_links_that_exist(void)
@@ -79,7 +112,7 @@ static void preset_gpus_default_to_links_that_exist(void)
 	size_t n;
 	const struct gpu_preset *g = preset_gpus(&n);
 
-	CU_ASSERT_EQUAL(n, 3);
+	CU_ASSERT_EQUAL(n, 6);
 	for (size_t i = 0; i < n; i++) {
 		CU_ASSERT_PTR_NOT_NULL(preset_link(g[i].link));
 		CU_ASSERT_PTR_NOT_NULL(preset_link(g[i].inter_link));
@@ -92,7 +125,7 @@ static void preset_links_hold_the_bandwidth_per_direction_and_a_positive_latency
 		const char *name;
 		double bandwidth;
 	} want[] = {
-	        {"nvlink3", 300}, {"nvlink4", 450}, {"pcie4", 32},
+	        {"nvlink3", 300}, {"nvlink4", 450}, {"nvlink5", 900}, {"pcie4", 32},
 	        {"pcie5", 64},    {"ib-hdr", 25},   {"ib-ndr", 50},
 	};
 
@@ -115,8 +148,8 @@ static void preset_tables_find_every_row_by_its_own_name(void)
 	const struct link_preset *l = preset_links(&nl);
 
 	CU_ASSERT_EQUAL(nm, 4);
-	CU_ASSERT_EQUAL(ng, 3);
-	CU_ASSERT_EQUAL(nl, 6);
+	CU_ASSERT_EQUAL(ng, 6);
+	CU_ASSERT_EQUAL(nl, 7);
 	for (size_t i = 0; i < nm; i++)
 		CU_ASSERT_PTR_EQUAL(preset_model(m[i].name), &m[i]);
 	for (size_t i = 0; i < ng; i++)
@@ -158,9 +191,10 @@ static void preset_names_lists_each_table_in_order_separated_by_commas(void)
 
 	CU_ASSERT_STRING_EQUAL(preset_names("model", buf, sizeof(buf)),
 	                       "llama3-8b, llama3-70b, llama3-405b, gpt3-175b");
-	CU_ASSERT_STRING_EQUAL(preset_names("gpu", buf, sizeof(buf)), "a100-80g, h100-sxm, h200");
+	CU_ASSERT_STRING_EQUAL(preset_names("gpu", buf, sizeof(buf)),
+	                       "a100-80g, h100-sxm, h100-pcie, h200, b200, gb200");
 	CU_ASSERT_STRING_EQUAL(preset_names("link", buf, sizeof(buf)),
-	                       "nvlink3, nvlink4, pcie4, pcie5, ib-hdr, ib-ndr");
+	                       "nvlink3, nvlink4, nvlink5, pcie4, pcie5, ib-hdr, ib-ndr");
 	CU_ASSERT_PTR_EQUAL(preset_names("link", buf, sizeof(buf)), buf);
 }
 
@@ -191,7 +225,7 @@ static void preset_names_of_an_unknown_kind_is_empty(void)
 
 static void preset_names_truncates_to_the_buffer_without_writing_past_it(void)
 {
-	static const char *const full = "nvlink3, nvlink4, pcie4, pcie5, ib-hdr, ib-ndr";
+	static const char *const full = "nvlink3, nvlink4, nvlink5, pcie4, pcie5, ib-hdr, ib-ndr";
 
 	for (size_t n = 1; n <= strlen(full) + 1; n++) {
 		char buf[64 + 16];
@@ -208,7 +242,8 @@ static void preset_names_truncates_to_the_buffer_without_writing_past_it(void)
 static const struct unit_test tests[] = {
         UNIT_TEST(preset_models_hold_the_shapes_of_the_public_configs),
         UNIT_TEST(preset_models_give_llama_a_gated_untied_mlp_and_gpt3_a_plain_tied_one),
-        UNIT_TEST(preset_gpus_hold_the_dense_bf16_peak_and_the_memory),
+        UNIT_TEST(preset_gpus_hold_the_dense_bf16_and_fp8_peaks_and_the_memory),
+        UNIT_TEST(preset_gpus_take_their_gemm_shares_from_the_measured_mamf),
         UNIT_TEST(preset_gpus_default_to_links_that_exist),
         UNIT_TEST(preset_links_hold_the_bandwidth_per_direction_and_a_positive_latency),
         UNIT_TEST(preset_tables_find_every_row_by_its_own_name),

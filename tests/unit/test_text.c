@@ -618,10 +618,13 @@ static void text_suggest_takes_the_one_name_a_word_begins(void)
 	/* h100 begins only h100-sxm, which wins over h200, one edit away */
 	CU_ASSERT_STRING_EQUAL(suggest("h100", "a100-80g, h100-sxm, h200"),
 	                       "; did you mean 'h100-sxm'?");
-	/* a word beginning several names falls back to the nearest by edits, first of equals */
+	/* a word beginning several names falls back to the nearest by edits, first of equals,
+	 * unless that is a name it does not begin: then the nearest of those it begins */
 	CU_ASSERT_STRING_EQUAL(suggest("nvlink", "nvlink3, nvlink4, pcie4"),
 	                       "; did you mean 'nvlink3'?");
 	CU_ASSERT_STRING_EQUAL(suggest("zbv-", "zbv-auto, zbv-x"), "; did you mean 'zbv-x'?");
+	CU_ASSERT_STRING_EQUAL(suggest("h100", "a100-80g, h100-sxm, h100-pcie, h200"),
+	                       "; did you mean 'h100-sxm'?");
 	/* a name tried twice still counts once */
 	{
 		struct text_suggest s;
