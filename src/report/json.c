@@ -89,6 +89,17 @@ static cJSON *costs_object(struct build *b, const struct sim *s)
 	return o;
 }
 
+/* One number per communication kind, keyed prefix + its name (exposed_dp, comm_tp, ...). */
+static void add_comm(struct build *b, cJSON *o, const char *prefix, const double *v)
+{
+	for (int k = 0; k < COMM_KINDS; k++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%s%s", prefix, comm_kind_info((enum comm_kind)k)->name);
+		add_number(b, o, key, v[k]);
+	}
+}
+
 static cJSON *devices_array(struct build *b, const struct metrics *m)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -111,9 +122,29 @@ static cJSON *devices_array(struct build *b, const struct metrics *m)
 			add_number(b, o, "memory_capacity_bytes", m->memory_capacity_bytes);
 			add_bool(b, o, "oom", dm->oom);
 			add_number(b, o, "dp_allreduce", dm->dp_allreduce);
+			add_number(b, o, "end", dm->end);
+			add_number(b, o, "optimizer", dm->optimizer);
+			add_comm(b, o, "exposed_", dm->exposed);
+			add_comm(b, o, "comm_", dm->comm);
 		}
 	}
 	return a;
+}
+
+/* The step taken apart (metrics.h, struct step_breakdown). */
+static cJSON *breakdown_object(struct build *b, const struct metrics *m)
+{
+	const struct step_breakdown *x = &m->breakdown;
+	cJSON *o = cJSON_CreateObject();
+
+	add_number(b, o, "device", x->device);
+	add_number(b, o, "compute", x->compute);
+	add_number(b, o, "bubble", x->bubble);
+	add_number(b, o, "exposed_p2p", x->exposed_p2p);
+	add_comm(b, o, "exposed_", x->exposed);
+	add_number(b, o, "optimizer", x->optimizer);
+	add_number(b, o, "other", x->other);
+	return o;
 }
 
 static cJSON *p2p_object(struct build *b, const struct metrics *m)
@@ -196,6 +227,17 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "unfused_attention_bytes", k->unfused_attention_bytes);
 	add_string(b, o, "recompute", config_recompute_name(k->recompute));
 	add_bool(b, o, "distributed_optimizer", k->distributed_optimizer);
+	add_number(b, o, "cp", k->cp);
+	add_string(b, o, "cp_comm", config_cp_comm_name(k->cp_comm));
+	add_string(b, o, "tp_overlap", config_tp_overlap_name(k->tp_overlap));
+	add_bool(b, o, "overlap_grad_reduce", k->overlap_grad_reduce);
+	add_bool(b, o, "overlap_param_gather", k->overlap_param_gather);
+	add_number(b, o, "bucket_size", k->bucket_params);
+	add_number(b, o, "comm_slowdown", k->comm_slowdown);
+	add_number(b, o, "collective_efficiency", k->collective_efficiency);
+	add_number(b, o, "optimizer_bytes", k->optimizer_bytes);
+	add_number(b, o, "optimizer_time", k->optimizer_max_ms);
+	add_number(b, o, "step_overhead", k->step_overhead_ms);
 	add_number(b, o, "bytes_per_param", k->bytes_per_param);
 	add_number(b, o, "dtype_bytes", k->dtype_bytes);
 	add_number(b, o, "layer_params", k->layer_params);
@@ -243,6 +285,10 @@ cJSON *report_json_build(const struct sim *s)
 	add_item(&b, root, "costs", costs_object(&b, s));
 	add_number(&b, root, "group_size", s->sched->group > 0 ? s->sched->group : NAN);
 	add_number(&b, root, "step_time", m->has_model ? m->step_time : NAN);
+	if (m->has_model)
+		add_item(&b, root, "step_breakdown", breakdown_object(&b, m));
+	else
+		add_number(&b, root, "step_breakdown", NAN);
 	add_number(&b, root, "tokens_per_s", m->has_model ? m->tokens_per_s : NAN);
 	add_number(&b, root, "samples_per_s", m->has_model ? m->samples_per_s : NAN);
 	add_number(&b, root, "mfu", m->has_model ? m->mfu : NAN);
