@@ -402,6 +402,13 @@ static double report_rate(const struct sim *s, int which)
  * set-up and report of p devices is not free), per op added. Prints them and writes their JSON
  * array into buf of n bytes. Returns 0, or -1 when a run fails.
  */
+/* A model run of 1F1B at p = 64, and what turns every communication stream on (issue 36's
+ * bar: at most 1.5 x the time per op of the run without them). */
+#define STREAMS_MODEL "--model=llama3-70b --layers=128"
+#define STREAMS_ON                                                                          \
+	"--tp=8 --cp=2 --dp=4 --distributed-optimizer=yes --overlap-grad-reduce=yes "      \
+	"--overlap-param-gather=yes --tp-overlap=pipelined"
+
 static int whole_processes(const char *bin, char *buf, size_t n)
 {
 	static struct whole cases[] = {
@@ -413,7 +420,14 @@ static int whole_processes(const char *bin, char *buf, size_t n)
 	        {"-s 1f1b -p 64 -m 8192", 1048576, 0, 0, 0, "-s 1f1b -p 64 -m 64", 8192},
 	        {"-s zbh1 -p 64 -m 8192", 1572864, 0, 0, 0, "-s zbh1 -p 64 -m 64", 12288},
 	        {"-s zbv -p 64 -m 4096", 1572864, 0, 0, 0, "-s zbv -p 64 -m 64", 24576},
+	        /* the same model-priced run without and with every communication stream (the
+	         * last two rows: their ratio is printed after the table) */
+	        {"-s 1f1b -p 64 -m 8192 " STREAMS_MODEL, 1048576, 0, 0, 0,
+	         "-s 1f1b -p 64 -m 64 " STREAMS_MODEL, 8192},
+	        {"-s 1f1b -p 64 -m 8192 " STREAMS_MODEL " " STREAMS_ON, 1048576, 0, 0, 0,
+	         "-s 1f1b -p 64 -m 64 " STREAMS_MODEL " " STREAMS_ON, 8192},
 	};
+	enum { NCASES = sizeof(cases) / sizeof(cases[0]) };
 	size_t len = 0;
 
 	printf("\nwhole processes (%s ... --format=json >/dev/null), 21 runs each; ns/op beyond "
@@ -442,7 +456,8 @@ static int whole_processes(const char *bin, char *buf, size_t n)
 		if (len >= n)
 			return -1;
 	}
-	printf("\n");
+	printf("every stream on (%s): %.2f x the time per op of the same run without them\n\n",
+	       STREAMS_ON, cases[NCASES - 1].best_s / cases[NCASES - 2].best_s);
 	return 0;
 }
 
@@ -731,7 +746,7 @@ int main(int argc, char **argv)
 	bool only_writers = arg != NULL && strcmp(arg, "--writers") == 0;
 	FILE *json = NULL;
 	long base;
-	char cpu[128], json_whole[2048], json_writers[2048];
+	char cpu[128], json_whole[4096], json_writers[2048];
 	const char *bin = getenv("PPSIM_BIN") != NULL ? getenv("PPSIM_BIN") : "build/ppsim";
 	size_t points = 0;
 	double sweep, sweep1, sweep2, exps[3], serve_s[3], serve_exp;

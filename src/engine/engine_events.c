@@ -95,7 +95,7 @@ static int try_start(struct engine *e, int d, struct pp_error *err)
 	end = e->now + (pair ? engine_pair_duration(e, &e->s->ops[i], &e->s->ops[i + 1])
 	                     : engine_op_duration(e, &e->s->ops[i]));
 	for (size_t k = 0; k < (pair ? 2u : 1u); k++)
-		if (stream_hooked(e, e->s->ops[i + k].stage))
+		if (stream_hooked(e, e->s->ops[i + k].stage) >> e->s->ops[i + k].kind & 1)
 			end = stream_op_end(e, (uint32_t)d, &e->s->ops[i + k], e->now, end - e->now);
 	engine_ran(e, d, i, pair, e->now, end);
 	ds->running = true;

@@ -103,8 +103,9 @@ pp_time engine_pair_duration(const struct engine *e, const struct op *f, const s
 
 /*
  * The streams (stream.c). stream_init evaluates the cost's plans into the ops' spans and puts
- * the step's parameter gathers on their streams; stream_hooked says whether ops of stage st
- * carry hooked pieces, which stream_op_end prices as such an op runs from start for dur
+ * the step's parameter gathers on their streams; stream_hooked gives the op kinds of stage st
+ * that carry hooked pieces (bit 1 << kind), which stream_op_end prices as such an op runs from
+ * start for dur
  * (returning its end, later than start + dur when its forward waits for a gather);
  * stream_finish issues what devices send after their last op and sets each device's end,
  * exposed and stream times, with busy made compute alone. The int functions return 0, or -1
@@ -112,7 +113,7 @@ pp_time engine_pair_duration(const struct engine *e, const struct op *f, const s
  * out->pieces); slow is the compute slowdown beside communication.
  */
 int stream_init(struct engine *e, struct pp_error *err);
-bool stream_hooked(const struct engine *e, uint32_t st);
+unsigned stream_hooked(const struct engine *e, uint32_t st);
 pp_time stream_op_end(struct engine *e, uint32_t d, const struct op *op, pp_time start,
                       pp_time dur);
 int stream_finish(struct engine *e, struct pp_error *err);

@@ -55,7 +55,8 @@ struct lane {
 	int32_t fwd_chan;   /* the channel that prices the forward's message, -1 when none does */
 	int32_t bwd_chan;   /* the same for the backward's */
 	bool first, last;   /* stage 0, stage S - 1 */
-	bool hooked;        /* its ops may carry pieces the run prices (stream_op_end) */
+	uint8_t hooked;     /* bit k: its ops of kind k may carry pieces the run prices
+	                       (stream_op_end) */
 };
 
 /*
@@ -227,7 +228,7 @@ static enum step run_pair(struct sweep *w, struct view v, uint32_t d, size_t i)
 		return STEP_WAITS;
 	stop = start + engine_pair_duration(w->e, op, op + 1);
 	for (int j = 0; j < 2; j++)
-		if (ln[j]->hooked)
+		if (ln[j]->hooked >> op[j].kind & 1)
 			stop = stream_op_end(w->e, d, op + j, start, stop - start);
 	if (i == sd->first)
 		sd->first_start = start;
@@ -307,7 +308,7 @@ static void run_device(struct sweep *w, uint32_t d)
 		if (i == first)
 			sd->first_start = start;
 		free_at = last_end = start + ln->dur[k];
-		if (ln->hooked) /* rare: a stage's first forward or last weight gradient may be it */
+		if (ln->hooked >> k & 1) /* a stage's first forward or last weight gradient may be */
 			free_at = last_end = stream_op_end(e, d, op, start, ln->dur[k]);
 		busy += last_end - start;
 		if (times != NULL)
@@ -367,7 +368,7 @@ static int lanes_new(struct sweep *w, bool *priced)
 		        .bwd_chan = bc >= 0 && priced[bc] ? bc : -1,
 		        .first = st == 0,
 		        .last = st + 1 == s->S,
-		        .hooked = stream_hooked(e, (uint32_t)st),
+		        .hooked = (uint8_t)stream_hooked(e, (uint32_t)st),
 		};
 	}
 	return 0;

@@ -242,11 +242,16 @@ int stream_init(struct engine *e, struct pp_error *err)
 	return 0;
 }
 
-bool stream_hooked(const struct engine *e, uint32_t st)
+unsigned stream_hooked(const struct engine *e, uint32_t st)
 {
 	const struct cost_pieces *pc = e->c->pieces;
+	unsigned kinds = 0;
 
-	return pc != NULL && (pc->grads[st].n > 0 || pc->gather[st].n > 0);
+	if (pc != NULL && pc->gather[st].n > 0)
+		kinds |= 1u << OP_F;
+	if (pc != NULL && pc->grads[st].n > 0)
+		kinds |= 1u << OP_W | 1u << OP_BW;
+	return kinds;
 }
 
 pp_time stream_op_end(struct engine *e, uint32_t d, const struct op *op, pp_time start,
