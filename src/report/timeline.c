@@ -641,7 +641,7 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	int labelw = 0, cells, bands;
 	double scale_from;
 	struct layout lay;
-	bool drawn = r->makespan > s->frame.origin, any_lane = false;
+	bool drawn = r->makespan > s->frame.origin, any_lane = false, past = false;
 	unsigned *lanes = pp_calloc((size_t)sc->p, sizeof(*lanes));
 
 	if (lanes == NULL)
@@ -669,6 +669,7 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 		for (int st = 0; st < STREAM_COUNT; st++)
 			if (lanes[d] >> st & 1) {
 				any_lane = true;
+				past |= r->devices[d].end > r->devices[d].last_end;
 				report_stream_name((enum comm_stream)st, label, sizeof(label));
 				if ((int)strlen(label) + 2 > labelw)
 					labelw = (int)strlen(label) + 2;
@@ -756,8 +757,7 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	                                     : "",
 	                         sc->overlap ? "[F7+b3] or #-- overlapped F&B pair" : "",
 	                         any_lane ? "=== its pieces on the stream named" : "",
-	                         any_lane ? "~ compute done, streams still running (exposed)"
-	                                  : "",
+	                         past ? "~ compute done, streams still running (exposed)" : "",
 	                         stages,
 	                         ". idle", NULL},
 	        width);
