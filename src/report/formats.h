@@ -56,6 +56,26 @@ void report_sweep_json_record(FILE *out, const struct sweep *sw, const struct sw
 /* Smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 and 8 times a power of ten that is >= need > 0. */
 double report_nice_step(double need);
 
+/* A piece of communication on a device's stream, in ticks from the run's start. */
+struct report_piece {
+	pp_time start, end; /* on its stream */
+	uint8_t kind;       /* enum comm_kind */
+	size_t op;          /* the op whose plan it belongs to, SIZE_MAX for a hooked piece */
+};
+typedef void report_piece_fn(void *ctx, const struct report_piece *pc);
+/*
+ * Calls fn for each piece of device d (streams.c): its ops' own pieces, op by op (placed at the
+ * op's start plus its stream shape's offsets; none when the op times were dropped), then its
+ * hooked pieces in the order issued.
+ */
+void report_device_pieces(const struct sim *s, int d, report_piece_fn *fn, void *ctx);
+/* The streams (bit 1 << enum comm_stream) on which device d's pieces took time. */
+unsigned report_device_streams(const struct sim *s, int d);
+/* The name of stream st, its kinds' names joined by '/' ("tp/cp"), in buf of n bytes. */
+const char *report_stream_name(enum comm_stream st, char *buf, size_t n);
+/* Where a picture's time axis ends: the last op's end, or its streams' when later. */
+pp_time report_drawn_end(const struct result *r);
+
 /* Shortest exact decimal of x (see pp_double_format) in a static-size buffer of the caller. */
 #define REPORT_NUM(buf, x) pp_double_format((buf), sizeof(buf), (x))
 

@@ -11,6 +11,7 @@
  * a run of a million ops takes about 20 bytes an op.
  */
 #include <inttypes.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ppsim/report.h"
@@ -97,6 +98,110 @@ static void quanta(const struct sim *s, int64_t *time_q, int64_t *act_q)
 	*act_q = a > 0 ? a : 1;
 }
 
+/* The stream spans write_streams gathers for one device: the span of the current op's own
+ * pieces on each stream, in units. */
+struct html_spans {
+	FILE *out;
+	const struct sim *s;
+	size_t op;
+	bool any[STREAM_COUNT];
+	pp_time lo[STREAM_COUNT], hi[STREAM_COUNT];
+	const char *sep;
+};
+
+static void html_span(struct html_spans *h, int st, pp_time a, pp_time b)
+{
+	char x[32], y[32];
+
+	fprintf(h->out, "%s%d,%s,%s", h->sep, st,
+	        REPORT_NUM(x, pp_time_to_units(a, h->s->cost->tick)),
+	        REPORT_NUM(y, pp_time_to_units(b, h->s->cost->tick)));
+	h->sep = ",";
+}
+
+static void html_flush(struct html_spans *h)
+{
+	for (int st = 0; st < STREAM_COUNT; st++)
+		if (h->any[st]) {
+			html_span(h, st, h->lo[st], h->hi[st]);
+			h->any[st] = false;
+		}
+	h->op = SIZE_MAX;
+}
+
+static void html_piece(void *ctx, const struct report_piece *pc)
+{
+	struct html_spans *h = ctx;
+	int st = (int)comm_kind_info((enum comm_kind)pc->kind)->stream;
+
+	if (pc->op != h->op)
+		html_flush(h);
+	if (pc->op == SIZE_MAX) {
+		html_span(h, st, pc->start, pc->end);
+		return;
+	}
+	h->op = pc->op;
+	if (!h->any[st] || pc->start < h->lo[st])
+		h->lo[st] = pc->start;
+	if (!h->any[st] || pc->end > h->hi[st])
+		h->hi[st] = pc->end;
+	h->any[st] = true;
+}
+
+/*
+ * With communication streams: their names, the kinds', each device's end, exposed and stream
+ * time by kind and its spans on the streams (one per op per stream over the op's own pieces,
+ * one per hooked piece: stream, start, end), and the step taken apart.
+ */
+static void write_streams(FILE *out, const struct sim *s)
+{
+	const struct metrics *m = &s->metrics;
+	const struct step_breakdown *k = &m->breakdown;
+	char num[32];
+
+	if (s->result->shapes == NULL && s->result->npieces == 0)
+		return;
+	fputs(",\n\"streamNames\":[", out);
+	for (int st = 0; st < STREAM_COUNT; st++)
+		fprintf(out, "%s\"%s\"", st ? "," : "",
+		        report_stream_name((enum comm_stream)st, num, sizeof(num)));
+	fputs("],\"commKinds\":[", out);
+	for (int j = 0; j < COMM_KINDS; j++)
+		fprintf(out, "%s\"%s\"", j ? "," : "", comm_kind_info((enum comm_kind)j)->name);
+	fputs("],\n\"streams\":[", out);
+	for (int d = 0; d < s->sched->p; d++) {
+		const struct device_metrics *dm = &m->devices[d];
+		struct html_spans h = {.out = out, .s = s, .op = SIZE_MAX, .sep = ""};
+
+		fprintf(out, "%s{\"end\":%s,\"last\":", d ? ",\n" : "", REPORT_NUM(num, dm->end));
+		fputs(REPORT_NUM(num, pp_time_to_units(s->result->devices[d].last_end,
+		                                       s->cost->tick)),
+		      out);
+		fputs(",\"exposed\":[", out);
+		for (int j = 0; j < COMM_KINDS; j++)
+			fprintf(out, "%s%s", j ? "," : "", REPORT_NUM(num, dm->exposed[j]));
+		fputs("],\"comm\":[", out);
+		for (int j = 0; j < COMM_KINDS; j++)
+			fprintf(out, "%s%s", j ? "," : "", REPORT_NUM(num, dm->comm[j]));
+		fputs("],\"spans\":[", out);
+		report_device_pieces(s, d, html_piece, &h);
+		html_flush(&h);
+		fputs("]}", out);
+	}
+	fputs("]", out);
+	if (!m->has_model)
+		return;
+	fprintf(out, ",\n\"breakdown\":{\"device\":%d,\"compute\":%s", k->device,
+	        REPORT_NUM(num, k->compute));
+	fprintf(out, ",\"bubble\":%s", REPORT_NUM(num, k->bubble));
+	fprintf(out, ",\"exposed_p2p\":%s,\"exposed\":[", REPORT_NUM(num, k->exposed_p2p));
+	for (int j = 0; j < COMM_KINDS; j++)
+		fprintf(out, "%s%s", j ? "," : "", REPORT_NUM(num, k->exposed[j]));
+	fprintf(out, "],\"optimizer\":%s", REPORT_NUM(num, k->optimizer));
+	fprintf(out, ",\"other\":%s", REPORT_NUM(num, k->other));
+	fprintf(out, ",\"step_time\":%s}", REPORT_NUM(num, m->step_time));
+}
+
 /* One run's object of window.PPSIM.runs. */
 static void write_run(FILE *out, const struct report_row *row)
 {
@@ -181,7 +286,9 @@ static void write_run(FILE *out, const struct report_row *row)
 		if ((k & 15) == 15)
 			fputc('\n', out);
 	}
-	fputs("]}", out);
+	fputc(']', out);
+	write_streams(out, s);
+	fputc('}', out);
 }
 
 int report_html_sweep_header(FILE *out, const struct sweep *sw)

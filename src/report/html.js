@@ -129,6 +129,8 @@
 		decode(r);
 		lo = Math.min(lo, r.origin / r.tick);
 		hi = Math.max(hi, r.origin / r.tick + r.makespan);
+		/* the streams may run past the last op */
+		(r.streams || []).forEach(function (v) { hi = Math.max(hi, v.end); });
 		total += r.nops;
 	});
 	if (!(hi > lo)) hi = lo + 1;
@@ -226,6 +228,26 @@
 			}
 			flush();
 		}
+	}
+
+	/* Each device's communication streams as thin bars along the bottom of its lane, one
+	 * height per stream, and its exposed time past its last op as a red band over the lane. */
+	var SCOLOR = ["#17becf", "#bcbd22"];
+	function drawStreams(r, top) {
+		if (!r.streams) return;
+		r.streams.forEach(function (v, d) {
+			var y = top + TITLE + d * ROW, sp = v.spans;
+			if (v.end > v.last) {
+				ctx.fillStyle = "rgba(196,78,82,0.35)";
+				ctx.fillRect(X(v.last), y, Math.max(1, X(v.end) - X(v.last)), LANE);
+			}
+			for (var i = 0; i < sp.length; i += 3) {
+				if (sp[i + 2] < view.t0 || sp[i + 1] > view.t1) continue;
+				ctx.fillStyle = SCOLOR[sp[i] % SCOLOR.length];
+				var x0 = X(sp[i + 1]), x1 = X(sp[i + 2]);
+				ctx.fillRect(x0, y + LANE - 3 * (sp[i] + 1), Math.max(1, x1 - x0), 3);
+			}
+		});
 	}
 
 	function drawWires(r, top) {
@@ -354,7 +376,7 @@
 			ctx.beginPath(); ctx.rect(LEFT, top, width - LEFT - RIGHT + 1, TITLE + r.p * ROW + BUBBLE + reqHeight(r));
 			ctx.clip();
 			drawOps(r, top); drawBubble(r, top); drawMemory(r, top); drawWires(r, top);
-			drawRequests(r, top);
+			drawStreams(r, top); drawRequests(r, top);
 			ctx.restore();
 			ctx.fillStyle = "#222"; ctx.textAlign = "left"; ctx.font = "bold 12px sans-serif";
 			ctx.fillText(r.title, 6, top + 14);
@@ -526,8 +548,36 @@
 				html += "</td></tr>";
 			});
 			html += "</table>";
+			html += streamsTable(r);
 		});
 		el("bubbles").innerHTML = html;
+	}
+
+	/* With communication streams: each device's exposed and stream time by kind, and the
+	 * step taken apart. */
+	function streamsTable(r) {
+		if (!r.streams) return "";
+		var K = r.commKinds, html = "<table class=\"streams\"><tr><th>device</th><th>end</th>";
+		K.forEach(function (k) { html += "<th>exposed " + k + "</th><th>" + k + " stream</th>"; });
+		html += "</tr>";
+		r.streams.forEach(function (v, d) {
+			html += "<tr><td>" + esc(r.devices[d].label) + "</td><td>" + num(v.end) + "</td>";
+			K.forEach(function (k, j) {
+				html += "<td>" + num(v.exposed[j]) + "</td><td>" + num(v.comm[j]) + "</td>";
+			});
+			html += "</tr>";
+		});
+		html += "</table>";
+		var b = r.breakdown;
+		if (b) {
+			var parts = [["compute", b.compute], ["bubble", b.bubble], ["exposed p2p", b.exposed_p2p]];
+			K.forEach(function (k, j) { parts.push(["exposed " + k, b.exposed[j]]); });
+			parts.push(["optimizer", b.optimizer], ["other", b.other]);
+			html += "<p class=\"sum\">step " + num(b.step_time) + " " + r.unit + " on GPU " +
+				b.device + " = " + parts.map(function (p) { return p[0] + " " + num(p[1]); }).join(" + ") +
+				"</p>";
+		}
+		return html;
 	}
 
 	function esc(s) {
@@ -550,6 +600,14 @@
 		html += "<span><i style=\"background:#c44e52\"></i>bubble over time: the share of devices idle (in view)</span>";
 		if (runs.some(function (r) { return r.memPeak > 0; }))
 			html += "<span><i style=\"background:#76448a\"></i>activation memory</span>";
+		var withStreams = runs.filter(function (r) { return r.streams; });
+		if (withStreams.length > 0) {
+			withStreams[0].streamNames.forEach(function (n, st) {
+				html += "<span><i style=\"background:" + SCOLOR[st % SCOLOR.length] + "\"></i>" +
+					esc(n) + " stream (under the ops)</span>";
+			});
+			html += "<span><i style=\"background:rgba(196,78,82,0.35)\"></i>exposed: streams past the last op</span>";
+		}
 		if (runs.some(function (r) { return r.req; }))
 			html += "<span><i style=\"background:#c9c9c9\"></i>request waiting</span><span><i style=\"background:#f28e2b\"></i>to its first token</span><span><i style=\"background:#4e79a7\"></i>decoding</span>";
 		el("legend").innerHTML = html;

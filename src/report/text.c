@@ -109,6 +109,38 @@ static void write_extras(FILE *out, const struct sim *s)
 		        REPORT_NUM(a, s->sched->mem_limit));
 }
 
+/* A figure of the tables: shortest exact up to twelve significant digits, else rounded to twelve,
+ * so that a column keeps its width. */
+static const char *exact_cell(char *buf, size_t n, double x)
+{
+	int digits = 0;
+
+	pp_double_format(buf, n, x);
+	for (const char *p = buf; *p != '\0' && *p != 'e'; p++)
+		digits += *p >= '0' && *p <= '9';
+	if (digits > 12)
+		snprintf(buf, n, "%.12g", x);
+	return buf;
+}
+
+/* The step of a model-priced run taken apart (struct step_breakdown), on one line: its terms
+ * in the order they add up to step_time, each to twelve significant digits. */
+static void write_breakdown(FILE *out, const struct metrics *m, const char *unit)
+{
+	const struct step_breakdown *k = &m->breakdown;
+	char a[32], b[32], c[32];
+
+	fprintf(out, "%-18s compute %s + bubble %s + exposed p2p %s", "step",
+	        exact_cell(a, sizeof(a), k->compute), exact_cell(b, sizeof(b), k->bubble),
+	        exact_cell(c, sizeof(c), k->exposed_p2p));
+	for (int j = 0; j < COMM_KINDS; j++)
+		fprintf(out, ", %s %s", comm_kind_info((enum comm_kind)j)->name,
+		        exact_cell(a, sizeof(a), k->exposed[j]));
+	fprintf(out, " + optimizer %s + other %s = %s %s (device %d)\n",
+	        exact_cell(a, sizeof(a), k->optimizer), exact_cell(b, sizeof(b), k->other),
+	        exact_cell(c, sizeof(c), m->step_time), unit, k->device);
+}
+
 static void write_summary(FILE *out, const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
@@ -140,6 +172,7 @@ static void write_summary(FILE *out, const struct sim *s)
 	if (m->has_model) {
 		fprintf(out, "%-18s %s ms with the gradient all-reduce\n", "step_time",
 		        REPORT_NUM(a, m->step_time));
+		write_breakdown(out, m, unit);
 		fprintf(out, "%-18s %.6g tokens/s, %.6g samples/s, MFU %.4f\n", "throughput",
 		        m->tokens_per_s, m->samples_per_s, m->mfu);
 		fprintf(out, "%-18s %s\n", "memory",
@@ -188,16 +221,8 @@ static const char *device_cell(const void *ctx, int row, int id, char *buf, size
 		return buf;
 	}
 	x = *(const double *)(const void *)((const char *)dm + device_columns[id].offset);
-	if (form == D_EXACT) {
-		int digits = 0;
-
-		pp_double_format(buf, n, x);
-		for (const char *p = buf; *p != '\0' && *p != 'e'; p++)
-			digits += *p >= '0' && *p <= '9';
-		if (digits > 12)
-			snprintf(buf, n, "%.12g", x);
-		return buf;
-	}
+	if (form == D_EXACT)
+		return exact_cell(buf, n, x);
 	snprintf(buf, n, form == D_RATIO ? "%.6f" : "%.2f", form == D_GB ? x / 1e9 : x);
 	return buf;
 }
@@ -210,6 +235,66 @@ static void write_devices(FILE *out, const struct metrics *m)
 		cols[c] = (struct report_column){(int)c, device_columns[c].width, false, false};
 	fputc('\n', out);
 	report_table_write(out, " ", cols, m->has_model ? 9 : 6, m->p, device_cell, m);
+}
+
+/* What the cells of the stream table come from: the metrics and the kinds that carried
+ * anything, two columns each (exposed_<kind>, comm_<kind>) after device, end and optimizer. */
+struct streams {
+	const struct metrics *m;
+	int kinds[COMM_KINDS];
+	char heads[2 * COMM_KINDS][24];
+};
+
+static const char *stream_cell(const void *ctx, int row, int id, char *buf, size_t n)
+{
+	static const char *const heads[] = {"device", "end", "optimizer"};
+	const struct streams *t = ctx;
+	const struct device_metrics *dm = row < 0 ? NULL : &t->m->devices[row];
+
+	if (id < 3 && dm == NULL)
+		return heads[id];
+	if (id >= 3 && dm == NULL)
+		return t->heads[id - 3];
+	if (id == 0) {
+		snprintf(buf, n, "%d", row);
+		return buf;
+	}
+	if (id < 3)
+		return exact_cell(buf, n, id == 1 ? dm->end : dm->optimizer);
+	id -= 3;
+	return exact_cell(buf, n, id % 2 ? dm->comm[t->kinds[id / 2]] : dm->exposed[t->kinds[id / 2]]);
+}
+
+/* With a model, each device's end, optimizer step, and the exposed and stream time of each kind
+ * of communication that ran (none: no table). */
+static void write_streams(FILE *out, const struct metrics *m)
+{
+	struct report_column cols[3 + 2 * COMM_KINDS];
+	struct streams t = {.m = m};
+	int nk = 0;
+
+	if (!m->has_model)
+		return;
+	for (int k = 0; k < COMM_KINDS; k++) {
+		bool ran = false;
+
+		for (int d = 0; d < m->p; d++)
+			ran |= m->devices[d].comm[k] > 0 || m->devices[d].exposed[k] > 0;
+		if (!ran)
+			continue;
+		snprintf(t.heads[2 * nk], sizeof(t.heads[0]), "exposed_%s",
+		         comm_kind_info((enum comm_kind)k)->name);
+		snprintf(t.heads[2 * nk + 1], sizeof(t.heads[0]), "comm_%s",
+		         comm_kind_info((enum comm_kind)k)->name);
+		t.kinds[nk++] = k;
+	}
+	if (nk == 0)
+		return;
+	cols[0] = (struct report_column){0, 6, false, false};
+	for (int c = 1; c < 3 + 2 * nk; c++)
+		cols[c] = (struct report_column){c, 12, false, false};
+	fputc('\n', out);
+	report_table_write(out, " ", cols, 3 + 2 * nk, m->p, stream_cell, &t);
 }
 
 /* What the cells of the channel table come from. */
@@ -257,6 +342,7 @@ int report_text_write(FILE *out, const struct sim *s)
 {
 	write_summary(out, s);
 	write_devices(out, &s->metrics);
+	write_streams(out, &s->metrics);
 	write_channels(out, &s->metrics, s->config.duplex);
 	return 0;
 }

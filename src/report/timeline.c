@@ -63,7 +63,7 @@ static double column_step(const struct sim *s, int cells)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	double need = pp_time_to_units(r->makespan - s->frame.origin, s->cost->tick) / cells, q;
+	double need = pp_time_to_units(report_drawn_end(r) - s->frame.origin, s->cost->tick) / cells, q;
 	int64_t g = 0;
 
 	for (size_t i = 0; i < sc->nops; i++)
@@ -143,6 +143,11 @@ static const char letters[] = "FfBbWwIi#";
 /* What follows the letter of an op two or more columns wide but too narrow for its label, so
  * that "F--" reads as one op and "FF" as two. */
 #define CONTINUED '-'
+
+/* What a stream lane shows where a piece ran, and a compute row where its device waited for
+ * its streams after its last op. */
+#define STREAM_BUSY '='
+#define EXPOSED '~'
 
 /* Most bands of time a timeline wraps into to give its ops their labels. */
 #define MAX_BANDS 4
@@ -409,6 +414,65 @@ static bool labels_fit(const struct layout *lay, double start)
 	return true;
 }
 
+/* What a stream lane is painted from: its row, the layout's band, and the stream. */
+struct lane {
+	char *row;
+	const struct layout *lay;
+	int64_t tick;
+	int k0, n;
+	enum comm_stream stream;
+};
+
+static void paint_piece(void *ctx, const struct report_piece *pc)
+{
+	const struct lane *l = ctx;
+	int c0, c1;
+
+	if (pc->end <= pc->start || comm_kind_info((enum comm_kind)pc->kind)->stream != l->stream)
+		return;
+	c0 = cell_of(pc->start, l->tick, l->lay->start, l->lay->step) - l->k0;
+	c1 = cell_of(pc->end, l->tick, l->lay->start, l->lay->step) - l->k0;
+	if (c1 <= c0)
+		c1 = c0 + 1; /* every piece shows in the column it starts in */
+	c0 = c0 < 0 ? 0 : c0;
+	c1 = c1 > l->n ? l->n : c1;
+	if (c1 > c0)
+		memset(l->row + c0, STREAM_BUSY, (size_t)(c1 - c0));
+}
+
+/*
+ * Writes the lane of device d's stream st, the columns k0 to k0 + n - 1: STREAM_BUSY where its
+ * pieces ran, blank elsewhere (trailing blanks dropped), labelled with the stream's name.
+ */
+static void write_lane(FILE *out, char *row, int labelw, const struct sim *s, int d,
+                       enum comm_stream st, const struct layout *lay, int k0, int n)
+{
+	struct lane l = {row, lay, s->cost->tick, k0, n, st};
+	char name[32], label[48];
+	int end = n;
+
+	memset(row, ' ', (size_t)n);
+	report_device_pieces(s, d, paint_piece, &l);
+	while (end > 0 && row[end - 1] == ' ')
+		end--;
+	snprintf(label, sizeof(label), " %s", report_stream_name(st, name, sizeof(name)));
+	fprintf(out, "%-*s%.*s\n", labelw, label, end, row);
+}
+
+/* Marks EXPOSED over the idle columns of device d's row after its last op, up to its end: the
+ * time its streams ran past its compute. */
+static void mark_exposed(char *row, const struct sim *s, int d, const struct layout *lay, int k0,
+                         int n)
+{
+	const struct device_result *dr = &s->result->devices[d];
+	int c0 = cell_of(dr->last_end, s->cost->tick, lay->start, lay->step) - k0;
+	int c1 = cell_of(dr->end, s->cost->tick, lay->start, lay->step) - k0;
+
+	for (int c = c0 < 0 ? 0 : c0; c < c1 && c < n; c++)
+		if (row[c] == '.')
+			row[c] = EXPOSED;
+}
+
 /* Writes row, each run of cells of one colour wrapped in its escape sequence. */
 static void write_colored(FILE *out, const char *row, const unsigned char *tint, int cells)
 {
@@ -447,13 +511,13 @@ static struct layout one_band(const struct sim *s, int cells)
 
 	lay.step = column_step(s, room);
 	lay.start = floor(origin / lay.step) * lay.step;
-	lay.cells = cell_of(r->makespan, s->cost->tick, lay.start, lay.step);
+	lay.cells = cell_of(report_drawn_end(r), s->cost->tick, lay.start, lay.step);
 	if (lay.cells < 10 && room >= 10) {
 		/* the quantum's multiple left too few columns: a round step, at most 4/3 of need */
 		lay.step = report_nice_step(
-		        pp_time_to_units(r->makespan - s->frame.origin, s->cost->tick) / room);
+		        pp_time_to_units(report_drawn_end(r) - s->frame.origin, s->cost->tick) / room);
 		lay.start = floor(origin / lay.step) * lay.step;
-		lay.cells = cell_of(r->makespan, s->cost->tick, lay.start, lay.step);
+		lay.cells = cell_of(report_drawn_end(r), s->cost->tick, lay.start, lay.step);
 	}
 	lay.band = lay.cells;
 	lay.tick = 10;
@@ -528,10 +592,10 @@ static bool labelled_bands(const struct sim *s, int cells, struct layout *lay)
 		k = 61; /* a quantum far finer than the ops: a round step instead */
 	lay->step = k <= 60 ? q / k : nice_below(most);
 	lay->start = floor(pp_time_to_units(s->frame.origin, tick) / lay->step) * lay->step;
-	if ((pp_time_to_units(r->makespan, tick) - lay->start) / lay->step >
+	if ((pp_time_to_units(report_drawn_end(r), tick) - lay->start) / lay->step >
 	    (double)MAX_BANDS * cells + 1)
 		return false;
-	lay->cells = cell_of(r->makespan, tick, lay->start, lay->step);
+	lay->cells = cell_of(report_drawn_end(r), tick, lay->start, lay->step);
 	lay->band = k <= 60 && cells >= 2 * k ? cells - cells % k : cells;
 	lay->tick = tick_of(lay->step);
 	bands = (lay->cells + lay->band - 1) / lay->band;
@@ -577,7 +641,11 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	int labelw = 0, cells, bands;
 	double scale_from;
 	struct layout lay;
-	bool drawn = r->makespan > s->frame.origin;
+	bool drawn = r->makespan > s->frame.origin, any_lane = false, past = false;
+	unsigned *lanes = pp_calloc((size_t)sc->p, sizeof(*lanes));
+
+	if (lanes == NULL)
+		return -1;
 
 	for (int d = 0; d < sc->p; d++) {
 		report_device_label(sc, d, label, sizeof(label));
@@ -595,6 +663,17 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 			         sc->v);
 		else
 			snprintf(stages, sizeof(stages), "GPU d: stage d");
+	}
+	for (int d = 0; d < sc->p; d++) {
+		lanes[d] = report_device_streams(s, d);
+		for (int st = 0; st < STREAM_COUNT; st++)
+			if (lanes[d] >> st & 1) {
+				any_lane = true;
+				past |= r->devices[d].end > r->devices[d].last_end;
+				report_stream_name((enum comm_stream)st, label, sizeof(label));
+				if ((int)strlen(label) + 2 > labelw)
+					labelw = (int)strlen(label) + 2;
+			}
 	}
 	cells = width - labelw < 10 ? 10 : width - labelw;
 	if (drawn) {
@@ -624,6 +703,7 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	tint = pp_malloc((size_t)lay.band + 1);
 	col = pp_mallocarray((size_t)(lay.band > 0 ? lay.band : 1), sizeof(*col));
 	if (line == NULL || row == NULL || tint == NULL || col == NULL) {
+		free(lanes);
 		free(line);
 		free(row);
 		free(tint);
@@ -639,6 +719,8 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 		write_scale(out, line, labelw, &lay, k0, n, width - labelw, scale_from);
 		for (int d = 0; d < sc->p; d++) {
 			paint_device(row, tint, col, k0, n, s, d, &lay, &marks);
+			if (lanes[d] != 0)
+				mark_exposed(row, s, d, &lay, k0, n);
 			row_label(sc, d, brief, label, sizeof(label));
 			if (color) {
 				fprintf(out, "%-*s", labelw, label);
@@ -646,8 +728,13 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 			} else {
 				fprintf(out, "%-*s%s\n", labelw, label, row);
 			}
+			for (int st = 0; st < STREAM_COUNT; st++)
+				if (lanes[d] >> st & 1)
+					write_lane(out, row, labelw, s, d, (enum comm_stream)st, &lay,
+					           k0, n);
 		}
 	}
+	free(lanes);
 	free(line);
 	free(row);
 	free(tint);
@@ -668,7 +755,10 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	                         : sc->v > 2 ? "[F3.2] micro-batch 3 on chunk 2, lower case "
 	                                       "on odd chunks"
 	                                     : "",
-	                         sc->overlap ? "[F7+b3] or #-- overlapped F&B pair" : "", stages,
+	                         sc->overlap ? "[F7+b3] or #-- overlapped F&B pair" : "",
+	                         any_lane ? "=== its pieces on the stream named" : "",
+	                         past ? "~ compute done, streams still running (exposed)" : "",
+	                         stages,
 	                         ". idle", NULL},
 	        width);
 	return 0;

@@ -204,6 +204,124 @@ static void write_messages(FILE *out, const struct sim *s, const int *tids)
 	}
 }
 
+/* The track (tid) of a device's communication stream st: past any channel's. */
+#define STREAM_TID(st) ((1 << 24) + (int)(st))
+
+/* The streams of one device as write_streams gathers them: the span of the current op's own
+ * pieces on each stream. */
+struct stream_span {
+	FILE *out;
+	const struct sim *s;
+	int d;
+	size_t op; /* the op whose pieces are gathered, SIZE_MAX for none */
+	pp_time lo[STREAM_COUNT], hi[STREAM_COUNT], busy[STREAM_COUNT];
+	unsigned kinds[STREAM_COUNT]; /* bit 1 << enum comm_kind */
+	size_t n[STREAM_COUNT];
+};
+
+/* The names of the kinds of bits joined by '+' into buf ("tp+cp"). */
+static const char *kind_names(unsigned bits, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < COMM_KINDS && len < n; k++)
+		if (bits >> k & 1)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len > 0 ? "+" : "",
+			                        comm_kind_info((enum comm_kind)k)->name);
+	return buf;
+}
+
+/* Writes one slice per stream for the op gathered in sp: from its first piece's start to its
+ * last one's end, with how many pieces and how long they held the stream. */
+static void flush_op(struct stream_span *sp)
+{
+	char names[32], label[SCHEDFILE_ACTION_MAX + 8];
+
+	if (sp->op == SIZE_MAX)
+		return;
+	op_name(sp->s, sp->op, label, sizeof(label));
+	for (int st = 0; st < STREAM_COUNT; st++) {
+		if (sp->n[st] == 0)
+			continue;
+		fprintf(sp->out,
+		        ",\n{\"name\":\"%s\",\"cat\":\"comm\",\"ph\":\"X\",\"pid\":%d,"
+		        "\"tid\":%d,\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"op\":\"%s\","
+		        "\"pieces\":%zu,\"busy_us\":%.17g}}",
+		        kind_names(sp->kinds[st], names, sizeof(names)), sp->d, STREAM_TID(st),
+		        us(sp->s, sp->lo[st]), us(sp->s, sp->hi[st]) - us(sp->s, sp->lo[st]), label,
+		        sp->n[st], us(sp->s, sp->busy[st]) - us(sp->s, 0));
+		sp->n[st] = 0;
+		sp->kinds[st] = 0;
+		sp->busy[st] = 0;
+	}
+	sp->op = SIZE_MAX;
+}
+
+static void trace_piece(void *ctx, const struct report_piece *pc)
+{
+	struct stream_span *sp = ctx;
+	int st = (int)comm_kind_info((enum comm_kind)pc->kind)->stream;
+	char names[32];
+
+	if (pc->op != sp->op)
+		flush_op(sp);
+	if (pc->op == SIZE_MAX) {
+		/* a hooked piece: a slice of its own */
+		fprintf(sp->out,
+		        ",\n{\"name\":\"%s\",\"cat\":\"comm\",\"ph\":\"X\",\"pid\":%d,"
+		        "\"tid\":%d,\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"hooked\":true}}",
+		        kind_names(1u << pc->kind, names, sizeof(names)), sp->d, STREAM_TID(st),
+		        us(sp->s, pc->start), us(sp->s, pc->end) - us(sp->s, pc->start));
+		return;
+	}
+	sp->op = pc->op;
+	if (sp->n[st] == 0 || pc->start < sp->lo[st])
+		sp->lo[st] = pc->start;
+	if (sp->n[st] == 0 || pc->end > sp->hi[st])
+		sp->hi[st] = pc->end;
+	sp->busy[st] += pc->end - pc->start;
+	sp->kinds[st] |= 1u << pc->kind;
+	sp->n[st]++;
+}
+
+/*
+ * The communication streams of a run with pieces: per device a track per stream that carried
+ * any ("dp stream", "tp/cp stream"), one slice per op per stream spanning its own pieces (an op
+ * may hold hundreds: drawing each would multiply the trace's size), one slice per hooked piece
+ * (a bucket, a gather, the reduction after the last op), and on the compute track an
+ * "exposed" slice from the device's last op to its end when its streams ran past it.
+ */
+static void write_streams(FILE *out, const struct sim *s)
+{
+	const struct result *r = s->result;
+
+	for (int d = 0; d < s->sched->p; d++) {
+		unsigned lanes = report_device_streams(s, d);
+		struct stream_span sp = {.out = out, .s = s, .d = d, .op = SIZE_MAX};
+		const struct device_result *dr = &r->devices[d];
+		char name[32];
+
+		if (lanes == 0)
+			continue;
+		for (int st = 0; st < STREAM_COUNT; st++)
+			if (lanes >> st & 1)
+				fprintf(out,
+				        ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,"
+				        "\"tid\":%d,\"args\":{\"name\":\"%s stream\"}}",
+				        d, STREAM_TID(st),
+				        report_stream_name((enum comm_stream)st, name, sizeof(name)));
+		report_device_pieces(s, d, trace_piece, &sp);
+		flush_op(&sp);
+		if (dr->end > dr->last_end)
+			fprintf(out,
+			        ",\n{\"name\":\"exposed\",\"cat\":\"exposed\",\"ph\":\"X\","
+			        "\"pid\":%d,\"tid\":0,\"ts\":%.17g,\"dur\":%.17g,"
+			        "\"args\":{\"after_last_op\":true}}",
+			        d, us(s, dr->last_end), us(s, dr->end) - us(s, dr->last_end));
+	}
+}
+
 /* Activation counter per device: up at each F's start, down at the end of what frees. */
 static void write_counters(FILE *out, const struct sim *s)
 {
@@ -248,6 +366,7 @@ int report_trace(FILE *out, const struct sim *s)
 	write_ops(out, s);
 	write_messages(out, s, tid);
 	free(tid);
+	write_streams(out, s);
 	write_counters(out, s);
 	fprintf(out,
 	        "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"ppsim %s\","

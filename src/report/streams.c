@@ -1,0 +1,87 @@
+/*
+ * The communication streams of a run as the pictures draw them: where each device's pieces ran,
+ * read from the result alone. An op's own pieces sit at its start plus its stream shape's
+ * offsets (a fused backward runs its B's shape, then its W's); the hooked pieces (gradient
+ * buckets, parameter gathers, the reduction after the last op) have their recorded times.
+ */
+#include <stdint.h>
+
+#include "formats.h"
+
+/* The shape of op's plan of kind x (0 F, 1 B, 2 W), or NULL when the run has none. */
+static const struct stream_shape *shape_of(const struct sim *s, const struct op *op, int x)
+{
+	const struct result *r = s->result;
+	size_t i = 3 * (size_t)op->stage + (size_t)x;
+
+	return r->shapes != NULL && i < r->nshapes ? &r->shapes[i] : NULL;
+}
+
+void report_device_pieces(const struct sim *s, int d, report_piece_fn *fn, void *ctx)
+{
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+
+	for (size_t i = sc->dev_start[d]; r->shapes != NULL && r->times != NULL &&
+	                                  i < sc->dev_start[d + 1];
+	     i++) {
+		const struct op *op = &sc->ops[i];
+		int first = op->kind == OP_BW ? 1 : op->kind == OP_F ? 0 : op->kind == OP_B ? 1 : 2;
+		int last = op->kind == OP_BW ? 2 : first;
+		pp_time at = r->times[i].start;
+
+		for (int x = first; x <= last; x++) {
+			const struct stream_shape *sh = shape_of(s, op, x);
+
+			for (size_t j = 0; sh != NULL && j < sh->npieces; j++) {
+				struct report_piece pc = {at + sh->pieces[j].start,
+				                          at + sh->pieces[j].end, sh->pieces[j].kind,
+				                          i};
+
+				fn(ctx, &pc);
+			}
+			if (sh != NULL)
+				at += sh->dur;
+		}
+	}
+	for (size_t j = 0; j < r->npieces; j++)
+		if (r->pieces[j].dev == (uint32_t)d) {
+			struct report_piece pc = {r->pieces[j].start, r->pieces[j].end,
+			                          r->pieces[j].kind, SIZE_MAX};
+
+			fn(ctx, &pc);
+		}
+}
+
+static void mark_stream(void *ctx, const struct report_piece *pc)
+{
+	unsigned *bits = ctx;
+
+	if (pc->end > pc->start)
+		*bits |= 1u << comm_kind_info((enum comm_kind)pc->kind)->stream;
+}
+
+unsigned report_device_streams(const struct sim *s, int d)
+{
+	unsigned bits = 0;
+
+	report_device_pieces(s, d, mark_stream, &bits);
+	return bits;
+}
+
+const char *report_stream_name(enum comm_stream st, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < COMM_KINDS && len < n; k++)
+		if (comm_kind_info((enum comm_kind)k)->stream == st)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len > 0 ? "/" : "",
+			                        comm_kind_info((enum comm_kind)k)->name);
+	return buf;
+}
+
+pp_time report_drawn_end(const struct result *r)
+{
+	return r->step_end > r->makespan ? r->step_end : r->makespan;
+}
