@@ -125,6 +125,221 @@ ranked() {
 		printf "| **blocks ranked alike** | | | | %d of %d |\n", same, nb }' "$1"
 }
 
+
+# ---- measured runs of H100 or newer, and BLOOM on A100, priced from the model alone ----
+
+# split LAYERS STAGES: the option that spreads LAYERS over STAGES virtual stages when they do
+# not divide evenly, as Megatron Core's account_for_embedding/loss_in_pipeline_split and Llama
+# 3's pipeline do: the first and last stage one layer fewer
+split() {
+	[ $(($1 % $2)) -eq 0 ] && return 0
+	awk -v n="$1" -v s="$2" 'BEGIN { k = (n + 2) / s
+		if (k != int(k)) exit 1
+		printf "--layers-per-stage=%d", k - 1
+		for (i = 2; i < s; i++) printf ",%d", k
+		printf ",%d", k - 1 }'
+}
+
+# shape LAYERS HIDDEN FFN HEADS KV VOCAB MLP: the model's shape as options
+shape() {
+	echo "--model=llama3-8b --layers=$1 --hidden=$2 --ffn=$3 --heads=$4 --kv-heads=$5" \
+		"--vocab=$6 --mlp=$7"
+}
+
+# pipe P V: the schedule of P stages with V chunks
+pipe() {
+	if [ "$2" -gt 1 ]; then echo "-p $1 -v $2 -s interleaved"; else echo "-p $1"; fi
+}
+
+# Each source below prints its rows as LABEL|MEASURED SECONDS|OPTIONS, or LABEL|skip|WHY for a
+# row ppsim cannot state; ROLE (fitted or held out) is the fourth field.
+
+src_megatron() {
+	# TFLOP/s per GPU -> seconds by Megatron-LM r0.8's num_floating_point_operations (ffn = 4h,
+	# kv heads = heads, no recompute term): 12 B s L h^2 (2 + s/h + 4 + V / (2 L h)); micro-batch
+	# 1 and one chunk ASSUMED (not published)
+	rows "$here/megatron-h100-scaling.txt" |
+		while IFS='|' read -r name l h f a kv V s tp pp dp gpus gb mbs v tf mfu pf; do
+			meas=$(awk -v B="$gb" -v s="$s" -v l="$l" -v h="$h" -v V="$V" -v g="$gpus" \
+				-v r="$tf" 'BEGIN { f = 12 * B * s * l * h * h * (6 + s / h + V / (2 * l * h))
+				printf "%.4f", f / (g * r * 1e12) }')
+			role="fitted"; [ "$pp" -gt 1 ] && role="held out"
+			echo "$name|$meas|$(shape $l $h $f $a $kv $V plain) --seq=$s --gpu=h100-sxm" \
+				"--tp=$tp $(pipe $pp 1) $(split $l $pp) --gpus=$gpus --mbs=1 --global-batch=$gb" \
+				"--framework=megatron --distributed-optimizer=yes --overlap-grad-reduce=yes" \
+				"--overlap-param-gather=yes --tp-overlap=pipelined|$role"
+		done
+}
+
+src_nemo() {
+	# FP8 on DGX-H100; GPT3's vocabulary (not published) the GPT-2 BPE's 50257, Nemotron-3's
+	# 256000
+	rows "$here/nemo-h100-24.07.txt" |
+		while IFS='|' read -r name l h f a kv V s gpus gb mbs tp pp cp v tps tf; do
+			case $name in
+			GPT3*) V=50257 mlp=plain ;; Nemotron-8B | Nemotron-22B) V=256000 mlp=plain ;;
+			Nemotron*) mlp=plain ;; *) mlp=gated ;;
+			esac
+			meas=$(awk -v B="$gb" -v s="$s" -v t="$tps" -v g="$gpus" \
+				'BEGIN { printf "%.4f", B * s / (t * g) }')
+			echo "$name/$gpus|$meas|$(shape $l $h $f $a $kv $V $mlp) --seq=$s --gpu=h100-sxm" \
+				"--fp8=yes --tp=$tp --cp=$cp $(pipe $pp $v) $(split $l $((pp * v)))" \
+				"--gpus=$gpus --mbs=$mbs --global-batch=$gb --framework=nemo|held out"
+		done
+}
+
+src_mbridge() {
+	rows "$here/mbridge-perf-archive.txt" |
+		while IFS='|' read -r rel sys name l h f a kv V s gpus prec gb mbs fsdp tp pp cp v ga \
+			tps tf variant; do
+			label="$rel $sys ${name#LLAMA} $prec"
+			case $prec in
+			mxfp8 | fp8-mx* | nvfp4) echo "$label|skip|$prec: block-scaled FP8/FP4 GEMMs, which ppsim does not price"; continue ;;
+			'?') echo "$label|skip|precision not printed"; continue ;;
+			esac
+			case $fsdp in [1-9]*) echo "$label|skip|Megatron-FSDP (parameters gathered layer by layer), which ppsim does not model"; continue ;; esac
+			case $sys in
+			DGX-H100) gpu="--gpu=h100-sxm" ;;
+			DGX-B200) gpu="--gpu=b200" ;;
+			*) gpu="--gpu=gb200 --gpus-per-node=72" ;;
+			esac
+			# TP overlap (userbuffers) on for 70B and 405B, off for 8B (the recipes)
+			tpo=""; [ "$tp" -eq 1 ] && tpo="--tp-overlap=none"
+			meas=$(awk -v B="$gb" -v s="$s" -v t="$tps" -v g="$gpus" \
+				'BEGIN { printf "%.4f", B * s / (t * g) }')
+			echo "$label|$meas|$(shape $l $h $f $a $kv $V gated) --seq=$s $gpu --fp8=yes" \
+				"--tp=$tp --cp=$cp $(pipe $pp $v) $(split $l $((pp * v))) --gpus=$gpus" \
+				"--mbs=$mbs --global-batch=$gb --framework=nemo $tpo|held out"
+		done
+}
+
+src_torchtitan() {
+	# Grand Teton's H100 96GB HBM2e at 500 W: h100-sxm with the published 2.4 TB/s (its peak
+	# is not published); micro-batches and chunks torchtitan's defaults (file header)
+	rows "$here/torchtitan-h100.txt" |
+		while IFS='|' read -r t name l h f a kv V s gpus fsdp tp pp cp lb gb mbs v sched ac \
+			comp f8 async tps; do
+			s=${s%\?} gb=${gb%\?} mbs=${mbs%\?} v=${v%\?}
+			label="T$t $name $gpus GPUs cp $cp"
+			[ "$f8" = no ] || label="$label float8"
+			[ "$async" = no ] || label="$label asyncTP"
+			[ "$sched" != interleaved-1F1B ] || label="$label interleaved"
+			if [ "$comp" = no ]; then
+				echo "$label|skip|eager mode (no torch.compile): unfused norms and activations, which ppsim does not price"; continue
+			fi
+			case $ac in selective-op) rc=selective ;; *) rc=$ac ;; esac
+			tpo=""; [ "$async" = yes ] && tpo="--tp-overlap=pipelined"
+			pipeopt=$(pipe $pp $v); [ "$pp" -gt 1 ] && pipeopt="$pipeopt $(split $l $((pp * v)))"
+			meas=$(awk -v B="$gb" -v s="$s" -v t="$tps" -v g="$gpus" \
+				'BEGIN { printf "%.4f", B * s / (t * g) }')
+			echo "$label|$meas|$(shape $l $h $f $a $kv $V gated) --seq=$s --gpu=h100-sxm" \
+				"--memory-bandwidth=2400 --fp8=$f8 --tp=$tp --cp=$cp --cp-comm=allgather" \
+				"$pipeopt --gpus=$gpus --mbs=$mbs --global-batch=$gb --recompute=$rc" \
+				"--framework=torchtitan $tpo|held out"
+		done
+}
+
+src_llama3() {
+	# TFLOP/s per GPU -> seconds by Megatron-LM's formula with GQA and the gated MLP (the paper
+	# gives none); micro-batch 1 and two chunks ASSUMED (the paper: interleaved, tunable)
+	rows "$here/llama3-405b-table4.txt" |
+		while IFS='|' read -r name l h f a kv V s gpus tp cp pp dp bpd gb mbs v tf mfu; do
+			meas=$(awk -v B="$gb" -v s="$s" -v l="$l" -v h="$h" -v f="$f" -v a="$a" -v kv="$kv" \
+				-v V="$V" -v g="$gpus" -v r="$tf" 'BEGIN {
+				x = 12 * B * s * l * h * h * (1 + kv / a + s / h + 1.5 * f / h + V / (2 * l * h))
+				printf "%.4f", x / (g * r * 1e12) }')
+			echo "$gpus GPUs seq $s|$meas|$(shape $l $h $f $a $kv $V gated) --seq=$s" \
+				"--gpu=h100-sxm --tp=$tp --cp=$cp --cp-comm=allgather $(pipe $pp 2)" \
+				"$(split $l $((pp * 2))) --gpus=$gpus --mbs=1 --global-batch=$gb" \
+				"--framework=megatron --comm=overlap --distributed-optimizer=yes" \
+				"--overlap-grad-reduce=yes|held out"
+		done
+}
+
+src_bloom() {
+	# Jean Zay: 4 x 100 Gb/s Omni-Path a node of 8 GPUs, 6.25 GB/s a GPU; stage 0 and 11 five
+	# blocks, the rest six; the GBS 192 row's seconds from its hardware TFLOP/s by the README's
+	# formula (8 x params x seq x GBS, recompute counted), the parameters from the GBS 2048 row
+	rows "$here/deepspeed-bloom-a100.txt" |
+		while IFS='|' read -r name l h f a V s tp pp dp gpus gb mbs rc secs sps tf; do
+			if [ "$secs" = '?' ]; then
+				secs=$(awk -v B="$gb" -v r="$tf" 'BEGIN { n = 149.77 * 104.70 / (8 * 2048)
+					printf "%.2f", n * 8 * B / r }')
+			fi
+			echo "GBS $gb, MBS $mbs|$secs|--model=gpt3-175b --layers=$l --hidden=$h --ffn=$f" \
+				"--heads=$a --kv-heads=$a --vocab=$V --mlp=plain --tied-embeddings=yes --seq=$s" \
+				"--gpu=a100-80g --inter-bandwidth=6.25 --tp=$tp -p $pp --first-stage-layers=5" \
+				"--last-stage-layers=5 --gpus=$gpus --mbs=$mbs --global-batch=$gb" \
+				"--recompute=$rc --sequence-parallel=no --framework=deepspeed|held out"
+		done
+}
+
+# step OPTIONS...: ppsim's step in seconds and its breakdown, "step|compute|bubble|p2p|dp|tp|cp|
+# optimizer|other", in seconds
+step() {
+	"$ppsim" "$@" -f json >"$tmp/out.json" 2>"$tmp/step.err" || {
+		echo "ppsim $*: $(cat "$tmp/step.err")" >&2; return 1; }
+	echo "$("$jget" "$tmp/out.json" step_time)|$("$jget" "$tmp/out.json" step_breakdown)" |
+		awk -F'|' '{ b = $2; gsub(/[{}"]/, "", b); n = split(b, kv, ",")
+		for (i = 1; i <= n; i++) { split(kv[i], p, ":"); v[p[1]] = p[2] }
+		printf "%.4f|%.4f|%.4f|%.4f|%.4f|%.4f|%.4f|%.4f|%.4f\n", $1 / 1e3, v["compute"] / 1e3,
+			v["bubble"] / 1e3, v["exposed_p2p"] / 1e3, v["exposed_dp"] / 1e3,
+			v["exposed_tp"] / 1e3, v["exposed_cp"] / 1e3, v["optimizer"] / 1e3, v["other"] / 1e3 }'
+}
+
+# opt NAME OPTIONS: the value of --NAME= in OPTIONS, else empty
+opt() { echo "$2" | tr ' ' '\n' | sed -n "s/^--$1=//p" | tail -1; }
+
+# judge SOURCE: each row of src_SOURCE priced, "label|role|measured|step|compute|...|other|
+# moves most|options", or "label|skip|why"
+judge() {
+	"src_$1" | while IFS='|' read -r label meas opts role; do
+		if [ "$meas" = skip ]; then echo "$label|skip|$opts"; continue; fi
+		set -- $opts
+		base=$(step "$@") || return 1
+		# the assumptions: collectives slowing compute, collectives' share of the links, flash
+		# attention, tensor-parallel overlap (when there is tensor parallelism)
+		fw=$(opt framework "$opts")
+		fa=$(opt flash-attention "$opts")
+		[ -n "$fa" ] || fa=$([ "$fw" = deepspeed ] && echo no || echo yes)
+		tpo=$(opt tp-overlap "$opts")
+		[ -n "$tpo" ] || tpo=$([ "$fw" = nemo ] && echo pipelined || echo none)
+		variants="--comm-slowdown=0 --collective-efficiency=1"
+		variants="$variants --flash-attention=$([ "$fa" = yes ] && echo no || echo yes)"
+		[ "$(opt tp "$opts")" -gt 1 ] &&
+			variants="$variants --tp-overlap=$([ "$tpo" = none ] && echo pipelined || echo none)"
+		most=""
+		for var in $variants; do
+			got=$(step "$@" "$var" | cut -d'|' -f1) || return 1
+			most=$(awk -v b="${base%%|*}" -v g="$got" -v var="$var" -v most="$most" 'BEGIN {
+				d = (g - b) / b; split(most, m, " ")
+				if (most == "" || (d < 0 ? -d : d) > (m[2] < 0 ? -m[2] : m[2]) / 100)
+					printf "%s %+.1f", var, 100 * d; else print most }')
+		done
+		echo "$label|$role|$meas|$base|${most}%|$opts"
+	done
+}
+
+# new_table SOURCE: judge's rows as a table, the skipped rows listed after it
+new_table() {
+	judge "$1" >"$tmp/judged" || exit 1
+	echo "| run | role | measured s | ppsim s | error | compute | bubble | P2P | DP | TP | CP | optimizer | other | moves most | options |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	awk -F'|' '$2 != "skip" { e = ($4 - $3) / $3; a += (e < 0 ? -e : e); n++
+		o = $14; sub(/^--model=[^ ]* /, "", o)
+		printf "| %s | %s | %.2f | %.2f | %+.1f%% |", $1, $2, $3, $4, 100 * e
+		for (i = 5; i <= 12; i++) printf " %.2f |", $i
+		gsub(/  +/, " ", o); printf " `%s` | `%s` |\n", $13, o }
+		END { if (n) printf "| **mean absolute error** | | | | %.1f%% | | | | | | | | | | |\n", 100 * a / n }' \
+		"$tmp/judged"
+	if grep -q '|skip|' "$tmp/judged"; then
+		echo
+		echo "Not priced:"
+		echo
+		awk -F'|' '$2 == "skip" { printf "- %s: %s\n", $1, $3 }' "$tmp/judged"
+	fi
+}
+
 case $section in
 table5)
 	echo "| model | p | m | schedule | paper | ppsim | difference |"
@@ -212,8 +427,36 @@ table4 | ranking)
 	echo "|---|---|---|---|---|---|---|---|"
 	errors 3 3 <"$tmp/t4"
 	;;
+megatron | nemo | mbridge | torchtitan | llama3 | bloom)
+	new_table "$section"
+	;;
+summary)
+	# each new source's mean absolute error, the fitted rows apart
+	echo "| source | GPU | role | rows priced | rows not priced | mean absolute error |"
+	echo "|---|---|---|---|---|---|"
+	for src in megatron nemo mbridge torchtitan llama3 bloom; do
+		"src_$src" >"$tmp/rows"
+		while IFS='|' read -r label meas opts role; do
+			[ "$meas" = skip ] && continue
+			set -- $opts
+			echo "$label|$role|$meas|$(step "$@")"
+		done <"$tmp/rows" >"$tmp/judged" || exit 1
+		skipped=$(grep -c '|skip|' "$tmp/rows" || true)
+		awk -F'|' -v src="$src" -v sk="$skipped" '{ e = ($4 - $3) / $3; e = e < 0 ? -e : e
+			a[$2] += e; n[$2]++; if (!($2 in first)) { first[$2] = 1; order[++k] = $2 } }
+			END { name["megatron"] = "Megatron-LM H100 scaling (2024)"
+			gpu["megatron"] = "H100"; name["nemo"] = "NeMo 24.07 (FP8)"; gpu["nemo"] = "H100"
+			name["mbridge"] = "Megatron Bridge archive (FP8)"; gpu["mbridge"] = "H100, B200, GB200"
+			name["torchtitan"] = "torchtitan (2024-12)"; gpu["torchtitan"] = "H100 96GB, 500 W"
+			name["llama3"] = "Llama 3 405B, Table 4"; gpu["llama3"] = "H100"
+			name["bloom"] = "BLOOM 176B (Megatron-DeepSpeed)"; gpu["bloom"] = "A100"
+			for (i = 1; i <= k; i++) { r = order[i]
+				printf "| %s | %s | %s | %d | %s | %.1f%% |\n", name[src], gpu[src], r, n[r],
+					i == 1 ? sk : "", 100 * a[r] / n[r] } }' "$tmp/judged"
+	done
+	;;
 *)
-	echo "usage: $0 PPSIM JGET table5|table4|ranking|model|model-ranking|korthikanti|narayanan" >&2
+	echo "usage: $0 PPSIM JGET table5|table4|ranking|model|model-ranking|korthikanti|narayanan|megatron|nemo|mbridge|torchtitan|llama3|bloom|summary" >&2
 	exit 2
 	;;
 esac
