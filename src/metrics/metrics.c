@@ -10,24 +10,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The step time and its parts, on the device dr that finishes last. */
+/* Ticks of ms (0 when out of range: the cost checked its times). */
+static pp_time ticks_of(double ms, int64_t tick)
+{
+	pp_time t = 0;
+
+	return pp_time_from_units(ms, tick, &t) ? t : 0;
+}
+
+/* The step time and its parts, on the device dr that finishes last, added up in ticks. */
 static void step_apart(struct metrics *m, const struct cost_model *k,
                        const struct device_result *dr, int64_t tick)
 {
 	struct step_breakdown *b = &m->breakdown;
-	double end = pp_time_to_units(dr->end, tick), rest;
+	pp_time opt = ticks_of(k->optimizer_max_ms, tick), other = ticks_of(k->step_overhead_ms, tick);
+	pp_time rest = dr->end - dr->busy - dr->comm_wait;
 
 	b->compute = pp_time_to_units(dr->busy, tick);
 	b->exposed_p2p = pp_time_to_units(dr->comm_wait, tick);
-	rest = end - b->compute - b->exposed_p2p;
 	for (int x = 0; x < COMM_KINDS; x++) {
 		b->exposed[x] = pp_time_to_units(dr->exposed[x], tick);
-		rest -= b->exposed[x];
+		rest -= dr->exposed[x];
 	}
-	b->bubble = rest > 0 ? rest : 0;
-	b->optimizer = k->optimizer_max_ms;
-	b->other = k->step_overhead_ms;
-	m->step_time = end + b->optimizer + b->other;
+	b->bubble = pp_time_to_units(rest > 0 ? rest : 0, tick);
+	b->optimizer = pp_time_to_units(opt, tick);
+	b->other = pp_time_to_units(other, tick);
+	m->step_time = pp_time_to_units(dr->end + opt + other, tick);
 }
 
 int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,

@@ -30,7 +30,7 @@ static const struct metrics *met(const struct report_row *rows, int i)
 	return &rows[i].sim->metrics;
 }
 
-/* The time a step takes: with the gradient all-reduce when there is a model. */
+/* The time a step takes: with its communication and optimizer step when there is a model. */
 static double step(const struct report_row *rows, int i)
 {
 	return met(rows, i)->has_model ? met(rows, i)->step_time : met(rows, i)->makespan;

@@ -170,7 +170,7 @@ static void write_summary(FILE *out, const struct sim *s)
 	fprintf(out, "%-18s %" PRIu64 " messages, %" PRIu64 " bytes, %s %s in transfers\n", "p2p",
 	        m->messages, m->bytes, REPORT_NUM(b, m->p2p_time), unit);
 	if (m->has_model) {
-		fprintf(out, "%-18s %s ms with the gradient all-reduce\n", "step_time",
+		fprintf(out, "%-18s %s ms with its communication and optimizer step\n", "step_time",
 		        REPORT_NUM(a, m->step_time));
 		write_breakdown(out, m, unit);
 		fprintf(out, "%-18s %.6g tokens/s, %.6g samples/s, MFU %.4f\n", "throughput",

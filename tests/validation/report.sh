@@ -361,8 +361,13 @@ model | model-ranking)
 		line="$model|$m|$name|$(awk -v m="$m" -v b="$mbs" -v g="$gpus" -v t="$thr" \
 			'BEGIN { printf "%.4f", m * b / (g * t) }')"
 		for costs in default uniform; do
+			# each schedule sends as its own code does: Megatron-LM's 1F1B and
+			# interleaved 1F1B wait for their batched sends, the Zero Bubble
+			# schedules send asynchronously
+			comm=blocking
+			case $name in ZB*) comm=overlap ;; esac
 			"$ppsim" $(model_args "$model" "$p" "$name") -p "$p" -m "$m" -s "$1" -v "$2" \
-				--comm=blocking $(eval echo \$$costs) -f json >"$tmp/out.json"
+				--comm=$comm $(eval echo \$$costs) -f json >"$tmp/out.json"
 			line="$line|$("$jget" "$tmp/out.json" makespan)"
 		done
 		echo "$line"
