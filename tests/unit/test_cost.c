@@ -459,33 +459,59 @@ static void cost_model_runs_at_the_gpu_preset_or_the_tflops_and_efficiency_given
 	release(&x);
 }
 
-static void cost_model_divides_compute_by_tp_and_adds_two_ring_allreduces_per_layer_to_f_and_b(void)
+static void cost_model_divides_compute_by_tp_and_gives_each_layer_four_tp_collectives_as_pieces(void)
 {
 	struct config c;
 	struct priced x;
 	const struct shape *m = &llama3_70b;
-	/* each all-reduce moves one layer's activations, b*s*h bf16 values, over 8 GPUs on NVLink3
+	/*
+	 * Each all-reduce moves one layer's activations, b*s*h bf16 values, over 8 GPUs on NVLink3
+	 * at 0.8 of its 300 GB/s (the default collective efficiency); a layer's op meets four
+	 * collectives (all-gather, reduce-scatter, all-gather, reduce-scatter), each half an
+	 * all-reduce. t_f and t_b are the compute alone: per layer the attention core (4bs^2h/tp
+	 * FLOPs forward, 8bs^2h/tp backward) and the rest of the layer in four equal parts, each
+	 * its own compute piece rounded to ticks; the LM head is one more piece on the last stage.
 	 */
-	double ar = ring_ms(1 * 2048 * 8192 * 2.0, 8, 300, 3), head = head_flops(m, 1, 2048);
+	double ar = ring_ms(1 * 2048 * 8192 * 2.0, 8, 300 * 0.8, 3), head = head_flops(m, 1, 2048);
+	double attn_f = compute_ms(4.0 * 2048 * 2048 * 8192 / 8, 312, 0.5), attn_b = 2 * attn_f;
+	double f = compute_ms(layer_f(m, 1, 2048) / 8, 312, 0.5);
+	double b = compute_ms(layer_b(m, 1, 2048) / 8, 312, 0.5);
+	pp_time layer_tf = 4 * ticks((f - attn_f) / 4) + ticks(attn_f);
+	pp_time layer_tb = 4 * ticks((b - attn_b) / 4) + ticks(attn_b);
 
 	uniform_config(&c, "llama3-70b", "4");
 	unit_set(&c, "tp", "8");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->tp_allreduce_ms, ar);
+	ASSERT_NEAR(x.cost->model->tp_coll_ms, ar / 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x.cost->pieces);
 	for (int st = 0; st < 4; st++) {
-		double last = st == 3 ? 1 : 0;
+		pp_time last = st == 3 ? 1 : 0;
 
-		CU_ASSERT_EQUAL(
-		        x.cost->t_f[st],
-		        ticks(compute_ms((20 * layer_f(m, 1, 2048) + last * head) / 8, 312, 0.5) +
-		              20 * 2 * ar));
-		CU_ASSERT_EQUAL(
-		        x.cost->t_b[st],
-		        ticks(compute_ms((20 * layer_b(m, 1, 2048) + last * head) / 8, 312, 0.5) +
-		              20 * 2 * ar));
+		CU_ASSERT_EQUAL(x.cost->t_f[st],
+		                20 * layer_tf + last * ticks(compute_ms(head / 8, 312, 0.5)));
+		CU_ASSERT_EQUAL(x.cost->t_b[st],
+		                20 * layer_tb + last * ticks(compute_ms(head / 8, 312, 0.5)));
 		CU_ASSERT_EQUAL(
 		        x.cost->t_w[st],
 		        ticks(compute_ms((20 * layer_w(m, 1, 2048) + last * head) / 8, 312, 0.5)));
+		/* F and B: 20 x 4 tensor-parallel pieces of half an all-reduce, each waited for
+		 * (no overlap by default); W none */
+		for (int kind = 0; kind < 3; kind++) {
+			const struct piece_plan *pl = &x.cost->pieces->plan[3 * st + kind];
+			size_t issues = 0, waits = 0;
+
+			for (size_t i = 0; i < pl->n; i++) {
+				if (pl->steps[i].what == PIECE_ISSUE) {
+					issues++;
+					CU_ASSERT_EQUAL(pl->steps[i].kind, COMM_TP);
+					CU_ASSERT_EQUAL(pl->steps[i].dur, ticks(ar / 2));
+				}
+				waits += pl->steps[i].what == PIECE_WAIT;
+			}
+			CU_ASSERT_EQUAL(issues, kind < 2 ? 80u : 0u);
+			CU_ASSERT_EQUAL(waits, issues);
+		}
 	}
 	release(&x);
 }
@@ -722,7 +748,8 @@ static void cost_model_hardware_overrides_replace_the_gpu_and_link_figures(void)
 	ASSERT_NEAR(k->link_latency, 7);
 	ASSERT_NEAR(k->inter_bandwidth, 2);
 	ASSERT_NEAR(k->inter_latency, 11);
-	ASSERT_NEAR(k->tp_allreduce_ms, ring_ms(2048 * 8192 * 2.0, 8, 10, 7));
+	/* collectives at 0.8 of the link's bandwidth (the default collective efficiency) */
+	ASSERT_NEAR(k->tp_allreduce_ms, ring_ms(2048 * 8192 * 2.0, 8, 10 * 0.8, 7));
 	CU_ASSERT_EQUAL(x.cost->msg_time[0], ticks(transfer_ms(4194304, 2, 11)));
 	CU_ASSERT_EQUAL(x.cost->t_w[0],
 	                ticks(compute_ms(20 * layer_w(&llama3_70b, 1, 2048) / 8, 100, 0.5)));
@@ -1711,7 +1738,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_prices_each_stage_as_its_flops_at_the_achieved_rate_in_milliseconds),
         UNIT_TEST(cost_model_runs_at_the_gpu_preset_or_the_tflops_and_efficiency_given),
         UNIT_TEST(
-                cost_model_divides_compute_by_tp_and_adds_two_ring_allreduces_per_layer_to_f_and_b),
+                cost_model_divides_compute_by_tp_and_gives_each_layer_four_tp_collectives_as_pieces),
         UNIT_TEST(cost_model_adds_no_allreduce_without_tensor_parallelism),
         UNIT_TEST(cost_model_message_carries_b_s_h_dtype_bytes_over_tp),
         UNIT_TEST(cost_model_sends_hops_inside_a_node_over_the_intra_node_link),
