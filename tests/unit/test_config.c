@@ -74,7 +74,21 @@ static void config_init_sets_the_documented_defaults(void)
 	CU_ASSERT_EQUAL(c.gpus_per_node, 8);
 	CU_ASSERT_EQUAL(c.flash_attention, 1);
 	CU_ASSERT_EQUAL(c.recompute, PP_RECOMPUTE_NONE);
-	CU_ASSERT_EQUAL(c.distributed_optimizer, 0);
+	/* -1: the framework's, and without one no (the cost model resolves it) */
+	CU_ASSERT_EQUAL(c.distributed_optimizer, -1);
+	/* what runs beside the schedule: no framework, no context parallelism, the framework's
+	 * overlaps (-1, DEFAULT), and the cost model's defaults for the rest (0 or -1) */
+	CU_ASSERT_STRING_EQUAL(c.framework, "");
+	CU_ASSERT_EQUAL(c.cp, 1);
+	CU_ASSERT_EQUAL(c.cp_comm, PP_CP_RING);
+	CU_ASSERT_EQUAL(c.tp_overlap, PP_TP_OVERLAP_DEFAULT);
+	CU_ASSERT_EQUAL(c.overlap_grad_reduce, -1);
+	CU_ASSERT_EQUAL(c.overlap_param_gather, -1);
+	ASSERT_NEAR(c.bucket_size, 0);
+	ASSERT_NEAR(c.comm_slowdown, -1);
+	ASSERT_NEAR(c.collective_efficiency, 0);
+	ASSERT_NEAR(c.optimizer_bytes, -1);
+	ASSERT_NEAR(c.step_overhead, -1);
 	ASSERT_NEAR(c.bytes_per_param, 16);
 	CU_ASSERT_EQUAL(c.dtype_bytes, 2);
 	/* the per-kernel model, and the fitted message figures (-1 and 0: resolved by the cost

@@ -459,33 +459,59 @@ static void cost_model_runs_at_the_gpu_preset_or_the_tflops_and_efficiency_given
 	release(&x);
 }
 
-static void cost_model_divides_compute_by_tp_and_adds_two_ring_allreduces_per_layer_to_f_and_b(void)
+static void cost_model_divides_compute_by_tp_and_gives_each_layer_four_tp_collectives_as_pieces(void)
 {
 	struct config c;
 	struct priced x;
 	const struct shape *m = &llama3_70b;
-	/* each all-reduce moves one layer's activations, b*s*h bf16 values, over 8 GPUs on NVLink3
+	/*
+	 * Each all-reduce moves one layer's activations, b*s*h bf16 values, over 8 GPUs on NVLink3
+	 * at 0.8 of its 300 GB/s (the default collective efficiency); a layer's op meets four
+	 * collectives (all-gather, reduce-scatter, all-gather, reduce-scatter), each half an
+	 * all-reduce. t_f and t_b are the compute alone: per layer the attention core (4bs^2h/tp
+	 * FLOPs forward, 8bs^2h/tp backward) and the rest of the layer in four equal parts, each
+	 * its own compute piece rounded to ticks; the LM head is one more piece on the last stage.
 	 */
-	double ar = ring_ms(1 * 2048 * 8192 * 2.0, 8, 300, 3), head = head_flops(m, 1, 2048);
+	double ar = ring_ms(1 * 2048 * 8192 * 2.0, 8, 300 * 0.8, 3), head = head_flops(m, 1, 2048);
+	double attn_f = compute_ms(4.0 * 2048 * 2048 * 8192 / 8, 312, 0.5), attn_b = 2 * attn_f;
+	double f = compute_ms(layer_f(m, 1, 2048) / 8, 312, 0.5);
+	double b = compute_ms(layer_b(m, 1, 2048) / 8, 312, 0.5);
+	pp_time layer_tf = 4 * ticks((f - attn_f) / 4) + ticks(attn_f);
+	pp_time layer_tb = 4 * ticks((b - attn_b) / 4) + ticks(attn_b);
 
 	uniform_config(&c, "llama3-70b", "4");
 	unit_set(&c, "tp", "8");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->tp_allreduce_ms, ar);
+	ASSERT_NEAR(x.cost->model->tp_coll_ms, ar / 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x.cost->pieces);
 	for (int st = 0; st < 4; st++) {
-		double last = st == 3 ? 1 : 0;
+		pp_time last = st == 3 ? 1 : 0;
 
-		CU_ASSERT_EQUAL(
-		        x.cost->t_f[st],
-		        ticks(compute_ms((20 * layer_f(m, 1, 2048) + last * head) / 8, 312, 0.5) +
-		              20 * 2 * ar));
-		CU_ASSERT_EQUAL(
-		        x.cost->t_b[st],
-		        ticks(compute_ms((20 * layer_b(m, 1, 2048) + last * head) / 8, 312, 0.5) +
-		              20 * 2 * ar));
+		CU_ASSERT_EQUAL(x.cost->t_f[st],
+		                20 * layer_tf + last * ticks(compute_ms(head / 8, 312, 0.5)));
+		CU_ASSERT_EQUAL(x.cost->t_b[st],
+		                20 * layer_tb + last * ticks(compute_ms(head / 8, 312, 0.5)));
 		CU_ASSERT_EQUAL(
 		        x.cost->t_w[st],
 		        ticks(compute_ms((20 * layer_w(m, 1, 2048) + last * head) / 8, 312, 0.5)));
+		/* F and B: 20 x 4 tensor-parallel pieces of half an all-reduce, each waited for
+		 * (no overlap by default); W none */
+		for (int kind = 0; kind < 3; kind++) {
+			const struct piece_plan *pl = &x.cost->pieces->plan[3 * st + kind];
+			size_t issues = 0, waits = 0;
+
+			for (size_t i = 0; i < pl->n; i++) {
+				if (pl->steps[i].what == PIECE_ISSUE) {
+					issues++;
+					CU_ASSERT_EQUAL(pl->steps[i].kind, COMM_TP);
+					CU_ASSERT_EQUAL(pl->steps[i].dur, ticks(ar / 2));
+				}
+				waits += pl->steps[i].what == PIECE_WAIT;
+			}
+			CU_ASSERT_EQUAL(issues, kind < 2 ? 80u : 0u);
+			CU_ASSERT_EQUAL(waits, issues);
+		}
 	}
 	release(&x);
 }
@@ -722,7 +748,8 @@ static void cost_model_hardware_overrides_replace_the_gpu_and_link_figures(void)
 	ASSERT_NEAR(k->link_latency, 7);
 	ASSERT_NEAR(k->inter_bandwidth, 2);
 	ASSERT_NEAR(k->inter_latency, 11);
-	ASSERT_NEAR(k->tp_allreduce_ms, ring_ms(2048 * 8192 * 2.0, 8, 10, 7));
+	/* collectives at 0.8 of the link's bandwidth (the default collective efficiency) */
+	ASSERT_NEAR(k->tp_allreduce_ms, ring_ms(2048 * 8192 * 2.0, 8, 10 * 0.8, 7));
 	CU_ASSERT_EQUAL(x.cost->msg_time[0], ticks(transfer_ms(4194304, 2, 11)));
 	CU_ASSERT_EQUAL(x.cost->t_w[0],
 	                ticks(compute_ms(20 * layer_w(&llama3_70b, 1, 2048) / 8, 100, 0.5)));
@@ -1694,6 +1721,203 @@ static void cost_model_gives_a_hop_between_nodes_its_link_s_whole_bandwidth(void
 	release(&x);
 }
 
+static void cost_collective_prices_ring_all_reduce_and_reduce_scatter_inside_and_across_nodes(void)
+{
+	/*
+	 * 1 GB over 8 GPUs. Inside a node (NVLink3, 300 GB/s, 3 us): an all-reduce takes 14 steps
+	 * of 1/8 GB, 14 x 3 us + 14/8 x 1e9 / 300e9 s = 0.042 + 5.833333.. ms; a reduce-scatter
+	 * (and an all-gather, and an all-to-all) 7 steps, 0.021 + 2.916666.. ms. Across nodes
+	 * (InfiniBand HDR, 25 GB/s, 5 us): 0.070 + 70 ms and 0.035 + 35 ms.
+	 */
+	ASSERT_NEAR(cost_collective_ms(COLL_ALLREDUCE, 1e9, 8, 300, 3), 0.042 + 17.5 / 3);
+	ASSERT_NEAR(cost_allreduce_ms(1e9, 8, 300, 3), 0.042 + 17.5 / 3);
+	ASSERT_NEAR(cost_collective_ms(COLL_REDUCE_SCATTER, 1e9, 8, 300, 3), 0.021 + 8.75 / 3);
+	ASSERT_NEAR(cost_collective_ms(COLL_ALLGATHER, 1e9, 8, 300, 3), 0.021 + 8.75 / 3);
+	ASSERT_NEAR(cost_collective_ms(COLL_ALLTOALL, 1e9, 8, 300, 3), 0.021 + 8.75 / 3);
+	ASSERT_NEAR(cost_collective_ms(COLL_ALLREDUCE, 1e9, 8, 25, 5), 70.07);
+	ASSERT_NEAR(cost_collective_ms(COLL_REDUCE_SCATTER, 1e9, 8, 25, 5), 35.035);
+	/* two GPUs: one step each way, the whole buffer's half per step */
+	ASSERT_NEAR(cost_collective_ms(COLL_ALLREDUCE, 1e9, 2, 25, 5), 0.010 + 40);
+	ASSERT_NEAR(cost_collective_ms(COLL_REDUCE_SCATTER, 1e9, 2, 25, 5), 0.005 + 20);
+	/* one GPU has nothing to exchange */
+	ASSERT_NEAR(cost_collective_ms(COLL_ALLREDUCE, 1e9, 1, 25, 5), 0);
+	ASSERT_NEAR(cost_collective_ms(COLL_REDUCE_SCATTER, 1e9, 1, 25, 5), 0);
+}
+
+/* Llama 3 8B cut to four layers on two stages, on A100s: small enough to price quickly. */
+static void small_config(struct config *c, const char *p)
+{
+	model_config(c, "llama3-8b", p);
+	unit_set(c, "layers", "4");
+}
+
+static void cost_model_reduces_gradients_over_dp_on_nvlink_inside_a_node_and_infiniband_across(void)
+{
+	/*
+	 * Each device of p = 2 holds 2 layers of 2 x 4096^2 + 2 x 4096 x 1024 + 3 x 4096 x 14336
+	 * = 218103808 parameters and the embedding or the LM head, 128256 x 4096 = 525336576:
+	 * 961544192 parameters, 1923088384 bf16 gradient bytes, all-reduced over dp = 2 in 2
+	 * steps of half of them. Inside a node at 0.8 x 300 GB/s: 1923088384 / 240e9 s + 2 x 3
+	 * us = 8.01286826.. + 0.006 ms; with one GPU a node, on InfiniBand HDR at 0.8 x 25 GB/s:
+	 * 1923088384 / 20e9 s + 2 x 5 us = 96.1544192 + 0.010 ms. The gradients go after the
+	 * last op (no overlap by default): one hook of that time on each device.
+	 */
+	static const struct {
+		const char *gpus_per_node;
+		double ms;
+	} cases[] = {{"8", 1923088384 / 240e6 + 0.006}, {"1", 96.1544192 + 0.010}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct priced x;
+
+		small_config(&c, "2");
+		unit_set(&c, "dp", "2");
+		unit_set(&c, "gpus_per_node", cases[i].gpus_per_node);
+		x = price_ok(&c);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(x.cost->pieces);
+		for (int d = 0; d < 2; d++) {
+			ASSERT_NEAR(x.cost->model->device_params[d], 961544192.0);
+			CU_ASSERT_EQUAL(x.cost->model->dp_allreduce[d], ticks(cases[i].ms));
+			CU_ASSERT_EQUAL_FATAL(x.cost->pieces->after[d].n, 1);
+			CU_ASSERT_EQUAL(x.cost->pieces->after[d].h[0].kind, COMM_DP);
+			CU_ASSERT_EQUAL(x.cost->pieces->after[d].h[0].dur, ticks(cases[i].ms));
+			CU_ASSERT_EQUAL(x.cost->pieces->grads[d].n, 0);
+		}
+		release(&x);
+	}
+}
+
+static void cost_model_prices_a_cp_ring_step_as_one_block_of_keys_and_values_per_tp_rank(void)
+{
+	struct config c;
+	struct priced x;
+	/*
+	 * seq 2048 over cp = 2: blocks of 1024 tokens; 8 kv heads of 128, keys and values, bf16,
+	 * split over tp = 2: 2 x 1024 x 8 x 128 x 2 / 2 = 2097152 bytes a ring step. tp x cp = 4
+	 * GPUs sit in a node: NVLink3 at 0.8 x 300 GB/s and 3 us: 0.003 + 2097152 / 240e6 ms
+	 * forward; the backward passes the gradients too, twice the bytes.
+	 */
+	double kv = 2.0 * 1024 * 8 * 128 * 2 / 2;
+
+	small_config(&c, "2");
+	unit_set(&c, "tp", "2");
+	unit_set(&c, "cp", "2");
+	x = price_ok(&c);
+	CU_ASSERT_EQUAL(x.cost->model->cp, 2);
+	ASSERT_NEAR(x.cost->model->cp_fwd_ms, 0.003 + kv / 240e6);
+	ASSERT_NEAR(x.cost->model->cp_bwd_ms, 0.003 + 2 * kv / 240e6);
+	ASSERT_NEAR(x.cost->model->cp_fwd_ms, 0.003 + 0.0087381333333333);
+	release(&x);
+
+	/* two GPUs a node: the cp group of 4 spans nodes, on InfiniBand HDR at 0.8 x 25 GB/s and
+	 * 5 us */
+	unit_set(&c, "gpus_per_node", "2");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->cp_fwd_ms, 0.005 + kv / 20e6);
+	ASSERT_NEAR(x.cost->model->cp_bwd_ms, 0.005 + 2 * kv / 20e6);
+	release(&x);
+
+	/* cp = 4 by all-gather, inside a node (tp x cp = 8): blocks of 512 tokens, 1048576 bytes;
+	 * the all-gather of the 4 blocks takes 3 steps of one block: 3 x 3 us + 3 x 1048576 /
+	 * 240e6 ms, its gradients' reduce-scatter the same */
+	small_config(&c, "2");
+	unit_set(&c, "tp", "2");
+	unit_set(&c, "cp", "4");
+	unit_set(&c, "cp_comm", "allgather");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->cp_fwd_ms, 0.009 + 3 * 1048576 / 240e6);
+	ASSERT_NEAR(x.cost->model->cp_bwd_ms, 0.009 + 3 * 1048576 / 240e6);
+	release(&x);
+
+	/* without context parallelism there is no exchange */
+	small_config(&c, "2");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->cp_fwd_ms, 0);
+	ASSERT_NEAR(x.cost->model->cp_bwd_ms, 0);
+	release(&x);
+}
+
+static void cost_model_prices_the_optimizer_step_by_the_bytes_it_moves_sharded_over_dp_and_cp(void)
+{
+	struct config c;
+	struct priced x;
+	/* a device's 961544192 parameters (see above) x 38 bytes at 0.85 x 2039 GB/s, plus one
+	 * kernel's 4 us: 36538679296 / 1733.15e9 s = 21.0822.. ms + 0.004 */
+	double whole = 961544192.0 * 38 / (2039e9 * 0.85) * 1e3;
+
+	small_config(&c, "2");
+	x = price_ok(&c);
+	for (int d = 0; d < 2; d++)
+		ASSERT_NEAR(x.cost->model->optimizer_ms[d], whole + 0.004);
+	ASSERT_NEAR(x.cost->model->optimizer_max_ms, whole + 0.004);
+	CU_ASSERT_DOUBLE_EQUAL(whole, 21.0822, 1e-4);
+	release(&x);
+
+	/* the distributed optimizer over dp = 2 x cp = 2: each GPU updates a quarter */
+	small_config(&c, "2");
+	unit_set(&c, "dp", "2");
+	unit_set(&c, "cp", "2");
+	unit_set(&c, "distributed_optimizer", "yes");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->optimizer_ms[0], whole / 4 + 0.004);
+	release(&x);
+
+	/* --optimizer-bytes=19 halves the bytes; dp without a distributed optimizer does not */
+	small_config(&c, "2");
+	unit_set(&c, "dp", "2");
+	unit_set(&c, "optimizer_bytes", "19");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->optimizer_ms[1], whole / 2 + 0.004);
+	release(&x);
+}
+
+static void cost_model_gives_each_gradient_bucket_a_hook_at_its_share_of_the_last_backward(void)
+{
+	struct config c;
+	struct priced x;
+	const struct piece_hooks *g;
+	/*
+	 * p = 1: the stage holds 4 layers (872415232 parameters), the embedding and the LM head
+	 * (2 x 525336576): 1923088384. Buckets of 500M parameters: ceil(3.846..) = 4 of
+	 * 480772096 each, issued when the backward has run 1/4, 2/4, 3/4 and all of the op; each
+	 * all-reduces 961544192 bytes over dp = 2 inside a node: 961544192 / 240e6 + 0.006 ms.
+	 */
+	double bucket = 1923088384.0 / 4, ms = 2 * bucket / 240e6 + 0.006;
+
+	small_config(&c, "1");
+	unit_set(&c, "dp", "2");
+	unit_set(&c, "overlap_grad_reduce", "yes");
+	unit_set(&c, "bucket_size", "500e6");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->device_params[0], 1923088384.0);
+	g = &x.cost->pieces->grads[0];
+	CU_ASSERT_EQUAL_FATAL(g->n, 4);
+	for (size_t j = 0; j < 4; j++) {
+		ASSERT_NEAR(g->h[j].at, (j + 1) / 4.0);
+		CU_ASSERT_EQUAL(g->h[j].kind, COMM_DP);
+		CU_ASSERT_EQUAL(g->h[j].dur, ticks(ms));
+	}
+	/* nothing is left for after the last op, and nothing gathered */
+	CU_ASSERT_EQUAL(x.cost->pieces->after[0].n, 0);
+	CU_ASSERT_EQUAL(x.cost->pieces->gather[0].n, 0);
+	release(&x);
+
+	/* with the distributed optimizer, a bucket is reduce-scattered (half an all-reduce) and
+	 * its parameters gathered back (the same time) at j/4 of the first forward */
+	unit_set(&c, "distributed_optimizer", "yes");
+	unit_set(&c, "overlap_param_gather", "yes");
+	x = price_ok(&c);
+	g = &x.cost->pieces->gather[0];
+	CU_ASSERT_EQUAL_FATAL(g->n, 4);
+	for (size_t j = 0; j < 4; j++) {
+		ASSERT_NEAR(g->h[j].at, j / 4.0);
+		CU_ASSERT_EQUAL(g->h[j].dur, ticks(bucket / 240e6 + 0.003));
+		CU_ASSERT_EQUAL(x.cost->pieces->grads[0].h[j].dur, ticks(bucket / 240e6 + 0.003));
+	}
+	release(&x);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(cost_explicit_prices_each_stage_in_ticks_of_one_unit),
         UNIT_TEST(cost_explicit_gives_each_chunk_t_over_v),
@@ -1711,7 +1935,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_prices_each_stage_as_its_flops_at_the_achieved_rate_in_milliseconds),
         UNIT_TEST(cost_model_runs_at_the_gpu_preset_or_the_tflops_and_efficiency_given),
         UNIT_TEST(
-                cost_model_divides_compute_by_tp_and_adds_two_ring_allreduces_per_layer_to_f_and_b),
+                cost_model_divides_compute_by_tp_and_gives_each_layer_four_tp_collectives_as_pieces),
         UNIT_TEST(cost_model_adds_no_allreduce_without_tensor_parallelism),
         UNIT_TEST(cost_model_message_carries_b_s_h_dtype_bytes_over_tp),
         UNIT_TEST(cost_model_sends_hops_inside_a_node_over_the_intra_node_link),
@@ -1763,6 +1987,11 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_scale_stages_leaves_costs_alone_without_factors),
         UNIT_TEST(cost_scale_stages_rejects_a_factor_that_makes_an_op_too_long),
         UNIT_TEST(cost_scale_stages_multiplies_model_costs_too),
+        UNIT_TEST(cost_collective_prices_ring_all_reduce_and_reduce_scatter_inside_and_across_nodes),
+        UNIT_TEST(cost_model_reduces_gradients_over_dp_on_nvlink_inside_a_node_and_infiniband_across),
+        UNIT_TEST(cost_model_prices_a_cp_ring_step_as_one_block_of_keys_and_values_per_tp_rank),
+        UNIT_TEST(cost_model_prices_the_optimizer_step_by_the_bytes_it_moves_sharded_over_dp_and_cp),
+        UNIT_TEST(cost_model_gives_each_gradient_bucket_a_hook_at_its_share_of_the_last_backward),
         {NULL, NULL},
 };
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/engine_internal.h"
 #include "ppsim/engine.h"
 #include "ppsim/sim.h"
 #include "unit.h"
@@ -1392,6 +1393,285 @@ static void sim_without_op_times_has_the_same_figures(void)
 	}
 }
 
+/* A plan of n steps copied into heap memory the cost then owns. */
+static struct piece_plan plan_of(const struct piece_step *steps, size_t n)
+{
+	struct piece_plan pl = {malloc(n * sizeof(*steps)), n};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pl.steps);
+	memcpy(pl.steps, steps, n * sizeof(*steps));
+	return pl;
+}
+
+/* Hooks of n pieces copied into heap memory the cost then owns. */
+static struct piece_hooks hooks_of(const struct piece_hook *h, size_t n)
+{
+	struct piece_hooks hs = {malloc(n * sizeof(*h)), n};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(hs.h);
+	memcpy(hs.h, h, n * sizeof(*h));
+	return hs;
+}
+
+/* Empty pieces for the S stages and p devices of k, with compute slowed by slow beside them. */
+static struct cost_pieces *pieces_for(struct cost *k, int p, double slow)
+{
+	struct cost_pieces *pc = calloc(1, sizeof(*pc));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pc);
+	pc->plan = calloc(3 * (size_t)k->S, sizeof(*pc->plan));
+	pc->grads = calloc((size_t)k->S, sizeof(*pc->grads));
+	pc->gather = calloc((size_t)k->S, sizeof(*pc->gather));
+	pc->after = calloc((size_t)p, sizeof(*pc->after));
+	CU_ASSERT_FATAL(pc->plan != NULL && pc->grads != NULL && pc->gather != NULL &&
+	                pc->after != NULL);
+	pc->slowdown = slow;
+	k->pieces = pc;
+	k->pieces_p = p;
+	return pc;
+}
+
+/* Runs the schedule and cost of x (whose cost has its pieces by now). */
+static void run_pieces(struct run *x)
+{
+	struct pp_error err = {0};
+
+	x->e = engine_new(x->s, x->k, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x->e);
+	CU_ASSERT_EQUAL_FATAL(engine_run(x->e, &err), 0);
+	x->r = engine_result(x->e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x->r);
+}
+
+/* 1F1B on one device, m = 2, t_f = t_b = t_w = 1: F0 [0, 1), BW0 [1, 3), F1 [3, 4), BW1
+ * [4, 6) without pieces; its schedule and explicit cost, in x, not run yet. */
+static void one_device(struct run *x)
+{
+	struct config c = config_of("1f1b", 1, 2);
+	struct pp_error err = {0};
+
+	memset(x, 0, sizeof(*x));
+	CU_ASSERT_EQUAL_FATAL(config_validate(&c, &err), 0);
+	x->s = sched_new(sched_find("1f1b"), &(struct sched_params){1, 1, 2, 0});
+	x->k = cost_new_explicit(&c, c.w_mem_fraction);
+	CU_ASSERT_FATAL(x->s != NULL && x->k != NULL);
+}
+
+static void stream_plan_exposes_what_a_collective_outlasts_of_the_compute_beside_it(void)
+{
+	/* compute 10000 ticks, then a TP piece of 4000 issued beside compute of 3000, then
+	 * waited for: the piece runs [10000, 14000), the compute [10000, 13000), and the op
+	 * waits 1000 for the piece: span 14000, of which 1000 is exposed TP */
+	const struct piece_step steps[] = {
+	        {.what = PIECE_COMPUTE, .dur = 10000},
+	        {.what = PIECE_ISSUE, .kind = COMM_TP, .dur = 4000},
+	        {.what = PIECE_COMPUTE, .dur = 3000},
+	        {.what = PIECE_WAIT, .piece = 0},
+	};
+	struct piece_plan pl = {(struct piece_step *)steps, 4};
+	struct stream_shape sh;
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL_FATAL(stream_plan_eval(&pl, 0, &sh, &err), 0);
+	CU_ASSERT_EQUAL(sh.dur, 14000);
+	CU_ASSERT_EQUAL(sh.compute, 13000);
+	CU_ASSERT_EQUAL(sh.exposed[COMM_TP], 1000);
+	CU_ASSERT_EQUAL(sh.exposed[COMM_DP], 0);
+	CU_ASSERT_EQUAL(sh.exposed[COMM_CP], 0);
+	CU_ASSERT_EQUAL(sh.comm[COMM_TP], 4000);
+	CU_ASSERT_EQUAL_FATAL(sh.npieces, 1);
+	CU_ASSERT_EQUAL(sh.pieces[0].start, 10000);
+	CU_ASSERT_EQUAL(sh.pieces[0].end, 14000);
+	CU_ASSERT_EQUAL(sh.pieces[0].kind, COMM_TP);
+	free(sh.pieces);
+
+	/* compute slowed by 0.5 beside the piece: in its 4000 ticks the 3000 of compute does
+	 * 4000 / 1.5 = 2666.67, 2666 whole ticks; the 334 left run at full rate after it, to
+	 * 14334; the piece has ended by then. The 1334 beyond the compute are the piece's. */
+	CU_ASSERT_EQUAL_FATAL(stream_plan_eval(&pl, 0.5, &sh, &err), 0);
+	CU_ASSERT_EQUAL(sh.dur, 14334);
+	CU_ASSERT_EQUAL(sh.compute, 13000);
+	CU_ASSERT_EQUAL(sh.exposed[COMM_TP], 1334);
+	CU_ASSERT_EQUAL(sh.comm[COMM_TP], 4000);
+	free(sh.pieces);
+}
+
+static void stream_plan_stretches_compute_that_fits_beside_a_piece_then_waits_for_it(void)
+{
+	/* 2000 of compute slowed by 0.5 take 3000 beside the 4000-tick piece: [10000, 13000),
+	 * 1000 exposed by the slowdown; then the wait to 14000, 1000 more */
+	const struct piece_step steps[] = {
+	        {.what = PIECE_COMPUTE, .dur = 10000},
+	        {.what = PIECE_ISSUE, .kind = COMM_CP, .dur = 4000},
+	        {.what = PIECE_COMPUTE, .dur = 2000},
+	        {.what = PIECE_WAIT, .piece = 0},
+	        {.what = PIECE_COMPUTE, .dur = 500},
+	};
+	struct piece_plan pl = {(struct piece_step *)steps, 5};
+	struct stream_shape sh;
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL_FATAL(stream_plan_eval(&pl, 0.5, &sh, &err), 0);
+	CU_ASSERT_EQUAL(sh.dur, 14500);
+	CU_ASSERT_EQUAL(sh.compute, 12500);
+	CU_ASSERT_EQUAL(sh.exposed[COMM_CP], 2000);
+	CU_ASSERT_EQUAL(sh.exposed[COMM_TP], 0);
+	free(sh.pieces);
+}
+
+static void stream_plan_queues_pieces_of_one_stream_first_come_first_served(void)
+{
+	/* two TP pieces of 3000 issued together run [0, 3000) and [3000, 6000); a CP piece of
+	 * 1000, on the same stream (TP and CP share one), runs [6000, 7000); compute of 2000
+	 * beside them, no slowdown; the wait for the CP piece exposes 5000 of it, and the TP
+	 * pieces, already over, nothing */
+	const struct piece_step steps[] = {
+	        {.what = PIECE_ISSUE, .kind = COMM_TP, .dur = 3000},
+	        {.what = PIECE_ISSUE, .kind = COMM_TP, .dur = 3000},
+	        {.what = PIECE_ISSUE, .kind = COMM_CP, .dur = 1000},
+	        {.what = PIECE_COMPUTE, .dur = 2000},
+	        {.what = PIECE_WAIT, .piece = 2},
+	        {.what = PIECE_WAIT, .piece = 0},
+	        {.what = PIECE_WAIT, .piece = 1},
+	};
+	struct piece_plan pl = {(struct piece_step *)steps, 7};
+	struct stream_shape sh;
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL_FATAL(stream_plan_eval(&pl, 0, &sh, &err), 0);
+	CU_ASSERT_EQUAL(sh.dur, 7000);
+	CU_ASSERT_EQUAL_FATAL(sh.npieces, 3);
+	CU_ASSERT_EQUAL(sh.pieces[1].start, 3000);
+	CU_ASSERT_EQUAL(sh.pieces[2].start, 6000);
+	CU_ASSERT_EQUAL(sh.pieces[2].end, 7000);
+	CU_ASSERT_EQUAL(sh.exposed[COMM_CP], 5000);
+	CU_ASSERT_EQUAL(sh.exposed[COMM_TP], 0);
+	CU_ASSERT_EQUAL(sh.comm[COMM_TP], 6000);
+	CU_ASSERT_EQUAL(sh.comm[COMM_CP], 1000);
+	free(sh.pieces);
+}
+
+static void engine_runs_an_op_at_its_plan_s_span_and_counts_busy_as_compute(void)
+{
+	struct run x;
+	struct cost_pieces *pc;
+	/* F: 0.6 of compute, a TP piece of 0.3 beside 0.2 of compute, waited for: span 0.9, 0.1
+	 * exposed; t_f is the compute alone, 0.8 */
+	const struct piece_step f[] = {
+	        {.what = PIECE_COMPUTE, .dur = 600000},
+	        {.what = PIECE_ISSUE, .kind = COMM_TP, .dur = 300000},
+	        {.what = PIECE_COMPUTE, .dur = 200000},
+	        {.what = PIECE_WAIT, .piece = 0},
+	};
+
+	one_device(&x);
+	x.k->t_f[0] = 800000;
+	pc = pieces_for(x.k, 1, 0);
+	pc->plan[0] = plan_of(f, 4);
+	run_pieces(&x);
+	/* F0 [0, 0.9), BW0 [0.9, 2.9), F1 [2.9, 3.8), BW1 [3.8, 5.8) */
+	CU_ASSERT_EQUAL(x.r->makespan, 5800000);
+	CU_ASSERT_EQUAL(x.r->devices[0].end, 5800000);
+	CU_ASSERT_EQUAL(x.r->devices[0].busy, 2 * 800000 + 2 * 2000000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_TP], 2 * 100000);
+	CU_ASSERT_EQUAL(x.r->devices[0].comm[COMM_TP], 2 * 300000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_DP], 0);
+	CU_ASSERT_EQUAL(x.r->times[op_index(x.s, OP_F, 1, 0)].start, 2900000);
+	CU_ASSERT_EQUAL(x.r->times[op_index(x.s, OP_F, 1, 0)].end, 3800000);
+	run_end(&x);
+}
+
+static void engine_exposes_only_the_last_gradient_bucket_overlapped_with_the_last_backward(void)
+{
+	struct run x;
+	struct cost_pieces *pc;
+	/* four buckets of 0.3 issued at a quarter, half, three quarters and the end of the last
+	 * backward, BW1 [4, 6): [4.5, 4.8), [5, 5.3), [5.5, 5.8), [6, 6.3); each is done before
+	 * the next is issued, so only the last runs past the last op: 0.3 exposed */
+	const struct piece_hook h[] = {
+	        {0.25, COMM_DP, 300000},
+	        {0.5, COMM_DP, 300000},
+	        {0.75, COMM_DP, 300000},
+	        {1, COMM_DP, 300000},
+	};
+
+	one_device(&x);
+	pc = pieces_for(x.k, 1, 0);
+	pc->grads[0] = hooks_of(h, 4);
+	run_pieces(&x);
+	CU_ASSERT_EQUAL(x.r->makespan, 6000000);
+	CU_ASSERT_EQUAL(x.r->devices[0].last_end, 6000000);
+	CU_ASSERT_EQUAL(x.r->devices[0].end, 6300000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_DP], 300000);
+	CU_ASSERT_EQUAL(x.r->devices[0].comm[COMM_DP], 1200000);
+	CU_ASSERT_EQUAL(x.r->devices[0].busy, 6000000);
+	CU_ASSERT_EQUAL_FATAL(x.r->npieces, 4);
+	CU_ASSERT_EQUAL(x.r->pieces[0].start, 4500000);
+	CU_ASSERT_EQUAL(x.r->pieces[3].start, 6000000);
+	CU_ASSERT_EQUAL(x.r->pieces[3].end, 6300000);
+	run_end(&x);
+
+	/* buckets of 0.8 queue on the one DP stream: [4.5, 5.3), [5.3, 6.1), [6.1, 6.9),
+	 * [6.9, 7.7): 1.7 past the last op */
+	one_device(&x);
+	pc = pieces_for(x.k, 1, 0);
+	pc->grads[0] = hooks_of(h, 4);
+	for (int i = 0; i < 4; i++)
+		pc->grads[0].h[i].dur = 800000;
+	run_pieces(&x);
+	CU_ASSERT_EQUAL(x.r->devices[0].end, 7700000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_DP], 1700000);
+	CU_ASSERT_EQUAL(x.r->pieces[2].start, 6100000);
+	run_end(&x);
+
+	/* slowed by 0.5 beside the 0.9 of buckets that ran during the ops ([4.5, 6)): the
+	 * device's compute ends 0.45 later, after the last bucket's 0.3 */
+	one_device(&x);
+	pc = pieces_for(x.k, 1, 0.5);
+	pc->grads[0] = hooks_of(h, 4);
+	run_pieces(&x);
+	CU_ASSERT_EQUAL(x.r->devices[0].end, 6450000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_DP], 450000);
+	run_end(&x);
+}
+
+static void engine_delays_the_first_forward_until_its_parameter_gathers_arrive(void)
+{
+	struct run x;
+	struct cost_pieces *pc;
+	/* two gathers of 0.4 issued at the step's start, [0, 0.4) and [0.4, 0.8), needed at 0
+	 * and half of the first forward: F0 waits 0.4 for the first, reaches its half at 0.9,
+	 * after the second, and ends at 1.4; every later op moves by 0.4 */
+	const struct piece_hook h[] = {{0, COMM_DP, 400000}, {0.5, COMM_DP, 400000}};
+
+	one_device(&x);
+	pc = pieces_for(x.k, 1, 0);
+	pc->gather[0] = hooks_of(h, 2);
+	run_pieces(&x);
+	CU_ASSERT_EQUAL(x.r->times[op_index(x.s, OP_F, 0, 0)].start, 0);
+	CU_ASSERT_EQUAL(x.r->times[op_index(x.s, OP_F, 0, 0)].end, 1400000);
+	CU_ASSERT_EQUAL(x.r->times[op_index(x.s, OP_F, 1, 0)].start, 3400000);
+	CU_ASSERT_EQUAL(x.r->makespan, 6400000);
+	CU_ASSERT_EQUAL(x.r->devices[0].end, 6400000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_DP], 400000);
+	CU_ASSERT_EQUAL(x.r->devices[0].comm[COMM_DP], 800000);
+	CU_ASSERT_EQUAL(x.r->devices[0].busy, 6000000);
+	run_end(&x);
+
+	/* a gather that has arrived costs nothing: 0.4 and 0.4 needed at 0.5 and 0.9 of F0
+	 * ([0.5, 0.9): the first arrived at 0.4, the second at 0.8) */
+	one_device(&x);
+	pc = pieces_for(x.k, 1, 0);
+	pc->gather[0] = hooks_of(h, 2);
+	pc->gather[0].h[0].at = 0.5;
+	pc->gather[0].h[1].at = 0.9;
+	run_pieces(&x);
+	CU_ASSERT_EQUAL(x.r->times[op_index(x.s, OP_F, 0, 0)].end, 1000000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_DP], 0);
+	CU_ASSERT_EQUAL(x.r->makespan, 6000000);
+	run_end(&x);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(
                 engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time),
@@ -1436,6 +1716,12 @@ static const struct unit_test tests[] = {
         UNIT_TEST(engine_blocking_sends_of_a_pair_hold_its_device_until_the_later_one_arrives),
         UNIT_TEST(engine_names_the_cycle_of_a_deadlock),
         UNIT_TEST(engine_names_the_waiting_partner_of_a_stuck_pair),
+        UNIT_TEST(stream_plan_exposes_what_a_collective_outlasts_of_the_compute_beside_it),
+        UNIT_TEST(stream_plan_stretches_compute_that_fits_beside_a_piece_then_waits_for_it),
+        UNIT_TEST(stream_plan_queues_pieces_of_one_stream_first_come_first_served),
+        UNIT_TEST(engine_runs_an_op_at_its_plan_s_span_and_counts_busy_as_compute),
+        UNIT_TEST(engine_exposes_only_the_last_gradient_bucket_overlapped_with_the_last_backward),
+        UNIT_TEST(engine_delays_the_first_forward_until_its_parameter_gathers_arrive),
         {NULL, NULL},
 };
 

@@ -748,16 +748,33 @@ static void metrics_memory_is_activations_plus_weights_gradients_and_optimizer_s
 	sim_free(s);
 }
 
-static void metrics_step_time_is_the_makespan_without_data_parallelism(void)
+/* Milliseconds of the optimizer step over params parameters on an A100 (the default GPU): 38
+ * bytes moved per parameter at 0.85 of 2039 GB/s, plus one kernel's 4 us. */
+static double optimizer_ms(double params)
+{
+	return params * 38 / (2039e9 * 0.85) * 1e3 + 4 / 1e3;
+}
+
+static void metrics_step_time_is_the_makespan_plus_the_slowest_optimizer_step_without_dp(void)
 {
 	struct config c;
 	struct sim *s;
+	double slowest = 0;
 
+	/* no data parallelism: nothing is reduced; each device updates its own parameters, and
+	 * the step waits for the slowest update (devices 0 and 3, which hold the embedding and
+	 * the LM head: 8 layers + V x h) */
 	model_config(&c, "llama3-8b", "1f1b", "4", "8");
 	s = run(&c);
-	for (int d = 0; d < 4; d++)
+	for (int d = 0; d < 4; d++) {
+		double opt = optimizer_ms(device_params(&llama3_8b, d, 4, 1));
+
 		ASSERT_NEAR(s->metrics.devices[d].dp_allreduce, 0);
-	ASSERT_NEAR(s->metrics.step_time, s->metrics.makespan);
+		ASSERT_NEAR(s->metrics.devices[d].optimizer, opt);
+		slowest = fmax(slowest, opt);
+	}
+	ASSERT_NEAR(slowest, optimizer_ms(8 * layer_params(&llama3_8b) + 128256.0 * 4096));
+	ASSERT_MS(s->metrics.step_time, s->metrics.makespan + slowest);
 	CU_ASSERT_TRUE(s->metrics.step_time > 0);
 	sim_free(s);
 }
@@ -766,21 +783,26 @@ static void metrics_step_time_is_the_latest_last_op_end_plus_that_device_s_dp_al
 {
 	struct config c;
 	struct sim *s;
-	double latest = 0;
+	double latest = 0, slowest = 0;
 
-	/* dp = 2 replicas of a rank share a node: ring over NVLink3 of the rank's bf16 gradients */
+	/* dp = 2 replicas of a rank share a node: ring over NVLink3, at 0.8 of its 300 GB/s, of the
+	 * rank's bf16 gradients, after the last op (no overlap by default); then the optimizer
+	 * step of the slowest device (no distributed optimizer: each GPU updates all its
+	 * parameters) */
 	model_config(&c, "llama3-8b", "1f1b", "4", "8");
 	unit_set(&c, "dp", "2");
 	s = run(&c);
 	for (int d = 0; d < 4; d++) {
-		double ar = ring_ms(2 * device_params(&llama3_8b, d, 4, 1), 2, 300, 3);
+		double ar = ring_ms(2 * device_params(&llama3_8b, d, 4, 1), 2, 300 * 0.8, 3);
 		double end = pp_time_to_units(s->result->devices[d].last_end, s->cost->tick);
 
 		ASSERT_MS(s->metrics.devices[d].dp_allreduce, ar);
+		ASSERT_MS(s->metrics.devices[d].end, end + ar);
 		if (end + ar > latest)
 			latest = end + ar;
+		slowest = fmax(slowest, optimizer_ms(device_params(&llama3_8b, d, 4, 1)));
 	}
-	ASSERT_MS(s->metrics.step_time, latest);
+	ASSERT_MS(s->metrics.step_time, latest + slowest);
 	CU_ASSERT_TRUE(s->metrics.step_time > s->metrics.makespan);
 	sim_free(s);
 }
@@ -790,14 +812,15 @@ static void metrics_dp_allreduce_leaves_the_node_when_tp_fills_it(void)
 	struct config c;
 	struct sim *s;
 
-	/* tp = 8 fills a node, so the 2 replicas of a rank sit on two nodes: InfiniBand HDR */
+	/* tp = 8 fills a node, so the 2 replicas of a rank sit on two nodes: InfiniBand HDR, at
+	 * 0.8 of its 25 GB/s */
 	model_config(&c, "llama3-70b", "1f1b", "4", "8");
 	unit_set(&c, "tp", "8");
 	unit_set(&c, "dp", "2");
 	s = run(&c);
 	for (int d = 0; d < 4; d++)
 		ASSERT_MS(s->metrics.devices[d].dp_allreduce,
-		          ring_ms(2 * device_params(&llama3_70b, d, 4, 8), 2, 25, 5));
+		          ring_ms(2 * device_params(&llama3_70b, d, 4, 8), 2, 25 * 0.8, 5));
 	sim_free(s);
 }
 
@@ -815,9 +838,9 @@ static void metrics_dp_allreduce_of_replicas_straddling_two_nodes_runs_on_the_in
 	unit_set(&c, "gpus_per_node", "4");
 	s = run(&c);
 	ASSERT_MS(s->metrics.devices[0].dp_allreduce,
-	          ring_ms(2 * device_params(&llama3_8b, 0, 2, 1), 3, 300, 3));
+	          ring_ms(2 * device_params(&llama3_8b, 0, 2, 1), 3, 300 * 0.8, 3));
 	ASSERT_MS(s->metrics.devices[1].dp_allreduce,
-	          ring_ms(2 * device_params(&llama3_8b, 1, 2, 1), 3, 25, 5));
+	          ring_ms(2 * device_params(&llama3_8b, 1, 2, 1), 3, 25 * 0.8, 5));
 	sim_free(s);
 }
 
@@ -903,7 +926,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(metrics_gpipe_runs_llama3_70b_p4_m16_out_of_memory_on_every_device),
         UNIT_TEST(metrics_1f1b_holds_p_minus_d_micro_batches_of_llama3_70b_activations),
         UNIT_TEST(metrics_memory_is_activations_plus_weights_gradients_and_optimizer_state),
-        UNIT_TEST(metrics_step_time_is_the_makespan_without_data_parallelism),
+        UNIT_TEST(metrics_step_time_is_the_makespan_plus_the_slowest_optimizer_step_without_dp),
         UNIT_TEST(metrics_step_time_is_the_latest_last_op_end_plus_that_device_s_dp_allreduce),
         UNIT_TEST(metrics_dp_allreduce_leaves_the_node_when_tp_fills_it),
         UNIT_TEST(

@@ -172,6 +172,7 @@ static void report_json_parses_back_with_top_level_keys_in_order(void)
 	        "costs",
 	        "group_size",
 	        "step_time",
+	        "step_breakdown",
 	        "tokens_per_s",
 	        "samples_per_s",
 	        "mfu",

@@ -5,6 +5,7 @@
  * come from the research notes' closed forms and are computed here.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -924,6 +925,104 @@ static void sim_keeps_ops_and_cells_in_one_arena(void)
 	}
 }
 
+/* The step time of a small model run: Llama 3 8B cut to 4 layers, p = 2, m = 4, on A100s, with
+ * these settings (key=value, NULL-ended) over the base ones; -1 when the run fails. */
+static double small_step(const char *schedule, int tp, int cp, int dp, const char *const *kv)
+{
+	struct config c;
+	struct pp_error err = {0};
+	struct sim *s;
+	char num[16];
+	double t;
+
+	config_init(&c);
+	unit_set(&c, "model", "llama3-8b");
+	unit_set(&c, "layers", "4");
+	unit_set(&c, "schedule", schedule);
+	unit_set(&c, "p", "2");
+	unit_set(&c, "m", "4");
+	snprintf(num, sizeof(num), "%d", tp);
+	unit_set(&c, "tp", num);
+	snprintf(num, sizeof(num), "%d", cp);
+	unit_set(&c, "cp", num);
+	snprintf(num, sizeof(num), "%d", dp);
+	unit_set(&c, "dp", num);
+	for (size_t i = 0; kv[i] != NULL; i += 2)
+		unit_set(&c, kv[i], kv[i + 1]);
+	s = sim_run(&c, &err);
+	if (s == NULL) {
+		fprintf(stderr, "%s tp %d cp %d dp %d: %s\n", schedule, tp, cp, dp, err.msg);
+		return -1;
+	}
+	t = s->metrics.step_time;
+	sim_free(s);
+	return t;
+}
+
+/* Asserts hidden <= shown, but for rounding (each piece is a whole number of ns), naming the
+ * case when it fails; counts in *shorter the cases where hiding saved time. */
+static void assert_not_longer(int *shorter, double hidden, double shown, const char *what, const char *schedule,
+                              int tp, int cp, int dp)
+{
+	bool ok = hidden > 0 && shown > 0 && hidden <= shown + 1e-5;
+
+	CU_ASSERT_TRUE(ok);
+	if (!ok)
+		fprintf(stderr, "%s: %s tp %d cp %d dp %d: %.9f ms hidden, %.9f ms not\n", what,
+		        schedule, tp, cp, dp, hidden, shown);
+	*shorter += hidden < shown - 1e-5;
+}
+
+static void sim_hiding_communication_never_makes_a_step_longer(void)
+{
+	static const char *const schedules[] = {"1f1b", "interleaved", "zbh1", "gpipe"};
+	static const int tps[] = {1, 2, 4, 8}, cps[] = {1, 2}, dps[] = {1, 2, 8};
+	/* without the compute slowdown, which may make hiding cost more than it saves */
+	static const char *const grad_no[] = {"comm_slowdown", "0", "overlap_grad_reduce", "no",
+	                                      NULL};
+	static const char *const grad_yes[] = {"comm_slowdown", "0", "overlap_grad_reduce", "yes",
+	                                       NULL};
+	static const char *const grad_no_slow[] = {"overlap_grad_reduce", "no", NULL};
+	static const char *const grad_yes_slow[] = {"overlap_grad_reduce", "yes", NULL};
+	static const char *const tp_none[] = {"comm_slowdown", "0", "tp_overlap", "none", NULL};
+	static const char *const tp_bulk[] = {"comm_slowdown", "0", "tp_overlap", "bulk", NULL};
+	static const char *const tp_pipe[] = {"comm_slowdown", "0", "tp_overlap", "pipelined",
+	                                      NULL};
+	static const char *const gather_no[] = {"comm_slowdown", "0", "distributed_optimizer",
+	                                        "yes", "overlap_param_gather", "no", NULL};
+	static const char *const gather_yes[] = {"comm_slowdown", "0", "distributed_optimizer",
+	                                         "yes", "overlap_param_gather", "yes", NULL};
+	int saved[5] = {0};
+
+	for (size_t a = 0; a < sizeof(schedules) / sizeof(schedules[0]); a++)
+		for (size_t b = 0; b < sizeof(tps) / sizeof(tps[0]); b++)
+			for (size_t d = 0; d < sizeof(cps) / sizeof(cps[0]); d++)
+				for (size_t e = 0; e < sizeof(dps) / sizeof(dps[0]); e++) {
+					const char *sc = schedules[a];
+					int tp = tps[b], cp = cps[d], dp = dps[e];
+					double none = small_step(sc, tp, cp, dp, tp_none);
+
+					assert_not_longer(&saved[0], small_step(sc, tp, cp, dp, grad_yes),
+					                  small_step(sc, tp, cp, dp, grad_no),
+					                  "overlap_grad_reduce", sc, tp, cp, dp);
+					assert_not_longer(
+					        &saved[1], small_step(sc, tp, cp, dp, grad_yes_slow),
+					        small_step(sc, tp, cp, dp, grad_no_slow),
+					        "overlap_grad_reduce (slowed)", sc, tp, cp, dp);
+					assert_not_longer(&saved[2], small_step(sc, tp, cp, dp, tp_bulk), none,
+					                  "tp_overlap bulk", sc, tp, cp, dp);
+					assert_not_longer(&saved[3], small_step(sc, tp, cp, dp, tp_pipe), none,
+					                  "tp_overlap pipelined", sc, tp, cp, dp);
+					assert_not_longer(&saved[4], small_step(sc, tp, cp, dp, gather_yes),
+					                  small_step(sc, tp, cp, dp, gather_no),
+					                  "overlap_param_gather", sc, tp, cp, dp);
+				}
+	/* and each way of hiding saves time somewhere on the grid (not a law that holds by
+	 * doing nothing) */
+	for (int i = 0; i < 5; i++)
+		CU_ASSERT_TRUE(saved[i] > 0);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(sim_keeps_ops_and_cells_in_one_arena),
         UNIT_TEST(sim_would_run_refuses_what_sim_run_refuses_with_its_error),
@@ -957,6 +1056,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sim_zbv_auto_beats_pytorch_s_zbv_order_with_fewer_micro_batches_than_2p_minus_1),
         UNIT_TEST(sim_zbv_auto_refuses_a_limit_its_warm_up_cannot_keep_and_names_the_least),
         UNIT_TEST(sim_zbv_auto_orders_uneven_stages_by_the_median_device_times),
+        UNIT_TEST(sim_hiding_communication_never_makes_a_step_longer),
         {NULL, NULL},
 };
 

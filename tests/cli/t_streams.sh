@@ -1,0 +1,83 @@
+# Communication streams (issue 36): the new options' bad values, each refused with one line and
+# exit 2 before any file is written; a framework's overlaps and an explicit flag over them;
+# context parallelism's share of the activations; the step taken apart.
+
+M="--model=llama3-8b -p 2 -m 4"
+
+# refused: nothing on stdout, one line, exit 2, and the op dump asked for is not written
+# shellcheck disable=SC2086 # $M is meant to split on spaces
+while IFS='|' read -r args text; do
+	rm -f "$TMP/streams-ops.csv"
+	fails 2 "$text" $M $args --dump-ops="$TMP/streams-ops.csv"
+	if [ -e "$TMP/streams-ops.csv" ]; then not_ok "ppsim $args wrote --dump-ops"; else ok; fi
+done <<'CASES'
+--cp=0|--cp '0': must be an integer from 1
+--cp=3 --seq=2048|--cp '3': must split the sequence of 2048 into 2 x cp blocks
+--tp-overlap=sideways|--tp-overlap 'sideways': must be 'default', 'none', 'bulk' or 'pipelined'
+--overlap-param-gather=yes|--overlap-param-gather 'yes': needs --distributed-optimizer
+--framework=unknown|--framework 'unknown': unknown framework; known: megatron, nemo, deepspeed, torchtitan
+--framework=nemi|did you mean 'nemo'?
+--collective-efficiency=1.5|--collective-efficiency '1.5': must be a number from 0 to 1
+--comm-slowdown=-1|--comm-slowdown '-1': must be a number from 0
+CASES
+
+# NeMo's recipes overlap the gradient reduction and the parameter gather, with the distributed
+# optimizer; an explicit --overlap-grad-reduce=no wins over the framework's yes
+# shellcheck disable=SC2086
+run_json $M --dp=2 --framework=nemo
+expect model.overlap_grad_reduce true
+expect model.overlap_param_gather true
+expect model.distributed_optimizer true
+expect model.tp_overlap pipelined
+# shellcheck disable=SC2086
+run_json $M --dp=2 --framework=nemo --overlap-grad-reduce=no
+expect model.overlap_grad_reduce false
+expect model.overlap_param_gather true
+# without a framework, nothing overlaps
+# shellcheck disable=SC2086
+run_json $M --dp=2
+expect model.overlap_grad_reduce false
+expect model.overlap_param_gather false
+expect model.distributed_optimizer false
+expect model.tp_overlap none
+
+# --cp=2 gives each GPU half of each sequence's tokens: half the activation bytes of every
+# device (the layers' and, on the last stage, the logits')
+# shellcheck disable=SC2086
+run_json $M --cp=1
+cp1_0=$("$JGET" "$TMP/out.json" devices.0.activation_bytes)
+cp1_1=$("$JGET" "$TMP/out.json" devices.1.activation_bytes)
+cp1_layer=$("$JGET" "$TMP/out.json" model.layer_activation_bytes)
+# shellcheck disable=SC2086
+run_json $M --cp=2
+expect model.cp 2
+expect model.layer_activation_bytes "$cp1_layer/2"
+expect devices.0.activation_bytes "$cp1_0/2"
+expect devices.1.activation_bytes "$cp1_1/2"
+
+# the step taken apart: compute, bubble, exposed P2P and each kind's exposed time, optimizer
+# and other sum to the step time (to 1e-9 of it), on runs with every kind of stream busy
+# step_parts_sum: checks the last run_json's step_breakdown against its step_time
+step_parts_sum() {
+	step=$("$JGET" "$TMP/out.json" step_time) || { not_ok "$RUN: no step_time"; return; }
+	sum=0
+	for part in compute bubble exposed_p2p exposed_dp exposed_tp exposed_cp optimizer other; do
+		x=$("$JGET" "$TMP/out.json" "step_breakdown.$part") || {
+			not_ok "$RUN: step_breakdown.$part missing"
+			return
+		}
+		sum=$(awk -v a="$sum" -v b="$x" 'BEGIN { printf "%.17g", a + b }')
+	done
+	if awk -v a="$sum" -v b="$step" 'BEGIN { d = a - b; if (d < 0) d = -d; exit (b > 0 && d <= 1e-9 * b) ? 0 : 1 }'; then
+		ok
+	else
+		not_ok "$RUN: step_breakdown sums to $sum, step_time is $step"
+	fi
+}
+# shellcheck disable=SC2086
+for args in "" "--dp=2" "--tp=2 --cp=2 --dp=2" "--framework=nemo --tp=4 --dp=2" \
+	"--tp=2 --cp=2 --dp=2 --tp-overlap=bulk --overlap-grad-reduce=yes --step-overhead=3" \
+	"-s zbh1 --tp=8 --cp=2 --dp=2 --comm=blocking"; do
+	run_json $M $args
+	step_parts_sum
+done
