@@ -190,7 +190,8 @@ struct cost_model {
 	double tp_coll_ms;              /* one TP all-gather or reduce-scatter of a layer's input */
 	double cp_fwd_ms, cp_bwd_ms;    /* one CP exchange: a ring step's K/V (forward) and K/V
 	                                   with their gradients (backward), or the all-gather's */
-	double dp_bandwidth, dp_latency; /* the link the data-parallel group's ring crosses */
+	double *dp_bandwidth;           /* [p] the link device d's data-parallel ring crosses */
+	double *dp_latency;             /* [p] its latency */
 	double *optimizer_ms;           /* [p] the optimizer step on one GPU of device d */
 	double optimizer_max_ms;        /* the slowest device's */
 	double step_flops;       /* model FLOPs of one step over all GPUs (no recomputation) */

@@ -208,13 +208,10 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 		return config_fail(c, "cp", err,
 		                   "must split the sequence of %d into 2 x cp blocks (causal balance)",
 		                   k->seq);
-	if (k->gpus_per_node % k->tp == 0 && k->cp > 1 &&
-	    (long long)k->tp * k->cp > k->gpus_per_node && k->gpus_per_node % k->tp != 0)
-		return config_fail(c, "cp", err, "must place whole tensor-parallel groups");
 	if (k->overlap_param_gather && !k->distributed_optimizer && config_is_set(c, "overlap_param_gather"))
 		return config_fail(c, "overlap_param_gather", err,
-		                   "needs --distributed-optimizer (parameters are gathered only when "
-		                   "the optimizer is sharded)");
+		                   "needs a distributed optimizer (parameters are gathered only "
+		                   "when the optimizer is sharded)");
 	if (config_dp(c, &k->dp, err) != 0)
 		return -1;
 	k->gpus = c->p * k->tp * k->cp * k->dp;
@@ -461,7 +458,8 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		double f = n * k->layer_ms.f + head * k->head_ms.f;
 		double b = n * k->layer_ms.b + head * k->head_ms.b;
 		double w = n * k->layer_ms.w + head * k->head_ms.w;
-		double act = n * k->layer_act_bytes + head * 4.0 * k->seq * k->mbs * k->vocab / tp;
+		double act = n * k->layer_act_bytes +
+		             head * 4.0 * k->seq * k->mbs * k->vocab / tp / k->cp;
 
 		f += n * tp_ar;
 		b += n * tp_ar;
@@ -520,8 +518,10 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 	k->device_state_bytes = pp_calloc((size_t)l->p, sizeof(*k->device_state_bytes));
 	k->dp_allreduce = pp_calloc((size_t)l->p, sizeof(*k->dp_allreduce));
 	k->optimizer_ms = pp_calloc((size_t)l->p, sizeof(*k->optimizer_ms));
+	k->dp_bandwidth = pp_calloc((size_t)l->p, sizeof(*k->dp_bandwidth));
+	k->dp_latency = pp_calloc((size_t)l->p, sizeof(*k->dp_latency));
 	if (k->device_params == NULL || k->device_state_bytes == NULL || k->dp_allreduce == NULL ||
-	    k->optimizer_ms == NULL)
+	    k->optimizer_ms == NULL || k->dp_bandwidth == NULL || k->dp_latency == NULL)
 		return pp_nomem(err, (size_t)l->p, sizeof(*k->device_params));
 	for (int st = 0; st < l->S; st++)
 		k->device_params[dev[st]] += k->stage_layers[st] * k->layer_params / k->tp;
@@ -537,12 +537,12 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		bool dp_inside = first / k->gpus_per_node == last / k->gpus_per_node;
 
 		k->device_state_bytes[d] = k->device_params[d] * keep;
-		k->dp_bandwidth = dp_inside ? k->link_bandwidth : k->inter_bandwidth;
-		k->dp_latency = dp_inside ? k->link_latency : k->inter_latency;
+		k->dp_bandwidth[d] = dp_inside ? k->link_bandwidth : k->inter_bandwidth;
+		k->dp_latency[d] = dp_inside ? k->link_latency : k->inter_latency;
 		if (checked_ticks(c, dp_inside ? "bandwidth" : "inter_bandwidth",
 		                  cost_allreduce_ms(k->device_params[d] * 2, k->dp * k->cp,
-		                                    k->dp_bandwidth * k->collective_efficiency,
-		                                    k->dp_latency),
+		                                    k->dp_bandwidth[d] * k->collective_efficiency,
+		                                    k->dp_latency[d]),
 		                  tick, &k->dp_allreduce[d], err) != 0)
 			return -1;
 		/* the optimizer step updates the GPU's parameters, or its shard of them */

@@ -216,16 +216,17 @@ static bool hook(struct piece_hooks *hs, double at, enum comm_kind kind, pp_time
 	return true;
 }
 
-/* Milliseconds of one data-parallel collective of params parameters (2 bytes each). */
-static double dp_ms(const struct cost_model *k, enum cost_collective kind, double params)
+/* Milliseconds of one data-parallel collective of params parameters (2 bytes each) among the
+ * replicas of device d. */
+static double dp_ms(const struct cost_model *k, int d, enum cost_collective kind, double params)
 {
 	return cost_collective_ms(kind, params * 2, k->dp * k->cp,
-	                          k->dp_bandwidth * k->collective_efficiency, k->dp_latency);
+	                          k->dp_bandwidth[d] * k->collective_efficiency, k->dp_latency[d]);
 }
 
 /* The data-parallel hooks of stage st, whose GPUs hold params of it. */
-static bool stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int st, double params,
-                        int64_t tick)
+static bool stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int st, int d,
+                        double params, int64_t tick)
 {
 	int nb = (int)ceil(params / k->bucket_params);
 	bool sharded = k->distributed_optimizer;
@@ -242,14 +243,14 @@ static bool stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int 
 		 * (j + 1) / nb of the op */
 		if (k->overlap_grad_reduce) {
 			if (!pp_time_from_units(
-			            dp_ms(k, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, share),
+			            dp_ms(k, d, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, share),
 			            tick, &t) ||
 			    !hook(&pc->grads[st], (double)(j + 1) / nb, COMM_DP, t))
 				return false;
 		}
 		/* bucket j's parameters are needed when the first forward reaches j / nb of it */
 		if (sharded && k->overlap_param_gather) {
-			if (!pp_time_from_units(dp_ms(k, COLL_ALLGATHER, share), tick, &t) ||
+			if (!pp_time_from_units(dp_ms(k, d, COLL_ALLGATHER, share), tick, &t) ||
 			    !hook(&pc->gather[st], (double)j / nb, COMM_DP, t))
 				return false;
 		}
@@ -267,12 +268,12 @@ static bool after_hooks(const struct cost_model *k, struct cost_pieces *pc, int 
 	if (k->dp * k->cp <= 1)
 		return true;
 	if (!k->overlap_grad_reduce &&
-	    (!pp_time_from_units(dp_ms(k, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, params),
+	    (!pp_time_from_units(dp_ms(k, d, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, params),
 	                         tick, &t) ||
 	     !hook(&pc->after[d], 1, COMM_DP, t)))
 		return false;
 	if (sharded && !k->overlap_param_gather &&
-	    (!pp_time_from_units(dp_ms(k, COLL_ALLGATHER, params), tick, &t) ||
+	    (!pp_time_from_units(dp_ms(k, d, COLL_ALLGATHER, params), tick, &t) ||
 	     !hook(&pc->after[d], 1, COMM_DP, t)))
 		return false;
 	return true;
@@ -324,7 +325,8 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	if (!(k->tied && l->stage_device[0] == l->stage_device[S - 1]))
 		stage_params[S - 1] += (double)k->vocab * k->hidden / k->tp;
 	for (int st = 0; st < S; st++)
-		if (!stage_hooks(k, pc, st, stage_params[st], cost->tick)) {
+		if (!stage_hooks(k, pc, st, (int)l->stage_device[st], stage_params[st],
+		                 cost->tick)) {
 			free(stage_params);
 			return config_fail(c, "bucket_size", err,
 			                   "makes too many gradient buckets, or their times too long");
