@@ -234,8 +234,8 @@ static const struct config_option options[] = {
          "shard optimizer state over dp (default: the framework's, else no)",
          FIELD(distributed_optimizer), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"framework", 0, "framework", CONFIG_ARG_NAME, "NAME",
-         "set what that runtime does by default: overlaps, sends, flash attention (see 'ppsim "
-         "list')",
+         "megatron, nemo, deepspeed or torchtitan: what that runtime does by default (overlaps, "
+         "sends, flash attention)",
          FIELD(framework), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
          .preset = "framework",
          .section = "Parallelism and communication beside the pipeline (with a model):"},

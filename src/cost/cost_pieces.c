@@ -25,19 +25,20 @@ struct builder {
 	size_t n, cap;
 	uint32_t issued; /* ISSUE steps so far: the next one's number */
 	int64_t tick;
-	bool bad;        /* out of memory or a time out of range */
+	bool nomem;      /* a step did not fit in memory */
+	bool range;      /* a time was out of range */
 };
 
 static void push(struct builder *b, struct piece_step st)
 {
-	if (b->bad)
+	if (b->nomem)
 		return;
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 32;
 		struct piece_step *v = realloc(b->v, cap * sizeof(*v));
 
 		if (v == NULL) {
-			b->bad = true;
+			b->nomem = true;
 			return;
 		}
 		b->v = v;
@@ -51,7 +52,7 @@ static pp_time ticks(struct builder *b, double ms)
 	pp_time t = 0;
 
 	if (!pp_time_from_units(ms, b->tick, &t))
-		b->bad = true;
+		b->range = true;
 	return t;
 }
 
@@ -171,7 +172,8 @@ static void layer(struct builder *b, const struct cost_model *k, bool backward)
 			wait_for(b, x[i]);
 }
 
-/* The plan of stage st's op kind (0 F, 1 B, 2 W) into pl; its compute in *ticks_out. */
+/* The plan of stage st's op kind (0 F, 1 B, 2 W) into pl; its compute in *compute_ticks.
+ * Returns 0, 1 when a time is out of range, or -1 when out of memory. */
 static int stage_plan(const struct cost_model *k, int st, int S, int kind, int64_t tick,
                       struct piece_plan *pl, pp_time *compute_ticks)
 {
@@ -201,7 +203,7 @@ static int stage_plan(const struct cost_model *k, int st, int S, int kind, int64
 			*compute_ticks += b.v[i].dur;
 	pl->steps = b.v;
 	pl->n = b.n;
-	return b.bad ? -1 : 0;
+	return b.nomem ? -1 : b.range ? 1 : 0;
 }
 
 /* Appends a hook to hs; false when out of memory. */
@@ -224,15 +226,16 @@ static double dp_ms(const struct cost_model *k, int d, enum cost_collective kind
 	                          k->dp_bandwidth[d] * k->collective_efficiency, k->dp_latency[d]);
 }
 
-/* The data-parallel hooks of stage st, whose GPUs hold params of it. */
-static bool stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int st, int d,
+/* The data-parallel hooks of stage st (on device d), whose GPUs hold params of it. Returns 0, 1
+ * when a time is out of range, or -1 when out of memory. */
+static int stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int st, int d,
                         double params, int64_t tick)
 {
 	int nb = (int)ceil(params / k->bucket_params);
 	bool sharded = k->distributed_optimizer;
 
 	if (k->dp * k->cp <= 1 || params <= 0)
-		return true;
+		return 0;
 	if (nb < 1)
 		nb = 1;
 	for (int j = 0; j < nb; j++) {
@@ -244,39 +247,48 @@ static bool stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int 
 		if (k->overlap_grad_reduce) {
 			if (!pp_time_from_units(
 			            dp_ms(k, d, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, share),
-			            tick, &t) ||
-			    !hook(&pc->grads[st], (double)(j + 1) / nb, COMM_DP, t))
-				return false;
+			            tick, &t))
+				return 1;
+			if (!hook(&pc->grads[st], (double)(j + 1) / nb, COMM_DP, t))
+				return -1;
 		}
 		/* bucket j's parameters are needed when the first forward reaches j / nb of it */
 		if (sharded && k->overlap_param_gather) {
-			if (!pp_time_from_units(dp_ms(k, d, COLL_ALLGATHER, share), tick, &t) ||
-			    !hook(&pc->gather[st], (double)j / nb, COMM_DP, t))
-				return false;
+			if (!pp_time_from_units(dp_ms(k, d, COLL_ALLGATHER, share), tick, &t))
+				return 1;
+			if (!hook(&pc->gather[st], (double)j / nb, COMM_DP, t))
+				return -1;
 		}
 	}
-	return true;
+	return 0;
 }
 
-/* What device d reduces and gathers after its last op: what no hook carries. */
-static bool after_hooks(const struct cost_model *k, struct cost_pieces *pc, int d, int64_t tick)
+/* What device d reduces and gathers after its last op: what no hook carries. Returns 0, 1 when
+ * a time is out of range, or -1 when out of memory. */
+static int after_hooks(const struct cost_model *k, struct cost_pieces *pc, int d, int64_t tick)
 {
 	bool sharded = k->distributed_optimizer;
 	double params = k->device_params[d];
-	pp_time t = 0;
+	double ms[2] = {
+	        !k->overlap_grad_reduce
+	                ? dp_ms(k, d, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, params)
+	                : 0,
+	        sharded && !k->overlap_param_gather ? dp_ms(k, d, COLL_ALLGATHER, params) : 0,
+	};
 
 	if (k->dp * k->cp <= 1)
-		return true;
-	if (!k->overlap_grad_reduce &&
-	    (!pp_time_from_units(dp_ms(k, d, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, params),
-	                         tick, &t) ||
-	     !hook(&pc->after[d], 1, COMM_DP, t)))
-		return false;
-	if (sharded && !k->overlap_param_gather &&
-	    (!pp_time_from_units(dp_ms(k, d, COLL_ALLGATHER, params), tick, &t) ||
-	     !hook(&pc->after[d], 1, COMM_DP, t)))
-		return false;
-	return true;
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		pp_time t = 0;
+
+		if (ms[i] <= 0)
+			continue;
+		if (!pp_time_from_units(ms[i], tick, &t))
+			return 1;
+		if (!hook(&pc->after[d], 1, COMM_DP, t))
+			return -1;
+	}
+	return 0;
 }
 
 int cost_model_pieces(const struct config *c, const struct cost_layout *l, struct cost *cost,
@@ -308,15 +320,21 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	for (int st = 0; plans && st < S; st++) {
 		pp_time *t[3] = {&cost->t_f[st], &cost->t_b[st], &cost->t_w[st]};
 
-		for (int kind = 0; kind < 3; kind++)
-			if (stage_plan(k, st, S, kind, cost->tick, &pc->plan[3 * st + kind],
-			               t[kind]) != 0) {
+		for (int kind = 0; kind < 3; kind++) {
+			int rc = stage_plan(k, st, S, kind, cost->tick, &pc->plan[3 * st + kind],
+			                    t[kind]);
+
+			if (rc < 0) {
+				free(stage_params);
+				return pp_nomem(err, 1, sizeof(struct piece_step));
+			}
+			if (rc > 0) {
 				free(stage_params);
 				return config_fail(c, "tp", err,
-				                   "makes stage %d's ops or collectives take too long "
-				                   "or run out of memory",
+				                   "makes stage %d's ops or collectives take too long",
 				                   st);
 			}
+		}
 	}
 	/* each stage's parameters: its layers, the embedding on the first, the head on the last */
 	for (int st = 0; st < S; st++)
@@ -324,16 +342,25 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	stage_params[0] += (double)k->vocab * k->hidden / k->tp;
 	if (!(k->tied && l->stage_device[0] == l->stage_device[S - 1]))
 		stage_params[S - 1] += (double)k->vocab * k->hidden / k->tp;
-	for (int st = 0; st < S; st++)
-		if (!stage_hooks(k, pc, st, (int)l->stage_device[st], stage_params[st],
-		                 cost->tick)) {
+	for (int st = 0; st < S; st++) {
+		int rc = stage_hooks(k, pc, st, (int)l->stage_device[st], stage_params[st],
+		                     cost->tick);
+
+		if (rc != 0) {
 			free(stage_params);
-			return config_fail(c, "bucket_size", err,
-			                   "makes too many gradient buckets, or their times too long");
+			return rc < 0 ? pp_nomem(err, 1, sizeof(struct piece_hook))
+			              : config_fail(c, "bucket_size", err,
+			                            "makes a gradient bucket's time too long");
 		}
+	}
 	free(stage_params);
-	for (int d = 0; d < l->p; d++)
-		if (!after_hooks(k, pc, d, cost->tick))
-			return pp_nomem(err, 1, sizeof(struct piece_hook));
+	for (int d = 0; d < l->p; d++) {
+		int rc = after_hooks(k, pc, d, cost->tick);
+
+		if (rc != 0)
+			return rc < 0 ? pp_nomem(err, 1, sizeof(struct piece_hook))
+			              : config_fail(c, "inter_bandwidth", err,
+			                            "makes a gradient reduction's time too long");
+	}
 	return 0;
 }

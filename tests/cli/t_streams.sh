@@ -14,7 +14,7 @@ done <<'CASES'
 --cp=0|--cp '0': must be an integer from 1
 --cp=3 --seq=2048|--cp '3': must split the sequence of 2048 into 2 x cp blocks
 --tp-overlap=sideways|--tp-overlap 'sideways': must be 'default', 'none', 'bulk' or 'pipelined'
---overlap-param-gather=yes|--overlap-param-gather 'yes': needs --distributed-optimizer
+--overlap-param-gather=yes|--overlap-param-gather 'yes': needs a distributed optimizer
 --framework=unknown|--framework 'unknown': unknown framework; known: megatron, nemo, deepspeed, torchtitan
 --framework=nemi|did you mean 'nemo'?
 --collective-efficiency=1.5|--collective-efficiency '1.5': must be a number from 0 to 1
