@@ -265,7 +265,7 @@ static const struct config_option options[] = {
          FIELD(comm_slowdown), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"collective-efficiency", 0, "collective_efficiency", CONFIG_ARG_SHARE, "F",
          "share of a link's bandwidth collectives reach (default 0.8)",
-         FIELD(collective_efficiency), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+         FIELD(collective_efficiency), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"optimizer-bytes", 0, "optimizer_bytes", CONFIG_ARG_TIME, "B",
          "bytes the optimizer step reads and writes per parameter it updates (default 38)",
          FIELD(optimizer_bytes), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},

@@ -83,9 +83,7 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 			dm->memory_bytes = dm->activation_bytes + dm->state_bytes;
 			dm->oom = dm->memory_bytes >
 			          c->model->capacity_bytes - c->model->reserve_bytes;
-			dm->dp_allreduce = c->pieces != NULL
-			                           ? dm->comm[COMM_DP]
-			                           : pp_time_to_units(c->model->dp_allreduce[d], c->tick);
+			dm->dp_allreduce = dm->comm[COMM_DP];
 			dm->optimizer = c->model->optimizer_ms[d];
 			m->oom |= dm->oom;
 			if (dr->end > r->devices[m->breakdown.device].end)

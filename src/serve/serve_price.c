@@ -138,7 +138,8 @@ static double model_ms(const struct serve_pricer *pr, int st, double tokens, dou
 	        pr->kv_token[st] * context;
 	double compute = cost_model_compute_ms(k, flops);
 	double memory = bytes / (k->hw.memory_bandwidth * 1e6);
-	double allreduce = cost_allreduce_ms(tokens * h * k->dtype_bytes, k->tp, k->link_bandwidth,
+	double allreduce = cost_allreduce_ms(tokens * h * k->dtype_bytes, k->tp,
+	                                     k->link_bandwidth * k->collective_efficiency,
 	                                     k->link_latency);
 
 	return (compute > memory ? compute : memory) + layers * 2 * allreduce;

@@ -81,3 +81,16 @@ for args in "" "--dp=2" "--tp=2 --cp=2 --dp=2" "--framework=nemo --tp=4 --dp=2" 
 	run_json $M $args
 	step_parts_sum
 done
+
+# serving's tensor-parallel all-reduces are collectives like training's: --collective-efficiency
+# prices them too, so a slower ring makes every step, and the run, longer
+serve_span() {
+	ppsim serve --model=llama3-8b -p 2 --tp=2 --num-requests=20 "$@" --format=json \
+		>"$TMP/out.json" 2>"$TMP/err" && "$JGET" "$TMP/out.json" span
+}
+fast=$(serve_span --collective-efficiency=1) slow=$(serve_span --collective-efficiency=0.25)
+if awk -v a="$fast" -v b="$slow" 'BEGIN { exit (a > 0 && b > a) ? 0 : 1 }'; then
+	ok
+else
+	not_ok "ppsim serve: --collective-efficiency 0.25 gives span $slow, 1 gives $fast"
+fi
