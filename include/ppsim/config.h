@@ -172,6 +172,8 @@ struct config {
 	double efficiency;      /* (model) one share of peak for every op; 0: per kernel */
 	int sms;                /* (model) streaming multiprocessors; 0: the GPU's */
 	double gemm_efficiency; /* (model) share of peak of a large GEMM; 0: the GPU's */
+	double sustained_share; /* (model) share of the compute rates a step sustains; 0: the
+	                           GPU's */
 	double fp8_tflops;      /* (model) peak dense fp8 TFLOP/s; 0: the GPU's */
 	double fp8_gemm_efficiency; /* (model) share of the fp8 peak of a large fp8 GEMM; 0: the
 	                               GPU's */
@@ -218,6 +220,8 @@ struct config {
 	                                   the default */
 	double optimizer_bytes;         /* (model) bytes the optimizer step moves per parameter it
 	                                   updates; -1: the default */
+	int grad_reduce_bytes;          /* (model) bytes of a gradient element the data-parallel
+	                                   reduction sends */
 	double step_overhead;           /* (model) ms each step spends outside the schedule (flush,
 	                                   synchronisation, launches); -1: the default */
 	double bytes_per_param; /* (model) weights + gradients + optimizer state per parameter */

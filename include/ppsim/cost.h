@@ -37,6 +37,7 @@ struct cost_gpu {
 	double attention_bwd_efficiency; /* and its backward */
 	double memory_efficiency;        /* share of the bandwidth memory-bound kernels achieve */
 	double kernel_overhead;          /* fixed launch and tail time of one kernel */
+	double sustained;                /* share of the compute rates a training step sustains */
 };
 
 /*
@@ -174,8 +175,6 @@ struct cost_model {
 	double *hop_latency;           /* [S] its latency in microseconds */
 	double *device_params;         /* [p] parameters one GPU of pipeline rank d holds */
 	double *device_state_bytes;    /* [p] weights + gradients + optimizer state on one GPU */
-	pp_time *dp_allreduce;   /* [p] the device's gradient reduction (and, with a distributed
-	                            optimizer, parameter gather) in all, as one all-reduce */
 	int cp;                         /* context-parallel degree */
 	enum pp_cp_comm cp_comm;        /* how CP ranks exchange keys and values */
 	enum pp_tp_overlap tp_overlap;  /* resolved: none, bulk or pipelined */
@@ -185,6 +184,7 @@ struct cost_model {
 	double comm_slowdown;           /* compute slowdown beside communication */
 	double collective_efficiency;   /* share of a link's bandwidth collectives reach */
 	double optimizer_bytes;         /* bytes the optimizer step moves per parameter updated */
+	int grad_reduce_bytes;          /* bytes of a gradient element data parallelism reduces */
 	double step_overhead_ms;        /* a step's time outside the schedule */
 	double attn_bwd_ms;             /* of layer_ms.b, the attention core's backward */
 	double tp_coll_ms;              /* one TP all-gather or reduce-scatter of a layer's input */
@@ -281,6 +281,11 @@ double cost_collective_ms(enum cost_collective kind, double bytes, int n, double
                           double latency);
 /* cost_collective_ms of an all-reduce: 2(n-1) latencies and 2(n-1)/n of the data. */
 double cost_allreduce_ms(double bytes, int n, double bandwidth, double latency);
+/* The bandwidth, GB/s per GPU, of a ring collective over a group that spans nodes with
+ * per_node of its GPUs in each: NCCL runs one ring per GPU of the node, each crossing between
+ * nodes on its own GPU's network port, so the group has per_node ports of between GB/s,
+ * unless the links inside the node (inside GB/s) are slower. */
+double cost_spanning_bandwidth(double inside, double between, int per_node);
 
 /*
  * True when every op of a run priced by c's explicit times takes time: t_f, t_b and t_w above 0

@@ -36,6 +36,10 @@ struct gpu_preset {
 	 * fp8_gemm_efficiency is a large fp8 GEMM's share of fp8_tflops (0 without fp8) */
 	double gemm_efficiency, fp8_gemm_efficiency, attention_efficiency, attention_bwd_efficiency;
 	double memory_efficiency, kernel_overhead;
+	/* the share of those compute rates (GEMMs and attention) a training step sustains: the
+	 * GEMM and attention shares are short benchmarks at full clock, a step runs for seconds at
+	 * the clock its power limit holds (docs/presets.md, Sustained rates) */
+	double sustained;
 	const char *link;       /* default intra-node link preset */
 	const char *inter_link; /* default inter-node link preset */
 	const char *source;
@@ -57,6 +61,7 @@ struct link_preset {
 struct framework_preset {
 	const char *name;          /* "megatron" */
 	int comm;                  /* enum pp_comm of its pipeline sends */
+	int comm_chunked;          /* the same with chunks (v > 1, interleaved) */
 	int overlap_grad_reduce;   /* gradient buckets reduced during the backward */
 	int overlap_param_gather;  /* parameter gathers during the first forwards */
 	int distributed_optimizer; /* optimizer state sharded over dp */

@@ -164,6 +164,10 @@ static const struct config_option options[] = {
         {"gemm-efficiency", 0, "gemm_efficiency", CONFIG_ARG_SHARE, "F",
          "share of peak a large GEMM achieves (default: the GPU's)", FIELD(gemm_efficiency),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"sustained-share", 0, "sustained_share", CONFIG_ARG_SHARE, "F",
+         "share of the GEMM and attention rates a training step sustains, at the clock its "
+         "power limit holds (default: the GPU's)",
+         FIELD(sustained_share), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"fp8-tflops", 0, "fp8_tflops", CONFIG_ARG_RATE, "X",
          "GPU peak dense fp8 TFLOP/s, for --fp8 (default: the GPU's)", FIELD(fp8_tflops),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
@@ -266,6 +270,10 @@ static const struct config_option options[] = {
         {"collective-efficiency", 0, "collective_efficiency", CONFIG_ARG_SHARE, "F",
          "share of a link's bandwidth collectives reach (default 0.8)",
          FIELD(collective_efficiency), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"grad-reduce-bytes", 0, "grad_reduce_bytes", CONFIG_ARG_COUNT, "N",
+         "bytes of a gradient element the data-parallel reduction sends (default 4: fp32)",
+         FIELD(grad_reduce_bytes), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
+         .max = 8},
         {"optimizer-bytes", 0, "optimizer_bytes", CONFIG_ARG_TIME, "B",
          "bytes the optimizer step reads and writes per parameter it updates (default 38)",
          FIELD(optimizer_bytes), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
@@ -406,6 +414,7 @@ void config_init(struct config *c)
 	c->overlap_param_gather = -1;
 	c->comm_slowdown = -1;
 	c->optimizer_bytes = -1;
+	c->grad_reduce_bytes = 4;
 	c->step_overhead = -1;
 	c->bytes_per_param = 16;
 	c->dtype_bytes = 2;
@@ -520,7 +529,7 @@ static void apply_framework(struct config *c, const struct framework_preset *f)
 		int *field;
 		int value;
 	} rows[] = {
-	        {"comm", (int *)&c->comm, f->comm},
+	        {"comm", (int *)&c->comm, c->v > 1 ? f->comm_chunked : f->comm},
 	        {"overlap_grad_reduce", &c->overlap_grad_reduce, f->overlap_grad_reduce},
 	        {"overlap_param_gather", &c->overlap_param_gather, f->overlap_param_gather},
 	        {"distributed_optimizer", &c->distributed_optimizer, f->distributed_optimizer},
@@ -540,11 +549,11 @@ int config_settle(const struct config *in, struct config *out, struct pp_error *
 	int m;
 
 	*out = *in;
-	if (in->framework[0] != '\0')
-		apply_framework(out, preset_framework(in->framework));
 	/* a schedule with chunks runs with the fewest it takes unless -v says otherwise */
 	if (desc != NULL && !config_is_set(in, "v") && in->v < desc->min_v)
 		out->v = desc->min_v;
+	if (in->framework[0] != '\0')
+		apply_framework(out, preset_framework(in->framework));
 	if (!config_has_model(in) || in->global_batch == 0)
 		return 0;
 	if (config_dp(in, &out->dp, err) != 0)

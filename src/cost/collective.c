@@ -6,7 +6,12 @@
  * all-reduce in 2(n-1) steps (a reduce-scatter, then an all-gather), a reduce-scatter or an
  * all-gather in n-1, an all-to-all sends n-1 blocks of bytes/n; each step pays the link's
  * latency once. The bandwidth is the slowest link a step crosses: the caller picks the link
- * inside a node or between nodes for the group it prices.
+ * inside a node or, for a group spanning nodes, cost_spanning_bandwidth: NCCL splits a
+ * collective over as many rings (channels) as the node has GPUs of the group, and ring i
+ * leaves the node through GPU i's own network port (rail-optimised clusters such as DGX
+ * SuperPODs give every GPU one), so a group with g GPUs in each node moves data between nodes
+ * on g ports at once (NVIDIA, "NCCL: inter-node communication" and nccl-tests' bus bandwidth,
+ * which on 8-GPU nodes reaches the node's total network bandwidth, not one port's).
  */
 #include "ppsim/cost.h"
 
@@ -24,4 +29,11 @@ double cost_collective_ms(enum cost_collective kind, double bytes, int n, double
 double cost_allreduce_ms(double bytes, int n, double bandwidth, double latency)
 {
 	return cost_collective_ms(COLL_ALLREDUCE, bytes, n, bandwidth, latency);
+}
+
+double cost_spanning_bandwidth(double inside, double between, int per_node)
+{
+	double b = (per_node > 1 ? per_node : 1) * between;
+
+	return b < inside ? b : inside;
 }

@@ -212,7 +212,6 @@ void cost_free(struct cost *c)
 		free(c->model->hop_latency);
 		free(c->model->device_params);
 		free(c->model->device_state_bytes);
-		free(c->model->dp_allreduce);
 		free(c->model->optimizer_ms);
 		free(c->model->dp_bandwidth);
 		free(c->model->dp_latency);

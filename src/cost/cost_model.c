@@ -123,6 +123,7 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->hw.attention_bwd_efficiency =
 	        pickd(c->attention_bwd_efficiency, gp->attention_bwd_efficiency);
 	k->hw.memory_efficiency = pickd(c->memory_efficiency, gp->memory_efficiency);
+	k->hw.sustained = pickd(c->sustained_share, gp->sustained);
 	k->hw.kernel_overhead = c->kernel_overhead >= 0 ? c->kernel_overhead : gp->kernel_overhead;
 	k->capacity_bytes = pickd(c->gpu_memory, gp->memory_gb) * 1e9;
 	k->reserve_bytes = c->memory_reserve >= 0
@@ -192,6 +193,7 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	k->collective_efficiency =
 	        c->collective_efficiency > 0 ? c->collective_efficiency : COLLECTIVE_EFFICIENCY;
 	k->optimizer_bytes = c->optimizer_bytes >= 0 ? c->optimizer_bytes : OPTIMIZER_BYTES;
+	k->grad_reduce_bytes = c->grad_reduce_bytes;
 	k->step_overhead_ms = c->step_overhead >= 0 ? c->step_overhead : STEP_OVERHEAD_MS;
 	k->bytes_per_param = c->bytes_per_param;
 	k->dtype_bytes = c->dtype_bytes;
@@ -330,7 +332,7 @@ static bool hop_inside(const struct cost_model *k, int d, int e)
 
 double cost_model_compute_ms(const struct cost_model *k, double flops)
 {
-	double eff = k->efficiency > 0 ? k->efficiency : k->hw.gemm_efficiency;
+	double eff = k->efficiency > 0 ? k->efficiency : k->hw.gemm_efficiency * k->hw.sustained;
 
 	return flops / (k->hw.tflops * 1e12 * eff) * 1e3;
 }
@@ -503,7 +505,26 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 	return 0;
 }
 
-/* Parameters, weight/gradient/optimizer bytes and the gradient all-reduce of each device. */
+/* The fewest GPUs one node holds of a group of n GPUs stride apart from GPU first (the data-
+ * and context-parallel groups are tp apart): the ring leaves that node on that many ports. */
+static int group_per_node(const struct cost_model *k, long long first, int stride, int n)
+{
+	long long g = k->gpus_per_node, full = g / stride;
+	long long head = (g - first % g + stride - 1) / stride, rest, fewest;
+
+	if (full < 1)
+		return 1;
+	fewest = head < n ? head : n;
+	rest = n - fewest;
+	if (rest >= full && full < fewest)
+		fewest = full;
+	if (rest % full != 0 && rest % full < fewest)
+		fewest = rest % full;
+	return fewest < 1 ? 1 : (int)fewest;
+}
+
+/* Parameters, weight/gradient/optimizer bytes, the data-parallel link and the optimizer step of
+ * each device. */
 static int device_figures(const struct config *c, const struct cost_layout *l, struct cost_model *k,
                           int64_t tick, struct pp_error *err)
 {
@@ -516,11 +537,10 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 
 	k->device_params = pp_calloc((size_t)l->p, sizeof(*k->device_params));
 	k->device_state_bytes = pp_calloc((size_t)l->p, sizeof(*k->device_state_bytes));
-	k->dp_allreduce = pp_calloc((size_t)l->p, sizeof(*k->dp_allreduce));
 	k->optimizer_ms = pp_calloc((size_t)l->p, sizeof(*k->optimizer_ms));
 	k->dp_bandwidth = pp_calloc((size_t)l->p, sizeof(*k->dp_bandwidth));
 	k->dp_latency = pp_calloc((size_t)l->p, sizeof(*k->dp_latency));
-	if (k->device_params == NULL || k->device_state_bytes == NULL || k->dp_allreduce == NULL ||
+	if (k->device_params == NULL || k->device_state_bytes == NULL ||
 	    k->optimizer_ms == NULL || k->dp_bandwidth == NULL || k->dp_latency == NULL)
 		return pp_nomem(err, (size_t)l->p, sizeof(*k->device_params));
 	for (int st = 0; st < l->S; st++)
@@ -535,15 +555,22 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		long long span = (long long)k->tp * k->cp * k->dp;
 		long long first = (long long)d * span, last = first + span - 1;
 		bool dp_inside = first / k->gpus_per_node == last / k->gpus_per_node;
+		pp_time whole;
 
 		k->device_state_bytes[d] = k->device_params[d] * keep;
-		k->dp_bandwidth[d] = dp_inside ? k->link_bandwidth : k->inter_bandwidth;
+		k->dp_bandwidth[d] =
+		        dp_inside ? k->link_bandwidth
+		                  : cost_spanning_bandwidth(k->link_bandwidth, k->inter_bandwidth,
+		                                            group_per_node(k, first, k->tp, k->dp * k->cp));
 		k->dp_latency[d] = dp_inside ? k->link_latency : k->inter_latency;
+		/* the whole gradient all-reduced at once must be a time: the link is blamed when
+		 * not (the buckets of cost_pieces.c are parts of it) */
 		if (checked_ticks(c, dp_inside ? "bandwidth" : "inter_bandwidth",
-		                  cost_allreduce_ms(k->device_params[d] * 2, k->dp * k->cp,
+		                  cost_allreduce_ms(k->device_params[d] * k->grad_reduce_bytes,
+		                                    k->dp * k->cp,
 		                                    k->dp_bandwidth[d] * k->collective_efficiency,
 		                                    k->dp_latency[d]),
-		                  tick, &k->dp_allreduce[d], err) != 0)
+		                  tick, &whole, err) != 0)
 			return -1;
 		/* the optimizer step updates the GPU's parameters, or its shard of them */
 		k->optimizer_ms[d] = kernel_memory_ms(&k->hw, k->device_params[d] * k->optimizer_bytes /
@@ -567,7 +594,13 @@ static void exchanges(struct cost_model *k)
 	double tokens = (double)k->mbs * k->seq / k->cp, e = k->dtype_bytes;
 	double kv = 2 * tokens * k->kv_heads * ((double)k->hidden / k->heads) * e / k->tp;
 	bool inside = (long long)k->tp * k->cp <= k->gpus_per_node;
-	double bw = (inside ? k->link_bandwidth : k->inter_bandwidth) * k->collective_efficiency;
+	/* a ring step crosses between nodes on one port; the all-gather's rings on several */
+	double bw = (inside ? k->link_bandwidth
+	             : k->cp_comm == PP_CP_ALLGATHER
+	                     ? cost_spanning_bandwidth(k->link_bandwidth, k->inter_bandwidth,
+	                                               group_per_node(k, 0, k->tp, k->cp))
+	                     : k->inter_bandwidth) *
+	            k->collective_efficiency;
 	double lat = inside ? k->link_latency : k->inter_latency;
 
 	k->tp_allreduce_ms = cost_allreduce_ms(tokens * k->hidden * e, k->tp,

@@ -218,11 +218,13 @@ static bool hook(struct piece_hooks *hs, double at, enum comm_kind kind, pp_time
 	return true;
 }
 
-/* Milliseconds of one data-parallel collective of params parameters (2 bytes each) among the
- * replicas of device d. */
+/* Milliseconds of one data-parallel collective among the replicas of device d: gradients of
+ * params parameters reduced (--grad-reduce-bytes each), or their bf16 values gathered. */
 static double dp_ms(const struct cost_model *k, int d, enum cost_collective kind, double params)
 {
-	return cost_collective_ms(kind, params * 2, k->dp * k->cp,
+	double bytes = kind == COLL_ALLGATHER ? 2 : k->grad_reduce_bytes;
+
+	return cost_collective_ms(kind, params * bytes, k->dp * k->cp,
 	                          k->dp_bandwidth[d] * k->collective_efficiency, k->dp_latency[d]);
 }
 

@@ -7,7 +7,9 @@
  * takes at least the time of moving its three matrices at the achieved memory bandwidth (the
  * roofline). An fp8 GEMM (Transformer Engine's) reads 1-byte inputs, writes a bf16 output
  * and runs at the GPU's fp8 peak and its own large-GEMM efficiency, with the same tiles.
- * Flash attention runs at its own share of peak, forward and backward. Memory-bound
+ * Flash attention runs at its own share of peak, forward and backward. Those shares are short
+ * benchmarks at full clock; a training step sustains the GPU's share of them (the clock its
+ * power limit holds), which every GEMM and attention rate is multiplied by. Memory-bound
  * kernels (norms, residual adds, activations, the loss) take their bytes over the
  * achieved bandwidth. Every kernel also pays a fixed launch and tail time.
  */
@@ -50,7 +52,7 @@ double kernel_bgemm_ms(const struct cost_gpu *g, double batch, double m, double 
                        int dtype_bytes)
 {
 	return gemm_ms(g, batch, m, n, k, dtype_bytes, dtype_bytes,
-	               g->tflops * 1e12 * g->gemm_efficiency);
+	               g->tflops * 1e12 * g->gemm_efficiency * g->sustained);
 }
 
 double kernel_gemm_ms(const struct cost_gpu *g, double m, double n, double k, int dtype_bytes)
@@ -61,12 +63,13 @@ double kernel_gemm_ms(const struct cost_gpu *g, double m, double n, double k, in
 double kernel_gemm_fp8_ms(const struct cost_gpu *g, double m, double n, double k)
 {
 	assert(g->fp8_tflops > 0 && g->fp8_gemm_efficiency > 0);
-	return gemm_ms(g, 1, m, n, k, 1, 2, g->fp8_tflops * 1e12 * g->fp8_gemm_efficiency);
+	return gemm_ms(g, 1, m, n, k, 1, 2,
+	               g->fp8_tflops * 1e12 * g->fp8_gemm_efficiency * g->sustained);
 }
 
 double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward)
 {
 	double eff = backward ? g->attention_bwd_efficiency : g->attention_efficiency;
 
-	return flops / (g->tflops * 1e12 * eff) * 1e3 + g->kernel_overhead / 1e3;
+	return flops / (g->tflops * 1e12 * eff * g->sustained) * 1e3 + g->kernel_overhead / 1e3;
 }

@@ -201,6 +201,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "memory_bandwidth", k->hw.memory_bandwidth);
 	add_number(b, o, "sms", k->hw.sms);
 	add_number(b, o, "gemm_efficiency", k->hw.gemm_efficiency);
+	add_number(b, o, "sustained_share", k->hw.sustained);
 	add_number(b, o, "attention_efficiency", k->hw.attention_efficiency);
 	add_number(b, o, "attention_bwd_efficiency", k->hw.attention_bwd_efficiency);
 	add_number(b, o, "memory_efficiency", k->hw.memory_efficiency);
@@ -236,6 +237,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "comm_slowdown", k->comm_slowdown);
 	add_number(b, o, "collective_efficiency", k->collective_efficiency);
 	add_number(b, o, "optimizer_bytes", k->optimizer_bytes);
+	add_number(b, o, "grad_reduce_bytes", k->grad_reduce_bytes);
 	add_number(b, o, "optimizer_time", k->optimizer_max_ms);
 	add_number(b, o, "step_overhead", k->step_overhead_ms);
 	add_number(b, o, "bytes_per_param", k->bytes_per_param);

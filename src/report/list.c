@@ -240,6 +240,7 @@ static const struct field gpu_fields[] = {
         GPU(NUMBER, attention_bwd_efficiency),
         GPU(NUMBER, memory_efficiency),
         GPU(NUMBER, kernel_overhead),
+        GPU(NUMBER, sustained),
         GPU(TEXT, link),
         GPU(TEXT, inter_link),
         GPU(TEXT, source),

@@ -34,7 +34,7 @@ static void write_model(FILE *out, const struct sim *s)
 {
 	const struct cost_model *k = s->cost->model;
 	const struct config *c = &s->config;
-	char a[32], b[32], d[32], e[32], f[32], g[32];
+	char a[32], b[32], d[32], e[32], f[32], g[32], h[32];
 
 	fprintf(out, "%-18s %s: %d layers, hidden %d, ffn %d (%s), %d heads (%d kv), vocab %d\n",
 	        "model", k->model, k->layers, k->hidden, k->ffn, k->gated_mlp ? "gated" : "plain",
@@ -49,12 +49,12 @@ static void write_model(FILE *out, const struct sim *s)
 		        REPORT_NUM(a, k->efficiency));
 	else
 		fprintf(out,
-		        "%-18s GEMM %s x peak (%d SMs), attention %s/%s, memory %s x %s GB/s, %s "
-		        "us\n",
+		        "%-18s GEMM %s x peak (%d SMs), attention %s/%s, %s of them sustained, "
+		        "memory %s x %s GB/s, %s us\n",
 		        "kernels", REPORT_NUM(a, k->hw.gemm_efficiency), k->hw.sms,
 		        REPORT_NUM(b, k->hw.attention_efficiency),
 		        REPORT_NUM(d, k->hw.attention_bwd_efficiency),
-		        REPORT_NUM(e, k->hw.memory_efficiency),
+		        REPORT_NUM(h, k->hw.sustained), REPORT_NUM(e, k->hw.memory_efficiency),
 		        REPORT_NUM(f, k->hw.memory_bandwidth),
 		        REPORT_NUM(g, k->hw.kernel_overhead));
 	if (k->fp8)

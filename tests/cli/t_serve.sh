@@ -106,12 +106,12 @@ fi
 (cd "$ROOT" && ppsim serve -c examples/serve/chunked.json --format=json) >"$TMP/chunked.json"
 RUN="ppsim serve -c examples/serve/static.json"
 cp "$TMP/static.json" "$TMP/out.json"
-expect bubble_ratio 0.6564622100011599 1e-12
-expect ttft.p99 1563.861002 1e-9
+expect bubble_ratio 0.6528322070794843 1e-12
+expect ttft.p99 1690.240727 1e-9
 RUN="ppsim serve -c examples/serve/chunked.json"
 cp "$TMP/chunked.json" "$TMP/out.json"
-expect bubble_ratio 0.5475753189034086 1e-12
-expect ttft.p99 91.424519 1e-9
+expect bubble_ratio 0.5912944391322859 1e-12
+expect ttft.p99 121.801395 1e-9
 if awk -v sb="$("$JGET" "$TMP/static.json" bubble_ratio)" \
 	-v cb="$("$JGET" "$TMP/chunked.json" bubble_ratio)" \
 	-v st="$("$JGET" "$TMP/static.json" ttft.p99)" \

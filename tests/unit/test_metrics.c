@@ -786,14 +786,14 @@ static void metrics_step_time_is_the_latest_last_op_end_plus_that_device_s_dp_al
 	double latest = 0, slowest = 0;
 
 	/* dp = 2 replicas of a rank share a node: ring over NVLink3, at 0.8 of its 300 GB/s, of the
-	 * rank's bf16 gradients, after the last op (no overlap by default); then the optimizer
+	 * rank's fp32 gradients, after the last op (no overlap by default); then the optimizer
 	 * step of the slowest device (no distributed optimizer: each GPU updates all its
 	 * parameters) */
 	model_config(&c, "llama3-8b", "1f1b", "4", "8");
 	unit_set(&c, "dp", "2");
 	s = run(&c);
 	for (int d = 0; d < 4; d++) {
-		double ar = ring_ms(2 * device_params(&llama3_8b, d, 4, 1), 2, 300 * 0.8, 3);
+		double ar = ring_ms(4 * device_params(&llama3_8b, d, 4, 1), 2, 300 * 0.8, 3);
 		double end = pp_time_to_units(s->result->devices[d].last_end, s->cost->tick);
 
 		ASSERT_MS(s->metrics.devices[d].dp_allreduce, ar);
@@ -812,15 +812,15 @@ static void metrics_dp_allreduce_leaves_the_node_when_tp_fills_it(void)
 	struct config c;
 	struct sim *s;
 
-	/* tp = 8 fills a node, so the 2 replicas of a rank sit on two nodes: InfiniBand HDR, at
-	 * 0.8 of its 25 GB/s */
+	/* tp = 8 fills a node, so the 2 replicas of a rank sit on two nodes, one GPU of the group
+	 * a node: one port of InfiniBand HDR, at 0.8 of its 25 GB/s */
 	model_config(&c, "llama3-70b", "1f1b", "4", "8");
 	unit_set(&c, "tp", "8");
 	unit_set(&c, "dp", "2");
 	s = run(&c);
 	for (int d = 0; d < 4; d++)
 		ASSERT_MS(s->metrics.devices[d].dp_allreduce,
-		          ring_ms(2 * device_params(&llama3_70b, d, 4, 8), 2, 25 * 0.8, 5));
+		          ring_ms(4 * device_params(&llama3_70b, d, 4, 8), 2, 25 * 0.8, 5));
 	sim_free(s);
 }
 
@@ -831,16 +831,17 @@ static void metrics_dp_allreduce_of_replicas_straddling_two_nodes_runs_on_the_in
 
 	/*
 	 * tp 1, dp 3, 4 GPUs a node: rank 0's replicas are GPUs 0-2 (node 0), rank 1's are GPUs
-	 * 3-5, on nodes 0 and 1, so its ring crosses InfiniBand.
+	 * 3-5, on nodes 0 and 1, so its ring crosses InfiniBand, on one port: node 0 holds one
+	 * GPU of the group.
 	 */
 	model_config(&c, "llama3-8b", "1f1b", "2", "6");
 	unit_set(&c, "dp", "3");
 	unit_set(&c, "gpus_per_node", "4");
 	s = run(&c);
 	ASSERT_MS(s->metrics.devices[0].dp_allreduce,
-	          ring_ms(2 * device_params(&llama3_8b, 0, 2, 1), 3, 300 * 0.8, 3));
+	          ring_ms(4 * device_params(&llama3_8b, 0, 2, 1), 3, 300 * 0.8, 3));
 	ASSERT_MS(s->metrics.devices[1].dp_allreduce,
-	          ring_ms(2 * device_params(&llama3_8b, 1, 2, 1), 3, 25 * 0.8, 5));
+	          ring_ms(4 * device_params(&llama3_8b, 1, 2, 1), 3, 25 * 0.8, 5));
 	sim_free(s);
 }
 
