@@ -175,6 +175,9 @@ struct cost_model {
 	double *hop_latency;           /* [S] its latency in microseconds */
 	double *device_params;         /* [p] parameters one GPU of pipeline rank d holds */
 	double *device_state_bytes;    /* [p] weights + gradients + optimizer state on one GPU */
+	double embed_bandwidth;         /* GB/s of the link between the first and the last stage's
+	                                   devices, which all-reduce tied embeddings' gradients */
+	double embed_latency;           /* its latency in microseconds */
 	int cp;                         /* context-parallel degree */
 	enum pp_cp_comm cp_comm;        /* how CP ranks exchange keys and values */
 	enum pp_tp_overlap tp_overlap;  /* resolved: none, bulk or pipelined */

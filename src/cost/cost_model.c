@@ -545,6 +545,13 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		return pp_nomem(err, (size_t)l->p, sizeof(*k->device_params));
 	for (int st = 0; st < l->S; st++)
 		k->device_params[dev[st]] += k->stage_layers[st] * k->layer_params / k->tp;
+	if (hop_inside(k, (int)dev[0], (int)dev[l->S - 1])) {
+		k->embed_bandwidth = k->link_bandwidth;
+		k->embed_latency = k->link_latency;
+	} else {
+		k->embed_bandwidth = k->inter_bandwidth;
+		k->embed_latency = k->inter_latency;
+	}
 	/* the embedding on the first stage, the LM head on the last; a tied pair on one device
 	 * is one matrix */
 	k->device_params[dev[0]] += embed;

@@ -293,6 +293,29 @@ static int after_hooks(const struct cost_model *k, struct cost_pieces *pc, int d
 	return 0;
 }
 
+/* Tied input and output embeddings on two devices: after the flush, the first and the last
+ * stage's devices all-reduce the embedding's gradients between them (Megatron-LM's
+ * finalize_model_grads, _allreduce_word_embedding_grads; DeepSpeed's ReduceTiedGrads), after
+ * their data-parallel reduction. Returns 0, 1 when the time is out of range, or -1 when out of
+ * memory. */
+static int embedding_hooks(const struct cost_model *k, struct cost_pieces *pc,
+                           const struct cost_layout *l, int64_t tick)
+{
+	int ends[2] = {(int)l->stage_device[0], (int)l->stage_device[l->S - 1]};
+	double bytes = (double)k->vocab * k->hidden / k->tp * k->grad_reduce_bytes;
+	pp_time t = 0;
+
+	if (!pp_time_from_units(cost_collective_ms(COLL_ALLREDUCE, bytes, 2,
+	                                           k->embed_bandwidth * k->collective_efficiency,
+	                                           k->embed_latency),
+	                        tick, &t))
+		return 1;
+	for (int i = 0; i < 2; i++)
+		if (!hook(&pc->after[ends[i]], 1, COMM_DP, t))
+			return -1;
+	return 0;
+}
+
 int cost_model_pieces(const struct config *c, const struct cost_layout *l, struct cost *cost,
                       struct pp_error *err)
 {
@@ -300,9 +323,10 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	int S = l->S;
 	struct cost_pieces *pc;
 	bool plans = k->tp > 1 || k->cp > 1;
+	bool tied_apart = k->tied && l->stage_device[0] != l->stage_device[S - 1];
 	double *stage_params;
 
-	if (!plans && k->dp * k->cp <= 1)
+	if (!plans && k->dp * k->cp <= 1 && !tied_apart)
 		return 0; /* nothing beside the schedule: every op is one compute piece */
 	pc = cost->pieces = pp_zalloc(1, sizeof(*pc), err);
 	if (pc == NULL)
@@ -363,6 +387,15 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			return rc < 0 ? pp_nomem(err, 1, sizeof(struct piece_hook))
 			              : config_fail(c, "inter_bandwidth", err,
 			                            "makes a gradient reduction's time too long");
+	}
+	if (tied_apart) {
+		int rc = embedding_hooks(k, pc, l, cost->tick);
+
+		if (rc != 0)
+			return rc < 0 ? pp_nomem(err, 1, sizeof(struct piece_hook))
+			              : config_fail(c, "inter_bandwidth", err,
+			                            "makes the tied embeddings' gradient all-reduce too "
+			                            "long");
 	}
 	return 0;
 }

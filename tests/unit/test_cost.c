@@ -1791,6 +1791,58 @@ static void cost_model_reduces_gradients_over_dp_on_nvlink_inside_a_node_and_inf
 	}
 }
 
+static void cost_model_all_reduces_tied_embeddings_between_the_first_and_last_stage(void)
+{
+	/*
+	 * gpt3-175b ties its embeddings. On p = 2 with dp = 1, devices 0 and 1 each hold a copy:
+	 * 50257 x 12288 = 617558016 parameters, 2470232064 fp32 gradient bytes, all-reduced
+	 * between the two in 2 steps of half of them after the flush. Inside a node, NVLink 3 at
+	 * 0.8 x 300 GB/s: 2470232064 / 240e9 s + 2 x 3 us; one GPU a node, InfiniBand HDR at 0.8
+	 * x 25 GB/s: 2470232064 / 20e9 s + 2 x 5 us.
+	 */
+	static const struct {
+		const char *gpus_per_node;
+		double ms;
+	} cases[] = {{"8", 2470232064 / 240e6 + 0.006}, {"1", 2470232064 / 20e6 + 0.010}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct priced x;
+
+		model_config(&c, "gpt3-175b", "2");
+		unit_set(&c, "layers", "2");
+		unit_set(&c, "gpus_per_node", cases[i].gpus_per_node);
+		x = price_ok(&c);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(x.cost->pieces);
+		for (int d = 0; d < 2; d++) {
+			CU_ASSERT_EQUAL_FATAL(x.cost->pieces->after[d].n, 1);
+			CU_ASSERT_EQUAL(x.cost->pieces->after[d].h[0].kind, COMM_DP);
+			CU_ASSERT_EQUAL(x.cost->pieces->after[d].h[0].dur, ticks(cases[i].ms));
+		}
+		release(&x);
+	}
+
+	/* untied, or both copies on one device (the V placement), there is nothing to reduce */
+	{
+		struct config c;
+		struct priced x;
+
+		model_config(&c, "gpt3-175b", "2");
+		unit_set(&c, "layers", "2");
+		unit_set(&c, "tied_embeddings", "no");
+		x = price_ok(&c);
+		CU_ASSERT_PTR_NULL(x.cost->pieces);
+		release(&x);
+		model_config(&c, "gpt3-175b", "2");
+		unit_set(&c, "layers", "4");
+		unit_set(&c, "schedule", "zbv");
+		unit_set(&c, "v", "2");
+		x = price_ok(&c);
+		CU_ASSERT_PTR_NULL(x.cost->pieces);
+		release(&x);
+	}
+}
+
 static void cost_model_prices_a_cp_ring_step_as_one_block_of_keys_and_values_per_tp_rank(void)
 {
 	struct config c;
@@ -1994,6 +2046,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_scale_stages_multiplies_model_costs_too),
         UNIT_TEST(cost_collective_prices_ring_all_reduce_and_reduce_scatter_inside_and_across_nodes),
         UNIT_TEST(cost_model_reduces_gradients_over_dp_on_nvlink_inside_a_node_and_infiniband_across),
+        UNIT_TEST(cost_model_all_reduces_tied_embeddings_between_the_first_and_last_stage),
         UNIT_TEST(cost_model_prices_a_cp_ring_step_as_one_block_of_keys_and_values_per_tp_rank),
         UNIT_TEST(cost_model_prices_the_optimizer_step_by_the_bytes_it_moves_sharded_over_dp_and_cp),
         UNIT_TEST(cost_model_gives_each_gradient_bucket_a_hook_at_its_share_of_the_last_backward),
