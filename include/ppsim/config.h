@@ -163,6 +163,19 @@ struct config {
 	int vocab;               /* (model) vocabulary size */
 	enum pp_mlp mlp;         /* (model) gated (SwiGLU) or plain (GELU) MLP */
 	int tied;                /* (model) embedding and LM head share weights: 1, 0, or -1 */
+	int head_dim;            /* (model) size of an attention head; 0: the preset's (hidden /
+	                            heads unless it says otherwise) */
+	int experts;             /* (model) routed experts of a mixture-of-experts layer; -1: the
+	                            preset's (0: a dense model) */
+	int top_k;               /* (model) experts each token is routed to; 0: the preset's */
+	int expert_ffn;          /* (model) one expert's MLP intermediate size; 0: the preset's */
+	int shared_experts;      /* (model) experts every token runs, each of expert_ffn; -1: the
+	                            preset's */
+	int dense_layers;        /* (model) leading layers with a dense MLP of ffn; -1: the
+	                            preset's */
+	int ep;                  /* (model) expert-parallel degree: each GPU holds experts / ep */
+	double expert_imbalance; /* (model) the busiest expert-parallel rank's routed tokens over
+	                            the mean, >= 1; 0: the default */
 	char gpu[32];            /* (model) GPU preset */
 	double tflops;           /* (model) peak dense bf16 TFLOP/s */
 	double memory_bandwidth; /* (model) GPU memory bandwidth in GB/s; 0: the GPU's */
@@ -305,6 +318,7 @@ enum config_flag {
 	CONFIG_SHAPES_ORDER = 1, /* tunes a schedule generator: not with --schedule-file */
 	CONFIG_GENERATES = 2,    /* describes generated requests: not with --requests */
 	CONFIG_ZERO_AUTO = 4,    /* a count whose 0, never given, lets the program choose */
+	CONFIG_ZERO_OK = 8,      /* a count that may be given as 0 (its default is then -1) */
 };
 
 /* A row of the option table: everything parsing, checking, --help and completion need. */

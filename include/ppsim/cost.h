@@ -52,6 +52,7 @@ enum comm_kind {
 	COMM_DP, /* data-parallel gradient reduction and parameter gathers */
 	COMM_TP, /* tensor-parallel all-reduces, all-gathers and reduce-scatters */
 	COMM_CP, /* context-parallel key/value exchanges */
+	COMM_EP, /* expert-parallel all-to-alls: tokens dispatched to experts and combined back */
 	COMM_KINDS
 };
 
@@ -59,6 +60,7 @@ enum comm_kind {
 enum comm_stream {
 	STREAM_DP, /* data-parallel collectives */
 	STREAM_TP, /* tensor- and context-parallel collectives */
+	STREAM_EP, /* expert-parallel all-to-alls */
 	STREAM_COUNT
 };
 
@@ -200,6 +202,33 @@ struct cost_model {
 	double step_flops;       /* model FLOPs of one step over all GPUs (no recomputation) */
 	double tokens_per_step;  /* m * mbs * seq * dp */
 	double samples_per_step; /* m * mbs * dp */
+	double q_dim, kv_dim;    /* the attention's query (and output) and key/value widths:
+	                            heads and kv heads x the head size (hidden / heads unless the
+	                            model says otherwise) */
+	/* A mixture of experts (experts == 0: every layer dense; docs/cost-model.md, Mixture of
+	 * experts): the first dense_layers layers are dense, the others expert layers, whose MLP
+	 * is a router, shared_experts experts every token runs and experts routed ones, top_k of
+	 * them a token, each an MLP of expert_ffn, spread over ep GPUs (experts / ep each, whole:
+	 * no tensor parallelism inside an expert); a layer's tokens (t / tp a GPU) are dispatched
+	 * to their experts and combined back by all-to-alls within the ep group. */
+	int experts, top_k, expert_ffn, shared_experts, dense_layers, ep;
+	double expert_imbalance;        /* the busiest ep rank's routed tokens over the mean */
+	int *stage_moe;                 /* [S] of stage_layers[s], the expert layers */
+	double moe_params;              /* an expert layer's parameters but its routed experts
+	                                   (attention, router, shared experts), whole */
+	double routed_params;           /* its routed experts' parameters, all of them */
+	struct cost_flops moe_flops;    /* an expert layer, one micro-batch, whole (balanced) */
+	struct cost_flops moe_ms;       /* its op times on one GPU, all-to-alls and TP apart */
+	struct cost_flops experts_ms;   /* of moe_ms: the routed experts, on the busiest GPU */
+	struct cost_flops router_ms;    /* of moe_ms: the router */
+	struct cost_flops shared_ms;    /* of moe_ms: the shared experts */
+	double moe_act_bytes;           /* activations an expert layer keeps, per GPU */
+	double a2a_ms;                  /* one all-to-all of a layer's routed tokens, dispatch or
+	                                   combine, on the busiest GPU */
+	double *edp_bandwidth;          /* [p] the link device d's expert gradients' ring
+	                                   crosses (the expert-data-parallel group) */
+	double *edp_latency;            /* [p] its latency */
+	double *device_expert_params;   /* [p] of device_params[d], routed experts' */
 };
 
 
@@ -289,6 +318,13 @@ double cost_allreduce_ms(double bytes, int n, double bandwidth, double latency);
  * nodes on its own GPU's network port, so the group has per_node ports of between GB/s,
  * unless the links inside the node (inside GB/s) are slower. */
 double cost_spanning_bandwidth(double inside, double between, int per_node);
+/* Milliseconds of an all-to-all in which each of n GPUs holds bytes for the others (and
+ * itself), per_node of the group in each node: of its bytes, (per_node - 1)/n cross the links
+ * inside the node at inside GB/s and (n - per_node)/n leave it through the GPU's own network
+ * port at between GB/s, both at once; n - 1 steps of latency microseconds. Inside one node
+ * (per_node >= n) it is cost_collective_ms's all-to-all. */
+double cost_alltoall_ms(double bytes, int n, int per_node, double inside, double between,
+                        double latency);
 
 /*
  * True when every op of a run priced by c's explicit times takes time: t_f, t_b and t_w above 0

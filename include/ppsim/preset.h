@@ -21,6 +21,10 @@ struct model_preset {
 	bool gated_mlp;     /* SwiGLU (three MLP matrices) rather than GELU (two) */
 	bool tied;          /* input embedding and LM head share their weights */
 	const char *source; /* where the figures come from */
+	/* attention heads' size when not hidden / heads (0); mixture of experts (0 experts: a
+	 * dense model): routed experts, experts a token is routed to, one expert's MLP size,
+	 * experts every token runs, leading layers with a dense MLP of ffn */
+	int head_dim, experts, top_k, expert_ffn, shared_experts, dense_layers;
 };
 
 /* A GPU. */

@@ -146,6 +146,25 @@ static const struct config_option options[] = {
         {"tied-embeddings", 0, "tied_embeddings", CONFIG_ARG_BOOL, "BOOL",
          "model: embedding and LM head share weights", FIELD(tied), .commands = CONFIG_ALL,
          .price = CONFIG_PRICE_MODEL},
+        {"head-dim", 0, "head_dim", CONFIG_ARG_COUNT, "N",
+         "model: size of an attention head (default: the preset's, else hidden / heads)",
+         FIELD(head_dim), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"experts", 0, "experts", CONFIG_ARG_COUNT, "N",
+         "model: routed experts of each mixture-of-experts layer; 0: a dense model",
+         FIELD(experts), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
+         .flags = CONFIG_ZERO_OK},
+        {"top-k", 0, "top_k", CONFIG_ARG_COUNT, "N", "model: experts each token is routed to",
+         FIELD(top_k), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"expert-ffn", 0, "expert_ffn", CONFIG_ARG_COUNT, "N",
+         "model: one expert's MLP intermediate size", FIELD(expert_ffn), .commands = CONFIG_ALL,
+         .price = CONFIG_PRICE_MODEL},
+        {"shared-experts", 0, "shared_experts", CONFIG_ARG_COUNT, "N",
+         "model: experts every token runs beside its routed ones", FIELD(shared_experts),
+         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL, .flags = CONFIG_ZERO_OK},
+        {"dense-layers", 0, "dense_layers", CONFIG_ARG_COUNT, "N",
+         "model: leading layers with a dense MLP (of --ffn) before the expert layers",
+         FIELD(dense_layers), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
+         .flags = CONFIG_ZERO_OK},
         {"gpu", 0, "gpu", CONFIG_ARG_NAME, "NAME", "GPU preset (see 'ppsim list')", FIELD(gpu),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL, .preset = "gpu"},
         {"tflops", 0, "tflops", CONFIG_ARG_RATE, "X", "GPU peak dense bf16 TFLOP/s", FIELD(tflops),
@@ -246,6 +265,12 @@ static const struct config_option options[] = {
         {"cp", 0, "cp", CONFIG_ARG_COUNT, "N",
          "context-parallel degree: the sequence split over N GPUs (default 1)", FIELD(cp),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"ep", 0, "ep", CONFIG_ARG_COUNT, "N",
+         "expert-parallel degree: each GPU holds experts / N of every expert layer (default 1)",
+         FIELD(ep), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"expert-imbalance", 0, "expert_imbalance", CONFIG_ARG_RATE, "F",
+         "the busiest expert-parallel rank's routed tokens over the mean, at least 1 (default 1)",
+         FIELD(expert_imbalance), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"cp-comm", 0, "cp_comm", CONFIG_ARG_NAME, "KIND",
          "context parallelism's key/value exchange: ring (default) or allgather", FIELD(cp_comm),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL, .values = cp_comms},
@@ -396,6 +421,10 @@ void config_init(struct config *c)
 	c->inter_latency = -1;
 	c->mlp = PP_MLP_PRESET;
 	c->tied = -1;
+	c->experts = -1;
+	c->shared_experts = -1;
+	c->dense_layers = -1;
+	c->ep = 1;
 	c->p2p_overhead = -1;
 	c->kernel_overhead = -1;
 	c->memory_reserve = -1;
@@ -805,7 +834,8 @@ static int parse_value(struct config *c, const struct config_option *opt, const 
 		strcpy(field, value);
 		return 0;
 	case CONFIG_ARG_COUNT: {
-		int lo = opt->min > 0 ? opt->min : 1, hi = opt->max > 0 ? opt->max : PP_MAX_COUNT;
+		int lo = opt->min > 0 ? opt->min : (opt->flags & CONFIG_ZERO_OK) ? 0 : 1;
+		int hi = opt->max > 0 ? opt->max : PP_MAX_COUNT;
 
 		if (!parse_integer(value, lo, hi, &n))
 			return pp_fail(err, PP_ERR_USAGE,
@@ -1170,6 +1200,8 @@ static int check_ranges(const struct config *c, struct pp_error *err)
 			continue;
 		x = *(const int *)(const void *)((const char *)c + o->offset);
 		if (x == 0 && (o->flags & CONFIG_ZERO_AUTO))
+			continue;
+		if (x <= 0 && (o->flags & CONFIG_ZERO_OK))
 			continue;
 		if (x < (o->min > 0 ? o->min : 1) || x > (o->max > 0 ? o->max : PP_MAX_COUNT))
 			return config_fail(c, o->key, err, "must be from %d to %d",

@@ -37,3 +37,17 @@ double cost_spanning_bandwidth(double inside, double between, int per_node)
 
 	return b < inside ? b : inside;
 }
+
+double cost_alltoall_ms(double bytes, int n, int per_node, double inside, double between,
+                        double latency)
+{
+	double near, far;
+
+	if (n <= 1)
+		return 0;
+	if (per_node >= n)
+		return cost_collective_ms(COLL_ALLTOALL, bytes, n, inside, latency);
+	near = bytes * (per_node - 1) / n / (inside * 1e6);
+	far = bytes * (n - per_node) / n / (between * 1e6);
+	return (n - 1) * latency / 1e3 + (near > far ? near : far);
+}

@@ -16,6 +16,7 @@ static const struct comm_kind_info comm_kinds[COMM_KINDS] = {
         [COMM_DP] = {"dp", STREAM_DP, "data-parallel gradient reduction and parameter gathers"},
         [COMM_TP] = {"tp", STREAM_TP, "tensor-parallel collectives"},
         [COMM_CP] = {"cp", STREAM_TP, "context-parallel key/value exchange"},
+        [COMM_EP] = {"ep", STREAM_EP, "expert-parallel all-to-alls"},
 };
 
 const struct comm_kind_info *comm_kind_info(enum comm_kind k)
@@ -120,7 +121,7 @@ struct cost *cost_new_explicit(const struct config *c, double w_fraction)
 static double peak_ticks(const struct cost *c, int st, int op)
 {
 	const struct cost_model *k = c->model;
-	double layer, head, peak;
+	double layer, head, peak, moe;
 
 	if (k == NULL)
 		return 0;
@@ -131,7 +132,8 @@ static double peak_ticks(const struct cost *c, int st, int op)
 	                         : op == 1 ? k->head_flops.b
 	                                   : k->head_flops.w)
 	                      : 0;
-	return (k->stage_layers[st] * layer + head) / k->tp / (peak * 1e12) * 1e3 *
+	moe = op == 0 ? k->moe_flops.f : op == 1 ? k->moe_flops.b : k->moe_flops.w;
+	return (moe_stage_sum(k, st, layer, moe) + head) / k->tp / (peak * 1e12) * 1e3 *
 	       (double)c->tick;
 }
 
@@ -215,6 +217,10 @@ void cost_free(struct cost *c)
 		free(c->model->optimizer_ms);
 		free(c->model->dp_bandwidth);
 		free(c->model->dp_latency);
+		free(c->model->stage_moe);
+		free(c->model->edp_bandwidth);
+		free(c->model->edp_latency);
+		free(c->model->device_expert_params);
 		free(c->model);
 	}
 	free(c);

@@ -3,6 +3,7 @@
 #define PPSIM_COST_INTERNAL_H
 
 #include "ppsim/cost.h"
+#include "ppsim/preset.h"
 
 /* A cost with its per-stage arrays allocated (contents unset) and comm/duplex from c, or NULL
  * when out of memory. */
@@ -28,6 +29,23 @@ double kernel_bgemm_ms(const struct cost_gpu *g, double batch, double m, double 
  * least its matrices' memory time. The GPU must have an fp8 peak. */
 double kernel_gemm_fp8_ms(const struct cost_gpu *g, double m, double n, double k);
 
+/*
+ * FP8 training as Transformer Engine runs it (docs/cost-model.md, FP8): the bytes per
+ * parameter that the fp8 copy of the weights adds, which TE caches once per step for the
+ * micro-batches after the first ("Performance Optimizations", FP8 weight caching,
+ * is_first_microbatch); its transpose, which Hopper's fp8 GEMMs also use for the backward, is
+ * not counted. The cast kernels' bytes per element: a cast reads a bf16 operand and writes it
+ * in fp8 (amax taken in the same kernel, 2 + 1 bytes); the weight-gradient GEMM's operands
+ * are transposes of fp8 tensors already cast (1 + 1 bytes).
+ */
+#define FP8_WEIGHT_BYTES    1.0
+#define FP8_CAST_BYTES      3.0
+#define FP8_TRANSPOSE_BYTES 2.0
+
+/* kernel_gemm_fp8_ms of batch GEMMs of one shape run as one kernel (a grouped GEMM's tiles
+ * filling the waves together). */
+double kernel_bgemm_fp8_ms(const struct cost_gpu *g, double batch, double m, double n, double k);
+
 /* Milliseconds of flash attention's flops, forward or backward, at the GPU's share for it. */
 double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward);
 
@@ -36,5 +54,20 @@ double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward
  * data-parallel buckets and gathers as hooks. Returns 0, or -1 with err set. */
 int cost_model_pieces(const struct config *c, const struct cost_layout *l, struct cost *cost,
                       struct pp_error *err);
+
+/* Mixture of experts (moe.c). moe_resolve reads the experts' figures of c and the preset mp
+ * into k and checks them against the parallel degrees (0, or -1 with err set);
+ * moe_stage_layers counts each stage's expert layers into k->stage_moe; moe_figures gives an
+ * expert layer's parameters (attn_params: its attention's), FLOPs and activations;
+ * moe_times its op times from its attention part's; moe_exchanges its all-to-all, with
+ * per_node GPUs of the expert-parallel group in a node. moe_stage_sum is a figure of stage st's
+ * layers: dense of each dense layer, moe of each expert layer. */
+int moe_resolve(const struct config *c, const struct model_preset *mp, struct cost_model *k,
+                struct pp_error *err);
+void moe_stage_layers(struct cost_model *k, int S);
+void moe_figures(struct cost_model *k, double attn_params);
+void moe_times(struct cost_model *k, const struct cost_flops *attention);
+void moe_exchanges(struct cost_model *k, int per_node);
+double moe_stage_sum(const struct cost_model *k, int st, double dense, double moe);
 
 #endif

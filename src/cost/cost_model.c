@@ -83,18 +83,6 @@ static double pickd(double set, double preset)
 #define OPTIMIZER_BYTES          38.0
 #define STEP_OVERHEAD_MS         0.0
 
-/*
- * FP8 training as Transformer Engine runs it (docs/cost-model.md, FP8): the bytes per
- * parameter that the fp8 copy of the weights adds, which TE caches once per step for the
- * micro-batches after the first ("Performance Optimizations", FP8 weight caching,
- * is_first_microbatch); its transpose, which Hopper's fp8 GEMMs also use for the backward, is
- * not counted. The cast kernels' bytes per element: a cast reads a bf16 operand and writes it
- * in fp8 (amax taken in the same kernel, 2 + 1 bytes); the weight-gradient GEMM's operands
- * are transposes of fp8 tensors already cast (1 + 1 bytes).
- */
-#define FP8_WEIGHT_BYTES    1.0
-#define FP8_CAST_BYTES      3.0
-#define FP8_TRANSPOSE_BYTES 2.0
 
 /* Resolves the model, the GPU and the links: presets first, then the config's overrides. */
 static int resolve_hardware(const struct config *c, struct cost_model *k, struct pp_error *err)
@@ -112,6 +100,12 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->kv_heads = pick(c->kv_heads, mp->kv_heads);
 	k->vocab = pick(c->vocab, mp->vocab);
 	k->gated_mlp = c->mlp == PP_MLP_PRESET ? mp->gated_mlp : c->mlp == PP_MLP_GATED;
+	{
+		int hd = c->head_dim > 0 ? c->head_dim : mp->head_dim;
+
+		k->q_dim = hd > 0 ? (double)k->heads * hd : k->hidden;
+		k->kv_dim = (double)k->kv_heads * (hd > 0 ? hd : (double)k->hidden / k->heads);
+	}
 	k->tied = c->tied < 0 ? mp->tied : c->tied > 0;
 	k->hw.tflops = pickd(c->tflops, gp->tflops);
 	k->hw.memory_bandwidth = pickd(c->memory_bandwidth, gp->memory_bandwidth);
@@ -161,8 +155,11 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->inter_latency = c->inter_latency >= 0 ? c->inter_latency : ik->latency;
 	k->p2p_overhead = c->p2p_overhead >= 0 ? c->p2p_overhead : P2P_OVERHEAD_US;
 	k->p2p_efficiency = c->p2p_efficiency > 0 ? c->p2p_efficiency : P2P_EFFICIENCY;
-	if (k->hidden % k->heads != 0)
-		return config_fail(c, "heads", err, "must divide the hidden size %d", k->hidden);
+	if (k->hidden % k->heads != 0 && c->head_dim == 0 && mp->head_dim == 0)
+		return config_fail(c, "heads", err,
+		                   "must divide the hidden size %d (or --head-dim gives the heads' "
+		                   "size)",
+		                   k->hidden);
 	if (k->heads % k->kv_heads != 0)
 		return config_fail(c, "kv_heads", err, "must divide the %d attention heads",
 		                   k->heads);
@@ -222,7 +219,7 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	if (k->bytes_per_param < 4)
 		return config_fail(c, "bytes_per_param", err,
 		                   "must be at least 4 (bf16 weights and gradients)");
-	return 0;
+	return moe_resolve(c, preset_model(c->model), k, err);
 }
 
 /* Layers of each virtual stage: an explicit list, a first/last stage override, or even. */
@@ -231,7 +228,8 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 	int first = c->first_stage_layers, last = c->last_stage_layers, rest = k->layers, mid = S;
 
 	k->stage_layers = pp_calloc((size_t)S, sizeof(*k->stage_layers));
-	if (k->stage_layers == NULL)
+	k->stage_moe = pp_calloc((size_t)S, sizeof(*k->stage_moe));
+	if (k->stage_layers == NULL || k->stage_moe == NULL)
 		return pp_nomem(err, (size_t)S, sizeof(*k->stage_layers));
 	if (c->nlayers_per_stage > 0 && (first > 0 || last > 0))
 		return config_fail(c, "layers_per_stage", err,
@@ -284,11 +282,11 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 static void layer_figures(struct cost_model *k)
 {
 	double h = k->hidden, s = k->seq, b = k->mbs, t = b * s, a = k->heads;
-	double kv = (double)k->kv_heads * (h / a);
+	double q = k->q_dim, kv = k->kv_dim, attn_params = 2 * h * q + 2 * h * kv;
 
-	k->layer_params = 2 * h * h + 2 * h * kv + (k->gated_mlp ? 3 : 2) * h * k->ffn;
-	k->layer_flops.f = 2 * k->layer_params * t + 4 * b * s * s * h;
-	k->layer_flops.b = 2 * k->layer_params * t + 8 * b * s * s * h;
+	k->layer_params = attn_params + (k->gated_mlp ? 3 : 2) * h * k->ffn;
+	k->layer_flops.f = 2 * k->layer_params * t + 4 * b * s * s * q;
+	k->layer_flops.b = 2 * k->layer_params * t + 8 * b * s * s * q;
 	k->layer_flops.w = 2 * k->layer_params * t;
 	k->head_flops.f = k->head_flops.b = k->head_flops.w = 2 * t * h * k->vocab;
 	/*
@@ -307,6 +305,7 @@ static void layer_figures(struct cost_model *k)
 		k->layer_act_bytes = s * b * h * (10 * rep + (24 + 5 * a * s / h) / k->tp);
 	k->layer_act_bytes *= k->dtype_bytes / 2.0 / k->cp;
 	k->msg_bytes = (uint64_t)(b * s * h * k->dtype_bytes / k->tp / k->cp);
+	moe_figures(k, attn_params);
 }
 
 /*
@@ -357,15 +356,18 @@ static void layer_times(struct cost_model *k)
 	/* with context parallelism a GPU holds s / cp of each sequence's tokens, whose queries
 	 * meet all s keys: the attention core's work is 1/cp of the sequence's */
 	double h = k->hidden, s = k->seq, b = k->mbs, cp = k->cp, t = b * s / cp, tp = k->tp;
-	double V = k->vocab, kv = (double)k->kv_heads * (h / k->heads), e = k->dtype_bytes;
+	double V = k->vocab, kv = k->kv_dim, q = k->q_dim, e = k->dtype_bytes;
 	double gemm[4][2] = {
-	        {h, (h + 2 * kv) / tp},                    /* QKV: K = h in, N out */
-	        {h / tp, h},                               /* output projection */
+	        {h, (q + 2 * kv) / tp},                    /* QKV: K = h in, N out */
+	        {q / tp, h},                               /* output projection */
 	        {h, (k->gated_mlp ? 2 : 1) * k->ffn / tp}, /* MLP in (gate and up when gated) */
 	        {k->ffn / tp, h},                          /* MLP out */
 	};
-	double attn = 4 * b * s * s * h / tp / cp, act = (k->gated_mlp ? 3 : 2) * k->ffn / tp;
+	double attn = 4 * b * s * s * q / tp / cp, act = (k->gated_mlp ? 3 : 2) * k->ffn / tp;
 	struct cost_flops *l = &k->layer_ms, *hd = &k->head_ms;
+	/* the attention half of a layer (its first two GEMMs, the core, the norms and adds):
+	 * what an expert layer keeps of it (moe.c) */
+	struct cost_flops half = {0, 0, 0};
 
 	if (k->efficiency > 0) {
 		k->attn_fwd_ms = cost_model_compute_ms(k, attn);
@@ -376,6 +378,14 @@ static void layer_times(struct cost_model *k)
 		hd->f = cost_model_compute_ms(k, k->head_flops.f / tp / cp);
 		hd->b = cost_model_compute_ms(k, k->head_flops.b / tp / cp);
 		hd->w = cost_model_compute_ms(k, k->head_flops.w / tp / cp);
+		if (k->experts > 0) {
+			double dense = (k->gated_mlp ? 3 : 2) * h * k->ffn * 2 * b * s / tp / cp;
+
+			half.f = l->f - cost_model_compute_ms(k, dense);
+			half.b = l->b - cost_model_compute_ms(k, dense);
+			half.w = l->w - cost_model_compute_ms(k, dense);
+			moe_times(k, &half);
+		}
 		return;
 	}
 	*l = (struct cost_flops){0, 0, 0};
@@ -383,6 +393,8 @@ static void layer_times(struct cost_model *k)
 		l->f += kernel_gemm_ms(g, t, gemm[i][1], gemm[i][0], k->dtype_bytes);
 		l->b += kernel_gemm_ms(g, t, gemm[i][0], gemm[i][1], k->dtype_bytes);
 		l->w += kernel_gemm_ms(g, gemm[i][0], gemm[i][1], t, k->dtype_bytes);
+		if (i == 1)
+			half = *l;
 	}
 	for (int i = 0; i < 4 && k->fp8; i++) {
 		/* each GEMM's activation operand cast to fp8: the input (t x K) forward, the
@@ -395,6 +407,8 @@ static void layer_times(struct cost_model *k)
 		        kernel_memory_ms(g, FP8_CAST_BYTES * out);
 		l->w += kernel_gemm_fp8_ms(g, gemm[i][0], gemm[i][1], t) +
 		        kernel_memory_ms(g, FP8_TRANSPOSE_BYTES * (in + out));
+		if (i == 1)
+			half = *l;
 	}
 	if (k->flash_attention) {
 		k->attn_fwd_ms = kernel_attention_ms(g, attn / 2, false);
@@ -408,7 +422,7 @@ static void layer_times(struct cost_model *k)
 		 * (the forward's unexplained excess, unfused_attention_bytes, counted with it);
 		 * backward the dropout's and the softmax's gradients (2e + 1 and 3e bytes a score)
 		 * and four products (dP = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q) */
-		double heads = b * k->heads / tp, d = h / k->heads, sq = s / cp, n = heads * sq * s;
+		double heads = b * k->heads / tp, d = q / k->heads, sq = s / cp, n = heads * sq * s;
 
 		k->attn_fwd_ms = kernel_bgemm_ms(g, heads, sq, s, d, k->dtype_bytes) +
 		                 kernel_bgemm_ms(g, heads, sq, d, s, k->dtype_bytes) +
@@ -420,6 +434,8 @@ static void layer_times(struct cost_model *k)
 		l->b += k->attn_bwd_ms;
 	}
 	l->f += k->attn_fwd_ms;
+	half.f += k->attn_fwd_ms;
+	half.b += k->attn_bwd_ms;
 	for (int i = 0; i < 4; i++) {
 		/* norms read and write h, residual adds read 2h and write h, per token: t/tp of
 		 * them with sequence parallelism, else every rank runs them on all t */
@@ -427,7 +443,10 @@ static void layer_times(struct cost_model *k)
 
 		l->f += kernel_memory_ms(g, bytes);
 		l->b += kernel_memory_ms(g, 2 * bytes);
+		half.f += kernel_memory_ms(g, bytes);
+		half.b += kernel_memory_ms(g, 2 * bytes);
 	}
+	moe_times(k, &half);
 	l->f += kernel_memory_ms(g, e * t * act);
 	l->b += kernel_memory_ms(g, 2 * e * t * act);
 	hd->f = kernel_gemm_ms(g, t, V / tp, h, k->dtype_bytes) +
@@ -453,21 +472,24 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 {
 	struct cost_model *k = cost->model;
 	int S = l->S, tp = k->tp;
+	/* a dense layer's op has four TP halves (two all-reduces), an expert layer's two (its
+	 * attention's) and its dispatch and combine */
 	double tp_ar = tp > 1 ? 2 * k->tp_allreduce_ms : 0;
+	double moe_comm = (tp > 1 ? k->tp_allreduce_ms : 0) + 2 * k->a2a_ms;
 
 	for (int st = 0; st < S; st++) {
 		double n = k->stage_layers[st], head = st == S - 1 ? 1 : 0;
-		double f = n * k->layer_ms.f + head * k->head_ms.f;
-		double b = n * k->layer_ms.b + head * k->head_ms.b;
-		double w = n * k->layer_ms.w + head * k->head_ms.w;
-		double act = n * k->layer_act_bytes +
+		double f = moe_stage_sum(k, st, k->layer_ms.f, k->moe_ms.f) + head * k->head_ms.f;
+		double b = moe_stage_sum(k, st, k->layer_ms.b, k->moe_ms.b) + head * k->head_ms.b;
+		double w = moe_stage_sum(k, st, k->layer_ms.w, k->moe_ms.w) + head * k->head_ms.w;
+		double act = moe_stage_sum(k, st, k->layer_act_bytes, k->moe_act_bytes) +
 		             head * 4.0 * k->seq * k->mbs * k->vocab / tp / k->cp;
 
-		f += n * tp_ar;
-		b += n * tp_ar;
-		/* full recomputation runs each layer's forward again, all-reduces included */
+		f += moe_stage_sum(k, st, tp_ar, moe_comm);
+		b += moe_stage_sum(k, st, tp_ar, moe_comm);
+		/* full recomputation runs each layer's forward again, its communication included */
 		if (k->recompute == PP_RECOMPUTE_FULL)
-			b += n * (k->layer_ms.f + tp_ar);
+			b += moe_stage_sum(k, st, k->layer_ms.f + tp_ar, k->moe_ms.f + moe_comm);
 		/* selective recomputation runs the attention core again (Korthikanti et al.) */
 		if (k->recompute == PP_RECOMPUTE_SELECTIVE)
 			b += n * k->attn_fwd_ms;
@@ -533,6 +555,12 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 	 * distributed optimizer; FP8 keeps a copy of the weights beside */
 	double keep = 4 + k->fp8_weight_bytes +
 	              (k->bytes_per_param - 4) / (k->distributed_optimizer ? k->dp * k->cp : 1);
+	/* routed experts' gradients and state are reduced and sharded over the expert-data-
+	 * parallel group: the tp x cp x dp GPUs of a pipeline rank that hold the same experts,
+	 * ep apart */
+	int edp = k->tp * k->cp * k->dp / k->ep;
+	double keep_e = 4 + k->fp8_weight_bytes +
+	                (k->bytes_per_param - 4) / (k->distributed_optimizer ? edp : 1);
 	const uint32_t *dev = l->stage_device;
 
 	k->device_params = pp_calloc((size_t)l->p, sizeof(*k->device_params));
@@ -540,11 +568,20 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 	k->optimizer_ms = pp_calloc((size_t)l->p, sizeof(*k->optimizer_ms));
 	k->dp_bandwidth = pp_calloc((size_t)l->p, sizeof(*k->dp_bandwidth));
 	k->dp_latency = pp_calloc((size_t)l->p, sizeof(*k->dp_latency));
+	k->edp_bandwidth = pp_calloc((size_t)l->p, sizeof(*k->edp_bandwidth));
+	k->edp_latency = pp_calloc((size_t)l->p, sizeof(*k->edp_latency));
+	k->device_expert_params = pp_calloc((size_t)l->p, sizeof(*k->device_expert_params));
 	if (k->device_params == NULL || k->device_state_bytes == NULL ||
-	    k->optimizer_ms == NULL || k->dp_bandwidth == NULL || k->dp_latency == NULL)
+	    k->optimizer_ms == NULL || k->dp_bandwidth == NULL || k->dp_latency == NULL ||
+	    k->edp_bandwidth == NULL || k->edp_latency == NULL || k->device_expert_params == NULL)
 		return pp_nomem(err, (size_t)l->p, sizeof(*k->device_params));
-	for (int st = 0; st < l->S; st++)
-		k->device_params[dev[st]] += k->stage_layers[st] * k->layer_params / k->tp;
+	for (int st = 0; st < l->S; st++) {
+		double experts = k->stage_moe[st] * k->routed_params / k->ep;
+
+		k->device_params[dev[st]] +=
+		        moe_stage_sum(k, st, k->layer_params, k->moe_params) / k->tp + experts;
+		k->device_expert_params[dev[st]] += experts;
+	}
 	if (hop_inside(k, (int)dev[0], (int)dev[l->S - 1])) {
 		k->embed_bandwidth = k->link_bandwidth;
 		k->embed_latency = k->link_latency;
@@ -564,12 +601,19 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		bool dp_inside = first / k->gpus_per_node == last / k->gpus_per_node;
 		pp_time whole;
 
-		k->device_state_bytes[d] = k->device_params[d] * keep;
+		double ex = k->device_expert_params[d];
+
+		k->device_state_bytes[d] = (k->device_params[d] - ex) * keep + ex * keep_e;
 		k->dp_bandwidth[d] =
 		        dp_inside ? k->link_bandwidth
 		                  : cost_spanning_bandwidth(k->link_bandwidth, k->inter_bandwidth,
 		                                            group_per_node(k, first, k->tp, k->dp * k->cp));
 		k->dp_latency[d] = dp_inside ? k->link_latency : k->inter_latency;
+		k->edp_bandwidth[d] =
+		        dp_inside ? k->link_bandwidth
+		                  : cost_spanning_bandwidth(k->link_bandwidth, k->inter_bandwidth,
+		                                            group_per_node(k, first, k->ep, edp));
+		k->edp_latency[d] = k->dp_latency[d];
 		/* the whole gradient all-reduced at once must be a time: the link is blamed when
 		 * not (the buckets of cost_pieces.c are parts of it) */
 		if (checked_ticks(c, dp_inside ? "bandwidth" : "inter_bandwidth",
@@ -580,10 +624,10 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		                  tick, &whole, err) != 0)
 			return -1;
 		/* the optimizer step updates the GPU's parameters, or its shard of them */
-		k->optimizer_ms[d] = kernel_memory_ms(&k->hw, k->device_params[d] * k->optimizer_bytes /
-		                                                      (k->distributed_optimizer
-		                                                               ? k->dp * k->cp
-		                                                               : 1));
+		k->optimizer_ms[d] = kernel_memory_ms(
+		        &k->hw, (k->device_params[d] - ex) * k->optimizer_bytes /
+		                                (k->distributed_optimizer ? k->dp * k->cp : 1) +
+		                        ex * k->optimizer_bytes / (k->distributed_optimizer ? edp : 1));
 		k->optimizer_max_ms = fmax(k->optimizer_max_ms, k->optimizer_ms[d]);
 	}
 	return 0;
@@ -599,7 +643,7 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 static void exchanges(struct cost_model *k)
 {
 	double tokens = (double)k->mbs * k->seq / k->cp, e = k->dtype_bytes;
-	double kv = 2 * tokens * k->kv_heads * ((double)k->hidden / k->heads) * e / k->tp;
+	double kv = 2 * tokens * k->kv_dim * e / k->tp;
 	bool inside = (long long)k->tp * k->cp <= k->gpus_per_node;
 	/* a ring step crosses between nodes on one port; the all-gather's rings on several */
 	double bw = (inside ? k->link_bandwidth
@@ -621,6 +665,8 @@ static void exchanges(struct cost_model *k)
 		k->cp_fwd_ms = k->cp > 1 ? lat / 1e3 + kv / (bw * 1e6) : 0;
 		k->cp_bwd_ms = k->cp > 1 ? lat / 1e3 + 2 * kv / (bw * 1e6) : 0;
 	}
+	/* the expert-parallel group: ep consecutive GPUs of a pipeline rank's */
+	moe_exchanges(k, group_per_node(k, 0, 1, k->ep));
 }
 
 struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
@@ -644,6 +690,7 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 		cost_free(cost);
 		return NULL;
 	}
+	moe_stage_layers(k, l->S);
 	layer_figures(k);
 	layer_times(k);
 	k->hop_bandwidth = pp_calloc((size_t)l->S, sizeof(*k->hop_bandwidth));
@@ -659,8 +706,13 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 		cost_free(cost);
 		return NULL;
 	}
-	per_mb = k->layers * (k->layer_flops.f + k->layer_flops.b + k->layer_flops.w) +
-	         k->head_flops.f + k->head_flops.b + k->head_flops.w;
+	{
+		int moe = k->experts > 0 ? k->layers - k->dense_layers : 0;
+
+		per_mb = (k->layers - moe) * (k->layer_flops.f + k->layer_flops.b + k->layer_flops.w) +
+		         moe * (k->moe_flops.f + k->moe_flops.b + k->moe_flops.w) + k->head_flops.f +
+		         k->head_flops.b + k->head_flops.w;
+	}
 	k->step_flops = per_mb * c->m * k->dp;
 	k->samples_per_step = (double)c->m * k->mbs * k->dp;
 	k->tokens_per_step = k->samples_per_step * k->seq;

@@ -150,6 +150,56 @@ static void attention(struct builder *b, const struct cost_model *k, double attn
 	}
 }
 
+/* An expert-parallel all-to-all the compute waits for (Megatron-Core's dispatchers run them in
+ * line unless a schedule overlaps two micro-batches). */
+static void all_to_all(struct builder *b, const struct cost_model *k)
+{
+	if (k->a2a_ms > 0)
+		wait_for(b, issue(b, COMM_EP, k->a2a_ms));
+}
+
+/*
+ * One expert layer's forward (backward: its input-gradient backward) as pieces: its attention
+ * half laid out as a dense layer's first half, with two TP collectives, then the router, the
+ * dispatch of the routed copies, the routed experts, the combine and the shared experts; the
+ * backward runs the expert half first, its all-to-alls carrying the gradients back.
+ */
+static void moe_layer(struct builder *b, const struct cost_model *k, bool backward)
+{
+	double total = backward ? k->moe_ms.b : k->moe_ms.f;
+	double attn = backward ? k->attn_bwd_ms : k->attn_fwd_ms;
+	double xs = backward ? k->experts_ms.b : k->experts_ms.f;
+	double rs = backward ? k->router_ms.b : k->router_ms.f;
+	double ss = backward ? k->shared_ms.b : k->shared_ms.f;
+	double q = (total - attn - xs - rs - ss) / 2, coll = k->tp > 1 ? k->tp_coll_ms : 0;
+	bool bulk = backward && k->tp_overlap == PP_TP_OVERLAP_BULK && coll > 0;
+	uint32_t x[2];
+
+	if (backward) {
+		compute(b, ss);
+		all_to_all(b, k);
+		compute(b, xs);
+		all_to_all(b, k);
+		compute(b, rs);
+	}
+	if (bulk)
+		for (int i = 0; i < 2; i++)
+			x[i] = issue(b, COMM_TP, coll);
+	gemm_beside(b, k, q, coll, true, bulk);
+	attention(b, k, attn, backward ? k->cp_bwd_ms : k->cp_fwd_ms, backward);
+	gemm_beside(b, k, q, coll, false, bulk);
+	if (bulk)
+		for (int i = 0; i < 2; i++)
+			wait_for(b, x[i]);
+	if (!backward) {
+		compute(b, rs);
+		all_to_all(b, k);
+		compute(b, xs);
+		all_to_all(b, k);
+		compute(b, ss);
+	}
+}
+
 /* One layer's forward (backward: its input-gradient backward) as pieces. */
 static void layer(struct builder *b, const struct cost_model *k, bool backward)
 {
@@ -178,21 +228,26 @@ static int stage_plan(const struct cost_model *k, int st, int S, int kind, int64
                       struct piece_plan *pl, pp_time *compute_ticks)
 {
 	struct builder b = {.tick = tick};
-	double n = k->stage_layers[st], head = st == S - 1 ? 1 : 0;
+	int n = k->stage_layers[st], nm = k->stage_moe[st];
+	double head = st == S - 1 ? 1 : 0;
 
 	if (kind == 2) {
-		compute(&b, n * k->layer_ms.w + head * k->head_ms.w);
+		compute(&b, moe_stage_sum(k, st, k->layer_ms.w, k->moe_ms.w) + head * k->head_ms.w);
 	} else {
 		if (kind == 1 && head > 0)
 			compute(&b, k->head_ms.b);
-		for (int i = 0; i < (int)n; i++) {
+		for (int i = 0; i < n; i++) {
+			/* the stage's dense layers come first in the model: the forward runs them
+			 * first, the backward last */
+			bool moe = kind == 0 ? i >= n - nm : i < nm;
+
 			/* full recomputation runs the layer's forward again first, collectives and
 			 * all; selective runs its attention core again */
 			if (kind == 1 && k->recompute == PP_RECOMPUTE_FULL)
-				layer(&b, k, false);
+				(moe ? moe_layer : layer)(&b, k, false);
 			if (kind == 1 && k->recompute == PP_RECOMPUTE_SELECTIVE)
 				compute(&b, k->attn_fwd_ms);
-			layer(&b, k, kind == 1);
+			(moe ? moe_layer : layer)(&b, k, kind == 1);
 		}
 		if (kind == 0 && head > 0)
 			compute(&b, k->head_ms.f);
@@ -210,33 +265,58 @@ static int stage_plan(const struct cost_model *k, int st, int S, int kind, int64
 static bool hook(struct piece_hooks *hs, double at, enum comm_kind kind, pp_time dur)
 {
 	struct piece_hook *h = realloc(hs->h, (hs->n + 1) * sizeof(*h));
+	size_t i;
 
 	if (h == NULL)
 		return false;
 	hs->h = h;
-	hs->h[hs->n++] = (struct piece_hook){at, (uint8_t)kind, dur};
+	/* kept by at, ascending; a hook at the same share goes after those already there */
+	for (i = hs->n; i > 0 && hs->h[i - 1].at > at; i--)
+		hs->h[i] = hs->h[i - 1];
+	hs->h[i] = (struct piece_hook){at, (uint8_t)kind, dur};
+	hs->n++;
 	return true;
 }
 
-/* Milliseconds of one data-parallel collective among the replicas of device d: gradients of
- * params parameters reduced (--grad-reduce-bytes each), or their bf16 values gathered. */
-static double dp_ms(const struct cost_model *k, int d, enum cost_collective kind, double params)
+/* A group of GPUs that reduce the same gradients: the data-parallel replicas of a device
+ * (dp x cp of them), or its expert-data-parallel ones for the routed experts (tp x cp x dp /
+ * ep), with the link their ring crosses. */
+struct dp_group {
+	int n;
+	double bandwidth, latency;
+};
+
+static struct dp_group dense_group(const struct cost_model *k, int d)
+{
+	return (struct dp_group){k->dp * k->cp, k->dp_bandwidth[d], k->dp_latency[d]};
+}
+
+static struct dp_group expert_group(const struct cost_model *k, int d)
+{
+	return (struct dp_group){k->tp * k->cp * k->dp / k->ep, k->edp_bandwidth[d],
+	                         k->edp_latency[d]};
+}
+
+/* Milliseconds of one data-parallel collective among group g: gradients of params parameters
+ * reduced (--grad-reduce-bytes each), or their bf16 values gathered. */
+static double dp_ms(const struct cost_model *k, struct dp_group g, enum cost_collective kind,
+                    double params)
 {
 	double bytes = kind == COLL_ALLGATHER ? 2 : k->grad_reduce_bytes;
 
-	return cost_collective_ms(kind, params * bytes, k->dp * k->cp,
-	                          k->dp_bandwidth[d] * k->collective_efficiency, k->dp_latency[d]);
+	return cost_collective_ms(kind, params * bytes, g.n, g.bandwidth * k->collective_efficiency,
+	                          g.latency);
 }
 
-/* The data-parallel hooks of stage st (on device d), whose GPUs hold params of it. Returns 0, 1
- * when a time is out of range, or -1 when out of memory. */
-static int stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int st, int d,
-                        double params, int64_t tick)
+/* The data-parallel hooks of stage st, whose GPUs hold params of it reduced over group d.
+ * Returns 0, 1 when a time is out of range, or -1 when out of memory. */
+static int stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int st,
+                       struct dp_group d, double params, int64_t tick)
 {
 	int nb = (int)ceil(params / k->bucket_params);
 	bool sharded = k->distributed_optimizer;
 
-	if (k->dp * k->cp <= 1 || params <= 0)
+	if (d.n <= 1 || params <= 0)
 		return 0;
 	if (nb < 1)
 		nb = 1;
@@ -265,20 +345,20 @@ static int stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int s
 	return 0;
 }
 
-/* What device d reduces and gathers after its last op: what no hook carries. Returns 0, 1 when
- * a time is out of range, or -1 when out of memory. */
-static int after_hooks(const struct cost_model *k, struct cost_pieces *pc, int d, int64_t tick)
+/* What device d reduces and gathers after its last op over group g, params parameters: what
+ * no hook carries. Returns 0, 1 when a time is out of range, or -1 when out of memory. */
+static int after_hooks(const struct cost_model *k, struct cost_pieces *pc, int d,
+                       struct dp_group g, double params, int64_t tick)
 {
 	bool sharded = k->distributed_optimizer;
-	double params = k->device_params[d];
 	double ms[2] = {
 	        !k->overlap_grad_reduce
-	                ? dp_ms(k, d, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, params)
+	                ? dp_ms(k, g, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, params)
 	                : 0,
-	        sharded && !k->overlap_param_gather ? dp_ms(k, d, COLL_ALLGATHER, params) : 0,
+	        sharded && !k->overlap_param_gather ? dp_ms(k, g, COLL_ALLGATHER, params) : 0,
 	};
 
-	if (k->dp * k->cp <= 1)
+	if (g.n <= 1 || params <= 0)
 		return 0;
 	for (int i = 0; i < 2; i++) {
 		pp_time t = 0;
@@ -322,7 +402,7 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	struct cost_model *k = cost->model;
 	int S = l->S;
 	struct cost_pieces *pc;
-	bool plans = k->tp > 1 || k->cp > 1;
+	bool plans = k->tp > 1 || k->cp > 1 || k->a2a_ms > 0;
 	bool tied_apart = k->tied && l->stage_device[0] != l->stage_device[S - 1];
 	double *stage_params;
 
@@ -362,15 +442,20 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			}
 		}
 	}
-	/* each stage's parameters: its layers, the embedding on the first, the head on the last */
+	/* each stage's parameters: its layers, the embedding on the first, the head on the last;
+	 * its routed experts' go to their own group */
 	for (int st = 0; st < S; st++)
-		stage_params[st] = k->stage_layers[st] * k->layer_params / k->tp;
+		stage_params[st] = moe_stage_sum(k, st, k->layer_params, k->moe_params) / k->tp;
 	stage_params[0] += (double)k->vocab * k->hidden / k->tp;
 	if (!(k->tied && l->stage_device[0] == l->stage_device[S - 1]))
 		stage_params[S - 1] += (double)k->vocab * k->hidden / k->tp;
 	for (int st = 0; st < S; st++) {
-		int rc = stage_hooks(k, pc, st, (int)l->stage_device[st], stage_params[st],
-		                     cost->tick);
+		int d = (int)l->stage_device[st];
+		int rc = stage_hooks(k, pc, st, dense_group(k, d), stage_params[st], cost->tick);
+
+		if (rc == 0)
+			rc = stage_hooks(k, pc, st, expert_group(k, d),
+			                 k->stage_moe[st] * k->routed_params / k->ep, cost->tick);
 
 		if (rc != 0) {
 			free(stage_params);
@@ -381,7 +466,12 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	}
 	free(stage_params);
 	for (int d = 0; d < l->p; d++) {
-		int rc = after_hooks(k, pc, d, cost->tick);
+		double ex = k->device_expert_params[d];
+		int rc = after_hooks(k, pc, d, dense_group(k, d), k->device_params[d] - ex,
+		                     cost->tick);
+
+		if (rc == 0)
+			rc = after_hooks(k, pc, d, expert_group(k, d), ex, cost->tick);
 
 		if (rc != 0)
 			return rc < 0 ? pp_nomem(err, 1, sizeof(struct piece_hook))

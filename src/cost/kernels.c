@@ -67,6 +67,13 @@ double kernel_gemm_fp8_ms(const struct cost_gpu *g, double m, double n, double k
 	               g->fp8_tflops * 1e12 * g->fp8_gemm_efficiency * g->sustained);
 }
 
+double kernel_bgemm_fp8_ms(const struct cost_gpu *g, double batch, double m, double n, double k)
+{
+	assert(g->fp8_tflops > 0 && g->fp8_gemm_efficiency > 0);
+	return gemm_ms(g, batch, m, n, k, 1, 2,
+	               g->fp8_tflops * 1e12 * g->fp8_gemm_efficiency * g->sustained);
+}
+
 double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward)
 {
 	double eff = backward ? g->attention_bwd_efficiency : g->attention_efficiency;

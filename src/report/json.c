@@ -179,6 +179,34 @@ static void add_flops(struct build *b, cJSON *obj, const char *key, const struct
 	add_number(b, o, "w", x->w);
 }
 
+/* The mixture of experts of a model-priced run under key "moe": null for a dense model. */
+static void add_moe(struct build *b, cJSON *obj, const struct cost_model *k)
+{
+	cJSON *o;
+
+	if (k->experts == 0) {
+		add_item(b, obj, "moe", cJSON_CreateNull());
+		return;
+	}
+	o = add_item(b, obj, "moe", cJSON_CreateObject());
+	add_number(b, o, "experts", k->experts);
+	add_number(b, o, "top_k", k->top_k);
+	add_number(b, o, "expert_ffn", k->expert_ffn);
+	add_number(b, o, "shared_experts", k->shared_experts);
+	add_number(b, o, "dense_layers", k->dense_layers);
+	add_number(b, o, "ep", k->ep);
+	add_number(b, o, "expert_imbalance", k->expert_imbalance);
+	add_number(b, o, "layer_params", k->moe_params);
+	add_number(b, o, "routed_params", k->routed_params);
+	add_flops(b, o, "layer_flops", &k->moe_flops);
+	add_flops(b, o, "layer_times", &k->moe_ms);
+	add_flops(b, o, "expert_times", &k->experts_ms);
+	add_flops(b, o, "router_times", &k->router_ms);
+	add_flops(b, o, "shared_times", &k->shared_ms);
+	add_number(b, o, "layer_activation_bytes", k->moe_act_bytes);
+	add_number(b, o, "all_to_all", k->a2a_ms);
+}
+
 /* The resolved model, hardware, parallelism and per-stage prices of a model-priced run. */
 static cJSON *model_object(struct build *b, const struct sim *s)
 {
@@ -251,12 +279,16 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "msg_bytes", (double)k->msg_bytes);
 	add_number(b, o, "tp_allreduce", k->tp_allreduce_ms);
 	add_number(b, o, "step_flops", k->step_flops);
+	add_number(b, o, "q_dim", k->q_dim);
+	add_number(b, o, "kv_dim", k->kv_dim);
+	add_moe(b, o, k);
 	stages = add_item(b, o, "stages", cJSON_CreateArray());
 	for (int st = 0; st < c->S; st++) {
 		cJSON *x = add_item(b, stages, NULL, cJSON_CreateObject());
 
 		add_number(b, x, "stage", st);
 		add_number(b, x, "layers", k->stage_layers[st]);
+		add_number(b, x, "expert_layers", k->stage_moe[st]);
 		add_number(b, x, "t_f", pp_time_to_units(c->t_f[st], c->tick));
 		add_number(b, x, "t_b", pp_time_to_units(c->t_b[st], c->tick));
 		add_number(b, x, "t_w", pp_time_to_units(c->t_w[st], c->tick));

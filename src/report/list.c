@@ -55,10 +55,19 @@ static void model_line(FILE *out, const void *row)
 {
 	const struct model_preset *m = row;
 
-	fprintf(out,
-	        "  %-12s %3d layers, hidden %5d, ffn %5d, %3d/%-2d heads, vocab %6d, %s MLP%s\n",
+	fprintf(out, "  %-15s %3d layers, hidden %5d, ffn %5d, %3d/%-2d heads, vocab %6d, %s MLP%s",
 	        m->name, m->layers, m->hidden, m->ffn, m->heads, m->kv_heads, m->vocab,
 	        m->gated_mlp ? "gated" : "plain", m->tied ? ", tied embeddings" : "");
+	if (m->head_dim > 0)
+		fprintf(out, ", head size %d", m->head_dim);
+	if (m->experts > 0)
+		fprintf(out, ", %d experts (%d a token, ffn %d)", m->experts, m->top_k,
+		        m->expert_ffn);
+	if (m->shared_experts > 0)
+		fprintf(out, " and %d shared", m->shared_experts);
+	if (m->dense_layers > 0)
+		fprintf(out, " after %d dense layers", m->dense_layers);
+	fputc('\n', out);
 }
 
 static void gpu_line(FILE *out, const void *row)
@@ -225,7 +234,9 @@ struct field {
 static const struct field model_fields[] = {
         MODEL(TEXT, name), MODEL(INT, layers),   MODEL(INT, hidden), MODEL(INT, ffn),
         MODEL(INT, heads), MODEL(INT, kv_heads), MODEL(INT, vocab),  MODEL(BOOL, gated_mlp),
-        MODEL(BOOL, tied), MODEL(TEXT, source),
+        MODEL(BOOL, tied), MODEL(TEXT, source), MODEL(INT, head_dim), MODEL(INT, experts),
+        MODEL(INT, top_k), MODEL(INT, expert_ffn), MODEL(INT, shared_experts),
+        MODEL(INT, dense_layers),
 };
 static const struct field gpu_fields[] = {
         GPU(TEXT, name),

@@ -39,6 +39,12 @@ static void write_model(FILE *out, const struct sim *s)
 	fprintf(out, "%-18s %s: %d layers, hidden %d, ffn %d (%s), %d heads (%d kv), vocab %d\n",
 	        "model", k->model, k->layers, k->hidden, k->ffn, k->gated_mlp ? "gated" : "plain",
 	        k->heads, k->kv_heads, k->vocab);
+	if (k->experts > 0)
+		fprintf(out,
+		        "%-18s %d routed (%d a token) and %d shared of ffn %d; the first %d layers "
+		        "dense; ep=%d, imbalance %s\n",
+		        "experts", k->experts, k->top_k, k->shared_experts, k->expert_ffn,
+		        k->dense_layers, k->ep, REPORT_NUM(a, k->expert_imbalance));
 	fprintf(out, "%-18s %s: %s TFLOP/s, %s GB", "gpu", k->gpu, REPORT_NUM(a, k->hw.tflops),
 	        REPORT_NUM(d, k->capacity_bytes / 1e9));
 	if (k->reserve_bytes > 0)
@@ -85,6 +91,12 @@ static void write_model(FILE *out, const struct sim *s)
 	        : k->flash_attention                     ? "flash attention"
 	        : k->recompute == PP_RECOMPUTE_SELECTIVE ? "selective recomputation"
 	                                                 : "no flash attention");
+	if (k->experts > 0)
+		fprintf(out,
+		        "%-18s F %.4g, B %.4g, W %.4g FLOPs; %.4g GB of activations; all-to-all "
+		        "%s ms\n",
+		        "per expert layer", k->moe_flops.f, k->moe_flops.b, k->moe_flops.w,
+		        k->moe_act_bytes / 1e9, REPORT_NUM(a, k->a2a_ms));
 	fprintf(out, "%-18s %" PRIu64 " B per message, %s, %s-duplex\n", "communication",
 	        k->msg_bytes, config_comm_name(c->comm), config_duplex_name(c->duplex));
 }

@@ -64,14 +64,16 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 	if (pr->cost == NULL)
 		return -1;
 	k = pr->cost->model;
+	if (k->experts > 0)
+		return config_fail(c, config_is_set(c, "experts") ? "experts" : "model", err,
+		                   "is a mixture of experts, which ppsim serve does not price yet "
+		                   "(its experts' weights and routing); training runs do");
 	pr->kv_token = pp_mallocarray((size_t)pr->stages, sizeof(*pr->kv_token));
 	pr->weight_bytes = pp_mallocarray((size_t)pr->stages, sizeof(*pr->weight_bytes));
 	if (pr->kv_token == NULL || pr->weight_bytes == NULL)
 		return pp_nomem(err, (size_t)pr->stages, 2 * sizeof(*pr->kv_token));
 	for (int st = 0; st < pr->stages; st++) {
-		double kv_dim = (double)k->kv_heads * k->hidden / k->heads;
-
-		pr->kv_token[st] = 2.0 * k->stage_layers[st] * kv_dim * k->dtype_bytes / k->tp;
+		pr->kv_token[st] = 2.0 * k->stage_layers[st] * k->kv_dim * k->dtype_bytes / k->tp;
 		pr->weight_bytes[st] = k->device_params[st] * k->dtype_bytes;
 	}
 	return 0;
@@ -129,9 +131,9 @@ static double model_ms(const struct serve_pricer *pr, int st, double tokens, dou
                        double logits, double context)
 {
 	const struct cost_model *k = pr->cost->model;
-	double layers = k->stage_layers[st], h = k->hidden, tp = k->tp;
+	double layers = k->stage_layers[st], h = k->hidden, q = k->q_dim, tp = k->tp;
 	bool head = st == pr->stages - 1;
-	double flops = layers * (2 * k->layer_params * tokens + 4 * h * attention) / tp +
+	double flops = layers * (2 * k->layer_params * tokens + 4 * q * attention) / tp +
 	               (head ? 2 * h * k->vocab * logits / tp : 0);
 	double bytes =
 	        (layers * k->layer_params + (head ? h * k->vocab : 0)) * k->dtype_bytes / tp +

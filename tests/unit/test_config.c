@@ -780,7 +780,7 @@ static void config_set_takes_preset_names_and_lists_the_known_ones_otherwise(voi
 	} cases[] = {
 	        {"model", "llama3-70b", "llama3",
 	         "--model 'llama3': unknown model; known: llama3-8b, llama3-70b, llama3-405b, "
-	         "gpt3-175b"},
+	         "gpt3-175b, mixtral-8x7b, mixtral-8x22b, qwen3-30b-a3b, qwen3-235b-a22b"},
 	        {"gpu", "h100-sxm", "A100-80G",
 	         "--gpu 'A100-80G': unknown gpu; known: a100-80g, h100-sxm, h100-pcie, h200, b200, "
 	         "gb200; did you mean 'a100-80g'?"},
@@ -1281,7 +1281,8 @@ static void config_load_file_rejects_values_out_of_range(void)
 	                     "to 1");
 	assert_file_rejected("{\"model\": \"llama3\"}", 1, 2,
 	                     "config 'PATH':1:2: key \"model\" 'llama3': unknown model; known: "
-	                     "llama3-8b, llama3-70b, llama3-405b, gpt3-175b");
+	                     "llama3-8b, llama3-70b, llama3-405b, gpt3-175b, mixtral-8x7b, "
+	                     "mixtral-8x22b, qwen3-30b-a3b, qwen3-235b-a22b");
 }
 
 static void config_load_file_rejects_invalid_json_at_the_position_of_the_error(void)

@@ -1975,6 +1975,203 @@ static void cost_model_gives_each_gradient_bucket_a_hook_at_its_share_of_the_las
 	release(&x);
 }
 
+static void cost_prices_an_all_to_all_inside_a_node_and_across_nodes(void)
+{
+	/* inside a node: (n-1)/n of the bytes at the link's bandwidth, n - 1 latencies:
+	 * 1 GB over 4 GPUs at 360 GB/s, 3 us: 3/4 x 1e9 / 360e9 s + 3 x 3 us */
+	ASSERT_NEAR(cost_alltoall_ms(1e9, 4, 4, 360, 40, 3), 0.75e9 / 360e9 * 1e3 + 0.009);
+	ASSERT_NEAR(cost_alltoall_ms(1e9, 4, 8, 360, 40, 3),
+	            cost_collective_ms(COLL_ALLTOALL, 1e9, 4, 360, 3));
+	/* 16 GPUs, 8 a node: 7/16 inside at 360 GB/s (1.2153 ms) and 8/16 through the GPU's own
+	 * port at 40 GB/s (12.5 ms), at once: the port's; 15 latencies of 5 us */
+	ASSERT_NEAR(cost_alltoall_ms(1e9, 16, 8, 360, 40, 5), 0.5e9 / 40e9 * 1e3 + 15 * 0.005);
+	/* one GPU a node: everything but its own share leaves through its port */
+	ASSERT_NEAR(cost_alltoall_ms(1e9, 4, 1, 360, 40, 5), 0.75e9 / 40e9 * 1e3 + 3 * 0.005);
+	ASSERT_NEAR(cost_alltoall_ms(1e9, 1, 1, 360, 40, 5), 0);
+}
+
+/* Mixtral 8x7B on H100s, one micro-batch of one 2048-token sequence, with the given p, tp,
+ * ep and GPUs. */
+static void mixtral_config(struct config *c, const char *p, const char *tp, const char *ep,
+                           const char *gpus)
+{
+	model_config(c, "mixtral-8x7b", p);
+	unit_set(c, "gpu", "h100-sxm");
+	unit_set(c, "tp", tp);
+	unit_set(c, "ep", ep);
+	unit_set(c, "gpus", gpus);
+}
+
+static void cost_model_counts_the_published_parameters_of_the_expert_presets(void)
+{
+	static const struct {
+		const char *model;
+		double total, active; /* published, in billions, to their precision */
+		double tol;
+	} cases[] = {
+	        {"mixtral-8x7b", 46.7, 12.9, 0.05},  {"mixtral-8x22b", 141, 39, 0.5},
+	        {"qwen3-30b-a3b", 30.5, 3.3, 0.06}, {"qwen3-235b-a22b", 235, 22, 0.5},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct priced x;
+		const struct cost_model *k;
+		double embed, active;
+
+		model_config(&c, cases[i].model, "1");
+		x = price_ok(&c);
+		k = x.cost->model;
+		embed = 2.0 * k->vocab * k->hidden;
+		/* one GPU holds everything: the layers, their experts, the embedding and the head */
+		CU_ASSERT_DOUBLE_EQUAL(k->device_params[0] / 1e9, cases[i].total, cases[i].tol);
+		active = k->layers * (k->moe_params + k->routed_params * k->top_k / k->experts) + embed;
+		CU_ASSERT_DOUBLE_EQUAL(active / 1e9, cases[i].active, cases[i].tol);
+		/* a token's FLOPs count its active parameters: 2 x active per token forward, with
+		 * the attention core's 4 s^2 q beside */
+		ASSERT_NEAR(k->moe_flops.f, 2 * (k->moe_params + k->top_k * k->routed_params /
+		                                                    k->experts) * k->seq +
+		                                    4.0 * k->seq * k->seq * k->q_dim);
+		release(&x);
+	}
+}
+
+static void cost_model_prices_the_expert_all_to_all_inside_and_across_nodes(void)
+{
+	struct config c;
+	struct priced x;
+
+	/*
+	 * tp = 2, ep = 4 inside a node: a GPU's 2048 / 2 = 1024 tokens, 2 copies each of 4096
+	 * bf16 values: 16777216 bytes, 3/4 of them to the 3 others at 0.8 x 450 GB/s, 3 x 3 us
+	 */
+	mixtral_config(&c, "1", "2", "4", "8");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->a2a_ms, 16777216 * 0.75 / 360e9 * 1e3 + 0.009);
+	/* an op of an expert layer issues its dispatch and combine on the EP stream */
+	{
+		const struct piece_plan *f = &x.cost->pieces->plan[0];
+		int ep = 0;
+
+		for (size_t i = 0; i < f->n; i++)
+			if (f->steps[i].what == PIECE_ISSUE && f->steps[i].kind == COMM_EP) {
+				CU_ASSERT_EQUAL(f->steps[i].dur, ticks(x.cost->model->a2a_ms));
+				ep++;
+			}
+		CU_ASSERT_EQUAL(ep, 2 * 32);
+	}
+	release(&x);
+
+	/*
+	 * tp = 1, ep = 16 over two nodes of 8: 2048 tokens x 2 x 4096 x 2 = 33554432 bytes; 7/16
+	 * stay in the node (at 360 GB/s), 8/16 leave through the GPU's port at 0.8 x 50 GB/s,
+	 * which is slower; 15 latencies of InfiniBand's 5 us
+	 */
+	mixtral_config(&c, "1", "1", "8", "16");
+	unit_set(&c, "experts", "16");
+	unit_set(&c, "ep", "16");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->a2a_ms, 33554432 * 0.5 / 40e9 * 1e3 + 15 * 0.005);
+	release(&x);
+
+	/* without expert parallelism nothing is sent: the ops are their compute */
+	mixtral_config(&c, "1", "1", "1", "1");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->a2a_ms, 0);
+	CU_ASSERT_PTR_NULL(x.cost->pieces);
+	release(&x);
+}
+
+static void cost_model_stretches_the_busiest_experts_and_their_all_to_all_by_the_imbalance(void)
+{
+	struct config c;
+	struct priced one, two;
+	const struct cost_model *a, *b;
+
+	mixtral_config(&c, "1", "2", "4", "8");
+	one = price_ok(&c);
+	unit_set(&c, "expert_imbalance", "2");
+	two = price_ok(&c);
+	a = one.cost->model;
+	b = two.cost->model;
+	/* the busiest GPU receives twice the copies: twice the bytes, the same latencies */
+	ASSERT_NEAR(b->a2a_ms - 0.009, 2 * (a->a2a_ms - 0.009));
+	/* its grouped GEMMs get twice the tokens: at least as long per token, never shorter */
+	CU_ASSERT_TRUE(b->experts_ms.f > 1.9 * a->experts_ms.f);
+	CU_ASSERT_TRUE(b->experts_ms.f < 2.1 * a->experts_ms.f);
+	/* the attention, the router and the shared experts do not change */
+	ASSERT_NEAR(b->moe_ms.f - b->experts_ms.f, a->moe_ms.f - a->experts_ms.f);
+	ASSERT_NEAR(b->router_ms.b, a->router_ms.b);
+	release(&one);
+	release(&two);
+}
+
+static void cost_model_reduces_expert_gradients_over_their_own_group(void)
+{
+	struct config c;
+	struct priced x;
+	const struct cost_model *k;
+	double edp_params, dense_params;
+
+	/* tp 1, dp 8, ep 4 in a node: the routed experts' gradients go over 8 / 4 = 2 GPUs, the
+	 * rest over all 8; two layers on one stage */
+	mixtral_config(&c, "1", "1", "4", "8");
+	unit_set(&c, "layers", "2");
+	x = price_ok(&c);
+	k = x.cost->model;
+	edp_params = 2 * k->routed_params / 4;
+	dense_params = 2 * k->moe_params + 2.0 * k->vocab * k->hidden;
+	ASSERT_NEAR(k->device_expert_params[0], edp_params);
+	ASSERT_NEAR(k->device_params[0], dense_params + edp_params);
+	CU_ASSERT_EQUAL_FATAL(x.cost->pieces->after[0].n, 2);
+	/* fp32 gradients all-reduced after the last op: the dense ones over 8 GPUs, then the
+	 * experts' over 2, both inside the node at 0.8 x 450 GB/s */
+	CU_ASSERT_EQUAL(x.cost->pieces->after[0].h[0].dur,
+	                ticks(2 * 7 * 4 * dense_params / 8 / 360e6 + 14 * 0.003));
+	CU_ASSERT_EQUAL(x.cost->pieces->after[0].h[1].dur,
+	                ticks(2 * 1 * 4 * edp_params / 2 / 360e6 + 2 * 0.003));
+	release(&x);
+}
+
+static void cost_model_refuses_experts_it_cannot_place(void)
+{
+	static const struct {
+		const char *key, *value, *key2, *value2, *blame;
+	} cases[] = {
+	        {"ep", "3", NULL, NULL, "--ep '3': must divide the 8 experts"},
+	        {"ep", "8", "gpus", "4", "--ep '8': must divide the tp x cp x dp = 4 GPUs"},
+	        {"top_k", "9", NULL, NULL, "--top-k '9': must be at most the 8 experts"},
+	        {"dense_layers", "33", NULL, NULL, "--dense-layers '33': must be at most the 32"},
+	        {"expert_imbalance", "0.5", NULL, NULL, "--expert-imbalance '0.5': must be at least"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c;
+		struct priced x;
+
+		mixtral_config(&c, "1", "1", "1", "8");
+		unit_set(&c, cases[i].key, cases[i].value);
+		if (cases[i].key2 != NULL)
+			unit_set(&c, cases[i].key2, cases[i].value2);
+		x = price(&c);
+		CU_ASSERT_PTR_NULL(x.cost);
+		CU_ASSERT_PTR_NOT_NULL(strstr(x.err.msg, cases[i].blame));
+		sched_free(x.sched);
+	}
+	/* expert options on a dense model */
+	{
+		struct config c;
+		struct priced x;
+
+		model_config(&c, "llama3-8b", "1");
+		unit_set(&c, "top_k", "2");
+		x = price(&c);
+		CU_ASSERT_PTR_NULL(x.cost);
+		CU_ASSERT_PTR_NOT_NULL(strstr(x.err.msg, "dense"));
+		sched_free(x.sched);
+	}
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(cost_explicit_prices_each_stage_in_ticks_of_one_unit),
         UNIT_TEST(cost_explicit_gives_each_chunk_t_over_v),
@@ -2047,6 +2244,12 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_collective_prices_ring_all_reduce_and_reduce_scatter_inside_and_across_nodes),
         UNIT_TEST(cost_model_reduces_gradients_over_dp_on_nvlink_inside_a_node_and_infiniband_across),
         UNIT_TEST(cost_model_all_reduces_tied_embeddings_between_the_first_and_last_stage),
+        UNIT_TEST(cost_prices_an_all_to_all_inside_a_node_and_across_nodes),
+        UNIT_TEST(cost_model_counts_the_published_parameters_of_the_expert_presets),
+        UNIT_TEST(cost_model_prices_the_expert_all_to_all_inside_and_across_nodes),
+        UNIT_TEST(cost_model_stretches_the_busiest_experts_and_their_all_to_all_by_the_imbalance),
+        UNIT_TEST(cost_model_reduces_expert_gradients_over_their_own_group),
+        UNIT_TEST(cost_model_refuses_experts_it_cannot_place),
         UNIT_TEST(cost_model_prices_a_cp_ring_step_as_one_block_of_keys_and_values_per_tp_rank),
         UNIT_TEST(cost_model_prices_the_optimizer_step_by_the_bytes_it_moves_sharded_over_dp_and_cp),
         UNIT_TEST(cost_model_gives_each_gradient_bucket_a_hook_at_its_share_of_the_last_backward),

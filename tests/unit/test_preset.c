@@ -147,7 +147,7 @@ static void preset_tables_find_every_row_by_its_own_name(void)
 	const struct gpu_preset *g = preset_gpus(&ng);
 	const struct link_preset *l = preset_links(&nl);
 
-	CU_ASSERT_EQUAL(nm, 4);
+	CU_ASSERT_EQUAL(nm, 8);
 	CU_ASSERT_EQUAL(ng, 6);
 	CU_ASSERT_EQUAL(nl, 7);
 	for (size_t i = 0; i < nm; i++)
@@ -190,7 +190,8 @@ static void preset_names_lists_each_table_in_order_separated_by_commas(void)
 	char buf[256];
 
 	CU_ASSERT_STRING_EQUAL(preset_names("model", buf, sizeof(buf)),
-	                       "llama3-8b, llama3-70b, llama3-405b, gpt3-175b");
+	                       "llama3-8b, llama3-70b, llama3-405b, gpt3-175b, mixtral-8x7b, "
+	                       "mixtral-8x22b, qwen3-30b-a3b, qwen3-235b-a22b");
 	CU_ASSERT_STRING_EQUAL(preset_names("gpu", buf, sizeof(buf)),
 	                       "a100-80g, h100-sxm, h100-pcie, h200, b200, gb200");
 	CU_ASSERT_STRING_EQUAL(preset_names("link", buf, sizeof(buf)),

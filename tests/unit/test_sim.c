@@ -1023,6 +1023,73 @@ static void sim_hiding_communication_never_makes_a_step_longer(void)
 		CU_ASSERT_TRUE(saved[i] > 0);
 }
 
+/*
+ * The law of expert parallelism's pieces: with free communication (links of 1e9 GB/s without
+ * latency, no SM slowdown), an MoE run's every op starts and ends as in its dense twin, the
+ * same ops each one compute piece of the same compute (the run's cost with its pieces taken
+ * away), whatever the schedule.
+ */
+static void sim_moe_with_free_communication_times_every_op_as_its_dense_twin(void)
+{
+	static const char *const schedules[] = {"1f1b",      "interleaved", "zbh1", "gpipe",
+	                                        "zbv",       "dualpipev",   "zb-auto"};
+
+	for (size_t i = 0; i < sizeof(schedules) / sizeof(schedules[0]); i++) {
+		struct config c;
+		struct pp_error err = {0};
+		struct sim *s;
+		struct engine *twin;
+		struct cost_pieces *pieces;
+		const struct result *r;
+		size_t ep = 0;
+
+		config_init(&c);
+		unit_set(&c, "model", "qwen3-30b-a3b");
+		unit_set(&c, "layers", "4");
+		unit_set(&c, "schedule", schedules[i]);
+		unit_set(&c, "p", "2");
+		unit_set(&c, "m", "4");
+		unit_set(&c, "dp", "2");
+		unit_set(&c, "ep", "2");
+		unit_set(&c, "bandwidth", "1e9");
+		unit_set(&c, "inter_bandwidth", "1e9");
+		unit_set(&c, "latency", "0");
+		unit_set(&c, "inter_latency", "0");
+		unit_set(&c, "comm_slowdown", "0");
+		s = sim_run(&c, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		pieces = s->cost->pieces;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(pieces);
+		for (int k = 0; k < 3 * s->sched->S; k++)
+			for (size_t j = 0; j < pieces->plan[k].n; j++)
+				ep += pieces->plan[k].steps[j].what == PIECE_ISSUE &&
+				      pieces->plan[k].steps[j].kind == COMM_EP;
+		CU_ASSERT_TRUE(ep > 0);
+		s->cost->pieces = NULL;
+		twin = engine_new(s->sched, s->cost, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(twin);
+		CU_ASSERT_EQUAL_FATAL(engine_run(twin, &err), 0);
+		s->cost->pieces = pieces;
+		r = engine_result(twin);
+		CU_ASSERT_EQUAL(r->makespan, s->result->makespan);
+		for (size_t o = 0; o < s->sched->nops; o++) {
+			bool same = r->times[o].start == s->result->times[o].start &&
+			            r->times[o].end == s->result->times[o].end;
+
+			CU_ASSERT_TRUE(same);
+			if (!same) {
+				fprintf(stderr, "%s: op %zu at %lld-%lld, its twin at %lld-%lld\n",
+				        schedules[i], o, (long long)s->result->times[o].start,
+				        (long long)s->result->times[o].end, (long long)r->times[o].start,
+				        (long long)r->times[o].end);
+				break;
+			}
+		}
+		engine_free(twin);
+		sim_free(s);
+	}
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(sim_keeps_ops_and_cells_in_one_arena),
         UNIT_TEST(sim_would_run_refuses_what_sim_run_refuses_with_its_error),
@@ -1057,6 +1124,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sim_zbv_auto_refuses_a_limit_its_warm_up_cannot_keep_and_names_the_least),
         UNIT_TEST(sim_zbv_auto_orders_uneven_stages_by_the_median_device_times),
         UNIT_TEST(sim_hiding_communication_never_makes_a_step_longer),
+        UNIT_TEST(sim_moe_with_free_communication_times_every_op_as_its_dense_twin),
         {NULL, NULL},
 };
 

@@ -1,0 +1,214 @@
+/*
+ * Mixture-of-experts layers (docs/cost-model.md, Mixture of experts): what an expert layer
+ * holds, computes and sends beside the dense layer's attention. A GPU runs the MLP part on its
+ * t / tp tokens (sequence-parallel, as Megatron-Core's token dispatchers take them): a router
+ * (an h x experts GEMM and its softmax and top-k), the shared experts on every token, and
+ * top_k routed experts per token. The routed token copies go to the GPUs of the expert-parallel
+ * group that hold their experts (an all-to-all, the dispatch), run through experts / ep grouped
+ * GEMMs there, and come back (the combine). With a load imbalance f, the busiest GPU receives f
+ * times the mean of the copies, and everyone waits for it: its GEMMs and its all-to-alls set
+ * the layer's time.
+ */
+#include <math.h>
+
+#include "cost_internal.h"
+
+/* bytes of router state per token and expert: fp32 logits, their softmax, the top-k scores */
+#define ROUTER_BYTES 12.0
+
+int moe_resolve(const struct config *c, const struct model_preset *mp, struct cost_model *k,
+                struct pp_error *err)
+{
+	long long group = (long long)k->tp * k->cp * k->dp;
+
+	k->experts = c->experts >= 0 ? c->experts : mp->experts;
+	k->top_k = c->top_k > 0 ? c->top_k : mp->top_k;
+	k->expert_ffn = c->expert_ffn > 0 ? c->expert_ffn : mp->expert_ffn;
+	k->shared_experts = c->shared_experts >= 0 ? c->shared_experts : mp->shared_experts;
+	k->dense_layers = c->dense_layers >= 0 ? c->dense_layers : mp->dense_layers;
+	k->ep = c->ep;
+	k->expert_imbalance = c->expert_imbalance > 0 ? c->expert_imbalance : 1;
+	if (k->experts == 0) {
+		static const char *const keys[] = {"top_k", "expert_ffn", "shared_experts",
+		                                   "dense_layers", "ep", "expert_imbalance"};
+
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (config_is_set(c, keys[i]))
+				return config_fail(c, keys[i], err,
+				                   "needs a mixture of experts: the model %s is dense "
+				                   "(--experts sets routed experts)",
+				                   k->model);
+		k->top_k = k->expert_ffn = k->shared_experts = k->dense_layers = 0;
+		return 0;
+	}
+	if (k->top_k == 0 || k->expert_ffn == 0)
+		return config_fail(c, k->top_k == 0 ? "top_k" : "expert_ffn", err,
+		                   "must be given with --experts (the model %s has none)", k->model);
+	if (k->top_k > k->experts)
+		return config_fail(c, "top_k", err, "must be at most the %d experts", k->experts);
+	if (k->experts % k->ep != 0)
+		return config_fail(c, "ep", err, "must divide the %d experts", k->experts);
+	if (group % k->ep != 0)
+		return config_fail(c, "ep", err,
+		                   "must divide the tp x cp x dp = %lld GPUs of a pipeline rank (the "
+		                   "expert-parallel group is made of them)",
+		                   group);
+	if (k->dense_layers > k->layers)
+		return config_fail(c, "dense_layers", err, "must be at most the %d layers",
+		                   k->layers);
+	if (k->expert_imbalance < 1)
+		return config_fail(c, "expert_imbalance", err,
+		                   "must be at least 1: the busiest rank gets at least the mean");
+	return 0;
+}
+
+void moe_stage_layers(struct cost_model *k, int S)
+{
+	int first = 0;
+
+	for (int s = 0; s < S; s++) {
+		int dense = k->experts > 0 ? k->dense_layers - first : k->stage_layers[s];
+
+		dense = dense < 0 ? 0 : dense > k->stage_layers[s] ? k->stage_layers[s] : dense;
+		k->stage_moe[s] = k->stage_layers[s] - dense;
+		first += k->stage_layers[s];
+	}
+}
+
+void moe_figures(struct cost_model *k, double attn_params)
+{
+	double h = k->hidden, t = (double)k->mbs * k->seq, mult = k->gated_mlp ? 3 : 2;
+	double expert = mult * h * k->expert_ffn, core = 4.0 * k->mbs * k->seq * k->seq * k->q_dim;
+	double active, rep = k->sequence_parallel ? 1.0 / k->tp : 1.0;
+
+	if (k->experts == 0)
+		return;
+	k->moe_params = attn_params + h * k->experts + k->shared_experts * expert;
+	k->routed_params = k->experts * expert;
+	active = k->moe_params + k->top_k * expert;
+	k->moe_flops.f = 2 * active * t + core;
+	k->moe_flops.b = 2 * active * t + 2 * core;
+	k->moe_flops.w = 2 * active * t;
+	/*
+	 * The layer's activations: the dense layer's less its MLP's (Korthikanti et al.'s 19 sbh
+	 * of a 4h MLP, as its input 2 sbh, its two intermediate tensors 16 sbh and its dropout
+	 * mask sbh, scaled to ffn), plus the router's state on t / tp tokens, the routed copies
+	 * (their input, the experts' intermediate tensors and output) on the busiest GPU, and the
+	 * shared experts'. Full recomputation keeps the layer input alone, as for a dense layer.
+	 */
+	if (k->recompute == PP_RECOMPUTE_FULL) {
+		k->moe_act_bytes = k->layer_act_bytes;
+		return;
+	}
+	{
+		double s = k->seq, b = k->mbs, e = k->dtype_bytes, tm = t / k->tp;
+		double dense_mlp = s * b * (3 * h * rep + 4.0 * k->ffn / k->tp) * e / 2.0;
+		double copies = tm * k->top_k * k->expert_imbalance;
+		double routed = e * copies * (2 * h + mult * k->expert_ffn);
+		double shared = e * tm * mult * k->shared_experts * k->expert_ffn;
+
+		k->moe_act_bytes = k->layer_act_bytes * k->cp - dense_mlp + ROUTER_BYTES * tm * k->experts +
+		                   routed + shared;
+		k->moe_act_bytes /= k->cp;
+	}
+}
+
+/* F, B and W of `batch` GEMMs of m tokens by an n-wide weight of depth kd, bf16 or fp8 with the
+ * activation casts (as the dense layer's linear GEMMs), added to out. */
+static void gemms(const struct cost_model *k, double batch, double m, double n, double kd,
+                  struct cost_flops *out)
+{
+	const struct cost_gpu *g = &k->hw;
+
+	if (m <= 0 || batch <= 0)
+		return;
+	if (!k->fp8) {
+		out->f += kernel_bgemm_ms(g, batch, m, n, kd, k->dtype_bytes);
+		out->b += kernel_bgemm_ms(g, batch, m, kd, n, k->dtype_bytes);
+		out->w += kernel_bgemm_ms(g, batch, kd, n, m, k->dtype_bytes);
+		return;
+	}
+	out->f += kernel_bgemm_fp8_ms(g, batch, m, n, kd) +
+	          kernel_memory_ms(g, FP8_CAST_BYTES * batch * m * kd);
+	out->b += kernel_bgemm_fp8_ms(g, batch, m, kd, n) +
+	          kernel_memory_ms(g, FP8_CAST_BYTES * batch * m * n);
+	out->w += kernel_bgemm_fp8_ms(g, batch, kd, n, m) +
+	          kernel_memory_ms(g, FP8_TRANSPOSE_BYTES * batch * m * (kd + n));
+}
+
+/* An MLP of width ffn on `batch` groups of m tokens: its two (three gated) GEMMs and its
+ * activation, read and written once forward and twice backward. */
+static void mlp(const struct cost_model *k, double batch, double m, double ffn,
+                struct cost_flops *out)
+{
+	double h = k->hidden, e = k->dtype_bytes, act = (k->gated_mlp ? 3 : 2) * ffn;
+
+	if (m <= 0 || ffn <= 0)
+		return;
+	gemms(k, batch, m, (k->gated_mlp ? 2 : 1) * ffn, h, out);
+	gemms(k, batch, m, h, ffn, out);
+	out->f += kernel_memory_ms(&k->hw, e * batch * m * act);
+	out->b += kernel_memory_ms(&k->hw, 2 * e * batch * m * act);
+}
+
+void moe_times(struct cost_model *k, const struct cost_flops *attention)
+{
+	const struct cost_gpu *g = &k->hw;
+	double h = k->hidden, e = k->dtype_bytes;
+	double tm = (double)k->mbs * k->seq / k->cp / k->tp; /* a GPU's tokens */
+	double copies = tm * k->top_k * k->expert_imbalance;   /* routed to the busiest GPU */
+	double local = (double)k->experts / k->ep;              /* its experts */
+	struct cost_flops *x = &k->experts_ms, *r = &k->router_ms, *sh = &k->shared_ms;
+
+	if (k->experts == 0)
+		return;
+	*x = *r = *sh = (struct cost_flops){0, 0, 0};
+	if (k->efficiency > 0) {
+		/* the uniform model: every op's FLOPs at one share of peak */
+		double mult = k->gated_mlp ? 3 : 2;
+
+		x->f = cost_model_compute_ms(k, 2 * copies * mult * h * k->expert_ffn);
+		x->b = x->w = x->f;
+		r->f = r->b = r->w = cost_model_compute_ms(k, 2 * tm * h * k->experts);
+		sh->f = cost_model_compute_ms(k, 2 * tm * mult * h * k->shared_experts *
+		                                         k->expert_ffn);
+		sh->b = sh->w = sh->f;
+	} else {
+		/* grouped GEMMs: the busiest GPU's copies spread evenly over its experts */
+		mlp(k, local, copies / local, k->expert_ffn, x);
+		/* the copies permuted into expert order before and back after, forward and
+		 * backward: read and written once each way */
+		x->f += kernel_memory_ms(g, 4 * e * copies * h);
+		x->b += kernel_memory_ms(g, 4 * e * copies * h);
+		gemms(k, 1, tm, k->experts, h, r);
+		r->f += kernel_memory_ms(g, ROUTER_BYTES * tm * k->experts);
+		r->b += kernel_memory_ms(g, ROUTER_BYTES * tm * k->experts);
+		mlp(k, 1, tm, (double)k->shared_experts * k->expert_ffn, sh);
+	}
+	k->moe_ms.f = attention->f + r->f + sh->f + x->f;
+	k->moe_ms.b = attention->b + r->b + sh->b + x->b;
+	k->moe_ms.w = attention->w + r->w + sh->w + x->w;
+}
+
+void moe_exchanges(struct cost_model *k, int per_node)
+{
+	double tm = (double)k->mbs * k->seq / k->cp / k->tp;
+	double bytes = tm * k->top_k * k->hidden * k->dtype_bytes;
+
+	if (k->experts == 0 || k->ep <= 1) {
+		k->a2a_ms = 0;
+		return;
+	}
+	/* the busiest GPU receives imbalance times the mean; everyone waits for it */
+	k->a2a_ms = cost_alltoall_ms(bytes * k->expert_imbalance, k->ep, per_node,
+	                             k->link_bandwidth * k->collective_efficiency,
+	                             k->inter_bandwidth * k->collective_efficiency,
+	                             per_node >= k->ep ? k->link_latency : k->inter_latency);
+}
+
+double moe_stage_sum(const struct cost_model *k, int st, double dense, double moe)
+{
+	int nm = k->stage_moe != NULL ? k->stage_moe[st] : 0;
+
+	return (k->stage_layers[st] - nm) * dense + nm * moe;
+}

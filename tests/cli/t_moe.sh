@@ -1,0 +1,83 @@
+# Mixtures of experts (issue 37): every expert preset runs; the expert options' bad values are
+# refused with one line and exit 2 before any file is written; expert parallelism puts the
+# all-to-alls on their own stream, exposed, and more of them across nodes; the imbalance
+# stretches them; a dense model keeps "moe": null.
+
+M="--model=qwen3-30b-a3b --layers=4 -p 2 -m 4 --gpu=h100-sxm"
+
+# refused: nothing on stdout, one line, exit 2, and the op dump asked for is not written
+# shellcheck disable=SC2086 # $M is meant to split on spaces
+while IFS='|' read -r args text; do
+	rm -f "$TMP/moe-ops.csv"
+	fails 2 "$text" $M $args --dump-ops="$TMP/moe-ops.csv"
+	if [ -e "$TMP/moe-ops.csv" ]; then not_ok "ppsim $args wrote --dump-ops"; else ok; fi
+done <<'CASES'
+--ep=0|--ep '0': must be an integer from 1
+--ep=3 --dp=3|--ep '3': must divide the 128 experts
+--ep=4 --dp=2|--ep '4': must divide the tp x cp x dp = 2 GPUs of a pipeline rank
+--top-k=129|--top-k '129': must be at most the 128 experts
+--top-k=0|--top-k '0': must be an integer from 1
+--experts=-1|--experts '-1': must be an integer from 0
+--dense-layers=5|--dense-layers '5': must be at most the 4 layers
+--expert-imbalance=0.9|--expert-imbalance '0.9': must be at least 1
+--expert-imbalance=0|--expert-imbalance '0': must be a number above 0
+--experts=0 --top-k=2|--top-k '2': needs a mixture of experts: the model qwen3-30b-a3b is dense
+CASES
+fails 2 "--top-k '2': needs a mixture of experts: the model llama3-8b is dense" \
+	--model=llama3-8b --top-k=2
+fails 2 "--model 'mixtral-8x7b': is a mixture of experts, which ppsim serve does not price" \
+	serve --model=mixtral-8x7b
+
+# every expert preset prices a step (tp x ep inside a node, dp over the rest)
+for model in mixtral-8x7b mixtral-8x22b qwen3-30b-a3b qwen3-235b-a22b; do
+	run_json --model=$model --gpu=h100-sxm -p 4 -m 8 --tp=2 --ep=4 --gpus=64 \
+		--recompute=full --layers-per-stage="$(case $model in
+			mixtral-8x7b) echo 8,8,8,8 ;; mixtral-8x22b) echo 14,14,14,14 ;;
+			qwen3-30b-a3b) echo 12,12,12,12 ;; *) echo 24,24,23,23 ;; esac)"
+	expect model.moe.ep 4
+	expect_cmp step_breakdown.exposed_ep '>' 0
+	expect_cmp model.moe.all_to_all '>' 0
+done
+
+# a dense model: no expert figures, no expert stream time
+run_json --model=llama3-8b -p 2 -m 4 --dp=2
+expect model.moe null
+expect step_breakdown.exposed_ep 0
+expect devices.0.comm_ep 0
+
+# without expert parallelism nothing is sent; with it, two all-to-alls an op of each of a
+# stage's expert layers, forward and backward, all exposed (nothing hides them in 1F1B)
+# shellcheck disable=SC2086
+run_json $M --dp=2 --ep=1
+expect step_breakdown.exposed_ep 0
+# shellcheck disable=SC2086
+run_json $M --dp=2 --ep=2
+a2a=$("$JGET" "$TMP/out.json" model.moe.all_to_all)
+# 2 layers x 2 all-to-alls x (F and B) x 4 micro-batches on each device
+all=$(awk -v a="$a2a" 'BEGIN { printf "%.9f", 32 * a }')
+expect devices.0.comm_ep "$all" 1e-5
+expect devices.0.exposed_ep "$all" 1e-5
+
+# across nodes (one GPU a node) the all-to-all leaves through each GPU's own port: slower
+# shellcheck disable=SC2086
+run_json $M --dp=4 --ep=4
+inside=$("$JGET" "$TMP/out.json" model.moe.all_to_all)
+# shellcheck disable=SC2086
+run_json $M --dp=4 --ep=4 --gpus-per-node=1
+expect_cmp model.moe.all_to_all '>' "$inside"
+
+# the imbalance doubles the bytes the busiest GPU receives: its all-to-all's transfer part
+# shellcheck disable=SC2086
+run_json $M --dp=2 --ep=2 --expert-imbalance=2
+expect model.moe.all_to_all "$(awk -v a="$a2a" 'BEGIN { printf "%.12f", 2 * a - 0.003 }')" 1e-9
+
+# the text report names the experts and the expert stream
+# shellcheck disable=SC2086
+ppsim $M --dp=2 --ep=2 >"$TMP/moe.txt" 2>"$TMP/err"
+if grep -q '^experts  *128 routed (8 a token) and 0 shared of ffn 768' "$TMP/moe.txt" &&
+	grep -q 'exposed_ep' "$TMP/moe.txt" && grep -q ', ep [0-9.]* + optimizer' "$TMP/moe.txt" &&
+	[ ! -s "$TMP/err" ]; then
+	ok
+else
+	not_ok "text report of an MoE run: $(head -c 400 "$TMP/moe.txt" "$TMP/err")"
+fi
