@@ -251,6 +251,7 @@ struct cost {
 	enum pp_comm comm;     /* overlap or blocking */
 	enum pp_duplex duplex; /* full- or half-duplex channels */
 	double overlap_factor; /* an overlapped F&B pair lasts this x (F + B) */
+	bool overlap_given;    /* --overlap-factor was given: it prices pairs even with pieces */
 	struct cost_pieces *pieces; /* communication beside the messages, NULL when none; t_f,
 	                               t_b and t_w are then the compute alone */
 	int pieces_p;               /* devices pieces->after has */

@@ -122,7 +122,8 @@ static const struct config_option options[] = {
          "zb-auto, zbv-auto: activations a device may hold, in micro-batches (default p)",
          FIELD(mem_limit), .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER},
         {"overlap-factor", 0, "overlap_factor", CONFIG_ARG_RATE, "X",
-         "an overlapped F&B pair (dualpipev) lasts X x (F + B) (default 1: no gain)",
+         "an overlapped F&B pair (dualpipev) lasts X x (F + B) (default: from its ops' "
+         "pieces run together with a model, else 1: no gain)",
          FIELD(overlap_factor), .commands = CONFIG_TRAINING},
         {"model", 0, "model", CONFIG_ARG_NAME, "NAME",
          "price ops from a model preset (see 'ppsim list'); times in ms", FIELD(model),

@@ -84,6 +84,7 @@ struct cost *cost_alloc(int S, int64_t tick, const char *time_unit, const struct
 	k->comm = c->comm;
 	k->duplex = c->duplex;
 	k->overlap_factor = c->overlap_factor;
+	k->overlap_given = config_is_set(c, "overlap_factor");
 	return k;
 }
 

@@ -36,8 +36,12 @@ pp_time engine_op_duration(const struct engine *e, const struct op *op)
 /* A factor below max(F, B) / (F + B) models more gain than overlap can give; it is the user's. */
 pp_time engine_pair_duration(const struct engine *e, const struct op *f, const struct op *b)
 {
-	pp_time sum = engine_op_duration(e, f) + engine_op_duration(e, b);
+	const struct pair_shape *ps = stream_pair(e, f, b);
+	pp_time sum;
 
+	if (ps != NULL)
+		return ps->dur;
+	sum = engine_op_duration(e, f) + engine_op_duration(e, b);
 	if (e->c->overlap_factor == 1)
 		return sum;
 	return (pp_time)llround(e->c->overlap_factor * (double)sum);

@@ -33,8 +33,21 @@ struct channel {
 	pp_time free_at; /* when the last queued message finishes */
 };
 
+/* An overlapped pair's two plans run together (stream.c): what it takes and what it hid. */
+struct pair_shape {
+	bool set;                    /* evaluated: the schedule has this pair */
+	pp_time dur, compute;        /* its span, and of it the two ops' compute */
+	pp_time exposed[COMM_KINDS]; /* the part of dur - compute each kind caused */
+	pp_time comm[COMM_KINDS];    /* each kind's time on its stream */
+	uint64_t count;              /* pairs of this shape in the schedule */
+};
+
 /* The streams of a run (stream.c). */
 struct streams {
+	struct pair_shape *pair; /* [S * v * 2] overlapped pairs priced from their pieces, by
+	                            the forward's stage, the backward's chunk and kind (B or BW);
+	                            NULL when pairs take --overlap-factor */
+	uint64_t *alone;       /* [3S] with pairs: ops of each stage and kind run alone */
 	pp_time *dur;          /* [3S] an op's span by stage and kind F, B, W: its plan's */
 	pp_time *extra;        /* [S] a micro-batch's F + B + W spans less their compute */
 	pp_time *free;         /* [p * STREAM_COUNT] when each device's stream is free */
@@ -98,7 +111,8 @@ struct engine {
 
 /* Duration of op on its stage, its plan's pieces included (a fused backward: B + W). */
 pp_time engine_op_duration(const struct engine *e, const struct op *op);
-/* Duration of an overlapped pair: overlap_factor x (F + B), exact when the factor is 1. */
+/* Duration of an overlapped pair: its pieces run together (stream.c) when the cost has pieces
+ * and no --overlap-factor was given, else overlap_factor x (F + B), exact when it is 1. */
 pp_time engine_pair_duration(const struct engine *e, const struct op *f, const struct op *b);
 
 /*
@@ -113,6 +127,9 @@ pp_time engine_pair_duration(const struct engine *e, const struct op *f, const s
  * out->pieces); slow is the compute slowdown beside communication.
  */
 int stream_init(struct engine *e, struct pp_error *err);
+/* The pair shape of forward f and backward b (B or BW) of one device, or NULL. */
+const struct pair_shape *stream_pair(const struct engine *e, const struct op *f,
+                                     const struct op *b);
 unsigned stream_hooked(const struct engine *e, uint32_t st);
 pp_time stream_op_end(struct engine *e, uint32_t d, const struct op *op, pp_time start,
                       pp_time dur);

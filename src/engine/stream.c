@@ -134,6 +134,207 @@ int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_sha
 	return 0;
 }
 
+/* One op of an overlapped pair as a list of steps: its plan's, or one compute step. */
+struct thread {
+	struct piece_step *steps;
+	size_t n, pos;
+	uint32_t issued;  /* its ISSUE steps so far */
+	size_t *map;      /* its piece numbers to the pair's flights */
+};
+
+/* Appends plan pl (or one compute step of plain when it has none) to th, its piece numbers
+ * after the th->issued... already there. */
+static void thread_add(struct thread *th, const struct piece_plan *pl, pp_time plain,
+                       uint32_t *issues)
+{
+	uint32_t base = *issues;
+
+	if (pl->n == 0) {
+		if (plain > 0)
+			th->steps[th->n++] = (struct piece_step){.what = PIECE_COMPUTE, .dur = plain};
+		return;
+	}
+	for (size_t i = 0; i < pl->n; i++) {
+		struct piece_step st = pl->steps[i];
+
+		if (st.what == PIECE_WAIT)
+			st.piece += base;
+		*issues += st.what == PIECE_ISSUE;
+		th->steps[th->n++] = st;
+	}
+}
+
+/* Compute before a thread's first ISSUE: the thread that issues sooner starts the pair. */
+static pp_time before_issue(const struct thread *th)
+{
+	pp_time t = 0;
+
+	for (size_t i = 0; i < th->n && th->steps[i].what != PIECE_ISSUE; i++)
+		if (th->steps[i].what == PIECE_COMPUTE)
+			t += th->steps[i].dur;
+	return t;
+}
+
+/*
+ * Evaluates an overlapped pair (DESIGN.md, Round three: pieces): the two ops' steps share the
+ * device's compute and its streams. One compute piece runs at a time; a thread runs until it
+ * must wait for a piece still in flight, and then the other runs if it can: so one op's
+ * communication runs beside the other's compute. When neither can run, the time until the
+ * first awaited piece ends is exposed, that piece's kind's. The pair ends when both ops have
+ * and every piece it issued has.
+ */
+static int pair_eval(struct thread th[2], double slow, struct pair_shape *out,
+                     struct pp_error *err)
+{
+	size_t total = th[0].issued + th[1].issued, k = 0;
+	struct flight *fl = pp_mallocarray(total > 0 ? total : 1, sizeof(*fl));
+	pp_time t = 0, free_at[STREAM_COUNT] = {0};
+	int cur = before_issue(&th[1]) < before_issue(&th[0]) ? 1 : 0;
+	uint32_t done[2] = {0, 0};
+
+	if (fl == NULL)
+		return pp_nomem(err, total, sizeof(*fl));
+	memset(out->exposed, 0, sizeof(out->exposed));
+	memset(out->comm, 0, sizeof(out->comm));
+	out->compute = 0;
+	for (;;) {
+		int run = -1;
+
+		for (int j = 0; j < 2 && run < 0; j++) {
+			int c = j == 0 ? cur : 1 - cur;
+			const struct piece_step *st = &th[c].steps[th[c].pos];
+
+			if (th[c].pos < th[c].n &&
+			    (st->what != PIECE_WAIT || fl[th[c].map[st->piece]].end <= t))
+				run = c;
+		}
+		if (run < 0) {
+			pp_time next = -1;
+			int kind = 0;
+
+			for (int c = 0; c < 2; c++)
+				if (th[c].pos < th[c].n) {
+					const struct flight *f =
+					        &fl[th[c].map[th[c].steps[th[c].pos].piece]];
+
+					if (next < 0 || f->end < next) {
+						next = f->end;
+						kind = f->kind;
+					}
+				}
+			if (next < 0)
+				break; /* both done */
+			out->exposed[kind] += next - t;
+			t = next;
+			continue;
+		}
+		cur = run;
+		{
+			const struct piece_step *st = &th[run].steps[th[run].pos++];
+
+			if (st->what == PIECE_COMPUTE) {
+				out->compute += st->dur;
+				compute_through(fl, k, slow, st->dur, &t, out->exposed);
+			} else if (st->what == PIECE_ISSUE) {
+				enum comm_stream s = comm_kind_info((enum comm_kind)st->kind)->stream;
+				pp_time at = free_at[s] > t ? free_at[s] : t;
+
+				fl[k] = (struct flight){at, at + st->dur, st->kind};
+				free_at[s] = at + st->dur;
+				out->comm[st->kind] += st->dur;
+				th[run].map[done[run]++] = k++;
+			}
+		}
+	}
+	for (size_t i = 0; i < k; i++)
+		if (fl[i].end > t) {
+			out->exposed[fl[i].kind] += fl[i].end - t;
+			t = fl[i].end;
+		}
+	out->dur = t;
+	out->set = true;
+	free(fl);
+	return 0;
+}
+
+/* The index of the pair of forward f and backward b in sm->pair. */
+static size_t pair_index(const struct sched *s, const struct op *f, const struct op *b)
+{
+	return ((size_t)f->stage * (size_t)s->v + s->stage_chunk[b->stage]) * 2 +
+	       (b->kind == OP_BW);
+}
+
+const struct pair_shape *stream_pair(const struct engine *e, const struct op *f,
+                                     const struct op *b)
+{
+	if (e->sm.pair == NULL)
+		return NULL;
+	return &e->sm.pair[pair_index(e->s, f, b)];
+}
+
+/* Prices every overlapped pair shape of the schedule from its two ops' plans, and counts the
+ * ops that run alone. */
+static int pairs_init(struct engine *e, struct pp_error *err)
+{
+	const struct sched *s = e->s;
+	const struct cost_pieces *pc = e->c->pieces;
+	struct streams *sm = &e->sm;
+	size_t S = (size_t)s->S, most = 0;
+	struct thread th[2];
+	int rc = 0;
+
+	sm->pair = pp_calloc(S * (size_t)s->v * 2, sizeof(*sm->pair));
+	sm->alone = pp_calloc(3 * S, sizeof(*sm->alone));
+	if (sm->pair == NULL || sm->alone == NULL)
+		return pp_nomem(err, S * (size_t)s->v * 2, sizeof(*sm->pair));
+	for (size_t i = 0; i < 3 * S; i++)
+		most = pc->plan[i].n > most ? pc->plan[i].n : most;
+	for (int j = 0; j < 2; j++) {
+		th[j].steps = pp_mallocarray(2 * most + 2, sizeof(*th[j].steps));
+		th[j].map = pp_mallocarray(2 * most + 2, sizeof(*th[j].map));
+	}
+	if (th[0].steps == NULL || th[1].steps == NULL || th[0].map == NULL || th[1].map == NULL)
+		rc = pp_nomem(err, 2 * most + 2, sizeof(*th[0].steps));
+	for (size_t i = 0; rc == 0 && i < s->nops; i++) {
+		const struct op *op = &s->ops[i];
+		struct pair_shape *ps;
+
+		if (!(op->flags & OP_OVERLAP) || i + 1 >= s->nops ||
+		    (op[1].kind != OP_B && op[1].kind != OP_BW) || op->kind != OP_F) {
+			if (op->kind == OP_BW) {
+				sm->alone[3 * (size_t)op->stage + 1]++;
+				sm->alone[3 * (size_t)op->stage + 2]++;
+			} else {
+				sm->alone[3 * (size_t)op->stage + op->kind]++;
+			}
+			continue;
+		}
+		ps = &sm->pair[pair_index(s, op, op + 1)];
+		ps->count++;
+		if (!ps->set) {
+			uint32_t issues = 0;
+			size_t f = 3 * (size_t)op->stage, b = 3 * (size_t)op[1].stage;
+
+			th[0] = (struct thread){th[0].steps, 0, 0, 0, th[0].map};
+			th[1] = (struct thread){th[1].steps, 0, 0, 0, th[1].map};
+			thread_add(&th[0], &pc->plan[f], sm->dur[f], &issues);
+			th[0].issued = issues;
+			issues = 0;
+			thread_add(&th[1], &pc->plan[b + 1], sm->dur[b + 1], &issues);
+			if (op[1].kind == OP_BW)
+				thread_add(&th[1], &pc->plan[b + 2], sm->dur[b + 2], &issues);
+			th[1].issued = issues;
+			rc = pair_eval(th, pc->slowdown, ps, err);
+		}
+		i++; /* the backward is the pair's */
+	}
+	for (int j = 0; j < 2; j++) {
+		free(th[j].steps);
+		free(th[j].map);
+	}
+	return rc;
+}
+
 /* Records a hooked piece of device d: its place in the result, growing the record. */
 static int record(struct engine *e, uint32_t d, uint8_t kind, pp_time start, pp_time end)
 {
@@ -205,6 +406,9 @@ int stream_init(struct engine *e, struct pp_error *err)
 		sm->dur[i] = sh->dur;
 		sm->extra[i / 3] += sh->dur - sh->compute;
 	}
+	/* overlapped pairs run their two plans together, unless --overlap-factor prices them */
+	if (s->overlap && !e->c->overlap_given && pairs_init(e, err) != 0)
+		return -1;
 	/* a plan's times hold only if no hook puts anything on the streams plans use */
 	for (size_t i = 0; i < 3 * S; i++)
 		for (size_t j = 0; j < pc->plan[i].n; j++)
@@ -330,15 +534,34 @@ int stream_finish(struct engine *e, struct pp_error *err)
 			dr->exposed[COMM_DP] += end - dr->last_end;
 			for (size_t st = 0; st < (size_t)s->S; st++)
 				if ((int)s->stage_device[st] == d) {
-					extra += (pp_time)s->m * e->sm.extra[st];
-					for (int x = 0; x < 3; x++)
-						for (int k = 0; k < COMM_KINDS; k++) {
-							const struct stream_shape *sh =
-							        &e->res.shapes[3 * st + (size_t)x];
+					if (e->sm.pair == NULL)
+						extra += (pp_time)s->m * e->sm.extra[st];
+					for (int x = 0; x < 3; x++) {
+						const struct stream_shape *sh =
+						        &e->res.shapes[3 * st + (size_t)x];
+						pp_time n = e->sm.pair != NULL
+						                    ? (pp_time)e->sm.alone[3 * st + (size_t)x]
+						                    : (pp_time)s->m;
 
-							dr->exposed[k] += (pp_time)s->m * sh->exposed[k];
-							dr->comm[k] += (pp_time)s->m * sh->comm[k];
+						if (e->sm.pair != NULL)
+							extra += n * (sh->dur - sh->compute);
+						for (int k = 0; k < COMM_KINDS; k++) {
+							dr->exposed[k] += n * sh->exposed[k];
+							dr->comm[k] += n * sh->comm[k];
 						}
+					}
+					/* the pairs whose forward is this stage's */
+					for (size_t j = 0; e->sm.pair != NULL && j < 2 * (size_t)s->v; j++) {
+						const struct pair_shape *ps =
+						        &e->sm.pair[st * 2 * (size_t)s->v + j];
+						pp_time n = (pp_time)ps->count;
+
+						extra += n * (ps->dur - ps->compute);
+						for (int k = 0; k < COMM_KINDS; k++) {
+							dr->exposed[k] += n * ps->exposed[k];
+							dr->comm[k] += n * ps->comm[k];
+						}
+					}
 				}
 			/* busy is compute: an op's own exposed pieces and its gather waits apart */
 			dr->busy -= extra + e->sm.gate_wait[d];
@@ -354,6 +577,8 @@ int stream_finish(struct engine *e, struct pp_error *err)
 
 void stream_release(struct engine *e)
 {
+	free(e->sm.pair);
+	free(e->sm.alone);
 	free(e->sm.dur);
 	free(e->sm.extra);
 	free(e->sm.free);

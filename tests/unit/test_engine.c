@@ -1672,6 +1672,77 @@ static void engine_delays_the_first_forward_until_its_parameter_gathers_arrive(v
 	run_end(&x);
 }
 
+/*
+ * An overlapped pair priced from its pieces (DualPipeV on one device, V placement, m = 2):
+ * every forward is compute 10000, an all-to-all of 5000 waited for, compute 10000; every input
+ * gradient compute 4000, an all-to-all of 6000 waited for, compute 3000; W is t_w, compute.
+ * In a pair the backward issues sooner, so it starts: [0, 4000) its compute, its all-to-all
+ * [4000, 10000) beside the forward's compute [4000, 14000); the forward's all-to-all waits for
+ * the stream until 14000 and runs to 19000 beside the backward's last 3000 (to 17000) and, in a
+ * fused backward, its W; the forward resumes at 19000 (at the W's end if later): a B pair
+ * lasts 29000 with 2000 of the all-to-all exposed, a BW pair 27000 + t_w (the W hides the
+ * rest when t_w >= 2000). Run one after the other, the two would take 38000 (+ t_w). With
+ * --overlap-factor given, the factor prices the pair instead.
+ */
+static void stream_pair_runs_one_ops_all_to_all_beside_the_others_compute(void)
+{
+	const struct piece_step f[] = {
+	        {.what = PIECE_COMPUTE, .dur = 10000},
+	        {.what = PIECE_ISSUE, .kind = COMM_EP, .dur = 5000},
+	        {.what = PIECE_WAIT, .piece = 0},
+	        {.what = PIECE_COMPUTE, .dur = 10000},
+	};
+	const struct piece_step b[] = {
+	        {.what = PIECE_COMPUTE, .dur = 4000},
+	        {.what = PIECE_ISSUE, .kind = COMM_EP, .dur = 6000},
+	        {.what = PIECE_WAIT, .piece = 0},
+	        {.what = PIECE_COMPUTE, .dur = 3000},
+	};
+
+	for (int given = 0; given < 2; given++) {
+		struct config c = config_of("dualpipev", 1, 4);
+		struct pp_error err = {0};
+		struct run x = {0};
+		struct cost_pieces *pc;
+		int pairs = 0;
+
+		c.v = 2;
+		CU_ASSERT_EQUAL_FATAL(config_validate(&c, &err), 0);
+		x.s = sched_new(sched_find("dualpipev"), &(struct sched_params){1, 2, 4, 0});
+		x.k = cost_new_explicit(&c, c.w_mem_fraction);
+		CU_ASSERT_FATAL(x.s != NULL && x.k != NULL);
+		x.k->overlap_given = given;
+		pc = pieces_for(x.k, 1, 0);
+		for (int st = 0; st < 2; st++) {
+			pc->plan[3 * st] = plan_of(f, 4);
+			pc->plan[3 * st + 1] = plan_of(b, 4);
+		}
+		run_pieces(&x);
+		for (size_t i = 0; i + 1 < x.s->nops; i++) {
+			const struct op *op = &x.s->ops[i];
+			pp_time w = x.k->t_w[op[1].stage], dur;
+
+			if (!(op->flags & OP_OVERLAP))
+				continue;
+			pairs++;
+			dur = x.r->times[i].end - x.r->times[i].start;
+			if (given) {
+				CU_ASSERT_EQUAL(dur, 25000 + 13000 + (op[1].kind == OP_BW ? w : 0));
+			} else if (op[1].kind == OP_BW) {
+				CU_ASSERT_EQUAL(dur, w >= 2000 ? 27000 + w : 29000);
+			} else {
+				CU_ASSERT_EQUAL(dur, 29000);
+			}
+			CU_ASSERT_EQUAL(x.r->times[i + 1].start, x.r->times[i].start);
+			CU_ASSERT_EQUAL(x.r->times[i + 1].end, x.r->times[i].end);
+		}
+		CU_ASSERT_TRUE(pairs > 0);
+		engine_free(x.e);
+		cost_free(x.k);
+		sched_free(x.s);
+	}
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(
                 engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time),
@@ -1717,6 +1788,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(engine_names_the_cycle_of_a_deadlock),
         UNIT_TEST(engine_names_the_waiting_partner_of_a_stuck_pair),
         UNIT_TEST(stream_plan_exposes_what_a_collective_outlasts_of_the_compute_beside_it),
+        UNIT_TEST(stream_pair_runs_one_ops_all_to_all_beside_the_others_compute),
         UNIT_TEST(stream_plan_stretches_compute_that_fits_beside_a_piece_then_waits_for_it),
         UNIT_TEST(stream_plan_queues_pieces_of_one_stream_first_come_first_served),
         UNIT_TEST(engine_runs_an_op_at_its_plan_s_span_and_counts_busy_as_compute),
