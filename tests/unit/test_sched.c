@@ -987,7 +987,8 @@ static void sched_accepts_a_group_size_only_for_interleaved(void)
 	        sched_accepts(sched_find("1f1b"), &(struct sched_params){4, 1, 8, 4}, NULL, &err),
 	        -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_STRING_EQUAL(err.msg, "only the interleaved schedule has groups, not '1f1b'");
+	CU_ASSERT_STRING_EQUAL(err.msg, "only interleaved and interleaved-combined have groups, "
+	                                "not '1f1b'");
 }
 
 static void sched_accepts_interleaved_p4_m3_and_m10_as_pytorch_does(void)
@@ -1618,8 +1619,9 @@ static void sched_interleaved_zb_takes_pytorch_s_m_only_and_no_group_size(void)
 	                                "max(1, floor(m/p)), as PyTorch's "
 	                                "ScheduleInterleavedZeroBubble; nearest valid m: 8 and 10");
 	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 8, 4}, NULL, &err), -1);
-	CU_ASSERT_STRING_EQUAL(err.msg, "only the interleaved schedule has groups, not "
-	                                "'interleaved-zb'");
+	CU_ASSERT_STRING_EQUAL(err.msg,
+	                       "only interleaved and interleaved-combined have groups, not "
+	                       "'interleaved-zb'");
 	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 1, 8, 0}, NULL, &err), -1);
 }
 
