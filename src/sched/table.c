@@ -83,8 +83,8 @@ static const struct sched_desc table[] = {
         },
         {
                 .name = "interleaved-combined",
-                .summary = "combined 1F1B (Megatron-Core, MoE): interleaved, each forward "
-                           "overlapped with an earlier backward",
+                .summary = "combined 1F1B (Megatron-Core MoE): interleaved 1F1B with "
+                           "overlapped F&B steps",
                 .min_v = 2,
                 .groups = true,
                 .overlaps = true,
