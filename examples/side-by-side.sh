@@ -1,7 +1,8 @@
 #!/bin/sh
-# Every schedule at p=4, m=8: F, B and W of 1 each, no message time (interleaved, interleaved-zb
-# and the V schedules with v=2, the others with v=1), then the makespan with t_f=2, t_b=2,
-# t_w=1, with messages of 0.1, and with those times on a last device half as slow again.
+# Every schedule at p=4, m=8: F, B and W of 1 each, no message time (interleaved, interleaved-zb,
+# interleaved-combined and the V schedules with v=2, the others with v=1), then the makespan
+# with t_f=2, t_b=2, t_w=1, with messages of 0.1, and with those times on a last device half as
+# slow again.
 # span is bubble_rate_span, the paper's measure; peaks are per device, in micro-batches.
 set -eu
 ppsim=${PPSIM:-build/ppsim}
@@ -17,7 +18,7 @@ makespans --tcomm 0.1 >"${TMPDIR:-/tmp}/side.$$.2"
 makespans --tf 2 --tb 2 --tw 1 --stage-scale 1,1,1,1.5 >"${TMPDIR:-/tmp}/side.$$.3"
 trap 'rm -f "${TMPDIR:-/tmp}"/side.$$.*' EXIT
 
-printf '%-15s %2s %9s %9s %9s %-19s %4s %8s %8s %8s\n' schedule v makespan bubble span \
+printf '%-20s %2s %9s %9s %9s %-19s %4s %8s %8s %8s\n' schedule v makespan bubble span \
 	peaks msgs "2,2,1" "comm 0.1" "slow last"
 n=0
 for s in $("$ppsim" compare --schedules=all -p 4 -m 8 --format=csv | awk -F, 'NR > 1 { print $2 }'); do
@@ -33,6 +34,6 @@ for s in $("$ppsim" compare --schedules=all -p 4 -m 8 --format=csv | awk -F, 'NR
 		/^device / { dev = 1; next }
 		dev && NF == 0 { dev = 0 }
 		dev { peaks = peaks (peaks == "" ? "" : ",") $5 }
-		END { printf "%-15s %2s %9s %9s %9s %-19s %4s %8s %8s %8s\n", s, v, t, r, span, peaks,
+		END { printf "%-20s %2s %9s %9s %9s %-19s %4s %8s %8s %8s\n", s, v, t, r, span, peaks,
 			msgs, a, b, c }'
 done

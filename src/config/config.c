@@ -76,8 +76,9 @@ static const struct config_option options[] = {
         {"chunks", 'v', "v", CONFIG_ARG_COUNT, "N", "model chunks per device v (default 1)",
          FIELD(v), .commands = CONFIG_TRAINING},
         {"group-size", 0, "group_size", CONFIG_ARG_COUNT, "N",
-         "interleaved: micro-batches per group g (default p where p divides m)", FIELD(group_size),
-         .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER},
+         "interleaved, interleaved-combined: micro-batches per group g (default p where p "
+         "divides m)",
+         FIELD(group_size), .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER},
         {"max-ops", 0, "max_ops", CONFIG_ARG_BYTES, "N",
          "most ops a simulation may hold, to fail fast (default 50000000)", FIELD(max_ops),
          .commands = CONFIG_ALL, .bytes_min = 1, .bytes_max = (int64_t)PP_MAX_OPS_CEILING},
@@ -122,8 +123,8 @@ static const struct config_option options[] = {
          "zb-auto, zbv-auto: activations a device may hold, in micro-batches (default p)",
          FIELD(mem_limit), .commands = CONFIG_TRAINING, .flags = CONFIG_SHAPES_ORDER},
         {"overlap-factor", 0, "overlap_factor", CONFIG_ARG_RATE, "X",
-         "an overlapped F&B pair (dualpipev) lasts X x (F + B) (default: from its ops' "
-         "pieces run together with a model, else 1: no gain)",
+         "an overlapped F&B pair (interleaved-combined, dualpipev) lasts X x (F + B) "
+         "(default: from its ops' pieces run together with a model, else 1: no gain)",
          FIELD(overlap_factor), .commands = CONFIG_TRAINING},
         {"model", 0, "model", CONFIG_ARG_NAME, "NAME",
          "price ops from a model preset (see 'ppsim list'); times in ms", FIELD(model),

@@ -33,6 +33,24 @@ int sched_interleaved_zb_generate(struct sched *s);
 int sched_interleaved_zb_check(const struct sched_params *sp, const char **key,
                                struct pp_error *err);
 double sched_interleaved_zb_peak(const struct sched_params *sp, int d);
+/* The forward order of Megatron-LM's interleaved schedules (its get_schedule_table), as
+ * (micro-batch, chunk) pairs in *tmb[m*v] and *tch[m*v], which the caller frees: micro-batches
+ * in groups of g through chunk 0, then chunk 1, and so on, the last group holding what is left.
+ * Backward k takes forward k's micro-batch and the mirrored chunk v-1-c. Returns 0, or -1 when
+ * out of memory. */
+int sched_interleaved_table(const struct sched *s, int g, int **tmb, int **tch);
+/* Megatron-LM's rule for a group of sp->group micro-batches: p <= g <= m and m mod g of 0 or at
+ * least p. Returns 0, or -1 with *key "group_size" and an error that names the schedule name
+ * and the nearest valid m and g. */
+int sched_megatron_group_check(const struct sched_params *sp, const char *name, const char **key,
+                               struct pp_error *err);
+/* interleavedcombined.c */
+int sched_interleaved_combined_generate(struct sched *s);
+int sched_interleaved_combined_check(const struct sched_params *sp, const char **key,
+                                     struct pp_error *err);
+double sched_interleaved_combined_theory(const struct sched_params *sp, double t_f, double t_b,
+                                         double t_w, double overlap);
+double sched_interleaved_combined_peak(const struct sched_params *sp, int d);
 /* loopedbfs.c */
 int sched_loopedbfs_generate(struct sched *s);
 double sched_loopedbfs_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,

@@ -90,29 +90,34 @@ static int torch_check(const struct sched_params *sp, const char **key, const ch
 	               needs, ms);
 }
 
-int sched_interleaved_check(const struct sched_params *sp, const char **key, struct pp_error *err)
+int sched_megatron_group_check(const struct sched_params *sp, const char *name, const char **key,
+                               struct pp_error *err)
 {
 	char ms[48] = "", gs[48] = "";
 
-	if (sp->group != 0) {
-		*key = "group_size";
-		if (megatron_accepts(sp))
-			return 0;
-		if (sp->group < sp->p)
-			return pp_fail(err, PP_ERR_USAGE,
-			               "interleaved needs a group of at least p=%d micro-batches "
-			               "(Megatron-LM's rule p <= g <= m)",
-			               sp->p);
-		/* a multiple of g is valid: there is an m above unless m is near the cap */
-		nearest(sp, false, sp->group, PP_MAX_COUNT, megatron_accepts, ms, sizeof(ms));
-		if (!nearest(sp, true, sp->p, sp->m, megatron_accepts, gs, sizeof(gs)))
-			snprintf(gs, sizeof(gs), "none");
+	*key = "group_size";
+	if (megatron_accepts(sp))
+		return 0;
+	if (sp->group < sp->p)
 		return pp_fail(err, PP_ERR_USAGE,
-		               "interleaved needs p <= g <= m and m mod g of 0 or at least p "
-		               "(Megatron-LM's rule; here p=%d, m=%d); nearest valid m for g=%d: "
-		               "%s; nearest valid g for m=%d: %s",
-		               sp->p, sp->m, sp->group, ms, sp->m, gs);
-	}
+		               "%s needs a group of at least p=%d micro-batches "
+		               "(Megatron-LM's rule p <= g <= m)",
+		               name, sp->p);
+	/* a multiple of g is valid: there is an m above unless m is near the cap */
+	nearest(sp, false, sp->group, PP_MAX_COUNT, megatron_accepts, ms, sizeof(ms));
+	if (!nearest(sp, true, sp->p, sp->m, megatron_accepts, gs, sizeof(gs)))
+		snprintf(gs, sizeof(gs), "none");
+	return pp_fail(err, PP_ERR_USAGE,
+	               "%s needs p <= g <= m and m mod g of 0 or at least p "
+	               "(Megatron-LM's rule; here p=%d, m=%d); nearest valid m for g=%d: "
+	               "%s; nearest valid g for m=%d: %s",
+	               name, sp->p, sp->m, sp->group, ms, sp->m, gs);
+}
+
+int sched_interleaved_check(const struct sched_params *sp, const char **key, struct pp_error *err)
+{
+	if (sp->group != 0)
+		return sched_megatron_group_check(sp, "interleaved", key, err);
 	return torch_check(sp, key, "interleaved",
 	                   "accepts neither Megatron-LM's m (a multiple of p) nor PyTorch's (a "
 	                   "multiple of max(1, floor(m/p)))",
@@ -128,13 +133,7 @@ int sched_interleaved_zb_check(const struct sched_params *sp, const char **key,
 	                   err);
 }
 
-/*
- * The forward order both interleaved schedules share, as (micro-batch, chunk) pairs in
- * tmb[m*v] and tch[m*v]: micro-batches in groups of g through chunk 0, then chunk 1, and so
- * on. Backward k takes forward k's micro-batch and the mirrored chunk v-1-c. Returns 0, or -1
- * when out of memory.
- */
-static int forward_table(const struct sched *s, int g, int **tmb, int **tch)
+int sched_interleaved_table(const struct sched *s, int g, int **tmb, int **tch)
 {
 	int k = 0;
 
@@ -162,7 +161,7 @@ int sched_interleaved_generate(struct sched *s)
 	struct sched_params sp = sched_params_of(s);
 	int g = group_of(&sp), total = s->m * s->v, k, *tmb, *tch;
 
-	if (forward_table(s, g, &tmb, &tch) != 0)
+	if (sched_interleaved_table(s, g, &tmb, &tch) != 0)
 		return -1;
 	s->group = g;
 	for (int d = 0; d < s->p; d++) {
@@ -219,7 +218,7 @@ int sched_interleaved_zb_generate(struct sched *s)
 	struct sched_params sp = sched_params_of(s);
 	int total = s->m * s->v, *tmb, *tch;
 
-	if (forward_table(s, group_of(&sp), &tmb, &tch) != 0)
+	if (sched_interleaved_table(s, group_of(&sp), &tmb, &tch) != 0)
 		return -1;
 	for (int d = 0; d < s->p; d++) {
 		int w = zb_warm_up(&sp, d), wk = 0;

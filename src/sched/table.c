@@ -82,6 +82,18 @@ static const struct sched_desc table[] = {
                 .peak = {sched_interleaved_zb_peak, "min((v-1)g + p, m*v) / v"},
         },
         {
+                .name = "interleaved-combined",
+                .summary = "combined 1F1B (Megatron-Core MoE): interleaved 1F1B with "
+                           "overlapped F&B steps",
+                .min_v = 2,
+                .groups = true,
+                .overlaps = true,
+                .fn = {.generate = sched_interleaved_combined_generate,
+                       .check = sched_interleaved_combined_check},
+                .theory = {sched_interleaved_combined_theory, "(p-1)/(m*v+p-1) at overlap 1"},
+                .peak = {sched_interleaved_combined_peak, "min(2(p-d-1) + (v-1)g + 2, m*v) / v"},
+        },
+        {
                 .name = "zbh1",
                 .summary =
                         "ZB-H1 (Qi et al. 2024): 1F1B with backward split into B and W, W delayed",
@@ -293,6 +305,12 @@ bool sched_message_count(int p, int v, int m, enum placement placement, uint64_t
 	return pp_mul_u64(across, 2 * (uint64_t)m, out);
 }
 
+/* Whether desc takes a group size (sched_params.group). */
+static bool takes_groups(const struct sched_desc *desc)
+{
+	return desc->groups;
+}
+
 int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, const char **key,
                   struct pp_error *err)
 {
@@ -309,9 +327,12 @@ int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, 
 		               desc->min_v);
 	}
 	*key = "group_size";
-	if (sp->group != 0 && !desc->groups)
-		return pp_fail(err, PP_ERR_USAGE,
-		               "only the interleaved schedule has groups, not '%s'", desc->name);
+	if (sp->group != 0 && !desc->groups) {
+		char takers[128];
+
+		return pp_fail(err, PP_ERR_USAGE, "only %s have groups, not '%s'",
+		               sched_names_that(takes_groups, takers, sizeof(takers)), desc->name);
+	}
 	if (desc->fn.check != NULL)
 		return desc->fn.check(sp, key, err);
 	return 0;

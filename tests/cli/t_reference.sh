@@ -40,3 +40,39 @@ for kind in zbv vhalf vmin v1f1b; do
 	[ "$want_cases" -gt 0 ] && [ $cases -eq "$want_cases" ] && ok ||
 		not_ok "$ref: $cases cases run, $want_cases in the file"
 done
+
+# Megatron-Core's interleaved schedules, op for op: for each case of
+# tests/golden/megatron-reference/KIND.txt (written by tests/tools/megatron-reference.py from
+# Megatron-LM's own schedules.py and combined_1f1b.py, see the README there), ppsim's schedule
+# (combined: interleaved-combined, interleaved: interleaved) with the case's group size exports
+# the same PyTorch CSV, its combined steps as overlapped pairs; every case of the file runs.
+for kind in combined interleaved; do
+	case $kind in
+	combined) name=interleaved-combined ;;
+	*) name=$kind ;;
+	esac
+	ref="$ROOT/tests/golden/megatron-reference/$kind.txt"
+	cases=0
+	want_cases=$(grep -c '^# ' "$ref")
+	rm -rf "$TMP/cases"
+	mkdir "$TMP/cases"
+	awk -v dir="$TMP/cases" '/^# / { n++ } { print > (dir "/" n) }' "$ref"
+	for f in "$TMP"/cases/*; do
+		set -- $(head -1 "$f" | sed 's/^# //; s/[a-z]*=//g')
+		cases=$((cases + 1))
+		args="-s $name -p $1 -v $2 -m $3 --group-size $4"
+		tail -n +2 "$f" >"$TMP/ref.csv"
+		rm -f "$TMP/got.csv"
+		# shellcheck disable=SC2086
+		if ! ppsim $args --export-schedule="$TMP/got.csv" --export-format=torch \
+			>/dev/null 2>"$TMP/err"; then
+			not_ok "ppsim $args: $(head -c 300 "$TMP/err")"
+		elif ! cmp -s "$TMP/ref.csv" "$TMP/got.csv"; then
+			not_ok "ppsim $args: order differs from Megatron-LM's ($ref, case ${f##*/})"
+		else
+			ok
+		fi
+	done
+	[ "$want_cases" -gt 0 ] && [ $cases -eq "$want_cases" ] && ok ||
+		not_ok "$ref: $cases cases run, $want_cases in the file"
+done

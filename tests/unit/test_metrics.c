@@ -427,8 +427,9 @@ static bool theory_expected(const char *schedule, int p, int m, double t_f, doub
 static int closed_form_mismatches(const double (*costs)[3], size_t ncosts, bool check_domain,
                                   int *compared)
 {
-	static const char *const names[] = {"gpipe", "1f1b",      "interleaved", "zbh1",
-	                                    "zbh2",  "loopedbfs", "zbv",         "dualpipev"};
+	static const char *const names[] = {"gpipe", "1f1b",      "interleaved",
+	                                    "zbh1",  "zbh2",      "loopedbfs",
+	                                    "zbv",   "dualpipev", "interleaved-combined"};
 	int bad = 0;
 
 	*compared = 0;

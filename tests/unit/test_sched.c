@@ -987,7 +987,8 @@ static void sched_accepts_a_group_size_only_for_interleaved(void)
 	        sched_accepts(sched_find("1f1b"), &(struct sched_params){4, 1, 8, 4}, NULL, &err),
 	        -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_STRING_EQUAL(err.msg, "only the interleaved schedule has groups, not '1f1b'");
+	CU_ASSERT_STRING_EQUAL(err.msg, "only interleaved and interleaved-combined have groups, "
+	                                "not '1f1b'");
 }
 
 static void sched_accepts_interleaved_p4_m3_and_m10_as_pytorch_does(void)
@@ -1618,9 +1619,193 @@ static void sched_interleaved_zb_takes_pytorch_s_m_only_and_no_group_size(void)
 	                                "max(1, floor(m/p)), as PyTorch's "
 	                                "ScheduleInterleavedZeroBubble; nearest valid m: 8 and 10");
 	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 8, 4}, NULL, &err), -1);
-	CU_ASSERT_STRING_EQUAL(err.msg, "only the interleaved schedule has groups, not "
-	                                "'interleaved-zb'");
+	CU_ASSERT_STRING_EQUAL(err.msg,
+	                       "only interleaved and interleaved-combined have groups, not "
+	                       "'interleaved-zb'");
 	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 1, 8, 0}, NULL, &err), -1);
+}
+
+/* Megatron-LM's combined 1F1B, p=2, v=2, m=4, as tests/tools/megatron-reference.py records
+ * it, and by hand: device 0 warms up with 2(p-1) + (v-1)g + 1 = 5 forwards of the schedule
+ * table (micro-batches 0, 1 on chunk 0, on chunk 1, then 2, 3 on chunk 0), device 1 with 3;
+ * then forward k+w runs with backward k (forward k's micro-batch on the mirrored chunk) as one
+ * overlapped step, and the backwards left run alone. */
+static const char *const combined_p2_v2_m4[2] = {
+        "0F0,0F1,2F0,2F1,0F2,(0F3;2B0)OVERLAP_F_B,(2F2;2B1)OVERLAP_F_B,(2F3;0B0)OVERLAP_F_B,0B1,"
+        "2B2,2B3,0B2,0B3",
+        "1F0,1F1,3F0,(3F1;3B0)OVERLAP_F_B,(1F2;3B1)OVERLAP_F_B,(1F3;1B0)OVERLAP_F_B,(3F2;1B1)"
+        "OVERLAP_F_B,(3F3;3B2)OVERLAP_F_B,3B3,1B2,1B3"};
+
+static void sched_interleaved_combined_p2_v2_m4_equals_megatron_lm_s_combined_1f1b(void)
+{
+	const struct sched_desc *desc = sched_find("interleaved-combined");
+	struct sched *s = sched_new(desc, &(struct sched_params){2, 2, 4, 0});
+	struct op want[32];
+	struct pp_error err = {0};
+
+	CU_ASSERT_FALSE(s->split);
+	CU_ASSERT_FALSE(s->mixed);
+	CU_ASSERT_TRUE(s->overlap);
+	CU_ASSERT_EQUAL(s->placement, PLACE_LOOP);
+	CU_ASSERT_EQUAL(s->group, 2);
+	for (int d = 0; d < 2; d++)
+		CU_ASSERT_TRUE(
+		        unit_device_is(s, d, want, unit_torch_ops(combined_p2_v2_m4[d], want, 32)));
+	CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+	sched_free(s);
+}
+
+/* The ops of device d of kind (F or BW) in order, as (micro-batch, stage) pairs in out. */
+static size_t ops_of_kind(const struct sched *s, int d, enum op_kind kind, struct op *out)
+{
+	size_t n = 0;
+
+	for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++)
+		if (s->ops[i].kind == kind)
+			out[n++] = (struct op){s->ops[i].mb, s->ops[i].stage, kind, 0};
+	return n;
+}
+
+static void sched_interleaved_combined_is_interleaved_with_one_more_warm_up_forward(void)
+{
+	/* per device: m*v forwards and m*v fused backwards, each in interleaved 1F1B's order;
+	 * w = min(2(p-d-1) + (v-1)g + 1, m*v) forwards first, then m*v - w pairs (an F flagged
+	 * OP_OVERLAP, then a BW that needs nothing of it), then the backwards left */
+	static const int ps[] = {2, 3, 4, 8}, vs[] = {2, 3, 4}, ks[] = {1, 2, 3, 4};
+
+	for (size_t a = 0; a < 4; a++)
+		for (size_t b = 0; b < 3; b++)
+			for (size_t c = 0; c < 4; c++) {
+				int p = ps[a], v = vs[b], m = ks[c] * p, total = m * v;
+				struct sched_params sp = {p, v, m, 0};
+				struct sched *s =
+				        sched_new(sched_find("interleaved-combined"), &sp);
+				struct sched *plain = sched_new(sched_find("interleaved"), &sp);
+				struct op *x = malloc(2 * (size_t)total * sizeof(*x));
+				struct op *y = malloc(2 * (size_t)total * sizeof(*y));
+				struct pp_error err = {0};
+
+				CU_ASSERT_EQUAL(plain->group, p);
+				CU_ASSERT_EQUAL(s->group, p);
+				for (int d = 0; d < p; d++) {
+					const struct op *o = &s->ops[s->dev_start[d]];
+					int w = 2 * (p - d - 1) + (v - 1) * p + 1, pairs = 0;
+
+					w = w < total ? w : total;
+					CU_ASSERT_EQUAL_FATAL(s->dev_start[d + 1] - s->dev_start[d],
+					                      2 * (size_t)total);
+					for (int k = 0; k < 2; k++) {
+						enum op_kind kind = k == 0 ? OP_F : OP_BW;
+						size_t n = ops_of_kind(s, d, kind, x);
+
+						CU_ASSERT_EQUAL_FATAL(n, (size_t)total);
+						CU_ASSERT_EQUAL_FATAL(
+						        ops_of_kind(plain, d, kind, y), n);
+						for (size_t i = 0; i < n; i++)
+							CU_ASSERT(x[i].mb == y[i].mb &&
+							          x[i].stage == y[i].stage);
+					}
+					for (int i = 0; i < w; i++)
+						CU_ASSERT(o[i].kind == OP_F && o[i].flags == 0);
+					for (int i = w; i < 2 * total; i++) {
+						if (o[i].flags & OP_OVERLAP) {
+							pairs++;
+							CU_ASSERT_EQUAL(o[i].kind, OP_F);
+							CU_ASSERT_EQUAL_FATAL(o[i + 1].kind, OP_BW);
+							CU_ASSERT(o[i + 1].mb != o[i].mb ||
+							          o[i + 1].stage != o[i].stage);
+							CU_ASSERT_EQUAL(o[++i].flags, 0);
+						} else {
+							CU_ASSERT_EQUAL(o[i].kind, OP_BW);
+						}
+					}
+					CU_ASSERT_EQUAL(pairs, total - w);
+				}
+				CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+				CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+				sched_free(s);
+				sched_free(plain);
+				free(x);
+				free(y);
+			}
+}
+
+static void sched_interleaved_combined_peaks_one_forward_above_its_warm_up(void)
+{
+	const struct sched_desc *desc = sched_find("interleaved-combined");
+	struct sched_params sp = {4, 2, 8, 0};
+	struct sched *s = sched_new(desc, &sp);
+	double peak[4];
+	/* warm-up 2(p-d-1) + (v-1)p + 1 = 11, 9, 7, 5 chunks, one more while a pair runs; device
+	 * 0 holds all 16 chunks' worth at most */
+	static const double want[4] = {12.0 / 2, 10.0 / 2, 8.0 / 2, 6.0 / 2};
+
+	sched_peak_units(s, peak);
+	for (int d = 0; d < 4; d++) {
+		ASSERT_NEAR(peak[d], want[d]);
+		ASSERT_NEAR(desc->peak.fn(&sp, d), want[d]);
+	}
+	/* m = p: device 0's warm-up is every forward */
+	ASSERT_NEAR(desc->peak.fn(&(struct sched_params){4, 2, 4, 0}, 0), 4);
+	CU_ASSERT_STRING_EQUAL(desc->peak.text, "min(2(p-d-1) + (v-1)g + 2, m*v) / v");
+	sched_free(s);
+}
+
+static void sched_interleaved_combined_theory_is_interleaved_s_at_overlap_1_only(void)
+{
+	const struct sched_desc *d = sched_find("interleaved-combined");
+
+	ASSERT_NEAR(d->theory.fn(&(struct sched_params){4, 2, 8, 0}, 1, 1, 1, 1), 3.0 / 19);
+	ASSERT_NEAR(d->theory.fn(&(struct sched_params){4, 4, 16, 0}, 2, 3, 1, 1), 3.0 / 67);
+	ASSERT_NEAR(d->theory.fn(&(struct sched_params){4, 2, 10, 5}, 1, 1, 1, 1), 3.0 / 23);
+	CU_ASSERT_TRUE(isnan(d->theory.fn(&(struct sched_params){4, 2, 8, 0}, 1, 1, 1, 0.8)));
+	CU_ASSERT_TRUE(d->overlaps);
+	CU_ASSERT_TRUE(d->groups);
+	CU_ASSERT_FALSE(d->split);
+	CU_ASSERT_EQUAL(d->min_v, 2);
+	CU_ASSERT_EQUAL(d->max_v, 0);
+}
+
+static void sched_accepts_interleaved_combined_as_megatron_lm_does(void)
+{
+	const struct sched_desc *d = sched_find("interleaved-combined");
+	const char *key = NULL;
+	struct pp_error err = {0};
+
+	/* m a multiple of p by default (Megatron-LM's group of p) */
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 8, 0}, &key, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 3, 4, 0}, &key, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 10, 0}, &key, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_STRING_EQUAL(key, "m");
+	CU_ASSERT_STRING_EQUAL(err.msg, "interleaved-combined with p=4 needs m a multiple of p "
+	                                "(Megatron-LM's default group of p micro-batches); "
+	                                "nearest valid m: 8 and 12");
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 3, 0}, &key, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "interleaved-combined with p=4 needs m a multiple of p "
+	                                "(Megatron-LM's default group of p micro-batches); "
+	                                "nearest valid m: 4");
+	/* a group g: p <= g <= m, and m mod g of 0 or at least p */
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 10, 5}, &key, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 9, 5}, &key, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 6, 5}, &key, &err), -1);
+	CU_ASSERT_STRING_EQUAL(key, "group_size");
+	CU_ASSERT_STRING_EQUAL(err.msg, "interleaved-combined needs p <= g <= m and m mod g of 0 "
+	                                "or at least p (Megatron-LM's rule; here p=4, m=6); "
+	                                "nearest valid m for g=5: 5 and 9; nearest valid g for "
+	                                "m=6: 6");
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 8, 3}, &key, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "interleaved-combined needs a group of at least p=4 "
+	                                "micro-batches (Megatron-LM's rule p <= g <= m)");
+	/* an interleaved pipeline: two devices or more, two chunks or more */
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){1, 2, 4, 0}, &key, &err), -1);
+	CU_ASSERT_STRING_EQUAL(key, "p");
+	CU_ASSERT_STRING_EQUAL(err.msg, "interleaved-combined needs p >= 2 (Megatron-LM combines "
+	                                "steps across chunks only in an interleaved pipeline)");
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 1, 8, 0}, &key, &err), -1);
+	CU_ASSERT_STRING_EQUAL(key, "v");
+	CU_ASSERT_STRING_EQUAL(err.msg, "schedule 'interleaved-combined' needs v >= 2");
 }
 
 static void sched_vhalf_and_vmin_hold_about_a_half_and_a_third_of_1f1b_s_activations(void)
@@ -1927,6 +2112,11 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_zb2p_order_of_p4_m8_equals_the_authors_heuristic_at_limit_2p),
         UNIT_TEST(sched_interleaved_zb_has_pytorch_s_rank_orders_for_p2_and_p4_with_v2_m8),
         UNIT_TEST(sched_interleaved_zb_takes_pytorch_s_m_only_and_no_group_size),
+        UNIT_TEST(sched_interleaved_combined_p2_v2_m4_equals_megatron_lm_s_combined_1f1b),
+        UNIT_TEST(sched_interleaved_combined_is_interleaved_with_one_more_warm_up_forward),
+        UNIT_TEST(sched_interleaved_combined_peaks_one_forward_above_its_warm_up),
+        UNIT_TEST(sched_interleaved_combined_theory_is_interleaved_s_at_overlap_1_only),
+        UNIT_TEST(sched_accepts_interleaved_combined_as_megatron_lm_does),
         UNIT_TEST(sched_vhalf_and_vmin_hold_about_a_half_and_a_third_of_1f1b_s_activations),
         UNIT_TEST(sched_zb_auto_keeps_alive_activations_within_each_limit),
         UNIT_TEST(sched_1f1b_v_order_of_p4_m8_equals_the_authors_v1f1b),
