@@ -165,6 +165,13 @@ struct config {
 	int tied;                /* (model) embedding and LM head share weights: 1, 0, or -1 */
 	int head_dim;            /* (model) size of an attention head; 0: the preset's (hidden /
 	                            heads unless it says otherwise) */
+	int v_head_dim;          /* (model) a value head's size; 0: the preset's, else head_dim */
+	int q_lora_rank;         /* (model) latent attention's query rank; -1: the preset's */
+	int kv_lora_rank;        /* (model) latent attention's key/value rank (0: not latent);
+	                            -1: the preset's */
+	int rope_dim;            /* (model) of head_dim, the rotary part latent attention's keys
+	                            share; -1: the preset's */
+	int mtp_layers;          /* (model) multi-token-prediction layers; -1: the preset's */
 	int experts;             /* (model) routed experts of a mixture-of-experts layer; -1: the
 	                            preset's (0: a dense model) */
 	int top_k;               /* (model) experts each token is routed to; 0: the preset's */

@@ -202,9 +202,17 @@ struct cost_model {
 	double step_flops;       /* model FLOPs of one step over all GPUs (no recomputation) */
 	double tokens_per_step;  /* m * mbs * seq * dp */
 	double samples_per_step; /* m * mbs * dp */
-	double q_dim, kv_dim;    /* the attention's query (and output) and key/value widths:
-	                            heads and kv heads x the head size (hidden / heads unless the
-	                            model says otherwise) */
+	double q_dim, kv_dim;    /* the attention's query and key widths: heads and kv heads x
+	                            the head size (hidden / heads unless the model says
+	                            otherwise) */
+	double o_dim, kvv_dim;   /* the value widths: heads and kv heads x the value head size
+	                            (the head size unless the model says otherwise) */
+	int q_lora_rank, kv_lora_rank, rope_dim; /* latent attention (kv_lora_rank 0: none) */
+	int mtp_layers;          /* multi-token-prediction layers on the last stage */
+	int S;                   /* virtual stages */
+	struct cost_flops last_head_ms; /* the last stage's heads: the LM head's, and each MTP
+	                            layer's projection and head */
+	struct cost_flops last_head_flops; /* their FLOPs, whole */
 	/* A mixture of experts (experts == 0: every layer dense; docs/cost-model.md, Mixture of
 	 * experts): the first dense_layers layers are dense, the others expert layers, whose MLP
 	 * is a router, shared_experts experts every token runs and experts routed ones, top_k of

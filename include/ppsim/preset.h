@@ -25,6 +25,10 @@ struct model_preset {
 	 * dense model): routed experts, experts a token is routed to, one expert's MLP size,
 	 * experts every token runs, leading layers with a dense MLP of ffn */
 	int head_dim, experts, top_k, expert_ffn, shared_experts, dense_layers;
+	/* multi-head latent attention (0: none): the values' head size, the queries' and the
+	 * keys' and values' low ranks, the rotary part of head_dim the keys share; and the
+	 * multi-token-prediction layers after the last */
+	int v_head_dim, q_lora_rank, kv_lora_rank, rope_dim, mtp_layers;
 };
 
 /* A GPU. */

@@ -151,6 +151,25 @@ static const struct config_option options[] = {
         {"head-dim", 0, "head_dim", CONFIG_ARG_COUNT, "N",
          "model: size of an attention head (default: the preset's, else hidden / heads)",
          FIELD(head_dim), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"v-head-dim", 0, "v_head_dim", CONFIG_ARG_COUNT, "N",
+         "model: size of a value head (default: the preset's, else --head-dim)",
+         FIELD(v_head_dim), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"q-lora-rank", 0, "q_lora_rank", CONFIG_ARG_COUNT, "N",
+         "model: latent attention's query rank; 0: queries projected in one matrix",
+         FIELD(q_lora_rank), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
+         .flags = CONFIG_ZERO_OK},
+        {"kv-lora-rank", 0, "kv_lora_rank", CONFIG_ARG_COUNT, "N",
+         "model: latent attention's key/value rank; 0: standard attention",
+         FIELD(kv_lora_rank), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
+         .flags = CONFIG_ZERO_OK},
+        {"rope-dim", 0, "rope_dim", CONFIG_ARG_COUNT, "N",
+         "model: of --head-dim, the rotary part latent attention's keys share",
+         FIELD(rope_dim), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
+         .flags = CONFIG_ZERO_OK},
+        {"mtp-layers", 0, "mtp_layers", CONFIG_ARG_COUNT, "N",
+         "model: multi-token-prediction layers after the last (on the last stage)",
+         FIELD(mtp_layers), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
+         .flags = CONFIG_ZERO_OK},
         {"experts", 0, "experts", CONFIG_ARG_COUNT, "N",
          "model: routed experts of each mixture-of-experts layer; 0: a dense model",
          FIELD(experts), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
@@ -424,6 +443,10 @@ void config_init(struct config *c)
 	c->mlp = PP_MLP_PRESET;
 	c->tied = -1;
 	c->experts = -1;
+	c->q_lora_rank = -1;
+	c->kv_lora_rank = -1;
+	c->rope_dim = -1;
+	c->mtp_layers = -1;
 	c->shared_experts = -1;
 	c->dense_layers = -1;
 	c->ep = 1;

@@ -129,9 +129,9 @@ static double peak_ticks(const struct cost *c, int st, int op)
 	/* with fp8 the linear GEMMs may run above the bf16 peak: the higher peak bounds them */
 	peak = k->fp8 && k->hw.fp8_tflops > k->hw.tflops ? k->hw.fp8_tflops : k->hw.tflops;
 	layer = op == 0 ? k->layer_flops.f : op == 1 ? k->layer_flops.b : k->layer_flops.w;
-	head = st == c->S - 1 ? (op == 0   ? k->head_flops.f
-	                         : op == 1 ? k->head_flops.b
-	                                   : k->head_flops.w)
+	head = st == c->S - 1 ? (op == 0   ? k->last_head_flops.f
+	                         : op == 1 ? k->last_head_flops.b
+	                                   : k->last_head_flops.w)
 	                      : 0;
 	moe = op == 0 ? k->moe_flops.f : op == 1 ? k->moe_flops.b : k->moe_flops.w;
 	return (moe_stage_sum(k, st, layer, moe) + head) / k->tp / (peak * 1e12) * 1e3 *

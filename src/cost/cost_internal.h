@@ -69,5 +69,8 @@ void moe_figures(struct cost_model *k, double attn_params);
 void moe_times(struct cost_model *k, const struct cost_flops *attention);
 void moe_exchanges(struct cost_model *k, int per_node);
 double moe_stage_sum(const struct cost_model *k, int st, double dense, double moe);
+/* Stage st's layers in all and of them the expert layers, the MTP layers of the last stage
+ * included. */
+void moe_stage_counts(const struct cost_model *k, int st, int *n, int *nm);
 
 #endif

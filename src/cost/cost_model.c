@@ -102,9 +102,20 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->gated_mlp = c->mlp == PP_MLP_PRESET ? mp->gated_mlp : c->mlp == PP_MLP_GATED;
 	{
 		int hd = c->head_dim > 0 ? c->head_dim : mp->head_dim;
+		int vd = c->v_head_dim > 0 ? c->v_head_dim : mp->v_head_dim > 0 ? mp->v_head_dim : hd;
 
 		k->q_dim = hd > 0 ? (double)k->heads * hd : k->hidden;
 		k->kv_dim = (double)k->kv_heads * (hd > 0 ? hd : (double)k->hidden / k->heads);
+		k->o_dim = vd > 0 ? (double)k->heads * vd : k->q_dim;
+		k->kvv_dim = vd > 0 ? (double)k->kv_heads * vd : k->kv_dim;
+		k->q_lora_rank = c->q_lora_rank >= 0 ? c->q_lora_rank : mp->q_lora_rank;
+		k->kv_lora_rank = c->kv_lora_rank >= 0 ? c->kv_lora_rank : mp->kv_lora_rank;
+		k->rope_dim = c->rope_dim >= 0 ? c->rope_dim : mp->rope_dim;
+		k->mtp_layers = c->mtp_layers >= 0 ? c->mtp_layers : mp->mtp_layers;
+		if (k->kv_lora_rank > 0 && k->rope_dim >= (hd > 0 ? hd : k->hidden / k->heads))
+			return config_fail(c, "rope_dim", err,
+			                   "must be below the head size %d (its rotary part)",
+			                   hd > 0 ? hd : k->hidden / k->heads);
 	}
 	k->tied = c->tied < 0 ? mp->tied : c->tied > 0;
 	k->hw.tflops = pickd(c->tflops, gp->tflops);
@@ -227,6 +238,7 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 {
 	int first = c->first_stage_layers, last = c->last_stage_layers, rest = k->layers, mid = S;
 
+	k->S = S;
 	k->stage_layers = pp_calloc((size_t)S, sizeof(*k->stage_layers));
 	k->stage_moe = pp_calloc((size_t)S, sizeof(*k->stage_moe));
 	if (k->stage_layers == NULL || k->stage_moe == NULL)
@@ -283,12 +295,25 @@ static void layer_figures(struct cost_model *k)
 {
 	double h = k->hidden, s = k->seq, b = k->mbs, t = b * s, a = k->heads;
 	double q = k->q_dim, kv = k->kv_dim, attn_params = 2 * h * q + 2 * h * kv;
+	/* the attention core's full count: scores (q wide) and their product with the values */
+	double core = 2 * b * s * s * (q + k->o_dim);
 
+	if (k->kv_lora_rank > 0) /* latent attention's projections, down and up */
+		attn_params = (k->q_lora_rank > 0 ? h * k->q_lora_rank + k->q_lora_rank * q : h * q) +
+		              h * (k->kv_lora_rank + k->rope_dim) +
+		              k->kv_lora_rank * (k->kv_dim - (double)k->kv_heads * k->rope_dim +
+		                                 k->kvv_dim) +
+		              k->o_dim * h;
+	else if (k->o_dim != q)
+		attn_params = h * q + h * kv + h * k->kvv_dim + k->o_dim * h;
 	k->layer_params = attn_params + (k->gated_mlp ? 3 : 2) * h * k->ffn;
-	k->layer_flops.f = 2 * k->layer_params * t + 4 * b * s * s * q;
-	k->layer_flops.b = 2 * k->layer_params * t + 8 * b * s * s * q;
+	k->layer_flops.f = 2 * k->layer_params * t + core;
+	k->layer_flops.b = 2 * k->layer_params * t + 2 * core;
 	k->layer_flops.w = 2 * k->layer_params * t;
 	k->head_flops.f = k->head_flops.b = k->head_flops.w = 2 * t * h * k->vocab;
+	/* each MTP layer adds a projection of 2h to h and a head */
+	k->last_head_flops.f = k->head_flops.f * (1 + k->mtp_layers) + k->mtp_layers * 2 * t * 2 * h * h;
+	k->last_head_flops.b = k->last_head_flops.w = k->last_head_flops.f;
 	/*
 	 * Korthikanti et al.'s constants count 16-bit activations (scaled for other widths): of a
 	 * layer's 34 sbh, 24 sbh are the tensor-parallel GEMMs' and the MLP's, split over tp; the
@@ -357,18 +382,37 @@ static void layer_times(struct cost_model *k)
 	 * meet all s keys: the attention core's work is 1/cp of the sequence's */
 	double h = k->hidden, s = k->seq, b = k->mbs, cp = k->cp, t = b * s / cp, tp = k->tp;
 	double V = k->vocab, kv = k->kv_dim, q = k->q_dim, e = k->dtype_bytes;
-	double gemm[4][2] = {
-	        {h, (q + 2 * kv) / tp},                    /* QKV: K = h in, N out */
-	        {q / tp, h},                               /* output projection */
-	        {h, (k->gated_mlp ? 2 : 1) * k->ffn / tp}, /* MLP in (gate and up when gated) */
-	        {k->ffn / tp, h},                          /* MLP out */
-	};
-	double attn = 4 * b * s * s * q / tp / cp, act = (k->gated_mlp ? 3 : 2) * k->ffn / tp;
+	/* the layer's GEMMs, K = in and N = out wide: the attention's (na of them), then the
+	 * MLP's in (gate and up when gated) and out */
+	double gemm[7][2];
+	int na = 0, ng;
+	double attn = 2 * b * s * s * (q + k->o_dim) / tp / cp;
+	double act = (k->gated_mlp ? 3 : 2) * k->ffn / tp;
 	struct cost_flops *l = &k->layer_ms, *hd = &k->head_ms;
 	/* the attention half of a layer (its first two GEMMs, the core, the norms and adds):
 	 * what an expert layer keeps of it (moe.c) */
 	struct cost_flops half = {0, 0, 0};
 
+	if (k->kv_lora_rank > 0) {
+		/* latent attention: the down projections whole on every TP rank, the up ones
+		 * split by heads */
+		double r = k->kv_lora_rank, rope = k->rope_dim;
+
+		if (k->q_lora_rank > 0) {
+			gemm[na][0] = h, gemm[na++][1] = k->q_lora_rank;
+			gemm[na][0] = k->q_lora_rank, gemm[na++][1] = q / tp;
+		} else {
+			gemm[na][0] = h, gemm[na++][1] = q / tp;
+		}
+		gemm[na][0] = h, gemm[na++][1] = r + rope;
+		gemm[na][0] = r, gemm[na++][1] = (kv - k->kv_heads * rope + k->kvv_dim) / tp;
+	} else {
+		gemm[na][0] = h, gemm[na++][1] = (q + kv + k->kvv_dim) / tp; /* QKV */
+	}
+	gemm[na][0] = k->o_dim / tp, gemm[na++][1] = h; /* the output projection */
+	ng = na;
+	gemm[ng][0] = h, gemm[ng++][1] = (k->gated_mlp ? 2 : 1) * k->ffn / tp;
+	gemm[ng][0] = k->ffn / tp, gemm[ng++][1] = h;
 	if (k->efficiency > 0) {
 		k->attn_fwd_ms = cost_model_compute_ms(k, attn);
 		k->attn_bwd_ms = 2 * k->attn_fwd_ms;
@@ -378,6 +422,9 @@ static void layer_times(struct cost_model *k)
 		hd->f = cost_model_compute_ms(k, k->head_flops.f / tp / cp);
 		hd->b = cost_model_compute_ms(k, k->head_flops.b / tp / cp);
 		hd->w = cost_model_compute_ms(k, k->head_flops.w / tp / cp);
+		k->last_head_ms.f = cost_model_compute_ms(k, k->last_head_flops.f / tp / cp);
+		k->last_head_ms.b = cost_model_compute_ms(k, k->last_head_flops.b / tp / cp);
+		k->last_head_ms.w = cost_model_compute_ms(k, k->last_head_flops.w / tp / cp);
 		if (k->experts > 0) {
 			double dense = (k->gated_mlp ? 3 : 2) * h * k->ffn * 2 * b * s / tp / cp;
 
@@ -389,14 +436,14 @@ static void layer_times(struct cost_model *k)
 		return;
 	}
 	*l = (struct cost_flops){0, 0, 0};
-	for (int i = 0; i < 4 && !k->fp8; i++) {
+	for (int i = 0; i < ng && !k->fp8; i++) {
 		l->f += kernel_gemm_ms(g, t, gemm[i][1], gemm[i][0], k->dtype_bytes);
 		l->b += kernel_gemm_ms(g, t, gemm[i][0], gemm[i][1], k->dtype_bytes);
 		l->w += kernel_gemm_ms(g, gemm[i][0], gemm[i][1], t, k->dtype_bytes);
-		if (i == 1)
+		if (i == na - 1)
 			half = *l;
 	}
-	for (int i = 0; i < 4 && k->fp8; i++) {
+	for (int i = 0; i < ng && k->fp8; i++) {
 		/* each GEMM's activation operand cast to fp8: the input (t x K) forward, the
 		 * output gradient (t x N) backward; W transposes both */
 		double in = t * gemm[i][0], out = t * gemm[i][1];
@@ -407,7 +454,7 @@ static void layer_times(struct cost_model *k)
 		        kernel_memory_ms(g, FP8_CAST_BYTES * out);
 		l->w += kernel_gemm_fp8_ms(g, gemm[i][0], gemm[i][1], t) +
 		        kernel_memory_ms(g, FP8_TRANSPOSE_BYTES * (in + out));
-		if (i == 1)
+		if (i == na - 1)
 			half = *l;
 	}
 	if (k->flash_attention) {
@@ -454,6 +501,14 @@ static void layer_times(struct cost_model *k)
 	hd->b = kernel_gemm_ms(g, t, h, V / tp, k->dtype_bytes) +
 	        kernel_memory_ms(g, 2 * 4 * t * V / tp);
 	hd->w = kernel_gemm_ms(g, h, V / tp, t, k->dtype_bytes);
+	/* each MTP layer: a projection of the hidden state and the next token's embedding (2h to
+	 * h, split over tp) and another head */
+	k->last_head_ms = *hd;
+	for (int i = 0; i < k->mtp_layers; i++) {
+		k->last_head_ms.f += hd->f + kernel_gemm_ms(g, t, h / tp, 2 * h, k->dtype_bytes);
+		k->last_head_ms.b += hd->b + kernel_gemm_ms(g, t, 2 * h, h / tp, k->dtype_bytes);
+		k->last_head_ms.w += hd->w + kernel_gemm_ms(g, 2 * h, h / tp, t, k->dtype_bytes);
+	}
 }
 
 /* Converts ms to ticks into *out, or fails naming key when the time is out of range. */
@@ -478,12 +533,13 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 	double moe_comm = (tp > 1 ? k->tp_allreduce_ms : 0) + 2 * k->a2a_ms;
 
 	for (int st = 0; st < S; st++) {
-		double n = k->stage_layers[st], head = st == S - 1 ? 1 : 0;
-		double f = moe_stage_sum(k, st, k->layer_ms.f, k->moe_ms.f) + head * k->head_ms.f;
-		double b = moe_stage_sum(k, st, k->layer_ms.b, k->moe_ms.b) + head * k->head_ms.b;
-		double w = moe_stage_sum(k, st, k->layer_ms.w, k->moe_ms.w) + head * k->head_ms.w;
+		int nl, nml;
+		double head = st == S - 1 ? 1 : 0;
+		double f = moe_stage_sum(k, st, k->layer_ms.f, k->moe_ms.f) + head * k->last_head_ms.f;
+		double b = moe_stage_sum(k, st, k->layer_ms.b, k->moe_ms.b) + head * k->last_head_ms.b;
+		double w = moe_stage_sum(k, st, k->layer_ms.w, k->moe_ms.w) + head * k->last_head_ms.w;
 		double act = moe_stage_sum(k, st, k->layer_act_bytes, k->moe_act_bytes) +
-		             head * 4.0 * k->seq * k->mbs * k->vocab / tp / k->cp;
+		             head * (1 + k->mtp_layers) * 4.0 * k->seq * k->mbs * k->vocab / tp / k->cp;
 
 		f += moe_stage_sum(k, st, tp_ar, moe_comm);
 		b += moe_stage_sum(k, st, tp_ar, moe_comm);
@@ -491,8 +547,9 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		if (k->recompute == PP_RECOMPUTE_FULL)
 			b += moe_stage_sum(k, st, k->layer_ms.f + tp_ar, k->moe_ms.f + moe_comm);
 		/* selective recomputation runs the attention core again (Korthikanti et al.) */
+		moe_stage_counts(k, st, &nl, &nml);
 		if (k->recompute == PP_RECOMPUTE_SELECTIVE)
-			b += n * k->attn_fwd_ms;
+			b += nl * k->attn_fwd_ms;
 		if (!pp_time_from_units(f, cost->tick, &cost->t_f[st]) ||
 		    !pp_time_from_units(b, cost->tick, &cost->t_b[st]) ||
 		    !pp_time_from_units(w, cost->tick, &cost->t_w[st]))
@@ -576,7 +633,11 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 	    k->edp_bandwidth == NULL || k->edp_latency == NULL || k->device_expert_params == NULL)
 		return pp_nomem(err, (size_t)l->p, sizeof(*k->device_params));
 	for (int st = 0; st < l->S; st++) {
-		double experts = k->stage_moe[st] * k->routed_params / k->ep;
+		int n, nm;
+		double experts;
+
+		moe_stage_counts(k, st, &n, &nm);
+		experts = nm * k->routed_params / k->ep;
 
 		k->device_params[dev[st]] +=
 		        moe_stage_sum(k, st, k->layer_params, k->moe_params) / k->tp + experts;
@@ -594,6 +655,8 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 	k->device_params[dev[0]] += embed;
 	if (!(k->tied && dev[0] == dev[l->S - 1]))
 		k->device_params[dev[l->S - 1]] += embed;
+	/* each MTP layer's projection of 2h to h; it shares the embedding and the head */
+	k->device_params[dev[l->S - 1]] += k->mtp_layers * 2.0 * k->hidden * k->hidden / k->tp;
 	for (int d = 0; d < l->p; d++) {
 		/* the GPUs of pipeline rank d, all replicas, are d*tp*dp .. (d+1)*tp*dp - 1 */
 		long long span = (long long)k->tp * k->cp * k->dp;
@@ -709,9 +772,12 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 	{
 		int moe = k->experts > 0 ? k->layers - k->dense_layers : 0;
 
-		per_mb = (k->layers - moe) * (k->layer_flops.f + k->layer_flops.b + k->layer_flops.w) +
-		         moe * (k->moe_flops.f + k->moe_flops.b + k->moe_flops.w) + k->head_flops.f +
-		         k->head_flops.b + k->head_flops.w;
+		int dense = k->layers - moe + (k->experts > 0 ? 0 : k->mtp_layers);
+
+		moe += k->experts > 0 ? k->mtp_layers : 0;
+		per_mb = dense * (k->layer_flops.f + k->layer_flops.b + k->layer_flops.w) +
+		         moe * (k->moe_flops.f + k->moe_flops.b + k->moe_flops.w) +
+		         k->last_head_flops.f + k->last_head_flops.b + k->last_head_flops.w;
 	}
 	k->step_flops = per_mb * c->m * k->dp;
 	k->samples_per_step = (double)c->m * k->mbs * k->dp;

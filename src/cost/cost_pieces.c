@@ -228,14 +228,16 @@ static int stage_plan(const struct cost_model *k, int st, int S, int kind, int64
                       struct piece_plan *pl, pp_time *compute_ticks)
 {
 	struct builder b = {.tick = tick};
-	int n = k->stage_layers[st], nm = k->stage_moe[st];
+	int n, nm;
 	double head = st == S - 1 ? 1 : 0;
 
+	moe_stage_counts(k, st, &n, &nm);
+
 	if (kind == 2) {
-		compute(&b, moe_stage_sum(k, st, k->layer_ms.w, k->moe_ms.w) + head * k->head_ms.w);
+		compute(&b, moe_stage_sum(k, st, k->layer_ms.w, k->moe_ms.w) + head * k->last_head_ms.w);
 	} else {
 		if (kind == 1 && head > 0)
-			compute(&b, k->head_ms.b);
+			compute(&b, k->last_head_ms.b);
 		for (int i = 0; i < n; i++) {
 			/* the stage's dense layers come first in the model: the forward runs them
 			 * first, the backward last */
@@ -250,7 +252,7 @@ static int stage_plan(const struct cost_model *k, int st, int S, int kind, int64
 			(moe ? moe_layer : layer)(&b, k, kind == 1);
 		}
 		if (kind == 0 && head > 0)
-			compute(&b, k->head_ms.f);
+			compute(&b, k->last_head_ms.f);
 	}
 	*compute_ticks = 0;
 	for (size_t i = 0; i < b.n; i++)
@@ -449,13 +451,15 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	stage_params[0] += (double)k->vocab * k->hidden / k->tp;
 	if (!(k->tied && l->stage_device[0] == l->stage_device[S - 1]))
 		stage_params[S - 1] += (double)k->vocab * k->hidden / k->tp;
+	stage_params[S - 1] += k->mtp_layers * 2.0 * k->hidden * k->hidden / k->tp;
 	for (int st = 0; st < S; st++) {
-		int d = (int)l->stage_device[st];
+		int d = (int)l->stage_device[st], n, nm;
 		int rc = stage_hooks(k, pc, st, dense_group(k, d), stage_params[st], cost->tick);
 
+		moe_stage_counts(k, st, &n, &nm);
 		if (rc == 0)
-			rc = stage_hooks(k, pc, st, expert_group(k, d),
-			                 k->stage_moe[st] * k->routed_params / k->ep, cost->tick);
+			rc = stage_hooks(k, pc, st, expert_group(k, d), nm * k->routed_params / k->ep,
+			                 cost->tick);
 
 		if (rc != 0) {
 			free(stage_params);

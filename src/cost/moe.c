@@ -78,7 +78,8 @@ void moe_stage_layers(struct cost_model *k, int S)
 void moe_figures(struct cost_model *k, double attn_params)
 {
 	double h = k->hidden, t = (double)k->mbs * k->seq, mult = k->gated_mlp ? 3 : 2;
-	double expert = mult * h * k->expert_ffn, core = 4.0 * k->mbs * k->seq * k->seq * k->q_dim;
+	double expert = mult * h * k->expert_ffn;
+	double core = 2.0 * k->mbs * k->seq * k->seq * (k->q_dim + k->o_dim);
 	double active, rep = k->sequence_parallel ? 1.0 / k->tp : 1.0;
 
 	if (k->experts == 0)
@@ -206,9 +207,19 @@ void moe_exchanges(struct cost_model *k, int per_node)
 	                             per_node >= k->ep ? k->link_latency : k->inter_latency);
 }
 
+void moe_stage_counts(const struct cost_model *k, int st, int *n, int *nm)
+{
+	/* the multi-token-prediction layers follow the last stage's own, of its last kind */
+	int mtp = st == k->S - 1 ? k->mtp_layers : 0;
+
+	*n = k->stage_layers[st] + mtp;
+	*nm = (k->stage_moe != NULL ? k->stage_moe[st] : 0) + (k->experts > 0 ? mtp : 0);
+}
+
 double moe_stage_sum(const struct cost_model *k, int st, double dense, double moe)
 {
-	int nm = k->stage_moe != NULL ? k->stage_moe[st] : 0;
+	int n, nm;
 
-	return (k->stage_layers[st] - nm) * dense + nm * moe;
+	moe_stage_counts(k, st, &n, &nm);
+	return (n - nm) * dense + nm * moe;
 }

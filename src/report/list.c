@@ -67,6 +67,10 @@ static void model_line(FILE *out, const void *row)
 		fprintf(out, " and %d shared", m->shared_experts);
 	if (m->dense_layers > 0)
 		fprintf(out, " after %d dense layers", m->dense_layers);
+	if (m->kv_lora_rank > 0)
+		fprintf(out, ", latent attention");
+	if (m->mtp_layers > 0)
+		fprintf(out, ", %d MTP layer%s", m->mtp_layers, m->mtp_layers > 1 ? "s" : "");
 	fputc('\n', out);
 }
 
@@ -236,7 +240,8 @@ static const struct field model_fields[] = {
         MODEL(INT, heads), MODEL(INT, kv_heads), MODEL(INT, vocab),  MODEL(BOOL, gated_mlp),
         MODEL(BOOL, tied), MODEL(TEXT, source), MODEL(INT, head_dim), MODEL(INT, experts),
         MODEL(INT, top_k), MODEL(INT, expert_ffn), MODEL(INT, shared_experts),
-        MODEL(INT, dense_layers),
+        MODEL(INT, dense_layers), MODEL(INT, v_head_dim), MODEL(INT, q_lora_rank),
+        MODEL(INT, kv_lora_rank), MODEL(INT, rope_dim), MODEL(INT, mtp_layers),
 };
 static const struct field gpu_fields[] = {
         GPU(TEXT, name),

@@ -29,11 +29,12 @@ fails 2 "--model 'mixtral-8x7b': is a mixture of experts, which ppsim serve does
 	serve --model=mixtral-8x7b
 
 # every expert preset prices a step (tp x ep inside a node, dp over the rest)
-for model in mixtral-8x7b mixtral-8x22b qwen3-30b-a3b qwen3-235b-a22b; do
+for model in deepseek-v3 mixtral-8x7b mixtral-8x22b qwen3-30b-a3b qwen3-235b-a22b; do
 	run_json --model=$model --gpu=h100-sxm -p 4 -m 8 --tp=2 --ep=4 --gpus=64 \
 		--recompute=full --layers-per-stage="$(case $model in
 			mixtral-8x7b) echo 8,8,8,8 ;; mixtral-8x22b) echo 14,14,14,14 ;;
-			qwen3-30b-a3b) echo 12,12,12,12 ;; *) echo 24,24,23,23 ;; esac)"
+			qwen3-30b-a3b) echo 12,12,12,12 ;; deepseek-v3) echo 16,15,15,15 ;;
+			*) echo 24,24,23,23 ;; esac)"
 	expect model.moe.ep 4
 	expect_cmp step_breakdown.exposed_ep '>' 0
 	expect_cmp model.moe.all_to_all '>' 0

@@ -218,7 +218,7 @@ static void config_value_words_lists_what_each_name_option_takes(void)
 	CU_ASSERT_STRING_EQUAL(config_value_words(option("mlp"), " ", buf, sizeof(buf)),
 	                       "gated plain");
 	CU_ASSERT_STRING_EQUAL(config_value_words(option("gpu"), "|", buf, sizeof(buf)),
-	                       "a100-80g|h100-sxm|h100-pcie|h200|b200|gb200");
+	                       "a100-80g|h100-sxm|h800|h100-pcie|h200|b200|gb200");
 	CU_ASSERT_STRING_EQUAL(config_value_words(option("prompt"), " ", buf, sizeof(buf)),
 	                       "fixed: uniform: lognormal:");
 	CU_ASSERT_STRING_EQUAL(config_value_words(option("flash-attention"), " ", buf, sizeof(buf)),
@@ -780,15 +780,16 @@ static void config_set_takes_preset_names_and_lists_the_known_ones_otherwise(voi
 	} cases[] = {
 	        {"model", "llama3-70b", "llama3",
 	         "--model 'llama3': unknown model; known: llama3-8b, llama3-70b, llama3-405b, "
-	         "gpt3-175b, mixtral-8x7b, mixtral-8x22b, qwen3-30b-a3b, qwen3-235b-a22b"},
+	         "gpt3-175b, deepseek-v3, mixtral-8x7b, mixtral-8x22b, qwen3-30b-a3b, "
+	         "qwen3-235b-a22b"},
 	        {"gpu", "h100-sxm", "A100-80G",
-	         "--gpu 'A100-80G': unknown gpu; known: a100-80g, h100-sxm, h100-pcie, h200, b200, "
+	         "--gpu 'A100-80G': unknown gpu; known: a100-80g, h100-sxm, h800, h100-pcie, h200, b200, "
 	         "gb200; did you mean 'a100-80g'?"},
 	        {"link", "pcie4", "nvlink",
-	         "--link 'nvlink': unknown link; known: nvlink3, nvlink4, nvlink5, pcie4, pcie5, "
+	         "--link 'nvlink': unknown link; known: nvlink3, nvlink4, nvlink-h800, nvlink5, pcie4, pcie5, "
 	         "ib-hdr, ib-ndr; did you mean 'nvlink3'?"},
 	        {"inter-link", "ib-ndr", "ib",
-	         "--inter-link 'ib': unknown link; known: nvlink3, nvlink4, nvlink5, pcie4, pcie5, "
+	         "--inter-link 'ib': unknown link; known: nvlink3, nvlink4, nvlink-h800, nvlink5, pcie4, pcie5, "
 	         "ib-hdr, ib-ndr"},
 	};
 
@@ -1281,8 +1282,8 @@ static void config_load_file_rejects_values_out_of_range(void)
 	                     "to 1");
 	assert_file_rejected("{\"model\": \"llama3\"}", 1, 2,
 	                     "config 'PATH':1:2: key \"model\" 'llama3': unknown model; known: "
-	                     "llama3-8b, llama3-70b, llama3-405b, gpt3-175b, mixtral-8x7b, "
-	                     "mixtral-8x22b, qwen3-30b-a3b, qwen3-235b-a22b");
+	                     "llama3-8b, llama3-70b, llama3-405b, gpt3-175b, deepseek-v3, "
+	                     "mixtral-8x7b, mixtral-8x22b, qwen3-30b-a3b, qwen3-235b-a22b");
 }
 
 static void config_load_file_rejects_invalid_json_at_the_position_of_the_error(void)

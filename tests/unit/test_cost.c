@@ -2011,6 +2011,9 @@ static void cost_model_counts_the_published_parameters_of_the_expert_presets(voi
 	} cases[] = {
 	        {"mixtral-8x7b", 46.7, 12.9, 0.05},  {"mixtral-8x22b", 141, 39, 0.5},
 	        {"qwen3-30b-a3b", 30.5, 3.3, 0.06}, {"qwen3-235b-a22b", 235, 22, 0.5},
+	        /* 671B and its MTP module's 11.5B unique; 37B activated (36.7 to 37.6 as the
+	         * embedding and head are counted) */
+	        {"deepseek-v3", 671 + 11.5, 37, 0.6},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -2025,15 +2028,45 @@ static void cost_model_counts_the_published_parameters_of_the_expert_presets(voi
 		embed = 2.0 * k->vocab * k->hidden;
 		/* one GPU holds everything: the layers, their experts, the embedding and the head */
 		CU_ASSERT_DOUBLE_EQUAL(k->device_params[0] / 1e9, cases[i].total, cases[i].tol);
-		active = k->layers * (k->moe_params + k->routed_params * k->top_k / k->experts) + embed;
+		active = (k->layers - k->dense_layers) *
+		                 (k->moe_params + k->routed_params * k->top_k / k->experts) +
+		         k->dense_layers * k->layer_params + embed;
 		CU_ASSERT_DOUBLE_EQUAL(active / 1e9, cases[i].active, cases[i].tol);
 		/* a token's FLOPs count its active parameters: 2 x active per token forward, with
-		 * the attention core's 4 s^2 q beside */
+		 * the attention core's 2 s^2 (q + o) beside (scores and values, the full count) */
 		ASSERT_NEAR(k->moe_flops.f, 2 * (k->moe_params + k->top_k * k->routed_params /
 		                                                    k->experts) * k->seq +
-		                                    4.0 * k->seq * k->seq * k->q_dim);
+		                                    2.0 * k->seq * k->seq * (k->q_dim + k->o_dim));
 		release(&x);
 	}
+}
+
+static void cost_model_counts_latent_attention_as_deepseek_v3_does(void)
+{
+	struct config c;
+	struct priced x;
+	const struct cost_model *k;
+	/* MLA of DeepSeek-V3 (h 7168, 128 heads): q down 7168 x 1536, q up 1536 x 128 x 192, kv
+	 * down 7168 x (512 + 64), kv up 512 x 128 x (128 + 128), out 128 x 128 x 7168 */
+	double mla = 7168.0 * 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 + 512.0 * 128 * 256 +
+	             128.0 * 128 * 7168;
+
+	model_config(&c, "deepseek-v3", "1");
+	x = price_ok(&c);
+	k = x.cost->model;
+	CU_ASSERT_DOUBLE_EQUAL(mla, 187105280, 0.5);
+	/* a dense layer: MLA and a gated MLP of 18432; an expert layer: MLA, the router's
+	 * 7168 x 256 and one shared expert of 2048 */
+	ASSERT_NEAR(k->layer_params, mla + 3.0 * 7168 * 18432);
+	ASSERT_NEAR(k->moe_params, mla + 7168.0 * 256 + 3.0 * 7168 * 2048);
+	ASSERT_NEAR(k->routed_params, 256 * 3.0 * 7168 * 2048);
+	/* the attention core's full count per sequence: 2 s^2 x 128 x (192 + 128) */
+	ASSERT_NEAR(k->layer_flops.f - 2 * k->layer_params * k->seq,
+	            2.0 * k->seq * k->seq * 128 * (192 + 128));
+	/* the MTP layer, an expert layer, sits on the last stage beside its own head */
+	CU_ASSERT_EQUAL(k->mtp_layers, 1);
+	CU_ASSERT_TRUE(k->last_head_ms.f > 2 * k->head_ms.f);
+	release(&x);
 }
 
 static void cost_model_prices_the_expert_all_to_all_inside_and_across_nodes(void)
@@ -2246,6 +2279,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_all_reduces_tied_embeddings_between_the_first_and_last_stage),
         UNIT_TEST(cost_prices_an_all_to_all_inside_a_node_and_across_nodes),
         UNIT_TEST(cost_model_counts_the_published_parameters_of_the_expert_presets),
+        UNIT_TEST(cost_model_counts_latent_attention_as_deepseek_v3_does),
         UNIT_TEST(cost_model_prices_the_expert_all_to_all_inside_and_across_nodes),
         UNIT_TEST(cost_model_stretches_the_busiest_experts_and_their_all_to_all_by_the_imbalance),
         UNIT_TEST(cost_model_reduces_expert_gradients_over_their_own_group),

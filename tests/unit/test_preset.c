@@ -112,7 +112,7 @@ static void preset_gpus_default_to_links_that_exist(void)
 	size_t n;
 	const struct gpu_preset *g = preset_gpus(&n);
 
-	CU_ASSERT_EQUAL(n, 6);
+	CU_ASSERT_EQUAL(n, 7);
 	for (size_t i = 0; i < n; i++) {
 		CU_ASSERT_PTR_NOT_NULL(preset_link(g[i].link));
 		CU_ASSERT_PTR_NOT_NULL(preset_link(g[i].inter_link));
@@ -147,9 +147,9 @@ static void preset_tables_find_every_row_by_its_own_name(void)
 	const struct gpu_preset *g = preset_gpus(&ng);
 	const struct link_preset *l = preset_links(&nl);
 
-	CU_ASSERT_EQUAL(nm, 8);
-	CU_ASSERT_EQUAL(ng, 6);
-	CU_ASSERT_EQUAL(nl, 7);
+	CU_ASSERT_EQUAL(nm, 9);
+	CU_ASSERT_EQUAL(ng, 7);
+	CU_ASSERT_EQUAL(nl, 8);
 	for (size_t i = 0; i < nm; i++)
 		CU_ASSERT_PTR_EQUAL(preset_model(m[i].name), &m[i]);
 	for (size_t i = 0; i < ng; i++)
@@ -190,12 +190,12 @@ static void preset_names_lists_each_table_in_order_separated_by_commas(void)
 	char buf[256];
 
 	CU_ASSERT_STRING_EQUAL(preset_names("model", buf, sizeof(buf)),
-	                       "llama3-8b, llama3-70b, llama3-405b, gpt3-175b, mixtral-8x7b, "
-	                       "mixtral-8x22b, qwen3-30b-a3b, qwen3-235b-a22b");
+	                       "llama3-8b, llama3-70b, llama3-405b, gpt3-175b, deepseek-v3, "
+	                       "mixtral-8x7b, mixtral-8x22b, qwen3-30b-a3b, qwen3-235b-a22b");
 	CU_ASSERT_STRING_EQUAL(preset_names("gpu", buf, sizeof(buf)),
-	                       "a100-80g, h100-sxm, h100-pcie, h200, b200, gb200");
+	                       "a100-80g, h100-sxm, h800, h100-pcie, h200, b200, gb200");
 	CU_ASSERT_STRING_EQUAL(preset_names("link", buf, sizeof(buf)),
-	                       "nvlink3, nvlink4, nvlink5, pcie4, pcie5, ib-hdr, ib-ndr");
+	                       "nvlink3, nvlink4, nvlink-h800, nvlink5, pcie4, pcie5, ib-hdr, ib-ndr");
 	CU_ASSERT_PTR_EQUAL(preset_names("link", buf, sizeof(buf)), buf);
 }
 
@@ -226,7 +226,7 @@ static void preset_names_of_an_unknown_kind_is_empty(void)
 
 static void preset_names_truncates_to_the_buffer_without_writing_past_it(void)
 {
-	static const char *const full = "nvlink3, nvlink4, nvlink5, pcie4, pcie5, ib-hdr, ib-ndr";
+	static const char *const full = "nvlink3, nvlink4, nvlink-h800, nvlink5, pcie4, pcie5, ib-hdr, ib-ndr";
 
 	for (size_t n = 1; n <= strlen(full) + 1; n++) {
 		char buf[64 + 16];

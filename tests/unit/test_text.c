@@ -623,7 +623,7 @@ static void text_suggest_takes_the_one_name_a_word_begins(void)
 	CU_ASSERT_STRING_EQUAL(suggest("nvlink", "nvlink3, nvlink4, pcie4"),
 	                       "; did you mean 'nvlink3'?");
 	CU_ASSERT_STRING_EQUAL(suggest("zbv-", "zbv-auto, zbv-x"), "; did you mean 'zbv-x'?");
-	CU_ASSERT_STRING_EQUAL(suggest("h100", "a100-80g, h100-sxm, h100-pcie, h200"),
+	CU_ASSERT_STRING_EQUAL(suggest("h100", "a100-80g, h100-sxm, h800, h100-pcie, h200"),
 	                       "; did you mean 'h100-sxm'?");
 	/* a name tried twice still counts once */
 	{
