@@ -193,9 +193,10 @@ src_mbridge() {
 		while IFS='|' read -r rel sys name l h f a kv V s gpus prec gb mbs fsdp tp pp cp v ga \
 			tps tf variant; do
 			label="$rel $sys ${name#LLAMA} $prec"
-			case $prec in
-			mxfp8 | fp8-mx* | nvfp4) echo "$label|skip|$prec: block-scaled FP8/FP4 GEMMs, which ppsim does not price"; continue ;;
-			'?') echo "$label|skip|precision not printed"; continue ;;
+			# Blackwell's tensor cores scale MXFP8 blocks themselves, at the FP8 rate
+			case $prec:$sys in
+			mxfp8:DGX-H100 | fp8-mx*:DGX-H100 | nvfp4:*) echo "$label|skip|$prec: block-scaled FP4 or Hopper's software-scaled FP8 GEMMs, which ppsim does not price"; continue ;;
+			'?':*) echo "$label|skip|precision not printed"; continue ;;
 			esac
 			case $fsdp in [1-9]*) echo "$label|skip|Megatron-FSDP (parameters gathered layer by layer), which ppsim does not model"; continue ;; esac
 			case $sys in
@@ -210,6 +211,94 @@ src_mbridge() {
 			echo "$label|$meas|$(shape $l $h $f $a $kv $V gated) --seq=$s $gpu --fp8=yes" \
 				"--tp=$tp --cp=$cp $(pipe $pp $v) $(split $l $((pp * v))) --gpus=$gpus" \
 				"--mbs=$mbs --global-batch=$gb --framework=nemo $tpo|held out"
+		done
+}
+
+# spread LAYERS STAGES [MTP]: LAYERS over STAGES as evenly as they go, the first and the last
+# stage (the embedding's and the head's) taking the fewer, the MTP layers counted on the last
+# (DeepSeek-V3's Megatron Bridge layout "Et|(tt|)*30mL" at 32 stages); nothing when they divide
+spread() {
+	[ $((($1 + ${3:-0}) % $2)) -eq 0 ] && [ "${3:-0}" -eq 0 ] && return 0
+	awk -v n="$1" -v s="$2" -v mtp="${3:-0}" 'BEGIN { k = int((n + mtp) / s); r = n + mtp - k * s
+		printf "--layers-per-stage="
+		for (i = 0; i < s; i++) printf "%s%d", i ? "," : "",
+			k + (i >= 1 && i <= r ? 1 : 0) - (i == s - 1 ? mtp : 0) }'
+}
+
+# moe_shape MODEL: the MoE preset of the sources' model names
+moe_shape() {
+	case $1 in
+	DeepSeek-V3) echo deepseek-v3 ;; Qwen3-235B-A22B) echo qwen3-235b-a22b ;;
+	Qwen3-30B-A3B) echo qwen3-30b-a3b ;; Mixtral-8x22B) echo mixtral-8x22b ;;
+	Mixtral-8x7B) echo mixtral-8x7b ;; *) echo unknown ;;
+	esac
+}
+
+src_mbridge_moe() {
+	# routing force-balanced (the pages' footnote: imbalance 1, the default); the H100
+	# recipes of DeepSeek-V3 and Qwen3-235B overlap the all-to-all (moe_a2a_overlap, with
+	# virtual pipelining: Megatron-Core's combined 1F1B)
+	rows "$here/mbridge-perf-moe.txt" |
+		while IFS='|' read -r rel sys name variant gpus prec gb mbs s fsdp tp pp cp v ep ga tps tf \
+			printed; do
+			label="$rel $sys $name${variant#-} $prec"
+			model=$(moe_shape "$name")
+			# Blackwell's tensor cores scale MXFP8 blocks themselves, at the FP8 rate;
+			# Hopper's block-scaled FP8 is scaled in software
+			case $prec:$sys in
+			mxfp8:DGX-H100 | fp8-mx*:DGX-H100 | fp8-blockwise*) echo "$label|skip|$prec: block-scaled FP8 GEMMs on Hopper, which ppsim does not price"; continue ;;
+			bf16:*) f8=no ;; *) f8=yes ;;
+			esac
+			[ "$tps" = '?' ] && { echo "$label|skip|tokens/s not printed"; continue; }
+			if [ $((gpus / pp % ep)) -ne 0 ]; then
+				echo "$label|skip|EP $ep over the $((gpus / pp)) GPUs of a pipeline rank as printed"; continue
+			fi
+			case $fsdp in [1-9]*) echo "$label|skip|Megatron-FSDP (parameters gathered layer by layer), which ppsim does not model"; continue ;; esac
+			case $sys in
+			DGX-H100) gpu="--gpu=h100-sxm" ;;
+			DGX-B200) gpu="--gpu=b200" ;;
+			*) gpu="--gpu=gb200 --gpus-per-node=72" ;;
+			esac
+			layers=$(ppsim_layers "$model")
+			sched=$(pipe "$pp" "$v")
+			if [ "$sys" = DGX-H100 ] && [ "$v" -gt 1 ] && [ "$name" != Qwen3-30B-A3B ]; then
+				sched="-p $pp -v $v -s interleaved-combined"
+			fi
+			mtp=""; nmtp=$([ "$name" = DeepSeek-V3 ] && echo 1 || echo 0)
+			[ "$variant" = "w/o MTP" ] && mtp="--mtp-layers=0" nmtp=0
+			meas=$(awk -v B="$gb" -v s="$s" -v t="$tps" -v g="$gpus" \
+				'BEGIN { printf "%.4f", B * s / (t * g) }')
+			echo "$label|$meas|--model=$model --seq=$s $gpu --fp8=$f8 --tp=$tp --cp=$cp" \
+				"--ep=$ep $sched $(spread "$layers" $((pp * v)) $nmtp) --gpus=$gpus" \
+				"--mbs=$mbs --global-batch=$gb --framework=nemo $mtp|held out"
+		done
+}
+
+# ppsim_layers PRESET: its layers, as ppsim list --format=json gives them
+ppsim_layers() {
+	"$ppsim" list --format=json >"$tmp/list.json"
+	"$jget" "$tmp/list.json" models | tr '{' '\n' | sed -n "s/.*\"name\":\"$1\",\"layers\":\([0-9]*\).*/\1/p"
+}
+
+src_modelzoo() {
+	# the H100 table's rows with a step time; "norm,act" recomputation (norms and
+	# activations, cheap) as none; the EP all-to-all overlap as Megatron-Core's combined 1F1B
+	rows "$here/megatron-moe-modelzoo.txt" |
+		while IFS='|' read -r file name sys gpus prec disp s tp cp ep pp v etp edp dp fsdp mbs gb \
+			ga rc a2a routing step tf note; do
+			[ "$step" = '?' ] && continue
+			label="$name $gpus $sys tp$tp pp$pp vp$v ep$ep"
+			[ "$a2a" = yes ] && label="$label, EP overlap"
+			model=$(moe_shape "$name")
+			case $fsdp in yes) echo "$label|skip|Megatron-FSDP (parameters gathered layer by layer), which ppsim does not model"; continue ;; esac
+			case $rc in full) rcopt="--recompute=full" ;; *) rcopt="" ;; esac
+			sched=$(pipe "$pp" "$v")
+			[ "$a2a" = yes ] && sched="-p $pp -v $v -s interleaved-combined"
+			layers=$(ppsim_layers "$model")
+			echo "$label|$step|--model=$model --seq=$s --gpu=h100-sxm --tp=$tp --cp=$cp" \
+				"--ep=$ep $sched $(spread "$layers" $((pp * v))) --gpus=$gpus --mbs=$mbs" \
+				"--global-batch=$gb --framework=megatron --distributed-optimizer=yes" \
+				"--overlap-grad-reduce=yes --overlap-param-gather=yes $rcopt|held out"
 		done
 }
 
@@ -275,16 +364,17 @@ src_bloom() {
 }
 
 # step OPTIONS...: ppsim's step in seconds and its breakdown, "step|compute|bubble|p2p|dp|tp|cp|
-# optimizer|other", in seconds
+# ep|optimizer|other", in seconds
 step() {
 	"$ppsim" "$@" -f json >"$tmp/out.json" 2>"$tmp/step.err" || {
 		echo "ppsim $*: $(cat "$tmp/step.err")" >&2; return 1; }
 	echo "$("$jget" "$tmp/out.json" step_time)|$("$jget" "$tmp/out.json" step_breakdown)" |
 		awk -F'|' '{ b = $2; gsub(/[{}"]/, "", b); n = split(b, kv, ",")
 		for (i = 1; i <= n; i++) { split(kv[i], p, ":"); v[p[1]] = p[2] }
-		printf "%.4f|%.4f|%.4f|%.4f|%.4f|%.4f|%.4f|%.4f|%.4f\n", $1 / 1e3, v["compute"] / 1e3,
-			v["bubble"] / 1e3, v["exposed_p2p"] / 1e3, v["exposed_dp"] / 1e3,
-			v["exposed_tp"] / 1e3, v["exposed_cp"] / 1e3, v["optimizer"] / 1e3, v["other"] / 1e3 }'
+		printf "%.4f|%.4f|%.4f|%.4f|%.4f|%.4f|%.4f|%.4f|%.4f|%.4f\n", $1 / 1e3,
+			v["compute"] / 1e3, v["bubble"] / 1e3, v["exposed_p2p"] / 1e3,
+			v["exposed_dp"] / 1e3, v["exposed_tp"] / 1e3, v["exposed_cp"] / 1e3,
+			v["exposed_ep"] / 1e3, v["optimizer"] / 1e3, v["other"] / 1e3 }'
 }
 
 # opt NAME OPTIONS: the value of --NAME= in OPTIONS, else empty
@@ -323,14 +413,14 @@ judge() {
 # new_table SOURCE: judge's rows as a table, the skipped rows listed after it
 new_table() {
 	judge "$1" >"$tmp/judged" || exit 1
-	echo "| run | role | measured s | ppsim s | error | compute | bubble | P2P | DP | TP | CP | optimizer | other | moves most | options |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| run | role | measured s | ppsim s | error | compute | bubble | P2P | DP | TP | CP | EP | optimizer | other | moves most | options |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	awk -F'|' '$2 != "skip" { e = ($4 - $3) / $3; a += (e < 0 ? -e : e); n++
-		o = $14; sub(/^--model=[^ ]* /, "", o)
+		o = $15; sub(/^--model=[^ ]* /, "", o)
 		printf "| %s | %s | %.2f | %.2f | %+.1f%% |", $1, $2, $3, $4, 100 * e
-		for (i = 5; i <= 12; i++) printf " %.2f |", $i
-		gsub(/  +/, " ", o); printf " `%s` | `%s` |\n", $13, o }
-		END { if (n) printf "| **mean absolute error** | | | | %.1f%% | | | | | | | | | | |\n", 100 * a / n }' \
+		for (i = 5; i <= 13; i++) printf " %.2f |", $i
+		gsub(/  +/, " ", o); printf " `%s` | `%s` |\n", $14, o }
+		END { if (n) printf "| **mean absolute error** | | | | %.1f%% | | | | | | | | | | | |\n", 100 * a / n }' \
 		"$tmp/judged"
 	if grep -q '|skip|' "$tmp/judged"; then
 		echo
@@ -432,14 +522,14 @@ table4 | ranking)
 	echo "|---|---|---|---|---|---|---|---|"
 	errors 3 3 <"$tmp/t4"
 	;;
-megatron | nemo | mbridge | torchtitan | llama3 | bloom)
+megatron | nemo | mbridge | torchtitan | llama3 | bloom | mbridge_moe | modelzoo)
 	new_table "$section"
 	;;
 summary)
 	# each new source's mean absolute error, the fitted rows apart
 	echo "| source | GPU | role | rows priced | rows not priced | mean absolute error |"
 	echo "|---|---|---|---|---|---|"
-	for src in megatron nemo mbridge torchtitan llama3 bloom; do
+	for src in megatron nemo mbridge torchtitan llama3 bloom mbridge_moe modelzoo; do
 		"src_$src" >"$tmp/rows"
 		while IFS='|' read -r label meas opts role; do
 			[ "$meas" = skip ] && continue
@@ -454,6 +544,9 @@ summary)
 			name["mbridge"] = "Megatron Bridge archive (FP8)"; gpu["mbridge"] = "H100, B200, GB200"
 			name["torchtitan"] = "torchtitan (2024-12)"; gpu["torchtitan"] = "H100 96GB, 500 W"
 			name["llama3"] = "Llama 3 405B, Table 4"; gpu["llama3"] = "H100"
+			name["mbridge_moe"] = "Megatron Bridge archive, MoE"
+			gpu["mbridge_moe"] = "H100, B200, GB200"
+			name["modelzoo"] = "Megatron MoE Model Zoo (H100 table)"; gpu["modelzoo"] = "H100"
 			name["bloom"] = "BLOOM 176B (Megatron-DeepSpeed)"; gpu["bloom"] = "A100"
 			for (i = 1; i <= k; i++) { r = order[i]
 				printf "| %s | %s | %s | %d | %s | %.1f%% |\n", name[src], gpu[src], r, n[r],
