@@ -250,6 +250,9 @@ struct config {
 	int last_stage_layers;  /* (model) layers on the last virtual stage; 0: even split */
 	int layers_per_stage[PP_MAX_LIST]; /* (model) layers of each virtual stage */
 	int nlayers_per_stage;             /* entries in layers_per_stage; 0: not given */
+	bool spread_layers; /* (model; no option: ppsim advise sets it) layers that do not split
+	                       evenly over the stages are spread, the first and the last stage
+	                       taking the fewer, instead of refused */
 	double stage_scale[PP_MAX_LIST];   /* op-time factor per device or per virtual stage */
 	int nstage_scale;                  /* entries in stage_scale; 0: every stage 1 */
 	/* serving (ppsim serve): */

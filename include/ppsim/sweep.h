@@ -62,6 +62,9 @@ struct sweep_record {
 	char schedule[32];          /* the generator, or "file" */
 	int p, v, m;                /* the shape, with v and m as settled */
 	int tp, dp, mbs, gpus;      /* with a model: the layout */
+	int cp, ep;                 /* with a model: context- and expert-parallel degrees */
+	double ep_comm, ep_exposed; /* with a model: the step's critical device's all-to-all time
+	                               and the part of it exposed */
 	bool has_model;             /* priced from a model */
 	char time_unit[8];          /* "t" or "ms" */
 	double makespan;            /* end of the last op */

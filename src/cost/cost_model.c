@@ -271,6 +271,15 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 		rest -= last;
 		mid--;
 	}
+	if (c->spread_layers && first == 0 && last == 0 && S > 1 && k->layers % S != 0) {
+		/* as evenly as they go: the middle stages take the extra layers, then the ends
+		 * (which hold the embedding and the head) */
+		int base = k->layers / S, extra = k->layers % S;
+
+		for (int s = 0; s < S; s++)
+			k->stage_layers[s] = base + (s >= 1 && s <= extra ? 1 : 0);
+		return 0;
+	}
 	if (rest < 0 || (mid == 0 && rest != 0) || (mid > 0 && (rest == 0 || rest % mid != 0)))
 		return config_fail(c,
 		                   first > 0                    ? "first_stage_layers"

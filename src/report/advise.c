@@ -158,17 +158,18 @@ int report_advice_text(FILE *out, const struct advice *a)
 	        "configurations searched, %llu fit in GPU memory\n\n",
 	        c->model, c->gpus, c->gpus_per_node, c->global_batch, c->seq,
 	        (unsigned long long)a->totals->points, (unsigned long long)a->totals->simulated);
-	fprintf(out, "%-12s  %-11s  %3s  %3s  %3s  %4s  %4s  %6s  %12s  %9s  %6s  %7s  %9s  %8s\n",
-	        "", "schedule", "tp", "p", "v", "dp", "mbs", "m", "step_time_ms", "tokens/s", "mfu",
-	        "bubble", "memory_GB", "headroom");
+	fprintf(out,
+	        "%-12s  %-20s  %3s  %3s  %3s  %3s  %4s  %4s  %6s  %12s  %9s  %6s  %7s  %9s  %8s\n",
+	        "", "schedule", "tp", "ep", "p", "v", "dp", "mbs", "m", "step_time_ms", "tokens/s",
+	        "mfu", "bubble", "memory_GB", "headroom");
 	for (int i = 0; i < a->nbest; i++) {
 		const struct sweep_record *x = &a->best[i];
 
 		fprintf(out,
-		        "%-12s  %-11s  %3d  %3d  %3d  %4d  %4d  %6d  %12.6g  %9.6g  %6.4f  %7.4f  "
+		        "%-12s  %-20s  %3d  %3d  %3d  %3d  %4d  %4d  %6d  %12.6g  %9.6g  %6.4f  %7.4f  "
 		        "%9.2f  %7.1f%%\n",
-		        i == 0 ? "recommended" : "runner-up", x->schedule, x->tp, x->p, x->v, x->dp,
-		        x->mbs, x->m, x->step_time, x->tokens_per_s, x->mfu, x->bubble_ratio,
+		        i == 0 ? "recommended" : "runner-up", x->schedule, x->tp, x->ep, x->p, x->v,
+		        x->dp, x->mbs, x->m, x->step_time, x->tokens_per_s, x->mfu, x->bubble_ratio,
 		        x->memory_bytes / 1e9,
 		        100 * (x->memory_capacity - x->memory_reserve - x->memory_bytes) /
 		                x->memory_capacity);
@@ -201,8 +202,15 @@ int report_advice_text(FILE *out, const struct advice *a)
 	                                   : "which blocks the senders (--comm=blocking)");
 	fprintf(out, "  layout      tp=%d keeps tensor parallelism inside a node; p=%d stage%s, dp=%d",
 	        r->tp, r->p, r->p == 1 ? "" : "s", r->dp);
-	fprintf(out, " replica%s, micro-batches of %d, m=%d\n\n", r->dp == 1 ? "" : "s", r->mbs,
+	fprintf(out, " replica%s, micro-batches of %d, m=%d\n", r->dp == 1 ? "" : "s", r->mbs,
 	        r->m);
+	if (r->ep > 1 || (q != NULL && q->ep > 1))
+		fprintf(out,
+		        "  experts     ep=%d spreads each expert layer over %d GPUs%s; its all-to-alls "
+		        "took %.6g ms a step, %.6g ms of them exposed\n",
+		        r->ep, r->ep, r->ep <= c->gpus_per_node ? ", inside a node" : " across nodes",
+		        r->ep_comm, r->ep_exposed);
+	fputc('\n', out);
 	if (a->nrows > 0) {
 		fprintf(out, "interleaving at the recommended layout (tp=%d, p=%d, mbs=%d):\n",
 		        r->tp, r->p, r->mbs);

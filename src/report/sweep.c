@@ -31,6 +31,8 @@ static const struct column shape[] = {
         {"v", INT, false, false, AT(v)},
         {"m", INT, false, false, AT(m)},
         {"tp", INT, true, false, AT(tp)},
+        {"cp", INT, true, false, AT(cp)},
+        {"ep", INT, true, false, AT(ep)},
         {"dp", INT, true, false, AT(dp)},
         {"mbs", INT, true, false, AT(mbs)},
         {"gpus", INT, true, false, AT(gpus)},

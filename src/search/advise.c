@@ -238,6 +238,7 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 	const struct model_preset *mp = preset_model(c->model);
 	long long layers = c->layers > 0 ? c->layers : mp != NULL ? mp->layers : 1;
 	long long gpus = c->gpus, node = c->gpus_per_node;
+	long long experts = c->experts >= 0 ? c->experts : mp != NULL ? mp->experts : 0;
 	/* tensor parallelism stays inside a node and divides the GPU count; a stage has a layer
 	 * at least, and p is within the device limit */
 	char *tp = divisors(gcd(node, gpus), node),
@@ -245,6 +246,9 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 	int status = 0;
 
 	sw->require_fit = true;
+	/* a model whose layers do not divide a pipeline's stages is spread over them, as
+	 * frameworks let a first and a last stage hold fewer */
+	sw->base.spread_layers = true;
 	if (tp == NULL || p == NULL)
 		status = pp_nomem(err, 21, (size_t)(gpus > node ? gpus : node));
 	else if (add_axis(sw, "tp", tp, err) != 0 || add_axis(sw, "p", p, err) != 0 ||
@@ -252,6 +256,18 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 	         add_axis(sw, "mbs", ADVISE_MBS, err) != 0 ||
 	         add_axis(sw, "schedule", "all", err) != 0)
 		status = -1;
+	else if (experts > 0) {
+		/* a mixture of experts: every power of two dividing the experts, up to the GPUs
+		 * (those that do not divide a pipeline rank's GPUs are skipped as they run) */
+		char ep[256] = "";
+		size_t len = 0;
+
+		for (long long e = 1; e <= experts && e <= gpus && len + 22 < sizeof(ep); e *= 2)
+			if (experts % e == 0)
+				len += (size_t)snprintf(ep + len, sizeof(ep) - len, "%s%lld", len ? "," : "",
+				                        e);
+		status = add_axis(sw, "ep", ep, err);
+	}
 	free(tp);
 	free(p);
 	return status;

@@ -262,7 +262,7 @@ struct point {
 	const char *schedule;
 	int p, v, m;
 	bool has_model;
-	int tp, dp, mbs;
+	int tp, dp, mbs, cp, ep;
 };
 
 static void take_point(struct sweep_record *r, const struct point *pt)
@@ -276,7 +276,9 @@ static void take_point(struct sweep_record *r, const struct point *pt)
 		r->tp = pt->tp;
 		r->dp = pt->dp;
 		r->mbs = pt->mbs;
-		r->gpus = (int)((long long)pt->p * pt->tp * pt->dp);
+		r->cp = pt->cp;
+		r->ep = pt->ep;
+		r->gpus = (int)((long long)pt->p * pt->tp * pt->cp * pt->dp);
 	}
 }
 
@@ -288,7 +290,8 @@ static void take_figures(struct sweep_record *r, const struct sim *s)
 	const struct cost_model *k = s->cost->model;
 
 	take_point(r, &(struct point){s->config.schedule, s->sched->p, s->sched->v, s->sched->m,
-	                              k != NULL, k ? k->tp : 0, k ? k->dp : 0, k ? k->mbs : 0});
+	                              k != NULL, k ? k->tp : 0, k ? k->dp : 0, k ? k->mbs : 0,
+	                              k ? k->cp : 0, k ? k->ep : 0});
 	snprintf(r->time_unit, sizeof(r->time_unit), "%s", s->cost->time_unit);
 	r->makespan = m->makespan;
 	r->bubble_ratio = m->bubble_ratio;
@@ -302,6 +305,10 @@ static void take_figures(struct sweep_record *r, const struct sim *s)
 	r->tokens_per_s = m->tokens_per_s;
 	r->mfu = m->mfu;
 	r->memory_capacity = m->memory_capacity_bytes;
+	if (k != NULL) {
+		r->ep_exposed = m->breakdown.exposed[COMM_EP];
+		r->ep_comm = m->devices[m->breakdown.device].comm[COMM_EP];
+	}
 	r->memory_reserve = m->memory_reserve_bytes;
 	for (int d = 0; d < m->p; d++) {
 		if (m->devices[d].peak_activations > r->peak_activations)
@@ -324,7 +331,8 @@ static void take_settings(struct sweep_record *r, const struct config *c)
 	config_settle(c, settled, &ignored);
 	take_point(r, &(struct point){settled->schedule_file[0] ? "file" : settled->schedule,
 	                              settled->p, settled->v, settled->m, config_has_model(settled),
-	                              settled->tp, settled->dp, settled->mbs});
+	                              settled->tp, settled->dp, settled->mbs, settled->cp,
+	                              settled->ep});
 	free(settled);
 }
 

@@ -2205,6 +2205,24 @@ static void cost_model_refuses_experts_it_cannot_place(void)
 	}
 }
 
+static void cost_model_spreads_uneven_layers_when_advise_asks(void)
+{
+	struct config c;
+	struct priced x;
+	static const int want[8] = {7, 8, 8, 8, 8, 8, 7, 7};
+
+	/* DeepSeek-V3's 61 layers over 8 stages: 7 each and 5 left, to stages 1 to 5 */
+	model_config(&c, "deepseek-v3", "8");
+	c.spread_layers = true;
+	x = price_ok(&c);
+	for (int s = 0; s < 8; s++)
+		CU_ASSERT_EQUAL(x.cost->model->stage_layers[s], want[s]);
+	release(&x);
+	/* without the flag, a plain run refuses the split */
+	model_config(&c, "deepseek-v3", "8");
+	assert_price_fails(&c, "--stages '8': ", "61 layers do not split evenly");
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(cost_explicit_prices_each_stage_in_ticks_of_one_unit),
         UNIT_TEST(cost_explicit_gives_each_chunk_t_over_v),
@@ -2280,6 +2298,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_prices_an_all_to_all_inside_a_node_and_across_nodes),
         UNIT_TEST(cost_model_counts_the_published_parameters_of_the_expert_presets),
         UNIT_TEST(cost_model_counts_latent_attention_as_deepseek_v3_does),
+        UNIT_TEST(cost_model_spreads_uneven_layers_when_advise_asks),
         UNIT_TEST(cost_model_prices_the_expert_all_to_all_inside_and_across_nodes),
         UNIT_TEST(cost_model_stretches_the_busiest_experts_and_their_all_to_all_by_the_imbalance),
         UNIT_TEST(cost_model_reduces_expert_gradients_over_their_own_group),
