@@ -45,6 +45,8 @@ struct step_breakdown {
 	double bubble;              /* its idle time waiting for other devices' ops or messages */
 	double exposed_p2p;         /* the time its blocking sends held its stream */
 	double exposed[COMM_KINDS]; /* its exposed communication by kind */
+	double hidden[COMM_KINDS];  /* its communication by kind that ran beside compute: its
+	                               streams' time less the exposed part */
 	double optimizer;           /* the optimizer step (the slowest device's) */
 	double other;               /* the step's time outside the schedule (--step-overhead) */
 };

@@ -29,7 +29,10 @@ static void step_apart(struct metrics *m, const struct cost_model *k,
 	b->compute = pp_time_to_units(dr->busy, tick);
 	b->exposed_p2p = pp_time_to_units(dr->comm_wait, tick);
 	for (int x = 0; x < COMM_KINDS; x++) {
+		pp_time hidden = dr->comm[x] - dr->exposed[x];
+
 		b->exposed[x] = pp_time_to_units(dr->exposed[x], tick);
+		b->hidden[x] = pp_time_to_units(hidden > 0 ? hidden : 0, tick);
 		rest -= dr->exposed[x];
 	}
 	b->bubble = pp_time_to_units(rest > 0 ? rest : 0, tick);

@@ -142,6 +142,7 @@ static cJSON *breakdown_object(struct build *b, const struct metrics *m)
 	add_number(b, o, "bubble", x->bubble);
 	add_number(b, o, "exposed_p2p", x->exposed_p2p);
 	add_comm(b, o, "exposed_", x->exposed);
+	add_comm(b, o, "hidden_", x->hidden);
 	add_number(b, o, "optimizer", x->optimizer);
 	add_number(b, o, "other", x->other);
 	return o;

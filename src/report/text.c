@@ -141,6 +141,7 @@ static void write_breakdown(FILE *out, const struct metrics *m, const char *unit
 {
 	const struct step_breakdown *k = &m->breakdown;
 	char a[32], b[32], c[32];
+	bool any = false;
 
 	fprintf(out, "%-18s compute %s + bubble %s + exposed p2p %s", "step",
 	        exact_cell(a, sizeof(a), k->compute), exact_cell(b, sizeof(b), k->bubble),
@@ -151,6 +152,18 @@ static void write_breakdown(FILE *out, const struct metrics *m, const char *unit
 	fprintf(out, " + optimizer %s + other %s = %s %s (device %d)\n",
 	        exact_cell(a, sizeof(a), k->optimizer), exact_cell(b, sizeof(b), k->other),
 	        exact_cell(c, sizeof(c), m->step_time), unit, k->device);
+	/* and what each kind's streams ran beside compute, hidden */
+	for (int j = 0; j < COMM_KINDS; j++) {
+		if (k->hidden[j] <= 0)
+			continue;
+		if (!any)
+			fprintf(out, "%-18s", "hidden");
+		fprintf(out, "%s %s %s", any ? "," : "", comm_kind_info((enum comm_kind)j)->name,
+		        exact_cell(a, sizeof(a), k->hidden[j]));
+		any = true;
+	}
+	if (any)
+		fprintf(out, " %s beside compute\n", unit);
 }
 
 static void write_summary(FILE *out, const struct sim *s)
