@@ -90,6 +90,13 @@ enum pp_cp_comm {
 	PP_CP_ALLGATHER, /* one all-gather of the keys and values before attention */
 };
 
+/* How expert-parallel ranks send tokens to their experts and back. */
+enum pp_ep_dispatch {
+	PP_EP_ALLTOALL, /* an all-to-all of every routed copy (NCCL; Megatron-Core's alltoall) */
+	PP_EP_DEEPEP,   /* a token once to each node that holds one of its experts, then forwarded
+	                   inside the node (DeepEP's normal kernels; Megatron-Core's flex) */
+};
+
 enum pp_recompute {
 	PP_RECOMPUTE_NONE, /* keep every activation */
 	PP_RECOMPUTE_FULL, /* keep only each layer's input; recompute the forward in backward */
@@ -227,6 +234,7 @@ struct config {
 	char framework[32];             /* (model) framework profile, "" for none */
 	int cp;                         /* (model) context-parallel degree */
 	enum pp_cp_comm cp_comm;        /* (model) how CP ranks exchange keys and values */
+	enum pp_ep_dispatch ep_dispatch; /* (model) how EP ranks send tokens to experts */
 	enum pp_tp_overlap tp_overlap;  /* (model) tensor-parallel collectives beside GEMMs */
 	int overlap_grad_reduce;        /* (model) gradient buckets reduced during the backward (1),
 	                                   after the step (0), -1: the framework's */
@@ -501,5 +509,6 @@ const char *config_duplex_name(enum pp_duplex duplex);
 const char *config_recompute_name(enum pp_recompute r);
 const char *config_tp_overlap_name(enum pp_tp_overlap t);
 const char *config_cp_comm_name(enum pp_cp_comm t);
+const char *config_ep_dispatch_name(enum pp_ep_dispatch d);
 
 #endif

@@ -221,6 +221,7 @@ struct cost_model {
 	 * to their experts and combined back by all-to-alls within the ep group. */
 	int experts, top_k, expert_ffn, shared_experts, dense_layers, ep;
 	double expert_imbalance;        /* the busiest ep rank's routed tokens over the mean */
+	enum pp_ep_dispatch ep_dispatch; /* how tokens reach their experts */
 	int *stage_moe;                 /* [S] of stage_layers[s], the expert layers */
 	double moe_params;              /* an expert layer's parameters but its routed experts
 	                                   (attention, router, shared experts), whole */

@@ -30,6 +30,7 @@ static const char *const mlps[] = {"preset", "gated", "plain", NULL};
 static const char *const recomputes[] = {"none", "full", "selective", NULL};
 static const char *const tp_overlaps[] = {"default", "none", "bulk", "pipelined", NULL};
 static const char *const cp_comms[] = {"ring", "allgather", NULL};
+static const char *const ep_dispatches[] = {"alltoall", "deepep", NULL};
 static const char *const arrivals[] = {"poisson", "bursty", "closed", NULL};
 static const char *const batchings[] = {"static", "continuous", "chunked", "disaggregated", NULL};
 static const char *const dists[] = {"fixed", "uniform", "lognormal", NULL};
@@ -41,6 +42,7 @@ _Static_assert(sizeof(enum pp_comm) == sizeof(int) && sizeof(enum pp_duplex) == 
                        sizeof(enum pp_recompute) == sizeof(int) &&
                        sizeof(enum pp_tp_overlap) == sizeof(int) &&
                        sizeof(enum pp_cp_comm) == sizeof(int) &&
+                       sizeof(enum pp_ep_dispatch) == sizeof(int) &&
                        sizeof(enum pp_arrival) == sizeof(int) &&
                        sizeof(enum pp_batching) == sizeof(int) &&
                        sizeof(enum pp_trace_names) == sizeof(int),
@@ -289,6 +291,11 @@ static const struct config_option options[] = {
         {"ep", 0, "ep", CONFIG_ARG_COUNT, "N",
          "expert-parallel degree: each GPU holds experts / N of every expert layer (default 1)",
          FIELD(ep), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"ep-dispatch", 0, "ep_dispatch", CONFIG_ARG_NAME, "KIND",
+         "how tokens reach their experts: alltoall (default) or deepep (once a node, then "
+         "inside it)",
+         FIELD(ep_dispatch), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
+         .values = ep_dispatches},
         {"expert-imbalance", 0, "expert_imbalance", CONFIG_ARG_RATE, "F",
          "the busiest expert-parallel rank's routed tokens over the mean, at least 1 (default 1)",
          FIELD(expert_imbalance), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
@@ -519,6 +526,11 @@ const char *config_tp_overlap_name(enum pp_tp_overlap t)
 const char *config_cp_comm_name(enum pp_cp_comm t)
 {
 	return cp_comms[t];
+}
+
+const char *config_ep_dispatch_name(enum pp_ep_dispatch d)
+{
+	return ep_dispatches[d];
 }
 
 const char *config_batching_name(enum pp_batching b)

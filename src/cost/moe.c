@@ -27,10 +27,12 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 	k->shared_experts = c->shared_experts >= 0 ? c->shared_experts : mp->shared_experts;
 	k->dense_layers = c->dense_layers >= 0 ? c->dense_layers : mp->dense_layers;
 	k->ep = c->ep;
+	k->ep_dispatch = c->ep_dispatch;
 	k->expert_imbalance = c->expert_imbalance > 0 ? c->expert_imbalance : 1;
 	if (k->experts == 0) {
-		static const char *const keys[] = {"top_k", "expert_ffn", "shared_experts",
-		                                   "dense_layers", "ep", "expert_imbalance"};
+		static const char *const keys[] = {"top_k",          "expert_ffn",       "shared_experts",
+		                                   "dense_layers",   "ep",               "expert_imbalance",
+		                                   "ep_dispatch"};
 
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (config_is_set(c, keys[i]))
@@ -198,6 +200,24 @@ void moe_exchanges(struct cost_model *k, int per_node)
 
 	if (k->experts == 0 || k->ep <= 1) {
 		k->a2a_ms = 0;
+		return;
+	}
+	if (k->ep_dispatch == PP_EP_DEEPEP && per_node < k->ep) {
+		/*
+		 * DeepEP: a token crosses to each other node holding one of its top-k experts once
+		 * (nodes = ep / per_node of them, each hit with probability 1 - (1 - 1/nodes)^k),
+		 * on the GPU's own port, and every copy is then sent on inside its node; the two at
+		 * once, n - 1 steps of the slower link's latency
+		 */
+		double nodes = (double)k->ep / per_node;
+		double remote = (nodes - 1) * (1 - pow(1 - 1 / nodes, k->top_k));
+		double far = tm * remote * k->hidden * k->dtype_bytes /
+		             (k->inter_bandwidth * k->collective_efficiency * 1e6);
+		double near = bytes * (1 - 1.0 / k->ep) /
+		              (k->link_bandwidth * k->collective_efficiency * 1e6);
+
+		k->a2a_ms = (k->ep - 1) * k->inter_latency / 1e3 +
+		            k->expert_imbalance * (far > near ? far : near);
 		return;
 	}
 	/* the busiest GPU receives imbalance times the mean; everyone waits for it */

@@ -197,6 +197,7 @@ static void add_moe(struct build *b, cJSON *obj, const struct cost_model *k)
 	add_number(b, o, "dense_layers", k->dense_layers);
 	add_number(b, o, "ep", k->ep);
 	add_number(b, o, "expert_imbalance", k->expert_imbalance);
+	add_string(b, o, "ep_dispatch", config_ep_dispatch_name(k->ep_dispatch));
 	add_number(b, o, "layer_params", k->moe_params);
 	add_number(b, o, "routed_params", k->routed_params);
 	add_flops(b, o, "layer_flops", &k->moe_flops);

@@ -82,3 +82,20 @@ if grep -q '^experts  *128 routed (8 a token) and 0 shared of ffn 768' "$TMP/moe
 else
 	not_ok "text report of an MoE run: $(head -c 400 "$TMP/moe.txt" "$TMP/err")"
 fi
+
+# DeepEP sends a token once to each other node with one of its experts: across nodes, less
+# than the all-to-all of every copy; inside a node the two are the same
+# shellcheck disable=SC2086
+run_json $M --dp=16 --ep=16 --gpus-per-node=8
+a2a=$("$JGET" "$TMP/out.json" model.moe.all_to_all)
+# shellcheck disable=SC2086
+run_json $M --dp=16 --ep=16 --gpus-per-node=8 --ep-dispatch=deepep
+expect model.moe.ep_dispatch deepep
+expect_cmp model.moe.all_to_all '<' "$a2a"
+# shellcheck disable=SC2086
+run_json $M --dp=2 --ep=2
+a2a=$("$JGET" "$TMP/out.json" model.moe.all_to_all)
+# shellcheck disable=SC2086
+run_json $M --dp=2 --ep=2 --ep-dispatch=deepep
+expect model.moe.all_to_all "$a2a"
+fails 2 "--ep-dispatch 'nccl': must be 'alltoall' or 'deepep'" $M --ep-dispatch=nccl

@@ -2107,6 +2107,18 @@ static void cost_model_prices_the_expert_all_to_all_inside_and_across_nodes(void
 	ASSERT_NEAR(x.cost->model->a2a_ms, 33554432 * 0.5 / 40e9 * 1e3 + 15 * 0.005);
 	release(&x);
 
+	/*
+	 * the same with DeepEP: of 2 nodes a token reaches the other with probability 1 - (1/2)^2
+	 * = 0.75, once: 2048 x 0.75 x 4096 x 2 bytes through the port at 40 GB/s, while all its
+	 * copies, 15/16 of the 33554432 bytes, go on inside the node at 360 GB/s; the slower,
+	 * and 15 latencies
+	 */
+	unit_set(&c, "ep_dispatch", "deepep");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->a2a_ms, 2048 * 0.75 * 4096 * 2 / 40e9 * 1e3 + 15 * 0.005);
+	CU_ASSERT_TRUE(2048 * 0.75 * 4096 * 2 / 40e9 > 33554432 * 15.0 / 16 / 360e9);
+	release(&x);
+
 	/* without expert parallelism nothing is sent: the ops are their compute */
 	mixtral_config(&c, "1", "1", "1", "1");
 	x = price_ok(&c);

@@ -264,13 +264,15 @@ src_mbridge_moe() {
 			if [ "$sys" = DGX-H100 ] && [ "$v" -gt 1 ] && [ "$name" != Qwen3-30B-A3B ]; then
 				sched="-p $pp -v $v -s interleaved-combined"
 			fi
+			# DeepSeek-V3's H100 recipe dispatches with DeepEP (the flex dispatcher)
+			disp=""; [ "$name:$sys" = DeepSeek-V3:DGX-H100 ] && disp="--ep-dispatch=deepep"
 			mtp=""; nmtp=$([ "$name" = DeepSeek-V3 ] && echo 1 || echo 0)
 			[ "$variant" = "w/o MTP" ] && mtp="--mtp-layers=0" nmtp=0
 			meas=$(awk -v B="$gb" -v s="$s" -v t="$tps" -v g="$gpus" \
 				'BEGIN { printf "%.4f", B * s / (t * g) }')
 			echo "$label|$meas|--model=$model --seq=$s $gpu --fp8=$f8 --tp=$tp --cp=$cp" \
 				"--ep=$ep $sched $(spread "$layers" $((pp * v)) $nmtp) --gpus=$gpus" \
-				"--mbs=$mbs --global-batch=$gb --framework=nemo $mtp|held out"
+				"--mbs=$mbs --global-batch=$gb --framework=nemo $mtp $disp|held out"
 		done
 }
 
@@ -292,6 +294,7 @@ src_modelzoo() {
 			model=$(moe_shape "$name")
 			case $fsdp in yes) echo "$label|skip|Megatron-FSDP (parameters gathered layer by layer), which ppsim does not model"; continue ;; esac
 			case $rc in full) rcopt="--recompute=full" ;; *) rcopt="" ;; esac
+			case $disp in deepep) rcopt="$rcopt --ep-dispatch=deepep" ;; esac
 			sched=$(pipe "$pp" "$v")
 			[ "$a2a" = yes ] && sched="-p $pp -v $v -s interleaved-combined"
 			layers=$(ppsim_layers "$model")
