@@ -3,6 +3,16 @@
 # code, see the README there), ppsim's schedule KIND (zbv: zbv-auto, v1f1b: 1f1b-v) exports
 # the same PyTorch CSV and its makespan is the authors'; every case of the file runs. The
 # authors' times are per chunk op; ppsim's --tf is a device's two chunks, so it gets twice each.
+# split_cases REF: the cases of a reference file into TMP/cases/N (each its "# " header line,
+# then its device lines); cases=0 and want_cases the file's count, for the caller's check
+split_cases() {
+	cases=0
+	want_cases=$(grep -c '^# ' "$1")
+	rm -rf "$TMP/cases"
+	mkdir "$TMP/cases"
+	awk -v dir="$TMP/cases" '/^# / { n++ } { print > (dir "/" n) }' "$1"
+}
+
 for kind in zbv vhalf vmin v1f1b; do
 	case $kind in
 	zbv) name=zbv-auto ;;
@@ -10,12 +20,7 @@ for kind in zbv vhalf vmin v1f1b; do
 	*) name=$kind ;;
 	esac
 	ref="$ROOT/tests/golden/zb-reference/$kind.txt"
-	cases=0
-	want_cases=$(grep -c '^# ' "$ref")
-	# split into TMP/cases/N: the header line, then the device lines
-	rm -rf "$TMP/cases"
-	mkdir "$TMP/cases"
-	awk -v dir="$TMP/cases" '/^# / { n++ } { print > (dir "/" n) }' "$ref"
+	split_cases "$ref"
 	for f in "$TMP"/cases/*; do
 		set -- $(head -1 "$f" | sed 's/^# //; s/[a-z]*=//g')
 		p=$1 m=$2 want=$7
@@ -52,11 +57,7 @@ for kind in combined interleaved; do
 	*) name=$kind ;;
 	esac
 	ref="$ROOT/tests/golden/megatron-reference/$kind.txt"
-	cases=0
-	want_cases=$(grep -c '^# ' "$ref")
-	rm -rf "$TMP/cases"
-	mkdir "$TMP/cases"
-	awk -v dir="$TMP/cases" '/^# / { n++ } { print > (dir "/" n) }' "$ref"
+	split_cases "$ref"
 	for f in "$TMP"/cases/*; do
 		set -- $(head -1 "$f" | sed 's/^# //; s/[a-z]*=//g')
 		cases=$((cases + 1))
