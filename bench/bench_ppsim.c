@@ -99,19 +99,21 @@ static int time_parts(const struct rung *r, struct child_report *out)
 	double t0 = now_s(), t1, t2, t3;
 	struct sched *s = sched_new(desc, &sp);
 	struct cost *cost = NULL;
+	struct cost_layout layout;
 	struct engine *e;
 	struct metrics m;
 
 	if (s == NULL)
 		return rung_failed(r, &(struct pp_error){PP_ERR_NOMEM, 0, 0, "out of memory"});
+	layout = cost_layout_of(s);
 	if (desc->fn.generate_priced != NULL) {
-		cost = cost_new_explicit(&c, c.w_mem_fraction);
+		cost = cost_new_explicit(&c, &layout, c.w_mem_fraction);
 		if (sim_price_schedule(s, cost, &c, &err) != 0)
 			return rung_failed(r, &err);
 	}
 	t1 = now_s();
 	if (cost == NULL)
-		cost = cost_new_explicit(&c, c.w_mem_fraction);
+		cost = cost_new_explicit(&c, &layout, c.w_mem_fraction);
 	e = engine_new(s, cost, &err);
 	if (e == NULL || engine_run(e, &err) != 0)
 		return rung_failed(r, &err);
@@ -653,7 +655,8 @@ static int ceiling(void)
 		struct config c = config_of(r);
 		struct sched_params sp = {r->p, r->v, r->m, 0};
 		struct sched *s = sched_new(sched_find(r->schedule), &sp);
-		struct cost *cost = cost_new_explicit(&c, c.w_mem_fraction);
+		struct cost_layout layout = cost_layout_of(s);
+		struct cost *cost = cost_new_explicit(&c, &layout, c.w_mem_fraction);
 		double best_e = 1e9, best_m = 1e9;
 		pp_time mk_e = -1, mk_m = -1;
 

@@ -225,24 +225,31 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	return 0;
 }
 
-/* Layers of each virtual stage: an explicit list, a first/last stage override, or even. */
-static int split_layers(const struct config *c, struct cost_model *k, int S, struct pp_error *err)
+/* The layers of the first route's S stages (of `routes`, so that a list names S stages), into
+ * k->stage_layers, allocated for all routes' stages. */
+static int route_layers(const struct config *c, struct cost_model *k, int S, int routes,
+                        struct pp_error *err)
 {
 	int first = c->first_stage_layers, last = c->last_stage_layers, rest = k->layers, mid = S;
 
-	k->stage_layers = pp_calloc((size_t)S, sizeof(*k->stage_layers));
+	k->stage_layers = pp_calloc((size_t)S * (size_t)routes, sizeof(*k->stage_layers));
 	if (k->stage_layers == NULL)
-		return pp_nomem(err, (size_t)S, sizeof(*k->stage_layers));
+		return pp_nomem(err, (size_t)S * (size_t)routes, sizeof(*k->stage_layers));
 	if (c->nlayers_per_stage > 0 && (first > 0 || last > 0))
 		return config_fail(c, "layers_per_stage", err,
 		                   "give it or --first-stage-layers/--last-stage-layers, not both");
 	if (c->nlayers_per_stage > 0) {
 		int sum = 0;
 
-		if (c->nlayers_per_stage != S)
+		if (c->nlayers_per_stage != S && routes == 1)
 			return config_fail(c, "layers_per_stage", err,
 			                   "gives %d stages, the pipeline has p x v = %d",
 			                   c->nlayers_per_stage, S);
+		if (c->nlayers_per_stage != S)
+			return config_fail(
+			        c, "layers_per_stage", err,
+			        "gives %d stages, each of the pipeline's %d routes has %d",
+			        c->nlayers_per_stage, routes, S);
 		for (int s = 0; s < S; s++)
 			sum += k->stage_layers[s] = c->layers_per_stage[s];
 		if (sum != k->layers)
@@ -268,9 +275,9 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 		                   : config_is_set(c, "layers") ? "layers"
 		                                                : "p",
 		                   err,
-		                   "%s's %d layers do not split evenly over p x v = %d stages; set "
+		                   "%s's %d layers do not split evenly over %s%d stages; set "
 		                   "--layers-per-stage or --first-stage-layers/--last-stage-layers",
-		                   k->model, k->layers, S);
+		                   k->model, k->layers, routes == 1 ? "p x v = " : "a route's ", S);
 	for (int s = 0; s < S; s++)
 		k->stage_layers[s] = mid > 0 ? rest / mid : 0;
 	if (first > 0)
@@ -278,6 +285,20 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 	if (last > 0)
 		k->stage_layers[S - 1] = last;
 	return 0;
+}
+
+/* Layers of each virtual stage: an explicit list, a first/last stage override, or even, over
+ * the stages of a route (all of them with one route); each route's stages hold the whole model,
+ * laid out alike. */
+static int split_layers(const struct config *c, struct cost_model *k, const struct cost_layout *l,
+                        struct pp_error *err)
+{
+	int L = l->S / l->routes;
+	int rc = route_layers(c, k, L, l->routes, err);
+
+	for (int st = L; rc == 0 && st < l->S; st++)
+		k->stage_layers[st] = k->stage_layers[st % L];
+	return rc;
 }
 
 /* The per-layer and LM-head FLOPs, parameters and activation bytes. */
@@ -456,7 +477,7 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 	double tp_ar = tp > 1 ? 2 * k->tp_allreduce_ms : 0;
 
 	for (int st = 0; st < S; st++) {
-		double n = k->stage_layers[st], head = st == S - 1 ? 1 : 0;
+		double n = k->stage_layers[st], head = cost_layout_last(l, st) ? 1 : 0;
 		double f = n * k->layer_ms.f + head * k->head_ms.f;
 		double b = n * k->layer_ms.b + head * k->head_ms.b;
 		double w = n * k->layer_ms.w + head * k->head_ms.w;
@@ -485,7 +506,7 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		cost->act_w[st] = (int64_t)llround(act * c->w_mem_fraction);
 		cost->msg_bytes[st] = 0;
 		cost->msg_time[st] = 0;
-		if (st + 1 < S) {
+		if (!cost_layout_last(l, st)) {
 			int a = (int)l->stage_device[st], bdev = (int)l->stage_device[st + 1];
 			bool inside = hop_inside(k, a, bdev);
 			double bw = (inside ? k->link_bandwidth : k->inter_bandwidth) *
@@ -534,6 +555,7 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 	double keep = 4 + k->fp8_weight_bytes +
 	              (k->bytes_per_param - 4) / (k->distributed_optimizer ? k->dp * k->cp : 1);
 	const uint32_t *dev = l->stage_device;
+	int L = l->S / l->routes;
 
 	k->device_params = pp_calloc((size_t)l->p, sizeof(*k->device_params));
 	k->device_state_bytes = pp_calloc((size_t)l->p, sizeof(*k->device_state_bytes));
@@ -545,18 +567,21 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		return pp_nomem(err, (size_t)l->p, sizeof(*k->device_params));
 	for (int st = 0; st < l->S; st++)
 		k->device_params[dev[st]] += k->stage_layers[st] * k->layer_params / k->tp;
-	if (hop_inside(k, (int)dev[0], (int)dev[l->S - 1])) {
+	/* the first route's ends (DualPipe's two copies have the same two) */
+	if (hop_inside(k, (int)dev[0], (int)dev[L - 1])) {
 		k->embed_bandwidth = k->link_bandwidth;
 		k->embed_latency = k->link_latency;
 	} else {
 		k->embed_bandwidth = k->inter_bandwidth;
 		k->embed_latency = k->inter_latency;
 	}
-	/* the embedding on the first stage, the LM head on the last; a tied pair on one device
-	 * is one matrix */
-	k->device_params[dev[0]] += embed;
-	if (!(k->tied && dev[0] == dev[l->S - 1]))
-		k->device_params[dev[l->S - 1]] += embed;
+	/* the embedding on the first stage of each route, the LM head on its last; a tied pair on
+	 * one device is one matrix */
+	for (int st = 0; st < l->S; st += L) {
+		k->device_params[dev[st]] += embed;
+		if (!(k->tied && dev[st] == dev[st + L - 1]))
+			k->device_params[dev[st + L - 1]] += embed;
+	}
 	for (int d = 0; d < l->p; d++) {
 		/* the GPUs of pipeline rank d, all replicas, are d*tp*dp .. (d+1)*tp*dp - 1 */
 		long long span = (long long)k->tp * k->cp * k->dp;
@@ -640,7 +665,7 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 		return NULL;
 	}
 	if (resolve_hardware(c, k, err) != 0 || resolve_parallel(c, k, err) != 0 ||
-	    split_layers(c, k, l->S, err) != 0) {
+	    split_layers(c, k, l, err) != 0) {
 		cost_free(cost);
 		return NULL;
 	}

@@ -104,7 +104,7 @@ static int build_channels(struct engine *e, struct pp_error *err)
 	for (int st = 0; st + 1 < s->S; st++) {
 		int a = (int)s->stage_device[st], b = (int)s->stage_device[st + 1];
 
-		if (a == b)
+		if (a == b || sched_route_last(s, (uint32_t)st))
 			continue;
 		channel_key(e->c, a, b, &pairs[2 * n++]);
 		channel_key(e->c, b, a, &pairs[2 * n++]);
@@ -131,8 +131,10 @@ static int build_channels(struct engine *e, struct pp_error *err)
 		e->res.channels[i].dst = pairs[2 * i + 1];
 	}
 	for (int st = 0; st < s->S; st++) {
-		int a = st + 1 < s->S ? (int)s->stage_device[st] : 0;
-		int b = st + 1 < s->S ? (int)s->stage_device[st + 1] : 0;
+		/* the last stage of a route has no next one */
+		bool hop = !sched_route_last(s, (uint32_t)st);
+		int a = hop ? (int)s->stage_device[st] : 0;
+		int b = hop ? (int)s->stage_device[st + 1] : 0;
 		int key[2];
 
 		e->fwd_chan[st] = e->bwd_chan[st] = -1;
@@ -154,7 +156,7 @@ static int64_t total_time(const struct engine *e)
 {
 	const struct sched *s = e->s;
 	const struct cost *c = e->c;
-	uint64_t total = 0, m = (uint64_t)s->m;
+	uint64_t total = 0, m = s->route_mbs;
 
 	for (int st = 0; st < s->S; st++) {
 		uint64_t per = 0, x;
@@ -272,7 +274,8 @@ static bool sweep_checks_all(const struct sched *s)
 {
 	uint64_t want;
 
-	if (s->mixed || !sched_op_count(s->p, s->v, s->m, s->split, &want) || want != s->nops)
+	if (s->mixed || !sched_op_count(s->p, s->v, (int)s->route_mbs, s->split, &want) ||
+	    want != s->nops)
 		return false;
 	for (int d = 0; d < s->p; d++)
 		if (s->dev_fill[d] != s->dev_start[d + 1] - s->dev_start[d])
@@ -370,9 +373,9 @@ void engine_use_arena(struct engine *e, struct pp_arena *arena)
 	e->arena = arena;
 }
 
-size_t engine_arena_bytes(size_t nops, int S, int m, bool times)
+size_t engine_arena_bytes(size_t nops, int L, int m, bool times)
 {
-	size_t cells = pp_arena_bytes(engine_sweep_bytes(S, m), 1);
+	size_t cells = pp_arena_bytes(engine_sweep_bytes(L, m), 1);
 	size_t t = pp_arena_bytes(nops, sizeof(struct op_time));
 
 	if (cells == SIZE_MAX || (times && (t == SIZE_MAX || cells > SIZE_MAX - t)))
@@ -385,10 +388,10 @@ bool engine_takes_events(bool half_duplex, bool record)
 	return half_duplex || record;
 }
 
-size_t engine_peak_bytes(size_t nops, size_t nmsgs, int S, int m, bool times, bool events,
+size_t engine_peak_bytes(size_t nops, size_t nmsgs, int L, int m, bool times, bool events,
                          bool record)
 {
-	size_t bytes = events ? 0 : engine_sweep_bytes(S, m);
+	size_t bytes = events ? 0 : engine_sweep_bytes(L, m);
 	size_t parts[3][2] = {
 	        {times ? nops : 0, sizeof(struct op_time)},
 	        /* the loop's consumers (two an op) and counts of inputs, in one count of bytes */

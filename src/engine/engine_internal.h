@@ -176,9 +176,9 @@ static inline pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t 
  * The sweep also sets each device's peak activations, as it runs the device's ops in order.
  */
 int engine_run_sweep(struct engine *e, struct pp_error *err);
-/* The bytes of the sweep's table of cells for S stages and m micro-batches (SIZE_MAX when they
- * do not fit a size_t); an arena rounds them up to its pages. */
-size_t engine_sweep_bytes(int S, int m);
+/* The bytes of the sweep's table of cells for m micro-batches that visit L stages each
+ * (SIZE_MAX when they do not fit a size_t); an arena rounds them up to its pages. */
+size_t engine_sweep_bytes(int L, int m);
 int engine_run_events(struct engine *e, struct pp_error *err);
 
 #endif

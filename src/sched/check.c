@@ -49,6 +49,16 @@ static int check_op(const struct sched *s, int d, size_t i, unsigned char *seen,
 		               "device %d, op %zu: out of range (kind %u, mb %" PRIu32
 		               ", stage %" PRIu32 "; m=%d, stages=%d)",
 		               d, pos, op->kind, op->mb, op->stage, s->m, s->S);
+	if (!sched_visits(s, op->mb, op->stage)) {
+		char why[120];
+
+		snprintf(why, sizeof(why),
+		         "micro-batch %" PRIu32 " does not visit stage %" PRIu32
+		         " (its route is stages %" PRIu32 " to %" PRIu32 ")",
+		         op->mb, op->stage, op->mb / s->route_mbs * s->route_stages,
+		         (op->mb / s->route_mbs + 1) * s->route_stages - 1);
+		return op_error(err, op, d, why);
+	}
 	allowed =
 	        op->kind == OP_F || s->mixed || (s->split ? op->kind != OP_BW : op->kind == OP_BW);
 	if (!allowed)
@@ -83,12 +93,16 @@ int sched_check(const struct sched *s, struct pp_error *err)
 }
 
 /* The first op a complete schedule lacks, in (kind, stage, micro-batch) order; false if none.
- * A backward is either BW or B with its W; a mixed schedule may choose per cell. */
+ * A backward is either BW or B with its W; a mixed schedule may choose per cell. Only the
+ * micro-batches that visit a stage have its ops. */
 static bool find_missing(const struct sched *s, const unsigned char *seen, struct op *missing)
 {
 	for (uint32_t st = 0; st < (uint32_t)s->S; st++)
 		for (uint32_t mb = 0; mb < (uint32_t)s->m; mb++) {
 			unsigned char back = seen[cell_of(s, OP_B, mb, st)];
+
+			if (!sched_visits(s, mb, st))
+				continue;
 
 			*missing = (struct op){mb, st, OP_F, 0};
 			if (!seen[cell_of(s, OP_F, mb, st)])
@@ -356,7 +370,7 @@ void sched_peak(const struct sched *s, const int64_t *act, const int64_t *act_w,
 void sched_peak_units(const struct sched *s, double *peak)
 {
 	for (int d = 0; d < s->p; d++)
-		peak[d] = (double)device_peak(s, d, NULL, NULL) / s->v;
+		peak[d] = (double)device_peak(s, d, NULL, NULL) * s->routes / s->v;
 }
 
 int sched_validate(const struct sched *s, struct pp_error *err)

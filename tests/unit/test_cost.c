@@ -22,7 +22,7 @@ static void cost_explicit_prices_each_stage_in_ticks_of_one_unit(void)
 	c.t_f = 1.5;
 	c.t_b = 2;
 	c.t_w = 0.25;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(k->S, 3);
 	CU_ASSERT_EQUAL(k->tick, PP_TICK_BASE);
 	CU_ASSERT_STRING_EQUAL(k->time_unit, "t");
@@ -46,7 +46,7 @@ static void cost_explicit_gives_each_chunk_t_over_v(void)
 	c.t_f = 1.5;
 	c.t_b = 1;
 	c.t_w = 0.1;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(k->S, 8);
 	CU_ASSERT_EQUAL(k->tick, 4 * PP_TICK_BASE);
 	for (int s = 0; s < 8; s++) {
@@ -68,7 +68,7 @@ static void cost_explicit_prices_messages_with_tcomm(void)
 	c.p = 4;
 	c.t_comm = 0.1;
 	c.msg_bytes = 1000;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_STRING_EQUAL(k->time_unit, "t");
 	for (int s = 0; s < 3; s++) {
 		CU_ASSERT_EQUAL(k->msg_time[s], 100000);
@@ -89,7 +89,7 @@ static void cost_explicit_keeps_message_time_in_units_with_chunks(void)
 	c.p = 2;
 	c.v = 2;
 	c.t_comm = 0.1;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	for (int s = 0; s < 3; s++)
 		CU_ASSERT_EQUAL(k->msg_time[s], 200000);
 	CU_ASSERT_EQUAL(k->msg_time[3], 0);
@@ -107,7 +107,7 @@ static void cost_explicit_prices_messages_from_a_link_in_milliseconds(void)
 	c.msg_bytes = UINT64_C(33554432);
 	c.bandwidth = 300;
 	c.latency = 5;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_STRING_EQUAL(k->time_unit, "ms");
 	CU_ASSERT_EQUAL(k->tick, PP_TICK_BASE);
 	CU_ASSERT_EQUAL(k->msg_time[0], 116848);
@@ -127,7 +127,7 @@ static void cost_explicit_gives_equal_activations_with_the_w_fraction_kept(void)
 	c.p = 2;
 	c.v = 2;
 	for (size_t i = 0; i < sizeof(fractions) / sizeof(fractions[0]); i++) {
-		struct cost *k = cost_new_explicit(&c, fractions[i]);
+		struct cost *k = cost_new_explicit(&c, NULL, fractions[i]);
 
 		CU_ASSERT_TRUE(k->act[0] > 0);
 		for (int s = 0; s < 4; s++) {
@@ -146,12 +146,12 @@ static void cost_explicit_copies_comm_mode_and_duplex(void)
 	config_init(&c);
 	c.comm = PP_COMM_BLOCKING;
 	c.duplex = PP_DUPLEX_HALF;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(k->comm, PP_COMM_BLOCKING);
 	CU_ASSERT_EQUAL(k->duplex, PP_DUPLEX_HALF);
 	cost_free(k);
 	config_init(&c);
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(k->comm, PP_COMM_OVERLAP);
 	CU_ASSERT_EQUAL(k->duplex, PP_DUPLEX_FULL);
 	cost_free(k);
@@ -163,7 +163,7 @@ static void cost_uniform_is_false_once_one_stage_differs(void)
 	struct cost *k;
 
 	config_init(&c);
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_TRUE(cost_uniform(k));
 	k->t_w[3] += 1;
 	CU_ASSERT_FALSE(cost_uniform(k));
@@ -183,16 +183,16 @@ static void cost_comm_free_is_true_only_without_message_time(void)
 
 	config_init(&c);
 	c.msg_bytes = 1000;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_TRUE(cost_comm_free(k));
 	cost_free(k);
 	c.t_comm = 0.1;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_FALSE(cost_comm_free(k));
 	cost_free(k);
 	c.t_comm = 0;
 	c.bandwidth = 50;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_FALSE(cost_comm_free(k));
 	cost_free(k);
 }
@@ -205,7 +205,7 @@ static void cost_comm_free_holds_with_one_stage_whatever_tcomm(void)
 	config_init(&c);
 	c.p = 1;
 	c.t_comm = 5;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_TRUE(cost_comm_free(k));
 	CU_ASSERT_EQUAL(k->msg_time[0], 0);
 	cost_free(k);
@@ -1348,7 +1348,7 @@ static void cost_scale_stages_multiplies_each_device_s_stages_by_its_factor(void
 	config_init(&c);
 	c.v = 2;
 	unit_set(&c, "stage_scale", "1,2,0.5,1.5");
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 8; st++) {
 		static const double f[4] = {1, 2, 0.5, 1.5};
@@ -1376,7 +1376,7 @@ static void cost_scale_stages_per_device_follows_the_v_placement_not_stage_mod_p
 	config_init(&c);
 	c.v = 2;
 	unit_set(&c, "stage_scale", "1,2,3,4");
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 8; st++) {
 		CU_ASSERT_EQUAL(k->t_f[st], (pp_time)llround(1000000 * f[st]));
@@ -1400,7 +1400,7 @@ static void cost_scale_stages_per_stage_multiplies_each_virtual_stage(void)
 	c.t_b = 4;
 	c.t_w = 1;
 	unit_set(&c, "stage_scale", "1,1.5,2,3");
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 4; st++) {
 		static const double f[4] = {1, 1.5, 2, 3};
@@ -1423,7 +1423,7 @@ static void cost_scale_stages_leaves_costs_alone_without_factors(void)
 
 	config_init(&c);
 	c.p = 3;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 3; st++) {
 		CU_ASSERT_EQUAL(k->t_f[st], 1000000);
@@ -1446,7 +1446,7 @@ static void cost_scale_stages_rejects_a_factor_that_makes_an_op_too_long(void)
 	c.p = 1;
 	c.t_f = 1e9;
 	unit_set(&c, "stage_scale", "1000000");
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 	CU_ASSERT_EQUAL(strncmp(err.msg, "--stage-scale '", 15), 0);

@@ -192,20 +192,20 @@ static void sched_message_count_is_two_m_per_boundary_between_two_devices(void)
 	uint64_t n = 0;
 
 	/* the document's trap: p = 4, m = 16, v = 4 sends 240 forward messages, not 192 */
-	CU_ASSERT_TRUE(sched_message_count(4, 4, 16, PLACE_LOOP, &n));
+	CU_ASSERT_TRUE(sched_message_count(4, 4, 16, PLACE_LOOP, 1, &n));
 	CU_ASSERT_EQUAL(n, 2 * 240);
-	CU_ASSERT_TRUE(sched_message_count(64, 1, 8192, PLACE_LOOP, &n));
+	CU_ASSERT_TRUE(sched_message_count(64, 1, 8192, PLACE_LOOP, 1, &n));
 	CU_ASSERT_EQUAL(n, 2 * 8192 * 63);
 	/* the V's turn from stage p-1 to p stays on device p-1 */
-	CU_ASSERT_TRUE(sched_message_count(4, 2, 8, PLACE_V, &n));
+	CU_ASSERT_TRUE(sched_message_count(4, 2, 8, PLACE_V, 1, &n));
 	CU_ASSERT_EQUAL(n, 2 * 8 * 6);
-	CU_ASSERT_TRUE(sched_message_count(1, 2, 8, PLACE_V, &n));
+	CU_ASSERT_TRUE(sched_message_count(1, 2, 8, PLACE_V, 1, &n));
 	CU_ASSERT_EQUAL(n, 0);
-	CU_ASSERT_TRUE(sched_message_count(1, 3, 8, PLACE_LOOP, &n));
+	CU_ASSERT_TRUE(sched_message_count(1, 3, 8, PLACE_LOOP, 1, &n));
 	CU_ASSERT_EQUAL(n, 0);
 	n = 42;
-	CU_ASSERT_FALSE(sched_message_count(INT_MAX, INT_MAX, INT_MAX, PLACE_LOOP, &n));
-	CU_ASSERT_FALSE(sched_message_count(0, 1, 1, PLACE_LOOP, &n));
+	CU_ASSERT_FALSE(sched_message_count(INT_MAX, INT_MAX, INT_MAX, PLACE_LOOP, 1, &n));
+	CU_ASSERT_FALSE(sched_message_count(0, 1, 1, PLACE_LOOP, 1, &n));
 	CU_ASSERT_EQUAL(n, 42);
 }
 
