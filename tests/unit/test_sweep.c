@@ -614,7 +614,7 @@ static int collect(void *ctx, const struct sweep_record *r)
 {
 	struct seen *s = ctx;
 
-	CU_ASSERT_FATAL(s->n < 128);
+	CU_ASSERT_FATAL(s->n < (int)(sizeof(s->index) / sizeof(s->index[0])));
 	s->index[s->n] = r->index;
 	s->ok[s->n] = r->ok;
 	s->makespan[s->n] = r->makespan;
