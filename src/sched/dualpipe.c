@@ -131,3 +131,72 @@ size_t sched_dualpipe_steps_ops(int half, int mbs, int rank)
 	 * and add a W */
 	return 4 * (size_t)mbs + (size_t)(rank + 1) + 2 * (size_t)(half - rank - 1);
 }
+
+/* Rank d's position in its half: dualpipe.py's half_rank. */
+static int half_rank(int p, int d)
+{
+	return d < p - 1 - d ? d : p - 1 - d;
+}
+
+int sched_dualpipe_generate(struct sched *s)
+{
+	int p = s->p, mbs = s->m / 2;
+	/* the W queue, emptied by each rank before the next one starts */
+	int *wq = pp_mallocarray(2 * (size_t)mbs, sizeof(*wq));
+
+	if (wq == NULL)
+		return -1;
+	assert(s->routes == 2 && s->placement == PLACE_V);
+	s->mixed = true;
+	for (int d = 0; d < p; d++) {
+		/* the second half's phase 0 is copy 1 (dualpipe.py's phase ^= is_in_second_half) */
+		int second = d >= p / 2;
+		struct sched_dualpipe_dev dv = {d, p / 2, half_rank(p, d), mbs, {0, 0}, {0, 0}};
+
+		for (int c = 0; c < 2; c++) {
+			dv.stage[c] = sched_stage_of(s, d, c ^ second);
+			dv.mb0[c] = (c ^ second) * mbs;
+		}
+		sched_dualpipe_steps(s, &dv, wq);
+	}
+	free(wq);
+	return 0;
+}
+
+size_t sched_dualpipe_ops_on(int p, int m, int d)
+{
+	return sched_dualpipe_steps_ops(p / 2, m / 2, half_rank(p, d));
+}
+
+int sched_dualpipe_check(const struct sched_params *sp, const char **key, struct pp_error *err)
+{
+	*key = "p";
+	if (sp->p % 2 != 0)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "dualpipe needs an even p: ranks d and p-1-d hold the same stage of "
+		               "its two copies of the model");
+	*key = "m";
+	if (sp->m % 2 != 0)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "dualpipe needs an even m: half the micro-batches run each way");
+	if (sp->m < 2 * sp->p)
+		return pp_fail(err, PP_ERR_USAGE, "dualpipe needs at least 2p = %d micro-batches",
+		               2 * sp->p);
+	return 0;
+}
+
+double sched_dualpipe_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                             double overlap)
+{
+	/* DualPipeV's on p/2 devices and m/2 micro-batches: the middle ranks run what its last
+	 * device runs, with the same op times, and idle as long */
+	struct sched_params half = {sp->p / 2, 2, sp->m / 2, 0};
+
+	return sched_dualpipev_theory(&half, t_f, t_b, t_w, overlap);
+}
+
+double sched_dualpipe_peak(const struct sched_params *sp, int d)
+{
+	(void)d;
+	return sp->p + 1;
+}

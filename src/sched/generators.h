@@ -74,6 +74,13 @@ size_t sched_dualpipev_ops_on(int p, int m, int d);
 double sched_dualpipev_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
                               double overlap);
 double sched_dualpipev_peak(const struct sched_params *sp, int d);
+/* dualpipe.c */
+int sched_dualpipe_generate(struct sched *s);
+int sched_dualpipe_check(const struct sched_params *sp, const char **key, struct pp_error *err);
+size_t sched_dualpipe_ops_on(int p, int m, int d);
+double sched_dualpipe_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                             double overlap);
+double sched_dualpipe_peak(const struct sched_params *sp, int d);
 /* zbauto.c */
 int sched_zb_auto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
 

@@ -154,6 +154,19 @@ static const struct sched_desc table[] = {
                 .peak = {sched_dualpipev_peak, "p + 1/2"},
         },
         {
+                .name = "dualpipe",
+                .summary = "DualPipe (DeepSeek): bidirectional, two copies of the model, "
+                           "overlapped F&B pairs",
+                SCHED_V_SHAPE,
+                .routes = 2,
+                .overlaps = true,
+                .fn = {.generate = sched_dualpipe_generate,
+                       .check = sched_dualpipe_check,
+                       .ops_on = sched_dualpipe_ops_on},
+                .theory = {sched_dualpipe_theory, "(p/2-1)(t_fb+t_b-2t_w) on the middle devices"},
+                .peak = {sched_dualpipe_peak, "p + 1"},
+        },
+        {
                 .name = "zb-auto",
                 .summary =
                         "zero-bubble automatic scheduler (Qi et al. 2024): greedy from the costs, "

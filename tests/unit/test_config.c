@@ -1533,9 +1533,11 @@ static void config_validate_refuses_an_overlap_factor_where_no_pair_overlaps(voi
 		} else {
 			CU_ASSERT_EQUAL(config_validate(&c, &err), -1);
 			CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-			CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--overlap-factor '0.5': only schedules "
-			                                       "of overlapped F&B pairs (dualpipev) "
-			                                       "take it, not "));
+			CU_ASSERT_PTR_NOT_NULL(strstr(err.msg,
+			                              "--overlap-factor '0.5': only schedules "
+			                              "of overlapped F&B pairs (dualpipev and "
+			                              "dualpipe) "
+			                              "take it, not "));
 		}
 	}
 }

@@ -876,19 +876,21 @@ static void engine_refuses_what_sched_check_refuses_op_by_op(void)
 		int p, v, m;
 	} shapes[] = {{"1f1b", 3, 1, 4}, {"zbh1", 3, 1, 4},      {"interleaved", 2, 2, 4},
 	              {"zbv", 2, 2, 4},  {"dualpipev", 2, 2, 4}, {"gpipe", 1, 1, 3},
-	              {"zbh2", 2, 1, 3}};
+	              {"zbh2", 2, 1, 3}, {"dualpipe", 2, 2, 4}};
 	int cases = 0, refused = 0;
 
 	for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]); h++) {
 		struct sched_params sp = {shapes[h].p, shapes[h].v, shapes[h].m, 0};
 		struct sched *s = sched_new(sched_find(shapes[h].name), &sp);
 		struct config c = config_of(shapes[h].name, sp.p, sp.m);
+		struct cost_layout l;
 		struct cost *k;
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		l = cost_layout_of(s);
 		c.v = sp.v;
 		c.t_comm = 0.25;
-		k = cost_new_explicit(&c, NULL, 0.5);
+		k = cost_new_explicit(&c, &l, 0.5);
 		for (size_t i = 0; i < s->nops; i++)
 			for (int how = 0; how < 9; how++) {
 				struct op keep = s->ops[i];
@@ -1338,6 +1340,14 @@ static void engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_mod
 	unit_set(&c, "p", "8");
 	unit_set(&c, "m", "16");
 	unit_set(&c, "schedule", "zbv");
+	s = unit_run(&c, 0);
+	assert_sweep_matches_events(s->sched, s->cost);
+	sim_free(s);
+	/* two routes, each with the LM head on its last stage, and every stream on */
+	unit_set(&c, "schedule", "dualpipe");
+	unit_set(&c, "dp", "2");
+	unit_set(&c, "tp", "2");
+	unit_set(&c, "overlap_grad_reduce", "yes");
 	s = unit_run(&c, 0);
 	assert_sweep_matches_events(s->sched, s->cost);
 	sim_free(s);
