@@ -28,7 +28,9 @@
  * It also checks the schedule as it goes, each op where it reads it (range, backward mode,
  * device, pairing, and a cell that runs twice): a schedule of exactly its share of ops per
  * device in which every op ran once, each valid, covers every cell. Whatever it finds wrong
- * stops it, and engine_run has sched_check name it.
+ * stops it, and engine_run has sched_check name it. Whether a micro-batch visits the stage of
+ * an op, when the micro-batches take routes, it leaves to sched_check, which engine_run runs
+ * first for such a schedule.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +56,6 @@ struct lane {
 	pp_time dur[4];     /* an op's duration, by kind (enum op_kind) */
 	int64_t act[4];     /* the change in activations alive it makes, by kind */
 	uint32_t dev;       /* the stage's device */
-	uint32_t mb0;       /* the first micro-batch that visits the stage (of its route) */
 	uint32_t fwd_dev;   /* the device of stage + 1 (its own when last) */
 	uint32_t bwd_dev;   /* the device of stage - 1 (its own when first) */
 	int32_t fwd_chan;   /* the channel that prices the forward's message, -1 when none does */
@@ -90,9 +91,9 @@ struct sweep {
 	                        * is pushed at the start and then only when what it waits for
 	                        * arrives, which clears its wait */
 	uint32_t n;
-	size_t L;       /* stages a micro-batch visits: S, or S / routes */
+	size_t m;       /* micro-batches */
 	uint32_t S;     /* stages */
-	uint32_t M;     /* micro-batches that visit a stage: m, or m / routes */
+	uint32_t L;     /* stages a micro-batch visits: S, or S / routes */
 	unsigned kinds; /* bit k: op kind k belongs to the schedule's backward mode */
 	bool bad;       /* an op failed its check: the sweep stopped */
 };
@@ -101,8 +102,8 @@ struct sweep {
  * run, which a device's loop holds while it stores to cells and times. */
 struct view {
 	const struct lane *lanes;
-	size_t L;
-	uint32_t S, M;
+	size_t m;
+	uint32_t S, L;
 	unsigned kinds;
 };
 
@@ -115,14 +116,15 @@ struct view {
 /* What one step of a device came to. */
 enum step { STEP_RAN, STEP_WAITS, STEP_BAD };
 
-/* Whether op, on device d, is in range, of the schedule's backward mode, on its stage's device
- * and of a micro-batch that visits its stage; its lane in *ln. */
+/* Whether op, on device d, is in range, of the schedule's backward mode and on its stage's
+ * device; its lane in *ln. (Whether its micro-batch visits its stage, when the micro-batches
+ * take routes, sched_check said before the sweep began.) */
 static PP_HOT bool op_ok(struct view v, uint32_t d, const struct op *op, const struct lane **ln)
 {
-	if (op->kind > OP_BW || !(v.kinds >> op->kind & 1) || op->stage >= v.S)
+	if (op->kind > OP_BW || !(v.kinds >> op->kind & 1) || op->mb >= v.m || op->stage >= v.S)
 		return false;
 	*ln = &v.lanes[op->stage];
-	return (*ln)->dev == d && op->mb - (*ln)->mb0 < v.M;
+	return (*ln)->dev == d;
 }
 
 /*
@@ -260,7 +262,7 @@ static void run_device(struct sweep *w, uint32_t d)
 	const struct op *ops = e->s->ops;
 	struct sweep_dev *sd = &w->dev[d];
 	struct op_time *times = e->res.times;
-	const struct view v = {w->lanes, w->L, w->S, w->M, w->kinds};
+	const struct view v = {w->lanes, w->m, w->S, w->L, w->kinds};
 	size_t i = sd->head, end = sd->end, first = sd->first;
 	pp_time free_at = sd->free_at, busy = sd->busy, last_end = sd->last_end;
 	int64_t alive = sd->alive, peak = sd->peak;
@@ -374,7 +376,6 @@ static int lanes_new(struct sweep *w, bool *priced)
 		        .bwd_dev = s->stage_device[first ? st : st - 1],
 		        .fwd_chan = fc >= 0 && priced[fc] ? fc : -1,
 		        .bwd_chan = bc >= 0 && priced[bc] ? bc : -1,
-		        .mb0 = (uint32_t)st / s->route_stages * s->route_mbs,
 		        .first = first,
 		        .last = last,
 		        .hooked = (uint8_t)stream_hooked(e, (uint32_t)st),
@@ -412,7 +413,7 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
 	size_t ncells = sched_cells(s);
-	struct sweep w = {.e = e, .L = s->route_stages, .S = (uint32_t)s->S, .M = s->route_mbs};
+	struct sweep w = {.e = e, .m = (size_t)s->m, .S = (uint32_t)s->S, .L = s->route_stages};
 	bool *priced = pp_calloc((size_t)e->res.nchannels, sizeof(*priced));
 	int rc = -1;
 

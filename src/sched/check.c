@@ -100,7 +100,7 @@ static int check_op(const struct sched *s, int d, size_t i, const struct cells *
 		               "device %d, op %zu: out of range (kind %u, mb %" PRIu32
 		               ", stage %" PRIu32 "; m=%d, stages=%d)",
 		               d, pos, op->kind, op->mb, op->stage, s->m, s->S);
-	if (!visits(seen, op->mb, op->stage)) {
+	if (s->routes > 1 && !visits(seen, op->mb, op->stage)) {
 		char why[120];
 
 		snprintf(why, sizeof(why),
