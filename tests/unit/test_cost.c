@@ -59,6 +59,32 @@ static void cost_explicit_gives_each_chunk_t_over_v(void)
 	cost_free(k);
 }
 
+static void cost_explicit_gives_a_dualpipe_chunk_all_of_t_and_no_message_between_its_copies(void)
+{
+	/* DualPipe: a micro-batch passes one of a device's two chunks, so a chunk op takes the
+	 * device's whole time; stage p-1 ends the first route and hands nothing to stage p */
+	struct sched *s = sched_new(sched_find("dualpipe"), &(struct sched_params){4, 2, 8, 0});
+	struct cost_layout l = cost_layout_of(s);
+	struct config c;
+	struct cost *k;
+
+	config_init(&c);
+	c.p = 4;
+	c.v = 2;
+	c.m = 8;
+	c.t_f = 1.5;
+	c.t_comm = 0.25;
+	k = cost_new_explicit(&c, &l, 0.5);
+	CU_ASSERT_EQUAL(k->tick, PP_TICK_BASE);
+	for (int st = 0; st < 8; st++) {
+		ASSERT_NEAR(pp_time_to_units(k->t_f[st], k->tick), 1.5);
+		ASSERT_NEAR(pp_time_to_units(k->msg_time[st], k->tick),
+		            st == 3 || st == 7 ? 0 : 0.25);
+	}
+	cost_free(k);
+	sched_free(s);
+}
+
 static void cost_explicit_prices_messages_with_tcomm(void)
 {
 	struct config c;
@@ -351,6 +377,34 @@ static void release(struct priced *x)
 {
 	cost_free(x->cost);
 	sched_free(x->sched);
+}
+
+static void cost_model_lays_each_dualpipe_copy_out_as_the_whole_model(void)
+{
+	/* each route's stages hold all the layers, the embedding on its first stage and the LM
+	 * head on its last: stages 3 and 7 (devices 3 and 0) run the head */
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "llama3-8b", "4");
+	unit_set(&c, "schedule", "dualpipe");
+	unit_set(&c, "v", "2");
+	unit_set(&c, "m", "8");
+	x = price_ok(&c);
+	for (int st = 0; st < 8; st++)
+		CU_ASSERT_EQUAL(x.cost->model->stage_layers[st], 8);
+	CU_ASSERT_EQUAL(x.cost->t_f[3], x.cost->t_f[7]);
+	CU_ASSERT_TRUE(x.cost->t_f[3] > x.cost->t_f[2]);
+	CU_ASSERT_EQUAL(x.cost->t_f[0], x.cost->t_f[4]);
+	CU_ASSERT_EQUAL(x.cost->t_f[2], x.cost->t_f[5]);
+	CU_ASSERT_EQUAL(x.cost->act[3], x.cost->act[7]);
+	CU_ASSERT_EQUAL(x.cost->msg_time[3], 0);
+	CU_ASSERT_TRUE(x.cost->msg_time[2] > 0 && x.cost->msg_time[4] > 0);
+	/* devices 0 and 3: one copy's embedding and the other's head, as a 1F1B device 0 and 3 */
+	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->device_params[0], x.cost->model->device_params[3], 1);
+	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->device_params[0] - x.cost->model->device_params[1],
+	                       2.0 * x.cost->model->vocab * x.cost->model->hidden, 1);
+	release(&x);
 }
 
 static void cost_model_counts_attention_with_grouped_kv_heads_and_three_gated_mlp_matrices(void)
@@ -1978,6 +2032,8 @@ static void cost_model_gives_each_gradient_bucket_a_hook_at_its_share_of_the_las
 static const struct unit_test tests[] = {
         UNIT_TEST(cost_explicit_prices_each_stage_in_ticks_of_one_unit),
         UNIT_TEST(cost_explicit_gives_each_chunk_t_over_v),
+        UNIT_TEST(cost_explicit_gives_a_dualpipe_chunk_all_of_t_and_no_message_between_its_copies),
+        UNIT_TEST(cost_model_lays_each_dualpipe_copy_out_as_the_whole_model),
         UNIT_TEST(cost_explicit_prices_messages_with_tcomm),
         UNIT_TEST(cost_explicit_keeps_message_time_in_units_with_chunks),
         UNIT_TEST(cost_explicit_prices_messages_from_a_link_in_milliseconds),
@@ -2044,11 +2100,14 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_scale_stages_leaves_costs_alone_without_factors),
         UNIT_TEST(cost_scale_stages_rejects_a_factor_that_makes_an_op_too_long),
         UNIT_TEST(cost_scale_stages_multiplies_model_costs_too),
-        UNIT_TEST(cost_collective_prices_ring_all_reduce_and_reduce_scatter_inside_and_across_nodes),
-        UNIT_TEST(cost_model_reduces_gradients_over_dp_on_nvlink_inside_a_node_and_infiniband_across),
+        UNIT_TEST(
+                cost_collective_prices_ring_all_reduce_and_reduce_scatter_inside_and_across_nodes),
+        UNIT_TEST(
+                cost_model_reduces_gradients_over_dp_on_nvlink_inside_a_node_and_infiniband_across),
         UNIT_TEST(cost_model_all_reduces_tied_embeddings_between_the_first_and_last_stage),
         UNIT_TEST(cost_model_prices_a_cp_ring_step_as_one_block_of_keys_and_values_per_tp_rank),
-        UNIT_TEST(cost_model_prices_the_optimizer_step_by_the_bytes_it_moves_sharded_over_dp_and_cp),
+        UNIT_TEST(
+                cost_model_prices_the_optimizer_step_by_the_bytes_it_moves_sharded_over_dp_and_cp),
         UNIT_TEST(cost_model_gives_each_gradient_bucket_a_hook_at_its_share_of_the_last_backward),
         {NULL, NULL},
 };
