@@ -33,14 +33,9 @@ pp_time engine_op_duration(const struct engine *e, const struct op *op)
 	return 0;
 }
 
-/* A factor below max(F, B) / (F + B) models more gain than overlap can give; it is the user's. */
 pp_time engine_pair_duration(const struct engine *e, const struct op *f, const struct op *b)
 {
-	pp_time sum = engine_op_duration(e, f) + engine_op_duration(e, b);
-
-	if (e->c->overlap_factor == 1)
-		return sum;
-	return (pp_time)llround(e->c->overlap_factor * (double)sum);
+	return engine_pair_span(e, engine_op_duration(e, f) + engine_op_duration(e, b));
 }
 
 /* The index of channel (src, dst) among n sorted by (src, dst), or -1. */

@@ -6,6 +6,7 @@
 #ifndef PPSIM_ENGINE_INTERNAL_H
 #define PPSIM_ENGINE_INTERNAL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -100,6 +101,16 @@ struct engine {
 pp_time engine_op_duration(const struct engine *e, const struct op *op);
 /* Duration of an overlapped pair: overlap_factor x (F + B), exact when the factor is 1. */
 pp_time engine_pair_duration(const struct engine *e, const struct op *f, const struct op *b);
+
+/* The same of a pair whose two ops take sum together (inline: the sweep has their times at
+ * hand). A factor below max(F, B) / (F + B) models more gain than overlap can give; it is the
+ * user's. */
+static inline pp_time engine_pair_span(const struct engine *e, pp_time sum)
+{
+	if (e->c->overlap_factor == 1)
+		return sum;
+	return (pp_time)llround(e->c->overlap_factor * (double)sum);
+}
 
 /*
  * The streams (stream.c). stream_init evaluates the cost's plans into the ops' spans and puts

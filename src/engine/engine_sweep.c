@@ -234,7 +234,7 @@ static enum step run_pair(struct sweep *w, struct view v, uint32_t d, size_t i)
 	if (!inputs_in(OP_F, ln[0], cl[0], &start, &sd->wait) ||
 	    !inputs_in(op[1].kind, ln[1], cl[1], &start, &sd->wait))
 		return STEP_WAITS;
-	stop = start + engine_pair_duration(w->e, op, op + 1);
+	stop = start + engine_pair_span(w->e, ln[0]->dur[op->kind] + ln[1]->dur[op[1].kind]);
 	for (int j = 0; j < 2; j++)
 		if (ln[j]->hooked >> op[j].kind & 1)
 			stop = stream_op_end(w->e, d, op + j, start, stop - start);
