@@ -306,8 +306,16 @@ static inline void sched_push(struct sched *s, int d, enum op_kind kind, int mb,
 
 /* Appends an overlapped pair: F(f_mb, f_stage) flagged OP_OVERLAP, then the backward b_kind
  * (B or BW) of (b_mb, b_stage); sets s->overlap. */
-void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage, enum op_kind b_kind, int b_mb,
-                     int b_stage);
+static inline void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage,
+                                   enum op_kind b_kind, int b_mb, int b_stage)
+{
+	size_t i = s->dev_start[d] + s->dev_fill[d];
+
+	sched_push(s, d, OP_F, f_mb, f_stage);
+	sched_push(s, d, b_kind, b_mb, b_stage);
+	s->ops[i].flags = OP_OVERLAP;
+	s->overlap = true;
+}
 
 /* The virtual stage of chunk c on device d under the schedule's placement (inline: generators
  * ask it once an op). */

@@ -416,17 +416,6 @@ static struct sched *alloc_in(int p, int v, int m, bool split, enum placement pl
 	return s;
 }
 
-void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage, enum op_kind b_kind, int b_mb,
-                     int b_stage)
-{
-	size_t i = s->dev_start[d] + s->dev_fill[d];
-
-	sched_push(s, d, OP_F, f_mb, f_stage);
-	sched_push(s, d, b_kind, b_mb, b_stage);
-	s->ops[i].flags = OP_OVERLAP;
-	s->overlap = true;
-}
-
 /* Asserts that every device received exactly the ops it was allocated. */
 static void assert_full(const struct sched *s)
 {
