@@ -99,19 +99,21 @@ static int time_parts(const struct rung *r, struct child_report *out)
 	double t0 = now_s(), t1, t2, t3;
 	struct sched *s = sched_new(desc, &sp);
 	struct cost *cost = NULL;
+	struct cost_layout layout;
 	struct engine *e;
 	struct metrics m;
 
 	if (s == NULL)
 		return rung_failed(r, &(struct pp_error){PP_ERR_NOMEM, 0, 0, "out of memory"});
+	layout = cost_layout_of(s);
 	if (desc->fn.generate_priced != NULL) {
-		cost = cost_new_explicit(&c, c.w_mem_fraction);
+		cost = cost_new_explicit(&c, &layout, c.w_mem_fraction);
 		if (sim_price_schedule(s, cost, &c, &err) != 0)
 			return rung_failed(r, &err);
 	}
 	t1 = now_s();
 	if (cost == NULL)
-		cost = cost_new_explicit(&c, c.w_mem_fraction);
+		cost = cost_new_explicit(&c, &layout, c.w_mem_fraction);
 	e = engine_new(s, cost, &err);
 	if (e == NULL || engine_run(e, &err) != 0)
 		return rung_failed(r, &err);
@@ -179,9 +181,10 @@ static struct child_report in_child(const struct rung *r, enum child_job job)
 static int time_rung(struct rung *r, int reps, long base)
 {
 	uint64_t ops = 0;
+	struct sched_params sp = {r->p, r->v, r->m, 0};
 
 	/* counted, not generated: the parent holds no large array for its children to inherit */
-	sched_op_count(r->p, r->v, r->m, sched_find(r->schedule)->split, &ops);
+	sched_new_ops(sched_find(r->schedule), &sp, &ops);
 	r->ops = (size_t)ops;
 	r->gen_s = r->sim_s = r->metrics_s = r->total_s = INFINITY;
 	for (int k = 0; k < reps; k++) {
@@ -464,6 +467,9 @@ static int whole_processes(const char *bin, char *buf, size_t n)
 	        {"-s 1f1b -p 64 -m 8192", 1048576, 0, 0, 0, "-s 1f1b -p 64 -m 64", 8192},
 	        {"-s zbh1 -p 64 -m 8192", 1572864, 0, 0, 0, "-s zbh1 -p 64 -m 64", 12288},
 	        {"-s zbv -p 64 -m 4096", 1572864, 0, 0, 0, "-s zbv -p 64 -m 64", 24576},
+	        /* DualPipe: two routes, overlapped pairs, a mixed backward (2m ops a device and
+	         * 3040 W's in all) */
+	        {"-s dualpipe -p 64 -m 8192", 1051616, 0, 0, 0, "-s dualpipe -p 64 -m 128", 19424},
 	        /* the same model-priced run without and with every communication stream (the
 	         * last two rows: their ratio is printed after the table) */
 	        {"-s 1f1b -p 64 -m 8192 " STREAMS_MODEL, 1048576, 0, 0, 0,
@@ -708,7 +714,8 @@ static int ceiling(void)
 		struct config c = config_of(r);
 		struct sched_params sp = {r->p, r->v, r->m, 0};
 		struct sched *s = sched_new(sched_find(r->schedule), &sp);
-		struct cost *cost = cost_new_explicit(&c, c.w_mem_fraction);
+		struct cost_layout layout = cost_layout_of(s);
+		struct cost *cost = cost_new_explicit(&c, &layout, c.w_mem_fraction);
 		double best_e = 1e9, best_m = 1e9;
 		pp_time mk_e = -1, mk_m = -1;
 
@@ -794,6 +801,7 @@ int main(int argc, char **argv)
 	        {"zbv-auto", 64, 2, 1024, 0, 0, 0, 0, 0, 0},
 	        {"vhalf", 64, 2, 1024, 0, 0, 0, 0, 0, 0},
 	        {"vmin", 64, 2, 1024, 0, 0, 0, 0, 0, 0},
+	        {"dualpipe", 64, 2, 1024, 0, 0, 0, 0, 0, 0},
 	};
 	enum { N = sizeof(ladder) / sizeof(ladder[0]), PER = 5, FIT = 3 };
 	const char *arg = argc > 1 ? argv[1] : NULL;

@@ -117,8 +117,8 @@ struct piece_hooks {
 struct cost_pieces {
 	struct piece_plan *plan;    /* [3 * S] stage s's F, B and W at 3s, 3s + 1, 3s + 2; a fused
 	                               backward runs its B's plan and then its W's */
-	struct piece_hooks *grads;  /* [S] issued during the stage's last weight-gradient op (the
-	                               m-th W or BW of the stage to run): its gradient buckets */
+	struct piece_hooks *grads;  /* [S] issued during the stage's last weight-gradient op (its
+	                               last W or BW to run): its gradient buckets */
 	struct piece_hooks *gather; /* [S] issued at the step's start (per device, stages in order);
 	                               the stage's first forward waits, at each one's share, for it */
 	struct piece_hooks *after;  /* [p] issued when the device's last op ends */
@@ -210,6 +210,7 @@ struct cost_model {
 	int q_lora_rank, kv_lora_rank, rope_dim; /* latent attention (kv_lora_rank 0: none) */
 	int mtp_layers;          /* multi-token-prediction layers on the last stage */
 	int S;                   /* virtual stages */
+	int route_stages;        /* of them, the stages a micro-batch visits (S / routes) */
 	struct cost_flops last_head_ms; /* the last stage's heads: the LM head's, and each MTP
 	                            layer's projection and head */
 	struct cost_flops last_head_flops; /* their FLOPs, whole */
@@ -267,26 +268,43 @@ struct cost {
 	struct cost_model *model;   /* model-derived details, NULL for explicit costs */
 };
 
-/* What the costs need to know of a schedule: where its stages sit. */
+/* What the costs need to know of a schedule: where its stages sit, and the routes of its
+ * micro-batches (struct sched): each route's stages hold the whole model. */
 struct cost_layout {
 	int p;                        /* devices */
 	int S;                        /* virtual stages */
 	const uint32_t *stage_device; /* [S] the device hosting each stage */
+	int routes;                   /* micro-batch routes: 1, or 2 (DualPipe) */
 };
 
 /* The layout of schedule s (which keeps owning the array). */
 static inline struct cost_layout cost_layout_of(const struct sched *s)
 {
-	return (struct cost_layout){s->p, s->S, s->stage_device};
+	return (struct cost_layout){s->p, s->S, s->stage_device, s->routes};
+}
+
+/* Whether stage st of layout l is the first of its route (it holds the embedding), or the last
+ * (the LM head and the loss). */
+static inline bool cost_layout_first(const struct cost_layout *l, int st)
+{
+	return st % (l->S / l->routes) == 0;
+}
+static inline bool cost_layout_last(const struct cost_layout *l, int st)
+{
+	return st % (l->S / l->routes) == l->S / l->routes - 1;
 }
 
 /*
- * Explicit costs from a validated config with S = p * v stages: each chunk op takes t/v of the
- * device's time t, activations are 1/v of a micro-batch per chunk, W keeps w_fraction of them,
- * messages take t_comm, or latency + msg_bytes / bandwidth when a bandwidth is set (and then the
- * time unit is the millisecond). Returns NULL when out of memory (report it with pp_nomem).
+ * Explicit costs from a validated config with S = p * v stages laid out as l (NULL: on one
+ * route): each chunk op takes t/v of the device's time t, or with routes t * routes / v (a
+ * micro-batch passes v / routes of a device's chunks: t is its time through them, DualPipe's
+ * one chunk), activations are routes/v of a micro-batch per chunk, W keeps w_fraction of them,
+ * messages take t_comm, or latency + msg_bytes / bandwidth when a bandwidth is set (and then
+ * the time unit is the millisecond), between the stages of a route. Returns NULL when out of
+ * memory (report it with pp_nomem).
  */
-struct cost *cost_new_explicit(const struct config *c, double w_fraction);
+struct cost *cost_new_explicit(const struct config *c, const struct cost_layout *l,
+                               double w_fraction);
 
 /*
  * Costs derived from the config's model preset on its GPU and links for the stage layout l

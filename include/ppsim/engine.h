@@ -132,21 +132,23 @@ void engine_record_messages(struct engine *e);
 
 /*
  * Gives e an arena for its large arrays (the op times, the sweep's cells), which must outlive
- * e; call before engine_run. engine_arena_bytes says how much of it a run of the schedule s
- * takes, with or without op times.
+ * e; call before engine_run. engine_arena_bytes says how much of it a run of nops ops, whose m
+ * micro-batches each visit L stages (a schedule's route_stages: S with one route), takes, with
+ * or without op times.
  */
 void engine_use_arena(struct engine *e, struct pp_arena *arena);
-size_t engine_arena_bytes(size_t nops, int S, int m, bool times);
+size_t engine_arena_bytes(size_t nops, int L, int m, bool times);
 
 /*
- * The most memory a run of nops ops (S stages, m micro-batches) that sends nmsgs messages holds
- * at once in the engine's per-op arrays: the op times unless dropped (times), and the sweep's
- * cells, or when the run takes the event loop (events: half-duplex channels or recorded
- * messages) the loop's consumers and counts of inputs, with the record of the messages when
- * kept (record): exactly, without the few MB of an arena's rounding to its pages or the few
- * hundred bytes of each device and channel. SIZE_MAX when it does not fit in a size_t.
+ * The most memory a run of nops ops (m micro-batches visiting L stages each, as for
+ * engine_arena_bytes) that sends nmsgs messages holds at once in the engine's per-op arrays:
+ * the op times unless dropped (times), and the sweep's cells, or when the run takes the event
+ * loop (events: half-duplex channels or recorded messages) the loop's consumers and counts of
+ * inputs, with the record of the messages when kept (record): exactly, without the few MB of an
+ * arena's rounding to its pages or the few hundred bytes of each device and channel. SIZE_MAX
+ * when it does not fit in a size_t.
  */
-size_t engine_peak_bytes(size_t nops, size_t nmsgs, int S, int m, bool times, bool events,
+size_t engine_peak_bytes(size_t nops, size_t nmsgs, int L, int m, bool times, bool events,
                          bool record);
 
 /* Whether a run takes the event loop rather than the sweep: its channels are half-duplex, or it

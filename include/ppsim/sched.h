@@ -89,6 +89,15 @@ struct sched_params {
  * A schedule. Device d runs ops[dev_start[d]] .. ops[dev_start[d+1]-1] in that order.
  * Invariant once generated: every (micro-batch, stage, kind) the backward mode requires appears
  * exactly once, on the device that hosts the stage (sched_check verifies it).
+ *
+ * Routes: the micro-batches fall into `routes` equal blocks and the stages into as many equal
+ * runs of S / routes; block r visits run r only, stage after stage, and never the others' (the
+ * (micro-batch, stage) pairs it does not visit have no ops). A run's first stage takes the
+ * input and its last one computes the loss, so no dependency crosses from one run to the next.
+ * With one route, every micro-batch visits all S stages. DualPipe has two: micro-batches
+ * [0, m/2) flow down stages [0, p), the first copy of the model, from device 0 to device p-1;
+ * [m/2, m) flow down stages [p, 2p), the second copy, which the V placement puts on devices
+ * p-1 down to 0. routes divides m and v.
  */
 struct sched {
 	const struct sched_desc *desc; /* the generator, or NULL for a schedule read from a file */
@@ -102,6 +111,9 @@ struct sched {
 	bool mixed;               /* each (micro-batch, stage) has BW, or B and W (DualPipeV) */
 	bool overlap;             /* some ops carry OP_OVERLAP */
 	enum placement placement; /* how chunks map to stages */
+	int routes;               /* micro-batch routes (above): 1, or 2 for DualPipe */
+	uint32_t route_stages;    /* stages of a route: S / routes */
+	uint32_t route_mbs;       /* micro-batches of a route: m / routes */
 	uint32_t *stage_device;   /* [S] device hosting each stage */
 	uint32_t *stage_chunk;    /* [S] chunk index of each stage on its device */
 	struct op *ops;           /* [nops] all ops, grouped by device */
@@ -120,6 +132,7 @@ struct sched_desc {
 	bool split;               /* splits backward into B and W */
 	enum placement placement; /* chunk placement */
 	int min_v, max_v;         /* accepted chunk counts (max_v 0: no upper bound) */
+	int routes;               /* micro-batch routes (struct sched); 0 means 1 */
 	bool groups;              /* takes --group-size (sched_params.group) */
 	bool overlaps;            /* pairs an F and a B as one overlapped op: --overlap-factor */
 	/* How the order is made: one of generate and generate_priced, and the two helpers. */
@@ -193,18 +206,23 @@ const char *sched_kind_name(enum op_kind kind);
 
 /*
  * Number of ops a schedule of this shape holds (S * m * 2, or * 3 with split backward) in *out;
- * returns false when it does not fit in 64 bits.
+ * returns false when it does not fit in 64 bits. With routes, each stage sees m / routes
+ * micro-batches: pass that as m.
  */
 bool sched_op_count(int p, int v, int m, bool split, uint64_t *out);
 
 /*
- * Number of messages between devices a schedule of this shape and placement sends, in *out: per
- * micro-batch a forward and a gradient across each stage boundary whose stages sit on two
- * devices (m * (p-1) each way for 1F1B, m * (p*v-1) interleaved; the V placement's hop from
- * stage p-1 to p stays on its device), whatever the order or the kind of backward. Returns false
- * when it does not fit in 64 bits.
+ * Number of messages between devices a schedule of this shape, placement and routes sends, in
+ * *out: per micro-batch a forward and a gradient across each stage boundary of its route whose
+ * stages sit on two devices (m * (p-1) each way for 1F1B, m * (p*v-1) interleaved; the V
+ * placement's hop from stage p-1 to p stays on its device, and with two routes is no hop at
+ * all: DualPipe sends m * (p-1) each way), whatever the order or the kind of backward. Returns
+ * false when it does not fit in 64 bits.
  */
-bool sched_message_count(int p, int v, int m, enum placement placement, uint64_t *out);
+bool sched_message_count(int p, int v, int m, enum placement placement, int routes, uint64_t *out);
+
+/* The routes of desc's schedules (struct sched): its row's, 1 when the row leaves them out. */
+int sched_desc_routes(const struct sched_desc *desc);
 
 /*
  * The work of generating and simulating desc's schedule of this shape, in ops' worth: the op
@@ -249,9 +267,10 @@ int sched_generate_priced(struct sched *s, const struct sched_prices *pr, struct
 struct sched_params sched_params_of(const struct sched *s);
 
 /*
- * An empty schedule of this shape whose per-device op lists the caller fills with sched_push
- * (each device must receive exactly its share: v * m * (split ? 3 : 2) ops). Used by generators
- * through sched_new and by tests and schedule-file readers directly. NULL when out of memory.
+ * An empty schedule of this shape, with one route, whose per-device op lists the caller fills
+ * with sched_push (each device must receive exactly its share: v * m * (split ? 3 : 2) ops).
+ * Used by generators through sched_new and by tests and schedule-file readers directly. NULL
+ * when out of memory.
  */
 struct sched *sched_alloc(int p, int v, int m, bool split, enum placement placement);
 /*
@@ -260,6 +279,16 @@ struct sched *sched_alloc(int p, int v, int m, bool split, enum placement placem
  */
 struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement placement,
                                  const size_t *counts);
+
+/* Sets the routes of s (struct sched), a count that divides its m and v; before its ops are
+ * pushed when its devices hold their exact share. */
+void sched_set_routes(struct sched *s, int routes);
+
+/* The (micro-batch, stage) pairs s's micro-batches visit: S * m / routes. */
+static inline size_t sched_cells(const struct sched *s)
+{
+	return (size_t)s->route_stages * (size_t)s->m;
+}
 
 /* Appends op (kind, mb, stage) to device d's list. Asserts the device's share is not full. */
 static inline void sched_push(struct sched *s, int d, enum op_kind kind, int mb, int stage)
@@ -277,8 +306,16 @@ static inline void sched_push(struct sched *s, int d, enum op_kind kind, int mb,
 
 /* Appends an overlapped pair: F(f_mb, f_stage) flagged OP_OVERLAP, then the backward b_kind
  * (B or BW) of (b_mb, b_stage); sets s->overlap. */
-void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage, enum op_kind b_kind, int b_mb,
-                     int b_stage);
+static inline void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage,
+                                   enum op_kind b_kind, int b_mb, int b_stage)
+{
+	size_t i = s->dev_start[d] + s->dev_fill[d];
+
+	sched_push(s, d, OP_F, f_mb, f_stage);
+	sched_push(s, d, b_kind, b_mb, b_stage);
+	s->ops[i].flags = OP_OVERLAP;
+	s->overlap = true;
+}
 
 /* The virtual stage of chunk c on device d under the schedule's placement (inline: generators
  * ask it once an op). */
@@ -290,10 +327,31 @@ static inline int sched_stage_of(const struct sched *s, int d, int c)
 	return c * s->p + d;
 }
 
+/* Whether stage st is the first of its route (its forward takes the input). */
+static inline bool sched_route_first(const struct sched *s, uint32_t st)
+{
+	return s->routes == 1 ? st == 0 : st % s->route_stages == 0;
+}
+
+/* Whether stage st is the last of its route (its forward computes the loss). */
+static inline bool sched_route_last(const struct sched *s, uint32_t st)
+{
+	return s->routes == 1 ? st + 1 == (uint32_t)s->S
+	                      : st % s->route_stages == s->route_stages - 1;
+}
+
+/* Whether micro-batch mb visits stage st: both in range and on the same route. */
+static inline bool sched_visits(const struct sched *s, uint32_t mb, uint32_t st)
+{
+	return mb < (uint32_t)s->m && st < (uint32_t)s->S &&
+	       (s->routes == 1 || st / s->route_stages == mb / s->route_mbs);
+}
+
 /*
  * The inputs op waits for under DESIGN.md's dependencies, written to in[] (at most 2): F needs
- * F of the previous stage; B or BW needs its own F and, below the last stage, the B or BW of
- * the next stage; W needs its B. Returns how many.
+ * F of the previous stage, but on the first stage of its route; B or BW needs its own F and,
+ * but on the last stage of its route, the B or BW of the next stage; W needs its B. Returns how
+ * many.
  */
 static inline int sched_op_inputs(const struct sched *s, const struct op *op, struct op in[2])
 {
@@ -301,13 +359,13 @@ static inline int sched_op_inputs(const struct sched *s, const struct op *op, st
 
 	switch ((enum op_kind)op->kind) {
 	case OP_F:
-		if (op->stage > 0)
+		if (!sched_route_first(s, op->stage))
 			in[n++] = (struct op){op->mb, op->stage - 1, OP_F, 0};
 		break;
 	case OP_B:
 	case OP_BW:
 		in[n++] = (struct op){op->mb, op->stage, OP_F, 0};
-		if ((uint32_t)op->stage + 1 < (uint32_t)s->S)
+		if (!sched_route_last(s, op->stage))
 			in[n++] = (struct op){op->mb, op->stage + 1, op->kind, 0};
 		break;
 	case OP_W:
@@ -325,16 +383,16 @@ static inline int sched_op_consumers(const struct sched *s, const struct op *op,
 	switch ((enum op_kind)op->kind) {
 	case OP_F:
 		out[n++] = (struct op){op->mb, op->stage, (uint8_t)(s->split ? OP_B : OP_BW), 0};
-		if ((uint32_t)op->stage + 1 < (uint32_t)s->S)
+		if (!sched_route_last(s, op->stage))
 			out[n++] = (struct op){op->mb, op->stage + 1, OP_F, 0};
 		break;
 	case OP_B:
 		out[n++] = (struct op){op->mb, op->stage, OP_W, 0};
-		if (op->stage > 0)
+		if (!sched_route_first(s, op->stage))
 			out[n++] = (struct op){op->mb, op->stage - 1, OP_B, 0};
 		break;
 	case OP_BW:
-		if (op->stage > 0)
+		if (!sched_route_first(s, op->stage))
 			out[n++] = (struct op){op->mb, op->stage - 1, OP_BW, 0};
 		break;
 	case OP_W:
@@ -419,8 +477,9 @@ int sched_check_order_where(const struct sched *s, const struct sched_where *whe
 void sched_peak(const struct sched *s, const int64_t *act, const int64_t *act_w, int64_t *peak);
 
 /*
- * Peak activations of device d in micro-batch equivalents (a chunk counts 1/v) when W keeps
- * all of a chunk's activations until it runs, as the generators' bounds assume.
+ * Peak activations of device d in micro-batch equivalents (a chunk counts routes/v: a
+ * micro-batch passes v/routes of a device's chunks, DualPipe's one) when W keeps all of a
+ * chunk's activations until it runs, as the generators' bounds assume.
  */
 void sched_peak_units(const struct sched *s, double *peak);
 

@@ -42,6 +42,7 @@ struct sim_size {
 	uint64_t ops;  /* ops */
 	uint64_t msgs; /* messages between devices (sched_message_count) */
 	int p, v, m;   /* devices, chunks and micro-batches */
+	int routes;    /* micro-batch routes (struct sched): each stage runs m / routes */
 	bool timed;    /* every op takes time (cost_every_op_takes_time) */
 };
 

@@ -1337,12 +1337,16 @@ int config_validate(const struct config *c, struct pp_error *err)
 	if (c->max_ops < 1 || c->max_ops > PP_MAX_OPS_CEILING)
 		return config_fail(c, "max_ops", err, "must be from 1 to %" PRIu64,
 		                   PP_MAX_OPS_CEILING);
-	if (!sched_op_count(c->p, c->v, c->m, desc->split, &ops) || ops > c->max_ops)
+	/* each stage runs the micro-batches of its route */
+	if (!sched_op_count(c->p, c->v, c->m / sched_desc_routes(desc), desc->split, &ops) ||
+	    ops > c->max_ops)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "-p %d -m %d -v %d: %s needs %.3g ops, above the limit of %" PRIu64
 		               " simulated ops (--max-ops)",
 		               c->p, c->m, c->v, desc->name,
-		               (double)c->p * c->v * c->m * (desc->split ? 3 : 2), c->max_ops);
+		               (double)c->p * c->v * (c->m / sched_desc_routes(desc)) *
+		                       (desc->split ? 3 : 2),
+		               c->max_ops);
 	if (!sched_work(desc, c->p, c->v, c->m, &work) || work > c->max_ops)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "-p %d -m %d -v %d: building %s's order costs %.3g ops' worth "

@@ -584,12 +584,35 @@ static bool fits(const struct row *w, enum placement pl, long p)
 	return w->stage < 0 || chunk_under(pl, p, w->device, w->stage) >= 0;
 }
 
-/* Infers p, v, m, backward kind and placement, and fills the missing stage of each row. */
+/*
+ * The most routes (struct sched) the rows of a schedule of v chunks, S stages and m
+ * micro-batches fit: R dividing v and m such that each row's micro-batch is of the block of
+ * its stage's run (DualPipe's two); 1 when only one does. A complete schedule of R routes fits
+ * only R and 1: its micro-batches visit every stage of their route.
+ */
+static int infer_routes(const struct reader *r, long v, long S, long m)
+{
+	for (long routes = v; routes > 1; routes--) {
+		size_t i = 0;
+
+		if (v % routes != 0 || m % routes != 0)
+			continue;
+		while (i < r->nrows &&
+		       r->rows[i].stage / (S / routes) == r->rows[i].mb / (m / routes))
+			i++;
+		if (i == r->nrows)
+			return (int)routes;
+	}
+	return 1;
+}
+
+/* Infers p, v, m, backward kind, placement and routes, and fills the missing stage of each
+ * row. */
 static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, bool *mixed,
-                       enum placement *pl, struct pp_error *err)
+                       enum placement *pl, int *routes, struct pp_error *err)
 {
 	long p = r->format == SCHEDFILE_TORCH ? r->devices : 0, m = 0, top = 0, v;
-	bool fused = false, parts = false;
+	bool fused = false, parts = false, placed = false;
 	uint64_t ops;
 
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -619,15 +642,10 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, b
 		               "schedule '%s': %ld chunks per device, above the limit of %d",
 		               r->path, v, PP_MAX_CHUNKS);
 	sp->v = (int)v;
-	/* the reader's limit, the run's --max-ops: what a run of it exports reads back */
-	if (!sched_op_count(sp->p, sp->v, sp->m, parts, &ops) || ops > r->max_ops)
-		return pp_fail(err, PP_ERR_CONFIG,
-		               "schedule '%s': p=%d v=%d m=%d needs %.3g ops, above the limit of "
-		               "%" PRIu64,
-		               r->path, sp->p, sp->v, sp->m,
-		               (double)sp->p * sp->v * sp->m * (parts ? 3 : 2), r->max_ops);
-	/* the placement that explains every row: loop first, then V (two chunks) */
-	for (int k = 0; k < 2; k++) {
+	/* the placement that explains every row: loop first, then V (two chunks); then the
+	 * routes its rows take */
+	*routes = 1;
+	for (int k = 0; k < 2 && !placed; k++) {
 		enum placement cand = k == 0 ? PLACE_LOOP : PLACE_V;
 		size_t i = 0;
 
@@ -642,8 +660,19 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, b
 			if (r->rows[i].stage < 0)
 				r->rows[i].stage =
 				        stage_under(cand, p, r->rows[i].device, r->rows[i].chunk);
-		return 0;
+		*routes = infer_routes(r, v, p * v, m);
+		placed = true;
 	}
+	/* the reader's limit, the run's --max-ops: what a run of it exports reads back */
+	if (!sched_op_count(sp->p, sp->v, sp->m / *routes, parts, &ops) || ops > r->max_ops)
+		return pp_fail(err, PP_ERR_CONFIG,
+		               "schedule '%s': p=%d v=%d m=%d needs %.3g ops, above the limit of "
+		               "%" PRIu64,
+		               r->path, sp->p, sp->v, sp->m,
+		               (double)sp->p * sp->v * (sp->m / *routes) * (parts ? 3 : 2),
+		               r->max_ops);
+	if (placed)
+		return 0;
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct row *w = &r->rows[i];
 
@@ -671,7 +700,7 @@ static const struct row *row_of_op(const struct reader *r, size_t i)
 
 /* Builds out->sched from the rows and checks its structure, naming the op's place. */
 static int build(struct reader *r, const struct sched_params *sp, bool split, bool mixed,
-                 enum placement pl, struct schedfile *out, struct pp_error *err)
+                 enum placement pl, int routes, struct schedfile *out, struct pp_error *err)
 {
 	size_t *counts = pp_calloc((size_t)sp->p, sizeof(*counts)), bad = 0;
 	int device = 0;
@@ -687,6 +716,7 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 	if (s == NULL)
 		return pp_nomem(err, r->nrows, sizeof(*s->ops));
 	s->mixed = mixed;
+	sched_set_routes(s, routes);
 	out->lines = pp_mallocarray(r->nrows, sizeof(*out->lines));
 	out->columns = pp_mallocarray(r->nrows, sizeof(*out->columns));
 	out->cells = pp_mallocarray(r->nrows, sizeof(*out->cells));
@@ -754,6 +784,14 @@ static int comm_peer_type(int type)
 	                           : TT_SEND_B;
 }
 
+/* Whether a transfer of type at stage st has its other end: a stage after it (SEND_F,
+ * RECV_B) or before it (RECV_F, SEND_B) on its route. */
+static bool has_peer(const struct sched *s, long st, int type)
+{
+	return comm_peer_offset(type) > 0 ? !sched_route_last(s, (uint32_t)st)
+	                                  : !sched_route_first(s, (uint32_t)st);
+}
+
 /* Checks one action c of r->comms against the schedule s, with the row of each forward and
  * backward at fwd[stage * m + mb] and bwd[...], and notes a transfer in seen (its index + 1
  * at [(type - TT_SEND_F) * S * m + stage * m + mb]); 0, or -1 with the error at c's place. */
@@ -783,12 +821,18 @@ static int check_comm(const struct reader *r, const struct sched *s, const struc
 		         "micro-batch %ld does not exist (the schedule has %ld)", w->mb, m);
 		return fail_row(r, err, w, what);
 	}
+	if (!sched_visits(s, (uint32_t)w->mb, (uint32_t)w->stage)) {
+		snprintf(what, sizeof(what), "micro-batch %ld does not visit stage %ld", w->mb,
+		         w->stage);
+		return fail_row(r, err, w, what);
+	}
 	peer = w->stage + comm_peer_offset(c->type);
-	if (peer < 0 || peer >= S || s->stage_device[peer] == s->stage_device[w->stage]) {
-		if (peer < 0 || peer >= S)
+	if (!has_peer(s, w->stage, c->type) || s->stage_device[peer] == s->stage_device[w->stage]) {
+		if (!has_peer(s, w->stage, c->type))
 			snprintf(what, sizeof(what),
-			         "no transfer there (stage %ld is the %s stage)", w->stage,
-			         peer < 0 ? "first" : "last");
+			         "no transfer there (stage %ld is the %s stage%s)", w->stage,
+			         comm_peer_offset(c->type) < 0 ? "first" : "last",
+			         s->routes > 1 ? " of its route" : "");
 		else
 			snprintf(what, sizeof(what),
 			         "no transfer there (stages %ld and %ld are both on rank %" PRIu32
@@ -829,7 +873,8 @@ static int check_pair(const struct reader *r, const struct sched *s, int pass, i
 	size_t at, other;
 	char what[320], name[64], peername[64];
 
-	if (peer < 0 || peer >= s->S || s->stage_device[peer] == s->stage_device[st])
+	if (!sched_visits(s, (uint32_t)mb, (uint32_t)st) || !has_peer(s, st, type) ||
+	    s->stage_device[peer] == s->stage_device[st])
 		return 0;
 	at = (size_t)(type - TT_SEND_F) * cells + (size_t)(st * s->m + mb);
 	other = (size_t)(comm_peer_type(type) - TT_SEND_F) * cells + (size_t)(peer * s->m + mb);
@@ -1013,15 +1058,15 @@ int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct sc
 	struct sched_params sp = {0, 0, 0, 0};
 	enum placement pl = PLACE_LOOP;
 	bool split = false, mixed = false;
-	int rc;
+	int rc, routes = 1;
 
 	memset(out, 0, sizeof(*out));
 	rc = read_lines(&r, f, err);
 	out->format = r.format;
 	if (rc == 0)
-		rc = infer_shape(&r, &sp, &split, &mixed, &pl, err);
+		rc = infer_shape(&r, &sp, &split, &mixed, &pl, &routes, err);
 	if (rc == 0)
-		rc = build(&r, &sp, split, mixed, pl, out, err);
+		rc = build(&r, &sp, split, mixed, pl, routes, out, err);
 	if (rc == 0)
 		rc = check_comms(&r, out, err);
 	if (rc == 0)
@@ -1088,20 +1133,23 @@ const char *schedfile_torch_action(const struct sched *s, size_t i, char *buf, s
 	return buf;
 }
 
-/* The stage that takes op o's output: an F's the next one, a backward's the previous one (-1
- * for stage 0's). */
-static long consumer_stage(const struct op *o)
+/* The stage that takes op o's output: an F's the next one, a backward's the previous one, -1
+ * for none (a W's, a route's last forward's and first backward's). */
+static long consumer_stage(const struct sched *s, const struct op *o)
 {
-	return o->kind == OP_F ? (long)o->stage + 1 : (long)o->stage - 1;
+	if (o->kind == OP_W)
+		return -1;
+	if (o->kind == OP_F)
+		return sched_route_last(s, o->stage) ? -1 : (long)o->stage + 1;
+	return sched_route_first(s, o->stage) ? -1 : (long)o->stage - 1;
 }
 
 /* Whether op o's output goes to another device (a W's goes nowhere). */
 static bool sends_across(const struct sched *s, const struct op *o)
 {
-	long to = consumer_stage(o);
+	long to = consumer_stage(s, o);
 
-	return o->kind != OP_W && to >= 0 && to < s->S &&
-	       s->stage_device[to] != s->stage_device[o->stage];
+	return to >= 0 && s->stage_device[to] != s->stage_device[o->stage];
 }
 
 /* Whether PyTorch's lowering may take op o: its input produced (an F's by the F before it, a
@@ -1110,10 +1158,11 @@ static bool sends_across(const struct sched *s, const struct op *o)
 static bool inputs_taken(const struct sched *s, const struct op *o, bool *const done[2])
 {
 	if (o->kind == OP_F)
-		return o->stage == 0 || done[0][(o->stage - 1) * (size_t)s->m + o->mb];
+		return sched_route_first(s, o->stage) ||
+		       done[0][(o->stage - 1) * (size_t)s->m + o->mb];
 	if (o->kind == OP_W)
 		return true;
-	return (long)o->stage == s->S - 1 || done[1][(o->stage + 1) * (size_t)s->m + o->mb];
+	return sched_route_last(s, o->stage) || done[1][(o->stage + 1) * (size_t)s->m + o->mb];
 }
 
 /* The ops of device d's action that starts at op i: an overlapped pair is one action, its F and
@@ -1158,7 +1207,7 @@ static uint32_t *comms_rows(const struct sched *s, size_t **startp)
 
 		start[s->stage_device[o->stage] + 1]++;
 		if (sends_across(s, o))
-			start[s->stage_device[consumer_stage(o)] + 1]++;
+			start[s->stage_device[consumer_stage(s, o)] + 1]++;
 	}
 	for (int d = 0; d < s->p; d++) {
 		start[d + 1] += start[d];
@@ -1189,7 +1238,7 @@ static uint32_t *comms_rows(const struct sched *s, size_t **startp)
 					        true;
 				if (!sends_across(s, o))
 					continue;
-				to = s->stage_device[consumer_stage(o)];
+				to = s->stage_device[consumer_stage(s, o)];
 				rows[start[to] + fill[to]++] = (uint32_t)k;
 			}
 			pos[d] = i + n;
@@ -1215,7 +1264,7 @@ static void write_transfer(FILE *out, const struct sched *s, size_t k, bool send
 		fprintf(out, "%" PRIu32 "%s%" PRIu32, o->stage,
 		        torch_types[fwd ? TT_SEND_F : TT_SEND_B].name, o->mb);
 	else
-		fprintf(out, "%ld%s%" PRIu32, consumer_stage(o),
+		fprintf(out, "%ld%s%" PRIu32, consumer_stage(s, o),
 		        torch_types[fwd ? TT_RECV_F : TT_RECV_B].name, o->mb);
 }
 

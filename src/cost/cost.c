@@ -88,28 +88,36 @@ struct cost *cost_alloc(int S, int64_t tick, const char *time_unit, const struct
 	return k;
 }
 
-struct cost *cost_new_explicit(const struct config *c, double w_fraction)
+struct cost *cost_new_explicit(const struct config *c, const struct cost_layout *l,
+                               double w_fraction)
 {
 	double bw, lat;
 	struct cost *k;
 	pp_time msg;
 	int S = c->p * c->v;
+	struct cost_layout one = {c->p, S, NULL, 1};
 
+	if (l == NULL)
+		l = &one;
 	assert(w_fraction >= 0 && w_fraction <= 1);
+	assert(l->S == S && c->v % l->routes == 0);
 	config_link(c, &bw, &lat);
-	k = cost_alloc(S, PP_TICK_BASE * c->v, bw > 0 ? "ms" : "t", c);
+	k = cost_alloc(S, PP_TICK_BASE * (c->v / l->routes), bw > 0 ? "ms" : "t", c);
 	if (k == NULL)
 		return NULL;
 	msg = cost_ticks(config_msg_time(c), k->tick);
 	for (int s = 0; s < S; s++) {
-		/* A chunk op takes t/v: the tick is v times finer, so t * PP_TICK_BASE is exact. */
+		/* A chunk op takes t/v (with routes t * routes / v): the tick is that many times
+		 * finer, so t * PP_TICK_BASE is exact. */
+		bool hop = !cost_layout_last(l, s);
+
 		k->t_f[s] = cost_ticks(c->t_f, PP_TICK_BASE);
 		k->t_b[s] = cost_ticks(c->t_b, PP_TICK_BASE);
 		k->t_w[s] = cost_ticks(c->t_w, PP_TICK_BASE);
 		k->act[s] = ACT_PER_CHUNK;
 		k->act_w[s] = (int64_t)llround((double)k->act[s] * w_fraction);
-		k->msg_bytes[s] = s + 1 < S ? c->msg_bytes : 0;
-		k->msg_time[s] = s + 1 < S ? msg : 0;
+		k->msg_bytes[s] = hop ? c->msg_bytes : 0;
+		k->msg_time[s] = hop ? msg : 0;
 	}
 	return k;
 }
@@ -119,7 +127,7 @@ struct cost *cost_new_explicit(const struct config *c, double w_fraction)
  * whole peak, the fp8 one with fp8 (0 without a model). A stage scale below it would make the GPU run faster than
  * it can, and MFU come out above 1.
  */
-static double peak_ticks(const struct cost *c, int st, int op)
+static double peak_ticks(const struct cost *c, const struct cost_layout *l, int st, int op)
 {
 	const struct cost_model *k = c->model;
 	double layer, head, peak, moe;
@@ -129,10 +137,10 @@ static double peak_ticks(const struct cost *c, int st, int op)
 	/* with fp8 the linear GEMMs may run above the bf16 peak: the higher peak bounds them */
 	peak = k->fp8 && k->hw.fp8_tflops > k->hw.tflops ? k->hw.fp8_tflops : k->hw.tflops;
 	layer = op == 0 ? k->layer_flops.f : op == 1 ? k->layer_flops.b : k->layer_flops.w;
-	head = st == c->S - 1 ? (op == 0   ? k->last_head_flops.f
-	                         : op == 1 ? k->last_head_flops.b
-	                                   : k->last_head_flops.w)
-	                      : 0;
+	head = !cost_layout_last(l, st) ? 0
+	       : op == 0                ? k->last_head_flops.f
+	       : op == 1                ? k->last_head_flops.b
+	                                : k->last_head_flops.w;
 	moe = op == 0 ? k->moe_flops.f : op == 1 ? k->moe_flops.b : k->moe_flops.w;
 	return (moe_stage_sum(k, st, layer, moe) + head) / k->tp / (peak * 1e12) * 1e3 *
 	       (double)c->tick;
@@ -168,7 +176,7 @@ int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cos
 				        "makes stage %d's %s take less than the resolution "
 				        "of one tick: it would run as 0",
 				        st, names[k]);
-			if ((double)*t[k] * f < peak_ticks(c, st, k) * (1 - 1e-9))
+			if ((double)*t[k] * f < peak_ticks(c, l, st, k) * (1 - 1e-9))
 				return config_fail(
 				        cfg, "stage_scale", err,
 				        "makes stage %d's %s faster than its FLOPs at the GPU's "

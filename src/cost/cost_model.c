@@ -233,26 +233,34 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	return moe_resolve(c, preset_model(c->model), k, err);
 }
 
-/* Layers of each virtual stage: an explicit list, a first/last stage override, or even. */
-static int split_layers(const struct config *c, struct cost_model *k, int S, struct pp_error *err)
+/* The layers of the first route's S stages (of `routes`, so that a list names S stages), into
+ * k->stage_layers, allocated for all routes' stages. */
+static int route_layers(const struct config *c, struct cost_model *k, int S, int routes,
+                        struct pp_error *err)
 {
 	int first = c->first_stage_layers, last = c->last_stage_layers, rest = k->layers, mid = S;
 
-	k->S = S;
-	k->stage_layers = pp_calloc((size_t)S, sizeof(*k->stage_layers));
-	k->stage_moe = pp_calloc((size_t)S, sizeof(*k->stage_moe));
+	k->S = S * routes;
+	k->route_stages = S;
+	k->stage_layers = pp_calloc((size_t)S * (size_t)routes, sizeof(*k->stage_layers));
+	k->stage_moe = pp_calloc((size_t)S * (size_t)routes, sizeof(*k->stage_moe));
 	if (k->stage_layers == NULL || k->stage_moe == NULL)
-		return pp_nomem(err, (size_t)S, sizeof(*k->stage_layers));
+		return pp_nomem(err, (size_t)S * (size_t)routes, sizeof(*k->stage_layers));
 	if (c->nlayers_per_stage > 0 && (first > 0 || last > 0))
 		return config_fail(c, "layers_per_stage", err,
 		                   "give it or --first-stage-layers/--last-stage-layers, not both");
 	if (c->nlayers_per_stage > 0) {
 		int sum = 0;
 
-		if (c->nlayers_per_stage != S)
+		if (c->nlayers_per_stage != S && routes == 1)
 			return config_fail(c, "layers_per_stage", err,
 			                   "gives %d stages, the pipeline has p x v = %d",
 			                   c->nlayers_per_stage, S);
+		if (c->nlayers_per_stage != S)
+			return config_fail(
+			        c, "layers_per_stage", err,
+			        "gives %d stages, each of the pipeline's %d routes has %d",
+			        c->nlayers_per_stage, routes, S);
 		for (int s = 0; s < S; s++)
 			sum += k->stage_layers[s] = c->layers_per_stage[s];
 		if (sum != k->layers)
@@ -287,9 +295,9 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 		                   : config_is_set(c, "layers") ? "layers"
 		                                                : "p",
 		                   err,
-		                   "%s's %d layers do not split evenly over p x v = %d stages; set "
+		                   "%s's %d layers do not split evenly over %s%d stages; set "
 		                   "--layers-per-stage or --first-stage-layers/--last-stage-layers",
-		                   k->model, k->layers, S);
+		                   k->model, k->layers, routes == 1 ? "p x v = " : "a route's ", S);
 	for (int s = 0; s < S; s++)
 		k->stage_layers[s] = mid > 0 ? rest / mid : 0;
 	if (first > 0)
@@ -297,6 +305,20 @@ static int split_layers(const struct config *c, struct cost_model *k, int S, str
 	if (last > 0)
 		k->stage_layers[S - 1] = last;
 	return 0;
+}
+
+/* Layers of each virtual stage: an explicit list, a first/last stage override, or even, over
+ * the stages of a route (all of them with one route); each route's stages hold the whole model,
+ * laid out alike. */
+static int split_layers(const struct config *c, struct cost_model *k, const struct cost_layout *l,
+                        struct pp_error *err)
+{
+	int L = l->S / l->routes;
+	int rc = route_layers(c, k, L, l->routes, err);
+
+	for (int st = L; rc == 0 && st < l->S; st++)
+		k->stage_layers[st] = k->stage_layers[st % L];
+	return rc;
 }
 
 /* The per-layer and LM-head FLOPs, parameters and activation bytes. */
@@ -543,7 +565,7 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 
 	for (int st = 0; st < S; st++) {
 		int nl, nml;
-		double head = st == S - 1 ? 1 : 0;
+		double head = cost_layout_last(l, st) ? 1 : 0;
 		double f = moe_stage_sum(k, st, k->layer_ms.f, k->moe_ms.f) + head * k->last_head_ms.f;
 		double b = moe_stage_sum(k, st, k->layer_ms.b, k->moe_ms.b) + head * k->last_head_ms.b;
 		double w = moe_stage_sum(k, st, k->layer_ms.w, k->moe_ms.w) + head * k->last_head_ms.w;
@@ -573,7 +595,7 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		cost->act_w[st] = (int64_t)llround(act * c->w_mem_fraction);
 		cost->msg_bytes[st] = 0;
 		cost->msg_time[st] = 0;
-		if (st + 1 < S) {
+		if (!cost_layout_last(l, st)) {
 			int a = (int)l->stage_device[st], bdev = (int)l->stage_device[st + 1];
 			bool inside = hop_inside(k, a, bdev);
 			double bw = (inside ? k->link_bandwidth : k->inter_bandwidth) *
@@ -628,6 +650,7 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 	double keep_e = 4 + k->fp8_weight_bytes +
 	                (k->bytes_per_param - 4) / (k->distributed_optimizer ? edp : 1);
 	const uint32_t *dev = l->stage_device;
+	int L = l->S / l->routes;
 
 	k->device_params = pp_calloc((size_t)l->p, sizeof(*k->device_params));
 	k->device_state_bytes = pp_calloc((size_t)l->p, sizeof(*k->device_state_bytes));
@@ -652,20 +675,24 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		        moe_stage_sum(k, st, k->layer_params, k->moe_params) / k->tp + experts;
 		k->device_expert_params[dev[st]] += experts;
 	}
-	if (hop_inside(k, (int)dev[0], (int)dev[l->S - 1])) {
+	/* the first route's ends (DualPipe's two copies have the same two) */
+	if (hop_inside(k, (int)dev[0], (int)dev[L - 1])) {
 		k->embed_bandwidth = k->link_bandwidth;
 		k->embed_latency = k->link_latency;
 	} else {
 		k->embed_bandwidth = k->inter_bandwidth;
 		k->embed_latency = k->inter_latency;
 	}
-	/* the embedding on the first stage, the LM head on the last; a tied pair on one device
-	 * is one matrix */
-	k->device_params[dev[0]] += embed;
-	if (!(k->tied && dev[0] == dev[l->S - 1]))
-		k->device_params[dev[l->S - 1]] += embed;
-	/* each MTP layer's projection of 2h to h; it shares the embedding and the head */
-	k->device_params[dev[l->S - 1]] += k->mtp_layers * 2.0 * k->hidden * k->hidden / k->tp;
+	/* the embedding on the first stage of each route, the LM head on its last; a tied pair on
+	 * one device is one matrix; each MTP layer's projection of 2h to h beside the head (it
+	 * shares the embedding and the head) */
+	for (int st = 0; st < l->S; st += L) {
+		k->device_params[dev[st]] += embed;
+		if (!(k->tied && dev[st] == dev[st + L - 1]))
+			k->device_params[dev[st + L - 1]] += embed;
+		k->device_params[dev[st + L - 1]] +=
+		        k->mtp_layers * 2.0 * k->hidden * k->hidden / k->tp;
+	}
 	for (int d = 0; d < l->p; d++) {
 		/* the GPUs of pipeline rank d, all replicas, are d*tp*dp .. (d+1)*tp*dp - 1 */
 		long long span = (long long)k->tp * k->cp * k->dp;
@@ -758,7 +785,7 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 		return NULL;
 	}
 	if (resolve_hardware(c, k, err) != 0 || resolve_parallel(c, k, err) != 0 ||
-	    split_layers(c, k, l->S, err) != 0) {
+	    split_layers(c, k, l, err) != 0) {
 		cost_free(cost);
 		return NULL;
 	}

@@ -224,12 +224,12 @@ static void layer(struct builder *b, const struct cost_model *k, bool backward)
 
 /* The plan of stage st's op kind (0 F, 1 B, 2 W) into pl; its compute in *compute_ticks.
  * Returns 0, 1 when a time is out of range, or -1 when out of memory. */
-static int stage_plan(const struct cost_model *k, int st, int S, int kind, int64_t tick,
+static int stage_plan(const struct cost_model *k, int st, bool last, int kind, int64_t tick,
                       struct piece_plan *pl, pp_time *compute_ticks)
 {
 	struct builder b = {.tick = tick};
 	int n, nm;
-	double head = st == S - 1 ? 1 : 0;
+	double head = last ? 1 : 0;
 
 	moe_stage_counts(k, st, &n, &nm);
 
@@ -378,12 +378,12 @@ static int after_hooks(const struct cost_model *k, struct cost_pieces *pc, int d
 /* Tied input and output embeddings on two devices: after the flush, the first and the last
  * stage's devices all-reduce the embedding's gradients between them (Megatron-LM's
  * finalize_model_grads, _allreduce_word_embedding_grads; DeepSpeed's ReduceTiedGrads), after
- * their data-parallel reduction. Returns 0, 1 when the time is out of range, or -1 when out of
- * memory. */
+ * their data-parallel reduction; with routes, each route's first and last stage's. Returns 0, 1
+ * when the time is out of range, or -1 when out of memory. */
 static int embedding_hooks(const struct cost_model *k, struct cost_pieces *pc,
                            const struct cost_layout *l, int64_t tick)
 {
-	int ends[2] = {(int)l->stage_device[0], (int)l->stage_device[l->S - 1]};
+	int L = l->S / l->routes;
 	double bytes = (double)k->vocab * k->hidden / k->tp * k->grad_reduce_bytes;
 	pp_time t = 0;
 
@@ -392,9 +392,13 @@ static int embedding_hooks(const struct cost_model *k, struct cost_pieces *pc,
 	                                           k->embed_latency),
 	                        tick, &t))
 		return 1;
-	for (int i = 0; i < 2; i++)
-		if (!hook(&pc->after[ends[i]], 1, COMM_DP, t))
-			return -1;
+	for (int st = 0; st < l->S; st += L) {
+		int ends[2] = {(int)l->stage_device[st], (int)l->stage_device[st + L - 1]};
+
+		for (int i = 0; i < 2 && ends[0] != ends[1]; i++)
+			if (!hook(&pc->after[ends[i]], 1, COMM_DP, t))
+				return -1;
+	}
 	return 0;
 }
 
@@ -402,12 +406,13 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
                       struct pp_error *err)
 {
 	struct cost_model *k = cost->model;
-	int S = l->S;
+	int S = l->S, L = S / l->routes;
 	struct cost_pieces *pc;
-	bool plans = k->tp > 1 || k->cp > 1 || k->a2a_ms > 0;
-	bool tied_apart = k->tied && l->stage_device[0] != l->stage_device[S - 1];
+	bool plans = k->tp > 1 || k->cp > 1 || k->a2a_ms > 0, tied_apart = false;
 	double *stage_params;
 
+	for (int st = 0; st < S; st += L)
+		tied_apart |= k->tied && l->stage_device[st] != l->stage_device[st + L - 1];
 	if (!plans && k->dp * k->cp <= 1 && !tied_apart)
 		return 0; /* nothing beside the schedule: every op is one compute piece */
 	pc = cost->pieces = pp_zalloc(1, sizeof(*pc), err);
@@ -429,8 +434,8 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 		pp_time *t[3] = {&cost->t_f[st], &cost->t_b[st], &cost->t_w[st]};
 
 		for (int kind = 0; kind < 3; kind++) {
-			int rc = stage_plan(k, st, S, kind, cost->tick, &pc->plan[3 * st + kind],
-			                    t[kind]);
+			int rc = stage_plan(k, st, cost_layout_last(l, st), kind, cost->tick,
+			                    &pc->plan[3 * st + kind], t[kind]);
 
 			if (rc < 0) {
 				free(stage_params);
@@ -444,14 +449,17 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			}
 		}
 	}
-	/* each stage's parameters: its layers, the embedding on the first, the head on the last;
-	 * its routed experts' go to their own group */
+	/* each stage's parameters: its layers, the embedding on the first of each route, the head
+	 * (and the MTP layers' projections) on the last; its routed experts' go to their own
+	 * group */
 	for (int st = 0; st < S; st++)
 		stage_params[st] = moe_stage_sum(k, st, k->layer_params, k->moe_params) / k->tp;
-	stage_params[0] += (double)k->vocab * k->hidden / k->tp;
-	if (!(k->tied && l->stage_device[0] == l->stage_device[S - 1]))
-		stage_params[S - 1] += (double)k->vocab * k->hidden / k->tp;
-	stage_params[S - 1] += k->mtp_layers * 2.0 * k->hidden * k->hidden / k->tp;
+	for (int st = 0; st < S; st += L) {
+		stage_params[st] += (double)k->vocab * k->hidden / k->tp;
+		if (!(k->tied && l->stage_device[st] == l->stage_device[st + L - 1]))
+			stage_params[st + L - 1] += (double)k->vocab * k->hidden / k->tp;
+		stage_params[st + L - 1] += k->mtp_layers * 2.0 * k->hidden * k->hidden / k->tp;
+	}
 	for (int st = 0; st < S; st++) {
 		int d = (int)l->stage_device[st], n, nm;
 		int rc = stage_hooks(k, pc, st, dense_group(k, d), stage_params[st], cost->tick);

@@ -69,8 +69,11 @@ void moe_stage_layers(struct cost_model *k, int S)
 	int first = 0;
 
 	for (int s = 0; s < S; s++) {
-		int dense = k->experts > 0 ? k->dense_layers - first : k->stage_layers[s];
+		int dense;
 
+		if (s % k->route_stages == 0)
+			first = 0; /* each route is the whole model (DualPipe's two copies) */
+		dense = k->experts > 0 ? k->dense_layers - first : k->stage_layers[s];
 		dense = dense < 0 ? 0 : dense > k->stage_layers[s] ? k->stage_layers[s] : dense;
 		k->stage_moe[s] = k->stage_layers[s] - dense;
 		first += k->stage_layers[s];
@@ -229,8 +232,9 @@ void moe_exchanges(struct cost_model *k, int per_node)
 
 void moe_stage_counts(const struct cost_model *k, int st, int *n, int *nm)
 {
-	/* the multi-token-prediction layers follow the last stage's own, of its last kind */
-	int mtp = st == k->S - 1 ? k->mtp_layers : 0;
+	/* the multi-token-prediction layers follow the last stage's own (each route's), of the
+	 * model's last kind */
+	int mtp = st % k->route_stages == k->route_stages - 1 ? k->mtp_layers : 0;
 
 	*n = k->stage_layers[st] + mtp;
 	*nm = (k->stage_moe != NULL ? k->stage_moe[st] : 0) + (k->experts > 0 ? mtp : 0);

@@ -33,18 +33,9 @@ pp_time engine_op_duration(const struct engine *e, const struct op *op)
 	return 0;
 }
 
-/* A factor below max(F, B) / (F + B) models more gain than overlap can give; it is the user's. */
 pp_time engine_pair_duration(const struct engine *e, const struct op *f, const struct op *b)
 {
-	const struct pair_shape *ps = stream_pair(e, f, b);
-	pp_time sum;
-
-	if (ps != NULL)
-		return ps->dur;
-	sum = engine_op_duration(e, f) + engine_op_duration(e, b);
-	if (e->c->overlap_factor == 1)
-		return sum;
-	return (pp_time)llround(e->c->overlap_factor * (double)sum);
+	return engine_pair_span(e, f, b, engine_op_duration(e, f) + engine_op_duration(e, b));
 }
 
 /* The index of channel (src, dst) among n sorted by (src, dst), or -1. */
@@ -108,7 +99,7 @@ static int build_channels(struct engine *e, struct pp_error *err)
 	for (int st = 0; st + 1 < s->S; st++) {
 		int a = (int)s->stage_device[st], b = (int)s->stage_device[st + 1];
 
-		if (a == b)
+		if (a == b || sched_route_last(s, (uint32_t)st))
 			continue;
 		channel_key(e->c, a, b, &pairs[2 * n++]);
 		channel_key(e->c, b, a, &pairs[2 * n++]);
@@ -135,8 +126,10 @@ static int build_channels(struct engine *e, struct pp_error *err)
 		e->res.channels[i].dst = pairs[2 * i + 1];
 	}
 	for (int st = 0; st < s->S; st++) {
-		int a = st + 1 < s->S ? (int)s->stage_device[st] : 0;
-		int b = st + 1 < s->S ? (int)s->stage_device[st + 1] : 0;
+		/* the last stage of a route has no next one */
+		bool hop = !sched_route_last(s, (uint32_t)st);
+		int a = hop ? (int)s->stage_device[st] : 0;
+		int b = hop ? (int)s->stage_device[st + 1] : 0;
 		int key[2];
 
 		e->fwd_chan[st] = e->bwd_chan[st] = -1;
@@ -158,7 +151,7 @@ static int64_t total_time(const struct engine *e)
 {
 	const struct sched *s = e->s;
 	const struct cost *c = e->c;
-	uint64_t total = 0, m = (uint64_t)s->m;
+	uint64_t total = 0, m = s->route_mbs;
 
 	for (int st = 0; st < s->S; st++) {
 		uint64_t per = 0, x;
@@ -270,13 +263,16 @@ static int report_deadlock(const struct engine *e, struct pp_error *err)
 /*
  * Whether a schedule in which every op ran once and passed the sweep's own checks is complete:
  * each device holds exactly its share and the shares add up to every cell's ops, so that
- * distinct valid ops fill them all. A mixed schedule's count depends on its choices per cell.
+ * distinct valid ops fill them all. A mixed schedule's count depends on its choices per cell,
+ * and whether a micro-batch visits an op's stage, when they take routes, the sweep does not
+ * check.
  */
 static bool sweep_checks_all(const struct sched *s)
 {
 	uint64_t want;
 
-	if (s->mixed || !sched_op_count(s->p, s->v, s->m, s->split, &want) || want != s->nops)
+	if (s->mixed || s->routes > 1 || !sched_op_count(s->p, s->v, s->m, s->split, &want) ||
+	    want != s->nops)
 		return false;
 	for (int d = 0; d < s->p; d++)
 		if (s->dev_fill[d] != s->dev_start[d + 1] - s->dev_start[d])
@@ -374,9 +370,9 @@ void engine_use_arena(struct engine *e, struct pp_arena *arena)
 	e->arena = arena;
 }
 
-size_t engine_arena_bytes(size_t nops, int S, int m, bool times)
+size_t engine_arena_bytes(size_t nops, int L, int m, bool times)
 {
-	size_t cells = pp_arena_bytes(engine_sweep_bytes(S, m), 1);
+	size_t cells = pp_arena_bytes(engine_sweep_bytes(L, m), 1);
 	size_t t = pp_arena_bytes(nops, sizeof(struct op_time));
 
 	if (cells == SIZE_MAX || (times && (t == SIZE_MAX || cells > SIZE_MAX - t)))
@@ -389,10 +385,10 @@ bool engine_takes_events(bool half_duplex, bool record)
 	return half_duplex || record;
 }
 
-size_t engine_peak_bytes(size_t nops, size_t nmsgs, int S, int m, bool times, bool events,
+size_t engine_peak_bytes(size_t nops, size_t nmsgs, int L, int m, bool times, bool events,
                          bool record)
 {
-	size_t bytes = events ? 0 : engine_sweep_bytes(S, m);
+	size_t bytes = events ? 0 : engine_sweep_bytes(L, m);
 	size_t parts[3][2] = {
 	        {times ? nops : 0, sizeof(struct op_time)},
 	        /* the loop's consumers (two an op) and counts of inputs, in one count of bytes */

@@ -6,6 +6,7 @@
 #ifndef PPSIM_ENGINE_INTERNAL_H
 #define PPSIM_ENGINE_INTERNAL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -115,6 +116,23 @@ pp_time engine_op_duration(const struct engine *e, const struct op *op);
  * and no --overlap-factor was given, else overlap_factor x (F + B), exact when it is 1. */
 pp_time engine_pair_duration(const struct engine *e, const struct op *f, const struct op *b);
 
+/* The pair shape of forward f and backward b (B or BW) of one device, or NULL. */
+const struct pair_shape *stream_pair(const struct engine *e, const struct op *f,
+                                     const struct op *b);
+
+/* The same of a pair whose two ops take sum together (inline: the sweep has their times at
+ * hand). A factor below max(F, B) / (F + B) models more gain than overlap can give; it is the
+ * user's. */
+static inline pp_time engine_pair_span(const struct engine *e, const struct op *f,
+                                       const struct op *b, pp_time sum)
+{
+	if (e->sm.pair != NULL) /* priced from its pieces (stream.c) */
+		return stream_pair(e, f, b)->dur;
+	if (e->c->overlap_factor == 1)
+		return sum;
+	return (pp_time)llround(e->c->overlap_factor * (double)sum);
+}
+
 /*
  * The streams (stream.c). stream_init evaluates the cost's plans into the ops' spans and puts
  * the step's parameter gathers on their streams; stream_hooked gives the op kinds of stage st
@@ -127,9 +145,6 @@ pp_time engine_pair_duration(const struct engine *e, const struct op *f, const s
  * out->pieces); slow is the compute slowdown beside communication.
  */
 int stream_init(struct engine *e, struct pp_error *err);
-/* The pair shape of forward f and backward b (B or BW) of one device, or NULL. */
-const struct pair_shape *stream_pair(const struct engine *e, const struct op *f,
-                                     const struct op *b);
 unsigned stream_hooked(const struct engine *e, uint32_t st);
 pp_time stream_op_end(struct engine *e, uint32_t d, const struct op *op, pp_time start,
                       pp_time dur);
@@ -193,9 +208,9 @@ static inline pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t 
  * The sweep also sets each device's peak activations, as it runs the device's ops in order.
  */
 int engine_run_sweep(struct engine *e, struct pp_error *err);
-/* The bytes of the sweep's table of cells for S stages and m micro-batches (SIZE_MAX when they
- * do not fit a size_t); an arena rounds them up to its pages. */
-size_t engine_sweep_bytes(int S, int m);
+/* The bytes of the sweep's table of cells for m micro-batches that visit L stages each
+ * (SIZE_MAX when they do not fit a size_t); an arena rounds them up to its pages. */
+size_t engine_sweep_bytes(int L, int m);
 int engine_run_events(struct engine *e, struct pp_error *err);
 
 #endif

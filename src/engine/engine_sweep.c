@@ -16,8 +16,10 @@
  * The cells are laid out by micro-batch, then stage, so that the cells an op reads and writes
  * (its own and its neighbouring stage's) share cache lines, along the stages a micro-batch's
  * data flows through (by stage first, a 1F1B run missed the last-level cache four times as
- * often). What an op needs of its stage (durations and activation changes by kind, its first
- * cell, the neighbours' devices, the channels) is in one lane per stage, read once an op.
+ * often). When the micro-batches take routes (struct sched), a micro-batch has cells only for
+ * the L stages of its own route. What an op needs of its stage (durations and activation
+ * changes by kind, its first cell, the micro-batches that visit it, the neighbours' devices,
+ * the channels) is in one lane per stage, read once an op.
  *
  * A message whose channel only ever carries messages of no duration neither waits nor delays:
  * it arrives as it is sent. Those channels count their messages after the run, m a boundary
@@ -26,7 +28,9 @@
  * It also checks the schedule as it goes, each op where it reads it (range, backward mode,
  * device, pairing, and a cell that runs twice): a schedule of exactly its share of ops per
  * device in which every op ran once, each valid, covers every cell. Whatever it finds wrong
- * stops it, and engine_run has sched_check name it.
+ * stops it, and engine_run has sched_check name it. Whether a micro-batch visits the stage of
+ * an op, when the micro-batches take routes, it leaves to sched_check, which engine_run runs
+ * first for such a schedule.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +50,9 @@ struct cell {
 
 /* What an op of one stage needs of it. */
 struct lane {
-	struct cell *cell;  /* the stage's cell of micro-batch 0; micro-batch mb's is S cells on */
+	struct cell *cell;  /* the stage's cell of micro-batch 0 (of its route's first when the
+	                     * micro-batches take routes: the cells by micro-batch hold the L
+	                     * stages of its route); micro-batch mb's is mb * L cells on */
 	pp_time dur[4];     /* an op's duration, by kind (enum op_kind) */
 	int64_t act[4];     /* the change in activations alive it makes, by kind */
 	uint32_t dev;       /* the stage's device */
@@ -54,7 +60,7 @@ struct lane {
 	uint32_t bwd_dev;   /* the device of stage - 1 (its own when first) */
 	int32_t fwd_chan;   /* the channel that prices the forward's message, -1 when none does */
 	int32_t bwd_chan;   /* the same for the backward's */
-	bool first, last;   /* stage 0, stage S - 1 */
+	bool first, last;   /* the first stage of its route (0), the last (S - 1) */
 	uint8_t hooked;     /* bit k: its ops of kind k may carry pieces the run prices
 	                       (stream_op_end) */
 };
@@ -78,7 +84,7 @@ struct sweep_dev {
 
 struct sweep {
 	struct engine *e;
-	struct cell *cells;    /* [m * S] by micro-batch, then stage */
+	struct cell *cells;    /* [m * L] by micro-batch, then stage of its route */
 	struct lane *lanes;    /* [S] */
 	struct sweep_dev *dev; /* [p] */
 	uint32_t *stack;       /* [p] devices to run: each is on it at most once, as a device
@@ -87,6 +93,7 @@ struct sweep {
 	uint32_t n;
 	size_t m;       /* micro-batches */
 	uint32_t S;     /* stages */
+	uint32_t L;     /* stages a micro-batch visits: S, or S / routes */
 	unsigned kinds; /* bit k: op kind k belongs to the schedule's backward mode */
 	bool bad;       /* an op failed its check: the sweep stopped */
 };
@@ -96,7 +103,7 @@ struct sweep {
 struct view {
 	const struct lane *lanes;
 	size_t m;
-	uint32_t S;
+	uint32_t S, L;
 	unsigned kinds;
 };
 
@@ -110,7 +117,8 @@ struct view {
 enum step { STEP_RAN, STEP_WAITS, STEP_BAD };
 
 /* Whether op, on device d, is in range, of the schedule's backward mode and on its stage's
- * device; its lane in *ln. */
+ * device; its lane in *ln. (Whether its micro-batch visits its stage, when the micro-batches
+ * take routes, sched_check said before the sweep began.) */
 static PP_HOT bool op_ok(struct view v, uint32_t d, const struct op *op, const struct lane **ln)
 {
 	if (op->kind > OP_BW || !(v.kinds >> op->kind & 1) || op->mb >= v.m || op->stage >= v.S)
@@ -222,11 +230,12 @@ static enum step run_pair(struct sweep *w, struct view v, uint32_t d, size_t i)
 	    (op[1].flags & OP_OVERLAP) || !op_ok(v, d, op, &ln[0]) || !op_ok(v, d, op + 1, &ln[1]))
 		return STEP_BAD;
 	for (int j = 0; j < 2; j++)
-		cl[j] = ln[j]->cell + (size_t)op[j].mb * v.S;
+		cl[j] = ln[j]->cell + (size_t)op[j].mb * v.L;
 	if (!inputs_in(OP_F, ln[0], cl[0], &start, &sd->wait) ||
 	    !inputs_in(op[1].kind, ln[1], cl[1], &start, &sd->wait))
 		return STEP_WAITS;
-	stop = start + engine_pair_duration(w->e, op, op + 1);
+	stop = start + engine_pair_span(w->e, op, op + 1,
+	                                     ln[0]->dur[op->kind] + ln[1]->dur[op[1].kind]);
 	for (int j = 0; j < 2; j++)
 		if (ln[j]->hooked >> op[j].kind & 1)
 			stop = stream_op_end(w->e, d, op + j, start, stop - start);
@@ -254,7 +263,7 @@ static void run_device(struct sweep *w, uint32_t d)
 	const struct op *ops = e->s->ops;
 	struct sweep_dev *sd = &w->dev[d];
 	struct op_time *times = e->res.times;
-	const struct view v = {w->lanes, w->m, w->S, w->kinds};
+	const struct view v = {w->lanes, w->m, w->S, w->L, w->kinds};
 	size_t i = sd->head, end = sd->end, first = sd->first;
 	pp_time free_at = sd->free_at, busy = sd->busy, last_end = sd->last_end;
 	int64_t alive = sd->alive, peak = sd->peak;
@@ -295,7 +304,7 @@ static void run_device(struct sweep *w, uint32_t d)
 			cl = sd->cl;
 			sd->ln = NULL;
 		} else if (op_ok(v, d, op, &ln)) {
-			cl = ln->cell + (size_t)op->mb * v.S;
+			cl = ln->cell + (size_t)op->mb * v.L;
 		} else {
 			step = STEP_BAD;
 			break;
@@ -352,33 +361,36 @@ static int lanes_new(struct sweep *w, bool *priced)
 	for (int st = 0; st < s->S; st++) {
 		struct lane *ln = &w->lanes[st];
 		int64_t a = c->act != NULL ? c->act[st] : 1, aw = c->act_w != NULL ? c->act_w[st] : 1;
-		int fc = e->fwd_chan[st], bc = st > 0 ? e->bwd_chan[st - 1] : -1;
+		bool first = sched_route_first(s, (uint32_t)st),
+		     last = sched_route_last(s, (uint32_t)st);
+		int fc = e->fwd_chan[st], bc = first ? -1 : e->bwd_chan[st - 1];
 
 		*ln = (struct lane){
-		        .cell = w->cells + st,
+		        .cell = w->cells + (uint32_t)st % s->route_stages,
 		        .dur = {[OP_F] = e->sm.dur[3 * st],
 		                [OP_B] = e->sm.dur[3 * st + 1],
 		                [OP_W] = e->sm.dur[3 * st + 2],
 		                [OP_BW] = e->sm.dur[3 * st + 1] + e->sm.dur[3 * st + 2]},
 		        .act = {[OP_F] = a, [OP_B] = -(a - aw), [OP_W] = -aw, [OP_BW] = -a},
 		        .dev = s->stage_device[st],
-		        .fwd_dev = s->stage_device[st + 1 < s->S ? st + 1 : st],
-		        .bwd_dev = s->stage_device[st > 0 ? st - 1 : st],
+		        .fwd_dev = s->stage_device[last ? st : st + 1],
+		        .bwd_dev = s->stage_device[first ? st : st - 1],
 		        .fwd_chan = fc >= 0 && priced[fc] ? fc : -1,
 		        .bwd_chan = bc >= 0 && priced[bc] ? bc : -1,
-		        .first = st == 0,
-		        .last = st + 1 == s->S,
+		        .first = first,
+		        .last = last,
 		        .hooked = (uint8_t)stream_hooked(e, (uint32_t)st),
 		};
 	}
 	return 0;
 }
 
-/* Counts the messages of the channels no lane prices: each crossing boundary sends m each way. */
+/* Counts the messages of the channels no lane prices: each crossing boundary sends the
+ * micro-batches of its route each way. */
 static void count_unpriced(struct engine *e, const bool *priced)
 {
 	const struct sched *s = e->s;
-	uint64_t m = (uint64_t)s->m;
+	uint64_t m = s->route_mbs;
 
 	for (int st = 0; st + 1 < s->S; st++) {
 		int ch[2] = {e->fwd_chan[st], e->bwd_chan[st]};
@@ -391,18 +403,18 @@ static void count_unpriced(struct engine *e, const bool *priced)
 	}
 }
 
-size_t engine_sweep_bytes(int S, int m)
+size_t engine_sweep_bytes(int L, int m)
 {
-	if (S <= 0 || m <= 0 || (size_t)S > SIZE_MAX / (size_t)m / sizeof(struct cell))
+	if (L <= 0 || m <= 0 || (size_t)L > SIZE_MAX / (size_t)m / sizeof(struct cell))
 		return SIZE_MAX;
-	return (size_t)S * (size_t)m * sizeof(struct cell);
+	return (size_t)L * (size_t)m * sizeof(struct cell);
 }
 
 int engine_run_sweep(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
-	size_t ncells = (size_t)s->S * (size_t)s->m;
-	struct sweep w = {.e = e, .m = (size_t)s->m, .S = (uint32_t)s->S};
+	size_t ncells = sched_cells(s);
+	struct sweep w = {.e = e, .m = (size_t)s->m, .S = (uint32_t)s->S, .L = s->route_stages};
 	bool *priced = pp_calloc((size_t)e->res.nchannels, sizeof(*priced));
 	int rc = -1;
 

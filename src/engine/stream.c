@@ -484,7 +484,7 @@ pp_time stream_op_end(struct engine *e, uint32_t d, const struct op *op, pp_time
 		}
 		end = t + (dur - (pp_time)llround(prev * (double)dur));
 	}
-	if ((op->kind == OP_W || op->kind == OP_BW) && ++*nw == (uint32_t)e->s->m)
+	if ((op->kind == OP_W || op->kind == OP_BW) && ++*nw == e->s->route_mbs)
 		for (size_t i = 0; i < pc->grads[st].n; i++) {
 			const struct piece_hook *h = &pc->grads[st].h[i];
 
@@ -532,16 +532,17 @@ int stream_finish(struct engine *e, struct pp_error *err)
 					end = e->sm.free[(size_t)d * STREAM_COUNT + k];
 			/* what ran past the last op is the hooked kind's: DP's */
 			dr->exposed[COMM_DP] += end - dr->last_end;
+			/* each stage runs the micro-batches of its route */
 			for (size_t st = 0; st < (size_t)s->S; st++)
 				if ((int)s->stage_device[st] == d) {
 					if (e->sm.pair == NULL)
-						extra += (pp_time)s->m * e->sm.extra[st];
+						extra += (pp_time)s->route_mbs * e->sm.extra[st];
 					for (int x = 0; x < 3; x++) {
 						const struct stream_shape *sh =
 						        &e->res.shapes[3 * st + (size_t)x];
 						pp_time n = e->sm.pair != NULL
 						                    ? (pp_time)e->sm.alone[3 * st + (size_t)x]
-						                    : (pp_time)s->m;
+						                    : (pp_time)s->route_mbs;
 
 						if (e->sm.pair != NULL)
 							extra += n * (sh->dur - sh->compute);

@@ -72,7 +72,9 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 		dm->busy = pp_time_to_units(dr->busy, c->tick);
 		dm->idle = pp_time_to_units(r->makespan - dr->busy, c->tick);
 		dm->utilization = r->makespan > 0 ? (double)dr->busy / (double)r->makespan : 0;
-		dm->peak_activations = unit > 0 ? (double)dr->peak_act / (double)unit : 0;
+		/* a micro-batch passes v / routes of the device's chunks: a routes-th of a unit */
+		dm->peak_activations =
+		        unit > 0 ? (double)dr->peak_act * s->routes / (double)unit : 0;
 		dm->comm_wait = pp_time_to_units(dr->comm_wait, c->tick);
 		dm->span = pp_time_to_units(dr->last_end - dr->first_start, c->tick);
 		dm->end = pp_time_to_units(dr->end, c->tick);

@@ -186,8 +186,11 @@ uint64_t report_need_bytes(const struct report_need *n, const struct sim_size *z
 {
 	uint64_t bytes = add_sat(mul_sat(n->file_op, z->ops), mul_sat(n->file_msg, z->msgs));
 	uint64_t p = (uint64_t)z->p, v = (uint64_t)z->v, m = (uint64_t)z->m;
-	uint64_t S = mul_sat(p, v), cells = mul_sat(S, m);
-	/* each (micro-batch, stage) holds an F and a backward at least, each a row */
+	/* with routes, each stage runs m / routes micro-batches and each micro-batch visits
+	 * S / routes stages: every count below is a routes-th of the grid's */
+	uint64_t routes = z->routes > 1 ? (uint64_t)z->routes : 1;
+	uint64_t S = mul_sat(p, v), cells = mul_sat(S, m) / routes;
+	/* each (micro-batch, stage) it visits holds an F and a backward at least, each a row */
 	uint64_t kinds = cells > 0 && z->ops / cells >= 2 ? 2 : 0;
 	/* a device's starts, and its ends, are distinct but for a pair's two when every op takes
 	 * time: strings of digits, '.', 'e', '+' and '-' (pp_double_format) */
@@ -198,10 +201,10 @@ uint64_t report_need_bytes(const struct report_need *n, const struct sim_size *z
 		unsigned bit;
 		uint64_t digits, times;
 	} numbers[] = {
-	        {REPORT_DIGITS_MB, digits_below(m), mul_sat(kinds, S)},
-	        {REPORT_DIGITS_STAGE, digits_below(S), mul_sat(kinds, m)},
-	        {REPORT_DIGITS_DEVICE, digits_below(p), mul_sat(kinds, mul_sat(m, v))},
-	        {REPORT_DIGITS_CHUNK, digits_below(v), mul_sat(kinds, mul_sat(m, p))},
+	        {REPORT_DIGITS_MB, digits_below(m), mul_sat(kinds, S) / routes},
+	        {REPORT_DIGITS_STAGE, digits_below(S), mul_sat(kinds, m) / routes},
+	        {REPORT_DIGITS_DEVICE, digits_below(p), mul_sat(kinds, mul_sat(m, v)) / routes},
+	        {REPORT_DIGITS_CHUNK, digits_below(v), mul_sat(kinds, mul_sat(m, p)) / routes},
 	        {REPORT_DIGITS_TIMES, strings_of(per_device, 16), mul_sat(2, p)},
 	        /* a message's producer, and its consumer: distinct ops each */
 	        {REPORT_DIGITS_MSG_OPS, digits_below(z->msgs), 2},

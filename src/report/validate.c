@@ -31,8 +31,12 @@ int report_validation_text(FILE *out, const struct validation *v)
 	const struct sched *s = v->file->sched;
 
 	fprintf(out, "schedule '%s': valid\n", v->path);
-	fprintf(out, "p=%d v=%d m=%d, %s backward, %s placement, %zu ops%s, %s format\n", s->p,
-	        s->v, s->m, backward(s, false), s->placement == PLACE_V ? "V" : "loop", s->nops,
+	fprintf(out, "p=%d v=%d m=%d, %s backward, %s placement", s->p, s->v, s->m,
+	        backward(s, false), s->placement == PLACE_V ? "V" : "loop");
+	/* one route is every schedule's but DualPipe's: said only when there are more */
+	if (s->routes > 1)
+		fprintf(out, " with %d routes", s->routes);
+	fprintf(out, ", %zu ops%s, %s format\n", s->nops,
 	        s->overlap ? " with overlapped F&B pairs" : "", format_title(v->file->format));
 	if (v->file->format == SCHEDFILE_TORCH_COMMS)
 		fprintf(out,
@@ -59,6 +63,8 @@ int report_validation_json(FILE *out, const struct validation *v)
 	        "\"placement\":\"%s\",\"ops\":%zu,\"overlapped_pairs\":%s",
 	        schedfile_format_names[v->file->format], s->p, s->v, s->m, backward(s, true),
 	        s->placement == PLACE_V ? "V" : "loop", s->nops, s->overlap ? "true" : "false");
+	if (s->routes > 1)
+		fprintf(out, ",\"routes\":%d", s->routes);
 	if (comms)
 		fprintf(out, ",\"transfers\":%zu,\"zero_cost_actions\":%zu", v->file->transfers,
 		        v->file->zero_cost);

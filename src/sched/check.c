@@ -19,10 +19,61 @@ static int kind_slot(enum op_kind kind)
 	return kind == OP_F ? 0 : kind == OP_W ? 2 : 1;
 }
 
-/* Index of (kind, mb, stage) in a coverage table of S * m * 3 cells. */
-static size_t cell_of(const struct sched *s, enum op_kind kind, uint32_t mb, uint32_t stage)
+/*
+ * A table of one byte per (kind slot, stage, micro-batch) that s's micro-batches visit
+ * (3 * sched_cells(s)): by slot, then the stage's place in its route, then micro-batch (a
+ * micro-batch visits one route, so the stages of one place in each route share their cells).
+ * Per stage, the first micro-batch that visits it and where its cells start, worked out once:
+ * an op's place is then a few additions.
+ */
+struct cells {
+	const struct sched *s;
+	unsigned char *at; /* [3 * slot] */
+	uint32_t *mb0;     /* [S] the first micro-batch that visits the stage */
+	size_t *base;      /* [S] the stage's first cell in a slot's cells */
+	size_t slot;       /* cells of a slot: sched_cells(s) */
+};
+
+/* Allocates c's zeroed table and its per-stage index for s; 0, or pp_nomem's -1. */
+static int cells_new(struct cells *c, const struct sched *s, struct pp_error *err)
 {
-	return ((size_t)kind_slot(kind) * (size_t)s->S + stage) * (size_t)s->m + mb;
+	size_t S = (size_t)s->S;
+
+	c->s = s;
+	c->slot = sched_cells(s);
+	c->at = pp_calloc(3 * c->slot, 1);
+	c->mb0 = pp_mallocarray(S, sizeof(*c->mb0));
+	c->base = pp_mallocarray(S, sizeof(*c->base));
+	if (c->at == NULL || c->mb0 == NULL || c->base == NULL) {
+		free(c->at);
+		free(c->mb0);
+		free(c->base);
+		return pp_nomem(err, 3 * c->slot, 1);
+	}
+	for (uint32_t st = 0; st < (uint32_t)S; st++) {
+		c->mb0[st] = st / s->route_stages * s->route_mbs;
+		c->base[st] = (size_t)(st % s->route_stages) * (size_t)s->m;
+	}
+	return 0;
+}
+
+static void cells_free(struct cells *c)
+{
+	free(c->at);
+	free(c->mb0);
+	free(c->base);
+}
+
+/* Whether micro-batch mb visits stage st (a stage in range). */
+static bool visits(const struct cells *c, uint32_t mb, uint32_t st)
+{
+	return mb - c->mb0[st] < c->s->route_mbs;
+}
+
+/* The byte of (kind, mb, stage), a pair that visits. */
+static unsigned char *cell_of(const struct cells *c, enum op_kind kind, uint32_t mb, uint32_t stage)
+{
+	return &c->at[(size_t)kind_slot(kind) * c->slot + c->base[stage] + mb];
 }
 
 /* Fails err about op on device d: "F(mb 3, stage 1) on device 0: why". Returns -1. */
@@ -34,9 +85,9 @@ static int op_error(struct pp_error *err, const struct op *op, int d, const char
 	return pp_fail(err, PP_ERR_CONFIG, "%s on device %d: %s", what, d, why);
 }
 
-/* Checks one op against range, backward mode, placement, pairing and earlier ops; seen[] keeps
- * the kind + 1 of each cell's op. Returns 0 or -1. */
-static int check_op(const struct sched *s, int d, size_t i, unsigned char *seen,
+/* Checks one op against range, route, backward mode, placement, pairing and earlier ops; seen
+ * keeps the kind + 1 of each cell's op. Returns 0 or -1. */
+static int check_op(const struct sched *s, int d, size_t i, const struct cells *seen,
                     struct pp_error *err)
 {
 	const struct op *op = &s->ops[i];
@@ -49,6 +100,16 @@ static int check_op(const struct sched *s, int d, size_t i, unsigned char *seen,
 		               "device %d, op %zu: out of range (kind %u, mb %" PRIu32
 		               ", stage %" PRIu32 "; m=%d, stages=%d)",
 		               d, pos, op->kind, op->mb, op->stage, s->m, s->S);
+	if (s->routes > 1 && !visits(seen, op->mb, op->stage)) {
+		char why[120];
+
+		snprintf(why, sizeof(why),
+		         "micro-batch %" PRIu32 " does not visit stage %" PRIu32
+		         " (its route is stages %" PRIu32 " to %" PRIu32 ")",
+		         op->mb, op->stage, op->mb / s->route_mbs * s->route_stages,
+		         (op->mb / s->route_mbs + 1) * s->route_stages - 1);
+		return op_error(err, op, d, why);
+	}
 	allowed =
 	        op->kind == OP_F || s->mixed || (s->split ? op->kind != OP_BW : op->kind == OP_BW);
 	if (!allowed)
@@ -67,7 +128,7 @@ static int check_op(const struct sched *s, int d, size_t i, unsigned char *seen,
 	     (s->ops[i + 1].kind != OP_B && s->ops[i + 1].kind != OP_BW) ||
 	     (s->ops[i + 1].flags & OP_OVERLAP)))
 		return op_error(err, op, d, "an overlapped pair is an F followed by a B or BW");
-	cell = &seen[cell_of(s, (enum op_kind)op->kind, op->mb, op->stage)];
+	cell = cell_of(seen, (enum op_kind)op->kind, op->mb, op->stage);
 	if (*cell)
 		return op_error(err, op, d,
 		                *cell - 1 == op->kind
@@ -83,27 +144,28 @@ int sched_check(const struct sched *s, struct pp_error *err)
 }
 
 /* The first op a complete schedule lacks, in (kind, stage, micro-batch) order; false if none.
- * A backward is either BW or B with its W; a mixed schedule may choose per cell. */
-static bool find_missing(const struct sched *s, const unsigned char *seen, struct op *missing)
+ * A backward is either BW or B with its W; a mixed schedule may choose per cell. Only the
+ * micro-batches that visit a stage have its ops. */
+static bool find_missing(const struct sched *s, const struct cells *seen, struct op *missing)
 {
 	for (uint32_t st = 0; st < (uint32_t)s->S; st++)
-		for (uint32_t mb = 0; mb < (uint32_t)s->m; mb++) {
-			unsigned char back = seen[cell_of(s, OP_B, mb, st)];
+		for (uint32_t mb = seen->mb0[st]; mb < seen->mb0[st] + s->route_mbs; mb++) {
+			unsigned char back = *cell_of(seen, OP_B, mb, st);
 
 			*missing = (struct op){mb, st, OP_F, 0};
-			if (!seen[cell_of(s, OP_F, mb, st)])
+			if (!*cell_of(seen, OP_F, mb, st))
 				return true;
 			missing->kind = s->split && !s->mixed ? OP_B : OP_BW;
 			if (!back)
 				return true;
 			missing->kind = OP_W;
-			if (back - 1 == OP_B && !seen[cell_of(s, OP_W, mb, st)])
+			if (back - 1 == OP_B && !*cell_of(seen, OP_W, mb, st))
 				return true;
 		}
 	for (uint32_t st = 0; st < (uint32_t)s->S; st++)
-		for (uint32_t mb = 0; mb < (uint32_t)s->m; mb++)
-			if (seen[cell_of(s, OP_W, mb, st)] &&
-			    seen[cell_of(s, OP_B, mb, st)] - 1 != OP_B) {
+		for (uint32_t mb = seen->mb0[st]; mb < seen->mb0[st] + s->route_mbs; mb++)
+			if (*cell_of(seen, OP_W, mb, st) &&
+			    *cell_of(seen, OP_B, mb, st) - 1 != OP_B) {
 				*missing = (struct op){mb, st, OP_B, 0};
 				return true;
 			}
@@ -112,23 +174,23 @@ static bool find_missing(const struct sched *s, const unsigned char *seen, struc
 
 int sched_check_where(const struct sched *s, size_t *bad_op, int *bad_device, struct pp_error *err)
 {
-	unsigned char *seen = pp_calloc((size_t)s->S * (size_t)s->m * 3, 1);
+	struct cells seen;
 	struct op missing;
 	int rc = 0;
 
-	if (seen == NULL)
-		return pp_nomem(err, (size_t)s->S * (size_t)s->m * 3, 1);
+	if (cells_new(&seen, s, err) != 0)
+		return -1;
 	for (int d = 0; d < s->p && rc == 0; d++)
 		/* only the ops pushed so far: a slot never filled is a missing op, named below */
 		for (size_t i = s->dev_start[d]; i < s->dev_start[d] + s->dev_fill[d] && rc == 0;
 		     i++)
-			if ((rc = check_op(s, d, i, seen, err)) != 0) {
+			if ((rc = check_op(s, d, i, &seen, err)) != 0) {
 				if (bad_op != NULL)
 					*bad_op = i;
 				if (bad_device != NULL)
 					*bad_device = d;
 			}
-	if (rc == 0 && find_missing(s, seen, &missing)) {
+	if (rc == 0 && find_missing(s, &seen, &missing)) {
 		char what[64];
 
 		sched_op_format(what, sizeof(what), &missing);
@@ -139,7 +201,7 @@ int sched_check_where(const struct sched *s, size_t *bad_op, int *bad_device, st
 		if (bad_device != NULL)
 			*bad_device = (int)s->stage_device[missing.stage];
 	}
-	free(seen);
+	cells_free(&seen);
 	return rc;
 }
 
@@ -249,14 +311,14 @@ int sched_report_wait(const struct sched *s, const size_t *head, const char *wha
 /* State of sched_check_order: which ops have run. */
 struct order_state {
 	const struct sched *s;
-	unsigned char *done; /* [S * m * 3] by cell_of */
+	struct cells done; /* 1 for each op that has run */
 };
 
 static bool order_done(const void *ctx, const struct op *op)
 {
 	const struct order_state *st = ctx;
 
-	return st->done[cell_of(st->s, (enum op_kind)op->kind, op->mb, op->stage)] != 0;
+	return *cell_of(&st->done, (enum op_kind)op->kind, op->mb, op->stage) != 0;
 }
 
 /* Whether every input of the n ops at ops[] has run. */
@@ -281,18 +343,22 @@ int sched_check_order(const struct sched *s, struct pp_error *err)
 int sched_check_order_where(const struct sched *s, const struct sched_where *where, size_t *stuck,
                             struct pp_error *err)
 {
-	struct order_state st = {s, pp_calloc((size_t)s->S * (size_t)s->m * 3, 1)};
+	struct order_state st = {s, {0}};
 	size_t *head = pp_mallocarray((size_t)s->p, sizeof(*head));
 	/* devices to advance; each op's completion pushes at most two, plus the initial p */
 	size_t cap = (size_t)s->p + 2 * s->nops, top = 0, ran = 0;
 	int *todo = pp_mallocarray(cap, sizeof(*todo));
 	int rc = 0;
 
-	if (st.done == NULL || head == NULL || todo == NULL) {
+	if (head == NULL || todo == NULL) {
 		free(todo);
 		free(head);
-		free(st.done);
 		return pp_nomem(err, cap, sizeof(*todo));
+	}
+	if (cells_new(&st.done, s, err) != 0) {
+		free(todo);
+		free(head);
+		return -1;
 	}
 	for (int d = 0; d < s->p; d++) {
 		head[d] = s->dev_start[d];
@@ -312,7 +378,7 @@ int sched_check_order_where(const struct sched *s, const struct sched_where *whe
 				struct op out[2];
 				int n = sched_op_consumers(s, op, out);
 
-				st.done[cell_of(s, (enum op_kind)op->kind, op->mb, op->stage)] = 1;
+				*cell_of(&st.done, (enum op_kind)op->kind, op->mb, op->stage) = 1;
 				for (int c = 0; c < n; c++)
 					if ((int)s->stage_device[out[c].stage] != d)
 						todo[top++] = (int)s->stage_device[out[c].stage];
@@ -330,7 +396,7 @@ int sched_check_order_where(const struct sched *s, const struct sched_where *whe
 	}
 	free(todo);
 	free(head);
-	free(st.done);
+	cells_free(&st.done);
 	return rc;
 }
 
@@ -356,7 +422,7 @@ void sched_peak(const struct sched *s, const int64_t *act, const int64_t *act_w,
 void sched_peak_units(const struct sched *s, double *peak)
 {
 	for (int d = 0; d < s->p; d++)
-		peak[d] = (double)device_peak(s, d, NULL, NULL) / s->v;
+		peak[d] = (double)device_peak(s, d, NULL, NULL) * s->routes / s->v;
 }
 
 int sched_validate(const struct sched *s, struct pp_error *err)

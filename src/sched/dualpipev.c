@@ -15,6 +15,8 @@
  *      (odd devices switch before the chunk-1 backward, even ones before the chunk-0 one)
  *   7. p-d-1 pairs (W, B of chunk 0)
  *   8. d+1 W's
+ * These are DualPipe's eight steps (dualpipe.c, sched_dualpipe_steps) on p devices, with the
+ * two chunks of a device for DualPipe's two copies of a stage.
  * It needs m >= 2p. DeepSeek publishes its bubble as (PP/2-1)(F&B+B-3W) for PP = 2p stages,
  * (p-1)(t_fb + t_b + t_w - 3t_w) here, which the simulation matches when t_f = t_b >= t_w.
  */
@@ -22,52 +24,6 @@
 #include <stdlib.h>
 
 #include "generators.h"
-
-/* Per-device state: next micro-batch per chunk for F and for backwards, and the W queue. */
-struct dpv_state {
-	struct sched *s;
-	int d;
-	int f[2], b[2]; /* next forward / backward micro-batch per chunk */
-	int *wq;        /* pending W's: chunk * m + micro-batch, first in first out */
-	int whead, wtail;
-};
-
-static int stage(const struct dpv_state *z, int c)
-{
-	return sched_stage_of(z->s, z->d, c);
-}
-
-static void fwd(struct dpv_state *z, int c)
-{
-	sched_push(z->s, z->d, OP_F, z->f[c]++, stage(z, c));
-}
-
-/* A backward of chunk c: fused, or split with its W queued. */
-static void bwd(struct dpv_state *z, int c, bool split)
-{
-	int mb = z->b[c]++;
-
-	sched_push(z->s, z->d, split ? OP_B : OP_BW, mb, stage(z, c));
-	if (split)
-		z->wq[z->wtail++] = c * z->s->m + mb;
-}
-
-/* The oldest pending W, if any. */
-static void wgt(struct dpv_state *z)
-{
-	int x;
-
-	if (z->whead == z->wtail)
-		return;
-	x = z->wq[z->whead++];
-	sched_push(z->s, z->d, OP_W, x % z->s->m, stage(z, x / z->s->m));
-}
-
-/* An overlapped pair: F of chunk fc with the fused backward of chunk bc. */
-static void pair(struct dpv_state *z, int fc, int bc)
-{
-	sched_push_pair(z->s, z->d, z->f[fc]++, stage(z, fc), OP_BW, z->b[bc]++, stage(z, bc));
-}
 
 int sched_dualpipev_generate(struct sched *s)
 {
@@ -79,47 +35,10 @@ int sched_dualpipev_generate(struct sched *s)
 		return -1;
 	s->mixed = true;
 	for (int d = 0; d < p; d++) {
-		struct dpv_state z = {s, d, {0, 0}, {0, 0}, wq, 0, 0};
-		bool zb = false;
+		struct sched_dualpipe_dev dv = {
+		        d, p, d, m, {sched_stage_of(s, d, 0), sched_stage_of(s, d, 1)}, {0, 0}};
 
-		for (int i = 0; i < 2 * (p - d - 1); i++)
-			fwd(&z, 0);
-		for (int i = 0; i < d + 1; i++) {
-			fwd(&z, 0);
-			fwd(&z, 1);
-		}
-		for (int i = 0; i < p - d - 1; i++) {
-			bwd(&z, 1, true);
-			wgt(&z);
-			fwd(&z, 1);
-		}
-		for (int i = 0; i < m - 2 * p + d + 1; i++) {
-			if (i == 0 && d == p - 1) {
-				fwd(&z, 0);
-				bwd(&z, 1, false);
-			} else {
-				pair(&z, 0, 1);
-			}
-			pair(&z, 1, 0);
-		}
-		for (int i = 0; i < p - d - 1; i++) {
-			bwd(&z, 1, false);
-			pair(&z, 1, 0);
-		}
-		for (int i = 0; i < d + 1; i++) {
-			if (i == (d + 1) / 2 && d % 2 == 1)
-				zb = true;
-			bwd(&z, 1, zb);
-			if (i == (d + 1) / 2 && d % 2 == 0)
-				zb = true;
-			bwd(&z, 0, zb);
-		}
-		for (int i = 0; i < p - d - 1; i++) {
-			wgt(&z);
-			bwd(&z, 0, true);
-		}
-		for (int i = 0; i < d + 1; i++)
-			wgt(&z);
+		sched_dualpipe_steps(s, &dv, wq);
 	}
 	free(wq);
 	return 0;
@@ -129,7 +48,7 @@ int sched_dualpipev_generate(struct sched *s)
  * are split and add a W. */
 size_t sched_dualpipev_ops_on(int p, int m, int d)
 {
-	return 4 * (size_t)m + (size_t)(d + 1) + 2 * (size_t)(p - d - 1);
+	return sched_dualpipe_steps_ops(p, m, d);
 }
 
 int sched_dualpipev_check(const struct sched_params *sp, const char **key, struct pp_error *err)

@@ -92,8 +92,36 @@ size_t sched_dualpipev_ops_on(int p, int m, int d);
 double sched_dualpipev_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
                               double overlap);
 double sched_dualpipev_peak(const struct sched_params *sp, int d);
+/* dualpipe.c */
+int sched_dualpipe_generate(struct sched *s);
+int sched_dualpipe_check(const struct sched_params *sp, const char **key, struct pp_error *err);
+size_t sched_dualpipe_ops_on(int p, int m, int d);
+double sched_dualpipe_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
+                             double overlap);
+double sched_dualpipe_peak(const struct sched_params *sp, int d);
 /* zbauto.c */
 int sched_zb_auto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
+
+/*
+ * One device's share of the eight steps of DeepSeek's DualPipe (dualpipe.py, DualPipe.step),
+ * which DualPipeV (dualpipev.py, DualPipe cut in half) runs as they are on each of its devices:
+ * the device's two chunks are numbered as the steps number them (dualpipe.py's phases), each
+ * with its stage and its micro-batches, mbs of them from mb0.
+ */
+struct sched_dualpipe_dev {
+	int d;        /* the device whose list the steps fill */
+	int half;     /* devices the steps span: DualPipe's p/2 ranks of a half, DualPipeV's p */
+	int rank;     /* the device's place among them (dualpipe.py's half_rank) */
+	int mbs;      /* micro-batches of each of its two chunks */
+	int stage[2]; /* the stage of chunk c */
+	int mb0[2];   /* the micro-batch of chunk c's first */
+};
+
+/* Appends device dv->d's ops to s in the steps' order; wq has room for 2 * dv->mbs entries
+ * (the W queue). */
+void sched_dualpipe_steps(struct sched *s, const struct sched_dualpipe_dev *dv, int *wq);
+/* The ops those steps give a device of rank `rank` of `half` with mbs micro-batches a chunk. */
+size_t sched_dualpipe_steps_ops(int half, int mbs, int rank);
 
 /*
  * Runs of ops on one device, each op taking the next micro-batch of its kind and chunk, for

@@ -166,6 +166,19 @@ static const struct sched_desc table[] = {
                 .peak = {sched_dualpipev_peak, "p + 1/2"},
         },
         {
+                .name = "dualpipe",
+                .summary = "DualPipe (DeepSeek): bidirectional, two copies of the model, "
+                           "overlapped F&B pairs",
+                SCHED_V_SHAPE,
+                .routes = 2,
+                .overlaps = true,
+                .fn = {.generate = sched_dualpipe_generate,
+                       .check = sched_dualpipe_check,
+                       .ops_on = sched_dualpipe_ops_on},
+                .theory = {sched_dualpipe_theory, "(p/2-1)(t_fb+t_b-2t_w) on the middle devices"},
+                .peak = {sched_dualpipe_peak, "p + 1"},
+        },
+        {
                 .name = "zb-auto",
                 .summary =
                         "zero-bubble automatic scheduler (Qi et al. 2024): greedy from the costs, "
@@ -262,11 +275,16 @@ const char *sched_kind_name(enum op_kind kind)
 	return names[kind];
 }
 
+int sched_desc_routes(const struct sched_desc *desc)
+{
+	return desc->routes > 0 ? desc->routes : 1;
+}
+
 bool sched_work(const struct sched_desc *desc, int p, int v, int m, uint64_t *out)
 {
 	uint64_t work;
 
-	if (!sched_op_count(p, v, m, desc->split, out))
+	if (!sched_op_count(p, v, m / sched_desc_routes(desc), desc->split, out))
 		return false;
 	if (desc->fn.work == NULL)
 		return true;
@@ -294,15 +312,18 @@ bool sched_op_count(int p, int v, int m, bool split, uint64_t *out)
 	       pp_mul_u64(n, split ? 3 : 2, out);
 }
 
-bool sched_message_count(int p, int v, int m, enum placement placement, uint64_t *out)
+bool sched_message_count(int p, int v, int m, enum placement placement, int routes, uint64_t *out)
 {
 	uint64_t stages, across;
 
-	if (p < 1 || v < 1 || m < 0 || !pp_mul_u64((uint64_t)p, (uint64_t)v, &stages))
+	if (p < 1 || v < 1 || m < 0 || routes < 1 || v % routes != 0 || m % routes != 0 ||
+	    !pp_mul_u64((uint64_t)p, (uint64_t)v, &stages))
 		return false;
-	/* one device keeps every hop; the V's turn from chunk 0 to chunk 1 is on device p-1 */
-	across = p == 1 ? 0 : placement == PLACE_V ? stages - 2 : stages - 1;
-	return pp_mul_u64(across, 2 * (uint64_t)m, out);
+	/* each route has stages / routes - 1 hops, which its m / routes micro-batches take each
+	 * way; one device keeps every hop, and the V's turn from chunk 0 to chunk 1 (on device
+	 * p-1) is a hop of one route only */
+	across = p == 1 ? 0 : stages - (uint64_t)routes - (placement == PLACE_V && routes == 1);
+	return pp_mul_u64(across, 2 * (uint64_t)(m / routes), out);
 }
 
 /* Whether desc takes a group size (sched_params.group). */
@@ -333,14 +354,20 @@ int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, 
 		return pp_fail(err, PP_ERR_USAGE, "only %s have groups, not '%s'",
 		               sched_names_that(takes_groups, takers, sizeof(takers)), desc->name);
 	}
-	if (desc->fn.check != NULL)
-		return desc->fn.check(sp, key, err);
+	if (desc->fn.check != NULL && desc->fn.check(sp, key, err) != 0)
+		return -1;
+	*key = "m";
+	if (sp->m % sched_desc_routes(desc) != 0)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "schedule '%s' splits its micro-batches into %d routes: m must be a "
+		               "multiple of %d",
+		               desc->name, sched_desc_routes(desc), sched_desc_routes(desc));
 	return 0;
 }
 
 static size_t ops_per_device(const struct sched *s)
 {
-	return (size_t)s->v * (size_t)s->m * (s->split ? 3u : 2u);
+	return (size_t)s->v * s->route_mbs * (s->split ? 3u : 2u);
 }
 
 struct sched *sched_alloc(int p, int v, int m, bool split, enum placement placement)
@@ -348,17 +375,25 @@ struct sched *sched_alloc(int p, int v, int m, bool split, enum placement placem
 	return sched_alloc_counts(p, v, m, split, placement, NULL);
 }
 
-static struct sched *alloc_in(int p, int v, int m, bool split, enum placement placement,
+static struct sched *alloc_in(int p, int v, int m, bool split, enum placement placement, int routes,
                               const size_t *counts, struct pp_arena *arena);
 
 struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement placement,
                                  const size_t *counts)
 {
-	return alloc_in(p, v, m, split, placement, counts, NULL);
+	return alloc_in(p, v, m, split, placement, 1, counts, NULL);
 }
 
-/* sched_alloc_counts with its ops in arena when it has room. */
-static struct sched *alloc_in(int p, int v, int m, bool split, enum placement placement,
+void sched_set_routes(struct sched *s, int routes)
+{
+	assert(routes >= 1 && s->v % routes == 0 && s->m % routes == 0);
+	s->routes = routes;
+	s->route_stages = (uint32_t)(s->S / routes);
+	s->route_mbs = (uint32_t)(s->m / routes);
+}
+
+/* sched_alloc_counts with its routes, and its ops in arena when it has room. */
+static struct sched *alloc_in(int p, int v, int m, bool split, enum placement placement, int routes,
                               const size_t *counts, struct pp_arena *arena)
 {
 	struct sched *s = pp_calloc(1, sizeof(*s));
@@ -373,6 +408,7 @@ static struct sched *alloc_in(int p, int v, int m, bool split, enum placement pl
 	s->S = p * v;
 	s->split = split;
 	s->placement = placement;
+	sched_set_routes(s, routes);
 	per = ops_per_device(s);
 	s->nops = 0;
 	for (int d = 0; d < p; d++)
@@ -401,17 +437,6 @@ static struct sched *alloc_in(int p, int v, int m, bool split, enum placement pl
 	return s;
 }
 
-void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage, enum op_kind b_kind, int b_mb,
-                     int b_stage)
-{
-	size_t i = s->dev_start[d] + s->dev_fill[d];
-
-	sched_push(s, d, OP_F, f_mb, f_stage);
-	sched_push(s, d, b_kind, b_mb, b_stage);
-	s->ops[i].flags = OP_OVERLAP;
-	s->overlap = true;
-}
-
 /* Asserts that every device received exactly the ops it was allocated. */
 static void assert_full(const struct sched *s)
 {
@@ -433,7 +458,8 @@ size_t sched_arena_bytes(size_t nops)
 bool sched_new_ops(const struct sched_desc *desc, const struct sched_params *sp, uint64_t *out)
 {
 	if (desc->fn.ops_on == NULL)
-		return sched_op_count(sp->p, sp->v, sp->m, desc->split, out);
+		return sched_op_count(sp->p, sp->v, sp->m / sched_desc_routes(desc), desc->split,
+		                      out);
 	*out = 0;
 	for (int d = 0; d < sp->p; d++)
 		*out += desc->fn.ops_on(sp->p, sp->m, d);
@@ -452,10 +478,12 @@ struct sched *sched_new_in(const struct sched_desc *desc, const struct sched_par
 			return NULL;
 		for (int d = 0; d < sp->p; d++)
 			counts[d] = desc->fn.ops_on(sp->p, sp->m, d);
-		s = alloc_in(sp->p, sp->v, sp->m, desc->split, desc->placement, counts, arena);
+		s = alloc_in(sp->p, sp->v, sp->m, desc->split, desc->placement,
+		             sched_desc_routes(desc), counts, arena);
 		free(counts);
 	} else {
-		s = alloc_in(sp->p, sp->v, sp->m, desc->split, desc->placement, NULL, arena);
+		s = alloc_in(sp->p, sp->v, sp->m, desc->split, desc->placement,
+		             sched_desc_routes(desc), NULL, arena);
 	}
 	if (s == NULL)
 		return NULL;

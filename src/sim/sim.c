@@ -73,11 +73,11 @@ struct sim *sim_run(const struct config *c, struct pp_error *err)
 }
 
 /*
- * The bytes of one arena for nops ops of S stages and m micro-batches, with the engine's
- * arrays (op times when times is set); SIZE_MAX when they do not fit in memory's sizes: then
- * each array is allocated alone, and fails alone.
+ * The bytes of one arena for nops ops of m micro-batches visiting L stages each, with the
+ * engine's arrays (op times when times is set); SIZE_MAX when they do not fit in memory's
+ * sizes: then each array is allocated alone, and fails alone.
  */
-static size_t arena_bytes(uint64_t nops, int S, int m, bool times, bool ops)
+static size_t arena_bytes(uint64_t nops, int L, int m, bool times, bool ops)
 {
 	size_t a = 0, b;
 
@@ -85,7 +85,7 @@ static size_t arena_bytes(uint64_t nops, int S, int m, bool times, bool ops)
 		return SIZE_MAX;
 	if (ops)
 		a = sched_arena_bytes((size_t)nops);
-	b = engine_arena_bytes((size_t)nops, S, m, times);
+	b = engine_arena_bytes((size_t)nops, L, m, times);
 	return a == SIZE_MAX || b == SIZE_MAX || a > SIZE_MAX - b ? SIZE_MAX : a + b;
 }
 
@@ -110,11 +110,13 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check, b
 	if (file) {
 		if (read_schedule_file(s, err) != 0)
 			return -1;
-		bytes = arena_bytes(s->sched->nops, s->sched->S, s->sched->m, times, false);
+		bytes = arena_bytes(s->sched->nops, (int)s->sched->route_stages, s->sched->m, times,
+		                    false);
 	} else {
 		desc = sched_find(c->schedule);
 		bytes = sched_new_ops(desc, &sp, &nops)
-		                ? arena_bytes(nops, sp.p * sp.v, sp.m, times, true)
+		                ? arena_bytes(nops, sp.p * sp.v / sched_desc_routes(desc), sp.m,
+		                              times, true)
 		                : SIZE_MAX;
 	}
 	if (bytes != SIZE_MAX && pp_arena_reserve(&s->arena, bytes) != 0)
@@ -127,10 +129,14 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check, b
 			               "out of memory generating the %s schedule", desc->name);
 	}
 	if (check != NULL) {
-		struct sim_size z = {s->sched->nops, 0, s->sched->p, s->sched->v, s->sched->m,
-		                     cost_every_op_takes_time(c)};
+		struct sim_size z = {.ops = s->sched->nops,
+		                     .p = s->sched->p,
+		                     .v = s->sched->v,
+		                     .m = s->sched->m,
+		                     .routes = s->sched->routes,
+		                     .timed = cost_every_op_takes_time(c)};
 
-		if (!sched_message_count(z.p, z.v, z.m, s->sched->placement, &z.msgs))
+		if (!sched_message_count(z.p, z.v, z.m, s->sched->placement, z.routes, &z.msgs))
 			z.msgs = UINT64_MAX;
 		if (check->fn(check->ctx, &z, err) != 0)
 			return -1;
@@ -138,7 +144,7 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check, b
 	layout = cost_layout_of(s->sched);
 	if (config_has_model(c))
 		s->cost = cost_new_model(c, &layout, err);
-	else if ((s->cost = cost_new_explicit(c, c->w_mem_fraction)) == NULL)
+	else if ((s->cost = cost_new_explicit(c, &layout, c->w_mem_fraction)) == NULL)
 		return pp_nomem(err, 1, sizeof(*s->cost));
 	if (s->cost == NULL || cost_scale_stages(s->cost, c, &layout, err) != 0)
 		return -1;
@@ -221,9 +227,13 @@ int sim_size_of_config(const struct config *c, struct sim_size *z, struct pp_err
 	    config_validate(settled, &(struct pp_error){0}) == 0 &&
 	    (d = sched_find(settled->schedule)) != NULL) {
 		sp = config_sched_params(settled);
-		*z = (struct sim_size){0, 0, sp.p, sp.v, sp.m, cost_every_op_takes_time(settled)};
+		*z = (struct sim_size){.p = sp.p,
+		                       .v = sp.v,
+		                       .m = sp.m,
+		                       .routes = sched_desc_routes(d),
+		                       .timed = cost_every_op_takes_time(settled)};
 		rc = sched_new_ops(d, &sp, &z->ops) &&
-		     sched_message_count(sp.p, sp.v, sp.m, d->placement, &z->msgs);
+		     sched_message_count(sp.p, sp.v, sp.m, d->placement, z->routes, &z->msgs);
 	}
 	free(settled);
 	return rc;
@@ -236,12 +246,12 @@ uint64_t sim_peak_bytes(const struct config *c, const struct sim_size *z, unsign
 	size_t engine;
 
 	if (z->ops > SIZE_MAX || z->msgs > SIZE_MAX ||
-	    !pp_mul_u64((uint64_t)z->p, (uint64_t)z->v, &S) || S > INT_MAX ||
+	    !pp_mul_u64((uint64_t)z->p, (uint64_t)z->v, &S) || S > INT_MAX || z->routes < 1 ||
 	    !pp_mul_u64(z->ops, sizeof(struct op), &ops))
 		return UINT64_MAX;
-	engine = engine_peak_bytes((size_t)z->ops, (size_t)z->msgs, (int)S, z->m, times,
-	                           engine_takes_events(c->duplex == PP_DUPLEX_HALF, record),
-	                           record);
+	engine = engine_peak_bytes(
+	        (size_t)z->ops, (size_t)z->msgs, (int)(S / (uint64_t)z->routes), z->m, times,
+	        engine_takes_events(c->duplex == PP_DUPLEX_HALF, record), record);
 	return engine != SIZE_MAX && pp_add_u64(ops, engine, &bytes) ? bytes : UINT64_MAX;
 }
 

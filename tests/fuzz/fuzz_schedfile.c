@@ -49,6 +49,7 @@ static void simulate(const struct sched *s)
 {
 	struct config c;
 	struct pp_error err = {0};
+	struct cost_layout l = cost_layout_of(s);
 	struct cost *k;
 	struct engine *e;
 
@@ -57,7 +58,7 @@ static void simulate(const struct sched *s)
 	c.v = s->v;
 	c.m = s->m;
 	c.t_comm = 0.5;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, &l, 0.5);
 	e = engine_new(s, k, &err);
 	if (e != NULL)
 		engine_run(e, &err);

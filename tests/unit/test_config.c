@@ -1537,8 +1537,8 @@ static void config_validate_refuses_an_overlap_factor_where_no_pair_overlaps(voi
 			CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 			CU_ASSERT_PTR_NOT_NULL(strstr(
 			        err.msg, "--overlap-factor '0.5': only schedules of overlapped "
-			                 "F&B pairs (interleaved-combined and dualpipev) "
-			                 "take it, not "));
+			                 "F&B pairs (interleaved-combined, dualpipev, and "
+			                 "dualpipe) take it, not "));
 		}
 	}
 }

@@ -22,7 +22,7 @@ static void cost_explicit_prices_each_stage_in_ticks_of_one_unit(void)
 	c.t_f = 1.5;
 	c.t_b = 2;
 	c.t_w = 0.25;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(k->S, 3);
 	CU_ASSERT_EQUAL(k->tick, PP_TICK_BASE);
 	CU_ASSERT_STRING_EQUAL(k->time_unit, "t");
@@ -46,7 +46,7 @@ static void cost_explicit_gives_each_chunk_t_over_v(void)
 	c.t_f = 1.5;
 	c.t_b = 1;
 	c.t_w = 0.1;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(k->S, 8);
 	CU_ASSERT_EQUAL(k->tick, 4 * PP_TICK_BASE);
 	for (int s = 0; s < 8; s++) {
@@ -59,6 +59,32 @@ static void cost_explicit_gives_each_chunk_t_over_v(void)
 	cost_free(k);
 }
 
+static void cost_explicit_gives_a_dualpipe_chunk_all_of_t_and_no_message_between_its_copies(void)
+{
+	/* DualPipe: a micro-batch passes one of a device's two chunks, so a chunk op takes the
+	 * device's whole time; stage p-1 ends the first route and hands nothing to stage p */
+	struct sched *s = sched_new(sched_find("dualpipe"), &(struct sched_params){4, 2, 8, 0});
+	struct cost_layout l = cost_layout_of(s);
+	struct config c;
+	struct cost *k;
+
+	config_init(&c);
+	c.p = 4;
+	c.v = 2;
+	c.m = 8;
+	c.t_f = 1.5;
+	c.t_comm = 0.25;
+	k = cost_new_explicit(&c, &l, 0.5);
+	CU_ASSERT_EQUAL(k->tick, PP_TICK_BASE);
+	for (int st = 0; st < 8; st++) {
+		ASSERT_NEAR(pp_time_to_units(k->t_f[st], k->tick), 1.5);
+		ASSERT_NEAR(pp_time_to_units(k->msg_time[st], k->tick),
+		            st == 3 || st == 7 ? 0 : 0.25);
+	}
+	cost_free(k);
+	sched_free(s);
+}
+
 static void cost_explicit_prices_messages_with_tcomm(void)
 {
 	struct config c;
@@ -68,7 +94,7 @@ static void cost_explicit_prices_messages_with_tcomm(void)
 	c.p = 4;
 	c.t_comm = 0.1;
 	c.msg_bytes = 1000;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_STRING_EQUAL(k->time_unit, "t");
 	for (int s = 0; s < 3; s++) {
 		CU_ASSERT_EQUAL(k->msg_time[s], 100000);
@@ -89,7 +115,7 @@ static void cost_explicit_keeps_message_time_in_units_with_chunks(void)
 	c.p = 2;
 	c.v = 2;
 	c.t_comm = 0.1;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	for (int s = 0; s < 3; s++)
 		CU_ASSERT_EQUAL(k->msg_time[s], 200000);
 	CU_ASSERT_EQUAL(k->msg_time[3], 0);
@@ -107,7 +133,7 @@ static void cost_explicit_prices_messages_from_a_link_in_milliseconds(void)
 	c.msg_bytes = UINT64_C(33554432);
 	c.bandwidth = 300;
 	c.latency = 5;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_STRING_EQUAL(k->time_unit, "ms");
 	CU_ASSERT_EQUAL(k->tick, PP_TICK_BASE);
 	CU_ASSERT_EQUAL(k->msg_time[0], 116848);
@@ -127,7 +153,7 @@ static void cost_explicit_gives_equal_activations_with_the_w_fraction_kept(void)
 	c.p = 2;
 	c.v = 2;
 	for (size_t i = 0; i < sizeof(fractions) / sizeof(fractions[0]); i++) {
-		struct cost *k = cost_new_explicit(&c, fractions[i]);
+		struct cost *k = cost_new_explicit(&c, NULL, fractions[i]);
 
 		CU_ASSERT_TRUE(k->act[0] > 0);
 		for (int s = 0; s < 4; s++) {
@@ -146,12 +172,12 @@ static void cost_explicit_copies_comm_mode_and_duplex(void)
 	config_init(&c);
 	c.comm = PP_COMM_BLOCKING;
 	c.duplex = PP_DUPLEX_HALF;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(k->comm, PP_COMM_BLOCKING);
 	CU_ASSERT_EQUAL(k->duplex, PP_DUPLEX_HALF);
 	cost_free(k);
 	config_init(&c);
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(k->comm, PP_COMM_OVERLAP);
 	CU_ASSERT_EQUAL(k->duplex, PP_DUPLEX_FULL);
 	cost_free(k);
@@ -163,7 +189,7 @@ static void cost_uniform_is_false_once_one_stage_differs(void)
 	struct cost *k;
 
 	config_init(&c);
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_TRUE(cost_uniform(k));
 	k->t_w[3] += 1;
 	CU_ASSERT_FALSE(cost_uniform(k));
@@ -183,16 +209,16 @@ static void cost_comm_free_is_true_only_without_message_time(void)
 
 	config_init(&c);
 	c.msg_bytes = 1000;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_TRUE(cost_comm_free(k));
 	cost_free(k);
 	c.t_comm = 0.1;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_FALSE(cost_comm_free(k));
 	cost_free(k);
 	c.t_comm = 0;
 	c.bandwidth = 50;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_FALSE(cost_comm_free(k));
 	cost_free(k);
 }
@@ -205,7 +231,7 @@ static void cost_comm_free_holds_with_one_stage_whatever_tcomm(void)
 	config_init(&c);
 	c.p = 1;
 	c.t_comm = 5;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_TRUE(cost_comm_free(k));
 	CU_ASSERT_EQUAL(k->msg_time[0], 0);
 	cost_free(k);
@@ -351,6 +377,34 @@ static void release(struct priced *x)
 {
 	cost_free(x->cost);
 	sched_free(x->sched);
+}
+
+static void cost_model_lays_each_dualpipe_copy_out_as_the_whole_model(void)
+{
+	/* each route's stages hold all the layers, the embedding on its first stage and the LM
+	 * head on its last: stages 3 and 7 (devices 3 and 0) run the head */
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "llama3-8b", "4");
+	unit_set(&c, "schedule", "dualpipe");
+	unit_set(&c, "v", "2");
+	unit_set(&c, "m", "8");
+	x = price_ok(&c);
+	for (int st = 0; st < 8; st++)
+		CU_ASSERT_EQUAL(x.cost->model->stage_layers[st], 8);
+	CU_ASSERT_EQUAL(x.cost->t_f[3], x.cost->t_f[7]);
+	CU_ASSERT_TRUE(x.cost->t_f[3] > x.cost->t_f[2]);
+	CU_ASSERT_EQUAL(x.cost->t_f[0], x.cost->t_f[4]);
+	CU_ASSERT_EQUAL(x.cost->t_f[2], x.cost->t_f[5]);
+	CU_ASSERT_EQUAL(x.cost->act[3], x.cost->act[7]);
+	CU_ASSERT_EQUAL(x.cost->msg_time[3], 0);
+	CU_ASSERT_TRUE(x.cost->msg_time[2] > 0 && x.cost->msg_time[4] > 0);
+	/* devices 0 and 3: one copy's embedding and the other's head, as a 1F1B device 0 and 3 */
+	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->device_params[0], x.cost->model->device_params[3], 1);
+	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->device_params[0] - x.cost->model->device_params[1],
+	                       2.0 * x.cost->model->vocab * x.cost->model->hidden, 1);
+	release(&x);
 }
 
 static void cost_model_counts_attention_with_grouped_kv_heads_and_three_gated_mlp_matrices(void)
@@ -1348,7 +1402,7 @@ static void cost_scale_stages_multiplies_each_device_s_stages_by_its_factor(void
 	config_init(&c);
 	c.v = 2;
 	unit_set(&c, "stage_scale", "1,2,0.5,1.5");
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 8; st++) {
 		static const double f[4] = {1, 2, 0.5, 1.5};
@@ -1376,7 +1430,7 @@ static void cost_scale_stages_per_device_follows_the_v_placement_not_stage_mod_p
 	config_init(&c);
 	c.v = 2;
 	unit_set(&c, "stage_scale", "1,2,3,4");
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 8; st++) {
 		CU_ASSERT_EQUAL(k->t_f[st], (pp_time)llround(1000000 * f[st]));
@@ -1400,7 +1454,7 @@ static void cost_scale_stages_per_stage_multiplies_each_virtual_stage(void)
 	c.t_b = 4;
 	c.t_w = 1;
 	unit_set(&c, "stage_scale", "1,1.5,2,3");
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 4; st++) {
 		static const double f[4] = {1, 1.5, 2, 3};
@@ -1423,7 +1477,7 @@ static void cost_scale_stages_leaves_costs_alone_without_factors(void)
 
 	config_init(&c);
 	c.p = 3;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), 0);
 	for (int st = 0; st < 3; st++) {
 		CU_ASSERT_EQUAL(k->t_f[st], 1000000);
@@ -1446,7 +1500,7 @@ static void cost_scale_stages_rejects_a_factor_that_makes_an_op_too_long(void)
 	c.p = 1;
 	c.t_f = 1e9;
 	unit_set(&c, "stage_scale", "1000000");
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL(scale_stages(k, &c, s, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 	CU_ASSERT_EQUAL(strncmp(err.msg, "--stage-scale '", 15), 0);
@@ -2238,6 +2292,8 @@ static void cost_model_spreads_uneven_layers_when_advise_asks(void)
 static const struct unit_test tests[] = {
         UNIT_TEST(cost_explicit_prices_each_stage_in_ticks_of_one_unit),
         UNIT_TEST(cost_explicit_gives_each_chunk_t_over_v),
+        UNIT_TEST(cost_explicit_gives_a_dualpipe_chunk_all_of_t_and_no_message_between_its_copies),
+        UNIT_TEST(cost_model_lays_each_dualpipe_copy_out_as_the_whole_model),
         UNIT_TEST(cost_explicit_prices_messages_with_tcomm),
         UNIT_TEST(cost_explicit_keeps_message_time_in_units_with_chunks),
         UNIT_TEST(cost_explicit_prices_messages_from_a_link_in_milliseconds),
@@ -2304,8 +2360,10 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_scale_stages_leaves_costs_alone_without_factors),
         UNIT_TEST(cost_scale_stages_rejects_a_factor_that_makes_an_op_too_long),
         UNIT_TEST(cost_scale_stages_multiplies_model_costs_too),
-        UNIT_TEST(cost_collective_prices_ring_all_reduce_and_reduce_scatter_inside_and_across_nodes),
-        UNIT_TEST(cost_model_reduces_gradients_over_dp_on_nvlink_inside_a_node_and_infiniband_across),
+        UNIT_TEST(
+                cost_collective_prices_ring_all_reduce_and_reduce_scatter_inside_and_across_nodes),
+        UNIT_TEST(
+                cost_model_reduces_gradients_over_dp_on_nvlink_inside_a_node_and_infiniband_across),
         UNIT_TEST(cost_model_all_reduces_tied_embeddings_between_the_first_and_last_stage),
         UNIT_TEST(cost_prices_an_all_to_all_inside_a_node_and_across_nodes),
         UNIT_TEST(cost_model_counts_the_published_parameters_of_the_expert_presets),
@@ -2316,7 +2374,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_reduces_expert_gradients_over_their_own_group),
         UNIT_TEST(cost_model_refuses_experts_it_cannot_place),
         UNIT_TEST(cost_model_prices_a_cp_ring_step_as_one_block_of_keys_and_values_per_tp_rank),
-        UNIT_TEST(cost_model_prices_the_optimizer_step_by_the_bytes_it_moves_sharded_over_dp_and_cp),
+        UNIT_TEST(
+                cost_model_prices_the_optimizer_step_by_the_bytes_it_moves_sharded_over_dp_and_cp),
         UNIT_TEST(cost_model_gives_each_gradient_bucket_a_hook_at_its_share_of_the_last_backward),
         {NULL, NULL},
 };

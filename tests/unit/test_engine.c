@@ -38,7 +38,7 @@ static void run_start(struct run *x, const struct config *c)
 	memset(x, 0, sizeof(*x));
 	CU_ASSERT_EQUAL_FATAL(config_validate(c, &err), 0);
 	x->s = sched_new(sched_find(c->schedule), &(struct sched_params){c->p, c->v, c->m, 0});
-	x->k = cost_new_explicit(c, c->w_mem_fraction);
+	x->k = cost_new_explicit(c, NULL, c->w_mem_fraction);
 	x->e = engine_new(x->s, x->k, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(x->e);
 	CU_ASSERT_EQUAL(engine_run(x->e, &err), 0);
@@ -53,7 +53,7 @@ static void run_start_with(struct run *x, struct sched *s, const struct config *
 
 	memset(x, 0, sizeof(*x));
 	x->s = s;
-	x->k = cost_new_explicit(c, c->w_mem_fraction);
+	x->k = cost_new_explicit(c, NULL, c->w_mem_fraction);
 	x->e = engine_new(x->s, x->k, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(x->e);
 	CU_ASSERT_EQUAL(engine_run(x->e, &err), 0);
@@ -735,7 +735,7 @@ static void engine_reports_each_stuck_device_on_deadlock(void)
 {
 	struct sched *s = sched_alloc(2, 1, 1, false, PLACE_LOOP);
 	struct config c = config_of("1f1b", 2, 1);
-	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct cost *k = cost_new_explicit(&c, NULL, 0.5);
 	struct pp_error err = {0};
 	struct engine *e;
 
@@ -764,7 +764,7 @@ static void engine_reports_a_cycle_across_devices_as_deadlock(void)
 {
 	struct sched *s = sched_alloc(2, 1, 2, false, PLACE_LOOP);
 	struct config c = config_of("1f1b", 2, 2);
-	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct cost *k = cost_new_explicit(&c, NULL, 0.5);
 	struct pp_error err = {0};
 	struct engine *e;
 
@@ -797,7 +797,7 @@ static void engine_names_all_five_stuck_devices_on_deadlock(void)
 {
 	struct sched *s = sched_alloc(5, 1, 1, false, PLACE_LOOP);
 	struct config c = config_of("1f1b", 5, 1);
-	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct cost *k = cost_new_explicit(&c, NULL, 0.5);
 	struct pp_error err = {0};
 	struct engine *e;
 
@@ -827,7 +827,7 @@ static void engine_run_rejects_a_malformed_schedule(void)
 {
 	struct sched *s = sched_alloc(2, 1, 1, false, PLACE_LOOP);
 	struct config c = config_of("1f1b", 2, 1);
-	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct cost *k = cost_new_explicit(&c, NULL, 0.5);
 	struct pp_error err = {0};
 	struct engine *e;
 
@@ -876,19 +876,21 @@ static void engine_refuses_what_sched_check_refuses_op_by_op(void)
 		int p, v, m;
 	} shapes[] = {{"1f1b", 3, 1, 4}, {"zbh1", 3, 1, 4},      {"interleaved", 2, 2, 4},
 	              {"zbv", 2, 2, 4},  {"dualpipev", 2, 2, 4}, {"gpipe", 1, 1, 3},
-	              {"zbh2", 2, 1, 3}};
+	              {"zbh2", 2, 1, 3}, {"dualpipe", 2, 2, 4}};
 	int cases = 0, refused = 0;
 
 	for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]); h++) {
 		struct sched_params sp = {shapes[h].p, shapes[h].v, shapes[h].m, 0};
 		struct sched *s = sched_new(sched_find(shapes[h].name), &sp);
 		struct config c = config_of(shapes[h].name, sp.p, sp.m);
+		struct cost_layout l;
 		struct cost *k;
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		l = cost_layout_of(s);
 		c.v = sp.v;
 		c.t_comm = 0.25;
-		k = cost_new_explicit(&c, 0.5);
+		k = cost_new_explicit(&c, &l, 0.5);
 		for (size_t i = 0; i < s->nops; i++)
 			for (int how = 0; how < 9; how++) {
 				struct op keep = s->ops[i];
@@ -955,7 +957,7 @@ static void engine_new_rejects_a_cost_with_another_stage_count(void)
 {
 	struct sched *s = sched_new(sched_find("1f1b"), &(struct sched_params){4, 1, 8, 0});
 	struct config c = config_of("1f1b", 2, 8);
-	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct cost *k = cost_new_explicit(&c, NULL, 0.5);
 	struct pp_error err = {0};
 
 	CU_ASSERT_PTR_NULL(engine_new(s, k, &err));
@@ -976,7 +978,7 @@ static void engine_new_rejects_times_whose_total_exceeds_the_limit(void)
 
 	/* 4 stages * 256 micro-batches * 3e9 units * 1e6 ticks = 3.07e18 > INT64_MAX / 4 */
 	c.t_f = c.t_b = c.t_w = 1e9;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_PTR_NULL(engine_new(s, k, &err));
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
 	cost_free(k);
@@ -984,7 +986,7 @@ static void engine_new_rejects_times_whose_total_exceeds_the_limit(void)
 	/* half of it, 1.5e18 ticks, fits */
 	c.m = 128;
 	s = sched_new(sched_find("1f1b"), &(struct sched_params){4, 1, 128, 0});
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	e = engine_new(s, k, &err);
 	CU_ASSERT_PTR_NOT_NULL(e);
 	engine_free(e);
@@ -996,7 +998,7 @@ static void engine_has_no_result_before_it_runs(void)
 {
 	struct sched *s = sched_new(sched_find("gpipe"), &(struct sched_params){2, 1, 2, 0});
 	struct config c = config_of("gpipe", 2, 2);
-	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct cost *k = cost_new_explicit(&c, NULL, 0.5);
 	struct pp_error err = {0};
 	struct engine *e = engine_new(s, k, &err);
 
@@ -1052,7 +1054,7 @@ static void engine_refuses_a_last_overlapped_pair_whose_forward_ran_before(void)
 	for (int events = 0; events < 2; events++) {
 		struct sched *s = sched_alloc(1, 1, 2, true, PLACE_LOOP);
 		struct config c = config_of("1f1b", 1, 2);
-		struct cost *k = cost_new_explicit(&c, 0.5);
+		struct cost *k = cost_new_explicit(&c, NULL, 0.5);
 		struct pp_error err = {0};
 		struct engine *e;
 
@@ -1197,7 +1199,7 @@ static void engine_names_the_cycle_of_a_deadlock(void)
 {
 	struct sched *s = sched_alloc(3, 1, 2, false, PLACE_LOOP);
 	struct config c = config_of("1f1b", 3, 2);
-	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct cost *k = cost_new_explicit(&c, NULL, 0.5);
 	struct pp_error err = {0};
 	struct engine *e;
 
@@ -1233,7 +1235,7 @@ static void engine_names_the_waiting_partner_of_a_stuck_pair(void)
 {
 	struct sched *s = sched_alloc(2, 1, 2, false, PLACE_LOOP);
 	struct config c = config_of("1f1b", 2, 2);
-	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct cost *k = cost_new_explicit(&c, NULL, 0.5);
 	struct pp_error err = {0};
 	struct engine *e;
 
@@ -1338,6 +1340,14 @@ static void engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_mod
 	unit_set(&c, "p", "8");
 	unit_set(&c, "m", "16");
 	unit_set(&c, "schedule", "zbv");
+	s = unit_run(&c, 0);
+	assert_sweep_matches_events(s->sched, s->cost);
+	sim_free(s);
+	/* two routes, each with the LM head on its last stage, and every stream on */
+	unit_set(&c, "schedule", "dualpipe");
+	unit_set(&c, "dp", "2");
+	unit_set(&c, "tp", "2");
+	unit_set(&c, "overlap_grad_reduce", "yes");
 	s = unit_run(&c, 0);
 	assert_sweep_matches_events(s->sched, s->cost);
 	sim_free(s);
@@ -1453,7 +1463,7 @@ static void one_device(struct run *x)
 	memset(x, 0, sizeof(*x));
 	CU_ASSERT_EQUAL_FATAL(config_validate(&c, &err), 0);
 	x->s = sched_new(sched_find("1f1b"), &(struct sched_params){1, 1, 2, 0});
-	x->k = cost_new_explicit(&c, c.w_mem_fraction);
+	x->k = cost_new_explicit(&c, NULL, c.w_mem_fraction);
 	CU_ASSERT_FATAL(x->s != NULL && x->k != NULL);
 }
 
@@ -1709,7 +1719,7 @@ static void stream_pair_runs_one_ops_all_to_all_beside_the_others_compute(void)
 		c.v = 2;
 		CU_ASSERT_EQUAL_FATAL(config_validate(&c, &err), 0);
 		x.s = sched_new(sched_find("dualpipev"), &(struct sched_params){1, 2, 4, 0});
-		x.k = cost_new_explicit(&c, c.w_mem_fraction);
+		x.k = cost_new_explicit(&c, NULL, c.w_mem_fraction);
 		CU_ASSERT_FATAL(x.s != NULL && x.k != NULL);
 		x.k->overlap_given = given;
 		pc = pieces_for(x.k, 1, 0);

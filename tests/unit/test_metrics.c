@@ -188,7 +188,7 @@ static void metrics_units_follow_the_tick_with_chunks(void)
 	sched_push(sc, 0, OP_F, 0, 1);
 	sched_push(sc, 0, OP_BW, 0, 1);
 	sched_push(sc, 0, OP_BW, 0, 0);
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	e = engine_new(sc, k, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL_FATAL(engine_run(e, &err), 0);
@@ -234,7 +234,7 @@ static void metrics_derive_each_figure_from_a_result_written_by_hand(void)
 	 */
 	config_init(&c);
 	c.p = 2;
-	k = cost_new_explicit(&c, 0.5);
+	k = cost_new_explicit(&c, NULL, 0.5);
 	CU_ASSERT_EQUAL_FATAL(metrics_init(&m, sc, k, &r, NULL), 0);
 	CU_ASSERT_EQUAL(m.p, 2);
 	ASSERT_NEAR(m.makespan, 10);

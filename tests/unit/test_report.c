@@ -1983,7 +1983,9 @@ static void report_outputs_write_at_least_the_bytes_their_rows_state(void)
 				                      .p = s->sched->p,
 				                      .v = s->sched->v,
 				                      .m = s->sched->m,
-				                      .timed = cost_every_op_takes_time(&s->config)};
+				                      .routes = s->sched->routes,
+				                      .timed =
+				                              cost_every_op_takes_time(&s->config)};
 				for (size_t o = 0; o < sizeof(floors) / sizeof(floors[0]); o++) {
 					uint64_t want = report_need_bytes(
 					        &report_output(floors[o])->need, &z);

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ppsim/config.h"
 #include "ppsim/sched.h"
+#include "ppsim/sim.h"
 #include "unit.h"
 
 /* Writes device d's ops as "F0 F1 BW0 ..." (kind and micro-batch) into buf of size n. */
@@ -192,20 +194,20 @@ static void sched_message_count_is_two_m_per_boundary_between_two_devices(void)
 	uint64_t n = 0;
 
 	/* the document's trap: p = 4, m = 16, v = 4 sends 240 forward messages, not 192 */
-	CU_ASSERT_TRUE(sched_message_count(4, 4, 16, PLACE_LOOP, &n));
+	CU_ASSERT_TRUE(sched_message_count(4, 4, 16, PLACE_LOOP, 1, &n));
 	CU_ASSERT_EQUAL(n, 2 * 240);
-	CU_ASSERT_TRUE(sched_message_count(64, 1, 8192, PLACE_LOOP, &n));
+	CU_ASSERT_TRUE(sched_message_count(64, 1, 8192, PLACE_LOOP, 1, &n));
 	CU_ASSERT_EQUAL(n, 2 * 8192 * 63);
 	/* the V's turn from stage p-1 to p stays on device p-1 */
-	CU_ASSERT_TRUE(sched_message_count(4, 2, 8, PLACE_V, &n));
+	CU_ASSERT_TRUE(sched_message_count(4, 2, 8, PLACE_V, 1, &n));
 	CU_ASSERT_EQUAL(n, 2 * 8 * 6);
-	CU_ASSERT_TRUE(sched_message_count(1, 2, 8, PLACE_V, &n));
+	CU_ASSERT_TRUE(sched_message_count(1, 2, 8, PLACE_V, 1, &n));
 	CU_ASSERT_EQUAL(n, 0);
-	CU_ASSERT_TRUE(sched_message_count(1, 3, 8, PLACE_LOOP, &n));
+	CU_ASSERT_TRUE(sched_message_count(1, 3, 8, PLACE_LOOP, 1, &n));
 	CU_ASSERT_EQUAL(n, 0);
 	n = 42;
-	CU_ASSERT_FALSE(sched_message_count(INT_MAX, INT_MAX, INT_MAX, PLACE_LOOP, &n));
-	CU_ASSERT_FALSE(sched_message_count(0, 1, 1, PLACE_LOOP, &n));
+	CU_ASSERT_FALSE(sched_message_count(INT_MAX, INT_MAX, INT_MAX, PLACE_LOOP, 1, &n));
+	CU_ASSERT_FALSE(sched_message_count(0, 1, 1, PLACE_LOOP, 1, &n));
 	CU_ASSERT_EQUAL(n, 42);
 }
 
@@ -1495,6 +1497,234 @@ static struct sched *priced(const char *name, int p, int m, double t_f, double t
 	return s;
 }
 
+/* DeepSeek's dualpipe.py with 4 ranks and 8 micro-batches, each rank's step as
+ * tests/tools/dualpipe-reference.py records it (tests/golden/dualpipe-reference/dualpipe.txt). */
+static const char *const dualpipe_p4_m8[4] = {
+        "0F0,0F1,0F2,7F4,7I4,7W4,7F5,(0F3;7B5)OVERLAP_F_B,(7F6;0B0)OVERLAP_F_B,7B6,(7F7;0B1)"
+        "OVERLAP_F_B,7B7,0I2,0W2,0I3,0W3",
+        "1F0,6F4,1F1,6F5,1F2,6B4,(6F6;1B0)OVERLAP_F_B,(1F3;6B5)OVERLAP_F_B,(6F7;1B1)OVERLAP_F_B,"
+        "6B6,1B2,6I7,1I3,6W7,1W3",
+        "5F4,2F0,5F5,2F1,5F6,2B0,(2F2;5B4)OVERLAP_F_B,(5F7;2B1)OVERLAP_F_B,(2F3;5B5)OVERLAP_F_B,"
+        "2B2,5B6,2I3,5I7,2W3,5W7",
+        "4F4,4F5,4F6,3F0,3I0,3W0,3F1,(4F7;3B1)OVERLAP_F_B,(3F2;4B4)OVERLAP_F_B,3B2,(3F3;4B5)"
+        "OVERLAP_F_B,3B3,4I6,4W6,4I7,4W7"};
+
+static void sched_dualpipe_p4_m8_equals_deepseek_s_dualpipe_py(void)
+{
+	struct sched *s = sched_new(sched_find("dualpipe"), &(struct sched_params){4, 2, 8, 0});
+	struct pp_error err = {0};
+	struct op want[40];
+
+	CU_ASSERT_FATAL(s != NULL);
+	CU_ASSERT_EQUAL(s->routes, 2);
+	CU_ASSERT_EQUAL(s->placement, PLACE_V);
+	CU_ASSERT_TRUE(s->split && s->mixed && s->overlap);
+	for (int d = 0; d < 4; d++)
+		CU_ASSERT_TRUE(
+		        unit_device_is(s, d, want, unit_torch_ops(dualpipe_p4_m8[d], want, 40)));
+	CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+	sched_free(s);
+}
+
+/* Whether op is the op of DualPipeV's device o (of p/2, with m/2 micro-batches) that rank d of
+ * DualPipe's p runs in its place: its chunks swapped in the second half, the second chunk's
+ * micro-batches after the first's m/2. */
+static bool dualpipe_op_is(const struct op *op, const struct op *o, int p, int m, int d)
+{
+	int second = d >= p / 2, c = (o->stage >= (uint32_t)(p / 2)) ^ second;
+	uint32_t stage = c == 0 ? (uint32_t)d : (uint32_t)(2 * p - 1 - d);
+
+	return op->kind == o->kind && op->flags == o->flags && op->stage == stage &&
+	       op->mb == o->mb + (uint32_t)(c * m / 2);
+}
+
+static void sched_dualpipe_runs_dualpipev_on_each_half_its_copies_swapped_in_the_second(void)
+{
+	/* DualPipeV is DualPipe cut in half: rank d and rank p-1-d each run device
+	 * min(d, p-1-d) of DualPipeV on p/2 devices and m/2 micro-batches, the second half with
+	 * the two copies swapped; every rank holds its two stages' ops of its copies'
+	 * micro-batches only, and peaks at p+1 stages' activations */
+	for (int p = 2; p <= 10; p += 2)
+		for (int m = 2 * p; m <= 4 * p + 2; m += 2) {
+			struct sched *s = sched_new(sched_find("dualpipe"),
+			                            &(struct sched_params){p, 2, m, 0});
+			struct sched *h = sched_new(sched_find("dualpipev"),
+			                            &(struct sched_params){p / 2, 2, m / 2, 0});
+			struct pp_error err = {0};
+			double peak[10];
+
+			CU_ASSERT_FATAL(s != NULL && h != NULL);
+			sched_peak_units(s, peak);
+			for (int d = 0; d < p; d++) {
+				int o = d < p - 1 - d ? d : p - 1 - d;
+				size_t n = s->dev_start[d + 1] - s->dev_start[d];
+				bool same = n == h->dev_start[o + 1] - h->dev_start[o];
+
+				for (size_t i = 0; same && i < n; i++)
+					same = dualpipe_op_is(&s->ops[s->dev_start[d] + i],
+					                      &h->ops[h->dev_start[o] + i], p, m,
+					                      d);
+				CU_ASSERT_TRUE(same);
+				if (!same)
+					fprintf(stderr, "dualpipe p=%d m=%d rank %d differs\n", p,
+					        m, d);
+				CU_ASSERT_EQUAL(n, 2 * (size_t)m + (size_t)(o + 1) +
+				                           2 * (size_t)(p / 2 - o - 1));
+				ASSERT_NEAR(peak[d], p + 1);
+				for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++)
+					CU_ASSERT_TRUE(
+					        sched_visits(s, s->ops[i].mb, s->ops[i].stage));
+			}
+			CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+			sched_free(h);
+			sched_free(s);
+		}
+}
+
+static void sched_accepts_dualpipe_only_with_an_even_p_and_an_even_m_of_at_least_2p(void)
+{
+	/* dualpipe.py: assert num_ranks % 2 == 0; assert num_chunks > 0 and num_chunks % 2 == 0
+	 * and num_chunks >= num_ranks * 2 */
+	static const struct {
+		int p, v, m;
+		const char *key, *msg;
+	} cases[] = {
+	        {3, 2, 6, "p",
+	         "dualpipe needs an even p: ranks d and p-1-d hold the same stage of its two "
+	         "copies of the model"},
+	        {4, 2, 9, "m", "dualpipe needs an even m: half the micro-batches run each way"},
+	        {4, 2, 6, "m", "dualpipe needs at least 2p = 8 micro-batches"},
+	        {2, 2, 2, "m", "dualpipe needs at least 2p = 4 micro-batches"},
+	        {4, 1, 8, "v", "schedule 'dualpipe' needs v=2"},
+	        {4, 3, 8, "v", "schedule 'dualpipe' needs v=2"},
+	};
+	const struct sched_desc *dp = sched_find("dualpipe");
+
+	CU_ASSERT_FATAL(dp != NULL);
+	CU_ASSERT_EQUAL(sched_desc_routes(dp), 2);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sched_params sp = {cases[i].p, cases[i].v, cases[i].m, 0};
+		const char *key = NULL;
+		struct pp_error err = {0};
+
+		CU_ASSERT_EQUAL(sched_accepts(dp, &sp, &key, &err), -1);
+		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+		CU_ASSERT_STRING_EQUAL(key, cases[i].key);
+		CU_ASSERT_STRING_EQUAL(err.msg, cases[i].msg);
+	}
+	for (int p = 2; p <= 8; p += 2)
+		for (int m = 2 * p; m <= 2 * p + 4; m += 2)
+			CU_ASSERT_EQUAL(sched_accepts(dp, &(struct sched_params){p, 2, m, 0}, NULL,
+			                              &(struct pp_error){0}),
+			                0);
+}
+
+static void sched_dualpipe_has_deepseek_s_bubble_and_activations_at_unit_costs(void)
+{
+	/* DeepSeek's README: bubble (PP/2-1)(F&B+B-3W) with PP = p ranks, B a full backward
+	 * (t_b + t_w) and F&B an overlapped pair (the overlap factor x (F + B)): the idle time of
+	 * the middle ranks, which run the most pairs; activations PP+1 on every rank, in stages'
+	 * worth (one micro-batch through one stage, a p-th of the model) */
+	static const double costs[][4] = {{1, 1, 1, 1}, {1, 1, 0.5, 0.7}, {2, 2, 1, 0.6}};
+
+	for (int p = 2; p <= 8; p += 2)
+		for (int m = 2 * p; m <= 4 * p; m += p)
+			for (size_t k = 0; k < sizeof(costs) / sizeof(costs[0]); k++) {
+				const double *t = costs[k];
+				struct config c =
+				        unit_config("dualpipe", p, 2, m, t[0], t[1], t[2]);
+				double fb = t[3] * (t[0] + t[1] + t[2]), bubble;
+				struct sim *s;
+
+				c.overlap_factor = t[3];
+				s = unit_run(&c, 0);
+				bubble = (p / 2 - 1) * (fb + (t[1] + t[2]) - 3 * t[2]);
+				ASSERT_NEAR(s->metrics.devices[p / 2].idle, bubble);
+				ASSERT_NEAR(s->metrics.devices[p / 2 - 1].idle, bubble);
+				ASSERT_NEAR(s->metrics.bubble_ratio,
+				            s->metrics.bubble_ratio_theory);
+				for (int d = 0; d < p; d++)
+					ASSERT_NEAR(s->metrics.devices[d].peak_activations, p + 1);
+				sim_free(s);
+			}
+}
+
+static void sched_dualpipe_holds_twice_the_parameters_of_1f1b_on_every_rank(void)
+{
+	/* DeepSeek's README: parameters 2x. Each copy of the model is the whole model over p
+	 * stages, as 1F1B's on p devices, and rank d holds stage d of one and stage p-1-d of the
+	 * other (the embedding and the LM head of the two copies on ranks 0 and p-1 alike) */
+	for (int p = 2; p <= 8; p *= 2) {
+		struct config a = unit_config("1f1b", p, 1, 2 * p, 1, 1, 1);
+		struct config b = unit_config("dualpipe", p, 2, 2 * p, 1, 1, 1);
+		struct sim *one, *two;
+
+		unit_set(&a, "model", "llama3-8b");
+		unit_set(&b, "model", "llama3-8b");
+		one = unit_run(&a, 0);
+		two = unit_run(&b, 0);
+		for (int d = 0; d < p; d++) {
+			double x = one->cost->model->device_params[d];
+			double y = two->cost->model->device_params[d];
+
+			CU_ASSERT_DOUBLE_EQUAL(y, 2 * x, 1e-9 * x);
+			CU_ASSERT_DOUBLE_EQUAL(two->metrics.devices[d].state_bytes,
+			                       2 * one->metrics.devices[d].state_bytes,
+			                       1e-9 * one->metrics.devices[d].state_bytes);
+		}
+		sim_free(one);
+		sim_free(two);
+	}
+}
+
+static void sched_message_count_counts_each_route_s_hops_for_its_micro_batches(void)
+{
+	uint64_t n = 0;
+
+	/* DualPipe: each copy's p-1 hops, taken each way by its half of the micro-batches; the
+	 * V's turn is where one route ends and the other starts */
+	CU_ASSERT_TRUE(sched_message_count(8, 2, 20, PLACE_V, 2, &n));
+	CU_ASSERT_EQUAL(n, 2 * 20 * 7);
+	CU_ASSERT_TRUE(sched_message_count(2, 2, 4, PLACE_V, 2, &n));
+	CU_ASSERT_EQUAL(n, 2 * 4 * 1);
+	/* two routes over the loop placement: stages [0, p) and [p, 2p), each p-1 hops */
+	CU_ASSERT_TRUE(sched_message_count(4, 2, 8, PLACE_LOOP, 2, &n));
+	CU_ASSERT_EQUAL(n, 2 * 8 * 3);
+	n = 42;
+	CU_ASSERT_FALSE(sched_message_count(4, 2, 7, PLACE_V, 2, &n));
+	CU_ASSERT_FALSE(sched_message_count(4, 3, 8, PLACE_V, 2, &n));
+	CU_ASSERT_EQUAL(n, 42);
+}
+
+static void sched_check_refuses_an_op_of_a_micro_batch_off_its_route(void)
+{
+	/* two routes by hand: p = 2, v = 2 (V), m = 2: micro-batch 0 visits stages 0 and 1,
+	 * micro-batch 1 stages 2 and 3 */
+	static const size_t counts[2] = {4, 4};
+	struct sched *s = sched_alloc_counts(2, 2, 2, false, PLACE_V, counts);
+	struct pp_error err = {0};
+
+	sched_set_routes(s, 2);
+	CU_ASSERT_TRUE(sched_visits(s, 0, 1) && sched_visits(s, 1, 2));
+	CU_ASSERT_FALSE(sched_visits(s, 0, 2) || sched_visits(s, 1, 1));
+	CU_ASSERT_TRUE(sched_route_first(s, 2) && sched_route_last(s, 1));
+	sched_push(s, 0, OP_F, 0, 0);
+	sched_push(s, 0, OP_F, 1, 3);
+	sched_push(s, 0, OP_BW, 1, 3);
+	sched_push(s, 0, OP_BW, 0, 0);
+	sched_push(s, 1, OP_F, 0, 1);
+	sched_push(s, 1, OP_BW, 0, 1);
+	sched_push(s, 1, OP_F, 1, 2);
+	sched_push(s, 1, OP_BW, 1, 2);
+	/* stage 1 ends micro-batch 0's route: its backward waits for no gradient */
+	CU_ASSERT_EQUAL(sched_validate(s, &err), 0);
+	s->ops[s->dev_start[1] + 2].mb = 0;
+	CU_ASSERT_EQUAL(sched_check(s, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "F(mb 0, stage 2) on device 1: micro-batch 0 does not "
+	                                "visit stage 2 (its route is stages 0 to 1)");
+	sched_free(s);
+}
+
 static void sched_zb_auto_with_a_limit_of_p_gives_zb_h1_s_order_for_unit_times(void)
 {
 	/* research notes 4.4: with unit times the heuristic at limit p reproduces ZB-H1 for every
@@ -2108,6 +2338,13 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_dualpipev_p2_m4_equals_the_transcribed_pytorch_rows),
         UNIT_TEST(sched_dualpipev_counts_pairs_and_split_backwards_as_deepseek_s_steps_do),
         UNIT_TEST(sched_accepts_dualpipev_only_with_at_least_2p_micro_batches_and_zbv_with_any),
+        UNIT_TEST(sched_dualpipe_p4_m8_equals_deepseek_s_dualpipe_py),
+        UNIT_TEST(sched_dualpipe_runs_dualpipev_on_each_half_its_copies_swapped_in_the_second),
+        UNIT_TEST(sched_accepts_dualpipe_only_with_an_even_p_and_an_even_m_of_at_least_2p),
+        UNIT_TEST(sched_dualpipe_has_deepseek_s_bubble_and_activations_at_unit_costs),
+        UNIT_TEST(sched_dualpipe_holds_twice_the_parameters_of_1f1b_on_every_rank),
+        UNIT_TEST(sched_message_count_counts_each_route_s_hops_for_its_micro_batches),
+        UNIT_TEST(sched_check_refuses_an_op_of_a_micro_batch_off_its_route),
         UNIT_TEST(sched_zb_auto_with_a_limit_of_p_gives_zb_h1_s_order_for_unit_times),
         UNIT_TEST(sched_zb2p_order_of_p4_m8_equals_the_authors_heuristic_at_limit_2p),
         UNIT_TEST(sched_interleaved_zb_has_pytorch_s_rank_orders_for_p2_and_p4_with_v2_m8),

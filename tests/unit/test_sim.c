@@ -165,7 +165,7 @@ static struct sched *zb_auto_for_comm(int p, int m, double limit, const double *
 static double makespan_with_comm(const struct sched *s, const double *comm)
 {
 	struct config c = unit_config("zb-auto", s->p, 1, s->m, 1, 1, 1);
-	struct cost *k = cost_new_explicit(&c, 0.5);
+	struct cost *k = cost_new_explicit(&c, NULL, 0.5);
 	struct pp_error err = {0};
 	struct engine *e;
 	double makespan;
@@ -892,7 +892,8 @@ static void sim_sends_the_messages_sched_message_count_counts_for_every_schedule
 				if (sched_accepts(&t[i], &sp, NULL, &why) != 0)
 					continue;
 				s = unit_run(&c, SIM_RECORD_MESSAGES);
-				CU_ASSERT_TRUE(sched_message_count(p, v, m, t[i].placement, &want));
+				CU_ASSERT_TRUE(sched_message_count(
+				        p, v, m, t[i].placement, sched_desc_routes(&t[i]), &want));
 				CU_ASSERT_EQUAL(s->result->messages, want);
 				CU_ASSERT_EQUAL(s->result->nmsgs, want);
 				if (s->result->messages != want)
