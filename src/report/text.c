@@ -113,7 +113,10 @@ static void write_extras(FILE *out, const struct sim *s)
 			fprintf(out, "%s%s", i ? "," : " ", REPORT_NUM(a, c->stage_scale[i]));
 		fprintf(out, " (per %s)\n", c->nstage_scale == s->sched->p ? "device" : "stage");
 	}
-	if (s->sched->overlap)
+	if (s->sched->overlap && s->cost->pieces != NULL && !s->cost->overlap_given)
+		fprintf(out, "%-18s an overlapped pair's two ops run their pieces together "
+		        "(--overlap-factor sets a factor)\n", "overlap_factor");
+	else if (s->sched->overlap)
 		fprintf(out, "%-18s %s x (F + B) per overlapped pair\n", "overlap_factor",
 		        REPORT_NUM(a, c->overlap_factor));
 	if (s->sched->mem_limit > 0)
