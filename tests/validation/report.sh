@@ -305,6 +305,21 @@ src_modelzoo() {
 		done
 }
 
+src_deepseek() {
+	# ISCA Table 4's two networks: DualPipe on 16 ranks, EP 64 over 8 nodes with DeepEP
+	# (node-limited routing not modelled), ZeRO-1, FP8, MTP on the last stage; one sequence a
+	# micro-batch (inferred from DeepSeek's profile, not published); the RMSNorm and MLA
+	# up-projection recomputation left out (cheap)
+	rows "$here/deepseek-v3-h800.txt" |
+		while IFS='|' read -r src net gpus prec s gb mbs tp pp ep dp sched step rest; do
+			[ "$step" = '?' ] && continue
+			layers=$(ppsim_layers deepseek-v3)
+			echo "$src $net|$step|--model=deepseek-v3 --seq=$s --gpu=h800 --fp8=yes --tp=$tp" \
+				"--ep=$ep -s dualpipe -p $pp $(spread "$layers" "$pp" 1) --gpus=$gpus --mbs=1" \
+				"--global-batch=$gb --ep-dispatch=deepep --distributed-optimizer=yes|held out"
+		done
+}
+
 src_torchtitan() {
 	# Grand Teton's H100 96GB HBM2e at 500 W: h100-sxm with the published 2.4 TB/s (its peak
 	# is not published); micro-batches and chunks torchtitan's defaults (file header)
@@ -525,14 +540,14 @@ table4 | ranking)
 	echo "|---|---|---|---|---|---|---|---|"
 	errors 3 3 <"$tmp/t4"
 	;;
-megatron | nemo | mbridge | torchtitan | llama3 | bloom | mbridge_moe | modelzoo)
+megatron | nemo | mbridge | torchtitan | llama3 | bloom | mbridge_moe | modelzoo | deepseek)
 	new_table "$section"
 	;;
 summary)
 	# each new source's mean absolute error, the fitted rows apart
 	echo "| source | GPU | role | rows priced | rows not priced | mean absolute error |"
 	echo "|---|---|---|---|---|---|"
-	for src in megatron nemo mbridge torchtitan llama3 bloom mbridge_moe modelzoo; do
+	for src in megatron nemo mbridge torchtitan llama3 bloom mbridge_moe modelzoo deepseek; do
 		"src_$src" >"$tmp/rows"
 		while IFS='|' read -r label meas opts role; do
 			[ "$meas" = skip ] && continue
@@ -550,6 +565,7 @@ summary)
 			name["mbridge_moe"] = "Megatron Bridge archive, MoE"
 			gpu["mbridge_moe"] = "H100, B200, GB200"
 			name["modelzoo"] = "Megatron MoE Model Zoo (H100 table)"; gpu["modelzoo"] = "H100"
+			name["deepseek"] = "DeepSeek-V3, ISCA 2025 Table 4"; gpu["deepseek"] = "H800"
 			name["bloom"] = "BLOOM 176B (Megatron-DeepSpeed)"; gpu["bloom"] = "A100"
 			for (i = 1; i <= k; i++) { r = order[i]
 				printf "| %s | %s | %s | %d | %s | %.1f%% |\n", name[src], gpu[src], r, n[r],
