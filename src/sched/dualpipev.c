@@ -1,6 +1,7 @@
 /*
- * DualPipeV (DeepSeek's DualPipe "cut in half", after Sea AI Lab), in the order of PyTorch's
- * ScheduleDualPipeV, which follows DeepSeek's dualpipev.py step for step: V placement, and an
+ * DualPipeV (DeepSeek's DualPipe "cut in half", after Sea AI Lab), in the order of DeepSeek's
+ * dualpipe/dualpipev.py (DualPipeV.step), op for op (tests/golden/dualpipe-reference/
+ * dualpipev.txt), which PyTorch's ScheduleDualPipeV follows step for step: V placement, and an
  * overlapped pair (F of one chunk ; full backward of the other) as one slot lasting
  * overlap_factor x (F + B). Some backwards run fused (BW), the last ones split into an input
  * gradient (B, drawn I) whose W waits in a first-in-first-out queue, so the schedule mixes both.

@@ -1,52 +1,55 @@
-# DeepSeek's DualPipe, op for op and in figures. For each case of
-# tests/golden/dualpipe-reference/dualpipe.txt (written by tests/tools/dualpipe-reference.py
-# from DeepSeek's dualpipe.py, see the README there), ppsim's dualpipe exports the same PyTorch
-# CSV, and reads it back to the same order; a shape their code refuses, ppsim refuses as a
-# usage error. Every case of the file runs. Then the figures of DeepSeek's README at unit
-# costs: the bubble (PP/2-1)(F&B+B-3W) on the middle ranks, PP+1 activations, and twice the
-# parameters of 1F1B's ranks.
-ref="$ROOT/tests/golden/dualpipe-reference/dualpipe.txt"
-cases=0
-want_cases=$(grep -c '^# ' "$ref")
-rm -rf "$TMP/cases"
-mkdir "$TMP/cases"
-awk -v dir="$TMP/cases" '/^# / { n++ } { print > (dir "/" n) }' "$ref"
-for f in "$TMP"/cases/*; do
-	set -- $(head -1 "$f" | sed 's/^# //; s/[a-z]*=//g')
-	p=$1 m=$2
-	cases=$((cases + 1))
-	args="-s dualpipe -p $p -m $m"
-	tail -n +2 "$f" >"$TMP/ref.csv"
-	rm -f "$TMP/got.csv"
-	if grep -q '^refused: ' "$TMP/ref.csv"; then
-		# shellcheck disable=SC2086
-		ppsim $args >"$TMP/out" 2>"$TMP/err"
-		status=$?
-		if [ $status -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
-			grep -q '^ppsim: .*dualpipe needs' "$TMP/err" && [ ! -s "$TMP/out" ]; then
-			ok
-		else
-			not_ok "ppsim $args: exit $status, '$(head -c 300 "$TMP/err")'; DualPipe refuses it ($(cat "$TMP/ref.csv"))"
+# DeepSeek's DualPipe and DualPipeV, op for op and in figures. For each case of
+# tests/golden/dualpipe-reference/dualpipe.txt and dualpipev.txt (written by
+# tests/tools/dualpipe-reference.py from DeepSeek's dualpipe.py and dualpipev.py, see the README
+# there), ppsim's dualpipe or dualpipev exports the same PyTorch CSV, and reads it back to the
+# same order; a shape their code refuses, ppsim refuses as a usage error, in one line. Every
+# case of both files runs. Then the figures of DeepSeek's README at unit costs: the bubble
+# (PP/2-1)(F&B+B-3W) on the middle ranks, PP+1 activations, and twice the parameters of 1F1B's
+# ranks.
+for kind in dualpipe dualpipev; do
+	ref="$ROOT/tests/golden/dualpipe-reference/$kind.txt"
+	cases=0
+	want_cases=$(grep -c '^# ' "$ref")
+	rm -rf "$TMP/cases"
+	mkdir "$TMP/cases"
+	awk -v dir="$TMP/cases" '/^# / { n++ } { print > (dir "/" n) }' "$ref"
+	for f in "$TMP"/cases/*; do
+		set -- $(head -1 "$f" | sed 's/^# //; s/[a-z]*=//g')
+		p=$1 m=$2
+		cases=$((cases + 1))
+		args="-s $kind -p $p -m $m"
+		tail -n +2 "$f" >"$TMP/ref.csv"
+		rm -f "$TMP/got.csv"
+		if grep -q '^refused: ' "$TMP/ref.csv"; then
+			# shellcheck disable=SC2086
+			ppsim $args >"$TMP/out" 2>"$TMP/err"
+			status=$?
+			if [ $status -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+				grep -q "^ppsim: .*$kind needs" "$TMP/err" && [ ! -s "$TMP/out" ]; then
+				ok
+			else
+				not_ok "ppsim $args: exit $status, '$(head -c 300 "$TMP/err")'; DeepSeek's $kind refuses it ($(cat "$TMP/ref.csv"))"
+			fi
+			continue
 		fi
-		continue
-	fi
-	# shellcheck disable=SC2086
-	if ! ppsim $args --export-schedule="$TMP/got.csv" --export-format=torch \
-		--format=json >"$TMP/out.json" 2>"$TMP/err"; then
-		not_ok "ppsim $args: $(head -c 300 "$TMP/err")"
-	elif ! cmp -s "$TMP/ref.csv" "$TMP/got.csv"; then
-		not_ok "ppsim $args: order differs from DeepSeek's ($ref, case ${f##*/})"
-	elif ! ppsim --schedule-file="$TMP/ref.csv" --export-schedule="$TMP/back.csv" \
-		--export-format=torch --format=json >"$TMP/back.json" 2>"$TMP/err" ||
-		! cmp -s "$TMP/ref.csv" "$TMP/back.csv" ||
-		[ "$("$JGET" "$TMP/back.json" makespan)" != "$("$JGET" "$TMP/out.json" makespan)" ]; then
-		not_ok "ppsim --schedule-file of DeepSeek's order p=$p m=$m: not read back as it is: $(head -c 300 "$TMP/err")"
-	else
-		ok
-	fi
+		# shellcheck disable=SC2086
+		if ! ppsim $args --export-schedule="$TMP/got.csv" --export-format=torch \
+			--format=json >"$TMP/out.json" 2>"$TMP/err"; then
+			not_ok "ppsim $args: $(head -c 300 "$TMP/err")"
+		elif ! cmp -s "$TMP/ref.csv" "$TMP/got.csv"; then
+			not_ok "ppsim $args: order differs from DeepSeek's ($ref, case ${f##*/})"
+		elif ! ppsim --schedule-file="$TMP/ref.csv" --export-schedule="$TMP/back.csv" \
+			--export-format=torch --format=json >"$TMP/back.json" 2>"$TMP/err" ||
+			! cmp -s "$TMP/ref.csv" "$TMP/back.csv" ||
+			[ "$("$JGET" "$TMP/back.json" makespan)" != "$("$JGET" "$TMP/out.json" makespan)" ]; then
+			not_ok "ppsim --schedule-file of DeepSeek's $kind order p=$p m=$m: not read back as it is: $(head -c 300 "$TMP/err")"
+		else
+			ok
+		fi
+	done
+	[ "$want_cases" -gt 0 ] && [ $cases -eq "$want_cases" ] && ok ||
+		not_ok "$ref: $cases cases run, $want_cases in the file"
 done
-[ "$want_cases" -gt 0 ] && [ $cases -eq "$want_cases" ] && ok ||
-	not_ok "$ref: $cases cases run, $want_cases in the file"
 
 # DeepSeek's README figure, 8 ranks and 20 micro-batches: F = B = W = 1 (a full backward
 # B + W = 2), F&B = 0.8 x 3 = 2.4: the middle ranks idle (8/2-1)(2.4+2-3) = 4.2, every rank
