@@ -44,8 +44,10 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 		return 0;
 	}
 	if (k->top_k == 0 || k->expert_ffn == 0)
-		return config_fail(c, k->top_k == 0 ? "top_k" : "expert_ffn", err,
-		                   "must be given with --experts (the model %s has none)", k->model);
+		return config_fail(c, "experts", err,
+		                   "needs --top-k and --expert-ffn too: the model %s has no experts of "
+		                   "its own",
+		                   k->model);
 	if (k->top_k > k->experts)
 		return config_fail(c, "top_k", err, "must be at most the %d experts", k->experts);
 	if (k->experts % k->ep != 0)

@@ -99,3 +99,8 @@ a2a=$("$JGET" "$TMP/out.json" model.moe.all_to_all)
 run_json $M --dp=2 --ep=2 --ep-dispatch=deepep
 expect model.moe.all_to_all "$a2a"
 fails 2 "--ep-dispatch 'nccl': must be 'alltoall' or 'deepep'" $M --ep-dispatch=nccl
+fails 2 "--experts '4': needs --top-k and --expert-ffn too: the model llama3-8b has no experts" \
+	--model=llama3-8b --experts=4 --top-k=2
+fails 2 "--rope-dim '500': must be below the head size 192" --model=deepseek-v3 --rope-dim=500
+fails 2 "--expert-imbalance '1e300': must be a number above 0 and at most" \
+	--model=qwen3-30b-a3b --expert-imbalance=1e300
