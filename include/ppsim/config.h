@@ -235,6 +235,10 @@ struct config {
 	int cp;                         /* (model) context-parallel degree */
 	enum pp_cp_comm cp_comm;        /* (model) how CP ranks exchange keys and values */
 	enum pp_ep_dispatch ep_dispatch; /* (model) how EP ranks send tokens to experts */
+	int ep_node_limit;       /* (model) nodes a token's experts may be on (node-limited
+	                            routing); 0: any */
+	int dispatch_bytes;      /* (model) bytes of an element the dispatch sends; 0: the
+	                            activations' (FP8 dispatch: 1) */
 	enum pp_tp_overlap tp_overlap;  /* (model) tensor-parallel collectives beside GEMMs */
 	int overlap_grad_reduce;        /* (model) gradient buckets reduced during the backward (1),
 	                                   after the step (0), -1: the framework's */

@@ -223,6 +223,10 @@ struct cost_model {
 	int experts, top_k, expert_ffn, shared_experts, dense_layers, ep;
 	double expert_imbalance;        /* the busiest ep rank's routed tokens over the mean */
 	enum pp_ep_dispatch ep_dispatch; /* how tokens reach their experts */
+	int ep_node_limit;              /* nodes a token's experts may be on; 0: any */
+	int dispatch_bytes;             /* bytes of an element the dispatch sends; 0: dtype's */
+	double dispatch_ms;             /* of the two all-to-alls, the dispatch's (a2a_ms the
+	                                   combine's), on the busiest GPU */
 	int *stage_moe;                 /* [S] of stage_layers[s], the expert layers */
 	double moe_params;              /* an expert layer's parameters but its routed experts
 	                                   (attention, router, shared experts), whole */

@@ -561,7 +561,8 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 	/* a dense layer's op has four TP halves (two all-reduces), an expert layer's two (its
 	 * attention's) and its dispatch and combine */
 	double tp_ar = tp > 1 ? 2 * k->tp_allreduce_ms : 0;
-	double moe_comm = (tp > 1 ? k->tp_allreduce_ms : 0) + 2 * k->a2a_ms;
+	double moe_comm = (tp > 1 ? k->tp_allreduce_ms : 0) + k->dispatch_ms + k->a2a_ms;
+	double moe_comm_b = (tp > 1 ? k->tp_allreduce_ms : 0) + 2 * k->a2a_ms;
 
 	for (int st = 0; st < S; st++) {
 		int nl, nml;
@@ -573,7 +574,7 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		             head * (1 + k->mtp_layers) * 4.0 * k->seq * k->mbs * k->vocab / tp / k->cp;
 
 		f += moe_stage_sum(k, st, tp_ar, moe_comm);
-		b += moe_stage_sum(k, st, tp_ar, moe_comm);
+		b += moe_stage_sum(k, st, tp_ar, moe_comm_b);
 		/* full recomputation runs each layer's forward again, its communication included */
 		if (k->recompute == PP_RECOMPUTE_FULL)
 			b += moe_stage_sum(k, st, k->layer_ms.f + tp_ar, k->moe_ms.f + moe_comm);

@@ -150,12 +150,12 @@ static void attention(struct builder *b, const struct cost_model *k, double attn
 	}
 }
 
-/* An expert-parallel all-to-all the compute waits for (Megatron-Core's dispatchers run them in
- * line unless a schedule overlaps two micro-batches). */
-static void all_to_all(struct builder *b, const struct cost_model *k)
+/* An expert-parallel all-to-all of ms the compute waits for (Megatron-Core's dispatchers run
+ * them in line unless a schedule overlaps two micro-batches). */
+static void all_to_all(struct builder *b, double ms)
 {
-	if (k->a2a_ms > 0)
-		wait_for(b, issue(b, COMM_EP, k->a2a_ms));
+	if (ms > 0)
+		wait_for(b, issue(b, COMM_EP, ms));
 }
 
 /*
@@ -175,11 +175,11 @@ static void moe_layer(struct builder *b, const struct cost_model *k, bool backwa
 	bool bulk = backward && k->tp_overlap == PP_TP_OVERLAP_BULK && coll > 0;
 	uint32_t x[2];
 
-	if (backward) {
+	if (backward) { /* the gradients go back in the activations' precision */
 		compute(b, ss);
-		all_to_all(b, k);
+		all_to_all(b, k->a2a_ms);
 		compute(b, xs);
-		all_to_all(b, k);
+		all_to_all(b, k->a2a_ms);
 		compute(b, rs);
 	}
 	if (bulk)
@@ -193,9 +193,9 @@ static void moe_layer(struct builder *b, const struct cost_model *k, bool backwa
 			wait_for(b, x[i]);
 	if (!backward) {
 		compute(b, rs);
-		all_to_all(b, k);
+		all_to_all(b, k->dispatch_ms);
 		compute(b, xs);
-		all_to_all(b, k);
+		all_to_all(b, k->a2a_ms);
 		compute(b, ss);
 	}
 }

@@ -28,11 +28,13 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 	k->dense_layers = c->dense_layers >= 0 ? c->dense_layers : mp->dense_layers;
 	k->ep = c->ep;
 	k->ep_dispatch = c->ep_dispatch;
+	k->ep_node_limit = c->ep_node_limit;
+	k->dispatch_bytes = c->dispatch_bytes;
 	k->expert_imbalance = c->expert_imbalance > 0 ? c->expert_imbalance : 1;
 	if (k->experts == 0) {
 		static const char *const keys[] = {"top_k",          "expert_ffn",       "shared_experts",
 		                                   "dense_layers",   "ep",               "expert_imbalance",
-		                                   "ep_dispatch"};
+		                                   "ep_dispatch",    "ep_node_limit",    "dispatch_bytes"};
 
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (config_is_set(c, keys[i]))
@@ -198,38 +200,52 @@ void moe_times(struct cost_model *k, const struct cost_flops *attention)
 	k->moe_ms.w = attention->w + r->w + sh->w + x->w;
 }
 
-void moe_exchanges(struct cost_model *k, int per_node)
+/* One all-to-all of the busiest GPU's routed copies, elements of e bytes, with per_node GPUs
+ * of the expert-parallel group in a node. */
+static double all_to_all_ms(const struct cost_model *k, int per_node, double e)
 {
 	double tm = (double)k->mbs * k->seq / k->cp / k->tp;
-	double bytes = tm * k->top_k * k->hidden * k->dtype_bytes;
+	double bytes = tm * k->top_k * k->hidden * e;
 
-	if (k->experts == 0 || k->ep <= 1) {
-		k->a2a_ms = 0;
-		return;
-	}
 	if (k->ep_dispatch == PP_EP_DEEPEP && per_node < k->ep) {
 		/*
 		 * DeepEP: a token crosses to each other node holding one of its top-k experts once
-		 * (nodes = ep / per_node of them, each hit with probability 1 - (1 - 1/nodes)^k),
-		 * on the GPU's own port, and every copy is then sent on inside its node; the two at
-		 * once, n - 1 steps of the slower link's latency
+		 * (nodes = ep / per_node of them, each hit with probability 1 - (1 - 1/nodes)^k, or
+		 * with node-limited routing at most limit nodes, its own among them with chance
+		 * limit/nodes), on the GPU's own port, and every copy is then sent on inside its
+		 * node; the two at once, n - 1 steps of the slower link's latency
 		 */
 		double nodes = (double)k->ep / per_node;
 		double remote = (nodes - 1) * (1 - pow(1 - 1 / nodes, k->top_k));
-		double far = tm * remote * k->hidden * k->dtype_bytes /
-		             (k->inter_bandwidth * k->collective_efficiency * 1e6);
-		double near = bytes * (1 - 1.0 / k->ep) /
-		              (k->link_bandwidth * k->collective_efficiency * 1e6);
+		double far, near;
 
-		k->a2a_ms = (k->ep - 1) * k->inter_latency / 1e3 +
-		            k->expert_imbalance * (far > near ? far : near);
-		return;
+		if (k->ep_node_limit > 0 && k->ep_node_limit < remote + 1)
+			remote = k->ep_node_limit * (1 - 1 / nodes);
+		far = tm * remote * k->hidden * e /
+		      (k->inter_bandwidth * k->collective_efficiency * 1e6);
+		near = bytes * (1 - 1.0 / k->ep) / (k->link_bandwidth * k->collective_efficiency * 1e6);
+		return (k->ep - 1) * k->inter_latency / 1e3 +
+		       k->expert_imbalance * (far > near ? far : near);
 	}
 	/* the busiest GPU receives imbalance times the mean; everyone waits for it */
-	k->a2a_ms = cost_alltoall_ms(bytes * k->expert_imbalance, k->ep, per_node,
-	                             k->link_bandwidth * k->collective_efficiency,
-	                             k->inter_bandwidth * k->collective_efficiency,
-	                             per_node >= k->ep ? k->link_latency : k->inter_latency);
+	return cost_alltoall_ms(bytes * k->expert_imbalance, k->ep, per_node,
+	                        k->link_bandwidth * k->collective_efficiency,
+	                        k->inter_bandwidth * k->collective_efficiency,
+	                        per_node >= k->ep ? k->link_latency : k->inter_latency);
+}
+
+void moe_exchanges(struct cost_model *k, int per_node)
+{
+	int dispatch_bytes = k->dispatch_bytes;
+
+	if (k->experts == 0 || k->ep <= 1) {
+		k->a2a_ms = k->dispatch_ms = 0;
+		return;
+	}
+	/* the combine returns the experts' outputs in the activations' precision; the dispatch
+	 * may send FP8 (DeepSeek-V3) */
+	k->a2a_ms = all_to_all_ms(k, per_node, k->dtype_bytes);
+	k->dispatch_ms = all_to_all_ms(k, per_node, dispatch_bytes > 0 ? dispatch_bytes : k->dtype_bytes);
 }
 
 void moe_stage_counts(const struct cost_model *k, int st, int *n, int *nm)

@@ -207,6 +207,9 @@ static void add_moe(struct build *b, cJSON *obj, const struct cost_model *k)
 	add_flops(b, o, "shared_times", &k->shared_ms);
 	add_number(b, o, "layer_activation_bytes", k->moe_act_bytes);
 	add_number(b, o, "all_to_all", k->a2a_ms);
+	add_number(b, o, "dispatch", k->dispatch_ms);
+	add_number(b, o, "ep_node_limit", k->ep_node_limit);
+	add_number(b, o, "dispatch_bytes", k->dispatch_bytes > 0 ? k->dispatch_bytes : k->dtype_bytes);
 }
 
 /* The resolved model, hardware, parallelism and per-stage prices of a model-priced run. */

@@ -104,3 +104,5 @@ fails 2 "--experts '4': needs --top-k and --expert-ffn too: the model llama3-8b 
 fails 2 "--rope-dim '500': must be below the head size 192" --model=deepseek-v3 --rope-dim=500
 fails 2 "--expert-imbalance '1e300': must be a number above 0 and at most" \
 	--model=qwen3-30b-a3b --expert-imbalance=1e300
+fails 2 "--dispatch-bytes '9': must be an integer from 1 to 8" $M --dispatch-bytes=9
+fails 2 "--ep-node-limit '2': needs a mixture of experts" --model=llama3-8b --ep-node-limit=2

@@ -2173,6 +2173,19 @@ static void cost_model_prices_the_expert_all_to_all_inside_and_across_nodes(void
 	CU_ASSERT_TRUE(2048 * 0.75 * 4096 * 2 / 40e9 > 33554432 * 15.0 / 16 / 360e9);
 	release(&x);
 
+	/*
+	 * node-limited routing to one node: a token crosses to at most 1 node, with chance 1/2 its
+	 * own, so 0.5 crossings; FP8 dispatch: the dispatch sends 1 byte an element, the combine
+	 * 2 (the NVLink part, 15/16 of the copies, stays below the port's either way)
+	 */
+	unit_set(&c, "ep_node_limit", "1");
+	unit_set(&c, "dispatch_bytes", "1");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->a2a_ms, 2048 * 0.5 * 4096 * 2 / 40e9 * 1e3 + 15 * 0.005);
+	ASSERT_NEAR(x.cost->model->dispatch_ms, 2048 * 0.5 * 4096 * 1 / 40e9 * 1e3 + 15 * 0.005);
+	CU_ASSERT_TRUE(2048 * 0.5 * 4096 / 40e9 > 2048 * 2 * 4096 * 1 * 15.0 / 16 / 360e9);
+	release(&x);
+
 	/* without expert parallelism nothing is sent: the ops are their compute */
 	mixtral_config(&c, "1", "1", "1", "1");
 	x = price_ok(&c);

@@ -306,17 +306,18 @@ src_modelzoo() {
 }
 
 src_deepseek() {
-	# ISCA Table 4's two networks: DualPipe on 16 ranks, EP 64 over 8 nodes with DeepEP
-	# (node-limited routing not modelled), ZeRO-1, FP8, MTP on the last stage; one sequence a
-	# micro-batch (inferred from DeepSeek's profile, not published); the RMSNorm and MLA
-	# up-projection recomputation left out (cheap)
+	# ISCA Table 4's two networks: DualPipe on 16 ranks, EP 64 over 8 nodes with DeepEP,
+	# node-limited routing to 4 nodes and FP8 dispatch (the V3 report, 2.1.2 and 3.3), ZeRO-1,
+	# FP8, MTP on the last stage; one sequence a micro-batch (inferred from DeepSeek's profile,
+	# not published); the RMSNorm and MLA up-projection recomputation left out (cheap)
 	rows "$here/deepseek-v3-h800.txt" |
 		while IFS='|' read -r src net gpus prec s gb mbs tp pp ep dp sched step rest; do
 			[ "$step" = '?' ] && continue
 			layers=$(ppsim_layers deepseek-v3)
 			echo "$src $net|$step|--model=deepseek-v3 --seq=$s --gpu=h800 --fp8=yes --tp=$tp" \
 				"--ep=$ep -s dualpipe -p $pp $(spread "$layers" "$pp" 1) --gpus=$gpus --mbs=1" \
-				"--global-batch=$gb --ep-dispatch=deepep --distributed-optimizer=yes|held out"
+				"--global-batch=$gb --ep-dispatch=deepep --ep-node-limit=4 --dispatch-bytes=1" \
+				"--distributed-optimizer=yes|held out"
 		done
 }
 
