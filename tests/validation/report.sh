@@ -264,8 +264,9 @@ src_mbridge_moe() {
 			if [ "$sys" = DGX-H100 ] && [ "$v" -gt 1 ] && [ "$name" != Qwen3-30B-A3B ]; then
 				sched="-p $pp -v $v -s interleaved-combined"
 			fi
-			# DeepSeek-V3's H100 recipe dispatches with DeepEP (the flex dispatcher)
-			disp=""; [ "$name:$sys" = DeepSeek-V3:DGX-H100 ] && disp="--ep-dispatch=deepep"
+			# DeepSeek-V3's recipes dispatch with DeepEP (the flex dispatcher) or HybridEP
+			# (GB200), both a token once a node
+			disp=""; [ "$name" = DeepSeek-V3 ] && disp="--ep-dispatch=deepep"
 			mtp=""; nmtp=$([ "$name" = DeepSeek-V3 ] && echo 1 || echo 0)
 			[ "$variant" = "w/o MTP" ] && mtp="--mtp-layers=0" nmtp=0
 			meas=$(awk -v B="$gb" -v s="$s" -v t="$tps" -v g="$gpus" \
