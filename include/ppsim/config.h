@@ -90,6 +90,13 @@ enum pp_cp_comm {
 	PP_CP_ALLGATHER, /* one all-gather of the keys and values before attention */
 };
 
+/* Which flash attention kernels a run has. */
+enum pp_attention_kernel {
+	PP_ATTENTION_DEFAULT, /* the framework's, else the best */
+	PP_ATTENTION_BEST,    /* the GPU's best (FlashAttention-3 on Hopper; its presets' figures) */
+	PP_ATTENTION_FA2,     /* FlashAttention-2 (PyTorch SDPA's flash backend) */
+};
+
 /* How expert-parallel ranks send tokens to their experts and back. */
 enum pp_ep_dispatch {
 	PP_EP_ALLTOALL, /* an all-to-all of every routed copy (NCCL; Megatron-Core's alltoall) */
@@ -235,6 +242,7 @@ struct config {
 	int cp;                         /* (model) context-parallel degree */
 	enum pp_cp_comm cp_comm;        /* (model) how CP ranks exchange keys and values */
 	enum pp_ep_dispatch ep_dispatch; /* (model) how EP ranks send tokens to experts */
+	enum pp_attention_kernel attention_kernel; /* (model) flash attention's kernels */
 	int ep_node_limit;       /* (model) nodes a token's experts may be on (node-limited
 	                            routing); 0: any */
 	int dispatch_bytes;      /* (model) bytes of an element the dispatch sends; 0: the
@@ -514,5 +522,6 @@ const char *config_recompute_name(enum pp_recompute r);
 const char *config_tp_overlap_name(enum pp_tp_overlap t);
 const char *config_cp_comm_name(enum pp_cp_comm t);
 const char *config_ep_dispatch_name(enum pp_ep_dispatch d);
+const char *config_attention_kernel_name(enum pp_attention_kernel a);
 
 #endif

@@ -144,6 +144,7 @@ struct cost_model {
 	int gpus;                                        /* p * tp * dp */
 	int gpus_per_node;                               /* GPUs in one node */
 	bool flash_attention;                            /* attention scores not stored */
+	enum pp_attention_kernel attention_kernel;       /* its kernels' generation */
 	bool sequence_parallel;         /* norms and dropouts split over tp (Korthikanti et al.) */
 	double unfused_attention_bytes; /* extra forward bytes per score without flash attention */
 	enum pp_recompute recompute;

@@ -43,6 +43,7 @@ struct gpu_preset {
 	 * attention's forward and backward; of memory bandwidth; and a kernel's fixed time in us;
 	 * fp8_gemm_efficiency is a large fp8 GEMM's share of fp8_tflops (0 without fp8) */
 	double gemm_efficiency, fp8_gemm_efficiency, attention_efficiency, attention_bwd_efficiency;
+	double fa2_attention_efficiency, fa2_attention_bwd_efficiency; /* FlashAttention-2's */
 	double memory_efficiency, kernel_overhead;
 	/* the share of those compute rates (GEMMs and attention) a training step sustains: the
 	 * GEMM and attention shares are short benchmarks at full clock, a step runs for seconds at
@@ -75,6 +76,7 @@ struct framework_preset {
 	int distributed_optimizer; /* optimizer state sharded over dp */
 	int tp_overlap;            /* enum pp_tp_overlap */
 	int flash_attention;       /* fused attention */
+	int attention_kernel;      /* enum pp_attention_kernel, -1: the option's default */
 	const char *source;
 };
 

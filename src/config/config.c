@@ -31,6 +31,7 @@ static const char *const recomputes[] = {"none", "full", "selective", NULL};
 static const char *const tp_overlaps[] = {"default", "none", "bulk", "pipelined", NULL};
 static const char *const cp_comms[] = {"ring", "allgather", NULL};
 static const char *const ep_dispatches[] = {"alltoall", "deepep", NULL};
+static const char *const attention_kernels[] = {"default", "best", "fa2", NULL};
 static const char *const arrivals[] = {"poisson", "bursty", "closed", NULL};
 static const char *const batchings[] = {"static", "continuous", "chunked", "disaggregated", NULL};
 static const char *const dists[] = {"fixed", "uniform", "lognormal", NULL};
@@ -43,6 +44,7 @@ _Static_assert(sizeof(enum pp_comm) == sizeof(int) && sizeof(enum pp_duplex) == 
                        sizeof(enum pp_tp_overlap) == sizeof(int) &&
                        sizeof(enum pp_cp_comm) == sizeof(int) &&
                        sizeof(enum pp_ep_dispatch) == sizeof(int) &&
+                       sizeof(enum pp_attention_kernel) == sizeof(int) &&
                        sizeof(enum pp_arrival) == sizeof(int) &&
                        sizeof(enum pp_batching) == sizeof(int) &&
                        sizeof(enum pp_trace_names) == sizeof(int),
@@ -261,6 +263,11 @@ static const struct config_option options[] = {
         {"global-batch", 0, "global_batch", CONFIG_ARG_COUNT, "N",
          "sequences per step over all replicas; sets m = global batch / (mbs * dp)",
          FIELD(global_batch), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"attention-kernel", 0, "attention_kernel", CONFIG_ARG_NAME, "KIND",
+         "flash attention's kernels: best (the GPU's) or fa2 (FlashAttention-2, PyTorch "
+         "SDPA's) (default: the framework's, else best)",
+         FIELD(attention_kernel), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
+         .values = attention_kernels, .offered = 1},
         {"flash-attention", 0, "flash_attention", CONFIG_ARG_BOOL, "BOOL",
          "attention scores are not stored (default yes)", FIELD(flash_attention),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
@@ -541,6 +548,11 @@ const char *config_ep_dispatch_name(enum pp_ep_dispatch d)
 	return ep_dispatches[d];
 }
 
+const char *config_attention_kernel_name(enum pp_attention_kernel a)
+{
+	return attention_kernels[a];
+}
+
 const char *config_batching_name(enum pp_batching b)
 {
 	return batchings[b];
@@ -609,6 +621,7 @@ static void apply_framework(struct config *c, const struct framework_preset *f)
 	        {"distributed_optimizer", &c->distributed_optimizer, f->distributed_optimizer},
 	        {"tp_overlap", (int *)&c->tp_overlap, f->tp_overlap},
 	        {"flash_attention", &c->flash_attention, f->flash_attention},
+	        {"attention_kernel", (int *)&c->attention_kernel, f->attention_kernel},
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)

@@ -5,6 +5,8 @@
  */
 #include "ppsim/preset.h"
 
+#include "ppsim/config.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -112,6 +114,13 @@ static const struct model_preset models[] = {
  * share from the zero-bubble paper's W times), so they are sustained already. */
 #define SUSTAINED_HOPPER 0.75
 
+/* FlashAttention-2 on Hopper: "only 35% utilization on H100" forward (Shah et al. 2024,
+ * FlashAttention-3, abstract and Fig. 5, causal, head dim 128: 300-370 TFLOP/s), its backward
+ * 0.30 (Fig. 6: 270-310); on Blackwell, whose presets' figures are FlashAttention-4's, the same
+ * shares (not measured). On the A100 FlashAttention-2 is the best kernel: its shares. */
+#define FA2_HOPPER_FWD 0.35
+#define FA2_HOPPER_BWD 0.30
+
 static const struct gpu_preset gpus[] = {
         {.name = "a100-80g",
          .tflops = 312,
@@ -121,6 +130,8 @@ static const struct gpu_preset gpus[] = {
          .gemm_efficiency = 0.80,
          .attention_efficiency = 0.60,
          .attention_bwd_efficiency = 0.50,
+         .fa2_attention_efficiency = 0.60,
+         .fa2_attention_bwd_efficiency = 0.50,
          .memory_efficiency = 0.85,
          .kernel_overhead = 4,
          .sustained = 1,
@@ -138,6 +149,8 @@ static const struct gpu_preset gpus[] = {
          .fp8_gemm_efficiency = 0.71,
          .attention_efficiency = 0.53,
          .attention_bwd_efficiency = 0.51,
+         .fa2_attention_efficiency = FA2_HOPPER_FWD,
+         .fa2_attention_bwd_efficiency = FA2_HOPPER_BWD,
          .memory_efficiency = 0.85,
          .kernel_overhead = 4,
          .sustained = SUSTAINED_HOPPER,
@@ -157,6 +170,8 @@ static const struct gpu_preset gpus[] = {
          .fp8_gemm_efficiency = 0.71,
          .attention_efficiency = 0.53,
          .attention_bwd_efficiency = 0.51,
+         .fa2_attention_efficiency = FA2_HOPPER_FWD,
+         .fa2_attention_bwd_efficiency = FA2_HOPPER_BWD,
          .memory_efficiency = 0.85,
          .kernel_overhead = 4,
          .sustained = SUSTAINED_HOPPER,
@@ -175,6 +190,8 @@ static const struct gpu_preset gpus[] = {
          .fp8_gemm_efficiency = 0.71,
          .attention_efficiency = 0.53,
          .attention_bwd_efficiency = 0.51,
+         .fa2_attention_efficiency = FA2_HOPPER_FWD,
+         .fa2_attention_bwd_efficiency = FA2_HOPPER_BWD,
          .memory_efficiency = 0.85,
          .kernel_overhead = 4,
          .sustained = SUSTAINED_HOPPER,
@@ -193,6 +210,8 @@ static const struct gpu_preset gpus[] = {
          .fp8_gemm_efficiency = 0.73,
          .attention_efficiency = 0.53,
          .attention_bwd_efficiency = 0.51,
+         .fa2_attention_efficiency = FA2_HOPPER_FWD,
+         .fa2_attention_bwd_efficiency = FA2_HOPPER_BWD,
          .memory_efficiency = 0.85,
          .kernel_overhead = 4,
          .sustained = SUSTAINED_HOPPER,
@@ -211,6 +230,8 @@ static const struct gpu_preset gpus[] = {
          .fp8_gemm_efficiency = 0.76,
          .attention_efficiency = 0.44,
          .attention_bwd_efficiency = 0.42,
+         .fa2_attention_efficiency = FA2_HOPPER_FWD,
+         .fa2_attention_bwd_efficiency = FA2_HOPPER_BWD,
          .memory_efficiency = 0.85,
          .kernel_overhead = 4,
          .sustained = SUSTAINED_HOPPER,
@@ -231,6 +252,8 @@ static const struct gpu_preset gpus[] = {
          .fp8_gemm_efficiency = 0.72,
          .attention_efficiency = 0.39,
          .attention_bwd_efficiency = 0.38,
+         .fa2_attention_efficiency = FA2_HOPPER_FWD,
+         .fa2_attention_bwd_efficiency = FA2_HOPPER_BWD,
          .memory_efficiency = 0.85,
          .kernel_overhead = 4,
          .sustained = SUSTAINED_HOPPER,
@@ -256,24 +279,24 @@ static const struct link_preset links[] = {
 
 /* comm 1: blocking (enum pp_comm); tp_overlap 1 none, 2 bulk, 3 pipelined (enum pp_tp_overlap) */
 static const struct framework_preset frameworks[] = {
-        {"megatron", 1, 0, 0, 0, 0, 1, 1,
+        {"megatron", 1, 0, 0, 0, 0, 1, 1, -1,
          "Megatron-LM arguments.py: --overlap-grad-reduce, --overlap-param-gather, "
          "--use-distributed-optimizer and --tp-comm-overlap are off unless given; 1F1B's P2P "
          "sends are batched isend/irecv waited on before the next op, interleaved 1F1B's "
          "separate ones waited on where their data is used (--overlap-p2p-communication, on "
          "by default; schedules.py); Transformer Engine's fused attention"},
-        {"nemo", 1, 0, 1, 1, 1, 3, 1,
+        {"nemo", 1, 0, 1, 1, 1, 3, 1, -1,
          "NeMo 2.0 pre-training recipes (llama3 8b/70b/405b): MegatronStrategy with "
          "overlap_grad_reduce, overlap_param_gather and the distributed optimizer on, "
          "tp_comm_overlap on for H100 recipes (TE userbuffers, pipelined); Megatron's sends "
          "(MegatronCommOverlapCallback: overlap_p2p_comm with virtual pipelining)"},
-        {"deepspeed", 1, 1, 0, 0, 1, 1, 0,
+        {"deepspeed", 1, 1, 0, 0, 1, 1, 0, -1,
          "Megatron-DeepSpeed's pipeline engine: ZeRO-1 optimizer sharding, gradients reduced "
          "after the pipeline's last backward, blocking P2P; --use-flash-attn off by default"},
-        {"torchtitan", 0, 0, 1, 1, 1, 1, 1,
+        {"torchtitan", 0, 0, 1, 1, 1, 1, 1, PP_ATTENTION_FA2,
          "torchtitan: FSDP2 reduce-scatters gradients as each block's backward ends and "
          "gathers parameters ahead of use; PyTorch pipelining's asynchronous sends; SDPA's "
-         "flash attention; async TP off by default"},
+         "flash backend, FlashAttention-2; async TP off by default"},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

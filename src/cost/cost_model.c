@@ -124,9 +124,16 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->hw.gemm_efficiency = pickd(c->gemm_efficiency, gp->gemm_efficiency);
 	k->hw.fp8_tflops = pickd(c->fp8_tflops, gp->fp8_tflops);
 	k->hw.fp8_gemm_efficiency = pickd(c->fp8_gemm_efficiency, gp->fp8_gemm_efficiency);
-	k->hw.attention_efficiency = pickd(c->attention_efficiency, gp->attention_efficiency);
+	k->attention_kernel =
+	        c->attention_kernel == PP_ATTENTION_FA2 ? PP_ATTENTION_FA2 : PP_ATTENTION_BEST;
+	k->hw.attention_efficiency =
+	        pickd(c->attention_efficiency, k->attention_kernel == PP_ATTENTION_FA2
+	                                               ? gp->fa2_attention_efficiency
+	                                               : gp->attention_efficiency);
 	k->hw.attention_bwd_efficiency =
-	        pickd(c->attention_bwd_efficiency, gp->attention_bwd_efficiency);
+	        pickd(c->attention_bwd_efficiency, k->attention_kernel == PP_ATTENTION_FA2
+	                                                   ? gp->fa2_attention_bwd_efficiency
+	                                                   : gp->attention_bwd_efficiency);
 	k->hw.memory_efficiency = pickd(c->memory_efficiency, gp->memory_efficiency);
 	k->hw.sustained = pickd(c->sustained_share, gp->sustained);
 	k->hw.kernel_overhead = c->kernel_overhead >= 0 ? c->kernel_overhead : gp->kernel_overhead;

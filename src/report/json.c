@@ -257,6 +257,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "gpus_per_node", k->gpus_per_node);
 	add_number(b, o, "global_batch", (double)s->sched->m * k->mbs * k->dp);
 	add_bool(b, o, "flash_attention", k->flash_attention);
+	add_string(b, o, "attention_kernel", config_attention_kernel_name(k->attention_kernel));
 	add_bool(b, o, "sequence_parallel", k->sequence_parallel);
 	add_number(b, o, "unfused_attention_bytes", k->unfused_attention_bytes);
 	add_string(b, o, "recompute", config_recompute_name(k->recompute));

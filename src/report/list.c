@@ -254,6 +254,8 @@ static const struct field gpu_fields[] = {
         GPU(NUMBER, fp8_gemm_efficiency),
         GPU(NUMBER, attention_efficiency),
         GPU(NUMBER, attention_bwd_efficiency),
+        GPU(NUMBER, fa2_attention_efficiency),
+        GPU(NUMBER, fa2_attention_bwd_efficiency),
         GPU(NUMBER, memory_efficiency),
         GPU(NUMBER, kernel_overhead),
         GPU(NUMBER, sustained),

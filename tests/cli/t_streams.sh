@@ -94,3 +94,15 @@ if awk -v a="$fast" -v b="$slow" 'BEGIN { exit (a > 0 && b > a) ? 0 : 1 }'; then
 else
 	not_ok "ppsim serve: --collective-efficiency 0.25 gives span $slow, 1 gives $fast"
 fi
+
+# torchtitan's attention is SDPA's FlashAttention-2: slower than the H100's best kernels; an
+# explicit --attention-kernel wins over the framework's
+# shellcheck disable=SC2086
+run_json $M --gpu=h100-sxm --framework=torchtitan
+expect model.attention_kernel fa2
+fa2=$("$JGET" "$TMP/out.json" step_time)
+# shellcheck disable=SC2086
+run_json $M --gpu=h100-sxm --framework=torchtitan --attention-kernel=best
+expect model.attention_kernel best
+expect_cmp step_time '<' "$fa2"
+fails 2 "--attention-kernel 'fa3': must be 'default', 'best' or 'fa2'" $M --attention-kernel=fa3

@@ -2302,6 +2302,38 @@ static void cost_model_spreads_uneven_layers_when_advise_asks(void)
 	assert_price_fails(&c, "--stages '8': ", "61 layers do not split evenly");
 }
 
+static void cost_model_prices_flash_attention_2_at_its_own_shares(void)
+{
+	struct config c;
+	struct priced best, fa2;
+
+	/* on the H100, FlashAttention-2 runs at 0.35 of peak forward and 0.30 backward (times the
+	 * sustained 0.75) where the preset's best kernels run at 0.53 and 0.51: the attention core
+	 * takes 0.53/0.35 and 0.51/0.30 as long, less its fixed 4 us */
+	model_config(&c, "llama3-8b", "1");
+	unit_set(&c, "gpu", "h100-sxm");
+	unit_set(&c, "layers", "2");
+	best = price_ok(&c);
+	unit_set(&c, "attention_kernel", "fa2");
+	fa2 = price_ok(&c);
+	ASSERT_NEAR(fa2.cost->model->hw.attention_efficiency, 0.35);
+	ASSERT_NEAR(fa2.cost->model->hw.attention_bwd_efficiency, 0.30);
+	CU_ASSERT_DOUBLE_EQUAL((fa2.cost->model->attn_fwd_ms - 0.004) /
+	                               (best.cost->model->attn_fwd_ms - 0.004),
+	                       0.53 / 0.35, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL((fa2.cost->model->attn_bwd_ms - 0.004) /
+	                               (best.cost->model->attn_bwd_ms - 0.004),
+	                       0.51 / 0.30, 1e-9);
+	release(&best);
+	release(&fa2);
+	/* on the A100 FlashAttention-2 is the best kernel: the same shares */
+	model_config(&c, "llama3-8b", "1");
+	unit_set(&c, "attention_kernel", "fa2");
+	fa2 = price_ok(&c);
+	ASSERT_NEAR(fa2.cost->model->hw.attention_efficiency, 0.60);
+	release(&fa2);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(cost_explicit_prices_each_stage_in_ticks_of_one_unit),
         UNIT_TEST(cost_explicit_gives_each_chunk_t_over_v),
@@ -2381,6 +2413,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_prices_an_all_to_all_inside_a_node_and_across_nodes),
         UNIT_TEST(cost_model_counts_the_published_parameters_of_the_expert_presets),
         UNIT_TEST(cost_model_counts_latent_attention_as_deepseek_v3_does),
+        UNIT_TEST(cost_model_prices_flash_attention_2_at_its_own_shares),
         UNIT_TEST(cost_model_spreads_uneven_layers_when_advise_asks),
         UNIT_TEST(cost_model_prices_the_expert_all_to_all_inside_and_across_nodes),
         UNIT_TEST(cost_model_stretches_the_busiest_experts_and_their_all_to_all_by_the_imbalance),
