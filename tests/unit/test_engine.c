@@ -1753,10 +1753,46 @@ static void stream_pair_runs_one_ops_all_to_all_beside_the_others_compute(void)
 	}
 }
 
+/* With a mixture of experts' pieces on every op (TP, EP and DP streams) and pairs priced from
+ * their pieces, the sweep still gives the event loop's figures, for every schedule that has
+ * pairs and some that have not. */
+static void engine_sweep_gives_the_event_loops_times_with_expert_pieces_and_pairs(void)
+{
+	static const char *const schedules[][2] = {
+	        {"1f1b", "1"},     {"interleaved-combined", "2"}, {"dualpipev", "2"},
+	        {"dualpipe", "2"}, {"zbv", "2"},                  {"interleaved", "2"},
+	};
+
+	for (size_t i = 0; i < sizeof(schedules) / sizeof(schedules[0]); i++) {
+		struct config c;
+		struct pp_error err = {0};
+		struct sim *sm;
+
+		config_init(&c);
+		unit_set(&c, "model", "qwen3-30b-a3b");
+		unit_set(&c, "layers", "8");
+		unit_set(&c, "schedule", schedules[i][0]);
+		unit_set(&c, "v", schedules[i][1]);
+		unit_set(&c, "p", "2");
+		unit_set(&c, "m", "8");
+		unit_set(&c, "tp", "2");
+		unit_set(&c, "dp", "2");
+		unit_set(&c, "ep", "4");
+		unit_set(&c, "gpus_per_node", "2");
+		unit_set(&c, "overlap_grad_reduce", "yes");
+		sm = sim_run(&c, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sm);
+		CU_ASSERT_PTR_NOT_NULL(sm->cost->pieces);
+		assert_sweep_matches_events(sm->sched, sm->cost);
+		sim_free(sm);
+	}
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(
                 engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time),
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_model),
+        UNIT_TEST(engine_sweep_gives_the_event_loops_times_with_expert_pieces_and_pairs),
         UNIT_TEST(engine_sweep_prices_a_channel_that_mixes_free_and_costly_messages),
         UNIT_TEST(engine_refuses_a_last_overlapped_pair_whose_forward_ran_before),
         UNIT_TEST(sim_without_op_times_has_the_same_figures),
