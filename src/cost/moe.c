@@ -236,8 +236,6 @@ static double all_to_all_ms(const struct cost_model *k, int per_node, double e)
 
 void moe_exchanges(struct cost_model *k, int per_node)
 {
-	int dispatch_bytes = k->dispatch_bytes;
-
 	if (k->experts == 0 || k->ep <= 1) {
 		k->a2a_ms = k->dispatch_ms = 0;
 		return;
@@ -245,7 +243,8 @@ void moe_exchanges(struct cost_model *k, int per_node)
 	/* the combine returns the experts' outputs in the activations' precision; the dispatch
 	 * may send FP8 (DeepSeek-V3) */
 	k->a2a_ms = all_to_all_ms(k, per_node, k->dtype_bytes);
-	k->dispatch_ms = all_to_all_ms(k, per_node, dispatch_bytes > 0 ? dispatch_bytes : k->dtype_bytes);
+	k->dispatch_ms =
+	        all_to_all_ms(k, per_node, k->dispatch_bytes > 0 ? k->dispatch_bytes : k->dtype_bytes);
 }
 
 void moe_stage_counts(const struct cost_model *k, int st, int *n, int *nm)

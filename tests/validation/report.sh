@@ -279,7 +279,7 @@ src_mbridge_moe() {
 
 # ppsim_layers PRESET: its layers, as ppsim list --format=json gives them
 ppsim_layers() {
-	"$ppsim" list --format=json >"$tmp/list.json"
+	[ -s "$tmp/list.json" ] || "$ppsim" list --format=json >"$tmp/list.json"
 	"$jget" "$tmp/list.json" models | tr '{' '\n' | sed -n "s/.*\"name\":\"$1\",\"layers\":\([0-9]*\).*/\1/p"
 }
 
