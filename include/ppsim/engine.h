@@ -99,6 +99,10 @@ struct result {
 	size_t nshapes;
 	struct piece_record *pieces;     /* [npieces] in the order issued, or NULL */
 	size_t npieces;
+	uint32_t *order;                 /* [sched->nops] op indices in the order the engine
+	                                    finished them (a topological order of the run's
+	                                    dependencies; a pair's two ops together), or NULL
+	                                    unless engine_record_order was called */
 };
 
 /*
@@ -167,6 +171,44 @@ void engine_drop_times(struct engine *e);
  * compare the two. Call before engine_run.
  */
 void engine_use_events(struct engine *e);
+
+/*
+ * A device, or the link between two devices, that runs slower from some time on: each op of
+ * device dev that starts at or after at lasts factor x its duration, and with link set, each
+ * message between dev and peer (either way) that takes its channel at or after at.
+ */
+struct engine_slow {
+	uint32_t dev, peer; /* peer: with link */
+	bool link;
+	pp_time at;
+	double factor; /* > 0 */
+};
+
+/*
+ * What makes one run's times differ from its cost's (a noise sample, a measured step, a
+ * what-if): op_dur[i] is op i's duration (for an overlapped pair, the pair's span, in its first
+ * op's entry), msg_dur[i] the duration of the message op i sends (a message the cost prices at 0
+ * stays free); NULL keeps the cost's. slow[nslow]
+ * are stragglers (a later entry for the same device or link replaces an earlier). The arrays
+ * are borrowed and must outlive the run.
+ */
+struct engine_perturb {
+	const pp_time *op_dur;          /* [sched->nops] or NULL */
+	const pp_time *msg_dur;         /* [sched->nops] or NULL */
+	const struct engine_slow *slow; /* [nslow] */
+	size_t nslow;
+};
+
+/*
+ * Gives e its perturbation; call before engine_run. Returns 0, or -1 with err set: PP_ERR_USAGE
+ * for a negative duration, a factor that is not positive and finite, a device out of range, a
+ * link between devices that exchange no messages, or times whose total (stretched by the
+ * largest factor) passes PP_TIME_TOTAL_MAX; PP_ERR_NOMEM.
+ */
+int engine_perturb(struct engine *e, const struct engine_perturb *p, struct pp_error *err);
+/* Asks e to record the order in which its ops finished (result's order); call before
+ * engine_run. */
+void engine_record_order(struct engine *e);
 
 /* The result of a finished run (NULL before engine_run succeeded). */
 const struct result *engine_result(const struct engine *e);

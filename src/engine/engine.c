@@ -16,26 +16,27 @@
 
 #include "engine_internal.h"
 
-pp_time engine_op_duration(const struct engine *e, const struct op *op)
+/* The cost's duration of op (the perturbation's apart). */
+static pp_time cost_duration(const struct engine *e, const struct op *op)
 {
 	const pp_time *t = &e->sm.dur[3 * (size_t)op->stage];
 
-	switch ((enum op_kind)op->kind) {
-	case OP_F:
-		return t[0];
-	case OP_B:
-		return t[1];
-	case OP_W:
-		return t[2];
-	case OP_BW:
-		return t[1] + t[2];
-	}
-	return 0;
+	return op->kind == OP_F ? t[0] : op->kind == OP_B ? t[1] : op->kind == OP_W ? t[2]
+	                                                                            : t[1] + t[2];
 }
 
-pp_time engine_pair_duration(const struct engine *e, const struct op *f, const struct op *b)
+pp_time engine_op_duration(const struct engine *e, size_t i)
 {
-	return engine_pair_span(e, f, b, engine_op_duration(e, f) + engine_op_duration(e, b));
+	return e->op_dur != NULL ? e->op_dur[i] : cost_duration(e, &e->s->ops[i]);
+}
+
+pp_time engine_pair_duration(const struct engine *e, size_t i)
+{
+	const struct op *f = &e->s->ops[i];
+
+	if (e->op_dur != NULL)
+		return e->op_dur[i];
+	return engine_pair_span(e, f, f + 1, cost_duration(e, f) + cost_duration(e, f + 1));
 }
 
 /* The index of channel (src, dst) among n sorted by (src, dst), or -1. */
@@ -316,6 +317,10 @@ int engine_run(struct engine *e, struct pp_error *err)
 	if (!e->drop_times &&
 	    (e->res.times = pp_large_alloc(e->arena, e->s->nops, sizeof(*e->res.times))) == NULL)
 		return pp_nomem(err, e->s->nops, sizeof(*e->res.times));
+	if (e->record_order &&
+	    (e->res.order = pp_mallocarray(e->s->nops > 0 ? e->s->nops : 1,
+	                                   sizeof(*e->res.order))) == NULL)
+		return pp_nomem(err, e->s->nops, sizeof(*e->res.order));
 	/* each op receives at most one message, so the record never grows */
 	if (e->record && (e->res.msgs = pp_mallocarray(nmsgs, sizeof(*e->res.msgs))) == NULL)
 		return pp_nomem(err, nmsgs, sizeof(*e->res.msgs));
@@ -351,6 +356,93 @@ int engine_run(struct engine *e, struct pp_error *err)
 		return -1;
 	e->ok = true;
 	return 0;
+}
+
+/* Adds the durations of a perturbation's array a[n] (none for NULL) to *total: 0, or -1 when
+ * one is negative or the sum passes PP_TIME_TOTAL_MAX. */
+static int64_t array_total(const pp_time *a, size_t n, uint64_t *total)
+{
+	for (size_t i = 0; a != NULL && i < n; i++)
+		if (a[i] < 0 || !pp_add_u64(*total, (uint64_t)a[i], total) ||
+		    *total > (uint64_t)PP_TIME_TOTAL_MAX)
+			return -1;
+	return 0;
+}
+
+/* The straggler record of w in *slow (allocated [n] with factor 1 on first use). */
+static int set_slow(struct slow_at **slow, size_t n, size_t at, const struct engine_slow *w,
+                    struct pp_error *err)
+{
+	if (*slow == NULL) {
+		if ((*slow = pp_mallocarray(n, sizeof(**slow))) == NULL)
+			return pp_nomem(err, n, sizeof(**slow));
+		for (size_t i = 0; i < n; i++)
+			(*slow)[i] = (struct slow_at){0, 1};
+	}
+	(*slow)[at] = (struct slow_at){w->at, w->factor};
+	return 0;
+}
+
+int engine_perturb(struct engine *e, const struct engine_perturb *p, struct pp_error *err)
+{
+	uint64_t total = 0;
+	double most = 1;
+
+	assert(!e->ran);
+	if (array_total(p->op_dur, e->s->nops, &total) != 0 ||
+	    array_total(p->msg_dur, e->s->nops, &total) != 0)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "perturbed times are negative or exceed %.3g units in all",
+		               (double)PP_TIME_TOTAL_MAX / (double)e->c->tick);
+	for (size_t i = 0; i < p->nslow; i++) {
+		const struct engine_slow *w = &p->slow[i];
+		int ch[2] = {-1, -1};
+
+		if (!(w->factor > 0) || !isfinite(w->factor) || w->at < 0)
+			return pp_fail(err, PP_ERR_USAGE,
+			               "a straggler's factor must be positive and its start not "
+			               "negative");
+		if (w->dev >= (uint32_t)e->s->p || (w->link && w->peer >= (uint32_t)e->s->p))
+			return pp_fail(err, PP_ERR_USAGE, "a straggler names device %" PRIu32
+			               " of %d", w->link && w->peer >= (uint32_t)e->s->p ? w->peer
+			                                                               : w->dev,
+			               e->s->p);
+		most = w->factor > most ? w->factor : most;
+		if (!w->link) {
+			if (set_slow(&e->slow_dev, (size_t)e->s->p, w->dev, w, err) != 0)
+				return -1;
+			continue;
+		}
+		ch[0] = result_channel(&e->res, (int)w->dev, (int)w->peer);
+		ch[1] = result_channel(&e->res, (int)w->peer, (int)w->dev);
+		if (ch[0] < 0)
+			return pp_fail(err, PP_ERR_USAGE,
+			               "devices %" PRIu32 " and %" PRIu32 " exchange no messages",
+			               w->dev, w->peer);
+		for (int k = 0; k < 2; k++)
+			if (set_slow(&e->slow_chan, (size_t)e->res.nchannels, (size_t)ch[k], w, err) != 0)
+				return -1;
+	}
+	if (p->op_dur == NULL || p->msg_dur == NULL) {
+		int64_t own = total_time(e);
+
+		if (own < 0 || !pp_add_u64(total, (uint64_t)own, &total))
+			total = UINT64_MAX;
+	}
+	if ((double)total * most > (double)PP_TIME_TOTAL_MAX)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "times too large: the stragglers' factors take the step past %.3g "
+		               "units",
+		               (double)PP_TIME_TOTAL_MAX / (double)e->c->tick);
+	e->op_dur = p->op_dur;
+	e->msg_dur = p->msg_dur;
+	return 0;
+}
+
+void engine_record_order(struct engine *e)
+{
+	assert(!e->ran);
+	e->record_order = true;
 }
 
 const struct result *engine_result(const struct engine *e)
@@ -425,6 +517,9 @@ void engine_free(struct engine *e)
 	if (e == NULL)
 		return;
 	free(e->res.msgs);
+	free(e->res.order);
+	free(e->slow_dev);
+	free(e->slow_chan);
 	free(e->cons);
 	free(e->pending);
 	evq_release(&e->events);

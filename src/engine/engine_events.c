@@ -92,8 +92,10 @@ static int try_start(struct engine *e, int d, struct pp_error *err)
 	pair = (e->s->ops[i].flags & OP_OVERLAP) != 0;
 	if (pair && e->pending[i + 1] > 0)
 		return 0;
-	end = e->now + (pair ? engine_pair_duration(e, &e->s->ops[i], &e->s->ops[i + 1])
-	                     : engine_op_duration(e, &e->s->ops[i]));
+	end = pair ? engine_pair_duration(e, i) : engine_op_duration(e, i);
+	if (e->slow_dev != NULL)
+		end = engine_slowed(&e->slow_dev[d], e->now, end);
+	end += e->now;
 	for (size_t k = 0; k < (pair ? 2u : 1u); k++)
 		if (stream_hooked(e, e->s->ops[i + k].stage) >> e->s->ops[i + k].kind & 1)
 			end = stream_op_end(e, (uint32_t)d, &e->s->ops[i + k], e->now, end - e->now);
@@ -129,11 +131,16 @@ static int send_outputs(struct engine *e, int d, uint32_t i, struct pp_error *er
 		int rc;
 
 		if ((x & ~CONS_INDEX) == CONS_FORWARD)
-			rc = deliver(e, d, i, j, e->fwd_chan[st], c->msg_bytes[st], c->msg_time[st],
+			rc = deliver(e, d, i, j, e->fwd_chan[st], c->msg_bytes[st],
+			             e->msg_dur != NULL && c->msg_time[st] > 0 ? e->msg_dur[i]
+			                                                      : c->msg_time[st],
 			             err);
 		else if ((x & ~CONS_INDEX) == CONS_GRADIENT)
 			rc = deliver(e, d, i, j, e->bwd_chan[st - 1], c->msg_bytes[st - 1],
-			             c->msg_time[st - 1], err);
+			             e->msg_dur != NULL && c->msg_time[st - 1] > 0
+			                     ? e->msg_dur[i]
+			                     : c->msg_time[st - 1],
+			             err);
 		else
 			rc = deliver(e, d, i, j, -1, 0, 0, err);
 		if (rc != 0)
@@ -153,6 +160,8 @@ static int finish(struct engine *e, uint32_t i, struct pp_error *err)
 	e->dev[d].head += slot;
 	e->dev[d].free_at = e->now;
 	e->done += slot;
+	for (uint32_t k = 0; e->res.order != NULL && k < slot; k++)
+		e->res.order[e->norder++] = i + k;
 	for (uint32_t k = 0; k < slot; k++)
 		if (send_outputs(e, d, i + k, err) != 0)
 			return -1;

@@ -60,6 +60,18 @@ struct streams {
 	bool nomem;            /* a record did not fit: the run fails */
 };
 
+/* A straggler as the engine applies it, per device or channel: factor 1 when none. */
+struct slow_at {
+	pp_time at;
+	double factor;
+};
+
+/* An op or message of duration dur starting at start under straggler w. */
+static inline pp_time engine_slowed(const struct slow_at *w, pp_time start, pp_time dur)
+{
+	return w->factor != 1 && start >= w->at ? (pp_time)llround(w->factor * (double)dur) : dur;
+}
+
 struct engine {
 	const struct sched *s;
 	const struct cost *c;
@@ -79,6 +91,12 @@ struct engine {
 	struct pp_arena *arena; /* for the times and the sweep's cells, or NULL */
 	bool force_events; /* take the event loop even where the sweep gives the same times */
 	struct streams sm;
+	const pp_time *op_dur;  /* engine_perturb's, or NULL */
+	const pp_time *msg_dur;
+	struct slow_at *slow_dev;  /* [p] stragglers, or NULL when none */
+	struct slow_at *slow_chan; /* [nchannels] slow links, or NULL when none */
+	bool record_order;         /* keep res.order */
+	size_t norder;             /* ops in res.order so far */
 	struct result res;
 };
 
@@ -110,11 +128,13 @@ struct engine {
 #define CONS_GRADIENT (UINT32_C(2) << 30)
 #define CONS_NONE     UINT32_MAX
 
-/* Duration of op on its stage, its plan's pieces included (a fused backward: B + W). */
-pp_time engine_op_duration(const struct engine *e, const struct op *op);
-/* Duration of an overlapped pair: its pieces run together (stream.c) when the cost has pieces
- * and no --overlap-factor was given, else overlap_factor x (F + B), exact when it is 1. */
-pp_time engine_pair_duration(const struct engine *e, const struct op *f, const struct op *b);
+/* Duration of op i on its stage, its plan's pieces included (a fused backward: B + W), or
+ * the perturbation's. */
+pp_time engine_op_duration(const struct engine *e, size_t i);
+/* Duration of the overlapped pair of ops i and i + 1: its pieces run together (stream.c) when
+ * the cost has pieces and no --overlap-factor was given, else overlap_factor x (F + B), exact
+ * when it is 1; or the perturbation's. */
+pp_time engine_pair_duration(const struct engine *e, size_t i);
 
 /* The pair shape of forward f and backward b (B or BW) of one device, or NULL. */
 const struct pair_shape *stream_pair(const struct engine *e, const struct op *f,
@@ -188,7 +208,11 @@ static inline pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t 
                                       pp_time at)
 {
 	struct channel_result *cr = &e->res.channels[ch];
-	pp_time start = e->chan[ch].free_at > at ? e->chan[ch].free_at : at, arrive = start + dur;
+	pp_time start = e->chan[ch].free_at > at ? e->chan[ch].free_at : at, arrive;
+
+	if (e->slow_chan != NULL)
+		dur = engine_slowed(&e->slow_chan[ch], start, dur);
+	arrive = start + dur;
 
 	e->chan[ch].free_at = arrive;
 	cr->messages++;

@@ -91,6 +91,8 @@ struct sweep {
 	                        * is pushed at the start and then only when what it waits for
 	                        * arrives, which clears its wait */
 	uint32_t n;
+	uint32_t *order; /* the engine's record of the order ops finished in, or NULL */
+	size_t norder;
 	size_t m;       /* micro-batches */
 	uint32_t S;     /* stages */
 	uint32_t L;     /* stages a micro-batch visits: S, or S / routes */
@@ -166,15 +168,18 @@ waits:
 	return false;
 }
 
-/* Prices a message of boundary b sent at end on channel ch by device d, whose stream time
- * *free_at a blocking send moves on; returns its arrival. */
-static pp_time transfer(struct engine *e, uint32_t d, int ch, uint32_t b, pp_time end,
+/* Prices the message of op i over boundary b sent at end on channel ch by device d, whose
+ * stream time *free_at a blocking send moves on; returns its arrival. */
+static pp_time transfer(struct engine *e, uint32_t d, int ch, size_t i, uint32_t b, pp_time end,
                         pp_time *free_at)
 {
 	pp_time arrive;
 
 	e->dev[d].free_at = *free_at;
-	arrive = engine_transfer(e, (int)d, ch, e->c->msg_bytes[b], e->c->msg_time[b], end);
+	arrive = engine_transfer(e, (int)d, ch, e->c->msg_bytes[b],
+	                         e->msg_dur != NULL && e->c->msg_time[b] > 0 ? e->msg_dur[i]
+	                                                                     : e->c->msg_time[b],
+	                         end);
 	*free_at = e->dev[d].free_at;
 	return arrive;
 }
@@ -188,16 +193,19 @@ static PP_HOT void wake_on(struct sweep *w, uint32_t d, const pp_time *x)
 	}
 }
 
-/* Sends the output of op (of kind k, stage st, lane ln, cell cl; it ended at end on device d)
- * toward the stage that consumes it and wakes that stage's device. Returns false when the
+/* Sends the output of op i (of kind k, stage st, lane ln, cell cl; it ended at end on device
+ * d) toward the stage that consumes it and wakes that stage's device. Returns false when the
  * cell already ran it. */
-static PP_HOT bool send(struct sweep *w, uint32_t d, unsigned k, uint32_t st,
+static PP_HOT bool send(struct sweep *w, uint32_t d, size_t i, unsigned k, uint32_t st,
                         const struct lane *ln, struct cell *cl, pp_time end, pp_time *free_at)
 {
+	if (w->order != NULL)
+		w->order[w->norder++] = (uint32_t)i;
 	if (k == OP_F) {
 		if (cl->f != NOT_RUN)
 			return false;
-		cl->f = ln->fwd_chan < 0 ? end : transfer(w->e, d, ln->fwd_chan, st, end, free_at);
+		cl->f = ln->fwd_chan < 0 ? end
+		                         : transfer(w->e, d, ln->fwd_chan, i, st, end, free_at);
 		wake_on(w, ln->fwd_dev, &cl->f);
 	} else if (k == OP_W) {
 		if (cl->b & W_RAN)
@@ -206,7 +214,8 @@ static PP_HOT bool send(struct sweep *w, uint32_t d, unsigned k, uint32_t st,
 	} else { /* B, BW */
 		if (cl->b != NOT_RUN)
 			return false;
-		cl->b = ln->bwd_chan < 0 ? end : transfer(w->e, d, ln->bwd_chan, st - 1, end, free_at);
+		cl->b = ln->bwd_chan < 0 ? end
+		                         : transfer(w->e, d, ln->bwd_chan, i, st - 1, end, free_at);
 		wake_on(w, ln->bwd_dev, &cl->b);
 	}
 	return true;
@@ -234,8 +243,13 @@ static enum step run_pair(struct sweep *w, struct view v, uint32_t d, size_t i)
 	if (!inputs_in(OP_F, ln[0], cl[0], &start, &sd->wait) ||
 	    !inputs_in(op[1].kind, ln[1], cl[1], &start, &sd->wait))
 		return STEP_WAITS;
-	stop = start + engine_pair_span(w->e, op, op + 1,
-	                                     ln[0]->dur[op->kind] + ln[1]->dur[op[1].kind]);
+	stop = w->e->op_dur != NULL
+	               ? w->e->op_dur[i]
+	               : engine_pair_span(w->e, op, op + 1,
+	                                  ln[0]->dur[op->kind] + ln[1]->dur[op[1].kind]);
+	if (w->e->slow_dev != NULL)
+		stop = engine_slowed(&w->e->slow_dev[d], start, stop);
+	stop += start;
 	for (int j = 0; j < 2; j++)
 		if (ln[j]->hooked >> op[j].kind & 1)
 			stop = stream_op_end(w->e, d, op + j, start, stop - start);
@@ -251,7 +265,7 @@ static enum step run_pair(struct sweep *w, struct view v, uint32_t d, size_t i)
 		sd->peak = sd->alive > sd->peak ? sd->alive : sd->peak;
 	}
 	for (int j = 0; j < 2; j++)
-		if (!send(w, d, op[j].kind, op[j].stage, ln[j], cl[j], stop, &sd->free_at))
+		if (!send(w, d, i + j, op[j].kind, op[j].stage, ln[j], cl[j], stop, &sd->free_at))
 			return STEP_BAD;
 	return STEP_RAN;
 }
@@ -268,12 +282,14 @@ static void run_device(struct sweep *w, uint32_t d)
 	pp_time free_at = sd->free_at, busy = sd->busy, last_end = sd->last_end;
 	int64_t alive = sd->alive, peak = sd->peak;
 	enum step step = STEP_RAN;
+	const pp_time *odur = e->op_dur;
+	const struct slow_at *slow = e->slow_dev != NULL ? &e->slow_dev[d] : NULL;
 
 	while (i < end) {
 		const struct op *op = &ops[i];
 		const struct lane *ln;
 		struct cell *cl;
-		pp_time start = free_at;
+		pp_time start = free_at, dur;
 		unsigned k = op->kind;
 
 		PP_PREFETCH(&ops[i + AHEAD < end ? i + AHEAD : i]);
@@ -316,16 +332,19 @@ static void run_device(struct sweep *w, uint32_t d)
 		}
 		if (i == first)
 			sd->first_start = start;
-		free_at = last_end = start + ln->dur[k];
+		dur = odur != NULL ? odur[i] : ln->dur[k];
+		if (slow != NULL)
+			dur = engine_slowed(slow, start, dur);
+		free_at = last_end = start + dur;
 		if (ln->hooked >> k & 1) /* a stage's first forward or last weight gradient may be */
-			free_at = last_end = stream_op_end(e, d, op, start, ln->dur[k]);
+			free_at = last_end = stream_op_end(e, d, op, start, dur);
 		busy += last_end - start;
 		if (times != NULL)
 			times[i] = (struct op_time){start, last_end};
 		alive += ln->act[k];
 		peak = alive > peak ? alive : peak;
 		i++;
-		if (!send(w, d, k, op->stage, ln, cl, last_end, &free_at)) {
+		if (!send(w, d, i - 1, k, op->stage, ln, cl, last_end, &free_at)) {
 			step = STEP_BAD;
 			break;
 		}
@@ -414,7 +433,11 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
 	size_t ncells = sched_cells(s);
-	struct sweep w = {.e = e, .m = (size_t)s->m, .S = (uint32_t)s->S, .L = s->route_stages};
+	struct sweep w = {.e = e,
+	                  .m = (size_t)s->m,
+	                  .S = (uint32_t)s->S,
+	                  .L = s->route_stages,
+	                  .order = e->res.order};
 	bool *priced = pp_calloc((size_t)e->res.nchannels, sizeof(*priced));
 	int rc = -1;
 

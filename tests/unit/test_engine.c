@@ -1263,7 +1263,10 @@ static void engine_names_the_waiting_partner_of_a_stuck_pair(void)
 }
 
 /* Runs schedule on costs k twice, the sweep and the event loop; every figure must agree. */
-static void assert_sweep_matches_events(const struct sched *s, const struct cost *k)
+/* Runs s priced by k, perturbed by pt unless NULL, on the sweep and the event loop, and checks
+ * they agree on every figure. */
+static void assert_sweep_matches_events_with(const struct sched *s, const struct cost *k,
+                                             const struct engine_perturb *pt)
 {
 	struct pp_error err = {0};
 	struct engine *a = engine_new(s, k, &err), *b = engine_new(s, k, &err);
@@ -1272,6 +1275,10 @@ static void assert_sweep_matches_events(const struct sched *s, const struct cost
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	engine_use_events(b);
+	if (pt != NULL) {
+		CU_ASSERT_EQUAL_FATAL(engine_perturb(a, pt, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(engine_perturb(b, pt, &err), 0);
+	}
 	CU_ASSERT_EQUAL(engine_run(a, &err), 0);
 	CU_ASSERT_EQUAL(engine_run(b, &err), 0);
 	ra = engine_result(a);
@@ -1290,6 +1297,11 @@ static void assert_sweep_matches_events(const struct sched *s, const struct cost
 	CU_ASSERT_EQUAL(ra->msg_time, rb->msg_time);
 	engine_free(a);
 	engine_free(b);
+}
+
+static void assert_sweep_matches_events(const struct sched *s, const struct cost *k)
+{
+	assert_sweep_matches_events_with(s, k, NULL);
 }
 
 static void engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time(void)
@@ -1369,6 +1381,195 @@ static void engine_sweep_prices_a_channel_that_mixes_free_and_costly_messages(vo
 	s->cost->msg_time[2] = 5 * s->cost->tick;
 	assert_sweep_matches_events(s->sched, s->cost);
 	sim_free(s);
+}
+
+/* The perturbation of sim x's run that gives each op and message the duration the cost gives
+ * it (a pair's span in its forward's entry), in op_dur and msg_dur [nops]. */
+static void own_durations(const struct sim *x, pp_time *op_dur, pp_time *msg_dur)
+{
+	const struct sched *s = x->sched;
+
+	for (size_t i = 0; i < s->nops; i++) {
+		const struct op *op = &s->ops[i];
+		int b = op->kind == OP_F ? op->stage : op->stage - 1;
+
+		op_dur[i] = (op->flags & OP_OVERLAP) ? engine_pair_duration(x->engine, i)
+		                                     : engine_op_duration(x->engine, i);
+		msg_dur[i] = b >= 0 && b < s->S ? x->cost->msg_time[b] : 0;
+	}
+}
+
+/* A run perturbed with the durations its cost gives has the run's times exactly, on both
+ * engines; any perturbation (durations drawn at random, a slow device and a slow link from
+ * some time on) gives the sweep the event loop's times. */
+static void engine_perturbed_by_its_own_durations_keeps_its_times_and_both_engines_agree(void)
+{
+	static const struct {
+		const char *name;
+		int v;
+	} shapes[] = {{"1f1b", 1}, {"interleaved", 2}, {"zbh1", 1}, {"zbv", 2}, {"dualpipev", 2},
+	              {"dualpipe", 2}, {"interleaved-combined", 2}, {"gpipe", 1}};
+	uint64_t x = 12345;
+
+	for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]); h++)
+		for (int comm = 0; comm < 2; comm++) {
+			struct config c = unit_config(shapes[h].name, 4, shapes[h].v, 8, 1, 2, 1);
+			struct sim *r;
+			pp_time *od, *md;
+			struct pp_error err = {0};
+			struct engine *e;
+			struct engine_slow slow[2] = {{.dev = 2, .at = 0, .factor = 1.5},
+			                              {.dev = 1, .peer = 2, .link = true, .factor = 3}};
+			struct engine_perturb pt;
+
+			unit_set(&c, "t_comm", "0.25");
+			if (comm)
+				unit_set(&c, "comm", "blocking");
+			r = unit_run(&c, 0);
+			od = calloc(r->sched->nops, sizeof(*od));
+			md = calloc(r->sched->nops, sizeof(*md));
+			CU_ASSERT_PTR_NOT_NULL_FATAL(od);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(md);
+			own_durations(r, od, md);
+			pt = (struct engine_perturb){od, md, NULL, 0};
+			e = engine_new(r->sched, r->cost, &err);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+			CU_ASSERT_EQUAL_FATAL(engine_perturb(e, &pt, &err), 0);
+			CU_ASSERT_EQUAL_FATAL(engine_run(e, &err), 0);
+			CU_ASSERT_EQUAL(engine_result(e)->makespan, r->result->makespan);
+			CU_ASSERT_EQUAL(memcmp(engine_result(e)->times, r->result->times,
+			                       r->sched->nops * sizeof(struct op_time)),
+			                0);
+			engine_free(e);
+			for (size_t i = 0; i < r->sched->nops; i++) {
+				x = x * 6364136223846793005u + 1442695040888963407u;
+				od[i] = od[i] / 2 + (pp_time)((x >> 33) % (uint64_t)(od[i] + 1));
+				md[i] = md[i] / 2 + (pp_time)((x >> 17) % (uint64_t)(md[i] + 1));
+			}
+			assert_sweep_matches_events_with(r->sched, r->cost, &pt);
+			pt.slow = slow;
+			pt.nslow = 2;
+			slow[0].at = r->result->makespan / 3;
+			assert_sweep_matches_events_with(r->sched, r->cost, &pt);
+			free(od);
+			free(md);
+			sim_free(r);
+		}
+}
+
+/* 1F1B on p = 4, m = 8 at F = 1, B + W = 2 takes 3 + 3m + 6 = 33 units; its last device k times
+ * slower from the start becomes the bottleneck: 3 + 3km + 6 (57 at k = 2, 45 at k = 1.5). */
+static void engine_straggler_at_factor_k_on_the_last_stage_of_1f1b_takes_3_plus_3km_plus_6(void)
+{
+	static const double k[] = {1, 1.5, 2, 3};
+
+	for (size_t j = 0; j < sizeof(k) / sizeof(k[0]); j++) {
+		struct config c = unit_config("1f1b", 4, 1, 8, 1, 1, 1);
+		struct sim *r = unit_run(&c, 0);
+		struct pp_error err = {0};
+		struct engine_slow slow = {.dev = 3, .factor = k[j]};
+		struct engine_perturb pt = {NULL, NULL, &slow, 1};
+		struct engine *e = engine_new(r->sched, r->cost, &err);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_EQUAL(r->result->makespan, ticks(r->cost, 33));
+		CU_ASSERT_EQUAL_FATAL(engine_perturb(e, &pt, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(engine_run(e, &err), 0);
+		CU_ASSERT_EQUAL(engine_result(e)->makespan, ticks(r->cost, 3 + 3 * k[j] * 8 + 6));
+		engine_free(e);
+		sim_free(r);
+	}
+}
+
+/* The order the engine finished its ops in holds every op once, each after the op before it
+ * on its device and after the ops whose outputs it takes; both engines. */
+static void engine_records_the_order_ops_finished_in_as_a_topological_order(void)
+{
+	static const char *const names[] = {"1f1b", "interleaved", "zbv", "dualpipev", "zbh2"};
+
+	for (size_t h = 0; h < sizeof(names) / sizeof(names[0]); h++)
+		for (int events = 0; events < 2; events++) {
+			struct config c = unit_config(names[h], 4, 2, 8, 1, 2, 1);
+			struct sim *r;
+			struct pp_error err = {0};
+			struct engine *e;
+			const struct result *res;
+			size_t *pos;
+
+			if (strcmp(names[h], "1f1b") == 0 || strcmp(names[h], "zbh2") == 0)
+				c.v = 1;
+			unit_set(&c, "t_comm", "0.5");
+			r = unit_run(&c, 0);
+			e = engine_new(r->sched, r->cost, &err);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+			engine_record_order(e);
+			if (events)
+				engine_use_events(e);
+			CU_ASSERT_EQUAL_FATAL(engine_run(e, &err), 0);
+			res = engine_result(e);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(res->order);
+			pos = malloc(r->sched->nops * sizeof(*pos));
+			CU_ASSERT_PTR_NOT_NULL_FATAL(pos);
+			for (size_t i = 0; i < r->sched->nops; i++)
+				pos[i] = SIZE_MAX;
+			for (size_t i = 0; i < r->sched->nops; i++) {
+				CU_ASSERT_FATAL(res->order[i] < r->sched->nops);
+				CU_ASSERT_EQUAL(pos[res->order[i]], SIZE_MAX);
+				pos[res->order[i]] = i;
+			}
+			for (size_t i = 0; i < r->sched->nops; i++) {
+				const struct op *op = &r->sched->ops[i];
+				uint32_t d = r->sched->stage_device[op->stage];
+				size_t in = SIZE_MAX;
+
+				if (i > r->sched->dev_start[d] && !(op[-1].flags & OP_OVERLAP))
+					CU_ASSERT(pos[i - 1] < pos[i]);
+				if (op->kind == OP_F && op->stage > 0)
+					in = op_index(r->sched, OP_F, op->mb, op->stage - 1);
+				else if (op->kind != OP_F && op->kind != OP_W &&
+				         op->stage + 1 < r->sched->S)
+					in = op_index(r->sched, r->sched->split ? OP_B : OP_BW, op->mb,
+					              op->stage + 1);
+				if (in < r->sched->nops)
+					CU_ASSERT(pos[in] < pos[i]);
+			}
+			free(pos);
+			engine_free(e);
+			sim_free(r);
+		}
+}
+
+/* engine_perturb refuses what it cannot run, with a message: a negative duration, a factor
+ * that is not positive, a device out of range, a link between devices that exchange nothing. */
+static void engine_perturb_refuses_bad_durations_factors_devices_and_links(void)
+{
+	struct config c = unit_config("1f1b", 4, 1, 4, 1, 1, 1);
+	struct sim *r;
+	pp_time *od;
+	struct engine_slow bad[] = {{.dev = 0, .factor = 0},      {.dev = 0, .factor = -1},
+	                            {.dev = 4, .factor = 2},      {.dev = 0, .factor = NAN},
+	                            {.dev = 0, .peer = 2, .link = true, .factor = 2},
+	                            {.dev = 0, .at = -1, .factor = 2}};
+
+	unit_set(&c, "t_comm", "0.5");
+	r = unit_run(&c, 0);
+	od = calloc(r->sched->nops, sizeof(*od));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(od);
+	od[3] = -1;
+	for (size_t j = 0; j <= sizeof(bad) / sizeof(bad[0]); j++) {
+		struct pp_error err = {0};
+		struct engine *e = engine_new(r->sched, r->cost, &err);
+		struct engine_perturb pt = j == 0 ? (struct engine_perturb){od, NULL, NULL, 0}
+		                                  : (struct engine_perturb){NULL, NULL, &bad[j - 1], 1};
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_EQUAL(engine_perturb(e, &pt, &err), -1);
+		CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+		CU_ASSERT(err.msg[0] != '\0');
+		engine_free(e);
+	}
+	free(od);
+	sim_free(r);
 }
 
 /* A run that keeps no op times has every other figure of the run that keeps them. */
@@ -1840,6 +2041,10 @@ static const struct unit_test tests[] = {
         UNIT_TEST(engine_runs_an_op_at_its_plan_s_span_and_counts_busy_as_compute),
         UNIT_TEST(engine_exposes_only_the_last_gradient_bucket_overlapped_with_the_last_backward),
         UNIT_TEST(engine_delays_the_first_forward_until_its_parameter_gathers_arrive),
+        UNIT_TEST(engine_perturbed_by_its_own_durations_keeps_its_times_and_both_engines_agree),
+        UNIT_TEST(engine_straggler_at_factor_k_on_the_last_stage_of_1f1b_takes_3_plus_3km_plus_6),
+        UNIT_TEST(engine_records_the_order_ops_finished_in_as_a_topological_order),
+        UNIT_TEST(engine_perturb_refuses_bad_durations_factors_devices_and_links),
         {NULL, NULL},
 };
 
