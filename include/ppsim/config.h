@@ -43,7 +43,7 @@ _Static_assert((uint64_t)PP_MAX_DEVICES * PP_MAX_CHUNKS <= UINT64_C(1) << SCHED_
 /* Most entries a list option (--layers-per-stage) takes. */
 #define PP_MAX_LIST 1024
 /* Most rows the option table may have (the size of the origin table). */
-#define CONFIG_MAX_OPTIONS 128
+#define CONFIG_MAX_OPTIONS 160
 /*
  * The range of --svg-width; its default, PP_SVG_AUTO_WIDTH, lets the drawing choose a width
  * that gives ops room for their labels, from PP_SVG_AUTO_MIN_WIDTH to PP_SVG_AUTO_MAX_WIDTH.
@@ -124,6 +124,57 @@ enum pp_batching {
 	PP_BATCHING_CONTINUOUS,    /* iteration-level: waiting prefills first, else decodes */
 	PP_BATCHING_CHUNKED,       /* decodes first, prompts in chunks filling a token budget */
 	PP_BATCHING_DISAGGREGATED, /* a prefill pipeline and a decode pipeline, KV sent between */
+};
+
+/* Noise: the distribution of an op's or a message's time around its cost (mean 1). */
+enum pp_noise_dist {
+	PP_NOISE_NORMAL,    /* normal with standard deviation cv, cut at 0 */
+	PP_NOISE_LOGNORMAL, /* lognormal with coefficient of variation cv */
+	PP_NOISE_EMPIRICAL, /* a ratio drawn from the samples of the empirical file */
+};
+/* The coefficient of variation of a normal or lognormal rule that gives none: between the 1-2%
+ * day-to-day swings of Llama 3's training and the 8% average spread of identical GPUs
+ * (docs/concepts.md, Noise); a choice, not a fit. */
+#define PP_NOISE_DEFAULT_CV 0.05
+/* Most rules --jitter takes, and most stragglers --straggler. */
+#define PP_MAX_JITTER     8
+#define PP_MAX_STRAGGLERS 16
+/* Op kinds a jitter rule selects: the bits of enum op_kind (F 0, B 1, W 2; a fused backward
+ * takes B's rule), as config does not include the schedule module. */
+#define PP_JITTER_F 1u
+#define PP_JITTER_B 2u
+#define PP_JITTER_W 4u
+/* One rule of --jitter: ops of the kinds and stage it selects vary by dist. */
+struct pp_jitter_rule {
+	unsigned kinds;          /* PP_JITTER_* bits */
+	int stage;               /* the virtual stage, or -1 for every stage */
+	enum pp_noise_dist dist; /* how */
+	double cv;               /* normal, lognormal: standard deviation over mean */
+};
+/* Op-time (or message-time) variation: rules in order, the last that selects an op wins. */
+struct pp_jitter {
+	int n;
+	struct pp_jitter_rule r[PP_MAX_JITTER];
+	char file[256]; /* the empirical rules' file of samples */
+};
+/* A device, or a link between two devices, slower by factor from time at on. */
+struct pp_straggler {
+	int dev, peer; /* peer: a link's other end */
+	bool link;
+	double at;     /* in the run's time unit */
+	double factor; /* > 0 */
+};
+struct pp_stragglers {
+	int n;
+	struct pp_straggler s[PP_MAX_STRAGGLERS];
+};
+/* compare, sweep, advise: the figure of the step that ranks runs. */
+enum pp_rank_by {
+	PP_RANK_STEP, /* the deterministic run's step */
+	PP_RANK_MEAN, /* the samples' mean step */
+	PP_RANK_P50,
+	PP_RANK_P90,
+	PP_RANK_P99,
 };
 
 /* Serving: a distribution of token counts. */
@@ -284,7 +335,7 @@ struct config {
 	int concurrency;           /* closed: clients */
 	struct pp_dist prompt;     /* prompt tokens of generated requests */
 	struct pp_dist output;     /* output tokens of generated requests */
-	uint64_t seed;             /* of the request generator */
+	uint64_t seed;             /* of the request generator and of noise samples */
 	enum pp_batching batching; /* batching policy */
 	int max_batch;             /* sequences per micro-batch */
 	int max_tokens;            /* new tokens per micro-batch (static, continuous) */
@@ -297,6 +348,14 @@ struct config {
 	double token_time;         /* explicit: time per new token on a stage */
 	double attn_time;          /* explicit: per new token per 1000 tokens of context */
 	double window;             /* length of the metric windows; 0: a tenth of the run */
+	/* noise (issue: noisy clusters): */
+	uint64_t samples;              /* noise samples of the run; 0: none */
+	struct pp_jitter jitter;       /* op-time variation */
+	struct pp_jitter link_jitter;  /* message-time variation (kinds and stage unused) */
+	struct pp_stragglers stragglers; /* slow devices and links, in every run */
+	double stall_every;            /* transient stalls: one per stall_every time units a
+	                                  device runs, on average; 0: none */
+	double stall_length;           /* each lasting this long */
 	int svg_width; /* width of the --svg drawing in pixels, or PP_SVG_AUTO_WIDTH */
 	enum pp_trace_names trace_names; /* what the --trace file calls its slices */
 	char file[256];                  /* the config file read last, for messages */

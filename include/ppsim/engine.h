@@ -206,6 +206,9 @@ struct engine_perturb {
  * largest factor) passes PP_TIME_TOTAL_MAX; PP_ERR_NOMEM.
  */
 int engine_perturb(struct engine *e, const struct engine_perturb *p, struct pp_error *err);
+/* The duration e's cost gives op i, its plan's pieces included (a fused backward: B + W; the
+ * first op of an overlapped pair: the pair's span): what engine_perturb's op_dur replaces. */
+pp_time engine_cost_duration(const struct engine *e, size_t i);
 /* Asks e to record the order in which its ops finished (result's order); call before
  * engine_run. */
 void engine_record_order(struct engine *e);

@@ -89,6 +89,10 @@ struct metrics {
 	struct channel_metrics *channels; /* [nchannels] */
 };
 
+/* The bubble ratio of result r: the share of p x makespan its devices were not busy (0 for an
+ * empty run); metrics_init's bubble_ratio. */
+double metrics_bubble_of(const struct result *r);
+
 /*
  * Computes the metrics of result r, produced by simulating s priced by c, into m. The closed
  * form applies when c is uniform across stages and free of communication time. Returns 0, or

@@ -22,6 +22,8 @@
 struct report_row {
 	const char *label;     /* the config file or "-", shown in the first column */
 	const struct sim *sim; /* the simulation */
+	int rank;              /* 1 for the best by compare's --rank-by, ties sharing; 0 when
+	                          not ranked */
 };
 
 /*

@@ -35,6 +35,7 @@ struct sim {
 	struct metrics metrics;      /* derived figures */
 	struct sim_frame frame;      /* sim_run: origin 0 and the metrics' figures */
 	struct pp_arena arena;       /* the schedule's and the engine's large arrays */
+	struct samples *samples;     /* noise samples (sim_sample, samples.h), or NULL */
 };
 
 /* What a run's memory and its outputs' sizes grow with, known before it is simulated. */

@@ -329,7 +329,7 @@ static struct report_row *compare_rows(const pp_run *const *runs, const char *co
 	rows = pp_zalloc((size_t)n, sizeof(*rows), e);
 	for (int i = 0; rows != NULL && i < n; i++)
 		rows[i] = (struct report_row){labels != NULL && labels[i] != NULL ? labels[i] : "-",
-		                              runs[i]->sim};
+		                              runs[i]->sim, 0};
 	return rows;
 }
 

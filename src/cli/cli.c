@@ -47,6 +47,7 @@ enum {
 	OPT_FITS,
 	OPT_JOBS,
 	OPT_SHARD,
+	OPT_RANK_BY,
 	OPT_EXPORT_REQUESTS,
 	OPT_QUIET,
 	OPT_CONFIG = 2000,
@@ -104,9 +105,16 @@ static const struct cmd_option cmd_options[] = {
          "sweep, advise, serve: no progress line (shown on a terminal's stderr after a second)",
          FLAG(quiet)},
         {{"jobs", required_argument, NULL, OPT_JOBS},
-         CLI_SWEEP | CLI_ADVISE,
+         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE,
          "N",
-         "sweep, advise: simulate on N threads (default: the CPUs this process may use)",
+         "simulate sweep points and noise samples on N threads (default: the CPUs this "
+         "process may use)",
+         .store = CLI_PARSED},
+        {{"rank-by", required_argument, NULL, OPT_RANK_BY},
+         CLI_COMPARE | CLI_SWEEP | CLI_ADVISE,
+         "STAT",
+         "compare, sweep, advise: rank by the step (default) or by the noise samples' mean, "
+         "p50, p90 or p99 step (needs --samples)",
          .store = CLI_PARSED},
         {{"shard", required_argument, NULL, OPT_SHARD},
          CLI_SWEEP,
@@ -534,6 +542,9 @@ static int parse_count(const char *name, const char *value, long lo, long hi, lo
 	return 0;
 }
 
+/* --rank-by's names, by enum pp_rank_by. */
+static const char *const rank_bys[] = {"step", "mean", "p50", "p90", "p99", NULL};
+
 /* Parses --shard=K/N. */
 static int parse_shard(const char *value, struct cli *cli)
 {
@@ -591,6 +602,14 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 		return -1;
 	case OPT_SHARD:
 		return parse_shard(optarg, cli) == 0 ? -1 : PP_EXIT_USAGE;
+	case OPT_RANK_BY:
+		for (int i = 0; rank_bys[i] != NULL; i++)
+			if (strcmp(optarg, rank_bys[i]) == 0) {
+				cli->rank_by = (enum pp_rank_by)i;
+				cli->rank_set = true;
+				return -1;
+			}
+		return cmd_usage("--rank-by '%s': must be step, mean, p50, p90 or p99", optarg);
 	case OPT_TIMELINE:
 		cli->timeline_set = true;
 		cli->timeline_width = terminal_width();
@@ -821,7 +840,7 @@ static int write_trace(FILE *out, const void *ctx)
 
 static int write_svg(FILE *out, const void *ctx)
 {
-	struct report_row row = {"-", ((const struct run_output *)ctx)->sim};
+	struct report_row row = {"-", ((const struct run_output *)ctx)->sim, 0};
 
 	return report_svg(out, &row, 1);
 }
@@ -836,7 +855,7 @@ bool cli_gzip_name(const char *path)
 static int write_html(FILE *out, const void *ctx)
 {
 	const struct run_output *o = ctx;
-	struct report_row row = {"-", o->sim};
+	struct report_row row = {"-", o->sim, 0};
 
 	return o->serve != NULL ? report_html_serve(out, o->serve) : report_html(out, &row, 1);
 }

@@ -58,6 +58,8 @@ struct cli {
 	char **files;                        /* compare: config files (positional) */
 	int nfiles;
 	int top;                    /* sweep: rows of the ranked table */
+	enum pp_rank_by rank_by;    /* compare, sweep, advise: what ranks runs */
+	bool rank_set;              /* --rank-by was given */
 	const char *records_file;   /* sweep: every record to this file, or NULL */
 	bool fits;                  /* sweep, advise: skip points over GPU memory */
 	int jobs;                   /* sweep, advise: threads (default: the cores) */

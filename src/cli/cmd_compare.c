@@ -6,6 +6,7 @@
  * anything is printed; the format registry gives the writer of training rows or of serving
  * rows (a config setting a serving option makes the comparison a serving one).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "ppsim/sched.h"
+#include "ppsim/samples.h"
 #include "ppsim/serve.h"
 #include "ppsim/sim.h"
 
@@ -126,6 +128,25 @@ static int write_pictures(const struct cli *cli, const struct report_row *rows, 
 	return cli_write_files(outs, k);
 }
 
+/* Ranks the rows by --rank-by: 1 for the least figure, rows of one figure sharing a rank.
+ * Returns -1 (go on), or the usage error of a statistic of samples a row has not. */
+static int rank_rows(const struct cli *cli, struct report_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (isnan(sim_rank_figure(rows[i].sim, cli->rank_by)))
+			return cmd_usage("--rank-by: ranks by the noise samples' step: give --samples=N "
+			                 "(row %d, %s, has none)",
+			                 i + 1, rows[i].label);
+	for (int i = 0; i < n; i++) {
+		double x = sim_rank_figure(rows[i].sim, cli->rank_by);
+
+		rows[i].rank = 1;
+		for (int j = 0; j < n; j++)
+			rows[i].rank += sim_rank_figure(rows[j].sim, cli->rank_by) < x;
+	}
+	return -1;
+}
+
 /* True when config file (NULL: the command line alone) with the options is a serving config;
  * false also when it cannot be read (the training path then reports why). */
 static bool serving(const struct cli *cli, const char *file)
@@ -180,7 +201,7 @@ static int compare_serving(const struct cli *cli)
 			break;
 		}
 		rows[i] = (struct serve_row){label_of(file), r, &metrics[i]};
-		views[i] = (struct report_row){rows[i].label, &r->sim};
+		views[i] = (struct report_row){rows[i].label, &r->sim, 0};
 		made++;
 		if (rows[i].label == NULL) {
 			pp_nomem(&err, 1, strlen(file != NULL ? file : "-") + 1);
@@ -258,7 +279,9 @@ int cmd_compare(int argc, char **argv)
 		const char *file = cli.nfiles > 0 ? cli.files[i / (nsched > 0 ? nsched : 1)] : NULL;
 		struct sim *s = cli_simulate(&need, &configs[i], &err);
 
-		if (s == NULL || cli_check_memory(&cli, s, &err) != 0) {
+		if (s == NULL || cli_check_memory(&cli, s, &err) != 0 ||
+		    (configs[i].samples > 0 &&
+		     sim_sample(s, 0, configs[i].samples, cli.jobs, &err) != 0)) {
 			sim_free(s);
 			status = cmd_fail(&err);
 			break;
@@ -276,6 +299,8 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	free(configs);
+	if (status < 0 && cli.rank_set)
+		status = rank_rows(&cli, rows, nrows);
 	if (status < 0) {
 		int rc = write_pictures(&cli, rows, nrows);
 

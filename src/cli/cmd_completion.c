@@ -32,6 +32,8 @@ static const char *command_words(const char *name, char *buf, size_t n)
 			         schedfile_format_names[k]);
 	else if (strcmp(name, "color") == 0)
 		snprintf(buf, n, "auto always never");
+	else if (strcmp(name, "rank-by") == 0)
+		snprintf(buf, n, "step mean p50 p90 p99");
 	else if (strcmp(name, "schedules") == 0) /* a list of --schedule's words, or all */
 		snprintf(buf + strlen(config_value_words(config_option_by_key("schedule"), " ", buf,
 		                                         n)),

@@ -3,6 +3,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "ppsim/samples.h"
 #include "ppsim/sim.h"
 
 int cmd_run(int argc, char **argv)
@@ -26,7 +27,8 @@ int cmd_run(int argc, char **argv)
 		cli_release(&cli);
 		return cmd_fail(&err);
 	}
-	if (cli_check_memory(&cli, s, &err) != 0) {
+	if (cli_check_memory(&cli, s, &err) != 0 ||
+	    (c.samples > 0 && sim_sample(s, 0, c.samples, cli.jobs, &err) != 0)) {
 		sim_free(s);
 		cli_release(&cli);
 		return cmd_fail(&err);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "config_noise.h"
 #include "ppsim/preset.h"
 #include "ppsim/sched.h"
 
@@ -363,6 +364,33 @@ static const struct config_option options[] = {
         {"last-stage-layers", 0, "last_stage_layers", CONFIG_ARG_COUNT, "N",
          "layers on the last stage; the rest split evenly", FIELD(last_stage_layers),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"samples", 0, "samples", CONFIG_ARG_BYTES, "N",
+         "also run N samples of the step with --jitter, --link-jitter and --stalls drawn "
+         "(default 0: the deterministic run alone)",
+         FIELD(samples), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN, .bytes_max = 10000000,
+         .section = "Noise: samples of a step with varying op times, stragglers:"},
+        {"seed", 0, "seed", CONFIG_ARG_BYTES, "N",
+         "seed of the noise samples and of serve's request generator (default 1)", FIELD(seed),
+         .commands = CONFIG_ALL & ~CONFIG_BREAKEVEN, .flags = CONFIG_GENERATES},
+        {"jitter", 0, "jitter", CONFIG_ARG_NAME, "RULES",
+         "op times in samples: [KINDS[@STAGE]=]DIST, DIST normal:CV, lognormal:CV or "
+         "empirical:FILE, e.g. lognormal:0.05,B@3=normal:0.1 (default none)",
+         FIELD(jitter), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN,
+         .parse = config_set_jitter, .format = config_format_jitter},
+        {"link-jitter", 0, "link_jitter", CONFIG_ARG_NAME, "DIST",
+         "message times in samples: normal:CV, lognormal:CV or empirical:FILE (default none)",
+         FIELD(link_jitter), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN,
+         .parse = config_set_jitter, .format = config_format_jitter},
+        {"straggler", 0, "stragglers", CONFIG_ARG_NAME, "LIST",
+         "slow devices DEV:FACTOR[@TIME] and links DEV-DEV:FACTOR[@TIME], in every run "
+         "(default none)",
+         FIELD(stragglers), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN,
+         .parse = config_set_stragglers, .format = config_format_stragglers},
+        {"stalls", 0, "stalls", CONFIG_ARG_NAME, "EVERY:LENGTH",
+         "transient stalls in samples: one per EVERY time units a device runs on average, "
+         "LENGTH long (default none)",
+         FIELD(stall_every), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN,
+         .parse = config_set_stalls, .format = config_format_stalls},
         {"requests", 0, "requests", CONFIG_ARG_PATH, "FILE",
          "request trace, JSON lines or CSV of arrival, prompt, output (default: generated)",
          FIELD(requests), .commands = CONFIG_SERVING,
@@ -390,8 +418,6 @@ static const struct config_option options[] = {
          "output tokens, like --prompt (default fixed:128)", FIELD(output),
          .commands = CONFIG_SERVING, .flags = CONFIG_GENERATES, .parse = set_dist,
          .format = format_dist},
-        {"seed", 0, "seed", CONFIG_ARG_BYTES, "N", "seed of the request generator (default 1)",
-         FIELD(seed), .commands = CONFIG_SERVING, .flags = CONFIG_GENERATES},
         {"batching", 0, "batching", CONFIG_ARG_NAME, "POLICY",
          "static, continuous (default), chunked or disaggregated", FIELD(batching),
          .commands = CONFIG_SERVING, .values = batchings},
@@ -1351,7 +1377,9 @@ int config_validate(const struct config *c, struct pp_error *err)
 		/* the caller gives the file's shape: bound its traffic by its op count */
 		if (!sched_op_count(c->p, c->v, c->m, true, &ops))
 			ops = UINT64_MAX;
-		return check_mode(c, err) == 0 ? check_costs(c, ops, err) : -1;
+		return check_mode(c, err) == 0 && config_check_noise(c, err) == 0
+		               ? check_costs(c, ops, err)
+		               : -1;
 	}
 	if (desc == NULL)
 		return config_fail(c, "schedule", err, "unknown schedule");
@@ -1382,7 +1410,7 @@ int config_validate(const struct config *c, struct pp_error *err)
 	sp = config_sched_params(c);
 	if (sched_accepts(desc, &sp, &key, &why) != 0)
 		return config_fail(c, key, err, "%s", why.msg);
-	if (check_mode(c, err) != 0)
+	if (check_mode(c, err) != 0 || config_check_noise(c, err) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(schedule_keys) / sizeof(schedule_keys[0]); i++)
 		if (config_is_set(c, schedule_keys[i].key) && !schedule_keys[i].takes(desc)) {

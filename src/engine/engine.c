@@ -25,6 +25,15 @@ static pp_time cost_duration(const struct engine *e, const struct op *op)
 	                                                                            : t[1] + t[2];
 }
 
+pp_time engine_cost_duration(const struct engine *e, size_t i)
+{
+	const struct op *op = &e->s->ops[i];
+
+	if (op->flags & OP_OVERLAP)
+		return engine_pair_span(e, op, op + 1, cost_duration(e, op) + cost_duration(e, op + 1));
+	return cost_duration(e, op);
+}
+
 pp_time engine_op_duration(const struct engine *e, size_t i)
 {
 	return e->op_dur != NULL ? e->op_dur[i] : cost_duration(e, &e->s->ops[i]);

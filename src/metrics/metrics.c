@@ -41,6 +41,17 @@ static void step_apart(struct metrics *m, const struct cost_model *k,
 	m->step_time = pp_time_to_units(dr->end + opt + other, tick);
 }
 
+double metrics_bubble_of(const struct result *r)
+{
+	/* Tick sums are whole numbers; long double holds them exactly up to 2^64, so the ratio is
+	 * one rounding of the exact quotient (3/19 comes out as the double nearest 3/19). */
+	long double sum_busy = 0, capacity = (long double)r->p * (long double)r->makespan;
+
+	for (int d = 0; d < r->p; d++)
+		sum_busy += (long double)r->devices[d].busy;
+	return r->makespan > 0 ? (double)((capacity - sum_busy) / capacity) : 0;
+}
+
 int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
                  const struct result *r, struct pp_error *err)
 {
@@ -102,7 +113,7 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 	}
 	if (r->makespan > 0) {
 		m->utilization = (double)(sum_busy / capacity);
-		m->bubble_ratio = (double)((capacity - sum_busy) / capacity);
+		m->bubble_ratio = metrics_bubble_of(r);
 	}
 	m->bubble_overhead = max_busy > 0 ? ((double)r->makespan - max_busy) / max_busy : 0;
 	m->bubble_rate_span = max_span > 0 ? (max_span - max_busy) / max_span : 0;

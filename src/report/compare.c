@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "ppsim/samples.h"
 #include "table.h"
 
 /* Which way a column improves. */
@@ -21,9 +22,12 @@ struct column {
 	const char *name;   /* header and CSV field */
 	enum better better; /* marked best in text */
 	enum shape shape;   /* print form */
-	bool model_only;    /* shown only when some row has a model */
+	unsigned only;      /* ONLY_* bit: shown in text only when some row has it */
 	double (*get)(const struct report_row *rows, int i);
 };
+
+/* What some columns need of some row to be shown in text. */
+enum { ONLY_MODEL = 1, ONLY_SAMPLES = 2, ONLY_RANK = 4 };
 
 static const struct metrics *met(const struct report_row *rows, int i)
 {
@@ -128,32 +132,84 @@ static double get_speedup(const struct report_row *r, int i)
 	return step(r, i) > 0 ? step(r, 0) / step(r, i) : NAN;
 }
 
+/* The samples' step figures of row i, or NULL without samples. */
+static bool sample_steps(const struct report_row *r, int i, struct sample_stats *x)
+{
+	const struct sim *s = r[i].sim;
+
+	return s->samples != NULL && s->samples->n > 0 &&
+	       samples_stats(s->samples, true, x) == 0;
+}
+
+static double get_step_mean(const struct report_row *r, int i)
+{
+	struct sample_stats x;
+
+	return sample_steps(r, i, &x) ? x.mean : NAN;
+}
+
+static double get_step_p50(const struct report_row *r, int i)
+{
+	struct sample_stats x;
+
+	return sample_steps(r, i, &x) ? x.p50 : NAN;
+}
+
+static double get_step_p90(const struct report_row *r, int i)
+{
+	struct sample_stats x;
+
+	return sample_steps(r, i, &x) ? x.p90 : NAN;
+}
+
+static double get_step_p99(const struct report_row *r, int i)
+{
+	struct sample_stats x;
+
+	return sample_steps(r, i, &x) ? x.p99 : NAN;
+}
+
+static double get_rank(const struct report_row *r, int i)
+{
+	return r[i].rank > 0 ? r[i].rank : NAN;
+}
+
 static const struct column columns[] = {
-        {"p", BETTER_NONE, SHAPE_INT, false, get_p},
-        {"v", BETTER_NONE, SHAPE_INT, false, get_v},
-        {"m", BETTER_NONE, SHAPE_INT, false, get_m},
-        {"makespan", BETTER_LOW, SHAPE_NUM, false, get_makespan},
-        {"bubble_ratio", BETTER_LOW, SHAPE_RATIO, false, get_bubble},
-        {"bubble_ratio_theory", BETTER_NONE, SHAPE_RATIO, false, get_theory},
-        {"utilization", BETTER_HIGH, SHAPE_RATIO, false, get_utilization},
-        {"peak_activations", BETTER_LOW, SHAPE_NUM, false, get_peak},
-        {"p2p_messages", BETTER_LOW, SHAPE_INT, false, get_messages},
-        {"p2p_bytes", BETTER_LOW, SHAPE_INT, false, get_bytes},
-        {"step_time", BETTER_LOW, SHAPE_NUM, true, get_step},
-        {"tokens_per_s", BETTER_HIGH, SHAPE_RATE, true, get_tokens},
-        {"mfu", BETTER_HIGH, SHAPE_RATIO, true, get_mfu},
-        {"memory_bytes", BETTER_LOW, SHAPE_INT, true, get_memory},
-        {"fits", BETTER_NONE, SHAPE_FITS, true, get_fits},
-        {"speedup", BETTER_HIGH, SHAPE_RATIO, false, get_speedup},
+        {"p", BETTER_NONE, SHAPE_INT, 0, get_p},
+        {"v", BETTER_NONE, SHAPE_INT, 0, get_v},
+        {"m", BETTER_NONE, SHAPE_INT, 0, get_m},
+        {"makespan", BETTER_LOW, SHAPE_NUM, 0, get_makespan},
+        {"bubble_ratio", BETTER_LOW, SHAPE_RATIO, 0, get_bubble},
+        {"bubble_ratio_theory", BETTER_NONE, SHAPE_RATIO, 0, get_theory},
+        {"utilization", BETTER_HIGH, SHAPE_RATIO, 0, get_utilization},
+        {"peak_activations", BETTER_LOW, SHAPE_NUM, 0, get_peak},
+        {"p2p_messages", BETTER_LOW, SHAPE_INT, 0, get_messages},
+        {"p2p_bytes", BETTER_LOW, SHAPE_INT, 0, get_bytes},
+        {"step_time", BETTER_LOW, SHAPE_NUM, ONLY_MODEL, get_step},
+        {"tokens_per_s", BETTER_HIGH, SHAPE_RATE, ONLY_MODEL, get_tokens},
+        {"mfu", BETTER_HIGH, SHAPE_RATIO, ONLY_MODEL, get_mfu},
+        {"memory_bytes", BETTER_LOW, SHAPE_INT, ONLY_MODEL, get_memory},
+        {"fits", BETTER_NONE, SHAPE_FITS, ONLY_MODEL, get_fits},
+        {"speedup", BETTER_HIGH, SHAPE_RATIO, 0, get_speedup},
+        {"step_mean", BETTER_LOW, SHAPE_RATE, ONLY_SAMPLES, get_step_mean},
+        {"step_p50", BETTER_LOW, SHAPE_RATE, ONLY_SAMPLES, get_step_p50},
+        {"step_p90", BETTER_LOW, SHAPE_RATE, ONLY_SAMPLES, get_step_p90},
+        {"step_p99", BETTER_LOW, SHAPE_RATE, ONLY_SAMPLES, get_step_p99},
+        {"rank", BETTER_LOW, SHAPE_INT, ONLY_RANK, get_rank},
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
-static bool any_model(const struct report_row *rows, int n)
+/* The ONLY_* bits some row of rows has. */
+static unsigned shown(const struct report_row *rows, int n)
 {
-	for (int i = 0; i < n; i++)
-		if (met(rows, i)->has_model)
-			return true;
-	return false;
+	unsigned has = 0;
+
+	for (int i = 0; i < n; i++) {
+		has |= met(rows, i)->has_model ? ONLY_MODEL : 0;
+		has |= rows[i].sim->samples != NULL ? ONLY_SAMPLES : 0;
+		has |= rows[i].rank > 0 ? ONLY_RANK : 0;
+	}
+	return has;
 }
 
 /* Writes a value as its column prints it; exact is for CSV (shortest exact decimals). */
@@ -226,17 +282,19 @@ int report_compare_units(const struct sim *first, const struct sim *s, struct pp
 
 int report_compare_text(FILE *out, const struct report_row *rows, int n)
 {
-	bool model = any_model(rows, n);
+	unsigned has = shown(rows, n);
+	bool model = has & ONLY_MODEL;
 	struct report_column cols[2 + NCOLUMNS] = {{-2, 0, true, true}, {-1, 0, true, true}};
 	struct text_rows t = {rows, n};
 	int ncols = 2;
 
 	for (size_t c = 0; c < NCOLUMNS; c++)
-		if (model || !columns[c].model_only)
+		if ((columns[c].only & ~has) == 0)
 			cols[ncols++] = (struct report_column){(int)c, 0, true, false};
 	report_table_write(out, "  ", cols, ncols, n, text_cell, &t);
-	fprintf(out, "\n* best in its column; times in %s; speedup = first row's %s / row's\n",
-	        rows[0].sim->cost->time_unit, model ? "step_time" : "makespan");
+	fprintf(out, "\n* best in its column; times in %s; speedup = first row's %s / row's%s\n",
+	        rows[0].sim->cost->time_unit, model ? "step_time" : "makespan",
+	        has & ONLY_SAMPLES ? "; step_* over the noise samples" : "");
 	return 0;
 }
 
@@ -261,7 +319,7 @@ int report_compare_csv(FILE *out, const struct report_row *rows, int n)
 
 int report_csv_write(FILE *out, const struct sim *s)
 {
-	struct report_row row = {"-", s};
+	struct report_row row = {"-", s, 0};
 
 	return report_compare_csv(out, &row, 1);
 }

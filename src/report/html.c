@@ -410,7 +410,7 @@ int report_html(FILE *out, const struct report_row *rows, int n)
 
 int report_html_serve(FILE *out, const struct serve_run *r)
 {
-	struct report_row row = {"-", &r->sim};
+	struct report_row row = {"-", &r->sim, 0};
 
 	return write_page(out, &row, 1, r);
 }

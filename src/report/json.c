@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "formats.h"
+#include "ppsim/samples.h"
 
 /* A report under construction; failed is set, and stays set, by the first failed allocation. */
 struct build {
@@ -303,6 +304,55 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	return o;
 }
 
+/* The figures of a set of samples. */
+static cJSON *stats_object(struct build *b, const struct sample_stats *x)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_number(b, o, "mean", x->mean);
+	add_number(b, o, "p50", x->p50);
+	add_number(b, o, "p90", x->p90);
+	add_number(b, o, "p99", x->p99);
+	add_number(b, o, "min", x->min);
+	add_number(b, o, "max", x->max);
+	return o;
+}
+
+/* A noise option's value as a user would write it. */
+static void add_option(struct build *b, cJSON *o, const struct config *c, const char *key)
+{
+	char buf[1100];
+
+	add_string(b, o, key, config_format_value(c, config_option_by_key(key), buf, sizeof(buf)));
+}
+
+/* The run's stragglers and noise samples. */
+static cJSON *noise_object(struct build *b, const struct sim *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	const struct samples *x = s->samples;
+	struct sample_stats st;
+
+	add_option(b, o, &s->config, "stragglers");
+	add_number(b, o, "samples", x != NULL ? (double)x->n : 0);
+	add_number(b, o, "seed", (double)s->config.seed);
+	add_option(b, o, &s->config, "jitter");
+	add_option(b, o, &s->config, "link_jitter");
+	add_option(b, o, &s->config, "stalls");
+	if (x == NULL || x->n == 0) {
+		add_number(b, o, "step", NAN);
+		add_number(b, o, "bubble_ratio", NAN);
+		return o;
+	}
+	if (samples_stats(x, true, &st) != 0)
+		b->failed = true;
+	add_item(b, o, "step", stats_object(b, &st));
+	if (samples_stats(x, false, &st) != 0)
+		b->failed = true;
+	add_item(b, o, "bubble_ratio", stats_object(b, &st));
+	return o;
+}
+
 cJSON *report_json_build(const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
@@ -336,6 +386,10 @@ cJSON *report_json_build(const struct sim *s)
 		add_item(&b, root, "model", model_object(&b, s));
 	else
 		add_number(&b, root, "model", NAN);
+	if (s->samples != NULL || s->config.stragglers.n > 0)
+		add_item(&b, root, "noise", noise_object(&b, s));
+	else
+		add_number(&b, root, "noise", NAN);
 	if (b.failed) {
 		cJSON_Delete(root);
 		return NULL;

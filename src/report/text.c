@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "formats.h"
+#include "ppsim/samples.h"
 #include "table.h"
 
 static void write_costs(FILE *out, const struct config *c, bool split, const char *unit)
@@ -366,9 +367,49 @@ static void write_channels(FILE *out, const struct metrics *m, enum pp_duplex du
 	report_table_write(out, " ", cols, 5, m->nchannels, channel_cell, &t);
 }
 
+/* A line of sample figures: mean, percentiles and range, in unit (NULL for ratios). */
+static void write_stats(FILE *out, const char *name, const struct sample_stats *x,
+                        const char *unit)
+{
+	char v[6][32];
+	const double f[6] = {x->mean, x->p50, x->p90, x->p99, x->min, x->max};
+
+	for (int i = 0; i < 6; i++)
+		snprintf(v[i], sizeof(v[i]), unit != NULL ? "%.6g" : "%.6f", f[i]);
+	fprintf(out, "%-18s mean %s, p50 %s, p90 %s, p99 %s (min %s, max %s)%s%s\n", name, v[0],
+	        v[1], v[2], v[3], v[4], v[5], unit != NULL ? " " : "", unit != NULL ? unit : "");
+}
+
+/* The stragglers and what the noise samples came to. */
+static void write_noise(FILE *out, const struct sim *s)
+{
+	const struct config *c = &s->config;
+	const struct samples *x = s->samples;
+	struct sample_stats st;
+	char a[1100], b[1100], d[64];
+
+	if (c->stragglers.n > 0)
+		fprintf(out, "%-18s %s (device:factor@from, in the makespan above)\n", "stragglers",
+		        config_format_value(c, config_option_by_key("stragglers"), a, sizeof(a)));
+	if (x == NULL)
+		return;
+	fprintf(out, "%-18s %" PRIu64 " (seed %" PRIu64 "; jitter %s; link %s; stalls %s)\n",
+	        "samples", x->n, c->seed,
+	        config_format_value(c, config_option_by_key("jitter"), a, sizeof(a)),
+	        config_format_value(c, config_option_by_key("link_jitter"), b, sizeof(b)),
+	        config_format_value(c, config_option_by_key("stalls"), d, sizeof(d)));
+	if (x->n == 0)
+		return;
+	if (samples_stats(x, true, &st) == 0)
+		write_stats(out, "  step", &st, s->cost->time_unit);
+	if (samples_stats(x, false, &st) == 0)
+		write_stats(out, "  bubble_ratio", &st, NULL);
+}
+
 int report_text_write(FILE *out, const struct sim *s)
 {
 	write_summary(out, s);
+	write_noise(out, s);
 	write_devices(out, &s->metrics);
 	write_streams(out, &s->metrics);
 	write_channels(out, &s->metrics, s->config.duplex);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/json_text.h"
+#include "base/random.h"
 #include "base/text.h"
 
 /* The fields of a request, in struct order. */
@@ -463,21 +464,11 @@ struct rng {
 	uint64_t s[4];
 };
 
-/* The next output of splitmix64 from state *x. */
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 /* Seeds g with four successive splitmix64 outputs from seed. */
 static void rng_seed(struct rng *g, uint64_t seed)
 {
 	for (int i = 0; i < 4; i++)
-		g->s[i] = splitmix64(&seed);
+		g->s[i] = pp_splitmix64(&seed);
 }
 
 static uint64_t rotl(uint64_t x, int k)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ppsim/samples.h"
 #include "ppsim/schedfile.h"
 
 int sim_price_schedule(struct sched *s, const struct cost *k, const struct config *c,
@@ -155,6 +156,17 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check, b
 	if (s->engine == NULL)
 		return -1;
 	engine_use_arena(s->engine, &s->arena);
+	if (c->stragglers.n > 0) {
+		struct engine_slow slow[PP_MAX_STRAGGLERS];
+		struct engine_perturb pt = {.slow = slow,
+		                            .nslow = noise_stragglers(c, s->cost, slow)};
+
+		struct pp_error why = {0};
+
+		if (engine_perturb(s->engine, &pt, &why) != 0)
+			return why.kind == PP_ERR_NOMEM ? (*err = why, -1)
+			                                : config_fail(c, "stragglers", err, "%s", why.msg);
+	}
 	if (flags & SIM_RECORD_MESSAGES)
 		engine_record_messages(s->engine);
 	if (flags & SIM_NO_OP_TIMES)
@@ -257,6 +269,11 @@ uint64_t sim_peak_bytes(const struct config *c, const struct sim_size *z, unsign
 
 void sim_release(struct sim *s)
 {
+	if (s->samples != NULL) {
+		samples_release(s->samples);
+		free(s->samples);
+		s->samples = NULL;
+	}
 	if (s->result != NULL)
 		metrics_release(&s->metrics);
 	engine_free(s->engine);

@@ -24,7 +24,7 @@ expect bash "sweep -f j" jsonl "$(bash_complete sweep -f j)"
 expect bash "--export-format=torch-" torch-comms "$(bash_complete --export-format = torch-)"
 expect bash "completion " fish "$(bash_complete completion '')"
 # run does not offer sweep's options, and a file option completes file names
-if bash_complete --jo | grep -q -- --jobs; then not_ok "bash: run offers --jobs"; else ok; fi
+if bash_complete --fi | grep -q -- --fits; then not_ok "bash: run offers --fits"; else ok; fi
 (cd "$ROOT" && expect bash "--schedule-file=READ" README.md "$(bash_complete --schedule-file = READ)")
 
 if command -v zsh >/dev/null 2>&1; then
@@ -87,7 +87,7 @@ if command -v fish >/dev/null 2>&1; then
 	expect fish "sweep --format=" --format=jsonl "$(fish_complete 'ppsim sweep --format=')"
 	expect fish "validate --format=" --format=json "$(fish_complete 'ppsim validate --format=')"
 	expect fish "serve --rat" --rate "$(fish_complete 'ppsim serve --rat')"
-	if fish_complete 'ppsim --jo' | grep -q -- --jobs; then not_ok "fish: run offers --jobs"; else ok; fi
+	if fish_complete 'ppsim --fi' | grep -q -- --fits; then not_ok "fish: run offers --fits"; else ok; fi
 	if fish_complete 'ppsim serve --micro' | grep -q -- --microbatches; then
 		not_ok "fish: serve offers --microbatches"
 	else

@@ -44,7 +44,7 @@ done
 dup=$(cut -d' ' -f1,2 "$TMP/help.sums" | sort | uniq -d)
 [ -z "$dup" ] && ok || not_ok "commands print the same --help: $(cat "$TMP/help.sums")"
 # run's options are not a sweep's and the other way round
-ppsim run --help | grep -q -- '--jobs' && not_ok "run --help lists --jobs" || ok
+ppsim run --help | grep -q -- '--fits' && not_ok "run --help lists --fits" || ok
 ppsim sweep --help | grep -q -- '--jobs=N' && ok || not_ok "sweep --help lacks --jobs"
 ppsim serve --help | grep -q -- '--microbatches' && not_ok "serve --help lists -m" || ok
 ppsim run --help | grep -q -- '--rate' && not_ok "run --help lists serve's --rate" || ok

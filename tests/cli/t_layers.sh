@@ -11,7 +11,7 @@ header_layer() { # NAME.h in include/ppsim/
 	cost.h) echo cost ;;
 	engine.h) echo engine ;;
 	metrics.h) echo metrics ;;
-	sim.h) echo sim ;;
+	sim.h | samples.h) echo sim ;;
 	sweep.h | advise.h) echo search ;;
 	serve.h) echo serve ;;
 	report.h) echo report ;;

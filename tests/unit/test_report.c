@@ -177,6 +177,7 @@ static void report_json_parses_back_with_top_level_keys_in_order(void)
 	        "samples_per_s",
 	        "mfu",
 	        "model",
+	        "noise",
 	};
 	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
 	struct output o = write_format("json", s);
@@ -843,9 +844,10 @@ static void report_csv_writes_the_header_and_one_row_of_the_run(void)
 	CU_ASSERT_STRING_EQUAL(o.text, "config,schedule,p,v,m,makespan,bubble_ratio,"
 	                               "bubble_ratio_theory,utilization,peak_activations,"
 	                               "p2p_messages,p2p_bytes,step_time,tokens_per_s,mfu,"
-	                               "memory_bytes,fits,speedup\n"
+	                               "memory_bytes,fits,speedup,step_mean,step_p50,step_p90,"
+	                               "step_p99,rank\n"
 	                               "-,1f1b,4,1,8,33,0.2727272727272727,0.2727272727272727,"
-	                               "0.7272727272727273,4,48,0,,,,,,1\n");
+	                               "0.7272727272727273,4,48,0,,,,,,1,,,,,\n");
 	free(o.text);
 	sim_free(s);
 }
@@ -867,7 +869,7 @@ static void report_csv_writes_every_figure_of_a_model_run_so_it_reads_back_exact
 	nl[strlen(nl + 1)] = '\0';
 	nh = split(o.text, ',', head, 32);
 	nr = split(nl + 1, ',', row, 32);
-	CU_ASSERT_EQUAL_FATAL(nh, 18);
+	CU_ASSERT_EQUAL_FATAL(nh, 23);
 	CU_ASSERT_EQUAL_FATAL(nr, nh);
 	for (int d = 0; d < 4; d++)
 		if (m->devices[d].memory_bytes > top)
@@ -891,7 +893,7 @@ static void report_compare_text_marks_the_best_value_of_each_column_with_a_star(
 {
 	struct sim *fast = unit_simulate("1f1b", 4, 8, 0);
 	struct sim *slow = unit_simulate("1f1b", 4, 8, 0.1);
-	struct report_row rows[] = {{"fast.json", fast}, {"slow.json", slow}};
+	struct report_row rows[] = {{"fast.json", fast, 0}, {"slow.json", slow, 0}};
 	struct output o = write_compare("text", rows, 2);
 	char line[3][512], *head[32], *a[32], *b[32];
 	int nh, na, nb;
@@ -930,7 +932,7 @@ static void report_compare_text_gives_each_row_its_speedup_against_the_first(voi
 {
 	struct sim *fast = unit_simulate("1f1b", 4, 8, 0);
 	struct sim *slow = unit_simulate("1f1b", 4, 8, 0.1);
-	struct report_row rows[] = {{"slow.json", slow}, {"fast.json", fast}};
+	struct report_row rows[] = {{"slow.json", slow, 0}, {"fast.json", fast, 0}};
 	struct output o = write_compare("text", rows, 2);
 	char line[3][512], *head[32], *a[32], *b[32];
 	int nh;
@@ -954,7 +956,7 @@ static void report_compare_text_gives_each_row_its_speedup_against_the_first(voi
 static void report_compare_text_of_one_row_marks_nothing(void)
 {
 	struct sim *s = unit_simulate("gpipe", 4, 8, 0);
-	struct report_row rows[] = {{"-", s}};
+	struct report_row rows[] = {{"-", s, 0}};
 	struct output o = write_compare("text", rows, 1);
 	char line[512];
 
@@ -969,7 +971,7 @@ static void report_compare_json_is_an_array_of_run_objects_with_label_and_speedu
 {
 	struct sim *fast = unit_simulate("1f1b", 4, 8, 0);
 	struct sim *slow = unit_simulate("gpipe", 4, 8, 0.1);
-	struct report_row rows[] = {{"fast.json", fast}, {"slow.json", slow}};
+	struct report_row rows[] = {{"fast.json", fast, 0}, {"slow.json", slow, 0}};
 	struct output o = write_compare("json", rows, 2);
 	struct output single = write_format("json", fast);
 	cJSON *root = cJSON_Parse(o.text), *one = cJSON_Parse(single.text);
@@ -1022,7 +1024,7 @@ static void report_compare_csv_writes_one_header_and_a_row_per_config(void)
 {
 	struct sim *a = unit_simulate("1f1b", 4, 8, 0);
 	struct sim *b = unit_simulate("gpipe", 2, 4, 0);
-	struct report_row rows[] = {{"a.json", a}, {"b.json", b}};
+	struct report_row rows[] = {{"a.json", a, 0}, {"b.json", b, 0}};
 	struct output o = write_compare("csv", rows, 2);
 	int lines = 0;
 
@@ -1034,7 +1036,7 @@ static void report_compare_csv_writes_one_header_and_a_row_per_config(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(o.text, "\na.json,1f1b,4,1,8,33,"));
 	/* gpipe p=2 m=4 takes 15 units: speedup 33 / 15 = 2.2 */
 	CU_ASSERT_PTR_NOT_NULL(strstr(o.text, "\nb.json,gpipe,2,1,4,15,"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(o.text, ",2.2\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.text, ",2.2,,,,,\n"));
 	free(o.text);
 	sim_free(a);
 	sim_free(b);
@@ -1463,7 +1465,7 @@ static void report_trace_names_slices_as_pytorch_s_profiler_ranges_when_asked(vo
 
 static int svg_of_one(FILE *out, const struct sim *s)
 {
-	struct report_row row = {"-", s};
+	struct report_row row = {"-", s, 0};
 
 	return report_svg(out, &row, 1);
 }
@@ -1671,7 +1673,7 @@ static void report_table_fits_aligns_and_pads_each_column_as_asked(void)
 
 static int html_of_one(FILE *out, const struct sim *s)
 {
-	struct report_row row = {"-", s};
+	struct report_row row = {"-", s, 0};
 
 	return report_html(out, &row, 1);
 }
@@ -1770,7 +1772,7 @@ static void report_html_data_replays_every_op_and_message_exactly(void)
 static void report_html_escapes_what_would_end_its_script(void)
 {
 	struct sim *s = unit_simulate("1f1b", 2, 2, 0);
-	struct report_row row = {"x</script><b>", s};
+	struct report_row row = {"x</script><b>", s, 0};
 	char *page = NULL;
 	size_t len;
 	FILE *out = open_memstream(&page, &len);
@@ -1894,7 +1896,7 @@ static void report_json_print_writes_what_cjson_prints(void)
 /* The bytes output o writes for s: in memory, or through a gzip outfile in dir. */
 static uint64_t output_bytes(enum report_output o, const struct sim *s, const char *dir)
 {
-	struct report_row row = {"-", s};
+	struct report_row row = {"-", s, 0};
 	struct pp_error err = {0};
 	struct outfile *f = NULL;
 	char *text = NULL, path[512];

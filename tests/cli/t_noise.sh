@@ -1,0 +1,64 @@
+# Noise (issue 38): samples that equal the deterministic run without variance, the same output
+# for any --jobs, stragglers in the deterministic run, the empirical file's errors, and compare's
+# ranking by a statistic of the samples.
+
+# without variance every sample is the run: its figures equal the makespan, for any schedule
+for s in 1f1b zbv dualpipev interleaved-combined; do
+	v=2
+	[ $s = 1f1b ] && v=1
+	run_json -s $s -v $v -p 4 -m 8 --tcomm 0.25 --samples=50 --straggler=2:1.5@3
+	m=$("$JGET" "$TMP/out.json" makespan)
+	expect noise.samples 50
+	expect noise.step.mean "$m" 0
+	expect noise.step.p99 "$m" 0
+	expect noise.stragglers "2:1.5@3"
+done
+
+# the same seed gives the same bytes for --jobs 1, 2 and 8, in every format
+for f in text json csv; do
+	for j in 1 2 8; do
+		ppsim -s zbv -v 2 -p 4 -m 16 --tcomm 0.2 --samples=300 --seed=7 --timeline=0 \
+			--jitter=lognormal:0.1,B@3=normal:0.2 --link-jitter=lognormal:0.3 --stalls=50:2 \
+			--straggler=1:1.2@10,0-1:1.5 --format=$f --jobs=$j >"$TMP/noise-$j.$f" 2>&1
+	done
+	if cmp -s "$TMP/noise-1.$f" "$TMP/noise-2.$f" && cmp -s "$TMP/noise-1.$f" "$TMP/noise-8.$f"; then
+		ok
+	else
+		not_ok "--samples with --format=$f differs between --jobs 1, 2 and 8"
+	fi
+done
+# another seed, other samples
+ppsim -s zbv -v 2 -p 4 -m 16 --samples=300 --seed=8 --jitter=lognormal:0.1 --format=json >"$TMP/noise-s8.json"
+ppsim -s zbv -v 2 -p 4 -m 16 --samples=300 --seed=7 --jitter=lognormal:0.1 --format=json >"$TMP/noise-s7.json"
+if cmp -s "$TMP/noise-s7.json" "$TMP/noise-s8.json"; then not_ok "--seed 7 and 8 give the same samples"; else ok; fi
+
+# with jitter the mean step is at least the deterministic one
+run_json -s 1f1b -p 8 -m 32 --tcomm 0.1 --samples=500 --jitter=lognormal:0.1
+expect_cmp noise.step.mean ">=" "$("$JGET" "$TMP/out.json" makespan)"
+expect_cmp noise.step.p99 ">=" "$("$JGET" "$TMP/out.json" noise.step.p50)"
+
+# a straggler at factor k on the last device of 1F1B (p 4, m 8, F 1, B + W 2): 3 + 3km + 6
+run_json -p 4 -m 8 --straggler=3:2
+expect makespan 57
+run_json -p 4 -m 8 --straggler=3:1.5
+expect makespan 45
+
+# the empirical file: missing, malformed, without a value for some op; nothing is written
+printf 'kind,stage,value\nF,*,1\nF,1,x\n' >"$TMP/emp-bad.csv"
+printf 'kind,stage,value\nF,*,1\n' >"$TMP/emp-f.csv"
+echo keep >"$TMP/keep.csv"
+fails 4 "cannot read '$TMP/none.csv'" --samples=3 --jitter="empirical:$TMP/none.csv" --dump-ops="$TMP/keep.csv"
+fails 3 "samples '$TMP/emp-bad.csv':3: must be a header kind,stage,value" --samples=3 \
+	--jitter="F=empirical:$TMP/emp-bad.csv" --dump-ops="$TMP/keep.csv"
+fails 3 "samples '$TMP/emp-f.csv': no value for B ops of stage 0" --samples=3 \
+	--jitter="empirical:$TMP/emp-f.csv" --dump-ops="$TMP/keep.csv"
+[ "$(cat "$TMP/keep.csv")" = keep ] && ok || not_ok "a failed noise run changed an existing file"
+
+# compare: the samples' columns, and ranks by the chosen statistic
+ppsim compare --schedules=1f1b,zbh1,zbv -p 4 -m 16 --tcomm 0.1 --samples=200 \
+	--jitter=lognormal:0.1 --rank-by=p99 --format=csv >"$TMP/rank.csv"
+head -n 1 "$TMP/rank.csv" | grep -q ',step_mean,step_p50,step_p90,step_p99,rank$' && ok ||
+	not_ok "compare --samples CSV lacks the samples' columns"
+awk -F, 'NR > 1 { print $(NF - 1), $NF }' "$TMP/rank.csv" | sort -n | awk '
+	{ if (NR > 1 && $2 < last) bad = 1; last = $2 } END { exit bad }' && ok ||
+	not_ok "compare --rank-by=p99 does not rank by the p99 step: $(cat "$TMP/rank.csv")"
