@@ -180,6 +180,7 @@ enum report_output {
 	REPORT_OUT_HTML,     /* report_html, report_html_serve */
 	REPORT_OUT_TIMELINE, /* the ASCII timeline (report_timeline) */
 	REPORT_OUT_REQUESTS, /* a serving run's requests (report_serve_requests) */
+	REPORT_OUT_SAMPLES,  /* a run's noise samples (report_samples_csv) */
 	REPORT_NOUTPUTS
 };
 
@@ -223,6 +224,13 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
  * with the next op) when the schedule has overlapped pairs. Returns 0.
  */
 int report_ops_csv(FILE *out, const struct sim *s);
+
+/*
+ * Writes the noise samples of s (sim_sample) as CSV with header "sample,step,bubble_ratio", one
+ * row per sample in sample order: its number (from 0, a shard's from its first), its step in
+ * the time unit and its bubble ratio, in the shortest exact form. Returns 0.
+ */
+int report_samples_csv(FILE *out, const struct sim *s);
 
 /*
  * Writes the Chrome trace of s (trace event JSON for Perfetto and chrome://tracing): a process

@@ -33,6 +33,7 @@ enum {
 	OPT_CONFIG_FILE = 'c',
 	OPT_TIMELINE = 1000,
 	OPT_DUMP_OPS,
+	OPT_SAMPLES_OUT,
 	OPT_SCHEDULES,
 	OPT_FAIL_ON_OOM,
 	OPT_EXPORT,
@@ -132,6 +133,12 @@ static const struct cmd_option cmd_options[] = {
          "FILE",
          "run, serve: write every op with its start and end as CSV to FILE",
          STRING(dump_ops)},
+        {{"samples-out", required_argument, NULL, OPT_SAMPLES_OUT},
+         CLI_RUN,
+         "FILE",
+         "run: write each noise sample's step and bubble ratio as CSV to FILE (needs "
+         "--samples)",
+         STRING(samples_file)},
         {{"trace", required_argument, NULL, OPT_TRACE},
          CLI_RUN | CLI_SERVE,
          "FILE",
@@ -826,6 +833,11 @@ static int write_ops(FILE *out, const void *ctx)
 	return report_ops_csv(out, ((const struct run_output *)ctx)->sim);
 }
 
+static int write_samples(FILE *out, const void *ctx)
+{
+	return report_samples_csv(out, ((const struct run_output *)ctx)->sim);
+}
+
 static int write_export(FILE *out, const void *ctx)
 {
 	const struct run_output *o = ctx;
@@ -864,11 +876,13 @@ int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct s
                       const struct cli_output *extra)
 {
 	struct run_output o = {s, serve, cli->export_format};
-	struct cli_output outs[6];
+	struct cli_output outs[7];
 	int n = 0;
 
 	if (cli->dump_ops != NULL)
 		outs[n++] = (struct cli_output){cli->dump_ops, write_ops, &o, false};
+	if (cli->samples_file != NULL && s != NULL)
+		outs[n++] = (struct cli_output){cli->samples_file, write_samples, &o, false};
 	if (cli->export_file != NULL)
 		outs[n++] = (struct cli_output){cli->export_file, write_export, &o, false};
 	if (cli->trace_file != NULL)

@@ -43,6 +43,7 @@ struct cli {
 	int timeline_width;                 /* run, serve: 0 for no timeline */
 	bool timeline_set;         /* --timeline was given (else on a terminal by default) */
 	const char *dump_ops;      /* run: CSV path, or NULL */
+	const char *samples_file;  /* run: --samples-out CSV path, or NULL */
 	const char *config_file;   /* run: -c FILE, or NULL */
 	const char *schedules;     /* compare: --schedules list, or NULL */
 	bool fail_on_oom;          /* a device over its memory is a failure (exit 1) */
@@ -184,7 +185,7 @@ struct cli_asked {
 	const char *path;
 	const struct report_need *need;
 };
-#define CLI_MAX_ASKED 10
+#define CLI_MAX_ASKED 12
 
 /* The outputs cli asks for into out (CLI_MAX_ASKED at most): its files, in a fixed order, then
  * the timeline and the report; returns how many. */

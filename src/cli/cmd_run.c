@@ -23,6 +23,8 @@ int cmd_run(int argc, char **argv)
 	cli_need_init(&need, &cli);
 	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
 	    cli_need_config(&need, &c, &err) != 0 ||
+	    (cli.samples_file != NULL && c.samples == 0 &&
+	     pp_fail(&err, PP_ERR_USAGE, "--samples-out: give --samples=N") != 0) ||
 	    (s = cli_simulate(&need, &c, &err)) == NULL) {
 		cli_release(&cli);
 		return cmd_fail(&err);

@@ -23,6 +23,7 @@ int cli_outputs(const struct cli *cli, struct cli_asked *out)
 		const struct report_need *need;
 	} files[] = {
 	        {"--dump-ops", cli->dump_ops, &report_output(REPORT_OUT_OPS)->need},
+	        {"--samples-out", cli->samples_file, &report_output(REPORT_OUT_SAMPLES)->need},
 	        {"--export-schedule", cli->export_file,
 	         &report_output(REPORT_OUT_EXPORT + (int)cli->export_format)->need},
 	        {"--trace", cli->trace_file,

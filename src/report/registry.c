@@ -131,6 +131,8 @@ static const struct report_output_row outputs[] = {
         [REPORT_OUT_TIMELINE] = {"timeline", {.reads = REPORT_READS_TIMES}},
         /* a line per request, of which a run has at most PP_MAX_REQUESTS */
         [REPORT_OUT_REQUESTS] = {"requests as served", {0}},
+        /* a line per sample, of which a run has at most ten million */
+        [REPORT_OUT_SAMPLES] = {"noise samples", {0}},
 };
 
 _Static_assert(sizeof(outputs) / sizeof(outputs[0]) == REPORT_NOUTPUTS,

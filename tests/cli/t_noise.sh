@@ -62,3 +62,15 @@ head -n 1 "$TMP/rank.csv" | grep -q ',step_mean,step_p50,step_p90,step_p99,rank$
 awk -F, 'NR > 1 { print $(NF - 1), $NF }' "$TMP/rank.csv" | sort -n | awk '
 	{ if (NR > 1 && $2 < last) bad = 1; last = $2 } END { exit bad }' && ok ||
 	not_ok "compare --rank-by=p99 does not rank by the p99 step: $(cat "$TMP/rank.csv")"
+
+# --samples-out: a row per sample, the same for any --jobs; refused without --samples, leaving
+# the file alone
+for j in 1 3; do
+	ppsim -p 4 -m 8 --samples=40 --jitter=lognormal:0.2 --samples-out="$TMP/samples-$j.csv" \
+		--jobs=$j -f csv >/dev/null
+done
+[ "$(wc -l <"$TMP/samples-1.csv")" -eq 41 ] && ok || not_ok "--samples-out=40 wrote $(wc -l <"$TMP/samples-1.csv") lines"
+head -n 1 "$TMP/samples-1.csv" | grep -qx 'sample,step,bubble_ratio' && ok || not_ok "--samples-out header"
+cmp -s "$TMP/samples-1.csv" "$TMP/samples-3.csv" && ok || not_ok "--samples-out differs between --jobs 1 and 3"
+fails 2 "--samples-out: give --samples=N" -p 4 -m 8 --samples-out="$TMP/keep.csv"
+[ "$(cat "$TMP/keep.csv")" = keep ] && ok || not_ok "--samples-out without --samples changed the file"

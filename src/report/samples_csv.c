@@ -1,0 +1,17 @@
+/* The noise samples of a run as CSV (--samples-out): a row per sample in sample order. */
+#include <inttypes.h>
+
+#include "formats.h"
+#include "ppsim/samples.h"
+
+int report_samples_csv(FILE *out, const struct sim *s)
+{
+	const struct samples *x = s->samples;
+	char a[32], b[32];
+
+	fputs("sample,step,bubble_ratio\n", out);
+	for (uint64_t j = 0; x != NULL && j < x->n; j++)
+		fprintf(out, "%" PRIu64 ",%s,%s\n", x->first + j, REPORT_NUM(a, x->s[j].step),
+		        REPORT_NUM(b, x->s[j].bubble));
+	return 0;
+}
