@@ -408,6 +408,8 @@ enum config_flag {
 	CONFIG_GENERATES = 2,    /* describes generated requests: not with --requests */
 	CONFIG_ZERO_AUTO = 4,    /* a count whose 0, never given, lets the program choose */
 	CONFIG_ZERO_OK = 8,      /* a count that may be given as 0 (its default is then -1) */
+	CONFIG_WHOLE = 16,       /* one value whose commas and colons are its own: a sweep takes
+	                            it whole, as one value of every point */
 };
 
 /* A row of the option table: everything parsing, checking, --help and completion need. */

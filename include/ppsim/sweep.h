@@ -50,6 +50,9 @@ struct sweep {
 	/* the least work (ops, and SWEEP_DEVICE_OPS a device) a run takes on several threads:
 	 * below it, threads cost more than they give (sweep_init: SWEEP_PARALLEL_WORK) */
 	uint64_t parallel_work;
+	/* what ranks points: the step (tokens/s or utilization as simulated), or a statistic of
+	 * the noise samples' step each point runs with the base's --samples (sweep_init: step) */
+	enum pp_rank_by rank_by;
 };
 
 /* What one point produced. Times are in time_unit; figures a run has not are 0. */
@@ -83,6 +86,11 @@ struct sweep_record {
 	double memory_capacity;     /* with a model: one GPU's memory in bytes */
 	double memory_reserve;      /* with a model: of it, kept free (--memory-reserve) */
 	bool fits;                  /* every device within its GPU's memory (true without model) */
+	/* with --samples: the samples' step (as the report's: step_time with a model, else the
+	 * makespan), NAN without samples */
+	double step_mean, step_p50, step_p90, step_p99;
+	double rank_scale;          /* the step over the --rank-by statistic of it (1 by step):
+	                               the ranking's figure is multiplied by it */
 };
 
 /* Counts over the points a run evaluated. */
@@ -110,6 +118,9 @@ void sweep_release(struct sweep *sw);
  */
 int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char *label,
                    const char *spec, struct pp_error *err);
+
+/* Whether the points run noise samples: the base's --samples, or an axis of it. */
+bool sweep_has_samples(const struct sweep *sw);
 
 /* Number of points: the product of the axes' sizes (1 without axes). */
 uint64_t sweep_points(const struct sweep *sw);
@@ -146,7 +157,8 @@ void sweep_shard(uint64_t npoints, uint64_t k, uint64_t n, uint64_t *first, uint
 /*
  * Orders records best first: simulated before skipped, fitting before over memory, then by
  * tokens/s with a model or utilization without one (explicit costs fix the time per device,
- * not per model, so only the idle share compares across p), higher first; then the smaller
+ * not per model, so only the idle share compares across p), higher first, each at the
+ * --rank-by statistic of the step (times rank_scale); then the smaller
  * peak memory (activations without a model), and the index. Returns < 0 when a ranks above b,
  * > 0 when below, 0 only for the same index.
  */

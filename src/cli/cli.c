@@ -1025,7 +1025,11 @@ int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)
 		if (axis->nvalues == 1)
 			config_set(&sw->base, a->opt, a->label, axis->values[0], err);
 	}
-	if (check_outputs(cli, &sw->base, err) != 0) {
+	sw->rank_by = cli->rank_by;
+	if ((sw->rank_by != PP_RANK_STEP && !sweep_has_samples(sw) &&
+	     pp_fail(err, PP_ERR_USAGE,
+	             "--rank-by: ranks by the noise samples' step: give --samples=N") != 0) ||
+	    check_outputs(cli, &sw->base, err) != 0) {
 		sweep_release(sw);
 		return -1;
 	}

@@ -56,7 +56,21 @@ static const struct column figures[] = {
         {"fits", BOOL, true, true, AT(fits)},
 };
 
+/* With --samples, after the figures: the samples' step. */
+static const struct column noise_figures[] = {
+        {"step_mean", NUM, false, true, AT(step_mean)},
+        {"step_p50", NUM, false, true, AT(step_p50)},
+        {"step_p90", NUM, false, true, AT(step_p90)},
+        {"step_p99", NUM, false, true, AT(step_p99)},
+};
+
 #define COUNT(a) (sizeof(a) / sizeof(a[0]))
+
+/* The noise figures a sweep's records have: all with samples, else none. */
+static size_t noise_columns(const struct sweep *sw)
+{
+	return sweep_has_samples(sw) ? COUNT(noise_figures) : 0;
+}
 
 /* A sweep shows model columns when its base or one of its axes names a model. */
 static bool sweep_model(const struct sweep *sw)
@@ -175,6 +189,13 @@ void report_sweep_json_record(FILE *out, const struct sweep *sw, const struct sw
 			else
 				json_cell(out, &figures[c], r);
 		}
+	for (size_t c = 0; c < noise_columns(sw); c++) {
+		fprintf(out, ",\"%s\":", noise_figures[c].key);
+		if (!r->ok)
+			fputs("null", out);
+		else
+			json_cell(out, &noise_figures[c], r);
+	}
 	fputs(",\"reason\":", out);
 	if (r->ok)
 		fputs("null", out);
@@ -197,6 +218,8 @@ int report_sweep_csv_header(FILE *out, const struct sweep *sw)
 	for (size_t c = 0; c < COUNT(figures); c++)
 		if (model || !figures[c].model_only)
 			fprintf(out, ",%s", figures[c].key);
+	for (size_t c = 0; c < noise_columns(sw); c++)
+		fprintf(out, ",%s", noise_figures[c].key);
 	fputs(",reason\n", out);
 	return 0;
 }
@@ -218,6 +241,8 @@ int report_sweep_csv(FILE *out, const struct sweep *sw, const struct sweep_recor
 	for (size_t c = 0; c < COUNT(figures); c++)
 		if (model || !figures[c].model_only)
 			fprintf(out, ",%s", cell(buf, sizeof(buf), &figures[c], r));
+	for (size_t c = 0; c < noise_columns(sw); c++)
+		fprintf(out, ",%s", cell(buf, sizeof(buf), &noise_figures[c], r));
 	fputc(',', out);
 	report_csv_text(out, r->ok ? "" : r->reason);
 	fputc('\n', out);
@@ -227,7 +252,7 @@ int report_sweep_csv(FILE *out, const struct sweep *sw, const struct sweep_recor
 /* Columns of the ranked table after the shape and the varying options. */
 struct table_column {
 	const char *name;
-	bool model;    /* with a model (true) or without (false) */
+	int model;     /* with a model (1) or without (0); 2: with samples, either way */
 	int digits;    /* significant digits */
 	size_t offset; /* of the double it shows, in struct sweep_record */
 	double unit;   /* what it is divided by to print */
@@ -247,6 +272,8 @@ static const struct table_column table_columns[] = {
         {"memory_GB", true, 4, AT(memory_bytes), 1e9},
         {"p2p_time", false, 4, AT(p2p_time), 1},
         {"p2p_time", true, 4, AT(p2p_time), 1},
+        {"step_mean", 2, 6, AT(step_mean), 1},
+        {"step_p99", 2, 6, AT(step_p99), 1},
 };
 
 /* The text of a figure column of row r into buf, "-" where it does not apply. */
@@ -265,6 +292,9 @@ static const char *table_cell(char *buf, size_t n, const struct table_column *co
 /* The ranked table's columns: the rank, then shape[], the axes, table_columns[] by number
  * from these bases, then whether the point fits. */
 enum { RANK = -2, FITS = -1, SHAPE = 0, AXIS = 100, FIGURE = 200 };
+
+/* The statistics --rank-by names, by enum pp_rank_by. */
+static const char *const rank_names[] = {"step", "mean step", "p50 step", "p90 step", "p99 step"};
 
 /* What the cells of the ranked table come from. */
 struct ranked {
@@ -320,9 +350,10 @@ int report_sweep_table(FILE *out, const struct sweep *sw, const struct sweep_rec
 		fputs("no point could be simulated; --format=jsonl gives every point's reason\n", out);
 		return 0;
 	}
-	fprintf(out, "best %d by %s, in %s:\n\n", n,
+	fprintf(out, "best %d by %s%s%s, in %s:\n\n", n,
 	        model ? "tokens/s (fitting GPU memory first)" : "utilization",
-	        rows[0].time_unit);
+	        sw->rank_by != PP_RANK_STEP ? " at the samples' " : "",
+	        sw->rank_by != PP_RANK_STEP ? rank_names[sw->rank_by] : "", rows[0].time_unit);
 	/* the rank is at least 4 wide, each other column as wide as its widest cell */
 	cols[k++] = (struct report_column){RANK, 4, false, false};
 	for (size_t c = 0; c < COUNT(shape); c++)
@@ -332,7 +363,8 @@ int report_sweep_table(FILE *out, const struct sweep *sw, const struct sweep_rec
 		if (table_axis(sw, a))
 			cols[k++] = (struct report_column){AXIS + a, 0, true, false};
 	for (size_t c = 0; c < COUNT(table_columns); c++)
-		if (table_columns[c].model == model)
+		if (table_columns[c].model == (int)model ||
+		    (table_columns[c].model == 2 && sweep_has_samples(sw)))
 			cols[k++] = (struct report_column){FIGURE + (int)c, 0, true, false};
 	if (model)
 		cols[k++] = (struct report_column){FITS, 0, false, false};

@@ -9,12 +9,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/text.h"
+#include "ppsim/samples.h"
 #include "ppsim/sched.h"
 #include "ppsim/sim.h"
 
@@ -35,6 +37,14 @@ static void free_values(struct sweep_axis *a)
 	free(a->values);
 	a->values = NULL;
 	a->nvalues = 0;
+}
+
+bool sweep_has_samples(const struct sweep *sw)
+{
+	for (int a = 0; a < sw->naxes; a++)
+		if (strcmp(sw->axes[a].opt->key, "samples") == 0)
+			return true;
+	return sw->base.samples > 0;
 }
 
 void sweep_release(struct sweep *sw)
@@ -172,11 +182,14 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 		               spec);
 	if ((copy = pp_strdup(spec)) == NULL)
 		return pp_nomem(err, strlen(spec) + 1, 1);
-	for (char *item = strtok_r(copy, ",", &save); item != NULL;
-	     item = strtok_r(NULL, ",", &save)) {
+	/* a whole value is one item, commas and all */
+	for (char *item = opt->flags & CONFIG_WHOLE ? copy : strtok_r(copy, ",", &save);
+	     item != NULL; item = opt->flags & CONFIG_WHOLE ? NULL : strtok_r(NULL, ",", &save)) {
 		int rc = 0;
 
-		if (strcmp(opt->key, "schedule") == 0 && strcmp(item, "all") == 0) {
+		if (opt->flags & CONFIG_WHOLE)
+			rc = add_value(&vs, sw, &a, item, err);
+		else if (strcmp(opt->key, "schedule") == 0 && strcmp(item, "all") == 0) {
 			size_t n;
 			const struct sched_desc *t = sched_table(&n);
 
@@ -336,6 +349,25 @@ static void take_settings(struct sweep_record *r, const struct config *c)
 	free(settled);
 }
 
+/* Runs the noise samples of point s (one thread: points run in parallel) into r. Returns 0, or
+ * -1 with err set. */
+static int take_samples(struct sweep_record *r, struct sim *s, enum pp_rank_by by,
+                        struct pp_error *err)
+{
+	struct sample_stats x;
+
+	if (sim_sample(s, 0, s->config.samples, 1, err) != 0)
+		return -1;
+	if (samples_stats(s->samples, true, &x) != 0)
+		return pp_nomem(err, (size_t)s->samples->n, sizeof(double));
+	r->step_mean = x.mean;
+	r->step_p50 = x.p50;
+	r->step_p90 = x.p90;
+	r->step_p99 = x.p99;
+	r->rank_scale = sample_step(&s->metrics) / sim_rank_figure(s, by);
+	return 0;
+}
+
 void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 {
 	struct config *c = pp_malloc(sizeof(*c));
@@ -345,6 +377,8 @@ void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 	memset(r, 0, sizeof(*r));
 	r->index = i;
 	r->fits = true;
+	r->step_mean = r->step_p50 = r->step_p90 = r->step_p99 = NAN;
+	r->rank_scale = 1;
 	point_values(sw, i, r->value);
 	if (c == NULL) {
 		/* sweep_run stops at this record */
@@ -367,6 +401,11 @@ void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 	} else {
 		r->ok = true;
 		take_figures(r, s);
+		if (c->samples > 0 && take_samples(r, s, sw->rank_by, &err) != 0) {
+			r->ok = false;
+			r->error = err.kind;
+			snprintf(r->reason, sizeof(r->reason), "%s", err.msg);
+		}
 	}
 	sim_free(s);
 	free(c);
@@ -381,10 +420,11 @@ void sweep_shard(uint64_t npoints, uint64_t k, uint64_t n, uint64_t *first, uint
 	*last = q * k + rem * k / n;
 }
 
-/* What ranks a point: tokens/s with a model; else utilization, which compares across p. */
+/* What ranks a point: tokens/s with a model; else utilization, which compares across p; each
+ * at the step --rank-by chose. */
 static double score(const struct sweep_record *r)
 {
-	return r->has_model ? r->tokens_per_s : r->utilization;
+	return (r->has_model ? r->tokens_per_s : r->utilization) * r->rank_scale;
 }
 
 int sweep_rank_compare(const struct sweep_record *a, const struct sweep_record *b)
@@ -491,6 +531,9 @@ static uint64_t point_ops(const struct sweep *sw, uint64_t i, int *devices)
 	    c[1].schedule_file[0] == '\0' && (d = sched_find(c[1].schedule)) != NULL &&
 	    !sched_work(d, c[1].p, c[1].v, c[1].m, &ops))
 		ops = 0;
+	/* each noise sample simulates the point's ops again */
+	if (ops > 0 && !pp_mul_u64(ops, c[1].samples + 1, &ops))
+		ops = UINT64_MAX / 4; /* past any budget, without overflowing the sum of them */
 	if (ops > 0)
 		*devices = c[1].p;
 	free(c);

@@ -74,3 +74,20 @@ head -n 1 "$TMP/samples-1.csv" | grep -qx 'sample,step,bubble_ratio' && ok || no
 cmp -s "$TMP/samples-1.csv" "$TMP/samples-3.csv" && ok || not_ok "--samples-out differs between --jobs 1 and 3"
 fails 2 "--samples-out: give --samples=N" -p 4 -m 8 --samples-out="$TMP/keep.csv"
 [ "$(cat "$TMP/keep.csv")" = keep ] && ok || not_ok "--samples-out without --samples changed the file"
+
+# sweep: the samples' columns, ranking by a statistic, noise options taken whole; advise and
+# sweep refuse --rank-by of samples without them
+ppsim sweep -s 1f1b,zbh1,zbv -p 4,8 -m 16 --tcomm 0.1 --samples=60 \
+	--jitter=lognormal:0.1,B=normal:0.2 --straggler=2:1.3,0-1:2 --rank-by=p99 -f csv >"$TMP/sweep.csv"
+head -n 1 "$TMP/sweep.csv" | grep -q ',step_mean,step_p50,step_p90,step_p99,reason$' && ok ||
+	not_ok "sweep --samples records lack the samples' columns: $(head -n 1 "$TMP/sweep.csv")"
+[ "$(grep -c ',ok,' "$TMP/sweep.csv")" -eq 6 ] && ok || not_ok "sweep with noise options: $(cat "$TMP/sweep.csv")"
+ppsim sweep -s 1f1b,zbh1,zbv -p 4,8 -m 16 --tcomm 0.1 --samples=60 --jitter=lognormal:0.1 \
+	--rank-by=p99 --jobs=1 >"$TMP/sweep-1.txt"
+ppsim sweep -s 1f1b,zbh1,zbv -p 4,8 -m 16 --tcomm 0.1 --samples=60 --jitter=lognormal:0.1 \
+	--rank-by=p99 --jobs=2 >"$TMP/sweep-2.txt"
+cmp -s "$TMP/sweep-1.txt" "$TMP/sweep-2.txt" && ok || not_ok "sweep --samples differs between --jobs 1 and 2"
+grep -q "best 6 by utilization at the samples' p99 step" "$TMP/sweep-1.txt" && ok ||
+	not_ok "sweep --rank-by=p99 does not say what ranks: $(head -n 3 "$TMP/sweep-1.txt")"
+fails 2 "--rank-by: ranks by the noise samples' step: give --samples=N" sweep -s 1f1b,zbh1 --rank-by=mean
+fails 2 "--rank-by: ranks by the noise samples' step: give --samples=N" advise --model=llama3-8b --gpus=8 --rank-by=p90

@@ -771,6 +771,7 @@ static struct sweep_record ranked(uint64_t index, bool ok, bool fits, bool model
 	r.utilization = model ? -score : score;
 	r.memory_bytes = model ? memory : -memory;
 	r.peak_activations = model ? -memory : memory;
+	r.rank_scale = 1;
 	return r;
 }
 
@@ -798,6 +799,20 @@ static void sweep_rank_compare_ranks_by_tokens_per_second_with_a_model_else_util
 	for (int model = 0; model <= 1; model++)
 		assert_ranks_above(ranked(9, true, true, model, 0.75, 9),
 		                   ranked(0, true, true, model, 0.5, 1));
+}
+
+/* Ranked by a statistic of the noise samples' step, a point's figure is taken at that step:
+ * the better figure on paper ranks below when its samples' step is longer by more. */
+static void sweep_rank_compare_ranks_at_the_samples_statistic_of_the_step(void)
+{
+	for (int model = 0; model <= 1; model++) {
+		struct sweep_record a = ranked(0, true, true, model, 0.8, 1),
+		                    b = ranked(1, true, true, model, 0.75, 1);
+
+		assert_ranks_above(a, b);
+		a.rank_scale = 0.9; /* its p99 step is 1/0.9 of its step: 0.72 at it */
+		assert_ranks_above(b, a);
+	}
 }
 
 static void sweep_rank_compare_breaks_ties_by_smaller_memory_then_lower_index(void)
@@ -1488,6 +1503,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sweep_rank_compare_puts_simulated_before_skipped_and_fitting_before_over_memory),
         UNIT_TEST(sweep_rank_compare_ranks_by_tokens_per_second_with_a_model_else_utilization),
         UNIT_TEST(sweep_rank_compare_breaks_ties_by_smaller_memory_then_lower_index),
+        UNIT_TEST(sweep_rank_compare_ranks_at_the_samples_statistic_of_the_step),
         UNIT_TEST(sweep_keep_best_keeps_the_best_in_order_whatever_the_insertion_order),
         UNIT_TEST(sweep_run_ranked_counts_simulated_skipped_and_over_memory_points),
         UNIT_TEST(report_sweep_table_counts_points_over_memory_where_they_went),
