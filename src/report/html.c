@@ -11,10 +11,12 @@
  * a run of a million ops takes about 20 bytes an op.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "ppsim/report.h"
+#include "ppsim/samples.h"
 
 #include "formats.h"
 
@@ -364,6 +366,113 @@ static void write_requests(FILE *out, const struct serve_run *r)
 }
 
 /* The page of rows[0..n-1]; serve, when not NULL, is the serving run of the one row. */
+/* The histogram's size: its bins and its plot in pixels. */
+#define HIST_BINS   40
+#define HIST_WIDTH  720
+#define HIST_HEIGHT 90
+
+/* x to six significant digits. */
+static const char *six(char *buf, size_t n, double x)
+{
+	snprintf(buf, n, "%.6g", x);
+	return buf;
+}
+
+/* A vertical line at step x of the histogram over [lo, hi], with its label. */
+static void hist_mark(FILE *out, double lo, double hi, double x, const char *what,
+                      const char *dash, int row)
+{
+	double px = 40 + (hi > lo ? (x - lo) / (hi - lo) : 0.5) * HIST_WIDTH;
+	char num[32];
+
+	fprintf(out,
+	        "<line x1=\"%.1f\" y1=\"8\" x2=\"%.1f\" y2=\"%d\" stroke=\"#1a1a1a\" "
+	        "stroke-width=\"1.5\" stroke-dasharray=\"%s\"/><text x=\"%.1f\" y=\"%d\" "
+	        "font-size=\"11\" text-anchor=\"middle\">%s %s</text>\n",
+	        px, px, 10 + HIST_HEIGHT, dash, px, 22 + HIST_HEIGHT + 13 * row, what,
+	        six(num, sizeof(num), x));
+}
+
+/*
+ * The distribution of each run's step over its noise samples: a histogram per run on one axis,
+ * with the deterministic step, the mean and the p99 marked, and the figures in a table for
+ * those who do not read pictures.
+ */
+static void write_samples(FILE *out, const struct report_row *rows, int n)
+{
+	double lo = HUGE_VAL, hi = -HUGE_VAL;
+	char a[32], b[32], c[32], d[32], e[32];
+
+	for (int i = 0; i < n; i++) {
+		const struct samples *x = rows[i].sim->samples;
+		double step = sample_step(&rows[i].sim->metrics);
+
+		for (uint64_t j = 0; x != NULL && j < x->n; j++) {
+			lo = x->s[j].step < lo ? x->s[j].step : lo;
+			hi = x->s[j].step > hi ? x->s[j].step : hi;
+		}
+		if (x != NULL) {
+			lo = step < lo ? step : lo;
+			hi = step > hi ? step : hi;
+		}
+	}
+	if (lo > hi)
+		return;
+	fputs("<h2>Step over the noise samples</h2>\n", out);
+	for (int i = 0; i < n; i++) {
+		const struct sim *s = rows[i].sim;
+		const struct samples *x = s->samples;
+		uint64_t bins[HIST_BINS] = {0}, top = 1;
+		struct sample_stats st;
+
+		if (x == NULL || x->n == 0 || samples_stats(x, true, &st) != 0)
+			continue;
+		for (uint64_t j = 0; j < x->n; j++) {
+			int k = hi > lo ? (int)((x->s[j].step - lo) / (hi - lo) * HIST_BINS) : 0;
+
+			k = k < 0 ? 0 : k >= HIST_BINS ? HIST_BINS - 1 : k;
+			bins[k]++;
+		}
+		for (int k = 0; k < HIST_BINS; k++)
+			top = bins[k] > top ? bins[k] : top;
+		fputs("<p class=\"sum\">", out);
+		report_xml_text(out, rows[i].label);
+		fputs(" ", out);
+		report_xml_text(out, schedule_of(s));
+		fprintf(out, ": %" PRIu64 " samples (seed %" PRIu64 ")</p>\n", x->n, s->config.seed);
+		fprintf(out,
+		        "<svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
+		        "<title>Histogram of the step of %" PRIu64 " noise samples of ",
+		        HIST_WIDTH + 80, HIST_HEIGHT + 64, HIST_WIDTH + 80, HIST_HEIGHT + 64, x->n);
+		report_xml_text(out, schedule_of(s));
+		fputs("</title>\n", out);
+		for (int k = 0; k < HIST_BINS; k++) {
+			double h = (double)bins[k] / (double)top * HIST_HEIGHT;
+
+			if (bins[k] > 0)
+				fprintf(out,
+				        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				        "fill=\"#3b6fb6\"><title>%" PRIu64 " samples</title></rect>\n",
+				        40 + (double)k * HIST_WIDTH / HIST_BINS, 10 + HIST_HEIGHT - h,
+				        (double)HIST_WIDTH / HIST_BINS - 1, h, bins[k]);
+		}
+		fprintf(out,
+		        "<line x1=\"40\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#1a1a1a\"/>\n",
+		        10 + HIST_HEIGHT, 40 + HIST_WIDTH, 10 + HIST_HEIGHT);
+		hist_mark(out, lo, hi, sample_step(&s->metrics), "step", "4 3", 0);
+		hist_mark(out, lo, hi, st.mean, "mean", "none", 1);
+		hist_mark(out, lo, hi, st.p99, "p99", "1 2", 2);
+		fputs("</svg>\n", out);
+		fprintf(out,
+		        "<table class=\"stats\"><tr><th>step (%s)</th><th>deterministic</th>"
+		        "<th>mean</th><th>p50</th><th>p90</th><th>p99</th></tr><tr><td>samples</td>"
+		        "<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr></table>\n",
+		        s->cost->time_unit, six(a, sizeof(a), sample_step(&s->metrics)),
+		        six(b, sizeof(b), st.mean), six(c, sizeof(c), st.p50),
+		        six(d, sizeof(d), st.p90), six(e, sizeof(e), st.p99));
+	}
+}
+
 static int write_page(FILE *out, const struct report_row *rows, int n,
                       const struct serve_run *serve)
 {
@@ -385,6 +494,8 @@ static int write_page(FILE *out, const struct report_row *rows, int n,
 	      "id=\"tip\"></div>\n"
 	      "<h2>Bubble by device</h2>\n<div id=\"bubbles\"></div>\n",
 	      out);
+	if (serve == NULL)
+		write_samples(out, rows, n);
 	write_tail(out);
 	fputs("<script>\nwindow.PPSIM = {\"kind\":\"", out);
 	fputs(serve != NULL ? "serve" : n > 1 ? "compare" : "run", out);

@@ -91,3 +91,11 @@ grep -q "best 6 by utilization at the samples' p99 step" "$TMP/sweep-1.txt" && o
 	not_ok "sweep --rank-by=p99 does not say what ranks: $(head -n 3 "$TMP/sweep-1.txt")"
 fails 2 "--rank-by: ranks by the noise samples' step: give --samples=N" sweep -s 1f1b,zbh1 --rank-by=mean
 fails 2 "--rank-by: ranks by the noise samples' step: give --samples=N" advise --model=llama3-8b --gpus=8 --rank-by=p90
+
+# the HTML report draws the samples' distribution, with its figures in a table; not without them
+ppsim -p 4 -m 8 --samples=100 --jitter=lognormal:0.1 --html="$TMP/noise.html" -f json >/dev/null
+grep -q '<h2>Step over the noise samples</h2>' "$TMP/noise.html" &&
+	grep -q '<svg role="img"' "$TMP/noise.html" && grep -q '<table class="stats">' "$TMP/noise.html" && ok ||
+	not_ok "--html with --samples lacks the samples' histogram"
+ppsim -p 4 -m 8 --html="$TMP/plain.html" -f json >/dev/null
+grep -q 'noise samples' "$TMP/plain.html" && not_ok "--html without --samples draws samples" || ok
