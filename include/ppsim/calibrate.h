@@ -34,6 +34,13 @@ enum calib_format {
 	CALIB_MEGATRON, /* Megatron-LM timer blocks */
 };
 
+/* One measured op time of a CSV line, as it was read. */
+struct calib_sample {
+	int stage;
+	char op[3]; /* "F", "B", "W" or "BW" */
+	double ms;
+};
+
 /* Measured times, ms per micro-batch; NAN where not measured. */
 struct calibration {
 	enum calib_format format;
@@ -42,6 +49,9 @@ struct calibration {
 	double comm;            /* one point-to-point message */
 	const char *path;       /* the file read, for messages */
 	size_t *line;           /* [p] the line of each stage's first time (NULL: not known) */
+	struct calib_sample *samples; /* [nsamples] a CSV's op times line by line (not messages);
+	                                 NULL for a Megatron log */
+	size_t nsamples;
 };
 
 /* The explicit costs that reproduce a calibration. */
@@ -85,6 +95,13 @@ int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit
 
 /* Frees fit's scale. */
 void calib_fit_release(struct calib_fit *fit);
+
+/*
+ * Writes k's measured op times as the samples file of --jitter=empirical:FILE (CSV "kind,stage,
+ * value": a fused backward's as B, the rule a fused backward draws from) to out, so that noise
+ * samples draw each op's time from its stage's measurements. Returns 0, or -1 when out fails.
+ */
+int calib_write_samples(FILE *out, const struct calibration *k);
 
 /*
  * Writes the fit as a ppsim config file (JSON: p when known, m when above 0, t_f, t_b, t_w, t_comm

@@ -17,13 +17,14 @@
 #include "ppsim/sim.h"
 
 static const char usage[] =
-        "Usage: ppsim calibrate [-m N] [--w-share=F] [-o FILE] MEASURED\n"
+        "Usage: ppsim calibrate [-m N] [--w-share=F] [-o FILE] [--jitter-out=FILE] MEASURED\n"
         "Write a config whose ops take the measured times in MEASURED: a CSV with columns\n"
         "stage, op (F, B, W, BW or comm) and ms per micro-batch, or a Megatron-LM log\n"
         "(its forward-compute and backward-compute timers; then -m N, the micro-batches\n"
         "of an iteration, is required). --w-share=F takes F of a fused backward (BW) as\n"
-        "W. -o FILE writes the config there instead of standard output; -- ends the\n"
-        "options.";
+        "W. -o FILE writes the config there instead of standard output; --jitter-out=FILE\n"
+        "writes the CSV's op times, line by line, as the samples of\n"
+        "--jitter=empirical:FILE (kind,stage,value); -- ends the options.";
 
 /*
  * The config text of fit, into *text (*len bytes, the caller frees it), checked as `ppsim -c`
@@ -77,9 +78,24 @@ static int write_text(const char *path, const char *text, size_t len)
 	return guard_keep(f, &err) == 0 ? PP_EXIT_OK : cmd_fail(&err);
 }
 
+/* Writes k's op times to path as --jitter's empirical samples, whole or not at all. Returns 0,
+ * or -1 with err set. */
+static int write_samples(const char *path, const struct calibration *k, struct pp_error *err)
+{
+	struct outfile *f = guard_open(path, err);
+
+	if (f == NULL)
+		return -1;
+	if (calib_write_samples(outfile_stream(f), k) != 0) {
+		guard_abort(f);
+		return pp_fail(err, PP_ERR_IO, "cannot write '%s'", path);
+	}
+	return guard_keep(f, err);
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
-	const char *file = NULL, *out = NULL, *v;
+	const char *file = NULL, *out = NULL, *jitter_out = NULL, *v;
 	struct pp_error err = {0};
 	struct calibration k;
 	struct calib_fit fit;
@@ -122,6 +138,10 @@ int cmd_calibrate(int argc, char **argv)
 			if (*v == '\0')
 				return cmd_usage("calibrate: option '%s' needs a value", argv[i]);
 			out = v;
+		} else if ((v = cmd_option_arg(argc, argv, &i, "--jitter-out", NULL)) != NULL) {
+			if (*v == '\0')
+				return cmd_usage("calibrate: option '%s' needs a value", argv[i]);
+			jitter_out = v;
 		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			return cmd_usage("calibrate: unknown option '%.40s'", argv[i]);
 		} else if (file != NULL) {
@@ -132,11 +152,31 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (file == NULL)
 		return cmd_usage("calibrate: needs a file of MEASURED times");
-	if (out != NULL && guard_check_outputs(&out, (const char *const[]){"-o"}, 1, &file,
-	                                       (const char *const[]){"calibrate"}, 1, &err) != 0)
-		return cmd_fail(&err);
+	{
+		const char *outs[2];
+		const char *what[2];
+		int nouts = 0;
+
+		if (out != NULL) {
+			outs[nouts] = out;
+			what[nouts++] = "-o";
+		}
+		if (jitter_out != NULL) {
+			outs[nouts] = jitter_out;
+			what[nouts++] = "--jitter-out";
+		}
+		if (nouts > 0 && guard_check_outputs(outs, what, nouts, &file,
+		                                     (const char *const[]){"calibrate"}, 1, &err) != 0)
+			return cmd_fail(&err);
+	}
 	if (calib_read(file, (int)m, &k, &err) != 0)
 		return cmd_fail(&err);
+	if (jitter_out != NULL && k.format != CALIB_CSV) {
+		calib_release(&k);
+		return cmd_usage("calibrate: --jitter-out takes op times from a CSV, line by line; "
+		                 "'%.40s' is a Megatron-LM log",
+		                 file);
+	}
 	if (calib_fit(&k, w_share, &fit, &err) != 0) {
 		calib_release(&k);
 		return cmd_fail(&err);
@@ -147,9 +187,13 @@ int cmd_calibrate(int argc, char **argv)
 		          "up to %.1f%%: its F, B and W are not in the other stages' proportion",
 		          fit.worst_stage, 100 * fit.max_error);
 	calib_fit_release(&fit);
+	if (status == 0 && jitter_out != NULL)
+		status = write_samples(jitter_out, &k, &err);
 	calib_release(&k);
-	if (status != 0)
+	if (status != 0) {
+		free(text);
 		return cmd_fail(&err);
+	}
 	status = write_text(out, text, len);
 	free(text);
 	return status;

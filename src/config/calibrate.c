@@ -90,6 +90,8 @@ struct reader {
 	size_t first; /* the first line that is not blank or a comment: the CSV header */
 	struct acc *stages;
 	size_t nstages, cap;
+	struct calib_sample *samples; /* a CSV's op times in order */
+	size_t nsamples, samples_cap;
 	struct mean comm;
 	struct block block; /* Megatron: the current block */
 	double first_ms[NTIMERS];
@@ -196,6 +198,19 @@ static int csv_line(struct reader *r, const struct columns *c, char *line, struc
 	if (a->line == 0)
 		a->line = at;
 	mean_add(&a->op[op], ms);
+	if (r->nsamples == r->samples_cap) {
+		size_t cap = r->samples_cap ? 2 * r->samples_cap : 64;
+		struct calib_sample *x = cap <= SIZE_MAX / sizeof(*x)
+		                                 ? realloc(r->samples, cap * sizeof(*x))
+		                                 : NULL;
+
+		if (x == NULL) /* r->samples stays, for calib_read to free */
+			return pp_nomem(err, cap, sizeof(*x));
+		r->samples = x;
+		r->samples_cap = cap;
+	}
+	r->samples[r->nsamples] = (struct calib_sample){.stage = (int)stage, .ms = ms};
+	snprintf(r->samples[r->nsamples++].op, sizeof(r->samples[0].op), "%s", op_names[op]);
 	return 0;
 }
 
@@ -446,10 +461,13 @@ int calib_read(const char *path, int m, struct calibration *k, struct pp_error *
 	rc = text_read_file(path, read_lines, &r, err);
 	if (rc < 0 || (rc == 0 && check_stages(&r, err) != 0)) {
 		free(r.stages);
+		free(r.samples);
 		return -1;
 	}
 	k->format = rc == 1 ? CALIB_MEGATRON : CALIB_CSV;
 	k->path = path;
+	k->samples = r.samples;
+	k->nsamples = r.nsamples;
 	if (k->format == CALIB_MEGATRON) {
 		struct acc *a = &r.stages[0];
 
@@ -500,8 +518,22 @@ void calib_release(struct calibration *k)
 	free(k->w);
 	free(k->bw);
 	free(k->line);
+	free(k->samples);
 	k->f = k->b = k->w = k->bw = NULL;
 	k->line = NULL;
+	k->samples = NULL;
+	k->nsamples = 0;
+}
+
+int calib_write_samples(FILE *out, const struct calibration *k)
+{
+	char num[32];
+
+	fputs("kind,stage,value\n", out);
+	for (size_t i = 0; i < k->nsamples; i++)
+		fprintf(out, "%s,%d,%s\n", strcmp(k->samples[i].op, "BW") == 0 ? "B" : k->samples[i].op,
+		        k->samples[i].stage, pp_double_format(num, sizeof(num), k->samples[i].ms));
+	return ferror(out) ? -1 : 0;
 }
 
 /* Fails err (kind) about stage s of k, at the line of its first time when known. Returns -1. */

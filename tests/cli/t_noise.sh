@@ -99,3 +99,13 @@ grep -q '<h2>Step over the noise samples</h2>' "$TMP/noise.html" &&
 	not_ok "--html with --samples lacks the samples' histogram"
 ppsim -p 4 -m 8 --html="$TMP/plain.html" -f json >/dev/null
 grep -q 'noise samples' "$TMP/plain.html" && not_ok "--html without --samples draws samples" || ok
+
+# calibrate --jitter-out: the measured rows as empirical samples, which a run then draws from;
+# refused for a Megatron log, and beside the input
+printf 'stage,op,ms\n0,F,1.0\n0,F,1.2\n0,BW,3\n0,BW,3.3\n1,F,1.1\n1,BW,3.1\n' >"$TMP/meas.csv"
+ppsim calibrate --w-share=0.5 -o "$TMP/cal.json" --jitter-out="$TMP/jit.csv" "$TMP/meas.csv" 2>/dev/null
+printf 'kind,stage,value\nF,0,1\nF,0,1.2\nB,0,3\nB,0,3.3\nF,1,1.1\nB,1,3.1\n' >"$TMP/jit-want.csv"
+cmp -s "$TMP/jit.csv" "$TMP/jit-want.csv" && ok || not_ok "calibrate --jitter-out wrote $(cat "$TMP/jit.csv")"
+run_json -c "$TMP/cal.json" --samples=50 --jitter="B=empirical:$TMP/jit.csv"
+expect_cmp noise.step.max ">" "$("$JGET" "$TMP/out.json" noise.step.min)"
+fails 2 "--jitter-out" calibrate --jitter-out="$TMP/meas.csv" "$TMP/meas.csv"
