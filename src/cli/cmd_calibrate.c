@@ -17,7 +17,8 @@
 #include "ppsim/sim.h"
 
 static const char usage[] =
-        "Usage: ppsim calibrate [-m N] [--w-share=F] [-o FILE] [--jitter-out=FILE] MEASURED\n"
+        "Usage: ppsim calibrate [-m N] [--w-share=F] [-o FILE] [--jitter-out=FILE]\n"
+        "                       MEASURED\n"
         "Write a config whose ops take the measured times in MEASURED: a CSV with columns\n"
         "stage, op (F, B, W, BW or comm) and ms per micro-batch, or a Megatron-LM log\n"
         "(its forward-compute and backward-compute timers; then -m N, the micro-batches\n"
@@ -187,13 +188,14 @@ int cmd_calibrate(int argc, char **argv)
 		          "up to %.1f%%: its F, B and W are not in the other stages' proportion",
 		          fit.worst_stage, 100 * fit.max_error);
 	calib_fit_release(&fit);
-	if (status == 0 && jitter_out != NULL)
-		status = write_samples(jitter_out, &k, &err);
-	calib_release(&k);
-	if (status != 0) {
+	/* a config that would not run was freed by fit_config */
+	if (status == 0 && jitter_out != NULL && write_samples(jitter_out, &k, &err) != 0) {
 		free(text);
-		return cmd_fail(&err);
+		status = -1;
 	}
+	calib_release(&k);
+	if (status != 0)
+		return cmd_fail(&err);
 	status = write_text(out, text, len);
 	free(text);
 	return status;

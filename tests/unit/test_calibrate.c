@@ -318,7 +318,7 @@ static void calib_read_takes_other_timer_blocks_and_crlf_in_a_megatron_log(void)
 static void calib_fit_averages_the_stages_and_scales_each_by_its_total(void)
 {
 	double f[] = {1, 2}, b[] = {1, 2}, w[] = {2, 4}, bw[] = {NAN, NAN};
-	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL};
+	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL, NULL, 0};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 
@@ -345,7 +345,7 @@ static void calib_fit_averages_the_stages_and_scales_each_by_its_total(void)
 static void calib_fit_splits_a_fused_backward_by_the_w_share_given(void)
 {
 	double f[] = {2}, b[] = {NAN}, w[] = {NAN}, bw[] = {5};
-	struct calibration k = {CALIB_MEGATRON, 1, f, b, w, bw, NAN, "train.log", NULL};
+	struct calibration k = {CALIB_MEGATRON, 1, f, b, w, bw, NAN, "train.log", NULL, NULL, 0};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 
@@ -365,7 +365,7 @@ static void calib_fit_splits_a_fused_backward_by_the_w_share_given(void)
 static void calib_write_config_reads_back_as_a_config_with_the_fitted_costs(void)
 {
 	double f[] = {1, 2}, b[] = {1, 2}, w[] = {2, 4}, bw[] = {NAN, NAN};
-	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL};
+	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL, NULL, 0};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 	struct config c;
