@@ -11,6 +11,7 @@
 
 #include "ppsim/config.h"
 #include "ppsim/report.h"
+#include "ppsim/samples.h"
 #include "ppsim/sim.h"
 
 struct pp_config {
@@ -218,6 +219,12 @@ pp_run *pp_simulate(const pp_config *c, char *err, size_t errlen)
 	if (r != NULL && (config_check_command(&c->config, CONFIG_RUN, "run", &k.e) != 0 ||
 	                  (r->sim = sim_run(&c->config, &k.e)) == NULL)) {
 		free(r);
+		r = NULL;
+	}
+	/* the noise samples run in the calling thread: the figures are the same on any number */
+	if (r != NULL && c->config.samples > 0 &&
+	    sim_sample(r->sim, 0, c->config.samples, 1, &k.e) != 0) {
+		pp_run_free(r);
 		r = NULL;
 	}
 	return call_end_with(&k, r);
