@@ -89,7 +89,8 @@ void measured_release(struct measured *m);
 /* The slowest device of a step and how its ops were scaled. */
 struct measured_slowest {
 	int device;                    /* the device with the most busy time (the lowest on a tie) */
-	double factor[MEASURED_KINDS]; /* by kind: the factor its ops took, 1 where it has none */
+	double factor[MEASURED_KINDS]; /* by kind: the factor its ops took, NAN for a kind it does
+	                                  not run */
 };
 
 /*
@@ -97,7 +98,8 @@ struct measured_slowest {
  * device with the most busy time scaled by the median, over the other devices, of their mean
  * time for ops of its kind (F, B, W, BW, an overlapped pair) over its own mean for that kind
  * (the other devices' times for that kind of op, its order kept); the others' as measured.
- * The factors into *w. Returns 0, or -1 with a PP_ERR_USAGE error for a step on one device.
+ * The factors into *w (NAN for a kind it does not run). Returns 0, or -1 with a PP_ERR_USAGE
+ * error for a step on one device.
  */
 int measured_without_slowest(const struct measured *m, double *op, struct measured_slowest *w,
                              struct pp_error *err);

@@ -37,6 +37,7 @@ struct sim {
 	struct pp_arena arena;       /* the schedule's and the engine's large arrays */
 	pp_time *perturbed;          /* sim_run_perturbed: the op and message durations the
 	                                engine was given, [2 nops]; else NULL */
+	bool given_times;            /* sim_run_perturbed was given each op's time */
 };
 
 /* What a run's memory and its outputs' sizes grow with, known before it is simulated. */

@@ -140,6 +140,9 @@ static int read_all(FILE *f, const char *path, void *ctx, struct pp_error *err)
 		}
 	}
 	why = gzerror(z, &errnum);
+	/* zlib names a stream it was handed "<fd:N>": the path is named already */
+	if (strncmp(why, "<fd:", 4) == 0 && strstr(why, ": ") != NULL)
+		why = strstr(why, ": ") + 2;
 	if (rc == 0 && errnum == Z_ERRNO)
 		rc = text_read_error(err, path, errno);
 	else if (rc == 0 && errnum == Z_MEM_ERROR)
@@ -753,6 +756,7 @@ static int read_messages(struct reader *r, double scale, struct measured *m, str
 	const struct sched *s = m->sched;
 	size_t cells = 2 * (size_t)s->S * (size_t)s->m, *at;
 	double sum = 0;
+	pp_time t;
 
 	if (r->sends.n == 0 && r->ncomm == 0)
 		return 0;
@@ -803,6 +807,11 @@ static int read_messages(struct reader *r, double scale, struct measured *m, str
 	free(at);
 	m->nmsgs = r->sends.n + r->ncomm;
 	m->msg_mean = (sum + r->comm_sum * scale) / (double)m->nmsgs;
+	/* to the resolution of a time given in a config (6 decimals): 0.1, not 0.09999999999999998 */
+	if (!pp_time_from_units(m->msg_mean, PP_TICK_BASE, &t))
+		return pp_fail(err, PP_ERR_CONFIG, "%s '%s': the messages' mean time, %g, is no time a "
+		               "message may take", r->what, r->paths[0], m->msg_mean);
+	m->msg_mean = pp_time_to_units(t, PP_TICK_BASE);
 	for (size_t i = 0; i < s->nops; i++)
 		if (isnan(m->msg[i]))
 			m->msg[i] = sends_across(s, &s->ops[i]) ? m->msg_mean : 0;
@@ -982,12 +991,12 @@ int measured_without_slowest(const struct measured *m, double *op, struct measur
 		}
 		qsort(mid, n, sizeof(*mid), by_double);
 		median = n == 0 ? own : n % 2 == 1 ? mid[n / 2] : (mid[n / 2 - 1] + mid[n / 2]) / 2;
-		w->factor[k] = own > 0 && n > 0 ? median / own : 1;
+		w->factor[k] = count[at] == 0 ? NAN : own > 0 && n > 0 ? median / own : 1;
 	}
 	for (size_t i = 0; i < s->nops; i++)
-		op[i] = m->op[i] *
-		        ((int)s->stage_device[s->ops[i].stage] == slow ? w->factor[kind_index(s, i)]
-		                                                        : 1);
+		op[i] = (int)s->stage_device[s->ops[i].stage] == slow
+		                ? m->op[i] * w->factor[kind_index(s, i)]
+		                : m->op[i];
 	free(sum);
 	free(count);
 	return 0;

@@ -108,6 +108,7 @@ static int perturb(struct sim *s, const struct sim_perturb *pt, struct pp_error 
 			ep.op_dur = t;
 		else
 			ep.msg_dur = t;
+		s->given_times |= k == 0;
 	}
 	return engine_perturb(s->engine, &ep, err);
 }
