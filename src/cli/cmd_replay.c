@@ -71,13 +71,14 @@ static int shape_whatif(struct config *w, const struct measured *m, const double
 				*err = why;
 				return -1;
 			}
-			return pp_fail(err, PP_ERR_USAGE,
-			               "replay: the measured order is no built-in schedule's (for its "
-			               "p=%d, v=%d, m=%d): give the what-if's --schedule",
-			               m->sched->p, m->sched->v, m->sched->m);
+			return pp_fail(
+			        err, PP_ERR_USAGE,
+			        "replay: the measured order is no built-in schedule's (for its "
+			        "p=%d, v=%d, m=%d): give the what-if's --schedule",
+			        m->sched->p, m->sched->v, m->sched->m);
 		}
-		if (config_set(w, config_option_by_key("schedule"), "--schedule", desc->name, err) !=
-		    0)
+		if (config_set(w, config_option_by_key("schedule"), "--schedule", desc->name,
+		               err) != 0)
 			return -1;
 	}
 	desc = sched_find(w->schedule);
@@ -138,9 +139,10 @@ static int run(const struct cli *cli, struct config *r, struct config *w, struct
 	unsigned last = cli_sim_flags(cli);
 
 	if (cli->w_share >= 0 && !shape)
-		return pp_fail(err, PP_ERR_USAGE,
-		               "--w-share: only for a what-if of another schedule or shape (-s, -m, "
-		               "-v), whose costs are fitted to the step");
+		return pp_fail(
+		        err, PP_ERR_USAGE,
+		        "--w-share: only for a what-if of another schedule or shape (-s, -m, "
+		        "-v), whose costs are fitted to the step");
 	/* the messages: the user's --tcomm, else as measured (t_comm, their mean, prices the
 	 * others and the what-ifs) */
 	if (config_is_set(r, "t_comm") || m->msg == NULL)
@@ -153,7 +155,8 @@ static int run(const struct cli *cli, struct config *r, struct config *w, struct
 		if (measured_without_slowest(m, x->op, &x->slow, err) != 0)
 			return -1;
 		snprintf(x->change, sizeof(x->change),
-		         "without device %d, the slowest: its ops at the other devices' median times",
+		         "without device %d, the slowest: its ops at the other devices' median "
+		         "times",
 		         x->slow.device);
 	}
 	if (shape) {
@@ -163,8 +166,8 @@ static int run(const struct cli *cli, struct config *r, struct config *w, struct
 		                 sizeof(what), err) != 0)
 			return -1;
 		if (x->op != NULL)
-			snprintf(x->change + strlen(x->change), sizeof(x->change) - strlen(x->change),
-			         "; then %s", what);
+			snprintf(x->change + strlen(x->change),
+			         sizeof(x->change) - strlen(x->change), "; then %s", what);
 		else
 			snprintf(x->change, sizeof(x->change), "%s", what);
 	}
@@ -201,8 +204,9 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (cli.nfiles == 0) {
 		cli_release(&cli);
-		return cmd_usage("replay: needs the MEASURED step: a trace, a trace per device, or a "
-		                 "CSV of op times");
+		return cmd_usage(
+		        "replay: needs the MEASURED step: a trace, a trace per device, or a "
+		        "CSV of op times");
 	}
 	r = pp_malloc(sizeof(*r));
 	w = pp_malloc(sizeof(*w));
@@ -210,7 +214,8 @@ int cmd_replay(int argc, char **argv)
 		pp_nomem(&err, 2, sizeof(*r));
 	if (err.kind != PP_ERR_NONE || cli_config_taking(&cli, NULL, replay_option, r, &err) != 0 ||
 	    cli_config(&cli, NULL, w, &err) != 0 ||
-	    measured_read((const char *const *)cli.files, cli.nfiles, r->max_ops, &x.m, &err) != 0 ||
+	    measured_read((const char *const *)cli.files, cli.nfiles, r->max_ops, &x.m, &err) !=
+	            0 ||
 	    run(&cli, r, w, &x, &err) != 0) {
 		status = cmd_fail(&err);
 		goto done;

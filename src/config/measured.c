@@ -37,15 +37,15 @@ enum role {
 /* A range read, in the file's unit (microseconds in a trace, milliseconds in a CSV). */
 struct range {
 	double start, dur;
-	long dev;                   /* device key: a trace's pid, else the device */
-	long stage, mb;             /* its op's (a pair's F's; a transfer's sender's) */
-	long stage2, mb2;           /* a pair's backward */
-	signed char kind, kind2;    /* enum op_kind; a transfer's: OP_F (forward) or OP_B */
-	unsigned char role;         /* enum role */
-	bool gpu;                   /* a trace's GPU annotation (gpu_user_annotation) */
-	bool overlapped;            /* ppsim's slice of one op of an overlapped pair */
+	long dev;                    /* device key: a trace's pid, else the device */
+	long stage, mb;              /* its op's (a pair's F's; a transfer's sender's) */
+	long stage2, mb2;            /* a pair's backward */
+	signed char kind, kind2;     /* enum op_kind; a transfer's: OP_F (forward) or OP_B */
+	unsigned char role;          /* enum role */
+	bool gpu;                    /* a trace's GPU annotation (gpu_user_annotation) */
+	bool overlapped;             /* ppsim's slice of one op of an overlapped pair */
 	uint32_t file, line, column; /* where it stands */
-	size_t seq;                 /* its place among the ranges read, for ties */
+	size_t seq;                  /* its place among the ranges read, for ties */
 };
 
 /* A growable array of ranges. */
@@ -63,8 +63,8 @@ struct reader {
 	struct ranges ops; /* op and pair ranges */
 	struct ranges sends;
 	size_t seq;
-	bool starts;       /* the ranges have start times (a trace; a CSV with a start column) */
-	double comm_sum;   /* a CSV's comm lines */
+	bool starts;     /* the ranges have start times (a trace; a CSV with a start column) */
+	double comm_sum; /* a CSV's comm lines */
 	size_t ncomm;
 	const char *time_unit;
 	uint64_t max_ops;
@@ -118,7 +118,8 @@ static int read_all(FILE *f, const char *path, void *ctx, struct pp_error *err)
 
 		if (fd >= 0)
 			close(fd);
-		return e == ENOMEM || fd >= 0 ? pp_nomem(err, 1, 8192) : text_read_error(err, path, e);
+		return e == ENOMEM || fd >= 0 ? pp_nomem(err, 1, 8192)
+		                              : text_read_error(err, path, e);
 	}
 	for (;;) {
 		int n;
@@ -127,9 +128,8 @@ static int read_all(FILE *f, const char *path, void *ctx, struct pp_error *err)
 			rc = -1;
 			break;
 		}
-		n = gzread(z, t->buf + t->len, (unsigned)(cap - t->len - 1 > INT32_MAX
-		                                                  ? INT32_MAX
-		                                                  : cap - t->len - 1));
+		n = gzread(z, t->buf + t->len,
+		           (unsigned)(cap - t->len - 1 > INT32_MAX ? INT32_MAX : cap - t->len - 1));
 		if (n <= 0)
 			break;
 		t->len += (size_t)n;
@@ -200,7 +200,8 @@ struct place {
 static int read_event(struct reader *r, const cJSON *e, const struct place *at, long dev_of_file,
                       struct pp_error *err)
 {
-	const char *ph = string_of(e, "ph"), *name = string_of(e, "name"), *cat = string_of(e, "cat");
+	const char *ph = string_of(e, "ph"), *name = string_of(e, "name"),
+	           *cat = string_of(e, "cat");
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args"), *ts, *dur, *pid;
 	struct schedfile_action a = {0};
 	struct range x = {0};
@@ -218,14 +219,15 @@ static int read_event(struct reader *r, const cJSON *e, const struct place *at, 
 
 		if (rc == -2)
 			return FAIL_EVENT(r, err, at,
-			                  "range '%.60s': a stage or micro-batch number above %ld", name,
-			                  (long)PP_MAX_COUNT * PP_MAX_CHUNKS);
+			                  "range '%.60s': a stage or micro-batch number above %ld",
+			                  name, (long)PP_MAX_COUNT * PP_MAX_CHUNKS);
 		if (rc != 0)
-			return FAIL_EVENT(r, err, at,
-			                  "range '%.60s': unknown action (PyTorch's pipelining names its "
-			                  "ranges PP: then STAGE, F, I, B or W, and MICROBATCH, as "
-			                  "PP:2F0; or a transfer, as PP:0SEND_F0)",
-			                  name);
+			return FAIL_EVENT(
+			        r, err, at,
+			        "range '%.60s': unknown action (PyTorch's pipelining names its "
+			        "ranges PP: then STAGE, F, I, B or W, and MICROBATCH, as "
+			        "PP:2F0; or a transfer, as PP:0SEND_F0)",
+			        name);
 		if (a.type == SCHEDFILE_ACT_OTHER)
 			return 0; /* a RECV or an FSDP action: not read */
 		x.role = a.type == SCHEDFILE_ACT_OP ? (a.pair ? ROLE_PAIR : ROLE_OP) : ROLE_SEND;
@@ -245,10 +247,11 @@ static int read_event(struct reader *r, const cJSON *e, const struct place *at, 
 		if (p2p && (st == NULL || mb == NULL))
 			return 0; /* a transfer of an older ppsim, which does not name its op */
 		if (!whole(st, &x.stage) || !whole(mb, &x.mb))
-			return FAIL_EVENT(r, err, at,
-			                  "slice '%.60s': its stage and microbatch must be whole numbers "
-			                  "from 0 to %ld",
-			                  name, (long)PP_MAX_COUNT * PP_MAX_CHUNKS);
+			return FAIL_EVENT(
+			        r, err, at,
+			        "slice '%.60s': its stage and microbatch must be whole numbers "
+			        "from 0 to %ld",
+			        name, (long)PP_MAX_COUNT * PP_MAX_CHUNKS);
 		if (p2p) {
 			x.role = ROLE_SEND;
 			x.kind = strcmp(cat, "forward") == 0 ? OP_F : OP_B;
@@ -256,9 +259,10 @@ static int read_event(struct reader *r, const cJSON *e, const struct place *at, 
 			int k = kind_named(kind);
 
 			if (k < 0)
-				return FAIL_EVENT(r, err, at,
-				                  "slice '%.60s': unknown kind \"%.20s\" (F, B, W or BW)",
-				                  name, kind);
+				return FAIL_EVENT(
+				        r, err, at,
+				        "slice '%.60s': unknown kind \"%.20s\" (F, B, W or BW)",
+				        name, kind);
 			x.role = ROLE_OP;
 			x.kind = (signed char)k;
 			x.overlapped =
@@ -272,8 +276,8 @@ static int read_event(struct reader *r, const cJSON *e, const struct place *at, 
 	    !isfinite(dur->valuedouble))
 		return FAIL_EVENT(r, err, at, "range '%.60s': needs numbers ts and dur", name);
 	if (dur->valuedouble < 0)
-		return FAIL_EVENT(r, err, at, "range '%.60s': a negative duration (dur %.17g)", name,
-		                  dur->valuedouble);
+		return FAIL_EVENT(r, err, at, "range '%.60s': a negative duration (dur %.17g)",
+		                  name, dur->valuedouble);
 	if (dev_of_file < 0 && !(cJSON_IsNumber(pid) && pid->valuedouble >= 0 &&
 	                         pid->valuedouble <= (double)INT64_MAX / 2 &&
 	                         pid->valuedouble == floor(pid->valuedouble)))
@@ -333,12 +337,13 @@ static int check_declared(const struct reader *r, const struct ranges *a, size_t
 		long mb = x->mb2 > x->mb ? x->mb2 : x->mb;
 
 		if (st >= d->p * d->v || mb >= d->m)
-			return fail_at(r, err, k, x->line, x->column,
-			               "%s %ld is out of range: the trace's otherData gives p=%ld, v=%ld, "
-			               "m=%ld (stages 0 to %ld, micro-batches 0 to %ld)",
-			               st >= d->p * d->v ? "stage" : "micro-batch",
-			               st >= d->p * d->v ? st : mb, d->p, d->v, d->m, d->p * d->v - 1,
-			               d->m - 1);
+			return fail_at(
+			        r, err, k, x->line, x->column,
+			        "%s %ld is out of range: the trace's otherData gives p=%ld, v=%ld, "
+			        "m=%ld (stages 0 to %ld, micro-batches 0 to %ld)",
+			        st >= d->p * d->v ? "stage" : "micro-batch",
+			        st >= d->p * d->v ? st : mb, d->p, d->v, d->m, d->p * d->v - 1,
+			        d->m - 1);
 	}
 	return 0;
 }
@@ -384,7 +389,12 @@ static int read_trace(struct reader *r, uint32_t k, const struct text *t, struct
 
 			v = json_blanks_end(text, len, v + 1); /* past the ':' */
 			end = json_value_end(text, len, v);
-			if (strncmp(text + key, "\"traceEvents\"", 13) == 0 && text[v] == '[')
+			if (strncmp(text + key, "\"traceEvents\"", 13) == 0 && text[v] != '[') {
+				json_advance(text, 0, v, &here.pos);
+				return FAIL_EVENT(r, err, &here,
+				                  "its traceEvents is not an array of events");
+			}
+			if (strncmp(text + key, "\"traceEvents\"", 13) == 0)
 				events = v;
 			else if (strncmp(text + key, "\"otherData\"", 11) == 0 && text[v] == '{' &&
 			         read_other(r, text, v, end, &d, err) != 0)
@@ -395,9 +405,10 @@ static int read_trace(struct reader *r, uint32_t k, const struct text *t, struct
 	}
 	if (events == len) {
 		json_advance(text, 0, at, &here.pos);
-		return FAIL_EVENT(r, err, &here,
-		                  "not a Chrome trace: neither an object with a traceEvents array nor "
-		                  "an array of events");
+		return FAIL_EVENT(
+		        r, err, &here,
+		        "not a Chrome trace: neither an object with a traceEvents array nor "
+		        "an array of events");
 	}
 	for (at = json_blanks_end(text, len, events + 1); text[at] != ']';) {
 		size_t end = json_value_end(text, len, at);
@@ -425,7 +436,7 @@ static int read_trace(struct reader *r, uint32_t k, const struct text *t, struct
 
 /* The columns of a measured CSV, -1 where absent. */
 enum { C_STAGE, C_DEVICE, C_OP, C_MB, C_MS, C_START, C_END, NCSV };
-static const char *const csv_names[NCSV] = {"stage", "device", "op",  "microbatch",
+static const char *const csv_names[NCSV] = {"stage", "device", "op", "microbatch",
                                             "ms",    "start",  "end"};
 
 /* Reads a measured CSV from f (file 0, named path): a header, then one op a line. */
@@ -454,17 +465,20 @@ static int read_csv(struct reader *r, FILE *f, const char *path, struct pp_error
 				for (int c = 0; c < NCSV; c++)
 					if (strcmp(fields[i], csv_names[c]) == 0) {
 						if (col[c] >= 0) {
-							rc = fail_at(r, err, 0, in.lineno, offs[i] + 1,
+							rc = fail_at(r, err, 0, in.lineno,
+							             offs[i] + 1,
 							             "column '%s' appears twice",
 							             fields[i]);
 							goto done;
 						}
 						col[c] = (int)i;
 					}
-			if (col[C_OP] < 0 || col[C_MB] < 0 || (col[C_STAGE] < 0 && col[C_DEVICE] < 0) ||
+			if (col[C_OP] < 0 || col[C_MB] < 0 ||
+			    (col[C_STAGE] < 0 && col[C_DEVICE] < 0) ||
 			    (col[C_MS] < 0 && (col[C_START] < 0 || col[C_END] < 0))) {
 				rc = fail_at(r, err, 0, in.lineno, 1,
-				             "a measured step's CSV needs columns op, microbatch, stage or "
+				             "a measured step's CSV needs columns op, microbatch, "
+				             "stage or "
 				             "device, and ms (or start and end): one line per op");
 				goto done;
 			}
@@ -474,17 +488,19 @@ static int read_csv(struct reader *r, FILE *f, const char *path, struct pp_error
 			continue;
 		}
 		if (n != (size_t)ncols) {
-			rc = fail_at(r, err, 0, in.lineno, 1, "has %zu fields, the header %d", n, ncols);
+			rc = fail_at(r, err, 0, in.lineno, 1, "has %zu fields, the header %d", n,
+			             ncols);
 			goto done;
 		}
 		for (int c = C_STAGE; c <= C_MB; c++) {
 			if (c == C_OP || col[c] < 0)
 				continue;
-			if (text_parse_uint(fields[col[c]], 0, (uint64_t)PP_MAX_COUNT * PP_MAX_CHUNKS,
+			if (text_parse_uint(fields[col[c]], 0,
+			                    (uint64_t)PP_MAX_COUNT * PP_MAX_CHUNKS,
 			                    &u[c == C_MB ? 2 : c]) != TEXT_OK) {
 				rc = fail_at(r, err, 0, in.lineno, offs[col[c]] + 1,
-				             "the %s must be a whole number from 0 to %ld", csv_names[c],
-				             (long)PP_MAX_COUNT * PP_MAX_CHUNKS);
+				             "the %s must be a whole number from 0 to %ld",
+				             csv_names[c], (long)PP_MAX_COUNT * PP_MAX_CHUNKS);
 				goto done;
 			}
 		}
@@ -494,15 +510,17 @@ static int read_csv(struct reader *r, FILE *f, const char *path, struct pp_error
 			if (text_parse_double(fields[col[c]], &t[c - C_MS]) != TEXT_OK ||
 			    !(fabs(t[c - C_MS]) <= PP_TIME_MAX_UNITS)) {
 				rc = fail_at(r, err, 0, in.lineno, offs[col[c]] + 1,
-				             "the %s must be a number of ms from %g to %g", csv_names[c],
-				             c == C_MS ? 0 : -PP_TIME_MAX_UNITS, PP_TIME_MAX_UNITS);
+				             "the %s must be a number of ms from %g to %g",
+				             csv_names[c], c == C_MS ? 0 : -PP_TIME_MAX_UNITS,
+				             PP_TIME_MAX_UNITS);
 				goto done;
 			}
 		}
 		if (col[C_MS] < 0)
 			t[0] = t[2] - t[1];
 		if (t[0] < 0) {
-			rc = fail_at(r, err, 0, in.lineno, offs[col[col[C_MS] >= 0 ? C_MS : C_END]] + 1,
+			rc = fail_at(r, err, 0, in.lineno,
+			             offs[col[col[C_MS] >= 0 ? C_MS : C_END]] + 1,
 			             "a negative time: %g ms", t[0]);
 			goto done;
 		}
@@ -609,7 +627,8 @@ static int number_pids(struct reader *r, long **pids, size_t *npids, struct pp_e
 
 		if (at == NULL)
 			return fail_at(r, err, x->file, x->line, x->column,
-			               "a transfer on process %ld, which runs no op of the step", x->dev);
+			               "a transfer on process %ld, which runs no op of the step",
+			               x->dev);
 		x->dev = at - *pids;
 	}
 	return 0;
@@ -651,9 +670,10 @@ static int order_ops(struct reader *r, struct pp_error *err)
 			x.kind2 = b->kind;
 			i++;
 		} else if (x.overlapped) {
-			return fail_at(r, err, x.file, x.line, x.column,
-			               "an overlapped backward (\"overlapped\": true) without its F at "
-			               "the same time before it on its device");
+			return fail_at(
+			        r, err, x.file, x.line, x.column,
+			        "an overlapped backward (\"overlapped\": true) without its F at "
+			        "the same time before it on its device");
 		}
 		if (x.role == ROLE_PAIR && prev != NULL && prev->role == ROLE_PAIR &&
 		    prev->stage == x.stage && prev->mb == x.mb && prev->stage2 == x.stage2 &&
@@ -661,11 +681,12 @@ static int order_ops(struct reader *r, struct pp_error *err)
 		    prev->dur == x.dur)
 			continue; /* the pair's other op's slice */
 		if (r->starts && prev != NULL && before(x.start, prev->start + prev->dur))
-			return fail_at(r, err, x.file, x.line, x.column,
-			               "this range starts at %.17g, before the range before it on its "
-			               "device (line %" PRIu32 ") ends at %.17g: a device runs one op at "
-			               "a time",
-			               x.start, prev->line, prev->start + prev->dur);
+			return fail_at(
+			        r, err, x.file, x.line, x.column,
+			        "this range starts at %.17g, before the range before it on its "
+			        "device (line %" PRIu32 ") ends at %.17g: a device runs one op at "
+			        "a time",
+			        x.start, prev->line, prev->start + prev->dur);
 		a[n++] = x;
 	}
 	r->ops.n = n;
@@ -678,7 +699,8 @@ static int order_ops(struct reader *r, struct pp_error *err)
  */
 static int build_step(struct reader *r, double scale, struct measured *m, struct pp_error *err)
 {
-	struct schedfile_row *rows = pp_mallocarray(2 * (r->ops.n > 0 ? r->ops.n : 1), sizeof(*rows));
+	struct schedfile_row *rows =
+	        pp_mallocarray(2 * (r->ops.n > 0 ? r->ops.n : 1), sizeof(*rows));
 	size_t *from = pp_mallocarray(2 * (r->ops.n > 0 ? r->ops.n : 1), sizeof(*from));
 	size_t n = 0, *op_row = NULL;
 	struct schedfile sf;
@@ -692,12 +714,13 @@ static int build_step(struct reader *r, double scale, struct measured *m, struct
 	for (size_t i = 0; i < r->ops.n; i++) {
 		const struct range *x = &r->ops.r[i];
 
-		rows[n] = (struct schedfile_row){x->dev,          x->stage, x->mb, x->kind,
-		                                 x->role == ROLE_PAIR, x->file, x->line, x->column};
+		rows[n] = (struct schedfile_row){
+		        x->dev,  x->stage, x->mb,    x->kind, x->role == ROLE_PAIR,
+		        x->file, x->line,  x->column};
 		from[n++] = i;
 		if (x->role == ROLE_PAIR) {
-			rows[n] = (struct schedfile_row){x->dev,   x->stage2, x->mb2,  x->kind2,
-			                                 false,    x->file,   x->line, x->column};
+			rows[n] = (struct schedfile_row){x->dev, x->stage2, x->mb2,  x->kind2,
+			                                 false,  x->file,   x->line, x->column};
 			from[n++] = i | ((size_t)1 << (sizeof(size_t) * 8 - 1));
 		}
 	}
@@ -770,8 +793,8 @@ static int read_messages(struct reader *r, double scale, struct measured *m, str
 		const struct op *o = &s->ops[i];
 
 		if (o->kind != OP_W)
-			at[(size_t)(o->kind != OP_F) * (cells / 2) + (size_t)o->stage * (size_t)s->m +
-			   o->mb] = i + 1;
+			at[(size_t)(o->kind != OP_F) * (cells / 2) +
+			   (size_t)o->stage * (size_t)s->m + o->mb] = i + 1;
 		m->msg[i] = NAN;
 	}
 	for (size_t k = 0; k < r->sends.n; k++) {
@@ -781,21 +804,22 @@ static int read_messages(struct reader *r, double scale, struct measured *m, str
 		int rc = 0;
 
 		if (i == 0)
-			rc = fail_at(r, err, x->file, x->line, x->column,
-			             "a transfer of %s (mb %ld, stage %ld), which the step does not run",
-			             x->kind == OP_F ? "the forward" : "the backward", x->mb, x->stage);
+			rc = fail_at(
+			        r, err, x->file, x->line, x->column,
+			        "a transfer of %s (mb %ld, stage %ld), which the step does not run",
+			        x->kind == OP_F ? "the forward" : "the backward", x->mb, x->stage);
 		else if (s->stage_device[x->stage] != (uint32_t)x->dev)
-			rc = fail_at(r, err, x->file, x->line, x->column,
-			             "a transfer on device %ld of %s, whose stage is on device %" PRIu32,
-			             x->dev, sched_op_format(op, sizeof(op), &s->ops[i - 1]),
-			             s->stage_device[x->stage]);
+			rc = fail_at(
+			        r, err, x->file, x->line, x->column,
+			        "a transfer on device %ld of %s, whose stage is on device %" PRIu32,
+			        x->dev, sched_op_format(op, sizeof(op), &s->ops[i - 1]),
+			        s->stage_device[x->stage]);
 		else if (!sends_across(s, &s->ops[i - 1]))
 			rc = fail_at(r, err, x->file, x->line, x->column,
 			             "a transfer of %s, which sends no message to another device",
 			             sched_op_format(op, sizeof(op), &s->ops[i - 1]));
 		else if (!isnan(m->msg[i - 1]))
-			rc = fail_at(r, err, x->file, x->line, x->column,
-			             "a second transfer of %s",
+			rc = fail_at(r, err, x->file, x->line, x->column, "a second transfer of %s",
 			             sched_op_format(op, sizeof(op), &s->ops[i - 1]));
 		if (rc != 0) {
 			free(at);
@@ -807,10 +831,13 @@ static int read_messages(struct reader *r, double scale, struct measured *m, str
 	free(at);
 	m->nmsgs = r->sends.n + r->ncomm;
 	m->msg_mean = (sum + r->comm_sum * scale) / (double)m->nmsgs;
-	/* to the resolution of a time given in a config (6 decimals): 0.1, not 0.09999999999999998 */
+	/* to the resolution of a time given in a config (6 decimals): 0.1, not 0.09999999999999998
+	 */
 	if (!pp_time_from_units(m->msg_mean, PP_TICK_BASE, &t))
-		return pp_fail(err, PP_ERR_CONFIG, "%s '%s': the messages' mean time, %g, is no time a "
-		               "message may take", r->what, r->paths[0], m->msg_mean);
+		return pp_fail(err, PP_ERR_CONFIG,
+		               "%s '%s': the messages' mean time, %g, is no time a "
+		               "message may take",
+		               r->what, r->paths[0], m->msg_mean);
 	m->msg_mean = pp_time_to_units(t, PP_TICK_BASE);
 	for (size_t i = 0; i < s->nops; i++)
 		if (isnan(m->msg[i]))
@@ -887,12 +914,13 @@ int measured_read(const char *const *paths, int n, uint64_t max_ops, struct meas
 		keep_gpu(&r.sends);
 	}
 	if (rc == 0 && r.ops.n == 0)
-		rc = pp_fail(err, PP_ERR_CONFIG, "%s '%s': %s", r.what, paths[0],
-		             r.format == MEASURED_CSV
-		                     ? "no op times (F, B, W or BW) after the header"
-		                     : "no op of a pipeline step (ranges named PP:STAGE, F, I, B or W, "
-		                       "MICROBATCH, as PyTorch's pipelining records them, or ppsim's "
-		                       "op slices)");
+		rc = pp_fail(
+		        err, PP_ERR_CONFIG, "%s '%s': %s", r.what, paths[0],
+		        r.format == MEASURED_CSV
+		                ? "no op times (F, B, W or BW) after the header"
+		                : "no op of a pipeline step (ranges named PP:STAGE, F, I, B or W, "
+		                  "MICROBATCH, as PyTorch's pipelining records them, or ppsim's "
+		                  "op slices)");
 	if (rc == 0 && r.format == MEASURED_TRACE && n == 1)
 		rc = number_pids(&r, &pids, &npids, err);
 	if (rc == 0)
@@ -1061,7 +1089,7 @@ static int calibration_of(const struct measured *m, const double *op, bool per_d
 	k->format = CALIB_CSV;
 	k->p = n;
 	k->path = m->path;
-	k->comm = m->msg_mean;
+	k->comm = m->msg_mean > 0 ? m->msg_mean : NAN; /* 0: the default t_comm */
 	k->f = pp_mallocarray((size_t)n, sizeof(*k->f));
 	k->b = pp_mallocarray((size_t)n, sizeof(*k->b));
 	k->w = pp_mallocarray((size_t)n, sizeof(*k->w));
@@ -1103,10 +1131,11 @@ static int calibration_of(const struct measured *m, const double *op, bool per_d
 	for (int j = 0; j < n; j++)
 		if (isnan(k->f[j])) {
 			calib_release(k);
-			return pp_fail(err, PP_ERR_CONFIG,
-			               "%s: %s %d has no forward time outside overlapped pairs, which a "
-			               "fit of its op times needs",
-			               m->path, per_device ? "device" : "stage", j);
+			return pp_fail(
+			        err, PP_ERR_CONFIG,
+			        "%s: %s %d has no forward time outside overlapped pairs, which a "
+			        "fit of its op times needs",
+			        m->path, per_device ? "device" : "stage", j);
 		}
 	return 0;
 }

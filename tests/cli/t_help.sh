@@ -4,6 +4,8 @@
 cmds=$(ppsim --help | sed -n 's/^ *\(Usage:\)\{0,1\} *ppsim \([a-z][a-z]*\).*/\2/p' | sort -u)
 [ "$(echo "$cmds" | wc -l)" -ge 9 ] && ok || not_ok "--help: only $(echo $cmds) in its usage lines"
 : >"$TMP/help.sums"
+# replay's example reads a measured step: the trace a run writes with PyTorch's range names
+ppsim --trace-names=torch --trace="$TMP/trace.json" >/dev/null 2>&1 || not_ok "no trace for replay's example"
 for cmd in "" run $cmds; do
 	label=${cmd:-ppsim}
 	if ! ppsim $cmd --help >"$TMP/help.out" 2>"$TMP/help.err" || [ -s "$TMP/help.err" ]; then
