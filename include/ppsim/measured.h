@@ -1,7 +1,7 @@
 /*
  * Measured steps: one training step as it ran, read from a profiler trace or a CSV of op times,
  * for `ppsim replay` to simulate again as it ran and as it would have run otherwise
- * (docs/calibrate.md, "Replaying a measured step").
+ * (docs/pytorch.md, "Replaying a measured step").
  *
  * A trace is Chrome trace event JSON (plain or gzip), as PyTorch's profiler and `ppsim run
  * --trace` write it: complete events ("ph":"X") whose name is a PyTorch pipelining action after
