@@ -51,7 +51,7 @@ ppsim sweep --help | grep -q -- '--jobs=N' && ok || not_ok "sweep --help lacks -
 ppsim serve --help | grep -q -- '--microbatches' && not_ok "serve --help lists -m" || ok
 ppsim run --help | grep -q -- '--rate' && not_ok "run --help lists serve's --rate" || ok
 # docs/config.md's rows that say "`CMD` only" name the one command whose --help lists the option
-for cmd in run compare sweep advise breakeven serve; do
+for cmd in run compare sweep advise breakeven serve replay; do
 	ppsim $cmd --help | grep -o -- '^  \(-[a-z], \|    \)--[a-z][a-z0-9-]*' | sed 's/.*--/--/' |
 		sed "s/\$/ $cmd/"
 done | sort >"$TMP/opt.cmds"
