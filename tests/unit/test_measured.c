@@ -27,11 +27,13 @@ struct files {
 /* Writes texts[0..n-1] to files f0.NAME, f1.NAME... (gzip when gz) in a fresh directory. */
 static void write_files(struct files *f, const char *const *texts, int n, const char *name, bool gz)
 {
-	snprintf(f->dir, sizeof(f->dir), "/tmp/ppsim-unit-XXXXXX");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(f->dir));
+	char dir[sizeof(f->dir)] = "/tmp/ppsim-unit-XXXXXX";
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	memcpy(f->dir, dir, sizeof(dir));
 	f->n = n;
 	for (int k = 0; k < n; k++) {
-		snprintf(f->path[k], sizeof(f->path[k]), "%s/f%d.%s", f->dir, k, name);
+		snprintf(f->path[k], sizeof(f->path[k]), "%s/f%d.%s", dir, k, name);
 		if (gz) {
 			gzFile z = gzopen(f->path[k], "wb");
 
