@@ -56,28 +56,22 @@ static int set_count(struct config *c, const char *key, const char *label, int x
  * many chunks, else its fewest) where not given; then the costs fitted to op[], the step's op
  * times. Writes what the what-if changes into change.
  */
-static int shape_whatif(struct config *w, const struct measured *m, const double *op,
-                        double w_share, char *change, size_t n, struct pp_error *err)
+static int shape_whatif(struct config *w, const struct measured *m, const struct sched_desc *order,
+                        const double *op, double w_share, char *change, size_t n,
+                        struct pp_error *err)
 {
 	const struct sched_desc *desc;
 	int v = m->sched->v;
 
 	w->p = m->sched->p;
 	if (!config_is_set(w, "schedule")) {
-		struct pp_error why = {0};
-
-		if ((desc = measured_schedule(m, &why)) == NULL) {
-			if (why.kind != PP_ERR_NONE) {
-				*err = why;
-				return -1;
-			}
+		if (order == NULL)
 			return pp_fail(
 			        err, PP_ERR_USAGE,
 			        "replay: the measured order is no built-in schedule's (for its "
 			        "p=%d, v=%d, m=%d): give the what-if's --schedule",
 			        m->sched->p, m->sched->v, m->sched->m);
-		}
-		if (config_set(w, config_option_by_key("schedule"), "--schedule", desc->name,
+		if (config_set(w, config_option_by_key("schedule"), "--schedule", order->name,
 		               err) != 0)
 			return -1;
 	}
@@ -121,6 +115,7 @@ static double in_ticks(double units, int64_t tick)
 /* The replay and its what-if, and what the report says of them. */
 struct replay_run {
 	struct measured m;
+	const struct sched_desc *order; /* the built-in schedule whose order the step ran */
 	struct sim *replay, *whatif;
 	double *op; /* --without-slowest: the step's op times without its slowness */
 	struct measured_slowest slow;
@@ -138,6 +133,9 @@ static int run(const struct cli *cli, struct config *r, struct config *w, struct
 	struct sim_size z = size_of(m);
 	unsigned last = cli_sim_flags(cli);
 
+	x->order = measured_schedule(m, err);
+	if (x->order == NULL && err->kind != PP_ERR_NONE)
+		return -1;
 	if (cli->w_share >= 0 && !shape)
 		return pp_fail(
 		        err, PP_ERR_USAGE,
@@ -162,7 +160,7 @@ static int run(const struct cli *cli, struct config *r, struct config *w, struct
 	if (shape) {
 		char what[200];
 
-		if (shape_whatif(w, m, x->op != NULL ? x->op : m->op, cli->w_share, what,
+		if (shape_whatif(w, m, x->order, x->op != NULL ? x->op : m->op, cli->w_share, what,
 		                 sizeof(what), err) != 0)
 			return -1;
 		if (x->op != NULL)
@@ -229,12 +227,7 @@ int cmd_replay(int argc, char **argv)
 	                             .change = x.whatif != NULL ? x.change : NULL,
 	                             .slowest = x.op != NULL ? x.slow.device : -1,
 	                             .factor = x.slow.factor};
-	{
-		struct pp_error why = {0};
-		const struct sched_desc *d = measured_schedule(&x.m, &why);
-
-		rep.order = d != NULL ? d->name : NULL;
-	}
+	rep.order = x.order != NULL ? x.order->name : NULL;
 	status = cli_write_outputs(&cli, last, NULL, NULL);
 	if (status == PP_EXIT_OK && cli.format->replay(cmd_out(), &rep) != 0)
 		status = cmd_report_failed();
