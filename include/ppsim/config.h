@@ -388,11 +388,14 @@ enum config_command {
 	CONFIG_ADVISE = 8,
 	CONFIG_BREAKEVEN = 16,
 	CONFIG_SERVE = 32,
+	CONFIG_REPLAY = 64, /* replay: a few of run's options, for its what-ifs and outputs */
 };
 #define CONFIG_TRAINING                                                                            \
 	(CONFIG_RUN | CONFIG_COMPARE | CONFIG_SWEEP | CONFIG_ADVISE | CONFIG_BREAKEVEN)
 #define CONFIG_SERVING (CONFIG_SERVE | CONFIG_COMPARE)
 #define CONFIG_ALL     (CONFIG_TRAINING | CONFIG_SERVE)
+/* Every command that takes options. */
+#define CONFIG_COMMANDS (CONFIG_ALL | CONFIG_REPLAY)
 
 /* Which way of pricing ops an option belongs to: the pricing column. */
 enum config_price {

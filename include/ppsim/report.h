@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "ppsim/advise.h"
+#include "ppsim/measured.h"
 #include "ppsim/schedfile.h"
 #include "ppsim/serve.h"
 #include "ppsim/sim.h"
@@ -61,6 +62,27 @@ enum report_kind {
 	REPORT_SERVE_COMPARE, /* serving runs side by side (compare of serving configs) */
 	REPORT_LIST,          /* the tables users pick names from (list) */
 	REPORT_VALIDATION,    /* a schedule file found valid (validate) */
+	REPORT_REPLAY,        /* a measured step replayed, and a what-if (replay) */
+};
+
+/*
+ * A measured step replayed (`ppsim replay`): the step as measured, the same order and op times
+ * simulated again, and what the step would have taken otherwise (a what-if), in the time unit
+ * of the runs.
+ */
+struct report_replay {
+	const char *path;         /* the measured file (the first of several) */
+	int files;                /* how many files it was read from */
+	const char *order;        /* the built-in schedule whose order the step ran, or NULL */
+	double measured;          /* the step as measured, first op's start to last op's end;
+	                             NAN when the file gives no start times */
+	const struct sim *replay; /* the measured order and op times, simulated */
+	const struct sim *whatif; /* the what-if, or NULL */
+	const char *change;       /* what the what-if changes, for people ("without device 2,
+	                             the slowest: ..."), or NULL */
+	int slowest;              /* --without-slowest: the device taken out, else -1 */
+	const double *factor;     /* [MEASURED_KINDS] with slowest: the factor of each kind of
+	                             its ops (F, B, W, BW, overlapped pairs) */
 };
 
 /*
@@ -141,6 +163,9 @@ struct report_format {
 	int (*list)(FILE *out);
 	/* Writes what `ppsim validate` found in a valid schedule file. */
 	int (*validation)(FILE *out, const struct validation *v);
+	/* Writes a replayed step: the report of its last run (the what-if's, or the replay's),
+	 * then the measured step against the replay and the what-if. */
+	int (*replay)(FILE *out, const struct report_replay *r);
 };
 
 /* The formats of a run report (the leading rows of the registry) in --help order; *count
@@ -330,5 +355,12 @@ int report_list_json(FILE *out);
  * schedule file; as text lines or one JSON object (keys in docs/output.md). Return 0. */
 int report_validation_text(FILE *out, const struct validation *v);
 int report_validation_json(FILE *out, const struct validation *v);
+
+/* `ppsim replay`: the report of the step's last run (the what-if's, else the replay's), then
+ * the measured step, the replayed step and the what-if's against it; as text, or as the run's
+ * JSON object with a "replay" object added (keys in docs/output.md). Return 0, or -1 out of
+ * memory. */
+int report_replay_text(FILE *out, const struct report_replay *r);
+int report_replay_json(FILE *out, const struct report_replay *r);
 
 #endif

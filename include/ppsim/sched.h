@@ -489,6 +489,10 @@ void sched_peak_units(const struct sched *s, double *peak);
  */
 int sched_validate(const struct sched *s, struct pp_error *err);
 
+/* A copy of s that owns its own arrays (its ops outside any arena), or NULL when out of memory.
+ */
+struct sched *sched_copy(const struct sched *s);
+
 /* Frees s and everything it owns; NULL is a no-op. */
 void sched_free(struct sched *s);
 

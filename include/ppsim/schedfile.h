@@ -32,6 +32,7 @@
 #ifndef PPSIM_SCHEDFILE_H
 #define PPSIM_SCHEDFILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -92,6 +93,30 @@ int schedfile_read(const char *path, uint64_t max_ops, struct schedfile *out, st
 int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct schedfile *out,
                           struct pp_error *err);
 
+/* One op of a schedule that another reader found (a measured step's ranges), for
+ * schedfile_build. */
+struct schedfile_row {
+	long device, stage, mb; /* from 0 */
+	int kind;               /* enum op_kind */
+	bool overlap;           /* an F run overlapped with its device's next op (OP_OVERLAP) */
+	uint32_t file;          /* its file among schedfile_build's paths */
+	uint32_t line, column;  /* where it stands in its file, for messages */
+};
+
+/*
+ * The schedule of rows[0..n-1], each device's rows in the order it runs them, built and checked
+ * as schedfile_read builds and checks a file's (the shape inferred, every op once on the device
+ * hosting its stage, an order that can run, at most max_ops ops), its messages naming the place
+ * of the row at fault as "WHAT 'PATH':LINE:COLUMN: " (what: the kind of file, "trace"; PATH:
+ * the row's file among paths[0..npaths-1], and the first for a fault of no row). Returns
+ * 0 with out filled (release it with schedfile_release) and, when op_row is not NULL, *op_row an
+ * array (the caller frees it) of the row each op of out->sched came from; or -1 with err set
+ * as schedfile_read sets it (a number above the limits of a schedule's is PP_ERR_CONFIG too).
+ */
+int schedfile_build(const char *what, const char *const *paths, int npaths,
+                    const struct schedfile_row *rows, size_t n, uint64_t max_ops,
+                    struct schedfile *out, size_t **op_row, struct pp_error *err);
+
 /* Frees what schedfile_read stored in f. */
 void schedfile_release(struct schedfile *f);
 
@@ -116,6 +141,32 @@ int schedfile_write(FILE *out, const struct sched *s, enum schedfile_format fmt)
  * (SCHEDFILE_ACTION_MAX holds any) and returns buf.
  */
 const char *schedfile_torch_action(const struct sched *s, size_t i, char *buf, size_t n);
+
+/* What a PyTorch action is (schedfile_parse_action). */
+enum schedfile_action_type {
+	SCHEDFILE_ACT_OP,     /* a compute action: F, I, W or B, or an overlapped pair */
+	SCHEDFILE_ACT_SEND_F, /* the send of a forward's output */
+	SCHEDFILE_ACT_SEND_B, /* the send of an input gradient */
+	SCHEDFILE_ACT_OTHER,  /* a RECV, or an FSDP action (UNSHARD, RESHARD, REDUCE_GRAD) */
+};
+
+/* A PyTorch action as schedfile_parse_action reads it. */
+struct schedfile_action {
+	enum schedfile_action_type type;
+	long stage, mb; /* its stage and micro-batch (mb -1 for an FSDP action); a pair's F's */
+	int kind;       /* an op's kind (enum op_kind: I is OP_B, B is OP_BW), else -1 */
+	bool pair;      /* an overlapped pair, "(0F7;7B3)OVERLAP_F_B": its backward follows */
+	long stage2, mb2;
+	int kind2;
+};
+
+/*
+ * Parses text, one PyTorch action as its CSV and its profiler ranges write it ("2F0", "1I3",
+ * "0SEND_F2", "(0F7;7B3)OVERLAP_F_B"; the action types of schedfile_read's PyTorch format),
+ * into *a. Returns 0; -1 when text is no action; -2 when its only fault is a stage or
+ * micro-batch number above a schedule file's limit.
+ */
+int schedfile_parse_action(const char *text, struct schedfile_action *a);
 
 /* The format of schedfile_format_names named name into *fmt; false for another name. */
 bool schedfile_format_find(const char *name, enum schedfile_format *fmt);

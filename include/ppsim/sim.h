@@ -36,6 +36,9 @@ struct sim {
 	struct sim_frame frame;      /* sim_run: origin 0 and the metrics' figures */
 	struct pp_arena arena;       /* the schedule's and the engine's large arrays */
 	struct samples *samples;     /* noise samples (sim_sample, samples.h), or NULL */
+	pp_time *perturbed;          /* sim_run_perturbed: the op and message durations the
+	                                engine was given, [2 nops]; else NULL */
+	bool given_times;            /* sim_run_perturbed was given each op's time */
 };
 
 /* What a run's memory and its outputs' sizes grow with, known before it is simulated. */
@@ -91,6 +94,33 @@ uint64_t sim_peak_bytes(const struct config *c, const struct sim_size *z, unsign
  * when memory runs out.
  */
 struct sim *sim_run(const struct config *c, struct pp_error *err);
+
+/*
+ * What sim_run_perturbed changes of a run (a measured step replayed, a what-if): the order its
+ * ops run in and each op's and message's duration, in time units, rounded to the run's ticks.
+ * The arrays are borrowed for the call.
+ */
+struct sim_perturb {
+	const struct sched *order; /* the op order to run (copied: its p, v and m are the run's),
+	                              or NULL: the config's schedule */
+	const char *source;        /* where the order came from, as reports name a schedule file
+	                              (the run's schedule_file); NULL: "order" */
+	const double *op;          /* [order's nops] each op's duration (an overlapped pair's span
+	                              in its first op's entry), or NULL: the cost's */
+	const double *msg;         /* [order's nops] the duration of the message op i sends (a
+	                              message the cost prices at 0 stays free), or NULL */
+	const char *time_unit;     /* the unit the reports name, or NULL: the cost's; a string
+	                              that outlives the run */
+};
+
+/*
+ * sim_run_flags with pt: the config's settings with pt's order (then c must not set p, v or m
+ * otherwise, nor a generator's options), durations and time unit. Returns the simulation, or
+ * NULL with err set as sim_run sets it; a duration that is no time an op may take (negative,
+ * above PP_TIME_MAX_UNITS) is a PP_ERR_USAGE error naming the op.
+ */
+struct sim *sim_run_perturbed(const struct config *c, const struct sim_perturb *pt,
+                              unsigned flags, struct pp_error *err);
 
 /*
  * Checks that c would simulate, as sim_run takes it: settles and validates it, generates its

@@ -346,6 +346,32 @@ static bool scan_value(struct scan *s)
 	return (ch == '[' || ch == '{') && scan_container(s);
 }
 
+size_t json_blanks_end(const char *text, size_t len, size_t at)
+{
+	while (at < len && (unsigned char)text[at] <= ' ')
+		at++;
+	return at;
+}
+
+size_t json_value_end(const char *text, size_t len, size_t at)
+{
+	struct scan s = {text, len + 1, at, 0};
+
+	return scan_value(&s) ? s.at : len;
+}
+
+void json_advance(const char *text, size_t from, size_t to, struct json_pos *at)
+{
+	for (size_t i = from; i < to; i++) {
+		if (text[i] == '\n') {
+			at->line++;
+			at->column = 1;
+		} else {
+			at->column++;
+		}
+	}
+}
+
 bool json_well_formed(const char *text, size_t len)
 {
 	struct scan s = {text, len + 1, 0, 0};

@@ -49,6 +49,25 @@ bool json_well_formed(const char *text, size_t len);
  */
 size_t json_strict_check(const char *text, size_t len, char *buf, size_t n);
 
+/* A place in JSON text, for messages: its 1-based line and column. */
+struct json_pos {
+	size_t line, column;
+};
+
+/* Moves at, the place of text[from], on to the place of text[to] (from <= to, both within the
+ * text): a newline starts the next line. Walking a text once, place after place, costs its
+ * length once. */
+void json_advance(const char *text, size_t from, size_t to, struct json_pos *at);
+
+/*
+ * For text[0..len-1] that json_well_formed accepts, walked a value at a time (a reader that
+ * parses a large document's items one by one, not as one tree): the offset of the first byte
+ * at or after at that is not a blank as cJSON takes blanks (any byte up to a space), or len;
+ * and the offset just after the value that starts at text[at].
+ */
+size_t json_blanks_end(const char *text, size_t len, size_t at);
+size_t json_value_end(const char *text, size_t len, size_t at);
+
 /* What a value is, for messages: "a string", "a number", "a boolean", "an array", ... */
 const char *json_type_name(const cJSON *v);
 

@@ -51,6 +51,8 @@ enum {
 	OPT_RANK_BY,
 	OPT_EXPORT_REQUESTS,
 	OPT_QUIET,
+	OPT_WITHOUT_SLOWEST,
+	OPT_W_SHARE,
 	OPT_CONFIG = 2000,
 };
 
@@ -71,7 +73,7 @@ struct cmd_option {
 
 static const struct cmd_option cmd_options[] = {
         {{"config", required_argument, NULL, OPT_CONFIG_FILE},
-         CLI_ALL & ~CLI_COMPARE,
+         CLI_ALL & ~(CLI_COMPARE | CLI_REPLAY),
          "FILE",
          "read settings from a JSON config file (options given too win)",
          STRING(config_file)},
@@ -123,15 +125,15 @@ static const struct cmd_option cmd_options[] = {
          "sweep: evaluate only the K-th of N equal runs of points (for job arrays)",
          .store = CLI_PARSED},
         {{"timeline", optional_argument, NULL, OPT_TIMELINE},
-         CLI_RUN | CLI_SERVE,
+         CLI_RUN | CLI_SERVE | CLI_REPLAY,
          "WIDTH",
-         "run, serve: append an ASCII timeline WIDTH columns wide (default: the terminal's, else "
+         "run, serve, replay: append an ASCII timeline WIDTH columns wide (default: the terminal's, else "
          "COLUMNS, else 100); on by default on a terminal, --timeline=0 turns it off",
          .store = CLI_PARSED},
         {{"dump-ops", required_argument, NULL, OPT_DUMP_OPS},
-         CLI_RUN | CLI_SERVE,
+         CLI_RUN | CLI_SERVE | CLI_REPLAY,
          "FILE",
-         "run, serve: write every op with its start and end as CSV to FILE",
+         "run, serve, replay: write every op with its start and end as CSV to FILE",
          STRING(dump_ops)},
         {{"samples-out", required_argument, NULL, OPT_SAMPLES_OUT},
          CLI_RUN,
@@ -140,26 +142,26 @@ static const struct cmd_option cmd_options[] = {
          "--samples)",
          STRING(samples_file)},
         {{"trace", required_argument, NULL, OPT_TRACE},
-         CLI_RUN | CLI_SERVE,
+         CLI_RUN | CLI_SERVE | CLI_REPLAY,
          "FILE",
-         "run, serve: write a Chrome trace (Perfetto, chrome://tracing) to FILE (gzip if it "
+         "run, serve, replay: write a Chrome trace (Perfetto, chrome://tracing) to FILE (gzip if it "
          "ends in .gz)",
          STRING(trace_file)},
         {{"svg", required_argument, NULL, OPT_SVG},
-         CLI_RUN | CLI_COMPARE | CLI_SERVE,
+         CLI_RUN | CLI_COMPARE | CLI_SERVE | CLI_REPLAY,
          "FILE",
          "write an SVG Gantt chart to FILE (compare: every row on one time axis)",
          STRING(svg_file)},
         {{"html", required_argument, NULL, OPT_HTML},
-         CLI_RUN | CLI_COMPARE | CLI_SERVE | CLI_SWEEP,
+         CLI_RUN | CLI_COMPARE | CLI_SERVE | CLI_SWEEP | CLI_REPLAY,
          "FILE",
          "write an interactive HTML report to FILE (one file, opens offline; compare: every "
          "row on one time axis; sweep: a heatmap over two axes)",
          STRING(html_file)},
         {{"color", required_argument, NULL, OPT_COLOR},
-         CLI_RUN | CLI_SERVE,
+         CLI_RUN | CLI_SERVE | CLI_REPLAY,
          "WHEN",
-         "run, serve: colour the timeline: auto (default: a terminal, not TERM=dumb, without "
+         "run, serve, replay: colour the timeline: auto (default: a terminal, not TERM=dumb, without "
          "NO_COLOR), always, never",
          .store = CLI_PARSED},
         {{"export-requests", required_argument, NULL, OPT_EXPORT_REQUESTS},
@@ -168,15 +170,26 @@ static const struct cmd_option cmd_options[] = {
          "serve: write the requests as served (JSON lines, a trace for --requests) to FILE",
          STRING(requests_file)},
         {{"export-schedule", required_argument, NULL, OPT_EXPORT},
-         CLI_RUN,
+         CLI_RUN | CLI_REPLAY,
          "FILE",
-         "run: write the op order to FILE (see --export-format)",
+         "run, replay: write the op order to FILE (see --export-format)",
          STRING(export_file)},
         {{"export-format", required_argument, NULL, OPT_EXPORT_FORMAT},
-         CLI_RUN,
+         CLI_RUN | CLI_REPLAY,
          "FMT",
-         "run: ppsim (CSV, the default), torch or torch-comms (PyTorch's compute_only or "
+         "run, replay: ppsim (CSV, the default), torch or torch-comms (PyTorch's compute_only or "
          "compute_comms CSV)",
+         .store = CLI_PARSED},
+        {{"without-slowest", no_argument, NULL, OPT_WITHOUT_SLOWEST},
+         CLI_REPLAY,
+         NULL,
+         "replay: what the step takes without its slowest device (the most busy time): its "
+         "ops at the median of the other devices' mean times for each kind of op",
+         FLAG(without_slowest)},
+        {{"w-share", required_argument, NULL, OPT_W_SHARE},
+         CLI_REPLAY,
+         "F",
+         "replay: the share of a fused backward that is W, for a what-if that splits it",
          .store = CLI_PARSED},
         {{"fail-on-oom", no_argument, NULL, OPT_FAIL_ON_OOM},
          CLI_RUN | CLI_COMPARE,
@@ -617,6 +630,11 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 				return -1;
 			}
 		return cmd_usage("--rank-by '%s': must be step, mean, p50, p90 or p99", optarg);
+	case OPT_W_SHARE:
+		if (text_parse_double(optarg, &cli->w_share) != TEXT_OK || !(cli->w_share >= 0) ||
+		    cli->w_share > 1)
+			return cmd_usage("--w-share '%s': must be a number from 0 to 1", optarg);
+		return -1;
 	case OPT_TIMELINE:
 		cli->timeline_set = true;
 		cli->timeline_width = terminal_width();
@@ -725,6 +743,7 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 	cli->color = color_auto();
 	cli->jobs = cores();
 	cli->shard = cli->nshards = 1;
+	cli->w_share = -1;
 	cli->set = pp_mallocarray((size_t)argc + 1, sizeof(*cli->set));
 	if (opts == NULL || cli->set == NULL) {
 		free(opts);
@@ -753,7 +772,7 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 		}
 		status = take_option(id, cli, argv, opts);
 	}
-	if (status < 0 && mode == CLI_COMPARE) {
+	if (status < 0 && (mode == CLI_COMPARE || mode == CLI_REPLAY)) {
 		cli->files = argv + optind;
 		cli->nfiles = argc - optind;
 	} else if (status < 0 && optind < argc) {
@@ -775,7 +794,8 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 	if (status < 0 && cli->timeline_width > 0 && !cli->format->human)
 		status = cmd_usage("--timeline: only with --format=text");
 	/* run and serve draw one by default for a person at a terminal wide enough */
-	if (status < 0 && !cli->timeline_set && (mode == CLI_RUN || mode == CLI_SERVE) &&
+	if (status < 0 && !cli->timeline_set &&
+	    (mode == CLI_RUN || mode == CLI_SERVE || mode == CLI_REPLAY) &&
 	    cli->format->human && tty_columns() >= PP_TIMELINE_MIN_WIDTH)
 		cli->timeline_width = terminal_width();
 	free(opts);
@@ -934,7 +954,9 @@ static int check_outputs(const struct cli *cli, const struct config *c, struct p
 		}
 	for (int i = 0; i < n; i++) {
 		in[i] = i < nfixed ? fixed[i] : cli->files[i - nfixed];
-		in_what[i] = i < nfixed ? fixed_what[i] : "a config file";
+		in_what[i] = i < nfixed               ? fixed_what[i]
+		             : cli->mode == CLI_REPLAY ? "the measured step"
+		                                       : "a config file";
 	}
 	rc = guard_check_outputs(out, out_what, nout, in, in_what, n, err);
 	free(in);
@@ -944,11 +966,19 @@ static int check_outputs(const struct cli *cli, const struct config *c, struct p
 
 int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err)
 {
+	return cli_config_taking(cli, file, NULL, c, err);
+}
+
+int cli_config_taking(const struct cli *cli, const char *file,
+                      bool (*take)(const struct config_option *o), struct config *c,
+                      struct pp_error *err)
+{
 	config_init(c);
 	if (file != NULL && config_load_file(c, file, err) != 0)
 		return -1;
 	for (int i = 0; i < cli->nset; i++)
-		if (config_set(c, cli->set[i].opt, cli->set[i].label, cli->set[i].value, err) != 0)
+		if ((take == NULL || take(cli->set[i].opt)) &&
+		    config_set(c, cli->set[i].opt, cli->set[i].label, cli->set[i].value, err) != 0)
 			return -1;
 	if (config_check_command(c, cli->mode, cmd_of_mode(cli->mode)->name, err) != 0)
 		return -1;

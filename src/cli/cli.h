@@ -25,8 +25,9 @@ enum cli_mode {
 	CLI_ADVISE = CONFIG_ADVISE,
 	CLI_BREAKEVEN = CONFIG_BREAKEVEN,
 	CLI_SERVE = CONFIG_SERVE,
+	CLI_REPLAY = CONFIG_REPLAY,
 };
-#define CLI_ALL CONFIG_ALL
+#define CLI_ALL CONFIG_COMMANDS
 
 /* One config option given on the command line, applied in order. */
 struct cli_assignment {
@@ -56,7 +57,7 @@ struct cli {
 	bool color;                /* run: colour the timeline */
 	enum schedfile_format export_format; /* run: its format */
 	bool export_format_set;              /* run: --export-format was given */
-	char **files;                        /* compare: config files (positional) */
+	char **files; /* compare: config files; replay: the measured files (positional) */
 	int nfiles;
 	int top;                    /* sweep: rows of the ranked table */
 	enum pp_rank_by rank_by;    /* compare, sweep, advise: what ranks runs */
@@ -65,6 +66,8 @@ struct cli {
 	bool fits;                  /* sweep, advise: skip points over GPU memory */
 	int jobs;                   /* sweep, advise: threads (default: the cores) */
 	uint64_t shard, nshards;    /* sweep: evaluate shard K of N (1 of 1) */
+	bool without_slowest;       /* replay: the what-if without the slowest device */
+	double w_share;             /* replay: --w-share, or -1 */
 	struct cli_assignment *set; /* config options in command-line order */
 	int nset;
 };
@@ -84,6 +87,11 @@ void cli_release(struct cli *cli);
  * Returns 0, or -1 with err set.
  */
 int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err);
+/* cli_config of the assignments whose option take accepts (replay: those that are not the
+ * what-if's). */
+int cli_config_taking(const struct cli *cli, const char *file,
+                      bool (*take)(const struct config_option *o), struct config *c,
+                      struct pp_error *err);
 
 /*
  * The sweep of a command line: the base config (defaults, then -c FILE) with one axis per

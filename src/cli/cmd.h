@@ -52,6 +52,7 @@ const char *cmd_format_arg(int argc, char **argv, int *i);
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);

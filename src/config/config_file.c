@@ -59,17 +59,10 @@ struct key_pos {
 /* Line and column (1-based) of byte offset off in text. */
 static struct key_pos position(const char *text, size_t off)
 {
-	struct key_pos at = {1, 1};
+	struct json_pos at = {1, 1};
 
-	for (size_t i = 0; i < off && text[i] != '\0'; i++) {
-		if (text[i] == '\n') {
-			at.line++;
-			at.column = 1;
-		} else {
-			at.column++;
-		}
-	}
-	return at;
+	json_advance(text, 0, strnlen(text, off), &at);
+	return (struct key_pos){(int)at.line, (int)at.column};
 }
 
 /* Records the offset of each key of the outermost object, in order; returns how many. */

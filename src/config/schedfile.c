@@ -7,6 +7,7 @@
  */
 #include "ppsim/schedfile.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -87,6 +88,7 @@ struct comm {
 /* Reader state: the path for messages, the format, ppsim's columns, the ops so far, the
  * text of PyTorch's cells and its actions that are not ops. */
 struct reader {
+	const char *what; /* the kind of file, for messages: "schedule", "trace" */
 	const char *path;
 	uint64_t max_ops; /* most ops the file may hold */
 	uint64_t budget;  /* most bytes reading it may take (schedfile_read_budget) */
@@ -103,14 +105,29 @@ struct reader {
 	size_t *op_row;     /* once built: the row each op of the schedule came from */
 	struct comm *comms; /* PyTorch: its SEND, RECV and FSDP actions, in file order */
 	size_t ncomms, commcap;
+	const char *const *paths; /* schedfile_build of rows from several files: each row's file
+	                             is paths[its token]; else NULL */
 };
+
+/* Fails err at line and column of the file path (one of r's). Returns -1. */
+static int fail_in(const struct reader *r, struct pp_error *err, const char *path, unsigned line,
+                   unsigned column, const char *what)
+{
+	err->line = (int)line;
+	err->column = (int)column;
+	return pp_fail(err, PP_ERR_CONFIG, "%s '%s':%u:%u: %s", r->what, path, line, column, what);
+}
 
 static int fail_at(const struct reader *r, struct pp_error *err, unsigned line, unsigned column,
                    const char *what)
 {
-	err->line = (int)line;
-	err->column = (int)column;
-	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s':%u:%u: %s", r->path, line, column, what);
+	return fail_in(r, err, r->path, line, column, what);
+}
+
+/* The file row w stands in. */
+static const char *row_path(const struct reader *r, const struct row *w)
+{
+	return r->paths != NULL && w->cell == 0 ? r->paths[w->token] : r->path;
 }
 
 uint64_t schedfile_read_budget(uint64_t max_ops)
@@ -155,7 +172,7 @@ static int fail_row(const struct reader *r, struct pp_error *err, const struct r
 	char msg[sizeof(err->msg)];
 
 	if (w->cell == 0)
-		return fail_at(r, err, w->line, w->column, what);
+		return fail_in(r, err, row_path(r, w), w->line, w->column, what);
 	snprintf(msg, sizeof(msg), "cell %u '%.40s': %.900s", w->cell, r->tokens + w->token, what);
 	return fail_at(r, err, w->line, w->column, msg);
 }
@@ -348,6 +365,44 @@ static bool parse_action(const char *s, struct row *row, int *type, bool *too_la
 	row->mb = torch_types[k].mb ? parse_digits(p + len, t) : -1;
 	*too_large = row->stage < 0 || (row->mb < 0 && torch_types[k].mb);
 	return !*too_large;
+}
+
+int schedfile_parse_action(const char *text, struct schedfile_action *a)
+{
+	struct row x = {-1, -1, -1, -1, -1, false, 0, 0, 0, 0}, y = x;
+	const char *close = strchr(text, ')'), *semi = strchr(text, ';');
+	char f[SCHEDFILE_ACTION_MAX], b[SCHEDFILE_ACTION_MAX];
+	bool large = false;
+	int type = TT_F;
+
+	memset(a, 0, sizeof(*a));
+	if (text[0] != '(') {
+		if (!parse_action(text, &x, &type, &large))
+			return large ? -2 : -1;
+		a->type = x.kind >= 0          ? SCHEDFILE_ACT_OP
+		          : type == TT_SEND_F ? SCHEDFILE_ACT_SEND_F
+		          : type == TT_SEND_B ? SCHEDFILE_ACT_SEND_B
+		                              : SCHEDFILE_ACT_OTHER;
+		a->stage = x.stage;
+		a->mb = x.mb;
+		a->kind = x.kind;
+		return 0;
+	}
+	/* (F;B)OVERLAP_F_B: an F then a backward, run as one slot */
+	if (close == NULL || semi == NULL || semi > close || strcmp(close + 1, "OVERLAP_F_B") != 0 ||
+	    (size_t)(semi - text) > sizeof(f) || (size_t)(close - semi) > sizeof(b))
+		return -1;
+	memcpy(f, text + 1, (size_t)(semi - text - 1));
+	f[semi - text - 1] = '\0';
+	memcpy(b, semi + 1, (size_t)(close - semi - 1));
+	b[close - semi - 1] = '\0';
+	if (!parse_action(f, &x, &type, &large) || !parse_action(b, &y, &type, &large))
+		return large ? -2 : -1;
+	if (x.kind != OP_F || (y.kind != OP_BW && y.kind != OP_B))
+		return -1;
+	*a = (struct schedfile_action){SCHEDFILE_ACT_OP, x.stage, x.mb, OP_F, true,
+	                               y.stage, y.mb, y.kind};
+	return 0;
 }
 
 /* The error of row's action, whose stage or micro-batch number is above ACTION_MAX_INDEX. */
@@ -553,10 +608,10 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 	}
 	text_lines_release(&in);
 	if (rc == 0 && first)
-		rc = pp_fail(err, PP_ERR_CONFIG, "schedule '%s': empty (no header, no ops)",
-		             r->path);
+		rc = pp_fail(err, PP_ERR_CONFIG, "%s '%s': empty (no header, no ops)",
+		             r->what, r->path);
 	if (rc == 0 && r->nrows == 0)
-		rc = pp_fail(err, PP_ERR_CONFIG, "schedule '%s': no ops", r->path);
+		rc = pp_fail(err, PP_ERR_CONFIG, "%s '%s': no ops", r->what, r->path);
 	return rc;
 }
 
@@ -627,9 +682,9 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, b
 	}
 	if (p > PP_MAX_DEVICES || m > PP_MAX_COUNT)
 		return pp_fail(err, PP_ERR_CONFIG,
-		               "schedule '%s': %ld devices and %ld micro-batches, above the limits "
+		               "%s '%s': %ld devices and %ld micro-batches, above the limits "
 		               "of %d devices and %d micro-batches",
-		               r->path, p, m, PP_MAX_DEVICES, PP_MAX_COUNT);
+		               r->what, r->path, p, m, PP_MAX_DEVICES, PP_MAX_COUNT);
 	*split = parts;
 	*mixed = parts && fused;
 	sp->p = (int)p;
@@ -639,8 +694,8 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, b
 	v = r->format == SCHEDFILE_PPSIM && r->col[COL_CHUNK] >= 0 ? top : (top + p - 1) / p;
 	if (v > PP_MAX_CHUNKS)
 		return pp_fail(err, PP_ERR_CONFIG,
-		               "schedule '%s': %ld chunks per device, above the limit of %d",
-		               r->path, v, PP_MAX_CHUNKS);
+		               "%s '%s': %ld chunks per device, above the limit of %d",
+		               r->what, r->path, v, PP_MAX_CHUNKS);
 	sp->v = (int)v;
 	/* the placement that explains every row: loop first, then V (two chunks); then the
 	 * routes its rows take */
@@ -666,9 +721,9 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, b
 	/* the reader's limit, the run's --max-ops: what a run of it exports reads back */
 	if (!sched_op_count(sp->p, sp->v, sp->m / *routes, parts, &ops) || ops > r->max_ops)
 		return pp_fail(err, PP_ERR_CONFIG,
-		               "schedule '%s': p=%d v=%d m=%d needs %.3g ops, above the limit of "
+		               "%s '%s': p=%d v=%d m=%d needs %.3g ops, above the limit of "
 		               "%" PRIu64,
-		               r->path, sp->p, sp->v, sp->m,
+		               r->what, r->path, sp->p, sp->v, sp->m,
 		               (double)sp->p * sp->v * (sp->m / *routes) * (parts ? 3 : 2),
 		               r->max_ops);
 	if (placed)
@@ -688,8 +743,8 @@ static int infer_shape(struct reader *r, struct sched_params *sp, bool *split, b
 			return fail_row(r, err, w, what);
 		}
 	}
-	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s': no placement explains every op",
-	               r->path);
+	return pp_fail(err, PP_ERR_CONFIG, "%s '%s': no placement explains every op",
+	               r->what, r->path);
 }
 
 /* The row op i of the built schedule came from. */
@@ -750,9 +805,10 @@ static int build(struct reader *r, const struct sched_params *sp, bool split, bo
 		char what[sizeof(err->msg)];
 
 		snprintf(what, sizeof(what), "device %d's ops: %.900s", device, msg);
-		return fail_at(r, err, out->lines[s->dev_start[device]], 1, what);
+		return fail_in(r, err, row_path(r, row_of_op(r, s->dev_start[device])),
+		               out->lines[s->dev_start[device]], 1, what);
 	}
-	return pp_fail(err, PP_ERR_CONFIG, "schedule '%s': %s", r->path, msg);
+	return pp_fail(err, PP_ERR_CONFIG, "%s '%s': %s", r->what, r->path, msg);
 }
 
 /* The action text of a transfer: STAGE, its type and MB, as "1RECV_F0". */
@@ -999,7 +1055,9 @@ static void name_place(const void *ctx, size_t i, char *buf, size_t n)
 	const struct reader *r = ctx;
 	const struct row *w = row_of_op(r, i);
 
-	if (w->cell == 0)
+	if (w->cell == 0 && r->paths != NULL)
+		snprintf(buf, n, " at line %" PRIu32 " of '%.200s'", w->line, row_path(r, w));
+	else if (w->cell == 0)
 		snprintf(buf, n, " at line %" PRIu32, w->line);
 	else
 		snprintf(buf, n,
@@ -1022,7 +1080,7 @@ static int check_order(const struct reader *r, const struct schedfile *out, stru
 		return -1;
 	snprintf(msg, sizeof(msg), "%s", err->msg);
 	w = row_of_op(r, stuck);
-	fail_at(r, err, w->line, w->column, msg);
+	fail_in(r, err, row_path(r, w), w->line, w->column, msg);
 	err->kind = PP_ERR_SIM;
 	return -1;
 }
@@ -1051,7 +1109,8 @@ int schedfile_read(const char *path, uint64_t max_ops, struct schedfile *out, st
 int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct schedfile *out,
                           struct pp_error *err)
 {
-	struct reader r = {.path = path,
+	struct reader r = {.what = "schedule",
+	                   .path = path,
 	                   .max_ops = max_ops,
 	                   .budget = schedfile_read_budget(max_ops),
 	                   .format = SCHEDFILE_PPSIM};
@@ -1075,6 +1134,65 @@ int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct sc
 	free(r.tokens);
 	free(r.op_row);
 	free(r.comms);
+	if (rc != 0)
+		schedfile_release(out);
+	return rc;
+}
+
+int schedfile_build(const char *what, const char *const *paths, int npaths,
+                    const struct schedfile_row *rows, size_t n, uint64_t max_ops,
+                    struct schedfile *out, size_t **op_row, struct pp_error *err)
+{
+	struct reader r = {.what = what,
+	                   .path = paths[0],
+	                   .paths = npaths > 1 ? paths : NULL,
+	                   .max_ops = max_ops,
+	                   .budget = schedfile_read_budget(max_ops),
+	                   .format = SCHEDFILE_PPSIM};
+	struct sched_params sp = {0, 0, 0, 0};
+	enum placement pl = PLACE_LOOP;
+	bool split = false, mixed = false;
+	int rc = 0, routes = 1;
+
+	memset(out, 0, sizeof(*out));
+	if (op_row != NULL)
+		*op_row = NULL;
+	for (int c = 0; c < NCOLS; c++)
+		r.col[c] = -1;
+	assert(npaths >= 1);
+	if (n == 0)
+		return pp_fail(err, PP_ERR_CONFIG, "%s '%s': no ops", what, paths[0]);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct schedfile_row *w = &rows[i];
+		struct row *x = new_row(&r, w->line, w->column, err);
+
+		if (x == NULL) {
+			rc = -1;
+			break;
+		}
+		assert(w->file < (uint32_t)npaths);
+		*x = (struct row){w->device, -1, w->stage, w->mb, w->kind, w->overlap, w->line,
+		                  w->column, 0, w->file};
+		if (w->device < 0 || w->stage < 0 || w->mb < 0 ||
+		    (uint64_t)w->device > ACTION_MAX_INDEX || (uint64_t)w->stage > ACTION_MAX_INDEX ||
+		    (uint64_t)w->mb > ACTION_MAX_INDEX || w->kind < OP_F || w->kind > OP_BW)
+			rc = fail_too_large(&r, err, x);
+		else
+			rc = check_size(&r, err, w->line, w->column);
+	}
+	out->format = SCHEDFILE_PPSIM;
+	if (rc == 0)
+		rc = infer_shape(&r, &sp, &split, &mixed, &pl, &routes, err);
+	if (rc == 0)
+		rc = build(&r, &sp, split, mixed, pl, routes, out, err);
+	if (rc == 0)
+		rc = check_order(&r, out, err);
+	if (rc == 0 && op_row != NULL) {
+		*op_row = r.op_row;
+		r.op_row = NULL;
+	}
+	free(r.rows);
+	free(r.op_row);
 	if (rc != 0)
 		schedfile_release(out);
 	return rc;

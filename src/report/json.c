@@ -533,3 +533,46 @@ int report_json_write(FILE *out, const struct sim *s)
 {
 	return report_json_print(out, report_json_build(s));
 }
+
+int report_replay_json(FILE *out, const struct report_replay *r)
+{
+	const struct sim *s = r->whatif != NULL ? r->whatif : r->replay;
+	cJSON *root = report_json_build(s), *o, *w;
+	struct build b = {root == NULL};
+	double base = isnan(r->measured) ? r->replay->metrics.makespan : r->measured;
+
+	o = add_item(&b, root, "replay", cJSON_CreateObject());
+	add_string(&b, o, "file", r->path);
+	add_number(&b, o, "files", r->files);
+	if (r->order != NULL)
+		add_string(&b, o, "order", r->order);
+	else
+		add_number(&b, o, "order", NAN);
+	add_number(&b, o, "measured_step", r->measured);
+	add_number(&b, o, "replayed_step", r->replay->metrics.makespan);
+	if (r->whatif == NULL) {
+		add_number(&b, o, "what_if", NAN);
+	} else {
+		w = add_item(&b, o, "what_if", cJSON_CreateObject());
+		add_string(&b, w, "change", r->change);
+		add_number(&b, w, "slowest_device", r->slowest >= 0 ? r->slowest : NAN);
+		if (r->slowest >= 0) {
+			static const char *const kinds[MEASURED_KINDS] = {"F", "B", "W", "BW",
+			                                                  "pairs"};
+			cJSON *f = add_item(&b, w, "factors", cJSON_CreateObject());
+
+			for (int k = 0; k < MEASURED_KINDS; k++)
+				add_number(&b, f, kinds[k], r->factor[k]);
+		} else {
+			add_number(&b, w, "factors", NAN);
+		}
+		add_number(&b, w, "step", r->whatif->metrics.makespan);
+		add_number(&b, w, "difference", r->whatif->metrics.makespan - base);
+		add_number(&b, w, "ratio", r->whatif->metrics.makespan / base);
+	}
+	if (b.failed) {
+		cJSON_Delete(root);
+		return -1;
+	}
+	return report_json_print(out, root);
+}

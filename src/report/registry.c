@@ -31,6 +31,7 @@ static const struct report_format formats[] = {
                 .serve_compare = report_serve_compare_text,
                 .list = report_list_text,
                 .validation = report_validation_text,
+                .replay = report_replay_text,
         },
         {
                 .name = "json",
@@ -43,6 +44,7 @@ static const struct report_format formats[] = {
                 .serve_compare = report_serve_compare_json,
                 .list = report_list_json,
                 .validation = report_validation_json,
+                .replay = report_replay_json,
         },
         {
                 .name = "csv",
@@ -239,6 +241,8 @@ bool report_format_writes(const struct report_format *f, enum report_kind kind)
 		return f->list != NULL;
 	case REPORT_VALIDATION:
 		return f->validation != NULL;
+	case REPORT_REPLAY:
+		return f->replay != NULL;
 	}
 	return false;
 }

@@ -8,16 +8,21 @@
 #include "ppsim/samples.h"
 #include "table.h"
 
-static void write_costs(FILE *out, const struct config *c, bool split, const char *unit)
+/* The explicit costs (their op times only when ops is set) and the communication line. */
+static void write_costs(FILE *out, const struct config *c, bool split, const char *unit, bool ops)
 {
 	char a[32], b[32], d[32], e[32];
 	double bw, lat;
 
-	fprintf(out, "%-18s t_f=%s t_b=%s t_w=%s (in %s, per micro-batch and stage)", "costs",
-	        REPORT_NUM(a, c->t_f), REPORT_NUM(b, c->t_b), REPORT_NUM(d, c->t_w), unit);
-	if (split)
-		fprintf(out, ", W keeps %s of the activations", REPORT_NUM(e, c->w_mem_fraction));
-	fputc('\n', out);
+	if (ops) {
+		fprintf(out, "%-18s t_f=%s t_b=%s t_w=%s (in %s, per micro-batch and stage)",
+		        "costs", REPORT_NUM(a, c->t_f), REPORT_NUM(b, c->t_b), REPORT_NUM(d, c->t_w),
+		        unit);
+		if (split)
+			fprintf(out, ", W keeps %s of the activations",
+			        REPORT_NUM(e, c->w_mem_fraction));
+		fputc('\n', out);
+	}
 	config_link(c, &bw, &lat);
 	if (bw > 0)
 		fprintf(out, "%-18s %s B per message over %s GB/s, latency %s us, %s, %s-duplex\n",
@@ -183,8 +188,10 @@ static void write_summary(FILE *out, const struct sim *s)
 	fputs(")\n", out);
 	if (s->cost->model != NULL)
 		write_model(out, s);
-	else
-		write_costs(out, &s->config, s->sched->split, s->cost->time_unit);
+	else if (s->given_times)
+		fprintf(out, "%-18s each op its own time, given (a measured step's)\n", "costs");
+	if (s->cost->model == NULL)
+		write_costs(out, &s->config, s->sched->split, s->cost->time_unit, !s->given_times);
 	write_extras(out, s);
 	fprintf(out, "%-18s %s %s\n", "makespan", REPORT_NUM(a, m->makespan), unit);
 	fprintf(out, "%-18s %.6f", "bubble_ratio", m->bubble_ratio);
@@ -413,5 +420,59 @@ int report_text_write(FILE *out, const struct sim *s)
 	write_devices(out, &s->metrics);
 	write_streams(out, &s->metrics);
 	write_channels(out, &s->metrics, s->config.duplex);
+	return 0;
+}
+
+/* The text of a step of t units against ref: "12 t: -3 t against the measured step, ratio
+ * 0.8000". */
+static void write_against(FILE *out, double t, double ref, const char *against, const char *unit)
+{
+	char a[32], b[32];
+
+	fprintf(out, "%s %s: %s%s %s against the %s step, ratio %.4f\n", exact_cell(a, sizeof(a), t),
+	        unit, t - ref > 0 ? "+" : "", exact_cell(b, sizeof(b), t - ref), unit, against,
+	        t / ref);
+}
+
+int report_replay_text(FILE *out, const struct report_replay *r)
+{
+	const struct sim *s = r->whatif != NULL ? r->whatif : r->replay;
+	const char *unit = r->replay->cost->time_unit;
+	bool measured = !isnan(r->measured);
+	double ref = measured ? r->measured : r->replay->metrics.makespan;
+	char a[32];
+
+	report_text_write(out, s);
+	fprintf(out, "\n%-18s '%s'", "replay of", r->path);
+	if (r->files > 1)
+		fprintf(out, " and %d more files, one a device", r->files - 1);
+	if (r->order != NULL)
+		fprintf(out, ": the order of %s", r->order);
+	fputc('\n', out);
+	if (measured)
+		fprintf(out, "%-18s %s %s, from the first op's start to the last op's end\n",
+		        "measured step", exact_cell(a, sizeof(a), r->measured), unit);
+	else
+		fprintf(out, "%-18s not known: the file gives no start times\n", "measured step");
+	fprintf(out, "%-18s ", "replayed step");
+	if (measured)
+		write_against(out, r->replay->metrics.makespan, ref, "measured", unit);
+	else
+		fprintf(out, "%s %s\n", exact_cell(a, sizeof(a), r->replay->metrics.makespan), unit);
+	if (r->whatif == NULL)
+		return 0;
+	fprintf(out, "%-18s %s\n", "what-if", r->change);
+	if (r->slowest >= 0) {
+		static const char *const kinds[MEASURED_KINDS] = {"F", "B", "W", "BW", "F&B pairs"};
+
+		fprintf(out, "%-18s", "its ops scaled");
+		for (int k = 0; k < MEASURED_KINDS; k++)
+			if (!isnan(r->factor[k]))
+				fprintf(out, " %s x%.4f", kinds[k], r->factor[k]);
+		fputc('\n', out);
+	}
+	fprintf(out, "%-18s ", "what-if step");
+	write_against(out, r->whatif->metrics.makespan, ref, measured ? "measured" : "replayed",
+	              unit);
 	return 0;
 }

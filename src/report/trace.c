@@ -1,8 +1,10 @@
 /*
  * The Chrome trace (trace event JSON, opened by Perfetto and chrome://tracing): one process per
  * device with a compute track and one track per outgoing channel, every op a complete event
- * with its kind, micro-batch, stage and chunk, every message an event on its channel with a
- * flow arrow from the send to the op that consumes it, and an activation counter per device.
+ * with its kind, micro-batch, stage and chunk, every message an event on its channel (with the
+ * stage and micro-batch of the op that sends it) with a flow arrow from the send to the op that
+ * consumes it, and an activation counter per device. `ppsim replay` reads it back
+ * (config/measured.c).
  * Times are microseconds: a millisecond of simulated time is 1000 us, and so is one abstract
  * unit, counted from TRACE_ORIGIN_US. The trace is written as a stream (it holds millions of
  * events for large runs).
@@ -187,9 +189,9 @@ static void write_messages(FILE *out, const struct sim *s, const int *tids)
 		fprintf(out,
 		        ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
 		        "\"tid\":%d,\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"p2p\":true,"
-		        "\"bytes\":%" PRIu64 "}}",
+		        "\"bytes\":%" PRIu64 ",\"stage\":%" PRIu32 ",\"microbatch\":%" PRIu32 "}}",
 		        label, cat, src, tid, us(s, g->start), us(s, g->end) - us(s, g->start),
-		        ch->messages ? ch->bytes / ch->messages : 0);
+		        ch->messages ? ch->bytes / ch->messages : 0, from->stage, from->mb);
 		/* the arrow: from the send on the channel to the consuming op's start; Chrome's
 		 * engine keys a flow's points by time, so one whose send starts when its consumer
 		 * does (no time on the link, no wait) starts at the producing op's start instead */

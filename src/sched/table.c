@@ -522,6 +522,31 @@ char *sched_op_format(char *buf, size_t n, const struct op *op)
 	return buf;
 }
 
+struct sched *sched_copy(const struct sched *s)
+{
+	size_t *counts = pp_mallocarray((size_t)s->p, sizeof(*counts));
+	struct sched *c = NULL;
+
+	if (counts == NULL)
+		return NULL;
+	for (int d = 0; d < s->p; d++)
+		counts[d] = s->dev_start[d + 1] - s->dev_start[d];
+	c = alloc_in(s->p, s->v, s->m, s->split, s->placement, s->routes, counts, NULL);
+	free(counts);
+	if (c == NULL)
+		return NULL;
+	c->desc = s->desc;
+	c->group = s->group;
+	c->mem_limit = s->mem_limit;
+	c->mixed = s->mixed;
+	c->overlap = s->overlap;
+	if (s->nops > 0)
+		memcpy(c->ops, s->ops, s->nops * sizeof(*c->ops));
+	for (int d = 0; d < s->p; d++)
+		c->dev_fill[d] = s->dev_fill[d];
+	return c;
+}
+
 void sched_free(struct sched *s)
 {
 	if (s == NULL)

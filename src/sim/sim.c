@@ -31,22 +31,15 @@ int sim_price_schedule(struct sched *s, const struct cost *k, const struct confi
 }
 
 /*
- * Reads the config's schedule file into s->sched and gives s->config the file's shape; an
- * explicitly set p, v or m must agree with it.
+ * Gives s->config the shape of s->sched, read from a file or given; an explicitly set p, v or m
+ * must agree with it.
  */
-static int read_schedule_file(struct sim *s, struct pp_error *err)
+static int adopt_shape(struct sim *s, const char *source, struct pp_error *err)
 {
-	struct schedfile f;
 	struct config *c = &s->config;
 	int shape[3];
 	static const char *const keys[] = {"p", "v", "m"};
 
-	if (schedfile_read(c->schedule_file, c->max_ops, &f, err) != 0)
-		return -1;
-	s->sched = f.sched;
-	free(f.lines);
-	free(f.columns);
-	free(f.cells);
 	shape[0] = s->sched->p;
 	shape[1] = s->sched->v;
 	shape[2] = s->sched->m;
@@ -55,7 +48,7 @@ static int read_schedule_file(struct sim *s, struct pp_error *err)
 
 		if (config_is_set(c, keys[i]) && *field != shape[i])
 			return config_fail(c, keys[i], err, "the schedule file '%s' has %s=%d",
-			                   c->schedule_file, keys[i], shape[i]);
+			                   source, keys[i], shape[i]);
 		*field = shape[i];
 	}
 	snprintf(c->schedule, sizeof(c->schedule), "file");
@@ -66,6 +59,59 @@ static int read_schedule_file(struct sim *s, struct pp_error *err)
 		        "%d stages",
 		        c->nstage_scale, c->p, c->p * c->v);
 	return config_validate(c, err);
+}
+
+/* Reads the config's schedule file into s->sched and gives s->config the file's shape. */
+static int read_schedule_file(struct sim *s, struct pp_error *err)
+{
+	struct schedfile f;
+	struct config *c = &s->config;
+
+	if (schedfile_read(c->schedule_file, c->max_ops, &f, err) != 0)
+		return -1;
+	s->sched = f.sched;
+	free(f.lines);
+	free(f.columns);
+	free(f.cells);
+	return adopt_shape(s, c->schedule_file, err);
+}
+
+/*
+ * Gives s's engine the durations of pt in its cost's ticks, kept in s->perturbed. Returns 0,
+ * or -1 with err: PP_ERR_USAGE for a time no op or message may take, engine_perturb's errors.
+ */
+static int perturb(struct sim *s, const struct sim_perturb *pt, struct pp_error *err)
+{
+	size_t n = s->sched->nops;
+	struct engine_perturb ep = {NULL, NULL, NULL, 0};
+
+	s->perturbed = pp_mallocarray(2 * (n > 0 ? n : 1), sizeof(*s->perturbed));
+	if (s->perturbed == NULL)
+		return pp_nomem(err, 2 * n, sizeof(*s->perturbed));
+	for (int k = 0; k < 2; k++) {
+		const double *units = k == 0 ? pt->op : pt->msg;
+		pp_time *t = s->perturbed + (size_t)k * n;
+
+		if (units == NULL)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (!pp_time_from_units(units[i], s->cost->tick, &t[i])) {
+				char op[64];
+
+				return pp_fail(err, PP_ERR_USAGE,
+				               "%s %s's time %g %s: not a time an op or message may "
+				               "take (from 0 to %g)",
+				               k == 0 ? "op" : "the message of",
+				               sched_op_format(op, sizeof(op), &s->sched->ops[i]),
+				               units[i], s->cost->time_unit, PP_TIME_MAX_UNITS);
+			}
+		if (k == 0)
+			ep.op_dur = t;
+		else
+			ep.msg_dur = t;
+		s->given_times |= k == 0;
+	}
+	return engine_perturb(s->engine, &ep, err);
 }
 
 struct sim *sim_run(const struct config *c, struct pp_error *err)
@@ -95,8 +141,8 @@ static size_t arena_bytes(uint64_t nops, int L, int m, bool times, bool ops)
  * priced order, engine run and metrics; with run false, it stops before the engine runs.
  * Returns 0, or -1 with err set, leaving in s what was built for sim_free.
  */
-static int build(struct sim *s, unsigned flags, const struct sim_check *check, bool run,
-                 struct pp_error *err)
+static int build(struct sim *s, unsigned flags, const struct sim_check *check,
+                 const struct sim_perturb *pt, bool run, struct pp_error *err)
 {
 	const struct config *c = &s->config;
 	const struct sched_desc *desc = NULL;
@@ -108,7 +154,14 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check, b
 
 	/* one arena for the large arrays, sized before the first is made: the ops (unless a file's
 	 * reader made them), then the engine's */
-	if (file) {
+	if (pt != NULL && pt->order != NULL) {
+		if ((s->sched = sched_copy(pt->order)) == NULL)
+			return pp_nomem(err, pt->order->nops, sizeof(*pt->order->ops));
+		if (adopt_shape(s, c->schedule_file, err) != 0)
+			return -1;
+		bytes = arena_bytes(s->sched->nops, (int)s->sched->route_stages, s->sched->m, times,
+		                    false);
+	} else if (file) {
 		if (read_schedule_file(s, err) != 0)
 			return -1;
 		bytes = arena_bytes(s->sched->nops, (int)s->sched->route_stages, s->sched->m, times,
@@ -122,7 +175,7 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check, b
 	}
 	if (bytes != SIZE_MAX && pp_arena_reserve(&s->arena, bytes) != 0)
 		return pp_nomem(err, bytes, 1);
-	if (!file) {
+	if (s->sched == NULL) {
 		s->sched = sched_new_in(desc, &sp, &s->arena);
 		/* sched_new knows only that it ran out, not of how much */
 		if (s->sched == NULL)
@@ -149,6 +202,8 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check, b
 		return pp_nomem(err, 1, sizeof(*s->cost));
 	if (s->cost == NULL || cost_scale_stages(s->cost, c, &layout, err) != 0)
 		return -1;
+	if (pt != NULL && pt->time_unit != NULL)
+		s->cost->time_unit = pt->time_unit;
 	if (desc != NULL && desc->fn.generate_priced != NULL &&
 	    sim_price_schedule(s->sched, s->cost, c, err) != 0)
 		return -1;
@@ -158,12 +213,11 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check, b
 	engine_use_arena(s->engine, &s->arena);
 	if (c->stragglers.n > 0) {
 		struct engine_slow slow[PP_MAX_STRAGGLERS];
-		struct engine_perturb pt = {.slow = slow,
-		                            .nslow = noise_stragglers(c, s->cost, slow)};
-
+		struct engine_perturb slowed = {.slow = slow,
+		                                .nslow = noise_stragglers(c, s->cost, slow)};
 		struct pp_error why = {0};
 
-		if (engine_perturb(s->engine, &pt, &why) != 0)
+		if (engine_perturb(s->engine, &slowed, &why) != 0)
 			return why.kind == PP_ERR_NOMEM ? (*err = why, -1)
 			                                : config_fail(c, "stragglers", err, "%s", why.msg);
 	}
@@ -171,6 +225,8 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check, b
 		engine_record_messages(s->engine);
 	if (flags & SIM_NO_OP_TIMES)
 		engine_drop_times(s->engine);
+	if (pt != NULL && (pt->op != NULL || pt->msg != NULL) && perturb(s, pt, err) != 0)
+		return -1;
 	if (!run)
 		return 0;
 	if (engine_run(s->engine, err) != 0)
@@ -184,18 +240,25 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check, b
 
 /* sim_run_checked, or with run false sim_would_run's sim, built up to the engine's run. */
 static struct sim *sim_build(const struct config *c, unsigned flags, const struct sim_check *check,
-                             bool run, struct pp_error *err)
+                             const struct sim_perturb *pt, bool run, struct pp_error *err)
 {
 	struct config settled;
 	struct sim *s;
 
-	if (config_settle(c, &settled, err) != 0 || config_validate(&settled, err) != 0)
+	if (config_settle(c, &settled, err) != 0)
 		return NULL;
+	if (pt != NULL && pt->order != NULL) {
+		/* the order is the schedule: validated with its shape, as a file's */
+		snprintf(settled.schedule_file, sizeof(settled.schedule_file), "%s",
+		         pt->source != NULL ? pt->source : "order");
+	} else if (config_validate(&settled, err) != 0) {
+		return NULL;
+	}
 	s = pp_zalloc(1, sizeof(*s), err);
 	if (s == NULL)
 		return NULL;
 	s->config = settled;
-	if (build(s, flags, check, run, err) != 0) {
+	if (build(s, flags, check, pt, run, err) != 0) {
 		sim_free(s);
 		return NULL;
 	}
@@ -204,18 +267,24 @@ static struct sim *sim_build(const struct config *c, unsigned flags, const struc
 
 struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_error *err)
 {
-	return sim_build(c, flags, NULL, true, err);
+	return sim_build(c, flags, NULL, NULL, true, err);
+}
+
+struct sim *sim_run_perturbed(const struct config *c, const struct sim_perturb *pt,
+                              unsigned flags, struct pp_error *err)
+{
+	return sim_build(c, flags, NULL, pt, true, err);
 }
 
 struct sim *sim_run_checked(const struct config *c, unsigned flags, const struct sim_check *check,
                             struct pp_error *err)
 {
-	return sim_build(c, flags, check, true, err);
+	return sim_build(c, flags, check, NULL, true, err);
 }
 
 int sim_would_run(const struct config *c, struct pp_error *err)
 {
-	struct sim *s = sim_build(c, SIM_NO_OP_TIMES, NULL, false, err);
+	struct sim *s = sim_build(c, SIM_NO_OP_TIMES, NULL, NULL, false, err);
 
 	if (s == NULL)
 		return -1;
@@ -277,6 +346,7 @@ void sim_release(struct sim *s)
 	if (s->result != NULL)
 		metrics_release(&s->metrics);
 	engine_free(s->engine);
+	free(s->perturbed);
 	cost_free(s->cost);
 	sched_free(s->sched);
 	pp_arena_release(&s->arena);

@@ -120,7 +120,7 @@ while IFS= read -r line; do
 done <"$TMP/readme.cmds"
 
 # The man page's OPTIONS section and the commands' --help name the same long options.
-for cmd in "" run compare sweep advise breakeven serve calibrate list; do
+for cmd in "" run compare sweep advise breakeven serve calibrate replay list; do
 	ppsim $cmd --help
 done | grep -o -- '--[a-z][a-z-]*' | sort -u >"$TMP/help.opts"
 sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$ROOT/docs/ppsim.1" | grep -o '\\-\\-[a-z][a-z-]*' |

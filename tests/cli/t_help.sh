@@ -4,6 +4,8 @@
 cmds=$(ppsim --help | sed -n 's/^ *\(Usage:\)\{0,1\} *ppsim \([a-z][a-z]*\).*/\2/p' | sort -u)
 [ "$(echo "$cmds" | wc -l)" -ge 9 ] && ok || not_ok "--help: only $(echo $cmds) in its usage lines"
 : >"$TMP/help.sums"
+# replay's example reads a measured step: the trace a run writes with PyTorch's range names
+ppsim --trace-names=torch --trace="$TMP/trace.json" >/dev/null 2>&1 || not_ok "no trace for replay's example"
 for cmd in "" run $cmds; do
 	label=${cmd:-ppsim}
 	if ! ppsim $cmd --help >"$TMP/help.out" 2>"$TMP/help.err" || [ -s "$TMP/help.err" ]; then
@@ -49,7 +51,7 @@ ppsim sweep --help | grep -q -- '--jobs=N' && ok || not_ok "sweep --help lacks -
 ppsim serve --help | grep -q -- '--microbatches' && not_ok "serve --help lists -m" || ok
 ppsim run --help | grep -q -- '--rate' && not_ok "run --help lists serve's --rate" || ok
 # docs/config.md's rows that say "`CMD` only" name the one command whose --help lists the option
-for cmd in run compare sweep advise breakeven serve; do
+for cmd in run compare sweep advise breakeven serve replay; do
 	ppsim $cmd --help | grep -o -- '^  \(-[a-z], \|    \)--[a-z][a-z0-9-]*' | sed 's/.*--/--/' |
 		sed "s/\$/ $cmd/"
 done | sort >"$TMP/opt.cmds"

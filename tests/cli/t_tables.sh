@@ -87,10 +87,10 @@ for want in "run:text, json, csv" "sweep:text, jsonl, csv" "advise:text, json" \
 		not_ok "$cmd --help: the --format line does not list its formats (${want#*:})"
 	fi
 done
-if ppsim completion bash | grep -q 'advise|breakeven|validate|list) COMPREPLY=($(compgen -W "text json"'; then
+if ppsim completion bash | grep -q 'advise|breakeven|validate|replay|list) COMPREPLY=($(compgen -W "text json"'; then
 	ok
 else
-	not_ok "completion: no --format branch for advise, breakeven, validate and list"
+	not_ok "completion: no --format branch for advise, breakeven, validate, replay and list"
 fi
 
 # no line of a text report ends in blanks (a last cell padded to its width, an empty mark);

@@ -2276,6 +2276,28 @@ static void sched_check_rejects_a_mixed_backward_given_twice_or_a_w_without_its_
 	sched_free(s);
 }
 
+static void sched_copy_is_the_same_order_in_arrays_of_its_own(void)
+{
+	struct sched_params sp = {4, 2, 8, 0};
+	struct sched *s = sched_new(sched_find("dualpipev"), &sp), *c;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	c = sched_copy(s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT(c->ops != s->ops && c->dev_start != s->dev_start);
+	CU_ASSERT_EQUAL(c->nops, s->nops);
+	CU_ASSERT_EQUAL(c->routes, s->routes);
+	CU_ASSERT_EQUAL(c->placement, s->placement);
+	CU_ASSERT_EQUAL(c->overlap, s->overlap);
+	CU_ASSERT_EQUAL(c->mixed, s->mixed);
+	CU_ASSERT_PTR_EQUAL(c->desc, s->desc);
+	CU_ASSERT_EQUAL(memcmp(c->ops, s->ops, s->nops * sizeof(*s->ops)), 0);
+	CU_ASSERT_EQUAL(memcmp(c->dev_start, s->dev_start, 5 * sizeof(*s->dev_start)), 0);
+	CU_ASSERT_EQUAL(sched_validate(c, &(struct pp_error){0}), 0);
+	sched_free(s);
+	sched_free(c);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(sched_find_takes_each_name_and_pytorch_s_in_any_case),
         UNIT_TEST(sched_table_rows_are_whole_and_found_by_their_names),
@@ -2364,6 +2386,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_check_order_runs_a_pair_once_both_partners_inputs_are_there),
         UNIT_TEST(sched_check_accepts_a_mixed_schedule_with_bw_or_b_and_w_per_micro_batch),
         UNIT_TEST(sched_check_rejects_a_mixed_backward_given_twice_or_a_w_without_its_b),
+        UNIT_TEST(sched_copy_is_the_same_order_in_arrays_of_its_own),
         {NULL, NULL},
 };
 

@@ -1067,6 +1067,63 @@ static void schedfile_read_budget_is_40_bytes_a_max_op_and_never_below_the_defau
 	}
 }
 
+static void schedfile_build_checks_rows_as_a_file_naming_each_row_s_file(void)
+{
+	const char *paths[] = {"a.json", "b.json"};
+	/* 1F1B, p = 2, m = 1, each device's rows from its own file */
+	struct schedfile_row rows[] = {{0, 0, 0, OP_F, false, 0, 3, 1},
+	                               {1, 1, 0, OP_F, false, 1, 4, 1},
+	                               {1, 1, 0, OP_BW, false, 1, 5, 1},
+	                               {0, 0, 0, OP_BW, false, 0, 6, 1}};
+	struct schedfile f;
+	struct pp_error err = {0};
+	size_t *op_row = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(schedfile_build("trace", paths, 2, rows, 4, 100, &f, &op_row, &err), 0);
+	CU_ASSERT_EQUAL(f.sched->p, 2);
+	CU_ASSERT_EQUAL(f.sched->m, 1);
+	CU_ASSERT_EQUAL(op_row[1], 3);
+	CU_ASSERT_EQUAL(op_row[2], 1);
+	free(op_row);
+	schedfile_release(&f);
+	/* an op twice, at its row's file and place */
+	rows[3] = (struct schedfile_row){1, 1, 0, OP_F, false, 1, 9, 2};
+	CU_ASSERT_EQUAL(schedfile_build("trace", paths, 2, rows, 4, 100, &f, NULL, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "trace 'b.json':9:2: F(mb 0, stage 1) on device 1: appears twice");
+	/* an order that deadlocks: each device's backward first */
+	rows[3] = (struct schedfile_row){0, 0, 0, OP_BW, false, 0, 6, 1};
+	{
+		struct schedfile_row stuck[] = {rows[3], rows[1], rows[2], rows[0]};
+
+		stuck[1] = rows[2];
+		stuck[2] = rows[1];
+		CU_ASSERT_EQUAL(schedfile_build("trace", paths, 2, stuck, 4, 100, &f, NULL, &err), -1);
+		CU_ASSERT_EQUAL(err.kind, PP_ERR_SIM);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "of 'b.json'"));
+	}
+}
+
+static void schedfile_parse_action_reads_pytorch_s_actions(void)
+{
+	struct schedfile_action a;
+
+	CU_ASSERT_EQUAL_FATAL(schedfile_parse_action("12I3", &a), 0);
+	CU_ASSERT(a.type == SCHEDFILE_ACT_OP && a.stage == 12 && a.mb == 3 && a.kind == OP_B &&
+	          !a.pair);
+	CU_ASSERT_EQUAL_FATAL(schedfile_parse_action("(0F7;7B3)OVERLAP_F_B", &a), 0);
+	CU_ASSERT(a.pair && a.kind == OP_F && a.mb == 7 && a.stage2 == 7 && a.mb2 == 3 &&
+	          a.kind2 == OP_BW);
+	CU_ASSERT_EQUAL(schedfile_parse_action("2SEND_B1", &a), 0);
+	CU_ASSERT(a.type == SCHEDFILE_ACT_SEND_B && a.stage == 2 && a.mb == 1);
+	CU_ASSERT_EQUAL(schedfile_parse_action("1RECV_F0", &a), 0);
+	CU_ASSERT_EQUAL(a.type, SCHEDFILE_ACT_OTHER);
+	CU_ASSERT_EQUAL(schedfile_parse_action("3UNSHARD", &a), 0);
+	CU_ASSERT_EQUAL(a.type, SCHEDFILE_ACT_OTHER);
+	CU_ASSERT_EQUAL(schedfile_parse_action("2X0", &a), -1);
+	CU_ASSERT_EQUAL(schedfile_parse_action("(0W7;7B3)OVERLAP_F_B", &a), -1);
+	CU_ASSERT_EQUAL(schedfile_parse_action("0F99999999999", &a), -2);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(schedfile_read_budget_is_40_bytes_a_max_op_and_never_below_the_default_s),
         UNIT_TEST(schedfile_rejects_a_line_longer_than_the_cap_at_its_line),
@@ -1112,6 +1169,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(schedfile_accepts_unshard_reshard_and_reduce_grad_at_zero_cost),
         UNIT_TEST(schedfile_rejects_a_mismatched_send_or_recv_naming_its_cell),
         UNIT_TEST(schedfile_format_find_knows_each_format_s_name_only),
+        UNIT_TEST(schedfile_build_checks_rows_as_a_file_naming_each_row_s_file),
+        UNIT_TEST(schedfile_parse_action_reads_pytorch_s_actions),
         {NULL, NULL},
 };
 

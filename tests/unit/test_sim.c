@@ -1091,6 +1091,42 @@ static void sim_moe_with_free_communication_times_every_op_as_its_dense_twin(voi
 	}
 }
 
+static void sim_run_perturbed_runs_an_order_at_the_times_given(void)
+{
+	/* 1F1B, p = 2, m = 1: F 1 and 2, BW 3 and 4, the forward's message 0.5, the
+	 * gradient's 0.25: 0F0 [0,1], 1F0 [1.5,3.5], 1B0 [3.5,7.5], 0B0 [7.75,10.75] */
+	struct sched *o = sched_new(sched_find("1f1b"), &(struct sched_params){2, 1, 1, 0});
+	double op[4], msg[4];
+	struct config c;
+	struct sim *s;
+	struct pp_error err = {0};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	for (size_t i = 0; i < 4; i++) {
+		bool f = o->ops[i].kind == OP_F, first = o->ops[i].stage == 0;
+
+		op[i] = f ? (first ? 1 : 2) : (first ? 3 : 4);
+		msg[i] = f && first ? 0.5 : !f && !first ? 0.25 : 0;
+	}
+	config_init(&c);
+	c.t_comm = 1; /* messages are priced: their times given apply */
+	s = sim_run_perturbed(&c, &(struct sim_perturb){o, "given", op, msg, "ms"}, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	ASSERT_NEAR(s->metrics.makespan, 10.75);
+	CU_ASSERT_STRING_EQUAL(s->cost->time_unit, "ms");
+	CU_ASSERT_STRING_EQUAL(s->config.schedule_file, "given");
+	CU_ASSERT_TRUE(s->given_times);
+	CU_ASSERT_EQUAL(s->config.p, 2);
+	sim_free(s);
+	/* a time no op may take */
+	op[0] = -1;
+	CU_ASSERT_PTR_NULL(sim_run_perturbed(&c, &(struct sim_perturb){o, "given", op, NULL, NULL}, 0,
+	                                     &err));
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "op F(mb 0, stage 0)'s time -1"));
+	sched_free(o);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(sim_keeps_ops_and_cells_in_one_arena),
         UNIT_TEST(sim_would_run_refuses_what_sim_run_refuses_with_its_error),
@@ -1126,6 +1162,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sim_zbv_auto_orders_uneven_stages_by_the_median_device_times),
         UNIT_TEST(sim_hiding_communication_never_makes_a_step_longer),
         UNIT_TEST(sim_moe_with_free_communication_times_every_op_as_its_dense_twin),
+        UNIT_TEST(sim_run_perturbed_runs_an_order_at_the_times_given),
         {NULL, NULL},
 };
 

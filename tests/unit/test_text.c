@@ -652,6 +652,24 @@ static void text_choices_lists_names_as_a_refusal_does(void)
 	CU_ASSERT_STRING_EQUAL(text_choices(names, 3, small, sizeof(small)), "'ppsim'");
 }
 
+static void json_walks_a_well_formed_text_a_value_at_a_time_with_its_places(void)
+{
+	const char text[] = "[ {\"a\": [1, \"]\"]},\n\t2 ]";
+	size_t len = sizeof(text) - 1, at = json_blanks_end(text, len, 1), end;
+	struct json_pos pos = {1, 1};
+
+	CU_ASSERT_TRUE_FATAL(json_well_formed(text, len));
+	CU_ASSERT_EQUAL(at, 2);
+	end = json_value_end(text, len, at);
+	CU_ASSERT_EQUAL(end, 17); /* past the object, its "]" in a string included */
+	at = json_blanks_end(text, len, end + 1);
+	CU_ASSERT_EQUAL(text[at], '2');
+	json_advance(text, 0, at, &pos);
+	CU_ASSERT_EQUAL(pos.line, 2);
+	CU_ASSERT_EQUAL(pos.column, 2);
+	CU_ASSERT_EQUAL(json_value_end(text, len, at), at + 1);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(text_choices_lists_names_as_a_refusal_does),
         UNIT_TEST(text_lines_reads_each_line_without_its_newline),
@@ -679,6 +697,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(json_strict_check_refuses_control_bytes_nul_escapes_and_loose_numbers),
         UNIT_TEST(text_suggest_names_the_nearest_name_within_a_slip),
         UNIT_TEST(text_suggest_takes_the_one_name_a_word_begins),
+        UNIT_TEST(json_walks_a_well_formed_text_a_value_at_a_time_with_its_places),
         {NULL, NULL},
 };
 

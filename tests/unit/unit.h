@@ -33,6 +33,7 @@ extern const struct unit_suite suite_preset;
 extern const struct unit_suite suite_sched;
 extern const struct unit_suite suite_schedfile;
 extern const struct unit_suite suite_calibrate;
+extern const struct unit_suite suite_measured;
 extern const struct unit_suite suite_cost;
 extern const struct unit_suite suite_engine;
 extern const struct unit_suite suite_metrics;

@@ -1,0 +1,136 @@
+# ppsim replay: a measured step simulated again, and what it would have taken otherwise.
+
+# 1. Acceptance 3 of issue 38: a run's trace with PyTorch's range names (plain or gzip), read
+#    back as a measured step, reproduces the run: every op's start and end (--dump-ops, byte
+#    for byte) and the step, for 1F1B, split backwards (ZB-H1, ZB-V), interleaving, overlapped
+#    pairs (DualPipeV), with and without message times (then from the trace's transfers), with
+#    blocking sends and half-duplex links (given again, as the trace does not say them); and
+#    with ppsim's own slice names.
+while IFS='|' read -r shape comm; do
+	for names in torch ppsim; do
+		for tc in "" "--tcomm 0.3"; do
+			for trace in t.json t.json.gz; do
+				[ "$names$trace" = ppsimt.json.gz ] && continue
+				# shellcheck disable=SC2086
+				ppsim $shape $comm $tc --tf 1.5 --tw 0.5 --stage-scale 1,1.25,1,1 \
+					--trace-names=$names --trace="$TMP/$trace" --dump-ops="$TMP/run.csv" \
+					--format=json >"$TMP/run.json" 2>"$TMP/err" ||
+					{ not_ok "ppsim $shape $tc: $(head -c 200 "$TMP/err")"; continue; }
+				RUN="ppsim replay ($shape $comm $tc, $names names, $trace)"
+				# shellcheck disable=SC2086
+				run_json replay "$TMP/$trace" $comm --dump-ops="$TMP/again.csv"
+				if cmp -s "$TMP/run.csv" "$TMP/again.csv"; then ok; else
+					not_ok "$RUN: the ops' times differ from the run's"
+					diff "$TMP/run.csv" "$TMP/again.csv" | head -5
+				fi
+				want=$("$JGET" "$TMP/run.json" makespan)
+				expect makespan "$want"
+				expect replay.measured_step "$want"
+				expect replay.replayed_step "$want"
+				expect replay.order "$(echo $shape | cut -d' ' -f2)"
+			done
+		done
+	done
+done <<'EOF'
+-s 1f1b -p 4 -m 8|
+-s 1f1b -p 4 -m 8|--comm=blocking
+-s 1f1b -p 4 -m 8|--duplex=half
+-s zbh1 -p 4 -m 8|
+-s zbv -p 4 -m 8|
+-s interleaved -p 4 -v 2 -m 8|
+-s dualpipev -p 4 -m 8|
+EOF
+# one trace per device, each its own process and clock, files in the devices' order
+ppsim -s interleaved -p 2 -v 2 -m 4 --tcomm 0.2 --trace-names=torch --trace="$TMP/t.json" \
+	--dump-ops="$TMP/run.csv" >/dev/null
+for d in 0 1; do
+	awk -v d=$d 'NR == 1 { print; next } /"ph":"X"/ && $0 ~ "\"pid\":" d "," {
+		sub("\"pid\":" d ",", "\"pid\":" (4000 + 7 * d) ","); sub(/\],?$/, ""); sub(/,$/, "")
+		printf "%s%s", (n++ ? ",\n" : ""), $0 } END { print "\n]}" }' "$TMP/t.json" >"$TMP/rank$d.json"
+done
+RUN="ppsim replay rank0.json rank1.json"
+run_json replay "$TMP/rank0.json" "$TMP/rank1.json" --dump-ops="$TMP/again.csv"
+cmp -s "$TMP/run.csv" "$TMP/again.csv" && ok || not_ok "$RUN: the ops' times differ from the run's"
+expect replay.files 2
+# a CSV of op times as --dump-ops writes them, with the messages' time given again
+ppsim -s zbh1 -p 4 -m 8 --tcomm 0.25 --dump-ops="$TMP/run.csv" >/dev/null
+ppsim replay "$TMP/run.csv" --tcomm 0.25 --dump-ops="$TMP/again.csv" --timeline=0 >/dev/null &&
+	cmp -s "$TMP/run.csv" "$TMP/again.csv" && ok ||
+	not_ok "ppsim replay of --dump-ops' CSV: the ops' times differ from the run's"
+
+# 2. Without the slowest device: a run whose device 2 takes 1.5 times as long, without it, is
+#    the run without the straggler (its ops at the others' times, the order kept), to the tick.
+ppsim -s 1f1b -p 4 -m 8 --tcomm 0.1 --stage-scale 1,1,1.5,1 --trace-names=torch \
+	--trace="$TMP/slow.json" >/dev/null
+want=$(ppsim -s 1f1b -p 4 -m 8 --tcomm 0.1 --format=json | "$JGET" - makespan)
+RUN="ppsim replay --without-slowest"
+run_json replay "$TMP/slow.json" --without-slowest
+expect replay.what_if.slowest_device 2
+expect replay.what_if.factors.F 2/3
+expect replay.what_if.factors.BW 2/3
+expect replay.what_if.factors.W null
+expect replay.what_if.step "$want"
+expect makespan "$want"
+expect replay.measured_step 44.3
+expect replay.what_if.difference "$(awk -v w="$want" 'BEGIN { print w - 44.3 }')"
+# ... and with another schedule or more micro-batches, on costs fitted to the step: a uniform
+# step's fit is the run's costs, so the what-if is the run of that schedule and shape
+ppsim -s 1f1b -p 4 -m 8 --tcomm 0.1 --trace="$TMP/even.json" >/dev/null
+for whatif in "-m 16" "-s interleaved -v 2" "-s zbh1 --w-share=0.5" "-s gpipe -m 4"; do
+	case $whatif in *-s*) s= ;; *) s="-s 1f1b" ;; esac
+	# shellcheck disable=SC2086
+	want=$(ppsim $s -p 4 -m 8 ${whatif%--w-share=0.5} --tcomm 0.1 --format=json | "$JGET" - makespan)
+	RUN="ppsim replay $whatif"
+	# shellcheck disable=SC2086
+	run_json replay "$TMP/even.json" $whatif
+	expect replay.what_if.step "$want"
+	expect replay.replayed_step 34.6
+done
+# the fit keeps each stage's speed: the straggler's step at m = 16 is its run's
+want=$(ppsim -s 1f1b -p 4 -m 16 --tcomm 0.1 --stage-scale 1,1,1.5,1 --format=json | "$JGET" - makespan)
+RUN="ppsim replay -m 16 of a straggler"
+run_json replay "$TMP/slow.json" -m 16
+expect replay.what_if.step "$want"
+# the report: text with the measured, replayed and what-if steps; a csv it does not write
+if ppsim replay "$TMP/slow.json" --without-slowest --timeline=0 >"$TMP/out" 2>"$TMP/err" &&
+	grep -q '^measured step      44.3 t, from the first op' "$TMP/out" &&
+	grep -q '^replayed step      44.3 t: 0 t against the measured step, ratio 1.0000' "$TMP/out" &&
+	grep -q '^what-if            without device 2, the slowest' "$TMP/out" &&
+	grep -q '^its ops scaled     F x0.6667 BW x0.6667$' "$TMP/out" &&
+	grep -q '^what-if step       34.6 t: -9.7 t against the measured step, ratio 0.7810' "$TMP/out"; then
+	ok
+else
+	not_ok "ppsim replay --without-slowest: the text report lacks its lines: $(head -c 300 "$TMP/err")"
+fi
+fails 2 "--format 'csv': replay writes text or json" replay "$TMP/slow.json" --format=csv
+fails 2 "replay: needs the MEASURED step" replay
+fails 2 "--model 'llama3-8b': not for ppsim replay" replay "$TMP/slow.json" --model=llama3-8b
+fails 2 "--schedule-file 'x.csv': not for ppsim replay" replay "$TMP/slow.json" --schedule-file=x.csv
+fails 2 "--w-share '2': must be a number from 0 to 1" replay "$TMP/slow.json" -s zbh1 --w-share=2
+fails 4 "cannot read '$TMP/none.json': No such file or directory" replay "$TMP/none.json"
+fails 2 "is not a trace (a JSON file): a step in several files takes one trace per device" \
+	replay "$TMP/slow.json" "$TMP/run.csv"
+# an output never replaces the measured step
+cp "$TMP/slow.json" "$TMP/keep.json"
+fails 2 "keep.json" replay "$TMP/keep.json" --dump-ops="$TMP/keep.json"
+cmp -s "$TMP/slow.json" "$TMP/keep.json" && ok || not_ok "replay --dump-ops changed the measured step"
+# a broken gzip is an I/O error
+head -c 200 "$TMP/t.json.gz" >"$TMP/cut.json.gz"
+fails 4 "cannot read '$TMP/cut.json.gz': gzip: unexpected end of file" replay "$TMP/cut.json.gz"
+
+# 3. Each measured step of tests/cli/bad_replay.txt is refused in one line naming the file
+#    (and its line, for a fault of the file's data), leaving the --dump-ops file as it was.
+table "$ROOT/tests/cli/bad_replay.txt" >"$TMP/bad_replay"
+while IFS='|' read -r code args bytes says; do
+	bytes=$(printf '%s' "$bytes" | sed 's/^ *//; s/ *$//')
+	says=$(printf '%s' "$says" | sed 's/^ *//; s/ *$//')
+	case $bytes in "{"* | "["* | '"'*) file=$TMP/step.json ;; *) file=$TMP/step.csv ;; esac
+	# shellcheck disable=SC2059
+	printf "$bytes" >"$file"
+	echo 'keep' >"$TMP/keep.csv"
+	# shellcheck disable=SC2086
+	fails $code "$says" replay $args --dump-ops="$TMP/keep.csv" "$file"
+	if [ "$(cat "$TMP/keep.csv")" = keep ]; then ok; else
+		not_ok "ppsim replay $args of a bad step changed the existing output file"
+	fi
+done <"$TMP/bad_replay"
