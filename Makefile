@@ -168,7 +168,7 @@ $(BUILD)/bench_%: $(BUILD)/obj/bench/bench_%.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
 # libFuzzer harnesses (clang): built by `make fuzz` in $(BUILD)/fuzz with the library instrumented.
-FUZZ_TARGETS := config schedfile requests cli
+FUZZ_TARGETS := config schedfile requests cli shard
 FUZZ_BIN     := $(patsubst %,$(BUILD)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_COMMON  := $(call obj,tests/fuzz/fuzz_common.c)
 $(call obj,$(wildcard tests/fuzz/*.c)): CPPFLAGS += -Itests/fuzz

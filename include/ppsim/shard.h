@@ -97,6 +97,9 @@ struct shard_reader;
  * 'PATH':LINE: ..." when it is empty, is not a shard file, or its head is malformed.
  */
 struct shard_reader *shard_open(const char *path, struct pp_error *err);
+/* shard_open of the open stream f, named path in messages; f stays the caller's to close, after
+ * shard_close. */
+struct shard_reader *shard_open_stream(FILE *f, const char *path, struct pp_error *err);
 /* The head of r's file. */
 const struct shard_head *shard_reader_head(const struct shard_reader *r);
 /*
@@ -107,7 +110,7 @@ const struct shard_head *shard_reader_head(const struct shard_reader *r);
  */
 int shard_next(struct shard_reader *r, const struct shard_codec *codec, void *rec,
                struct pp_error *err);
-/* Closes the file and frees r (NULL: nothing). */
+/* Closes the file shard_open opened and frees r (NULL: nothing). */
 void shard_close(struct shard_reader *r);
 
 /*

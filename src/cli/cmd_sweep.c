@@ -312,6 +312,40 @@ int cmd_sweep(int argc, char **argv)
 	return cli_sweep_main(argc, argv, CLI_SWEEP, sweep_main);
 }
 
+/*
+ * Whether words[0..n-1] are only what shard_entries writes: --config=FILE, --fits,
+ * --schedules=LIST, config options as --name=VALUE or -x VALUE; so that a shard file, edited
+ * or not, can neither name an output (--records, --shard-file) nor stop the merge (--help).
+ */
+static bool sweep_words(char **words, int n)
+{
+	size_t nopt;
+	const struct config_option *opts = config_options(&nopt);
+
+	for (int i = 0; i < n; i++) {
+		const char *w = words[i];
+		size_t len = strcspn(w, "=");
+		bool known = false;
+
+		if (strncmp(w, "--", 2) == 0 && w[len] == '=') {
+			known = (len == 8 && strncmp(w, "--config", 8) == 0) ||
+			        (len == 11 && strncmp(w, "--schedules", 11) == 0);
+			for (size_t k = 0; k < nopt && !known; k++)
+				known = strlen(opts[k].name) == len - 2 &&
+				        strncmp(opts[k].name, w + 2, len - 2) == 0;
+		} else if (strcmp(w, "--fits") == 0) {
+			known = true;
+		} else if (w[0] == '-' && w[1] != '\0' && w[1] != '-' && w[2] == '\0' && i + 1 < n) {
+			for (size_t k = 0; k < nopt && !known; k++)
+				known = opts[k].short_name == w[1];
+			i++; /* its value */
+		}
+		if (!known)
+			return false;
+	}
+	return true;
+}
+
 /* The error of a shard whose settings cmd_sweep_merge cannot take; returns the exit status. */
 static int bad_settings(const struct merge_shards *s, const char *what)
 {
@@ -362,6 +396,10 @@ int cmd_sweep_merge(const struct cli *mcli, const struct merge_shards *s)
 	if (format == NULL || (f = report_format_find(format, REPORT_SWEEP)) == NULL) {
 		free(words);
 		return bad_settings(s, "no format of a sweep's report among its settings");
+	}
+	if (!sweep_words(words + 1, n - 1)) {
+		free(words);
+		return bad_settings(s, "a setting a sweep does not make");
 	}
 	snprintf(format_arg, sizeof(format_arg), "--format=%s", format);
 	words[n++] = format_arg;

@@ -162,7 +162,7 @@ void shard_write_end(FILE *out, uint64_t count)
 }
 
 struct shard_reader {
-	FILE *f;
+	FILE *f; /* the file shard_open opened, or NULL */
 	struct text_lines lines;
 	struct shard_head head;
 	size_t cap;         /* entries allocated at head.run */
@@ -345,23 +345,34 @@ static int read_head(struct shard_reader *r, struct pp_error *err)
 	return read_run(r, err);
 }
 
-struct shard_reader *shard_open(const char *path, struct pp_error *err)
+struct shard_reader *shard_open_stream(FILE *f, const char *path, struct pp_error *err)
 {
 	struct shard_reader *r = pp_zalloc(1, sizeof(*r), err);
 
 	if (r == NULL)
 		return NULL;
-	r->f = fopen(path, "r");
-	if (r->f == NULL) {
-		text_read_error(err, path, errno);
-		free(r);
-		return NULL;
-	}
-	text_lines_init(&r->lines, r->f, "shard", path);
+	text_lines_init(&r->lines, f, "shard", path);
 	if (read_head(r, err) != 0) {
 		shard_close(r);
 		return NULL;
 	}
+	return r;
+}
+
+struct shard_reader *shard_open(const char *path, struct pp_error *err)
+{
+	FILE *f = fopen(path, "r");
+	struct shard_reader *r;
+
+	if (f == NULL) {
+		text_read_error(err, path, errno);
+		return NULL;
+	}
+	r = shard_open_stream(f, path, err);
+	if (r == NULL)
+		fclose(f);
+	else
+		r->f = f; /* the reader's to close */
 	return r;
 }
 

@@ -121,6 +121,10 @@ ppsim sweep -p 2,4 --format=jsonl >"$M/records.jsonl"
 head -n 12 "$M/a-3.pps" >"$M/cut.pps"
 sed "s/^0${T}1${T}/0${T}2${T}/" "$M/a-1.pps" >"$M/edited.pps" # a record's ok is 0 or 1
 a1="$M/a-1.pps" a2="$M/a-2.pps" a3="$M/a-3.pps" b2="$M/b-2.pps"
+# settings that a sweep's shard never writes: an output, or an option that stops the merge
+sed "s|^run${T}arg${T}-p\$|run${T}arg${T}--records=$M/evil.csv|" "$M/one.pps" >"$M/evil-records.pps"
+sed "s|^run${T}arg${T}-p\$|run${T}arg${T}--help|" "$M/one.pps" >"$M/evil-help.pps"
+sed "s|^run${T}format${T}text\$|run${T}format${T}html|" "$M/one.pps" >"$M/evil-format.pps"
 sums() { cksum "$M"/*.pps "$M"/*.jsonl | sort; }
 sums >"$M/before"
 fails 2 "merge: shard 3 of 3 is missing (2 of the 3 shards given)" merge "$a1" "$a2"
@@ -135,6 +139,10 @@ fails 3 "shard '$M/records.jsonl':1: not a shard file (it starts with a ppsim-sh
 fails 3 "shard '$M/empty.pps': an empty file, not a shard" merge "$M/empty.pps" "$a1"
 fails 3 "shard '$M/cut.pps':13: the file ends after" merge "$a1" "$a2" "$M/cut.pps"
 fails 3 "shard '$M/edited.pps':" merge "$M/edited.pps" "$a2" "$a3"
+fails 3 "shard '$M/evil-records.pps': a setting a sweep does not make" merge "$M/evil-records.pps"
+[ ! -e "$M/evil.csv" ] && ok || not_ok "merge wrote the --records file a shard's settings named"
+fails 3 "shard '$M/evil-help.pps': a setting a sweep does not make" merge "$M/evil-help.pps"
+fails 3 "shard '$M/evil-format.pps': no format of a sweep's report" merge "$M/evil-format.pps"
 fails 4 "cannot read '$M/none.pps'" merge "$a1" "$M/none.pps"
 fails 4 "cannot read '$M': Is a directory" merge "$M"
 fails 2 "merge: needs the shard files" merge
