@@ -169,8 +169,8 @@ struct sweep_ranking {
 };
 
 /* Starts k with no record, keeping the best max in top[0..max-1]. */
-void sweep_ranking_init(struct sweep_ranking *k, struct sweep_record *top, int max,
-                        sweep_emit emit, void *ctx);
+void sweep_ranking_init(struct sweep_ranking *k, struct sweep_record *top, int max, sweep_emit emit,
+                        void *ctx);
 
 /*
  * The sweep_emit of a ranking k (a struct sweep_ranking): counts r, keeps it when it is among

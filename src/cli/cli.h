@@ -100,8 +100,9 @@ int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err);
 
 /*
  * The body of a command that searches a grid (sweep, advise, breakeven): cli_parse, the text
- * of -c FILE read into config_text, cli_sweep, then run(cli, sw), whose exit status it returns after releasing both; a parse that ends the
- * command (help, a usage error) returns its status without calling run.
+ * of -c FILE read into config_text, cli_sweep, then run(cli, sw), whose exit status it returns
+ * after releasing both; a parse that ends the command (help, a usage error) returns its status
+ * without calling run.
  */
 int cli_sweep_main(int argc, char **argv, enum cli_mode mode,
                    int (*run)(const struct cli *cli, struct sweep *sw));

@@ -110,10 +110,11 @@ static int check_set(struct given *given, size_t n, const struct shard_head *hea
 	if (want == 0 && n < head->n)
 		want = n + 1;
 	if (want > 0)
-		return pp_fail(err, PP_ERR_USAGE,
-		               "merge: shard %llu of %llu is missing (%zu of the %llu shards given)",
-		               (unsigned long long)want, (unsigned long long)head->n, n,
-		               (unsigned long long)head->n);
+		return pp_fail(
+		        err, PP_ERR_USAGE,
+		        "merge: shard %llu of %llu is missing (%zu of the %llu shards given)",
+		        (unsigned long long)want, (unsigned long long)head->n, n,
+		        (unsigned long long)head->n);
 	/* each shard's points follow the one's before it, from 0 to the run's last */
 	for (size_t i = 0; i < n; i++) {
 		uint64_t from = i == 0 ? 0 : given[i - 1].last;
@@ -171,7 +172,8 @@ static int merge_main(const struct cli *cli)
 			first = r;
 			if ((kind = kind_of(h->kind)) == NULL) {
 				pp_fail(&err, PP_ERR_CONFIG,
-				        "shard '%s': records of a %s, which this ppsim does not merge",
+				        "shard '%s': records of a %s, which this ppsim does not "
+				        "merge",
 				        cli->files[i], h->kind);
 				goto fail;
 			}

@@ -45,8 +45,7 @@ static int rank_shard_record(void *k, const void *record)
 }
 
 static int read_shards(const struct source *src, const struct cli *cli, const struct sweep *sw,
-                       uint64_t first, uint64_t last, struct sweep_ranking *k,
-                       struct pp_error *err)
+                       uint64_t first, uint64_t last, struct sweep_ranking *k, struct pp_error *err)
 {
 	(void)cli;
 	(void)sw;
@@ -335,7 +334,8 @@ static bool sweep_words(char **words, int n)
 				        strncmp(opts[k].name, w + 2, len - 2) == 0;
 		} else if (strcmp(w, "--fits") == 0) {
 			known = true;
-		} else if (w[0] == '-' && w[1] != '\0' && w[1] != '-' && w[2] == '\0' && i + 1 < n) {
+		} else if (w[0] == '-' && w[1] != '\0' && w[1] != '-' && w[2] == '\0' &&
+		           i + 1 < n) {
 			for (size_t k = 0; k < nopt && !known; k++)
 				known = opts[k].short_name == w[1];
 			i++; /* its value */
@@ -412,7 +412,8 @@ int cmd_sweep_merge(const struct cli *mcli, const struct merge_shards *s)
 	}
 	status = cli_parse(n, words, CLI_SWEEP, &cli);
 	if (status < 0 && (cli.config_file == NULL) != (text == NULL))
-		status = bad_settings(s, "a config file without its text, or a text without a file");
+		status =
+		        bad_settings(s, "a config file without its text, or a text without a file");
 	if (status < 0 && text != NULL) {
 		cli.config_len = strlen(text);
 		if ((cli.config_text = pp_strdup(text)) == NULL) {
@@ -428,7 +429,8 @@ int cmd_sweep_merge(const struct cli *mcli, const struct merge_shards *s)
 			status = cmd_fail(&err);
 		} else {
 			if (sweep_points(&sw) != h->total)
-				status = bad_settings(s, "its settings make a sweep of other points");
+				status = bad_settings(s,
+				                      "its settings make a sweep of other points");
 			else
 				status = report_sweep(&cli, &sw, &src);
 			sweep_release(&sw);

@@ -79,8 +79,9 @@ static bool unescape(char *s)
 
 int shard_write_head(FILE *out, const struct shard_codec *codec, const struct shard_head *h)
 {
-	fprintf(out, "ppsim-shard\t%d\nkind\t%s\nversion\t%s\nshard\t%" PRIu64 "\t%" PRIu64
-	             "\npoints\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+	fprintf(out,
+	        "ppsim-shard\t%d\nkind\t%s\nversion\t%s\nshard\t%" PRIu64 "\t%" PRIu64
+	        "\npoints\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
 	        SHARD_FORMAT, codec->kind, PP_VERSION, h->k, h->n, h->first, h->last, h->total);
 	for (size_t i = 0; i < h->nrun; i++) {
 		const char *v = h->run[i].value;
@@ -165,9 +166,9 @@ struct shard_reader {
 	FILE *f; /* the file shard_open opened, or NULL */
 	struct text_lines lines;
 	struct shard_head head;
-	size_t cap;         /* entries allocated at head.run */
-	uint64_t next;      /* the index of the next record */
-	bool checked;       /* the codec's columns were checked against the file's */
+	size_t cap;    /* entries allocated at head.run */
+	uint64_t next; /* the index of the next record */
+	bool checked;  /* the codec's columns were checked against the file's */
 	char *fields[MAX_FIELDS];
 };
 
@@ -205,7 +206,8 @@ static int next_fields(struct shard_reader *r, size_t max, const char *what, str
 			return pp_fail(err, PP_ERR_CONFIG, "shard '%s': an empty file, not a shard",
 			               r->lines.path);
 		r->lines.lineno++;
-		return what == NULL ? 0 : bad_line(r, err, "the file ends before its %s line", what);
+		return what == NULL ? 0
+		                    : bad_line(r, err, "the file ends before its %s line", what);
 	}
 	if (text_lines_check_whole(&r->lines, err) != 0)
 		return -1;
@@ -214,8 +216,8 @@ static int next_fields(struct shard_reader *r, size_t max, const char *what, str
 		return bad_line(r, err, "%zu fields, at most %zu expected", n, max);
 	for (size_t i = 0; i < n; i++)
 		if (!unescape(r->fields[i]))
-			return bad_line(r, err, "a backslash that escapes nothing (\\\\, \\t, \\n or "
-			                        "\\r)");
+			return bad_line(r, err,
+			                "a backslash that escapes nothing (\\\\, \\t, \\n or \\r)");
 	return (int)n;
 }
 
@@ -231,7 +233,8 @@ static int head_numbers(struct shard_reader *r, const char *word, uint64_t *x, s
 		return bad_line(r, err, "expected the %s line (%s and %zu numbers)", word, word, n);
 	for (size_t i = 0; i < n; i++)
 		if (text_parse_uint(r->fields[i + 1], 0, UINT64_MAX, &x[i]) != TEXT_OK)
-			return bad_line(r, err, "%s '%s': not a whole number", word, r->fields[i + 1]);
+			return bad_line(r, err, "%s '%s': not a whole number", word,
+			                r->fields[i + 1]);
 	return 0;
 }
 
@@ -285,7 +288,8 @@ static int read_run(struct shard_reader *r, struct pp_error *err)
 		if (strcmp(word, "run") == 0 && got == 3) {
 			struct shard_entry *e;
 
-			if (pp_grow((void **)&h->run, &r->cap, h->nrun + 1, sizeof(*h->run), err) != 0)
+			if (pp_grow((void **)&h->run, &r->cap, h->nrun + 1, sizeof(*h->run), err) !=
+			    0)
 				return -1;
 			e = &h->run[h->nrun];
 			*e = (struct shard_entry){pp_strdup(r->fields[1]), NULL};
@@ -338,8 +342,9 @@ static int read_head(struct shard_reader *r, struct pp_error *err)
 	h->last = x[1];
 	h->total = x[2];
 	if (h->first > h->last || h->last > h->total)
-		return bad_line(r, err, "points %" PRIu64 " to %" PRIu64 " of %" PRIu64
-		                        ": not a run of the points",
+		return bad_line(r, err,
+		                "points %" PRIu64 " to %" PRIu64 " of %" PRIu64
+		                ": not a run of the points",
 		                h->first, h->last, h->total);
 	r->next = h->first;
 	return read_run(r, err);
@@ -467,8 +472,9 @@ static int read_end(struct shard_reader *r, int got, struct pp_error *err)
 	if (got != 2 || text_parse_uint(r->fields[1], 0, UINT64_MAX, &count) != TEXT_OK)
 		return bad_line(r, err, "expected end and the number of records");
 	if (r->next < r->head.last)
-		return bad_line(r, err, "the file ends after %" PRIu64 " of its %" PRIu64
-		                        " records (points %" PRIu64 " to %" PRIu64 ")",
+		return bad_line(r, err,
+		                "the file ends after %" PRIu64 " of its %" PRIu64
+		                " records (points %" PRIu64 " to %" PRIu64 ")",
 		                r->next - r->head.first, want, r->head.first, r->head.last - 1);
 	if (count != want)
 		return bad_line(r, err, "end says %" PRIu64 " records, the file holds %" PRIu64,
@@ -487,8 +493,7 @@ int shard_next(struct shard_reader *r, const struct shard_codec *codec, void *re
 	int got;
 
 	if (!r->checked) {
-		if (strcmp(r->head.kind, codec->kind) != 0 ||
-		    !same_columns(codec, r->head.columns))
+		if (strcmp(r->head.kind, codec->kind) != 0 || !same_columns(codec, r->head.columns))
 			return pp_fail(err, PP_ERR_CONFIG,
 			               "shard '%s': its columns are not those of a %s's records",
 			               r->lines.path, codec->kind);
@@ -498,8 +503,9 @@ int shard_next(struct shard_reader *r, const struct shard_codec *codec, void *re
 	if (got < 0)
 		return -1;
 	if (got == 0)
-		return bad_line(r, err, "the file ends after %" PRIu64 " of its %" PRIu64
-		                        " records, without its end line (cut short?)",
+		return bad_line(r, err,
+		                "the file ends after %" PRIu64 " of its %" PRIu64
+		                " records, without its end line (cut short?)",
 		                r->next - r->head.first, r->head.last - r->head.first);
 	if (strcmp(r->fields[0], "end") == 0)
 		return read_end(r, got, err) == 0 ? 0 : -1;
@@ -511,7 +517,7 @@ int shard_next(struct shard_reader *r, const struct shard_codec *codec, void *re
 	memset(rec, 0, codec->size);
 	for (size_t f = 0; f < codec->nfields; f++)
 		if (!take_field(&codec->fields[f], r->fields[f], rec))
-			return bad_line(r, err, "%s '%.40s': not a value of the column", 
+			return bad_line(r, err, "%s '%.40s': not a value of the column",
 			                codec->fields[f].name, r->fields[f]);
 	if (*(const uint64_t *)(const void *)((const char *)rec + codec->fields[0].offset) !=
 	    r->next)
@@ -565,8 +571,9 @@ bool shard_same_run(const struct shard_head *a, const struct shard_head *b, char
 			if (a->n == b->n && a->total == b->total)
 				return true;
 			if (a->n != b->n)
-				snprintf(why, n, "one of %" PRIu64 " shards against one of %" PRIu64,
-				         a->n, b->n);
+				snprintf(why, n,
+				         "one of %" PRIu64 " shards against one of %" PRIu64, a->n,
+				         b->n);
 			else
 				snprintf(why, n, "%" PRIu64 " points against %" PRIu64, a->total,
 				         b->total);

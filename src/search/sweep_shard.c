@@ -6,7 +6,7 @@
 
 #include "ppsim/sweep.h"
 
-#define AT(f) offsetof(struct sweep_record, f)
+#define AT(f)   offsetof(struct sweep_record, f)
 #define SIZE(f) sizeof(((struct sweep_record *)0)->f)
 
 static const struct shard_field fields[] = {

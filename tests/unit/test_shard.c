@@ -47,8 +47,13 @@ static void write_text(struct tmp *t, const char *text)
 static struct shard_head head_of(uint64_t k, uint64_t n, uint64_t first, uint64_t last,
                                  uint64_t total, struct shard_entry *run, size_t nrun)
 {
-	return (struct shard_head){.k = k, .n = n, .first = first, .last = last, .total = total,
-	                           .run = run, .nrun = nrun};
+	return (struct shard_head){.k = k,
+	                           .n = n,
+	                           .first = first,
+	                           .last = last,
+	                           .total = total,
+	                           .run = run,
+	                           .nrun = nrun};
 }
 
 /* The sweep p 2,4 x schedules 1f1b, interleaved, zbv, zbh1 x v 1,2 (some points skipped)
@@ -60,18 +65,19 @@ static void grid(struct sweep *sw, const char *model)
 	sweep_init(sw, NULL);
 	if (model != NULL) {
 		CU_ASSERT_EQUAL_FATAL(
-		        sweep_set_axis(sw, config_option_by_key("model"), "--model", model, &err), 0);
+		        sweep_set_axis(sw, config_option_by_key("model"), "--model", model, &err),
+		        0);
 		CU_ASSERT_EQUAL_FATAL(
-		        sweep_set_axis(sw, config_option_by_key("gpus"), "--gpus", "8,10", &err), 0);
+		        sweep_set_axis(sw, config_option_by_key("gpus"), "--gpus", "8,10", &err),
+		        0);
 		CU_ASSERT_EQUAL_FATAL(sweep_set_axis(sw, config_option_by_key("global_batch"),
 		                                     "--global-batch", "32", &err),
 		                      0);
 	}
 	CU_ASSERT_EQUAL_FATAL(sweep_set_axis(sw, config_option_by_key("p"), "-p", "2,4", &err), 0);
-	CU_ASSERT_EQUAL_FATAL(
-	        sweep_set_axis(sw, config_option_by_key("schedule"), "--schedules",
-	                       "1f1b,interleaved,zbv,zbh1", &err),
-	        0);
+	CU_ASSERT_EQUAL_FATAL(sweep_set_axis(sw, config_option_by_key("schedule"), "--schedules",
+	                                     "1f1b,interleaved,zbv,zbh1", &err),
+	                      0);
 	CU_ASSERT_EQUAL_FATAL(sweep_set_axis(sw, config_option_by_key("v"), "-v", "1,2", &err), 0);
 	if (model == NULL)
 		CU_ASSERT_EQUAL_FATAL(
@@ -84,8 +90,8 @@ static void write_sweep(struct tmp *t, const struct sweep *sw, struct sweep_reco
 {
 	FILE *f = create(t);
 
-	shard_write_head(f, &sweep_shard_codec, &(struct shard_head){.k = 1, .n = 1, .last = n,
-	                                                             .total = n});
+	shard_write_head(f, &sweep_shard_codec,
+	                 &(struct shard_head){.k = 1, .n = 1, .last = n, .total = n});
 	for (uint64_t i = 0; i < n; i++) {
 		sweep_evaluate(sw, i, &recs[i]);
 		shard_write_record(f, &sweep_shard_codec, &recs[i]);
@@ -154,8 +160,8 @@ static void shard_records_keep_escapes_and_extreme_numbers(void)
 	rec.bubble_ratio = 0.1 + 0.2;
 	rec.error = PP_ERR_DEVICE_MEM;
 	rec.fits = true;
-	shard_write_head(f, &sweep_shard_codec, &(struct shard_head){.k = 1, .n = 1, .last = 1,
-	                                                             .total = 1});
+	shard_write_head(f, &sweep_shard_codec,
+	                 &(struct shard_head){.k = 1, .n = 1, .last = 1, .total = 1});
 	shard_write_record(f, &sweep_shard_codec, &rec);
 	shard_write_end(f, 1);
 	fclose(f);
@@ -188,9 +194,10 @@ static void shard_head_keeps_the_run_s_settings_long_ones_in_pieces(void)
 
 	for (size_t i = 0; i < long_len; i++)
 		big[i] = i % 1000 == 999 ? '\n' : (char)('a' + i % 26);
-	shard_write_head(f, &sweep_shard_codec, &(struct shard_head){.k = 2, .n = 3, .first = 4,
-	                                                             .last = 4, .total = 9,
-	                                                             .run = run, .nrun = 4});
+	shard_write_head(
+	        f, &sweep_shard_codec,
+	        &(struct shard_head){
+	                .k = 2, .n = 3, .first = 4, .last = 4, .total = 9, .run = run, .nrun = 4});
 	shard_write_end(f, 0);
 	fclose(f);
 	r = shard_open(t.path, &err);
@@ -212,7 +219,9 @@ static void shard_head_keeps_the_run_s_settings_long_ones_in_pieces(void)
 }
 
 /* The head of a shard of 2 points with settings -p 2,4 as text, records and end to follow. */
-#define HEAD "ppsim-shard\t1\nkind\tsweep\nversion\t" PP_VERSION "\nshard\t1\t1\npoints\t0\t2\t2\nrun\targ\t-p\nrun\targ\t2,4\n"
+#define HEAD                                                                                       \
+	"ppsim-shard\t1\nkind\tsweep\nversion\t" PP_VERSION                                        \
+	"\nshard\t1\t1\npoints\t0\t2\t2\nrun\targ\t-p\nrun\targ\t2,4\n"
 
 /* The columns line of a sweep's records. */
 static char *columns(void)
@@ -259,9 +268,9 @@ static const char *read_error(const char *text)
 	shard_close(r);
 	drop(&t);
 	/* the path varies: from the quote after it */
-	return r == NULL || rc < 0 ? strstr(err.msg, "':") != NULL ? strstr(err.msg, "':") + 2
-	                                                           : err.msg
-	                           : "";
+	return r == NULL || rc < 0
+	               ? strstr(err.msg, "':") != NULL ? strstr(err.msg, "':") + 2 : err.msg
+	               : "";
 }
 
 static void shard_reader_refuses_damage_naming_the_line(void)
@@ -307,7 +316,7 @@ static void shard_reader_refuses_damage_naming_the_line(void)
 	snprintf(text, sizeof(text), "%s%s0\tyes\n", HEAD, cols);
 	CU_ASSERT_STRING_EQUAL(read_error(text), "9: a record of 2 fields, expected 35");
 	snprintf(text, sizeof(text), "%s%s%s", HEAD, cols, r0);
-	*strchr(text + strlen(HEAD) + strlen(cols), '\t' ) = 'x';
+	*strchr(text + strlen(HEAD) + strlen(cols), '\t') = 'x';
 	CU_ASSERT_STRING_EQUAL(read_error(text), "9: a record of 34 fields, expected 35");
 	snprintf(text, sizeof(text), "%s%s%s", HEAD, cols, r0);
 	memcpy(strstr(text + strlen(HEAD) + strlen(cols), "1f1b"), "1\\q1", 4);
