@@ -7,6 +7,7 @@
 #   make valgrind   the CLI tests, a fixed sample of their ppsim runs under valgrind memcheck
 #   make bench      benchmarks, reported as numbers
 #   make fuzz       the libFuzzer harnesses, FUZZ_SECONDS each
+#   make slurm-check  a sweep as a Slurm job array on this machine, merged (ppsim merge)
 #   make install PREFIX=...   /   make uninstall   /   make clean   /   make format
 # cJSON, CUnit and zlib come from the system through pkg-config; build-aux/ensure-deps installs
 # them with apt-get when they are missing. Each target that needs more installs it the same way
@@ -105,7 +106,7 @@ LDLIBS   += $(ZLIB_LIBS)
 # the objects built through pattern chains (bench, fuzz harnesses) are kept between runs
 .SECONDARY: $(call obj,$(BENCH_SRC) $(wildcard tests/fuzz/*.c))
 .PHONY: all run test check unit cli test-tools asan valgrind bench fuzz fuzz-bins install uninstall \
-        clean format docs gallery FORCE
+        clean format docs gallery slurm-check FORCE
 all: $(BIN) $(SO)
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/deps.mk
@@ -168,7 +169,7 @@ $(BUILD)/bench_%: $(BUILD)/obj/bench/bench_%.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(LDLIBS)
 
 # libFuzzer harnesses (clang): built by `make fuzz` in $(BUILD)/fuzz with the library instrumented.
-FUZZ_TARGETS := config schedfile requests cli
+FUZZ_TARGETS := config schedfile requests cli shard
 FUZZ_BIN     := $(patsubst %,$(BUILD)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_COMMON  := $(call obj,tests/fuzz/fuzz_common.c)
 $(call obj,$(wildcard tests/fuzz/*.c)): CPPFLAGS += -Itests/fuzz
@@ -228,6 +229,14 @@ valgrind: $(CLI_PROGRAMS) test-tools
 	PPSIM_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
 		PPSIM_WRAP_SAMPLE=$(VALGRIND_SAMPLE) CLI_JOBS=$(CLI_JOBS) \
 		sh tests/cli/run.sh $(BIN) $(JGET)
+
+# Runs a sweep as a Slurm job array on this machine, one shard a task, and checks that ppsim
+# merge of the shards gives the whole sweep's bytes in each format (build-aux/slurm-check):
+# installs Debian's slurm-wlm and munge when missing, starts munged, slurmctld and slurmd from a
+# one-node configuration in a temporary directory and stops them after; skipped, with the
+# reason in a line, when Slurm cannot be installed or started here.
+slurm-check: $(BIN)
+	@sh build-aux/slurm-check $(BIN)
 
 # Prints the benchmark table and writes its figures to $(BUILD)/bench.json.
 bench: $(BENCH_BIN) $(BIN)

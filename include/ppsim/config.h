@@ -389,6 +389,7 @@ enum config_command {
 	CONFIG_BREAKEVEN = 16,
 	CONFIG_SERVE = 32,
 	CONFIG_REPLAY = 64, /* replay: a few of run's options, for its what-ifs and outputs */
+	CONFIG_MERGE = 128, /* takes no config option: the shards it joins hold them */
 };
 #define CONFIG_TRAINING                                                                            \
 	(CONFIG_RUN | CONFIG_COMPARE | CONFIG_SWEEP | CONFIG_ADVISE | CONFIG_BREAKEVEN)
@@ -476,6 +477,12 @@ bool config_is_set(const struct config *c, const char *key);
  * the message starting "config 'PATH':LINE:COLUMN: ".
  */
 int config_load_file(struct config *c, const char *path, struct pp_error *err);
+/*
+ * Reads the config file at path as config_load_file does, into *text (NUL-terminated, *len
+ * bytes before the NUL; the caller frees it). Returns 0, or -1 with err (PP_ERR_IO: the file
+ * does not read or is larger than config files may be; PP_ERR_NOMEM) and *text NULL.
+ */
+int config_read_file(const char *path, char **text, size_t *len, struct pp_error *err);
 /* config_load_file of text[0..len-1] (text[len] must be '\0'), named path in messages. */
 int config_load_text(struct config *c, const char *path, const char *text, size_t len,
                      struct pp_error *err);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "ppsim/config.h"
+#include "ppsim/shard.h"
 #include "ppsim/util.h"
 
 /* Most axes a sweep may have, and most values one axis may take. */
@@ -170,6 +171,26 @@ int sweep_rank_compare(const struct sweep_record *a, const struct sweep_record *
  */
 void sweep_keep_best(struct sweep_record *top, int *n, int max, const struct sweep_record *r);
 
+/* The best records and the counts of the records gone by (sweep_run_ranked keeps them). */
+struct sweep_ranking {
+	struct sweep_record *top;   /* the best n of at most max, best first */
+	int max, n;
+	struct sweep_totals totals; /* the records counted */
+	sweep_emit emit;            /* each record goes on to emit(ctx, r), unless NULL */
+	void *ctx;
+};
+
+/* Starts k with no record, keeping the best max in top[0..max-1]. */
+void sweep_ranking_init(struct sweep_ranking *k, struct sweep_record *top, int max, sweep_emit emit,
+                        void *ctx);
+
+/*
+ * The sweep_emit of a ranking k (a struct sweep_ranking): counts r, keeps it when it is among
+ * the best, then passes it to k's emit. Records must come in index order (the totals name the
+ * first skipped point). Returns what emit returned, or 0.
+ */
+int sweep_ranking_add(void *k, const struct sweep_record *r);
+
 /*
  * sweep_run that also keeps the best max records in top[0..*ntop-1] (best first) and counts
  * the points in *totals; each record then goes to emit unless it is NULL. Returns as
@@ -178,5 +199,8 @@ void sweep_keep_best(struct sweep_record *top, int *n, int max, const struct swe
 int sweep_run_ranked(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
                      struct sweep_record *top, int max, int *ntop, struct sweep_totals *totals,
                      sweep_emit emit, void *ctx, struct pp_error *err);
+
+/* The records of a sweep in shard files (shard.h): every field of struct sweep_record. */
+extern const struct shard_codec sweep_shard_codec;
 
 #endif

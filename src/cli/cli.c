@@ -49,6 +49,7 @@ enum {
 	OPT_JOBS,
 	OPT_SHARD,
 	OPT_RANK_BY,
+	OPT_SHARD_FILE,
 	OPT_EXPORT_REQUESTS,
 	OPT_QUIET,
 	OPT_WITHOUT_SLOWEST,
@@ -83,19 +84,20 @@ static const struct cmd_option cmd_options[] = {
          "compare, sweep: comma-separated schedules, or 'all'",
          STRING(schedules)},
         {{"format", required_argument, NULL, OPT_FORMAT},
-         CLI_ALL,
+         CLI_ALL | CLI_MERGE,
          "FMT",
          "report format (default text):",
          STRING(format_name)},
         {{"top", required_argument, NULL, OPT_TOP},
-         CLI_SWEEP,
+         CLI_SWEEP | CLI_MERGE,
          "N",
-         "sweep: rows of the ranked table (default 10)",
+         "sweep, merge: rows of the ranked table (default 10; merge: the sweep's)",
          .store = CLI_PARSED},
         {{"records", required_argument, NULL, OPT_RECORDS},
-         CLI_SWEEP,
+         CLI_SWEEP | CLI_MERGE,
          "FILE",
-         "sweep: write every point's record to FILE (CSV if it ends in .csv, else JSON lines)",
+         "sweep, merge: write every point's record to FILE (CSV if it ends in .csv, else JSON "
+         "lines)",
          STRING(records_file)},
         {{"fits", no_argument, NULL, OPT_FITS},
          CLI_SWEEP,
@@ -103,9 +105,10 @@ static const struct cmd_option cmd_options[] = {
          "sweep: skip points over GPU memory instead of ranking them last",
          FLAG(fits)},
         {{"quiet", no_argument, NULL, OPT_QUIET},
-         CLI_SWEEP | CLI_ADVISE | CLI_SERVE,
+         CLI_SWEEP | CLI_ADVISE | CLI_SERVE | CLI_MERGE,
          NULL,
-         "sweep, advise, serve: no progress line (shown on a terminal's stderr after a second)",
+         "sweep, advise, serve, merge: no progress line (shown on a terminal's stderr after a "
+         "second)",
          FLAG(quiet)},
         {{"jobs", required_argument, NULL, OPT_JOBS},
          CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE,
@@ -124,6 +127,12 @@ static const struct cmd_option cmd_options[] = {
          "K/N",
          "sweep: evaluate only the K-th of N equal runs of points (for job arrays)",
          .store = CLI_PARSED},
+        {{"shard-file", required_argument, NULL, OPT_SHARD_FILE},
+         CLI_SWEEP,
+         "FILE",
+         "sweep: also write the points' records and the sweep's settings to FILE, a shard "
+         "that ppsim merge joins with the others into the whole sweep's report",
+         STRING(shard_file)},
         {{"timeline", optional_argument, NULL, OPT_TIMELINE},
          CLI_RUN | CLI_SERVE | CLI_REPLAY,
          "WIDTH",
@@ -153,7 +162,7 @@ static const struct cmd_option cmd_options[] = {
          "write an SVG Gantt chart to FILE (compare: every row on one time axis)",
          STRING(svg_file)},
         {{"html", required_argument, NULL, OPT_HTML},
-         CLI_RUN | CLI_COMPARE | CLI_SERVE | CLI_SWEEP | CLI_REPLAY,
+         CLI_RUN | CLI_COMPARE | CLI_SERVE | CLI_SWEEP | CLI_REPLAY | CLI_MERGE,
          "FILE",
          "write an interactive HTML report to FILE (one file, opens offline; compare: every "
          "row on one time axis; sweep: a heatmap over two axes)",
@@ -197,12 +206,12 @@ static const struct cmd_option cmd_options[] = {
          "exit 1 without a report when a device is over its GPU's memory",
          FLAG(fail_on_oom)},
         {{"help", no_argument, NULL, OPT_HELP},
-         CLI_ALL,
+         CLI_ALL | CLI_MERGE,
          NULL,
          "show this help and exit",
          .store = CLI_PARSED},
         {{"version", no_argument, NULL, OPT_VERSION},
-         CLI_ALL,
+         CLI_ALL | CLI_MERGE,
          NULL,
          "show the version and exit",
          .store = CLI_PARSED},
@@ -739,7 +748,7 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 
 	memset(cli, 0, sizeof(*cli));
 	cli->mode = mode;
-	cli->format_name = "text";
+	cli->format_name = NULL;
 	cli->color = color_auto();
 	cli->jobs = cores();
 	cli->shard = cli->nshards = 1;
@@ -772,7 +781,10 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 		}
 		status = take_option(id, cli, argv, opts);
 	}
-	if (status < 0 && (mode == CLI_COMPARE || mode == CLI_REPLAY)) {
+	cli->format_set = cli->format_name != NULL;
+	if (cli->format_name == NULL)
+		cli->format_name = "text";
+	if (status < 0 && (mode == CLI_COMPARE || mode == CLI_REPLAY || mode == CLI_MERGE)) {
 		cli->files = argv + optind;
 		cli->nfiles = argc - optind;
 	} else if (status < 0 && optind < argc) {
@@ -805,7 +817,9 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 void cli_release(struct cli *cli)
 {
 	free(cli->set);
+	free(cli->config_text);
 	cli->set = NULL;
+	cli->config_text = NULL;
 }
 
 int cli_write_files(const struct cli_output *outs, int n)
@@ -993,6 +1007,9 @@ int cli_sweep_main(int argc, char **argv, enum cli_mode mode,
 	struct pp_error err = {0};
 	int status = cli_parse(argc, argv, mode, &cli);
 
+	if (status < 0 && cli.config_file != NULL &&
+	    config_read_file(cli.config_file, &cli.config_text, &cli.config_len, &err) != 0)
+		status = cmd_fail(&err);
 	if (status < 0 && cli_sweep(&cli, &sw, &err) != 0)
 		status = cmd_fail(&err);
 	else if (status < 0) {
@@ -1031,7 +1048,11 @@ int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)
 		return pp_nomem(err, 1, sizeof(*base));
 	}
 	config_init(base);
-	if (cli->config_file != NULL && config_load_file(base, cli->config_file, err) != 0) {
+	if (cli->config_file != NULL &&
+	    (cli->config_text != NULL
+	             ? config_load_text(base, cli->config_file, cli->config_text, cli->config_len,
+	                                err)
+	             : config_load_file(base, cli->config_file, err)) != 0) {
 		free(base);
 		sweep_init(sw, NULL);
 		return -1;

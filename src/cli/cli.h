@@ -26,6 +26,7 @@ enum cli_mode {
 	CLI_BREAKEVEN = CONFIG_BREAKEVEN,
 	CLI_SERVE = CONFIG_SERVE,
 	CLI_REPLAY = CONFIG_REPLAY,
+	CLI_MERGE = CONFIG_MERGE,
 };
 #define CLI_ALL CONFIG_COMMANDS
 
@@ -40,12 +41,16 @@ struct cli_assignment {
 struct cli {
 	enum cli_mode mode;                 /* the command parsing */
 	const struct report_format *format; /* --format: writes the command's kind of result */
-	const char *format_name;            /* --format as given */
+	const char *format_name;            /* --format as given, else "text" */
+	bool format_set;                    /* --format was given */
 	int timeline_width;                 /* run, serve: 0 for no timeline */
 	bool timeline_set;         /* --timeline was given (else on a terminal by default) */
 	const char *dump_ops;      /* run: CSV path, or NULL */
 	const char *samples_file;  /* run: --samples-out CSV path, or NULL */
 	const char *config_file;   /* run: -c FILE, or NULL */
+	char *config_text;         /* sweep, advise, breakeven: its text (owned; cli_sweep_main
+	                              reads it, merge takes it from the shards), or NULL */
+	size_t config_len;         /* its bytes */
 	const char *schedules;     /* compare: --schedules list, or NULL */
 	bool fail_on_oom;          /* a device over its memory is a failure (exit 1) */
 	bool quiet;                /* sweep, advise, serve: no progress line on a terminal */
@@ -57,12 +62,14 @@ struct cli {
 	bool color;                /* run: colour the timeline */
 	enum schedfile_format export_format; /* run: its format */
 	bool export_format_set;              /* run: --export-format was given */
-	char **files; /* compare: config files; replay: the measured files (positional) */
+	char **files; /* compare: config files; replay: the measured files; merge: shard files
+	                 (positional) */
 	int nfiles;
 	int top;                    /* sweep: rows of the ranked table */
 	enum pp_rank_by rank_by;    /* compare, sweep, advise: what ranks runs */
 	bool rank_set;              /* --rank-by was given */
 	const char *records_file;   /* sweep: every record to this file, or NULL */
+	const char *shard_file;     /* sweep: the shard file for ppsim merge, or NULL */
 	bool fits;                  /* sweep, advise: skip points over GPU memory */
 	int jobs;                   /* sweep, advise: threads (default: the cores) */
 	uint64_t shard, nshards;    /* sweep: evaluate shard K of N (1 of 1) */
@@ -94,7 +101,8 @@ int cli_config_taking(const struct cli *cli, const char *file,
                       struct pp_error *err);
 
 /*
- * The sweep of a command line: the base config (defaults, then -c FILE) with one axis per
+ * The sweep of a command line: the base config (defaults, then -c FILE, read from its text
+ * config_text when that is not NULL) with one axis per
  * config option given, in command-line order (an option given one value is an axis of one
  * value and set in the base too), and require_fit from --fits. Returns 0, or -1 with err (sw
  * is then released).
@@ -102,9 +110,10 @@ int cli_config_taking(const struct cli *cli, const char *file,
 int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err);
 
 /*
- * The body of a command that searches a grid (sweep, advise, breakeven): cli_parse, cli_sweep,
- * then run(cli, sw), whose exit status it returns after releasing both; a parse that ends the
- * command (help, a usage error) returns its status without calling run.
+ * The body of a command that searches a grid (sweep, advise, breakeven): cli_parse, the text
+ * of -c FILE read into config_text, cli_sweep, then run(cli, sw), whose exit status it returns
+ * after releasing both; a parse that ends the command (help, a usage error) returns its status
+ * without calling run.
  */
 int cli_sweep_main(int argc, char **argv, enum cli_mode mode,
                    int (*run)(const struct cli *cli, struct sweep *sw));

@@ -31,6 +31,11 @@ static const struct cmd commands[] = {
          "simulate a grid of options given as lists (-p 2,4,8 -m 8:64:x2) and rank it", cmd_sweep,
          .mode = CLI_SWEEP, .kind = REPORT_SWEEP, .format_subject = "a sweep",
          .example = "ppsim sweep -s 1f1b,interleaved -p 2,4,8 -m 8:64:x2"},
+        {"merge", "[OPTIONS] SHARD...",
+         "join a sweep's shard files (--shard-file) into the whole sweep's report, in its "
+         "--format and --top unless given",
+         cmd_merge, .mode = CLI_MERGE, .kind = REPORT_SWEEP, .format_subject = "merge",
+         .file_args = true, .example = "ppsim merge shard-*.pps"},
         {"advise", "[OPTIONS]",
          "recommend tp, p, v, m and a schedule for a model on a cluster (--gpus, --global-batch)",
          cmd_advise, .mode = CLI_ADVISE, .kind = REPORT_ADVICE, .format_subject = "advise",
@@ -213,8 +218,8 @@ static void help_exit_status(FILE *out)
 {
 	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, a device out of\n"
 	      "memory with --fail-on-oom, or nothing advise tried fits), 2 usage error (advise:\n"
-	      "also settings no configuration meets), 3 invalid config, schedule file or\n"
-	      "request trace, 4 I/O error.\n",
+	      "also settings no configuration meets; merge: shards not of one run, each once),\n"
+	      "3 invalid config, schedule file, request trace or shard file, 4 I/O error.\n",
 	      out);
 }
 

@@ -56,6 +56,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_breakeven(int argc, char **argv);
 int cmd_serve(int argc, char **argv);

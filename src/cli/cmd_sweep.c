@@ -2,10 +2,13 @@
  * `ppsim sweep`: simulates every point of a grid of options that take lists (-p 2,4,8,
  * -m 8:64:x2, --schedules=all) around a base config, and ranks them. Each record is written in
  * point order as it is ready, whatever the number of threads; --shard evaluates one contiguous
- * run of points so that shard outputs concatenate to the whole stream. The format registry
- * gives the writers: a ranked table (text) or a record stream (jsonl, csv), and the --records
- * file's by its name.
+ * run of points so that shard outputs concatenate to the whole stream, and --shard-file keeps
+ * a shard's records with the settings that made them, which `ppsim merge` reads back
+ * (cmd_sweep_merge) into the report of the whole sweep through the same ranking and writers.
+ * The format registry gives the writers: a ranked table (text) or a record stream (jsonl,
+ * csv), and the --records file's by its name.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,8 +16,43 @@
 #include "cli.h"
 #include "cmd.h"
 #include "guard.h"
+#include "merge.h"
+#include "ppsim/shard.h"
 #include "ppsim/sweep.h"
 #include "progress.h"
+
+/* Where a sweep's records come from: simulated (sweep), or read from shard files (merge). */
+struct source {
+	const char *name; /* for the progress line: "sweep", "merge" */
+	/* Passes the records of the points [first, last) in index order to sweep_ranking_add(k);
+	 * returns 0, what the ranking's emit returned, or -1 with err. */
+	int (*run)(const struct source *src, const struct cli *cli, const struct sweep *sw,
+	           uint64_t first, uint64_t last, struct sweep_ranking *k, struct pp_error *err);
+	const struct merge_shards *shards; /* merge: the shards */
+};
+
+static int simulate(const struct source *src, const struct cli *cli, const struct sweep *sw,
+                    uint64_t first, uint64_t last, struct sweep_ranking *k, struct pp_error *err)
+{
+	(void)src;
+	return sweep_run(sw, first, last, cli->jobs, sweep_ranking_add, k, err);
+}
+
+/* merge_records' emit: the ranking of a sweep's records. */
+static int rank_shard_record(void *k, const void *record)
+{
+	return sweep_ranking_add(k, record);
+}
+
+static int read_shards(const struct source *src, const struct cli *cli, const struct sweep *sw,
+                       uint64_t first, uint64_t last, struct sweep_ranking *k, struct pp_error *err)
+{
+	(void)cli;
+	(void)sw;
+	(void)first;
+	(void)last;
+	return merge_records(src->shards, rank_shard_record, k, err);
+}
 
 /* Where the records go while the sweep runs. */
 struct sink {
@@ -25,6 +63,8 @@ struct sink {
 	const struct report_format *records_format;
 	FILE *html;       /* the --html report, or NULL */
 	uint64_t written; /* records written to it */
+	FILE *shard;      /* the --shard-file, or NULL */
+	uint64_t sharded; /* records written to it */
 	struct progress progress;
 };
 
@@ -38,6 +78,10 @@ static int write_record(void *ctx, const struct sweep_record *r)
 		k->records_format->sweep_record(k->records, k->sw, r);
 	if (k->html != NULL)
 		report_html_sweep_record(k->html, k->sw, r, k->written++ == 0);
+	if (k->shard != NULL) {
+		shard_write_record(k->shard, &sweep_shard_codec, r);
+		k->sharded++;
+	}
 	progress_step(&k->progress);
 	/* a reader that stopped reading (`| head`) stops the sweep */
 	return k->stream != NULL && ferror(k->stream) ? 1 : 0;
@@ -52,15 +96,112 @@ static bool may_have_model(const struct sweep *sw)
 	return config_has_model(&sw->base);
 }
 
-static int run_sweep(const struct cli *cli, struct sweep *sw)
+/*
+ * The settings a shard file keeps (struct shard_head's run): the words of the command line
+ * that make the points and their records ("arg": -c FILE, each config option as given, --fits)
+ * with the text of FILE ("config"), then what shapes the report ("format", "top").
+ * cmd_sweep_merge reads them back.
+ */
+struct entries {
+	struct shard_entry *e;
+	size_t n, cap;
+};
+
+static void entries_release(struct entries *es)
+{
+	for (size_t i = 0; i < es->n; i++)
+		free(es->e[i].value);
+	free(es->e);
+}
+
+/* Appends the entry name (a constant) with the value of fmt; 0 or -1 with err. */
+static int add_entry(struct entries *es, struct pp_error *err, const char *name, const char *fmt,
+                     ...) __attribute__((format(printf, 4, 5)));
+
+static int add_entry(struct entries *es, struct pp_error *err, const char *name, const char *fmt,
+                     ...)
+{
+	va_list ap;
+	char *value;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (pp_grow((void **)&es->e, &es->cap, es->n + 1, sizeof(*es->e), err) != 0)
+		return -1;
+	if ((value = pp_malloc((size_t)len + 1)) == NULL)
+		return pp_nomem(err, (size_t)len + 1, 1);
+	va_start(ap, fmt);
+	vsnprintf(value, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	es->e[es->n++] = (struct shard_entry){(char *)name, value};
+	return 0;
+}
+
+static int shard_entries(const struct cli *cli, struct entries *es, struct pp_error *err)
+{
+	int rc = 0;
+
+	memset(es, 0, sizeof(*es));
+	if (cli->config_file != NULL)
+		rc = add_entry(es, err, "arg", "--config=%s", cli->config_file) ||
+		     add_entry(es, err, "config", "%s", cli->config_text);
+	for (int i = 0; i < cli->nset && rc == 0; i++) {
+		const struct cli_assignment *a = &cli->set[i];
+
+		/* as cli_parse reads it again: --name=VALUE, or -x VALUE */
+		if (strncmp(a->label, "--", 2) == 0)
+			rc = add_entry(es, err, "arg", "%s=%s", a->label, a->value);
+		else
+			rc = add_entry(es, err, "arg", "%s", a->label) ||
+			     add_entry(es, err, "arg", "%s", a->value);
+	}
+	if (rc == 0 && cli->fits)
+		rc = add_entry(es, err, "arg", "--fits");
+	if (rc == 0)
+		rc = add_entry(es, err, "format", "%s", cli->format->name);
+	if (rc == 0 && cli->top > 0)
+		rc = add_entry(es, err, "top", "%d", cli->top);
+	return rc == 0 ? 0 : -1;
+}
+
+/* Opens the --shard-file of cli and writes its head for the points [first, last) of sw. */
+static struct outfile *open_shard(const struct cli *cli, const struct sweep *sw, uint64_t first,
+                                  uint64_t last, struct pp_error *err)
+{
+	struct entries es;
+	struct outfile *f;
+
+	if (shard_entries(cli, &es, err) != 0) {
+		entries_release(&es);
+		return NULL;
+	}
+	f = guard_open(cli->shard_file, err);
+	if (f != NULL)
+		shard_write_head(outfile_stream(f), &sweep_shard_codec,
+		                 &(struct shard_head){.k = cli->shard,
+		                                      .n = cli->nshards,
+		                                      .first = first,
+		                                      .last = last,
+		                                      .total = sweep_points(sw),
+		                                      .run = es.e,
+		                                      .nrun = es.n});
+	entries_release(&es);
+	return f;
+}
+
+/* Runs the sweep from src into its report and its output files (kept until the command ends,
+ * or all aborted). */
+static int run_sweep(const struct cli *cli, struct sweep *sw, const struct source *src)
 {
 	struct sink k;
-	struct outfile *file = NULL, *html = NULL;
+	struct outfile *file = NULL, *html = NULL, *shard = NULL, *kept[3];
 	struct pp_error err = {0};
-	struct sweep_totals totals;
+	struct sweep_ranking rank;
 	struct sweep_record *top;
 	uint64_t first, last;
-	int status, ntop, maxtop = cli->top > 0 ? cli->top : 10;
+	int status, maxtop = cli->top > 0 ? cli->top : 10;
 
 	memset(&k, 0, sizeof(k));
 	k.sw = sw;
@@ -73,6 +214,7 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 		pp_nomem(&err, (size_t)maxtop, sizeof(*top));
 		return cmd_fail(&err);
 	}
+	sweep_shard(sweep_points(sw), cli->shard, cli->nshards, &first, &last);
 	if (cli->records_file != NULL) {
 		file = guard_open(cli->records_file, &err);
 		if (file == NULL) {
@@ -94,40 +236,57 @@ static int run_sweep(const struct cli *cli, struct sweep *sw)
 		k.html = outfile_stream(html);
 		report_html_sweep_header(k.html, sw);
 	}
+	if (cli->shard_file != NULL) {
+		shard = open_shard(cli, sw, first, last, &err);
+		if (shard == NULL) {
+			guard_abort(file);
+			guard_abort(html);
+			free(top);
+			return cmd_fail(&err);
+		}
+		k.shard = outfile_stream(shard);
+	}
 	if (k.stream != NULL && k.stream_format->sweep_header != NULL)
 		k.stream_format->sweep_header(cmd_out(), sw);
-	sweep_shard(sweep_points(sw), cli->shard, cli->nshards, &first, &last);
 	status = PP_EXIT_OK;
 	/* not between records streamed to the same terminal */
 	progress_start(&k.progress, !cli->quiet && !(k.stream != NULL && isatty(STDOUT_FILENO)),
-	               "sweep", "points", last - first);
-	if (sweep_run_ranked(sw, first, last, cli->jobs, top, k.stream != NULL ? 0 : maxtop, &ntop,
-	                     &totals, write_record, &k, &err) < 0) {
+	               src->name, "points", last - first);
+	sweep_ranking_init(&rank, top, k.stream != NULL ? 0 : maxtop, write_record, &k);
+	if (src->run(src, cli, sw, first, last, &rank, &err) < 0) {
 		progress_end(&k.progress); /* the message on a line of its own */
 		guard_abort(file);
 		guard_abort(html);
-		file = html = NULL;
+		guard_abort(shard);
+		file = html = shard = NULL;
 		status = cmd_fail(&err);
 	}
 	progress_end(&k.progress);
 	if (html != NULL)
 		report_html_sweep_footer(k.html);
-	/* kept until the command ends, committed with the table below */
-	if (file != NULL && guard_keep(file, &err) != 0) {
-		guard_abort(html);
-		html = NULL;
-		status = cmd_fail(&err);
+	if (shard != NULL)
+		shard_write_end(k.shard, k.sharded);
+	/* kept until the command ends, committed with the table below; once one fails, the
+	 * others are aborted */
+	kept[0] = file;
+	kept[1] = html;
+	kept[2] = shard;
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		if (kept[i] == NULL)
+			continue;
+		if (status != PP_EXIT_OK)
+			guard_abort(kept[i]);
+		else if (guard_keep(kept[i], &err) != 0)
+			status = cmd_fail(&err);
 	}
-	if (html != NULL && guard_keep(html, &err) != 0)
-		status = cmd_fail(&err);
 	if (status == PP_EXIT_OK && k.stream == NULL)
-		cli->format->sweep_table(cmd_out(), sw, top, ntop, &totals);
+		cli->format->sweep_table(cmd_out(), sw, top, rank.n, &rank.totals);
 	free(top);
 	return status;
 }
 
-/* Checks what only a sweep needs of its options, then runs it. */
-static int sweep_main(const struct cli *cli, struct sweep *sw)
+/* Checks what only a sweep needs of its options, then runs it from src. */
+static int report_sweep(const struct cli *cli, struct sweep *sw, const struct source *src)
 {
 	struct pp_error err = {0};
 
@@ -137,10 +296,147 @@ static int sweep_main(const struct cli *cli, struct sweep *sw)
 		return cmd_fail(&err);
 	if (cli->fits && !may_have_model(sw))
 		return cmd_usage("--fits: needs a model (--model), whose GPU memory it checks");
-	return run_sweep(cli, sw);
+	return run_sweep(cli, sw, src);
+}
+
+static int sweep_main(const struct cli *cli, struct sweep *sw)
+{
+	static const struct source simulated = {"sweep", simulate, NULL};
+
+	return report_sweep(cli, sw, &simulated);
 }
 
 int cmd_sweep(int argc, char **argv)
 {
 	return cli_sweep_main(argc, argv, CLI_SWEEP, sweep_main);
+}
+
+/*
+ * Whether words[0..n-1] are only what shard_entries writes: --config=FILE, --fits,
+ * --schedules=LIST, config options as --name=VALUE or -x VALUE; so that a shard file, edited
+ * or not, can neither name an output (--records, --shard-file) nor stop the merge (--help).
+ */
+static bool sweep_words(char **words, int n)
+{
+	size_t nopt;
+	const struct config_option *opts = config_options(&nopt);
+
+	for (int i = 0; i < n; i++) {
+		const char *w = words[i];
+		size_t len = strcspn(w, "=");
+		bool known = false;
+
+		if (strncmp(w, "--", 2) == 0 && w[len] == '=') {
+			known = (len == 8 && strncmp(w, "--config", 8) == 0) ||
+			        (len == 11 && strncmp(w, "--schedules", 11) == 0);
+			for (size_t k = 0; k < nopt && !known; k++)
+				known = strlen(opts[k].name) == len - 2 &&
+				        strncmp(opts[k].name, w + 2, len - 2) == 0;
+		} else if (strcmp(w, "--fits") == 0) {
+			known = true;
+		} else if (w[0] == '-' && w[1] != '\0' && w[1] != '-' && w[2] == '\0' &&
+		           i + 1 < n) {
+			for (size_t k = 0; k < nopt && !known; k++)
+				known = opts[k].short_name == w[1];
+			i++; /* its value */
+		}
+		if (!known)
+			return false;
+	}
+	return true;
+}
+
+/* The error of a shard whose settings cmd_sweep_merge cannot take; returns the exit status. */
+static int bad_settings(const struct merge_shards *s, const char *what)
+{
+	struct pp_error err = {0};
+
+	pp_fail(&err, PP_ERR_CONFIG, "shard '%s': %s", s->paths[0], what);
+	return cmd_fail(&err);
+}
+
+int cmd_sweep_merge(const struct cli *mcli, const struct merge_shards *s)
+{
+	static const struct source merged = {"merge", read_shards, NULL};
+	const struct shard_head *h = s->head;
+	const char *text = NULL, *format = NULL, *top = NULL;
+	const struct report_format *f;
+	char **words = pp_mallocarray(h->nrun + 3, sizeof(*words));
+	char format_arg[64], top_arg[64];
+	struct source src = merged;
+	struct pp_error err = {0};
+	struct cli cli;
+	struct sweep sw;
+	int n = 0, status;
+
+	if (words == NULL) {
+		pp_nomem(&err, h->nrun + 3, sizeof(*words));
+		return cmd_fail(&err);
+	}
+	src.shards = s;
+	words[n++] = (char *)"sweep";
+	for (size_t i = 0; i < h->nrun; i++) {
+		const char *name = h->run[i].name, *value = h->run[i].value;
+
+		if (strcmp(name, "arg") == 0)
+			words[n++] = (char *)value;
+		else if (strcmp(name, "config") == 0)
+			text = value;
+		else if (strcmp(name, "format") == 0)
+			format = value;
+		else if (strcmp(name, "top") == 0)
+			top = value;
+		else {
+			free(words);
+			return bad_settings(s, "a setting a sweep does not make");
+		}
+	}
+	/* merge's own --format and --top win; the sweep's --top goes with a table only */
+	format = mcli->format_set ? mcli->format_name : format;
+	if (format == NULL || (f = report_format_find(format, REPORT_SWEEP)) == NULL) {
+		free(words);
+		return bad_settings(s, "no format of a sweep's report among its settings");
+	}
+	if (!sweep_words(words + 1, n - 1)) {
+		free(words);
+		return bad_settings(s, "a setting a sweep does not make");
+	}
+	snprintf(format_arg, sizeof(format_arg), "--format=%s", format);
+	words[n++] = format_arg;
+	if (mcli->top > 0 || (top != NULL && f->sweep_table != NULL)) {
+		if (mcli->top > 0)
+			snprintf(top_arg, sizeof(top_arg), "--top=%d", mcli->top);
+		else
+			snprintf(top_arg, sizeof(top_arg), "--top=%.20s", top);
+		words[n++] = top_arg;
+	}
+	status = cli_parse(n, words, CLI_SWEEP, &cli);
+	if (status < 0 && (cli.config_file == NULL) != (text == NULL))
+		status =
+		        bad_settings(s, "a config file without its text, or a text without a file");
+	if (status < 0 && text != NULL) {
+		cli.config_len = strlen(text);
+		if ((cli.config_text = pp_strdup(text)) == NULL) {
+			pp_nomem(&err, cli.config_len + 1, 1);
+			status = cmd_fail(&err);
+		}
+	}
+	if (status < 0) {
+		cli.records_file = mcli->records_file;
+		cli.html_file = mcli->html_file;
+		cli.quiet = mcli->quiet;
+		if (cli_sweep(&cli, &sw, &err) != 0) {
+			status = cmd_fail(&err);
+		} else {
+			if (sweep_points(&sw) != h->total)
+				status = bad_settings(s,
+				                      "its settings make a sweep of other points");
+			else
+				status = report_sweep(&cli, &sw, &src);
+			sweep_release(&sw);
+		}
+	}
+	cli_release(&cli);
+	free(words);
+	return status;
 }

@@ -17,6 +17,8 @@
 int cli_outputs(const struct cli *cli, struct cli_asked *out)
 {
 	const bool gzip = cli->trace_file != NULL && cli_gzip_name(cli->trace_file);
+	/* a shard file holds a sweep's records, nothing of a run */
+	static const struct report_need shard_need = {0};
 	/* in the order guard_check_outputs names two outputs of one file */
 	const struct {
 		const char *option, *path;
@@ -35,6 +37,7 @@ int cli_outputs(const struct cli *cli, struct cli_asked *out)
 	        {"--records", cli->records_file,
 	         cli->records_file != NULL ? &report_records_format(cli->records_file)->need
 	                                   : NULL},
+	        {"--shard-file", cli->shard_file, &shard_need},
 	};
 	int n = 0;
 

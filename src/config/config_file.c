@@ -240,14 +240,30 @@ static int apply(struct config *c, const char *path, const char *text, const cJS
 	return 0;
 }
 
-int config_load_file(struct config *c, const char *path, struct pp_error *err)
+int config_read_file(const char *path, char **text, size_t *len, struct pp_error *err)
 {
 	struct file_text t = {NULL, 0};
-	int rc = text_read_file(path, read_text, &t, err);
+
+	*text = NULL;
+	*len = 0;
+	if (text_read_file(path, read_text, &t, err) != 0) {
+		free(t.buf);
+		return -1;
+	}
+	*text = t.buf;
+	*len = t.len;
+	return 0;
+}
+
+int config_load_file(struct config *c, const char *path, struct pp_error *err)
+{
+	char *text;
+	size_t len;
+	int rc = config_read_file(path, &text, &len, err);
 
 	if (rc == 0)
-		rc = config_load_text(c, path, t.buf, t.len, err);
-	free(t.buf);
+		rc = config_load_text(c, path, text, len, err);
+	free(text);
 	return rc;
 }
 

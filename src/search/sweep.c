@@ -464,31 +464,29 @@ void sweep_keep_best(struct sweep_record *top, int *n, int max, const struct swe
 	(*n)++;
 }
 
-/* What sweep_run_ranked keeps while records go by. */
-struct ranking {
-	struct sweep_record *top;
-	int max, *n;
-	struct sweep_totals *totals;
-	sweep_emit emit;
-	void *ctx;
-};
-
-static int rank_record(void *arg, const struct sweep_record *r)
+void sweep_ranking_init(struct sweep_ranking *k, struct sweep_record *top, int max,
+                        sweep_emit emit, void *ctx)
 {
-	struct ranking *k = arg;
+	memset(k, 0, sizeof(*k));
+	k->top = top;
+	k->max = max;
+	k->emit = emit;
+	k->ctx = ctx;
+}
 
-	k->totals->points++;
+int sweep_ranking_add(void *arg, const struct sweep_record *r)
+{
+	struct sweep_ranking *k = arg;
+
+	k->totals.points++;
 	if (r->ok) {
-		k->totals->simulated++;
-		sweep_keep_best(k->top, k->n, k->max, r);
-	} else {
-		if (k->totals->skipped++ == 0) {
-			k->totals->first_skipped = r->index;
-			snprintf(k->totals->first_reason, sizeof(k->totals->first_reason), "%s",
-			         r->reason);
-		}
+		k->totals.simulated++;
+		sweep_keep_best(k->top, &k->n, k->max, r);
+	} else if (k->totals.skipped++ == 0) {
+		k->totals.first_skipped = r->index;
+		snprintf(k->totals.first_reason, sizeof(k->totals.first_reason), "%s", r->reason);
 	}
-	k->totals->over_memory += !r->fits;
+	k->totals.over_memory += !r->fits;
 	return k->emit != NULL ? k->emit(k->ctx, r) : 0;
 }
 
@@ -496,11 +494,14 @@ int sweep_run_ranked(const struct sweep *sw, uint64_t first, uint64_t last, int 
                      struct sweep_record *top, int max, int *ntop, struct sweep_totals *totals,
                      sweep_emit emit, void *ctx, struct pp_error *err)
 {
-	struct ranking k = {top, max, ntop, totals, emit, ctx};
+	struct sweep_ranking k;
+	int rc;
 
-	*ntop = 0;
-	memset(totals, 0, sizeof(*totals));
-	return sweep_run(sw, first, last, jobs, rank_record, &k, err);
+	sweep_ranking_init(&k, top, max, emit, ctx);
+	rc = sweep_run(sw, first, last, jobs, sweep_ranking_add, &k, err);
+	*ntop = k.n;
+	*totals = k.totals;
+	return rc;
 }
 
 /* Passes r to emit, unless r ran out of memory: then the sweep stops with that error. */

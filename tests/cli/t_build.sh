@@ -256,3 +256,29 @@ for run in "$BENCH --help|0" "$BENCH -h|0" "$BENCH --nope|2" "$BENCH out.json ex
 		ok
 	fi
 done
+
+# make slurm-check, where Slurm cannot be had, says why in one line and exits 0 (skipped): on a
+# system without apt-get, or where apt-get installs the packages but not their programs. Its
+# temporary directory is removed either way. (It runs for real in CI: .ci/run.)
+slurm_skips() {
+	what=$1
+	shift
+	env "$@" TMPDIR="$TMP/slurm-tmp" PPSIM_SLURM_PREFIX="$TMP/no-slurm" \
+		sh "$ROOT/build-aux/slurm-check" "$PPSIM" >"$TMP/slurm.out" 2>"$TMP/slurm.err" </dev/null
+	status=$?
+	if [ $status -eq 0 ] && [ "$(wc -l <"$TMP/slurm.out")" -eq 1 ] &&
+		grep -q "^ppsim slurm-check: skipped: .*$what" "$TMP/slurm.out" &&
+		[ -z "$(ls -A "$TMP/slurm-tmp")" ]; then
+		ok
+	else
+		not_ok "slurm-check without Slurm ($what): status $status, $(cat "$TMP/slurm.out" "$TMP/slurm.err" | head -c 300); left $(ls -A "$TMP/slurm-tmp")"
+	fi
+}
+mkdir -p "$TMP/slurm-tmp" "$TMP/no-apt"
+for c in sh cat tail sed mktemp rm dirname basename pwd id date; do
+	ln -sf "$(command -v $c)" "$TMP/no-apt/$c"
+done
+slurm_skips "this system has no apt-get: install them" PATH="$TMP/no-apt"
+fake_system 0 ok ok
+slurm_skips "slurm-wlm is installed but .*/no-slurm/sbin/slurmctld is still missing" \
+	PATH="$TMP/sys/bin:$PATH"

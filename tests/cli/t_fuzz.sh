@@ -28,6 +28,10 @@ for dir in "$ROOT/tests/fuzz/corpus" "$ROOT/tests/fuzz/regressions"; do
 		[ -f "$f" ] || continue
 		replay schedfile "$f" validate "$f"
 	done
+	for f in "$dir"/shard/*; do
+		[ -f "$f" ] || continue
+		replay shard "$f" merge "$f"
+	done
 	for f in "$dir"/requests/*; do
 		[ -f "$f" ] || continue
 		replay requests "$f" serve --requests="$f" --token-time=0.01 --max-ops=20000

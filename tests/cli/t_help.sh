@@ -6,6 +6,10 @@ cmds=$(ppsim --help | sed -n 's/^ *\(Usage:\)\{0,1\} *ppsim \([a-z][a-z]*\).*/\2
 : >"$TMP/help.sums"
 # replay's example reads a measured step: the trace a run writes with PyTorch's range names
 ppsim --trace-names=torch --trace="$TMP/trace.json" >/dev/null 2>&1 || not_ok "no trace for replay's example"
+# merge's example joins shard files, which a sweep writes first where the examples run
+for k in 1 2; do
+	(cd "$TMP" && ppsim sweep -p 2,4 -m 8,16 --shard=$k/2 --shard-file=shard-$k.pps >/dev/null)
+done
 for cmd in "" run $cmds; do
 	label=${cmd:-ppsim}
 	if ! ppsim $cmd --help >"$TMP/help.out" 2>"$TMP/help.err" || [ -s "$TMP/help.err" ]; then

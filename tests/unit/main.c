@@ -10,7 +10,7 @@ static const struct unit_suite *const suites[] = {
         &suite_schedfile, &suite_cost,      &suite_engine, &suite_metrics,        &suite_report,
         &suite_outfile,   &suite_sim,       &suite_sweep,  &suite_serve_workload, &suite_serve,
         &suite_text,      &suite_calibrate, &suite_measured, &suite_api,
-        &suite_samples,
+        &suite_samples,   &suite_shard,
 };
 
 int main(int argc, char **argv)

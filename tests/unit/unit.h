@@ -41,6 +41,7 @@ extern const struct unit_suite suite_report;
 extern const struct unit_suite suite_outfile;
 extern const struct unit_suite suite_sim;
 extern const struct unit_suite suite_sweep;
+extern const struct unit_suite suite_shard;
 extern const struct unit_suite suite_serve_workload;
 extern const struct unit_suite suite_serve;
 extern const struct unit_suite suite_api;

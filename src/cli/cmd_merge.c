@@ -1,0 +1,227 @@
+/*
+ * `ppsim merge [OPTIONS] SHARD...`: joins the shard files of one run (each task of a job array
+ * writes one: `ppsim sweep --shard=K/N --shard-file=FILE`) into the report the run would have
+ * written without --shard, byte for byte, whatever the order of the files. It checks that the
+ * files are shards of one run and that every shard is there once, then hands them to the
+ * merger of their kind: a row of kinds[], which is all a new kind of shard needs here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "guard.h"
+#include "merge.h"
+#include "ppsim/shard.h"
+#include "ppsim/sweep.h"
+
+/* A kind of shard: its records and the merger that reports them. */
+struct merge_kind {
+	const struct shard_codec *codec; /* its kind line names codec->kind */
+	int (*merge)(const struct cli *cli, const struct merge_shards *s);
+};
+
+static const struct merge_kind kinds[] = {
+        {&sweep_shard_codec, cmd_sweep_merge},
+};
+
+/* One file given: its shard number, its points and its name. */
+struct given {
+	uint64_t k;
+	uint64_t first, last;
+	char *path;
+};
+
+static int by_shard(const void *a, const void *b)
+{
+	const struct given *x = a, *y = b;
+
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+int merge_records(const struct merge_shards *s, int (*emit)(void *ctx, const void *record),
+                  void *ctx, struct pp_error *err)
+{
+	void *rec = pp_malloc(s->codec->size);
+	uint64_t next = 0;
+	int rc = 0;
+	char why[256];
+
+	if (rec == NULL)
+		return pp_nomem(err, 1, s->codec->size);
+	for (uint64_t k = 0; k < s->n && rc == 0; k++) {
+		struct shard_reader *r = shard_open(s->paths[k], err);
+		const struct shard_head *h = r != NULL ? shard_reader_head(r) : NULL;
+
+		if (r == NULL) {
+			rc = -1;
+			break;
+		}
+		/* the file may have changed since it was checked */
+		if (!shard_same_run(s->head, h, why, sizeof(why)) || h->k != k + 1 ||
+		    h->first != next)
+			rc = pp_fail(err, PP_ERR_CONFIG,
+			             "shard '%s': changed while merge read the shards",
+			             s->paths[k]);
+		while (rc == 0 && (rc = shard_next(r, s->codec, rec, err)) == 1)
+			rc = emit(ctx, rec);
+		next = h->last;
+		shard_close(r);
+	}
+	free(rec);
+	return rc;
+}
+
+/* The row of kind, or NULL. */
+static const struct merge_kind *kind_of(const char *kind)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(kinds[i].codec->kind, kind) == 0)
+			return &kinds[i];
+	return NULL;
+}
+
+/*
+ * Checks that the files given[0..n-1], of the run of head, are its shards 1 to N once each and
+ * that their points follow each other from 0 to the run's last; sorts them by shard. Returns 0,
+ * or -1 with err.
+ */
+static int check_set(struct given *given, size_t n, const struct shard_head *head,
+                     struct pp_error *err)
+{
+	uint64_t want = 0;
+
+	qsort(given, n, sizeof(*given), by_shard);
+	for (size_t i = 1; i < n; i++)
+		if (given[i].k == given[i - 1].k)
+			return strcmp(given[i].path, given[i - 1].path) == 0
+			               ? pp_fail(err, PP_ERR_USAGE, "merge: '%s' is given twice",
+			                         given[i].path)
+			               : pp_fail(err, PP_ERR_USAGE,
+			                         "merge: '%s' and '%s' are both shard %llu of %llu",
+			                         given[i - 1].path, given[i].path,
+			                         (unsigned long long)given[i].k,
+			                         (unsigned long long)head->n);
+	for (size_t i = 0; i < n; i++)
+		if (given[i].k != i + 1) {
+			want = i + 1;
+			break;
+		}
+	if (want == 0 && n < head->n)
+		want = n + 1;
+	if (want > 0)
+		return pp_fail(
+		        err, PP_ERR_USAGE,
+		        "merge: shard %llu of %llu is missing (%zu of the %llu shards given)",
+		        (unsigned long long)want, (unsigned long long)head->n, n,
+		        (unsigned long long)head->n);
+	/* each shard's points follow the one's before it, from 0 to the run's last */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t from = i == 0 ? 0 : given[i - 1].last;
+
+		if (given[i].first != from)
+			return pp_fail(err, PP_ERR_CONFIG,
+			               "shard '%s': points %llu to %llu, where shard %zu of %llu "
+			               "starts at point %llu",
+			               given[i].path, (unsigned long long)given[i].first,
+			               (unsigned long long)given[i].last, i + 1,
+			               (unsigned long long)head->n, (unsigned long long)from);
+	}
+	if (given[n - 1].last != head->total)
+		return pp_fail(err, PP_ERR_CONFIG,
+		               "shard '%s': its points end at %llu, the run's at %llu",
+		               given[n - 1].path, (unsigned long long)given[n - 1].last,
+		               (unsigned long long)head->total);
+	return 0;
+}
+
+/* Reads the heads of the files of cli, checks them and merges them. */
+static int merge_main(const struct cli *cli)
+{
+	const char *outputs[] = {cli->records_file, cli->html_file};
+	static const char *const output_what[] = {"--records", "--html"};
+	size_t n = (size_t)cli->nfiles;
+	const char **what = pp_mallocarray(n, sizeof(*what));
+	struct given *given = pp_mallocarray(n, sizeof(*given));
+	char **paths = pp_mallocarray(n, sizeof(*paths));
+	struct shard_reader *first = NULL;
+	const struct merge_kind *kind = NULL;
+	struct merge_shards s = {0};
+	struct pp_error err = {0};
+	int status = -1;
+	char why[256];
+
+	if (what == NULL || given == NULL || paths == NULL) {
+		pp_nomem(&err, n, sizeof(*given) + sizeof(*what) + sizeof(*paths));
+		goto fail;
+	}
+	for (int i = 0; i < cli->nfiles; i++)
+		what[i] = "a shard merge reads";
+	if (guard_check_outputs(outputs, output_what, 2, (const char *const *)cli->files, what,
+	                        cli->nfiles, &err) != 0)
+		goto fail;
+	for (int i = 0; i < cli->nfiles; i++) {
+		struct shard_reader *r = shard_open(cli->files[i], &err);
+		const struct shard_head *h;
+
+		if (r == NULL)
+			goto fail;
+		h = shard_reader_head(r);
+		given[i] = (struct given){h->k, h->first, h->last, cli->files[i]};
+		if (first == NULL) {
+			first = r;
+			if ((kind = kind_of(h->kind)) == NULL) {
+				pp_fail(&err, PP_ERR_CONFIG,
+				        "shard '%s': records of a %s, which this ppsim does not "
+				        "merge",
+				        cli->files[i], h->kind);
+				goto fail;
+			}
+			continue;
+		}
+		if (!shard_same_run(shard_reader_head(first), h, why, sizeof(why))) {
+			pp_fail(&err, PP_ERR_USAGE,
+			        "merge: '%s' and '%s' are shards of different runs: %s",
+			        cli->files[0], cli->files[i], why);
+			shard_close(r);
+			goto fail;
+		}
+		shard_close(r);
+	}
+	s.head = shard_reader_head(first);
+	if (check_set(given, n, s.head, &err) != 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++)
+		paths[i] = given[i].path;
+	s.paths = paths;
+	s.n = s.head->n;
+	s.codec = kind->codec;
+	status = kind->merge(cli, &s);
+	goto done;
+fail:
+	status = cmd_fail(&err);
+done:
+	shard_close(first);
+	free(given);
+	free(what);
+	free(paths);
+	return status;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct cli cli;
+	int status = cli_parse(argc, argv, CLI_MERGE, &cli);
+
+	if (status < 0 && cli.nset > 0)
+		status = cmd_usage("%s: an option of the sweep, which the shards hold; merge takes "
+		                   "--format, --top, --records, --html and --quiet",
+		                   cli.set[0].label);
+	else if (status < 0 && cli.nfiles == 0)
+		status = cmd_usage("merge: needs the shard files (ppsim sweep --shard=K/N "
+		                   "--shard-file=FILE writes them)");
+	else if (status < 0)
+		status = merge_main(&cli);
+	cli_release(&cli);
+	return status;
+}

@@ -1,0 +1,38 @@
+/*
+ * What `ppsim merge` (cmd_merge.c) hands the merger of a kind of shard: the shard files of one
+ * run, checked to be all of them, each once, in order; and how the merger reads their records.
+ */
+#ifndef PPSIM_MERGE_H
+#define PPSIM_MERGE_H
+
+#include <stdint.h>
+
+#include "cli.h"
+#include "ppsim/shard.h"
+
+/* The shards of one run, in order. */
+struct merge_shards {
+	char **paths;                    /* the file of shard k + 1 at paths[k] */
+	uint64_t n;                      /* the run's shards */
+	const struct shard_head *head;   /* the first shard's head: the run's settings */
+	const struct shard_codec *codec; /* their records' kind */
+};
+
+/*
+ * Reads the records of every shard of s in index order and passes each to emit(ctx, record),
+ * a struct of s's codec. Each file's head is read again and must still be the one checked (a
+ * file replaced meanwhile is refused). Returns 0, the first non-zero value emit returned, or -1
+ * with err when a file does not read or holds a malformed record (nothing of it is emitted
+ * after the record at fault).
+ */
+int merge_records(const struct merge_shards *s, int (*emit)(void *ctx, const void *record),
+                  void *ctx, struct pp_error *err);
+
+/*
+ * The merger of a sweep's shards (cmd_sweep.c): the sweep their settings describe, with merge's
+ * own options (cli: --format, --top, --records, --html, --quiet) over them, reported from the
+ * records as the sweep without --shard would have. Returns the exit status.
+ */
+int cmd_sweep_merge(const struct cli *cli, const struct merge_shards *s);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * A sweep's records in shard files (shard.h): every field of struct sweep_record, so that
+ * `ppsim merge` ranks and writes the records it reads back exactly as the sweep would have.
+ */
+#include <stddef.h>
+
+#include "ppsim/sweep.h"
+
+#define AT(f)   offsetof(struct sweep_record, f)
+#define SIZE(f) sizeof(((struct sweep_record *)0)->f)
+
+static const struct shard_field fields[] = {
+        {"index", SHARD_U64, AT(index), 1},
+        {"ok", SHARD_BOOL, AT(ok), 1},
+        {"error", SHARD_INT, AT(error), 1},
+        {"value", SHARD_INTS, AT(value), SWEEP_MAX_AXES},
+        {"schedule", SHARD_TEXT, AT(schedule), SIZE(schedule)},
+        {"p", SHARD_INT, AT(p), 1},
+        {"v", SHARD_INT, AT(v), 1},
+        {"m", SHARD_INT, AT(m), 1},
+        {"tp", SHARD_INT, AT(tp), 1},
+        {"dp", SHARD_INT, AT(dp), 1},
+        {"mbs", SHARD_INT, AT(mbs), 1},
+        {"gpus", SHARD_INT, AT(gpus), 1},
+        {"cp", SHARD_INT, AT(cp), 1},
+        {"ep", SHARD_INT, AT(ep), 1},
+        {"ep_comm", SHARD_DOUBLE, AT(ep_comm), 1},
+        {"ep_exposed", SHARD_DOUBLE, AT(ep_exposed), 1},
+        {"has_model", SHARD_BOOL, AT(has_model), 1},
+        {"time_unit", SHARD_TEXT, AT(time_unit), SIZE(time_unit)},
+        {"makespan", SHARD_DOUBLE, AT(makespan), 1},
+        {"bubble_ratio", SHARD_DOUBLE, AT(bubble_ratio), 1},
+        {"bubble_ratio_theory", SHARD_DOUBLE, AT(bubble_ratio_theory), 1},
+        {"utilization", SHARD_DOUBLE, AT(utilization), 1},
+        {"peak_activations", SHARD_DOUBLE, AT(peak_activations), 1},
+        {"messages", SHARD_U64, AT(messages), 1},
+        {"bytes", SHARD_U64, AT(bytes), 1},
+        {"p2p_time", SHARD_DOUBLE, AT(p2p_time), 1},
+        {"throughput", SHARD_DOUBLE, AT(throughput), 1},
+        {"step_time", SHARD_DOUBLE, AT(step_time), 1},
+        {"tokens_per_s", SHARD_DOUBLE, AT(tokens_per_s), 1},
+        {"mfu", SHARD_DOUBLE, AT(mfu), 1},
+        {"memory_bytes", SHARD_DOUBLE, AT(memory_bytes), 1},
+        {"memory_capacity", SHARD_DOUBLE, AT(memory_capacity), 1},
+        {"memory_reserve", SHARD_DOUBLE, AT(memory_reserve), 1},
+        {"fits", SHARD_BOOL, AT(fits), 1},
+        {"step_mean", SHARD_DOUBLE, AT(step_mean), 1},
+        {"step_p50", SHARD_DOUBLE, AT(step_p50), 1},
+        {"step_p90", SHARD_DOUBLE, AT(step_p90), 1},
+        {"step_p99", SHARD_DOUBLE, AT(step_p99), 1},
+        {"rank_scale", SHARD_DOUBLE, AT(rank_scale), 1},
+        {"reason", SHARD_TEXT, AT(reason), SIZE(reason)},
+};
+
+const struct shard_codec sweep_shard_codec = {
+        .kind = "sweep",
+        .size = sizeof(struct sweep_record),
+        .fields = fields,
+        .nfields = sizeof(fields) / sizeof(fields[0]),
+};

@@ -1,0 +1,168 @@
+# ppsim merge: the shard files of a sweep (--shard-file) merge into the bytes the sweep without
+# --shard writes, for any number of shards, any format and any order of the files; a set of files
+# that is not every shard of one sweep once, or a file that is not a whole shard, is refused with
+# one line and a non-zero exit, writing nothing and leaving every file as it was.
+
+M="$TMP/merge"
+mkdir -p "$M"
+T=$(printf '\t')
+
+# shards ARGS -- N PREFIX: runs `ppsim sweep ARGS --shard=K/N --shard-file=PREFIX-K.pps` for
+# K = 1..N (standard output dropped); the files' names in shard order go to $files, and in a
+# shuffled order (odd shards backwards, then even ones) to $shuffled.
+shards() {
+	n=$1 prefix=$2
+	shift 2
+	files="" shuffled="" evens=""
+	k=1
+	while [ $k -le "$n" ]; do
+		ppsim sweep "$@" --shard=$k/"$n" --shard-file="$prefix-$k.pps" >/dev/null 2>"$M/err" ||
+			not_ok "sweep $* --shard=$k/$n: $(head -c 200 "$M/err")"
+		files="$files $prefix-$k.pps"
+		if [ $((k % 2)) -eq 1 ]; then shuffled="$prefix-$k.pps $shuffled"; else evens="$evens $prefix-$k.pps"; fi
+		k=$((k + 1))
+	done
+	shuffled="$shuffled$evens"
+}
+
+# same WHAT FILE1 FILE2: the two files hold the same bytes (and the first is not empty).
+same() {
+	if [ -s "$2" ] && cmp -s "$2" "$3"; then ok; else
+		not_ok "merge: $1 differs from the sweep's output"
+		diff "$2" "$3" | head -5
+	fi
+}
+
+# 1. Byte identity: the acceptance grid (180 points, some skipped) in each format, split into
+#    1, 2, 3, 7 and 250 shards (more shards than points: some empty), files in any order.
+GRID="-p 2,4,8 -m 4:64:x2 -v 1,2,4 --schedules=gpipe,1f1b,interleaved,zbh1"
+for fmt in text jsonl csv; do
+	# shellcheck disable=SC2086 # GRID is words
+	ppsim sweep $GRID --format=$fmt >"$M/whole.$fmt"
+	for n in 1 2 3 7 250; do
+		[ $n -eq 250 ] && [ $fmt != csv ] && continue # the slowest case, once
+		# shellcheck disable=SC2086
+		shards $n "$M/g$fmt$n" $GRID --format=$fmt --jobs=2
+		# shellcheck disable=SC2086 # the file lists are words
+		ppsim merge $files >"$M/merged" 2>"$M/err"
+		same "$fmt, $n shards" "$M/whole.$fmt" "$M/merged"
+		# shellcheck disable=SC2086
+		ppsim merge $shuffled >"$M/merged" 2>"$M/err"
+		same "$fmt, $n shards in the order$shuffled" "$M/whole.$fmt" "$M/merged"
+		[ -s "$M/err" ] && not_ok "merge $fmt $n: wrote to stderr: $(head -c 200 "$M/err")"
+	done
+done
+# merge's own --format and --top over the sweep's: the shards of the jsonl sweep give the table
+# and the CSV, the text sweep's the records
+# shellcheck disable=SC2086
+ppsim sweep $GRID --top=3 >"$M/top3"
+# shellcheck disable=SC2086
+ppsim merge --format=text --top=3 "$M"/gjsonl3-*.pps >"$M/merged" && same "--format=text --top=3" "$M/top3" "$M/merged"
+# shellcheck disable=SC2086
+ppsim merge -f csv "$M"/gtext2-*.pps >"$M/merged" && same "-f csv of text shards" "$M/whole.csv" "$M/merged"
+# shellcheck disable=SC2086
+ppsim merge --format=jsonl "$M"/gcsv7-*.pps >"$M/merged" && same "--format=jsonl of csv shards" "$M/whole.jsonl" "$M/merged"
+
+# 2. A sweep priced from a model, its base in a config file, over memory points ranked last or
+#    skipped (--fits), with --top, --records and --html: the same bytes everywhere, also when the
+#    config file has changed or gone (the shards hold its text).
+cat >"$M/base.json" <<'EOF'
+{
+  "model": "llama3-8b",
+  "gpu": "h100-sxm",
+  "gpus": 16,
+  "global_batch": 64
+}
+EOF
+MODEL="-c $M/base.json --tp=1,2,4,8 -p 1,2,4 --mbs=1,2 -s 1f1b,zbv"
+for fits in "" --fits; do
+	# shellcheck disable=SC2086
+	ppsim sweep $MODEL $fits --top=5 --records="$M/whole.csv" --html="$M/whole.html" >"$M/whole.txt"
+	# shellcheck disable=SC2086
+	shards 4 "$M/model$fits" $MODEL $fits --top=5 --records="$M/shard.jsonl"
+	echo '{"model": "llama3-70b"}' >"$M/base.json"
+	# shellcheck disable=SC2086
+	ppsim merge --records="$M/merged.csv" --html="$M/merged.html" $shuffled >"$M/merged.txt"
+	same "a model's sweep ${fits:-without --fits}" "$M/whole.txt" "$M/merged.txt"
+	same "a model's sweep's --records" "$M/whole.csv" "$M/merged.csv"
+	same "a model's sweep's --html" "$M/whole.html" "$M/merged.html"
+	rm -f "$M/base.json"
+	# shellcheck disable=SC2086
+	ppsim merge --format=jsonl $files >"$M/merged.jsonl"
+	cat >"$M/base.json" <<'EOF'
+{
+  "model": "llama3-8b",
+  "gpu": "h100-sxm",
+  "gpus": 16,
+  "global_batch": 64
+}
+EOF
+	# shellcheck disable=SC2086
+	ppsim sweep $MODEL $fits --format=jsonl >"$M/whole.jsonl"
+	same "a model's sweep as jsonl" "$M/whole.jsonl" "$M/merged.jsonl"
+done
+# a shard file without --shard is the one shard of its sweep
+ppsim sweep -p 2,4 -m 4,8 --shard-file="$M/one.pps" >"$M/one.txt"
+ppsim merge "$M/one.pps" >"$M/merged" && same "one shard of 1/1" "$M/one.txt" "$M/merged"
+# a shard file is text: a head that says what made it, then one line a record
+if [ "$(head -n 1 "$M/one.pps")" = "$(printf 'ppsim-shard\t1')" ] &&
+	grep -q "^shard${T}1${T}1$" "$M/one.pps" && grep -q "^points${T}0${T}4${T}4$" "$M/one.pps" &&
+	grep -q "^run${T}arg${T}-p$" "$M/one.pps" && grep -q "^end${T}4$" "$M/one.pps"; then ok; else
+	not_ok "shard file: its head is not as docs/output.md says: $(head -c 300 "$M/one.pps")"
+fi
+
+# 3. Refusals: one line, the exit status, nothing on stdout, no file written or changed.
+shards 3 "$M/a" -p 2,4,8 -m 4,8,16
+shards 3 "$M/b" -p 2,4,8 -m 4,8
+shards 2 "$M/c" -p 2,4,8 -m 4,8,16
+cp "$M/a-2.pps" "$M/copy-2.pps"
+: >"$M/empty.pps"
+ppsim sweep -p 2,4 --format=jsonl >"$M/records.jsonl"
+head -n 12 "$M/a-3.pps" >"$M/cut.pps"
+sed "s/^0${T}1${T}/0${T}2${T}/" "$M/a-1.pps" >"$M/edited.pps" # a record's ok is 0 or 1
+a1="$M/a-1.pps" a2="$M/a-2.pps" a3="$M/a-3.pps" b2="$M/b-2.pps"
+# settings that a sweep's shard never writes: an output, or an option that stops the merge
+sed "s|^run${T}arg${T}-p\$|run${T}arg${T}--records=$M/evil.csv|" "$M/one.pps" >"$M/evil-records.pps"
+sed "s|^run${T}arg${T}-p\$|run${T}arg${T}--help|" "$M/one.pps" >"$M/evil-help.pps"
+sed "s|^run${T}format${T}text\$|run${T}format${T}html|" "$M/one.pps" >"$M/evil-format.pps"
+sums() { cksum "$M"/*.pps "$M"/*.jsonl | sort; }
+sums >"$M/before"
+fails 2 "merge: shard 3 of 3 is missing (2 of the 3 shards given)" merge "$a1" "$a2"
+fails 2 "merge: shard 1 of 3 is missing" merge "$a3" "$a2"
+fails 2 "merge: '$a2' is given twice" merge "$a1" "$a2" "$a3" "$a2"
+fails 2 "are both shard 2 of 3" merge "$a1" "$a2" "$M/copy-2.pps" "$a3"
+fails 2 "merge: '$a1' and '$b2' are shards of different runs: setting 4 (arg): '4,8,16' against '4,8'" \
+	merge "$a1" "$b2" "$a3"
+fails 2 "are shards of different runs: one of 3 shards against one of 2" merge "$a1" "$a2" "$a3" "$M/c-1.pps"
+fails 3 "shard '$M/records.jsonl':1: not a shard file (it starts with a ppsim-shard line)" \
+	merge "$a1" "$M/records.jsonl"
+fails 3 "shard '$M/empty.pps': an empty file, not a shard" merge "$M/empty.pps" "$a1"
+fails 3 "shard '$M/cut.pps':13: the file ends after" merge "$a1" "$a2" "$M/cut.pps"
+fails 3 "shard '$M/edited.pps':" merge "$M/edited.pps" "$a2" "$a3"
+fails 3 "shard '$M/evil-records.pps': a setting a sweep does not make" merge "$M/evil-records.pps"
+[ ! -e "$M/evil.csv" ] && ok || not_ok "merge wrote the --records file a shard's settings named"
+fails 3 "shard '$M/evil-help.pps': a setting a sweep does not make" merge "$M/evil-help.pps"
+fails 3 "shard '$M/evil-format.pps': no format of a sweep's report" merge "$M/evil-format.pps"
+fails 4 "cannot read '$M/none.pps'" merge "$a1" "$M/none.pps"
+fails 4 "cannot read '$M': Is a directory" merge "$M"
+fails 2 "merge: needs the shard files" merge
+fails 2 "merge: needs the shard files" merge --format=csv
+fails 2 "-p: an option of the sweep, which the shards hold" merge -p 4 "$a1" "$a2" "$a3"
+fails 2 "--schedule: an option of the sweep" merge --schedule=1f1b "$a1" "$a2" "$a3"
+fails 2 "--format 'json': merge writes text, jsonl or csv" merge --format=json "$a1" "$a2" "$a3"
+fails 2 "unknown option '--shard=1/2': --shard is an option of sweep" merge --shard=1/2 "$a1"
+fails 2 "--top: only with --format=text" merge --format=csv --top=3 "$a1" "$a2" "$a3"
+fails 2 "--records '$a1': is an input of this run" merge --records="$a1" "$a1" "$a2" "$a3"
+fails 2 "--html '$a2': is an input of this run" merge --html="$a2" "$a1" "$a2" "$a3"
+# a failed merge writes no --records or --html file; a good one leaves its shards as they were
+fails 2 "is missing" merge --records="$M/out.csv" --html="$M/out.html" "$a1" "$a2"
+[ ! -e "$M/out.csv" ] && [ ! -e "$M/out.html" ] && ok || not_ok "a failed merge wrote its outputs"
+ppsim merge "$a3" "$a1" "$a2" >/dev/null || not_ok "merge of shards a failed"
+sums >"$M/after"
+if cmp -s "$M/before" "$M/after"; then ok; else
+	not_ok "merge changed its input files:"
+	diff "$M/before" "$M/after" | head -5
+fi
+# a shard file is an output of the sweep like another: checked against the others before it runs
+fails 2 "--records and --shard-file both name" sweep -p 2,4 --records="$M/x.pps" --shard-file="$M/x.pps"
+fails 2 "--shard-file '$M/base.json': is an input of this run" sweep -c "$M/base.json" --shard-file="$M/base.json"
