@@ -21,6 +21,12 @@ struct sample {
 	double bubble; /* its bubble ratio */
 };
 
+/* A sample with its number, as a shard file keeps it (samples_shard_codec, shard.h). */
+struct sample_record {
+	uint64_t index;
+	struct sample s;
+};
+
 /* Samples first..first+n-1 of a run, and their totals. */
 struct samples {
 	uint64_t first, n;

@@ -85,6 +85,9 @@ struct shard_head {
 int shard_write_head(FILE *out, const struct shard_codec *codec, const struct shard_head *h);
 /* Writes the record at rec, a struct of codec's kind, as one line. */
 void shard_write_record(FILE *out, const struct shard_codec *codec, const void *rec);
+/* The kind of a run's noise samples: struct sample_record (samples.h). */
+extern const struct shard_codec samples_shard_codec;
+
 /* Writes the last line, after count records. */
 void shard_write_end(FILE *out, uint64_t count);
 

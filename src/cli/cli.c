@@ -123,15 +123,16 @@ static const struct cmd_option cmd_options[] = {
          "p50, p90 or p99 step (needs --samples)",
          .store = CLI_PARSED},
         {{"shard", required_argument, NULL, OPT_SHARD},
-         CLI_SWEEP,
+         CLI_RUN | CLI_SWEEP,
          "K/N",
-         "sweep: evaluate only the K-th of N equal runs of points (for job arrays)",
+         "sweep: evaluate only the K-th of N equal runs of points; run: of the --samples "
+         "(for job arrays)",
          .store = CLI_PARSED},
         {{"shard-file", required_argument, NULL, OPT_SHARD_FILE},
-         CLI_SWEEP,
+         CLI_RUN | CLI_SWEEP,
          "FILE",
-         "sweep: also write the points' records and the sweep's settings to FILE, a shard "
-         "that ppsim merge joins with the others into the whole sweep's report",
+         "sweep, run: also write the points' records (run: the samples') and the settings to "
+         "FILE, a shard that ppsim merge joins with the others into the whole report",
          STRING(shard_file)},
         {{"timeline", optional_argument, NULL, OPT_TIMELINE},
          CLI_RUN | CLI_SERVE | CLI_REPLAY,
@@ -145,9 +146,9 @@ static const struct cmd_option cmd_options[] = {
          "run, serve, replay: write every op with its start and end as CSV to FILE",
          STRING(dump_ops)},
         {{"samples-out", required_argument, NULL, OPT_SAMPLES_OUT},
-         CLI_RUN,
+         CLI_RUN | CLI_MERGE,
          "FILE",
-         "run: write each noise sample's step and bubble ratio as CSV to FILE (needs "
+         "run, merge: write each noise sample's step and bubble ratio as CSV to FILE (needs "
          "--samples)",
          STRING(samples_file)},
         {{"trace", required_argument, NULL, OPT_TRACE},
@@ -636,6 +637,7 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 			if (strcmp(optarg, rank_bys[i]) == 0) {
 				cli->rank_by = (enum pp_rank_by)i;
 				cli->rank_set = true;
+				cli->rank_by_arg = rank_bys[i];
 				return -1;
 			}
 		return cmd_usage("--rank-by '%s': must be step, mean, p50, p90 or p99", optarg);
@@ -988,7 +990,10 @@ int cli_config_taking(const struct cli *cli, const char *file,
                       struct pp_error *err)
 {
 	config_init(c);
-	if (file != NULL && config_load_file(c, file, err) != 0)
+	/* a file read once (cli_sweep_main, a run that writes a shard file) is read from its text */
+	if (file != NULL && cli->config_text != NULL && file == cli->config_file
+	            ? config_load_text(c, file, cli->config_text, cli->config_len, err) != 0
+	            : file != NULL && config_load_file(c, file, err) != 0)
 		return -1;
 	for (int i = 0; i < cli->nset; i++)
 		if ((take == NULL || take(cli->set[i].opt)) &&

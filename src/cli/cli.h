@@ -68,6 +68,7 @@ struct cli {
 	int top;                    /* sweep: rows of the ranked table */
 	enum pp_rank_by rank_by;    /* compare, sweep, advise: what ranks runs */
 	bool rank_set;              /* --rank-by was given */
+	const char *rank_by_arg;    /* its value, as given */
 	const char *records_file;   /* sweep: every record to this file, or NULL */
 	const char *shard_file;     /* sweep: the shard file for ppsim merge, or NULL */
 	bool fits;                  /* sweep, advise: skip points over GPU memory */

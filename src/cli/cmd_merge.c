@@ -23,6 +23,7 @@ struct merge_kind {
 
 static const struct merge_kind kinds[] = {
         {&sweep_shard_codec, cmd_sweep_merge},
+        {&samples_shard_codec, cmd_samples_merge},
 };
 
 /* One file given: its shard number, its points and its name. */
@@ -138,8 +139,8 @@ static int check_set(struct given *given, size_t n, const struct shard_head *hea
 /* Reads the heads of the files of cli, checks them and merges them. */
 static int merge_main(const struct cli *cli)
 {
-	const char *outputs[] = {cli->records_file, cli->html_file};
-	static const char *const output_what[] = {"--records", "--html"};
+	const char *outputs[] = {cli->records_file, cli->html_file, cli->samples_file};
+	static const char *const output_what[] = {"--records", "--html", "--samples-out"};
 	size_t n = (size_t)cli->nfiles;
 	const char **what = pp_mallocarray(n, sizeof(*what));
 	struct given *given = pp_mallocarray(n, sizeof(*given));
@@ -157,7 +158,7 @@ static int merge_main(const struct cli *cli)
 	}
 	for (int i = 0; i < cli->nfiles; i++)
 		what[i] = "a shard merge reads";
-	if (guard_check_outputs(outputs, output_what, 2, (const char *const *)cli->files, what,
+	if (guard_check_outputs(outputs, output_what, 3, (const char *const *)cli->files, what,
 	                        cli->nfiles, &err) != 0)
 		goto fail;
 	for (int i = 0; i < cli->nfiles; i++) {

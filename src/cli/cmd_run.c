@@ -1,50 +1,190 @@
-/* `ppsim run`: build the config, simulate, write the report and the optional outputs. */
+/*
+ * `ppsim run`: build the config, simulate, write the report and the optional outputs. With
+ * --samples its noise samples run too; --shard runs one contiguous run of them and
+ * --shard-file keeps them with the settings that made them, which `ppsim merge` reads back
+ * (cmd_samples_merge) into the report of the whole run through the same writers.
+ */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "cmd.h"
+#include "guard.h"
+#include "merge.h"
+#include "ppsim/outfile.h"
 #include "ppsim/samples.h"
+#include "ppsim/shard.h"
 #include "ppsim/sim.h"
+#include "ppsim/sweep.h"
+
+/* Writes the samples of s to its --shard-file, opened with its head. Returns 0, or -1 with err. */
+static int write_shard(const struct cli *cli, const struct sim *s, struct pp_error *err)
+{
+	const struct samples *x = s->samples;
+	struct outfile *f = cli_open_shard(cli, &samples_shard_codec, x->first, x->first + x->n,
+	                                   s->config.samples, err);
+
+	if (f == NULL)
+		return -1;
+	for (uint64_t j = 0; j < x->n; j++)
+		shard_write_record(outfile_stream(f), &samples_shard_codec,
+		                   &(struct sample_record){x->first + j, x->s[j]});
+	shard_write_end(outfile_stream(f), x->n);
+	/* kept, and put in place with the command's other outputs when it ends well */
+	return guard_keep(f, err);
+}
+
+/* Writes s's outputs and report as cli asks; returns the exit status. */
+static int report_run(const struct cli *cli, const struct sim *s)
+{
+	int status = cli_write_outputs(cli, s, NULL, NULL);
+
+	if (status == PP_EXIT_OK && cli->format->write(cmd_out(), s) != 0)
+		status = cmd_report_failed();
+	if (status == PP_EXIT_OK && cli->timeline_width > 0) {
+		fputc('\n', cmd_out());
+		if (report_timeline_colored(cmd_out(), s, cli->timeline_width, cli->color) != 0)
+			status = cmd_report_failed();
+	}
+	return status;
+}
+
+/* Settles cli's config and simulates it into *s, checked as a run; 0 or -1 with err. */
+static int simulate(const struct cli *cli, struct config *c, struct sim **s, struct pp_error *err)
+{
+	struct cli_need need;
+
+	/* outputs the run cannot hold are refused before it runs */
+	cli_need_init(&need, cli);
+	*s = NULL;
+	if (cli_config(cli, cli->config_file, c, err) != 0 || cli_need_config(&need, c, err) != 0)
+		return -1;
+	if (cli->samples_file != NULL && c->samples == 0)
+		return pp_fail(err, PP_ERR_USAGE, "--samples-out: give --samples=N");
+	if ((cli->nshards > 1 || cli->shard_file != NULL) && c->samples == 0)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "%s: a run shards its noise samples: give --samples=N",
+		               cli->nshards > 1 ? "--shard" : "--shard-file");
+	if ((*s = cli_simulate(&need, c, err)) == NULL)
+		return -1;
+	return cli_check_memory(cli, *s, err);
+}
 
 int cmd_run(int argc, char **argv)
 {
 	struct cli cli;
 	struct config c;
 	struct pp_error err = {0};
-	struct cli_need need;
-	struct sim *s;
+	struct sim *s = NULL;
+	uint64_t first = 0, last = 0;
 	int status = cli_parse(argc, argv, CLI_RUN, &cli);
 
 	if (status >= 0) {
 		cli_release(&cli);
 		return status;
 	}
-	/* outputs the run cannot hold are refused before it runs */
-	cli_need_init(&need, &cli);
-	if (cli_config(&cli, cli.config_file, &c, &err) != 0 ||
-	    cli_need_config(&need, &c, &err) != 0 ||
-	    (cli.samples_file != NULL && c.samples == 0 &&
-	     pp_fail(&err, PP_ERR_USAGE, "--samples-out: give --samples=N") != 0) ||
-	    (s = cli_simulate(&need, &c, &err)) == NULL) {
-		cli_release(&cli);
-		return cmd_fail(&err);
-	}
-	if (cli_check_memory(&cli, s, &err) != 0 ||
-	    (c.samples > 0 && sim_sample(s, 0, c.samples, cli.jobs, &err) != 0)) {
-		sim_free(s);
-		cli_release(&cli);
-		return cmd_fail(&err);
-	}
-	status = cli_write_outputs(&cli, s, NULL, NULL);
-	if (status == PP_EXIT_OK && cli.format->write(cmd_out(), s) != 0) {
-		status = cmd_report_failed();
-	}
-	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
-		fputc('\n', cmd_out());
-		if (report_timeline_colored(cmd_out(), s, cli.timeline_width, cli.color) != 0)
-			status = cmd_report_failed();
-	}
+	/* a shard file keeps the config's text as it was read */
+	if (cli.shard_file != NULL && cli.config_file != NULL &&
+	    config_read_file(cli.config_file, &cli.config_text, &cli.config_len, &err) != 0)
+		status = cmd_fail(&err);
+	if (status < 0 && simulate(&cli, &c, &s, &err) == 0 && c.samples > 0)
+		sweep_shard(c.samples, cli.shard, cli.nshards, &first, &last);
+	if (status < 0 && (err.kind != PP_ERR_NONE ||
+	                   (c.samples > 0 && sim_sample(s, first, last, cli.jobs, &err) != 0) ||
+	                   (cli.shard_file != NULL && write_shard(&cli, s, &err) != 0)))
+		status = cmd_fail(&err);
+	if (status < 0)
+		status = report_run(&cli, s);
 	sim_free(s);
 	cli_release(&cli);
+	return status;
+}
+
+/* merge_records' emit: a sample read back into its place. */
+static int take_record(void *ctx, const void *record)
+{
+	struct samples *x = ctx;
+	const struct sample_record *r = record;
+
+	x->s[r->index] = r->s;
+	return 0;
+}
+
+int cmd_samples_merge(const struct cli *mcli, const struct merge_shards *s)
+{
+	const struct shard_head *h = s->head;
+	const char *text = NULL, *format = NULL;
+	char **words = pp_mallocarray(h->nrun + 2, sizeof(*words));
+	char format_arg[64];
+	struct pp_error err = {0};
+	struct config c;
+	struct sim *run = NULL;
+	struct cli cli;
+	int n = 0, status;
+
+	if (words == NULL) {
+		pp_nomem(&err, h->nrun + 2, sizeof(*words));
+		return cmd_fail(&err);
+	}
+	words[n++] = (char *)"run";
+	for (size_t i = 0; i < h->nrun; i++) {
+		if (strcmp(h->run[i].name, "arg") == 0)
+			words[n++] = h->run[i].value;
+		else if (strcmp(h->run[i].name, "config") == 0)
+			text = h->run[i].value;
+		else if (strcmp(h->run[i].name, "format") == 0)
+			format = h->run[i].value;
+		else {
+			free(words);
+			pp_fail(&err, PP_ERR_CONFIG, "shard '%s': a setting a run does not make",
+			        s->paths[0]);
+			return cmd_fail(&err);
+		}
+	}
+	/* merge's own --format wins */
+	format = mcli->format_set ? mcli->format_name : format;
+	snprintf(format_arg, sizeof(format_arg), "--format=%.40s", format != NULL ? format : "text");
+	words[n++] = format_arg;
+	status = cli_parse(n, words, CLI_RUN, &cli);
+	if (status < 0 && (cli.config_file == NULL) != (text == NULL)) {
+		pp_fail(&err, PP_ERR_CONFIG,
+		        "shard '%s': a config file without its text, or a text without a file",
+		        s->paths[0]);
+		status = cmd_fail(&err);
+	}
+	if (status < 0 && text != NULL) {
+		cli.config_len = strlen(text);
+		if ((cli.config_text = pp_strdup(text)) == NULL) {
+			pp_nomem(&err, cli.config_len + 1, 1);
+			status = cmd_fail(&err);
+		}
+	}
+	if (status < 0) {
+		cli.samples_file = mcli->samples_file;
+		cli.html_file = mcli->html_file;
+		if (simulate(&cli, &c, &run, &err) != 0) {
+			status = cmd_fail(&err);
+		} else if (c.samples != h->total) {
+			pp_fail(&err, PP_ERR_CONFIG, "shard '%s': its settings make %llu samples, not %llu",
+			        s->paths[0], (unsigned long long)c.samples,
+			        (unsigned long long)h->total);
+			status = cmd_fail(&err);
+		} else if ((run->samples = pp_zalloc(1, sizeof(*run->samples), &err)) == NULL ||
+		           (run->samples->s = pp_mallocarray(c.samples, sizeof(struct sample))) ==
+		                   NULL) {
+			if (err.kind == PP_ERR_NONE)
+				pp_nomem(&err, c.samples, sizeof(struct sample));
+			status = cmd_fail(&err);
+		} else {
+			*run->samples = (struct samples){0, c.samples, c.seed, run->samples->s,
+			                                 run->sched->p};
+			status = merge_records(s, take_record, run->samples, &err) != 0
+			                 ? cmd_fail(&err)
+			                 : report_run(&cli, run);
+		}
+	}
+	sim_free(run);
+	cli_release(&cli);
+	free(words);
 	return status;
 }

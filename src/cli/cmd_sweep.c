@@ -96,99 +96,11 @@ static bool may_have_model(const struct sweep *sw)
 	return config_has_model(&sw->base);
 }
 
-/*
- * The settings a shard file keeps (struct shard_head's run): the words of the command line
- * that make the points and their records ("arg": -c FILE, each config option as given, --fits)
- * with the text of FILE ("config"), then what shapes the report ("format", "top").
- * cmd_sweep_merge reads them back.
- */
-struct entries {
-	struct shard_entry *e;
-	size_t n, cap;
-};
-
-static void entries_release(struct entries *es)
-{
-	for (size_t i = 0; i < es->n; i++)
-		free(es->e[i].value);
-	free(es->e);
-}
-
-/* Appends the entry name (a constant) with the value of fmt; 0 or -1 with err. */
-static int add_entry(struct entries *es, struct pp_error *err, const char *name, const char *fmt,
-                     ...) __attribute__((format(printf, 4, 5)));
-
-static int add_entry(struct entries *es, struct pp_error *err, const char *name, const char *fmt,
-                     ...)
-{
-	va_list ap;
-	char *value;
-	int len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (pp_grow((void **)&es->e, &es->cap, es->n + 1, sizeof(*es->e), err) != 0)
-		return -1;
-	if ((value = pp_malloc((size_t)len + 1)) == NULL)
-		return pp_nomem(err, (size_t)len + 1, 1);
-	va_start(ap, fmt);
-	vsnprintf(value, (size_t)len + 1, fmt, ap);
-	va_end(ap);
-	es->e[es->n++] = (struct shard_entry){(char *)name, value};
-	return 0;
-}
-
-static int shard_entries(const struct cli *cli, struct entries *es, struct pp_error *err)
-{
-	int rc = 0;
-
-	memset(es, 0, sizeof(*es));
-	if (cli->config_file != NULL)
-		rc = add_entry(es, err, "arg", "--config=%s", cli->config_file) ||
-		     add_entry(es, err, "config", "%s", cli->config_text);
-	for (int i = 0; i < cli->nset && rc == 0; i++) {
-		const struct cli_assignment *a = &cli->set[i];
-
-		/* as cli_parse reads it again: --name=VALUE, or -x VALUE */
-		if (strncmp(a->label, "--", 2) == 0)
-			rc = add_entry(es, err, "arg", "%s=%s", a->label, a->value);
-		else
-			rc = add_entry(es, err, "arg", "%s", a->label) ||
-			     add_entry(es, err, "arg", "%s", a->value);
-	}
-	if (rc == 0 && cli->fits)
-		rc = add_entry(es, err, "arg", "--fits");
-	if (rc == 0)
-		rc = add_entry(es, err, "format", "%s", cli->format->name);
-	if (rc == 0 && cli->top > 0)
-		rc = add_entry(es, err, "top", "%d", cli->top);
-	return rc == 0 ? 0 : -1;
-}
-
 /* Opens the --shard-file of cli and writes its head for the points [first, last) of sw. */
 static struct outfile *open_shard(const struct cli *cli, const struct sweep *sw, uint64_t first,
                                   uint64_t last, struct pp_error *err)
 {
-	struct entries es;
-	struct outfile *f;
-
-	if (shard_entries(cli, &es, err) != 0) {
-		entries_release(&es);
-		return NULL;
-	}
-	f = guard_open(cli->shard_file, err);
-	if (f != NULL)
-		shard_write_head(outfile_stream(f), &sweep_shard_codec,
-		                 &(struct shard_head){.k = cli->shard,
-		                                      .n = cli->nshards,
-		                                      .first = first,
-		                                      .last = last,
-		                                      .total = sweep_points(sw),
-		                                      .run = es.e,
-		                                      .nrun = es.n});
-	entries_release(&es);
-	return f;
+	return cli_open_shard(cli, &sweep_shard_codec, first, last, sweep_points(sw), err);
 }
 
 /* Runs the sweep from src into its report and its output files (kept until the command ends,

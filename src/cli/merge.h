@@ -29,10 +29,26 @@ int merge_records(const struct merge_shards *s, int (*emit)(void *ctx, const voi
                   void *ctx, struct pp_error *err);
 
 /*
+ * Opens cli's --shard-file (guard_open: kept until the command ends) and writes its head: shard
+ * cli->shard of cli->nshards, records of codec's kind [first, last) of total, and what made the
+ * run (shard_out.c). Returns the file, or NULL with err.
+ */
+struct outfile *cli_open_shard(const struct cli *cli, const struct shard_codec *codec,
+                               uint64_t first, uint64_t last, uint64_t total,
+                               struct pp_error *err);
+
+/*
  * The merger of a sweep's shards (cmd_sweep.c): the sweep their settings describe, with merge's
  * own options (cli: --format, --top, --records, --html, --quiet) over them, reported from the
  * records as the sweep without --shard would have. Returns the exit status.
  */
 int cmd_sweep_merge(const struct cli *cli, const struct merge_shards *s);
+
+/*
+ * The merger of a run's noise-sample shards (cmd_run.c): the run their settings describe,
+ * simulated again, with the samples read from the shards, reported as the run without --shard
+ * would have (merge's --format, --samples-out and --html over them). Returns the exit status.
+ */
+int cmd_samples_merge(const struct cli *cli, const struct merge_shards *s);
 
 #endif

@@ -109,3 +109,37 @@ cmp -s "$TMP/jit.csv" "$TMP/jit-want.csv" && ok || not_ok "calibrate --jitter-ou
 run_json -c "$TMP/cal.json" --samples=50 --jitter="B=empirical:$TMP/jit.csv"
 expect_cmp noise.step.max ">" "$("$JGET" "$TMP/out.json" noise.step.min)"
 fails 2 "--jitter-out" calibrate --jitter-out="$TMP/meas.csv" "$TMP/meas.csv"
+
+# samples in shards (a job array): ppsim merge of any sharding gives the unsharded run's bytes,
+# in every format and whatever the order of the files; its --samples-out too
+A="-s zbv -v 2 -p 4 -m 16 --tcomm 0.2 --samples=60 --seed=5 --jitter=lognormal:0.1 --straggler=1:1.2"
+for f in text json csv; do
+	# shellcheck disable=SC2086 # $A is meant to split
+	ppsim $A -f $f --samples-out="$TMP/whole-samples.csv" >"$TMP/whole.$f"
+	for n in 1 2 3 7; do
+		rm -f "$TMP"/sh-*.pps
+		k=1
+		while [ $k -le $n ]; do
+			# shellcheck disable=SC2086
+			ppsim $A -f $f --shard=$k/$n --shard-file="$TMP/sh-$k.pps" --jobs=$k >/dev/null
+			k=$((k + 1))
+		done
+		# shellcheck disable=SC2046 # the shards, newest first
+		ppsim merge $(ls -t "$TMP"/sh-*.pps) --samples-out="$TMP/merged-samples.csv" >"$TMP/merged.$f"
+		if cmp -s "$TMP/whole.$f" "$TMP/merged.$f" &&
+			cmp -s "$TMP/whole-samples.csv" "$TMP/merged-samples.csv"; then
+			ok
+		else
+			not_ok "merge of $n sample shards (-f $f) differs from the run: $(diff "$TMP/whole.$f" "$TMP/merged.$f" | head -5)"
+		fi
+	done
+done
+# shellcheck disable=SC2086
+fails 2 "--shard: a run shards its noise samples: give --samples=N" -p 4 -m 8 --shard=1/2
+fails 2 "--shard-file: a run shards its noise samples" -p 4 -m 8 --shard-file="$TMP/keep.csv"
+[ "$(cat "$TMP/keep.csv")" = keep ] && ok || not_ok "--shard-file without --samples changed the file"
+# a sweep's shard and a run's are not of one run
+ppsim sweep -p 2,4 -m 8 --shard=1/2 --shard-file="$TMP/sw-1.pps" >/dev/null
+# shellcheck disable=SC2086
+ppsim $A --shard=2/2 --shard-file="$TMP/sm-2.pps" >/dev/null
+fails 2 "are shards of different runs" merge "$TMP/sw-1.pps" "$TMP/sm-2.pps"

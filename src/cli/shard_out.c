@@ -1,0 +1,106 @@
+/*
+ * The writing side of shard files (shard.h) for the commands that shard their work: sweep's
+ * points and run's noise samples. A shard file keeps, before its records, what made the run
+ * (struct shard_head's run): the words of the command line that make the records ("arg": -c
+ * FILE, each config option as given, --fits, --rank-by) with the text of FILE ("config"), then
+ * what shapes the report ("format", "top"); the kind's merger (merge.h) reads them back.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "guard.h"
+#include "merge.h"
+
+/* The run entries of a shard file, growing. */
+struct entries {
+	struct shard_entry *e;
+	size_t n, cap;
+};
+
+static void entries_release(struct entries *es)
+{
+	for (size_t i = 0; i < es->n; i++)
+		free(es->e[i].value);
+	free(es->e);
+}
+
+/* Appends the entry name (a constant) with the value of fmt; 0 or -1 with err. */
+static int add_entry(struct entries *es, struct pp_error *err, const char *name, const char *fmt,
+                     ...) __attribute__((format(printf, 4, 5)));
+
+static int add_entry(struct entries *es, struct pp_error *err, const char *name, const char *fmt,
+                     ...)
+{
+	va_list ap;
+	char *value;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (pp_grow((void **)&es->e, &es->cap, es->n + 1, sizeof(*es->e), err) != 0)
+		return -1;
+	if ((value = pp_malloc((size_t)len + 1)) == NULL)
+		return pp_nomem(err, (size_t)len + 1, 1);
+	va_start(ap, fmt);
+	vsnprintf(value, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	es->e[es->n++] = (struct shard_entry){(char *)name, value};
+	return 0;
+}
+
+static int shard_entries(const struct cli *cli, struct entries *es, struct pp_error *err)
+{
+	int rc = 0;
+
+	memset(es, 0, sizeof(*es));
+	if (cli->config_file != NULL)
+		rc = add_entry(es, err, "arg", "--config=%s", cli->config_file) ||
+		     add_entry(es, err, "config", "%s", cli->config_text);
+	for (int i = 0; i < cli->nset && rc == 0; i++) {
+		const struct cli_assignment *a = &cli->set[i];
+
+		/* as cli_parse reads it again: --name=VALUE, or -x VALUE */
+		if (strncmp(a->label, "--", 2) == 0)
+			rc = add_entry(es, err, "arg", "%s=%s", a->label, a->value);
+		else
+			rc = add_entry(es, err, "arg", "%s", a->label) ||
+			     add_entry(es, err, "arg", "%s", a->value);
+	}
+	if (rc == 0 && cli->fits)
+		rc = add_entry(es, err, "arg", "--fits");
+	if (rc == 0 && cli->rank_set)
+		rc = add_entry(es, err, "arg", "--rank-by=%s", cli->rank_by_arg);
+	if (rc == 0)
+		rc = add_entry(es, err, "format", "%s", cli->format->name);
+	if (rc == 0 && cli->top > 0)
+		rc = add_entry(es, err, "top", "%d", cli->top);
+	return rc == 0 ? 0 : -1;
+}
+
+struct outfile *cli_open_shard(const struct cli *cli, const struct shard_codec *codec,
+                               uint64_t first, uint64_t last, uint64_t total,
+                               struct pp_error *err)
+{
+	struct entries es;
+	struct outfile *f;
+
+	if (shard_entries(cli, &es, err) != 0) {
+		entries_release(&es);
+		return NULL;
+	}
+	f = guard_open(cli->shard_file, err);
+	if (f != NULL)
+		shard_write_head(outfile_stream(f), codec,
+		                 &(struct shard_head){.k = cli->shard,
+		                                      .n = cli->nshards,
+		                                      .first = first,
+		                                      .last = last,
+		                                      .total = total,
+		                                      .run = es.e,
+		                                      .nrun = es.n});
+	entries_release(&es);
+	return f;
+}
