@@ -568,7 +568,10 @@ static int writers(const char *bin, char *buf, size_t n)
 
 		if (cases[i].output >= 0)
 			need = &report_output((enum report_output)cases[i].output)->need;
+		else
+			need = &report_find("json")->need;
 		flags = (need->reads & REPORT_READS_MESSAGES ? SIM_RECORD_MESSAGES : 0) |
+		        (need->reads & REPORT_READS_SLACK ? SIM_SLACK : 0) |
 		        (need->reads != 0 ? 0 : SIM_NO_OP_TIMES);
 		snprintf(option, sizeof(option), cases[i].option, dir);
 		for (int k = 0; k < 2; k++) {

@@ -51,10 +51,10 @@ struct critical_path {
  * Walks the critical path of e's finished run into cp, whose devices array it allocates. With
  * path not NULL (room for the schedule's nops), also writes the path's ops there (a pair by its
  * first op) from the step's start to its end, and their count to *npath. Needs the run's op
- * times (not dropped); a run with half-duplex channels is exact with its order recorded
- * (engine_record_order), else exact but for messages sent at the same time from either end of
- * a channel, taken in device order. Returns 0, or -1 with err set: PP_ERR_USAGE for a run
- * that did not finish or kept no times, PP_ERR_NOMEM; cp then holds nothing to release.
+ * times (not dropped), and with half-duplex channels its order too (engine_record_order: which
+ * of two messages sent at once from either end of a channel went first). Returns 0, or -1 with
+ * err set: PP_ERR_USAGE for a run that did not finish or kept no times (or order),
+ * PP_ERR_NOMEM; cp then holds nothing to release.
  */
 int engine_critical_path(const struct engine *e, struct critical_path *cp, uint32_t *path,
                          size_t *npath, struct pp_error *err);
@@ -65,9 +65,10 @@ void critical_path_release(struct critical_path *cp);
 /*
  * Each op's slack into slack[nops], in ticks: how much longer the op (a pair: both its ops)
  * could take without lengthening the step, 0 for every op of a critical path. Needs the run's
- * op times and its order (engine_record_order). Holds 8 bytes a (micro-batch, stage) cell
- * besides while it runs (engine_peak_bytes counts it). Returns 0, or -1 with err set:
- * PP_ERR_USAGE for a run that did not finish or kept no times or order, PP_ERR_NOMEM.
+ * op times and its order (engine_record_order). Holds a table of 8 bytes a (micro-batch,
+ * stage) cell while it runs, in the sweep's cells when the run's arena still holds them (so two
+ * calls on one engine must not run at once); engine_peak_bytes counts it. Returns 0, or -1 with
+ * err set: PP_ERR_USAGE for a run that did not finish or kept no times or order, PP_ERR_NOMEM.
  */
 int engine_slack(const struct engine *e, pp_time *slack, struct pp_error *err);
 

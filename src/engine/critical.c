@@ -20,7 +20,8 @@
  * sends (its consumer's latest start, or the next message's on the channel, or with blocking
  * sends the device's next op's, less its duration), and for a device's last op the step less
  * the device's tail. A consumer leaves its op index in a table of (micro-batch, stage) cells for
- * its producer on another device, which comes later in the pass.
+ * its producer on another device, which comes later in the pass: the sweep's own cells when the
+ * run's arena still holds them (so two slack passes of one engine must not run at once).
  */
 #include "ppsim/critical.h"
 
@@ -196,14 +197,12 @@ static size_t order_pos(const struct walk *w, size_t x)
 }
 
 /* Whether op a sent its message before op b did, both on a half-duplex channel from its two
- * ends: by end time, then by the run's order or, without it, the lower device first. */
+ * ends: by end time, then by the run's order. */
 static bool sent_before(const struct walk *w, size_t a, size_t b)
 {
 	if (w->t[a].end != w->t[b].end)
 		return w->t[a].end < w->t[b].end;
-	if (w->order != NULL)
-		return order_pos(w, a) < order_pos(w, b);
-	return dev_of(w->s, a) < dev_of(w->s, b);
+	return order_pos(w, a) < order_pos(w, b);
 }
 
 /* The op whose message took channel ch just before op x's did, or NONE. */
@@ -438,6 +437,9 @@ int engine_critical_path(const struct engine *e, struct critical_path *cp, uint3
 	memset(cp, 0, sizeof(*cp));
 	if (r == NULL)
 		return -1;
+	if (w.half && r->order == NULL)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "the run kept no op order, which half-duplex channels need");
 	w.t = r->times;
 	w.order = r->order;
 	if ((cp->devices = pp_calloc((size_t)s->p, sizeof(*cp->devices))) == NULL)
@@ -514,16 +516,19 @@ int engine_slack(const struct engine *e, pp_time *slack, struct pp_error *err)
 	size_t ncells = 2 * sched_cells(s), nch;
 	uint32_t *in;
 	pp_time *next;
-	bool blocking = e->c->comm == PP_COMM_BLOCKING;
+	bool blocking = e->c->comm == PP_COMM_BLOCKING, own;
 
 	if (r == NULL)
 		return -1;
 	t = r->times;
 	nch = (size_t)r->nchannels;
-	in = pp_mallocarray_large(ncells, sizeof(*in));
+	/* the sweep's cells, dead once it ran, when the arena still holds them */
+	own = e->spare == NULL || e->spare_bytes < ncells * sizeof(*in);
+	in = own ? pp_mallocarray_large(ncells, sizeof(*in)) : e->spare;
 	next = pp_mallocarray(nch > 0 ? nch : 1, sizeof(*next));
 	if (in == NULL || next == NULL) {
-		free(in);
+		if (own)
+			free(in);
 		free(next);
 		return pp_nomem(err, ncells, sizeof(*in));
 	}
@@ -591,7 +596,8 @@ int engine_slack(const struct engine *e, pp_time *slack, struct pp_error *err)
 				in[cell_of(s, op->mb, st, 1)] = (uint32_t)k;
 		}
 	}
-	free(in);
+	if (own)
+		free(in);
 	free(next);
 	return 0;
 }
