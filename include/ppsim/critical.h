@@ -36,15 +36,15 @@
 
 /* A critical path taken apart: ops (by device and by kind) + transfer + tail = length. */
 struct critical_path {
-	pp_time length;              /* the step: the result's step_end */
-	int device;                  /* the device whose end is the step's (the lowest such) */
-	pp_time *devices;            /* [p] the time of each device's ops on the path */
+	pp_time length;               /* the step: the result's step_end */
+	int device;                   /* the device whose end is the step's (the lowest such) */
+	pp_time *devices;             /* [p] the time of each device's ops on the path */
 	pp_time kind[CRITICAL_KINDS]; /* the time of its ops by kind (F, B, W, BW, pairs) */
-	pp_time transfer;            /* its messages' time on their channels, the time a message
-	                                waited for its channel behind another included */
-	pp_time tail;                /* the device's end less its last op's end */
-	size_t ops;                  /* ops on the path (a pair once) */
-	size_t messages;             /* messages on the path */
+	pp_time transfer;             /* its messages' time on their channels, the time a message
+	                                 waited for its channel behind another included */
+	pp_time tail;                 /* the device's end less its last op's end */
+	size_t ops;                   /* ops on the path (a pair once) */
+	size_t messages;              /* messages on the path */
 };
 
 /*

@@ -31,7 +31,7 @@
 
 #include "engine_internal.h"
 
-#define NONE SIZE_MAX
+#define NONE   SIZE_MAX
 #define LATEST INT64_MAX
 
 /* What the walk reads, and its stack of messages for msg_arrival. */
@@ -284,8 +284,8 @@ static int msg_arrival(struct walk *w, size_t x, int ch, pp_time *at)
 		if ((c = find_after(w, &id, w->t[prev].end)) != NONE)
 			bound = w->t[c].start;
 		next = node_last(w->s, node_of(w->s, prev)) + 1;
-		if (e->c->comm == PP_COMM_BLOCKING && next < w->s->dev_start[dev_of(w->s, prev) + 1] &&
-		    w->t[next].start < bound)
+		if (e->c->comm == PP_COMM_BLOCKING &&
+		    next < w->s->dev_start[dev_of(w->s, prev) + 1] && w->t[next].start < bound)
 			bound = w->t[next].start;
 		if (bound <= w->t[y].end)
 			break;

@@ -28,7 +28,8 @@ int report_ops_csv(FILE *out, const struct sim *s)
 				fprintf(out, ",%d", op->flags & OP_OVERLAP ? 1 : 0);
 			if (s->slack != NULL)
 				fprintf(out, ",%s",
-				        REPORT_NUM(a, pp_time_to_units(s->slack[i], s->cost->tick)));
+				        REPORT_NUM(a,
+				                   pp_time_to_units(s->slack[i], s->cost->tick)));
 			fputc('\n', out);
 		}
 	return 0;

@@ -145,7 +145,8 @@ static void critical_slack_of_zbh1_p2_m1_is_one_on_the_last_devices_w(void)
 	CU_ASSERT_EQUAL(cp.kind[OP_W], tick);
 	CU_ASSERT_EQUAL_FATAL(engine_slack(e, slack, &err), 0);
 	for (size_t i = 0; i < s->nops; i++)
-		CU_ASSERT_EQUAL(slack[i], s->ops[i].kind == OP_W && s->ops[i].stage == 1 ? tick : 0);
+		CU_ASSERT_EQUAL(slack[i],
+		                s->ops[i].kind == OP_W && s->ops[i].stage == 1 ? tick : 0);
 	critical_path_release(&cp);
 	engine_free(e);
 	sim_free(x);
@@ -240,7 +241,8 @@ static void assert_laws(const struct sim *x, struct engine_perturb *pt, bool che
 			grow = (q->times[i].end - q->times[i].start) - span;
 			want = r->step_end + (grow > slack[i] ? grow - slack[i] : 0);
 			if (q->step_end != want)
-				fprintf(stderr, "%s op %zu: slack %lld, grew %lld: step %lld, want %lld\n",
+				fprintf(stderr,
+				        "%s op %zu: slack %lld, grew %lld: step %lld, want %lld\n",
 				        x->config.schedule, i, (long long)slack[i], (long long)grow,
 				        (long long)q->step_end, (long long)want);
 			CU_ASSERT_EQUAL(q->step_end, want);
@@ -269,9 +271,10 @@ static void durations(const struct sim *x, pp_time *op_dur, pp_time *msg_dur, ui
 		                                     : engine_op_duration(x->engine, i);
 		msg_dur[i] = b >= 0 && b < s->S ? x->cost->msg_time[b] : 0;
 		if (rnd != NULL) {
-			op_dur[i] = op_dur[i] / 2 + (pp_time)(next_rand(rnd) % (uint64_t)(op_dur[i] + 1));
-			msg_dur[i] =
-			        msg_dur[i] / 2 + (pp_time)(next_rand(rnd) % (uint64_t)(msg_dur[i] + 1));
+			op_dur[i] = op_dur[i] / 2 +
+			            (pp_time)(next_rand(rnd) % (uint64_t)(op_dur[i] + 1));
+			msg_dur[i] = msg_dur[i] / 2 +
+			             (pp_time)(next_rand(rnd) % (uint64_t)(msg_dur[i] + 1));
 		}
 	}
 }
@@ -292,8 +295,9 @@ static void critical_laws_hold_for_every_schedule_and_random_durations(void)
 		for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++)
 			for (size_t tc = 0; tc < 2; tc++)
 				for (int comm = 0; comm < 2; comm++) {
-					struct config c = unit_config(t[i].name, shapes[sh].p, t[i].min_v,
-					                              shapes[sh].m, 2, 1.5, 0.5);
+					struct config c =
+					        unit_config(t[i].name, shapes[sh].p, t[i].min_v,
+					                    shapes[sh].m, 2, 1.5, 0.5);
 					struct pp_error err = {0};
 					struct engine_slow slow[2] = {
 					        {.dev = 1, .factor = 1.5},
@@ -356,10 +360,16 @@ static void critical_path_has_no_slack_on_half_duplex_channels(void)
  * devices' tails their streams; the path adds up to the step and has no slack. */
 static void critical_path_of_a_run_with_streams_adds_up_to_the_step(void)
 {
-	static const char *const kv[][2] = {
-	        {"model", "llama3-8b"}, {"tp", "2"}, {"dp", "2"}, {"distributed_optimizer", "yes"},
-	        {"overlap_grad_reduce", "yes"}, {"overlap_param_gather", "yes"},
-	        {"schedule", "interleaved"}, {"p", "4"}, {"v", "2"}, {"m", "8"}};
+	static const char *const kv[][2] = {{"model", "llama3-8b"},
+	                                    {"tp", "2"},
+	                                    {"dp", "2"},
+	                                    {"distributed_optimizer", "yes"},
+	                                    {"overlap_grad_reduce", "yes"},
+	                                    {"overlap_param_gather", "yes"},
+	                                    {"schedule", "interleaved"},
+	                                    {"p", "4"},
+	                                    {"v", "2"},
+	                                    {"m", "8"}};
 	struct config c;
 	struct sim *x;
 	struct engine_perturb pt = {0};
