@@ -33,6 +33,7 @@
 
 #include "ppsim/config.h"
 #include "ppsim/cost.h"
+#include "ppsim/critical.h"
 #include "ppsim/engine.h"
 #include "ppsim/report.h"
 #include "ppsim/samples.h"
@@ -596,8 +597,8 @@ static int writers(const char *bin, char *buf, size_t n)
 	       "per op added, as measured and as stated; bytes written per op\n");
 	printf("%-20s %10s %10s %10s\n", "output", "B/op", "stated", "file B/op");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const struct report_need none = {0}, *need = &none;
-		unsigned flags;
+		const struct report_need *json = &report_find("json")->need, *need = json;
+		unsigned flags, reads;
 		double stated[2], ops[2];
 		long kib[2];
 		uint64_t file = 0;
@@ -605,8 +606,12 @@ static int writers(const char *bin, char *buf, size_t n)
 
 		if (cases[i].output >= 0)
 			need = &report_output((enum report_output)cases[i].output)->need;
-		flags = (need->reads & REPORT_READS_MESSAGES ? SIM_RECORD_MESSAGES : 0) |
-		        (need->reads != 0 ? 0 : SIM_NO_OP_TIMES);
+		/* what the run keeps: what the output reads and what the JSON report beside it
+		 * reads, as the command line takes them together */
+		reads = need->reads | json->reads;
+		flags = (reads & REPORT_READS_MESSAGES ? SIM_RECORD_MESSAGES : 0) |
+		        (reads & REPORT_READS_SLACK ? SIM_SLACK : 0) |
+		        (reads != 0 ? 0 : SIM_NO_OP_TIMES);
 		snprintf(option, sizeof(option), cases[i].option, dir);
 		for (int k = 0; k < 2; k++) {
 			struct config c;
@@ -790,6 +795,101 @@ static int ceiling(void)
 	return 0;
 }
 
+/*
+ * What the critical path and the slacks cost, in process, on the same op lists and costs: a
+ * plain run as sim_run runs it but for the critical path (generation, pricing, the engine with
+ * op times, metrics), best of reps; then the critical path walked on its engine, and the slacks
+ * of a run that records its order (the order's recording timed with its run). The ratios are
+ * (plain + path) / plain (issue 38's bar: at most 1.3) and (plain with order + slacks) / plain.
+ * Prints them and writes their JSON array into buf of n bytes. Returns 0, or -1 when a run
+ * fails.
+ */
+static int critical_cost(char *buf, size_t n)
+{
+	static const struct rung cases[] = {
+	        {"interleaved", 16, 2, 128, 0, 0, 0, 0, 0, 0},
+	        {"interleaved", 64, 8, 1024, 0, 0, 0, 0, 0, 0},
+	        {"1f1b", 64, 1, 8192, 0, 0, 0, 0, 0, 0},
+	        {"zbh1", 64, 1, 8192, 0, 0, 0, 0, 0, 0},
+	        {"dualpipe", 64, 2, 8192, 0, 0, 0, 0, 0, 0},
+	};
+	size_t len = 0;
+
+	printf("the critical path and the slacks, in process: a plain run (generation, pricing, the "
+	       "engine with op times, metrics) against its critical path, and a run recording its "
+	       "order with its slacks, best of several:\n");
+	printf("%-12s %3s %2s %5s %9s %9s %9s %7s %9s %7s\n", "schedule", "p", "v", "m", "ops",
+	       "plain_ms", "path_ms", "x_path", "slack_ms", "x_slack");
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct rung *r = &cases[k];
+		struct config c = config_of(r);
+		size_t ops = 0;
+		int reps = r->p * r->v * r->m > 100000 ? 5 : 200;
+		double plain = 1e9, path = 1e9, ordered = 1e9, slack = 1e9;
+
+		for (int rep = 0; rep < reps; rep++)
+			for (int with = 0; with < 2; with++) {
+				struct pp_error err = {0};
+				struct sched_params sp = {r->p, r->v, r->m, 0};
+				const struct sched_desc *desc = sched_find(r->schedule);
+				double t0 = now_s(), t1, t2;
+				struct sched *s = sched_new(desc, &sp);
+				struct cost_layout layout;
+				struct cost *cost;
+				struct engine *e;
+				struct metrics m;
+				struct critical_path cp;
+				pp_time *sl = NULL;
+
+				if (s == NULL)
+					return -1;
+				layout = cost_layout_of(s);
+				cost = cost_new_explicit(&c, &layout, c.w_mem_fraction);
+				if (cost == NULL || (desc->fn.generate_priced != NULL &&
+				                     sim_price_schedule(s, cost, &c, &err) != 0))
+					return rung_failed(r, &err);
+				if ((e = engine_new(s, cost, &err)) == NULL)
+					return rung_failed(r, &err);
+				if (with)
+					engine_record_order(e);
+				if (engine_run(e, &err) != 0 ||
+				    metrics_init(&m, s, cost, engine_result(e), &err) != 0)
+					return rung_failed(r, &err);
+				t1 = now_s();
+				if (!with && engine_critical_path(e, &cp, NULL, NULL, &err) != 0)
+					return rung_failed(r, &err);
+				if (with && ((sl = malloc(s->nops * sizeof(*sl))) == NULL ||
+				             engine_slack(e, sl, &err) != 0))
+					return rung_failed(r, &err);
+				t2 = now_s();
+				*(with ? &ordered : &plain) = fmin(with ? ordered : plain, t1 - t0);
+				*(with ? &slack : &path) = fmin(with ? slack : path, t2 - t1);
+				ops = s->nops;
+				if (!with)
+					critical_path_release(&cp);
+				free(sl);
+				metrics_release(&m);
+				engine_free(e);
+				cost_free(cost);
+				sched_free(s);
+			}
+		printf("%-12s %3d %2d %5d %9zu %9.3f %9.4f %7.3f %9.3f %7.3f\n", r->schedule, r->p,
+		       r->v, r->m, ops, plain * 1e3, path * 1e3, (plain + path) / plain,
+		       slack * 1e3, (ordered + slack) / plain);
+		len += (size_t)snprintf(buf + len, n - len,
+		                        "%s{\"schedule\":\"%s\",\"p\":%d,\"v\":%d,\"m\":%d,"
+		                        "\"ops\":%zu,\"plain_s\":%.6g,\"path_s\":%.6g,"
+		                        "\"path_ratio\":%.4f,\"slack_s\":%.6g,"
+		                        "\"slack_ratio\":%.4f}",
+		                        k ? "," : "", r->schedule, r->p, r->v, r->m, ops, plain, path,
+		                        (plain + path) / plain, slack, (ordered + slack) / plain);
+		if (len >= n)
+			return -1;
+	}
+	printf("\n");
+	return 0;
+}
+
 /* The CPU, as /proc/cpuinfo names it. */
 static void cpu_name(char *buf, size_t n)
 {
@@ -812,6 +912,7 @@ static const char usage[] =
         "       bench_ppsim --whole       the whole-process figures alone (PPSIM_BIN: the ppsim run)\n"
         "       bench_ppsim --ceiling     the engine's sweep against a minimal one, in process\n"
         "       bench_ppsim --writers     each output's memory an op, measured against its row\n"
+        "       bench_ppsim --critical    what the critical path and the slacks cost, in process\n"
         "       bench_ppsim --help        this text\n";
 
 int main(int argc, char **argv)
@@ -844,9 +945,10 @@ int main(int argc, char **argv)
 	const char *arg = argc > 1 ? argv[1] : NULL;
 	bool only_whole = arg != NULL && strcmp(arg, "--whole") == 0;
 	bool only_writers = arg != NULL && strcmp(arg, "--writers") == 0;
+	bool only_critical = arg != NULL && strcmp(arg, "--critical") == 0;
 	FILE *json = NULL;
 	long base;
-	char cpu[128], json_whole[4096], json_writers[2048];
+	char cpu[128], json_whole[4096], json_writers[2048], json_critical[2048];
 	const char *bin = getenv("PPSIM_BIN") != NULL ? getenv("PPSIM_BIN") : "build/ppsim";
 	size_t points = 0, noise_ops = 0;
 	double sweep, sweep1, sweep2, exps[3], serve_s[3], serve_exp, noise_s;
@@ -861,7 +963,7 @@ int main(int argc, char **argv)
 		return ferror(stdout) || fflush(stdout) != 0 ? 1 : 0;
 	}
 	if (argc > 2 || (arg != NULL && arg[0] == '-' && !only_whole && !only_writers &&
-	                 strcmp(arg, "--ceiling") != 0)) {
+	                 !only_critical && strcmp(arg, "--ceiling") != 0)) {
 		if (argc > 2)
 			fprintf(stderr, "bench_ppsim: unexpected argument '%s'\n", argv[2]);
 		else
@@ -871,6 +973,8 @@ int main(int argc, char **argv)
 	}
 	if (arg != NULL && strcmp(arg, "--ceiling") == 0) /* bench_ppsim --ceiling */
 		return ceiling() != 0;
+	if (only_critical) /* bench_ppsim --critical */
+		return critical_cost(json_critical, sizeof(json_critical)) != 0;
 	if (arg != NULL && arg[0] != '-') {
 		json = fopen(arg, "w");
 		if (json == NULL) {
@@ -917,7 +1021,8 @@ int main(int argc, char **argv)
 		       ladder[g * PER].schedule, exps[g], slope(x, nlogn, FIT));
 	}
 	if (whole_processes(bin, json_whole, sizeof(json_whole)) != 0 ||
-	    writers(bin, json_writers, sizeof(json_writers)) != 0 || ceiling() != 0)
+	    writers(bin, json_writers, sizeof(json_writers)) != 0 || ceiling() != 0 ||
+	    critical_cost(json_critical, sizeof(json_critical)) != 0)
 		return 1;
 	{
 		static const int requests[] = {100000, 300000, 1000000};
@@ -984,7 +1089,7 @@ int main(int argc, char **argv)
 			        ladder[i].metrics_s, ladder[i].total_s,
 			        (double)ladder[i].ops / ladder[i].total_s, ladder[i].bytes_per_op);
 		fprintf(json,
-		        "\n],\"whole\":[%s],\"writers\":[%s],"
+		        "\n],\"whole\":[%s],\"writers\":[%s],\"critical\":[%s],"
 		        "\"growth\":{\"1f1b\":%.4f,\"interleaved\":%.4f,"
 		        "\"zbh1\":%.4f},"
 		        "\"sweep_configs_per_s\":%.6g,\"sweep_points\":%zu,"
@@ -993,7 +1098,8 @@ int main(int argc, char **argv)
 		        "\"serve_growth\":%.4f,"
 		        "\"report_ops_per_s\":{\"json\":%.6g,\"trace\":%.6g,\"timeline\":%.6g},"
 		        "\"noise_samples_s\":%.6g}\n",
-		        json_whole, json_writers, exps[0], exps[1], exps[2], sweep, points, sweep1,
+		        json_whole, json_writers, json_critical, exps[0], exps[1], exps[2], sweep, points,
+		        sweep1,
 		        sweep2,
 		        serve_s[0], serve_s[1], serve_s[2], serve_exp, report_rate(mid, 0),
 		        report_rate(mid, 1), report_rate(mid, 2), noise_s);

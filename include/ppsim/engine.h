@@ -148,12 +148,14 @@ size_t engine_arena_bytes(size_t nops, int L, int m, bool times);
  * engine_arena_bytes) that sends nmsgs messages holds at once in the engine's per-op arrays:
  * the op times unless dropped (times), and the sweep's cells, or when the run takes the event
  * loop (events: half-duplex channels or recorded messages) the loop's consumers and counts of
- * inputs, with the record of the messages when kept (record): exactly, without the few MB of an
+ * inputs, with the record of the messages when kept (record) and the order of its ops (order,
+ * 4 bytes an op); with slack, once it ran, engine_slack's table and the caller's array of
+ * slacks (8 bytes an op) instead of the loop's arrays: exactly, without the few MB of an
  * arena's rounding to its pages or the few hundred bytes of each device and channel. SIZE_MAX
  * when it does not fit in a size_t.
  */
 size_t engine_peak_bytes(size_t nops, size_t nmsgs, int L, int m, bool times, bool events,
-                         bool record);
+                         bool record, bool order, bool slack);
 
 /* Whether a run takes the event loop rather than the sweep: its channels are half-duplex, or it
  * records its messages (in the order they are sent, which only the loop has). */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "ppsim/cost.h"
+#include "ppsim/critical.h"
 #include "ppsim/engine.h"
 #include "ppsim/sched.h"
 
@@ -51,6 +52,23 @@ struct step_breakdown {
 	double other;               /* the step's time outside the schedule (--step-overhead) */
 };
 
+/*
+ * The critical path (struct critical_path) in units: the time of its ops by device and by
+ * kind, its transfers and its tail add up to its length, the step's end (the step time but its
+ * optimizer step and overhead).
+ */
+struct critical_metrics {
+	bool has;                    /* computed: the run kept its op times */
+	int device;                  /* the device whose end is the step's */
+	double length;               /* the step's end */
+	double *devices;             /* [p] the time of each device's ops on the path */
+	double kind[CRITICAL_KINDS]; /* of its ops by kind: F, B, W, BW, overlapped pairs */
+	double transfer;             /* its messages, their waits for a channel included */
+	double tail;                 /* what the device's streams ran past its last op */
+	uint64_t ops;                /* ops on the path (a pair once) */
+	uint64_t messages;           /* messages on the path */
+};
+
 /* Per-channel figures; times in units. */
 struct channel_metrics {
 	int src;            /* sending device */
@@ -87,6 +105,7 @@ struct metrics {
 	double memory_reserve_bytes;      /* of it, kept free (--memory-reserve) */
 	bool oom;                         /* some device is over its memory */
 	struct channel_metrics *channels; /* [nchannels] */
+	struct critical_metrics critical; /* the critical path, when the run kept its op times */
 };
 
 /* The bubble ratio of result r: the share of p x makespan its devices were not busy (0 for an
@@ -101,6 +120,13 @@ double metrics_bubble_of(const struct result *r);
  */
 int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
                  const struct result *r, struct pp_error *err);
+
+/*
+ * Sets m's critical path from cp, a path of the run m was computed from, priced by c. Returns 0,
+ * or -1 with a PP_ERR_NOMEM error (m's critical path then unset).
+ */
+int metrics_set_critical(struct metrics *m, const struct critical_path *cp, const struct cost *c,
+                         struct pp_error *err);
 
 /*
  * The error for a run over its GPU memory: returns 0 when every device fits (or there is no

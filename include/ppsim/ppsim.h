@@ -83,7 +83,8 @@ void pp_run_free(pp_run *r);
  */
 char *pp_run_report(const pp_run *r, const char *format, char *err, size_t errlen);
 /* The ops of r as the CSV of `ppsim --dump-ops` (header "device,chunk,stage,op,microbatch,
- * start,end"). Returns a string for pp_string_free, or NULL with err set (r NULL). */
+ * start,end", "overlap" with overlapped pairs, then "slack"). Returns a string for
+ * pp_string_free, or NULL with err set (r NULL). */
 char *pp_run_ops_csv(const pp_run *r, char *err, size_t errlen);
 /*
  * runs[0..n-1] side by side as `ppsim compare --format=FORMAT` writes them (NULL is "json"),

@@ -105,9 +105,11 @@ struct report_need {
 };
 
 /* struct report_need.reads: each op's start and end (else the run drops them,
- * SIM_NO_OP_TIMES), each message (SIM_RECORD_MESSAGES; its ops' times too). */
+ * SIM_NO_OP_TIMES; a run report's critical path reads them), each message
+ * (SIM_RECORD_MESSAGES; its ops' times too), each op's slack (SIM_SLACK; its times too). */
 #define REPORT_READS_TIMES    1u
 #define REPORT_READS_MESSAGES 2u
+#define REPORT_READS_SLACK    4u
 
 /* struct report_need.digits: an op's device, chunk, stage and micro-batch, its start and end
  * (in the run's unit, counted when every op takes time); a message's producer and consumer op
@@ -246,7 +248,8 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 /*
  * Writes the ops as CSV with header "device,chunk,stage,op,microbatch,start,end", one row per op
  * in each device's execution order, plus a column "overlap" (1 on an F that runs overlapped
- * with the next op) when the schedule has overlapped pairs. Returns 0.
+ * with the next op) when the schedule has overlapped pairs, and last a column "slack" when the
+ * run has its slacks (SIM_SLACK). Returns 0.
  */
 int report_ops_csv(FILE *out, const struct sim *s);
 

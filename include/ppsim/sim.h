@@ -32,7 +32,10 @@ struct sim {
 	struct cost *cost;           /* the prices */
 	struct engine *engine;       /* owns the result */
 	const struct result *result; /* per-op times, per-device and per-channel totals */
-	struct metrics metrics;      /* derived figures */
+	struct metrics metrics;      /* derived figures (the critical path's when it kept its op
+	                                times) */
+	pp_time *slack;              /* [sched->nops] each op's slack in ticks (engine_slack) with
+	                                SIM_SLACK, else NULL */
 	struct sim_frame frame;      /* sim_run: origin 0 and the metrics' figures */
 	struct pp_arena arena;       /* the schedule's and the engine's large arrays */
 	struct samples *samples;     /* noise samples (sim_sample, samples.h), or NULL */
@@ -53,10 +56,15 @@ struct sim_size {
 /* sim_run_flags bit: keep a record of every message (for traces and SVG transfer lanes). */
 #define SIM_RECORD_MESSAGES 1u
 /* sim_run_flags bit: the caller reads no per-op times (result->times is NULL), only totals and
- * metrics: a run then takes 16 bytes less memory per op (engine_drop_times). */
+ * metrics: a run then takes 16 bytes less memory per op (engine_drop_times), and has no
+ * critical path (metrics.critical). */
 #define SIM_NO_OP_TIMES 2u
+/* sim_run_flags bit: each op's slack (struct sim's slack; the run's order recorded for it, 12
+ * bytes more per op and the slack pass's table); keeps the op times whatever the other bits
+ * say. */
+#define SIM_SLACK 4u
 
-/* sim_run with flags (SIM_RECORD_MESSAGES, SIM_NO_OP_TIMES). */
+/* sim_run with flags (SIM_RECORD_MESSAGES, SIM_NO_OP_TIMES, SIM_SLACK). */
 struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_error *err);
 
 /*

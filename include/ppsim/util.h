@@ -103,6 +103,8 @@ size_t pp_arena_bytes(size_t count, size_t size);
 void *pp_large_alloc(struct pp_arena *a, size_t count, size_t size);
 /* Frees p from pp_large_alloc(a, ...): nothing when it lies in a's block. */
 void pp_large_free(const struct pp_arena *a, void *p);
+/* Whether p lies in a's block (a may be NULL). */
+bool pp_arena_holds(const struct pp_arena *a, const void *p);
 /* A copy of s, or NULL. */
 char *pp_strdup(const char *s);
 /* Sets err to PP_ERR_NOMEM naming the bytes asked for (count * size) and returns -1. */

@@ -42,8 +42,9 @@ class PpsimError(ValueError):
     ValueError: what ppsim refuses is always a value the caller gave."""
 
 
-# One op of a run, as a row of `ppsim --dump-ops`: times in the run's time unit.
-Op = namedtuple("Op", "device chunk stage op microbatch start end")
+# One op of a run, as a row of `ppsim --dump-ops`: times in the run's time unit; slack, how
+# much longer it could take without lengthening the step (0: on a critical path).
+Op = namedtuple("Op", "device chunk stage op microbatch start end slack")
 
 
 class Result(dict):

@@ -217,7 +217,7 @@ pp_run *pp_simulate(const pp_config *c, char *err, size_t errlen)
 		return NULL;
 	r = pp_zalloc(1, sizeof(*r), &k.e);
 	if (r != NULL && (config_check_command(&c->config, CONFIG_RUN, "run", &k.e) != 0 ||
-	                  (r->sim = sim_run(&c->config, &k.e)) == NULL)) {
+	                  (r->sim = sim_run_flags(&c->config, SIM_SLACK, &k.e)) == NULL)) {
 		free(r);
 		r = NULL;
 	}

@@ -112,15 +112,17 @@ void *pp_large_alloc(struct pp_arena *a, size_t count, size_t size)
 	return p;
 }
 
+bool pp_arena_holds(const struct pp_arena *a, const void *p)
+{
+	/* compared as addresses: p and the block are different objects unless p is inside it */
+	return a != NULL && a->base != NULL && (uintptr_t)p >= (uintptr_t)a->base &&
+	       (uintptr_t)p < (uintptr_t)a->base + a->size;
+}
+
 void pp_large_free(const struct pp_arena *a, void *p)
 {
-	const char *c = p;
-
-	/* compared as addresses: p and the block are different objects unless p is inside it */
-	if (a != NULL && a->base != NULL && (uintptr_t)c >= (uintptr_t)a->base &&
-	    (uintptr_t)c < (uintptr_t)a->base + a->size)
-		return;
-	free(p);
+	if (!pp_arena_holds(a, p))
+		free(p);
 }
 
 char *pp_strdup(const char *s)

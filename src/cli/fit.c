@@ -69,7 +69,7 @@ unsigned cli_sim_flags(const struct cli *cli)
 	unsigned reads = reads_of(cli);
 
 	return (reads & REPORT_READS_MESSAGES ? SIM_RECORD_MESSAGES : 0) |
-	       (reads != 0 ? 0 : SIM_NO_OP_TIMES);
+	       (reads & REPORT_READS_SLACK ? SIM_SLACK : 0) | (reads != 0 ? 0 : SIM_NO_OP_TIMES);
 }
 
 unsigned cli_serve_flags(const struct cli *cli)

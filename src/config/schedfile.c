@@ -27,11 +27,13 @@ enum column {
 	COL_OVERLAP,
 	COL_START,
 	COL_END,
+	COL_SLACK,
 	NCOLS
 };
 
-static const char *const column_names[NCOLS] = {"device",     "chunk",   "stage", "op",
-                                                "microbatch", "overlap", "start", "end"};
+/* The op dump's columns: the times and the slack a dump gives are read past. */
+static const char *const column_names[NCOLS] = {"device",  "chunk", "stage", "op", "microbatch",
+                                                "overlap", "start", "end",   "slack"};
 
 /* One op as read; -1 marks what the file does not give. */
 struct row {
@@ -231,7 +233,7 @@ static int parse_header(struct reader *r, char *line, unsigned lineno, struct pp
 		if (c == NCOLS) {
 			snprintf(what, sizeof(what),
 			         "unknown column \"%.40s\" (columns: device, chunk, stage, op, "
-			         "microbatch, overlap, start, end)",
+			         "microbatch, overlap, start, end, slack)",
 			         fields[i]);
 			return fail_at(r, err, lineno, cols[i], what);
 		}
@@ -282,7 +284,7 @@ static int parse_ppsim_row(struct reader *r, char *line, unsigned lineno, struct
 		               : c == COL_STAGE ? &row->stage
 		                                : &row->mb;
 
-		if (i < 0 || c == COL_START || c == COL_END)
+		if (i < 0 || c == COL_START || c == COL_END || c == COL_SLACK)
 			continue;
 		if (c == COL_OP) {
 			for (int k = 0; k < 4; k++)

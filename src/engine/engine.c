@@ -486,20 +486,12 @@ bool engine_takes_events(bool half_duplex, bool record)
 	return half_duplex || record;
 }
 
-size_t engine_peak_bytes(size_t nops, size_t nmsgs, int L, int m, bool times, bool events,
-                         bool record)
+/* base + the products of parts[n][2], or SIZE_MAX when that does not fit. */
+static size_t add_parts(size_t base, size_t (*parts)[2], size_t n)
 {
-	size_t bytes = events ? 0 : engine_sweep_bytes(L, m);
-	size_t parts[3][2] = {
-	        {times ? nops : 0, sizeof(struct op_time)},
-	        /* the loop's consumers (two an op) and counts of inputs, in one count of bytes */
-	        {events ? nops : 0,
-	         2 * sizeof(*((struct engine *)NULL)->cons) + sizeof(*((struct engine *)NULL)->pending)},
-	        {record ? nmsgs : 0, sizeof(struct msg_record)},
-	};
+	size_t bytes = base;
 
-	/* exact: an arena's rounding to its pages is a few MB a run, not bytes an op */
-	for (size_t i = 0; i < 3 && bytes != SIZE_MAX; i++) {
+	for (size_t i = 0; i < n && bytes != SIZE_MAX; i++) {
 		uint64_t b;
 
 		bytes = pp_mul_u64(parts[i][0], parts[i][1], &b) && b <= SIZE_MAX - bytes
@@ -507,6 +499,31 @@ size_t engine_peak_bytes(size_t nops, size_t nmsgs, int L, int m, bool times, bo
 		                : SIZE_MAX;
 	}
 	return bytes;
+}
+
+size_t engine_peak_bytes(size_t nops, size_t nmsgs, int L, int m, bool times, bool events,
+                         bool record, bool order, bool slack)
+{
+	size_t cells = engine_sweep_bytes(L, m), run, after;
+	size_t parts[4][2] = {
+	        {times ? nops : 0, sizeof(struct op_time)},
+	        {record ? nmsgs : 0, sizeof(struct msg_record)},
+	        {order ? nops : 0, sizeof(uint32_t)},
+	        /* the loop's consumers (two an op) and counts of inputs, in one count of bytes */
+	        {events ? nops : 0,
+	         2 * sizeof(*((struct engine *)NULL)->cons) + sizeof(*((struct engine *)NULL)->pending)},
+	};
+	/* once it ran: the slacks, and the slack pass's table of two op numbers a cell (in the
+	 * sweep's cells, which an arena holds to the end) */
+	size_t later[2][2] = {{slack ? nops : 0, sizeof(pp_time)},
+	                      {slack && events ? cells / sizeof(pp_time) : 0, sizeof(uint32_t)}};
+
+	/* exact: an arena's rounding to its pages is a few MB a run, not bytes an op */
+	if (cells == SIZE_MAX)
+		return SIZE_MAX;
+	run = add_parts(events ? 0 : cells, parts, 4);
+	after = add_parts(add_parts(events ? 0 : cells, parts, 3), later, 2);
+	return run == SIZE_MAX || after == SIZE_MAX ? SIZE_MAX : run > after ? run : after;
 }
 
 void engine_drop_times(struct engine *e)

@@ -97,6 +97,9 @@ struct engine {
 	struct slow_at *slow_chan; /* [nchannels] slow links, or NULL when none */
 	bool record_order;         /* keep res.order */
 	size_t norder;             /* ops in res.order so far */
+	void *spare;               /* the sweep's cells when they lie in the arena, which holds
+	                              them until it is released: engine_slack's table reuses them */
+	size_t spare_bytes;
 	struct result res;
 };
 

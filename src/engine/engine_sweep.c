@@ -485,6 +485,10 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 	rc = w.bad ? 1 : 0;
 out:
 	free(priced);
+	if (rc == 0 && pp_arena_holds(e->arena, w.cells)) {
+		e->spare = w.cells;
+		e->spare_bytes = ncells * sizeof(*w.cells);
+	}
 	pp_large_free(e->arena, w.cells);
 	free(w.lanes);
 	free(w.stack);

@@ -174,10 +174,38 @@ int metrics_memory_error(const struct metrics *m, struct pp_error *err)
 	               m->devices[worst].memory_bytes / 1e9, m->memory_capacity_bytes / 1e9);
 }
 
+int metrics_set_critical(struct metrics *m, const struct critical_path *cp, const struct cost *c,
+                         struct pp_error *err)
+{
+	struct critical_metrics *k = &m->critical;
+	double *devices = pp_calloc((size_t)m->p, sizeof(*devices));
+
+	if (devices == NULL)
+		return pp_nomem(err, (size_t)m->p, sizeof(*devices));
+	free(k->devices);
+	*k = (struct critical_metrics){
+	        .has = true,
+	        .device = cp->device,
+	        .length = pp_time_to_units(cp->length, c->tick),
+	        .devices = devices,
+	        .transfer = pp_time_to_units(cp->transfer, c->tick),
+	        .tail = pp_time_to_units(cp->tail, c->tick),
+	        .ops = cp->ops,
+	        .messages = cp->messages,
+	};
+	for (int d = 0; d < m->p; d++)
+		devices[d] = pp_time_to_units(cp->devices[d], c->tick);
+	for (int x = 0; x < CRITICAL_KINDS; x++)
+		k->kind[x] = pp_time_to_units(cp->kind[x], c->tick);
+	return 0;
+}
+
 void metrics_release(struct metrics *m)
 {
 	free(m->devices);
 	free(m->channels);
+	free(m->critical.devices);
 	m->devices = NULL;
 	m->channels = NULL;
+	memset(&m->critical, 0, sizeof(m->critical));
 }

@@ -8,7 +8,8 @@
  *
  * The data is written as a stream of numbers, per op its kind, micro-batch, stage, the gap
  * after the previous op of its device and its duration in ticks, and its activation change, so
- * a run of a million ops takes about 20 bytes an op.
+ * a run of a million ops takes about 20 bytes an op; then, for a run that has them, the ops'
+ * slacks, which the viewer shows on hover, outlining the ops that have none (critical).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -98,6 +99,26 @@ static void quanta(const struct sim *s, int64_t *time_q, int64_t *act_q)
 		             r->msgs[k].end - r->msgs[k].start);
 	*time_q = g > 0 ? g : 1;
 	*act_q = a > 0 ? a : 1;
+}
+
+/* The slacks of s's ops (s->slack, not NULL) in quanta of their greatest common divisor, which
+ * the page's "slackTick" gives a time unit of; a run with no slack anywhere takes quanta of a
+ * tick. */
+static void write_slack(FILE *out, const struct sim *s)
+{
+	const struct sched *sc = s->sched;
+	int64_t g = 0;
+
+	for (size_t i = 0; i < sc->nops; i++)
+		g = pp_gcd64(g, s->slack[i]);
+	g = g > 0 ? g : 1;
+	fprintf(out, ",\n\"slackTick\":%.17g,\"slack\":[", (double)s->cost->tick / (double)g);
+	for (size_t i = 0; i < sc->nops; i++) {
+		fprintf(out, "%s%" PRId64, i ? "," : "", s->slack[i] / g);
+		if ((i & 15) == 15)
+			fputc('\n', out);
+	}
+	fputc(']', out);
 }
 
 /* The stream spans write_streams gathers for one device: the span of the current op's own
@@ -289,6 +310,8 @@ static void write_run(FILE *out, const struct report_row *row)
 			fputc('\n', out);
 	}
 	fputc(']', out);
+	if (s->slack != NULL)
+		write_slack(out, s);
 	write_streams(out, s);
 	fputc('}', out);
 }

@@ -71,6 +71,12 @@
 			r.ME[i] = r.MS[i] + m[4 * i + 3] / r.tick;
 		}
 		r.msgs = null;
+		/* each op's slack in time units, when the run has them: none makes it critical */
+		if (r.slack) {
+			r.SL = new Float64Array(n);
+			for (i = 0; i < n; i++) r.SL[i] = r.slack[i] / r.slackTick;
+			r.slack = null;
+		}
 		/* memory: an allocation at its op's start, a release at its op's end */
 		r.mem = [];
 		var peak = 0;
@@ -178,12 +184,14 @@
 			busy[c] += Math.min(x1, c + 1) - Math.max(x0, c);
 	}
 
+	/* the outline of a critical op (no slack), as the legend shows it */
+	var CRIT = "#111";
 	function drawOps(r, top) {
 		var xl = LEFT, xr = width - RIGHT;
 		if (busy.length < width + 2) busy = new Float64Array(width + 2);
 		busy.fill(0);
 		for (var d = 0; d < r.p; d++) {
-			var y = top + TITLE + d * ROW, col = -1, cov = [0, 0, 0, 0];
+			var y = top + TITLE + d * ROW, col = -1, cov = [0, 0, 0, 0], crit = false;
 			/* a pixel column of merged ops: the kinds stacked by the share of it they cover,
 			 * as high as the column is busy */
 			var flush = function () {
@@ -196,7 +204,12 @@
 					ctx.fillRect(col, yy - part, 1, part);
 					yy -= part;
 				}
-				cov = [0, 0, 0, 0]; col = -1;
+				/* a column holding a critical op: a mark over the lane */
+				if (crit) {
+					ctx.fillStyle = CRIT;
+					ctx.fillRect(col, y, 1, 2);
+				}
+				cov = [0, 0, 0, 0]; col = -1; crit = false;
 			};
 			ctx.fillStyle = "#f1f1f1";
 			ctx.fillRect(xl, y, xr - xl, LANE);
@@ -213,6 +226,12 @@
 						ctx.fillStyle = "#fff";
 						ctx.fillRect(x1 - 0.5, y + oy, 0.5, half ? LANE / 2 : LANE);
 					}
+					if (r.SL && r.SL[i] === 0) {
+						ctx.strokeStyle = CRIT;
+						ctx.lineWidth = 2;
+						ctx.strokeRect(x0 + 1, y + oy + 1, Math.max(0, x1 - x0 - 2.5),
+							(half ? LANE / 2 : LANE) - 2);
+					}
 					var s = label(r, i);
 					if (!half && x1 - x0 >= 7 * s.length + 4) {
 						ctx.fillStyle = r.chunkOf[r.ST[i]] % 2 ? "#222" : "#fff";
@@ -223,6 +242,7 @@
 					var c = Math.floor(x0);
 					if (c !== col) { flush(); col = c; }
 					cov[r.K[i]] += Math.max(x1 - x0, 0);
+					crit = crit || (r.SL && r.SL[i] === 0);
 					stats.aggregated++;
 				}
 			}
@@ -469,6 +489,9 @@
 				" (" + num(r.E[i] - r.S[i]) + ")",
 			"idle before it: " + num(Math.max(0, r.S[i] - prev)) + " " + r.unit
 		];
+		if (r.SL)
+			lines.push(r.SL[i] === 0 ? "critical: no slack (any delay lengthens the step)"
+				: "slack " + num(r.SL[i]) + " " + r.unit + " (it may take that much longer)");
 		if (!r.lastIn) {
 			/* each op's last arriving input, found once */
 			r.lastIn = new Int32Array(r.nops).fill(-1);
@@ -595,6 +618,9 @@
 					runs[0].kindLetters[k] + " " + runs[0].kindNames[k] + "</span>";
 		if (runs.some(function (r) { return r.v > 1; }))
 			html += "<span><i style=\"background:" + LIGHT[0] + "\"></i>odd chunks lighter</span>";
+		if (runs.some(function (r) { return r.SL; }))
+			html += "<span><i style=\"box-sizing:border-box;border:2px solid " + CRIT +
+				"\"></i>critical: no slack (outlined; a mark over merged ops)</span>";
 		if (runs.some(function (r) { return r.nmsgs > 0; }))
 			html += "<span><i style=\"background:#777\"></i>transfers, arrows to the consumer</span>";
 		html += "<span><i style=\"background:#c44e52\"></i>bubble over time: the share of devices idle (in view)</span>";

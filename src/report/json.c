@@ -171,6 +171,33 @@ static cJSON *p2p_object(struct build *b, const struct metrics *m)
 	return o;
 }
 
+/* The critical path (struct critical_metrics) under "critical_path": null when the run kept no
+ * op times. */
+static void add_critical(struct build *b, cJSON *obj, const struct metrics *m)
+{
+	static const char *const kinds[CRITICAL_KINDS] = {"F", "B", "W", "BW", "pair"};
+	const struct critical_metrics *k = &m->critical;
+	cJSON *o, *a, *x;
+
+	if (!k->has) {
+		add_number(b, obj, "critical_path", NAN);
+		return;
+	}
+	o = add_item(b, obj, "critical_path", cJSON_CreateObject());
+	add_number(b, o, "time", k->length);
+	add_number(b, o, "device", k->device);
+	add_number(b, o, "ops", (double)k->ops);
+	add_number(b, o, "messages", (double)k->messages);
+	a = add_item(b, o, "devices", cJSON_CreateArray());
+	for (int d = 0; d < m->p; d++)
+		add_item(b, a, NULL, cJSON_CreateNumber(k->devices[d]));
+	x = add_item(b, o, "kinds", cJSON_CreateObject());
+	for (int j = 0; j < CRITICAL_KINDS; j++)
+		add_number(b, x, kinds[j], k->kind[j]);
+	add_number(b, o, "transfer", k->transfer);
+	add_number(b, o, "tail", k->tail);
+}
+
 /* Adds {"f": ..., "b": ..., "w": ...} under key. */
 static void add_flops(struct build *b, cJSON *obj, const char *key, const struct cost_flops *x)
 {
@@ -372,6 +399,7 @@ cJSON *report_json_build(const struct sim *s)
 	add_number(&b, root, "utilization", m->utilization);
 	add_item(&b, root, "devices", devices_array(&b, m));
 	add_item(&b, root, "p2p", p2p_object(&b, m));
+	add_critical(&b, root, m);
 	add_item(&b, root, "costs", costs_object(&b, s));
 	add_number(&b, root, "group_size", s->sched->group > 0 ? s->sched->group : NAN);
 	add_number(&b, root, "step_time", m->has_model ? m->step_time : NAN);

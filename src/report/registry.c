@@ -22,6 +22,8 @@ static const struct report_format formats[] = {
                 .name = "text",
                 .summary = "aligned report for people (default)",
                 .human = true,
+                /* the critical path is walked over the op times */
+                .need = {.reads = REPORT_READS_TIMES},
                 .write = report_text_write,
                 .compare = report_compare_text,
                 .sweep_table = report_sweep_table,
@@ -36,6 +38,7 @@ static const struct report_format formats[] = {
         {
                 .name = "json",
                 .summary = "one JSON object with every figure (keys in docs/output.md)",
+                .need = {.reads = REPORT_READS_TIMES},
                 .write = report_json_write,
                 .compare = report_compare_json,
                 .advice = report_advice_json,
@@ -84,14 +87,19 @@ static const struct report_output_row outputs[] = {
                 {"Chrome trace",
                  /* an op's slice and counter events; a message's slice and two flow events
                   * (261 bytes at their shortest) */
-                 {.reads = REPORT_READS_MESSAGES, .file_op = 200, .file_msg = 250}},
+                 {.reads = REPORT_READS_MESSAGES | REPORT_READS_SLACK,
+                  .file_op = 200,
+                  .file_msg = 250}},
         [REPORT_OUT_TRACE_GZ] =
                 {"Chrome trace as gzip",
                  /* set under the least measured (13 bytes an op, 26 a message): how far zlib
                   * compresses depends on the run more than the JSON does */
-                 {.reads = REPORT_READS_MESSAGES, .file_op = 11, .file_msg = 16}},
+                 {.reads = REPORT_READS_MESSAGES | REPORT_READS_SLACK,
+                  .file_op = 11,
+                  .file_msg = 16}},
+        /* a serving run's has no slack column: its bytes are not counted */
         [REPORT_OUT_OPS] = {"op dump",
-                            {.reads = REPORT_READS_TIMES,
+                            {.reads = REPORT_READS_TIMES | REPORT_READS_SLACK,
                              .file_op = 10,
                              .digits = REPORT_DIGITS_DEVICE | REPORT_DIGITS_CHUNK |
                                        REPORT_DIGITS_STAGE | REPORT_DIGITS_MB |
@@ -122,9 +130,10 @@ static const struct report_output_row outputs[] = {
         /* shapes too narrow to see are merged: its size follows its pixels; each device's
          * transfers indexed in 4 bytes a message */
         [REPORT_OUT_SVG] = {"SVG chart", {.reads = REPORT_READS_MESSAGES, .mem_msg = 4}},
-        /* per op six numbers, per message four, each after a comma */
+        /* per op six numbers, per message four, each after a comma (a training run's slacks
+         * besides, not counted: a serving run has none) */
         [REPORT_OUT_HTML] = {"HTML report",
-                             {.reads = REPORT_READS_MESSAGES,
+                             {.reads = REPORT_READS_MESSAGES | REPORT_READS_SLACK,
                               .file_op = 10,
                               .file_msg = 6,
                               .digits = REPORT_DIGITS_STAGE | REPORT_DIGITS_MB |

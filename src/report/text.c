@@ -175,6 +175,74 @@ static void write_breakdown(FILE *out, const struct metrics *m, const char *unit
 		fprintf(out, " %s beside compute\n", unit);
 }
 
+/* A kind of the critical path's ops as the report names it (CRITICAL_PAIR: "F&B"). */
+static const char *critical_kind_name(int k)
+{
+	return k == CRITICAL_PAIR ? "F&B" : sched_kind_name((enum op_kind)k);
+}
+
+/* Most devices the critical path block names, by their share; the rest are summed. */
+#define CRITICAL_DEVICES 8
+
+/*
+ * The critical path (struct critical_metrics): its length and the device whose end it is, then
+ * the share of it each device's ops take (the largest few), each kind of op, the transfers and
+ * the tail.
+ */
+static void write_critical(FILE *out, const struct sim *s)
+{
+	const struct critical_metrics *k = &s->metrics.critical;
+	double len = k->length, rest = 0, shown = -1;
+	int named = 0, last = -1;
+	char a[32];
+	bool any = false;
+
+	if (!k->has)
+		return;
+	fprintf(out, "%-18s %s %s, ending on device %d: %" PRIu64 " ops, %" PRIu64 " messages\n",
+	        "critical path", REPORT_NUM(a, len), s->cost->time_unit, k->device, k->ops,
+	        k->messages);
+	if (len <= 0)
+		return;
+	fprintf(out, "%-18s", "  by device");
+	/* the devices in order of their share, then index: each pass takes the next one */
+	for (;;) {
+		int best = -1;
+
+		for (int d = 0; d < s->sched->p; d++) {
+			double x = k->devices[d];
+
+			if (x <= 0 || (shown >= 0 && (x > shown || (x == shown && d <= last))))
+				continue;
+			if (best < 0 || x > k->devices[best])
+				best = d;
+		}
+		if (best < 0)
+			break;
+		shown = k->devices[best];
+		last = best;
+		if (named == CRITICAL_DEVICES) {
+			rest += shown;
+			continue;
+		}
+		fprintf(out, "%s %d %.1f%%", named ? "," : "", best, 100 * shown / len);
+		named++;
+	}
+	if (rest > 0)
+		fprintf(out, ", the other devices %.1f%%", 100 * rest / len);
+	if (named == 0)
+		fputs(" none", out);
+	fprintf(out, "\n%-18s", "  by kind");
+	for (int x = 0; x < CRITICAL_KINDS; x++)
+		if (k->kind[x] > 0) {
+			fprintf(out, "%s %s %.1f%%", any ? "," : "", critical_kind_name(x),
+			        100 * k->kind[x] / len);
+			any = true;
+		}
+	fprintf(out, "%s transfers %.1f%%, tail %.1f%%\n", any ? ";" : "", 100 * k->transfer / len,
+	        100 * k->tail / len);
+}
+
 static void write_summary(FILE *out, const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
@@ -215,6 +283,7 @@ static void write_summary(FILE *out, const struct sim *s)
 		        m->oom ? "OUT OF MEMORY on some device (see the table)"
 		               : "every device fits");
 	}
+	write_critical(out, s);
 }
 
 /* How a device table cell prints: the row number, a figure (shortest exact up to twelve

@@ -144,13 +144,16 @@ static void write_ops(FILE *out, const struct sim *s)
 			const struct op *op = &sc->ops[i];
 
 			op_name(s, i, label, sizeof(label));
+			/* a critical op (no slack) in chrome://tracing's red */
 			fprintf(out,
 			        ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
-			        "\"tid\":0,"
+			        "\"tid\":0,%s"
 			        "\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"kind\":\"%s\","
 			        "\"microbatch\":%" PRIu32 ",\"stage\":%" PRIu32
-			        ",\"chunk\":%" PRIu32 ",\"overlapped\":%s}}",
-			        label, pass_of((enum op_kind)op->kind), d, us(s, r->times[i].start),
+			        ",\"chunk\":%" PRIu32 ",\"overlapped\":%s",
+			        label, pass_of((enum op_kind)op->kind), d,
+			        s->slack != NULL && s->slack[i] == 0 ? "\"cname\":\"terrible\"," : "",
+			        us(s, r->times[i].start),
 			        us(s, r->times[i].end) - us(s, r->times[i].start),
 			        sched_kind_name((enum op_kind)op->kind), op->mb, op->stage,
 			        sc->stage_chunk[op->stage],
@@ -158,6 +161,11 @@ static void write_ops(FILE *out, const struct sim *s)
 			                                     (op[-1].flags & OP_OVERLAP))
 			                ? "true"
 			                : "false");
+			if (s->slack != NULL)
+				fprintf(out, ",\"critical\":%s,\"slack_us\":%.17g",
+				        s->slack[i] == 0 ? "true" : "false",
+				        us(s, s->slack[i]) - us(s, 0));
+			fputs("}}", out);
 		}
 }
 

@@ -136,6 +136,19 @@ static size_t arena_bytes(uint64_t nops, int L, int m, bool times, bool ops)
 	return a == SIZE_MAX || b == SIZE_MAX || a > SIZE_MAX - b ? SIZE_MAX : a + b;
 }
 
+/* Sets the metrics' critical path of s's finished run, which kept its op times. */
+static int critical(struct sim *s, struct pp_error *err)
+{
+	struct critical_path cp;
+	int rc;
+
+	if (engine_critical_path(s->engine, &cp, NULL, NULL, err) != 0)
+		return -1;
+	rc = metrics_set_critical(&s->metrics, &cp, s->cost, err);
+	critical_path_release(&cp);
+	return rc;
+}
+
 /*
  * Builds everything of s after its config (already settled and valid): schedule, cost,
  * priced order, engine run and metrics; with run false, it stops before the engine runs.
@@ -147,7 +160,8 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 	const struct config *c = &s->config;
 	const struct sched_desc *desc = NULL;
 	struct cost_layout layout;
-	bool times = !(flags & SIM_NO_OP_TIMES), file = c->schedule_file[0] != '\0';
+	bool times = !(flags & SIM_NO_OP_TIMES) || (flags & SIM_SLACK),
+	     file = c->schedule_file[0] != '\0';
 	struct sched_params sp = config_sched_params(c);
 	uint64_t nops = 0;
 	size_t bytes;
@@ -223,8 +237,11 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 	}
 	if (flags & SIM_RECORD_MESSAGES)
 		engine_record_messages(s->engine);
-	if (flags & SIM_NO_OP_TIMES)
+	if (!times)
 		engine_drop_times(s->engine);
+	/* the slack pass reads the order, and so does the critical path over half-duplex links */
+	if ((flags & SIM_SLACK) || (times && c->duplex == PP_DUPLEX_HALF))
+		engine_record_order(s->engine);
 	if (pt != NULL && (pt->op != NULL || pt->msg != NULL) && perturb(s, pt, err) != 0)
 		return -1;
 	if (!run)
@@ -232,8 +249,17 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 	if (engine_run(s->engine, err) != 0)
 		return -1;
 	s->result = engine_result(s->engine);
-	if (metrics_init(&s->metrics, s->sched, s->cost, s->result, err) != 0)
+	if (metrics_init(&s->metrics, s->sched, s->cost, s->result, err) != 0 ||
+	    (times && critical(s, err) != 0))
 		return -1;
+	if (flags & SIM_SLACK) {
+		s->slack = pp_mallocarray_large(s->sched->nops > 0 ? s->sched->nops : 1,
+		                                sizeof(*s->slack));
+		if (s->slack == NULL)
+			return pp_nomem(err, s->sched->nops, sizeof(*s->slack));
+		if (engine_slack(s->engine, s->slack, err) != 0)
+			return -1;
+	}
 	s->frame = (struct sim_frame){0, s->metrics.makespan, s->metrics.bubble_ratio};
 	return 0;
 }
@@ -323,6 +349,7 @@ int sim_size_of_config(const struct config *c, struct sim_size *z, struct pp_err
 uint64_t sim_peak_bytes(const struct config *c, const struct sim_size *z, unsigned flags)
 {
 	bool record = flags & SIM_RECORD_MESSAGES, times = !(flags & SIM_NO_OP_TIMES);
+	bool slack = flags & SIM_SLACK, half = c->duplex == PP_DUPLEX_HALF;
 	uint64_t S, ops, bytes;
 	size_t engine;
 
@@ -330,9 +357,9 @@ uint64_t sim_peak_bytes(const struct config *c, const struct sim_size *z, unsign
 	    !pp_mul_u64((uint64_t)z->p, (uint64_t)z->v, &S) || S > INT_MAX || z->routes < 1 ||
 	    !pp_mul_u64(z->ops, sizeof(struct op), &ops))
 		return UINT64_MAX;
-	engine = engine_peak_bytes(
-	        (size_t)z->ops, (size_t)z->msgs, (int)(S / (uint64_t)z->routes), z->m, times,
-	        engine_takes_events(c->duplex == PP_DUPLEX_HALF, record), record);
+	engine = engine_peak_bytes((size_t)z->ops, (size_t)z->msgs, (int)(S / (uint64_t)z->routes),
+	                           z->m, times || slack, engine_takes_events(half, record), record,
+	                           slack || (times && half), slack);
 	return engine != SIZE_MAX && pp_add_u64(ops, engine, &bytes) ? bytes : UINT64_MAX;
 }
 
@@ -345,6 +372,7 @@ void sim_release(struct sim *s)
 	}
 	if (s->result != NULL)
 		metrics_release(&s->metrics);
+	free(s->slack);
 	engine_free(s->engine);
 	free(s->perturbed);
 	cost_free(s->cost);

@@ -70,8 +70,9 @@ for d in configs docs examples tests; do ln -sfn "$ROOT/$d" "$TMP/$d"; done
 # examples run ppsim through PPSIM: a wrapper keeps PPSIM_WRAP (valgrind) in force
 printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${PPSIM_WRAP:-}" "$PPSIM" >"$TMP/ppsim-docs"
 chmod +x "$TMP/ppsim-docs"
-# the pages' commands all run and are all checked (under make valgrind, a sample of them wrapped)
-for cmd in "$TMP"/doc/*.cmd; do
+# the pages' commands all run and are all checked (under make valgrind, a sample of them wrapped),
+# in the order the pages show them (a command may read a file an earlier one wrote)
+for cmd in $(cd "$TMP/doc" && ls -- *.cmd 2>/dev/null | sort -n | sed "s|^|$TMP/doc/|"); do
 	[ -e "$cmd" ] || continue
 	base=${cmd%.cmd}
 	src=$(basename "$(cat "$base.src")")

@@ -9,7 +9,7 @@ header_layer() { # NAME.h in include/ppsim/
 	sched.h) echo sched ;;
 	config.h | preset.h | schedfile.h | calibrate.h | measured.h) echo config ;;
 	cost.h) echo cost ;;
-	engine.h) echo engine ;;
+	engine.h | critical.h) echo engine ;;
 	metrics.h) echo metrics ;;
 	sim.h | samples.h) echo sim ;;
 	sweep.h | advise.h | shard.h) echo search ;;

@@ -61,6 +61,14 @@ class Run(unittest.TestCase):
         first = r.ops[0]
         self.assertEqual((first.device, first.op, first.microbatch, first.start), (0, "F", 0, 0))
 
+    def test_ops_have_their_slack_and_the_report_its_critical_path(self):
+        # ZB-H1, p = 2, m = 1, unit costs: the last device's W could end a unit later
+        r = ppsim.run(schedule="zbh1", p=2, m=1, ops=True)
+        self.assertEqual([op.slack for op in r.ops if op.slack > 0], [1])
+        self.assertEqual([(op.device, op.op) for op in r.ops if op.slack > 0], [(1, "W")])
+        path = r["critical_path"]
+        self.assertEqual((path["time"], path["device"], path["devices"]), (5, 0, [3, 2]))
+
     def test_the_ops_csv_is_dump_ops_byte_for_byte(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "ops.csv")

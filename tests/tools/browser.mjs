@@ -7,7 +7,7 @@
 //
 // Loads FILE.html, fails on any console error or uncaught exception, checks that the page
 // reports COUNT ops (a sweep's page: COUNT points, and hovers a cell of its heatmap); with
-// OPS.csv (--dump-ops of the same run), that the page's op times are the run's; with
+// OPS.csv (--dump-ops of the same run), that the page's op times (and slacks) are the run's; with
 // requests=N, that a serving run's page draws N requests; with "zoom", that the first view merges ops into pixel columns and that
 // zooming in with the mouse wheel draws single ops; hovers an op and checks its tooltip;
 // compares a screenshot with REF.png (the share of pixels that differ by more than a small
@@ -149,16 +149,20 @@ try {
 	check(shown === opsArg, `the page reports ${opsArg} ${what} (shows ${shown})`);
 	check(await evaluate(`window.ppsimView.${what}`) === Number(opsArg), `the viewer holds every one of the ${what}`);
 	if (opts.ops) {
-		// the page's op times are the run's (--dump-ops, in device order), every message
-		// leaves after its producer ends and arrives before its consumer starts
-		const rows = readFileSync(opts.ops, "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+		// the page's op times and slacks are the run's (--dump-ops, in device order), every
+		// message leaves after its producer ends and arrives before its consumer starts
+		const lines = readFileSync(opts.ops, "utf8").trim().split("\n");
+		const slack = lines[0].split(",").indexOf("slack");
+		const rows = lines.slice(1).map((l) => l.split(","));
 		const bad = await evaluate(`(() => {
-			const want = ${JSON.stringify(rows.map((r) => [Number(r[5]), Number(r[6]), Number(r[4])]))};
+			const want = ${JSON.stringify(rows.map((r) => [Number(r[5]), Number(r[6]), Number(r[4]), slack >= 0 ? Number(r[slack]) : null]))};
 			const r = window.PPSIM.runs[0], eps = 1e-9 * (1 + r.makespan);
 			if (r.nops !== want.length) return "the page has " + r.nops + " ops, the run " + want.length;
+			if ((want.length > 0 && want[0][3] !== null) !== Boolean(r.SL)) return "the page has " + (r.SL ? "" : "no ") + "slacks, the run " + (r.SL ? "none" : "has");
 			for (let i = 0; i < r.nops; i++)
-				if (Math.abs(r.S[i] - want[i][0]) > eps || Math.abs(r.E[i] - want[i][1]) > eps || r.MB[i] !== want[i][2])
-					return "op " + i + ": " + [r.S[i], r.E[i], r.MB[i]] + " in the page, " + want[i] + " in the run";
+				if (Math.abs(r.S[i] - want[i][0]) > eps || Math.abs(r.E[i] - want[i][1]) > eps || r.MB[i] !== want[i][2] ||
+				    (r.SL && Math.abs(r.SL[i] - want[i][3]) > eps))
+					return "op " + i + ": " + [r.S[i], r.E[i], r.MB[i], r.SL ? r.SL[i] : ""] + " in the page, " + want[i] + " in the run";
 			for (let k = 0; k < r.nmsgs; k++)
 				if (r.MS[k] < r.E[r.MF[k]] - eps || r.ME[k] > r.S[r.MT[k]] + eps || r.ME[k] < r.MS[k])
 					return "message " + k + " runs " + r.MS[k] + " to " + r.ME[k] + ", its producer ends " + r.E[r.MF[k]] + ", its consumer starts " + r.S[r.MT[k]];

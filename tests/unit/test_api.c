@@ -72,7 +72,7 @@ static void api_ops_csv_has_the_dump_ops_header_and_a_row_per_op(void)
 	int rows = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
-	CU_ASSERT_EQUAL(strncmp(csv, "device,chunk,stage,op,microbatch,start,end\n", 43), 0);
+	CU_ASSERT_EQUAL(strncmp(csv, "device,chunk,stage,op,microbatch,start,end,slack\n", 49), 0);
 	for (const char *s = csv; *s != '\0'; s++)
 		rows += *s == '\n';
 	CU_ASSERT_EQUAL(rows, 1 + 4 * 8 * 2);

@@ -415,20 +415,30 @@ static void engine_lists_2_p_minus_1_sorted_channels_with_full_duplex(void)
 
 /* A recorded message takes 24 bytes, as a large run records about one an op, and the peak a run
  * is sized by counts what its way of running holds: the sweep's cells, or the event loop's 9
- * bytes an op and the record. */
+ * bytes an op and the record; its order 4 bytes an op; once it ran, its slacks 8 bytes an op,
+ * and the slack pass's table 8 bytes a cell, in the sweep's cells or after the loop's arrays. */
 static void engine_peak_bytes_counts_the_cells_or_the_loop_and_24_bytes_a_message(void)
 {
-	size_t nops = 1 << 22, nmsgs = 1 << 21, t = 16 * nops;
-	size_t sweep = engine_peak_bytes(nops, nmsgs, 64, 1 << 15, false, false, false);
+	size_t nops = 1 << 22, nmsgs = 1 << 21, t = 16 * nops, cells = (size_t)64 << 15;
+	size_t sweep = engine_peak_bytes(nops, nmsgs, 64, 1 << 15, false, false, false, false,
+	                                 false);
 
 	CU_ASSERT_EQUAL(sizeof(struct msg_record), 24);
 	/* a cell a stage and micro-batch, 16 bytes: an arena's rounding aside, its arrays */
 	CU_ASSERT_EQUAL(sweep, 16 * (size_t)64 << 15);
 	CU_ASSERT_EQUAL(engine_arena_bytes(nops, 64, 1 << 15, false), pp_arena_bytes(sweep, 1));
-	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, false, false), sweep + t);
-	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, true, true),
+	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, false, false, false, false),
+	                sweep + t);
+	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, true, true, false, false),
 	                t + 9 * nops + 24 * nmsgs);
-	CU_ASSERT_EQUAL(engine_peak_bytes(SIZE_MAX / 2, 0, 64, 1 << 15, true, true, false),
+	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, false, false, true, true),
+	                sweep + t + 4 * nops + 8 * nops);
+	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, true, true, true, true),
+	                t + 24 * nmsgs + 4 * nops + (9 * nops > 8 * nops + 8 * cells
+	                                                     ? 9 * nops
+	                                                     : 8 * nops + 8 * cells));
+	CU_ASSERT_EQUAL(engine_peak_bytes(SIZE_MAX / 2, 0, 64, 1 << 15, true, true, false, false,
+	                                  false),
 	                SIZE_MAX);
 	CU_ASSERT_TRUE(engine_takes_events(false, true));
 	CU_ASSERT_TRUE(engine_takes_events(true, false));

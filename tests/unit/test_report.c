@@ -169,6 +169,7 @@ static void report_json_parses_back_with_top_level_keys_in_order(void)
 	        "utilization",
 	        "devices",
 	        "p2p",
+	        "critical_path",
 	        "costs",
 	        "group_size",
 	        "step_time",

@@ -88,8 +88,9 @@ static bool same_schedule(const struct sched *a, const struct sched *b)
 
 /*
  * Writes the --dump-ops CSV of a simulation of schedule (header
- * device,chunk,stage,op,microbatch,start,end, one row per op in each device's order), reads it
- * back and checks that it gives the same op order, each op on the line it was written to.
+ * device,chunk,stage,op,microbatch,start,end[,overlap],slack, one row per op in each device's
+ * order), reads it back and checks that it gives the same op order, each op on the line it was
+ * written to.
  */
 static void assert_dump_reads_back(const char *schedule, int p, int v, int m)
 {
@@ -98,8 +99,9 @@ static void assert_dump_reads_back(const char *schedule, int p, int v, int m)
 	struct sim *s;
 	char path[128];
 	struct schedfile f;
-	char *text;
-	size_t len = 0, cap = 64 + 64 * (size_t)(3 * p * v * m);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
 
 	config_init(&c);
 	strcpy(c.schedule, schedule);
@@ -107,24 +109,15 @@ static void assert_dump_reads_back(const char *schedule, int p, int v, int m)
 	c.v = v;
 	c.m = m;
 	c.t_b = 2;
-	s = sim_run(&c, &err);
+	s = sim_run_flags(&c, SIM_SLACK, &err);
 	if (s == NULL)
 		fprintf(stderr, "%s p=%d v=%d m=%d: %s\n", schedule, p, v, m, err.msg);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	text = malloc(cap);
-	len += (size_t)snprintf(text, cap, "device,chunk,stage,op,microbatch,start,end\n");
-	for (int d = 0; d < p; d++)
-		for (size_t i = s->sched->dev_start[d]; i < s->sched->dev_start[d + 1]; i++) {
-			const struct op *op = &s->sched->ops[i];
-
-			len += (size_t)snprintf(
-			        text + len, cap - len, "%d,%u,%u,%s,%u,%.17g,%.17g\n", d,
-			        (unsigned)s->sched->stage_chunk[op->stage], (unsigned)op->stage,
-			        sched_kind_name((enum op_kind)op->kind), (unsigned)op->mb,
-			        pp_time_to_units(s->result->times[i].start, s->cost->tick),
-			        pp_time_to_units(s->result->times[i].end, s->cost->tick));
-		}
-	CU_ASSERT_FATAL(len < cap);
+	out = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(report_ops_csv(out, s), 0);
+	CU_ASSERT_EQUAL_FATAL(fclose(out), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(strstr(text, ",slack\n"));
 	CU_ASSERT_EQUAL_FATAL(read_text(text, &f, &err, path), 0);
 	CU_ASSERT_TRUE(same_schedule(f.sched, s->sched));
 	CU_ASSERT_PTR_NULL(f.sched->desc);
@@ -323,7 +316,7 @@ static void schedfile_rejects_an_unknown_column_at_its_column(void)
 {
 	assert_rejected("device,op,microbatch,stagez\n0,F,0,0\n0,BW,0,0\n",
 	                ":1:22: unknown column \"stagez\" (columns: device, chunk, stage, op, "
-	                "microbatch, overlap, start, end)",
+	                "microbatch, overlap, start, end, slack)",
 	                1, 22);
 }
 

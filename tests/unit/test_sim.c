@@ -926,6 +926,44 @@ static void sim_keeps_ops_and_cells_in_one_arena(void)
 	}
 }
 
+/* A run that keeps its op times has its critical path in its metrics, in units, adding up to
+ * the step's end; one that drops them has none; SIM_SLACK gives the engine's slacks, with the
+ * op times kept even when asked to drop them, and sim_peak_bytes counts 12 bytes an op more. */
+static void sim_has_the_critical_path_with_op_times_and_the_slacks_when_asked(void)
+{
+	struct config c = unit_config("zbh1", 2, 1, 1, 1, 1, 1);
+	struct sim *s = unit_run(&c, 0), *none = unit_run(&c, SIM_NO_OP_TIMES);
+	struct sim *slack = unit_run(&c, SIM_SLACK | SIM_NO_OP_TIMES);
+	const struct critical_metrics *k = &s->metrics.critical;
+	struct sim_size z;
+	struct pp_error err = {0};
+
+	CU_ASSERT_TRUE(k->has);
+	CU_ASSERT_DOUBLE_EQUAL(k->length, 5, 1e-12);
+	CU_ASSERT_EQUAL(k->device, 0);
+	CU_ASSERT_DOUBLE_EQUAL(k->devices[0], 3, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(k->devices[1], 2, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(k->kind[OP_W], 1, 1e-12);
+	CU_ASSERT_EQUAL(k->ops, 5);
+	CU_ASSERT_PTR_NULL(s->slack);
+	CU_ASSERT_FALSE(none->metrics.critical.has);
+	CU_ASSERT_PTR_NULL(none->slack);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(slack->slack);
+	CU_ASSERT_PTR_NOT_NULL(slack->result->times);
+	CU_ASSERT_TRUE(slack->metrics.critical.has);
+	for (size_t i = 0; i < slack->sched->nops; i++)
+		CU_ASSERT_EQUAL(slack->slack[i], slack->sched->ops[i].kind == OP_W &&
+		                                         slack->sched->ops[i].stage == 1
+		                                 ? slack->cost->tick
+		                                 : 0);
+	CU_ASSERT_EQUAL(sim_size_of_config(&c, &z, &err), 1);
+	/* the order and the slacks, 12 bytes an op; the slack pass's table fits in the cells */
+	CU_ASSERT_EQUAL(sim_peak_bytes(&c, &z, SIM_SLACK), sim_peak_bytes(&c, &z, 0) + 12 * z.ops);
+	sim_free(s);
+	sim_free(none);
+	sim_free(slack);
+}
+
 /* The step time of a small model run: Llama 3 8B cut to 4 layers, p = 2, m = 4, on A100s, with
  * these settings (key=value, NULL-ended) over the base ones; -1 when the run fails. */
 static double small_step(const char *schedule, int tp, int cp, int dp, const char *const *kv)
@@ -1163,6 +1201,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sim_hiding_communication_never_makes_a_step_longer),
         UNIT_TEST(sim_moe_with_free_communication_times_every_op_as_its_dense_twin),
         UNIT_TEST(sim_run_perturbed_runs_an_order_at_the_times_given),
+        UNIT_TEST(sim_has_the_critical_path_with_op_times_and_the_slacks_when_asked),
         {NULL, NULL},
 };
 

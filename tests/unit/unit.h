@@ -36,6 +36,7 @@ extern const struct unit_suite suite_calibrate;
 extern const struct unit_suite suite_measured;
 extern const struct unit_suite suite_cost;
 extern const struct unit_suite suite_engine;
+extern const struct unit_suite suite_critical;
 extern const struct unit_suite suite_metrics;
 extern const struct unit_suite suite_report;
 extern const struct unit_suite suite_outfile;
