@@ -254,9 +254,11 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 int report_ops_csv(FILE *out, const struct sim *s);
 
 /*
- * Writes the noise samples of s (sim_sample) as CSV with header "sample,step,bubble_ratio", one
- * row per sample in sample order: its number (from 0, a shard's from its first), its step in
- * the time unit and its bubble ratio, in the shortest exact form. Returns 0.
+ * Writes the noise samples of s (sim_sample) as CSV with header
+ * "sample,step,bubble_ratio,critical_device,critical_share", one row per sample in sample order:
+ * its number (from 0, a shard's from its first), its step in the time unit, its bubble ratio,
+ * the device whose ops take the most of its critical path and their share of it, numbers in the
+ * shortest exact form. Returns 0.
  */
 int report_samples_csv(FILE *out, const struct sim *s);
 

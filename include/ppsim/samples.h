@@ -17,8 +17,12 @@
 
 /* What one sample came to. */
 struct sample {
-	double step;   /* its step as the run's report gives it (sample_step), in time units */
-	double bubble; /* its bubble ratio */
+	double step;           /* its step as the run's report gives it (sample_step), in time
+	                          units */
+	double bubble;         /* its bubble ratio */
+	int critical_device;   /* the device whose ops take the most of its critical path (the
+	                          lowest of a tie) */
+	double critical_share; /* their time over the path's length */
 };
 
 /* A sample with its number, as a shard file keeps it (samples_shard_codec, shard.h). */
@@ -70,6 +74,12 @@ int samples_stats(const struct samples *x, bool step, struct sample_stats *out);
 /* The step of a run's metrics: the step time with a model (its communication and optimizer
  * step), else the makespan. */
 double sample_step(const struct metrics *m);
+
+/*
+ * How often each of the p devices of x was its samples' critical device (struct sample) into
+ * count[p]. Returns 0.
+ */
+int samples_critical_counts(const struct samples *x, uint64_t *count);
 
 /* The figure by which compare, sweep and advise rank s: its step, or its samples' statistic
  * (NaN without samples). */

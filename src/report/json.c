@@ -345,6 +345,23 @@ static cJSON *stats_object(struct build *b, const struct sample_stats *x)
 	return o;
 }
 
+/* How many samples each device held the most of the critical path in, by device. */
+static cJSON *critical_array(struct build *b, const struct samples *x)
+{
+	cJSON *a = cJSON_CreateArray();
+	uint64_t *count = pp_mallocarray((size_t)x->p, sizeof(*count));
+
+	if (count == NULL) {
+		b->failed = true;
+		return a;
+	}
+	samples_critical_counts(x, count);
+	for (int d = 0; d < x->p; d++)
+		add_item(b, a, NULL, cJSON_CreateNumber((double)count[d]));
+	free(count);
+	return a;
+}
+
 /* A noise option's value as a user would write it. */
 static void add_option(struct build *b, cJSON *o, const struct config *c, const char *key)
 {
@@ -369,6 +386,7 @@ static cJSON *noise_object(struct build *b, const struct sim *s)
 	if (x == NULL || x->n == 0) {
 		add_number(b, o, "step", NAN);
 		add_number(b, o, "bubble_ratio", NAN);
+		add_number(b, o, "critical_devices", NAN);
 		return o;
 	}
 	if (samples_stats(x, true, &st) != 0)
@@ -377,6 +395,7 @@ static cJSON *noise_object(struct build *b, const struct sim *s)
 	if (samples_stats(x, false, &st) != 0)
 		b->failed = true;
 	add_item(b, o, "bubble_ratio", stats_object(b, &st));
+	add_item(b, o, "critical_devices", critical_array(b, x));
 	return o;
 }
 

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "formats.h"
 #include "ppsim/samples.h"
@@ -456,6 +457,32 @@ static void write_stats(FILE *out, const char *name, const struct sample_stats *
 	        v[1], v[2], v[3], v[4], v[5], unit != NULL ? " " : "", unit != NULL ? unit : "");
 }
 
+/* Which devices held the most of the samples' critical paths, most often first (up to five). */
+static void write_critical_devices(FILE *out, const struct samples *x)
+{
+	uint64_t *count = pp_mallocarray((size_t)x->p, sizeof(*count));
+	int shown = 0;
+
+	if (count == NULL)
+		return;
+	samples_critical_counts(x, count);
+	fprintf(out, "%-18s", "  critical device");
+	for (; shown < 5; shown++) {
+		int top = -1;
+
+		for (int d = 0; d < x->p; d++)
+			if (count[d] > 0 && (top < 0 || count[d] > count[top]))
+				top = d;
+		if (top < 0)
+			break;
+		fprintf(out, "%s %d in %.1f%%", shown ? "," : "", top,
+		        100.0 * (double)count[top] / (double)x->n);
+		count[top] = 0;
+	}
+	fputs(" of the samples (the most of the critical path)\n", out);
+	free(count);
+}
+
 /* The stragglers and what the noise samples came to. */
 static void write_noise(FILE *out, const struct sim *s)
 {
@@ -480,6 +507,7 @@ static void write_noise(FILE *out, const struct sim *s)
 		write_stats(out, "  step", &st, s->cost->time_unit);
 	if (samples_stats(x, false, &st) == 0)
 		write_stats(out, "  bubble_ratio", &st, NULL);
+	write_critical_devices(out, x);
 }
 
 int report_text_write(FILE *out, const struct sim *s)

@@ -13,6 +13,8 @@ static const struct shard_field fields[] = {
         {"index", SHARD_U64, AT(index), 1},
         {"step", SHARD_DOUBLE, AT(s.step), 1},
         {"bubble_ratio", SHARD_DOUBLE, AT(s.bubble), 1},
+        {"critical_device", SHARD_INT, AT(s.critical_device), 1},
+        {"critical_share", SHARD_DOUBLE, AT(s.critical_share), 1},
 };
 
 const struct shard_codec samples_shard_codec = {

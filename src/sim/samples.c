@@ -13,6 +13,7 @@
 
 #include "base/random.h"
 #include "base/text.h"
+#include "ppsim/critical.h"
 #include "ppsim/metrics.h"
 
 /* What the draws of one sample are keyed by, after (seed, sample): the op, then one of these. */
@@ -350,6 +351,7 @@ static void *run_share(void *arg)
 	for (uint64_t x = (uint64_t)sh->t; x < sh->out->n; x += (uint64_t)sh->jobs) {
 		uint64_t j = sh->out->first + x;
 		struct engine_perturb pt = {op_dur, msg_dur, sh->nz->slow, sh->nz->nslow};
+		struct critical_path cp;
 		struct metrics m;
 		struct engine *e;
 		const struct result *r;
@@ -359,20 +361,30 @@ static void *run_share(void *arg)
 			sh->rc = -1;
 			goto out;
 		}
-		engine_drop_times(e);
-		if (engine_perturb(e, &pt, &sh->err) != 0 || engine_run(e, &sh->err) != 0) {
+		/* the critical path walks back over the op times (and, over half-duplex links,
+		 * the order messages took their channels in) */
+		if (s->config.duplex == PP_DUPLEX_HALF)
+			engine_record_order(e);
+		if (engine_perturb(e, &pt, &sh->err) != 0 || engine_run(e, &sh->err) != 0 ||
+		    metrics_init(&m, s->sched, s->cost, (r = engine_result(e)), &sh->err) != 0) {
 			engine_free(e);
 			sh->rc = -1;
 			goto out;
 		}
-		r = engine_result(e);
-		if (metrics_init(&m, s->sched, s->cost, r, &sh->err) != 0) {
-			engine_free(e);
-			sh->rc = -1;
-			goto out;
-		}
-		sh->out->s[x] = (struct sample){sample_step(&m), m.bubble_ratio};
+		sh->out->s[x] = (struct sample){sample_step(&m), m.bubble_ratio, 0, 0};
 		metrics_release(&m);
+		if (engine_critical_path(e, &cp, NULL, NULL, &sh->err) != 0) {
+			engine_free(e);
+			sh->rc = -1;
+			goto out;
+		}
+		for (int d = 1; d < (cp.length > 0 ? r->p : 0); d++)
+			if (cp.devices[d] > cp.devices[sh->out->s[x].critical_device])
+				sh->out->s[x].critical_device = d;
+		if (cp.length > 0)
+			sh->out->s[x].critical_share =
+			        (double)cp.devices[sh->out->s[x].critical_device] / (double)cp.length;
+		critical_path_release(&cp);
 		engine_free(e);
 	}
 out:
@@ -440,6 +452,15 @@ out:
 	if (rc != 0)
 		samples_release(out);
 	return rc;
+}
+
+int samples_critical_counts(const struct samples *x, uint64_t *count)
+{
+	memset(count, 0, (size_t)x->p * sizeof(*count));
+	for (uint64_t j = 0; j < x->n; j++)
+		if (x->s[j].critical_device >= 0 && x->s[j].critical_device < x->p)
+			count[x->s[j].critical_device]++;
+	return 0;
 }
 
 double sim_rank_figure(const struct sim *s, enum pp_rank_by by)

@@ -70,7 +70,7 @@ for j in 1 3; do
 		--jobs=$j -f csv >/dev/null
 done
 [ "$(wc -l <"$TMP/samples-1.csv")" -eq 41 ] && ok || not_ok "--samples-out=40 wrote $(wc -l <"$TMP/samples-1.csv") lines"
-head -n 1 "$TMP/samples-1.csv" | grep -qx 'sample,step,bubble_ratio' && ok || not_ok "--samples-out header"
+head -n 1 "$TMP/samples-1.csv" | grep -qx 'sample,step,bubble_ratio,critical_device,critical_share' && ok || not_ok "--samples-out header"
 cmp -s "$TMP/samples-1.csv" "$TMP/samples-3.csv" && ok || not_ok "--samples-out differs between --jobs 1 and 3"
 fails 2 "--samples-out: give --samples=N" -p 4 -m 8 --samples-out="$TMP/keep.csv"
 [ "$(cat "$TMP/keep.csv")" = keep ] && ok || not_ok "--samples-out without --samples changed the file"

@@ -1,6 +1,7 @@
 /* Unit tests of noise samples: exactness without variance, the same figures for any threads
  * and shards, the laws of jitter and stalls, the draws themselves. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,17 @@ static struct config shape_config(size_t h)
 
 	unit_set(&c, "t_comm", "0.25");
 	return c;
+}
+
+/* Whether samples a[n] and b[n] are the same, field by field. */
+static bool same_samples(const struct sample *a, const struct sample *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].step != b[i].step || a[i].bubble != b[i].bubble ||
+		    a[i].critical_device != b[i].critical_device ||
+		    a[i].critical_share != b[i].critical_share)
+			return false;
+	return true;
 }
 
 /* Samples [first, last) of s on jobs threads, which must succeed. */
@@ -87,13 +99,13 @@ static void samples_are_the_same_for_any_threads_and_shards(void)
 		one = run_samples(s, 0, 40, 1);
 		for (size_t j = 0; j < sizeof(jobs) / sizeof(jobs[0]); j++) {
 			x = run_samples(s, 0, 40, jobs[j]);
-			CU_ASSERT_EQUAL(memcmp(x.s, one.s, 40 * sizeof(*x.s)), 0);
+			CU_ASSERT(same_samples(x.s, one.s, 40));
 			samples_release(&x);
 		}
 		a = run_samples(s, 0, 13, 2);
 		b = run_samples(s, 13, 40, 3);
-		CU_ASSERT_EQUAL(memcmp(a.s, one.s, 13 * sizeof(*a.s)), 0);
-		CU_ASSERT_EQUAL(memcmp(b.s, one.s + 13, 27 * sizeof(*b.s)), 0);
+		CU_ASSERT(same_samples(a.s, one.s, 13));
+		CU_ASSERT(same_samples(b.s, one.s + 13, 27));
 		/* the draws vary: not every sample is the same */
 		CU_ASSERT(one.s[0].step != one.s[1].step || one.s[1].step != one.s[2].step);
 		samples_release(&one);
@@ -222,6 +234,31 @@ static void a_straggler_slows_the_deterministic_run(void)
 	sim_free(s);
 }
 
+/* A device twice as slow holds the most of every sample's critical path under small jitter, and
+ * its share is above the others' (a quarter each when all four are even). */
+static void a_straggler_is_every_sample_s_critical_device(void)
+{
+	struct config c = unit_config("1f1b", 4, 1, 16, 1, 2, 1);
+	struct sim *s;
+	struct samples x;
+	uint64_t count[4];
+
+	unit_set(&c, "samples", "50");
+	unit_set(&c, "jitter", "lognormal:0.02");
+	unit_set(&c, "stragglers", "1:2");
+	s = unit_run(&c, 0);
+	x = run_samples(s, 0, 50, 2);
+	for (int j = 0; j < 50; j++) {
+		CU_ASSERT_EQUAL(x.s[j].critical_device, 1);
+		CU_ASSERT(x.s[j].critical_share > 0.5 && x.s[j].critical_share <= 1);
+	}
+	CU_ASSERT_EQUAL(samples_critical_counts(&x, count), 0);
+	CU_ASSERT_EQUAL(count[1], 50);
+	CU_ASSERT_EQUAL(count[0] + count[2] + count[3], 0);
+	samples_release(&x);
+	sim_free(s);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(samples_without_variance_equal_the_deterministic_run_exactly),
         UNIT_TEST(samples_are_the_same_for_any_threads_and_shards),
@@ -230,6 +267,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(draws_have_the_normal_quantiles_and_the_lognormal_moments),
         UNIT_TEST(empirical_samples_come_from_the_file_by_kind_and_stage),
         UNIT_TEST(a_straggler_slows_the_deterministic_run),
+        UNIT_TEST(a_straggler_is_every_sample_s_critical_device),
         {NULL, NULL},
 };
 
