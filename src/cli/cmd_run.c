@@ -112,6 +112,7 @@ static int take_record(void *ctx, const void *record)
 
 int cmd_samples_merge(const struct cli *mcli, const struct merge_shards *s)
 {
+	static const char *const names[] = {"format", NULL};
 	const struct shard_head *h = s->head;
 	const char *text = NULL, *format = NULL;
 	char **words = pp_mallocarray(h->nrun + 2, sizeof(*words));
@@ -126,39 +127,18 @@ int cmd_samples_merge(const struct cli *mcli, const struct merge_shards *s)
 		pp_nomem(&err, h->nrun + 2, sizeof(*words));
 		return cmd_fail(&err);
 	}
-	words[n++] = (char *)"run";
-	for (size_t i = 0; i < h->nrun; i++) {
-		if (strcmp(h->run[i].name, "arg") == 0)
-			words[n++] = h->run[i].value;
-		else if (strcmp(h->run[i].name, "config") == 0)
-			text = h->run[i].value;
-		else if (strcmp(h->run[i].name, "format") == 0)
-			format = h->run[i].value;
-		else {
-			free(words);
-			pp_fail(&err, PP_ERR_CONFIG, "shard '%s': a setting a run does not make",
-			        s->paths[0]);
-			return cmd_fail(&err);
-		}
+	words[0] = (char *)"run";
+	if ((n = merge_settings(h, words, &text, names, &format)) < 0) {
+		free(words);
+		pp_fail(&err, PP_ERR_CONFIG, "shard '%s': a setting a run does not make",
+		        s->paths[0]);
+		return cmd_fail(&err);
 	}
 	/* merge's own --format wins */
 	format = mcli->format_set ? mcli->format_name : format;
 	snprintf(format_arg, sizeof(format_arg), "--format=%.40s", format != NULL ? format : "text");
 	words[n++] = format_arg;
-	status = cli_parse(n, words, CLI_RUN, &cli);
-	if (status < 0 && (cli.config_file == NULL) != (text == NULL)) {
-		pp_fail(&err, PP_ERR_CONFIG,
-		        "shard '%s': a config file without its text, or a text without a file",
-		        s->paths[0]);
-		status = cmd_fail(&err);
-	}
-	if (status < 0 && text != NULL) {
-		cli.config_len = strlen(text);
-		if ((cli.config_text = pp_strdup(text)) == NULL) {
-			pp_nomem(&err, cli.config_len + 1, 1);
-			status = cmd_fail(&err);
-		}
-	}
+	status = merge_parse(s, words, n, CLI_RUN, text, &cli);
 	if (status < 0) {
 		cli.samples_file = mcli->samples_file;
 		cli.html_file = mcli->html_file;

@@ -271,7 +271,8 @@ int cmd_sweep_merge(const struct cli *mcli, const struct merge_shards *s)
 {
 	static const struct source merged = {"merge", read_shards, NULL};
 	const struct shard_head *h = s->head;
-	const char *text = NULL, *format = NULL, *top = NULL;
+	static const char *const names[] = {"format", "top", NULL};
+	const char *text = NULL, *format = NULL, *top = NULL, *values[2];
 	const struct report_format *f;
 	char **words = pp_mallocarray(h->nrun + 3, sizeof(*words));
 	char format_arg[64], top_arg[64];
@@ -286,23 +287,13 @@ int cmd_sweep_merge(const struct cli *mcli, const struct merge_shards *s)
 		return cmd_fail(&err);
 	}
 	src.shards = s;
-	words[n++] = (char *)"sweep";
-	for (size_t i = 0; i < h->nrun; i++) {
-		const char *name = h->run[i].name, *value = h->run[i].value;
-
-		if (strcmp(name, "arg") == 0)
-			words[n++] = (char *)value;
-		else if (strcmp(name, "config") == 0)
-			text = value;
-		else if (strcmp(name, "format") == 0)
-			format = value;
-		else if (strcmp(name, "top") == 0)
-			top = value;
-		else {
-			free(words);
-			return bad_settings(s, "a setting a sweep does not make");
-		}
+	words[0] = (char *)"sweep";
+	if ((n = merge_settings(h, words, &text, names, values)) < 0) {
+		free(words);
+		return bad_settings(s, "a setting a sweep does not make");
 	}
+	format = values[0];
+	top = values[1];
 	/* merge's own --format and --top win; the sweep's --top goes with a table only */
 	format = mcli->format_set ? mcli->format_name : format;
 	if (format == NULL || (f = report_format_find(format, REPORT_SWEEP)) == NULL) {
@@ -322,17 +313,7 @@ int cmd_sweep_merge(const struct cli *mcli, const struct merge_shards *s)
 			snprintf(top_arg, sizeof(top_arg), "--top=%.20s", top);
 		words[n++] = top_arg;
 	}
-	status = cli_parse(n, words, CLI_SWEEP, &cli);
-	if (status < 0 && (cli.config_file == NULL) != (text == NULL))
-		status =
-		        bad_settings(s, "a config file without its text, or a text without a file");
-	if (status < 0 && text != NULL) {
-		cli.config_len = strlen(text);
-		if ((cli.config_text = pp_strdup(text)) == NULL) {
-			pp_nomem(&err, cli.config_len + 1, 1);
-			status = cmd_fail(&err);
-		}
-	}
+	status = merge_parse(s, words, n, CLI_SWEEP, text, &cli);
 	if (status < 0) {
 		cli.records_file = mcli->records_file;
 		cli.html_file = mcli->html_file;

@@ -38,6 +38,24 @@ struct outfile *cli_open_shard(const struct cli *cli, const struct shard_codec *
                                struct pp_error *err);
 
 /*
+ * Reads the settings of head h back (shard_out.c): its "arg" entries into words[1..] (room for
+ * h->nrun + 1; words[0] is the caller's command name), its config text into *text (NULL:
+ * none), and the entry named names[k] (a NULL-terminated list) into values[k] (NULL when
+ * absent). Returns the words in words, the name included, or -1 for an entry of another name.
+ */
+int merge_settings(const struct shard_head *h, char **words, const char **text,
+                   const char *const *names, const char **values);
+
+/*
+ * Parses words[0..n-1] as command mode's command line into cli, with the config text of the
+ * shards s (text; NULL with no -c) as the text of its -c file. Returns -1 to go on, or the exit
+ * status of a failure, told (a -c without its text or the other way round, out of memory,
+ * what cli_parse refuses); cli is then to be released all the same.
+ */
+int merge_parse(const struct merge_shards *s, char **words, int n, enum cli_mode mode,
+                const char *text, struct cli *cli);
+
+/*
  * The merger of a sweep's shards (cmd_sweep.c): the sweep their settings describe, with merge's
  * own options (cli: --format, --top, --records, --html, --quiet) over them, reported from the
  * records as the sweep without --shard would have. Returns the exit status.

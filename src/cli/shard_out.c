@@ -1,15 +1,17 @@
 /*
- * The writing side of shard files (shard.h) for the commands that shard their work: sweep's
- * points and run's noise samples. A shard file keeps, before its records, what made the run
- * (struct shard_head's run): the words of the command line that make the records ("arg": -c
- * FILE, each config option as given, --fits, --rank-by) with the text of FILE ("config"), then
- * what shapes the report ("format", "top"); the kind's merger (merge.h) reads them back.
+ * Shard files (shard.h) for the commands that shard their work, sweep's points and run's noise
+ * samples: what a shard file keeps before its records of what made the run (struct
+ * shard_head's run): the words of the command line that make the records ("arg": -c FILE, each
+ * config option as given, --fits, --rank-by) with the text of FILE ("config"), then what shapes
+ * the report ("format", "top"); and how a kind's merger (merge.h) reads them back into the
+ * command line the run had.
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cmd.h"
 #include "guard.h"
 #include "merge.h"
 
@@ -103,4 +105,55 @@ struct outfile *cli_open_shard(const struct cli *cli, const struct shard_codec *
 		                                      .nrun = es.n});
 	entries_release(&es);
 	return f;
+}
+
+int merge_settings(const struct shard_head *h, char **words, const char **text,
+                   const char *const *names, const char **values)
+{
+	int n = 1;
+
+	*text = NULL;
+	for (size_t k = 0; names[k] != NULL; k++)
+		values[k] = NULL;
+	for (size_t i = 0; i < h->nrun; i++) {
+		const char *name = h->run[i].name, *value = h->run[i].value;
+		size_t k = 0;
+
+		if (strcmp(name, "arg") == 0) {
+			words[n++] = (char *)value;
+			continue;
+		}
+		if (strcmp(name, "config") == 0) {
+			*text = value;
+			continue;
+		}
+		while (names[k] != NULL && strcmp(names[k], name) != 0)
+			k++;
+		if (names[k] == NULL)
+			return -1;
+		values[k] = value;
+	}
+	return n;
+}
+
+int merge_parse(const struct merge_shards *s, char **words, int n, enum cli_mode mode,
+                const char *text, struct cli *cli)
+{
+	struct pp_error err = {0};
+	int status = cli_parse(n, words, mode, cli);
+
+	if (status < 0 && (cli->config_file == NULL) != (text == NULL)) {
+		pp_fail(&err, PP_ERR_CONFIG,
+		        "shard '%s': a config file without its text, or a text without a file",
+		        s->paths[0]);
+		return cmd_fail(&err);
+	}
+	if (status < 0 && text != NULL) {
+		cli->config_len = strlen(text);
+		if ((cli->config_text = pp_strdup(text)) == NULL) {
+			pp_nomem(&err, cli->config_len + 1, 1);
+			return cmd_fail(&err);
+		}
+	}
+	return status;
 }

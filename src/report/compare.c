@@ -4,6 +4,7 @@
  * also gets its speed-up against the first: the first row's step time over its own.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,41 +133,36 @@ static double get_speedup(const struct report_row *r, int i)
 	return step(r, i) > 0 ? step(r, 0) / step(r, i) : NAN;
 }
 
-/* The samples' step figures of row i, or NULL without samples. */
-static bool sample_steps(const struct report_row *r, int i, struct sample_stats *x)
+/* The figure at offset at of row i's samples' step figures (struct sample_stats), NaN
+ * without samples. */
+static double sample_step_at(const struct report_row *r, int i, size_t at)
 {
 	const struct sim *s = r[i].sim;
+	struct sample_stats x;
 
-	return s->samples != NULL && s->samples->n > 0 &&
-	       samples_stats(s->samples, true, x) == 0;
+	if (s->samples == NULL || s->samples->n == 0 || samples_stats(s->samples, true, &x) != 0)
+		return NAN;
+	return *(const double *)(const void *)((const char *)&x + at);
 }
 
 static double get_step_mean(const struct report_row *r, int i)
 {
-	struct sample_stats x;
-
-	return sample_steps(r, i, &x) ? x.mean : NAN;
+	return sample_step_at(r, i, offsetof(struct sample_stats, mean));
 }
 
 static double get_step_p50(const struct report_row *r, int i)
 {
-	struct sample_stats x;
-
-	return sample_steps(r, i, &x) ? x.p50 : NAN;
+	return sample_step_at(r, i, offsetof(struct sample_stats, p50));
 }
 
 static double get_step_p90(const struct report_row *r, int i)
 {
-	struct sample_stats x;
-
-	return sample_steps(r, i, &x) ? x.p90 : NAN;
+	return sample_step_at(r, i, offsetof(struct sample_stats, p90));
 }
 
 static double get_step_p99(const struct report_row *r, int i)
 {
-	struct sample_stats x;
-
-	return sample_steps(r, i, &x) ? x.p99 : NAN;
+	return sample_step_at(r, i, offsetof(struct sample_stats, p99));
 }
 
 static double get_rank(const struct report_row *r, int i)
