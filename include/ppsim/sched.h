@@ -223,6 +223,9 @@ bool sched_message_count(int p, int v, int m, enum placement placement, int rout
 
 /* The routes of desc's schedules (struct sched): its row's, 1 when the row leaves them out. */
 int sched_desc_routes(const struct sched_desc *desc);
+/* The chunk count desc's schedules take nearest to v: v clamped to its row's min_v .. max_v (a
+ * comparison runs each schedule with it: 1F1B with one chunk, interleaved with v). */
+int sched_desc_fit_v(const struct sched_desc *desc, int v);
 
 /*
  * The work of generating and simulating desc's schedule of this shape, in ops' worth: the op

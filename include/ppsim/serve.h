@@ -180,6 +180,15 @@ struct serve_run *serve_run_progress(const struct config *c, const struct serve_
                                      const struct serve_progress *progress, struct pp_error *err);
 
 /*
+ * A serving run of c from its settings alone: checks them (config_validate_serve), reads the
+ * request trace c names (c->requests) or generates c's requests, and runs serve_run_progress
+ * with flags, max_steps and progress, which is first told of the requests' total (done 0).
+ * Returns the run, or NULL with the error of the check, the trace or the run.
+ */
+struct serve_run *serve_run_config(const struct config *c, unsigned flags, uint64_t max_steps,
+                                   const struct serve_progress *progress, struct pp_error *err);
+
+/*
  * The most memory a serving run of c holds per stage step (a micro-batch on a stage: what
  * max_steps counts), with its messages when record: the view's op and op time, its share of
  * its micro-batch's record (a micro-batch takes the fewest stages of a pipeline of c), and a

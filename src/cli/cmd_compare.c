@@ -87,10 +87,8 @@ static int row_config(const struct cli *cli, const char *file, const char *sched
 	if (schedule != NULL)
 		snprintf(c->schedule, sizeof(c->schedule), "%s", schedule);
 	d = sched_find(c->schedule);
-	if (d != NULL && c->v < d->min_v)
-		c->v = d->min_v;
-	if (d != NULL && d->max_v > 0 && c->v > d->max_v)
-		c->v = d->max_v;
+	if (d != NULL)
+		c->v = sched_desc_fit_v(d, c->v);
 	return 0;
 }
 

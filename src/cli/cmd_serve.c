@@ -8,34 +8,35 @@
 #include "ppsim/serve.h"
 #include "progress.h"
 
-/* serve_progress's fn: the requests finished on the progress line. */
+/* The progress line of a serving run, started once it knows how many requests there are. */
+struct serve_watch {
+	struct progress pg;
+	bool show;    /* asked for (not --quiet) */
+	bool started; /* pg started */
+};
+
+/* serve_progress's fn: the progress line, started when the requests' total is known (done 0)
+ * and moved on as they finish. */
 static void show_progress(void *ctx, uint64_t done, uint64_t total)
 {
-	(void)total;
-	progress_at(ctx, done);
+	struct serve_watch *w = ctx;
+
+	if (!w->started)
+		progress_start(&w->pg, w->show, "serve", "requests", total);
+	else
+		progress_at(&w->pg, done);
+	w->started = true;
 }
 
 struct serve_run *cmd_serve_config(const struct config *c, unsigned flags, uint64_t max_steps,
                                    bool show, struct pp_error *err)
 {
-	struct serve_workload w = {NULL, 0, 0};
-	struct serve_run *r;
-	struct progress pg;
-	struct serve_progress watch = {show_progress, &pg};
+	struct serve_watch w = {.show = show};
+	struct serve_run *r =
+	        serve_run_config(c, flags, max_steps, &(struct serve_progress){show_progress, &w}, err);
 
-	/* the settings first, so that a bad option is named before the trace is read */
-	if (config_validate_serve(c, err) != 0)
-		return NULL;
-	if (c->requests[0] != '\0') {
-		if (serve_workload_read(c->requests, &w, err) != 0)
-			return NULL;
-	} else if (serve_workload_generate(c, &w, err) != 0) {
-		return NULL;
-	}
-	progress_start(&pg, show, "serve", "requests", w.n);
-	r = serve_run_progress(c, &w, flags, max_steps, &watch, err);
-	progress_end(&pg);
-	serve_workload_free(&w);
+	if (w.started)
+		progress_end(&w.pg);
 	return r;
 }
 

@@ -558,3 +558,10 @@ void sched_free(struct sched *s)
 	free(s->stage_chunk);
 	free(s);
 }
+
+int sched_desc_fit_v(const struct sched_desc *desc, int v)
+{
+	if (v < desc->min_v)
+		return desc->min_v;
+	return desc->max_v > 0 && v > desc->max_v ? desc->max_v : v;
+}
