@@ -60,15 +60,17 @@ APP_OBJ   := $(call obj,$(APP_SRC))
 UNIT_OBJ  := $(call obj,$(UNIT_SRC))
 LIB       := $(BUILD)/libppsim.a
 # the shared library: the same sources built position-independent in $(BUILD)/pic/, linked with
-# the version script that keeps every name but the pp_ ones local; SONAME libppsim.so.MAJOR, the
-# real file libppsim.so.MAJOR.MINOR.PATCH (include/ppsim/version.h), two symlinks
+# the version script that exports only the calls of include/ppsim/ppsim.h; SONAME
+# libppsim.so.ABI (PP_ABI_VERSION in ppsim.h), the real file libppsim.so.ABI.MAJOR.MINOR.PATCH
+# (include/ppsim/version.h), two symlinks
 pic          = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
 PIC_OBJ     := $(call pic,$(LIB_SRC)) $(BUILD)/pic/gen/assets.o
 version_num  = $(shell sed -n 's/^\#define PP_VERSION_$(1)  *//p' include/ppsim/version.h)
-SO_VERSION  := $(call version_num,MAJOR).$(call version_num,MINOR).$(call version_num,PATCH)
-SO_NAME     := libppsim.so.$(call version_num,MAJOR)
+VERSION     := $(call version_num,MAJOR).$(call version_num,MINOR).$(call version_num,PATCH)
+ABI         := $(shell sed -n 's/^\#define PP_ABI_VERSION  *//p' include/ppsim/ppsim.h)
+SO_NAME     := libppsim.so.$(ABI)
 SO_MAP      := build-aux/libppsim.map
-SO_REAL     := $(BUILD)/libppsim.so.$(SO_VERSION)
+SO_REAL     := $(BUILD)/libppsim.so.$(ABI).$(VERSION)
 SO          := $(BUILD)/libppsim.so
 # a sanitizer's runtime leaves names undefined in a shared object: checked only without one
 SO_DEFS     := $(if $(SANITIZE),,-Wl,-z,defs)
@@ -193,9 +195,10 @@ unit: $(UNIT_BIN)
 # python3, with pandas, runs the Python package's tests; zsh and fish try the completion
 # scripts; strace counts a sweep's threads and taskset pins it to one CPU; man reads the man
 # page; locales holds the locale sources of the locale tests; script gives a pseudo-terminal;
-# readelf reads the shared library.
+# readelf reads the shared library; Debian's pip installs the package in a venv (t_pip.sh).
 TEST_TOOLS := xmllint:libxml2-utils g++ /usr/bin/python3:python3 \
-              /usr/lib/python3/dist-packages/pandas:python3-pandas zsh fish strace \
+              /usr/lib/python3/dist-packages/pandas:python3-pandas \
+              /usr/lib/python3/dist-packages/pip:python3-pip zsh fish strace \
               taskset:util-linux man:man-db /usr/share/i18n/SUPPORTED:locales script:bsdutils \
               readelf:binutils
 # The programs the CLI tests run: the benchmark too, for t_build's check that it refuses
@@ -238,9 +241,12 @@ valgrind: $(CLI_PROGRAMS) test-tools
 slurm-check: $(BIN)
 	@sh build-aux/slurm-check $(BIN)
 
-# Prints the benchmark table and writes its figures to $(BUILD)/bench.json.
-bench: $(BENCH_BIN) $(BIN)
+# Prints the benchmark table and writes its figures to $(BUILD)/bench.json; then the Python
+# package against the command (bench/bench_python.py, with Debian's python3 for NumPy).
+bench: $(BENCH_BIN) $(BIN) $(SO)
 	@for b in $(BENCH_BIN); do PPSIM_BIN=$(BIN) ./$$b $(BUILD)/bench.json || exit 1; done
+	@PPSIM_BIN=$(BIN) PPSIM_LIB=$(abspath $(BUILD)/$(SO_NAME)) \
+		$$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3) bench/bench_python.py
 
 # Fuzzes each parser for FUZZ_SECONDS (default 60) with clang's libFuzzer, ASan and UBSan,
 # starting from the seed corpora in tests/fuzz/corpus/ (installs clang and its libFuzzer
@@ -256,18 +262,30 @@ fuzz:
 	FUZZ_JOBS=$(FUZZ_JOBS) sh build-aux/run-fuzz $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Install --------------------------------------------------------------------------------------
-# The binary, its man page and bash completion, the libraries (libppsim.a, and libppsim.so with
-# its two symlinks, which -lppsim picks) with their headers and a pkg-config file (ppsim.pc:
-# -lppsim and what it needs, cJSON and zlib included), and the Python package in
-# $(PYTHON_DIR)/ppsim (docs/python.md: PYTHONPATH=$(PYTHON_DIR)).
+# The binary, its man page and bash completion, the libraries (libppsim.so with its two
+# symlinks, which -lppsim picks, and libppsim.a) with their interface, ppsim.h and the
+# version.h it includes (the program's module headers stay in the tree), a pkg-config file
+# (ppsim.pc: -lppsim; with --static, cJSON, zlib and libm too), and the Python package in
+# $(PYTHON_DIR)/ppsim (docs/python.md: PYTHONPATH=$(PYTHON_DIR); `pip install .` is the other
+# way, pyproject.toml).
 PYTHON_DIR ?= $(PREFIX)/lib/python3/dist-packages
-PY_SRC     := $(sort $(wildcard python/ppsim/*.py))
+PY_SRC     := $(sort $(wildcard python/ppsim/*.py)) python/ppsim/py.typed
+API_HEADERS := include/ppsim/ppsim.h include/ppsim/version.h
+$(BUILD)/ppsim.pc: Makefile include/ppsim/version.h
+	$(Q){ echo "prefix=$(PREFIX)"; echo 'libdir=$${prefix}/lib'; \
+	  echo 'includedir=$${prefix}/include'; echo; echo "Name: ppsim"; \
+	  echo "Description: pipeline-parallel schedule simulator (libppsim, ABI $(ABI))"; \
+	  echo "Version: $(VERSION)"; echo 'Libs: -L$${libdir} -lppsim'; \
+	  echo 'Libs.private: $(strip $(CJSON_LIBS) $(ZLIB_LIBS)) -lm -pthread'; \
+	  echo 'Cflags: -I$${includedir}'; } >$@.tmp && mv $@.tmp $@
+# the prefix is in the file: made anew by every install
+.PHONY: $(BUILD)/ppsim.pc
 # the completion scripts of bash, zsh and fish, where each shell looks for them
 COMPLETION := $(BUILD)/ppsim.bash $(BUILD)/ppsim.zsh $(BUILD)/ppsim.fish
 $(BUILD)/ppsim.%: $(BIN)
 	$(Q)$(BIN) completion $* >$@.tmp && mv $@.tmp $@
 
-install: $(BIN) $(LIB) $(SO) $(COMPLETION)
+install: $(BIN) $(LIB) $(SO) $(COMPLETION) $(BUILD)/ppsim.pc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PYTHON_DIR)/ppsim \
 		$(DESTDIR)$(PREFIX)/include/ppsim $(DESTDIR)$(PREFIX)/share/man/man1 \
@@ -280,18 +298,13 @@ install: $(BIN) $(LIB) $(SO) $(COMPLETION)
 	ln -sf $(notdir $(SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SO_NAME)
 	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libppsim.so
 	install -m 644 $(PY_SRC) $(DESTDIR)$(PYTHON_DIR)/ppsim/
-	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/ppsim/
+	install -m 644 $(API_HEADERS) $(DESTDIR)$(PREFIX)/include/ppsim/
 	install -m 644 docs/ppsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/ppsim.1
 	install -m 644 $(BUILD)/ppsim.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ppsim
 	install -m 644 $(BUILD)/ppsim.zsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ppsim
 	install -m 644 $(BUILD)/ppsim.fish \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ppsim.fish
-	{ echo "prefix=$(PREFIX)"; echo 'libdir=$${prefix}/lib'; \
-	  echo 'includedir=$${prefix}/include'; echo; echo "Name: ppsim"; \
-	  echo "Description: pipeline-parallel schedule simulator (libppsim)"; \
-	  echo "Version: $$($(BIN) --version | cut -d' ' -f2)"; echo "Requires: libcjson zlib"; \
-	  echo 'Libs: -L$${libdir} -lppsim -lm -pthread'; echo 'Cflags: -I$${includedir}'; \
-	} >$(DESTDIR)$(PREFIX)/lib/pkgconfig/ppsim.pc
+	install -m 644 $(BUILD)/ppsim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/ppsim.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ppsim $(DESTDIR)$(PREFIX)/lib/libppsim.a \

@@ -190,7 +190,8 @@ struct pp_dist {
 
 /* Where a field's value came from. */
 struct config_origin {
-	int line;   /* > 0: line in config->file; -1: the command line; 0: the default */
+	int line;   /* > 0: line in config->file; -1: the command line; CONFIG_LINE_CALLER: a
+	               library caller (pp_config_set); 0: the default */
 	int column; /* column in config->file when line > 0 */
 };
 
@@ -487,10 +488,14 @@ int config_read_file(const char *path, char **text, size_t *len, struct pp_error
 int config_load_text(struct config *c, const char *path, const char *text, size_t len,
                      struct pp_error *err);
 
+/* struct config_origin's line of a value a library caller set (pp_config_set, ppsim.h). */
+#define CONFIG_LINE_CALLER (-2)
+
 /*
  * Fails err about the option with config-file key `key`, naming where its value came from
- * ("--tp" or "config 'a.json':4:9: key \"tp\"") before the message built from fmt. The kind is
- * PP_ERR_CONFIG for a value from a file, PP_ERR_USAGE otherwise. Returns -1.
+ * ("--tp", "config 'a.json':4:9: key \"tp\" = 2" or, set by a library caller, "key \"tp\" = 2")
+ * before the message built from fmt. The kind is PP_ERR_CONFIG for a value from a file,
+ * PP_ERR_USAGE otherwise. Returns -1.
  */
 int config_fail(const struct config *c, const char *key, struct pp_error *err, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));

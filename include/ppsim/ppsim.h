@@ -1,22 +1,35 @@
 /*
- * The public face of libppsim, for programs in C, C++ or any language with a C foreign-function
- * interface (the Python package in python/ppsim/ uses it through ctypes): build a configuration
- * from the keys of JSON config files, simulate it, and read its report in any run format of
- * `ppsim --format` (the same bytes), its ops as the CSV of `--dump-ops`, or several runs as
- * `ppsim compare` writes them. The shared library libppsim.so exports only the pp_ names.
+ * libppsim, the pipeline-parallel schedule simulator as a library: the whole interface of the
+ * shared library libppsim.so, for programs in C, C++ or any language with a C foreign-function
+ * interface (the Python package in python/ppsim/ uses it through ctypes). Build a configuration
+ * from the keys of ppsim's JSON config files, simulate a training step (pp_simulate) or a
+ * serving run (pp_serve), and read the result as data: figures by name, a table of per-device
+ * figures, the ops as columns of numbers; or as the text of a report, byte for byte what the
+ * command writes. The shared library exports exactly the functions declared here.
  *
- * Ownership: pp_config_new and pp_simulate return objects the caller frees with pp_config_free
- * and pp_run_free; a run holds its own copy of the settings, so its config may be changed or
- * freed at once. Every char * returned is the caller's, freed with pp_string_free. Nothing here
- * keeps global state: distinct objects may be used from distinct threads at once.
+ * ABI: PP_ABI_VERSION numbers this interface: the calls, the types and the constants below. It
+ * is the number of the shared library's SONAME (libppsim.so.1) and grows whenever one of them
+ * changes in a way a program built against an older header would notice; a release that only
+ * adds calls, figure names or flags keeps it. pp_abi_version() says which one the loaded library
+ * has: a program checks it against the header's when it starts.
  *
- * Errors: a function that can fail takes err, a buffer of errlen bytes (err may be NULL, errlen
- * 0), where it writes one NUL-terminated line naming the offending key or value, and returns -1
- * or NULL; running out of memory is such an error, never an abort.
+ * Ownership: pp_config_new, pp_simulate, pp_serve and pp_run_ops_new make objects the caller
+ * frees with pp_config_free, pp_run_free and pp_ops_free; a run holds its own copy of the
+ * settings, so its config may be changed or freed at once. Every char * handed out is the
+ * caller's, freed with pp_string_free; every const char * returned is the library's, valid as
+ * long as the library is loaded (or, for a run's, as long as the run). Nothing here keeps
+ * global state: distinct objects may be used from distinct threads at once, and a run may be
+ * read from several threads at once.
  *
- * NULL: a handle or pointer that a call needs and is given as NULL is such an error too, never
- * a crash: "pp_simulate: argument 'c' is NULL". The pointers that may be NULL are named at each
- * call (err always may); a free function takes NULL as a no-op.
+ * Errors: a function that can fail returns an int, PP_OK (0) or a negative enum pp_status that
+ * says what kind of failure it was, and hands its result through a pointer argument (set to
+ * NULL on failure). It takes err, a buffer of errlen bytes (err may be NULL, errlen 0), where it
+ * writes one NUL-terminated line: a message names a setting by its config-file key and value
+ * (key "p" = 0: must be ...; key "mem_limit" '0.5': ...), a config text by its name, line and
+ * column. Running out of memory is such an error, never an abort. A handle or pointer that a call
+ * needs and is given as NULL is such an error too, never a crash ("pp_simulate: argument 'c' is
+ * NULL"); the pointers that may be NULL are named at each call (err always may), and a free
+ * function takes NULL as a no-op.
  *
  * Locale: numbers are read and written as in the "C" locale whatever the program's (setlocale,
  * or Python's locale.setlocale): "1.5" is read, and reports write 38.5, never 38,5. Each call
@@ -26,6 +39,7 @@
 #define PPSIM_PPSIM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ppsim/version.h"
 
@@ -33,11 +47,27 @@
 extern "C" {
 #endif
 
+/* The version of this interface, the SONAME's number: libppsim.so.1. */
+#define PP_ABI_VERSION 1
+
+/* What a call that can fail returns: PP_OK, or the kind of its failure. */
+enum pp_status {
+	PP_OK = 0,
+	PP_E_INPUT = -1,  /* a setting, a value, a config or a file's contents refused; an argument
+	                     NULL or out of range */
+	PP_E_SIM = -2,    /* valid settings that cannot be simulated: a schedule that deadlocks, a
+	                     run over its op limit (key "max_ops") or its GPUs' memory */
+	PP_E_FILE = -3,   /* a file could not be read (a config, a schedule, a request trace) */
+	PP_E_NOMEM = -4   /* out of memory */
+};
+
 /* A configuration: the defaults of `ppsim run` (1f1b, p=4, v=1, m=8, unit costs) until set. */
 typedef struct pp_config pp_config;
-/* One finished simulation. */
+/* One finished simulation: a training step (pp_simulate) or a serving run (pp_serve). */
 typedef struct pp_run pp_run;
 
+/* The PP_ABI_VERSION the loaded library was built with. */
+int pp_abi_version(void);
 /* Stores the library's version numbers (each pointer may be NULL); returns "MAJOR.MINOR.PATCH",
  * the library's own, which may differ from the PP_VERSION_* of the header compiled against. */
 const char *pp_version(int *major, int *minor, int *patch);
@@ -50,57 +80,163 @@ void pp_config_free(pp_config *c);
 pp_config *pp_config_copy(const pp_config *c);
 
 /*
- * Sets one setting from text, as the command line gives it: key is a config-file key ("p",
- * "schedule", "t_f") or a long option name ("stages", "mem-limit"; "mem_limit" also matches);
- * value is read as the option reads it ("8", "1f1b", "true", "1,2,1" for a list). Returns 0, or
- * -1 with err set (an unknown key, a bad value, c, key or value NULL).
+ * Sets one setting from text: key is a config-file key ("p", "schedule", "t_f", "mem_limit";
+ * docs/config.md lists them) or the long name of the command's option that sets it ("stages",
+ * "mem-limit"); value is read as that key's value ("8", "1f1b", "true", "1,2,1" for a list).
+ * Returns PP_OK, or PP_E_INPUT with err set (an unknown key, a bad value, c, key or value NULL).
  */
 int pp_config_set(pp_config *c, const char *key, const char *value, char *err, size_t errlen);
 /*
  * Applies the JSON object json_text (a NUL-terminated config file's text) over c's settings,
- * with the checks of `ppsim -c FILE`; name stands for the text in messages ("-" when NULL).
- * Returns 0, or -1 with err set ("config 'NAME':LINE:COLUMN: ...", c or json_text NULL); a
- * failed load leaves c as it was, none of the document applied.
+ * with the checks of a config file; name stands for the text in messages ("-" when NULL).
+ * Returns PP_OK, or a status with err set ("config 'NAME':LINE:COLUMN: ...", c or json_text
+ * NULL); a failed load leaves c as it was, none of the document applied.
  */
 int pp_config_load_json(pp_config *c, const char *json_text, const char *name, char *err,
                         size_t errlen);
-/* pp_config_load_json of the file at path. Returns 0, or -1 with err set (c unchanged; c or
- * path NULL). */
+/* pp_config_load_json of the file at path: PP_E_FILE when it cannot be read (c unchanged). */
 int pp_config_load_file(pp_config *c, const char *path, char *err, size_t errlen);
 
+/* pp_simulate's flags: what a run keeps besides its figures and per-device table, each at a
+ * cost per op (16 bytes of memory for the times; 12 more, and a pass, for the slack). */
+#define PP_KEEP_OP_TIMES 1u /* each op's start and end: pp_run_ops, pp_run_ops_csv, and the
+                               critical path of the reports and figures */
+#define PP_KEEP_SLACK    2u /* each op's slack too (the op times with it) */
+
 /*
- * Checks c as `ppsim run` does, generates its schedule, prices and simulates it. Returns the
- * run, or NULL with err set: invalid settings, a deadlock, out of memory, c NULL.
+ * Checks c as a training step (a setting only serving takes is refused: pp_serve runs it),
+ * generates its schedule, prices and simulates it, with the noise samples c asks for, into
+ * *run. flags: PP_KEEP_* bits, 0 for the figures alone. Returns PP_OK, or a status with err set
+ * and *run NULL: invalid settings, a deadlock, a file that cannot be read, out of memory, c or
+ * run NULL.
  */
-pp_run *pp_simulate(const pp_config *c, char *err, size_t errlen);
+int pp_simulate(const pp_config *c, unsigned flags, pp_run **run, char *err, size_t errlen);
+/*
+ * pp_simulate of c once for each schedule of schedules[0..n-1] (names as the key "schedule"
+ * takes), each with the chunk count the schedule takes nearest to c's v (1f1b one, interleaved
+ * c's), as `ppsim compare --schedules` runs them: runs[i] gets schedule i's run, each for
+ * pp_run_free. Returns PP_OK, or a status with err set and every runs[i] NULL.
+ */
+int pp_simulate_schedules(const pp_config *c, const char *const *schedules, int n,
+                          unsigned flags, pp_run **runs, char *err, size_t errlen);
+/*
+ * Runs c as a serving simulation (`ppsim serve`) into *run: reads its request trace (key
+ * "requests") or generates its requests, and simulates its batching policy on its pipeline. A
+ * training-only setting is refused. flags: none yet, 0. The run's ops (one forward per
+ * micro-batch and stage) always have their times. Returns PP_OK, or a status with err set and
+ * *run NULL.
+ */
+int pp_serve(const pp_config *c, unsigned flags, pp_run **run, char *err, size_t errlen);
 /* Frees r; NULL is a no-op. */
 void pp_run_free(pp_run *r);
 
+/* 1 for a serving run (pp_serve), 0 for a training step (or r NULL). */
+int pp_run_is_serving(const pp_run *r);
+/* The unit of r's times: "ms" when a model priced it, else "t" (the unit of t_f); NULL when r
+ * is NULL. */
+const char *pp_run_time_unit(const pp_run *r);
+
 /*
- * The report of r in a run format of `ppsim --format` ("text", "json", "csv"; NULL is
- * "json"), byte for byte what the command writes. Returns a string for pp_string_free, or NULL
- * with err set (an unknown format, out of memory, r NULL).
+ * Figure name of r into *value: name is the key of the figure in r's JSON report (docs/output.md),
+ * a nested one with its parents' keys before it and dots between ("makespan", "bubble_ratio",
+ * "step_time", "p2p.messages", "critical_path.time", "ttft.p50", "kv.peak"); times in r's time
+ * unit, counts as numbers. A figure the report leaves out or writes as null for this run (a
+ * model's figures without a model, a serving figure of a training run, the critical path of a
+ * run that kept no op times) is NaN. Returns PP_OK, or a status with err set: a name that is no
+ * figure (pp_figure_name lists them), r, name or value NULL, out of memory.
  */
-char *pp_run_report(const pp_run *r, const char *format, char *err, size_t errlen);
-/* The ops of r as the CSV of `ppsim --dump-ops` (header "device,chunk,stage,op,microbatch,
- * start,end", "overlap" with overlapped pairs, then "slack"). Returns a string for
- * pp_string_free, or NULL with err set (r NULL). */
-char *pp_run_ops_csv(const pp_run *r, char *err, size_t errlen);
+int pp_run_figure(const pp_run *r, const char *name, double *value, char *err, size_t errlen);
+/* The name of figure i, for i from 0 until it returns NULL: every name pp_run_figure takes, a
+ * training run's and a serving run's. */
+const char *pp_figure_name(int i);
+
+/* The devices of r (p; a serving run's one per stage of its pipelines); 0 when r is NULL. */
+int pp_run_devices(const pp_run *r);
 /*
- * runs[0..n-1] side by side as `ppsim compare --format=FORMAT` writes them (NULL is "json"),
- * each row labelled labels[i] ("-" when labels or labels[i] is NULL); the rows must share a time
- * unit. Returns a string for pp_string_free, or NULL with err set (n < 1, runs or one of
+ * A column of r's per-device table: the figure name of each device (a key of the entries of the
+ * report's "devices": "busy", "utilization", "peak_activations", "memory_bytes", "exposed_dp",
+ * ...) into out[0..n-1], device d's at out[d]; NaN where the report has none or null. Returns
+ * the number of devices (of which min(n, devices) are written), or a status with err set: a
+ * name that is no device figure (pp_device_figure_name lists them), r, name or out NULL.
+ */
+int pp_run_device_figure(const pp_run *r, const char *name, double *out, size_t n, char *err,
+                         size_t errlen);
+/* The name of device figure i, for i from 0 until it returns NULL. */
+const char *pp_device_figure_name(int i);
+
+/* An op's kind, in pp_ops.kind: forward, input-gradient backward, weight-gradient backward, a
+ * fused backward (B then W in one op). pp_op_kind_name gives "F", "B", "W", "BW" (NULL past). */
+enum pp_op_kind { PP_OP_F = 0, PP_OP_B = 1, PP_OP_W = 2, PP_OP_BW = 3 };
+const char *pp_op_kind_name(int kind);
+
+/*
+ * Columns of a run's ops, as `ppsim --dump-ops` lists them: each device's ops in the order it
+ * runs them, device 0's first. Entry i of each column is op first + i (pp_run_ops), one entry
+ * every stride bytes (0: packed, one after the other), so that the columns may be separate
+ * arrays or the fields of an array of records. A NULL column is not filled.
+ */
+typedef struct pp_ops {
+	size_t n;            /* entries each column holds */
+	size_t stride;       /* bytes from one entry to the next in every column; 0: packed */
+	double *start;       /* when the op started, in the run's time unit (needs op times) */
+	double *end;         /* when it ended (an overlapped pair: both of its ops at once) */
+	double *slack;       /* how much longer it could take without delaying the step's end
+	                        (needs PP_KEEP_SLACK) */
+	int32_t *device;     /* the device that ran it */
+	int32_t *chunk;      /* the device's chunk of the model it belongs to */
+	int32_t *stage;      /* its virtual stage */
+	int32_t *microbatch; /* its micro-batch */
+	uint8_t *kind;       /* enum pp_op_kind */
+	uint8_t *overlap;    /* 1 for an F that runs overlapped with its device's next op */
+} pp_ops;
+
+/* The ops of r (0 when r is NULL). */
+size_t pp_run_op_count(const pp_run *r);
+/* What r kept of its ops: 0 nothing but their order, 1 each op's times (PP_KEEP_OP_TIMES, or a
+ * serving run), 2 their slacks too. */
+int pp_run_kept(const pp_run *r);
+/*
+ * Fills the columns of cols with r's ops first .. first + cols->n - 1. Returns PP_OK, or
+ * PP_E_INPUT with err set: those ops past r's, a time column when r kept no op times, the slack
+ * column when it kept no slack, r or cols NULL. The buffers are the caller's; nothing is kept.
+ */
+int pp_run_ops(const pp_run *r, size_t first, const pp_ops *cols, char *err, size_t errlen);
+/* All of r's ops into *ops, in packed columns the library allocates: every column r has (start
+ * and end with op times, slack with slacks, else NULL), for pp_ops_free. Returns PP_OK, or a
+ * status with err set and *ops NULL (out of memory, r or ops NULL). */
+int pp_run_ops_new(const pp_run *r, pp_ops **ops, char *err, size_t errlen);
+/* Frees ops and its columns; NULL is a no-op. */
+void pp_ops_free(pp_ops *ops);
+
+/*
+ * The report of r into *text, in a format of `ppsim --format` ("text", "json", "csv"; NULL is
+ * "json"), byte for byte what `ppsim run` (a training step) or `ppsim serve` (a serving run)
+ * writes for it; its critical path with PP_KEEP_OP_TIMES. *text is for pp_string_free. Returns
+ * PP_OK, or a status with err set and *text NULL (an unknown format, out of memory, r or text
+ * NULL).
+ */
+int pp_run_report(const pp_run *r, const char *format, char **text, char *err, size_t errlen);
+/* The ops of r into *text as the CSV of `ppsim --dump-ops` (header "device,chunk,stage,op,
+ * microbatch,start,end", "overlap" with overlapped pairs, then "slack" with slacks), for
+ * pp_string_free. Returns PP_OK, or a status with err set and *text NULL (r kept no op times,
+ * out of memory, r or text NULL). */
+int pp_run_ops_csv(const pp_run *r, char **text, char *err, size_t errlen);
+/*
+ * runs[0..n-1] side by side into *text as `ppsim compare --format=FORMAT` writes them (NULL is
+ * "json"), each row labelled labels[i] ("-" when labels or labels[i] is NULL); the runs must be
+ * all training steps or all serving runs, in one time unit. *text is for pp_string_free.
+ * Returns PP_OK, or a status with err set and *text NULL (n < 1, runs, text or one of
  * runs[0..n-1] NULL).
  */
-char *pp_compare_report(const pp_run *const *runs, const char *const *labels, int n,
-                        const char *format, char *err, size_t errlen);
+int pp_compare_report(const pp_run *const *runs, const char *const *labels, int n,
+                      const char *format, char **text, char *err, size_t errlen);
 
 /*
  * The tables of `ppsim list` (schedules, model, GPU and link presets, batching policies,
- * formats) in format "text" or "json" (NULL), as `ppsim list --format` writes them. Returns a
- * string for pp_string_free, or NULL with err set.
+ * formats) into *text in format "text" or "json" (NULL), as `ppsim list --format` writes them,
+ * for pp_string_free. Returns PP_OK, or a status with err set and *text NULL.
  */
-char *pp_list(const char *format, char *err, size_t errlen);
+int pp_list(const char *format, char **text, char *err, size_t errlen);
 
 /* Frees a string returned by this library; NULL is a no-op. */
 void pp_string_free(char *s);

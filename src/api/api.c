@@ -1,59 +1,30 @@
 /*
- * The public facade of include/ppsim/ppsim.h: opaque handles over struct config and struct sim,
- * errors copied into the caller's buffer, reports written by the format registry's writers into
- * memory (open_memstream), so that each string is the bytes the command writes.
+ * The facade of include/ppsim/ppsim.h, its configurations, runs and reports: opaque handles over
+ * struct config, struct sim and struct serve_run; errors copied into the caller's buffer in a
+ * library user's words; reports written by the format registry's writers into memory
+ * (open_memstream), so that each string is the bytes the command writes. api_data.c reads the
+ * runs as data.
  */
-#include "ppsim/ppsim.h"
-
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ppsim/config.h"
+#include "api_internal.h"
 #include "ppsim/report.h"
 #include "ppsim/samples.h"
-#include "ppsim/sim.h"
 
-struct pp_config {
-	struct config config; /* the settings, from config_init and the calls since */
-};
-
-struct pp_run {
-	struct sim *sim; /* the finished simulation, owned */
-};
-
-/*
- * One call of the facade, from its first line to its return (call_begin, call_end): its error,
- * copied into the caller's buffer at the end, and the calling thread in the "C" locale in
- * between (util.h: the library never reads or writes numbers in the caller's locale).
- */
-struct call {
-	char *err; /* the caller's buffer of errlen bytes (may be NULL) */
-	size_t errlen;
-	struct pp_error e;       /* the call's error */
-	struct pp_locale locale; /* the caller's locale, put back at the end */
-};
-
-/* An argument that must not be NULL: its value and its name in ppsim.h. */
-struct arg {
-	const void *value;
-	const char *name;
-};
-
-/* Copies k's error message into the caller's buffer (when there is room). */
-static void give_error(const struct call *k)
+/* Copies k's error message, in a library user's words, into the caller's buffer. */
+static void give_error(struct call *k)
 {
-	if (k->err != NULL && k->errlen > 0)
-		snprintf(k->err, k->errlen, "%s", k->e.msg[0] ? k->e.msg : "unknown error");
+	if (k->err == NULL || k->errlen == 0)
+		return;
+	api_words(k->e.msg, sizeof(k->e.msg));
+	snprintf(k->err, k->errlen, "%s", k->e.msg[0] ? k->e.msg : "unknown error");
 }
 
-/*
- * Starts call k of the function name: refuses the first NULL among the n arguments args (the
- * message names the function and the argument), then switches the thread to the "C" locale.
- * Returns 0, or -1 with err set and nothing to end.
- */
-static int call_begin(struct call *k, const char *name, const struct arg *args, size_t n, char *err,
-                      size_t errlen)
+int api_begin(struct call *k, const char *name, const struct arg *args, size_t n, char *err,
+              size_t errlen)
 {
 	*k = (struct call){.err = err, .errlen = errlen};
 	for (size_t i = 0; i < n; i++)
@@ -70,27 +41,98 @@ static int call_begin(struct call *k, const char *name, const struct arg *args, 
 	return 0;
 }
 
-/* Ends call k, which returns status (0, or -1 with k's error set): the caller's locale back,
- * its error in err. Returns status. */
-static int call_end(struct call *k, int status)
+/* The status (ppsim.h) of a failure of kind kind. */
+static int status_of(enum pp_errkind kind)
+{
+	switch (kind) {
+	case PP_ERR_SIM:
+	case PP_ERR_DEVICE_MEM:
+		return PP_E_SIM;
+	case PP_ERR_IO:
+		return PP_E_FILE;
+	case PP_ERR_NOMEM:
+		return PP_E_NOMEM;
+	default:
+		return PP_E_INPUT;
+	}
+}
+
+int api_end(struct call *k, int status)
 {
 	pp_locale_leave(&k->locale);
-	if (status != 0)
-		give_error(k);
-	return status;
+	if (status == 0)
+		return PP_OK;
+	give_error(k);
+	return status_of(k->e.kind);
 }
 
-/* Ends call k, which returns p (NULL with k's error set), as call_end does. Returns p. */
-static void *call_end_with(struct call *k, void *p)
+/* The commands the library's messages name, and the calls that do their work. */
+static const struct {
+	const char *command, *call;
+} calls[] = {
+        {"ppsim serve", "pp_serve"},
+        {"ppsim run", "pp_simulate"},
+};
+
+/* The option whose long name is name[0..len-1], or NULL. */
+static const struct config_option *option_named(const char *name, size_t len)
 {
-	call_end(k, p != NULL ? 0 : -1);
-	return p;
+	size_t n;
+	const struct config_option *all = config_options(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strlen(all[i].name) == len && strncmp(all[i].name, name, len) == 0)
+			return &all[i];
+	return NULL;
 }
 
-/* The arguments of a call, for call_begin: ARGS({c, "c"}, {key, "key"}). */
-#define ARGS(...)                                                                                  \
-	(const struct arg[]){__VA_ARGS__},                                                         \
-	        sizeof((const struct arg[]){__VA_ARGS__}) / sizeof(struct arg)
+void api_words(char *msg, size_t n)
+{
+	char out[sizeof(((struct pp_error *)0)->msg)];
+	size_t o = 0;
+	bool quoted = false;
+
+	for (const char *s = msg; *s != '\0' && o + 1 < sizeof(out);) {
+		size_t len = 0, k;
+		const struct config_option *opt = NULL;
+
+		/* a quote opens before a word and closes after one: "GPU's" holds none */
+		if (*s == '\'' && !quoted && (s == msg || !isalnum((unsigned char)s[-1])))
+			quoted = true;
+		else if (*s == '\'' && quoted && !isalnum((unsigned char)s[1]))
+			quoted = false;
+		if (!quoted && s[0] == '-' && s[1] == '-' && (s == msg || !isalnum((unsigned char)s[-1]))) {
+			while (isalnum((unsigned char)s[2 + len]) || s[2 + len] == '-')
+				len++;
+			opt = option_named(s + 2, len);
+		}
+		if (opt != NULL) {
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "\"%s\"%s", opt->key,
+			                      s[2 + len] == '=' ? " = " : "");
+			o = o < sizeof(out) ? o : sizeof(out) - 1;
+			s += 2 + len + (s[2 + len] == '=');
+			continue;
+		}
+		for (k = 0; !quoted && k < sizeof(calls) / sizeof(calls[0]); k++)
+			if (strncmp(s, calls[k].command, strlen(calls[k].command)) == 0 &&
+			    !isalnum((unsigned char)s[strlen(calls[k].command)]))
+				break;
+		if (!quoted && k < sizeof(calls) / sizeof(calls[0])) {
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "%s", calls[k].call);
+			o = o < sizeof(out) ? o : sizeof(out) - 1;
+			s += strlen(calls[k].command);
+			continue;
+		}
+		out[o++] = *s++;
+	}
+	out[o] = '\0';
+	snprintf(msg, n, "%s", out);
+}
+
+int pp_abi_version(void)
+{
+	return PP_ABI_VERSION;
+}
 
 const char *pp_version(int *major, int *minor, int *patch)
 {
@@ -151,21 +193,26 @@ static const struct config_option *find_option(const char *key)
 int pp_config_set(pp_config *c, const char *key, const char *value, char *err, size_t errlen)
 {
 	struct call k;
-	const struct config_option *opt;
+	const struct config_option *opt, *all;
 	char label[96];
+	size_t n;
 	int rc = -1;
 
-	if (call_begin(&k, "pp_config_set", ARGS({c, "c"}, {key, "key"}, {value, "value"}), err,
-	               errlen) != 0)
-		return -1;
+	if (api_begin(&k, "pp_config_set", ARGS({c, "c"}, {key, "key"}, {value, "value"}), err,
+	              errlen) != 0)
+		return PP_E_INPUT;
 	opt = find_option(key);
+	all = config_options(&n);
 	if (opt == NULL) {
 		pp_fail(&k.e, PP_ERR_USAGE, "unknown key \"%s\"", key);
 	} else {
-		snprintf(label, sizeof(label), "--%s", opt->name);
+		snprintf(label, sizeof(label), "key \"%s\"", opt->key);
 		rc = config_set(&c->config, opt, label, value, &k.e);
+		/* the checks of the whole config name the value by its key */
+		if (rc == 0)
+			c->config.origin[opt - all] = (struct config_origin){CONFIG_LINE_CALLER, 0};
 	}
-	return call_end(&k, rc);
+	return api_end(&k, rc);
 }
 
 /* Applies a config file's text (path NULL) or the file at path to a copy of c's settings, and
@@ -193,49 +240,163 @@ int pp_config_load_json(pp_config *c, const char *json_text, const char *name, c
 {
 	struct call k;
 
-	if (call_begin(&k, "pp_config_load_json", ARGS({c, "c"}, {json_text, "json_text"}), err,
-	               errlen) != 0)
-		return -1;
-	return call_end(&k, load_whole(c, NULL, name, json_text, &k.e));
+	if (api_begin(&k, "pp_config_load_json", ARGS({c, "c"}, {json_text, "json_text"}), err,
+	              errlen) != 0)
+		return PP_E_INPUT;
+	return api_end(&k, load_whole(c, NULL, name, json_text, &k.e));
 }
 
 int pp_config_load_file(pp_config *c, const char *path, char *err, size_t errlen)
 {
 	struct call k;
 
-	if (call_begin(&k, "pp_config_load_file", ARGS({c, "c"}, {path, "path"}), err, errlen) != 0)
-		return -1;
-	return call_end(&k, load_whole(c, path, NULL, NULL, &k.e));
+	if (api_begin(&k, "pp_config_load_file", ARGS({c, "c"}, {path, "path"}), err, errlen) != 0)
+		return PP_E_INPUT;
+	return api_end(&k, load_whole(c, path, NULL, NULL, &k.e));
 }
 
-pp_run *pp_simulate(const pp_config *c, char *err, size_t errlen)
+/* The PP_KEEP_* bits pp_simulate knows. */
+#define KEEP_ALL (PP_KEEP_OP_TIMES | PP_KEEP_SLACK)
+
+/* The training step of config c with the PP_KEEP_* bits flags, or NULL with e set. */
+static pp_run *simulate(const struct config *c, unsigned flags, struct pp_error *e)
+{
+	pp_run *r;
+	unsigned sim_flags = flags & PP_KEEP_SLACK      ? SIM_SLACK
+	                     : flags & PP_KEEP_OP_TIMES ? 0
+	                                                : SIM_NO_OP_TIMES;
+
+	if (flags & ~KEEP_ALL) {
+		pp_fail(e, PP_ERR_USAGE, "pp_simulate: flags 0x%x: not PP_KEEP_* bits", flags);
+		return NULL;
+	}
+	if (config_check_command(c, CONFIG_RUN, "run", e) != 0 ||
+	    (r = pp_zalloc(1, sizeof(*r), e)) == NULL)
+		return NULL;
+	if ((r->sim = sim_run_flags(c, sim_flags, e)) == NULL) {
+		free(r);
+		return NULL;
+	}
+	r->config = &r->sim->config;
+	r->kept = flags & PP_KEEP_SLACK ? KEEP_ALL : flags;
+	/* the noise samples run in the calling thread: the figures are the same on any number */
+	if (c->samples > 0 && sim_sample(r->sim, 0, c->samples, 1, e) != 0) {
+		pp_run_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int pp_simulate(const pp_config *c, unsigned flags, pp_run **run, char *err, size_t errlen)
 {
 	struct call k;
+
+	if (api_begin(&k, "pp_simulate", ARGS({c, "c"}, {run, "run"}), err, errlen) != 0)
+		return PP_E_INPUT;
+	*run = simulate(&c->config, flags, &k.e);
+	return api_end(&k, *run != NULL ? 0 : -1);
+}
+
+int pp_simulate_schedules(const pp_config *c, const char *const *schedules, int n,
+                          unsigned flags, pp_run **runs, char *err, size_t errlen)
+{
+	struct call k;
+	struct config *each;
+	int made = 0;
+
+	if (api_begin(&k, "pp_simulate_schedules",
+	              ARGS({c, "c"}, {schedules, "schedules"}, {runs, "runs"}), err, errlen) != 0)
+		return PP_E_INPUT;
+	for (int i = 0; i < n; i++)
+		runs[i] = NULL;
+	if (n < 1) {
+		pp_fail(&k.e, PP_ERR_USAGE, "pp_simulate_schedules: no schedules (n = %d)", n);
+		return api_end(&k, -1);
+	}
+	if ((each = pp_malloc(sizeof(*each))) == NULL)
+		return api_end(&k, pp_nomem(&k.e, 1, sizeof(*each)));
+	for (; made < n; made++) {
+		const struct config_option *opt = config_option_by_key("schedule");
+		const struct sched_desc *d;
+
+		*each = c->config;
+		if (schedules[made] == NULL) {
+			pp_fail(&k.e, PP_ERR_USAGE,
+			        "pp_simulate_schedules: argument 'schedules[%d]' is NULL", made);
+			break;
+		}
+		if (config_set(each, opt, "key \"schedule\"", schedules[made], &k.e) != 0)
+			break;
+		d = sched_find(each->schedule);
+		each->v = sched_desc_fit_v(d, each->v);
+		if ((runs[made] = simulate(each, flags, &k.e)) == NULL)
+			break;
+	}
+	free(each);
+	if (made < n)
+		for (int i = 0; i < made; i++) {
+			pp_run_free(runs[i]);
+			runs[i] = NULL;
+		}
+	return api_end(&k, made < n ? -1 : 0);
+}
+
+/* The serving run of config c, or NULL with e set. */
+static pp_run *serve(const struct config *c, unsigned flags, struct pp_error *e)
+{
 	pp_run *r;
 
-	if (call_begin(&k, "pp_simulate", ARGS({c, "c"}), err, errlen) != 0)
+	if (flags != 0) {
+		pp_fail(e, PP_ERR_USAGE, "pp_serve: flags 0x%x: it takes none (0)", flags);
 		return NULL;
-	r = pp_zalloc(1, sizeof(*r), &k.e);
-	if (r != NULL && (config_check_command(&c->config, CONFIG_RUN, "run", &k.e) != 0 ||
-	                  (r->sim = sim_run_flags(&c->config, SIM_SLACK, &k.e)) == NULL)) {
+	}
+	if ((r = pp_zalloc(1, sizeof(*r), e)) == NULL)
+		return NULL;
+	if ((r->serve = serve_run_config(c, 0, 0, NULL, e)) == NULL) {
 		free(r);
-		r = NULL;
+		return NULL;
 	}
-	/* the noise samples run in the calling thread: the figures are the same on any number */
-	if (r != NULL && c->config.samples > 0 &&
-	    sim_sample(r->sim, 0, c->config.samples, 1, &k.e) != 0) {
+	r->sim = &r->serve->sim;
+	r->config = &r->serve->config;
+	r->kept = PP_KEEP_OP_TIMES;
+	if (serve_metrics_init(&r->served, r->serve, e) != 0) {
 		pp_run_free(r);
-		r = NULL;
+		return NULL;
 	}
-	return call_end_with(&k, r);
+	return r;
+}
+
+int pp_serve(const pp_config *c, unsigned flags, pp_run **run, char *err, size_t errlen)
+{
+	struct call k;
+
+	if (api_begin(&k, "pp_serve", ARGS({c, "c"}, {run, "run"}), err, errlen) != 0)
+		return PP_E_INPUT;
+	*run = serve(&c->config, flags, &k.e);
+	return api_end(&k, *run != NULL ? 0 : -1);
 }
 
 void pp_run_free(pp_run *r)
 {
 	if (r == NULL)
 		return;
-	sim_free(r->sim);
+	if (r->serve != NULL) {
+		serve_metrics_release(&r->served);
+		serve_free(r->serve);
+	} else {
+		sim_free(r->sim);
+	}
 	free(r);
+}
+
+int pp_run_is_serving(const pp_run *r)
+{
+	return r != NULL && r->serve != NULL;
+}
+
+const char *pp_run_time_unit(const pp_run *r)
+{
+	return r != NULL ? r->sim->cost->time_unit : NULL;
 }
 
 /* A report written into memory: the stream the writers write to and its buffer. */
@@ -286,92 +447,130 @@ static const struct report_format *find_format(const char *name, enum report_kin
 	return f;
 }
 
-char *pp_run_report(const pp_run *r, const char *format, char *err, size_t errlen)
+int pp_run_report(const pp_run *r, const char *format, char **out, char *err, size_t errlen)
 {
 	struct call k;
 	const struct report_format *f;
 	struct memout m;
 	char *text = NULL;
 
-	if (call_begin(&k, "pp_run_report", ARGS({r, "r"}), err, errlen) != 0)
-		return NULL;
-	f = find_format(format, REPORT_RUN, &k.e);
+	if (api_begin(&k, "pp_run_report", ARGS({r, "r"}, {out, "text"}), err, errlen) != 0)
+		return PP_E_INPUT;
+	f = find_format(format, r->serve != NULL ? REPORT_SERVE : REPORT_RUN, &k.e);
 	if (f != NULL && memout_open(&m, &k.e) != NULL)
-		text = memout_close(&m, f->write(m.out, r->sim), &k.e);
-	return call_end_with(&k, text);
+		text = memout_close(&m,
+		                    r->serve != NULL ? f->serve(m.out, r->serve, &r->served)
+		                                     : f->write(m.out, r->sim),
+		                    &k.e);
+	*out = text;
+	return api_end(&k, text != NULL ? 0 : -1);
 }
 
-char *pp_run_ops_csv(const pp_run *r, char *err, size_t errlen)
+int pp_run_ops_csv(const pp_run *r, char **out, char *err, size_t errlen)
 {
 	struct call k;
 	struct memout m;
 	char *text = NULL;
 
-	if (call_begin(&k, "pp_run_ops_csv", ARGS({r, "r"}), err, errlen) != 0)
-		return NULL;
-	if (memout_open(&m, &k.e) != NULL)
+	if (api_begin(&k, "pp_run_ops_csv", ARGS({r, "r"}, {out, "text"}), err, errlen) != 0)
+		return PP_E_INPUT;
+	if (r->sim->result->times == NULL)
+		pp_fail(&k.e, PP_ERR_USAGE,
+		        "pp_run_ops_csv: the run kept no op times (simulate it with "
+		        "PP_KEEP_OP_TIMES)");
+	else if (memout_open(&m, &k.e) != NULL)
 		text = memout_close(&m, report_ops_csv(m.out, r->sim), &k.e);
-	return call_end_with(&k, text);
+	*out = text;
+	return api_end(&k, text != NULL ? 0 : -1);
 }
 
-/* The rows of runs[0..n-1] for a comparison, labelled by labels (NULL or a NULL label: "-"), or
- * NULL with e set: no runs, a NULL run, runs in different time units, out of memory. */
-static struct report_row *compare_rows(const pp_run *const *runs, const char *const *labels, int n,
-                                       struct pp_error *e)
+/* Checks runs[0..n-1] for a comparison: n >= 1, none NULL, all of one kind and time unit.
+ * Returns 0, or -1 with e set. */
+static int check_rows(const pp_run *const *runs, int n, struct pp_error *e)
 {
-	struct report_row *rows;
-
-	if (n < 1) {
-		pp_fail(e, PP_ERR_USAGE, "compare: no runs");
-		return NULL;
-	}
+	if (n < 1)
+		return pp_fail(e, PP_ERR_USAGE, "pp_compare_report: no runs (n = %d)", n);
 	for (int i = 0; i < n; i++)
-		if (runs[i] == NULL) {
-			pp_fail(e, PP_ERR_USAGE, "pp_compare_report: argument 'runs[%d]' is NULL",
-			        i);
-			return NULL;
-		} else if (i > 0 && report_compare_units(runs[0]->sim, runs[i]->sim, e) != 0) {
-			return NULL;
-		}
-	rows = pp_zalloc((size_t)n, sizeof(*rows), e);
-	for (int i = 0; rows != NULL && i < n; i++)
-		rows[i] = (struct report_row){labels != NULL && labels[i] != NULL ? labels[i] : "-",
-		                              runs[i]->sim, 0};
-	return rows;
+		if (runs[i] == NULL)
+			return pp_fail(e, PP_ERR_USAGE,
+			               "pp_compare_report: argument 'runs[%d]' is NULL", i);
+	for (int i = 1; i < n; i++) {
+		if ((runs[i]->serve != NULL) != (runs[0]->serve != NULL))
+			return pp_fail(e, PP_ERR_USAGE,
+			               "pp_compare_report: runs[%d] is a %s and runs[0] a %s; "
+			               "compare like with like",
+			               i, runs[i]->serve ? "serving run" : "training step",
+			               runs[0]->serve ? "serving run" : "training step");
+		if (report_compare_units(runs[0]->sim, runs[i]->sim, e) != 0)
+			return -1;
+	}
+	return 0;
 }
 
-char *pp_compare_report(const pp_run *const *runs, const char *const *labels, int n,
-                        const char *format, char *err, size_t errlen)
+/* Writes runs[0..n-1], labelled by labels, as f compares them to m's stream; returns the
+ * writer's status, or -1 with e set. */
+static int write_compare(const struct report_format *f, const pp_run *const *runs,
+                         const char *const *labels, int n, FILE *out, struct pp_error *e)
 {
-	struct call k;
-	const struct report_format *f;
 	struct report_row *rows = NULL;
+	struct serve_row *served = NULL;
+	int rc = -1;
+
+	if (runs[0]->serve != NULL)
+		served = pp_zalloc((size_t)n, sizeof(*served), e);
+	else
+		rows = pp_zalloc((size_t)n, sizeof(*rows), e);
+	for (int i = 0; (rows != NULL || served != NULL) && i < n; i++) {
+		const char *label = labels != NULL && labels[i] != NULL ? labels[i] : "-";
+
+		if (served != NULL)
+			served[i] = (struct serve_row){label, runs[i]->serve, &runs[i]->served};
+		else
+			rows[i] = (struct report_row){label, runs[i]->sim, 0};
+	}
+	if (served != NULL)
+		rc = f->serve_compare(out, served, n);
+	else if (rows != NULL)
+		rc = f->compare(out, rows, n);
+	free(rows);
+	free(served);
+	return rc;
+}
+
+int pp_compare_report(const pp_run *const *runs, const char *const *labels, int n,
+                      const char *format, char **out, char *err, size_t errlen)
+{
+	struct call k;
+	const struct report_format *f = NULL;
 	struct memout m;
 	char *text = NULL;
 
-	if (call_begin(&k, "pp_compare_report", ARGS({runs, "runs"}), err, errlen) != 0)
-		return NULL;
-	f = find_format(format, REPORT_COMPARE, &k.e);
-	if (f != NULL && (rows = compare_rows(runs, labels, n, &k.e)) != NULL &&
-	    memout_open(&m, &k.e) != NULL)
-		text = memout_close(&m, f->compare(m.out, rows, n), &k.e);
-	free(rows);
-	return call_end_with(&k, text);
+	if (api_begin(&k, "pp_compare_report", ARGS({runs, "runs"}, {out, "text"}), err, errlen) !=
+	    0)
+		return PP_E_INPUT;
+	if (check_rows(runs, n, &k.e) == 0)
+		f = find_format(format, runs[0]->serve != NULL ? REPORT_SERVE_COMPARE : REPORT_COMPARE,
+		                &k.e);
+	if (f != NULL && memout_open(&m, &k.e) != NULL)
+		text = memout_close(&m, write_compare(f, runs, labels, n, m.out, &k.e), &k.e);
+	*out = text;
+	return api_end(&k, text != NULL ? 0 : -1);
 }
 
-char *pp_list(const char *format, char *err, size_t errlen)
+int pp_list(const char *format, char **out, char *err, size_t errlen)
 {
 	struct call k;
 	const struct report_format *f;
 	struct memout m;
 	char *text = NULL;
 
-	if (call_begin(&k, "pp_list", NULL, 0, err, errlen) != 0)
-		return NULL;
+	if (api_begin(&k, "pp_list", ARGS({out, "text"}), err, errlen) != 0)
+		return PP_E_INPUT;
 	f = find_format(format, REPORT_LIST, &k.e);
 	if (f != NULL && memout_open(&m, &k.e) != NULL)
 		text = memout_close(&m, f->list(m.out), &k.e);
-	return call_end_with(&k, text);
+	*out = text;
+	return api_end(&k, text != NULL ? 0 : -1);
 }
 
 void pp_string_free(char *s)

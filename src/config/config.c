@@ -1041,6 +1041,8 @@ int config_fail(const struct config *c, const char *key, struct pp_error *err, c
 		return pp_fail(err, PP_ERR_USAGE, "%s", what);
 	at = c->origin[opt - options];
 	config_format_value(c, opt, value, sizeof(value));
+	if (at.line == CONFIG_LINE_CALLER)
+		return pp_fail(err, PP_ERR_USAGE, "key \"%s\" = %s: %s", key, value, what);
 	if (at.line > 0) {
 		pp_fail(err, PP_ERR_CONFIG, "config '%s':%d:%d: key \"%s\" = %s: %s", c->file,
 		        at.line, at.column, key, value, what);

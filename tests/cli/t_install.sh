@@ -1,7 +1,7 @@
 # make install into a temporary prefix: the installed binary runs, its man page formats, the
-# bash completion completes (zsh's and fish's are in place), a C and a C++ program built against the installed headers and
-# libppsim.so simulate (linked with PPSIM_SANITIZE, the flags the library was built with, under
-# make asan), the shared library exports only pp_ names under its SONAME, the installed Python
+# bash completion completes (zsh's and fish's are in place), the library's interface is what
+# ppsim.h declares and C and C++ programs build against it through pkg-config (linked with
+# PPSIM_SANITIZE, the flags the library was built with, under make asan), the installed Python
 # package runs; make uninstall removes every file again.
 prefix="$TMP/prefix"
 build=$(dirname "$PPSIM")
@@ -58,115 +58,78 @@ if [ -n "$zb_names" ] && [ "$(complete_words ppsim -s zb)" = "$zb_names" ] &&
 else
 	not_ok "completion of values and commands"
 fi
-# -lppsim picks the shared library, which exports only the pp_ names of <ppsim/ppsim.h>: a C
-# program and a C++ one (extern "C") built against the installed files simulate 1f1b p=4 m=8
-# and read the makespan, 33, from the JSON report (rpath: the prefix is not on the loader's path)
+# The library's interface: make install puts exactly ppsim.h and the version.h it includes in
+# PREFIX/include/ppsim; -lppsim picks the shared library (SONAME libppsim.so.ABI, PP_ABI_VERSION)
+# through its two symlinks; it exports exactly the functions ppsim.h declares, which are the
+# version script's list; a C program and a C++ one using every installed header
+# (tests/api/use.c, use.cc: every call) and the C example of docs/python.md build with
+# `pkg-config --cflags --libs ppsim` and run (rpath: the prefix is not on the loader's path).
+abi=$(sed -n 's/^#define PP_ABI_VERSION  *//p' "$ROOT/include/ppsim/ppsim.h")
 so="$prefix/lib/libppsim.so"
-if [ -L "$so" ] && [ -L "$prefix/lib/libppsim.so.0" ] && [ -f "$(readlink -f "$so")" ]; then ok; else
-	not_ok "make install: no libppsim.so -> libppsim.so.0 -> the library"
+if [ "$(cd "$prefix/include/ppsim" && ls)" = "$(printf 'ppsim.h\nversion.h')" ]; then ok; else
+	not_ok "make install: the headers installed are $(cd "$prefix/include/ppsim" && ls | tr '\n' ' '), not ppsim.h and version.h"
 fi
-if [ -z "$(nm -D --defined-only "$so" | awk '$3 !~ /^pp_/')" ] &&
-	nm -D --defined-only "$so" | grep -q ' pp_simulate$'; then
+if [ -n "$abi" ] && [ -L "$so" ] && [ -L "$prefix/lib/libppsim.so.$abi" ] &&
+	[ -f "$(readlink -f "$so")" ]; then
 	ok
 else
-	not_ok "libppsim.so exports names other than pp_: $(nm -D --defined-only "$so" |
-		awk '$3 !~ /^pp_/ { print $3 }' | head -5 | tr '\n' ' ')"
+	not_ok "make install: no libppsim.so -> libppsim.so.$abi -> the library"
+fi
+# the functions ppsim.h declares: each line of a declaration that names pp_NAME( at its start
+sed -n 's/^[a-z][a-z_ *]*[ *]\(pp_[a-z_]*\)(.*/\1/p' "$prefix/include/ppsim/ppsim.h" | sort \
+	>"$TMP/declared"
+nm -D --defined-only "$so" | awk '{ print $3 }' | sort >"$TMP/exported"
+sed -n 's/^[[:space:]]*\(pp_[a-z_]*\);$/\1/p' "$ROOT/build-aux/libppsim.map" | sort >"$TMP/mapped"
+if [ "$(wc -l <"$TMP/declared")" -ge 20 ] && cmp -s "$TMP/declared" "$TMP/exported"; then ok; else
+	not_ok "libppsim.so exports other names than ppsim.h declares (< declared, > exported): $(diff "$TMP/declared" "$TMP/exported" | grep '^[<>]' | head -5 | tr '\n' ' ')"
+fi
+if cmp -s "$TMP/declared" "$TMP/mapped"; then ok; else
+	not_ok "build-aux/libppsim.map lists other names than ppsim.h declares: $(diff "$TMP/declared" "$TMP/mapped" | grep '^[<>]' | head -5 | tr '\n' ' ')"
 fi
 if command -v readelf >/dev/null 2>&1; then
 	soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 else
 	soname=$(objdump -p "$so" | awk '$1 == "SONAME" { print $2 }')
 fi
-if [ "$soname" = libppsim.so.0 ]; then ok; else not_ok "libppsim.so: SONAME '$soname'"; fi
-cat >"$TMP/use.c" <<'PROG'
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <ppsim/ppsim.h>
-
-int main(void)
-{
-	char err[256];
-	pp_config *c = pp_config_new();
-	pp_run *r;
-	char *json;
-	int rc;
-
-	if (c == NULL || pp_config_set(c, "schedule", "1f1b", err, sizeof(err)) != 0 ||
-	    pp_config_set(c, "p", "4", err, sizeof(err)) != 0 ||
-	    pp_config_set(c, "m", "8", err, sizeof(err)) != 0 ||
-	    (r = pp_simulate(c, err, sizeof(err))) == NULL) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	json = pp_run_report(r, "json", err, sizeof(err));
-	rc = json != NULL && strstr(json, "\"makespan\":\t33,") != NULL ? 0 : 1;
-	pp_string_free(json);
-	pp_run_free(r);
-	pp_config_free(c);
-	/* a bad value is an error message, not an abort */
-	c = pp_config_new();
-	if (pp_config_set(c, "stages", "0", err, sizeof(err)) == 0 || strstr(err, "--stages") == NULL)
-		rc = 1;
-	pp_config_free(c);
-	return rc;
-}
-PROG
-if PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc ${PPSIM_SANITIZE:-} "$TMP/use.c" -o "$TMP/use" \
-	$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs ppsim) \
-	-Wl,-rpath,"$prefix/lib" 2>"$TMP/cc.err" && "$TMP/use"; then
+if [ "$soname" = "libppsim.so.$abi" ]; then ok; else not_ok "libppsim.so: SONAME '$soname'"; fi
+pc() { PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config "$@"; }
+if [ "$(pc --modversion ppsim)" = "$("$PPSIM" --version | cut -d' ' -f2)" ] &&
+	[ "$(pc --cflags ppsim | sed 's/ *$//')" = "-I$prefix/include" ] &&
+	pc --libs --static ppsim | grep -q -- '-lppsim .*-lcjson'; then
 	ok
 else
-	not_ok "a program built with pkg-config ppsim: $(head -c 300 "$TMP/cc.err")"
+	not_ok "ppsim.pc: version '$(pc --modversion ppsim 2>&1)', cflags '$(pc --cflags ppsim 2>&1)'"
 fi
-if readelf -d "$TMP/use" 2>/dev/null | grep -q 'NEEDED.*libppsim.so.0'; then ok; else
-	not_ok "a program linked with -lppsim does not load libppsim.so.0"
-fi
-if command -v g++ >/dev/null 2>&1; then
-	cat >"$TMP/use.cc" <<'PROG'
-#include <ppsim/ppsim.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <string>
-
-int main()
-{
-	char err[256] = "";
-	pp_config *c = pp_config_new();
-	const char *settings[][2] = {{"schedule", "1f1b"}, {"p", "4"}, {"m", "8"}};
-	int major = -1;
-
-	for (auto &kv : settings)
-		if (pp_config_set(c, kv[0], kv[1], err, sizeof err) != 0)
-			return std::fprintf(stderr, "%s\n", err), 1;
-	pp_run *r = pp_simulate(c, err, sizeof err);
-	pp_config_free(c);
-	if (r == nullptr)
-		return std::fprintf(stderr, "%s\n", err), 1;
-	char *json = pp_run_report(r, nullptr, err, sizeof err);
-	std::string text = json != nullptr ? json : "";
-	pp_string_free(json);
-	pp_run_free(r);
-	std::printf("%s", text.c_str());
-	return std::string(pp_version(&major, nullptr, nullptr)) == PP_VERSION &&
-	                       major == PP_VERSION_MAJOR
-	               ? 0
-	               : 1;
-}
-PROG
-	if g++ -std=c++11 -Wall -Wextra -Werror ${PPSIM_SANITIZE:-} -I"$prefix/include" \
-		"$TMP/use.cc" -o "$TMP/usecc" -L"$prefix/lib" -lppsim -Wl,-rpath,"$prefix/lib" \
-		2>"$TMP/cxx.err" && "$TMP/usecc" >"$TMP/out.json" 2>"$TMP/cxx.err"; then
-		RUN="the C++ program against the installed libppsim.so"
-		expect makespan 33
-		expect schedule 1f1b
-	else
-		not_ok "a C++ program against the installed library: $(head -c 300 "$TMP/cxx.err")"
+# the C example of docs/python.md, the first ```c block
+awk '/^```c$/ { on = 1; next } /^```/ { if (on) exit } on' "$ROOT/docs/python.md" >"$TMP/example.c"
+for prog in "$ROOT/tests/api/use.c:cc -std=c99" "$TMP/example.c:cc -std=c99" \
+	"$ROOT/tests/api/use.cc:g++ -std=c++11"; do
+	src=${prog%%:*}
+	compiler=${prog#*:}
+	name=$(basename "$src")
+	if ! command -v "${compiler%% *}" >/dev/null 2>&1; then
+		skip "$name against the installed library" "no ${compiler%% *}: make test installs it"
+		continue
 	fi
-else
-	skip "the C++ link test" "no g++: make test installs it with apt-get"
-fi
+	# shellcheck disable=SC2046 # pkg-config's flags are words
+	if $compiler -Wall -Wextra -Wpedantic -Werror ${PPSIM_SANITIZE:-} "$src" -o "$TMP/$name.bin" \
+		$(pc --cflags --libs ppsim) -Wl,-rpath,"$prefix/lib" 2>"$TMP/cc.err"; then
+		"$TMP/$name.bin" "$ROOT" >"$TMP/$name.out" 2>&1
+		st=$?
+		case $name in
+		example.c) want='"makespan":	33,' ;;
+		*) want=ok ;;
+		esac
+		if [ $st -eq 0 ] && grep -qF "$want" "$TMP/$name.out"; then ok; else
+			not_ok "$name against the installed library exited $st: $(head -c 400 "$TMP/$name.out")"
+		fi
+		if readelf -d "$TMP/$name.bin" 2>/dev/null | grep -q "NEEDED.*libppsim.so.$abi"; then ok; else
+			not_ok "$name, linked with pkg-config's -lppsim, does not load libppsim.so.$abi"
+		fi
+	else
+		not_ok "$name does not build against the installed files: $(head -c 400 "$TMP/cc.err")"
+	fi
+done
 # the Python package, installed beside the library, finds it (no PPSIM_LIB); not under a
 # sanitizer, whose runtime python3 would have to preload
 if [ -n "${PPSIM_SANITIZE:-}" ]; then

@@ -99,43 +99,46 @@ static void facade(struct outputs *o)
 	char err[512] = "";
 	pp_config *c = config_of(o, "zbh1"), *d = config_of(o, "1f1b");
 	pp_config *model = pp_config_new();
-	const pp_run *runs[2] = {NULL, NULL};
+	pp_run *runs[2] = {NULL, NULL};
 	pp_run *mr = NULL;
+	char *s = NULL;
 
 	if (c != NULL && d != NULL) {
-		runs[0] = pp_simulate(c, err, sizeof(err));
-		if (runs[0] == NULL)
+		if (pp_simulate(c, PP_KEEP_SLACK, &runs[0], err, sizeof(err)) != PP_OK)
 			keep(o, "pp_simulate", "zbh1", NULL, err);
-		runs[1] = pp_simulate(d, err, sizeof(err));
-		if (runs[1] == NULL)
+		if (pp_simulate(d, PP_KEEP_SLACK, &runs[1], err, sizeof(err)) != PP_OK)
 			keep(o, "pp_simulate", "1f1b", NULL, err);
 	}
 	for (int i = 0; runs[0] != NULL && runs[1] != NULL && i < 3; i++) {
-		keep(o, "pp_run_report", formats[i],
-		     pp_run_report(runs[0], formats[i], err, sizeof(err)), err);
-		keep(o, "pp_compare_report", formats[i],
-		     pp_compare_report(runs, NULL, 2, formats[i], err, sizeof(err)), err);
+		pp_run_report(runs[0], formats[i], &s, err, sizeof(err));
+		keep(o, "pp_run_report", formats[i], s, err);
+		pp_compare_report((const pp_run *const *)runs, NULL, 2, formats[i], &s, err,
+		                  sizeof(err));
+		keep(o, "pp_compare_report", formats[i], s, err);
 	}
-	if (runs[0] != NULL)
-		keep(o, "pp_run_ops_csv", "zbh1", pp_run_ops_csv(runs[0], err, sizeof(err)), err);
+	if (runs[0] != NULL) {
+		pp_run_ops_csv(runs[0], &s, err, sizeof(err));
+		keep(o, "pp_run_ops_csv", "zbh1", s, err);
+	}
 	/* a model's run: milliseconds, bytes, throughput and MFU */
 	if (model != NULL && pp_config_set(model, "model", "llama3-8b", err, sizeof(err)) == 0 &&
 	    pp_config_set(model, "gpu", "h100-sxm", err, sizeof(err)) == 0 &&
 	    pp_config_set(model, "p", "4", err, sizeof(err)) == 0 &&
-	    (mr = pp_simulate(model, err, sizeof(err))) != NULL) {
-		keep(o, "pp_run_report", "json (a model)",
-		     pp_run_report(mr, "json", err, sizeof(err)), err);
-		keep(o, "pp_run_report", "text (a model)",
-		     pp_run_report(mr, "text", err, sizeof(err)), err);
+	    pp_simulate(model, PP_KEEP_OP_TIMES, &mr, err, sizeof(err)) == PP_OK) {
+		pp_run_report(mr, "json", &s, err, sizeof(err));
+		keep(o, "pp_run_report", "json (a model)", s, err);
+		pp_run_report(mr, "text", &s, err, sizeof(err));
+		keep(o, "pp_run_report", "text (a model)", s, err);
 	} else {
 		keep(o, "model", "llama3-8b", NULL, err);
 	}
-	keep(o, "pp_list", "text", pp_list("text", err, sizeof(err)), err);
+	pp_list("text", &s, err, sizeof(err));
+	keep(o, "pp_list", "text", s, err);
 	if (c != NULL && pp_config_set(c, "stage_scale", "1,2e7", err, sizeof(err)) != 0)
 		keep(o, "refused", "stage_scale", NULL, err);
 	pp_run_free(mr);
-	pp_run_free((pp_run *)runs[0]);
-	pp_run_free((pp_run *)runs[1]);
+	pp_run_free(runs[0]);
+	pp_run_free(runs[1]);
 	pp_config_free(model);
 	pp_config_free(c);
 	pp_config_free(d);

@@ -1,9 +1,11 @@
 /*
  * The facade of libppsim (include/ppsim/ppsim.h) through every call a program makes, for
  * t_nomem.sh to run with each allocation failing in turn (tests/tools/failalloc.c): a config
- * set by keys and by JSON, two runs, their reports in each format, their ops, a comparison and
- * the listing. Prints "ok" and exits 0 when every call succeeded; else prints the first error
- * ("error: MESSAGE") and exits 1, having freed what it holds.
+ * set by keys and by JSON, training steps (one with noise samples, whose statistics a figure
+ * reads), a serving run, their reports in each format, their figures, per-device tables and
+ * ops, a comparison of each kind and the listing. Prints "ok" and exits 0 when every call
+ * succeeded; else prints the first error ("error: MESSAGE") and exits 1, having freed what it
+ * holds.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,14 +21,47 @@ static void note(const char *what, const char *err)
 		snprintf(first, sizeof(first), "%s: %s", what, err[0] != '\0' ? err : "(no message)");
 }
 
+/* Takes the string *s that call what made, returning rc: notes its error, frees it. */
+static void take(const char *what, int rc, char **s, const char *err)
+{
+	if (rc != PP_OK || *s == NULL)
+		note(what, err);
+	pp_string_free(*s);
+	*s = NULL;
+}
+
+/* Reads r as data: a figure of each kind, a device column, the ops in both ways. */
+static void read_data(const pp_run *r, char *err, size_t errlen)
+{
+	static const char *const names[] = {"makespan", "noise.step.p50", "ttft.p50"};
+	double x, dev[8];
+	pp_ops *o;
+	pp_ops cols = {0};
+	double start[4];
+
+	for (size_t i = 0; first[0] == '\0' && i < sizeof(names) / sizeof(names[0]); i++)
+		if (pp_run_figure(r, names[i], &x, err, errlen) != 0)
+			note("pp_run_figure", err);
+	if (first[0] == '\0' && pp_run_device_figure(r, "busy", dev, 8, err, errlen) < 0)
+		note("pp_run_device_figure", err);
+	if (first[0] == '\0' && pp_run_ops_new(r, &o, err, errlen) != PP_OK)
+		note("pp_run_ops_new", err);
+	else if (first[0] == '\0')
+		pp_ops_free(o);
+	cols.n = 4;
+	cols.start = start;
+	if (first[0] == '\0' && pp_run_ops(r, 0, &cols, err, errlen) != 0)
+		note("pp_run_ops", err);
+}
+
 int main(void)
 {
-	char err[256] = "";
-	pp_config *c = pp_config_new(), *d = NULL;
-	pp_run *runs[2] = {NULL, NULL};
+	char err[256] = "", *s = NULL;
+	pp_config *c = pp_config_new(), *d = NULL, *sv = NULL;
+	pp_run *runs[2] = {NULL, NULL}, *each[2] = {NULL, NULL}, *served[2] = {NULL, NULL};
 	static const char *const formats[] = {"json", "text", "csv"};
 	static const char *const labels[] = {"a", "b"};
-	char *s;
+	static const char *const schedules[] = {"1f1b", "interleaved"};
 
 	if (c == NULL) {
 		puts("error: pp_config_new: out of memory");
@@ -37,39 +72,55 @@ int main(void)
 	    pp_config_set(c, "stages", "4", err, sizeof(err)) != 0 ||
 	    pp_config_load_json(c, "{\"m\": 8, \"t_comm\": 0.25}", "cfg", err, sizeof(err)) != 0)
 		note("config", err);
-	else if ((d = pp_config_copy(c)) == NULL)
+	else if ((d = pp_config_copy(c)) == NULL || (sv = pp_config_new()) == NULL)
 		note("pp_config_copy", "out of memory");
-	else if (pp_config_set(d, "schedule", "dualpipev", err, sizeof(err)) != 0)
+	else if (pp_config_set(d, "schedule", "dualpipev", err, sizeof(err)) != 0 ||
+	         pp_config_set(d, "samples", "3", err, sizeof(err)) != 0 ||
+	         pp_config_set(d, "jitter", "normal:0.1", err, sizeof(err)) != 0 ||
+	         pp_config_load_json(sv, "{\"p\": 2, \"num_requests\": 4}", "serve", err,
+	                             sizeof(err)) != 0)
 		note("config", err);
-	if (first[0] == '\0' && (runs[0] = pp_simulate(c, err, sizeof(err))) == NULL)
+	if (first[0] == '\0' && pp_simulate(c, PP_KEEP_SLACK, &runs[0], err, sizeof(err)) != PP_OK)
 		note("pp_simulate", err);
-	if (first[0] == '\0' && (runs[1] = pp_simulate(d, err, sizeof(err))) == NULL)
+	if (first[0] == '\0' &&
+	    pp_simulate(d, PP_KEEP_OP_TIMES, &runs[1], err, sizeof(err)) != PP_OK)
 		note("pp_simulate", err);
+	if (first[0] == '\0' && pp_simulate_schedules(c, schedules, 2, 0, each, err, sizeof(err)))
+		note("pp_simulate_schedules", err);
+	for (int i = 0; first[0] == '\0' && i < 2; i++)
+		if (pp_serve(sv, 0, &served[i], err, sizeof(err)) != PP_OK)
+			note("pp_serve", err);
 	for (int i = 0; first[0] == '\0' && i < 3; i++) {
-		if ((s = pp_run_report(runs[i % 2], formats[i], err, sizeof(err))) == NULL)
-			note("pp_run_report", err);
-		pp_string_free(s);
+		take("pp_run_report", pp_run_report(runs[i % 2], formats[i], &s, err, sizeof(err)), &s,
+		     err);
+		if (first[0] == '\0')
+			take("pp_run_report",
+			     pp_run_report(served[0], formats[i], &s, err, sizeof(err)), &s, err);
 	}
-	if (first[0] == '\0') {
-		if ((s = pp_run_ops_csv(runs[0], err, sizeof(err))) == NULL)
-			note("pp_run_ops_csv", err);
-		pp_string_free(s);
+	for (int i = 0; first[0] == '\0' && i < 2; i++)
+		read_data(i == 0 ? runs[1] : served[0], err, sizeof(err));
+	if (first[0] == '\0')
+		take("pp_run_ops_csv", pp_run_ops_csv(runs[0], &s, err, sizeof(err)), &s, err);
+	if (first[0] == '\0')
+		take("pp_compare_report",
+		     pp_compare_report((const pp_run *const *)runs, labels, 2, "text", &s, err,
+		                       sizeof(err)),
+		     &s, err);
+	if (first[0] == '\0')
+		take("pp_compare_report",
+		     pp_compare_report((const pp_run *const *)served, labels, 2, "json", &s, err,
+		                       sizeof(err)),
+		     &s, err);
+	if (first[0] == '\0')
+		take("pp_list", pp_list("json", &s, err, sizeof(err)), &s, err);
+	for (int i = 0; i < 2; i++) {
+		pp_run_free(runs[i]);
+		pp_run_free(each[i]);
+		pp_run_free(served[i]);
 	}
-	if (first[0] == '\0') {
-		if ((s = pp_compare_report((const pp_run *const *)runs, labels, 2, "text", err,
-		                           sizeof(err))) == NULL)
-			note("pp_compare_report", err);
-		pp_string_free(s);
-	}
-	if (first[0] == '\0') {
-		if ((s = pp_list("json", err, sizeof(err))) == NULL)
-			note("pp_list", err);
-		pp_string_free(s);
-	}
-	pp_run_free(runs[0]);
-	pp_run_free(runs[1]);
 	pp_config_free(c);
 	pp_config_free(d);
+	pp_config_free(sv);
 	if (first[0] != '\0') {
 		printf("error: %s\n", first);
 		return 1;

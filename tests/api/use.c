@@ -1,0 +1,211 @@
+/*
+ * A C program of every call of libppsim's interface, built against an installed copy with
+ * `pkg-config --cflags --libs ppsim` (tests/cli/t_install.sh): `use ROOT` with ROOT the source
+ * tree, for its config and schedule files. Checks what each call gives against what the
+ * documents say (1F1B, p = 4, m = 8 takes 33; ZB-H1 keeps one op off the critical path; a
+ * cyclic schedule file is a PP_E_SIM, a missing config a PP_E_FILE) and prints "ok", or each
+ * failed check on a line of its own and exits 1.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ppsim/ppsim.h>
+
+static int failed;
+
+/* Notes a failed check when ok is false: what was checked, and err when it says something. */
+static void check(int ok, const char *what, const char *err)
+{
+	if (!ok) {
+		printf("failed: %s%s%s\n", what, err != NULL && err[0] ? ": " : "", err ? err : "");
+		failed++;
+	}
+}
+
+/* One op's record, as an array of records the columns of pp_ops fill with a stride. */
+struct record {
+	double start, end, slack;
+	int32_t device, chunk, stage, microbatch;
+	uint8_t kind, overlap;
+};
+
+static void training(const char *root)
+{
+	char err[512], path[1024];
+	pp_config *c = pp_config_new(), *d;
+	pp_run *r = NULL, *runs[3] = {NULL, NULL, NULL};
+	const char *schedules[] = {"1f1b", "interleaved", "zbh1"};
+	double x, busy[8];
+	char *text = NULL;
+	struct record *rec;
+	pp_ops cols = {0}, *all = NULL;
+	size_t n;
+
+	check(c != NULL, "pp_config_new", NULL);
+	check(pp_config_set(c, "schedule", "1f1b", err, sizeof(err)) == PP_OK &&
+	              pp_config_set(c, "stages", "4", err, sizeof(err)) == PP_OK &&
+	              pp_config_load_json(c, "{\"m\": 8}", "inline", err, sizeof(err)) == PP_OK,
+	      "settings", err);
+	/* a bad value names the key, not a command-line option */
+	check(pp_config_set(c, "p", "0", err, sizeof(err)) == PP_E_INPUT &&
+	              strstr(err, "key \"p\"") != NULL && strstr(err, "--") == NULL,
+	      "a bad value is PP_E_INPUT naming its key", err);
+	check(pp_config_set(c, "stagez", "1", err, sizeof(err)) == PP_E_INPUT,
+	      "an unknown key is PP_E_INPUT", err);
+	check(pp_config_load_file(c, "/nonexistent/ppsim.json", err, sizeof(err)) == PP_E_FILE,
+	      "a missing config is PP_E_FILE", err);
+	/* the figures alone */
+	check(pp_simulate(c, 0, &r, err, sizeof(err)) == PP_OK, "pp_simulate", err);
+	check(pp_run_figure(r, "makespan", &x, err, sizeof(err)) == PP_OK && x == 33,
+	      "the makespan of 1f1b p=4 m=8 is 33", err);
+	check(pp_run_figure(r, "critical_path.time", &x, err, sizeof(err)) == PP_OK && isnan(x),
+	      "no critical path without op times", err);
+	check(pp_run_figure(r, "makespam", &x, err, sizeof(err)) == PP_E_INPUT,
+	      "an unknown figure is PP_E_INPUT", err);
+	check(pp_run_devices(r) == 4 && pp_run_device_figure(r, "busy", busy, 8, err,
+	                                                      sizeof(err)) == 4 &&
+	              busy[0] == 24,
+	      "each device is busy 24 of 33", err);
+	check(pp_run_kept(r) == 0 && pp_run_op_count(r) == 64 && !pp_run_is_serving(r) &&
+	              strcmp(pp_run_time_unit(r), "t") == 0,
+	      "a run that kept nothing but its figures", NULL);
+	cols.n = 1;
+	cols.start = &x;
+	check(pp_run_ops(r, 0, &cols, err, sizeof(err)) == PP_E_INPUT,
+	      "no op times without PP_KEEP_OP_TIMES", err);
+	pp_run_free(r);
+	/* each op's times and slack, as an array of records and as library-owned columns */
+	check(pp_config_set(c, "schedule", "zbh1", err, sizeof(err)) == PP_OK &&
+	              pp_simulate(c, PP_KEEP_SLACK, &r, err, sizeof(err)) == PP_OK,
+	      "pp_simulate with PP_KEEP_SLACK", err);
+	n = pp_run_op_count(r);
+	rec = calloc(n, sizeof(*rec));
+	cols = (pp_ops){.n = n,
+	                .stride = sizeof(*rec),
+	                .start = &rec->start,
+	                .end = &rec->end,
+	                .slack = &rec->slack,
+	                .device = &rec->device,
+	                .chunk = &rec->chunk,
+	                .stage = &rec->stage,
+	                .microbatch = &rec->microbatch,
+	                .kind = &rec->kind,
+	                .overlap = &rec->overlap};
+	check(rec != NULL && pp_run_ops(r, 0, &cols, err, sizeof(err)) == PP_OK,
+	      "pp_run_ops into records", err);
+	check(pp_run_ops_new(r, &all, err, sizeof(err)) == PP_OK && all->n == n,
+	      "pp_run_ops_new", err);
+	for (size_t i = 0; rec != NULL && all != NULL && i < n; i++)
+		if (rec[i].end != all->end[i] || rec[i].device != all->device[i] ||
+		    rec[i].kind != all->kind[i] || rec[i].slack != all->slack[i] ||
+		    rec[i].start > rec[i].end)
+			check(0, "records and columns agree", NULL);
+	check(rec != NULL && rec[n - 1].device == 3 && strcmp(pp_op_kind_name(rec[0].kind), "F") == 0,
+	      "the ops in device order", NULL);
+	pp_ops_free(all);
+	free(rec);
+	check(pp_run_ops_csv(r, &text, err, sizeof(err)) == PP_OK &&
+	              strncmp(text, "device,chunk,stage,op,microbatch,start,end,slack\n", 49) == 0,
+	      "pp_run_ops_csv", err);
+	pp_string_free(text);
+	check(pp_run_report(r, "json", &text, err, sizeof(err)) == PP_OK &&
+	              strstr(text, "\"critical_path\":") != NULL,
+	      "pp_run_report json", err);
+	pp_string_free(text);
+	check(pp_run_report(r, "yaml", &text, err, sizeof(err)) == PP_E_INPUT && text == NULL,
+	      "an unknown format", err);
+	pp_run_free(r);
+	/* schedules side by side, each with the chunks it takes nearest to v = 2 */
+	d = pp_config_copy(c);
+	check(d != NULL && pp_config_set(d, "v", "2", err, sizeof(err)) == PP_OK &&
+	              pp_simulate_schedules(d, schedules, 3, 0, runs, err, sizeof(err)) == PP_OK,
+	      "pp_simulate_schedules with v = 2", err);
+	check(pp_compare_report((const pp_run *const *)runs, schedules, 3, "csv", &text, err,
+	                        sizeof(err)) == PP_OK &&
+	              strstr(text, "\ninterleaved,") != NULL,
+	      "pp_compare_report", err);
+	pp_string_free(text);
+	for (int i = 0; i < 3; i++)
+		pp_run_free(runs[i]);
+	pp_config_free(d);
+	/* a schedule file that deadlocks */
+	snprintf(path, sizeof(path), "%s/tests/cli/schedules/cyclic.csv", root);
+	d = pp_config_new();
+	check(pp_config_set(d, "schedule_file", path, err, sizeof(err)) == PP_OK &&
+	              pp_simulate(d, 0, &r, err, sizeof(err)) == PP_E_SIM && r == NULL,
+	      "a cyclic schedule is PP_E_SIM", err);
+	pp_config_free(d);
+	pp_config_free(c);
+}
+
+static void serving(void)
+{
+	char err[512];
+	pp_config *c = pp_config_new(), *model = pp_config_new();
+	pp_run *r[2] = {NULL, NULL};
+	double x;
+	char *text = NULL;
+
+	check(pp_config_set(c, "num_requests", "20", err, sizeof(err)) == PP_OK &&
+	              pp_serve(c, 0, &r[0], err, sizeof(err)) == PP_OK && pp_run_is_serving(r[0]),
+	      "pp_serve", err);
+	check(pp_run_figure(r[0], "ttft.p50", &x, err, sizeof(err)) == PP_OK && x > 0,
+	      "a serving run's time to first token", err);
+	check(pp_run_kept(r[0]) == 1, "a serving run keeps its op times", NULL);
+	check(pp_config_load_json(model,
+	                          "{\"model\": \"llama3-8b\", \"p\": 2, \"num_requests\": 10}",
+	                          NULL, err, sizeof(err)) == PP_OK &&
+	              pp_serve(model, 0, &r[1], err, sizeof(err)) == PP_OK &&
+	              strcmp(pp_run_time_unit(r[1]), "ms") == 0,
+	      "pp_serve of a model", err);
+	check(pp_compare_report((const pp_run *const *)r, NULL, 2, "text", &text, err,
+	                        sizeof(err)) == PP_E_INPUT,
+	      "serving runs in two time units are not compared", err);
+	pp_run_free(r[1]);
+	check(pp_run_report(r[0], "csv", &text, err, sizeof(err)) == PP_OK, "a serving report", err);
+	pp_string_free(text);
+	check(pp_config_set(c, "m", "4", err, sizeof(err)) == PP_OK &&
+	              pp_serve(c, 0, &r[1], err, sizeof(err)) == PP_E_INPUT &&
+	              strstr(err, "not for pp_serve") != NULL,
+	      "a training setting is refused by pp_serve", err);
+	pp_run_free(r[0]);
+	pp_config_free(c);
+	pp_config_free(model);
+}
+
+int main(int argc, char **argv)
+{
+	int major = -1, count = 0;
+	char err[256], *text = NULL;
+
+	if (argc != 2) {
+		fputs("usage: use ROOT\n", stderr);
+		return 2;
+	}
+	check(pp_abi_version() == PP_ABI_VERSION, "the library's ABI is the header's", NULL);
+	check(strcmp(pp_version(&major, NULL, NULL), PP_VERSION) == 0 && major == PP_VERSION_MAJOR,
+	      "the library's version is the header's", NULL);
+	for (int i = 0; pp_figure_name(i) != NULL; i++)
+		count++;
+	for (int i = 0; pp_device_figure_name(i) != NULL; i++)
+		count++;
+	check(count > 50 && pp_op_kind_name(4) == NULL, "the names of figures and kinds", NULL);
+	check(pp_list("json", &text, err, sizeof(err)) == PP_OK && text[0] == '{', "pp_list", err);
+	pp_string_free(text);
+	check(pp_simulate(NULL, 0, NULL, err, sizeof(err)) == PP_E_INPUT &&
+	              strcmp(err, "pp_simulate: argument 'c' is NULL") == 0,
+	      "NULL is an error, not a crash", err);
+	pp_run_free(NULL);
+	pp_config_free(NULL);
+	pp_ops_free(NULL);
+	pp_string_free(NULL);
+	training(argv[1]);
+	serving();
+	if (failed)
+		return 1;
+	puts("ok");
+	return 0;
+}
