@@ -1,38 +1,60 @@
-"""Finds and loads libppsim.so and declares the C facade (include/ppsim/ppsim.h) for ctypes.
+"""Finds and loads libppsim.so and declares its interface (include/ppsim/ppsim.h) for ctypes.
 
 The library is looked for, in order: the file named by the environment variable PPSIM_LIB;
-beside the package (a copy in its folder, or PREFIX/lib when the package is installed in
-PREFIX/lib/python3/dist-packages); the build tree of a source checkout (build/); then
-ctypes.util.find_library("ppsim") (the system's library path).
+beside the package (the copy `pip install` puts in its folder, or PREFIX/lib when `make install`
+put the package in PREFIX/lib/python3/dist-packages); the build tree of a source checkout
+(build/); then ctypes.util.find_library("ppsim") (the system's library path). The library found
+must be of the interface this package speaks, ABI (pp_abi_version()).
 """
 
 import ctypes
 import ctypes.util
 import os
+from typing import Iterator, Optional
+
+from ._errors import LibraryError, error_of
+
+# the PP_ABI_VERSION this package is written for, and the SONAME that carries it
+ABI = 1
+SONAME = "libppsim.so.%d" % ABI
+# the length of the buffer each call writes its error into
+ERRLEN = 1024
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_SONAME = "libppsim.so.0"
 
 
-def _candidates():
+class Ops(ctypes.Structure):
+    """struct pp_ops: columns of a run's ops, each an address (0: not filled)."""
+
+    _fields_ = [("n", ctypes.c_size_t), ("stride", ctypes.c_size_t),
+                ("start", ctypes.c_void_p), ("end", ctypes.c_void_p), ("slack", ctypes.c_void_p),
+                ("device", ctypes.c_void_p), ("chunk", ctypes.c_void_p),
+                ("stage", ctypes.c_void_p), ("microbatch", ctypes.c_void_p),
+                ("kind", ctypes.c_void_p), ("overlap", ctypes.c_void_p)]
+
+
+def _candidates() -> Iterator[str]:
     env = os.environ.get("PPSIM_LIB")
     if env:
         yield env
         return
-    yield os.path.join(_HERE, _SONAME)
+    yield os.path.join(_HERE, SONAME)
     # PREFIX/lib/python3/dist-packages/ppsim -> PREFIX/lib
-    yield os.path.normpath(os.path.join(_HERE, "..", "..", "..", _SONAME))
+    yield os.path.normpath(os.path.join(_HERE, "..", "..", "..", SONAME))
     # a source checkout: python/ppsim -> build/
-    yield os.path.normpath(os.path.join(_HERE, "..", "..", "build", _SONAME))
+    yield os.path.normpath(os.path.join(_HERE, "..", "..", "build", SONAME))
     found = ctypes.util.find_library("ppsim")
     if found:
         yield found
 
 
-def _declare(lib):
-    vp, cp, sz, i = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int
-    ip = ctypes.POINTER(ctypes.c_int)
+def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
+    vp, cp, sz, i, d = (ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int,
+                        ctypes.c_double)
+    ip, vpp, dp = ctypes.POINTER(i), ctypes.POINTER(vp), ctypes.POINTER(d)
+    u = ctypes.c_uint
     table = {
+        "pp_abi_version": (i, []),
         "pp_version": (cp, [ip, ip, ip]),
         "pp_config_new": (vp, []),
         "pp_config_free": (None, [vp]),
@@ -40,13 +62,26 @@ def _declare(lib):
         "pp_config_set": (i, [vp, cp, cp, cp, sz]),
         "pp_config_load_json": (i, [vp, cp, cp, cp, sz]),
         "pp_config_load_file": (i, [vp, cp, cp, sz]),
-        "pp_simulate": (vp, [vp, cp, sz]),
+        "pp_simulate": (i, [vp, u, vpp, cp, sz]),
+        "pp_simulate_schedules": (i, [vp, ctypes.POINTER(cp), i, u, vpp, cp, sz]),
+        "pp_serve": (i, [vp, u, vpp, cp, sz]),
         "pp_run_free": (None, [vp]),
+        "pp_run_is_serving": (i, [vp]),
+        "pp_run_time_unit": (cp, [vp]),
+        "pp_run_figure": (i, [vp, cp, dp, cp, sz]),
+        "pp_figure_name": (cp, [i]),
+        "pp_run_devices": (i, [vp]),
+        "pp_run_device_figure": (i, [vp, cp, dp, sz, cp, sz]),
+        "pp_device_figure_name": (cp, [i]),
+        "pp_op_kind_name": (cp, [i]),
+        "pp_run_op_count": (sz, [vp]),
+        "pp_run_kept": (i, [vp]),
+        "pp_run_ops": (i, [vp, sz, ctypes.POINTER(Ops), cp, sz]),
         # strings come back as addresses, so that pp_string_free can free them
-        "pp_run_report": (vp, [vp, cp, cp, sz]),
-        "pp_run_ops_csv": (vp, [vp, cp, sz]),
-        "pp_compare_report": (vp, [ctypes.POINTER(vp), ctypes.POINTER(cp), i, cp, cp, sz]),
-        "pp_list": (vp, [cp, cp, sz]),
+        "pp_run_report": (i, [vp, cp, vpp, cp, sz]),
+        "pp_run_ops_csv": (i, [vp, vpp, cp, sz]),
+        "pp_compare_report": (i, [vpp, ctypes.POINTER(cp), i, cp, vpp, cp, sz]),
+        "pp_list": (i, [cp, vpp, cp, sz]),
         "pp_string_free": (None, [vp]),
     }
     for name, (restype, argtypes) in table.items():
@@ -56,11 +91,12 @@ def _declare(lib):
     return lib
 
 
-_lib = None
+_lib: Optional[ctypes.CDLL] = None
 
 
-def load():
-    """The loaded library (loaded once); raises OSError naming every place it looked."""
+def load() -> ctypes.CDLL:
+    """The loaded library (loaded once); raises LibraryError (an OSError) naming every place it
+    looked, or the ABI of a library of another interface."""
     global _lib
     if _lib is None:
         tried = []
@@ -69,11 +105,39 @@ def load():
                 tried.append(path)
                 continue
             try:
-                _lib = _declare(ctypes.CDLL(path))
-                break
+                lib = ctypes.CDLL(path)
             except OSError as e:
                 tried.append("%s (%s)" % (path, e))
+                continue
+            abi = lib.pp_abi_version() if hasattr(lib, "pp_abi_version") else 0
+            if abi != ABI:
+                raise LibraryError("ppsim: %s has the interface ABI %d; this package needs %d"
+                                   % (path, abi, ABI))
+            _lib = _declare(lib)
+            break
         else:
-            raise OSError("ppsim: libppsim.so not found; set PPSIM_LIB (looked at: %s)"
-                          % ", ".join(tried))
+            raise LibraryError("ppsim: libppsim.so not found; set PPSIM_LIB (looked at: %s)"
+                               % ", ".join(tried))
     return _lib
+
+
+def errbuf() -> ctypes.Array:
+    """A buffer for a call's error message."""
+    return ctypes.create_string_buffer(ERRLEN)
+
+
+def check(status: int, err: ctypes.Array) -> int:
+    """status when it is not negative, else raises the exception of its kind with err's
+    message."""
+    if status < 0:
+        raise error_of(status)(err.value.decode(errors="replace"))
+    return status
+
+
+def take(lib: ctypes.CDLL, status: int, address: ctypes.c_void_p, err: ctypes.Array) -> str:
+    """The string at address (a call's result, freed here), or the exception of status."""
+    check(status, err)
+    try:
+        return ctypes.string_at(address.value).decode()
+    finally:
+        lib.pp_string_free(address)

@@ -291,6 +291,8 @@ int pp_simulate(const pp_config *c, unsigned flags, pp_run **run, char *err, siz
 {
 	struct call k;
 
+	if (run != NULL)
+		*run = NULL;
 	if (api_begin(&k, "pp_simulate", ARGS({c, "c"}, {run, "run"}), err, errlen) != 0)
 		return PP_E_INPUT;
 	*run = simulate(&c->config, flags, &k.e);
@@ -304,11 +306,11 @@ int pp_simulate_schedules(const pp_config *c, const char *const *schedules, int 
 	struct config *each;
 	int made = 0;
 
+	for (int i = 0; runs != NULL && i < n; i++)
+		runs[i] = NULL;
 	if (api_begin(&k, "pp_simulate_schedules",
 	              ARGS({c, "c"}, {schedules, "schedules"}, {runs, "runs"}), err, errlen) != 0)
 		return PP_E_INPUT;
-	for (int i = 0; i < n; i++)
-		runs[i] = NULL;
 	if (n < 1) {
 		pp_fail(&k.e, PP_ERR_USAGE, "pp_simulate_schedules: no schedules (n = %d)", n);
 		return api_end(&k, -1);
@@ -370,6 +372,8 @@ int pp_serve(const pp_config *c, unsigned flags, pp_run **run, char *err, size_t
 {
 	struct call k;
 
+	if (run != NULL)
+		*run = NULL;
 	if (api_begin(&k, "pp_serve", ARGS({c, "c"}, {run, "run"}), err, errlen) != 0)
 		return PP_E_INPUT;
 	*run = serve(&c->config, flags, &k.e);
@@ -454,6 +458,8 @@ int pp_run_report(const pp_run *r, const char *format, char **out, char *err, si
 	struct memout m;
 	char *text = NULL;
 
+	if (out != NULL)
+		*out = NULL;
 	if (api_begin(&k, "pp_run_report", ARGS({r, "r"}, {out, "text"}), err, errlen) != 0)
 		return PP_E_INPUT;
 	f = find_format(format, r->serve != NULL ? REPORT_SERVE : REPORT_RUN, &k.e);
@@ -472,6 +478,8 @@ int pp_run_ops_csv(const pp_run *r, char **out, char *err, size_t errlen)
 	struct memout m;
 	char *text = NULL;
 
+	if (out != NULL)
+		*out = NULL;
 	if (api_begin(&k, "pp_run_ops_csv", ARGS({r, "r"}, {out, "text"}), err, errlen) != 0)
 		return PP_E_INPUT;
 	if (r->sim->result->times == NULL)
@@ -545,6 +553,8 @@ int pp_compare_report(const pp_run *const *runs, const char *const *labels, int 
 	struct memout m;
 	char *text = NULL;
 
+	if (out != NULL)
+		*out = NULL;
 	if (api_begin(&k, "pp_compare_report", ARGS({runs, "runs"}, {out, "text"}), err, errlen) !=
 	    0)
 		return PP_E_INPUT;
@@ -564,6 +574,8 @@ int pp_list(const char *format, char **out, char *err, size_t errlen)
 	struct memout m;
 	char *text = NULL;
 
+	if (out != NULL)
+		*out = NULL;
 	if (api_begin(&k, "pp_list", ARGS({out, "text"}), err, errlen) != 0)
 		return PP_E_INPUT;
 	f = find_format(format, REPORT_LIST, &k.e);

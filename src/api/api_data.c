@@ -629,6 +629,8 @@ int pp_run_ops_new(const pp_run *r, pp_ops **ops, char *err, size_t errlen)
 {
 	struct call k;
 
+	if (ops != NULL)
+		*ops = NULL;
 	if (api_begin(&k, "pp_run_ops_new", ARGS({r, "r"}, {ops, "ops"}), err, errlen) != 0)
 		return PP_E_INPUT;
 	*ops = ops_new(r, &k.e);

@@ -1,10 +1,11 @@
 # The Python package (python/ppsim) against this build's libppsim.so: its unittest suite in
-# tests/python/, run with PPSIM_LIB naming the library and PPSIM_TEST_LOCALE a locale with a
-# decimal comma (built here, found through LOCPATH), by Debian's python3 (where make test
-# installs pandas, for the DataFrame tests) or else the first on the PATH; not under a sanitizer
-# (python3 would have to preload its runtime). A test the suite skips (no pandas, no locale) is
-# a skip here.
-lib="$(dirname "$PPSIM")/libppsim.so.0"
+# tests/python/ (docs/python.md's examples among them, as doctests), run with PPSIM_LIB naming
+# the library and PPSIM_TEST_LOCALE a locale with a decimal comma (built here, found through
+# LOCPATH), by Debian's python3 (where make test installs NumPy and pandas, for the arrays and
+# DataFrames) or else the first on the PATH; not under a sanitizer (python3 would have to
+# preload its runtime). A test the suite skips (no pandas, no locale) is a skip here.
+lib="$(dirname "$PPSIM")/libppsim.so.$(sed -n 's/^#define PP_ABI_VERSION  *//p' \
+	"$ROOT/include/ppsim/ppsim.h")"
 python=python3
 [ -x /usr/bin/python3 ] && python=/usr/bin/python3
 if [ -n "${PPSIM_SANITIZE:-}" ]; then

@@ -1,7 +1,7 @@
 """The Python package against the library: figures of the source document, the bytes of the
 command's reports, errors as exceptions, compare and sweep.
 
-Run by tests/cli/t_python.sh with PPSIM_LIB set to the build's libppsim.so.0 and PPSIM to its
+Run by tests/cli/t_python.sh with PPSIM_LIB set to the build's libppsim.so.1 and PPSIM to its
 ppsim binary: python3 -m unittest discover -s tests/python
 """
 
@@ -14,7 +14,9 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+# the package of the source tree, unless the tests are of an installed one (tests/cli/t_pip.sh)
+if not os.environ.get("PPSIM_TEST_INSTALLED"):
+    sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import ppsim  # noqa: E402
 
@@ -60,10 +62,12 @@ class Run(unittest.TestCase):
         self.assertEqual(max(op.end for op in r.ops), 33)
         first = r.ops[0]
         self.assertEqual((first.device, first.op, first.microbatch, first.start), (0, "F", 0, 0))
+        # the slack only when asked
+        self.assertEqual({op.slack for op in r.ops}, {None})
 
     def test_ops_have_their_slack_and_the_report_its_critical_path(self):
         # ZB-H1, p = 2, m = 1, unit costs: the last device's W could end a unit later
-        r = ppsim.run(schedule="zbh1", p=2, m=1, ops=True)
+        r = ppsim.run(schedule="zbh1", p=2, m=1, ops=True, slack=True)
         self.assertEqual([op.slack for op in r.ops if op.slack > 0], [1])
         self.assertEqual([(op.device, op.op) for op in r.ops if op.slack > 0], [(1, "W")])
         path = r["critical_path"]
@@ -77,7 +81,7 @@ class Run(unittest.TestCase):
                 self.assertEqual(ppsim.ops_csv(schedule="zbh1", p=4, m=8), f.read())
 
     def test_bad_values_and_unknown_keys_raise_ppsim_error(self):
-        with self.assertRaisesRegex(ppsim.PpsimError, "--stages '0'"):
+        with self.assertRaisesRegex(ppsim.PpsimError, "^key \"p\" '0': must be an integer"):
             ppsim.run(p=0)
         with self.assertRaisesRegex(ppsim.PpsimError, 'unknown key "stagez"'):
             ppsim.run(stagez=3)
@@ -189,6 +193,10 @@ class Arguments(unittest.TestCase):
             (ppsim.run, (), {"ops": 1}, "ops must be True or False, not int"),
             (ppsim.run, (), {"ops": None}, "ops must be True or False, not NoneType"),
             (ppsim.run, (), {"ops": "yes"}, "ops must be True or False, not str"),
+            (ppsim.run, (), {"slack": 1}, "slack must be True or False, not int"),
+            (ppsim.simulate, (), {"op_times": None}, "op_times must be True or False"),
+            (ppsim.simulate, (), {"schedule": 3}, "schedule must be a str, not int"),
+            (ppsim.simulate_serving, (), {"config": 3}, "config must be a path or a dict"),
             (ppsim.run, (), {"p": True}, r"p=True: a bool, and p takes no yes or no"),
             (ppsim.run, (), {"schedule": "1f1b", "comm": False}, "comm=False: a bool"),
             (ppsim.run, (), {"m": b"8"}, "m: a setting.s value is a number, .*, not bytes"),
@@ -234,7 +242,7 @@ class Arguments(unittest.TestCase):
         import fractions
         self.assertEqual(ppsim.run(p=fractions.Fraction(8, 2), m=decimal.Decimal("8"))["m"], 8)
         self.assertEqual(ppsim.run(config={"p": fractions.Fraction(4)})["p"], 4)
-        self.refused(ppsim.PpsimError, "--stages '4.0'", ppsim.run, p=decimal.Decimal("4.0"))
+        self.refused(ppsim.PpsimError, "key \"p\" '4.0'", ppsim.run, p=decimal.Decimal("4.0"))
 
     def test_an_empty_axis_is_refused_rather_than_sweeping_nothing(self):
         self.refused(ValueError, "sweep axis m is empty", ppsim.sweep, p=[2, 4], m=[])
@@ -242,7 +250,7 @@ class Arguments(unittest.TestCase):
     def test_a_refused_setting_is_a_ppsim_error_and_a_value_error(self):
         self.assertTrue(issubclass(ppsim.PpsimError, ValueError))
         self.refused(ppsim.PpsimError, 'unknown key "stagez"', ppsim.run, stagez=True)
-        self.refused(ppsim.PpsimError, "--microbatches '8.5'", ppsim.run, m=8.5)
+        self.refused(ppsim.PpsimError, "key \"m\" '8.5'", ppsim.run, m=8.5)
 
     def test_right_values_of_every_kind_still_pass(self):
         import pathlib
@@ -334,8 +342,17 @@ class Pandas(unittest.TestCase):
 
     def test_dataframe_has_the_dump_ops_columns(self):
         df = ppsim.dataframe(schedule="1f1b", p=4, m=8)
-        self.assertEqual(list(df.columns), list(ppsim.Op._fields))
+        self.assertEqual(list(df.columns), ["device", "chunk", "stage", "op", "microbatch",
+                                            "start", "end", "overlap", "slack"])
         self.assertEqual(df["end"].max(), 33)
+        self.assertEqual(list(df["op"].cat.categories), list(ppsim.OP_KINDS))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "ops.csv")
+            command("-s", "1f1b", "-p", "4", "-m", "8", "--dump-ops=" + path)
+            import pandas
+            want = pandas.read_csv(path)
+        got = df.drop(columns="overlap").astype({"op": str})
+        self.assertTrue(got.equals(want.astype(got.dtypes.to_dict())))
 
     def test_sweep_frame_has_a_row_per_point(self):
         df = ppsim.sweep_frame(p=[2, 4], m=8)

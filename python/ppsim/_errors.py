@@ -1,0 +1,41 @@
+"""The exceptions ppsim raises for what the library refused or could not do, under one base."""
+
+from typing import Type
+
+
+class Error(Exception):
+    """Base of every exception the library's answers raise (a refused setting, a run that
+    cannot be simulated, a file it cannot read, a library it cannot load). Arguments of the
+    wrong type or value are refused before the library sees them, with Python's own TypeError
+    and ValueError."""
+
+
+class PpsimError(Error, ValueError):
+    """A setting, a config or a value ppsim refused; the message is ppsim's, naming the setting
+    by its config key. A ValueError: what ppsim refuses is always a value the caller gave."""
+
+
+class SimulationError(PpsimError):
+    """Valid settings that cannot be simulated: a schedule that deadlocks, a run over its op
+    limit (max_ops) or over its GPUs' memory."""
+
+
+class PpsimFileError(Error, OSError):
+    """A file the library could not read: a config, a schedule file, a request trace."""
+
+
+class PpsimMemoryError(Error, MemoryError):
+    """The library ran out of memory (the run is too large for this machine)."""
+
+
+class LibraryError(Error, OSError):
+    """libppsim.so could not be found or loaded, or is not of this package's ABI."""
+
+
+# the exception of each negative status of ppsim.h's enum pp_status
+_BY_STATUS = {-1: PpsimError, -2: SimulationError, -3: PpsimFileError, -4: PpsimMemoryError}
+
+
+def error_of(status: int) -> Type[Error]:
+    """The exception class of a call's status (enum pp_status); PpsimError for another."""
+    return _BY_STATUS.get(status, PpsimError)

@@ -1,0 +1,267 @@
+"""Runs as data against the reports they come from: every number of the JSON report is the
+figure of its key path, every device entry the per-device table's, every op of --dump-ops the
+ops array's; serving runs and comparisons against the command's; the exceptions of each kind
+of failure.
+
+Run by tests/cli/t_python.sh (PPSIM_LIB, PPSIM): python3 -m unittest discover -s tests/python
+"""
+
+import csv
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# the package of the source tree, unless the tests are of an installed one (tests/cli/t_pip.sh)
+if not os.environ.get("PPSIM_TEST_INSTALLED"):
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import ppsim  # noqa: E402
+from ppsim import _run  # noqa: E402
+
+PPSIM = os.environ.get("PPSIM", os.path.join(ROOT, "build", "ppsim"))
+
+
+def command(*args):
+    return subprocess.run([PPSIM, *args], check=True, capture_output=True, text=True).stdout
+
+
+def leaves(x, path=""):
+    """The numbers and nulls of a JSON document outside its arrays, by key path."""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from leaves(v, path + "." + k if path else k)
+    elif x is None or (isinstance(x, (int, float)) and not isinstance(x, bool)):
+        yield path, x
+
+
+def same(got, want):
+    """got, a figure, is the report's want (None: NaN), within the last digit the report's
+    writer keeps."""
+    if want is None:
+        return math.isnan(got)
+    return math.isclose(got, want, rel_tol=1e-14, abs_tol=0)
+
+
+# what a report holds that is a setting or a list, not a figure
+NOT_FIGURES = ("schema_version", "costs", "model", "requests.file", "noise.critical_devices")
+
+RUNS = {
+    "interleaved": lambda: ppsim.simulate(schedule="interleaved", p=4, m=8, v=2,
+                                          op_times=True),
+    "a model with noise": lambda: ppsim.simulate(schedule="zbh1", p=4, m=8, model="llama3-8b",
+                                                 samples=5, jitter="normal:0.1", op_times=True),
+    "stragglers": lambda: ppsim.simulate(schedule="1f1b", p=4, m=8, stragglers="1:2"),
+    "a config file": lambda: ppsim.simulate(
+        config=os.path.join(ROOT, "configs", "llama3-405b-h200-tp8.json")),
+    "serving": lambda: ppsim.simulate_serving(p=2, num_requests=30),
+    "serving disaggregated": lambda: ppsim.simulate_serving(
+        model="llama3-8b", p=2, num_requests=30, prefill_stages=1, batching="disaggregated"),
+}
+
+
+class Figures(unittest.TestCase):
+    def test_every_number_of_the_json_report_is_the_figure_of_its_path(self):
+        names = set(ppsim.figure_names())
+        for what, make in RUNS.items():
+            with self.subTest(what), make() as r:
+                report = r.json()
+                for path, want in leaves(report):
+                    if path.startswith(NOT_FIGURES):
+                        continue
+                    if path not in names and want is None:
+                        # an object the report writes as null: each of its figures is NaN
+                        inside = [n for n in names if n.startswith(path + ".")]
+                        self.assertTrue(inside, path)
+                        for n in inside:
+                            self.assertTrue(math.isnan(r.figure(n)), n)
+                        continue
+                    self.assertIn(path, names)
+                    self.assertTrue(same(r.figure(path), want), (path, r.figure(path), want))
+
+    def test_every_device_entry_is_the_device_table(self):
+        for what, make in RUNS.items():
+            with self.subTest(what), make() as r:
+                devices = r.json()["devices"]
+                self.assertEqual(len(devices), len(r.device_figure("busy")))
+                for name in ppsim.device_figure_names():
+                    column = r.device_figure(name)
+                    for d, entry in enumerate(devices):
+                        want = entry.get(name)
+                        if isinstance(want, str):
+                            continue
+                        want = int(want) if isinstance(want, bool) else want
+                        self.assertTrue(same(column[d], want), (name, d, column[d], want))
+
+    def test_figures_are_those_the_run_has(self):
+        with RUNS["interleaved"]() as r:
+            f = r.figures()
+            self.assertEqual((f["makespan"], f["critical_path.time"]), (28.5, 28.5))
+            self.assertNotIn("step_time", f)
+            self.assertNotIn("ttft.p50", f)
+            self.assertEqual(r.time_unit, "t")
+            self.assertFalse(r.serving)
+        with ppsim.simulate(schedule="interleaved", p=4, m=8, v=2) as r:
+            self.assertTrue(math.isnan(r.figure("critical_path.time")))
+
+    def test_an_unknown_name_is_a_ppsim_error(self):
+        with RUNS["interleaved"]() as r:
+            with self.assertRaisesRegex(ppsim.PpsimError, "figure 'makespam': no figure"):
+                r.figure("makespam")
+            with self.assertRaisesRegex(ppsim.PpsimError, "device figure 'bussy'"):
+                r.device_figure("bussy")
+            with self.assertRaisesRegex(ValueError, "NUL byte"):
+                r.figure("makespan\0")
+        with self.assertRaisesRegex(ValueError, "closed"):
+            r.figure("makespan")
+
+
+def dump_ops(*args):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "ops.csv")
+        command(*args, "--dump-ops=" + path)
+        with open(path) as f:
+            return list(csv.DictReader(f))
+
+
+class Ops(unittest.TestCase):
+    CASES = [["-s", "zbh1", "-p", "4", "-m", "8", "--tf", "1.5", "--tcomm", "0.25"],
+             ["-s", "dualpipev", "-p", "4", "-m", "8"],
+             ["-s", "interleaved", "-p", "4", "-v", "2", "-m", "8"],
+             ["-c", os.path.join(ROOT, "configs", "llama3-8b-h100.json")]]
+
+    @staticmethod
+    def settings(args):
+        keys = {"-s": "schedule", "-p": "p", "-m": "m", "-v": "v", "--tf": "t_f",
+                "--tcomm": "t_comm", "-c": "config"}
+        return {keys[k]: v for k, v in zip(args[::2], args[1::2])}
+
+    def test_the_ops_array_is_the_op_dump_field_by_field(self):
+        try:
+            import numpy  # noqa: F401
+        except ImportError:
+            self.skipTest("NumPy is not installed")
+        for args in self.CASES:
+            with self.subTest(args=args):
+                rows = dump_ops(*args)
+                a = ppsim.run(ops=True, slack=True, **self.settings(args)).ops_array()
+                self.assertEqual(len(a), len(rows))
+                for op, row in zip(a, rows):
+                    self.assertEqual(ppsim.OP_KINDS[op["op"]], row["op"])
+                    for field in ("device", "chunk", "stage", "microbatch"):
+                        self.assertEqual(op[field], int(row[field]), field)
+                    for field in ("start", "end", "slack"):
+                        self.assertEqual(op[field], float(row[field]), field)
+                    self.assertEqual(bool(op["overlap"]), row.get("overlap") == "1")
+
+    def test_the_ops_are_the_same_without_numpy(self):
+        r = ppsim.run(schedule="dualpipev", p=4, m=8, ops=True, slack=True)
+        got = r.ops
+        saved = _run._numpy
+
+        def missing():
+            raise ImportError("no numpy here")
+
+        _run._numpy = missing
+        try:
+            again = ppsim.run(schedule="dualpipev", p=4, m=8, ops=True, slack=True)
+            self.assertEqual(again.ops, got)
+            with self.assertRaisesRegex(ImportError, "no numpy"):
+                again.ops_array()
+        finally:
+            _run._numpy = saved
+        self.assertEqual(len(got), len(dump_ops("-s", "dualpipev", "-p", "4", "-m", "8")))
+
+    def test_a_run_without_op_times_has_their_order_alone(self):
+        with ppsim.simulate(schedule="1f1b", p=2, m=2) as r:
+            self.assertEqual(r.op_count, 8)
+            with self.assertRaisesRegex(ppsim.PpsimError, "kept no op times"):
+                r.ops()
+            with self.assertRaisesRegex(ppsim.PpsimError, "kept no op times"):
+                r.ops_csv()
+            try:
+                a = r.ops_array()
+            except ImportError:
+                return
+            self.assertEqual(a.dtype.names,
+                             ("device", "chunk", "stage", "op", "microbatch", "overlap"))
+            self.assertEqual(list(a["device"]), [0, 0, 0, 0, 1, 1, 1, 1])
+
+    def test_a_serving_run_has_its_ops(self):
+        with ppsim.simulate_serving(p=2, num_requests=5) as r:
+            rows = list(csv.DictReader(io.StringIO(r.ops_csv())))
+            ops = r.ops()
+        self.assertEqual(len(ops), len(rows))
+        self.assertEqual({op.op for op in ops}, {"F"})
+        self.assertEqual(ops[-1].end, float(rows[-1]["end"]))
+
+
+class Commands(unittest.TestCase):
+    def test_serve_is_ppsim_serve(self):
+        self.assertEqual(ppsim.serve(p=2, num_requests=50, rate=20),
+                         json.loads(command("serve", "-p", "2", "--num-requests", "50",
+                                            "--rate", "20", "--format=json")))
+        with ppsim.simulate_serving(p=2, num_requests=50, rate=20) as r:
+            self.assertTrue(r.serving)
+            self.assertEqual(r.report("text"),
+                             command("serve", "-p", "2", "--num-requests", "50", "--rate", "20"))
+
+    def test_compare_runs_each_schedule_with_the_chunks_it_takes(self):
+        got = ppsim.compare(["1f1b", "interleaved", "zbh1"], p=4, m=16, v=2)
+        self.assertEqual(got, json.loads(command("compare", "--schedules=1f1b,interleaved,zbh1",
+                                                 "-p", "4", "-m", "16", "-v", "2",
+                                                 "--format=json")))
+        self.assertEqual([r["v"] for r in got], [1, 2, 1])
+
+
+class Errors(unittest.TestCase):
+    def test_each_kind_of_failure_has_its_exception(self):
+        self.assertTrue(issubclass(ppsim.PpsimError, ppsim.Error))
+        self.assertTrue(issubclass(ppsim.PpsimError, ValueError))
+        self.assertTrue(issubclass(ppsim.SimulationError, ppsim.PpsimError))
+        self.assertTrue(issubclass(ppsim.PpsimFileError, OSError))
+        self.assertTrue(issubclass(ppsim.PpsimFileError, ppsim.Error))
+        self.assertTrue(issubclass(ppsim.LibraryError, OSError))
+        self.assertTrue(issubclass(ppsim.PpsimMemoryError, MemoryError))
+        with self.assertRaisesRegex(ppsim.PpsimFileError, "cannot read '/nonexistent/a.json'"):
+            ppsim.run(config="/nonexistent/a.json")
+        with self.assertRaisesRegex(ppsim.PpsimFileError, "/nonexistent/s.csv"):
+            ppsim.run(schedule_file="/nonexistent/s.csv")
+        cyclic = os.path.join(ROOT, "tests", "cli", "schedules", "cyclic.csv")
+        with self.assertRaisesRegex(ppsim.SimulationError, "cyclic wait"):
+            ppsim.run(schedule_file=cyclic)
+
+    def test_messages_name_settings_by_their_keys(self):
+        cases = [(dict(rate=5), 'key "rate" = 5: a serving option: use pp_serve'),
+                 (dict(t_f=0, t_b=0, t_w=0), '"t_f", "t_b" and "t_w": at least one'),
+                 (dict(schedule="zb-auto", mem_limit=0.5), 'key "mem_limit" = 0.5'),
+                 (dict(latency=3), 'needs a link \\("link" or "bandwidth"\\)')]
+        for settings, pattern in cases:
+            with self.subTest(settings=settings):
+                with self.assertRaisesRegex(ppsim.PpsimError, pattern) as e:
+                    ppsim.run(**settings)
+                self.assertNotIn("--", str(e.exception))
+        with self.assertRaisesRegex(ppsim.PpsimError, 'key "m" = 4: a training option, not for '
+                                                      'pp_serve'):
+            ppsim.serve(m=4)
+
+    def test_a_library_of_another_interface_or_none_is_a_library_error(self):
+        code = ("import ppsim\ntry:\n    ppsim.run()\nexcept ppsim.LibraryError as e:\n"
+                "    print(isinstance(e, OSError), e)\n")
+        for lib, want in (("/nonexistent/libppsim.so.1", "libppsim.so not found"),
+                          ("libz.so.1", "has the interface ABI 0")):
+            with self.subTest(lib=lib):
+                out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                     text=True, env=dict(os.environ, PPSIM_LIB=lib,
+                                                         PYTHONPATH=os.path.join(ROOT, "python")))
+                self.assertIn("True ppsim: ", out.stdout, out.stderr)
+                self.assertIn(want, out.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
