@@ -53,12 +53,12 @@ extern "C" {
 /* What a call that can fail returns: PP_OK, or the kind of its failure. */
 enum pp_status {
 	PP_OK = 0,
-	PP_E_INPUT = -1,  /* a setting, a value, a config or a file's contents refused; an argument
-	                     NULL or out of range */
-	PP_E_SIM = -2,    /* valid settings that cannot be simulated: a schedule that deadlocks, a
-	                     run over its op limit (key "max_ops") or its GPUs' memory */
-	PP_E_FILE = -3,   /* a file could not be read (a config, a schedule, a request trace) */
-	PP_E_NOMEM = -4   /* out of memory */
+	PP_E_INPUT = -1, /* a setting, a value, a config or a file's contents refused; an argument
+	                    NULL or out of range */
+	PP_E_SIM = -2,   /* valid settings that cannot be simulated: a schedule that deadlocks, a
+	                    run over its op limit (key "max_ops") or its GPUs' memory */
+	PP_E_FILE = -3,  /* a file could not be read (a config, a schedule, a request trace) */
+	PP_E_NOMEM = -4  /* out of memory */
 };
 
 /* A configuration: the defaults of `ppsim run` (1f1b, p=4, v=1, m=8, unit costs) until set. */
@@ -99,9 +99,11 @@ int pp_config_load_file(pp_config *c, const char *path, char *err, size_t errlen
 
 /* pp_simulate's flags: what a run keeps besides its figures and per-device table, each at a
  * cost per op (16 bytes of memory for the times; 12 more, and a pass, for the slack). */
-#define PP_KEEP_OP_TIMES 1u /* each op's start and end: pp_run_ops, pp_run_ops_csv, and the
-                               critical path of the reports and figures */
-#define PP_KEEP_SLACK    2u /* each op's slack too (the op times with it) */
+/* Each op's start and end: pp_run_ops, pp_run_ops_csv, the critical path of reports and
+ * figures. */
+#define PP_KEEP_OP_TIMES 1u
+/* Each op's slack too (the op times with it). */
+#define PP_KEEP_SLACK 2u
 
 /*
  * Checks c as a training step (a setting only serving takes is refused: pp_serve runs it),
@@ -117,8 +119,8 @@ int pp_simulate(const pp_config *c, unsigned flags, pp_run **run, char *err, siz
  * c's), as `ppsim compare --schedules` runs them: runs[i] gets schedule i's run, each for
  * pp_run_free. Returns PP_OK, or a status with err set and every runs[i] NULL.
  */
-int pp_simulate_schedules(const pp_config *c, const char *const *schedules, int n,
-                          unsigned flags, pp_run **runs, char *err, size_t errlen);
+int pp_simulate_schedules(const pp_config *c, const char *const *schedules, int n, unsigned flags,
+                          pp_run **runs, char *err, size_t errlen);
 /*
  * Runs c as a serving simulation (`ppsim serve`) into *run: reads its request trace (key
  * "requests") or generates its requests, and simulates its batching policy on its pipeline. A

@@ -101,7 +101,8 @@ void api_words(char *msg, size_t n)
 			quoted = true;
 		else if (*s == '\'' && quoted && !isalnum((unsigned char)s[1]))
 			quoted = false;
-		if (!quoted && s[0] == '-' && s[1] == '-' && (s == msg || !isalnum((unsigned char)s[-1]))) {
+		if (!quoted && s[0] == '-' && s[1] == '-' &&
+		    (s == msg || !isalnum((unsigned char)s[-1]))) {
 			while (isalnum((unsigned char)s[2 + len]) || s[2 + len] == '-')
 				len++;
 			opt = option_named(s + 2, len);
@@ -299,8 +300,8 @@ int pp_simulate(const pp_config *c, unsigned flags, pp_run **run, char *err, siz
 	return api_end(&k, *run != NULL ? 0 : -1);
 }
 
-int pp_simulate_schedules(const pp_config *c, const char *const *schedules, int n,
-                          unsigned flags, pp_run **runs, char *err, size_t errlen)
+int pp_simulate_schedules(const pp_config *c, const char *const *schedules, int n, unsigned flags,
+                          pp_run **runs, char *err, size_t errlen)
 {
 	struct call k;
 	struct config *each;
@@ -559,7 +560,8 @@ int pp_compare_report(const pp_run *const *runs, const char *const *labels, int 
 	    0)
 		return PP_E_INPUT;
 	if (check_rows(runs, n, &k.e) == 0)
-		f = find_format(format, runs[0]->serve != NULL ? REPORT_SERVE_COMPARE : REPORT_COMPARE,
+		f = find_format(format,
+		                runs[0]->serve != NULL ? REPORT_SERVE_COMPARE : REPORT_COMPARE,
 		                &k.e);
 	if (f != NULL && memout_open(&m, &k.e) != NULL)
 		text = memout_close(&m, write_compare(f, runs, labels, n, m.out, &k.e), &k.e);

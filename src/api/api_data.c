@@ -53,8 +53,15 @@ static int served(const pp_run *r, size_t arg, double *out)
 }
 
 /* Figures both kinds of run have, by arg. */
-enum { BOTH_MAKESPAN, BOTH_BUBBLE, BOTH_UTILIZATION, BOTH_P, BOTH_MESSAGES, BOTH_BYTES,
-       BOTH_P2P_TIME };
+enum {
+	BOTH_MAKESPAN,
+	BOTH_BUBBLE,
+	BOTH_UTILIZATION,
+	BOTH_P,
+	BOTH_MESSAGES,
+	BOTH_BYTES,
+	BOTH_P2P_TIME
+};
 
 static int both(const pp_run *r, size_t arg, double *out)
 {
@@ -95,11 +102,11 @@ static int shape(const pp_run *r, size_t arg, double *out)
 {
 	const struct sched *s = r->sim->sched;
 
-	*out = !training(r)         ? NAN
-	       : arg == SHAPE_V     ? s->v
-	       : arg == SHAPE_M     ? s->m
-	       : s->group > 0       ? s->group
-	                            : NAN;
+	*out = !training(r)     ? NAN
+	       : arg == SHAPE_V ? s->v
+	       : arg == SHAPE_M ? s->m
+	       : s->group > 0   ? s->group
+	                        : NAN;
 	return 0;
 }
 
@@ -110,8 +117,8 @@ enum { CRIT_TIME, CRIT_DEVICE, CRIT_OPS, CRIT_MESSAGES, CRIT_TRANSFER, CRIT_TAIL
 static int critical(const pp_run *r, size_t arg, double *out)
 {
 	const struct critical_metrics *k = &r->sim->metrics.critical;
-	const double v[] = {k->length, k->device, (double)k->ops, (double)k->messages,
-	                    k->transfer, k->tail};
+	const double v[] = {k->length,           k->device,   (double)k->ops,
+	                    (double)k->messages, k->transfer, k->tail};
 
 	if (!training(r) || !k->has)
 		*out = NAN;
@@ -122,21 +129,30 @@ static int critical(const pp_run *r, size_t arg, double *out)
 
 /* The step taken apart (a model's), by arg: the device, compute, bubble, exposed P2P,
  * optimizer, other, then exposed and hidden time of each kind of communication. */
-enum { BRK_DEVICE, BRK_COMPUTE, BRK_BUBBLE, BRK_P2P, BRK_OPTIMIZER, BRK_OTHER, BRK_EXPOSED,
-       BRK_HIDDEN = BRK_EXPOSED + COMM_KINDS };
+enum {
+	BRK_DEVICE,
+	BRK_COMPUTE,
+	BRK_BUBBLE,
+	BRK_P2P,
+	BRK_OPTIMIZER,
+	BRK_OTHER,
+	BRK_EXPOSED,
+	BRK_HIDDEN = BRK_EXPOSED + COMM_KINDS
+};
 
 static int breakdown(const pp_run *r, size_t arg, double *out)
 {
 	const struct step_breakdown *x = &r->sim->metrics.breakdown;
-	const double v[] = {x->device, x->compute, x->bubble, x->exposed_p2p, x->optimizer,
-	                    x->other};
+	const double v[] = {x->device,      x->compute,   x->bubble,
+	                    x->exposed_p2p, x->optimizer, x->other};
 
 	if (!training(r) || !r->sim->metrics.has_model)
 		*out = NAN;
 	else if (arg < BRK_EXPOSED)
 		*out = v[arg];
 	else
-		*out = arg < BRK_HIDDEN ? x->exposed[arg - BRK_EXPOSED] : x->hidden[arg - BRK_HIDDEN];
+		*out = arg < BRK_HIDDEN ? x->exposed[arg - BRK_EXPOSED]
+		                        : x->hidden[arg - BRK_HIDDEN];
 	return 0;
 }
 
@@ -188,10 +204,25 @@ static int latency(const pp_run *r, size_t arg, double *out)
 }
 
 /* A serving run's counts, by arg. */
-enum { SRV_INFLIGHT, SRV_PREFILL_STAGES, SRV_REQUESTS, SRV_PROMPT_TOKENS, SRV_OUTPUT_TOKENS,
-       SRV_REQUEST_SEED, SRV_BATCHES, SRV_PREFILL_ONLY, SRV_DECODE_ONLY, SRV_MIXED,
-       SRV_KV_CAPACITY, SRV_KV_PEAK, SRV_KV_PREFILL_CAPACITY, SRV_KV_PREFILL_PEAK, SRV_KV_WAITS,
-       SRV_KV_TRANSFERS, SRV_KV_TRANSFER_TIME };
+enum {
+	SRV_INFLIGHT,
+	SRV_PREFILL_STAGES,
+	SRV_REQUESTS,
+	SRV_PROMPT_TOKENS,
+	SRV_OUTPUT_TOKENS,
+	SRV_REQUEST_SEED,
+	SRV_BATCHES,
+	SRV_PREFILL_ONLY,
+	SRV_DECODE_ONLY,
+	SRV_MIXED,
+	SRV_KV_CAPACITY,
+	SRV_KV_PEAK,
+	SRV_KV_PREFILL_CAPACITY,
+	SRV_KV_PREFILL_PEAK,
+	SRV_KV_WAITS,
+	SRV_KV_TRANSFERS,
+	SRV_KV_TRANSFER_TIME
+};
 
 static int serving(const pp_run *r, size_t arg, double *out)
 {
@@ -241,7 +272,8 @@ static int serving(const pp_run *r, size_t arg, double *out)
 		*out = (double)s->kv_peak[0];
 		break;
 	case SRV_KV_PREFILL_CAPACITY:
-		*out = !prefill || s->kv_capacity[1] == UINT64_MAX ? NAN : (double)s->kv_capacity[1];
+		*out = !prefill || s->kv_capacity[1] == UINT64_MAX ? NAN
+		                                                   : (double)s->kv_capacity[1];
 		break;
 	case SRV_KV_PREFILL_PEAK:
 		*out = prefill ? (double)s->kv_peak[1] : NAN;
@@ -261,20 +293,6 @@ static int serving(const pp_run *r, size_t arg, double *out)
 
 #define M(f)  offsetof(struct metrics, f)
 #define SM(f) offsetof(struct serve_metrics, f)
-/* the six figures of a latency */
-#define LAT(key, f)                                                                                \
-	{key ".n", latency, LATENCY(f, 0)}, {key ".mean", latency, LATENCY(f, 1)},                 \
-	        {key ".p50", latency, LATENCY(f, 2)}, {key ".p90", latency, LATENCY(f, 3)},        \
-	        {key ".p99", latency, LATENCY(f, 4)}, {                                            \
-		key ".max", latency, LATENCY(f, 5)                                                 \
-	}
-/* the six statistics of a noise figure from NOISE_STEP or NOISE_BUBBLE */
-#define STATS(key, at)                                                                             \
-	{key ".mean", noise, (at)}, {key ".p50", noise, (at) + 1}, {key ".p90", noise, (at) + 2},  \
-	        {key ".p99", noise, (at) + 3}, {key ".min", noise, (at) + 4}, {                    \
-		key ".max", noise, (at) + 5                                                        \
-	}
-
 /* The figures, in the order of the reports' keys: a training step's, then a serving run's
  * (those of both kinds where the training step has them). The kinds of communication are named
  * as comm_kind_info names them (tests/python checks each against the report). */
@@ -323,8 +341,18 @@ static const struct figure figures[] = {
         {"mfu", model, M(mfu)},
         {"noise.samples", noise, NOISE_SAMPLES},
         {"noise.seed", noise, NOISE_SEED},
-        STATS("noise.step", NOISE_STEP),
-        STATS("noise.bubble_ratio", NOISE_BUBBLE),
+        {"noise.step.mean", noise, NOISE_STEP},
+        {"noise.step.p50", noise, NOISE_STEP + 1},
+        {"noise.step.p90", noise, NOISE_STEP + 2},
+        {"noise.step.p99", noise, NOISE_STEP + 3},
+        {"noise.step.min", noise, NOISE_STEP + 4},
+        {"noise.step.max", noise, NOISE_STEP + 5},
+        {"noise.bubble_ratio.mean", noise, NOISE_BUBBLE},
+        {"noise.bubble_ratio.p50", noise, NOISE_BUBBLE + 1},
+        {"noise.bubble_ratio.p90", noise, NOISE_BUBBLE + 2},
+        {"noise.bubble_ratio.p99", noise, NOISE_BUBBLE + 3},
+        {"noise.bubble_ratio.min", noise, NOISE_BUBBLE + 4},
+        {"noise.bubble_ratio.max", noise, NOISE_BUBBLE + 5},
         {"prefill_stages", serving, SRV_PREFILL_STAGES},
         {"inflight", serving, SRV_INFLIGHT},
         {"requests.count", serving, SRV_REQUESTS},
@@ -335,10 +363,30 @@ static const struct figure figures[] = {
         {"output_tokens_per_s", served, SM(output_tokens_per_s)},
         {"prompt_tokens_per_s", served, SM(prompt_tokens_per_s)},
         {"requests_per_s", served, SM(requests_per_s)},
-        LAT("ttft", ttft),
-        LAT("tpot", tpot),
-        LAT("e2e", e2e),
-        LAT("queue_wait", queue_wait),
+        {"ttft.n", latency, LATENCY(ttft, 0)},
+        {"ttft.mean", latency, LATENCY(ttft, 1)},
+        {"ttft.p50", latency, LATENCY(ttft, 2)},
+        {"ttft.p90", latency, LATENCY(ttft, 3)},
+        {"ttft.p99", latency, LATENCY(ttft, 4)},
+        {"ttft.max", latency, LATENCY(ttft, 5)},
+        {"tpot.n", latency, LATENCY(tpot, 0)},
+        {"tpot.mean", latency, LATENCY(tpot, 1)},
+        {"tpot.p50", latency, LATENCY(tpot, 2)},
+        {"tpot.p90", latency, LATENCY(tpot, 3)},
+        {"tpot.p99", latency, LATENCY(tpot, 4)},
+        {"tpot.max", latency, LATENCY(tpot, 5)},
+        {"e2e.n", latency, LATENCY(e2e, 0)},
+        {"e2e.mean", latency, LATENCY(e2e, 1)},
+        {"e2e.p50", latency, LATENCY(e2e, 2)},
+        {"e2e.p90", latency, LATENCY(e2e, 3)},
+        {"e2e.p99", latency, LATENCY(e2e, 4)},
+        {"e2e.max", latency, LATENCY(e2e, 5)},
+        {"queue_wait.n", latency, LATENCY(queue_wait, 0)},
+        {"queue_wait.mean", latency, LATENCY(queue_wait, 1)},
+        {"queue_wait.p50", latency, LATENCY(queue_wait, 2)},
+        {"queue_wait.p90", latency, LATENCY(queue_wait, 3)},
+        {"queue_wait.p99", latency, LATENCY(queue_wait, 4)},
+        {"queue_wait.max", latency, LATENCY(queue_wait, 5)},
         {"micro_batches.count", serving, SRV_BATCHES},
         {"micro_batches.prefill_only", serving, SRV_PREFILL_ONLY},
         {"micro_batches.decode_only", serving, SRV_DECODE_ONLY},
@@ -379,8 +427,8 @@ int pp_run_figure(const pp_run *r, const char *name, double *value, char *err, s
 				pp_nomem(&k.e, r->sim->samples->n, sizeof(double));
 			return api_end(&k, rc);
 		}
-	pp_fail(&k.e, PP_ERR_USAGE, "figure '%s': no figure of that name (pp_figure_name lists them)",
-	        name);
+	pp_fail(&k.e, PP_ERR_USAGE,
+	        "figure '%s': no figure of that name (pp_figure_name lists them)", name);
 	return api_end(&k, rc);
 }
 
@@ -451,7 +499,8 @@ int pp_run_devices(const pp_run *r)
 static double device_value(const pp_run *r, const struct device_figure *f, int d)
 {
 	size_t at = training(r) ? f->train : f->serve;
-	bool has = !f->model || (training(r) ? r->sim->metrics.has_model : config_has_model(r->config));
+	bool has = !f->model ||
+	           (training(r) ? r->sim->metrics.has_model : config_has_model(r->config));
 
 	if (at == NONE || !has)
 		return NAN;
@@ -479,8 +528,8 @@ int pp_run_device_figure(const pp_run *r, const char *name, double *out, size_t 
 	struct call k;
 	int p;
 
-	if (api_begin(&k, "pp_run_device_figure", ARGS({r, "r"}, {name, "name"}, {out, "out"}),
-	              err, errlen) != 0)
+	if (api_begin(&k, "pp_run_device_figure", ARGS({r, "r"}, {name, "name"}, {out, "out"}), err,
+	              errlen) != 0)
 		return PP_E_INPUT;
 	p = pp_run_devices(r);
 	for (size_t i = 0; i < NDEVICE_FIGURES; i++)
@@ -512,7 +561,8 @@ int pp_run_kept(const pp_run *r)
 }
 
 /* The entry i of a column at base, every stride bytes (0: packed entries of type T). */
-#define AT(T, base, stride, i) (*(T *)(void *)((char *)(base) + (i) * ((stride) ? (stride) : sizeof(T))))
+#define AT(T, base, stride, i)                                                                     \
+	(*(T *)(void *)((char *)(base) + (i) * ((stride) ? (stride) : sizeof(T))))
 
 /* Fills cols with ops first .. first + cols->n - 1 of r, whose columns are checked: the
  * devices by their ranges of ops, then every other column in one pass over the ops. */
@@ -570,8 +620,9 @@ static int check_ops(const pp_run *r, size_t first, const pp_ops *cols, struct p
 		               "pp_run_ops: the run kept no op times (simulate it with "
 		               "PP_KEEP_OP_TIMES)");
 	if (cols->slack != NULL && r->sim->slack == NULL)
-		return pp_fail(e, PP_ERR_USAGE,
-		               "pp_run_ops: the run kept no slack (simulate it with PP_KEEP_SLACK)");
+		return pp_fail(
+		        e, PP_ERR_USAGE,
+		        "pp_run_ops: the run kept no slack (simulate it with PP_KEEP_SLACK)");
 	return 0;
 }
 

@@ -17,8 +17,8 @@ struct pp_config {
 };
 
 struct pp_run {
-	struct sim *sim;             /* the training step, owned; a serving run's view (&serve->sim) */
-	struct serve_run *serve;     /* a serving run, owned; NULL for a training step */
+	struct sim *sim;         /* the training step, owned; a serving run's view (&serve->sim) */
+	struct serve_run *serve; /* a serving run, owned; NULL for a training step */
 	struct serve_metrics served; /* a serving run's figures */
 	const struct config *config; /* the settings it ran with: the sim's or the serving run's */
 	unsigned kept;               /* PP_KEEP_* bits of what it has */

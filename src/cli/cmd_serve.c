@@ -32,8 +32,8 @@ struct serve_run *cmd_serve_config(const struct config *c, unsigned flags, uint6
                                    bool show, struct pp_error *err)
 {
 	struct serve_watch w = {.show = show};
-	struct serve_run *r =
-	        serve_run_config(c, flags, max_steps, &(struct serve_progress){show_progress, &w}, err);
+	struct serve_run *r = serve_run_config(c, flags, max_steps,
+	                                       &(struct serve_progress){show_progress, &w}, err);
 
 	if (w.started)
 		progress_end(&w.pg);

@@ -65,8 +65,8 @@ static void training(const char *root)
 	      "no critical path without op times", err);
 	check(pp_run_figure(r, "makespam", &x, err, sizeof(err)) == PP_E_INPUT,
 	      "an unknown figure is PP_E_INPUT", err);
-	check(pp_run_devices(r) == 4 && pp_run_device_figure(r, "busy", busy, 8, err,
-	                                                      sizeof(err)) == 4 &&
+	check(pp_run_devices(r) == 4 &&
+	              pp_run_device_figure(r, "busy", busy, 8, err, sizeof(err)) == 4 &&
 	              busy[0] == 24,
 	      "each device is busy 24 of 33", err);
 	check(pp_run_kept(r) == 0 && pp_run_op_count(r) == 64 && !pp_run_is_serving(r) &&
@@ -96,14 +96,15 @@ static void training(const char *root)
 	                .overlap = &rec->overlap};
 	check(rec != NULL && pp_run_ops(r, 0, &cols, err, sizeof(err)) == PP_OK,
 	      "pp_run_ops into records", err);
-	check(pp_run_ops_new(r, &all, err, sizeof(err)) == PP_OK && all->n == n,
-	      "pp_run_ops_new", err);
+	check(pp_run_ops_new(r, &all, err, sizeof(err)) == PP_OK && all->n == n, "pp_run_ops_new",
+	      err);
 	for (size_t i = 0; rec != NULL && all != NULL && i < n; i++)
 		if (rec[i].end != all->end[i] || rec[i].device != all->device[i] ||
 		    rec[i].kind != all->kind[i] || rec[i].slack != all->slack[i] ||
 		    rec[i].start > rec[i].end)
 			check(0, "records and columns agree", NULL);
-	check(rec != NULL && rec[n - 1].device == 3 && strcmp(pp_op_kind_name(rec[0].kind), "F") == 0,
+	check(rec != NULL && rec[n - 1].device == 3 &&
+	              strcmp(pp_op_kind_name(rec[0].kind), "F") == 0,
 	      "the ops in device order", NULL);
 	pp_ops_free(all);
 	free(rec);
@@ -165,7 +166,8 @@ static void serving(void)
 	                        sizeof(err)) == PP_E_INPUT,
 	      "serving runs in two time units are not compared", err);
 	pp_run_free(r[1]);
-	check(pp_run_report(r[0], "csv", &text, err, sizeof(err)) == PP_OK, "a serving report", err);
+	check(pp_run_report(r[0], "csv", &text, err, sizeof(err)) == PP_OK, "a serving report",
+	      err);
 	pp_string_free(text);
 	check(pp_config_set(c, "m", "4", err, sizeof(err)) == PP_OK &&
 	              pp_serve(c, 0, &r[1], err, sizeof(err)) == PP_E_INPUT &&

@@ -18,7 +18,8 @@ static char first[512];
 static void note(const char *what, const char *err)
 {
 	if (first[0] == '\0')
-		snprintf(first, sizeof(first), "%s: %s", what, err[0] != '\0' ? err : "(no message)");
+		snprintf(first, sizeof(first), "%s: %s", what,
+		         err[0] != '\0' ? err : "(no message)");
 }
 
 /* Takes the string *s that call what made, returning rc: notes its error, frees it. */
@@ -91,8 +92,8 @@ int main(void)
 		if (pp_serve(sv, 0, &served[i], err, sizeof(err)) != PP_OK)
 			note("pp_serve", err);
 	for (int i = 0; first[0] == '\0' && i < 3; i++) {
-		take("pp_run_report", pp_run_report(runs[i % 2], formats[i], &s, err, sizeof(err)), &s,
-		     err);
+		take("pp_run_report", pp_run_report(runs[i % 2], formats[i], &s, err, sizeof(err)),
+		     &s, err);
 		if (first[0] == '\0')
 			take("pp_run_report",
 			     pp_run_report(served[0], formats[i], &s, err, sizeof(err)), &s, err);

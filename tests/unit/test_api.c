@@ -591,7 +591,8 @@ static void api_messages_name_options_by_their_keys_and_commands_by_their_calls(
 	        {"a serving option: use ppsim serve", "a serving option: use pp_serve"},
 	        {"not for ppsim run", "not for pp_simulate"},
 	        /* a value in quotes, an apostrophe, an option the library has not, stay */
-	        {"key \"schedule\" '--mem-limit': unknown", "key \"schedule\" '--mem-limit': unknown"},
+	        {"key \"schedule\" '--mem-limit': unknown",
+	         "key \"schedule\" '--mem-limit': unknown"},
 	        {"the GPU's memory (--memory-reserve)", "the GPU's memory (\"memory_reserve\")"},
 	        {"shard the sweep (--shard=K/N)", "shard the sweep (--shard=K/N)"},
 	        {"ppsim servers --tfx a--tf", "ppsim servers --tfx a--tf"},
@@ -681,8 +682,8 @@ static void api_ops_fill_the_callers_columns_and_records_or_the_librarys(void)
 	CU_ASSERT_EQUAL(pp_run_ops(r, 5, &cols, err, sizeof(err)), PP_E_INPUT);
 	CU_ASSERT_STRING_EQUAL(err, "pp_run_ops: ops 5 to 7 of 6: past the run's ops");
 	CU_ASSERT_EQUAL(pp_run_ops(bare, 0, &cols, err, sizeof(err)), PP_E_INPUT);
-	CU_ASSERT_STRING_EQUAL(err,
-	                       "pp_run_ops: the run kept no slack (simulate it with PP_KEEP_SLACK)");
+	CU_ASSERT_STRING_EQUAL(
+	        err, "pp_run_ops: the run kept no slack (simulate it with PP_KEEP_SLACK)");
 	CU_ASSERT_EQUAL(pp_run_ops_new(r, &all, err, sizeof(err)), PP_OK);
 	CU_ASSERT_EQUAL_FATAL(all->n, 6);
 	CU_ASSERT_EQUAL(all->end[2], 5);
@@ -748,8 +749,7 @@ static void api_serve_runs_a_serving_config_and_reads_it_as_data(void)
 	CU_ASSERT_EQUAL(pp_simulate(c, 0, &none, err, sizeof(err)), PP_E_INPUT);
 	CU_ASSERT_STRING_EQUAL(err, "key \"num_requests\" = 20: a serving option: use pp_serve");
 	CU_ASSERT_EQUAL(pp_serve(t, 0, &none, err, sizeof(err)), PP_E_INPUT);
-	CU_ASSERT_STRING_EQUAL(err,
-	                       "key \"schedule\" = 1f1b: a training option, not for pp_serve");
+	CU_ASSERT_STRING_EQUAL(err, "key \"schedule\" = 1f1b: a training option, not for pp_serve");
 	CU_ASSERT_EQUAL(pp_serve(c, 1, &none, err, sizeof(err)), PP_E_INPUT);
 	CU_ASSERT_STRING_EQUAL(err, "pp_serve: flags 0x1: it takes none (0)");
 	/* a serving run and a training step do not compare */
