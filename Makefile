@@ -195,10 +195,11 @@ unit: $(UNIT_BIN)
 # python3, with pandas, runs the Python package's tests; zsh and fish try the completion
 # scripts; strace counts a sweep's threads and taskset pins it to one CPU; man reads the man
 # page; locales holds the locale sources of the locale tests; script gives a pseudo-terminal;
-# readelf reads the shared library; Debian's pip installs the package in a venv (t_pip.sh).
+# readelf reads the shared library; Debian's pip installs the package in a venv (t_pip.sh) and
+# mypy checks its type hints.
 TEST_TOOLS := xmllint:libxml2-utils g++ /usr/bin/python3:python3 \
               /usr/lib/python3/dist-packages/pandas:python3-pandas \
-              /usr/lib/python3/dist-packages/pip:python3-pip zsh fish strace \
+              /usr/lib/python3/dist-packages/pip:python3-pip mypy zsh fish strace \
               taskset:util-linux man:man-db /usr/share/i18n/SUPPORTED:locales script:bsdutils \
               readelf:binutils
 # The programs the CLI tests run: the benchmark too, for t_build's check that it refuses

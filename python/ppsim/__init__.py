@@ -113,7 +113,8 @@ def _simulate(config: ConfigArg, settings: Dict[str, Any], flags: int,
         err, handle = _lib.errbuf(), ctypes.c_void_p()
         call = cfg.lib.pp_serve if serving else cfg.lib.pp_simulate
         _lib.check(call(cfg.handle, flags, ctypes.byref(handle), err, _lib.ERRLEN), err)
-        return Run(cfg.lib, handle.value)
+        # PP_OK hands out a run, never NULL
+        return Run(cfg.lib, handle.value or 0)
 
 
 def simulate(schedule: Optional[str] = None, config: ConfigArg = None, op_times: bool = False,
@@ -201,7 +202,10 @@ def compare(schedules: Union[str, Sequence[str]], config: ConfigArg = None,
     try:
         labels = (ctypes.c_char_p * len(names))(*[b"-"] * len(names))
         text = _text_result(lib, lib.pp_compare_report, runs, labels, len(names), cformat)
-        return json.loads(text) if format == "json" else text  # type: ignore[no-any-return]
+        if format != "json":
+            return text
+        reports: List[Dict[str, Any]] = json.loads(text)
+        return reports
     finally:
         for h in runs:
             lib.pp_run_free(h)

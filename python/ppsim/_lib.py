@@ -10,7 +10,7 @@ must be of the interface this package speaks, ABI (pp_abi_version()).
 import ctypes
 import ctypes.util
 import os
-from typing import Iterator, Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
 from ._errors import LibraryError, error_of
 
@@ -21,6 +21,11 @@ SONAME = "libppsim.so.%d" % ABI
 ERRLEN = 1024
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+
+if TYPE_CHECKING:
+    CharBuffer = ctypes.Array[ctypes.c_char]
+else:
+    CharBuffer = ctypes.Array
 
 
 class Ops(ctypes.Structure):
@@ -121,12 +126,12 @@ def load() -> ctypes.CDLL:
     return _lib
 
 
-def errbuf() -> ctypes.Array:
+def errbuf() -> CharBuffer:
     """A buffer for a call's error message."""
     return ctypes.create_string_buffer(ERRLEN)
 
 
-def check(status: int, err: ctypes.Array) -> int:
+def check(status: int, err: CharBuffer) -> int:
     """status when it is not negative, else raises the exception of its kind with err's
     message."""
     if status < 0:
@@ -134,10 +139,11 @@ def check(status: int, err: ctypes.Array) -> int:
     return status
 
 
-def take(lib: ctypes.CDLL, status: int, address: ctypes.c_void_p, err: ctypes.Array) -> str:
+def take(lib: ctypes.CDLL, status: int, address: ctypes.c_void_p, err: CharBuffer) -> str:
     """The string at address (a call's result, freed here), or the exception of status."""
     check(status, err)
     try:
-        return ctypes.string_at(address.value).decode()
+        # PP_OK hands out a string, never NULL
+        return ctypes.string_at(address.value).decode() if address.value else ""
     finally:
         lib.pp_string_free(address)

@@ -56,7 +56,7 @@ def _numpy() -> Any:
 
 def _pandas() -> Any:
     try:
-        import pandas
+        import pandas  # type: ignore[import]
     except ImportError as e:
         raise ImportError("ppsim: pandas is not installed: pip install pandas, or apt-get "
                           "install python3-pandas") from e
@@ -123,7 +123,8 @@ class Run:
     memory at once (else it is freed when collected)."""
 
     def __init__(self, lib: ctypes.CDLL, handle: int) -> None:
-        self._lib, self._handle = lib, handle
+        self._lib = lib
+        self._handle: Optional[int] = handle
 
     def _h(self) -> int:
         if not self._handle:
@@ -152,7 +153,8 @@ class Run:
     @property
     def time_unit(self) -> str:
         """The unit of its times: "ms" with a model, else "t" (the unit of t_f)."""
-        return self._lib.pp_run_time_unit(self._h()).decode()
+        unit: bytes = self._lib.pp_run_time_unit(self._h())
+        return unit.decode()
 
     @property
     def op_count(self) -> int:
@@ -234,7 +236,8 @@ class Run:
 
     def json(self) -> Dict[str, Any]:
         """The JSON report as a dict."""
-        return json.loads(self.report("json"))
+        report: Dict[str, Any] = json.loads(self.report("json"))
+        return report
 
     def ops_csv(self) -> str:
         """The ops as the CSV of `ppsim --dump-ops`."""
@@ -255,7 +258,8 @@ def device_figure_names() -> List[str]:
 
 
 def _names(fn: Any) -> List[str]:
-    names, i = [], 0
+    names: List[str] = []
+    i = 0
     while True:
         name: Optional[bytes] = fn(i)
         if name is None:

@@ -6,7 +6,6 @@ ValueError, each with a message naming the argument; what the library refuses ra
 exception of its status (_errors.py).
 """
 
-import ctypes
 import decimal
 import json
 import math
@@ -15,7 +14,7 @@ import os
 from typing import Any, Dict, Mapping, Optional, Union
 
 from . import _lib
-from ._errors import Error, error_of
+from ._errors import error_of
 
 # A config: a JSON config file's path, or a dict of its keys.
 ConfigArg = Union[str, bytes, "os.PathLike[str]", Mapping[str, Any], None]
@@ -37,7 +36,8 @@ def plain(what: str, value: Any) -> Any:
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
             raise ValueError("ppsim: %s=%r: not a finite number" % (what, value))
-        if value.as_tuple().exponent >= 0:
+        exponent = value.as_tuple().exponent
+        if isinstance(exponent, int) and exponent >= 0:
             return int(value)
     elif isinstance(value, numbers.Rational) and not isinstance(value, int):
         if value.denominator == 1:
@@ -195,5 +195,4 @@ class Config:
         self.close()
 
 
-__all__ = ["ConfigArg", "Config", "Error", "c_string", "flag", "kind", "plain", "text",
-           "with_schedule"]
+__all__ = ["ConfigArg", "Config", "c_string", "flag", "kind", "plain", "text", "with_schedule"]

@@ -30,3 +30,13 @@ else
 		not_ok "the Python tests: $(tail -20 "$TMP/python.out")"
 	fi
 fi
+# the package's type hints hold: mypy --strict over python/ppsim (make test installs mypy)
+if command -v mypy >/dev/null 2>&1; then
+	if (cd "$ROOT/python" && MYPY_CACHE_DIR="$TMP/mypy" mypy --strict ppsim >"$TMP/mypy.out" 2>&1); then
+		ok
+	else
+		not_ok "mypy --strict python/ppsim: $(tail -10 "$TMP/mypy.out")"
+	fi
+else
+	skip "the Python package's type hints" "no mypy: make test installs it with apt-get"
+fi
