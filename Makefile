@@ -7,7 +7,7 @@
 #   make valgrind   the CLI tests, a fixed sample of their ppsim runs under valgrind memcheck
 #   make bench      benchmarks, reported as numbers
 #   make fuzz       the libFuzzer harnesses, FUZZ_SECONDS each
-#   make slurm-check  a sweep as a Slurm job array on this machine, merged (ppsim merge)
+#   make slurm-check  a sweep and noise samples as Slurm job arrays here, merged (ppsim merge)
 #   make install PREFIX=...   /   make uninstall   /   make clean   /   make format
 # cJSON, CUnit and zlib come from the system through pkg-config; build-aux/ensure-deps installs
 # them with apt-get when they are missing. Each target that needs more installs it the same way

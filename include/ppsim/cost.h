@@ -313,7 +313,7 @@ struct cost *cost_new_explicit(const struct config *c, const struct cost_layout 
 
 /*
  * Costs derived from the config's model preset on its GPU and links for the stage layout l
- * (which decides which pipeline hops leave a node), in milliseconds: DESIGN.md's FLOP
+ * (which decides which pipeline hops leave a node), in milliseconds: docs/cost-model.md's FLOP
  * formulas per layer, the LM head on the last stage, tensor parallelism dividing compute and
  * adding all-reduces, Korthikanti et al.'s activation bytes. Returns NULL with err set (from
  * config_fail) when the resolved settings are inconsistent: heads not dividing hidden, tp not

@@ -1,8 +1,9 @@
 /*
- * Engine: the discrete-event simulation of DESIGN.md. Each device has one compute stream that
- * runs its op list in order, one op at a time; each ordered device pair has a first-in-first-out
- * channel (shared by both directions when half-duplex). Events are ordered by (time, sequence
- * number), so equal times come out in insertion order and every run is reproducible.
+ * Engine: the discrete-event simulation of docs/concepts.md. Each device has one compute stream
+ * that runs its op list in order, one op at a time; each ordered device pair has a
+ * first-in-first-out channel (shared by both directions when half-duplex). Events are ordered
+ * by (time, sequence number), so equal times come out in insertion order and every run is
+ * reproducible.
  *
  * Ownership: engine_new borrows the schedule and the cost, which must outlive the engine; the
  * engine owns its per-op state, its event queue and its result, all freed by engine_free. The

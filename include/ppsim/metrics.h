@@ -1,5 +1,5 @@
 /*
- * Metrics: the figures DESIGN.md names (bubble under three definitions, utilization, peak
+ * Metrics: the figures docs/concepts.md names (bubble under three definitions, utilization, peak
  * activations, P2P traffic), derived from an engine result. Names of fields match JSON keys.
  *
  * Ownership: metrics_init allocates the per-device and per-channel arrays inside the struct;

@@ -63,8 +63,8 @@ struct sched_desc;
  * What a priced generator (one that orders ops by their costs, such as zb-auto) knows: per
  * stage op times and per boundary message times in the engine's integer ticks, and activation
  * amounts in the cost's integer units. Every decision it takes compares these integers, so that
- * scaling every time by one factor changes no order (DESIGN.md, "Results do not depend on the
- * time unit").
+ * scaling every time by one factor changes no order (docs/concepts.md, "Time units and exact
+ * time").
  */
 struct sched_prices {
 	const pp_time *t_f;    /* [S] forward time of stage s, in ticks */
@@ -351,10 +351,10 @@ static inline bool sched_visits(const struct sched *s, uint32_t mb, uint32_t st)
 }
 
 /*
- * The inputs op waits for under DESIGN.md's dependencies, written to in[] (at most 2): F needs
- * F of the previous stage, but on the first stage of its route; B or BW needs its own F and,
- * but on the last stage of its route, the B or BW of the next stage; W needs its B. Returns how
- * many.
+ * The inputs op waits for under the dependencies of docs/concepts.md, written to in[] (at most
+ * 2): F needs F of the previous stage, but on the first stage of its route; B or BW needs its
+ * own F and, but on the last stage of its route, the B or BW of the next stage; W needs its B.
+ * Returns how many.
  */
 static inline int sched_op_inputs(const struct sched *s, const struct op *op, struct op in[2])
 {
@@ -405,7 +405,7 @@ static inline int sched_op_consumers(const struct sched *s, const struct op *op,
 }
 
 /*
- * How op changes its device's alive activations (DESIGN.md's memory rule): F allocates act of
+ * How op changes its device's alive activations (docs/concepts.md, Memory): F allocates act of
  * its stage, B frees all but the act_w share that W frees, a fused BW frees all; act and act_w
  * NULL count 1 for each (W keeps all). A device's peak is the highest running sum of its ops in
  * order (sched_peak; the engine's sweep keeps it as it runs them).

@@ -35,7 +35,7 @@ enum pp_errkind {
 	PP_ERR_NOMEM = 6,      /* this process could not allocate memory (pp_nomem) */
 };
 
-/* Exit statuses of the ppsim command (DESIGN.md, Command line). */
+/* Exit statuses of the ppsim command (docs/output.md, Errors and exit status). */
 enum pp_exit {
 	PP_EXIT_OK = 0,
 	PP_EXIT_SIM = 1,

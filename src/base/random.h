@@ -1,7 +1,7 @@
 /*
  * Random numbers without state: a 64-bit value is a pure function of its key (a seed and a few
- * counters), so a draw never depends on threads, shards or the order of evaluation (DESIGN.md,
- * Noise). The mixer is splitmix64's (Steele, Lea and Flood, 2014), which also seeds stateful
+ * counters), so a draw never depends on threads, shards or the order of evaluation (CONTRIBUTING.md,
+ * rule 6). The mixer is splitmix64's (Steele, Lea and Flood, 2014), which also seeds stateful
  * generators; uniform and normal draws are made from one 64-bit value.
  */
 #ifndef PPSIM_BASE_RANDOM_H

@@ -1,5 +1,5 @@
 /*
- * Costs derived from a model, a GPU and links (DESIGN.md, Costs). Per transformer layer with P
+ * Costs derived from a model, a GPU and links (docs/cost-model.md). Per transformer layer with P
  * linear parameters and t = b*s tokens, the forward takes 2Pt + 4bs^2h FLOPs, the input-gradient
  * backward 2Pt + 8bs^2h and the weight-gradient backward 2Pt (the zero-bubble paper's Table 1
  * generalised; the s^2 attention terms are counted without causal masking's halving). The last

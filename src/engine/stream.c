@@ -1,5 +1,5 @@
 /*
- * The engine's communication streams (DESIGN.md, Round three: streams): one mechanism for every
+ * The engine's communication streams (CONTRIBUTING.md, rule 7: streams): one mechanism for every
  * kind of communication beside the pipeline's messages. Each device has STREAM_COUNT streams; a
  * piece issued on one starts when the stream is free (first come, first served) and holds it
  * for its duration. Compute goes on meanwhile, slowed by the cost's slowdown while a piece of
@@ -176,7 +176,7 @@ static pp_time before_issue(const struct thread *th)
 }
 
 /*
- * Evaluates an overlapped pair (DESIGN.md, Round three: pieces): the two ops' steps share the
+ * Evaluates an overlapped pair (CONTRIBUTING.md, rule 7: pieces): the two ops' steps share the
  * device's compute and its streams. One compute piece runs at a time; a thread runs until it
  * must wait for a piece still in flight, and then the other runs if it can: so one op's
  * communication runs beside the other's compute. When neither can run, the time until the

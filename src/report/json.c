@@ -1,5 +1,5 @@
 /*
- * The JSON report, built with cJSON; keys and their order are the contract of DESIGN.md. Every
+ * The JSON report, built with cJSON; keys and their order are a contract (docs/output.md). Every
  * cJSON call can fail for want of memory, so the builders add through helpers that note any
  * failure in a struct build; report_json_build then returns NULL rather than a report with
  * members missing.

@@ -1,4 +1,4 @@
-# The source document's figures and DESIGN.md's expected values, asserted on the JSON report.
+# The source document's figures and docs/concepts.md's expected values, asserted on the JSON report.
 
 # Bubble ratio (p-1)/(m+p-1) for GPipe and 1F1B: simulated and closed form.
 for s in 1f1b gpipe; do

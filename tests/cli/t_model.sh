@@ -1,7 +1,7 @@
 # Costs from a model, a GPU and links; JSON configs; `ppsim compare`.
 
 # The document's setting (Llama-3 70B, p=4, s=2048, b=1, bf16, tp=1): one P2P message carries
-# 2048 x 8192 x 2 = 33554432 bytes, and the per-layer FLOPs follow DESIGN.md's formulas,
+# 2048 x 8192 x 2 = 33554432 bytes, and the per-layer FLOPs follow docs/cost-model.md's formulas,
 # computed here on their own: P = 2h^2 + 2h(kv h/a) + 3h*ffn linear parameters, t = b*s,
 # F = 2Pt + 4bs^2h, B = 2Pt + 8bs^2h, W = 2Pt.
 run_json -c "$ROOT/configs/llama3-70b-a100-nvlink.json"

@@ -1,7 +1,7 @@
 /*
  * Unit tests of cost: explicit per-stage ticks, activation amounts and message prices, and the
  * costs derived from a model. The model tests compute every expected figure here from the
- * formulas of DESIGN.md (Costs, Memory) and the models' public configs, never from the library.
+ * formulas of docs/cost-model.md (costs, memory) and the models' public configs, never from the library.
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,282 @@
+/*
+ * What the commands that simulate share after their options are parsed (cli.c): the config of
+ * a command line (its -c file and its options, each refused where it does not belong), the
+ * checks of its output files against each other and its inputs, the writing of those files
+ * (all kept, or all aborted, with the command's standard output), and a sweep's setting up.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "guard.h"
+#include "ppsim/outfile.h"
+#include "ppsim/sweep.h"
+
+int cli_write_files(const struct cli_output *outs, int n)
+{
+	struct pp_error err = {0};
+
+	/* each is written and finished, then kept until the command ends: they replace their
+	 * targets together, after the report, or not at all */
+	for (int i = 0; i < n; i++) {
+		struct outfile *f = guard_open(outs[i].path, &err);
+
+		if (f == NULL)
+			return cmd_fail(&err);
+		if (outs[i].gzip && outfile_gzip(f, &err) != 0) {
+			guard_abort(f);
+			return cmd_fail(&err);
+		}
+		if (outs[i].write(outfile_stream(f), outs[i].ctx) != 0) {
+			guard_abort(f);
+			pp_fail(&err, PP_ERR_NOMEM, "out of memory writing '%s'", outs[i].path);
+			return cmd_fail(&err);
+		}
+		if (guard_keep(f, &err) != 0)
+			return cmd_fail(&err); /* a full disk shows here, before any target changes */
+	}
+	return PP_EXIT_OK;
+}
+
+int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), const void *ctx)
+{
+	struct cli_output out = {path, write, ctx, false};
+
+	return cli_write_files(&out, 1);
+}
+
+/* What an output file needs: the simulation, its serving run or NULL, and the export's format. */
+struct run_output {
+	const struct sim *sim;
+	const struct serve_run *serve;
+	enum schedfile_format format;
+};
+
+static int write_ops(FILE *out, const void *ctx)
+{
+	return report_ops_csv(out, ((const struct run_output *)ctx)->sim);
+}
+
+static int write_samples(FILE *out, const void *ctx)
+{
+	return report_samples_csv(out, ((const struct run_output *)ctx)->sim);
+}
+
+static int write_export(FILE *out, const void *ctx)
+{
+	const struct run_output *o = ctx;
+
+	return schedfile_write(out, o->sim->sched, o->format);
+}
+
+static int write_trace(FILE *out, const void *ctx)
+{
+	return report_trace(out, ((const struct run_output *)ctx)->sim);
+}
+
+static int write_svg(FILE *out, const void *ctx)
+{
+	struct report_row row = {"-", ((const struct run_output *)ctx)->sim, 0};
+
+	return report_svg(out, &row, 1);
+}
+
+bool cli_gzip_name(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
+static int write_html(FILE *out, const void *ctx)
+{
+	const struct run_output *o = ctx;
+	struct report_row row = {"-", o->sim, 0};
+
+	return o->serve != NULL ? report_html_serve(out, o->serve) : report_html(out, &row, 1);
+}
+
+int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct serve_run *serve,
+                      const struct cli_output *extra)
+{
+	struct run_output o = {s, serve, cli->export_format};
+	struct cli_output outs[7];
+	int n = 0;
+
+	if (cli->dump_ops != NULL)
+		outs[n++] = (struct cli_output){cli->dump_ops, write_ops, &o, false};
+	if (cli->samples_file != NULL && s != NULL)
+		outs[n++] = (struct cli_output){cli->samples_file, write_samples, &o, false};
+	if (cli->export_file != NULL)
+		outs[n++] = (struct cli_output){cli->export_file, write_export, &o, false};
+	if (cli->trace_file != NULL)
+		outs[n++] = (struct cli_output){cli->trace_file, write_trace, &o,
+		                                cli_gzip_name(cli->trace_file)};
+	if (cli->svg_file != NULL)
+		outs[n++] = (struct cli_output){cli->svg_file, write_svg, &o, false};
+	if (cli->html_file != NULL)
+		outs[n++] = (struct cli_output){cli->html_file, write_html, &o, false};
+	if (extra != NULL && extra->path != NULL)
+		outs[n++] = *extra;
+	return cli_write_files(outs, n);
+}
+
+int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error *err)
+{
+	struct pp_error why = {0};
+
+	if (!cli->fail_on_oom || metrics_memory_error(&s->metrics, &why) == 0)
+		return 0;
+	return pp_fail(err, why.kind, "%s (--fail-on-oom)", why.msg);
+}
+
+/*
+ * Checks the output files of the command line against each other and against the inputs of
+ * the run of c (guard_check_outputs), before anything runs.
+ */
+static int check_outputs(const struct cli *cli, const struct config *c, struct pp_error *err)
+{
+	struct cli_asked asked[CLI_MAX_ASKED];
+	const char *out[CLI_MAX_ASKED], *out_what[CLI_MAX_ASKED];
+	const char *fixed[] = {cli->config_file, c->file, c->schedule_file, c->requests};
+	static const char *const fixed_what[] = {"-c", "the config", "--schedule-file",
+	                                         "--requests"};
+	int nfixed = (int)(sizeof(fixed) / sizeof(fixed[0])), n = nfixed + cli->nfiles, rc;
+	int nout = 0, nasked = cli_outputs(cli, asked);
+	const char **in = pp_mallocarray((size_t)n, sizeof(*in));
+	const char **in_what = pp_mallocarray((size_t)n, sizeof(*in_what));
+
+	if (in == NULL || in_what == NULL) {
+		free(in);
+		free(in_what);
+		return pp_nomem(err, (size_t)n, 2 * sizeof(*in));
+	}
+	for (int i = 0; i < nasked; i++)
+		if (asked[i].path != NULL) {
+			out[nout] = asked[i].path;
+			out_what[nout++] = asked[i].option;
+		}
+	for (int i = 0; i < n; i++) {
+		in[i] = i < nfixed ? fixed[i] : cli->files[i - nfixed];
+		in_what[i] = i < nfixed               ? fixed_what[i]
+		             : cli->mode == CLI_REPLAY ? "the measured step"
+		                                       : "a config file";
+	}
+	rc = guard_check_outputs(out, out_what, nout, in, in_what, n, err);
+	free(in);
+	free(in_what);
+	return rc;
+}
+
+int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err)
+{
+	return cli_config_taking(cli, file, NULL, c, err);
+}
+
+int cli_config_taking(const struct cli *cli, const char *file,
+                      bool (*take)(const struct config_option *o), struct config *c,
+                      struct pp_error *err)
+{
+	config_init(c);
+	/* a file read once (cli_sweep_main, a run that writes a shard file) is read from its text */
+	if (file != NULL && cli->config_text != NULL && file == cli->config_file
+	            ? config_load_text(c, file, cli->config_text, cli->config_len, err) != 0
+	            : file != NULL && config_load_file(c, file, err) != 0)
+		return -1;
+	for (int i = 0; i < cli->nset; i++)
+		if ((take == NULL || take(cli->set[i].opt)) &&
+		    config_set(c, cli->set[i].opt, cli->set[i].label, cli->set[i].value, err) != 0)
+			return -1;
+	if (config_check_command(c, cli->mode, cmd_of_mode(cli->mode)->name, err) != 0)
+		return -1;
+	return check_outputs(cli, c, err);
+}
+
+int cli_sweep_main(int argc, char **argv, enum cli_mode mode,
+                   int (*run)(const struct cli *cli, struct sweep *sw))
+{
+	struct cli cli;
+	struct sweep sw;
+	struct pp_error err = {0};
+	int status = cli_parse(argc, argv, mode, &cli);
+
+	if (status < 0 && cli.config_file != NULL &&
+	    config_read_file(cli.config_file, &cli.config_text, &cli.config_len, &err) != 0)
+		status = cmd_fail(&err);
+	if (status < 0 && cli_sweep(&cli, &sw, &err) != 0)
+		status = cmd_fail(&err);
+	else if (status < 0) {
+		status = run(&cli, &sw);
+		sweep_release(&sw);
+	}
+	cli_release(&cli);
+	return status;
+}
+
+int cli_check_sweep(const struct cli *cli, const struct sweep *sw, struct pp_error *err)
+{
+	struct config *c = pp_malloc(sizeof(*c));
+	int rc = 0;
+
+	if (c == NULL)
+		return pp_nomem(err, 1, sizeof(*c));
+	/* an axis of several values is not in the base: its first value stands for it */
+	*c = sw->base;
+	for (int i = 0; i < sw->naxes && rc == 0; i++)
+		if (sw->axes[i].nvalues > 1)
+			rc = config_set(c, sw->axes[i].opt, sw->axes[i].label,
+			                sw->axes[i].values[0], err);
+	if (rc == 0)
+		rc = config_check_command(c, cli->mode, cmd_of_mode(cli->mode)->name, err);
+	free(c);
+	return rc;
+}
+
+int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)
+{
+	struct config *base = pp_malloc(sizeof(*base));
+
+	if (base == NULL) {
+		sweep_init(sw, NULL);
+		return pp_nomem(err, 1, sizeof(*base));
+	}
+	config_init(base);
+	if (cli->config_file != NULL &&
+	    (cli->config_text != NULL
+	             ? config_load_text(base, cli->config_file, cli->config_text, cli->config_len,
+	                                err)
+	             : config_load_file(base, cli->config_file, err)) != 0) {
+		free(base);
+		sweep_init(sw, NULL);
+		return -1;
+	}
+	sweep_init(sw, base);
+	free(base);
+	sw->require_fit = cli->fits;
+	for (int i = 0; i < cli->nset; i++) {
+		const struct cli_assignment *a = &cli->set[i];
+
+		const struct sweep_axis *axis = NULL;
+
+		if (sweep_set_axis(sw, a->opt, a->label, a->value, err) != 0) {
+			sweep_release(sw);
+			return -1;
+		}
+		for (int k = 0; k < sw->naxes; k++)
+			if (sw->axes[k].opt == a->opt)
+				axis = &sw->axes[k];
+		/* a single value also goes into the base, where it reads as set */
+		if (axis->nvalues == 1)
+			config_set(&sw->base, a->opt, a->label, axis->values[0], err);
+	}
+	sw->rank_by = cli->rank_by;
+	if ((sw->rank_by != PP_RANK_STEP && !sweep_has_samples(sw) &&
+	     pp_fail(err, PP_ERR_USAGE,
+	             "--rank-by: ranks by the noise samples' step: give --samples=N") != 0) ||
+	    check_outputs(cli, &sw->base, err) != 0) {
+		sweep_release(sw);
+		return -1;
+	}
+	return 0;
+}
