@@ -1,0 +1,311 @@
+/*
+ * Whole-config validation: the checks a config must pass before it runs, for a command (an
+ * option refused where it does not belong, named with where its value came from), for training
+ * (a schedule's shape, its op count against --max-ops, the costs and their resolution, the
+ * noise options) and for serving. Parsing one option's value is config.c's.
+ */
+#include "ppsim/config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_noise.h"
+#include "ppsim/preset.h"
+#include "ppsim/sched.h"
+
+/* True when opt is for serving only, not for any training command. */
+static bool serving_only(const struct config_option *opt)
+{
+	return (opt->commands & CONFIG_RUN) == 0;
+}
+
+/*
+ * The first option in table order that c sets, whose pricing is price (or any, with
+ * CONFIG_PRICE_ANY) and whose flags include flags, restricted to the serving-only options
+ * (serving > 0) or to the others (serving == 0), or not (serving < 0); NULL when none.
+ */
+static const struct config_option *first_set(const struct config *c, enum config_price price,
+                                             unsigned flags, int serving)
+{
+	size_t noptions;
+	const struct config_option *options = config_options(&noptions);
+	for (size_t i = 0; i < noptions; i++) {
+		const struct config_option *o = &options[i];
+
+		if (c->origin[i].line != 0 && (price == CONFIG_PRICE_ANY || o->price == price) &&
+		    (o->flags & flags) == flags &&
+		    (serving < 0 || serving_only(o) == (serving > 0)))
+			return o;
+	}
+	return NULL;
+}
+
+/* Checks that no option of the pricing mode not in use was set. */
+static int check_mode(const struct config *c, struct pp_error *err)
+{
+	const struct config_option *o;
+
+	if (!config_has_model(c) && (o = first_set(c, CONFIG_PRICE_MODEL, 0, 0)) != NULL)
+		return config_fail(c, o->key, err, "needs a model (--model) to price ops from");
+	if (config_has_model(c) && (o = first_set(c, CONFIG_PRICE_EXPLICIT, 0, 0)) != NULL)
+		return config_fail(c, o->key, err,
+		                   "not with a model, which prices ops and messages itself");
+	return 0;
+}
+
+/* Explicit times are whole ticks (PP_TICK_BASE per unit): one above 0 that rounds to no tick
+ * would silently become 0. */
+static int check_resolution(const struct config *c, struct pp_error *err)
+{
+	const struct {
+		const char *key;
+		double t;
+	} times[] = {{"t_f", c->t_f}, {"t_b", c->t_b}, {"t_w", c->t_w}, {"t_comm", c->t_comm}};
+
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		if (pp_time_below_tick(times[i].t))
+			return config_fail(
+			        c, times[i].key, err,
+			        "below the resolution of %g time units: it would run as 0 "
+			        "(times are whole ticks); use 0 or a larger value",
+			        1.0 / (double)PP_TICK_BASE);
+	}
+	return 0;
+}
+
+/* Checks the costs and the settings that do not depend on the schedule (ops: the op count,
+ * 0 when not known yet). */
+static int check_costs(const struct config *c, uint64_t ops, struct pp_error *err)
+{
+	double bw, lat;
+
+	/* with a schedule file the shape comes from the file, which sim_run checks against */
+	if (c->nstage_scale > 0 && c->schedule_file[0] == '\0' && c->nstage_scale != c->p &&
+	    c->nstage_scale != c->p * c->v)
+		return config_fail(
+		        c, "stage_scale", err,
+		        "gives %d factors; give p = %d (per device) or p*v = %d (per stage)",
+		        c->nstage_scale, c->p, c->p * c->v);
+	if (c->mem_limit > 0 && c->mem_limit < 1)
+		return config_fail(c, "mem_limit", err, "must be at least 1 micro-batch");
+	if (config_has_model(c))
+		return 0;
+	config_link(c, &bw, &lat);
+	if (bw > 0 && c->t_comm > 0)
+		return config_fail(
+		        c, "t_comm", err,
+		        "give a fixed message time or a link (--link, --bandwidth), not both");
+	if (bw == 0 && c->latency >= 0)
+		return config_fail(c, "latency", err, "needs a link (--link or --bandwidth)");
+	if (config_msg_time(c) > PP_TIME_MAX_UNITS)
+		return config_fail(
+		        c, "msg_bytes", err,
+		        "one message would take %.3g ms at %g GB/s, above the limit of %g",
+		        config_msg_time(c), bw, PP_TIME_MAX_UNITS);
+	/* every op sends at most one message: ops * msg_bytes bounds the traffic, which must stay
+	 * exact in a double (JSON numbers) */
+	if (c->msg_bytes > 0 && (double)ops * (double)c->msg_bytes > PP_MAX_TRAFFIC_BYTES)
+		return config_fail(c, "msg_bytes", err,
+		                   "%.3g ops could move %.3g bytes, above 2^53", (double)ops,
+		                   (double)ops * (double)c->msg_bytes);
+	if (c->t_f + c->t_b + c->t_w == 0)
+		return config_fail(c, "t_f", err,
+		                   "--tf, --tb and --tw: at least one must be above 0");
+	return check_resolution(c, err);
+}
+
+int config_check_command(const struct config *c, unsigned command, const char *name,
+                         struct pp_error *err)
+{
+	size_t noptions;
+	const struct config_option *options = config_options(&noptions);
+	for (size_t i = 0; i < noptions; i++) {
+		const struct config_option *o = &options[i];
+
+		if (c->origin[i].line == 0 || (o->commands & command) != 0)
+			continue;
+		if (serving_only(o))
+			return config_fail(c, o->key, err, "a serving option: use ppsim serve");
+		if (command == CONFIG_SERVE)
+			return config_fail(c, o->key, err,
+			                   "a training option, not for ppsim serve");
+		return config_fail(c, o->key, err, "not for ppsim %s", name);
+	}
+	return 0;
+}
+
+bool config_is_serve(const struct config *c)
+{
+	return first_set(c, CONFIG_PRICE_ANY, 0, 1) != NULL;
+}
+
+/*
+ * The settings only some schedules take: a schedule that does not take one refuses it when set,
+ * naming those that do (the refusal's two %s: their names, then the schedule's).
+ */
+static const struct {
+	const char *key;
+	bool (*takes)(const struct sched_desc *);
+	const char *refusal;
+} schedule_keys[] = {
+        {"mem_limit", sched_takes_mem_limit, "only %s take a memory limit, not %s"},
+        {"overlap_factor", sched_takes_overlap_factor,
+         "only schedules of overlapped F&B pairs (%s) take it, not %s"},
+};
+
+/* The counts whose row narrows their range, checked again for a config not set through the table.
+ */
+static int check_ranges(const struct config *c, struct pp_error *err)
+{
+	size_t noptions;
+	const struct config_option *options = config_options(&noptions);
+	for (size_t i = 0; i < noptions; i++) {
+		const struct config_option *o = &options[i];
+		int x;
+
+		if (o->arg != CONFIG_ARG_COUNT || (o->min == 0 && o->max == 0))
+			continue;
+		x = *(const int *)(const void *)((const char *)c + o->offset);
+		if (x == 0 && (o->flags & CONFIG_ZERO_AUTO))
+			continue;
+		if (x <= 0 && (o->flags & CONFIG_ZERO_OK))
+			continue;
+		if (x < (o->min > 0 ? o->min : 1) || x > (o->max > 0 ? o->max : PP_MAX_COUNT))
+			return config_fail(c, o->key, err, "must be from %d to %d",
+			                   o->min > 0 ? o->min : 1,
+			                   o->max > 0 ? o->max : PP_MAX_COUNT);
+	}
+	return 0;
+}
+
+int config_validate_serve(const struct config *c, struct pp_error *err)
+{
+	const struct {
+		const char *key;
+		bool ok;
+		const char *why;
+	} needs[] = {
+	        {"rate", c->arrival != PP_ARRIVAL_CLOSED, "not with --arrival=closed"},
+	        {"burst", c->arrival == PP_ARRIVAL_BURSTY, "only with --arrival=bursty"},
+	        {"concurrency", c->arrival == PP_ARRIVAL_CLOSED, "only with --arrival=closed"},
+	        {"chunk_tokens", c->batching == PP_BATCHING_CHUNKED,
+	         "only with --batching=chunked"},
+	        {"max_tokens", c->batching != PP_BATCHING_CHUNKED,
+	         "not with --batching=chunked, whose budget is --chunk-tokens"},
+	        {"prefill_stages", c->batching == PP_BATCHING_DISAGGREGATED,
+	         "only with --batching=disaggregated"},
+	        {"kv_link", c->batching == PP_BATCHING_DISAGGREGATED,
+	         "only with --batching=disaggregated"},
+	        {"stage_scale", c->batching != PP_BATCHING_DISAGGREGATED,
+	         "not with --batching=disaggregated"},
+	};
+	const struct config_option *o;
+	bool model = config_has_model(c);
+
+	if (config_check_command(c, CONFIG_SERVE, "serve", err) != 0 || check_ranges(c, err) != 0)
+		return -1;
+	if (!model && (o = first_set(c, CONFIG_PRICE_MODEL, 0, 1)) != NULL)
+		return config_fail(c, o->key, err, "needs a model (--model)");
+	if (model && (o = first_set(c, CONFIG_PRICE_EXPLICIT, 0, 1)) != NULL)
+		return config_fail(c, o->key, err,
+		                   "not with a model, which prices micro-batches itself");
+	if (!model && (o = first_set(c, CONFIG_PRICE_LINK, 0, -1)) != NULL)
+		return config_fail(c, o->key, err,
+		                   "serving without a model prices messages with --tcomm only");
+	if (check_mode(c, err) != 0)
+		return -1;
+	if (c->requests[0] != '\0' &&
+	    (o = first_set(c, CONFIG_PRICE_ANY, CONFIG_GENERATES, -1)) != NULL)
+		return config_fail(c, o->key, err, "not with --requests, which gives the requests");
+	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+		if (!needs[i].ok && config_is_set(c, needs[i].key))
+			return config_fail(c, needs[i].key, err, "%s", needs[i].why);
+	if (c->max_ops < 1 || c->max_ops > PP_MAX_OPS_CEILING)
+		return config_fail(c, "max_ops", err, "must be from 1 to %" PRIu64,
+		                   PP_MAX_OPS_CEILING);
+	if (c->num_requests > PP_MAX_REQUESTS)
+		return config_fail(c, "num_requests", err, "must be at most %d", PP_MAX_REQUESTS);
+	if (c->nstage_scale > 0 && c->nstage_scale != c->p)
+		return config_fail(c, "stage_scale", err, "gives %d factors for p = %d stages",
+		                   c->nstage_scale, c->p);
+	if (!model && c->step_time + c->token_time + c->attn_time == 0)
+		return config_fail(
+		        c, "step_time", err,
+		        "--step-time, --token-time and --attn-time: at least one must be "
+		        "above 0");
+	return 0;
+}
+
+int config_validate(const struct config *c, struct pp_error *err)
+{
+	const struct sched_desc *desc = sched_find(c->schedule);
+	struct sched_params sp;
+	struct pp_error why = {0};
+	const char *key = "schedule";
+	uint64_t ops = 0, work = 0;
+
+	if (config_check_command(c, CONFIG_RUN, "run", err) != 0 || check_ranges(c, err) != 0)
+		return -1;
+	if (c->p < 1 || c->p > PP_MAX_COUNT || c->m < 1 || c->m > PP_MAX_COUNT || c->v < 1)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "-p %d -m %d -v %d: p and m must be from 1 to %d, v at least 1",
+		               c->p, c->m, c->v, PP_MAX_COUNT);
+	if (c->schedule_file[0] != '\0') {
+		/* the file fixes the order and the shape; the generator's options do not apply */
+		const struct config_option *o =
+		        first_set(c, CONFIG_PRICE_ANY, CONFIG_SHAPES_ORDER, -1);
+
+		if (o != NULL)
+			return config_fail(c, o->key, err, "not with --schedule-file");
+		/* the caller gives the file's shape: bound its traffic by its op count */
+		if (!sched_op_count(c->p, c->v, c->m, true, &ops))
+			ops = UINT64_MAX;
+		return check_mode(c, err) == 0 && config_check_noise(c, err) == 0
+		               ? check_costs(c, ops, err)
+		               : -1;
+	}
+	if (desc == NULL)
+		return config_fail(c, "schedule", err, "unknown schedule");
+	if (c->max_ops < 1 || c->max_ops > PP_MAX_OPS_CEILING)
+		return config_fail(c, "max_ops", err, "must be from 1 to %" PRIu64,
+		                   PP_MAX_OPS_CEILING);
+	/* each stage runs the micro-batches of its route */
+	if (!sched_op_count(c->p, c->v, c->m / sched_desc_routes(desc), desc->split, &ops) ||
+	    ops > c->max_ops)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "-p %d -m %d -v %d: %s needs %.3g ops, above the limit of %" PRIu64
+		               " simulated ops (--max-ops)",
+		               c->p, c->m, c->v, desc->name,
+		               (double)c->p * c->v * (c->m / sched_desc_routes(desc)) *
+		                       (desc->split ? 3 : 2),
+		               c->max_ops);
+	if (!sched_work(desc, c->p, c->v, c->m, &work) || work > c->max_ops)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "-p %d -m %d -v %d: building %s's order costs %.3g ops' worth "
+		               "(its %.3g ops and %s), above the limit of %" PRIu64 " (--max-ops)",
+		               c->p, c->m, c->v, desc->name,
+		               work == UINT64_MAX ? HUGE_VAL : (double)work, (double)ops,
+		               desc->fn.generate_priced != NULL ? "its greedy passes over them"
+		                                                : "the order it lays out",
+		               c->max_ops);
+	if (c->v > PP_MAX_CHUNKS)
+		return config_fail(c, "v", err, "must be at most %d", PP_MAX_CHUNKS);
+	sp = config_sched_params(c);
+	if (sched_accepts(desc, &sp, &key, &why) != 0)
+		return config_fail(c, key, err, "%s", why.msg);
+	if (check_mode(c, err) != 0 || config_check_noise(c, err) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(schedule_keys) / sizeof(schedule_keys[0]); i++)
+		if (config_is_set(c, schedule_keys[i].key) && !schedule_keys[i].takes(desc)) {
+			char takers[128];
+
+			return config_fail(
+			        c, schedule_keys[i].key, err, schedule_keys[i].refusal,
+			        sched_names_that(schedule_keys[i].takes, takers, sizeof(takers)),
+			        desc->name);
+		}
+	return check_costs(c, ops, err);
+}
