@@ -1,0 +1,120 @@
+/*
+ * Numbers as decimal text without printf, and the buffered writer the writers of large outputs
+ * (the trace, the op dump, the HTML and SVG pictures) stream them through; private to the
+ * library. The formats are the C library's, byte for byte, computed from the double's exact
+ * binary value with integer arithmetic: numfmt_g is "%.*g", numfmt_shortest is
+ * pp_double_format's shortest of "%.15g", "%.16g" and "%.17g" that reads back as the same
+ * double, and numfmt_ticks writes a time in ticks as pp_double_format writes its value in units.
+ * A double out of the range the integers cover (below about 1e-6 or at and above 2^127,
+ * subnormal, infinite or NaN) is handed to the C library, as before: it is never a time.
+ *
+ * Each function writes into buf, which holds at least NUMFMT_MAX bytes, a NUL-terminated text,
+ * and returns its length.
+ *
+ * The writer holds its bytes in its own buffer and hands them to its stream a block at a time,
+ * so a writer of millions of numbers makes no call to the C library per number. Write errors
+ * are the stream's: a writer checks ferror once it flushed. Nothing is allocated.
+ */
+#ifndef PPSIM_NUMFMT_H
+#define PPSIM_NUMFMT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ppsim/util.h"
+
+/* The longest text a number takes, its NUL included ("-2.2250738585072014e-308"). */
+#define NUMFMT_MAX 32
+
+/* v in decimal ("%" PRIu64, "%" PRId64). */
+size_t numfmt_u64(char *buf, uint64_t v);
+size_t numfmt_i64(char *buf, int64_t v);
+/* x as "%.*g" with digits significant digits, 1 <= digits <= 17. */
+size_t numfmt_g(char *buf, double x, int digits);
+/* x in the shortest of "%.15g", "%.16g" and "%.17g" that reads back as x (pp_double_format). */
+size_t numfmt_shortest(char *buf, double x);
+/* t ticks, tick ticks a unit (tick > 0), as numfmt_shortest(pp_time_to_units(t, tick)). */
+size_t numfmt_ticks(char *buf, pp_time t, int64_t tick);
+
+/* Bytes a writer holds before it hands them to its stream. */
+#define WBUF_SIZE 16384
+
+struct wbuf {
+	FILE *out; /* the stream it writes to */
+	size_t n;  /* bytes held */
+	char buf[WBUF_SIZE];
+};
+
+/* Starts a writer on out, holding nothing. */
+static inline void wbuf_init(struct wbuf *w, FILE *out)
+{
+	w->out = out;
+	w->n = 0;
+}
+
+/* Hands what w holds to its stream (fwrite; an error stays on the stream). */
+void wbuf_flush(struct wbuf *w);
+/* Appends the n bytes at s, through the stream when they do not fit the buffer. */
+void wbuf_write_long(struct wbuf *w, const char *s, size_t n);
+
+/* Appends the n bytes at s. */
+static inline void wbuf_put(struct wbuf *w, const char *s, size_t n)
+{
+	if (n <= WBUF_SIZE && n <= WBUF_SIZE - w->n) {
+		memcpy(w->buf + w->n, s, n);
+		w->n += n;
+	} else {
+		wbuf_write_long(w, s, n);
+	}
+}
+
+/* Appends a string literal (its length known to the compiler). */
+#define WBUF_LIT(w, s) wbuf_put((w), "" s, sizeof(s) - 1)
+
+static inline void wbuf_str(struct wbuf *w, const char *s)
+{
+	wbuf_put(w, s, strlen(s));
+}
+
+static inline void wbuf_char(struct wbuf *w, char c)
+{
+	if (w->n == WBUF_SIZE)
+		wbuf_flush(w);
+	w->buf[w->n++] = c;
+}
+
+/* Room for one number at the end of the buffer: its start. */
+static inline char *wbuf_room(struct wbuf *w)
+{
+	if (WBUF_SIZE - w->n < NUMFMT_MAX)
+		wbuf_flush(w);
+	return w->buf + w->n;
+}
+
+static inline void wbuf_u64(struct wbuf *w, uint64_t v)
+{
+	w->n += numfmt_u64(wbuf_room(w), v);
+}
+
+static inline void wbuf_i64(struct wbuf *w, int64_t v)
+{
+	w->n += numfmt_i64(wbuf_room(w), v);
+}
+
+static inline void wbuf_g(struct wbuf *w, double x, int digits)
+{
+	w->n += numfmt_g(wbuf_room(w), x, digits);
+}
+
+static inline void wbuf_shortest(struct wbuf *w, double x)
+{
+	w->n += numfmt_shortest(wbuf_room(w), x);
+}
+
+static inline void wbuf_ticks(struct wbuf *w, pp_time t, int64_t tick)
+{
+	w->n += numfmt_ticks(wbuf_room(w), t, tick);
+}
+
+#endif
