@@ -9,6 +9,7 @@
 #include "numfmt.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -40,14 +41,21 @@ static const uint64_t pow10_64[20] = {UINT64_C(1),
                                       UINT64_C(1000000000000000000),
                                       UINT64_C(10000000000000000000)};
 
-/* The number of decimal digits of v. */
+/* The number of decimal digits of v: from its bits (log10(2) ~ 1233 / 4096), then one
+ * comparison. */
 static int digits_of(uint64_t v)
 {
+#if defined(__GNUC__)
+	int n = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+
+	return n + (n < 20 && (v | 1) >= pow10_64[n]); /* v | 1: 0 has a digit */
+#else
 	int n = 1;
 
 	while (n < 20 && v >= pow10_64[n])
 		n++;
 	return n;
+#endif
 }
 
 /* Writes the n digits of v (n = digits_of(v), or more with leading zeros) at p. */
@@ -66,7 +74,19 @@ static void put_digits(char *p, uint64_t v, int n)
 
 size_t numfmt_u64(char *buf, uint64_t v)
 {
-	int n = digits_of(v);
+	int n;
+
+	if (v < 100) { /* most counts, stages and micro-batches of small runs */
+		if (v < 10) {
+			buf[0] = (char)('0' + v);
+			buf[1] = '\0';
+			return 1;
+		}
+		memcpy(buf, pairs + 2 * v, 2);
+		buf[2] = '\0';
+		return 2;
+	}
+	n = digits_of(v);
 
 	put_digits(buf, v, n);
 	buf[n] = '\0';
@@ -402,4 +422,26 @@ void wbuf_write_long(struct wbuf *w, const char *s, size_t n)
 	} else {
 		fwrite(s, 1, n, w->out);
 	}
+}
+
+void wbuf_printf(struct wbuf *w, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(w->buf + w->n, WBUF_SIZE - w->n, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n < WBUF_SIZE - w->n) {
+		w->n += n > 0 ? (size_t)n : 0;
+		return;
+	}
+	/* it did not fit: again after a flush, or straight to the stream */
+	wbuf_flush(w);
+	va_start(ap, fmt);
+	if ((size_t)n < WBUF_SIZE)
+		w->n = (size_t)vsnprintf(w->buf, WBUF_SIZE, fmt, ap);
+	else
+		vfprintf(w->out, fmt, ap);
+	va_end(ap);
 }

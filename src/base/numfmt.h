@@ -57,6 +57,9 @@ static inline void wbuf_init(struct wbuf *w, FILE *out)
 void wbuf_flush(struct wbuf *w);
 /* Appends the n bytes at s, through the stream when they do not fit the buffer. */
 void wbuf_write_long(struct wbuf *w, const char *s, size_t n);
+/* Appends what printf would write, for the few lines of a large output that are not its
+ * rows. */
+void wbuf_printf(struct wbuf *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Appends the n bytes at s. */
 static inline void wbuf_put(struct wbuf *w, const char *s, size_t n)
@@ -82,6 +85,23 @@ static inline void wbuf_char(struct wbuf *w, char c)
 	if (w->n == WBUF_SIZE)
 		wbuf_flush(w);
 	w->buf[w->n++] = c;
+}
+
+/*
+ * Room for n bytes (n <= WBUF_SIZE) at the end of the buffer: their start, to be written with
+ * numfmt's functions and plain stores and taken by wbuf_commit with the end of what was
+ * written. A writer of rows reserves a row's most once, instead of checking each piece.
+ */
+static inline char *wbuf_reserve(struct wbuf *w, size_t n)
+{
+	if (WBUF_SIZE - w->n < n)
+		wbuf_flush(w);
+	return w->buf + w->n;
+}
+
+static inline void wbuf_commit(struct wbuf *w, const char *end)
+{
+	w->n = (size_t)(end - w->buf);
 }
 
 /* Room for one number at the end of the buffer: its start. */

@@ -19,6 +19,7 @@
 #include "ppsim/report.h"
 #include "ppsim/samples.h"
 
+#include "base/numfmt.h"
 #include "formats.h"
 
 /* The viewer and its style sheet, NULL-terminated lines (generated from html.js, html.css). */
@@ -72,6 +73,12 @@ static void write_title(FILE *out, const struct report_row *row)
 	        s->frame.bubble_ratio);
 }
 
+/* pp_gcd64(g, x), at the cost of one division when g already divides x (as it soon does). */
+static int64_t gcd_with(int64_t g, int64_t x)
+{
+	return g != 0 && x % g == 0 ? (g < 0 ? -g : g) : pp_gcd64(g, x);
+}
+
 /*
  * The quanta of a run's data: the greatest common divisor of every time the page is sent (gaps,
  * durations, message delays after their producer and transfer times), and of every activation
@@ -87,15 +94,14 @@ static void quanta(const struct sim *s, int64_t *time_q, int64_t *act_q)
 		pp_time t = 0;
 
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
-			g = pp_gcd64(pp_gcd64(g, r->times[i].start - t),
+			g = gcd_with(gcd_with(g, r->times[i].start - t),
 			             r->times[i].end - r->times[i].start);
-			a = pp_gcd64(a,
-			             sched_act_change(&sc->ops[i], s->cost->act, s->cost->act_w));
+			a = gcd_with(a, sched_act_change(&sc->ops[i], s->cost->act, s->cost->act_w));
 			t = r->times[i].end > t ? r->times[i].end : t;
 		}
 	}
 	for (size_t k = 0; k < r->nmsgs; k++)
-		g = pp_gcd64(pp_gcd64(g, r->msgs[k].start - r->times[r->msgs[k].from].end),
+		g = gcd_with(gcd_with(g, r->msgs[k].start - r->times[r->msgs[k].from].end),
 		             r->msgs[k].end - r->msgs[k].start);
 	*time_q = g > 0 ? g : 1;
 	*act_q = a > 0 ? a : 1;
@@ -104,42 +110,52 @@ static void quanta(const struct sim *s, int64_t *time_q, int64_t *act_q)
 /* The slacks of s's ops (s->slack, not NULL) in quanta of their greatest common divisor, which
  * the page's "slackTick" gives a time unit of; a run with no slack anywhere takes quanta of a
  * tick. */
-static void write_slack(FILE *out, const struct sim *s)
+static void write_slack(struct wbuf *w, const struct sim *s)
 {
 	const struct sched *sc = s->sched;
 	int64_t g = 0;
 
 	for (size_t i = 0; i < sc->nops; i++)
-		g = pp_gcd64(g, s->slack[i]);
+		if (g == 0 || s->slack[i] % g != 0)
+			g = pp_gcd64(g, s->slack[i]);
 	g = g > 0 ? g : 1;
-	fprintf(out, ",\n\"slackTick\":%.17g,\"slack\":[", (double)s->cost->tick / (double)g);
+	WBUF_LIT(w, ",\n\"slackTick\":");
+	wbuf_g(w, (double)s->cost->tick / (double)g, 17);
+	WBUF_LIT(w, ",\"slack\":[");
 	for (size_t i = 0; i < sc->nops; i++) {
-		fprintf(out, "%s%" PRId64, i ? "," : "", s->slack[i] / g);
+		if (i)
+			wbuf_char(w, ',');
+		wbuf_i64(w, s->slack[i] / g);
 		if ((i & 15) == 15)
-			fputc('\n', out);
+			wbuf_char(w, '\n');
 	}
-	fputc(']', out);
+	wbuf_char(w, ']');
 }
 
 /* The stream spans write_streams gathers for one device: the span of the current op's own
- * pieces on each stream, in units. */
+ * pieces on each stream. */
 struct html_spans {
-	FILE *out;
+	struct wbuf *w;
 	const struct sim *s;
 	size_t op;
 	bool any[STREAM_COUNT];
 	pp_time lo[STREAM_COUNT], hi[STREAM_COUNT];
-	const char *sep;
+	bool first;
 };
 
 static void html_span(struct html_spans *h, int st, pp_time a, pp_time b)
 {
-	char x[32], y[32];
+	char *p = wbuf_reserve(h->w, 3 * NUMFMT_MAX + 4);
 
-	fprintf(h->out, "%s%d,%s,%s", h->sep, st,
-	        REPORT_NUM(x, pp_time_to_units(a, h->s->cost->tick)),
-	        REPORT_NUM(y, pp_time_to_units(b, h->s->cost->tick)));
-	h->sep = ",";
+	if (!h->first)
+		*p++ = ',';
+	h->first = false;
+	p += numfmt_i64(p, st);
+	*p++ = ',';
+	p += numfmt_ticks(p, a, h->s->cost->tick);
+	*p++ = ',';
+	p += numfmt_ticks(p, b, h->s->cost->tick);
+	wbuf_commit(h->w, p);
 }
 
 static void html_flush(struct html_spans *h)
@@ -171,12 +187,22 @@ static void html_piece(void *ctx, const struct report_piece *pc)
 	h->any[st] = true;
 }
 
+/* Appends the numbers x[0..n-1] of a JSON array, after its '['. */
+static void put_numbers(struct wbuf *w, const double *x, int n)
+{
+	for (int j = 0; j < n; j++) {
+		if (j)
+			wbuf_char(w, ',');
+		wbuf_shortest(w, x[j]);
+	}
+}
+
 /*
  * With communication streams: their names, the kinds', each device's end, exposed and stream
  * time by kind and its spans on the streams (one per op per stream over the op's own pieces,
  * one per hooked piece: stream, start, end), and the step taken apart.
  */
-static void write_streams(FILE *out, const struct sim *s)
+static void write_streams(struct wbuf *w, const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
 	const struct step_breakdown *k = &m->breakdown;
@@ -184,45 +210,44 @@ static void write_streams(FILE *out, const struct sim *s)
 
 	if (s->result->shapes == NULL && s->result->npieces == 0)
 		return;
-	fputs(",\n\"streamNames\":[", out);
+	WBUF_LIT(w, ",\n\"streamNames\":[");
 	for (int st = 0; st < STREAM_COUNT; st++)
-		fprintf(out, "%s\"%s\"", st ? "," : "",
-		        report_stream_name((enum comm_stream)st, num, sizeof(num)));
-	fputs("],\"commKinds\":[", out);
+		wbuf_printf(w, "%s\"%s\"", st ? "," : "",
+		            report_stream_name((enum comm_stream)st, num, sizeof(num)));
+	WBUF_LIT(w, "],\"commKinds\":[");
 	for (int j = 0; j < COMM_KINDS; j++)
-		fprintf(out, "%s\"%s\"", j ? "," : "", comm_kind_info((enum comm_kind)j)->name);
-	fputs("],\n\"streams\":[", out);
+		wbuf_printf(w, "%s\"%s\"", j ? "," : "", comm_kind_info((enum comm_kind)j)->name);
+	WBUF_LIT(w, "],\n\"streams\":[");
 	for (int d = 0; d < s->sched->p; d++) {
 		const struct device_metrics *dm = &m->devices[d];
-		struct html_spans h = {.out = out, .s = s, .op = SIZE_MAX, .sep = ""};
+		struct html_spans h = {.w = w, .s = s, .op = SIZE_MAX, .first = true};
 
-		fprintf(out, "%s{\"end\":%s,\"last\":", d ? ",\n" : "", REPORT_NUM(num, dm->end));
-		fputs(REPORT_NUM(num, pp_time_to_units(s->result->devices[d].last_end,
-		                                       s->cost->tick)),
-		      out);
-		fputs(",\"exposed\":[", out);
-		for (int j = 0; j < COMM_KINDS; j++)
-			fprintf(out, "%s%s", j ? "," : "", REPORT_NUM(num, dm->exposed[j]));
-		fputs("],\"comm\":[", out);
-		for (int j = 0; j < COMM_KINDS; j++)
-			fprintf(out, "%s%s", j ? "," : "", REPORT_NUM(num, dm->comm[j]));
-		fputs("],\"spans\":[", out);
+		if (d)
+			WBUF_LIT(w, ",\n");
+		WBUF_LIT(w, "{\"end\":");
+		wbuf_shortest(w, dm->end);
+		WBUF_LIT(w, ",\"last\":");
+		wbuf_ticks(w, s->result->devices[d].last_end, s->cost->tick);
+		WBUF_LIT(w, ",\"exposed\":[");
+		put_numbers(w, dm->exposed, COMM_KINDS);
+		WBUF_LIT(w, "],\"comm\":[");
+		put_numbers(w, dm->comm, COMM_KINDS);
+		WBUF_LIT(w, "],\"spans\":[");
 		report_device_pieces(s, d, html_piece, &h);
 		html_flush(&h);
-		fputs("]}", out);
+		WBUF_LIT(w, "]}");
 	}
-	fputs("]", out);
+	wbuf_char(w, ']');
 	if (!m->has_model)
 		return;
-	fprintf(out, ",\n\"breakdown\":{\"device\":%d,\"compute\":%s", k->device,
-	        REPORT_NUM(num, k->compute));
-	fprintf(out, ",\"bubble\":%s", REPORT_NUM(num, k->bubble));
-	fprintf(out, ",\"exposed_p2p\":%s,\"exposed\":[", REPORT_NUM(num, k->exposed_p2p));
-	for (int j = 0; j < COMM_KINDS; j++)
-		fprintf(out, "%s%s", j ? "," : "", REPORT_NUM(num, k->exposed[j]));
-	fprintf(out, "],\"optimizer\":%s", REPORT_NUM(num, k->optimizer));
-	fprintf(out, ",\"other\":%s", REPORT_NUM(num, k->other));
-	fprintf(out, ",\"step_time\":%s}", REPORT_NUM(num, m->step_time));
+	wbuf_printf(w, ",\n\"breakdown\":{\"device\":%d,\"compute\":%s", k->device,
+	            REPORT_NUM(num, k->compute));
+	wbuf_printf(w, ",\"bubble\":%s", REPORT_NUM(num, k->bubble));
+	wbuf_printf(w, ",\"exposed_p2p\":%s,\"exposed\":[", REPORT_NUM(num, k->exposed_p2p));
+	put_numbers(w, k->exposed, COMM_KINDS);
+	wbuf_printf(w, "],\"optimizer\":%s", REPORT_NUM(num, k->optimizer));
+	wbuf_printf(w, ",\"other\":%s", REPORT_NUM(num, k->other));
+	wbuf_printf(w, ",\"step_time\":%s}", REPORT_NUM(num, m->step_time));
 }
 
 /* One run's object of window.PPSIM.runs. */
@@ -235,6 +260,7 @@ static void write_run(FILE *out, const struct report_row *row)
 	double tick = (double)s->cost->tick;
 	char buf[256], num[32];
 	int64_t q, aq;
+	struct wbuf w;
 	pp_time end = s->frame.origin + (pp_time)(s->frame.makespan * tick + 0.5);
 
 	quanta(s, &q, &aq);
@@ -280,6 +306,8 @@ static void write_run(FILE *out, const struct report_row *row)
 		fprintf(out, ",\"peak_activations\":%s}", REPORT_NUM(num, dm->peak_activations));
 	}
 	fputs("],\n\"ops\":[", out);
+	/* the arrays of numbers, a few per op and message, through the base layer's writer */
+	wbuf_init(&w, out);
 	for (int d = 0; d < sc->p; d++) {
 		pp_time t = 0;
 
@@ -288,32 +316,51 @@ static void write_run(FILE *out, const struct report_row *row)
 			const struct op_time *ot = &r->times[i];
 			int64_t act = sched_act_change(op, s->cost->act, s->cost->act_w);
 			bool second = i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP);
+			char *p = wbuf_reserve(&w, 6 * NUMFMT_MAX + 8);
 
-			fprintf(out,
-			        "%s%u,%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64,
-			        i ? "," : "", op->kind | (op->flags & OP_OVERLAP ? 4u : 0u), op->mb,
-			        op->stage, second ? 0 : (ot->start - t) / q,
-			        (ot->end - ot->start) / q, act / aq);
+			if (i)
+				*p++ = ',';
+			p += numfmt_u64(p, op->kind | (op->flags & OP_OVERLAP ? 4u : 0u));
+			*p++ = ',';
+			p += numfmt_u64(p, op->mb);
+			*p++ = ',';
+			p += numfmt_u64(p, op->stage);
+			*p++ = ',';
+			p += numfmt_i64(p, second ? 0 : (ot->start - t) / q);
+			*p++ = ',';
+			p += numfmt_i64(p, (ot->end - ot->start) / q);
+			*p++ = ',';
+			p += numfmt_i64(p, act / aq);
 			if ((i & 15) == 15)
-				fputc('\n', out);
+				*p++ = '\n';
+			wbuf_commit(&w, p);
 			t = ot->end > t ? ot->end : t;
 		}
 	}
-	fputs("],\n\"msgs\":[", out);
+	WBUF_LIT(&w, "],\n\"msgs\":[");
 	for (size_t k = 0; k < r->nmsgs; k++) {
 		const struct msg_record *g = &r->msgs[k];
+		char *p = wbuf_reserve(&w, 4 * NUMFMT_MAX + 8);
 
-		fprintf(out, "%s%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64, k ? "," : "",
-		        g->from, g->to, (g->start - r->times[g->from].end) / q,
-		        (g->end - g->start) / q);
+		if (k)
+			*p++ = ',';
+		p += numfmt_u64(p, g->from);
+		*p++ = ',';
+		p += numfmt_u64(p, g->to);
+		*p++ = ',';
+		p += numfmt_i64(p, (g->start - r->times[g->from].end) / q);
+		*p++ = ',';
+		p += numfmt_i64(p, (g->end - g->start) / q);
 		if ((k & 15) == 15)
-			fputc('\n', out);
+			*p++ = '\n';
+		wbuf_commit(&w, p);
 	}
-	fputc(']', out);
+	wbuf_char(&w, ']');
 	if (s->slack != NULL)
-		write_slack(out, s);
-	write_streams(out, s);
-	fputc('}', out);
+		write_slack(&w, s);
+	write_streams(&w, s);
+	wbuf_char(&w, '}');
+	wbuf_flush(&w);
 }
 
 int report_html_sweep_header(FILE *out, const struct sweep *sw)
@@ -371,21 +418,33 @@ int report_html_sweep_footer(FILE *out)
 static void write_requests(FILE *out, const struct serve_run *r)
 {
 	int64_t tick = r->sim.cost->tick;
-	char a[32], b[32], c[32], d[32];
+	struct wbuf w;
 
-	fputs(",\n\"requests\":[", out);
+	wbuf_init(&w, out);
+	WBUF_LIT(&w, ",\n\"requests\":[");
 	for (size_t i = 0; i < r->nreq; i++) {
 		const struct serve_request_result *q = &r->req[i];
+		char *p = wbuf_reserve(&w, 6 * NUMFMT_MAX + 8);
 
-		fprintf(out, "%s%s,%s,%s,%s,%" PRIu32 ",%" PRIu32, i ? "," : "",
-		        REPORT_NUM(a, pp_time_to_units(q->arrival, tick)),
-		        REPORT_NUM(b, pp_time_to_units(q->admitted, tick)),
-		        REPORT_NUM(c, pp_time_to_units(q->first_token, tick)),
-		        REPORT_NUM(d, pp_time_to_units(q->finish, tick)), q->prompt, q->output);
+		if (i)
+			*p++ = ',';
+		p += numfmt_ticks(p, q->arrival, tick);
+		*p++ = ',';
+		p += numfmt_ticks(p, q->admitted, tick);
+		*p++ = ',';
+		p += numfmt_ticks(p, q->first_token, tick);
+		*p++ = ',';
+		p += numfmt_ticks(p, q->finish, tick);
+		*p++ = ',';
+		p += numfmt_u64(p, q->prompt);
+		*p++ = ',';
+		p += numfmt_u64(p, q->output);
 		if ((i & 15) == 15)
-			fputc('\n', out);
+			*p++ = '\n';
+		wbuf_commit(&w, p);
 	}
-	fputc(']', out);
+	wbuf_char(&w, ']');
+	wbuf_flush(&w);
 }
 
 /* The page of rows[0..n-1]; serve, when not NULL, is the serving run of the one row. */

@@ -179,6 +179,8 @@ static void numfmt_ticks_reads_back_as_the_double_the_writers_printed(void)
 	}
 	CU_ASSERT_EQUAL(bad, 0);
 	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 1500000, PP_TICK_BASE), a), "1.5");
+	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 500000, PP_TICK_BASE), a), "0.5");
+	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 0, PP_TICK_BASE), a), "0");
 	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 1, PP_TICK_BASE), a), "1e-06");
 	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 100, PP_TICK_BASE), a), "0.0001");
 	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 1000000, 3 * PP_TICK_BASE), a),
