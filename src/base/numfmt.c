@@ -406,6 +406,27 @@ size_t numfmt_ticks(char *buf, pp_time t, int64_t tick)
 	return numfmt_shortest(buf, pp_time_to_units(t, tick));
 }
 
+void wbuf_init(struct wbuf *w, FILE *out)
+{
+	w->out = out;
+	w->n = 0;
+	w->buf = malloc(WBUF_SIZE);
+	w->cap = WBUF_SIZE;
+	if (w->buf == NULL) {
+		w->buf = w->small;
+		w->cap = sizeof(w->small);
+	}
+}
+
+void wbuf_finish(struct wbuf *w)
+{
+	wbuf_flush(w);
+	if (w->buf != w->small)
+		free(w->buf);
+	w->buf = w->small;
+	w->cap = sizeof(w->small);
+}
+
 void wbuf_flush(struct wbuf *w)
 {
 	if (w->n > 0)
@@ -416,7 +437,7 @@ void wbuf_flush(struct wbuf *w)
 void wbuf_write_long(struct wbuf *w, const char *s, size_t n)
 {
 	wbuf_flush(w);
-	if (n < WBUF_SIZE) {
+	if (n < w->cap) {
 		memcpy(w->buf, s, n);
 		w->n = n;
 	} else {
@@ -430,17 +451,17 @@ void wbuf_printf(struct wbuf *w, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(w->buf + w->n, WBUF_SIZE - w->n, fmt, ap);
+	n = vsnprintf(w->buf + w->n, w->cap - w->n, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n < WBUF_SIZE - w->n) {
+	if (n < 0 || (size_t)n < w->cap - w->n) {
 		w->n += n > 0 ? (size_t)n : 0;
 		return;
 	}
 	/* it did not fit: again after a flush, or straight to the stream */
 	wbuf_flush(w);
 	va_start(ap, fmt);
-	if ((size_t)n < WBUF_SIZE)
-		w->n = (size_t)vsnprintf(w->buf, WBUF_SIZE, fmt, ap);
+	if ((size_t)n < w->cap)
+		w->n = (size_t)vsnprintf(w->buf, w->cap, fmt, ap);
 	else
 		vfprintf(w->out, fmt, ap);
 	va_end(ap);

@@ -37,21 +37,27 @@ size_t numfmt_shortest(char *buf, double x);
 /* t ticks, tick ticks a unit (tick > 0), as numfmt_shortest(pp_time_to_units(t, tick)). */
 size_t numfmt_ticks(char *buf, pp_time t, int64_t tick);
 
-/* Bytes a writer holds before it hands them to its stream. */
-#define WBUF_SIZE 16384
+/*
+ * Bytes a writer holds before it hands them to its stream: a quarter of a megabyte, so that a
+ * file gets few, large writes (the kernel zeroes a page cache page that a write only partly
+ * covers, which made writes of 16 KiB a third slower). A writer that cannot have them holds
+ * WBUF_SMALL bytes of its own instead, and writes the same bytes.
+ */
+#define WBUF_SIZE  ((size_t)1 << 18)
+#define WBUF_SMALL ((size_t)4096)
 
 struct wbuf {
 	FILE *out; /* the stream it writes to */
+	char *buf; /* WBUF_SIZE bytes, or small */
 	size_t n;  /* bytes held */
-	char buf[WBUF_SIZE];
+	size_t cap; /* the size of buf */
+	char small[WBUF_SMALL];
 };
 
-/* Starts a writer on out, holding nothing. */
-static inline void wbuf_init(struct wbuf *w, FILE *out)
-{
-	w->out = out;
-	w->n = 0;
-}
+/* Starts a writer on out, holding nothing; wbuf_finish ends it. */
+void wbuf_init(struct wbuf *w, FILE *out);
+/* Hands what w holds to its stream and frees its buffer. */
+void wbuf_finish(struct wbuf *w);
 
 /* Hands what w holds to its stream (fwrite; an error stays on the stream). */
 void wbuf_flush(struct wbuf *w);
@@ -64,7 +70,7 @@ void wbuf_printf(struct wbuf *w, const char *fmt, ...) __attribute__((format(pri
 /* Appends the n bytes at s. */
 static inline void wbuf_put(struct wbuf *w, const char *s, size_t n)
 {
-	if (n <= WBUF_SIZE && n <= WBUF_SIZE - w->n) {
+	if (n <= w->cap - w->n) {
 		memcpy(w->buf + w->n, s, n);
 		w->n += n;
 	} else {
@@ -82,19 +88,19 @@ static inline void wbuf_str(struct wbuf *w, const char *s)
 
 static inline void wbuf_char(struct wbuf *w, char c)
 {
-	if (w->n == WBUF_SIZE)
+	if (w->n == w->cap)
 		wbuf_flush(w);
 	w->buf[w->n++] = c;
 }
 
 /*
- * Room for n bytes (n <= WBUF_SIZE) at the end of the buffer: their start, to be written with
+ * Room for n bytes (n <= WBUF_SMALL) at the end of the buffer: their start, to be written with
  * numfmt's functions and plain stores and taken by wbuf_commit with the end of what was
  * written. A writer of rows reserves a row's most once, instead of checking each piece.
  */
 static inline char *wbuf_reserve(struct wbuf *w, size_t n)
 {
-	if (WBUF_SIZE - w->n < n)
+	if (w->cap - w->n < n)
 		wbuf_flush(w);
 	return w->buf + w->n;
 }
@@ -107,7 +113,7 @@ static inline void wbuf_commit(struct wbuf *w, const char *end)
 /* Room for one number at the end of the buffer: its start. */
 static inline char *wbuf_room(struct wbuf *w)
 {
-	if (WBUF_SIZE - w->n < NUMFMT_MAX)
+	if (w->cap - w->n < NUMFMT_MAX)
 		wbuf_flush(w);
 	return w->buf + w->n;
 }

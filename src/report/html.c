@@ -11,6 +11,7 @@
  * a run of a million ops takes about 20 bytes an op; then, for a run that has them, the ops'
  * slacks, which the viewer shows on hover, outlining the ops that have none (critical).
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -73,10 +74,63 @@ static void write_title(FILE *out, const struct report_row *row)
 	        s->frame.bubble_ratio);
 }
 
-/* pp_gcd64(g, x), at the cost of one division when g already divides x (as it soon does). */
-static int64_t gcd_with(int64_t g, int64_t x)
+/*
+ * Division by a quantum of numbers it divides, as a multiplication: q = odd 2^shift, and x / q
+ * is (x / 2^shift) times the inverse of odd modulo 2^64 when q divides x (Granlund and
+ * Montgomery), which also tells whether it does. A page divides a few numbers an op by the
+ * quanta, and a 64-bit division takes tens of cycles.
+ */
+struct quantum {
+	int64_t q;
+	int shift;
+	uint64_t inv, most; /* odd's inverse; the largest multiple of it divided, UINT64_MAX / odd */
+};
+
+static struct quantum quantum_of(int64_t q)
 {
-	return g != 0 && x % g == 0 ? (g < 0 ? -g : g) : pp_gcd64(g, x);
+	struct quantum d = {q, 0, 0, 0};
+	uint64_t odd;
+
+	while ((d.q >> d.shift & 1) == 0)
+		d.shift++;
+	odd = (uint64_t)d.q >> d.shift;
+	d.inv = odd; /* right to 3 bits for odd; each step doubles them */
+	for (int k = 0; k < 5; k++)
+		d.inv *= 2 - odd * d.inv;
+	d.most = UINT64_MAX / odd;
+	return d;
+}
+
+/* Whether q divides x; if so |x| / q in *quotient. */
+static bool quantum_divides(const struct quantum *d, int64_t x, uint64_t *quotient)
+{
+	uint64_t m = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+
+	if ((m & (((uint64_t)1 << d->shift) - 1)) != 0)
+		return false;
+	*quotient = (m >> d->shift) * d->inv;
+	return *quotient <= d->most;
+}
+
+/* x / q for x that q divides. */
+static int64_t quantum_div(const struct quantum *d, int64_t x)
+{
+	uint64_t u = 0;
+	bool divides = quantum_divides(d, x, &u);
+
+	assert(divides);
+	(void)divides;
+	return x < 0 ? -(int64_t)u : (int64_t)u;
+}
+
+/* The greatest common divisor of g's quantum and x, as g (a division only when it changes);
+ * g's q is 0 until a number other than 0 comes. */
+static void gcd_with(struct quantum *g, int64_t x)
+{
+	uint64_t u;
+
+	if (x != 0 && (g->q == 0 || !quantum_divides(g, x, &u)))
+		*g = quantum_of(pp_gcd64(g->q, x));
 }
 
 /*
@@ -84,27 +138,28 @@ static int64_t gcd_with(int64_t g, int64_t x)
  * durations, message delays after their producer and transfer times), and of every activation
  * change, so that the page gets small integers (1 for most runs of abstract units).
  */
-static void quanta(const struct sim *s, int64_t *time_q, int64_t *act_q)
+static void quanta(const struct sim *s, struct quantum *time_q, struct quantum *act_q)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	int64_t g = 0, a = 0;
+	struct quantum g = {0, 0, 0, 0}, a = {0, 0, 0, 0};
 
 	for (int d = 0; d < sc->p; d++) {
 		pp_time t = 0;
 
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
-			g = gcd_with(gcd_with(g, r->times[i].start - t),
-			             r->times[i].end - r->times[i].start);
-			a = gcd_with(a, sched_act_change(&sc->ops[i], s->cost->act, s->cost->act_w));
+			gcd_with(&g, r->times[i].start - t);
+			gcd_with(&g, r->times[i].end - r->times[i].start);
+			gcd_with(&a, sched_act_change(&sc->ops[i], s->cost->act, s->cost->act_w));
 			t = r->times[i].end > t ? r->times[i].end : t;
 		}
 	}
-	for (size_t k = 0; k < r->nmsgs; k++)
-		g = gcd_with(gcd_with(g, r->msgs[k].start - r->times[r->msgs[k].from].end),
-		             r->msgs[k].end - r->msgs[k].start);
-	*time_q = g > 0 ? g : 1;
-	*act_q = a > 0 ? a : 1;
+	for (size_t k = 0; k < r->nmsgs; k++) {
+		gcd_with(&g, r->msgs[k].start - r->times[r->msgs[k].from].end);
+		gcd_with(&g, r->msgs[k].end - r->msgs[k].start);
+	}
+	*time_q = g.q > 0 ? g : quantum_of(1);
+	*act_q = a.q > 0 ? a : quantum_of(1);
 }
 
 /* The slacks of s's ops (s->slack, not NULL) in quanta of their greatest common divisor, which
@@ -113,19 +168,18 @@ static void quanta(const struct sim *s, int64_t *time_q, int64_t *act_q)
 static void write_slack(struct wbuf *w, const struct sim *s)
 {
 	const struct sched *sc = s->sched;
-	int64_t g = 0;
+	struct quantum g = {0, 0, 0, 0};
 
 	for (size_t i = 0; i < sc->nops; i++)
-		if (g == 0 || s->slack[i] % g != 0)
-			g = pp_gcd64(g, s->slack[i]);
-	g = g > 0 ? g : 1;
+		gcd_with(&g, s->slack[i]);
+	g = g.q > 0 ? g : quantum_of(1);
 	WBUF_LIT(w, ",\n\"slackTick\":");
-	wbuf_g(w, (double)s->cost->tick / (double)g, 17);
+	wbuf_g(w, (double)s->cost->tick / (double)g.q, 17);
 	WBUF_LIT(w, ",\"slack\":[");
 	for (size_t i = 0; i < sc->nops; i++) {
 		if (i)
 			wbuf_char(w, ',');
-		wbuf_i64(w, s->slack[i] / g);
+		wbuf_i64(w, quantum_div(&g, s->slack[i]));
 		if ((i & 15) == 15)
 			wbuf_char(w, '\n');
 	}
@@ -259,7 +313,7 @@ static void write_run(FILE *out, const struct report_row *row)
 	const struct metrics *m = &s->metrics;
 	double tick = (double)s->cost->tick;
 	char buf[256], num[32];
-	int64_t q, aq;
+	struct quantum q, aq;
 	struct wbuf w;
 	pp_time end = s->frame.origin + (pp_time)(s->frame.makespan * tick + 0.5);
 
@@ -269,8 +323,8 @@ static void write_run(FILE *out, const struct report_row *row)
 	fputs(",\"schedule\":", out);
 	report_script_text(out, schedule_of(s));
 	fprintf(out, ",\"p\":%d,\"v\":%d,\"m\":%d,\"unit\":\"%s\",\"tick\":%.17g,\"origin\":%.17g",
-	        sc->p, sc->v, sc->m, s->cost->time_unit, tick / (double)q,
-	        (double)s->frame.origin / (double)q);
+	        sc->p, sc->v, sc->m, s->cost->time_unit, tick / (double)q.q,
+	        (double)s->frame.origin / (double)q.q);
 	fprintf(out, ",\"makespan\":%s", REPORT_NUM(num, s->frame.makespan));
 	fprintf(out, ",\"bubble_ratio\":%s,\"nops\":%zu,\n\"kindNames\":[",
 	        REPORT_NUM(num, s->frame.bubble_ratio), sc->nops);
@@ -326,11 +380,11 @@ static void write_run(FILE *out, const struct report_row *row)
 			*p++ = ',';
 			p += numfmt_u64(p, op->stage);
 			*p++ = ',';
-			p += numfmt_i64(p, second ? 0 : (ot->start - t) / q);
+			p += numfmt_i64(p, second ? 0 : quantum_div(&q, ot->start - t));
 			*p++ = ',';
-			p += numfmt_i64(p, (ot->end - ot->start) / q);
+			p += numfmt_i64(p, quantum_div(&q, ot->end - ot->start));
 			*p++ = ',';
-			p += numfmt_i64(p, act / aq);
+			p += numfmt_i64(p, quantum_div(&aq, act));
 			if ((i & 15) == 15)
 				*p++ = '\n';
 			wbuf_commit(&w, p);
@@ -348,9 +402,9 @@ static void write_run(FILE *out, const struct report_row *row)
 		*p++ = ',';
 		p += numfmt_u64(p, g->to);
 		*p++ = ',';
-		p += numfmt_i64(p, (g->start - r->times[g->from].end) / q);
+		p += numfmt_i64(p, quantum_div(&q, g->start - r->times[g->from].end));
 		*p++ = ',';
-		p += numfmt_i64(p, (g->end - g->start) / q);
+		p += numfmt_i64(p, quantum_div(&q, g->end - g->start));
 		if ((k & 15) == 15)
 			*p++ = '\n';
 		wbuf_commit(&w, p);
@@ -360,7 +414,7 @@ static void write_run(FILE *out, const struct report_row *row)
 		write_slack(&w, s);
 	write_streams(&w, s);
 	wbuf_char(&w, '}');
-	wbuf_flush(&w);
+	wbuf_finish(&w);
 }
 
 int report_html_sweep_header(FILE *out, const struct sweep *sw)
@@ -444,7 +498,7 @@ static void write_requests(FILE *out, const struct serve_run *r)
 		wbuf_commit(&w, p);
 	}
 	wbuf_char(&w, ']');
-	wbuf_flush(&w);
+	wbuf_finish(&w);
 }
 
 /* The page of rows[0..n-1]; serve, when not NULL, is the serving run of the one row. */

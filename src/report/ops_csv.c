@@ -62,6 +62,6 @@ int report_ops_csv(FILE *out, const struct sim *s)
 			wbuf_commit(&w, p);
 		}
 	}
-	wbuf_flush(&w);
+	wbuf_finish(&w);
 	return 0;
 }

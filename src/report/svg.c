@@ -565,19 +565,39 @@ static void draw_legend(FILE *out, const struct legend *l, int width, int y)
 	}
 }
 
+/* The key lower_quartile selects op j of s by, 0 for an op that takes no time: its time in
+ * ticks when every row counts in the same ticks, else the bits of its time in units (positive
+ * doubles order as their bits). */
+static uint64_t time_key(const struct sim *s, size_t j, bool ticks)
+{
+	pp_time d = s->result->times[j].end - s->result->times[j].start;
+	double u;
+	uint64_t bits;
+
+	if (d <= 0 || ticks)
+		return d > 0 ? (uint64_t)d : 0;
+	u = pp_time_to_units(d, s->cost->tick);
+	memcpy(&bits, &u, sizeof(bits));
+	return bits;
+}
+
 /*
  * The k-th shortest (from 0) of the op times of rows above 0, in units, into *out, where k is a
- * quarter of their number: a radix select over the bits of the times, which order as integers
- * since they are positive doubles, in four passes of 16 bits over the ops instead of a sorted
- * copy of them (8 bytes an op). Returns 0, 1 when no op takes time, or -1 out of memory.
+ * quarter of their number: a radix select over the bits of their keys (time_key: a time in
+ * units grows with its ticks, so the k-th in ticks is the k-th in units), in four passes of 16
+ * bits over the ops instead of a sorted copy of them (8 bytes an op). Returns 0, 1 when no op
+ * takes time, or -1 out of memory.
  */
 static int lower_quartile(const struct report_row *rows, int n, double *out)
 {
 	size_t *count = pp_calloc((size_t)1 << 16, sizeof(*count)), k = 0;
 	uint64_t prefix = 0;
+	bool ticks = true;
 
 	if (count == NULL)
 		return -1;
+	for (int i = 1; i < n; i++)
+		ticks &= rows[i].sim->cost->tick == rows[0].sim->cost->tick;
 	for (int shift = 48; shift >= 0; shift -= 16) {
 		uint64_t fixed = shift == 48 ? 0 : ~UINT64_C(0) << (shift + 16);
 		size_t digit = 0;
@@ -587,14 +607,10 @@ static int lower_quartile(const struct report_row *rows, int n, double *out)
 			const struct sim *s = rows[i].sim;
 
 			for (size_t j = 0; j < s->sched->nops; j++) {
-				double d = pp_time_to_units(s->result->times[j].end -
-				                                    s->result->times[j].start,
-				                            s->cost->tick);
-				uint64_t bits;
+				uint64_t key = time_key(s, j, ticks);
 
-				memcpy(&bits, &d, sizeof(bits));
-				if (d > 0 && (bits & fixed) == prefix)
-					count[(bits >> shift) & 0xffff]++;
+				if (key != 0 && (key & fixed) == prefix)
+					count[(key >> shift) & 0xffff]++;
 			}
 		}
 		if (shift == 48) {
@@ -611,7 +627,10 @@ static int lower_quartile(const struct report_row *rows, int n, double *out)
 	free(count);
 	if (prefix == 0)
 		return 1;
-	memcpy(out, &prefix, sizeof(*out));
+	if (ticks)
+		*out = pp_time_to_units((pp_time)prefix, rows[0].sim->cost->tick);
+	else
+		memcpy(out, &prefix, sizeof(*out));
 	return 0;
 }
 

@@ -471,6 +471,7 @@ int report_trace(FILE *out, const struct sim *s)
 	write_metadata(&w, s, tid, &sep);
 	write_ops(&w, s);
 	if (write_messages(&w, s, tid) != 0) {
+		wbuf_finish(&w);
 		free(tid);
 		return -1;
 	}
@@ -481,7 +482,7 @@ int report_trace(FILE *out, const struct sim *s)
 	            "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"ppsim %s\","
 	            "\"schedule\":",
 	            PP_VERSION);
-	wbuf_flush(&w);
+	wbuf_finish(&w);
 	report_json_text(out,
 	                 s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
 	fprintf(out,
