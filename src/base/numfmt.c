@@ -62,6 +62,19 @@ static int digits_of(uint64_t v)
 static void put_digits(char *p, uint64_t v, int n)
 {
 	p += n;
+	if (v <= UINT32_MAX) { /* 32-bit divisions by 100: a cheaper multiplication each */
+		uint32_t u = (uint32_t)v;
+
+		while (n >= 2) {
+			p -= 2;
+			memcpy(p, pairs + 2 * (u % 100), 2);
+			u /= 100;
+			n -= 2;
+		}
+		if (n == 1)
+			*--p = (char)('0' + u % 10);
+		return;
+	}
 	while (n >= 2) {
 		p -= 2;
 		memcpy(p, pairs + 2 * (v % 100), 2);
@@ -72,34 +85,15 @@ static void put_digits(char *p, uint64_t v, int n)
 		*--p = (char)('0' + v % 10);
 }
 
-size_t numfmt_u64(char *buf, uint64_t v)
+size_t numfmt_u64_long(char *buf, uint64_t v)
 {
-	int n;
-
-	if (v < 100) { /* most counts, stages and micro-batches of small runs */
-		if (v < 10) {
-			buf[0] = (char)('0' + v);
-			buf[1] = '\0';
-			return 1;
-		}
-		memcpy(buf, pairs + 2 * v, 2);
-		buf[2] = '\0';
-		return 2;
-	}
-	n = digits_of(v);
+	int n = digits_of(v);
 
 	put_digits(buf, v, n);
 	buf[n] = '\0';
 	return (size_t)n;
 }
 
-size_t numfmt_i64(char *buf, int64_t v)
-{
-	if (v >= 0)
-		return numfmt_u64(buf, (uint64_t)v);
-	buf[0] = '-';
-	return 1 + numfmt_u64(buf + 1, 0 - (uint64_t)v);
-}
 
 /* What printf does with x: the C library's text, for what the integers do not cover. */
 static size_t libc_g(char *buf, double x, int digits)

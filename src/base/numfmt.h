@@ -27,9 +27,27 @@
 /* The longest text a number takes, its NUL included ("-2.2250738585072014e-308"). */
 #define NUMFMT_MAX 32
 
-/* v in decimal ("%" PRIu64, "%" PRId64). */
-size_t numfmt_u64(char *buf, uint64_t v);
-size_t numfmt_i64(char *buf, int64_t v);
+/* v in decimal ("%" PRIu64, "%" PRId64); numbers below 10 inline, as most devices, stages and
+ * chunks are. */
+size_t numfmt_u64_long(char *buf, uint64_t v);
+
+static inline size_t numfmt_u64(char *buf, uint64_t v)
+{
+	if (v < 10) {
+		buf[0] = (char)('0' + v);
+		buf[1] = '\0';
+		return 1;
+	}
+	return numfmt_u64_long(buf, v);
+}
+
+static inline size_t numfmt_i64(char *buf, int64_t v)
+{
+	if (v >= 0)
+		return numfmt_u64(buf, (uint64_t)v);
+	buf[0] = '-';
+	return 1 + numfmt_u64(buf + 1, 0 - (uint64_t)v);
+}
 /* x as "%.*g" with digits significant digits, 1 <= digits <= 17. */
 size_t numfmt_g(char *buf, double x, int digits);
 /* x in the shortest of "%.15g", "%.16g" and "%.17g" that reads back as x (pp_double_format). */
@@ -80,6 +98,8 @@ static inline void wbuf_put(struct wbuf *w, const char *s, size_t n)
 
 /* Appends a string literal (its length known to the compiler). */
 #define WBUF_LIT(w, s) wbuf_put((w), "" s, sizeof(s) - 1)
+/* Copies a string literal to the char pointer p, in room reserved for it, and moves p on. */
+#define PUT_LIT(p, s) (memcpy((p), "" s, sizeof(s) - 1), (p) += sizeof(s) - 1)
 
 static inline void wbuf_str(struct wbuf *w, const char *s)
 {

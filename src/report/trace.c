@@ -76,7 +76,8 @@ static int *channel_tids(const struct sim *s)
 	}
 	for (int ch = 0; ch < r->nchannels; ch++)
 		tid[2 * ch] = 1 + seen[r->channels[ch].src]++;
-	for (size_t k = 0; k < r->nmsgs; k++) {
+	/* a full-duplex channel carries its own direction only */
+	for (size_t k = 0; s->cost->duplex == PP_DUPLEX_HALF && k < r->nmsgs; k++) {
 		size_t t = direction_of(s, &r->msgs[k]);
 
 		if (t % 2 == 1 && tid[t] == 0)
@@ -148,63 +149,95 @@ static void put_span(struct wbuf *w, const struct sim *s, pp_time a, pp_time b)
 	wbuf_g(w, us(s, b) - from, 17);
 }
 
+/* The most an op's event or a message's three take, their names and numbers at their longest
+ * (the rest of the text is under 400 bytes). */
+#define EVENT_MAX (400 + 2 * (SCHEDFILE_ACTION_MAX + 8) + 16 * NUMFMT_MAX)
+
+/* Writes the n bytes of s at p; returns the end. */
+static char *put_text(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* Writes `"ts":T,"dur":D` of a slice from a to b (ticks) at p; returns the end. */
+static char *put_span_at(char *p, const struct sim *s, pp_time a, pp_time b)
+{
+	double from = us(s, a);
+
+	PUT_LIT(p, "\"ts\":");
+	p += numfmt_g(p, from, 17);
+	PUT_LIT(p, ",\"dur\":");
+	return p + numfmt_g(p, us(s, b) - from, 17);
+}
+
 static void write_ops(struct wbuf *w, const struct sim *s)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
+	double origin = us(s, 0);
 	char label[SCHEDFILE_ACTION_MAX + 8];
 
-	for (int d = 0; d < sc->p; d++)
+	for (int d = 0; d < sc->p; d++) {
+		char pid[NUMFMT_MAX];
+		size_t pid_len = numfmt_u64(pid, (uint64_t)d);
+
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 			const struct op *op = &sc->ops[i];
 			bool overlapped = (op->flags & OP_OVERLAP) ||
 			                  (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP));
+			char *p = wbuf_reserve(w, EVENT_MAX);
 
 			op_name(s, i, label, sizeof(label));
-			WBUF_LIT(w, ",\n{\"name\":\"");
-			wbuf_str(w, label);
-			WBUF_LIT(w, "\",\"cat\":\"");
-			wbuf_str(w, pass_of((enum op_kind)op->kind));
-			WBUF_LIT(w, "\",\"ph\":\"X\",\"pid\":");
-			wbuf_i64(w, d);
-			WBUF_LIT(w, ",\"tid\":0,");
+			PUT_LIT(p, ",\n{\"name\":\"");
+			p = put_text(p, label, strlen(label));
+			if (op->kind == OP_F)
+				PUT_LIT(p, "\",\"cat\":\"forward\",\"ph\":\"X\",\"pid\":");
+			else
+				PUT_LIT(p, "\",\"cat\":\"backward\",\"ph\":\"X\",\"pid\":");
+			p = put_text(p, pid, pid_len);
+			PUT_LIT(p, ",\"tid\":0,");
 			/* a critical op (no slack) in chrome://tracing's red */
 			if (s->slack != NULL && s->slack[i] == 0)
-				WBUF_LIT(w, "\"cname\":\"terrible\",");
-			put_span(w, s, r->times[i].start, r->times[i].end);
-			WBUF_LIT(w, ",\"args\":{\"kind\":\"");
-			wbuf_str(w, sched_kind_name((enum op_kind)op->kind));
-			WBUF_LIT(w, "\",\"microbatch\":");
-			wbuf_u64(w, op->mb);
-			WBUF_LIT(w, ",\"stage\":");
-			wbuf_u64(w, op->stage);
-			WBUF_LIT(w, ",\"chunk\":");
-			wbuf_u64(w, sc->stage_chunk[op->stage]);
+				PUT_LIT(p, "\"cname\":\"terrible\",");
+			p = put_span_at(p, s, r->times[i].start, r->times[i].end);
+			PUT_LIT(p, ",\"args\":{\"kind\":\"");
+			p = put_text(p, sched_kind_name((enum op_kind)op->kind),
+			             op->kind == OP_BW ? 2 : 1);
+			PUT_LIT(p, "\",\"microbatch\":");
+			p += numfmt_u64(p, op->mb);
+			PUT_LIT(p, ",\"stage\":");
+			p += numfmt_u64(p, op->stage);
+			PUT_LIT(p, ",\"chunk\":");
+			p += numfmt_u64(p, sc->stage_chunk[op->stage]);
 			if (overlapped)
-				WBUF_LIT(w, ",\"overlapped\":true");
+				PUT_LIT(p, ",\"overlapped\":true");
 			else
-				WBUF_LIT(w, ",\"overlapped\":false");
+				PUT_LIT(p, ",\"overlapped\":false");
 			if (s->slack != NULL) {
 				if (s->slack[i] == 0)
-					WBUF_LIT(w, ",\"critical\":true,\"slack_us\":");
+					PUT_LIT(p, ",\"critical\":true,\"slack_us\":");
 				else
-					WBUF_LIT(w, ",\"critical\":false,\"slack_us\":");
-				wbuf_g(w, us(s, s->slack[i]) - us(s, 0), 17);
+					PUT_LIT(p, ",\"critical\":false,\"slack_us\":");
+				p += numfmt_g(p, us(s, s->slack[i]) - origin, 17);
 			}
-			WBUF_LIT(w, "}}");
+			PUT_LIT(p, "}}");
+			wbuf_commit(w, p);
 		}
+	}
 }
 
-/* Appends a flow event's `,"pid":P,"tid":T,"ts":X}` at time t. */
-static void put_flow_end(struct wbuf *w, const struct sim *s, int pid, int tid, pp_time t)
+/* Writes a flow event's `,"pid":P,"tid":T,"ts":X}` at time t at p; returns the end. */
+static char *put_flow_end(char *p, const struct sim *s, int pid, int tid, pp_time t)
 {
-	WBUF_LIT(w, ",\"pid\":");
-	wbuf_i64(w, pid);
-	WBUF_LIT(w, ",\"tid\":");
-	wbuf_i64(w, tid);
-	WBUF_LIT(w, ",\"ts\":");
-	wbuf_g(w, us(s, t), 17);
-	wbuf_char(w, '}');
+	PUT_LIT(p, ",\"pid\":");
+	p += numfmt_i64(p, pid);
+	PUT_LIT(p, ",\"tid\":");
+	p += numfmt_i64(p, tid);
+	PUT_LIT(p, ",\"ts\":");
+	p += numfmt_g(p, us(s, t), 17);
+	*p++ = '}';
+	return p;
 }
 
 /* The direction of the messages a stage sends one way (2 st: forward, 2 st + 1: backward),
@@ -235,6 +268,7 @@ static int write_messages(struct wbuf *w, const struct sim *s, const int *tids)
 		const char *cat = pass_of((enum op_kind)to->kind);
 		const struct channel_result *ch;
 		size_t n;
+		char *p;
 
 		report_msg_devices(s, g, &src, &dst);
 		if (at->src != src || at->dst != dst)
@@ -252,38 +286,40 @@ static int write_messages(struct wbuf *w, const struct sim *s, const int *tids)
 			memcpy(label + n, " to GPU ", 8);
 			n += 8 + numfmt_i64(label + n + 8, dst);
 		}
-		WBUF_LIT(w, ",\n{\"name\":\"");
-		wbuf_put(w, label, n);
-		WBUF_LIT(w, "\",\"cat\":\"");
-		wbuf_str(w, cat);
-		WBUF_LIT(w, "\",\"ph\":\"X\",\"pid\":");
-		wbuf_i64(w, src);
-		WBUF_LIT(w, ",\"tid\":");
-		wbuf_i64(w, tid);
-		wbuf_char(w, ',');
-		put_span(w, s, g->start, g->end);
-		WBUF_LIT(w, ",\"args\":{\"p2p\":true,\"bytes\":");
-		wbuf_u64(w, ch->messages ? ch->bytes / ch->messages : 0);
-		WBUF_LIT(w, ",\"stage\":");
-		wbuf_u64(w, from->stage);
-		WBUF_LIT(w, ",\"microbatch\":");
-		wbuf_u64(w, from->mb);
-		WBUF_LIT(w, "}}");
+		p = wbuf_reserve(w, EVENT_MAX);
+		PUT_LIT(p, ",\n{\"name\":\"");
+		p = put_text(p, label, n);
+		PUT_LIT(p, "\",\"cat\":\"");
+		p = put_text(p, cat, strlen(cat));
+		PUT_LIT(p, "\",\"ph\":\"X\",\"pid\":");
+		p += numfmt_i64(p, src);
+		PUT_LIT(p, ",\"tid\":");
+		p += numfmt_i64(p, tid);
+		*p++ = ',';
+		p = put_span_at(p, s, g->start, g->end);
+		PUT_LIT(p, ",\"args\":{\"p2p\":true,\"bytes\":");
+		p += numfmt_u64(p, ch->messages ? ch->bytes / ch->messages : 0);
+		PUT_LIT(p, ",\"stage\":");
+		p += numfmt_u64(p, from->stage);
+		PUT_LIT(p, ",\"microbatch\":");
+		p += numfmt_u64(p, from->mb);
+		PUT_LIT(p, "}}");
 		/* the arrow: from the send on the channel to the consuming op's start; Chrome's
 		 * engine keys a flow's points by time, so one whose send starts when its consumer
 		 * does (no time on the link, no wait) starts at the producing op's start instead */
 		if (g->start == r->times[g->to].start)
 			send = r->times[g->from].start, tid = 0;
-		WBUF_LIT(w, ",\n{\"name\":\"p2p\",\"cat\":\"");
-		wbuf_str(w, cat);
-		WBUF_LIT(w, "\",\"ph\":\"s\",\"id\":");
-		wbuf_u64(w, k + 1);
-		put_flow_end(w, s, src, tid, send);
-		WBUF_LIT(w, ",\n{\"name\":\"p2p\",\"cat\":\"");
-		wbuf_str(w, cat);
-		WBUF_LIT(w, "\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
-		wbuf_u64(w, k + 1);
-		put_flow_end(w, s, dst, 0, r->times[g->to].start);
+		PUT_LIT(p, ",\n{\"name\":\"p2p\",\"cat\":\"");
+		p = put_text(p, cat, strlen(cat));
+		PUT_LIT(p, "\",\"ph\":\"s\",\"id\":");
+		p += numfmt_u64(p, k + 1);
+		p = put_flow_end(p, s, src, tid, send);
+		PUT_LIT(p, ",\n{\"name\":\"p2p\",\"cat\":\"");
+		p = put_text(p, cat, strlen(cat));
+		PUT_LIT(p, "\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+		p += numfmt_u64(p, k + 1);
+		p = put_flow_end(p, s, dst, 0, r->times[g->to].start);
+		wbuf_commit(w, p);
 	}
 	free(seen);
 	return 0;
@@ -448,12 +484,15 @@ static void write_counters(struct wbuf *w, const struct sim *s)
 			const struct op *op = &sc->ops[i];
 			pp_time at = op->kind == OP_F ? r->times[i].start : r->times[i].end;
 
+			char *p = wbuf_reserve(w, sizeof(head) + 2 * NUMFMT_MAX + 32);
+
 			alive += sched_act_change(op, c->act, c->act_w);
-			wbuf_put(w, head, head_len);
-			wbuf_g(w, us(s, at), 17);
-			WBUF_LIT(w, ",\"args\":{\"micro-batches\":");
-			wbuf_g(w, (double)alive / (double)unit, 17);
-			WBUF_LIT(w, "}}");
+			p = put_text(p, head, head_len);
+			p += numfmt_g(p, us(s, at), 17);
+			PUT_LIT(p, ",\"args\":{\"micro-batches\":");
+			p += numfmt_g(p, (double)alive / (double)unit, 17);
+			PUT_LIT(p, "}}");
+			wbuf_commit(w, p);
 		}
 	}
 }
