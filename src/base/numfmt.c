@@ -94,7 +94,6 @@ size_t numfmt_u64_long(char *buf, uint64_t v)
 	return (size_t)n;
 }
 
-
 /* What printf does with x: the C library's text, for what the integers do not cover. */
 static size_t libc_g(char *buf, double x, int digits)
 {
@@ -387,7 +386,8 @@ size_t numfmt_ticks(char *buf, pp_time t, int64_t tick)
 			}
 			/* at most 15 significant digits, and at least 1e-4 (else "%g" writes an
 			 * exponent) */
-			if (q > 0 ? q < pow10_64[15 - places] : frac * pow10_64[4] >= pow10_64[places]) {
+			if (q > 0 ? q < pow10_64[15 - places]
+			          : frac * pow10_64[4] >= pow10_64[places]) {
 				n = digits_of(q);
 				put_digits(buf, q, n);
 				buf[n] = '.';

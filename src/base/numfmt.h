@@ -65,9 +65,9 @@ size_t numfmt_ticks(char *buf, pp_time t, int64_t tick);
 #define WBUF_SMALL ((size_t)4096)
 
 struct wbuf {
-	FILE *out; /* the stream it writes to */
-	char *buf; /* WBUF_SIZE bytes, or small */
-	size_t n;  /* bytes held */
+	FILE *out;  /* the stream it writes to */
+	char *buf;  /* WBUF_SIZE bytes, or small */
+	size_t n;   /* bytes held */
 	size_t cap; /* the size of buf */
 	char small[WBUF_SMALL];
 };

@@ -136,10 +136,9 @@ static void numfmt_rounds_ties_to_even(void)
 
 static void numfmt_writes_special_values_as_printf_does(void)
 {
-	static const double xs[] = {0.0,     -0.0,    NAN,     INFINITY, -INFINITY, DBL_MIN,
-	                            DBL_MAX, 4.9e-324, 1e-7,  1e-6,     1e-5,      1e-4,
-	                            1e15,    1e16,    1e17,    1e22,     1e23,      34.6,
-	                            100,     3.0 / 19, 34.9 - 24};
+	static const double xs[] = {0.0,      -0.0, NAN,  INFINITY, -INFINITY, DBL_MIN,  DBL_MAX,
+	                            4.9e-324, 1e-7, 1e-6, 1e-5,     1e-4,      1e15,     1e16,
+	                            1e17,     1e22, 1e23, 34.6,     100,       3.0 / 19, 34.9 - 24};
 	char a[NUMFMT_MAX], b[64];
 
 	for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
@@ -241,7 +240,8 @@ static void wbuf_writes_every_piece_in_order(void)
 			ok = at + (size_t)n <= len && memcmp(text + at, line, (size_t)n) == 0;
 			at += (size_t)n;
 			if (ok && i % 1000 == 999) {
-				ok = at + sizeof(big) <= len && memcmp(text + at, big, sizeof(big)) == 0;
+				ok = at + sizeof(big) <= len &&
+				     memcmp(text + at, big, sizeof(big)) == 0;
 				at += sizeof(big);
 			}
 			ok = ok && at < len && text[at++] == '\n';
