@@ -57,8 +57,9 @@ size_t numfmt_ticks(char *buf, pp_time t, int64_t tick);
 
 /*
  * Bytes a writer holds before it hands them to its stream: a quarter of a megabyte, so that a
- * file gets few, large writes (the kernel zeroes a page cache page that a write only partly
- * covers, which made writes of 16 KiB a third slower). A writer that cannot have them holds
+ * file gets few, large writes (the kernel zeroes the page cache's pages that a write covers only
+ * in part, which made a trace written 16 KiB at a time a fifth slower). A writer that cannot
+ * have them holds
  * WBUF_SMALL bytes of its own instead, and writes the same bytes.
  */
 #define WBUF_SIZE  ((size_t)1 << 18)
