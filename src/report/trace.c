@@ -138,17 +138,6 @@ static const char *op_name(const struct sim *s, size_t i, char *buf, size_t n)
 	return buf;
 }
 
-/* Appends `"ts":T,"dur":D` of a slice from a to b (ticks). */
-static void put_span(struct wbuf *w, const struct sim *s, pp_time a, pp_time b)
-{
-	double from = us(s, a);
-
-	WBUF_LIT(w, "\"ts\":");
-	wbuf_g(w, from, 17);
-	WBUF_LIT(w, ",\"dur\":");
-	wbuf_g(w, us(s, b) - from, 17);
-}
-
 /* The most an op's event or a message's three take, their names and numbers at their longest
  * (the rest of the text is under 400 bytes). */
 #define EVENT_MAX (400 + 2 * (SCHEDFILE_ACTION_MAX + 8) + 16 * NUMFMT_MAX)
@@ -171,6 +160,12 @@ static char *put_span_at(char *p, const struct sim *s, pp_time a, pp_time b)
 	return p + numfmt_g(p, us(s, b) - from, 17);
 }
 
+/* Appends `"ts":T,"dur":D` of a slice from a to b (ticks). */
+static void put_span(struct wbuf *w, const struct sim *s, pp_time a, pp_time b)
+{
+	wbuf_commit(w, put_span_at(wbuf_reserve(w, 16 + 2 * NUMFMT_MAX), s, a, b));
+}
+
 static void write_ops(struct wbuf *w, const struct sim *s)
 {
 	const struct sched *sc = s->sched;
@@ -186,15 +181,16 @@ static void write_ops(struct wbuf *w, const struct sim *s)
 			const struct op *op = &sc->ops[i];
 			bool overlapped = (op->flags & OP_OVERLAP) ||
 			                  (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP));
+			const char *cat = pass_of((enum op_kind)op->kind);
+			const char *kind = sched_kind_name((enum op_kind)op->kind);
 			char *p = wbuf_reserve(w, EVENT_MAX);
 
 			op_name(s, i, label, sizeof(label));
 			PUT_LIT(p, ",\n{\"name\":\"");
 			p = put_text(p, label, strlen(label));
-			if (op->kind == OP_F)
-				PUT_LIT(p, "\",\"cat\":\"forward\",\"ph\":\"X\",\"pid\":");
-			else
-				PUT_LIT(p, "\",\"cat\":\"backward\",\"ph\":\"X\",\"pid\":");
+			PUT_LIT(p, "\",\"cat\":\"");
+			p = put_text(p, cat, strlen(cat));
+			PUT_LIT(p, "\",\"ph\":\"X\",\"pid\":");
 			p = put_text(p, pid, pid_len);
 			PUT_LIT(p, ",\"tid\":0,");
 			/* a critical op (no slack) in chrome://tracing's red */
@@ -202,8 +198,7 @@ static void write_ops(struct wbuf *w, const struct sim *s)
 				PUT_LIT(p, "\"cname\":\"terrible\",");
 			p = put_span_at(p, s, r->times[i].start, r->times[i].end);
 			PUT_LIT(p, ",\"args\":{\"kind\":\"");
-			p = put_text(p, sched_kind_name((enum op_kind)op->kind),
-			             op->kind == OP_BW ? 2 : 1);
+			p = put_text(p, kind, strlen(kind));
 			PUT_LIT(p, "\",\"microbatch\":");
 			p += numfmt_u64(p, op->mb);
 			PUT_LIT(p, ",\"stage\":");
