@@ -162,7 +162,8 @@ int64_t pp_gcd64(int64_t a, int64_t b);
 /*
  * Writes x in the shortest of "%.15g", "%.16g" and "%.17g" that reads back to the same double,
  * so 34.6 prints as "34.6", 100 as "100" and 3/19 with all its digits; buf holds n bytes;
- * returns buf.
+ * returns buf. The text is computed from x's exact value with integer arithmetic, not printed
+ * and read back (src/base/numfmt.c), and its point is '.' whatever the locale.
  */
 char *pp_double_format(char *buf, size_t n, double x);
 

@@ -87,6 +87,8 @@ static int put(struct outfile *f, const void *buf, size_t n)
 			continue;
 		if (w <= 0) {
 			rc = -1; /* errno says why; what was written stays counted */
+			if (f->write_errno == 0) /* for outfile_finish: the stream keeps no errno */
+				f->write_errno = w < 0 ? errno : ENOSPC;
 			break;
 		}
 		done += (size_t)w;
@@ -654,6 +656,10 @@ int outfile_finish(struct outfile *f, struct pp_error *err)
 		               " bytes (%g GiB) for an output file",
 		               f->path, f->limit, (double)f->limit / (double)(UINT64_C(1) << 30));
 	if (failed || closed != 0) {
+		/* a write that failed before the flush (a writer that hands its bytes over in large
+		 * blocks leaves the stream's buffer empty) says why through write_errno */
+		if (saved == 0)
+			saved = f->write_errno;
 		if (saved == 0)
 			saved = errno;
 		if (f->tmp_apart) /* a full TMPDIR is not the target's disk */

@@ -36,6 +36,7 @@ struct outfile {
 	uint64_t written;    /* bytes written so far */
 	uint64_t limit;      /* the most it may write: OUTFILE_MAX_BYTES unless set lower */
 	bool too_big;        /* a write would have passed the limit */
+	int write_errno;     /* why the first failed write to the descriptor failed, or 0 */
 	z_stream *z;         /* the gzip deflater, NULL when the stream writes plain bytes */
 	unsigned char *zout; /* its output buffer, of ZOUT_SIZE bytes */
 	bool aborted;        /* being aborted: pending bytes are dropped, no gzip trailer */

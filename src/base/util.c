@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "numfmt.h"
+
 int pp_fail(struct pp_error *err, enum pp_errkind kind, const char *fmt, ...)
 {
 	va_list ap;
@@ -244,10 +246,14 @@ double pp_time_to_units(pp_time t, int64_t tick)
 
 char *pp_double_format(char *buf, size_t n, double x)
 {
-	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(buf, n, "%.*g", digits, x);
-		if (strtod(buf, NULL) == x)
-			break;
+	char text[NUMFMT_MAX];
+	size_t len = numfmt_shortest(text, x);
+
+	/* as snprintf: what fits of it, NUL-terminated */
+	if (n > 0) {
+		len = len < n ? len : n - 1;
+		memcpy(buf, text, len);
+		buf[len] = '\0';
 	}
 	return buf;
 }

@@ -331,7 +331,7 @@ int engine_run(struct engine *e, struct pp_error *err)
 	                                   sizeof(*e->res.order))) == NULL)
 		return pp_nomem(err, e->s->nops, sizeof(*e->res.order));
 	/* each op receives at most one message, so the record never grows */
-	if (e->record && (e->res.msgs = pp_mallocarray(nmsgs, sizeof(*e->res.msgs))) == NULL)
+	if (e->record && (e->res.msgs = pp_mallocarray_large(nmsgs, sizeof(*e->res.msgs))) == NULL)
 		return pp_nomem(err, nmsgs, sizeof(*e->res.msgs));
 	rc = sweep ? engine_run_sweep(e, err) : engine_run_events(e, err);
 	if (rc < 0)

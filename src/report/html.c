@@ -11,6 +11,7 @@
  * a run of a million ops takes about 20 bytes an op; then, for a run that has them, the ops'
  * slacks, which the viewer shows on hover, outlining the ops that have none (critical).
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include "ppsim/report.h"
 #include "ppsim/samples.h"
 
+#include "base/numfmt.h"
 #include "formats.h"
 
 /* The viewer and its style sheet, NULL-terminated lines (generated from html.js, html.css). */
@@ -73,73 +75,141 @@ static void write_title(FILE *out, const struct report_row *row)
 }
 
 /*
+ * Division by a quantum of numbers it divides, as a multiplication: q = odd 2^shift, and x / q
+ * is (x / 2^shift) times the inverse of odd modulo 2^64 when q divides x (Granlund and
+ * Montgomery), which also tells whether it does. A page divides a few numbers an op by the
+ * quanta, and a 64-bit division takes tens of cycles.
+ */
+struct quantum {
+	int64_t q;
+	int shift;
+	uint64_t inv, most; /* odd's inverse; the largest multiple of it divided, UINT64_MAX / odd */
+};
+
+static struct quantum quantum_of(int64_t q)
+{
+	struct quantum d = {q, 0, 0, 0};
+	uint64_t odd;
+
+	while ((d.q >> d.shift & 1) == 0)
+		d.shift++;
+	odd = (uint64_t)d.q >> d.shift;
+	d.inv = odd; /* right to 3 bits for odd; each step doubles them */
+	for (int k = 0; k < 5; k++)
+		d.inv *= 2 - odd * d.inv;
+	d.most = UINT64_MAX / odd;
+	return d;
+}
+
+/* Whether q divides x; if so |x| / q in *quotient. */
+static bool quantum_divides(const struct quantum *d, int64_t x, uint64_t *quotient)
+{
+	uint64_t m = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+
+	if ((m & (((uint64_t)1 << d->shift) - 1)) != 0)
+		return false;
+	*quotient = (m >> d->shift) * d->inv;
+	return *quotient <= d->most;
+}
+
+/* x / q for x that q divides. */
+static int64_t quantum_div(const struct quantum *d, int64_t x)
+{
+	uint64_t u = 0;
+	bool divides = quantum_divides(d, x, &u);
+
+	assert(divides);
+	(void)divides;
+	return x < 0 ? -(int64_t)u : (int64_t)u;
+}
+
+/* The greatest common divisor of g's quantum and x, as g (a division only when it changes);
+ * g's q is 0 until a number other than 0 comes. */
+static void gcd_with(struct quantum *g, int64_t x)
+{
+	uint64_t u;
+
+	if (x != 0 && (g->q == 0 || !quantum_divides(g, x, &u)))
+		*g = quantum_of(pp_gcd64(g->q, x));
+}
+
+/*
  * The quanta of a run's data: the greatest common divisor of every time the page is sent (gaps,
  * durations, message delays after their producer and transfer times), and of every activation
  * change, so that the page gets small integers (1 for most runs of abstract units).
  */
-static void quanta(const struct sim *s, int64_t *time_q, int64_t *act_q)
+static void quanta(const struct sim *s, struct quantum *time_q, struct quantum *act_q)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	int64_t g = 0, a = 0;
+	struct quantum g = {0, 0, 0, 0}, a = {0, 0, 0, 0};
 
 	for (int d = 0; d < sc->p; d++) {
 		pp_time t = 0;
 
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
-			g = pp_gcd64(pp_gcd64(g, r->times[i].start - t),
-			             r->times[i].end - r->times[i].start);
-			a = pp_gcd64(a,
-			             sched_act_change(&sc->ops[i], s->cost->act, s->cost->act_w));
+			gcd_with(&g, r->times[i].start - t);
+			gcd_with(&g, r->times[i].end - r->times[i].start);
+			gcd_with(&a, sched_act_change(&sc->ops[i], s->cost->act, s->cost->act_w));
 			t = r->times[i].end > t ? r->times[i].end : t;
 		}
 	}
-	for (size_t k = 0; k < r->nmsgs; k++)
-		g = pp_gcd64(pp_gcd64(g, r->msgs[k].start - r->times[r->msgs[k].from].end),
-		             r->msgs[k].end - r->msgs[k].start);
-	*time_q = g > 0 ? g : 1;
-	*act_q = a > 0 ? a : 1;
+	for (size_t k = 0; k < r->nmsgs; k++) {
+		gcd_with(&g, r->msgs[k].start - r->times[r->msgs[k].from].end);
+		gcd_with(&g, r->msgs[k].end - r->msgs[k].start);
+	}
+	*time_q = g.q > 0 ? g : quantum_of(1);
+	*act_q = a.q > 0 ? a : quantum_of(1);
 }
 
 /* The slacks of s's ops (s->slack, not NULL) in quanta of their greatest common divisor, which
  * the page's "slackTick" gives a time unit of; a run with no slack anywhere takes quanta of a
  * tick. */
-static void write_slack(FILE *out, const struct sim *s)
+static void write_slack(struct wbuf *w, const struct sim *s)
 {
 	const struct sched *sc = s->sched;
-	int64_t g = 0;
+	struct quantum g = {0, 0, 0, 0};
 
 	for (size_t i = 0; i < sc->nops; i++)
-		g = pp_gcd64(g, s->slack[i]);
-	g = g > 0 ? g : 1;
-	fprintf(out, ",\n\"slackTick\":%.17g,\"slack\":[", (double)s->cost->tick / (double)g);
+		gcd_with(&g, s->slack[i]);
+	g = g.q > 0 ? g : quantum_of(1);
+	WBUF_LIT(w, ",\n\"slackTick\":");
+	wbuf_g(w, (double)s->cost->tick / (double)g.q, 17);
+	WBUF_LIT(w, ",\"slack\":[");
 	for (size_t i = 0; i < sc->nops; i++) {
-		fprintf(out, "%s%" PRId64, i ? "," : "", s->slack[i] / g);
+		if (i)
+			wbuf_char(w, ',');
+		wbuf_i64(w, quantum_div(&g, s->slack[i]));
 		if ((i & 15) == 15)
-			fputc('\n', out);
+			wbuf_char(w, '\n');
 	}
-	fputc(']', out);
+	wbuf_char(w, ']');
 }
 
 /* The stream spans write_streams gathers for one device: the span of the current op's own
- * pieces on each stream, in units. */
+ * pieces on each stream. */
 struct html_spans {
-	FILE *out;
+	struct wbuf *w;
 	const struct sim *s;
 	size_t op;
 	bool any[STREAM_COUNT];
 	pp_time lo[STREAM_COUNT], hi[STREAM_COUNT];
-	const char *sep;
+	bool first;
 };
 
 static void html_span(struct html_spans *h, int st, pp_time a, pp_time b)
 {
-	char x[32], y[32];
+	char *p = wbuf_reserve(h->w, 3 * NUMFMT_MAX + 4);
 
-	fprintf(h->out, "%s%d,%s,%s", h->sep, st,
-	        REPORT_NUM(x, pp_time_to_units(a, h->s->cost->tick)),
-	        REPORT_NUM(y, pp_time_to_units(b, h->s->cost->tick)));
-	h->sep = ",";
+	if (!h->first)
+		*p++ = ',';
+	h->first = false;
+	p += numfmt_i64(p, st);
+	*p++ = ',';
+	p += numfmt_ticks(p, a, h->s->cost->tick);
+	*p++ = ',';
+	p += numfmt_ticks(p, b, h->s->cost->tick);
+	wbuf_commit(h->w, p);
 }
 
 static void html_flush(struct html_spans *h)
@@ -171,12 +241,22 @@ static void html_piece(void *ctx, const struct report_piece *pc)
 	h->any[st] = true;
 }
 
+/* Appends the numbers x[0..n-1] of a JSON array, after its '['. */
+static void put_numbers(struct wbuf *w, const double *x, int n)
+{
+	for (int j = 0; j < n; j++) {
+		if (j)
+			wbuf_char(w, ',');
+		wbuf_shortest(w, x[j]);
+	}
+}
+
 /*
  * With communication streams: their names, the kinds', each device's end, exposed and stream
  * time by kind and its spans on the streams (one per op per stream over the op's own pieces,
  * one per hooked piece: stream, start, end), and the step taken apart.
  */
-static void write_streams(FILE *out, const struct sim *s)
+static void write_streams(struct wbuf *w, const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
 	const struct step_breakdown *k = &m->breakdown;
@@ -184,45 +264,44 @@ static void write_streams(FILE *out, const struct sim *s)
 
 	if (s->result->shapes == NULL && s->result->npieces == 0)
 		return;
-	fputs(",\n\"streamNames\":[", out);
+	WBUF_LIT(w, ",\n\"streamNames\":[");
 	for (int st = 0; st < STREAM_COUNT; st++)
-		fprintf(out, "%s\"%s\"", st ? "," : "",
-		        report_stream_name((enum comm_stream)st, num, sizeof(num)));
-	fputs("],\"commKinds\":[", out);
+		wbuf_printf(w, "%s\"%s\"", st ? "," : "",
+		            report_stream_name((enum comm_stream)st, num, sizeof(num)));
+	WBUF_LIT(w, "],\"commKinds\":[");
 	for (int j = 0; j < COMM_KINDS; j++)
-		fprintf(out, "%s\"%s\"", j ? "," : "", comm_kind_info((enum comm_kind)j)->name);
-	fputs("],\n\"streams\":[", out);
+		wbuf_printf(w, "%s\"%s\"", j ? "," : "", comm_kind_info((enum comm_kind)j)->name);
+	WBUF_LIT(w, "],\n\"streams\":[");
 	for (int d = 0; d < s->sched->p; d++) {
 		const struct device_metrics *dm = &m->devices[d];
-		struct html_spans h = {.out = out, .s = s, .op = SIZE_MAX, .sep = ""};
+		struct html_spans h = {.w = w, .s = s, .op = SIZE_MAX, .first = true};
 
-		fprintf(out, "%s{\"end\":%s,\"last\":", d ? ",\n" : "", REPORT_NUM(num, dm->end));
-		fputs(REPORT_NUM(num, pp_time_to_units(s->result->devices[d].last_end,
-		                                       s->cost->tick)),
-		      out);
-		fputs(",\"exposed\":[", out);
-		for (int j = 0; j < COMM_KINDS; j++)
-			fprintf(out, "%s%s", j ? "," : "", REPORT_NUM(num, dm->exposed[j]));
-		fputs("],\"comm\":[", out);
-		for (int j = 0; j < COMM_KINDS; j++)
-			fprintf(out, "%s%s", j ? "," : "", REPORT_NUM(num, dm->comm[j]));
-		fputs("],\"spans\":[", out);
+		if (d)
+			WBUF_LIT(w, ",\n");
+		WBUF_LIT(w, "{\"end\":");
+		wbuf_shortest(w, dm->end);
+		WBUF_LIT(w, ",\"last\":");
+		wbuf_ticks(w, s->result->devices[d].last_end, s->cost->tick);
+		WBUF_LIT(w, ",\"exposed\":[");
+		put_numbers(w, dm->exposed, COMM_KINDS);
+		WBUF_LIT(w, "],\"comm\":[");
+		put_numbers(w, dm->comm, COMM_KINDS);
+		WBUF_LIT(w, "],\"spans\":[");
 		report_device_pieces(s, d, html_piece, &h);
 		html_flush(&h);
-		fputs("]}", out);
+		WBUF_LIT(w, "]}");
 	}
-	fputs("]", out);
+	wbuf_char(w, ']');
 	if (!m->has_model)
 		return;
-	fprintf(out, ",\n\"breakdown\":{\"device\":%d,\"compute\":%s", k->device,
-	        REPORT_NUM(num, k->compute));
-	fprintf(out, ",\"bubble\":%s", REPORT_NUM(num, k->bubble));
-	fprintf(out, ",\"exposed_p2p\":%s,\"exposed\":[", REPORT_NUM(num, k->exposed_p2p));
-	for (int j = 0; j < COMM_KINDS; j++)
-		fprintf(out, "%s%s", j ? "," : "", REPORT_NUM(num, k->exposed[j]));
-	fprintf(out, "],\"optimizer\":%s", REPORT_NUM(num, k->optimizer));
-	fprintf(out, ",\"other\":%s", REPORT_NUM(num, k->other));
-	fprintf(out, ",\"step_time\":%s}", REPORT_NUM(num, m->step_time));
+	wbuf_printf(w, ",\n\"breakdown\":{\"device\":%d,\"compute\":%s", k->device,
+	            REPORT_NUM(num, k->compute));
+	wbuf_printf(w, ",\"bubble\":%s", REPORT_NUM(num, k->bubble));
+	wbuf_printf(w, ",\"exposed_p2p\":%s,\"exposed\":[", REPORT_NUM(num, k->exposed_p2p));
+	put_numbers(w, k->exposed, COMM_KINDS);
+	wbuf_printf(w, "],\"optimizer\":%s", REPORT_NUM(num, k->optimizer));
+	wbuf_printf(w, ",\"other\":%s", REPORT_NUM(num, k->other));
+	wbuf_printf(w, ",\"step_time\":%s}", REPORT_NUM(num, m->step_time));
 }
 
 /* One run's object of window.PPSIM.runs. */
@@ -234,7 +313,8 @@ static void write_run(FILE *out, const struct report_row *row)
 	const struct metrics *m = &s->metrics;
 	double tick = (double)s->cost->tick;
 	char buf[256], num[32];
-	int64_t q, aq;
+	struct quantum q, aq;
+	struct wbuf w;
 	pp_time end = s->frame.origin + (pp_time)(s->frame.makespan * tick + 0.5);
 
 	quanta(s, &q, &aq);
@@ -243,8 +323,8 @@ static void write_run(FILE *out, const struct report_row *row)
 	fputs(",\"schedule\":", out);
 	report_script_text(out, schedule_of(s));
 	fprintf(out, ",\"p\":%d,\"v\":%d,\"m\":%d,\"unit\":\"%s\",\"tick\":%.17g,\"origin\":%.17g",
-	        sc->p, sc->v, sc->m, s->cost->time_unit, tick / (double)q,
-	        (double)s->frame.origin / (double)q);
+	        sc->p, sc->v, sc->m, s->cost->time_unit, tick / (double)q.q,
+	        (double)s->frame.origin / (double)q.q);
 	fprintf(out, ",\"makespan\":%s", REPORT_NUM(num, s->frame.makespan));
 	fprintf(out, ",\"bubble_ratio\":%s,\"nops\":%zu,\n\"kindNames\":[",
 	        REPORT_NUM(num, s->frame.bubble_ratio), sc->nops);
@@ -280,6 +360,8 @@ static void write_run(FILE *out, const struct report_row *row)
 		fprintf(out, ",\"peak_activations\":%s}", REPORT_NUM(num, dm->peak_activations));
 	}
 	fputs("],\n\"ops\":[", out);
+	/* the arrays of numbers, a few per op and message, through the base layer's writer */
+	wbuf_init(&w, out);
 	for (int d = 0; d < sc->p; d++) {
 		pp_time t = 0;
 
@@ -288,32 +370,51 @@ static void write_run(FILE *out, const struct report_row *row)
 			const struct op_time *ot = &r->times[i];
 			int64_t act = sched_act_change(op, s->cost->act, s->cost->act_w);
 			bool second = i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP);
+			char *p = wbuf_reserve(&w, 6 * NUMFMT_MAX + 8);
 
-			fprintf(out,
-			        "%s%u,%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64 ",%" PRId64,
-			        i ? "," : "", op->kind | (op->flags & OP_OVERLAP ? 4u : 0u), op->mb,
-			        op->stage, second ? 0 : (ot->start - t) / q,
-			        (ot->end - ot->start) / q, act / aq);
+			if (i)
+				*p++ = ',';
+			p += numfmt_u64(p, op->kind | (op->flags & OP_OVERLAP ? 4u : 0u));
+			*p++ = ',';
+			p += numfmt_u64(p, op->mb);
+			*p++ = ',';
+			p += numfmt_u64(p, op->stage);
+			*p++ = ',';
+			p += numfmt_i64(p, second ? 0 : quantum_div(&q, ot->start - t));
+			*p++ = ',';
+			p += numfmt_i64(p, quantum_div(&q, ot->end - ot->start));
+			*p++ = ',';
+			p += numfmt_i64(p, quantum_div(&aq, act));
 			if ((i & 15) == 15)
-				fputc('\n', out);
+				*p++ = '\n';
+			wbuf_commit(&w, p);
 			t = ot->end > t ? ot->end : t;
 		}
 	}
-	fputs("],\n\"msgs\":[", out);
+	WBUF_LIT(&w, "],\n\"msgs\":[");
 	for (size_t k = 0; k < r->nmsgs; k++) {
 		const struct msg_record *g = &r->msgs[k];
+		char *p = wbuf_reserve(&w, 4 * NUMFMT_MAX + 8);
 
-		fprintf(out, "%s%" PRIu32 ",%" PRIu32 ",%" PRId64 ",%" PRId64, k ? "," : "",
-		        g->from, g->to, (g->start - r->times[g->from].end) / q,
-		        (g->end - g->start) / q);
+		if (k)
+			*p++ = ',';
+		p += numfmt_u64(p, g->from);
+		*p++ = ',';
+		p += numfmt_u64(p, g->to);
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(&q, g->start - r->times[g->from].end));
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(&q, g->end - g->start));
 		if ((k & 15) == 15)
-			fputc('\n', out);
+			*p++ = '\n';
+		wbuf_commit(&w, p);
 	}
-	fputc(']', out);
+	wbuf_char(&w, ']');
 	if (s->slack != NULL)
-		write_slack(out, s);
-	write_streams(out, s);
-	fputc('}', out);
+		write_slack(&w, s);
+	write_streams(&w, s);
+	wbuf_char(&w, '}');
+	wbuf_finish(&w);
 }
 
 int report_html_sweep_header(FILE *out, const struct sweep *sw)
@@ -371,21 +472,33 @@ int report_html_sweep_footer(FILE *out)
 static void write_requests(FILE *out, const struct serve_run *r)
 {
 	int64_t tick = r->sim.cost->tick;
-	char a[32], b[32], c[32], d[32];
+	struct wbuf w;
 
-	fputs(",\n\"requests\":[", out);
+	wbuf_init(&w, out);
+	WBUF_LIT(&w, ",\n\"requests\":[");
 	for (size_t i = 0; i < r->nreq; i++) {
 		const struct serve_request_result *q = &r->req[i];
+		char *p = wbuf_reserve(&w, 6 * NUMFMT_MAX + 8);
 
-		fprintf(out, "%s%s,%s,%s,%s,%" PRIu32 ",%" PRIu32, i ? "," : "",
-		        REPORT_NUM(a, pp_time_to_units(q->arrival, tick)),
-		        REPORT_NUM(b, pp_time_to_units(q->admitted, tick)),
-		        REPORT_NUM(c, pp_time_to_units(q->first_token, tick)),
-		        REPORT_NUM(d, pp_time_to_units(q->finish, tick)), q->prompt, q->output);
+		if (i)
+			*p++ = ',';
+		p += numfmt_ticks(p, q->arrival, tick);
+		*p++ = ',';
+		p += numfmt_ticks(p, q->admitted, tick);
+		*p++ = ',';
+		p += numfmt_ticks(p, q->first_token, tick);
+		*p++ = ',';
+		p += numfmt_ticks(p, q->finish, tick);
+		*p++ = ',';
+		p += numfmt_u64(p, q->prompt);
+		*p++ = ',';
+		p += numfmt_u64(p, q->output);
 		if ((i & 15) == 15)
-			fputc('\n', out);
+			*p++ = '\n';
+		wbuf_commit(&w, p);
 	}
-	fputc(']', out);
+	wbuf_char(&w, ']');
+	wbuf_finish(&w);
 }
 
 /* The page of rows[0..n-1]; serve, when not NULL, is the serving run of the one row. */

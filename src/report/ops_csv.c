@@ -1,36 +1,67 @@
-/* The --dump-ops CSV: one row per op in each device's execution order. */
-#include <inttypes.h>
+/* The --dump-ops CSV: one row per op in each device's execution order, streamed through the
+ * base layer's writer with its times written from their ticks (numfmt). */
+#include <string.h>
 
 #include "ppsim/report.h"
 
+#include "base/numfmt.h"
 #include "formats.h"
+
+/* The most a row takes: five integers, three times, a kind, the overlap flag and commas. */
+#define ROW_MAX (5 * NUMFMT_MAX + 3 * NUMFMT_MAX + 16)
 
 int report_ops_csv(FILE *out, const struct sim *s)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	char a[32], b[32];
+	int64_t tick = s->cost->tick;
+	struct wbuf w;
 
+	wbuf_init(&w, out);
 	/* overlapped pairs add a column, 1 on the F that runs with the next op; a run that has
 	 * its slacks (a training run's) ends each row with its op's */
-	fprintf(out, "device,chunk,stage,op,microbatch,start,end%s%s\n",
-	        sc->overlap ? ",overlap" : "", s->slack != NULL ? ",slack" : "");
-	for (int d = 0; d < sc->p; d++)
+	WBUF_LIT(&w, "device,chunk,stage,op,microbatch,start,end");
+	if (sc->overlap)
+		WBUF_LIT(&w, ",overlap");
+	if (s->slack != NULL)
+		WBUF_LIT(&w, ",slack");
+	wbuf_char(&w, '\n');
+	for (int d = 0; d < sc->p; d++) {
+		char dev[NUMFMT_MAX];
+		size_t dev_len = numfmt_u64(dev, (uint64_t)d);
+
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 			const struct op *op = &sc->ops[i];
+			const char *kind = sched_kind_name((enum op_kind)op->kind);
+			char *p = wbuf_reserve(&w, ROW_MAX);
 
-			fprintf(out, "%d,%" PRIu32 ",%" PRIu32 ",%s,%" PRIu32 ",%s,%s", d,
-			        sc->stage_chunk[op->stage], op->stage,
-			        sched_kind_name((enum op_kind)op->kind), op->mb,
-			        REPORT_NUM(a, pp_time_to_units(r->times[i].start, s->cost->tick)),
-			        REPORT_NUM(b, pp_time_to_units(r->times[i].end, s->cost->tick)));
-			if (sc->overlap)
-				fprintf(out, ",%d", op->flags & OP_OVERLAP ? 1 : 0);
-			if (s->slack != NULL)
-				fprintf(out, ",%s",
-				        REPORT_NUM(a,
-				                   pp_time_to_units(s->slack[i], s->cost->tick)));
-			fputc('\n', out);
+			memcpy(p, dev, dev_len);
+			p += dev_len;
+			*p++ = ',';
+			p += numfmt_u64(p, sc->stage_chunk[op->stage]);
+			*p++ = ',';
+			p += numfmt_u64(p, op->stage);
+			*p++ = ',';
+			while (*kind != '\0')
+				*p++ = *kind++;
+			*p++ = ',';
+			p += numfmt_u64(p, op->mb);
+			*p++ = ',';
+			p += numfmt_ticks(p, r->times[i].start, tick);
+			*p++ = ',';
+			p += numfmt_ticks(p, r->times[i].end, tick);
+			if (sc->overlap) {
+				*p++ = ',';
+				*p++ = op->flags & OP_OVERLAP ? '1' : '0';
+			}
+			if (s->slack != NULL) {
+				*p++ = ',';
+				p += numfmt_ticks(p, s->slack[i], tick);
+			}
+			*p++ = '\n';
+			wbuf_commit(&w, p);
 		}
+	}
+	wbuf_finish(&w);
 	return 0;
 }

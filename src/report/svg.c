@@ -18,7 +18,9 @@
  * quartile of op times), within PP_SVG_AUTO_MIN_WIDTH..PP_SVG_AUTO_MAX_WIDTH.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +65,7 @@ static int block_height(const struct sim *s)
 struct by_device {
 	uint32_t *order; /* [nmsgs] */
 	size_t *first; /* [p + 2], of which [0..p] hold the bounds */
+	unsigned dirs; /* the directions the transfers take: bit 1 << (dst < src) */
 };
 
 /* Sorts the transfers of s by sending device into b; returns 0, or -1 out of memory. */
@@ -78,6 +81,7 @@ static int by_device_init(struct by_device *b, const struct sim *s)
 	for (size_t k = 0; k < r->nmsgs; k++) {
 		report_msg_devices(s, &r->msgs[k], &src, &dst);
 		b->first[src + 2]++;
+		b->dirs |= 1u << (dst < src);
 	}
 	for (int d = 0; d < p; d++)
 		b->first[d + 2] += b->first[d + 1];
@@ -131,11 +135,22 @@ static double x_of(const struct lane *ln, pp_time t)
 	return LEFT + (pp_time_to_units(t, ln->s->cost->tick) - ln->start) * ln->scale;
 }
 
-/* Where shape i of a lane is drawn and its band. */
+/* Where shape i of a lane is drawn and its band; a transfer's receiving device. */
 struct shape {
 	double x0, x1;
 	int band;
+	int dst;
 };
+
+/* The band of an op: 2 kind + odd chunk. */
+static int op_band(const struct sched *sc, const struct op *op)
+{
+	return 2 * op->kind + (int)(sc->stage_chunk[op->stage] % 2);
+}
+
+/* How many transfers ahead a lane asks for the record of: a device's transfers lie a few
+ * hundred bytes apart among all the run's, each on its own cache line. */
+#define MSG_AHEAD 16
 
 static struct shape shape_at(const struct lane *ln, size_t i)
 {
@@ -145,30 +160,43 @@ static struct shape shape_at(const struct lane *ln, size_t i)
 		const struct msg_record *g = &s->result->msgs[ln->msg[i]];
 		int src, dst;
 
+#if defined(__GNUC__)
+		__builtin_prefetch(&s->result->msgs[ln->msg[i + MSG_AHEAD < ln->n ? i + MSG_AHEAD : i]]);
+#endif
+
 		report_msg_devices(s, g, &src, &dst);
-		return (struct shape){x_of(ln, g->start), x_of(ln, g->end), dst < src};
+		return (struct shape){x_of(ln, g->start), x_of(ln, g->end), dst < src, dst};
 	}
 	i += s->sched->dev_start[ln->d];
 	return (struct shape){x_of(ln, s->result->times[i].start),
-	                      x_of(ln, s->result->times[i].end),
-	                      2 * s->sched->ops[i].kind +
-	                              (int)(s->sched->stage_chunk[s->sched->ops[i].stage] % 2)};
+	                      x_of(ln, s->result->times[i].end), op_band(s->sched, &s->sched->ops[i]),
+	                      -1};
 }
 
-/* Shapes first .. first + n - 1 of a lane, from x0 to x1; per band their count and pixels. */
+/* Shapes first .. first + n - 1 of a lane, from x0 to x1; per band their count and pixels,
+ * and for transfers the receiving device of the band's first and last and whether any two in
+ * a row differ. */
 struct cluster {
 	size_t first, n;
 	double x0, x1;
 	size_t count[BANDS];
 	double busy[BANDS];
+	int dst_first[BANDS], dst_last[BANDS];
+	bool dst_mixed[BANDS];
 };
 
 static void cluster_add(struct cluster *c, struct shape sh)
 {
+	int b = sh.band;
+
 	c->n++;
 	c->x1 = fmax(c->x1, sh.x1);
-	c->count[sh.band]++;
-	c->busy[sh.band] += sh.x1 - sh.x0;
+	if (c->count[b]++ == 0)
+		c->dst_first[b] = sh.dst;
+	else
+		c->dst_mixed[b] |= sh.dst != c->dst_last[b];
+	c->dst_last[b] = sh.dst;
+	c->busy[b] += sh.x1 - sh.x0;
 }
 
 /* The cluster from shape *pos: a shape MERGE_PX wide alone, else it and the narrow shapes that
@@ -188,13 +216,39 @@ static void next_cluster(const struct lane *ln, size_t *pos, struct cluster *c)
 	}
 }
 
+/* The subpaths of one band of a lane, gathered as the lane is drawn: as many as its merged
+ * clusters, which the drawing's width bounds, whatever the ops. */
+struct band_text {
+	char *text;
+	size_t len, cap;
+};
+
+/* Appends what printf would write to t; 0, or -1 out of memory. */
+__attribute__((format(printf, 2, 3))) static int band_append(struct band_text *t, const char *fmt,
+                                                             ...)
+{
+	char piece[160];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(piece, sizeof(piece), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(piece) ||
+	    pp_grow((void **)&t->text, &t->cap, t->len + (size_t)n, 1, NULL) != 0)
+		return -1;
+	memcpy(t->text + t->len, piece, (size_t)n);
+	t->len += (size_t)n;
+	return 0;
+}
+
 /*
  * Writes band b of cluster c as a subpath: the bands are stacked from y down in band order,
  * each as high as its share of h: for ops, of the cluster's time (its idle share is left
  * blank), or by count when the ops take no time; for transfers, by count.
  */
-static void band_path(FILE *out, const struct lane *ln, const struct cluster *c, int b, double y,
-                      double h)
+static int band_path(struct band_text *out, const struct lane *ln, const struct cluster *c, int b,
+                     double y, double h)
 {
 	double total = 0, span = c->x1 - c->x0, w = span > 0.5 ? span : 0.5;
 
@@ -206,9 +260,11 @@ static void band_path(FILE *out, const struct lane *ln, const struct cluster *c,
 		                                            : (double)c->count[k] / (double)c->n;
 
 		if (k == b)
-			fprintf(out, "M%.2f %.2fh%.2fv%.2fh%.2fz", c->x0, y, w, share * h, -w);
+			return band_append(out, "M%.2f %.2fh%.2fv%.2fh%.2fz", c->x0, y, w, share * h,
+			                   -w);
 		y += share * h;
 	}
+	return 0;
 }
 
 /* Writes op i of lane ln (its own rectangle, with a tooltip and, where it fits, its label). */
@@ -279,45 +335,41 @@ static void band_title(FILE *out, const struct lane *ln, int b, size_t count, in
 	fprintf(out, " merged, each narrower than %d px", MERGE_PX);
 }
 
-/* The receiving device of transfer i of a lane. */
-static int dst_of(const struct lane *ln, size_t i)
-{
-	int src, dst;
-
-	report_msg_devices(ln->s, &ln->s->result->msgs[ln->msg[i]], &src, &dst);
-	return dst;
-}
-
 /*
  * Draws a lane whose top is at y and whose shapes are h high: each cluster of one shape on its
- * own (draw_op, draw_msg), the others as bands, a path per band.
+ * own (draw_op, draw_msg), the others as bands, a path per band, in one pass over the lane
+ * (the bands' subpaths gathered meanwhile). Returns 0, or -1 out of memory.
  */
-static void draw_lane(FILE *out, const struct lane *ln, int y, double h)
+static int draw_lane(FILE *out, const struct lane *ln, int y, double h)
 {
 	size_t merged[BANDS] = {0};
 	int dst[BANDS];
 	bool mixed[BANDS] = {false};
+	struct band_text text[BANDS] = {{NULL, 0, 0}};
 	struct cluster c;
+	int rc = 0;
 
-	for (size_t pos = 0; pos < ln->n;) {
+	for (size_t pos = 0; pos < ln->n && rc == 0;) {
 		next_cluster(ln, &pos, &c);
 		if (c.n == 1 && ln->msg == NULL) {
 			draw_op(out, ln, c.first, y);
 		} else if (c.n == 1) {
 			draw_msg(out, ln, c.first, y);
 		} else {
-			for (size_t i = c.first; ln->msg != NULL && i < c.first + c.n; i++) {
-				int b = shape_at(ln, i).band, to = dst_of(ln, i);
-
-				mixed[b] |= merged[b] > 0 && to != dst[b];
-				dst[b] = to;
-				merged[b]++;
-			}
-			for (int b = 0; ln->msg == NULL && b < BANDS; b++)
+			for (int b = 0; b < BANDS && rc == 0; b++) {
+				if (c.count[b] == 0)
+					continue;
+				if (ln->msg != NULL) {
+					mixed[b] |= (merged[b] > 0 && c.dst_first[b] != dst[b]) ||
+					            c.dst_mixed[b];
+					dst[b] = c.dst_last[b];
+				}
 				merged[b] += c.count[b];
+				rc = band_path(&text[b], ln, &c, b, y, h);
+			}
 		}
 	}
-	for (int b = 0; b < BANDS; b++) {
+	for (int b = 0; b < BANDS && rc == 0; b++) {
 		if (merged[b] == 0)
 			continue;
 		if (ln->msg == NULL)
@@ -326,15 +378,14 @@ static void draw_lane(FILE *out, const struct lane *ln, int y, double h)
 			        b % 2 ? " fill-opacity=\"0.6\"" : "");
 		else
 			fprintf(out, "<path class=\"merged %s\" d=\"", directions[b]);
-		for (size_t pos = 0; pos < ln->n;) {
-			next_cluster(ln, &pos, &c);
-			if (c.n > 1 && c.count[b] > 0)
-				band_path(out, ln, &c, b, y, h);
-		}
+		fwrite(text[b].text, 1, text[b].len, out);
 		fputs("\"><title>", out);
 		band_title(out, ln, b, merged[b], dst[b], mixed[b]);
 		fputs("</title></path>\n", out);
 	}
+	for (int b = 0; b < BANDS; b++)
+		free(text[b].text);
+	return rc;
 }
 
 /* What a drawing shows, for its legend: a bit per op band and transfer direction drawn. */
@@ -344,25 +395,40 @@ struct drawn {
 	bool merged;    /* some shapes were merged */
 };
 
-static void survey_lane(const struct lane *ln, struct drawn *seen)
+/* Whether a lane merges any shapes (it stops at the first cluster that does). */
+static bool lane_merges(const struct lane *ln)
 {
 	struct cluster c;
 
 	for (size_t pos = 0; pos < ln->n;) {
 		next_cluster(ln, &pos, &c);
-		seen->merged |= c.n > 1;
-		for (int b = 0; b < BANDS; b++)
-			if (c.count[b] > 0) {
-				if (ln->msg == NULL)
-					seen->bands |= 1u << b;
-				else
-					seen->dirs |= 1u << b;
-			}
+		if (c.n > 1)
+			return true;
+	}
+	return false;
+}
+
+/* Adds what the rows' lanes draw to seen: every op's band and every transfer's direction
+ * (each is drawn, alone or in a band of its own), and whether any lane merges shapes. */
+static void survey(const struct sim *s, const struct by_device *msgs, double start, double scale,
+                   struct drawn *seen)
+{
+	const struct sched *sc = s->sched;
+
+	for (size_t i = 0; i < sc->nops; i++)
+		seen->bands |= 1u << op_band(sc, &sc->ops[i]);
+	seen->dirs |= msgs->dirs;
+	for (int d = 0; d < sc->p && !seen->merged; d++) {
+		struct lane ops = op_lane(s, d, start, scale);
+		struct lane wire = msg_lane(s, msgs, d, start, scale);
+
+		seen->merged = lane_merges(&ops) || lane_merges(&wire);
 	}
 }
 
-/* Draws one simulation's block whose top is at y, its transfers sorted in msgs. */
-static void draw_block(FILE *out, const struct sim *s, const struct by_device *msgs, int y,
+/* Draws one simulation's block whose top is at y, its transfers sorted in msgs; 0, or -1 out
+ * of memory. */
+static int draw_block(FILE *out, const struct sim *s, const struct by_device *msgs, int y,
                        double start, double scale)
 {
 	const struct sched *sc = s->sched;
@@ -386,9 +452,11 @@ static void draw_block(FILE *out, const struct sim *s, const struct by_device *m
 		        "<rect class=\"idle\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"/>\n",
 		        LEFT - 8, row + 13, label, LEFT + (origin - start) * scale, row,
 		        s->frame.makespan * scale, LANE);
-		draw_lane(out, &ops, row, LANE);
-		draw_lane(out, &wire, row + LANE + 1, WIRE - 2);
+		if (draw_lane(out, &ops, row, LANE) != 0 ||
+		    draw_lane(out, &wire, row + LANE + 1, WIRE - 2) != 0)
+			return -1;
 	}
+	return 0;
 }
 
 /* The time axis below the blocks, span units from start, a tick every step. */
@@ -497,19 +565,39 @@ static void draw_legend(FILE *out, const struct legend *l, int width, int y)
 	}
 }
 
+/* The key lower_quartile selects op j of s by, 0 for an op that takes no time: its time in
+ * ticks when every row counts in the same ticks, else the bits of its time in units (positive
+ * doubles order as their bits). */
+static uint64_t time_key(const struct sim *s, size_t j, bool ticks)
+{
+	pp_time d = s->result->times[j].end - s->result->times[j].start;
+	double u;
+	uint64_t bits;
+
+	if (d <= 0 || ticks)
+		return d > 0 ? (uint64_t)d : 0;
+	u = pp_time_to_units(d, s->cost->tick);
+	memcpy(&bits, &u, sizeof(bits));
+	return bits;
+}
+
 /*
  * The k-th shortest (from 0) of the op times of rows above 0, in units, into *out, where k is a
- * quarter of their number: a radix select over the bits of the times, which order as integers
- * since they are positive doubles, in four passes of 16 bits over the ops instead of a sorted
- * copy of them (8 bytes an op). Returns 0, 1 when no op takes time, or -1 out of memory.
+ * quarter of their number: a radix select over the bits of their keys (time_key: a time in
+ * units grows with its ticks, so the k-th in ticks is the k-th in units), in four passes of 16
+ * bits over the ops instead of a sorted copy of them (8 bytes an op). Returns 0, 1 when no op
+ * takes time, or -1 out of memory.
  */
 static int lower_quartile(const struct report_row *rows, int n, double *out)
 {
 	size_t *count = pp_calloc((size_t)1 << 16, sizeof(*count)), k = 0;
 	uint64_t prefix = 0;
+	bool ticks = true;
 
 	if (count == NULL)
 		return -1;
+	for (int i = 1; i < n; i++)
+		ticks &= rows[i].sim->cost->tick == rows[0].sim->cost->tick;
 	for (int shift = 48; shift >= 0; shift -= 16) {
 		uint64_t fixed = shift == 48 ? 0 : ~UINT64_C(0) << (shift + 16);
 		size_t digit = 0;
@@ -519,14 +607,10 @@ static int lower_quartile(const struct report_row *rows, int n, double *out)
 			const struct sim *s = rows[i].sim;
 
 			for (size_t j = 0; j < s->sched->nops; j++) {
-				double d = pp_time_to_units(s->result->times[j].end -
-				                                    s->result->times[j].start,
-				                            s->cost->tick);
-				uint64_t bits;
+				uint64_t key = time_key(s, j, ticks);
 
-				memcpy(&bits, &d, sizeof(bits));
-				if (d > 0 && (bits & fixed) == prefix)
-					count[(bits >> shift) & 0xffff]++;
+				if (key != 0 && (key & fixed) == prefix)
+					count[(key >> shift) & 0xffff]++;
 			}
 		}
 		if (shift == 48) {
@@ -543,7 +627,10 @@ static int lower_quartile(const struct report_row *rows, int n, double *out)
 	free(count);
 	if (prefix == 0)
 		return 1;
-	memcpy(out, &prefix, sizeof(*out));
+	if (ticks)
+		*out = pp_time_to_units((pp_time)prefix, rows[0].sim->cost->tick);
+	else
+		memcpy(out, &prefix, sizeof(*out));
 	return 0;
 }
 
@@ -606,13 +693,7 @@ int report_svg(FILE *out, const struct report_row *rows, int n)
 		goto done;
 	scale = span > 0 ? (width - LEFT - RIGHT) / span : 1;
 	for (int i = 0; i < n; i++)
-		for (int d = 0; d < rows[i].sim->sched->p; d++) {
-			struct lane ops = op_lane(rows[i].sim, d, start, scale);
-			struct lane wire = msg_lane(rows[i].sim, &msgs[i], d, start, scale);
-
-			survey_lane(&ops, &seen);
-			survey_lane(&wire, &seen);
-		}
+		survey(rows[i].sim, &msgs[i], start, scale, &seen);
 	legend_of(&legend, &seen);
 	height += LEGEND + 18 * (legend_layout(&legend, width, x, line) - 1);
 	fprintf(out,
@@ -626,7 +707,8 @@ int report_svg(FILE *out, const struct report_row *rows, int n)
 	        "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
 	        width, height + 10, width, height + 10);
 	for (int i = 0; i < n; i++) {
-		draw_block(out, rows[i].sim, &msgs[i], y, start, scale);
+		if (draw_block(out, rows[i].sim, &msgs[i], y, start, scale) != 0)
+			goto done;
 		y += block_height(rows[i].sim) + BLOCK_GAP;
 	}
 	draw_axis(out, y, start, span, step, scale, rows[0].sim->cost->time_unit);

@@ -11,6 +11,7 @@
 
 #include "ppsim/report.h"
 
+#include "base/numfmt.h"
 #include "formats.h"
 
 /* Row label of device d: "GPU d (stage s)", or "(stages a,b,...)" with several chunks. */
@@ -94,10 +95,23 @@ static int cell_of(pp_time t, int64_t tick, double start, double step)
 
 int report_op_label(char *buf, size_t n, const struct sched *s, const struct op *op)
 {
-	if (s->v > 2)
-		return snprintf(buf, n, "%c%u.%u", op_letter(s, op), (unsigned)op->mb,
-		                (unsigned)s->stage_chunk[op->stage]);
-	return snprintf(buf, n, "%c%u", op_letter(s, op), (unsigned)op->mb);
+	/* "%c%u" or "%c%u.%u" as snprintf writes it (the writers call this for every op) */
+	char text[2 * NUMFMT_MAX + 2];
+	size_t len = 1;
+
+	text[0] = op_letter(s, op);
+	len += numfmt_u64(text + len, op->mb);
+	if (s->v > 2) {
+		text[len++] = '.';
+		len += numfmt_u64(text + len, s->stage_chunk[op->stage]);
+	}
+	if (n > 0) {
+		size_t k = len < n ? len : n - 1;
+
+		memcpy(buf, text, k);
+		buf[k] = '\0';
+	}
+	return (int)len;
 }
 
 /* ANSI colour of a painted cell: by op kind, magenta for an overlapped pair. */

@@ -6,15 +6,18 @@
  * consumes it, and an activation counter per device. `ppsim replay` reads it back
  * (config/measured.c).
  * Times are microseconds: a millisecond of simulated time is 1000 us, and so is one abstract
- * unit, counted from TRACE_ORIGIN_US. The trace is written as a stream (it holds millions of
- * events for large runs).
+ * unit, counted from TRACE_ORIGIN_US, each written as "%.17g" writes the double
+ * TRACE_ORIGIN_US + units x 1000 (numfmt, without printf). The trace is written as a stream
+ * through the base layer's writer (it holds millions of events for large runs).
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ppsim/report.h"
 #include "ppsim/schedfile.h"
 
+#include "base/numfmt.h"
 #include "formats.h"
 
 /*
@@ -73,7 +76,8 @@ static int *channel_tids(const struct sim *s)
 	}
 	for (int ch = 0; ch < r->nchannels; ch++)
 		tid[2 * ch] = 1 + seen[r->channels[ch].src]++;
-	for (size_t k = 0; k < r->nmsgs; k++) {
+	/* a full-duplex channel carries its own direction only */
+	for (size_t k = 0; s->cost->duplex == PP_DUPLEX_HALF && k < r->nmsgs; k++) {
 		size_t t = direction_of(s, &r->msgs[k]);
 
 		if (t % 2 == 1 && tid[t] == 0)
@@ -83,7 +87,7 @@ static int *channel_tids(const struct sim *s)
 	return tid;
 }
 
-static void write_metadata(FILE *out, const struct sim *s, const int *tid, const char **sep)
+static void write_metadata(struct wbuf *w, const struct sim *s, const int *tid, const char **sep)
 {
 	const struct result *r = s->result;
 	const char *shared = s->cost->duplex == PP_DUPLEX_HALF ? " (half-duplex, shared)" : "";
@@ -91,28 +95,29 @@ static void write_metadata(FILE *out, const struct sim *s, const int *tid, const
 
 	for (int d = 0; d < s->sched->p; d++) {
 		report_device_label(s->sched, d, label, sizeof(label));
-		fprintf(out,
-		        "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
-		        *sep, d);
-		report_json_text(out, label);
-		fprintf(out,
-		        "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,"
-		        "\"args\":{\"sort_index\":%d}},\n"
-		        "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":0,"
-		        "\"args\":{\"name\":\"compute\"}}",
-		        d, d, d);
+		wbuf_printf(w,
+		            "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
+		            *sep, d);
+		wbuf_flush(w);
+		report_json_text(w->out, label);
+		wbuf_printf(w,
+		            "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,"
+		            "\"args\":{\"sort_index\":%d}},\n"
+		            "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":0,"
+		            "\"args\":{\"name\":\"compute\"}}",
+		            d, d, d);
 		*sep = ",\n";
 	}
 	/* each track named for the direction it carries, on the device that sends */
 	for (int ch = 0; ch < r->nchannels; ch++)
 		for (int back = 0; back < 2; back++)
 			if (tid[2 * ch + back] != 0)
-				fprintf(out,
-				        ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,"
-				        "\"tid\":%d,\"args\":{\"name\":\"send to GPU %d%s\"}}",
-				        back ? r->channels[ch].dst : r->channels[ch].src,
-				        tid[2 * ch + back],
-				        back ? r->channels[ch].src : r->channels[ch].dst, shared);
+				wbuf_printf(w,
+				            ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,"
+				            "\"tid\":%d,\"args\":{\"name\":\"send to GPU %d%s\"}}",
+				            back ? r->channels[ch].dst : r->channels[ch].src,
+				            tid[2 * ch + back],
+				            back ? r->channels[ch].src : r->channels[ch].dst, shared);
 }
 
 /*
@@ -133,85 +138,186 @@ static const char *op_name(const struct sim *s, size_t i, char *buf, size_t n)
 	return buf;
 }
 
-static void write_ops(FILE *out, const struct sim *s)
+/* The most an op's event or a message's three take, their names and numbers at their longest
+ * (the rest of the text is under 400 bytes). */
+#define EVENT_MAX (400 + 2 * (SCHEDFILE_ACTION_MAX + 8) + 16 * NUMFMT_MAX)
+
+/* Writes the n bytes of s at p; returns the end. */
+static char *put_text(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* Writes `"ts":T,"dur":D` of a slice from a to b (ticks) at p; returns the end. */
+static char *put_span_at(char *p, const struct sim *s, pp_time a, pp_time b)
+{
+	double from = us(s, a);
+
+	PUT_LIT(p, "\"ts\":");
+	p += numfmt_g(p, from, 17);
+	PUT_LIT(p, ",\"dur\":");
+	return p + numfmt_g(p, us(s, b) - from, 17);
+}
+
+/* Appends `"ts":T,"dur":D` of a slice from a to b (ticks). */
+static void put_span(struct wbuf *w, const struct sim *s, pp_time a, pp_time b)
+{
+	wbuf_commit(w, put_span_at(wbuf_reserve(w, 16 + 2 * NUMFMT_MAX), s, a, b));
+}
+
+static void write_ops(struct wbuf *w, const struct sim *s)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
+	double origin = us(s, 0);
 	char label[SCHEDFILE_ACTION_MAX + 8];
 
-	for (int d = 0; d < sc->p; d++)
+	for (int d = 0; d < sc->p; d++) {
+		char pid[NUMFMT_MAX];
+		size_t pid_len = numfmt_u64(pid, (uint64_t)d);
+
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 			const struct op *op = &sc->ops[i];
+			bool overlapped = (op->flags & OP_OVERLAP) ||
+			                  (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP));
+			const char *cat = pass_of((enum op_kind)op->kind);
+			const char *kind = sched_kind_name((enum op_kind)op->kind);
+			char *p = wbuf_reserve(w, EVENT_MAX);
 
 			op_name(s, i, label, sizeof(label));
+			PUT_LIT(p, ",\n{\"name\":\"");
+			p = put_text(p, label, strlen(label));
+			PUT_LIT(p, "\",\"cat\":\"");
+			p = put_text(p, cat, strlen(cat));
+			PUT_LIT(p, "\",\"ph\":\"X\",\"pid\":");
+			p = put_text(p, pid, pid_len);
+			PUT_LIT(p, ",\"tid\":0,");
 			/* a critical op (no slack) in chrome://tracing's red */
-			fprintf(out,
-			        ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
-			        "\"tid\":0,%s"
-			        "\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"kind\":\"%s\","
-			        "\"microbatch\":%" PRIu32 ",\"stage\":%" PRIu32
-			        ",\"chunk\":%" PRIu32 ",\"overlapped\":%s",
-			        label, pass_of((enum op_kind)op->kind), d,
-			        s->slack != NULL && s->slack[i] == 0 ? "\"cname\":\"terrible\"," : "",
-			        us(s, r->times[i].start),
-			        us(s, r->times[i].end) - us(s, r->times[i].start),
-			        sched_kind_name((enum op_kind)op->kind), op->mb, op->stage,
-			        sc->stage_chunk[op->stage],
-			        (op->flags & OP_OVERLAP) || (i > sc->dev_start[d] &&
-			                                     (op[-1].flags & OP_OVERLAP))
-			                ? "true"
-			                : "false");
-			if (s->slack != NULL)
-				fprintf(out, ",\"critical\":%s,\"slack_us\":%.17g",
-				        s->slack[i] == 0 ? "true" : "false",
-				        us(s, s->slack[i]) - us(s, 0));
-			fputs("}}", out);
+			if (s->slack != NULL && s->slack[i] == 0)
+				PUT_LIT(p, "\"cname\":\"terrible\",");
+			p = put_span_at(p, s, r->times[i].start, r->times[i].end);
+			PUT_LIT(p, ",\"args\":{\"kind\":\"");
+			p = put_text(p, kind, strlen(kind));
+			PUT_LIT(p, "\",\"microbatch\":");
+			p += numfmt_u64(p, op->mb);
+			PUT_LIT(p, ",\"stage\":");
+			p += numfmt_u64(p, op->stage);
+			PUT_LIT(p, ",\"chunk\":");
+			p += numfmt_u64(p, sc->stage_chunk[op->stage]);
+			if (overlapped)
+				PUT_LIT(p, ",\"overlapped\":true");
+			else
+				PUT_LIT(p, ",\"overlapped\":false");
+			if (s->slack != NULL) {
+				if (s->slack[i] == 0)
+					PUT_LIT(p, ",\"critical\":true,\"slack_us\":");
+				else
+					PUT_LIT(p, ",\"critical\":false,\"slack_us\":");
+				p += numfmt_g(p, us(s, s->slack[i]) - origin, 17);
+			}
+			PUT_LIT(p, "}}");
+			wbuf_commit(w, p);
 		}
+	}
 }
 
-static void write_messages(FILE *out, const struct sim *s, const int *tids)
+/* Writes a flow event's `,"pid":P,"tid":T,"ts":X}` at time t at p; returns the end. */
+static char *put_flow_end(char *p, const struct sim *s, int pid, int tid, pp_time t)
+{
+	PUT_LIT(p, ",\"pid\":");
+	p += numfmt_i64(p, pid);
+	PUT_LIT(p, ",\"tid\":");
+	p += numfmt_i64(p, tid);
+	PUT_LIT(p, ",\"ts\":");
+	p += numfmt_g(p, us(s, t), 17);
+	*p++ = '}';
+	return p;
+}
+
+/* The direction of the messages a stage sends one way (2 st: forward, 2 st + 1: backward),
+ * found once for the devices it was found for: a run of millions of messages has a few
+ * hundred. */
+struct dir_seen {
+	int src, dst; /* -1: not yet */
+	size_t dir;
+};
+
+static int write_messages(struct wbuf *w, const struct sim *s, const int *tids)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	char label[64];
+	struct dir_seen *seen = pp_mallocarray(2 * (size_t)sc->S, sizeof(*seen));
 
+	if (seen == NULL)
+		return -1;
+	for (size_t i = 0; i < 2 * (size_t)sc->S; i++)
+		seen[i].src = -1;
 	for (size_t k = 0; k < r->nmsgs; k++) {
 		const struct msg_record *g = &r->msgs[k];
-		size_t dir = direction_of(s, g);
-		const struct channel_result *ch = &r->channels[dir / 2];
 		const struct op *from = &sc->ops[g->from], *to = &sc->ops[g->to];
-		int src, dst, tid = tids[dir];
+		struct dir_seen *at = &seen[2 * (size_t)from->stage + (to->stage < from->stage)];
+		int src, dst, tid;
 		pp_time send = g->start;
 		const char *cat = pass_of((enum op_kind)to->kind);
+		const struct channel_result *ch;
+		size_t n;
+		char *p;
 
 		report_msg_devices(s, g, &src, &dst);
+		if (at->src != src || at->dst != dst)
+			*at = (struct dir_seen){src, dst, direction_of(s, g)};
+		ch = &r->channels[at->dir / 2];
+		tid = tids[at->dir];
 		/* the transfer: "F3 to GPU 1", or PyTorch's action that sends it, "PP:2SEND_F3" */
-		if (s->config.trace_names == PP_TRACE_NAMES_TORCH)
-			snprintf(label, sizeof(label), "PP:%" PRIu32 "SEND_%c%" PRIu32, from->stage,
-			         from->kind == OP_F ? 'F' : 'B', from->mb);
-		else {
-			int n = report_op_label(label, sizeof(label), sc, from);
-
-			snprintf(label + n, sizeof(label) - (size_t)n, " to GPU %d", dst);
+		if (s->config.trace_names == PP_TRACE_NAMES_TORCH) {
+			memcpy(label, "PP:", 3);
+			n = 3 + numfmt_u64(label + 3, from->stage);
+			memcpy(label + n, from->kind == OP_F ? "SEND_F" : "SEND_B", 6);
+			n += 6 + numfmt_u64(label + n + 6, from->mb);
+		} else {
+			n = (size_t)report_op_label(label, sizeof(label), sc, from);
+			memcpy(label + n, " to GPU ", 8);
+			n += 8 + numfmt_i64(label + n + 8, dst);
 		}
-		fprintf(out,
-		        ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
-		        "\"tid\":%d,\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"p2p\":true,"
-		        "\"bytes\":%" PRIu64 ",\"stage\":%" PRIu32 ",\"microbatch\":%" PRIu32 "}}",
-		        label, cat, src, tid, us(s, g->start), us(s, g->end) - us(s, g->start),
-		        ch->messages ? ch->bytes / ch->messages : 0, from->stage, from->mb);
+		p = wbuf_reserve(w, EVENT_MAX);
+		PUT_LIT(p, ",\n{\"name\":\"");
+		p = put_text(p, label, n);
+		PUT_LIT(p, "\",\"cat\":\"");
+		p = put_text(p, cat, strlen(cat));
+		PUT_LIT(p, "\",\"ph\":\"X\",\"pid\":");
+		p += numfmt_i64(p, src);
+		PUT_LIT(p, ",\"tid\":");
+		p += numfmt_i64(p, tid);
+		*p++ = ',';
+		p = put_span_at(p, s, g->start, g->end);
+		PUT_LIT(p, ",\"args\":{\"p2p\":true,\"bytes\":");
+		p += numfmt_u64(p, ch->messages ? ch->bytes / ch->messages : 0);
+		PUT_LIT(p, ",\"stage\":");
+		p += numfmt_u64(p, from->stage);
+		PUT_LIT(p, ",\"microbatch\":");
+		p += numfmt_u64(p, from->mb);
+		PUT_LIT(p, "}}");
 		/* the arrow: from the send on the channel to the consuming op's start; Chrome's
 		 * engine keys a flow's points by time, so one whose send starts when its consumer
 		 * does (no time on the link, no wait) starts at the producing op's start instead */
 		if (g->start == r->times[g->to].start)
 			send = r->times[g->from].start, tid = 0;
-		fprintf(out,
-		        ",\n{\"name\":\"p2p\",\"cat\":\"%s\",\"ph\":\"s\",\"id\":%zu,\"pid\":%d,"
-		        "\"tid\":%d,\"ts\":%.17g},\n{\"name\":\"p2p\",\"cat\":\"%s\",\"ph\":\"f\","
-		        "\"bp\":\"e\",\"id\":%zu,\"pid\":%d,\"tid\":0,\"ts\":%.17g}",
-		        cat, k + 1, src, tid, us(s, send), cat, k + 1, dst,
-		        us(s, r->times[g->to].start));
+		PUT_LIT(p, ",\n{\"name\":\"p2p\",\"cat\":\"");
+		p = put_text(p, cat, strlen(cat));
+		PUT_LIT(p, "\",\"ph\":\"s\",\"id\":");
+		p += numfmt_u64(p, k + 1);
+		p = put_flow_end(p, s, src, tid, send);
+		PUT_LIT(p, ",\n{\"name\":\"p2p\",\"cat\":\"");
+		p = put_text(p, cat, strlen(cat));
+		PUT_LIT(p, "\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+		p += numfmt_u64(p, k + 1);
+		p = put_flow_end(p, s, dst, 0, r->times[g->to].start);
+		wbuf_commit(w, p);
 	}
+	free(seen);
+	return 0;
 }
 
 /* The track (tid) of a device's communication stream st: past any channel's. */
@@ -220,7 +326,7 @@ static void write_messages(FILE *out, const struct sim *s, const int *tids)
 /* The streams of one device as write_streams gathers them: the span of the current op's own
  * pieces on each stream. */
 struct stream_span {
-	FILE *out;
+	struct wbuf *w;
 	const struct sim *s;
 	int d;
 	size_t op; /* the op whose pieces are gathered, SIZE_MAX for none */
@@ -242,6 +348,18 @@ static const char *kind_names(unsigned bits, char *buf, size_t n)
 	return buf;
 }
 
+/* Appends the start of a slice on stream st of device d named name, up to its "ts". */
+static void put_comm_slice(struct wbuf *w, const char *name, int d, int st)
+{
+	WBUF_LIT(w, ",\n{\"name\":\"");
+	wbuf_str(w, name);
+	WBUF_LIT(w, "\",\"cat\":\"comm\",\"ph\":\"X\",\"pid\":");
+	wbuf_i64(w, d);
+	WBUF_LIT(w, ",\"tid\":");
+	wbuf_i64(w, STREAM_TID(st));
+	wbuf_char(w, ',');
+}
+
 /* Writes one slice per stream for the op gathered in sp: from its first piece's start to its
  * last one's end, with how many pieces and how long they held the stream. */
 static void flush_op(struct stream_span *sp)
@@ -254,13 +372,15 @@ static void flush_op(struct stream_span *sp)
 	for (int st = 0; st < STREAM_COUNT; st++) {
 		if (sp->n[st] == 0)
 			continue;
-		fprintf(sp->out,
-		        ",\n{\"name\":\"%s\",\"cat\":\"comm\",\"ph\":\"X\",\"pid\":%d,"
-		        "\"tid\":%d,\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"op\":\"%s\","
-		        "\"pieces\":%zu,\"busy_us\":%.17g}}",
-		        kind_names(sp->kinds[st], names, sizeof(names)), sp->d, STREAM_TID(st),
-		        us(sp->s, sp->lo[st]), us(sp->s, sp->hi[st]) - us(sp->s, sp->lo[st]), label,
-		        sp->n[st], us(sp->s, sp->busy[st]) - us(sp->s, 0));
+		put_comm_slice(sp->w, kind_names(sp->kinds[st], names, sizeof(names)), sp->d, st);
+		put_span(sp->w, sp->s, sp->lo[st], sp->hi[st]);
+		WBUF_LIT(sp->w, ",\"args\":{\"op\":\"");
+		wbuf_str(sp->w, label);
+		WBUF_LIT(sp->w, "\",\"pieces\":");
+		wbuf_u64(sp->w, sp->n[st]);
+		WBUF_LIT(sp->w, ",\"busy_us\":");
+		wbuf_g(sp->w, us(sp->s, sp->busy[st]) - us(sp->s, 0), 17);
+		WBUF_LIT(sp->w, "}}");
 		sp->n[st] = 0;
 		sp->kinds[st] = 0;
 		sp->busy[st] = 0;
@@ -278,11 +398,9 @@ static void trace_piece(void *ctx, const struct report_piece *pc)
 		flush_op(sp);
 	if (pc->op == SIZE_MAX) {
 		/* a hooked piece: a slice of its own */
-		fprintf(sp->out,
-		        ",\n{\"name\":\"%s\",\"cat\":\"comm\",\"ph\":\"X\",\"pid\":%d,"
-		        "\"tid\":%d,\"ts\":%.17g,\"dur\":%.17g,\"args\":{\"hooked\":true}}",
-		        kind_names(1u << pc->kind, names, sizeof(names)), sp->d, STREAM_TID(st),
-		        us(sp->s, pc->start), us(sp->s, pc->end) - us(sp->s, pc->start));
+		put_comm_slice(sp->w, kind_names(1u << pc->kind, names, sizeof(names)), sp->d, st);
+		put_span(sp->w, sp->s, pc->start, pc->end);
+		WBUF_LIT(sp->w, ",\"args\":{\"hooked\":true}}");
 		return;
 	}
 	sp->op = pc->op;
@@ -302,13 +420,13 @@ static void trace_piece(void *ctx, const struct report_piece *pc)
  * (a bucket, a gather, the reduction after the last op), and on the compute track an
  * "exposed" slice from the device's last op to its end when its streams ran past it.
  */
-static void write_streams(FILE *out, const struct sim *s)
+static void write_streams(struct wbuf *w, const struct sim *s)
 {
 	const struct result *r = s->result;
 
 	for (int d = 0; d < s->sched->p; d++) {
 		unsigned lanes = report_device_streams(s, d);
-		struct stream_span sp = {.out = out, .s = s, .d = d, .op = SIZE_MAX};
+		struct stream_span sp = {.w = w, .s = s, .d = d, .op = SIZE_MAX};
 		const struct device_result *dr = &r->devices[d];
 		char name[32];
 
@@ -316,24 +434,26 @@ static void write_streams(FILE *out, const struct sim *s)
 			continue;
 		for (int st = 0; st < STREAM_COUNT; st++)
 			if (lanes >> st & 1)
-				fprintf(out,
-				        ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,"
-				        "\"tid\":%d,\"args\":{\"name\":\"%s stream\"}}",
-				        d, STREAM_TID(st),
-				        report_stream_name((enum comm_stream)st, name, sizeof(name)));
+				wbuf_printf(w,
+				            ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,"
+				            "\"tid\":%d,\"args\":{\"name\":\"%s stream\"}}",
+				            d, STREAM_TID(st),
+				            report_stream_name((enum comm_stream)st, name, sizeof(name)));
 		report_device_pieces(s, d, trace_piece, &sp);
 		flush_op(&sp);
-		if (dr->end > dr->last_end)
-			fprintf(out,
-			        ",\n{\"name\":\"exposed\",\"cat\":\"exposed\",\"ph\":\"X\","
-			        "\"pid\":%d,\"tid\":0,\"ts\":%.17g,\"dur\":%.17g,"
-			        "\"args\":{\"after_last_op\":true}}",
-			        d, us(s, dr->last_end), us(s, dr->end) - us(s, dr->last_end));
+		if (dr->end > dr->last_end) {
+			WBUF_LIT(w, ",\n{\"name\":\"exposed\",\"cat\":\"exposed\",\"ph\":\"X\","
+			            "\"pid\":");
+			wbuf_i64(w, d);
+			WBUF_LIT(w, ",\"tid\":0,");
+			put_span(w, s, dr->last_end, dr->end);
+			WBUF_LIT(w, ",\"args\":{\"after_last_op\":true}}");
+		}
 	}
 }
 
 /* Activation counter per device: up at each F's start, down at the end of what frees. */
-static void write_counters(FILE *out, const struct sim *s)
+static void write_counters(struct wbuf *w, const struct sim *s)
 {
 	const struct sched *sc = s->sched;
 	const struct cost *c = s->cost;
@@ -341,25 +461,33 @@ static void write_counters(FILE *out, const struct sim *s)
 
 	for (int d = 0; d < sc->p; d++) {
 		int64_t alive = 0, unit = 0;
+		char head[64];
+		size_t head_len;
 
 		for (int k = 0; k < sc->v; k++)
 			unit += c->act[sched_stage_of(sc, d, k)];
 		/* a device that keeps no activations (a serving pipeline) has no counter */
 		if (unit == 0)
 			continue;
-		fprintf(out,
-		        ",\n{\"name\":\"activations\",\"ph\":\"C\",\"pid\":%d,\"ts\":%d,"
-		        "\"args\":{\"micro-batches\":0}}",
-		        d, TRACE_ORIGIN_US);
+		head_len = (size_t)snprintf(head, sizeof(head),
+		                            ",\n{\"name\":\"activations\",\"ph\":\"C\",\"pid\":%d,"
+		                            "\"ts\":",
+		                            d);
+		wbuf_put(w, head, head_len);
+		wbuf_printf(w, "%d,\"args\":{\"micro-batches\":0}}", TRACE_ORIGIN_US);
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 			const struct op *op = &sc->ops[i];
 			pp_time at = op->kind == OP_F ? r->times[i].start : r->times[i].end;
 
+			char *p = wbuf_reserve(w, sizeof(head) + 2 * NUMFMT_MAX + 32);
+
 			alive += sched_act_change(op, c->act, c->act_w);
-			fprintf(out,
-			        ",\n{\"name\":\"activations\",\"ph\":\"C\",\"pid\":%d,\"ts\":%.17g,"
-			        "\"args\":{\"micro-batches\":%.17g}}",
-			        d, us(s, at), (double)alive / (double)unit);
+			p = put_text(p, head, head_len);
+			p += numfmt_g(p, us(s, at), 17);
+			PUT_LIT(p, ",\"args\":{\"micro-batches\":");
+			p += numfmt_g(p, (double)alive / (double)unit, 17);
+			PUT_LIT(p, "}}");
+			wbuf_commit(w, p);
 		}
 	}
 }
@@ -368,20 +496,27 @@ int report_trace(FILE *out, const struct sim *s)
 {
 	const char *sep = "";
 	int *tid = channel_tids(s);
+	struct wbuf w;
 
 	if (tid == NULL)
 		return -1;
-	fputs("{\"traceEvents\":[\n", out);
-	write_metadata(out, s, tid, &sep);
-	write_ops(out, s);
-	write_messages(out, s, tid);
+	wbuf_init(&w, out);
+	WBUF_LIT(&w, "{\"traceEvents\":[\n");
+	write_metadata(&w, s, tid, &sep);
+	write_ops(&w, s);
+	if (write_messages(&w, s, tid) != 0) {
+		wbuf_finish(&w);
+		free(tid);
+		return -1;
+	}
 	free(tid);
-	write_streams(out, s);
-	write_counters(out, s);
-	fprintf(out,
-	        "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"ppsim %s\","
-	        "\"schedule\":",
-	        PP_VERSION);
+	write_streams(&w, s);
+	write_counters(&w, s);
+	wbuf_printf(&w,
+	            "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"ppsim %s\","
+	            "\"schedule\":",
+	            PP_VERSION);
+	wbuf_finish(&w);
 	report_json_text(out,
 	                 s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
 	fprintf(out,

@@ -26,6 +26,7 @@ struct unit_suite {
 };
 
 extern const struct unit_suite suite_util;
+extern const struct unit_suite suite_numfmt;
 extern const struct unit_suite suite_text;
 extern const struct unit_suite suite_evq;
 extern const struct unit_suite suite_config;

@@ -1,0 +1,167 @@
+/*
+ * Numbers as decimal text without printf, and the buffered writer the writers of large outputs
+ * (the trace, the op dump, the HTML and SVG pictures) stream them through; private to the
+ * library. The formats are the C library's, byte for byte, computed from the double's exact
+ * binary value with integer arithmetic: numfmt_g is "%.*g", numfmt_shortest is
+ * pp_double_format's shortest of "%.15g", "%.16g" and "%.17g" that reads back as the same
+ * double, and numfmt_ticks writes a time in ticks as pp_double_format writes its value in units.
+ * A double out of the range the integers cover (below about 1e-6 or at and above 2^127,
+ * subnormal, infinite or NaN) is handed to the C library, as before: it is never a time.
+ *
+ * Each function writes into buf, which holds at least NUMFMT_MAX bytes, a NUL-terminated text,
+ * and returns its length.
+ *
+ * The writer holds its bytes in its own buffer and hands them to its stream a block at a time,
+ * so a writer of millions of numbers makes no call to the C library per number. Write errors
+ * are the stream's: a writer checks ferror once it flushed. Nothing is allocated.
+ */
+#ifndef PPSIM_NUMFMT_H
+#define PPSIM_NUMFMT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ppsim/util.h"
+
+/* The longest text a number takes, its NUL included ("-2.2250738585072014e-308"). */
+#define NUMFMT_MAX 32
+
+/* v in decimal ("%" PRIu64, "%" PRId64); numbers below 10 inline, as most devices, stages and
+ * chunks are. */
+size_t numfmt_u64_long(char *buf, uint64_t v);
+
+static inline size_t numfmt_u64(char *buf, uint64_t v)
+{
+	if (v < 10) {
+		buf[0] = (char)('0' + v);
+		buf[1] = '\0';
+		return 1;
+	}
+	return numfmt_u64_long(buf, v);
+}
+
+static inline size_t numfmt_i64(char *buf, int64_t v)
+{
+	if (v >= 0)
+		return numfmt_u64(buf, (uint64_t)v);
+	buf[0] = '-';
+	return 1 + numfmt_u64(buf + 1, 0 - (uint64_t)v);
+}
+/* x as "%.*g" with digits significant digits, 1 <= digits <= 17. */
+size_t numfmt_g(char *buf, double x, int digits);
+/* x in the shortest of "%.15g", "%.16g" and "%.17g" that reads back as x (pp_double_format). */
+size_t numfmt_shortest(char *buf, double x);
+/* t ticks, tick ticks a unit (tick > 0), as numfmt_shortest(pp_time_to_units(t, tick)). */
+size_t numfmt_ticks(char *buf, pp_time t, int64_t tick);
+
+/*
+ * Bytes a writer holds before it hands them to its stream: a quarter of a megabyte, so that a
+ * file gets few, large writes (the kernel zeroes the page cache's pages that a write covers only
+ * in part, which made a trace written 16 KiB at a time a fifth slower). A writer that cannot
+ * have them holds
+ * WBUF_SMALL bytes of its own instead, and writes the same bytes.
+ */
+#define WBUF_SIZE  ((size_t)1 << 18)
+#define WBUF_SMALL ((size_t)4096)
+
+struct wbuf {
+	FILE *out;  /* the stream it writes to */
+	char *buf;  /* WBUF_SIZE bytes, or small */
+	size_t n;   /* bytes held */
+	size_t cap; /* the size of buf */
+	char small[WBUF_SMALL];
+};
+
+/* Starts a writer on out, holding nothing; wbuf_finish ends it. */
+void wbuf_init(struct wbuf *w, FILE *out);
+/* Hands what w holds to its stream and frees its buffer. */
+void wbuf_finish(struct wbuf *w);
+
+/* Hands what w holds to its stream (fwrite; an error stays on the stream). */
+void wbuf_flush(struct wbuf *w);
+/* Appends the n bytes at s, through the stream when they do not fit the buffer. */
+void wbuf_write_long(struct wbuf *w, const char *s, size_t n);
+/* Appends what printf would write, for the few lines of a large output that are not its
+ * rows. */
+void wbuf_printf(struct wbuf *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends the n bytes at s. */
+static inline void wbuf_put(struct wbuf *w, const char *s, size_t n)
+{
+	if (n <= w->cap - w->n) {
+		memcpy(w->buf + w->n, s, n);
+		w->n += n;
+	} else {
+		wbuf_write_long(w, s, n);
+	}
+}
+
+/* Appends a string literal (its length known to the compiler). */
+#define WBUF_LIT(w, s) wbuf_put((w), "" s, sizeof(s) - 1)
+/* Copies a string literal to the char pointer p, in room reserved for it, and moves p on. */
+#define PUT_LIT(p, s) (memcpy((p), "" s, sizeof(s) - 1), (p) += sizeof(s) - 1)
+
+static inline void wbuf_str(struct wbuf *w, const char *s)
+{
+	wbuf_put(w, s, strlen(s));
+}
+
+static inline void wbuf_char(struct wbuf *w, char c)
+{
+	if (w->n == w->cap)
+		wbuf_flush(w);
+	w->buf[w->n++] = c;
+}
+
+/*
+ * Room for n bytes (n <= WBUF_SMALL) at the end of the buffer: their start, to be written with
+ * numfmt's functions and plain stores and taken by wbuf_commit with the end of what was
+ * written. A writer of rows reserves a row's most once, instead of checking each piece.
+ */
+static inline char *wbuf_reserve(struct wbuf *w, size_t n)
+{
+	if (w->cap - w->n < n)
+		wbuf_flush(w);
+	return w->buf + w->n;
+}
+
+static inline void wbuf_commit(struct wbuf *w, const char *end)
+{
+	w->n = (size_t)(end - w->buf);
+}
+
+/* Room for one number at the end of the buffer: its start. */
+static inline char *wbuf_room(struct wbuf *w)
+{
+	if (w->cap - w->n < NUMFMT_MAX)
+		wbuf_flush(w);
+	return w->buf + w->n;
+}
+
+static inline void wbuf_u64(struct wbuf *w, uint64_t v)
+{
+	w->n += numfmt_u64(wbuf_room(w), v);
+}
+
+static inline void wbuf_i64(struct wbuf *w, int64_t v)
+{
+	w->n += numfmt_i64(wbuf_room(w), v);
+}
+
+static inline void wbuf_g(struct wbuf *w, double x, int digits)
+{
+	w->n += numfmt_g(wbuf_room(w), x, digits);
+}
+
+static inline void wbuf_shortest(struct wbuf *w, double x)
+{
+	w->n += numfmt_shortest(wbuf_room(w), x);
+}
+
+static inline void wbuf_ticks(struct wbuf *w, pp_time t, int64_t tick)
+{
+	w->n += numfmt_ticks(wbuf_room(w), t, tick);
+}
+
+#endif

@@ -1,0 +1,267 @@
+/* Unit tests of numbers as text without printf (src/base/numfmt.c) and of its writer: every
+ * text is the C library's, byte for byte, for random doubles, times and tick rates. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/numfmt.h"
+#include "unit.h"
+
+/* xorshift64: the same values on every run. */
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* What the writers printed before: the shortest of %.15g, %.16g and %.17g that reads back. */
+static const char *printed(char *buf, double x)
+{
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, 64, "%.*g", digits, x);
+		if (strtod(buf, NULL) == x)
+			break;
+	}
+	return buf;
+}
+
+/* A double of one of several kinds: any bit pattern, a binary fraction, a decimal of few
+ * places, a trace's microseconds, a large integer, a quotient of integers of either sign. */
+static double some_double(uint64_t *s, int kind)
+{
+	uint64_t r = next(s);
+	double x;
+
+	switch (kind % 6) {
+	case 0:
+		memcpy(&x, &r, sizeof(x));
+		return x;
+	case 1:
+		return ldexp((double)(r >> 11), -(int)(next(s) % 80));
+	case 2:
+		return (double)(r % 100000000) / 1000.0;
+	case 3:
+		return 1 + (double)(r % (UINT64_C(1) << 50)) /
+		                   (double)(1000000 * (int64_t)(1 + next(s) % 8)) * 1000;
+	case 4:
+		return (double)(r >> (next(s) % 64));
+	default:
+		x = (double)(r % 1000000007) / (double)(1 + next(s) % 1000003);
+		return next(s) & 1 ? -x : x;
+	}
+}
+
+static void numfmt_g_is_printf_g_for_every_precision(void)
+{
+	uint64_t s = 88172645463325252u;
+	char a[NUMFMT_MAX], b[64];
+	long bad = 0;
+
+	for (int i = 0; i < 60000; i++) {
+		double x = some_double(&s, i);
+
+		for (int digits = 1; digits <= 17; digits++) {
+			size_t n = numfmt_g(a, x, digits);
+
+			snprintf(b, sizeof(b), "%.*g", digits, x);
+			bad += strcmp(a, b) != 0 || n != strlen(b);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void numfmt_shortest_is_what_the_writers_printed(void)
+{
+	uint64_t s = 1234567;
+	char a[NUMFMT_MAX], b[64];
+	long bad = 0;
+
+	for (int i = 0; i < 300000; i++) {
+		double x = some_double(&s, i);
+
+		numfmt_shortest(a, x);
+		bad += strcmp(a, printed(b, x)) != 0;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Powers of two and their neighbours (where the gap below a double is half the gap above),
+ * over every exponent, subnormals included. */
+static void numfmt_is_exact_around_every_power_of_two(void)
+{
+	char a[NUMFMT_MAX], b[64];
+	long bad = 0;
+
+	for (int e = -1074; e < 1024; e++)
+		for (int k = -2; k <= 2; k++) {
+			double x = ldexp(1, e);
+
+			for (int j = 0; j < abs(k); j++)
+				x = nextafter(x, k < 0 ? 0 : INFINITY);
+			for (int digits = 1; digits <= 17; digits++) {
+				numfmt_g(a, x, digits);
+				snprintf(b, sizeof(b), "%.*g", digits, x);
+				bad += strcmp(a, b) != 0;
+			}
+			numfmt_shortest(a, x);
+			bad += strcmp(a, printed(b, x)) != 0;
+		}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Decimal ties (a digit 5 and nothing after it) round to the even digit, as printf does. */
+static void numfmt_rounds_ties_to_even(void)
+{
+	char a[NUMFMT_MAX], b[64];
+
+	CU_ASSERT_STRING_EQUAL((numfmt_g(a, 0.125, 2), a), "0.12");
+	CU_ASSERT_STRING_EQUAL((numfmt_g(a, 0.375, 2), a), "0.38");
+	CU_ASSERT_STRING_EQUAL((numfmt_g(a, 2.5, 1), a), "2");
+	CU_ASSERT_STRING_EQUAL((numfmt_shortest(a, 1234567890123.125), a), "1234567890123.125");
+	for (long k = 1; k < 100000; k++) {
+		double x = 1e12 + (double)k * 0.125;
+
+		for (int digits = 13; digits <= 16; digits++) {
+			numfmt_g(a, x, digits);
+			snprintf(b, sizeof(b), "%.*g", digits, x);
+			CU_ASSERT_STRING_EQUAL(a, b);
+		}
+	}
+}
+
+static void numfmt_writes_special_values_as_printf_does(void)
+{
+	static const double xs[] = {0.0,      -0.0, NAN,  INFINITY, -INFINITY, DBL_MIN,  DBL_MAX,
+	                            4.9e-324, 1e-7, 1e-6, 1e-5,     1e-4,      1e15,     1e16,
+	                            1e17,     1e22, 1e23, 34.6,     100,       3.0 / 19, 34.9 - 24};
+	char a[NUMFMT_MAX], b[64];
+
+	for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
+		for (int digits = 1; digits <= 17; digits++) {
+			numfmt_g(a, xs[i], digits);
+			snprintf(b, sizeof(b), "%.*g", digits, xs[i]);
+			CU_ASSERT_STRING_EQUAL(a, b);
+		}
+		numfmt_shortest(a, xs[i]);
+		CU_ASSERT_STRING_EQUAL(a, printed(b, xs[i]));
+	}
+	CU_ASSERT_STRING_EQUAL((numfmt_shortest(a, 34.6), a), "34.6");
+	CU_ASSERT_STRING_EQUAL((numfmt_shortest(a, 3.0 / 19), a), "0.15789473684210525");
+	CU_ASSERT_STRING_EQUAL((numfmt_g(a, 1e-7, 17), a), "9.9999999999999995e-08");
+}
+
+/*
+ * The property the writers rest on: for random times and tick rates (the cost model's, a
+ * million ticks a unit times a whole factor, and any), the text of t ticks reads back as
+ * exactly the double the writers printed before, and is that text.
+ */
+static void numfmt_ticks_reads_back_as_the_double_the_writers_printed(void)
+{
+	uint64_t s = 42;
+	char a[NUMFMT_MAX], b[64];
+	long bad = 0;
+
+	for (int i = 0; i < 400000; i++) {
+		int64_t tick = i % 3 == 0   ? PP_TICK_BASE
+		               : i % 3 == 1 ? PP_TICK_BASE * (int64_t)(1 + next(&s) % 64)
+		                            : (int64_t)(1 + next(&s) % 100000000000);
+		pp_time t = (pp_time)(next(&s) >> (1 + next(&s) % 63));
+		double x = pp_time_to_units(t, tick);
+
+		numfmt_ticks(a, t, tick);
+		bad += strtod(a, NULL) != x || strcmp(a, printed(b, x)) != 0;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 1500000, PP_TICK_BASE), a), "1.5");
+	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 500000, PP_TICK_BASE), a), "0.5");
+	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 0, PP_TICK_BASE), a), "0");
+	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 1, PP_TICK_BASE), a), "1e-06");
+	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 100, PP_TICK_BASE), a), "0.0001");
+	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, 1000000, 3 * PP_TICK_BASE), a),
+	                       "0.3333333333333333");
+	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, -2500000, PP_TICK_BASE), a), "-2.5");
+}
+
+static void numfmt_writes_integers_whole(void)
+{
+	char a[NUMFMT_MAX];
+
+	CU_ASSERT_EQUAL(numfmt_u64(a, 0), 1);
+	CU_ASSERT_STRING_EQUAL(a, "0");
+	CU_ASSERT_STRING_EQUAL((numfmt_u64(a, UINT64_MAX), a), "18446744073709551615");
+	CU_ASSERT_STRING_EQUAL((numfmt_i64(a, INT64_MIN), a), "-9223372036854775808");
+	CU_ASSERT_STRING_EQUAL((numfmt_i64(a, -7), a), "-7");
+	CU_ASSERT_STRING_EQUAL((numfmt_i64(a, 1234567), a), "1234567");
+}
+
+/* The writer hands its stream the same bytes, whatever the size of each piece, with its own
+ * buffer and with the small one it falls back on. */
+static void wbuf_writes_every_piece_in_order(void)
+{
+	static struct wbuf w;
+	static char big[3 * WBUF_SMALL];
+
+	memset(big, 'x', sizeof(big));
+	for (int small = 0; small < 2; small++) {
+		char *text = NULL, num[NUMFMT_MAX];
+		size_t len = 0, at = 0;
+		FILE *f = open_memstream(&text, &len);
+		int ok = 1;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		wbuf_init(&w, f);
+		if (small) { /* as when the large buffer cannot be had */
+			free(w.buf);
+			w.buf = w.small;
+			w.cap = sizeof(w.small);
+		}
+		for (int i = 0; i < 5000; i++) {
+			WBUF_LIT(&w, "a,");
+			wbuf_i64(&w, -i);
+			wbuf_char(&w, ',');
+			wbuf_ticks(&w, (pp_time)i * 250000, PP_TICK_BASE);
+			if (i % 1000 == 999)
+				wbuf_put(&w, big, sizeof(big));
+			wbuf_char(&w, '\n');
+		}
+		wbuf_printf(&w, "%s %d\n", "end", 42);
+		wbuf_finish(&w);
+		fclose(f);
+		for (int i = 0; i < 5000 && ok; i++) {
+			char line[64];
+			int n = snprintf(line, sizeof(line), "a,%d,%s", -i,
+			                 printed(num, (double)i * 250000 / 1e6));
+
+			ok = at + (size_t)n <= len && memcmp(text + at, line, (size_t)n) == 0;
+			at += (size_t)n;
+			if (ok && i % 1000 == 999) {
+				ok = at + sizeof(big) <= len &&
+				     memcmp(text + at, big, sizeof(big)) == 0;
+				at += sizeof(big);
+			}
+			ok = ok && at < len && text[at++] == '\n';
+		}
+		CU_ASSERT_TRUE(ok);
+		CU_ASSERT_TRUE(at + 7 == len && memcmp(text + at, "end 42\n", 7) == 0);
+		free(text);
+	}
+}
+
+static const struct unit_test tests[] = {
+        UNIT_TEST(numfmt_g_is_printf_g_for_every_precision),
+        UNIT_TEST(numfmt_shortest_is_what_the_writers_printed),
+        UNIT_TEST(numfmt_is_exact_around_every_power_of_two),
+        UNIT_TEST(numfmt_rounds_ties_to_even),
+        UNIT_TEST(numfmt_writes_special_values_as_printf_does),
+        UNIT_TEST(numfmt_ticks_reads_back_as_the_double_the_writers_printed),
+        UNIT_TEST(numfmt_writes_integers_whole),
+        UNIT_TEST(wbuf_writes_every_piece_in_order),
+        {NULL, NULL},
+};
+
+const struct unit_suite suite_numfmt = {"numfmt", tests};
