@@ -1,6 +1,6 @@
 /*
- * The serving simulation: batching policies over one pipeline (two when disaggregated) and the
- * pipeline itself. Events are micro-batches leaving their last stage, KV caches arriving at the
+ * The serving simulation: the event loop that runs one pipeline (two when disaggregated) under
+ * a batching policy (serve_batch.c forms each micro-batch). Events are micro-batches leaving their last stage, KV caches arriving at the
  * decode pipeline, and requests arriving; they are taken in time order from the base layer's
  * event queue (exits, then KV arrivals, then arrivals, each kind its class there, then their
  * sequence), and after each time the pipelines launch what their policy forms while their first
@@ -20,126 +20,7 @@
 #include "base/evq.h"
 #include "cost/cost_internal.h"
 #include "serve_internal.h"
-
-/* What an event is, in the order events of equal time are taken (their class in the queue). */
-enum event_kind { EV_EXIT, EV_KV_ARRIVE, EV_ARRIVE };
-
-/* A growable array of request numbers. */
-struct list {
-	uint32_t *v;
-	size_t n, cap;
-};
-
-static int list_add(struct list *l, uint32_t x, struct pp_error *err)
-{
-	if (pp_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v), err) != 0)
-		return -1;
-	l->v[l->n++] = x;
-	return 0;
-}
-
-/* A first-in, first-out queue of request numbers. */
-struct fifo {
-	struct list items;
-	size_t head;
-};
-
-static size_t fifo_len(const struct fifo *q)
-{
-	return q->items.n - q->head;
-}
-
-static uint32_t fifo_front(const struct fifo *q)
-{
-	return q->items.v[q->head];
-}
-
-/* A request as the policies see it. */
-struct rstate {
-	uint32_t prompt, output;
-	uint32_t prefilled; /* prompt tokens processed */
-	uint32_t generated; /* output tokens produced */
-	bool admitted, busy, done;
-	int group; /* static batching: its batch group, or -1 */
-};
-
-/* A static batch: requests admitted together that decode together until all are done. */
-struct group {
-	struct list reqs;
-	bool live;
-};
-
-/* One pipeline. */
-struct pipe {
-	int index;    /* 0: the pipeline (decode); 1: the prefill pipeline */
-	int device0;  /* its first device */
-	int stages;   /* and how many */
-	int limit;    /* micro-batches in flight allowed */
-	int inflight; /* now */
-	struct serve_pricer pr;
-	pp_time *stage_free; /* [stages] */
-	pp_time *chan_free;  /* [stages] link after each stage */
-	uint64_t kv_cap, kv_used, kv_peak;
-	struct fifo waiting;  /* requests waiting for admission */
-	struct list running;  /* admitted, not done, in admission order */
-	size_t running_done;  /* of running, entries done since it was last compacted (at most) */
-	size_t running_head;  /* running.v[0..running_head-1] are all done: scans start here */
-	struct group *groups; /* static: [limit] */
-	uint64_t launched;    /* micro-batches launched so far */
-	struct kept *ring;    /* [limit] the items of those in flight, from ring_head on: they
-	                         leave in launch order, a pipeline being first in, first out */
-	size_t ring_head;
-};
-
-/* The items of a launched micro-batch. */
-struct kept {
-	struct serve_item *items; /* [n] */
-	uint32_t n;
-	uint32_t batch; /* its index */
-};
-
-/* An op on a device, for the training-shaped view: a device's ops are its pipeline's
- * micro-batches in launch order, so the times say it all. */
-struct opt {
-	pp_time start, end;
-};
-
-/* A message between two stages, in launch order: micro-batch k sends one after each of its
- * pipeline's stages but the last, so its sender and micro-batch follow from its place. */
-struct msg {
-	pp_time start, end;
-};
-
-/* The whole simulation. */
-struct state {
-	const struct config *c;
-	const struct serve_workload *w;
-	struct serve_run *run;
-	struct rstate *rs;
-	struct pipe pipes[2];
-	int npipes;
-	struct evq events;   /* by (time, kind, sequence) */
-	size_t next_arrival; /* open loop: the next request to arrive */
-	size_t sent;         /* closed loop: requests sent so far */
-	size_t finished;
-	pp_time kv_chan_free;            /* disaggregated: the KV link */
-	struct serve_item *items;        /* [max_batch] the micro-batch being formed */
-	bool record_msgs;                /* keep every message (for a trace or a drawing) */
-	uint64_t max_steps;              /* stage steps the run may take: --max-ops, or less */
-	uint64_t *dev_sent, *sent_bytes; /* [devices] messages and bytes each device sent */
-	pp_time *sent_busy;              /* [devices] and their time on the link */
-	const struct serve_progress *progress; /* told of finished requests, or NULL */
-	size_t nitems;
-	size_t cap_batch; /* of run->batch */
-	size_t cap_queue; /* of run->queue */
-	struct opt **ops; /* [devices] */
-	size_t *nops, *capops;
-	struct msg *msgs;
-	size_t nmsgs, capmsgs;
-	uint32_t waiting_total; /* requests arrived, not admitted by their first pipeline */
-	uint64_t total_ops;     /* stage steps launched */
-	struct pp_error err;    /* why the simulation stopped, when it failed */
-};
+#include "serve_state.h"
 
 /* Queues an event of this kind at time at about id (a micro-batch or a request). */
 static int push(struct state *st, pp_time at, enum event_kind kind, uint32_t id)
@@ -148,7 +29,7 @@ static int push(struct state *st, pp_time at, enum event_kind kind, uint32_t id)
 }
 
 /* Records the number of requests waiting for admission from time t on. */
-static int queue_changed(struct state *st, pp_time t, int delta)
+int serve_queue_changed(struct state *st, pp_time t, int delta)
 {
 	struct serve_run *r = st->run;
 
@@ -165,7 +46,7 @@ static int queue_changed(struct state *st, pp_time t, int delta)
 }
 
 /* The pipeline that admits arriving requests: the prefill pipeline when disaggregated. */
-static struct pipe *entry_pipe(struct state *st)
+struct pipe *serve_entry_pipe(struct state *st)
 {
 	return &st->pipes[st->npipes - 1];
 }
@@ -173,203 +54,9 @@ static struct pipe *entry_pipe(struct state *st)
 static int arrive(struct state *st, uint32_t req, pp_time t)
 {
 	st->run->req[req].arrival = t;
-	if (list_add(&entry_pipe(st)->waiting.items, req, &st->err) != 0)
+	if (list_add(&serve_entry_pipe(st)->waiting.items, req, &st->err) != 0)
 		return -1;
-	return queue_changed(st, t, +1);
-}
-
-/* KV tokens pipe p reserves for request r: the prompt in a prefill pipeline, else all. */
-static uint64_t kv_need(const struct pipe *p, const struct rstate *r)
-{
-	return p->index == 1 ? r->prompt : (uint64_t)r->prompt + r->output;
-}
-
-/* Whether the KV cache of the request at the head of p's queue fits; notes when it does not. */
-static bool fits(struct state *st, struct pipe *p)
-{
-	uint32_t q = fifo_front(&p->waiting);
-
-	if (p->kv_cap - p->kv_used < kv_need(p, &st->rs[q])) {
-		st->run->req[q].waited_for_kv = true;
-		return false;
-	}
-	return true;
-}
-
-/* Admits the request at the head of p's queue, which fits. */
-static int admit(struct state *st, struct pipe *p, pp_time t)
-{
-	uint32_t q = fifo_front(&p->waiting);
-	struct rstate *r = &st->rs[q];
-	uint64_t need = kv_need(p, r);
-
-	p->waiting.head++;
-	p->kv_used += need;
-	if (p->kv_used > p->kv_peak)
-		p->kv_peak = p->kv_used;
-	r->admitted = true;
-	if (list_add(&p->running, q, &st->err) != 0)
-		return -1;
-	if (p == entry_pipe(st)) {
-		st->run->req[q].admitted = t;
-		return queue_changed(st, t, -1);
-	}
-	return 0;
-}
-
-static void add_item(struct state *st, uint32_t q, uint32_t n, bool prefill)
-{
-	struct rstate *r = &st->rs[q];
-	struct serve_item *it = &st->items[st->nitems++];
-
-	it->req = q;
-	it->n = n;
-	it->prefill = prefill;
-	it->context = prefill ? r->prefilled : r->prompt + r->generated - 1;
-	/* a micro-batch that completes the prompt produces the first token */
-	it->logits = !prefill || r->prefilled + n == r->prompt;
-	r->busy = true;
-}
-
-/* Room left in the micro-batch being formed under a token budget. */
-static bool room(const struct state *st, uint64_t tokens, uint64_t budget)
-{
-	return st->nitems < (size_t)st->c->max_batch && tokens < budget;
-}
-
-/* Adds one decode step of each ready decoding request of p, within the budget. */
-static uint64_t add_decodes(struct state *st, struct pipe *p, uint64_t tokens, uint64_t budget)
-{
-	for (size_t i = p->running_head; i < p->running.n && room(st, tokens, budget); i++) {
-		uint32_t q = p->running.v[i];
-		struct rstate *r = &st->rs[q];
-
-		if (!r->busy && !r->done && r->generated > 0) {
-			add_item(st, q, 1, false);
-			tokens++;
-		}
-	}
-	return tokens;
-}
-
-/* Adds whole prompts from p's queue: each fits the budget, or is alone. */
-static int add_prefills(struct state *st, struct pipe *p, pp_time t, uint64_t budget)
-{
-	uint64_t tokens = 0;
-
-	while (fifo_len(&p->waiting) > 0 && st->nitems < (size_t)st->c->max_batch) {
-		struct rstate *r = &st->rs[fifo_front(&p->waiting)];
-
-		if (st->nitems > 0 && tokens + r->prompt > budget)
-			break;
-		if (!fits(st, p))
-			break;
-		if (admit(st, p, t) != 0)
-			return -1;
-		add_item(st, p->running.v[p->running.n - 1], r->prompt, true);
-		tokens += r->prompt;
-	}
-	return 0;
-}
-
-/* Chunked: decodes first, then prompt chunks of running and newly admitted requests. */
-static int form_chunked(struct state *st, struct pipe *p, pp_time t)
-{
-	uint64_t budget = (uint64_t)st->c->chunk_tokens;
-	uint64_t tokens = add_decodes(st, p, 0, budget);
-
-	for (size_t i = p->running_head; i < p->running.n && room(st, tokens, budget); i++) {
-		uint32_t q = p->running.v[i];
-		struct rstate *r = &st->rs[q];
-
-		if (!r->busy && !r->done && r->prefilled < r->prompt) {
-			uint64_t n = r->prompt - r->prefilled;
-
-			n = n < budget - tokens ? n : budget - tokens;
-			add_item(st, q, (uint32_t)n, true);
-			tokens += n;
-		}
-	}
-	while (fifo_len(&p->waiting) > 0 && room(st, tokens, budget) && fits(st, p)) {
-		uint32_t q;
-		uint64_t n;
-
-		if (admit(st, p, t) != 0)
-			return -1;
-		q = p->running.v[p->running.n - 1];
-		n = st->rs[q].prompt;
-		n = n < budget - tokens ? n : budget - tokens;
-		add_item(st, q, (uint32_t)n, true);
-		tokens += n;
-	}
-	return 0;
-}
-
-/* Static: the next step of a live group none of whose requests is busy, or a new group. */
-static int form_static(struct state *st, struct pipe *p, pp_time t)
-{
-	int free_slot = -1;
-
-	for (int g = 0; g < p->limit; g++) {
-		struct group *gr = &p->groups[g];
-		bool ready = gr->live, all_done = true;
-
-		for (size_t i = 0; i < gr->reqs.n && gr->live; i++) {
-			ready = ready && !st->rs[gr->reqs.v[i]].busy;
-			all_done = all_done && st->rs[gr->reqs.v[i]].done;
-		}
-		if (gr->live && all_done)
-			gr->live = false;
-		if (!gr->live) {
-			free_slot = free_slot < 0 ? g : free_slot;
-			continue;
-		}
-		if (!ready)
-			continue;
-		for (size_t i = 0; i < gr->reqs.n; i++) {
-			struct rstate *r = &st->rs[gr->reqs.v[i]];
-
-			if (!r->done)
-				add_item(st, gr->reqs.v[i], 1, false);
-		}
-		return 0;
-	}
-	if (free_slot < 0)
-		return 0;
-	if (add_prefills(st, p, t, (uint64_t)st->c->max_tokens) != 0)
-		return -1;
-	if (st->nitems == 0)
-		return 0;
-	p->groups[free_slot].live = true;
-	p->groups[free_slot].reqs.n = 0;
-	for (size_t i = 0; i < st->nitems; i++) {
-		if (list_add(&p->groups[free_slot].reqs, st->items[i].req, &st->err) != 0)
-			return -1;
-		st->rs[st->items[i].req].group = free_slot;
-	}
-	return 0;
-}
-
-/* Forms p's next micro-batch into st->items under its policy. */
-static int form(struct state *st, struct pipe *p, pp_time t)
-{
-	st->nitems = 0;
-	switch (st->c->batching) {
-	case PP_BATCHING_STATIC:
-		return form_static(st, p, t);
-	case PP_BATCHING_CHUNKED:
-		return form_chunked(st, p, t);
-	case PP_BATCHING_CONTINUOUS:
-	case PP_BATCHING_DISAGGREGATED:
-		/* waiting prompts first (the prefill pipeline has nothing else), else decodes */
-		if ((p->index == 1 || st->c->batching == PP_BATCHING_CONTINUOUS) &&
-		    add_prefills(st, p, t, (uint64_t)st->c->max_tokens) != 0)
-			return -1;
-		if (st->nitems == 0 && p->index == 0)
-			add_decodes(st, p, 0, (uint64_t)st->c->max_tokens);
-		break;
-	}
-	return 0;
+	return serve_queue_changed(st, t, +1);
 }
 
 /* Records an op of device; its micro-batch is implied by its place: its pipeline's next one. */
@@ -499,7 +186,7 @@ static int finish(struct state *st, struct pipe *p, uint32_t q, pp_time t)
 	r->done = true;
 	p->running_done++;
 	st->run->req[q].finish = t;
-	p->kv_used -= kv_need(p, r);
+	p->kv_used -= serve_kv_need(p, r);
 	st->finished++;
 	if (st->progress != NULL && st->finished % SERVE_PROGRESS_EVERY == 0)
 		st->progress->fn(st->progress->ctx, st->finished, st->w->n);
@@ -556,10 +243,10 @@ static int send_kv(struct state *st, pp_time t)
 		struct rstate *r = &st->rs[q];
 		pp_time start, d;
 
-		if (dec->kv_cap - dec->kv_used < kv_need(dec, r))
+		if (dec->kv_cap - dec->kv_used < serve_kv_need(dec, r))
 			break;
 		dec->waiting.head++;
-		dec->kv_used += kv_need(dec, r);
+		dec->kv_used += serve_kv_need(dec, r);
 		if (dec->kv_used > dec->kv_peak)
 			dec->kv_peak = dec->kv_used;
 		start = t > st->kv_chan_free ? t : st->kv_chan_free;
@@ -613,7 +300,7 @@ static int launch_all(struct state *st, pp_time t)
 
 		compact(st, p);
 		while (p->inflight < p->limit && p->stage_free[0] <= t) {
-			if (form(st, p, t) != 0)
+			if (serve_form(st, p, t) != 0)
 				return -1;
 			if (st->nitems == 0)
 				break;
@@ -873,13 +560,13 @@ static int check_requests(struct state *st, struct pp_error *err)
 		for (int k = 0; k < st->npipes; k++) {
 			const struct pipe *p = &st->pipes[k];
 
-			if (kv_need(p, r) > p->kv_cap)
+			if (serve_kv_need(p, r) > p->kv_cap)
 				return pp_fail(
 				        err, PP_ERR_USAGE,
 				        "request %zu needs %llu KV-cache tokens (%s), more than "
 				        "the %spipeline's cache holds: %llu (--kv-tokens, or GPU "
 				        "memory)",
-				        i + 1, (unsigned long long)kv_need(p, r),
+				        i + 1, (unsigned long long)serve_kv_need(p, r),
 				        p->index == 1 ? "its prompt" : "its prompt and output",
 				        p->index == 1 ? "prefill " : "",
 				        (unsigned long long)p->kv_cap);

@@ -63,3 +63,7 @@ escapes=$(cd "$ROOT" && grep -n -E '(^|[^a-z_])(printf|puts|putchar|vprintf) *\(
 	grep -v -E 'src/base/outfile\.c:[0-9]+:.*fflush\(fd == STDOUT_FILENO \? stdout' |
 	grep -v -E 'src/cli/cmd\.c:[0-9]+:.*return out != NULL \? outfile_stream\(out\) : stdout;')
 if [ -z "$escapes" ]; then ok; else not_ok "standard output written around cmd_out(): $escapes"; fi
+
+# no source file over 1,000 lines: a larger one holds more than one concern (CONTRIBUTING.md)
+long=$(wc -l "$ROOT"/src/*.c "$ROOT"/src/*/*.[ch] | awk '$2 != "total" && $1 > 1000 { print $2 " (" $1 ")" }')
+if [ -z "$long" ]; then ok; else not_ok "files over 1,000 lines: $long"; fi
