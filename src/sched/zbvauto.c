@@ -63,6 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hot.h"
 #include "generators.h"
 
 /* The pass's six op kinds on a device: F of chunk 0, F of chunk 1, B and W of the backward's
@@ -84,12 +85,16 @@ struct vprices {
 
 /* One device in a pass. */
 struct vdev {
-	int count[VKINDS]; /* ops of each kind put so far */
-	int n;             /* ops put */
-	int phead, ptail;  /* its pending W's, first in first out */
-	pp_time cur;       /* end of its last op */
-	pp_time bubble;    /* idle time after its first F */
-	int64_t mem;       /* alive activations */
+	int count[VKINDS];      /* ops of each kind put so far */
+	int n;                  /* ops put */
+	int phead, ptail;       /* its pending W's, first in first out */
+	pp_time cur;            /* end of its last op */
+	pp_time bubble;         /* idle time after its first F */
+	int64_t mem;            /* alive activations */
+	int64_t dmem[VKINDS];   /* what an op of each kind adds to them (< 0: frees) */
+	int64_t limit;          /* activations allowed */
+	uint8_t *kinds;         /* [6m] its op kinds in order (the pass's kinds) */
+	uint8_t *pending;       /* [2m] chunks (0, 1) of its B's whose W is pending */
 };
 
 /* What the threads share: the chains to run and the best so far. */
@@ -115,6 +120,8 @@ struct vpass {
 	pp_time max_bubble;      /* the largest per-device idle time so far */
 	pp_time stop_at;         /* the idle time at which the pass cannot win: it stops */
 	pp_time last_w1;         /* end of the last device's last W of chunk 0, -1 before */
+	pp_time cost[VKINDS];    /* what an op of each kind takes */
+	size_t row;              /* p * VKEPT: the ends of a micro-batch */
 	struct vdev *dev;        /* [p] */
 	pp_time *end;            /* [m * p * VKEPT] end of op kind of mb on device d at
 	                            (mb * p + d) * VKEPT + kind, valid once it has run */
@@ -159,7 +166,7 @@ static inline pp_time end_of(const struct vpass *z, int kind, int e, int mb)
 {
 	if (z->dev[e].count[kind] <= mb)
 		return -1;
-	return z->end[((size_t)mb * (size_t)z->p + (size_t)e) * VKEPT + (size_t)kind];
+	return z->end[(size_t)mb * z->row + (size_t)e * VKEPT + (size_t)kind];
 }
 
 /* The largest idle time device d is measured against: the pass's, or its allowance's. */
@@ -185,55 +192,69 @@ static inline int input_device(const struct vpass *z, int kind, int d)
 	return d + 1 < z->p ? d + 1 : -1;
 }
 
-/* Appends the next op of kind to device d at the earliest time its input and device allow. */
-static inline void put(struct vpass *z, int kind, int d)
+/* The op each kind follows on its own device (F of chunk 0 before chunk 1's, a B after its F,
+ * W after its B), or -1; and the step to the device its input comes from (F of chunk 0 and B
+ * of the first backward chunk come down from d - 1, the others up from d + 1), 0 for W's. */
+static const int before_of[VKINDS] = {-1, VF0, VF1, VB0, VB0, VB1};
+static const int input_step[VKINDS] = {-1, 1, -1, 1, 0, 0};
+
+/* Whether the next op of kind (of mb) may run on device d: room for its activations, and the
+ * op before it on this device run; else the pass fails. */
+static inline bool may_put(struct vpass *z, const struct vdev *v, int kind, int mb)
 {
-	struct vdev *v = &z->dev[d];
-	int mb = v->count[kind], e;
-	pp_time no_bubble = v->cur + cost_of(z, kind), t = no_bubble;
-
 	if (halted(z))
-		return;
-	if (mb >= z->m || v->mem + mem_of(z, kind, d) > z->pr->limit[d]) {
+		return false;
+	if (mb >= z->m || v->mem + v->dmem[kind] > v->limit ||
+	    (kind != VF0 && v->count[before_of[kind]] <= mb)) {
 		z->failed = true;
-		return;
+		return false;
 	}
-	/* the op before it on this device: F of chunk 0 before chunk 1's, a B after its F, W
-	 * after its B */
-	if (kind != VF0 && v->count[kind >= VW0 ? kind - 2 : kind - 1] <= mb) {
-		z->failed = true;
-		return;
-	}
-	e = input_device(z, kind, d);
-	if (e >= 0) {
-		pp_time in = end_of(z, kind, e, mb);
+	return true;
+}
 
-		if (in < 0) {
-			z->failed = true;
-			return;
-		}
-		if (in + z->pr->comm + cost_of(z, kind) > t)
-			t = in + z->pr->comm + cost_of(z, kind);
-	}
-	if (v->count[VF0] > 0 && t > no_bubble) {
-		v->bubble += t - no_bubble;
+/* Puts the op of kind of mb, ending at t, on device v, whose idle time grows by gap (none
+ * before its first F). */
+static inline void place(struct vpass *z, struct vdev *v, int kind, int mb, pp_time t,
+                         pp_time gap)
+{
+	if (gap > 0 && (kind != VF0 || mb > 0)) {
+		v->bubble += gap;
 		if (v->bubble > z->max_bubble) {
 			z->max_bubble = v->bubble;
 			if (z->max_bubble >= z->stop_at)
 				z->stopped = true;
 		}
 	}
-	if (kind < VKEPT)
-		z->end[((size_t)mb * (size_t)z->p + (size_t)d) * VKEPT + (size_t)kind] = t;
-	else if (kind == VW1 && d == z->p - 1 && mb == z->m - 1)
-		z->last_w1 = t;
 	v->cur = t;
-	v->mem += mem_of(z, kind, d);
-	z->kinds[(size_t)d * 6 * (size_t)z->m + (size_t)v->n++] = (uint8_t)kind;
-	if (kind == VB0 || kind == VB1)
-		z->pending[(size_t)d * 2 * (size_t)z->m + (size_t)v->ptail++] =
-		        (uint8_t)(kind - VB0);
-	v->count[kind]++;
+	v->mem += v->dmem[kind];
+	v->kinds[v->n++] = (uint8_t)kind;
+	v->count[kind] = mb + 1;
+}
+
+/* Appends the next F or B (kind below VKEPT) to device d at the earliest time its input from
+ * the neighbouring device and the device allow. */
+static PP_HOT void put_fb(struct vpass *z, int kind, int d)
+{
+	struct vdev *v = &z->dev[d];
+	int mb = v->count[kind], e = d + input_step[kind];
+	pp_time no_bubble = v->cur + z->cost[kind], t = no_bubble;
+
+	if (!may_put(z, v, kind, mb))
+		return;
+	if (e >= 0 && e < z->p) {
+		pp_time in = end_of(z, kind, e, mb);
+
+		if (in < 0) {
+			z->failed = true;
+			return;
+		}
+		if (in + z->pr->comm + z->cost[kind] > t)
+			t = in + z->pr->comm + z->cost[kind];
+	}
+	z->end[(size_t)mb * z->row + (size_t)d * VKEPT + (size_t)kind] = t;
+	if (kind >= VB0)
+		v->pending[v->ptail++] = (uint8_t)(kind - VB0);
+	place(z, v, kind, mb, t, t - no_bubble);
 }
 
 static inline bool has_pending(const struct vpass *z, int d)
@@ -241,24 +262,30 @@ static inline bool has_pending(const struct vpass *z, int d)
 	return z->dev[d].phead < z->dev[d].ptail;
 }
 
-/* Runs device d's oldest pending W. */
-static inline void put_w(struct vpass *z, int d)
+/* Runs device d's oldest pending W, which waits for nothing but its device. */
+static PP_HOT void put_w(struct vpass *z, int d)
 {
-	int chunk = z->pending[(size_t)d * 2 * (size_t)z->m + (size_t)z->dev[d].phead++];
+	struct vdev *v = &z->dev[d];
+	int kind = VW0 + v->pending[v->phead++], mb = v->count[kind];
+	pp_time t = v->cur + z->cost[VW0];
 
-	put(z, VW0 + chunk, d);
+	if (!may_put(z, v, kind, mb))
+		return;
+	if (kind == VW1 && mb == z->m - 1 && d == z->p - 1)
+		z->last_w1 = t;
+	place(z, v, kind, mb, t, 0);
 }
 
 /* W's before the op of kind on device d whose input is the op input on device e (e < 0:
  * none): every W that fits the gap, and one more when the gap would make d's idle time the
  * largest and more is true. */
-static void fill_gap(struct vpass *z, int kind, int d, int e, int mb, bool more)
+static PP_HOT void fill_gap(struct vpass *z, int kind, int d, int e, int mb, bool more)
 {
 	pp_time in = e >= 0 ? end_of(z, kind, e, mb) : z->last_w1;
 	pp_time c = z->pr->comm;
 
 	/* a W of either chunk costs t[2] */
-	while (!halted(z) && has_pending(z, d) && e >= 0 && in + c >= z->dev[d].cur + z->pr->t[2])
+	while (!halted(z) && has_pending(z, d) && e >= 0 && in + c >= z->dev[d].cur + z->cost[VW0])
 		put_w(z, d);
 	if (!halted(z) && has_pending(z, d) &&
 	    in + c - z->dev[d].cur > max_stage_bubble(z, d) - z->dev[d].bubble) {
@@ -275,12 +302,12 @@ static void warm_up(struct vpass *z)
 	int p = z->p, m = z->m, chunk = 0;
 
 	for (int d = 0; d < p; d++)
-		put(z, VF0, d);
+		put_fb(z, VF0, d);
 	for (int d = p - 1; d >= 0 && !halted(z); d--) {
 		pp_time back;
 
 		if (d == p - 1) {
-			put(z, VF1, d);
+			put_fb(z, VF1, d);
 			continue;
 		}
 		back = end_of(z, VF1, d + 1, 0) + z->pr->comm;
@@ -288,8 +315,8 @@ static void warm_up(struct vpass *z)
 		       z->dev[d].mem + z->pr->act[d] * (2 + 2 * (int64_t)d) <= z->pr->limit[d] &&
 		       z->dev[d].cur + cost_of(z, VF0) <= back && z->dev[d].count[VF0] < m)
 			for (int j = 0; j <= d; j++)
-				put(z, VF0, j);
-		put(z, VF1, d);
+				put_fb(z, VF0, j);
+		put_fb(z, VF1, d);
 	}
 	for (int d = 1; d < p && !halted(z); d++) {
 		const int *c = z->dev[d].count, *prev = z->dev[d - 1].count;
@@ -299,7 +326,7 @@ static void warm_up(struct vpass *z)
 		                      (c[VF1] <= prev[VF1] && prev[VF1] < m))) {
 			for (int j = p - 1; j >= d; j--)
 				if (z->dev[j].count[VF0 + chunk] < m)
-					put(z, VF0 + chunk, j);
+					put_fb(z, VF0 + chunk, j);
 			chunk = 1 - chunk;
 		}
 	}
@@ -332,7 +359,7 @@ static void round_of_b(struct vpass *z)
 		/* a B frees activations, so the authors' room-making before it never runs W's */
 		fill_gap(z, kind, d, input_device(z, kind, d), z->dev[d].count[kind],
 		         kind == VB1 || z->fill_b);
-		put(z, kind, d);
+		put_fb(z, kind, d);
 	}
 }
 
@@ -361,7 +388,7 @@ static void round_of_f(struct vpass *z)
 			put_w(z, d);
 		}
 		fill_gap(z, kind, d, input_device(z, kind, d), c[kind], z->fill_f);
-		put(z, kind, d);
+		put_fb(z, kind, d);
 	}
 }
 
@@ -371,7 +398,18 @@ static bool run_pass(struct vpass *z, const pp_time *approved, pp_time stop_at)
 {
 	int flags = ZBV_CHAINS - 1 - z->k;
 
-	memset(z->dev, 0, (size_t)z->p * sizeof(*z->dev));
+	for (int d = 0; d < z->p; d++) {
+		struct vdev *v = &z->dev[d];
+
+		*v = (struct vdev){.limit = z->pr->limit[d],
+		                   .kinds = z->kinds + (size_t)d * 6 * (size_t)z->m,
+		                   .pending = z->pending + (size_t)d * 2 * (size_t)z->m};
+		for (int kind = 0; kind < VKINDS; kind++)
+			v->dmem[kind] = mem_of(z, kind, d);
+	}
+	for (int kind = 0; kind < VKINDS; kind++)
+		z->cost[kind] = cost_of(z, kind);
+	z->row = (size_t)z->p * VKEPT;
 	z->fill_b = flags & ZBV_FILL_B;
 	z->fill_f = flags & ZBV_FILL_F;
 	z->approved = approved;
@@ -690,11 +728,13 @@ int sched_zbv_auto_generate(struct sched *s, const struct sched_prices *pr, stru
 	s->mem_limit = pr->mem_limit;
 	for (int d = 0; d < s->p; d++) {
 		const uint8_t *k = &r.sh.best[(size_t)d * 6 * (size_t)s->m];
-		int next[VKINDS] = {0};
+		int next[VKINDS] = {0}, stage[VKINDS];
 		static const enum op_kind kind[] = {OP_F, OP_F, OP_B, OP_B, OP_W, OP_W};
 
+		for (int x = 0; x < VKINDS; x++)
+			stage[x] = stage_of(s->p, x, d);
 		for (int n = 0; n < 6 * s->m; n++)
-			sched_push(s, d, kind[k[n]], next[k[n]]++, stage_of(s->p, k[n], d));
+			sched_push(s, d, kind[k[n]], next[k[n]]++, stage[k[n]]);
 	}
 	vrun_release(&r);
 	vprices_release(&v);
