@@ -37,8 +37,6 @@
  *     and of each stage's last B (round i runs B(i) on every stage, last stage first).
  */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,23 +68,17 @@ struct zstage {
 	pp_time floor;   /* start of its first F plus its work: its end at no idle time */
 };
 
-/* What the threads share: the passes to run, what each found, the best so far. */
+/* What the threads share: the prices, and the passes as variants (their makespans the
+ * scores, their kinds [p * 3m]). */
 struct zshared {
-	const struct zprice *pr;    /* [p] */
+	const struct zprice *pr; /* [p] */
 	int p, m;
-	unsigned bubble_first_matters; /* ZB_BUBBLE_FIRST when round 0 differs by it, else 0 */
-	pthread_mutex_t lock;
-	int next;                   /* the next pass to run, in the authors' order */
-	atomic_bool same[ZB_PASSES]; /* takes an earlier pass's decisions: not run, or stopped */
-	_Atomic pp_time bound;      /* the smallest makespan of a finished pass */
-	uint8_t *best;              /* the best pass's op kinds ([p * 3m]), while best_k >= 0 */
-	int best_k;                 /* its place in the authors' order, -1 before any */
-	pp_time best_time;          /* its makespan */
+	struct sched_variants var;
 };
 
-/* One thread's pass and the arrays it reuses. */
+/* One thread's pass and the arrays it reuses, on cache lines of its own. */
 struct zpass {
-	struct zshared *sh;
+	_Alignas(SCHED_LINE) struct zshared *sh;
 	const struct zprice *pr;
 	int p, m, k;           /* k: the pass's place in the authors' order (flags 7 - k) */
 	bool bubble_first, prioritize_b, overrun;
@@ -98,6 +90,7 @@ struct zpass {
 	pp_time max_bubble;    /* the largest bubble of a stage */
 	pp_time bound;         /* the largest floor + bubble of a stage */
 	unsigned consulted;    /* choices that changed a decision (ZB_ bits) */
+	unsigned told;         /* those told to the other threads */
 	bool failed;           /* an F cannot fit the limit */
 	bool stopped;          /* left unfinished: the same as an earlier pass, or beaten */
 };
@@ -277,11 +270,17 @@ static int wants_f(struct zpass *z, int j)
 }
 
 /* Whether the pass need not go on: it takes an earlier pass's decisions, or its bound passes
- * the makespan of a finished pass. */
-static bool pass_stops(const struct zpass *z)
+ * the makespan of a finished pass. Tells the choices it has consulted since it last did. */
+static bool pass_stops(struct zpass *z)
 {
-	return atomic_load_explicit(&z->sh->same[z->k], memory_order_relaxed) ||
-	       z->bound > atomic_load_explicit(&z->sh->bound, memory_order_relaxed);
+	struct sched_variants *v = &z->sh->var;
+
+	if (z->consulted != z->told) {
+		z->told = z->consulted;
+		sched_variant_note(v, z->k, z->told);
+	}
+	return sched_variant_same(v, z->k) ||
+	       z->bound > atomic_load_explicit(&v->bound, memory_order_relaxed);
 }
 
 static void run_pass(struct zpass *z)
@@ -342,65 +341,36 @@ static void pass_start(struct zpass *z, int k)
 	z->max_bubble = z->bound = 0;
 	/* without B priority, where it would have changed a decision is not looked for */
 	z->consulted = z->prioritize_b ? 0 : ZB_PRIORITIZE_B;
+	z->told = 0;
 	z->failed = z->stopped = false;
 }
 
-/* Tells the others what the pass found: the later passes that take its decisions, and, when
- * it finished within the limit, whether it is the best so far. */
-static void pass_finish(struct zpass *z)
+/* Ends the pass: its makespan is its score when it finished within the limit. */
+static void pass_end(struct zpass *z)
 {
-	struct zshared *sh = z->sh;
 	pp_time makespan = 0;
+	bool scored = !z->failed && !z->stopped;
 
-	/* a pass stopped as the same as an earlier one tells nothing of its own */
-	if (z->stopped && atomic_load(&sh->same[z->k]))
-		return;
-	pthread_mutex_lock(&sh->lock);
-	/* a later pass that differs in no choice this one consulted takes the same decisions up
-	 * to where this one ended: it ties with it, fails as it did or is beaten as it was */
-	for (int k = z->k + 1; k < ZB_PASSES; k++)
-		if (((unsigned)(k ^ z->k) & z->consulted) == 0)
-			atomic_store(&sh->same[k], true);
-	if (!z->failed && !z->stopped) {
-		for (int j = 0; j < z->p; j++) {
-			assert(z->st[j].n == 3 * z->m);
-			if (z->st[j].end > makespan)
-				makespan = z->st[j].end;
-		}
-		if (sh->best_k < 0 || makespan < sh->best_time ||
-		    (makespan == sh->best_time && z->k < sh->best_k)) {
-			uint8_t *kinds = sh->best;
-
-			sh->best = z->kinds;
-			z->kinds = kinds;
-			sh->best_k = z->k;
-			sh->best_time = makespan;
-			atomic_store(&sh->bound, makespan);
-		}
+	for (int j = 0; scored && j < z->p; j++) {
+		assert(z->st[j].n == 3 * z->m);
+		if (z->st[j].end > makespan)
+			makespan = z->st[j].end;
 	}
-	pthread_mutex_unlock(&sh->lock);
+	sched_variant_end(&z->sh->var, z->k, z->consulted, scored, makespan, &z->kinds);
 }
 
 /* A thread's work: the passes left, one after the other. */
 static void *run_passes(void *arg)
 {
 	struct zpass *z = arg;
-	struct zshared *sh = z->sh;
+	int k;
 
-	for (;;) {
-		int k;
-
-		pthread_mutex_lock(&sh->lock);
-		while (sh->next < ZB_PASSES && atomic_load(&sh->same[sh->next]))
-			sh->next++;
-		k = sh->next < ZB_PASSES ? sh->next++ : -1;
-		pthread_mutex_unlock(&sh->lock);
-		if (k < 0)
-			return NULL;
+	while ((k = sched_variant_next(&z->sh->var)) >= 0) {
 		pass_start(z, k);
 		run_pass(z);
-		pass_finish(z);
+		pass_end(z);
 	}
+	return NULL;
 }
 
 /* The ops of a run below which one thread does all the passes (starting one costs about as
@@ -486,7 +456,7 @@ static struct zprice *zprices_new(const struct sched *s, const struct sched_pric
 
 int sched_zb_auto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
 {
-	struct zshared sh = {.p = s->p, .m = s->m, .best_k = -1};
+	struct zshared sh = {.p = s->p, .m = s->m};
 	struct zpass *z = NULL;
 	size_t kinds = 3 * (size_t)s->m * (size_t)s->p;
 	int jobs = pr->jobs < 1 || kinds < ZB_THREAD_OPS ? 1
@@ -494,14 +464,14 @@ int sched_zb_auto_generate(struct sched *s, const struct sched_prices *pr, struc
 	                                                 : pr->jobs,
 	    ready = 0, rc = -1;
 
-	sh.pr = zprices_new(s, pr, err);
-	sh.best = pp_mallocarray_large(kinds, sizeof(*sh.best));
-	z = pp_calloc((size_t)jobs, sizeof(*z));
-	if (sh.best == NULL || z == NULL) {
-		pp_nomem(err, kinds, sizeof(*sh.best));
-		goto out;
+	if ((sh.pr = zprices_new(s, pr, err)) == NULL)
+		return -1;
+	if (sched_variants_init(&sh.var, ZB_PASSES, kinds, err) != 0) {
+		free((void *)sh.pr);
+		return -1;
 	}
-	if (sh.pr == NULL)
+	if (sched_arrays_new(&(struct sched_array){(void **)&z, (size_t)jobs, sizeof(*z), true}, 1,
+	                     err) != 0)
 		goto out;
 	/* a thread whose arrays do not fit is left out; the first is needed */
 	while (ready < jobs && zpass_init(&z[ready], &sh, err) == 0)
@@ -509,22 +479,17 @@ int sched_zb_auto_generate(struct sched *s, const struct sched_prices *pr, struc
 	if (ready == 0)
 		goto out;
 	*err = (struct pp_error){0};
-	pthread_mutex_init(&sh.lock, NULL);
-	atomic_init(&sh.bound, PP_TIME_TOTAL_MAX);
-	for (int k = 0; k < ZB_PASSES; k++)
-		atomic_init(&sh.same[k], false);
 	sched_threads(ready, run_passes, z, sizeof(*z));
-	pthread_mutex_destroy(&sh.lock);
 	rc = 0;
 	s->mem_limit = pr->mem_limit;
-	if (sh.best_k < 0) {
+	if (sh.var.best_k < 0) {
 		/* no combination fit the limit: ZB-H1's order, which needs p (and allocates
 		 * nothing) */
 		rc = sched_zbh1_generate(s);
 		goto out;
 	}
 	for (int j = 0; j < s->p; j++) {
-		const uint8_t *k = &sh.best[(size_t)j * 3 * (size_t)s->m];
+		const uint8_t *k = &sh.var.best[(size_t)j * 3 * (size_t)s->m];
 		int next[3] = {0, 0, 0};
 
 		for (int n = 0; n < 3 * s->m; n++)
@@ -534,7 +499,7 @@ out:
 	for (int t = 0; t < ready; t++)
 		zpass_release(&z[t]);
 	free(z);
-	free(sh.best);
+	sched_variants_release(&sh.var);
 	free((void *)sh.pr);
 	return rc;
 }

@@ -58,8 +58,6 @@
  *     op has run is the count of its kind, so that nothing is reset between passes.
  */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,21 +95,17 @@ struct vdev {
 	uint8_t *pending;       /* [2m] chunks (0, 1) of its B's whose W is pending */
 };
 
-/* What the threads share: the chains to run and the best so far. */
+/* What the threads share: the prices, and the chains as variants (their largest idle times
+ * the scores, their kinds [p * 6m]). */
 struct vshared {
 	const struct vprices *pr;
 	int p, m;
-	pthread_mutex_t lock;
-	int next;                     /* the next chain to run, in the authors' order */
-	atomic_bool same[ZBV_CHAINS]; /* takes an earlier chain's decisions: not run, or stopped */
-	uint8_t *best;                /* the best chain's op kinds ([p * 6m]), while best_k >= 0 */
-	int best_k;                   /* its place in the authors' order, -1 before any */
-	pp_time best_score;           /* its largest idle time */
+	struct sched_variants var;
 };
 
-/* One thread's pass and the arrays it reuses. */
+/* One thread's pass and the arrays it reuses, on cache lines of its own. */
 struct vpass {
-	struct vshared *sh;
+	_Alignas(SCHED_LINE) struct vshared *sh;
 	const struct vprices *pr;
 	int p, m, k;             /* k: the chain's place in the authors' order (settings 3 - k) */
 	bool fill_f, fill_b;
@@ -130,7 +124,8 @@ struct vpass {
 	uint8_t *kept;           /* [p * 6m] the kinds of the chain's best pass so far */
 	pp_time *allowance;      /* [p] the idle times of the chain's best pass so far */
 	int *order;              /* [p] the devices in a round's order of B's */
-	unsigned consulted;      /* settings that changed a decision (ZBV_ bits) */
+	unsigned consulted;      /* settings that changed a decision of the chain (ZBV_ bits) */
+	unsigned told;           /* those told to the other threads */
 	bool failed;             /* an op broke a limit or came before its input */
 	bool stopped;            /* left unfinished: it cannot win, or its chain is not needed */
 };
@@ -424,7 +419,11 @@ static bool run_pass(struct vpass *z, const pp_time *approved, pp_time stop_at)
 	z->stopped = stop_at <= 0;
 	warm_up(z);
 	for (int r = 0; r < 2 * z->m && !halted(z); r++) {
-		if (atomic_load_explicit(&z->sh->same[z->k], memory_order_relaxed))
+		if (z->consulted != z->told) {
+			z->told = z->consulted;
+			sched_variant_note(&z->sh->var, z->k, z->told);
+		}
+		if (sched_variant_same(&z->sh->var, z->k))
 			z->stopped = true;
 		round_of_b(z);
 		round_of_f(z);
@@ -448,7 +447,7 @@ static pp_time run_chain(struct vpass *z)
 	pp_time score;
 	uint8_t *swap;
 
-	z->consulted = 0;
+	z->consulted = z->told = 0;
 	if (!run_pass(z, NULL, PP_TIME_TOTAL_MAX))
 		return -1;
 	for (;;) {
@@ -459,53 +458,21 @@ static pp_time run_chain(struct vpass *z)
 		z->kept = z->kinds;
 		z->kinds = swap;
 		if (!run_pass(z, z->allowance, score))
-			return atomic_load(&z->sh->same[z->k]) ? -1 : score;
+			return sched_variant_same(&z->sh->var, z->k) ? -1 : score;
 	}
-}
-
-/* Tells the others what chain z->k found: the later chains that take its decisions, and,
- * when it kept a pass (score >= 0), whether it is the best so far. */
-static void chain_finish(struct vpass *z, pp_time score)
-{
-	struct vshared *sh = z->sh;
-
-	/* a chain stopped as the same as an earlier one tells nothing of its own */
-	if (atomic_load(&sh->same[z->k]))
-		return;
-	pthread_mutex_lock(&sh->lock);
-	/* a later chain that differs in no setting this one consulted takes the same decisions
-	 * up to where this one ended: it ties with it or fails as it did */
-	for (int k = z->k + 1; k < ZBV_CHAINS; k++)
-		if (((unsigned)(k ^ z->k) & z->consulted) == 0)
-			atomic_store(&sh->same[k], true);
-	if (score >= 0 && (sh->best_k < 0 || score < sh->best_score ||
-	                   (score == sh->best_score && z->k < sh->best_k))) {
-		uint8_t *kinds = sh->best;
-
-		sh->best = z->kept;
-		z->kept = kinds;
-		sh->best_k = z->k;
-		sh->best_score = score;
-	}
-	pthread_mutex_unlock(&sh->lock);
 }
 
 /* A thread's work: the chains left, one after the other. */
 static void *run_chains(void *arg)
 {
 	struct vpass *z = arg;
-	struct vshared *sh = z->sh;
 
-	for (;;) {
-		pthread_mutex_lock(&sh->lock);
-		while (sh->next < ZBV_CHAINS && atomic_load(&sh->same[sh->next]))
-			sh->next++;
-		z->k = sh->next < ZBV_CHAINS ? sh->next++ : -1;
-		pthread_mutex_unlock(&sh->lock);
-		if (z->k < 0)
-			return NULL;
-		chain_finish(z, run_chain(z));
+	while ((z->k = sched_variant_next(&z->sh->var)) >= 0) {
+		pp_time score = run_chain(z);
+
+		sched_variant_end(&z->sh->var, z->k, z->consulted, score >= 0, score, &z->kept);
 	}
+	return NULL;
 }
 
 /* The ops of a run below which one thread runs all the chains. */
@@ -579,22 +546,22 @@ static int vrun_init(struct vrun *r, int p, int m, const struct vprices *pr, int
 	r->sh.pr = pr;
 	r->sh.p = p;
 	r->sh.m = m;
-	r->sh.best = pp_mallocarray_large(6 * (size_t)m * (size_t)p, sizeof(*r->sh.best));
-	r->z = pp_calloc((size_t)jobs, sizeof(*r->z));
-	if (r->sh.best == NULL || r->z == NULL) {
-		free(r->sh.best);
-		free(r->z);
-		return pp_nomem(err, 6 * (size_t)m * (size_t)p, sizeof(*r->sh.best));
+	if (sched_variants_init(&r->sh.var, ZBV_CHAINS, 6 * (size_t)m * (size_t)p, err) != 0)
+		return -1;
+	if (sched_arrays_new(&(struct sched_array){(void **)&r->z, (size_t)jobs, sizeof(*r->z),
+	                                           true},
+	                     1, err) != 0) {
+		sched_variants_release(&r->sh.var);
+		return -1;
 	}
 	while (r->jobs < jobs && vpass_init(&r->z[r->jobs], &r->sh, err) == 0)
 		r->jobs++;
 	if (r->jobs == 0) {
-		free(r->sh.best);
+		sched_variants_release(&r->sh.var);
 		free(r->z);
 		return -1;
 	}
 	*err = (struct pp_error){0};
-	pthread_mutex_init(&r->sh.lock, NULL);
 	return 0;
 }
 
@@ -602,21 +569,17 @@ static void vrun_release(struct vrun *r)
 {
 	for (int t = 0; t < r->jobs; t++)
 		vpass_release(&r->z[t]);
-	pthread_mutex_destroy(&r->sh.lock);
 	free(r->z);
-	free(r->sh.best);
+	sched_variants_release(&r->sh.var);
 }
 
-/* The best chain over the four settings under the prices' limits into r->sh.best: true, or
- * false when none keeps within them. */
+/* The best chain over the four settings under the prices' limits into r->sh.var.best: true,
+ * or false when none keeps within them. */
 static bool vrun_best(struct vrun *r)
 {
-	r->sh.next = 0;
-	r->sh.best_k = -1;
-	for (int k = 0; k < ZBV_CHAINS; k++)
-		atomic_init(&r->sh.same[k], false);
+	sched_variants_reset(&r->sh.var);
 	sched_threads(r->jobs, run_chains, r->z, sizeof(*r->z));
-	return r->sh.best_k >= 0;
+	return r->sh.var.best_k >= 0;
 }
 
 static int compare_time(const void *a, const void *b)
@@ -727,7 +690,7 @@ int sched_zbv_auto_generate(struct sched *s, const struct sched_prices *pr, stru
 	}
 	s->mem_limit = pr->mem_limit;
 	for (int d = 0; d < s->p; d++) {
-		const uint8_t *k = &r.sh.best[(size_t)d * 6 * (size_t)s->m];
+		const uint8_t *k = &r.sh.var.best[(size_t)d * 6 * (size_t)s->m];
 		int next[VKINDS] = {0}, stage[VKINDS];
 		static const enum op_kind kind[] = {OP_F, OP_F, OP_B, OP_B, OP_W, OP_W};
 
