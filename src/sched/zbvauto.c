@@ -174,19 +174,6 @@ static inline pp_time max_stage_bubble(const struct vpass *z, int d)
 	return x;
 }
 
-/* The op that must end before the next op of kind on device d may start here, the same
- * device's ordering aside: its input from the neighbouring device, or -1. */
-static inline int input_device(const struct vpass *z, int kind, int d)
-{
-	bool down = kind == VF0 || kind == VB0; /* chunk 0 forward, first backward chunk */
-
-	if (kind >= VW0)
-		return -1;
-	if (down)
-		return d > 0 ? d - 1 : -1;
-	return d + 1 < z->p ? d + 1 : -1;
-}
-
 /* The op each kind follows on its own device (F of chunk 0 before chunk 1's, a B after its F,
  * W after its B), or -1; and the step to the device its input comes from (F of chunk 0 and B
  * of the first backward chunk come down from d - 1, the others up from d + 1), 0 for W's. */
@@ -227,18 +214,17 @@ static inline void place(struct vpass *z, struct vdev *v, int kind, int mb, pp_t
 }
 
 /* Appends the next F or B (kind below VKEPT) to device d at the earliest time its input from
- * the neighbouring device and the device allow. */
-static PP_HOT void put_fb(struct vpass *z, int kind, int d)
+ * device e (none when e is out of range) and the device allow; in is the end of that input, or
+ * -1 when it has not run. */
+static PP_HOT void put_fb_after(struct vpass *z, int kind, int d, int e, pp_time in)
 {
 	struct vdev *v = &z->dev[d];
-	int mb = v->count[kind], e = d + input_step[kind];
+	int mb = v->count[kind];
 	pp_time no_bubble = v->cur + z->cost[kind], t = no_bubble;
 
 	if (!may_put(z, v, kind, mb))
 		return;
 	if (e >= 0 && e < z->p) {
-		pp_time in = end_of(z, kind, e, mb);
-
 		if (in < 0) {
 			z->failed = true;
 			return;
@@ -250,6 +236,22 @@ static PP_HOT void put_fb(struct vpass *z, int kind, int d)
 	if (kind >= VB0)
 		v->pending[v->ptail++] = (uint8_t)(kind - VB0);
 	place(z, v, kind, mb, t, t - no_bubble);
+}
+
+/* The end of the input of the next op of kind (below VKEPT) on device d from device e, or -1
+ * when it has not run; with e out of range, the end the authors read instead (their index
+ * -1: the last device's last W of chunk 0). */
+static inline pp_time input_end(const struct vpass *z, int kind, int d, int e)
+{
+	return e >= 0 && e < z->p ? end_of(z, kind, e, z->dev[d].count[kind]) : z->last_w1;
+}
+
+/* put_fb_after of the next op of kind on device d after its input. */
+static void put_fb(struct vpass *z, int kind, int d)
+{
+	int e = d + input_step[kind];
+
+	put_fb_after(z, kind, d, e, input_end(z, kind, d, e));
 }
 
 static inline bool has_pending(const struct vpass *z, int d)
@@ -271,16 +273,16 @@ static PP_HOT void put_w(struct vpass *z, int d)
 	place(z, v, kind, mb, t, 0);
 }
 
-/* W's before the op of kind on device d whose input is the op input on device e (e < 0:
- * none): every W that fits the gap, and one more when the gap would make d's idle time the
- * largest and more is true. */
-static PP_HOT void fill_gap(struct vpass *z, int kind, int d, int e, int mb, bool more)
+/* W's before the op of kind on device d whose input is the op on device e ending at in (e out
+ * of range: none): every W that fits the gap, and one more when the gap would make d's idle
+ * time the largest and more is true. */
+static PP_HOT void fill_gap(struct vpass *z, int kind, int d, int e, pp_time in, bool more)
 {
-	pp_time in = e >= 0 ? end_of(z, kind, e, mb) : z->last_w1;
 	pp_time c = z->pr->comm;
 
 	/* a W of either chunk costs t[2] */
-	while (!halted(z) && has_pending(z, d) && e >= 0 && in + c >= z->dev[d].cur + z->cost[VW0])
+	while (!halted(z) && has_pending(z, d) && e >= 0 && e < z->p &&
+	       in + c >= z->dev[d].cur + z->cost[VW0])
 		put_w(z, d);
 	if (!halted(z) && has_pending(z, d) &&
 	    in + c - z->dev[d].cur > max_stage_bubble(z, d) - z->dev[d].bubble) {
@@ -290,6 +292,17 @@ static PP_HOT void fill_gap(struct vpass *z, int kind, int d, int e, int mb, boo
 		if (more)
 			put_w(z, d);
 	}
+}
+
+/* The next op of kind on device d after the W's that fill the gap before its input (more:
+ * fill_gap's). */
+static PP_HOT void put_after_gap(struct vpass *z, int kind, int d, bool more)
+{
+	int e = d + input_step[kind];
+	pp_time in = input_end(z, kind, d, e);
+
+	fill_gap(z, kind, d, e, in, more);
+	put_fb_after(z, kind, d, e, in);
 }
 
 static void warm_up(struct vpass *z)
@@ -352,9 +365,7 @@ static void round_of_b(struct vpass *z)
 		int d = order[k], kind = k < n1 ? VB1 : VB0;
 
 		/* a B frees activations, so the authors' room-making before it never runs W's */
-		fill_gap(z, kind, d, input_device(z, kind, d), z->dev[d].count[kind],
-		         kind == VB1 || z->fill_b);
-		put_fb(z, kind, d);
+		put_after_gap(z, kind, d, kind == VB1 || z->fill_b);
 	}
 }
 
@@ -375,15 +386,14 @@ static void round_of_f(struct vpass *z)
 			kind = VF0;
 		if (kind < 0)
 			continue;
-		while (!halted(z) && z->dev[d].mem + mem_of(z, kind, d) > z->pr->limit[d]) {
+		while (!halted(z) && z->dev[d].mem + z->dev[d].dmem[kind] > z->dev[d].limit) {
 			if (!has_pending(z, d)) {
 				z->failed = true;
 				return;
 			}
 			put_w(z, d);
 		}
-		fill_gap(z, kind, d, input_device(z, kind, d), c[kind], z->fill_f);
-		put_fb(z, kind, d);
+		put_after_gap(z, kind, d, z->fill_f);
 	}
 }
 
