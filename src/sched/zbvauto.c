@@ -43,8 +43,14 @@
  *     the limit is too small and the caller is told the smallest limit that works.
  *
  * How the passes are run, none of which changes the order the authors' code gives:
- *   - fill_b and fill_f matter to a pass only where a W would overrun a gap before a B of the
- *     backward's second chunk (fill_b) or an F (fill_f). A chain of passes notes the settings
+ *   - the passes differ only where one more W may go into a gap that would make a device's
+ *     idle time the largest: the settings and the allowances decide there, and nowhere else.
+ *     The first pass of the first chain (the base) runs whole, noting each such point and a
+ *     snapshot of the devices every ZBV_SNAP_ROUNDS rounds; every other pass takes the base's
+ *     decisions up to its first point where it decides otherwise, and runs from the snapshot
+ *     before it (with messages, the passes part in the last rounds, so a pass costs a few
+ *     rounds), or stops where the base reaches the score it has to beat, or is the base's;
+ *   - fill_b and fill_f matter to a chain only at such points. A chain notes the settings
  *     that changed one of its decisions; a later chain that differs from it in none of them
  *     takes the same decisions, ties with it and loses, so it is not run (at unit costs one
  *     chain stands for all four);
@@ -57,7 +63,9 @@
  *     of its kind before it) and the ends of F's and B's, which the neighbours read; whether an
  *     op has run is the count of its kind, so that nothing is reset between passes.
  */
+#include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,7 +89,8 @@ struct vprices {
 	int64_t *limit; /* [p] alive activations allowed */
 };
 
-/* One device in a pass. */
+/* One device in a pass: its state (up to dmem, what a snapshot keeps), then what the pass
+ * gives it. */
 struct vdev {
 	int count[VKINDS];      /* ops of each kind put so far */
 	int n;                  /* ops put */
@@ -94,12 +103,51 @@ struct vdev {
 	uint8_t *kinds;         /* [6m] its op kinds in order (the pass's kinds) */
 	uint8_t *pending;       /* [2m] chunks (0, 1) of its B's whose W is pending */
 };
+#define VDEV_STATE offsetof(struct vdev, dmem)
 
-/* What the threads share: the prices, and the chains as variants (their largest idle times
- * the scores, their kinds [p * 6m]). */
+/* A point of the base pass where another pass may decide otherwise: a gap before an op of kind
+ * (VF0 .. VB1) on device d into which one more W goes (the gap plus d's idle time, g, is above
+ * the largest idle time: always in the base, and in another pass when g is above its allowance
+ * too and its setting says so); or, kind VREC_MAX, a new largest idle time g, at which a pass
+ * whose score it reaches stops. */
+enum { VREC_MAX = VKINDS };
+struct vrec {
+	int round; /* the round, -1 in the warm-up */
+	int d;
+	int kind;
+	pp_time g;
+};
+
+/* Rounds between the base pass's snapshots. */
+#define ZBV_SNAP_ROUNDS 16
+
+struct vpass;
+
+/*
+ * The base pass: chain 0's first pass (fill_b, fill_f, no allowances). Every pass takes the
+ * base's decisions up to the first of its points (struct vrec) where it decides otherwise, so
+ * that it starts from the base's snapshot before that round rather than from the beginning
+ * (in a run with messages, passes part in the last rounds), stops where the base reaches its
+ * score, or is the base's when it never decides otherwise.
+ */
+struct vbase {
+	struct vpass *z;     /* the pass's arrays as it ended, NULL when it has none */
+	bool usable;         /* it ran with its records and snapshots complete */
+	struct vrec *rec;    /* its points, in order */
+	size_t nrec, cap;
+	char *snap;          /* [nsnap * p] the devices' states (VDEV_STATE bytes) at the start of
+	                        rounds 0, ZBV_SNAP_ROUNDS, 2 ZBV_SNAP_ROUNDS, ... */
+	pp_time *snap_max;   /* [nsnap] the largest idle time there */
+	pp_time *snap_w1;    /* [nsnap] last_w1 there */
+	int nsnap;
+};
+
+/* What the threads share: the prices, the base pass, and the chains as variants (their
+ * largest idle times the scores, their kinds [p * 6m]). */
 struct vshared {
 	const struct vprices *pr;
 	int p, m;
+	struct vbase base;
 	struct sched_variants var;
 };
 
@@ -116,6 +164,8 @@ struct vpass {
 	pp_time last_w1;         /* end of the last device's last W of chunk 0, -1 before */
 	pp_time cost[VKINDS];    /* what an op of each kind takes */
 	size_t row;              /* p * VKEPT: the ends of a micro-batch */
+	int round;               /* the round under way, -1 in the warm-up */
+	struct vbase *rec_into;  /* the base whose points and snapshots this pass records, or NULL */
 	struct vdev *dev;        /* [p] */
 	pp_time *end;            /* [m * p * VKEPT] end of op kind of mb on device d at
 	                            (mb * p + d) * VKEPT + kind, valid once it has run */
@@ -164,6 +214,19 @@ static inline pp_time end_of(const struct vpass *z, int kind, int e, int mb)
 	return z->end[(size_t)mb * z->row + (size_t)e * VKEPT + (size_t)kind];
 }
 
+/* Records a point of the base pass (struct vrec); without room for it, the base is not used. */
+static void record(struct vpass *z, int kind, int d, pp_time g)
+{
+	struct vbase *b = z->rec_into;
+
+	if (pp_grow((void **)&b->rec, &b->cap, b->nrec + 1, sizeof(*b->rec), NULL) != 0) {
+		b->usable = false;
+		z->rec_into = NULL;
+		return;
+	}
+	b->rec[b->nrec++] = (struct vrec){z->round, d, kind, g};
+}
+
 /* The largest idle time device d is measured against: the pass's, or its allowance's. */
 static inline pp_time max_stage_bubble(const struct vpass *z, int d)
 {
@@ -205,6 +268,8 @@ static inline void place(struct vpass *z, struct vdev *v, int kind, int mb, pp_t
 			z->max_bubble = v->bubble;
 			if (z->max_bubble >= z->stop_at)
 				z->stopped = true;
+			if (z->rec_into != NULL)
+				record(z, VREC_MAX, (int)(v - z->dev), z->max_bubble);
 		}
 	}
 	v->cur = t;
@@ -286,6 +351,8 @@ static PP_HOT void fill_gap(struct vpass *z, int kind, int d, int e, pp_time in,
 		put_w(z, d);
 	if (!halted(z) && has_pending(z, d) &&
 	    in + c - z->dev[d].cur > max_stage_bubble(z, d) - z->dev[d].bubble) {
+		if (z->rec_into != NULL)
+			record(z, kind, d, in + c - z->dev[d].cur + z->dev[d].bubble);
 		/* a B of the backward's first chunk fills whatever fill_b says */
 		if (kind != VB1)
 			z->consulted |= kind == VB0 ? ZBV_FILL_B : ZBV_FILL_F;
@@ -397,9 +464,9 @@ static void round_of_f(struct vpass *z)
 	}
 }
 
-/* Runs the pass of chain k with the allowances (NULL: none), stopping once its largest idle
- * time reaches stop_at; false when it fails or stops. */
-static bool run_pass(struct vpass *z, const pp_time *approved, pp_time stop_at)
+/* Readies z for a pass of chain z->k with the allowances (NULL: none), stopping once its
+ * largest idle time reaches stop_at, from the beginning. */
+static void pass_setup(struct vpass *z, const pp_time *approved, pp_time stop_at)
 {
 	int flags = ZBV_CHAINS - 1 - z->k;
 
@@ -415,6 +482,7 @@ static bool run_pass(struct vpass *z, const pp_time *approved, pp_time stop_at)
 	for (int kind = 0; kind < VKINDS; kind++)
 		z->cost[kind] = cost_of(z, kind);
 	z->row = (size_t)z->p * VKEPT;
+	z->round = -1;
 	z->fill_b = flags & ZBV_FILL_B;
 	z->fill_f = flags & ZBV_FILL_F;
 	z->approved = approved;
@@ -427,8 +495,28 @@ static bool run_pass(struct vpass *z, const pp_time *approved, pp_time stop_at)
 	z->last_w1 = -1;
 	z->failed = false;
 	z->stopped = stop_at <= 0;
-	warm_up(z);
-	for (int r = 0; r < 2 * z->m && !halted(z); r++) {
+}
+
+/* Keeps the devices' state at the start of round r in the base pass's snapshot. */
+static void snapshot(struct vpass *z, int r)
+{
+	struct vbase *b = z->rec_into;
+	int i = r / ZBV_SNAP_ROUNDS;
+
+	for (int d = 0; d < z->p; d++)
+		memcpy(b->snap + ((size_t)i * (size_t)z->p + (size_t)d) * VDEV_STATE, &z->dev[d],
+		       VDEV_STATE);
+	b->snap_max[i] = z->max_bubble;
+	b->snap_w1[i] = z->last_w1;
+}
+
+/* Runs the pass from round r0 on, then the remaining W's; false when it fails or stops. */
+static bool pass_rounds(struct vpass *z, int r0)
+{
+	for (int r = r0; r < 2 * z->m && !halted(z); r++) {
+		z->round = r;
+		if (z->rec_into != NULL && r % ZBV_SNAP_ROUNDS == 0)
+			snapshot(z, r);
 		if (z->consulted != z->told) {
 			z->told = z->consulted;
 			sched_variant_note(&z->sh->var, z->k, z->told);
@@ -447,6 +535,97 @@ static bool run_pass(struct vpass *z, const pp_time *approved, pp_time stop_at)
 	return !halted(z);
 }
 
+/* Starts z, set up, from the base's snapshot i: the devices' states, and of the base's arrays
+ * what the pass goes on from. A pass reads the end of an op of kind of mb only while its own
+ * count of that kind is mb, so of the ends it needs those from the lowest count there up. */
+static void resume(struct vpass *z, const struct vbase *b, int i)
+{
+	const struct vpass *bz = b->z;
+	int split = INT_MAX, top = 0;
+
+	for (int d = 0; d < z->p; d++) {
+		struct vdev *v = &z->dev[d];
+
+		memcpy(v, b->snap + ((size_t)i * (size_t)z->p + (size_t)d) * VDEV_STATE, VDEV_STATE);
+		for (int kind = 0; kind < VKEPT; kind++) {
+			split = v->count[kind] < split ? v->count[kind] : split;
+			top = v->count[kind] > top ? v->count[kind] : top;
+		}
+		memcpy(v->kinds, bz->dev[d].kinds, (size_t)v->n);
+		memcpy(v->pending + v->phead, bz->dev[d].pending + v->phead,
+		       (size_t)(v->ptail - v->phead));
+	}
+	if (top > split)
+		memcpy(z->end + (size_t)split * z->row, bz->end + (size_t)split * z->row,
+		       (size_t)(top - split) * z->row * sizeof(*z->end));
+	z->max_bubble = b->snap_max[i];
+	z->last_w1 = b->snap_w1[i];
+}
+
+/* What a pass came to: failed, stopped (it cannot win, or its chain is not needed), ran to
+ * its end, or took the base's decisions to its end (then the base's arrays are its own). */
+enum { VPASS_FAILED, VPASS_STOPPED, VPASS_DONE, VPASS_BASE };
+
+/* The outcome of the pass z has run. */
+static int outcome(const struct vpass *z)
+{
+	return z->failed ? VPASS_FAILED : z->stopped ? VPASS_STOPPED : VPASS_DONE;
+}
+
+/* The ZBV_ bit of the setting that decides whether one more W goes before an op of kind, or 0
+ * (B of the backward's first chunk: always). */
+static unsigned setting_of(int kind)
+{
+	return kind == VB1 ? 0 : kind == VB0 ? ZBV_FILL_B : ZBV_FILL_F;
+}
+
+/*
+ * Runs the pass of chain z->k with the allowances (NULL: none), stopping once its largest idle
+ * time reaches stop_at: from the base's snapshot before the first point where it decides
+ * otherwise than the base, or from the beginning when there is no base. Returns its outcome.
+ */
+static int run_pass(struct vpass *z, const pp_time *approved, pp_time stop_at)
+{
+	const struct vbase *b = &z->sh->base;
+	unsigned settings = (unsigned)(ZBV_CHAINS - 1 - z->k);
+
+	pass_setup(z, approved, stop_at);
+	if (!b->usable) {
+		warm_up(z);
+		pass_rounds(z, 0);
+		return outcome(z);
+	}
+	if (z->stopped)
+		return VPASS_STOPPED;
+	for (size_t x = 0; x < b->nrec; x++) {
+		const struct vrec *r = &b->rec[x];
+		bool fits;
+
+		if (r->kind == VREC_MAX) {
+			if (r->g >= stop_at)
+				return VPASS_STOPPED;
+			continue;
+		}
+		/* the base puts one more W here; this pass when the gap is above its allowance
+		 * too and its setting says so */
+		fits = approved == NULL || r->g > z->max_approved - approved[r->d];
+		if (fits)
+			z->consulted |= setting_of(r->kind);
+		if (!fits || (setting_of(r->kind) != 0 && !(settings & setting_of(r->kind)))) {
+			resume(z, b, r->round / ZBV_SNAP_ROUNDS);
+			pass_rounds(z, r->round / ZBV_SNAP_ROUNDS * ZBV_SNAP_ROUNDS);
+			return outcome(z);
+		}
+	}
+	return b->z->failed ? VPASS_FAILED : VPASS_BASE;
+}
+
+/* The idle times and kinds of the pass of outcome out that z has run: its own or the base's. */
+static const struct vpass *result_of(const struct vpass *z, int out)
+{
+	return out == VPASS_BASE ? z->sh->base.z : z;
+}
+
 /*
  * The authors' try_v_schedule for chain z->k: a first pass, then passes with the last one's
  * idle times as allowances while the score keeps falling. Leaves the pass kept in z->kept and
@@ -454,22 +633,32 @@ static bool run_pass(struct vpass *z, const pp_time *approved, pp_time stop_at)
  */
 static pp_time run_chain(struct vpass *z)
 {
-	pp_time score;
-	uint8_t *swap;
+	pp_time score = -1;
+	bool kept_base = false;
+	int out;
 
 	z->consulted = z->told = 0;
-	if (!run_pass(z, NULL, PP_TIME_TOTAL_MAX))
-		return -1;
-	for (;;) {
-		score = z->max_bubble;
+	for (out = run_pass(z, NULL, PP_TIME_TOTAL_MAX);
+	     out == VPASS_DONE || out == VPASS_BASE;
+	     out = run_pass(z, z->allowance, score)) {
+		const struct vpass *r = result_of(z, out);
+
+		score = r->max_bubble;
 		for (int d = 0; d < z->p; d++)
-			z->allowance[d] = z->dev[d].bubble;
-		swap = z->kept;
-		z->kept = z->kinds;
-		z->kinds = swap;
-		if (!run_pass(z, z->allowance, score))
-			return sched_variant_same(&z->sh->var, z->k) ? -1 : score;
+			z->allowance[d] = r->dev[d].bubble;
+		kept_base = out == VPASS_BASE;
+		if (!kept_base) {
+			uint8_t *swap = z->kept;
+
+			z->kept = z->kinds;
+			z->kinds = swap;
+		}
 	}
+	if (sched_variant_same(&z->sh->var, z->k))
+		return -1;
+	if (kept_base && score >= 0)
+		memcpy(z->kept, z->sh->base.z->kinds, 6 * (size_t)z->m * (size_t)z->p);
+	return score;
 }
 
 /* A thread's work: the chains left, one after the other. */
@@ -546,6 +735,60 @@ struct vrun {
 	int jobs;        /* threads whose arrays are ready */
 };
 
+static void vbase_release(struct vbase *b)
+{
+	if (b->z != NULL)
+		vpass_release(b->z);
+	free(b->z);
+	free(b->rec);
+	free(b->snap);
+	free(b->snap_max);
+	free(b->snap_w1);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Readies the base pass's arrays in sh->base; without room for them there is none (b->z
+ * NULL), and every pass runs from the beginning. */
+static void vbase_init(struct vshared *sh)
+{
+	struct vbase *b = &sh->base;
+
+	memset(b, 0, sizeof(*b));
+	b->nsnap = (2 * sh->m - 1) / ZBV_SNAP_ROUNDS + 1;
+	b->snap = pp_mallocarray_large((size_t)b->nsnap * (size_t)sh->p, VDEV_STATE);
+	b->snap_max = pp_mallocarray((size_t)b->nsnap, sizeof(*b->snap_max));
+	b->snap_w1 = pp_mallocarray((size_t)b->nsnap, sizeof(*b->snap_w1));
+	if (b->snap == NULL || b->snap_max == NULL || b->snap_w1 == NULL ||
+	    sched_arrays_new(&(struct sched_array){(void **)&b->z, 1, sizeof(*b->z), true}, 1,
+	                     NULL) != 0) {
+		vbase_release(b);
+		return;
+	}
+	if (vpass_init(b->z, sh, NULL) != 0) {
+		free(b->z);
+		b->z = NULL;
+		vbase_release(b);
+	}
+}
+
+/* Runs the base pass with its records and snapshots (struct vbase). */
+static void vbase_run(struct vbase *b)
+{
+	struct vpass *z = b->z;
+
+	b->nrec = 0;
+	b->usable = z != NULL;
+	if (z == NULL)
+		return;
+	z->k = 0;
+	z->consulted = z->told = 0;
+	pass_setup(z, NULL, PP_TIME_TOTAL_MAX);
+	z->rec_into = b;
+	warm_up(z);
+	pass_rounds(z, 0);
+	z->rec_into = NULL;
+}
+
 /* Readies run r of jobs threads for p devices and m micro-batches with prices pr (whose
  * limits are set before each vrun_best); returns 0, or -1 with a PP_ERR_NOMEM error. A thread
  * whose arrays do not fit is left out; the first is needed. */
@@ -572,6 +815,7 @@ static int vrun_init(struct vrun *r, int p, int m, const struct vprices *pr, int
 		return -1;
 	}
 	*err = (struct pp_error){0};
+	vbase_init(&r->sh);
 	return 0;
 }
 
@@ -580,6 +824,7 @@ static void vrun_release(struct vrun *r)
 	for (int t = 0; t < r->jobs; t++)
 		vpass_release(&r->z[t]);
 	free(r->z);
+	vbase_release(&r->sh.base);
 	sched_variants_release(&r->sh.var);
 }
 
@@ -588,6 +833,7 @@ static void vrun_release(struct vrun *r)
 static bool vrun_best(struct vrun *r)
 {
 	sched_variants_reset(&r->sh.var);
+	vbase_run(&r->sh.base);
 	sched_threads(r->jobs, run_chains, r->z, sizeof(*r->z));
 	return r->sh.var.best_k >= 0;
 }
