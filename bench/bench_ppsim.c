@@ -1,7 +1,7 @@
 /*
  * ppsim's benchmarks, reported as numbers and never asserted: a ladder of schedule sizes up to
  * p=64, v=8, m=1024 (1F1B, interleaved 1F1B, ZB-H1), and zb-auto at p=16, m=64, whose
- * generation runs the heuristic's eight passes, timed end to end (generation + simulation +
+ * generation runs the heuristic's greedy passes, timed end to end (generation + simulation +
  * metrics, the path of `ppsim run` without reporters) and in parts, with the peak resident
  * memory each case adds per op; each run in a child process of its own, so that it pays for its
  * memory as a `ppsim` run does, page faults included. Then the growth exponent of
@@ -505,6 +505,15 @@ static int whole_processes(const char *bin, char *buf, size_t n)
 	        {"-s 1f1b -p 64 -m 8192", 1048576, 0, 0, 0, "-s 1f1b -p 64 -m 64", 8192},
 	        {"-s zbh1 -p 64 -m 8192", 1572864, 0, 0, 0, "-s zbh1 -p 64 -m 64", 12288},
 	        {"-s zbv -p 64 -m 4096", 1572864, 0, 0, 0, "-s zbv -p 64 -m 64", 24576},
+	        /* the cost-aware generators: at equal costs and free messages one greedy pass
+	         * stands for all; with messages the passes differ (two of zb-auto's eight run,
+	         * and zbv-auto's rerun) */
+	        {"-s zb-auto -p 64 -m 8192", 1572864, 0, 0, 0, "-s zb-auto -p 64 -m 64", 12288},
+	        {"-s zb-auto -p 64 -m 8192 --tcomm 0.1", 1572864, 0, 0, 0,
+	         "-s zb-auto -p 64 -m 64 --tcomm 0.1", 12288},
+	        {"-s zbv-auto -p 64 -m 4096", 1572864, 0, 0, 0, "-s zbv-auto -p 64 -m 64", 24576},
+	        {"-s zbv-auto -p 64 -m 4096 --tcomm 0.1", 1572864, 0, 0, 0,
+	         "-s zbv-auto -p 64 -m 64 --tcomm 0.1", 24576},
 	        /* DualPipe: two routes, overlapped pairs, a mixed backward (2m ops a device and
 	         * 3040 W's in all) */
 	        {"-s dualpipe -p 64 -m 8192", 1051616, 0, 0, 0, "-s dualpipe -p 64 -m 128", 19424},

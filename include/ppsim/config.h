@@ -325,6 +325,9 @@ struct config {
 	bool spread_layers; /* (model; no option: ppsim advise sets it) layers that do not split
 	                       evenly over the stages are spread, the first and the last stage
 	                       taking the fewer, instead of refused */
+	int jobs;           /* (no option: a command's --jobs sets it) threads a priced generator
+	                       (zb-auto, zbv-auto) may run its passes on, < 1: one; its order does
+	                       not depend on it */
 	double stage_scale[PP_MAX_LIST];   /* op-time factor per device or per virtual stage */
 	int nstage_scale;                  /* entries in stage_scale; 0: every stage 1 */
 	/* serving (ppsim serve): */

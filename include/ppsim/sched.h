@@ -74,6 +74,8 @@ struct sched_prices {
 	const int64_t *act;    /* [S] activations F of stage s allocates */
 	const int64_t *act_w;  /* [S] the part of them W frees (B frees the rest) */
 	double mem_limit;      /* activations a device may hold, in micro-batches (> 0) */
+	int jobs;              /* threads the generator may run its passes on (< 1: one); the
+	                          order does not depend on it */
 };
 
 /* The shape a generator is asked for. */

@@ -113,8 +113,8 @@ static const struct cmd_option cmd_options[] = {
         {{"jobs", required_argument, NULL, OPT_JOBS},
          CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE,
          "N",
-         "simulate sweep points and noise samples on N threads (default: the CPUs this "
-         "process may use)",
+         "threads for sweep points, noise samples and the passes of zb-auto and zbv-auto "
+         "(default: the CPUs this process may use)",
          .store = CLI_PARSED},
         {{"rank-by", required_argument, NULL, OPT_RANK_BY},
          CLI_COMPARE | CLI_SWEEP | CLI_ADVISE,

@@ -179,6 +179,7 @@ int cli_config_taking(const struct cli *cli, const char *file,
                       struct pp_error *err)
 {
 	config_init(c);
+	c->jobs = cli->jobs;
 	/* a file read once (cli_sweep_main, a run that writes a shard file) is read from its text */
 	if (file != NULL && cli->config_text != NULL && file == cli->config_file
 	            ? config_load_text(c, file, cli->config_text, cli->config_len, err) != 0

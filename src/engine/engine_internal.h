@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/evq.h"
+#include "base/hot.h"
 #include "ppsim/cost.h"
 #include "ppsim/engine.h"
 #include "ppsim/sched.h"
@@ -102,21 +103,6 @@ struct engine {
 	size_t spare_bytes;
 	struct result res;
 };
-
-/* Asks the CPU to start loading the cache line at p (a hint; p stays inside its array). */
-#if defined(__GNUC__)
-#define PP_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PP_PREFETCH(p) ((void)0)
-#endif
-
-/* A small function of the sweep's loop, inlined where it is called (the loop calls several
- * twice, for an overlapped pair, which keeps the compiler from inlining them by itself). */
-#if defined(__GNUC__)
-#define PP_HOT inline __attribute__((always_inline))
-#else
-#define PP_HOT inline
-#endif
 
 /* Most ops the engine takes: op numbers keep two bits free in the consumer table. */
 #define ENGINE_MAX_OPS UINT32_C(0x3fffffff)

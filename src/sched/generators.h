@@ -5,6 +5,9 @@
 #ifndef PPSIM_SCHED_GENERATORS_H
 #define PPSIM_SCHED_GENERATORS_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "ppsim/sched.h"
 
 /* What the flush schedules share (GPipe, 1F1B): their closed form (p-1)/(m+p-1); and the
@@ -151,10 +154,12 @@ int sched_run_left(const struct sched_run *r, int c, enum op_kind kind);
 
 /*
  * Arrays a generator's state allocates together: each entry's *ptr receives count elements of
- * size bytes, zeroed when zero is set. sched_arrays_new allocates them all or none; on failure
- * it returns pp_nomem's -1 with every *ptr NULL. sched_arrays_free frees them (NULL entries
- * included).
+ * size bytes, zeroed when zero is set, in whole cache lines of their own (SCHED_LINE bytes:
+ * threads that each write their own arrays never write to one line). sched_arrays_new
+ * allocates them all or none; on failure it returns pp_nomem's -1 with every *ptr NULL.
+ * sched_arrays_free frees them (NULL entries included).
  */
+#define SCHED_LINE 64
 struct sched_array {
 	void **ptr;
 	size_t count, size;
@@ -162,5 +167,67 @@ struct sched_array {
 };
 int sched_arrays_new(const struct sched_array *a, size_t n, struct pp_error *err);
 void sched_arrays_free(const struct sched_array *a, size_t n);
+
+/*
+ * Runs fn on each of the jobs elements of size bytes from args at once: the first in the
+ * calling thread, the others each on a thread of its own (pp_thread_create), and returns when
+ * all have ended. An element whose thread cannot start is left out, so fn must take its work
+ * from what the threads share (struct sched_variants), never from its element alone.
+ */
+void sched_threads(int jobs, void *(*fn)(void *), void *args, size_t size);
+
+/*
+ * The variants of a greedy generator (zb-auto's eight passes, zbv-auto's four chains of
+ * passes), which threads share. Variant k takes the yes/no choices of the bits of n - 1 - k, so
+ * that the authors try them in the order k = 0, 1, ...; each is scored (lower is better) and
+ * the best, the earliest on a tie, gives the order, kept as a byte an op (its kinds).
+ *
+ * A variant's decisions depend on a choice only where it consults it. As a variant runs it
+ * tells the choices that changed one of its decisions (sched_variant_note); once it ends
+ * (sched_variant_end), every later variant that differs from it in none of them would take
+ * the same decisions, tie and lose, or fail as it did, or be beaten as it was: it is marked the
+ * same and not run (or stops). A thread starts a variant only once every earlier one that is
+ * not the same as another has told a choice that tells them apart (or has ended), so that no
+ * thread runs what may turn out the same; otherwise it waits for news. Which thread runs what
+ * changes no result.
+ */
+#define SCHED_MAX_VARIANTS 8
+struct sched_variants {
+	pthread_mutex_t lock;
+	pthread_cond_t news;                    /* a variant told a choice, or ended */
+	int n;                                  /* variants */
+	int state[SCHED_MAX_VARIANTS];          /* waiting, running or ended */
+	unsigned consulted[SCHED_MAX_VARIANTS]; /* choices that changed a decision so far */
+	atomic_bool same[SCHED_MAX_VARIANTS];   /* takes an earlier variant's decisions */
+	_Atomic pp_time bound;                  /* the best score of an ended variant */
+	uint8_t *best;                          /* the best variant's kinds, while best_k >= 0 */
+	int best_k;                             /* its number, -1 before any */
+	pp_time best_score;                     /* its score */
+};
+
+/* Readies v for n variants whose kinds take bytes each; returns 0, or -1 with a PP_ERR_NOMEM
+ * error. */
+int sched_variants_init(struct sched_variants *v, int n, size_t bytes, struct pp_error *err);
+/* Makes every variant of v waiting again, with no best. */
+void sched_variants_reset(struct sched_variants *v);
+void sched_variants_release(struct sched_variants *v);
+/* The next variant for the calling thread to run, waiting until one may start; -1 when none
+ * is left. */
+int sched_variant_next(struct sched_variants *v);
+/* Tells the choices variant k has consulted so far to the threads waiting for news. */
+void sched_variant_note(struct sched_variants *v, int k, unsigned consulted);
+/* Whether variant k takes an earlier one's decisions (then it need not go on). */
+static inline bool sched_variant_same(struct sched_variants *v, int k)
+{
+	return atomic_load_explicit(&v->same[k], memory_order_relaxed);
+}
+/*
+ * Ends variant k, which consulted the choices consulted up to where it ended: marks the later
+ * variants that would take its decisions, and when scored (it ran to its end within its limits)
+ * keeps it as the best if it is, swapping *kinds with the best's bytes. A variant that stopped
+ * as the same as an earlier one tells nothing.
+ */
+void sched_variant_end(struct sched_variants *v, int k, unsigned consulted, bool scored,
+                       pp_time score, uint8_t **kinds);
 
 #endif

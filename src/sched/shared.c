@@ -1,8 +1,13 @@
 /*
- * What several generators share (generators.h): runs of repeated op patterns, and allocating
- * a generator's working arrays all at once so that out of memory leaves nothing behind.
+ * What several generators share (generators.h): runs of repeated op patterns, allocating a
+ * generator's working arrays all at once so that out of memory leaves nothing behind, and
+ * running the greedy generators' passes on threads.
  */
+#include <pthread.h>
+#include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "generators.h"
 
@@ -70,12 +75,18 @@ int sched_arrays_new(const struct sched_array *a, size_t n, struct pp_error *err
 	for (size_t i = 0; i < n; i++)
 		*a[i].ptr = NULL;
 	for (size_t i = 0; i < n; i++) {
-		*a[i].ptr = a[i].zero ? pp_calloc(a[i].count, a[i].size)
-		                      : pp_mallocarray(a[i].count, a[i].size);
-		if (*a[i].ptr == NULL) {
+		size_t bytes = a[i].count * a[i].size;
+
+		if ((a[i].size != 0 && a[i].count > (SIZE_MAX - SCHED_LINE) / a[i].size) ||
+		    posix_memalign(a[i].ptr, SCHED_LINE,
+		                   ((bytes > 0 ? bytes : 1) + SCHED_LINE - 1) &
+		                           ~(size_t)(SCHED_LINE - 1)) != 0) {
+			*a[i].ptr = NULL;
 			sched_arrays_free(a, n);
 			return pp_nomem(err, a[i].count, a[i].size);
 		}
+		if (a[i].zero)
+			memset(*a[i].ptr, 0, bytes);
 	}
 	return 0;
 }
@@ -86,4 +97,134 @@ void sched_arrays_free(const struct sched_array *a, size_t n)
 		free(*a[i].ptr);
 		*a[i].ptr = NULL;
 	}
+}
+
+/* Most threads a generator runs its passes on. */
+#define SCHED_MAX_THREADS 8
+
+void sched_threads(int jobs, void *(*fn)(void *), void *args, size_t size)
+{
+	pthread_t threads[SCHED_MAX_THREADS];
+	struct pp_thread start[SCHED_MAX_THREADS];
+	bool started[SCHED_MAX_THREADS] = {false};
+
+	if (jobs > SCHED_MAX_THREADS)
+		jobs = SCHED_MAX_THREADS;
+	/* each start stays put until its thread has read it */
+	for (int t = 1; t < jobs; t++) {
+		start[t] = pp_thread_of(fn, (char *)args + (size_t)t * size);
+		started[t] = pp_thread_create(&threads[t], &start[t]) == 0;
+	}
+	fn(args);
+	for (int t = 1; t < jobs; t++)
+		if (started[t])
+			pthread_join(threads[t], NULL);
+}
+
+/* A variant's state. */
+enum { VARIANT_WAITING, VARIANT_RUNNING, VARIANT_ENDED };
+
+int sched_variants_init(struct sched_variants *v, int n, size_t bytes, struct pp_error *err)
+{
+	/* variants e and k differ in the choices of the bits of e ^ k */
+	assert(n >= 1 && n <= SCHED_MAX_VARIANTS && (n & (n - 1)) == 0);
+	memset(v, 0, sizeof(*v));
+	v->n = n;
+	v->best = pp_mallocarray_large(bytes, 1);
+	if (v->best == NULL)
+		return pp_nomem(err, bytes, 1);
+	pthread_mutex_init(&v->lock, NULL);
+	pthread_cond_init(&v->news, NULL);
+	sched_variants_reset(v);
+	return 0;
+}
+
+void sched_variants_reset(struct sched_variants *v)
+{
+	for (int k = 0; k < v->n; k++) {
+		v->state[k] = VARIANT_WAITING;
+		v->consulted[k] = 0;
+		atomic_init(&v->same[k], false);
+	}
+	atomic_init(&v->bound, PP_TIME_TOTAL_MAX);
+	v->best_k = -1;
+	v->best_score = 0;
+}
+
+void sched_variants_release(struct sched_variants *v)
+{
+	pthread_cond_destroy(&v->news);
+	pthread_mutex_destroy(&v->lock);
+	free(v->best);
+}
+
+/* Whether variant k may start: every earlier variant that is not the same as another has
+ * ended, or has consulted a choice in which k differs from it. Under v->lock. */
+static bool variant_may_start(const struct sched_variants *v, int k)
+{
+	for (int e = 0; e < k; e++)
+		if (!atomic_load(&v->same[e]) &&
+		    (v->state[e] == VARIANT_WAITING || (v->consulted[e] & (unsigned)(e ^ k)) == 0))
+			return false;
+	return true;
+}
+
+int sched_variant_next(struct sched_variants *v)
+{
+	int k = -1;
+
+	pthread_mutex_lock(&v->lock);
+	for (;;) {
+		bool running = false;
+
+		for (int x = 0; x < v->n; x++) {
+			running |= v->state[x] == VARIANT_RUNNING;
+			if (k < 0 && v->state[x] == VARIANT_WAITING && !atomic_load(&v->same[x]) &&
+			    variant_may_start(v, x))
+				k = x;
+		}
+		/* with none running, the first waiting variant may start (or none is left) */
+		if (k >= 0 || !running)
+			break;
+		pthread_cond_wait(&v->news, &v->lock);
+	}
+	if (k >= 0)
+		v->state[k] = VARIANT_RUNNING;
+	pthread_mutex_unlock(&v->lock);
+	return k;
+}
+
+void sched_variant_note(struct sched_variants *v, int k, unsigned consulted)
+{
+	pthread_mutex_lock(&v->lock);
+	v->consulted[k] = consulted;
+	pthread_cond_broadcast(&v->news);
+	pthread_mutex_unlock(&v->lock);
+}
+
+void sched_variant_end(struct sched_variants *v, int k, unsigned consulted, bool scored,
+                       pp_time score, uint8_t **kinds)
+{
+	pthread_mutex_lock(&v->lock);
+	v->state[k] = VARIANT_ENDED;
+	v->consulted[k] = consulted;
+	if (!atomic_load(&v->same[k])) {
+		/* a later variant that differs in no choice this one consulted takes the same
+		 * decisions up to where this one ended */
+		for (int x = k + 1; x < v->n; x++)
+			if ((consulted & (unsigned)(x ^ k)) == 0)
+				atomic_store(&v->same[x], true);
+		if (scored && (v->best_k < 0 || score < v->best_score ||
+		               (score == v->best_score && k < v->best_k))) {
+			uint8_t *best = v->best;
+
+			v->best = *kinds;
+			*kinds = best;
+			v->best_k = k;
+			v->best_score = score;
+			atomic_store(&v->bound, score);
+		}
+	}
+	pthread_cond_broadcast(&v->news);
+	pthread_mutex_unlock(&v->lock);
 }

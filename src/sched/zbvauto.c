@@ -41,22 +41,43 @@
  *   - where the authors' code stops on a failed assertion (an op that would pass the memory
  *     limit, or run before its input was scheduled), ppsim drops that pass; when none is left
  *     the limit is too small and the caller is told the smallest limit that works.
+ *
+ * How the passes are run, none of which changes the order the authors' code gives:
+ *   - the passes differ only where one more W may go into a gap that would make a device's
+ *     idle time the largest: the settings and the allowances decide there, and nowhere else.
+ *     The first pass of the first chain (the base) runs whole, noting each such point and a
+ *     snapshot of the devices every ZBV_SNAP_ROUNDS rounds; every other pass takes the base's
+ *     decisions up to its first point where it decides otherwise, and runs from the snapshot
+ *     before it (with messages, the passes part in the last rounds, so a pass costs a few
+ *     rounds), or stops where the base reaches the score it has to beat, or is the base's;
+ *   - fill_b and fill_f matter to a chain only at such points. A chain notes the settings
+ *     that changed one of its decisions; a later chain that differs from it in none of them
+ *     takes the same decisions, ties with it and loses, so it is not run (at unit costs one
+ *     chain stands for all four);
+ *   - a rerun stops once its largest idle time reaches the score of the pass before it, which
+ *     it then cannot beat (at a score of 0 it does not start);
+ *   - the chains run on pr->jobs threads, each taking the next chain left in the authors'
+ *     order, with arrays each thread reuses from pass to pass; the best chain is the same
+ *     whichever thread ran it;
+ *   - a pass keeps each device's op kinds alone (a byte an op; an op's micro-batch is the count
+ *     of its kind before it) and the ends of F's and B's, which the neighbours read; whether an
+ *     op has run is the count of its kind, so that nothing is reset between passes.
  */
+#include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hot.h"
 #include "generators.h"
 
 /* The pass's six op kinds on a device: F of chunk 0, F of chunk 1, B and W of the backward's
- * first and second chunk (the authors' "FfBbWw"). */
-enum { VF0, VF1, VB0, VB1, VW0, VW1, VKINDS };
+ * first and second chunk (the authors' "FfBbWw"). The ends of the first four are kept. */
+enum { VF0, VF1, VB0, VB1, VW0, VW1, VKINDS, VKEPT = 4 };
 
-/* One op in the order the pass put it on its device. */
-struct vop {
-	uint8_t kind; /* VF0 .. VW1 */
-	int mb;
-};
+/* The settings of a chain of passes, as bits; the authors try 3 down to 0. */
+enum { ZBV_FILL_F = 1, ZBV_FILL_B = 2, ZBV_CHAINS = 4 };
 
 /* What every pass decides from: uniform op and message times, per-device activations. All are
  * doubled (sums of a device's two chunks), which changes no comparison. */
@@ -68,59 +89,146 @@ struct vprices {
 	int64_t *limit; /* [p] alive activations allowed */
 };
 
-/* One pass. */
-struct vpass {
+/* One device in a pass: its state (up to dmem, what a snapshot keeps), then what the pass
+ * gives it. */
+struct vdev {
+	int count[VKINDS];      /* ops of each kind put so far */
+	int n;                  /* ops put */
+	int phead, ptail;       /* its pending W's, first in first out */
+	pp_time cur;            /* end of its last op */
+	pp_time bubble;         /* idle time after its first F */
+	int64_t mem;            /* alive activations */
+	int64_t dmem[VKINDS];   /* what an op of each kind adds to them (< 0: frees) */
+	int64_t limit;          /* activations allowed */
+	uint8_t *kinds;         /* [6m] its op kinds in order (the pass's kinds) */
+	uint8_t *pending;       /* [2m] chunks (0, 1) of its B's whose W is pending */
+};
+#define VDEV_STATE offsetof(struct vdev, dmem)
+
+/* A point of the base pass where another pass may decide otherwise: a gap before an op of kind
+ * (VF0 .. VB1) on device d into which one more W goes (the gap plus d's idle time, g, is above
+ * the largest idle time: always in the base, and in another pass when g is above its allowance
+ * too and its setting says so); or, kind VREC_MAX, a new largest idle time g, at which a pass
+ * whose score it reaches stops. */
+enum { VREC_MAX = VKINDS };
+struct vrec {
+	int round; /* the round, -1 in the warm-up */
+	int d;
+	int kind;
+	pp_time g;
+};
+
+/* Rounds between the base pass's snapshots. */
+#define ZBV_SNAP_ROUNDS 16
+
+struct vpass;
+
+/*
+ * The base pass: chain 0's first pass (fill_b, fill_f, no allowances). Every pass takes the
+ * base's decisions up to the first of its points (struct vrec) where it decides otherwise, so
+ * that it starts from the base's snapshot before that round rather than from the beginning
+ * (in a run with messages, passes part in the last rounds), stops where the base reaches its
+ * score, or is the base's when it never decides otherwise.
+ */
+struct vbase {
+	struct vpass *z;     /* the pass's arrays as it ended, NULL when it has none */
+	bool usable;         /* it ran with its records and snapshots complete */
+	struct vrec *rec;    /* its points, in order */
+	size_t nrec, cap;
+	char *snap;          /* [nsnap * p] the devices' states (VDEV_STATE bytes) at the start of
+	                        rounds 0, ZBV_SNAP_ROUNDS, 2 ZBV_SNAP_ROUNDS, ... */
+	pp_time *snap_max;   /* [nsnap] the largest idle time there */
+	pp_time *snap_w1;    /* [nsnap] last_w1 there */
+	int nsnap;
+};
+
+/* What the threads share: the prices, the base pass, and the chains as variants (their
+ * largest idle times the scores, their kinds [p * 6m]). */
+struct vshared {
 	const struct vprices *pr;
 	int p, m;
+	struct vbase base;
+	struct sched_variants var;
+};
+
+/* One thread's pass and the arrays it reuses, on cache lines of its own. */
+struct vpass {
+	_Alignas(SCHED_LINE) struct vshared *sh;
+	const struct vprices *pr;
+	int p, m, k;             /* k: the chain's place in the authors' order (settings 3 - k) */
 	bool fill_f, fill_b;
-	const pp_time *approved; /* [p] idle-time allowances, NULL on the first run */
+	const pp_time *approved; /* [p] idle-time allowances, NULL on a chain's first pass */
 	pp_time max_approved;    /* their largest, -1 without */
 	pp_time max_bubble;      /* the largest per-device idle time so far */
-	int *count;              /* [p * VKINDS] ops of each kind put so far */
-	pp_time *end;            /* [VKINDS * p * m] end of each op, -1 before it runs */
-	pp_time *cur, *bubble;   /* [p] end of the device's last op, idle time after its first F */
-	int64_t *mem;            /* [p] alive activations */
-	int *pending;            /* [p * 2m] chunks (0, 1) of B's whose W is pending, FIFO */
-	int *phead, *ptail;      /* [p] */
-	struct vop *ops;         /* [p * 6m] */
-	int *nops;               /* [p] */
+	pp_time stop_at;         /* the idle time at which the pass cannot win: it stops */
+	pp_time last_w1;         /* end of the last device's last W of chunk 0, -1 before */
+	pp_time cost[VKINDS];    /* what an op of each kind takes */
+	size_t row;              /* p * VKEPT: the ends of a micro-batch */
+	int round;               /* the round under way, -1 in the warm-up */
+	struct vbase *rec_into;  /* the base whose points and snapshots this pass records, or NULL */
+	struct vdev *dev;        /* [p] */
+	pp_time *end;            /* [m * p * VKEPT] end of op kind of mb on device d at
+	                            (mb * p + d) * VKEPT + kind, valid once it has run */
+	uint8_t *pending;        /* [p * 2m] chunks (0, 1) of B's whose W is pending */
+	uint8_t *kinds;          /* [p * 6m] each device's op kinds in order, 6m a device */
+	uint8_t *kept;           /* [p * 6m] the kinds of the chain's best pass so far */
+	pp_time *allowance;      /* [p] the idle times of the chain's best pass so far */
 	int *order;              /* [p] the devices in a round's order of B's */
-	bool failed;
+	unsigned consulted;      /* settings that changed a decision of the chain (ZBV_ bits) */
+	unsigned told;           /* those told to the other threads */
+	bool failed;             /* an op broke a limit or came before its input */
+	bool stopped;            /* left unfinished: it cannot win, or its chain is not needed */
 };
 
 /* The schedule's stage of a pass op kind on device d (B and W of the first chunk are chunk 1). */
-static int stage_of(const struct vpass *z, int kind, int d)
+static int stage_of(int p, int kind, int d)
 {
 	int chunk = kind == VF0 || kind == VB1 || kind == VW1 ? 0 : 1;
 
-	return chunk == 0 ? d : 2 * z->p - 1 - d;
+	return chunk == 0 ? d : 2 * p - 1 - d;
 }
 
-static pp_time cost_of(const struct vpass *z, int kind)
+static inline pp_time cost_of(const struct vpass *z, int kind)
 {
 	return z->pr->t[kind <= VF1 ? 0 : kind <= VB1 ? 1 : 2];
 }
 
-static int64_t mem_of(const struct vpass *z, int kind, int d)
+static inline int64_t mem_of(const struct vpass *z, int kind, int d)
 {
 	return kind <= VF1   ? z->pr->act[d]
 	       : kind <= VB1 ? -(z->pr->act[d] - z->pr->act_w[d])
 	                     : -z->pr->act_w[d];
 }
 
-static pp_time *end_of(const struct vpass *z, int kind, int d, int mb)
+/* Whether the pass has ended early: failed or stopped. */
+static inline bool halted(const struct vpass *z)
 {
-	return &z->end[((size_t)kind * (size_t)z->p + (size_t)d) * (size_t)z->m + (size_t)mb];
+	return z->failed || z->stopped;
 }
 
-/* The end the authors read for an op with no input from another device (their index -1). */
-static pp_time no_input_end(const struct vpass *z)
+/* The end of op kind (< VKEPT) of mb on device e, or -1 when it has not run. */
+static inline pp_time end_of(const struct vpass *z, int kind, int e, int mb)
 {
-	return *end_of(z, VW1, z->p - 1, z->m - 1);
+	if (z->dev[e].count[kind] <= mb)
+		return -1;
+	return z->end[(size_t)mb * z->row + (size_t)e * VKEPT + (size_t)kind];
+}
+
+/* Records a point of the base pass (struct vrec); without room for it, the base is not used. */
+static void record(struct vpass *z, int kind, int d, pp_time g)
+{
+	struct vbase *b = z->rec_into;
+
+	if (pp_grow((void **)&b->rec, &b->cap, b->nrec + 1, sizeof(*b->rec), NULL) != 0) {
+		b->usable = false;
+		z->rec_into = NULL;
+		return;
+	}
+	b->rec[b->nrec++] = (struct vrec){z->round, d, kind, g};
 }
 
 /* The largest idle time device d is measured against: the pass's, or its allowance's. */
-static pp_time max_stage_bubble(const struct vpass *z, int d)
+static inline pp_time max_stage_bubble(const struct vpass *z, int d)
 {
 	pp_time x = z->max_bubble;
 
@@ -129,98 +237,139 @@ static pp_time max_stage_bubble(const struct vpass *z, int d)
 	return x;
 }
 
-/* The op that must end before the next op of kind on device d may start here, the same
- * device's ordering aside: its input from the neighbouring device, or -1. */
-static int input_device(const struct vpass *z, int kind, int d)
-{
-	bool down = kind == VF0 || kind == VB0; /* chunk 0 forward, first backward chunk */
+/* The op each kind follows on its own device (F of chunk 0 before chunk 1's, a B after its F,
+ * W after its B), or -1; and the step to the device its input comes from (F of chunk 0 and B
+ * of the first backward chunk come down from d - 1, the others up from d + 1), 0 for W's. */
+static const int before_of[VKINDS] = {-1, VF0, VF1, VB0, VB0, VB1};
+static const int input_step[VKINDS] = {-1, 1, -1, 1, 0, 0};
 
-	if (kind >= VW0)
-		return -1;
-	if (down)
-		return d > 0 ? d - 1 : -1;
-	return d + 1 < z->p ? d + 1 : -1;
+/* Whether the next op of kind (of mb) may run on device d: room for its activations, and the
+ * op before it on this device run; else the pass fails. */
+static inline bool may_put(struct vpass *z, const struct vdev *v, int kind, int mb)
+{
+	if (halted(z))
+		return false;
+	if (mb >= z->m || v->mem + v->dmem[kind] > v->limit ||
+	    (kind != VF0 && v->count[before_of[kind]] <= mb)) {
+		z->failed = true;
+		return false;
+	}
+	return true;
 }
 
-/* Appends the next op of kind to device d at the earliest time its input and device allow. */
-static void put(struct vpass *z, int kind, int d)
+/* Puts the op of kind of mb, ending at t, on device v, whose idle time grows by gap (none
+ * before its first F). */
+static inline void place(struct vpass *z, struct vdev *v, int kind, int mb, pp_time t,
+                         pp_time gap)
 {
-	int *cnt = &z->count[d * VKINDS + kind], mb = *cnt, e;
-	pp_time no_bubble = z->cur[d] + cost_of(z, kind), t = no_bubble;
-
-	if (z->failed)
-		return;
-	if (mb >= z->m || z->mem[d] + mem_of(z, kind, d) > z->pr->limit[d]) {
-		z->failed = true;
-		return;
-	}
-	/* the op before it on this device: F of chunk 0 before chunk 1's, a B after its F, W
-	 * after its B */
-	if (kind != VF0) {
-		int before = kind >= VW0 ? kind - 2 : kind - 1;
-
-		if (*end_of(z, before, d, mb) < 0) {
-			z->failed = true;
-			return;
+	if (gap > 0 && (kind != VF0 || mb > 0)) {
+		v->bubble += gap;
+		if (v->bubble > z->max_bubble) {
+			z->max_bubble = v->bubble;
+			if (z->max_bubble >= z->stop_at)
+				z->stopped = true;
+			if (z->rec_into != NULL)
+				record(z, VREC_MAX, (int)(v - z->dev), z->max_bubble);
 		}
 	}
-	e = input_device(z, kind, d);
-	if (e >= 0) {
-		pp_time in = *end_of(z, kind, e, mb);
+	v->cur = t;
+	v->mem += v->dmem[kind];
+	v->kinds[v->n++] = (uint8_t)kind;
+	v->count[kind] = mb + 1;
+}
 
+/* Appends the next F or B (kind below VKEPT) to device d at the earliest time its input from
+ * device e (none when e is out of range) and the device allow; in is the end of that input, or
+ * -1 when it has not run. */
+static PP_HOT void put_fb_after(struct vpass *z, int kind, int d, int e, pp_time in)
+{
+	struct vdev *v = &z->dev[d];
+	int mb = v->count[kind];
+	pp_time no_bubble = v->cur + z->cost[kind], t = no_bubble;
+
+	if (!may_put(z, v, kind, mb))
+		return;
+	if (e >= 0 && e < z->p) {
 		if (in < 0) {
 			z->failed = true;
 			return;
 		}
-		if (in + z->pr->comm + cost_of(z, kind) > t)
-			t = in + z->pr->comm + cost_of(z, kind);
+		if (in + z->pr->comm + z->cost[kind] > t)
+			t = in + z->pr->comm + z->cost[kind];
 	}
-	if (z->count[d * VKINDS + VF0] > 0) {
-		z->bubble[d] += t - no_bubble;
-		if (z->bubble[d] > z->max_bubble)
-			z->max_bubble = z->bubble[d];
-	}
-	*end_of(z, kind, d, mb) = t;
-	z->cur[d] = t;
-	z->mem[d] += mem_of(z, kind, d);
-	z->ops[(size_t)d * 6 * (size_t)z->m + (size_t)z->nops[d]++] =
-	        (struct vop){(uint8_t)kind, mb};
-	if (kind == VB0 || kind == VB1)
-		z->pending[(size_t)d * 2 * (size_t)z->m + (size_t)z->ptail[d]++] = kind - VB0;
-	(*cnt)++;
+	z->end[(size_t)mb * z->row + (size_t)d * VKEPT + (size_t)kind] = t;
+	if (kind >= VB0)
+		v->pending[v->ptail++] = (uint8_t)(kind - VB0);
+	place(z, v, kind, mb, t, t - no_bubble);
 }
 
-static bool has_pending(const struct vpass *z, int d)
+/* The end of the input of the next op of kind (below VKEPT) on device d from device e, or -1
+ * when it has not run; with e out of range, the end the authors read instead (their index
+ * -1: the last device's last W of chunk 0). */
+static inline pp_time input_end(const struct vpass *z, int kind, int d, int e)
 {
-	return z->phead[d] < z->ptail[d];
+	return e >= 0 && e < z->p ? end_of(z, kind, e, z->dev[d].count[kind]) : z->last_w1;
 }
 
-/* Runs device d's oldest pending W. */
-static void put_w(struct vpass *z, int d)
+/* put_fb_after of the next op of kind on device d after its input. */
+static void put_fb(struct vpass *z, int kind, int d)
 {
-	int chunk = z->pending[(size_t)d * 2 * (size_t)z->m + (size_t)z->phead[d]++];
+	int e = d + input_step[kind];
 
-	put(z, VW0 + chunk, d);
+	put_fb_after(z, kind, d, e, input_end(z, kind, d, e));
 }
 
-/* W's before the op of kind on device d whose input is the op input on device e (e < 0:
- * none): every W that fits the gap, and one more when the gap would make d's idle time the
- * largest and more is true. */
-static void fill_gap(struct vpass *z, int kind, int d, int e, int mb, bool more)
+static inline bool has_pending(const struct vpass *z, int d)
 {
-	pp_time in = e >= 0 ? *end_of(z, kind, e, mb) : no_input_end(z);
+	return z->dev[d].phead < z->dev[d].ptail;
+}
+
+/* Runs device d's oldest pending W, which waits for nothing but its device. */
+static PP_HOT void put_w(struct vpass *z, int d)
+{
+	struct vdev *v = &z->dev[d];
+	int kind = VW0 + v->pending[v->phead++], mb = v->count[kind];
+	pp_time t = v->cur + z->cost[VW0];
+
+	if (!may_put(z, v, kind, mb))
+		return;
+	if (kind == VW1 && mb == z->m - 1 && d == z->p - 1)
+		z->last_w1 = t;
+	place(z, v, kind, mb, t, 0);
+}
+
+/* W's before the op of kind on device d whose input is the op on device e ending at in (e out
+ * of range: none): every W that fits the gap, and one more when the gap would make d's idle
+ * time the largest and more is true. */
+static PP_HOT void fill_gap(struct vpass *z, int kind, int d, int e, pp_time in, bool more)
+{
 	pp_time c = z->pr->comm;
 
-	while (!z->failed && has_pending(z, d) && e >= 0) {
-		int chunk = z->pending[(size_t)d * 2 * (size_t)z->m + (size_t)z->phead[d]];
-
-		if (in + c < z->cur[d] + cost_of(z, VW0 + chunk))
-			break;
+	/* a W of either chunk costs t[2] */
+	while (!halted(z) && has_pending(z, d) && e >= 0 && e < z->p &&
+	       in + c >= z->dev[d].cur + z->cost[VW0])
 		put_w(z, d);
+	if (!halted(z) && has_pending(z, d) &&
+	    in + c - z->dev[d].cur > max_stage_bubble(z, d) - z->dev[d].bubble) {
+		if (z->rec_into != NULL)
+			record(z, kind, d, in + c - z->dev[d].cur + z->dev[d].bubble);
+		/* a B of the backward's first chunk fills whatever fill_b says */
+		if (kind != VB1)
+			z->consulted |= kind == VB0 ? ZBV_FILL_B : ZBV_FILL_F;
+		if (more)
+			put_w(z, d);
 	}
-	if (!z->failed && has_pending(z, d) && more &&
-	    in + c - z->cur[d] > max_stage_bubble(z, d) - z->bubble[d])
-		put_w(z, d);
+}
+
+/* The next op of kind on device d after the W's that fill the gap before its input (more:
+ * fill_gap's). */
+static PP_HOT void put_after_gap(struct vpass *z, int kind, int d, bool more)
+{
+	int e = d + input_step[kind];
+	pp_time in = input_end(z, kind, d, e);
+
+	fill_gap(z, kind, d, e, in, more);
+	put_fb_after(z, kind, d, e, in);
 }
 
 static void warm_up(struct vpass *z)
@@ -228,228 +377,465 @@ static void warm_up(struct vpass *z)
 	int p = z->p, m = z->m, chunk = 0;
 
 	for (int d = 0; d < p; d++)
-		put(z, VF0, d);
-	for (int d = p - 1; d >= 0 && !z->failed; d--) {
+		put_fb(z, VF0, d);
+	for (int d = p - 1; d >= 0 && !halted(z); d--) {
 		pp_time back;
 
 		if (d == p - 1) {
-			put(z, VF1, d);
+			put_fb(z, VF1, d);
 			continue;
 		}
-		back = *end_of(z, VF1, d + 1, 0) + z->pr->comm;
-		while (!z->failed &&
-		       z->mem[d] + z->pr->act[d] * (2 + 2 * (int64_t)d) <= z->pr->limit[d] &&
-		       z->cur[d] + cost_of(z, VF0) <= back && z->count[d * VKINDS + VF0] < m)
+		back = end_of(z, VF1, d + 1, 0) + z->pr->comm;
+		while (!halted(z) &&
+		       z->dev[d].mem + z->pr->act[d] * (2 + 2 * (int64_t)d) <= z->pr->limit[d] &&
+		       z->dev[d].cur + cost_of(z, VF0) <= back && z->dev[d].count[VF0] < m)
 			for (int j = 0; j <= d; j++)
-				put(z, VF0, j);
-		put(z, VF1, d);
+				put_fb(z, VF0, j);
+		put_fb(z, VF1, d);
 	}
-	for (int d = 1; d < p && !z->failed; d++) {
-		const int *c = &z->count[d * VKINDS], *prev = &z->count[(d - 1) * VKINDS];
+	for (int d = 1; d < p && !halted(z); d++) {
+		const int *c = z->dev[d].count, *prev = z->dev[d - 1].count;
 
 		/* ends: each turn puts an op on device d while the condition holds (or fails) */
-		while (!z->failed && (c[VF0] + c[VF1] < prev[VF0] + prev[VF1] ||
+		while (!halted(z) && (c[VF0] + c[VF1] < prev[VF0] + prev[VF1] ||
 		                      (c[VF1] <= prev[VF1] && prev[VF1] < m))) {
 			for (int j = p - 1; j >= d; j--)
-				if (z->count[j * VKINDS + VF0 + chunk] < m)
-					put(z, VF0 + chunk, j);
+				if (z->dev[j].count[VF0 + chunk] < m)
+					put_fb(z, VF0 + chunk, j);
 			chunk = 1 - chunk;
 		}
 	}
 }
 
-/* One B on every device, in the authors' order. */
-static void round_of_b(struct vpass *z, int *order)
+/* Whether device d takes a B of the backward's second chunk this round. */
+static inline bool second_chunk_b(const struct vpass *z, int d)
 {
-	int p = z->p, n = 0, n1 = 0;
+	const int *c = z->dev[d].count;
 
-	/* the devices taking the second chunk, from the last down, then the others */
-	for (int d = p - 1; d >= 0; d--) {
-		const int *c = &z->count[d * VKINDS];
+	return c[VB1] < c[VB0] &&
+	       (d == z->p - 1 || z->dev[d + 1].count[VB1] > c[VB1] || c[VB0] >= z->m);
+}
 
-		if (c[VB1] < c[VB0] &&
-		    (d == p - 1 || *end_of(z, VB1, d + 1, c[VB1]) >= 0 || c[VB0] >= z->m))
+/* One B on every device, in the authors' order. */
+static void round_of_b(struct vpass *z)
+{
+	int p = z->p, n1 = 0, others = p, *order = z->order;
+
+	/* the devices taking the second chunk, from the last down, then the others from the
+	 * first up (placed from the end down) */
+	for (int d = p - 1; d >= 0; d--)
+		if (second_chunk_b(z, d))
 			order[n1++] = d;
-	}
-	n = n1;
-	for (int d = 0; d < p; d++) {
-		const int *c = &z->count[d * VKINDS];
-
-		if (!(c[VB1] < c[VB0] &&
-		      (d == p - 1 || *end_of(z, VB1, d + 1, c[VB1]) >= 0 || c[VB0] >= z->m)))
-			order[n++] = d;
-	}
-	for (int k = 0; k < p && !z->failed; k++) {
+		else
+			order[--others] = d;
+	for (int k = 0; k < p && !halted(z); k++) {
 		int d = order[k], kind = k < n1 ? VB1 : VB0;
-		int mb = z->count[d * VKINDS + kind];
 
 		/* a B frees activations, so the authors' room-making before it never runs W's */
-		fill_gap(z, kind, d, input_device(z, kind, d), mb, kind == VB1 || z->fill_b);
-		put(z, kind, d);
+		put_after_gap(z, kind, d, kind == VB1 || z->fill_b);
 	}
 }
 
 /* One F on every device that has forwards left and an input for one. */
 static void round_of_f(struct vpass *z)
 {
-	for (int d = 0; d < z->p && !z->failed; d++) {
-		const int *c = &z->count[d * VKINDS];
-		int kind = -1, mb;
+	for (int d = 0; d < z->p && !halted(z); d++) {
+		const int *c = z->dev[d].count;
+		int kind = -1;
 
 		if (c[VF1] >= z->m)
 			continue;
 		if (c[VF1] >= c[VF0])
 			kind = VF0;
-		else if (d == z->p - 1 || *end_of(z, VF1, d + 1, c[VF1]) >= 0)
+		else if (d == z->p - 1 || z->dev[d + 1].count[VF1] > c[VF1])
 			kind = VF1;
-		else if (c[VF0] < z->m && (d == 0 || *end_of(z, VF0, d - 1, c[VF0]) >= 0))
+		else if (c[VF0] < z->m && (d == 0 || z->dev[d - 1].count[VF0] > c[VF0]))
 			kind = VF0;
 		if (kind < 0)
 			continue;
-		while (!z->failed && z->mem[d] + mem_of(z, kind, d) > z->pr->limit[d]) {
+		while (!halted(z) && z->dev[d].mem + z->dev[d].dmem[kind] > z->dev[d].limit) {
 			if (!has_pending(z, d)) {
 				z->failed = true;
 				return;
 			}
 			put_w(z, d);
 		}
-		mb = z->count[d * VKINDS + kind];
-		fill_gap(z, kind, d, input_device(z, kind, d), mb, z->fill_f);
-		put(z, kind, d);
+		put_after_gap(z, kind, d, z->fill_f);
 	}
 }
 
-/* The arrays of a pass over p devices and m micro-batches, for sched_arrays_new and _free. */
-enum { VARRAYS = 11 };
-static void vpass_arrays(struct vpass *z, size_t p, size_t m, struct sched_array *a)
+/* Readies z for a pass of chain z->k with the allowances (NULL: none), stopping once its
+ * largest idle time reaches stop_at, from the beginning. */
+static void pass_setup(struct vpass *z, const pp_time *approved, pp_time stop_at)
+{
+	int flags = ZBV_CHAINS - 1 - z->k;
+
+	for (int d = 0; d < z->p; d++) {
+		struct vdev *v = &z->dev[d];
+
+		*v = (struct vdev){.limit = z->pr->limit[d],
+		                   .kinds = z->kinds + (size_t)d * 6 * (size_t)z->m,
+		                   .pending = z->pending + (size_t)d * 2 * (size_t)z->m};
+		for (int kind = 0; kind < VKINDS; kind++)
+			v->dmem[kind] = mem_of(z, kind, d);
+	}
+	for (int kind = 0; kind < VKINDS; kind++)
+		z->cost[kind] = cost_of(z, kind);
+	z->row = (size_t)z->p * VKEPT;
+	z->round = -1;
+	z->fill_b = flags & ZBV_FILL_B;
+	z->fill_f = flags & ZBV_FILL_F;
+	z->approved = approved;
+	z->max_approved = -1;
+	for (int d = 0; approved != NULL && d < z->p; d++)
+		if (approved[d] > z->max_approved)
+			z->max_approved = approved[d];
+	z->max_bubble = 0;
+	z->stop_at = stop_at;
+	z->last_w1 = -1;
+	z->failed = false;
+	z->stopped = stop_at <= 0;
+}
+
+/* Keeps the devices' state at the start of round r in the base pass's snapshot. */
+static void snapshot(struct vpass *z, int r)
+{
+	struct vbase *b = z->rec_into;
+	int i = r / ZBV_SNAP_ROUNDS;
+
+	for (int d = 0; d < z->p; d++)
+		memcpy(b->snap + ((size_t)i * (size_t)z->p + (size_t)d) * VDEV_STATE, &z->dev[d],
+		       VDEV_STATE);
+	b->snap_max[i] = z->max_bubble;
+	b->snap_w1[i] = z->last_w1;
+}
+
+/* Runs the pass from round r0 on, then the remaining W's; false when it fails or stops. */
+static bool pass_rounds(struct vpass *z, int r0)
+{
+	for (int r = r0; r < 2 * z->m && !halted(z); r++) {
+		z->round = r;
+		if (z->rec_into != NULL && r % ZBV_SNAP_ROUNDS == 0)
+			snapshot(z, r);
+		if (z->consulted != z->told) {
+			z->told = z->consulted;
+			sched_variant_note(&z->sh->var, z->k, z->told);
+		}
+		if (sched_variant_same(&z->sh->var, z->k))
+			z->stopped = true;
+		round_of_b(z);
+		round_of_f(z);
+	}
+	for (int d = 0; d < z->p && !halted(z); d++)
+		while (!halted(z) && has_pending(z, d))
+			put_w(z, d);
+	for (int d = 0; d < z->p && !halted(z); d++)
+		if (z->dev[d].n != 6 * z->m)
+			z->failed = true;
+	return !halted(z);
+}
+
+/* Starts z, set up, from the base's snapshot i: the devices' states, and of the base's arrays
+ * what the pass goes on from. A pass reads the end of an op of kind of mb only while its own
+ * count of that kind is mb, so of the ends it needs those from the lowest count there up. */
+static void resume(struct vpass *z, const struct vbase *b, int i)
+{
+	const struct vpass *bz = b->z;
+	int split = INT_MAX, top = 0;
+
+	for (int d = 0; d < z->p; d++) {
+		struct vdev *v = &z->dev[d];
+
+		memcpy(v, b->snap + ((size_t)i * (size_t)z->p + (size_t)d) * VDEV_STATE, VDEV_STATE);
+		for (int kind = 0; kind < VKEPT; kind++) {
+			split = v->count[kind] < split ? v->count[kind] : split;
+			top = v->count[kind] > top ? v->count[kind] : top;
+		}
+		memcpy(v->kinds, bz->dev[d].kinds, (size_t)v->n);
+		memcpy(v->pending + v->phead, bz->dev[d].pending + v->phead,
+		       (size_t)(v->ptail - v->phead));
+	}
+	if (top > split)
+		memcpy(z->end + (size_t)split * z->row, bz->end + (size_t)split * z->row,
+		       (size_t)(top - split) * z->row * sizeof(*z->end));
+	z->max_bubble = b->snap_max[i];
+	z->last_w1 = b->snap_w1[i];
+}
+
+/* What a pass came to: failed, stopped (it cannot win, or its chain is not needed), ran to
+ * its end, or took the base's decisions to its end (then the base's arrays are its own). */
+enum { VPASS_FAILED, VPASS_STOPPED, VPASS_DONE, VPASS_BASE };
+
+/* The outcome of the pass z has run. */
+static int outcome(const struct vpass *z)
+{
+	return z->failed ? VPASS_FAILED : z->stopped ? VPASS_STOPPED : VPASS_DONE;
+}
+
+/* The ZBV_ bit of the setting that decides whether one more W goes before an op of kind, or 0
+ * (B of the backward's first chunk: always). */
+static unsigned setting_of(int kind)
+{
+	return kind == VB1 ? 0 : kind == VB0 ? ZBV_FILL_B : ZBV_FILL_F;
+}
+
+/*
+ * Runs the pass of chain z->k with the allowances (NULL: none), stopping once its largest idle
+ * time reaches stop_at: from the base's snapshot before the first point where it decides
+ * otherwise than the base, or from the beginning when there is no base. Returns its outcome.
+ */
+static int run_pass(struct vpass *z, const pp_time *approved, pp_time stop_at)
+{
+	const struct vbase *b = &z->sh->base;
+	unsigned settings = (unsigned)(ZBV_CHAINS - 1 - z->k);
+
+	pass_setup(z, approved, stop_at);
+	if (!b->usable) {
+		warm_up(z);
+		pass_rounds(z, 0);
+		return outcome(z);
+	}
+	if (z->stopped)
+		return VPASS_STOPPED;
+	for (size_t x = 0; x < b->nrec; x++) {
+		const struct vrec *r = &b->rec[x];
+		bool fits;
+
+		if (r->kind == VREC_MAX) {
+			if (r->g >= stop_at)
+				return VPASS_STOPPED;
+			continue;
+		}
+		/* the base puts one more W here; this pass when the gap is above its allowance
+		 * too and its setting says so */
+		fits = approved == NULL || r->g > z->max_approved - approved[r->d];
+		if (fits)
+			z->consulted |= setting_of(r->kind);
+		if (!fits || (setting_of(r->kind) != 0 && !(settings & setting_of(r->kind)))) {
+			resume(z, b, r->round / ZBV_SNAP_ROUNDS);
+			pass_rounds(z, r->round / ZBV_SNAP_ROUNDS * ZBV_SNAP_ROUNDS);
+			return outcome(z);
+		}
+	}
+	return b->z->failed ? VPASS_FAILED : VPASS_BASE;
+}
+
+/* The idle times and kinds of the pass of outcome out that z has run: its own or the base's. */
+static const struct vpass *result_of(const struct vpass *z, int out)
+{
+	return out == VPASS_BASE ? z->sh->base.z : z;
+}
+
+/*
+ * The authors' try_v_schedule for chain z->k: a first pass, then passes with the last one's
+ * idle times as allowances while the score keeps falling. Leaves the pass kept in z->kept and
+ * returns its score, or -1 when the first pass fails or the chain is not needed.
+ */
+static pp_time run_chain(struct vpass *z)
+{
+	pp_time score = -1;
+	bool kept_base = false;
+	int out;
+
+	z->consulted = z->told = 0;
+	for (out = run_pass(z, NULL, PP_TIME_TOTAL_MAX);
+	     out == VPASS_DONE || out == VPASS_BASE;
+	     out = run_pass(z, z->allowance, score)) {
+		const struct vpass *r = result_of(z, out);
+
+		score = r->max_bubble;
+		for (int d = 0; d < z->p; d++)
+			z->allowance[d] = r->dev[d].bubble;
+		kept_base = out == VPASS_BASE;
+		if (!kept_base) {
+			uint8_t *swap = z->kept;
+
+			z->kept = z->kinds;
+			z->kinds = swap;
+		}
+	}
+	if (sched_variant_same(&z->sh->var, z->k))
+		return -1;
+	if (kept_base && score >= 0)
+		memcpy(z->kept, z->sh->base.z->kinds, 6 * (size_t)z->m * (size_t)z->p);
+	return score;
+}
+
+/* A thread's work: the chains left, one after the other. */
+static void *run_chains(void *arg)
+{
+	struct vpass *z = arg;
+
+	while ((z->k = sched_variant_next(&z->sh->var)) >= 0) {
+		pp_time score = run_chain(z);
+
+		sched_variant_end(&z->sh->var, z->k, z->consulted, score >= 0, score, &z->kept);
+	}
+	return NULL;
+}
+
+/* The ops of a run below which one thread runs all the chains. */
+#define ZBV_THREAD_OPS 32768
+
+/* The arrays of a thread's passes over p devices and m micro-batches, for sched_arrays_new
+ * and _free (the large ones apart). */
+enum { VARRAYS = 3 };
+static void vpass_arrays(struct vpass *z, size_t p, struct sched_array *a)
 {
 	const struct sched_array all[VARRAYS] = {
-	        {(void **)&z->count, p * VKINDS, sizeof(*z->count), true},
-	        {(void **)&z->end, VKINDS * p * m, sizeof(*z->end), false},
-	        {(void **)&z->cur, p, sizeof(*z->cur), true},
-	        {(void **)&z->bubble, p, sizeof(*z->bubble), true},
-	        {(void **)&z->mem, p, sizeof(*z->mem), true},
-	        {(void **)&z->pending, p * 2 * m, sizeof(*z->pending), false},
-	        {(void **)&z->phead, p, sizeof(*z->phead), true},
-	        {(void **)&z->ptail, p, sizeof(*z->ptail), true},
-	        {(void **)&z->ops, p * 6 * m, sizeof(*z->ops), false},
-	        {(void **)&z->nops, p, sizeof(*z->nops), true},
+	        {(void **)&z->dev, p, sizeof(*z->dev), false},
+	        {(void **)&z->allowance, p, sizeof(*z->allowance), false},
 	        {(void **)&z->order, p, sizeof(*z->order), false},
 	};
 
 	memcpy(a, all, sizeof(all));
 }
 
-/* An empty pass; returns 0, or -1 with a PP_ERR_NOMEM error. */
-static int vpass_init(struct vpass *z, int p, int m, const struct vprices *pr, struct pp_error *err)
-{
-	struct sched_array a[VARRAYS];
-	size_t np = (size_t)p, nm = (size_t)m;
-
-	memset(z, 0, sizeof(*z));
-	z->pr = pr;
-	z->p = p;
-	z->m = m;
-	vpass_arrays(z, np, nm, a);
-	if (sched_arrays_new(a, VARRAYS, err) != 0)
-		return -1;
-	for (size_t i = 0; i < VKINDS * np * nm; i++)
-		z->end[i] = -1;
-	return 0;
-}
-
 static void vpass_release(struct vpass *z)
 {
 	struct sched_array a[VARRAYS];
 
-	vpass_arrays(z, 0, 0, a);
+	vpass_arrays(z, 0, a);
 	sched_arrays_free(a, VARRAYS);
+	free(z->end);
+	free(z->pending);
+	free(z->kinds);
+	free(z->kept);
 }
 
-/* Runs one pass with the settings and allowances (NULL: none); false when it fails. */
-static bool run_pass(struct vpass *z, bool fill_b, bool fill_f, const pp_time *approved)
+/* A thread's passes and their arrays; returns 0, or -1 with a PP_ERR_NOMEM error. */
+static int vpass_init(struct vpass *z, struct vshared *sh, struct pp_error *err)
 {
-	z->fill_b = fill_b;
-	z->fill_f = fill_f;
-	z->approved = approved;
-	z->max_approved = -1;
-	for (int d = 0; approved != NULL && d < z->p; d++)
-		if (approved[d] > z->max_approved)
-			z->max_approved = approved[d];
-	warm_up(z);
-	for (int r = 0; r < 2 * z->m && !z->failed; r++) {
-		round_of_b(z, z->order);
-		round_of_f(z);
-	}
-	for (int d = 0; d < z->p && !z->failed; d++)
-		while (!z->failed && has_pending(z, d))
-			put_w(z, d);
-	for (int d = 0; d < z->p && !z->failed; d++)
-		if (z->nops[d] != 6 * z->m)
-			z->failed = true;
-	return !z->failed;
-}
+	struct sched_array a[VARRAYS];
+	size_t p = (size_t)sh->p, m = (size_t)sh->m;
 
-/*
- * The authors' try_v_schedule for one (fill_b, fill_f): a first pass, then passes with the
- * last one's idle times as allowances while the score keeps falling. Stores the pass kept in
- * *best and returns 1, or 0 when the first pass fails, or -1 with a PP_ERR_NOMEM error.
- */
-static int best_of_chain(int p, int m, const struct vprices *pr, bool fill_b, bool fill_f,
-                         struct vpass *best, struct pp_error *err)
-{
-	struct vpass next;
-
-	if (vpass_init(best, p, m, pr, err) != 0)
+	memset(z, 0, sizeof(*z));
+	z->sh = sh;
+	z->pr = sh->pr;
+	z->p = sh->p;
+	z->m = sh->m;
+	vpass_arrays(z, p, a);
+	if (sched_arrays_new(a, VARRAYS, err) != 0)
 		return -1;
-	if (!run_pass(best, fill_b, fill_f, NULL)) {
-		vpass_release(best);
-		return 0;
+	z->end = pp_mallocarray_large(m * p * VKEPT, sizeof(*z->end));
+	z->pending = pp_mallocarray_large(2 * m * p, sizeof(*z->pending));
+	z->kinds = pp_mallocarray_large(6 * m * p, sizeof(*z->kinds));
+	z->kept = pp_mallocarray_large(6 * m * p, sizeof(*z->kept));
+	if (z->end == NULL || z->pending == NULL || z->kinds == NULL || z->kept == NULL) {
+		vpass_release(z);
+		return pp_nomem(err, m * p * VKEPT, sizeof(*z->end));
 	}
-	for (;;) {
-		if (vpass_init(&next, p, m, pr, err) != 0) {
-			vpass_release(best);
-			return -1;
-		}
-		if (!run_pass(&next, fill_b, fill_f, best->bubble) ||
-		    next.max_bubble >= best->max_bubble) {
-			vpass_release(&next);
-			return 1;
-		}
-		vpass_release(best);
-		*best = next;
+	return 0;
+}
+
+/* The threads' passes and what they share. */
+struct vrun {
+	struct vshared sh;
+	struct vpass *z; /* [jobs] */
+	int jobs;        /* threads whose arrays are ready */
+};
+
+static void vbase_release(struct vbase *b)
+{
+	if (b->z != NULL)
+		vpass_release(b->z);
+	free(b->z);
+	free(b->rec);
+	free(b->snap);
+	free(b->snap_max);
+	free(b->snap_w1);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Readies the base pass's arrays in sh->base; without room for them there is none (b->z
+ * NULL), and every pass runs from the beginning. */
+static void vbase_init(struct vshared *sh)
+{
+	struct vbase *b = &sh->base;
+
+	memset(b, 0, sizeof(*b));
+	b->nsnap = (2 * sh->m - 1) / ZBV_SNAP_ROUNDS + 1;
+	b->snap = pp_mallocarray_large((size_t)b->nsnap * (size_t)sh->p, VDEV_STATE);
+	b->snap_max = pp_mallocarray((size_t)b->nsnap, sizeof(*b->snap_max));
+	b->snap_w1 = pp_mallocarray((size_t)b->nsnap, sizeof(*b->snap_w1));
+	if (b->snap == NULL || b->snap_max == NULL || b->snap_w1 == NULL ||
+	    sched_arrays_new(&(struct sched_array){(void **)&b->z, 1, sizeof(*b->z), true}, 1,
+	                     NULL) != 0) {
+		vbase_release(b);
+		return;
+	}
+	if (vpass_init(b->z, sh, NULL) != 0) {
+		free(b->z);
+		b->z = NULL;
+		vbase_release(b);
 	}
 }
 
-/* The best pass over the four settings into *best: 1, or 0 when none keeps within the limits,
- * or -1 with a PP_ERR_NOMEM error. */
-static int best_pass(int p, int m, const struct vprices *pr, struct vpass *best,
+/* Runs the base pass with its records and snapshots (struct vbase). */
+static void vbase_run(struct vbase *b)
+{
+	struct vpass *z = b->z;
+
+	b->nrec = 0;
+	b->usable = z != NULL;
+	if (z == NULL)
+		return;
+	z->k = 0;
+	z->consulted = z->told = 0;
+	pass_setup(z, NULL, PP_TIME_TOTAL_MAX);
+	z->rec_into = b;
+	warm_up(z);
+	pass_rounds(z, 0);
+	z->rec_into = NULL;
+}
+
+/* Readies run r of jobs threads for p devices and m micro-batches with prices pr (whose
+ * limits are set before each vrun_best); returns 0, or -1 with a PP_ERR_NOMEM error. A thread
+ * whose arrays do not fit is left out; the first is needed. */
+static int vrun_init(struct vrun *r, int p, int m, const struct vprices *pr, int jobs,
                      struct pp_error *err)
 {
-	bool have = false;
-
-	for (int k = 0; k < 4; k++) {
-		struct vpass z;
-		/* the authors' order: fill_b yes, then no; within each, fill_f yes, then no */
-		int rc = best_of_chain(p, m, pr, k < 2, k % 2 == 0, &z, err);
-
-		if (rc < 0) {
-			if (have)
-				vpass_release(best);
-			return -1;
-		}
-		if (rc == 0)
-			continue;
-		if (have && z.max_bubble >= best->max_bubble) {
-			vpass_release(&z);
-			continue;
-		}
-		if (have)
-			vpass_release(best);
-		*best = z;
-		have = true;
+	memset(r, 0, sizeof(*r));
+	r->sh.pr = pr;
+	r->sh.p = p;
+	r->sh.m = m;
+	if (sched_variants_init(&r->sh.var, ZBV_CHAINS, 6 * (size_t)m * (size_t)p, err) != 0)
+		return -1;
+	if (sched_arrays_new(&(struct sched_array){(void **)&r->z, (size_t)jobs, sizeof(*r->z),
+	                                           true},
+	                     1, err) != 0) {
+		sched_variants_release(&r->sh.var);
+		return -1;
 	}
-	return have;
+	while (r->jobs < jobs && vpass_init(&r->z[r->jobs], &r->sh, err) == 0)
+		r->jobs++;
+	if (r->jobs == 0) {
+		sched_variants_release(&r->sh.var);
+		free(r->z);
+		return -1;
+	}
+	*err = (struct pp_error){0};
+	vbase_init(&r->sh);
+	return 0;
+}
+
+static void vrun_release(struct vrun *r)
+{
+	for (int t = 0; t < r->jobs; t++)
+		vpass_release(&r->z[t]);
+	free(r->z);
+	vbase_release(&r->sh.base);
+	sched_variants_release(&r->sh.var);
+}
+
+/* The best chain over the four settings under the prices' limits into r->sh.var.best: true,
+ * or false when none keeps within them. */
+static bool vrun_best(struct vrun *r)
+{
+	sched_variants_reset(&r->sh.var);
+	vbase_run(&r->sh.base);
+	sched_threads(r->jobs, run_chains, r->z, sizeof(*r->z));
+	return r->sh.var.best_k >= 0;
 }
 
 static int compare_time(const void *a, const void *b)
@@ -523,29 +909,31 @@ static void vprices_release(struct vprices *v)
 int sched_zbv_auto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
 {
 	struct vprices v;
-	struct vpass best;
-	int rc;
+	struct vrun r;
+	size_t kinds = 6 * (size_t)s->m * (size_t)s->p;
+	int jobs = pr->jobs < 1 || kinds < ZBV_THREAD_OPS ? 1
+	           : pr->jobs > ZBV_CHAINS               ? ZBV_CHAINS
+	                                                 : pr->jobs;
 
 	if (vprices_init(&v, s, pr, err) != 0)
 		return -1;
+	if (vrun_init(&r, s->p, s->m, &v, jobs, err) != 0) {
+		vprices_release(&v);
+		return -1;
+	}
 	vprices_limit(&v, s->p, pr->mem_limit);
-	rc = best_pass(s->p, s->m, &v, &best, err);
-	if (rc == 0) {
+	if (!vrun_best(&r)) {
 		/* the smallest limit in half micro-batches (one chunk) that works, if any */
 		double need = 0;
 
-		for (double x = 0.5 * ((int)(2 * pr->mem_limit) + 1); x <= 4.0 * s->p && rc == 0;
+		for (double x = 0.5 * ((int)(2 * pr->mem_limit) + 1); x <= 4.0 * s->p && need == 0;
 		     x += 0.5) {
 			vprices_limit(&v, s->p, x);
-			rc = best_pass(s->p, s->m, &v, &best, err);
-			if (rc > 0) {
-				vpass_release(&best);
+			if (vrun_best(&r))
 				need = x;
-			}
 		}
+		vrun_release(&r);
 		vprices_release(&v);
-		if (rc < 0)
-			return -1;
 		if (need > 0)
 			return pp_fail(err, PP_ERR_USAGE,
 			               "zbv-auto cannot keep p=%d m=%d within %g micro-batches of "
@@ -556,17 +944,18 @@ int sched_zbv_auto_generate(struct sched *s, const struct sched_prices *pr, stru
 		        "zbv-auto cannot keep p=%d m=%d within %g micro-batches of activations",
 		        s->p, s->m, pr->mem_limit);
 	}
-	vprices_release(&v);
-	if (rc < 0)
-		return -1;
 	s->mem_limit = pr->mem_limit;
-	for (int d = 0; d < s->p; d++)
-		for (int k = 0; k < best.nops[d]; k++) {
-			const struct vop *o = &best.ops[(size_t)d * 6 * (size_t)s->m + (size_t)k];
-			static const enum op_kind kinds[] = {OP_F, OP_F, OP_B, OP_B, OP_W, OP_W};
+	for (int d = 0; d < s->p; d++) {
+		const uint8_t *k = &r.sh.var.best[(size_t)d * 6 * (size_t)s->m];
+		int next[VKINDS] = {0}, stage[VKINDS];
+		static const enum op_kind kind[] = {OP_F, OP_F, OP_B, OP_B, OP_W, OP_W};
 
-			sched_push(s, d, kinds[o->kind], o->mb, stage_of(&best, o->kind, d));
-		}
-	vpass_release(&best);
+		for (int x = 0; x < VKINDS; x++)
+			stage[x] = stage_of(s->p, x, d);
+		for (int n = 0; n < 6 * s->m; n++)
+			sched_push(s, d, kind[k[n]], next[k[n]]++, stage[k[n]]);
+	}
+	vrun_release(&r);
+	vprices_release(&v);
 	return 0;
 }

@@ -17,7 +17,7 @@
 int sim_price_schedule(struct sched *s, const struct cost *k, const struct config *c,
                        struct pp_error *err)
 {
-	struct sched_prices pr = {k->t_f, k->t_b, k->t_w, k->msg_time, k->act, k->act_w, 0};
+	struct sched_prices pr = {k->t_f, k->t_b, k->t_w, k->msg_time, k->act, k->act_w, 0, c->jobs};
 	struct pp_error why = {0};
 
 	pr.mem_limit = s->desc->limit_per_p > 0 ? (double)s->desc->limit_per_p * s->p

@@ -105,6 +105,9 @@ else
 	nomem_check export-comms -s zbv -p 4 -m 8 --export-schedule="$OUT/comms.csv" \
 		--export-format=torch-comms
 	nomem_check compare compare --schedules=1f1b,zbh1 -p 4 -m 8
+	# the cost-aware generators at a size that runs their passes on two threads
+	nomem_check zb-auto -s zb-auto -p 8 -m 1400 --jobs=2 --format=json
+	nomem_check zbv-auto -s zbv-auto -p 4 -m 1400 --jobs=2 --format=json
 	nomem_check sweep sweep -p 2,4 -m 8,16 --jobs=1
 	nomem_check advise advise --model=llama3-8b --gpus=8 --global-batch=64 --jobs=1
 	nomem_check serve serve --model=llama3-8b --gpu=h100-sxm -p 4 --batching=chunked \

@@ -82,7 +82,7 @@ void unit_price(struct sched *s, double t_f, double t_b, double t_w, const doubl
 	size_t n = (size_t)s->S;
 	pp_time *t = unit_calloc(4 * n, sizeof(*t));
 	int64_t *act = unit_calloc(2 * n, sizeof(*act));
-	struct sched_prices pr = {t, t + n, t + 2 * n, t + 3 * n, act, act + n, limit};
+	struct sched_prices pr = {t, t + n, t + 2 * n, t + 3 * n, act, act + n, limit, 1};
 
 	for (size_t st = 0; st < n; st++) {
 		t[st] = unit_ticks(t_f);

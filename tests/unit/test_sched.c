@@ -1789,6 +1789,109 @@ static void sched_zb_auto_keeps_alive_activations_within_each_limit(void)
 			}
 }
 
+/* A reproducible stream of numbers for the property tests (xorshift64*). */
+static uint64_t rng_next(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * UINT64_C(2685821657736338717);
+}
+
+/* A number in [lo, hi]. */
+static int rng_int(uint64_t *x, int lo, int hi)
+{
+	return lo + (int)(rng_next(x) % (uint64_t)(hi - lo + 1));
+}
+
+/* Prices for S stages drawn from x: op times of 1 to 40 ticks (all stages alike in some
+ * cases, so that decisions tie), messages of 0 to 12 ticks (free in some cases), activations
+ * of 1 to 4 with a W share of 0 to all of them, and a limit in half micro-batches from 1 to
+ * 2p + 1; arrays in t[4S] and act[2S]. */
+static struct sched_prices random_prices(uint64_t *x, int p, int S, pp_time *t, int64_t *act)
+{
+	bool alike = rng_int(x, 0, 2) == 0, free_comm = rng_int(x, 0, 3) == 0;
+	struct sched_prices pr = {t, t + S, t + 2 * S, t + 3 * S, act, act + S, 0, 1};
+
+	for (int st = 0; st < S; st++) {
+		for (int k = 0; k < 3; k++)
+			t[k * S + st] = alike && st > 0 ? t[k * S] : rng_int(x, 1, 40);
+		t[3 * S + st] = free_comm || st + 1 == S ? 0 : rng_int(x, 0, 12);
+		act[st] = alike && st > 0 ? act[0] : rng_int(x, 1, 4);
+		act[S + st] = alike && st > 0 ? act[S] : rng_int(x, 0, (int)act[st]);
+	}
+	pr.mem_limit = 0.5 * rng_int(x, 2, 4 * p + 2);
+	return pr;
+}
+
+/* Checks that desc's generator gives the op list, limit and error of its oracle (the
+ * generator as it was, one pass after another) for the shape and prices, on 1 to 3 threads. */
+static void check_against_oracle(const char *name,
+                                 int (*oracle)(struct sched *, const struct sched_prices *,
+                                               struct pp_error *),
+                                 int p, int m, struct sched_prices pr)
+{
+	const struct sched_desc *desc = sched_find(name);
+	struct sched_params sp = {p, desc->min_v, m, 0};
+	struct sched *want = sched_new(desc, &sp);
+	struct pp_error want_err = {0};
+	int want_rc = oracle(want, &pr, &want_err);
+
+	for (int jobs = 1; jobs <= 3; jobs++) {
+		struct sched *got = sched_new(desc, &sp);
+		struct pp_error err = {0};
+		int rc;
+
+		pr.jobs = jobs;
+		rc = sched_generate_priced(got, &pr, &err);
+		CU_ASSERT_EQUAL(rc, want_rc);
+		CU_ASSERT_EQUAL(err.kind, want_err.kind);
+		CU_ASSERT_STRING_EQUAL(err.msg, want_err.msg);
+		if (rc == 0 && want_rc == 0) {
+			CU_ASSERT_TRUE(unit_same_ops(got, want));
+			CU_ASSERT_EQUAL(got->mem_limit, want->mem_limit);
+		}
+		if (rc != want_rc || (rc == 0 && !unit_same_ops(got, want)))
+			fprintf(stderr, "%s p=%d m=%d limit %g jobs %d differs from the oracle\n", name,
+			        p, m, pr.mem_limit, jobs);
+		sched_free(got);
+	}
+	sched_free(want);
+}
+
+/* Checks name against its oracle over count shapes and prices drawn from seed: p from 1 to
+ * max_p and m from 1 to max_m, and then a few runs large enough for threads. */
+static void check_shapes_against_oracle(const char *name,
+                                        int (*oracle)(struct sched *,
+                                                      const struct sched_prices *,
+                                                      struct pp_error *),
+                                        uint64_t seed, int count, int max_p, int max_m)
+{
+	int v = sched_find(name)->min_v;
+
+	for (int i = 0; i < count + 6; i++) {
+		/* the last six: p of 8 to 16, at least 40,000 ops, which run on threads */
+		int p = i < count ? rng_int(&seed, 1, max_p) : rng_int(&seed, 8, 16);
+		int m = i < count ? rng_int(&seed, 1, max_m) : 40000 / (3 * v * p) + 1;
+		pp_time *t = unit_calloc(4 * (size_t)(v * p), sizeof(*t));
+		int64_t *act = unit_calloc(2 * (size_t)(v * p), sizeof(*act));
+
+		check_against_oracle(name, oracle, p, m, random_prices(&seed, p, v * p, t, act));
+		free(t);
+		free(act);
+	}
+}
+
+static void sched_zb_auto_gives_its_oracle_s_order_for_any_shape_prices_and_threads(void)
+{
+	check_shapes_against_oracle("zb-auto", unit_zb_auto_oracle, 42, 1500, 12, 40);
+}
+
+static void sched_zbv_auto_gives_its_oracle_s_order_for_any_shape_prices_and_threads(void)
+{
+	check_shapes_against_oracle("zbv-auto", unit_zbv_auto_oracle, 7, 1000, 10, 30);
+}
+
 /* PyTorch's artifact zb1p_2rank_2stagep_compute.csv (ScheduleInterleavedZeroBubble, p = 2,
  * v = 2, m = 8), with its empty steps left out and its "B" (it predates "I") written I. */
 static const char *const zb1p_p2_v2_m8_rows[2] = {
@@ -2378,6 +2481,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_accepts_interleaved_combined_as_megatron_lm_does),
         UNIT_TEST(sched_vhalf_and_vmin_hold_about_a_half_and_a_third_of_1f1b_s_activations),
         UNIT_TEST(sched_zb_auto_keeps_alive_activations_within_each_limit),
+        UNIT_TEST(sched_zb_auto_gives_its_oracle_s_order_for_any_shape_prices_and_threads),
+        UNIT_TEST(sched_zbv_auto_gives_its_oracle_s_order_for_any_shape_prices_and_threads),
         UNIT_TEST(sched_1f1b_v_order_of_p4_m8_equals_the_authors_v1f1b),
         UNIT_TEST(sched_1f1b_v_runs_one_micro_batch_down_and_back_up_the_v),
         UNIT_TEST(sched_1f1b_v_peaks_at_its_bound_on_every_device),

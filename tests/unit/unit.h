@@ -76,6 +76,12 @@ void unit_set(struct config *c, const char *key, const char *value);
 void unit_price(struct sched *s, double t_f, double t_b, double t_w, const double *comm,
                 double limit);
 
+/* The zb-auto and zbv-auto generators as they were before their passes ran on threads with
+ * shared arrays (tests/unit/oracle_zbauto.c, oracle_zbvauto.c): the oracles of the tests that
+ * the library's give the same op lists. Called as struct sched_fns' generate_priced. */
+int unit_zb_auto_oracle(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
+int unit_zbv_auto_oracle(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
+
 /*
  * Parses one rank's row of a PyTorch compute-only CSV ("0F0,,7I0,(0F7;7B3)OVERLAP_F_B", letters
  * F, I = B, W, B = BW; empty cells skipped) into out (at most max ops), the F of an overlapped
