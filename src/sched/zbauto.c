@@ -29,9 +29,9 @@
  *     so it is not run (at unit costs and free messages one pass stands for all eight);
  *   - a stage's end can be no earlier than the start of its first F plus all its work plus
  *     the idle time it has had, so a pass whose bound passes a finished pass's makespan stops;
- *   - the passes run on pr->jobs threads, each taking the next pass left in the authors'
- *     order, with arrays each thread reuses from pass to pass; the best pass is the same
- *     whichever thread ran it;
+ *   - the passes run on pr->jobs threads (struct sched_variants), a thread starting one only
+ *     once it is known to differ from every earlier one, with arrays each thread reuses from
+ *     pass to pass; the best pass is the same whichever thread ran it;
  *   - a pass keeps each stage's op kinds alone (a byte an op; an op's micro-batch is the count
  *     of its kind before it), the finish of each F (the next stage reads it, however far behind)
  *     and of each stage's last B (round i runs B(i) on every stage, last stage first).

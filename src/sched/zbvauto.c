@@ -56,9 +56,9 @@
  *     chain stands for all four);
  *   - a rerun stops once its largest idle time reaches the score of the pass before it, which
  *     it then cannot beat (at a score of 0 it does not start);
- *   - the chains run on pr->jobs threads, each taking the next chain left in the authors'
- *     order, with arrays each thread reuses from pass to pass; the best chain is the same
- *     whichever thread ran it;
+ *   - the chains run on pr->jobs threads (struct sched_variants), a thread starting one only
+ *     once it is known to differ from every earlier one, with arrays each thread reuses from
+ *     pass to pass; the best chain is the same whichever thread ran it;
  *   - a pass keeps each device's op kinds alone (a byte an op; an op's micro-batch is the count
  *     of its kind before it) and the ends of F's and B's, which the neighbours read; whether an
  *     op has run is the count of its kind, so that nothing is reset between passes.
