@@ -29,9 +29,9 @@
  *     so it is not run (at unit costs and free messages one pass stands for all eight);
  *   - a stage's end can be no earlier than the start of its first F plus all its work plus
  *     the idle time it has had, so a pass whose bound passes a finished pass's makespan stops;
- *   - the passes run on pr->jobs threads, each taking the next pass left in the authors'
- *     order, with arrays each thread reuses from pass to pass; the best pass is the same
- *     whichever thread ran it;
+ *   - the passes run on pr->jobs threads (struct sched_variants), a thread starting one only
+ *     once it is known to differ from every earlier one, with arrays each thread reuses from
+ *     pass to pass; the best pass is the same whichever thread ran it;
  *   - a pass keeps each stage's op kinds alone (a byte an op; an op's micro-batch is the count
  *     of its kind before it), the finish of each F (the next stage reads it, however far behind)
  *     and of each stage's last B (round i runs B(i) on every stage, last stage first).
@@ -58,14 +58,14 @@ struct zprice {
 
 /* One stage in a pass. */
 struct zstage {
-	int f, b, w;     /* next micro-batch of each kind */
-	int n;           /* ops put */
-	int want;        /* whether it runs an F this round */
-	int64_t mem;     /* activations alive */
-	pp_time end;     /* finish of its last op */
-	pp_time bubble;  /* idle time since its first F started */
-	pp_time last_b;  /* finish of its last B */
-	pp_time floor;   /* start of its first F plus its work: its end at no idle time */
+	int f, b, w;    /* next micro-batch of each kind */
+	int n;          /* ops put */
+	int want;       /* whether it runs an F this round */
+	int64_t mem;    /* activations alive */
+	pp_time end;    /* finish of its last op */
+	pp_time bubble; /* idle time since its first F started */
+	pp_time last_b; /* finish of its last B */
+	pp_time floor;  /* start of its first F plus its work: its end at no idle time */
 };
 
 /* What the threads share: the prices, and the passes as variants (their makespans the
@@ -80,19 +80,19 @@ struct zshared {
 struct zpass {
 	_Alignas(SCHED_LINE) struct zshared *sh;
 	const struct zprice *pr;
-	int p, m, k;           /* k: the pass's place in the authors' order (flags 7 - k) */
+	int p, m, k; /* k: the pass's place in the authors' order (flags 7 - k) */
 	bool bubble_first, prioritize_b, overrun;
-	struct zstage *st;     /* [p] */
-	int *extra;            /* [p] round 0's warm-up forwards beyond the first */
-	int *extra_other;      /* [p] the same with the other bubble-first choice */
-	pp_time *tf;           /* [m * p] finish of F(mb) on stage j at mb * p + j */
-	uint8_t *kinds;        /* [p * 3m] each stage's op kinds in order, 3m a stage */
-	pp_time max_bubble;    /* the largest bubble of a stage */
-	pp_time bound;         /* the largest floor + bubble of a stage */
-	unsigned consulted;    /* choices that changed a decision (ZB_ bits) */
-	unsigned told;         /* those told to the other threads */
-	bool failed;           /* an F cannot fit the limit */
-	bool stopped;          /* left unfinished: the same as an earlier pass, or beaten */
+	struct zstage *st;  /* [p] */
+	int *extra;         /* [p] round 0's warm-up forwards beyond the first */
+	int *extra_other;   /* [p] the same with the other bubble-first choice */
+	pp_time *tf;        /* [m * p] finish of F(mb) on stage j at mb * p + j */
+	uint8_t *kinds;     /* [p * 3m] each stage's op kinds in order, 3m a stage */
+	pp_time max_bubble; /* the largest bubble of a stage */
+	pp_time bound;      /* the largest floor + bubble of a stage */
+	unsigned consulted; /* choices that changed a decision (ZB_ bits) */
+	unsigned told;      /* those told to the other threads */
+	bool failed;        /* an F cannot fit the limit */
+	bool stopped;       /* left unfinished: the same as an earlier pass, or beaten */
 };
 
 static inline void note_bubble(struct zpass *z, struct zstage *s, pp_time gap)
@@ -203,7 +203,8 @@ static void warm_up_count(const struct zpass *z, bool bubble_first, int *extra)
 		pp_time t = z->st[j].end;
 
 		while (z->st[j].f + extra[j] < z->m && mm + c->act <= c->limit) {
-			if (bubble_first ? t + c->t_f > last + c->comm_out : t >= last + c->comm_out)
+			if (bubble_first ? t + c->t_f > last + c->comm_out
+			                 : t >= last + c->comm_out)
 				break;
 			mm += c->act;
 			t += c->t_f;
