@@ -212,6 +212,10 @@ int engine_perturb(struct engine *e, const struct engine_perturb *p, struct pp_e
 /* The duration e's cost gives op i, its plan's pieces included (a fused backward: B + W; the
  * first op of an overlapped pair: the pair's span): what engine_perturb's op_dur replaces. */
 pp_time engine_cost_duration(const struct engine *e, size_t i);
+/* The duration e's cost gives the message op i sends to the next stage of its route (a
+ * forward's) or the stage before (a backward's), before any slow link; 0 when it sends none:
+ * what engine_perturb's msg_dur replaces. */
+pp_time engine_cost_msg_duration(const struct engine *e, size_t i);
 /* Asks e to record the order in which its ops finished (result's order); call before
  * engine_run. */
 void engine_record_order(struct engine *e);

@@ -81,17 +81,10 @@ static int send_chan(const struct engine *e, size_t i, uint32_t *b)
 	return e->bwd_chan[op->stage - 1];
 }
 
-/* The duration of op i's message over boundary b before any slow link: the perturbation's, or
- * the cost's (a message the cost prices at 0 stays free). */
-static pp_time msg_base(const struct engine *e, size_t i, uint32_t b)
-{
-	return e->msg_dur != NULL && e->c->msg_time[b] > 0 ? e->msg_dur[i] : e->c->msg_time[b];
-}
-
 /* The same message's duration when it takes channel ch at start. */
 static pp_time msg_dur_at(const struct engine *e, int ch, size_t i, uint32_t b, pp_time start)
 {
-	pp_time d = msg_base(e, i, b);
+	pp_time d = engine_msg_duration(e, i, b);
 
 	return e->slow_chan != NULL ? engine_slowed(&e->slow_chan[ch], start, d) : d;
 }
@@ -309,7 +302,7 @@ static bool start_of(const struct walk *w, size_t x, int ch, uint32_t b, pp_time
                      pp_time *start)
 {
 	const struct engine *e = w->e;
-	pp_time base = msg_base(e, x, b), slowed, a, c;
+	pp_time base = engine_msg_duration(e, x, b), slowed, a, c;
 	const struct slow_at *sl;
 
 	if (e->slow_chan == NULL || e->slow_chan[ch].factor == 1) {
@@ -578,7 +571,7 @@ int engine_slack(const struct engine *e, pp_time *slack, struct pp_error *err)
 				la = next[ch];
 			if (blocking && hold < la)
 				la = hold;
-			dur = e->slow_chan != NULL ? slack[k] : msg_base(e, k, b);
+			dur = e->slow_chan != NULL ? slack[k] : engine_msg_duration(e, k, b);
 			next[ch] = la - dur;
 			if (next[ch] < late)
 				late = next[ch];

@@ -34,6 +34,17 @@ pp_time engine_cost_duration(const struct engine *e, size_t i)
 	return cost_duration(e, op);
 }
 
+pp_time engine_cost_msg_duration(const struct engine *e, size_t i)
+{
+	const struct op *op = &e->s->ops[i];
+
+	if (op->kind == OP_F)
+		return sched_route_last(e->s, op->stage) ? 0 : e->c->msg_time[op->stage];
+	if (op->kind == OP_W || sched_route_first(e->s, op->stage))
+		return 0;
+	return e->c->msg_time[op->stage - 1];
+}
+
 pp_time engine_op_duration(const struct engine *e, size_t i)
 {
 	return e->op_dur != NULL ? e->op_dur[i] : cost_duration(e, &e->s->ops[i]);

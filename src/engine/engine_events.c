@@ -132,15 +132,10 @@ static int send_outputs(struct engine *e, int d, uint32_t i, struct pp_error *er
 
 		if ((x & ~CONS_INDEX) == CONS_FORWARD)
 			rc = deliver(e, d, i, j, e->fwd_chan[st], c->msg_bytes[st],
-			             e->msg_dur != NULL && c->msg_time[st] > 0 ? e->msg_dur[i]
-			                                                      : c->msg_time[st],
-			             err);
+			             engine_msg_duration(e, i, st), err);
 		else if ((x & ~CONS_INDEX) == CONS_GRADIENT)
 			rc = deliver(e, d, i, j, e->bwd_chan[st - 1], c->msg_bytes[st - 1],
-			             e->msg_dur != NULL && c->msg_time[st - 1] > 0
-			                     ? e->msg_dur[i]
-			                     : c->msg_time[st - 1],
-			             err);
+			             engine_msg_duration(e, i, st - 1), err);
 		else
 			rc = deliver(e, d, i, j, -1, 0, 0, err);
 		if (rc != 0)

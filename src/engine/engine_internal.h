@@ -117,6 +117,13 @@ struct engine {
 #define CONS_GRADIENT (UINT32_C(2) << 30)
 #define CONS_NONE     UINT32_MAX
 
+/* The duration of op i's message over boundary b before any slow link: the perturbation's, or
+ * the cost's (a message the cost prices at 0 stays free). */
+static inline pp_time engine_msg_duration(const struct engine *e, size_t i, uint32_t b)
+{
+	return e->msg_dur != NULL && e->c->msg_time[b] > 0 ? e->msg_dur[i] : e->c->msg_time[b];
+}
+
 /* Duration of op i on its stage, its plan's pieces included (a fused backward: B + W), or
  * the perturbation's. */
 pp_time engine_op_duration(const struct engine *e, size_t i);

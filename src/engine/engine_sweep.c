@@ -177,8 +177,7 @@ static pp_time transfer(struct engine *e, uint32_t d, int ch, size_t i, uint32_t
 
 	e->dev[d].free_at = *free_at;
 	arrive = engine_transfer(e, (int)d, ch, e->c->msg_bytes[b],
-	                         e->msg_dur != NULL && e->c->msg_time[b] > 0 ? e->msg_dur[i]
-	                                                                     : e->c->msg_time[b],
+	                         engine_msg_duration(e, i, b),
 	                         end);
 	*free_at = e->dev[d].free_at;
 	return arrive;

@@ -40,12 +40,12 @@ struct pool {
 /* What every sample of a run draws from; read-only once made. */
 struct noise {
 	const struct sim *s;
-	struct draw *op;       /* [3S] by stage and kind F, B, W (a fused backward takes B's) */
-	struct draw msg;       /* messages */
-	pp_time *base;         /* [nops] each op's cost (a pair's span at its first op) */
-	pp_time *base_msg;     /* [nops] the cost of the message each op sends */
-	double stall_every;    /* in ticks; 0: no stalls */
-	pp_time stall_length;  /* in ticks */
+	struct draw *op;      /* [3S] by stage and kind F, B, W (a fused backward takes B's) */
+	struct draw msg;      /* messages */
+	pp_time *base;        /* [nops] each op's cost (a pair's span at its first op) */
+	pp_time *base_msg;    /* [nops] the cost of the message each op sends */
+	double stall_every;   /* in ticks; 0: no stalls */
+	pp_time stall_length; /* in ticks */
 	struct engine_slow slow[PP_MAX_STRAGGLERS];
 	size_t nslow;
 	struct pool *pools;
@@ -88,16 +88,19 @@ static int read_pools(FILE *f, const char *path, void *ctx, struct pp_error *err
 		if (text_csv_split(r.line, true, fld, offs, 4) != 3)
 			goto bad;
 		if (r.lineno == 1) {
-			if (strcmp(fld[0], "kind") || strcmp(fld[1], "stage") || strcmp(fld[2], "value"))
+			if (strcmp(fld[0], "kind") || strcmp(fld[1], "stage") ||
+			    strcmp(fld[2], "value"))
 				goto bad;
 			continue;
 		}
-		kind = !strcmp(fld[0], "F") ? 0 : !strcmp(fld[0], "B") ? 1
-		                              : !strcmp(fld[0], "W") ? 2
-		                              : !strcmp(fld[0], "*") ? -1
-		                                                     : -2;
-		if (kind == -2 || (strcmp(fld[1], "*") != 0 &&
-		                   text_parse_int(fld[1], 0, PP_MAX_LIST - 1, &st) != TEXT_OK) ||
+		kind = !strcmp(fld[0], "F")   ? 0
+		       : !strcmp(fld[0], "B") ? 1
+		       : !strcmp(fld[0], "W") ? 2
+		       : !strcmp(fld[0], "*") ? -1
+		                              : -2;
+		if (kind == -2 ||
+		    (strcmp(fld[1], "*") != 0 &&
+		     text_parse_int(fld[1], 0, PP_MAX_LIST - 1, &st) != TEXT_OK) ||
 		    text_parse_double(fld[2], &x) != TEXT_OK || !(x > 0) ||
 		    text_lines_check_whole(&r, err) != 0)
 			goto bad;
@@ -135,7 +138,8 @@ static int read_pools(FILE *f, const char *path, void *ctx, struct pp_error *err
 bad:
 	if (err->msg[0] == '\0')
 		pp_fail(err, PP_ERR_CONFIG,
-		        "samples '%s':%zu: must be a header kind,stage,value then rows of F, B, W or "
+		        "samples '%s':%zu: must be a header kind,stage,value then rows of F, B, W "
+		        "or "
 		        "*, a stage or *, and a value above 0",
 		        path, r.lineno);
 	text_lines_release(&r);
@@ -175,8 +179,9 @@ static int draw_of(const struct noise *nz, const struct pp_jitter_rule *r, int k
 		return 0;
 	if ((pl = pool_for(nz, k, st)) == NULL)
 		return pp_fail(err, PP_ERR_CONFIG, "samples '%s': no value for %c ops of stage %d",
-		               nz->s->config.jitter.file[0] != '\0' ? nz->s->config.jitter.file
-		                                                    : nz->s->config.link_jitter.file,
+		               nz->s->config.jitter.file[0] != '\0'
+		                       ? nz->s->config.jitter.file
+		                       : nz->s->config.link_jitter.file,
 		               "FBW"[k < 0 ? 0 : k], st);
 	d->pool = pl->v;
 	d->npool = pl->n;
@@ -249,11 +254,8 @@ static int noise_init(struct noise *nz, const struct sim *s, struct pp_error *er
 	            err) != 0)
 		return -1;
 	for (size_t i = 0; i < sc->nops; i++) {
-		const struct op *op = &sc->ops[i];
-		int b = op->kind == OP_F ? (int)op->stage : (int)op->stage - 1;
-
 		nz->base[i] = engine_cost_duration(s->engine, i);
-		nz->base_msg[i] = op->kind != OP_W && b >= 0 && b < sc->S ? k->msg_time[b] : 0;
+		nz->base_msg[i] = engine_cost_msg_duration(s->engine, i);
 	}
 	if (c->stall_every > 0) {
 		nz->stall_every = c->stall_every * (double)k->tick;
@@ -289,9 +291,19 @@ static void fill(const struct noise *nz, uint64_t j, pp_time *op_dur, pp_time *m
 
 	for (size_t i = 0; i < s->nops; i++) {
 		const struct op *op = &s->ops[i];
-		const struct draw *d = &nz->op[3 * (size_t)op->stage + (op->kind == OP_BW ? 1 : op->kind)];
+		const struct draw *d =
+		        &nz->op[3 * (size_t)op->stage + (op->kind == OP_BW ? 1 : op->kind)];
 		pp_time t = nz->base[i];
 
+		msg_dur[i] = nz->msg.none || nz->base_msg[i] == 0
+		                     ? nz->base_msg[i]
+		                     : (pp_time)llround((double)nz->base_msg[i] *
+		                                        factor(&nz->msg,
+		                                               pp_random_at(seed, j, i, DRAW_MSG)));
+		if (i > 0 && (op[-1].flags & OP_OVERLAP)) {
+			op_dur[i] = 0; /* the pair's span is in its first op's entry */
+			continue;
+		}
 		if (op->flags & OP_OVERLAP) {
 			/* a pair: its span scaled by its two ops' draws, weighed by their costs */
 			const struct op *b = op + 1;
@@ -300,25 +312,19 @@ static void fill(const struct noise *nz, uint64_t j, pp_time *op_dur, pp_time *m
 			       wb = (double)k->t_b[b->stage] +
 			            (b->kind == OP_BW ? (double)k->t_w[b->stage] : 0),
 			       ff = d->none ? 1 : factor(d, pp_random_at(seed, j, i, DRAW_OP)),
-			       fb = db->none ? 1 : factor(db, pp_random_at(seed, j, i + 1, DRAW_OP));
+			       fb = db->none ? 1
+			                     : factor(db, pp_random_at(seed, j, i + 1, DRAW_OP));
 
 			if ((!d->none || !db->none) && wf + wb > 0)
 				t = (pp_time)llround((double)t * (ff * wf + fb * wb) / (wf + wb));
 		} else if (!d->none) {
-			t = (pp_time)llround((double)t * factor(d, pp_random_at(seed, j, i, DRAW_OP)));
+			t = (pp_time)llround((double)t *
+			                     factor(d, pp_random_at(seed, j, i, DRAW_OP)));
 		}
-		if (nz->stall_every > 0 &&
-		    pp_uniform_of(pp_random_at(seed, j, i, DRAW_STALL)) <
-		            -expm1(-(double)t / nz->stall_every))
+		if (nz->stall_every > 0 && pp_uniform_of(pp_random_at(seed, j, i, DRAW_STALL)) <
+		                                   -expm1(-(double)t / nz->stall_every))
 			t += nz->stall_length;
 		op_dur[i] = t;
-		if (op > s->ops && (op[-1].flags & OP_OVERLAP))
-			op_dur[i] = 0; /* the pair's span is in its first op's entry */
-		msg_dur[i] = nz->msg.none || nz->base_msg[i] == 0
-		                     ? nz->base_msg[i]
-		                     : (pp_time)llround((double)nz->base_msg[i] *
-		                                        factor(&nz->msg, pp_random_at(seed, j, i,
-		                                                                      DRAW_MSG)));
 	}
 }
 
@@ -383,7 +389,8 @@ static void *run_share(void *arg)
 				sh->out->s[x].critical_device = d;
 		if (cp.length > 0)
 			sh->out->s[x].critical_share =
-			        (double)cp.devices[sh->out->s[x].critical_device] / (double)cp.length;
+			        (double)cp.devices[sh->out->s[x].critical_device] /
+			        (double)cp.length;
 		critical_path_release(&cp);
 		engine_free(e);
 	}
@@ -396,8 +403,8 @@ out:
 /* Most threads samples run on. */
 #define SAMPLES_MAX_THREADS 256
 
-int samples_run(const struct sim *s, uint64_t first, uint64_t last, int jobs,
-                struct samples *out, struct pp_error *err)
+int samples_run(const struct sim *s, uint64_t first, uint64_t last, int jobs, struct samples *out,
+                struct pp_error *err)
 {
 	struct noise nz;
 	struct share *sh = NULL;
@@ -405,8 +412,8 @@ int samples_run(const struct sim *s, uint64_t first, uint64_t last, int jobs,
 	pthread_t *th = NULL;
 	int started = 0, rc = -1;
 
-	*out = (struct samples){.first = first, .n = last - first, .seed = s->config.seed,
-	                        .p = s->sched->p};
+	*out = (struct samples){
+	        .first = first, .n = last - first, .seed = s->config.seed, .p = s->sched->p};
 	if (noise_init(&nz, s, err) != 0)
 		goto out;
 	if (jobs > SAMPLES_MAX_THREADS)
@@ -518,7 +525,8 @@ int samples_stats(const struct samples *x, bool step, struct sample_stats *out)
 	*out = (struct sample_stats){0};
 	for (size_t i = 0; i < n; i++) {
 		v[i] = step ? x->s[i].step : x->s[i].bubble;
-		/* about the first, in sample order: samples that do not vary have its mean exactly */
+		/* about the first, in sample order: samples that do not vary have its mean exactly
+		 */
 		dev += (long double)v[i] - (long double)v[0];
 	}
 	if (n > 0) {

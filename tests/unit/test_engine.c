@@ -1400,12 +1400,8 @@ static void own_durations(const struct sim *x, pp_time *op_dur, pp_time *msg_dur
 	const struct sched *s = x->sched;
 
 	for (size_t i = 0; i < s->nops; i++) {
-		const struct op *op = &s->ops[i];
-		int b = op->kind == OP_F ? op->stage : op->stage - 1;
-
-		op_dur[i] = (op->flags & OP_OVERLAP) ? engine_pair_duration(x->engine, i)
-		                                     : engine_op_duration(x->engine, i);
-		msg_dur[i] = b >= 0 && b < s->S ? x->cost->msg_time[b] : 0;
+		op_dur[i] = engine_cost_duration(x->engine, i);
+		msg_dur[i] = engine_cost_msg_duration(x->engine, i);
 	}
 }
 
