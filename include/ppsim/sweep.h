@@ -17,8 +17,10 @@
 #include "ppsim/shard.h"
 #include "ppsim/util.h"
 
-/* Most axes a sweep may have, and most values one axis may take. */
-#define SWEEP_MAX_AXES   16
+/* Most options that may vary in a sweep (take several values), most options it may be given
+ * in all (one value each for the others), and most values one axis may take. */
+#define SWEEP_MAX_AXES    16
+#define SWEEP_MAX_OPTIONS 256
 #define SWEEP_MAX_VALUES 100000
 /* Most points a sweep may have (its indices fit in 32 bits). */
 #define SWEEP_MAX_POINTS UINT64_C(4294967295)
@@ -40,12 +42,13 @@ struct sweep_axis {
 	char label[48];                  /* "-m" or "--microbatches", for messages */
 	char **values;                   /* each as config_format_value writes it */
 	int nvalues;
+	int slot; /* its index in a record's value[] when it varies (nvalues > 1), else -1 */
 };
 
 /* A grid of configurations around a base config. */
 struct sweep {
 	struct config base;                     /* what every point starts from */
-	struct sweep_axis axes[SWEEP_MAX_AXES]; /* in the order given */
+	struct sweep_axis axes[SWEEP_MAX_OPTIONS]; /* in the order given */
 	int naxes;
 	bool require_fit; /* a point over its GPU memory is skipped, not ranked */
 	/* the least work (ops, and SWEEP_DEVICE_OPS a device) a run takes on several threads:
@@ -62,7 +65,7 @@ struct sweep_record {
 	bool ok;                    /* simulated; else skipped for reason */
 	char reason[1024];          /* why a point was skipped */
 	enum pp_errkind error;      /* the kind of that error; PP_ERR_NONE when ok */
-	int value[SWEEP_MAX_AXES];  /* index of each axis's value */
+	int value[SWEEP_MAX_AXES];  /* index of each varying axis's value, by its slot */
 	char schedule[32];          /* the generator, or "file" */
 	int p, v, m;                /* the shape, with v and m as settled */
 	int tp, dp, mbs, gpus;      /* with a model: the layout */
@@ -119,6 +122,12 @@ void sweep_release(struct sweep *sw);
  */
 int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char *label,
                    const char *spec, struct pp_error *err);
+
+/* The index of axis a's value at record r (0 for an axis of one value). */
+static inline int sweep_value(const struct sweep *sw, const struct sweep_record *r, int a)
+{
+	return sw->axes[a].slot < 0 ? 0 : r->value[sw->axes[a].slot];
+}
 
 /* Whether the points run noise samples: the base's --samples, or an axis of it. */
 bool sweep_has_samples(const struct sweep *sw);

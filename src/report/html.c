@@ -452,7 +452,7 @@ int report_html_sweep_record(FILE *out, const struct sweep *sw, const struct swe
 {
 	fputs(first ? "{\"at\":[" : ",\n{\"at\":[", out);
 	for (int a = 0; a < sw->naxes; a++)
-		fprintf(out, "%s%d", a ? "," : "", r->value[a]);
+		fprintf(out, "%s%d", a ? "," : "", sweep_value(sw, r, a));
 	fputs("],\"record\":", out);
 	report_sweep_json_record(out, sw, r);
 	fputc('}', out);

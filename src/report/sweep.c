@@ -179,7 +179,7 @@ void report_sweep_json_record(FILE *out, const struct sweep *sw, const struct sw
 	for (int a = 0; a < sw->naxes; a++)
 		if (extra_axis(sw, a)) {
 			fprintf(out, ",\"%s\":", sw->axes[a].opt->key);
-			json_value(out, sw->axes[a].opt, sw->axes[a].values[r->value[a]]);
+			json_value(out, sw->axes[a].opt, sw->axes[a].values[sweep_value(sw, r, a)]);
 		}
 	for (size_t c = 0; c < COUNT(figures); c++)
 		if (model || !figures[c].model_only) {
@@ -236,7 +236,7 @@ int report_sweep_csv(FILE *out, const struct sweep *sw, const struct sweep_recor
 	for (int a = 0; a < sw->naxes; a++)
 		if (extra_axis(sw, a)) {
 			fputc(',', out);
-			report_csv_text(out, sw->axes[a].values[r->value[a]]);
+			report_csv_text(out, sw->axes[a].values[sweep_value(sw, r, a)]);
 		}
 	for (size_t c = 0; c < COUNT(figures); c++)
 		if (model || !figures[c].model_only)
@@ -319,7 +319,7 @@ static const char *ranked_cell(const void *ctx, int row, int id, char *buf, size
 		return r ? table_cell(buf, cut, &table_columns[id - FIGURE], r)
 		         : table_columns[id - FIGURE].name;
 	else if (id >= AXIS)
-		return r ? t->sw->axes[id - AXIS].values[r->value[id - AXIS]]
+		return r ? t->sw->axes[id - AXIS].values[sweep_value(t->sw, r, id - AXIS)]
 		         : t->sw->axes[id - AXIS].opt->key;
 	else
 		return r ? cell(buf, cut, &shape[id], r) : shape[id].key;

@@ -159,10 +159,10 @@ static int add_range(struct values *vs, const struct sweep *sw, const struct swe
 int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char *label,
                    const char *spec, struct pp_error *err)
 {
-	struct sweep_axis a = {opt, "", NULL, 0};
+	struct sweep_axis a = {opt, "", NULL, 0, -1};
 	struct values vs = {NULL, 0, 0};
 	char *copy, *save = NULL;
-	int slot = sw->naxes;
+	int slot = sw->naxes, varying;
 	uint64_t points;
 
 	snprintf(a.label, sizeof(a.label), "%s", label);
@@ -173,9 +173,9 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 	for (int i = 0; i < sw->naxes; i++)
 		if (sw->axes[i].opt == opt)
 			slot = i;
-	if (slot == SWEEP_MAX_AXES)
-		return pp_fail(err, PP_ERR_USAGE, "%s: at most %d options can vary in a sweep",
-		               label, SWEEP_MAX_AXES);
+	if (slot == SWEEP_MAX_OPTIONS)
+		return pp_fail(err, PP_ERR_USAGE, "%s: at most %d options can be given to a sweep",
+		               label, SWEEP_MAX_OPTIONS);
 	if (*spec == '\0' || spec[strlen(spec) - 1] == ',' || *spec == ',' ||
 	    strstr(spec, ",,") != NULL)
 		return pp_fail(err, PP_ERR_USAGE, "%s '%s': an empty value in the list", label,
@@ -223,6 +223,15 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 		               "%s: the sweep would have more than %" PRIu64 " points", label,
 		               SWEEP_MAX_POINTS);
 	}
+	/* only options of several values take a slot in the records */
+	varying = a.nvalues > 1;
+	for (int i = 0; i < sw->naxes; i++)
+		varying += i != slot && sw->axes[i].nvalues > 1;
+	if (varying > SWEEP_MAX_AXES) {
+		free_values(&a);
+		return pp_fail(err, PP_ERR_USAGE, "%s: at most %d options can vary in a sweep",
+		               label, SWEEP_MAX_AXES);
+	}
 	if (slot < sw->naxes) {
 		free_values(&sw->axes[slot]);
 		/* a later value replaces the earlier one, as for a single option */
@@ -231,6 +240,9 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 		sw->naxes--;
 	}
 	sw->axes[sw->naxes++] = a;
+	varying = 0;
+	for (int i = 0; i < sw->naxes; i++)
+		sw->axes[i].slot = sw->axes[i].nvalues > 1 ? varying++ : -1;
 	return 0;
 }
 
@@ -246,26 +258,28 @@ uint64_t sweep_points(const struct sweep *sw)
 	return n;
 }
 
-/* Splits point i into the index of each axis's value; the last axis varies fastest. */
+/* Splits point i into the index of each varying axis's value, by slot; the last axis varies
+ * fastest. */
 static void point_values(const struct sweep *sw, uint64_t i, int *value)
 {
 	for (int a = sw->naxes - 1; a >= 0; a--) {
 		uint64_t n = (uint64_t)sw->axes[a].nvalues;
 
-		value[a] = (int)(i % n);
+		if (sw->axes[a].slot >= 0)
+			value[sw->axes[a].slot] = (int)(i % n);
 		i /= n;
 	}
 }
 
 int sweep_point_config(const struct sweep *sw, uint64_t i, struct config *c, struct pp_error *err)
 {
-	int value[SWEEP_MAX_AXES];
+	struct sweep_record r;
 
-	point_values(sw, i, value);
+	point_values(sw, i, r.value);
 	*c = sw->base;
 	for (int a = 0; a < sw->naxes; a++)
-		if (config_set(c, sw->axes[a].opt, sw->axes[a].label, sw->axes[a].values[value[a]],
-		               err) != 0)
+		if (config_set(c, sw->axes[a].opt, sw->axes[a].label,
+		               sw->axes[a].values[sweep_value(sw, &r, a)], err) != 0)
 			return -1;
 	return 0;
 }

@@ -297,3 +297,28 @@ if command -v script >/dev/null 2>&1; then
 else
 	skip "progress on a terminal" "no script(1)"
 fi
+
+# A model spelled out option by option with its cluster and framework (over 16 options of one
+# value each) sweeps its micro-batch size: options of one value do not count toward the 16
+# that may vary, and each point equals the run of the same options.
+SPELLED="--model=gpt3-175b --layers=8 --hidden=1024 --ffn=4096 --heads=16 --kv-heads=16
+	--vocab=32000 --mlp=plain --seq=1024 --gpu=h100-sxm --tp=2 -p 2 --gpus=16
+	--global-batch=64 --framework=megatron --distributed-optimizer=yes
+	--overlap-grad-reduce=yes --overlap-param-gather=yes --tp-overlap=pipelined"
+# shellcheck disable=SC2086 # SPELLED is words
+if ppsim sweep $SPELLED --mbs=1,2,4 --format=jsonl >"$TMP/spelled.jsonl" 2>"$TMP/err" &&
+	[ "$(grep -c '"status":"ok"' "$TMP/spelled.jsonl")" -eq 3 ]; then
+	ok
+else
+	not_ok "sweep of a spelled-out model: $(head -c 300 "$TMP/err")"
+fi
+for mbs in 1 4; do
+	rec=$(grep "\"mbs\":$mbs," "$TMP/spelled.jsonl")
+	# shellcheck disable=SC2086 # SPELLED is words
+	ppsim $SPELLED --mbs=$mbs --format=json >"$TMP/spelled.json" 2>"$TMP/err"
+	if [ -n "$rec" ] && [ "$("$JGET" "$TMP/spelled.json" makespan)" = "$(field makespan "$rec")" ]; then
+		ok
+	else
+		not_ok "sweep of a spelled-out model, mbs $mbs: the point is not the run"
+	fi
+done

@@ -311,7 +311,7 @@ static void sweep_set_axis_rejects_more_values_than_an_axis_may_take(void)
 	sweep_release(&sw);
 }
 
-static void sweep_set_axis_allows_at_most_sixteen_options(void)
+static void sweep_set_axis_allows_at_most_sixteen_options_to_vary(void)
 {
 	static const char *const keys[] = {
 	        "p",      "m",   "v",     "group_size", "layers",
@@ -333,6 +333,54 @@ static void sweep_set_axis_allows_at_most_sixteen_options(void)
 	axis(&sw, "p", "3");
 	CU_ASSERT_EQUAL(sw.naxes, SWEEP_MAX_AXES);
 	CU_ASSERT_EQUAL(sweep_points(&sw), UINT64_C(1) << 15);
+	/* with p fixed, one more option may vary; options of one value do not count */
+	axis(&sw, "global_batch", "1,2");
+	axis(&sw, "cp", "1");
+	axis(&sw, "ep", "1");
+	CU_ASSERT_EQUAL(sw.naxes, SWEEP_MAX_AXES + 3);
+	assert_axis_rejected(&sw, "p", "-p", "2,4", &err);
+	CU_ASSERT_STRING_EQUAL(err.msg, "-p: at most 16 options can vary in a sweep");
+	CU_ASSERT_EQUAL(sw.naxes, SWEEP_MAX_AXES + 3);
+	sweep_release(&sw);
+}
+
+/* A sweep given many options of one value each (a model, a cluster and a framework spelled
+ * out) and a few lists: each point's config has every value, and the records index only the
+ * options that vary. */
+static void sweep_options_of_one_value_take_no_record_slot(void)
+{
+	static const char *const fixed[][2] = {
+	        {"layers", "24"},       {"hidden", "2048"}, {"ffn", "8192"},   {"heads", "16"},
+	        {"kv_heads", "16"},     {"vocab", "32000"}, {"seq", "1024"},   {"tp", "1"},
+	        {"gpus_per_node", "8"}, {"dp", "1"},        {"global_batch", "8"},
+	        {"cp", "1"},            {"ep", "1"},        {"group_size", "2"},
+	        {"max_ops", "1000000"}, {"t_comm", "0.5"},  {"t_f", "2"},      {"t_b", "3"},
+	};
+	struct sweep sw;
+	struct config c;
+	struct pp_error err = {0};
+	struct sweep_record r;
+
+	sweep_init(&sw, NULL);
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		axis(&sw, fixed[i][0], fixed[i][1]);
+	axis(&sw, "p", "2,4");
+	axis(&sw, "m", "4,8,16");
+	CU_ASSERT_EQUAL(sw.naxes, (int)(sizeof(fixed) / sizeof(fixed[0])) + 2);
+	CU_ASSERT_EQUAL(sweep_points(&sw), 6);
+	CU_ASSERT_EQUAL(sw.axes[0].slot, -1);
+	CU_ASSERT_EQUAL(sw.axes[sw.naxes - 2].slot, 0);
+	CU_ASSERT_EQUAL(sw.axes[sw.naxes - 1].slot, 1);
+	/* point 5: p = 4 (second value), m = 16 (third) */
+	CU_ASSERT_EQUAL_FATAL(sweep_point_config(&sw, 5, &c, &err), 0);
+	CU_ASSERT_EQUAL(c.p, 4);
+	CU_ASSERT_EQUAL(c.m, 16);
+	CU_ASSERT_EQUAL(c.group_size, 2);
+	CU_ASSERT_DOUBLE_EQUAL(c.t_b, 3, 0);
+	r.value[0] = 1;
+	r.value[1] = 2;
+	CU_ASSERT_EQUAL(sweep_value(&sw, &r, 0), 0);
+	CU_ASSERT_EQUAL(sweep_value(&sw, &r, sw.naxes - 1), 2);
 	sweep_release(&sw);
 }
 
@@ -1484,7 +1532,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(
                 sweep_set_axis_keeps_the_earlier_axis_when_its_replacement_exceeds_the_point_limit),
         UNIT_TEST(sweep_set_axis_rejects_more_values_than_an_axis_may_take),
-        UNIT_TEST(sweep_set_axis_allows_at_most_sixteen_options),
+        UNIT_TEST(sweep_set_axis_allows_at_most_sixteen_options_to_vary),
+        UNIT_TEST(sweep_options_of_one_value_take_no_record_slot),
         UNIT_TEST(sweep_points_is_one_without_axes_and_the_product_of_the_axis_sizes),
         UNIT_TEST(sweep_point_config_varies_the_last_axis_fastest),
         UNIT_TEST(sweep_evaluate_gives_a_valid_point_the_figures_of_a_direct_run),
