@@ -322,6 +322,10 @@ struct config {
 	int last_stage_layers;  /* (model) layers on the last virtual stage; 0: even split */
 	int layers_per_stage[PP_MAX_LIST]; /* (model) layers of each virtual stage */
 	int nlayers_per_stage;             /* entries in layers_per_stage; 0: not given */
+	/* (model) the recomputation of each virtual stage (enum pp_recompute); 0 entries: every
+	 * stage takes recompute */
+	signed char stage_recompute[PP_MAX_LIST];
+	int nstage_recompute;
 	bool spread_layers; /* (model; no option: ppsim advise sets it) layers that do not split
 	                       evenly over the stages are spread, the first and the last stage
 	                       taking the fewer, instead of refused */
@@ -394,9 +398,11 @@ enum config_command {
 	CONFIG_SERVE = 32,
 	CONFIG_REPLAY = 64, /* replay: a few of run's options, for its what-ifs and outputs */
 	CONFIG_MERGE = 128, /* takes no config option: the shards it joins hold them */
+	CONFIG_PARTITION = 256,
 };
 #define CONFIG_TRAINING                                                                            \
-	(CONFIG_RUN | CONFIG_COMPARE | CONFIG_SWEEP | CONFIG_ADVISE | CONFIG_BREAKEVEN)
+	(CONFIG_RUN | CONFIG_COMPARE | CONFIG_SWEEP | CONFIG_ADVISE | CONFIG_BREAKEVEN |           \
+	 CONFIG_PARTITION)
 #define CONFIG_SERVING (CONFIG_SERVE | CONFIG_COMPARE)
 #define CONFIG_ALL     (CONFIG_TRAINING | CONFIG_SERVE)
 /* Every command that takes options. */

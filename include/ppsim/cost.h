@@ -171,6 +171,8 @@ struct cost_model {
 	double attn_fwd_ms;            /* of layer_ms.f, the attention core (what selective
 	                                  recomputation runs again in B) */
 	double layer_act_bytes;        /* activations one layer keeps per micro-batch, per GPU */
+	double layer_act_by[3];        /* the same under each recomputation (enum pp_recompute) */
+	enum pp_recompute *stage_recompute; /* [S] each virtual stage's recomputation */
 	double tp_allreduce_ms;        /* one TP all-reduce of a layer's activations */
 	uint64_t msg_bytes;            /* bytes of one P2P message, per GPU */
 	int *stage_layers;             /* [S] layers of each virtual stage */
@@ -238,6 +240,7 @@ struct cost_model {
 	struct cost_flops router_ms;    /* of moe_ms: the router */
 	struct cost_flops shared_ms;    /* of moe_ms: the shared experts */
 	double moe_act_bytes;           /* activations an expert layer keeps, per GPU */
+	double moe_act_by[3];           /* the same under each recomputation */
 	double a2a_ms;                  /* one all-to-all of a layer's routed tokens, dispatch or
 	                                   combine, on the busiest GPU */
 	double *edp_bandwidth;          /* [p] the link device d's expert gradients' ring

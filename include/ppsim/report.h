@@ -14,6 +14,7 @@
 
 #include "ppsim/advise.h"
 #include "ppsim/measured.h"
+#include "ppsim/partition.h"
 #include "ppsim/schedfile.h"
 #include "ppsim/serve.h"
 #include "ppsim/sim.h"
@@ -63,6 +64,14 @@ enum report_kind {
 	REPORT_LIST,          /* the tables users pick names from (list) */
 	REPORT_VALIDATION,    /* a schedule file found valid (validate) */
 	REPORT_REPLAY,        /* a measured step replayed, and a what-if (replay) */
+	REPORT_PARTITION,     /* the layers and recomputation per stage found (partition) */
+};
+
+/* What `ppsim partition` found, for its writers: the search and the config it searched. */
+struct report_partition {
+	const struct config *c;        /* the run searched */
+	const struct partition *found; /* the search's result */
+	const char *model;             /* the model's name */
 };
 
 /*
@@ -168,6 +177,9 @@ struct report_format {
 	/* Writes a replayed step: the report of its last run (the what-if's, or the replay's),
 	 * then the measured step against the replay and the what-if. */
 	int (*replay)(FILE *out, const struct report_replay *r);
+	/* Writes the partition found: the best layers and recomputation per stage, the
+	 * runner-up and why, the even split, and the flags that give the best. */
+	int (*partition)(FILE *out, const struct report_partition *r);
 };
 
 /* The formats of a run report (the leading rows of the registry) in --help order; *count
@@ -323,6 +335,9 @@ int report_sweep_table(FILE *out, const struct sweep *sw, const struct sweep_rec
  * where interleaving stops paying and how often the inequality agrees. Returns 0.
  */
 int report_breakeven_text(FILE *out, const struct breakeven_row *rows, int n);
+/* The partition `ppsim partition` found (struct report_partition), as text or JSON. */
+int report_partition_text(FILE *out, const struct report_partition *r);
+int report_partition_json(FILE *out, const struct report_partition *r);
 /* The same rows as a JSON array. Returns 0. */
 int report_breakeven_json(FILE *out, const struct breakeven_row *rows, int n);
 

@@ -111,10 +111,10 @@ static const struct cmd_option cmd_options[] = {
          "second)",
          FLAG(quiet)},
         {{"jobs", required_argument, NULL, OPT_JOBS},
-         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE,
+         CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_PARTITION,
          "N",
-         "threads for sweep points, noise samples and the passes of zb-auto and zbv-auto "
-         "(default: the CPUs this process may use)",
+         "threads for sweep points, noise samples, partition candidates and the passes of "
+         "zb-auto and zbv-auto (default: the CPUs this process may use)",
          .store = CLI_PARSED},
         {{"rank-by", required_argument, NULL, OPT_RANK_BY},
          CLI_COMPARE | CLI_SWEEP | CLI_ADVISE,

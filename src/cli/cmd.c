@@ -40,6 +40,13 @@ static const struct cmd commands[] = {
          "recommend tp, p, v, m and a schedule for a model on a cluster (--gpus, --global-batch)",
          cmd_advise, .mode = CLI_ADVISE, .kind = REPORT_ADVICE, .format_subject = "advise",
          .example = "ppsim advise --model=llama3-70b --gpus=32 --global-batch=512"},
+        {"partition", "[OPTIONS]",
+         "place a model's layers and each stage's recomputation for the shortest step that "
+         "fits",
+         cmd_partition, .mode = CLI_PARTITION, .kind = REPORT_PARTITION,
+         .format_subject = "partition",
+         .example = "ppsim partition --model=llama3-70b --gpus=64 --tp=8 -p 8 -v 2 -s "
+                    "interleaved --global-batch=256"},
         {"breakeven", "[OPTIONS]",
          "where interleaving stops paying: 1F1B against interleaved per link and comm mode",
          cmd_breakeven, .mode = CLI_BREAKEVEN, .kind = REPORT_BREAKEVEN,

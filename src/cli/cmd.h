@@ -59,6 +59,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_breakeven(int argc, char **argv);
+int cmd_partition(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
 

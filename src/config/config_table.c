@@ -48,6 +48,10 @@ _Static_assert(sizeof(enum pp_comm) == sizeof(int) && sizeof(enum pp_duplex) == 
 
 static int set_dist(struct config *c, const struct config_option *opt, const char *label,
                     const char *value, struct pp_error *err);
+static int set_stage_recompute(struct config *c, const struct config_option *opt,
+                               const char *label, const char *value, struct pp_error *err);
+static void format_stage_recompute(const struct config *c, const struct config_option *opt,
+                                   char *buf, size_t n);
 static void format_dist(const struct config *c, const struct config_option *opt, char *buf,
                         size_t n);
 
@@ -278,6 +282,11 @@ static const struct config_option options[] = {
         {"recompute", 0, "recompute", CONFIG_ARG_NAME, "MODE",
          "activation recomputation: none (default), full or selective", FIELD(recompute),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL, .values = recomputes},
+        {"stage-recompute", 0, "stage_recompute", CONFIG_ARG_NAME, "LIST",
+         "recomputation of each virtual stage, comma-separated none, selective or full "
+         "(default: --recompute on every stage)",
+         FIELD(stage_recompute), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
+         .flags = CONFIG_WHOLE, .parse = set_stage_recompute, .format = format_stage_recompute},
         {"distributed-optimizer", 0, "distributed_optimizer", CONFIG_ARG_BOOL, "BOOL",
          "shard optimizer state over dp (default: the framework's, else no)",
          FIELD(distributed_optimizer), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
@@ -561,6 +570,46 @@ static int set_dist(struct config *c, const struct config_option *opt, const cha
 	               "%s '%.60s': must be fixed:N, uniform:A:B (1 <= A <= B <= %d) or "
 	               "lognormal:MU:SIGMA (MU from 0 to 16, SIGMA from 0 to 4)",
 	               label, value, PP_MAX_COUNT);
+}
+
+/* --stage-recompute: one of recomputes per virtual stage, comma-separated. */
+static int set_stage_recompute(struct config *c, const struct config_option *opt,
+                               const char *label, const char *value, struct pp_error *err)
+{
+	int n = 0;
+
+	(void)opt;
+	for (const char *p = value;; n++) {
+		size_t len = strcspn(p, ",");
+		int k = 0;
+
+		while (recomputes[k] != NULL &&
+		       (strlen(recomputes[k]) != len || strncmp(p, recomputes[k], len) != 0))
+			k++;
+		if (recomputes[k] == NULL || n == PP_MAX_LIST)
+			return pp_fail(err, PP_ERR_USAGE,
+			               "%s '%.40s%s': must be up to %d of none, selective and full, "
+			               "comma-separated (one a virtual stage)",
+			               label, value, strlen(value) > 40 ? "..." : "", PP_MAX_LIST);
+		c->stage_recompute[n] = (signed char)k;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	c->nstage_recompute = n + 1;
+	return 0;
+}
+
+static void format_stage_recompute(const struct config *c, const struct config_option *opt,
+                                   char *buf, size_t n)
+{
+	size_t len = 0;
+
+	(void)opt;
+	buf[0] = '\0';
+	for (int i = 0; i < c->nstage_recompute && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "," : "",
+		                        recomputes[c->stage_recompute[i]]);
 }
 
 static void format_dist(const struct config *c, const struct config_option *opt, char *buf,

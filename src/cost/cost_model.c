@@ -314,6 +314,27 @@ static int route_layers(const struct config *c, struct cost_model *k, int S, int
 	return 0;
 }
 
+/* The recomputation of each virtual stage: --stage-recompute's, a route's stages (each route
+ * laid out alike), else --recompute's on every stage. */
+static int stage_recomputes(const struct config *c, struct cost_model *k,
+                            const struct cost_layout *l, struct pp_error *err)
+{
+	int L = l->S / l->routes;
+
+	k->stage_recompute = pp_calloc((size_t)l->S, sizeof(*k->stage_recompute));
+	if (k->stage_recompute == NULL)
+		return pp_nomem(err, (size_t)l->S, sizeof(*k->stage_recompute));
+	if (c->nstage_recompute > 0 && c->nstage_recompute != L)
+		return config_fail(c, "stage_recompute", err, "gives %d stages, %s %d",
+		                   c->nstage_recompute,
+		                   l->routes == 1 ? "the pipeline has p x v =" : "a route has", L);
+	for (int st = 0; st < l->S; st++)
+		k->stage_recompute[st] = c->nstage_recompute > 0
+		                                 ? (enum pp_recompute)c->stage_recompute[st % L]
+		                                 : k->recompute;
+	return 0;
+}
+
 /* Layers of each virtual stage: an explicit list, a first/last stage override, or even, over
  * the stages of a route (all of them with one route); each route's stages hold the whole model,
  * laid out alike. */
@@ -360,13 +381,18 @@ static void layer_figures(struct cost_model *k)
 	 */
 	double rep = k->sequence_parallel ? 1.0 / k->tp : 1.0;
 
-	if (k->recompute == PP_RECOMPUTE_FULL)
-		k->layer_act_bytes = 2 * s * b * h * rep;
-	else if (k->flash_attention || k->recompute == PP_RECOMPUTE_SELECTIVE)
-		k->layer_act_bytes = s * b * h * (10 * rep + 24.0 / k->tp);
-	else
-		k->layer_act_bytes = s * b * h * (10 * rep + (24 + 5 * a * s / h) / k->tp);
-	k->layer_act_bytes *= k->dtype_bytes / 2.0 / k->cp;
+	for (int r = 0; r < 3; r++) {
+		double *act = &k->layer_act_by[r];
+
+		if (r == PP_RECOMPUTE_FULL)
+			*act = 2 * s * b * h * rep;
+		else if (k->flash_attention || r == PP_RECOMPUTE_SELECTIVE)
+			*act = s * b * h * (10 * rep + 24.0 / k->tp);
+		else
+			*act = s * b * h * (10 * rep + (24 + 5 * a * s / h) / k->tp);
+		*act *= k->dtype_bytes / 2.0 / k->cp;
+	}
+	k->layer_act_bytes = k->layer_act_by[k->recompute];
 	k->msg_bytes = (uint64_t)(b * s * h * k->dtype_bytes / k->tp / k->cp);
 	moe_figures(k, attn_params);
 }
@@ -574,20 +600,21 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 	for (int st = 0; st < S; st++) {
 		int nl, nml;
 		double head = cost_layout_last(l, st) ? 1 : 0;
+		enum pp_recompute rc = k->stage_recompute[st];
 		double f = moe_stage_sum(k, st, k->layer_ms.f, k->moe_ms.f) + head * k->last_head_ms.f;
 		double b = moe_stage_sum(k, st, k->layer_ms.b, k->moe_ms.b) + head * k->last_head_ms.b;
 		double w = moe_stage_sum(k, st, k->layer_ms.w, k->moe_ms.w) + head * k->last_head_ms.w;
-		double act = moe_stage_sum(k, st, k->layer_act_bytes, k->moe_act_bytes) +
+		double act = moe_stage_sum(k, st, k->layer_act_by[rc], k->moe_act_by[rc]) +
 		             head * (1 + k->mtp_layers) * 4.0 * k->seq * k->mbs * k->vocab / tp / k->cp;
 
 		f += moe_stage_sum(k, st, tp_ar, moe_comm);
 		b += moe_stage_sum(k, st, tp_ar, moe_comm_b);
 		/* full recomputation runs each layer's forward again, its communication included */
-		if (k->recompute == PP_RECOMPUTE_FULL)
+		if (rc == PP_RECOMPUTE_FULL)
 			b += moe_stage_sum(k, st, k->layer_ms.f + tp_ar, k->moe_ms.f + moe_comm);
 		/* selective recomputation runs the attention core again (Korthikanti et al.) */
 		moe_stage_counts(k, st, &nl, &nml);
-		if (k->recompute == PP_RECOMPUTE_SELECTIVE)
+		if (rc == PP_RECOMPUTE_SELECTIVE)
 			b += nl * k->attn_fwd_ms;
 		if (!pp_time_from_units(f, cost->tick, &cost->t_f[st]) ||
 		    !pp_time_from_units(b, cost->tick, &cost->t_b[st]) ||
@@ -793,7 +820,7 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 		return NULL;
 	}
 	if (resolve_hardware(c, k, err) != 0 || resolve_parallel(c, k, err) != 0 ||
-	    split_layers(c, k, l, err) != 0) {
+	    split_layers(c, k, l, err) != 0 || stage_recomputes(c, k, l, err) != 0) {
 		cost_free(cost);
 		return NULL;
 	}

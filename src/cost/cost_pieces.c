@@ -245,9 +245,9 @@ static int stage_plan(const struct cost_model *k, int st, bool last, int kind, i
 
 			/* full recomputation runs the layer's forward again first, collectives and
 			 * all; selective runs its attention core again */
-			if (kind == 1 && k->recompute == PP_RECOMPUTE_FULL)
+			if (kind == 1 && k->stage_recompute[st] == PP_RECOMPUTE_FULL)
 				(moe ? moe_layer : layer)(&b, k, false);
-			if (kind == 1 && k->recompute == PP_RECOMPUTE_SELECTIVE)
+			if (kind == 1 && k->stage_recompute[st] == PP_RECOMPUTE_SELECTIVE)
 				compute(&b, k->attn_fwd_ms);
 			(moe ? moe_layer : layer)(&b, k, kind == 1);
 		}

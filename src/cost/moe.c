@@ -106,21 +106,23 @@ void moe_figures(struct cost_model *k, double attn_params)
 	 * (their input, the experts' intermediate tensors and output) on the busiest GPU, and the
 	 * shared experts'. Full recomputation keeps the layer input alone, as for a dense layer.
 	 */
-	if (k->recompute == PP_RECOMPUTE_FULL) {
-		k->moe_act_bytes = k->layer_act_bytes;
-		return;
-	}
-	{
+	for (int r = 0; r < 3; r++) {
 		double s = k->seq, b = k->mbs, e = k->dtype_bytes, tm = t / k->tp;
 		double dense_mlp = s * b * (3 * h * rep + 4.0 * k->ffn / k->tp) * e / 2.0;
 		double copies = tm * k->top_k * k->expert_imbalance;
 		double routed = e * copies * (2 * h + mult * k->expert_ffn);
 		double shared = e * tm * mult * k->shared_experts * k->expert_ffn;
+		double *act = &k->moe_act_by[r];
 
-		k->moe_act_bytes = k->layer_act_bytes * k->cp - dense_mlp + ROUTER_BYTES * tm * k->experts +
-		                   routed + shared;
-		k->moe_act_bytes /= k->cp;
+		if (r == PP_RECOMPUTE_FULL) {
+			*act = k->layer_act_by[r];
+			continue;
+		}
+		*act = k->layer_act_by[r] * k->cp - dense_mlp + ROUTER_BYTES * tm * k->experts +
+		       routed + shared;
+		*act /= k->cp;
 	}
+	k->moe_act_bytes = k->moe_act_by[k->recompute];
 }
 
 /* F, B and W of `batch` GEMMs of m tokens by an n-wide weight of depth kd, bf16 or fp8 with the

@@ -323,6 +323,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 		add_number(b, x, "stage", st);
 		add_number(b, x, "layers", k->stage_layers[st]);
 		add_number(b, x, "expert_layers", k->stage_moe[st]);
+		add_string(b, x, "recompute", config_recompute_name(k->stage_recompute[st]));
 		add_number(b, x, "t_f", pp_time_to_units(c->t_f[st], c->tick));
 		add_number(b, x, "t_b", pp_time_to_units(c->t_b[st], c->tick));
 		add_number(b, x, "t_w", pp_time_to_units(c->t_w[st], c->tick));

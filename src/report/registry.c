@@ -34,6 +34,7 @@ static const struct report_format formats[] = {
                 .list = report_list_text,
                 .validation = report_validation_text,
                 .replay = report_replay_text,
+                .partition = report_partition_text,
         },
         {
                 .name = "json",
@@ -48,6 +49,7 @@ static const struct report_format formats[] = {
                 .list = report_list_json,
                 .validation = report_validation_json,
                 .replay = report_replay_json,
+                .partition = report_partition_json,
         },
         {
                 .name = "csv",
@@ -252,6 +254,8 @@ bool report_format_writes(const struct report_format *f, enum report_kind kind)
 		return f->validation != NULL;
 	case REPORT_REPLAY:
 		return f->replay != NULL;
+	case REPORT_PARTITION:
+		return f->partition != NULL;
 	}
 	return false;
 }

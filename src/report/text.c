@@ -91,6 +91,15 @@ static void write_model(FILE *out, const struct sim *s)
 	for (int st = 0; st < s->sched->S; st++)
 		fprintf(out, "%s%d", st ? "," : " ", k->stage_layers[st]);
 	fputc('\n', out);
+	for (int st = 0; st < s->sched->S; st++)
+		if (k->stage_recompute[st] != k->recompute) {
+			fprintf(out, "%-18s", "recompute");
+			for (int x = 0; x < s->sched->S; x++)
+				fprintf(out, "%s%s", x ? "," : " ",
+				        config_recompute_name(k->stage_recompute[x]));
+			fputc('\n', out);
+			break;
+		}
 	fprintf(out, "%-18s F %.4g, B %.4g, W %.4g FLOPs; %.4g GB of activations (%s)\n",
 	        "per layer", k->layer_flops.f, k->layer_flops.b, k->layer_flops.w,
 	        k->layer_act_bytes / 1e9,

@@ -1,0 +1,195 @@
+/*
+ * The writers of `ppsim partition`'s result (struct report_partition): the best layers and
+ * recomputation per virtual stage, how the search found them, the runner-up with the reason it
+ * lost, the even split for comparison, and the flags that give the best to ppsim.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/numfmt.h"
+#include "formats.h"
+#include "ppsim/report.h"
+
+/* Writes x's layers (recompute false) or recomputations of S stages, comma-separated. */
+static void write_list(FILE *out, const struct partition_choice *x, int S, bool recompute)
+{
+	for (int s = 0; s < S; s++)
+		if (recompute)
+			fprintf(out, "%s%s", s ? "," : "", config_recompute_name(x->recompute[s]));
+		else
+			fprintf(out, "%s%d", s ? "," : "", x->layers[s]);
+}
+
+/* Whether every stage of x recomputes as its first does. */
+static bool one_recompute(const struct partition_choice *x, int S)
+{
+	for (int s = 1; s < S; s++)
+		if (x->recompute[s] != x->recompute[0])
+			return false;
+	return true;
+}
+
+/* Writes the ppsim options that give x: its layers and, when they differ, its recomputations. */
+static void write_flags(FILE *out, const struct partition_choice *x, int S)
+{
+	fputs("--layers-per-stage=", out);
+	write_list(out, x, S, false);
+	if (one_recompute(x, S)) {
+		fprintf(out, " --recompute=%s", config_recompute_name(x->recompute[0]));
+	} else {
+		fputs(" --stage-recompute=", out);
+		write_list(out, x, S, true);
+	}
+}
+
+/* The layers device d holds in choice x. */
+static int device_layers(const struct partition *p, const struct partition_choice *x, int d)
+{
+	int n = 0;
+
+	for (int s = 0; s < p->S; s++)
+		n += p->stage_device[s] == d ? x->layers[s] : 0;
+	return n;
+}
+
+/* Why x comes after best, one phrase into buf. */
+static const char *why(char *buf, size_t n, const struct partition *p,
+                       const struct partition_choice *x, const struct partition_choice *best)
+{
+	int rx = 0, rb = 0, d = x->critical_device;
+
+	for (int s = 0; s < p->S; s++) {
+		rx += x->recompute[s] == PP_RECOMPUTE_FULL ? 2 : x->recompute[s] != PP_RECOMPUTE_NONE;
+		rb += best->recompute[s] == PP_RECOMPUTE_FULL ? 2
+		                                              : best->recompute[s] != PP_RECOMPUTE_NONE;
+	}
+	if (x->step > best->step)
+		snprintf(buf, n,
+		         "its step is %.6g ms longer (%+.2f%%): device %d ends last, holding %d "
+		         "layers (the best: %d)%s",
+		         x->step - best->step, 100 * (x->step - best->step) / best->step, d,
+		         device_layers(p, x, d), device_layers(p, best, d),
+		         rx > rb ? ", and it recomputes more" : "");
+	else if (rx > rb)
+		snprintf(buf, n, "the same step, with more recomputation");
+	else
+		snprintf(buf, n, "the same step; the best's layers come first");
+	return buf;
+}
+
+int report_partition_text(FILE *out, const struct report_partition *r)
+{
+	const struct partition *p = r->found;
+	const struct partition_choice *b = &p->best, *q = &p->runner_up, *e = &p->start;
+	int S = p->S;
+	char reason[256];
+
+	fprintf(out, "%-18s%s: %d layers over %d virtual stages (p=%d, v=%d), %s, m=%d\n",
+	        "partition", r->model, p->layers, S, p->p, p->v, p->schedule, p->m);
+	if (p->exact)
+		fprintf(out, "%-18sexact: every one of the %llu candidates simulated\n", "searched",
+		        (unsigned long long)p->simulated);
+	else
+		fprintf(out,
+		        "%-18sdescent from the even and the balanced split: %llu of %.3g candidates "
+		        "simulated\n",
+		        "searched", (unsigned long long)p->simulated,
+		        p->space == UINT64_MAX ? 1.8e19 : (double)p->space);
+	fprintf(out, "%-18s%s\n", "recomputation",
+	        p->recompute_free ? "chosen per stage (none, selective, full)"
+	                          : "as --recompute gives it, on every stage");
+	fprintf(out, "\n%-18sstep %.6f ms; peak %.2f GB on device %d\n", "best", b->step,
+	        b->peak / 1e9, b->peak_device);
+	fprintf(out, "%-18s", "  layers");
+	write_list(out, b, S, false);
+	fprintf(out, "\n%-18s", "  recompute");
+	write_list(out, b, S, true);
+	fputc('\n', out);
+	if (q->set) {
+		fprintf(out, "%-18sstep %.6f ms; peak %.2f GB on device %d\n", "runner-up", q->step,
+		        q->peak / 1e9, q->peak_device);
+		fprintf(out, "%-18s", "  layers");
+		write_list(out, q, S, false);
+		fprintf(out, "\n%-18s", "  recompute");
+		write_list(out, q, S, true);
+		fprintf(out, "\n%-18s%s\n", "  why", why(reason, sizeof(reason), p, q, b));
+	} else {
+		fprintf(out, "%-18snone: no other candidate fits\n", "runner-up");
+	}
+	if (e->set)
+		fprintf(out, "%-18sstep %.6f ms (%+.2f%%)%s\n", "even split", e->step,
+		        100 * (e->step - b->step) / b->step,
+		        e->overflow > 0 ? ", over GPU memory" : "");
+	fprintf(out, "\n%-18s", "ppsim flags");
+	write_flags(out, b, S);
+	fputc('\n', out);
+	return 0;
+}
+
+/* Writes choice x as a JSON object (null when not set). */
+static void choice_json(FILE *out, const struct partition_choice *x, int S)
+{
+	if (!x->set) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"layers\":[", out);
+	write_list(out, x, S, false);
+	fputs("],\"recompute\":[", out);
+	for (int s = 0; s < S; s++) {
+		fputs(s ? "," : "", out);
+		report_json_text(out, config_recompute_name(x->recompute[s]));
+	}
+	char step[32], peak[32];
+
+	step[numfmt_shortest(step, x->step)] = '\0';
+	peak[numfmt_shortest(peak, x->peak)] = '\0';
+	fprintf(out, "],\"step_time\":%s,\"peak_bytes\":%s,\"peak_device\":%d,\"fits\":%s}", step,
+	        peak, x->peak_device, x->overflow > 0 ? "false" : "true");
+}
+
+int report_partition_json(FILE *out, const struct report_partition *r)
+{
+	const struct partition *p = r->found;
+	char reason[256];
+	char *flags = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	fprintf(out,
+	        "{\"schema_version\":%d,\"model\":", REPORT_SCHEMA_VERSION);
+	report_json_text(out, r->model);
+	fprintf(out, ",\"layers\":%d,\"stages\":%d,\"p\":%d,\"v\":%d,\"exact\":%s,\"space\":",
+	        p->layers, p->S, p->p, p->v, p->exact ? "true" : "false");
+	/* a space past 64 bits is null: more than any count can say */
+	if (p->space == UINT64_MAX)
+		fputs("null", out);
+	else
+		fprintf(out, "%llu", (unsigned long long)p->space);
+	fprintf(out, ",\"simulated\":%llu,\"recompute_searched\":%s,\n\"best\":",
+	        (unsigned long long)p->simulated, p->recompute_free ? "true" : "false");
+	choice_json(out, &p->best, p->S);
+	fputs(",\n\"runner_up\":", out);
+	choice_json(out, &p->runner_up, p->S);
+	fputs(",\n\"why\":", out);
+	if (p->runner_up.set)
+		report_json_text(out, why(reason, sizeof(reason), p, &p->runner_up, &p->best));
+	else
+		fputs("null", out);
+	fputs(",\n\"even_split\":", out);
+	choice_json(out, &p->start, p->S);
+	fputs(",\n\"flags\":{\"ppsim\":", out);
+	f = open_memstream(&flags, &len);
+	if (f == NULL)
+		return -1;
+	write_flags(f, &p->best, p->S);
+	if (fclose(f) != 0) {
+		free(flags);
+		return -1;
+	}
+	report_json_text(out, flags);
+	free(flags);
+	fputs("}}\n", out);
+	return 0;
+}

@@ -1,0 +1,762 @@
+/*
+ * Partitions (include/ppsim/partition.h): every candidate is a run of the base config with its
+ * layers and recomputation per virtual stage, simulated as `ppsim run` simulates it, so that the
+ * schedule, the streams and the memory model judge it, not a proxy. Candidates are compared by
+ * whether they fit (then by how far they overflow), then by step, then by how much they
+ * recompute, then by their layers, so that a search's answer does not depend on the order it
+ * met them. A small space is simulated whole; a large one is searched by steepest descent from
+ * two starts (the even split and the split that balances the stages' priced work), each round
+ * simulating every move of one layer from a stage to another (the stages between keep their
+ * counts) and of one stage's recomputation one step up or down, on the given threads, with
+ * every run remembered so that none repeats.
+ */
+#include "ppsim/partition.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppsim/cost.h"
+#include "ppsim/sim.h"
+
+/* Most threads a search runs candidates on. */
+#define PARTITION_MAX_THREADS 64
+
+/* How much a recomputation recomputes (none < selective < full), by enum pp_recompute. */
+static int rc_level(int rc)
+{
+	return rc == PP_RECOMPUTE_FULL ? 2 : rc == PP_RECOMPUTE_SELECTIVE ? 1 : 0;
+}
+
+static const signed char rc_of_level[3] = {PP_RECOMPUTE_NONE, PP_RECOMPUTE_SELECTIVE,
+                                           PP_RECOMPUTE_FULL};
+
+/* A remembered candidate: its stages (S layer counts, then S recomputations) and its run,
+ * which stays where it is while the table grows. */
+struct entry {
+	int *key; /* [2 S] */
+	struct partition_choice *run;
+};
+
+/* The search's state: the base config, the space's bounds and the runs so far. */
+struct search {
+	const struct config *base;
+	int S, L, jobs;
+	bool rc_free;         /* recomputation is searched */
+	int *min;             /* [S] fewest layers of each stage */
+	struct entry *table;  /* open addressing, cap a power of two */
+	size_t cap, n;
+	uint64_t simulated;
+	struct pp_error *err;
+	bool nomem;
+};
+
+/* A candidate being built: layers and recomputation per stage. */
+struct cand {
+	int *layers;
+	signed char *rc;
+};
+
+static uint64_t hash_key(const int *key, int n)
+{
+	uint64_t h = UINT64_C(1469598103934665603);
+
+	for (int i = 0; i < n; i++) {
+		h ^= (uint64_t)(uint32_t)key[i];
+		h *= UINT64_C(1099511628211);
+	}
+	return h;
+}
+
+static void fill_key(const struct search *z, const struct cand *c, int *key)
+{
+	for (int s = 0; s < z->S; s++) {
+		key[s] = c->layers[s];
+		key[z->S + s] = c->rc[s];
+	}
+}
+
+/* The entry of key, or the empty slot where it goes. */
+static struct entry *slot_of(const struct search *z, const int *key)
+{
+	size_t mask = z->cap - 1, i = (size_t)hash_key(key, 2 * z->S) & mask;
+
+	while (z->table[i].key != NULL &&
+	       memcmp(z->table[i].key, key, 2 * (size_t)z->S * sizeof(int)) != 0)
+		i = (i + 1) & mask;
+	return &z->table[i];
+}
+
+/* Grows the table to hold more entries at most half full; false when out of memory. */
+static bool grow(struct search *z, size_t more)
+{
+	struct entry *old = z->table;
+	size_t ocap = z->cap, cap = ocap ? ocap : 256;
+
+	while (2 * (z->n + more) > cap)
+		cap *= 2;
+	if (cap == ocap)
+		return true;
+	z->table = pp_calloc(cap, sizeof(*z->table));
+	if (z->table == NULL) {
+		z->table = old;
+		return false;
+	}
+	z->cap = cap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i].key != NULL)
+			*slot_of(z, old[i].key) = old[i];
+	free(old);
+	return true;
+}
+
+/* Copies choice x (S stages) into a fresh one; false when out of memory. */
+static bool copy_choice(struct partition_choice *to, const struct partition_choice *x, int S)
+{
+	*to = *x;
+	to->layers = pp_mallocarray((size_t)S, sizeof(*to->layers));
+	to->recompute = pp_mallocarray((size_t)S, sizeof(*to->recompute));
+	if (to->layers == NULL || to->recompute == NULL) {
+		free(to->layers);
+		free(to->recompute);
+		memset(to, 0, sizeof(*to));
+		return false;
+	}
+	memcpy(to->layers, x->layers, (size_t)S * sizeof(*to->layers));
+	memcpy(to->recompute, x->recompute, (size_t)S * sizeof(*to->recompute));
+	return true;
+}
+
+static void free_choice(struct partition_choice *x)
+{
+	free(x->layers);
+	free(x->recompute);
+	memset(x, 0, sizeof(*x));
+}
+
+void partition_apply(struct config *c, int S, const struct partition_choice *x)
+{
+	c->first_stage_layers = 0;
+	c->last_stage_layers = 0;
+	c->nlayers_per_stage = S;
+	c->nstage_recompute = S;
+	for (int s = 0; s < S; s++) {
+		c->layers_per_stage[s] = x->layers[s];
+		c->stage_recompute[s] = x->recompute[s];
+	}
+}
+
+/* How much choice x recomputes in all. */
+static int recomputed(const struct partition_choice *x, int S)
+{
+	int n = 0;
+
+	for (int s = 0; s < S; s++)
+		n += rc_level(x->recompute[s]);
+	return n;
+}
+
+/* Whether a is a better choice than b: it fits (or overflows less), then its step is shorter,
+ * then it recomputes less, then its layers come first. A run that failed is worst. */
+static bool better(const struct partition_choice *a, const struct partition_choice *b, int S)
+{
+	int ra, rb;
+
+	if (!b->set)
+		return a->set;
+	if (!a->set)
+		return false;
+	if (a->overflow != b->overflow)
+		return a->overflow < b->overflow;
+	if (a->step != b->step)
+		return a->step < b->step;
+	ra = recomputed(a, S);
+	rb = recomputed(b, S);
+	if (ra != rb)
+		return ra < rb;
+	for (int s = 0; s < S; s++) {
+		if (a->layers[s] != b->layers[s])
+			return a->layers[s] < b->layers[s];
+		if (a->recompute[s] != b->recompute[s])
+			return rc_level(a->recompute[s]) < rc_level(b->recompute[s]);
+	}
+	return false;
+}
+
+/*
+ * Simulates base with candidate x's stages, using cfg as scratch, into x's figures (x->set
+ * false when the run is refused). Returns 0, or -1 when out of memory (err set).
+ */
+static int simulate(const struct search *z, struct config *cfg, struct partition_choice *x,
+                    struct pp_error *err)
+{
+	struct sim *s;
+	double cap;
+
+	*cfg = *z->base;
+	partition_apply(cfg, z->S, x);
+	if (!z->rc_free)
+		cfg->nstage_recompute = 0;
+	s = sim_run_flags(cfg, SIM_NO_OP_TIMES, err);
+	x->set = s != NULL;
+	if (s == NULL)
+		return err->kind == PP_ERR_NOMEM ? -1 : 0;
+	cap = s->metrics.memory_capacity_bytes - s->metrics.memory_reserve_bytes;
+	x->step = s->metrics.step_time;
+	x->overflow = 0;
+	x->peak = 0;
+	x->peak_device = 0;
+	x->critical_device = 0;
+	x->device_busy_max = 0;
+	for (int d = 0; d < s->sched->p; d++) {
+		const struct device_metrics *m = &s->metrics.devices[d];
+
+		if (m->memory_bytes > x->peak) {
+			x->peak = m->memory_bytes;
+			x->peak_device = d;
+		}
+		if (m->end > s->metrics.devices[x->critical_device].end)
+			x->critical_device = d;
+		if (m->busy > x->device_busy_max)
+			x->device_busy_max = m->busy;
+	}
+	x->overflow = x->peak > cap ? x->peak - cap : 0;
+	sim_free(s);
+	return 0;
+}
+
+/* A batch of candidates simulated on threads. */
+struct batch {
+	const struct search *z;
+	struct partition_choice *runs;
+	size_t n, next;
+	pthread_mutex_t lock;
+	bool nomem;
+	struct pp_error err;
+};
+
+static void *batch_worker(void *arg)
+{
+	struct batch *b = arg;
+	struct config *cfg = pp_malloc(sizeof(*cfg));
+	struct pp_error err = {0};
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&b->lock);
+		i = b->next++;
+		if (cfg == NULL)
+			b->nomem = true;
+		pthread_mutex_unlock(&b->lock);
+		if (i >= b->n || cfg == NULL)
+			break;
+		if (simulate(b->z, cfg, &b->runs[i], &err) != 0) {
+			pthread_mutex_lock(&b->lock);
+			b->nomem = true;
+			b->err = err;
+			pthread_mutex_unlock(&b->lock);
+		}
+	}
+	free(cfg);
+	return NULL;
+}
+
+/*
+ * Simulates those of the n candidates cs not run before (their arrays then move into the
+ * table), remembering each; runs[i] (when runs is not NULL) is candidate i's run. Returns 0,
+ * or -1 when out of memory.
+ */
+static int evaluate(struct search *z, struct cand *cs, size_t n, struct partition_choice **runs)
+{
+	struct batch b = {.z = z};
+	int *key = pp_mallocarray(2 * (size_t)z->S, sizeof(*key));
+	struct partition_choice **fresh = pp_mallocarray(n ? n : 1, sizeof(*fresh));
+	int nthreads = z->jobs > 1 ? z->jobs : 1, started = 0;
+	pthread_t threads[PARTITION_MAX_THREADS];
+
+	b.runs = pp_calloc(n ? n : 1, sizeof(*b.runs));
+	if (key == NULL || fresh == NULL || b.runs == NULL || !grow(z, n))
+		goto nomem;
+	for (size_t i = 0; i < n; i++) {
+		struct entry *e;
+
+		fill_key(z, &cs[i], key);
+		e = slot_of(z, key);
+		if (e->key == NULL) {
+			struct partition_choice *x = pp_calloc(1, sizeof(*x));
+			int *k = pp_mallocarray(2 * (size_t)z->S, sizeof(*k));
+
+			if (x == NULL || k == NULL) {
+				free(x);
+				free(k);
+				goto nomem;
+			}
+			memcpy(k, key, 2 * (size_t)z->S * sizeof(*key));
+			x->layers = cs[i].layers;
+			x->recompute = cs[i].rc;
+			cs[i].layers = NULL;
+			cs[i].rc = NULL;
+			e->key = k;
+			e->run = x;
+			z->n++;
+			fresh[b.n] = x;
+			b.runs[b.n++] = *x;
+		}
+		if (runs != NULL)
+			runs[i] = e->run;
+	}
+	pthread_mutex_init(&b.lock, NULL);
+	if (nthreads > PARTITION_MAX_THREADS)
+		nthreads = PARTITION_MAX_THREADS;
+	if ((size_t)nthreads > b.n)
+		nthreads = b.n > 0 ? (int)b.n : 1;
+	for (int t = 1; t < nthreads; t++) {
+		if (pthread_create(&threads[t], NULL, batch_worker, &b) != 0)
+			break;
+		started = t;
+	}
+	batch_worker(&b);
+	for (int t = 1; t <= started; t++)
+		pthread_join(threads[t], NULL);
+	pthread_mutex_destroy(&b.lock);
+	z->simulated += b.n;
+	for (size_t i = 0; i < b.n; i++)
+		*fresh[i] = b.runs[i];
+	free(b.runs);
+	free(key);
+	free(fresh);
+	if (b.nomem)
+		return b.err.kind == PP_ERR_NOMEM ? (*z->err = b.err, -1)
+		                                  : pp_nomem(z->err, 1, sizeof(struct config));
+	return 0;
+nomem:
+	free(b.runs);
+	free(key);
+	free(fresh);
+	return pp_nomem(z->err, n, sizeof(struct partition_choice));
+}
+
+/* A candidate's arrays, or false when out of memory. */
+static bool cand_new(const struct search *z, struct cand *c)
+{
+	c->layers = pp_mallocarray((size_t)z->S, sizeof(*c->layers));
+	c->rc = pp_mallocarray((size_t)z->S, sizeof(*c->rc));
+	if (c->layers == NULL || c->rc == NULL) {
+		free(c->layers);
+		free(c->rc);
+		c->layers = NULL;
+		c->rc = NULL;
+		return false;
+	}
+	return true;
+}
+
+static void cands_free(struct cand *cs, size_t n)
+{
+	for (size_t i = 0; cs != NULL && i < n; i++) {
+		free(cs[i].layers);
+		free(cs[i].rc);
+	}
+	free(cs);
+}
+
+/* a * b, saturating at UINT64_MAX. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+/* The number of candidates: splits of the free layers (C(free + S - 1, S - 1)) times the
+ * recomputations (3^S when searched). */
+static uint64_t space_size(const struct search *z)
+{
+	int free_layers = z->L;
+	uint64_t n = 1;
+
+	for (int s = 0; s < z->S; s++)
+		free_layers -= z->min[s];
+	if (free_layers < 0)
+		return 0;
+	/* C(free + k, k) for k = S - 1, one factor at a time (each partial product is a binomial) */
+	for (int k = 1; k < z->S; k++) {
+		uint64_t next = mul_sat(n, (uint64_t)(free_layers + k));
+
+		if (next == UINT64_MAX)
+			return UINT64_MAX;
+		n = next / (uint64_t)k;
+	}
+	for (int s = 0; z->rc_free && s < z->S; s++)
+		n = mul_sat(n, 3);
+	return n;
+}
+
+/* The stage-layer splits and recomputations of the whole space, appended to *cs. */
+static int enumerate(struct search *z, struct cand **cs, size_t *n, size_t cap)
+{
+	int S = z->S, *lay = pp_calloc((size_t)S, sizeof(int));
+	signed char *lev = pp_calloc((size_t)S, sizeof(signed char));
+	int rest;
+
+	if (lay == NULL || lev == NULL) {
+		free(lay);
+		free(lev);
+		return pp_nomem(z->err, (size_t)S, sizeof(int));
+	}
+	/* the first split: the minimum everywhere, the rest on the last stage */
+	rest = z->L;
+	for (int s = 0; s < S; s++)
+		rest -= lay[s] = z->min[s];
+	lay[S - 1] += rest;
+	for (;;) {
+		/* every recomputation of this split */
+		memset(lev, 0, (size_t)S);
+		for (;;) {
+			struct cand *c;
+
+			if (*n == cap)
+				break;
+			c = &(*cs)[(*n)];
+			if (!cand_new(z, c)) {
+				free(lay);
+				free(lev);
+				return pp_nomem(z->err, (size_t)S, sizeof(int));
+			}
+			(*n)++;
+			for (int s = 0; s < S; s++) {
+				c->layers[s] = lay[s];
+				c->rc[s] = z->rc_free ? rc_of_level[(int)lev[s]]
+				                      : (signed char)z->base->recompute;
+			}
+			if (!z->rc_free)
+				break;
+			int s = S - 1;
+
+			while (s >= 0 && lev[s] == 2)
+				lev[s--] = 0;
+			if (s < 0)
+				break;
+			lev[s]++;
+		}
+		/* the next split in lexicographic order (stages 0..S-2 free, the last the rest) */
+		int s = S - 2;
+
+		while (s >= 0) {
+			int above = 0;
+
+			for (int t = s + 1; t < S; t++)
+				above += lay[t] - z->min[t];
+			if (above > 0)
+				break;
+			s--;
+		}
+		if (s < 0)
+			break;
+		lay[s]++;
+		rest = z->L;
+		for (int t = 0; t <= s; t++)
+			rest -= lay[t];
+		for (int t = s + 1; t < S; t++)
+			rest -= lay[t] = z->min[t];
+		lay[S - 1] += rest;
+	}
+	free(lay);
+	free(lev);
+	return 0;
+}
+
+/* The split that balances the stages' priced work: the least, over contiguous splits, of the
+ * most work a stage takes (each layer its F + B + W, an expert layer its own, the last stage
+ * its heads), into lay. */
+static int balanced(struct search *z, const struct cost_model *k, int *lay)
+{
+	int S = z->S, L = z->L;
+	double *pre = pp_calloc((size_t)L + 1, sizeof(double));
+	double *dp = pp_calloc((size_t)(S + 1) * (size_t)(L + 1), sizeof(double));
+	int *cut = pp_calloc((size_t)(S + 1) * (size_t)(L + 1), sizeof(int));
+	double dense = k->layer_ms.f + k->layer_ms.b + k->layer_ms.w;
+	double moe = k->moe_ms.f + k->moe_ms.b + k->moe_ms.w;
+	double head = k->last_head_ms.f + k->last_head_ms.b + k->last_head_ms.w;
+
+	if (pre == NULL || dp == NULL || cut == NULL) {
+		free(pre);
+		free(dp);
+		free(cut);
+		return pp_nomem(z->err, (size_t)(S + 1) * (size_t)(L + 1), sizeof(double));
+	}
+	for (int i = 0; i < L; i++)
+		pre[i + 1] = pre[i] + (k->experts > 0 && i >= k->dense_layers ? moe : dense);
+#define DP(s, i) dp[(size_t)(s) * (size_t)(L + 1) + (size_t)(i)]
+#define CUT(s, i) cut[(size_t)(s) * (size_t)(L + 1) + (size_t)(i)]
+	/* DP(s, i): the least most-work of the first s stages holding the first i layers */
+	for (int s = 0; s <= S; s++)
+		for (int i = 0; i <= L; i++)
+			DP(s, i) = INFINITY;
+	DP(0, 0) = 0;
+	for (int s = 1; s <= S; s++)
+		for (int i = 0; i <= L; i++)
+			for (int j = i - z->min[s - 1]; j >= 0; j--) {
+				double w = pre[i] - pre[j] + (s == S ? head : 0);
+				double x = DP(s - 1, j) > w ? DP(s - 1, j) : w;
+
+				if (x < DP(s, i)) {
+					DP(s, i) = x;
+					CUT(s, i) = j;
+				}
+			}
+	for (int s = S, i = L; s >= 1; s--) {
+		lay[s - 1] = i - CUT(s, i);
+		i = CUT(s, i);
+	}
+#undef DP
+#undef CUT
+	free(pre);
+	free(dp);
+	free(cut);
+	return 0;
+}
+
+/* The moves of cur: one layer from any stage to any other, each stage's recomputation one step
+ * up or down; into *cs (n of them). */
+static int moves(struct search *z, const struct partition_choice *cur, struct cand **cs,
+                 size_t *n)
+{
+	int S = z->S;
+	size_t shifts = (size_t)S * (size_t)S, cap = shifts + (z->rc_free ? 2 * (size_t)S : 0);
+
+	*n = 0;
+	*cs = pp_calloc(cap ? cap : 1, sizeof(**cs));
+	if (*cs == NULL)
+		return pp_nomem(z->err, cap, sizeof(**cs));
+	for (size_t m = 0; m < cap; m++) {
+		int s, dir;
+		struct cand c;
+
+		if (m < shifts) {
+			/* a layer from stage s to stage t: the stages between keep their counts, their
+			 * layers each shifted by one */
+			int t = (int)(m % (size_t)S);
+
+			s = (int)(m / (size_t)S);
+			if (t == s || cur->layers[s] <= z->min[s])
+				continue;
+			if (!cand_new(z, &c))
+				return pp_nomem(z->err, (size_t)S, sizeof(int));
+			memcpy(c.layers, cur->layers, (size_t)S * sizeof(int));
+			memcpy(c.rc, cur->recompute, (size_t)S);
+			c.layers[s]--;
+			c.layers[t]++;
+		} else {
+			int lv;
+
+			s = (int)((m - shifts) / 2);
+			dir = (m - shifts) % 2 ? 1 : -1;
+			lv = rc_level(cur->recompute[s]) + dir;
+			if (lv < 0 || lv > 2)
+				continue;
+			if (!cand_new(z, &c))
+				return pp_nomem(z->err, (size_t)S, sizeof(int));
+			memcpy(c.layers, cur->layers, (size_t)S * sizeof(int));
+			memcpy(c.rc, cur->recompute, (size_t)S);
+			c.rc[s] = rc_of_level[lv];
+		}
+		(*cs)[(*n)++] = c;
+	}
+	return 0;
+}
+
+/* Steepest descent from the run *best into *best. */
+static int descend(struct search *z, struct partition_choice **best)
+{
+	for (;;) {
+		struct partition_choice *next = *best, **runs;
+		struct cand *cs = NULL;
+		size_t n = 0;
+
+		if (moves(z, *best, &cs, &n) != 0) {
+			cands_free(cs, n);
+			return -1;
+		}
+		runs = pp_mallocarray(n ? n : 1, sizeof(*runs));
+		if (runs == NULL || evaluate(z, cs, n, runs) != 0) {
+			cands_free(cs, n);
+			if (runs == NULL)
+				return pp_nomem(z->err, n, sizeof(*runs));
+			free(runs);
+			return -1;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (better(runs[i], next, z->S))
+				next = runs[i];
+		free(runs);
+		cands_free(cs, n);
+		if (next == *best)
+			return 0;
+		*best = next;
+	}
+}
+
+/* The best remembered run other than best that fits: differing in its layers if one does, else
+ * in its recomputation. */
+static const struct partition_choice *runner_up(const struct search *z,
+                                                const struct partition_choice *best)
+{
+	const struct partition_choice *r = NULL, *rr = NULL;
+
+	for (size_t i = 0; i < z->cap; i++) {
+		const struct partition_choice *x = z->table[i].run;
+
+		if (x == NULL || !x->set || x->overflow > 0 || x == best)
+			continue;
+		if (memcmp(x->layers, best->layers, (size_t)z->S * sizeof(int)) != 0) {
+			if (r == NULL || better(x, r, z->S))
+				r = x;
+		} else if (rr == NULL || better(x, rr, z->S)) {
+			rr = x;
+		}
+	}
+	return r != NULL ? r : rr;
+}
+
+static void release_search(struct search *z)
+{
+	for (size_t i = 0; i < z->cap; i++)
+		if (z->table[i].key != NULL) {
+			free(z->table[i].key);
+			free_choice(z->table[i].run);
+			free(z->table[i].run);
+		}
+	free(z->table);
+	free(z->min);
+}
+
+int partition_search(const struct config *base, int jobs, struct partition *p,
+                     struct pp_error *err)
+{
+	struct search z = {.base = base, .jobs = jobs, .err = err};
+	struct config *cfg = pp_malloc(sizeof(*cfg));
+	struct sim *s;
+	struct cand start[2] = {{NULL, NULL}, {NULL, NULL}};
+	struct partition_choice *best = NULL, *from[2] = {NULL, NULL};
+	const struct partition_choice *second;
+	int rc = -1;
+
+	memset(p, 0, sizeof(*p));
+	if (cfg == NULL)
+		return pp_nomem(err, 1, sizeof(*cfg));
+	/* the run as given, its layers spread evenly, to learn the stages and the prices */
+	*cfg = *base;
+	cfg->nlayers_per_stage = 0;
+	cfg->nstage_recompute = 0;
+	cfg->first_stage_layers = cfg->last_stage_layers = 0;
+	cfg->spread_layers = true;
+	s = sim_run_flags(cfg, SIM_NO_OP_TIMES, err);
+	free(cfg);
+	if (s == NULL)
+		return -1;
+	if (s->cost->model == NULL) {
+		sim_free(s);
+		return pp_fail(err, PP_ERR_USAGE,
+		               "partition: needs a model (--model) whose layers it places");
+	}
+	z.S = s->cost->model->route_stages;
+	z.L = s->cost->model->layers;
+	z.rc_free = !config_is_set(base, "recompute");
+	z.min = pp_calloc((size_t)z.S, sizeof(*z.min));
+	if (z.min == NULL) {
+		sim_free(s);
+		return pp_nomem(err, (size_t)z.S, sizeof(*z.min));
+	}
+	/* the first and the last stage may hold only the embedding or the heads */
+	for (int st = 0; st < z.S; st++)
+		z.min[st] = z.S > 1 && (st == 0 || st == z.S - 1) ? 0 : 1;
+	p->S = z.S;
+	p->p = s->sched->p;
+	p->v = s->sched->v;
+	p->m = s->sched->m;
+	p->schedule = s->sched->desc != NULL ? s->sched->desc->name : "file";
+	p->stage_device = pp_mallocarray((size_t)z.S, sizeof(*p->stage_device));
+	if (p->stage_device == NULL) {
+		sim_free(s);
+		release_search(&z);
+		return pp_nomem(err, (size_t)z.S, sizeof(*p->stage_device));
+	}
+	for (int st = 0; st < z.S; st++)
+		p->stage_device[st] = (int)s->sched->stage_device[st];
+	p->layers = z.L;
+	p->recompute_free = z.rc_free;
+	p->space = space_size(&z);
+	if (p->space == 0) {
+		sim_free(s);
+		release_search(&z);
+		return pp_fail(err, PP_ERR_USAGE,
+		               "partition: %d layers cannot give each of the %d middle stages one",
+		               z.L, z.S - 2);
+	}
+	if (!cand_new(&z, &start[0]) || !cand_new(&z, &start[1])) {
+		pp_nomem(err, (size_t)z.S, sizeof(int));
+		goto out;
+	}
+	for (int st = 0; st < z.S; st++) {
+		start[0].layers[st] = s->cost->model->stage_layers[st];
+		start[0].rc[st] = start[1].rc[st] = z.rc_free ? PP_RECOMPUTE_NONE
+		                                              : (signed char)base->recompute;
+	}
+	if (balanced(&z, s->cost->model, start[1].layers) != 0 ||
+	    evaluate(&z, start, 2, from) != 0 || !copy_choice(&p->start, from[0], z.S))
+		goto out;
+	p->exact = p->space <= PARTITION_EXACT_MAX;
+	if (p->exact) {
+		struct cand *all = pp_calloc((size_t)p->space, sizeof(*all));
+		struct partition_choice **runs = pp_mallocarray((size_t)p->space, sizeof(*runs));
+		size_t n = 0;
+
+		if (all == NULL || runs == NULL || enumerate(&z, &all, &n, (size_t)p->space) != 0 ||
+		    evaluate(&z, all, n, runs) != 0) {
+			if (all == NULL || runs == NULL)
+				pp_nomem(err, (size_t)p->space, sizeof(*all));
+			cands_free(all, n);
+			free(runs);
+			goto out;
+		}
+		best = runs[0];
+		for (size_t i = 1; i < n; i++)
+			if (better(runs[i], best, z.S))
+				best = runs[i];
+		cands_free(all, n);
+		free(runs);
+	} else {
+		for (int i = 0; i < 2; i++)
+			if (descend(&z, &from[i]) != 0)
+				goto out;
+		best = better(from[1], from[0], z.S) ? from[1] : from[0];
+	}
+	p->simulated = z.simulated;
+	second = runner_up(&z, best);
+	if ((best->set && best->overflow == 0 && !copy_choice(&p->best, best, z.S)) ||
+	    (second != NULL && !copy_choice(&p->runner_up, second, z.S))) {
+		pp_nomem(err, (size_t)z.S, sizeof(int));
+		goto out;
+	}
+	rc = 0;
+out:
+	for (int i = 0; i < 2; i++) {
+		free(start[i].layers);
+		free(start[i].rc);
+	}
+	sim_free(s);
+	release_search(&z);
+	if (rc != 0)
+		partition_release(p);
+	return rc;
+}
+
+void partition_release(struct partition *p)
+{
+	free(p->stage_device);
+	p->stage_device = NULL;
+	free_choice(&p->best);
+	free_choice(&p->runner_up);
+	free_choice(&p->start);
+}
