@@ -3,8 +3,8 @@
  * stage's recomputation, that gives the shortest simulated step of a run that fits its GPUs'
  * memory (`ppsim partition`, `ppsim advise`). Every candidate is simulated with the run's
  * schedule, costs and streams: exactly every split when there are few enough, else a descent
- * from balanced starts over moves of one layer across a stage boundary and one step of a
- * stage's recomputation (docs/search.md, Partitions).
+ * from two starts over moves of one layer from a stage to another and of a stage to another
+ * recomputation (docs/search.md, Partitions).
  *
  * Ownership: struct partition owns its choices' arrays; release it with partition_release.
  */
@@ -52,13 +52,14 @@ struct partition {
 
 /*
  * Searches the partitions of base's model over its schedule's virtual stages with jobs threads
- * (< 1: one). base's own --layers-per-stage, --first-stage-layers, --last-stage-layers and
+ * (< 1: one), exactly when the space has at most exact_max candidates (0: PARTITION_EXACT_MAX),
+ * else by descent. base's own --layers-per-stage, --first-stage-layers, --last-stage-layers and
  * --stage-recompute are what the search replaces; a --recompute it sets explicitly is kept on
  * every stage. Returns 0 (p->best.set is false when no candidate fits), or -1 with err
  * (PP_ERR_USAGE when base does not simulate, PP_ERR_NOMEM).
  */
-int partition_search(const struct config *base, int jobs, struct partition *p,
-                     struct pp_error *err);
+int partition_search(const struct config *base, int jobs, uint64_t exact_max,
+                     struct partition *p, struct pp_error *err);
 
 /* Sets c's layers and recomputation per stage to those of x (a choice of a partition of S). */
 void partition_apply(struct config *c, int S, const struct partition_choice *x);

@@ -25,7 +25,7 @@ int cmd_partition(int argc, char **argv)
 		pp_nomem(&err, 1, sizeof(*c));
 		status = cmd_fail(&err);
 	} else if (cli_config(&cli, cli.config_file, c, &err) != 0 ||
-	         partition_search(c, cli.jobs, &found, &err) != 0)
+	         partition_search(c, cli.jobs, 0, &found, &err) != 0)
 		status = cmd_fail(&err);
 	else if (!found.best.set) {
 		cmd_error("partition: no placement of the %d layers over the %d stages fits GPU "

@@ -7,7 +7,7 @@
  * met them. A small space is simulated whole; a large one is searched by steepest descent from
  * two starts (the even split and the split that balances the stages' priced work), each round
  * simulating every move of one layer from a stage to another (the stages between keep their
- * counts) and of one stage's recomputation one step up or down, on the given threads, with
+ * counts) and of one stage to another recomputation, on the given threads, with
  * every run remembered so that none repeats.
  */
 #include "ppsim/partition.h"
@@ -431,9 +431,10 @@ static int enumerate(struct search *z, struct cand **cs, size_t *n, size_t cap)
 			}
 			if (!z->rc_free)
 				break;
+			/* the next recomputation; a stage without layers recomputes nothing */
 			int s = S - 1;
 
-			while (s >= 0 && lev[s] == 2)
+			while (s >= 0 && (lev[s] == 2 || lay[s] == 0))
 				lev[s--] = 0;
 			if (s < 0)
 				break;
@@ -517,8 +518,8 @@ static int balanced(struct search *z, const struct cost_model *k, int *lay)
 	return 0;
 }
 
-/* The moves of cur: one layer from any stage to any other, each stage's recomputation one step
- * up or down; into *cs (n of them). */
+/* The moves of cur: one layer from any stage to any other, each stage to each other
+ * recomputation; into *cs (n of them). */
 static int moves(struct search *z, const struct partition_choice *cur, struct cand **cs,
                  size_t *n)
 {
@@ -547,13 +548,17 @@ static int moves(struct search *z, const struct partition_choice *cur, struct ca
 			memcpy(c.rc, cur->recompute, (size_t)S);
 			c.layers[s]--;
 			c.layers[t]++;
+			/* a stage left without layers recomputes nothing */
+			if (z->rc_free && c.layers[s] == 0)
+				c.rc[s] = PP_RECOMPUTE_NONE;
 		} else {
+			/* stage s to each of the two other recomputations */
 			int lv;
 
 			s = (int)((m - shifts) / 2);
-			dir = (m - shifts) % 2 ? 1 : -1;
-			lv = rc_level(cur->recompute[s]) + dir;
-			if (lv < 0 || lv > 2)
+			dir = (m - shifts) % 2 ? 1 : 2;
+			lv = (rc_level(cur->recompute[s]) + dir) % 3;
+			if (cur->layers[s] == 0)
 				continue;
 			if (!cand_new(z, &c))
 				return pp_nomem(z->err, (size_t)S, sizeof(int));
@@ -631,8 +636,8 @@ static void release_search(struct search *z)
 	free(z->min);
 }
 
-int partition_search(const struct config *base, int jobs, struct partition *p,
-                     struct pp_error *err)
+int partition_search(const struct config *base, int jobs, uint64_t exact_max,
+                     struct partition *p, struct pp_error *err)
 {
 	struct search z = {.base = base, .jobs = jobs, .err = err};
 	struct config *cfg = pp_malloc(sizeof(*cfg));
@@ -706,7 +711,7 @@ int partition_search(const struct config *base, int jobs, struct partition *p,
 	if (balanced(&z, s->cost->model, start[1].layers) != 0 ||
 	    evaluate(&z, start, 2, from) != 0 || !copy_choice(&p->start, from[0], z.S))
 		goto out;
-	p->exact = p->space <= PARTITION_EXACT_MAX;
+	p->exact = p->space <= (exact_max > 0 ? exact_max : PARTITION_EXACT_MAX);
 	if (p->exact) {
 		struct cand *all = pp_calloc((size_t)p->space, sizeof(*all));
 		struct partition_choice **runs = pp_mallocarray((size_t)p->space, sizeof(*runs));
@@ -724,6 +729,7 @@ int partition_search(const struct config *base, int jobs, struct partition *p,
 		for (size_t i = 1; i < n; i++)
 			if (better(runs[i], best, z.S))
 				best = runs[i];
+		p->space = n; /* the bound less the recomputations of empty stages */
 		cands_free(all, n);
 		free(runs);
 	} else {

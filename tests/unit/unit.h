@@ -43,6 +43,7 @@ extern const struct unit_suite suite_report;
 extern const struct unit_suite suite_outfile;
 extern const struct unit_suite suite_sim;
 extern const struct unit_suite suite_sweep;
+extern const struct unit_suite suite_partition;
 extern const struct unit_suite suite_shard;
 extern const struct unit_suite suite_serve_workload;
 extern const struct unit_suite suite_serve;

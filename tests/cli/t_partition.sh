@@ -1,0 +1,127 @@
+# ppsim partition: its answer against a brute force over every split and recomputation run
+# with ppsim itself, its flags giving its step, its refusals, and the law that it never
+# recommends a run over GPU memory.
+
+# A small model on three GPUs of GB each (MODEL plus --gpu-memory).
+MODEL="--model=gpt3-175b --layers=4 --hidden=512 --ffn=2048 --heads=8 --kv-heads=8 --vocab=4096
+	--seq=512 -p 3 -m 6 --gpus=3 --memory-reserve=0"
+
+# brute GB: every split of the 4 layers over 3 stages (the middle one at least one) and every
+# recomputation of each stage holding layers, run one by one; prints the fitting runs as
+# "step layers recompute", shortest first, fewest recomputed levels first on a tie
+brute() {
+	for a in 0 1 2 3; do
+		for b in 1 2 3 4; do
+			c=$((4 - a - b))
+			[ $c -ge 0 ] || continue
+			for ra in none selective full; do
+				[ $a -gt 0 ] || [ $ra = none ] || continue
+				for rb in none selective full; do
+					for rcc in none selective full; do
+						[ $c -gt 0 ] || [ $rcc = none ] || continue
+						# shellcheck disable=SC2086 # MODEL is words
+						ppsim $MODEL --gpu-memory="$1" --layers-per-stage=$a,$b,$c \
+							--stage-recompute=$ra,$rb,$rcc -f json >"$TMP/b.json" ||
+							return 1
+						! tr -d ' \t\n' <"$TMP/b.json" | grep -q '"oom":true' || continue
+						lv=0
+						for r in $ra $rb $rcc; do
+							case $r in selective) lv=$((lv + 1)) ;; full) lv=$((lv + 2)) ;; esac
+						done
+						echo "$("$JGET" "$TMP/b.json" step_time) $lv $a,$b,$c $ra,$rb,$rcc"
+					done
+				done
+			done
+		done
+	done | sort -g -k1,1 -k2,2
+}
+
+for gb in 0.2 0.12 0.11; do
+	if ! brute "$gb" >"$TMP/brute" || [ ! -s "$TMP/brute" ]; then
+		not_ok "partition at $gb GB: the brute force found nothing"
+		continue
+	fi
+	# shellcheck disable=SC2086 # MODEL is words
+	if ! ppsim partition $MODEL --gpu-memory="$gb" -f json >"$TMP/p.json" 2>"$TMP/err"; then
+		not_ok "partition at $gb GB: $(cat "$TMP/err")"
+		continue
+	fi
+	read -r step _ layers rc <"$TMP/brute"
+	got_layers=$("$JGET" "$TMP/p.json" best.layers | tr -d '[] ')
+	got_rc=$("$JGET" "$TMP/p.json" best.recompute | tr -d '[]" ')
+	got_step=$("$JGET" "$TMP/p.json" best.step_time)
+	if [ "$got_step" = "$step" ] && [ "$got_layers" = "$layers" ] && [ "$got_rc" = "$rc" ]; then
+		ok
+	else
+		not_ok "partition at $gb GB: $got_step ms with $got_layers and $got_rc; the brute force: $step ms with $layers and $rc"
+	fi
+	if [ "$("$JGET" "$TMP/p.json" exact)" = true ] && [ "$("$JGET" "$TMP/p.json" best.fits)" = true ]; then
+		ok
+	else
+		not_ok "partition at $gb GB: not exact, or a best over memory"
+	fi
+	# the flags it prints give its step
+	flags=$("$JGET" "$TMP/p.json" flags.ppsim)
+	# shellcheck disable=SC2086 # MODEL and flags are words
+	ppsim $MODEL --gpu-memory="$gb" $flags -f json >"$TMP/run.json"
+	if [ "$("$JGET" "$TMP/run.json" step_time)" = "$got_step" ] &&
+		! tr -d ' \t\n' <"$TMP/run.json" | grep -q '"oom":true'; then
+		ok
+	else
+		not_ok "partition at $gb GB: its flags '$flags' do not give its step"
+	fi
+done
+# under the cap, the run as given (its layers as even as they go, nothing recomputed) is over
+# memory: what partition fixes
+# shellcheck disable=SC2086 # MODEL is words
+ppsim partition $MODEL --gpu-memory=0.11 -f json >"$TMP/p.json"
+if [ "$("$JGET" "$TMP/p.json" even_split.fits)" = false ] &&
+	[ "$("$JGET" "$TMP/p.json" best.recompute | tr -d '[]" ')" != none,none,none ]; then
+	ok
+else
+	not_ok "partition at 0.11 GB: the even split should be over memory, the best recompute"
+fi
+
+# The text report names the best, the runner-up and why, and the flags to paste.
+# shellcheck disable=SC2086 # MODEL is words
+ppsim partition $MODEL --gpu-memory=0.2 >"$TMP/p.txt"
+for want in "^best " "^runner-up " "^  why " "^even split " "^ppsim flags  *--layers-per-stage="; do
+	if grep -q "$want" "$TMP/p.txt"; then ok; else not_ok "partition's text has no '$want'"; fi
+done
+
+# A cluster too small for the model: nothing fits, exit 1 with the reason; a run without a
+# model, or with too few layers for the stages, is a usage error.
+# shellcheck disable=SC2086 # MODEL is words
+ppsim partition $MODEL --gpu-memory=0.1 >"$TMP/out" 2>"$TMP/err"
+status=$?
+if [ $status -eq 1 ] && [ ! -s "$TMP/out" ] && grep -q "no placement of the 4 layers over the 3 stages fits" "$TMP/err"; then
+	ok
+else
+	not_ok "partition with nothing fitting: exit $status: $(cat "$TMP/err")"
+fi
+ppsim partition -p 4 >"$TMP/out" 2>"$TMP/err"
+status=$?
+if [ $status -eq 2 ] && grep -q "needs a model" "$TMP/err"; then ok; else
+	not_ok "partition without a model: exit $status: $(cat "$TMP/err")"; fi
+ppsim partition --model=llama3-8b --layers=1 -p 4 --gpus=4 >"$TMP/out" 2>"$TMP/err"
+status=$?
+if [ $status -eq 2 ] && grep -q "cannot give each of the 2 middle stages one" "$TMP/err"; then ok; else
+	not_ok "partition with too few layers: exit $status: $(cat "$TMP/err")"; fi
+
+# The 126 layers of Llama 3 405B over 16 devices with two chunks: a descent, whose best fits and
+# is no slower than the even split, and the same with one job or two.
+LLAMA="--model=llama3-405b --gpu=h100-sxm --tp=8 -p 16 -v 2 -s interleaved --gpus=1024 --mbs=1
+	--global-batch=256 --distributed-optimizer=yes"
+for jobs in 1 2; do
+	# shellcheck disable=SC2086 # LLAMA is words
+	ppsim partition $LLAMA --jobs=$jobs -f json >"$TMP/l$jobs.json" 2>"$TMP/err" ||
+		not_ok "partition of llama3-405b: $(cat "$TMP/err")"
+done
+if cmp -s "$TMP/l1.json" "$TMP/l2.json" && [ "$("$JGET" "$TMP/l1.json" exact)" = false ] &&
+	[ "$("$JGET" "$TMP/l1.json" best.fits)" = true ] &&
+	awk -v b="$("$JGET" "$TMP/l1.json" best.step_time)" \
+		-v e="$("$JGET" "$TMP/l1.json" even_split.step_time)" 'BEGIN { exit !(b <= e) }'; then
+	ok
+else
+	not_ok "partition of llama3-405b: differs with --jobs, or its best is over memory or slower than the even split"
+fi
