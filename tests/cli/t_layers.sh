@@ -12,7 +12,7 @@ header_layer() { # NAME.h in include/ppsim/
 	engine.h | critical.h) echo engine ;;
 	metrics.h) echo metrics ;;
 	sim.h | samples.h) echo sim ;;
-	sweep.h | advise.h | shard.h) echo search ;;
+	sweep.h | advise.h | shard.h | partition.h) echo search ;;
 	serve.h) echo serve ;;
 	report.h) echo report ;;
 	ppsim.h) echo api ;;

@@ -78,7 +78,7 @@ fi
 
 # help and completion name each command's formats from the registry
 for want in "run:text, json, csv" "sweep:text, jsonl, csv" "advise:text, json" \
-	"breakeven:text, json" "serve:text, json, csv" "compare:text, json, csv"; do
+	"breakeven:text, json" "partition:text, json" "serve:text, json, csv" "compare:text, json, csv"; do
 	cmd=${want%%:*}
 	if ppsim "$cmd" --help |
 		grep -q -- "--format=FMT  *report format (default text): ${want#*:}$"; then
@@ -87,10 +87,10 @@ for want in "run:text, json, csv" "sweep:text, jsonl, csv" "advise:text, json" \
 		not_ok "$cmd --help: the --format line does not list its formats (${want#*:})"
 	fi
 done
-if ppsim completion bash | grep -q 'advise|breakeven|validate|replay|list) COMPREPLY=($(compgen -W "text json"'; then
+if ppsim completion bash | grep -q 'advise|partition|breakeven|validate|replay|list) COMPREPLY=($(compgen -W "text json"'; then
 	ok
 else
-	not_ok "completion: no --format branch for advise, breakeven, validate, replay and list"
+	not_ok "completion: no --format branch for advise, partition, breakeven, validate, replay and list"
 fi
 
 # no line of a text report ends in blanks (a last cell padded to its width, an empty mark);
