@@ -45,8 +45,7 @@ static const struct cmd commands[] = {
          "fits",
          cmd_partition, .mode = CLI_PARTITION, .kind = REPORT_PARTITION,
          .format_subject = "partition",
-         .example = "ppsim partition --model=llama3-70b --gpus=64 --tp=8 -p 8 -v 2 "
-                    "-s interleaved"},
+         .example = "ppsim partition --model=llama3-70b --tp=8 -p 8 -s interleaved"},
         {"breakeven", "[OPTIONS]",
          "where interleaving stops paying: 1F1B against interleaved per link and comm mode",
          cmd_breakeven, .mode = CLI_BREAKEVEN, .kind = REPORT_BREAKEVEN,
