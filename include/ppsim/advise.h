@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "ppsim/config.h"
+#include "ppsim/partition.h"
 #include "ppsim/sweep.h"
 
 /* Values each search axis of advise takes when neither the config nor the command fixes it. */
@@ -67,6 +68,8 @@ struct advice {
 	const struct breakeven_row *rows;  /* interleaving at the recommendation's layout */
 	int nrows;
 	const char *command;               /* the equivalent `ppsim sweep` command line */
+	const struct partition *layout;    /* the recommendation's layers and recomputation per
+	                                      stage (partition_search), or NULL with one stage */
 };
 
 /*

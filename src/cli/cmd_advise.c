@@ -113,7 +113,8 @@ static int report(const struct cli *cli, const struct sweep *sw, const struct sw
 	const char *names[2] = {links[0], links[1]};
 	struct breakeven_row rows[2 * 2 * 3];
 	int nlinks, status = PP_EXIT_OK;
-	struct advice a = {sw, totals, best, nbest, rows, 0, NULL};
+	struct advice a = {sw, totals, best, nbest, rows, 0, NULL, NULL};
+	struct partition layout = {0};
 
 	if (c == NULL) {
 		pp_nomem(&err, 1, sizeof(*c));
@@ -127,11 +128,21 @@ static int report(const struct cli *cli, const struct sweep *sw, const struct sw
 		breakeven_run(c, names, nlinks, comms, 2, vs, 3, rows);
 		a.nrows = nlinks * 2 * 3;
 	}
+	/* the recommendation's layers and recomputation per stage, as ppsim partition finds
+	 * them (the sweep ranked it with its layers spread evenly) */
+	if (best[0].p * best[0].v > 1) {
+		if (partition_search(c, cli->jobs, 0, &layout, &err) != 0) {
+			free(c);
+			return cmd_fail(&err);
+		}
+		a.layout = layout.best.set ? &layout : NULL;
+	}
 	a.command = sweep_command(cli, sw);
 	if (a.command == NULL || cli->format->advice(cmd_out(), &a) != 0) {
 		status = cmd_report_failed();
 	}
 	free((char *)a.command);
+	partition_release(&layout);
 	free(c);
 	return status;
 }

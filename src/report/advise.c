@@ -3,6 +3,7 @@
  * source document's inequality, and the recommendation with its runner-up and reasons.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ppsim/report.h"
@@ -210,6 +211,20 @@ int report_advice_text(FILE *out, const struct advice *a)
 		        "took %.6g ms a step, %.6g ms of them exposed\n",
 		        r->ep, r->ep, r->ep <= c->gpus_per_node ? ", inside a node" : " across nodes",
 		        r->ep_comm, r->ep_exposed);
+	if (a->layout != NULL) {
+		const struct partition *l = a->layout;
+
+		fprintf(out, "  stages      ppsim partition places the %d layers over the %d stages",
+		        l->layers, l->S);
+		fprintf(out, " (the fullest GPU %.1f GB)", l->best.peak / 1e9);
+		if (l->best.step < l->start.step && l->start.set)
+			fprintf(out, " %.2f%% faster than evenly", 100 * (1 - l->best.step / l->start.step));
+		else
+			fputs(" as evenly as they go", out);
+		fputs(":\n              ", out);
+		report_partition_flags(out, &l->best, l->S);
+		fputc('\n', out);
+	}
 	fputc('\n', out);
 	if (a->nrows > 0) {
 		fprintf(out, "interleaving at the recommended layout (tp=%d, p=%d, mbs=%d):\n",
@@ -236,6 +251,32 @@ int report_advice_json(FILE *out, const struct advice *a)
 		report_sweep_json_record(out, a->sw, &a->best[1]);
 	else
 		fputs("null", out);
+	fputs(",\n\"layout\":", out);
+	if (a->layout != NULL) {
+		fputs("{\"best\":", out);
+		report_partition_choice_json(out, &a->layout->best, a->layout->S);
+		fputs(",\"even_split\":", out);
+		report_partition_choice_json(out, &a->layout->start, a->layout->S);
+		fputs(",\"flags\":", out);
+		{
+			char *flags = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&flags, &len);
+
+			if (f == NULL)
+				return -1;
+			report_partition_flags(f, &a->layout->best, a->layout->S);
+			if (fclose(f) != 0) {
+				free(flags);
+				return -1;
+			}
+			report_json_text(out, flags);
+			free(flags);
+		}
+		fputc('}', out);
+	} else {
+		fputs("null", out);
+	}
 	fputs(",\n\"breakeven\":", out);
 	write_rows_json(out, a->rows, a->nrows);
 	fputs(",\n\"sweep\":", out);

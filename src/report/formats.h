@@ -33,6 +33,10 @@ void report_msg_devices(const struct sim *s, const struct msg_record *g, int *sr
 
 /* Writes text as a JSON string literal, escaping quotes, backslashes and control characters. */
 void report_json_text(FILE *out, const char *text);
+/* The ppsim options that give partition choice x of S stages (--layers-per-stage and
+ * --recompute or --stage-recompute), and x as a JSON object (null when not set). */
+void report_partition_flags(FILE *out, const struct partition_choice *x, int S);
+void report_partition_choice_json(FILE *out, const struct partition_choice *x, int S);
 /* report_json_text for a JSON literal inside an HTML <script>: '<' is escaped as well. */
 void report_script_text(FILE *out, const char *text);
 /* Writes text with XML's (and HTML's) special characters escaped: & < > ". */

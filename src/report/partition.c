@@ -30,8 +30,7 @@ static bool one_recompute(const struct partition_choice *x, int S)
 	return true;
 }
 
-/* Writes the ppsim options that give x: its layers and, when they differ, its recomputations. */
-static void write_flags(FILE *out, const struct partition_choice *x, int S)
+void report_partition_flags(FILE *out, const struct partition_choice *x, int S)
 {
 	fputs("--layers-per-stage=", out);
 	write_list(out, x, S, false);
@@ -122,13 +121,12 @@ int report_partition_text(FILE *out, const struct report_partition *r)
 		        100 * (e->step - b->step) / b->step,
 		        e->overflow > 0 ? ", over GPU memory" : "");
 	fprintf(out, "\n%-18s", "ppsim flags");
-	write_flags(out, b, S);
+	report_partition_flags(out, b, S);
 	fputc('\n', out);
 	return 0;
 }
 
-/* Writes choice x as a JSON object (null when not set). */
-static void choice_json(FILE *out, const struct partition_choice *x, int S)
+void report_partition_choice_json(FILE *out, const struct partition_choice *x, int S)
 {
 	if (!x->set) {
 		fputs("null", out);
@@ -169,21 +167,21 @@ int report_partition_json(FILE *out, const struct report_partition *r)
 		fprintf(out, "%llu", (unsigned long long)p->space);
 	fprintf(out, ",\"simulated\":%llu,\"recompute_searched\":%s,\n\"best\":",
 	        (unsigned long long)p->simulated, p->recompute_free ? "true" : "false");
-	choice_json(out, &p->best, p->S);
+	report_partition_choice_json(out, &p->best, p->S);
 	fputs(",\n\"runner_up\":", out);
-	choice_json(out, &p->runner_up, p->S);
+	report_partition_choice_json(out, &p->runner_up, p->S);
 	fputs(",\n\"why\":", out);
 	if (p->runner_up.set)
 		report_json_text(out, why(reason, sizeof(reason), p, &p->runner_up, &p->best));
 	else
 		fputs("null", out);
 	fputs(",\n\"even_split\":", out);
-	choice_json(out, &p->start, p->S);
+	report_partition_choice_json(out, &p->start, p->S);
 	fputs(",\n\"flags\":{\"ppsim\":", out);
 	f = open_memstream(&flags, &len);
 	if (f == NULL)
 		return -1;
-	write_flags(f, &p->best, p->S);
+	report_partition_flags(f, &p->best, p->S);
 	if (fclose(f) != 0) {
 		free(flags);
 		return -1;

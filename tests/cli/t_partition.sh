@@ -125,3 +125,24 @@ if cmp -s "$TMP/l1.json" "$TMP/l2.json" && [ "$("$JGET" "$TMP/l1.json" exact)" =
 else
 	not_ok "partition of llama3-405b: differs with --jobs, or its best is over memory or slower than the even split"
 fi
+
+# advise places the recommendation's layers with the partitioner: its layout is what
+# `ppsim partition` finds for the recommended run, and no slower than the sweep's even split.
+ADVISE="--model=llama3-8b --gpu=a100-80g --gpus=8 --global-batch=64 --seq=4096"
+# shellcheck disable=SC2086 # ADVISE is words
+ppsim advise $ADVISE -f json >"$TMP/adv.json" 2>"$TMP/err" || not_ok "advise: $(cat "$TMP/err")"
+rec() { "$JGET" "$TMP/adv.json" "recommended.$1"; }
+# shellcheck disable=SC2086 # ADVISE is words
+ppsim partition $ADVISE -s "$(rec schedule)" -p "$(rec p)" -v "$(rec v)" --tp="$(rec tp)" \
+	--mbs="$(rec mbs)" -f json >"$TMP/part.json" 2>"$TMP/err" || not_ok "partition of advise's run: $(cat "$TMP/err")"
+if [ "$("$JGET" "$TMP/adv.json" layout.best)" = "$("$JGET" "$TMP/part.json" best)" ] &&
+	[ -n "$("$JGET" "$TMP/part.json" best)" ] &&
+	awk -v b="$("$JGET" "$TMP/adv.json" layout.best.step_time)" -v r="$(rec step_time)" \
+		'BEGIN { exit !(b <= r) }'; then
+	ok
+else
+	not_ok "advise's layout is not partition's for its recommendation, or slower than it"
+fi
+# shellcheck disable=SC2086 # ADVISE is words
+if ppsim advise $ADVISE | grep -q "^  stages      ppsim partition places the 32 layers over the"; then ok; else
+	not_ok "advise's text has no stages line from the partitioner"; fi
