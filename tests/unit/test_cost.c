@@ -922,10 +922,13 @@ static void cost_model_rejects_layers_that_do_not_split_evenly_naming_what_was_g
 {
 	struct config c;
 
-	/* the preset's 80 layers over 3 stages: the stage count is at fault, not --layers */
+	/* with --layer-split=even, the preset's 80 layers over 3 stages: the stage count is at
+	 * fault, not --layers */
 	model_config(&c, "llama3-70b", "3");
+	unit_set(&c, "layer_split", "even");
 	assert_price_fails(&c, "--stages '3': ", "80 layers do not split evenly");
 	model_config(&c, "llama3-70b", "4");
+	unit_set(&c, "layer_split", "even");
 	unit_set(&c, "layers", "81");
 	assert_price_fails(&c, "--layers '81': ", "81 layers do not split evenly");
 }
@@ -2284,7 +2287,7 @@ static void cost_model_refuses_experts_it_cannot_place(void)
 	}
 }
 
-static void cost_model_spreads_uneven_layers_when_advise_asks(void)
+static void cost_model_spreads_uneven_layers_by_default(void)
 {
 	struct config c;
 	struct priced x;
@@ -2292,13 +2295,13 @@ static void cost_model_spreads_uneven_layers_when_advise_asks(void)
 
 	/* DeepSeek-V3's 61 layers over 8 stages: 7 each and 5 left, to stages 1 to 5 */
 	model_config(&c, "deepseek-v3", "8");
-	c.spread_layers = true;
 	x = price_ok(&c);
 	for (int s = 0; s < 8; s++)
 		CU_ASSERT_EQUAL(x.cost->model->stage_layers[s], want[s]);
 	release(&x);
-	/* without the flag, a plain run refuses the split */
+	/* --layer-split=even refuses the split */
 	model_config(&c, "deepseek-v3", "8");
+	unit_set(&c, "layer_split", "even");
 	assert_price_fails(&c, "--stages '8': ", "61 layers do not split evenly");
 }
 
@@ -2414,7 +2417,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_counts_the_published_parameters_of_the_expert_presets),
         UNIT_TEST(cost_model_counts_latent_attention_as_deepseek_v3_does),
         UNIT_TEST(cost_model_prices_flash_attention_2_at_its_own_shares),
-        UNIT_TEST(cost_model_spreads_uneven_layers_when_advise_asks),
+        UNIT_TEST(cost_model_spreads_uneven_layers_by_default),
         UNIT_TEST(cost_model_prices_the_expert_all_to_all_inside_and_across_nodes),
         UNIT_TEST(cost_model_stretches_the_busiest_experts_and_their_all_to_all_by_the_imbalance),
         UNIT_TEST(cost_model_reduces_expert_gradients_over_their_own_group),
