@@ -366,7 +366,7 @@ static const struct config_option options[] = {
          FIELD(layer_split), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
          .values = layer_splits},
         {"layout", 0, "layout", CONFIG_ARG_NAME, "LAYOUT",
-         "the stages' layers as Megatron-LM's --pipeline-model-parallel-layout: E embedding, "
+         "the stages' layers as a Megatron-LM pipeline layout string: E embedding, "
          "t layer, m MTP layer, L loss, | between stages, (...)*N and t*N repeat",
          FIELD(layout), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
          .flags = CONFIG_WHOLE, .parse = config_set_layout},
