@@ -111,6 +111,17 @@ enum pp_recompute {
 	                           core in backward (Korthikanti et al. 2022) */
 };
 
+/* How a model's layers are split over the virtual stages when no layout, list of layers or
+ * first/last stage's layers is given (docs/cost-model.md, Layouts). */
+enum pp_layer_split {
+	PP_SPLIT_SPREAD,     /* even when they divide; else the extra layers to the stages after
+	                        the first, then the last: the embedding's and the head's stages
+	                        stay lightest */
+	PP_SPLIT_EVEN,       /* even, or refused (Megatron-LM without layout flags) */
+	PP_SPLIT_TORCHTITAN, /* torchtitan's own split: the embedding and the head count a layer
+	                        each, the first stages take the extra ones */
+};
+
 /* Serving: how requests arrive when they are generated. */
 enum pp_arrival {
 	PP_ARRIVAL_POISSON, /* exponential gaps at the rate */
@@ -326,9 +337,8 @@ struct config {
 	 * stage takes recompute */
 	signed char stage_recompute[PP_MAX_LIST];
 	int nstage_recompute;
-	bool spread_layers; /* (model; no option: ppsim advise sets it) layers that do not split
-	                       evenly over the stages are spread, the first and the last stage
-	                       taking the fewer, instead of refused */
+	enum pp_layer_split layer_split; /* (model) the split when no other is given */
+	char layout[1024]; /* (model) a Megatron-LM layout string of the stages' layers, or "" */
 	int jobs;           /* (no option: a command's --jobs sets it) threads a priced generator
 	                       (zb-auto, zbv-auto) may run its passes on, < 1: one; its order does
 	                       not depend on it */

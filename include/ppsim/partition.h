@@ -40,6 +40,7 @@ struct partition {
 	const char *schedule;        /* its generator's name (static) */
 	int *stage_device;           /* [S] the device of each virtual stage of a route */
 	int layers;                  /* the model's layers */
+	int mtp;                     /* its multi-token-prediction layers (on the last stage) */
 	bool recompute_free;         /* each stage's recomputation was searched (no --recompute) */
 	bool exact;                  /* every candidate of the space was simulated */
 	uint64_t space;              /* candidates in the space (UINT64_MAX: more) */

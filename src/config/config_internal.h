@@ -10,6 +10,9 @@
 
 /* Reads a schedule name (any case, or PyTorch's) into c->schedule: 0, or -1 with a
  * PP_ERR_USAGE error naming label and the known schedules. */
+/* Reads a Megatron-LM layout string (layout.c) into c->layout after checking its grammar. */
+int config_set_layout(struct config *c, const struct config_option *opt, const char *label,
+                      const char *value, struct pp_error *err);
 int config_set_schedule(struct config *c, const struct config_option *opt, const char *label,
                         const char *value, struct pp_error *err);
 

@@ -32,6 +32,7 @@ static const char *const arrivals[] = {"poisson", "bursty", "closed", NULL};
 static const char *const batchings[] = {"static", "continuous", "chunked", "disaggregated", NULL};
 static const char *const dists[] = {"fixed", "uniform", "lognormal", NULL};
 static const char *const trace_names[] = {"ppsim", "torch", NULL};
+static const char *const layer_splits[] = {"spread", "even", "torchtitan", NULL};
 
 /* A choice is stored through an int: the enums must have its size. */
 _Static_assert(sizeof(enum pp_comm) == sizeof(int) && sizeof(enum pp_duplex) == sizeof(int) &&
@@ -43,7 +44,8 @@ _Static_assert(sizeof(enum pp_comm) == sizeof(int) && sizeof(enum pp_duplex) == 
                        sizeof(enum pp_attention_kernel) == sizeof(int) &&
                        sizeof(enum pp_arrival) == sizeof(int) &&
                        sizeof(enum pp_batching) == sizeof(int) &&
-                       sizeof(enum pp_trace_names) == sizeof(int),
+                       sizeof(enum pp_trace_names) == sizeof(int) &&
+                       sizeof(enum pp_layer_split) == sizeof(int),
                "enum fields are set as int");
 
 static int set_dist(struct config *c, const struct config_option *opt, const char *label,
@@ -367,6 +369,16 @@ static const struct config_option options[] = {
         {"last-stage-layers", 0, "last_stage_layers", CONFIG_ARG_COUNT, "N",
          "layers on the last stage; the rest split evenly", FIELD(last_stage_layers),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"layer-split", 0, "layer_split", CONFIG_ARG_NAME, "RULE",
+         "layers that do not divide over the stages: spread (default: the first and last "
+         "stages lighter), even (refused) or torchtitan (its own split)",
+         FIELD(layer_split), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
+         .values = layer_splits},
+        {"layout", 0, "layout", CONFIG_ARG_NAME, "LAYOUT",
+         "the stages' layers as a Megatron-LM pipeline layout string: E embedding, "
+         "t layer, m MTP layer, L loss, | between stages, (...)*N and t*N repeat",
+         FIELD(layout), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
+         .flags = CONFIG_WHOLE, .parse = config_set_layout},
         {"samples", 0, "samples", CONFIG_ARG_BYTES, "N",
          "also run N samples of the step with --jitter, --link-jitter and --stalls drawn "
          "(default 0: the deterministic run alone)",

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cost_internal.h"
+#include "ppsim/layout.h"
 #include "ppsim/preset.h"
 
 /* An override when it holds a value (above 0, or at least 0 for latencies), else the preset. */
@@ -246,6 +247,7 @@ static int route_layers(const struct config *c, struct cost_model *k, int S, int
                         struct pp_error *err)
 {
 	int first = c->first_stage_layers, last = c->last_stage_layers, rest = k->layers, mid = S;
+	int given;
 
 	k->S = S * routes;
 	k->route_stages = S;
@@ -256,6 +258,11 @@ static int route_layers(const struct config *c, struct cost_model *k, int S, int
 	if (c->nlayers_per_stage > 0 && (first > 0 || last > 0))
 		return config_fail(c, "layers_per_stage", err,
 		                   "give it or --first-stage-layers/--last-stage-layers, not both");
+	/* a layout string, or the split of layers that neither a list nor an end decides */
+	given = layout_config_layers(c, k->model, k->layers, k->mtp_layers, S, routes,
+	                             k->stage_layers, err);
+	if (given != 0)
+		return given < 0 ? -1 : 0;
 	if (c->nlayers_per_stage > 0) {
 		int sum = 0;
 
@@ -286,27 +293,17 @@ static int route_layers(const struct config *c, struct cost_model *k, int S, int
 		rest -= last;
 		mid--;
 	}
-	if (c->spread_layers && first == 0 && last == 0 && S > 1 && k->layers % S != 0) {
-		/* as evenly as they go: the middle stages take the extra layers, then the ends
-		 * (which hold the embedding and the head) */
-		int base = k->layers / S, extra = k->layers % S;
-
-		for (int s = 0; s < S; s++)
-			k->stage_layers[s] = base + (s >= 1 && s <= extra ? 1 : 0);
-		return 0;
-	}
-	if (rest < 0 || (mid == 0 && rest != 0) || (mid > 0 && (rest == 0 || rest % mid != 0)))
-		return config_fail(c,
-		                   first > 0                    ? "first_stage_layers"
-		                   : last > 0                   ? "last_stage_layers"
-		                   : config_is_set(c, "layers") ? "layers"
-		                                                : "p",
-		                   err,
+	/* the middle stages' layers: even, or with --layer-split=spread the first of them
+	 * taking one more each */
+	if (rest < 0 || (mid == 0 && rest != 0) || (mid > 0 && rest < mid) ||
+	    (mid > 0 && rest % mid != 0 && c->layer_split == PP_SPLIT_EVEN))
+		return config_fail(c, first > 0 ? "first_stage_layers" : "last_stage_layers", err,
 		                   "%s's %d layers do not split evenly over %s%d stages; set "
 		                   "--layers-per-stage or --first-stage-layers/--last-stage-layers",
 		                   k->model, k->layers, routes == 1 ? "p x v = " : "a route's ", S);
-	for (int s = 0; s < S; s++)
-		k->stage_layers[s] = mid > 0 ? rest / mid : 0;
+	for (int s = 0, i = 0; s < S; s++)
+		if (!(s == 0 && first > 0) && !(s == S - 1 && last > 0))
+			k->stage_layers[s] = rest / mid + (i++ < rest % mid ? 1 : 0);
 	if (first > 0)
 		k->stage_layers[0] = first;
 	if (last > 0)

@@ -31,6 +31,18 @@ int report_op_label(char *buf, size_t n, const struct sched *s, const struct op 
  * down to a later device when *dst > *src, up to an earlier one otherwise). */
 void report_msg_devices(const struct sim *s, const struct msg_record *g, int *src, int *dst);
 
+/* A model-priced run's layout as the frameworks take it (layouts.c): Megatron-LM's layout
+ * string, its flags when they say the same (NULL when they cannot), torchtitan's settings (NULL
+ * with MTP layers, which it has no module for). report_layout_build fills out for s (which
+ * prices its ops from a model) and returns 0, or -1 out of memory; release frees the strings. */
+struct report_layout {
+	char *megatron, *megatron_flags, *torchtitan;
+};
+int report_layout_build(const struct sim *s, struct report_layout *out);
+/* The same for S stages of layers[s] decoder layers and mtp MTP layers over p devices. */
+int report_layout_of(int S, const int *layers, int mtp, int p, struct report_layout *out);
+void report_layout_release(struct report_layout *l);
+
 /* Writes text as a JSON string literal, escaping quotes, backslashes and control characters. */
 void report_json_text(FILE *out, const char *text);
 /* The ppsim options that give partition choice x of S stages (--layers-per-stage and

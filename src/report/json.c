@@ -56,6 +56,30 @@ static cJSON *add_item(struct build *b, cJSON *obj, const char *key, cJSON *item
 	return item;
 }
 
+/* The layout as Megatron-LM and torchtitan take it: strings, null where they cannot say it. */
+static void add_layout(struct build *b, cJSON *obj, const struct sim *s)
+{
+	struct report_layout l;
+	cJSON *o = add_item(b, obj, "layout", cJSON_CreateObject());
+
+	if (report_layout_build(s, &l) != 0) {
+		b->failed = true;
+		return;
+	}
+	if (o != NULL) {
+		add_string(b, o, "megatron", l.megatron);
+		if (l.megatron_flags != NULL)
+			add_string(b, o, "megatron_flags", l.megatron_flags);
+		else if (cJSON_AddNullToObject(o, "megatron_flags") == NULL)
+			b->failed = true;
+		if (l.torchtitan != NULL)
+			add_string(b, o, "torchtitan", l.torchtitan);
+		else if (cJSON_AddNullToObject(o, "torchtitan") == NULL)
+			b->failed = true;
+	}
+	report_layout_release(&l);
+}
+
 static cJSON *costs_object(struct build *b, const struct sim *s)
 {
 	const struct config *c = &s->config;
@@ -316,6 +340,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "q_dim", k->q_dim);
 	add_number(b, o, "kv_dim", k->kv_dim);
 	add_moe(b, o, k);
+	add_layout(b, o, s);
 	stages = add_item(b, o, "stages", cJSON_CreateArray());
 	for (int st = 0; st < c->S; st++) {
 		cJSON *x = add_item(b, stages, NULL, cJSON_CreateObject());

@@ -77,6 +77,50 @@ static const char *why(char *buf, size_t n, const struct partition *p,
 	return buf;
 }
 
+/* The recomputation every stage of x takes (PP_RECOMPUTE_NONE ... ), or -1 when they differ. */
+static int uniform_recompute(const struct partition_choice *x, int S)
+{
+	return one_recompute(x, S) ? x->recompute[0] : -1;
+}
+
+/* What gives the best's layers and recomputation in Megatron-LM and torchtitan. */
+static int write_frameworks(FILE *out, const struct partition *p)
+{
+	static const char *const megatron_rc[] = {
+	        [PP_RECOMPUTE_NONE] = "",
+	        [PP_RECOMPUTE_FULL] = " --recompute-granularity=full --recompute-method=uniform "
+	                              "--recompute-num-layers=1",
+	        [PP_RECOMPUTE_SELECTIVE] = " --recompute-granularity=selective"};
+	static const char *const titan_rc[] = {[PP_RECOMPUTE_NONE] = "none",
+	                                       [PP_RECOMPUTE_FULL] = "full",
+	                                       [PP_RECOMPUTE_SELECTIVE] = "selective"};
+	struct report_layout l;
+	int rc = uniform_recompute(&p->best, p->S);
+
+	if (report_layout_of(p->S, p->best.layers, p->mtp, p->p, &l) != 0)
+		return -1;
+	fprintf(out, "%-18s--pipeline-model-parallel-layout='%s'%s\n", "megatron-lm", l.megatron,
+	        rc >= 0 ? megatron_rc[rc] : "");
+	if (l.megatron_flags != NULL && l.megatron_flags[0] != '\0')
+		fprintf(out, "%-18sor %s\n", "", l.megatron_flags);
+	if (l.torchtitan != NULL && l.torchtitan[0] != '\0') {
+		fprintf(out, "%-18s", "torchtitan");
+		for (const char *c = l.torchtitan; *c != '\0'; c++)
+			if (*c == '\n')
+				fputs(", ", out);
+			else
+				fputc(*c, out);
+		if (rc >= 0)
+			fprintf(out, ", activation_checkpoint.mode = \"%s\"", titan_rc[rc]);
+		fputc('\n', out);
+	}
+	if (rc < 0)
+		fprintf(out, "%-18sneither framework takes a recomputation per stage: recompute "
+		        "every stage as the one that needs most, or give each stage's as above\n", "");
+	report_layout_release(&l);
+	return 0;
+}
+
 int report_partition_text(FILE *out, const struct report_partition *r)
 {
 	const struct partition *p = r->found;
@@ -123,7 +167,7 @@ int report_partition_text(FILE *out, const struct report_partition *r)
 	fprintf(out, "\n%-18s", "ppsim flags");
 	report_partition_flags(out, b, S);
 	fputc('\n', out);
-	return 0;
+	return write_frameworks(out, p);
 }
 
 void report_partition_choice_json(FILE *out, const struct partition_choice *x, int S)
@@ -188,6 +232,25 @@ int report_partition_json(FILE *out, const struct report_partition *r)
 	}
 	report_json_text(out, flags);
 	free(flags);
+	{
+		struct report_layout l;
+
+		if (report_layout_of(p->S, p->best.layers, p->mtp, p->p, &l) != 0)
+			return -1;
+		fputs(",\"megatron_layout\":", out);
+		report_json_text(out, l.megatron);
+		fputs(",\"megatron_flags\":", out);
+		if (l.megatron_flags != NULL)
+			report_json_text(out, l.megatron_flags);
+		else
+			fputs("null", out);
+		fputs(",\"torchtitan\":", out);
+		if (l.torchtitan != NULL && l.torchtitan[0] != '\0')
+			report_json_text(out, l.torchtitan);
+		else
+			fputs("null", out);
+		report_layout_release(&l);
+	}
 	fputs("}}\n", out);
 	return 0;
 }

@@ -37,7 +37,33 @@ static void write_costs(FILE *out, const struct config *c, bool split, const cha
 }
 
 /* The model, hardware and parallelism lines of a model-priced run. */
-static void write_model(FILE *out, const struct sim *s)
+/* The layout lines: Megatron-LM's string and, when they say the same, its flags; torchtitan's
+ * settings on one line. Returns 0, or -1 out of memory. */
+static int write_layout(FILE *out, const struct sim *s)
+{
+	struct report_layout l;
+
+	if (report_layout_build(s, &l) != 0)
+		return -1;
+	fprintf(out, "%-18s Megatron-LM --pipeline-model-parallel-layout '%s'\n", "layout",
+	        l.megatron);
+	if (l.megatron_flags != NULL)
+		fprintf(out, "%-18s Megatron-LM %s\n", "",
+		        l.megatron_flags[0] ? l.megatron_flags : "(even: no layout flags)");
+	if (l.torchtitan != NULL) {
+		fprintf(out, "%-18s torchtitan ", "");
+		for (const char *c = l.torchtitan; *c != '\0'; c++)
+			if (*c == '\n')
+				fputs(", ", out);
+			else
+				fputc(*c, out);
+		fputc('\n', out);
+	}
+	report_layout_release(&l);
+	return 0;
+}
+
+static int write_model(FILE *out, const struct sim *s)
 {
 	const struct cost_model *k = s->cost->model;
 	const struct config *c = &s->config;
@@ -100,6 +126,8 @@ static void write_model(FILE *out, const struct sim *s)
 			fputc('\n', out);
 			break;
 		}
+	if (write_layout(out, s) != 0)
+		return -1;
 	fprintf(out, "%-18s F %.4g, B %.4g, W %.4g FLOPs; %.4g GB of activations (%s)\n",
 	        "per layer", k->layer_flops.f, k->layer_flops.b, k->layer_flops.w,
 	        k->layer_act_bytes / 1e9,
@@ -115,6 +143,7 @@ static void write_model(FILE *out, const struct sim *s)
 		        k->moe_act_bytes / 1e9, REPORT_NUM(a, k->a2a_ms));
 	fprintf(out, "%-18s %" PRIu64 " B per message, %s, %s-duplex\n", "communication",
 	        k->msg_bytes, config_comm_name(c->comm), config_duplex_name(c->duplex));
+	return 0;
 }
 
 /* The settings that only some runs have: stage scaling, pairs, a memory limit. */
@@ -253,7 +282,7 @@ static void write_critical(FILE *out, const struct sim *s)
 	        100 * k->tail / len);
 }
 
-static void write_summary(FILE *out, const struct sim *s)
+static int write_summary(FILE *out, const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
 	const char *unit = s->cost->time_unit;
@@ -264,9 +293,10 @@ static void write_summary(FILE *out, const struct sim *s)
 	if (s->sched->group > 0)
 		fprintf(out, ", group %d", s->sched->group);
 	fputs(")\n", out);
-	if (s->cost->model != NULL)
-		write_model(out, s);
-	else if (s->given_times)
+	if (s->cost->model != NULL) {
+		if (write_model(out, s) != 0)
+			return -1;
+	} else if (s->given_times)
 		fprintf(out, "%-18s each op its own time, given (a measured step's)\n", "costs");
 	if (s->cost->model == NULL)
 		write_costs(out, &s->config, s->sched->split, s->cost->time_unit, !s->given_times);
@@ -294,6 +324,7 @@ static void write_summary(FILE *out, const struct sim *s)
 		               : "every device fits");
 	}
 	write_critical(out, s);
+	return 0;
 }
 
 /* How a device table cell prints: the row number, a figure (shortest exact up to twelve
@@ -521,7 +552,8 @@ static void write_noise(FILE *out, const struct sim *s)
 
 int report_text_write(FILE *out, const struct sim *s)
 {
-	write_summary(out, s);
+	if (write_summary(out, s) != 0)
+		return -1;
 	write_noise(out, s);
 	write_devices(out, &s->metrics);
 	write_streams(out, &s->metrics);

@@ -246,9 +246,6 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 	int status = 0;
 
 	sw->require_fit = true;
-	/* a model whose layers do not divide a pipeline's stages is spread over them, as
-	 * frameworks let a first and a last stage hold fewer */
-	sw->base.spread_layers = true;
 	if (tp == NULL || p == NULL)
 		status = pp_nomem(err, 21, (size_t)(gpus > node ? gpus : node));
 	else if (add_axis(sw, "tp", tp, err) != 0 || add_axis(sw, "p", p, err) != 0 ||

@@ -137,6 +137,7 @@ static void free_choice(struct partition_choice *x)
 
 void partition_apply(struct config *c, int S, const struct partition_choice *x)
 {
+	c->layout[0] = '\0';
 	c->first_stage_layers = 0;
 	c->last_stage_layers = 0;
 	c->nlayers_per_stage = S;
@@ -655,7 +656,9 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 	cfg->nlayers_per_stage = 0;
 	cfg->nstage_recompute = 0;
 	cfg->first_stage_layers = cfg->last_stage_layers = 0;
-	cfg->spread_layers = true;
+	cfg->layout[0] = '\0';
+	if (cfg->layer_split == PP_SPLIT_EVEN)
+		cfg->layer_split = PP_SPLIT_SPREAD; /* the start only: every candidate sets its own */
 	s = sim_run_flags(cfg, SIM_NO_OP_TIMES, err);
 	free(cfg);
 	if (s == NULL)
@@ -690,6 +693,7 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 	for (int st = 0; st < z.S; st++)
 		p->stage_device[st] = (int)s->sched->stage_device[st];
 	p->layers = z.L;
+	p->mtp = s->cost->model->mtp_layers;
 	p->recompute_free = z.rc_free;
 	p->space = space_size(&z);
 	if (p->space == 0) {

@@ -7,7 +7,7 @@ header_layer() { # NAME.h in include/ppsim/
 	case $1 in
 	util.h | outfile.h | version.h) echo base ;;
 	sched.h) echo sched ;;
-	config.h | preset.h | schedfile.h | calibrate.h | measured.h) echo config ;;
+	config.h | preset.h | schedfile.h | calibrate.h | measured.h | layout.h) echo config ;;
 	cost.h) echo cost ;;
 	engine.h | critical.h) echo engine ;;
 	metrics.h) echo metrics ;;

@@ -922,10 +922,13 @@ static void cost_model_rejects_layers_that_do_not_split_evenly_naming_what_was_g
 {
 	struct config c;
 
-	/* the preset's 80 layers over 3 stages: the stage count is at fault, not --layers */
+	/* with --layer-split=even, the preset's 80 layers over 3 stages: the stage count is at
+	 * fault, not --layers */
 	model_config(&c, "llama3-70b", "3");
+	unit_set(&c, "layer_split", "even");
 	assert_price_fails(&c, "--stages '3': ", "80 layers do not split evenly");
 	model_config(&c, "llama3-70b", "4");
+	unit_set(&c, "layer_split", "even");
 	unit_set(&c, "layers", "81");
 	assert_price_fails(&c, "--layers '81': ", "81 layers do not split evenly");
 }
@@ -2284,7 +2287,7 @@ static void cost_model_refuses_experts_it_cannot_place(void)
 	}
 }
 
-static void cost_model_spreads_uneven_layers_when_advise_asks(void)
+static void cost_model_spreads_uneven_layers_by_default(void)
 {
 	struct config c;
 	struct priced x;
@@ -2292,14 +2295,123 @@ static void cost_model_spreads_uneven_layers_when_advise_asks(void)
 
 	/* DeepSeek-V3's 61 layers over 8 stages: 7 each and 5 left, to stages 1 to 5 */
 	model_config(&c, "deepseek-v3", "8");
-	c.spread_layers = true;
 	x = price_ok(&c);
 	for (int s = 0; s < 8; s++)
 		CU_ASSERT_EQUAL(x.cost->model->stage_layers[s], want[s]);
 	release(&x);
-	/* without the flag, a plain run refuses the split */
+	/* --layer-split=even refuses the split */
 	model_config(&c, "deepseek-v3", "8");
+	unit_set(&c, "layer_split", "even");
 	assert_price_fails(&c, "--stages '8': ", "61 layers do not split evenly");
+}
+
+static void cost_model_prices_the_embedding_and_the_head_where_a_layout_puts_them(void)
+{
+	struct config c;
+	struct priced x, y;
+	static const int want[4] = {0, 40, 40, 0};
+	double embed;
+
+	/* E alone on stage 0, L alone on the last: stage 0 holds only the embedding, which the
+	 * model prices at no compute and its parameters; stage 3 only the LM head and the loss */
+	model_config(&c, "llama3-70b", "4");
+	unit_set(&c, "layout", "E|t*40|t*40|L");
+	x = price_ok(&c);
+	embed = (double)x.cost->model->vocab * x.cost->model->hidden;
+	for (int s = 0; s < 4; s++)
+		CU_ASSERT_EQUAL(x.cost->model->stage_layers[s], want[s]);
+	CU_ASSERT_EQUAL(x.cost->t_f[0], 0);
+	CU_ASSERT_EQUAL(x.cost->t_b[0], 0);
+	CU_ASSERT_EQUAL(x.cost->t_w[0], 0);
+	CU_ASSERT_EQUAL(x.cost->t_f[3], ticks(x.cost->model->last_head_ms.f));
+	CU_ASSERT_EQUAL(x.cost->t_b[3], ticks(x.cost->model->last_head_ms.b));
+	CU_ASSERT_EQUAL(x.cost->t_w[3], ticks(x.cost->model->last_head_ms.w));
+	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->device_params[0], embed, 1);
+	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->device_params[3], embed, 1);
+	/* a layer moved onto the head's stage adds a layer's time to it; the head stays there */
+	unit_set(&c, "layout", "E|t*40|t*39|tL");
+	y = price_ok(&c);
+	CU_ASSERT(y.cost->t_f[3] > x.cost->t_f[3]);
+	CU_ASSERT(llabs((long long)(y.cost->t_f[3] - x.cost->t_f[3] -
+	                            ticks(x.cost->model->layer_ms.f))) <= 1);
+	release(&y);
+	release(&x);
+	/* on a V placement the last stage, and with it the head, sits on device 0 */
+	model_config(&c, "llama3-70b", "2");
+	unit_set(&c, "schedule", "zbv");
+	unit_set(&c, "v", "2");
+	unit_set(&c, "layout", "E|t*40|t*40|L");
+	x = price_ok(&c);
+	CU_ASSERT_EQUAL(x.sched->stage_device[3], 0);
+	CU_ASSERT_EQUAL(x.cost->t_f[3], ticks(x.cost->model->last_head_ms.f));
+	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->device_params[0], 2 * embed, 1);
+	release(&x);
+}
+
+static void cost_model_refuses_layouts_it_cannot_price(void)
+{
+	struct config c;
+
+	model_config(&c, "llama3-70b", "4");
+	unit_set(&c, "layout", "E|t*40|t*40|L|");
+	assert_price_fails(&c, "--layout 'E|t*40|t*40|L|': ", "gives 5 stages, the pipeline has");
+	unit_set(&c, "layout", "|Et*40|t*40|L");
+	assert_price_fails(&c, "--layout '|Et*40|t*40|L': ", "puts the embedding (E) on stage 1");
+	unit_set(&c, "layout", "Et*40|t*40|L|");
+	assert_price_fails(&c, "--layout 'Et*40|t*40|L|': ", "puts the loss (L) on stage 2");
+	unit_set(&c, "layout", "E|t*40|t*39|L");
+	assert_price_fails(&c, "--layout 'E|t*40|t*39|L': ", "has 79 decoder layers (t), the model 80");
+	unit_set(&c, "layout", "E|t*40|t*40|mL");
+	assert_price_fails(&c, "--layout 'E|t*40|t*40|mL': ", "has 1 MTP layers (m), the model 0");
+	unit_set(&c, "layout", "E|t*40|t*40|L");
+	unit_set(&c, "layers_per_stage", "0,40,40,0");
+	assert_price_fails(&c, "--layout 'E|t*40|t*40|L': ", "not both");
+}
+
+static void cost_model_splits_uneven_layer_counts_and_their_first_and_last_stages(void)
+{
+	static const struct {
+		const char *layers, *p, *v, *first, *last;
+		int want[16];
+	} cases[] = {
+	        {"43", "8", "2", NULL, NULL, {2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2}},
+	        {"61", "8", "1", NULL, NULL, {7, 8, 8, 8, 8, 8, 7, 7}},
+	        {"78", "16", "1", NULL, NULL, {4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 4}},
+	        {"126", "8", "2", NULL, NULL, {7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 7}},
+	        /* 61 - 5 - 4 = 52 over 6 middle stages: 9, 9, 9, 9, 8, 8 */
+	        {"61", "8", "1", "5", "4", {5, 9, 9, 9, 9, 8, 8, 4}},
+	        {"43", "4", "2", "3", NULL, {3, 6, 6, 6, 6, 6, 5, 5}},
+	};
+	struct config c;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct priced x;
+		int sum = 0;
+
+		model_config(&c, "llama3-8b", cases[i].p);
+		unit_set(&c, "layers", cases[i].layers);
+		if (strcmp(cases[i].v, "1") != 0) {
+			unit_set(&c, "schedule", "interleaved");
+			unit_set(&c, "v", cases[i].v);
+		}
+		if (cases[i].first != NULL)
+			unit_set(&c, "first_stage_layers", cases[i].first);
+		if (cases[i].last != NULL)
+			unit_set(&c, "last_stage_layers", cases[i].last);
+		x = price_ok(&c);
+		for (int s = 0; s < x.cost->S; s++) {
+			CU_ASSERT_EQUAL(x.cost->model->stage_layers[s], cases[i].want[s]);
+			sum += x.cost->model->stage_layers[s];
+		}
+		CU_ASSERT_EQUAL(sum, atoi(cases[i].layers));
+		release(&x);
+	}
+	/* --layer-split=even keeps Megatron's refusal of an uneven middle */
+	model_config(&c, "llama3-8b", "8");
+	unit_set(&c, "layers", "61");
+	unit_set(&c, "first_stage_layers", "4");
+	unit_set(&c, "layer_split", "even");
+	assert_price_fails(&c, "--first-stage-layers '4': ", "do not split evenly");
 }
 
 static void cost_model_prices_flash_attention_2_at_its_own_shares(void)
@@ -2414,7 +2526,10 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_counts_the_published_parameters_of_the_expert_presets),
         UNIT_TEST(cost_model_counts_latent_attention_as_deepseek_v3_does),
         UNIT_TEST(cost_model_prices_flash_attention_2_at_its_own_shares),
-        UNIT_TEST(cost_model_spreads_uneven_layers_when_advise_asks),
+        UNIT_TEST(cost_model_spreads_uneven_layers_by_default),
+        UNIT_TEST(cost_model_prices_the_embedding_and_the_head_where_a_layout_puts_them),
+        UNIT_TEST(cost_model_refuses_layouts_it_cannot_price),
+        UNIT_TEST(cost_model_splits_uneven_layer_counts_and_their_first_and_last_stages),
         UNIT_TEST(cost_model_prices_the_expert_all_to_all_inside_and_across_nodes),
         UNIT_TEST(cost_model_stretches_the_busiest_experts_and_their_all_to_all_by_the_imbalance),
         UNIT_TEST(cost_model_reduces_expert_gradients_over_their_own_group),

@@ -30,6 +30,7 @@ extern const struct unit_suite suite_numfmt;
 extern const struct unit_suite suite_text;
 extern const struct unit_suite suite_evq;
 extern const struct unit_suite suite_config;
+extern const struct unit_suite suite_layout;
 extern const struct unit_suite suite_preset;
 extern const struct unit_suite suite_sched;
 extern const struct unit_suite suite_schedfile;

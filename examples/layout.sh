@@ -1,0 +1,11 @@
+#!/bin/sh
+# Layouts: DeepSeek-V3's 61 layers do not divide over 16 virtual stages; ppsim spreads them, and
+# its report writes the split as Megatron-LM's layout string and torchtitan's settings. The same
+# run from a Megatron-LM layout string (five layers with the embedding on the first stage, the
+# LM head alone on the last) gives the Megatron flags and the string back.
+set -eu
+ppsim=${PPSIM:-build/ppsim}
+
+"$ppsim" run --model=llama3-8b --layers=61 -s interleaved -p 8 -v 2 | grep -A2 '^layers per stage'
+"$ppsim" run --model=llama3-8b --layers=61 -s interleaved -p 8 -v 2 \
+	--layout='Et*5|(t*4|)*14,L' | grep -E -A2 '^(layers per stage|makespan)'
