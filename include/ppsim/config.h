@@ -337,6 +337,10 @@ struct config {
 	 * stage takes recompute */
 	signed char stage_recompute[PP_MAX_LIST];
 	int nstage_recompute;
+	double offload;        /* (model) share of each stage's activations kept in host memory
+	                          between a micro-batch's forward and its backward */
+	double host_bandwidth; /* (model) GB/s per direction of a GPU's copies to and from host
+	                          memory; 0: the GPU's host link, shared as its preset says */
 	enum pp_layer_split layer_split; /* (model) the split when no other is given */
 	char layout[1024]; /* (model) a Megatron-LM layout string of the stages' layers, or "" */
 	int jobs;           /* (no option: a command's --jobs sets it) threads a priced generator

@@ -53,6 +53,8 @@ enum comm_kind {
 	COMM_TP, /* tensor-parallel all-reduces, all-gathers and reduce-scatters */
 	COMM_CP, /* context-parallel key/value exchanges */
 	COMM_EP, /* expert-parallel all-to-alls: tokens dispatched to experts and combined back */
+	COMM_OFFLOAD, /* activations copied to host memory after a forward */
+	COMM_RELOAD,  /* and back before the backward */
 	COMM_KINDS
 };
 
@@ -61,6 +63,8 @@ enum comm_stream {
 	STREAM_DP, /* data-parallel collectives */
 	STREAM_TP, /* tensor- and context-parallel collectives */
 	STREAM_EP, /* expert-parallel all-to-alls */
+	STREAM_D2H, /* copies to host memory (PCIe is full duplex: one stream a direction) */
+	STREAM_H2D, /* copies from host memory */
 	STREAM_COUNT
 };
 
@@ -69,6 +73,7 @@ struct comm_kind_info {
 	const char *name;        /* "dp": JSON keys exposed_dp, comm_dp */
 	enum comm_stream stream; /* the stream it runs on */
 	const char *what;        /* a phrase for reports */
+	bool copy_engine;        /* it runs on a copy engine, not on SMs: it slows no compute */
 };
 
 /* The row of kind k (k < COMM_KINDS). */
@@ -110,6 +115,17 @@ struct piece_hooks {
 };
 
 /*
+ * A stage's activation offload: after each forward, `act` of the activations it keeps (in
+ * cost->act units) is copied to host memory on its device's D2H stream (`out` ticks), and
+ * copied back on the H2D stream (`in` ticks) from the start of the op before the backward that
+ * needs it, which waits for it; between the two copies host memory holds it, not the GPU.
+ */
+struct piece_offload {
+	int64_t act;
+	pp_time out, in;
+};
+
+/*
  * The pieces of a run, when a cost has any (cost->pieces; NULL: every op is one compute piece and
  * no stream carries anything). Hook kinds run on a stream no plan uses (the engine checks it), so
  * that the plans' times hold whatever the hooks put on their streams.
@@ -122,6 +138,7 @@ struct cost_pieces {
 	struct piece_hooks *gather; /* [S] issued at the step's start (per device, stages in order);
 	                               the stage's first forward waits, at each one's share, for it */
 	struct piece_hooks *after;  /* [p] issued when the device's last op ends */
+	struct piece_offload *offload; /* [S] activation offload per stage, or NULL when none */
 	double slowdown;            /* compute takes 1 + slowdown as long while a communication
 	                               kernel of its device runs beside it (its SMs are shared) */
 };
@@ -160,6 +177,8 @@ struct cost_model {
 	double capacity_bytes;                 /* memory of one GPU */
 	double reserve_bytes;                  /* of it, kept free of the modelled memory */
 	double link_bandwidth, link_latency;   /* intra-node GB/s per direction, microseconds */
+	double offload;                        /* share of a stage's activations offloaded */
+	double host_bandwidth, host_latency;   /* a GPU's copies to and from host memory */
 	double inter_bandwidth, inter_latency; /* inter-node */
 	double p2p_overhead;                   /* microseconds a pipeline message adds */
 	double p2p_efficiency; /* share of the inside-node bandwidth a pipeline message gets */

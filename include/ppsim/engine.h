@@ -33,6 +33,7 @@ struct device_result {
 	pp_time first_start; /* start of its first op */
 	pp_time last_end;    /* end of its last op */
 	int64_t peak_act;    /* largest activation amount alive at once, in cost->act units */
+	int64_t host_peak;   /* largest amount of them offloaded to host memory at once */
 	pp_time end;         /* when its last op and its streams were done: its step */
 	pp_time exposed[COMM_KINDS]; /* by kind: the time compute waited for it, or that it ran
 	                                past the last op (slowed compute included) */

@@ -27,6 +27,7 @@ struct device_metrics {
 	double activation_bytes; /* activations alive at the peak */
 	double state_bytes;      /* weights + gradients + optimizer state */
 	double memory_bytes;     /* activation_bytes + state_bytes */
+	double host_bytes;       /* activations offloaded to host memory at their peak */
 	bool oom;                /* memory_bytes above the GPU's memory less the reserve */
 	double dp_allreduce;     /* its data-parallel communication in all (the stream's time) */
 	double end;              /* when its ops and its streams were done */

@@ -51,6 +51,8 @@ struct gpu_preset {
 	double sustained;
 	const char *link;       /* default intra-node link preset */
 	const char *inter_link; /* default inter-node link preset */
+	const char *host_link;  /* the link to host memory (link preset) */
+	int host_gpus;          /* GPUs that share one host link */
 	const char *source;
 };
 

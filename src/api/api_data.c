@@ -330,10 +330,14 @@ static const struct figure figures[] = {
         {"step_breakdown.exposed_tp", breakdown, BRK_EXPOSED + COMM_TP},
         {"step_breakdown.exposed_cp", breakdown, BRK_EXPOSED + COMM_CP},
         {"step_breakdown.exposed_ep", breakdown, BRK_EXPOSED + COMM_EP},
+        {"step_breakdown.exposed_offload", breakdown, BRK_EXPOSED + COMM_OFFLOAD},
+        {"step_breakdown.exposed_reload", breakdown, BRK_EXPOSED + COMM_RELOAD},
         {"step_breakdown.hidden_dp", breakdown, BRK_HIDDEN + COMM_DP},
         {"step_breakdown.hidden_tp", breakdown, BRK_HIDDEN + COMM_TP},
         {"step_breakdown.hidden_cp", breakdown, BRK_HIDDEN + COMM_CP},
         {"step_breakdown.hidden_ep", breakdown, BRK_HIDDEN + COMM_EP},
+        {"step_breakdown.hidden_offload", breakdown, BRK_HIDDEN + COMM_OFFLOAD},
+        {"step_breakdown.hidden_reload", breakdown, BRK_HIDDEN + COMM_RELOAD},
         {"step_breakdown.optimizer", breakdown, BRK_OPTIMIZER},
         {"step_breakdown.other", breakdown, BRK_OTHER},
         {"tokens_per_s", model, M(tokens_per_s)},
@@ -405,7 +409,7 @@ static const struct figure figures[] = {
 
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 
-_Static_assert(COMM_KINDS == 4, "a figure row for each kind of communication");
+_Static_assert(COMM_KINDS == 6, "a figure row for each kind of communication");
 
 const char *pp_figure_name(int i)
 {
@@ -473,10 +477,15 @@ static const struct device_figure device_figures[] = {
         {"exposed_tp", DM(exposed) + COMM_TP * sizeof(double), true, NONE},
         {"exposed_cp", DM(exposed) + COMM_CP * sizeof(double), true, NONE},
         {"exposed_ep", DM(exposed) + COMM_EP * sizeof(double), true, NONE},
+        {"exposed_offload", DM(exposed) + COMM_OFFLOAD * sizeof(double), true, NONE},
+        {"exposed_reload", DM(exposed) + COMM_RELOAD * sizeof(double), true, NONE},
         {"comm_dp", DM(comm) + COMM_DP * sizeof(double), true, NONE},
         {"comm_tp", DM(comm) + COMM_TP * sizeof(double), true, NONE},
         {"comm_cp", DM(comm) + COMM_CP * sizeof(double), true, NONE},
         {"comm_ep", DM(comm) + COMM_EP * sizeof(double), true, NONE},
+        {"comm_offload", DM(comm) + COMM_OFFLOAD * sizeof(double), true, NONE},
+        {"comm_reload", DM(comm) + COMM_RELOAD * sizeof(double), true, NONE},
+        {"host_bytes", DM(host_bytes), true, NONE},
         {"weight_bytes", NONE, true, SD(weight_bytes)},
         {"kv_token_bytes", NONE, true, SD(kv_token_bytes)},
         {"kv_peak_bytes", NONE, true, SD(kv_peak_bytes)},

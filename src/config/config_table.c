@@ -284,6 +284,14 @@ static const struct config_option options[] = {
         {"recompute", 0, "recompute", CONFIG_ARG_NAME, "MODE",
          "activation recomputation: none (default), full or selective", FIELD(recompute),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL, .values = recomputes},
+        {"offload", 0, "offload", CONFIG_ARG_SHARE, "F",
+         "share of each stage's activations copied to host memory after the forward and back "
+         "before the backward (default 0)",
+         FIELD(offload), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"host-bandwidth", 0, "host_bandwidth", CONFIG_ARG_RATE, "GBPS",
+         "GB/s per direction of a GPU's copies to and from host memory (default: its host "
+         "link's share)",
+         FIELD(host_bandwidth), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"stage-recompute", 0, "stage_recompute", CONFIG_ARG_NAME, "LIST",
          "recomputation of each virtual stage, comma-separated none, selective or full "
          "(default: --recompute on every stage)",

@@ -108,6 +108,10 @@ static const struct model_preset models[] = {
  * FlashAttention-3 on H200 (forward and backward, causal, 8k). The memory share and the
  * kernel time are estimates, as for the A100.
  */
+/* The link to host memory: PCIe 4.0 x16 on the A100, 5.0 on Hopper and the B200, both through
+ * a PCIe switch that two GPUs share on its one link to the CPU (NVIDIA DGX A100 and DGX H100
+ * system architecture: four switches, two GPUs each); on the GB200, NVLink-C2C from the Grace
+ * CPU its two GPUs share (NVIDIA GB200 NVL72: 900 GB/s bidirectional). */
 /* Hopper's sustained share, fitted on the fitted H100 runs of docs/validation.md (Megatron-LM's
  * without pipelining, NeMo 24.07's); Blackwell's is assumed the same, and the held-out B200
  * and GB200 runs check it. The A100's shares were measured inside a training run (its GEMM
@@ -137,6 +141,8 @@ static const struct gpu_preset gpus[] = {
          .sustained = 1,
          .link = "nvlink3",
          .inter_link = "ib-hdr",
+         .host_link = "pcie4",
+         .host_gpus = 2,
          .source = "NVIDIA A100 datasheet: 312 TFLOP/s dense BF16, 80 GB HBM2e at 2039 GB/s "
                    "(SXM); no FP8 tensor cores"},
         {.name = "h100-sxm",
@@ -156,6 +162,8 @@ static const struct gpu_preset gpus[] = {
          .sustained = SUSTAINED_HOPPER,
          .link = "nvlink4",
          .inter_link = "ib-ndr",
+         .host_link = "pcie5",
+         .host_gpus = 2,
          .source = "NVIDIA H100 datasheet (SXM): 989 TFLOP/s dense BF16, 1979 dense FP8, 80 GB "
                    "HBM3 at 3.35 TB/s; 132 SMs (Hopper whitepaper); GEMMs 794.5 and 1402.6 "
                    "TFLOP/s measured (Bekman, MAMF table); FlashAttention-3 521 TFLOP/s causal "
@@ -177,6 +185,8 @@ static const struct gpu_preset gpus[] = {
          .sustained = SUSTAINED_HOPPER,
          .link = "nvlink-h800",
          .inter_link = "ib-ndr",
+         .host_link = "pcie5",
+         .host_gpus = 2,
          .source = "DeepSeek's H800 (Insights into DeepSeek-V3, ISCA 2025, 4.1): the H100 SXM "
                    "with NVLink reduced from 900 to 400 GB/s; 132 SMs (DeepSeek-V3 report "
                    "3.5.1); compute, memory and shares as the H100 SXM's (not published apart)"},
@@ -197,6 +207,8 @@ static const struct gpu_preset gpus[] = {
          .sustained = SUSTAINED_HOPPER,
          .link = "pcie5",
          .inter_link = "ib-ndr",
+         .host_link = "pcie5",
+         .host_gpus = 2,
          .source = "NVIDIA H100 datasheet (PCIe): 756 TFLOP/s dense BF16, 1513 dense FP8, 80 GB "
                    "HBM2e at 2.0 TB/s; 114 SMs (Hopper whitepaper); shares: the H100 SXM's (no "
                    "published PCIe measurement)"},
@@ -217,6 +229,8 @@ static const struct gpu_preset gpus[] = {
          .sustained = SUSTAINED_HOPPER,
          .link = "nvlink4",
          .inter_link = "ib-ndr",
+         .host_link = "pcie5",
+         .host_gpus = 2,
          .source = "NVIDIA H200 datasheet: 989 TFLOP/s dense BF16, 1979 dense FP8, 141 GB HBM3e "
                    "at 4.8 TB/s; 132 SMs; GEMMs: BF16 as the H100 SXM, FP8 1453.4 TFLOP/s "
                    "measured (Bekman, MAMF table); attention as the H100 SXM"},
@@ -237,6 +251,8 @@ static const struct gpu_preset gpus[] = {
          .sustained = SUSTAINED_HOPPER,
          .link = "nvlink5",
          .inter_link = "ib-ndr",
+         .host_link = "pcie5",
+         .host_gpus = 2,
          .source = "NVIDIA DGX B200 datasheet, per GPU: 2250 TFLOP/s dense BF16, 4500 dense FP8, "
                    "180 GB HBM3e at 8 TB/s; 148 SMs (Chips and Cheese); GEMMs 1745 and 3432.5 "
                    "TFLOP/s measured (Bekman, MAMF table); attention: the H100's FlashAttention-3 "
@@ -259,6 +275,8 @@ static const struct gpu_preset gpus[] = {
          .sustained = SUSTAINED_HOPPER,
          .link = "nvlink5",
          .inter_link = "ib-ndr",
+         .host_link = "nvlink-c2c",
+         .host_gpus = 2,
          .source = "NVIDIA GB200 NVL72 datasheet, per GPU: 2500 TFLOP/s dense BF16, 5000 dense "
                    "FP8, 186 GB HBM3e at 8 TB/s; GEMMs 1822 and 3615.6 TFLOP/s measured (Bekman, "
                    "MAMF table); attention: the B200's TFLOP/s"},
@@ -273,6 +291,9 @@ static const struct link_preset links[] = {
         {"nvlink5", 900, 3, "B200/GB200 NVLink 5: 1.8 TB/s bidirectional; latency assumed"},
         {"pcie4", 32, 10, "PCIe 4.0 x16: ~32 GB/s per direction; latency assumed"},
         {"pcie5", 64, 10, "PCIe 5.0 x16: ~64 GB/s per direction; latency assumed"},
+        {"nvlink-c2c", 450, 3,
+         "NVLink-C2C between a Grace CPU and its GPUs: 900 GB/s bidirectional (NVIDIA GB200 "
+         "NVL72); latency assumed"},
         {"ib-hdr", 25, 5, "InfiniBand HDR 200 Gb/s per GPU NIC; latency assumed"},
         {"ib-ndr", 50, 5, "InfiniBand NDR 400 Gb/s per GPU NIC; latency assumed"},
 };

@@ -13,10 +13,13 @@
 
 /* The kinds of communication beside the messages, by enum comm_kind: one row each. */
 static const struct comm_kind_info comm_kinds[COMM_KINDS] = {
-        [COMM_DP] = {"dp", STREAM_DP, "data-parallel gradient reduction and parameter gathers"},
-        [COMM_TP] = {"tp", STREAM_TP, "tensor-parallel collectives"},
-        [COMM_CP] = {"cp", STREAM_TP, "context-parallel key/value exchange"},
-        [COMM_EP] = {"ep", STREAM_EP, "expert-parallel all-to-alls"},
+        [COMM_DP] = {"dp", STREAM_DP, "data-parallel gradient reduction and parameter gathers",
+                     false},
+        [COMM_TP] = {"tp", STREAM_TP, "tensor-parallel collectives", false},
+        [COMM_CP] = {"cp", STREAM_TP, "context-parallel key/value exchange", false},
+        [COMM_EP] = {"ep", STREAM_EP, "expert-parallel all-to-alls", false},
+        [COMM_OFFLOAD] = {"offload", STREAM_D2H, "activation copies to host memory", true},
+        [COMM_RELOAD] = {"reload", STREAM_H2D, "activation copies back from host memory", true},
 };
 
 const struct comm_kind_info *comm_kind_info(enum comm_kind k)
@@ -43,6 +46,7 @@ void cost_pieces_free(struct cost_pieces *pc, int S, int p)
 	free(pc->grads);
 	free(pc->gather);
 	free(pc->after);
+	free(pc->offload);
 	free(pc);
 }
 

@@ -172,6 +172,14 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->link_latency = c->latency >= 0 ? c->latency : lk->latency;
 	k->inter_bandwidth = pickd(c->inter_bandwidth, ik->bandwidth);
 	k->inter_latency = c->inter_latency >= 0 ? c->inter_latency : ik->latency;
+	{
+		/* the host link's bandwidth, shared by the GPUs on it */
+		const struct link_preset *hk = preset_link(gp->host_link);
+
+		k->offload = c->offload;
+		k->host_bandwidth = pickd(c->host_bandwidth, hk->bandwidth / gp->host_gpus);
+		k->host_latency = hk->latency;
+	}
 	k->p2p_overhead = c->p2p_overhead >= 0 ? c->p2p_overhead : P2P_OVERHEAD_US;
 	k->p2p_efficiency = c->p2p_efficiency > 0 ? c->p2p_efficiency : P2P_EFFICIENCY;
 	if (k->hidden % k->heads != 0 && c->head_dim == 0 && mp->head_dim == 0)

@@ -402,6 +402,27 @@ static int embedding_hooks(const struct cost_model *k, struct cost_pieces *pc,
 	return 0;
 }
 
+/* Each stage's activation offload: the share of what a forward keeps, copied over the host link
+ * each way (docs/cost-model.md, Offload). Returns 0, or 1 when a copy's time is out of range
+ * (pc->offload NULL when out of memory). */
+static int offloads(const struct cost_model *k, struct cost_pieces *pc, const struct cost *cost)
+{
+	pc->offload = pp_calloc((size_t)cost->S, sizeof(*pc->offload));
+	if (pc->offload == NULL)
+		return 0;
+	for (int st = 0; st < cost->S; st++) {
+		struct piece_offload *o = &pc->offload[st];
+		double bytes = k->offload * (double)cost->act[st];
+		double ms = k->host_latency / 1e3 + bytes / (k->host_bandwidth * 1e6);
+
+		o->act = (int64_t)llround(bytes);
+		if (!pp_time_from_units(ms, cost->tick, &o->out))
+			return 1;
+		o->in = o->out;
+	}
+	return 0;
+}
+
 int cost_model_pieces(const struct config *c, const struct cost_layout *l, struct cost *cost,
                       struct pp_error *err)
 {
@@ -413,7 +434,7 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 
 	for (int st = 0; st < S; st += L)
 		tied_apart |= k->tied && l->stage_device[st] != l->stage_device[st + L - 1];
-	if (!plans && k->dp * k->cp <= 1 && !tied_apart)
+	if (!plans && k->dp * k->cp <= 1 && !tied_apart && k->offload <= 0)
 		return 0; /* nothing beside the schedule: every op is one compute piece */
 	pc = cost->pieces = pp_zalloc(1, sizeof(*pc), err);
 	if (pc == NULL)
@@ -490,6 +511,11 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			              : config_fail(c, "inter_bandwidth", err,
 			                            "makes a gradient reduction's time too long");
 	}
+	if (k->offload > 0 && offloads(k, pc, cost) != 0)
+		return config_fail(c, "host_bandwidth", err,
+		                   "makes an activation copy to or from host memory too long");
+	if (pc->offload == NULL && k->offload > 0)
+		return pp_nomem(err, (size_t)S, sizeof(*pc->offload));
 	if (tied_apart) {
 		int rc = embedding_hooks(k, pc, l, cost->tick);
 

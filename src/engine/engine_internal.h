@@ -59,6 +59,25 @@ struct streams {
 	pp_time *gate_wait;    /* [p] the time first forwards waited for gathers */
 	size_t nrec, cap;      /* hooked pieces recorded in res.pieces, and its room */
 	bool nomem;            /* a record did not fit: the run fails */
+	/* activation offload (cost pieces' offload), NULL without: */
+	pp_time *off_end;      /* [S * m] when each (stage, micro-batch)'s copy out ended, -1
+	                          before it runs or when it is kept on the GPU */
+	pp_time *rel_end;      /* [S * m] when its copy back ends, -1 before it is issued */
+	int64_t *prefetch;     /* [nops] the op whose activations op i brings back as it starts
+	                          (the next op of its device, a backward that offloaded); -1:
+	                          none; -2: a forward whose own backward is next, which keeps its
+	                          activations on the GPU */
+	struct mem_event *mem; /* what moved activations of a device in and out, and when */
+	size_t nmem, capmem;
+};
+
+/* An activation amount arriving (delta > 0) or leaving on a device's GPU (host false) or in
+ * host memory (host true) at time t. */
+struct mem_event {
+	pp_time t;
+	int64_t delta;
+	uint32_t dev;
+	bool host;
 };
 
 /* A straggler as the engine applies it, per device or channel: factor 1 when none. */

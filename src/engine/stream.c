@@ -368,6 +368,39 @@ static pp_time issue(struct engine *e, uint32_t d, uint8_t kind, pp_time dur, pp
 	return start + dur;
 }
 
+/* The offload's state: no copy back issued yet, and each op's prefetch: the next op of its
+ * device when that is a backward whose stage offloads. Returns 0, or -1 when out of memory. */
+static int offload_init(struct engine *e, struct pp_error *err)
+{
+	const struct sched *s = e->s;
+	const struct piece_offload *o = e->c->pieces->offload;
+	struct streams *sm = &e->sm;
+	size_t n = (size_t)s->S * (size_t)s->m;
+
+	sm->off_end = pp_calloc(n, sizeof(*sm->off_end));
+	sm->rel_end = pp_mallocarray(n, sizeof(*sm->rel_end));
+	sm->prefetch = pp_mallocarray(s->nops ? s->nops : 1, sizeof(*sm->prefetch));
+	if (sm->off_end == NULL || sm->rel_end == NULL || sm->prefetch == NULL)
+		return pp_nomem(err, n, 2 * sizeof(pp_time));
+	for (size_t k = 0; k < n; k++)
+		sm->rel_end[k] = sm->off_end[k] = -1;
+	for (int d = 0; d < s->p; d++)
+		for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++) {
+			const struct op *op = &s->ops[i];
+			const struct op *next = i + 1 < s->dev_start[d + 1] ? &s->ops[i + 1] : NULL;
+			bool back = next != NULL && (next->kind == OP_B || next->kind == OP_BW) &&
+			            o[next->stage].act > 0;
+
+			/* a forward whose own backward comes next keeps its activations: a copy
+			 * out and back could only delay it */
+			if (op->kind == OP_F && back && next->stage == op->stage && next->mb == op->mb)
+				sm->prefetch[i] = -2;
+			else
+				sm->prefetch[i] = back ? (int64_t)(i + 1) : -1;
+		}
+	return 0;
+}
+
 int stream_init(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
@@ -443,7 +476,7 @@ int stream_init(struct engine *e, struct pp_error *err)
 					              pc->gather[st].h[i].dur, 0);
 	if (sm->nomem)
 		return pp_nomem(err, gathers, sizeof(struct piece_record));
-	return 0;
+	return pc->offload != NULL ? offload_init(e, err) : 0;
 }
 
 unsigned stream_hooked(const struct engine *e, uint32_t st)
@@ -451,11 +484,136 @@ unsigned stream_hooked(const struct engine *e, uint32_t st)
 	const struct cost_pieces *pc = e->c->pieces;
 	unsigned kinds = 0;
 
+	/* with offload every op of every stage moves activations, or brings some back */
+	if (pc != NULL && pc->offload != NULL)
+		return 1u << OP_F | 1u << OP_B | 1u << OP_W | 1u << OP_BW;
 	if (pc != NULL && pc->gather[st].n > 0)
 		kinds |= 1u << OP_F;
 	if (pc != NULL && pc->grads[st].n > 0)
 		kinds |= 1u << OP_W | 1u << OP_BW;
 	return kinds;
+}
+
+/* Records an activation amount arriving (delta > 0) or leaving device d's GPU or host memory. */
+static void moved(struct engine *e, uint32_t d, pp_time t, int64_t delta, bool host)
+{
+	struct streams *sm = &e->sm;
+
+	if (delta == 0)
+		return;
+	if (sm->nmem == sm->capmem) {
+		size_t cap = sm->capmem ? 2 * sm->capmem : 256;
+		struct mem_event *m = realloc(sm->mem, cap * sizeof(*m));
+
+		if (m == NULL) {
+			sm->nomem = true;
+			return;
+		}
+		sm->mem = m;
+		sm->capmem = cap;
+	}
+	sm->mem[sm->nmem++] = (struct mem_event){t, delta, d, host};
+}
+
+/* Brings (stage, micro-batch) key's offloaded activations back to device d from time at (not
+ * before their copy out ended), unless that is under way. */
+static void bring_back(struct engine *e, uint32_t d, size_t key, const struct piece_offload *o,
+                       pp_time at)
+{
+	struct streams *sm = &e->sm;
+	pp_time done;
+
+	if (sm->rel_end[key] >= 0 || sm->off_end[key] < 0)
+		return; /* under way, or kept on the GPU */
+	done = issue(e, d, COMM_RELOAD, o->in, sm->off_end[key] > at ? sm->off_end[key] : at);
+	moved(e, d, done - o->in, o->act, false);
+	moved(e, d, done, -o->act, true);
+	sm->rel_end[key] = done;
+}
+
+/*
+ * What op (of device d, from start to end) does with offloaded activations: a forward keeps its
+ * stage's activations and copies the offloaded share out as it ends; a backward waits for that
+ * share to be back; each op starts bringing back the next op's, when that is a backward. Every
+ * op's allocations and frees are recorded for the memory peaks. Returns the op's end.
+ */
+static pp_time offload_op(struct engine *e, uint32_t d, const struct op *op, pp_time start,
+                          pp_time end)
+{
+	const struct sched *s = e->s;
+	const struct piece_offload *o = e->c->pieces->offload;
+	struct streams *sm = &e->sm;
+	size_t i = (size_t)(op - s->ops), key = (size_t)op->stage * (size_t)s->m + op->mb;
+	int64_t a = e->c->act != NULL ? e->c->act[op->stage] : 0;
+	int64_t aw = e->c->act_w != NULL ? e->c->act_w[op->stage] : 0;
+
+	if (op->kind == OP_F) {
+		moved(e, d, start, a, false);
+		if (o[op->stage].act > 0 && sm->prefetch[i] != -2) {
+			pp_time done = issue(e, d, COMM_OFFLOAD, o[op->stage].out, end);
+
+			moved(e, d, done - o[op->stage].out, o[op->stage].act, true);
+			moved(e, d, done, -o[op->stage].act, false);
+			sm->off_end[key] = done;
+		}
+	} else if (op->kind == OP_B || op->kind == OP_BW) {
+		if (sm->off_end[key] >= 0) { /* it was offloaded */
+			pp_time ready;
+
+			bring_back(e, d, key, &o[op->stage], start);
+			ready = sm->rel_end[key];
+			if (ready > start) {
+				e->res.devices[d].exposed[COMM_RELOAD] += ready - start;
+				sm->gate_wait[d] += ready - start;
+				end += ready - start;
+			}
+		}
+		moved(e, d, end, op->kind == OP_BW ? -a : -(a - aw), false);
+	} else if (op->kind == OP_W) {
+		moved(e, d, end, -aw, false);
+	}
+	if (sm->prefetch[i] >= 0) {
+		const struct op *t = &s->ops[sm->prefetch[i]];
+
+
+		bring_back(e, d, (size_t)t->stage * (size_t)s->m + t->mb, &o[t->stage], start);
+	}
+	return end;
+}
+
+/* Orders memory events by device, then time, frees before arrivals. */
+static int cmp_mem(const void *a, const void *b)
+{
+	const struct mem_event *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (x->delta > y->delta) - (x->delta < y->delta);
+}
+
+/* Each device's activation peak on the GPU and in host memory, from the recorded events. */
+static void offload_peaks(struct engine *e)
+{
+	struct streams *sm = &e->sm;
+	int64_t gpu = 0, host = 0;
+
+	qsort(sm->mem, sm->nmem, sizeof(*sm->mem), cmp_mem);
+	for (int d = 0; d < e->s->p; d++)
+		e->res.devices[d].peak_act = e->res.devices[d].host_peak = 0;
+	for (size_t k = 0; k < sm->nmem; k++) {
+		struct device_result *dr = &e->res.devices[sm->mem[k].dev];
+		int64_t *x = sm->mem[k].host ? &host : &gpu;
+
+		if (k == 0 || sm->mem[k].dev != sm->mem[k - 1].dev)
+			gpu = host = 0;
+		*x += sm->mem[k].delta;
+		if (!sm->mem[k].host && gpu > dr->peak_act)
+			dr->peak_act = gpu;
+		if (sm->mem[k].host && host > dr->host_peak)
+			dr->host_peak = host;
+	}
 }
 
 pp_time stream_op_end(struct engine *e, uint32_t d, const struct op *op, pp_time start,
@@ -490,7 +648,7 @@ pp_time stream_op_end(struct engine *e, uint32_t d, const struct op *op, pp_time
 
 			issue(e, d, h->kind, h->dur, start + (pp_time)llround(h->at * (double)(end - start)));
 		}
-	return end;
+	return pc->offload != NULL ? offload_op(e, d, op, start, end) : end;
 }
 
 /* The time device d's hooked pieces overlapped [from, to), from their records. */
@@ -502,7 +660,7 @@ static pp_time overlap_with(const struct engine *e, uint32_t d, pp_time from, pp
 		const struct piece_record *r = &e->res.pieces[i];
 		pp_time a = r->start > from ? r->start : from, b = r->end < to ? r->end : to;
 
-		if (r->dev == d && b > a)
+		if (r->dev == d && b > a && !comm_kind_info((enum comm_kind)r->kind)->copy_engine)
 			sum += b - a;
 	}
 	return sum;
@@ -512,6 +670,9 @@ int stream_finish(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
 	const struct cost_pieces *pc = e->c->pieces;
+
+	if (pc != NULL && pc->offload != NULL)
+		offload_peaks(e);
 
 	for (int d = 0; d < s->p; d++) {
 		struct device_result *dr = &e->res.devices[d];
@@ -587,5 +748,9 @@ void stream_release(struct engine *e)
 	free(e->sm.gather_end);
 	free(e->sm.gather_first);
 	free(e->sm.gate_wait);
+	free(e->sm.off_end);
+	free(e->sm.rel_end);
+	free(e->sm.prefetch);
+	free(e->sm.mem);
 	memset(&e->sm, 0, sizeof(e->sm));
 }

@@ -95,6 +95,7 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 		}
 		if (c->model != NULL) {
 			dm->activation_bytes = (double)dr->peak_act;
+			dm->host_bytes = (double)dr->host_peak;
 			dm->state_bytes = c->model->device_state_bytes[d];
 			dm->memory_bytes = dm->activation_bytes + dm->state_bytes;
 			dm->oom = dm->memory_bytes >

@@ -332,7 +332,7 @@ static int write_summary(FILE *out, const struct sim *s)
  * two), or whether it fits. The JSON report keeps every figure exact. */
 enum device_form { D_INDEX, D_EXACT, D_RATIO, D_GB, D_FITS };
 
-/* The device table's columns, the last three with a model only. */
+/* The device table's columns, the last four with a model only (host_GB with offload). */
 static const struct {
 	const char *head;
 	int width;
@@ -348,6 +348,7 @@ static const struct {
         {"activations_GB", 14, D_GB, offsetof(struct device_metrics, activation_bytes)},
         {"memory_GB", 10, D_GB, offsetof(struct device_metrics, memory_bytes)},
         {"fits", 10, D_FITS, 0},
+        {"host_GB", 10, D_GB, offsetof(struct device_metrics, host_bytes)},
 };
 #define NDEVICE_COLUMNS (sizeof(device_columns) / sizeof(device_columns[0]))
 
@@ -379,8 +380,14 @@ static void write_devices(FILE *out, const struct metrics *m)
 
 	for (size_t c = 0; c < NDEVICE_COLUMNS; c++)
 		cols[c] = (struct report_column){(int)c, device_columns[c].width, false, false};
+	bool host = false;
+
+	for (int d = 0; d < m->p; d++)
+		host |= m->devices[d].host_bytes > 0;
 	fputc('\n', out);
-	report_table_write(out, " ", cols, m->has_model ? 9 : 6, m->p, device_cell, m);
+	/* activations offloaded to host memory, when any were */
+	report_table_write(out, " ", cols, m->has_model ? (host ? 10 : 9) : 6, m->p, device_cell,
+	                   m);
 }
 
 /* What the cells of the stream table come from: the metrics and the kinds that carried

@@ -106,3 +106,26 @@ run_json $M --gpu=h100-sxm --framework=torchtitan --attention-kernel=best
 expect model.attention_kernel best
 expect_cmp step_time '<' "$fa2"
 fails 2 "--attention-kernel 'fa3': must be 'default', 'best' or 'fa2'" $M --attention-kernel=fa3
+
+# Activation offload: at 100 GB/s a GPU the copies hide behind the ops and device 0's peak on the
+# GPU falls (half of each forward's activations in host memory meanwhile), the step unchanged;
+# at the A100's own 16 GB/s the copies back arrive late: exposed reload, a longer step.
+OFF="--model=llama3-8b --gpu=a100-80g --seq=4096 -p 4 -m 8 --mbs=4 --gpus=4"
+# shellcheck disable=SC2086 # OFF is words
+ppsim $OFF -f json >"$TMP/off0.json" && ppsim $OFF --offload=0.5 --host-bandwidth=100 -f json >"$TMP/off1.json" &&
+	ppsim $OFF --offload=0.5 -f json >"$TMP/off2.json" || not_ok "offload runs failed"
+dev0() { tr -d ' \t\n' <"$1" | sed 's/.*"devices":\[{//' | grep -o "\"$2\":[0-9.e+]*" | head -1 | cut -d: -f2; }
+if awk -v a="$(dev0 "$TMP/off0.json" activation_bytes)" -v b="$(dev0 "$TMP/off1.json" activation_bytes)" \
+	-v h="$(dev0 "$TMP/off1.json" host_bytes)" -v s0="$("$JGET" "$TMP/off0.json" step_time)" \
+	-v s1="$("$JGET" "$TMP/off1.json" step_time)" 'BEGIN { exit !(b < a && h > 0 && s0 == s1) }'; then
+	ok
+else
+	not_ok "offload at 100 GB/s: the GPU peak should fall, host memory hold some, the step stay"
+fi
+if awk -v s0="$("$JGET" "$TMP/off0.json" step_time)" -v s2="$("$JGET" "$TMP/off2.json" step_time)" \
+	-v r="$("$JGET" "$TMP/off2.json" step_breakdown.hidden_reload)" 'BEGIN { exit !(s2 > s0 && r > 0) }' &&
+	tr -d ' \t\n' <"$TMP/off2.json" | grep -q '"exposed_reload":[1-9]'; then
+	ok
+else
+	not_ok "offload at 16 GB/s: the copies back should be exposed and the step longer"
+fi

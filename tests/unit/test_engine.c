@@ -1889,6 +1889,94 @@ static void engine_delays_the_first_forward_until_its_parameter_gathers_arrive(v
 	run_end(&x);
 }
 
+/* GPipe on one device, m = 4, t_f = 1 and a fused backward of 2: F0..F3 [0, 4), BW0 [4, 6),
+ * BW1 [6, 8), BW2 [8, 10), BW3 [10, 12) without pieces; each forward's offload copies out
+ * (and back) in copy ticks, 60% of its activations; in x, not run yet. */
+static void offloading_device(struct run *x, pp_time copy)
+{
+	struct config c = config_of("gpipe", 1, 4);
+	struct pp_error err = {0};
+	struct cost_pieces *pc;
+
+	memset(x, 0, sizeof(*x));
+	CU_ASSERT_EQUAL_FATAL(config_validate(&c, &err), 0);
+	x->s = sched_new(sched_find("gpipe"), &(struct sched_params){1, 1, 4, 0});
+	x->k = cost_new_explicit(&c, NULL, c.w_mem_fraction);
+	CU_ASSERT_FATAL(x->s != NULL && x->k != NULL);
+	pc = pieces_for(x->k, 1, 0.15);
+	pc->offload = calloc(1, sizeof(*pc->offload));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pc->offload);
+	pc->offload[0] = (struct piece_offload){x->k->act[0] * 6 / 10, copy, copy};
+}
+
+static void engine_hides_a_reload_that_the_ops_before_the_backward_cover(void)
+{
+	struct run x;
+	int64_t a, o;
+
+	/* copies of 0.4: F0 out [1, 1.4), F1 [2, 2.4), F2 [3, 3.4), F3 [4, 4.4) (its backward is
+	 * not next); back: F0's from F3's start [3, 3.4), F1's from BW0's [4, 4.4), F2's [6, 6.4),
+	 * F3's [8, 8.4), each before its backward: nothing waits, the step stays 12, and copy
+	 * engines take no SMs, so no compute is slowed */
+	offloading_device(&x, 400000);
+	run_pieces(&x);
+	a = x.k->act[0];
+	o = x.k->pieces->offload[0].act;
+	CU_ASSERT_EQUAL(x.r->makespan, 12000000);
+	CU_ASSERT_EQUAL(x.r->devices[0].end, 12000000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_RELOAD], 0);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_OFFLOAD], 0);
+	CU_ASSERT_EQUAL(x.r->devices[0].comm[COMM_OFFLOAD], 1600000);
+	CU_ASSERT_EQUAL(x.r->devices[0].comm[COMM_RELOAD], 1600000);
+	CU_ASSERT_EQUAL(x.r->devices[0].busy, 12000000);
+	/* on the GPU, at F3's start: F0 whole again (its share on its way back), F1 its 40%, F2
+	 * whole (its copy still running), F3 whole: 3.4 forwards' activations, where all four
+	 * are kept without offload; in host memory at most three shares (F0's to 3.4, F1's from
+	 * 2, F2's from 3) */
+	CU_ASSERT_EQUAL(x.r->devices[0].peak_act, 3 * a + (a - o));
+	CU_ASSERT_EQUAL(x.r->devices[0].host_peak, 3 * o);
+	run_end(&x);
+}
+
+static void engine_exposes_a_reload_that_arrives_after_its_backward_could_start(void)
+{
+	struct run x;
+
+	/* copies of 1.5: out F0 [1, 2.5), F1 [2.5, 4), F2 [4, 5.5), F3 [5.5, 7); back F0's from
+	 * F3's start [3, 4.5): BW0 waits 0.5 and runs to 6.5; F1's from BW0's start, once the
+	 * stream is free [4.5, 6), F2's [6.5, 8), F3's [8.5, 10): the later backwards do not
+	 * wait; the step ends at 12.5 */
+	offloading_device(&x, 1500000);
+	run_pieces(&x);
+	CU_ASSERT_EQUAL(x.r->times[op_index(x.s, OP_BW, 0, 0)].end, 6500000);
+	CU_ASSERT_EQUAL(x.r->makespan, 12500000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_RELOAD], 500000);
+	CU_ASSERT_EQUAL(x.r->devices[0].comm[COMM_RELOAD], 6000000);
+	/* the wait is no compute */
+	CU_ASSERT_EQUAL(x.r->devices[0].busy, 12000000);
+	run_end(&x);
+}
+
+static void engine_keeps_the_activations_of_a_forward_whose_backward_is_next(void)
+{
+	struct run x;
+	struct cost_pieces *pc;
+
+	/* 1F1B on one device: each forward's own backward comes next, so nothing is copied */
+	one_device(&x);
+	pc = pieces_for(x.k, 1, 0);
+	pc->offload = calloc(1, sizeof(*pc->offload));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pc->offload);
+	pc->offload[0] = (struct piece_offload){x.k->act[0] / 2, 400000, 400000};
+	run_pieces(&x);
+	CU_ASSERT_EQUAL(x.r->makespan, 6000000);
+	CU_ASSERT_EQUAL(x.r->devices[0].comm[COMM_OFFLOAD], 0);
+	CU_ASSERT_EQUAL(x.r->devices[0].comm[COMM_RELOAD], 0);
+	CU_ASSERT_EQUAL(x.r->devices[0].peak_act, x.k->act[0]);
+	CU_ASSERT_EQUAL(x.r->devices[0].host_peak, 0);
+	run_end(&x);
+}
+
 /*
  * An overlapped pair priced from its pieces (DualPipeV on one device, V placement, m = 2):
  * every forward is compute 10000, an all-to-all of 5000 waited for, compute 10000; every input
@@ -2047,6 +2135,9 @@ static const struct unit_test tests[] = {
         UNIT_TEST(engine_runs_an_op_at_its_plan_s_span_and_counts_busy_as_compute),
         UNIT_TEST(engine_exposes_only_the_last_gradient_bucket_overlapped_with_the_last_backward),
         UNIT_TEST(engine_delays_the_first_forward_until_its_parameter_gathers_arrive),
+        UNIT_TEST(engine_hides_a_reload_that_the_ops_before_the_backward_cover),
+        UNIT_TEST(engine_exposes_a_reload_that_arrives_after_its_backward_could_start),
+        UNIT_TEST(engine_keeps_the_activations_of_a_forward_whose_backward_is_next),
         UNIT_TEST(engine_perturbed_by_its_own_durations_keeps_its_times_and_both_engines_agree),
         UNIT_TEST(engine_straggler_at_factor_k_on_the_last_stage_of_1f1b_takes_3_plus_3km_plus_6),
         UNIT_TEST(engine_records_the_order_ops_finished_in_as_a_topological_order),
