@@ -585,6 +585,8 @@ static int read_stream_job(FILE *f, const char *path, uint64_t max_ops,
 	if (rc == 0)
 		rc = schedfile_infer_shape(&r, &sp, &split, &mixed, &pl, &routes, err);
 	if (rc == 0)
+		rc = schedfile_check_mbs(&r, err);
+	if (rc == 0)
 		rc = schedfile_check_job(&r, &sp, err);
 	if (rc == 0)
 		rc = schedfile_make(&r, &sp, split, mixed, pl, routes, out, err);
@@ -675,6 +677,8 @@ int schedfile_build(const char *what, const char *const *paths, int npaths,
 		rc = schedfile_check_rows(&r, err);
 	if (rc == 0)
 		rc = schedfile_infer_shape(&r, &sp, &split, &mixed, &pl, &routes, err);
+	if (rc == 0)
+		rc = schedfile_check_mbs(&r, err);
 	if (rc == 0)
 		rc = schedfile_make(&r, &sp, split, mixed, pl, routes, out, err);
 	if (rc == 0)

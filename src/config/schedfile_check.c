@@ -119,35 +119,47 @@ static int check_stage_tail(const struct reader *r, struct pp_error *err)
 
 		if (w->stage < bound || w->chunk >= 0)
 			continue;
+		char range[64];
+
+		if (bound == top)
+			snprintf(range, sizeof(range), "stage %ld", top);
+		else
+			snprintf(range, sizeof(range), "stages %ld to %ld", bound, top);
 		snprintf(what, sizeof(what),
-		         "stage %ld: the other ops name stages 0 to %ld (%ld on each of %ld %ss), "
-		         "and %zu op%s stage%s %ld to %ld",
-		         w->stage, bound - 1, bound / p, p, unit(r), tail,
-		         tail == 1 ? " names" : "s name", bound == top ? "" : "s", bound, top);
+		         "stage %ld: the other ops name stages 0 to %ld (%ld a %s on %ld %ss), and "
+		         "only %zu op%s %s",
+		         w->stage, bound - 1, bound / p, unit(r), p, unit(r), tail,
+		         tail == 1 ? " names" : "s name", range);
 		return schedfile_fail_row(r, err, w, what);
 	}
 	return 0;
 }
 
-/*
- * Checks each row against r->job and that the micro-batches the rows name are a run from 0, in
- * file order: the first row outside the job, past a gap (micro-batch 54 where no op names 8 to
- * 53), or naming a last micro-batch that fewer stages run forward than most (1F1B's order with
- * an F of micro-batch m on one rank) is at fault. 0 or -1.
- */
+/* Checks each row against r->job, in file order, and for stray stages (check_stage_tail). */
 int schedfile_check_rows(const struct reader *r, struct pp_error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->nrows && rc == 0; i++)
+		rc = check_row_job(r, &r->rows[i], err);
+	for (size_t i = 0; i < r->ncomms && rc == 0; i++)
+		rc = check_row_job(r, &r->comms[i].at, err);
+	return rc != 0 ? rc : check_stage_tail(r, err);
+}
+
+/*
+ * Checks that the micro-batches the rows name are a run from 0, in file order: the first row
+ * past a gap (micro-batch 54 where no op names 8 to 53), or naming a last micro-batch that
+ * far fewer stages run forward than most (1F1B's order with an F of micro-batch m on one
+ * rank), is at fault. 0 or -1.
+ */
+int schedfile_check_mbs(const struct reader *r, struct pp_error *err)
 {
 	size_t n = r->nrows, *fwd, u = 0, top = 0, mode = 0, best = 0;
 	unsigned char *named;
 	char what[240];
 	int rc = 0;
 
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = check_row_job(r, &r->rows[i], err);
-	for (size_t i = 0; i < r->ncomms && rc == 0; i++)
-		rc = check_row_job(r, &r->comms[i].at, err);
-	if (rc != 0)
-		return rc;
 	/* forwards per micro-batch, and which are named; a run 0..m-1 has m <= n, so n + 1
 	 * entries find any gap */
 	fwd = pp_calloc(n + 1, sizeof(*fwd));
@@ -204,8 +216,6 @@ int schedfile_check_rows(const struct reader *r, struct pp_error *err)
 		}
 	free(fwd);
 	free(named);
-	if (rc == 0)
-		rc = check_stage_tail(r, err);
 	return rc;
 }
 
@@ -218,9 +228,9 @@ int schedfile_check_job(const struct reader *r, const struct sched_params *sp,
 	if ((j->p > 0 && sp->p != j->p) || (j->v > 0 && sp->v != j->v) ||
 	    (j->m > 0 && sp->m != j->m))
 		return pp_fail(err, PP_ERR_CONFIG,
-		               "%s '%s': does not fit the job: the file has p=%d v=%d m=%d (%d "
-		               "%ss, %d stages each, %d micro-batches), the job p=%d v=%d m=%d",
-		               r->what, r->path, sp->p, sp->v, sp->m, sp->p, unit(r), sp->v, sp->m,
+		               "%s '%s': does not fit the job: the file has p=%d v=%d m=%d (%ss, "
+		               "stages a %s, micro-batches), the job p=%d v=%d m=%d",
+		               r->what, r->path, sp->p, sp->v, sp->m, unit(r), unit(r),
 		               j->p > 0 ? j->p : sp->p, j->v > 0 ? j->v : sp->v,
 		               j->m > 0 ? j->m : sp->m);
 	return 0;

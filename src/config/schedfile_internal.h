@@ -105,10 +105,15 @@ const char *schedfile_row_path(const struct reader *r, const struct row *w);
 int schedfile_fail_row(const struct reader *r, struct pp_error *err, const struct row *w,
                        const char *what);
 
-/* Checks each row against r->job and that the micro-batches the rows name leave no gap, in
- * file order, failing at the first row outside the job or past a gap; then that the shape
- * inferred (sp, after schedfile_infer_shape) is the job's. 0 or -1. */
+/* Before the shape is inferred: checks each row against r->job and for a few rows of stages
+ * past the last whole chunk, failing at the first such row. 0 or -1. */
 int schedfile_check_rows(const struct reader *r, struct pp_error *err);
+
+/* After it: checks that the micro-batches the rows name leave no gap and that the last one is
+ * not a stray, failing at the first row past a gap or of the stray. 0 or -1. */
+int schedfile_check_mbs(const struct reader *r, struct pp_error *err);
+
+/* Checks that the shape inferred, sp, is r->job's. 0 or -1. */
 int schedfile_check_job(const struct reader *r, const struct sched_params *sp,
                         struct pp_error *err);
 

@@ -9,7 +9,7 @@ tests/golden/torch-reference/README). CLASS is one of GPipe, 1F1B, Interleaved1F
 InterleavedZeroBubble, ZBVZeroBubble, DualPipeV (get_schedule_class's names); P ranks, M
 micro-batches, V stages a rank (1 for GPipe and 1F1B, 2 for ZBVZeroBubble and DualPipeV). The
 first form prints one order in the given format; the second writes OUTDIR/CLASS-FORMAT.txt for
-every class and both formats over the grid P in 1..8, M in 1..16, V in 1..3 (each class's own
+every class and both formats over the grid P in 1..8, M in 1..8, 12 and 16, V in 1..3 (each class's own
 V), each case a line "# p=P m=M v=V" and then the bytes the dump writes (csv.writer, "\r\n"
 line ends), or, for a shape PyTorch refuses, the one line "# p=P m=M v=V refused: MESSAGE".
 
@@ -43,6 +43,8 @@ CLASSES = ('GPipe', '1F1B', 'Interleaved1F1B', 'LoopedBFS', 'InterleavedZeroBubb
 SINGLE = ('GPipe', '1F1B')
 VSHAPE = ('ZBVZeroBubble', 'DualPipeV')
 FORMATS = ('compute_only', 'compute_comms')
+# micro-batches of the grid: 1 to 8 (below, at and above p), 12 and 16
+MBS = (1, 2, 3, 4, 5, 6, 7, 8, 12, 16)
 
 
 class _Anything(types.ModuleType):
@@ -174,7 +176,7 @@ def orders(mod, cls, p, m, v):
 def shapes(cls):
     for p in range(1, 9):
         for v in ((1,) if cls in SINGLE else (2,) if cls in VSHAPE else (1, 2, 3)):
-            for m in range(1, 17):
+            for m in MBS:
                 yield p, m, v
 
 
