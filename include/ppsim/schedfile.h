@@ -16,7 +16,9 @@
  * PyTorch's compute_comms format (what _PipelineScheduleRuntime._dump_csv writes by default):
  * the same rows with transfer actions STAGE SEND_F MB, RECV_F, SEND_B, RECV_B and the FSDP
  * actions STAGE UNSHARD, RESHARD and REDUCE_GRAD (no micro-batch) among the compute ones. A
- * PyTorch file holding any of them is read in this format: each SEND and RECV is checked, none
+ * PyTorch file holding any SEND or RECV is read in this format (one holding only FSDP actions
+ * besides its compute ones, as GPipe's and 1F1B's pipeline_order ending in REDUCE_GRAD, is
+ * compute-only, its FSDP actions counted): each SEND and RECV is checked, none
  * becomes an op (ppsim's engine prices the transfer of every dependency that crosses devices),
  * and the FSDP actions are counted and cost nothing. The checks: every dependency that crosses
  * ranks has its SEND on the producer's rank after the producing F (SEND_F) or I or B (SEND_B),
@@ -57,7 +59,7 @@ struct schedfile {
 	uint32_t *cells;     /* [sched->nops] its cell number from 1 (PyTorch), 0 (ppsim) */
 	enum schedfile_format format; /* the format it was read in */
 	size_t transfers; /* compute_comms: the SEND and RECV actions read and checked */
-	size_t zero_cost; /* compute_comms: the UNSHARD, RESHARD and REDUCE_GRAD actions read */
+	size_t zero_cost; /* PyTorch's: the UNSHARD, RESHARD and REDUCE_GRAD actions read */
 };
 
 /*
@@ -89,6 +91,20 @@ uint64_t schedfile_read_budget(uint64_t max_ops);
  * " at line L, column C (cell N 'TEXT')"), the input it waits for and the cycle of devices.
  */
 int schedfile_read(const char *path, uint64_t max_ops, struct schedfile *out, struct pp_error *err);
+/* The job a schedule file is meant for (ppsim validate -p, -m, -v): its ranks, micro-batches
+ * and stages per rank; 0 leaves one free. */
+struct schedfile_job {
+	int p, m, v;
+};
+
+/*
+ * schedfile_read of a file meant for job: a row naming a rank, stage, chunk or micro-batch
+ * outside it fails at that row ("micro-batch 9 is outside the job's 8 (0 to 7)"), and a file
+ * of fewer ranks, stages or micro-batches than the job fails naming both shapes.
+ */
+int schedfile_read_job(const char *path, uint64_t max_ops, const struct schedfile_job *job,
+                       struct schedfile *out, struct pp_error *err);
+
 /* schedfile_read of the open stream f, named path in messages. */
 int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct schedfile *out,
                           struct pp_error *err);

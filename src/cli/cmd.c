@@ -55,7 +55,7 @@ static const struct cmd commands[] = {
          "simulate an inference pipeline serving requests: batching, TTFT, TPOT, bubbles",
          cmd_serve, .mode = CLI_SERVE, .kind = REPORT_SERVE,
          .example = "ppsim serve --model=llama3-8b -p 4 --batching=chunked --rate=8"},
-        {"validate", "[--format=FMT] [--max-ops=N] FILE",
+        {"validate", "[--format=FMT] [--max-ops=N] [-p N] [-m N] [-v N] FILE",
          "check a schedule file: coverage, placement, dependencies", cmd_validate,
          .kind = REPORT_VALIDATION, .format_subject = "validate", .file_args = true,
          .options = "--format -f --max-ops --help -h"},

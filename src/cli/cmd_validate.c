@@ -1,7 +1,8 @@
 /*
- * `ppsim validate [--format=FMT] [--max-ops=N] FILE`: check a schedule file (coverage,
- * placement, dependencies, memory), of at most N ops as a run of --max-ops=N may export; the
- * format registry's validation writer reports what it found.
+ * `ppsim validate [--format=FMT] [--max-ops=N] [-p N] [-m N] [-v N] FILE`: check a schedule
+ * file (coverage, placement, dependencies, memory), of at most N ops as a run of --max-ops=N
+ * may export, and, given -p, -m or -v, that it fits that job; the format registry's
+ * validation writer reports what it found.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@ static void help(void)
 	char names[64];
 
 	fprintf(cmd_out(),
-	        "Usage: ppsim validate [--format=FMT] [--max-ops=N] FILE\n"
+	        "Usage: ppsim validate [--format=FMT] [--max-ops=N] [-p N] [-m N] [-v N] FILE\n"
 	        "Check a schedule file (ppsim's CSV with columns device, op, microbatch, and\n"
 	        "stage or chunk, as --dump-ops and --export-schedule write it; or PyTorch's\n"
 	        "compute-only or compute_comms CSV): every op once, on the device hosting its\n"
@@ -23,8 +24,24 @@ static void help(void)
 	        "actions against the compute order. Prints the inferred shape and peak\n"
 	        "activations (FMT: %s; default text); a deadlock exits 1 naming the\n"
 	        "cycle of waiting devices. --max-ops=N reads files of up to N ops, as a run\n"
-	        "of --max-ops=N exports them (default 50000000). -- ends the options.\n",
+	        "of --max-ops=N exports them (default 50000000). -p N, -m N, -v N (--stages,\n"
+	        "--microbatches, --chunks) name the job the file is meant for: a file of\n"
+	        "other ranks, micro-batches or stages per rank is refused (exit 3), naming the\n"
+	        "first cell outside the job or both shapes. -- ends the options.\n",
 	        report_format_names(REPORT_VALIDATION, ", ", " or ", names, sizeof(names)));
+}
+
+/* The key of -p, -m or -v (as --stages, --microbatches, --chunks) at argv[*i], its value in
+ * *value; NULL when argv[*i] is none of them. */
+static const char *job_option(int argc, char **argv, int *i, const char **value)
+{
+	static const char *const opts[][3] = {
+	        {"--stages", "-p", "p"}, {"--microbatches", "-m", "m"}, {"--chunks", "-v", "v"}};
+
+	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
+		if ((*value = cmd_option_arg(argc, argv, i, opts[k][0], opts[k][1])) != NULL)
+			return opts[k][2];
+	return NULL;
 }
 
 int cmd_validate(int argc, char **argv)
@@ -36,6 +53,8 @@ int cmd_validate(int argc, char **argv)
 	struct validation v;
 	struct config c;
 	double *peak;
+	struct schedfile_job job = {0, 0, 0};
+	const char *k;
 	bool options = true;
 	int status;
 
@@ -58,6 +77,18 @@ int cmd_validate(int argc, char **argv)
 			if (config_set(&c, config_option_by_key("max_ops"), "--max-ops", value,
 			               &err) != 0)
 				return cmd_fail(&err);
+		} else if (options && (k = job_option(argc, argv, &i, &value)) != NULL) {
+			/* the option as given (without "=VALUE"), its value as a run reads it */
+			const char *opt = argv[i] == value ? argv[i - 1] : argv[i];
+			char optname[32];
+
+			snprintf(optname, sizeof(optname), "%.*s", (int)strcspn(opt, "="), opt);
+			if (*value == '\0')
+				return cmd_usage("option '%s' needs a value", optname);
+			if (config_set(&c, config_option_by_key(k), optname, value, &err) != 0)
+				return cmd_fail(&err);
+			*(k[0] == 'p' ? &job.p : k[0] == 'm' ? &job.m : &job.v) =
+			        k[0] == 'p' ? c.p : k[0] == 'm' ? c.m : c.v;
 		} else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
 			return cmd_usage("validate: unknown option '%s'", argv[i]);
 		} else if (file != NULL) {
@@ -70,7 +101,7 @@ int cmd_validate(int argc, char **argv)
 		return cmd_usage("validate: needs a schedule FILE");
 	if ((fmt = report_format_find(name, REPORT_VALIDATION)) == NULL)
 		return cli_bad_format_of(cmd_of_fn(cmd_validate), name);
-	if (schedfile_read(file, c.max_ops, &f, &err) != 0)
+	if (schedfile_read_job(file, c.max_ops, &job, &f, &err) != 0)
 		return cmd_fail(&err);
 	peak = pp_mallocarray((size_t)f.sched->p, sizeof(*peak));
 	if (peak == NULL) {

@@ -93,7 +93,8 @@ static int check_size(const struct reader *r, struct pp_error *err, unsigned lin
 	return fail_at(r, err, line, column, what);
 }
 
-/* fail_at the place of row w: its line and column, and for a PyTorch cell "cell N 'TEXT': ". */
+/* fail_at the place of row w: its line and column, and for a PyTorch cell "rank R, cell N
+ * 'TEXT': ". */
 int schedfile_fail_row(const struct reader *r, struct pp_error *err, const struct row *w,
                        const char *what)
 {
@@ -102,7 +103,8 @@ int schedfile_fail_row(const struct reader *r, struct pp_error *err, const struc
 	if (w->cell == 0)
 		return schedfile_fail_in(r, err, schedfile_row_path(r, w), w->line, w->column,
 		                         what);
-	snprintf(msg, sizeof(msg), "cell %u '%.40s': %.900s", w->cell, r->tokens + w->token, what);
+	snprintf(msg, sizeof(msg), "rank %ld, cell %u '%.40s': %.900s", w->device, w->cell,
+	         r->tokens + w->token, what);
 	return fail_at(r, err, w->line, w->column, msg);
 }
 
@@ -552,30 +554,16 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 	return rc;
 }
 
-/* Stage of a chunk on a device under a placement, without a schedule at hand. */
-
 struct read_args {
 	struct schedfile *out;
 	uint64_t max_ops;
+	const struct schedfile_job *job;
 };
 
-static int read_stream(FILE *f, const char *path, void *ctx, struct pp_error *err)
-{
-	struct read_args *a = ctx;
-
-	return schedfile_read_stream(f, path, a->max_ops, a->out, err);
-}
-
-int schedfile_read(const char *path, uint64_t max_ops, struct schedfile *out, struct pp_error *err)
-{
-	struct read_args a = {out, max_ops};
-
-	memset(out, 0, sizeof(*out));
-	return text_read_file(path, read_stream, &a, err);
-}
-
-int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct schedfile *out,
-                          struct pp_error *err)
+/* schedfile_read_stream of a file meant for job (NULL: any). */
+static int read_stream_job(FILE *f, const char *path, uint64_t max_ops,
+                           const struct schedfile_job *job, struct schedfile *out,
+                           struct pp_error *err)
 {
 	struct reader r = {.what = "schedule",
 	                   .path = path,
@@ -587,11 +575,19 @@ int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct sc
 	bool split = false, mixed = false;
 	int rc, routes = 1;
 
+	if (job != NULL)
+		r.job = *job;
 	memset(out, 0, sizeof(*out));
 	rc = read_lines(&r, f, err);
 	out->format = r.format;
 	if (rc == 0)
+		rc = schedfile_check_rows(&r, err);
+	if (rc == 0)
 		rc = schedfile_infer_shape(&r, &sp, &split, &mixed, &pl, &routes, err);
+	if (rc == 0)
+		rc = schedfile_check_mbs(&r, err);
+	if (rc == 0)
+		rc = schedfile_check_job(&r, &sp, err);
 	if (rc == 0)
 		rc = schedfile_make(&r, &sp, split, mixed, pl, routes, out, err);
 	if (rc == 0)
@@ -605,6 +601,33 @@ int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct sc
 	if (rc != 0)
 		schedfile_release(out);
 	return rc;
+}
+
+static int read_stream(FILE *f, const char *path, void *ctx, struct pp_error *err)
+{
+	struct read_args *a = ctx;
+
+	return read_stream_job(f, path, a->max_ops, a->job, a->out, err);
+}
+
+int schedfile_read(const char *path, uint64_t max_ops, struct schedfile *out, struct pp_error *err)
+{
+	return schedfile_read_job(path, max_ops, NULL, out, err);
+}
+
+int schedfile_read_job(const char *path, uint64_t max_ops, const struct schedfile_job *job,
+                       struct schedfile *out, struct pp_error *err)
+{
+	struct read_args a = {out, max_ops, job};
+
+	memset(out, 0, sizeof(*out));
+	return text_read_file(path, read_stream, &a, err);
+}
+
+int schedfile_read_stream(FILE *f, const char *path, uint64_t max_ops, struct schedfile *out,
+                          struct pp_error *err)
+{
+	return read_stream_job(f, path, max_ops, NULL, out, err);
 }
 
 int schedfile_build(const char *what, const char *const *paths, int npaths,
@@ -651,7 +674,11 @@ int schedfile_build(const char *what, const char *const *paths, int npaths,
 	}
 	out->format = SCHEDFILE_PPSIM;
 	if (rc == 0)
+		rc = schedfile_check_rows(&r, err);
+	if (rc == 0)
 		rc = schedfile_infer_shape(&r, &sp, &split, &mixed, &pl, &routes, err);
+	if (rc == 0)
+		rc = schedfile_check_mbs(&r, err);
 	if (rc == 0)
 		rc = schedfile_make(&r, &sp, split, mixed, pl, routes, out, err);
 	if (rc == 0)

@@ -57,6 +57,185 @@ static int infer_routes(const struct reader *r, long v, long S, long m)
 	return 1;
 }
 
+/* "rank" in PyTorch's format (a line per rank), "device" in ppsim's. */
+static const char *unit(const struct reader *r)
+{
+	return r->format == SCHEDFILE_PPSIM ? "device" : "rank";
+}
+
+/* Row w against the job r->job: 0, or -1 failing at w when it names what the job has not. */
+static int check_row_job(const struct reader *r, const struct row *w, struct pp_error *err)
+{
+	const struct schedfile_job *j = &r->job;
+	char what[200];
+
+	if (j->p > 0 && w->device >= j->p)
+		snprintf(what, sizeof(what), "%s %ld is outside the job's %d %ss (0 to %d)",
+		         unit(r), w->device, j->p, unit(r), j->p - 1);
+	else if (j->p > 0 && j->v > 0 && w->stage >= (long)j->p * j->v)
+		snprintf(what, sizeof(what),
+		         "stage %ld is outside the job's %d stages (%d %ss of %d, 0 to %d)",
+		         w->stage, j->p * j->v, j->p, unit(r), j->v, j->p * j->v - 1);
+	else if (j->v > 0 && w->chunk >= j->v)
+		snprintf(what, sizeof(what), "chunk %ld is outside the job's %d chunks a device",
+		         w->chunk, j->v);
+	else if (j->m > 0 && w->mb >= j->m)
+		snprintf(what, sizeof(what), "micro-batch %ld is outside the job's %d (0 to %d)",
+		         w->mb, j->m, j->m - 1);
+	else
+		return 0;
+	return schedfile_fail_row(r, err, w, what);
+}
+
+/*
+ * A few rows naming stages past the last whole chunk (stage 4 of a file of stages 0 to 3 on 4
+ * ranks, in one row where each other stage has many): the first of them is at fault. 0 or -1.
+ */
+static int check_stage_tail(const struct reader *r, struct pp_error *err)
+{
+	long p = r->format == SCHEDFILE_TORCH ? r->devices : 0, top = -1, bound;
+	size_t tail = 0, staged = 0;
+	char what[240];
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct row *w = &r->rows[i];
+
+		p = w->device + 1 > p ? w->device + 1 : p;
+		if (w->stage < 0 || w->chunk >= 0)
+			continue;
+		top = w->stage > top ? w->stage : top;
+		staged++;
+	}
+	if (top < 0 || p <= 0 || (top + 1) % p == 0)
+		return 0;
+	bound = (top + 1) / p * p;
+	for (size_t i = 0; i < r->nrows; i++)
+		tail += r->rows[i].stage >= bound && r->rows[i].chunk < 0;
+	/* most stages hold staged / (top + 1) rows; a tail of fewer than half a stage's is stray */
+	if (bound == 0 || 2 * tail * (size_t)(top + 1) >= staged)
+		return 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct row *w = &r->rows[i];
+
+		if (w->stage < bound || w->chunk >= 0)
+			continue;
+		char range[64];
+
+		if (bound == top)
+			snprintf(range, sizeof(range), "stage %ld", top);
+		else
+			snprintf(range, sizeof(range), "stages %ld to %ld", bound, top);
+		snprintf(what, sizeof(what),
+		         "stage %ld: the other ops name stages 0 to %ld (%ld a %s on %ld %ss), and "
+		         "only %zu op%s %s",
+		         w->stage, bound - 1, bound / p, unit(r), p, unit(r), tail,
+		         tail == 1 ? " names" : "s name", range);
+		return schedfile_fail_row(r, err, w, what);
+	}
+	return 0;
+}
+
+/* Checks each row against r->job, in file order, and for stray stages (check_stage_tail). */
+int schedfile_check_rows(const struct reader *r, struct pp_error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->nrows && rc == 0; i++)
+		rc = check_row_job(r, &r->rows[i], err);
+	for (size_t i = 0; i < r->ncomms && rc == 0; i++)
+		rc = check_row_job(r, &r->comms[i].at, err);
+	return rc != 0 ? rc : check_stage_tail(r, err);
+}
+
+/*
+ * Checks that the micro-batches the rows name are a run from 0, in file order: the first row
+ * past a gap (micro-batch 54 where no op names 8 to 53), or naming a last micro-batch that
+ * far fewer stages run forward than most (1F1B's order with an F of micro-batch m on one
+ * rank), is at fault. 0 or -1.
+ */
+int schedfile_check_mbs(const struct reader *r, struct pp_error *err)
+{
+	size_t n = r->nrows, *fwd, u = 0, top = 0, mode = 0, best = 0;
+	unsigned char *named;
+	char what[240];
+	int rc = 0;
+
+	/* forwards per micro-batch, and which are named; a run 0..m-1 has m <= n, so n + 1
+	 * entries find any gap */
+	fwd = pp_calloc(n + 1, sizeof(*fwd));
+	named = pp_calloc(n + 1, 1);
+	if (fwd == NULL || named == NULL) {
+		free(fwd);
+		free(named);
+		return pp_nomem(err, n + 1, sizeof(*fwd));
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct row *w = &r->rows[i];
+
+		top = (size_t)w->mb > top ? (size_t)w->mb : top;
+		if ((size_t)w->mb > n)
+			continue;
+		named[w->mb] = 1;
+		fwd[w->mb] += w->kind == OP_F;
+	}
+	while (u <= n && u <= top && named[u])
+		u++;
+	for (size_t i = 0; i < n && u <= top && rc == 0; i++) {
+		const struct row *w = &r->rows[i];
+
+		if ((size_t)w->mb <= u)
+			continue;
+		snprintf(what, sizeof(what),
+		         "micro-batch %ld after a gap: no op names micro-batch %zu%s", w->mb, u,
+		         (size_t)w->mb > u + 1 ? " or the ones up to it" : "");
+		rc = schedfile_fail_row(r, err, w, what);
+	}
+	/* the most common count of forwards (in a complete file, every micro-batch has one per
+	 * stage it visits): a last micro-batch with fewer is one past the file's last */
+	for (size_t mb = 0; mb <= top && mb < 64 && rc == 0; mb++) {
+		size_t same = 0;
+
+		for (size_t k = 0; k <= top; k++)
+			same += fwd[k] == fwd[mb];
+		if (same > best) {
+			best = same;
+			mode = fwd[mb];
+		}
+	}
+	if (rc == 0 && top >= 2 && 2 * fwd[top] <= mode && best > top / 2)
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			const struct row *w = &r->rows[i];
+
+			if ((size_t)w->mb != top)
+				continue;
+			snprintf(what, sizeof(what),
+			         "micro-batch %ld runs forward on %zu stage%s, most micro-batches on "
+			         "%zu: one past the file's last (%zu)?",
+			         w->mb, fwd[top], fwd[top] == 1 ? "" : "s", mode, top - 1);
+			rc = schedfile_fail_row(r, err, w, what);
+		}
+	free(fwd);
+	free(named);
+	return rc;
+}
+
+/* Checks that the shape inferred, sp, is r->job's. 0 or -1. */
+int schedfile_check_job(const struct reader *r, const struct sched_params *sp,
+                        struct pp_error *err)
+{
+	const struct schedfile_job *j = &r->job;
+
+	if ((j->p > 0 && sp->p != j->p) || (j->v > 0 && sp->v != j->v) ||
+	    (j->m > 0 && sp->m != j->m))
+		return pp_fail(err, PP_ERR_CONFIG,
+		               "%s '%s': does not fit the job: the file has p=%d v=%d m=%d (%ss, "
+		               "stages a %s, micro-batches), the job p=%d v=%d m=%d",
+		               r->what, r->path, sp->p, sp->v, sp->m, unit(r), unit(r),
+		               j->p > 0 ? j->p : sp->p, j->v > 0 ? j->v : sp->v,
+		               j->m > 0 ? j->m : sp->m);
+	return 0;
+}
+
 /* Infers p, v, m, backward kind, placement and routes, and fills the missing stage of each
  * row. */
 int schedfile_infer_shape(struct reader *r, struct sched_params *sp, bool *split, bool *mixed,
@@ -124,19 +303,31 @@ int schedfile_infer_shape(struct reader *r, struct sched_params *sp, bool *split
 		               r->max_ops);
 	if (placed)
 		return 0;
+	/* the row at fault: the first that the placement explaining the most rows does not */
+	{
+		size_t loop = 0, vee = 0;
+
+		for (size_t i = 0; i < r->nrows; i++) {
+			loop += fits(&r->rows[i], PLACE_LOOP, p);
+			vee += sp->v == 2 && fits(&r->rows[i], PLACE_V, p);
+		}
+		*pl = vee > loop ? PLACE_V : PLACE_LOOP;
+	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct row *w = &r->rows[i];
 
-		if (!fits(w, PLACE_LOOP, p)) {
+		if (!fits(w, *pl, p)) {
 			char what[200];
 
 			/* the row's own numbers: a stage this far out may not fit in a struct op */
 			snprintf(what, sizeof(what),
-			         "%s(mb %ld, stage %ld) on device %ld: stage %ld does not sit on "
-			         "device "
-			         "%ld under the loop placement (stage c*p + d) or the V placement",
-			         sched_kind_name((enum op_kind)w->kind), w->mb, w->stage, w->device,
-			         w->stage, w->device);
+			         "%s(mb %ld, stage %ld) on %s %ld: stage %ld does not sit on "
+			         "%s %ld under the %s placement that the other ops follow (%s)",
+			         sched_kind_name((enum op_kind)w->kind), w->mb, w->stage, unit(r),
+			         w->device, w->stage, unit(r), w->device,
+			         *pl == PLACE_V ? "V" : "loop",
+			         *pl == PLACE_V ? "chunk 0 stage d, chunk 1 stage 2p-1-d"
+			                        : "stage c*p + d");
 			return schedfile_fail_row(r, err, w, what);
 		}
 	}
@@ -148,6 +339,71 @@ int schedfile_infer_shape(struct reader *r, struct sched_params *sp, bool *split
 static const struct row *row_of_op(const struct reader *r, size_t i)
 {
 	return &r->rows[r->op_row[i]];
+}
+
+/* The kind of op as a repeat counts it: a fused BW and an input-gradient B are one backward. */
+static int family(unsigned kind)
+{
+	return kind == OP_BW ? OP_B : (int)kind;
+}
+
+/* Whether op i of s repeats the kind (family), stage and micro-batch of op k. */
+static bool same_op(const struct sched *s, size_t i, size_t k)
+{
+	return family(s->ops[i].kind) == family(s->ops[k].kind) &&
+	       s->ops[i].stage == s->ops[k].stage && s->ops[i].mb == s->ops[k].mb;
+}
+
+/*
+ * Of an op that appears twice on device d, at a before b, the one at fault: the first when it
+ * comes before the op it needs on its device (a backward before its F, a W before its B);
+ * else, when an op of the same kind and stage is missing (mb y), the one that stands where y
+ * would in the device's run of that kind and stage (ascending or descending micro-batches);
+ * else the second.
+ */
+static size_t duplicate_at_fault(const struct sched *s, int d, size_t a, size_t b)
+{
+	const struct op *o = &s->ops[a];
+	size_t start = s->dev_start[d], end = start + s->dev_fill[d], first = SIZE_MAX;
+	long y = -1;
+	bool up = true, needs = false;
+
+	if (o->kind != OP_F) {
+		enum op_kind need = o->kind == OP_W ? OP_B : OP_F;
+
+		needs = true;
+		for (size_t i = start; i < a && needs; i++)
+			needs = !(s->ops[i].kind == need && s->ops[i].stage == o->stage &&
+			          s->ops[i].mb == o->mb);
+		if (needs)
+			return a;
+	}
+	/* the run of this kind and stage: its direction and the first micro-batch it lacks */
+	for (long mb = 0; mb < s->m && y < 0; mb++) {
+		bool found = false, input = o->kind != OP_W; /* a W lacks only after its B */
+
+		for (size_t i = start; i < end && !found; i++) {
+			found = family(s->ops[i].kind) == family(o->kind) &&
+			        s->ops[i].stage == o->stage && (long)s->ops[i].mb == mb;
+			input |= s->ops[i].kind == OP_B && s->ops[i].stage == o->stage &&
+			         (long)s->ops[i].mb == mb;
+		}
+		if (!found && input && sched_visits(s, (uint32_t)mb, o->stage))
+			y = mb;
+	}
+	for (size_t i = start; i < end; i++) {
+		if (family(s->ops[i].kind) != family(o->kind) || s->ops[i].stage != o->stage)
+			continue;
+		if (first == SIZE_MAX) {
+			first = i;
+		} else if (s->ops[i].mb != s->ops[first].mb) {
+			up = s->ops[i].mb > s->ops[first].mb;
+			break;
+		}
+	}
+	if (y < 0)
+		return b;
+	return (y < (long)o->mb) == up ? a : b;
 }
 
 /* Builds out->sched from the rows and checks its structure, naming the op's place. */
@@ -195,13 +451,37 @@ int schedfile_make(struct reader *r, const struct sched_params *sp, bool split, 
 	if (err->kind == PP_ERR_NOMEM) /* not about the file: no place to name */
 		return -1;
 	snprintf(msg, sizeof(msg), "%s", err->msg);
-	if (bad != SIZE_MAX)
+	if (bad != SIZE_MAX) {
+		size_t a = s->dev_start[device];
+
+		while (a < bad && !same_op(s, a, bad))
+			a++;
+		if (a < bad) {
+			/* a repeat: name the one at fault, and where the other stands */
+			size_t at = duplicate_at_fault(s, device, a, bad), other = at == a ? bad : a;
+			const struct row *w = row_of_op(r, other);
+			char what[sizeof(err->msg)];
+
+			if (w->cell != 0)
+				snprintf(what, sizeof(what), "%.700s (also at line %" PRIu32
+				         ", column %" PRIu32 ", cell %" PRIu32 " '%.40s')",
+				         msg, w->line, w->column, w->cell, r->tokens + w->token);
+			else if (r->paths != NULL)
+				snprintf(what, sizeof(what),
+				         "%.600s (also at line %" PRIu32 " of '%.200s')", msg, w->line,
+				         schedfile_row_path(r, w));
+			else
+				snprintf(what, sizeof(what), "%.700s (also at line %" PRIu32 ")", msg,
+				         w->line);
+			return schedfile_fail_row(r, err, row_of_op(r, at), what);
+		}
 		return schedfile_fail_row(r, err, row_of_op(r, bad), msg);
+	}
 	/* a missing op has no place of its own: name the first line of its device */
 	if (s->dev_start[device] < s->dev_start[device + 1]) {
 		char what[sizeof(err->msg)];
 
-		snprintf(what, sizeof(what), "device %d's ops: %.900s", device, msg);
+		snprintf(what, sizeof(what), "%s %d's ops: %.900s", unit(r), device, msg);
 		return schedfile_fail_in(r, err,
 		                         schedfile_row_path(r, row_of_op(r, s->dev_start[device])),
 		                         out->lines[s->dev_start[device]], 1, what);
@@ -412,8 +692,20 @@ int schedfile_check_comms(const struct reader *r, struct schedfile *out, struct 
 	size_t cells = (size_t)s->S * (size_t)s->m, *fwd, *bwd, *seen;
 	int rc = 0;
 
+	bool transfers = false;
+
 	if (r->ncomms == 0)
 		return 0;
+	for (size_t i = 0; i < r->ncomms; i++)
+		transfers |= r->comms[i].type < TT_UNSHARD;
+	/* FSDP actions alone (GPipe's and 1F1B's pipeline_order end in REDUCE_GRAD): a
+	 * compute-only file, whose transfers are not listed; the actions are still checked */
+	if (!transfers) {
+		for (size_t i = 0; i < r->ncomms && rc == 0; i++)
+			rc = check_comm(r, s, &r->comms[i], NULL, NULL, NULL, err);
+		out->zero_cost = r->ncomms;
+		return rc;
+	}
 	out->format = SCHEDFILE_TORCH_COMMS;
 	fwd = pp_mallocarray(6 * cells, sizeof(*fwd));
 	if (fwd == NULL)
@@ -486,5 +778,3 @@ int schedfile_check_order(const struct reader *r, const struct schedfile *out, s
 	err->kind = PP_ERR_SIM;
 	return -1;
 }
-
-/* What text_read_file hands read_stream: the output and the op limit. */

@@ -91,6 +91,7 @@ struct reader {
 	size_t ncomms, commcap;
 	const char *const *paths; /* schedfile_build of rows from several files: each row's file
 	                             is paths[its token]; else NULL */
+	struct schedfile_job job; /* the job the file must fit (schedfile_read_job); 0: any */
 };
 
 /* Fails err at line and column of the file path (one of r's). Returns -1. */
@@ -103,6 +104,18 @@ const char *schedfile_row_path(const struct reader *r, const struct row *w);
 /* fail_at the place of row w: its line and column, and for a PyTorch cell "cell N 'TEXT': ". */
 int schedfile_fail_row(const struct reader *r, struct pp_error *err, const struct row *w,
                        const char *what);
+
+/* Before the shape is inferred: checks each row against r->job and for a few rows of stages
+ * past the last whole chunk, failing at the first such row. 0 or -1. */
+int schedfile_check_rows(const struct reader *r, struct pp_error *err);
+
+/* After it: checks that the micro-batches the rows name leave no gap and that the last one is
+ * not a stray, failing at the first row past a gap or of the stray. 0 or -1. */
+int schedfile_check_mbs(const struct reader *r, struct pp_error *err);
+
+/* Checks that the shape inferred, sp, is r->job's. 0 or -1. */
+int schedfile_check_job(const struct reader *r, const struct sched_params *sp,
+                        struct pp_error *err);
 
 /* Infers p, v, m, backward kind, placement and routes, and fills the missing stage of each
  * row. */

@@ -3,7 +3,9 @@
  * running left to right, each op a box "[F3]" when its cells hold the label, the bare label or
  * its kind letter (then dashes, "F--") when they do not, and '.' where the device idles. When
  * one line of time would leave ops without labels, time wraps into bands that give them theirs,
- * up to MAX_BANDS; beyond, one band on a compressed scale.
+ * up to MAX_BANDS (more on a narrow line, up to twice as many: as many as hold BAND_COLUMNS
+ * columns of time, what MAX_BANDS bands of a 100-column line hold); beyond, one band on a
+ * compressed scale.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -163,8 +165,20 @@ static const char letters[] = "FfBbWwIi#";
 #define STREAM_BUSY '='
 #define EXPOSED '~'
 
-/* Most bands of time a timeline wraps into to give its ops their labels. */
-#define MAX_BANDS 4
+/* Most bands of time a timeline wraps into to give its ops their labels, on a line of about
+ * 100 columns; a narrower line may take as many as hold BAND_COLUMNS columns of time in all
+ * (max_bands), so that a narrow terminal labels what a 100-column one does. */
+#define MAX_BANDS    4
+#define BAND_COLUMNS (MAX_BANDS * 80)
+
+/* Most bands for bands of cells columns: MAX_BANDS, or enough for BAND_COLUMNS columns, up to
+ * twice MAX_BANDS (a line too narrow for that draws one compressed band). */
+static int max_bands(int cells)
+{
+	int n = cells > 0 ? (BAND_COLUMNS + cells - 1) / cells : MAX_BANDS;
+
+	return n < MAX_BANDS ? MAX_BANDS : n > 2 * MAX_BANDS ? 2 * MAX_BANDS : n;
+}
 
 /* Fewest time columns a row keeps with its full label ("GPU d (stages ...)"); with fewer the
  * rows are labelled "GPU d". */
@@ -576,7 +590,7 @@ static double nice_below(double x)
  * gives each op as many columns as its label, or when k would pass 60 or q is under half of
  * what the ops need, the round step at most the least of an op's time over its label's length. The
  * bands are about equally wide, each a whole number of quanta. Returns false when that takes more
- * than MAX_BANDS bands.
+ * than max_bands bands.
  */
 static bool labelled_bands(const struct sim *s, int cells, struct layout *lay)
 {
@@ -607,20 +621,21 @@ static bool labelled_bands(const struct sim *s, int cells, struct layout *lay)
 	lay->step = k <= 60 ? q / k : nice_below(most);
 	lay->start = floor(pp_time_to_units(s->frame.origin, tick) / lay->step) * lay->step;
 	if ((pp_time_to_units(report_drawn_end(r), tick) - lay->start) / lay->step >
-	    (double)MAX_BANDS * cells + 1)
+	    (double)max_bands(cells) * cells + 1)
 		return false;
 	lay->cells = cell_of(report_drawn_end(r), tick, lay->start, lay->step);
 	lay->band = k <= 60 && cells >= 2 * k ? cells - cells % k : cells;
 	lay->tick = tick_of(lay->step);
 	bands = (lay->cells + lay->band - 1) / lay->band;
-	if (bands > MAX_BANDS)
+	if (bands > max_bands(cells))
 		return false;
 	/* bands of about equal widths, the last no narrower than the others need */
 	lay->band = (lay->cells + bands - 1) / bands;
 	if (k <= 60 && lay->band % k != 0 && lay->band + k - lay->band % k <= cells &&
 	    lay->cells - (bands - 1) * (lay->band + k - lay->band % k) >= 10)
 		lay->band += k - lay->band % k; /* a whole number of quanta, the last band kept */
-	return true;
+	/* the bands past MAX_BANDS a narrow line takes: each, the last too, of 10 columns or more */
+	return bands <= MAX_BANDS || lay->cells - (bands - 1) * lay->band >= 10;
 }
 
 /* Writes what one column stands for into buf: "one column = 0.5 t", or when the step has no

@@ -43,6 +43,11 @@ int report_validation_text(FILE *out, const struct validation *v)
 		        "%zu SEND/RECV actions match the cross-device dependencies; %zu "
 		        "UNSHARD/RESHARD/REDUCE_GRAD actions cost nothing in ppsim's model\n",
 		        v->file->transfers, v->file->zero_cost);
+	else if (v->file->zero_cost > 0)
+		fprintf(out,
+		        "no SEND/RECV actions: a compute-only order; %zu UNSHARD/RESHARD/REDUCE_GRAD "
+		        "actions cost nothing in ppsim's model\n",
+		        v->file->zero_cost);
 	fprintf(out, "peak activations per device (micro-batches, W holding all until it runs):");
 	for (int d = 0; d < s->p; d++)
 		fprintf(out, " %g", v->peak[d]);
@@ -68,6 +73,8 @@ int report_validation_json(FILE *out, const struct validation *v)
 	if (comms)
 		fprintf(out, ",\"transfers\":%zu,\"zero_cost_actions\":%zu", v->file->transfers,
 		        v->file->zero_cost);
+	else if (v->file->zero_cost > 0)
+		fprintf(out, ",\"transfers\":null,\"zero_cost_actions\":%zu", v->file->zero_cost);
 	else
 		fputs(",\"transfers\":null,\"zero_cost_actions\":null", out);
 	fputs(",\"peak_activations\":[", out);

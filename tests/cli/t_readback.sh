@@ -61,9 +61,9 @@ fails 2 "option '--max-ops' needs a value" validate "$TMP/n.csv" --max-ops
 printf 'device,stage,op,microbatch\n0,0,F,16000000\n1,1,F,16000000\n' >"$TMP/shape.csv"
 fails 3 "p=2 v=1 m=16000001 needs 6.4e+07 ops, above the limit of 1000" \
 	validate --max-ops=1000 "$TMP/shape.csv"
-fails 3 "shape.csv':2:1: device 0's ops: F(mb 0, stage 0): missing" \
+fails 3 "shape.csv':2:1: micro-batch 16000000 after a gap: no op names micro-batch 0" \
 	validate --max-ops=100000000 "$TMP/shape.csv"
-fails 3 "shape.csv':2:1: device 0's ops: F(mb 0, stage 0): missing" \
+fails 3 "shape.csv':2:1: micro-batch 16000000 after a gap: no op names micro-batch 0" \
 	--max-ops=100000000 --schedule-file="$TMP/shape.csv"
 
 # An export ppsim could not read back within a reader's memory (104 bytes an op, 216 a message

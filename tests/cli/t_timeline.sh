@@ -184,3 +184,17 @@ if [ "$(script -qec 'test -t 1 && echo tty' /dev/null </dev/null | tr -d '\r')" 
 else
 	skip "the default timeline on a terminal" "no pseudo-terminal here (script, from bsdutils)"
 fi
+
+# 9. The mission's line in an 80-column terminal (COLUMNS=80 when piped, as on an 80-column
+#    pseudo-terminal) is its 80-column golden: every op keeps its micro-batch, in more bands.
+COLUMNS=80 ppsim --schedule=interleaved -p 4 -m 16 -v 2 --timeline >"$TMP/tl80.txt" 2>"$TMP/err"
+# each device's rows, all bands, hold 64 labels: F, f, B and b of micro-batches 0 to 15
+labels=$(awk '/^GPU [0-9]/ { d = $2; sub(/^GPU [0-9]+ \([^)]*\) /, "")
+		while (match($0, /[FfBb][0-9]+/)) { n[d]++; $0 = substr($0, RSTART + RLENGTH) } }
+	END { for (d = 0; d < 4; d++) printf "%d ", n[d] }' "$TMP/tl80.txt")
+if cmp -s "$TMP/tl80.txt" "$ROOT/tests/golden/interleaved-p4-v2-m16-timeline-80.txt" &&
+	[ "$labels" = "64 64 64 64 " ] && ! awk 'length($0) > 80 { bad = 1 } END { exit !bad }' "$TMP/tl80.txt"; then
+	ok
+else
+	not_ok "COLUMNS=80 --timeline of interleaved p=4 v=2 m=16: not the 80-column golden, or labels per device '$labels' (want 64 each), or a line past 80"
+fi

@@ -115,7 +115,7 @@ ppsim --schedule-file="$TMP/fsdp-twin.csv" -f json >"$TMP/b.json" 2>>"$TMP/err"
 a=$("$JGET" "$TMP/a.json" makespan 2>/dev/null)
 b=$("$JGET" "$TMP/b.json" makespan 2>/dev/null)
 if [ -n "$a" ] && [ "$a" = "$b" ] && ppsim validate "$TMP/fsdp.csv" 2>&1 |
-	grep -q "^0 SEND/RECV actions match the cross-device dependencies; 3 UNSHARD"; then ok; else
+	grep -q "^no SEND/RECV actions: a compute-only order; 3 UNSHARD"; then ok; else
 	not_ok "UNSHARD/RESHARD/REDUCE_GRAD: makespan $a vs $b $(cat "$TMP/err")"
 fi
 fails 2 "--export-format 'comms': must be 'ppsim', 'torch' or 'torch-comms'" \
@@ -148,3 +148,26 @@ else
 fi
 fails 2 "--format 'csv': validate writes text or json" validate --format=csv "$TMP/zbv.csv"
 fails 2 "validate: unknown option '--bogus'" validate --bogus "$TMP/zbv.csv"
+
+# GPipe's pipeline_order as PyTorch builds it on 2 ranks, each rank ending in REDUCE_GRAD: no
+# SEND or RECV, so a compute-only order (PyTorch's compute_comms lists every transfer)
+printf '0F0,0F1,0B0,0B1,0REDUCE_GRAD\r\n1F0,1F1,1B0,1B1,1REDUCE_GRAD\r\n' >"$TMP/gpipe.csv"
+if ppsim validate -p 2 -m 2 -v 1 "$TMP/gpipe.csv" >"$TMP/validate.out" 2>&1 &&
+	grep -q "^p=2 v=1 m=2, .* PyTorch format$" "$TMP/validate.out" &&
+	grep -q "^no SEND/RECV actions: a compute-only order; 2 UNSHARD" "$TMP/validate.out"; then
+	ok
+else
+	not_ok "validate of GPipe's order ending in REDUCE_GRAD: $(cat "$TMP/validate.out")"
+fi
+# validate -p/-m/-v: the job the file is meant for; a cell outside it, or a file of another
+# shape, is refused (exit 3) naming the cell or both shapes
+fails 3 "gpipe.csv':1:5: rank 0, cell 2 '0F1': micro-batch 1 is outside the job's 1 (0 to 0)" \
+	validate -m 1 "$TMP/gpipe.csv"
+fails 3 "gpipe.csv':2:1: rank 1, cell 1 '1F0': rank 1 is outside the job's 1 ranks (0 to 0)" \
+	validate -p 1 "$TMP/gpipe.csv"
+fails 3 "gpipe.csv': does not fit the job: the file has p=2 v=1 m=2 (ranks, stages a rank, micro-batches), the job p=3 v=1 m=4" \
+	validate --stages=3 --microbatches 4 "$TMP/gpipe.csv"
+fails 3 "the job p=2 v=2 m=2" validate -v 2 "$TMP/gpipe.csv"
+fails 2 "-p '0': must be an integer from 1 to" validate -p 0 "$TMP/gpipe.csv"
+fails 2 "--chunks 'x': must be an integer from 1 to" validate --chunks=x "$TMP/gpipe.csv"
+fails 2 "option '-m' needs a value" validate "$TMP/gpipe.csv" -m

@@ -314,7 +314,7 @@ static void measured_read_refuses_a_bad_step_naming_its_line_and_column(void)
 	        PP_ERR_CONFIG);
 	refuses("[" EV("PP:0F0", 0, 0, 1) ",\n" EV("PP:0B0", 0, 1, 1) ",\n" EV("PP:0F0", 0, 2,
 	                                                                       1) "]",
-	        "json", ":3:1: F(mb 0, stage 0) on device 0: appears twice", PP_ERR_CONFIG);
+	        "json", ":3:1: F(mb 0, stage 0) on device 0: appears twice (also at line 1)", PP_ERR_CONFIG);
 	refuses("[" EV("PP:0F0", 0, 0, 1) ",\n" EV("PP:0B0", 0, 1, 1) ",\n" EV("PP:0F1", 0, 2,
 	                                                                       1) "]",
 	        "json", ":1:1: device 0's ops: BW(mb 1, stage 0): missing (device 0 never runs it)",

@@ -60,6 +60,8 @@ static void assert_rejected_as(enum pp_errkind kind, const char *text, const cha
 	CU_ASSERT_PTR_NULL(f.lines);
 	snprintf(msg, sizeof(msg), "schedule '%s'%s", path, want);
 	CU_ASSERT_STRING_EQUAL(err.msg, msg);
+	if (strcmp(err.msg, msg) != 0)
+		fprintf(stderr, "got  \"%s\"\nwant \"%s\"\n", err.msg, msg);
 	CU_ASSERT_EQUAL(err.line, line);
 	CU_ASSERT_EQUAL(err.column, column);
 }
@@ -419,6 +421,8 @@ static void assert_rejected_at_line(const char *text, const char *want, int line
 	if (strncmp(err.msg, prefix, n) == 0) {
 		CU_ASSERT(exact ? strcmp(err.msg + n, want) == 0
 		                : strstr(err.msg + n, want) != NULL);
+		if (exact ? strcmp(err.msg + n, want) != 0 : strstr(err.msg + n, want) == NULL)
+			fprintf(stderr, "got \"%s\", want \"%s\"\n", err.msg + n, want);
 	} else {
 		fprintf(stderr, "got \"%s\", want it to start with \"%s\"\n", err.msg, prefix);
 	}
@@ -429,7 +433,8 @@ static void schedfile_rejects_a_duplicate_op_at_the_line_of_its_second_occurrenc
 	assert_rejected_at_line("device,op,microbatch,stage\n"
 	                        "0,F,0,0\n0,F,1,0\n0,BW,0,0\n0,BW,1,0\n"
 	                        "1,F,0,1\n1,F,0,1\n1,BW,0,1\n1,BW,1,1\n",
-	                        "F(mb 0, stage 1) on device 1: appears twice", 7, true);
+	                        "F(mb 0, stage 1) on device 1: appears twice (also at line 6)", 7,
+	                        true);
 }
 
 static void schedfile_reads_fused_and_split_backwards_side_by_side_as_a_mixed_schedule(void)
@@ -472,12 +477,12 @@ static void schedfile_rejects_a_backward_given_both_fused_and_split_at_its_secon
 	/* micro-batch 0 has BW on line 3 and B on line 4 */
 	assert_rejected_at_line("device,op,microbatch,stage\n0,F,0,0\n0,BW,0,0\n0,B,0,0\n0,W,0,0\n",
 	                        "B(mb 0, stage 0) on device 0: its backward appears both fused and "
-	                        "split",
+	                        "split (also at line 3)",
 	                        4, true);
 	/* the other way round: the split B first, then the fused BW on line 5 */
 	assert_rejected_at_line("device,op,microbatch,stage\n0,F,0,0\n0,B,0,0\n0,W,0,0\n0,BW,0,0\n",
 	                        "BW(mb 0, stage 0) on device 0: its backward appears both fused "
-	                        "and split",
+	                        "and split (also at line 3)",
 	                        5, true);
 }
 
@@ -486,14 +491,14 @@ static void schedfile_rejects_an_op_on_a_device_that_does_not_host_its_stage(voi
 	assert_rejected(
 	        "device,op,microbatch,stage\n0,F,0,0\n1,F,0,1\n1,BW,0,1\n1,BW,0,0\n",
 	        ":5:1: BW(mb 0, stage 0) on device 1: stage 0 does not sit on device 1 under "
-	        "the loop placement (stage c*p + d) or the V placement",
+	        "the loop placement that the other ops follow (stage c*p + d)",
 	        5, 1);
 	/* chunk and stage both given and at odds */
 	assert_rejected(
 	        "device,chunk,stage,op,microbatch\n0,0,0,F,0\n1,0,1,F,0\n1,0,1,BW,0\n"
 	        "0,1,0,BW,0\n",
 	        ":5:1: BW(mb 0, stage 0) on device 0: stage 0 does not sit on device 0 under "
-	        "the loop placement (stage c*p + d) or the V placement",
+	        "the loop placement that the other ops follow (stage c*p + d)",
 	        5, 1);
 }
 
@@ -799,30 +804,30 @@ static void schedfile_rejects_an_overlap_value_other_than_0_or_1_at_its_column(v
 static void schedfile_rejects_an_unknown_pytorch_action_naming_line_column_and_cell(void)
 {
 	assert_rejected("0F0,0F1,0B0,0B1\n1F0,1B0,1X0\n",
-	                ":2:9: cell 3 '1X0': unknown action " UNKNOWN_ACTION, 2, 9);
+	                ":2:9: rank 1, cell 3 '1X0': unknown action " UNKNOWN_ACTION, 2, 9);
 	/* PyTorch's old "BW" letters are not read as a full backward without a micro-batch */
-	assert_rejected("0F0,2BW0\n", ":1:5: cell 2 '2BW0': unknown action " UNKNOWN_ACTION, 1, 5);
+	assert_rejected("0F0,2BW0\n", ":1:5: rank 0, cell 2 '2BW0': unknown action " UNKNOWN_ACTION, 1, 5);
 	/* a transfer is read, and checked: a single stage sends nothing */
 	assert_rejected("0F0,0SEND_F0,0B0\n",
-	                ":1:5: cell 2 '0SEND_F0': no transfer there (stage 0 is the last stage)", 1,
+	                ":1:5: rank 0, cell 2 '0SEND_F0': no transfer there (stage 0 is the last stage)", 1,
 	                5);
 }
 
 static void schedfile_rejects_a_bad_pytorch_compound_naming_line_column_and_cell(void)
 {
 	assert_rejected("0F0,(0F1;0B0)OVERLAP\n",
-	                ":1:5: cell 2 '(0F1;0B0)OVERLAP': a compound cell is (F;B)OVERLAP_F_B", 1,
+	                ":1:5: rank 0, cell 2 '(0F1;0B0)OVERLAP': a compound cell is (F;B)OVERLAP_F_B", 1,
 	                5);
 	assert_rejected("0F0,(0F1)OVERLAP_F_B\n",
-	                ":1:5: cell 2 '(0F1)OVERLAP_F_B': a compound cell is (F;B)OVERLAP_F_B", 1,
+	                ":1:5: rank 0, cell 2 '(0F1)OVERLAP_F_B': a compound cell is (F;B)OVERLAP_F_B", 1,
 	                5);
 	/* a pair is a forward, then a backward (full B or input-gradient I), never a W */
 	assert_rejected("(0B0;1F0)OVERLAP_F_B\n",
-	                ":1:1: cell 1 '(0B0;1F0)OVERLAP_F_B': an overlapped pair is a forward then "
+	                ":1:1: rank 0, cell 1 '(0B0;1F0)OVERLAP_F_B': an overlapped pair is a forward then "
 	                "a backward (B or I), such as (0F7;7B3)OVERLAP_F_B",
 	                1, 1);
 	assert_rejected("0F0,0F1,(0F2;0W0)OVERLAP_F_B\n",
-	                ":1:9: cell 3 '(0F2;0W0)OVERLAP_F_B': an overlapped pair is a forward then "
+	                ":1:9: rank 0, cell 3 '(0F2;0W0)OVERLAP_F_B': an overlapped pair is a forward then "
 	                "a backward (B or I), such as (0F7;7B3)OVERLAP_F_B",
 	                1, 9);
 }
@@ -830,7 +835,7 @@ static void schedfile_rejects_a_bad_pytorch_compound_naming_line_column_and_cell
 static void schedfile_rejects_a_pytorch_file_missing_an_op_naming_its_device_s_line(void)
 {
 	assert_rejected("0F0,0F1,0B0\n1F0,1B0,1F1,1B1\n",
-	                ":1:1: device 0's ops: BW(mb 1, stage 0): missing (device 0 never runs it)",
+	                ":1:1: rank 0's ops: BW(mb 1, stage 0): missing (device 0 never runs it)",
 	                1, 1);
 }
 
@@ -861,24 +866,28 @@ static void schedfile_rejects_pytorch_cell_faults_naming_line_column_cell_and_te
 {
 	/* an op twice: the second 0F0 is cell 2 at column 5 */
 	assert_rejected("0F0,0F0,0B0\n1F0,1B0\n",
-	                ":1:5: cell 2 '0F0': F(mb 0, stage 0) on device 0: appears twice", 1, 5);
+	                ":1:5: rank 0, cell 2 '0F0': F(mb 0, stage 0) on device 0: appears twice (also "
+	                "at line 1, column 1, cell 1 '0F0')",
+	                1, 5);
 	/* an F an overlapped pair already ran: cell 4, at column 31 after the pair and a blank */
 	assert_rejected("0F0,0B0, (0F1;0B1)OVERLAP_F_B,0F1\n1F0,1B0,1F1,1B1\n",
-	                ":1:31: cell 4 '0F1': F(mb 1, stage 0) on device 0: appears twice", 1, 31);
+	                ":1:31: rank 0, cell 4 '0F1': F(mb 1, stage 0) on device 0: appears twice "
+	                "(also at line 1, column 10, cell 3 '(0F1;0B1)OVERLAP_F_B')",
+	                1, 31);
 	/* a pair whose F ran before: the pair's cell, its text as written */
 	assert_rejected("0F1,0F0,(0F1;0B0)OVERLAP_F_B,0B1\n1F0,1B0,1F1,1B1\n",
-	                ":1:9: cell 3 '(0F1;0B0)OVERLAP_F_B': F(mb 1, stage 0) on device 0: "
-	                "appears twice",
+	                ":1:9: rank 0, cell 3 '(0F1;0B0)OVERLAP_F_B': F(mb 1, stage 0) on device 0: "
+	                "appears twice (also at line 1, column 1, cell 1 '0F1')",
 	                1, 9);
 	/* stage 0 on device 1, after a blank: cell 2 at column 6 */
 	assert_rejected("0F0,0B0\n1F0, 0B0,1B0\n",
-	                ":2:6: cell 2 '0B0': BW(mb 0, stage 0) on device 1: stage 0 does not sit "
-	                "on device 1 under the loop placement (stage c*p + d) or the V placement",
+	                ":2:6: rank 1, cell 2 '0B0': BW(mb 0, stage 0) on rank 1: stage 0 does not sit "
+	                "on rank 1 under the loop placement that the other ops follow (stage c*p + d)",
 	                2, 6);
 	/* a full backward and an input-gradient one for the same micro-batch */
 	assert_rejected("0F0,0B0,0I0,0W0\n1F0,1B0\n",
-	                ":1:9: cell 3 '0I0': B(mb 0, stage 0) on device 0: its backward appears "
-	                "both fused and split",
+	                ":1:9: rank 0, cell 3 '0I0': B(mb 0, stage 0) on device 0: its backward appears "
+	                "both fused and split (also at line 1, column 5, cell 2 '0B0')",
 	                1, 9);
 }
 
@@ -949,7 +958,8 @@ static void schedfile_accepts_unshard_reshard_and_reduce_grad_at_zero_cost(void)
 	CU_ASSERT_EQUAL_FATAL(
 	        read_text("0UNSHARD,0F0,0F1,0I0,0W0,0B1,0RESHARD,0REDUCE_GRAD\n", &f, &err, path),
 	        0);
-	CU_ASSERT_EQUAL(f.format, SCHEDFILE_TORCH_COMMS);
+	/* no SEND or RECV: a compute-only order, its FSDP actions counted */
+	CU_ASSERT_EQUAL(f.format, SCHEDFILE_TORCH);
 	CU_ASSERT_EQUAL(f.zero_cost, 3);
 	CU_ASSERT_EQUAL(f.transfers, 0);
 	CU_ASSERT_EQUAL(f.sched->nops, 5);
@@ -961,49 +971,49 @@ static void schedfile_accepts_unshard_reshard_and_reduce_grad_at_zero_cost(void)
 	schedfile_release(&f);
 	/* FSDP actions take no micro-batch, and sit on their stage's rank */
 	assert_rejected("0F0,0B0,0UNSHARD0\n",
-	                ":1:9: cell 3 '0UNSHARD0': unknown action " UNKNOWN_ACTION, 1, 9);
+	                ":1:9: rank 0, cell 3 '0UNSHARD0': unknown action " UNKNOWN_ACTION, 1, 9);
 	assert_rejected("0F0,0SEND_F0,0RECV_B0,0B0,1RESHARD\n1RECV_F0,1F0,1B0,1SEND_B0\n",
-	                ":1:27: cell 5 '1RESHARD': stage 1 is on rank 1, not rank 0", 1, 27);
+	                ":1:27: rank 0, cell 5 '1RESHARD': stage 1 is on rank 1, not rank 0", 1, 27);
 }
 
 static void schedfile_rejects_a_mismatched_send_or_recv_naming_its_cell(void)
 {
 	/* a SEND_B without its RECV_B on rank 0 */
 	assert_rejected("0F0,0SEND_F0,0B0\n1RECV_F0,1F0,1B0,1SEND_B0\n",
-	                ":2:18: cell 4 '1SEND_B0': has no 0RECV_B0 on rank 0", 2, 18);
+	                ":2:18: rank 1, cell 4 '1SEND_B0': has no 0RECV_B0 on rank 0", 2, 18);
 	/* a RECV_F without its SEND_F */
 	assert_rejected("0F0,0RECV_B0,0B0\n1RECV_F0,1F0,1B0,1SEND_B0\n",
-	                ":2:1: cell 1 '1RECV_F0': has no 0SEND_F0 on rank 0", 2, 1);
+	                ":2:1: rank 1, cell 1 '1RECV_F0': has no 0SEND_F0 on rank 0", 2, 1);
 	/* neither half: the producer is named */
 	assert_rejected("0F0,0RECV_B0,0B0\n1F0,1B0,1SEND_B0\n",
-	                ":1:1: cell 1 '0F0': no 0SEND_F0 after it: a compute_comms file lists "
+	                ":1:1: rank 0, cell 1 '0F0': no 0SEND_F0 after it: a compute_comms file lists "
 	                "every transfer across ranks, and stage 1 is on rank 1",
 	                1, 1);
 	/* a SEND before its producer, a RECV after its consumer */
 	assert_rejected("0SEND_F0,0F0,0RECV_B0,0B0\n1RECV_F0,1F0,1B0,1SEND_B0\n",
-	                ":1:1: cell 1 '0SEND_F0': comes before F(mb 0, stage 0), whose output it "
+	                ":1:1: rank 0, cell 1 '0SEND_F0': comes before F(mb 0, stage 0), whose output it "
 	                "sends",
 	                1, 1);
 	assert_rejected("0F0,0SEND_F0,0RECV_B0,0B0\n1F0,1RECV_F0,1B0,1SEND_B0\n",
-	                ":2:5: cell 2 '1RECV_F0': comes after F(mb 0, stage 1), whose input it "
+	                ":2:5: rank 1, cell 2 '1RECV_F0': comes after F(mb 0, stage 1), whose input it "
 	                "receives",
 	                2, 5);
 	/* no transfer leaves the first stage backwards, or joins stages on one rank */
 	assert_rejected("0F0,0SEND_F0,0RECV_B0,0B0,0SEND_B0\n1RECV_F0,1F0,1B0,1SEND_B0\n",
-	                ":1:27: cell 5 '0SEND_B0': no transfer there (stage 0 is the first stage)",
+	                ":1:27: rank 0, cell 5 '0SEND_B0': no transfer there (stage 0 is the first stage)",
 	                1, 27);
 	assert_rejected("0F0,0SEND_F0,1RECV_F0,1F0,1B0,0B0\n",
-	                ":1:5: cell 2 '0SEND_F0': no transfer there (stages 0 and 1 are both on "
+	                ":1:5: rank 0, cell 2 '0SEND_F0': no transfer there (stages 0 and 1 are both on "
 	                "rank 0)",
 	                1, 5);
 	/* twice, on the wrong rank, of no such micro-batch */
 	assert_rejected("0F0,0SEND_F0,0RECV_B0,0B0\n1RECV_F0,1F0,1B0,1SEND_B0,1SEND_B0\n",
-	                ":2:27: cell 5 '1SEND_B0': 1SEND_B0 appears twice", 2, 27);
+	                ":2:27: rank 1, cell 5 '1SEND_B0': 1SEND_B0 appears twice", 2, 27);
 	assert_rejected("0F0,1SEND_F0,0RECV_B0,0B0\n1RECV_F0,1F0,1B0,1SEND_B0\n",
-	                ":1:5: cell 2 '1SEND_F0': stage 1 is on rank 1, not rank 0", 1, 5);
+	                ":1:5: rank 0, cell 2 '1SEND_F0': stage 1 is on rank 1, not rank 0", 1, 5);
 	assert_rejected(
 	        "0F0,0SEND_F0,0RECV_B0,0B0\n1RECV_F1,1F0,1B0,1SEND_B0\n",
-	        ":2:1: cell 1 '1RECV_F1': micro-batch 1 does not exist (the schedule has 1)", 2, 1);
+	        ":2:1: rank 1, cell 1 '1RECV_F1': micro-batch 1 does not exist (the schedule has 1)", 2, 1);
 }
 
 static void schedfile_format_find_knows_each_format_s_name_only(void)
@@ -1082,7 +1092,8 @@ static void schedfile_build_checks_rows_as_a_file_naming_each_row_s_file(void)
 	/* an op twice, at its row's file and place */
 	rows[3] = (struct schedfile_row){1, 1, 0, OP_F, false, 1, 9, 2};
 	CU_ASSERT_EQUAL(schedfile_build("trace", paths, 2, rows, 4, 100, &f, NULL, &err), -1);
-	CU_ASSERT_STRING_EQUAL(err.msg, "trace 'b.json':9:2: F(mb 0, stage 1) on device 1: appears twice");
+	CU_ASSERT_STRING_EQUAL(err.msg, "trace 'b.json':9:2: F(mb 0, stage 1) on device 1: appears twice "
+	                                "(also at line 4 of 'b.json')");
 	/* an order that deadlocks: each device's backward first */
 	rows[3] = (struct schedfile_row){0, 0, 0, OP_BW, false, 0, 6, 1};
 	{
