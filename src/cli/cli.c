@@ -303,9 +303,9 @@ void cli_write_format_cases(FILE *out)
 				done[k] = true;
 			}
 		}
-		fprintf(out, ") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")) ;;\n", list);
+		fprintf(out, ") COMPREPLY=($(compgen -P \"$eq\" -W \"%s\" -- \"$cur\")) ;;\n", list);
 	}
-	fprintf(out, "\t\t*) COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")) ;;\n", first);
+	fprintf(out, "\t\t*) COMPREPLY=($(compgen -P \"$eq\" -W \"%s\" -- \"$cur\")) ;;\n", first);
 }
 
 int cli_bad_format(unsigned mode, const char *name)

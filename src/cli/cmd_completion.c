@@ -123,7 +123,8 @@ static void write_values(FILE *out)
 	cli_write_format_cases(out);
 	fputs("\t\tesac\n\t\treturn ;;\n", out);
 	cli_each_option(CLI_ALL, add_file_option, files);
-	fprintf(out, "\t%s)\n\t\tCOMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", files);
+	fprintf(out, "\t%s)\n\t\tCOMPREPLY=($(compgen -P \"$eq\" -f -- \"$cur\")); return ;;\n",
+	        files);
 }
 
 /* Writes the names of the n commands of table, separated by sep. */
@@ -140,17 +141,23 @@ static void write_script(FILE *out, const char *fn, bool register_it)
 	const struct cmd *table = cmd_table(&n);
 	const char *sep = "";
 
-	fputs("# the words of $1, after the last comma of a list too (--schedules=1f1b,zb)\n"
+	fputs("# the words of $1, after the last comma of a list too (--schedules=1f1b,zb), behind\n"
+	      "# the option and its '=' when they are one word ($eq: zsh does not split at '=')\n"
 	      "__ppsim_words() {\n"
 	      "\tlocal head=\n\t[[ $cur == *,* ]] && head=${cur%,*},\n"
-	      "\tCOMPREPLY=($(compgen -P \"$head\" -W \"$1\" -- \"${cur##*,}\"))\n}\n",
+	      "\tCOMPREPLY=($(compgen -P \"$eq$head\" -W \"$1\" -- \"${cur##*,}\"))\n}\n",
 	      out);
 	fprintf(out, "%s() {\n", fn);
 	fputs(""
 	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=run i\n"
+	      "\tlocal eq=\n"
 	      "\t# bash splits --option=value at '=': complete the value of the option\n"
 	      "\tif [ \"$cur\" = \"=\" ]; then cur=\"\"; elif [ \"$prev\" = \"=\" ]; then\n"
-	      "\t\tprev=${COMP_WORDS[COMP_CWORD-2]}; fi\n"
+	      "\t\tprev=${COMP_WORDS[COMP_CWORD-2]}\n"
+	      "\t# zsh keeps it one word: the option is what came before '=', the candidates\n"
+	      "\t# carry it\n"
+	      "\telif [[ $cur == --*=* ]]; then\n"
+	      "\t\tprev=${cur%%=*} eq=${cur%%=*}= cur=${cur#*=}; fi\n"
 	      "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n\t\tcase ${COMP_WORDS[i]} in\n\t\t",
 	      out);
 	write_names(out, table, n, "|");

@@ -58,17 +58,31 @@ zpty -w z "fpath=($1/fpath \$fpath); autoload -U compinit; compinit -u -d $1/zcd
 # wait (up to 20 s, for a loaded machine) for the prompt, then for the completed word
 out=; for i in {1..100}; do while zpty -r -t z chunk; do out+=$chunk; done
 	[[ $out == *READY\>* ]] && break; sleep 0.2; done
-zpty -w -n z $'ppsim valid\t'
+zpty -w -n z "$2"$'\t'
 out=; for i in {1..100}; do while zpty -r -t z chunk; do out+=$chunk; done
-	[[ $out == *validate* ]] && break; sleep 0.2; done
+	[[ $out == *"$3"* ]] && break; sleep 0.2; done
 print -r -- "$out"
 zpty -d z
 ZSH
-	if zsh -f "$TMP/zsh/tab.zsh" "$TMP/zsh" 2>&1 | grep -q 'ppsim validate'; then
+	if zsh -f "$TMP/zsh/tab.zsh" "$TMP/zsh" 'ppsim valid' 'ppsim validate' 2>&1 |
+		grep -q 'ppsim validate'; then
 		ok
 	else
 		not_ok "zsh: the first TAB of a new shell does not complete 'ppsim valid' from fpath"
 	fi
+	# on the terminal, as bash does: an option's value after '=' (which zsh keeps in the
+	# word), after the last comma of a list, and a format per command
+	for tab in 'ppsim --schedule=zbv-a|ppsim --schedule=zbv-auto' \
+		'ppsim compare --schedules=1f1b,zbv-a|ppsim compare --schedules=1f1b,zbv-auto' \
+		'ppsim sweep --format=jso|ppsim sweep --format=jsonl' \
+		'ppsim --recompute=sel|ppsim --recompute=selective'; do
+		if zsh -f "$TMP/zsh/tab.zsh" "$TMP/zsh" "${tab%%|*}" "${tab#*|}" 2>&1 |
+			grep -q -- "${tab#*|}"; then
+			ok
+		else
+			not_ok "zsh: TAB after '${tab%%|*}' does not give '${tab#*|}'"
+		fi
+	done
 else
 	skip "zsh completion" "no zsh"
 fi

@@ -787,10 +787,10 @@ static void config_set_takes_preset_names_and_lists_the_known_ones_otherwise(voi
 	         "gb200; did you mean 'a100-80g'?"},
 	        {"link", "pcie4", "nvlink",
 	         "--link 'nvlink': unknown link; known: nvlink3, nvlink4, nvlink-h800, nvlink5, pcie4, pcie5, "
-	         "ib-hdr, ib-ndr; did you mean 'nvlink3'?"},
+	         "nvlink-c2c, ib-hdr, ib-ndr; did you mean 'nvlink3'?"},
 	        {"inter-link", "ib-ndr", "ib",
 	         "--inter-link 'ib': unknown link; known: nvlink3, nvlink4, nvlink-h800, nvlink5, pcie4, pcie5, "
-	         "ib-hdr, ib-ndr"},
+	         "nvlink-c2c, ib-hdr, ib-ndr"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -149,7 +149,7 @@ static void preset_tables_find_every_row_by_its_own_name(void)
 
 	CU_ASSERT_EQUAL(nm, 9);
 	CU_ASSERT_EQUAL(ng, 7);
-	CU_ASSERT_EQUAL(nl, 8);
+	CU_ASSERT_EQUAL(nl, 9);
 	for (size_t i = 0; i < nm; i++)
 		CU_ASSERT_PTR_EQUAL(preset_model(m[i].name), &m[i]);
 	for (size_t i = 0; i < ng; i++)
@@ -195,7 +195,7 @@ static void preset_names_lists_each_table_in_order_separated_by_commas(void)
 	CU_ASSERT_STRING_EQUAL(preset_names("gpu", buf, sizeof(buf)),
 	                       "a100-80g, h100-sxm, h800, h100-pcie, h200, b200, gb200");
 	CU_ASSERT_STRING_EQUAL(preset_names("link", buf, sizeof(buf)),
-	                       "nvlink3, nvlink4, nvlink-h800, nvlink5, pcie4, pcie5, ib-hdr, ib-ndr");
+	                       "nvlink3, nvlink4, nvlink-h800, nvlink5, pcie4, pcie5, nvlink-c2c, ib-hdr, ib-ndr");
 	CU_ASSERT_PTR_EQUAL(preset_names("link", buf, sizeof(buf)), buf);
 }
 
@@ -226,10 +226,10 @@ static void preset_names_of_an_unknown_kind_is_empty(void)
 
 static void preset_names_truncates_to_the_buffer_without_writing_past_it(void)
 {
-	static const char *const full = "nvlink3, nvlink4, nvlink-h800, nvlink5, pcie4, pcie5, ib-hdr, ib-ndr";
+	static const char *const full = "nvlink3, nvlink4, nvlink-h800, nvlink5, pcie4, pcie5, nvlink-c2c, ib-hdr, ib-ndr";
 
 	for (size_t n = 1; n <= strlen(full) + 1; n++) {
-		char buf[64 + 16];
+		char buf[96 + 16];
 
 		memset(buf, '#', sizeof(buf));
 		preset_names("link", buf, n);
