@@ -76,7 +76,7 @@ expect model.moe.all_to_all "$(awk -v a="$a2a" 'BEGIN { printf "%.12f", 2 * a - 
 # shellcheck disable=SC2086
 ppsim $M --dp=2 --ep=2 >"$TMP/moe.txt" 2>"$TMP/err"
 if grep -q '^experts  *128 routed (8 a token) and 0 shared of ffn 768' "$TMP/moe.txt" &&
-	grep -q 'exposed_ep' "$TMP/moe.txt" && grep -q ', ep [0-9.]* + optimizer' "$TMP/moe.txt" &&
+	grep -q 'exposed_ep' "$TMP/moe.txt" && grep -q ', ep [0-9.]*, offload [0-9.]*, reload [0-9.]* + optimizer' "$TMP/moe.txt" &&
 	[ ! -s "$TMP/err" ]; then
 	ok
 else

@@ -87,7 +87,7 @@ for want in "run:text, json, csv" "sweep:text, jsonl, csv" "advise:text, json" \
 		not_ok "$cmd --help: the --format line does not list its formats (${want#*:})"
 	fi
 done
-if ppsim completion bash | grep -q 'advise|partition|breakeven|validate|replay|list) COMPREPLY=($(compgen -W "text json"'; then
+if ppsim completion bash | grep -q 'advise|partition|breakeven|validate|replay|list) COMPREPLY=($(compgen -P "$eq" -W "text json"'; then
 	ok
 else
 	not_ok "completion: no --format branch for advise, partition, breakeven, validate, replay and list"
