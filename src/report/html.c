@@ -42,13 +42,13 @@ static void write_head(FILE *out, const char *title)
 	report_xml_text(out, title);
 	fputs("</title>\n<style>\n", out);
 	write_lines(out, report_html_css);
-	fputs("</style>\n</head>\n<body>\n", out);
+	fputs("</style>\n</head>\n<body>\n<main>\n", out);
 }
 
 static void write_tail(FILE *out)
 {
 	fprintf(out,
-	        "<p class=\"foot\">ppsim %s: simulated, not measured.</p>\n",
+	        "<p class=\"foot\">ppsim %s: simulated, not measured.</p>\n</main>\n",
 	        PP_VERSION);
 }
 

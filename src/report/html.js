@@ -32,6 +32,7 @@
 	var REQ_C = ["#c9c9c9", "#d4a6c8", "#86bcb6"];
 	var TITLE = 22, CRITH = 5, LANE = 18, STREAM = 8, WIRE = 6, MEM = 14, GAP = 5;
 	var LEFT = 150, RIGHT = 16, AXIS = 30, BUBBLE = 22;
+	var ARROWS = 1000; /* the most arrows drawn: more hide what they join */
 
 	function el(id) { return document.getElementById(id); }
 
@@ -365,12 +366,17 @@
 	function fillOf(r, i) { return (r.chunkOf[r.ST[i]] % 2 ? LIGHT : COLOR)[r.K[i]]; }
 	function isPairFirst(r, i) { return r.OV[i] === 1 && i + 1 < r.nops && r.OV[i + 1] === 2; }
 
-	/* Sizes the canvas to the window (its backing store only when that changes). */
+	/* Sizes the canvas to the window (its backing store only when that changes); reads the
+	 * layout only after a resize, so that a frame forces none. */
+	var measured = false, spaceTop = 0;
 	function size() {
-		var w = Math.max(LEFT + RIGHT + 50, space.clientWidth || 1000);
+		if (measured) return;
+		measured = true;
 		footH = el("foot").offsetHeight || stripH;
+		var w = Math.max(LEFT + RIGHT + 50, space.clientWidth || 1000);
 		var h = Math.max(1, Math.min(contentH, Math.max(160, window.innerHeight - footH)));
 		var s = window.devicePixelRatio || 1;
+		spaceTop = space.getBoundingClientRect().top + window.scrollY;
 		if (w !== width || h !== ch || s !== dpr) {
 			width = w; ch = h; dpr = s;
 			canvas.style.width = w + "px"; canvas.style.height = h + "px";
@@ -547,7 +553,7 @@
 		}
 	}
 
-	/* An arrow from each transfer in view to its consumer, while at most 3,000 are in view;
+	/* An arrow from each transfer in view to its consumer, while at most ARROWS are in view;
 	 * drawn outside the lanes, so that they never change what a lane shows. */
 	function drawArrows(r, d0, d1) {
 		if (!el("arrows").checked || r.nmsgs === 0) return;
@@ -560,28 +566,33 @@
 			if (Math.max(da, db) < d0 || Math.min(da, db) >= d1) continue;
 			list.push(k);
 		}
-		if (list.length > 3000) return;
+		if (list.length > ARROWS) return;
 		ctx.save();
 		ctx.beginPath();
 		ctx.rect(LEFT, off, plotW() + 1, ch);
 		for (var d = d0; d < d1; d++) ctx.rect(LEFT, laneTop(r, d), plotW() + 1, LANE);
 		ctx.clip("evenodd");
+		/* one path for the lines and one for the heads */
 		ctx.strokeStyle = "rgba(60,60,60,0.55)";
 		ctx.fillStyle = "rgba(60,60,60,0.8)";
+		ctx.lineWidth = 1;
+		var heads = new Path2D();
+		ctx.beginPath();
 		list.forEach(function (k) {
 			var da = r.dev[r.MF[k]], db = r.dev[r.MT[k]];
 			var ya = laneTop(r, da) + LANE + r.streamH + WIRE / 2;
 			var yb = db > da ? laneTop(r, db) : laneTop(r, db) + LANE;
 			var xa = X(r.MS[k]), xb = X(r.S[r.MT[k]]);
-			ctx.beginPath(); ctx.moveTo(xa, ya); ctx.lineTo(xb, yb); ctx.stroke();
+			ctx.moveTo(xa, ya); ctx.lineTo(xb, yb);
 			var ang = Math.atan2(yb - ya, xb - xa);
-			ctx.beginPath();
-			ctx.moveTo(xb, yb);
-			ctx.lineTo(xb - 6 * Math.cos(ang - 0.4), yb - 6 * Math.sin(ang - 0.4));
-			ctx.lineTo(xb - 6 * Math.cos(ang + 0.4), yb - 6 * Math.sin(ang + 0.4));
-			ctx.fill();
+			heads.moveTo(xb, yb);
+			heads.lineTo(xb - 6 * Math.cos(ang - 0.4), yb - 6 * Math.sin(ang - 0.4));
+			heads.lineTo(xb - 6 * Math.cos(ang + 0.4), yb - 6 * Math.sin(ang + 0.4));
+			heads.closePath();
 			stats.arrows++;
 		});
+		ctx.stroke();
+		ctx.fill(heads);
 		ctx.restore();
 	}
 
@@ -656,7 +667,8 @@
 	function draw() {
 		var began = performance.now();
 		size();
-		off = Math.max(0, Math.min(contentH - ch, canvas.getBoundingClientRect().top - space.getBoundingClientRect().top));
+		/* the canvas sticks to the top of the window while the lanes pass under it */
+		off = Math.max(0, Math.min(contentH - ch, window.scrollY - spaceTop));
 		columns();
 		pix.fill(PX.back);
 		stats.drawn = stats.aggregated = stats.arrows = 0;
@@ -935,7 +947,7 @@
 	el("zin").onclick = function () { zoomAt(LEFT + plotW() / 2, 0.5); };
 	el("zout").onclick = function () { zoomAt(LEFT + plotW() / 2, 2); };
 	el("arrows").onchange = draw;
-	window.addEventListener("resize", redraw);
+	window.addEventListener("resize", function () { measured = false; redraw(); });
 	window.addEventListener("scroll", redraw, {passive: true});
 
 	/* the bubble of each device, split into fill, drain, waits for transfers and the rest */

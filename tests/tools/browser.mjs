@@ -192,7 +192,7 @@ try {
 		check(first.aggregated > 0, `the whole run merges ops narrower than a pixel (${first.aggregated} merged, ${first.drawn} single)`);
 		const x = box.x + 160, y = box.y + 30;
 		for (let i = 0; i < 40; i++) {
-			await send("Input.dispatchMouseEvent", {type: "mouseWheel", x, y, deltaX: 0, deltaY: -400}, s);
+			await send("Input.dispatchMouseEvent", {type: "mouseWheel", x, y, deltaX: 0, deltaY: -400, modifiers: 2}, s);
 			await sleep(5);
 		}
 		await sleep(100);
