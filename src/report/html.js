@@ -28,7 +28,7 @@
 	var IDLE = "#f1f1f1", BACK = "#ffffff", CRIT = "#111111", WIRE_C = "#767676",
 		MEM_C = "#76448a", BUBBLE_C = "#9c755f", EXPOSED_C = "#ff9da7", SEL_C = "#c71585",
 		MEMBACK = "#fafafa";
-	var SCOLOR = ["#17becf", "#bcbd22"];
+	var SCOLOR = ["#17becf", "#bcbd22", "#6b6ecf"]; /* dp, tp, ep */
 	var REQ_C = ["#c9c9c9", "#d4a6c8", "#86bcb6"];
 	var TITLE = 22, CRITH = 5, LANE = 18, STREAM = 8, WIRE = 6, MEM = 14, GAP = 5;
 	var LEFT = 150, RIGHT = 16, AXIS = 30, BUBBLE = 22;
@@ -543,13 +543,13 @@
 		var v = r.streams[d], y = laneTop(r, d) + LANE, sp = v.spans;
 		if (v.end > v.last) {
 			ctx.fillStyle = EXPOSED_C;
-			ctx.fillRect(X(v.last), y, Math.max(1, X(v.end) - X(v.last)), STREAM - 1);
+			ctx.fillRect(X(v.last), y + 6, Math.max(1, X(v.end) - X(v.last)), 2);
 		}
 		for (var i = 0; i < sp.length; i += 3) {
 			if (sp[i + 2] < view.t0 || sp[i + 1] > view.t1) continue;
 			ctx.fillStyle = SCOLOR[sp[i] % SCOLOR.length];
 			var x0 = X(sp[i + 1]), x1 = X(sp[i + 2]);
-			ctx.fillRect(x0, y + 3 * (sp[i] % 2), Math.max(1, x1 - x0), 3);
+			ctx.fillRect(x0, y + 2 * (sp[i] % 3), Math.max(1, x1 - x0), 2);
 		}
 	}
 
