@@ -523,7 +523,7 @@
 		var yy = yt + (r.OV[i] === 2 ? LANE / 2 : 0), hh = r.OV[i] ? LANE / 2 : LANE;
 		ctx.fillStyle = SEL_C;
 		ctx.beginPath();
-		ctx.moveTo(xm - 5, yt - CRITH); ctx.lineTo(xm + 5, yt - CRITH); ctx.lineTo(xm, yt); ctx.fill();
+		ctx.moveTo(xm - 5, yt - CRITH); ctx.lineTo(xm + 5, yt - CRITH); ctx.lineTo(xm, yt - 1); ctx.fill();
 		outline(x0, x1, yy, hh, SEL_C);
 	}
 
@@ -567,11 +567,17 @@
 			list.push(k);
 		}
 		if (list.length > ARROWS) return;
+		/* clipped on the device pixels of the lanes, as the image has them */
 		ctx.save();
+		ctx.setTransform(1, 0, 0, 1, 0, 0);
 		ctx.beginPath();
-		ctx.rect(LEFT, off, plotW() + 1, ch);
-		for (var d = d0; d < d1; d++) ctx.rect(LEFT, laneTop(r, d), plotW() + 1, LANE);
+		ctx.rect(cx0, 0, cx1 - cx0, H);
+		for (var d = d0; d < d1; d++) {
+			var y0 = dev(laneTop(r, d));
+			ctx.rect(cx0, y0, cx1 - cx0, dev(laneTop(r, d) + LANE) - y0);
+		}
 		ctx.clip("evenodd");
+		ctx.setTransform(dpr, 0, 0, dpr, 0, -off * dpr);
 		/* one path for the lines and one for the heads */
 		ctx.strokeStyle = "rgba(60,60,60,0.55)";
 		ctx.fillStyle = "rgba(60,60,60,0.8)";
@@ -669,6 +675,7 @@
 		size();
 		/* the canvas sticks to the top of the window while the lanes pass under it */
 		off = Math.max(0, Math.min(contentH - ch, window.scrollY - spaceTop));
+		off = Math.round(off * dpr) / dpr; /* the lanes on whole device pixels */
 		columns();
 		pix.fill(PX.back);
 		stats.drawn = stats.aggregated = stats.arrows = 0;

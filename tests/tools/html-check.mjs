@@ -257,7 +257,7 @@ try {
 		const at = arg.lastIndexOf(":"), file = arg.slice(0, at), checks = arg.slice(at + 1).split(",");
 		const name = file.replace(/.*\//, "");
 		const page = await browser.newPage();
-		await page.setViewport({width: 1100, height: 800, deviceScaleFactor: 1});
+		await page.setViewport({width: 1100, height: 800, deviceScaleFactor: Number(process.env.PPSIM_DPR || 1)});
 		const errors = [];
 		page.on("pageerror", (e) => errors.push(e.message));
 		page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") errors.push(m.text()); });
