@@ -195,7 +195,8 @@ static void report_json_parses_back_with_top_level_keys_in_order(void)
 		i++;
 	}
 	CU_ASSERT_EQUAL(i, sizeof(keys) / sizeof(keys[0]));
-	CU_ASSERT_EQUAL(cJSON_GetObjectItem(root, "schema_version")->valueint, REPORT_SCHEMA_VERSION);
+	CU_ASSERT_EQUAL(cJSON_GetObjectItem(root, "schema_version")->valueint,
+	                REPORT_SCHEMA_VERSION);
 	cJSON_Delete(root);
 	free(o.text);
 	sim_free(s);
@@ -1577,7 +1578,7 @@ static void report_svg_merges_what_is_narrower_than_a_few_pixels(void)
 static void report_svg_widens_for_its_labels_up_to_a_ceiling(void)
 {
 	struct sim *small = unit_simulate("1f1b", 4, 8, 0);
-	struct sim *mid = unit_simulate("1f1b", 8, 64, 0);
+	struct sim *mid = unit_simulate("1f1b", 8, 16, 0);
 	struct sim *big = unit_simulate("1f1b", 8, 2048, 0);
 	char *small_text = write_with(svg_of_one, small), *mid_text = write_with(svg_of_one, mid);
 	char *big_text = write_with(svg_of_one, big);
@@ -1586,9 +1587,12 @@ static void report_svg_widens_for_its_labels_up_to_a_ceiling(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(small_text, " width=\"1200\" "));
 	CU_ASSERT_EQUAL(sscanf(mid_text, "%*[^\n] <svg xmlns=%*s width=\"%d\"", &width), 1);
 	CU_ASSERT(width > PP_SVG_AUTO_MIN_WIDTH && width <= PP_SVG_AUTO_MAX_WIDTH);
-	/* p = 8, m = 64: every op labelled ("F63" fits an F of one unit) */
+	/* p = 8, m = 16: every op labelled ("F15" fits an F of one unit) */
+	CU_ASSERT(width < PP_SVG_AUTO_MAX_WIDTH);
 	CU_ASSERT_EQUAL(count_of(mid_text, "class=\"label\""), mid->sched->nops);
-	CU_ASSERT_PTR_NOT_NULL(strstr(big_text, " width=\"6000\" "));
+	/* and no wider than the ceiling however long the run (issue 41: 2400, was 6000) */
+	CU_ASSERT_EQUAL(PP_SVG_AUTO_MAX_WIDTH, 2400);
+	CU_ASSERT_PTR_NOT_NULL(strstr(big_text, " width=\"2400\" "));
 	free(small_text);
 	free(mid_text);
 	free(big_text);
@@ -1812,12 +1816,32 @@ static char *json_printed(cJSON *item)
 /* report_json_print writes what cJSON_Print gives, and a newline, for every kind of value. */
 static void report_json_print_writes_what_cjson_prints(void)
 {
-	static const double numbers[] = {0,       -0.0,    1,        -1,        0.5,
-	                                 0.1 + 0.2, 1.0 / 3, 2.0 / 3,  1e-7,      5e-324,
-	                                 1e14,    999999999999999.0,   1e15,      -1e15,
-	                                 1e16,    123456789012345678.0, 2147483647, 2147483648.0,
-	                                 -2147483649.0, 1e300, -1e-300, 3.5e10,    NAN,
-	                                 INFINITY, -INFINITY, 0.50393700787401574};
+	static const double numbers[] = {0,
+	                                 -0.0,
+	                                 1,
+	                                 -1,
+	                                 0.5,
+	                                 0.1 + 0.2,
+	                                 1.0 / 3,
+	                                 2.0 / 3,
+	                                 1e-7,
+	                                 5e-324,
+	                                 1e14,
+	                                 999999999999999.0,
+	                                 1e15,
+	                                 -1e15,
+	                                 1e16,
+	                                 123456789012345678.0,
+	                                 2147483647,
+	                                 2147483648.0,
+	                                 -2147483649.0,
+	                                 1e300,
+	                                 -1e-300,
+	                                 3.5e10,
+	                                 NAN,
+	                                 INFINITY,
+	                                 -INFINITY,
+	                                 0.50393700787401574};
 	cJSON *root = cJSON_CreateObject(), *nums = cJSON_CreateArray(), *deep, *objs;
 	char key[300], *want, *got;
 	uint64_t x = 88172645463325252u;
@@ -1834,8 +1858,8 @@ static void report_json_print_writes_what_cjson_prints(void)
 		x ^= x << 17;
 		memcpy(&d, &x, sizeof(d));
 		cJSON_AddItemToArray(nums, cJSON_CreateNumber(isfinite(d) ? d : (double)(x >> 11)));
-		cJSON_AddItemToArray(nums, cJSON_CreateNumber((double)(x % 2000000000000000u) -
-		                                              1e15));
+		cJSON_AddItemToArray(nums,
+		                     cJSON_CreateNumber((double)(x % 2000000000000000u) - 1e15));
 		cJSON_AddItemToArray(nums, cJSON_CreateNumber((double)(x % 100000) / 1000.0));
 	}
 	cJSON_AddItemToObject(root, "numbers", nums);
@@ -1969,9 +1993,9 @@ static void report_outputs_write_at_least_the_bytes_their_rows_state(void)
 		for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++)
 			for (size_t c = 0; c < (k < 3 ? ncosts : 1); c++) {
 				int v = t[i].min_v > 1 ? t[i].min_v : 1;
-				struct config cfg = unit_config(t[i].name, shapes[k][0], v,
-				                                shapes[k][1], costs[c][0],
-				                                costs[c][1], costs[c][2]);
+				struct config cfg =
+				        unit_config(t[i].name, shapes[k][0], v, shapes[k][1],
+				                    costs[c][0], costs[c][1], costs[c][2]);
 				struct pp_error err = {0};
 				struct sim *s;
 				struct sim_size z;
