@@ -47,7 +47,8 @@ static void write_head(FILE *out, const char *title)
 
 static void write_tail(FILE *out)
 {
-	fprintf(out, "<p class=\"foot\">ppsim %s: simulated, not measured.</p>\n</main>\n",
+	fprintf(out,
+	        "<p class=\"foot\">ppsim %s: simulated, not measured.</p>\n</main>\n",
 	        PP_VERSION);
 }
 
@@ -81,8 +82,7 @@ static void write_title(FILE *out, const struct report_row *row)
 struct quantum {
 	int64_t q;
 	int shift;
-	uint64_t inv,
-	        most; /* odd's inverse; the largest multiple of it divided, UINT64_MAX / odd */
+	uint64_t inv, most; /* odd's inverse; the largest multiple of it divided, UINT64_MAX / odd */
 };
 
 static struct quantum quantum_of(int64_t q)
@@ -514,8 +514,8 @@ static const char *six(char *buf, size_t n, double x)
 }
 
 /* A vertical line at step x of the histogram over [lo, hi], with its label. */
-static void hist_mark(FILE *out, double lo, double hi, double x, const char *what, const char *dash,
-                      int row)
+static void hist_mark(FILE *out, double lo, double hi, double x, const char *what,
+                      const char *dash, int row)
 {
 	double px = 40 + (hi > lo ? (x - lo) / (hi - lo) : 0.5) * HIST_WIDTH;
 	char num[32];
@@ -574,8 +574,7 @@ static void write_samples(FILE *out, const struct report_row *rows, int n)
 		report_xml_text(out, rows[i].label);
 		fputs(" ", out);
 		report_xml_text(out, schedule_of(s));
-		fprintf(out, ": %" PRIu64 " samples (seed %" PRIu64 ")</p>\n", x->n,
-		        s->config.seed);
+		fprintf(out, ": %" PRIu64 " samples (seed %" PRIu64 ")</p>\n", x->n, s->config.seed);
 		fprintf(out,
 		        "<svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
 		        "<title>Histogram of the step of %" PRIu64 " noise samples of ",
@@ -587,15 +586,13 @@ static void write_samples(FILE *out, const struct report_row *rows, int n)
 
 			if (bins[k] > 0)
 				fprintf(out,
-				        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				        "height=\"%.1f\" "
-				        "fill=\"#3b6fb6\"><title>%" PRIu64
-				        " samples</title></rect>\n",
-				        40 + (double)k * HIST_WIDTH / HIST_BINS,
-				        10 + HIST_HEIGHT - h, (double)HIST_WIDTH / HIST_BINS - 1, h,
-				        bins[k]);
+				        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				        "fill=\"#3b6fb6\"><title>%" PRIu64 " samples</title></rect>\n",
+				        40 + (double)k * HIST_WIDTH / HIST_BINS, 10 + HIST_HEIGHT - h,
+				        (double)HIST_WIDTH / HIST_BINS - 1, h, bins[k]);
 		}
-		fprintf(out, "<line x1=\"40\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#1a1a1a\"/>\n",
+		fprintf(out,
+		        "<line x1=\"40\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#1a1a1a\"/>\n",
 		        10 + HIST_HEIGHT, 40 + HIST_WIDTH, 10 + HIST_HEIGHT);
 		hist_mark(out, lo, hi, sample_step(&s->metrics), "step", "4 3", 0);
 		hist_mark(out, lo, hi, st.mean, "mean", "none", 1);
@@ -626,23 +623,18 @@ static int write_page(FILE *out, const struct report_row *rows, int n,
 	}
 	fputs("<div class=\"controls\"><button id=\"fit\">fit</button><button id=\"zin\" "
 	      "aria-label=\"zoom in\">+</button><button id=\"zout\" aria-label=\"zoom out\">"
-	      "&minus;</button><label><input type=\"checkbox\" id=\"arrows\" checked> "
-	      "arrows</label>"
+	      "&minus;</button><label><input type=\"checkbox\" id=\"arrows\" checked> arrows</label>"
 	      "<span><b id=\"opcount\"></b> ops</span><span id=\"window\"></span></div>\n"
 	      "<div id=\"legend\"></div>\n<p id=\"help\" class=\"sum\">Keys: W/S zoom, A/D pan, 0 "
-	      "fits; Ctrl+wheel or a pinch zooms at the pointer, a drag or a sideways wheel pans. "
-	      "On the "
-	      "focused timeline the arrow keys select an op (left and right along its device, up "
-	      "and "
+	      "fits; Ctrl+wheel or a pinch zooms at the pointer, a drag or a sideways wheel pans. On the "
+	      "focused timeline the arrow keys select an op (left and right along its device, up and "
 	      "down to the next device), Home and End a device's first and last op, F zooms to it; "
-	      "its details show under the timeline. The tables below hold each device's "
-	      "figures.</p>\n"
+	      "its details show under the timeline. The tables below hold each device's figures.</p>\n"
 	      "<div class=\"wrap\"><div id=\"space\"><canvas id=\"timeline\" tabindex=\"0\" "
 	      "role=\"application\" aria-roledescription=\"timeline\" aria-label=\"Timeline of the "
 	      "ops of each device\" aria-describedby=\"help\"></canvas></div>\n<div id=\"foot\">"
 	      "<p id=\"details\" role=\"status\" aria-live=\"polite\"></p><canvas id=\"strip\" "
-	      "aria-hidden=\"true\"></canvas></div></div>\n<div id=\"tip\" "
-	      "role=\"tooltip\"></div>\n"
+	      "aria-hidden=\"true\"></canvas></div></div>\n<div id=\"tip\" role=\"tooltip\"></div>\n"
 	      "<h2>Bubble by device</h2>\n<div id=\"bubbles\"></div>\n",
 	      out);
 	if (serve == NULL)

@@ -64,8 +64,8 @@ static int block_height(const struct sim *s)
  * holds fewer than 2^32, as it holds at most ENGINE_MAX_OPS ops and an op sends at most one). */
 struct by_device {
 	uint32_t *order; /* [nmsgs] */
-	size_t *first;   /* [p + 2], of which [0..p] hold the bounds */
-	unsigned dirs;   /* the directions the transfers take: bit 1 << (dst < src) */
+	size_t *first; /* [p + 2], of which [0..p] hold the bounds */
+	unsigned dirs; /* the directions the transfers take: bit 1 << (dst < src) */
 };
 
 /* Sorts the transfers of s by sending device into b; returns 0, or -1 out of memory. */
@@ -161,8 +161,7 @@ static struct shape shape_at(const struct lane *ln, size_t i)
 		int src, dst;
 
 #if defined(__GNUC__)
-		__builtin_prefetch(
-		        &s->result->msgs[ln->msg[i + MSG_AHEAD < ln->n ? i + MSG_AHEAD : i]]);
+		__builtin_prefetch(&s->result->msgs[ln->msg[i + MSG_AHEAD < ln->n ? i + MSG_AHEAD : i]]);
 #endif
 
 		report_msg_devices(s, g, &src, &dst);
@@ -170,8 +169,8 @@ static struct shape shape_at(const struct lane *ln, size_t i)
 	}
 	i += s->sched->dev_start[ln->d];
 	return (struct shape){x_of(ln, s->result->times[i].start),
-	                      x_of(ln, s->result->times[i].end),
-	                      op_band(s->sched, &s->sched->ops[i]), -1};
+	                      x_of(ln, s->result->times[i].end), op_band(s->sched, &s->sched->ops[i]),
+	                      -1};
 }
 
 /* Shapes first .. first + n - 1 of a lane, from x0 to x1; per band their count and pixels,
@@ -261,8 +260,8 @@ static int band_path(struct band_text *out, const struct lane *ln, const struct 
 		                                            : (double)c->count[k] / (double)c->n;
 
 		if (k == b)
-			return band_append(out, "M%.2f %.2fh%.2fv%.2fh%.2fz", c->x0, y, w,
-			                   share * h, -w);
+			return band_append(out, "M%.2f %.2fh%.2fv%.2fh%.2fz", c->x0, y, w, share * h,
+			                   -w);
 		y += share * h;
 	}
 	return 0;
@@ -430,7 +429,7 @@ static void survey(const struct sim *s, const struct by_device *msgs, double sta
 /* Draws one simulation's block whose top is at y, its transfers sorted in msgs; 0, or -1 out
  * of memory. */
 static int draw_block(FILE *out, const struct sim *s, const struct by_device *msgs, int y,
-                      double start, double scale)
+                       double start, double scale)
 {
 	const struct sched *sc = s->sched;
 	double origin = pp_time_to_units(s->frame.origin, s->cost->tick);
@@ -679,8 +678,8 @@ static void write_caption(FILE *out, const struct report_row *rows, int n)
 		const struct sim *s = rows[i].sim;
 
 		fputs(i ? "; " : "", out);
-		report_xml_text(out, s->config.schedule_file[0] ? s->config.schedule_file
-		                                                : s->config.schedule);
+		report_xml_text(out,
+		                s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
 		fprintf(out, " p=%d v=%d m=%d, makespan %s %s, bubble ratio %.4f", s->sched->p,
 		        s->sched->v, s->sched->m, REPORT_NUM(num, s->frame.makespan),
 		        s->cost->time_unit, s->frame.bubble_ratio);
@@ -688,8 +687,7 @@ static void write_caption(FILE *out, const struct report_row *rows, int n)
 	for (int i = 0; i < n; i++)
 		msgs = msgs || rows[i].sim->result->nmsgs > 0;
 	fprintf(out,
-	        "</title>\n<desc id=\"ppsim-desc\">A Gantt chart of %s: per device a row of its "
-	        "ops "
+	        "</title>\n<desc id=\"ppsim-desc\">A Gantt chart of %s: per device a row of its ops "
 	        "over time, coloured by kind and labelled with their micro-batch where the label "
 	        "fits, on a grey ground where the device is idle%s; the time axis and a legend at "
 	        "the bottom. Each op's title gives its device, stage, start and end.</desc>\n",
@@ -737,11 +735,12 @@ int report_svg(FILE *out, const struct report_row *rows, int n)
 	        width, height + 10, width, height + 10);
 	write_caption(out, rows, n);
 	/* labels black: at least 4.6:1 on every fill (white was 2.4 to 3.7:1) */
-	fprintf(out, "<style>.title{font-size:14px;font-weight:bold}.device{text-anchor:end}"
-	             ".label{text-anchor:middle;fill:#000;font-size:10px}.tick{text-anchor:middle;"
-	             "font-size:10px}.axis{stroke:#333}.op{stroke:#fff;stroke-width:0.5}"
-	             ".idle{fill:#e8e8e8}.dn{fill:#555}.up{fill:#b07aa1}</style>\n"
-	             "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
+	fprintf(out,
+	        "<style>.title{font-size:14px;font-weight:bold}.device{text-anchor:end}"
+	        ".label{text-anchor:middle;fill:#000;font-size:10px}.tick{text-anchor:middle;"
+	        "font-size:10px}.axis{stroke:#333}.op{stroke:#fff;stroke-width:0.5}"
+	        ".idle{fill:#e8e8e8}.dn{fill:#555}.up{fill:#b07aa1}</style>\n"
+	        "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
 	for (int i = 0; i < n; i++) {
 		if (draw_block(out, rows[i].sim, &msgs[i], y, start, scale) != 0)
 			goto done;

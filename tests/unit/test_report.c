@@ -195,8 +195,7 @@ static void report_json_parses_back_with_top_level_keys_in_order(void)
 		i++;
 	}
 	CU_ASSERT_EQUAL(i, sizeof(keys) / sizeof(keys[0]));
-	CU_ASSERT_EQUAL(cJSON_GetObjectItem(root, "schema_version")->valueint,
-	                REPORT_SCHEMA_VERSION);
+	CU_ASSERT_EQUAL(cJSON_GetObjectItem(root, "schema_version")->valueint, REPORT_SCHEMA_VERSION);
 	cJSON_Delete(root);
 	free(o.text);
 	sim_free(s);
@@ -1816,32 +1815,12 @@ static char *json_printed(cJSON *item)
 /* report_json_print writes what cJSON_Print gives, and a newline, for every kind of value. */
 static void report_json_print_writes_what_cjson_prints(void)
 {
-	static const double numbers[] = {0,
-	                                 -0.0,
-	                                 1,
-	                                 -1,
-	                                 0.5,
-	                                 0.1 + 0.2,
-	                                 1.0 / 3,
-	                                 2.0 / 3,
-	                                 1e-7,
-	                                 5e-324,
-	                                 1e14,
-	                                 999999999999999.0,
-	                                 1e15,
-	                                 -1e15,
-	                                 1e16,
-	                                 123456789012345678.0,
-	                                 2147483647,
-	                                 2147483648.0,
-	                                 -2147483649.0,
-	                                 1e300,
-	                                 -1e-300,
-	                                 3.5e10,
-	                                 NAN,
-	                                 INFINITY,
-	                                 -INFINITY,
-	                                 0.50393700787401574};
+	static const double numbers[] = {0,       -0.0,    1,        -1,        0.5,
+	                                 0.1 + 0.2, 1.0 / 3, 2.0 / 3,  1e-7,      5e-324,
+	                                 1e14,    999999999999999.0,   1e15,      -1e15,
+	                                 1e16,    123456789012345678.0, 2147483647, 2147483648.0,
+	                                 -2147483649.0, 1e300, -1e-300, 3.5e10,    NAN,
+	                                 INFINITY, -INFINITY, 0.50393700787401574};
 	cJSON *root = cJSON_CreateObject(), *nums = cJSON_CreateArray(), *deep, *objs;
 	char key[300], *want, *got;
 	uint64_t x = 88172645463325252u;
@@ -1858,8 +1837,8 @@ static void report_json_print_writes_what_cjson_prints(void)
 		x ^= x << 17;
 		memcpy(&d, &x, sizeof(d));
 		cJSON_AddItemToArray(nums, cJSON_CreateNumber(isfinite(d) ? d : (double)(x >> 11)));
-		cJSON_AddItemToArray(nums,
-		                     cJSON_CreateNumber((double)(x % 2000000000000000u) - 1e15));
+		cJSON_AddItemToArray(nums, cJSON_CreateNumber((double)(x % 2000000000000000u) -
+		                                              1e15));
 		cJSON_AddItemToArray(nums, cJSON_CreateNumber((double)(x % 100000) / 1000.0));
 	}
 	cJSON_AddItemToObject(root, "numbers", nums);
@@ -1993,9 +1972,9 @@ static void report_outputs_write_at_least_the_bytes_their_rows_state(void)
 		for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++)
 			for (size_t c = 0; c < (k < 3 ? ncosts : 1); c++) {
 				int v = t[i].min_v > 1 ? t[i].min_v : 1;
-				struct config cfg =
-				        unit_config(t[i].name, shapes[k][0], v, shapes[k][1],
-				                    costs[c][0], costs[c][1], costs[c][2]);
+				struct config cfg = unit_config(t[i].name, shapes[k][0], v,
+				                                shapes[k][1], costs[c][0],
+				                                costs[c][1], costs[c][2]);
 				struct pp_error err = {0};
 				struct sim *s;
 				struct sim_size z;
