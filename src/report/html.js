@@ -66,7 +66,11 @@
 		var x = luminance(a), y = luminance(b);
 		return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
 	}
-	function labelOn(fill) { return contrast(fill, "#000000") >= contrast(fill, "#ffffff") ? "#000000" : "#ffffff"; }
+	var labels = {};
+	function labelOn(fill) {
+		if (!labels[fill]) labels[fill] = contrast(fill, "#000000") >= contrast(fill, "#ffffff") ? "#000000" : "#ffffff";
+		return labels[fill];
+	}
 	var LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 	function pack(hex) {
 		var c = rgb(hex);
