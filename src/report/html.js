@@ -376,6 +376,7 @@
 	function size() {
 		if (measured) return;
 		measured = true;
+		strip.style.height = stripH + "px"; /* before the footer is measured */
 		footH = el("foot").offsetHeight || stripH;
 		var w = Math.max(LEFT + RIGHT + 50, space.clientWidth || 1000);
 		var h = Math.max(1, Math.min(contentH, Math.max(160, window.innerHeight - footH)));
