@@ -156,8 +156,8 @@ async function input(page, name) {
 			const f = document.getElementById("foot").getBoundingClientRect(), c = document.getElementById("timeline").getBoundingClientRect();
 			return {foot: [f.top, f.bottom], canvas: [c.top, c.bottom], h: window.innerHeight};
 		});
-		check(vis.foot[1] <= vis.h + 1 && vis.foot[0] >= 0 && Math.abs(vis.canvas[0]) <= 1 && vis.canvas[1] <= vis.foot[0] + 1,
-			`${name}: scrolled into the lanes, the timeline stays at the top and the bubble strip and axis at the bottom of the window (canvas ${vis.canvas.map(Math.round)}, strip ${vis.foot.map(Math.round)}, window ${vis.h})`);
+		check(vis.foot[1] <= vis.h + 1 && vis.foot[0] >= 0 && Math.abs(vis.canvas[0]) <= 1 && Math.abs(vis.canvas[1] - vis.foot[0]) <= 1,
+			`${name}: scrolled into the lanes, the timeline stays at the top, reaching down to the bubble strip and axis at the bottom of the window (canvas ${vis.canvas.map(Math.round)}, strip ${vis.foot.map(Math.round)}, window ${vis.h})`);
 	}
 	const at = await page.evaluate(() => { const r = document.getElementById("timeline").getBoundingClientRect(); return {x: r.left + 150 + (r.width - 166) * 0.4, y: Math.max(r.top, 0) + 40}; });
 	await page.mouse.move(at.x, at.y);
