@@ -46,13 +46,14 @@ _Static_assert((uint64_t)PP_MAX_DEVICES * PP_MAX_CHUNKS <= UINT64_C(1) << SCHED_
 #define CONFIG_MAX_OPTIONS 160
 /*
  * The range of --svg-width; its default, PP_SVG_AUTO_WIDTH, lets the drawing choose a width
- * that gives ops room for their labels, from PP_SVG_AUTO_MIN_WIDTH to PP_SVG_AUTO_MAX_WIDTH.
+ * that gives ops room for their labels, from PP_SVG_AUTO_MIN_WIDTH to PP_SVG_AUTO_MAX_WIDTH
+ * (twice a screen: past it the drawing merges ops rather than growing unreadably wide).
  */
 #define PP_SVG_MIN_WIDTH      400
 #define PP_SVG_MAX_WIDTH      100000
 #define PP_SVG_AUTO_WIDTH     0
 #define PP_SVG_AUTO_MIN_WIDTH 1200
-#define PP_SVG_AUTO_MAX_WIDTH 6000
+#define PP_SVG_AUTO_MAX_WIDTH 2400
 
 enum pp_comm {
 	PP_COMM_OVERLAP,  /* a copy engine moves data while the device computes */

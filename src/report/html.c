@@ -42,14 +42,13 @@ static void write_head(FILE *out, const char *title)
 	report_xml_text(out, title);
 	fputs("</title>\n<style>\n", out);
 	write_lines(out, report_html_css);
-	fputs("</style>\n</head>\n<body>\n", out);
+	fputs("</style>\n</head>\n<body>\n<main>\n", out);
 }
 
 static void write_tail(FILE *out)
 {
 	fprintf(out,
-	        "<p class=\"foot\">ppsim %s: simulated, not measured. Wheel or +/- zooms at "
-	        "the pointer, drag or the arrow keys pan, 0 or a double click fits.</p>\n",
+	        "<p class=\"foot\">ppsim %s: simulated, not measured.</p>\n</main>\n",
 	        PP_VERSION);
 }
 
@@ -622,12 +621,20 @@ static int write_page(FILE *out, const struct report_row *rows, int n,
 		write_title(out, &rows[i]);
 		fputs("</p>\n", out);
 	}
-	fputs("<div class=\"controls\"><button id=\"fit\">fit</button><button id=\"zin\">+</button>"
-	      "<button id=\"zout\">&minus;</button><label><input type=\"checkbox\" id=\"arrows\" "
-	      "checked> arrows</label><span><b id=\"opcount\"></b> ops</span>"
-	      "<span id=\"window\"></span></div>\n<div id=\"legend\"></div>\n"
-	      "<div class=\"wrap\"><canvas id=\"timeline\"></canvas></div>\n<div "
-	      "id=\"tip\"></div>\n"
+	fputs("<div class=\"controls\"><button id=\"fit\">fit</button><button id=\"zin\" "
+	      "aria-label=\"zoom in\">+</button><button id=\"zout\" aria-label=\"zoom out\">"
+	      "&minus;</button><label><input type=\"checkbox\" id=\"arrows\" checked> arrows</label>"
+	      "<span><b id=\"opcount\"></b> ops</span><span id=\"window\"></span></div>\n"
+	      "<div id=\"legend\"></div>\n<p id=\"help\" class=\"sum\">Keys: W/S zoom, A/D pan, 0 "
+	      "fits; Ctrl+wheel or a pinch zooms at the pointer, a drag or a sideways wheel pans. On the "
+	      "focused timeline the arrow keys select an op (left and right along its device, up and "
+	      "down to the next device), Home and End a device's first and last op, F zooms to it; "
+	      "its details show under the timeline. The tables below hold each device's figures.</p>\n"
+	      "<div class=\"wrap\"><div id=\"space\"><canvas id=\"timeline\" tabindex=\"0\" "
+	      "role=\"application\" aria-roledescription=\"timeline\" aria-label=\"Timeline of the "
+	      "ops of each device\" aria-describedby=\"help\"></canvas></div>\n<div id=\"foot\">"
+	      "<p id=\"details\" role=\"status\" aria-live=\"polite\"></p><canvas id=\"strip\" "
+	      "aria-hidden=\"true\"></canvas></div></div>\n<div id=\"tip\" role=\"tooltip\"></div>\n"
 	      "<h2>Bubble by device</h2>\n<div id=\"bubbles\"></div>\n",
 	      out);
 	if (serve == NULL)

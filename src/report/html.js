@@ -1,18 +1,38 @@
 /* The interactive viewer of ppsim's --html report. It reads window.PPSIM (written by
- * src/report/html.c) and draws every run on one canvas with a shared time axis: per device a
- * lane of ops, a thin lane of its outgoing transfers and a lane of its activation memory.
- * Wheel or +/- zooms at the pointer, a drag or the arrow keys pan, 0 or double-click fits.
- * What is narrower than a pixel is drawn as one column per pixel, in the colour of the kind that
- * covers most of it, so a million ops cost one pass per frame. window.ppsimView is the page's
- * interface for scripts and tests: setWindow(t0, t1), fit(), and the counts of the last frame. */
+ * src/report/html.c) and draws every run on one time axis: per device a lane of ops, under it
+ * its communication streams (when the run has them), a thin lane of its outgoing transfers and
+ * a lane of its activation memory; in a strip that stays at the bottom of the window, each
+ * run's bubble over time and the time axis.
+ *
+ * Truth at every size: each pixel column of a lane is drawn as high as the share of it the
+ * device is busy (a column's busy time comes from per-device prefix sums of busy time, exact
+ * at any zoom), the heights rounded with the error carried to the next column, so that the
+ * share of a lane's pixels drawn busy is the device's busy share in view (to a pixel of the
+ * lane). A column one op covers takes that op's colour; a column of several ops stacks their
+ * kinds by the share they cover. A redraw writes the pixels of the lanes in view (the canvas
+ * is as tall as the window and follows the scroll), so it costs O(pixels x log ops) whatever
+ * the run's size.
+ *
+ * Input: the wheel scrolls the page, Ctrl+wheel or a pinch zooms at the pointer, a horizontal
+ * wheel or a drag pans; W/S zoom, A/D pan (as Perfetto), +/- zoom, 0 or a double click fits;
+ * on the focused timeline the arrow keys move a selected op (left/right on its device, up/down
+ * to the device above/below), Home/End go to a device's first/last op, F zooms to it, and its
+ * details go to a live region for screen readers. window.ppsimView is the page's interface for
+ * scripts and tests. */
 (function () {
 	"use strict";
 	var D = window.PPSIM, began = performance.now();
+	/* one colour per meaning, as the legend lists them */
 	var COLOR = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759"];
 	var LIGHT = ["#9fb7d3", "#f8c795", "#acd0a7", "#f0abac"];
-	var TITLE = 22, LANE = 18, WIRE = 6, MEM = 14, GAP = 5, LEFT = 150, RIGHT = 16, AXIS = 28;
-	var BUBBLE = 26; /* the strip of the bubble over time below a run's devices */
-	var ROW = LANE + WIRE + MEM + GAP;
+	var IDLE = "#f1f1f1", BACK = "#ffffff", CRIT = "#111111", WIRE_C = "#767676",
+		MEM_C = "#76448a", BUBBLE_C = "#9c755f", EXPOSED_C = "#ff9da7", SEL_C = "#c71585",
+		MEMBACK = "#fafafa";
+	var SCOLOR = ["#17becf", "#bcbd22", "#6b6ecf"]; /* dp, tp, ep */
+	var REQ_C = ["#c9c9c9", "#d4a6c8", "#86bcb6"];
+	var TITLE = 22, CRITH = 5, LANE = 18, STREAM = 8, WIRE = 6, MEM = 14, GAP = 5;
+	var LEFT = 150, RIGHT = 16, AXIS = 30, BUBBLE = 22;
+	var ARROWS = 1000; /* the most arrows drawn: more hide what they join */
 
 	function el(id) { return document.getElementById(id); }
 
@@ -33,10 +53,59 @@
 		}
 	}
 
+	/* colours: contrast (WCAG 2), the label colour of a fill, pixels for the image buffer */
+	function rgb(hex) { var v = parseInt(hex.slice(1), 16); return [v >> 16 & 255, v >> 8 & 255, v & 255]; }
+	function luminance(hex) {
+		var c = rgb(hex).map(function (x) {
+			x /= 255;
+			return x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+		});
+		return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+	}
+	function contrast(a, b) {
+		var x = luminance(a), y = luminance(b);
+		return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+	}
+	var labels = {};
+	function labelOn(fill) {
+		if (!labels[fill]) labels[fill] = contrast(fill, "#000000") >= contrast(fill, "#ffffff") ? "#000000" : "#ffffff";
+		return labels[fill];
+	}
+	var LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+	function pack(hex) {
+		var c = rgb(hex);
+		return (LITTLE ? (255 << 24 | c[2] << 16 | c[1] << 8 | c[0]) : (c[0] << 24 | c[1] << 16 | c[2] << 8 | 255)) >>> 0;
+	}
+	function shade(hex, f) {
+		var c = rgb(hex).map(function (x) { return Math.round(x * f); });
+		return "#" + ((1 << 24) | c[0] << 16 | c[1] << 8 | c[2]).toString(16).slice(1);
+	}
+	/* per kind: fill, fill on odd chunks, the separator's (an op's last column), as pixels */
+	var PX = {dark: COLOR.map(pack), light: LIGHT.map(pack), darkEdge: COLOR.map(function (c) { return pack(shade(c, 0.72)); }),
+		lightEdge: LIGHT.map(function (c) { return pack(shade(c, 0.72)); }), idle: pack(IDLE), back: pack(BACK),
+		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), memBack: pack(MEMBACK)};
+
+	/* First index in [a, b) of sorted A whose value is above t. */
+	function upper(A, a, b, t) {
+		while (a < b) {
+			var h = (a + b) >>> 1;
+			if (A[h] <= t) a = h + 1; else b = h;
+		}
+		return a;
+	}
+	/* First index in [a, b) of sorted A whose value is at least t. */
+	function lower(A, a, b, t) {
+		while (a < b) {
+			var h = (a + b) >>> 1;
+			if (A[h] < t) a = h + 1; else b = h;
+		}
+		return a;
+	}
+
 	/* Expands a run's flat arrays: per op [kind | 4 overlapped-first, micro-batch, stage, gap
 	 * after the previous op of its device, duration, activation change], per message
 	 * [producer, consumer, delay after the producer's end, transfer time]; times in quanta,
-	 * r.tick of them a time unit. */
+	 * r.tick of them a time unit. Then the summaries a frame reads. */
 	function decode(r) {
 		var n = r.nops, o = r.ops, i, d;
 		r.K = new Uint8Array(n); r.OV = new Uint8Array(n);
@@ -77,23 +146,133 @@
 			for (i = 0; i < n; i++) r.SL[i] = r.slack[i] / r.slackTick;
 			r.slack = null;
 		}
-		/* memory: an allocation at its op's start, a release at its op's end */
+		busySummary(r);
+		memorySummary(r);
+		wireSummary(r);
+		totalSummary(r);
+	}
+
+	/* Per device its busy intervals (an op, or an overlapped pair as one) in time order, which
+	 * never overlap, with prefix sums of the busy time before each, of it by kind (a pair's
+	 * time half to each of its kinds) and of the critical ones: a column's busy time, kinds and
+	 * critical ops are then two binary searches away. */
+	function busySummary(r) {
+		r.bz = [];
+		for (var d = 0; d < r.p; d++) {
+			var a = r.devStart[d], b = r.devStart[d + 1], n = 0, i, j = 0, k;
+			for (i = a; i < b; i++) if (r.OV[i] !== 2) n++;
+			var z = {n: n, S: new Float64Array(n), E: new Float64Array(n), I: new Uint32Array(n),
+				C: new Float64Array(n + 1), KC: new Float64Array(4 * (n + 1)), CC: new Uint32Array(n + 1)};
+			for (i = a; i < b; i++) {
+				if (r.OV[i] === 2) continue;
+				var pair = r.OV[i] === 1 && i + 1 < b && r.OV[i + 1] === 2;
+				var e = pair ? Math.max(r.E[i], r.E[i + 1]) : r.E[i], dur = e - r.S[i];
+				z.S[j] = r.S[i]; z.E[j] = e; z.I[j] = i;
+				z.C[j + 1] = z.C[j] + dur;
+				for (k = 0; k < 4; k++) z.KC[4 * j + 4 + k] = z.KC[4 * j + k];
+				if (pair) {
+					z.KC[4 * j + 4 + r.K[i]] += dur / 2;
+					z.KC[4 * j + 4 + r.K[i + 1]] += dur / 2;
+				} else {
+					z.KC[4 * j + 4 + r.K[i]] += dur;
+				}
+				var crit = r.SL ? r.SL[i] === 0 || (pair && r.SL[i + 1] === 0) : false;
+				z.CC[j + 1] = z.CC[j] + (crit ? 1 : 0);
+				j++;
+			}
+			r.bz.push(z);
+		}
+	}
+	/* busy time of z before t, j = upper(z.E, ., ., t) */
+	function busyAt(z, j, t) { return j >= z.n ? z.C[z.n] : z.C[j] + Math.max(0, t - z.S[j]); }
+	function kindAt(r, z, j, t, k) {
+		var v = z.KC[4 * j + k];
+		if (j < z.n && t > z.S[j]) {
+			var i = z.I[j], part = t - z.S[j];
+			if (r.OV[i] === 1 && i + 1 < r.nops && r.OV[i + 1] === 2)
+				v += (r.K[i] === k ? part / 2 : 0) + (r.K[i + 1] === k ? part / 2 : 0);
+			else if (r.K[i] === k) v += part;
+		}
+		return v;
+	}
+
+	/* Memory: an allocation at its op's start, a release at its op's end; per device the level
+	 * after each event and a tree of their maxima (a column's highest level in O(log n)). */
+	function memorySummary(r) {
 		r.mem = [];
 		var peak = 0;
-		for (d = 0; d < r.p; d++) {
-			var ev = [];
+		for (var d = 0; d < r.p; d++) {
+			var ev = [], i;
 			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++)
 				if (r.A[i] !== 0) ev.push([r.A[i] > 0 ? r.S[i] : r.E[i], r.A[i]]);
 			ev.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });
-			var T = new Float64Array(ev.length), L = new Float64Array(ev.length), lvl = 0;
-			for (i = 0; i < ev.length; i++) {
+			var n = ev.length, T = new Float64Array(n), tree = new Float64Array(2 * n), lvl = 0;
+			for (i = 0; i < n; i++) {
 				lvl += ev[i][1];
-				T[i] = ev[i][0]; L[i] = lvl;
+				T[i] = ev[i][0]; tree[n + i] = lvl;
 				if (lvl > peak) peak = lvl;
 			}
-			r.mem.push({T: T, L: L});
+			for (i = n - 1; i > 0; i--) tree[i] = Math.max(tree[2 * i], tree[2 * i + 1]);
+			r.mem.push({n: n, T: T, tree: tree});
 		}
 		r.memPeak = peak;
+	}
+	function memMax(m, a, b) {
+		var v = a > 0 ? m.tree[m.n + a - 1] : 0, n = m.n;
+		for (a += n, b += n; a < b; a >>= 1, b >>= 1) {
+			if (a & 1) v = Math.max(v, m.tree[a++]);
+			if (b & 1) v = Math.max(v, m.tree[--b]);
+		}
+		return v;
+	}
+
+	/* Per device the union of its outgoing transfers, as disjoint intervals in time order;
+	 * and the messages in order of their start, for the arrows. */
+	function wireSummary(r) {
+		var per = [], d, i;
+		for (d = 0; d < r.p; d++) per.push([]);
+		for (i = 0; i < r.nmsgs; i++) per[r.dev[r.MF[i]]].push(i);
+		r.wz = per.map(function (list) {
+			list.sort(function (a, b) { return r.MS[a] - r.MS[b]; });
+			var S = [], E = [];
+			list.forEach(function (k) {
+				if (S.length && r.MS[k] <= E[E.length - 1]) E[E.length - 1] = Math.max(E[E.length - 1], r.ME[k]);
+				else { S.push(r.MS[k]); E.push(r.ME[k]); }
+			});
+			return {n: S.length, S: Float64Array.from(S), E: Float64Array.from(E)};
+		});
+		var order = new Uint32Array(r.nmsgs), reach = 0;
+		for (i = 0; i < r.nmsgs; i++) {
+			order[i] = i;
+			reach = Math.max(reach, r.S[r.MT[i]] - r.MS[i]);
+		}
+		r.msgOrder = Array.prototype.slice.call(order).sort(function (a, b) { return r.MS[a] - r.MS[b]; });
+		r.msgStart = Float64Array.from(r.msgOrder, function (k) { return r.MS[k]; });
+		r.msgReach = reach;
+	}
+
+	/* The run's busy devices over time as a piecewise linear prefix: at TT[k] the busy time
+	 * of all devices before it (CA) and the number busy after it (NB). */
+	function totalSummary(r) {
+		var n = 0, d, j;
+		r.bz.forEach(function (z) { n += z.n; });
+		var ss = new Float64Array(n), ee = new Float64Array(n), at = 0;
+		r.bz.forEach(function (z) { ss.set(z.S, at); ee.set(z.E, at); at += z.n; });
+		ss.sort(); ee.sort();
+		var TT = new Float64Array(2 * n), CA = new Float64Array(2 * n), NB = new Float64Array(2 * n);
+		var i = 0, busy = 0, area = 0, last = n ? Math.min(ss[0], ee[0]) : 0;
+		for (j = 0, d = 0; i < n || j < n; d++) {
+			var t, start = j >= n || (i < n && ss[i] <= ee[j]);
+			t = start ? ss[i++] : ee[j++];
+			area += busy * (t - last); last = t;
+			busy += start ? 1 : -1;
+			TT[d] = t; CA[d] = area; NB[d] = busy;
+		}
+		r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB};
+	}
+	function totalAt(g, t) {
+		var k = upper(g.TT, 0, g.n, t) - 1;
+		return k < 0 ? 0 : g.CA[k] + g.NB[k] * (t - g.TT[k]);
 	}
 
 	if (D.kind === "sweep") {
@@ -147,18 +326,30 @@
 	});
 	if (!isFinite(shortest)) shortest = (hi - lo) / 1000;
 
-	var canvas = el("timeline"), ctx = canvas.getContext("2d"), tip = el("tip");
-	var view = {t0: lo, t1: hi}, stats = {drawn: 0, aggregated: 0, arrows: 0, frames: 0};
-	var width = 0, height = 0, dpr = window.devicePixelRatio || 1;
-	var tops = [];
-	(function layout() {
-		var y = 4;
-		runs.forEach(function (r) { tops.push(y); y += TITLE + r.p * ROW + BUBBLE + reqHeight(r) + GAP; });
-		height = y + AXIS;
-	})();
+	/* Layout, in CSS pixels from the top of the timeline: per run its title, then per device
+	 * a row: the strip of critical marks and the selection's caret, the lane of ops, its
+	 * streams (with them), its transfers, its memory; then its requests (serving). */
+	var contentH = 4;
+	runs.forEach(function (r) {
+		r.top = contentH;
+		r.streamH = r.streams ? STREAM : 0;
+		r.row = CRITH + LANE + r.streamH + WIRE + MEM + GAP;
+		r.height = TITLE + r.p * r.row + reqHeight(r) + GAP;
+		contentH += r.height;
+	});
+	function laneTop(r, d) { return r.top + TITLE + d * r.row + CRITH; }
 
-	function X(t) { return LEFT + (t - view.t0) * (width - LEFT - RIGHT) / (view.t1 - view.t0); }
-	function T(x) { return view.t0 + (x - LEFT) * (view.t1 - view.t0) / (width - LEFT - RIGHT); }
+	var canvas = el("timeline"), ctx = canvas.getContext("2d"), tip = el("tip"), space = el("space");
+	var strip = el("strip"), sctx = strip.getContext("2d");
+	var view = {t0: lo, t1: hi}, stats = {drawn: 0, aggregated: 0, arrows: 0, frames: 0, ms: 0};
+	var width = 0, ch = 0, off = 0, dpr = 1, image = null, pix = null, W = 0, H = 0;
+	var stripH = runs.length * BUBBLE + AXIS, footH = stripH;
+	var sel = null; /* the selected op: {k: run, i: op} */
+	space.style.height = contentH + "px";
+
+	function plotW() { return width - LEFT - RIGHT; }
+	function X(t) { return LEFT + (t - view.t0) * plotW() / (view.t1 - view.t0); }
+	function T(x) { return view.t0 + (x - LEFT) * (view.t1 - view.t0) / plotW(); }
 
 	/* First op of device d of r whose end is after t (ops of a device run in order). */
 	function firstAfter(r, d, t) {
@@ -176,252 +367,358 @@
 		 * there are more than two */
 		return (c % 2 ? k.toLowerCase() : k) + r.MB[i] + (r.v > 2 ? "." + c : "");
 	}
+	function fillOf(r, i) { return (r.chunkOf[r.ST[i]] % 2 ? LIGHT : COLOR)[r.K[i]]; }
+	function isPairFirst(r, i) { return r.OV[i] === 1 && i + 1 < r.nops && r.OV[i + 1] === 2; }
 
-	/* busy[c]: device time busy in pixel column c of the run being drawn, in pixels */
-	var busy = new Float64Array(0);
-	function addBusy(x0, x1) {
-		for (var c = Math.floor(x0); c < x1; c++)
-			busy[c] += Math.min(x1, c + 1) - Math.max(x0, c);
+	/* Sizes the canvas to the window (its backing store only when that changes); reads the
+	 * layout only after a resize, so that a frame forces none. */
+	var measured = false, spaceTop = 0;
+	function size() {
+		if (measured) return;
+		measured = true;
+		strip.style.height = stripH + "px"; /* before the footer is measured */
+		footH = el("foot").offsetHeight || stripH;
+		var w = Math.max(LEFT + RIGHT + 50, space.clientWidth || 1000);
+		var h = Math.max(1, Math.min(contentH, Math.max(160, window.innerHeight - footH)));
+		var s = window.devicePixelRatio || 1;
+		spaceTop = space.getBoundingClientRect().top + window.scrollY;
+		if (w !== width || h !== ch || s !== dpr) {
+			width = w; ch = h; dpr = s;
+			canvas.style.width = w + "px"; canvas.style.height = h + "px";
+			canvas.width = W = Math.round(w * s); canvas.height = H = Math.round(h * s);
+			image = ctx.createImageData(W, H);
+			pix = new Uint32Array(image.data.buffer);
+			strip.style.width = w + "px"; strip.style.height = stripH + "px";
+			strip.width = W; strip.height = Math.round(stripH * s);
+		}
 	}
 
-	/* the outline of a critical op (no slack), as the legend shows it */
-	var CRIT = "#111";
-	function drawOps(r, top) {
-		var xl = LEFT, xr = width - RIGHT;
-		if (busy.length < width + 2) busy = new Float64Array(width + 2);
-		busy.fill(0);
-		for (var d = 0; d < r.p; d++) {
-			var y = top + TITLE + d * ROW, col = -1, cov = [0, 0, 0, 0], crit = false;
-			/* a pixel column of merged ops: the kinds stacked by the share of it they cover,
-			 * as high as the column is busy */
-			var flush = function () {
-				if (col < 0) return;
-				var sum = cov[0] + cov[1] + cov[2] + cov[3], h = LANE * Math.min(1, sum), yy = y + LANE;
-				for (var k = 0; k < 4; k++) {
-					if (cov[k] === 0) continue;
-					var part = h * cov[k] / sum;
-					ctx.fillStyle = COLOR[k];
-					ctx.fillRect(col, yy - part, 1, part);
-					yy -= part;
-				}
-				/* a column holding a critical op: a mark over the lane */
-				if (crit) {
-					ctx.fillStyle = CRIT;
-					ctx.fillRect(col, y, 1, 2);
-				}
-				cov = [0, 0, 0, 0]; col = -1; crit = false;
-			};
-			ctx.fillStyle = "#f1f1f1";
-			ctx.fillRect(xl, y, xr - xl, LANE);
-			for (var i = firstAfter(r, d, view.t0); i < r.devStart[d + 1]; i++) {
-				if (r.S[i] >= view.t1) break;
-				var x0 = Math.max(xl, X(r.S[i])), x1 = Math.min(xr, X(r.E[i]));
-				var half = r.OV[i] !== 0, oy = r.OV[i] === 2 ? LANE / 2 : 0;
-				if (r.OV[i] !== 2 && x1 > x0) addBusy(x0, x1);
-				if (x1 - x0 >= 1.5) {
-					flush();
-					ctx.fillStyle = (r.chunkOf[r.ST[i]] % 2 ? LIGHT : COLOR)[r.K[i]];
-					ctx.fillRect(x0, y + oy, x1 - x0, half ? LANE / 2 : LANE);
-					if (x1 - x0 >= 3) {
-						ctx.fillStyle = "#fff";
-						ctx.fillRect(x1 - 0.5, y + oy, 0.5, half ? LANE / 2 : LANE);
+	/* the time at each device-pixel column boundary of the plot, for this frame */
+	var colT = new Float64Array(0), cx0 = 0, cx1 = 0;
+	function columns() {
+		cx0 = Math.round(LEFT * dpr); cx1 = Math.round((width - RIGHT) * dpr);
+		if (colT.length < cx1 - cx0 + 1) colT = new Float64Array(cx1 - cx0 + 1);
+		var scale = (view.t1 - view.t0) / (cx1 - cx0);
+		for (var c = cx0; c <= cx1; c++) colT[c - cx0] = view.t0 + (c - cx0) * scale;
+	}
+
+	/* fills rows [y0, y1) of column c (device pixels, clipped to the canvas) with colour v */
+	function column(c, y0, y1, v) {
+		if (y0 < 0) y0 = 0;
+		if (y1 > H) y1 = H;
+		for (var y = y0, at = y0 * W + c; y < y1; y++, at += W) pix[at] = v;
+	}
+	function rect(x0, x1, y0, y1, v) {
+		if (y0 < 0) y0 = 0;
+		if (y1 > H) y1 = H;
+		for (var y = y0; y < y1; y++) pix.fill(v, y * W + x0, y * W + x1);
+	}
+	function dev(y) { return Math.round((y - off) * dpr); }
+
+	/* The lane of device d of run r: each column as high as it is busy, error carried on. */
+	function drawLane(r, d) {
+		var z = r.bz[d], yt = laneTop(r, d), y0 = dev(yt), y1 = dev(yt + LANE), h = y1 - y0;
+		var cy0 = dev(yt - CRITH), cy1 = cy0 + Math.max(1, Math.round(2 * dpr));
+		var ncol = cx1 - cx0, carry = 0, kinds = [0, 0, 0, 0], wideEdge = 4 * dpr;
+		rect(cx0, cx1, y0, y1, PX.idle);
+		var ta = colT[0], j = upper(z.E, 0, z.n, ta), ca = busyAt(z, j, ta), n = z.n;
+		for (var c = 0; c < ncol; c++) {
+			var tb = colT[c + 1];
+			if (j >= n || z.S[j] >= tb) {
+				/* nothing in the column (the quick case of idle time) */
+				ta = tb;
+				continue;
+			}
+			var jb = upper(z.E, j, n, tb), cb = busyAt(z, jb, tb);
+			var f = (cb - ca) / (tb - ta);
+			f = f < 0 ? 0 : f > 1 ? 1 : f;
+			var last = jb < n && z.S[jb] < tb ? jb : jb - 1, count = last - j + 1;
+			var want = f * h, px = Math.round(want + carry);
+			px = Math.max(Math.floor(want), Math.min(Math.ceil(want), px));
+			carry += want - px;
+			var x = cx0 + c;
+			if (px > 0) {
+				if (count === 1) {
+					var i = z.I[j], edge = z.E[j] <= tb && z.E[j] > ta && (z.E[j] - z.S[j]) * dpr >= wideEdge * (tb - ta);
+					var odd = r.chunkOf[r.ST[i]] % 2;
+					var v = (edge ? (odd ? PX.lightEdge : PX.darkEdge) : (odd ? PX.light : PX.dark))[r.K[i]];
+					if (isPairFirst(r, i)) {
+						/* the pair's second op in the lower half, the first above it */
+						var i2 = i + 1, odd2 = r.chunkOf[r.ST[i2]] % 2, half = Math.round(h / 2);
+						var v2 = (edge ? (odd2 ? PX.lightEdge : PX.darkEdge) : (odd2 ? PX.light : PX.dark))[r.K[i2]];
+						column(x, y1 - Math.min(px, half), y1, v2);
+						if (px > half) column(x, y1 - px, y1 - half, v);
+					} else {
+						column(x, y1 - px, y1, v);
 					}
-					if (r.SL && r.SL[i] === 0) {
-						ctx.strokeStyle = CRIT;
-						ctx.lineWidth = 2;
-						ctx.strokeRect(x0 + 1, y + oy + 1, Math.max(0, x1 - x0 - 2.5),
-							(half ? LANE / 2 : LANE) - 2);
-					}
-					var s = label(r, i);
-					if (!half && x1 - x0 >= 7 * s.length + 4) {
-						ctx.fillStyle = r.chunkOf[r.ST[i]] % 2 ? "#222" : "#fff";
-						ctx.fillText(s, (x0 + x1) / 2, y + 13);
-					}
-					stats.drawn++;
 				} else {
-					var c = Math.floor(x0);
-					if (c !== col) { flush(); col = c; }
-					cov[r.K[i]] += Math.max(x1 - x0, 0);
-					crit = crit || (r.SL && r.SL[i] === 0);
-					stats.aggregated++;
+					/* merged: the kinds stacked by the share of the column they cover */
+					var sum = 0, k, yy = y1, acc = 0;
+					for (k = 0; k < 4; k++) {
+						kinds[k] = kindAt(r, z, jb, tb, k) - kindAt(r, z, j, ta, k);
+						if (kinds[k] < 0) kinds[k] = 0;
+						sum += kinds[k];
+					}
+					for (k = 0; k < 4 && sum > 0; k++) {
+						if (kinds[k] === 0) continue;
+						acc += kinds[k];
+						var top = y1 - Math.round(px * acc / sum);
+						if (top < yy) column(x, top, yy, PX.dark[k]);
+						yy = Math.min(yy, top);
+					}
 				}
 			}
-			flush();
+			if (r.SL && z.CC[last + 1] > z.CC[j]) column(x, cy0, cy1, PX.crit);
+			j = jb; ta = tb; ca = cb;
 		}
 	}
 
-	/* Each device's communication streams as thin bars along the bottom of its lane, one
-	 * height per stream, and its exposed time past its last op as a red band over the lane. */
-	var SCOLOR = ["#17becf", "#bcbd22"];
-	function drawStreams(r, top) {
+	/* transfers (a column with any) and memory (its highest level) under the lane */
+	function drawUnder(r, d) {
+		var yt = laneTop(r, d) + LANE + r.streamH, ncol = cx1 - cx0, c;
+		var wy0 = dev(yt + 1), wy1 = dev(yt + WIRE - 1);
+		var w = r.wz[d], j = upper(w.E, 0, w.n, colT[0]);
+		for (c = 0; c < ncol && j < w.n; c++) {
+			var tb = colT[c + 1];
+			if (w.S[j] < tb) column(cx0 + c, wy0, wy1, PX.wire);
+			j = upper(w.E, j, w.n, tb);
+		}
+		if (!(r.memPeak > 0)) return;
+		var my0 = dev(yt + WIRE), my1 = dev(yt + WIRE + MEM - 2), mh = my1 - my0 - Math.round(dpr);
+		rect(cx0, cx1, my0, my1, PX.memBack);
+		var m = r.mem[d], a = lower(m.T, 0, m.n, colT[0]);
+		for (c = 0; c < ncol; c++) {
+			var b = lower(m.T, a, m.n, colT[c + 1]), lvl = memMax(m, a, b);
+			var hgt = Math.round(mh * lvl / r.memPeak);
+			if (hgt > 0) column(cx0 + c, my1 - hgt, my1, PX.mem);
+			a = b;
+		}
+	}
+
+	/* what is drawn on top of the pixels: per op in a lane that holds few, its label, its
+	 * outline when critical; the selection; the streams; the arrows; the requests */
+	function drawOpDetails(r, d) {
+		var z = r.bz[d], yt = laneTop(r, d), j0 = upper(z.E, 0, z.n, view.t0), j1 = lower(z.S, j0, z.n, view.t1);
+		if (j1 - j0 > plotW() / 3) {
+			stats.aggregated += j1 - j0;
+			return;
+		}
+		for (var j = j0; j < j1; j++) {
+			var i = z.I[j], pair = isPairFirst(r, i);
+			for (var h = 0; h < (pair ? 2 : 1); h++, i++) {
+				var x0 = Math.max(LEFT, X(r.S[i])), x1 = Math.min(width - RIGHT, X(r.E[i]));
+				var yy = yt + (h ? LANE / 2 : 0), hh = pair ? LANE / 2 : LANE;
+				if (x1 - x0 < 1.5) { stats.aggregated++; continue; }
+				stats.drawn++;
+				if (r.SL && r.SL[i] === 0) outline(x0, x1, yy, hh, CRIT);
+				var s = label(r, i);
+				if (!pair && x1 - x0 >= 6.5 * s.length + 6) {
+					ctx.fillStyle = labelOn(fillOf(r, i));
+					ctx.fillText(s, (x0 + x1) / 2, yt + 13);
+				}
+			}
+		}
+	}
+
+	function drawSelection() {
+		if (!sel) return;
+		var r = runs[sel.k], i = sel.i, d = r.dev[i], yt = laneTop(r, d);
+		if (r.E[i] < view.t0 || r.S[i] > view.t1) return;
+		var x0 = Math.max(LEFT, X(r.S[i])), x1 = Math.min(width - RIGHT, X(r.E[i])), xm = (x0 + x1) / 2;
+		var yy = yt + (r.OV[i] === 2 ? LANE / 2 : 0), hh = r.OV[i] ? LANE / 2 : LANE;
+		ctx.fillStyle = SEL_C;
+		ctx.beginPath();
+		ctx.moveTo(xm - 5, yt - CRITH); ctx.lineTo(xm + 5, yt - CRITH); ctx.lineTo(xm, yt - 1); ctx.fill();
+		outline(x0, x1, yy, hh, SEL_C);
+	}
+
+	/* a 2-pixel outline inside the whole pixel columns of [x0, x1), so that it only ever
+	 * paints over the op (the lane's busy pixels stay what they are) */
+	function outline(x0, x1, y, h, colour) {
+		var a = Math.ceil(x0 * dpr) / dpr, b = Math.floor(x1 * dpr) / dpr;
+		if (b - a < 5) return;
+		ctx.strokeStyle = colour; ctx.lineWidth = 2;
+		ctx.strokeRect(a + 1, y + 1, b - a - 2, h - 2);
+	}
+
+	/* Each device's communication streams as thin bars under its lane, one height per stream,
+	 * and its exposed time past its last op as a band there. */
+	function drawStreams(r, d) {
 		if (!r.streams) return;
-		r.streams.forEach(function (v, d) {
-			var y = top + TITLE + d * ROW, sp = v.spans;
-			if (v.end > v.last) {
-				ctx.fillStyle = "rgba(196,78,82,0.35)";
-				ctx.fillRect(X(v.last), y, Math.max(1, X(v.end) - X(v.last)), LANE);
-			}
-			for (var i = 0; i < sp.length; i += 3) {
-				if (sp[i + 2] < view.t0 || sp[i + 1] > view.t1) continue;
-				ctx.fillStyle = SCOLOR[sp[i] % SCOLOR.length];
-				var x0 = X(sp[i + 1]), x1 = X(sp[i + 2]);
-				ctx.fillRect(x0, y + LANE - 3 * (sp[i] + 1), Math.max(1, x1 - x0), 3);
-			}
-		});
+		var v = r.streams[d], y = laneTop(r, d) + LANE, sp = v.spans;
+		if (v.end > v.last) {
+			ctx.fillStyle = EXPOSED_C;
+			ctx.fillRect(X(v.last), y + 6, Math.max(1, X(v.end) - X(v.last)), 2);
+		}
+		for (var i = 0; i < sp.length; i += 3) {
+			if (sp[i + 2] < view.t0 || sp[i + 1] > view.t1) continue;
+			ctx.fillStyle = SCOLOR[sp[i] % SCOLOR.length];
+			var x0 = X(sp[i + 1]), x1 = X(sp[i + 2]);
+			ctx.fillRect(x0, y + 2 * (sp[i] % 3), Math.max(1, x1 - x0), 2);
+		}
 	}
 
-	function drawWires(r, top) {
-		var d, i, visible = [];
-		for (i = 0; i < r.nmsgs; i++) {
-			var e = r.S[r.MT[i]];
-			if (r.MS[i] < view.t1 && e > view.t0) visible.push(i);
+	/* An arrow from each transfer in view to its consumer, while at most ARROWS are in view;
+	 * drawn outside the lanes, so that they never change what a lane shows. */
+	function drawArrows(r, d0, d1) {
+		if (!el("arrows").checked || r.nmsgs === 0) return;
+		var a = lower(r.msgStart, 0, r.nmsgs, view.t0 - r.msgReach), b = lower(r.msgStart, a, r.nmsgs, view.t1);
+		if (b - a > 20000) return;
+		var list = [];
+		for (var q = a; q < b; q++) {
+			var k = r.msgOrder[q], da = r.dev[r.MF[k]], db = r.dev[r.MT[k]];
+			if (r.S[r.MT[k]] < view.t0) continue;
+			if (Math.max(da, db) < d0 || Math.min(da, db) >= d1) continue;
+			list.push(k);
 		}
-		ctx.fillStyle = "#777";
-		visible.forEach(function (k) {
-			d = r.dev[r.MF[k]];
-			var y = top + TITLE + d * ROW + LANE + 1;
-			var x0 = X(r.MS[k]), x1 = X(r.ME[k]);
-			ctx.fillRect(x0, y, Math.max(1, x1 - x0), WIRE - 2);
-		});
-		if (!el("arrows").checked || visible.length > 3000) return;
+		if (list.length > ARROWS) return;
+		/* clipped on the device pixels of the lanes, as the image has them */
+		ctx.save();
+		ctx.setTransform(1, 0, 0, 1, 0, 0);
+		ctx.beginPath();
+		ctx.rect(cx0, 0, cx1 - cx0, H);
+		for (var d = d0; d < d1; d++) {
+			var y0 = dev(laneTop(r, d));
+			ctx.rect(cx0, y0, cx1 - cx0, dev(laneTop(r, d) + LANE) - y0);
+		}
+		ctx.clip("evenodd");
+		ctx.setTransform(dpr, 0, 0, dpr, 0, -off * dpr);
+		/* one path for the lines and one for the heads */
 		ctx.strokeStyle = "rgba(60,60,60,0.55)";
 		ctx.fillStyle = "rgba(60,60,60,0.8)";
-		visible.forEach(function (k) {
-			var a = r.dev[r.MF[k]], b = r.dev[r.MT[k]];
-			var ya = top + TITLE + a * ROW + LANE + WIRE / 2;
-			var yb = top + TITLE + b * ROW + (b > a ? 0 : LANE);
+		ctx.lineWidth = 1;
+		var heads = new Path2D();
+		ctx.beginPath();
+		list.forEach(function (k) {
+			var da = r.dev[r.MF[k]], db = r.dev[r.MT[k]];
+			var ya = laneTop(r, da) + LANE + r.streamH + WIRE / 2;
+			var yb = db > da ? laneTop(r, db) : laneTop(r, db) + LANE;
 			var xa = X(r.MS[k]), xb = X(r.S[r.MT[k]]);
-			ctx.beginPath(); ctx.moveTo(xa, ya); ctx.lineTo(xb, yb); ctx.stroke();
+			ctx.moveTo(xa, ya); ctx.lineTo(xb, yb);
 			var ang = Math.atan2(yb - ya, xb - xa);
-			ctx.beginPath();
-			ctx.moveTo(xb, yb);
-			ctx.lineTo(xb - 6 * Math.cos(ang - 0.4), yb - 6 * Math.sin(ang - 0.4));
-			ctx.lineTo(xb - 6 * Math.cos(ang + 0.4), yb - 6 * Math.sin(ang + 0.4));
-			ctx.fill();
+			heads.moveTo(xb, yb);
+			heads.lineTo(xb - 6 * Math.cos(ang - 0.4), yb - 6 * Math.sin(ang - 0.4));
+			heads.lineTo(xb - 6 * Math.cos(ang + 0.4), yb - 6 * Math.sin(ang + 0.4));
+			heads.closePath();
 			stats.arrows++;
 		});
+		ctx.stroke();
+		ctx.fill(heads);
+		ctx.restore();
 	}
 
-	function drawMemory(r, top) {
-		if (!(r.memPeak > 0)) return;
-		for (var d = 0; d < r.p; d++) {
-			var m = r.mem[d], y = top + TITLE + d * ROW + LANE + WIRE, n = m.T.length;
-			ctx.fillStyle = "#fafafa";
-			ctx.fillRect(LEFT, y, width - LEFT - RIGHT, MEM - 2);
-			if (n === 0) continue;
-			var a = 0, b = n;
-			while (a < b) { var h = (a + b) >> 1; if (m.T[h] < view.t0) a = h + 1; else b = h; }
-			var i = Math.max(0, a - 1), lvl = m.T[i] <= view.t0 ? m.L[i] : 0;
-			var xPrev = LEFT, colMax = lvl, col = Math.floor(LEFT);
-			ctx.fillStyle = "rgba(118,68,138,0.75)";
-			var bar = function (x0, x1, l) {
-				var hgt = (MEM - 3) * l / r.memPeak;
-				ctx.fillRect(x0, y + MEM - 2 - hgt, Math.max(1, x1 - x0), hgt);
-			};
-			for (i = a; i < n && m.T[i] < view.t1; i++) {
-				var x = X(m.T[i]);
-				if (Math.floor(x) !== col) {
-					bar(xPrev, x, Math.max(lvl, colMax));
-					xPrev = x; col = Math.floor(x); colMax = 0;
-				}
-				lvl = m.L[i];
-				colMax = Math.max(colMax, lvl);
-			}
-			bar(xPrev, width - RIGHT, Math.max(lvl, colMax));
-		}
-	}
-
-	/* The share of the run's devices idle in each pixel column, as a bar from the strip's top. */
-	function drawBubble(r, top) {
-		var y = top + TITLE + r.p * ROW, x0 = Math.floor(LEFT), x1 = Math.ceil(width - RIGHT);
-		var t0 = Math.max(view.t0, r.origin / r.tick), t1 = Math.min(view.t1, r.origin / r.tick + r.makespan);
-		ctx.fillStyle = "#fafafa";
-		ctx.fillRect(LEFT, y, width - LEFT - RIGHT, BUBBLE - 6);
-		ctx.fillStyle = "#c44e52";
-		var sum = 0, n = 0;
-		for (var c = x0; c < x1; c++) {
-			/* only the part of the column inside the run */
-			var a = Math.max(c, X(t0)), b = Math.min(c + 1, X(t1));
-			if (b <= a) continue;
-			var idle = Math.max(0, Math.min(1, 1 - busy[c] / (r.p * (b - a))));
-			ctx.fillRect(c, y, 1, idle * (BUBBLE - 6));
-			sum += idle * (b - a); n += b - a;
-		}
-		r.viewBubble = n > 0 ? sum / n : 0;
-	}
-
-	/* Each request as a bar in its lane: waiting (grey), prefill to its first token (orange),
-	 * decode to its end (blue). */
-	function drawRequests(r, top) {
+	/* Each request as a bar in its lane: waiting, prefill to its first token, decode to its
+	 * end. */
+	function drawRequests(r) {
 		if (!r.req) return;
-		var g = r.req, y0 = top + TITLE + r.p * ROW + BUBBLE + 16;
+		var g = r.req, y0 = r.top + TITLE + r.p * r.row + 16;
+		if (y0 > off + ch || y0 + r.reqLanes * RH < off) return;
 		for (var k = 0; k < g.n; k++) {
 			if (g.E[k] < view.t0 || g.A[k] > view.t1) continue;
 			var y = y0 + g.lane[k] * RH;
 			var xa = X(g.A[k]), xm = X(g.M[k]), xf = X(g.F[k]), xe = X(g.E[k]);
-			ctx.fillStyle = "#c9c9c9"; ctx.fillRect(xa, y, Math.max(0.5, xm - xa), RH - 1);
-			ctx.fillStyle = "#f28e2b"; ctx.fillRect(xm, y, Math.max(0.5, xf - xm), RH - 1);
-			ctx.fillStyle = "#4e79a7"; ctx.fillRect(xf, y, Math.max(0.5, xe - xf), RH - 1);
+			ctx.fillStyle = REQ_C[0]; ctx.fillRect(xa, y, Math.max(0.5, xm - xa), RH - 1);
+			ctx.fillStyle = REQ_C[1]; ctx.fillRect(xm, y, Math.max(0.5, xf - xm), RH - 1);
+			ctx.fillStyle = REQ_C[2]; ctx.fillRect(xf, y, Math.max(0.5, xe - xf), RH - 1);
 		}
+		ctx.fillStyle = "#222"; ctx.textAlign = "right"; ctx.font = "10px sans-serif";
+		ctx.fillText(g.n + " requests", LEFT - 6, y0 + 8);
 	}
 
-	function drawAxis(y) {
-		var span = view.t1 - view.t0, step = niceStep(span / Math.max(2, (width - LEFT) / 110));
-		ctx.strokeStyle = "#333"; ctx.fillStyle = "#333";
-		ctx.beginPath(); ctx.moveTo(LEFT, y); ctx.lineTo(width - RIGHT, y); ctx.stroke();
+	/* The footer: per run the share of its devices idle in each pixel column (the mean in view
+	 * at its left), then the time axis. */
+	function drawFooter() {
+		var s = dpr, ncol = cx1 - cx0;
+		sctx.setTransform(1, 0, 0, 1, 0, 0);
+		sctx.fillStyle = BACK; sctx.fillRect(0, 0, strip.width, strip.height);
+		runs.forEach(function (r, k) {
+			var y = k * BUBBLE, hgt = BUBBLE - 6, rs = r.origin / r.tick, re = rs + r.makespan;
+			sctx.fillStyle = MEMBACK; sctx.fillRect(cx0, Math.round((y + 2) * s), ncol, Math.round(hgt * s));
+			sctx.fillStyle = BUBBLE_C;
+			var carry = 0, hpx = Math.round(hgt * s);
+			for (var c = 0; c < ncol; c++) {
+				var ta = Math.max(colT[c], rs), tb = Math.min(colT[c + 1], re);
+				if (tb <= ta) continue;
+				var idle = 1 - (totalAt(r.tot, tb) - totalAt(r.tot, ta)) / (r.p * (tb - ta));
+				idle = idle < 0 ? 0 : idle > 1 ? 1 : idle;
+				var want = idle * hpx, px = Math.round(want + carry);
+				px = Math.max(Math.floor(want), Math.min(Math.ceil(want), px));
+				carry += want - px;
+				if (px > 0) sctx.fillRect(cx0 + c, Math.round((y + 2) * s), 1, px);
+			}
+			var ts = Math.max(view.t0, rs), te = Math.min(view.t1, re);
+			r.viewBubble = te > ts ? 1 - (totalAt(r.tot, te) - totalAt(r.tot, ts)) / (r.p * (te - ts)) : 0;
+			sctx.setTransform(s, 0, 0, s, 0, 0);
+			sctx.fillStyle = "#222"; sctx.font = "10px sans-serif"; sctx.textAlign = "right";
+			sctx.fillText((runs.length > 1 ? (r.label !== "-" ? r.label : r.schedule) + " " : "") +
+				"bubble " + (100 * r.viewBubble).toFixed(1) + "%", LEFT - 6, y + 14);
+			sctx.setTransform(1, 0, 0, 1, 0, 0);
+		});
+		sctx.setTransform(s, 0, 0, s, 0, 0);
+		var y = runs.length * BUBBLE + 2, span = view.t1 - view.t0;
+		var step = niceStep(span / Math.max(2, (width - LEFT) / 110));
+		sctx.strokeStyle = "#333"; sctx.fillStyle = "#222"; sctx.lineWidth = 1;
+		sctx.beginPath(); sctx.moveTo(LEFT, y + 0.5); sctx.lineTo(width - RIGHT, y + 0.5); sctx.stroke();
+		sctx.textAlign = "center";
 		for (var t = Math.ceil(view.t0 / step) * step; t <= view.t1; t += step) {
-			var x = X(t);
-			ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x, y + 5); ctx.stroke();
-			ctx.fillText(num(t), x, y + 16);
-			ctx.strokeStyle = "rgba(0,0,0,0.06)";
-			ctx.beginPath(); ctx.moveTo(x, 4); ctx.lineTo(x, y); ctx.stroke();
-			ctx.strokeStyle = "#333";
+			var x = Math.round(X(t)) + 0.5;
+			sctx.beginPath(); sctx.moveTo(x, y); sctx.lineTo(x, y + 5); sctx.stroke();
+			sctx.fillText(num(t), x, y + 16);
 		}
-		ctx.textAlign = "right";
-		ctx.fillText("time (" + runs[0].unit + ")", LEFT - 6, y + 16);
-		ctx.textAlign = "center";
+		sctx.textAlign = "right";
+		sctx.fillText("time (" + runs[0].unit + ")", LEFT - 6, y + 16);
+	}
+
+	/* the devices whose rows the canvas shows: [first, end) of run r */
+	function rowsInView(r) {
+		var a = Math.floor((off - r.top - TITLE) / r.row), b = Math.ceil((off + ch - r.top - TITLE) / r.row);
+		return [Math.max(0, a), Math.min(r.p, b)];
 	}
 
 	function draw() {
-		width = canvas.parentNode.clientWidth || 1000;
-		canvas.width = Math.round(width * dpr); canvas.height = Math.round(height * dpr);
-		canvas.style.width = width + "px"; canvas.style.height = height + "px";
-		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-		ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, width, height);
-		ctx.font = "10px sans-serif"; ctx.textAlign = "center";
+		var began = performance.now();
+		size();
+		/* the canvas sticks to the top of the window while the lanes pass under it */
+		off = Math.max(0, Math.min(contentH - ch, window.scrollY - spaceTop));
+		off = Math.round(off * dpr) / dpr; /* the lanes on whole device pixels */
+		columns();
+		pix.fill(PX.back);
 		stats.drawn = stats.aggregated = stats.arrows = 0;
-		runs.forEach(function (r, k) {
-			var top = tops[k];
+		runs.forEach(function (r) {
+			var v = rowsInView(r);
+			for (var d = v[0]; d < v[1]; d++) { drawLane(r, d); drawUnder(r, d); }
+		});
+		ctx.putImageData(image, 0, 0);
+		ctx.setTransform(dpr, 0, 0, dpr, 0, -off * dpr);
+		ctx.font = "10px sans-serif"; ctx.textAlign = "center";
+		runs.forEach(function (r) {
+			var v = rowsInView(r);
 			ctx.save();
-			ctx.beginPath(); ctx.rect(LEFT, top, width - LEFT - RIGHT + 1, TITLE + r.p * ROW + BUBBLE + reqHeight(r));
-			ctx.clip();
-			drawOps(r, top); drawBubble(r, top); drawMemory(r, top); drawWires(r, top);
-			drawStreams(r, top); drawRequests(r, top);
+			ctx.beginPath(); ctx.rect(LEFT, r.top, plotW() + 1, r.height); ctx.clip();
+			for (var d = v[0]; d < v[1]; d++) { drawOpDetails(r, d); drawStreams(r, d); }
+			drawArrows(r, v[0], v[1]);
+			drawRequests(r);
 			ctx.restore();
 			ctx.fillStyle = "#222"; ctx.textAlign = "left"; ctx.font = "bold 12px sans-serif";
-			ctx.fillText(r.title, 6, top + 14);
-			ctx.font = "11px sans-serif"; ctx.textAlign = "right";
-			for (var d = 0; d < r.p; d++) {
-				var y = top + TITLE + d * ROW;
+			if (r.top + TITLE > off && r.top < off + ch) ctx.fillText(r.title, 6, r.top + 14);
+			ctx.textAlign = "right";
+			for (d = v[0]; d < v[1]; d++) {
+				var y = laneTop(r, d);
+				ctx.font = "11px sans-serif"; ctx.fillStyle = "#222";
 				ctx.fillText(r.devices[d].label, LEFT - 6, y + 13);
 				if (r.memPeak > 0) {
-					ctx.font = "9px sans-serif"; ctx.fillStyle = "#76448a";
-					ctx.fillText("memory", LEFT - 6, y + LANE + WIRE + 10);
-					ctx.font = "11px sans-serif"; ctx.fillStyle = "#222";
+					ctx.font = "9px sans-serif"; ctx.fillStyle = MEM_C;
+					ctx.fillText("memory", LEFT - 6, y + LANE + r.streamH + WIRE + 10);
 				}
 			}
-			ctx.fillStyle = "#c44e52"; ctx.font = "10px sans-serif";
-			ctx.fillText("bubble " + (100 * r.viewBubble).toFixed(1) + "%", LEFT - 6, top + TITLE + r.p * ROW + 12);
-			if (r.req) {
-				ctx.fillStyle = "#222";
-				ctx.fillText(r.req.n + " requests", LEFT - 6, top + TITLE + r.p * ROW + BUBBLE + 24);
-			}
-			ctx.fillStyle = "#222"; ctx.textAlign = "center";
+			ctx.textAlign = "center"; ctx.font = "10px sans-serif";
 		});
-		drawAxis(height - AXIS + 4);
+		drawSelection();
+		drawFooter();
 		stats.frames++;
 		el("window").textContent = num(view.t0) + " to " + num(view.t1) + " " + runs[0].unit +
 			" (" + stats.drawn + " ops drawn one by one, " + stats.aggregated + " in pixel columns)";
+		stats.ms = performance.now() - began;
 	}
 
 	var pending = false;
@@ -431,38 +728,43 @@
 		requestAnimationFrame(function () { pending = false; draw(); });
 	}
 
-	function setWindow(t0, t1) {
+	function setWindow(t0, t1, later) {
 		/* at the closest, the shortest op fills the view */
 		var span = hi - lo, minSpan = Math.max(shortest, span * 1e-9, 1e-12);
 		if (t1 - t0 < minSpan) { var c = (t0 + t1) / 2; t0 = c - minSpan / 2; t1 = c + minSpan / 2; }
 		if (t1 - t0 > span * 1.05) { t0 = lo - span * 0.025; t1 = hi + span * 0.025; }
 		view.t0 = t0; view.t1 = t1;
-		draw();
+		if (later) redraw(); else draw();
 	}
-	function zoomAt(x, f) {
+	function zoomAt(x, f, later) {
 		var t = T(x);
-		setWindow(t - (t - view.t0) * f, t + (view.t1 - t) * f);
+		setWindow(t - (t - view.t0) * f, t + (view.t1 - t) * f, later);
+	}
+	function pan(share, later) {
+		var span = view.t1 - view.t0;
+		setWindow(view.t0 + span * share, view.t1 + span * share, later);
 	}
 	function fit() { setWindow(lo, hi); }
 
-	/* The op under (x, y), or null: [run, op index]. */
+	/* The op under canvas point (x, y), or null: [run, op index] ([run, request, "request"]). */
 	function hit(x, y) {
+		y += off;
 		for (var k = 0; k < runs.length; k++) {
-			var r = runs[k], yy = y - tops[k] - TITLE;
-			var ry = yy - r.p * ROW - BUBBLE - 16;
+			var r = runs[k], yy = y - r.top - TITLE;
+			var ry = yy - r.p * r.row - 16;
 			if (r.req && ry >= 0 && ry < r.reqLanes * RH && x >= LEFT) {
 				var lane = Math.floor(ry / RH), t = T(x), g = r.req;
 				for (var q = 0; q < g.n; q++)
 					if (g.lane[q] === lane && g.A[q] <= t && g.E[q] >= t) return [r, q, "request"];
 				return null;
 			}
-			if (yy < 0 || yy >= r.p * ROW) continue;
-			var d = Math.floor(yy / ROW);
-			if (yy - d * ROW >= LANE || x < LEFT) return null;
+			if (yy < 0 || yy >= r.p * r.row) continue;
+			var d = Math.floor(yy / r.row), in_ = yy - d * r.row - CRITH;
+			if (in_ < 0 || in_ >= LANE || x < LEFT) return null;
 			var t = T(x), i = firstAfter(r, d, t);
-			var slack = (view.t1 - view.t0) / (width - LEFT - RIGHT);
+			var slack = (view.t1 - view.t0) / plotW();
 			if (i < r.devStart[d + 1] && r.S[i] <= t + slack) {
-				if (r.OV[i] === 1 && yy - d * ROW >= LANE / 2) i++;
+				if (r.OV[i] === 1 && in_ >= LANE / 2) i++;
 				return [r, i];
 			}
 			return null;
@@ -478,11 +780,11 @@
 			"finished " + num(g.E[q]) + u + " (latency " + num(g.E[q] - g.A[q]) + ")"].join("<br>");
 	}
 
-	function describe(r, i, what) {
-		if (what === "request") return describeRequest(r, i);
+	/* an op's details, as lines (the first its name) */
+	function details(r, i) {
 		var d = r.dev[i], prev = i > r.devStart[d] ? r.E[i - 1] : r.origin / r.tick;
 		var lines = [
-			"<b>" + label(r, i) + "</b> " + r.kindNames[r.K[i]],
+			label(r, i) + " " + r.kindNames[r.K[i]],
 			"micro-batch " + r.MB[i] + ", stage " + r.ST[i] + ", chunk " + r.chunkOf[r.ST[i]] +
 				", GPU " + d,
 			"start " + num(r.S[i]) + ", end " + num(r.E[i]) + " " + r.unit +
@@ -505,26 +807,111 @@
 			lines.push("last input: " + label(r, r.MF[last]) + " from GPU " + r.dev[r.MF[last]] +
 				", sent " + num(r.MS[last]) + ", arrived " + num(r.ME[last]) +
 				"; waited " + num(Math.max(0, Math.min(r.S[i], r.ME[last]) - prev)) + " for it");
-		return lines.join("<br>");
+		return lines;
+	}
+	function describe(r, i, what) {
+		if (what === "request") return describeRequest(r, i);
+		var lines = details(r, i);
+		lines[0] = "<b>" + esc(lines[0].split(" ")[0]) + "</b> " + esc(lines[0].replace(/^\S+ /, ""));
+		return lines.map(function (l, j) { return j ? esc(l) : l; }).join("<br>");
 	}
 
-	var drag = null;
+	/* Selects op i of run k: brings it into view (in time, and its lane on the screen) and
+	 * writes its details to the live region. */
+	function select(k, i) {
+		var r = runs[k];
+		if (!r || i < 0 || i >= r.nops) return;
+		sel = {k: k, i: i};
+		var span = view.t1 - view.t0, d = r.dev[i];
+		if (r.E[i] - r.S[i] > span * 0.9) setWindow(r.S[i] - (r.E[i] - r.S[i]) * 0.3, r.E[i] + (r.E[i] - r.S[i]) * 0.3, true);
+		else if (r.S[i] < view.t0 || r.E[i] > view.t1) setWindow((r.S[i] + r.E[i]) / 2 - span / 2, (r.S[i] + r.E[i]) / 2 + span / 2, true);
+		else redraw();
+		var y = laneTop(r, d), box = space.getBoundingClientRect(), top = box.top + y;
+		if (top < 0 || top + LANE > Math.min(window.innerHeight - footH, box.top + contentH))
+			window.scrollBy(0, top - Math.max(40, (window.innerHeight - footH) / 2));
+		var lines = details(r, i), n = i - r.devStart[d] + 1, of = r.devStart[d + 1] - r.devStart[d];
+		el("details").textContent = (runs.length > 1 ? r.schedule + ": " : "") + lines.join("; ") +
+			" (op " + n + " of " + of + " on GPU " + d + ")";
+		redraw();
+	}
+	function move(key) {
+		if (!sel) {
+			/* the first op in view of the first device in view */
+			for (var k = 0; k < runs.length; k++) {
+				var v = rowsInView(runs[k]);
+				for (var d = v[0]; d < v[1]; d++) {
+					var i = firstAfter(runs[k], d, view.t0);
+					if (i < runs[k].devStart[d + 1]) return select(k, i);
+				}
+			}
+			return select(0, 0);
+		}
+		var r = runs[sel.k], i = sel.i, dv = r.dev[i], a = r.devStart[dv], b = r.devStart[dv + 1];
+		if (key === "ArrowLeft" && i > a) return select(sel.k, i - 1);
+		if (key === "ArrowRight" && i + 1 < b) return select(sel.k, i + 1);
+		if (key === "Home") return select(sel.k, a);
+		if (key === "End") return select(sel.k, b - 1);
+		if (key === "ArrowUp" || key === "ArrowDown") {
+			var step = key === "ArrowUp" ? -1 : 1, mid = (r.S[i] + r.E[i]) / 2, k2 = sel.k, d2 = dv;
+			/* the next device in that direction that ran ops, across runs */
+			for (;;) {
+				d2 += step;
+				if (d2 < 0) { if (--k2 < 0) return; d2 = runs[k2].p - 1; }
+				if (d2 >= runs[k2].p) { if (++k2 >= runs.length) return; d2 = 0; }
+				var r2 = runs[k2];
+				if (r2.devStart[d2 + 1] > r2.devStart[d2]) {
+					var j = Math.min(firstAfter(r2, d2, mid), r2.devStart[d2 + 1] - 1);
+					if (j > r2.devStart[d2] && Math.abs(r2.S[j - 1] + r2.E[j - 1] - 2 * mid) < Math.abs(r2.S[j] + r2.E[j] - 2 * mid)) j--;
+					return select(k2, j);
+				}
+			}
+		}
+	}
+
+	/* input: pointer (mouse, pen, touch), wheel, keys */
+	var pointers = {}, gesture = null;
+	function npointers() { return Object.keys(pointers).length; }
 	canvas.addEventListener("wheel", function (e) {
-		e.preventDefault();
-		zoomAt(e.offsetX, Math.exp(e.deltaY * 0.0015));
+		if (e.ctrlKey || e.metaKey) {
+			e.preventDefault();
+			zoomAt(e.offsetX, Math.exp(Math.max(-300, Math.min(300, e.deltaY)) * 0.004), true);
+		} else if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+			e.preventDefault();
+			pan(e.deltaX / plotW(), true);
+		}
+		/* else the page scrolls */
 	}, {passive: false});
-	canvas.addEventListener("mousedown", function (e) {
-		drag = {x: e.clientX, t0: view.t0, t1: view.t1};
+	canvas.addEventListener("pointerdown", function (e) {
+		pointers[e.pointerId] = {x: e.clientX, y: e.clientY};
+		try { canvas.setPointerCapture(e.pointerId); } catch (err) { /* a synthetic pointer */ }
+		var ids = Object.keys(pointers);
+		if (ids.length === 1) gesture = {x: e.clientX, y: e.clientY, t0: view.t0, t1: view.t1, moved: false, ox: e.offsetX, oy: e.offsetY};
+		else if (ids.length === 2) {
+			var a = pointers[ids[0]], b = pointers[ids[1]];
+			gesture = {pinch: Math.max(10, Math.abs(a.x - b.x)), mid: (a.x + b.x) / 2 - canvas.getBoundingClientRect().left,
+				t0: view.t0, t1: view.t1, moved: true};
+		}
 	});
-	window.addEventListener("mouseup", function () { drag = null; });
-	canvas.addEventListener("mousemove", function (e) {
-		if (drag) {
-			var dt = (e.clientX - drag.x) * (drag.t1 - drag.t0) / (width - LEFT - RIGHT);
-			view.t0 = drag.t0 - dt; view.t1 = drag.t1 - dt;
-			tip.style.display = "none";
-			redraw();
+	canvas.addEventListener("pointermove", function (e) {
+		if (pointers[e.pointerId]) pointers[e.pointerId] = {x: e.clientX, y: e.clientY};
+		if (gesture && npointers() === 2 && gesture.pinch) {
+			var ids = Object.keys(pointers), a = pointers[ids[0]], b = pointers[ids[1]];
+			var f = gesture.pinch / Math.max(10, Math.abs(a.x - b.x));
+			var span = (gesture.t1 - gesture.t0) * f, t = gesture.t0 + (gesture.mid - LEFT) * (gesture.t1 - gesture.t0) / plotW();
+			setWindow(t - (gesture.mid - LEFT) * span / plotW(), t + (width - RIGHT - gesture.mid) * span / plotW(), true);
 			return;
 		}
+		if (gesture && npointers() === 1) {
+			var dx = e.clientX - gesture.x;
+			if (Math.abs(dx) > 3 || Math.abs(e.clientY - gesture.y) > 3) gesture.moved = true;
+			if (gesture.moved) {
+				var dt = dx * (gesture.t1 - gesture.t0) / plotW();
+				tip.style.display = "none";
+				setWindow(gesture.t0 - dt, gesture.t1 - dt, true);
+			}
+			return;
+		}
+		if (e.pointerType !== "mouse") return;
 		var h = hit(e.offsetX, e.offsetY);
 		if (!h) { tip.style.display = "none"; return; }
 		tip.innerHTML = describe(h[0], h[1], h[2]);
@@ -532,37 +919,66 @@
 		tip.style.left = Math.min(e.pageX + 12, document.body.scrollWidth - 320) + "px";
 		tip.style.top = e.pageY + 14 + "px";
 	});
-	canvas.addEventListener("mouseleave", function () { tip.style.display = "none"; });
+	function up(e) {
+		var g = gesture;
+		delete pointers[e.pointerId];
+		if (npointers() === 0) {
+			gesture = null;
+			if (g && !g.moved && !g.pinch && e.type === "pointerup") {
+				var h = hit(g.ox, g.oy);
+				if (h && h[2] !== "request") select(runs.indexOf(h[0]), h[1]);
+			}
+		} else if (npointers() === 1) {
+			var id = Object.keys(pointers)[0];
+			gesture = {x: pointers[id].x, y: pointers[id].y, t0: view.t0, t1: view.t1, moved: true};
+		}
+	}
+	canvas.addEventListener("pointerup", up);
+	canvas.addEventListener("pointercancel", up);
+	canvas.addEventListener("pointerleave", function (e) { if (e.pointerType === "mouse") tip.style.display = "none"; });
 	canvas.addEventListener("dblclick", fit);
 	window.addEventListener("keydown", function (e) {
-		var span = view.t1 - view.t0, mid = LEFT + (width - LEFT - RIGHT) / 2;
-		if (e.key === "+" || e.key === "=") zoomAt(mid, 0.5);
-		else if (e.key === "-") zoomAt(mid, 2);
-		else if (e.key === "0") fit();
-		else if (e.key === "ArrowLeft") setWindow(view.t0 - span / 4, view.t1 - span / 4);
-		else if (e.key === "ArrowRight") setWindow(view.t0 + span / 4, view.t1 + span / 4);
+		var t = e.target, tag = t && t.tagName;
+		if (e.ctrlKey || e.metaKey || e.altKey || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+		var mid = LEFT + plotW() / 2, key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+		if (sel && (key === "w" || key === "s")) mid = Math.max(LEFT, Math.min(width - RIGHT, X((runs[sel.k].S[sel.i] + runs[sel.k].E[sel.i]) / 2)));
+		if (key === "+" || key === "=" || key === "w") zoomAt(mid, key === "w" ? 0.8 : 0.5, true);
+		else if (key === "-" || key === "s") zoomAt(mid, key === "s" ? 1.25 : 2, true);
+		else if (key === "a") pan(-0.2, true);
+		else if (key === "d") pan(0.2, true);
+		else if (key === "0") { fit(); }
+		else if (t === canvas && /^(Arrow(Left|Right|Up|Down)|Home|End)$/.test(key)) move(key);
+		else if (t === canvas && key === "f" && sel) {
+			var r = runs[sel.k], w = Math.max(r.E[sel.i] - r.S[sel.i], shortest);
+			setWindow(r.S[sel.i] - 2 * w, r.E[sel.i] + 2 * w, true);
+		} else if (t === canvas && key === "Escape") { sel = null; el("details").textContent = "No op selected."; redraw(); }
+		else return;
+		e.preventDefault();
 	});
 	el("fit").onclick = fit;
-	el("zin").onclick = function () { zoomAt(LEFT + (width - LEFT - RIGHT) / 2, 0.5); };
-	el("zout").onclick = function () { zoomAt(LEFT + (width - LEFT - RIGHT) / 2, 2); };
+	el("zin").onclick = function () { zoomAt(LEFT + plotW() / 2, 0.5); };
+	el("zout").onclick = function () { zoomAt(LEFT + plotW() / 2, 2); };
 	el("arrows").onchange = draw;
-	window.addEventListener("resize", redraw);
+	window.addEventListener("resize", function () { measured = false; redraw(); });
+	window.addEventListener("scroll", redraw, {passive: true});
 
 	/* the bubble of each device, split into fill, drain, waits for transfers and the rest */
 	function breakdown() {
 		var html = "";
 		runs.forEach(function (r) {
-			html += "<h3>" + esc(r.title) + "</h3><table class=\"bubble\"><tr><th>device</th>" +
-				"<th>busy</th><th>fill</th><th>drain</th><th>comm wait</th><th>other idle</th>" +
-				"<th>bubble</th><th>peak activations</th><th class=\"bar\"></th></tr>";
+			html += "<table class=\"bubble\"><caption>" + esc(r.title) + "</caption><tr><th scope=\"col\">device</th>" +
+				"<th scope=\"col\">busy</th><th scope=\"col\">busy share</th><th scope=\"col\">fill</th><th scope=\"col\">drain</th>" +
+				"<th scope=\"col\">comm wait</th><th scope=\"col\">other idle</th>" +
+				"<th scope=\"col\">bubble</th><th scope=\"col\">peak activations</th><td class=\"bar\" aria-hidden=\"true\"></td></tr>";
 			r.devices.forEach(function (v) {
 				var span = r.makespan, other = Math.max(0, v.idle - v.fill - v.drain - v.comm_wait);
 				var parts = [["busy", v.busy], ["fill", v.fill], ["drain", v.drain],
 					["comm", v.comm_wait], ["other", other]];
-				html += "<tr><td>" + esc(v.label) + "</td><td>" + num(v.busy) + "</td><td>" +
+				html += "<tr><th scope=\"row\">" + esc(v.label) + "</th><td>" + num(v.busy) + "</td><td>" +
+					(span > 0 ? (100 * v.busy / span).toFixed(1) + "%" : "") + "</td><td>" +
 					num(v.fill) + "</td><td>" + num(v.drain) + "</td><td>" + num(v.comm_wait) +
 					"</td><td>" + num(other) + "</td><td>" + num(span > 0 ? v.idle / span : 0) +
-					"</td><td>" + num(v.peak_activations) + "</td><td class=\"bar\">";
+					"</td><td>" + num(v.peak_activations) + "</td><td class=\"bar\" aria-hidden=\"true\">";
 				parts.forEach(function (p) {
 					html += "<span class=\"" + p[0] + "\" style=\"width:" +
 						(span > 0 ? 100 * p[1] / span : 0) + "%\" title=\"" + p[0] + " " +
@@ -580,11 +996,12 @@
 	 * step taken apart. */
 	function streamsTable(r) {
 		if (!r.streams) return "";
-		var K = r.commKinds, html = "<table class=\"streams\"><tr><th>device</th><th>end</th>";
-		K.forEach(function (k) { html += "<th>exposed " + k + "</th><th>" + k + " stream</th>"; });
+		var K = r.commKinds, html = "<table class=\"streams\"><caption>communication of " + esc(r.title) +
+			"</caption><tr><th scope=\"col\">device</th><th scope=\"col\">end</th>";
+		K.forEach(function (k) { html += "<th scope=\"col\">exposed " + esc(k) + "</th><th scope=\"col\">" + esc(k) + " stream</th>"; });
 		html += "</tr>";
 		r.streams.forEach(function (v, d) {
-			html += "<tr><td>" + esc(r.devices[d].label) + "</td><td>" + num(v.end) + "</td>";
+			html += "<tr><th scope=\"row\">" + esc(r.devices[d].label) + "</th><td>" + num(v.end) + "</td>";
 			K.forEach(function (k, j) {
 				html += "<td>" + num(v.exposed[j]) + "</td><td>" + num(v.comm[j]) + "</td>";
 			});
@@ -609,56 +1026,80 @@
 		});
 	}
 
+	/* the legend: each colour with its one meaning (window.ppsimView.legend for tests) */
+	var legendEntries = [];
 	function legend() {
 		var seen = [false, false, false, false], html = "";
+		var add = function (colour, text, style) {
+			legendEntries.push({colour: colour, text: text});
+			html += "<span><i aria-hidden=\"true\" style=\"" + (style || "background:" + colour) + "\"></i>" + esc(text) + "</span>";
+		};
 		runs.forEach(function (r) { for (var i = 0; i < r.nops; i++) seen[r.K[i]] = true; });
 		for (var k = 0; k < 4; k++)
-			if (seen[k])
-				html += "<span><i style=\"background:" + COLOR[k] + "\"></i>" +
-					runs[0].kindLetters[k] + " " + runs[0].kindNames[k] + "</span>";
+			if (seen[k]) add(COLOR[k], runs[0].kindLetters[k] + " " + runs[0].kindNames[k]);
 		if (runs.some(function (r) { return r.v > 1; }))
-			html += "<span><i style=\"background:" + LIGHT[0] + "\"></i>odd chunks lighter</span>";
+			for (k = 0; k < 4; k++)
+				if (seen[k]) add(LIGHT[k], runs[0].kindLetters[k].toLowerCase() + " " + runs[0].kindNames[k] + " on an odd chunk");
+		add(IDLE, "idle (a lane's column is drawn as high as the device is busy in it)");
 		if (runs.some(function (r) { return r.SL; }))
-			html += "<span><i style=\"box-sizing:border-box;border:2px solid " + CRIT +
-				"\"></i>critical: no slack (outlined; a mark over merged ops)</span>";
+			add(CRIT, "critical: no slack (outlined; a mark above the lane)", "box-sizing:border-box;border:2px solid " + CRIT);
 		if (runs.some(function (r) { return r.nmsgs > 0; }))
-			html += "<span><i style=\"background:#777\"></i>transfers, arrows to the consumer</span>";
-		html += "<span><i style=\"background:#c44e52\"></i>bubble over time: the share of devices idle (in view)</span>";
+			add(WIRE_C, "transfers, arrows to the consumer");
+		add(BUBBLE_C, "bubble over time: the share of devices idle (in view)");
 		if (runs.some(function (r) { return r.memPeak > 0; }))
-			html += "<span><i style=\"background:#76448a\"></i>activation memory</span>";
+			add(MEM_C, "activation memory");
+		add(SEL_C, "the selected op (keyboard or click)");
 		var withStreams = runs.filter(function (r) { return r.streams; });
 		if (withStreams.length > 0) {
-			withStreams[0].streamNames.forEach(function (n, st) {
-				html += "<span><i style=\"background:" + SCOLOR[st % SCOLOR.length] + "\"></i>" +
-					esc(n) + " stream (under the ops)</span>";
-			});
-			html += "<span><i style=\"background:rgba(196,78,82,0.35)\"></i>exposed: streams past the last op</span>";
+			withStreams[0].streamNames.forEach(function (n, st) { add(SCOLOR[st % SCOLOR.length], n + " stream (under the ops)"); });
+			add(EXPOSED_C, "exposed: streams past the last op");
 		}
-		if (runs.some(function (r) { return r.req; }))
-			html += "<span><i style=\"background:#c9c9c9\"></i>request waiting</span><span><i style=\"background:#f28e2b\"></i>to its first token</span><span><i style=\"background:#4e79a7\"></i>decoding</span>";
+		if (runs.some(function (r) { return r.req; })) {
+			add(REQ_C[0], "request waiting"); add(REQ_C[1], "to its first token"); add(REQ_C[2], "decoding");
+		}
 		el("legend").innerHTML = html;
+	}
+
+	/* the lanes on the canvas now, for tests: canvas pixels (device) of each visible lane */
+	function lanes() {
+		var out = [];
+		runs.forEach(function (r, k) {
+			var v = rowsInView(r);
+			for (var d = v[0]; d < v[1]; d++) {
+				var y = laneTop(r, d), y0 = dev(y), y1 = dev(y + LANE);
+				if (y0 < 0 || y1 > H) continue;
+				var z = r.bz[d], ts = view.t0, te = view.t1;
+				var busy = busyAt(z, upper(z.E, 0, z.n, te), te) - busyAt(z, upper(z.E, 0, z.n, ts), ts);
+				out.push({run: k, device: d, x0: cx0, x1: cx1, y0: y0, y1: y1, share: busy / (te - ts)});
+			}
+		});
+		return out;
 	}
 
 	el("opcount").textContent = String(total);
 	legend();
 	breakdown();
+	el("details").textContent = "No op selected. Focus the timeline and press an arrow key.";
 	fit();
 	window.ppsimView = {
 		ops: total, runs: runs.length, stats: stats, view: view, readyMs: performance.now() - began,
-		setWindow: setWindow, fit: fit, zoomAt: zoomAt,
+		setWindow: setWindow, fit: fit, zoomAt: zoomAt, pan: pan, draw: draw, select: select,
+		selected: function () { return sel ? {run: sel.k, op: sel.i} : null; },
+		lanes: lanes, legend: legendEntries, idle: IDLE, background: BACK,
+		labelContrast: function () {
+			return COLOR.concat(LIGHT).map(function (c) { return contrast(c, labelOn(c)); });
+		},
 		/* the tooltip text at canvas point (x, y), or null */
 		hit: function (x, y) { var h = hit(x, y); return h ? describe(h[0], h[1], h[2]) : null; },
-		/* the canvas point at the middle of op i of run k */
+		/* the canvas point at the middle of op i of run k, as the canvas shows it now */
 		locate: function (k, i) {
 			var r = runs[k];
 			return {x: (Math.max(LEFT, X(r.S[i])) + Math.min(width - RIGHT, X(r.E[i]))) / 2,
-				y: tops[k] + TITLE + r.dev[i] * ROW + (r.OV[i] === 2 ? 0.75 : r.OV[i] === 1 ? 0.25 : 0.5) * LANE};
+				y: laneTop(r, r.dev[i]) - off + (r.OV[i] === 2 ? 0.75 : r.OV[i] === 1 ? 0.25 : 0.5) * LANE};
 		}
 	};
 	document.body.setAttribute("data-ready", "1");
 
-	/* A sweep: a heatmap of one figure over two axes, each cell the best point with those two
-	 * values; hover shows that point's settings and figures. */
 	function sweepPage() {
 		var FIGURES = ["makespan", "step_time", "bubble_ratio", "utilization", "throughput",
 			"tokens_per_s", "mfu", "peak_activations", "memory_bytes", "p2p_time", "messages"];

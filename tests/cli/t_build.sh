@@ -231,6 +231,21 @@ if PPSIM_NO_BROWSER=1 PATH="$TMP/sys/bin:$PATH" sh "$ROOT/build-aux/ensure-brows
 else
 	not_ok "ensure-browser with PPSIM_NO_BROWSER=1: $(why_failed)"
 fi
+# the browser tests' npm packages (puppeteer-core, axe-core): without node, one line saying
+# so and status 1, nothing written; without its folder, the usage and status 2
+mkdir -p "$TMP/nonode"
+ln -sf "$(command -v sh)" "$TMP/nonode/sh"
+if PATH="$TMP/nonode" sh "$ROOT/build-aux/ensure-puppeteer" "$TMP/npmx" >"$TMP/deps.out" 2>&1; then
+	not_ok "ensure-puppeteer without node succeeded"
+elif [ "$(cat "$TMP/deps.out")" = "no node on the PATH" ] && [ ! -e "$TMP/npmx" ]; then
+	ok
+else
+	not_ok "ensure-puppeteer without node: $(cat "$TMP/deps.out")"
+fi
+sh "$ROOT/build-aux/ensure-puppeteer" >"$TMP/deps.out" 2>&1
+if [ $? -eq 2 ] && grep -q "^usage: .*ensure-puppeteer DIR" "$TMP/deps.out"; then ok; else
+	not_ok "ensure-puppeteer with no folder: $(cat "$TMP/deps.out")"
+fi
 
 # The build's side programs: --help prints their usage and exits 0, an unknown option or a
 # second argument is refused with status 2; none of them runs its work or writes a file then

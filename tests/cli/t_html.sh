@@ -103,3 +103,43 @@ browse "$TMP/sweep.html" 12
 # org.chromium.Chromium.* folders in /tmp after every run)
 left=$(cd "$TMP" && ls -d chromium-* org.chromium.* 2>/dev/null | head -5 | tr '\n' ' ')
 if [ -z "$left" ]; then ok; else not_ok "the browser checks left ${left}in TMPDIR"; fi
+
+# 3. At scale and for everyone (issue 41), in Chromium driven by puppeteer-core with axe-core
+#    (tests/tools/html-check.mjs; build-aux/ensure-puppeteer installs both into the build
+#    directory, once): each lane's pixels drawn busy are its device's busy share in view within
+#    one point at every zoom, at p = 16, m = 512 and p = 64, m = 4096; zoom and pan redraw
+#    times (printed; the goal is 16 ms a frame); the wheel scrolls, Ctrl+wheel, W/S/A/D and
+#    touch zoom and pan, the axis and bubble strip stay on screen; every op is reachable from
+#    the keyboard with its details in a live region; axe-core finds no serious violation.
+NPM_DIR=$(dirname "$PPSIM")/npm-browser
+if ! why=$(sh "$ROOT/build-aux/ensure-puppeteer" "$NPM_DIR"); then
+	skip "the HTML report at scale and for everyone (puppeteer-core, axe-core)" "$why"
+	return 0 2>/dev/null || exit 0
+fi
+ppsim -p 16 -m 512 --tcomm 0.1 --html="$TMP/p16.html" >/dev/null
+ppsim -p 64 -m 4096 --tcomm 0.1 --html="$TMP/p64.html" >/dev/null
+ppsim -s dualpipev -p 2 -m 6 --tcomm 0.1 --html="$TMP/pairs.html" >/dev/null
+ppsim --model=llama3-8b -p 4 -m 8 --tp=2 --cp=2 --dp=2 --html="$TMP/streams.html" >/dev/null
+# (small.html, serve.html and sweep.html are the pages of section 2)
+for page in small serve sweep; do
+	[ -s "$TMP/$page.html" ] || ppsim -p 4 -m 8 --html="$TMP/$page.html" >/dev/null
+done
+TMPDIR="$TMP" node "$ROOT/tests/tools/html-check.mjs" "$NPM_DIR" "$(command -v chromium)" \
+	"$TMP/p16.html:pixels" "$TMP/p64.html:pixels,perf,input" "$TMP/small.html:keys,a11y" \
+	"$TMP/pairs.html:pixels,keys" "$TMP/streams.html:pixels,a11y" "$TMP/serve.html:a11y" \
+	"$TMP/sweep.html:a11y" \
+	>"$TMP/check.out" 2>&1
+status=$?
+grep '^# ' "$TMP/check.out"
+n=0
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) ok; n=$((n + 1)) ;;
+	"not ok - "*) not_ok "html-check: ${line#not ok - }"; n=$((n + 1)) ;;
+	esac
+done <"$TMP/check.out"
+if [ $status -ne 0 ] && ! grep -q '^not ok' "$TMP/check.out"; then
+	not_ok "html-check failed: $(head -c 1500 "$TMP/check.out")"
+elif [ $n -lt 22 ]; then
+	not_ok "html-check ran $n checks, not all of them: $(tail -c 800 "$TMP/check.out")"
+fi

@@ -69,14 +69,22 @@ ppsim -c "$TMP/w.json" --svg="$TMP/w.svg" >/dev/null
 if grep -q ' width="640" ' "$TMP/w.svg"; then ok; else not_ok "config svg_width 640: not 640 px wide"; fi
 ppsim --svg="$TMP/w.svg" >/dev/null
 if grep -q ' width="1200" ' "$TMP/w.svg"; then ok; else not_ok "svg: not 1200 px wide by default"; fi
-# Without --svg-width a longer run widens until its ops fit their labels (p = 8, m = 64: all
-# 1024), up to 6000 px; --svg-width still wins.
-ppsim -p 8 -m 64 --svg="$TMP/w.svg" >/dev/null
+# Without --svg-width a longer run widens until its ops fit their labels (p = 8, m = 16: all
+# 256), up to 2400 px, and no wider however long the run (m = 64, m = 4096: merged where its
+# ops are too narrow; issue 41); --svg-width still wins.
+ppsim -p 8 -m 16 --svg="$TMP/w.svg" >/dev/null
 width=$(sed -n 's/^<svg [^>]* width="\([0-9]*\)".*/\1/p' "$TMP/w.svg")
-if [ "$width" -gt 1200 ] && [ "$width" -le 6000 ] &&
-	[ "$(grep -c 'class="label"' "$TMP/w.svg")" -eq 1024 ]; then ok; else
-	not_ok "svg of p=8 m=64: $width px wide, $(grep -c 'class="label"' "$TMP/w.svg") of 1024 ops labelled"
+if [ "$width" -gt 1200 ] && [ "$width" -lt 2400 ] &&
+	[ "$(grep -c 'class="label"' "$TMP/w.svg")" -eq 256 ]; then ok; else
+	not_ok "svg of p=8 m=16: $width px wide, $(grep -c 'class="label"' "$TMP/w.svg") of 256 ops labelled"
 fi
+for m in 64 4096; do
+	ppsim -p 8 -m $m --svg="$TMP/w.svg" >/dev/null
+	width=$(sed -n 's/^<svg [^>]* width="\([0-9]*\)".*/\1/p' "$TMP/w.svg")
+	if [ "$width" -eq 2400 ] && xmllint --noout "$TMP/w.svg"; then ok; else
+		not_ok "svg of p=8 m=$m: $width px wide, not the 2400 at most of a long run"
+	fi
+done
 ppsim -p 8 -m 2048 --svg-width=900 --svg="$TMP/w.svg" >/dev/null
 if grep -q '^<svg [^>]* width="900" ' "$TMP/w.svg"; then ok; else not_ok "--svg-width=900 not kept at m=2048"; fi
 

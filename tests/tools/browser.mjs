@@ -9,7 +9,7 @@
 // reports COUNT ops (a sweep's page: COUNT points, and hovers a cell of its heatmap); with
 // OPS.csv (--dump-ops of the same run), that the page's op times (and slacks) are the run's; with
 // requests=N, that a serving run's page draws N requests; with "zoom", that the first view merges ops into pixel columns and that
-// zooming in with the mouse wheel draws single ops; hovers an op and checks its tooltip;
+// zooming in with Ctrl+wheel draws single ops; hovers an op and checks its tooltip;
 // compares a screenshot with REF.png (the share of pixels that differ by more than a small
 // amount must stay under 1.5%), writing it to OUT.png. Prints one line per check; exits 1 on a
 // failure.
@@ -192,7 +192,7 @@ try {
 		check(first.aggregated > 0, `the whole run merges ops narrower than a pixel (${first.aggregated} merged, ${first.drawn} single)`);
 		const x = box.x + 160, y = box.y + 30;
 		for (let i = 0; i < 40; i++) {
-			await send("Input.dispatchMouseEvent", {type: "mouseWheel", x, y, deltaX: 0, deltaY: -400}, s);
+			await send("Input.dispatchMouseEvent", {type: "mouseWheel", x, y, deltaX: 0, deltaY: -400, modifiers: 2}, s);
 			await sleep(5);
 		}
 		await sleep(100);

@@ -1577,7 +1577,7 @@ static void report_svg_merges_what_is_narrower_than_a_few_pixels(void)
 static void report_svg_widens_for_its_labels_up_to_a_ceiling(void)
 {
 	struct sim *small = unit_simulate("1f1b", 4, 8, 0);
-	struct sim *mid = unit_simulate("1f1b", 8, 64, 0);
+	struct sim *mid = unit_simulate("1f1b", 8, 16, 0);
 	struct sim *big = unit_simulate("1f1b", 8, 2048, 0);
 	char *small_text = write_with(svg_of_one, small), *mid_text = write_with(svg_of_one, mid);
 	char *big_text = write_with(svg_of_one, big);
@@ -1586,9 +1586,12 @@ static void report_svg_widens_for_its_labels_up_to_a_ceiling(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(small_text, " width=\"1200\" "));
 	CU_ASSERT_EQUAL(sscanf(mid_text, "%*[^\n] <svg xmlns=%*s width=\"%d\"", &width), 1);
 	CU_ASSERT(width > PP_SVG_AUTO_MIN_WIDTH && width <= PP_SVG_AUTO_MAX_WIDTH);
-	/* p = 8, m = 64: every op labelled ("F63" fits an F of one unit) */
+	/* p = 8, m = 16: every op labelled ("F15" fits an F of one unit) */
+	CU_ASSERT(width < PP_SVG_AUTO_MAX_WIDTH);
 	CU_ASSERT_EQUAL(count_of(mid_text, "class=\"label\""), mid->sched->nops);
-	CU_ASSERT_PTR_NOT_NULL(strstr(big_text, " width=\"6000\" "));
+	/* and no wider than the ceiling however long the run (issue 41: 2400, was 6000) */
+	CU_ASSERT_EQUAL(PP_SVG_AUTO_MAX_WIDTH, 2400);
+	CU_ASSERT_PTR_NOT_NULL(strstr(big_text, " width=\"2400\" "));
 	free(small_text);
 	free(mid_text);
 	free(big_text);

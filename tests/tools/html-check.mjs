@@ -1,0 +1,285 @@
+// Checks the --html report at scale and for everyone, in headless Chromium driven by
+// puppeteer-core (with axe-core, both installed into the build directory by
+// build-aux/ensure-puppeteer). Used by tests/cli/t_html.sh.
+//
+//   node html-check.mjs NPM_DIR CHROMIUM FILE.html:CHECK[,CHECK...] ...
+//
+// CHECKs, on each page (which must load with no console error):
+//   pixels  at several zoom levels and scroll positions, each device lane's share of pixels
+//           drawn busy (any pixel but the lane's idle colour) is the device's busy share in
+//           view (computed here from the page's op times) within one percentage point; at the
+//           fitted view that share is the run's own busy / makespan
+//   perf    zoom and pan redraws (the frame's drawing, rasterized): prints the median, p90 and
+//           worst ms; fails when the median exceeds LIMIT ms (env PPSIM_FRAME_MS, default 40:
+//           generous for a busy 2-core machine; the goal is 16)
+//   input   the wheel scrolls the page, Ctrl+wheel zooms, W/S zoom and A/D pan, a pinch zooms
+//           and a one-finger drag pans (touch), the axis and bubble strip stay on screen
+//   keys    every op is reachable with the keyboard (Home, arrows) and each one's details
+//           reach the live region
+//   a11y    axe-core finds no serious or critical violation; op labels meet 4.5:1 contrast on
+//           their fills; no colour has two meanings in the legend
+// Prints "ok - ..." or "not ok - ..." per check; exits 1 on a failure.
+import {createRequire} from "node:module";
+import {join, resolve} from "node:path";
+import {pathToFileURL} from "node:url";
+
+const [npmDir, chromium, ...pages] = process.argv.slice(2);
+const require = createRequire(join(resolve(npmDir), "node_modules", "x.js"));
+const puppeteer = require("puppeteer-core");
+const axePath = require.resolve("axe-core/axe.min.js");
+const LIMIT = Number(process.env.PPSIM_FRAME_MS || 40);
+
+let failures = 0;
+function check(ok, what) {
+	console.log(`${ok ? "ok" : "not ok"} - ${what}`);
+	if (!ok) failures++;
+}
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+const frame = (page) => page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+
+const browser = await puppeteer.launch({
+	executablePath: chromium, headless: true, protocolTimeout: 120000,
+	args: ["--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-color-profile=srgb",
+		"--font-render-hinting=none", "--no-first-run", "--disable-extensions"],
+});
+const timer = setTimeout(() => { console.log("not ok - the checks did not end within 150 s"); process.exit(1); }, 150000);
+
+// each visible lane: [run, device, drawn share, true share in view]
+async function laneShares(page) {
+	return page.evaluate(() => {
+		const V = window.ppsimView, g = document.getElementById("timeline").getContext("2d");
+		const idle = parseInt(V.idle.slice(1), 16), ir = idle >> 16, ig = (idle >> 8) & 255, ib = idle & 255;
+		const t0 = V.view.t0, t1 = V.view.t1;
+		return V.lanes().map((L) => {
+			const d = g.getImageData(L.x0, L.y0, L.x1 - L.x0, L.y1 - L.y0).data;
+			let busy = 0;
+			for (let i = 0; i < d.length; i += 4)
+				if (d[i] !== ir || d[i + 1] !== ig || d[i + 2] !== ib) busy++;
+			// the device's busy time in view, from the op times (a pair counts once)
+			const r = window.PPSIM.runs[L.run];
+			let sum = 0;
+			for (let i = r.devStart[L.device]; i < r.devStart[L.device + 1]; i++) {
+				if (r.OV[i] === 2) continue;
+				const e = r.OV[i] === 1 && r.OV[i + 1] === 2 ? Math.max(r.E[i], r.E[i + 1]) : r.E[i];
+				sum += Math.max(0, Math.min(e, t1) - Math.max(r.S[i], t0));
+			}
+			return [L.run, L.device, busy / (d.length / 4), sum / (t1 - t0)];
+		});
+	});
+}
+
+async function pixels(page, name) {
+	const info = await page.evaluate(() => {
+		const r = window.PPSIM.runs[0];
+		return {p: r.p, span: window.ppsimView.view.t1 - window.ppsimView.view.t0, t0: window.ppsimView.view.t0,
+			origin: r.origin / r.tick, makespan: r.makespan, busy: r.devices.map((v) => v.busy), streams: Boolean(r.streams),
+			height: document.documentElement.scrollHeight};
+	});
+	let worst = 0, where = "", lanes = 0, levels = 0, fitted = 0;
+	// zoom factors, each at a few centres; the deepest shows a handful of ops
+	const zooms = [1, 4, 30, 250, 2500];
+	const scrolls = info.height > 1600 ? [0.5, 1] : [0];
+	for (const z of zooms) {
+		const centres = z === 1 ? [0.5] : [0.21, 0.68];
+		for (const c of centres) {
+			const span = info.span / z, mid = info.t0 + c * info.span;
+			await page.evaluate((a, b) => window.ppsimView.setWindow(a, b), mid - span / 2, mid + span / 2);
+			for (const s of scrolls) {
+				await page.evaluate((s) => window.scrollTo(0, s * (document.documentElement.scrollHeight - window.innerHeight)), s);
+				await frame(page);
+				await page.evaluate(() => window.ppsimView.draw());
+				levels++;
+				for (const [run, d, drawn, want] of await laneShares(page)) {
+					lanes++;
+					const err = Math.abs(drawn - want);
+					if (err > worst) { worst = err; where = `zoom ${z}x at ${c}, scroll ${s}: GPU ${d} drawn ${(100 * drawn).toFixed(2)}%, busy ${(100 * want).toFixed(2)}%`; }
+					if (z === 1 && run === 0) fitted++;
+					if (z === 1 && run === 0 && !info.streams) {
+						// the fitted view holds the whole run: the busy time in it is the run's
+						// (with streams the run's busy is compute alone, a lane its ops' spans
+						// with their exposed communication)
+						const mine = want * span, own = info.busy[d];
+						if (Math.abs(mine - own) > 1e-6 * (1 + own)) { worst = Math.max(worst, 1); where = `fitted: GPU ${d}'s busy time in view ${mine} is not the run's ${own}`; }
+					}
+				}
+			}
+		}
+	}
+	await page.evaluate(() => { window.scrollTo(0, 0); window.ppsimView.fit(); });
+	check(lanes > 0 && fitted > 0 && worst <= 0.01, `${name}: each lane drawn busy as the device is busy in view, within 1 point: worst ${(100 * worst).toFixed(3)} points over ${lanes} lanes in ${levels} views${where ? " (" + where + ")" : ""}`);
+}
+
+async function perf(page, name) {
+	const t = await page.evaluate(async () => {
+		const V = window.ppsimView, g = document.getElementById("timeline").getContext("2d");
+		const times = [];
+		const step = (f) => { const a = performance.now(); f(); g.getImageData(0, 0, 1, 1); times.push(performance.now() - a); };
+		const x = 150 + (document.getElementById("timeline").clientWidth - 166) * 0.37;
+		for (const s of [0, 0.6]) {
+			window.scrollTo(0, s * (document.documentElement.scrollHeight - window.innerHeight));
+			await new Promise((ok) => requestAnimationFrame(ok));
+			V.fit();
+			for (let i = 0; i < 25; i++) step(() => V.zoomAt(x, 0.75));
+			for (let i = 0; i < 15; i++) step(() => V.pan(0.1));
+			for (let i = 0; i < 15; i++) step(() => V.pan(-0.13));
+			for (let i = 0; i < 25; i++) step(() => V.zoomAt(x, 1 / 0.75));
+		}
+		window.scrollTo(0, 0);
+		V.fit();
+		times.sort((a, b) => a - b);
+		return {n: times.length, median: times[times.length >> 1], p90: times[Math.floor(times.length * 0.9)], max: times[times.length - 1]};
+	});
+	console.log(`# ${name}: redraw ms over ${t.n} zoom and pan frames: median ${t.median.toFixed(1)}, p90 ${t.p90.toFixed(1)}, worst ${t.max.toFixed(1)}`);
+	check(t.median <= LIMIT, `${name}: zoom and pan redraw in ${t.median.toFixed(1)} ms a frame (median; p90 ${t.p90.toFixed(1)}, worst ${t.max.toFixed(1)}; at most ${LIMIT})`);
+}
+
+async function input(page, name) {
+	const span = () => page.evaluate(() => window.ppsimView.view.t1 - window.ppsimView.view.t0);
+	const t0 = () => page.evaluate(() => window.ppsimView.view.t0);
+	const box = await page.evaluate(() => { const r = document.getElementById("timeline").getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; });
+	const tall = await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight + 200);
+	await page.evaluate(() => window.ppsimView.fit());
+	const s0 = await span();
+	await page.mouse.move(box.x + 150 + (box.w - 166) * 0.4, Math.min(700, box.y + 60));
+	// the wheel scrolls the page, not the view
+	const y0 = await page.evaluate(() => window.scrollY);
+	await page.mouse.wheel({deltaY: 300});
+	// (the scroll may be animated)
+	let y1 = y0;
+	for (let i = 0; i < 40 && y1 === y0; i++) { await sleep(50); y1 = await page.evaluate(() => window.scrollY); }
+	await sleep(100);
+	y1 = await page.evaluate(() => window.scrollY);
+	const room = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+	check((room <= 0 || y1 > y0) && Math.abs(await span() - s0) < 1e-9 * s0, `${name}: the wheel ${room > 0 ? "scrolls the page (scrollY " + y0 + " to " + y1 + ")" : "(on a page with nothing to scroll)"} and leaves the view`);
+	if (tall) {
+		const vis = await page.evaluate(() => {
+			const f = document.getElementById("foot").getBoundingClientRect(), c = document.getElementById("timeline").getBoundingClientRect();
+			return {foot: [f.top, f.bottom], canvas: [c.top, c.bottom], h: window.innerHeight};
+		});
+		check(vis.foot[1] <= vis.h + 1 && vis.foot[0] >= 0 && Math.abs(vis.canvas[0]) <= 1 && Math.abs(vis.canvas[1] - vis.foot[0]) <= 1,
+			`${name}: scrolled into the lanes, the timeline stays at the top, reaching down to the bubble strip and axis at the bottom of the window (canvas ${vis.canvas.map(Math.round)}, strip ${vis.foot.map(Math.round)}, window ${vis.h})`);
+	}
+	const at = await page.evaluate(() => { const r = document.getElementById("timeline").getBoundingClientRect(); return {x: r.left + 150 + (r.width - 166) * 0.4, y: Math.max(r.top, 0) + 40}; });
+	await page.mouse.move(at.x, at.y);
+	const y2 = await page.evaluate(() => window.scrollY);
+	await page.keyboard.down("Control");
+	await page.mouse.wheel({deltaY: -300});
+	await page.keyboard.up("Control");
+	await sleep(150);
+	const s1 = await span(), y3 = await page.evaluate(() => window.scrollY);
+	check(s1 < s0 * 0.9 && y3 === y2, `${name}: Ctrl+wheel zooms at the pointer (span ${s0.toPrecision(5)} to ${s1.toPrecision(5)}) and does not scroll`);
+	await page.evaluate(() => document.activeElement && document.activeElement.blur && document.activeElement.blur());
+	const k0 = await span();
+	await page.keyboard.press("w");
+	const k1 = await span();
+	await page.keyboard.press("s"); await page.keyboard.press("s");
+	const k2 = await span();
+	const a0 = await t0();
+	await page.keyboard.press("d");
+	const a1 = await t0();
+	await page.keyboard.press("a"); await page.keyboard.press("a");
+	const a2 = await t0();
+	check(k1 < k0 && k2 > k1 && a1 > a0 && a2 < a1, `${name}: W zooms in, S out, D pans later, A earlier`);
+	// touch: a pinch zooms, one finger dragged sideways pans
+	await page.evaluate(() => window.ppsimView.setWindow(window.ppsimView.view.t0, window.ppsimView.view.t0 + (window.ppsimView.view.t1 - window.ppsimView.view.t0) / 2));
+	const cdp = await page.createCDPSession();
+	const c = await page.evaluate(() => { const r = document.getElementById("timeline").getBoundingClientRect(); return {x: r.left + 150 + (r.width - 166) / 2, y: Math.max(r.top, 0) + 60}; });
+	const touch = (type, pts) => cdp.send("Input.dispatchTouchEvent", {type, touchPoints: pts.map(([x, y], id) => ({x, y, id}))});
+	const p0 = await span();
+	await touch("touchStart", [[c.x - 40, c.y], [c.x + 40, c.y]]);
+	for (let i = 1; i <= 6; i++) await touch("touchMove", [[c.x - 40 - 15 * i, c.y], [c.x + 40 + 15 * i, c.y]]);
+	await touch("touchEnd", []);
+	await sleep(100);
+	const p1 = await span();
+	const d0 = await t0();
+	await touch("touchStart", [[c.x, c.y]]);
+	for (let i = 1; i <= 6; i++) await touch("touchMove", [[c.x - 20 * i, c.y]]);
+	await touch("touchEnd", []);
+	await sleep(100);
+	const d1 = await t0();
+	check(p1 < p0 * 0.7 && d1 > d0, `${name}: touch: a pinch zooms in (span ${p0.toPrecision(5)} to ${p1.toPrecision(5)}), a drag to the left pans later (${d0.toPrecision(6)} to ${d1.toPrecision(6)})`);
+	await cdp.detach();
+	await page.evaluate(() => { window.scrollTo(0, 0); window.ppsimView.fit(); });
+}
+
+async function keys(page, name) {
+	const r = await page.evaluate(() => ({p: window.PPSIM.runs.length, nops: window.PPSIM.runs.map((r) => r.nops), devStart: window.PPSIM.runs.map((r) => Array.from(r.devStart))}));
+	await page.focus("#timeline");
+	const seen = new Set();
+	let bad = "";
+	const live = await page.evaluate(() => { const e = document.getElementById("details"); return e.getAttribute("aria-live") + "/" + e.getAttribute("role"); });
+	await page.keyboard.press("ArrowRight");
+	for (let k = 0; k < r.p && !bad; k++) {
+		for (let d = 0; d + 1 < r.devStart[k].length && !bad; d++) {
+			const n = r.devStart[k][d + 1] - r.devStart[k][d];
+			if (n === 0) continue;
+			await page.keyboard.press("Home");
+			for (let j = 0; j < n; j++) {
+				const s = await page.evaluate(() => ({sel: window.ppsimView.selected(), text: document.getElementById("details").textContent, focus: document.activeElement.id}));
+				if (!s.sel) { bad = "nothing selected"; break; }
+				seen.add(s.sel.run + ":" + s.sel.op);
+				const want = await page.evaluate((k, i) => window.ppsimView.hit ? window.PPSIM.runs[k].MB[i] : -1, s.sel.run, s.sel.op);
+				if (!new RegExp(`micro-batch ${want}, stage \\d+, chunk \\d+, GPU \\d+; start [^;]+, end `).test(s.text) || s.focus !== "timeline") {
+					bad = `op ${s.sel.op}: the live region says "${s.text.slice(0, 120)}" (focus on ${s.focus})`;
+					break;
+				}
+				if (j + 1 < n) await page.keyboard.press("ArrowRight");
+			}
+			await page.keyboard.press("ArrowDown");
+		}
+	}
+	const total = r.nops.reduce((a, b) => a + b, 0);
+	check(!bad && seen.size === total && live === "polite/status", `${name}: the keyboard reaches all ${total} ops (reached ${seen.size}) and each one's details reach the live region (${live})${bad ? ": " + bad : ""}`);
+	await page.keyboard.press("Escape");
+}
+
+async function a11y(page, name) {
+	await page.addScriptTag({path: axePath});
+	const res = await page.evaluate(async () => {
+		const r = await window.axe.run(document, {resultTypes: ["violations"]});
+		return r.violations.map((v) => ({id: v.id, impact: v.impact, n: v.nodes.length, help: v.help}));
+	});
+	const grave = res.filter((v) => v.impact === "serious" || v.impact === "critical");
+	check(grave.length === 0, `${name}: axe-core finds no serious or critical violation${res.length ? " (" + res.map((v) => `${v.id} ${v.impact} x${v.n}`).join(", ") + ")" : ""}${grave.length ? ": " + grave.map((v) => v.help).join("; ") : ""}`);
+	const v = await page.evaluate(() => window.ppsimView && window.ppsimView.labelContrast ? {c: window.ppsimView.labelContrast(), legend: window.ppsimView.legend} : null);
+	if (v) {
+		const low = Math.min(...v.c);
+		check(low >= 4.5, `${name}: op labels have at least 4.5:1 contrast on every fill (lowest ${low.toFixed(2)})`);
+		const by = {};
+		v.legend.forEach((e) => { const c = e.colour.toLowerCase(); (by[c] = by[c] || []).push(e.text); });
+		const twice = Object.entries(by).filter(([, t]) => t.length > 1);
+		check(twice.length === 0, `${name}: each of the legend's ${v.legend.length} colours has one meaning${twice.length ? ": " + twice.map(([c, t]) => c + " is " + t.join(" and ")).join("; ") : ""}`);
+	}
+}
+
+try {
+	for (const arg of pages) {
+		const at = arg.lastIndexOf(":"), file = arg.slice(0, at), checks = arg.slice(at + 1).split(",");
+		const name = file.replace(/.*\//, "");
+		const page = await browser.newPage();
+		await page.setViewport({width: 1100, height: 800, deviceScaleFactor: Number(process.env.PPSIM_DPR || 1)});
+		const errors = [];
+		page.on("pageerror", (e) => errors.push(e.message));
+		page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") errors.push(m.text()); });
+		page.on("request", (q) => { if (!q.url().startsWith("file:") && !q.url().startsWith("data:")) errors.push("a request for " + q.url()); });
+		const began = Date.now();
+		await page.goto(pathToFileURL(resolve(file)).href);
+		await page.waitForSelector("body[data-ready='1']", {timeout: 90000});
+		console.log(`# ${name}: loaded and drawn in ${Date.now() - began} ms`);
+		for (const c of checks) {
+			if (c === "pixels") await pixels(page, name);
+			else if (c === "perf") await perf(page, name);
+			else if (c === "input") await input(page, name);
+			else if (c === "keys") await keys(page, name);
+			else if (c === "a11y") await a11y(page, name);
+			else check(false, `unknown check ${c}`);
+		}
+		check(errors.length === 0, `${name}: no console error, exception or request${errors.length ? ": " + errors.slice(0, 5).join("; ") : ""}`);
+		await page.close();
+	}
+} catch (e) {
+	check(false, `the browser checks ran: ${e.stack || e}`);
+}
+clearTimeout(timer);
+await browser.close();
+process.exit(failures ? 1 : 0);
