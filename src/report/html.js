@@ -28,7 +28,7 @@
 	var IDLE = "#f1f1f1", BACK = "#ffffff", CRIT = "#111111", WIRE_C = "#767676",
 		MEM_C = "#76448a", BUBBLE_C = "#9c755f", EXPOSED_C = "#ff9da7", SEL_C = "#c71585",
 		MEMBACK = "#fafafa";
-	var SCOLOR = ["#17becf", "#bcbd22", "#6b6ecf"]; /* dp, tp, ep */
+	var SCOLOR = ["#17becf", "#bcbd22", "#6b6ecf", "#b07aa1", "#637939"]; /* dp, tp, ep, d2h, h2d */
 	var REQ_C = ["#c9c9c9", "#d4a6c8", "#86bcb6"];
 	var TITLE = 22, CRITH = 5, LANE = 18, STREAM = 8, WIRE = 6, MEM = 14, GAP = 5;
 	var LEFT = 150, RIGHT = 16, AXIS = 30, BUBBLE = 22;
