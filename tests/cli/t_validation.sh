@@ -1,6 +1,6 @@
 # docs/validation.md holds the tables tests/validation/report.sh prints for the ppsim under test:
 # the accuracy claims are those of this build, not of an older one.
-for section in table5 table4 ranking model model-ranking korthikanti narayanan summary megatron \
+for section in table5 table4 ranking model model-ranking korthikanti narayanan summary memory megatron \
 	nemo mbridge torchtitan llama3 bloom; do
 	if sh "$ROOT/tests/validation/report.sh" "$PPSIM" "$JGET" $section >"$TMP/table" \
 		2>"$TMP/err" && [ ! -s "$TMP/err" ]; then

@@ -8,7 +8,7 @@
 # blocking sends; a block is ranked alike when ppsim orders every pair the measurement orders),
 # model (table4's runs priced from the model alone), model-ranking (their ranking), korthikanti (Korthikanti et al. 2022's
 # measured iteration times, held out, priced from the model alone) or narayanan (Narayanan et
-# al. 2021's, the same way).
+# al. 2021's, the same way) or memory (measured peak memory per GPU against ppsim's memory_bytes).
 set -eu
 ppsim=$1 jget=$2 section=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -450,6 +450,89 @@ new_table() {
 	fi
 }
 
+
+# ---- measured peak memory per GPU ----
+
+# Each memory source prints its rows as LABEL|MEASURED GB|DEVICE|FIGURE|OPTIONS, DEVICE the device
+# the source reports (a number, or max: the largest), FIGURE what the source measures; or
+# LABEL|skip|WHY for a row ppsim cannot state.
+
+src_mem_torchtitan() {
+	# max_reserved (GiB) over all GPUs; FSDP2 without PP is ZeRO-3 (not stated by ppsim's options:
+	# --bytes-per-param is at least 4); with PP the stage's bf16 weights stay whole, the master
+	# weights and Adam's moments are sharded over FSDP (--distributed-optimizer=yes)
+	rows "$here/memory-torchtitan-h100.txt" |
+		while IFS='|' read -r t name s gpus fsdp tp pp cp lb gb mbs v sched ac comp f8 async gib; do
+			s=${s%\?} gb=${gb%\?} mbs=${mbs%\?} v=${v%\?}
+			label="T$t $name $gpus GPUs, seq $s, cp $cp"
+			[ "$f8" = no ] || label="$label, float8"
+			[ "$comp" = no ] && label="$label, eager"
+			[ "$async" = no ] || label="$label, asyncTP"
+			[ "$sched" != interleaved-1F1B ] || label="$label, interleaved"
+			if [ "$pp" -eq 1 ]; then
+				echo "$label|skip|FSDP without pipeline parallelism shards weights and gradients too (ZeRO-3), which ppsim does not model"; continue
+			fi
+			case $ac in selective-op) rc=selective ;; *) rc=$ac ;; esac
+			layers=$(ppsim_layers llama3-$(echo "$name" | tr 'B' 'b'))
+			echo "$label|$(awk -v g="$gib" 'BEGIN { printf "%.2f", g * 1.073741824 }')|max|reserved" \
+				"|--model=llama3-$(echo "$name" | tr 'B' 'b') --seq=$s --gpu=h100-sxm --gpu-memory=96" \
+				"--fp8=$f8 --tp=$tp --cp=$cp --cp-comm=allgather $(pipe $pp $v)" \
+				"$(split $layers $((pp * v))) --gpus=$gpus --mbs=$mbs --global-batch=$gb" \
+				"--recompute=$rc --distributed-optimizer=yes --framework=torchtitan"
+		done | sed 's/ *| */|/g'
+}
+
+src_mem_mbridge() {
+	# rank 0's peak; the counter not stated
+	rows "$here/memory-mbridge-llama3-70b.txt" |
+		while IFS='|' read -r run tp pp v dp rc gbytes; do
+			label="$run: tp $tp, pp $pp, vp $v, dp $dp, recompute $rc"
+			if [ "$rc" != core_attn ]; then
+				echo "$label|skip|recomputes the MLP or the norms alone, which --recompute does not express"; continue
+			fi
+			echo "$label|$gbytes|0|not stated|--model=llama3-70b --seq=4096 --gpu=h100-sxm" \
+				"--fp8=yes --tp=$tp -p $pp -v $v -s interleaved $(split 80 $((pp * v)))" \
+				"--gpus=32 --mbs=1 --global-batch=32 --recompute=selective" \
+				"--distributed-optimizer=yes --framework=nemo" | sed 's/|\([^|]*\)$/|\1/'
+		done
+}
+
+# mem_table: both memory sources' rows priced: the measured GB, ppsim's memory_bytes of the
+# device the source reports, and the same with the reserve's fragmentation share (10% of the GPU's
+# memory), each with its error; the mean absolute error of each source; the rows not priced
+mem_table() {
+	echo "| source | run | figure | device | measured GB | ppsim GB | error | ppsim + 10% GB | error | options |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	for src in torchtitan mbridge; do
+		"src_mem_$src" | while IFS='|' read -r label meas dev fig opts; do
+			[ "$meas" = skip ] && continue
+			set -- $opts
+			"$ppsim" "$@" -f json >"$tmp/out.json" 2>"$tmp/mem.err" || {
+				echo "ppsim $*: $(cat "$tmp/mem.err")" >&2; return 1; }
+			gpu=$(opt gpu-memory "$opts"); [ -n "$gpu" ] || gpu=80
+			got=$("$jget" "$tmp/out.json" devices | tr '}' '\n' |
+				sed -n 's/.*"device":\([0-9]*\).*"memory_bytes":\([0-9.e+]*\).*/\1 \2/p' |
+				awk -v d="$dev" '{ if (d == "max" ? $2 > m : $1 == d) m = $2 } END { printf "%.2f", m / 1e9 }')
+			o=$(echo "$opts" | sed 's/^--model=[^ ]* //; s/  */ /g')
+			echo "$src|$label|$fig|$dev|$meas|$got|$gpu|$o"
+		done
+	done >"$tmp/mem" || exit 1
+	awk -F'|' '{ e = ($6 - $5) / $5; r = $6 + 0.1 * $7; f = (r - $5) / $5
+		name = $1 == "torchtitan" ? "torchtitan (2024-12)" : "Megatron Bridge PR #3107"
+		printf "| %s | %s | %s | %s | %.1f | %.1f | %+.1f%% | %.1f | %+.1f%% | `%s` |\n", name, $2, $3,
+			$4 == "max" ? "largest" : "rank " $4, $5, $6, 100 * e, r, 100 * f, $8
+		a[$1] += (e < 0 ? -e : e); b[$1] += (f < 0 ? -f : f); n[$1]++ }
+		END { for (s in n) printf "| **mean absolute error**, %s | | | | | | %.1f%% | | %.1f%% | |\n",
+			s == "torchtitan" ? "torchtitan" : "Megatron Bridge", 100 * a[s] / n[s], 100 * b[s] / n[s] }' \
+		"$tmp/mem" | sort -s -t'|' -k2,2 -r | awk '/mean absolute/ { m[++k] = $0; next } { print } END { for (i = 1; i <= k; i++) print m[i] }'
+	echo
+	echo "Not priced:"
+	echo
+	for src in torchtitan mbridge; do
+		"src_mem_$src" | awk -F'|' '$2 == "skip" { printf "- %s: %s\n", $1, $3 }'
+	done
+}
+
 case $section in
 table5)
 	echo "| model | p | m | schedule | paper | ppsim | difference |"
@@ -545,6 +628,9 @@ table4 | ranking)
 megatron | nemo | mbridge | torchtitan | llama3 | bloom | mbridge_moe | modelzoo | deepseek)
 	new_table "$section"
 	;;
+memory)
+	mem_table
+	;;
 summary)
 	# each new source's mean absolute error, the fitted rows apart
 	echo "| source | GPU | role | rows priced | rows not priced | mean absolute error |"
@@ -575,7 +661,7 @@ summary)
 	done
 	;;
 *)
-	echo "usage: $0 PPSIM JGET table5|table4|ranking|model|model-ranking|korthikanti|narayanan|megatron|nemo|mbridge|torchtitan|llama3|bloom|summary" >&2
+	echo "usage: $0 PPSIM JGET table5|table4|ranking|model|model-ranking|korthikanti|narayanan|megatron|nemo|mbridge|torchtitan|llama3|bloom|summary|memory" >&2
 	exit 2
 	;;
 esac
