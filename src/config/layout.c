@@ -113,12 +113,15 @@ static int read_stages(const char *s, struct layer_layout *l, struct pp_error *e
 	memset(l, 0, sizeof(*l));
 	l->embed = l->loss = l->mtp_stage = -1;
 	for (const char *c = s;; c++) {
-		if (*c == '|' || *c == '\0') {
-			if (++st > PP_MAX_LIST)
+		if (*c == '\0') {
+			st++; /* the stages, the last one counted */
+			break;
+		}
+		if (*c == '|') {
+			/* stage st + 1 starts: it must have an index below PP_MAX_LIST */
+			if (++st >= PP_MAX_LIST)
 				return pp_fail(err, PP_ERR_USAGE, "has more than %d stages",
 				               PP_MAX_LIST);
-			if (*c == '\0')
-				break;
 			continue;
 		}
 		if (strchr("EtmL", *c) == NULL)

@@ -156,6 +156,25 @@ static void layout_refuses_what_megatron_refuses_saying_why(void)
 	}
 }
 
+static void layout_parse_takes_1024_stages_and_refuses_1025(void)
+{
+	struct layer_layout *l = unit_calloc(1, sizeof(*l));
+	struct pp_error err = {0};
+
+	/* E, 1022 stages of one layer, L: 1024 stages, the last one's layer at index 1023 */
+	CU_ASSERT_EQUAL_FATAL(layout_parse("E|(t|)*1022L", l, &err), 0);
+	CU_ASSERT_EQUAL(l->S, 1024);
+	CU_ASSERT_EQUAL(l->layers[1022], 1);
+	CU_ASSERT_EQUAL(l->layers[1023], 0);
+	CU_ASSERT_EQUAL(l->loss, 1023);
+	CU_ASSERT_EQUAL(layout_parse("E|(t|)*1022tL", l, &err), 0);
+	CU_ASSERT_EQUAL(l->layers[1023], 1);
+	CU_ASSERT_EQUAL(layout_parse("E|(t|)*1023L", l, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "has more than 1024 stages"));
+	CU_ASSERT_EQUAL(layout_parse("E|(t|)*1023tL", l, &err), -1);
+	free(l);
+}
+
 /* A small counter-based generator: the tests' layouts depend on the seed alone. */
 static unsigned next(unsigned long long *x)
 {
@@ -378,6 +397,7 @@ static void layout_splits_uneven_layer_counts_by_each_rule(void)
 }
 
 static const struct unit_test tests[] = {
+        UNIT_TEST(layout_parse_takes_1024_stages_and_refuses_1025),
         UNIT_TEST(layout_reads_the_layouts_of_megatrons_docs_and_tests_to_their_stages),
         UNIT_TEST(layout_unrolls_groups_and_runs_as_megatrons_regular_expressions_do),
         UNIT_TEST(layout_refuses_what_megatron_refuses_saying_why),
