@@ -57,7 +57,7 @@ struct partition {
  * else by descent. base's own --layers-per-stage, --first-stage-layers, --last-stage-layers and
  * --stage-recompute are what the search replaces; a --recompute it sets explicitly is kept on
  * every stage. Returns 0 (p->best.set is false when no candidate fits), or -1 with err
- * (PP_ERR_USAGE when base does not simulate, PP_ERR_NOMEM).
+ * (PP_ERR_USAGE when base does not simulate, PP_ERR_NOMEM), with nothing of p to release.
  */
 int partition_search(const struct config *base, int jobs, uint64_t exact_max,
                      struct partition *p, struct pp_error *err);

@@ -699,6 +699,7 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 	if (p->space == 0) {
 		sim_free(s);
 		release_search(&z);
+		partition_release(p);
 		return pp_fail(err, PP_ERR_USAGE,
 		               "partition: %d layers cannot give each of the %d middle stages one",
 		               z.L, z.S - 2);
