@@ -4,8 +4,11 @@
  * arrived) whatever order the devices advance in: no event queue is needed. Each device runs
  * its list while its head op's inputs are in, and an op whose output crosses to another device
  * wakes that device. The times are the event loop's exactly (a unit test compares them); only
- * the order in which messages are sent across devices differs, which is why runs that record
- * their messages, and half-duplex channels, take the event loop.
+ * the order in which messages are sent across devices differs, which is why half-duplex
+ * channels, whose two senders share one queue, take the event loop. The record of messages
+ * does not need that order: it holds each device's messages in the order of its ops, which
+ * both runs share (engine_record_msg), and the sweep fills in each message's consumer after
+ * the run, through the cells (msgs_link).
  *
  * The sweep pulls rather than pushes: an op finds its inputs by arithmetic on its own
  * (micro-batch, stage), in a table with one cell per (micro-batch, stage) holding when that
@@ -61,6 +64,8 @@ struct lane {
 	int32_t fwd_chan;   /* the channel that prices the forward's message, -1 when none does */
 	int32_t bwd_chan;   /* the same for the backward's */
 	bool first, last;   /* the first stage of its route (0), the last (S - 1) */
+	bool fwd_rec;       /* with a record of messages: the forward's output crosses devices */
+	bool bwd_rec;       /* the same for the backward's */
 	uint8_t hooked;     /* bit k: its ops of kind k may carry pieces the run prices
 	                       (stream_op_end) */
 };
@@ -169,16 +174,17 @@ waits:
 }
 
 /* Prices the message of op i over boundary b sent at end on channel ch by device d, whose
- * stream time *free_at a blocking send moves on; returns its arrival. */
+ * stream time *free_at a blocking send moves on; returns its arrival (when it took the channel
+ * in *start). */
 static pp_time transfer(struct engine *e, uint32_t d, int ch, size_t i, uint32_t b, pp_time end,
-                        pp_time *free_at)
+                        pp_time *free_at, pp_time *start)
 {
 	pp_time arrive;
 
 	e->dev[d].free_at = *free_at;
 	arrive = engine_transfer(e, (int)d, ch, e->c->msg_bytes[b],
 	                         engine_msg_duration(e, i, b),
-	                         end);
+	                         end, start);
 	*free_at = e->dev[d].free_at;
 	return arrive;
 }
@@ -198,26 +204,33 @@ static PP_HOT void wake_on(struct sweep *w, uint32_t d, const pp_time *x)
 static PP_HOT bool send(struct sweep *w, uint32_t d, size_t i, unsigned k, uint32_t st,
                         const struct lane *ln, struct cell *cl, pp_time end, pp_time *free_at)
 {
+	pp_time sent = end;
+
 	if (w->order != NULL)
 		w->order[w->norder++] = (uint32_t)i;
 	if (k == OP_F) {
 		if (cl->f != NOT_RUN)
 			return false;
-		cl->f = ln->fwd_chan < 0 ? end
-		                         : transfer(w->e, d, ln->fwd_chan, i, st, end, free_at);
+		cl->f = ln->fwd_chan < 0
+		                ? end
+		                : transfer(w->e, d, ln->fwd_chan, i, st, end, free_at, &sent);
 		wake_on(w, ln->fwd_dev, &cl->f);
-	} else if (k == OP_W) {
+		return !ln->fwd_rec || engine_record_msg(w->e, d, i, UINT32_MAX, sent, cl->f);
+	}
+	if (k == OP_W) {
 		if (cl->b & W_RAN)
 			return false;
 		cl->b |= W_RAN;
-	} else { /* B, BW */
-		if (cl->b != NOT_RUN)
-			return false;
-		cl->b = ln->bwd_chan < 0 ? end
-		                         : transfer(w->e, d, ln->bwd_chan, i, st - 1, end, free_at);
-		wake_on(w, ln->bwd_dev, &cl->b);
+		return true;
 	}
-	return true;
+	/* B, BW */
+	if (cl->b != NOT_RUN)
+		return false;
+	cl->b = ln->bwd_chan < 0
+	                ? end
+	                : transfer(w->e, d, ln->bwd_chan, i, st - 1, end, free_at, &sent);
+	wake_on(w, ln->bwd_dev, &cl->b);
+	return !ln->bwd_rec || engine_record_msg(w->e, d, i, UINT32_MAX, sent, cl->b);
 }
 
 /*
@@ -397,6 +410,8 @@ static int lanes_new(struct sweep *w, bool *priced)
 		        .bwd_chan = bc >= 0 && priced[bc] ? bc : -1,
 		        .first = first,
 		        .last = last,
+		        .fwd_rec = e->record && e->fwd_chan[st] >= 0,
+		        .bwd_rec = e->record && bc >= 0,
 		        .hooked = (uint8_t)stream_hooked(e, (uint32_t)st),
 		};
 	}
@@ -418,6 +433,41 @@ static void count_unpriced(struct engine *e, const bool *priced)
 				e->res.channels[ch[k]].messages += m;
 				e->res.channels[ch[k]].bytes += m * e->c->msg_bytes[st];
 			}
+	}
+}
+
+/*
+ * Fills in the consumer of each recorded message once the sweep ran, through the cells, which
+ * it no longer reads: each message's index goes in its producer's cell entry, where its
+ * consumer, in one pass over the ops, finds it.
+ */
+static void msgs_link(struct sweep *w)
+{
+	const struct sched *s = w->e->s;
+	struct msg_record *g = w->e->res.msgs;
+	size_t n = w->e->res.nmsgs;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct op *op = &s->ops[g[k].from];
+		struct cell *cl = w->lanes[op->stage].cell + (size_t)op->mb * w->L;
+
+		if (op->kind == OP_F)
+			cl->f = (pp_time)k;
+		else
+			cl->b = (pp_time)k;
+	}
+	for (size_t j = 0; j < s->nops; j++) {
+		const struct op *op = &s->ops[j];
+		const struct lane *ln = &w->lanes[op->stage];
+		const struct cell *cl = ln->cell + (size_t)op->mb * w->L;
+
+		PP_PREFETCH(&s->ops[j + AHEAD < s->nops ? j + AHEAD : j]);
+		if (op->kind == OP_F) {
+			if (ln->bwd_rec) /* its input crossed from the stage before */
+				g[(cl - 1)->f].to = (uint32_t)j;
+		} else if (op->kind != OP_W && ln->fwd_rec) { /* B, BW: from the stage after */
+			g[(cl + 1)->b].to = (uint32_t)j;
+		}
 	}
 }
 
@@ -479,8 +529,11 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 				e->res.makespan = sd->last_end;
 		}
 	}
-	if (!w.bad && e->done == s->nops)
+	if (!w.bad && e->done == s->nops) {
 		count_unpriced(e, priced);
+		if (e->record)
+			msgs_link(&w);
+	}
 	rc = w.bad ? 1 : 0;
 out:
 	free(priced);

@@ -440,9 +440,8 @@ static void engine_peak_bytes_counts_the_cells_or_the_loop_and_24_bytes_a_messag
 	CU_ASSERT_EQUAL(engine_peak_bytes(SIZE_MAX / 2, 0, 64, 1 << 15, true, true, false, false,
 	                                  false),
 	                SIZE_MAX);
-	CU_ASSERT_TRUE(engine_takes_events(false, true));
-	CU_ASSERT_TRUE(engine_takes_events(true, false));
-	CU_ASSERT_FALSE(engine_takes_events(false, false));
+	CU_ASSERT_TRUE(engine_takes_events(true));
+	CU_ASSERT_FALSE(engine_takes_events(false));
 }
 
 static void engine_lists_p_minus_1_channels_with_half_duplex(void)
@@ -1285,6 +1284,8 @@ static void assert_sweep_matches_events_with(const struct sched *s, const struct
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	engine_use_events(b);
+	engine_record_messages(a);
+	engine_record_messages(b);
 	if (pt != NULL) {
 		CU_ASSERT_EQUAL_FATAL(engine_perturb(a, pt, &err), 0);
 		CU_ASSERT_EQUAL_FATAL(engine_perturb(b, pt, &err), 0);
@@ -1305,6 +1306,30 @@ static void assert_sweep_matches_events_with(const struct sched *s, const struct
 	CU_ASSERT_EQUAL(ra->messages, rb->messages);
 	CU_ASSERT_EQUAL(ra->bytes, rb->bytes);
 	CU_ASSERT_EQUAL(ra->msg_time, rb->msg_time);
+	/* the same record of messages, in the same order (by sender, in its ops' order) */
+	CU_ASSERT_EQUAL(ra->nmsgs, ra->messages);
+	CU_ASSERT_EQUAL_FATAL(ra->nmsgs, rb->nmsgs);
+	CU_ASSERT_EQUAL(memcmp(ra->msgs, rb->msgs, ra->nmsgs * sizeof(*ra->msgs)), 0);
+	for (size_t q = 0; q + 1 < ra->nmsgs; q++)
+		CU_ASSERT_TRUE(ra->msgs[q].from < ra->msgs[q + 1].from);
+	for (size_t q = 0; q < ra->nmsgs; q++) {
+		const struct msg_record *g = &ra->msgs[q];
+		struct op out[2];
+		int n;
+		bool found = false;
+
+		CU_ASSERT_TRUE_FATAL(g->from < s->nops && g->to < s->nops);
+		n = sched_op_consumers(s, &s->ops[g->from], out);
+		for (int j = 0; j < n; j++)
+			found |= (out[j].kind == OP_F) == (s->ops[g->to].kind == OP_F) &&
+			         out[j].mb == s->ops[g->to].mb &&
+			         out[j].stage == s->ops[g->to].stage;
+		CU_ASSERT_TRUE(found);
+		CU_ASSERT_NOT_EQUAL(s->stage_device[s->ops[g->from].stage],
+		                    s->stage_device[s->ops[g->to].stage]);
+		CU_ASSERT_TRUE(g->start >= ra->times[g->from].end && g->end >= g->start &&
+		               g->end <= ra->times[g->to].start);
+	}
 	engine_free(a);
 	engine_free(b);
 }
