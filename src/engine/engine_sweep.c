@@ -98,6 +98,9 @@ struct sweep {
 	uint32_t n;
 	uint32_t *order; /* the engine's record of the order ops finished in, or NULL */
 	size_t norder;
+	struct msg_record *sent; /* with a record of messages: the latest, in the order sent, their
+	                          * sender in to, until RECORD_BATCH go to their slots at once */
+	size_t nsent;
 	size_t m;       /* micro-batches */
 	uint32_t S;     /* stages */
 	uint32_t L;     /* stages a micro-batch visits: S, or S / routes */
@@ -119,6 +122,14 @@ struct view {
  * stretch of it, a few ops at a time, are more streams than the hardware prefetcher follows.
  */
 #define AHEAD 32
+
+/*
+ * How many messages the sweep holds before it puts them in their slots (engine_record_msg),
+ * each device's next: written one by one, as the sweep goes from device to device, 64 devices'
+ * slots were as many streams of stores, each a miss, which doubled the sweep's time; a batch of
+ * them, in cache, goes out in a loop of nothing else.
+ */
+#define RECORD_BATCH 4096
 
 /* What one step of a device came to. */
 enum step { STEP_RAN, STEP_WAITS, STEP_BAD };
@@ -189,6 +200,29 @@ static pp_time transfer(struct engine *e, uint32_t d, int ch, size_t i, uint32_t
 	return arrive;
 }
 
+/* Puts the messages held in w->sent in their slots: false when a device sent more than its
+ * boundaries carry. */
+static bool flush_sent(struct sweep *w)
+{
+	struct engine *e = w->e;
+
+	for (size_t k = 0; k < w->nsent; k++) {
+		const struct msg_record *g = &w->sent[k];
+
+		if (!engine_record_msg(e, g->to, g->from, UINT32_MAX, g->start, g->end))
+			return false;
+	}
+	w->nsent = 0;
+	return true;
+}
+
+/* Holds the message op i of device d sent from start to end. */
+static bool hold_sent(struct sweep *w, uint32_t d, size_t i, pp_time start, pp_time end)
+{
+	w->sent[w->nsent++] = (struct msg_record){(uint32_t)i, d, start, end};
+	return w->nsent < RECORD_BATCH || flush_sent(w);
+}
+
 /* Wakes device d if it waits for the cell entry x, which has just been written. */
 static PP_HOT void wake_on(struct sweep *w, uint32_t d, const pp_time *x)
 {
@@ -215,7 +249,7 @@ static PP_HOT bool send(struct sweep *w, uint32_t d, size_t i, unsigned k, uint3
 		                ? end
 		                : transfer(w->e, d, ln->fwd_chan, i, st, end, free_at, &sent);
 		wake_on(w, ln->fwd_dev, &cl->f);
-		return !ln->fwd_rec || engine_record_msg(w->e, d, i, UINT32_MAX, sent, cl->f);
+		return !ln->fwd_rec || hold_sent(w, d, i, sent, cl->f);
 	}
 	if (k == OP_W) {
 		if (cl->b & W_RAN)
@@ -230,7 +264,7 @@ static PP_HOT bool send(struct sweep *w, uint32_t d, size_t i, unsigned k, uint3
 	                ? end
 	                : transfer(w->e, d, ln->bwd_chan, i, st - 1, end, free_at, &sent);
 	wake_on(w, ln->bwd_dev, &cl->b);
-	return !ln->bwd_rec || engine_record_msg(w->e, d, i, UINT32_MAX, sent, cl->b);
+	return !ln->bwd_rec || hold_sent(w, d, i, sent, cl->b);
 }
 
 /*
@@ -498,7 +532,10 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 	w.cells = pp_large_alloc(e->arena, ncells, sizeof(*w.cells));
 	w.stack = pp_mallocarray((size_t)s->p, sizeof(*w.stack));
 	w.dev = pp_calloc((size_t)s->p, sizeof(*w.dev));
+	if (e->record)
+		w.sent = pp_mallocarray(RECORD_BATCH, sizeof(*w.sent));
 	if (priced == NULL || w.cells == NULL || w.stack == NULL || w.dev == NULL ||
+	    (e->record && w.sent == NULL) ||
 	    lanes_new(&w, priced) != 0) {
 		pp_nomem(err, ncells, sizeof(*w.cells));
 		goto out;
@@ -513,6 +550,8 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 	}
 	while (w.n > 0 && !w.bad)
 		run_device(&w, w.stack[--w.n]);
+	if (e->record && !w.bad && !flush_sent(&w))
+		w.bad = true;
 	for (int d = 0; d < s->p; d++) {
 		const struct sweep_dev *sd = &w.dev[d];
 		struct device_result *dr = &e->res.devices[d];
@@ -543,6 +582,7 @@ out:
 	}
 	pp_large_free(e->arena, w.cells);
 	free(w.lanes);
+	free(w.sent);
 	free(w.stack);
 	free(w.dev);
 	return rc;
