@@ -7,8 +7,9 @@
  * the order in which messages are sent across devices differs, which is why half-duplex
  * channels, whose two senders share one queue, take the event loop. The record of messages
  * does not need that order: it holds each device's messages in the order of its ops, which
- * both runs share (engine_record_msg), and the sweep fills in each message's consumer after
- * the run, through the cells (msgs_link).
+ * both runs share (engine_record_msg); a message's consumer, once it read its input, leaves
+ * its op number in the input's cell entry, where the record finds it after the run
+ * (msgs_link).
  *
  * The sweep pulls rather than pushes: an op finds its inputs by arithmetic on its own
  * (micro-batch, stage), in a table with one cell per (micro-batch, stage) holding when that
@@ -66,6 +67,8 @@ struct lane {
 	bool first, last;   /* the first stage of its route (0), the last (S - 1) */
 	bool fwd_rec;       /* with a record of messages: the forward's output crosses devices */
 	bool bwd_rec;       /* the same for the backward's */
+	uint8_t rec_in;     /* with a record: bit k, its ops of kind k take their input from
+	                       another device (mark_consumer) */
 	uint8_t hooked;     /* bit k: its ops of kind k may carry pieces the run prices
 	                       (stream_op_end) */
 };
@@ -200,6 +203,19 @@ static pp_time transfer(struct engine *e, uint32_t d, int ch, size_t i, uint32_t
 	return arrive;
 }
 
+/*
+ * With a record of messages: op i of kind k, in cell cl, has read its input from another
+ * device; it leaves its op number in that entry, which from now on is only read for whether it
+ * ran (and a backward's, whether its W ran), for msgs_link to find.
+ */
+static inline void mark_consumer(unsigned k, struct cell *cl, size_t i)
+{
+	if (k == OP_F)
+		(cl - 1)->f = (pp_time)i;
+	else
+		(cl + 1)->b = ((cl + 1)->b & W_RAN) | (pp_time)i;
+}
+
 /* Puts the messages held in w->sent in their slots: false when a device sent more than its
  * boundaries carry. */
 static bool flush_sent(struct sweep *w)
@@ -289,6 +305,9 @@ static enum step run_pair(struct sweep *w, struct view v, uint32_t d, size_t i)
 	if (!inputs_in(OP_F, ln[0], cl[0], &start, &sd->wait) ||
 	    !inputs_in(op[1].kind, ln[1], cl[1], &start, &sd->wait))
 		return STEP_WAITS;
+	for (int j = 0; j < 2; j++)
+		if (ln[j]->rec_in >> op[j].kind & 1)
+			mark_consumer(op[j].kind, cl[j], i + (size_t)j);
 	stop = w->e->op_dur != NULL
 	               ? w->e->op_dur[i]
 	               : engine_pair_span(w->e, op, op + 1,
@@ -376,6 +395,8 @@ static void run_device(struct sweep *w, uint32_t d)
 			sd->cl = cl;
 			break;
 		}
+		if (ln->rec_in >> k & 1)
+			mark_consumer(k, cl, i);
 		if (i == first)
 			sd->first_start = start;
 		dur = odur != NULL ? odur[i] : ln->dur[k];
@@ -446,6 +467,10 @@ static int lanes_new(struct sweep *w, bool *priced)
 		        .last = last,
 		        .fwd_rec = e->record && e->fwd_chan[st] >= 0,
 		        .bwd_rec = e->record && bc >= 0,
+		        .rec_in = (uint8_t)((e->record && bc >= 0 ? 1u << OP_F : 0) |
+		                            (e->record && e->fwd_chan[st] >= 0
+		                                     ? 1u << OP_B | 1u << OP_BW
+		                                     : 0)),
 		        .hooked = (uint8_t)stream_hooked(e, (uint32_t)st),
 		};
 	}
@@ -470,38 +495,28 @@ static void count_unpriced(struct engine *e, const bool *priced)
 	}
 }
 
-/*
- * Fills in the consumer of each recorded message once the sweep ran, through the cells, which
- * it no longer reads: each message's index goes in its producer's cell entry, where its
- * consumer, in one pass over the ops, finds it.
- */
+/* Fills in the consumer of each recorded message once the sweep ran: the op number its
+ * consumer left in its producer's cell entry (mark_consumer). */
 static void msgs_link(struct sweep *w)
 {
 	const struct sched *s = w->e->s;
 	struct msg_record *g = w->e->res.msgs;
 	size_t n = w->e->res.nmsgs;
 
+	/* the cells lie a micro-batch's stages apart, each on a line of its own: asked for a few
+	 * messages ahead, from the op of a message asked for further ahead */
 	for (size_t k = 0; k < n; k++) {
 		const struct op *op = &s->ops[g[k].from];
-		struct cell *cl = w->lanes[op->stage].cell + (size_t)op->mb * w->L;
+		const struct cell *cl = w->lanes[op->stage].cell + (size_t)op->mb * w->L;
 
-		if (op->kind == OP_F)
-			cl->f = (pp_time)k;
-		else
-			cl->b = (pp_time)k;
-	}
-	for (size_t j = 0; j < s->nops; j++) {
-		const struct op *op = &s->ops[j];
-		const struct lane *ln = &w->lanes[op->stage];
-		const struct cell *cl = ln->cell + (size_t)op->mb * w->L;
+		if (k + 2 * AHEAD < n)
+			PP_PREFETCH(&s->ops[g[k + 2 * AHEAD].from]);
+		if (k + AHEAD < n) {
+			const struct op *ahead = &s->ops[g[k + AHEAD].from];
 
-		PP_PREFETCH(&s->ops[j + AHEAD < s->nops ? j + AHEAD : j]);
-		if (op->kind == OP_F) {
-			if (ln->bwd_rec) /* its input crossed from the stage before */
-				g[(cl - 1)->f].to = (uint32_t)j;
-		} else if (op->kind != OP_W && ln->fwd_rec) { /* B, BW: from the stage after */
-			g[(cl + 1)->b].to = (uint32_t)j;
+			PP_PREFETCH(w->lanes[ahead->stage].cell + (size_t)ahead->mb * w->L);
 		}
+		g[k].to = (uint32_t)((op->kind == OP_F ? cl->f : cl->b) & ~W_RAN);
 	}
 }
 
