@@ -552,10 +552,11 @@ size_t engine_peak_bytes(size_t nops, size_t nmsgs, int L, int m, bool times, bo
 	        {events ? nops : 0,
 	         2 * sizeof(*((struct engine *)NULL)->cons) + sizeof(*((struct engine *)NULL)->pending)},
 	};
-	/* once it ran: the slacks, and the slack pass's table of two op numbers a cell (in the
-	 * sweep's cells, which an arena holds to the end) */
-	size_t later[2][2] = {{slack ? nops : 0, sizeof(pp_time)},
-	                      {slack && events ? cells / sizeof(pp_time) : 0, sizeof(uint32_t)}};
+	/* once it ran: the slacks, and unless the messages were recorded the slack pass's table
+	 * of two op numbers a cell (in the sweep's cells, which an arena holds to the end) */
+	size_t later[2][2] = {
+	        {slack ? nops : 0, sizeof(pp_time)},
+	        {slack && events && !record ? cells / sizeof(pp_time) : 0, sizeof(uint32_t)}};
 
 	/* exact: an arena's rounding to its pages is a few MB a run, not bytes an op */
 	if (cells == SIZE_MAX)
