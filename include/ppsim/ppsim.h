@@ -233,6 +233,54 @@ int pp_run_ops_csv(const pp_run *r, char **text, char *err, size_t errlen);
 int pp_compare_report(const pp_run *const *runs, const char *const *labels, int n,
                       const char *format, char **text, char *err, size_t errlen);
 
+/* A finished sweep (pp_sweep_run): every point of a grid of settings around a config. */
+typedef struct pp_sweep pp_sweep;
+
+/*
+ * Simulates every point of a grid of settings around c, as `ppsim sweep` does, into *out, for
+ * pp_sweep_free: axis i sets the key keys[i] (a key pp_config_set takes: "p", "m",
+ * "schedule", "t_comm", ...) to each value of the list values[i] in turn, in the command's list
+ * syntax ("2,4,8", "8:64:x2", "all" for "schedule"), the last axis varying fastest; naxes from
+ * 0 (one point, c) to 16. jobs threads (1 or less: the calling thread; the points are the same
+ * on any number). A point whose settings are refused, whose schedule deadlocks, or (fits
+ * non-zero) that is over its GPUs' memory is skipped with its reason, not an error. Returns
+ * PP_OK, or a status with err set and *out NULL: an unknown key or a bad list (named by its
+ * key), more than a million points, out of memory, c or out NULL (keys and values may be NULL
+ * when naxes is 0).
+ */
+int pp_sweep_run(const pp_config *c, const char *const *keys, const char *const *values,
+                 int naxes, int jobs, int fits, pp_sweep **out, char *err, size_t errlen);
+/* Frees s; NULL is a no-op. */
+void pp_sweep_free(pp_sweep *s);
+/* The points of s (the product of its axes' lengths; 0 when s is NULL). */
+size_t pp_sweep_points(const pp_sweep *s);
+/* The axes of s (0 when s is NULL). */
+int pp_sweep_axes(const pp_sweep *s);
+/* The value axis takes at point (as the key reads it: "8", "1f1b"); NULL past s's points or
+ * axes. */
+const char *pp_sweep_value(const pp_sweep *s, size_t point, int axis);
+/* Why point was skipped; NULL when it was simulated (or past s's points). */
+const char *pp_sweep_skipped(const pp_sweep *s, size_t point);
+/* The unit of point's times ("t" or "ms"); NULL when it was skipped (or past s's points). */
+const char *pp_sweep_time_unit(const pp_sweep *s, size_t point);
+/*
+ * Figure name of point into *value: name is the key of a number of a `ppsim sweep
+ * --format=jsonl` record ("p", "v", "m", "makespan", "bubble_ratio", "utilization",
+ * "throughput", "tokens_per_s", "memory_bytes", "fits" as 1 or 0, "step_p90", ...;
+ * pp_sweep_figure_name lists them), times in the point's unit; NaN where the record has null or
+ * leaves it out (a skipped point's figures, a model's without one, the samples' without
+ * samples). Returns PP_OK, or a status with err set: a name that is no figure, a point past s's,
+ * s, name or value NULL.
+ */
+int pp_sweep_figure(const pp_sweep *s, size_t point, const char *name, double *value, char *err,
+                    size_t errlen);
+/* The name of sweep figure i, for i from 0 until it returns NULL. */
+const char *pp_sweep_figure_name(int i);
+/* The point ranked k-th, best first, as `ppsim sweep` ranks its table: simulated before
+ * skipped, fitting before over memory, then tokens/s with a model or utilization without one,
+ * then the smaller peak memory, then the point's number; (size_t)-1 past s's points. */
+size_t pp_sweep_ranked(const pp_sweep *s, size_t k);
+
 /*
  * The tables of `ppsim list` (schedules, model, GPU and link presets, batching policies,
  * formats) into *text in format "text" or "json" (NULL), as `ppsim list --format` writes them,

@@ -178,6 +178,68 @@ static void serving(void)
 	pp_config_free(model);
 }
 
+/* A sweep as data: 1F1B and GPipe at p = 2, 4 and m = 8 (1F1B at p = 4 takes 33, as the run),
+ * ranked by utilization (p = 2 before p = 4, and 1F1B's tie with GPipe kept in point order);
+ * a point that cannot run is skipped with its reason; a bad list is an error by its key. */
+static void sweeping(void)
+{
+	char err[512];
+	pp_config *c = pp_config_new();
+	pp_sweep *s = NULL;
+	const char *keys[] = {"schedule", "p", "m"}, *values[] = {"1f1b,gpipe", "2,4", "8"};
+	const char *bad[] = {"0"};
+	double x = 0, y = 0;
+	int names = 0;
+
+	check(pp_sweep_run(c, keys, values, 3, 2, 0, &s, err, sizeof(err)) == PP_OK &&
+	              pp_sweep_points(s) == 4 && pp_sweep_axes(s) == 3,
+	      "pp_sweep_run", err);
+	check(strcmp(pp_sweep_value(s, 1, 0), "1f1b") == 0 &&
+	              strcmp(pp_sweep_value(s, 1, 1), "4") == 0 &&
+	              strcmp(pp_sweep_value(s, 2, 0), "gpipe") == 0 &&
+	              pp_sweep_value(s, 4, 0) == NULL && pp_sweep_value(s, 0, 3) == NULL,
+	      "a sweep's points, the last axis fastest", NULL);
+	check(pp_sweep_figure(s, 1, "makespan", &x, err, sizeof(err)) == PP_OK && x == 33 &&
+	              pp_sweep_figure(s, 1, "p", &y, err, sizeof(err)) == PP_OK && y == 4 &&
+	              strcmp(pp_sweep_time_unit(s, 1), "t") == 0 && pp_sweep_skipped(s, 1) == NULL,
+	      "a sweep point's figures", err);
+	check(pp_sweep_figure(s, 1, "tokens_per_s", &x, err, sizeof(err)) == PP_OK && isnan(x),
+	      "a model's figure without a model is NaN", err);
+	check(pp_sweep_figure(s, 1, "no such", &x, err, sizeof(err)) == PP_E_INPUT &&
+	              strstr(err, "pp_sweep_figure_name") != NULL &&
+	              pp_sweep_figure(s, 4, "p", &x, err, sizeof(err)) == PP_E_INPUT,
+	      "an unknown sweep figure, a point past the sweep", err);
+	for (int i = 0; pp_sweep_figure_name(i) != NULL; i++)
+		names++;
+	check(names > 20, "the names of sweep figures", NULL);
+	check(pp_sweep_ranked(s, 0) == 0 && pp_sweep_ranked(s, 1) == 2 &&
+	              pp_sweep_ranked(s, 3) == 3 && pp_sweep_ranked(s, 4) == (size_t)-1,
+	      "a sweep's ranking", NULL);
+	pp_sweep_free(s);
+	/* DualPipe takes an even p: p = 3 is skipped, not an error, named by its key */
+	values[0] = "dualpipe";
+	values[1] = "2,3";
+	values[2] = "4";
+	check(pp_config_set(c, "v", "2", err, sizeof(err)) == PP_OK &&
+	              pp_sweep_run(c, keys, values, 3, 1, 0, &s, err, sizeof(err)) == PP_OK &&
+	              pp_sweep_skipped(s, 0) == NULL && pp_sweep_skipped(s, 1) != NULL &&
+	              strstr(pp_sweep_skipped(s, 1), "\"p\" '3': dualpipe needs an even p") != NULL &&
+	              pp_sweep_time_unit(s, 1) == NULL &&
+	              pp_sweep_figure(s, 1, "makespan", &x, err, sizeof(err)) == PP_OK &&
+	              isnan(x) && pp_sweep_ranked(s, 1) == 1,
+	      "a point that cannot run is skipped with its reason", err);
+	pp_sweep_free(s);
+	check(pp_sweep_run(c, keys + 1, bad, 1, 1, 0, &s, err, sizeof(err)) == PP_E_INPUT &&
+	              s == NULL && strstr(err, "key \"p\"") != NULL,
+	      "a bad sweep list is named by its key", err);
+	check(pp_sweep_run(c, NULL, NULL, 0, 1, 0, &s, err, sizeof(err)) == PP_OK &&
+	              pp_sweep_points(s) == 1,
+	      "a sweep without axes is its config", err);
+	pp_sweep_free(s);
+	pp_sweep_free(NULL);
+	pp_config_free(c);
+}
+
 int main(int argc, char **argv)
 {
 	int major = -1, count = 0;
@@ -206,6 +268,7 @@ int main(int argc, char **argv)
 	pp_string_free(NULL);
 	training(argv[1]);
 	serving();
+	sweeping();
 	if (failed)
 		return 1;
 	puts("ok");
