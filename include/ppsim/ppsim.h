@@ -2,8 +2,9 @@
  * libppsim, the pipeline-parallel schedule simulator as a library: the whole interface of the
  * shared library libppsim.so, for programs in C, C++ or any language with a C foreign-function
  * interface (the Python package in python/ppsim/ uses it through ctypes). Build a configuration
- * from the keys of ppsim's JSON config files, simulate a training step (pp_simulate) or a
- * serving run (pp_serve), and read the result as data: figures by name, a table of per-device
+ * from the keys of ppsim's JSON config files, simulate a training step (pp_simulate), a
+ * serving run (pp_serve), a sweep of settings (pp_sweep_run) or the search of `ppsim advise`
+ * (pp_advise), and read the result as data: figures by name, a table of per-device
  * figures, the ops as columns of numbers; or as the text of a report, byte for byte what the
  * command writes. The shared library exports exactly the functions declared here.
  *
@@ -250,6 +251,16 @@ typedef struct pp_sweep pp_sweep;
  */
 int pp_sweep_run(const pp_config *c, const char *const *keys, const char *const *values,
                  int naxes, int jobs, int fits, pp_sweep **out, char *err, size_t errlen);
+/*
+ * The search of `ppsim advise` as a sweep, into *out: c names a model, a GPU count and a global
+ * batch (keys "model", "gpus", "global_batch"); each of tensor parallelism, p, v, micro-batch
+ * size and schedule that c does not set is an axis over the layouts that fit the GPUs, and a
+ * point over its GPUs' memory is skipped. pp_sweep_ranked(s, 0) is the recommendation (a point
+ * ranked after it may differ from it only by a schedule that gives the same step). Returns PP_OK,
+ * or a status with err set and *out NULL: a model, GPU count or global batch missing, out of
+ * memory, c or out NULL.
+ */
+int pp_advise(const pp_config *c, int jobs, pp_sweep **out, char *err, size_t errlen);
 /* Frees s; NULL is a no-op. */
 void pp_sweep_free(pp_sweep *s);
 /* The points of s (the product of its axes' lengths; 0 when s is NULL). */

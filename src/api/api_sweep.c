@@ -3,7 +3,8 @@
  * simulated by the search layer's sweep (src/search/sweep.c) as `ppsim sweep` runs it, kept as
  * the figures of its records, the reason of each skipped point and the key its ranking reads
  * (sweep_rank_key), in point order. A record is 1 KB with its reason's room; a point kept here
- * is a few hundred bytes, its reason only when it has one.
+ * is a few hundred bytes, its reason only when it has one. An advice (pp_advise) is the sweep
+ * `ppsim advise` runs: its layout axes added to the config (advise_add_axes), ranked alike.
  */
 #include <math.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "ppsim/advise.h"
 #include "ppsim/sweep.h"
 
 enum kind { INT, U64, NUM, BOOL };
@@ -141,10 +143,10 @@ static int rank(pp_sweep *s)
 	return 0;
 }
 
-/* The grid of c and the axes into s->sw, checked as `ppsim sweep` checks its command line:
- * 0, or -1 with e set. */
+/* The grid of c and the axes into s->sw, checked as `ppsim sweep` (advise: `ppsim advise`,
+ * which adds its layout axes) checks its command line: 0, or -1 with e set. */
 static int grid(pp_sweep *s, const struct config *c, const char *const *keys,
-                const char *const *values, int naxes, bool fits, struct pp_error *e)
+                const char *const *values, int naxes, bool fits, bool advise, struct pp_error *e)
 {
 	struct config *first = pp_malloc(sizeof(*first));
 	int rc = 0;
@@ -173,9 +175,29 @@ static int grid(pp_sweep *s, const struct config *c, const char *const *keys,
 			rc = config_set(&s->sw.base, opt, label, s->sw.axes[s->sw.naxes - 1].values[0],
 			                e);
 	}
+	if (rc == 0 && advise)
+		rc = advise_check(&s->sw, e) != 0 || advise_add_axes(&s->sw, e) != 0 ? -1 : 0;
 	if (rc == 0 && (rc = sweep_point_config(&s->sw, 0, first, e)) == 0)
-		rc = config_check_command(first, CONFIG_SWEEP, "sweep", e);
+		rc = config_check_command(first, advise ? CONFIG_ADVISE : CONFIG_SWEEP,
+		                          advise ? "advise" : "sweep", e);
 	free(first);
+	return rc == 0 ? 0 : -1;
+}
+
+/* Runs the points of s->sw on jobs threads into s's points, and ranks them: 0, or -1 with e. */
+static int run_points(pp_sweep *s, int jobs, struct pp_error *e)
+{
+	int rc;
+
+	s->n = sweep_points(&s->sw) <= SWEEP_MAX_RUN_POINTS ? (size_t)sweep_points(&s->sw) : 0;
+	if (s->n > 0 && (s->pt = pp_calloc(s->n, sizeof(*s->pt))) == NULL)
+		return pp_nomem(e, s->n, sizeof(*s->pt));
+	/* more points than a run takes: sweep_run refuses them before it starts */
+	rc = sweep_run(&s->sw, 0, sweep_points(&s->sw), jobs > 1 ? jobs : 1, keep, s, e);
+	if (rc > 0) /* keep stopped it */
+		return pp_nomem(e, 1, sizeof(struct sweep_record));
+	if (rc == 0 && rank(s) != 0)
+		return pp_nomem(e, s->n, sizeof(*s->ranked));
 	return rc == 0 ? 0 : -1;
 }
 
@@ -198,20 +220,30 @@ int pp_sweep_run(const pp_config *c, const char *const *keys, const char *const 
 	}
 	if ((s = pp_zalloc(1, sizeof(*s), &k.e)) == NULL)
 		return api_end(&k, -1);
-	if (grid(s, &c->config, keys, values, naxes, fits != 0, &k.e) != 0)
-		goto out;
-	s->n = sweep_points(&s->sw) <= SWEEP_MAX_RUN_POINTS ? (size_t)sweep_points(&s->sw) : 0;
-	if (s->n > 0 && (s->pt = pp_calloc(s->n, sizeof(*s->pt))) == NULL) {
-		pp_nomem(&k.e, s->n, sizeof(*s->pt));
-		goto out;
+	if (grid(s, &c->config, keys, values, naxes, fits != 0, false, &k.e) == 0)
+		rc = run_points(s, jobs, &k.e);
+	if (rc != 0) {
+		pp_sweep_free(s);
+		return api_end(&k, -1);
 	}
-	/* more points than a run takes: sweep_run refuses them before it starts */
-	rc = sweep_run(&s->sw, 0, sweep_points(&s->sw), jobs > 1 ? jobs : 1, keep, s, &k.e);
-	if (rc > 0) /* keep stopped it */
-		rc = pp_nomem(&k.e, 1, sizeof(struct sweep_record));
-	if (rc == 0 && rank(s) != 0)
-		rc = pp_nomem(&k.e, s->n, sizeof(*s->ranked));
-out:
+	*out = s;
+	return api_end(&k, 0);
+}
+
+int pp_advise(const pp_config *c, int jobs, pp_sweep **out, char *err, size_t errlen)
+{
+	struct call k;
+	pp_sweep *s;
+	int rc = -1;
+
+	if (out != NULL)
+		*out = NULL;
+	if (api_begin(&k, "pp_advise", ARGS({c, "c"}, {out, "out"}), err, errlen) != 0)
+		return PP_E_INPUT;
+	if ((s = pp_zalloc(1, sizeof(*s), &k.e)) == NULL)
+		return api_end(&k, -1);
+	if (grid(s, &c->config, NULL, NULL, 0, true, true, &k.e) == 0)
+		rc = run_points(s, jobs, &k.e);
 	if (rc != 0) {
 		pp_sweep_free(s);
 		return api_end(&k, -1);

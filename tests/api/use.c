@@ -236,6 +236,34 @@ static void sweeping(void)
 	              pp_sweep_points(s) == 1,
 	      "a sweep without axes is its config", err);
 	pp_sweep_free(s);
+	check(pp_advise(c, 1, &s, err, sizeof(err)) == PP_E_INPUT && s == NULL &&
+	              strstr(err, "model") != NULL,
+	      "pp_advise needs a model", err);
+	pp_config_free(c);
+	/* the recommendation: the most tokens/s of the points that fit, among thousands */
+	c = pp_config_new();
+	check(pp_config_load_json(c, "{\"model\": \"llama3-8b\", \"gpus\": 8, \"global_batch\": 16}",
+	                          NULL, err, sizeof(err)) == PP_OK &&
+	              pp_advise(c, 2, &s, err, sizeof(err)) == PP_OK && pp_sweep_points(s) > 1000,
+	      "pp_advise", err);
+	if (s != NULL) {
+		size_t best = pp_sweep_ranked(s, 0);
+		double most = 0, fits = 0;
+
+		for (size_t i = 0; i < pp_sweep_points(s); i++) {
+			double t = 0, f = 0;
+
+			pp_sweep_figure(s, i, "tokens_per_s", &t, err, sizeof(err));
+			pp_sweep_figure(s, i, "fits", &f, err, sizeof(err));
+			if (f == 1 && t > most)
+				most = t;
+		}
+		pp_sweep_figure(s, best, "fits", &fits, err, sizeof(err));
+		check(pp_sweep_figure(s, best, "tokens_per_s", &x, err, sizeof(err)) == PP_OK &&
+		              x == most && fits == 1 && strcmp(pp_sweep_time_unit(s, best), "ms") == 0,
+		      "pp_advise recommends the most tokens/s that fit", err);
+	}
+	pp_sweep_free(s);
 	pp_sweep_free(NULL);
 	pp_config_free(c);
 }
