@@ -8,8 +8,8 @@
  * channels, whose two senders share one queue, take the event loop. The record of messages
  * does not need that order: it holds each device's messages in the order of its ops, which
  * both runs share (engine_record_msg); a message's consumer, once it read its input, leaves
- * its op number in the input's cell entry, where the record finds it after the run
- * (msgs_link).
+ * its op number in the input's cell entry, where the record finds it as the message goes in,
+ * or after the run (msgs_link).
  *
  * The sweep pulls rather than pushes: an op finds its inputs by arithmetic on its own
  * (micro-batch, stage), in a table with one cell per (micro-batch, stage) holding when that
@@ -101,9 +101,13 @@ struct sweep {
 	uint32_t n;
 	uint32_t *order; /* the engine's record of the order ops finished in, or NULL */
 	size_t norder;
-	struct msg_record *sent; /* with a record of messages: the latest, in the order sent, their
-	                          * sender in to, until RECORD_BATCH go to their slots at once */
-	size_t nsent;
+	struct msg_record *sent; /* with a record of messages: a ring of the latest RECORD_RING, in
+	                          * the order sent, their sender in to (hold_sent) */
+	size_t head, nsent;      /* the oldest's place in the ring, and how many it holds */
+	uint32_t *late;          /* [RECORD_LATE] slots of messages put in the record before their
+	                          * consumer ran, whose consumer msgs_link fills in */
+	size_t nlate;
+	bool link_all;           /* more than RECORD_LATE were: msgs_link fills in every one */
 	size_t m;       /* micro-batches */
 	uint32_t S;     /* stages */
 	uint32_t L;     /* stages a micro-batch visits: S, or S / routes */
@@ -127,12 +131,20 @@ struct view {
 #define AHEAD 32
 
 /*
- * How many messages the sweep holds before it puts them in their slots (engine_record_msg),
- * each device's next: written one by one, as the sweep goes from device to device, 64 devices'
- * slots were as many streams of stores, each a miss, which doubled the sweep's time; a batch of
- * them, in cache, goes out in a loop of nothing else.
+ * How many messages the sweep holds before it puts the older half in their slots
+ * (engine_record_msg), each device's next: written one by one, as the sweep goes from device to
+ * device, 64 devices' slots were as many streams of stores, each a miss, which doubled the
+ * sweep's time; a batch of them, in cache, goes out in a loop of nothing else. A message held
+ * that long has mostly been read by its consumer, whose op number goes in the record with it;
+ * the few that have not (RECORD_LATE at most, else all) get theirs after the run.
  */
-#define RECORD_BATCH 4096
+#define RECORD_RING 8192
+#define RECORD_LATE 65536
+
+/* In a cell entry, once its consumer ran with a record of messages: the consumer's op number in
+ * the low 30 bits (mark_consumer). No time reaches this bit (PP_TIME_TOTAL_MAX); NOT_RUN has it,
+ * but an entry read by its consumer was written. */
+#define CONSUMED ((pp_time)1 << 61)
 
 /* What one step of a device came to. */
 enum step { STEP_RAN, STEP_WAITS, STEP_BAD };
@@ -211,32 +223,49 @@ static pp_time transfer(struct engine *e, uint32_t d, int ch, size_t i, uint32_t
 static inline void mark_consumer(unsigned k, struct cell *cl, size_t i)
 {
 	if (k == OP_F)
-		(cl - 1)->f = (pp_time)i;
+		(cl - 1)->f = CONSUMED | (pp_time)i;
 	else
-		(cl + 1)->b = ((cl + 1)->b & W_RAN) | (pp_time)i;
+		(cl + 1)->b = ((cl + 1)->b & W_RAN) | CONSUMED | (pp_time)i;
 }
 
-/* Puts the messages held in w->sent in their slots: false when a device sent more than its
- * boundaries carry. */
-static bool flush_sent(struct sweep *w)
+/* The consumer of the message op i sent, once it ran (mark_consumer), else UINT32_MAX. */
+static uint32_t consumer_of(const struct sweep *w, size_t i)
+{
+	const struct op *op = &w->e->s->ops[i];
+	const struct cell *cl = w->lanes[op->stage].cell + (size_t)op->mb * w->L;
+	pp_time x = op->kind == OP_F ? cl->f : cl->b;
+
+	return x != NOT_RUN && (x & CONSUMED) ? (uint32_t)(x & (pp_time)CONS_INDEX) : UINT32_MAX;
+}
+
+/* Puts the oldest n messages held in w->sent in their slots, with their consumers when they
+ * ran: false when a device sent more than its boundaries carry. */
+static bool flush_sent(struct sweep *w, size_t n)
 {
 	struct engine *e = w->e;
 
-	for (size_t k = 0; k < w->nsent; k++) {
-		const struct msg_record *g = &w->sent[k];
+	for (; n > 0; n--, w->nsent--) {
+		const struct msg_record *g = &w->sent[w->head++ % RECORD_RING];
+		uint32_t to = consumer_of(w, g->from);
 
-		if (!engine_record_msg(e, g->to, g->from, UINT32_MAX, g->start, g->end))
+		if (to == UINT32_MAX) {
+			if (w->nlate < RECORD_LATE)
+				w->late[w->nlate++] = (uint32_t)e->msg_at[g->to];
+			else
+				w->link_all = true;
+		}
+		if (!engine_record_msg(e, g->to, g->from, to, g->start, g->end))
 			return false;
 	}
-	w->nsent = 0;
 	return true;
 }
 
 /* Holds the message op i of device d sent from start to end. */
 static bool hold_sent(struct sweep *w, uint32_t d, size_t i, pp_time start, pp_time end)
 {
-	w->sent[w->nsent++] = (struct msg_record){(uint32_t)i, d, start, end};
-	return w->nsent < RECORD_BATCH || flush_sent(w);
+	w->sent[(w->head + w->nsent++) % RECORD_RING] =
+	        (struct msg_record){(uint32_t)i, d, start, end};
+	return w->nsent < RECORD_RING || flush_sent(w, RECORD_RING / 2);
 }
 
 /* Wakes device d if it waits for the cell entry x, which has just been written. */
@@ -495,13 +524,20 @@ static void count_unpriced(struct engine *e, const bool *priced)
 	}
 }
 
-/* Fills in the consumer of each recorded message once the sweep ran: the op number its
- * consumer left in its producer's cell entry (mark_consumer). */
+/* Fills in the consumer of the recorded messages put in the record before it ran (every one
+ * when more than RECORD_LATE were), once the sweep ran: the op number their consumer left in
+ * their producer's cell entry (mark_consumer). */
 static void msgs_link(struct sweep *w)
 {
 	const struct sched *s = w->e->s;
 	struct msg_record *g = w->e->res.msgs;
 	size_t n = w->e->res.nmsgs;
+
+	if (!w->link_all) {
+		for (size_t k = 0; k < w->nlate; k++)
+			g[w->late[k]].to = consumer_of(w, g[w->late[k]].from);
+		return;
+	}
 
 	/* the cells lie a micro-batch's stages apart, each on a line of its own: asked for a few
 	 * messages ahead, from the op of a message asked for further ahead */
@@ -516,7 +552,7 @@ static void msgs_link(struct sweep *w)
 
 			PP_PREFETCH(w->lanes[ahead->stage].cell + (size_t)ahead->mb * w->L);
 		}
-		g[k].to = (uint32_t)((op->kind == OP_F ? cl->f : cl->b) & ~W_RAN);
+		g[k].to = (uint32_t)((op->kind == OP_F ? cl->f : cl->b) & (pp_time)CONS_INDEX);
 	}
 }
 
@@ -547,10 +583,12 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 	w.cells = pp_large_alloc(e->arena, ncells, sizeof(*w.cells));
 	w.stack = pp_mallocarray((size_t)s->p, sizeof(*w.stack));
 	w.dev = pp_calloc((size_t)s->p, sizeof(*w.dev));
-	if (e->record)
-		w.sent = pp_mallocarray(RECORD_BATCH, sizeof(*w.sent));
+	if (e->record) {
+		w.sent = pp_mallocarray(RECORD_RING, sizeof(*w.sent));
+		w.late = pp_mallocarray(RECORD_LATE, sizeof(*w.late));
+	}
 	if (priced == NULL || w.cells == NULL || w.stack == NULL || w.dev == NULL ||
-	    (e->record && w.sent == NULL) ||
+	    (e->record && (w.sent == NULL || w.late == NULL)) ||
 	    lanes_new(&w, priced) != 0) {
 		pp_nomem(err, ncells, sizeof(*w.cells));
 		goto out;
@@ -565,7 +603,7 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 	}
 	while (w.n > 0 && !w.bad)
 		run_device(&w, w.stack[--w.n]);
-	if (e->record && !w.bad && !flush_sent(&w))
+	if (e->record && !w.bad && !flush_sent(&w, w.nsent))
 		w.bad = true;
 	for (int d = 0; d < s->p; d++) {
 		const struct sweep_dev *sd = &w.dev[d];
@@ -598,6 +636,7 @@ out:
 	pp_large_free(e->arena, w.cells);
 	free(w.lanes);
 	free(w.sent);
+	free(w.late);
 	free(w.stack);
 	free(w.dev);
 	return rc;

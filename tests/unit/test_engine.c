@@ -1422,6 +1422,33 @@ static void engine_sweep_prices_a_channel_that_mixes_free_and_costly_messages(vo
 	sim_free(s);
 }
 
+/*
+ * Runs with more messages than the sweep holds before it puts them in the record (8192), so
+ * that most consumers are known as a message goes in, some are filled in after the run (GPipe
+ * at p = 2 sends its m forwards before any is read), and, past 65,536 of those (m = 80,000),
+ * every consumer is filled in after the run: the event loop's record, in each case.
+ */
+static void engine_sweep_records_the_event_loops_messages_past_its_batches(void)
+{
+	static const struct {
+		const char *name;
+		int p, v, m;
+		double t_comm;
+	} runs[] = {{"1f1b", 8, 1, 2048, 0}, {"zbv", 4, 2, 1024, 0.25},
+	            {"interleaved", 4, 2, 1024, 0.5}, {"gpipe", 2, 1, 20000, 0},
+	            {"gpipe", 2, 1, 80000, 0}};
+
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct config c = unit_config(runs[i].name, runs[i].p, runs[i].v, runs[i].m, 1, 2, 1);
+		struct sim *s;
+
+		c.t_comm = runs[i].t_comm;
+		s = unit_run(&c, 0);
+		assert_sweep_matches_events(s->sched, s->cost);
+		sim_free(s);
+	}
+}
+
 /* The perturbation of sim x's run that gives each op and message the duration the cost gives
  * it (a pair's span in its forward's entry), in op_dur and msg_dur [nops]. */
 static void own_durations(const struct sim *x, pp_time *op_dur, pp_time *msg_dur)
@@ -2030,6 +2057,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_model),
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_with_expert_pieces_and_pairs),
         UNIT_TEST(engine_sweep_prices_a_channel_that_mixes_free_and_costly_messages),
+        UNIT_TEST(engine_sweep_records_the_event_loops_messages_past_its_batches),
         UNIT_TEST(engine_refuses_a_last_overlapped_pair_whose_forward_ran_before),
         UNIT_TEST(sim_without_op_times_has_the_same_figures),
         UNIT_TEST(engine_1f1b_p4_m8_takes_33_units_with_op_times_derived_by_hand),
