@@ -569,8 +569,15 @@ int engine_slack(const struct engine *e, pp_time *slack, struct pp_error *err)
 			PP_PREFETCH(&t[x]);
 			PP_PREFETCH(&slack[x]);
 		}
-		if (at != NULL && at[d] >= 4)
+		if (at != NULL && at[d] >= 4) {
+			/* and the times and slack of the consumer of its message after next (of a
+			 * record in the array at least) */
+			uint32_t c = r->msgs[at[d] - 2].to;
+
 			PP_PREFETCH(&r->msgs[at[d] - 4]);
+			PP_PREFETCH(&t[c]);
+			PP_PREFETCH(&slack[c]);
+		}
 
 		if (l != f) { /* a pair's two ops finished together, its forward first */
 			assert(r->order[pos] == l && pos > 0 && r->order[pos - 1] == f);
