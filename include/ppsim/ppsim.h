@@ -267,6 +267,9 @@ void pp_sweep_free(pp_sweep *s);
 size_t pp_sweep_points(const pp_sweep *s);
 /* The axes of s (0 when s is NULL). */
 int pp_sweep_axes(const pp_sweep *s);
+/* The config key axis sets ("p", "schedule"; an advice's "tp", "p", "v", "mbs", "schedule"),
+ * NULL past s's axes. */
+const char *pp_sweep_axis_key(const pp_sweep *s, int axis);
 /* The value axis takes at point (as the key reads it: "8", "1f1b"); NULL past s's points or
  * axes. */
 const char *pp_sweep_value(const pp_sweep *s, size_t point, int axis);

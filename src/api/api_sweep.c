@@ -274,6 +274,11 @@ int pp_sweep_axes(const pp_sweep *s)
 	return s != NULL ? s->sw.naxes : 0;
 }
 
+const char *pp_sweep_axis_key(const pp_sweep *s, int axis)
+{
+	return s != NULL && axis >= 0 && axis < s->sw.naxes ? s->sw.axes[axis].opt->key : NULL;
+}
+
 const char *pp_sweep_value(const pp_sweep *s, size_t point, int axis)
 {
 	if (s == NULL || point >= s->n || axis < 0 || axis >= s->sw.naxes)

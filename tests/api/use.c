@@ -192,7 +192,8 @@ static void sweeping(void)
 	int names = 0;
 
 	check(pp_sweep_run(c, keys, values, 3, 2, 0, &s, err, sizeof(err)) == PP_OK &&
-	              pp_sweep_points(s) == 4 && pp_sweep_axes(s) == 3,
+	              pp_sweep_points(s) == 4 && pp_sweep_axes(s) == 3 &&
+	              strcmp(pp_sweep_axis_key(s, 1), "p") == 0 && pp_sweep_axis_key(s, 3) == NULL,
 	      "pp_sweep_run", err);
 	check(strcmp(pp_sweep_value(s, 1, 0), "1f1b") == 0 &&
 	              strcmp(pp_sweep_value(s, 1, 1), "4") == 0 &&
