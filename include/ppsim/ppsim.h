@@ -296,6 +296,22 @@ const char *pp_sweep_figure_name(int i);
 size_t pp_sweep_ranked(const pp_sweep *s, size_t k);
 
 /*
+ * The config of explicit costs fitted to measured op times, as `ppsim calibrate` writes it, into
+ * *out (a new config, for pp_config_free): path is a CSV of stage, op (F, B, W, BW or comm) and
+ * ms per micro-batch, or a Megatron-LM log, which needs m, the micro-batches of an iteration
+ * (0: none given); w_share is the share of a fused backward taken as W (below 0: none given,
+ * which a fused backward alone refuses). *max_error (when not NULL) gets the largest relative
+ * gap between a fitted and a measured op time (above 0.01 where stages' F, B and W are not in
+ * one proportion). Simulate the config (pp_simulate) to see the measured schedule, or set
+ * another "schedule" to see what it would do on those costs. Returns PP_OK, or a status with
+ * err set and *out NULL: PP_E_FILE for a file that cannot be read, PP_E_INPUT naming the line
+ * at fault ("calibration 'PATH':LINE:COLUMN: ..."), a log without m, a bad m or w_share, path
+ * or out NULL.
+ */
+int pp_calibrate(const char *path, int m, double w_share, pp_config **out, double *max_error,
+                 char *err, size_t errlen);
+
+/*
  * The tables of `ppsim list` (schedules, model, GPU and link presets, batching policies,
  * formats) into *text in format "text" or "json" (NULL), as `ppsim list --format` writes them,
  * for pp_string_free. Returns PP_OK, or a status with err set and *text NULL.

@@ -269,6 +269,34 @@ static void sweeping(void)
 	pp_config_free(c);
 }
 
+/* Measured op times as a config: the Zero Bubble paper's 1.5B model (docs/examples), fitted
+ * with its times, simulated as ZB-H1; a missing file is a PP_E_FILE, a log without m refused. */
+static void calibrating(const char *root)
+{
+	char err[512], path[1024];
+	pp_config *c = NULL;
+	pp_run *r = NULL;
+	double gap = -1, x = 0;
+
+	snprintf(path, sizeof(path), "%s/docs/examples/measured-zb-1.5b.csv", root);
+	check(pp_calibrate(path, 24, -1, &c, &gap, err, sizeof(err)) == PP_OK && gap >= 0 &&
+	              gap < 0.01,
+	      "pp_calibrate", err);
+	check(pp_config_set(c, "schedule", "zbh1", err, sizeof(err)) == PP_OK &&
+	              pp_simulate(c, 0, &r, err, sizeof(err)) == PP_OK &&
+	              pp_run_figure(r, "p", &x, err, sizeof(err)) == PP_OK && x == 8 &&
+	              strcmp(pp_run_time_unit(r), "t") == 0,
+	      "the calibrated config runs", err);
+	pp_run_free(r);
+	pp_config_free(c);
+	snprintf(path, sizeof(path), "%s/docs/examples/no-such.csv", root);
+	check(pp_calibrate(path, 0, -1, &c, NULL, err, sizeof(err)) == PP_E_FILE && c == NULL,
+	      "pp_calibrate of a missing file", err);
+	check(pp_calibrate(NULL, 0, -1, &c, NULL, err, sizeof(err)) == PP_E_INPUT &&
+	              strstr(err, "'path' is NULL") != NULL,
+	      "pp_calibrate refuses a NULL path", err);
+}
+
 int main(int argc, char **argv)
 {
 	int major = -1, count = 0;
@@ -298,6 +326,7 @@ int main(int argc, char **argv)
 	training(argv[1]);
 	serving();
 	sweeping();
+	calibrating(argv[1]);
 	if (failed)
 		return 1;
 	puts("ok");

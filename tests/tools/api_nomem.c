@@ -3,7 +3,7 @@
  * t_nomem.sh to run with each allocation failing in turn (tests/tools/failalloc.c): a config
  * set by keys and by JSON, training steps (one with noise samples, whose statistics a figure
  * reads), a serving run, their reports in each format, their figures, per-device tables and
- * ops, a comparison of each kind, the listing and a sweep. Prints "ok" and exits 0 when every call
+ * ops, a comparison of each kind, the listing, a sweep and a calibration. Prints "ok" and exits 0 when every call
  * succeeded; else prints the first error ("error: MESSAGE") and exits 1, having freed what it
  * holds.
  */
@@ -125,6 +125,14 @@ int main(void)
 		    pp_sweep_skipped(sw, 1) == NULL)
 			note("pp_sweep_run", err);
 		pp_sweep_free(sw);
+	}
+	if (first[0] == '\0') { /* measured times as a config (run from the source tree) */
+		pp_config *fit = NULL;
+
+		if (pp_calibrate("docs/examples/measured-zb-1.5b.csv", 24, -1, &fit, NULL, err,
+		                 sizeof(err)) != PP_OK)
+			note("pp_calibrate", err);
+		pp_config_free(fit);
 	}
 	for (int i = 0; i < 2; i++) {
 		pp_run_free(runs[i]);
