@@ -312,6 +312,19 @@ int pp_calibrate(const char *path, int m, double w_share, pp_config **out, doubl
                  char *err, size_t errlen);
 
 /*
+ * Replays a measured step into *run, as `ppsim replay` does before any what-if: reads paths[0..
+ * n-1] (a profiler trace for all devices, one per device, or a CSV of op times; docs/pytorch.md)
+ * and simulates the step with its own op order and op times, on c's other settings (messages
+ * at c's "t_comm" when set, else as measured); flags as pp_simulate's. The run's figures are
+ * the step's as ppsim sees it (its "makespan" against the measured one). Returns PP_OK, or a
+ * status with err set and *run NULL: PP_E_FILE for a file that cannot be read, PP_E_INPUT for
+ * a step that is not one (a range of an unknown name, an op twice or missing) or a setting
+ * replay does not take, c, paths or run NULL.
+ */
+int pp_replay(const pp_config *c, const char *const *paths, int n, unsigned flags, pp_run **run,
+              char *err, size_t errlen);
+
+/*
  * The tables of `ppsim list` (schedules, model, GPU and link presets, batching policies,
  * formats) into *text in format "text" or "json" (NULL), as `ppsim list --format` writes them,
  * for pp_string_free. Returns PP_OK, or a status with err set and *text NULL.

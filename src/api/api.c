@@ -72,6 +72,9 @@ static const struct {
 } calls[] = {
         {"ppsim serve", "pp_serve"},
         {"ppsim run", "pp_simulate"},
+        {"ppsim replay", "pp_replay"},
+        {"ppsim sweep", "pp_sweep_run"},
+        {"ppsim advise", "pp_advise"},
 };
 
 /* The option whose long name is name[0..len-1], or NULL. */

@@ -270,7 +270,7 @@ static void sweeping(void)
 }
 
 /* Measured op times as a config: the Zero Bubble paper's 1.5B model (docs/examples), fitted
- * with its times, simulated as ZB-H1; a missing file is a PP_E_FILE, a log without m refused. */
+ * with its times, simulated as ZB-H1; a measured step replayed; a missing file a PP_E_FILE. */
 static void calibrating(const char *root)
 {
 	char err[512], path[1024];
@@ -295,6 +295,30 @@ static void calibrating(const char *root)
 	check(pp_calibrate(NULL, 0, -1, &c, NULL, err, sizeof(err)) == PP_E_INPUT &&
 	              strstr(err, "'path' is NULL") != NULL,
 	      "pp_calibrate refuses a NULL path", err);
+	/* the measured step of docs/examples replayed: 39.7 ms, as `ppsim replay` says */
+	c = pp_config_new();
+	snprintf(path, sizeof(path), "%s/docs/examples/step-trace.json", root);
+	{
+		const char *paths[] = {path};
+
+		check(pp_replay(c, paths, 1, PP_KEEP_OP_TIMES, &r, err, sizeof(err)) == PP_OK &&
+		              pp_run_figure(r, "makespan", &x, err, sizeof(err)) == PP_OK &&
+		              x > 39.7 - 1e-9 && x < 39.7 + 1e-9 &&
+		              strcmp(pp_run_time_unit(r), "ms") == 0 &&
+		              pp_run_op_count(r) == 64 && pp_run_kept(r) == 1,
+		      "pp_replay", err);
+		pp_run_free(r);
+		snprintf(path, sizeof(path), "%s/docs/examples/no-such.json", root);
+		check(pp_replay(c, paths, 1, 0, &r, err, sizeof(err)) == PP_E_FILE && r == NULL,
+		      "pp_replay of a missing file", err);
+		check(pp_replay(c, paths, 0, 0, &r, err, sizeof(err)) == PP_E_INPUT,
+		      "pp_replay of no file", err);
+		check(pp_config_set(c, "p", "8", err, sizeof(err)) == PP_OK &&
+		              pp_replay(c, paths, 1, 0, &r, err, sizeof(err)) == PP_E_INPUT &&
+		              strstr(err, "not for pp_replay") != NULL,
+		      "pp_replay refuses a setting of the step's shape", err);
+	}
+	pp_config_free(c);
 }
 
 int main(int argc, char **argv)

@@ -3,7 +3,7 @@
  * t_nomem.sh to run with each allocation failing in turn (tests/tools/failalloc.c): a config
  * set by keys and by JSON, training steps (one with noise samples, whose statistics a figure
  * reads), a serving run, their reports in each format, their figures, per-device tables and
- * ops, a comparison of each kind, the listing, a sweep and a calibration. Prints "ok" and exits 0 when every call
+ * ops, a comparison of each kind, the listing, a sweep, a calibration and a replay. Prints "ok" and exits 0 when every call
  * succeeded; else prints the first error ("error: MESSAGE") and exits 1, having freed what it
  * holds.
  */
@@ -133,6 +133,19 @@ int main(void)
 		                 sizeof(err)) != PP_OK)
 			note("pp_calibrate", err);
 		pp_config_free(fit);
+	}
+	if (first[0] == '\0') { /* a measured step replayed */
+		static const char *const steps[] = {"docs/examples/step-trace.json"};
+		pp_config *plain = pp_config_new();
+		pp_run *replayed = NULL;
+
+		if (plain == NULL)
+			note("pp_config_new", "out of memory");
+		else if (pp_replay(plain, steps, 1, PP_KEEP_SLACK, &replayed, err, sizeof(err)) !=
+		         PP_OK)
+			note("pp_replay", err);
+		pp_run_free(replayed);
+		pp_config_free(plain);
 	}
 	for (int i = 0; i < 2; i++) {
 		pp_run_free(runs[i]);
