@@ -32,6 +32,7 @@ CFLAGS   += -std=c11 -pthread $(OPT) $(WARN) $(SANITIZE)
 CPPFLAGS += -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L -MMD -MP
 LDFLAGS  += -pthread $(SANITIZE)
 LDLIBS   += -lm
+OBJCOPY  ?= objcopy
 # V=1 shows every command; by default each compile prints one short line.
 ifeq ($(V),1)
 Q :=
@@ -141,6 +142,19 @@ FORCE:
 $(LIB): $(LIB_OBJ) $(BUILD)/objects.list
 	@rm -f $@
 	$(Q)$(AR) rcs $@ $(LIB_OBJ)
+
+# the static library make install puts in PREFIX/lib: the library's objects linked into one
+# whose only global symbols are the calls of ppsim.h (the version script's list), as the
+# shared library exports; the tree's programs and tests link $(LIB), which keeps every symbol
+LIB_API := $(BUILD)/install/libppsim.a
+$(LIB_API): $(LIB_OBJ) $(SO_MAP) $(BUILD)/objects.list
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	$(Q)sed -n 's/^[[:space:]]*\(pp_[a-z_]*\);$$/\1/p' $(SO_MAP) >$(BUILD)/install/api.syms && \
+		$(LD) -r -o $(BUILD)/install/libppsim.o $(LIB_OBJ) && \
+		$(OBJCOPY) --keep-global-symbols=$(BUILD)/install/api.syms \
+			$(BUILD)/install/libppsim.o && \
+		$(AR) rcs $@ $(BUILD)/install/libppsim.o
 
 $(SO_REAL): $(PIC_OBJ) $(SO_MAP) $(BUILD)/objects.list
 	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SO_NAME) -Wl,--version-script=$(SO_MAP) \
@@ -264,7 +278,8 @@ fuzz:
 
 # Install --------------------------------------------------------------------------------------
 # The binary, its man page and bash completion, the libraries (libppsim.so with its two
-# symlinks, which -lppsim picks, and libppsim.a) with their interface, ppsim.h and the
+# symlinks, which -lppsim picks, and libppsim.a, both exporting ppsim.h's calls alone) with
+# their interface, ppsim.h and the
 # version.h it includes (the program's module headers stay in the tree), a pkg-config file
 # (ppsim.pc: -lppsim; with --static, cJSON, zlib and libm too), and the Python package in
 # $(PYTHON_DIR)/ppsim (docs/python.md: PYTHONPATH=$(PYTHON_DIR); `pip install .` is the other
@@ -286,7 +301,7 @@ COMPLETION := $(BUILD)/ppsim.bash $(BUILD)/ppsim.zsh $(BUILD)/ppsim.fish
 $(BUILD)/ppsim.%: $(BIN)
 	$(Q)$(BIN) completion $* >$@.tmp && mv $@.tmp $@
 
-install: $(BIN) $(LIB) $(SO) $(COMPLETION) $(BUILD)/ppsim.pc
+install: $(BIN) $(LIB_API) $(SO) $(COMPLETION) $(BUILD)/ppsim.pc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PYTHON_DIR)/ppsim \
 		$(DESTDIR)$(PREFIX)/include/ppsim $(DESTDIR)$(PREFIX)/share/man/man1 \
@@ -294,7 +309,7 @@ install: $(BIN) $(LIB) $(SO) $(COMPLETION) $(BUILD)/ppsim.pc
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ppsim
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libppsim.a
+	install -m 644 $(LIB_API) $(DESTDIR)$(PREFIX)/lib/libppsim.a
 	install -m 755 $(SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(notdir $(SO_REAL))
 	ln -sf $(notdir $(SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SO_NAME)
 	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libppsim.so

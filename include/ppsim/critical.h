@@ -65,9 +65,10 @@ void critical_path_release(struct critical_path *cp);
 /*
  * Each op's slack into slack[nops], in ticks: how much longer the op (a pair: both its ops)
  * could take without lengthening the step, 0 for every op of a critical path. Needs the run's
- * op times and its order (engine_record_order). Holds a table of 8 bytes a (micro-batch,
- * stage) cell while it runs, in the sweep's cells when the run's arena still holds them (so two
- * calls on one engine must not run at once); engine_peak_bytes counts it. Returns 0, or -1 with
+ * op times and its order (engine_record_order). Unless the run recorded its messages (whose
+ * consumers it reads), holds a table of 8 bytes a (micro-batch, stage) cell while it runs, in
+ * the sweep's cells when the run's arena still holds them (so two calls on one engine must not
+ * run at once); engine_peak_bytes counts it. Returns 0, or -1 with
  * err set: PP_ERR_USAGE for a run that did not finish or kept no times or order, PP_ERR_NOMEM.
  */
 int engine_slack(const struct engine *e, pp_time *slack, struct pp_error *err);

@@ -73,7 +73,8 @@ struct channel_result {
 };
 
 /* One P2P message, recorded when engine_record_messages was called: 24 bytes, as a large run
- * records about one an op. Its channel follows from its ends' devices (result_channel). */
+ * records about one an op. Its channel follows from its ends' devices (result_channel). An op
+ * sends at most one. */
 struct msg_record {
 	uint32_t from; /* producer op (index in sched->ops) */
 	uint32_t to;   /* consumer op */
@@ -93,7 +94,9 @@ struct result {
 	uint64_t messages;               /* P2P messages in all */
 	uint64_t bytes;                  /* P2P bytes in all */
 	pp_time msg_time;                /* sum of all transfer durations */
-	struct msg_record *msgs;         /* [nmsgs] in send order, or NULL when not recorded */
+	struct msg_record *msgs;         /* [nmsgs] by sending device, each device's in the order
+	                                    of its ops (that is, by producer op), or NULL when not
+	                                    recorded */
 	size_t nmsgs;                    /* recorded messages (== messages when recorded) */
 	pp_time step_end;                /* the latest device end: the schedule and its streams */
 	struct stream_shape *shapes;     /* [nshapes = 3S] stage s's F, B, W at 3s.. when the
@@ -149,7 +152,7 @@ size_t engine_arena_bytes(size_t nops, int L, int m, bool times);
  * The most memory a run of nops ops (m micro-batches visiting L stages each, as for
  * engine_arena_bytes) that sends nmsgs messages holds at once in the engine's per-op arrays:
  * the op times unless dropped (times), and the sweep's cells, or when the run takes the event
- * loop (events: half-duplex channels or recorded messages) the loop's consumers and counts of
+ * loop (events: half-duplex channels) the loop's consumers and counts of
  * inputs, with the record of the messages when kept (record) and the order of its ops (order,
  * 4 bytes an op); with slack, once it ran, engine_slack's table and the caller's array of
  * slacks (8 bytes an op) instead of the loop's arrays: exactly, without the few MB of an
@@ -159,9 +162,9 @@ size_t engine_arena_bytes(size_t nops, int L, int m, bool times);
 size_t engine_peak_bytes(size_t nops, size_t nmsgs, int L, int m, bool times, bool events,
                          bool record, bool order, bool slack);
 
-/* Whether a run takes the event loop rather than the sweep: its channels are half-duplex, or it
- * records its messages (in the order they are sent, which only the loop has). */
-bool engine_takes_events(bool half_duplex, bool record);
+/* Whether a run takes the event loop rather than the sweep: its channels are half-duplex (two
+ * senders share one, in the order of the events that send them, which only the loop has). */
+bool engine_takes_events(bool half_duplex);
 
 /*
  * Tells e that its caller reads no per-op times (a report of totals, a sweep point): the result
@@ -170,8 +173,8 @@ bool engine_takes_events(bool half_duplex, bool record);
 void engine_drop_times(struct engine *e);
 
 /*
- * Makes e run its event loop, which engine_run otherwise keeps for half-duplex channels and
- * recorded messages (elsewhere a dependency sweep gives the same times faster); for tests that
+ * Makes e run its event loop, which engine_run otherwise keeps for half-duplex channels
+ * (elsewhere a dependency sweep gives the same times and messages faster); for tests that
  * compare the two. Call before engine_run.
  */
 void engine_use_events(struct engine *e);

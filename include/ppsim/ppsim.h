@@ -2,8 +2,9 @@
  * libppsim, the pipeline-parallel schedule simulator as a library: the whole interface of the
  * shared library libppsim.so, for programs in C, C++ or any language with a C foreign-function
  * interface (the Python package in python/ppsim/ uses it through ctypes). Build a configuration
- * from the keys of ppsim's JSON config files, simulate a training step (pp_simulate) or a
- * serving run (pp_serve), and read the result as data: figures by name, a table of per-device
+ * from the keys of ppsim's JSON config files, simulate a training step (pp_simulate), a
+ * serving run (pp_serve), a sweep of settings (pp_sweep_run) or the search of `ppsim advise`
+ * (pp_advise), and read the result as data: figures by name, a table of per-device
  * figures, the ops as columns of numbers; or as the text of a report, byte for byte what the
  * command writes. The shared library exports exactly the functions declared here.
  *
@@ -232,6 +233,96 @@ int pp_run_ops_csv(const pp_run *r, char **text, char *err, size_t errlen);
  */
 int pp_compare_report(const pp_run *const *runs, const char *const *labels, int n,
                       const char *format, char **text, char *err, size_t errlen);
+
+/* A finished sweep (pp_sweep_run): every point of a grid of settings around a config. */
+typedef struct pp_sweep pp_sweep;
+
+/*
+ * Simulates every point of a grid of settings around c, as `ppsim sweep` does, into *out, for
+ * pp_sweep_free: axis i sets the key keys[i] (a key pp_config_set takes: "p", "m",
+ * "schedule", "t_comm", ...) to each value of the list values[i] in turn, in the command's list
+ * syntax ("2,4,8", "8:64:x2", "all" for "schedule"), the last axis varying fastest; naxes from
+ * 0 (one point, c) to 16. jobs threads (1 or less: the calling thread; the points are the same
+ * on any number). A point whose settings are refused, whose schedule deadlocks, or (fits
+ * non-zero) that is over its GPUs' memory is skipped with its reason, not an error. Returns
+ * PP_OK, or a status with err set and *out NULL: an unknown key or a bad list (named by its
+ * key), more than a million points, out of memory, c or out NULL (keys and values may be NULL
+ * when naxes is 0).
+ */
+int pp_sweep_run(const pp_config *c, const char *const *keys, const char *const *values,
+                 int naxes, int jobs, int fits, pp_sweep **out, char *err, size_t errlen);
+/*
+ * The search of `ppsim advise` as a sweep, into *out: c names a model, a GPU count and a global
+ * batch (keys "model", "gpus", "global_batch"); each of tensor parallelism, p, v, micro-batch
+ * size and schedule that c does not set is an axis over the layouts that fit the GPUs, and a
+ * point over its GPUs' memory is skipped. pp_sweep_ranked(s, 0) is the recommendation (a point
+ * ranked after it may differ from it only by a schedule that gives the same step). Returns PP_OK,
+ * or a status with err set and *out NULL: a model, GPU count or global batch missing, out of
+ * memory, c or out NULL.
+ */
+int pp_advise(const pp_config *c, int jobs, pp_sweep **out, char *err, size_t errlen);
+/* Frees s; NULL is a no-op. */
+void pp_sweep_free(pp_sweep *s);
+/* The points of s (the product of its axes' lengths; 0 when s is NULL). */
+size_t pp_sweep_points(const pp_sweep *s);
+/* The axes of s (0 when s is NULL). */
+int pp_sweep_axes(const pp_sweep *s);
+/* The config key axis sets ("p", "schedule"; an advice's "tp", "p", "v", "mbs", "schedule"),
+ * NULL past s's axes. */
+const char *pp_sweep_axis_key(const pp_sweep *s, int axis);
+/* The value axis takes at point (as the key reads it: "8", "1f1b"); NULL past s's points or
+ * axes. */
+const char *pp_sweep_value(const pp_sweep *s, size_t point, int axis);
+/* Why point was skipped; NULL when it was simulated (or past s's points). */
+const char *pp_sweep_skipped(const pp_sweep *s, size_t point);
+/* The unit of point's times ("t" or "ms"); NULL when it was skipped (or past s's points). */
+const char *pp_sweep_time_unit(const pp_sweep *s, size_t point);
+/*
+ * Figure name of point into *value: name is the key of a number of a `ppsim sweep
+ * --format=jsonl` record ("p", "v", "m", "makespan", "bubble_ratio", "utilization",
+ * "throughput", "tokens_per_s", "memory_bytes", "fits" as 1 or 0, "step_p90", ...;
+ * pp_sweep_figure_name lists them), times in the point's unit; NaN where the record has null or
+ * leaves it out (a skipped point's figures, a model's without one, the samples' without
+ * samples). Returns PP_OK, or a status with err set: a name that is no figure, a point past s's,
+ * s, name or value NULL.
+ */
+int pp_sweep_figure(const pp_sweep *s, size_t point, const char *name, double *value, char *err,
+                    size_t errlen);
+/* The name of sweep figure i, for i from 0 until it returns NULL. */
+const char *pp_sweep_figure_name(int i);
+/* The point ranked k-th, best first, as `ppsim sweep` ranks its table: simulated before
+ * skipped, fitting before over memory, then tokens/s with a model or utilization without one,
+ * then the smaller peak memory, then the point's number; (size_t)-1 past s's points. */
+size_t pp_sweep_ranked(const pp_sweep *s, size_t k);
+
+/*
+ * The config of explicit costs fitted to measured op times, as `ppsim calibrate` writes it, into
+ * *out (a new config, for pp_config_free): path is a CSV of stage, op (F, B, W, BW or comm) and
+ * ms per micro-batch, or a Megatron-LM log, which needs m, the micro-batches of an iteration
+ * (0: none given); w_share is the share of a fused backward taken as W (below 0: none given,
+ * which a fused backward alone refuses). *max_error (when not NULL) gets the largest relative
+ * gap between a fitted and a measured op time (above 0.01 where stages' F, B and W are not in
+ * one proportion). Simulate the config (pp_simulate) to see the measured schedule, or set
+ * another "schedule" to see what it would do on those costs. Returns PP_OK, or a status with
+ * err set and *out NULL: PP_E_FILE for a file that cannot be read, PP_E_INPUT naming the line
+ * at fault ("calibration 'PATH':LINE:COLUMN: ..."), a log without m, a bad m or w_share, path
+ * or out NULL.
+ */
+int pp_calibrate(const char *path, int m, double w_share, pp_config **out, double *max_error,
+                 char *err, size_t errlen);
+
+/*
+ * Replays a measured step into *run, as `ppsim replay` does before any what-if: reads paths[0..
+ * n-1] (a profiler trace for all devices, one per device, or a CSV of op times; docs/pytorch.md)
+ * and simulates the step with its own op order and op times, on c's other settings (messages
+ * at c's "t_comm" when set, else as measured); flags as pp_simulate's. The run's figures are
+ * the step's as ppsim sees it (its "makespan" against the measured one). Returns PP_OK, or a
+ * status with err set and *run NULL: PP_E_FILE for a file that cannot be read, PP_E_INPUT for
+ * a step that is not one (a range of an unknown name, an op twice or missing) or a setting
+ * replay does not take, c, paths or run NULL.
+ */
+int pp_replay(const pp_config *c, const char *const *paths, int n, unsigned flags, pp_run **run,
+              char *err, size_t errlen);
 
 /*
  * The tables of `ppsim list` (schedules, model, GPU and link presets, batching policies,

@@ -173,6 +173,16 @@ void sweep_shard(uint64_t npoints, uint64_t k, uint64_t n, uint64_t *first, uint
  * > 0 when below, 0 only for the same index.
  */
 int sweep_rank_compare(const struct sweep_record *a, const struct sweep_record *b);
+/* What sweep_rank_compare reads of a record, for a caller that keeps its records smaller: the
+ * same order by sweep_rank_key_compare. */
+struct sweep_rank_key {
+	bool ok, fits;
+	double score;  /* the ranking's figure at the --rank-by statistic */
+	double memory; /* the peak memory, or activations without a model */
+	uint64_t index;
+};
+struct sweep_rank_key sweep_rank_key(const struct sweep_record *r);
+int sweep_rank_key_compare(const struct sweep_rank_key *a, const struct sweep_rank_key *b);
 
 /*
  * Keeps r among the best max records top[0..*n-1], best first (sweep_rank_compare): inserts a

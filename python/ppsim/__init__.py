@@ -36,7 +36,7 @@ from ._version import __version__
 __all__ = ["__version__", "Error", "PpsimError", "SimulationError", "PpsimFileError",
            "PpsimMemoryError", "LibraryError", "Result", "Run", "Op", "OP_KINDS", "version",
            "abi_version", "run", "simulate", "serve", "simulate_serving", "report", "ops_csv",
-           "compare", "sweep", "dataframe", "sweep_frame", "listing", "schedules",
+           "compare", "sweep", "advise", "dataframe", "sweep_frame", "listing", "schedules",
            "figure_names", "device_figure_names"]
 
 # ppsim.h's pp_simulate flags
@@ -223,6 +223,64 @@ def sweep(config: ConfigArg = None, **grid: Any) -> List[Result]:
         if isinstance(value, (list, tuple)) and any(v is None for v in value):
             raise TypeError("ppsim: sweep axis %s holds None, which is no value" % key)
     return [run(config=config, **dict(zip(keys, point))) for point in itertools.product(*axes)]
+
+
+def advise(config: ConfigArg = None, jobs: int = 1, top: Optional[int] = None,
+           **settings: Any) -> List[Dict[str, Any]]:
+    """The search of `ppsim advise` on the settings (a model, "gpus" and "global_batch"): each
+    of tp, p, v, mbs and the schedule they do not set varies over the layouts that fit the GPUs,
+    on jobs threads of the library. Returns the points best first (the first is the
+    recommendation; top keeps that many), each a dict of the settings that vary ("tp", "p",
+    "schedule", ...: text as the config takes it), the figures of a `ppsim sweep
+    --format=jsonl` record (None where it has null), "time_unit", and "skipped": why a point
+    could not run, or None."""
+    if not isinstance(jobs, int) or isinstance(jobs, bool):
+        raise TypeError("ppsim: jobs must be an int, not %s" % kind(jobs))
+    if top is not None and (not isinstance(top, int) or isinstance(top, bool)):
+        raise TypeError("ppsim: top must be an int or None, not %s" % kind(top))
+    with Config(config, settings) as cfg:
+        lib, err, handle = cfg.lib, _lib.errbuf(), ctypes.c_void_p()
+        _lib.check(lib.pp_advise(cfg.handle, jobs, ctypes.byref(handle), err, _lib.ERRLEN), err)
+    try:
+        return _sweep_points(lib, handle, top)
+    finally:
+        lib.pp_sweep_free(handle)
+
+
+# the figures of a sweep point that are counts, as ints
+_SWEEP_COUNTS = frozenset(["p", "v", "m", "tp", "cp", "ep", "dp", "mbs", "gpus", "p2p_messages",
+                           "p2p_bytes"])
+
+
+def _sweep_points(lib: ctypes.CDLL, handle: ctypes.c_void_p,
+                  top: Optional[int]) -> List[Dict[str, Any]]:
+    """The points of a pp_sweep, best first (the first top of them)."""
+    names, i = [], 0
+    while lib.pp_sweep_figure_name(i) is not None:
+        names.append(lib.pp_sweep_figure_name(i).decode())
+        i += 1
+    n = lib.pp_sweep_points(handle)
+    count = n if top is None else max(0, min(top, n))
+    keys = [lib.pp_sweep_axis_key(handle, a).decode() for a in range(lib.pp_sweep_axes(handle))]
+    err, value = _lib.errbuf(), ctypes.c_double()
+    points: List[Dict[str, Any]] = []
+    for k in range(count):
+        point = lib.pp_sweep_ranked(handle, k)
+        row: Dict[str, Any] = {}
+        for a, key in enumerate(keys):  # the settings that vary, but the figures' own
+            if key not in names:
+                row[key] = lib.pp_sweep_value(handle, point, a).decode()
+        for name in names:
+            _lib.check(lib.pp_sweep_figure(handle, point, name.encode(), ctypes.byref(value),
+                                           err, _lib.ERRLEN), err)
+            x = value.value
+            row[name] = (None if x != x else x == 1 if name == "fits"
+                         else int(x) if name in _SWEEP_COUNTS else x)
+        unit, skipped = lib.pp_sweep_time_unit(handle, point), lib.pp_sweep_skipped(handle, point)
+        row["time_unit"] = unit.decode() if unit is not None else None
+        row["skipped"] = skipped.decode() if skipped is not None else None
+        points.append(row)
+    return points
 
 
 def dataframe(schedule: Optional[str] = None, config: ConfigArg = None,

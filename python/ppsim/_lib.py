@@ -88,6 +88,18 @@ def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
         "pp_compare_report": (i, [vpp, ctypes.POINTER(cp), i, cp, vpp, cp, sz]),
         "pp_list": (i, [cp, vpp, cp, sz]),
         "pp_string_free": (None, [vp]),
+        "pp_sweep_run": (i, [vp, ctypes.POINTER(cp), ctypes.POINTER(cp), i, i, i, vpp, cp, sz]),
+        "pp_advise": (i, [vp, i, vpp, cp, sz]),
+        "pp_sweep_free": (None, [vp]),
+        "pp_sweep_points": (sz, [vp]),
+        "pp_sweep_axes": (i, [vp]),
+        "pp_sweep_axis_key": (cp, [vp, i]),
+        "pp_sweep_value": (cp, [vp, sz, i]),
+        "pp_sweep_skipped": (cp, [vp, sz]),
+        "pp_sweep_time_unit": (cp, [vp, sz]),
+        "pp_sweep_figure": (i, [vp, sz, cp, dp, cp, sz]),
+        "pp_sweep_figure_name": (cp, [i]),
+        "pp_sweep_ranked": (sz, [vp, sz]),
     }
     for name, (restype, argtypes) in table.items():
         fn = getattr(lib, name)

@@ -72,6 +72,9 @@ static const struct {
 } calls[] = {
         {"ppsim serve", "pp_serve"},
         {"ppsim run", "pp_simulate"},
+        {"ppsim replay", "pp_replay"},
+        {"ppsim sweep", "pp_sweep_run"},
+        {"ppsim advise", "pp_advise"},
 };
 
 /* The option whose long name is name[0..len-1], or NULL. */
@@ -178,8 +181,7 @@ static bool same_name(const char *name, const char *key)
 	return *name == *key;
 }
 
-/* The option row that key names: a config-file key, else a long option name; or NULL. */
-static const struct config_option *find_option(const char *key)
+const struct config_option *api_find_option(const char *key)
 {
 	const struct config_option *opt = config_option_by_key(key);
 	size_t n;
@@ -202,7 +204,7 @@ int pp_config_set(pp_config *c, const char *key, const char *value, char *err, s
 	if (api_begin(&k, "pp_config_set", ARGS({c, "c"}, {key, "key"}, {value, "value"}), err,
 	              errlen) != 0)
 		return PP_E_INPUT;
-	opt = find_option(key);
+	opt = api_find_option(key);
 	all = config_options(&n);
 	if (opt == NULL) {
 		pp_fail(&k.e, PP_ERR_USAGE, "unknown key \"%s\"", key);

@@ -58,6 +58,9 @@ int api_begin(struct call *k, const char *name, const struct arg *args, size_t n
  * back, its error in err. Returns PP_OK, or the pp_status of the error's kind. */
 int api_end(struct call *k, int status);
 
+/* The option row that key names: a config-file key, else a long option name; or NULL. */
+const struct config_option *api_find_option(const char *key);
+
 /*
  * Rewrites the message msg (NUL-terminated, in a buffer of n bytes) in a library user's words:
  * each option of the config table the library's messages name as the command line does

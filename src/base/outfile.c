@@ -121,7 +121,10 @@ static int deflate_out(struct outfile *f, int flush)
 }
 
 /* The stream's writes: the n bytes, deflated when f compresses, to the descriptor; dropped
- * once f is being aborted (a cut-back file must not grow again as the stream closes). */
+ * once f is being aborted (a cut-back file must not grow again as the stream closes). A failed
+ * write returns 0, never a negative value (fopencookie(3)): glibc takes the -1 of a large
+ * fwrite's direct write for a count, and copied one byte more than it held into the stream's
+ * buffer (a trace past `ulimit -f` crashed). The stream marks its error all the same. */
 static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
 {
 	struct outfile *f = cookie;
@@ -129,7 +132,7 @@ static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
 	if (f->aborted)
 		return (ssize_t)n;
 	if (f->z == NULL)
-		return put(f, buf, n) == 0 ? (ssize_t)n : -1;
+		return put(f, buf, n) == 0 ? (ssize_t)n : 0;
 	/* avail_in is an unsigned int: a larger write goes in pieces */
 	for (size_t done = 0; done < n;) {
 		size_t piece = n - done < (size_t)1 << 30 ? n - done : (size_t)1 << 30;
@@ -137,7 +140,7 @@ static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
 		f->z->next_in = (Bytef *)(uintptr_t)(buf + done);
 		f->z->avail_in = (uInt)piece;
 		if (deflate_out(f, Z_NO_FLUSH) != 0)
-			return -1;
+			return 0;
 		done += piece;
 	}
 	return (ssize_t)n;

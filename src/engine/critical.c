@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hot.h"
 #include "engine_internal.h"
 
 #define NONE   SIZE_MAX
@@ -495,6 +496,9 @@ void critical_path_release(struct critical_path *cp)
 	memset(cp, 0, sizeof(*cp));
 }
 
+/* How many ops of the order ahead the slack pass asks for (engine_slack). */
+#define SLACK_AHEAD 16
+
 /* The table's entry of (mb, stage) for the consumer of a forward (0) or a gradient (1). */
 static size_t cell_of(const struct sched *s, uint32_t mb, uint32_t st, int grad)
 {
@@ -506,22 +510,31 @@ int engine_slack(const struct engine *e, pp_time *slack, struct pp_error *err)
 	const struct sched *s = e->s;
 	const struct result *r = finished(e, true, err);
 	const struct op_time *t;
-	size_t ncells = 2 * sched_cells(s), nch;
-	uint32_t *in;
+	size_t ncells = 2 * sched_cells(s), nch, *at = NULL;
+	uint32_t *in = NULL;
 	pp_time *next;
-	bool blocking = e->c->comm == PP_COMM_BLOCKING, own;
+	bool blocking = e->c->comm == PP_COMM_BLOCKING, own = false;
 
 	if (r == NULL)
 		return -1;
 	t = r->times;
 	nch = (size_t)r->nchannels;
-	/* the sweep's cells, dead once it ran, when the arena still holds them */
-	own = e->spare == NULL || e->spare_bytes < ncells * sizeof(*in);
-	in = own ? pp_mallocarray_large(ncells, sizeof(*in)) : e->spare;
+	if (r->msgs != NULL) {
+		/* a recorded run names each message's consumer: each device's messages, in the
+		 * order of its ops, are met last first, as the pass meets the device's ops */
+		if ((at = pp_mallocarray((size_t)s->p, sizeof(*at))) == NULL)
+			return pp_nomem(err, (size_t)s->p, sizeof(*at));
+		memcpy(at, e->msg_end, (size_t)s->p * sizeof(*at));
+	} else {
+		/* the sweep's cells, dead once it ran, when the arena still holds them */
+		own = e->spare == NULL || e->spare_bytes < ncells * sizeof(*in);
+		in = own ? pp_mallocarray_large(ncells, sizeof(*in)) : e->spare;
+	}
 	next = pp_mallocarray(nch > 0 ? nch : 1, sizeof(*next));
-	if (in == NULL || next == NULL) {
+	if ((in == NULL && at == NULL) || next == NULL) {
 		if (own)
 			free(in);
+		free(at);
 		free(next);
 		return pp_nomem(err, ncells, sizeof(*in));
 	}
@@ -547,6 +560,25 @@ int engine_slack(const struct engine *e, pp_time *slack, struct pp_error *err)
 		uint32_t d = dev_of(s, f);
 		pp_time late, hold = LATEST;
 
+		/* the order goes from device to device, each a stream of its own backwards through
+		 * the ops, their times and slacks, and its messages: asked for ahead */
+		if (pos >= SLACK_AHEAD) {
+			size_t x = r->order[pos - SLACK_AHEAD];
+
+			PP_PREFETCH(&s->ops[x]);
+			PP_PREFETCH(&t[x]);
+			PP_PREFETCH(&slack[x]);
+		}
+		if (at != NULL && at[d] >= 4) {
+			/* and the times and slack of the consumer of its message after next (of a
+			 * record in the array at least) */
+			uint32_t c = r->msgs[at[d] - 2].to;
+
+			PP_PREFETCH(&r->msgs[at[d] - 4]);
+			PP_PREFETCH(&t[c]);
+			PP_PREFETCH(&slack[c]);
+		}
+
 		if (l != f) { /* a pair's two ops finished together, its forward first */
 			assert(r->order[pos] == l && pos > 0 && r->order[pos - 1] == f);
 			pos--;
@@ -564,8 +596,15 @@ int engine_slack(const struct engine *e, pp_time *slack, struct pp_error *err)
 
 			if (ch < 0)
 				continue;
-			c = in[op->kind == OP_F ? cell_of(s, op->mb, op->stage + 1, 0)
-			                        : cell_of(s, op->mb, op->stage - 1, 1)];
+			if (at != NULL) {
+				const struct msg_record *g = &r->msgs[--at[d]];
+
+				assert(g->from == k);
+				c = g->to;
+			} else {
+				c = in[op->kind == OP_F ? cell_of(s, op->mb, op->stage + 1, 0)
+				                        : cell_of(s, op->mb, op->stage - 1, 1)];
+			}
 			la = t[c].start + slack[c];
 			if (next[ch] < la)
 				la = next[ch];
@@ -581,6 +620,8 @@ int engine_slack(const struct engine *e, pp_time *slack, struct pp_error *err)
 			uint32_t st = op->stage;
 
 			slack[k] = late - t[k].end;
+			if (at != NULL)
+				continue;
 			if (op->kind == OP_F && !sched_route_first(s, st) &&
 			    s->stage_device[st - 1] != d)
 				in[cell_of(s, op->mb, st, 0)] = (uint32_t)k;
@@ -591,6 +632,7 @@ int engine_slack(const struct engine *e, pp_time *slack, struct pp_error *err)
 	}
 	if (own)
 		free(in);
+	free(at);
 	free(next);
 	return 0;
 }

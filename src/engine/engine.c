@@ -301,31 +301,54 @@ static bool sweep_checks_all(const struct sched *s)
 	return true;
 }
 
-/*
- * Frees what only the event loop needed once it has run (9 bytes an op: a writer that reads the
- * result takes that room), and gives back the message record's room beyond its messages.
- */
+/* Frees what only the event loop needed once it has run (9 bytes an op: a writer that reads
+ * the result takes that room). */
 static void release_loop(struct engine *e)
 {
-	struct msg_record *fit;
-
 	free(e->cons);
 	free(e->pending);
 	e->cons = NULL;
 	e->pending = NULL;
 	evq_release(&e->events);
-	if (e->res.msgs != NULL && e->res.nmsgs > 0 &&
-	    (fit = realloc(e->res.msgs, e->res.nmsgs * sizeof(*fit))) != NULL)
-		e->res.msgs = fit;
+}
+
+/*
+ * Lays out the message record: each crossing boundary carries the micro-batches of its route
+ * once each way, a forward sent by its stage's device and a gradient by the next one's, so
+ * each device's messages get their slots before the run, by device in device order, and each
+ * device's in the order it sends them, that of its ops: the same in both runs, without a sort.
+ * Returns 0, or -1 with a PP_ERR_NOMEM error.
+ */
+static int msgs_layout(struct engine *e, struct pp_error *err)
+{
+	const struct sched *s = e->s;
+	size_t p = (size_t)s->p, at = 0;
+
+	e->msg_at = pp_calloc(p, sizeof(*e->msg_at));
+	e->msg_end = pp_calloc(p, sizeof(*e->msg_end));
+	if (e->msg_at == NULL || e->msg_end == NULL)
+		return pp_nomem(err, 2 * p, sizeof(*e->msg_at));
+	for (int st = 0; st + 1 < s->S; st++)
+		if (e->fwd_chan[st] >= 0) {
+			e->msg_end[s->stage_device[st]] += s->route_mbs;
+			e->msg_end[s->stage_device[st + 1]] += s->route_mbs;
+		}
+	for (size_t d = 0; d < p; d++) {
+		e->msg_at[d] = at;
+		at += e->msg_end[d];
+		e->msg_end[d] = at;
+	}
+	e->res.nmsgs = at;
+	if ((e->res.msgs = pp_mallocarray_large(at > 0 ? at : 1, sizeof(*e->res.msgs))) == NULL)
+		return pp_nomem(err, at, sizeof(*e->res.msgs));
+	return 0;
 }
 
 int engine_run(struct engine *e, struct pp_error *err)
 {
-	size_t nmsgs = e->s->nops > 0 ? e->s->nops : 1;
 	/* a half-duplex channel has two senders, whose messages take it in the order of the
 	 * events that send them: only the event loop has that order */
-	bool sweep = !engine_takes_events(e->c->duplex == PP_DUPLEX_HALF, e->record) &&
-	             !e->force_events;
+	bool sweep = !engine_takes_events(e->c->duplex == PP_DUPLEX_HALF) && !e->force_events;
 	int64_t *peak;
 	int rc;
 
@@ -341,9 +364,8 @@ int engine_run(struct engine *e, struct pp_error *err)
 	    (e->res.order = pp_mallocarray(e->s->nops > 0 ? e->s->nops : 1,
 	                                   sizeof(*e->res.order))) == NULL)
 		return pp_nomem(err, e->s->nops, sizeof(*e->res.order));
-	/* each op receives at most one message, so the record never grows */
-	if (e->record && (e->res.msgs = pp_mallocarray_large(nmsgs, sizeof(*e->res.msgs))) == NULL)
-		return pp_nomem(err, nmsgs, sizeof(*e->res.msgs));
+	if (e->record && msgs_layout(e, err) != 0)
+		return -1;
 	rc = sweep ? engine_run_sweep(e, err) : engine_run_events(e, err);
 	if (rc < 0)
 		return -1;
@@ -358,6 +380,12 @@ int engine_run(struct engine *e, struct pp_error *err)
 			               "that sched_check accepts");
 		return report_deadlock(e, err);
 	}
+	for (int d = 0; e->record && d < e->s->p; d++)
+		if (e->msg_at[d] != e->msg_end[d])
+			return pp_fail(err, PP_ERR_SIM,
+			               "internal error: device %d sent fewer messages than its "
+			               "boundaries carry",
+			               d);
 	for (int ch = 0; ch < e->res.nchannels; ch++) {
 		e->res.messages += e->res.channels[ch].messages;
 		e->res.bytes += e->res.channels[ch].bytes;
@@ -492,9 +520,9 @@ size_t engine_arena_bytes(size_t nops, int L, int m, bool times)
 	return cells + (times ? t : 0);
 }
 
-bool engine_takes_events(bool half_duplex, bool record)
+bool engine_takes_events(bool half_duplex)
 {
-	return half_duplex || record;
+	return half_duplex;
 }
 
 /* base + the products of parts[n][2], or SIZE_MAX when that does not fit. */
@@ -524,10 +552,11 @@ size_t engine_peak_bytes(size_t nops, size_t nmsgs, int L, int m, bool times, bo
 	        {events ? nops : 0,
 	         2 * sizeof(*((struct engine *)NULL)->cons) + sizeof(*((struct engine *)NULL)->pending)},
 	};
-	/* once it ran: the slacks, and the slack pass's table of two op numbers a cell (in the
-	 * sweep's cells, which an arena holds to the end) */
-	size_t later[2][2] = {{slack ? nops : 0, sizeof(pp_time)},
-	                      {slack && events ? cells / sizeof(pp_time) : 0, sizeof(uint32_t)}};
+	/* once it ran: the slacks, and unless the messages were recorded the slack pass's table
+	 * of two op numbers a cell (in the sweep's cells, which an arena holds to the end) */
+	size_t later[2][2] = {
+	        {slack ? nops : 0, sizeof(pp_time)},
+	        {slack && events && !record ? cells / sizeof(pp_time) : 0, sizeof(uint32_t)}};
 
 	/* exact: an arena's rounding to its pages is a few MB a run, not bytes an op */
 	if (cells == SIZE_MAX)
@@ -554,6 +583,8 @@ void engine_free(struct engine *e)
 	if (e == NULL)
 		return;
 	free(e->res.msgs);
+	free(e->msg_at);
+	free(e->msg_end);
 	free(e->res.order);
 	free(e->slow_dev);
 	free(e->slow_chan);

@@ -4,7 +4,8 @@
  * times come out in the order they were queued. An op starts at the moment its device is free
  * and all its inputs are delivered, which is always the time of the event that made it so:
  * each event re-examines only the one device it concerns. Messages are sent in event order,
- * which traces record; half-duplex channels, shared by two senders, need that order too.
+ * which half-duplex channels, shared by two senders, need; their record is by sending device,
+ * in the order of its ops, as the sweep's (engine_record_msg).
  *
  * Messages that take no time (t_comm 0) arrive at the current time; the queue keeps those in a
  * first-in, first-out ring beside its heap, so they cost no sifting: with free messages they are
@@ -108,15 +109,16 @@ static int try_start(struct engine *e, int d, struct pp_error *err)
 static int deliver(struct engine *e, int d, uint32_t i, uint32_t j, int ch, uint64_t bytes,
                    pp_time dur, struct pp_error *err)
 {
-	pp_time arrive;
+	pp_time arrive, start;
 
 	if (ch < 0) {
 		e->pending[j]--;
 		return 0;
 	}
-	arrive = engine_transfer(e, d, ch, bytes, dur, e->now);
-	if (e->record)
-		e->res.msgs[e->res.nmsgs++] = (struct msg_record){i, j, arrive - dur, arrive};
+	arrive = engine_transfer(e, d, ch, bytes, dur, e->now, &start);
+	if (e->record && !engine_record_msg(e, (uint32_t)d, i, j, start, arrive))
+		return pp_fail(err, PP_ERR_SIM,
+		               "internal error: a device sent more messages than its boundaries carry");
 	return push(e, arrive, EV_ARRIVE, j, err);
 }
 

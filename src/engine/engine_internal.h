@@ -107,6 +107,10 @@ struct engine {
 	bool ran;
 	bool ok;           /* the run succeeded: the result is complete */
 	bool record;       /* keep a struct msg_record per message */
+	size_t *msg_at;    /* with record: [p] where each device's next message goes in res.msgs,
+	                      whose messages lie by sending device, each device's in the order of
+	                      its ops (engine_record_messages) */
+	size_t *msg_end;   /* [p] one past each device's last */
 	bool drop_times;   /* the result has no per-op times */
 	struct pp_arena *arena; /* for the times and the sweep's cells, or NULL */
 	bool force_events; /* take the event loop even where the sweep gives the same times */
@@ -213,14 +217,14 @@ static inline void engine_ran(struct engine *e, int d, size_t i, bool pair, pp_t
 
 /*
  * Sends a message of bytes taking dur on channel ch from device d at time at, and returns when
- * it arrives. A channel carries one message at a time, first come, first served: a message sent
+ * it arrives (when it took the channel in *start). A channel carries one message at a time, first come, first served: a message sent
  * while the channel is busy waits for it (free_at) rather than sharing its bandwidth, which is
  * how a point-to-point link behaves and keeps each transfer's time its own. Blocking
  * communication also holds the sender's stream until the message arrives. It counts in the
  * channel's totals; engine_run adds up the run's from them.
  */
 static inline pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t bytes, pp_time dur,
-                                      pp_time at)
+                                      pp_time at, pp_time *start_at)
 {
 	struct channel_result *cr = &e->res.channels[ch];
 	pp_time start = e->chan[ch].free_at > at ? e->chan[ch].free_at : at, arrive;
@@ -228,7 +232,7 @@ static inline pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t 
 	if (e->slow_chan != NULL)
 		dur = engine_slowed(&e->slow_chan[ch], start, dur);
 	arrive = start + dur;
-
+	*start_at = start;
 	e->chan[ch].free_at = arrive;
 	cr->messages++;
 	cr->bytes += bytes;
@@ -238,6 +242,20 @@ static inline pp_time engine_transfer(struct engine *e, int d, int ch, uint64_t 
 		e->dev[d].free_at = arrive;
 	}
 	return arrive;
+}
+
+/*
+ * Records the message op i on device d sent to op `to` (UINT32_MAX: the sweep, which fills it
+ * in after the run) from start to end, in device d's next slot: false when the device has sent
+ * more than its boundaries carry (a malformed schedule, which stops the run).
+ */
+static inline bool engine_record_msg(struct engine *e, uint32_t d, size_t i, uint32_t to,
+                                     pp_time start, pp_time end)
+{
+	if (e->msg_at[d] == e->msg_end[d])
+		return false;
+	e->res.msgs[e->msg_at[d]++] = (struct msg_record){(uint32_t)i, to, start, end};
+	return true;
 }
 
 /*

@@ -4,8 +4,12 @@
  * arrived) whatever order the devices advance in: no event queue is needed. Each device runs
  * its list while its head op's inputs are in, and an op whose output crosses to another device
  * wakes that device. The times are the event loop's exactly (a unit test compares them); only
- * the order in which messages are sent across devices differs, which is why runs that record
- * their messages, and half-duplex channels, take the event loop.
+ * the order in which messages are sent across devices differs, which is why half-duplex
+ * channels, whose two senders share one queue, take the event loop. The record of messages
+ * does not need that order: it holds each device's messages in the order of its ops, which
+ * both runs share (engine_record_msg); a message's consumer, once it read its input, leaves
+ * its op number in the input's cell entry, where the record finds it as the message goes in,
+ * or after the run (msgs_link).
  *
  * The sweep pulls rather than pushes: an op finds its inputs by arithmetic on its own
  * (micro-batch, stage), in a table with one cell per (micro-batch, stage) holding when that
@@ -61,6 +65,10 @@ struct lane {
 	int32_t fwd_chan;   /* the channel that prices the forward's message, -1 when none does */
 	int32_t bwd_chan;   /* the same for the backward's */
 	bool first, last;   /* the first stage of its route (0), the last (S - 1) */
+	bool fwd_rec;       /* with a record of messages: the forward's output crosses devices */
+	bool bwd_rec;       /* the same for the backward's */
+	uint8_t rec_in;     /* with a record: bit k, its ops of kind k take their input from
+	                       another device (mark_consumer) */
 	uint8_t hooked;     /* bit k: its ops of kind k may carry pieces the run prices
 	                       (stream_op_end) */
 };
@@ -93,6 +101,13 @@ struct sweep {
 	uint32_t n;
 	uint32_t *order; /* the engine's record of the order ops finished in, or NULL */
 	size_t norder;
+	struct msg_record *sent; /* with a record of messages: a ring of the latest RECORD_RING, in
+	                          * the order sent, their sender in to (hold_sent) */
+	size_t head, nsent;      /* the oldest's place in the ring, and how many it holds */
+	uint32_t *late;          /* [RECORD_LATE] slots of messages put in the record before their
+	                          * consumer ran, whose consumer msgs_link fills in */
+	size_t nlate;
+	bool link_all;           /* more than RECORD_LATE were: msgs_link fills in every one */
 	size_t m;       /* micro-batches */
 	uint32_t S;     /* stages */
 	uint32_t L;     /* stages a micro-batch visits: S, or S / routes */
@@ -114,6 +129,22 @@ struct view {
  * stretch of it, a few ops at a time, are more streams than the hardware prefetcher follows.
  */
 #define AHEAD 32
+
+/*
+ * How many messages the sweep holds before it puts the older half in their slots
+ * (engine_record_msg), each device's next: written one by one, as the sweep goes from device to
+ * device, 64 devices' slots were as many streams of stores, each a miss, which doubled the
+ * sweep's time; a batch of them, in cache, goes out in a loop of nothing else. A message held
+ * that long has mostly been read by its consumer, whose op number goes in the record with it;
+ * the few that have not (RECORD_LATE at most, else all) get theirs after the run.
+ */
+#define RECORD_RING 8192
+#define RECORD_LATE 65536
+
+/* In a cell entry, once its consumer ran with a record of messages: the consumer's op number in
+ * the low 30 bits (mark_consumer). No time reaches this bit (PP_TIME_TOTAL_MAX); NOT_RUN has it,
+ * but an entry read by its consumer was written. */
+#define CONSUMED ((pp_time)1 << 61)
 
 /* What one step of a device came to. */
 enum step { STEP_RAN, STEP_WAITS, STEP_BAD };
@@ -169,18 +200,72 @@ waits:
 }
 
 /* Prices the message of op i over boundary b sent at end on channel ch by device d, whose
- * stream time *free_at a blocking send moves on; returns its arrival. */
+ * stream time *free_at a blocking send moves on; returns its arrival (when it took the channel
+ * in *start). */
 static pp_time transfer(struct engine *e, uint32_t d, int ch, size_t i, uint32_t b, pp_time end,
-                        pp_time *free_at)
+                        pp_time *free_at, pp_time *start)
 {
 	pp_time arrive;
 
 	e->dev[d].free_at = *free_at;
 	arrive = engine_transfer(e, (int)d, ch, e->c->msg_bytes[b],
 	                         engine_msg_duration(e, i, b),
-	                         end);
+	                         end, start);
 	*free_at = e->dev[d].free_at;
 	return arrive;
+}
+
+/*
+ * With a record of messages: op i of kind k, in cell cl, has read its input from another
+ * device; it leaves its op number in that entry, which from now on is only read for whether it
+ * ran (and a backward's, whether its W ran), for msgs_link to find.
+ */
+static inline void mark_consumer(unsigned k, struct cell *cl, size_t i)
+{
+	if (k == OP_F)
+		(cl - 1)->f = CONSUMED | (pp_time)i;
+	else
+		(cl + 1)->b = ((cl + 1)->b & W_RAN) | CONSUMED | (pp_time)i;
+}
+
+/* The consumer of the message op i sent, once it ran (mark_consumer), else UINT32_MAX. */
+static uint32_t consumer_of(const struct sweep *w, size_t i)
+{
+	const struct op *op = &w->e->s->ops[i];
+	const struct cell *cl = w->lanes[op->stage].cell + (size_t)op->mb * w->L;
+	pp_time x = op->kind == OP_F ? cl->f : cl->b;
+
+	return x != NOT_RUN && (x & CONSUMED) ? (uint32_t)(x & (pp_time)CONS_INDEX) : UINT32_MAX;
+}
+
+/* Puts the oldest n messages held in w->sent in their slots, with their consumers when they
+ * ran: false when a device sent more than its boundaries carry. */
+static bool flush_sent(struct sweep *w, size_t n)
+{
+	struct engine *e = w->e;
+
+	for (; n > 0; n--, w->nsent--) {
+		const struct msg_record *g = &w->sent[w->head++ % RECORD_RING];
+		uint32_t to = consumer_of(w, g->from);
+
+		if (to == UINT32_MAX) {
+			if (w->nlate < RECORD_LATE)
+				w->late[w->nlate++] = (uint32_t)e->msg_at[g->to];
+			else
+				w->link_all = true;
+		}
+		if (!engine_record_msg(e, g->to, g->from, to, g->start, g->end))
+			return false;
+	}
+	return true;
+}
+
+/* Holds the message op i of device d sent from start to end. */
+static bool hold_sent(struct sweep *w, uint32_t d, size_t i, pp_time start, pp_time end)
+{
+	w->sent[(w->head + w->nsent++) % RECORD_RING] =
+	        (struct msg_record){(uint32_t)i, d, start, end};
+	return w->nsent < RECORD_RING || flush_sent(w, RECORD_RING / 2);
 }
 
 /* Wakes device d if it waits for the cell entry x, which has just been written. */
@@ -198,26 +283,33 @@ static PP_HOT void wake_on(struct sweep *w, uint32_t d, const pp_time *x)
 static PP_HOT bool send(struct sweep *w, uint32_t d, size_t i, unsigned k, uint32_t st,
                         const struct lane *ln, struct cell *cl, pp_time end, pp_time *free_at)
 {
+	pp_time sent = end;
+
 	if (w->order != NULL)
 		w->order[w->norder++] = (uint32_t)i;
 	if (k == OP_F) {
 		if (cl->f != NOT_RUN)
 			return false;
-		cl->f = ln->fwd_chan < 0 ? end
-		                         : transfer(w->e, d, ln->fwd_chan, i, st, end, free_at);
+		cl->f = ln->fwd_chan < 0
+		                ? end
+		                : transfer(w->e, d, ln->fwd_chan, i, st, end, free_at, &sent);
 		wake_on(w, ln->fwd_dev, &cl->f);
-	} else if (k == OP_W) {
+		return !ln->fwd_rec || hold_sent(w, d, i, sent, cl->f);
+	}
+	if (k == OP_W) {
 		if (cl->b & W_RAN)
 			return false;
 		cl->b |= W_RAN;
-	} else { /* B, BW */
-		if (cl->b != NOT_RUN)
-			return false;
-		cl->b = ln->bwd_chan < 0 ? end
-		                         : transfer(w->e, d, ln->bwd_chan, i, st - 1, end, free_at);
-		wake_on(w, ln->bwd_dev, &cl->b);
+		return true;
 	}
-	return true;
+	/* B, BW */
+	if (cl->b != NOT_RUN)
+		return false;
+	cl->b = ln->bwd_chan < 0
+	                ? end
+	                : transfer(w->e, d, ln->bwd_chan, i, st - 1, end, free_at, &sent);
+	wake_on(w, ln->bwd_dev, &cl->b);
+	return !ln->bwd_rec || hold_sent(w, d, i, sent, cl->b);
 }
 
 /*
@@ -242,6 +334,9 @@ static enum step run_pair(struct sweep *w, struct view v, uint32_t d, size_t i)
 	if (!inputs_in(OP_F, ln[0], cl[0], &start, &sd->wait) ||
 	    !inputs_in(op[1].kind, ln[1], cl[1], &start, &sd->wait))
 		return STEP_WAITS;
+	for (int j = 0; j < 2; j++)
+		if (ln[j]->rec_in >> op[j].kind & 1)
+			mark_consumer(op[j].kind, cl[j], i + (size_t)j);
 	stop = w->e->op_dur != NULL
 	               ? w->e->op_dur[i]
 	               : engine_pair_span(w->e, op, op + 1,
@@ -329,6 +424,8 @@ static void run_device(struct sweep *w, uint32_t d)
 			sd->cl = cl;
 			break;
 		}
+		if (ln->rec_in >> k & 1)
+			mark_consumer(k, cl, i);
 		if (i == first)
 			sd->first_start = start;
 		dur = odur != NULL ? odur[i] : ln->dur[k];
@@ -397,6 +494,12 @@ static int lanes_new(struct sweep *w, bool *priced)
 		        .bwd_chan = bc >= 0 && priced[bc] ? bc : -1,
 		        .first = first,
 		        .last = last,
+		        .fwd_rec = e->record && e->fwd_chan[st] >= 0,
+		        .bwd_rec = e->record && bc >= 0,
+		        .rec_in = (uint8_t)((e->record && bc >= 0 ? 1u << OP_F : 0) |
+		                            (e->record && e->fwd_chan[st] >= 0
+		                                     ? 1u << OP_B | 1u << OP_BW
+		                                     : 0)),
 		        .hooked = (uint8_t)stream_hooked(e, (uint32_t)st),
 		};
 	}
@@ -418,6 +521,38 @@ static void count_unpriced(struct engine *e, const bool *priced)
 				e->res.channels[ch[k]].messages += m;
 				e->res.channels[ch[k]].bytes += m * e->c->msg_bytes[st];
 			}
+	}
+}
+
+/* Fills in the consumer of the recorded messages put in the record before it ran (every one
+ * when more than RECORD_LATE were), once the sweep ran: the op number their consumer left in
+ * their producer's cell entry (mark_consumer). */
+static void msgs_link(struct sweep *w)
+{
+	const struct sched *s = w->e->s;
+	struct msg_record *g = w->e->res.msgs;
+	size_t n = w->e->res.nmsgs;
+
+	if (!w->link_all) {
+		for (size_t k = 0; k < w->nlate; k++)
+			g[w->late[k]].to = consumer_of(w, g[w->late[k]].from);
+		return;
+	}
+
+	/* the cells lie a micro-batch's stages apart, each on a line of its own: asked for a few
+	 * messages ahead, from the op of a message asked for further ahead */
+	for (size_t k = 0; k < n; k++) {
+		const struct op *op = &s->ops[g[k].from];
+		const struct cell *cl = w->lanes[op->stage].cell + (size_t)op->mb * w->L;
+
+		if (k + 2 * AHEAD < n)
+			PP_PREFETCH(&s->ops[g[k + 2 * AHEAD].from]);
+		if (k + AHEAD < n) {
+			const struct op *ahead = &s->ops[g[k + AHEAD].from];
+
+			PP_PREFETCH(w->lanes[ahead->stage].cell + (size_t)ahead->mb * w->L);
+		}
+		g[k].to = (uint32_t)((op->kind == OP_F ? cl->f : cl->b) & (pp_time)CONS_INDEX);
 	}
 }
 
@@ -448,7 +583,12 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 	w.cells = pp_large_alloc(e->arena, ncells, sizeof(*w.cells));
 	w.stack = pp_mallocarray((size_t)s->p, sizeof(*w.stack));
 	w.dev = pp_calloc((size_t)s->p, sizeof(*w.dev));
+	if (e->record) {
+		w.sent = pp_mallocarray(RECORD_RING, sizeof(*w.sent));
+		w.late = pp_mallocarray(RECORD_LATE, sizeof(*w.late));
+	}
 	if (priced == NULL || w.cells == NULL || w.stack == NULL || w.dev == NULL ||
+	    (e->record && (w.sent == NULL || w.late == NULL)) ||
 	    lanes_new(&w, priced) != 0) {
 		pp_nomem(err, ncells, sizeof(*w.cells));
 		goto out;
@@ -463,6 +603,8 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 	}
 	while (w.n > 0 && !w.bad)
 		run_device(&w, w.stack[--w.n]);
+	if (e->record && !w.bad && !flush_sent(&w, w.nsent))
+		w.bad = true;
 	for (int d = 0; d < s->p; d++) {
 		const struct sweep_dev *sd = &w.dev[d];
 		struct device_result *dr = &e->res.devices[d];
@@ -479,8 +621,11 @@ int engine_run_sweep(struct engine *e, struct pp_error *err)
 				e->res.makespan = sd->last_end;
 		}
 	}
-	if (!w.bad && e->done == s->nops)
+	if (!w.bad && e->done == s->nops) {
 		count_unpriced(e, priced);
+		if (e->record)
+			msgs_link(&w);
+	}
 	rc = w.bad ? 1 : 0;
 out:
 	free(priced);
@@ -490,6 +635,8 @@ out:
 	}
 	pp_large_free(e->arena, w.cells);
 	free(w.lanes);
+	free(w.sent);
+	free(w.late);
 	free(w.stack);
 	free(w.dev);
 	return rc;

@@ -325,8 +325,12 @@ const struct report_format *report_records_format(const char *path)
 
 void report_msg_devices(const struct sim *s, const struct msg_record *g, int *src, int *dst)
 {
-	*src = (int)s->sched->stage_device[s->sched->ops[g->from].stage];
-	*dst = (int)s->sched->stage_device[s->sched->ops[g->to].stage];
+	const struct op *from = &s->sched->ops[g->from];
+
+	/* a forward goes to the next stage, a gradient to the one before: the consumer's device
+	 * without reading the consumer, which lies far from its producer among the ops */
+	*src = (int)s->sched->stage_device[from->stage];
+	*dst = (int)s->sched->stage_device[from->kind == OP_F ? from->stage + 1 : from->stage - 1];
 }
 
 /* A JSON string literal of text; in a script, '<' escaped too so that no "</script>" ends it. */

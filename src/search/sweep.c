@@ -436,25 +436,34 @@ void sweep_shard(uint64_t npoints, uint64_t k, uint64_t n, uint64_t *first, uint
 
 /* What ranks a point: tokens/s with a model; else utilization, which compares across p; each
  * at the step --rank-by chose. */
-static double score(const struct sweep_record *r)
+struct sweep_rank_key sweep_rank_key(const struct sweep_record *r)
 {
-	return (r->has_model ? r->tokens_per_s : r->utilization) * r->rank_scale;
+	return (struct sweep_rank_key){
+	        .ok = r->ok,
+	        .fits = r->fits,
+	        .score = (r->has_model ? r->tokens_per_s : r->utilization) * r->rank_scale,
+	        .memory = r->has_model ? r->memory_bytes : r->peak_activations,
+	        .index = r->index};
 }
 
-int sweep_rank_compare(const struct sweep_record *a, const struct sweep_record *b)
+int sweep_rank_key_compare(const struct sweep_rank_key *a, const struct sweep_rank_key *b)
 {
-	double ma = a->has_model ? a->memory_bytes : a->peak_activations;
-	double mb = b->has_model ? b->memory_bytes : b->peak_activations;
-
 	if (a->ok != b->ok)
 		return a->ok ? -1 : 1;
 	if (a->fits != b->fits)
 		return a->fits ? -1 : 1;
-	if (score(a) != score(b))
-		return score(a) > score(b) ? -1 : 1;
-	if (ma != mb)
-		return ma < mb ? -1 : 1;
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	if (a->memory != b->memory)
+		return a->memory < b->memory ? -1 : 1;
 	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+int sweep_rank_compare(const struct sweep_record *a, const struct sweep_record *b)
+{
+	struct sweep_rank_key x = sweep_rank_key(a), y = sweep_rank_key(b);
+
+	return sweep_rank_key_compare(&x, &y);
 }
 
 void sweep_keep_best(struct sweep_record *top, int *n, int max, const struct sweep_record *r)

@@ -358,7 +358,7 @@ uint64_t sim_peak_bytes(const struct config *c, const struct sim_size *z, unsign
 	    !pp_mul_u64(z->ops, sizeof(struct op), &ops))
 		return UINT64_MAX;
 	engine = engine_peak_bytes((size_t)z->ops, (size_t)z->msgs, (int)(S / (uint64_t)z->routes),
-	                           z->m, times || slack, engine_takes_events(half, record), record,
+	                           z->m, times || slack, engine_takes_events(half), record,
 	                           slack || (times && half), slack);
 	return engine != SIZE_MAX && pp_add_u64(ops, engine, &bytes) ? bytes : UINT64_MAX;
 }

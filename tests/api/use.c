@@ -178,6 +178,149 @@ static void serving(void)
 	pp_config_free(model);
 }
 
+/* A sweep as data: 1F1B and GPipe at p = 2, 4 and m = 8 (1F1B at p = 4 takes 33, as the run),
+ * ranked by utilization (p = 2 before p = 4, and 1F1B's tie with GPipe kept in point order);
+ * a point that cannot run is skipped with its reason; a bad list is an error by its key. */
+static void sweeping(void)
+{
+	char err[512];
+	pp_config *c = pp_config_new();
+	pp_sweep *s = NULL;
+	const char *keys[] = {"schedule", "p", "m"}, *values[] = {"1f1b,gpipe", "2,4", "8"};
+	const char *bad[] = {"0"};
+	double x = 0, y = 0;
+	int names = 0;
+
+	check(pp_sweep_run(c, keys, values, 3, 2, 0, &s, err, sizeof(err)) == PP_OK &&
+	              pp_sweep_points(s) == 4 && pp_sweep_axes(s) == 3 &&
+	              strcmp(pp_sweep_axis_key(s, 1), "p") == 0 && pp_sweep_axis_key(s, 3) == NULL,
+	      "pp_sweep_run", err);
+	check(strcmp(pp_sweep_value(s, 1, 0), "1f1b") == 0 &&
+	              strcmp(pp_sweep_value(s, 1, 1), "4") == 0 &&
+	              strcmp(pp_sweep_value(s, 2, 0), "gpipe") == 0 &&
+	              pp_sweep_value(s, 4, 0) == NULL && pp_sweep_value(s, 0, 3) == NULL,
+	      "a sweep's points, the last axis fastest", NULL);
+	check(pp_sweep_figure(s, 1, "makespan", &x, err, sizeof(err)) == PP_OK && x == 33 &&
+	              pp_sweep_figure(s, 1, "p", &y, err, sizeof(err)) == PP_OK && y == 4 &&
+	              strcmp(pp_sweep_time_unit(s, 1), "t") == 0 && pp_sweep_skipped(s, 1) == NULL,
+	      "a sweep point's figures", err);
+	check(pp_sweep_figure(s, 1, "tokens_per_s", &x, err, sizeof(err)) == PP_OK && isnan(x),
+	      "a model's figure without a model is NaN", err);
+	check(pp_sweep_figure(s, 1, "no such", &x, err, sizeof(err)) == PP_E_INPUT &&
+	              strstr(err, "pp_sweep_figure_name") != NULL &&
+	              pp_sweep_figure(s, 4, "p", &x, err, sizeof(err)) == PP_E_INPUT,
+	      "an unknown sweep figure, a point past the sweep", err);
+	for (int i = 0; pp_sweep_figure_name(i) != NULL; i++)
+		names++;
+	check(names > 20, "the names of sweep figures", NULL);
+	check(pp_sweep_ranked(s, 0) == 0 && pp_sweep_ranked(s, 1) == 2 &&
+	              pp_sweep_ranked(s, 3) == 3 && pp_sweep_ranked(s, 4) == (size_t)-1,
+	      "a sweep's ranking", NULL);
+	pp_sweep_free(s);
+	/* DualPipe takes an even p: p = 3 is skipped, not an error, named by its key */
+	values[0] = "dualpipe";
+	values[1] = "2,3";
+	values[2] = "4";
+	check(pp_config_set(c, "v", "2", err, sizeof(err)) == PP_OK &&
+	              pp_sweep_run(c, keys, values, 3, 1, 0, &s, err, sizeof(err)) == PP_OK &&
+	              pp_sweep_skipped(s, 0) == NULL && pp_sweep_skipped(s, 1) != NULL &&
+	              strstr(pp_sweep_skipped(s, 1), "\"p\" '3': dualpipe needs an even p") != NULL &&
+	              pp_sweep_time_unit(s, 1) == NULL &&
+	              pp_sweep_figure(s, 1, "makespan", &x, err, sizeof(err)) == PP_OK &&
+	              isnan(x) && pp_sweep_ranked(s, 1) == 1,
+	      "a point that cannot run is skipped with its reason", err);
+	pp_sweep_free(s);
+	check(pp_sweep_run(c, keys + 1, bad, 1, 1, 0, &s, err, sizeof(err)) == PP_E_INPUT &&
+	              s == NULL && strstr(err, "key \"p\"") != NULL,
+	      "a bad sweep list is named by its key", err);
+	check(pp_sweep_run(c, NULL, NULL, 0, 1, 0, &s, err, sizeof(err)) == PP_OK &&
+	              pp_sweep_points(s) == 1,
+	      "a sweep without axes is its config", err);
+	pp_sweep_free(s);
+	check(pp_advise(c, 1, &s, err, sizeof(err)) == PP_E_INPUT && s == NULL &&
+	              strstr(err, "model") != NULL,
+	      "pp_advise needs a model", err);
+	pp_config_free(c);
+	/* the recommendation: the most tokens/s of the points that fit, among thousands */
+	c = pp_config_new();
+	check(pp_config_load_json(c, "{\"model\": \"llama3-8b\", \"gpus\": 8, \"global_batch\": 16}",
+	                          NULL, err, sizeof(err)) == PP_OK &&
+	              pp_advise(c, 2, &s, err, sizeof(err)) == PP_OK && pp_sweep_points(s) > 1000,
+	      "pp_advise", err);
+	if (s != NULL) {
+		size_t best = pp_sweep_ranked(s, 0);
+		double most = 0, fits = 0;
+
+		for (size_t i = 0; i < pp_sweep_points(s); i++) {
+			double t = 0, f = 0;
+
+			pp_sweep_figure(s, i, "tokens_per_s", &t, err, sizeof(err));
+			pp_sweep_figure(s, i, "fits", &f, err, sizeof(err));
+			if (f == 1 && t > most)
+				most = t;
+		}
+		pp_sweep_figure(s, best, "fits", &fits, err, sizeof(err));
+		check(pp_sweep_figure(s, best, "tokens_per_s", &x, err, sizeof(err)) == PP_OK &&
+		              x == most && fits == 1 && strcmp(pp_sweep_time_unit(s, best), "ms") == 0,
+		      "pp_advise recommends the most tokens/s that fit", err);
+	}
+	pp_sweep_free(s);
+	pp_sweep_free(NULL);
+	pp_config_free(c);
+}
+
+/* Measured op times as a config: the Zero Bubble paper's 1.5B model (docs/examples), fitted
+ * with its times, simulated as ZB-H1; a measured step replayed; a missing file a PP_E_FILE. */
+static void calibrating(const char *root)
+{
+	char err[512], path[1024];
+	pp_config *c = NULL;
+	pp_run *r = NULL;
+	double gap = -1, x = 0;
+
+	snprintf(path, sizeof(path), "%s/docs/examples/measured-zb-1.5b.csv", root);
+	check(pp_calibrate(path, 24, -1, &c, &gap, err, sizeof(err)) == PP_OK && gap >= 0 &&
+	              gap < 0.01,
+	      "pp_calibrate", err);
+	check(pp_config_set(c, "schedule", "zbh1", err, sizeof(err)) == PP_OK &&
+	              pp_simulate(c, 0, &r, err, sizeof(err)) == PP_OK &&
+	              pp_run_figure(r, "p", &x, err, sizeof(err)) == PP_OK && x == 8 &&
+	              strcmp(pp_run_time_unit(r), "t") == 0,
+	      "the calibrated config runs", err);
+	pp_run_free(r);
+	pp_config_free(c);
+	snprintf(path, sizeof(path), "%s/docs/examples/no-such.csv", root);
+	check(pp_calibrate(path, 0, -1, &c, NULL, err, sizeof(err)) == PP_E_FILE && c == NULL,
+	      "pp_calibrate of a missing file", err);
+	check(pp_calibrate(NULL, 0, -1, &c, NULL, err, sizeof(err)) == PP_E_INPUT &&
+	              strstr(err, "'path' is NULL") != NULL,
+	      "pp_calibrate refuses a NULL path", err);
+	/* the measured step of docs/examples replayed: 39.7 ms, as `ppsim replay` says */
+	c = pp_config_new();
+	snprintf(path, sizeof(path), "%s/docs/examples/step-trace.json", root);
+	{
+		const char *paths[] = {path};
+
+		check(pp_replay(c, paths, 1, PP_KEEP_OP_TIMES, &r, err, sizeof(err)) == PP_OK &&
+		              pp_run_figure(r, "makespan", &x, err, sizeof(err)) == PP_OK &&
+		              x > 39.7 - 1e-9 && x < 39.7 + 1e-9 &&
+		              strcmp(pp_run_time_unit(r), "ms") == 0 &&
+		              pp_run_op_count(r) == 64 && pp_run_kept(r) == 1,
+		      "pp_replay", err);
+		pp_run_free(r);
+		snprintf(path, sizeof(path), "%s/docs/examples/no-such.json", root);
+		check(pp_replay(c, paths, 1, 0, &r, err, sizeof(err)) == PP_E_FILE && r == NULL,
+		      "pp_replay of a missing file", err);
+		check(pp_replay(c, paths, 0, 0, &r, err, sizeof(err)) == PP_E_INPUT,
+		      "pp_replay of no file", err);
+		check(pp_config_set(c, "p", "8", err, sizeof(err)) == PP_OK &&
+		              pp_replay(c, paths, 1, 0, &r, err, sizeof(err)) == PP_E_INPUT &&
+		              strstr(err, "not for pp_replay") != NULL,
+		      "pp_replay refuses a setting of the step's shape", err);
+	}
+	pp_config_free(c);
+}
+
 int main(int argc, char **argv)
 {
 	int major = -1, count = 0;
@@ -206,6 +349,8 @@ int main(int argc, char **argv)
 	pp_string_free(NULL);
 	training(argv[1]);
 	serving();
+	sweeping();
+	calibrating(argv[1]);
 	if (failed)
 		return 1;
 	puts("ok");

@@ -109,6 +109,19 @@ int main()
 	              busy.size() == 4 && busy[0] > 0,
 	      "a serving run's devices", err);
 
+	pp_sweep *sweep = nullptr;
+	const char *keys[] = {"p"}, *values[] = {"2,4"};
+	makespan = 0;
+	check(pp_sweep_run(s.get(), keys, values, 1, 1, 0, &sweep, err, sizeof err) == PP_E_INPUT,
+	      "pp_sweep_run refuses a serving config", err);
+	config_ptr t(pp_config_new());
+	check(pp_sweep_run(t.get(), keys, values, 1, 1, 0, &sweep, err, sizeof err) == PP_OK &&
+	              pp_sweep_points(sweep) == 2 &&
+	              pp_sweep_figure(sweep, 1, "makespan", &makespan, err, sizeof err) == PP_OK &&
+	              makespan == 33,
+	      "pp_sweep_run", err);
+	pp_sweep_free(sweep);
+
 	int major = -1;
 	check(std::string(pp_version(&major, nullptr, nullptr)) == PP_VERSION &&
 	              major == PP_VERSION_MAJOR && pp_abi_version() == PP_ABI_VERSION,

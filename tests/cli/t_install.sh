@@ -63,7 +63,8 @@ fi
 # through its two symlinks; it exports exactly the functions ppsim.h declares, which are the
 # version script's list; a C program and a C++ one using every installed header
 # (tests/api/use.c, use.cc: every call) and the C example of docs/python.md build with
-# `pkg-config --cflags --libs ppsim` and run (rpath: the prefix is not on the loader's path).
+# `pkg-config --cflags --libs ppsim` and run (rpath: the prefix is not on the loader's path);
+# libppsim.a defines the same global names alone, and use.c links against it and runs.
 abi=$(sed -n 's/^#define PP_ABI_VERSION  *//p' "$ROOT/include/ppsim/ppsim.h")
 so="$prefix/lib/libppsim.so"
 if [ "$(cd "$prefix/include/ppsim" && ls)" = "$(printf 'ppsim.h\nversion.h')" ]; then ok; else
@@ -82,6 +83,12 @@ nm -D --defined-only "$so" | awk '{ print $3 }' | sort >"$TMP/exported"
 sed -n 's/^[[:space:]]*\(pp_[a-z_]*\);$/\1/p' "$ROOT/build-aux/libppsim.map" | sort >"$TMP/mapped"
 if [ "$(wc -l <"$TMP/declared")" -ge 20 ] && cmp -s "$TMP/declared" "$TMP/exported"; then ok; else
 	not_ok "libppsim.so exports other names than ppsim.h declares (< declared, > exported): $(diff "$TMP/declared" "$TMP/exported" | grep '^[<>]' | head -5 | tr '\n' ' ')"
+fi
+# the static library too: its only global symbols are the same calls (the rest localized)
+nm -g --defined-only "$prefix/lib/libppsim.a" | awk 'NF == 3 { print $3 }' | sort \
+	>"$TMP/archived"
+if cmp -s "$TMP/declared" "$TMP/archived"; then ok; else
+	not_ok "libppsim.a defines other global names than ppsim.h declares (< declared, > defined): $(diff "$TMP/declared" "$TMP/archived" | grep '^[<>]' | head -5 | tr '\n' ' ')"
 fi
 if cmp -s "$TMP/declared" "$TMP/mapped"; then ok; else
 	not_ok "build-aux/libppsim.map lists other names than ppsim.h declares: $(diff "$TMP/declared" "$TMP/mapped" | grep '^[<>]' | head -5 | tr '\n' ' ')"
@@ -130,6 +137,19 @@ for prog in "$ROOT/tests/api/use.c:cc -std=c99" "$TMP/example.c:cc -std=c99" \
 		not_ok "$name does not build against the installed files: $(head -c 400 "$TMP/cc.err")"
 	fi
 done
+# the C program linked statically: libppsim.a with pkg-config's --static libraries after it
+if command -v cc >/dev/null 2>&1; then
+	# shellcheck disable=SC2046 # pkg-config's flags are words
+	if cc -std=c99 -Wall -Werror ${PPSIM_SANITIZE:-} "$ROOT/tests/api/use.c" -o "$TMP/static.bin" \
+		$(pc --cflags ppsim) "$prefix/lib/libppsim.a" \
+		$(pc --libs --static ppsim | sed 's/-L[^ ]*//; s/-lppsim//') 2>"$TMP/cc.err" &&
+		"$TMP/static.bin" "$ROOT" >"$TMP/static.out" 2>&1 && grep -q ok "$TMP/static.out" &&
+		! readelf -d "$TMP/static.bin" 2>/dev/null | grep -q "NEEDED.*libppsim"; then
+		ok
+	else
+		not_ok "use.c linked with the installed libppsim.a: $(head -c 400 "$TMP/cc.err" "$TMP/static.out" 2>/dev/null)"
+	fi
+fi
 # the Python package, installed beside the library, finds it (no PPSIM_LIB); not under a
 # sanitizer, whose runtime python3 would have to preload
 if [ -n "${PPSIM_SANITIZE:-}" ]; then

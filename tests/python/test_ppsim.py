@@ -116,6 +116,21 @@ class CompareAndSweep(unittest.TestCase):
         self.assertEqual(ppsim.compare("all", p=4, m=8, format="csv"),
                          command("compare", "--schedules=all", "-p", "4", "-m", "8", "-f", "csv"))
 
+    def test_advise_ranks_the_layouts_best_first_as_ppsim_advise(self):
+        got = ppsim.advise(model="llama3-8b", gpus=8, global_batch=16, jobs=2)
+        self.assertGreater(len(got), 1000)
+        best = got[0]
+        fitting = [r["tokens_per_s"] for r in got if r["fits"]]
+        self.assertEqual(best["tokens_per_s"], max(fitting))
+        self.assertTrue(best["fits"] and best["skipped"] is None and best["time_unit"] == "ms")
+        self.assertIsInstance(best["schedule"], str)
+        self.assertEqual(best["tp"] * best["p"] * best["dp"], 8)
+        self.assertTrue(all(r["skipped"] for r in got if r["makespan"] is None))
+        self.assertEqual(ppsim.advise(model="llama3-8b", gpus=8, global_batch=16, top=2),
+                         got[:2])
+        with self.assertRaisesRegex(ppsim.PpsimError, 'needs "model"'):
+            ppsim.advise(p=4)
+
     def test_sweep_runs_every_point_of_the_grid_in_order(self):
         got = ppsim.sweep(schedule="1f1b", p=[2, 4], m=[4, 8])
         self.assertEqual([(r["p"], r["m"]) for r in got], [(2, 4), (2, 8), (4, 4), (4, 8)])

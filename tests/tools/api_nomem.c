@@ -3,7 +3,7 @@
  * t_nomem.sh to run with each allocation failing in turn (tests/tools/failalloc.c): a config
  * set by keys and by JSON, training steps (one with noise samples, whose statistics a figure
  * reads), a serving run, their reports in each format, their figures, per-device tables and
- * ops, a comparison of each kind and the listing. Prints "ok" and exits 0 when every call
+ * ops, a comparison of each kind, the listing, a sweep, a calibration and a replay. Prints "ok" and exits 0 when every call
  * succeeded; else prints the first error ("error: MESSAGE") and exits 1, having freed what it
  * holds.
  */
@@ -114,6 +114,39 @@ int main(void)
 		     &s, err);
 	if (first[0] == '\0')
 		take("pp_list", pp_list("json", &s, err, sizeof(err)), &s, err);
+	if (first[0] == '\0') { /* a sweep with a skipped point, read as data */
+		static const char *const keys[] = {"schedule", "p"}, *values[] = {"dualpipe", "2,3"};
+		pp_sweep *sw = NULL;
+		double x;
+
+		if (pp_config_set(c, "v", "2", err, sizeof(err)) != PP_OK ||
+		    pp_sweep_run(c, keys, values, 2, 1, 0, &sw, err, sizeof(err)) != PP_OK ||
+		    pp_sweep_figure(sw, 0, "makespan", &x, err, sizeof(err)) != PP_OK ||
+		    pp_sweep_skipped(sw, 1) == NULL)
+			note("pp_sweep_run", err);
+		pp_sweep_free(sw);
+	}
+	if (first[0] == '\0') { /* measured times as a config (run from the source tree) */
+		pp_config *fit = NULL;
+
+		if (pp_calibrate("docs/examples/measured-zb-1.5b.csv", 24, -1, &fit, NULL, err,
+		                 sizeof(err)) != PP_OK)
+			note("pp_calibrate", err);
+		pp_config_free(fit);
+	}
+	if (first[0] == '\0') { /* a measured step replayed */
+		static const char *const steps[] = {"docs/examples/step-trace.json"};
+		pp_config *plain = pp_config_new();
+		pp_run *replayed = NULL;
+
+		if (plain == NULL)
+			note("pp_config_new", "out of memory");
+		else if (pp_replay(plain, steps, 1, PP_KEEP_SLACK, &replayed, err, sizeof(err)) !=
+		         PP_OK)
+			note("pp_replay", err);
+		pp_run_free(replayed);
+		pp_config_free(plain);
+	}
 	for (int i = 0; i < 2; i++) {
 		pp_run_free(runs[i]);
 		pp_run_free(each[i]);

@@ -433,16 +433,19 @@ static void engine_peak_bytes_counts_the_cells_or_the_loop_and_24_bytes_a_messag
 	                t + 9 * nops + 24 * nmsgs);
 	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, false, false, true, true),
 	                sweep + t + 4 * nops + 8 * nops);
+	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, true, false, true, true),
+	                t + 4 * nops + (9 * nops > 8 * nops + 8 * cells ? 9 * nops
+	                                                                : 8 * nops + 8 * cells));
+	/* a run that recorded its messages has the slack pass read their consumers: no table */
 	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, true, true, true, true),
-	                t + 24 * nmsgs + 4 * nops + (9 * nops > 8 * nops + 8 * cells
-	                                                     ? 9 * nops
-	                                                     : 8 * nops + 8 * cells));
+	                t + 24 * nmsgs + 4 * nops + 9 * nops);
+	CU_ASSERT_EQUAL(engine_peak_bytes(nops, nmsgs, 64, 1 << 15, true, false, true, true, true),
+	                sweep + t + 24 * nmsgs + 4 * nops + 8 * nops);
 	CU_ASSERT_EQUAL(engine_peak_bytes(SIZE_MAX / 2, 0, 64, 1 << 15, true, true, false, false,
 	                                  false),
 	                SIZE_MAX);
-	CU_ASSERT_TRUE(engine_takes_events(false, true));
-	CU_ASSERT_TRUE(engine_takes_events(true, false));
-	CU_ASSERT_FALSE(engine_takes_events(false, false));
+	CU_ASSERT_TRUE(engine_takes_events(true));
+	CU_ASSERT_FALSE(engine_takes_events(false));
 }
 
 static void engine_lists_p_minus_1_channels_with_half_duplex(void)
@@ -1285,6 +1288,8 @@ static void assert_sweep_matches_events_with(const struct sched *s, const struct
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	engine_use_events(b);
+	engine_record_messages(a);
+	engine_record_messages(b);
 	if (pt != NULL) {
 		CU_ASSERT_EQUAL_FATAL(engine_perturb(a, pt, &err), 0);
 		CU_ASSERT_EQUAL_FATAL(engine_perturb(b, pt, &err), 0);
@@ -1305,6 +1310,30 @@ static void assert_sweep_matches_events_with(const struct sched *s, const struct
 	CU_ASSERT_EQUAL(ra->messages, rb->messages);
 	CU_ASSERT_EQUAL(ra->bytes, rb->bytes);
 	CU_ASSERT_EQUAL(ra->msg_time, rb->msg_time);
+	/* the same record of messages, in the same order (by sender, in its ops' order) */
+	CU_ASSERT_EQUAL(ra->nmsgs, ra->messages);
+	CU_ASSERT_EQUAL_FATAL(ra->nmsgs, rb->nmsgs);
+	CU_ASSERT_EQUAL(memcmp(ra->msgs, rb->msgs, ra->nmsgs * sizeof(*ra->msgs)), 0);
+	for (size_t q = 0; q + 1 < ra->nmsgs; q++)
+		CU_ASSERT_TRUE(ra->msgs[q].from < ra->msgs[q + 1].from);
+	for (size_t q = 0; q < ra->nmsgs; q++) {
+		const struct msg_record *g = &ra->msgs[q];
+		struct op out[2];
+		int n;
+		bool found = false;
+
+		CU_ASSERT_TRUE_FATAL(g->from < s->nops && g->to < s->nops);
+		n = sched_op_consumers(s, &s->ops[g->from], out);
+		for (int j = 0; j < n; j++)
+			found |= (out[j].kind == OP_F) == (s->ops[g->to].kind == OP_F) &&
+			         out[j].mb == s->ops[g->to].mb &&
+			         out[j].stage == s->ops[g->to].stage;
+		CU_ASSERT_TRUE(found);
+		CU_ASSERT_NOT_EQUAL(s->stage_device[s->ops[g->from].stage],
+		                    s->stage_device[s->ops[g->to].stage]);
+		CU_ASSERT_TRUE(g->start >= ra->times[g->from].end && g->end >= g->start &&
+		               g->end <= ra->times[g->to].start);
+	}
 	engine_free(a);
 	engine_free(b);
 }
@@ -1391,6 +1420,33 @@ static void engine_sweep_prices_a_channel_that_mixes_free_and_costly_messages(vo
 	s->cost->msg_time[2] = 5 * s->cost->tick;
 	assert_sweep_matches_events(s->sched, s->cost);
 	sim_free(s);
+}
+
+/*
+ * Runs with more messages than the sweep holds before it puts them in the record (8192), so
+ * that most consumers are known as a message goes in, some are filled in after the run (GPipe
+ * at p = 2 sends its m forwards before any is read), and, past 65,536 of those (m = 80,000),
+ * every consumer is filled in after the run: the event loop's record, in each case.
+ */
+static void engine_sweep_records_the_event_loops_messages_past_its_batches(void)
+{
+	static const struct {
+		const char *name;
+		int p, v, m;
+		double t_comm;
+	} runs[] = {{"1f1b", 8, 1, 2048, 0}, {"zbv", 4, 2, 1024, 0.25},
+	            {"interleaved", 4, 2, 1024, 0.5}, {"gpipe", 2, 1, 20000, 0},
+	            {"gpipe", 2, 1, 80000, 0}};
+
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct config c = unit_config(runs[i].name, runs[i].p, runs[i].v, runs[i].m, 1, 2, 1);
+		struct sim *s;
+
+		c.t_comm = runs[i].t_comm;
+		s = unit_run(&c, 0);
+		assert_sweep_matches_events(s->sched, s->cost);
+		sim_free(s);
+	}
 }
 
 /* The perturbation of sim x's run that gives each op and message the duration the cost gives
@@ -2089,6 +2145,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_model),
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_with_expert_pieces_and_pairs),
         UNIT_TEST(engine_sweep_prices_a_channel_that_mixes_free_and_costly_messages),
+        UNIT_TEST(engine_sweep_records_the_event_loops_messages_past_its_batches),
         UNIT_TEST(engine_refuses_a_last_overlapped_pair_whose_forward_ran_before),
         UNIT_TEST(sim_without_op_times_has_the_same_figures),
         UNIT_TEST(engine_1f1b_p4_m8_takes_33_units_with_op_times_derived_by_hand),
