@@ -18,8 +18,10 @@ int cmd_partition(int argc, char **argv)
 	struct partition found = {0};
 	int status = cli_parse(argc, argv, CLI_PARTITION, &cli);
 
-	if (status >= 0)
+	if (status >= 0) {
+		cli_release(&cli);
 		return status;
+	}
 	c = pp_malloc(sizeof(*c));
 	if (c == NULL) {
 		pp_nomem(&err, 1, sizeof(*c));
