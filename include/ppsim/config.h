@@ -342,6 +342,9 @@ struct config {
 	                          between a micro-batch's forward and its backward */
 	double host_bandwidth; /* (model) GB/s per direction of a GPU's copies to and from host
 	                          memory; 0: the GPU's host link, shared as its preset says */
+	float stage_offload[PP_MAX_LIST]; /* (model) the offloaded share of each virtual stage's
+	                                     activations; 0 entries: offload on every stage */
+	int nstage_offload;
 	enum pp_layer_split layer_split; /* (model) the split when no other is given */
 	char layout[1024]; /* (model) a Megatron-LM layout string of the stages' layers, or "" */
 	int jobs;           /* (no option: a command's --jobs sets it) threads a priced generator

@@ -61,6 +61,7 @@ struct piece_record {
 	uint32_t dev;       /* device */
 	uint8_t kind;       /* enum comm_kind */
 	pp_time start, end; /* on its stream */
+	int64_t amount;     /* an activation copy's amount (cost->act units), else 0 */
 };
 
 /* Traffic on one channel: the messages from device src to device dst. */

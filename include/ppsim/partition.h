@@ -3,8 +3,9 @@
  * stage's recomputation, that gives the shortest simulated step of a run that fits its GPUs'
  * memory (`ppsim partition`, `ppsim advise`). Every candidate is simulated with the run's
  * schedule, costs and streams: exactly every split when there are few enough, else a descent
- * from two starts over moves of one layer from a stage to another and of a stage to another
- * recomputation (docs/search.md, Partitions).
+ * from two starts over moves of one layer from a stage to another, of a stage to another
+ * recomputation and, with --offload, of a stage offloading that share or not (docs/search.md,
+ * Partitions).
  *
  * Ownership: struct partition owns its choices' arrays; release it with partition_release.
  */
@@ -24,6 +25,8 @@
 struct partition_choice {
 	int *layers;            /* [S] layers of each virtual stage */
 	signed char *recompute; /* [S] enum pp_recompute of each */
+	signed char *offload;   /* [S] 1: the stage offloads share of its activations */
+	float share;            /* the share an offloading stage offloads */
 	double step;            /* the step time (ms) */
 	double overflow;        /* bytes the fullest device holds beyond its memory; 0: fits */
 	double peak;            /* the fullest device's bytes */
@@ -42,6 +45,8 @@ struct partition {
 	int layers;                  /* the model's layers */
 	int mtp;                     /* its multi-token-prediction layers (on the last stage) */
 	bool recompute_free;         /* each stage's recomputation was searched (no --recompute) */
+	bool offload_free;           /* each stage's offload was searched (--offload given) */
+	float share;                 /* the share an offloading stage offloads (--offload) */
 	bool exact;                  /* every candidate of the space was simulated */
 	uint64_t space;              /* candidates in the space (UINT64_MAX: more) */
 	uint64_t simulated;          /* candidates simulated */
@@ -62,7 +67,8 @@ struct partition {
 int partition_search(const struct config *base, int jobs, uint64_t exact_max,
                      struct partition *p, struct pp_error *err);
 
-/* Sets c's layers and recomputation per stage to those of x (a choice of a partition of S). */
+/* Sets c's layers and recomputation per stage to those of x (a choice of a partition of S),
+ * and its offload per stage when x has one (NULL: c's own). */
 void partition_apply(struct config *c, int S, const struct partition_choice *x);
 
 /* Frees p's choices. */

@@ -50,6 +50,10 @@ _Static_assert(sizeof(enum pp_comm) == sizeof(int) && sizeof(enum pp_duplex) == 
 
 static int set_dist(struct config *c, const struct config_option *opt, const char *label,
                     const char *value, struct pp_error *err);
+static int set_stage_offload(struct config *c, const struct config_option *opt,
+                             const char *label, const char *value, struct pp_error *err);
+static void format_stage_offload(const struct config *c, const struct config_option *opt,
+                                 char *buf, size_t n);
 static int set_stage_recompute(struct config *c, const struct config_option *opt,
                                const char *label, const char *value, struct pp_error *err);
 static void format_stage_recompute(const struct config *c, const struct config_option *opt,
@@ -292,6 +296,11 @@ static const struct config_option options[] = {
          "GB/s per direction of a GPU's copies to and from host memory (default: its host "
          "link's share)",
          FIELD(host_bandwidth), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"stage-offload", 0, "stage_offload", CONFIG_ARG_NAME, "LIST",
+         "share of each virtual stage's activations offloaded, comma-separated from 0 to 1 "
+         "(default: --offload on every stage)",
+         FIELD(stage_offload), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
+         .flags = CONFIG_WHOLE, .parse = set_stage_offload, .format = format_stage_offload},
         {"stage-recompute", 0, "stage_recompute", CONFIG_ARG_NAME, "LIST",
          "recomputation of each virtual stage, comma-separated none, selective or full "
          "(default: --recompute on every stage)",
@@ -590,6 +599,52 @@ static int set_dist(struct config *c, const struct config_option *opt, const cha
 	               "%s '%.60s': must be fixed:N, uniform:A:B (1 <= A <= B <= %d) or "
 	               "lognormal:MU:SIGMA (MU from 0 to 16, SIGMA from 0 to 4)",
 	               label, value, PP_MAX_COUNT);
+}
+
+/* --stage-offload: a share from 0 to 1 per virtual stage, comma-separated. */
+static int set_stage_offload(struct config *c, const struct config_option *opt,
+                             const char *label, const char *value, struct pp_error *err)
+{
+	int n = 0;
+
+	(void)opt;
+	for (const char *p = value;; n++) {
+		size_t len = strcspn(p, ",");
+		char buf[32];
+		double x;
+
+		if (len == 0 || len >= sizeof(buf) || n == PP_MAX_LIST)
+			x = -1;
+		else {
+			memcpy(buf, p, len);
+			buf[len] = '\0';
+			if (text_parse_double(buf, &x) != TEXT_OK)
+				x = -1;
+		}
+		if (!(x >= 0 && x <= 1))
+			return pp_fail(err, PP_ERR_USAGE,
+			               "%s '%.40s%s': must be up to %d shares from 0 to 1, "
+			               "comma-separated (one a virtual stage)",
+			               label, value, strlen(value) > 40 ? "..." : "", PP_MAX_LIST);
+		c->stage_offload[n] = (float)x;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	c->nstage_offload = n + 1;
+	return 0;
+}
+
+static void format_stage_offload(const struct config *c, const struct config_option *opt,
+                                 char *buf, size_t n)
+{
+	size_t len = 0;
+
+	(void)opt;
+	buf[0] = '\0';
+	for (int i = 0; i < c->nstage_offload && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%g", i ? "," : "",
+		                        (double)c->stage_offload[i]);
 }
 
 /* --stage-recompute: one of recomputes per virtual stage, comma-separated. */

@@ -402,17 +402,24 @@ static int embedding_hooks(const struct cost_model *k, struct cost_pieces *pc,
 	return 0;
 }
 
+/* The offloaded share of stage st (of L a route): --stage-offload's, else --offload's. */
+static double offload_share(const struct config *c, const struct cost_model *k, int st, int L)
+{
+	return c->nstage_offload > 0 ? (double)c->stage_offload[st % L] : k->offload;
+}
+
 /* Each stage's activation offload: the share of what a forward keeps, copied over the host link
  * each way (docs/cost-model.md, Offload). Returns 0, or 1 when a copy's time is out of range
  * (pc->offload NULL when out of memory). */
-static int offloads(const struct cost_model *k, struct cost_pieces *pc, const struct cost *cost)
+static int offloads(const struct config *c, const struct cost_model *k, struct cost_pieces *pc,
+                    const struct cost *cost, int L)
 {
 	pc->offload = pp_calloc((size_t)cost->S, sizeof(*pc->offload));
 	if (pc->offload == NULL)
 		return 0;
 	for (int st = 0; st < cost->S; st++) {
 		struct piece_offload *o = &pc->offload[st];
-		double bytes = k->offload * (double)cost->act[st];
+		double bytes = offload_share(c, k, st, L) * (double)cost->act[st];
 		double ms = k->host_latency / 1e3 + bytes / (k->host_bandwidth * 1e6);
 
 		o->act = (int64_t)llround(bytes);
@@ -429,12 +436,19 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	struct cost_model *k = cost->model;
 	int S = l->S, L = S / l->routes;
 	struct cost_pieces *pc;
-	bool plans = k->tp > 1 || k->cp > 1 || k->a2a_ms > 0, tied_apart = false;
+	bool plans = k->tp > 1 || k->cp > 1 || k->a2a_ms > 0, tied_apart = false, offload = false;
 	double *stage_params;
+
+	if (c->nstage_offload > 0 && c->nstage_offload != L)
+		return config_fail(c, "stage_offload", err, "gives %d stages, %s %d",
+		                   c->nstage_offload,
+		                   l->routes == 1 ? "the pipeline has p x v =" : "a route has", L);
+	for (int st = 0; st < L; st++)
+		offload |= offload_share(c, k, st, L) > 0;
 
 	for (int st = 0; st < S; st += L)
 		tied_apart |= k->tied && l->stage_device[st] != l->stage_device[st + L - 1];
-	if (!plans && k->dp * k->cp <= 1 && !tied_apart && k->offload <= 0)
+	if (!plans && k->dp * k->cp <= 1 && !tied_apart && !offload)
 		return 0; /* nothing beside the schedule: every op is one compute piece */
 	pc = cost->pieces = pp_zalloc(1, sizeof(*pc), err);
 	if (pc == NULL)
@@ -511,10 +525,10 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			              : config_fail(c, "inter_bandwidth", err,
 			                            "makes a gradient reduction's time too long");
 	}
-	if (k->offload > 0 && offloads(k, pc, cost) != 0)
+	if (offload && offloads(c, k, pc, cost, L) != 0)
 		return config_fail(c, "host_bandwidth", err,
 		                   "makes an activation copy to or from host memory too long");
-	if (pc->offload == NULL && k->offload > 0)
+	if (pc->offload == NULL && offload)
 		return pp_nomem(err, (size_t)S, sizeof(*pc->offload));
 	if (tied_apart) {
 		int rc = embedding_hooks(k, pc, l, cost->tick);

@@ -349,7 +349,7 @@ static int record(struct engine *e, uint32_t d, uint8_t kind, pp_time start, pp_
 		e->res.pieces = r;
 		sm->cap = cap;
 	}
-	e->res.pieces[sm->nrec++] = (struct piece_record){d, kind, start, end};
+	e->res.pieces[sm->nrec++] = (struct piece_record){d, kind, start, end, 0};
 	e->res.npieces = sm->nrec;
 	return 0;
 }
@@ -494,6 +494,13 @@ unsigned stream_hooked(const struct engine *e, uint32_t st)
 	return kinds;
 }
 
+/* The amount of activations the piece just issued (a copy to or from host memory) moved. */
+static void copied(struct engine *e, int64_t amount)
+{
+	if (!e->sm.nomem && e->sm.nrec > 0)
+		e->res.pieces[e->sm.nrec - 1].amount = amount;
+}
+
 /* Records an activation amount arriving (delta > 0) or leaving device d's GPU or host memory. */
 static void moved(struct engine *e, uint32_t d, pp_time t, int64_t delta, bool host)
 {
@@ -526,6 +533,7 @@ static void bring_back(struct engine *e, uint32_t d, size_t key, const struct pi
 	if (sm->rel_end[key] >= 0 || sm->off_end[key] < 0)
 		return; /* under way, or kept on the GPU */
 	done = issue(e, d, COMM_RELOAD, o->in, sm->off_end[key] > at ? sm->off_end[key] : at);
+	copied(e, o->act);
 	moved(e, d, done - o->in, o->act, false);
 	moved(e, d, done, -o->act, true);
 	sm->rel_end[key] = done;
@@ -552,6 +560,7 @@ static pp_time offload_op(struct engine *e, uint32_t d, const struct op *op, pp_
 		if (o[op->stage].act > 0 && sm->prefetch[i] != -2) {
 			pp_time done = issue(e, d, COMM_OFFLOAD, o[op->stage].out, end);
 
+			copied(e, o[op->stage].act);
 			moved(e, d, done - o[op->stage].out, o[op->stage].act, true);
 			moved(e, d, done, -o[op->stage].act, false);
 			sm->off_end[key] = done;

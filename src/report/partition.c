@@ -21,6 +21,22 @@ static void write_list(FILE *out, const struct partition_choice *x, int S, bool 
 			fprintf(out, "%s%d", s ? "," : "", x->layers[s]);
 }
 
+/* Whether x offloads on any stage. */
+static bool offloads(const struct partition_choice *x, int S)
+{
+	for (int s = 0; x->offload != NULL && s < S; s++)
+		if (x->offload[s])
+			return true;
+	return false;
+}
+
+/* Writes x's offloaded share per stage, comma-separated. */
+static void write_offload(FILE *out, const struct partition_choice *x, int S)
+{
+	for (int s = 0; s < S; s++)
+		fprintf(out, "%s%g", s ? "," : "", x->offload[s] ? (double)x->share : 0.0);
+}
+
 /* Whether every stage of x recomputes as its first does. */
 static bool one_recompute(const struct partition_choice *x, int S)
 {
@@ -40,6 +56,10 @@ void report_partition_flags(FILE *out, const struct partition_choice *x, int S)
 		fputs(" --stage-recompute=", out);
 		write_list(out, x, S, true);
 	}
+	if (offloads(x, S)) {
+		fputs(" --stage-offload=", out);
+		write_offload(out, x, S);
+	}
 }
 
 /* The layers device d holds in choice x. */
@@ -49,6 +69,16 @@ static int device_layers(const struct partition *p, const struct partition_choic
 
 	for (int s = 0; s < p->S; s++)
 		n += p->stage_device[s] == d ? x->layers[s] : 0;
+	return n;
+}
+
+/* The stages of x that offload. */
+static int offloaded(const struct partition *p, const struct partition_choice *x)
+{
+	int n = 0;
+
+	for (int s = 0; x->offload != NULL && s < p->S; s++)
+		n += x->offload[s] != 0;
 	return n;
 }
 
@@ -72,6 +102,8 @@ static const char *why(char *buf, size_t n, const struct partition *p,
 		         rx > rb ? ", and it recomputes more" : "");
 	else if (rx > rb)
 		snprintf(buf, n, "the same step, with more recomputation");
+	else if (offloaded(p, x) > offloaded(p, best))
+		snprintf(buf, n, "the same step, with more stages offloading");
 	else
 		snprintf(buf, n, "the same step; the best's layers come first");
 	return buf;
@@ -117,6 +149,9 @@ static int write_frameworks(FILE *out, const struct partition *p)
 	if (rc < 0)
 		fprintf(out, "%-18sneither framework takes a recomputation per stage: recompute "
 		        "every stage as the one that needs most, or give each stage's as above\n", "");
+	if (offloaded(p, &p->best) > 0)
+		fprintf(out, "%-18sneither takes an offload per stage (Megatron-LM's --cpu-offloading "
+		        "offloads whole layers on every stage)\n", "");
 	report_layout_release(&l);
 	return 0;
 }
@@ -142,6 +177,9 @@ int report_partition_text(FILE *out, const struct report_partition *r)
 	fprintf(out, "%-18s%s\n", "recomputation",
 	        p->recompute_free ? "chosen per stage (none, selective, full)"
 	                          : "as --recompute gives it, on every stage");
+	if (p->offload_free)
+		fprintf(out, "%-18schosen per stage: %g of its activations, or none\n", "offload",
+		        (double)p->share);
 	fprintf(out, "\n%-18sstep %.6f ms; peak %.2f GB on device %d\n", "best", b->step,
 	        b->peak / 1e9, b->peak_device);
 	fprintf(out, "%-18s", "  layers");
@@ -149,6 +187,11 @@ int report_partition_text(FILE *out, const struct report_partition *r)
 	fprintf(out, "\n%-18s", "  recompute");
 	write_list(out, b, S, true);
 	fputc('\n', out);
+	if (p->offload_free) {
+		fprintf(out, "%-18s", "  offload");
+		write_offload(out, b, S);
+		fputc('\n', out);
+	}
 	if (q->set) {
 		fprintf(out, "%-18sstep %.6f ms; peak %.2f GB on device %d\n", "runner-up", q->step,
 		        q->peak / 1e9, q->peak_device);
@@ -156,6 +199,10 @@ int report_partition_text(FILE *out, const struct report_partition *r)
 		write_list(out, q, S, false);
 		fprintf(out, "\n%-18s", "  recompute");
 		write_list(out, q, S, true);
+		if (p->offload_free) {
+			fprintf(out, "\n%-18s", "  offload");
+			write_offload(out, q, S);
+		}
 		fprintf(out, "\n%-18s%s\n", "  why", why(reason, sizeof(reason), p, q, b));
 	} else {
 		fprintf(out, "%-18snone: no other candidate fits\n", "runner-up");
@@ -183,6 +230,10 @@ void report_partition_choice_json(FILE *out, const struct partition_choice *x, i
 		fputs(s ? "," : "", out);
 		report_json_text(out, config_recompute_name(x->recompute[s]));
 	}
+	fputs("],\"offload\":[", out);
+	for (int s = 0; s < S; s++)
+		fprintf(out, "%s%g", s ? "," : "",
+		        x->offload != NULL && x->offload[s] ? (double)x->share : 0.0);
 	char step[32], peak[32];
 
 	step[numfmt_shortest(step, x->step)] = '\0';

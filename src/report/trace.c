@@ -452,13 +452,96 @@ static void write_streams(struct wbuf *w, const struct sim *s)
 	}
 }
 
-/* Activation counter per device: up at each F's start, down at the end of what frees. */
-static void write_counters(struct wbuf *w, const struct sim *s)
+/* A change of a device's activations on the GPU and in host memory at time t. */
+struct act_change {
+	pp_time t;
+	int64_t gpu, host;
+};
+
+static int cmp_change(const void *a, const void *b)
+{
+	const struct act_change *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	/* at one time, what leaves before what arrives */
+	return (x->gpu + x->host > y->gpu + y->host) - (x->gpu + x->host < y->gpu + y->host);
+}
+
+/* Writes counter name of device d at time t with value x (micro-batches). */
+static void put_counter(struct wbuf *w, const struct sim *s, const char *name, int d, pp_time t,
+                        double x)
+{
+	char *p = wbuf_reserve(w, 96 + 2 * NUMFMT_MAX);
+
+	p += sprintf(p, ",\n{\"name\":\"%s\",\"ph\":\"C\",\"pid\":%d,\"ts\":", name, d);
+	p += numfmt_g(p, us(s, t), 17);
+	PUT_LIT(p, ",\"args\":{\"micro-batches\":");
+	p += numfmt_g(p, x, 17);
+	PUT_LIT(p, "}}");
+	wbuf_commit(w, p);
+}
+
+/* With activation offload: device d's activations on the GPU and in host memory (the
+ * counters "activations" and "host"), from its ops and its copies, in time order. Returns 0,
+ * or -1 when out of memory. */
+static int write_offload_counters(struct wbuf *w, const struct sim *s, int d, int64_t unit)
 {
 	const struct sched *sc = s->sched;
 	const struct cost *c = s->cost;
 	const struct result *r = s->result;
+	size_t n = 0, cap = (sc->dev_start[d + 1] - sc->dev_start[d]) + 2 * r->npieces + 1;
+	struct act_change *ch = pp_mallocarray(cap, sizeof(*ch));
+	int64_t gpu = 0, host = 0;
 
+	if (ch == NULL)
+		return -1;
+	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+		const struct op *op = &sc->ops[i];
+
+		ch[n++] = (struct act_change){op->kind == OP_F ? r->times[i].start : r->times[i].end,
+		                              sched_act_change(op, c->act, c->act_w), 0};
+	}
+	for (size_t k = 0; k < r->npieces; k++) {
+		const struct piece_record *pr = &r->pieces[k];
+
+		if ((int)pr->dev != d || pr->amount == 0)
+			continue;
+		if (pr->kind == COMM_OFFLOAD) { /* in host memory from its start, off the GPU at its end */
+			ch[n++] = (struct act_change){pr->start, 0, pr->amount};
+			ch[n++] = (struct act_change){pr->end, -pr->amount, 0};
+		} else if (pr->kind == COMM_RELOAD) {
+			ch[n++] = (struct act_change){pr->start, pr->amount, 0};
+			ch[n++] = (struct act_change){pr->end, 0, -pr->amount};
+		}
+	}
+	qsort(ch, n, sizeof(*ch), cmp_change);
+	put_counter(w, s, "activations", d, 0, 0);
+	put_counter(w, s, "host", d, 0, 0);
+	for (size_t k = 0; k < n; k++) {
+		gpu += ch[k].gpu;
+		host += ch[k].host;
+		if (ch[k].gpu != 0)
+			put_counter(w, s, "activations", d, ch[k].t, (double)gpu / (double)unit);
+		if (ch[k].host != 0)
+			put_counter(w, s, "host", d, ch[k].t, (double)host / (double)unit);
+	}
+	free(ch);
+	return 0;
+}
+
+/* Activation counter per device: up at each F's start, down at the end of what frees; with
+ * activation offload, on the GPU and in host memory as the copies move them. Returns 0, or -1
+ * when out of memory. */
+static int write_counters(struct wbuf *w, const struct sim *s)
+{
+	const struct sched *sc = s->sched;
+	const struct cost *c = s->cost;
+	const struct result *r = s->result;
+	bool offload = false;
+
+	for (size_t k = 0; k < r->npieces && !offload; k++)
+		offload = r->pieces[k].amount != 0;
 	for (int d = 0; d < sc->p; d++) {
 		int64_t alive = 0, unit = 0;
 		char head[64];
@@ -469,6 +552,11 @@ static void write_counters(struct wbuf *w, const struct sim *s)
 		/* a device that keeps no activations (a serving pipeline) has no counter */
 		if (unit == 0)
 			continue;
+		if (offload) {
+			if (write_offload_counters(w, s, d, unit) != 0)
+				return -1;
+			continue;
+		}
 		head_len = (size_t)snprintf(head, sizeof(head),
 		                            ",\n{\"name\":\"activations\",\"ph\":\"C\",\"pid\":%d,"
 		                            "\"ts\":",
@@ -490,6 +578,7 @@ static void write_counters(struct wbuf *w, const struct sim *s)
 			wbuf_commit(w, p);
 		}
 	}
+	return 0;
 }
 
 int report_trace(FILE *out, const struct sim *s)
@@ -511,7 +600,10 @@ int report_trace(FILE *out, const struct sim *s)
 	}
 	free(tid);
 	write_streams(&w, s);
-	write_counters(&w, s);
+	if (write_counters(&w, s) != 0) {
+		wbuf_finish(&w);
+		return -1;
+	}
 	wbuf_printf(&w,
 	            "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"ppsim %s\","
 	            "\"schedule\":",

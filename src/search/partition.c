@@ -44,6 +44,8 @@ struct search {
 	const struct config *base;
 	int S, L, jobs;
 	bool rc_free;         /* recomputation is searched */
+	bool off_free;        /* offload (base's --offload share or none) is searched */
+	float share;          /* that share */
 	int *min;             /* [S] fewest layers of each stage */
 	struct entry *table;  /* open addressing, cap a power of two */
 	size_t cap, n;
@@ -56,6 +58,7 @@ struct search {
 struct cand {
 	int *layers;
 	signed char *rc;
+	signed char *off; /* 1: the stage offloads the search's share */
 };
 
 static uint64_t hash_key(const int *key, int n)
@@ -69,21 +72,25 @@ static uint64_t hash_key(const int *key, int n)
 	return h;
 }
 
+/* A candidate's key: its layers, recomputations and offloads, 3 S ints. */
+#define KEYLEN(z) (3 * (size_t)(z)->S)
+
 static void fill_key(const struct search *z, const struct cand *c, int *key)
 {
 	for (int s = 0; s < z->S; s++) {
 		key[s] = c->layers[s];
 		key[z->S + s] = c->rc[s];
+		key[2 * z->S + s] = c->off[s];
 	}
 }
 
 /* The entry of key, or the empty slot where it goes. */
 static struct entry *slot_of(const struct search *z, const int *key)
 {
-	size_t mask = z->cap - 1, i = (size_t)hash_key(key, 2 * z->S) & mask;
+	size_t mask = z->cap - 1, i = (size_t)hash_key(key, (int)KEYLEN(z)) & mask;
 
 	while (z->table[i].key != NULL &&
-	       memcmp(z->table[i].key, key, 2 * (size_t)z->S * sizeof(int)) != 0)
+	       memcmp(z->table[i].key, key, KEYLEN(z) * sizeof(int)) != 0)
 		i = (i + 1) & mask;
 	return &z->table[i];
 }
@@ -117,14 +124,17 @@ static bool copy_choice(struct partition_choice *to, const struct partition_choi
 	*to = *x;
 	to->layers = pp_mallocarray((size_t)S, sizeof(*to->layers));
 	to->recompute = pp_mallocarray((size_t)S, sizeof(*to->recompute));
-	if (to->layers == NULL || to->recompute == NULL) {
+	to->offload = pp_mallocarray((size_t)S, sizeof(*to->offload));
+	if (to->layers == NULL || to->recompute == NULL || to->offload == NULL) {
 		free(to->layers);
 		free(to->recompute);
+		free(to->offload);
 		memset(to, 0, sizeof(*to));
 		return false;
 	}
 	memcpy(to->layers, x->layers, (size_t)S * sizeof(*to->layers));
 	memcpy(to->recompute, x->recompute, (size_t)S * sizeof(*to->recompute));
+	memcpy(to->offload, x->offload, (size_t)S * sizeof(*to->offload));
 	return true;
 }
 
@@ -132,6 +142,7 @@ static void free_choice(struct partition_choice *x)
 {
 	free(x->layers);
 	free(x->recompute);
+	free(x->offload);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -146,6 +157,12 @@ void partition_apply(struct config *c, int S, const struct partition_choice *x)
 		c->layers_per_stage[s] = x->layers[s];
 		c->stage_recompute[s] = x->recompute[s];
 	}
+	/* the offload: the chosen stages the search's share, as --stage-offload gives it */
+	if (x->offload == NULL)
+		return;
+	c->nstage_offload = S;
+	for (int s = 0; s < S; s++)
+		c->stage_offload[s] = x->offload[s] ? x->share : 0;
 }
 
 /* How much choice x recomputes in all. */
@@ -176,11 +193,20 @@ static bool better(const struct partition_choice *a, const struct partition_choi
 	rb = recomputed(b, S);
 	if (ra != rb)
 		return ra < rb;
+	ra = rb = 0;
+	for (int s = 0; s < S; s++) {
+		ra += a->offload[s];
+		rb += b->offload[s];
+	}
+	if (ra != rb)
+		return ra < rb; /* fewer copies over the host link */
 	for (int s = 0; s < S; s++) {
 		if (a->layers[s] != b->layers[s])
 			return a->layers[s] < b->layers[s];
 		if (a->recompute[s] != b->recompute[s])
 			return rc_level(a->recompute[s]) < rc_level(b->recompute[s]);
+		if (a->offload[s] != b->offload[s])
+			return a->offload[s] < b->offload[s];
 	}
 	return false;
 }
@@ -199,6 +225,10 @@ static int simulate(const struct search *z, struct config *cfg, struct partition
 	partition_apply(cfg, z->S, x);
 	if (!z->rc_free)
 		cfg->nstage_recompute = 0;
+	if (!z->off_free)
+		cfg->nstage_offload = z->base->nstage_offload; /* the run's own offload */
+	if (!z->off_free)
+		memcpy(cfg->stage_offload, z->base->stage_offload, sizeof(cfg->stage_offload));
 	s = sim_run_flags(cfg, SIM_NO_OP_TIMES, err);
 	x->set = s != NULL;
 	if (s == NULL)
@@ -272,7 +302,7 @@ static void *batch_worker(void *arg)
 static int evaluate(struct search *z, struct cand *cs, size_t n, struct partition_choice **runs)
 {
 	struct batch b = {.z = z};
-	int *key = pp_mallocarray(2 * (size_t)z->S, sizeof(*key));
+	int *key = pp_mallocarray(KEYLEN(z), sizeof(*key));
 	struct partition_choice **fresh = pp_mallocarray(n ? n : 1, sizeof(*fresh));
 	int nthreads = z->jobs > 1 ? z->jobs : 1, started = 0;
 	pthread_t threads[PARTITION_MAX_THREADS];
@@ -287,18 +317,21 @@ static int evaluate(struct search *z, struct cand *cs, size_t n, struct partitio
 		e = slot_of(z, key);
 		if (e->key == NULL) {
 			struct partition_choice *x = pp_calloc(1, sizeof(*x));
-			int *k = pp_mallocarray(2 * (size_t)z->S, sizeof(*k));
+			int *k = pp_mallocarray(KEYLEN(z), sizeof(*k));
 
 			if (x == NULL || k == NULL) {
 				free(x);
 				free(k);
 				goto nomem;
 			}
-			memcpy(k, key, 2 * (size_t)z->S * sizeof(*key));
+			memcpy(k, key, KEYLEN(z) * sizeof(*key));
 			x->layers = cs[i].layers;
 			x->recompute = cs[i].rc;
+			x->offload = cs[i].off;
+			x->share = z->share;
 			cs[i].layers = NULL;
 			cs[i].rc = NULL;
+			cs[i].off = NULL;
 			e->key = k;
 			e->run = x;
 			z->n++;
@@ -344,11 +377,14 @@ static bool cand_new(const struct search *z, struct cand *c)
 {
 	c->layers = pp_mallocarray((size_t)z->S, sizeof(*c->layers));
 	c->rc = pp_mallocarray((size_t)z->S, sizeof(*c->rc));
-	if (c->layers == NULL || c->rc == NULL) {
+	c->off = pp_calloc((size_t)z->S, sizeof(*c->off));
+	if (c->layers == NULL || c->rc == NULL || c->off == NULL) {
 		free(c->layers);
 		free(c->rc);
+		free(c->off);
 		c->layers = NULL;
 		c->rc = NULL;
+		c->off = NULL;
 		return false;
 	}
 	return true;
@@ -359,6 +395,7 @@ static void cands_free(struct cand *cs, size_t n)
 	for (size_t i = 0; cs != NULL && i < n; i++) {
 		free(cs[i].layers);
 		free(cs[i].rc);
+		free(cs[i].off);
 	}
 	free(cs);
 }
@@ -390,6 +427,8 @@ static uint64_t space_size(const struct search *z)
 	}
 	for (int s = 0; z->rc_free && s < z->S; s++)
 		n = mul_sat(n, 3);
+	for (int s = 0; z->off_free && s < z->S; s++)
+		n = mul_sat(n, 2);
 	return n;
 }
 
@@ -398,11 +437,13 @@ static int enumerate(struct search *z, struct cand **cs, size_t *n, size_t cap)
 {
 	int S = z->S, *lay = pp_calloc((size_t)S, sizeof(int));
 	signed char *lev = pp_calloc((size_t)S, sizeof(signed char));
+	signed char *off = pp_calloc((size_t)S, sizeof(signed char));
 	int rest;
 
-	if (lay == NULL || lev == NULL) {
+	if (lay == NULL || lev == NULL || off == NULL) {
 		free(lay);
 		free(lev);
+		free(off);
 		return pp_nomem(z->err, (size_t)S, sizeof(int));
 	}
 	/* the first split: the minimum everywhere, the rest on the last stage */
@@ -411,8 +452,13 @@ static int enumerate(struct search *z, struct cand **cs, size_t *n, size_t cap)
 		rest -= lay[s] = z->min[s];
 	lay[S - 1] += rest;
 	for (;;) {
-		/* every recomputation of this split */
+		/* every recomputation and offload of this split: a stage's (level, offload) counts
+		 * up as one digit of 3 x 2 values (3 or 2 when only one is searched), the last
+		 * stage's fastest; a stage without layers recomputes and offloads nothing */
+		int base = (z->rc_free ? 3 : 1) * (z->off_free ? 2 : 1);
+
 		memset(lev, 0, (size_t)S);
+		memset(off, 0, (size_t)S);
 		for (;;) {
 			struct cand *c;
 
@@ -422,6 +468,7 @@ static int enumerate(struct search *z, struct cand **cs, size_t *n, size_t cap)
 			if (!cand_new(z, c)) {
 				free(lay);
 				free(lev);
+				free(off);
 				return pp_nomem(z->err, (size_t)S, sizeof(int));
 			}
 			(*n)++;
@@ -429,17 +476,25 @@ static int enumerate(struct search *z, struct cand **cs, size_t *n, size_t cap)
 				c->layers[s] = lay[s];
 				c->rc[s] = z->rc_free ? rc_of_level[(int)lev[s]]
 				                      : (signed char)z->base->recompute;
+				c->off[s] = off[s];
 			}
-			if (!z->rc_free)
-				break;
-			/* the next recomputation; a stage without layers recomputes nothing */
 			int s = S - 1;
 
-			while (s >= 0 && (lev[s] == 2 || lay[s] == 0))
-				lev[s--] = 0;
+			while (s >= 0 && (lay[s] == 0 || (z->rc_free ? lev[s] : 0) +
+			                                               (z->rc_free ? 3 : 1) * off[s] ==
+			                                       base - 1)) {
+				lev[s] = off[s] = 0;
+				s--;
+			}
 			if (s < 0)
 				break;
-			lev[s]++;
+			/* the next digit value: the level first, then the offload */
+			if (z->rc_free && lev[s] < 2) {
+				lev[s]++;
+			} else {
+				lev[s] = 0;
+				off[s] = 1;
+			}
 		}
 		/* the next split in lexicographic order (stages 0..S-2 free, the last the rest) */
 		int s = S - 2;
@@ -465,6 +520,7 @@ static int enumerate(struct search *z, struct cand **cs, size_t *n, size_t cap)
 	}
 	free(lay);
 	free(lev);
+	free(off);
 	return 0;
 }
 
@@ -525,7 +581,8 @@ static int moves(struct search *z, const struct partition_choice *cur, struct ca
                  size_t *n)
 {
 	int S = z->S;
-	size_t shifts = (size_t)S * (size_t)S, cap = shifts + (z->rc_free ? 2 * (size_t)S : 0);
+	size_t shifts = (size_t)S * (size_t)S, rcs = z->rc_free ? 2 * (size_t)S : 0;
+	size_t cap = shifts + rcs + (z->off_free ? (size_t)S : 0);
 
 	*n = 0;
 	*cs = pp_calloc(cap ? cap : 1, sizeof(**cs));
@@ -547,11 +604,25 @@ static int moves(struct search *z, const struct partition_choice *cur, struct ca
 				return pp_nomem(z->err, (size_t)S, sizeof(int));
 			memcpy(c.layers, cur->layers, (size_t)S * sizeof(int));
 			memcpy(c.rc, cur->recompute, (size_t)S);
+			memcpy(c.off, cur->offload, (size_t)S);
 			c.layers[s]--;
 			c.layers[t]++;
-			/* a stage left without layers recomputes nothing */
+			/* a stage left without layers recomputes and offloads nothing */
 			if (z->rc_free && c.layers[s] == 0)
 				c.rc[s] = PP_RECOMPUTE_NONE;
+			if (c.layers[s] == 0)
+				c.off[s] = 0;
+		} else if (m >= shifts + rcs) {
+			/* stage s offloads the share, or stops */
+			s = (int)(m - shifts - rcs);
+			if (cur->layers[s] == 0)
+				continue;
+			if (!cand_new(z, &c))
+				return pp_nomem(z->err, (size_t)S, sizeof(int));
+			memcpy(c.layers, cur->layers, (size_t)S * sizeof(int));
+			memcpy(c.rc, cur->recompute, (size_t)S);
+			memcpy(c.off, cur->offload, (size_t)S);
+			c.off[s] = !c.off[s];
 		} else {
 			/* stage s to each of the two other recomputations */
 			int lv;
@@ -565,6 +636,7 @@ static int moves(struct search *z, const struct partition_choice *cur, struct ca
 				return pp_nomem(z->err, (size_t)S, sizeof(int));
 			memcpy(c.layers, cur->layers, (size_t)S * sizeof(int));
 			memcpy(c.rc, cur->recompute, (size_t)S);
+			memcpy(c.off, cur->offload, (size_t)S);
 			c.rc[s] = rc_of_level[lv];
 		}
 		(*cs)[(*n)++] = c;
@@ -643,7 +715,7 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 	struct search z = {.base = base, .jobs = jobs, .err = err};
 	struct config *cfg = pp_malloc(sizeof(*cfg));
 	struct sim *s;
-	struct cand start[2] = {{NULL, NULL}, {NULL, NULL}};
+	struct cand start[2] = {{NULL, NULL, NULL}, {NULL, NULL, NULL}};
 	struct partition_choice *best = NULL, *from[2] = {NULL, NULL};
 	const struct partition_choice *second;
 	int rc = -1;
@@ -671,6 +743,9 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 	z.S = s->cost->model->route_stages;
 	z.L = s->cost->model->layers;
 	z.rc_free = !config_is_set(base, "recompute");
+	/* --offload given: each stage offloads that share of its activations, or nothing */
+	z.off_free = base->offload > 0 && base->nstage_offload == 0;
+	z.share = (float)base->offload;
 	z.min = pp_calloc((size_t)z.S, sizeof(*z.min));
 	if (z.min == NULL) {
 		sim_free(s);
@@ -695,6 +770,8 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 	p->layers = z.L;
 	p->mtp = s->cost->model->mtp_layers;
 	p->recompute_free = z.rc_free;
+	p->offload_free = z.off_free;
+	p->share = z.share;
 	p->space = space_size(&z);
 	if (p->space == 0) {
 		sim_free(s);
@@ -755,6 +832,7 @@ out:
 	for (int i = 0; i < 2; i++) {
 		free(start[i].layers);
 		free(start[i].rc);
+		free(start[i].off);
 	}
 	sim_free(s);
 	release_search(&z);

@@ -146,3 +146,19 @@ fi
 # shellcheck disable=SC2086 # ADVISE is words
 if ppsim advise $ADVISE | grep -q "^  stages      ppsim partition places the 32 layers over the"; then ok; else
 	not_ok "advise's text has no stages line from the partitioner"; fi
+
+# With --offload each stage may offload that share or nothing: on a GB200 (NVLink-C2C to host
+# memory) partition offloads where it saves recomputation, and its flags give its step.
+GB="--model=llama3-8b --gpu=gb200 --seq=4096 -p 4 -m 8 --mbs=8 --gpus=4"
+# shellcheck disable=SC2086 # GB is words
+ppsim partition $GB --offload=0.5 -f json >"$TMP/o.json" 2>"$TMP/err" || not_ok "partition --offload: $(cat "$TMP/err")"
+flags=$("$JGET" "$TMP/o.json" flags.ppsim)
+# shellcheck disable=SC2086 # GB and flags are words
+ppsim $GB $flags -f json >"$TMP/orun.json"
+if printf '%s' "$flags" | grep -q -- "--stage-offload=0.5," &&
+	[ "$("$JGET" "$TMP/orun.json" step_time)" = "$("$JGET" "$TMP/o.json" best.step_time)" ] &&
+	[ "$("$JGET" "$TMP/o.json" best.fits)" = true ]; then
+	ok
+else
+	not_ok "partition --offload: no stage offloads, or its flags '$flags' do not give its step"
+fi

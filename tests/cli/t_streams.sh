@@ -129,3 +129,19 @@ if awk -v s0="$("$JGET" "$TMP/off0.json" step_time)" -v s2="$("$JGET" "$TMP/off2
 else
 	not_ok "offload at 16 GB/s: the copies back should be exposed and the step longer"
 fi
+# the trace draws memory over time with offload: the activations counter's peak is the device's
+# peak_activations, and a host counter's peak its host_bytes in micro-batches
+# shellcheck disable=SC2086 # OFF is words
+ppsim $OFF --offload=0.5 --host-bandwidth=100 --trace="$TMP/off.trace" -f json >"$TMP/off3.json"
+counter_max() { # NAME: the largest value of counter NAME of device 0 in the trace
+	tr -d '\n' <"$TMP/off.trace" | sed 's/},{/}\n{/g' | grep "\"name\":\"$1\",\"ph\":\"C\",\"pid\":0," |
+		sed 's/.*"micro-batches":\([0-9.e+-]*\).*/\1/' | sort -g | tail -1
+}
+if [ "$(counter_max activations)" = "$(dev0 "$TMP/off3.json" peak_activations)" ] &&
+	awk -v h="$(counter_max host)" -v hb="$(dev0 "$TMP/off3.json" host_bytes)" \
+		-v a="$(dev0 "$TMP/off3.json" activation_bytes)" -v pa="$(dev0 "$TMP/off3.json" peak_activations)" \
+		'BEGIN { x = h * a / pa; exit !(h > 0 && x > hb * 0.999 && x < hb * 1.001) }'; then
+	ok
+else
+	not_ok "offload trace: the counters' peaks ($(counter_max activations), $(counter_max host)) are not the device's"
+fi

@@ -46,9 +46,9 @@ static void small_model(struct config *c, const char *layers, const char *p, con
  * tie (the order the search promises), and how many fit. */
 struct brute {
 	double step;
-	int levels;
+	int levels, offloads;
 	int layers[8];
-	signed char rc[8];
+	signed char rc[8], off[8];
 	int fits;
 	uint64_t count; /* candidates simulated */
 };
@@ -58,21 +58,25 @@ static int level(int rc)
 	return rc == PP_RECOMPUTE_FULL ? 2 : rc == PP_RECOMPUTE_SELECTIVE ? 1 : 0;
 }
 
-/* Simulates c with layers lay and recomputation rc on S stages; records it in *b when best. */
+/* Simulates c with layers lay, recomputation rc and offload off (the share of c's --offload,
+ * or none) on S stages; records it in *b when best. */
 static void try_one(const struct config *c, int S, const int *lay, const signed char *rc,
-                    struct brute *b)
+                    const signed char *off, struct brute *b)
 {
 	struct config x = *c;
 	struct pp_error err = {0};
 	struct sim *s;
-	int lv = 0;
+	int lv = 0, no = 0;
 
 	x.nlayers_per_stage = S;
 	x.nstage_recompute = S;
+	x.nstage_offload = c->offload > 0 ? S : 0;
 	for (int i = 0; i < S; i++) {
 		x.layers_per_stage[i] = lay[i];
 		x.stage_recompute[i] = rc[i];
+		x.stage_offload[i] = off[i] ? (float)c->offload : 0;
 		lv += level(rc[i]);
+		no += off[i];
 	}
 	s = sim_run(&x, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -80,45 +84,50 @@ static void try_one(const struct config *c, int S, const int *lay, const signed 
 	if (!s->metrics.oom) {
 		b->fits++;
 		if (b->step < 0 || s->metrics.step_time < b->step ||
-		    (s->metrics.step_time == b->step && lv < b->levels)) {
+		    (s->metrics.step_time == b->step &&
+		     (lv < b->levels || (lv == b->levels && no < b->offloads)))) {
 			b->step = s->metrics.step_time;
 			b->levels = lv;
+			b->offloads = no;
 			memcpy(b->layers, lay, (size_t)S * sizeof(int));
 			memcpy(b->rc, rc, (size_t)S);
+			memcpy(b->off, off, (size_t)S);
 		}
 	}
 	sim_free(s);
 }
 
-/* Every recomputation of stages i.. of the split lay. */
-static void each_rc(const struct config *c, int S, const int *lay, signed char *rc, int i,
-                    struct brute *b)
+/* Every recomputation and (with --offload) offload of stages i.. of the split lay. */
+static void each_rc(const struct config *c, int S, const int *lay, signed char *rc,
+                    signed char *off, int i, struct brute *b)
 {
 	static const signed char all[] = {PP_RECOMPUTE_NONE, PP_RECOMPUTE_SELECTIVE,
 	                                  PP_RECOMPUTE_FULL};
 
 	if (i == S) {
-		try_one(c, S, lay, rc, b);
+		try_one(c, S, lay, rc, off, b);
 		return;
 	}
-	/* a stage without layers recomputes nothing */
-	for (int k = 0; k < (lay[i] > 0 ? 3 : 1); k++) {
-		rc[i] = all[k];
-		each_rc(c, S, lay, rc, i + 1, b);
-	}
+	/* a stage without layers recomputes and offloads nothing */
+	for (int k = 0; k < (lay[i] > 0 ? 3 : 1); k++)
+		for (int o = 0; o < (lay[i] > 0 && c->offload > 0 ? 2 : 1); o++) {
+			rc[i] = all[k];
+			off[i] = (signed char)o;
+			each_rc(c, S, lay, rc, off, i + 1, b);
+		}
 }
 
 /* Every split of left layers over stages i.. (the first and the last may be empty, the others
  * hold at least one). */
 static void each_split(const struct config *c, int S, int *lay, int i, int left, struct brute *b)
 {
-	signed char rc[8];
+	signed char rc[8], off[8];
 
 	if (i == S - 1) {
 		if (left < (S > 1 ? 0 : 1))
 			return;
 		lay[i] = left;
-		each_rc(c, S, lay, rc, 0, b);
+		each_rc(c, S, lay, rc, off, 0, b);
 		return;
 	}
 	for (int n = i == 0 ? 0 : 1; n <= left; n++) {
@@ -155,6 +164,7 @@ static void assert_matches_brute_force(const struct config *c, int S, int layers
 			for (int s = 0; s < S; s++) {
 				CU_ASSERT_EQUAL(p.best.layers[s], b.layers[s]);
 				CU_ASSERT_EQUAL(p.best.recompute[s], b.rc[s]);
+				CU_ASSERT_EQUAL(p.best.offload[s], b.off[s]);
 			}
 		}
 		/* the exact search simulates the whole space, as the brute force does */
@@ -196,6 +206,31 @@ static void partition_of_interleaved_stages_equals_the_brute_force(void)
 	small_model(&c, "5", "2", "2", "interleaved", "0.2");
 	set(&c, "m", "4");
 	assert_matches_brute_force(&c, 4, 5, false);
+}
+
+static void partition_with_offload_equals_the_brute_force_and_offloads_to_fit(void)
+{
+	struct config c;
+	struct partition p;
+	struct pp_error err = {0};
+
+	/* GPipe keeps every forward's activations until the backwards: at 0.12 GB and a fast
+	 * host link the best offloads some stages besides recomputing */
+	small_model(&c, "4", "3", "1", "gpipe", "0.12");
+	set(&c, "offload", "1");
+	set(&c, "host_bandwidth", "1000");
+	assert_matches_brute_force(&c, 3, 4, true);
+	CU_ASSERT_EQUAL_FATAL(partition_search(&c, 1, 0, &p, &err), 0);
+	CU_ASSERT_TRUE(p.offload_free);
+	CU_ASSERT_TRUE(p.best.offload[0] || p.best.offload[1] || p.best.offload[2]);
+	partition_release(&p);
+	/* a slow host link: copies cost more than they save, nothing offloads */
+	set(&c, "gpu_memory", "0.2");
+	set(&c, "host_bandwidth", "1");
+	assert_matches_brute_force(&c, 3, 4, true);
+	CU_ASSERT_EQUAL_FATAL(partition_search(&c, 1, 0, &p, &err), 0);
+	CU_ASSERT_FALSE(p.best.offload[0] || p.best.offload[1] || p.best.offload[2]);
+	partition_release(&p);
 }
 
 static void partition_finds_nothing_when_no_recomputation_fits(void)
@@ -259,12 +294,26 @@ static void partition_apply_sets_the_layers_and_recomputation_of_every_stage(voi
 	CU_ASSERT_EQUAL(c.layers_per_stage[1], 3);
 	CU_ASSERT_EQUAL(c.nstage_recompute, 3);
 	CU_ASSERT_EQUAL(c.stage_recompute[2], PP_RECOMPUTE_SELECTIVE);
+	/* without an offload per stage the config's own stays; with one, the share where set */
+	CU_ASSERT_EQUAL(c.nstage_offload, 0);
+	{
+		signed char off[3] = {1, 0, 1};
+
+		x.offload = off;
+		x.share = 0.5f;
+		partition_apply(&c, 3, &x);
+		CU_ASSERT_EQUAL(c.nstage_offload, 3);
+		CU_ASSERT_DOUBLE_EQUAL(c.stage_offload[0], 0.5, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(c.stage_offload[1], 0, 0);
+		CU_ASSERT_DOUBLE_EQUAL(c.stage_offload[2], 0.5, 1e-9);
+	}
 }
 
 static const struct unit_test tests[] = {
         UNIT_TEST(partition_with_room_equals_the_brute_force_and_recomputes_nothing),
         UNIT_TEST(partition_under_a_memory_cap_equals_the_brute_force_and_recomputes_to_fit),
         UNIT_TEST(partition_of_interleaved_stages_equals_the_brute_force),
+        UNIT_TEST(partition_with_offload_equals_the_brute_force_and_offloads_to_fit),
         UNIT_TEST(partition_finds_nothing_when_no_recomputation_fits),
         UNIT_TEST(partition_keeps_a_given_recompute_on_every_stage),
         UNIT_TEST(partition_refuses_a_run_without_a_model_and_too_few_layers),
