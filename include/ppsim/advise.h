@@ -53,11 +53,11 @@ struct breakeven_row {
  * 1F1B for v = 1 and interleaved 1F1B otherwise, each against 1F1B on the same link and mode.
  * links name link presets that every pipeline hop then uses (with a model, inside and between
  * nodes); nlinks = 0 means one pass with c's own links. A row that cannot be simulated holds
- * the reason; the function itself does not fail.
+ * the reason. Returns 0, or -1 with err set when out of memory (no row holds that).
  */
-void breakeven_run(const struct config *c, const char *const *links, int nlinks,
-                   const enum pp_comm *comms, int ncomms, const int *vs, int nv,
-                   struct breakeven_row *rows);
+int breakeven_run(const struct config *c, const char *const *links, int nlinks,
+                  const enum pp_comm *comms, int ncomms, const int *vs, int nv,
+                  struct breakeven_row *rows, struct pp_error *err);
 
 /* What `ppsim advise` found, for the reporters. */
 struct advice {

@@ -262,6 +262,10 @@ struct config {
 	double expert_imbalance; /* (model) the busiest expert-parallel rank's routed tokens over
 	                            the mean, >= 1; 0: the default */
 	char gpu[32];            /* (model) GPU preset */
+	/* (model) the GPU of each pipeline device, as indexes into the GPU presets
+	 * (preset_gpus); 0 entries: every device has gpu */
+	short device_gpu[PP_MAX_LIST];
+	int ndevice_gpus;
 	double tflops;           /* (model) peak dense bf16 TFLOP/s */
 	double memory_bandwidth; /* (model) GPU memory bandwidth in GB/s; 0: the GPU's */
 	double gpu_memory;       /* (model) GPU memory in GB */
@@ -605,8 +609,11 @@ double config_msg_time(const struct config *c);
  * preset's, then the overrides; 0 and 0 when no link is set. */
 void config_link(const struct config *c, double *bandwidth, double *latency);
 
-/* The GPU preset a model config runs on: --gpu, else PRESET_DEFAULT_GPU. */
+/* The GPU preset a model config runs on: device 0's of device_gpus, else gpu, else
+ * PRESET_DEFAULT_GPU. */
 const char *config_gpu(const struct config *c);
+/* The GPU preset of pipeline device d (d below device_gpus' count when it has any). */
+const char *config_device_gpu(const struct config *c, int d);
 
 /*
  * The link presets a model config's pipeline uses, inside a node and between nodes: --link and

@@ -144,13 +144,41 @@ struct cost_pieces {
 };
 
 /*
+ * What one GPU type of a run gives its devices: the GPU's figures, its memory, its host link,
+ * and the op times of the model's layers on it. A run has one type per distinct GPU preset of
+ * its pipeline devices (types[0] is device 0's); devices of one type share it.
+ */
+struct cost_type {
+	char gpu[32];                  /* GPU preset */
+	struct cost_gpu hw;            /* the GPU's figures */
+	double capacity_bytes;         /* memory of one GPU */
+	double reserve_bytes;          /* of it, kept free of the modelled memory */
+	double host_bandwidth, host_latency; /* a GPU's copies to and from host memory */
+	struct cost_flops layer_ms;    /* one layer's op times on one GPU, TP all-reduces apart */
+	struct cost_flops head_ms;     /* the LM head's (and the loss's) */
+	double attn_fwd_ms;            /* of layer_ms.f, the attention core (what selective
+	                                  recomputation runs again in B) */
+	struct cost_flops last_head_ms; /* the last stage's heads: the LM head's, and each MTP
+	                                   layer's projection and head */
+	double attn_bwd_ms;            /* of layer_ms.b, the attention core's backward */
+	struct cost_flops moe_ms;      /* an expert layer's op times, all-to-alls and TP apart */
+	struct cost_flops experts_ms;  /* of moe_ms: the routed experts, on the busiest GPU */
+	struct cost_flops router_ms;   /* of moe_ms: the router */
+	struct cost_flops shared_ms;   /* of moe_ms: the shared experts */
+};
+
+/*
  * What a model-derived cost knows beyond the per-stage prices: the resolved model, hardware
  * and parallelism (presets merged with overrides), and the per-device figures that reports
  * need. FLOPs and parameters are per GPU (after tensor parallelism) unless named "layer".
+ * What depends on the GPU is per GPU type (struct cost_type); the links, per device pair.
  */
 struct cost_model {
 	char model[32];                                  /* model preset */
-	char gpu[32];                                    /* GPU preset */
+	int ntypes;                                      /* distinct GPU types */
+	struct cost_type *types;                         /* [ntypes] by their first device */
+	int *device_type;                                /* [p] the type of each pipeline device */
+	int *stage_type;                                 /* [S] the type of each stage's device */
 	char link[32];                                   /* intra-node link preset */
 	char inter_link[32];                             /* inter-node link preset */
 	int layers, hidden, ffn, heads, kv_heads, vocab; /* the resolved model */
@@ -171,24 +199,16 @@ struct cost_model {
 	double fp8_weight_bytes;               /* bytes per parameter the fp8 copy of the weights
 	                                          adds to bytes_per_param (0 without fp8) */
 	int dtype_bytes;                       /* bytes of an activation element */
-	struct cost_gpu hw;                    /* the GPU's figures */
 	double efficiency;                     /* --efficiency: one share of peak for every op (the
 	                                          uniform model), 0 for the per-op model */
-	double capacity_bytes;                 /* memory of one GPU */
-	double reserve_bytes;                  /* of it, kept free of the modelled memory */
 	double link_bandwidth, link_latency;   /* intra-node GB/s per direction, microseconds */
 	double offload;                        /* share of a stage's activations offloaded */
-	double host_bandwidth, host_latency;   /* a GPU's copies to and from host memory */
 	double inter_bandwidth, inter_latency; /* inter-node */
 	double p2p_overhead;                   /* microseconds a pipeline message adds */
 	double p2p_efficiency; /* share of the inside-node bandwidth a pipeline message gets */
 	double layer_params;   /* linear parameters of one layer (whole, before tp) */
 	struct cost_flops layer_flops; /* one layer, one micro-batch, whole (before tp) */
 	struct cost_flops head_flops;  /* LM head, one micro-batch, whole */
-	struct cost_flops layer_ms;    /* one layer's op times on one GPU, TP all-reduces apart */
-	struct cost_flops head_ms;     /* the LM head's (and the loss's) */
-	double attn_fwd_ms;            /* of layer_ms.f, the attention core (what selective
-	                                  recomputation runs again in B) */
 	double layer_act_bytes;        /* activations one layer keeps per micro-batch, per GPU */
 	double layer_act_by[3];        /* the same under each recomputation (enum pp_recompute) */
 	enum pp_recompute *stage_recompute; /* [S] each virtual stage's recomputation */
@@ -213,7 +233,6 @@ struct cost_model {
 	double optimizer_bytes;         /* bytes the optimizer step moves per parameter updated */
 	int grad_reduce_bytes;          /* bytes of a gradient element data parallelism reduces */
 	double step_overhead_ms;        /* a step's time outside the schedule */
-	double attn_bwd_ms;             /* of layer_ms.b, the attention core's backward */
 	double tp_coll_ms;              /* one TP all-gather or reduce-scatter of a layer's input */
 	double cp_fwd_ms, cp_bwd_ms;    /* one CP exchange: a ring step's K/V (forward) and K/V
 	                                   with their gradients (backward), or the all-gather's */
@@ -233,8 +252,6 @@ struct cost_model {
 	int mtp_layers;          /* multi-token-prediction layers on the last stage */
 	int S;                   /* virtual stages */
 	int route_stages;        /* of them, the stages a micro-batch visits (S / routes) */
-	struct cost_flops last_head_ms; /* the last stage's heads: the LM head's, and each MTP
-	                            layer's projection and head */
 	struct cost_flops last_head_flops; /* their FLOPs, whole */
 	/* A mixture of experts (experts == 0: every layer dense; docs/cost-model.md, Mixture of
 	 * experts): the first dense_layers layers are dense, the others expert layers, whose MLP
@@ -254,10 +271,6 @@ struct cost_model {
 	                                   (attention, router, shared experts), whole */
 	double routed_params;           /* its routed experts' parameters, all of them */
 	struct cost_flops moe_flops;    /* an expert layer, one micro-batch, whole (balanced) */
-	struct cost_flops moe_ms;       /* its op times on one GPU, all-to-alls and TP apart */
-	struct cost_flops experts_ms;   /* of moe_ms: the routed experts, on the busiest GPU */
-	struct cost_flops router_ms;    /* of moe_ms: the router */
-	struct cost_flops shared_ms;    /* of moe_ms: the shared experts */
 	double moe_act_bytes;           /* activations an expert layer keeps, per GPU */
 	double moe_act_by[3];           /* the same under each recomputation */
 	double a2a_ms;                  /* one all-to-all of a layer's routed tokens, dispatch or
@@ -352,9 +365,15 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cost_layout *l,
                       struct pp_error *err);
 
-/* Milliseconds that flops take on one GPU of k at its achieved rate: --efficiency times the
+/* Milliseconds that flops take on a GPU g of k at its achieved rate: --efficiency times the
  * peak, else the GPU's large-GEMM efficiency. */
-double cost_model_compute_ms(const struct cost_model *k, double flops);
+double cost_model_compute_ms(const struct cost_model *k, const struct cost_gpu *g, double flops);
+
+/* The GPU type of pipeline device d of k. */
+static inline const struct cost_type *cost_device_type(const struct cost_model *k, int d)
+{
+	return &k->types[k->device_type[d]];
+}
 
 /*
  * Collectives (collective.c, docs/cost-model.md, Collectives): milliseconds of a ring

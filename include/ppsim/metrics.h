@@ -29,6 +29,8 @@ struct device_metrics {
 	double memory_bytes;     /* activation_bytes + state_bytes */
 	double host_bytes;       /* activations offloaded to host memory at their peak */
 	bool oom;                /* memory_bytes above the GPU's memory less the reserve */
+	double capacity_bytes;   /* memory of one of its GPUs */
+	double reserve_bytes;    /* of it, kept free (--memory-reserve) */
 	double dp_allreduce;     /* its data-parallel communication in all (the stream's time) */
 	double end;              /* when its ops and its streams were done */
 	double exposed[COMM_KINDS]; /* by kind (comm_kind_info): time compute waited for it or
@@ -101,8 +103,9 @@ struct metrics {
 	struct step_breakdown breakdown;  /* step_time taken apart */
 	double tokens_per_s;              /* tokens of one step over all replicas / step_time */
 	double samples_per_s;             /* sequences of one step / step_time */
-	double mfu;                       /* model FLOPs / (step_time * GPUs * peak FLOP/s) */
-	double memory_capacity_bytes;     /* memory of one GPU */
+	double mfu;                       /* model FLOPs / (step_time * the GPUs' peak FLOP/s) */
+	double memory_capacity_bytes;     /* memory of one GPU (with mixed GPUs, of the one with
+	                                     the least room: capacity less reserve) */
 	double memory_reserve_bytes;      /* of it, kept free (--memory-reserve) */
 	bool oom;                         /* some device is over its memory */
 	struct channel_metrics *channels; /* [nchannels] */

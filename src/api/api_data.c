@@ -519,7 +519,7 @@ static double device_value(const pp_run *r, const struct device_figure *f, int d
 		const struct device_metrics *dm = &r->sim->metrics.devices[d];
 
 		if (at == COL_CAPACITY)
-			return r->sim->metrics.memory_capacity_bytes;
+			return dm->capacity_bytes;
 		if (at == COL_OOM)
 			return dm->oom ? 1 : 0;
 		return *(const double *)(const void *)((const char *)dm + at);

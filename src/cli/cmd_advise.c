@@ -125,7 +125,10 @@ static int report(const struct cli *cli, const struct sweep *sw, const struct sw
 		/* the cluster's links: inside a node, then between nodes if different */
 		config_model_links(c, links[0], links[1]);
 		nlinks = strcmp(links[0], links[1]) != 0 ? 2 : 1;
-		breakeven_run(c, names, nlinks, comms, 2, vs, 3, rows);
+		if (breakeven_run(c, names, nlinks, comms, 2, vs, 3, rows, &err) != 0) {
+			free(c);
+			return cmd_fail(&err);
+		}
 		a.nrows = nlinks * 2 * 3;
 	}
 	/* the recommendation's layers and recomputation per stage, as ppsim partition finds

@@ -115,9 +115,12 @@ static int breakeven_main(const struct cli *cli, struct sweep *sw)
 			status = cmd_fail(&err);
 		}
 	}
+	if (status < 0 && breakeven_run(&q->base, q->links, q->nlinks, q->comms, q->ncomms, q->vs,
+	                                q->nv, rows, &err) != 0) {
+		free(rows);
+		status = cmd_fail(&err);
+	}
 	if (status < 0) {
-		breakeven_run(&q->base, q->links, q->nlinks, q->comms, q->ncomms, q->vs, q->nv,
-		              rows);
 		status = PP_EXIT_USAGE;
 		for (int i = 0; i < n; i++)
 			if (rows[i].ok)

@@ -508,7 +508,20 @@ void config_link(const struct config *c, double *bandwidth, double *latency)
 
 const char *config_gpu(const struct config *c)
 {
+	size_t n;
+
+	if (c->ndevice_gpus > 0)
+		return preset_gpus(&n)[c->device_gpu[0]].name;
 	return c->gpu[0] ? c->gpu : PRESET_DEFAULT_GPU;
+}
+
+const char *config_device_gpu(const struct config *c, int d)
+{
+	size_t n;
+
+	if (c->ndevice_gpus > 0)
+		return preset_gpus(&n)[c->device_gpu[d]].name;
+	return config_gpu(c);
 }
 
 void config_model_links(const struct config *c, char *link, char *inter_link)

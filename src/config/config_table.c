@@ -60,6 +60,10 @@ static void format_stage_recompute(const struct config *c, const struct config_o
                                    char *buf, size_t n);
 static void format_dist(const struct config *c, const struct config_option *opt, char *buf,
                         size_t n);
+static int set_device_gpus(struct config *c, const struct config_option *opt, const char *label,
+                           const char *value, struct pp_error *err);
+static void format_device_gpus(const struct config *c, const struct config_option *opt,
+                               char *buf, size_t n);
 
 static const struct config_option options[] = {
         {"svg-width", 0, "svg_width", CONFIG_ARG_COUNT, "PX",
@@ -197,6 +201,11 @@ static const struct config_option options[] = {
          .flags = CONFIG_ZERO_OK},
         {"gpu", 0, "gpu", CONFIG_ARG_NAME, "NAME", "GPU preset (see 'ppsim list')", FIELD(gpu),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL, .preset = "gpu"},
+        {"device-gpus", 0, "device_gpus", CONFIG_ARG_NAME, "LIST",
+         "GPU preset of each pipeline device, comma-separated; NAME*N for N devices in a row "
+         "(mixed GPUs; default: --gpu on every device)",
+         FIELD(device_gpu), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
+         .flags = CONFIG_WHOLE, .parse = set_device_gpus, .format = format_device_gpus},
         {"tflops", 0, "tflops", CONFIG_ARG_RATE, "X", "GPU peak dense bf16 TFLOP/s", FIELD(tflops),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"gpu-memory", 0, "gpu_memory", CONFIG_ARG_RATE, "GB", "GPU memory in GB",
@@ -685,6 +694,71 @@ static void format_stage_recompute(const struct config *c, const struct config_o
 	for (int i = 0; i < c->nstage_recompute && len < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "," : "",
 		                        recomputes[c->stage_recompute[i]]);
+}
+
+/* --device-gpus: GPU presets, one a pipeline device, comma-separated; NAME*N stands for N
+ * devices in a row of that GPU. */
+static int set_device_gpus(struct config *c, const struct config_option *opt, const char *label,
+                           const char *value, struct pp_error *err)
+{
+	size_t ngpus;
+	const struct gpu_preset *gpus = preset_gpus(&ngpus);
+	int n = 0;
+
+	(void)opt;
+	for (const char *p = value;;) {
+		size_t len = strcspn(p, ","), name = strcspn(p, "*,");
+		char names[512], count[16];
+		long long times = 1;
+		size_t g = 0;
+
+		while (g < ngpus && (strlen(gpus[g].name) != name || strncmp(p, gpus[g].name, name) != 0))
+			g++;
+		if (g == ngpus)
+			return pp_fail(err, PP_ERR_USAGE, "%s '%.40s%s': unknown GPU '%.*s' (%s)", label,
+			               value, strlen(value) > 40 ? "..." : "", (int)(name < 32 ? name : 32),
+			               p, preset_names("gpu", names, sizeof(names)));
+		if (name < len) {
+			snprintf(count, sizeof(count), "%.*s", (int)(len - name - 1 < 15 ? len - name - 1 : 15),
+			         p + name + 1);
+			if (len - name - 1 > 15 ||
+			    text_parse_int(count, 1, PP_MAX_LIST, &times) != TEXT_OK)
+				return pp_fail(err, PP_ERR_USAGE,
+				               "%s '%.40s%s': '%.*s' must be NAME*N with N from 1 to %d",
+				               label, value, strlen(value) > 40 ? "..." : "",
+				               (int)(len < 40 ? len : 40), p, PP_MAX_LIST);
+		}
+		if (times > PP_MAX_LIST - n)
+			return pp_fail(err, PP_ERR_USAGE, "%s '%.40s%s': more than %d devices", label,
+			               value, strlen(value) > 40 ? "..." : "", PP_MAX_LIST);
+		for (long long i = 0; i < times; i++)
+			c->device_gpu[n++] = (short)g;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	c->ndevice_gpus = n;
+	return 0;
+}
+
+/* --device-gpus as runs: "h100-sxm*2,a100-80g". */
+static void format_device_gpus(const struct config *c, const struct config_option *opt,
+                               char *buf, size_t n)
+{
+	size_t ngpus, len = 0;
+	const struct gpu_preset *gpus = preset_gpus(&ngpus);
+
+	(void)opt;
+	(void)ngpus;
+	buf[0] = '\0';
+	for (int i = 0, j; i < c->ndevice_gpus && len < n; i = j) {
+		for (j = i; j < c->ndevice_gpus && c->device_gpu[j] == c->device_gpu[i]; j++)
+			;
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "," : "",
+		                        gpus[c->device_gpu[i]].name);
+		if (j - i > 1 && len < n)
+			len += (size_t)snprintf(buf + len, n - len, "*%d", j - i);
+	}
 }
 
 static void format_dist(const struct config *c, const struct config_option *opt, char *buf,

@@ -134,12 +134,14 @@ struct cost *cost_new_explicit(const struct config *c, const struct cost_layout 
 static double peak_ticks(const struct cost *c, const struct cost_layout *l, int st, int op)
 {
 	const struct cost_model *k = c->model;
+	const struct cost_gpu *g;
 	double layer, head, peak, moe;
 
 	if (k == NULL)
 		return 0;
 	/* with fp8 the linear GEMMs may run above the bf16 peak: the higher peak bounds them */
-	peak = k->fp8 && k->hw.fp8_tflops > k->hw.tflops ? k->hw.fp8_tflops : k->hw.tflops;
+	g = &k->types[k->stage_type[st]].hw;
+	peak = k->fp8 && g->fp8_tflops > g->tflops ? g->fp8_tflops : g->tflops;
 	layer = op == 0 ? k->layer_flops.f : op == 1 ? k->layer_flops.b : k->layer_flops.w;
 	head = !cost_layout_last(l, st) ? 0
 	       : op == 0                ? k->last_head_flops.f
@@ -185,7 +187,8 @@ int cost_scale_stages(struct cost *c, const struct config *cfg, const struct cos
 				        cfg, "stage_scale", err,
 				        "makes stage %d's %s faster than its FLOPs at the GPU's "
 				        "peak (%g TFLOP/s)",
-				        st, names[k], c->model->hw.tflops);
+				        st, names[k],
+				        c->model->types[c->model->stage_type[st]].hw.tflops);
 			*t[k] = x;
 			if (c->pieces != NULL)
 				scale_plan(&c->pieces->plan[3 * st + k], f);
@@ -235,6 +238,9 @@ void cost_free(struct cost *c)
 		free(c->model->edp_bandwidth);
 		free(c->model->edp_latency);
 		free(c->model->device_expert_params);
+		free(c->model->types);
+		free(c->model->device_type);
+		free(c->model->stage_type);
 		free(c->model);
 	}
 	free(c);

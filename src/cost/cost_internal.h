@@ -59,14 +59,15 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
  * into k and checks them against the parallel degrees (0, or -1 with err set);
  * moe_stage_layers counts each stage's expert layers into k->stage_moe; moe_figures gives an
  * expert layer's parameters (attn_params: its attention's), FLOPs and activations;
- * moe_times its op times from its attention part's; moe_exchanges its all-to-all, with
+ * moe_times its op times on GPU type ty from its attention part's, into ty; moe_exchanges its all-to-all, with
  * per_node GPUs of the expert-parallel group in a node. moe_stage_sum is a figure of stage st's
  * layers: dense of each dense layer, moe of each expert layer. */
 int moe_resolve(const struct config *c, const struct model_preset *mp, struct cost_model *k,
                 struct pp_error *err);
 void moe_stage_layers(struct cost_model *k, int S);
 void moe_figures(struct cost_model *k, double attn_params);
-void moe_times(struct cost_model *k, const struct cost_flops *attention);
+void moe_times(const struct cost_model *k, struct cost_type *ty,
+               const struct cost_flops *attention);
 void moe_exchanges(struct cost_model *k, int per_node);
 double moe_stage_sum(const struct cost_model *k, int st, double dense, double moe);
 /* Stage st's layers in all and of them the expert layers, the MTP layers of the last stage

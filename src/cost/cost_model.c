@@ -85,15 +85,94 @@ static double pickd(double set, double preset)
 #define STEP_OVERHEAD_MS         0.0
 
 
-/* Resolves the model, the GPU and the links: presets first, then the config's overrides. */
-static int resolve_hardware(const struct config *c, struct cost_model *k, struct pp_error *err)
+/* Resolves GPU type t from the preset gp and the config's overrides (which every type
+ * takes). */
+static int resolve_type(const struct config *c, const struct gpu_preset *gp,
+                        const struct cost_model *k, struct cost_type *t, struct pp_error *err)
+{
+	/* the host link's bandwidth, shared by the GPUs on it */
+	const struct link_preset *hk = preset_link(gp->host_link);
+
+	strcpy(t->gpu, gp->name);
+	t->host_bandwidth = pickd(c->host_bandwidth, hk->bandwidth / gp->host_gpus);
+	t->host_latency = hk->latency;
+	t->hw.tflops = pickd(c->tflops, gp->tflops);
+	t->hw.memory_bandwidth = pickd(c->memory_bandwidth, gp->memory_bandwidth);
+	t->hw.sms = pick(c->sms, gp->sms);
+	t->hw.gemm_efficiency = pickd(c->gemm_efficiency, gp->gemm_efficiency);
+	t->hw.fp8_tflops = pickd(c->fp8_tflops, gp->fp8_tflops);
+	t->hw.fp8_gemm_efficiency = pickd(c->fp8_gemm_efficiency, gp->fp8_gemm_efficiency);
+	t->hw.attention_efficiency =
+	        pickd(c->attention_efficiency, k->attention_kernel == PP_ATTENTION_FA2
+	                                               ? gp->fa2_attention_efficiency
+	                                               : gp->attention_efficiency);
+	t->hw.attention_bwd_efficiency =
+	        pickd(c->attention_bwd_efficiency, k->attention_kernel == PP_ATTENTION_FA2
+	                                                   ? gp->fa2_attention_bwd_efficiency
+	                                                   : gp->attention_bwd_efficiency);
+	t->hw.memory_efficiency = pickd(c->memory_efficiency, gp->memory_efficiency);
+	t->hw.sustained = pickd(c->sustained_share, gp->sustained);
+	t->hw.kernel_overhead = c->kernel_overhead >= 0 ? c->kernel_overhead : gp->kernel_overhead;
+	t->capacity_bytes = pickd(c->gpu_memory, gp->memory_gb) * 1e9;
+	t->reserve_bytes = c->memory_reserve >= 0
+	                           ? c->memory_reserve * 1e9
+	                           : (RESERVE_CONTEXT_GB + RESERVE_COMMUNICATION_GB) * 1e9 +
+	                                     RESERVE_FRAGMENTATION * t->capacity_bytes;
+	if (t->reserve_bytes >= t->capacity_bytes && config_is_set(c, "memory_reserve"))
+		return config_fail(c, "memory_reserve", err, "must be below the GPU's %g GB",
+		                   t->capacity_bytes / 1e9);
+	if (t->reserve_bytes >= t->capacity_bytes)
+		return config_fail(c, "gpu_memory", err,
+		                   "leaves nothing beyond the %g GB kept free by default (3 GB and "
+		                   "10%%; --memory-reserve sets it)",
+		                   t->reserve_bytes / 1e9);
+	if (k->fp8 && (t->hw.fp8_tflops == 0 || t->hw.fp8_gemm_efficiency == 0))
+		return config_fail(c, "fp8", err,
+		                   "the GPU %s has no fp8 tensor cores: its preset gives no fp8 peak "
+		                   "and fp8 GEMM efficiency (fp8_tflops and fp8_gemm_efficiency set "
+		                   "them)",
+		                   gp->name);
+	return 0;
+}
+
+/* The GPU types of layout l's devices: device_gpus' presets, else the config's GPU on every
+ * device; a type per distinct preset, numbered by its first device. */
+static int resolve_types(const struct config *c, const struct cost_layout *l,
+                         struct cost_model *k, struct pp_error *err)
+{
+	if (c->ndevice_gpus > 0 && config_is_set(c, "gpu"))
+		return config_fail(c, "device_gpus", err,
+		                   "names each device's GPU: give it or --gpu, not both");
+	if (c->ndevice_gpus > 0 && c->ndevice_gpus != l->p)
+		return config_fail(c, "device_gpus", err, "gives %d GPUs, the pipeline has %d devices",
+		                   c->ndevice_gpus, l->p);
+	k->device_type = pp_calloc((size_t)l->p, sizeof(*k->device_type));
+	k->types = pp_calloc((size_t)l->p, sizeof(*k->types));
+	if (k->device_type == NULL || k->types == NULL)
+		return pp_nomem(err, (size_t)l->p, sizeof(*k->types));
+	for (int d = 0; d < l->p; d++) {
+		const char *name = config_device_gpu(c, d);
+		int t = 0;
+
+		while (t < k->ntypes && strcmp(k->types[t].gpu, name) != 0)
+			t++;
+		k->device_type[d] = t;
+		if (t == k->ntypes && resolve_type(c, preset_gpu(name), k, &k->types[k->ntypes++],
+		                                   err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Resolves the model, the GPUs and the links: presets first, then the config's overrides. */
+static int resolve_hardware(const struct config *c, const struct cost_layout *l,
+                            struct cost_model *k, struct pp_error *err)
 {
 	const struct model_preset *mp = preset_model(c->model);
 	const struct gpu_preset *gp = preset_gpu(config_gpu(c));
 	const struct link_preset *lk, *ik;
 
 	strcpy(k->model, mp->name);
-	strcpy(k->gpu, gp->name);
 	k->layers = pick(c->layers, mp->layers);
 	k->hidden = pick(c->hidden, mp->hidden);
 	k->ffn = pick(c->ffn, mp->ffn);
@@ -119,47 +198,13 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 			                   hd > 0 ? hd : k->hidden / k->heads);
 	}
 	k->tied = c->tied < 0 ? mp->tied : c->tied > 0;
-	k->hw.tflops = pickd(c->tflops, gp->tflops);
-	k->hw.memory_bandwidth = pickd(c->memory_bandwidth, gp->memory_bandwidth);
-	k->hw.sms = pick(c->sms, gp->sms);
-	k->hw.gemm_efficiency = pickd(c->gemm_efficiency, gp->gemm_efficiency);
-	k->hw.fp8_tflops = pickd(c->fp8_tflops, gp->fp8_tflops);
-	k->hw.fp8_gemm_efficiency = pickd(c->fp8_gemm_efficiency, gp->fp8_gemm_efficiency);
 	k->attention_kernel =
 	        c->attention_kernel == PP_ATTENTION_FA2 ? PP_ATTENTION_FA2 : PP_ATTENTION_BEST;
-	k->hw.attention_efficiency =
-	        pickd(c->attention_efficiency, k->attention_kernel == PP_ATTENTION_FA2
-	                                               ? gp->fa2_attention_efficiency
-	                                               : gp->attention_efficiency);
-	k->hw.attention_bwd_efficiency =
-	        pickd(c->attention_bwd_efficiency, k->attention_kernel == PP_ATTENTION_FA2
-	                                                   ? gp->fa2_attention_bwd_efficiency
-	                                                   : gp->attention_bwd_efficiency);
-	k->hw.memory_efficiency = pickd(c->memory_efficiency, gp->memory_efficiency);
-	k->hw.sustained = pickd(c->sustained_share, gp->sustained);
-	k->hw.kernel_overhead = c->kernel_overhead >= 0 ? c->kernel_overhead : gp->kernel_overhead;
-	k->capacity_bytes = pickd(c->gpu_memory, gp->memory_gb) * 1e9;
-	k->reserve_bytes = c->memory_reserve >= 0
-	                           ? c->memory_reserve * 1e9
-	                           : (RESERVE_CONTEXT_GB + RESERVE_COMMUNICATION_GB) * 1e9 +
-	                                     RESERVE_FRAGMENTATION * k->capacity_bytes;
-	if (k->reserve_bytes >= k->capacity_bytes && config_is_set(c, "memory_reserve"))
-		return config_fail(c, "memory_reserve", err, "must be below the GPU's %g GB",
-		                   k->capacity_bytes / 1e9);
-	if (k->reserve_bytes >= k->capacity_bytes)
-		return config_fail(c, "gpu_memory", err,
-		                   "leaves nothing beyond the %g GB kept free by default (3 GB and "
-		                   "10%%; --memory-reserve sets it)",
-		                   k->reserve_bytes / 1e9);
 	k->efficiency = c->efficiency;
 	k->fp8 = c->fp8 != 0;
 	k->fp8_weight_bytes = k->fp8 ? FP8_WEIGHT_BYTES : 0;
-	if (k->fp8 && (k->hw.fp8_tflops == 0 || k->hw.fp8_gemm_efficiency == 0))
-		return config_fail(c, "fp8", err,
-		                   "the GPU %s has no fp8 tensor cores: its preset gives no fp8 peak "
-		                   "and fp8 GEMM efficiency (fp8_tflops and fp8_gemm_efficiency set "
-		                   "them)",
-		                   gp->name);
+	if (resolve_types(c, l, k, err) != 0)
+		return -1;
 	if (k->fp8 && k->efficiency > 0)
 		return config_fail(c, "fp8", err,
 		                   "not with a uniform efficiency, which runs every op at one share of "
@@ -172,14 +217,7 @@ static int resolve_hardware(const struct config *c, struct cost_model *k, struct
 	k->link_latency = c->latency >= 0 ? c->latency : lk->latency;
 	k->inter_bandwidth = pickd(c->inter_bandwidth, ik->bandwidth);
 	k->inter_latency = c->inter_latency >= 0 ? c->inter_latency : ik->latency;
-	{
-		/* the host link's bandwidth, shared by the GPUs on it */
-		const struct link_preset *hk = preset_link(gp->host_link);
-
-		k->offload = c->offload;
-		k->host_bandwidth = pickd(c->host_bandwidth, hk->bandwidth / gp->host_gpus);
-		k->host_latency = hk->latency;
-	}
+	k->offload = c->offload;
 	k->p2p_overhead = c->p2p_overhead >= 0 ? c->p2p_overhead : P2P_OVERHEAD_US;
 	k->p2p_efficiency = c->p2p_efficiency > 0 ? c->p2p_efficiency : P2P_EFFICIENCY;
 	if (k->hidden % k->heads != 0 && c->head_dim == 0 && mp->head_dim == 0)
@@ -423,30 +461,30 @@ static bool hop_inside(const struct cost_model *k, int d, int e)
 	return true;
 }
 
-double cost_model_compute_ms(const struct cost_model *k, double flops)
+double cost_model_compute_ms(const struct cost_model *k, const struct cost_gpu *g, double flops)
 {
-	double eff = k->efficiency > 0 ? k->efficiency : k->hw.gemm_efficiency * k->hw.sustained;
+	double eff = k->efficiency > 0 ? k->efficiency : g->gemm_efficiency * g->sustained;
 
-	return flops / (k->hw.tflops * 1e12 * eff) * 1e3;
+	return flops / (g->tflops * 1e12 * eff) * 1e3;
 }
 
 /*
- * The op times of one layer and of the LM head on one GPU (TP all-reduces apart), into
- * k->layer_ms and k->head_ms. With --efficiency, every op's FLOPs run at that share of peak;
+ * The op times of one layer and of the LM head on one GPU of type ty (TP all-reduces apart),
+ * into ty->layer_ms and ty->head_ms. With --efficiency, every op's FLOPs run at that share of peak;
  * else each kernel is priced (kernels.c): the layer's four GEMMs (QKV, output projection, MLP
  * in and out, each split over tp) as forward, input-gradient and weight-gradient GEMMs;
  * attention, causal, as flash kernels (half the s^2 work of the full count, the backward 2.5
  * times the forward's) or, without flash, as batched GEMMs over the full scores plus the
- * softmax's and dropout's bytes (the forward part is k->attn_fwd_ms); and the
+ * softmax's and dropout's bytes (the forward part is ty->attn_fwd_ms); and the
  * memory-bound kernels: two norms and two residual adds on t/tp tokens (sequence parallelism),
  * the MLP activation on t tokens, each read and written once forward and twice backward. The
  * head is one GEMM of h x V/tp and the loss over fp32 logits. With fp8, the four GEMMs run in
  * fp8 with their casts (FP8_CAST_BYTES, FP8_TRANSPOSE_BYTES); attention and the head stay in
  * bf16, as Transformer Engine and Megatron-LM keep them.
  */
-static void layer_times(struct cost_model *k)
+static void layer_times(const struct cost_model *k, struct cost_type *ty)
 {
-	const struct cost_gpu *g = &k->hw;
+	const struct cost_gpu *g = &ty->hw;
 	/* with context parallelism a GPU holds s / cp of each sequence's tokens, whose queries
 	 * meet all s keys: the attention core's work is 1/cp of the sequence's */
 	double h = k->hidden, s = k->seq, b = k->mbs, cp = k->cp, t = b * s / cp, tp = k->tp;
@@ -457,7 +495,7 @@ static void layer_times(struct cost_model *k)
 	int na = 0, ng;
 	double attn = 2 * b * s * s * (q + k->o_dim) / tp / cp;
 	double act = (k->gated_mlp ? 3 : 2) * k->ffn / tp;
-	struct cost_flops *l = &k->layer_ms, *hd = &k->head_ms;
+	struct cost_flops *l = &ty->layer_ms, *hd = &ty->head_ms;
 	/* the attention half of a layer (its first two GEMMs, the core, the norms and adds):
 	 * what an expert layer keeps of it (moe.c) */
 	struct cost_flops half = {0, 0, 0};
@@ -483,24 +521,24 @@ static void layer_times(struct cost_model *k)
 	gemm[ng][0] = h, gemm[ng++][1] = (k->gated_mlp ? 2 : 1) * k->ffn / tp;
 	gemm[ng][0] = k->ffn / tp, gemm[ng++][1] = h;
 	if (k->efficiency > 0) {
-		k->attn_fwd_ms = cost_model_compute_ms(k, attn);
-		k->attn_bwd_ms = 2 * k->attn_fwd_ms;
-		l->f = cost_model_compute_ms(k, k->layer_flops.f / tp / cp);
-		l->b = cost_model_compute_ms(k, k->layer_flops.b / tp / cp);
-		l->w = cost_model_compute_ms(k, k->layer_flops.w / tp / cp);
-		hd->f = cost_model_compute_ms(k, k->head_flops.f / tp / cp);
-		hd->b = cost_model_compute_ms(k, k->head_flops.b / tp / cp);
-		hd->w = cost_model_compute_ms(k, k->head_flops.w / tp / cp);
-		k->last_head_ms.f = cost_model_compute_ms(k, k->last_head_flops.f / tp / cp);
-		k->last_head_ms.b = cost_model_compute_ms(k, k->last_head_flops.b / tp / cp);
-		k->last_head_ms.w = cost_model_compute_ms(k, k->last_head_flops.w / tp / cp);
+		ty->attn_fwd_ms = cost_model_compute_ms(k, g, attn);
+		ty->attn_bwd_ms = 2 * ty->attn_fwd_ms;
+		l->f = cost_model_compute_ms(k, g, k->layer_flops.f / tp / cp);
+		l->b = cost_model_compute_ms(k, g, k->layer_flops.b / tp / cp);
+		l->w = cost_model_compute_ms(k, g, k->layer_flops.w / tp / cp);
+		hd->f = cost_model_compute_ms(k, g, k->head_flops.f / tp / cp);
+		hd->b = cost_model_compute_ms(k, g, k->head_flops.b / tp / cp);
+		hd->w = cost_model_compute_ms(k, g, k->head_flops.w / tp / cp);
+		ty->last_head_ms.f = cost_model_compute_ms(k, g, k->last_head_flops.f / tp / cp);
+		ty->last_head_ms.b = cost_model_compute_ms(k, g, k->last_head_flops.b / tp / cp);
+		ty->last_head_ms.w = cost_model_compute_ms(k, g, k->last_head_flops.w / tp / cp);
 		if (k->experts > 0) {
 			double dense = (k->gated_mlp ? 3 : 2) * h * k->ffn * 2 * b * s / tp / cp;
 
-			half.f = l->f - cost_model_compute_ms(k, dense);
-			half.b = l->b - cost_model_compute_ms(k, dense);
-			half.w = l->w - cost_model_compute_ms(k, dense);
-			moe_times(k, &half);
+			half.f = l->f - cost_model_compute_ms(k, g, dense);
+			half.b = l->b - cost_model_compute_ms(k, g, dense);
+			half.w = l->w - cost_model_compute_ms(k, g, dense);
+			moe_times(k, ty, &half);
 		}
 		return;
 	}
@@ -527,9 +565,9 @@ static void layer_times(struct cost_model *k)
 			half = *l;
 	}
 	if (k->flash_attention) {
-		k->attn_fwd_ms = kernel_attention_ms(g, attn / 2, false);
-		k->attn_bwd_ms = kernel_attention_ms(g, 2.5 * attn / 2, true);
-		l->b += k->attn_bwd_ms;
+		ty->attn_fwd_ms = kernel_attention_ms(g, attn / 2, false);
+		ty->attn_bwd_ms = kernel_attention_ms(g, 2.5 * attn / 2, true);
+		l->b += ty->attn_bwd_ms;
 	} else {
 		/* batched GEMMs over the b x a/tp heads of head size d, the full s x s scores (no
 		 * block is skipped), and Megatron-LM's fused scale-mask-softmax and attention
@@ -540,18 +578,18 @@ static void layer_times(struct cost_model *k)
 		 * and four products (dP = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q) */
 		double heads = b * k->heads / tp, d = q / k->heads, sq = s / cp, n = heads * sq * s;
 
-		k->attn_fwd_ms = kernel_bgemm_ms(g, heads, sq, s, d, k->dtype_bytes) +
+		ty->attn_fwd_ms = kernel_bgemm_ms(g, heads, sq, s, d, k->dtype_bytes) +
 		                 kernel_bgemm_ms(g, heads, sq, d, s, k->dtype_bytes) +
 		                 kernel_memory_ms(g, 2 * e * n) +
 		                 kernel_memory_ms(g, (2 * e + 1 + k->unfused_attention_bytes) * n);
-		k->attn_bwd_ms = kernel_bgemm_ms(g, heads, sq, s, d, k->dtype_bytes) +
+		ty->attn_bwd_ms = kernel_bgemm_ms(g, heads, sq, s, d, k->dtype_bytes) +
 		                 3 * kernel_bgemm_ms(g, heads, sq, d, s, k->dtype_bytes) +
 		                 kernel_memory_ms(g, (2 * e + 1) * n) + kernel_memory_ms(g, 3 * e * n);
-		l->b += k->attn_bwd_ms;
+		l->b += ty->attn_bwd_ms;
 	}
-	l->f += k->attn_fwd_ms;
-	half.f += k->attn_fwd_ms;
-	half.b += k->attn_bwd_ms;
+	l->f += ty->attn_fwd_ms;
+	half.f += ty->attn_fwd_ms;
+	half.b += ty->attn_bwd_ms;
 	for (int i = 0; i < 4; i++) {
 		/* norms read and write h, residual adds read 2h and write h, per token: t/tp of
 		 * them with sequence parallelism, else every rank runs them on all t */
@@ -562,7 +600,7 @@ static void layer_times(struct cost_model *k)
 		half.f += kernel_memory_ms(g, bytes);
 		half.b += kernel_memory_ms(g, 2 * bytes);
 	}
-	moe_times(k, &half);
+	moe_times(k, ty, &half);
 	l->f += kernel_memory_ms(g, e * t * act);
 	l->b += kernel_memory_ms(g, 2 * e * t * act);
 	hd->f = kernel_gemm_ms(g, t, V / tp, h, k->dtype_bytes) +
@@ -572,11 +610,11 @@ static void layer_times(struct cost_model *k)
 	hd->w = kernel_gemm_ms(g, h, V / tp, t, k->dtype_bytes);
 	/* each MTP layer: a projection of the hidden state and the next token's embedding (2h to
 	 * h, split over tp) and another head */
-	k->last_head_ms = *hd;
+	ty->last_head_ms = *hd;
 	for (int i = 0; i < k->mtp_layers; i++) {
-		k->last_head_ms.f += hd->f + kernel_gemm_ms(g, t, h / tp, 2 * h, k->dtype_bytes);
-		k->last_head_ms.b += hd->b + kernel_gemm_ms(g, t, 2 * h, h / tp, k->dtype_bytes);
-		k->last_head_ms.w += hd->w + kernel_gemm_ms(g, 2 * h, h / tp, t, k->dtype_bytes);
+		ty->last_head_ms.f += hd->f + kernel_gemm_ms(g, t, h / tp, 2 * h, k->dtype_bytes);
+		ty->last_head_ms.b += hd->b + kernel_gemm_ms(g, t, 2 * h, h / tp, k->dtype_bytes);
+		ty->last_head_ms.w += hd->w + kernel_gemm_ms(g, 2 * h, h / tp, t, k->dtype_bytes);
 	}
 }
 
@@ -606,9 +644,11 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		int nl, nml;
 		double head = cost_layout_last(l, st) ? 1 : 0;
 		enum pp_recompute rc = k->stage_recompute[st];
-		double f = moe_stage_sum(k, st, k->layer_ms.f, k->moe_ms.f) + head * k->last_head_ms.f;
-		double b = moe_stage_sum(k, st, k->layer_ms.b, k->moe_ms.b) + head * k->last_head_ms.b;
-		double w = moe_stage_sum(k, st, k->layer_ms.w, k->moe_ms.w) + head * k->last_head_ms.w;
+		/* the stage's ops run on its device's GPU */
+		const struct cost_type *ty = &k->types[k->stage_type[st]];
+		double f = moe_stage_sum(k, st, ty->layer_ms.f, ty->moe_ms.f) + head * ty->last_head_ms.f;
+		double b = moe_stage_sum(k, st, ty->layer_ms.b, ty->moe_ms.b) + head * ty->last_head_ms.b;
+		double w = moe_stage_sum(k, st, ty->layer_ms.w, ty->moe_ms.w) + head * ty->last_head_ms.w;
 		double act = moe_stage_sum(k, st, k->layer_act_by[rc], k->moe_act_by[rc]) +
 		             head * (1 + k->mtp_layers) * 4.0 * k->seq * k->mbs * k->vocab / tp / k->cp;
 
@@ -616,11 +656,11 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		b += moe_stage_sum(k, st, tp_ar, moe_comm_b);
 		/* full recomputation runs each layer's forward again, its communication included */
 		if (rc == PP_RECOMPUTE_FULL)
-			b += moe_stage_sum(k, st, k->layer_ms.f + tp_ar, k->moe_ms.f + moe_comm);
+			b += moe_stage_sum(k, st, ty->layer_ms.f + tp_ar, ty->moe_ms.f + moe_comm);
 		/* selective recomputation runs the attention core again (Korthikanti et al.) */
 		moe_stage_counts(k, st, &nl, &nml);
 		if (rc == PP_RECOMPUTE_SELECTIVE)
-			b += nl * k->attn_fwd_ms;
+			b += nl * ty->attn_fwd_ms;
 		if (!pp_time_from_units(f, cost->tick, &cost->t_f[st]) ||
 		    !pp_time_from_units(b, cost->tick, &cost->t_b[st]) ||
 		    !pp_time_from_units(w, cost->tick, &cost->t_w[st]))
@@ -764,7 +804,7 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 			return -1;
 		/* the optimizer step updates the GPU's parameters, or its shard of them */
 		k->optimizer_ms[d] = kernel_memory_ms(
-		        &k->hw, (k->device_params[d] - ex) * k->optimizer_bytes /
+		        &cost_device_type(k, d)->hw, (k->device_params[d] - ex) * k->optimizer_bytes /
 		                                (k->distributed_optimizer ? k->dp * k->cp : 1) +
 		                        ex * k->optimizer_bytes / (k->distributed_optimizer ? edp : 1));
 		k->optimizer_max_ms = fmax(k->optimizer_max_ms, k->optimizer_ms[d]);
@@ -824,14 +864,24 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 		cost_free(cost);
 		return NULL;
 	}
-	if (resolve_hardware(c, k, err) != 0 || resolve_parallel(c, k, err) != 0 ||
+	if (resolve_hardware(c, l, k, err) != 0 || resolve_parallel(c, k, err) != 0 ||
 	    split_layers(c, k, l, err) != 0 || stage_recomputes(c, k, l, err) != 0) {
 		cost_free(cost);
 		return NULL;
 	}
 	moe_stage_layers(k, l->S);
 	layer_figures(k);
-	layer_times(k);
+	k->stage_type = pp_calloc((size_t)l->S, sizeof(*k->stage_type));
+	if (k->stage_type == NULL) {
+		pp_nomem(err, (size_t)l->S, sizeof(*k->stage_type));
+		cost_free(cost);
+		return NULL;
+	}
+	for (int st = 0; st < l->S; st++)
+		k->stage_type[st] = k->device_type[l->stage_device[st]];
+	/* the layers' op times once per GPU type */
+	for (int t = 0; t < k->ntypes; t++)
+		layer_times(k, &k->types[t]);
 	k->hop_bandwidth = pp_calloc((size_t)l->S, sizeof(*k->hop_bandwidth));
 	k->hop_latency = pp_calloc((size_t)l->S, sizeof(*k->hop_latency));
 	if (k->hop_bandwidth == NULL || k->hop_latency == NULL) {

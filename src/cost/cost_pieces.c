@@ -164,13 +164,14 @@ static void all_to_all(struct builder *b, double ms)
  * dispatch of the routed copies, the routed experts, the combine and the shared experts; the
  * backward runs the expert half first, its all-to-alls carrying the gradients back.
  */
-static void moe_layer(struct builder *b, const struct cost_model *k, bool backward)
+static void moe_layer(struct builder *b, const struct cost_model *k, const struct cost_type *ty,
+                      bool backward)
 {
-	double total = backward ? k->moe_ms.b : k->moe_ms.f;
-	double attn = backward ? k->attn_bwd_ms : k->attn_fwd_ms;
-	double xs = backward ? k->experts_ms.b : k->experts_ms.f;
-	double rs = backward ? k->router_ms.b : k->router_ms.f;
-	double ss = backward ? k->shared_ms.b : k->shared_ms.f;
+	double total = backward ? ty->moe_ms.b : ty->moe_ms.f;
+	double attn = backward ? ty->attn_bwd_ms : ty->attn_fwd_ms;
+	double xs = backward ? ty->experts_ms.b : ty->experts_ms.f;
+	double rs = backward ? ty->router_ms.b : ty->router_ms.f;
+	double ss = backward ? ty->shared_ms.b : ty->shared_ms.f;
 	double q = (total - attn - xs - rs - ss) / 2, coll = k->tp > 1 ? k->tp_coll_ms : 0;
 	bool bulk = backward && k->tp_overlap == PP_TP_OVERLAP_BULK && coll > 0;
 	uint32_t x[2];
@@ -200,11 +201,12 @@ static void moe_layer(struct builder *b, const struct cost_model *k, bool backwa
 	}
 }
 
-/* One layer's forward (backward: its input-gradient backward) as pieces. */
-static void layer(struct builder *b, const struct cost_model *k, bool backward)
+/* One layer's forward (backward: its input-gradient backward) on GPU type ty as pieces. */
+static void layer(struct builder *b, const struct cost_model *k, const struct cost_type *ty,
+                  bool backward)
 {
-	double total = backward ? k->layer_ms.b : k->layer_ms.f;
-	double attn = backward ? k->attn_bwd_ms : k->attn_fwd_ms;
+	double total = backward ? ty->layer_ms.b : ty->layer_ms.f;
+	double attn = backward ? ty->attn_bwd_ms : ty->attn_fwd_ms;
 	double q = (total - attn) / 4, coll = k->tp > 1 ? k->tp_coll_ms : 0;
 	bool bulk = backward && k->tp_overlap == PP_TP_OVERLAP_BULK && coll > 0;
 	uint32_t x[4];
@@ -230,14 +232,17 @@ static int stage_plan(const struct cost_model *k, int st, bool last, int kind, i
 	struct builder b = {.tick = tick};
 	int n, nm;
 	double head = last ? 1 : 0;
+	/* the stage's ops run on its device's GPU */
+	const struct cost_type *ty = &k->types[k->stage_type[st]];
 
 	moe_stage_counts(k, st, &n, &nm);
 
 	if (kind == 2) {
-		compute(&b, moe_stage_sum(k, st, k->layer_ms.w, k->moe_ms.w) + head * k->last_head_ms.w);
+		compute(&b, moe_stage_sum(k, st, ty->layer_ms.w, ty->moe_ms.w) +
+		                    head * ty->last_head_ms.w);
 	} else {
 		if (kind == 1 && head > 0)
-			compute(&b, k->last_head_ms.b);
+			compute(&b, ty->last_head_ms.b);
 		for (int i = 0; i < n; i++) {
 			/* the stage's dense layers come first in the model: the forward runs them
 			 * first, the backward last */
@@ -246,13 +251,13 @@ static int stage_plan(const struct cost_model *k, int st, bool last, int kind, i
 			/* full recomputation runs the layer's forward again first, collectives and
 			 * all; selective runs its attention core again */
 			if (kind == 1 && k->stage_recompute[st] == PP_RECOMPUTE_FULL)
-				(moe ? moe_layer : layer)(&b, k, false);
+				(moe ? moe_layer : layer)(&b, k, ty, false);
 			if (kind == 1 && k->stage_recompute[st] == PP_RECOMPUTE_SELECTIVE)
-				compute(&b, k->attn_fwd_ms);
-			(moe ? moe_layer : layer)(&b, k, kind == 1);
+				compute(&b, ty->attn_fwd_ms);
+			(moe ? moe_layer : layer)(&b, k, ty, kind == 1);
 		}
 		if (kind == 0 && head > 0)
-			compute(&b, k->last_head_ms.f);
+			compute(&b, ty->last_head_ms.f);
 	}
 	*compute_ticks = 0;
 	for (size_t i = 0; i < b.n; i++)
@@ -419,8 +424,10 @@ static int offloads(const struct config *c, const struct cost_model *k, struct c
 		return 0;
 	for (int st = 0; st < cost->S; st++) {
 		struct piece_offload *o = &pc->offload[st];
+		/* over its device's host link */
+		const struct cost_type *ty = &k->types[k->stage_type[st]];
 		double bytes = offload_share(c, k, st, L) * (double)cost->act[st];
-		double ms = k->host_latency / 1e3 + bytes / (k->host_bandwidth * 1e6);
+		double ms = ty->host_latency / 1e3 + bytes / (ty->host_bandwidth * 1e6);
 
 		o->act = (int64_t)llround(bytes);
 		if (!pp_time_from_units(ms, cost->tick, &o->out))

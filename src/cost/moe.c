@@ -127,10 +127,9 @@ void moe_figures(struct cost_model *k, double attn_params)
 
 /* F, B and W of `batch` GEMMs of m tokens by an n-wide weight of depth kd, bf16 or fp8 with the
  * activation casts (as the dense layer's linear GEMMs), added to out. */
-static void gemms(const struct cost_model *k, double batch, double m, double n, double kd,
-                  struct cost_flops *out)
+static void gemms(const struct cost_model *k, const struct cost_gpu *g, double batch, double m,
+                  double n, double kd, struct cost_flops *out)
 {
-	const struct cost_gpu *g = &k->hw;
 
 	if (m <= 0 || batch <= 0)
 		return;
@@ -150,27 +149,28 @@ static void gemms(const struct cost_model *k, double batch, double m, double n, 
 
 /* An MLP of width ffn on `batch` groups of m tokens: its two (three gated) GEMMs and its
  * activation, read and written once forward and twice backward. */
-static void mlp(const struct cost_model *k, double batch, double m, double ffn,
-                struct cost_flops *out)
+static void mlp(const struct cost_model *k, const struct cost_gpu *g, double batch, double m,
+                double ffn, struct cost_flops *out)
 {
 	double h = k->hidden, e = k->dtype_bytes, act = (k->gated_mlp ? 3 : 2) * ffn;
 
 	if (m <= 0 || ffn <= 0)
 		return;
-	gemms(k, batch, m, (k->gated_mlp ? 2 : 1) * ffn, h, out);
-	gemms(k, batch, m, h, ffn, out);
-	out->f += kernel_memory_ms(&k->hw, e * batch * m * act);
-	out->b += kernel_memory_ms(&k->hw, 2 * e * batch * m * act);
+	gemms(k, g, batch, m, (k->gated_mlp ? 2 : 1) * ffn, h, out);
+	gemms(k, g, batch, m, h, ffn, out);
+	out->f += kernel_memory_ms(g, e * batch * m * act);
+	out->b += kernel_memory_ms(g, 2 * e * batch * m * act);
 }
 
-void moe_times(struct cost_model *k, const struct cost_flops *attention)
+void moe_times(const struct cost_model *k, struct cost_type *ty,
+               const struct cost_flops *attention)
 {
-	const struct cost_gpu *g = &k->hw;
+	const struct cost_gpu *g = &ty->hw;
 	double h = k->hidden, e = k->dtype_bytes;
 	double tm = (double)k->mbs * k->seq / k->cp / k->tp; /* a GPU's tokens */
 	double copies = tm * k->top_k * k->expert_imbalance;   /* routed to the busiest GPU */
 	double local = (double)k->experts / k->ep;              /* its experts */
-	struct cost_flops *x = &k->experts_ms, *r = &k->router_ms, *sh = &k->shared_ms;
+	struct cost_flops *x = &ty->experts_ms, *r = &ty->router_ms, *sh = &ty->shared_ms;
 
 	if (k->experts == 0)
 		return;
@@ -179,27 +179,27 @@ void moe_times(struct cost_model *k, const struct cost_flops *attention)
 		/* the uniform model: every op's FLOPs at one share of peak */
 		double mult = k->gated_mlp ? 3 : 2;
 
-		x->f = cost_model_compute_ms(k, 2 * copies * mult * h * k->expert_ffn);
+		x->f = cost_model_compute_ms(k, g, 2 * copies * mult * h * k->expert_ffn);
 		x->b = x->w = x->f;
-		r->f = r->b = r->w = cost_model_compute_ms(k, 2 * tm * h * k->experts);
-		sh->f = cost_model_compute_ms(k, 2 * tm * mult * h * k->shared_experts *
+		r->f = r->b = r->w = cost_model_compute_ms(k, g, 2 * tm * h * k->experts);
+		sh->f = cost_model_compute_ms(k, g, 2 * tm * mult * h * k->shared_experts *
 		                                         k->expert_ffn);
 		sh->b = sh->w = sh->f;
 	} else {
 		/* grouped GEMMs: the busiest GPU's copies spread evenly over its experts */
-		mlp(k, local, copies / local, k->expert_ffn, x);
+		mlp(k, g, local, copies / local, k->expert_ffn, x);
 		/* the copies permuted into expert order before and back after, forward and
 		 * backward: read and written once each way */
 		x->f += kernel_memory_ms(g, 4 * e * copies * h);
 		x->b += kernel_memory_ms(g, 4 * e * copies * h);
-		gemms(k, 1, tm, k->experts, h, r);
+		gemms(k, g, 1, tm, k->experts, h, r);
 		r->f += kernel_memory_ms(g, ROUTER_BYTES * tm * k->experts);
 		r->b += kernel_memory_ms(g, ROUTER_BYTES * tm * k->experts);
-		mlp(k, 1, tm, (double)k->shared_experts * k->expert_ffn, sh);
+		mlp(k, g, 1, tm, (double)k->shared_experts * k->expert_ffn, sh);
 	}
-	k->moe_ms.f = attention->f + r->f + sh->f + x->f;
-	k->moe_ms.b = attention->b + r->b + sh->b + x->b;
-	k->moe_ms.w = attention->w + r->w + sh->w + x->w;
+	ty->moe_ms.f = attention->f + r->f + sh->f + x->f;
+	ty->moe_ms.b = attention->b + r->b + sh->b + x->b;
+	ty->moe_ms.w = attention->w + r->w + sh->w + x->w;
 }
 
 /* One all-to-all of the busiest GPU's routed copies, elements of e bytes, with per_node GPUs

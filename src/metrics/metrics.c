@@ -94,12 +94,15 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 			dm->comm[k] = pp_time_to_units(dr->comm[k], c->tick);
 		}
 		if (c->model != NULL) {
+			const struct cost_type *ty = cost_device_type(c->model, d);
+
+			dm->capacity_bytes = ty->capacity_bytes;
+			dm->reserve_bytes = ty->reserve_bytes;
 			dm->activation_bytes = (double)dr->peak_act;
 			dm->host_bytes = (double)dr->host_peak;
 			dm->state_bytes = c->model->device_state_bytes[d];
 			dm->memory_bytes = dm->activation_bytes + dm->state_bytes;
-			dm->oom = dm->memory_bytes >
-			          c->model->capacity_bytes - c->model->reserve_bytes;
+			dm->oom = dm->memory_bytes > ty->capacity_bytes - ty->reserve_bytes;
 			dm->dp_allreduce = dm->comm[COMM_DP];
 			dm->optimizer = c->model->optimizer_ms[d];
 			m->oom |= dm->oom;
@@ -129,13 +132,25 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 		step_apart(m, c->model, &r->devices[m->breakdown.device], c->tick);
 	if (c->model != NULL && m->step_time > 0) {
 		const struct cost_model *k = c->model;
+		/* the GPUs' peak: their mean over the pipeline ranks (each rank's GPUs alike) */
+		double tflops = k->types[0].hw.tflops, sum = 0;
+		int least = 0;
 
 		m->has_model = true;
-		m->memory_capacity_bytes = k->capacity_bytes;
-		m->memory_reserve_bytes = k->reserve_bytes;
+		for (int d = 0; d < r->p; d++) {
+			const struct device_metrics *dm = &m->devices[d], *lm = &m->devices[least];
+
+			sum += cost_device_type(k, d)->hw.tflops;
+			if (dm->capacity_bytes - dm->reserve_bytes < lm->capacity_bytes - lm->reserve_bytes)
+				least = d;
+		}
+		m->memory_capacity_bytes = m->devices[least].capacity_bytes;
+		m->memory_reserve_bytes = m->devices[least].reserve_bytes;
 		m->tokens_per_s = k->tokens_per_step / (m->step_time / 1e3);
 		m->samples_per_s = k->samples_per_step / (m->step_time / 1e3);
-		m->mfu = k->step_flops / (m->step_time / 1e3 * k->gpus * k->hw.tflops * 1e12);
+		if (k->ntypes > 1)
+			tflops = sum / r->p;
+		m->mfu = k->step_flops / (m->step_time / 1e3 * k->gpus * tflops * 1e12);
 	}
 	m->messages = r->messages;
 	m->bytes = r->bytes;
@@ -158,21 +173,29 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 int metrics_memory_error(const struct metrics *m, struct pp_error *err)
 {
 	int worst = -1;
+	const struct device_metrics *w;
 
 	if (!m->oom)
 		return 0;
-	for (int d = 0; d < m->p; d++)
-		if (worst < 0 || m->devices[d].memory_bytes > m->devices[worst].memory_bytes)
+	/* the device furthest over its own GPU's room */
+	for (int d = 0; d < m->p; d++) {
+		const struct device_metrics *dm = &m->devices[d];
+
+		w = &m->devices[worst < 0 ? d : worst];
+		if (worst < 0 || dm->memory_bytes - (dm->capacity_bytes - dm->reserve_bytes) >
+		                         w->memory_bytes - (w->capacity_bytes - w->reserve_bytes))
 			worst = d;
-	if (m->memory_reserve_bytes > 0)
+	}
+	w = &m->devices[worst];
+	if (w->reserve_bytes > 0)
 		return pp_fail(err, PP_ERR_DEVICE_MEM,
 		               "out of memory: device %d needs %.1f GB, the GPU has %.1f GB with "
 		               "%.1f GB kept free (--memory-reserve)",
-		               worst, m->devices[worst].memory_bytes / 1e9,
-		               m->memory_capacity_bytes / 1e9, m->memory_reserve_bytes / 1e9);
+		               worst, w->memory_bytes / 1e9, w->capacity_bytes / 1e9,
+		               w->reserve_bytes / 1e9);
 	return pp_fail(err, PP_ERR_DEVICE_MEM,
 	               "out of memory: device %d needs %.1f GB, the GPU has %.1f GB", worst,
-	               m->devices[worst].memory_bytes / 1e9, m->memory_capacity_bytes / 1e9);
+	               w->memory_bytes / 1e9, w->capacity_bytes / 1e9);
 }
 
 int metrics_set_critical(struct metrics *m, const struct critical_path *cp, const struct cost *c,

@@ -254,10 +254,10 @@ static void add_moe(struct build *b, cJSON *obj, const struct cost_model *k)
 	add_number(b, o, "layer_params", k->moe_params);
 	add_number(b, o, "routed_params", k->routed_params);
 	add_flops(b, o, "layer_flops", &k->moe_flops);
-	add_flops(b, o, "layer_times", &k->moe_ms);
-	add_flops(b, o, "expert_times", &k->experts_ms);
-	add_flops(b, o, "router_times", &k->router_ms);
-	add_flops(b, o, "shared_times", &k->shared_ms);
+	add_flops(b, o, "layer_times", &k->types[0].moe_ms);
+	add_flops(b, o, "expert_times", &k->types[0].experts_ms);
+	add_flops(b, o, "router_times", &k->types[0].router_ms);
+	add_flops(b, o, "shared_times", &k->types[0].shared_ms);
 	add_number(b, o, "layer_activation_bytes", k->moe_act_bytes);
 	add_number(b, o, "all_to_all", k->a2a_ms);
 	add_number(b, o, "dispatch", k->dispatch_ms);
@@ -265,10 +265,50 @@ static void add_moe(struct build *b, cJSON *obj, const struct cost_model *k)
 	add_number(b, o, "dispatch_bytes", k->dispatch_bytes > 0 ? k->dispatch_bytes : k->dtype_bytes);
 }
 
-/* The resolved model, hardware, parallelism and per-stage prices of a model-priced run. */
+/* With mixed GPUs, each device's GPU ("device_gpus") and each GPU's figures and layer times
+ * ("gpu_types", by their first device); nothing when every device has one GPU. */
+static void add_gpu_types(struct build *b, cJSON *obj, const struct cost_model *k, int p)
+{
+	cJSON *names, *types;
+
+	if (k->ntypes < 2)
+		return;
+	names = add_item(b, obj, "device_gpus", cJSON_CreateArray());
+	types = add_item(b, obj, "gpu_types", cJSON_CreateArray());
+	for (int d = 0; d < p && names != NULL; d++)
+		add_item(b, names, NULL, cJSON_CreateString(cost_device_type(k, d)->gpu));
+	for (int t = 0; t < k->ntypes && types != NULL; t++) {
+		const struct cost_type *ty = &k->types[t];
+		cJSON *o = add_item(b, types, NULL, cJSON_CreateObject());
+
+		if (o == NULL)
+			return;
+		add_string(b, o, "gpu", ty->gpu);
+		add_number(b, o, "tflops", ty->hw.tflops);
+		add_number(b, o, "memory_bandwidth", ty->hw.memory_bandwidth);
+		add_number(b, o, "sms", ty->hw.sms);
+		add_number(b, o, "gemm_efficiency", ty->hw.gemm_efficiency);
+		add_number(b, o, "sustained_share", ty->hw.sustained);
+		add_number(b, o, "attention_efficiency", ty->hw.attention_efficiency);
+		add_number(b, o, "attention_bwd_efficiency", ty->hw.attention_bwd_efficiency);
+		add_number(b, o, "memory_efficiency", ty->hw.memory_efficiency);
+		add_number(b, o, "kernel_overhead", ty->hw.kernel_overhead);
+		add_number(b, o, "gpu_memory_bytes", ty->capacity_bytes);
+		add_number(b, o, "memory_reserve_bytes", ty->reserve_bytes);
+		add_number(b, o, "host_bandwidth", ty->host_bandwidth);
+		add_flops(b, o, "layer_times", &ty->layer_ms);
+		add_flops(b, o, "head_times", &ty->head_ms);
+		if (k->experts > 0)
+			add_flops(b, o, "moe_layer_times", &ty->moe_ms);
+	}
+}
+
+/* The resolved model, hardware, parallelism and per-stage prices of a model-priced run; the
+ * GPU's figures are device 0's (add_gpu_types gives the others'). */
 static cJSON *model_object(struct build *b, const struct sim *s)
 {
 	const struct cost_model *k = s->cost->model;
+	const struct cost_type *t0 = &k->types[0];
 	const struct cost *c = s->cost;
 	cJSON *o = cJSON_CreateObject(), *stages;
 
@@ -281,19 +321,20 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "vocab", k->vocab);
 	add_string(b, o, "mlp", k->gated_mlp ? "gated" : "plain");
 	add_bool(b, o, "tied_embeddings", k->tied);
-	add_string(b, o, "gpu", k->gpu);
-	add_number(b, o, "tflops", k->hw.tflops);
+	add_string(b, o, "gpu", t0->gpu);
+	add_gpu_types(b, o, k, s->sched->p);
+	add_number(b, o, "tflops", t0->hw.tflops);
 	add_number(b, o, "efficiency", k->efficiency);
-	add_number(b, o, "memory_bandwidth", k->hw.memory_bandwidth);
-	add_number(b, o, "sms", k->hw.sms);
-	add_number(b, o, "gemm_efficiency", k->hw.gemm_efficiency);
-	add_number(b, o, "sustained_share", k->hw.sustained);
-	add_number(b, o, "attention_efficiency", k->hw.attention_efficiency);
-	add_number(b, o, "attention_bwd_efficiency", k->hw.attention_bwd_efficiency);
-	add_number(b, o, "memory_efficiency", k->hw.memory_efficiency);
-	add_number(b, o, "kernel_overhead", k->hw.kernel_overhead);
-	add_number(b, o, "gpu_memory_bytes", k->capacity_bytes);
-	add_number(b, o, "memory_reserve_bytes", k->reserve_bytes);
+	add_number(b, o, "memory_bandwidth", t0->hw.memory_bandwidth);
+	add_number(b, o, "sms", t0->hw.sms);
+	add_number(b, o, "gemm_efficiency", t0->hw.gemm_efficiency);
+	add_number(b, o, "sustained_share", t0->hw.sustained);
+	add_number(b, o, "attention_efficiency", t0->hw.attention_efficiency);
+	add_number(b, o, "attention_bwd_efficiency", t0->hw.attention_bwd_efficiency);
+	add_number(b, o, "memory_efficiency", t0->hw.memory_efficiency);
+	add_number(b, o, "kernel_overhead", t0->hw.kernel_overhead);
+	add_number(b, o, "gpu_memory_bytes", t0->capacity_bytes);
+	add_number(b, o, "memory_reserve_bytes", t0->reserve_bytes);
 	add_string(b, o, "link", k->link);
 	add_number(b, o, "link_bandwidth", k->link_bandwidth);
 	add_number(b, o, "link_latency", k->link_latency);
@@ -332,8 +373,8 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "layer_params", k->layer_params);
 	add_flops(b, o, "layer_flops", &k->layer_flops);
 	add_flops(b, o, "head_flops", &k->head_flops);
-	add_flops(b, o, "layer_times", &k->layer_ms);
-	add_flops(b, o, "head_times", &k->head_ms);
+	add_flops(b, o, "layer_times", &t0->layer_ms);
+	add_flops(b, o, "head_times", &t0->head_ms);
 	add_number(b, o, "layer_activation_bytes", k->layer_act_bytes);
 	add_number(b, o, "msg_bytes", (double)k->msg_bytes);
 	add_number(b, o, "tp_allreduce", k->tp_allreduce_ms);

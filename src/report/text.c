@@ -78,27 +78,44 @@ static int write_model(FILE *out, const struct sim *s)
 		        "dense; ep=%d, imbalance %s\n",
 		        "experts", k->experts, k->top_k, k->shared_experts, k->expert_ffn,
 		        k->dense_layers, k->ep, REPORT_NUM(a, k->expert_imbalance));
-	fprintf(out, "%-18s %s: %s TFLOP/s, %s GB", "gpu", k->gpu, REPORT_NUM(a, k->hw.tflops),
-	        REPORT_NUM(d, k->capacity_bytes / 1e9));
-	if (k->reserve_bytes > 0)
-		fprintf(out, ", %s GB of it kept free", REPORT_NUM(a, k->reserve_bytes / 1e9));
-	fputc('\n', out);
-	if (k->efficiency > 0)
-		fprintf(out, "%-18s every op at %s of peak (--efficiency)\n", "kernels",
-		        REPORT_NUM(a, k->efficiency));
-	else
-		fprintf(out,
-		        "%-18s GEMM %s x peak (%d SMs), attention %s/%s, %s of them sustained, "
-		        "memory %s x %s GB/s, %s us\n",
-		        "kernels", REPORT_NUM(a, k->hw.gemm_efficiency), k->hw.sms,
-		        REPORT_NUM(b, k->hw.attention_efficiency),
-		        REPORT_NUM(d, k->hw.attention_bwd_efficiency),
-		        REPORT_NUM(h, k->hw.sustained), REPORT_NUM(e, k->hw.memory_efficiency),
-		        REPORT_NUM(f, k->hw.memory_bandwidth),
-		        REPORT_NUM(g, k->hw.kernel_overhead));
-	if (k->fp8)
-		fprintf(out, "%-18s linear GEMMs %s x %s TFLOP/s, with their casts\n", "fp8",
-		        REPORT_NUM(a, k->hw.fp8_gemm_efficiency), REPORT_NUM(b, k->hw.fp8_tflops));
+	/* each GPU type's figures: one GPU, or each of mixed GPUs with the devices it is on */
+	for (int t = 0; t < k->ntypes; t++) {
+		const struct cost_type *ty = &k->types[t];
+
+		fprintf(out, "%-18s %s", "gpu", ty->gpu);
+		if (k->ntypes > 1) /* mixed GPUs: which devices have this one */
+			for (int i = 0, first = 1, j; i < s->sched->p; i = j) {
+				for (j = i + 1; j < s->sched->p && k->device_type[j] == k->device_type[i]; j++)
+					;
+				if (k->device_type[i] != t)
+					continue;
+				fprintf(out, "%s%d", first ? " on devices " : ",", i);
+				if (j - i > 1)
+					fprintf(out, "-%d", j - 1);
+				first = 0;
+			}
+		fprintf(out, ": %s TFLOP/s, %s GB", REPORT_NUM(a, ty->hw.tflops),
+		        REPORT_NUM(d, ty->capacity_bytes / 1e9));
+		if (ty->reserve_bytes > 0)
+			fprintf(out, ", %s GB of it kept free", REPORT_NUM(a, ty->reserve_bytes / 1e9));
+		fputc('\n', out);
+		if (k->efficiency > 0)
+			fprintf(out, "%-18s every op at %s of peak (--efficiency)\n", "kernels",
+			        REPORT_NUM(a, k->efficiency));
+		else
+			fprintf(out,
+			        "%-18s GEMM %s x peak (%d SMs), attention %s/%s, %s of them sustained, "
+			        "memory %s x %s GB/s, %s us\n",
+			        "kernels", REPORT_NUM(a, ty->hw.gemm_efficiency), ty->hw.sms,
+			        REPORT_NUM(b, ty->hw.attention_efficiency),
+			        REPORT_NUM(d, ty->hw.attention_bwd_efficiency),
+			        REPORT_NUM(h, ty->hw.sustained), REPORT_NUM(e, ty->hw.memory_efficiency),
+			        REPORT_NUM(f, ty->hw.memory_bandwidth),
+			        REPORT_NUM(g, ty->hw.kernel_overhead));
+		if (k->fp8)
+			fprintf(out, "%-18s linear GEMMs %s x %s TFLOP/s, with their casts\n", "fp8",
+			        REPORT_NUM(a, ty->hw.fp8_gemm_efficiency), REPORT_NUM(b, ty->hw.fp8_tflops));
+	}
 	fprintf(out, "%-18s %s %s GB/s %s us inside a node, %s ", "links", k->link,
 	        REPORT_NUM(a, k->link_bandwidth), REPORT_NUM(b, k->link_latency), k->inter_link);
 	fprintf(out, "%s GB/s %s us between nodes\n", REPORT_NUM(a, k->inter_bandwidth),

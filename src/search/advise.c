@@ -87,12 +87,18 @@ static void describe_links(const struct sim *s, char *buf, size_t n)
 		snprintf(buf, n, "tcomm %g", c->t_comm);
 }
 
-/* Fills the rows of one link and mode from its 1F1B baseline. */
-static void fill_rows(const struct config *c, const char *link, enum pp_comm comm, const int *vs,
-                      int nv, struct breakeven_row *rows)
+/* Fills the rows of one link and mode from its 1F1B baseline; -1 with *nomem set when a run
+ * ran out of memory. */
+static int fill_rows(const struct config *c, const char *link, enum pp_comm comm, const int *vs,
+                     int nv, struct breakeven_row *rows, struct pp_error *nomem)
 {
 	struct pp_error err = {0};
 	struct sim *base = run_one(c, link, comm, 1, &err);
+
+	if (base == NULL && err.kind == PP_ERR_NOMEM) {
+		*nomem = err;
+		return -1;
+	}
 
 	for (int i = 0; i < nv; i++) {
 		struct breakeven_row *r = &rows[i];
@@ -113,6 +119,11 @@ static void fill_rows(const struct config *c, const char *link, enum pp_comm com
 			struct pp_error why = {0};
 
 			s = run_one(c, link, comm, vs[i], &why);
+			if (s == NULL && why.kind == PP_ERR_NOMEM) {
+				*nomem = why;
+				sim_free(base);
+				return -1;
+			}
 			if (s == NULL) {
 				snprintf(r->reason, sizeof(r->reason), "%s", why.msg);
 				continue;
@@ -139,16 +150,20 @@ static void fill_rows(const struct config *c, const char *link, enum pp_comm com
 		sim_free(s);
 	}
 	sim_free(base);
+	return 0;
 }
 
-void breakeven_run(const struct config *c, const char *const *links, int nlinks,
-                   const enum pp_comm *comms, int ncomms, const int *vs, int nv,
-                   struct breakeven_row *rows)
+int breakeven_run(const struct config *c, const char *const *links, int nlinks,
+                  const enum pp_comm *comms, int ncomms, const int *vs, int nv,
+                  struct breakeven_row *rows, struct pp_error *err)
 {
 	for (int l = 0; l < (nlinks > 0 ? nlinks : 1); l++)
 		for (int k = 0; k < ncomms; k++)
-			fill_rows(c, nlinks > 0 ? links[l] : NULL, comms[k], vs, nv,
-			          rows + ((size_t)l * (size_t)ncomms + (size_t)k) * (size_t)nv);
+			if (fill_rows(c, nlinks > 0 ? links[l] : NULL, comms[k], vs, nv,
+			              rows + ((size_t)l * (size_t)ncomms + (size_t)k) * (size_t)nv,
+			              err) != 0)
+				return -1;
+	return 0;
 }
 
 bool advise_distinct(const struct sweep_record *a, const struct sweep_record *b)

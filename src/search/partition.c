@@ -219,8 +219,6 @@ static int simulate(const struct search *z, struct config *cfg, struct partition
                     struct pp_error *err)
 {
 	struct sim *s;
-	double cap;
-
 	*cfg = *z->base;
 	partition_apply(cfg, z->S, x);
 	if (!z->rc_free)
@@ -233,7 +231,6 @@ static int simulate(const struct search *z, struct config *cfg, struct partition
 	x->set = s != NULL;
 	if (s == NULL)
 		return err->kind == PP_ERR_NOMEM ? -1 : 0;
-	cap = s->metrics.memory_capacity_bytes - s->metrics.memory_reserve_bytes;
 	x->step = s->metrics.step_time;
 	x->overflow = 0;
 	x->peak = 0;
@@ -243,6 +240,11 @@ static int simulate(const struct search *z, struct config *cfg, struct partition
 	for (int d = 0; d < s->sched->p; d++) {
 		const struct device_metrics *m = &s->metrics.devices[d];
 
+		/* over its own GPU's room (mixed GPUs differ) */
+		double over = m->memory_bytes - (m->capacity_bytes - m->reserve_bytes);
+
+		if (over > x->overflow)
+			x->overflow = over;
 		if (m->memory_bytes > x->peak) {
 			x->peak = m->memory_bytes;
 			x->peak_device = d;
@@ -252,7 +254,6 @@ static int simulate(const struct search *z, struct config *cfg, struct partition
 		if (m->busy > x->device_busy_max)
 			x->device_busy_max = m->busy;
 	}
-	x->overflow = x->peak > cap ? x->peak - cap : 0;
 	sim_free(s);
 	return 0;
 }
@@ -525,17 +526,15 @@ static int enumerate(struct search *z, struct cand **cs, size_t *n, size_t cap)
 }
 
 /* The split that balances the stages' priced work: the least, over contiguous splits, of the
- * most work a stage takes (each layer its F + B + W, an expert layer its own, the last stage
- * its heads), into lay. */
+ * most work a stage takes on its device's GPU (each layer its F + B + W, an expert layer its
+ * own, the last stage its heads), into lay. */
 static int balanced(struct search *z, const struct cost_model *k, int *lay)
 {
 	int S = z->S, L = z->L;
-	double *pre = pp_calloc((size_t)L + 1, sizeof(double));
+	/* pre[t * (L + 1) + i]: the first i layers' work on GPU type t */
+	double *pre = pp_calloc((size_t)k->ntypes * ((size_t)L + 1), sizeof(double));
 	double *dp = pp_calloc((size_t)(S + 1) * (size_t)(L + 1), sizeof(double));
 	int *cut = pp_calloc((size_t)(S + 1) * (size_t)(L + 1), sizeof(int));
-	double dense = k->layer_ms.f + k->layer_ms.b + k->layer_ms.w;
-	double moe = k->moe_ms.f + k->moe_ms.b + k->moe_ms.w;
-	double head = k->last_head_ms.f + k->last_head_ms.b + k->last_head_ms.w;
 
 	if (pre == NULL || dp == NULL || cut == NULL) {
 		free(pre);
@@ -543,8 +542,15 @@ static int balanced(struct search *z, const struct cost_model *k, int *lay)
 		free(cut);
 		return pp_nomem(z->err, (size_t)(S + 1) * (size_t)(L + 1), sizeof(double));
 	}
-	for (int i = 0; i < L; i++)
-		pre[i + 1] = pre[i] + (k->experts > 0 && i >= k->dense_layers ? moe : dense);
+	for (int t = 0; t < k->ntypes; t++) {
+		const struct cost_type *ty = &k->types[t];
+		double dense = ty->layer_ms.f + ty->layer_ms.b + ty->layer_ms.w;
+		double moe = ty->moe_ms.f + ty->moe_ms.b + ty->moe_ms.w;
+		double *p = pre + (size_t)t * ((size_t)L + 1);
+
+		for (int i = 0; i < L; i++)
+			p[i + 1] = p[i] + (k->experts > 0 && i >= k->dense_layers ? moe : dense);
+	}
 #define DP(s, i) dp[(size_t)(s) * (size_t)(L + 1) + (size_t)(i)]
 #define CUT(s, i) cut[(size_t)(s) * (size_t)(L + 1) + (size_t)(i)]
 	/* DP(s, i): the least most-work of the first s stages holding the first i layers */
@@ -555,7 +561,10 @@ static int balanced(struct search *z, const struct cost_model *k, int *lay)
 	for (int s = 1; s <= S; s++)
 		for (int i = 0; i <= L; i++)
 			for (int j = i - z->min[s - 1]; j >= 0; j--) {
-				double w = pre[i] - pre[j] + (s == S ? head : 0);
+				const struct cost_type *ty = &k->types[k->stage_type[s - 1]];
+				const double *p = pre + (size_t)k->stage_type[s - 1] * ((size_t)L + 1);
+				double head = ty->last_head_ms.f + ty->last_head_ms.b + ty->last_head_ms.w;
+				double w = p[i] - p[j] + (s == S ? head : 0);
 				double x = DP(s - 1, j) > w ? DP(s - 1, j) : w;
 
 				if (x < DP(s, i)) {

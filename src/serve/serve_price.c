@@ -138,8 +138,8 @@ static double model_ms(const struct serve_pricer *pr, int st, double tokens, dou
 	double bytes =
 	        (layers * k->layer_params + (head ? h * k->vocab : 0)) * k->dtype_bytes / tp +
 	        pr->kv_token[st] * context;
-	double compute = cost_model_compute_ms(k, flops);
-	double memory = bytes / (k->hw.memory_bandwidth * 1e6);
+	double compute = cost_model_compute_ms(k, &k->types[0].hw, flops);
+	double memory = bytes / (k->types[0].hw.memory_bandwidth * 1e6);
 	double allreduce = cost_allreduce_ms(tokens * h * k->dtype_bytes, k->tp,
 	                                     k->link_bandwidth * k->collective_efficiency,
 	                                     k->link_latency);
@@ -212,7 +212,7 @@ void serve_device_memory(const struct serve_pricer *pr, int st, int index, uint6
 	*m = (struct serve_device_memory){index, 0, 0, 0, 0};
 	if (k == NULL)
 		return;
-	m->capacity_bytes = k->capacity_bytes - k->reserve_bytes;
+	m->capacity_bytes = k->types[0].capacity_bytes - k->types[0].reserve_bytes;
 	m->weight_bytes = pr->weight_bytes[st];
 	m->kv_token_bytes = pr->kv_token[st];
 	m->kv_peak_bytes = (double)peak * pr->kv_token[st];
@@ -234,15 +234,15 @@ int serve_kv_capacity(const struct serve_pricer *pr, const struct config *c, uin
 	}
 	k = pr->cost->model;
 	for (int st = 0; st < pr->stages; st++) {
-		double room = k->capacity_bytes - k->reserve_bytes - pr->weight_bytes[st];
+		double room = k->types[0].capacity_bytes - k->types[0].reserve_bytes - pr->weight_bytes[st];
 
 		if (room <= pr->kv_token[st])
 			return config_fail(
 			        c, config_is_set(c, "tp") ? "tp" : "p", err,
 			        "stage %d's weights take %.1f GB of the GPU's %.1f GB "
 			        "(%.1f kept free): no room for a KV cache; add stages or tp",
-			        st, pr->weight_bytes[st] / 1e9, k->capacity_bytes / 1e9,
-			        k->reserve_bytes / 1e9);
+			        st, pr->weight_bytes[st] / 1e9, k->types[0].capacity_bytes / 1e9,
+			        k->types[0].reserve_bytes / 1e9);
 		if (floor(room / pr->kv_token[st]) < fewest)
 			fewest = floor(room / pr->kv_token[st]);
 	}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ppsim/config.h"
+#include "ppsim/preset.h"
 #include "unit.h"
 
 /* The option table row with that long name; fails the test when there is none. */
@@ -811,6 +812,41 @@ static void config_set_takes_preset_names_and_lists_the_known_ones_otherwise(voi
 	}
 }
 
+/* --device-gpus: a GPU preset a device, NAME*N for N in a row; written back as runs. */
+static void config_set_reads_device_gpus_as_names_and_runs(void)
+{
+	struct config c;
+	struct pp_error err = {0};
+	const struct config_option *o = option("device-gpus");
+	char buf[256];
+	size_t n;
+	const struct gpu_preset *g = preset_gpus(&n);
+
+	config_init(&c);
+	CU_ASSERT_EQUAL(set(&c, "device-gpus", "h100-sxm*2,a100-80g,a100-80g,h200", &err), 0);
+	CU_ASSERT_EQUAL(c.ndevice_gpus, 5);
+	CU_ASSERT_STRING_EQUAL(g[c.device_gpu[1]].name, "h100-sxm");
+	CU_ASSERT_STRING_EQUAL(g[c.device_gpu[3]].name, "a100-80g");
+	CU_ASSERT_STRING_EQUAL(config_gpu(&c), "h100-sxm");
+	CU_ASSERT_STRING_EQUAL(config_device_gpu(&c, 4), "h200");
+	o->format(&c, o, buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "h100-sxm*2,a100-80g*2,h200");
+	CU_ASSERT_EQUAL(set(&c, "device-gpus", "h100-sxm,b300", &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--device-gpus 'h100-sxm,b300': unknown GPU 'b300' ("));
+	CU_ASSERT_EQUAL(set(&c, "device-gpus", "h100-sxm*0", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--device-gpus 'h100-sxm*0': 'h100-sxm*0' must be NAME*N "
+	                                "with N from 1 to 1024");
+	CU_ASSERT_EQUAL(set(&c, "device-gpus", "h100-sxm*1000,h200*25", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--device-gpus 'h100-sxm*1000,h200*25': more than 1024 "
+	                                "devices");
+	assert_rejected("device-gpus", "");
+	assert_rejected("device-gpus", "h100-sxm,");
+	assert_rejected("device-gpus", "h100-sxm*");
+	assert_rejected("device-gpus", "h100-sxm*2x");
+	CU_ASSERT_EQUAL(c.ndevice_gpus, 5);
+}
+
 static void config_set_reads_gated_or_plain_mlp_and_none_full_or_selective_recompute(void)
 {
 	struct config c;
@@ -1605,6 +1641,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(config_set_reads_shares_from_0_to_1),
         UNIT_TEST(config_set_takes_preset_names_and_lists_the_known_ones_otherwise),
         UNIT_TEST(config_set_reads_gated_or_plain_mlp_and_none_full_or_selective_recompute),
+        UNIT_TEST(config_set_reads_device_gpus_as_names_and_runs),
         UNIT_TEST(config_is_set_only_once_an_option_was_given),
         UNIT_TEST(config_option_by_key_finds_rows_by_their_file_key_only),
         UNIT_TEST(config_validate_rejects_explicit_cost_options_with_a_model),

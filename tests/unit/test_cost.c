@@ -379,6 +379,124 @@ static void release(struct priced *x)
 	sched_free(x->sched);
 }
 
+/* Asserts that stage st of a is priced as stage st of b: its op times, activations and, when
+ * both have pieces, its plans step by step. */
+static void assert_stage_priced_alike(const struct cost *a, const struct cost *b, int st)
+{
+	CU_ASSERT_EQUAL(a->t_f[st], b->t_f[st]);
+	CU_ASSERT_EQUAL(a->t_b[st], b->t_b[st]);
+	CU_ASSERT_EQUAL(a->t_w[st], b->t_w[st]);
+	CU_ASSERT_EQUAL(a->act[st], b->act[st]);
+	CU_ASSERT_EQUAL(a->act_w[st], b->act_w[st]);
+	CU_ASSERT_EQUAL(a->pieces != NULL, b->pieces != NULL);
+	for (int kind = 0; kind < 3 && a->pieces != NULL && b->pieces != NULL; kind++) {
+		const struct piece_plan *x = &a->pieces->plan[3 * st + kind];
+		const struct piece_plan *y = &b->pieces->plan[3 * st + kind];
+
+		CU_ASSERT_EQUAL_FATAL(x->n, y->n);
+		for (size_t i = 0; i < x->n; i++) {
+			CU_ASSERT_EQUAL(x->steps[i].what, y->steps[i].what);
+			CU_ASSERT_EQUAL(x->steps[i].dur, y->steps[i].dur);
+		}
+	}
+}
+
+/* llama3-8b over two devices with the given schedule, v and tp; GPU key `key` set to gpu; the
+ * links given (else they would be device 0's GPU's). */
+static struct priced two_devices(const char *schedule, const char *v, const char *tp,
+                                 const char *key, const char *gpu)
+{
+	struct config c;
+
+	model_config(&c, "llama3-8b", "2");
+	unit_set(&c, "schedule", schedule);
+	unit_set(&c, "v", v);
+	unit_set(&c, "m", "4");
+	unit_set(&c, "tp", tp);
+	unit_set(&c, "link", "nvlink4");
+	unit_set(&c, "inter_link", "ib-ndr");
+	unit_set(&c, key, gpu);
+	return price_ok(&c);
+}
+
+/* A pipeline of an H100 and an A100 prices each device's stages (times, activations, piece
+ * plans, optimizer step, host copies) exactly as the all-H100 and the all-A100 runs price
+ * them, on the same links. */
+static void cost_model_prices_each_device_on_its_own_gpu(void)
+{
+	static const struct {
+		const char *schedule, *v, *tp;
+	} cases[] = {{"1f1b", "1", "1"}, {"interleaved", "2", "2"}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct priced h = two_devices(cases[i].schedule, cases[i].v, cases[i].tp, "gpu",
+		                              "h100-sxm");
+		struct priced a = two_devices(cases[i].schedule, cases[i].v, cases[i].tp, "gpu",
+		                              "a100-80g");
+		struct priced x = two_devices(cases[i].schedule, cases[i].v, cases[i].tp,
+		                              "device_gpus", "h100-sxm,a100-80g");
+		const struct cost_model *k = x.cost->model;
+
+		CU_ASSERT_EQUAL(k->ntypes, 2);
+		/* with tp, the stages' ops are plans of compute and collectives */
+		CU_ASSERT_EQUAL(x.cost->pieces != NULL, strcmp(cases[i].tp, "1") != 0);
+		CU_ASSERT_STRING_EQUAL(cost_device_type(k, 0)->gpu, "h100-sxm");
+		CU_ASSERT_STRING_EQUAL(cost_device_type(k, 1)->gpu, "a100-80g");
+		for (int st = 0; st < x.sched->S; st++) {
+			int d = (int)x.sched->stage_device[st];
+
+			assert_stage_priced_alike(x.cost, d == 0 ? h.cost : a.cost, st);
+			CU_ASSERT_EQUAL(x.cost->msg_time[st], h.cost->msg_time[st]);
+		}
+		CU_ASSERT_TRUE(x.cost->t_f[0] < a.cost->t_f[0]);
+		for (int d = 0; d < 2; d++) {
+			const struct cost_model *own = (d == 0 ? h : a).cost->model;
+
+			CU_ASSERT_EQUAL(k->optimizer_ms[d], own->optimizer_ms[d]);
+			CU_ASSERT_EQUAL(k->device_state_bytes[d], own->device_state_bytes[d]);
+			CU_ASSERT_EQUAL(cost_device_type(k, d)->capacity_bytes,
+			                own->types[0].capacity_bytes);
+			CU_ASSERT_EQUAL(cost_device_type(k, d)->host_bandwidth,
+			                own->types[0].host_bandwidth);
+		}
+		release(&h);
+		release(&a);
+		release(&x);
+	}
+}
+
+/* Every device of one GPU is the run --gpu gives: one type, the same prices. */
+static void cost_model_with_one_gpu_on_every_device_is_the_run_of_that_gpu(void)
+{
+	struct priced g = two_devices("interleaved", "2", "2", "gpu", "h200");
+	struct priced x = two_devices("interleaved", "2", "2", "device_gpus", "h200*2");
+
+	CU_ASSERT_EQUAL(x.cost->model->ntypes, 1);
+	CU_ASSERT_STRING_EQUAL(x.cost->model->types[0].gpu, "h200");
+	for (int st = 0; st < x.sched->S; st++) {
+		assert_stage_priced_alike(x.cost, g.cost, st);
+		CU_ASSERT_EQUAL(x.cost->msg_time[st], g.cost->msg_time[st]);
+	}
+	CU_ASSERT_EQUAL(x.cost->model->optimizer_max_ms, g.cost->model->optimizer_max_ms);
+	release(&g);
+	release(&x);
+}
+
+/* device_gpus must name one GPU a device, and not beside gpu. */
+static void cost_model_refuses_device_gpus_of_another_count_or_beside_gpu(void)
+{
+	struct config c;
+
+	model_config(&c, "llama3-8b", "4");
+	unit_set(&c, "device_gpus", "h100-sxm*2,a100-80g");
+	assert_price_fails(&c, "--device-gpus 'h100-sxm*2,a100-80g'",
+	                   "gives 3 GPUs, the pipeline has 4 devices");
+	model_config(&c, "llama3-8b", "2");
+	unit_set(&c, "device_gpus", "h100-sxm,a100-80g");
+	unit_set(&c, "gpu", "h100-sxm");
+	assert_price_fails(&c, "--device-gpus", "give it or --gpu, not both");
+}
+
 static void cost_model_lays_each_dualpipe_copy_out_as_the_whole_model(void)
 {
 	/* each route's stages hold all the layers, the embedding on its first stage and the LM
@@ -501,13 +619,13 @@ static void cost_model_runs_at_the_gpu_preset_or_the_tflops_and_efficiency_given
 	uniform_config(&c, "llama3-70b", "4");
 	unit_set(&c, "gpu", "h100-sxm");
 	x = price_ok(&c);
-	ASSERT_NEAR(x.cost->model->hw.tflops, 989);
+	ASSERT_NEAR(x.cost->model->types[0].hw.tflops, 989);
 	CU_ASSERT_EQUAL(x.cost->t_f[0], ticks(compute_ms(f, 989, 0.5)));
 	release(&x);
 	unit_set(&c, "tflops", "500");
 	unit_set(&c, "efficiency", "0.25");
 	x = price_ok(&c);
-	ASSERT_NEAR(x.cost->model->hw.tflops, 500);
+	ASSERT_NEAR(x.cost->model->types[0].hw.tflops, 500);
 	ASSERT_NEAR(x.cost->model->efficiency, 0.25);
 	CU_ASSERT_EQUAL(x.cost->t_f[0], ticks(compute_ms(f, 500, 0.25)));
 	release(&x);
@@ -796,8 +914,8 @@ static void cost_model_hardware_overrides_replace_the_gpu_and_link_figures(void)
 	unit_set(&c, "p2p_overhead", "0");
 	x = price_ok(&c);
 	k = x.cost->model;
-	ASSERT_NEAR(k->hw.tflops, 100);
-	ASSERT_NEAR(k->capacity_bytes, 40e9);
+	ASSERT_NEAR(k->types[0].hw.tflops, 100);
+	ASSERT_NEAR(k->types[0].capacity_bytes, 40e9);
 	ASSERT_NEAR(k->link_bandwidth, 10);
 	ASSERT_NEAR(k->link_latency, 7);
 	ASSERT_NEAR(k->inter_bandwidth, 2);
@@ -1330,13 +1448,13 @@ static void cost_model_prices_each_kernel_of_a_layer_at_an_efficiency_of_0(void)
 	unit_set(&c, "seq", "1024");
 	unit_set(&c, "efficiency", "0");
 	x = price_ok(&c);
-	ASSERT_NEAR(x.cost->model->layer_ms.f, F);
-	ASSERT_NEAR(x.cost->model->layer_ms.b, B);
-	ASSERT_NEAR(x.cost->model->layer_ms.w, W);
+	ASSERT_NEAR(x.cost->model->types[0].layer_ms.f, F);
+	ASSERT_NEAR(x.cost->model->types[0].layer_ms.b, B);
+	ASSERT_NEAR(x.cost->model->types[0].layer_ms.w, W);
 	/* the head: one GEMM of h x V each way, and the loss over fp32 logits (12 and 8 bytes) */
-	ASSERT_NEAR(x.cost->model->head_ms.f, gemm_ms(t, V, h) + memory_ms(12 * t * V));
-	ASSERT_NEAR(x.cost->model->head_ms.b, gemm_ms(t, h, V) + memory_ms(8 * t * V));
-	ASSERT_NEAR(x.cost->model->head_ms.w, gemm_ms(h, V, t));
+	ASSERT_NEAR(x.cost->model->types[0].head_ms.f, gemm_ms(t, V, h) + memory_ms(12 * t * V));
+	ASSERT_NEAR(x.cost->model->types[0].head_ms.b, gemm_ms(t, h, V) + memory_ms(8 * t * V));
+	ASSERT_NEAR(x.cost->model->types[0].head_ms.w, gemm_ms(h, V, t));
 	CU_ASSERT_EQUAL(x.cost->t_f[0], ticks(F));
 	CU_ASSERT_EQUAL(x.cost->t_w[1], ticks(W + gemm_ms(h, V, t)));
 	release(&x);
@@ -1351,16 +1469,16 @@ static void cost_model_gives_each_gpu_the_memory_of_its_preset_or_of_the_overrid
 
 	model_config(&c, "llama3-70b", "4");
 	x = price_ok(&c);
-	ASSERT_NEAR(x.cost->model->capacity_bytes, 80e9);
+	ASSERT_NEAR(x.cost->model->types[0].capacity_bytes, 80e9);
 	release(&x);
 	unit_set(&c, "gpu", "h200");
 	x = price_ok(&c);
-	ASSERT_NEAR(x.cost->model->capacity_bytes, 141e9);
-	ASSERT_NEAR(x.cost->model->hw.tflops, 989);
+	ASSERT_NEAR(x.cost->model->types[0].capacity_bytes, 141e9);
+	ASSERT_NEAR(x.cost->model->types[0].hw.tflops, 989);
 	release(&x);
 	unit_set(&c, "gpu_memory", "40");
 	x = price_ok(&c);
-	ASSERT_NEAR(x.cost->model->capacity_bytes, 40e9);
+	ASSERT_NEAR(x.cost->model->types[0].capacity_bytes, 40e9);
 	release(&x);
 }
 
@@ -1588,12 +1706,12 @@ static void cost_model_takes_each_per_kernel_coefficient_from_its_override(void)
 
 	overridden_config(&c);
 	x = price_ok(&c);
-	CU_ASSERT_EQUAL(x.cost->model->hw.sms, 54);
-	ASSERT_NEAR(x.cost->model->layer_ms.w, W);
-	ASSERT_NEAR(x.cost->model->layer_ms.f, F + attn / (100e12 * 0.25) * 1e3 + mem);
-	ASSERT_NEAR(x.cost->model->attn_fwd_ms, attn / (100e12 * 0.25) * 1e3);
+	CU_ASSERT_EQUAL(x.cost->model->types[0].hw.sms, 54);
+	ASSERT_NEAR(x.cost->model->types[0].layer_ms.w, W);
+	ASSERT_NEAR(x.cost->model->types[0].layer_ms.f, F + attn / (100e12 * 0.25) * 1e3 + mem);
+	ASSERT_NEAR(x.cost->model->types[0].attn_fwd_ms, attn / (100e12 * 0.25) * 1e3);
 	/* B: its GEMMs, 2.5 times the attention at 0.2, twice the memory traffic */
-	ASSERT_NEAR(x.cost->model->layer_ms.b,
+	ASSERT_NEAR(x.cost->model->types[0].layer_ms.b,
 	            gemm_overridden(t, h, 3 * h) + gemm_overridden(t, h, h) +
 	                    gemm_overridden(t, h, f) + gemm_overridden(t, f, h) +
 	                    2.5 * attn / (100e12 * 0.2) * 1e3 + 2 * mem);
@@ -1672,19 +1790,19 @@ static void cost_model_runs_the_linear_gemms_at_the_fp8_peak_with_their_casts(vo
 	small_gpt_on_h100(&c, "yes");
 	x = price_ok(&c);
 	CU_ASSERT_TRUE(x.cost->model->fp8);
-	ASSERT_NEAR(x.cost->model->hw.fp8_tflops, 1979);
-	ASSERT_NEAR(x.cost->model->hw.fp8_gemm_efficiency, 0.71);
-	ASSERT_NEAR(x.cost->model->layer_ms.f, bf.cost->model->layer_ms.f + dF);
-	ASSERT_NEAR(x.cost->model->layer_ms.b, bf.cost->model->layer_ms.b + dB);
-	ASSERT_NEAR(x.cost->model->layer_ms.w, W);
+	ASSERT_NEAR(x.cost->model->types[0].hw.fp8_tflops, 1979);
+	ASSERT_NEAR(x.cost->model->types[0].hw.fp8_gemm_efficiency, 0.71);
+	ASSERT_NEAR(x.cost->model->types[0].layer_ms.f, bf.cost->model->types[0].layer_ms.f + dF);
+	ASSERT_NEAR(x.cost->model->types[0].layer_ms.b, bf.cost->model->types[0].layer_ms.b + dB);
+	ASSERT_NEAR(x.cost->model->types[0].layer_ms.w, W);
 	/* attention and the LM head stay in bf16 */
-	ASSERT_NEAR(x.cost->model->attn_fwd_ms, bf.cost->model->attn_fwd_ms);
-	ASSERT_NEAR(x.cost->model->head_ms.w, h100_gemm_ms(h, V, t));
-	ASSERT_NEAR(x.cost->model->head_ms.f, bf.cost->model->head_ms.f);
+	ASSERT_NEAR(x.cost->model->types[0].attn_fwd_ms, bf.cost->model->types[0].attn_fwd_ms);
+	ASSERT_NEAR(x.cost->model->types[0].head_ms.w, h100_gemm_ms(h, V, t));
+	ASSERT_NEAR(x.cost->model->types[0].head_ms.f, bf.cost->model->types[0].head_ms.f);
 	/* the fp8 copy of the weights: one byte a parameter, for the memory to count */
 	ASSERT_NEAR(x.cost->model->fp8_weight_bytes, 1);
 	ASSERT_NEAR(bf.cost->model->fp8_weight_bytes, 0);
-	CU_ASSERT_TRUE(x.cost->model->layer_ms.f < bf.cost->model->layer_ms.f);
+	CU_ASSERT_TRUE(x.cost->model->types[0].layer_ms.f < bf.cost->model->types[0].layer_ms.f);
 	release(&bf);
 	release(&x);
 }
@@ -1701,7 +1819,7 @@ static void cost_model_refuses_fp8_on_a_gpu_without_it_or_with_a_uniform_efficie
 	unit_set(&c, "fp8_tflops", "624");
 	unit_set(&c, "fp8_gemm_efficiency", "0.5");
 	x = price_ok(&c);
-	ASSERT_NEAR(x.cost->model->hw.fp8_tflops, 624);
+	ASSERT_NEAR(x.cost->model->types[0].hw.fp8_tflops, 624);
 	release(&x);
 	small_gpt_on_h100(&c, "yes");
 	unit_set(&c, "efficiency", "0.5");
@@ -1721,9 +1839,9 @@ static void cost_model_prices_the_unfused_attention_s_forward_bytes_per_score(vo
 	a = price_ok(&c);
 	unit_set(&c, "unfused_attention_bytes", "15");
 	b = price_ok(&c);
-	ASSERT_NEAR(b.cost->model->layer_ms.f - a.cost->model->layer_ms.f, extra);
-	ASSERT_NEAR(b.cost->model->attn_fwd_ms - a.cost->model->attn_fwd_ms, extra);
-	ASSERT_NEAR(b.cost->model->layer_ms.b, a.cost->model->layer_ms.b);
+	ASSERT_NEAR(b.cost->model->types[0].layer_ms.f - a.cost->model->types[0].layer_ms.f, extra);
+	ASSERT_NEAR(b.cost->model->types[0].attn_fwd_ms - a.cost->model->types[0].attn_fwd_ms, extra);
+	ASSERT_NEAR(b.cost->model->types[0].layer_ms.b, a.cost->model->types[0].layer_ms.b);
 	ASSERT_NEAR(b.cost->model->unfused_attention_bytes, 15);
 	release(&a);
 	release(&b);
@@ -1749,9 +1867,9 @@ static void cost_model_runs_norms_on_every_token_of_each_tp_rank_without_sequenc
 	sp = price_ok(&c);
 	unit_set(&c, "sequence_parallel", "no");
 	no = price_ok(&c);
-	ASSERT_NEAR(no.cost->model->layer_ms.f - sp.cost->model->layer_ms.f, half);
-	ASSERT_NEAR(no.cost->model->layer_ms.b - sp.cost->model->layer_ms.b, 2 * half);
-	ASSERT_NEAR(no.cost->model->layer_ms.w, sp.cost->model->layer_ms.w);
+	ASSERT_NEAR(no.cost->model->types[0].layer_ms.f - sp.cost->model->types[0].layer_ms.f, half);
+	ASSERT_NEAR(no.cost->model->types[0].layer_ms.b - sp.cost->model->types[0].layer_ms.b, 2 * half);
+	ASSERT_NEAR(no.cost->model->types[0].layer_ms.w, sp.cost->model->types[0].layer_ms.w);
 	/* activations with flash attention: 34 sbh / tp with it, sbh (10 + 24 / tp) without */
 	ASSERT_NEAR(sp.cost->model->layer_act_bytes, 34 * 1024.0 * 1024 / 2);
 	ASSERT_NEAR(no.cost->model->layer_act_bytes, 1024.0 * 1024 * (10 + 12));
@@ -2122,7 +2240,7 @@ static void cost_model_counts_latent_attention_as_deepseek_v3_does(void)
 	            2.0 * k->seq * k->seq * 128 * (192 + 128));
 	/* the MTP layer, an expert layer, sits on the last stage beside its own head */
 	CU_ASSERT_EQUAL(k->mtp_layers, 1);
-	CU_ASSERT_TRUE(k->last_head_ms.f > 2 * k->head_ms.f);
+	CU_ASSERT_TRUE(k->types[0].last_head_ms.f > 2 * k->types[0].head_ms.f);
 	release(&x);
 }
 
@@ -2212,11 +2330,11 @@ static void cost_model_stretches_the_busiest_experts_and_their_all_to_all_by_the
 	/* the busiest GPU receives twice the copies: twice the bytes, the same latencies */
 	ASSERT_NEAR(b->a2a_ms - 0.009, 2 * (a->a2a_ms - 0.009));
 	/* its grouped GEMMs get twice the tokens: at least as long per token, never shorter */
-	CU_ASSERT_TRUE(b->experts_ms.f > 1.9 * a->experts_ms.f);
-	CU_ASSERT_TRUE(b->experts_ms.f < 2.1 * a->experts_ms.f);
+	CU_ASSERT_TRUE(b->types[0].experts_ms.f > 1.9 * a->types[0].experts_ms.f);
+	CU_ASSERT_TRUE(b->types[0].experts_ms.f < 2.1 * a->types[0].experts_ms.f);
 	/* the attention, the router and the shared experts do not change */
-	ASSERT_NEAR(b->moe_ms.f - b->experts_ms.f, a->moe_ms.f - a->experts_ms.f);
-	ASSERT_NEAR(b->router_ms.b, a->router_ms.b);
+	ASSERT_NEAR(b->types[0].moe_ms.f - b->types[0].experts_ms.f, a->types[0].moe_ms.f - a->types[0].experts_ms.f);
+	ASSERT_NEAR(b->types[0].router_ms.b, a->types[0].router_ms.b);
 	release(&one);
 	release(&two);
 }
@@ -2323,9 +2441,9 @@ static void cost_model_prices_the_embedding_and_the_head_where_a_layout_puts_the
 	CU_ASSERT_EQUAL(x.cost->t_f[0], 0);
 	CU_ASSERT_EQUAL(x.cost->t_b[0], 0);
 	CU_ASSERT_EQUAL(x.cost->t_w[0], 0);
-	CU_ASSERT_EQUAL(x.cost->t_f[3], ticks(x.cost->model->last_head_ms.f));
-	CU_ASSERT_EQUAL(x.cost->t_b[3], ticks(x.cost->model->last_head_ms.b));
-	CU_ASSERT_EQUAL(x.cost->t_w[3], ticks(x.cost->model->last_head_ms.w));
+	CU_ASSERT_EQUAL(x.cost->t_f[3], ticks(x.cost->model->types[0].last_head_ms.f));
+	CU_ASSERT_EQUAL(x.cost->t_b[3], ticks(x.cost->model->types[0].last_head_ms.b));
+	CU_ASSERT_EQUAL(x.cost->t_w[3], ticks(x.cost->model->types[0].last_head_ms.w));
 	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->device_params[0], embed, 1);
 	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->device_params[3], embed, 1);
 	/* a layer moved onto the head's stage adds a layer's time to it; the head stays there */
@@ -2333,7 +2451,7 @@ static void cost_model_prices_the_embedding_and_the_head_where_a_layout_puts_the
 	y = price_ok(&c);
 	CU_ASSERT(y.cost->t_f[3] > x.cost->t_f[3]);
 	CU_ASSERT(llabs((long long)(y.cost->t_f[3] - x.cost->t_f[3] -
-	                            ticks(x.cost->model->layer_ms.f))) <= 1);
+	                            ticks(x.cost->model->types[0].layer_ms.f))) <= 1);
 	release(&y);
 	release(&x);
 	/* on a V placement the last stage, and with it the head, sits on device 0 */
@@ -2343,7 +2461,7 @@ static void cost_model_prices_the_embedding_and_the_head_where_a_layout_puts_the
 	unit_set(&c, "layout", "E|t*40|t*40|L");
 	x = price_ok(&c);
 	CU_ASSERT_EQUAL(x.sched->stage_device[3], 0);
-	CU_ASSERT_EQUAL(x.cost->t_f[3], ticks(x.cost->model->last_head_ms.f));
+	CU_ASSERT_EQUAL(x.cost->t_f[3], ticks(x.cost->model->types[0].last_head_ms.f));
 	CU_ASSERT_DOUBLE_EQUAL(x.cost->model->device_params[0], 2 * embed, 1);
 	release(&x);
 }
@@ -2428,13 +2546,13 @@ static void cost_model_prices_flash_attention_2_at_its_own_shares(void)
 	best = price_ok(&c);
 	unit_set(&c, "attention_kernel", "fa2");
 	fa2 = price_ok(&c);
-	ASSERT_NEAR(fa2.cost->model->hw.attention_efficiency, 0.35);
-	ASSERT_NEAR(fa2.cost->model->hw.attention_bwd_efficiency, 0.30);
-	CU_ASSERT_DOUBLE_EQUAL((fa2.cost->model->attn_fwd_ms - 0.004) /
-	                               (best.cost->model->attn_fwd_ms - 0.004),
+	ASSERT_NEAR(fa2.cost->model->types[0].hw.attention_efficiency, 0.35);
+	ASSERT_NEAR(fa2.cost->model->types[0].hw.attention_bwd_efficiency, 0.30);
+	CU_ASSERT_DOUBLE_EQUAL((fa2.cost->model->types[0].attn_fwd_ms - 0.004) /
+	                               (best.cost->model->types[0].attn_fwd_ms - 0.004),
 	                       0.53 / 0.35, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL((fa2.cost->model->attn_bwd_ms - 0.004) /
-	                               (best.cost->model->attn_bwd_ms - 0.004),
+	CU_ASSERT_DOUBLE_EQUAL((fa2.cost->model->types[0].attn_bwd_ms - 0.004) /
+	                               (best.cost->model->types[0].attn_bwd_ms - 0.004),
 	                       0.51 / 0.30, 1e-9);
 	release(&best);
 	release(&fa2);
@@ -2442,7 +2560,7 @@ static void cost_model_prices_flash_attention_2_at_its_own_shares(void)
 	model_config(&c, "llama3-8b", "1");
 	unit_set(&c, "attention_kernel", "fa2");
 	fa2 = price_ok(&c);
-	ASSERT_NEAR(fa2.cost->model->hw.attention_efficiency, 0.60);
+	ASSERT_NEAR(fa2.cost->model->types[0].hw.attention_efficiency, 0.60);
 	release(&fa2);
 }
 
@@ -2451,6 +2569,9 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_explicit_gives_each_chunk_t_over_v),
         UNIT_TEST(cost_explicit_gives_a_dualpipe_chunk_all_of_t_and_no_message_between_its_copies),
         UNIT_TEST(cost_model_lays_each_dualpipe_copy_out_as_the_whole_model),
+        UNIT_TEST(cost_model_prices_each_device_on_its_own_gpu),
+        UNIT_TEST(cost_model_with_one_gpu_on_every_device_is_the_run_of_that_gpu),
+        UNIT_TEST(cost_model_refuses_device_gpus_of_another_count_or_beside_gpu),
         UNIT_TEST(cost_explicit_prices_messages_with_tcomm),
         UNIT_TEST(cost_explicit_keeps_message_time_in_units_with_chunks),
         UNIT_TEST(cost_explicit_prices_messages_from_a_link_in_milliseconds),

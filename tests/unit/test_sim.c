@@ -364,6 +364,77 @@ static void sim_dualpipev_makespan_follows_deepseek_s_bubble_when_f_equals_b_at_
 	CU_ASSERT_EQUAL(compared, 4 * 3 * (4 + 5 + 6 + 7));
 }
 
+/* llama3-8b over p = 2 with key set to gpu: about 70 GB a device, over an H100's 69 GB of room
+ * and within an H200's 124. */
+static struct sim *two_gpu_run(const char *key, const char *gpu)
+{
+	struct config c;
+	struct pp_error err = {0};
+	struct sim *s;
+
+	config_init(&c);
+	unit_set(&c, "model", "llama3-8b");
+	unit_set(&c, "p", "2");
+	unit_set(&c, key, gpu);
+	s = sim_run(&c, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+/* With mixed GPUs each device's memory is checked against its own GPU's capacity and reserve:
+ * the same bytes fit an H200 and not an H100; the error names the H100 device. */
+static void sim_checks_each_device_memory_against_its_own_gpu(void)
+{
+	struct sim *h200 = two_gpu_run("gpu", "h200"), *h100 = two_gpu_run("gpu", "h100-sxm");
+	struct sim *x = two_gpu_run("device_gpus", "h200,h100-sxm");
+	const struct sim *own[2] = {h200, h100};
+	struct pp_error err = {0};
+
+	for (int d = 0; d < 2; d++) {
+		const struct device_metrics *m = &x->metrics.devices[d];
+		const struct device_metrics *o = &own[d]->metrics.devices[d];
+
+		CU_ASSERT_EQUAL(m->memory_bytes, o->memory_bytes);
+		CU_ASSERT_EQUAL(m->capacity_bytes, o->capacity_bytes);
+		CU_ASSERT_EQUAL(m->reserve_bytes, o->reserve_bytes);
+		CU_ASSERT_EQUAL(m->oom, o->oom);
+		CU_ASSERT_EQUAL(m->oom, m->memory_bytes > m->capacity_bytes - m->reserve_bytes);
+	}
+	CU_ASSERT_EQUAL(x->metrics.devices[0].capacity_bytes, 141e9);
+	CU_ASSERT_EQUAL(x->metrics.devices[1].capacity_bytes, 80e9);
+	CU_ASSERT_FALSE(x->metrics.devices[0].oom);
+	CU_ASSERT_TRUE(x->metrics.devices[1].oom);
+	CU_ASSERT_TRUE(x->metrics.oom);
+	/* the run-wide figure is the GPU with the least room's */
+	CU_ASSERT_EQUAL(x->metrics.memory_capacity_bytes, 80e9);
+	CU_ASSERT_EQUAL(metrics_memory_error(&x->metrics, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "device 1 needs"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "the GPU has 80.0 GB"));
+	sim_free(h200);
+	sim_free(h100);
+	sim_free(x);
+}
+
+/* Every device of one GPU (device_gpus "h100-sxm*2") is the run of --gpu h100-sxm: the same
+ * step, MFU and memory. */
+static void sim_of_one_gpu_on_every_device_is_the_run_of_that_gpu(void)
+{
+	struct sim *g = two_gpu_run("gpu", "h100-sxm");
+	struct sim *x = two_gpu_run("device_gpus", "h100-sxm*2");
+
+	CU_ASSERT_EQUAL(x->metrics.step_time, g->metrics.step_time);
+	CU_ASSERT_EQUAL(x->metrics.makespan, g->metrics.makespan);
+	CU_ASSERT_EQUAL(x->metrics.mfu, g->metrics.mfu);
+	CU_ASSERT_EQUAL(x->metrics.memory_capacity_bytes, g->metrics.memory_capacity_bytes);
+	CU_ASSERT_EQUAL(x->metrics.memory_reserve_bytes, g->metrics.memory_reserve_bytes);
+	for (int d = 0; d < 2; d++) {
+		CU_ASSERT_EQUAL(x->metrics.devices[d].memory_bytes, g->metrics.devices[d].memory_bytes);
+		CU_ASSERT_EQUAL(x->metrics.devices[d].oom, g->metrics.devices[d].oom);
+	}
+	sim_free(g);
+	sim_free(x);
+}
+
 /* sim_would_run takes what sim_run runs, and refuses with sim_run's error what it refuses before
  * and while building the run: too many ops, a scaled op below one tick, times too large. */
 static void sim_would_run_refuses_what_sim_run_refuses_with_its_error(void)
@@ -1168,6 +1239,8 @@ static void sim_run_perturbed_runs_an_order_at_the_times_given(void)
 static const struct unit_test tests[] = {
         UNIT_TEST(sim_keeps_ops_and_cells_in_one_arena),
         UNIT_TEST(sim_would_run_refuses_what_sim_run_refuses_with_its_error),
+        UNIT_TEST(sim_checks_each_device_memory_against_its_own_gpu),
+        UNIT_TEST(sim_of_one_gpu_on_every_device_is_the_run_of_that_gpu),
         UNIT_TEST(sim_sends_the_messages_sched_message_count_counts_for_every_schedule),
         UNIT_TEST(sim_zbv_p4_m8_takes_25_5_units_holds_at_most_p_and_sends_96_messages),
         UNIT_TEST(sim_zbv_takes_max_of_6m_plus_p_minus_1_and_4m_plus_4p_minus_2_chunk_times),

@@ -1146,7 +1146,7 @@ static void breakeven_run_orders_rows_by_comm_then_v_and_follows_the_document_s_
 	struct config c;
 
 	init_breakeven(&c, "8");
-	breakeven_run(&c, NULL, 0, comms, 2, vs, 4, rows);
+	CU_ASSERT_EQUAL(breakeven_run(&c, NULL, 0, comms, 2, vs, 4, rows, &(struct pp_error){0}), 0);
 	for (int k = 0; k < 2; k++) {
 		double base = makespan_with(&c, "1f1b", 1, comms[k]);
 
@@ -1190,7 +1190,7 @@ static void breakeven_run_gives_the_reason_for_a_v_interleaving_rejects(void)
 
 	/* interleaved with p = 4 takes m = 8 or 10, not 9 */
 	init_breakeven(&c, "9");
-	breakeven_run(&c, NULL, 0, &comm, 1, vs, 2, rows);
+	CU_ASSERT_EQUAL(breakeven_run(&c, NULL, 0, &comm, 1, vs, 2, rows, &(struct pp_error){0}), 0);
 	CU_ASSERT_TRUE(rows[0].ok);
 	CU_ASSERT_EQUAL(rows[0].base_time, makespan_with(&c, "1f1b", 1, comm));
 	CU_ASSERT_FALSE(rows[1].ok);
@@ -1211,7 +1211,7 @@ static void breakeven_run_puts_links_outermost_then_comms_and_prices_each_link(v
 
 	config_init(&c);
 	unit_set(&c, "msg_bytes", "1000000");
-	breakeven_run(&c, links, 2, comms, 2, vs, 2, rows);
+	CU_ASSERT_EQUAL(breakeven_run(&c, links, 2, comms, 2, vs, 2, rows, &(struct pp_error){0}), 0);
 	for (int l = 0; l < 2; l++)
 		for (int k = 0; k < 2; k++) {
 			struct config x = c;
@@ -1248,7 +1248,7 @@ static void breakeven_run_without_message_cost_predicts_when_both_sides_are_equa
 	struct config c;
 
 	config_init(&c);
-	breakeven_run(&c, NULL, 0, &comm, 1, vs, 2, rows);
+	CU_ASSERT_EQUAL(breakeven_run(&c, NULL, 0, &comm, 1, vs, 2, rows, &(struct pp_error){0}), 0);
 	CU_ASSERT_STRING_EQUAL(rows[0].link, "tcomm 0");
 	/* v = 1: 0 <= 0 predicts a gain the simulation does not find */
 	CU_ASSERT_EQUAL(rows[0].lhs, 0);
@@ -1285,7 +1285,7 @@ static void breakeven_run_finds_no_gain_within_rounding_with_one_stage(void)
 	unit_set(&c, "tp", "2");
 	unit_set(&c, "mbs", "2");
 	unit_set(&c, "efficiency", "0.5"); /* the uniform model's times give the case */
-	breakeven_run(&c, links, 1, &comm, 1, vs, 3, rows);
+	CU_ASSERT_EQUAL(breakeven_run(&c, links, 1, &comm, 1, vs, 3, rows, &(struct pp_error){0}), 0);
 	for (int i = 0; i < 3; i++) {
 		CU_ASSERT_TRUE_FATAL(rows[i].ok);
 		CU_ASSERT(rows[i].gain < BREAKEVEN_MIN_GAIN && rows[i].gain > -BREAKEVEN_MIN_GAIN);
@@ -1363,7 +1363,7 @@ static void breakeven_run_takes_the_slowest_hop_s_message_time_with_a_model(void
 	unit_set(&c, "p", "8");
 	unit_set(&c, "tp", "2");
 	unit_set(&c, "gpus_per_node", "8");
-	breakeven_run(&c, NULL, 0, &comm, 1, vs, 2, rows);
+	CU_ASSERT_EQUAL(breakeven_run(&c, NULL, 0, &comm, 1, vs, 2, rows, &(struct pp_error){0}), 0);
 	s = unit_run(&c, 0);
 	slowest = slowest_hop_of(s, &last);
 	CU_ASSERT_TRUE(slowest > last);
