@@ -8,12 +8,12 @@
 # _validate_schedule refuses it): ppsim refuses it too, naming that rank's line and the cell of
 # micro-batch m, and its other ranks are ppsim's 1f1b.
 # Which cases run: every case of a rank count of at most 2 and one in STRIDE of the others,
-# spread over the files (STRIDE 3 in make test, 12 under a sanitizer or valgrind, whose runs
+# spread over the files (STRIDE 3 in make test, 30 under a sanitizer or valgrind, whose runs
 # cost ten times as much; PPSIM_FULL_REFERENCE=1 runs every case, about two and a half
 # minutes). Every case is read and counted.
 ref_dir="$ROOT/tests/golden/torch-reference"
 stride=3
-[ -n "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ] && stride=12
+[ -n "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ] && stride=30
 [ -n "${PPSIM_FULL_REFERENCE:-}" ] && stride=1
 seen=0
 # the compute actions of a PyTorch CSV, a line per rank: no empty cells, transfers or FSDP
