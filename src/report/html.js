@@ -107,14 +107,18 @@
 	 * [producer, consumer, delay after the producer's end, transfer time]; times in quanta,
 	 * r.tick of them a time unit. Then the summaries a frame reads. */
 	function decode(r) {
-		var n = r.nops, o = r.ops, i, d;
+		var n = r.nops, i, d;
+		/* a large run's arrays come in pieces (of r.piece entries): the first in the run's
+		 * object, the others appended by scripts of their own */
+		var P = r.piece || Infinity, ops = [r.ops].concat(r.opsMore || []);
 		r.K = new Uint8Array(n); r.OV = new Uint8Array(n);
 		r.MB = new Uint32Array(n); r.ST = new Uint32Array(n);
 		r.S = new Float64Array(n); r.E = new Float64Array(n); r.A = new Float64Array(n);
+		r.dev = new Int32Array(n);
 		for (d = 0; d < r.p; d++) {
 			var t = 0;
 			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++) {
-				var j = 6 * i, k = o[j];
+				var c = P === Infinity ? 0 : Math.floor(i / P), o = ops[c], j = 6 * (i - c * P), k = o[j];
 				r.K[i] = k & 3;
 				r.OV[i] = k & 4 ? 1 : (i > r.devStart[d] && r.OV[i - 1] === 1 ? 2 : 0);
 				r.MB[i] = o[j + 1]; r.ST[i] = o[j + 2];
@@ -124,27 +128,35 @@
 				r.E[i] = (start + o[j + 4]) / r.tick;
 				t = Math.max(t, start + o[j + 4]);
 				r.A[i] = o[j + 5];
+				r.dev[i] = d;
+				/* a piece read is let go */
+				if (j + 6 === o.length) ops[c] = null;
 			}
 		}
-		r.ops = null;
-		r.dev = new Int32Array(n);
-		for (d = 0; d < r.p; d++)
-			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++) r.dev[i] = d;
-		var m = r.msgs || [], nm = m.length / 4;
+		r.ops = r.opsMore = null;
+		var msgs = [r.msgs || []].concat(r.msgsMore || []), nm = 0;
+		msgs.forEach(function (m) { nm += m.length / 4; });
 		r.nmsgs = nm;
 		r.MF = new Uint32Array(nm); r.MT = new Uint32Array(nm);
 		r.MS = new Float64Array(nm); r.ME = new Float64Array(nm);
-		for (i = 0; i < nm; i++) {
-			r.MF[i] = m[4 * i]; r.MT[i] = m[4 * i + 1];
-			r.MS[i] = r.E[r.MF[i]] + m[4 * i + 2] / r.tick;
-			r.ME[i] = r.MS[i] + m[4 * i + 3] / r.tick;
-		}
-		r.msgs = null;
+		i = 0;
+		msgs.forEach(function (m, c) {
+			for (var q = 0; q < m.length; q += 4, i++) {
+				r.MF[i] = m[q]; r.MT[i] = m[q + 1];
+				r.MS[i] = r.E[r.MF[i]] + m[q + 2] / r.tick;
+				r.ME[i] = r.MS[i] + m[q + 3] / r.tick;
+			}
+			msgs[c] = null;
+		});
+		r.msgs = r.msgsMore = null;
 		/* each op's slack in time units, when the run has them: none makes it critical */
 		if (r.slack) {
 			r.SL = new Float64Array(n);
-			for (i = 0; i < n; i++) r.SL[i] = r.slack[i] / r.slackTick;
-			r.slack = null;
+			i = 0;
+			[r.slack].concat(r.slackMore || []).forEach(function (v) {
+				for (var q = 0; q < v.length; q++, i++) r.SL[i] = v[q] / r.slackTick;
+			});
+			r.slack = r.slackMore = null;
 		}
 		busySummary(r);
 		memorySummary(r);
