@@ -83,7 +83,7 @@
 	/* per kind: fill, fill on odd chunks, the separator's (an op's last column), as pixels */
 	var PX = {dark: COLOR.map(pack), light: LIGHT.map(pack), darkEdge: COLOR.map(function (c) { return pack(shade(c, 0.72)); }),
 		lightEdge: LIGHT.map(function (c) { return pack(shade(c, 0.72)); }), idle: pack(IDLE), back: pack(BACK),
-		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), memBack: pack(MEMBACK)};
+		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), memBack: pack(MEMBACK), bubble: pack(BUBBLE_C)};
 
 	/* First index in [a, b) of sorted A whose value is above t. */
 	function upper(A, a, b, t) {
@@ -92,6 +92,17 @@
 			if (A[h] <= t) a = h + 1; else b = h;
 		}
 		return a;
+	}
+	/* upper and lower from a, galloping: O(log k) for an answer k entries on, so that a frame's
+	 * columns, searched left to right, cost the logarithm of the ops in each column rather
+	 * than of all of them, and read memory near the last answer */
+	function upperFrom(A, a, n, t) {
+		for (var step = 1, b = a; b < n && A[b] <= t; step *= 2) { a = b + 1; b = a + step; }
+		return upper(A, a, b < n ? b : n, t);
+	}
+	function lowerFrom(A, a, n, t) {
+		for (var step = 1, b = a; b < n && A[b] < t; step *= 2) { a = b + 1; b = a + step; }
+		return lower(A, a, b < n ? b : n, t);
 	}
 	/* First index in [a, b) of sorted A whose value is at least t. */
 	function lower(A, a, b, t) {
@@ -110,7 +121,7 @@
 		var n = r.nops, i, d;
 		/* a large run's arrays come in pieces (of r.piece entries): the first in the run's
 		 * object, the others appended by scripts of their own */
-		var P = r.piece || Infinity, ops = [r.ops].concat(r.opsMore || []);
+		var P = r.piece || Math.max(1, n), ops = [r.ops].concat(r.opsMore || []);
 		r.K = new Uint8Array(n); r.OV = new Uint8Array(n);
 		r.MB = new Uint32Array(n); r.ST = new Uint32Array(n);
 		r.S = new Float64Array(n); r.E = new Float64Array(n); r.A = new Float64Array(n);
@@ -118,7 +129,7 @@
 		for (d = 0; d < r.p; d++) {
 			var t = 0;
 			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++) {
-				var c = P === Infinity ? 0 : Math.floor(i / P), o = ops[c], j = 6 * (i - c * P), k = o[j];
+				var c = Math.floor(i / P), o = ops[c], j = 6 * (i - c * P), k = o[j];
 				r.K[i] = k & 3;
 				r.OV[i] = k & 4 ? 1 : (i > r.devStart[d] && r.OV[i - 1] === 1 ? 2 : 0);
 				r.MB[i] = o[j + 1]; r.ST[i] = o[j + 2];
@@ -355,6 +366,7 @@
 	var strip = el("strip"), sctx = strip.getContext("2d");
 	var view = {t0: lo, t1: hi}, stats = {drawn: 0, aggregated: 0, arrows: 0, frames: 0, ms: 0};
 	var width = 0, ch = 0, off = 0, dpr = 1, image = null, pix = null, W = 0, H = 0;
+	var stripImage = null, stripPix = null;
 	var stripH = runs.length * BUBBLE + AXIS, footH = stripH;
 	var sel = null; /* the selected op: {k: run, i: op} */
 	space.style.height = contentH + "px";
@@ -441,7 +453,7 @@
 				ta = tb;
 				continue;
 			}
-			var jb = upper(z.E, j, n, tb), cb = busyAt(z, jb, tb);
+			var jb = upperFrom(z.E, j, n, tb), cb = busyAt(z, jb, tb);
 			var f = (cb - ca) / (tb - ta);
 			f = f < 0 ? 0 : f > 1 ? 1 : f;
 			var last = jb < n && z.S[jb] < tb ? jb : jb - 1, count = last - j + 1;
@@ -493,14 +505,14 @@
 		for (c = 0; c < ncol && j < w.n; c++) {
 			var tb = colT[c + 1];
 			if (w.S[j] < tb) column(cx0 + c, wy0, wy1, PX.wire);
-			j = upper(w.E, j, w.n, tb);
+			j = upperFrom(w.E, j, w.n, tb);
 		}
 		if (!(r.memPeak > 0)) return;
 		var my0 = dev(yt + WIRE), my1 = dev(yt + WIRE + MEM - 2), mh = my1 - my0 - Math.round(dpr);
 		rect(cx0, cx1, my0, my1, PX.memBack);
 		var m = r.mem[d], a = lower(m.T, 0, m.n, colT[0]);
 		for (c = 0; c < ncol; c++) {
-			var b = lower(m.T, a, m.n, colT[c + 1]), lvl = memMax(m, a, b);
+			var b = lowerFrom(m.T, a, m.n, colT[c + 1]), lvl = memMax(m, a, b);
 			var hgt = Math.round(mh * lvl / r.memPeak);
 			if (hgt > 0) column(cx0 + c, my1 - hgt, my1, PX.mem);
 			a = b;
@@ -643,21 +655,39 @@
 		var s = dpr, ncol = cx1 - cx0;
 		sctx.setTransform(1, 0, 0, 1, 0, 0);
 		sctx.fillStyle = BACK; sctx.fillRect(0, 0, strip.width, strip.height);
+		/* the bubble strips' pixels in one image, put at once */
+		var SH = Math.round(runs.length * BUBBLE * s);
+		if (!stripImage || stripImage.width !== W || stripImage.height !== SH) {
+			stripImage = sctx.createImageData(W, Math.max(1, SH));
+			stripPix = new Uint32Array(stripImage.data.buffer);
+		}
+		stripPix.fill(PX.back);
 		runs.forEach(function (r, k) {
 			var y = k * BUBBLE, hgt = BUBBLE - 6, rs = r.origin / r.tick, re = rs + r.makespan;
-			sctx.fillStyle = MEMBACK; sctx.fillRect(cx0, Math.round((y + 2) * s), ncol, Math.round(hgt * s));
-			sctx.fillStyle = BUBBLE_C;
-			var carry = 0, hpx = Math.round(hgt * s);
-			for (var c = 0; c < ncol; c++) {
+			var top = Math.round((y + 2) * s), hpx = Math.round(hgt * s), g = r.tot, q = 0, row, c;
+			for (row = top; row < top + hpx; row++) stripPix.fill(PX.memBack, row * W + cx0, row * W + cx1);
+			/* the busy time of all devices before t, t never less than the last asked */
+			var at = function (t) {
+				q = upperFrom(g.TT, q, g.n, t);
+				return q > 0 ? g.CA[q - 1] + g.NB[q - 1] * (t - g.TT[q - 1]) : 0;
+			};
+			var carry = 0, lastT = NaN, lastV = 0;
+			for (c = 0; c < ncol; c++) {
 				var ta = Math.max(colT[c], rs), tb = Math.min(colT[c + 1], re);
 				if (tb <= ta) continue;
-				var idle = 1 - (totalAt(r.tot, tb) - totalAt(r.tot, ta)) / (r.p * (tb - ta));
+				var va = ta === lastT ? lastV : at(ta), vb = at(tb);
+				lastT = tb; lastV = vb;
+				var idle = 1 - (vb - va) / (r.p * (tb - ta));
 				idle = idle < 0 ? 0 : idle > 1 ? 1 : idle;
 				var want = idle * hpx, px = Math.round(want + carry);
 				px = Math.max(Math.floor(want), Math.min(Math.ceil(want), px));
 				carry += want - px;
-				if (px > 0) sctx.fillRect(cx0 + c, Math.round((y + 2) * s), 1, px);
+				for (row = top; row < top + px; row++) stripPix[row * W + cx0 + c] = PX.bubble;
 			}
+		});
+		sctx.putImageData(stripImage, 0, 0);
+		runs.forEach(function (r, k) {
+			var y = k * BUBBLE, rs = r.origin / r.tick, re = rs + r.makespan;
 			var ts = Math.max(view.t0, rs), te = Math.min(view.t1, re);
 			r.viewBubble = te > ts ? 1 - (totalAt(r.tot, te) - totalAt(r.tot, ts)) / (r.p * (te - ts)) : 0;
 			sctx.setTransform(s, 0, 0, s, 0, 0);
@@ -700,7 +730,9 @@
 			var v = rowsInView(r);
 			for (var d = v[0]; d < v[1]; d++) { drawLane(r, d); drawUnder(r, d); }
 		});
+		var t1 = performance.now();
 		ctx.putImageData(image, 0, 0);
+		var t2 = performance.now();
 		ctx.setTransform(dpr, 0, 0, dpr, 0, -off * dpr);
 		ctx.font = "10px sans-serif"; ctx.textAlign = "center";
 		runs.forEach(function (r) {
@@ -726,8 +758,12 @@
 			ctx.textAlign = "center"; ctx.font = "10px sans-serif";
 		});
 		drawSelection();
+		var t3 = performance.now();
 		drawFooter();
 		stats.frames++;
+		/* where the frame's time went: the lanes' pixels, putting them, what is drawn over
+		 * them, the footer (window.ppsimView.stats, for benchmarks) */
+		stats.parts = [t1 - began, t2 - t1, t3 - t2, performance.now() - t3];
 		el("window").textContent = num(view.t0) + " to " + num(view.t1) + " " + runs[0].unit +
 			" (" + stats.drawn + " ops drawn one by one, " + stats.aggregated + " in pixel columns)";
 		stats.ms = performance.now() - began;
