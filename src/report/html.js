@@ -93,17 +93,33 @@
 		}
 		return a;
 	}
-	/* upper and lower from a, galloping: O(log k) for an answer k entries on, so that a frame's
-	 * columns, searched left to right, cost the logarithm of the ops in each column rather
-	 * than of all of them, and read memory near the last answer */
-	function upperFrom(A, a, n, t) {
-		for (var step = 1, b = a; b < n && A[b] <= t; step *= 2) { a = b + 1; b = a + step; }
-		return upper(A, a, b < n ? b : n, t);
+	/* An index of sorted A[0, n): the first entry at least lo + k (hi - lo) / nb for k = 0 to
+	 * nb, nb about n, so that a search looks at the entries of a few buckets (about as many as
+	 * ops end in them), near each other in memory: a frame's search at a column boundary
+	 * costs a few reads however many ops a column holds. */
+	function index(A, n) {
+		var lo = n ? A[0] : 0, hi = n ? A[n - 1] : 1, nb = Math.max(1, n), i = 0;
+		if (!(hi > lo)) hi = lo + 1;
+		var X = {lo: lo, step: (hi - lo) / nb, nb: nb, at: new Uint32Array(nb + 1)};
+		for (var k = 0; k <= nb; k++) {
+			var x = lo + k * X.step;
+			while (i < n && A[i] < x) i++;
+			X.at[k] = i;
+		}
+		return X;
 	}
-	function lowerFrom(A, a, n, t) {
-		for (var step = 1, b = a; b < n && A[b] < t; step *= 2) { a = b + 1; b = a + step; }
-		return lower(A, a, b < n ? b : n, t);
+	/* [first, end) of the entries of A (indexed by X) that upper or lower of t can return,
+	 * the first at least a: a bucket either side of t's, against rounding */
+	var span2 = [0, 0];
+	function near(X, n, a, t) {
+		var k = Math.floor((t - X.lo) / X.step);
+		var b0 = k - 1 < 0 ? 0 : k - 1 > X.nb ? X.nb : k - 1, b1 = k + 2 < 0 ? 0 : k + 2;
+		span2[0] = Math.max(a, b0 === 0 ? 0 : X.at[b0]);
+		span2[1] = b1 > X.nb ? n : X.at[b1];
+		if (span2[1] < span2[0]) span2[1] = span2[0];
 	}
+	function upperAt(A, X, n, a, t) { near(X, n, a, t); return upper(A, span2[0], span2[1], t); }
+	function lowerAt(A, X, n, a, t) { near(X, n, a, t); return lower(A, span2[0], span2[1], t); }
 	/* First index in [a, b) of sorted A whose value is at least t. */
 	function lower(A, a, b, t) {
 		while (a < b) {
@@ -203,20 +219,24 @@
 				z.CC[j + 1] = z.CC[j] + (crit ? 1 : 0);
 				j++;
 			}
+			z.X = index(z.E, n);
 			r.bz.push(z);
 		}
 	}
 	/* busy time of z before t, j = upper(z.E, ., ., t) */
 	function busyAt(z, j, t) { return j >= z.n ? z.C[z.n] : z.C[j] + Math.max(0, t - z.S[j]); }
-	function kindAt(r, z, j, t, k) {
-		var v = z.KC[4 * j + k];
+	/* all four kinds' busy time before t into out */
+	function kindsAt(r, z, j, t, out) {
+		for (var k = 0; k < 4; k++) out[k] = z.KC[4 * j + k];
 		if (j < z.n && t > z.S[j]) {
 			var i = z.I[j], part = t - z.S[j];
-			if (r.OV[i] === 1 && i + 1 < r.nops && r.OV[i + 1] === 2)
-				v += (r.K[i] === k ? part / 2 : 0) + (r.K[i + 1] === k ? part / 2 : 0);
-			else if (r.K[i] === k) v += part;
+			if (r.OV[i] === 1 && i + 1 < r.nops && r.OV[i + 1] === 2) {
+				out[r.K[i]] += part / 2;
+				out[r.K[i + 1]] += part / 2;
+			} else {
+				out[r.K[i]] += part;
+			}
 		}
-		return v;
 	}
 
 	/* Memory: an allocation at its op's start, a release at its op's end; per device the level
@@ -236,7 +256,7 @@
 				if (lvl > peak) peak = lvl;
 			}
 			for (i = n - 1; i > 0; i--) tree[i] = Math.max(tree[2 * i], tree[2 * i + 1]);
-			r.mem.push({n: n, T: T, tree: tree});
+			r.mem.push({n: n, T: T, tree: tree, X: index(T, n)});
 		}
 		r.memPeak = peak;
 	}
@@ -262,16 +282,40 @@
 				if (S.length && r.MS[k] <= E[E.length - 1]) E[E.length - 1] = Math.max(E[E.length - 1], r.ME[k]);
 				else { S.push(r.MS[k]); E.push(r.ME[k]); }
 			});
-			return {n: S.length, S: Float64Array.from(S), E: Float64Array.from(E)};
+			var w = {n: S.length, S: Float64Array.from(S), E: Float64Array.from(E)};
+			w.X = index(w.E, w.n);
+			return w;
 		});
-		var order = new Uint32Array(r.nmsgs), reach = 0;
-		for (i = 0; i < r.nmsgs; i++) {
-			order[i] = i;
-			reach = Math.max(reach, r.S[r.MT[i]] - r.MS[i]);
-		}
-		r.msgOrder = Array.prototype.slice.call(order).sort(function (a, b) { return r.MS[a] - r.MS[b]; });
-		r.msgStart = Float64Array.from(r.msgOrder, function (k) { return r.MS[k]; });
+		var reach = 0;
+		for (i = 0; i < r.nmsgs; i++) reach = Math.max(reach, r.S[r.MT[i]] - r.MS[i]);
 		r.msgReach = reach;
+		/* the devices' lists merged (a heap of their heads), into typed arrays: a sort of all
+		 * the messages at once took seconds at tens of millions, and an array of them kept in
+		 * the script's heap slowed every garbage collection */
+		var order = new Uint32Array(r.nmsgs), start = new Float64Array(r.nmsgs), at = new Uint32Array(r.p);
+		var heap = [], before = function (a, b) {
+			var x = r.MS[per[a][at[a]]], y = r.MS[per[b][at[b]]];
+			return x < y || (x === y && per[a][at[a]] < per[b][at[b]]);
+		};
+		var sift = function (h) {
+			for (;;) {
+				var l = 2 * h + 1, m = h;
+				if (l < heap.length && before(heap[l], heap[m])) m = l;
+				if (l + 1 < heap.length && before(heap[l + 1], heap[m])) m = l + 1;
+				if (m === h) return;
+				var x = heap[h]; heap[h] = heap[m]; heap[m] = x; h = m;
+			}
+		};
+		for (d = 0; d < r.p; d++) if (per[d].length) heap.push(d);
+		for (i = (heap.length >> 1) - 1; i >= 0; i--) sift(i);
+		for (i = 0; heap.length; i++) {
+			var top = heap[0], k = per[top][at[top]++];
+			order[i] = k; start[i] = r.MS[k];
+			if (at[top] === per[top].length) { heap[0] = heap[heap.length - 1]; heap.pop(); }
+			sift(0);
+		}
+		r.msgOrder = order;
+		r.msgStart = start;
 	}
 
 	/* The run's busy devices over time as a piecewise linear prefix: at TT[k] the busy time
@@ -291,7 +335,7 @@
 			busy += start ? 1 : -1;
 			TT[d] = t; CA[d] = area; NB[d] = busy;
 		}
-		r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB};
+		r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB, X: index(TT, 2 * n)};
 	}
 	function totalAt(g, t) {
 		var k = upper(g.TT, 0, g.n, t) - 1;
@@ -439,13 +483,14 @@
 	}
 	function dev(y) { return Math.round((y - off) * dpr); }
 
+	var KINDS = new Float64Array(4), KA = new Float64Array(4), KB = new Float64Array(4);
 	/* The lane of device d of run r: each column as high as it is busy, error carried on. */
 	function drawLane(r, d) {
 		var z = r.bz[d], yt = laneTop(r, d), y0 = dev(yt), y1 = dev(yt + LANE), h = y1 - y0;
 		var cy0 = dev(yt - CRITH), cy1 = cy0 + Math.max(1, Math.round(2 * dpr));
-		var ncol = cx1 - cx0, carry = 0, kinds = [0, 0, 0, 0], wideEdge = 4 * dpr;
+		var ncol = cx1 - cx0, carry = 0, kinds = KINDS, wideEdge = 4 * dpr, kaT = NaN;
 		rect(cx0, cx1, y0, y1, PX.idle);
-		var ta = colT[0], j = upper(z.E, 0, z.n, ta), ca = busyAt(z, j, ta), n = z.n;
+		var ta = colT[0], j = upperAt(z.E, z.X, z.n, 0, ta), ca = busyAt(z, j, ta), n = z.n;
 		for (var c = 0; c < ncol; c++) {
 			var tb = colT[c + 1];
 			if (j >= n || z.S[j] >= tb) {
@@ -453,7 +498,7 @@
 				ta = tb;
 				continue;
 			}
-			var jb = upperFrom(z.E, j, n, tb), cb = busyAt(z, jb, tb);
+			var jb = upperAt(z.E, z.X, n, j, tb), cb = busyAt(z, jb, tb);
 			var f = (cb - ca) / (tb - ta);
 			f = f < 0 ? 0 : f > 1 ? 1 : f;
 			var last = jb < n && z.S[jb] < tb ? jb : jb - 1, count = last - j + 1;
@@ -478,11 +523,15 @@
 				} else {
 					/* merged: the kinds stacked by the share of the column they cover */
 					var sum = 0, k, yy = y1, acc = 0;
+					/* the kinds before the column's start, kept from the last column */
+					if (kaT !== ta) kindsAt(r, z, j, ta, KA);
+					kindsAt(r, z, jb, tb, KB);
 					for (k = 0; k < 4; k++) {
-						kinds[k] = kindAt(r, z, jb, tb, k) - kindAt(r, z, j, ta, k);
+						kinds[k] = KB[k] - KA[k];
 						if (kinds[k] < 0) kinds[k] = 0;
 						sum += kinds[k];
 					}
+					var swap = KA; KA = KB; KB = swap; kaT = tb;
 					for (k = 0; k < 4 && sum > 0; k++) {
 						if (kinds[k] === 0) continue;
 						acc += kinds[k];
@@ -501,18 +550,18 @@
 	function drawUnder(r, d) {
 		var yt = laneTop(r, d) + LANE + r.streamH, ncol = cx1 - cx0, c;
 		var wy0 = dev(yt + 1), wy1 = dev(yt + WIRE - 1);
-		var w = r.wz[d], j = upper(w.E, 0, w.n, colT[0]);
+		var w = r.wz[d], j = upperAt(w.E, w.X, w.n, 0, colT[0]);
 		for (c = 0; c < ncol && j < w.n; c++) {
 			var tb = colT[c + 1];
 			if (w.S[j] < tb) column(cx0 + c, wy0, wy1, PX.wire);
-			j = upperFrom(w.E, j, w.n, tb);
+			j = upperAt(w.E, w.X, w.n, j, tb);
 		}
 		if (!(r.memPeak > 0)) return;
 		var my0 = dev(yt + WIRE), my1 = dev(yt + WIRE + MEM - 2), mh = my1 - my0 - Math.round(dpr);
 		rect(cx0, cx1, my0, my1, PX.memBack);
-		var m = r.mem[d], a = lower(m.T, 0, m.n, colT[0]);
+		var m = r.mem[d], a = lowerAt(m.T, m.X, m.n, 0, colT[0]);
 		for (c = 0; c < ncol; c++) {
-			var b = lowerFrom(m.T, a, m.n, colT[c + 1]), lvl = memMax(m, a, b);
+			var b = lowerAt(m.T, m.X, m.n, a, colT[c + 1]), lvl = memMax(m, a, b);
 			var hgt = Math.round(mh * lvl / r.memPeak);
 			if (hgt > 0) column(cx0 + c, my1 - hgt, my1, PX.mem);
 			a = b;
@@ -668,7 +717,7 @@
 			for (row = top; row < top + hpx; row++) stripPix.fill(PX.memBack, row * W + cx0, row * W + cx1);
 			/* the busy time of all devices before t, t never less than the last asked */
 			var at = function (t) {
-				q = upperFrom(g.TT, q, g.n, t);
+				q = upperAt(g.TT, g.X, g.n, q, t);
 				return q > 0 ? g.CA[q - 1] + g.NB[q - 1] * (t - g.TT[q - 1]) : 0;
 			};
 			var carry = 0, lastT = NaN, lastV = 0;
