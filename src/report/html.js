@@ -108,15 +108,17 @@
 		}
 		return X;
 	}
-	/* [first, end) of the entries of A (indexed by X) that upper or lower of t can return,
-	 * the first at least a: a bucket either side of t's, against rounding */
+	/* [first, end) of the entries of A (indexed by X) that upper or lower of t can return, the
+	 * first at least a: those of t's bucket (found as index() drew its bounds) */
 	var span2 = [0, 0];
 	function near(X, n, a, t) {
 		var k = Math.floor((t - X.lo) / X.step);
-		var b0 = k - 1 < 0 ? 0 : k - 1 > X.nb ? X.nb : k - 1, b1 = k + 2 < 0 ? 0 : k + 2;
-		span2[0] = Math.max(a, b0 === 0 ? 0 : X.at[b0]);
-		span2[1] = b1 > X.nb ? n : X.at[b1];
-		if (span2[1] < span2[0]) span2[1] = span2[0];
+		if (k < 0) k = -1; else if (k > X.nb) k = X.nb;
+		while (k >= 0 && t < X.lo + k * X.step) k--;
+		while (k < X.nb && t >= X.lo + (k + 1) * X.step) k++;
+		var b0 = k < 0 ? 0 : X.at[k], b1 = k + 1 > X.nb ? n : X.at[k + 1];
+		span2[0] = a > b0 ? a : b0;
+		span2[1] = b1 > span2[0] ? b1 : span2[0];
 	}
 	function upperAt(A, X, n, a, t) { near(X, n, a, t); return upper(A, span2[0], span2[1], t); }
 	function lowerAt(A, X, n, a, t) { near(X, n, a, t); return lower(A, span2[0], span2[1], t); }
