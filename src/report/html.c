@@ -9,7 +9,9 @@
  * The data is written as a stream of numbers, per op its kind, micro-batch, stage, the gap
  * after the previous op of its device and its duration in ticks, and its activation change, so
  * a run of a million ops takes about 20 bytes an op; then, for a run that has them, the ops'
- * slacks, which the viewer shows on hover, outlining the ops that have none (critical).
+ * slacks, which the viewer shows on hover, outlining the ops that have none (critical). A run of
+ * more than HTML_PIECE ops or messages sends the rest of them in scripts of their own after the
+ * page's data (write_pieces), so that every page ppsim writes opens in a browser.
  */
 #include <assert.h>
 #include <inttypes.h>

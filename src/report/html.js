@@ -10,8 +10,9 @@
  * share of a lane's pixels drawn busy is the device's busy share in view (to a pixel of the
  * lane). A column one op covers takes that op's colour; a column of several ops stacks their
  * kinds by the share they cover. A redraw writes the pixels of the lanes in view (the canvas
- * is as tall as the window and follows the scroll), so it costs O(pixels x log ops) whatever
- * the run's size.
+ * is as tall as the window and follows the scroll); at each column boundary it reads a bucket
+ * of an index of the sorted times (index()) and a few entries in it, so it costs the pixels
+ * times a few memory reads whatever the run's size.
  *
  * Input: the wheel scrolls the page, Ctrl+wheel or a pinch zooms at the pointer, a horizontal
  * wheel or a drag pans; W/S zoom, A/D pan (as Perfetto), +/- zoom, 0 or a double click fits;
