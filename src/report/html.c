@@ -9,7 +9,9 @@
  * The data is written as a stream of numbers, per op its kind, micro-batch, stage, the gap
  * after the previous op of its device and its duration in ticks, and its activation change, so
  * a run of a million ops takes about 20 bytes an op; then, for a run that has them, the ops'
- * slacks, which the viewer shows on hover, outlining the ops that have none (critical).
+ * slacks, which the viewer shows on hover, outlining the ops that have none (critical). A run of
+ * more than HTML_PIECE ops or messages sends the rest of them in scripts of their own after the
+ * page's data (write_pieces), so that every page ppsim writes opens in a browser.
  */
 #include <assert.h>
 #include <inttypes.h>
@@ -161,28 +163,132 @@ static void quanta(const struct sim *s, struct quantum *time_q, struct quantum *
 	*act_q = a.q > 0 ? a : quantum_of(1);
 }
 
-/* The slacks of s's ops (s->slack, not NULL) in quanta of their greatest common divisor, which
- * the page's "slackTick" gives a time unit of; a run with no slack anywhere takes quanta of a
- * tick. */
-static void write_slack(struct wbuf *w, const struct sim *s)
+/*
+ * A run's ops, messages and slacks go in pieces of HTML_PIECE entries: the first in the run's
+ * object, each other in a script of its own after the page's data, which appends it to the
+ * run's "opsMore", "msgsMore" or "slackMore" (the object says its "piece" then). A browser
+ * compiles a script of at most 2^29 - 24 characters: the largest page ppsim writes, about
+ * 1 GiB of data in one script, would not run; a piece is at most about 15 MB.
+ */
+#define HTML_PIECE ((size_t)1 << 18)
+
+/* Where write_ops is in a run's ops: the device and the end of its ops so far. */
+struct html_ops {
+	const struct sim *s;
+	struct quantum q, aq;
+	int d;
+	pp_time t;
+};
+
+/* Ops [a, b) of c's run (after those before a), per op its kind | 4 when overlapped first,
+ * micro-batch, stage, the gap after the previous op of its device and its duration in time
+ * quanta, and its activation change in quanta, comma-separated. */
+static void write_ops(struct wbuf *w, struct html_ops *c, size_t a, size_t b)
 {
-	const struct sched *sc = s->sched;
+	const struct sched *sc = c->s->sched;
+	const struct result *r = c->s->result;
+	const struct cost *cost = c->s->cost;
+
+	for (size_t i = a; i < b; i++) {
+		while (i >= sc->dev_start[c->d + 1]) {
+			c->d++;
+			c->t = 0;
+		}
+		const struct op *op = &sc->ops[i];
+		const struct op_time *ot = &r->times[i];
+		int64_t act = sched_act_change(op, cost->act, cost->act_w);
+		bool second = i > sc->dev_start[c->d] && (op[-1].flags & OP_OVERLAP);
+		char *p = wbuf_reserve(w, 6 * NUMFMT_MAX + 8);
+
+		if (i > a)
+			*p++ = ',';
+		p += numfmt_u64(p, op->kind | (op->flags & OP_OVERLAP ? 4u : 0u));
+		*p++ = ',';
+		p += numfmt_u64(p, op->mb);
+		*p++ = ',';
+		p += numfmt_u64(p, op->stage);
+		*p++ = ',';
+		p += numfmt_i64(p, second ? 0 : quantum_div(&c->q, ot->start - c->t));
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(&c->q, ot->end - ot->start));
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(&c->aq, act));
+		if ((i & 15) == 15)
+			*p++ = '\n';
+		wbuf_commit(w, p);
+		c->t = ot->end > c->t ? ot->end : c->t;
+	}
+}
+
+/* Moves c past ops [a, b) as write_ops would, writing nothing. */
+static void ops_advance(struct html_ops *c, size_t a, size_t b)
+{
+	const struct sched *sc = c->s->sched;
+	const struct result *r = c->s->result;
+
+	for (size_t i = a; i < b; i++) {
+		while (i >= sc->dev_start[c->d + 1]) {
+			c->d++;
+			c->t = 0;
+		}
+		c->t = r->times[i].end > c->t ? r->times[i].end : c->t;
+	}
+}
+
+/* Messages [a, b) of s: per message its producer, consumer, delay after the producer's end and
+ * transfer time in quanta q. */
+static void write_msgs(struct wbuf *w, const struct sim *s, const struct quantum *q, size_t a,
+                       size_t b)
+{
+	const struct result *r = s->result;
+
+	for (size_t k = a; k < b; k++) {
+		const struct msg_record *g = &r->msgs[k];
+		char *p = wbuf_reserve(w, 4 * NUMFMT_MAX + 8);
+
+		if (k > a)
+			*p++ = ',';
+		p += numfmt_u64(p, g->from);
+		*p++ = ',';
+		p += numfmt_u64(p, g->to);
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(q, g->start - r->times[g->from].end));
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(q, g->end - g->start));
+		if ((k & 15) == 15)
+			*p++ = '\n';
+		wbuf_commit(w, p);
+	}
+}
+
+/* The quantum of s's slacks (s->slack, not NULL): their greatest common divisor, which the
+ * page's "slackTick" gives a time unit of; a run with no slack anywhere takes quanta of a
+ * tick. */
+static struct quantum slack_quantum(const struct sim *s)
+{
 	struct quantum g = {0, 0, 0, 0};
 
-	for (size_t i = 0; i < sc->nops; i++)
+	for (size_t i = 0; i < s->sched->nops; i++)
 		gcd_with(&g, s->slack[i]);
-	g = g.q > 0 ? g : quantum_of(1);
-	WBUF_LIT(w, ",\n\"slackTick\":");
-	wbuf_g(w, (double)s->cost->tick / (double)g.q, 17);
-	WBUF_LIT(w, ",\"slack\":[");
-	for (size_t i = 0; i < sc->nops; i++) {
-		if (i)
+	return g.q > 0 ? g : quantum_of(1);
+}
+
+/* The slacks of ops [a, b) of s in quanta g. */
+static void write_slacks(struct wbuf *w, const struct sim *s, const struct quantum *g, size_t a,
+                         size_t b)
+{
+	for (size_t i = a; i < b; i++) {
+		if (i > a)
 			wbuf_char(w, ',');
-		wbuf_i64(w, quantum_div(&g, s->slack[i]));
+		wbuf_i64(w, quantum_div(g, s->slack[i]));
 		if ((i & 15) == 15)
 			wbuf_char(w, '\n');
 	}
-	wbuf_char(w, ']');
+}
+
+static size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
 }
 
 /* The stream spans write_streams gathers for one device: the span of the current op's own
@@ -313,6 +419,7 @@ static void write_run(FILE *out, const struct report_row *row)
 	double tick = (double)s->cost->tick;
 	char buf[256], num[32];
 	struct quantum q, aq;
+	struct html_ops c;
 	struct wbuf w;
 	pp_time end = s->frame.origin + (pp_time)(s->frame.makespan * tick + 0.5);
 
@@ -359,60 +466,76 @@ static void write_run(FILE *out, const struct report_row *row)
 		fprintf(out, ",\"peak_activations\":%s}", REPORT_NUM(num, dm->peak_activations));
 	}
 	fputs("],\n\"ops\":[", out);
-	/* the arrays of numbers, a few per op and message, through the base layer's writer */
+	/* the arrays of numbers, a few per op and message, through the base layer's writer; the
+	 * first piece of each here */
 	wbuf_init(&w, out);
-	for (int d = 0; d < sc->p; d++) {
-		pp_time t = 0;
-
-		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
-			const struct op *op = &sc->ops[i];
-			const struct op_time *ot = &r->times[i];
-			int64_t act = sched_act_change(op, s->cost->act, s->cost->act_w);
-			bool second = i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP);
-			char *p = wbuf_reserve(&w, 6 * NUMFMT_MAX + 8);
-
-			if (i)
-				*p++ = ',';
-			p += numfmt_u64(p, op->kind | (op->flags & OP_OVERLAP ? 4u : 0u));
-			*p++ = ',';
-			p += numfmt_u64(p, op->mb);
-			*p++ = ',';
-			p += numfmt_u64(p, op->stage);
-			*p++ = ',';
-			p += numfmt_i64(p, second ? 0 : quantum_div(&q, ot->start - t));
-			*p++ = ',';
-			p += numfmt_i64(p, quantum_div(&q, ot->end - ot->start));
-			*p++ = ',';
-			p += numfmt_i64(p, quantum_div(&aq, act));
-			if ((i & 15) == 15)
-				*p++ = '\n';
-			wbuf_commit(&w, p);
-			t = ot->end > t ? ot->end : t;
-		}
-	}
+	c = (struct html_ops){.s = s, .q = q, .aq = aq};
+	write_ops(&w, &c, 0, min_size(sc->nops, HTML_PIECE));
 	WBUF_LIT(&w, "],\n\"msgs\":[");
-	for (size_t k = 0; k < r->nmsgs; k++) {
-		const struct msg_record *g = &r->msgs[k];
-		char *p = wbuf_reserve(&w, 4 * NUMFMT_MAX + 8);
-
-		if (k)
-			*p++ = ',';
-		p += numfmt_u64(p, g->from);
-		*p++ = ',';
-		p += numfmt_u64(p, g->to);
-		*p++ = ',';
-		p += numfmt_i64(p, quantum_div(&q, g->start - r->times[g->from].end));
-		*p++ = ',';
-		p += numfmt_i64(p, quantum_div(&q, g->end - g->start));
-		if ((k & 15) == 15)
-			*p++ = '\n';
-		wbuf_commit(&w, p);
-	}
+	write_msgs(&w, s, &q, 0, min_size(r->nmsgs, HTML_PIECE));
 	wbuf_char(&w, ']');
-	if (s->slack != NULL)
-		write_slack(&w, s);
+	if (s->slack != NULL) {
+		struct quantum g = slack_quantum(s);
+
+		WBUF_LIT(&w, ",\n\"slackTick\":");
+		wbuf_g(&w, tick / (double)g.q, 17);
+		WBUF_LIT(&w, ",\"slack\":[");
+		write_slacks(&w, s, &g, 0, min_size(sc->nops, HTML_PIECE));
+		wbuf_char(&w, ']');
+	}
+	if (sc->nops > HTML_PIECE || r->nmsgs > HTML_PIECE)
+		wbuf_printf(&w, ",\n\"piece\":%zu,\"opsMore\":[],\"msgsMore\":[],\"slackMore\":[]",
+		            HTML_PIECE);
 	write_streams(&w, s);
 	wbuf_char(&w, '}');
+	wbuf_finish(&w);
+}
+
+/* One script appending piece [a, b) of run k's array `what` (write_run wrote the first). */
+static void piece_begin(struct wbuf *w, int k, const char *what)
+{
+	wbuf_printf(w, "<script>\nPPSIM.runs[%d].%sMore.push([", k, what);
+}
+
+static void piece_end(struct wbuf *w)
+{
+	WBUF_LIT(w, "]);\n</script>\n");
+}
+
+/* The pieces of run k's ops, messages and slacks after their first, a script each. */
+static void write_pieces(FILE *out, const struct report_row *row, int k)
+{
+	const struct sim *s = row->sim;
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	struct quantum q, aq, g;
+	struct html_ops c;
+	struct wbuf w;
+
+	if (sc->nops <= HTML_PIECE && r->nmsgs <= HTML_PIECE)
+		return;
+	quanta(s, &q, &aq);
+	wbuf_init(&w, out);
+	c = (struct html_ops){.s = s, .q = q, .aq = aq};
+	ops_advance(&c, 0, min_size(sc->nops, HTML_PIECE));
+	for (size_t a = HTML_PIECE; a < sc->nops; a += HTML_PIECE) {
+		piece_begin(&w, k, "ops");
+		write_ops(&w, &c, a, min_size(sc->nops, a + HTML_PIECE));
+		piece_end(&w);
+	}
+	for (size_t a = HTML_PIECE; a < r->nmsgs; a += HTML_PIECE) {
+		piece_begin(&w, k, "msgs");
+		write_msgs(&w, s, &q, a, min_size(r->nmsgs, a + HTML_PIECE));
+		piece_end(&w);
+	}
+	if (s->slack != NULL) {
+		g = slack_quantum(s);
+		for (size_t a = HTML_PIECE; a < sc->nops; a += HTML_PIECE) {
+			piece_begin(&w, k, "slack");
+			write_slacks(&w, s, &g, a, min_size(sc->nops, a + HTML_PIECE));
+			piece_end(&w);
+		}
+	}
 	wbuf_finish(&w);
 }
 
@@ -651,7 +774,10 @@ static int write_page(FILE *out, const struct report_row *rows, int n,
 	fputc(']', out);
 	if (serve != NULL)
 		write_requests(out, serve);
-	fputs("};\n</script>\n<script>\n", out);
+	fputs("};\n</script>\n", out);
+	for (int i = 0; i < n; i++)
+		write_pieces(out, &rows[i], i);
+	fputs("<script>\n", out);
 	write_lines(out, report_html_js);
 	fputs("</script>\n</body>\n</html>\n", out);
 	return 0;

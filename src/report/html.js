@@ -10,8 +10,9 @@
  * share of a lane's pixels drawn busy is the device's busy share in view (to a pixel of the
  * lane). A column one op covers takes that op's colour; a column of several ops stacks their
  * kinds by the share they cover. A redraw writes the pixels of the lanes in view (the canvas
- * is as tall as the window and follows the scroll), so it costs O(pixels x log ops) whatever
- * the run's size.
+ * is as tall as the window and follows the scroll); at each column boundary it reads a bucket
+ * of an index of the sorted times (index()) and a few entries in it, so it costs the pixels
+ * times a few memory reads whatever the run's size.
  *
  * Input: the wheel scrolls the page, Ctrl+wheel or a pinch zooms at the pointer, a horizontal
  * wheel or a drag pans; W/S zoom, A/D pan (as Perfetto), +/- zoom, 0 or a double click fits;
@@ -83,7 +84,7 @@
 	/* per kind: fill, fill on odd chunks, the separator's (an op's last column), as pixels */
 	var PX = {dark: COLOR.map(pack), light: LIGHT.map(pack), darkEdge: COLOR.map(function (c) { return pack(shade(c, 0.72)); }),
 		lightEdge: LIGHT.map(function (c) { return pack(shade(c, 0.72)); }), idle: pack(IDLE), back: pack(BACK),
-		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), memBack: pack(MEMBACK)};
+		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), memBack: pack(MEMBACK), bubble: pack(BUBBLE_C)};
 
 	/* First index in [a, b) of sorted A whose value is above t. */
 	function upper(A, a, b, t) {
@@ -93,6 +94,35 @@
 		}
 		return a;
 	}
+	/* An index of sorted A[0, n): the first entry at least lo + k (hi - lo) / nb for k = 0 to
+	 * nb, nb about n, so that a search looks at the entries of a few buckets (about as many as
+	 * ops end in them), near each other in memory: a frame's search at a column boundary
+	 * costs a few reads however many ops a column holds. */
+	function index(A, n) {
+		var lo = n ? A[0] : 0, hi = n ? A[n - 1] : 1, nb = Math.max(1, n), i = 0;
+		if (!(hi > lo)) hi = lo + 1;
+		var X = {lo: lo, step: (hi - lo) / nb, nb: nb, at: new Uint32Array(nb + 1)};
+		for (var k = 0; k <= nb; k++) {
+			var x = lo + k * X.step;
+			while (i < n && A[i] < x) i++;
+			X.at[k] = i;
+		}
+		return X;
+	}
+	/* [first, end) of the entries of A (indexed by X) that upper or lower of t can return, the
+	 * first at least a: those of t's bucket (found as index() drew its bounds) */
+	var span2 = [0, 0];
+	function near(X, n, a, t) {
+		var k = Math.floor((t - X.lo) / X.step);
+		if (k < 0) k = -1; else if (k > X.nb) k = X.nb;
+		while (k >= 0 && t < X.lo + k * X.step) k--;
+		while (k < X.nb && t >= X.lo + (k + 1) * X.step) k++;
+		var b0 = k < 0 ? 0 : X.at[k], b1 = k + 1 > X.nb ? n : X.at[k + 1];
+		span2[0] = a > b0 ? a : b0;
+		span2[1] = b1 > span2[0] ? b1 : span2[0];
+	}
+	function upperAt(A, X, n, a, t) { near(X, n, a, t); return upper(A, span2[0], span2[1], t); }
+	function lowerAt(A, X, n, a, t) { near(X, n, a, t); return lower(A, span2[0], span2[1], t); }
 	/* First index in [a, b) of sorted A whose value is at least t. */
 	function lower(A, a, b, t) {
 		while (a < b) {
@@ -107,14 +137,18 @@
 	 * [producer, consumer, delay after the producer's end, transfer time]; times in quanta,
 	 * r.tick of them a time unit. Then the summaries a frame reads. */
 	function decode(r) {
-		var n = r.nops, o = r.ops, i, d;
+		var n = r.nops, i, d;
+		/* a large run's arrays come in pieces (of r.piece entries): the first in the run's
+		 * object, the others appended by scripts of their own */
+		var P = r.piece || Math.max(1, n), ops = [r.ops].concat(r.opsMore || []);
 		r.K = new Uint8Array(n); r.OV = new Uint8Array(n);
 		r.MB = new Uint32Array(n); r.ST = new Uint32Array(n);
 		r.S = new Float64Array(n); r.E = new Float64Array(n); r.A = new Float64Array(n);
+		r.dev = new Int32Array(n);
 		for (d = 0; d < r.p; d++) {
 			var t = 0;
 			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++) {
-				var j = 6 * i, k = o[j];
+				var c = Math.floor(i / P), o = ops[c], j = 6 * (i - c * P), k = o[j];
 				r.K[i] = k & 3;
 				r.OV[i] = k & 4 ? 1 : (i > r.devStart[d] && r.OV[i - 1] === 1 ? 2 : 0);
 				r.MB[i] = o[j + 1]; r.ST[i] = o[j + 2];
@@ -124,27 +158,35 @@
 				r.E[i] = (start + o[j + 4]) / r.tick;
 				t = Math.max(t, start + o[j + 4]);
 				r.A[i] = o[j + 5];
+				r.dev[i] = d;
+				/* a piece read is let go */
+				if (j + 6 === o.length) ops[c] = null;
 			}
 		}
-		r.ops = null;
-		r.dev = new Int32Array(n);
-		for (d = 0; d < r.p; d++)
-			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++) r.dev[i] = d;
-		var m = r.msgs || [], nm = m.length / 4;
+		r.ops = r.opsMore = null;
+		var msgs = [r.msgs || []].concat(r.msgsMore || []), nm = 0;
+		msgs.forEach(function (m) { nm += m.length / 4; });
 		r.nmsgs = nm;
 		r.MF = new Uint32Array(nm); r.MT = new Uint32Array(nm);
 		r.MS = new Float64Array(nm); r.ME = new Float64Array(nm);
-		for (i = 0; i < nm; i++) {
-			r.MF[i] = m[4 * i]; r.MT[i] = m[4 * i + 1];
-			r.MS[i] = r.E[r.MF[i]] + m[4 * i + 2] / r.tick;
-			r.ME[i] = r.MS[i] + m[4 * i + 3] / r.tick;
-		}
-		r.msgs = null;
+		i = 0;
+		msgs.forEach(function (m, c) {
+			for (var q = 0; q < m.length; q += 4, i++) {
+				r.MF[i] = m[q]; r.MT[i] = m[q + 1];
+				r.MS[i] = r.E[r.MF[i]] + m[q + 2] / r.tick;
+				r.ME[i] = r.MS[i] + m[q + 3] / r.tick;
+			}
+			msgs[c] = null;
+		});
+		r.msgs = r.msgsMore = null;
 		/* each op's slack in time units, when the run has them: none makes it critical */
 		if (r.slack) {
 			r.SL = new Float64Array(n);
-			for (i = 0; i < n; i++) r.SL[i] = r.slack[i] / r.slackTick;
-			r.slack = null;
+			i = 0;
+			[r.slack].concat(r.slackMore || []).forEach(function (v) {
+				for (var q = 0; q < v.length; q++, i++) r.SL[i] = v[q] / r.slackTick;
+			});
+			r.slack = r.slackMore = null;
 		}
 		busySummary(r);
 		memorySummary(r);
@@ -180,20 +222,24 @@
 				z.CC[j + 1] = z.CC[j] + (crit ? 1 : 0);
 				j++;
 			}
+			z.X = index(z.E, n);
 			r.bz.push(z);
 		}
 	}
 	/* busy time of z before t, j = upper(z.E, ., ., t) */
 	function busyAt(z, j, t) { return j >= z.n ? z.C[z.n] : z.C[j] + Math.max(0, t - z.S[j]); }
-	function kindAt(r, z, j, t, k) {
-		var v = z.KC[4 * j + k];
+	/* all four kinds' busy time before t into out */
+	function kindsAt(r, z, j, t, out) {
+		for (var k = 0; k < 4; k++) out[k] = z.KC[4 * j + k];
 		if (j < z.n && t > z.S[j]) {
 			var i = z.I[j], part = t - z.S[j];
-			if (r.OV[i] === 1 && i + 1 < r.nops && r.OV[i + 1] === 2)
-				v += (r.K[i] === k ? part / 2 : 0) + (r.K[i + 1] === k ? part / 2 : 0);
-			else if (r.K[i] === k) v += part;
+			if (r.OV[i] === 1 && i + 1 < r.nops && r.OV[i + 1] === 2) {
+				out[r.K[i]] += part / 2;
+				out[r.K[i + 1]] += part / 2;
+			} else {
+				out[r.K[i]] += part;
+			}
 		}
-		return v;
 	}
 
 	/* Memory: an allocation at its op's start, a release at its op's end; per device the level
@@ -213,7 +259,7 @@
 				if (lvl > peak) peak = lvl;
 			}
 			for (i = n - 1; i > 0; i--) tree[i] = Math.max(tree[2 * i], tree[2 * i + 1]);
-			r.mem.push({n: n, T: T, tree: tree});
+			r.mem.push({n: n, T: T, tree: tree, X: index(T, n)});
 		}
 		r.memPeak = peak;
 	}
@@ -239,16 +285,40 @@
 				if (S.length && r.MS[k] <= E[E.length - 1]) E[E.length - 1] = Math.max(E[E.length - 1], r.ME[k]);
 				else { S.push(r.MS[k]); E.push(r.ME[k]); }
 			});
-			return {n: S.length, S: Float64Array.from(S), E: Float64Array.from(E)};
+			var w = {n: S.length, S: Float64Array.from(S), E: Float64Array.from(E)};
+			w.X = index(w.E, w.n);
+			return w;
 		});
-		var order = new Uint32Array(r.nmsgs), reach = 0;
-		for (i = 0; i < r.nmsgs; i++) {
-			order[i] = i;
-			reach = Math.max(reach, r.S[r.MT[i]] - r.MS[i]);
-		}
-		r.msgOrder = Array.prototype.slice.call(order).sort(function (a, b) { return r.MS[a] - r.MS[b]; });
-		r.msgStart = Float64Array.from(r.msgOrder, function (k) { return r.MS[k]; });
+		var reach = 0;
+		for (i = 0; i < r.nmsgs; i++) reach = Math.max(reach, r.S[r.MT[i]] - r.MS[i]);
 		r.msgReach = reach;
+		/* the devices' lists merged (a heap of their heads), into typed arrays: a sort of all
+		 * the messages at once took seconds at tens of millions, and an array of them kept in
+		 * the script's heap slowed every garbage collection */
+		var order = new Uint32Array(r.nmsgs), start = new Float64Array(r.nmsgs), at = new Uint32Array(r.p);
+		var heap = [], before = function (a, b) {
+			var x = r.MS[per[a][at[a]]], y = r.MS[per[b][at[b]]];
+			return x < y || (x === y && per[a][at[a]] < per[b][at[b]]);
+		};
+		var sift = function (h) {
+			for (;;) {
+				var l = 2 * h + 1, m = h;
+				if (l < heap.length && before(heap[l], heap[m])) m = l;
+				if (l + 1 < heap.length && before(heap[l + 1], heap[m])) m = l + 1;
+				if (m === h) return;
+				var x = heap[h]; heap[h] = heap[m]; heap[m] = x; h = m;
+			}
+		};
+		for (d = 0; d < r.p; d++) if (per[d].length) heap.push(d);
+		for (i = (heap.length >> 1) - 1; i >= 0; i--) sift(i);
+		for (i = 0; heap.length; i++) {
+			var top = heap[0], k = per[top][at[top]++];
+			order[i] = k; start[i] = r.MS[k];
+			if (at[top] === per[top].length) { heap[0] = heap[heap.length - 1]; heap.pop(); }
+			sift(0);
+		}
+		r.msgOrder = order;
+		r.msgStart = start;
 	}
 
 	/* The run's busy devices over time as a piecewise linear prefix: at TT[k] the busy time
@@ -268,7 +338,7 @@
 			busy += start ? 1 : -1;
 			TT[d] = t; CA[d] = area; NB[d] = busy;
 		}
-		r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB};
+		r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB, X: index(TT, 2 * n)};
 	}
 	function totalAt(g, t) {
 		var k = upper(g.TT, 0, g.n, t) - 1;
@@ -343,6 +413,7 @@
 	var strip = el("strip"), sctx = strip.getContext("2d");
 	var view = {t0: lo, t1: hi}, stats = {drawn: 0, aggregated: 0, arrows: 0, frames: 0, ms: 0};
 	var width = 0, ch = 0, off = 0, dpr = 1, image = null, pix = null, W = 0, H = 0;
+	var stripImage = null, stripPix = null;
 	var stripH = runs.length * BUBBLE + AXIS, footH = stripH;
 	var sel = null; /* the selected op: {k: run, i: op} */
 	space.style.height = contentH + "px";
@@ -415,13 +486,14 @@
 	}
 	function dev(y) { return Math.round((y - off) * dpr); }
 
+	var KINDS = new Float64Array(4), KA = new Float64Array(4), KB = new Float64Array(4);
 	/* The lane of device d of run r: each column as high as it is busy, error carried on. */
 	function drawLane(r, d) {
 		var z = r.bz[d], yt = laneTop(r, d), y0 = dev(yt), y1 = dev(yt + LANE), h = y1 - y0;
 		var cy0 = dev(yt - CRITH), cy1 = cy0 + Math.max(1, Math.round(2 * dpr));
-		var ncol = cx1 - cx0, carry = 0, kinds = [0, 0, 0, 0], wideEdge = 4 * dpr;
+		var ncol = cx1 - cx0, carry = 0, kinds = KINDS, wideEdge = 4 * dpr, kaT = NaN;
 		rect(cx0, cx1, y0, y1, PX.idle);
-		var ta = colT[0], j = upper(z.E, 0, z.n, ta), ca = busyAt(z, j, ta), n = z.n;
+		var ta = colT[0], j = upperAt(z.E, z.X, z.n, 0, ta), ca = busyAt(z, j, ta), n = z.n;
 		for (var c = 0; c < ncol; c++) {
 			var tb = colT[c + 1];
 			if (j >= n || z.S[j] >= tb) {
@@ -429,7 +501,7 @@
 				ta = tb;
 				continue;
 			}
-			var jb = upper(z.E, j, n, tb), cb = busyAt(z, jb, tb);
+			var jb = upperAt(z.E, z.X, n, j, tb), cb = busyAt(z, jb, tb);
 			var f = (cb - ca) / (tb - ta);
 			f = f < 0 ? 0 : f > 1 ? 1 : f;
 			var last = jb < n && z.S[jb] < tb ? jb : jb - 1, count = last - j + 1;
@@ -454,11 +526,15 @@
 				} else {
 					/* merged: the kinds stacked by the share of the column they cover */
 					var sum = 0, k, yy = y1, acc = 0;
+					/* the kinds before the column's start, kept from the last column */
+					if (kaT !== ta) kindsAt(r, z, j, ta, KA);
+					kindsAt(r, z, jb, tb, KB);
 					for (k = 0; k < 4; k++) {
-						kinds[k] = kindAt(r, z, jb, tb, k) - kindAt(r, z, j, ta, k);
+						kinds[k] = KB[k] - KA[k];
 						if (kinds[k] < 0) kinds[k] = 0;
 						sum += kinds[k];
 					}
+					var swap = KA; KA = KB; KB = swap; kaT = tb;
 					for (k = 0; k < 4 && sum > 0; k++) {
 						if (kinds[k] === 0) continue;
 						acc += kinds[k];
@@ -477,18 +553,18 @@
 	function drawUnder(r, d) {
 		var yt = laneTop(r, d) + LANE + r.streamH, ncol = cx1 - cx0, c;
 		var wy0 = dev(yt + 1), wy1 = dev(yt + WIRE - 1);
-		var w = r.wz[d], j = upper(w.E, 0, w.n, colT[0]);
+		var w = r.wz[d], j = upperAt(w.E, w.X, w.n, 0, colT[0]);
 		for (c = 0; c < ncol && j < w.n; c++) {
 			var tb = colT[c + 1];
 			if (w.S[j] < tb) column(cx0 + c, wy0, wy1, PX.wire);
-			j = upper(w.E, j, w.n, tb);
+			j = upperAt(w.E, w.X, w.n, j, tb);
 		}
 		if (!(r.memPeak > 0)) return;
 		var my0 = dev(yt + WIRE), my1 = dev(yt + WIRE + MEM - 2), mh = my1 - my0 - Math.round(dpr);
 		rect(cx0, cx1, my0, my1, PX.memBack);
-		var m = r.mem[d], a = lower(m.T, 0, m.n, colT[0]);
+		var m = r.mem[d], a = lowerAt(m.T, m.X, m.n, 0, colT[0]);
 		for (c = 0; c < ncol; c++) {
-			var b = lower(m.T, a, m.n, colT[c + 1]), lvl = memMax(m, a, b);
+			var b = lowerAt(m.T, m.X, m.n, a, colT[c + 1]), lvl = memMax(m, a, b);
 			var hgt = Math.round(mh * lvl / r.memPeak);
 			if (hgt > 0) column(cx0 + c, my1 - hgt, my1, PX.mem);
 			a = b;
@@ -631,21 +707,39 @@
 		var s = dpr, ncol = cx1 - cx0;
 		sctx.setTransform(1, 0, 0, 1, 0, 0);
 		sctx.fillStyle = BACK; sctx.fillRect(0, 0, strip.width, strip.height);
+		/* the bubble strips' pixels in one image, put at once */
+		var SH = Math.round(runs.length * BUBBLE * s);
+		if (!stripImage || stripImage.width !== W || stripImage.height !== SH) {
+			stripImage = sctx.createImageData(W, Math.max(1, SH));
+			stripPix = new Uint32Array(stripImage.data.buffer);
+		}
+		stripPix.fill(PX.back);
 		runs.forEach(function (r, k) {
 			var y = k * BUBBLE, hgt = BUBBLE - 6, rs = r.origin / r.tick, re = rs + r.makespan;
-			sctx.fillStyle = MEMBACK; sctx.fillRect(cx0, Math.round((y + 2) * s), ncol, Math.round(hgt * s));
-			sctx.fillStyle = BUBBLE_C;
-			var carry = 0, hpx = Math.round(hgt * s);
-			for (var c = 0; c < ncol; c++) {
+			var top = Math.round((y + 2) * s), hpx = Math.round(hgt * s), g = r.tot, q = 0, row, c;
+			for (row = top; row < top + hpx; row++) stripPix.fill(PX.memBack, row * W + cx0, row * W + cx1);
+			/* the busy time of all devices before t, t never less than the last asked */
+			var at = function (t) {
+				q = upperAt(g.TT, g.X, g.n, q, t);
+				return q > 0 ? g.CA[q - 1] + g.NB[q - 1] * (t - g.TT[q - 1]) : 0;
+			};
+			var carry = 0, lastT = NaN, lastV = 0;
+			for (c = 0; c < ncol; c++) {
 				var ta = Math.max(colT[c], rs), tb = Math.min(colT[c + 1], re);
 				if (tb <= ta) continue;
-				var idle = 1 - (totalAt(r.tot, tb) - totalAt(r.tot, ta)) / (r.p * (tb - ta));
+				var va = ta === lastT ? lastV : at(ta), vb = at(tb);
+				lastT = tb; lastV = vb;
+				var idle = 1 - (vb - va) / (r.p * (tb - ta));
 				idle = idle < 0 ? 0 : idle > 1 ? 1 : idle;
 				var want = idle * hpx, px = Math.round(want + carry);
 				px = Math.max(Math.floor(want), Math.min(Math.ceil(want), px));
 				carry += want - px;
-				if (px > 0) sctx.fillRect(cx0 + c, Math.round((y + 2) * s), 1, px);
+				for (row = top; row < top + px; row++) stripPix[row * W + cx0 + c] = PX.bubble;
 			}
+		});
+		sctx.putImageData(stripImage, 0, 0);
+		runs.forEach(function (r, k) {
+			var y = k * BUBBLE, rs = r.origin / r.tick, re = rs + r.makespan;
 			var ts = Math.max(view.t0, rs), te = Math.min(view.t1, re);
 			r.viewBubble = te > ts ? 1 - (totalAt(r.tot, te) - totalAt(r.tot, ts)) / (r.p * (te - ts)) : 0;
 			sctx.setTransform(s, 0, 0, s, 0, 0);
@@ -688,7 +782,9 @@
 			var v = rowsInView(r);
 			for (var d = v[0]; d < v[1]; d++) { drawLane(r, d); drawUnder(r, d); }
 		});
+		var t1 = performance.now();
 		ctx.putImageData(image, 0, 0);
+		var t2 = performance.now();
 		ctx.setTransform(dpr, 0, 0, dpr, 0, -off * dpr);
 		ctx.font = "10px sans-serif"; ctx.textAlign = "center";
 		runs.forEach(function (r) {
@@ -714,8 +810,12 @@
 			ctx.textAlign = "center"; ctx.font = "10px sans-serif";
 		});
 		drawSelection();
+		var t3 = performance.now();
 		drawFooter();
 		stats.frames++;
+		/* where the frame's time went: the lanes' pixels, putting them, what is drawn over
+		 * them, the footer (window.ppsimView.stats, for benchmarks) */
+		stats.parts = [t1 - began, t2 - t1, t3 - t2, performance.now() - t3];
 		el("window").textContent = num(view.t0) + " to " + num(view.t1) + " " + runs[0].unit +
 			" (" + stats.drawn + " ops drawn one by one, " + stats.aggregated + " in pixel columns)";
 		stats.ms = performance.now() - began;

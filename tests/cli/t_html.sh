@@ -117,7 +117,14 @@ if ! why=$(sh "$ROOT/build-aux/ensure-puppeteer" "$NPM_DIR"); then
 	return 0 2>/dev/null || exit 0
 fi
 ppsim -p 16 -m 512 --tcomm 0.1 --html="$TMP/p16.html" >/dev/null
-ppsim -p 64 -m 4096 --tcomm 0.1 --html="$TMP/p64.html" >/dev/null
+ppsim -p 64 -m 4096 --tcomm 0.1 --html="$TMP/p64.html" --dump-ops="$TMP/p64.csv" >/dev/null
+# a run of more than 2^18 ops or messages sends its arrays in pieces, a script each (a browser
+# compiles no script of more than 2^29 characters): every op's times and slack and every
+# message come back exactly
+if [ "$(grep -c '^PPSIM.runs\[0\]\.\(ops\|msgs\|slack\)More\.push(\[' "$TMP/p64.html")" -eq 3 ]; then ok; else
+	not_ok "--html: a run of 524288 ops does not come in pieces of 2^18"
+fi
+browse "$TMP/p64.html" 524288 ops="$TMP/p64.csv"
 ppsim -s dualpipev -p 2 -m 6 --tcomm 0.1 --html="$TMP/pairs.html" >/dev/null
 ppsim --model=llama3-8b -p 4 -m 8 --tp=2 --cp=2 --dp=2 --html="$TMP/streams.html" >/dev/null
 # (small.html, serve.html and sweep.html are the pages of section 2)
