@@ -610,90 +610,116 @@ static int set_dist(struct config *c, const struct config_option *opt, const cha
 	               label, value, PP_MAX_COUNT);
 }
 
-/* --stage-offload: a share from 0 to 1 per virtual stage, comma-separated. */
-static int set_stage_offload(struct config *c, const struct config_option *opt,
-                             const char *label, const char *value, struct pp_error *err)
+/* Reads item i of a per-stage list (len characters at s) into c; false when it is no item. */
+typedef bool stage_item_fn(struct config *c, int i, const char *s, size_t len);
+
+/*
+ * A list with an item per virtual stage, comma-separated, read by item into c; *count gets
+ * the items. A bad item or more than PP_MAX_LIST of them fails naming what an item must be.
+ */
+static int set_stage_list(struct config *c, const char *label, const char *value,
+                          const char *what, stage_item_fn *item, int *count,
+                          struct pp_error *err)
 {
 	int n = 0;
 
-	(void)opt;
 	for (const char *p = value;; n++) {
 		size_t len = strcspn(p, ",");
-		char buf[32];
-		double x;
 
-		if (len == 0 || len >= sizeof(buf) || n == PP_MAX_LIST)
-			x = -1;
-		else {
-			memcpy(buf, p, len);
-			buf[len] = '\0';
-			if (text_parse_double(buf, &x) != TEXT_OK)
-				x = -1;
-		}
-		if (!(x >= 0 && x <= 1))
+		if (n == PP_MAX_LIST || !item(c, n, p, len))
 			return pp_fail(err, PP_ERR_USAGE,
-			               "%s '%.40s%s': must be up to %d shares from 0 to 1, "
-			               "comma-separated (one a virtual stage)",
-			               label, value, strlen(value) > 40 ? "..." : "", PP_MAX_LIST);
-		c->stage_offload[n] = (float)x;
+			               "%s '%.40s%s': must be up to %d %s, comma-separated (one a "
+			               "virtual stage)",
+			               label, value, strlen(value) > 40 ? "..." : "", PP_MAX_LIST,
+			               what);
 		if (p[len] == '\0')
 			break;
 		p += len + 1;
 	}
-	c->nstage_offload = n + 1;
+	*count = n + 1;
 	return 0;
+}
+
+/* Writes the n items of a per-stage list, comma-separated, each by item(c, i, buf, size). */
+static void format_stage_list(const struct config *c, int n, char *buf, size_t size,
+                              int (*item)(const struct config *c, int i, char *buf, size_t size))
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && len < size; i++) {
+		if (i > 0)
+			len += (size_t)snprintf(buf + len, size - len, ",");
+		if (len < size)
+			len += (size_t)item(c, i, buf + len, size - len);
+	}
+}
+
+static bool offload_item(struct config *c, int i, const char *s, size_t len)
+{
+	char buf[32];
+	double x;
+
+	if (len == 0 || len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (text_parse_double(buf, &x) != TEXT_OK || !(x >= 0 && x <= 1))
+		return false;
+	c->stage_offload[i] = (float)x;
+	return true;
+}
+
+static int offload_text(const struct config *c, int i, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%g", (double)c->stage_offload[i]);
+}
+
+static bool recompute_item(struct config *c, int i, const char *s, size_t len)
+{
+	for (int k = 0; recomputes[k] != NULL; k++)
+		if (strlen(recomputes[k]) == len && strncmp(s, recomputes[k], len) == 0) {
+			c->stage_recompute[i] = (signed char)k;
+			return true;
+		}
+	return false;
+}
+
+static int recompute_text(const struct config *c, int i, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%s", recomputes[c->stage_recompute[i]]);
+}
+
+/* --stage-offload: a share from 0 to 1 per virtual stage. */
+static int set_stage_offload(struct config *c, const struct config_option *opt,
+                             const char *label, const char *value, struct pp_error *err)
+{
+	(void)opt;
+	return set_stage_list(c, label, value, "shares from 0 to 1", offload_item,
+	                      &c->nstage_offload, err);
 }
 
 static void format_stage_offload(const struct config *c, const struct config_option *opt,
                                  char *buf, size_t n)
 {
-	size_t len = 0;
-
 	(void)opt;
-	buf[0] = '\0';
-	for (int i = 0; i < c->nstage_offload && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%g", i ? "," : "",
-		                        (double)c->stage_offload[i]);
+	format_stage_list(c, c->nstage_offload, buf, n, offload_text);
 }
 
-/* --stage-recompute: one of recomputes per virtual stage, comma-separated. */
+/* --stage-recompute: one of recomputes per virtual stage. */
 static int set_stage_recompute(struct config *c, const struct config_option *opt,
                                const char *label, const char *value, struct pp_error *err)
 {
-	int n = 0;
-
 	(void)opt;
-	for (const char *p = value;; n++) {
-		size_t len = strcspn(p, ",");
-		int k = 0;
-
-		while (recomputes[k] != NULL &&
-		       (strlen(recomputes[k]) != len || strncmp(p, recomputes[k], len) != 0))
-			k++;
-		if (recomputes[k] == NULL || n == PP_MAX_LIST)
-			return pp_fail(err, PP_ERR_USAGE,
-			               "%s '%.40s%s': must be up to %d of none, selective and full, "
-			               "comma-separated (one a virtual stage)",
-			               label, value, strlen(value) > 40 ? "..." : "", PP_MAX_LIST);
-		c->stage_recompute[n] = (signed char)k;
-		if (p[len] == '\0')
-			break;
-		p += len + 1;
-	}
-	c->nstage_recompute = n + 1;
-	return 0;
+	return set_stage_list(c, label, value, "of none, selective and full", recompute_item,
+	                      &c->nstage_recompute, err);
 }
 
 static void format_stage_recompute(const struct config *c, const struct config_option *opt,
                                    char *buf, size_t n)
 {
-	size_t len = 0;
-
 	(void)opt;
-	buf[0] = '\0';
-	for (int i = 0; i < c->nstage_recompute && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "," : "",
-		                        recomputes[c->stage_recompute[i]]);
+	format_stage_list(c, c->nstage_recompute, buf, n, recompute_text);
 }
 
 /* --device-gpus: GPU presets, one a pipeline device, comma-separated; NAME*N stands for N

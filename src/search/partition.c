@@ -391,6 +391,17 @@ static bool cand_new(const struct search *z, struct cand *c)
 	return true;
 }
 
+/* A candidate that is cur, in c; false when out of memory. */
+static bool cand_from(const struct search *z, const struct partition_choice *cur, struct cand *c)
+{
+	if (!cand_new(z, c))
+		return false;
+	memcpy(c->layers, cur->layers, (size_t)z->S * sizeof(int));
+	memcpy(c->rc, cur->recompute, (size_t)z->S);
+	memcpy(c->off, cur->offload, (size_t)z->S);
+	return true;
+}
+
 static void cands_free(struct cand *cs, size_t n)
 {
 	for (size_t i = 0; cs != NULL && i < n; i++) {
@@ -609,11 +620,8 @@ static int moves(struct search *z, const struct partition_choice *cur, struct ca
 			s = (int)(m / (size_t)S);
 			if (t == s || cur->layers[s] <= z->min[s])
 				continue;
-			if (!cand_new(z, &c))
+			if (!cand_from(z, cur, &c))
 				return pp_nomem(z->err, (size_t)S, sizeof(int));
-			memcpy(c.layers, cur->layers, (size_t)S * sizeof(int));
-			memcpy(c.rc, cur->recompute, (size_t)S);
-			memcpy(c.off, cur->offload, (size_t)S);
 			c.layers[s]--;
 			c.layers[t]++;
 			/* a stage left without layers recomputes and offloads nothing */
@@ -626,11 +634,8 @@ static int moves(struct search *z, const struct partition_choice *cur, struct ca
 			s = (int)(m - shifts - rcs);
 			if (cur->layers[s] == 0)
 				continue;
-			if (!cand_new(z, &c))
+			if (!cand_from(z, cur, &c))
 				return pp_nomem(z->err, (size_t)S, sizeof(int));
-			memcpy(c.layers, cur->layers, (size_t)S * sizeof(int));
-			memcpy(c.rc, cur->recompute, (size_t)S);
-			memcpy(c.off, cur->offload, (size_t)S);
 			c.off[s] = !c.off[s];
 		} else {
 			/* stage s to each of the two other recomputations */
@@ -641,11 +646,8 @@ static int moves(struct search *z, const struct partition_choice *cur, struct ca
 			lv = (rc_level(cur->recompute[s]) + dir) % 3;
 			if (cur->layers[s] == 0)
 				continue;
-			if (!cand_new(z, &c))
+			if (!cand_from(z, cur, &c))
 				return pp_nomem(z->err, (size_t)S, sizeof(int));
-			memcpy(c.layers, cur->layers, (size_t)S * sizeof(int));
-			memcpy(c.rc, cur->recompute, (size_t)S);
-			memcpy(c.off, cur->offload, (size_t)S);
 			c.rc[s] = rc_of_level[lv];
 		}
 		(*cs)[(*n)++] = c;
