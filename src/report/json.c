@@ -265,6 +265,21 @@ static void add_moe(struct build *b, cJSON *obj, const struct cost_model *k)
 	add_number(b, o, "dispatch_bytes", k->dispatch_bytes > 0 ? k->dispatch_bytes : k->dtype_bytes);
 }
 
+/* A GPU's figures as the per-op model uses them, memory bandwidth to its reserve. */
+static void add_gpu_figures(struct build *b, cJSON *o, const struct cost_type *ty)
+{
+	add_number(b, o, "memory_bandwidth", ty->hw.memory_bandwidth);
+	add_number(b, o, "sms", ty->hw.sms);
+	add_number(b, o, "gemm_efficiency", ty->hw.gemm_efficiency);
+	add_number(b, o, "sustained_share", ty->hw.sustained);
+	add_number(b, o, "attention_efficiency", ty->hw.attention_efficiency);
+	add_number(b, o, "attention_bwd_efficiency", ty->hw.attention_bwd_efficiency);
+	add_number(b, o, "memory_efficiency", ty->hw.memory_efficiency);
+	add_number(b, o, "kernel_overhead", ty->hw.kernel_overhead);
+	add_number(b, o, "gpu_memory_bytes", ty->capacity_bytes);
+	add_number(b, o, "memory_reserve_bytes", ty->reserve_bytes);
+}
+
 /* With mixed GPUs, each device's GPU ("device_gpus") and each GPU's figures and layer times
  * ("gpu_types", by their first device); nothing when every device has one GPU. */
 static void add_gpu_types(struct build *b, cJSON *obj, const struct cost_model *k, int p)
@@ -285,16 +300,7 @@ static void add_gpu_types(struct build *b, cJSON *obj, const struct cost_model *
 			return;
 		add_string(b, o, "gpu", ty->gpu);
 		add_number(b, o, "tflops", ty->hw.tflops);
-		add_number(b, o, "memory_bandwidth", ty->hw.memory_bandwidth);
-		add_number(b, o, "sms", ty->hw.sms);
-		add_number(b, o, "gemm_efficiency", ty->hw.gemm_efficiency);
-		add_number(b, o, "sustained_share", ty->hw.sustained);
-		add_number(b, o, "attention_efficiency", ty->hw.attention_efficiency);
-		add_number(b, o, "attention_bwd_efficiency", ty->hw.attention_bwd_efficiency);
-		add_number(b, o, "memory_efficiency", ty->hw.memory_efficiency);
-		add_number(b, o, "kernel_overhead", ty->hw.kernel_overhead);
-		add_number(b, o, "gpu_memory_bytes", ty->capacity_bytes);
-		add_number(b, o, "memory_reserve_bytes", ty->reserve_bytes);
+		add_gpu_figures(b, o, ty);
 		add_number(b, o, "host_bandwidth", ty->host_bandwidth);
 		add_flops(b, o, "layer_times", &ty->layer_ms);
 		add_flops(b, o, "head_times", &ty->head_ms);
@@ -325,16 +331,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_gpu_types(b, o, k, s->sched->p);
 	add_number(b, o, "tflops", t0->hw.tflops);
 	add_number(b, o, "efficiency", k->efficiency);
-	add_number(b, o, "memory_bandwidth", t0->hw.memory_bandwidth);
-	add_number(b, o, "sms", t0->hw.sms);
-	add_number(b, o, "gemm_efficiency", t0->hw.gemm_efficiency);
-	add_number(b, o, "sustained_share", t0->hw.sustained);
-	add_number(b, o, "attention_efficiency", t0->hw.attention_efficiency);
-	add_number(b, o, "attention_bwd_efficiency", t0->hw.attention_bwd_efficiency);
-	add_number(b, o, "memory_efficiency", t0->hw.memory_efficiency);
-	add_number(b, o, "kernel_overhead", t0->hw.kernel_overhead);
-	add_number(b, o, "gpu_memory_bytes", t0->capacity_bytes);
-	add_number(b, o, "memory_reserve_bytes", t0->reserve_bytes);
+	add_gpu_figures(b, o, t0);
 	add_string(b, o, "link", k->link);
 	add_number(b, o, "link_bandwidth", k->link_bandwidth);
 	add_number(b, o, "link_latency", k->link_latency);

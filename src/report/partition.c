@@ -156,6 +156,25 @@ static int write_frameworks(FILE *out, const struct partition *p)
 	return 0;
 }
 
+/* Writes choice x as label's lines: its step and peak, its layers, recomputation and (when
+ * searched) offload per stage. */
+static void write_choice(FILE *out, const char *label, const struct partition *p,
+                         const struct partition_choice *x)
+{
+	fprintf(out, "%-18sstep %.6f ms; peak %.2f GB on device %d\n", label, x->step,
+	        x->peak / 1e9, x->peak_device);
+	fprintf(out, "%-18s", "  layers");
+	write_list(out, x, p->S, false);
+	fprintf(out, "\n%-18s", "  recompute");
+	write_list(out, x, p->S, true);
+	fputc('\n', out);
+	if (p->offload_free) {
+		fprintf(out, "%-18s", "  offload");
+		write_offload(out, x, p->S);
+		fputc('\n', out);
+	}
+}
+
 int report_partition_text(FILE *out, const struct report_partition *r)
 {
 	const struct partition *p = r->found;
@@ -180,30 +199,11 @@ int report_partition_text(FILE *out, const struct report_partition *r)
 	if (p->offload_free)
 		fprintf(out, "%-18schosen per stage: %g of its activations, or none\n", "offload",
 		        (double)p->share);
-	fprintf(out, "\n%-18sstep %.6f ms; peak %.2f GB on device %d\n", "best", b->step,
-	        b->peak / 1e9, b->peak_device);
-	fprintf(out, "%-18s", "  layers");
-	write_list(out, b, S, false);
-	fprintf(out, "\n%-18s", "  recompute");
-	write_list(out, b, S, true);
 	fputc('\n', out);
-	if (p->offload_free) {
-		fprintf(out, "%-18s", "  offload");
-		write_offload(out, b, S);
-		fputc('\n', out);
-	}
+	write_choice(out, "best", p, b);
 	if (q->set) {
-		fprintf(out, "%-18sstep %.6f ms; peak %.2f GB on device %d\n", "runner-up", q->step,
-		        q->peak / 1e9, q->peak_device);
-		fprintf(out, "%-18s", "  layers");
-		write_list(out, q, S, false);
-		fprintf(out, "\n%-18s", "  recompute");
-		write_list(out, q, S, true);
-		if (p->offload_free) {
-			fprintf(out, "\n%-18s", "  offload");
-			write_offload(out, q, S);
-		}
-		fprintf(out, "\n%-18s%s\n", "  why", why(reason, sizeof(reason), p, q, b));
+		write_choice(out, "runner-up", p, q);
+		fprintf(out, "%-18s%s\n", "  why", why(reason, sizeof(reason), p, q, b));
 	} else {
 		fprintf(out, "%-18snone: no other candidate fits\n", "runner-up");
 	}
