@@ -28,6 +28,16 @@ ppsim -p 4 -m 8 --html="$TMP/d.html" >/dev/null
 if grep -q '"nops":64,' "$TMP/d.html"; then ok; else
 	not_ok "--html: the data does not say 64 ops"
 fi
+# with activation offload (issue 39) the page holds the copies, whose memory lanes section 3
+# checks; a page without offload has none
+ppsim --model=llama3-8b --gpu=a100-80g --seq=4096 -p 4 -m 8 --mbs=4 --gpus=4 --offload=0.5 \
+	--host-bandwidth=100 --html="$TMP/offload.html" --format=json >"$TMP/offload.json"
+if grep -q '^"copies":\[0,' "$TMP/offload.html" && grep -q '"actBytes":' "$TMP/offload.html" &&
+	grep -q '"host_bytes":' "$TMP/offload.html" && ! grep -q '"copies"' "$TMP/d.html"; then
+	ok
+else
+	not_ok "--html: an offload run's page has no copies, or a run without offload has some"
+fi
 # serving runs and sweeps write whole pages too (their scripts closed, their data complete)
 ppsim serve -p 2 --num-requests 8 --html="$TMP/s.html" >/dev/null
 ppsim sweep --schedules=1f1b,zbh1 -p 2,4 -m 4 --html="$TMP/w.html" >/dev/null
@@ -128,11 +138,7 @@ fi
 browse "$TMP/p64.html" 524288 ops="$TMP/p64.csv"
 ppsim -s dualpipev -p 2 -m 6 --tcomm 0.1 --html="$TMP/pairs.html" >/dev/null
 ppsim --model=llama3-8b -p 4 -m 8 --tp=2 --cp=2 --dp=2 --html="$TMP/streams.html" >/dev/null
-# activation offload (issue 39): each memory lane follows the copies, its peaks on the GPU and in
-# host memory the report's activation_bytes and host_bytes
-ppsim --model=llama3-8b --gpu=a100-80g --seq=4096 -p 4 -m 8 --mbs=4 --gpus=4 --offload=0.5 \
-	--host-bandwidth=100 --html="$TMP/offload.html" --format=json >"$TMP/offload.json"
-# (small.html, serve.html and sweep.html are the pages of section 2)
+# (small.html, serve.html and sweep.html are the pages of section 2, offload.html of section 1)
 for page in small serve sweep; do
 	[ -s "$TMP/$page.html" ] || ppsim -p 4 -m 8 --html="$TMP/$page.html" >/dev/null
 done
