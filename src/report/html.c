@@ -460,8 +460,7 @@ static void write_copies(struct wbuf *w, const struct sim *s, const struct quant
 		*p++ = ',';
 		p += numfmt_i64(p, quantum_div(q, pr->end - pr->start));
 		*p++ = ',';
-		p += numfmt_i64(p, quantum_div(aq, pr->kind == COMM_OFFLOAD ? pr->amount
-		                                                              : -pr->amount));
+		p += numfmt_i64(p, quantum_div(aq, pr->kind == COMM_OFFLOAD ? pr->amount : -pr->amount));
 		if ((k & 15) == 15)
 			*p++ = '\n';
 		wbuf_commit(w, p);
