@@ -446,6 +446,7 @@ static void write_copies(struct wbuf *w, const struct sim *s, const struct quant
 	WBUF_LIT(w, ",\n\"copies\":[");
 	for (size_t k = 0; k < r->npieces; k++) {
 		const struct piece_record *pr = &r->pieces[k];
+		bool out = pr->kind == COMM_OFFLOAD;
 		char *p;
 
 		if (pr->amount == 0 || (pr->kind != COMM_OFFLOAD && pr->kind != COMM_RELOAD))
@@ -460,7 +461,7 @@ static void write_copies(struct wbuf *w, const struct sim *s, const struct quant
 		*p++ = ',';
 		p += numfmt_i64(p, quantum_div(q, pr->end - pr->start));
 		*p++ = ',';
-		p += numfmt_i64(p, quantum_div(aq, pr->kind == COMM_OFFLOAD ? pr->amount : -pr->amount));
+		p += numfmt_i64(p, quantum_div(aq, out ? pr->amount : -pr->amount));
 		if ((k & 15) == 15)
 			*p++ = '\n';
 		wbuf_commit(w, p);
