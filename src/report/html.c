@@ -9,7 +9,8 @@
  * The data is written as a stream of numbers, per op its kind, micro-batch, stage, the gap
  * after the previous op of its device and its duration in ticks, and its activation change, so
  * a run of a million ops takes about 20 bytes an op; then, for a run that has them, the ops'
- * slacks, which the viewer shows on hover, outlining the ops that have none (critical). A run of
+ * slacks, which the viewer shows on hover, outlining the ops that have none (critical); with
+ * activation offload, the copies to host memory and back (write_copies). A run of
  * more than HTML_PIECE ops or messages sends the rest of them in scripts of their own after the
  * page's data (write_pieces), so that every page ppsim writes opens in a browser.
  */
@@ -159,6 +160,13 @@ static void quanta(const struct sim *s, struct quantum *time_q, struct quantum *
 		gcd_with(&g, r->msgs[k].start - r->times[r->msgs[k].from].end);
 		gcd_with(&g, r->msgs[k].end - r->msgs[k].start);
 	}
+	/* activation offload's copies (only they carry an amount) */
+	for (size_t k = 0; k < r->npieces; k++)
+		if (r->pieces[k].amount != 0) {
+			gcd_with(&g, r->pieces[k].start);
+			gcd_with(&g, r->pieces[k].end - r->pieces[k].start);
+			gcd_with(&a, r->pieces[k].amount);
+		}
 	*time_q = g.q > 0 ? g : quantum_of(1);
 	*act_q = a.q > 0 ? a : quantum_of(1);
 }
@@ -409,6 +417,58 @@ static void write_streams(struct wbuf *w, const struct sim *s)
 	wbuf_printf(w, ",\"step_time\":%s}", REPORT_NUM(num, m->step_time));
 }
 
+/* Whether s's run offloads activations: has copies that move an amount. */
+static bool has_copies(const struct sim *s)
+{
+	for (size_t k = 0; k < s->result->npieces; k++)
+		if (s->result->pieces[k].amount != 0)
+			return true;
+	return false;
+}
+
+/*
+ * With activation offload: the bytes of an activation quantum (with a model) and the copies,
+ * per copy its device, start and duration in time quanta q and amount in activation quanta aq,
+ * positive for a copy out to host memory, negative for one back, in the order issued. The page
+ * follows the activations on the GPU and in host memory with them as the engine counts them
+ * (struct device_result's peak_act and host_peak).
+ */
+static void write_copies(struct wbuf *w, const struct sim *s, const struct quantum *q,
+                         const struct quantum *aq)
+{
+	const struct result *r = s->result;
+	bool first = true;
+
+	if (s->cost->model != NULL) {
+		WBUF_LIT(w, ",\n\"actBytes\":");
+		wbuf_i64(w, aq->q);
+	}
+	WBUF_LIT(w, ",\n\"copies\":[");
+	for (size_t k = 0; k < r->npieces; k++) {
+		const struct piece_record *pr = &r->pieces[k];
+		bool out = pr->kind == COMM_OFFLOAD;
+		char *p;
+
+		if (pr->amount == 0 || (pr->kind != COMM_OFFLOAD && pr->kind != COMM_RELOAD))
+			continue;
+		p = wbuf_reserve(w, 4 * NUMFMT_MAX + 8);
+		if (!first)
+			*p++ = ',';
+		first = false;
+		p += numfmt_u64(p, pr->dev);
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(q, pr->start));
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(q, pr->end - pr->start));
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(aq, out ? pr->amount : -pr->amount));
+		if ((k & 15) == 15)
+			*p++ = '\n';
+		wbuf_commit(w, p);
+	}
+	wbuf_char(w, ']');
+}
+
 /* One run's object of window.PPSIM.runs. */
 static void write_run(FILE *out, const struct report_row *row)
 {
@@ -422,6 +482,7 @@ static void write_run(FILE *out, const struct report_row *row)
 	struct html_ops c;
 	struct wbuf w;
 	pp_time end = s->frame.origin + (pp_time)(s->frame.makespan * tick + 0.5);
+	bool copies = has_copies(s);
 
 	quanta(s, &q, &aq);
 	fputs("{\"label\":", out);
@@ -463,7 +524,11 @@ static void write_run(FILE *out, const struct report_row *row)
 		fprintf(out, ",\"fill\":%s", REPORT_NUM(num, fill > 0 ? fill : 0));
 		fprintf(out, ",\"drain\":%s", REPORT_NUM(num, drain > 0 ? drain : 0));
 		fprintf(out, ",\"comm_wait\":%s", REPORT_NUM(num, dm->comm_wait));
-		fprintf(out, ",\"peak_activations\":%s}", REPORT_NUM(num, dm->peak_activations));
+		fprintf(out, ",\"peak_activations\":%s", REPORT_NUM(num, dm->peak_activations));
+		if (copies && m->has_model)
+			fprintf(out, ",\"activation_bytes\":%.17g,\"host_bytes\":%.17g",
+			        dm->activation_bytes, dm->host_bytes);
+		fputc('}', out);
 	}
 	fputs("],\n\"ops\":[", out);
 	/* the arrays of numbers, a few per op and message, through the base layer's writer; the
@@ -487,6 +552,8 @@ static void write_run(FILE *out, const struct report_row *row)
 		wbuf_printf(&w, ",\n\"piece\":%zu,\"opsMore\":[],\"msgsMore\":[],\"slackMore\":[]",
 		            HTML_PIECE);
 	write_streams(&w, s);
+	if (copies)
+		write_copies(&w, s, &q, &aq);
 	wbuf_char(&w, '}');
 	wbuf_finish(&w);
 }

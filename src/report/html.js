@@ -1,7 +1,8 @@
 /* The interactive viewer of ppsim's --html report. It reads window.PPSIM (written by
  * src/report/html.c) and draws every run on one time axis: per device a lane of ops, under it
  * its communication streams (when the run has them), a thin lane of its outgoing transfers and
- * a lane of its activation memory; in a strip that stays at the bottom of the window, each
+ * a lane of its activation memory (with activation offload, the activations in host memory
+ * stacked over the GPU's); in a strip that stays at the bottom of the window, each
  * run's bubble over time and the time axis.
  *
  * Truth at every size: each pixel column of a lane is drawn as high as the share of it the
@@ -28,7 +29,7 @@
 	var LIGHT = ["#9fb7d3", "#f8c795", "#acd0a7", "#f0abac"];
 	var IDLE = "#f1f1f1", BACK = "#ffffff", CRIT = "#111111", WIRE_C = "#767676",
 		MEM_C = "#76448a", BUBBLE_C = "#9c755f", EXPOSED_C = "#ff9da7", SEL_C = "#c71585",
-		MEMBACK = "#fafafa";
+		MEMBACK = "#fafafa", HOST_C = "#1b7a6e";
 	var SCOLOR = ["#17becf", "#bcbd22", "#6b6ecf", "#b07aa1", "#637939"]; /* dp, tp, ep, d2h, h2d */
 	var REQ_C = ["#c9c9c9", "#d4a6c8", "#86bcb6"];
 	var TITLE = 22, CRITH = 5, LANE = 18, STREAM = 8, WIRE = 6, MEM = 14, GAP = 5;
@@ -84,7 +85,7 @@
 	/* per kind: fill, fill on odd chunks, the separator's (an op's last column), as pixels */
 	var PX = {dark: COLOR.map(pack), light: LIGHT.map(pack), darkEdge: COLOR.map(function (c) { return pack(shade(c, 0.72)); }),
 		lightEdge: LIGHT.map(function (c) { return pack(shade(c, 0.72)); }), idle: pack(IDLE), back: pack(BACK),
-		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), memBack: pack(MEMBACK), bubble: pack(BUBBLE_C)};
+		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), host: pack(HOST_C), memBack: pack(MEMBACK), bubble: pack(BUBBLE_C)};
 
 	/* First index in [a, b) of sorted A whose value is above t. */
 	function upper(A, a, b, t) {
@@ -243,25 +244,67 @@
 	}
 
 	/* Memory: an allocation at its op's start, a release at its op's end; per device the level
-	 * after each event and a tree of their maxima (a column's highest level in O(log n)). */
+	 * after each event and a tree of their maxima (a column's highest level in O(log n)).
+	 * With activation offload (r.copies: per copy its device, start and duration in time quanta
+	 * and amount, out to host memory when positive, back when negative), as the engine counts
+	 * them: a copy out holds host memory from its start and leaves the GPU at its end, a copy
+	 * back takes GPU memory from its start and leaves host memory at its end, and at one time
+	 * what leaves goes before what arrives; per device then also the levels in host memory
+	 * (r.hostMem), and the lane's scale (r.memPeak) is the highest sum of a device's two peaks,
+	 * so that the host's band fits over the GPU's. */
+	function levels(ev) {
+		var n = ev.length, T = new Float64Array(n), tree = new Float64Array(2 * n), lvl = 0, top = 0, i;
+		for (i = 0; i < n; i++) {
+			lvl += ev[i][1];
+			T[i] = ev[i][0]; tree[n + i] = lvl;
+			if (lvl > top) top = lvl;
+		}
+		for (i = n - 1; i > 0; i--) tree[i] = Math.max(tree[2 * i], tree[2 * i + 1]);
+		return {n: n, T: T, tree: tree, X: index(T, n), peak: top};
+	}
 	function memorySummary(r) {
 		r.mem = [];
-		var peak = 0;
-		for (var d = 0; d < r.p; d++) {
-			var ev = [], i;
-			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++)
+		var peak = 0, cp = r.copies, host = [], d, i;
+		for (d = 0; d < r.p; d++) host.push([]);
+		for (var d0 = 0; d0 < r.p; d0++) {
+			var ev = [];
+			for (i = r.devStart[d0]; i < r.devStart[d0 + 1]; i++)
 				if (r.A[i] !== 0) ev.push([r.A[i] > 0 ? r.S[i] : r.E[i], r.A[i]]);
-			ev.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });
-			var n = ev.length, T = new Float64Array(n), tree = new Float64Array(2 * n), lvl = 0;
-			for (i = 0; i < n; i++) {
-				lvl += ev[i][1];
-				T[i] = ev[i][0]; tree[n + i] = lvl;
-				if (lvl > peak) peak = lvl;
+			r.mem.push(ev);
+		}
+		if (cp) {
+			for (i = 0; i + 3 < cp.length; i += 4) {
+				var a = cp[i + 3], S = cp[i + 1] / r.tick, E = (cp[i + 1] + cp[i + 2]) / r.tick;
+				d = cp[i];
+				if (a > 0) { host[d].push([S, a]); r.mem[d].push([E, -a]); }
+				else { r.mem[d].push([S, -a]); host[d].push([E, a]); }
 			}
-			for (i = n - 1; i > 0; i--) tree[i] = Math.max(tree[2 * i], tree[2 * i + 1]);
-			r.mem.push({n: n, T: T, tree: tree, X: index(T, n)});
+			r.copies = null;
+			r.hostMem = [];
+		}
+		var order = cp ? function (a, b) { return a[0] - b[0] || a[1] - b[1]; }
+			: function (a, b) { return a[0] - b[0] || b[1] - a[1]; };
+		for (d = 0; d < r.p; d++) {
+			r.mem[d].sort(order);
+			r.mem[d] = levels(r.mem[d]);
+			if (cp) {
+				host[d].sort(order);
+				r.hostMem.push(levels(host[d]));
+				peak = Math.max(peak, r.mem[d].peak + r.hostMem[d].peak);
+			} else {
+				peak = Math.max(peak, r.mem[d].peak);
+			}
 		}
 		r.memPeak = peak;
+	}
+	/* the level of m after its events up to time t */
+	function levelAt(m, t) {
+		var j = upper(m.T, 0, m.n, t);
+		return j > 0 ? m.tree[m.n + j - 1] : 0;
+	}
+	/* an amount of activations as the page says it: GB with a model, else in its units */
+	function amount(r, x) {
+		return r.actBytes ? num(x * r.actBytes / 1e9) + " GB" : num(x) + " units";
 	}
 	function memMax(m, a, b) {
 		var v = a > 0 ? m.tree[m.n + a - 1] : 0, n = m.n;
@@ -563,11 +606,18 @@
 		var my0 = dev(yt + WIRE), my1 = dev(yt + WIRE + MEM - 2), mh = my1 - my0 - Math.round(dpr);
 		rect(cx0, cx1, my0, my1, PX.memBack);
 		var m = r.mem[d], a = lowerAt(m.T, m.X, m.n, 0, colT[0]);
+		var h = r.hostMem ? r.hostMem[d] : null, ha = h ? lowerAt(h.T, h.X, h.n, 0, colT[0]) : 0;
 		for (c = 0; c < ncol; c++) {
 			var b = lowerAt(m.T, m.X, m.n, a, colT[c + 1]), lvl = memMax(m, a, b);
 			var hgt = Math.round(mh * lvl / r.memPeak);
 			if (hgt > 0) column(cx0 + c, my1 - hgt, my1, PX.mem);
 			a = b;
+			if (!h) continue;
+			/* the host's highest level in the column, a band over the GPU's (a pixel apart) */
+			var hb = lowerAt(h.T, h.X, h.n, ha, colT[c + 1]), up = Math.round(mh * memMax(h, ha, hb) / r.memPeak);
+			var base = my1 - hgt - (hgt > 0 ? Math.round(dpr) : 0);
+			if (up > 0) column(cx0 + c, Math.max(my0, base - up), base, PX.host);
+			ha = hb;
 		}
 	}
 
@@ -860,6 +910,8 @@
 			}
 			if (yy < 0 || yy >= r.p * r.row) continue;
 			var d = Math.floor(yy / r.row), in_ = yy - d * r.row - CRITH;
+			var inMem = in_ - LANE - r.streamH - WIRE;
+			if (r.hostMem && x >= LEFT && inMem >= 0 && inMem < MEM) return [r, d, "memory", T(x)];
 			if (in_ < 0 || in_ >= LANE || x < LEFT) return null;
 			var t = T(x), i = firstAfter(r, d, t);
 			var slack = (view.t1 - view.t0) / plotW();
@@ -907,10 +959,20 @@
 			lines.push("last input: " + label(r, r.MF[last]) + " from GPU " + r.dev[r.MF[last]] +
 				", sent " + num(r.MS[last]) + ", arrived " + num(r.ME[last]) +
 				"; waited " + num(Math.max(0, Math.min(r.S[i], r.ME[last]) - prev)) + " for it");
+		if (r.hostMem)
+			lines.push("as it starts: " + memoryLines(r, d, r.S[i]).join(", "));
 		return lines;
 	}
-	function describe(r, i, what) {
+	/* the activations of device d of r (with offload) at time t, as lines */
+	function memoryLines(r, d, t) {
+		return ["activations on the GPU " + amount(r, levelAt(r.mem[d], t)) + " (peak " + amount(r, r.mem[d].peak) + ")",
+			"offloaded to host memory " + amount(r, levelAt(r.hostMem[d], t)) + " (peak " + amount(r, r.hostMem[d].peak) + ")"];
+	}
+	function describe(r, i, what, t) {
 		if (what === "request") return describeRequest(r, i);
+		if (what === "memory")
+			return "<b>" + esc(r.devices[i].label) + " memory</b> at " + esc(num(t)) + " " + esc(r.unit) + "<br>" +
+				memoryLines(r, i, t).map(esc).join("<br>");
 		var lines = details(r, i);
 		lines[0] = "<b>" + esc(lines[0].split(" ")[0]) + "</b> " + esc(lines[0].replace(/^\S+ /, ""));
 		return lines.map(function (l, j) { return j ? esc(l) : l; }).join("<br>");
@@ -1014,7 +1076,7 @@
 		if (e.pointerType !== "mouse") return;
 		var h = hit(e.offsetX, e.offsetY);
 		if (!h) { tip.style.display = "none"; return; }
-		tip.innerHTML = describe(h[0], h[1], h[2]);
+		tip.innerHTML = describe(h[0], h[1], h[2], h[3]);
 		tip.style.display = "block";
 		tip.style.left = Math.min(e.pageX + 12, document.body.scrollWidth - 320) + "px";
 		tip.style.top = e.pageY + 14 + "px";
@@ -1026,7 +1088,7 @@
 			gesture = null;
 			if (g && !g.moved && !g.pinch && e.type === "pointerup") {
 				var h = hit(g.ox, g.oy);
-				if (h && h[2] !== "request") select(runs.indexOf(h[0]), h[1]);
+				if (h && !h[2]) select(runs.indexOf(h[0]), h[1]);
 			}
 		} else if (npointers() === 1) {
 			var id = Object.keys(pointers)[0];
@@ -1066,10 +1128,14 @@
 	function breakdown() {
 		var html = "";
 		runs.forEach(function (r) {
+			/* with offload, the peaks of activations on the GPU and in host memory */
+			var host = r.hostMem && r.devices.length && r.devices[0].host_bytes !== undefined;
 			html += "<table class=\"bubble\"><caption>" + esc(r.title) + "</caption><tr><th scope=\"col\">device</th>" +
 				"<th scope=\"col\">busy</th><th scope=\"col\">busy share</th><th scope=\"col\">fill</th><th scope=\"col\">drain</th>" +
 				"<th scope=\"col\">comm wait</th><th scope=\"col\">other idle</th>" +
-				"<th scope=\"col\">bubble</th><th scope=\"col\">peak activations</th><td class=\"bar\" aria-hidden=\"true\"></td></tr>";
+				"<th scope=\"col\">bubble</th><th scope=\"col\">peak activations</th>" +
+				(host ? "<th scope=\"col\">activations on the GPU (GB)</th><th scope=\"col\">in host memory (GB)</th>" : "") +
+				"<td class=\"bar\" aria-hidden=\"true\"></td></tr>";
 			r.devices.forEach(function (v) {
 				var span = r.makespan, other = Math.max(0, v.idle - v.fill - v.drain - v.comm_wait);
 				var parts = [["busy", v.busy], ["fill", v.fill], ["drain", v.drain],
@@ -1078,7 +1144,9 @@
 					(span > 0 ? (100 * v.busy / span).toFixed(1) + "%" : "") + "</td><td>" +
 					num(v.fill) + "</td><td>" + num(v.drain) + "</td><td>" + num(v.comm_wait) +
 					"</td><td>" + num(other) + "</td><td>" + num(span > 0 ? v.idle / span : 0) +
-					"</td><td>" + num(v.peak_activations) + "</td><td class=\"bar\" aria-hidden=\"true\">";
+					"</td><td>" + num(v.peak_activations) + "</td>" +
+					(host ? "<td>" + num(v.activation_bytes / 1e9) + "</td><td>" + num(v.host_bytes / 1e9) + "</td>" : "") +
+					"<td class=\"bar\" aria-hidden=\"true\">";
 				parts.forEach(function (p) {
 					html += "<span class=\"" + p[0] + "\" style=\"width:" +
 						(span > 0 ? 100 * p[1] / span : 0) + "%\" title=\"" + p[0] + " " +
@@ -1146,8 +1214,12 @@
 		if (runs.some(function (r) { return r.nmsgs > 0; }))
 			add(WIRE_C, "transfers, arrows to the consumer");
 		add(BUBBLE_C, "bubble over time: the share of devices idle (in view)");
-		if (runs.some(function (r) { return r.memPeak > 0; }))
+		if (runs.some(function (r) { return r.hostMem; })) {
+			add(MEM_C, "activation memory on the GPU");
+			add(HOST_C, "activations offloaded to host memory (over the GPU's)");
+		} else if (runs.some(function (r) { return r.memPeak > 0; })) {
 			add(MEM_C, "activation memory");
+		}
 		add(SEL_C, "the selected op (keyboard or click)");
 		var withStreams = runs.filter(function (r) { return r.streams; });
 		if (withStreams.length > 0) {
@@ -1176,6 +1248,25 @@
 		return out;
 	}
 
+	/* the memory lanes on the canvas now, for tests: per visible lane its device pixels, the
+	 * height of its scale, the peaks on the GPU and in host memory (null without offload) and
+	 * the bytes of their unit */
+	function memoryLanes() {
+		var out = [];
+		runs.forEach(function (r, k) {
+			var v = rowsInView(r);
+			if (!(r.memPeak > 0)) return;
+			for (var d = v[0]; d < v[1]; d++) {
+				var yt = laneTop(r, d) + LANE + r.streamH, my0 = dev(yt + WIRE), my1 = dev(yt + WIRE + MEM - 2);
+				if (my0 < 0 || my1 > H) continue;
+				out.push({run: k, device: d, x0: cx0, x1: cx1, y0: my0, y1: my1, mh: my1 - my0 - Math.round(dpr),
+					gap: Math.round(dpr), scale: r.memPeak, gpu: r.mem[d].peak, host: r.hostMem ? r.hostMem[d].peak : null,
+					bytes: r.actBytes || null, colours: {gpu: MEM_C, host: HOST_C, back: MEMBACK}});
+			}
+		});
+		return out;
+	}
+
 	el("opcount").textContent = String(total);
 	legend();
 	breakdown();
@@ -1190,7 +1281,8 @@
 			return COLOR.concat(LIGHT).map(function (c) { return contrast(c, labelOn(c)); });
 		},
 		/* the tooltip text at canvas point (x, y), or null */
-		hit: function (x, y) { var h = hit(x, y); return h ? describe(h[0], h[1], h[2]) : null; },
+		hit: function (x, y) { var h = hit(x, y); return h ? describe(h[0], h[1], h[2], h[3]) : null; },
+		memory: memoryLanes,
 		/* the canvas point at the middle of op i of run k, as the canvas shows it now */
 		locate: function (k, i) {
 			var r = runs[k];

@@ -18,7 +18,13 @@
 //           reach the live region
 //   a11y    axe-core finds no serious or critical violation; op labels meet 4.5:1 contrast on
 //           their fills; no colour has two meanings in the legend
+//   memory=RUN.json  (a run with activation offload; RUN.json its --format=json report) each
+//           device's memory lane peaks at the report's activation_bytes on the GPU and its
+//           host_bytes in host memory, and at the fitted view its tallest GPU column and host
+//           band are drawn that high; the legend names both colours; hovering the lane and
+//           selecting an op (the live region) tell the amounts on the GPU and in host memory
 // Prints "ok - ..." or "not ok - ..." per check; exits 1 on a failure.
+import {readFileSync} from "node:fs";
 import {createRequire} from "node:module";
 import {join, resolve} from "node:path";
 import {pathToFileURL} from "node:url";
@@ -260,6 +266,56 @@ async function a11y(page, name) {
 	}
 }
 
+async function memory(page, name, json) {
+	const want = JSON.parse(readFileSync(json, "utf8")).devices;
+	await page.evaluate(() => { window.scrollTo(0, 0); window.ppsimView.fit(); window.ppsimView.draw(); });
+	const got = await page.evaluate(() => {
+		const V = window.ppsimView, g = document.getElementById("timeline").getContext("2d");
+		const hex = (c) => [parseInt(c.slice(1, 3), 16), parseInt(c.slice(3, 5), 16), parseInt(c.slice(5, 7), 16)];
+		return V.memory().map((L) => {
+			const d = g.getImageData(L.x0, L.y0, L.x1 - L.x0, L.y1 - L.y0).data, w = L.x1 - L.x0, h = L.y1 - L.y0;
+			const G = hex(L.colours.gpu), H = hex(L.colours.host);
+			const is = (x, y, c) => { const i = 4 * (y * w + x); return d[i] === c[0] && d[i + 1] === c[1] && d[i + 2] === c[2]; };
+			// per column, the GPU's run up from the bottom and the host's band (its pixels)
+			let gpuTop = 0, hostTop = 0;
+			for (let x = 0; x < w; x++) {
+				let gy = 0, hy = 0;
+				while (gy < h && is(x, h - 1 - gy, G)) gy++;
+				for (let y = 0; y < h; y++) if (is(x, y, H)) hy++;
+				gpuTop = Math.max(gpuTop, gy); hostTop = Math.max(hostTop, hy);
+			}
+			const mid = {x: (L.x0 + L.x1) / 2, y: (L.y0 + L.y1) / 2};
+			return {device: L.device, gpu: L.gpu * L.bytes, host: L.host * L.bytes,
+				gpuPx: gpuTop, hostPx: hostTop, wantGpuPx: Math.round(L.mh * L.gpu / L.scale), wantHostPx: Math.round(L.mh * L.host / L.scale),
+				tip: V.hit(mid.x, mid.y)};
+		});
+	});
+	let bad = "";
+	if (got.length !== want.length) bad = `${got.length} memory lanes in view for ${want.length} devices`;
+	for (const m of got) {
+		const w = want[m.device];
+		if (bad) break;
+		if (m.gpu !== w.activation_bytes || m.host !== w.host_bytes)
+			bad = `GPU ${m.device}: peaks ${m.gpu} on the GPU and ${m.host} in host memory, the report's ${w.activation_bytes} and ${w.host_bytes}`;
+		else if (m.gpuPx !== m.wantGpuPx || m.hostPx !== m.wantHostPx)
+			bad = `GPU ${m.device}: drawn ${m.gpuPx} and ${m.hostPx} pixels high, not ${m.wantGpuPx} and ${m.wantHostPx}`;
+		else if (!/activations on the GPU [\d.]+ GB .*offloaded to host memory [\d.]+ GB/.test(m.tip || ""))
+			bad = `GPU ${m.device}: hovering its memory lane shows "${m.tip}"`;
+	}
+	const hosts = got.filter((m) => m.host > 0).length;
+	check(!bad && hosts > 0, `${name}: each memory lane peaks at the device's activation_bytes on the GPU and its host_bytes in host memory (${hosts} devices offload), drawn that high, and its tooltip tells both${bad ? ": " + bad : ""}`);
+	const rest = await page.evaluate(() => {
+		const V = window.ppsimView;
+		V.select(0, 0);
+		const text = document.getElementById("details").textContent;
+		return {text: text, legend: V.legend.map((e) => e.text)};
+	});
+	check(/as it starts: activations on the GPU [\d.]+ GB .*offloaded to host memory [\d.]+ GB/.test(rest.text) &&
+		rest.legend.some((t) => /host memory/.test(t)) && rest.legend.some((t) => /on the GPU/.test(t)),
+		`${name}: the live region tells a selected op's activations on the GPU and in host memory, and the legend names both ("${rest.text.slice(-140)}")`);
+	await page.keyboard.press("Escape");
+}
+
 try {
 	for (const arg of pages) {
 		const at = arg.lastIndexOf(":"), file = arg.slice(0, at), checks = arg.slice(at + 1).split(",");
@@ -280,6 +336,7 @@ try {
 			else if (c === "input") await input(page, name);
 			else if (c === "keys") await keys(page, name);
 			else if (c === "a11y") await a11y(page, name);
+			else if (c.startsWith("memory=")) await memory(page, name, c.slice(7));
 			else check(false, `unknown check ${c}`);
 		}
 		check(errors.length === 0, `${name}: no console error, exception or request${errors.length ? ": " + errors.slice(0, 5).join("; ") : ""}`);
