@@ -266,6 +266,10 @@ struct config {
 	 * (preset_gpus); 0 entries: every device has gpu */
 	short device_gpu[PP_MAX_LIST];
 	int ndevice_gpus;
+	/* the physical device each device of the generated schedule runs on (--device-order, a
+	 * permutation of 0..p-1); 0 entries: device i on device i */
+	short device_order[PP_MAX_LIST];
+	int ndevice_order;
 	double tflops;           /* (model) peak dense bf16 TFLOP/s */
 	double memory_bandwidth; /* (model) GPU memory bandwidth in GB/s; 0: the GPU's */
 	double gpu_memory;       /* (model) GPU memory in GB */

@@ -118,6 +118,8 @@ struct sched {
 	uint32_t route_mbs;       /* micro-batches of a route: m / routes */
 	uint32_t *stage_device;   /* [S] device hosting each stage */
 	uint32_t *stage_chunk;    /* [S] chunk index of each stage on its device */
+	uint32_t *dev_logical;    /* [p] the generated device whose list device d runs
+	                           * (sched_reorder_devices), or NULL: device d's own */
 	struct op *ops;           /* [nops] all ops, grouped by device */
 	struct pp_arena *arena;   /* the arena ops may lie in (sched_new_in), or NULL */
 	size_t nops;              /* total ops: S * m * (split ? 3 : 2) */
@@ -285,6 +287,14 @@ struct sched *sched_alloc(int p, int v, int m, bool split, enum placement placem
 struct sched *sched_alloc_counts(int p, int v, int m, bool split, enum placement placement,
                                  const size_t *counts);
 
+/*
+ * Renumbers the devices of s, a complete schedule: the list the generator made for device i
+ * runs on device order[i] (order, a permutation of 0..p-1, such as --device-order). Each
+ * list is unchanged; stage_device, dev_start and the ops' grouping follow, and sched_stage_of
+ * answers for the new numbers. Returns 0, or -1 when out of memory (s then unchanged).
+ */
+int sched_reorder_devices(struct sched *s, const int *order);
+
 /* Sets the routes of s (struct sched), a count that divides its m and v; before its ops are
  * pushed when its devices hold their exact share. */
 void sched_set_routes(struct sched *s, int routes);
@@ -322,11 +332,13 @@ static inline void sched_push_pair(struct sched *s, int d, int f_mb, int f_stage
 	s->overlap = true;
 }
 
-/* The virtual stage of chunk c on device d under the schedule's placement (inline: generators
- * ask it once an op). */
+/* The virtual stage of chunk c on device d under the schedule's placement, after any device
+ * order (inline: generators ask it once an op). */
 static inline int sched_stage_of(const struct sched *s, int d, int c)
 {
 	assert(d >= 0 && d < s->p && c >= 0 && c < s->v);
+	if (s->dev_logical != NULL)
+		d = (int)s->dev_logical[d];
 	if (s->placement == PLACE_V)
 		return c % 2 == 0 ? c * s->p + d : (c + 1) * s->p - 1 - d;
 	return c * s->p + d;

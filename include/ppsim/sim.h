@@ -42,6 +42,8 @@ struct sim {
 	pp_time *perturbed;          /* sim_run_perturbed: the op and message durations the
 	                                engine was given, [2 nops]; else NULL */
 	bool given_times;            /* sim_run_perturbed was given each op's time */
+	uint32_t *placed;            /* [S] --device-order: each stage's physical device while
+	                                the run is built, else NULL */
 };
 
 /* What a run's memory and its outputs' sizes grow with, known before it is simulated. */

@@ -61,6 +61,11 @@ static int simulate(const struct cli *cli, struct config *c, struct sim **s, str
 		return -1;
 	if (cli->samples_file != NULL && c->samples == 0)
 		return pp_fail(err, PP_ERR_USAGE, "--samples-out: give --samples=N");
+	for (int i = 0; cli->export_file != NULL && i < c->ndevice_order; i++)
+		if (c->device_order[i] != i)
+			return pp_fail(err, PP_ERR_USAGE,
+			               "--export-schedule: a schedule file places its stages by loop or "
+			               "V and cannot carry --device-order; export without it");
 	if ((cli->nshards > 1 || cli->shard_file != NULL) && c->samples == 0)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "%s: a run shards its noise samples: give --samples=N",

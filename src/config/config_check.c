@@ -82,6 +82,20 @@ static int check_costs(const struct config *c, uint64_t ops, struct pp_error *er
 {
 	double bw, lat;
 
+	if (c->ndevice_order > 0 && c->schedule_file[0] != '\0')
+		return config_fail(c, "device_order", err,
+		                   "renumbers a generated schedule's devices; a schedule file (or a "
+		                   "measured order) names each op's device itself");
+	if (c->ndevice_order > 0 && c->ndevice_order != c->p)
+		return config_fail(c, "device_order", err,
+		                   "gives %d devices; give a permutation of 0..%d, one a device of "
+		                   "p = %d",
+		                   c->ndevice_order, c->p - 1, c->p);
+	for (int i = 0; i < c->ndevice_order; i++)
+		if (c->device_order[i] >= c->p)
+			return config_fail(c, "device_order", err,
+			                   "names device %d; p = %d devices are numbered 0 to %d",
+			                   c->device_order[i], c->p, c->p - 1);
 	/* with a schedule file the shape comes from the file, which sim_run checks against */
 	if (c->nstage_scale > 0 && c->schedule_file[0] == '\0' && c->nstage_scale != c->p &&
 	    c->nstage_scale != c->p * c->v)

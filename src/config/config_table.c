@@ -58,12 +58,66 @@ static int set_stage_recompute(struct config *c, const struct config_option *opt
                                const char *label, const char *value, struct pp_error *err);
 static void format_stage_recompute(const struct config *c, const struct config_option *opt,
                                    char *buf, size_t n);
+/* --device-order: device numbers, comma-separated, each once; the count is checked against p
+ * with the other settings. */
+static int set_device_order(struct config *c, const struct config_option *opt, const char *label,
+                            const char *value, struct pp_error *err)
+{
+	bool seen[PP_MAX_LIST] = {false};
+	int n = 0;
+
+	(void)opt;
+	for (const char *p = value;;) {
+		size_t len = strcspn(p, ",");
+		char word[16];
+		long long d;
+
+		snprintf(word, sizeof(word), "%.*s", (int)(len < 15 ? len : 15), p);
+		if (len > 15 || text_parse_int(word, 0, PP_MAX_LIST - 1, &d) != TEXT_OK)
+			return pp_fail(err, PP_ERR_USAGE,
+			               "%s '%.40s%s': '%.*s' is not a device number from 0 to %d",
+			               label, value, strlen(value) > 40 ? "..." : "",
+			               (int)(len < 40 ? len : 40), p, PP_MAX_LIST - 1);
+		if (seen[d])
+			return pp_fail(err, PP_ERR_USAGE,
+			               "%s '%.40s%s': device %lld appears twice (a permutation of "
+			               "0..p-1 names each device once)",
+			               label, value, strlen(value) > 40 ? "..." : "", d);
+		if (n == PP_MAX_LIST)
+			return pp_fail(err, PP_ERR_USAGE, "%s '%.40s%s': more than %d devices", label,
+			               value, strlen(value) > 40 ? "..." : "", PP_MAX_LIST);
+		seen[d] = true;
+		c->device_order[n++] = (short)d;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	c->ndevice_order = n;
+	return 0;
+}
+
+/* --device-order as "2,0,1,3". */
+static void format_device_order(const struct config *c, const struct config_option *opt,
+                                char *buf, size_t n)
+{
+	size_t len = 0;
+
+	(void)opt;
+	buf[0] = '\0';
+	for (int i = 0; i < c->ndevice_order && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%d", i ? "," : "", c->device_order[i]);
+}
+
 static void format_dist(const struct config *c, const struct config_option *opt, char *buf,
                         size_t n);
 static int set_device_gpus(struct config *c, const struct config_option *opt, const char *label,
                            const char *value, struct pp_error *err);
 static void format_device_gpus(const struct config *c, const struct config_option *opt,
                                char *buf, size_t n);
+static int set_device_order(struct config *c, const struct config_option *opt, const char *label,
+                            const char *value, struct pp_error *err);
+static void format_device_order(const struct config *c, const struct config_option *opt,
+                                char *buf, size_t n);
 
 static const struct config_option options[] = {
         {"svg-width", 0, "svg_width", CONFIG_ARG_COUNT, "PX",
@@ -206,6 +260,11 @@ static const struct config_option options[] = {
          "(mixed GPUs; default: --gpu on every device)",
          FIELD(device_gpu), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
          .flags = CONFIG_WHOLE, .parse = set_device_gpus, .format = format_device_gpus},
+        {"device-order", 0, "device_order", CONFIG_ARG_NAME, "LIST",
+         "physical device of each device of the generated schedule, a permutation of 0..p-1 "
+         "(default: 0,1,..,p-1): which GPU (--device-gpus) and node runs each device's ops",
+         FIELD(device_order), .commands = CONFIG_TRAINING, .flags = CONFIG_WHOLE,
+         .parse = set_device_order, .format = format_device_order},
         {"tflops", 0, "tflops", CONFIG_ARG_RATE, "X", "GPU peak dense bf16 TFLOP/s", FIELD(tflops),
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"gpu-memory", 0, "gpu_memory", CONFIG_ARG_RATE, "GB", "GPU memory in GB",

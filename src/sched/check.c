@@ -440,7 +440,9 @@ int sched_validate(const struct sched *s, struct pp_error *err)
 		return pp_nomem(err, (size_t)s->p, sizeof(*peak));
 	sched_peak_units(s, peak);
 	for (int d = 0; d < s->p && rc == 0; d++) {
-		double bound = s->desc->peak.fn(&sp, d);
+		/* the bound is the generated device's (sched_reorder_devices) */
+		double bound = s->desc->peak.fn(
+		        &sp, s->dev_logical != NULL ? (int)s->dev_logical[d] : d);
 
 		if (peak[d] > bound + 1e-9)
 			rc = pp_fail(err, PP_ERR_CONFIG,

@@ -544,7 +544,63 @@ struct sched *sched_copy(const struct sched *s)
 		memcpy(c->ops, s->ops, s->nops * sizeof(*c->ops));
 	for (int d = 0; d < s->p; d++)
 		c->dev_fill[d] = s->dev_fill[d];
+	if (s->dev_logical != NULL) {
+		/* the copy's lists lie as s's do: its stages on s's devices */
+		c->dev_logical = pp_mallocarray((size_t)s->p, sizeof(*c->dev_logical));
+		if (c->dev_logical == NULL) {
+			sched_free(c);
+			return NULL;
+		}
+		memcpy(c->dev_logical, s->dev_logical, (size_t)s->p * sizeof(*c->dev_logical));
+		memcpy(c->stage_device, s->stage_device, (size_t)s->S * sizeof(*c->stage_device));
+	}
 	return c;
+}
+
+int sched_reorder_devices(struct sched *s, const int *order)
+{
+	size_t p = (size_t)s->p;
+	struct op *ops = pp_mallocarray_large(s->nops > 0 ? s->nops : 1, sizeof(*ops));
+	size_t *start = pp_mallocarray(p + 1, sizeof(*start));
+	size_t *fill = pp_mallocarray(p, sizeof(*fill));
+	uint32_t *logical = pp_mallocarray(p, sizeof(*logical));
+	int *from = pp_mallocarray(p, sizeof(*from)); /* the generated device of each device */
+
+	if (ops == NULL || start == NULL || fill == NULL || logical == NULL || from == NULL) {
+		free(ops);
+		free(start);
+		free(fill);
+		free(logical);
+		free(from);
+		return -1;
+	}
+	for (size_t i = 0; i < p; i++) {
+		assert(order[i] >= 0 && (size_t)order[i] < p);
+		from[order[i]] = (int)i;
+	}
+	if (s->nops > 0)
+		memcpy(ops, s->ops, s->nops * sizeof(*ops));
+	start[0] = 0;
+	for (size_t q = 0; q < p; q++) {
+		size_t i = (size_t)from[q], n = s->dev_start[i + 1] - s->dev_start[i];
+
+		if (n > 0)
+			memcpy(s->ops + start[q], ops + s->dev_start[i], n * sizeof(*ops));
+		start[q + 1] = start[q] + n;
+		fill[q] = s->dev_fill[i];
+		logical[q] = s->dev_logical != NULL ? s->dev_logical[i] : (uint32_t)i;
+	}
+	for (int st = 0; st < s->S; st++)
+		s->stage_device[st] = (uint32_t)order[s->stage_device[st]];
+	free(ops);
+	free(from);
+	free(s->dev_start);
+	free(s->dev_fill);
+	free(s->dev_logical);
+	s->dev_start = start;
+	s->dev_fill = fill;
+	s->dev_logical = logical;
+	return 0;
 }
 
 void sched_free(struct sched *s)
@@ -556,6 +612,7 @@ void sched_free(struct sched *s)
 	free(s->dev_fill);
 	free(s->stage_device);
 	free(s->stage_chunk);
+	free(s->dev_logical);
 	free(s);
 }
 

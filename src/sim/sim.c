@@ -150,6 +150,30 @@ static int critical(struct sim *s, struct pp_error *err)
 }
 
 /*
+ * --device-order: the layout of s's schedule (generated, device i's lists not yet moved) on its
+ * physical devices, in s->placed, for the costs (each device's GPU, which hops leave a node)
+ * and a priced generator's prices; build moves the lists once the order is made. One place
+ * for every engine and report: they see the physical devices only.
+ */
+static int place(struct sim *s, struct cost_layout *layout, struct pp_error *err)
+{
+	const struct config *c = &s->config;
+	bool identity = true;
+
+	for (int i = 0; i < c->ndevice_order; i++)
+		identity &= c->device_order[i] == i;
+	if (identity)
+		return 0;
+	s->placed = pp_mallocarray((size_t)layout->S, sizeof(*s->placed));
+	if (s->placed == NULL)
+		return pp_nomem(err, (size_t)layout->S, sizeof(*s->placed));
+	for (int st = 0; st < layout->S; st++)
+		s->placed[st] = (uint32_t)c->device_order[s->sched->stage_device[st]];
+	layout->stage_device = s->placed;
+	return 0;
+}
+
+/*
  * Builds everything of s after its config (already settled and valid): schedule, cost,
  * priced order, engine run and metrics; with run false, it stops before the engine runs.
  * Returns 0, or -1 with err set, leaving in s what was built for sim_free.
@@ -210,6 +234,8 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 			return -1;
 	}
 	layout = cost_layout_of(s->sched);
+	if (place(s, &layout, err) != 0)
+		return -1;
 	if (config_has_model(c))
 		s->cost = cost_new_model(c, &layout, err);
 	else if ((s->cost = cost_new_explicit(c, &layout, c->w_mem_fraction)) == NULL)
@@ -221,6 +247,17 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 	if (desc != NULL && desc->fn.generate_priced != NULL &&
 	    sim_price_schedule(s->sched, s->cost, c, err) != 0)
 		return -1;
+	/* the costs were priced on the physical devices; now the schedule runs on them */
+	if (s->placed != NULL) {
+		int order[PP_MAX_LIST];
+
+		for (int i = 0; i < c->ndevice_order; i++)
+			order[i] = c->device_order[i];
+		if (sched_reorder_devices(s->sched, order) != 0)
+			return pp_nomem(err, s->sched->nops, sizeof(*s->sched->ops));
+		free(s->placed);
+		s->placed = NULL;
+	}
 	s->engine = engine_new(s->sched, s->cost, err);
 	if (s->engine == NULL)
 		return -1;
@@ -375,6 +412,7 @@ void sim_release(struct sim *s)
 	free(s->slack);
 	engine_free(s->engine);
 	free(s->perturbed);
+	free(s->placed);
 	cost_free(s->cost);
 	sched_free(s->sched);
 	pp_arena_release(&s->arena);

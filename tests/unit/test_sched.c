@@ -2401,6 +2401,47 @@ static void sched_copy_is_the_same_order_in_arrays_of_its_own(void)
 	sched_free(c);
 }
 
+/* sched_reorder_devices moves each device's list whole to its new number: stages, starts and
+ * sched_stage_of follow, the schedule stays valid (its peak bound the generated device's), and
+ * a copy keeps the order. */
+static void sched_reorder_devices_moves_each_list_whole(void)
+{
+	const char *names[] = {"1f1b", "interleaved", "zbv", "dualpipe", "dualpipev"};
+	int order[4] = {2, 0, 3, 1};
+
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		const struct sched_desc *desc = sched_find(names[k]);
+		struct sched_params sp = {4, desc->min_v, 8, 0};
+		struct sched *g = sched_new(desc, &sp), *s = sched_new(desc, &sp), *c;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL_FATAL(sched_reorder_devices(s, order), 0);
+		for (int i = 0; i < 4; i++) {
+			size_t n = g->dev_start[i + 1] - g->dev_start[i];
+
+			CU_ASSERT_EQUAL(s->dev_start[order[i] + 1] - s->dev_start[order[i]], n);
+			CU_ASSERT_EQUAL(memcmp(s->ops + s->dev_start[order[i]], g->ops + g->dev_start[i],
+			                       n * sizeof(*g->ops)),
+			                0);
+			CU_ASSERT_EQUAL(s->dev_logical[order[i]], (uint32_t)i);
+			for (int ch = 0; ch < g->v; ch++)
+				CU_ASSERT_EQUAL(sched_stage_of(s, order[i], ch), sched_stage_of(g, i, ch));
+		}
+		for (int st = 0; st < g->S; st++)
+			CU_ASSERT_EQUAL(s->stage_device[st], (uint32_t)order[g->stage_device[st]]);
+		CU_ASSERT_EQUAL(sched_validate(s, &(struct pp_error){0}), 0);
+		c = sched_copy(s);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		CU_ASSERT_EQUAL(memcmp(c->stage_device, s->stage_device, 4 * (size_t)s->v * 4), 0);
+		CU_ASSERT_EQUAL(memcmp(c->dev_logical, s->dev_logical, 4 * sizeof(uint32_t)), 0);
+		CU_ASSERT_EQUAL(sched_validate(c, &(struct pp_error){0}), 0);
+		sched_free(c);
+		sched_free(s);
+		sched_free(g);
+	}
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(sched_find_takes_each_name_and_pytorch_s_in_any_case),
         UNIT_TEST(sched_table_rows_are_whole_and_found_by_their_names),
@@ -2492,6 +2533,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_check_accepts_a_mixed_schedule_with_bw_or_b_and_w_per_micro_batch),
         UNIT_TEST(sched_check_rejects_a_mixed_backward_given_twice_or_a_w_without_its_b),
         UNIT_TEST(sched_copy_is_the_same_order_in_arrays_of_its_own),
+        UNIT_TEST(sched_reorder_devices_moves_each_list_whole),
         {NULL, NULL},
 };
 
