@@ -120,8 +120,8 @@ static int write_frameworks(FILE *out, const struct partition *p)
 {
 	static const char *const megatron_rc[] = {
 	        [PP_RECOMPUTE_NONE] = "",
-	        [PP_RECOMPUTE_FULL] = " --recompute-granularity=full --recompute-method=uniform "
-	                              "--recompute-num-layers=1",
+	        [PP_RECOMPUTE_FULL] = (" --recompute-granularity=full --recompute-method=uniform "
+	                               "--recompute-num-layers=1"),
 	        [PP_RECOMPUTE_SELECTIVE] = " --recompute-granularity=selective"};
 	static const char *const titan_rc[] = {[PP_RECOMPUTE_NONE] = "none",
 	                                       [PP_RECOMPUTE_FULL] = "full",
