@@ -28,7 +28,7 @@ struct partition_choice {
 	signed char *offload;   /* [S] 1: the stage offloads share of its activations */
 	float share;            /* the share an offloading stage offloads */
 	double step;            /* the step time (ms) */
-	double overflow;        /* bytes the fullest device holds beyond its memory; 0: fits */
+	double overflow;        /* bytes the devices hold beyond their memory, summed; 0: fits */
 	double peak;            /* the fullest device's bytes */
 	int peak_device;        /* that device */
 	int critical_device;    /* the device whose end is the step's */

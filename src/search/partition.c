@@ -240,11 +240,13 @@ static int simulate(const struct search *z, struct config *cfg, struct partition
 	for (int d = 0; d < s->sched->p; d++) {
 		const struct device_metrics *m = &s->metrics.devices[d];
 
-		/* over its own GPU's room (mixed GPUs differ) */
+		/* over its own GPU's room (mixed GPUs differ), summed over the devices: a move
+		 * that brings one of several devices under is better, so that a descent from
+		 * a run over memory everywhere has a way down */
 		double over = m->memory_bytes - (m->capacity_bytes - m->reserve_bytes);
 
-		if (over > x->overflow)
-			x->overflow = over;
+		if (over > 0)
+			x->overflow += over;
 		if (m->memory_bytes > x->peak) {
 			x->peak = m->memory_bytes;
 			x->peak_device = d;

@@ -165,3 +165,18 @@ if printf '%s' "$flags" | grep -q -- "--stage-offload=0.5," &&
 else
 	not_ok "partition --offload: no stage offloads, or its flags '$flags' do not give its step"
 fi
+
+# Every device over memory at the start (DeepSeek-V3 in DualPipe on 16 H800 ranks, nothing
+# recomputed): the descent still finds a run that fits, recomputing where it must.
+if [ -z "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ]; then
+	ppsim partition --model=deepseek-v3 --gpu=h800 -s dualpipe -p 16 --ep=64 --gpus=2048 \
+		--global-batch=15360 --seq=4096 --fp8=yes --ep-dispatch=deepep \
+		--distributed-optimizer=yes -f json >"$TMP/ds.json" 2>"$TMP/err"
+	if [ "$("$JGET" "$TMP/ds.json" best.fits)" = true ] &&
+		[ "$("$JGET" "$TMP/ds.json" even_split.fits)" = false ] &&
+		"$JGET" "$TMP/ds.json" best.recompute | grep -q full; then
+		ok
+	else
+		not_ok "partition of DeepSeek-V3 over 16 ranks: no fitting run found: $(cat "$TMP/err")"
+	fi
+fi
