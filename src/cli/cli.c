@@ -54,6 +54,9 @@ enum {
 	OPT_QUIET,
 	OPT_WITHOUT_SLOWEST,
 	OPT_W_SHARE,
+	/* another command's option, named whole: refused as not for this one (rather than read
+	 * as the abbreviation of an option this command has, --trace as --trace-names) */
+	OPT_FOREIGN = 1500,
 	OPT_CONFIG = 2000,
 };
 
@@ -426,8 +429,11 @@ static struct option *build_options(enum cli_mode mode, char *shorts, size_t nsh
 		}
 	}
 	for (size_t i = 0; i < N_CMD_OPTIONS; i++) {
-		if (!(cmd_options[i].modes & (int)mode))
+		if (!(cmd_options[i].modes & (int)mode)) {
+			opts[k++] = (struct option){cmd_options[i].opt.name, optional_argument, NULL,
+			                            OPT_FOREIGN + (int)i};
 			continue;
+		}
 		opts[k++] = cmd_options[i].opt;
 		if (cmd_options[i].opt.val < 128 && j + 3 < nshorts) {
 			shorts[j++] = (char)cmd_options[i].opt.val;
@@ -547,6 +553,9 @@ static int unknown_option(const struct option *opts, const char *arg)
 	}
 	text_suggest_init(&near, arg + 2, len);
 	for (; opts->name != NULL; opts++) {
+		/* another command's option is no suggestion for this one, nor one it may mean */
+		if (opts->val >= OPT_FOREIGN && opts->val < OPT_CONFIG)
+			continue;
 		text_suggest_try(&near, opts->name, strlen(opts->name));
 		if (strncmp(opts->name, arg + 2, len) != 0 || used >= sizeof(names))
 			continue;
@@ -766,6 +775,11 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 	while (status < 0 && (ch = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		int id = short_to_id(ch);
 
+		if (id >= OPT_FOREIGN && id < OPT_CONFIG) {
+			/* "--trace" or "--trace=x": unknown here, and which commands take it */
+			status = unknown_option(opts, argv[optind - 1]);
+			break;
+		}
 		if (id >= OPT_CONFIG || (id == OPT_SCHEDULES && mode == CLI_SWEEP)) {
 			struct cli_assignment *a = &cli->set[cli->nset++];
 
