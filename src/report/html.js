@@ -243,15 +243,15 @@
 		}
 	}
 
-	/* Memory: an allocation at its op's start, a release at its op's end; per device the level
-	 * after each event and a tree of their maxima (a column's highest level in O(log n)).
-	 * With activation offload (r.copies: per copy its device, start and duration in time quanta
-	 * and amount, out to host memory when positive, back when negative), as the engine counts
-	 * them: a copy out holds host memory from its start and leaves the GPU at its end, a copy
-	 * back takes GPU memory from its start and leaves host memory at its end, and at one time
-	 * what leaves goes before what arrives; per device then also the levels in host memory
-	 * (r.hostMem), and the lane's scale (r.memPeak) is the highest sum of a device's two peaks,
-	 * so that the host's band fits over the GPU's. */
+	/* Memory: an allocation at its op's start, a release at its op's end, at one time what
+	 * leaves before what arrives (as the engine counts them); per device the level after each
+	 * event and a tree of their maxima (a column's highest level in O(log n)). With activation
+	 * offload (r.copies: per copy its device, start and duration in time quanta and amount,
+	 * out to host memory when positive, back when negative), as the engine counts them: a copy
+	 * out holds host memory from its start and leaves the GPU at its end, a copy back takes GPU
+	 * memory from its start and leaves host memory at its end; per device then also the levels
+	 * in host memory (r.hostMem), and the lane's scale (r.memPeak) is the highest sum of a
+	 * device's two peaks, so that the host's band fits over the GPU's. */
 	function levels(ev) {
 		var n = ev.length, T = new Float64Array(n), tree = new Float64Array(2 * n), lvl = 0, top = 0, i;
 		for (i = 0; i < n; i++) {
@@ -282,8 +282,9 @@
 			r.copies = null;
 			r.hostMem = [];
 		}
-		var order = cp ? function (a, b) { return a[0] - b[0] || a[1] - b[1]; }
-			: function (a, b) { return a[0] - b[0] || b[1] - a[1]; };
+		/* at one time what leaves goes before what arrives, as the engine counts a device's
+		 * ops one after the other: a backward's end before the next forward's start */
+		var order = function (a, b) { return a[0] - b[0] || a[1] - b[1]; };
 		for (d = 0; d < r.p; d++) {
 			r.mem[d].sort(order);
 			r.mem[d] = levels(r.mem[d]);
