@@ -1,14 +1,15 @@
 /*
  * Partitions (include/ppsim/partition.h): every candidate is a run of the base config with its
- * layers and recomputation per virtual stage, simulated as `ppsim run` simulates it, so that the
- * schedule, the streams and the memory model judge it, not a proxy. Candidates are compared by
- * whether they fit (then by how far they overflow), then by step, then by how much they
- * recompute, then by their layers, so that a search's answer does not depend on the order it
- * met them. A small space is simulated whole; a large one is searched by steepest descent from
- * two starts (the even split and the split that balances the stages' priced work), each round
- * simulating every move of one layer from a stage to another (the stages between keep their
- * counts) and of one stage to another recomputation, on the given threads, with
- * every run remembered so that none repeats.
+ * layers, recomputation and (with --offload) offload per virtual stage, simulated as `ppsim run`
+ * simulates it, so that the schedule, the streams and the memory model judge it, not a proxy.
+ * Candidates are compared by whether they fit (then by how far the devices overflow, summed),
+ * then by step, then by how much they recompute, then by how many stages offload, then by their
+ * layers, so that a search's answer does not depend on the order it met them. A small space is
+ * simulated whole; a large one is searched by steepest descent from two starts (the even split
+ * and the split that balances the stages' priced work), each round simulating every move of one
+ * layer from a stage to another (the stages between keep their counts), of one stage to another
+ * recomputation and of one stage's offload on or off, on the given threads, with every run
+ * remembered so that none repeats.
  */
 #include "ppsim/partition.h"
 
