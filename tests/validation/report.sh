@@ -350,7 +350,8 @@ src_torchtitan() {
 
 src_llama3() {
 	# TFLOP/s per GPU -> seconds by Megatron-LM's formula with GQA and the gated MLP (the paper
-	# gives none); micro-batch 1 and two chunks ASSUMED (the paper: interleaved, tunable)
+	# gives none); micro-batch 1 ASSUMED; the chunks the file's (a layer each: the first holds
+	# the embedding alone and the last the output and the loss, as the paper lays them out)
 	rows "$here/llama3-405b-table4.txt" |
 		while IFS='|' read -r name l h f a kv V s gpus tp cp pp dp bpd gb mbs v tf mfu; do
 			meas=$(awk -v B="$gb" -v s="$s" -v l="$l" -v h="$h" -v f="$f" -v a="$a" -v kv="$kv" \
@@ -358,8 +359,8 @@ src_llama3() {
 				x = 12 * B * s * l * h * h * (1 + kv / a + s / h + 1.5 * f / h + V / (2 * l * h))
 				printf "%.4f", x / (g * r * 1e12) }')
 			echo "$gpus GPUs seq $s|$meas|$(shape $l $h $f $a $kv $V gated) --seq=$s" \
-				"--gpu=h100-sxm --tp=$tp --cp=$cp --cp-comm=allgather $(pipe $pp 2)" \
-				"$(split $l $((pp * 2))) --gpus=$gpus --mbs=1 --global-batch=$gb" \
+				"--gpu=h100-sxm --tp=$tp --cp=$cp --cp-comm=allgather $(pipe $pp $v)" \
+				"$(split $l $((pp * v))) --gpus=$gpus --mbs=1 --global-batch=$gb" \
 				"--framework=megatron --comm=overlap --distributed-optimizer=yes" \
 				"--overlap-grad-reduce=yes|held out"
 		done
