@@ -136,6 +136,7 @@ struct sched_desc {
 	bool split;               /* splits backward into B and W */
 	enum placement placement; /* chunk placement */
 	int min_v, max_v;         /* accepted chunk counts (max_v 0: no upper bound) */
+	bool one_stage_one_chunk; /* with p = 1, takes (and needs) v = 1 whatever min_v says */
 	int routes;               /* micro-batch routes (struct sched); 0 means 1 */
 	bool groups;              /* takes --group-size (sched_params.group) */
 	bool overlaps;            /* pairs an F and a B as one overlapped op: --overlap-factor */
@@ -227,9 +228,13 @@ bool sched_message_count(int p, int v, int m, enum placement placement, int rout
 
 /* The routes of desc's schedules (struct sched): its row's, 1 when the row leaves them out. */
 int sched_desc_routes(const struct sched_desc *desc);
-/* The chunk count desc's schedules take nearest to v: v clamped to its row's min_v .. max_v (a
- * comparison runs each schedule with it: 1F1B with one chunk, interleaved with v). */
-int sched_desc_fit_v(const struct sched_desc *desc, int v);
+/* The fewest chunks desc's schedules take with p devices: its row's min_v, 1 at p = 1 for a row
+ * that runs one chunk there (one_stage_one_chunk). */
+int sched_desc_min_v(const struct sched_desc *desc, int p);
+/* The chunk count desc's schedules take nearest to v with p devices: v clamped to
+ * sched_desc_min_v .. max_v (a comparison runs each schedule with it: 1F1B with one chunk,
+ * interleaved with v). */
+int sched_desc_fit_v(const struct sched_desc *desc, int p, int v);
 
 /*
  * The work of generating and simulating desc's schedule of this shape, in ops' worth: the op

@@ -333,7 +333,7 @@ int pp_simulate_schedules(const pp_config *c, const char *const *schedules, int 
 		if (config_set(each, opt, "key \"schedule\"", schedules[made], &k.e) != 0)
 			break;
 		d = sched_find(each->schedule);
-		each->v = sched_desc_fit_v(d, each->v);
+		each->v = sched_desc_fit_v(d, each->p, each->v);
 		if ((runs[made] = simulate(each, flags, &k.e)) == NULL)
 			break;
 	}

@@ -88,7 +88,7 @@ static int row_config(const struct cli *cli, const char *file, const char *sched
 		snprintf(c->schedule, sizeof(c->schedule), "%s", schedule);
 	d = sched_find(c->schedule);
 	if (d != NULL)
-		c->v = sched_desc_fit_v(d, c->v);
+		c->v = sched_desc_fit_v(d, c->p, c->v);
 	return 0;
 }
 

@@ -155,8 +155,8 @@ int config_settle(const struct config *in, struct config *out, struct pp_error *
 
 	*out = *in;
 	/* a schedule with chunks runs with the fewest it takes unless -v says otherwise */
-	if (desc != NULL && !config_is_set(in, "v") && in->v < desc->min_v)
-		out->v = desc->min_v;
+	if (desc != NULL && !config_is_set(in, "v") && in->v < sched_desc_min_v(desc, in->p))
+		out->v = sched_desc_min_v(desc, in->p);
 	if (in->framework[0] != '\0')
 		apply_framework(out, preset_framework(in->framework));
 	if (!config_has_model(in) || in->global_batch == 0)

@@ -18,10 +18,13 @@
  * gradients stay in the step (delay_wgrad_compute only moves them among the step's layers), so
  * the backward is fused.
  *
- * Accepted shapes, Megatron-LM's: p >= 2 (Megatron's interleaved pipeline; with one stage it
- * runs combined_1f1b_schedule_for_no_pipelining, which has no chunks); a group g of p
- * micro-batches (Megatron's default microbatch_group_size_per_vp_stage), so m a multiple of p,
- * or with --group-size p <= g <= m and m mod g of 0 or at least p.
+ * Accepted shapes, Megatron-LM's: p >= 2 with v >= 2 chunks (Megatron-Core combines steps only in
+ * an interleaved pipeline when p > 1); a group g of p micro-batches (Megatron's default
+ * microbatch_group_size_per_vp_stage), so m a multiple of p, or with --group-size p <= g <= m and
+ * m mod g of 0 or at least p. With one stage, p = 1 and v = 1 and any m: Megatron-Core's
+ * combined_1f1b_schedule_for_no_pipelining (combined_1f1b.py), the first forward alone, then
+ * forward k+1 with backward k as one step, then the last backward alone, which is the order
+ * below with p = v = g = 1 (one warm-up forward).
  */
 #include <math.h>
 #include <stdio.h>
@@ -50,10 +53,8 @@ int sched_interleaved_combined_check(const struct sched_params *sp, const char *
 	char ms[48];
 
 	*key = "p";
-	if (sp->p < 2)
-		return pp_fail(err, PP_ERR_USAGE,
-		               "interleaved-combined needs p >= 2 (Megatron-LM combines steps "
-		               "across chunks only in an interleaved pipeline)");
+	if (sp->p == 1) /* combined_1f1b_schedule_for_no_pipelining: any m */
+		return 0;
 	if (sp->group != 0)
 		return sched_megatron_group_check(sp, "interleaved-combined", key, err);
 	*key = "m";

@@ -86,6 +86,7 @@ static const struct sched_desc table[] = {
                 .summary = "combined 1F1B (Megatron-Core MoE): interleaved 1F1B with "
                            "overlapped F&B steps",
                 .min_v = 2,
+                .one_stage_one_chunk = true,
                 .groups = true,
                 .overlaps = true,
                 .fn = {.generate = sched_interleaved_combined_generate,
@@ -340,12 +341,14 @@ int sched_accepts(const struct sched_desc *desc, const struct sched_params *sp, 
 	if (key == NULL)
 		key = &ignored;
 	*key = "v";
-	if (sp->v < desc->min_v || (desc->max_v > 0 && sp->v > desc->max_v)) {
+	if (sp->p == 1 && desc->one_stage_one_chunk && sp->v != 1)
+		return pp_fail(err, PP_ERR_USAGE, "schedule '%s' needs v=1 with p=1", desc->name);
+	if (sp->v < sched_desc_min_v(desc, sp->p) || (desc->max_v > 0 && sp->v > desc->max_v)) {
 		if (desc->min_v == desc->max_v)
 			return pp_fail(err, PP_ERR_USAGE, "schedule '%s' needs v=%d", desc->name,
 			               desc->min_v);
-		return pp_fail(err, PP_ERR_USAGE, "schedule '%s' needs v >= %d", desc->name,
-		               desc->min_v);
+		return pp_fail(err, PP_ERR_USAGE, "schedule '%s' needs v >= %d%s", desc->name,
+		               desc->min_v, desc->one_stage_one_chunk ? " with p >= 2" : "");
 	}
 	*key = "group_size";
 	if (sp->group != 0 && !desc->groups) {
@@ -616,8 +619,15 @@ void sched_free(struct sched *s)
 	free(s);
 }
 
-int sched_desc_fit_v(const struct sched_desc *desc, int v)
+int sched_desc_min_v(const struct sched_desc *desc, int p)
 {
+	return p == 1 && desc->one_stage_one_chunk ? 1 : desc->min_v;
+}
+
+int sched_desc_fit_v(const struct sched_desc *desc, int p, int v)
+{
+	if (p == 1 && desc->one_stage_one_chunk)
+		return 1;
 	if (v < desc->min_v)
 		return desc->min_v;
 	return desc->max_v > 0 && v > desc->max_v ? desc->max_v : v;

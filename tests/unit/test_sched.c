@@ -2131,14 +2131,46 @@ static void sched_accepts_interleaved_combined_as_megatron_lm_does(void)
 	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 2, 8, 3}, &key, &err), -1);
 	CU_ASSERT_STRING_EQUAL(err.msg, "interleaved-combined needs a group of at least p=4 "
 	                                "micro-batches (Megatron-LM's rule p <= g <= m)");
-	/* an interleaved pipeline: two devices or more, two chunks or more */
+	/* an interleaved pipeline of two chunks or more on two devices or more; one chunk and any
+	 * m on one device (combined_1f1b_schedule_for_no_pipelining) */
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){1, 1, 5, 0}, &key, &err), 0);
+	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){1, 1, 1, 0}, &key, &err), 0);
 	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){1, 2, 4, 0}, &key, &err), -1);
-	CU_ASSERT_STRING_EQUAL(key, "p");
-	CU_ASSERT_STRING_EQUAL(err.msg, "interleaved-combined needs p >= 2 (Megatron-LM combines "
-	                                "steps across chunks only in an interleaved pipeline)");
+	CU_ASSERT_STRING_EQUAL(key, "v");
+	CU_ASSERT_STRING_EQUAL(err.msg, "schedule 'interleaved-combined' needs v=1 with p=1");
 	CU_ASSERT_EQUAL(sched_accepts(d, &(struct sched_params){4, 1, 8, 0}, &key, &err), -1);
 	CU_ASSERT_STRING_EQUAL(key, "v");
-	CU_ASSERT_STRING_EQUAL(err.msg, "schedule 'interleaved-combined' needs v >= 2");
+	CU_ASSERT_STRING_EQUAL(err.msg, "schedule 'interleaved-combined' needs v >= 2 with p >= 2");
+	CU_ASSERT_EQUAL(sched_desc_min_v(d, 1), 1);
+	CU_ASSERT_EQUAL(sched_desc_min_v(d, 2), 2);
+	CU_ASSERT_EQUAL(sched_desc_fit_v(d, 1, 3), 1);
+	CU_ASSERT_EQUAL(sched_desc_fit_v(d, 4, 1), 2);
+	CU_ASSERT_EQUAL(sched_desc_fit_v(sched_find("1f1b"), 4, 3), 1);
+}
+
+/* Megatron-Core's combined 1F1B without pipelining (combined_1f1b.py,
+ * combined_1f1b_schedule_for_no_pipelining): the first forward alone, then forward k+1 and
+ * backward k as one step, then the last backward alone. */
+static void sched_interleaved_combined_on_one_device_is_megatron_s_no_pipelining_order(void)
+{
+	for (int m = 1; m <= 6; m++) {
+		struct sched_params sp = {1, 1, m, 0};
+		struct sched *s = sched_new(sched_find("interleaved-combined"), &sp);
+		size_t i = 0;
+
+		CU_ASSERT_FATAL(s != NULL);
+		CU_ASSERT_EQUAL(s->nops, (size_t)(2 * m));
+		CU_ASSERT(s->ops[i].kind == OP_F && s->ops[i].mb == 0u && !(s->ops[i].flags & OP_OVERLAP));
+		i++;
+		for (int k = 0; k + 1 < m; k++, i += 2) {
+			CU_ASSERT(s->ops[i].kind == OP_F && s->ops[i].mb == (uint32_t)k + 1 &&
+			          (s->ops[i].flags & OP_OVERLAP));
+			CU_ASSERT(s->ops[i + 1].kind == OP_BW && s->ops[i + 1].mb == (uint32_t)k);
+		}
+		CU_ASSERT(s->ops[i].kind == OP_BW && s->ops[i].mb == (uint32_t)m - 1 &&
+		          !(s->ops[i].flags & OP_OVERLAP));
+		sched_free(s);
+	}
 }
 
 static void sched_vhalf_and_vmin_hold_about_a_half_and_a_third_of_1f1b_s_activations(void)
@@ -2520,6 +2552,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_interleaved_combined_peaks_one_forward_above_its_warm_up),
         UNIT_TEST(sched_interleaved_combined_theory_is_interleaved_s_at_overlap_1_only),
         UNIT_TEST(sched_accepts_interleaved_combined_as_megatron_lm_does),
+        UNIT_TEST(sched_interleaved_combined_on_one_device_is_megatron_s_no_pipelining_order),
         UNIT_TEST(sched_vhalf_and_vmin_hold_about_a_half_and_a_third_of_1f1b_s_activations),
         UNIT_TEST(sched_zb_auto_keeps_alive_activations_within_each_limit),
         UNIT_TEST(sched_zb_auto_gives_its_oracle_s_order_for_any_shape_prices_and_threads),
