@@ -152,6 +152,8 @@ static void quanta(const struct sim *s, struct quantum *time_q, struct quantum *
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 			gcd_with(&g, r->times[i].start - t);
 			gcd_with(&g, r->times[i].end - r->times[i].start);
+			if (r->inner != NULL)
+				gcd_with(&g, r->inner[i]);
 			gcd_with(&a, sched_act_change(&sc->ops[i], s->cost->act, s->cost->act_w));
 			t = r->times[i].end > t ? r->times[i].end : t;
 		}
@@ -190,7 +192,8 @@ struct html_ops {
 
 /* Ops [a, b) of c's run (after those before a), per op its kind | 4 when overlapped first,
  * micro-batch, stage, the gap after the previous op of its device and its duration in time
- * quanta, and its activation change in quanta, comma-separated. */
+ * quanta, and its activation change in quanta, comma-separated; with streams (r->inner) then
+ * the part of its span that is not compute, in time quanta. */
 static void write_ops(struct wbuf *w, struct html_ops *c, size_t a, size_t b)
 {
 	const struct sched *sc = c->s->sched;
@@ -206,7 +209,7 @@ static void write_ops(struct wbuf *w, struct html_ops *c, size_t a, size_t b)
 		const struct op_time *ot = &r->times[i];
 		int64_t act = sched_act_change(op, cost->act, cost->act_w);
 		bool second = i > sc->dev_start[c->d] && (op[-1].flags & OP_OVERLAP);
-		char *p = wbuf_reserve(w, 6 * NUMFMT_MAX + 8);
+		char *p = wbuf_reserve(w, 7 * NUMFMT_MAX + 8);
 
 		if (i > a)
 			*p++ = ',';
@@ -221,6 +224,10 @@ static void write_ops(struct wbuf *w, struct html_ops *c, size_t a, size_t b)
 		p += numfmt_i64(p, quantum_div(&c->q, ot->end - ot->start));
 		*p++ = ',';
 		p += numfmt_i64(p, quantum_div(&c->aq, act));
+		if (r->inner != NULL) {
+			*p++ = ',';
+			p += numfmt_i64(p, quantum_div(&c->q, r->inner[i]));
+		}
 		if ((i & 15) == 15)
 			*p++ = '\n';
 		wbuf_commit(w, p);
@@ -506,7 +513,11 @@ static void write_run(FILE *out, const struct report_row *row)
 	fputs("],\"devStart\":[", out);
 	for (int d = 0; d <= sc->p; d++)
 		fprintf(out, "%s%zu", d ? "," : "", sc->dev_start[d]);
-	fputs("],\n\"devices\":[", out);
+	/* with streams, each op's numbers end with its inner time (write_ops) */
+	if (r->inner != NULL)
+		fputs("],\"opStride\":7,\n\"devices\":[", out);
+	else
+		fputs("],\n\"devices\":[", out);
 	for (int d = 0; d < sc->p; d++) {
 		const struct device_result *dr = &r->devices[d];
 		const struct device_metrics *dm = &m->devices[d];
