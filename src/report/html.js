@@ -142,11 +142,28 @@
 	 * (r.opStride 7) the part of its span that is not compute (r.IN), per message
 	 * [producer, consumer, delay after the producer's end, transfer time]; times in quanta,
 	 * r.tick of them a time unit. Then the summaries a frame reads. */
-	function decode(r) {
+	/* A large run's arrays (of run k, what "ops", "msgs" or "slack") come in pieces of r.piece
+	 * entries, each a JSON data block after the page's data (src/report/html.c); a small
+	 * run's in its object. As a list of the pieces, each parsed as it is first read (piece()):
+	 * data parsed, not compiled, leaves nothing behind in the script's heap once read (a
+	 * compiled script's literals stayed, and every full garbage collection marked them). */
+	function pieces(r, k, what) {
+		if (!r.piece) return [r[what] || []];
+		return Array.prototype.slice.call(document.querySelectorAll(
+			"script[data-ppsim-run=\"" + k + "\"][data-ppsim=\"" + what + "\"]"));
+	}
+	function piece(list, c) {
+		var x = list[c];
+		if (x && !Array.isArray(x)) {
+			var block = x;
+			x = list[c] = JSON.parse(block.textContent);
+			block.remove();
+		}
+		return x;
+	}
+	function decode(r, kr) {
 		var n = r.nops, i, d;
-		/* a large run's arrays come in pieces (of r.piece entries): the first in the run's
-		 * object, the others appended by scripts of their own */
-		var P = r.piece || Math.max(1, n), ops = [r.ops].concat(r.opsMore || []), W = r.opStride || 6;
+		var P = r.piece || Math.max(1, n), ops = pieces(r, kr, "ops"), W = r.opStride || 6, oc = -1, o = null;
 		r.K = new Uint8Array(n); r.OV = new Uint8Array(n);
 		r.IN = W > 6 ? new Float64Array(n) : null;
 		r.MB = new Uint32Array(n); r.ST = new Uint32Array(n);
@@ -155,7 +172,9 @@
 		for (d = 0; d < r.p; d++) {
 			var t = 0;
 			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++) {
-				var c = Math.floor(i / P), o = ops[c], j = W * (i - c * P), k = o[j];
+				var c = Math.floor(i / P), j = W * (i - c * P);
+				if (c !== oc) { o = piece(ops, c); oc = c; }
+				var k = o[j];
 				r.K[i] = k & 3;
 				r.OV[i] = k & 4 ? 1 : (i > r.devStart[d] && r.OV[i - 1] === 1 ? 2 : 0);
 				r.MB[i] = o[j + 1]; r.ST[i] = o[j + 2];
@@ -171,9 +190,9 @@
 				if (j + W === o.length) ops[c] = null;
 			}
 		}
-		r.ops = r.opsMore = null;
-		var msgs = [r.msgs || []].concat(r.msgsMore || []), nm = 0;
-		msgs.forEach(function (m) { nm += m.length / 4; });
+		r.ops = o = null;
+		var msgs = pieces(r, kr, "msgs"), nm = 0;
+		msgs.forEach(function (m, c) { nm += piece(msgs, c).length / 4; });
 		r.nmsgs = nm;
 		r.MF = new Uint32Array(nm); r.MT = new Uint32Array(nm);
 		r.MS = new Float64Array(nm); r.ME = new Float64Array(nm);
@@ -186,15 +205,18 @@
 			}
 			msgs[c] = null;
 		});
-		r.msgs = r.msgsMore = null;
+		r.msgs = null;
 		/* each op's slack in time units, when the run has them: none makes it critical */
 		if (r.slack) {
 			r.SL = new Float64Array(n);
 			i = 0;
-			[r.slack].concat(r.slackMore || []).forEach(function (v) {
+			var sl = pieces(r, kr, "slack");
+			sl.forEach(function (v, c) {
+				v = piece(sl, c);
 				for (var q = 0; q < v.length; q++, i++) r.SL[i] = v[q] / r.slackTick;
+				sl[c] = null;
 			});
-			r.slack = r.slackMore = null;
+			r.slack = null;
 		}
 		busySummary(r);
 		memorySummary(r);
@@ -469,8 +491,8 @@
 	}
 	function reqHeight(r) { return r.req ? 18 + r.reqLanes * RH + 6 : 0; }
 	var runs = D.runs, lo = Infinity, hi = -Infinity, total = 0;
-	runs.forEach(function (r) {
-		decode(r);
+	runs.forEach(function (r, k) {
+		decode(r, k);
 		lo = Math.min(lo, r.origin / r.tick);
 		hi = Math.max(hi, r.origin / r.tick + r.makespan);
 		/* the streams may run past the last op */

@@ -131,11 +131,12 @@ if ! why=$(sh "$ROOT/build-aux/ensure-puppeteer" "$NPM_DIR"); then
 fi
 ppsim -p 16 -m 512 --tcomm 0.1 --html="$TMP/p16.html" >/dev/null
 ppsim -p 64 -m 4096 --tcomm 0.1 --html="$TMP/p64.html" --dump-ops="$TMP/p64.csv" >/dev/null
-# a run of more than 2^18 ops or messages sends its arrays in pieces, a script each (a browser
-# compiles no script of more than 2^29 characters): every op's times and slack and every
-# message come back exactly
-if [ "$(grep -c '^PPSIM.runs\[0\]\.\(ops\|msgs\|slack\)More\.push(\[' "$TMP/p64.html")" -eq 3 ]; then ok; else
-	not_ok "--html: a run of 524288 ops does not come in pieces of 2^18"
+# a run of more than 2^18 ops or messages sends its arrays in pieces of 2^18, a JSON data block
+# each, none in a script (a browser compiles no script of more than 2^29 characters, and keeps
+# a compiled script's literals): every op's times and slack and every message come back exactly
+blocks=$(grep -c '^<script type="application/json" data-ppsim-run="0" data-ppsim="\(ops\|msgs\|slack\)">\[' "$TMP/p64.html")
+if [ "$blocks" -eq 6 ] && grep -q '^"ops":\[\],$' "$TMP/p64.html"; then ok; else
+	not_ok "--html: a run of 524288 ops does not come in 6 data blocks of 2^18 ops, messages and slacks ($blocks)"
 fi
 browse "$TMP/p64.html" 524288 ops="$TMP/p64.csv"
 ppsim -s dualpipev -p 2 -m 6 --tcomm 0.1 --html="$TMP/pairs.html" >/dev/null
