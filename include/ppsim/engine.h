@@ -105,6 +105,13 @@ struct result {
 	size_t nshapes;
 	struct piece_record *pieces;     /* [npieces] in the order issued, or NULL */
 	size_t npieces;
+	pp_time *inner;                  /* [sched->nops] when the cost has pieces, else NULL:
+	                                    the part of each op's span that is not its compute
+	                                    (its plan's exposed communication and slowed
+	                                    compute, a pair's in its first op's entry, and what
+	                                    it waited for a parameter gather or activations
+	                                    coming back): a device's busy is its ops' spans (a
+	                                    pair's once) less these */
 	uint32_t *order;                 /* [sched->nops] op indices in the order the engine
 	                                    finished them (a topological order of the run's
 	                                    dependencies; a pair's two ops together), or NULL

@@ -602,6 +602,7 @@ void engine_free(struct engine *e)
 		free(e->res.shapes[i].pieces);
 	free(e->res.shapes);
 	free(e->res.pieces);
+	free(e->res.inner);
 	stream_release(e);
 	free(e);
 }

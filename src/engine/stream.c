@@ -415,8 +415,9 @@ int stream_init(struct engine *e, struct pp_error *err)
 	sm->count = pp_calloc(2 * S, sizeof(*sm->count));
 	sm->gate_wait = pp_calloc((size_t)s->p, sizeof(*sm->gate_wait));
 	e->res.shapes = pc != NULL ? pp_calloc(3 * S, sizeof(*e->res.shapes)) : NULL;
+	e->res.inner = pc != NULL ? pp_calloc(s->nops ? s->nops : 1, sizeof(*e->res.inner)) : NULL;
 	if (sm->dur == NULL || sm->extra == NULL || sm->free == NULL || sm->count == NULL || sm->gate_wait == NULL ||
-	    (pc != NULL && e->res.shapes == NULL))
+	    (pc != NULL && (e->res.shapes == NULL || e->res.inner == NULL)))
 		return pp_nomem(err, 3 * S, sizeof(struct stream_shape));
 	for (size_t st = 0; st < S; st++) {
 		pp_time t[3] = {e->c->t_f[st], e->c->t_b[st], e->c->t_w[st]};
@@ -574,6 +575,7 @@ static pp_time offload_op(struct engine *e, uint32_t d, const struct op *op, pp_
 			if (ready > start) {
 				e->res.devices[d].exposed[COMM_RELOAD] += ready - start;
 				sm->gate_wait[d] += ready - start;
+				e->res.inner[i] += ready - start;
 				end += ready - start;
 			}
 		}
@@ -646,6 +648,7 @@ pp_time stream_op_end(struct engine *e, uint32_t d, const struct op *op, pp_time
 			if (ready > t) {
 				e->res.devices[d].exposed[g->h[i].kind] += ready - t;
 				e->sm.gate_wait[d] += ready - t;
+				e->res.inner[op - e->s->ops] += ready - t;
 				t = ready;
 			}
 		}
@@ -675,6 +678,34 @@ static pp_time overlap_with(const struct engine *e, uint32_t d, pp_time from, pp
 	return sum;
 }
 
+/* Adds to each op's res.inner (which holds its waits for gathers and copies back) the part of
+ * its span its plan, or its pair's, does not compute: as stream_finish counts them per device. */
+static void inner_plans(struct engine *e)
+{
+	const struct sched *s = e->s;
+	const struct stream_shape *sh = e->res.shapes;
+
+	for (size_t i = 0; i < s->nops; i++) {
+		const struct op *op = &s->ops[i];
+		size_t st = 3 * (size_t)op->stage;
+
+		if (e->sm.pair != NULL && (op->flags & OP_OVERLAP) && i + 1 < s->nops &&
+		    op->kind == OP_F && (op[1].kind == OP_B || op[1].kind == OP_BW)) {
+			const struct pair_shape *ps = stream_pair(e, op, op + 1);
+
+			e->res.inner[i] += ps->dur - ps->compute;
+			i++;
+			continue;
+		}
+		if (op->kind == OP_F || op->kind == OP_B || op->kind == OP_W) {
+			e->res.inner[i] += sh[st + op->kind].dur - sh[st + op->kind].compute;
+		} else {
+			e->res.inner[i] += sh[st + 1].dur - sh[st + 1].compute;
+			e->res.inner[i] += sh[st + 2].dur - sh[st + 2].compute;
+		}
+	}
+}
+
 int stream_finish(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
@@ -682,6 +713,8 @@ int stream_finish(struct engine *e, struct pp_error *err)
 
 	if (pc != NULL && pc->offload != NULL)
 		offload_peaks(e);
+	if (pc != NULL)
+		inner_plans(e);
 
 	for (int d = 0; d < s->p; d++) {
 		struct device_result *dr = &e->res.devices[d];

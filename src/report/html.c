@@ -11,7 +11,7 @@
  * a run of a million ops takes about 20 bytes an op; then, for a run that has them, the ops'
  * slacks, which the viewer shows on hover, outlining the ops that have none (critical); with
  * activation offload, the copies to host memory and back (write_copies). A run of
- * more than HTML_PIECE ops or messages sends the rest of them in scripts of their own after the
+ * more than HTML_PIECE ops or messages sends them in JSON data blocks after the
  * page's data (write_pieces), so that every page ppsim writes opens in a browser.
  */
 #include <assert.h>
@@ -152,6 +152,8 @@ static void quanta(const struct sim *s, struct quantum *time_q, struct quantum *
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 			gcd_with(&g, r->times[i].start - t);
 			gcd_with(&g, r->times[i].end - r->times[i].start);
+			if (r->inner != NULL)
+				gcd_with(&g, r->inner[i]);
 			gcd_with(&a, sched_act_change(&sc->ops[i], s->cost->act, s->cost->act_w));
 			t = r->times[i].end > t ? r->times[i].end : t;
 		}
@@ -172,13 +174,24 @@ static void quanta(const struct sim *s, struct quantum *time_q, struct quantum *
 }
 
 /*
- * A run's ops, messages and slacks go in pieces of HTML_PIECE entries: the first in the run's
- * object, each other in a script of its own after the page's data, which appends it to the
- * run's "opsMore", "msgsMore" or "slackMore" (the object says its "piece" then). A browser
- * compiles a script of at most 2^29 - 24 characters: the largest page ppsim writes, about
- * 1 GiB of data in one script, would not run; a piece is at most about 15 MB.
+ * A run of more than HTML_PIECE ops or messages sends its ops, messages and slacks in pieces of
+ * HTML_PIECE entries (the run's object says its "piece" and holds empty arrays), each a JSON
+ * array in a data block of its own after the page's data, <script type="application/json"
+ * data-ppsim-run="K" data-ppsim="ops|msgs|slack">, which the viewer parses (JSON.parse) and
+ * removes as it reads it. A browser compiles a script of at most 2^29 - 24 characters: the
+ * largest page ppsim writes, about 1 GiB of data, would not run as one script. And data in
+ * scripts stays: Chromium keeps a compiled script's array literals (their boilerplate) as long
+ * as it keeps the script, 1.15 GB of heap for the largest page, which every full garbage
+ * collection then marked (a frame in about 480 took 130 to 530 ms); parsed data goes with
+ * its block. A piece is at most about 15 MB.
  */
 #define HTML_PIECE ((size_t)1 << 18)
+
+/* Whether s's run goes in pieces. */
+static bool pieced(const struct sim *s)
+{
+	return s->sched->nops > HTML_PIECE || s->result->nmsgs > HTML_PIECE;
+}
 
 /* Where write_ops is in a run's ops: the device and the end of its ops so far. */
 struct html_ops {
@@ -190,7 +203,8 @@ struct html_ops {
 
 /* Ops [a, b) of c's run (after those before a), per op its kind | 4 when overlapped first,
  * micro-batch, stage, the gap after the previous op of its device and its duration in time
- * quanta, and its activation change in quanta, comma-separated. */
+ * quanta, and its activation change in quanta, comma-separated; with streams (r->inner) then
+ * the part of its span that is not compute, in time quanta. */
 static void write_ops(struct wbuf *w, struct html_ops *c, size_t a, size_t b)
 {
 	const struct sched *sc = c->s->sched;
@@ -206,7 +220,7 @@ static void write_ops(struct wbuf *w, struct html_ops *c, size_t a, size_t b)
 		const struct op_time *ot = &r->times[i];
 		int64_t act = sched_act_change(op, cost->act, cost->act_w);
 		bool second = i > sc->dev_start[c->d] && (op[-1].flags & OP_OVERLAP);
-		char *p = wbuf_reserve(w, 6 * NUMFMT_MAX + 8);
+		char *p = wbuf_reserve(w, 7 * NUMFMT_MAX + 8);
 
 		if (i > a)
 			*p++ = ',';
@@ -221,25 +235,14 @@ static void write_ops(struct wbuf *w, struct html_ops *c, size_t a, size_t b)
 		p += numfmt_i64(p, quantum_div(&c->q, ot->end - ot->start));
 		*p++ = ',';
 		p += numfmt_i64(p, quantum_div(&c->aq, act));
+		if (r->inner != NULL) {
+			*p++ = ',';
+			p += numfmt_i64(p, quantum_div(&c->q, r->inner[i]));
+		}
 		if ((i & 15) == 15)
 			*p++ = '\n';
 		wbuf_commit(w, p);
 		c->t = ot->end > c->t ? ot->end : c->t;
-	}
-}
-
-/* Moves c past ops [a, b) as write_ops would, writing nothing. */
-static void ops_advance(struct html_ops *c, size_t a, size_t b)
-{
-	const struct sched *sc = c->s->sched;
-	const struct result *r = c->s->result;
-
-	for (size_t i = a; i < b; i++) {
-		while (i >= sc->dev_start[c->d + 1]) {
-			c->d++;
-			c->t = 0;
-		}
-		c->t = r->times[i].end > c->t ? r->times[i].end : c->t;
 	}
 }
 
@@ -506,7 +509,11 @@ static void write_run(FILE *out, const struct report_row *row)
 	fputs("],\"devStart\":[", out);
 	for (int d = 0; d <= sc->p; d++)
 		fprintf(out, "%s%zu", d ? "," : "", sc->dev_start[d]);
-	fputs("],\n\"devices\":[", out);
+	/* with streams, each op's numbers end with its inner time (write_ops) */
+	if (r->inner != NULL)
+		fputs("],\"opStride\":7,\n\"devices\":[", out);
+	else
+		fputs("],\n\"devices\":[", out);
 	for (int d = 0; d < sc->p; d++) {
 		const struct device_result *dr = &r->devices[d];
 		const struct device_metrics *dm = &m->devices[d];
@@ -531,13 +538,15 @@ static void write_run(FILE *out, const struct report_row *row)
 		fputc('}', out);
 	}
 	fputs("],\n\"ops\":[", out);
-	/* the arrays of numbers, a few per op and message, through the base layer's writer; the
-	 * first piece of each here */
+	/* the arrays of numbers, a few per op and message, through the base layer's writer; here,
+	 * or in pieces after the data (write_pieces) */
 	wbuf_init(&w, out);
 	c = (struct html_ops){.s = s, .q = q, .aq = aq};
-	write_ops(&w, &c, 0, min_size(sc->nops, HTML_PIECE));
+	if (!pieced(s))
+		write_ops(&w, &c, 0, sc->nops);
 	WBUF_LIT(&w, "],\n\"msgs\":[");
-	write_msgs(&w, s, &q, 0, min_size(r->nmsgs, HTML_PIECE));
+	if (!pieced(s))
+		write_msgs(&w, s, &q, 0, r->nmsgs);
 	wbuf_char(&w, ']');
 	if (s->slack != NULL) {
 		struct quantum g = slack_quantum(s);
@@ -545,12 +554,12 @@ static void write_run(FILE *out, const struct report_row *row)
 		WBUF_LIT(&w, ",\n\"slackTick\":");
 		wbuf_g(&w, tick / (double)g.q, 17);
 		WBUF_LIT(&w, ",\"slack\":[");
-		write_slacks(&w, s, &g, 0, min_size(sc->nops, HTML_PIECE));
+		if (!pieced(s))
+			write_slacks(&w, s, &g, 0, sc->nops);
 		wbuf_char(&w, ']');
 	}
-	if (sc->nops > HTML_PIECE || r->nmsgs > HTML_PIECE)
-		wbuf_printf(&w, ",\n\"piece\":%zu,\"opsMore\":[],\"msgsMore\":[],\"slackMore\":[]",
-		            HTML_PIECE);
+	if (pieced(s))
+		wbuf_printf(&w, ",\n\"piece\":%zu", HTML_PIECE);
 	write_streams(&w, s);
 	if (copies)
 		write_copies(&w, s, &q, &aq);
@@ -558,18 +567,19 @@ static void write_run(FILE *out, const struct report_row *row)
 	wbuf_finish(&w);
 }
 
-/* One script appending piece [a, b) of run k's array `what` (write_run wrote the first). */
+/* The data block of a piece of run k's array `what` (a JSON array). */
 static void piece_begin(struct wbuf *w, int k, const char *what)
 {
-	wbuf_printf(w, "<script>\nPPSIM.runs[%d].%sMore.push([", k, what);
+	wbuf_printf(w, "<script type=\"application/json\" data-ppsim-run=\"%d\" data-ppsim=\"%s\">[",
+	            k, what);
 }
 
 static void piece_end(struct wbuf *w)
 {
-	WBUF_LIT(w, "]);\n</script>\n");
+	WBUF_LIT(w, "]</script>\n");
 }
 
-/* The pieces of run k's ops, messages and slacks after their first, a script each. */
+/* The pieces of run k's ops, messages and slacks, a data block each, when it goes in pieces. */
 static void write_pieces(FILE *out, const struct report_row *row, int k)
 {
 	const struct sim *s = row->sim;
@@ -579,25 +589,24 @@ static void write_pieces(FILE *out, const struct report_row *row, int k)
 	struct html_ops c;
 	struct wbuf w;
 
-	if (sc->nops <= HTML_PIECE && r->nmsgs <= HTML_PIECE)
+	if (!pieced(s))
 		return;
 	quanta(s, &q, &aq);
 	wbuf_init(&w, out);
 	c = (struct html_ops){.s = s, .q = q, .aq = aq};
-	ops_advance(&c, 0, min_size(sc->nops, HTML_PIECE));
-	for (size_t a = HTML_PIECE; a < sc->nops; a += HTML_PIECE) {
+	for (size_t a = 0; a < sc->nops; a += HTML_PIECE) {
 		piece_begin(&w, k, "ops");
 		write_ops(&w, &c, a, min_size(sc->nops, a + HTML_PIECE));
 		piece_end(&w);
 	}
-	for (size_t a = HTML_PIECE; a < r->nmsgs; a += HTML_PIECE) {
+	for (size_t a = 0; a < r->nmsgs; a += HTML_PIECE) {
 		piece_begin(&w, k, "msgs");
 		write_msgs(&w, s, &q, a, min_size(r->nmsgs, a + HTML_PIECE));
 		piece_end(&w);
 	}
 	if (s->slack != NULL) {
 		g = slack_quantum(s);
-		for (size_t a = HTML_PIECE; a < sc->nops; a += HTML_PIECE) {
+		for (size_t a = 0; a < sc->nops; a += HTML_PIECE) {
 			piece_begin(&w, k, "slack");
 			write_slacks(&w, s, &g, a, min_size(sc->nops, a + HTML_PIECE));
 			piece_end(&w);

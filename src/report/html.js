@@ -30,6 +30,9 @@
 	var IDLE = "#f1f1f1", BACK = "#ffffff", CRIT = "#111111", WIRE_C = "#767676",
 		MEM_C = "#76448a", BUBBLE_C = "#9c755f", EXPOSED_C = "#ff9da7", SEL_C = "#c71585",
 		MEMBACK = "#fafafa", HOST_C = "#1b7a6e";
+	/* exposed communication inside an op (the part of its span it does not compute): a hatch
+	 * of two greys over the op's column, neither a busy colour nor the idle one */
+	var INNER_C = "#a0a0a0", INNER_BG = "#d3d3d3";
 	var SCOLOR = ["#17becf", "#bcbd22", "#6b6ecf", "#b07aa1", "#637939"]; /* dp, tp, ep, d2h, h2d */
 	var REQ_C = ["#c9c9c9", "#d4a6c8", "#86bcb6"];
 	var TITLE = 22, CRITH = 5, LANE = 18, STREAM = 8, WIRE = 6, MEM = 14, GAP = 5;
@@ -85,7 +88,8 @@
 	/* per kind: fill, fill on odd chunks, the separator's (an op's last column), as pixels */
 	var PX = {dark: COLOR.map(pack), light: LIGHT.map(pack), darkEdge: COLOR.map(function (c) { return pack(shade(c, 0.72)); }),
 		lightEdge: LIGHT.map(function (c) { return pack(shade(c, 0.72)); }), idle: pack(IDLE), back: pack(BACK),
-		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), host: pack(HOST_C), memBack: pack(MEMBACK), bubble: pack(BUBBLE_C)};
+		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), host: pack(HOST_C), memBack: pack(MEMBACK), bubble: pack(BUBBLE_C),
+		inner: pack(INNER_C), innerBg: pack(INNER_BG)};
 
 	/* First index in [a, b) of sorted A whose value is above t. */
 	function upper(A, a, b, t) {
@@ -134,22 +138,43 @@
 	}
 
 	/* Expands a run's flat arrays: per op [kind | 4 overlapped-first, micro-batch, stage, gap
-	 * after the previous op of its device, duration, activation change], per message
+	 * after the previous op of its device, duration, activation change] and with streams
+	 * (r.opStride 7) the part of its span that is not compute (r.IN), per message
 	 * [producer, consumer, delay after the producer's end, transfer time]; times in quanta,
 	 * r.tick of them a time unit. Then the summaries a frame reads. */
-	function decode(r) {
+	/* A large run's arrays (of run k, what "ops", "msgs" or "slack") come in pieces of r.piece
+	 * entries, each a JSON data block after the page's data (src/report/html.c); a small
+	 * run's in its object. As a list of the pieces, each parsed as it is first read (piece()):
+	 * data parsed, not compiled, leaves nothing behind in the script's heap once read (a
+	 * compiled script's literals stayed, and every full garbage collection marked them). */
+	function pieces(r, k, what) {
+		if (!r.piece) return [r[what] || []];
+		return Array.prototype.slice.call(document.querySelectorAll(
+			"script[data-ppsim-run=\"" + k + "\"][data-ppsim=\"" + what + "\"]"));
+	}
+	function piece(list, c) {
+		var x = list[c];
+		if (x && !Array.isArray(x)) {
+			var block = x;
+			x = list[c] = JSON.parse(block.textContent);
+			block.remove();
+		}
+		return x;
+	}
+	function decode(r, kr) {
 		var n = r.nops, i, d;
-		/* a large run's arrays come in pieces (of r.piece entries): the first in the run's
-		 * object, the others appended by scripts of their own */
-		var P = r.piece || Math.max(1, n), ops = [r.ops].concat(r.opsMore || []);
+		var P = r.piece || Math.max(1, n), ops = pieces(r, kr, "ops"), W = r.opStride || 6, oc = -1, o = null;
 		r.K = new Uint8Array(n); r.OV = new Uint8Array(n);
+		r.IN = W > 6 ? new Float64Array(n) : null;
 		r.MB = new Uint32Array(n); r.ST = new Uint32Array(n);
 		r.S = new Float64Array(n); r.E = new Float64Array(n); r.A = new Float64Array(n);
 		r.dev = new Int32Array(n);
 		for (d = 0; d < r.p; d++) {
 			var t = 0;
 			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++) {
-				var c = Math.floor(i / P), o = ops[c], j = 6 * (i - c * P), k = o[j];
+				var c = Math.floor(i / P), j = W * (i - c * P);
+				if (c !== oc) { o = piece(ops, c); oc = c; }
+				var k = o[j];
 				r.K[i] = k & 3;
 				r.OV[i] = k & 4 ? 1 : (i > r.devStart[d] && r.OV[i - 1] === 1 ? 2 : 0);
 				r.MB[i] = o[j + 1]; r.ST[i] = o[j + 2];
@@ -159,14 +184,15 @@
 				r.E[i] = (start + o[j + 4]) / r.tick;
 				t = Math.max(t, start + o[j + 4]);
 				r.A[i] = o[j + 5];
+				if (r.IN) r.IN[i] = o[j + 6] / r.tick;
 				r.dev[i] = d;
 				/* a piece read is let go */
-				if (j + 6 === o.length) ops[c] = null;
+				if (j + W === o.length) ops[c] = null;
 			}
 		}
-		r.ops = r.opsMore = null;
-		var msgs = [r.msgs || []].concat(r.msgsMore || []), nm = 0;
-		msgs.forEach(function (m) { nm += m.length / 4; });
+		r.ops = o = null;
+		var msgs = pieces(r, kr, "msgs"), nm = 0;
+		msgs.forEach(function (m, c) { nm += piece(msgs, c).length / 4; });
 		r.nmsgs = nm;
 		r.MF = new Uint32Array(nm); r.MT = new Uint32Array(nm);
 		r.MS = new Float64Array(nm); r.ME = new Float64Array(nm);
@@ -179,15 +205,18 @@
 			}
 			msgs[c] = null;
 		});
-		r.msgs = r.msgsMore = null;
+		r.msgs = null;
 		/* each op's slack in time units, when the run has them: none makes it critical */
 		if (r.slack) {
 			r.SL = new Float64Array(n);
 			i = 0;
-			[r.slack].concat(r.slackMore || []).forEach(function (v) {
+			var sl = pieces(r, kr, "slack");
+			sl.forEach(function (v, c) {
+				v = piece(sl, c);
 				for (var q = 0; q < v.length; q++, i++) r.SL[i] = v[q] / r.slackTick;
+				sl[c] = null;
 			});
-			r.slack = r.slackMore = null;
+			r.slack = null;
 		}
 		busySummary(r);
 		memorySummary(r);
@@ -198,19 +227,29 @@
 	/* Per device its busy intervals (an op, or an overlapped pair as one) in time order, which
 	 * never overlap, with prefix sums of the busy time before each, of it by kind (a pair's
 	 * time half to each of its kinds) and of the critical ones: a column's busy time, kinds and
-	 * critical ops are then two binary searches away. */
+	 * critical ops are then two binary searches away. With streams an op is busy for its
+	 * compute alone, as the run counts it: the engine records how much of its span is not
+	 * compute (r.IN: its exposed communication, slowed compute and waits), not where, so an
+	 * interval computes at its rate R (compute / span) all along; V sums the spans (the
+	 * columns' exposed communication is what they cover less what they compute). */
 	function busySummary(r) {
 		r.bz = [];
 		for (var d = 0; d < r.p; d++) {
 			var a = r.devStart[d], b = r.devStart[d + 1], n = 0, i, j = 0, k;
 			for (i = a; i < b; i++) if (r.OV[i] !== 2) n++;
 			var z = {n: n, S: new Float64Array(n), E: new Float64Array(n), I: new Uint32Array(n),
-				C: new Float64Array(n + 1), KC: new Float64Array(4 * (n + 1)), CC: new Uint32Array(n + 1)};
+				C: new Float64Array(n + 1), KC: new Float64Array(4 * (n + 1)), CC: new Uint32Array(n + 1),
+				R: r.IN ? new Float64Array(n) : null, V: r.IN ? new Float64Array(n + 1) : null};
 			for (i = a; i < b; i++) {
 				if (r.OV[i] === 2) continue;
 				var pair = r.OV[i] === 1 && i + 1 < b && r.OV[i + 1] === 2;
-				var e = pair ? Math.max(r.E[i], r.E[i + 1]) : r.E[i], dur = e - r.S[i];
+				var e = pair ? Math.max(r.E[i], r.E[i + 1]) : r.E[i], span = e - r.S[i], dur = span;
 				z.S[j] = r.S[i]; z.E[j] = e; z.I[j] = i;
+				if (z.R) {
+					dur = Math.max(0, span - (pair ? r.IN[i] + r.IN[i + 1] : r.IN[i]));
+					z.R[j] = span > 0 ? dur / span : 1;
+					z.V[j + 1] = z.V[j] + span;
+				}
 				z.C[j + 1] = z.C[j] + dur;
 				for (k = 0; k < 4; k++) z.KC[4 * j + 4 + k] = z.KC[4 * j + k];
 				if (pair) {
@@ -228,12 +267,19 @@
 		}
 	}
 	/* busy time of z before t, j = upper(z.E, ., ., t) */
-	function busyAt(z, j, t) { return j >= z.n ? z.C[z.n] : z.C[j] + Math.max(0, t - z.S[j]); }
+	function busyAt(z, j, t) {
+		return j >= z.n ? z.C[z.n] : z.C[j] + (z.R ? z.R[j] : 1) * Math.max(0, t - z.S[j]);
+	}
+	/* the time z's ops cover before t, compute or not */
+	function coverAt(z, j, t) {
+		if (!z.V) return busyAt(z, j, t);
+		return j >= z.n ? z.V[z.n] : z.V[j] + Math.max(0, t - z.S[j]);
+	}
 	/* all four kinds' busy time before t into out */
 	function kindsAt(r, z, j, t, out) {
 		for (var k = 0; k < 4; k++) out[k] = z.KC[4 * j + k];
 		if (j < z.n && t > z.S[j]) {
-			var i = z.I[j], part = t - z.S[j];
+			var i = z.I[j], part = (t - z.S[j]) * (z.R ? z.R[j] : 1);
 			if (r.OV[i] === 1 && i + 1 < r.nops && r.OV[i + 1] === 2) {
 				out[r.K[i]] += part / 2;
 				out[r.K[i + 1]] += part / 2;
@@ -372,11 +418,32 @@
 		r.bz.forEach(function (z) { n += z.n; });
 		var ss = new Float64Array(n), ee = new Float64Array(n), at = 0;
 		r.bz.forEach(function (z) { ss.set(z.S, at); ee.set(z.E, at); at += z.n; });
-		ss.sort(); ee.sort();
 		var TT = new Float64Array(2 * n), CA = new Float64Array(2 * n), NB = new Float64Array(2 * n);
-		var i = 0, busy = 0, area = 0, last = n ? Math.min(ss[0], ee[0]) : 0;
+		var i = 0, busy = 0, area = 0, last = 0, t;
+		if (r.IN) {
+			/* with streams an interval adds its rate of compute (busySummary) from its start
+			 * to its end: the events sorted with their rates */
+			var rate = new Float64Array(n), ord = new Uint32Array(2 * n);
+			at = 0;
+			r.bz.forEach(function (z) { rate.set(z.R, at); at += z.n; });
+			for (i = 0; i < 2 * n; i++) ord[i] = i;
+			var when = function (k) { return k < n ? ss[k] : ee[k - n]; };
+			ord.sort(function (a, b) { return when(a) - when(b); });
+			last = n ? when(ord[0]) : 0;
+			for (d = 0; d < 2 * n; d++) {
+				var k = ord[d];
+				t = when(k);
+				area += busy * (t - last); last = t;
+				busy += k < n ? rate[k] : -rate[k - n];
+				TT[d] = t; CA[d] = area; NB[d] = busy;
+			}
+			r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB, X: index(TT, 2 * n)};
+			return;
+		}
+		ss.sort(); ee.sort();
+		last = n ? Math.min(ss[0], ee[0]) : 0;
 		for (j = 0, d = 0; i < n || j < n; d++) {
-			var t, start = j >= n || (i < n && ss[i] <= ee[j]);
+			var start = j >= n || (i < n && ss[i] <= ee[j]);
 			t = start ? ss[i++] : ee[j++];
 			area += busy * (t - last); last = t;
 			busy += start ? 1 : -1;
@@ -424,8 +491,8 @@
 	}
 	function reqHeight(r) { return r.req ? 18 + r.reqLanes * RH + 6 : 0; }
 	var runs = D.runs, lo = Infinity, hi = -Infinity, total = 0;
-	runs.forEach(function (r) {
-		decode(r);
+	runs.forEach(function (r, k) {
+		decode(r, k);
 		lo = Math.min(lo, r.origin / r.tick);
 		hi = Math.max(hi, r.origin / r.tick + r.makespan);
 		/* the streams may run past the last op */
@@ -531,13 +598,15 @@
 	function dev(y) { return Math.round((y - off) * dpr); }
 
 	var KINDS = new Float64Array(4), KA = new Float64Array(4), KB = new Float64Array(4);
-	/* The lane of device d of run r: each column as high as it is busy, error carried on. */
+	/* The lane of device d of run r: each column as high as it is busy, error carried on; with
+	 * streams, over it as high as its ops cover it, hatched (exposed communication). */
 	function drawLane(r, d) {
 		var z = r.bz[d], yt = laneTop(r, d), y0 = dev(yt), y1 = dev(yt + LANE), h = y1 - y0;
 		var cy0 = dev(yt - CRITH), cy1 = cy0 + Math.max(1, Math.round(2 * dpr));
 		var ncol = cx1 - cx0, carry = 0, kinds = KINDS, wideEdge = 4 * dpr, kaT = NaN;
 		rect(cx0, cx1, y0, y1, PX.idle);
 		var ta = colT[0], j = upperAt(z.E, z.X, z.n, 0, ta), ca = busyAt(z, j, ta), n = z.n;
+		var va = z.V ? coverAt(z, j, ta) : 0, carryV = 0;
 		for (var c = 0; c < ncol; c++) {
 			var tb = colT[c + 1];
 			if (j >= n || z.S[j] >= tb) {
@@ -553,6 +622,17 @@
 			px = Math.max(Math.floor(want), Math.min(Math.ceil(want), px));
 			carry += want - px;
 			var x = cx0 + c;
+			if (z.V) {
+				/* the ops' cover of the column, its part over the busy pixels hatched */
+				var vb = coverAt(z, jb, tb), g = (vb - va) / (tb - ta);
+				g = g < 0 ? 0 : g > 1 ? 1 : g;
+				var wantV = g * h, pv = Math.round(wantV + carryV);
+				pv = Math.max(Math.floor(wantV), Math.min(Math.ceil(wantV), pv));
+				carryV += wantV - pv;
+				va = vb;
+				for (var yy0 = Math.max(0, y1 - pv), at0 = yy0 * W + x; yy0 < y1 - px && yy0 < H; yy0++, at0 += W)
+					pix[at0] = (x + yy0) & 2 ? PX.inner : PX.innerBg;
+			}
 			if (px > 0) {
 				if (count === 1) {
 					var i = z.I[j], edge = z.E[j] <= tb && z.E[j] > ta && (z.E[j] - z.S[j]) * dpr >= wideEdge * (tb - ta);
@@ -631,7 +711,7 @@
 			return;
 		}
 		for (var j = j0; j < j1; j++) {
-			var i = z.I[j], pair = isPairFirst(r, i);
+			var i = z.I[j], pair = isPairFirst(r, i), clipped = z.R && z.R[j] < 1 && busyClip(r, d, j);
 			for (var h = 0; h < (pair ? 2 : 1); h++, i++) {
 				var x0 = Math.max(LEFT, X(r.S[i])), x1 = Math.min(width - RIGHT, X(r.E[i]));
 				var yy = yt + (h ? LANE / 2 : 0), hh = pair ? LANE / 2 : LANE;
@@ -644,7 +724,20 @@
 					ctx.fillText(s, (x0 + x1) / 2, yt + 13);
 				}
 			}
+			if (clipped) ctx.restore();
 		}
+	}
+	/* With streams, clips what is drawn over interval j of device d (its outlines and labels)
+	 * to the rows every column of it holds busy (each at least its rate of the lane's
+	 * height, rounded down), so that they never paint over its hatched part; true when it
+	 * did (ctx saved). */
+	function busyClip(r, d, j) {
+		var z = r.bz[d], yt = laneTop(r, d), y1 = dev(yt + LANE), top = y1 - Math.floor(z.R[j] * (y1 - dev(yt)));
+		ctx.save();
+		ctx.beginPath();
+		ctx.rect(LEFT, top / dpr + off, plotW(), (y1 - top) / dpr);
+		ctx.clip();
+		return true;
 	}
 
 	function drawSelection() {
@@ -656,7 +749,10 @@
 		ctx.fillStyle = SEL_C;
 		ctx.beginPath();
 		ctx.moveTo(xm - 5, yt - CRITH); ctx.lineTo(xm + 5, yt - CRITH); ctx.lineTo(xm, yt - 1); ctx.fill();
+		var z = r.bz[d], j = upper(z.E, 0, z.n, r.S[r.OV[i] === 2 ? i - 1 : i]);
+		var clipped = z.R && j < z.n && z.R[j] < 1 && busyClip(r, d, j);
 		outline(x0, x1, yy, hh, SEL_C);
+		if (clipped) ctx.restore();
 	}
 
 	/* a 2-pixel outline inside the whole pixel columns of [x0, x1), so that it only ever
@@ -944,6 +1040,13 @@
 				" (" + num(r.E[i] - r.S[i]) + ")",
 			"idle before it: " + num(Math.max(0, r.S[i] - prev)) + " " + r.unit
 		];
+		if (r.IN) {
+			/* with streams: what of its span (its pair's) it does not compute */
+			var pf = r.OV[i] === 2 ? i - 1 : i, pair = isPairFirst(r, pf), e = pair ? Math.max(r.E[pf], r.E[pf + 1]) : r.E[pf];
+			var inner = Math.min(e - r.S[pf], pair ? r.IN[pf] + r.IN[pf + 1] : r.IN[pf]);
+			lines.push((pair ? "the pair's " : "") + "compute " + num(e - r.S[pf] - inner) + " " + r.unit +
+				", exposed communication inside it " + num(inner));
+		}
 		if (r.SL)
 			lines.push(r.SL[i] === 0 ? "critical: no slack (any delay lengthens the step)"
 				: "slack " + num(r.SL[i]) + " " + r.unit + " (it may take that much longer)");
@@ -1210,6 +1313,9 @@
 			for (k = 0; k < 4; k++)
 				if (seen[k]) add(LIGHT[k], runs[0].kindLetters[k].toLowerCase() + " " + runs[0].kindNames[k] + " on an odd chunk");
 		add(IDLE, "idle (a lane's column is drawn as high as the device is busy in it)");
+		if (runs.some(function (r) { return r.IN; }))
+			add(INNER_C, "exposed communication inside an op (waiting or slowed): hatched, over what it computes",
+				"background:repeating-linear-gradient(135deg," + INNER_C + " 0 2px," + INNER_BG + " 2px 4px)");
 		if (runs.some(function (r) { return r.SL; }))
 			add(CRIT, "critical: no slack (outlined; a mark above the lane)", "box-sizing:border-box;border:2px solid " + CRIT);
 		if (runs.some(function (r) { return r.nmsgs > 0; }))
@@ -1243,7 +1349,8 @@
 				if (y0 < 0 || y1 > H) continue;
 				var z = r.bz[d], ts = view.t0, te = view.t1;
 				var busy = busyAt(z, upper(z.E, 0, z.n, te), te) - busyAt(z, upper(z.E, 0, z.n, ts), ts);
-				out.push({run: k, device: d, x0: cx0, x1: cx1, y0: y0, y1: y1, share: busy / (te - ts)});
+				var cover = coverAt(z, upper(z.E, 0, z.n, te), te) - coverAt(z, upper(z.E, 0, z.n, ts), ts);
+				out.push({run: k, device: d, x0: cx0, x1: cx1, y0: y0, y1: y1, share: busy / (te - ts), cover: cover / (te - ts)});
 			}
 		});
 		return out;
@@ -1277,7 +1384,7 @@
 		ops: total, runs: runs.length, stats: stats, view: view, readyMs: performance.now() - began,
 		setWindow: setWindow, fit: fit, zoomAt: zoomAt, pan: pan, draw: draw, select: select,
 		selected: function () { return sel ? {run: sel.k, op: sel.i} : null; },
-		lanes: lanes, legend: legendEntries, idle: IDLE, background: BACK,
+		lanes: lanes, legend: legendEntries, idle: IDLE, background: BACK, inner: [INNER_C, INNER_BG],
 		labelContrast: function () {
 			return COLOR.concat(LIGHT).map(function (c) { return contrast(c, labelOn(c)); });
 		},

@@ -117,7 +117,9 @@ if [ -z "$left" ]; then ok; else not_ok "the browser checks left ${left}in TMPDI
 # 3. At scale and for everyone (issue 41), in Chromium driven by puppeteer-core with axe-core
 #    (tests/tools/html-check.mjs; build-aux/ensure-puppeteer installs both into the build
 #    directory, once): each lane's pixels drawn busy are its device's busy share in view within
-#    one point at every zoom, at p = 16, m = 512 and p = 64, m = 4096; zoom and pan redraw
+#    one point at every zoom, at p = 16, m = 512 and p = 64, m = 4096, and on runs with
+#    communication streams (busy for compute alone, the exposed communication inside an op
+#    hatched, as much as it takes, and at the fitted view the run's own busy); zoom and pan redraw
 #    times (printed; the goal is 16 ms a frame); the wheel scrolls, Ctrl+wheel, W/S/A/D and
 #    touch zoom and pan, the axis and bubble strip stay on screen; every op is reachable from
 #    the keyboard with its details in a live region; axe-core finds no serious violation; with
@@ -129,22 +131,32 @@ if ! why=$(sh "$ROOT/build-aux/ensure-puppeteer" "$NPM_DIR"); then
 fi
 ppsim -p 16 -m 512 --tcomm 0.1 --html="$TMP/p16.html" >/dev/null
 ppsim -p 64 -m 4096 --tcomm 0.1 --html="$TMP/p64.html" --dump-ops="$TMP/p64.csv" >/dev/null
-# a run of more than 2^18 ops or messages sends its arrays in pieces, a script each (a browser
-# compiles no script of more than 2^29 characters): every op's times and slack and every
-# message come back exactly
-if [ "$(grep -c '^PPSIM.runs\[0\]\.\(ops\|msgs\|slack\)More\.push(\[' "$TMP/p64.html")" -eq 3 ]; then ok; else
-	not_ok "--html: a run of 524288 ops does not come in pieces of 2^18"
+# a run of more than 2^18 ops or messages sends its arrays in pieces of 2^18, a JSON data block
+# each, none in a script (a browser compiles no script of more than 2^29 characters, and keeps
+# a compiled script's literals): every op's times and slack and every message come back exactly
+blocks=$(grep -c '^<script type="application/json" data-ppsim-run="0" data-ppsim="\(ops\|msgs\|slack\)">\[' "$TMP/p64.html")
+if [ "$blocks" -eq 6 ] && grep -q '^"ops":\[\],$' "$TMP/p64.html"; then ok; else
+	not_ok "--html: a run of 524288 ops does not come in 6 data blocks of 2^18 ops, messages and slacks ($blocks)"
 fi
 browse "$TMP/p64.html" 524288 ops="$TMP/p64.csv"
 ppsim -s dualpipev -p 2 -m 6 --tcomm 0.1 --html="$TMP/pairs.html" >/dev/null
 ppsim --model=llama3-8b -p 4 -m 8 --tp=2 --cp=2 --dp=2 --html="$TMP/streams.html" >/dev/null
+# more runs with communication streams, whose lanes are busy for their ops' compute alone, the
+# rest of the ops' spans hatched: data parallelism with its gathers and buckets overlapped,
+# tensor parallelism in bulk, and experts (all-to-all) in DualPipeV's overlapped pairs
+ppsim --model=llama3-8b -p 4 -m 8 --dp 8 --distributed-optimizer=yes --overlap-grad-reduce=yes \
+	--overlap-param-gather=yes --html="$TMP/dp.html" >/dev/null
+ppsim --model=llama3-8b -p 4 -m 8 --tp 4 --tp-overlap=bulk --html="$TMP/tp.html" >/dev/null
+ppsim --model=qwen3-30b-a3b -s dualpipev -p 4 -m 8 --tp 2 --ep 4 --dp 2 --gpus-per-node 8 \
+	--html="$TMP/moe.html" >/dev/null
 # (small.html, serve.html and sweep.html are the pages of section 2, offload.html of section 1)
 for page in small serve sweep; do
 	[ -s "$TMP/$page.html" ] || ppsim -p 4 -m 8 --html="$TMP/$page.html" >/dev/null
 done
 TMPDIR="$TMP" node "$ROOT/tests/tools/html-check.mjs" "$NPM_DIR" "$(command -v chromium)" \
 	"$TMP/p16.html:pixels" "$TMP/p64.html:pixels,perf,input" "$TMP/small.html:keys,a11y" \
-	"$TMP/pairs.html:pixels,keys" "$TMP/streams.html:pixels,a11y" "$TMP/serve.html:a11y" \
+	"$TMP/pairs.html:pixels,keys" "$TMP/streams.html:pixels,a11y" "$TMP/dp.html:pixels" \
+	"$TMP/tp.html:pixels" "$TMP/moe.html:pixels" "$TMP/serve.html:a11y" \
 	"$TMP/offload.html:pixels,a11y,memory=$TMP/offload.json" \
 	"$TMP/sweep.html:a11y" \
 	>"$TMP/check.out" 2>&1
@@ -159,6 +171,6 @@ while IFS= read -r line; do
 done <"$TMP/check.out"
 if [ $status -ne 0 ] && ! grep -q '^not ok' "$TMP/check.out"; then
 	not_ok "html-check failed: $(head -c 1500 "$TMP/check.out")"
-elif [ $n -lt 29 ]; then
+elif [ $n -lt 40 ]; then
 	not_ok "html-check ran $n checks, not all of them: $(tail -c 800 "$TMP/check.out")"
 fi

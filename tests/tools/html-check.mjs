@@ -8,7 +8,9 @@
 //   pixels  at several zoom levels and scroll positions, each device lane's share of pixels
 //           drawn busy (any pixel but the lane's idle colour) is the device's busy share in
 //           view (computed here from the page's op times) within one percentage point; at the
-//           fitted view that share is the run's own busy / makespan
+//           fitted view that share is the run's own busy / makespan. With streams an op is busy
+//           for its compute alone (its span less its inner time, at an even rate over it) and
+//           the rest of its span is hatched: the hatched share is that rest within one point
 //   perf    zoom and pan redraws (the frame's drawing, rasterized): prints the median, p90 and
 //           worst ms; fails when the median exceeds LIMIT ms (env PPSIM_FRAME_MS, default 40:
 //           generous for a busy 2-core machine; the goal is 16)
@@ -52,26 +54,35 @@ const browser = await puppeteer.launch({
 });
 const timer = setTimeout(() => { console.log(`not ok - the checks did not end within ${WAIT} s`); process.exit(1); }, WAIT * 1000);
 
-// each visible lane: [run, device, drawn share, true share in view]
+// each visible lane: [run, device, drawn busy share, true busy share in view, drawn share of
+// exposed communication (hatched), true share of it in view]
 async function laneShares(page) {
 	return page.evaluate(() => {
 		const V = window.ppsimView, g = document.getElementById("timeline").getContext("2d");
-		const idle = parseInt(V.idle.slice(1), 16), ir = idle >> 16, ig = (idle >> 8) & 255, ib = idle & 255;
-		const t0 = V.view.t0, t1 = V.view.t1;
+		const rgb = (c) => parseInt(c.slice(1), 16);
+		const idle = rgb(V.idle), inner = (V.inner || []).map(rgb), t0 = V.view.t0, t1 = V.view.t1;
 		return V.lanes().map((L) => {
 			const d = g.getImageData(L.x0, L.y0, L.x1 - L.x0, L.y1 - L.y0).data;
-			let busy = 0;
-			for (let i = 0; i < d.length; i += 4)
-				if (d[i] !== ir || d[i + 1] !== ig || d[i + 2] !== ib) busy++;
-			// the device's busy time in view, from the op times (a pair counts once)
+			let busy = 0, hatched = 0;
+			for (let i = 0; i < d.length; i += 4) {
+				const c = d[i] << 16 | d[i + 1] << 8 | d[i + 2];
+				if (inner.includes(c)) hatched++;
+				else if (c !== idle) busy++;
+			}
+			// the device's busy time in view, from the op times (a pair counts once); with
+			// streams an op computes its span less its inner time (r.IN), at an even rate
 			const r = window.PPSIM.runs[L.run];
-			let sum = 0;
+			let sum = 0, cover = 0;
 			for (let i = r.devStart[L.device]; i < r.devStart[L.device + 1]; i++) {
 				if (r.OV[i] === 2) continue;
-				const e = r.OV[i] === 1 && r.OV[i + 1] === 2 ? Math.max(r.E[i], r.E[i + 1]) : r.E[i];
-				sum += Math.max(0, Math.min(e, t1) - Math.max(r.S[i], t0));
+				const pair = r.OV[i] === 1 && r.OV[i + 1] === 2, e = pair ? Math.max(r.E[i], r.E[i + 1]) : r.E[i];
+				const span = e - r.S[i], inn = r.IN ? (pair ? r.IN[i] + r.IN[i + 1] : r.IN[i]) : 0;
+				const seen = Math.max(0, Math.min(e, t1) - Math.max(r.S[i], t0));
+				sum += span > 0 ? seen * Math.max(0, span - inn) / span : 0;
+				cover += seen;
 			}
-			return [L.run, L.device, busy / (d.length / 4), sum / (t1 - t0)];
+			const px = d.length / 4;
+			return [L.run, L.device, busy / px, sum / (t1 - t0), hatched / px, (cover - sum) / (t1 - t0)];
 		});
 	});
 }
@@ -80,10 +91,10 @@ async function pixels(page, name) {
 	const info = await page.evaluate(() => {
 		const r = window.PPSIM.runs[0];
 		return {p: r.p, span: window.ppsimView.view.t1 - window.ppsimView.view.t0, t0: window.ppsimView.view.t0,
-			origin: r.origin / r.tick, makespan: r.makespan, busy: r.devices.map((v) => v.busy), streams: Boolean(r.streams),
+			origin: r.origin / r.tick, makespan: r.makespan, busy: r.devices.map((v) => v.busy), streams: Boolean(r.streams), inner: Boolean(r.IN),
 			height: document.documentElement.scrollHeight};
 	});
-	let worst = 0, where = "", lanes = 0, levels = 0, fitted = 0;
+	let worst = 0, where = "", lanes = 0, levels = 0, fitted = 0, hatch = 0, hatchWhere = "", hatched = 0, exposed = 0;
 	// zoom factors, each at a few centres; the deepest shows a handful of ops
 	const zooms = [1, 4, 30, 250, 2500];
 	const scrolls = info.height > 1600 ? [0.5, 1] : [0];
@@ -97,15 +108,17 @@ async function pixels(page, name) {
 				await frame(page);
 				await page.evaluate(() => window.ppsimView.draw());
 				levels++;
-				for (const [run, d, drawn, want] of await laneShares(page)) {
+				for (const [run, d, drawn, want, drawnIn, wantIn] of await laneShares(page)) {
 					lanes++;
-					const err = Math.abs(drawn - want);
+					const err = Math.abs(drawn - want), errIn = Math.abs(drawnIn - wantIn);
 					if (err > worst) { worst = err; where = `zoom ${z}x at ${c}, scroll ${s}: GPU ${d} drawn ${(100 * drawn).toFixed(2)}%, busy ${(100 * want).toFixed(2)}%`; }
+					if (errIn > hatch) { hatch = errIn; hatchWhere = `zoom ${z}x at ${c}, scroll ${s}: GPU ${d} hatched ${(100 * drawnIn).toFixed(2)}%, exposed inside ops ${(100 * wantIn).toFixed(2)}%`; }
+					if (drawnIn > 0) hatched++;
+					if (wantIn > 0.005) exposed++;
 					if (z === 1 && run === 0) fitted++;
-					if (z === 1 && run === 0 && !info.streams) {
+					if (z === 1 && run === 0) {
 						// the fitted view holds the whole run: the busy time in it is the run's
-						// (with streams the run's busy is compute alone, a lane its ops' spans
-						// with their exposed communication)
+						// own, compute alone (with streams an op's exposed communication is not)
 						const mine = want * span, own = info.busy[d];
 						if (Math.abs(mine - own) > 1e-6 * (1 + own)) { worst = Math.max(worst, 1); where = `fitted: GPU ${d}'s busy time in view ${mine} is not the run's ${own}`; }
 					}
@@ -115,6 +128,8 @@ async function pixels(page, name) {
 	}
 	await page.evaluate(() => { window.scrollTo(0, 0); window.ppsimView.fit(); });
 	check(lanes > 0 && fitted > 0 && worst <= 0.01, `${name}: each lane drawn busy as the device is busy in view, within 1 point: worst ${(100 * worst).toFixed(3)} points over ${lanes} lanes in ${levels} views${where ? " (" + where + ")" : ""}`);
+	if (info.inner)
+		check(hatch <= 0.01 && (hatched > 0 || exposed === 0), `${name}: the exposed communication inside ops is hatched as much as it takes in view, within 1 point: worst ${(100 * hatch).toFixed(3)} points, hatched in ${hatched} lanes (${exposed} with some)${hatchWhere ? " (" + hatchWhere + ")" : ""}`);
 }
 
 async function perf(page, name) {

@@ -2139,11 +2139,69 @@ static void engine_sweep_gives_the_event_loops_times_with_expert_pieces_and_pair
 	}
 }
 
+/* With streams, each op's inner time (what of its span is not compute) adds up to what each
+ * device's busy leaves out: its ops' spans (a pair's once) less their inner times are its busy,
+ * for data, tensor and context parallelism, experts in pairs and activation offload. */
+static void engine_inner_times_of_the_ops_leave_each_devices_busy(void)
+{
+	static const char *const runs[][2][14] = {
+	        {{"model", "llama3-8b", "p", "2", "m", "4", "tp", "2", "cp", "2", "dp", "2", NULL},
+	         {"distributed_optimizer", "yes", "overlap_grad_reduce", "yes",
+	          "overlap_param_gather", "yes", NULL}},
+	        {{"model", "llama3-8b", "p", "4", "m", "8", "tp", "4", "tp_overlap", "pipelined", NULL},
+	         {NULL}},
+	        {{"model", "llama3-8b", "p", "2", "m", "4", "tp", "2", "tp_overlap", "bulk", NULL},
+	         {NULL}},
+	        {{"model", "qwen3-30b-a3b", "layers", "8", "schedule", "dualpipev", "p", "2", "m",
+	          "8", "tp", "2", NULL},
+	         {"dp", "2", "ep", "4", "gpus_per_node", "2", "overlap_grad_reduce", "yes", NULL}},
+	        {{"model", "llama3-8b", "p", "4", "m", "8", "offload", "0.5", "host_bandwidth", "20",
+	          NULL},
+	         {NULL}},
+	};
+
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		struct config c;
+		struct pp_error err = {0};
+		struct sim *sm;
+		pp_time all = 0;
+
+		config_init(&c);
+		for (int h = 0; h < 2; h++)
+			for (int j = 0; runs[k][h][j] != NULL; j += 2)
+				unit_set(&c, runs[k][h][j], runs[k][h][j + 1]);
+		sm = sim_run(&c, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sm);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(sm->result->inner);
+		for (int d = 0; d < sm->sched->p; d++) {
+			pp_time busy = 0, inner = 0;
+
+			for (size_t i = sm->sched->dev_start[d]; i < sm->sched->dev_start[d + 1]; i++) {
+				const struct op_time *t = &sm->result->times[i];
+				bool second = i > sm->sched->dev_start[d] &&
+				              (sm->sched->ops[i - 1].flags & OP_OVERLAP);
+
+				CU_ASSERT_TRUE(sm->result->inner[i] >= 0);
+				CU_ASSERT_TRUE(sm->result->inner[i] <= t->end - t->start);
+				inner += sm->result->inner[i];
+				if (!second)
+					busy += t->end - t->start;
+			}
+			CU_ASSERT_EQUAL(busy - inner, sm->result->devices[d].busy);
+			all += inner;
+		}
+		/* (the offload's copies back may all be hidden) */
+		CU_ASSERT_TRUE(all > 0 || k == 4);
+		sim_free(sm);
+	}
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(
                 engine_sweep_gives_the_event_loops_times_for_every_schedule_comm_and_message_time),
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_model),
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_with_expert_pieces_and_pairs),
+        UNIT_TEST(engine_inner_times_of_the_ops_leave_each_devices_busy),
         UNIT_TEST(engine_sweep_prices_a_channel_that_mixes_free_and_costly_messages),
         UNIT_TEST(engine_sweep_records_the_event_loops_messages_past_its_batches),
         UNIT_TEST(engine_refuses_a_last_overlapped_pair_whose_forward_ran_before),
