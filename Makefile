@@ -54,7 +54,9 @@ HEADERS     := $(sort $(wildcard include/ppsim/*.h))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 # text assets compiled into the library: the HTML report's viewer and style (build-aux/embed)
-ASSETS    := src/report/html.js src/report/html.css
+# the HTML viewer's script, one function over three files, in this order
+HTML_JS   := src/report/html_data.js src/report/html_draw.js src/report/html_input.js
+ASSETS    := $(HTML_JS) src/report/html.css
 ASSET_OBJ := $(BUILD)/obj/gen/assets.o
 LIB_OBJ   := $(call obj,$(LIB_SRC)) $(ASSET_OBJ)
 APP_OBJ   := $(call obj,$(APP_SRC))
@@ -118,7 +120,7 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/deps.mk
 
 $(BUILD)/gen/assets.c: build-aux/embed $(ASSETS)
 	@mkdir -p $(dir $@)
-	$(Q){ sh build-aux/embed report_html_js src/report/html.js && \
+	$(Q){ sh build-aux/embed report_html_js $(HTML_JS) && \
 	      sh build-aux/embed report_html_css src/report/html.css; } >$@.tmp && mv $@.tmp $@
 
 $(ASSET_OBJ): $(BUILD)/gen/assets.c $(BUILD)/deps.mk

@@ -1,6 +1,6 @@
 /*
  * The HTML report: one self-contained page (no network, no server; it opens from file://)
- * holding the runs' data and the viewer that draws them, src/report/html.js and html.css, which
+ * holding the runs' data and the viewer that draws them, src/report/html_*.js and html.css, which
  * the build compiles in (build-aux/embed). The page shows every run on one time axis with zoom
  * and pan down to the single op, hover details, transfers with arrows to their consumers, each
  * device's activation memory over time and its bubble split into fill, drain, transfer waits
@@ -26,7 +26,7 @@
 #include "base/numfmt.h"
 #include "formats.h"
 
-/* The viewer and its style sheet, NULL-terminated lines (generated from html.js, html.css). */
+/* The viewer and its style sheet, NULL-terminated lines (generated from html_*.js, html.css). */
 extern const char *const report_html_js[];
 extern const char *const report_html_css[];
 

@@ -1,0 +1,464 @@
+/* The interactive viewer of ppsim's --html report. It reads window.PPSIM (written by
+ * src/report/html.c) and draws every run on one time axis: per device a lane of ops, under it
+ * its communication streams (when the run has them), a thin lane of its outgoing transfers and
+ * a lane of its activation memory (with activation offload, the activations in host memory
+ * stacked over the GPU's); in a strip that stays at the bottom of the window, each
+ * run's bubble over time and the time axis.
+ *
+ * Truth at every size: each pixel column of a lane is drawn as high as the share of it the
+ * device is busy (a column's busy time comes from per-device prefix sums of busy time, exact
+ * at any zoom), the heights rounded with the error carried to the next column, so that the
+ * share of a lane's pixels drawn busy is the device's busy share in view (to a pixel of the
+ * lane). A column one op covers takes that op's colour; a column of several ops stacks their
+ * kinds by the share they cover. A redraw writes the pixels of the lanes in view (the canvas
+ * is as tall as the window and follows the scroll); at each column boundary it reads a bucket
+ * of an index of the sorted times (index()) and a few entries in it, so it costs the pixels
+ * times a few memory reads whatever the run's size.
+ *
+ * Input: the wheel scrolls the page, Ctrl+wheel or a pinch zooms at the pointer, a horizontal
+ * wheel or a drag pans; W/S zoom, A/D pan (as Perfetto), +/- zoom, 0 or a double click fits;
+ * on the focused timeline the arrow keys move a selected op (left/right on its device, up/down
+ * to the device above/below), Home/End go to a device's first/last op, F zooms to it, and its
+ * details go to a live region for screen readers. window.ppsimView is the page's interface for
+ * scripts and tests.
+ *
+ * The viewer is one function over three files, compiled in as one script in this order (the
+ * Makefile's HTML_JS): html_data.js (this one: colours, searches and each run's data decoded
+ * into the summaries a frame reads), html_draw.js (the layout and the drawing of a frame,
+ * zoom and pan), html_input.js (what is under the pointer, the selection, input, the tables,
+ * the legend and window.ppsimView). Only their concatenation is a script. */
+(function () {
+	"use strict";
+	var D = window.PPSIM, began = performance.now();
+	/* one colour per meaning, as the legend lists them */
+	var COLOR = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759"];
+	var LIGHT = ["#9fb7d3", "#f8c795", "#acd0a7", "#f0abac"];
+	var IDLE = "#f1f1f1", BACK = "#ffffff", CRIT = "#111111", WIRE_C = "#767676",
+		MEM_C = "#76448a", BUBBLE_C = "#9c755f", EXPOSED_C = "#ff9da7", SEL_C = "#c71585",
+		MEMBACK = "#fafafa", HOST_C = "#1b7a6e";
+	/* exposed communication inside an op (the part of its span it does not compute): a hatch
+	 * of two greys over the op's column, neither a busy colour nor the idle one */
+	var INNER_C = "#a0a0a0", INNER_BG = "#d3d3d3";
+	var SCOLOR = ["#17becf", "#bcbd22", "#6b6ecf", "#b07aa1", "#637939"]; /* dp, tp, ep, d2h, h2d */
+	var REQ_C = ["#c9c9c9", "#d4a6c8", "#86bcb6"];
+	var TITLE = 22, CRITH = 5, LANE = 18, STREAM = 8, WIRE = 6, MEM = 14, GAP = 5;
+	var LEFT = 150, RIGHT = 16, AXIS = 30, BUBBLE = 22;
+	var ARROWS = 1000; /* the most arrows drawn: more hide what they join */
+
+	function el(id) { return document.getElementById(id); }
+
+	function num(x) {
+		if (!isFinite(x)) return String(x);
+		var a = Math.abs(x);
+		if (a !== 0 && (a >= 1e7 || a < 1e-3)) return x.toExponential(3);
+		return String(Math.round(x * 1e4) / 1e4);
+	}
+
+	function niceStep(need) {
+		var steps = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8];
+		var base = Math.pow(10, Math.floor(Math.log10(need)));
+		for (;;) {
+			for (var i = 0; i < steps.length; i++)
+				if (steps[i] * base >= need) return steps[i] * base;
+			base *= 10;
+		}
+	}
+
+	/* colours: contrast (WCAG 2), the label colour of a fill, pixels for the image buffer */
+	function rgb(hex) { var v = parseInt(hex.slice(1), 16); return [v >> 16 & 255, v >> 8 & 255, v & 255]; }
+	function luminance(hex) {
+		var c = rgb(hex).map(function (x) {
+			x /= 255;
+			return x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+		});
+		return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+	}
+	function contrast(a, b) {
+		var x = luminance(a), y = luminance(b);
+		return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+	}
+	var labels = {};
+	function labelOn(fill) {
+		if (!labels[fill]) labels[fill] = contrast(fill, "#000000") >= contrast(fill, "#ffffff") ? "#000000" : "#ffffff";
+		return labels[fill];
+	}
+	var LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+	function pack(hex) {
+		var c = rgb(hex);
+		return (LITTLE ? (255 << 24 | c[2] << 16 | c[1] << 8 | c[0]) : (c[0] << 24 | c[1] << 16 | c[2] << 8 | 255)) >>> 0;
+	}
+	function shade(hex, f) {
+		var c = rgb(hex).map(function (x) { return Math.round(x * f); });
+		return "#" + ((1 << 24) | c[0] << 16 | c[1] << 8 | c[2]).toString(16).slice(1);
+	}
+	/* per kind: fill, fill on odd chunks, the separator's (an op's last column), as pixels */
+	var PX = {dark: COLOR.map(pack), light: LIGHT.map(pack), darkEdge: COLOR.map(function (c) { return pack(shade(c, 0.72)); }),
+		lightEdge: LIGHT.map(function (c) { return pack(shade(c, 0.72)); }), idle: pack(IDLE), back: pack(BACK),
+		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), host: pack(HOST_C), memBack: pack(MEMBACK), bubble: pack(BUBBLE_C),
+		inner: pack(INNER_C), innerBg: pack(INNER_BG)};
+
+	/* First index in [a, b) of sorted A whose value is above t. */
+	function upper(A, a, b, t) {
+		while (a < b) {
+			var h = (a + b) >>> 1;
+			if (A[h] <= t) a = h + 1; else b = h;
+		}
+		return a;
+	}
+	/* An index of sorted A[0, n): the first entry at least lo + k (hi - lo) / nb for k = 0 to
+	 * nb, nb about n, so that a search looks at the entries of a few buckets (about as many as
+	 * ops end in them), near each other in memory: a frame's search at a column boundary
+	 * costs a few reads however many ops a column holds. */
+	function index(A, n) {
+		var lo = n ? A[0] : 0, hi = n ? A[n - 1] : 1, nb = Math.max(1, n), i = 0;
+		if (!(hi > lo)) hi = lo + 1;
+		var X = {lo: lo, step: (hi - lo) / nb, nb: nb, at: new Uint32Array(nb + 1)};
+		for (var k = 0; k <= nb; k++) {
+			var x = lo + k * X.step;
+			while (i < n && A[i] < x) i++;
+			X.at[k] = i;
+		}
+		return X;
+	}
+	/* [first, end) of the entries of A (indexed by X) that upper or lower of t can return, the
+	 * first at least a: those of t's bucket (found as index() drew its bounds) */
+	var span2 = [0, 0];
+	function near(X, n, a, t) {
+		var k = Math.floor((t - X.lo) / X.step);
+		if (k < 0) k = -1; else if (k > X.nb) k = X.nb;
+		while (k >= 0 && t < X.lo + k * X.step) k--;
+		while (k < X.nb && t >= X.lo + (k + 1) * X.step) k++;
+		var b0 = k < 0 ? 0 : X.at[k], b1 = k + 1 > X.nb ? n : X.at[k + 1];
+		span2[0] = a > b0 ? a : b0;
+		span2[1] = b1 > span2[0] ? b1 : span2[0];
+	}
+	function upperAt(A, X, n, a, t) { near(X, n, a, t); return upper(A, span2[0], span2[1], t); }
+	function lowerAt(A, X, n, a, t) { near(X, n, a, t); return lower(A, span2[0], span2[1], t); }
+	/* First index in [a, b) of sorted A whose value is at least t. */
+	function lower(A, a, b, t) {
+		while (a < b) {
+			var h = (a + b) >>> 1;
+			if (A[h] < t) a = h + 1; else b = h;
+		}
+		return a;
+	}
+
+	/* Expands a run's flat arrays: per op [kind | 4 overlapped-first, micro-batch, stage, gap
+	 * after the previous op of its device, duration, activation change] and with streams
+	 * (r.opStride 7) the part of its span that is not compute (r.IN), per message
+	 * [producer, consumer, delay after the producer's end, transfer time]; times in quanta,
+	 * r.tick of them a time unit. Then the summaries a frame reads. */
+	/* A large run's arrays (of run k, what "ops", "msgs" or "slack") come in pieces of r.piece
+	 * entries, each a JSON data block after the page's data (src/report/html.c); a small
+	 * run's in its object. As a list of the pieces, each parsed as it is first read (piece()):
+	 * data parsed, not compiled, leaves nothing behind in the script's heap once read (a
+	 * compiled script's literals stayed, and every full garbage collection marked them). */
+	function pieces(r, k, what) {
+		if (!r.piece) return [r[what] || []];
+		return Array.prototype.slice.call(document.querySelectorAll(
+			"script[data-ppsim-run=\"" + k + "\"][data-ppsim=\"" + what + "\"]"));
+	}
+	function piece(list, c) {
+		var x = list[c];
+		if (x && !Array.isArray(x)) {
+			var block = x;
+			x = list[c] = JSON.parse(block.textContent);
+			block.remove();
+		}
+		return x;
+	}
+	function decode(r, kr) {
+		var n = r.nops, i, d;
+		var P = r.piece || Math.max(1, n), ops = pieces(r, kr, "ops"), W = r.opStride || 6, oc = -1, o = null;
+		r.K = new Uint8Array(n); r.OV = new Uint8Array(n);
+		r.IN = W > 6 ? new Float64Array(n) : null;
+		r.MB = new Uint32Array(n); r.ST = new Uint32Array(n);
+		r.S = new Float64Array(n); r.E = new Float64Array(n); r.A = new Float64Array(n);
+		r.dev = new Int32Array(n);
+		for (d = 0; d < r.p; d++) {
+			var t = 0;
+			for (i = r.devStart[d]; i < r.devStart[d + 1]; i++) {
+				var c = Math.floor(i / P), j = W * (i - c * P);
+				if (c !== oc) { o = piece(ops, c); oc = c; }
+				var k = o[j];
+				r.K[i] = k & 3;
+				r.OV[i] = k & 4 ? 1 : (i > r.devStart[d] && r.OV[i - 1] === 1 ? 2 : 0);
+				r.MB[i] = o[j + 1]; r.ST[i] = o[j + 2];
+				/* an overlapped pair shares its slot: the second op starts with the first */
+				var start = r.OV[i] === 2 ? r.S[i - 1] * r.tick : t + o[j + 3];
+				r.S[i] = start / r.tick;
+				r.E[i] = (start + o[j + 4]) / r.tick;
+				t = Math.max(t, start + o[j + 4]);
+				r.A[i] = o[j + 5];
+				if (r.IN) r.IN[i] = o[j + 6] / r.tick;
+				r.dev[i] = d;
+				/* a piece read is let go */
+				if (j + W === o.length) ops[c] = null;
+			}
+		}
+		r.ops = o = null;
+		var msgs = pieces(r, kr, "msgs"), nm = 0;
+		msgs.forEach(function (m, c) { nm += piece(msgs, c).length / 4; });
+		r.nmsgs = nm;
+		r.MF = new Uint32Array(nm); r.MT = new Uint32Array(nm);
+		r.MS = new Float64Array(nm); r.ME = new Float64Array(nm);
+		i = 0;
+		msgs.forEach(function (m, c) {
+			for (var q = 0; q < m.length; q += 4, i++) {
+				r.MF[i] = m[q]; r.MT[i] = m[q + 1];
+				r.MS[i] = r.E[r.MF[i]] + m[q + 2] / r.tick;
+				r.ME[i] = r.MS[i] + m[q + 3] / r.tick;
+			}
+			msgs[c] = null;
+		});
+		r.msgs = null;
+		/* each op's slack in time units, when the run has them: none makes it critical */
+		if (r.slack) {
+			r.SL = new Float64Array(n);
+			i = 0;
+			var sl = pieces(r, kr, "slack");
+			sl.forEach(function (v, c) {
+				v = piece(sl, c);
+				for (var q = 0; q < v.length; q++, i++) r.SL[i] = v[q] / r.slackTick;
+				sl[c] = null;
+			});
+			r.slack = null;
+		}
+		busySummary(r);
+		memorySummary(r);
+		wireSummary(r);
+		totalSummary(r);
+	}
+
+	/* Per device its busy intervals (an op, or an overlapped pair as one) in time order, which
+	 * never overlap, with prefix sums of the busy time before each, of it by kind (a pair's
+	 * time half to each of its kinds) and of the critical ones: a column's busy time, kinds and
+	 * critical ops are then two binary searches away. With streams an op is busy for its
+	 * compute alone, as the run counts it: the engine records how much of its span is not
+	 * compute (r.IN: its exposed communication, slowed compute and waits), not where, so an
+	 * interval computes at its rate R (compute / span) all along; V sums the spans (the
+	 * columns' exposed communication is what they cover less what they compute). */
+	function busySummary(r) {
+		r.bz = [];
+		for (var d = 0; d < r.p; d++) {
+			var a = r.devStart[d], b = r.devStart[d + 1], n = 0, i, j = 0, k;
+			for (i = a; i < b; i++) if (r.OV[i] !== 2) n++;
+			var z = {n: n, S: new Float64Array(n), E: new Float64Array(n), I: new Uint32Array(n),
+				C: new Float64Array(n + 1), KC: new Float64Array(4 * (n + 1)), CC: new Uint32Array(n + 1),
+				R: r.IN ? new Float64Array(n) : null, V: r.IN ? new Float64Array(n + 1) : null};
+			for (i = a; i < b; i++) {
+				if (r.OV[i] === 2) continue;
+				var pair = r.OV[i] === 1 && i + 1 < b && r.OV[i + 1] === 2;
+				var e = pair ? Math.max(r.E[i], r.E[i + 1]) : r.E[i], span = e - r.S[i], dur = span;
+				z.S[j] = r.S[i]; z.E[j] = e; z.I[j] = i;
+				if (z.R) {
+					dur = Math.max(0, span - (pair ? r.IN[i] + r.IN[i + 1] : r.IN[i]));
+					z.R[j] = span > 0 ? dur / span : 1;
+					z.V[j + 1] = z.V[j] + span;
+				}
+				z.C[j + 1] = z.C[j] + dur;
+				for (k = 0; k < 4; k++) z.KC[4 * j + 4 + k] = z.KC[4 * j + k];
+				if (pair) {
+					z.KC[4 * j + 4 + r.K[i]] += dur / 2;
+					z.KC[4 * j + 4 + r.K[i + 1]] += dur / 2;
+				} else {
+					z.KC[4 * j + 4 + r.K[i]] += dur;
+				}
+				var crit = r.SL ? r.SL[i] === 0 || (pair && r.SL[i + 1] === 0) : false;
+				z.CC[j + 1] = z.CC[j] + (crit ? 1 : 0);
+				j++;
+			}
+			z.X = index(z.E, n);
+			r.bz.push(z);
+		}
+	}
+	/* busy time of z before t, j = upper(z.E, ., ., t) */
+	function busyAt(z, j, t) {
+		return j >= z.n ? z.C[z.n] : z.C[j] + (z.R ? z.R[j] : 1) * Math.max(0, t - z.S[j]);
+	}
+	/* the time z's ops cover before t, compute or not */
+	function coverAt(z, j, t) {
+		if (!z.V) return busyAt(z, j, t);
+		return j >= z.n ? z.V[z.n] : z.V[j] + Math.max(0, t - z.S[j]);
+	}
+	/* all four kinds' busy time before t into out */
+	function kindsAt(r, z, j, t, out) {
+		for (var k = 0; k < 4; k++) out[k] = z.KC[4 * j + k];
+		if (j < z.n && t > z.S[j]) {
+			var i = z.I[j], part = (t - z.S[j]) * (z.R ? z.R[j] : 1);
+			if (r.OV[i] === 1 && i + 1 < r.nops && r.OV[i + 1] === 2) {
+				out[r.K[i]] += part / 2;
+				out[r.K[i + 1]] += part / 2;
+			} else {
+				out[r.K[i]] += part;
+			}
+		}
+	}
+
+	/* Memory: an allocation at its op's start, a release at its op's end, at one time what
+	 * leaves before what arrives (as the engine counts them); per device the level after each
+	 * event and a tree of their maxima (a column's highest level in O(log n)). With activation
+	 * offload (r.copies: per copy its device, start and duration in time quanta and amount,
+	 * out to host memory when positive, back when negative), as the engine counts them: a copy
+	 * out holds host memory from its start and leaves the GPU at its end, a copy back takes GPU
+	 * memory from its start and leaves host memory at its end; per device then also the levels
+	 * in host memory (r.hostMem), and the lane's scale (r.memPeak) is the highest sum of a
+	 * device's two peaks, so that the host's band fits over the GPU's. */
+	function levels(ev) {
+		var n = ev.length, T = new Float64Array(n), tree = new Float64Array(2 * n), lvl = 0, top = 0, i;
+		for (i = 0; i < n; i++) {
+			lvl += ev[i][1];
+			T[i] = ev[i][0]; tree[n + i] = lvl;
+			if (lvl > top) top = lvl;
+		}
+		for (i = n - 1; i > 0; i--) tree[i] = Math.max(tree[2 * i], tree[2 * i + 1]);
+		return {n: n, T: T, tree: tree, X: index(T, n), peak: top};
+	}
+	function memorySummary(r) {
+		r.mem = [];
+		var peak = 0, cp = r.copies, host = [], d, i;
+		for (d = 0; d < r.p; d++) host.push([]);
+		for (var d0 = 0; d0 < r.p; d0++) {
+			var ev = [];
+			for (i = r.devStart[d0]; i < r.devStart[d0 + 1]; i++)
+				if (r.A[i] !== 0) ev.push([r.A[i] > 0 ? r.S[i] : r.E[i], r.A[i]]);
+			r.mem.push(ev);
+		}
+		if (cp) {
+			for (i = 0; i + 3 < cp.length; i += 4) {
+				var a = cp[i + 3], S = cp[i + 1] / r.tick, E = (cp[i + 1] + cp[i + 2]) / r.tick;
+				d = cp[i];
+				if (a > 0) { host[d].push([S, a]); r.mem[d].push([E, -a]); }
+				else { r.mem[d].push([S, -a]); host[d].push([E, a]); }
+			}
+			r.copies = null;
+			r.hostMem = [];
+		}
+		/* at one time what leaves goes before what arrives, as the engine counts a device's
+		 * ops one after the other: a backward's end before the next forward's start */
+		var order = function (a, b) { return a[0] - b[0] || a[1] - b[1]; };
+		for (d = 0; d < r.p; d++) {
+			r.mem[d].sort(order);
+			r.mem[d] = levels(r.mem[d]);
+			if (cp) {
+				host[d].sort(order);
+				r.hostMem.push(levels(host[d]));
+				peak = Math.max(peak, r.mem[d].peak + r.hostMem[d].peak);
+			} else {
+				peak = Math.max(peak, r.mem[d].peak);
+			}
+		}
+		r.memPeak = peak;
+	}
+	/* the level of m after its events up to time t */
+	function levelAt(m, t) {
+		var j = upper(m.T, 0, m.n, t);
+		return j > 0 ? m.tree[m.n + j - 1] : 0;
+	}
+	/* an amount of activations as the page says it: GB with a model, else in its units */
+	function amount(r, x) {
+		return r.actBytes ? num(x * r.actBytes / 1e9) + " GB" : num(x) + " units";
+	}
+	function memMax(m, a, b) {
+		var v = a > 0 ? m.tree[m.n + a - 1] : 0, n = m.n;
+		for (a += n, b += n; a < b; a >>= 1, b >>= 1) {
+			if (a & 1) v = Math.max(v, m.tree[a++]);
+			if (b & 1) v = Math.max(v, m.tree[--b]);
+		}
+		return v;
+	}
+
+	/* Per device the union of its outgoing transfers, as disjoint intervals in time order;
+	 * and the messages in order of their start, for the arrows. */
+	function wireSummary(r) {
+		var per = [], d, i;
+		for (d = 0; d < r.p; d++) per.push([]);
+		for (i = 0; i < r.nmsgs; i++) per[r.dev[r.MF[i]]].push(i);
+		r.wz = per.map(function (list) {
+			list.sort(function (a, b) { return r.MS[a] - r.MS[b]; });
+			var S = [], E = [];
+			list.forEach(function (k) {
+				if (S.length && r.MS[k] <= E[E.length - 1]) E[E.length - 1] = Math.max(E[E.length - 1], r.ME[k]);
+				else { S.push(r.MS[k]); E.push(r.ME[k]); }
+			});
+			var w = {n: S.length, S: Float64Array.from(S), E: Float64Array.from(E)};
+			w.X = index(w.E, w.n);
+			return w;
+		});
+		var reach = 0;
+		for (i = 0; i < r.nmsgs; i++) reach = Math.max(reach, r.S[r.MT[i]] - r.MS[i]);
+		r.msgReach = reach;
+		/* the devices' lists merged (a heap of their heads), into typed arrays: a sort of all
+		 * the messages at once took seconds at tens of millions, and an array of them kept in
+		 * the script's heap slowed every garbage collection */
+		var order = new Uint32Array(r.nmsgs), start = new Float64Array(r.nmsgs), at = new Uint32Array(r.p);
+		var heap = [], before = function (a, b) {
+			var x = r.MS[per[a][at[a]]], y = r.MS[per[b][at[b]]];
+			return x < y || (x === y && per[a][at[a]] < per[b][at[b]]);
+		};
+		var sift = function (h) {
+			for (;;) {
+				var l = 2 * h + 1, m = h;
+				if (l < heap.length && before(heap[l], heap[m])) m = l;
+				if (l + 1 < heap.length && before(heap[l + 1], heap[m])) m = l + 1;
+				if (m === h) return;
+				var x = heap[h]; heap[h] = heap[m]; heap[m] = x; h = m;
+			}
+		};
+		for (d = 0; d < r.p; d++) if (per[d].length) heap.push(d);
+		for (i = (heap.length >> 1) - 1; i >= 0; i--) sift(i);
+		for (i = 0; heap.length; i++) {
+			var top = heap[0], k = per[top][at[top]++];
+			order[i] = k; start[i] = r.MS[k];
+			if (at[top] === per[top].length) { heap[0] = heap[heap.length - 1]; heap.pop(); }
+			sift(0);
+		}
+		r.msgOrder = order;
+		r.msgStart = start;
+	}
+
+	/* The run's busy devices over time as a piecewise linear prefix: at TT[k] the busy time
+	 * of all devices before it (CA) and the number busy after it (NB). */
+	function totalSummary(r) {
+		var n = 0, d, j;
+		r.bz.forEach(function (z) { n += z.n; });
+		var ss = new Float64Array(n), ee = new Float64Array(n), at = 0;
+		r.bz.forEach(function (z) { ss.set(z.S, at); ee.set(z.E, at); at += z.n; });
+		var TT = new Float64Array(2 * n), CA = new Float64Array(2 * n), NB = new Float64Array(2 * n);
+		var i = 0, busy = 0, area = 0, last = 0, t;
+		if (r.IN) {
+			/* with streams an interval adds its rate of compute (busySummary) from its start
+			 * to its end: the events sorted with their rates */
+			var rate = new Float64Array(n), ord = new Uint32Array(2 * n);
+			at = 0;
+			r.bz.forEach(function (z) { rate.set(z.R, at); at += z.n; });
+			for (i = 0; i < 2 * n; i++) ord[i] = i;
+			var when = function (k) { return k < n ? ss[k] : ee[k - n]; };
+			ord.sort(function (a, b) { return when(a) - when(b); });
+			last = n ? when(ord[0]) : 0;
+			for (d = 0; d < 2 * n; d++) {
+				var k = ord[d];
+				t = when(k);
+				area += busy * (t - last); last = t;
+				busy += k < n ? rate[k] : -rate[k - n];
+				TT[d] = t; CA[d] = area; NB[d] = busy;
+			}
+			r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB, X: index(TT, 2 * n)};
+			return;
+		}
+		ss.sort(); ee.sort();
+		last = n ? Math.min(ss[0], ee[0]) : 0;
+		for (j = 0, d = 0; i < n || j < n; d++) {
+			var start = j >= n || (i < n && ss[i] <= ee[j]);
+			t = start ? ss[i++] : ee[j++];
+			area += busy * (t - last); last = t;
+			busy += start ? 1 : -1;
+			TT[d] = t; CA[d] = area; NB[d] = busy;
+		}
+		r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB, X: index(TT, 2 * n)};
+	}
+	function totalAt(g, t) {
+		var k = upper(g.TT, 0, g.n, t) - 1;
+		return k < 0 ? 0 : g.CA[k] + g.NB[k] * (t - g.TT[k]);
+	}
+
