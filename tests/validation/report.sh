@@ -225,6 +225,11 @@ spread() {
 			k + (i >= 1 && i <= r ? 1 : 0) - (i == s - 1 ? mtp : 0) }'
 }
 
+# lay LAYOUT LAYERS STAGES [MTP]: a recipe's layers per stage as given, else spread's
+lay() {
+	if [ "$1" != - ]; then echo "--layers-per-stage=$1"; else spread "$2" "$3" "${4:-0}"; fi
+}
+
 # moe_shape MODEL: the MoE preset of the sources' model names
 moe_shape() {
 	case $1 in
@@ -235,12 +240,12 @@ moe_shape() {
 }
 
 src_mbridge_moe() {
-	# routing force-balanced (the pages' footnote: imbalance 1, the default); the H100
-	# recipes of DeepSeek-V3 and Qwen3-235B overlap the all-to-all (moe_a2a_overlap, with
-	# virtual pipelining: Megatron-Core's combined 1F1B)
+	# routing force-balanced (the pages' footnote: imbalance 1, the default); a release's recipe
+	# that overlaps the all-to-all (moe_a2a_overlap) runs Megatron-Core's combined 1F1B
+	# (interleaved, or without pipelining at PP 1); a recipe's own layout where the file gives it
 	rows "$here/mbridge-perf-moe.txt" |
 		while IFS='|' read -r rel sys name variant gpus prec gb mbs s fsdp tp pp cp v ep ga tps tf \
-			printed; do
+			printed a2a layout; do
 			label="$rel $sys $name${variant#-} $prec"
 			model=$(moe_shape "$name")
 			# Blackwell's tensor cores scale MXFP8 blocks themselves, at the FP8 rate;
@@ -261,9 +266,7 @@ src_mbridge_moe() {
 			esac
 			layers=$(ppsim_layers "$model")
 			sched=$(pipe "$pp" "$v")
-			if [ "$sys" = DGX-H100 ] && [ "$v" -gt 1 ] && [ "$name" != Qwen3-30B-A3B ]; then
-				sched="-p $pp -v $v -s interleaved-combined"
-			fi
+			[ "$a2a" = yes ] && sched="-p $pp -v $v -s interleaved-combined"
 			# DeepSeek-V3's recipes dispatch with DeepEP (the flex dispatcher) or HybridEP
 			# (GB200), both a token once a node
 			disp=""; [ "$name" = DeepSeek-V3 ] && disp="--ep-dispatch=deepep"
@@ -272,7 +275,7 @@ src_mbridge_moe() {
 			meas=$(awk -v B="$gb" -v s="$s" -v t="$tps" -v g="$gpus" \
 				'BEGIN { printf "%.4f", B * s / (t * g) }')
 			echo "$label|$meas|--model=$model --seq=$s $gpu --fp8=$f8 --tp=$tp --cp=$cp" \
-				"--ep=$ep $sched $(spread "$layers" $((pp * v)) $nmtp) --gpus=$gpus" \
+				"--ep=$ep $sched $(lay "$layout" "$layers" $((pp * v)) $nmtp) --gpus=$gpus" \
 				"--mbs=$mbs --global-batch=$gb --framework=nemo $mtp $disp|held out"
 		done
 }
