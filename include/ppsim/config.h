@@ -324,6 +324,8 @@ struct config {
 	                                   after the step (0), -1: the framework's */
 	int overlap_param_gather;       /* (model) distributed optimizer's parameter gather during
 	                                   the first forwards (1), before them (0), -1: framework */
+	int grad_reduce_scatter;        /* (model) a sharded optimizer's gradients reduce-scattered
+	                                   (1) or all-reduced whole (0), -1: the framework's */
 	double bucket_size;             /* (model) parameters of a gradient bucket; 0: Megatron's
 	                                   max(40M, 1M x dp) */
 	double comm_slowdown;           /* (model) compute slowdown beside communication; -1: the

@@ -226,6 +226,7 @@ struct cost_model {
 	enum pp_cp_comm cp_comm;        /* how CP ranks exchange keys and values */
 	enum pp_tp_overlap tp_overlap;  /* resolved: none, bulk or pipelined */
 	bool overlap_grad_reduce;       /* gradient buckets reduced during the last backward */
+	bool grad_reduce_scatter;       /* sharded: gradients reduce-scattered, not all-reduced */
 	bool overlap_param_gather;      /* parameter gathers during the first forwards */
 	double bucket_params;           /* parameters of a gradient bucket */
 	double comm_slowdown;           /* compute slowdown beside communication */

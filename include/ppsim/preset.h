@@ -76,6 +76,8 @@ struct framework_preset {
 	int overlap_grad_reduce;   /* gradient buckets reduced during the backward */
 	int overlap_param_gather;  /* parameter gathers during the first forwards */
 	int distributed_optimizer; /* optimizer state sharded over dp */
+	int grad_reduce_scatter;   /* a sharded optimizer's gradients reduce-scattered, not
+	                            * all-reduced whole */
 	int tp_overlap;            /* enum pp_tp_overlap */
 	int flash_attention;       /* fused attention */
 	int attention_kernel;      /* enum pp_attention_kernel, -1: the option's default */

@@ -64,6 +64,7 @@ void config_init(struct config *c)
 	c->cp = 1;
 	c->overlap_grad_reduce = -1;
 	c->overlap_param_gather = -1;
+	c->grad_reduce_scatter = -1;
 	c->comm_slowdown = -1;
 	c->optimizer_bytes = -1;
 	c->grad_reduce_bytes = 4;
@@ -137,6 +138,7 @@ static void apply_framework(struct config *c, const struct framework_preset *f)
 	        {"overlap_grad_reduce", &c->overlap_grad_reduce, f->overlap_grad_reduce},
 	        {"overlap_param_gather", &c->overlap_param_gather, f->overlap_param_gather},
 	        {"distributed_optimizer", &c->distributed_optimizer, f->distributed_optimizer},
+	        {"grad_reduce_scatter", &c->grad_reduce_scatter, f->grad_reduce_scatter},
 	        {"tp_overlap", (int *)&c->tp_overlap, f->tp_overlap},
 	        {"flash_attention", &c->flash_attention, f->flash_attention},
 	        {"attention_kernel", (int *)&c->attention_kernel, f->attention_kernel},

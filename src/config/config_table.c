@@ -420,6 +420,10 @@ static const struct config_option options[] = {
          "distributed optimizer: gather parameters during the first forwards (default: the "
          "framework's, else no)",
          FIELD(overlap_param_gather), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"grad-reduce-scatter", 0, "grad_reduce_scatter", CONFIG_ARG_BOOL, "BOOL",
+         "distributed optimizer: reduce-scatter the gradients (yes), or all-reduce them whole "
+         "as DeepSpeed's BF16_Optimizer (no) (default: the framework's, else yes)",
+         FIELD(grad_reduce_scatter), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"bucket-size", 0, "bucket_size", CONFIG_ARG_RATE, "N",
          "parameters in a gradient bucket (default max(40M, 1M x dp), Megatron's)",
          FIELD(bucket_size), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},

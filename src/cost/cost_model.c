@@ -250,6 +250,7 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	k->cp_comm = c->cp_comm;
 	k->tp_overlap = c->tp_overlap == PP_TP_OVERLAP_DEFAULT ? PP_TP_OVERLAP_NONE : c->tp_overlap;
 	k->overlap_grad_reduce = c->overlap_grad_reduce > 0;
+	k->grad_reduce_scatter = c->grad_reduce_scatter != 0;
 	k->overlap_param_gather = c->overlap_param_gather > 0;
 	k->comm_slowdown = c->comm_slowdown >= 0 ? c->comm_slowdown : COMM_SLOWDOWN;
 	k->collective_efficiency =

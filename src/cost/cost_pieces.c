@@ -315,6 +315,14 @@ static double dp_ms(const struct cost_model *k, struct dp_group g, enum cost_col
 	                          g.latency);
 }
 
+/* How the gradients are reduced: reduce-scattered to a sharded optimizer's shards, else (or
+ * when it all-reduces them whole, as DeepSpeed's BF16_Optimizer) all-reduced. */
+static enum cost_collective grad_reduce(const struct cost_model *k)
+{
+	return k->distributed_optimizer && k->grad_reduce_scatter ? COLL_REDUCE_SCATTER
+	                                                          : COLL_ALLREDUCE;
+}
+
 /* The data-parallel hooks of stage st, whose GPUs hold params of it reduced over group d.
  * Returns 0, 1 when a time is out of range, or -1 when out of memory. */
 static int stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int st,
@@ -322,6 +330,7 @@ static int stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int s
 {
 	int nb = (int)ceil(params / k->bucket_params);
 	bool sharded = k->distributed_optimizer;
+	enum cost_collective reduce = grad_reduce(k);
 
 	if (d.n <= 1 || params <= 0)
 		return 0;
@@ -335,7 +344,7 @@ static int stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int s
 		 * (j + 1) / nb of the op */
 		if (k->overlap_grad_reduce) {
 			if (!pp_time_from_units(
-			            dp_ms(k, d, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, share),
+			            dp_ms(k, d, reduce, share),
 			            tick, &t))
 				return 1;
 			if (!hook(&pc->grads[st], (double)(j + 1) / nb, COMM_DP, t))
@@ -359,9 +368,7 @@ static int after_hooks(const struct cost_model *k, struct cost_pieces *pc, int d
 {
 	bool sharded = k->distributed_optimizer;
 	double ms[2] = {
-	        !k->overlap_grad_reduce
-	                ? dp_ms(k, g, sharded ? COLL_REDUCE_SCATTER : COLL_ALLREDUCE, params)
-	                : 0,
+	        !k->overlap_grad_reduce ? dp_ms(k, g, grad_reduce(k), params) : 0,
 	        sharded && !k->overlap_param_gather ? dp_ms(k, g, COLL_ALLGATHER, params) : 0,
 	};
 

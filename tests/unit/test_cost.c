@@ -2148,6 +2148,33 @@ static void cost_model_gives_each_gradient_bucket_a_hook_at_its_share_of_the_las
 		CU_ASSERT_EQUAL(x.cost->pieces->grads[0].h[j].dur, ticks(2 * bucket / 240e6 + 0.003));
 	}
 	release(&x);
+
+	/* all-reduced whole before the sharded step (DeepSpeed's BF16_Optimizer, the deepspeed
+	 * framework's habit): a bucket's reduction takes the plain all-reduce's time, its gather
+	 * stays half of that */
+	unit_set(&c, "grad_reduce_scatter", "no");
+	x = price_ok(&c);
+	for (size_t j = 0; j < 4; j++) {
+		CU_ASSERT_EQUAL(x.cost->pieces->grads[0].h[j].dur, ticks(ms));
+		CU_ASSERT_EQUAL(x.cost->pieces->gather[0].h[j].dur, ticks(bucket / 240e6 + 0.003));
+	}
+	release(&x);
+	small_config(&c, "1");
+	unit_set(&c, "dp", "2");
+	unit_set(&c, "bucket_size", "500e6");
+	unit_set(&c, "framework", "deepspeed");
+	unit_set(&c, "overlap_grad_reduce", "yes");
+	{ /* the framework's habits are given as the run settles its config */
+		struct config settled;
+		struct pp_error e = {0};
+
+		CU_ASSERT_EQUAL_FATAL(config_settle(&c, &settled, &e), 0);
+		x = price_ok(&settled);
+	}
+	CU_ASSERT_TRUE(x.cost->model->distributed_optimizer);
+	CU_ASSERT_FALSE(x.cost->model->grad_reduce_scatter);
+	CU_ASSERT_EQUAL(x.cost->pieces->grads[0].h[0].dur, ticks(ms));
+	release(&x);
 }
 
 static void cost_prices_an_all_to_all_inside_a_node_and_across_nodes(void)
