@@ -11,8 +11,8 @@
  * same settings with the schedule, m, v and generator options that make a what-if of another
  * schedule or shape; replay_whatif_option names them).
  *
- * Ownership: replay_new returns a struct replay that owns the step read, the what-if's
- * settings and both runs; replay_free frees them. It keeps the caller's paths.
+ * Ownership: replay_new returns a struct replay that owns the step read (with a copy of its
+ * first path), the what-if's settings and both runs; replay_free frees them.
  */
 #ifndef PPSIM_REPLAY_H
 #define PPSIM_REPLAY_H
@@ -32,7 +32,8 @@ struct replay_ask {
 
 /* A measured step, its replay and its what-if. */
 struct replay {
-	struct measured step;           /* the step as read */
+	struct measured step;           /* the step as read (its path x->path) */
+	char *path;                     /* the (first) file it was read from, a copy */
 	int files;                      /* the files it was read from */
 	const struct sched_desc *order; /* the built-in schedule whose order it ran, or NULL */
 	struct config replay_config;    /* the replay's settings (t_comm: the measured mean unless

@@ -191,8 +191,12 @@ static int replay(const char *name, const pp_config *c, const char *const *paths
 		}
 	for (int i = 0; i < nkeys; i++)
 		if (keys == NULL || values == NULL || keys[i] == NULL || values[i] == NULL) {
-			pp_fail(&k.e, PP_ERR_USAGE, "%s: %s[%d] is NULL", name,
-			        keys == NULL || keys[i] == NULL ? "keys" : "values", i);
+			if (keys == NULL || values == NULL)
+				pp_fail(&k.e, PP_ERR_USAGE, "%s: argument '%s' is NULL", name,
+				        keys == NULL ? "keys" : "values");
+			else
+				pp_fail(&k.e, PP_ERR_USAGE, "%s: %s[%d] is NULL", name,
+				        keys[i] == NULL ? "keys" : "values", i);
 			return api_end(&k, -1);
 		}
 	if (n < 1 || nkeys < 0 || (flags & ~KEEP_ALL)) {

@@ -146,6 +146,13 @@ struct replay *replay_new(const char *const *paths, int n, const struct config *
 		free(x);
 		return NULL;
 	}
+	/* the reports name the step's file after the caller's paths are gone */
+	if ((x->path = pp_strdup(x->step.path)) == NULL) {
+		pp_nomem(err, strlen(x->step.path) + 1, 1);
+		replay_free(x);
+		return NULL;
+	}
+	x->step.path = x->path;
 	if (prepare(x, ask, err) != 0) {
 		replay_free(x);
 		return NULL;
@@ -211,5 +218,6 @@ void replay_free(struct replay *x)
 	sim_free(x->whatif);
 	free(x->op);
 	measured_release(&x->step);
+	free(x->path);
 	free(x);
 }
