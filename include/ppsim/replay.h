@@ -45,7 +45,7 @@ struct replay {
 	                                   its slowness [step.sched->nops]; else NULL */
 	int slowest;                    /* without the slowest device: that device, else -1 */
 	double factor[MEASURED_KINDS];  /* with slowest: the factor of each kind of its ops (F, B,
-	                                   W, BW, overlapped pairs), NAN for a kind it runs none of */
+	                                   W, BW, overlapped pairs), NAN for a kind it runs not */
 	char change[256];               /* what the what-if changes, for people ("without device
 	                                   2, the slowest: ..."); "" without a what-if */
 	double measured;                /* the step as measured, rounded to the replay's ticks;

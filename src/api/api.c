@@ -96,7 +96,8 @@ static const char *key_named(const char *name, size_t len)
 		if (strlen(all[i].name) == len && strncmp(all[i].name, name, len) == 0)
 			return all[i].key;
 	for (size_t i = 0; i < sizeof(arguments) / sizeof(arguments[0]); i++)
-		if (strlen(arguments[i].option) == len && strncmp(arguments[i].option, name, len) == 0)
+		if (strlen(arguments[i].option) == len &&
+		    strncmp(arguments[i].option, name, len) == 0)
 			return arguments[i].key;
 	return NULL;
 }

@@ -188,7 +188,8 @@ int replay_run(struct replay *x, unsigned flags, struct pp_error *err)
 	/* the messages as measured unless the replay's t_comm is given */
 	if (config_is_set(&x->replay_config, "t_comm"))
 		pt.msg = NULL;
-	x->replay = sim_run_perturbed(&x->replay_config, &pt, whatif ? SIM_NO_OP_TIMES : flags, err);
+	x->replay =
+	        sim_run_perturbed(&x->replay_config, &pt, whatif ? SIM_NO_OP_TIMES : flags, err);
 	if (x->replay == NULL)
 		return -1;
 	x->measured = in_ticks(m->step, x->replay->cost->tick);

@@ -332,8 +332,9 @@ static void calibrating(const char *root)
 			              pp_run_figure(r, "replay.what_if.step", &step, err,
 			                            sizeof(err)) == PP_OK &&
 			              pp_run_figure(r, "makespan", &x, err, sizeof(err)) == PP_OK &&
-			              x == step && pp_run_figure(r, "m", &x, err, sizeof(err)) == PP_OK &&
-			              x == 16 && pp_replay_whatif_key(0) != NULL,
+			              x == step &&
+			              pp_run_figure(r, "m", &x, err, sizeof(err)) == PP_OK && x == 16 &&
+			              pp_replay_whatif_key(0) != NULL,
 			      "pp_replay_whatif", err);
 			pp_run_free(r);
 			snprintf(path, sizeof(path), "%s/docs/examples/no-such.json", root);

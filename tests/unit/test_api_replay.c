@@ -203,7 +203,8 @@ static void api_replay_whatif_refuses_in_a_library_users_words(void)
 	                            "v, group_size, mem_limit, without_slowest, w_share): the "
 	                            "replay's settings are the config's");
 	CU_ASSERT_PTR_NULL(replay(slow, zbv, zbv_name, 1, err, sizeof(err)));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "backward is measured fused (BW): give \"w_share\" = F"));
+	CU_ASSERT_PTR_NOT_NULL(
+	        strstr(err, "backward is measured fused (BW): give \"w_share\" = F"));
 	CU_ASSERT_PTR_NULL(replay(one, slowest, yes, 1, err, sizeof(err)));
 	CU_ASSERT_STRING_EQUAL(err, "a step on one device has no other device to take its times "
 	                            "from");
@@ -276,9 +277,9 @@ static double makespan(const pp_config *c)
 
 static void api_config_json_reads_back_to_the_same_settings(void)
 {
-	static const char *const keys[] = {"schedule", "p", "t_f", "stage_scale", "tcomm",
-	                                   "comm"},
-	                         *values[] = {"zbh1", "4", "1.1", "1,0.1,1.25,1", "0.3", "blocking"};
+	static const char *const keys[] = {"schedule", "p", "t_f", "stage_scale", "tcomm", "comm"},
+	                         *values[] = {"zbh1",         "4",   "1.1",
+	                                      "1,0.1,1.25,1", "0.3", "blocking"};
 	pp_config *c = config_with(keys, values, 6), *back = pp_config_new(), *fit = NULL;
 	char *text = NULL, *again = NULL, err[512] = "";
 
