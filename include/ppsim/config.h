@@ -501,6 +501,10 @@ void config_init(struct config *c);
 int config_set(struct config *c, const struct config_option *opt, const char *label,
                const char *value, struct pp_error *err);
 
+/* Reads value as a yes/no setting reads it (yes, true, on, 1; no, false, off, 0) into *field (1
+ * or 0). Returns 0, or -1 with a PP_ERR_USAGE error "LABEL 'VALUE': must be yes or no". */
+int config_parse_bool(int *field, const char *label, const char *value, struct pp_error *err);
+
 /*
  * True when the option with config-file key `key` was given (command line or file). This is
  * about user input, for checks such as "--tf with a model"; which values are in effect is read

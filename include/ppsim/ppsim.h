@@ -98,6 +98,15 @@ int pp_config_load_json(pp_config *c, const char *json_text, const char *name, c
 /* pp_config_load_json of the file at path: PP_E_FILE when it cannot be read (c unchanged). */
 int pp_config_load_file(pp_config *c, const char *path, char *err, size_t errlen);
 
+/*
+ * The settings c sets (by pp_config_set, a config text or file, pp_calibrate) into *text as a
+ * JSON config file, one key a line in the order of `ppsim --help`, numbers in the shortest form
+ * that reads back exactly; pp_config_load_json reads it back to the same settings. *text is
+ * for pp_string_free. Returns PP_OK, or a status with err set and *text NULL (out of memory, c
+ * or text NULL).
+ */
+int pp_config_json(const pp_config *c, char **text, char *err, size_t errlen);
+
 /* pp_simulate's flags: what a run keeps besides its figures and per-device table, each at a
  * cost per op (16 bytes of memory for the times; 12 more, and a pass, for the slack). */
 /* Each op's start and end: pp_run_ops, pp_run_ops_csv, the critical path of reports and
@@ -213,10 +222,10 @@ void pp_ops_free(pp_ops *ops);
 
 /*
  * The report of r into *text, in a format of `ppsim --format` ("text", "json", "csv"; NULL is
- * "json"), byte for byte what `ppsim run` (a training step) or `ppsim serve` (a serving run)
- * writes for it; its critical path with PP_KEEP_OP_TIMES. *text is for pp_string_free. Returns
- * PP_OK, or a status with err set and *text NULL (an unknown format, out of memory, r or text
- * NULL).
+ * "json"), byte for byte what `ppsim run` (a training step), `ppsim serve` (a serving run) or
+ * `ppsim replay --timeline=0` (a replayed step, pp_replay_whatif: "text" or "json") writes for
+ * it; its critical path with PP_KEEP_OP_TIMES. *text is for pp_string_free. Returns PP_OK, or
+ * a status with err set and *text NULL (an unknown format, out of memory, r or text NULL).
  */
 int pp_run_report(const pp_run *r, const char *format, char **text, char *err, size_t errlen);
 /* The ops of r into *text as the CSV of `ppsim --dump-ops` (header "device,chunk,stage,op,
@@ -312,15 +321,37 @@ int pp_calibrate(const char *path, int m, double w_share, pp_config **out, doubl
                  char *err, size_t errlen);
 
 /*
- * Replays a measured step into *run, as `ppsim replay` does before any what-if: reads paths[0..
- * n-1] (a profiler trace for all devices, one per device, or a CSV of op times; docs/pytorch.md)
- * and simulates the step with its own op order and op times, on c's other settings (messages
- * at c's "t_comm" when set, else as measured); flags as pp_simulate's. The run's figures are
- * the step's as ppsim sees it (its "makespan" against the measured one). Returns PP_OK, or a
- * status with err set and *run NULL: PP_E_FILE for a file that cannot be read, PP_E_INPUT for
- * a step that is not one (a range of an unknown name, an op twice or missing) or a setting
- * replay does not take, c, paths or run NULL.
+ * Replays a measured step into *run, as `ppsim replay` does, with a what-if: reads paths[0..
+ * n-1] (a profiler trace for all devices, one per device, or a CSV of op times;
+ * docs/pytorch.md) and simulates the step with its own op order and op times on c's settings
+ * (messages at c's "t_comm" when set, else as measured), then what the step would have taken
+ * otherwise, as keys[0..nkeys-1] and values (text, as pp_config_set reads it) ask:
+ * - "schedule", "m", "v", "group_size", "mem_limit" (pp_replay_whatif_key lists them):
+ *   another schedule or shape, on explicit costs fitted to the step's op times (each stage's
+ *   mean time per kind, as pp_calibrate fits them), with the step's p and, where not given,
+ *   its schedule (the built-in one whose order it ran), m and v;
+ * - "without_slowest" ("true" or "false"): the step without its slowest device, whose ops take
+ *   the other devices' median times for their kind, the order kept; with a shape, that first;
+ * - "w_share" (from 0 to 1): the share of a backward measured fused that the fit takes as W,
+ *   for a what-if of a schedule that splits it.
+ * c holds the settings of the replay and the what-if alike, and so none of the what-if's shape
+ * (keys and values may be NULL when nkeys is 0: the replay alone). *run is the what-if's run
+ * (the replay's without one): its figures, per-device table and ops (flags as pp_simulate's);
+ * its figures "replay.measured_step", "replay.replayed_step", "replay.what_if.step",
+ * "replay.what_if.ratio", ... (the JSON report's "replay" object) set it against the replay and
+ * the measured step; pp_run_report writes it as `ppsim replay --format` does ("text" or
+ * "json"). Returns PP_OK, or a status with err set and *run NULL: PP_E_FILE for a file that
+ * cannot be read, PP_E_INPUT for a step that is not one (a range of an unknown name, an op
+ * twice or missing), a setting replay does not take, a key that is no what-if's or a bad
+ * value, a what-if the step cannot take (without_slowest on one device, w_share without a
+ * shape, a fit that needs w_share), c, paths, run or one of the keys or values NULL.
  */
+int pp_replay_whatif(const pp_config *c, const char *const *paths, int n, const char *const *keys,
+                     const char *const *values, int nkeys, unsigned flags, pp_run **run,
+                     char *err, size_t errlen);
+/* The name of what-if key i that pp_replay_whatif takes, for i from 0 until it returns NULL. */
+const char *pp_replay_whatif_key(int i);
+/* pp_replay_whatif without a what-if (nkeys 0): the measured step replayed. */
 int pp_replay(const pp_config *c, const char *const *paths, int n, unsigned flags, pp_run **run,
               char *err, size_t errlen);
 

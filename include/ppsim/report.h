@@ -13,8 +13,8 @@
 #include <stdio.h>
 
 #include "ppsim/advise.h"
-#include "ppsim/measured.h"
 #include "ppsim/partition.h"
+#include "ppsim/replay.h"
 #include "ppsim/schedfile.h"
 #include "ppsim/serve.h"
 #include "ppsim/sim.h"
@@ -72,26 +72,6 @@ struct report_partition {
 	const struct config *c;        /* the run searched */
 	const struct partition *found; /* the search's result */
 	const char *model;             /* the model's name */
-};
-
-/*
- * A measured step replayed (`ppsim replay`): the step as measured, the same order and op times
- * simulated again, and what the step would have taken otherwise (a what-if), in the time unit
- * of the runs.
- */
-struct report_replay {
-	const char *path;         /* the measured file (the first of several) */
-	int files;                /* how many files it was read from */
-	const char *order;        /* the built-in schedule whose order the step ran, or NULL */
-	double measured;          /* the step as measured, first op's start to last op's end;
-	                             NAN when the file gives no start times */
-	const struct sim *replay; /* the measured order and op times, simulated */
-	const struct sim *whatif; /* the what-if, or NULL */
-	const char *change;       /* what the what-if changes, for people ("without device 2,
-	                             the slowest: ..."), or NULL */
-	int slowest;              /* --without-slowest: the device taken out, else -1 */
-	const double *factor;     /* [MEASURED_KINDS] with slowest: the factor of each kind of
-	                             its ops (F, B, W, BW, overlapped pairs) */
 };
 
 /*
@@ -176,7 +156,7 @@ struct report_format {
 	int (*validation)(FILE *out, const struct validation *v);
 	/* Writes a replayed step: the report of its last run (the what-if's, or the replay's),
 	 * then the measured step against the replay and the what-if. */
-	int (*replay)(FILE *out, const struct report_replay *r);
+	int (*replay)(FILE *out, const struct replay *r);
 	/* Writes the partition found: the best layers and recomputation per stage, the
 	 * runner-up and why, the even split, and the flags that give the best. */
 	int (*partition)(FILE *out, const struct report_partition *r);
@@ -380,7 +360,7 @@ int report_validation_json(FILE *out, const struct validation *v);
  * the measured step, the replayed step and the what-if's against it; as text, or as the run's
  * JSON object with a "replay" object added (keys in docs/output.md). Return 0, or -1 out of
  * memory. */
-int report_replay_text(FILE *out, const struct report_replay *r);
-int report_replay_json(FILE *out, const struct report_replay *r);
+int report_replay_text(FILE *out, const struct replay *r);
+int report_replay_json(FILE *out, const struct replay *r);
 
 #endif

@@ -24,20 +24,23 @@ OSError) for a file it cannot read, LibraryError (an OSError) when libppsim.so c
 import ctypes
 import itertools
 import json
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+import os
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _lib
 from ._errors import (Error, LibraryError, PpsimError, PpsimFileError, PpsimMemoryError,
                       SimulationError)
 from ._run import OP_KINDS, Op, OpRecords, Run, device_figure_names, figure_names
-from ._settings import Config, ConfigArg, c_string, flag, kind, with_schedule
+from ._settings import (Config, ConfigArg, c_string, flag, kind, plain, text,
+                        with_schedule)
 from ._version import __version__
 
 __all__ = ["__version__", "Error", "PpsimError", "SimulationError", "PpsimFileError",
            "PpsimMemoryError", "LibraryError", "Result", "Run", "Op", "OP_KINDS", "version",
            "abi_version", "run", "simulate", "serve", "simulate_serving", "report", "ops_csv",
            "compare", "sweep", "advise", "dataframe", "sweep_frame", "listing", "schedules",
-           "figure_names", "device_figure_names"]
+           "figure_names", "device_figure_names", "Calibration", "calibrate", "replay",
+           "simulate_replay", "whatif_keys"]
 
 # ppsim.h's pp_simulate flags
 _KEEP_OP_TIMES = 1
@@ -296,3 +299,128 @@ def sweep_frame(config: ConfigArg = None, **grid: Any) -> Any:
     rows = [{k: v for k, v in r.items() if not isinstance(v, (dict, list))}
             for r in sweep(config=config, **grid)]
     return _pandas().DataFrame(rows)
+
+
+# A file's path: a str, bytes or os.PathLike.
+PathArg = Union[str, bytes, "os.PathLike[str]"]
+
+
+def _path(what: str, value: Any) -> bytes:
+    """A file's path as the bytes the library reads: TypeError for another type, ValueError for
+    a NUL byte."""
+    if not isinstance(value, (str, bytes, os.PathLike)):
+        raise TypeError("ppsim: %s must be a path (str, bytes or os.PathLike), not %s"
+                        % (what, kind(value)))
+    path = os.fsencode(value)
+    if b"\0" in path:
+        raise ValueError("ppsim: %s %r holds a NUL byte" % (what, value))
+    return path
+
+
+def _count(what: str, value: Any) -> int:
+    value = plain(what, value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError("ppsim: %s must be an int, not %s" % (what, kind(value)))
+    return value
+
+
+def _number(what: str, value: Any) -> float:
+    value = plain(what, value)
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise TypeError("ppsim: %s must be a number, not %s" % (what, kind(value)))
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError("ppsim: %s=%r: not a finite number" % (what, value))
+    return float(value)
+
+
+class Calibration(NamedTuple):
+    """Measured op times fitted as explicit costs (calibrate): config, the settings of a JSON
+    config file ("p", "t_f", "t_b", "t_w", "stage_scale", ...; give it as config= to run or
+    simulate); max_error, the largest relative gap between a fitted and a measured op time."""
+
+    config: Dict[str, Any]
+    max_error: float
+
+
+def calibrate(path: PathArg, m: Optional[int] = None,
+              w_share: Optional[float] = None) -> Calibration:
+    """The explicit costs fitted to measured op times, as `ppsim calibrate` writes them: path is
+    a CSV of stage, op (F, B, W, BW or comm) and ms per micro-batch, or a Megatron-LM log, which
+    needs m, the micro-batches of an iteration; w_share, the share of a fused backward taken as
+    W (a schedule that splits the backward needs it when only BW was measured). Raises
+    PpsimFileError for a file it cannot read, PpsimError for a line at fault or a bad m or
+    w_share."""
+    cpath = _path("path", path)
+    cm = 0 if m is None else _count("m", m)
+    share = -1.0 if w_share is None else _number("w_share", w_share)
+    lib, err, handle, gap = _lib.load(), _lib.errbuf(), ctypes.c_void_p(), ctypes.c_double()
+    _lib.check(lib.pp_calibrate(cpath, cm, share, ctypes.byref(handle), ctypes.byref(gap), err,
+                                _lib.ERRLEN), err)
+    try:
+        config: Dict[str, Any] = json.loads(_text_result(lib, lib.pp_config_json, handle))
+    finally:
+        lib.pp_config_free(handle)
+    return Calibration(config, gap.value)
+
+
+def whatif_keys() -> List[str]:
+    """The keys of a replay's what-if (replay): "schedule", "m", "v", the schedule generators'
+    options, "without_slowest", "w_share"."""
+    from ._run import _names
+    return _names(_lib.load().pp_replay_whatif_key)
+
+
+def simulate_replay(paths: Union[PathArg, Sequence[PathArg]], config: ConfigArg = None, *,
+                    without_slowest: bool = False, schedule: Optional[str] = None,
+                    m: Optional[int] = None, v: Optional[int] = None,
+                    w_share: Optional[float] = None, op_times: bool = False,
+                    slack: bool = False, **settings: Any) -> Run:
+    """replay's run as a Run, to read as data: the what-if's (the replay's without one), its
+    figures "replay.measured_step", "replay.replayed_step", "replay.what_if.step", ... setting it
+    against the replay and the measured step; op_times and slack as simulate's."""
+    files = [paths] if isinstance(paths, (str, bytes, os.PathLike)) else paths
+    if not isinstance(files, (list, tuple)):
+        raise TypeError("ppsim: paths must be a path or a list of paths, not %s" % kind(paths))
+    cpaths = [_path("paths' path", p) for p in files]
+    wkeys = set(whatif_keys())
+    whatif: Dict[str, Any] = {"schedule": schedule, "m": m, "v": v, "w_share": w_share,
+                              "without_slowest": flag("without_slowest", without_slowest)}
+    whatif.update({k: val for k, val in settings.items() if k in wkeys})
+    settings = {k: val for k, val in settings.items() if k not in wkeys}
+    asked = [(c_string("key", k), text(k, val).encode()) for k, val in whatif.items()
+             if val is not None and val is not False]
+    flags = ((_KEEP_OP_TIMES if flag("op_times", op_times) else 0)
+             | (_KEEP_SLACK if flag("slack", slack) else 0))
+    with Config(config, settings) as cfg:
+        lib, err, handle = cfg.lib, _lib.errbuf(), ctypes.c_void_p()
+        carr = (ctypes.c_char_p * max(len(cpaths), 1))(*cpaths)
+        keys = (ctypes.c_char_p * max(len(asked), 1))(*[k for k, _ in asked])
+        values = (ctypes.c_char_p * max(len(asked), 1))(*[x for _, x in asked])
+        _lib.check(lib.pp_replay_whatif(cfg.handle, carr, len(cpaths), keys, values, len(asked),
+                                        flags, ctypes.byref(handle), err, _lib.ERRLEN), err)
+        # PP_OK hands out a run, never NULL
+        return Run(lib, handle.value or 0)
+
+
+def replay(paths: Union[PathArg, Sequence[PathArg]], config: ConfigArg = None, *,
+           without_slowest: bool = False, schedule: Optional[str] = None,
+           m: Optional[int] = None, v: Optional[int] = None, w_share: Optional[float] = None,
+           ops: bool = False, **settings: Any) -> Result:
+    """Replays a measured step as `ppsim replay` does and returns its JSON report as a Result
+    (byte for byte `ppsim replay --format=json`): the report of the what-if's run (the
+    replay's without one), with a "replay" object holding the measured step, the replayed step
+    and the what-if's step, difference and ratio. paths: a profiler trace for all devices, one
+    per device (a list), or a CSV of op times (docs/pytorch.md). The what-if:
+    without_slowest=True, the step without its slowest device (its ops at the others' median
+    times); schedule, m, v (and a generator's options, whatif_keys()), another schedule or
+    shape on costs fitted to the step's op times, w_share splitting a backward measured fused.
+    config and the other keywords are the settings of the replay and the what-if ("t_comm":
+    the messages' time, else as measured). ops=True keeps the ops (Result.ops, ...). Raises
+    PpsimFileError for a file it cannot read, PpsimError for a step or a what-if it refuses."""
+    keep = flag("ops", ops)
+    with simulate_replay(paths, config, without_slowest=without_slowest, schedule=schedule,
+                         m=m, v=v, w_share=w_share, op_times=True, **settings) as r:
+        result = Result(r.json())
+        if keep:
+            result._records = r._records()
+        return result

@@ -67,6 +67,7 @@ def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
         "pp_config_set": (i, [vp, cp, cp, cp, sz]),
         "pp_config_load_json": (i, [vp, cp, cp, cp, sz]),
         "pp_config_load_file": (i, [vp, cp, cp, sz]),
+        "pp_config_json": (i, [vp, vpp, cp, sz]),
         "pp_simulate": (i, [vp, u, vpp, cp, sz]),
         "pp_simulate_schedules": (i, [vp, ctypes.POINTER(cp), i, u, vpp, cp, sz]),
         "pp_serve": (i, [vp, u, vpp, cp, sz]),
@@ -100,6 +101,11 @@ def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
         "pp_sweep_figure": (i, [vp, sz, cp, dp, cp, sz]),
         "pp_sweep_figure_name": (cp, [i]),
         "pp_sweep_ranked": (sz, [vp, sz]),
+        "pp_calibrate": (i, [cp, i, d, vpp, dp, cp, sz]),
+        "pp_replay": (i, [vp, ctypes.POINTER(cp), i, u, vpp, cp, sz]),
+        "pp_replay_whatif": (i, [vp, ctypes.POINTER(cp), i, ctypes.POINTER(cp),
+                                 ctypes.POINTER(cp), i, u, vpp, cp, sz]),
+        "pp_replay_whatif_key": (cp, [i]),
     }
     for name, (restype, argtypes) in table.items():
         fn = getattr(lib, name)

@@ -77,15 +77,40 @@ static const struct {
         {"ppsim advise", "pp_advise"},
 };
 
-/* The option whose long name is name[0..len-1], or NULL. */
-static const struct config_option *option_named(const char *name, size_t len)
+/* The options of commands that are arguments of the calls that do their work, by their names
+ * there (pp_calibrate's and pp_replay_whatif's w_share, pp_replay_whatif's without_slowest). */
+static const struct {
+	const char *option, *key;
+} arguments[] = {
+        {"w-share", "w_share"},
+        {"without-slowest", "without_slowest"},
+};
+
+/* The config key or argument that the long option name[0..len-1] sets, or NULL. */
+static const char *key_named(const char *name, size_t len)
 {
 	size_t n;
 	const struct config_option *all = config_options(&n);
 
 	for (size_t i = 0; i < n; i++)
 		if (strlen(all[i].name) == len && strncmp(all[i].name, name, len) == 0)
-			return &all[i];
+			return all[i].key;
+	for (size_t i = 0; i < sizeof(arguments) / sizeof(arguments[0]); i++)
+		if (strlen(arguments[i].option) == len &&
+		    strncmp(arguments[i].option, name, len) == 0)
+			return arguments[i].key;
+	return NULL;
+}
+
+/* The config key of the option whose short name is c, or NULL. */
+static const char *key_of_short(char c)
+{
+	size_t n;
+	const struct config_option *all = config_options(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (all[i].short_name != 0 && all[i].short_name == c)
+			return all[i].key;
 	return NULL;
 }
 
@@ -97,7 +122,7 @@ void api_words(char *msg, size_t n)
 
 	for (const char *s = msg; *s != '\0' && o + 1 < sizeof(out);) {
 		size_t len = 0, k;
-		const struct config_option *opt = NULL;
+		const char *key = NULL;
 
 		/* a quote opens before a word and closes after one: "GPU's" holds none */
 		if (*s == '\'' && !quoted && (s == msg || !isalnum((unsigned char)s[-1])))
@@ -108,13 +133,22 @@ void api_words(char *msg, size_t n)
 		    (s == msg || !isalnum((unsigned char)s[-1]))) {
 			while (isalnum((unsigned char)s[2 + len]) || s[2 + len] == '-')
 				len++;
-			opt = option_named(s + 2, len);
+			key = key_named(s + 2, len);
 		}
-		if (opt != NULL) {
-			o += (size_t)snprintf(out + o, sizeof(out) - o, "\"%s\"%s", opt->key,
+		if (key != NULL) {
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "\"%s\"%s", key,
 			                      s[2 + len] == '=' ? " = " : "");
 			o = o < sizeof(out) ? o : sizeof(out) - 1;
 			s += 2 + len + (s[2 + len] == '=');
+			continue;
+		}
+		/* a short option in a list of them: "(-s, -m, -v)" */
+		if (!quoted && s[0] == '-' && isalpha((unsigned char)s[1]) &&
+		    (s[2] == ',' || s[2] == ')') && s > msg && (s[-1] == ' ' || s[-1] == '(') &&
+		    (key = key_of_short(s[1])) != NULL) {
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "\"%s\"", key);
+			o = o < sizeof(out) ? o : sizeof(out) - 1;
+			s += 2;
 			continue;
 		}
 		for (k = 0; !quoted && k < sizeof(calls) / sizeof(calls[0]); k++)
@@ -390,6 +424,8 @@ void pp_run_free(pp_run *r)
 	if (r->serve != NULL) {
 		serve_metrics_release(&r->served);
 		serve_free(r->serve);
+	} else if (r->replay != NULL) {
+		replay_free(r->replay);
 	} else {
 		sim_free(r->sim);
 	}
@@ -465,14 +501,91 @@ int pp_run_report(const pp_run *r, const char *format, char **out, char *err, si
 		*out = NULL;
 	if (api_begin(&k, "pp_run_report", ARGS({r, "r"}, {out, "text"}), err, errlen) != 0)
 		return PP_E_INPUT;
-	f = find_format(format, r->serve != NULL ? REPORT_SERVE : REPORT_RUN, &k.e);
+	f = find_format(format,
+	                r->serve != NULL    ? REPORT_SERVE
+	                : r->replay != NULL ? REPORT_REPLAY
+	                                    : REPORT_RUN,
+	                &k.e);
 	if (f != NULL && memout_open(&m, &k.e) != NULL)
 		text = memout_close(&m,
-		                    r->serve != NULL ? f->serve(m.out, r->serve, &r->served)
-		                                     : f->write(m.out, r->sim),
+		                    r->serve != NULL    ? f->serve(m.out, r->serve, &r->served)
+		                    : r->replay != NULL ? f->replay(m.out, r->replay)
+		                                        : f->write(m.out, r->sim),
 		                    &k.e);
 	*out = text;
 	return api_end(&k, text != NULL ? 0 : -1);
+}
+
+/* Writes s to out as a JSON string. */
+static void put_json_string(FILE *out, const char *s)
+{
+	putc('"', out);
+	for (; *s != '\0'; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", (unsigned)(unsigned char)*s);
+		else
+			putc(*s, out);
+	putc('"', out);
+}
+
+/* Writes the value of option opt in c to out as a config file's JSON has it. */
+static void put_setting(FILE *out, const struct config *c, const struct config_option *opt)
+{
+	char buf[PP_MAX_LIST * 32];
+
+	switch (opt->arg) {
+	case CONFIG_ARG_NAME:
+	case CONFIG_ARG_PATH:
+		put_json_string(out, config_format_value(c, opt, buf, sizeof(buf)));
+		break;
+	case CONFIG_ARG_BOOL:
+		fputs(*(const int *)(const void *)((const char *)c + opt->offset) > 0 ? "true"
+		                                                                      : "false",
+		      out);
+		break;
+	case CONFIG_ARG_LIST:
+		fprintf(out, "[%s]", config_format_value(c, opt, buf, sizeof(buf)));
+		break;
+	case CONFIG_ARG_SCALES:
+		putc('[', out);
+		for (int i = 0; i < c->nstage_scale; i++)
+			fprintf(out, "%s%s", i > 0 ? "," : "",
+			        pp_double_format(buf, sizeof(buf), c->stage_scale[i]));
+		putc(']', out);
+		break;
+	default: /* numbers: counts, byte counts, times, rates, shares (the shortest exact) */
+		fputs(config_format_value(c, opt, buf, sizeof(buf)), out);
+		break;
+	}
+}
+
+int pp_config_json(const pp_config *c, char **text, char *err, size_t errlen)
+{
+	struct call k;
+	struct memout m;
+	size_t n;
+	const struct config_option *all = config_options(&n);
+	bool first = true;
+
+	if (text != NULL)
+		*text = NULL;
+	if (api_begin(&k, "pp_config_json", ARGS({c, "c"}, {text, "text"}), err, errlen) != 0)
+		return PP_E_INPUT;
+	if (memout_open(&m, &k.e) == NULL)
+		return api_end(&k, -1);
+	fputs("{", m.out);
+	for (size_t i = 0; i < n; i++) {
+		if (!config_is_set(&c->config, all[i].key))
+			continue;
+		fprintf(m.out, "%s\n\t\"%s\": ", first ? "" : ",", all[i].key);
+		put_setting(m.out, &c->config, &all[i]);
+		first = false;
+	}
+	fputs(first ? "}\n" : "\n}\n", m.out);
+	*text = memout_close(&m, 0, &k.e);
+	return api_end(&k, *text != NULL ? 0 : -1);
 }
 
 int pp_run_ops_csv(const pp_run *r, char **out, char *err, size_t errlen)

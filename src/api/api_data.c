@@ -296,6 +296,57 @@ static int serving(const pp_run *r, size_t arg, double *out)
 /* The figures, in the order of the reports' keys: a training step's, then a serving run's
  * (those of both kinds where the training step has them). The kinds of communication are named
  * as comm_kind_info names them (tests/python checks each against the report). */
+/* The figures of a replayed step (pp_replay_whatif), by arg: the JSON report's "replay". */
+enum {
+	RP_FILES,
+	RP_MEASURED,
+	RP_REPLAYED,
+	RP_SLOWEST,
+	RP_STEP,
+	RP_DIFFERENCE,
+	RP_RATIO,
+	RP_FACTOR /* + the kind (MEASURED_KINDS of them) */
+};
+
+static int replayed(const pp_run *r, size_t arg, double *out)
+{
+	const struct replay *x = r->replay;
+	double base, step;
+
+	*out = NAN;
+	if (x == NULL)
+		return 0;
+	base = isnan(x->measured) ? x->replay->metrics.makespan : x->measured;
+	step = x->whatif != NULL ? x->whatif->metrics.makespan : NAN;
+	switch (arg) {
+	case RP_FILES:
+		*out = x->files;
+		break;
+	case RP_MEASURED:
+		*out = x->measured;
+		break;
+	case RP_REPLAYED:
+		*out = x->replay->metrics.makespan;
+		break;
+	case RP_SLOWEST:
+		*out = x->whatif != NULL && x->slowest >= 0 ? x->slowest : NAN;
+		break;
+	case RP_STEP:
+		*out = step;
+		break;
+	case RP_DIFFERENCE:
+		*out = step - base;
+		break;
+	case RP_RATIO:
+		*out = step / base;
+		break;
+	default:
+		*out = x->whatif != NULL && x->slowest >= 0 ? x->factor[arg - RP_FACTOR] : NAN;
+		break;
+	}
+	return 0;
+}
+
 static const struct figure figures[] = {
         {"p", both, BOTH_P},
         {"v", shape, SHAPE_V},
@@ -405,11 +456,24 @@ static const struct figure figures[] = {
         {"kv.transfers", serving, SRV_KV_TRANSFERS},
         {"kv.transfer_time", serving, SRV_KV_TRANSFER_TIME},
         {"window", served, SM(window)},
+        {"replay.files", replayed, RP_FILES},
+        {"replay.measured_step", replayed, RP_MEASURED},
+        {"replay.replayed_step", replayed, RP_REPLAYED},
+        {"replay.what_if.slowest_device", replayed, RP_SLOWEST},
+        {"replay.what_if.factors.F", replayed, RP_FACTOR + 0},
+        {"replay.what_if.factors.B", replayed, RP_FACTOR + 1},
+        {"replay.what_if.factors.W", replayed, RP_FACTOR + 2},
+        {"replay.what_if.factors.BW", replayed, RP_FACTOR + 3},
+        {"replay.what_if.factors.pairs", replayed, RP_FACTOR + 4},
+        {"replay.what_if.step", replayed, RP_STEP},
+        {"replay.what_if.difference", replayed, RP_DIFFERENCE},
+        {"replay.what_if.ratio", replayed, RP_RATIO},
 };
 
 #define NFIGURES (sizeof(figures) / sizeof(figures[0]))
 
 _Static_assert(COMM_KINDS == 6, "a figure row for each kind of communication");
+_Static_assert(MEASURED_KINDS == 5, "a figure row for each kind of a replay's factors");
 
 const char *pp_figure_name(int i)
 {

@@ -9,6 +9,7 @@
 
 #include "ppsim/config.h"
 #include "ppsim/ppsim.h"
+#include "ppsim/replay.h"
 #include "ppsim/serve.h"
 #include "ppsim/sim.h"
 
@@ -17,8 +18,11 @@ struct pp_config {
 };
 
 struct pp_run {
-	struct sim *sim;         /* the training step, owned; a serving run's view (&serve->sim) */
+	struct sim *sim;         /* the training step, owned; a serving run's view (&serve->sim); a
+	                            replay's last run (replay_last) */
 	struct serve_run *serve; /* a serving run, owned; NULL for a training step */
+	struct replay *replay;   /* a measured step replayed (pp_replay_whatif), owned (its runs
+	                            too); else NULL */
 	struct serve_metrics served; /* a serving run's figures */
 	const struct config *config; /* the settings it ran with: the sim's or the serving run's */
 	unsigned kept;               /* PP_KEEP_* bits of what it has */
@@ -65,8 +69,10 @@ const struct config_option *api_find_option(const char *key);
  * Rewrites the message msg (NUL-terminated, in a buffer of n bytes) in a library user's words:
  * each option of the config table the library's messages name as the command line does
  * ("--mem-limit", "--arrival=closed") by its config key ("\"mem_limit\"", "\"arrival\" =
- * closed"), and the commands that run a config by the calls that do ("ppsim serve": pp_serve).
- * Quoted values ('...') are left as they are.
+ * closed"), a short one in a list of options ("(-s, -m, -v)") too, a command's option that is
+ * an argument of a call by the argument's name ("--w-share": "w_share"), and the commands that
+ * run a config by the calls that do ("ppsim serve": pp_serve). Quoted values ('...') are left
+ * as they are.
  */
 void api_words(char *msg, size_t n);
 

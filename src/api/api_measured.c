@@ -2,15 +2,17 @@
  * A measured step in the library (ppsim.h): its op times as a configuration (pp_calibrate: the
  * config of explicit costs that `ppsim calibrate` writes for them, src/config/calibrate.c,
  * read back by the config reader into a pp_config as `ppsim -c` would read the file), and the
- * step replayed (pp_replay: its order and op times, src/config/measured.c, simulated as `ppsim
- * replay` simulates them before any what-if).
+ * step replayed with its what-ifs (pp_replay_whatif, pp_replay: the replay of the sim layer,
+ * src/sim/replay.c, that `ppsim replay` runs), the run handed out holding the replay.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api_internal.h"
+#include "base/text.h"
 #include "ppsim/calibrate.h"
-#include "ppsim/measured.h"
+#include "ppsim/replay.h"
 
 /* The config of fit (m micro-batches when above 0) into c, through its text: 0, or -1 with e. */
 static int fitted(const struct calib_fit *fit, int m, struct config *c, struct pp_error *e)
@@ -73,67 +75,166 @@ int pp_calibrate(const char *path, int m, double w_share, pp_config **out, doubl
 	return api_end(&k, 0);
 }
 
-/* The PP_KEEP_* bits pp_replay knows, and the sim_run_flags they ask for. */
+/* The PP_KEEP_* bits pp_replay knows. */
 #define KEEP_ALL (PP_KEEP_OP_TIMES | PP_KEEP_SLACK)
 
-int pp_replay(const pp_config *c, const char *const *paths, int n, unsigned flags, pp_run **run,
-              char *err, size_t errlen)
+/* The keys of a what-if that are no config key: pp_replay_whatif's arguments of the replay. */
+static const char *const ask_keys[] = {"without_slowest", "w_share"};
+#define NASK (sizeof(ask_keys) / sizeof(ask_keys[0]))
+
+const char *pp_replay_whatif_key(int i)
+{
+	size_t n, at = 0;
+	const struct config_option *o = config_options(&n);
+
+	for (size_t j = 0; j < n; j++)
+		if (replay_whatif_option(&o[j]) && at++ == (size_t)i)
+			return o[j].key;
+	return i >= 0 && (size_t)i - at < NASK ? ask_keys[(size_t)i - at] : NULL;
+}
+
+/*
+ * Applies the what-if's setting key = value: to w (a key of the shape), else to *ask. Returns
+ * 0, or -1 with e set (a key that is no what-if's, a bad value).
+ */
+static int set_whatif(struct config *w, struct replay_ask *ask, const char *key, const char *value,
+                      struct pp_error *e)
+{
+	const struct config_option *opt = api_find_option(key);
+	char label[96];
+
+	if (strcmp(key, "without_slowest") == 0) {
+		int yes;
+
+		if (config_parse_bool(&yes, "key \"without_slowest\"", value, e) != 0)
+			return -1;
+		ask->without_slowest = yes;
+		return 0;
+	}
+	if (strcmp(key, "w_share") == 0) {
+		if (text_parse_double(value, &ask->w_share) != TEXT_OK || !(ask->w_share >= 0) ||
+		    ask->w_share > 1)
+			return pp_fail(e, PP_ERR_USAGE,
+			               "key \"w_share\" '%s': must be a number from 0 to 1", value);
+		return 0;
+	}
+	if (opt == NULL || !replay_whatif_option(opt)) {
+		char keys[256];
+		size_t len = 0;
+
+		keys[0] = '\0';
+		for (int i = 0; pp_replay_whatif_key(i) != NULL && len < sizeof(keys); i++)
+			len += (size_t)snprintf(keys + len, sizeof(keys) - len, "%s%s",
+			                        i > 0 ? ", " : "", pp_replay_whatif_key(i));
+		return pp_fail(e, PP_ERR_USAGE,
+		               "pp_replay_whatif: key \"%s\" is no what-if's (%s): the replay's "
+		               "settings are the config's",
+		               key, keys);
+	}
+	snprintf(label, sizeof(label), "key \"%s\"", opt->key);
+	if (config_set(w, opt, label, value, e) != 0)
+		return -1;
+	w->origin[opt - config_options(&(size_t){0})] =
+	        (struct config_origin){CONFIG_LINE_CALLER, 0};
+	return 0;
+}
+
+/*
+ * The replay's settings (c's, checked: none of a what-if's shape) into r and the what-if's (r's
+ * with keys[0..nkeys-1] set) into w and ask. Returns 0, or -1 with e set.
+ */
+static int settings(const struct config *c, const char *const *keys, const char *const *values,
+                    int nkeys, struct config *r, struct config *w, struct replay_ask *ask,
+                    struct pp_error *e)
+{
+	size_t n;
+	const struct config_option *o = config_options(&n);
+
+	if (config_check_command(c, CONFIG_REPLAY, "replay", e) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (replay_whatif_option(&o[i]) && config_is_set(c, o[i].key))
+			return config_fail(c, o[i].key, e,
+			                   "a what-if's setting: give it among pp_replay_whatif's "
+			                   "keys (the config holds the replay's)");
+	*r = *c;
+	*w = *c;
+	*ask = (struct replay_ask){false, -1};
+	for (int i = 0; i < nkeys; i++)
+		if (set_whatif(w, ask, keys[i], values[i], e) != 0)
+			return -1;
+	return 0;
+}
+
+/* pp_replay_whatif, its messages naming the call name. */
+static int replay(const char *name, const pp_config *c, const char *const *paths, int n,
+                  const char *const *keys, const char *const *values, int nkeys, unsigned flags,
+                  pp_run **run, char *err, size_t errlen)
 {
 	struct call k;
-	struct measured m;
-	struct config *r;
-	pp_run *out;
+	struct config *r = NULL, *w = NULL;
+	struct replay_ask ask;
+	struct replay *x = NULL;
+	pp_run *out = NULL;
 	unsigned sim_flags = flags & PP_KEEP_SLACK      ? SIM_SLACK
 	                     : flags & PP_KEEP_OP_TIMES ? 0
 	                                                : SIM_NO_OP_TIMES;
 
 	if (run != NULL)
 		*run = NULL;
-	if (api_begin(&k, "pp_replay", ARGS({c, "c"}, {paths, "paths"}, {run, "run"}), err,
-	              errlen) != 0)
+	if (api_begin(&k, name, ARGS({c, "c"}, {paths, "paths"}, {run, "run"}), err, errlen) != 0)
 		return PP_E_INPUT;
 	for (int i = 0; i < n; i++)
 		if (paths[i] == NULL) {
-			pp_fail(&k.e, PP_ERR_USAGE, "pp_replay: paths[%d] is NULL", i);
+			pp_fail(&k.e, PP_ERR_USAGE, "%s: paths[%d] is NULL", name, i);
 			return api_end(&k, -1);
 		}
-	if (n < 1 || (flags & ~KEEP_ALL)) {
-		pp_fail(&k.e, PP_ERR_USAGE,
-		        "pp_replay: n %d must be at least 1, flags 0x%x PP_KEEP_* bits", n, flags);
-		return api_end(&k, -1);
-	}
-	if (config_check_command(&c->config, CONFIG_REPLAY, "replay", &k.e) != 0 ||
-	    (r = pp_malloc(sizeof(*r))) == NULL) {
-		if (k.e.kind == PP_ERR_NONE)
-			pp_nomem(&k.e, 1, sizeof(*r));
-		return api_end(&k, -1);
-	}
-	*r = c->config;
-	if (measured_read(paths, n, r->max_ops, &m, &k.e) != 0) {
-		free(r);
-		return api_end(&k, -1);
-	}
-	{
-		struct sim_perturb pt = {m.sched, m.path, m.op, m.msg, m.time_unit};
-
-		/* the messages: the config's t_comm when set, else as measured (their mean prices
-		 * the others) */
-		if (config_is_set(r, "t_comm") || m.msg == NULL)
-			pt.msg = NULL;
-		else
-			r->t_comm = m.msg_mean;
-		out = pp_zalloc(1, sizeof(*out), &k.e);
-		if (out != NULL && (out->sim = sim_run_perturbed(r, &pt, sim_flags, &k.e)) == NULL) {
-			free(out);
-			out = NULL;
+	for (int i = 0; i < nkeys; i++)
+		if (keys == NULL || values == NULL || keys[i] == NULL || values[i] == NULL) {
+			if (keys == NULL || values == NULL)
+				pp_fail(&k.e, PP_ERR_USAGE, "%s: argument '%s' is NULL", name,
+				        keys == NULL ? "keys" : "values");
+			else
+				pp_fail(&k.e, PP_ERR_USAGE, "%s: %s[%d] is NULL", name,
+				        keys[i] == NULL ? "keys" : "values", i);
+			return api_end(&k, -1);
 		}
-	}
-	measured_release(&m);
-	free(r);
-	if (out == NULL)
+	if (n < 1 || nkeys < 0 || (flags & ~KEEP_ALL)) {
+		pp_fail(&k.e, PP_ERR_USAGE,
+		        "%s: n %d must be at least 1%s, flags 0x%x PP_KEEP_* bits", name, n,
+		        nkeys < 0 ? ", nkeys at least 0" : "", flags);
 		return api_end(&k, -1);
+	}
+	if ((r = pp_malloc(sizeof(*r))) == NULL || (w = pp_malloc(sizeof(*w))) == NULL)
+		pp_nomem(&k.e, 2, sizeof(*r));
+	else if (settings(&c->config, keys, values, nkeys, r, w, &ask, &k.e) == 0 &&
+	         (x = replay_new(paths, n, r, w, &ask, &k.e)) != NULL &&
+	         replay_run(x, sim_flags, &k.e) == 0)
+		out = pp_zalloc(1, sizeof(*out), &k.e);
+	free(r);
+	free(w);
+	if (out == NULL) {
+		replay_free(x);
+		return api_end(&k, -1);
+	}
+	out->replay = x;
+	out->sim = (struct sim *)replay_last(x);
 	out->config = &out->sim->config;
 	out->kept = flags & PP_KEEP_SLACK ? KEEP_ALL : flags;
 	*run = out;
 	return api_end(&k, 0);
+}
+
+int pp_replay_whatif(const pp_config *c, const char *const *paths, int n, const char *const *keys,
+                     const char *const *values, int nkeys, unsigned flags, pp_run **run,
+                     char *err, size_t errlen)
+{
+	return replay("pp_replay_whatif", c, paths, n, keys, values, nkeys, flags, run, err,
+	              errlen);
+}
+
+int pp_replay(const pp_config *c, const char *const *paths, int n, unsigned flags, pp_run **run,
+              char *err, size_t errlen)
+{
+	return replay("pp_replay", c, paths, n, NULL, NULL, 0, flags, run, err, errlen);
 }

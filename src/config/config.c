@@ -281,6 +281,11 @@ static int set_bool(int *field, const char *label, const char *value, struct pp_
 	return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be yes or no", label, value);
 }
 
+int config_parse_bool(int *field, const char *label, const char *value, struct pp_error *err)
+{
+	return set_bool(field, label, value, err);
+}
+
 static int set_list(struct config *c, const char *label, const char *value, struct pp_error *err)
 {
 	int list[PP_MAX_LIST], n = 0;

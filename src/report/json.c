@@ -646,18 +646,18 @@ int report_json_write(FILE *out, const struct sim *s)
 	return report_json_print(out, report_json_build(s));
 }
 
-int report_replay_json(FILE *out, const struct report_replay *r)
+int report_replay_json(FILE *out, const struct replay *r)
 {
-	const struct sim *s = r->whatif != NULL ? r->whatif : r->replay;
+	const struct sim *s = replay_last(r);
 	cJSON *root = report_json_build(s), *o, *w;
 	struct build b = {root == NULL};
 	double base = isnan(r->measured) ? r->replay->metrics.makespan : r->measured;
 
 	o = add_item(&b, root, "replay", cJSON_CreateObject());
-	add_string(&b, o, "file", r->path);
+	add_string(&b, o, "file", r->step.path);
 	add_number(&b, o, "files", r->files);
 	if (r->order != NULL)
-		add_string(&b, o, "order", r->order);
+		add_string(&b, o, "order", r->order->name);
 	else
 		add_number(&b, o, "order", NAN);
 	add_number(&b, o, "measured_step", r->measured);

@@ -596,20 +596,20 @@ static void write_against(FILE *out, double t, double ref, const char *against, 
 	        t / ref);
 }
 
-int report_replay_text(FILE *out, const struct report_replay *r)
+int report_replay_text(FILE *out, const struct replay *r)
 {
-	const struct sim *s = r->whatif != NULL ? r->whatif : r->replay;
+	const struct sim *s = replay_last(r);
 	const char *unit = r->replay->cost->time_unit;
 	bool measured = !isnan(r->measured);
 	double ref = measured ? r->measured : r->replay->metrics.makespan;
 	char a[32];
 
 	report_text_write(out, s);
-	fprintf(out, "\n%-18s '%s'", "replay of", r->path);
+	fprintf(out, "\n%-18s '%s'", "replay of", r->step.path);
 	if (r->files > 1)
 		fprintf(out, " and %d more files, one a device", r->files - 1);
 	if (r->order != NULL)
-		fprintf(out, ": the order of %s", r->order);
+		fprintf(out, ": the order of %s", r->order->name);
 	fputc('\n', out);
 	if (measured)
 		fprintf(out, "%-18s %s %s, from the first op's start to the last op's end\n",

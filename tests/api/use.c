@@ -282,6 +282,14 @@ static void calibrating(const char *root)
 	check(pp_calibrate(path, 24, -1, &c, &gap, err, sizeof(err)) == PP_OK && gap >= 0 &&
 	              gap < 0.01,
 	      "pp_calibrate", err);
+	{
+		char *json = NULL;
+
+		check(pp_config_json(c, &json, err, sizeof(err)) == PP_OK &&
+		              strstr(json, "\"t_f\": ") != NULL,
+		      "pp_config_json of the calibrated config", err);
+		pp_string_free(json);
+	}
 	check(pp_config_set(c, "schedule", "zbh1", err, sizeof(err)) == PP_OK &&
 	              pp_simulate(c, 0, &r, err, sizeof(err)) == PP_OK &&
 	              pp_run_figure(r, "p", &x, err, sizeof(err)) == PP_OK && x == 8 &&
@@ -313,6 +321,24 @@ static void calibrating(const char *root)
 		      "pp_replay of a missing file", err);
 		check(pp_replay(c, paths, 0, 0, &r, err, sizeof(err)) == PP_E_INPUT,
 		      "pp_replay of no file", err);
+		{ /* a what-if: without the slowest device, then 16 micro-batches */
+			static const char *const keys[] = {"without_slowest", "m"},
+			                         *values[] = {"true", "16"};
+			double step = 0;
+
+			snprintf(path, sizeof(path), "%s/docs/examples/step-trace.json", root);
+			check(pp_replay_whatif(c, paths, 1, keys, values, 2, 0, &r, err,
+			                       sizeof(err)) == PP_OK &&
+			              pp_run_figure(r, "replay.what_if.step", &step, err,
+			                            sizeof(err)) == PP_OK &&
+			              pp_run_figure(r, "makespan", &x, err, sizeof(err)) == PP_OK &&
+			              x == step &&
+			              pp_run_figure(r, "m", &x, err, sizeof(err)) == PP_OK && x == 16 &&
+			              pp_replay_whatif_key(0) != NULL,
+			      "pp_replay_whatif", err);
+			pp_run_free(r);
+			snprintf(path, sizeof(path), "%s/docs/examples/no-such.json", root);
+		}
 		check(pp_config_set(c, "p", "8", err, sizeof(err)) == PP_OK &&
 		              pp_replay(c, paths, 1, 0, &r, err, sizeof(err)) == PP_E_INPUT &&
 		              strstr(err, "not for pp_replay") != NULL,

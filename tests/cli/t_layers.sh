@@ -11,7 +11,7 @@ header_layer() { # NAME.h in include/ppsim/
 	cost.h) echo cost ;;
 	engine.h | critical.h) echo engine ;;
 	metrics.h) echo metrics ;;
-	sim.h | samples.h) echo sim ;;
+	sim.h | samples.h | replay.h) echo sim ;;
 	sweep.h | advise.h | shard.h | partition.h) echo search ;;
 	serve.h) echo serve ;;
 	report.h) echo report ;;

@@ -49,7 +49,8 @@ def same(got, want):
 
 
 # what a report holds that is a setting or a list, not a figure
-NOT_FIGURES = ("schema_version", "costs", "model", "requests.file", "noise.critical_devices")
+NOT_FIGURES = ("schema_version", "costs", "model", "requests.file", "noise.critical_devices",
+               "replay.order")
 
 RUNS = {
     "interleaved": lambda: ppsim.simulate(schedule="interleaved", p=4, m=8, v=2,
@@ -59,6 +60,11 @@ RUNS = {
     "stragglers": lambda: ppsim.simulate(schedule="1f1b", p=4, m=8, stragglers="1:2"),
     "a config file": lambda: ppsim.simulate(
         config=os.path.join(ROOT, "configs", "llama3-405b-h200-tp8.json")),
+    "a replay": lambda: ppsim.simulate_replay(
+        os.path.join(ROOT, "docs", "examples", "step-trace.json"), op_times=True),
+    "a replay's what-if": lambda: ppsim.simulate_replay(
+        os.path.join(ROOT, "docs", "examples", "step-trace.json"), without_slowest=True,
+        schedule="interleaved", v=2, op_times=True),
     "serving": lambda: ppsim.simulate_serving(p=2, num_requests=30),
     "serving disaggregated": lambda: ppsim.simulate_serving(
         model="llama3-8b", p=2, num_requests=30, prefill_stages=1, batching="disaggregated"),

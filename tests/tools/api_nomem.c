@@ -145,6 +145,21 @@ int main(void)
 		         PP_OK)
 			note("pp_replay", err);
 		pp_run_free(replayed);
+		replayed = NULL;
+		if (first[0] == '\0') { /* its what-ifs, and its report */
+			static const char *const keys[] = {"without_slowest", "schedule", "m"},
+			                         *values[] = {"yes", "interleaved", "16"};
+
+			if (pp_replay_whatif(plain, steps, 1, keys, values, 3, PP_KEEP_OP_TIMES,
+			                     &replayed, err, sizeof(err)) != PP_OK)
+				note("pp_replay_whatif", err);
+			else
+				take("pp_run_report",
+				     pp_run_report(replayed, "text", &s, err, sizeof(err)), &s, err);
+			pp_run_free(replayed);
+		}
+		if (first[0] == '\0')
+			take("pp_config_json", pp_config_json(c, &s, err, sizeof(err)), &s, err);
 		pp_config_free(plain);
 	}
 	for (int i = 0; i < 2; i++) {

@@ -9,7 +9,7 @@ static const struct unit_suite *const suites[] = {
         &suite_util,      &suite_numfmt,    &suite_evq,       &suite_config, &suite_layout, &suite_preset,         &suite_sched,
         &suite_schedfile, &suite_cost,      &suite_engine, &suite_critical, &suite_metrics,        &suite_report,
         &suite_outfile,   &suite_sim,       &suite_sweep,  &suite_partition, &suite_serve_workload, &suite_serve,
-        &suite_text,      &suite_calibrate, &suite_measured, &suite_api,
+        &suite_text,      &suite_calibrate, &suite_measured, &suite_api, &suite_api_replay,
         &suite_samples,   &suite_shard,
 };
 

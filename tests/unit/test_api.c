@@ -305,6 +305,8 @@ enum api_call {
 	CALL_COMPARE,
 	CALL_LIST,
 	CALL_STRING_FREE,
+	CALL_CONFIG_JSON,
+	CALL_REPLAY_WHATIF,
 };
 
 /* The positions of the pointers inside arrays: runs[1] and labels[1] of pp_compare_report,
@@ -319,6 +321,7 @@ struct api_args {
 	pp_config *sv; /* a serving config */
 	pp_run *r;     /* c's run, with its op times and slacks */
 	char path[64]; /* a config file: {"m": 4} */
+	char step[64]; /* a measured step: 1F1B on two devices, one micro-batch */
 	int version[3];
 	double value, column[8], start[4];
 };
@@ -423,6 +426,21 @@ static bool call_with_null(enum api_call call, int pos, struct api_args *a, char
 			pp_list(NULL, &text, NULL, 0);
 		pp_string_free(text);
 		return false;
+	case CALL_CONFIG_JSON:
+		status = pp_config_json(ARG(0, a->c), ARG(1, &text), ARG(2, err), errlen);
+		break;
+	case CALL_REPLAY_WHATIF: {
+		const char *paths[] = {a->step}, *keys[] = {"without_slowest"}, *values[] = {"yes"};
+		/* the replay's config sets none of the what-if's shape */
+		pp_config *plain = pp_config_new();
+
+		status = pp_replay_whatif(ARG(0, plain), ARG(1, paths), 1, ARG(2, keys),
+		                          ARG(3, values), 1, 0, ARG(4, &run), ARG(5, err), errlen);
+		CU_ASSERT_EQUAL(status == PP_OK, run != NULL);
+		pp_run_free(run);
+		pp_config_free(plain);
+		return status != PP_OK;
+	}
 	}
 #undef ARG
 	CU_ASSERT_EQUAL(status == PP_OK, text != NULL);
@@ -511,17 +529,31 @@ static const struct null_case null_cases[] = {
         {CALL_LIST, 1, "pp_list", "text", NULL_REFUSED},
         {CALL_LIST, 2, "pp_list", "err", NULL_ACCEPTED},
         {CALL_STRING_FREE, 0, "pp_string_free", "s", NULL_ACCEPTED},
+        {CALL_CONFIG_JSON, 0, "pp_config_json", "c", NULL_REFUSED},
+        {CALL_CONFIG_JSON, 1, "pp_config_json", "text", NULL_REFUSED},
+        {CALL_CONFIG_JSON, 2, "pp_config_json", "err", NULL_ACCEPTED},
+        {CALL_REPLAY_WHATIF, 0, "pp_replay_whatif", "c", NULL_REFUSED},
+        {CALL_REPLAY_WHATIF, 1, "pp_replay_whatif", "paths", NULL_REFUSED},
+        {CALL_REPLAY_WHATIF, 2, "pp_replay_whatif", "keys", NULL_REFUSED},
+        {CALL_REPLAY_WHATIF, 3, "pp_replay_whatif", "values", NULL_REFUSED},
+        {CALL_REPLAY_WHATIF, 4, "pp_replay_whatif", "run", NULL_REFUSED},
+        {CALL_REPLAY_WHATIF, 5, "pp_replay_whatif", "err", NULL_ACCEPTED},
 };
 
 static void api_every_call_refuses_or_accepts_null_in_every_pointer_position(void)
 {
 	struct api_args a = {.c = config_of("1f1b", "4", "8"),
 	                     .sv = pp_config_new(),
-	                     .path = "/tmp/ppsim-unit-XXXXXX"};
+	                     .path = "/tmp/ppsim-unit-XXXXXX",
+	                     .step = "/tmp/ppsim-step-XXXXXX"};
 	int fd = mkstemp(a.path);
 	char e[256];
+	static const char step[] = "stage,op,microbatch,ms\n0,F,0,1\n1,F,0,1\n1,BW,0,2\n0,BW,0,1\n";
 
 	CU_ASSERT_FATAL(fd >= 0 && write(fd, "{\"m\": 4}", 8) == 8);
+	close(fd);
+	fd = mkstemp(a.step);
+	CU_ASSERT_FATAL(fd >= 0 && write(fd, step, sizeof(step) - 1) == (ssize_t)sizeof(step) - 1);
 	close(fd);
 	CU_ASSERT_EQUAL_FATAL(pp_config_set(a.sv, "num_requests", "4", e, sizeof(e)), PP_OK);
 	a.r = simulate(a.c);
@@ -557,6 +589,7 @@ static void api_every_call_refuses_or_accepts_null_in_every_pointer_position(voi
 		CU_ASSERT_STRING_EQUAL(err, "pp_compare_report: argument 'runs' is NULL");
 	}
 	unlink(a.path);
+	unlink(a.step);
 	pp_run_free(a.r);
 	pp_config_free(a.c);
 	pp_config_free(a.sv);

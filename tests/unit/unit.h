@@ -49,6 +49,7 @@ extern const struct unit_suite suite_shard;
 extern const struct unit_suite suite_serve_workload;
 extern const struct unit_suite suite_serve;
 extern const struct unit_suite suite_api;
+extern const struct unit_suite suite_api_replay;
 extern const struct unit_suite suite_samples;
 
 /* A zeroed array of count elements of size bytes, freed with free(); fails the test (fatally)
