@@ -67,8 +67,7 @@ static int shape_whatif(struct config *w, const struct measured *m, const struct
 	}
 	desc = sched_find(w->schedule);
 	if (!config_is_set(w, "v")) {
-		if (v < desc->min_v || (desc->max_v > 0 && v > desc->max_v))
-			v = desc->min_v > 0 ? desc->min_v : 1;
+		v = sched_desc_fit_v(desc, m->sched->p, v);
 		if (set_count(w, "v", "-v", v, err) != 0)
 			return -1;
 	}
