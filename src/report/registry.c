@@ -146,6 +146,19 @@ static const struct report_output_row outputs[] = {
         [REPORT_OUT_REQUESTS] = {"requests as served", {0}},
         /* a line per sample, of which a run has at most ten million */
         [REPORT_OUT_SAMPLES] = {"noise samples", {0}},
+        /* an op's slice begun and ended (its annotations, its name interned) and its counter
+         * sample; a message's slice, its flow's two ids; each at its shortest (writes 61 and
+         * 86 bytes at their fewest; the runs it holds: pftrace.c's names' ids and flows) */
+        [REPORT_OUT_PFTRACE] = {"Perfetto trace",
+                                {.reads = REPORT_READS_MESSAGES | REPORT_READS_SLACK,
+                                 .mem_op = 12,
+                                 .file_op = 56,
+                                 .file_msg = 80}},
+        [REPORT_OUT_PFTRACE_GZ] = {"Perfetto trace as gzip",
+                                   {.reads = REPORT_READS_MESSAGES | REPORT_READS_SLACK,
+                                    .mem_op = 12,
+                                    .file_op = 4,
+                                    .file_msg = 6}},
 };
 
 _Static_assert(sizeof(outputs) / sizeof(outputs[0]) == REPORT_NOUTPUTS,
