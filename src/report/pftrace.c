@@ -143,7 +143,9 @@ struct pf {
 	uint32_t nmb;         /* micro-batches the table holds */
 	uint32_t next_name;   /* the next event name's iid */
 	uint32_t comm_iid[1u << COMM_KINDS]; /* the iid of a stream slice's name by its kinds */
-	uint32_t *in_flow;    /* [nops] the flow (message + 1) an op consumes, 0 for none */
+	uint32_t *flows;      /* [2 nops] the flow (message + 1) that starts at op i's slice
+	                         ([2 i]: a message that leaves as its consumer starts) and the
+	                         one that ends there ([2 i + 1]), 0 for none */
 	unsigned char *counters; /* [p] bit 1: activations' track declared, bit 2: host's */
 };
 
@@ -500,12 +502,7 @@ static char *put_name(char *p, uint32_t *iid, uint32_t *next, const char *name, 
 	return put_varint(p, *iid);
 }
 
-/* The most messages an op sends that write_ops gathers before its slice (one a pass: an
- * overlapped pair's ops are two). */
-#define OP_MSGS 4
-
-static void write_op(struct pf *f, const struct trace_op *o, const struct trace_msg *out,
-                     int nout)
+static void write_op(struct pf *f, const struct trace_op *o)
 {
 	char *pk, *p = wbuf_reserve(&f->w, PACKET_MAX), in[TRACE_NAME_MAX + 16], *in_end = in;
 	uint64_t track = uuid_of(f, o->d, SLOT_COMPUTE);
@@ -529,14 +526,13 @@ static void write_op(struct pf *f, const struct trace_op *o, const struct trace_
 		p = annot_bool(p, A_CRITICAL, o->critical);
 		p = annot_number(p, A_SLACK_US, us_of(f, o->slack));
 	}
-	for (int j = 0; j < nout; j++)
-		if (out[j].from_op) {
-			PUT_KEY(p, K_FLOW);
-			p = put_fixed64(p, out[j].k + 1);
-		}
-	if (f->in_flow != NULL && f->in_flow[o->i] != 0) {
+	if (f->flows != NULL && f->flows[2 * o->i] != 0) {
+		PUT_KEY(p, K_FLOW);
+		p = put_fixed64(p, f->flows[2 * o->i]);
+	}
+	if (f->flows != NULL && f->flows[2 * o->i + 1] != 0) {
 		PUT_KEY(p, K_FLOW_END);
-		p = put_fixed64(p, f->in_flow[o->i]);
+		p = put_fixed64(p, f->flows[2 * o->i + 1]);
 	}
 	wbuf_commit(&f->w, end_event(pk, te, p, in_end > in ? in : NULL, in_end,
 	                             SEQ_NEEDS_INCREMENTAL_STATE));
@@ -558,7 +554,7 @@ static void write_msg(struct pf *f, const struct trace_msg *m)
 	p = annot_int(p, A_BYTES, m->bytes);
 	p = annot_int(p, A_STAGE, m->stage);
 	p = annot_int(p, A_MICROBATCH, m->mb);
-	if (!m->from_op) {
+	if (f->flows[2 * m->from] != m->k + 1) {
 		PUT_KEY(p, K_FLOW);
 		p = put_fixed64(p, m->k + 1);
 	}
@@ -567,45 +563,27 @@ static void write_msg(struct pf *f, const struct trace_msg *m)
 }
 
 /*
- * The ops of each device, each followed by the messages it sends: an op's slice carries the
- * flows that start at it (those of its messages that leave when their consumer starts) and
- * the one that ends at it. The run's messages are by sending device, each device's in the
- * order of its ops (struct result), so one pass over the ops meets them in order.
+ * The ops, device by device, then the messages, as the JSON trace orders them. An op's slice
+ * carries the flow that starts at it (that of the message it sends when the message leaves as
+ * its consumer starts) and the one that ends at it. Every flow starts before it ends (a
+ * transfer starts before its consumer unless it takes no time and waits for nothing, when the
+ * flow starts at the producing op), so Perfetto's order, by time, meets every start first.
  */
-static void write_ops(struct pf *f)
+static void write_slices(struct pf *f)
 {
 	const struct sim *s = f->s;
 	const struct sched *sc = s->sched;
-	const struct result *r = s->result;
-	size_t k = 0;
 	struct trace_op o;
-	struct trace_msg out[OP_MSGS];
+	struct trace_msg m;
 
 	for (int d = 0; d < sc->p; d++)
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
-			int n = 0;
-
 			trace_walk_op(&f->tw, d, i, &o);
-			while (n < OP_MSGS && k + (size_t)n < r->nmsgs && r->msgs[k + (size_t)n].from == i) {
-				trace_walk_msg(&f->tw, k + (size_t)n, &out[n]);
-				n++;
-			}
-			write_op(f, &o, out, n);
-			for (int j = 0; j < n; j++)
-				write_msg(f, &out[j]);
-			k += (size_t)n;
-			/* more than an op's gathered: their flows start at their transfers */
-			while (k < r->nmsgs && r->msgs[k].from == i) {
-				trace_walk_msg(&f->tw, k++, &out[0]);
-				out[0].from_op = false;
-				write_msg(f, &out[0]);
-			}
+			write_op(f, &o);
 		}
-	/* none is left but by a run whose messages are not in that order */
-	while (k < r->nmsgs) {
-		trace_walk_msg(&f->tw, k++, &out[0]);
-		out[0].from_op = false;
-		write_msg(f, &out[0]);
+	for (size_t k = 0; k < s->result->nmsgs; k++) {
+		trace_walk_msg(&f->tw, k, &m);
+		write_msg(f, &m);
 	}
 }
 
@@ -729,11 +707,18 @@ static int pf_init(struct pf *f)
 			return -1;
 	}
 	if (r->msgs != NULL) {
-		f->in_flow = pp_calloc(sc->nops > 0 ? sc->nops : 1, sizeof(*f->in_flow));
-		if (f->in_flow == NULL)
+		/* an op sends a message at most and consumes one at most (one a stage boundary,
+		 * micro-batch and pass) */
+		f->flows = pp_calloc(sc->nops > 0 ? 2 * sc->nops : 1, sizeof(*f->flows));
+		if (f->flows == NULL)
 			return -1;
-		for (size_t k = 0; k < r->nmsgs; k++)
-			f->in_flow[r->msgs[k].to] = (uint32_t)(k + 1);
+		for (size_t k = 0; k < r->nmsgs; k++) {
+			const struct msg_record *g = &r->msgs[k];
+
+			f->flows[2 * (size_t)g->to + 1] = (uint32_t)(k + 1);
+			if (trace_walk_from_op(r, g))
+				f->flows[2 * (size_t)g->from] = (uint32_t)(k + 1);
+		}
 	}
 	return 0;
 }
@@ -742,7 +727,7 @@ static void pf_release(struct pf *f)
 {
 	free(f->counters);
 	free(f->name_iid);
-	free(f->in_flow);
+	free(f->flows);
 	trace_walk_release(&f->tw);
 }
 
@@ -767,7 +752,7 @@ int report_pftrace(FILE *out, const struct sim *s)
 	write_first(f);
 	write_facts(f);
 	write_tracks(f);
-	write_ops(f);
+	write_slices(f);
 	for (int d = 0; d < s->sched->p; d++)
 		trace_walk_streams(&f->tw, d, stream_track, stream_slice, f);
 	for (int d = 0; d < s->sched->p && rc == 0; d++)

@@ -183,7 +183,7 @@ void trace_walk_msg(struct trace_walk *w, size_t k, struct trace_msg *m)
 	/* the arrow: from the send on the channel to the consuming op's start; Chrome's engine
 	 * keys a flow's points by time, so one whose send starts when its consumer does (no time
 	 * on the link, no wait) starts at the producing op's start instead */
-	m->from_op = g->start == m->to_start;
+	m->from_op = trace_walk_from_op(r, g);
 	m->flow_start = m->from_op ? r->times[g->from].start : g->start;
 	m->flow_tid = m->from_op ? 0 : m->tid;
 }

@@ -96,6 +96,12 @@ struct trace_msg {
 	char buf[64];
 };
 
+/* True when the flow of message g starts at its producing op (trace_msg.from_op). */
+static inline bool trace_walk_from_op(const struct result *r, const struct msg_record *g)
+{
+	return g->start == r->times[g->to].start;
+}
+
 /* Fills m with message k (the run recorded its messages). Not const: it keeps the direction
  * found for the message's stage. */
 void trace_walk_msg(struct trace_walk *w, size_t k, struct trace_msg *m);
