@@ -4,8 +4,9 @@
  * process track and a thread track per stream and link, a slice per op and per message
  * (TYPE_SLICE_BEGIN and TYPE_SLICE_END) with the JSON's names, categories and arguments as
  * debug annotations, the flow from each transfer to its consumer (flow_ids and
- * terminating_flow_ids), the counters, and the JSON's otherData as Chrome metadata. Perfetto
- * reads it natively, far faster than the JSON, and it is a third of the JSON's size.
+ * terminating_flow_ids), the counters (without offload, an op's sample with its slice's begin
+ * or end, as extra_counter_values), and the JSON's otherData as Chrome metadata. Perfetto
+ * reads it natively, far faster than the JSON, and it is under a third of the JSON's size.
  *
  * The wire format is written by hand (varints and length-delimited fields, the field numbers
  * of Perfetto's protos/perfetto/trace/ files, named where they are written) straight into the
@@ -53,6 +54,10 @@
 #define K_FLOW_END     "\x81\x03" /* terminating_flow_ids = 48, fixed64 */
 #define K_COUNTER      "\xf0\x01" /* counter_value = 30 */
 #define K_COUNTER_D    "\xe1\x02" /* double_counter_value = 44, fixed64 */
+#define K_EXTRA_UUID   "\xf8\x01" /* extra_counter_track_uuids = 31 */
+#define K_EXTRA        "\x60"     /* extra_counter_values = 12 */
+#define K_EXTRA_D_UUID "\xe8\x02" /* extra_double_counter_track_uuids = 45 */
+#define K_EXTRA_D      "\xf1\x02" /* extra_double_counter_values = 46, fixed64 */
 /* TrackEvent.Type */
 #define TYPE_SLICE_BEGIN 1
 #define TYPE_SLICE_END   2
@@ -147,6 +152,9 @@ struct pf {
 	                         ([2 i]: a message that leaves as its consumer starts) and the
 	                         one that ends there ([2 i + 1]), 0 for none */
 	unsigned char *counters; /* [p] bit 1: activations' track declared, bit 2: host's */
+	struct trace_count *samples; /* a device's counter samples, when they go with its ops'
+	                                slices (without offload): one an op and the first */
+	size_t nsamples;
 };
 
 static uint64_t uuid_of(const struct pf *f, int d, uint64_t slot)
@@ -216,9 +224,15 @@ static uint64_t ns_of(const struct pf *f, pp_time t)
 {
 	uint64_t u = (uint64_t)t;
 
+	uint64_t q;
+
+	/* whole nanoseconds a tick (a run of whole or decimal costs): no division */
+	if (f->den == 1)
+		return 1000 + u * f->num;
 	if (f->den == 0)
 		return (uint64_t)(1000 + pp_time_to_units(t, f->s->cost->tick) * 1e6 + 0.5);
-	return 1000 + u / f->den * f->num + (u % f->den * f->num + f->den / 2) / f->den;
+	q = u / f->den;
+	return 1000 + q * f->num + ((u - q * f->den) * f->num + f->den / 2) / f->den;
 }
 
 /* A packet's start at p: its key and length byte; returns where its body starts. */
@@ -476,12 +490,31 @@ static char *end_event(char *pk, char *te, char *p, const char *in, const char *
 	return end_packet(pk, p, flags);
 }
 
-/* A slice's end on track at t. */
-static void write_end(struct pf *f, uint64_t track, pp_time t)
+/* A counter sample c at p, in the event of a slice on its device's activations track. */
+static char *put_extra(const struct pf *f, char *p, const struct trace_count *c)
+{
+	uint64_t track = uuid_of(f, c->d, SLOT_ACTIVATIONS);
+
+	if (c->num % c->unit == 0) {
+		PUT_KEY(p, K_EXTRA_UUID);
+		p = put_varint(p, track);
+		PUT_KEY(p, K_EXTRA);
+		return put_varint(p, (uint64_t)(c->num / c->unit));
+	}
+	PUT_KEY(p, K_EXTRA_D_UUID);
+	p = put_varint(p, track);
+	PUT_KEY(p, K_EXTRA_D);
+	return put_double(p, (double)c->num / (double)c->unit);
+}
+
+/* A slice's end on track at t, with counter sample c (NULL for none). */
+static void write_end(struct pf *f, uint64_t track, pp_time t, const struct trace_count *c)
 {
 	char *pk, *te, *p = wbuf_reserve(&f->w, 64);
 
 	p = begin_event(f, p, &pk, &te, t, TYPE_SLICE_END, track);
+	if (c != NULL)
+		p = put_extra(f, p, c);
 	wbuf_commit(&f->w, end_event(pk, te, p, NULL, NULL, 0));
 }
 
@@ -502,7 +535,8 @@ static char *put_name(char *p, uint32_t *iid, uint32_t *next, const char *name, 
 	return put_varint(p, *iid);
 }
 
-static void write_op(struct pf *f, const struct trace_op *o)
+/* Op o's slice, with its counter sample c (NULL for none) at its start or its end. */
+static void write_op(struct pf *f, const struct trace_op *o, const struct trace_count *c)
 {
 	char *pk, *p = wbuf_reserve(&f->w, PACKET_MAX), in[TRACE_NAME_MAX + 16], *in_end = in;
 	uint64_t track = uuid_of(f, o->d, SLOT_COMPUTE);
@@ -534,9 +568,13 @@ static void write_op(struct pf *f, const struct trace_op *o)
 		PUT_KEY(p, K_FLOW_END);
 		p = put_fixed64(p, f->flows[2 * o->i + 1]);
 	}
+	if (c != NULL && c->t == o->start && op->kind == OP_F) {
+		p = put_extra(f, p, c);
+		c = NULL;
+	}
 	wbuf_commit(&f->w, end_event(pk, te, p, in_end > in ? in : NULL, in_end,
 	                             SEQ_NEEDS_INCREMENTAL_STATE));
-	write_end(f, track, o->end);
+	write_end(f, track, o->end, c);
 }
 
 static void write_msg(struct pf *f, const struct trace_msg *m)
@@ -559,7 +597,7 @@ static void write_msg(struct pf *f, const struct trace_msg *m)
 		p = put_fixed64(p, m->k + 1);
 	}
 	wbuf_commit(&f->w, end_event(pk, te, p, NULL, NULL, SEQ_NEEDS_INCREMENTAL_STATE));
-	write_end(f, track, m->end);
+	write_end(f, track, m->end, NULL);
 }
 
 /*
@@ -569,22 +607,50 @@ static void write_msg(struct pf *f, const struct trace_msg *m)
  * transfer starts before its consumer unless it takes no time and waits for nothing, when the
  * flow starts at the producing op), so Perfetto's order, by time, meets every start first.
  */
-static void write_slices(struct pf *f)
+static void counter_sample(void *ctx, const struct trace_count *c);
+
+/* Keeps a counter sample of the device whose ops are written. */
+static void keep_sample(void *ctx, const struct trace_count *c)
+{
+	struct pf *f = ctx;
+
+	f->samples[f->nsamples++] = *c;
+}
+
+static int write_slices(struct pf *f)
 {
 	const struct sim *s = f->s;
 	const struct sched *sc = s->sched;
 	struct trace_op o;
 	struct trace_msg m;
 
-	for (int d = 0; d < sc->p; d++)
+	for (int d = 0; d < sc->p; d++) {
+		size_t j = 1;
+
+		/* without offload a device's samples are its ops' (and a first 0): each goes with
+		 * its op's slice, at its start (an F's) or its end, instead of a packet of its own */
+		f->nsamples = 0;
+		if (f->samples != NULL && trace_walk_counters(&f->tw, d, keep_sample, f) != 0)
+			return -1;
+		if (f->nsamples > 0)
+			counter_sample(f, &f->samples[0]);
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+			const struct trace_count *c = j < f->nsamples ? &f->samples[j++] : NULL;
+
 			trace_walk_op(&f->tw, d, i, &o);
-			write_op(f, &o);
+			if (c != NULL && !(c->t == o.start && sc->ops[i].kind == OP_F) &&
+			    c->t != o.end) {
+				counter_sample(f, c); /* not an op's: a packet of its own */
+				c = NULL;
+			}
+			write_op(f, &o, c);
 		}
+	}
 	for (size_t k = 0; k < s->result->nmsgs; k++) {
 		trace_walk_msg(&f->tw, k, &m);
 		write_msg(f, &m);
 	}
+	return 0;
 }
 
 static void stream_track(void *ctx, int d, int st, const char *name)
@@ -635,7 +701,7 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 	}
 	wbuf_commit(&f->w, end_event(pk, te, p, in_end > in ? in : NULL, in_end,
 	                             SEQ_NEEDS_INCREMENTAL_STATE));
-	write_end(f, track, c->end);
+	write_end(f, track, c->end, NULL);
 }
 
 static void counter_sample(void *ctx, const struct trace_count *c)
@@ -696,6 +762,16 @@ static int pf_init(struct pf *f)
 	f->counters = pp_calloc((size_t)sc->p, 1);
 	if (f->counters == NULL)
 		return -1;
+	if (!f->tw.offload) {
+		size_t most = 0;
+
+		for (int d = 0; d < sc->p; d++)
+			if (sc->dev_start[d + 1] - sc->dev_start[d] > most)
+				most = sc->dev_start[d + 1] - sc->dev_start[d];
+		f->samples = pp_mallocarray(most + 1, sizeof(*f->samples));
+		if (f->samples == NULL)
+			return -1;
+	}
 	if (s->config.trace_names != PP_TRACE_NAMES_TORCH) {
 		uint32_t top = 0;
 
@@ -726,6 +802,7 @@ static int pf_init(struct pf *f)
 static void pf_release(struct pf *f)
 {
 	free(f->counters);
+	free(f->samples);
 	free(f->name_iid);
 	free(f->flows);
 	trace_walk_release(&f->tw);
@@ -752,10 +829,11 @@ int report_pftrace(FILE *out, const struct sim *s)
 	write_first(f);
 	write_facts(f);
 	write_tracks(f);
-	write_slices(f);
-	for (int d = 0; d < s->sched->p; d++)
-		trace_walk_streams(&f->tw, d, stream_track, stream_slice, f);
+	rc = write_slices(f);
 	for (int d = 0; d < s->sched->p && rc == 0; d++)
+		trace_walk_streams(&f->tw, d, stream_track, stream_slice, f);
+	/* with offload, the counters' samples are not the ops' */
+	for (int d = 0; d < s->sched->p && rc == 0 && f->samples == NULL; d++)
 		rc = trace_walk_counters(&f->tw, d, counter_sample, f);
 	wbuf_finish(&f->w);
 	pf_release(f);

@@ -18,7 +18,8 @@ checks:
   into the same slices;
 - the flows: each id starts and ends on the slices where the JSON's "s" and "f" events bind, the
   start before the end in Perfetto's order;
-- the counters: per device and name, the same samples in order;
+- the counters: per device and name, the same samples in order (in counter events, or as
+  extra counter values of a slice's begin or end);
 - the JSON's otherData as Chrome metadata.
 Prints "ok FILE: ..." and exits 0, or prints "FAIL FILE: what" and exits 1.
 """
@@ -114,6 +115,7 @@ SEQ_CLEARED, SEQ_NEEDS = 1, 2
 # TrackEvent
 E_CATEGORY_IIDS, E_ANNOTATIONS, E_TYPE, E_NAME_IID, E_TRACK_UUID, E_NAME = 3, 4, 9, 10, 11, 23
 E_COUNTER, E_COUNTER_D, E_FLOW, E_FLOW_END = 30, 44, 47, 48
+E_EXTRA_UUIDS, E_EXTRA, E_EXTRA_D_UUIDS, E_EXTRA_D = 31, 12, 45, 46
 T_BEGIN, T_END, T_COUNTER = 1, 2, 4
 
 
@@ -229,9 +231,15 @@ def decode(data):
         value = signed(value) if value is not None else None
         if one(e, E_COUNTER_D) is not None:
             value = as_double(one(e, E_COUNTER_D))
+        # counter samples on other tracks that go with this event
+        extra = list(zip(many(e, E_EXTRA_UUIDS), [signed(v) for v in many(e, E_EXTRA)]))
+        extra += list(zip(many(e, E_EXTRA_D_UUIDS), [as_double(v) for v in many(e, E_EXTRA_D)]))
+        if len(extra) != len(many(e, E_EXTRA_UUIDS)) + len(many(e, E_EXTRA_D_UUIDS)) or \
+                len(many(e, E_EXTRA)) + len(many(e, E_EXTRA_D)) != len(extra):
+            raise Bad("packet %d: extra counter tracks and values do not pair" % k)
         events.append((k, ts, one(e, E_TRACK_UUID), one(e, E_TYPE), name,
                        interned[1][cats[0]] if cats else None, args, many(e, E_FLOW),
-                       many(e, E_FLOW_END), value))
+                       many(e, E_FLOW_END), value, extra))
     return tracks, events, metadata, len(packets)
 
 
@@ -278,8 +286,13 @@ def check(pf_path, json_path):
     pslices, open_, order = {}, {}, {}
     flows_from, flows_to = {}, {}
     pcounters = {}
-    for k, ts, uuid, typ, name, cat, args, flows, ends, value in events:
+    for k, ts, uuid, typ, name, cat, args, flows, ends, value, extra in events:
         key = key_of(uuid)
+        for cu, cv in extra:
+            ck = key_of(cu)
+            if ck[0] != "counter":
+                raise Bad("packet %d: an extra counter value on track %s, not a counter's" % (k, cu))
+            pcounters.setdefault(ck[1:], []).append((ts, cv))
         order.setdefault(key, []).append((ts, k, typ))
         if typ == T_BEGIN:
             if key in open_:
