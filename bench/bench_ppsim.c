@@ -596,6 +596,8 @@ static int writers(const char *bin, char *buf, size_t n)
 	         REPORT_OUT_EXPORT + SCHEDFILE_TORCH_COMMS},
 	        {"trace", "--trace=%s/t.json", REPORT_OUT_TRACE},
 	        {"trace as gzip", "--trace=%s/t.json.gz", REPORT_OUT_TRACE_GZ},
+	        {"perfetto trace", "--trace=%s/t.pftrace", REPORT_OUT_PFTRACE},
+	        {"perfetto as gzip", "--trace=%s/t.pftrace.gz", REPORT_OUT_PFTRACE_GZ},
 	        {"svg", "--svg=%s/s.svg", REPORT_OUT_SVG},
 	        {"html", "--html=%s/h.html", REPORT_OUT_HTML},
 	};

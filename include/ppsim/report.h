@@ -200,6 +200,8 @@ enum report_output {
 	REPORT_OUT_TIMELINE, /* the ASCII timeline (report_timeline) */
 	REPORT_OUT_REQUESTS, /* a serving run's requests (report_serve_requests) */
 	REPORT_OUT_SAMPLES,  /* a run's noise samples (report_samples_csv) */
+	REPORT_OUT_PFTRACE,  /* the trace in Perfetto's protobuf format (report_pftrace) */
+	REPORT_OUT_PFTRACE_GZ, /* that compressed with gzip as it streams */
 	REPORT_NOUTPUTS
 };
 
@@ -263,6 +265,15 @@ int report_samples_csv(FILE *out, const struct sim *s);
  * s->config.trace_names says. Returns 0.
  */
 int report_trace(FILE *out, const struct sim *s);
+
+/*
+ * Writes the trace of s in Perfetto's protobuf trace format (perfetto.protos.Trace): what
+ * report_trace writes, as TracePackets on one sequence with interned names, slices begun and
+ * ended on a process track per device and its thread tracks, flows by id, counter tracks, and
+ * the JSON's otherData as Chrome metadata; timestamps in nanoseconds, 1000 x the JSON's
+ * microseconds. Returns 0, or -1 when out of memory.
+ */
+int report_pftrace(FILE *out, const struct sim *s);
 
 /*
  * Writes a self-contained SVG Gantt chart of rows[0..n-1] on one time axis: per device a row of

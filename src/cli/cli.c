@@ -158,7 +158,7 @@ static const struct cmd_option cmd_options[] = {
          CLI_RUN | CLI_SERVE | CLI_REPLAY,
          "FILE",
          "run, serve, replay: write a Chrome trace (Perfetto, chrome://tracing) to FILE (gzip if it "
-         "ends in .gz)",
+         "ends in .gz; Perfetto's protobuf format if it ends in .pftrace or .perfetto-trace)",
          STRING(trace_file)},
         {{"svg", required_argument, NULL, OPT_SVG},
          CLI_RUN | CLI_COMPARE | CLI_SERVE | CLI_REPLAY,

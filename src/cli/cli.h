@@ -187,6 +187,9 @@ int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), c
 
 /* True when an output named path is written as gzip: a name ending in ".gz" (a trace). */
 bool cli_gzip_name(const char *path);
+/* True when a trace named path is written in Perfetto's protobuf format: a name ending in
+ * ".pftrace" or ".perfetto-trace" (before a ".gz"). */
+bool cli_pftrace_name(const char *path);
 
 /*
  * Writes the output files the command line asks for (--dump-ops, --export-schedule, --trace,

@@ -75,6 +75,11 @@ static int write_trace(FILE *out, const void *ctx)
 	return report_trace(out, ((const struct run_output *)ctx)->sim);
 }
 
+static int write_pftrace(FILE *out, const void *ctx)
+{
+	return report_pftrace(out, ((const struct run_output *)ctx)->sim);
+}
+
 static int write_svg(FILE *out, const void *ctx)
 {
 	struct report_row row = {"-", ((const struct run_output *)ctx)->sim, 0};
@@ -87,6 +92,19 @@ bool cli_gzip_name(const char *path)
 	size_t n = strlen(path);
 
 	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
+/* True when path ends in suffix, after a ".gz" if it has one. */
+static bool ends_in(const char *path, const char *suffix)
+{
+	size_t n = strlen(path) - (cli_gzip_name(path) ? 3 : 0), k = strlen(suffix);
+
+	return n > k && strncmp(path + n - k, suffix, k) == 0;
+}
+
+bool cli_pftrace_name(const char *path)
+{
+	return ends_in(path, ".pftrace") || ends_in(path, ".perfetto-trace");
 }
 
 static int write_html(FILE *out, const void *ctx)
@@ -111,8 +129,9 @@ int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct s
 	if (cli->export_file != NULL)
 		outs[n++] = (struct cli_output){cli->export_file, write_export, &o, false};
 	if (cli->trace_file != NULL)
-		outs[n++] = (struct cli_output){cli->trace_file, write_trace, &o,
-		                                cli_gzip_name(cli->trace_file)};
+		outs[n++] = (struct cli_output){
+		        cli->trace_file, cli_pftrace_name(cli->trace_file) ? write_pftrace : write_trace,
+		        &o, cli_gzip_name(cli->trace_file)};
 	if (cli->svg_file != NULL)
 		outs[n++] = (struct cli_output){cli->svg_file, write_svg, &o, false};
 	if (cli->html_file != NULL)

@@ -17,6 +17,9 @@
 int cli_outputs(const struct cli *cli, struct cli_asked *out)
 {
 	const bool gzip = cli->trace_file != NULL && cli_gzip_name(cli->trace_file);
+	const bool pf = cli->trace_file != NULL && cli_pftrace_name(cli->trace_file);
+	const enum report_output trace = pf ? (gzip ? REPORT_OUT_PFTRACE_GZ : REPORT_OUT_PFTRACE)
+	                                    : (gzip ? REPORT_OUT_TRACE_GZ : REPORT_OUT_TRACE);
 	/* a shard file holds a sweep's records, nothing of a run */
 	static const struct report_need shard_need = {0};
 	/* in the order guard_check_outputs names two outputs of one file */
@@ -29,7 +32,7 @@ int cli_outputs(const struct cli *cli, struct cli_asked *out)
 	        {"--export-schedule", cli->export_file,
 	         &report_output(REPORT_OUT_EXPORT + (int)cli->export_format)->need},
 	        {"--trace", cli->trace_file,
-	         &report_output(gzip ? REPORT_OUT_TRACE_GZ : REPORT_OUT_TRACE)->need},
+	         &report_output(trace)->need},
 	        {"--svg", cli->svg_file, &report_output(REPORT_OUT_SVG)->need},
 	        {"--html", cli->html_file, &report_output(REPORT_OUT_HTML)->need},
 	        {"--export-requests", cli->requests_file,

@@ -146,6 +146,23 @@ static const struct report_output_row outputs[] = {
         [REPORT_OUT_REQUESTS] = {"requests as served", {0}},
         /* a line per sample, of which a run has at most ten million */
         [REPORT_OUT_SAMPLES] = {"noise samples", {0}},
+        /* an op's slice begun and ended (its annotations, its name interned) and its counter
+         * sample; a message's slice begun and ended and its flow's two ids; set a little
+         * under the least measured (the run's smallest numbers: 72 and 96 bytes fit every
+         * schedule and shape with 12% to spare). It holds each op's two flow ids and, per
+         * kind, chunk and micro-batch, the id of its name: 8 bytes an op, and 16 a
+         * micro-batch of each chunk, at most 8 an op */
+        [REPORT_OUT_PFTRACE] = {"Perfetto trace",
+                                {.reads = REPORT_READS_MESSAGES | REPORT_READS_SLACK,
+                                 .mem_op = 16,
+                                 .file_op = 72,
+                                 .file_msg = 96}},
+        /* set under the least measured, as the JSON's gzip */
+        [REPORT_OUT_PFTRACE_GZ] = {"Perfetto trace as gzip",
+                                   {.reads = REPORT_READS_MESSAGES | REPORT_READS_SLACK,
+                                    .mem_op = 16,
+                                    .file_op = 8,
+                                    .file_msg = 10}},
 };
 
 _Static_assert(sizeof(outputs) / sizeof(outputs[0]) == REPORT_NOUTPUTS,

@@ -1910,8 +1910,8 @@ static uint64_t output_bytes(enum report_output o, const struct sim *s, const ch
 	uint64_t bytes;
 	int rc;
 
-	if (o == REPORT_OUT_TRACE_GZ) {
-		snprintf(path, sizeof(path), "%s/t.json.gz", dir);
+	if (o == REPORT_OUT_TRACE_GZ || o == REPORT_OUT_PFTRACE_GZ) {
+		snprintf(path, sizeof(path), "%s/t.gz", dir);
 		f = outfile_open(path, &err);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 		CU_ASSERT_EQUAL_FATAL(outfile_gzip(f, &err), 0);
@@ -1922,6 +1922,8 @@ static uint64_t output_bytes(enum report_output o, const struct sim *s, const ch
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 	if (o == REPORT_OUT_TRACE || o == REPORT_OUT_TRACE_GZ)
 		rc = report_trace(out, s);
+	else if (o == REPORT_OUT_PFTRACE || o == REPORT_OUT_PFTRACE_GZ)
+		rc = report_pftrace(out, s);
 	else if (o == REPORT_OUT_OPS)
 		rc = report_ops_csv(out, s);
 	else if (o == REPORT_OUT_HTML)
@@ -1951,6 +1953,8 @@ static void report_outputs_write_at_least_the_bytes_their_rows_state(void)
 	static const enum report_output floors[] = {
 	        REPORT_OUT_TRACE,
 	        REPORT_OUT_TRACE_GZ,
+	        REPORT_OUT_PFTRACE,
+	        REPORT_OUT_PFTRACE_GZ,
 	        REPORT_OUT_OPS,
 	        REPORT_OUT_EXPORT + SCHEDFILE_PPSIM,
 	        REPORT_OUT_EXPORT + SCHEDFILE_TORCH,

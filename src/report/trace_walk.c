@@ -1,0 +1,420 @@
+/*
+ * The walk over a run's trace that the Chrome trace (trace.c) and Perfetto's protobuf trace
+ * (pftrace.c) share: which tracks a run has, and what each op, message, stream slice and
+ * counter sample is (trace_walk.h).
+ */
+#include "trace_walk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/numfmt.h"
+#include "formats.h"
+
+/* The category of an op's slice and of a message's transfer and arrow: the pass, "forward" (F)
+ * or "backward" (B, W, BW). Chrome's trace engine binds a flow event to the slice of its own
+ * category, process, thread and time, and a message always joins two ops of one pass (an F to
+ * an F, a backward to a backward, fused or split alike), so both ends of every arrow bind. */
+static const char *pass_of(enum op_kind k)
+{
+	return k == OP_F ? "forward" : "backward";
+}
+
+/* Index into w->tid of message g's direction: 2 ch from the channel's src, 2 ch + 1 back from
+ * its dst. */
+static size_t direction_of(const struct sim *s, const struct msg_record *g)
+{
+	int src, dst, ch;
+
+	report_msg_devices(s, g, &src, &dst);
+	ch = result_channel(s->result, src, dst);
+	return 2 * (size_t)ch + (src != s->result->channels[ch].src);
+}
+
+/*
+ * The track (tid) of each direction of each channel, 1 + its rank among its sending device's
+ * tracks, into a new array of 2 per channel (NULL when out of memory): [2 ch] sends from the
+ * channel's src to its dst, [2 ch + 1] the other way, which only a half-duplex channel carries
+ * (0 when no message goes that way). In one pass over the channels and one over the messages,
+ * so that a run of many devices costs no more per channel than a small one.
+ */
+static int *channel_tids(const struct sim *s)
+{
+	const struct result *r = s->result;
+	int *tid = pp_calloc((size_t)(r->nchannels > 0 ? 2 * r->nchannels : 1), sizeof(*tid));
+	int *seen = pp_calloc((size_t)(r->p > 0 ? r->p : 1), sizeof(*seen));
+
+	if (tid == NULL || seen == NULL) {
+		free(tid);
+		free(seen);
+		return NULL;
+	}
+	for (int ch = 0; ch < r->nchannels; ch++)
+		tid[2 * ch] = 1 + seen[r->channels[ch].src]++;
+	/* a full-duplex channel carries its own direction only */
+	for (size_t k = 0; s->cost->duplex == PP_DUPLEX_HALF && k < r->nmsgs; k++) {
+		size_t t = direction_of(s, &r->msgs[k]);
+
+		if (t % 2 == 1 && tid[t] == 0)
+			tid[t] = 1 + seen[r->channels[t / 2].dst]++;
+	}
+	free(seen);
+	return tid;
+}
+
+int trace_walk_init(struct trace_walk *w, const struct sim *s)
+{
+	const struct result *r = s->result;
+	size_t nseen = 2 * (size_t)s->sched->S;
+
+	*w = (struct trace_walk){.s = s};
+	w->tid = channel_tids(s);
+	w->seen = pp_mallocarray(nseen > 0 ? nseen : 1, sizeof(*w->seen));
+	if (w->tid == NULL || w->seen == NULL) {
+		trace_walk_release(w);
+		return -1;
+	}
+	for (size_t i = 0; i < nseen; i++)
+		w->seen[i].src = -1;
+	for (size_t k = 0; k < r->npieces && !w->offload; k++)
+		w->offload = r->pieces[k].amount != 0;
+	return 0;
+}
+
+void trace_walk_release(struct trace_walk *w)
+{
+	free(w->tid);
+	free(w->seen);
+	w->tid = NULL;
+	w->seen = NULL;
+}
+
+const char *trace_walk_channel_name(const struct trace_walk *w, int ch, int back, int *pid,
+                                    char *buf, size_t n)
+{
+	const struct channel_result *c = &w->s->result->channels[ch];
+
+	*pid = back ? c->dst : c->src;
+	snprintf(buf, n, "send to GPU %d%s", back ? c->src : c->dst,
+	         w->s->cost->duplex == PP_DUPLEX_HALF ? " (half-duplex, shared)" : "");
+	return buf;
+}
+
+/*
+ * The slice name of op i, into buf of n bytes: its timeline label (F3, b3), or with
+ * --trace-names=torch the profiler range PyTorch's pipelining runtime records for its action
+ * ("PP:" and the action, as record_function(_get_profiler_function_name(action)) in
+ * _PipelineScheduleRuntime names it; an overlapped pair's two ops both take the pair's).
+ * Returns its length.
+ */
+static size_t op_name(const struct sim *s, size_t i, char *buf, size_t n)
+{
+	char action[SCHEDFILE_ACTION_MAX];
+
+	if (s->config.trace_names == PP_TRACE_NAMES_TORCH)
+		return (size_t)snprintf(buf, n, "PP:%s",
+		                        schedfile_torch_action(s->sched, i, action, sizeof(action)));
+	return (size_t)report_op_label(buf, n, s->sched, &s->sched->ops[i]);
+}
+
+void trace_walk_op(const struct trace_walk *w, int d, size_t i, struct trace_op *o)
+{
+	const struct sim *s = w->s;
+	const struct sched *sc = s->sched;
+	const struct op *op = &sc->ops[i];
+
+	o->i = i;
+	o->d = d;
+	o->name_len = op_name(s, i, o->buf, sizeof(o->buf));
+	o->name = o->buf;
+	o->cat = pass_of((enum op_kind)op->kind);
+	o->kind = sched_kind_name((enum op_kind)op->kind);
+	o->start = s->result->times[i].start;
+	o->end = s->result->times[i].end;
+	o->mb = op->mb;
+	o->stage = op->stage;
+	o->chunk = (uint32_t)sc->stage_chunk[op->stage];
+	o->overlapped = (op->flags & OP_OVERLAP) ||
+	                (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP));
+	o->has_slack = s->slack != NULL;
+	o->slack = s->slack != NULL ? s->slack[i] : 0;
+	o->critical = s->slack != NULL && s->slack[i] == 0;
+}
+
+void trace_walk_msg(struct trace_walk *w, size_t k, struct trace_msg *m)
+{
+	const struct sim *s = w->s;
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	const struct msg_record *g = &r->msgs[k];
+	const struct op *from = &sc->ops[g->from], *to = &sc->ops[g->to];
+	struct trace_dir_seen *at = &w->seen[2 * (size_t)from->stage + (to->stage < from->stage)];
+	const struct channel_result *ch;
+	size_t n;
+
+	report_msg_devices(s, g, &m->src, &m->dst);
+	if (at->src != m->src || at->dst != m->dst)
+		*at = (struct trace_dir_seen){m->src, m->dst, direction_of(s, g)};
+	ch = &r->channels[at->dir / 2];
+	m->k = k;
+	m->tid = w->tid[at->dir];
+	/* the transfer: "F3 to GPU 1", or PyTorch's action that sends it, "PP:2SEND_F3" */
+	if (s->config.trace_names == PP_TRACE_NAMES_TORCH) {
+		memcpy(m->buf, "PP:", 3);
+		n = 3 + numfmt_u64(m->buf + 3, from->stage);
+		memcpy(m->buf + n, from->kind == OP_F ? "SEND_F" : "SEND_B", 6);
+		n += 6 + numfmt_u64(m->buf + n + 6, from->mb);
+	} else {
+		n = (size_t)report_op_label(m->buf, sizeof(m->buf), sc, from);
+		memcpy(m->buf + n, " to GPU ", 8);
+		n += 8 + numfmt_i64(m->buf + n + 8, m->dst);
+	}
+	m->name = m->buf;
+	m->name_len = n;
+	m->cat = pass_of((enum op_kind)to->kind);
+	m->start = g->start;
+	m->end = g->end;
+	m->bytes = ch->messages ? ch->bytes / ch->messages : 0;
+	m->stage = from->stage;
+	m->mb = from->mb;
+	m->from = g->from;
+	m->to = g->to;
+	m->to_start = r->times[g->to].start;
+	/* the arrow: from the send on the channel to the consuming op's start; Chrome's engine
+	 * keys a flow's points by time, so one whose send starts when its consumer does (no time
+	 * on the link, no wait) starts at the producing op's start instead */
+	m->from_op = trace_walk_from_op(r, g);
+	m->flow_start = m->from_op ? r->times[g->from].start : g->start;
+	m->flow_tid = m->from_op ? 0 : m->tid;
+}
+
+/* The streams of one device as trace_walk_streams gathers them: the span of the current op's
+ * own pieces on each stream. */
+struct stream_span {
+	const struct trace_walk *w;
+	void (*slice)(void *ctx, const struct trace_comm *c);
+	void *ctx;
+	int d;
+	size_t op; /* the op whose pieces are gathered, SIZE_MAX for none */
+	pp_time lo[STREAM_COUNT], hi[STREAM_COUNT], busy[STREAM_COUNT];
+	unsigned kinds[STREAM_COUNT]; /* bit 1 << enum comm_kind */
+	size_t n[STREAM_COUNT];
+};
+
+/* The names of the kinds of bits joined by '+' into buf ("tp+cp"). */
+static const char *kind_names(unsigned bits, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < COMM_KINDS && len < n; k++)
+		if (bits >> k & 1)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len > 0 ? "+" : "",
+			                        comm_kind_info((enum comm_kind)k)->name);
+	return buf;
+}
+
+/* Hands on one slice per stream for the op gathered in sp: from its first piece's start to
+ * its last one's end, with how many pieces and how long they held the stream. */
+static void flush_op(struct stream_span *sp)
+{
+	char names[32], label[TRACE_NAME_MAX];
+
+	if (sp->op == SIZE_MAX)
+		return;
+	op_name(sp->w->s, sp->op, label, sizeof(label));
+	for (int st = 0; st < STREAM_COUNT; st++) {
+		struct trace_comm c = {.d = sp->d,
+		                       .tid = TRACE_STREAM_TID(st),
+		                       .cat = "comm",
+		                       .start = sp->lo[st],
+		                       .end = sp->hi[st],
+		                       .what = TRACE_COMM_OP,
+		                       .op = label,
+		                       .pieces = sp->n[st],
+		                       .busy = sp->busy[st]};
+
+		if (sp->n[st] == 0)
+			continue;
+		c.name = kind_names(sp->kinds[st], names, sizeof(names));
+		sp->slice(sp->ctx, &c);
+		sp->n[st] = 0;
+		sp->kinds[st] = 0;
+		sp->busy[st] = 0;
+	}
+	sp->op = SIZE_MAX;
+}
+
+static void walk_piece(void *ctx, const struct report_piece *pc)
+{
+	struct stream_span *sp = ctx;
+	int st = (int)comm_kind_info((enum comm_kind)pc->kind)->stream;
+	char names[32];
+
+	if (pc->op != sp->op)
+		flush_op(sp);
+	if (pc->op == SIZE_MAX) {
+		/* a hooked piece: a slice of its own */
+		struct trace_comm c = {.d = sp->d,
+		                       .tid = TRACE_STREAM_TID(st),
+		                       .name = kind_names(1u << pc->kind, names, sizeof(names)),
+		                       .cat = "comm",
+		                       .start = pc->start,
+		                       .end = pc->end,
+		                       .what = TRACE_COMM_HOOKED};
+
+		sp->slice(sp->ctx, &c);
+		return;
+	}
+	sp->op = pc->op;
+	if (sp->n[st] == 0 || pc->start < sp->lo[st])
+		sp->lo[st] = pc->start;
+	if (sp->n[st] == 0 || pc->end > sp->hi[st])
+		sp->hi[st] = pc->end;
+	sp->busy[st] += pc->end - pc->start;
+	sp->kinds[st] |= 1u << pc->kind;
+	sp->n[st]++;
+}
+
+/*
+ * The communication streams of a run with pieces: per device a track per stream that carried
+ * any ("dp stream", "tp/cp stream"), one slice per op per stream spanning its own pieces (an op
+ * may hold hundreds: drawing each would multiply the trace's size), one slice per hooked piece
+ * (a bucket, a gather, the reduction after the last op), and on the compute track an
+ * "exposed" slice from the device's last op to its end when its streams ran past it.
+ */
+void trace_walk_streams(const struct trace_walk *w, int d,
+                        void (*track)(void *ctx, int d, int st, const char *name),
+                        void (*slice)(void *ctx, const struct trace_comm *c), void *ctx)
+{
+	const struct sim *s = w->s;
+	unsigned lanes = report_device_streams(s, d);
+	struct stream_span sp = {.w = w, .slice = slice, .ctx = ctx, .d = d, .op = SIZE_MAX};
+	const struct device_result *dr = &s->result->devices[d];
+	char name[32];
+
+	if (lanes == 0)
+		return;
+	for (int st = 0; st < STREAM_COUNT; st++)
+		if (lanes >> st & 1) {
+			size_t n = strlen(report_stream_name((enum comm_stream)st, name, sizeof(name)));
+
+			snprintf(name + n, sizeof(name) - n, " stream");
+			track(ctx, d, st, name);
+		}
+	report_device_pieces(s, d, walk_piece, &sp);
+	flush_op(&sp);
+	if (dr->end > dr->last_end) {
+		struct trace_comm c = {.d = d,
+		                       .tid = 0,
+		                       .name = "exposed",
+		                       .cat = "exposed",
+		                       .start = dr->last_end,
+		                       .end = dr->end,
+		                       .what = TRACE_COMM_EXPOSED};
+
+		slice(ctx, &c);
+	}
+}
+
+/* A change of a device's activations on the GPU and in host memory at time t. */
+struct act_change {
+	pp_time t;
+	int64_t gpu, host;
+};
+
+static int cmp_change(const void *a, const void *b)
+{
+	const struct act_change *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	/* at one time, what leaves before what arrives */
+	return (x->gpu + x->host > y->gpu + y->host) - (x->gpu + x->host < y->gpu + y->host);
+}
+
+/* With activation offload: device d's activations on the GPU and in host memory (the
+ * counters "activations" and "host"), from its ops and its copies, in time order. Returns 0,
+ * or -1 when out of memory. */
+static int offload_counters(const struct trace_walk *w, int d, int64_t unit,
+                            void (*fn)(void *ctx, const struct trace_count *c), void *ctx)
+{
+	const struct sim *s = w->s;
+	const struct sched *sc = s->sched;
+	const struct cost *c = s->cost;
+	const struct result *r = s->result;
+	size_t n = 0, cap = (sc->dev_start[d + 1] - sc->dev_start[d]) + 2 * r->npieces + 1;
+	struct act_change *ch = pp_mallocarray(cap, sizeof(*ch));
+	struct trace_count x = {.d = d, .unit = unit};
+	int64_t gpu = 0, host = 0;
+
+	if (ch == NULL)
+		return -1;
+	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+		const struct op *op = &sc->ops[i];
+
+		ch[n++] = (struct act_change){op->kind == OP_F ? r->times[i].start : r->times[i].end,
+		                              sched_act_change(op, c->act, c->act_w), 0};
+	}
+	for (size_t k = 0; k < r->npieces; k++) {
+		const struct piece_record *pr = &r->pieces[k];
+
+		if ((int)pr->dev != d || pr->amount == 0)
+			continue;
+		if (pr->kind == COMM_OFFLOAD) { /* in host memory from its start, off the GPU at its end */
+			ch[n++] = (struct act_change){pr->start, 0, pr->amount};
+			ch[n++] = (struct act_change){pr->end, -pr->amount, 0};
+		} else if (pr->kind == COMM_RELOAD) {
+			ch[n++] = (struct act_change){pr->start, pr->amount, 0};
+			ch[n++] = (struct act_change){pr->end, 0, -pr->amount};
+		}
+	}
+	qsort(ch, n, sizeof(*ch), cmp_change);
+	fn(ctx, &x);
+	x.host = true;
+	fn(ctx, &x);
+	for (size_t k = 0; k < n; k++) {
+		gpu += ch[k].gpu;
+		host += ch[k].host;
+		x.t = ch[k].t;
+		if (ch[k].gpu != 0) {
+			x.host = false;
+			x.num = gpu;
+			fn(ctx, &x);
+		}
+		if (ch[k].host != 0) {
+			x.host = true;
+			x.num = host;
+			fn(ctx, &x);
+		}
+	}
+	free(ch);
+	return 0;
+}
+
+int trace_walk_counters(const struct trace_walk *w, int d,
+                        void (*fn)(void *ctx, const struct trace_count *c), void *ctx)
+{
+	const struct sim *s = w->s;
+	const struct sched *sc = s->sched;
+	const struct cost *c = s->cost;
+	const struct result *r = s->result;
+	struct trace_count x = {.d = d};
+
+	for (int k = 0; k < sc->v; k++)
+		x.unit += c->act[sched_stage_of(sc, d, k)];
+	/* a device that keeps no activations (a serving pipeline) has no counter */
+	if (x.unit == 0)
+		return 0;
+	if (w->offload)
+		return offload_counters(w, d, x.unit, fn, ctx);
+	fn(ctx, &x);
+	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+		const struct op *op = &sc->ops[i];
+
+		x.t = op->kind == OP_F ? r->times[i].start : r->times[i].end;
+		x.num += sched_act_change(op, c->act, c->act_w);
+		fn(ctx, &x);
+	}
+	return 0;
+}

@@ -1,0 +1,148 @@
+/*
+ * What a trace of a run holds, walked once for its two writers: the Chrome trace's JSON
+ * (trace.c) and Perfetto's protobuf trace (pftrace.c). The walk says what each track, slice,
+ * flow and counter sample is (names, categories, times in ticks, arguments); each writer only
+ * encodes them, in the order its format wants. Private to the report layer.
+ *
+ * A trace's tracks: per device d a process, a compute track (tid 0), a track per direction it
+ * sends in (tid 1, 2, ... in channel order; trace_walk.tid), a track per communication stream
+ * its pieces ran on (TRACE_STREAM_TID), and the counters "activations" (and "host" with
+ * activation offload).
+ */
+#ifndef PPSIM_TRACE_WALK_H
+#define PPSIM_TRACE_WALK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ppsim/report.h"
+#include "ppsim/schedfile.h"
+
+/* The track (tid) of a device's communication stream st: past any channel's. */
+#define TRACE_STREAM_TID(st) ((1 << 24) + (int)(st))
+
+/* The longest name of an op's slice (a PyTorch action with "PP:"), its NUL included. */
+#define TRACE_NAME_MAX (SCHEDFILE_ACTION_MAX + 8)
+
+/* The direction of the messages a stage sends one way, found once per pair of devices. */
+struct trace_dir_seen {
+	int src, dst; /* -1: not yet */
+	size_t dir;
+};
+
+/* A walk over the trace of one run; trace_walk_init fills it, trace_walk_release frees it. */
+struct trace_walk {
+	const struct sim *s;
+	int *tid;                    /* [2 nchannels]: the track of each direction of each channel
+	                                on its sending device (2 ch from the channel's src, 2 ch + 1
+	                                back), 0 when no message goes that way */
+	struct trace_dir_seen *seen; /* [2 S]: the direction of stage s's forward (2 s) and
+	                                backward (2 s + 1) messages */
+	bool offload;                /* a piece moves activations: the host counter is drawn */
+};
+
+/* Starts a walk over s's trace. Returns 0, or -1 when out of memory (w then needs no
+ * release). */
+int trace_walk_init(struct trace_walk *w, const struct sim *s);
+void trace_walk_release(struct trace_walk *w);
+
+/* The name of the track of direction back (0 or 1) of channel ch ("send to GPU 1", and
+ * " (half-duplex, shared)" when the link is one queue), into buf of n bytes; its device in
+ * *pid. */
+const char *trace_walk_channel_name(const struct trace_walk *w, int ch, int back, int *pid,
+                                    char *buf, size_t n);
+
+/* One op's slice on its device's compute track. */
+struct trace_op {
+	size_t i;                   /* the op */
+	int d;                      /* its device */
+	const char *name;           /* its slice's name (points into buf) */
+	size_t name_len;
+	const char *cat;            /* "forward" or "backward" */
+	const char *kind;           /* ppsim's kind name: F, B, W, BW */
+	pp_time start, end;         /* ticks */
+	uint32_t mb, stage, chunk;
+	bool overlapped;            /* one op of an overlapped pair */
+	bool has_slack;             /* a training run's: critical and slack are set */
+	bool critical;              /* no slack */
+	pp_time slack;              /* ticks */
+	char buf[TRACE_NAME_MAX];
+};
+
+/* Fills o with op i of device d. */
+void trace_walk_op(const struct trace_walk *w, int d, size_t i, struct trace_op *o);
+
+/* One message: its transfer's slice on its sender's track, and the flow arrow to its
+ * consumer. */
+struct trace_msg {
+	size_t k;            /* the message; its flow's id is k + 1 */
+	int src, dst;        /* devices */
+	int tid;             /* its track on src */
+	const char *name;    /* "F3 to GPU 1" or "PP:2SEND_F3" (points into buf) */
+	size_t name_len;
+	const char *cat;     /* the pass of the ops it joins */
+	pp_time start, end;  /* on the link, ticks */
+	uint64_t bytes;      /* its channel's bytes a message */
+	uint32_t stage, mb;  /* of the op that sends it */
+	/* The flow: from the transfer's start on its track, or, when the transfer starts when its
+	 * consumer does (Chrome's engine keys a flow's points by time), from the producing op's
+	 * start on its compute track (from_op). It ends at the consumer's start on dst's compute
+	 * track. */
+	bool from_op;
+	pp_time flow_start; /* g->start, or the producing op's start */
+	int flow_tid;       /* tid, or 0 */
+	pp_time to_start;
+	size_t from, to;    /* the producing and consuming ops */
+	char buf[64];
+};
+
+/* True when the flow of message g starts at its producing op (trace_msg.from_op). */
+static inline bool trace_walk_from_op(const struct result *r, const struct msg_record *g)
+{
+	return g->start == r->times[g->to].start;
+}
+
+/* Fills m with message k (the run recorded its messages). Not const: it keeps the direction
+ * found for the message's stage. */
+void trace_walk_msg(struct trace_walk *w, size_t k, struct trace_msg *m);
+
+/* A slice on a device's communication stream: one op's pieces on it, a hooked piece, or the
+ * "exposed" slice on the compute track from the device's last op to its end. */
+struct trace_comm {
+	int d;
+	int tid;            /* TRACE_STREAM_TID(stream), or 0 for the exposed slice */
+	const char *name;   /* the kinds' names joined by '+' ("tp+cp"), or "exposed" */
+	const char *cat;    /* "comm" or "exposed" */
+	pp_time start, end; /* ticks */
+	enum {
+		TRACE_COMM_OP,      /* an op's pieces: op, pieces and busy are set */
+		TRACE_COMM_HOOKED,  /* a hooked piece (a bucket, a gather) */
+		TRACE_COMM_EXPOSED, /* the device's streams ran past its last op */
+	} what;
+	const char *op;     /* the op's slice name */
+	size_t pieces;
+	pp_time busy;       /* ticks its pieces held the stream */
+};
+
+/* Calls track(ctx, d, st, name) for each stream of device d that carried pieces ("dp stream"),
+ * then slice(ctx, c) for each of its stream slices in the order the JSON trace writes them. */
+void trace_walk_streams(const struct trace_walk *w, int d,
+                        void (*track)(void *ctx, int d, int st, const char *name),
+                        void (*slice)(void *ctx, const struct trace_comm *c), void *ctx);
+
+/* A counter sample: counter "activations" (host false) or "host" of device d at time t, of
+ * num / unit micro-batches. */
+struct trace_count {
+	int d;
+	bool host;
+	pp_time t;
+	int64_t num, unit;
+};
+
+/* Calls fn for each sample of device d's counters in time order, from a sample of 0 at time 0
+ * (none for a device that keeps no activations: a serving pipeline). Returns 0, or -1 when out
+ * of memory. */
+int trace_walk_counters(const struct trace_walk *w, int d,
+                        void (*fn)(void *ctx, const struct trace_count *c), void *ctx);
+
+#endif
