@@ -325,6 +325,21 @@ src_deepseek() {
 		done
 }
 
+src_overlap() {
+	# one run with and without the all-to-all overlap (Megatron-Core's combined 1F1B without
+	# pipelining at PP 1), with HybridEP (a token crosses to a node once: --ep-dispatch=deepep)
+	# and with NCCL's all-to-all
+	rows "$here/mbridge-overlap-qwen3-30b.txt" |
+		while IFS='|' read -r disp ov gpus prec s tp pp cp ep mbs gb step; do
+			sched="-p $pp"; [ "$ov" = yes ] && sched="-p $pp -s interleaved-combined"
+			dd=""; [ "$disp" = hybridep ] && dd="--ep-dispatch=deepep"
+			echo "Qwen3-30B-A3B $disp, overlap $ov|$step|--model=qwen3-30b-a3b --seq=$s" \
+				"--gpu=h100-sxm --fp8=$([ "$prec" = bf16 ] && echo no || echo yes) --tp=$tp" \
+				"--cp=$cp --ep=$ep $sched --gpus=$gpus --mbs=$mbs --global-batch=$gb" \
+				"--framework=nemo $dd|held out"
+		done
+}
+
 src_torchtitan() {
 	# Grand Teton's H100 96GB HBM2e at 500 W: h100-sxm with the published 2.4 TB/s (its peak
 	# is not published); micro-batches and chunks torchtitan's defaults (file header)
@@ -629,7 +644,7 @@ table4 | ranking)
 	echo "|---|---|---|---|---|---|---|---|"
 	errors 3 3 <"$tmp/t4"
 	;;
-megatron | nemo | mbridge | torchtitan | llama3 | bloom | mbridge_moe | modelzoo | deepseek)
+megatron | nemo | mbridge | torchtitan | llama3 | bloom | mbridge_moe | modelzoo | overlap | deepseek)
 	new_table "$section"
 	;;
 memory)
@@ -639,7 +654,7 @@ summary)
 	# each new source's mean absolute error, the fitted rows apart
 	echo "| source | GPU | role | rows priced | rows not priced | mean absolute error |"
 	echo "|---|---|---|---|---|---|"
-	for src in megatron nemo mbridge torchtitan llama3 bloom mbridge_moe modelzoo deepseek; do
+	for src in megatron nemo mbridge torchtitan llama3 bloom mbridge_moe modelzoo overlap deepseek; do
 		"src_$src" >"$tmp/rows"
 		while IFS='|' read -r label meas opts role; do
 			[ "$meas" = skip ] && continue
@@ -657,6 +672,8 @@ summary)
 			name["mbridge_moe"] = "Megatron Bridge archive, MoE"
 			gpu["mbridge_moe"] = "H100, B200, GB200"
 			name["modelzoo"] = "Megatron MoE Model Zoo (H100 table)"; gpu["modelzoo"] = "H100"
+			name["overlap"] = "Megatron Bridge, all-to-all overlap on and off"
+			gpu["overlap"] = "H100"
 			name["deepseek"] = "DeepSeek-V3, ISCA 2025 Table 4"; gpu["deepseek"] = "H800"
 			name["bloom"] = "BLOOM 176B (Megatron-DeepSpeed)"; gpu["bloom"] = "A100"
 			for (i = 1; i <= k; i++) { r = order[i]
@@ -665,7 +682,7 @@ summary)
 	done
 	;;
 *)
-	echo "usage: $0 PPSIM JGET table5|table4|ranking|model|model-ranking|korthikanti|narayanan|megatron|nemo|mbridge|torchtitan|llama3|bloom|summary|memory" >&2
+	echo "usage: $0 PPSIM JGET table5|table4|ranking|model|model-ranking|korthikanti|narayanan|megatron|nemo|mbridge|torchtitan|llama3|bloom|mbridge_moe|modelzoo|overlap|deepseek|summary|memory" >&2
 	exit 2
 	;;
 esac
