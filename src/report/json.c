@@ -358,6 +358,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_string(b, o, "tp_overlap", config_tp_overlap_name(k->tp_overlap));
 	add_bool(b, o, "overlap_grad_reduce", k->overlap_grad_reduce);
 	add_bool(b, o, "overlap_param_gather", k->overlap_param_gather);
+	add_bool(b, o, "grad_reduce_scatter", k->distributed_optimizer && k->grad_reduce_scatter);
 	add_number(b, o, "bucket_size", k->bucket_params);
 	add_number(b, o, "comm_slowdown", k->comm_slowdown);
 	add_number(b, o, "collective_efficiency", k->collective_efficiency);

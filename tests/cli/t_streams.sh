@@ -15,6 +15,7 @@ done <<'CASES'
 --cp=3 --seq=2048|--cp '3': must split the sequence of 2048 into 2 x cp blocks
 --tp-overlap=sideways|--tp-overlap 'sideways': must be 'default', 'none', 'bulk' or 'pipelined'
 --overlap-param-gather=yes|--overlap-param-gather 'yes': needs a distributed optimizer
+--grad-reduce-scatter=no|--grad-reduce-scatter 'no': needs a distributed optimizer
 --framework=unknown|--framework 'unknown': unknown framework; known: megatron, nemo, deepspeed, torchtitan
 --framework=nemi|did you mean 'nemo'?
 --collective-efficiency=1.5|--collective-efficiency '1.5': must be a number from 0 to 1
@@ -28,7 +29,26 @@ run_json $M --dp=2 --framework=nemo
 expect model.overlap_grad_reduce true
 expect model.overlap_param_gather true
 expect model.distributed_optimizer true
+expect model.grad_reduce_scatter true
 expect model.tp_overlap pipelined
+# DeepSpeed's BF16_Optimizer all-reduces the gradients whole before its sharded step: twice a
+# reduce-scatter's traffic, here on the data-parallel stream after the last op
+# shellcheck disable=SC2086
+run_json $M --dp=2 --framework=deepspeed
+expect model.distributed_optimizer true
+expect model.grad_reduce_scatter false
+ds=$("$JGET" "$TMP/out.json" devices.0.comm_dp)
+# shellcheck disable=SC2086
+run_json $M --dp=2 --framework=deepspeed --grad-reduce-scatter=yes
+expect model.grad_reduce_scatter true
+rs=$("$JGET" "$TMP/out.json" devices.0.comm_dp)
+# over dp = 2: an all-reduce of 4-byte gradients moves 4 bytes a parameter, a reduce-scatter 2,
+# the gather of 2-byte parameters 1 (latencies aside): 5/3
+if awk -v a="$ds" -v b="$rs" 'BEGIN { r = a / b; exit !(r > 1.66 && r < 1.67) }'; then
+	ok
+else
+	not_ok "deepspeed's all-reduce and gather ($ds ms) is not 5/3 of the reduce-scatter's ($rs ms)"
+fi
 # shellcheck disable=SC2086
 run_json $M --dp=2 --framework=nemo --overlap-grad-reduce=no
 expect model.overlap_grad_reduce false
