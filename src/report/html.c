@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ppsim/report.h"
@@ -115,7 +116,7 @@ static bool quantum_divides(const struct quantum *d, int64_t x, uint64_t *quotie
 }
 
 /* x / q for x that q divides. */
-static int64_t quantum_div(const struct quantum *d, int64_t x)
+static inline int64_t quantum_div(const struct quantum *d, int64_t x)
 {
 	uint64_t u = 0;
 	bool divides = quantum_divides(d, x, &u);
@@ -135,33 +136,93 @@ static void gcd_with(struct quantum *g, int64_t x)
 		*g = quantum_of(pp_gcd64(g->q, x));
 }
 
+/* Bits other than 0 when q does not divide x: quantum_divides without a branch, so that a pass
+ * over many numbers runs at the speed of memory. */
+static inline uint64_t quantum_misses(const struct quantum *d, int64_t x)
+{
+	uint64_t m = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+
+	return (m & (((uint64_t)1 << d->shift) - 1)) |
+	       (uint64_t)((m >> d->shift) * d->inv > d->most);
+}
+
+/* Bits other than 0 when q does not divide the start or end of one of the n ops' times at t,
+ * or of the n messages at g: quantum_misses over them, the quantum in registers. */
+static uint64_t times_misses(struct quantum q, const struct op_time *t, size_t n)
+{
+	uint64_t bad = 0;
+
+	for (size_t k = 0; k < n; k++)
+		bad |= quantum_misses(&q, t[k].start) | quantum_misses(&q, t[k].end);
+	return bad;
+}
+
+static uint64_t msgs_misses(struct quantum q, const struct msg_record *g, size_t n)
+{
+	uint64_t bad = 0;
+
+	for (size_t k = 0; k < n; k++)
+		bad |= quantum_misses(&q, g[k].start) | quantum_misses(&q, g[k].end);
+	return bad;
+}
+
+/* g with the greatest common divisor of the start and end of the n ops' times at t, or of the
+ * n messages at msg (one of them NULL): blocks that g already divides are checked in one go,
+ * the others number by number. */
+#define QUANTA_BLOCK 512
+static void gcd_with_spans(struct quantum *g, const struct op_time *t,
+                           const struct msg_record *msg, size_t n)
+{
+	for (size_t a = 0; a < n; a += QUANTA_BLOCK) {
+		size_t b = n - a < QUANTA_BLOCK ? n - a : QUANTA_BLOCK;
+
+		if (g->q != 0 &&
+		    (t != NULL ? times_misses(*g, t + a, b) : msgs_misses(*g, msg + a, b)) == 0)
+			continue;
+		for (size_t k = a; k < a + b; k++) {
+			gcd_with(g, t != NULL ? t[k].start : msg[k].start);
+			gcd_with(g, t != NULL ? t[k].end : msg[k].end);
+		}
+	}
+}
+
 /*
  * The quanta of a run's data: the greatest common divisor of every time the page is sent (gaps,
  * durations, message delays after their producer and transfer times), and of every activation
  * change, so that the page gets small integers (1 for most runs of abstract units).
+ *
+ * A device's gaps and durations are the differences of the sequence 0, its first op's start,
+ * then each op's end or start and the latest end before it: they have the greatest common
+ * divisor of the times themselves (what divides the differences divides their sums, the
+ * times, and what divides the times divides their differences). So do a message's delay and
+ * transfer time with its producer's end, its start and its end. The quanta are then those of
+ * every op's start and end, every message's start and end and every inner time, read in
+ * order; an op's activation change is its stage's and kind's, taken once for each that occurs.
  */
-static void quanta(const struct sim *s, struct quantum *time_q, struct quantum *act_q)
+static int quanta(const struct sim *s, struct quantum *time_q, struct quantum *act_q)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	struct quantum g = {0, 0, 0, 0}, a = {0, 0, 0, 0};
+	size_t kinds = 4 * (size_t)sc->S;
+	unsigned char *seen = pp_calloc(kinds, 1);
 
-	for (int d = 0; d < sc->p; d++) {
-		pp_time t = 0;
+	if (seen == NULL)
+		return -1;
+	gcd_with_spans(&g, r->times, NULL, sc->nops);
+	for (size_t i = 0; r->inner != NULL && i < sc->nops; i++)
+		gcd_with(&g, r->inner[i]);
+	gcd_with_spans(&g, NULL, r->msgs, r->nmsgs);
+	for (size_t i = 0; i < sc->nops; i++)
+		seen[(size_t)sc->ops[i].kind * (size_t)sc->S + sc->ops[i].stage] = 1;
+	for (size_t k = 0; k < kinds; k++)
+		if (seen[k]) {
+			struct op op = {.stage = (unsigned)(k % (size_t)sc->S),
+			                .kind = (unsigned)(k / (size_t)sc->S)};
 
-		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
-			gcd_with(&g, r->times[i].start - t);
-			gcd_with(&g, r->times[i].end - r->times[i].start);
-			if (r->inner != NULL)
-				gcd_with(&g, r->inner[i]);
-			gcd_with(&a, sched_act_change(&sc->ops[i], s->cost->act, s->cost->act_w));
-			t = r->times[i].end > t ? r->times[i].end : t;
+			gcd_with(&a, sched_act_change(&op, s->cost->act, s->cost->act_w));
 		}
-	}
-	for (size_t k = 0; k < r->nmsgs; k++) {
-		gcd_with(&g, r->msgs[k].start - r->times[r->msgs[k].from].end);
-		gcd_with(&g, r->msgs[k].end - r->msgs[k].start);
-	}
+	free(seen);
 	/* activation offload's copies (only they carry an amount) */
 	for (size_t k = 0; k < r->npieces; k++)
 		if (r->pieces[k].amount != 0) {
@@ -171,6 +232,7 @@ static void quanta(const struct sim *s, struct quantum *time_q, struct quantum *
 		}
 	*time_q = g.q > 0 ? g : quantum_of(1);
 	*act_q = a.q > 0 ? a : quantum_of(1);
+	return 0;
 }
 
 /*
@@ -282,6 +344,20 @@ static struct quantum slack_quantum(const struct sim *s)
 	for (size_t i = 0; i < s->sched->nops; i++)
 		gcd_with(&g, s->slack[i]);
 	return g.q > 0 ? g : quantum_of(1);
+}
+
+/* The quanta of a run's page: its times', its activation changes' and its slacks'. */
+struct html_quanta {
+	struct quantum q, aq, slack;
+};
+
+/* hq of s, taken once for its data and its pieces. Returns 0, or -1 when out of memory. */
+static int run_quanta(const struct sim *s, struct html_quanta *hq)
+{
+	if (quanta(s, &hq->q, &hq->aq) != 0)
+		return -1;
+	hq->slack = s->slack != NULL ? slack_quantum(s) : quantum_of(1);
+	return 0;
 }
 
 /* The slacks of ops [a, b) of s in quanta g. */
@@ -473,7 +549,7 @@ static void write_copies(struct wbuf *w, const struct sim *s, const struct quant
 }
 
 /* One run's object of window.PPSIM.runs. */
-static void write_run(FILE *out, const struct report_row *row)
+static void write_run(FILE *out, const struct report_row *row, const struct html_quanta *hq)
 {
 	const struct sim *s = row->sim;
 	const struct sched *sc = s->sched;
@@ -481,13 +557,12 @@ static void write_run(FILE *out, const struct report_row *row)
 	const struct metrics *m = &s->metrics;
 	double tick = (double)s->cost->tick;
 	char buf[256], num[32];
-	struct quantum q, aq;
+	struct quantum q = hq->q, aq = hq->aq;
 	struct html_ops c;
 	struct wbuf w;
 	pp_time end = s->frame.origin + (pp_time)(s->frame.makespan * tick + 0.5);
 	bool copies = has_copies(s);
 
-	quanta(s, &q, &aq);
 	fputs("{\"label\":", out);
 	report_script_text(out, row->label);
 	fputs(",\"schedule\":", out);
@@ -549,13 +624,11 @@ static void write_run(FILE *out, const struct report_row *row)
 		write_msgs(&w, s, &q, 0, r->nmsgs);
 	wbuf_char(&w, ']');
 	if (s->slack != NULL) {
-		struct quantum g = slack_quantum(s);
-
 		WBUF_LIT(&w, ",\n\"slackTick\":");
-		wbuf_g(&w, tick / (double)g.q, 17);
+		wbuf_g(&w, tick / (double)hq->slack.q, 17);
 		WBUF_LIT(&w, ",\"slack\":[");
 		if (!pieced(s))
-			write_slacks(&w, s, &g, 0, sc->nops);
+			write_slacks(&w, s, &hq->slack, 0, sc->nops);
 		wbuf_char(&w, ']');
 	}
 	if (pieced(s))
@@ -580,20 +653,19 @@ static void piece_end(struct wbuf *w)
 }
 
 /* The pieces of run k's ops, messages and slacks, a data block each, when it goes in pieces. */
-static void write_pieces(FILE *out, const struct report_row *row, int k)
+static void write_pieces(FILE *out, const struct report_row *row, int k,
+                         const struct html_quanta *hq)
 {
 	const struct sim *s = row->sim;
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	struct quantum q, aq, g;
 	struct html_ops c;
 	struct wbuf w;
 
 	if (!pieced(s))
 		return;
-	quanta(s, &q, &aq);
 	wbuf_init(&w, out);
-	c = (struct html_ops){.s = s, .q = q, .aq = aq};
+	c = (struct html_ops){.s = s, .q = hq->q, .aq = hq->aq};
 	for (size_t a = 0; a < sc->nops; a += HTML_PIECE) {
 		piece_begin(&w, k, "ops");
 		write_ops(&w, &c, a, min_size(sc->nops, a + HTML_PIECE));
@@ -601,14 +673,13 @@ static void write_pieces(FILE *out, const struct report_row *row, int k)
 	}
 	for (size_t a = 0; a < r->nmsgs; a += HTML_PIECE) {
 		piece_begin(&w, k, "msgs");
-		write_msgs(&w, s, &q, a, min_size(r->nmsgs, a + HTML_PIECE));
+		write_msgs(&w, s, &hq->q, a, min_size(r->nmsgs, a + HTML_PIECE));
 		piece_end(&w);
 	}
 	if (s->slack != NULL) {
-		g = slack_quantum(s);
 		for (size_t a = 0; a < sc->nops; a += HTML_PIECE) {
 			piece_begin(&w, k, "slack");
-			write_slacks(&w, s, &g, a, min_size(sc->nops, a + HTML_PIECE));
+			write_slacks(&w, s, &hq->slack, a, min_size(sc->nops, a + HTML_PIECE));
 			piece_end(&w);
 		}
 	}
@@ -810,6 +881,15 @@ static void write_samples(FILE *out, const struct report_row *rows, int n)
 static int write_page(FILE *out, const struct report_row *rows, int n,
                       const struct serve_run *serve)
 {
+	struct html_quanta *hq = pp_mallocarray((size_t)n, sizeof(*hq));
+
+	if (hq == NULL)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (run_quanta(rows[i].sim, &hq[i]) != 0) {
+			free(hq);
+			return -1;
+		}
 	write_head(out, n > 1 ? "schedules compared" : schedule_of(rows[0].sim));
 	fprintf(out, "<h1>%s</h1>\n",
 	        serve != NULL ? "ppsim serve"
@@ -845,14 +925,15 @@ static int write_page(FILE *out, const struct report_row *rows, int n,
 	for (int i = 0; i < n; i++) {
 		if (i > 0)
 			fputs(",\n", out);
-		write_run(out, &rows[i]);
+		write_run(out, &rows[i], &hq[i]);
 	}
 	fputc(']', out);
 	if (serve != NULL)
 		write_requests(out, serve);
 	fputs("};\n</script>\n", out);
 	for (int i = 0; i < n; i++)
-		write_pieces(out, &rows[i], i);
+		write_pieces(out, &rows[i], i, &hq[i]);
+	free(hq);
 	fputs("<script>\n", out);
 	write_lines(out, report_html_js);
 	fputs("</script>\n</body>\n</html>\n", out);

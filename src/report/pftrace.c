@@ -536,7 +536,7 @@ static char *put_name(char *p, uint32_t *iid, uint32_t *next, const char *name, 
 }
 
 /* Op o's slice, with its counter sample c (NULL for none) at its start or its end. */
-static void write_op(struct pf *f, const struct trace_op *o, const struct trace_count *c)
+static void write_op(struct pf *f, struct trace_op *o, const struct trace_count *c)
 {
 	char *pk, *p = wbuf_reserve(&f->w, PACKET_MAX), in[TRACE_NAME_MAX + 16], *in_end = in;
 	uint64_t track = uuid_of(f, o->d, SLOT_COMPUTE);
@@ -548,6 +548,8 @@ static void write_op(struct pf *f, const struct trace_op *o, const struct trace_
 	if (f->name_iid != NULL)
 		iid = &f->name_iid[((size_t)op->kind * (size_t)f->s->sched->v + o->chunk) * f->nmb +
 		                   o->mb];
+	if (iid == NULL || *iid == 0)
+		trace_walk_op_name(&f->tw, o); /* the name is written once */
 	p = put_name(p, iid, &f->next_name, o->name, o->name_len, &in_end);
 	PUT_KEY(p, K_CATEGORY_IID);
 	*p++ = (char)(op->kind == OP_F ? 1 : 2);
@@ -637,7 +639,7 @@ static int write_slices(struct pf *f)
 		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 			const struct trace_count *c = j < f->nsamples ? &f->samples[j++] : NULL;
 
-			trace_walk_op(&f->tw, d, i, &o);
+			trace_walk_op_unnamed(&f->tw, d, i, &o);
 			if (c != NULL && !(c->t == o.start && sc->ops[i].kind == OP_F) &&
 			    c->t != o.end) {
 				counter_sample(f, c); /* not an op's: a packet of its own */

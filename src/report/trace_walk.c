@@ -117,7 +117,19 @@ static size_t op_name(const struct sim *s, size_t i, char *buf, size_t n)
 	return (size_t)report_op_label(buf, n, s->sched, &s->sched->ops[i]);
 }
 
+void trace_walk_op_name(const struct trace_walk *w, struct trace_op *o)
+{
+	o->name_len = op_name(w->s, o->i, o->buf, sizeof(o->buf));
+	o->name = o->buf;
+}
+
 void trace_walk_op(const struct trace_walk *w, int d, size_t i, struct trace_op *o)
+{
+	trace_walk_op_unnamed(w, d, i, o);
+	trace_walk_op_name(w, o);
+}
+
+void trace_walk_op_unnamed(const struct trace_walk *w, int d, size_t i, struct trace_op *o)
 {
 	const struct sim *s = w->s;
 	const struct sched *sc = s->sched;
@@ -125,8 +137,8 @@ void trace_walk_op(const struct trace_walk *w, int d, size_t i, struct trace_op 
 
 	o->i = i;
 	o->d = d;
-	o->name_len = op_name(s, i, o->buf, sizeof(o->buf));
-	o->name = o->buf;
+	o->name = NULL;
+	o->name_len = 0;
 	o->cat = pass_of((enum op_kind)op->kind);
 	o->kind = sched_kind_name((enum op_kind)op->kind);
 	o->start = s->result->times[i].start;

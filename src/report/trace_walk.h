@@ -71,6 +71,10 @@ struct trace_op {
 
 /* Fills o with op i of device d. */
 void trace_walk_op(const struct trace_walk *w, int d, size_t i, struct trace_op *o);
+/* trace_walk_op without the name (NULL), for a writer that names each slice once (an interned
+ * name); trace_walk_op_name then gives it. */
+void trace_walk_op_unnamed(const struct trace_walk *w, int d, size_t i, struct trace_op *o);
+void trace_walk_op_name(const struct trace_walk *w, struct trace_op *o);
 
 /* One message: its transfer's slice on its sender's track, and the flow arrow to its
  * consumer. */
