@@ -356,8 +356,8 @@
 				var y = laneTop(r, d), y0 = dev(y), y1 = dev(y + LANE);
 				if (y0 < 0 || y1 > H) continue;
 				var z = r.bz[d], ts = view.t0, te = view.t1;
-				var busy = busyAt(z, upper(z.E, 0, z.n, te), te) - busyAt(z, upper(z.E, 0, z.n, ts), ts);
-				var cover = coverAt(z, upper(z.E, 0, z.n, te), te) - coverAt(z, upper(z.E, 0, z.n, ts), ts);
+				var busy = busyAt(z, busyFind(z, te), te) - busyAt(z, busyFind(z, ts), ts);
+				var cover = coverAt(z, busyFind(z, te), te) - coverAt(z, busyFind(z, ts), ts);
 				out.push({run: k, device: d, x0: cx0, x1: cx1, y0: y0, y1: y1, share: busy / (te - ts), cover: cover / (te - ts)});
 			}
 		});
