@@ -97,14 +97,6 @@
 		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), host: pack(HOST_C), memBack: pack(MEMBACK), bubble: pack(BUBBLE_C),
 		inner: pack(INNER_C), innerBg: pack(INNER_BG)};
 
-	/* First index in [a, b) of sorted A whose value is above t. */
-	function upper(A, a, b, t) {
-		while (a < b) {
-			var h = (a + b) >>> 1;
-			if (A[h] <= t) a = h + 1; else b = h;
-		}
-		return a;
-	}
 	/* First index in [a, b) of sorted A whose value is at least t. */
 	function lower(A, a, b, t) {
 		while (a < b) {
@@ -173,6 +165,35 @@
 		if (a >= n || A[a * w + o] >= t) return a;
 		near(X, n, a, t);
 		return lowerQ(A, w, o, span2[0], span2[1], t);
+	}
+
+	/* For each of the m sorted times T[0, m), the index upperQ of A (indexed by X) returns
+	 * (with lower, lowerQ's) into out[0, m). At the whole view of a large run the times fall
+	 * far apart in A and each read of the index and of a record is a cache miss; so the
+	 * searches run in passes of reads independent of each other (each time's bucket, its
+	 * bounds, its first record, then the searches in what is read), that the processor
+	 * keeps many misses in flight at once rather than waiting for each in turn. */
+	var LB = new Int32Array(0), HB = new Int32Array(0), SINK = new Float64Array(1);
+	function locate(A, X, n, T, m, lower, out) {
+		if (LB.length < m) { LB = new Int32Array(m); HB = new Int32Array(m); }
+		var at = X.at, nb = X.nb, lo = X.lo, step = X.step, w = X.w, o = X.o, c, k, t, s = 0;
+		for (c = 0; c < m; c++) {
+			t = T[c];
+			k = Math.floor((t - lo) / step);
+			if (k < 0) k = -1; else if (k > nb) k = nb;
+			while (k >= 0 && t < lo + k * step) k--;
+			while (k < nb && t >= lo + (k + 1) * step) k++;
+			LB[c] = k;
+		}
+		for (c = 0; c < m; c++) {
+			k = LB[c];
+			LB[c] = k < 0 ? 0 : at[k];
+			HB[c] = k + 1 > nb ? n : at[k + 1];
+		}
+		for (c = 0; c < m; c++) if (LB[c] < n) s += A[LB[c] * w + o];
+		SINK[0] = s; /* (the reads kept) */
+		if (lower) for (c = 0; c < m; c++) out[c] = lowerQ(A, w, o, LB[c], HB[c], T[c]);
+		else for (c = 0; c < m; c++) out[c] = upperQ(A, w, o, LB[c], HB[c], T[c]);
 	}
 
 	/* Expands a run's flat arrays: per op [kind | 4 overlapped-first, micro-batch, stage, gap
@@ -366,7 +387,85 @@
 			}
 			G.push(up); below = up; m = up.length;
 		}
-		return {n: n, Q: Q, G: G, X: index(Q, n, 2, 0), peak: top};
+		var m = {n: n, Q: Q, G: G, X: index(Q, n, 2, 0), peak: top};
+		m.cells = n >= 256 ? cells(Q, n, 2, 0, 0, function (M, N, lo, cw) {
+			/* a cell's highest level: as it starts, and after each event in it */
+			for (var k = 0, i = 0, now = 0; k < N; k++) {
+				var end = lo + (k + 1) * cw, v = now;
+				for (; i < n && Q[2 * i] < end; i++) if ((now = Q[2 * i + 1]) > v) v = now;
+				M[k] = v;
+			}
+		}, Math.max) : null;
+		return m;
+	}
+	/* A summary over time of n records of A (w numbers each, sorted by their time at number
+	 * o; ending at number e), for a view whose columns each cover many of them: the time
+	 * from the first to the last end cut in 2^L cells (and one more), a cell about four
+	 * records, fill(M, N, lo, cw) writing a number per cell; then for each coarser level
+	 * (cells twice as wide, of the same bounds: the powers of two keep lo + k cw exact) the
+	 * join of two cells. A column reads the cells inside it (a handful, near each other in
+	 * memory) and searches the records only for the parts at its ends that a cell covers in
+	 * part, and then only when that cell could change what the column shows: at the whole
+	 * view of a large run a column boundary's search is a read far from the last, a miss of
+	 * the page tables as well as the cache, and most columns need none. */
+	function cells(A, n, w, o, e, fill, join) {
+		var L = Math.floor(Math.log2(n / 4)), lo = A[o], hi = A[(n - 1) * w + e];
+		if (!(hi > lo) || L < 4) return null;
+		var N = (1 << L) + 1, cw = (hi - lo) / (1 << L), M = new Float64Array(N), at = [M];
+		fill(M, N, lo, cw);
+		for (var d = 1; d <= L - 4; d++) {
+			var B = at[d - 1], nb = B.length, C = new Float64Array(((nb - 1) >> 1) + 1);
+			for (var k = 0; k < C.length; k++) C[k] = 2 * k + 1 < nb ? join(B[2 * k], B[2 * k + 1]) : B[2 * k];
+			at.push(C);
+		}
+		return {lo: lo, cw: cw, at: at};
+	}
+	/* the level of cells g for columns dt wide (cells at most an eighth of a column), or -1
+	 * when a column holds too few records for a summary to pay */
+	function cellLevel(g, dt) {
+		if (!g || !(dt >= 8 * g.cw)) return -1;
+		return Math.min(g.at.length - 1, Math.floor(Math.log2(dt / (8 * g.cw))));
+	}
+	/* the cells [KC[0], KC[1]) of level d of g wholly inside [ta, tb), the left part of the
+	 * column in cell KC[0] - 1, the right in cell KC[1] (tb > ta) */
+	var KC = new Float64Array(2);
+	function cellsIn(g, d, ta, tb) {
+		var lo = g.lo, cw = g.cw * (1 << d), a = Math.ceil((ta - lo) / cw), b = Math.floor((tb - lo) / cw);
+		while (lo + (a - 1) * cw >= ta) a--;
+		while (lo + a * cw < ta) a++;
+		while (lo + b * cw > tb) b--;
+		while (lo + (b + 1) * cw <= tb) b++;
+		KC[0] = a; KC[1] = b;
+		return cw;
+	}
+	/* the highest level of m in [ta, tb) from its cells at level d (d >= 0) */
+	function memColumn(m, d, ta, tb) {
+		var g = m.cells, M = g.at[d], N = M.length, cw = cellsIn(g, d, ta, tb), a = KC[0], b = KC[1];
+		var last = m.Q[2 * m.n - 1], v = -Infinity, k, x;
+		if (b < a) return memRange(m, ta, tb);
+		for (k = a; k < b; k++) if ((x = k < 0 ? 0 : k >= N ? last : M[k]) > v) v = x;
+		var xa = g.lo + a * cw, xb = g.lo + b * cw;
+		if (xa > ta && (a - 1 < 0 ? 0 : a - 1 >= N ? last : M[a - 1]) > v) v = Math.max(v, memRange(m, ta, Math.min(xa, tb)));
+		if (tb > xb && (b < 0 ? 0 : b >= N ? last : M[b]) > v) v = Math.max(v, memRange(m, Math.max(xb, ta), tb));
+		return v;
+	}
+	/* whether a transfer of w is in [ta, tb), from its cells at level d (d >= 0) */
+	function wireColumn(w, d, ta, tb) {
+		var g = w.cells, M = g.at[d], N = M.length, cw = cellsIn(g, d, ta, tb), a = KC[0], b = KC[1], k;
+		if (b < a) return wireRange(w, ta, tb);
+		for (k = Math.max(a, 0); k < b && k < N; k++) if (M[k]) return true;
+		var xa = g.lo + a * cw, xb = g.lo + b * cw;
+		if (xa > ta && a - 1 >= 0 && a - 1 < N && M[a - 1] && wireRange(w, ta, Math.min(xa, tb))) return true;
+		return tb > xb && b >= 0 && b < N && M[b] && wireRange(w, Math.max(xb, ta), tb);
+	}
+	function wireRange(w, ta, tb) {
+		var j = upperAt(w.Q, w.X, w.n, 0, ta);
+		return j < w.n && w.Q[2 * j] < tb;
+	}
+	/* the highest level of m in [ta, tb) from its events */
+	function memRange(m, ta, tb) {
+		var a = lowerAt(m.Q, m.X, m.n, 0, ta);
+		return memMax(m, a, lowerAt(m.Q, m.X, m.n, a, tb));
 	}
 	function memorySummary(r) {
 		r.mem = [];
@@ -446,6 +545,14 @@
 			var w = {n: S.length, Q: new Float64Array(2 * S.length)};
 			for (var q = 0; q < w.n; q++) { w.Q[2 * q] = S[q]; w.Q[2 * q + 1] = E[q]; }
 			w.X = index(w.Q, w.n, 2, 1);
+			/* per cell 1 when a transfer is in it */
+			w.cells = w.n >= 256 ? cells(w.Q, w.n, 2, 0, 1, function (M, N, lo, cw) {
+				for (var q = 0; q < w.n; q++) {
+					var a = Math.max(0, Math.floor((w.Q[2 * q] - lo) / cw) - 1), e = w.Q[2 * q + 1];
+					while (lo + (a + 1) * cw <= w.Q[2 * q]) a++;
+					for (; a < N && lo + a * cw < e; a++) M[a] = 1;
+				}
+			}, Math.max) : null;
 			return w;
 		});
 		var reach = 0;
@@ -480,8 +587,8 @@
 		r.msgStart = start;
 	}
 
-	/* The run's busy devices over time as a piecewise linear prefix: at TT[k] the busy time
-	 * of all devices before it (CA) and the number busy after it (NB). */
+	/* The run's busy devices over time as a piecewise linear prefix: records (r.tot.Q) of a
+	 * time, the busy time of all devices before it and the number busy after it. */
 	function totalSummary(r) {
 		var n = 0, d, j;
 		r.bz.forEach(function (z) { n += z.n; });
@@ -489,7 +596,7 @@
 		r.bz.forEach(function (z) {
 			for (var q = 0; q < z.n; q++, at++) { ss[at] = z.Q[q * z.w + BS]; ee[at] = z.Q[q * z.w + BE]; }
 		});
-		var TT = new Float64Array(2 * n), CA = new Float64Array(2 * n), NB = new Float64Array(2 * n);
+		var TQ = new Float64Array(6 * n);
 		var i = 0, busy = 0, area = 0, last = 0, t;
 		if (r.IN) {
 			/* with streams an interval adds its rate of compute (busySummary) from its start
@@ -506,9 +613,9 @@
 				t = when(k);
 				area += busy * (t - last); last = t;
 				busy += k < n ? rate[k] : -rate[k - n];
-				TT[d] = t; CA[d] = area; NB[d] = busy;
+				TQ[3 * d] = t; TQ[3 * d + 1] = area; TQ[3 * d + 2] = busy;
 			}
-			r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB, X: index(TT, 2 * n, 1, 0)};
+			r.tot = {n: 2 * n, Q: TQ, X: index(TQ, 2 * n, 3, 0)};
 			return;
 		}
 		ss.sort(); ee.sort();
@@ -518,12 +625,12 @@
 			t = start ? ss[i++] : ee[j++];
 			area += busy * (t - last); last = t;
 			busy += start ? 1 : -1;
-			TT[d] = t; CA[d] = area; NB[d] = busy;
+			TQ[3 * d] = t; TQ[3 * d + 1] = area; TQ[3 * d + 2] = busy;
 		}
-		r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB, X: index(TT, 2 * n, 1, 0)};
+		r.tot = {n: 2 * n, Q: TQ, X: index(TQ, 2 * n, 3, 0)};
 	}
 	function totalAt(g, t) {
-		var k = upper(g.TT, 0, g.n, t) - 1;
-		return k < 0 ? 0 : g.CA[k] + g.NB[k] * (t - g.TT[k]);
+		var k = 3 * (upperQ(g.Q, 3, 0, 0, g.n, t) - 1);
+		return k < 0 ? 0 : g.Q[k + 1] + g.Q[k + 2] * (t - g.Q[k]);
 	}
 

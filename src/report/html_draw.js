@@ -122,9 +122,14 @@
 
 	/* the time at each device-pixel column boundary of the plot, for this frame */
 	var colT = new Float64Array(0), cx0 = 0, cx1 = 0;
+	/* per column boundary, the record a lane's search found there (locate()) */
+	var JB = new Int32Array(0), JH = new Int32Array(0);
 	function columns() {
 		cx0 = Math.round(LEFT * dpr); cx1 = Math.round((width - RIGHT) * dpr);
-		if (colT.length < cx1 - cx0 + 1) colT = new Float64Array(cx1 - cx0 + 1);
+		if (colT.length < cx1 - cx0 + 1) {
+			colT = new Float64Array(cx1 - cx0 + 1);
+			JB = new Int32Array(cx1 - cx0 + 1); JH = new Int32Array(cx1 - cx0 + 1);
+		}
 		var scale = (view.t1 - view.t0) / (cx1 - cx0);
 		for (var c = cx0; c <= cx1; c++) colT[c - cx0] = view.t0 + (c - cx0) * scale;
 	}
@@ -152,16 +157,17 @@
 		var cy0 = dev(yt - CRITH), cy1 = cy0 + Math.max(1, Math.round(2 * dpr)), crit = !!r.SL;
 		var ncol = cx1 - cx0, carry = 0, kinds = KINDS, wideEdge = 4 * dpr, kaT = NaN;
 		rect(cx0, cx1, y0, y1, PX.idle);
-		var ta = colT[0], j = upperAt(Q, z.X, z.n, 0, ta), ca = busyAt(z, j, ta), n = z.n;
+		locate(Q, z.X, z.n, colT, ncol + 1, false, JB);
+		var ta = colT[0], j = JB[0], ca = busyAt(z, j, ta), n = z.n;
 		var va = z.R ? coverAt(z, j, ta) : 0, carryV = 0;
 		for (var c = 0; c < ncol; c++) {
-			var tb = colT[c + 1], o = j * w;
+			var tb = colT[c + 1], o = j * w, jb = JB[c + 1];
 			if (j >= n || Q[o + BS] >= tb) {
 				/* nothing in the column (the quick case of idle time) */
-				ta = tb;
+				ta = tb; j = jb;
 				continue;
 			}
-			var jb = upperAt(Q, z.X, n, j, tb), cb = busyAt(z, jb, tb), ob = jb * w;
+			var cb = busyAt(z, jb, tb), ob = jb * w;
 			var f = (cb - ca) / (tb - ta);
 			f = f < 0 ? 0 : f > 1 ? 1 : f;
 			var inB = jb < n && Q[ob + BS] < tb, count = (inB ? jb : jb - 1) - j + 1;
@@ -226,28 +232,31 @@
 	function drawUnder(r, d) {
 		var yt = laneTop(r, d) + LANE + r.streamH, ncol = cx1 - cx0, c;
 		var wy0 = dev(yt + 1), wy1 = dev(yt + WIRE - 1);
-		var w = r.wz[d], j = upperAt(w.Q, w.X, w.n, 0, colT[0]);
-		for (c = 0; c < ncol && j < w.n; c++) {
-			var tb = colT[c + 1];
-			if (w.Q[2 * j] < tb) column(cx0 + c, wy0, wy1, PX.wire);
-			j = upperAt(w.Q, w.X, w.n, j, tb);
+		var w = r.wz[d], j, dt = (colT[ncol] - colT[0]) / ncol, wd = cellLevel(w.cells, dt);
+		if (w.n && wd < 0) locate(w.Q, w.X, w.n, colT, ncol + 1, false, JB);
+		for (c = 0; c < ncol && w.n; c++) {
+			j = JB[c];
+			if (wd < 0 ? j < w.n && w.Q[2 * j] < colT[c + 1] : wireColumn(w, wd, colT[c], colT[c + 1]))
+				column(cx0 + c, wy0, wy1, PX.wire);
 		}
 		if (!(r.memPeak > 0)) return;
 		var my0 = dev(yt + WIRE), my1 = dev(yt + WIRE + MEM - 2), mh = my1 - my0 - Math.round(dpr);
 		rect(cx0, cx1, my0, my1, PX.memBack);
-		var m = r.mem[d], a = lowerAt(m.Q, m.X, m.n, 0, colT[0]);
-		var h = r.hostMem ? r.hostMem[d] : null, ha = h ? lowerAt(h.Q, h.X, h.n, 0, colT[0]) : 0;
+		var m = r.mem[d], h = r.hostMem ? r.hostMem[d] : null;
+		/* with many events a column, from their cells (memColumn), else from a search at
+		 * each column boundary */
+		var md = cellLevel(m.cells, dt), hd = h ? cellLevel(h.cells, dt) : -1;
+		if (md < 0) locate(m.Q, m.X, m.n, colT, ncol + 1, true, JB);
+		if (h && hd < 0) locate(h.Q, h.X, h.n, colT, ncol + 1, true, JH);
 		for (c = 0; c < ncol; c++) {
-			var b = lowerAt(m.Q, m.X, m.n, a, colT[c + 1]), lvl = memMax(m, a, b);
+			var lvl = md < 0 ? memMax(m, JB[c], JB[c + 1]) : memColumn(m, md, colT[c], colT[c + 1]);
 			var hgt = Math.round(mh * lvl / r.memPeak);
 			if (hgt > 0) column(cx0 + c, my1 - hgt, my1, PX.mem);
-			a = b;
 			if (!h) continue;
 			/* the host's highest level in the column, a band over the GPU's (a pixel apart) */
-			var hb = lowerAt(h.Q, h.X, h.n, ha, colT[c + 1]), up = Math.round(mh * memMax(h, ha, hb) / r.memPeak);
+			var up = Math.round(mh * (hd < 0 ? memMax(h, JH[c], JH[c + 1]) : memColumn(h, hd, colT[c], colT[c + 1])) / r.memPeak);
 			var base = my1 - hgt - (hgt > 0 ? Math.round(dpr) : 0);
 			if (up > 0) column(cx0 + c, Math.max(my0, base - up), base, PX.host);
-			ha = hb;
 		}
 	}
 
@@ -416,8 +425,9 @@
 			for (row = top; row < top + hpx; row++) stripPix.fill(PX.memBack, row * W + cx0, row * W + cx1);
 			/* the busy time of all devices before t, t never less than the last asked */
 			var at = function (t) {
-				q = upperAt(g.TT, g.X, g.n, q, t);
-				return q > 0 ? g.CA[q - 1] + g.NB[q - 1] * (t - g.TT[q - 1]) : 0;
+				q = upperAt(g.Q, g.X, g.n, q, t);
+				var o = 3 * q - 3;
+				return q > 0 ? g.Q[o + 1] + g.Q[o + 2] * (t - g.Q[o]) : 0;
 			};
 			var carry = 0, lastT = NaN, lastV = 0;
 			for (c = 0; c < ncol; c++) {
