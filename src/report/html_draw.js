@@ -124,11 +124,14 @@
 	var colT = new Float64Array(0), cx0 = 0, cx1 = 0;
 	/* per column boundary, the record a lane's search found there (locate()) */
 	var JB = new Int32Array(0), JH = new Int32Array(0);
+	/* per column boundary of the bubble strip, its time within the run and the busy time before it */
+	var FT = new Float64Array(0), FV = new Float64Array(0);
 	function columns() {
 		cx0 = Math.round(LEFT * dpr); cx1 = Math.round((width - RIGHT) * dpr);
 		if (colT.length < cx1 - cx0 + 1) {
 			colT = new Float64Array(cx1 - cx0 + 1);
 			JB = new Int32Array(cx1 - cx0 + 1); JH = new Int32Array(cx1 - cx0 + 1);
+			FT = new Float64Array(cx1 - cx0 + 1); FV = new Float64Array(cx1 - cx0 + 1);
 		}
 		var scale = (view.t1 - view.t0) / (cx1 - cx0);
 		for (var c = cx0; c <= cx1; c++) colT[c - cx0] = view.t0 + (c - cx0) * scale;
@@ -421,20 +424,21 @@
 		stripPix.fill(PX.back);
 		runs.forEach(function (r, k) {
 			var y = k * BUBBLE, hgt = BUBBLE - 6, rs = r.origin / r.tick, re = rs + r.makespan;
-			var top = Math.round((y + 2) * s), hpx = Math.round(hgt * s), g = r.tot, q = 0, row, c;
+			var top = Math.round((y + 2) * s), hpx = Math.round(hgt * s), g = r.tot, Q = g.Q, row, c, q;
 			for (row = top; row < top + hpx; row++) stripPix.fill(PX.memBack, row * W + cx0, row * W + cx1);
-			/* the busy time of all devices before t, t never less than the last asked */
-			var at = function (t) {
-				q = upperAt(g.Q, g.X, g.n, q, t);
-				var o = 3 * q - 3;
-				return q > 0 ? g.Q[o + 1] + g.Q[o + 2] * (t - g.Q[o]) : 0;
-			};
-			var carry = 0, lastT = NaN, lastV = 0;
+			/* the busy time of all devices before each column boundary (within the run),
+			 * found in one pass of searches (locate()) */
+			for (c = 0; c <= ncol; c++) FT[c] = Math.min(Math.max(colT[c], rs), re);
+			locate(Q, g.X, g.n, FT, ncol + 1, false, JB);
+			for (c = 0; c <= ncol; c++) {
+				q = 3 * JB[c] - 3;
+				FV[c] = q >= 0 ? Q[q + 1] + Q[q + 2] * (FT[c] - Q[q]) : 0;
+			}
+			var carry = 0;
 			for (c = 0; c < ncol; c++) {
-				var ta = Math.max(colT[c], rs), tb = Math.min(colT[c + 1], re);
-				if (tb <= ta) continue;
-				var va = ta === lastT ? lastV : at(ta), vb = at(tb);
-				lastT = tb; lastV = vb;
+				var ta = FT[c], tb = FT[c + 1];
+				if (colT[c] >= re || colT[c + 1] <= rs || tb <= ta) continue;
+				var va = FV[c], vb = FV[c + 1];
 				var idle = 1 - (vb - va) / (r.p * (tb - ta));
 				idle = idle < 0 ? 0 : idle > 1 ? 1 : idle;
 				var want = idle * hpx, px = Math.round(want + carry);
