@@ -12,8 +12,13 @@
  * lane). A column one op covers takes that op's colour; a column of several ops stacks their
  * kinds by the share they cover. A redraw writes the pixels of the lanes in view (the canvas
  * is as tall as the window and follows the scroll); at each column boundary it reads a bucket
- * of an index of the sorted times (index()) and a few entries in it, so it costs the pixels
- * times a few memory reads whatever the run's size.
+ * of an index of the sorted times (index()) and a record in it (a busy interval's times,
+ * prefix sums and kinds together), the searches of a lane in passes of independent reads
+ * (locate()); the memory and transfer lanes, where a column covers many events, read cells of
+ * time (cells()) and search only where a cell at a column's end could change it: so a frame
+ * costs the pixels times a few memory reads whatever the run's size (at the whole view of a
+ * large run those reads are misses of the cache and of the page tables, and their count is
+ * the frame's time).
  *
  * Input: the wheel scrolls the page, Ctrl+wheel or a pinch zooms at the pointer, a horizontal
  * wheel or a drag pans; W/S zoom, A/D pan (as Perfetto), +/- zoom, 0 or a double click fits;
