@@ -400,26 +400,26 @@
 				for (; i < n && Q[2 * i] < end; i++) if ((now = Q[2 * i + 1]) > v) v = now;
 				M[k] = v;
 			}
-		}, Math.max) : null;
+		}, Math.max, Float64Array) : null;
 		return m;
 	}
 	/* A summary over time of n records of A (w numbers each, sorted by their time at number
 	 * o; ending at number e), for a view whose columns each cover many of them: the time
 	 * from the first to the last end cut in 2^L cells (and one more), a cell about four
-	 * records, fill(M, N, lo, cw) writing a number per cell; then for each coarser level
-	 * (cells twice as wide, of the same bounds: the powers of two keep lo + k cw exact) the
-	 * join of two cells. A column reads the cells inside it (a handful, near each other in
+	 * records, fill(M, N, lo, cw) writing a number per cell (M an array of Type); then for
+	 * each coarser level (cells twice as wide, of the same bounds: the powers of two keep
+	 * lo + k cw exact) the join of two cells. A column reads the cells inside it (a handful, near each other in
 	 * memory) and searches the records only for the parts at its ends that a cell covers in
 	 * part, and then only when that cell could change what the column shows: at the whole
 	 * view of a large run a column boundary's search is a read far from the last, a miss of
 	 * the page tables as well as the cache, and most columns need none. */
-	function cells(A, n, w, o, e, fill, join) {
+	function cells(A, n, w, o, e, fill, join, Type) {
 		var L = Math.floor(Math.log2(n / 4)), lo = A[o], hi = A[(n - 1) * w + e];
 		if (!(hi > lo) || L < 4) return null;
-		var N = (1 << L) + 1, cw = (hi - lo) / (1 << L), M = new Float64Array(N), at = [M];
+		var N = (1 << L) + 1, cw = (hi - lo) / (1 << L), M = new Type(N), at = [M];
 		fill(M, N, lo, cw);
 		for (var d = 1; d <= L - 4; d++) {
-			var B = at[d - 1], nb = B.length, C = new Float64Array(((nb - 1) >> 1) + 1);
+			var B = at[d - 1], nb = B.length, C = new Type(((nb - 1) >> 1) + 1);
 			for (var k = 0; k < C.length; k++) C[k] = 2 * k + 1 < nb ? join(B[2 * k], B[2 * k + 1]) : B[2 * k];
 			at.push(C);
 		}
@@ -557,7 +557,7 @@
 					while (lo + (a + 1) * cw <= w.Q[2 * q]) a++;
 					for (; a < N && lo + a * cw < e; a++) M[a] = 1;
 				}
-			}, Math.max) : null;
+			}, Math.max, Uint8Array) : null;
 			return w;
 		});
 		var reach = 0;
