@@ -12,8 +12,13 @@
  * lane). A column one op covers takes that op's colour; a column of several ops stacks their
  * kinds by the share they cover. A redraw writes the pixels of the lanes in view (the canvas
  * is as tall as the window and follows the scroll); at each column boundary it reads a bucket
- * of an index of the sorted times (index()) and a few entries in it, so it costs the pixels
- * times a few memory reads whatever the run's size.
+ * of an index of the sorted times (index()) and a record in it (a busy interval's times,
+ * prefix sums and kinds together), the searches of a lane in passes of independent reads
+ * (locate()); the memory and transfer lanes, where a column covers many events, read cells of
+ * time (cells()) and search only where a cell at a column's end could change it: so a frame
+ * costs the pixels times a few memory reads whatever the run's size (at the whole view of a
+ * large run those reads are misses of the cache and of the page tables, and their count is
+ * the frame's time).
  *
  * Input: the wheel scrolls the page, Ctrl+wheel or a pinch zooms at the pointer, a horizontal
  * wheel or a drag pans; W/S zoom, A/D pan (as Perfetto), +/- zoom, 0 or a double click fits;
@@ -97,25 +102,45 @@
 		crit: pack(CRIT), wire: pack(WIRE_C), mem: pack(MEM_C), host: pack(HOST_C), memBack: pack(MEMBACK), bubble: pack(BUBBLE_C),
 		inner: pack(INNER_C), innerBg: pack(INNER_BG)};
 
-	/* First index in [a, b) of sorted A whose value is above t. */
-	function upper(A, a, b, t) {
+	/* First index in [a, b) of sorted A whose value is at least t. */
+	function lower(A, a, b, t) {
 		while (a < b) {
 			var h = (a + b) >>> 1;
-			if (A[h] <= t) a = h + 1; else b = h;
+			if (A[h] < t) a = h + 1; else b = h;
 		}
 		return a;
 	}
-	/* An index of sorted A[0, n): the first entry at least lo + k (hi - lo) / nb for k = 0 to
-	 * nb, nb about n, so that a search looks at the entries of a few buckets (about as many as
-	 * ops end in them), near each other in memory: a frame's search at a column boundary
-	 * costs a few reads however many ops a column holds. */
-	function index(A, n) {
-		var lo = n ? A[0] : 0, hi = n ? A[n - 1] : 1, nb = Math.max(1, n), i = 0;
+	/* The same over records of w numbers, sorted by their number o: the first record in
+	 * [a, b) whose number o is above t (upperQ), at least t (lowerQ). A frame's searches read
+	 * records that hold together what it reads at a time (a busy interval's times, prefix sums
+	 * and kinds; a memory event's time and level), so that a search far from the last costs a
+	 * cache line or two rather than one per array: at the whole view of a large run a column
+	 * boundary's reads are misses, and their count is the frame's time. */
+	function upperQ(A, w, o, a, b, t) {
+		while (a < b) {
+			var h = (a + b) >>> 1;
+			if (A[h * w + o] <= t) a = h + 1; else b = h;
+		}
+		return a;
+	}
+	function lowerQ(A, w, o, a, b, t) {
+		while (a < b) {
+			var h = (a + b) >>> 1;
+			if (A[h * w + o] < t) a = h + 1; else b = h;
+		}
+		return a;
+	}
+	/* An index of sorted A[0, n) (records of w numbers, sorted by number o): the first entry
+	 * at least lo + k (hi - lo) / nb for k = 0 to nb, nb about n, so that a search looks at the
+	 * entries of a few buckets (about as many as ops end in them), near each other in memory:
+	 * a frame's search at a column boundary costs a few reads however many ops a column holds. */
+	function index(A, n, w, o) {
+		var lo = n ? A[o] : 0, hi = n ? A[(n - 1) * w + o] : 1, nb = Math.max(1, n), i = 0;
 		if (!(hi > lo)) hi = lo + 1;
-		var X = {lo: lo, step: (hi - lo) / nb, nb: nb, at: new Uint32Array(nb + 1)};
+		var X = {lo: lo, step: (hi - lo) / nb, nb: nb, at: new Uint32Array(nb + 1), w: w, o: o};
 		for (var k = 0; k <= nb; k++) {
 			var x = lo + k * X.step;
-			while (i < n && A[i] < x) i++;
+			while (i < n && A[i * w + o] < x) i++;
 			X.at[k] = i;
 		}
 		return X;
@@ -132,15 +157,48 @@
 		span2[0] = a > b0 ? a : b0;
 		span2[1] = b1 > span2[0] ? b1 : span2[0];
 	}
-	function upperAt(A, X, n, a, t) { near(X, n, a, t); return upper(A, span2[0], span2[1], t); }
-	function lowerAt(A, X, n, a, t) { near(X, n, a, t); return lower(A, span2[0], span2[1], t); }
-	/* First index in [a, b) of sorted A whose value is at least t. */
-	function lower(A, a, b, t) {
-		while (a < b) {
-			var h = (a + b) >>> 1;
-			if (A[h] < t) a = h + 1; else b = h;
+	/* upperQ and lowerQ of A (indexed by X) from a on: a itself when it is the answer (the
+	 * search from the last column's, which a column inside one op or gap ends at) */
+	function upperAt(A, X, n, a, t) {
+		var w = X.w, o = X.o;
+		if (a >= n || A[a * w + o] > t) return a;
+		near(X, n, a, t);
+		return upperQ(A, w, o, span2[0], span2[1], t);
+	}
+	function lowerAt(A, X, n, a, t) {
+		var w = X.w, o = X.o;
+		if (a >= n || A[a * w + o] >= t) return a;
+		near(X, n, a, t);
+		return lowerQ(A, w, o, span2[0], span2[1], t);
+	}
+
+	/* For each of the m sorted times T[0, m), the index upperQ of A (indexed by X) returns
+	 * (with lower, lowerQ's) into out[0, m). At the whole view of a large run the times fall
+	 * far apart in A and each read of the index and of a record is a cache miss; so the
+	 * searches run in passes of reads independent of each other (each time's bucket, its
+	 * bounds, its first record, then the searches in what is read), that the processor
+	 * keeps many misses in flight at once rather than waiting for each in turn. */
+	var LB = new Int32Array(0), HB = new Int32Array(0), SINK = new Float64Array(1);
+	function locate(A, X, n, T, m, lower, out) {
+		if (LB.length < m) { LB = new Int32Array(m); HB = new Int32Array(m); }
+		var at = X.at, nb = X.nb, lo = X.lo, step = X.step, w = X.w, o = X.o, c, k, t, s = 0;
+		for (c = 0; c < m; c++) {
+			t = T[c];
+			k = Math.floor((t - lo) / step);
+			if (k < 0) k = -1; else if (k > nb) k = nb;
+			while (k >= 0 && t < lo + k * step) k--;
+			while (k < nb && t >= lo + (k + 1) * step) k++;
+			LB[c] = k;
 		}
-		return a;
+		for (c = 0; c < m; c++) {
+			k = LB[c];
+			LB[c] = k < 0 ? 0 : at[k];
+			HB[c] = k + 1 > nb ? n : at[k + 1];
+		}
+		for (c = 0; c < m; c++) if (LB[c] < n) s += A[LB[c] * w + o];
+		SINK[0] = s; /* (the reads kept) */
+		if (lower) for (c = 0; c < m; c++) out[c] = lowerQ(A, w, o, LB[c], HB[c], T[c]);
+		else for (c = 0; c < m; c++) out[c] = upperQ(A, w, o, LB[c], HB[c], T[c]);
 	}
 
 	/* Expands a run's flat arrays: per op [kind | 4 overlapped-first, micro-batch, stage, gap
@@ -231,73 +289,88 @@
 	}
 
 	/* Per device its busy intervals (an op, or an overlapped pair as one) in time order, which
-	 * never overlap, with prefix sums of the busy time before each, of it by kind (a pair's
-	 * time half to each of its kinds) and of the critical ones: a column's busy time, kinds and
-	 * critical ops are then two binary searches away. With streams an op is busy for its
-	 * compute alone, as the run counts it: the engine records how much of its span is not
-	 * compute (r.IN: its exposed communication, slowed compute and waits), not where, so an
-	 * interval computes at its rate R (compute / span) all along; V sums the spans (the
-	 * columns' exposed communication is what they cover less what they compute). */
+	 * never overlap, with prefix sums of the busy time before each by kind (a pair's time half
+	 * to each of its kinds; their sum the busy time) and of the critical ones: a column's busy
+	 * time, kinds and critical ops are then two binary searches away. With streams an op is
+	 * busy for its compute alone, as the run counts it: the engine records how much of its
+	 * span is not compute (r.IN: its exposed communication, slowed compute and waits), not
+	 * where, so an interval computes at its rate (compute / span) all along; a prefix sums the
+	 * spans (the columns' exposed communication is what they cover less what they compute).
+	 * Each interval is one record of z.w numbers in z.Q (BS: start, BE: end, BK: the four
+	 * kinds' prefixes, BC: the critical ones', BF: its flags, with streams BR: its rate, BV:
+	 * the spans' prefix), a last record n holding the totals; z.I its op. Its flags: its kind
+	 * (bits 0-1), its pair's second kind (2-3, its own kind when alone), 16 a pair, 32
+	 * critical, 64 and 128 its first and second op on an odd chunk. */
+	var BS = 0, BE = 1, BK = 2, BC = 6, BF = 7, BR = 8, BV = 9;
 	function busySummary(r) {
 		r.bz = [];
+		var w = r.IN ? 10 : 8;
 		for (var d = 0; d < r.p; d++) {
 			var a = r.devStart[d], b = r.devStart[d + 1], n = 0, i, j = 0, k;
 			for (i = a; i < b; i++) if (r.OV[i] !== 2) n++;
-			var z = {n: n, S: new Float64Array(n), E: new Float64Array(n), I: new Uint32Array(n),
-				C: new Float64Array(n + 1), KC: new Float64Array(4 * (n + 1)), CC: new Uint32Array(n + 1),
-				R: r.IN ? new Float64Array(n) : null, V: r.IN ? new Float64Array(n + 1) : null};
+			var Q = new Float64Array((n + 1) * w), z = {n: n, w: w, Q: Q, I: new Uint32Array(n), R: w > 8};
 			for (i = a; i < b; i++) {
 				if (r.OV[i] === 2) continue;
-				var pair = r.OV[i] === 1 && i + 1 < b && r.OV[i + 1] === 2;
+				var pair = r.OV[i] === 1 && i + 1 < b && r.OV[i + 1] === 2, i2 = pair ? i + 1 : i;
 				var e = pair ? Math.max(r.E[i], r.E[i + 1]) : r.E[i], span = e - r.S[i], dur = span;
-				z.S[j] = r.S[i]; z.E[j] = e; z.I[j] = i;
+				var o = j * w, q = o + w;
+				Q[o + BS] = r.S[i]; Q[o + BE] = e; z.I[j] = i;
 				if (z.R) {
 					dur = Math.max(0, span - (pair ? r.IN[i] + r.IN[i + 1] : r.IN[i]));
-					z.R[j] = span > 0 ? dur / span : 1;
-					z.V[j + 1] = z.V[j] + span;
+					Q[o + BR] = span > 0 ? dur / span : 1;
+					Q[q + BV] = Q[o + BV] + span;
 				}
-				z.C[j + 1] = z.C[j] + dur;
-				for (k = 0; k < 4; k++) z.KC[4 * j + 4 + k] = z.KC[4 * j + k];
+				for (k = 0; k < 4; k++) Q[q + BK + k] = Q[o + BK + k];
 				if (pair) {
-					z.KC[4 * j + 4 + r.K[i]] += dur / 2;
-					z.KC[4 * j + 4 + r.K[i + 1]] += dur / 2;
+					Q[q + BK + r.K[i]] += dur / 2;
+					Q[q + BK + r.K[i + 1]] += dur / 2;
 				} else {
-					z.KC[4 * j + 4 + r.K[i]] += dur;
+					Q[q + BK + r.K[i]] += dur;
 				}
 				var crit = r.SL ? r.SL[i] === 0 || (pair && r.SL[i + 1] === 0) : false;
-				z.CC[j + 1] = z.CC[j] + (crit ? 1 : 0);
+				Q[q + BC] = Q[o + BC] + (crit ? 1 : 0);
+				Q[o + BF] = r.K[i] | r.K[i2] << 2 | (pair ? 16 : 0) | (crit ? 32 : 0) |
+					(r.chunkOf[r.ST[i]] % 2 ? 64 : 0) | (r.chunkOf[r.ST[i2]] % 2 ? 128 : 0);
 				j++;
 			}
-			z.X = index(z.E, n);
+			Q[n * w + BS] = Q[n * w + BE] = Infinity;
+			z.X = index(Q, n, w, BE);
 			r.bz.push(z);
 		}
 	}
-	/* busy time of z before t, j = upper(z.E, ., ., t) */
+	/* the record of z's first interval that ends after t */
+	function busyFind(z, t) { return upperQ(z.Q, z.w, BE, 0, z.n, t); }
+	/* busy time of z before t, j = busyFind(z, t) (or the same from the index) */
 	function busyAt(z, j, t) {
-		return j >= z.n ? z.C[z.n] : z.C[j] + (z.R ? z.R[j] : 1) * Math.max(0, t - z.S[j]);
+		var Q = z.Q, o = j * z.w, c = Q[o + BK] + Q[o + BK + 1] + Q[o + BK + 2] + Q[o + BK + 3];
+		return j >= z.n ? c : c + (z.R ? Q[o + BR] : 1) * Math.max(0, t - Q[o + BS]);
 	}
 	/* the time z's ops cover before t, compute or not */
 	function coverAt(z, j, t) {
-		if (!z.V) return busyAt(z, j, t);
-		return j >= z.n ? z.V[z.n] : z.V[j] + Math.max(0, t - z.S[j]);
+		if (!z.R) return busyAt(z, j, t);
+		var Q = z.Q, o = j * z.w;
+		return j >= z.n ? Q[o + BV] : Q[o + BV] + Math.max(0, t - Q[o + BS]);
 	}
 	/* all four kinds' busy time before t into out */
-	function kindsAt(r, z, j, t, out) {
-		for (var k = 0; k < 4; k++) out[k] = z.KC[4 * j + k];
-		if (j < z.n && t > z.S[j]) {
-			var i = z.I[j], part = (t - z.S[j]) * (z.R ? z.R[j] : 1);
-			if (r.OV[i] === 1 && i + 1 < r.nops && r.OV[i + 1] === 2) {
-				out[r.K[i]] += part / 2;
-				out[r.K[i + 1]] += part / 2;
+	function kindsAt(z, j, t, out) {
+		var Q = z.Q, o = j * z.w;
+		out[0] = Q[o + BK]; out[1] = Q[o + BK + 1]; out[2] = Q[o + BK + 2]; out[3] = Q[o + BK + 3];
+		if (j < z.n && t > Q[o + BS]) {
+			var f = Q[o + BF], part = (t - Q[o + BS]) * (z.R ? Q[o + BR] : 1);
+			if (f & 16) {
+				out[f & 3] += part / 2;
+				out[f >> 2 & 3] += part / 2;
 			} else {
-				out[r.K[i]] += part;
+				out[f & 3] += part;
 			}
 		}
 	}
 
 	/* Memory: an allocation at its op's start, a release at its op's end, at one time what
 	 * leaves before what arrives (as the engine counts them); per device the level after each
-	 * event and a tree of their maxima (a column's highest level in O(log n)). With activation
+	 * event, with its time in one record (m.Q: time, level), and the maxima of groups of 8
+	 * of them, of 64, ... (m.G, a tree of 8 branches: a column's highest level reads a
+	 * cache line or two at each end of it per level, O(log n)). With activation
 	 * offload (r.copies: per copy its device, start and duration in time quanta and amount,
 	 * out to host memory when positive, back when negative), as the engine counts them: a copy
 	 * out holds host memory from its start and leaves the GPU at its end, a copy back takes GPU
@@ -305,14 +378,99 @@
 	 * in host memory (r.hostMem), and the lane's scale (r.memPeak) is the highest sum of a
 	 * device's two peaks, so that the host's band fits over the GPU's. */
 	function levels(ev) {
-		var n = ev.length, T = new Float64Array(n), tree = new Float64Array(2 * n), lvl = 0, top = 0, i;
+		var n = ev.length, Q = new Float64Array(2 * n), G = [], lvl = 0, top = 0, i;
 		for (i = 0; i < n; i++) {
 			lvl += ev[i][1];
-			T[i] = ev[i][0]; tree[n + i] = lvl;
+			Q[2 * i] = ev[i][0]; Q[2 * i + 1] = lvl;
 			if (lvl > top) top = lvl;
 		}
-		for (i = n - 1; i > 0; i--) tree[i] = Math.max(tree[2 * i], tree[2 * i + 1]);
-		return {n: n, T: T, tree: tree, X: index(T, n), peak: top};
+		for (var below = null, m = n; m > 1;) {
+			var up = new Float64Array((m + 7) >> 3);
+			for (i = 0; i < m; i++) {
+				var v = below ? below[i] : Q[2 * i + 1];
+				if ((i & 7) === 0 || v > up[i >> 3]) up[i >> 3] = v;
+			}
+			G.push(up); below = up; m = up.length;
+		}
+		var m = {n: n, Q: Q, G: G, X: index(Q, n, 2, 0), peak: top};
+		m.cells = n >= 256 ? cells(Q, n, 2, 0, 0, function (M, N, lo, cw) {
+			/* a cell's highest level: as it starts, and after each event in it */
+			for (var k = 0, i = 0, now = 0; k < N; k++) {
+				var end = lo + (k + 1) * cw, v = now;
+				for (; i < n && Q[2 * i] < end; i++) if ((now = Q[2 * i + 1]) > v) v = now;
+				M[k] = v;
+			}
+		}, Math.max, Float64Array) : null;
+		return m;
+	}
+	/* A summary over time of n records of A (w numbers each, sorted by their time at number
+	 * o; ending at number e), for a view whose columns each cover many of them: the time
+	 * from the first to the last end cut in 2^L cells (and one more), a cell about four
+	 * records, fill(M, N, lo, cw) writing a number per cell (M an array of Type); then for
+	 * each coarser level (cells twice as wide, of the same bounds: the powers of two keep
+	 * lo + k cw exact) the join of two cells. A column reads the cells inside it (a handful, near each other in
+	 * memory) and searches the records only for the parts at its ends that a cell covers in
+	 * part, and then only when that cell could change what the column shows: at the whole
+	 * view of a large run a column boundary's search is a read far from the last, a miss of
+	 * the page tables as well as the cache, and most columns need none. */
+	function cells(A, n, w, o, e, fill, join, Type) {
+		var L = Math.floor(Math.log2(n / 4)), lo = A[o], hi = A[(n - 1) * w + e];
+		if (!(hi > lo) || L < 4) return null;
+		var N = (1 << L) + 1, cw = (hi - lo) / (1 << L), M = new Type(N), at = [M];
+		fill(M, N, lo, cw);
+		for (var d = 1; d <= L - 4; d++) {
+			var B = at[d - 1], nb = B.length, C = new Type(((nb - 1) >> 1) + 1);
+			for (var k = 0; k < C.length; k++) C[k] = 2 * k + 1 < nb ? join(B[2 * k], B[2 * k + 1]) : B[2 * k];
+			at.push(C);
+		}
+		return {lo: lo, cw: cw, at: at};
+	}
+	/* the level of cells g for columns dt wide (cells at most an eighth of a column), or -1
+	 * when a column holds too few records for a summary to pay */
+	function cellLevel(g, dt) {
+		if (!g || !(dt >= 8 * g.cw)) return -1;
+		return Math.min(g.at.length - 1, Math.floor(Math.log2(dt / (8 * g.cw))));
+	}
+	/* the cells [KC[0], KC[1]) of level d of g wholly inside [ta, tb), the left part of the
+	 * column in cell KC[0] - 1, the right in cell KC[1] (tb > ta) */
+	var KC = new Float64Array(2);
+	function cellsIn(g, d, ta, tb) {
+		var lo = g.lo, cw = g.cw * (1 << d), a = Math.ceil((ta - lo) / cw), b = Math.floor((tb - lo) / cw);
+		while (lo + (a - 1) * cw >= ta) a--;
+		while (lo + a * cw < ta) a++;
+		while (lo + b * cw > tb) b--;
+		while (lo + (b + 1) * cw <= tb) b++;
+		KC[0] = a; KC[1] = b;
+		return cw;
+	}
+	/* the highest level of m in [ta, tb) from its cells at level d (d >= 0) */
+	function memColumn(m, d, ta, tb) {
+		var g = m.cells, M = g.at[d], N = M.length, cw = cellsIn(g, d, ta, tb), a = KC[0], b = KC[1];
+		var last = m.Q[2 * m.n - 1], v = -Infinity, k, x;
+		if (b < a) return memRange(m, ta, tb);
+		for (k = a; k < b; k++) if ((x = k < 0 ? 0 : k >= N ? last : M[k]) > v) v = x;
+		var xa = g.lo + a * cw, xb = g.lo + b * cw;
+		if (xa > ta && (a - 1 < 0 ? 0 : a - 1 >= N ? last : M[a - 1]) > v) v = Math.max(v, memRange(m, ta, Math.min(xa, tb)));
+		if (tb > xb && (b < 0 ? 0 : b >= N ? last : M[b]) > v) v = Math.max(v, memRange(m, Math.max(xb, ta), tb));
+		return v;
+	}
+	/* whether a transfer of w is in [ta, tb), from its cells at level d (d >= 0) */
+	function wireColumn(w, d, ta, tb) {
+		var g = w.cells, M = g.at[d], N = M.length, cw = cellsIn(g, d, ta, tb), a = KC[0], b = KC[1], k;
+		if (b < a) return wireRange(w, ta, tb);
+		for (k = Math.max(a, 0); k < b && k < N; k++) if (M[k]) return true;
+		var xa = g.lo + a * cw, xb = g.lo + b * cw;
+		if (xa > ta && a - 1 >= 0 && a - 1 < N && M[a - 1] && wireRange(w, ta, Math.min(xa, tb))) return true;
+		return tb > xb && b >= 0 && b < N && M[b] && wireRange(w, Math.max(xb, ta), tb);
+	}
+	function wireRange(w, ta, tb) {
+		var j = upperAt(w.Q, w.X, w.n, 0, ta);
+		return j < w.n && w.Q[2 * j] < tb;
+	}
+	/* the highest level of m in [ta, tb) from its events */
+	function memRange(m, ta, tb) {
+		var a = lowerAt(m.Q, m.X, m.n, 0, ta);
+		return memMax(m, a, lowerAt(m.Q, m.X, m.n, a, tb));
 	}
 	function memorySummary(r) {
 		r.mem = [];
@@ -352,18 +510,25 @@
 	}
 	/* the level of m after its events up to time t */
 	function levelAt(m, t) {
-		var j = upper(m.T, 0, m.n, t);
-		return j > 0 ? m.tree[m.n + j - 1] : 0;
+		var j = upperQ(m.Q, 2, 0, 0, m.n, t);
+		return j > 0 ? m.Q[2 * j - 1] : 0;
 	}
 	/* an amount of activations as the page says it: GB with a model, else in its units */
 	function amount(r, x) {
 		return r.actBytes ? num(x * r.actBytes / 1e9) + " GB" : num(x) + " units";
 	}
+	/* the highest level of m in a column whose events are [a, b): the level before them
+	 * and after each */
 	function memMax(m, a, b) {
-		var v = a > 0 ? m.tree[m.n + a - 1] : 0, n = m.n;
-		for (a += n, b += n; a < b; a >>= 1, b >>= 1) {
-			if (a & 1) v = Math.max(v, m.tree[a++]);
-			if (b & 1) v = Math.max(v, m.tree[--b]);
+		var Q = m.Q, v = a > 0 ? Q[2 * a - 1] : 0, e, x;
+		/* the events up to a group's start at each end, then the groups between, a level up */
+		for (e = Math.min(b, (a + 7) & ~7); a < e; a++) if ((x = Q[2 * a + 1]) > v) v = x;
+		for (e = Math.max(a, b & ~7); b > e;) if ((x = Q[2 * --b + 1]) > v) v = x;
+		for (var L = 0; a < b; L++) {
+			var G = m.G[L];
+			a >>= 3; b >>= 3;
+			for (e = Math.min(b, (a + 7) & ~7); a < e; a++) if ((x = G[a]) > v) v = x;
+			for (e = Math.max(a, b & ~7); b > e;) if ((x = G[--b]) > v) v = x;
 		}
 		return v;
 	}
@@ -381,8 +546,18 @@
 				if (S.length && r.MS[k] <= E[E.length - 1]) E[E.length - 1] = Math.max(E[E.length - 1], r.ME[k]);
 				else { S.push(r.MS[k]); E.push(r.ME[k]); }
 			});
-			var w = {n: S.length, S: Float64Array.from(S), E: Float64Array.from(E)};
-			w.X = index(w.E, w.n);
+			/* each as a record (start, end) */
+			var w = {n: S.length, Q: new Float64Array(2 * S.length)};
+			for (var q = 0; q < w.n; q++) { w.Q[2 * q] = S[q]; w.Q[2 * q + 1] = E[q]; }
+			w.X = index(w.Q, w.n, 2, 1);
+			/* per cell 1 when a transfer is in it */
+			w.cells = w.n >= 256 ? cells(w.Q, w.n, 2, 0, 1, function (M, N, lo, cw) {
+				for (var q = 0; q < w.n; q++) {
+					var a = Math.max(0, Math.floor((w.Q[2 * q] - lo) / cw) - 1), e = w.Q[2 * q + 1];
+					while (lo + (a + 1) * cw <= w.Q[2 * q]) a++;
+					for (; a < N && lo + a * cw < e; a++) M[a] = 1;
+				}
+			}, Math.max, Uint8Array) : null;
 			return w;
 		});
 		var reach = 0;
@@ -417,21 +592,23 @@
 		r.msgStart = start;
 	}
 
-	/* The run's busy devices over time as a piecewise linear prefix: at TT[k] the busy time
-	 * of all devices before it (CA) and the number busy after it (NB). */
+	/* The run's busy devices over time as a piecewise linear prefix: records (r.tot.Q) of a
+	 * time, the busy time of all devices before it and the number busy after it. */
 	function totalSummary(r) {
 		var n = 0, d, j;
 		r.bz.forEach(function (z) { n += z.n; });
 		var ss = new Float64Array(n), ee = new Float64Array(n), at = 0;
-		r.bz.forEach(function (z) { ss.set(z.S, at); ee.set(z.E, at); at += z.n; });
-		var TT = new Float64Array(2 * n), CA = new Float64Array(2 * n), NB = new Float64Array(2 * n);
+		r.bz.forEach(function (z) {
+			for (var q = 0; q < z.n; q++, at++) { ss[at] = z.Q[q * z.w + BS]; ee[at] = z.Q[q * z.w + BE]; }
+		});
+		var TQ = new Float64Array(6 * n);
 		var i = 0, busy = 0, area = 0, last = 0, t;
 		if (r.IN) {
 			/* with streams an interval adds its rate of compute (busySummary) from its start
 			 * to its end: the events sorted with their rates */
 			var rate = new Float64Array(n), ord = new Uint32Array(2 * n);
 			at = 0;
-			r.bz.forEach(function (z) { rate.set(z.R, at); at += z.n; });
+			r.bz.forEach(function (z) { for (var q = 0; q < z.n; q++) rate[at++] = z.Q[q * z.w + BR]; });
 			for (i = 0; i < 2 * n; i++) ord[i] = i;
 			var when = function (k) { return k < n ? ss[k] : ee[k - n]; };
 			ord.sort(function (a, b) { return when(a) - when(b); });
@@ -441,9 +618,9 @@
 				t = when(k);
 				area += busy * (t - last); last = t;
 				busy += k < n ? rate[k] : -rate[k - n];
-				TT[d] = t; CA[d] = area; NB[d] = busy;
+				TQ[3 * d] = t; TQ[3 * d + 1] = area; TQ[3 * d + 2] = busy;
 			}
-			r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB, X: index(TT, 2 * n)};
+			r.tot = {n: 2 * n, Q: TQ, X: index(TQ, 2 * n, 3, 0)};
 			return;
 		}
 		ss.sort(); ee.sort();
@@ -453,12 +630,12 @@
 			t = start ? ss[i++] : ee[j++];
 			area += busy * (t - last); last = t;
 			busy += start ? 1 : -1;
-			TT[d] = t; CA[d] = area; NB[d] = busy;
+			TQ[3 * d] = t; TQ[3 * d + 1] = area; TQ[3 * d + 2] = busy;
 		}
-		r.tot = {n: 2 * n, TT: TT, CA: CA, NB: NB, X: index(TT, 2 * n)};
+		r.tot = {n: 2 * n, Q: TQ, X: index(TQ, 2 * n, 3, 0)};
 	}
 	function totalAt(g, t) {
-		var k = upper(g.TT, 0, g.n, t) - 1;
-		return k < 0 ? 0 : g.CA[k] + g.NB[k] * (t - g.TT[k]);
+		var k = 3 * (upperQ(g.Q, 3, 0, 0, g.n, t) - 1);
+		return k < 0 ? 0 : g.Q[k + 1] + g.Q[k + 2] * (t - g.Q[k]);
 	}
 

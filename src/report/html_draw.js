@@ -122,9 +122,17 @@
 
 	/* the time at each device-pixel column boundary of the plot, for this frame */
 	var colT = new Float64Array(0), cx0 = 0, cx1 = 0;
+	/* per column boundary, the record a lane's search found there (locate()) */
+	var JB = new Int32Array(0), JH = new Int32Array(0);
+	/* per column boundary of the bubble strip, its time within the run and the busy time before it */
+	var FT = new Float64Array(0), FV = new Float64Array(0);
 	function columns() {
 		cx0 = Math.round(LEFT * dpr); cx1 = Math.round((width - RIGHT) * dpr);
-		if (colT.length < cx1 - cx0 + 1) colT = new Float64Array(cx1 - cx0 + 1);
+		if (colT.length < cx1 - cx0 + 1) {
+			colT = new Float64Array(cx1 - cx0 + 1);
+			JB = new Int32Array(cx1 - cx0 + 1); JH = new Int32Array(cx1 - cx0 + 1);
+			FT = new Float64Array(cx1 - cx0 + 1); FV = new Float64Array(cx1 - cx0 + 1);
+		}
 		var scale = (view.t1 - view.t0) / (cx1 - cx0);
 		for (var c = cx0; c <= cx1; c++) colT[c - cx0] = view.t0 + (c - cx0) * scale;
 	}
@@ -144,30 +152,33 @@
 
 	var KINDS = new Float64Array(4), KA = new Float64Array(4), KB = new Float64Array(4);
 	/* The lane of device d of run r: each column as high as it is busy, error carried on; with
-	 * streams, over it as high as its ops cover it, hatched (exposed communication). */
+	 * streams, over it as high as its ops cover it, hatched (exposed communication). It reads
+	 * the records of the device's intervals alone (busySummary), each column boundary's in
+	 * one search from the last. */
 	function drawLane(r, d) {
-		var z = r.bz[d], yt = laneTop(r, d), y0 = dev(yt), y1 = dev(yt + LANE), h = y1 - y0;
-		var cy0 = dev(yt - CRITH), cy1 = cy0 + Math.max(1, Math.round(2 * dpr));
+		var z = r.bz[d], Q = z.Q, w = z.w, yt = laneTop(r, d), y0 = dev(yt), y1 = dev(yt + LANE), h = y1 - y0;
+		var cy0 = dev(yt - CRITH), cy1 = cy0 + Math.max(1, Math.round(2 * dpr)), crit = !!r.SL;
 		var ncol = cx1 - cx0, carry = 0, kinds = KINDS, wideEdge = 4 * dpr, kaT = NaN;
 		rect(cx0, cx1, y0, y1, PX.idle);
-		var ta = colT[0], j = upperAt(z.E, z.X, z.n, 0, ta), ca = busyAt(z, j, ta), n = z.n;
-		var va = z.V ? coverAt(z, j, ta) : 0, carryV = 0;
+		locate(Q, z.X, z.n, colT, ncol + 1, false, JB);
+		var ta = colT[0], j = JB[0], ca = busyAt(z, j, ta), n = z.n;
+		var va = z.R ? coverAt(z, j, ta) : 0, carryV = 0;
 		for (var c = 0; c < ncol; c++) {
-			var tb = colT[c + 1];
-			if (j >= n || z.S[j] >= tb) {
+			var tb = colT[c + 1], o = j * w, jb = JB[c + 1];
+			if (j >= n || Q[o + BS] >= tb) {
 				/* nothing in the column (the quick case of idle time) */
-				ta = tb;
+				ta = tb; j = jb;
 				continue;
 			}
-			var jb = upperAt(z.E, z.X, n, j, tb), cb = busyAt(z, jb, tb);
+			var cb = busyAt(z, jb, tb), ob = jb * w;
 			var f = (cb - ca) / (tb - ta);
 			f = f < 0 ? 0 : f > 1 ? 1 : f;
-			var last = jb < n && z.S[jb] < tb ? jb : jb - 1, count = last - j + 1;
+			var inB = jb < n && Q[ob + BS] < tb, count = (inB ? jb : jb - 1) - j + 1;
 			var want = f * h, px = Math.round(want + carry);
 			px = Math.max(Math.floor(want), Math.min(Math.ceil(want), px));
 			carry += want - px;
 			var x = cx0 + c;
-			if (z.V) {
+			if (z.R) {
 				/* the ops' cover of the column, its part over the busy pixels hatched */
 				var vb = coverAt(z, jb, tb), g = (vb - va) / (tb - ta);
 				g = g < 0 ? 0 : g > 1 ? 1 : g;
@@ -180,13 +191,13 @@
 			}
 			if (px > 0) {
 				if (count === 1) {
-					var i = z.I[j], edge = z.E[j] <= tb && z.E[j] > ta && (z.E[j] - z.S[j]) * dpr >= wideEdge * (tb - ta);
-					var odd = r.chunkOf[r.ST[i]] % 2;
-					var v = (edge ? (odd ? PX.lightEdge : PX.darkEdge) : (odd ? PX.light : PX.dark))[r.K[i]];
-					if (isPairFirst(r, i)) {
+					var s0 = Q[o + BS], e0 = Q[o + BE], fl = Q[o + BF];
+					var edge = e0 <= tb && e0 > ta && (e0 - s0) * dpr >= wideEdge * (tb - ta);
+					var v = (edge ? (fl & 64 ? PX.lightEdge : PX.darkEdge) : (fl & 64 ? PX.light : PX.dark))[fl & 3];
+					if (fl & 16) {
 						/* the pair's second op in the lower half, the first above it */
-						var i2 = i + 1, odd2 = r.chunkOf[r.ST[i2]] % 2, half = Math.round(h / 2);
-						var v2 = (edge ? (odd2 ? PX.lightEdge : PX.darkEdge) : (odd2 ? PX.light : PX.dark))[r.K[i2]];
+						var half = Math.round(h / 2);
+						var v2 = (edge ? (fl & 128 ? PX.lightEdge : PX.darkEdge) : (fl & 128 ? PX.light : PX.dark))[fl >> 2 & 3];
 						column(x, y1 - Math.min(px, half), y1, v2);
 						if (px > half) column(x, y1 - px, y1 - half, v);
 					} else {
@@ -196,8 +207,8 @@
 					/* merged: the kinds stacked by the share of the column they cover */
 					var sum = 0, k, yy = y1, acc = 0;
 					/* the kinds before the column's start, kept from the last column */
-					if (kaT !== ta) kindsAt(r, z, j, ta, KA);
-					kindsAt(r, z, jb, tb, KB);
+					if (kaT !== ta) kindsAt(z, j, ta, KA);
+					kindsAt(z, jb, tb, KB);
 					for (k = 0; k < 4; k++) {
 						kinds[k] = KB[k] - KA[k];
 						if (kinds[k] < 0) kinds[k] = 0;
@@ -213,7 +224,9 @@
 					}
 				}
 			}
-			if (r.SL && z.CC[last + 1] > z.CC[j]) column(x, cy0, cy1, PX.crit);
+			/* a critical op in the column: the count of them before its end is more than
+			 * before its first */
+			if (crit && Q[ob + BC] + (inB && Q[ob + BF] & 32 ? 1 : 0) > Q[o + BC]) column(x, cy0, cy1, PX.crit);
 			j = jb; ta = tb; ca = cb;
 		}
 	}
@@ -222,41 +235,44 @@
 	function drawUnder(r, d) {
 		var yt = laneTop(r, d) + LANE + r.streamH, ncol = cx1 - cx0, c;
 		var wy0 = dev(yt + 1), wy1 = dev(yt + WIRE - 1);
-		var w = r.wz[d], j = upperAt(w.E, w.X, w.n, 0, colT[0]);
-		for (c = 0; c < ncol && j < w.n; c++) {
-			var tb = colT[c + 1];
-			if (w.S[j] < tb) column(cx0 + c, wy0, wy1, PX.wire);
-			j = upperAt(w.E, w.X, w.n, j, tb);
+		var w = r.wz[d], j, dt = (colT[ncol] - colT[0]) / ncol, wd = cellLevel(w.cells, dt);
+		if (w.n && wd < 0) locate(w.Q, w.X, w.n, colT, ncol + 1, false, JB);
+		for (c = 0; c < ncol && w.n; c++) {
+			j = JB[c];
+			if (wd < 0 ? j < w.n && w.Q[2 * j] < colT[c + 1] : wireColumn(w, wd, colT[c], colT[c + 1]))
+				column(cx0 + c, wy0, wy1, PX.wire);
 		}
 		if (!(r.memPeak > 0)) return;
 		var my0 = dev(yt + WIRE), my1 = dev(yt + WIRE + MEM - 2), mh = my1 - my0 - Math.round(dpr);
 		rect(cx0, cx1, my0, my1, PX.memBack);
-		var m = r.mem[d], a = lowerAt(m.T, m.X, m.n, 0, colT[0]);
-		var h = r.hostMem ? r.hostMem[d] : null, ha = h ? lowerAt(h.T, h.X, h.n, 0, colT[0]) : 0;
+		var m = r.mem[d], h = r.hostMem ? r.hostMem[d] : null;
+		/* with many events a column, from their cells (memColumn), else from a search at
+		 * each column boundary */
+		var md = cellLevel(m.cells, dt), hd = h ? cellLevel(h.cells, dt) : -1;
+		if (md < 0) locate(m.Q, m.X, m.n, colT, ncol + 1, true, JB);
+		if (h && hd < 0) locate(h.Q, h.X, h.n, colT, ncol + 1, true, JH);
 		for (c = 0; c < ncol; c++) {
-			var b = lowerAt(m.T, m.X, m.n, a, colT[c + 1]), lvl = memMax(m, a, b);
+			var lvl = md < 0 ? memMax(m, JB[c], JB[c + 1]) : memColumn(m, md, colT[c], colT[c + 1]);
 			var hgt = Math.round(mh * lvl / r.memPeak);
 			if (hgt > 0) column(cx0 + c, my1 - hgt, my1, PX.mem);
-			a = b;
 			if (!h) continue;
 			/* the host's highest level in the column, a band over the GPU's (a pixel apart) */
-			var hb = lowerAt(h.T, h.X, h.n, ha, colT[c + 1]), up = Math.round(mh * memMax(h, ha, hb) / r.memPeak);
+			var up = Math.round(mh * (hd < 0 ? memMax(h, JH[c], JH[c + 1]) : memColumn(h, hd, colT[c], colT[c + 1])) / r.memPeak);
 			var base = my1 - hgt - (hgt > 0 ? Math.round(dpr) : 0);
 			if (up > 0) column(cx0 + c, Math.max(my0, base - up), base, PX.host);
-			ha = hb;
 		}
 	}
 
 	/* what is drawn on top of the pixels: per op in a lane that holds few, its label, its
 	 * outline when critical; the selection; the streams; the arrows; the requests */
 	function drawOpDetails(r, d) {
-		var z = r.bz[d], yt = laneTop(r, d), j0 = upper(z.E, 0, z.n, view.t0), j1 = lower(z.S, j0, z.n, view.t1);
+		var z = r.bz[d], yt = laneTop(r, d), j0 = busyFind(z, view.t0), j1 = lowerQ(z.Q, z.w, BS, j0, z.n, view.t1);
 		if (j1 - j0 > plotW() / 3) {
 			stats.aggregated += j1 - j0;
 			return;
 		}
 		for (var j = j0; j < j1; j++) {
-			var i = z.I[j], pair = isPairFirst(r, i), clipped = z.R && z.R[j] < 1 && busyClip(r, d, j);
+			var i = z.I[j], pair = isPairFirst(r, i), clipped = z.R && z.Q[j * z.w + BR] < 1 && busyClip(r, d, j);
 			for (var h = 0; h < (pair ? 2 : 1); h++, i++) {
 				var x0 = Math.max(LEFT, X(r.S[i])), x1 = Math.min(width - RIGHT, X(r.E[i]));
 				var yy = yt + (h ? LANE / 2 : 0), hh = pair ? LANE / 2 : LANE;
@@ -277,7 +293,7 @@
 	 * height, rounded down), so that they never paint over its hatched part; true when it
 	 * did (ctx saved). */
 	function busyClip(r, d, j) {
-		var z = r.bz[d], yt = laneTop(r, d), y1 = dev(yt + LANE), top = y1 - Math.floor(z.R[j] * (y1 - dev(yt)));
+		var z = r.bz[d], yt = laneTop(r, d), y1 = dev(yt + LANE), top = y1 - Math.floor(z.Q[j * z.w + BR] * (y1 - dev(yt)));
 		ctx.save();
 		ctx.beginPath();
 		ctx.rect(LEFT, top / dpr + off, plotW(), (y1 - top) / dpr);
@@ -294,8 +310,8 @@
 		ctx.fillStyle = SEL_C;
 		ctx.beginPath();
 		ctx.moveTo(xm - 5, yt - CRITH); ctx.lineTo(xm + 5, yt - CRITH); ctx.lineTo(xm, yt - 1); ctx.fill();
-		var z = r.bz[d], j = upper(z.E, 0, z.n, r.S[r.OV[i] === 2 ? i - 1 : i]);
-		var clipped = z.R && j < z.n && z.R[j] < 1 && busyClip(r, d, j);
+		var z = r.bz[d], j = busyFind(z, r.S[r.OV[i] === 2 ? i - 1 : i]);
+		var clipped = z.R && j < z.n && z.Q[j * z.w + BR] < 1 && busyClip(r, d, j);
 		outline(x0, x1, yy, hh, SEL_C);
 		if (clipped) ctx.restore();
 	}
@@ -408,19 +424,21 @@
 		stripPix.fill(PX.back);
 		runs.forEach(function (r, k) {
 			var y = k * BUBBLE, hgt = BUBBLE - 6, rs = r.origin / r.tick, re = rs + r.makespan;
-			var top = Math.round((y + 2) * s), hpx = Math.round(hgt * s), g = r.tot, q = 0, row, c;
+			var top = Math.round((y + 2) * s), hpx = Math.round(hgt * s), g = r.tot, Q = g.Q, row, c, q;
 			for (row = top; row < top + hpx; row++) stripPix.fill(PX.memBack, row * W + cx0, row * W + cx1);
-			/* the busy time of all devices before t, t never less than the last asked */
-			var at = function (t) {
-				q = upperAt(g.TT, g.X, g.n, q, t);
-				return q > 0 ? g.CA[q - 1] + g.NB[q - 1] * (t - g.TT[q - 1]) : 0;
-			};
-			var carry = 0, lastT = NaN, lastV = 0;
+			/* the busy time of all devices before each column boundary (within the run),
+			 * found in one pass of searches (locate()) */
+			for (c = 0; c <= ncol; c++) FT[c] = Math.min(Math.max(colT[c], rs), re);
+			locate(Q, g.X, g.n, FT, ncol + 1, false, JB);
+			for (c = 0; c <= ncol; c++) {
+				q = 3 * JB[c] - 3;
+				FV[c] = q >= 0 ? Q[q + 1] + Q[q + 2] * (FT[c] - Q[q]) : 0;
+			}
+			var carry = 0;
 			for (c = 0; c < ncol; c++) {
-				var ta = Math.max(colT[c], rs), tb = Math.min(colT[c + 1], re);
-				if (tb <= ta) continue;
-				var va = ta === lastT ? lastV : at(ta), vb = at(tb);
-				lastT = tb; lastV = vb;
+				var ta = FT[c], tb = FT[c + 1];
+				if (colT[c] >= re || colT[c + 1] <= rs || tb <= ta) continue;
+				var va = FV[c], vb = FV[c + 1];
 				var idle = 1 - (vb - va) / (r.p * (tb - ta));
 				idle = idle < 0 ? 0 : idle > 1 ? 1 : idle;
 				var want = idle * hpx, px = Math.round(want + carry);

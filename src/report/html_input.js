@@ -356,8 +356,8 @@
 				var y = laneTop(r, d), y0 = dev(y), y1 = dev(y + LANE);
 				if (y0 < 0 || y1 > H) continue;
 				var z = r.bz[d], ts = view.t0, te = view.t1;
-				var busy = busyAt(z, upper(z.E, 0, z.n, te), te) - busyAt(z, upper(z.E, 0, z.n, ts), ts);
-				var cover = coverAt(z, upper(z.E, 0, z.n, te), te) - coverAt(z, upper(z.E, 0, z.n, ts), ts);
+				var busy = busyAt(z, busyFind(z, te), te) - busyAt(z, busyFind(z, ts), ts);
+				var cover = coverAt(z, busyFind(z, te), te) - coverAt(z, busyFind(z, ts), ts);
 				out.push({run: k, device: d, x0: cx0, x1: cx1, y0: y0, y1: y1, share: busy / (te - ts), cover: cover / (te - ts)});
 			}
 		});
@@ -388,6 +388,14 @@
 	breakdown();
 	el("details").textContent = "No op selected. Focus the timeline and press an arrow key.";
 	fit();
+	/* A large page's drawing warmed up as it opens: the first frames run before the engine
+	 * has compiled their loops, at two or three times the cost of the later ones, so a few
+	 * views from the whole run down to single ops are drawn once (tens of ms, on a load of
+	 * seconds) that the first zoom is as quick as the rest. */
+	if (total >= 100000) {
+		for (var z = 1; z <= 8; z++) zoomAt(LEFT + plotW() * 0.4, 0.4);
+		fit();
+	}
 	window.ppsimView = {
 		ops: total, runs: runs.length, stats: stats, view: view, readyMs: performance.now() - began,
 		setWindow: setWindow, fit: fit, zoomAt: zoomAt, pan: pan, draw: draw, select: select,
