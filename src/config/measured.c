@@ -544,6 +544,13 @@ static int read_file(struct reader *r, uint32_t k, struct pp_error *err)
 		rc = measured_read_trace(r, k, &t, err);
 	} else if (t.len == 0) {
 		rc = measured_fail(r, err, k, 1, 1, "no measured ops: the file is empty");
+	} else if (memchr(t.buf, '\0', t.len < 4096 ? t.len : 4096) != NULL) {
+		/* a Perfetto protobuf trace (--trace=FILE.pftrace) begins with a packet, 0x0A */
+		rc = measured_fail(r, err, k, 1, 1,
+		                   t.buf[0] == '\x0a'
+		                           ? "a binary file, as a Perfetto protobuf trace is: replay "
+		                             "reads a trace as JSON (--trace=FILE.json) or a CSV"
+		                           : "a binary file: replay reads a trace as JSON or a CSV");
 	} else {
 		FILE *f = fmemopen(t.buf, t.len, "r");
 

@@ -277,8 +277,7 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 		return config_fail(c, "overlap_param_gather", err,
 		                   "needs a distributed optimizer (parameters are gathered only "
 		                   "when the optimizer is sharded)");
-	if (!k->grad_reduce_scatter && !k->distributed_optimizer &&
-	    config_is_set(c, "grad_reduce_scatter"))
+	if (!k->distributed_optimizer && config_is_set(c, "grad_reduce_scatter"))
 		return config_fail(c, "grad_reduce_scatter", err,
 		                   "needs a distributed optimizer (without one the gradients are "
 		                   "all-reduced whole anyway)");

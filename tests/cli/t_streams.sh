@@ -16,6 +16,7 @@ done <<'CASES'
 --tp-overlap=sideways|--tp-overlap 'sideways': must be 'default', 'none', 'bulk' or 'pipelined'
 --overlap-param-gather=yes|--overlap-param-gather 'yes': needs a distributed optimizer
 --grad-reduce-scatter=no|--grad-reduce-scatter 'no': needs a distributed optimizer
+--framework=deepspeed --distributed-optimizer=no --grad-reduce-scatter=yes|--grad-reduce-scatter 'yes': needs a distributed optimizer
 --framework=unknown|--framework 'unknown': unknown framework; known: megatron, nemo, deepspeed, torchtitan
 --framework=nemi|did you mean 'nemo'?
 --collective-efficiency=1.5|--collective-efficiency '1.5': must be a number from 0 to 1
