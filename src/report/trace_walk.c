@@ -226,15 +226,27 @@ static const char *kind_names(unsigned bits, char *buf, size_t n)
 	return buf;
 }
 
-/* Hands on one slice per stream for the op gathered in sp: from its first piece's start to
- * its last one's end, with how many pieces and how long they held the stream. */
+/* Hands on one slice per stream for the op gathered in sp (an overlapped pair's two ops
+ * together, whose pieces interleave on a stream: a slice each would overlap on one track):
+ * from its first piece's start to its last one's end, with how many pieces and how long they
+ * held the stream. */
 static void flush_op(struct stream_span *sp)
 {
+	const struct sim *s = sp->w->s;
 	char names[32], label[TRACE_NAME_MAX];
 
 	if (sp->op == SIZE_MAX)
 		return;
-	op_name(sp->w->s, sp->op, label, sizeof(label));
+	{
+		size_t n = op_name(s, sp->op, label, sizeof(label));
+
+		/* a pair: "F7+b3" (PyTorch's names give both ops the pair's one name) */
+		if ((s->sched->ops[sp->op].flags & OP_OVERLAP) &&
+		    s->config.trace_names != PP_TRACE_NAMES_TORCH && n + 1 < sizeof(label)) {
+			label[n++] = '+';
+			op_name(s, sp->op + 1, label + n, sizeof(label) - n);
+		}
+	}
 	for (int st = 0; st < STREAM_COUNT; st++) {
 		struct trace_comm c = {.d = sp->d,
 		                       .tid = TRACE_STREAM_TID(st),
@@ -260,10 +272,15 @@ static void flush_op(struct stream_span *sp)
 static void walk_piece(void *ctx, const struct report_piece *pc)
 {
 	struct stream_span *sp = ctx;
+	const struct sched *sc = sp->w->s->sched;
 	int st = (int)comm_kind_info((enum comm_kind)pc->kind)->stream;
+	size_t unit = pc->op;
 	char names[32];
 
-	if (pc->op != sp->op)
+	/* an overlapped pair's second op gathers with its first */
+	if (unit != SIZE_MAX && unit > sc->dev_start[sp->d] && (sc->ops[unit - 1].flags & OP_OVERLAP))
+		unit--;
+	if (unit != sp->op)
 		flush_op(sp);
 	if (pc->op == SIZE_MAX) {
 		/* a hooked piece: a slice of its own */
@@ -278,7 +295,7 @@ static void walk_piece(void *ctx, const struct report_piece *pc)
 		sp->slice(sp->ctx, &c);
 		return;
 	}
-	sp->op = pc->op;
+	sp->op = unit;
 	if (sp->n[st] == 0 || pc->start < sp->lo[st])
 		sp->lo[st] = pc->start;
 	if (sp->n[st] == 0 || pc->end > sp->hi[st])
