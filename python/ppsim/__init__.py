@@ -381,6 +381,8 @@ def simulate_replay(paths: Union[PathArg, Sequence[PathArg]], config: ConfigArg 
     files = [paths] if isinstance(paths, (str, bytes, os.PathLike)) else paths
     if not isinstance(files, (list, tuple)):
         raise TypeError("ppsim: paths must be a path or a list of paths, not %s" % kind(paths))
+    if not files:
+        raise PpsimError("ppsim: paths names no measured file")
     cpaths = [_path("paths' path", p) for p in files]
     wkeys = set(whatif_keys())
     whatif: Dict[str, Any] = {"schedule": schedule, "m": m, "v": v, "w_share": w_share,

@@ -200,9 +200,14 @@ static int replay(const char *name, const pp_config *c, const char *const *paths
 			return api_end(&k, -1);
 		}
 	if (n < 1 || nkeys < 0 || (flags & ~KEEP_ALL)) {
-		pp_fail(&k.e, PP_ERR_USAGE,
-		        "%s: n %d must be at least 1%s, flags 0x%x PP_KEEP_* bits", name, n,
-		        nkeys < 0 ? ", nkeys at least 0" : "", flags);
+		if (n < 1)
+			pp_fail(&k.e, PP_ERR_USAGE, "%s: no measured file (n %d, at least 1)", name,
+			        n);
+		else if (nkeys < 0)
+			pp_fail(&k.e, PP_ERR_USAGE, "%s: nkeys %d below 0", name, nkeys);
+		else
+			pp_fail(&k.e, PP_ERR_USAGE, "%s: flags 0x%x has bits no PP_KEEP_* names",
+			        name, flags);
 		return api_end(&k, -1);
 	}
 	if ((r = pp_malloc(sizeof(*r))) == NULL || (w = pp_malloc(sizeof(*w))) == NULL)

@@ -103,6 +103,8 @@ class Replay(unittest.TestCase):
             ppsim.replay(self.slow, without_slowest=1)
         with self.assertRaisesRegex(TypeError, "paths"):
             ppsim.replay(3)
+        with self.assertRaisesRegex(ppsim.PpsimError, "paths names no measured file"):
+            ppsim.replay([])
 
 
 class Calibrate(unittest.TestCase):

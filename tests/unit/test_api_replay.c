@@ -218,8 +218,13 @@ static void api_replay_whatif_refuses_in_a_library_users_words(void)
 	CU_ASSERT_STRING_EQUAL(err, "pp_replay_whatif: paths[1] is NULL");
 	CU_ASSERT_EQUAL(pp_replay_whatif(c, paths, 0, m, sixteen, 1, 0, &r, err, sizeof(err)),
 	                PP_E_INPUT);
-	CU_ASSERT_STRING_EQUAL(err, "pp_replay_whatif: n 0 must be at least 1, flags 0x0 "
-	                            "PP_KEEP_* bits");
+	CU_ASSERT_STRING_EQUAL(err, "pp_replay_whatif: no measured file (n 0, at least 1)");
+	CU_ASSERT_EQUAL(pp_replay_whatif(c, paths, 1, m, sixteen, -1, 0, &r, err, sizeof(err)),
+	                PP_E_INPUT);
+	CU_ASSERT_STRING_EQUAL(err, "pp_replay_whatif: nkeys -1 below 0");
+	CU_ASSERT_EQUAL(pp_replay_whatif(c, paths, 1, NULL, NULL, 0, 0x100, &r, err, sizeof(err)),
+	                PP_E_INPUT);
+	CU_ASSERT_STRING_EQUAL(err, "pp_replay_whatif: flags 0x100 has bits no PP_KEEP_* names");
 	CU_ASSERT_EQUAL(pp_replay_whatif(c, paths, 1, m, (const char *[]){NULL}, 1, 0, &r, err,
 	                                 sizeof(err)),
 	                PP_E_INPUT);
@@ -227,7 +232,7 @@ static void api_replay_whatif_refuses_in_a_library_users_words(void)
 	CU_ASSERT_PTR_NULL(r);
 	/* pp_replay names itself */
 	CU_ASSERT_EQUAL(pp_replay(c, paths, 0, 0, &r, err, sizeof(err)), PP_E_INPUT);
-	CU_ASSERT_STRING_EQUAL(err, "pp_replay: n 0 must be at least 1, flags 0x0 PP_KEEP_* bits");
+	CU_ASSERT_STRING_EQUAL(err, "pp_replay: no measured file (n 0, at least 1)");
 	pp_config_free(c);
 	unlink(slow);
 	unlink(one);
