@@ -26,6 +26,7 @@
 
 #include "base/numfmt.h"
 #include "formats.h"
+#include "trace_walk.h"
 
 /* The viewer and its style sheet, NULL-terminated lines (generated from html_*.js, html.css). */
 extern const char *const report_html_js[];
@@ -378,59 +379,41 @@ static size_t min_size(size_t a, size_t b)
 	return a < b ? a : b;
 }
 
-/* The stream spans write_streams gathers for one device: the span of the current op's own
- * pieces on each stream. */
+/* Where write_streams is in a device's spans: the writer, the run, whether one is written. */
 struct html_spans {
 	struct wbuf *w;
 	const struct sim *s;
-	size_t op;
-	bool any[STREAM_COUNT];
-	pp_time lo[STREAM_COUNT], hi[STREAM_COUNT];
 	bool first;
 };
 
-static void html_span(struct html_spans *h, int st, pp_time a, pp_time b)
+/* A stream slice of the trace's walk as a span of the page (stream, start, end): an op's (or an
+ * overlapped pair's) pieces on one stream, or a hooked piece; the exposed slice is the device's
+ * "end" past its "last". */
+static void html_span(void *ctx, const struct trace_comm *c)
 {
-	char *p = wbuf_reserve(h->w, 3 * NUMFMT_MAX + 4);
+	struct html_spans *h = ctx;
+	char *p;
 
+	if (c->what == TRACE_COMM_EXPOSED)
+		return;
+	p = wbuf_reserve(h->w, 3 * NUMFMT_MAX + 4);
 	if (!h->first)
 		*p++ = ',';
 	h->first = false;
-	p += numfmt_i64(p, st);
+	p += numfmt_i64(p, c->tid - TRACE_STREAM_TID(0));
 	*p++ = ',';
-	p += numfmt_ticks(p, a, h->s->cost->tick);
+	p += numfmt_ticks(p, c->start, h->s->cost->tick);
 	*p++ = ',';
-	p += numfmt_ticks(p, b, h->s->cost->tick);
+	p += numfmt_ticks(p, c->end, h->s->cost->tick);
 	wbuf_commit(h->w, p);
 }
 
-static void html_flush(struct html_spans *h)
+static void no_track(void *ctx, int d, int st, const char *name)
 {
-	for (int st = 0; st < STREAM_COUNT; st++)
-		if (h->any[st]) {
-			html_span(h, st, h->lo[st], h->hi[st]);
-			h->any[st] = false;
-		}
-	h->op = SIZE_MAX;
-}
-
-static void html_piece(void *ctx, const struct report_piece *pc)
-{
-	struct html_spans *h = ctx;
-	int st = (int)comm_kind_info((enum comm_kind)pc->kind)->stream;
-
-	if (pc->op != h->op)
-		html_flush(h);
-	if (pc->op == SIZE_MAX) {
-		html_span(h, st, pc->start, pc->end);
-		return;
-	}
-	h->op = pc->op;
-	if (!h->any[st] || pc->start < h->lo[st])
-		h->lo[st] = pc->start;
-	if (!h->any[st] || pc->end > h->hi[st])
-		h->hi[st] = pc->end;
-	h->any[st] = true;
+	(void)ctx;
+	(void)d;
+	(void)st;
+	(void)name;
 }
 
 /* Appends the numbers x[0..n-1] of a JSON array, after its '['. */
@@ -448,14 +431,17 @@ static void put_numbers(struct wbuf *w, const double *x, int n)
  * time by kind and its spans on the streams (one per op per stream over the op's own pieces,
  * one per hooked piece: stream, start, end), and the step taken apart.
  */
-static void write_streams(struct wbuf *w, const struct sim *s)
+static int write_streams(struct wbuf *w, const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
 	const struct step_breakdown *k = &m->breakdown;
+	struct trace_walk tw;
 	char num[32];
 
 	if (s->result->shapes == NULL && s->result->npieces == 0)
-		return;
+		return 0;
+	if (trace_walk_init(&tw, s) != 0)
+		return -1;
 	WBUF_LIT(w, ",\n\"streamNames\":[");
 	for (int st = 0; st < STREAM_COUNT; st++)
 		wbuf_printf(w, "%s\"%s\"", st ? "," : "",
@@ -466,7 +452,7 @@ static void write_streams(struct wbuf *w, const struct sim *s)
 	WBUF_LIT(w, "],\n\"streams\":[");
 	for (int d = 0; d < s->sched->p; d++) {
 		const struct device_metrics *dm = &m->devices[d];
-		struct html_spans h = {.w = w, .s = s, .op = SIZE_MAX, .first = true};
+		struct html_spans h = {.w = w, .s = s, .first = true};
 
 		if (d)
 			WBUF_LIT(w, ",\n");
@@ -479,13 +465,13 @@ static void write_streams(struct wbuf *w, const struct sim *s)
 		WBUF_LIT(w, "],\"comm\":[");
 		put_numbers(w, dm->comm, COMM_KINDS);
 		WBUF_LIT(w, "],\"spans\":[");
-		report_device_pieces(s, d, html_piece, &h);
-		html_flush(&h);
+		trace_walk_streams(&tw, d, no_track, html_span, &h);
 		WBUF_LIT(w, "]}");
 	}
+	trace_walk_release(&tw);
 	wbuf_char(w, ']');
 	if (!m->has_model)
-		return;
+		return 0;
 	wbuf_printf(w, ",\n\"breakdown\":{\"device\":%d,\"compute\":%s", k->device,
 	            REPORT_NUM(num, k->compute));
 	wbuf_printf(w, ",\"bubble\":%s", REPORT_NUM(num, k->bubble));
@@ -494,6 +480,7 @@ static void write_streams(struct wbuf *w, const struct sim *s)
 	wbuf_printf(w, "],\"optimizer\":%s", REPORT_NUM(num, k->optimizer));
 	wbuf_printf(w, ",\"other\":%s", REPORT_NUM(num, k->other));
 	wbuf_printf(w, ",\"step_time\":%s}", REPORT_NUM(num, m->step_time));
+	return 0;
 }
 
 /* Whether s's run offloads activations: has copies that move an amount. */
@@ -549,7 +536,7 @@ static void write_copies(struct wbuf *w, const struct sim *s, const struct quant
 }
 
 /* One run's object of window.PPSIM.runs. */
-static void write_run(FILE *out, const struct report_row *row, const struct html_quanta *hq)
+static int write_run(FILE *out, const struct report_row *row, const struct html_quanta *hq)
 {
 	const struct sim *s = row->sim;
 	const struct sched *sc = s->sched;
@@ -633,11 +620,15 @@ static void write_run(FILE *out, const struct report_row *row, const struct html
 	}
 	if (pieced(s))
 		wbuf_printf(&w, ",\n\"piece\":%zu", HTML_PIECE);
-	write_streams(&w, s);
+	if (write_streams(&w, s) != 0) {
+		wbuf_finish(&w);
+		return -1;
+	}
 	if (copies)
 		write_copies(&w, s, &q, &aq);
 	wbuf_char(&w, '}');
 	wbuf_finish(&w);
+	return 0;
 }
 
 /* The data block of a piece of run k's array `what` (a JSON array). */
@@ -925,7 +916,10 @@ static int write_page(FILE *out, const struct report_row *rows, int n,
 	for (int i = 0; i < n; i++) {
 		if (i > 0)
 			fputs(",\n", out);
-		write_run(out, &rows[i], &hq[i]);
+		if (write_run(out, &rows[i], &hq[i]) != 0) {
+			free(hq);
+			return -1;
+		}
 	}
 	fputc(']', out);
 	if (serve != NULL)

@@ -110,6 +110,14 @@
 		}
 		return a;
 	}
+	/* First index in [a, b) of sorted A whose value is above t. */
+	function upper(A, a, b, t) {
+		while (a < b) {
+			var h = (a + b) >>> 1;
+			if (A[h] <= t) a = h + 1; else b = h;
+		}
+		return a;
+	}
 	/* The same over records of w numbers, sorted by their number o: the first record in
 	 * [a, b) whose number o is above t (upperQ), at least t (lowerQ). A frame's searches read
 	 * records that hold together what it reads at a time (a busy interval's times, prefix sums

@@ -334,12 +334,44 @@
 			ctx.fillStyle = EXPOSED_C;
 			ctx.fillRect(X(v.last), y + 6, Math.max(1, X(v.end) - X(v.last)), 2);
 		}
+		if (!v.byStream) v.byStream = streamIndex(sp);
+		v.byStream.forEach(function (z, st) {
+			if (z.n === 0) return;
+			ctx.fillStyle = SCOLOR[st % SCOLOR.length];
+			/* a run of spans drawn as one bar: from the first in view, the spans that start
+			 * before the pixel after the run's end join it (one search per bar, not a pass over
+			 * every span: a run of experts holds millions) */
+			var i = upper(z.E, 0, z.n, view.t0), px = 1;
+			while (i < z.n && z.S[i] <= view.t1) {
+				var x0 = X(z.S[i]), end = z.E[i], j = i + 1;
+				/* j only grows, and the run's end with it, until no span joins */
+				for (;;) {
+					j = lower(z.S, j, z.n, T(X(end) + px));
+					if (z.E[j - 1] <= end) break;
+					end = z.E[j - 1];
+				}
+				ctx.fillRect(x0, y + 2 * (st % 3), Math.max(px, X(end) - x0), 2);
+				i = j;
+			}
+		});
+	}
+
+	/* A device's stream spans [stream, start, end, ...] by stream, each in time order: S the
+	 * starts and E the ends (a stream's spans never overlap: its pieces run one at a time, and
+	 * an overlapped pair's make one span), so both are sorted. */
+	function streamIndex(sp) {
+		var by = [];
 		for (var i = 0; i < sp.length; i += 3) {
-			if (sp[i + 2] < view.t0 || sp[i + 1] > view.t1) continue;
-			ctx.fillStyle = SCOLOR[sp[i] % SCOLOR.length];
-			var x0 = X(sp[i + 1]), x1 = X(sp[i + 2]);
-			ctx.fillRect(x0, y + 2 * (sp[i] % 3), Math.max(1, x1 - x0), 2);
+			var st = sp[i];
+			while (by.length <= st) by.push([]);
+			by[st].push(i);
 		}
+		return by.map(function (list) {
+			list.sort(function (a, b) { return sp[a + 1] - sp[b + 1]; });
+			var z = {n: list.length, S: new Float64Array(list.length), E: new Float64Array(list.length)};
+			list.forEach(function (at, k) { z.S[k] = sp[at + 1]; z.E[k] = sp[at + 2]; });
+			return z;
+		});
 	}
 
 	/* An arrow from each transfer in view to its consumer, while at most ARROWS are in view;
