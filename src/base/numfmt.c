@@ -9,7 +9,6 @@
 #include "numfmt.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -398,65 +397,4 @@ size_t numfmt_ticks(char *buf, pp_time t, int64_t tick)
 		}
 	}
 	return numfmt_shortest(buf, pp_time_to_units(t, tick));
-}
-
-void wbuf_init(struct wbuf *w, FILE *out)
-{
-	w->out = out;
-	w->n = 0;
-	w->buf = malloc(WBUF_SIZE);
-	w->cap = WBUF_SIZE;
-	if (w->buf == NULL) {
-		w->buf = w->small;
-		w->cap = sizeof(w->small);
-	}
-}
-
-void wbuf_finish(struct wbuf *w)
-{
-	wbuf_flush(w);
-	if (w->buf != w->small)
-		free(w->buf);
-	w->buf = w->small;
-	w->cap = sizeof(w->small);
-}
-
-void wbuf_flush(struct wbuf *w)
-{
-	if (w->n > 0)
-		fwrite(w->buf, 1, w->n, w->out);
-	w->n = 0;
-}
-
-void wbuf_write_long(struct wbuf *w, const char *s, size_t n)
-{
-	wbuf_flush(w);
-	if (n < w->cap) {
-		memcpy(w->buf, s, n);
-		w->n = n;
-	} else {
-		fwrite(s, 1, n, w->out);
-	}
-}
-
-void wbuf_printf(struct wbuf *w, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(w->buf + w->n, w->cap - w->n, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n < w->cap - w->n) {
-		w->n += n > 0 ? (size_t)n : 0;
-		return;
-	}
-	/* it did not fit: again after a flush, or straight to the stream */
-	wbuf_flush(w);
-	va_start(ap, fmt);
-	if ((size_t)n < w->cap)
-		w->n = (size_t)vsnprintf(w->buf, w->cap, fmt, ap);
-	else
-		vfprintf(w->out, fmt, ap);
-	va_end(ap);
 }

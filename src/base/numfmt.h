@@ -11,9 +11,9 @@
  * Each function writes into buf, which holds at least NUMFMT_MAX bytes, a NUL-terminated text,
  * and returns its length.
  *
- * The writer holds its bytes in its own buffer and hands them to its stream a block at a time,
- * so a writer of millions of numbers makes no call to the C library per number. Write errors
- * are the stream's: a writer checks ferror once it flushed. Nothing is allocated.
+ * The writer (struct wbuf, src/base/wbuf.c) holds its bytes in its own buffer and hands them to
+ * its stream a block at a time, so a writer of millions of numbers makes no call to the C
+ * library per number. Write errors are the stream's: a writer checks ferror once it finished.
  */
 #ifndef PPSIM_NUMFMT_H
 #define PPSIM_NUMFMT_H
@@ -59,26 +59,42 @@ size_t numfmt_ticks(char *buf, pp_time t, int64_t tick);
  * Bytes a writer holds before it hands them to its stream: a quarter of a megabyte, so that a
  * file gets few, large writes (the kernel zeroes the page cache's pages that a write covers only
  * in part, which made a trace written 16 KiB at a time a fifth slower). A writer that cannot
- * have them holds
- * WBUF_SMALL bytes of its own instead, and writes the same bytes.
+ * have them holds WBUF_SMALL bytes of its own instead, and writes the same bytes.
+ *
+ * A writer that fills its buffer more than once (an output larger than WBUF_SIZE) writes on a
+ * thread of its own from then on (struct wbuf_writer): the buffer it filled goes to that thread,
+ * which copies it into the stream (the kernel's copy into the page cache, a third to a half of a
+ * large trace's time), while the writer fills a second buffer; a flush waits for the thread only
+ * when the buffer before is still being written. Smaller outputs, and a writer that cannot
+ * start the thread, write in the calling thread as before: the bytes are the same either way.
+ * The stream is the thread's until wbuf_finish (or wbuf_sync): nothing else may write to it.
  */
 #define WBUF_SIZE  ((size_t)1 << 18)
 #define WBUF_SMALL ((size_t)4096)
+
+struct wbuf_writer; /* the writing thread, its second buffer and their handover (numfmt.c) */
 
 struct wbuf {
 	FILE *out;  /* the stream it writes to */
 	char *buf;  /* WBUF_SIZE bytes, or small */
 	size_t n;   /* bytes held */
 	size_t cap; /* the size of buf */
+	struct wbuf_writer *writer; /* once the writer writes on a thread of its own, else NULL */
+	int flushes; /* buffers handed to the stream so far */
 	char small[WBUF_SMALL];
 };
 
 /* Starts a writer on out, holding nothing; wbuf_finish ends it. */
 void wbuf_init(struct wbuf *w, FILE *out);
-/* Hands what w holds to its stream and frees its buffer. */
+/* Hands what w holds to its stream, waits until the stream has it, stops its thread and frees
+ * its buffers. */
 void wbuf_finish(struct wbuf *w);
+/* Waits until w's stream has every byte handed to it (wbuf_flush), so that the caller may write
+ * to the stream itself; the writer goes on as before. */
+void wbuf_sync(struct wbuf *w);
 
-/* Hands what w holds to its stream (fwrite; an error stays on the stream). */
+/* Hands what w holds to its stream (fwrite; an error stays on the stream), on its thread when
+ * it has one. */
 void wbuf_flush(struct wbuf *w);
 /* Appends the n bytes at s, through the stream when they do not fit the buffer. */
 void wbuf_write_long(struct wbuf *w, const char *s, size_t n);

@@ -167,20 +167,34 @@ static uint64_t msgs_misses(struct quantum q, const struct msg_record *g, size_t
 	return bad;
 }
 
-/* g with the greatest common divisor of the start and end of the n ops' times at t, or of the
- * n messages at msg (one of them NULL): blocks that g already divides are checked in one go,
- * the others number by number. */
+static uint64_t numbers_misses(struct quantum q, const int64_t *x, size_t n)
+{
+	uint64_t bad = 0;
+
+	for (size_t k = 0; k < n; k++)
+		bad |= quantum_misses(&q, x[k]);
+	return bad;
+}
+
+/* g with the greatest common divisor of the start and end of the n ops' times at t, of the n
+ * messages at msg, or of the n numbers at x (two of them NULL): blocks that g already divides
+ * are checked in one go, the others number by number. */
 #define QUANTA_BLOCK 512
 static void gcd_with_spans(struct quantum *g, const struct op_time *t,
-                           const struct msg_record *msg, size_t n)
+                           const struct msg_record *msg, const int64_t *x, size_t n)
 {
 	for (size_t a = 0; a < n; a += QUANTA_BLOCK) {
 		size_t b = n - a < QUANTA_BLOCK ? n - a : QUANTA_BLOCK;
 
-		if (g->q != 0 &&
-		    (t != NULL ? times_misses(*g, t + a, b) : msgs_misses(*g, msg + a, b)) == 0)
+		if (g->q != 0 && (t != NULL     ? times_misses(*g, t + a, b)
+		                  : msg != NULL ? msgs_misses(*g, msg + a, b)
+		                                : numbers_misses(*g, x + a, b)) == 0)
 			continue;
 		for (size_t k = a; k < a + b; k++) {
+			if (x != NULL) {
+				gcd_with(g, x[k]);
+				continue;
+			}
 			gcd_with(g, t != NULL ? t[k].start : msg[k].start);
 			gcd_with(g, t != NULL ? t[k].end : msg[k].end);
 		}
@@ -210,10 +224,10 @@ static int quanta(const struct sim *s, struct quantum *time_q, struct quantum *a
 
 	if (seen == NULL)
 		return -1;
-	gcd_with_spans(&g, r->times, NULL, sc->nops);
+	gcd_with_spans(&g, r->times, NULL, NULL, sc->nops);
 	for (size_t i = 0; r->inner != NULL && i < sc->nops; i++)
 		gcd_with(&g, r->inner[i]);
-	gcd_with_spans(&g, NULL, r->msgs, r->nmsgs);
+	gcd_with_spans(&g, NULL, r->msgs, NULL, r->nmsgs);
 	for (size_t i = 0; i < sc->nops; i++)
 		seen[(size_t)sc->ops[i].kind * (size_t)sc->S + sc->ops[i].stage] = 1;
 	for (size_t k = 0; k < kinds; k++)
@@ -342,8 +356,7 @@ static struct quantum slack_quantum(const struct sim *s)
 {
 	struct quantum g = {0, 0, 0, 0};
 
-	for (size_t i = 0; i < s->sched->nops; i++)
-		gcd_with(&g, s->slack[i]);
+	gcd_with_spans(&g, NULL, NULL, s->slack, s->sched->nops);
 	return g.q > 0 ? g : quantum_of(1);
 }
 

@@ -47,6 +47,7 @@ static void write_metadata(struct wbuf *w, const struct trace_walk *tw)
 		            "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
 		            sep, d);
 		wbuf_flush(w);
+		wbuf_sync(w);
 		report_json_text(w->out, label);
 		wbuf_printf(w,
 		            "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,"

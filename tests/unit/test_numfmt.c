@@ -252,6 +252,95 @@ static void wbuf_writes_every_piece_in_order(void)
 	}
 }
 
+/* An output of several buffers goes through the writer's own thread (w.writer set) and comes
+ * out as written, in order: rows, pieces longer than a buffer (written past it), a printf longer
+ * than a buffer, and bytes the caller writes to the stream itself after wbuf_sync. */
+static void wbuf_writes_large_outputs_in_order_on_its_thread(void)
+{
+	static struct wbuf w;
+	size_t longest = WBUF_SIZE + WBUF_SIZE / 3, cap = 32 * WBUF_SIZE, want_n = 0;
+	char *lng = malloc(longest + 1), *want = malloc(cap), *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	bool threaded = false;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(lng);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (size_t i = 0; i < longest; i++)
+		lng[i] = (char)('a' + i % 26);
+	lng[longest] = '\0';
+	wbuf_init(&w, f);
+	for (int i = 0; i < 300000; i++) {
+		char num[NUMFMT_MAX];
+		size_t n = numfmt_i64(num, (int64_t)i * 7919 - 5);
+
+		wbuf_i64(&w, (int64_t)i * 7919 - 5);
+		wbuf_char(&w, ';');
+		if (want_n + n + 2 * longest + 16 > cap)
+			break; /* the test's own bound: cannot happen with these sizes */
+		memcpy(want + want_n, num, n);
+		want[want_n + n] = ';';
+		want_n += n + 1;
+		threaded |= w.writer != NULL;
+		if (i == 100000 || i == 200000) {
+			wbuf_put(&w, lng, longest);
+			memcpy(want + want_n, lng, longest);
+			want_n += longest;
+		}
+		if (i == 150000) {
+			wbuf_printf(&w, "<%s>", lng);
+			want[want_n++] = '<';
+			memcpy(want + want_n, lng, longest);
+			want_n += longest;
+			want[want_n++] = '>';
+			wbuf_flush(&w);
+			wbuf_sync(&w);
+			fputs("(own)", f);
+			memcpy(want + want_n, "(own)", 5);
+			want_n += 5;
+		}
+	}
+	wbuf_finish(&w);
+	CU_ASSERT_TRUE(threaded);
+	CU_ASSERT_PTR_NULL(w.writer);
+	fclose(f);
+	CU_ASSERT_FATAL(want_n <= cap);
+	CU_ASSERT_EQUAL(len, want_n);
+	CU_ASSERT_TRUE(len == want_n && memcmp(text, want, len) == 0);
+	free(text);
+	free(want);
+	free(lng);
+}
+
+/* An output whose second buffer is handed over by wbuf_finish itself: finish starts the thread
+ * then, and still waits for it, so that the stream holds every byte when it returns. */
+static void wbuf_finish_waits_for_the_thread_it_starts(void)
+{
+	static struct wbuf w;
+	static char piece[1000];
+	char *text = NULL;
+	size_t len = 0, n = WBUF_SIZE + WBUF_SIZE / 2, at = 0;
+	FILE *f = open_memstream(&text, &len);
+	bool ok = true;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (size_t i = 0; i < sizeof(piece); i++)
+		piece[i] = (char)('A' + i % 23);
+	wbuf_init(&w, f);
+	for (at = 0; at + sizeof(piece) <= n; at += sizeof(piece))
+		wbuf_put(&w, piece, sizeof(piece));
+	CU_ASSERT_PTR_NULL(w.writer); /* one buffer handed over so far */
+	wbuf_finish(&w);
+	CU_ASSERT_PTR_NULL(w.writer);
+	fclose(f);
+	CU_ASSERT_EQUAL(len, at);
+	for (size_t k = 0; k + sizeof(piece) <= len && ok; k += sizeof(piece))
+		ok = memcmp(text + k, piece, sizeof(piece)) == 0;
+	CU_ASSERT_TRUE(ok && len == at);
+	free(text);
+}
+
 static const struct unit_test tests[] = {
         UNIT_TEST(numfmt_g_is_printf_g_for_every_precision),
         UNIT_TEST(numfmt_shortest_is_what_the_writers_printed),
@@ -261,6 +350,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(numfmt_ticks_reads_back_as_the_double_the_writers_printed),
         UNIT_TEST(numfmt_writes_integers_whole),
         UNIT_TEST(wbuf_writes_every_piece_in_order),
+        UNIT_TEST(wbuf_writes_large_outputs_in_order_on_its_thread),
+        UNIT_TEST(wbuf_finish_waits_for_the_thread_it_starts),
         {NULL, NULL},
 };
 
