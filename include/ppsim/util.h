@@ -207,5 +207,13 @@ struct pp_thread pp_thread_of(void *(*fn)(void *), void *arg);
  * starter's locale. Returns pthread_create's status.
  */
 int pp_thread_create(pthread_t *thread, const struct pp_thread *start);
+/*
+ * Runs fn on each of the jobs elements of size bytes from args at once (at most 8): the first in
+ * the calling thread, the others each on a thread of its own (pp_thread_create), and returns
+ * when all have ended. An element whose thread cannot start is left out, so fn must take its
+ * work from what the threads share (a counter of work items claimed, say), never from its
+ * element alone.
+ */
+void pp_threads(int jobs, void *(*fn)(void *), void *args, size_t size);
 
 #endif

@@ -294,3 +294,25 @@ int pp_thread_create(pthread_t *thread, const struct pp_thread *start)
 {
 	return pthread_create(thread, NULL, thread_main, (void *)start);
 }
+
+/* Most threads pp_threads runs fn on. */
+#define PP_MAX_THREADS 8
+
+void pp_threads(int jobs, void *(*fn)(void *), void *args, size_t size)
+{
+	pthread_t threads[PP_MAX_THREADS];
+	struct pp_thread start[PP_MAX_THREADS];
+	bool started[PP_MAX_THREADS] = {false};
+
+	if (jobs > PP_MAX_THREADS)
+		jobs = PP_MAX_THREADS;
+	/* each start stays put until its thread has read it */
+	for (int t = 1; t < jobs; t++) {
+		start[t] = pp_thread_of(fn, (char *)args + (size_t)t * size);
+		started[t] = pp_thread_create(&threads[t], &start[t]) == 0;
+	}
+	fn(args);
+	for (int t = 1; t < jobs; t++)
+		if (started[t])
+			pthread_join(threads[t], NULL);
+}

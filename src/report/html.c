@@ -26,6 +26,7 @@
 
 #include "base/numfmt.h"
 #include "formats.h"
+#include "html_quanta.h"
 #include "trace_walk.h"
 
 /* The viewer and its style sheet, NULL-terminated lines (generated from html_*.js, html.css). */
@@ -76,178 +77,6 @@ static void write_title(FILE *out, const struct report_row *row)
 	fprintf(out, "  p=%d v=%d m=%d  makespan %s %s  bubble_ratio %.4f", s->sched->p,
 	        s->sched->v, s->sched->m, REPORT_NUM(num, s->frame.makespan), s->cost->time_unit,
 	        s->frame.bubble_ratio);
-}
-
-/*
- * Division by a quantum of numbers it divides, as a multiplication: q = odd 2^shift, and x / q
- * is (x / 2^shift) times the inverse of odd modulo 2^64 when q divides x (Granlund and
- * Montgomery), which also tells whether it does. A page divides a few numbers an op by the
- * quanta, and a 64-bit division takes tens of cycles.
- */
-struct quantum {
-	int64_t q;
-	int shift;
-	uint64_t inv, most; /* odd's inverse; the largest multiple of it divided, UINT64_MAX / odd */
-};
-
-static struct quantum quantum_of(int64_t q)
-{
-	struct quantum d = {q, 0, 0, 0};
-	uint64_t odd;
-
-	while ((d.q >> d.shift & 1) == 0)
-		d.shift++;
-	odd = (uint64_t)d.q >> d.shift;
-	d.inv = odd; /* right to 3 bits for odd; each step doubles them */
-	for (int k = 0; k < 5; k++)
-		d.inv *= 2 - odd * d.inv;
-	d.most = UINT64_MAX / odd;
-	return d;
-}
-
-/* Whether q divides x; if so |x| / q in *quotient. */
-static bool quantum_divides(const struct quantum *d, int64_t x, uint64_t *quotient)
-{
-	uint64_t m = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
-
-	if ((m & (((uint64_t)1 << d->shift) - 1)) != 0)
-		return false;
-	*quotient = (m >> d->shift) * d->inv;
-	return *quotient <= d->most;
-}
-
-/* x / q for x that q divides. */
-static inline int64_t quantum_div(const struct quantum *d, int64_t x)
-{
-	uint64_t u = 0;
-	bool divides = quantum_divides(d, x, &u);
-
-	assert(divides);
-	(void)divides;
-	return x < 0 ? -(int64_t)u : (int64_t)u;
-}
-
-/* The greatest common divisor of g's quantum and x, as g (a division only when it changes);
- * g's q is 0 until a number other than 0 comes. */
-static void gcd_with(struct quantum *g, int64_t x)
-{
-	uint64_t u;
-
-	if (x != 0 && (g->q == 0 || !quantum_divides(g, x, &u)))
-		*g = quantum_of(pp_gcd64(g->q, x));
-}
-
-/* Bits other than 0 when q does not divide x: quantum_divides without a branch, so that a pass
- * over many numbers runs at the speed of memory. */
-static inline uint64_t quantum_misses(const struct quantum *d, int64_t x)
-{
-	uint64_t m = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
-
-	return (m & (((uint64_t)1 << d->shift) - 1)) |
-	       (uint64_t)((m >> d->shift) * d->inv > d->most);
-}
-
-/* Bits other than 0 when q does not divide the start or end of one of the n ops' times at t,
- * or of the n messages at g: quantum_misses over them, the quantum in registers. */
-static uint64_t times_misses(struct quantum q, const struct op_time *t, size_t n)
-{
-	uint64_t bad = 0;
-
-	for (size_t k = 0; k < n; k++)
-		bad |= quantum_misses(&q, t[k].start) | quantum_misses(&q, t[k].end);
-	return bad;
-}
-
-static uint64_t msgs_misses(struct quantum q, const struct msg_record *g, size_t n)
-{
-	uint64_t bad = 0;
-
-	for (size_t k = 0; k < n; k++)
-		bad |= quantum_misses(&q, g[k].start) | quantum_misses(&q, g[k].end);
-	return bad;
-}
-
-static uint64_t numbers_misses(struct quantum q, const int64_t *x, size_t n)
-{
-	uint64_t bad = 0;
-
-	for (size_t k = 0; k < n; k++)
-		bad |= quantum_misses(&q, x[k]);
-	return bad;
-}
-
-/* g with the greatest common divisor of the start and end of the n ops' times at t, of the n
- * messages at msg, or of the n numbers at x (two of them NULL): blocks that g already divides
- * are checked in one go, the others number by number. */
-#define QUANTA_BLOCK 512
-static void gcd_with_spans(struct quantum *g, const struct op_time *t,
-                           const struct msg_record *msg, const int64_t *x, size_t n)
-{
-	for (size_t a = 0; a < n; a += QUANTA_BLOCK) {
-		size_t b = n - a < QUANTA_BLOCK ? n - a : QUANTA_BLOCK;
-
-		if (g->q != 0 && (t != NULL     ? times_misses(*g, t + a, b)
-		                  : msg != NULL ? msgs_misses(*g, msg + a, b)
-		                                : numbers_misses(*g, x + a, b)) == 0)
-			continue;
-		for (size_t k = a; k < a + b; k++) {
-			if (x != NULL) {
-				gcd_with(g, x[k]);
-				continue;
-			}
-			gcd_with(g, t != NULL ? t[k].start : msg[k].start);
-			gcd_with(g, t != NULL ? t[k].end : msg[k].end);
-		}
-	}
-}
-
-/*
- * The quanta of a run's data: the greatest common divisor of every time the page is sent (gaps,
- * durations, message delays after their producer and transfer times), and of every activation
- * change, so that the page gets small integers (1 for most runs of abstract units).
- *
- * A device's gaps and durations are the differences of the sequence 0, its first op's start,
- * then each op's end or start and the latest end before it: they have the greatest common
- * divisor of the times themselves (what divides the differences divides their sums, the
- * times, and what divides the times divides their differences). So do a message's delay and
- * transfer time with its producer's end, its start and its end. The quanta are then those of
- * every op's start and end, every message's start and end and every inner time, read in
- * order; an op's activation change is its stage's and kind's, taken once for each that occurs.
- */
-static int quanta(const struct sim *s, struct quantum *time_q, struct quantum *act_q)
-{
-	const struct sched *sc = s->sched;
-	const struct result *r = s->result;
-	struct quantum g = {0, 0, 0, 0}, a = {0, 0, 0, 0};
-	size_t kinds = 4 * (size_t)sc->S;
-	unsigned char *seen = pp_calloc(kinds, 1);
-
-	if (seen == NULL)
-		return -1;
-	gcd_with_spans(&g, r->times, NULL, NULL, sc->nops);
-	for (size_t i = 0; r->inner != NULL && i < sc->nops; i++)
-		gcd_with(&g, r->inner[i]);
-	gcd_with_spans(&g, NULL, r->msgs, NULL, r->nmsgs);
-	for (size_t i = 0; i < sc->nops; i++)
-		seen[(size_t)sc->ops[i].kind * (size_t)sc->S + sc->ops[i].stage] = 1;
-	for (size_t k = 0; k < kinds; k++)
-		if (seen[k]) {
-			struct op op = {.stage = (unsigned)(k % (size_t)sc->S),
-			                .kind = (unsigned)(k / (size_t)sc->S)};
-
-			gcd_with(&a, sched_act_change(&op, s->cost->act, s->cost->act_w));
-		}
-	free(seen);
-	/* activation offload's copies (only they carry an amount) */
-	for (size_t k = 0; k < r->npieces; k++)
-		if (r->pieces[k].amount != 0) {
-			gcd_with(&g, r->pieces[k].start);
-			gcd_with(&g, r->pieces[k].end - r->pieces[k].start);
-			gcd_with(&a, r->pieces[k].amount);
-		}
-	*time_q = g.q > 0 ? g : quantum_of(1);
-	*act_q = a.q > 0 ? a : quantum_of(1);
-	return 0;
 }
 
 /*
@@ -347,31 +176,6 @@ static void write_msgs(struct wbuf *w, const struct sim *s, const struct quantum
 			*p++ = '\n';
 		wbuf_commit(w, p);
 	}
-}
-
-/* The quantum of s's slacks (s->slack, not NULL): their greatest common divisor, which the
- * page's "slackTick" gives a time unit of; a run with no slack anywhere takes quanta of a
- * tick. */
-static struct quantum slack_quantum(const struct sim *s)
-{
-	struct quantum g = {0, 0, 0, 0};
-
-	gcd_with_spans(&g, NULL, NULL, s->slack, s->sched->nops);
-	return g.q > 0 ? g : quantum_of(1);
-}
-
-/* The quanta of a run's page: its times', its activation changes' and its slacks'. */
-struct html_quanta {
-	struct quantum q, aq, slack;
-};
-
-/* hq of s, taken once for its data and its pieces. Returns 0, or -1 when out of memory. */
-static int run_quanta(const struct sim *s, struct html_quanta *hq)
-{
-	if (quanta(s, &hq->q, &hq->aq) != 0)
-		return -1;
-	hq->slack = s->slack != NULL ? slack_quantum(s) : quantum_of(1);
-	return 0;
 }
 
 /* The slacks of ops [a, b) of s in quanta g. */
@@ -890,7 +694,7 @@ static int write_page(FILE *out, const struct report_row *rows, int n,
 	if (hq == NULL)
 		return -1;
 	for (int i = 0; i < n; i++)
-		if (run_quanta(rows[i].sim, &hq[i]) != 0) {
+		if (html_quanta_of(rows[i].sim, &hq[i]) != 0) {
 			free(hq);
 			return -1;
 		}

@@ -19,6 +19,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,14 +427,75 @@ static void survey(const struct sim *s, const struct by_device *msgs, double sta
 	}
 }
 
-/* Draws one simulation's block whose top is at y, its transfers sorted in msgs; 0, or -1 out
- * of memory. */
+/* A block's rows: where they go, and for the threads that draw them, the next device to take
+ * and each row's text (open_memstream) and status. */
+struct block_rows {
+	const struct sim *s;
+	const struct by_device *msgs;
+	int y;
+	double start, scale;
+	atomic_int next;
+	struct row_text {
+		char *text;
+		size_t len;
+		int rc;
+	} *row; /* [p], or NULL: each row straight into the output */
+};
+
+/* Draws device d's row of block b: its label, idle ground, ops and transfers. Returns 0, or -1
+ * out of memory. */
+static int draw_row(FILE *out, const struct block_rows *b, int d)
+{
+	const struct sim *s = b->s;
+	const struct sched *sc = s->sched;
+	double origin = pp_time_to_units(s->frame.origin, s->cost->tick);
+	int row = b->y + TITLE + d * (LANE + WIRE + GAP);
+	struct lane ops = op_lane(s, d, b->start, b->scale);
+	struct lane wire = msg_lane(s, b->msgs, d, b->start, b->scale);
+	char label[96];
+
+	report_device_label(sc, d, label, sizeof(label));
+	fprintf(out,
+	        "<text x=\"%d\" y=\"%d\" class=\"device\">%s</text>\n"
+	        "<rect class=\"idle\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"/>\n",
+	        LEFT - 8, row + 13, label, LEFT + (origin - b->start) * b->scale, row,
+	        s->frame.makespan * b->scale, LANE);
+	if (draw_lane(out, &ops, row, LANE) != 0 ||
+	    draw_lane(out, &wire, row + LANE + 1, WIRE - 2) != 0)
+		return -1;
+	return 0;
+}
+
+/* A thread's share of a block's rows: each device it takes, into a text of its own. */
+static void *draw_rows(void *arg)
+{
+	struct block_rows *b = *(struct block_rows **)arg;
+
+	for (int d; (d = atomic_fetch_add(&b->next, 1)) < b->s->sched->p;) {
+		struct row_text *t = &b->row[d];
+		FILE *f = open_memstream(&t->text, &t->len);
+
+		t->rc = f == NULL ? -1 : draw_row(f, b, d);
+		if (f != NULL && fclose(f) != 0)
+			t->rc = -1;
+	}
+	return NULL;
+}
+
+/* How many ops a block has before its rows are drawn on two threads. */
+#define ROWS_THREADED ((size_t)1 << 16)
+
+/* Draws one simulation's block whose top is at y, its transfers sorted in msgs: its rows on two
+ * threads when it is large, each into a text of its own, then written in order. Returns 0, or
+ * -1 out of memory. */
 static int draw_block(FILE *out, const struct sim *s, const struct by_device *msgs, int y,
                        double start, double scale)
 {
 	const struct sched *sc = s->sched;
-	double origin = pp_time_to_units(s->frame.origin, s->cost->tick);
-	char label[96], num[32];
+	struct block_rows b = {.s = s, .msgs = msgs, .y = y, .start = start, .scale = scale};
+	struct block_rows *each[2] = {&b, &b};
+	char num[32];
+	int rc = 0;
 
 	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"title\">", LEFT, y + 17);
 	report_xml_text(out,
@@ -441,22 +503,23 @@ static int draw_block(FILE *out, const struct sim *s, const struct by_device *ms
 	fprintf(out, "  p=%d v=%d m=%d  makespan %s %s  bubble_ratio %.4f</text>\n", sc->p, sc->v,
 	        sc->m, REPORT_NUM(num, s->frame.makespan), s->cost->time_unit,
 	        s->frame.bubble_ratio);
-	for (int d = 0; d < sc->p; d++) {
-		int row = y + TITLE + d * (LANE + WIRE + GAP);
-		struct lane ops = op_lane(s, d, start, scale);
-		struct lane wire = msg_lane(s, msgs, d, start, scale);
-
-		report_device_label(sc, d, label, sizeof(label));
-		fprintf(out,
-		        "<text x=\"%d\" y=\"%d\" class=\"device\">%s</text>\n"
-		        "<rect class=\"idle\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"/>\n",
-		        LEFT - 8, row + 13, label, LEFT + (origin - start) * scale, row,
-		        s->frame.makespan * scale, LANE);
-		if (draw_lane(out, &ops, row, LANE) != 0 ||
-		    draw_lane(out, &wire, row + LANE + 1, WIRE - 2) != 0)
-			return -1;
+	if (sc->nops < ROWS_THREADED || sc->p < 2 ||
+	    (b.row = pp_calloc((size_t)sc->p, sizeof(*b.row))) == NULL) {
+		for (int d = 0; d < sc->p && rc == 0; d++)
+			rc = draw_row(out, &b, d);
+		return rc;
 	}
-	return 0;
+	atomic_init(&b.next, 0);
+	pp_threads(2, draw_rows, each, sizeof(each[0]));
+	for (int d = 0; d < sc->p; d++) {
+		if (b.row[d].rc != 0)
+			rc = -1;
+		else if (rc == 0)
+			fwrite(b.row[d].text, 1, b.row[d].len, out);
+		free(b.row[d].text);
+	}
+	free(b.row);
+	return rc;
 }
 
 /* The time axis below the blocks, span units from start, a tick every step. */

@@ -168,13 +168,6 @@ struct sched_array {
 int sched_arrays_new(const struct sched_array *a, size_t n, struct pp_error *err);
 void sched_arrays_free(const struct sched_array *a, size_t n);
 
-/*
- * Runs fn on each of the jobs elements of size bytes from args at once: the first in the
- * calling thread, the others each on a thread of its own (pp_thread_create), and returns when
- * all have ended. An element whose thread cannot start is left out, so fn must take its work
- * from what the threads share (struct sched_variants), never from its element alone.
- */
-void sched_threads(int jobs, void *(*fn)(void *), void *args, size_t size);
 
 /*
  * The variants of a greedy generator (zb-auto's eight passes, zbv-auto's four chains of

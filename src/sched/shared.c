@@ -99,28 +99,6 @@ void sched_arrays_free(const struct sched_array *a, size_t n)
 	}
 }
 
-/* Most threads a generator runs its passes on. */
-#define SCHED_MAX_THREADS 8
-
-void sched_threads(int jobs, void *(*fn)(void *), void *args, size_t size)
-{
-	pthread_t threads[SCHED_MAX_THREADS];
-	struct pp_thread start[SCHED_MAX_THREADS];
-	bool started[SCHED_MAX_THREADS] = {false};
-
-	if (jobs > SCHED_MAX_THREADS)
-		jobs = SCHED_MAX_THREADS;
-	/* each start stays put until its thread has read it */
-	for (int t = 1; t < jobs; t++) {
-		start[t] = pp_thread_of(fn, (char *)args + (size_t)t * size);
-		started[t] = pp_thread_create(&threads[t], &start[t]) == 0;
-	}
-	fn(args);
-	for (int t = 1; t < jobs; t++)
-		if (started[t])
-			pthread_join(threads[t], NULL);
-}
-
 /* A variant's state. */
 enum { VARIANT_WAITING, VARIANT_RUNNING, VARIANT_ENDED };
 

@@ -480,7 +480,7 @@ int sched_zb_auto_generate(struct sched *s, const struct sched_prices *pr, struc
 	if (ready == 0)
 		goto out;
 	*err = (struct pp_error){0};
-	sched_threads(ready, run_passes, z, sizeof(*z));
+	pp_threads(ready, run_passes, z, sizeof(*z));
 	rc = 0;
 	s->mem_limit = pr->mem_limit;
 	if (sh.var.best_k < 0) {

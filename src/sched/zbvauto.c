@@ -347,7 +347,7 @@ static bool vrun_best(struct vrun *r)
 {
 	sched_variants_reset(&r->sh.var);
 	vbase_run(&r->sh.base);
-	sched_threads(r->jobs, run_chains, r->z, sizeof(*r->z));
+	pp_threads(r->jobs, run_chains, r->z, sizeof(*r->z));
 	return r->sh.var.best_k >= 0;
 }
 
