@@ -111,12 +111,12 @@ static void gcd_with_spans(struct quantum *g, const struct op_time *t,
  * every op's start and end, every message's start and end and every inner time, read in
  * order; an op's activation change is its stage's and kind's, taken once for each that occurs.
  */
-/* A run's quanta in two parts, each taken by the first thread free (pp_threads): the ops'
- * times (and inner times), and the rest. */
+/* A run's quanta in three parts of about the same reading (its ops' times; its messages; its
+ * ops' kinds and slacks), each taken by the first thread free (pp_threads). */
 struct quanta_work {
 	const struct sim *s;
 	atomic_uint next; /* the next part to take */
-	struct quantum times, rest, act;
+	struct quantum times, msgs, act, slack;
 	bool nomem;
 };
 
@@ -131,8 +131,24 @@ static void times_part(struct quanta_work *w)
 		gcd_with(&w->times, r->inner[i]);
 }
 
-/* The quanta of w's messages and copies, and of its activation changes. */
-static void rest_part(struct quanta_work *w)
+/* The quantum of w's messages and copies, and the copies' share of its activation changes'. */
+static void msgs_part(struct quanta_work *w)
+{
+	const struct result *r = w->s->result;
+
+	gcd_with_spans(&w->msgs, NULL, r->msgs, NULL, r->nmsgs);
+	/* activation offload's copies (only they carry an amount) */
+	for (size_t k = 0; k < r->npieces; k++)
+		if (r->pieces[k].amount != 0) {
+			gcd_with(&w->msgs, r->pieces[k].start);
+			gcd_with(&w->msgs, r->pieces[k].end - r->pieces[k].start);
+		}
+}
+
+/* The quantum of w's activation changes (each stage and kind's, once for each that occurs, and
+ * the copies'), and of its slacks (s->slack, when it has them): their greatest common divisor,
+ * which the page's "slackTick" gives a time unit of. */
+static void ops_part(struct quanta_work *w)
 {
 	const struct sim *s = w->s;
 	const struct sched *sc = s->sched;
@@ -144,7 +160,6 @@ static void rest_part(struct quanta_work *w)
 		w->nomem = true;
 		return;
 	}
-	gcd_with_spans(&w->rest, NULL, r->msgs, NULL, r->nmsgs);
 	for (size_t i = 0; i < sc->nops; i++)
 		seen[(size_t)sc->ops[i].kind * (size_t)sc->S + sc->ops[i].stage] = 1;
 	for (size_t k = 0; k < kinds; k++)
@@ -155,32 +170,27 @@ static void rest_part(struct quanta_work *w)
 			gcd_with(&w->act, sched_act_change(&op, s->cost->act, s->cost->act_w));
 		}
 	free(seen);
-	/* activation offload's copies (only they carry an amount) */
 	for (size_t k = 0; k < r->npieces; k++)
-		if (r->pieces[k].amount != 0) {
-			gcd_with(&w->rest, r->pieces[k].start);
-			gcd_with(&w->rest, r->pieces[k].end - r->pieces[k].start);
+		if (r->pieces[k].amount != 0)
 			gcd_with(&w->act, r->pieces[k].amount);
-		}
+	if (s->slack != NULL)
+		gcd_with_spans(&w->slack, NULL, NULL, s->slack, sc->nops);
 }
 
 static void *quanta_parts(void *arg)
 {
+	static void (*const part[])(struct quanta_work *) = {times_part, msgs_part, ops_part};
 	struct quanta_work *w = *(struct quanta_work **)arg;
 
-	for (unsigned k; (k = atomic_fetch_add(&w->next, 1)) < 2;) {
-		if (k == 0)
-			times_part(w);
-		else
-			rest_part(w);
-	}
+	for (unsigned k; (k = atomic_fetch_add(&w->next, 1)) < sizeof(part) / sizeof(part[0]);)
+		part[k](w);
 	return NULL;
 }
 
 /* How many ops a run has before its quanta take two threads (passes of a few milliseconds). */
 #define QUANTA_THREADED ((size_t)1 << 16)
 
-static int quanta(const struct sim *s, struct quantum *time_q, struct quantum *act_q)
+int html_quanta_of(const struct sim *s, struct html_quanta *hq)
 {
 	struct quanta_work w = {.s = s};
 	struct quanta_work *each[2] = {&w, &w};
@@ -189,29 +199,13 @@ static int quanta(const struct sim *s, struct quantum *time_q, struct quantum *a
 	pp_threads(s->sched->nops >= QUANTA_THREADED ? 2 : 1, quanta_parts, each, sizeof(each[0]));
 	if (w.nomem)
 		return -1;
+	/* the times' and the messages' together; a run with no slack anywhere takes quanta of a
+	 * tick */
 	if (w.times.q != 0)
-		gcd_with(&w.rest, w.times.q);
-	*time_q = w.rest.q > 0 ? w.rest : quantum_of(1);
-	*act_q = w.act.q > 0 ? w.act : quantum_of(1);
-	return 0;
-}
-
-/* The quantum of s's slacks (s->slack, not NULL): their greatest common divisor, which the
- * page's "slackTick" gives a time unit of; a run with no slack anywhere takes quanta of a
- * tick. */
-static struct quantum slack_quantum(const struct sim *s)
-{
-	struct quantum g = {0, 0, 0, 0};
-
-	gcd_with_spans(&g, NULL, NULL, s->slack, s->sched->nops);
-	return g.q > 0 ? g : quantum_of(1);
-}
-
-int html_quanta_of(const struct sim *s, struct html_quanta *hq)
-{
-	if (quanta(s, &hq->q, &hq->aq) != 0)
-		return -1;
-	hq->slack = s->slack != NULL ? slack_quantum(s) : quantum_of(1);
+		gcd_with(&w.msgs, w.times.q);
+	hq->q = w.msgs.q > 0 ? w.msgs : quantum_of(1);
+	hq->aq = w.act.q > 0 ? w.act : quantum_of(1);
+	hq->slack = w.slack.q > 0 ? w.slack : quantum_of(1);
 	return 0;
 }
 
