@@ -150,7 +150,8 @@ try {
 	check(await evaluate(`window.ppsimView.${what}`) === Number(opsArg), `the viewer holds every one of the ${what}`);
 	if (opts.ops) {
 		// the page's op times and slacks are the run's (--dump-ops, in device order), every
-		// message leaves after its producer ends and arrives before its consumer starts
+		// message goes to its micro-batch's op one stage on, leaves after its producer ends and
+		// arrives before its consumer starts
 		const lines = readFileSync(opts.ops, "utf8").trim().split("\n");
 		const slack = lines[0].split(",").indexOf("slack");
 		const rows = lines.slice(1).map((l) => l.split(","));
@@ -163,12 +164,16 @@ try {
 				if (Math.abs(r.S[i] - want[i][0]) > eps || Math.abs(r.E[i] - want[i][1]) > eps || r.MB[i] !== want[i][2] ||
 				    (r.SL && Math.abs(r.SL[i] - want[i][3]) > eps))
 					return "op " + i + ": " + [r.S[i], r.E[i], r.MB[i], r.SL ? r.SL[i] : ""] + " in the page, " + want[i] + " in the run";
-			for (let k = 0; k < r.nmsgs; k++)
-				if (r.MS[k] < r.E[r.MF[k]] - eps || r.ME[k] > r.S[r.MT[k]] + eps || r.ME[k] < r.MS[k])
-					return "message " + k + " runs " + r.MS[k] + " to " + r.ME[k] + ", its producer ends " + r.E[r.MF[k]] + ", its consumer starts " + r.S[r.MT[k]];
+			for (let k = 0; k < r.nmsgs; k++) {
+				const f = r.MF[k], t = r.MT[k];
+				if (f >= r.nops || t >= r.nops || r.MB[f] !== r.MB[t] || Math.abs(r.ST[t] - r.ST[f]) !== 1)
+					return "message " + k + " goes from op " + f + " to op " + t + ", not to its micro-batch's op one stage on";
+				if (r.MS[k] < r.E[f] - eps || r.ME[k] > r.S[t] + eps || r.ME[k] < r.MS[k])
+					return "message " + k + " runs " + r.MS[k] + " to " + r.ME[k] + ", its producer ends " + r.E[f] + ", its consumer starts " + r.S[t];
+			}
 			return "";
 		})()`);
-		check(bad === "", `every op's start, end and micro-batch in the page are the run's, and every message lies between its producer and consumer${bad ? ": " + bad : ""}`);
+		check(bad === "", `every op's start, end and micro-batch in the page are the run's, and every message goes one stage on within its micro-batch and lies between its producer and consumer${bad ? ": " + bad : ""}`);
 	}
 	if (opts.requests) {
 		const n = await evaluate("window.PPSIM.runs[0].req ? window.PPSIM.runs[0].req.n : 0");
