@@ -1,6 +1,6 @@
 /*
  * The quanta of an HTML page's run (html_quanta.h): one pass over its ops' times, messages,
- * copies and slacks each, a block of numbers at a time, the ops' times on a second thread.
+ * copies, kinds and slacks each, a block of numbers at a time, in three parts on two threads.
  */
 #include "html_quanta.h"
 

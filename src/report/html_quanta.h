@@ -54,8 +54,8 @@ struct html_quanta {
 	struct quantum q, aq, slack;
 };
 
-/* hq of s, taken once for its data and its pieces: the times' on two threads when the run is
- * large. Returns 0, or -1 when out of memory. */
+/* hq of s, taken once for its data and its pieces: on two threads when the run is large.
+ * Returns 0, or -1 when out of memory. */
 int html_quanta_of(const struct sim *s, struct html_quanta *hq);
 
 #endif
