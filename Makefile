@@ -243,7 +243,7 @@ asan:
 # VALGRIND_SAMPLE, chosen by its arguments (always the same ones), and the first run of each
 # test file and of each exit status a file expects (tests/tools/wrap-sample); VALGRIND_SAMPLE=1
 # wraps them all (710 s on a loaded 2-core machine, against 154 s).
-VALGRIND_SAMPLE ?= 8
+VALGRIND_SAMPLE ?= 10
 valgrind: $(CLI_PROGRAMS) test-tools
 	@sh build-aux/ensure-tools "ppsim valgrind" "for make valgrind" valgrind
 	PPSIM_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
