@@ -14,7 +14,6 @@
  * more than HTML_PIECE ops or messages sends them in JSON data blocks after the
  * page's data (write_pieces), so that every page ppsim writes opens in a browser.
  */
-#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>

@@ -168,7 +168,6 @@ struct sched_array {
 int sched_arrays_new(const struct sched_array *a, size_t n, struct pp_error *err);
 void sched_arrays_free(const struct sched_array *a, size_t n);
 
-
 /*
  * The variants of a greedy generator (zb-auto's eight passes, zbv-auto's four chains of
  * passes), which threads share. Variant k takes the yes/no choices of the bits of n - 1 - k, so
