@@ -5,11 +5,16 @@
  */
 #include "ppsim/schedfile.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "schedfile_internal.h"
+
+/* The room a row's piece is written into: a PyTorch action (an overlapped pair's two), a
+ * transfer, or a ppsim row's five integers and its kind, with the NUMFMT_MAX bytes its last
+ * number may take. */
+#define PIECE_MAX (SCHEDFILE_ACTION_MAX + NUMFMT_MAX + 8)
 
 const char *const schedfile_format_names[SCHEDFILE_NFORMATS] = {
         [SCHEDFILE_PPSIM] = "ppsim",
@@ -34,7 +39,8 @@ static char torch_letter(enum op_kind k)
 	return k == OP_F ? 'F' : k == OP_B ? 'I' : k == OP_W ? 'W' : 'B';
 }
 
-const char *schedfile_torch_action(const struct sched *s, size_t i, char *buf, size_t n)
+/* Writes the PyTorch action of s's op i (a pair's both ops when it is one) at p: its end. */
+static char *put_action(char *p, const struct sched *s, size_t i)
 {
 	const struct op *op = &s->ops[i];
 
@@ -42,13 +48,34 @@ const char *schedfile_torch_action(const struct sched *s, size_t i, char *buf, s
 	if (!(op->flags & OP_OVERLAP) && i > 0 && (op[-1].flags & OP_OVERLAP) &&
 	    s->stage_device[op[-1].stage] == s->stage_device[op->stage])
 		op--;
-	if (op->flags & OP_OVERLAP)
-		snprintf(buf, n, "(%" PRIu32 "F%" PRIu32 ";%" PRIu32 "%c%" PRIu32 ")OVERLAP_F_B",
-		         op->stage, op->mb, op[1].stage, torch_letter((enum op_kind)op[1].kind),
-		         op[1].mb);
-	else
-		snprintf(buf, n, "%" PRIu32 "%c%" PRIu32, op->stage,
-		         torch_letter((enum op_kind)op->kind), op->mb);
+	if (op->flags & OP_OVERLAP) {
+		*p++ = '(';
+		p += numfmt_u64(p, op->stage);
+		*p++ = 'F';
+		p += numfmt_u64(p, op->mb);
+		*p++ = ';';
+		p += numfmt_u64(p, op[1].stage);
+		*p++ = torch_letter((enum op_kind)op[1].kind);
+		p += numfmt_u64(p, op[1].mb);
+		PUT_LIT(p, ")OVERLAP_F_B");
+		return p;
+	}
+	p += numfmt_u64(p, op->stage);
+	*p++ = torch_letter((enum op_kind)op->kind);
+	p += numfmt_u64(p, op->mb);
+	return p;
+}
+
+const char *schedfile_torch_action(const struct sched *s, size_t i, char *buf, size_t n)
+{
+	char action[PIECE_MAX];
+	size_t len = (size_t)(put_action(action, s, i) - action);
+
+	if (n > 0) {
+		len = len < n - 1 ? len : n - 1;
+		memcpy(buf, action, len);
+		buf[len] = '\0';
+	}
 	return buf;
 }
 
@@ -173,83 +200,113 @@ static uint32_t *comms_rows(const struct sched *s, size_t **startp)
 	return rows;
 }
 
-/* Writes op k's SEND ("0SEND_F3") or, to the device that takes its output, its RECV. */
-static void write_transfer(FILE *out, const struct sched *s, size_t k, bool send)
+/* Writes op k's SEND ("0SEND_F3") or, to the device that takes its output, its RECV, at p:
+ * its end. */
+static char *put_transfer(char *p, const struct sched *s, size_t k, bool send)
 {
 	const struct op *o = &s->ops[k];
 	bool fwd = o->kind == OP_F;
+	const char *name = schedfile_torch_types[send ? (fwd ? TT_SEND_F : TT_SEND_B)
+	                                              : (fwd ? TT_RECV_F : TT_RECV_B)]
+	                           .name;
 
-	if (send)
-		fprintf(out, "%" PRIu32 "%s%" PRIu32, o->stage,
-		        schedfile_torch_types[fwd ? TT_SEND_F : TT_SEND_B].name, o->mb);
-	else
-		fprintf(out, "%ld%s%" PRIu32, consumer_stage(s, o),
-		        schedfile_torch_types[fwd ? TT_RECV_F : TT_RECV_B].name, o->mb);
+	p += numfmt_u64(p, send ? o->stage : (uint64_t)consumer_stage(s, o));
+	while (*name != '\0')
+		*p++ = *name++;
+	p += numfmt_u64(p, o->mb);
+	return p;
 }
 
 /* Writes s as PyTorch's compute_comms rows; 0 or -1 when memory runs out. */
-static int write_torch_comms(FILE *out, const struct sched *s)
+static int write_torch_comms(struct wbuf *w, const struct sched *s)
 {
 	size_t *start = NULL;
 	uint32_t *rows = comms_rows(s, &start);
-	char action[SCHEDFILE_ACTION_MAX];
 
 	if (rows == NULL)
 		return -1;
 	for (int d = 0; d < s->p; d++) {
 		for (size_t e = start[d]; e < start[d] + start[s->p + 1 + d]; e++) {
 			size_t i = rows[e];
+			char *p = wbuf_reserve(w, PIECE_MAX);
 
 			if (e > start[d])
-				fputc(',', out);
+				*p++ = ',';
 			if (s->stage_device[s->ops[i].stage] != (uint32_t)d) {
-				write_transfer(out, s, i, false);
+				wbuf_commit(w, put_transfer(p, s, i, false));
 				continue;
 			}
-			fputs(schedfile_torch_action(s, i, action, sizeof(action)), out);
+			wbuf_commit(w, put_action(p, s, i));
 			for (size_t k = i; k < i + action_ops(s, d, i); k++)
 				if (sends_across(s, &s->ops[k])) {
-					fputc(',', out);
-					write_transfer(out, s, k, true);
+					p = wbuf_reserve(w, PIECE_MAX);
+					*p++ = ',';
+					wbuf_commit(w, put_transfer(p, s, k, true));
 				}
 		}
-		fputc('\n', out);
+		wbuf_char(w, '\n');
 	}
 	free(rows);
 	free(start);
 	return 0;
 }
 
-int schedfile_write(FILE *out, const struct sched *s, enum schedfile_format fmt)
+/* Writes s's rows in ppsim's CSV or PyTorch's compute_only format. */
+static void write_rows(struct wbuf *w, const struct sched *s, enum schedfile_format fmt)
 {
-	char action[SCHEDFILE_ACTION_MAX];
-
-	if (fmt == SCHEDFILE_TORCH_COMMS)
-		return write_torch_comms(out, s);
-
-	if (fmt == SCHEDFILE_PPSIM)
-		fprintf(out, "device,chunk,stage,op,microbatch%s\n", s->overlap ? ",overlap" : "");
+	if (fmt == SCHEDFILE_PPSIM) {
+		WBUF_LIT(w, "device,chunk,stage,op,microbatch");
+		if (s->overlap)
+			WBUF_LIT(w, ",overlap");
+		wbuf_char(w, '\n');
+	}
 	for (int d = 0; d < s->p; d++) {
 		for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++) {
 			const struct op *op = &s->ops[i];
+			char *p = wbuf_reserve(w, PIECE_MAX);
 
 			if (fmt == SCHEDFILE_PPSIM) {
-				fprintf(out, "%d,%" PRIu32 ",%" PRIu32 ",%s,%" PRIu32, d,
-				        s->stage_chunk[op->stage], op->stage,
-				        sched_kind_name((enum op_kind)op->kind), op->mb);
-				if (s->overlap)
-					fprintf(out, ",%d", op->flags & OP_OVERLAP ? 1 : 0);
-				fputc('\n', out);
+				const char *kind = sched_kind_name((enum op_kind)op->kind);
+
+				p += numfmt_u64(p, (uint64_t)d);
+				*p++ = ',';
+				p += numfmt_u64(p, s->stage_chunk[op->stage]);
+				*p++ = ',';
+				p += numfmt_u64(p, op->stage);
+				*p++ = ',';
+				while (*kind != '\0')
+					*p++ = *kind++;
+				*p++ = ',';
+				p += numfmt_u64(p, op->mb);
+				if (s->overlap) {
+					*p++ = ',';
+					*p++ = op->flags & OP_OVERLAP ? '1' : '0';
+				}
+				*p++ = '\n';
+				wbuf_commit(w, p);
 				continue;
 			}
 			if (i > s->dev_start[d])
-				fputc(',', out);
-			fputs(schedfile_torch_action(s, i, action, sizeof(action)), out);
+				*p++ = ',';
+			wbuf_commit(w, put_action(p, s, i));
 			if (op->flags & OP_OVERLAP)
 				i++; /* the pair's backward is in its action */
 		}
 		if (fmt == SCHEDFILE_TORCH)
-			fputc('\n', out);
+			wbuf_char(w, '\n');
 	}
-	return 0;
+}
+
+int schedfile_write(FILE *out, const struct sched *s, enum schedfile_format fmt)
+{
+	struct wbuf w;
+	int rc = 0;
+
+	wbuf_init(&w, out);
+	if (fmt == SCHEDFILE_TORCH_COMMS)
+		rc = write_torch_comms(&w, s);
+	else
+		write_rows(&w, s, fmt);
+	wbuf_finish(&w);
+	return rc;
 }
