@@ -391,9 +391,9 @@ static double report_rate(const struct sim *s, int which)
 		if (which == 0)
 			report_find("json")->write(out, s);
 		else if (which == 1)
-			report_trace(out, s);
+			report_trace(out, &(const struct drawing[1]){sim_drawing(s)}[0]);
 		else
-			report_timeline(out, s, 200);
+			report_timeline(out, &(const struct drawing[1]){sim_drawing(s)}[0], 200);
 		best = fmin(best, now_s() - t);
 		fclose(out);
 	}

@@ -235,9 +235,9 @@ const struct report_output_row *report_output(enum report_output o);
  * letters are F forward, B full backward, I input-gradient backward, W weight gradient in every
  * schedule. Returns 0, or -1 out of memory (then nothing is written).
  */
-int report_timeline(FILE *out, const struct sim *s, int width);
+int report_timeline(FILE *out, const struct drawing *s, int width);
 /* report_timeline with each op coloured by kind (ANSI escapes) when color is true. */
-int report_timeline_colored(FILE *out, const struct sim *s, int width, bool color);
+int report_timeline_colored(FILE *out, const struct drawing *s, int width, bool color);
 
 /*
  * Writes the ops as CSV with header "device,chunk,stage,op,microbatch,start,end", one row per op
@@ -245,7 +245,7 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
  * with the next op) when the schedule has overlapped pairs, and last a column "slack" when the
  * run has its slacks (SIM_SLACK). Returns 0.
  */
-int report_ops_csv(FILE *out, const struct sim *s);
+int report_ops_csv(FILE *out, const struct drawing *s);
 
 /*
  * Writes the noise samples of s (sim_sample) as CSV with header
@@ -264,7 +264,7 @@ int report_samples_csv(FILE *out, const struct sim *s);
  * 1 (Chrome's trace engine leaves ts 0 out of a trace's bounds); slices named as
  * s->config.trace_names says. Returns 0.
  */
-int report_trace(FILE *out, const struct sim *s);
+int report_trace(FILE *out, const struct drawing *s);
 
 /*
  * Writes the trace of s in Perfetto's protobuf trace format (perfetto.protos.Trace): what
@@ -273,7 +273,7 @@ int report_trace(FILE *out, const struct sim *s);
  * the JSON's otherData as Chrome metadata; timestamps in nanoseconds, 1000 x the JSON's
  * microseconds. Returns 0, or -1 when out of memory.
  */
-int report_pftrace(FILE *out, const struct sim *s);
+int report_pftrace(FILE *out, const struct drawing *s);
 
 /*
  * Writes a self-contained SVG Gantt chart of rows[0..n-1] on one time axis: per device a row of
@@ -283,7 +283,7 @@ int report_pftrace(FILE *out, const struct sim *s);
  * that the size follows the drawing's width (rows[0]'s svg_width, or one chosen for the
  * labels) and devices. Returns 0, or -1 out of memory.
  */
-int report_svg(FILE *out, const struct report_row *rows, int n);
+int report_svg(FILE *out, const struct drawing *rows, int n);
 
 /*
  * Writes a self-contained HTML report of rows[0..n-1] on one time axis (no network or server

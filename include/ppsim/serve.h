@@ -200,6 +200,11 @@ uint64_t serve_step_bytes(const struct config *c, bool record);
 /* Frees r and everything it owns; NULL is a no-op. */
 void serve_free(struct serve_run *r);
 
+/* What r's drawings read of it (sim.h's struct drawing, borrowed from r: valid while r is): one
+ * device per stage, one F op per micro-batch and stage in launch order, their times from the
+ * first arrival, no activation counters; the batching policy names the order. */
+struct drawing serve_drawing(const struct serve_run *r);
+
 /* Percentiles of a latency: nearest rank over the requests that have it. */
 struct serve_latency {
 	size_t n;    /* requests it is measured on */

@@ -25,6 +25,28 @@ struct sim_frame {
 	double bubble_ratio; /* the report's bubble ratio */
 };
 
+/*
+ * What the drawings of a run read (the timeline, the traces, the SVG, the op dump): its op
+ * order, their times and how to name them. A training step's is sim_drawing's; a serving run's,
+ * serve_drawing's (serve.h), which is no training step. It borrows from the run it describes.
+ */
+struct drawing {
+	const struct sched *sched;     /* the op order: devices, stages, ops */
+	const struct result *result;   /* the ops' times (and messages, when recorded) */
+	const pp_time *slack;          /* [sched->nops] each op's slack in ticks, or NULL */
+	const struct samples *samples; /* noise samples (samples.h), or NULL */
+	int64_t tick;                  /* ticks a time unit */
+	const char *time_unit;         /* the unit the drawings name */
+	const int64_t *act, *act_w;    /* [S] activations each stage's F keeps and what W still
+	                                  needs (struct cost's), or NULL: no memory counters */
+	enum pp_duplex duplex;         /* its channels' */
+	const char *schedule;          /* the order's name (a generator's, a batching policy's) */
+	const char *schedule_file;     /* the file the order came from, or "" */
+	enum pp_trace_names trace_names; /* what the --trace file calls its slices */
+	int svg_width;                 /* the --svg drawing's width, or PP_SVG_AUTO_WIDTH */
+	struct sim_frame frame;        /* its time axis's origin and its title's figures */
+};
+
 /* Everything one simulation produced. */
 struct sim {
 	struct config config;        /* the settings it ran with */
@@ -158,5 +180,8 @@ void sim_release(struct sim *s);
 
 /* Frees s and everything it owns; NULL is a no-op. */
 void sim_free(struct sim *s);
+
+/* What s's drawings read of it (borrowed from s: valid while s is). */
+struct drawing sim_drawing(const struct sim *s);
 
 #endif

@@ -603,7 +603,11 @@ int pp_run_ops_csv(const pp_run *r, char **out, char *err, size_t errlen)
 		        "pp_run_ops_csv: the run kept no op times (simulate it with "
 		        "PP_KEEP_OP_TIMES)");
 	else if (memout_open(&m, &k.e) != NULL)
-		text = memout_close(&m, report_ops_csv(m.out, r->sim), &k.e);
+		{
+		struct drawing d = r->serve != NULL ? serve_drawing(r->serve) : sim_drawing(r->sim);
+
+		text = memout_close(&m, report_ops_csv(m.out, &d), &k.e);
+	}
 	*out = text;
 	return api_end(&k, text != NULL ? 0 : -1);
 }

@@ -46,16 +46,18 @@ int cli_write_file(const char *path, int (*write)(FILE *out, const void *ctx), c
 	return cli_write_files(&out, 1);
 }
 
-/* What an output file needs: the simulation, its serving run or NULL, and the export's format. */
+/* What an output file needs: the simulation (NULL for a serving run), its serving run or NULL,
+ * what the drawings read of the run, and the export's format. */
 struct run_output {
 	const struct sim *sim;
 	const struct serve_run *serve;
+	struct drawing d;
 	enum schedfile_format format;
 };
 
 static int write_ops(FILE *out, const void *ctx)
 {
-	return report_ops_csv(out, ((const struct run_output *)ctx)->sim);
+	return report_ops_csv(out, &((const struct run_output *)ctx)->d);
 }
 
 static int write_samples(FILE *out, const void *ctx)
@@ -67,24 +69,22 @@ static int write_export(FILE *out, const void *ctx)
 {
 	const struct run_output *o = ctx;
 
-	return schedfile_write(out, o->sim->sched, o->format);
+	return schedfile_write(out, o->d.sched, o->format);
 }
 
 static int write_trace(FILE *out, const void *ctx)
 {
-	return report_trace(out, ((const struct run_output *)ctx)->sim);
+	return report_trace(out, &((const struct run_output *)ctx)->d);
 }
 
 static int write_pftrace(FILE *out, const void *ctx)
 {
-	return report_pftrace(out, ((const struct run_output *)ctx)->sim);
+	return report_pftrace(out, &((const struct run_output *)ctx)->d);
 }
 
 static int write_svg(FILE *out, const void *ctx)
 {
-	struct report_row row = {"-", ((const struct run_output *)ctx)->sim, 0};
-
-	return report_svg(out, &row, 1);
+	return report_svg(out, &((const struct run_output *)ctx)->d, 1);
 }
 
 bool cli_gzip_name(const char *path)
@@ -118,7 +118,9 @@ static int write_html(FILE *out, const void *ctx)
 int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct serve_run *serve,
                       const struct cli_output *extra)
 {
-	struct run_output o = {s, serve, cli->export_format};
+	struct run_output o = {serve != NULL ? NULL : s, serve,
+	                       serve != NULL ? serve_drawing(serve) : sim_drawing(s),
+	                       cli->export_format};
 	struct cli_output outs[7];
 	int n = 0;
 

@@ -101,8 +101,16 @@ struct picture_rows {
 static int write_svg(FILE *out, const void *ctx)
 {
 	const struct picture_rows *r = ctx;
+	struct drawing *d = pp_mallocarray((size_t)r->n, sizeof(*d));
+	int rc;
 
-	return report_svg(out, r->rows, r->n);
+	if (d == NULL)
+		return -1;
+	for (int i = 0; i < r->n; i++)
+		d[i] = sim_drawing(r->rows[i].sim);
+	rc = report_svg(out, d, r->n);
+	free(d);
+	return rc;
 }
 
 static int write_html(FILE *out, const void *ctx)

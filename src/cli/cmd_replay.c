@@ -71,7 +71,9 @@ int cmd_replay(int argc, char **argv)
 		status = cmd_report_failed();
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
 		fputc('\n', cmd_out());
-		if (report_timeline_colored(cmd_out(), last, cli.timeline_width, cli.color) != 0)
+		struct drawing d = sim_drawing(last);
+
+		if (report_timeline_colored(cmd_out(), &d, cli.timeline_width, cli.color) != 0)
 			status = cmd_report_failed();
 	}
 done:

@@ -43,7 +43,9 @@ static int report_run(const struct cli *cli, const struct sim *s)
 		status = cmd_report_failed();
 	if (status == PP_EXIT_OK && cli->timeline_width > 0) {
 		fputc('\n', cmd_out());
-		if (report_timeline_colored(cmd_out(), s, cli->timeline_width, cli->color) != 0)
+		struct drawing d = sim_drawing(s);
+
+		if (report_timeline_colored(cmd_out(), &d, cli->timeline_width, cli->color) != 0)
 			status = cmd_report_failed();
 	}
 	return status;

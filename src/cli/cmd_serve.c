@@ -72,14 +72,16 @@ int cmd_serve(int argc, char **argv)
 		return cmd_fail(&err);
 	}
 	status = cli_write_outputs(
-	        &cli, &r->sim, r,
+	        &cli, NULL, r,
 	        &(struct cli_output){cli.requests_file, write_requests, r, false});
 	if (status == PP_EXIT_OK && cli.format->serve(cmd_out(), r, &m) != 0) {
 		status = cmd_report_failed();
 	}
 	if (status == PP_EXIT_OK && cli.timeline_width > 0) {
 		fputc('\n', cmd_out());
-		if (report_timeline_colored(cmd_out(), &r->sim, cli.timeline_width, cli.color) != 0)
+		struct drawing d = serve_drawing(r);
+
+		if (report_timeline_colored(cmd_out(), &d, cli.timeline_width, cli.color) != 0)
 			status = cmd_report_failed();
 	}
 	serve_metrics_release(&m);

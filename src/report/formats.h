@@ -29,7 +29,7 @@ int report_op_label(char *buf, size_t n, const struct sched *s, const struct op 
 
 /* The devices that send and receive message g of s, in *src and *dst (a drawing's direction:
  * down to a later device when *dst > *src, up to an earlier one otherwise). */
-void report_msg_devices(const struct sim *s, const struct msg_record *g, int *src, int *dst);
+void report_msg_devices(const struct drawing *s, const struct msg_record *g, int *src, int *dst);
 
 /* A model-priced run's layout as the frameworks take it (layouts.c): Megatron-LM's layout
  * string, its flags when they say the same (NULL when they cannot), torchtitan's settings (NULL
@@ -84,9 +84,9 @@ typedef void report_piece_fn(void *ctx, const struct report_piece *pc);
  * op's start plus its stream shape's offsets; none when the op times were dropped), then its
  * hooked pieces in the order issued.
  */
-void report_device_pieces(const struct sim *s, int d, report_piece_fn *fn, void *ctx);
+void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, void *ctx);
 /* The streams (bit 1 << enum comm_stream) on which device d's pieces took time. */
-unsigned report_device_streams(const struct sim *s, int d);
+unsigned report_device_streams(const struct drawing *s, int d);
 /* The name of stream st, its kinds' names joined by '/' ("tp/cp"), in buf of n bytes. */
 const char *report_stream_name(enum comm_stream st, char *buf, size_t n);
 /* Where a picture's time axis ends: the last op's end, or its streams' when later. */

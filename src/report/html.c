@@ -251,12 +251,13 @@ static int write_streams(struct wbuf *w, const struct sim *s)
 {
 	const struct metrics *m = &s->metrics;
 	const struct step_breakdown *k = &m->breakdown;
+	struct drawing view = sim_drawing(s);
 	struct trace_walk tw;
 	char num[32];
 
 	if (s->result->shapes == NULL && s->result->npieces == 0)
 		return 0;
-	if (trace_walk_init(&tw, s) != 0)
+	if (trace_walk_init(&tw, &view) != 0)
 		return -1;
 	WBUF_LIT(w, ",\n\"streamNames\":[");
 	for (int st = 0; st < STREAM_COUNT; st++)

@@ -10,11 +10,11 @@
 /* The most a row takes: five integers, three times, a kind, the overlap flag and commas. */
 #define ROW_MAX (5 * NUMFMT_MAX + 3 * NUMFMT_MAX + 16)
 
-int report_ops_csv(FILE *out, const struct sim *s)
+int report_ops_csv(FILE *out, const struct drawing *s)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	int64_t tick = s->cost->tick;
+	int64_t tick = s->tick;
 	struct wbuf w;
 
 	wbuf_init(&w, out);

@@ -139,7 +139,7 @@ enum slot {
 
 struct pf {
 	struct wbuf w;
-	const struct sim *s;
+	const struct drawing *s;
 	struct trace_walk tw;
 	uint64_t num, den;    /* ns = 1000 + t num / den, rounded; den 0: through the double */
 	uint64_t slots;       /* uuids a device takes */
@@ -230,7 +230,7 @@ static uint64_t ns_of(const struct pf *f, pp_time t)
 	if (f->den == 1)
 		return 1000 + u * f->num;
 	if (f->den == 0)
-		return (uint64_t)(1000 + pp_time_to_units(t, f->s->cost->tick) * 1e6 + 0.5);
+		return (uint64_t)(1000 + pp_time_to_units(t, f->s->tick) * 1e6 + 0.5);
 	q = u / f->den;
 	return 1000 + q * f->num + ((u - q * f->den) * f->num + f->den / 2) / f->den;
 }
@@ -310,7 +310,7 @@ static char *put_fact(char *p, const char *name, const char *text, int64_t value
  * file's of at most 255 bytes), its shape and the time's units. */
 static void write_facts(struct pf *f)
 {
-	const struct sim *s = f->s;
+	const struct drawing *s = f->s;
 	char generator[64], *p = wbuf_reserve(&f->w, PACKET_MAX), *pk = begin_packet(p), *bundle;
 
 	snprintf(generator, sizeof(generator), "ppsim %s", PP_VERSION);
@@ -319,11 +319,11 @@ static void write_facts(struct pf *f)
 	bundle = p = begin_nested(p);
 	p = put_fact(p, "generator", generator, 0);
 	p = put_fact(p, "schedule",
-	             s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule, 0);
+	             s->schedule_file[0] ? s->schedule_file : s->schedule, 0);
 	p = put_fact(p, "p", NULL, s->sched->p);
 	p = put_fact(p, "v", NULL, s->sched->v);
 	p = put_fact(p, "m", NULL, s->sched->m);
-	p = put_fact(p, "time_unit", s->cost->time_unit, 0);
+	p = put_fact(p, "time_unit", s->time_unit, 0);
 	p = put_fact(p, "us_per_time_unit", NULL, 1000);
 	p = put_fact(p, "ts_origin_us", NULL, 1);
 	p = end_nested(bundle, p);
@@ -378,7 +378,7 @@ static void write_track(struct pf *f, int d, uint64_t slot, int tid, bool counte
 
 static void write_tracks(struct pf *f)
 {
-	const struct sim *s = f->s;
+	const struct drawing *s = f->s;
 	char label[96];
 
 	for (int d = 0; d < s->sched->p; d++) {
@@ -470,7 +470,7 @@ static char *annot_number(char *p, enum annot a, double x)
 /* The microseconds of a duration of t ticks, the double the JSON writes. */
 static double us_of(const struct pf *f, pp_time t)
 {
-	return (1 + pp_time_to_units(t, f->s->cost->tick) * 1000) - 1;
+	return (1 + pp_time_to_units(t, f->s->tick) * 1000) - 1;
 }
 
 /* Ends an event whose TrackEvent body started at te, in the packet at pk, with interned names
@@ -621,7 +621,7 @@ static void keep_sample(void *ctx, const struct trace_count *c)
 
 static int write_slices(struct pf *f)
 {
-	const struct sim *s = f->s;
+	const struct drawing *s = f->s;
 	const struct sched *sc = s->sched;
 	struct trace_op o;
 	struct trace_msg m;
@@ -733,7 +733,7 @@ static void counter_sample(void *ctx, const struct trace_count *c)
  * when the products could overflow (a tick count no run takes). */
 static void ns_ratio(struct pf *f)
 {
-	uint64_t a = 1000000, b = (uint64_t)f->s->cost->tick;
+	uint64_t a = 1000000, b = (uint64_t)f->s->tick;
 
 	while (b != 0) {
 		uint64_t t = a % b;
@@ -742,7 +742,7 @@ static void ns_ratio(struct pf *f)
 		b = t;
 	}
 	f->num = 1000000 / a;
-	f->den = (uint64_t)f->s->cost->tick / a;
+	f->den = (uint64_t)f->s->tick / a;
 	if (f->den > (UINT64_C(1) << 31) || f->num > (UINT64_C(1) << 31))
 		f->den = 0;
 }
@@ -751,7 +751,7 @@ static void ns_ratio(struct pf *f)
  * counters declared. Returns 0, or -1 when out of memory. */
 static int pf_init(struct pf *f)
 {
-	const struct sim *s = f->s;
+	const struct drawing *s = f->s;
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	int maxtid = 0;
@@ -774,7 +774,7 @@ static int pf_init(struct pf *f)
 		if (f->samples == NULL)
 			return -1;
 	}
-	if (s->config.trace_names != PP_TRACE_NAMES_TORCH) {
+	if (s->trace_names != PP_TRACE_NAMES_TORCH) {
 		uint32_t top = 0;
 
 		for (size_t i = 0; i < sc->nops; i++)
@@ -810,7 +810,7 @@ static void pf_release(struct pf *f)
 	trace_walk_release(&f->tw);
 }
 
-int report_pftrace(FILE *out, const struct sim *s)
+int report_pftrace(FILE *out, const struct drawing *s)
 {
 	struct pf *f = pp_calloc(1, sizeof(*f));
 	int rc = 0;

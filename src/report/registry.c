@@ -340,7 +340,7 @@ const struct report_format *report_records_format(const char *path)
 	                          REPORT_SWEEP);
 }
 
-void report_msg_devices(const struct sim *s, const struct msg_record *g, int *src, int *dst)
+void report_msg_devices(const struct drawing *s, const struct msg_record *g, int *src, int *dst)
 {
 	const struct op *from = &s->sched->ops[g->from];
 

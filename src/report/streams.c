@@ -9,7 +9,7 @@
 #include "formats.h"
 
 /* The shape of op's plan of kind x (0 F, 1 B, 2 W), or NULL when the run has none. */
-static const struct stream_shape *shape_of(const struct sim *s, const struct op *op, int x)
+static const struct stream_shape *shape_of(const struct drawing *s, const struct op *op, int x)
 {
 	const struct result *r = s->result;
 	size_t i = 3 * (size_t)op->stage + (size_t)x;
@@ -17,7 +17,7 @@ static const struct stream_shape *shape_of(const struct sim *s, const struct op 
 	return r->shapes != NULL && i < r->nshapes ? &r->shapes[i] : NULL;
 }
 
-void report_device_pieces(const struct sim *s, int d, report_piece_fn *fn, void *ctx)
+void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
@@ -61,7 +61,7 @@ static void mark_stream(void *ctx, const struct report_piece *pc)
 		*bits |= 1u << comm_kind_info((enum comm_kind)pc->kind)->stream;
 }
 
-unsigned report_device_streams(const struct sim *s, int d)
+unsigned report_device_streams(const struct drawing *s, int d)
 {
 	unsigned bits = 0;
 

@@ -55,7 +55,7 @@ static const char *fill_of(enum op_kind k)
 
 static const char *const directions[] = {"dn", "up"};
 
-static int block_height(const struct sim *s)
+static int block_height(const struct drawing *s)
 {
 	return TITLE + s->sched->p * (LANE + WIRE + GAP);
 }
@@ -70,7 +70,7 @@ struct by_device {
 };
 
 /* Sorts the transfers of s by sending device into b; returns 0, or -1 out of memory. */
-static int by_device_init(struct by_device *b, const struct sim *s)
+static int by_device_init(struct by_device *b, const struct drawing *s)
 {
 	const struct result *r = s->result;
 	int p = s->sched->p, src, dst;
@@ -102,14 +102,14 @@ static void by_device_release(struct by_device *b)
 
 /* One lane of a row: the ops of device d, or its outgoing transfers. */
 struct lane {
-	const struct sim *s;
+	const struct drawing *s;
 	int d;
 	const uint32_t *msg; /* the transfers' indices in result->msgs, or NULL: the ops */
 	size_t n;            /* shapes in the lane */
 	double start, scale; /* time start (units) is at x = LEFT; scale: pixels per unit */
 };
 
-static struct lane op_lane(const struct sim *s, int d, double start, double scale)
+static struct lane op_lane(const struct drawing *s, int d, double start, double scale)
 {
 	const struct sched *sc = s->sched;
 
@@ -120,7 +120,7 @@ static struct lane op_lane(const struct sim *s, int d, double start, double scal
 	                     .scale = scale};
 }
 
-static struct lane msg_lane(const struct sim *s, const struct by_device *b, int d, double start,
+static struct lane msg_lane(const struct drawing *s, const struct by_device *b, int d, double start,
                             double scale)
 {
 	return (struct lane){.s = s,
@@ -133,7 +133,7 @@ static struct lane msg_lane(const struct sim *s, const struct by_device *b, int 
 
 static double x_of(const struct lane *ln, pp_time t)
 {
-	return LEFT + (pp_time_to_units(t, ln->s->cost->tick) - ln->start) * ln->scale;
+	return LEFT + (pp_time_to_units(t, ln->s->tick) - ln->start) * ln->scale;
 }
 
 /* Where shape i of a lane is drawn and its band; a transfer's receiving device. */
@@ -155,7 +155,7 @@ static int op_band(const struct sched *sc, const struct op *op)
 
 static struct shape shape_at(const struct lane *ln, size_t i)
 {
-	const struct sim *s = ln->s;
+	const struct drawing *s = ln->s;
 
 	if (ln->msg != NULL) {
 		const struct msg_record *g = &s->result->msgs[ln->msg[i]];
@@ -271,13 +271,13 @@ static int band_path(struct band_text *out, const struct lane *ln, const struct 
 /* Writes op i of lane ln (its own rectangle, with a tooltip and, where it fits, its label). */
 static void draw_op(FILE *out, const struct lane *ln, size_t i, int row)
 {
-	const struct sim *s = ln->s;
+	const struct drawing *s = ln->s;
 	const struct sched *sc = s->sched;
 	size_t k = sc->dev_start[ln->d] + i;
 	const struct op *op = &sc->ops[k];
 	struct shape sh = shape_at(ln, i);
-	double t0 = pp_time_to_units(s->result->times[k].start, s->cost->tick);
-	double t1 = pp_time_to_units(s->result->times[k].end, s->cost->tick);
+	double t0 = pp_time_to_units(s->result->times[k].start, s->tick);
+	double t1 = pp_time_to_units(s->result->times[k].end, s->tick);
 	bool top = op->flags & OP_OVERLAP;
 	bool bottom = i > 0 && (op[-1].flags & OP_OVERLAP);
 	double h = top || bottom ? LANE / 2.0 : LANE, oy = bottom ? LANE / 2.0 : 0;
@@ -299,7 +299,7 @@ static void draw_op(FILE *out, const struct lane *ln, size_t i, int row)
  * arrowhead at its end where it is ARROW pixels wide. */
 static void draw_msg(FILE *out, const struct lane *ln, size_t i, int y)
 {
-	const struct sim *s = ln->s;
+	const struct drawing *s = ln->s;
 	const struct msg_record *g = &s->result->msgs[ln->msg[i]];
 	struct shape sh = shape_at(ln, i);
 	double w = sh.x1 - sh.x0 > 0.5 ? sh.x1 - sh.x0 : 0.5;
@@ -312,8 +312,8 @@ static void draw_msg(FILE *out, const struct lane *ln, size_t i, int y)
 	        "<rect class=\"msg %s\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\">"
 	        "<title>%s GPU %d -&gt; GPU %d, %s to %s</title></rect>\n",
 	        directions[sh.band], sh.x0, y, w, WIRE - 2, label, src, dst,
-	        REPORT_NUM(a, pp_time_to_units(g->start, s->cost->tick)),
-	        REPORT_NUM(b, pp_time_to_units(g->end, s->cost->tick)));
+	        REPORT_NUM(a, pp_time_to_units(g->start, s->tick)),
+	        REPORT_NUM(b, pp_time_to_units(g->end, s->tick)));
 	if (w >= ARROW) /* its base across the lane's top (down) or bottom (up), its tip across */
 		fprintf(out, "<path class=\"%s\" d=\"M%.2f %dh%dl%d %dz\"/>\n", directions[sh.band],
 		        sh.x1 - 6, sh.band ? y + WIRE - 1 : y - 1, 6, -3, sh.band ? -WIRE : WIRE);
@@ -411,7 +411,7 @@ static bool lane_merges(const struct lane *ln)
 
 /* Adds what the rows' lanes draw to seen: every op's band and every transfer's direction
  * (each is drawn, alone or in a band of its own), and whether any lane merges shapes. */
-static void survey(const struct sim *s, const struct by_device *msgs, double start, double scale,
+static void survey(const struct drawing *s, const struct by_device *msgs, double start, double scale,
                    struct drawn *seen)
 {
 	const struct sched *sc = s->sched;
@@ -430,7 +430,7 @@ static void survey(const struct sim *s, const struct by_device *msgs, double sta
 /* A block's rows: where they go, and for the threads that draw them, the next device to take
  * and each row's text (open_memstream) and status. */
 struct block_rows {
-	const struct sim *s;
+	const struct drawing *s;
 	const struct by_device *msgs;
 	int y;
 	double start, scale;
@@ -446,9 +446,9 @@ struct block_rows {
  * out of memory. */
 static int draw_row(FILE *out, const struct block_rows *b, int d)
 {
-	const struct sim *s = b->s;
+	const struct drawing *s = b->s;
 	const struct sched *sc = s->sched;
-	double origin = pp_time_to_units(s->frame.origin, s->cost->tick);
+	double origin = pp_time_to_units(s->frame.origin, s->tick);
 	int row = b->y + TITLE + d * (LANE + WIRE + GAP);
 	struct lane ops = op_lane(s, d, b->start, b->scale);
 	struct lane wire = msg_lane(s, b->msgs, d, b->start, b->scale);
@@ -488,7 +488,7 @@ static void *draw_rows(void *arg)
 /* Draws one simulation's block whose top is at y, its transfers sorted in msgs: its rows on two
  * threads when it is large, each into a text of its own, then written in order. Returns 0, or
  * -1 out of memory. */
-static int draw_block(FILE *out, const struct sim *s, const struct by_device *msgs, int y,
+static int draw_block(FILE *out, const struct drawing *s, const struct by_device *msgs, int y,
                        double start, double scale)
 {
 	const struct sched *sc = s->sched;
@@ -499,9 +499,9 @@ static int draw_block(FILE *out, const struct sim *s, const struct by_device *ms
 
 	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"title\">", LEFT, y + 17);
 	report_xml_text(out,
-	                s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
+	                s->schedule_file[0] ? s->schedule_file : s->schedule);
 	fprintf(out, "  p=%d v=%d m=%d  makespan %s %s  bubble_ratio %.4f</text>\n", sc->p, sc->v,
-	        sc->m, REPORT_NUM(num, s->frame.makespan), s->cost->time_unit,
+	        sc->m, REPORT_NUM(num, s->frame.makespan), s->time_unit,
 	        s->frame.bubble_ratio);
 	if (sc->nops < ROWS_THREADED || sc->p < 2 ||
 	    (b.row = pp_calloc((size_t)sc->p, sizeof(*b.row))) == NULL) {
@@ -631,7 +631,7 @@ static void draw_legend(FILE *out, const struct legend *l, int width, int y)
 /* The key lower_quartile selects op j of s by, 0 for an op that takes no time: its time in
  * ticks when every row counts in the same ticks, else the bits of its time in units (positive
  * doubles order as their bits). */
-static uint64_t time_key(const struct sim *s, size_t j, bool ticks)
+static uint64_t time_key(const struct drawing *s, size_t j, bool ticks)
 {
 	pp_time d = s->result->times[j].end - s->result->times[j].start;
 	double u;
@@ -639,7 +639,7 @@ static uint64_t time_key(const struct sim *s, size_t j, bool ticks)
 
 	if (d <= 0 || ticks)
 		return d > 0 ? (uint64_t)d : 0;
-	u = pp_time_to_units(d, s->cost->tick);
+	u = pp_time_to_units(d, s->tick);
 	memcpy(&bits, &u, sizeof(bits));
 	return bits;
 }
@@ -651,7 +651,7 @@ static uint64_t time_key(const struct sim *s, size_t j, bool ticks)
  * bits over the ops instead of a sorted copy of them (8 bytes an op). Returns 0, 1 when no op
  * takes time, or -1 out of memory.
  */
-static int lower_quartile(const struct report_row *rows, int n, double *out)
+static int lower_quartile(const struct drawing *rows, int n, double *out)
 {
 	size_t *count = pp_calloc((size_t)1 << 16, sizeof(*count)), k = 0;
 	uint64_t prefix = 0;
@@ -660,14 +660,14 @@ static int lower_quartile(const struct report_row *rows, int n, double *out)
 	if (count == NULL)
 		return -1;
 	for (int i = 1; i < n; i++)
-		ticks &= rows[i].sim->cost->tick == rows[0].sim->cost->tick;
+		ticks &= rows[i].tick == rows[0].tick;
 	for (int shift = 48; shift >= 0; shift -= 16) {
 		uint64_t fixed = shift == 48 ? 0 : ~UINT64_C(0) << (shift + 16);
 		size_t digit = 0;
 
 		memset(count, 0, ((size_t)1 << 16) * sizeof(*count));
 		for (int i = 0; i < n; i++) {
-			const struct sim *s = rows[i].sim;
+			const struct drawing *s = &rows[i];
 
 			for (size_t j = 0; j < s->sched->nops; j++) {
 				uint64_t key = time_key(s, j, ticks);
@@ -691,7 +691,7 @@ static int lower_quartile(const struct report_row *rows, int n, double *out)
 	if (prefix == 0)
 		return 1;
 	if (ticks)
-		*out = pp_time_to_units((pp_time)prefix, rows[0].sim->cost->tick);
+		*out = pp_time_to_units((pp_time)prefix, rows[0].tick);
 	else
 		memcpy(out, &prefix, sizeof(*out));
 	return 0;
@@ -701,14 +701,14 @@ static int lower_quartile(const struct report_row *rows, int n, double *out)
  * The width that gives the lower quartile of op times room for the longest label (span units
  * on the axis), within PP_SVG_AUTO_MIN_WIDTH..PP_SVG_AUTO_MAX_WIDTH; -1 out of memory.
  */
-static int auto_width(const struct report_row *rows, int n, double span)
+static int auto_width(const struct drawing *rows, int n, double span)
 {
 	double quartile = 0, need = 0;
 	int len = 1, rc;
 	char label[32];
 
 	for (int i = 0; i < n; i++) {
-		const struct sched *sc = rows[i].sim->sched;
+		const struct sched *sc = rows[i].sched;
 		struct op last = {(uint32_t)(sc->m > 0 ? sc->m - 1 : 0), (uint32_t)(sc->S - 1),
 		                  OP_F, 0};
 
@@ -731,24 +731,24 @@ static int auto_width(const struct report_row *rows, int n, double span)
  * The drawing's name and description for assistive technology (role="img" names it by
  * them): what it shows, of which runs, and their figures.
  */
-static void write_caption(FILE *out, const struct report_row *rows, int n)
+static void write_caption(FILE *out, const struct drawing *rows, int n)
 {
 	char num[32];
 	bool msgs = false;
 
 	fputs("<title id=\"ppsim-title\">ppsim: ", out);
 	for (int i = 0; i < n; i++) {
-		const struct sim *s = rows[i].sim;
+		const struct drawing *s = &rows[i];
 
 		fputs(i ? "; " : "", out);
 		report_xml_text(out,
-		                s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
+		                s->schedule_file[0] ? s->schedule_file : s->schedule);
 		fprintf(out, " p=%d v=%d m=%d, makespan %s %s, bubble ratio %.4f", s->sched->p,
 		        s->sched->v, s->sched->m, REPORT_NUM(num, s->frame.makespan),
-		        s->cost->time_unit, s->frame.bubble_ratio);
+		        s->time_unit, s->frame.bubble_ratio);
 	}
 	for (int i = 0; i < n; i++)
-		msgs = msgs || rows[i].sim->result->nmsgs > 0;
+		msgs = msgs || rows[i].result->nmsgs > 0;
 	fprintf(out,
 	        "</title>\n<desc id=\"ppsim-desc\">A Gantt chart of %s: per device a row of its ops "
 	        "over time, coloured by kind and labelled with their micro-batch where the label "
@@ -758,10 +758,10 @@ static void write_caption(FILE *out, const struct report_row *rows, int n)
 	        msgs ? ", and under it its outgoing transfers" : "");
 }
 
-int report_svg(FILE *out, const struct report_row *rows, int n)
+int report_svg(FILE *out, const struct drawing *rows, int n)
 {
 	double lo = 0, hi = 0, start = 0, step, span, scale;
-	int height = AXIS, y = 10, width = rows[0].sim->config.svg_width, rc = -1;
+	int height = AXIS, y = 10, width = rows[0].svg_width, rc = -1;
 	struct by_device *msgs = pp_calloc((size_t)n, sizeof(*msgs));
 	struct drawn seen = {0};
 	struct legend legend;
@@ -771,8 +771,8 @@ int report_svg(FILE *out, const struct report_row *rows, int n)
 		return -1;
 	/* from the earliest origin (0 for training) to the latest end, the start on a tick */
 	for (int i = 0; i < n; i++) {
-		const struct sim *s = rows[i].sim;
-		double origin = pp_time_to_units(s->frame.origin, s->cost->tick);
+		const struct drawing *s = &rows[i];
+		double origin = pp_time_to_units(s->frame.origin, s->tick);
 
 		lo = i == 0 || origin < lo ? origin : lo;
 		hi = i == 0 || origin + s->frame.makespan > hi ? origin + s->frame.makespan : hi;
@@ -787,7 +787,7 @@ int report_svg(FILE *out, const struct report_row *rows, int n)
 		goto done;
 	scale = span > 0 ? (width - LEFT - RIGHT) / span : 1;
 	for (int i = 0; i < n; i++)
-		survey(rows[i].sim, &msgs[i], start, scale, &seen);
+		survey(&rows[i], &msgs[i], start, scale, &seen);
 	legend_of(&legend, &seen);
 	height += LEGEND + 18 * (legend_layout(&legend, width, x, line) - 1);
 	fprintf(out,
@@ -805,11 +805,11 @@ int report_svg(FILE *out, const struct report_row *rows, int n)
 	        ".idle{fill:#e8e8e8}.dn{fill:#555}.up{fill:#b07aa1}</style>\n"
 	        "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
 	for (int i = 0; i < n; i++) {
-		if (draw_block(out, rows[i].sim, &msgs[i], y, start, scale) != 0)
+		if (draw_block(out, &rows[i], &msgs[i], y, start, scale) != 0)
 			goto done;
-		y += block_height(rows[i].sim) + BLOCK_GAP;
+		y += block_height(&rows[i]) + BLOCK_GAP;
 	}
-	draw_axis(out, y, start, span, step, scale, rows[0].sim->cost->time_unit);
+	draw_axis(out, y, start, span, step, scale, rows[0].time_unit);
 	draw_legend(out, &legend, width, y + AXIS - 10);
 	fputs("</svg>\n", out);
 	rc = 0;

@@ -62,18 +62,18 @@ double report_nice_step(double need)
  * at most cells columns. When op durations share a quantum q (their greatest common divisor),
  * the step is q/k or k*q so that equal ops get equal widths; otherwise it is a round number.
  */
-static double column_step(const struct sim *s, int cells)
+static double column_step(const struct drawing *s, int cells)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	double need = pp_time_to_units(report_drawn_end(r) - s->frame.origin, s->cost->tick) / cells, q;
+	double need = pp_time_to_units(report_drawn_end(r) - s->frame.origin, s->tick) / cells, q;
 	int64_t g = 0;
 
 	for (size_t i = 0; i < sc->nops; i++)
 		g = pp_gcd64(g, r->times[i].end - r->times[i].start);
 	if (g == 0)
 		return report_nice_step(need);
-	q = pp_time_to_units(g, s->cost->tick);
+	q = pp_time_to_units(g, s->tick);
 	if (need <= q) {
 		/* k columns per quantum, k the largest of 1, 2, 4, 5 times a power of ten that fits
 		 */
@@ -226,12 +226,12 @@ static size_t letter_of(const struct sched *s, const struct op *op)
  * columns wide, and CONTINUED alone over the rest of an op that started in an earlier band.
  */
 static void collect_device(char *row, unsigned char *tint, struct column *col, int k0, int n,
-                           const struct sim *s, int d, const struct layout *lay,
+                           const struct drawing *s, int d, const struct layout *lay,
                            struct row_marks *marks)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	int64_t tick = s->cost->tick;
+	int64_t tick = s->tick;
 	double start = lay->start, step = lay->step;
 
 	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
@@ -303,7 +303,7 @@ static void collect_device(char *row, unsigned char *tint, struct column *col, i
  * against the columns, the letters in the proportion of their time.
  */
 static void paint_device(char *row, unsigned char *tint, struct column *col, int k0, int n,
-                         const struct sim *s, int d, const struct layout *lay,
+                         const struct drawing *s, int d, const struct layout *lay,
                          struct row_marks *marks)
 {
 	double owed[NLETTERS] = {0};
@@ -472,10 +472,10 @@ static void paint_piece(void *ctx, const struct report_piece *pc)
  * Writes the lane of device d's stream st, the columns k0 to k0 + n - 1: STREAM_BUSY where its
  * pieces ran, blank elsewhere (trailing blanks dropped), labelled with the stream's name.
  */
-static void write_lane(FILE *out, char *row, int labelw, const struct sim *s, int d,
+static void write_lane(FILE *out, char *row, int labelw, const struct drawing *s, int d,
                        enum comm_stream st, const struct layout *lay, int k0, int n)
 {
-	struct lane l = {row, lay, s->cost->tick, k0, n, st};
+	struct lane l = {row, lay, s->tick, k0, n, st};
 	char name[32], label[48];
 	int end = n;
 
@@ -489,12 +489,12 @@ static void write_lane(FILE *out, char *row, int labelw, const struct sim *s, in
 
 /* Marks EXPOSED over the idle columns of device d's row after its last op, up to its end: the
  * time its streams ran past its compute. */
-static void mark_exposed(char *row, const struct sim *s, int d, const struct layout *lay, int k0,
+static void mark_exposed(char *row, const struct drawing *s, int d, const struct layout *lay, int k0,
                          int n)
 {
 	const struct device_result *dr = &s->result->devices[d];
-	int c0 = cell_of(dr->last_end, s->cost->tick, lay->start, lay->step) - k0;
-	int c1 = cell_of(dr->end, s->cost->tick, lay->start, lay->step) - k0;
+	int c0 = cell_of(dr->last_end, s->tick, lay->start, lay->step) - k0;
+	int c1 = cell_of(dr->end, s->tick, lay->start, lay->step) - k0;
 
 	for (int c = c0 < 0 ? 0 : c0; c < c1 && c < n; c++)
 		if (row[c] == '.')
@@ -530,22 +530,22 @@ static void row_label(const struct sched *s, int d, bool brief, char *buf, size_
 /* The layout of one band of cells columns at most: the column step of column_step, from the
  * column holding the origin (one column spare for that) to the last op; at least ten columns
  * where cells allows. */
-static struct layout one_band(const struct sim *s, int cells)
+static struct layout one_band(const struct drawing *s, int cells)
 {
 	const struct result *r = s->result;
-	double origin = pp_time_to_units(s->frame.origin, s->cost->tick);
+	double origin = pp_time_to_units(s->frame.origin, s->tick);
 	int room = s->frame.origin > 0 ? cells - 1 : cells;
 	struct layout lay;
 
 	lay.step = column_step(s, room);
 	lay.start = floor(origin / lay.step) * lay.step;
-	lay.cells = cell_of(report_drawn_end(r), s->cost->tick, lay.start, lay.step);
+	lay.cells = cell_of(report_drawn_end(r), s->tick, lay.start, lay.step);
 	if (lay.cells < 10 && room >= 10) {
 		/* the quantum's multiple left too few columns: a round step, at most 4/3 of need */
 		lay.step = report_nice_step(
-		        pp_time_to_units(report_drawn_end(r) - s->frame.origin, s->cost->tick) / room);
+		        pp_time_to_units(report_drawn_end(r) - s->frame.origin, s->tick) / room);
 		lay.start = floor(origin / lay.step) * lay.step;
-		lay.cells = cell_of(report_drawn_end(r), s->cost->tick, lay.start, lay.step);
+		lay.cells = cell_of(report_drawn_end(r), s->tick, lay.start, lay.step);
 	}
 	lay.band = lay.cells;
 	lay.tick = 10;
@@ -553,7 +553,7 @@ static struct layout one_band(const struct sim *s, int cells)
 }
 
 /* True when, at lay's step, every op of s that lasts shows its label. */
-static bool all_labelled(const struct sim *s, const struct layout *lay)
+static bool all_labelled(const struct drawing *s, const struct layout *lay)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
@@ -561,8 +561,8 @@ static bool all_labelled(const struct sim *s, const struct layout *lay)
 
 	for (size_t i = 0; i < sc->nops; i++) {
 		int len = op_text(label, sizeof(label), sc, &sc->ops[i]);
-		int c0 = cell_of(r->times[i].start, s->cost->tick, lay->start, lay->step);
-		int c1 = cell_of(r->times[i].end, s->cost->tick, lay->start, lay->step);
+		int c0 = cell_of(r->times[i].start, s->tick, lay->start, lay->step);
+		int c1 = cell_of(r->times[i].end, s->tick, lay->start, lay->step);
 
 		if (r->times[i].end > r->times[i].start && c1 - c0 < len)
 			return false;
@@ -592,11 +592,11 @@ static double nice_below(double x)
  * bands are about equally wide, each a whole number of quanta. Returns false when that takes more
  * than max_bands bands.
  */
-static bool labelled_bands(const struct sim *s, int cells, struct layout *lay)
+static bool labelled_bands(const struct drawing *s, int cells, struct layout *lay)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	int64_t tick = s->cost->tick, g = 0;
+	int64_t tick = s->tick, g = 0;
 	double most = INFINITY, q;
 	char label[64];
 	int k = 1, bands;
@@ -653,12 +653,12 @@ static void write_step(char *buf, size_t n, double step, const char *unit)
 	snprintf(buf, n, "one column = %g %s", step, unit);
 }
 
-int report_timeline(FILE *out, const struct sim *s, int width)
+int report_timeline(FILE *out, const struct drawing *s, int width)
 {
 	return report_timeline_colored(out, s, width, false);
 }
 
-int report_timeline_colored(FILE *out, const struct sim *s, int width, bool color)
+int report_timeline_colored(FILE *out, const struct drawing *s, int width, bool color)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
@@ -719,10 +719,10 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 	bands = lay.band > 0 ? (lay.cells + lay.band - 1) / lay.band : 1;
 	snprintf(shape, sizeof(shape), "p=%d v=%d m=%d", sc->p, sc->v, sc->m);
 	snprintf(span, sizeof(span), "makespan %s %s", REPORT_NUM(num, s->frame.makespan),
-	         s->cost->time_unit);
+	         s->time_unit);
 	/* a late origin whose times do not fit the scale: it counts from it, named in the header */
 	scale_from = labels_fit(&lay, lay.start) ? lay.start : 0;
-	write_step(scale, sizeof(scale), lay.step, s->cost->time_unit);
+	write_step(scale, sizeof(scale), lay.step, s->time_unit);
 	if (scale_from != lay.start)
 		snprintf(scale + strlen(scale), sizeof(scale) - strlen(scale),
 		         ", the scale from %.10g", lay.start);
@@ -739,7 +739,7 @@ int report_timeline_colored(FILE *out, const struct sim *s, int width, bool colo
 		free(col);
 		return -1;
 	}
-	write_wrapped(out, (const char *[]){s->config.schedule, shape, span, scale, NULL}, width);
+	write_wrapped(out, (const char *[]){s->schedule, shape, span, scale, NULL}, width);
 	for (int b = 0; b < bands; b++) {
 		int k0 = b * lay.band, n = lay.cells - k0 < lay.band ? lay.cells - k0 : lay.band;
 

@@ -30,14 +30,14 @@
 #define TRACE_ORIGIN_US 1
 
 /* The timestamp of a time in ticks: TRACE_ORIGIN_US + units x 1000. */
-static double us(const struct sim *s, pp_time t)
+static double us(const struct drawing *s, pp_time t)
 {
-	return TRACE_ORIGIN_US + pp_time_to_units(t, s->cost->tick) * 1000;
+	return TRACE_ORIGIN_US + pp_time_to_units(t, s->tick) * 1000;
 }
 
 static void write_metadata(struct wbuf *w, const struct trace_walk *tw)
 {
-	const struct sim *s = tw->s;
+	const struct drawing *s = tw->s;
 	char label[96];
 	const char *sep = "";
 
@@ -83,7 +83,7 @@ static char *put_text(char *p, const char *s, size_t n)
 }
 
 /* Writes `"ts":T,"dur":D` of a slice from a to b (ticks) at p; returns the end. */
-static char *put_span_at(char *p, const struct sim *s, pp_time a, pp_time b)
+static char *put_span_at(char *p, const struct drawing *s, pp_time a, pp_time b)
 {
 	double from = us(s, a);
 
@@ -94,14 +94,14 @@ static char *put_span_at(char *p, const struct sim *s, pp_time a, pp_time b)
 }
 
 /* Appends `"ts":T,"dur":D` of a slice from a to b (ticks). */
-static void put_span(struct wbuf *w, const struct sim *s, pp_time a, pp_time b)
+static void put_span(struct wbuf *w, const struct drawing *s, pp_time a, pp_time b)
 {
 	wbuf_commit(w, put_span_at(wbuf_reserve(w, 16 + 2 * NUMFMT_MAX), s, a, b));
 }
 
 static void write_ops(struct wbuf *w, const struct trace_walk *tw)
 {
-	const struct sim *s = tw->s;
+	const struct drawing *s = tw->s;
 	const struct sched *sc = s->sched;
 	double origin = us(s, 0);
 	struct trace_op o;
@@ -151,7 +151,7 @@ static void write_ops(struct wbuf *w, const struct trace_walk *tw)
 }
 
 /* Writes a flow event's `,"pid":P,"tid":T,"ts":X}` at time t at p; returns the end. */
-static char *put_flow_end(char *p, const struct sim *s, int pid, int tid, pp_time t)
+static char *put_flow_end(char *p, const struct drawing *s, int pid, int tid, pp_time t)
 {
 	PUT_LIT(p, ",\"pid\":");
 	p += numfmt_i64(p, pid);
@@ -165,7 +165,7 @@ static char *put_flow_end(char *p, const struct sim *s, int pid, int tid, pp_tim
 
 static void write_messages(struct wbuf *w, struct trace_walk *tw)
 {
-	const struct sim *s = tw->s;
+	const struct drawing *s = tw->s;
 	struct trace_msg m;
 
 	for (size_t k = 0; k < s->result->nmsgs; k++) {
@@ -208,7 +208,7 @@ static void write_messages(struct wbuf *w, struct trace_walk *tw)
 /* What the stream and counter callbacks write to. */
 struct json_out {
 	struct wbuf *w;
-	const struct sim *s;
+	const struct drawing *s;
 	char head[64]; /* the start of the current counter's events, up to "ts" */
 	size_t head_len;
 	int head_d, head_host; /* the device and counter head holds, -1 for none */
@@ -280,7 +280,7 @@ static void counter_sample(void *ctx, const struct trace_count *c)
 	wbuf_commit(o->w, p);
 }
 
-int report_trace(FILE *out, const struct sim *s)
+int report_trace(FILE *out, const struct drawing *s)
 {
 	struct trace_walk tw;
 	struct wbuf w;
@@ -309,10 +309,10 @@ int report_trace(FILE *out, const struct sim *s)
 	            PP_VERSION);
 	wbuf_finish(&w);
 	report_json_text(out,
-	                 s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule);
+	                 s->schedule_file[0] ? s->schedule_file : s->schedule);
 	fprintf(out,
 	        ",\"p\":%d,\"v\":%d,\"m\":%d,\"time_unit\":\"%s\","
 	        "\"us_per_time_unit\":1000,\"ts_origin_us\":%d}}\n",
-	        s->sched->p, s->sched->v, s->sched->m, s->cost->time_unit, TRACE_ORIGIN_US);
+	        s->sched->p, s->sched->v, s->sched->m, s->time_unit, TRACE_ORIGIN_US);
 	return 0;
 }

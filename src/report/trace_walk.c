@@ -22,7 +22,7 @@ static const char *pass_of(enum op_kind k)
 
 /* Index into w->tid of message g's direction: 2 ch from the channel's src, 2 ch + 1 back from
  * its dst. */
-static size_t direction_of(const struct sim *s, const struct msg_record *g)
+static size_t direction_of(const struct drawing *s, const struct msg_record *g)
 {
 	int src, dst, ch;
 
@@ -38,7 +38,7 @@ static size_t direction_of(const struct sim *s, const struct msg_record *g)
  * (0 when no message goes that way). In one pass over the channels and one over the messages,
  * so that a run of many devices costs no more per channel than a small one.
  */
-static int *channel_tids(const struct sim *s)
+static int *channel_tids(const struct drawing *s)
 {
 	const struct result *r = s->result;
 	int *tid = pp_calloc((size_t)(r->nchannels > 0 ? 2 * r->nchannels : 1), sizeof(*tid));
@@ -52,7 +52,7 @@ static int *channel_tids(const struct sim *s)
 	for (int ch = 0; ch < r->nchannels; ch++)
 		tid[2 * ch] = 1 + seen[r->channels[ch].src]++;
 	/* a full-duplex channel carries its own direction only */
-	for (size_t k = 0; s->cost->duplex == PP_DUPLEX_HALF && k < r->nmsgs; k++) {
+	for (size_t k = 0; s->duplex == PP_DUPLEX_HALF && k < r->nmsgs; k++) {
 		size_t t = direction_of(s, &r->msgs[k]);
 
 		if (t % 2 == 1 && tid[t] == 0)
@@ -62,7 +62,7 @@ static int *channel_tids(const struct sim *s)
 	return tid;
 }
 
-int trace_walk_init(struct trace_walk *w, const struct sim *s)
+int trace_walk_init(struct trace_walk *w, const struct drawing *s)
 {
 	const struct result *r = s->result;
 	size_t nseen = 2 * (size_t)s->sched->S;
@@ -96,7 +96,7 @@ const char *trace_walk_channel_name(const struct trace_walk *w, int ch, int back
 
 	*pid = back ? c->dst : c->src;
 	snprintf(buf, n, "send to GPU %d%s", back ? c->src : c->dst,
-	         w->s->cost->duplex == PP_DUPLEX_HALF ? " (half-duplex, shared)" : "");
+	         w->s->duplex == PP_DUPLEX_HALF ? " (half-duplex, shared)" : "");
 	return buf;
 }
 
@@ -107,11 +107,11 @@ const char *trace_walk_channel_name(const struct trace_walk *w, int ch, int back
  * _PipelineScheduleRuntime names it; an overlapped pair's two ops both take the pair's).
  * Returns its length.
  */
-static size_t op_name(const struct sim *s, size_t i, char *buf, size_t n)
+static size_t op_name(const struct drawing *s, size_t i, char *buf, size_t n)
 {
 	char action[SCHEDFILE_ACTION_MAX];
 
-	if (s->config.trace_names == PP_TRACE_NAMES_TORCH)
+	if (s->trace_names == PP_TRACE_NAMES_TORCH)
 		return (size_t)snprintf(buf, n, "PP:%s",
 		                        schedfile_torch_action(s->sched, i, action, sizeof(action)));
 	return (size_t)report_op_label(buf, n, s->sched, &s->sched->ops[i]);
@@ -131,7 +131,7 @@ void trace_walk_op(const struct trace_walk *w, int d, size_t i, struct trace_op 
 
 void trace_walk_op_unnamed(const struct trace_walk *w, int d, size_t i, struct trace_op *o)
 {
-	const struct sim *s = w->s;
+	const struct drawing *s = w->s;
 	const struct sched *sc = s->sched;
 	const struct op *op = &sc->ops[i];
 
@@ -155,7 +155,7 @@ void trace_walk_op_unnamed(const struct trace_walk *w, int d, size_t i, struct t
 
 void trace_walk_msg(struct trace_walk *w, size_t k, struct trace_msg *m)
 {
-	const struct sim *s = w->s;
+	const struct drawing *s = w->s;
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	const struct msg_record *g = &r->msgs[k];
@@ -171,7 +171,7 @@ void trace_walk_msg(struct trace_walk *w, size_t k, struct trace_msg *m)
 	m->k = k;
 	m->tid = w->tid[at->dir];
 	/* the transfer: "F3 to GPU 1", or PyTorch's action that sends it, "PP:2SEND_F3" */
-	if (s->config.trace_names == PP_TRACE_NAMES_TORCH) {
+	if (s->trace_names == PP_TRACE_NAMES_TORCH) {
 		memcpy(m->buf, "PP:", 3);
 		n = 3 + numfmt_u64(m->buf + 3, from->stage);
 		memcpy(m->buf + n, from->kind == OP_F ? "SEND_F" : "SEND_B", 6);
@@ -232,7 +232,7 @@ static const char *kind_names(unsigned bits, char *buf, size_t n)
  * held the stream. */
 static void flush_op(struct stream_span *sp)
 {
-	const struct sim *s = sp->w->s;
+	const struct drawing *s = sp->w->s;
 	char names[32], label[TRACE_NAME_MAX];
 
 	if (sp->op == SIZE_MAX)
@@ -242,7 +242,7 @@ static void flush_op(struct stream_span *sp)
 
 		/* a pair: "F7+b3" (PyTorch's names give both ops the pair's one name) */
 		if ((s->sched->ops[sp->op].flags & OP_OVERLAP) &&
-		    s->config.trace_names != PP_TRACE_NAMES_TORCH && n + 1 < sizeof(label)) {
+		    s->trace_names != PP_TRACE_NAMES_TORCH && n + 1 < sizeof(label)) {
 			label[n++] = '+';
 			op_name(s, sp->op + 1, label + n, sizeof(label) - n);
 		}
@@ -316,7 +316,7 @@ void trace_walk_streams(const struct trace_walk *w, int d,
                         void (*track)(void *ctx, int d, int st, const char *name),
                         void (*slice)(void *ctx, const struct trace_comm *c), void *ctx)
 {
-	const struct sim *s = w->s;
+	const struct drawing *s = w->s;
 	unsigned lanes = report_device_streams(s, d);
 	struct stream_span sp = {.w = w, .slice = slice, .ctx = ctx, .d = d, .op = SIZE_MAX};
 	const struct device_result *dr = &s->result->devices[d];
@@ -368,9 +368,8 @@ static int cmp_change(const void *a, const void *b)
 static int offload_counters(const struct trace_walk *w, int d, int64_t unit,
                             void (*fn)(void *ctx, const struct trace_count *c), void *ctx)
 {
-	const struct sim *s = w->s;
+	const struct drawing *s = w->s;
 	const struct sched *sc = s->sched;
-	const struct cost *c = s->cost;
 	const struct result *r = s->result;
 	size_t n = 0, cap = (sc->dev_start[d + 1] - sc->dev_start[d]) + 2 * r->npieces + 1;
 	struct act_change *ch = pp_mallocarray(cap, sizeof(*ch));
@@ -383,7 +382,7 @@ static int offload_counters(const struct trace_walk *w, int d, int64_t unit,
 		const struct op *op = &sc->ops[i];
 
 		ch[n++] = (struct act_change){op->kind == OP_F ? r->times[i].start : r->times[i].end,
-		                              sched_act_change(op, c->act, c->act_w), 0};
+		                              sched_act_change(op, s->act, s->act_w), 0};
 	}
 	for (size_t k = 0; k < r->npieces; k++) {
 		const struct piece_record *pr = &r->pieces[k];
@@ -424,14 +423,13 @@ static int offload_counters(const struct trace_walk *w, int d, int64_t unit,
 int trace_walk_counters(const struct trace_walk *w, int d,
                         void (*fn)(void *ctx, const struct trace_count *c), void *ctx)
 {
-	const struct sim *s = w->s;
+	const struct drawing *s = w->s;
 	const struct sched *sc = s->sched;
-	const struct cost *c = s->cost;
 	const struct result *r = s->result;
 	struct trace_count x = {.d = d};
 
-	for (int k = 0; k < sc->v; k++)
-		x.unit += c->act[sched_stage_of(sc, d, k)];
+	for (int k = 0; s->act != NULL && k < sc->v; k++)
+		x.unit += s->act[sched_stage_of(sc, d, k)];
 	/* a device that keeps no activations (a serving pipeline) has no counter */
 	if (x.unit == 0)
 		return 0;
@@ -442,7 +440,7 @@ int trace_walk_counters(const struct trace_walk *w, int d,
 		const struct op *op = &sc->ops[i];
 
 		x.t = op->kind == OP_F ? r->times[i].start : r->times[i].end;
-		x.num += sched_act_change(op, c->act, c->act_w);
+		x.num += sched_act_change(op, s->act, s->act_w);
 		fn(ctx, &x);
 	}
 	return 0;

@@ -32,7 +32,7 @@ struct trace_dir_seen {
 
 /* A walk over the trace of one run; trace_walk_init fills it, trace_walk_release frees it. */
 struct trace_walk {
-	const struct sim *s;
+	const struct drawing *s;
 	int *tid;                    /* [2 nchannels]: the track of each direction of each channel
 	                                on its sending device (2 ch from the channel's src, 2 ch + 1
 	                                back), 0 when no message goes that way */
@@ -43,7 +43,7 @@ struct trace_walk {
 
 /* Starts a walk over s's trace. Returns 0, or -1 when out of memory (w then needs no
  * release). */
-int trace_walk_init(struct trace_walk *w, const struct sim *s);
+int trace_walk_init(struct trace_walk *w, const struct drawing *s);
 void trace_walk_release(struct trace_walk *w);
 
 /* The name of the track of direction back (0 or 1) of channel ch ("send to GPU 1", and

@@ -738,6 +738,14 @@ uint64_t serve_step_bytes(const struct config *c, bool record)
 	return step + (batch + least - 1) / least + (record ? msg : 0);
 }
 
+struct drawing serve_drawing(const struct serve_run *r)
+{
+	struct drawing d = sim_drawing(&r->sim);
+
+	d.act = d.act_w = NULL;
+	return d;
+}
+
 void serve_free(struct serve_run *r)
 {
 	if (r == NULL)

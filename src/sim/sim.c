@@ -418,6 +418,26 @@ void sim_release(struct sim *s)
 	pp_arena_release(&s->arena);
 }
 
+struct drawing sim_drawing(const struct sim *s)
+{
+	return (struct drawing){
+	        .sched = s->sched,
+	        .result = s->result,
+	        .slack = s->slack,
+	        .samples = s->samples,
+	        .tick = s->cost->tick,
+	        .time_unit = s->cost->time_unit,
+	        .act = s->cost->act,
+	        .act_w = s->cost->act_w,
+	        .duplex = s->cost->duplex,
+	        .schedule = s->config.schedule,
+	        .schedule_file = s->config.schedule_file,
+	        .trace_names = s->config.trace_names,
+	        .svg_width = s->config.svg_width,
+	        .frame = s->frame,
+	};
+}
+
 void sim_free(struct sim *s)
 {
 	if (s == NULL)

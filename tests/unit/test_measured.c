@@ -390,7 +390,7 @@ static void write_trace(const char *path, struct sim *s)
 	FILE *out = fopen(path, "w");
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(report_trace(out, s), 0);
+	CU_ASSERT_EQUAL(report_trace(out, UNIT_DRAWING(s)), 0);
 	CU_ASSERT_EQUAL(fclose(out), 0);
 }
 

@@ -49,7 +49,7 @@ static char *write_timeline(const struct sim *s, int width)
 	FILE *out = open_memstream(&text, &len);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(report_timeline(out, s, width), 0);
+	CU_ASSERT_EQUAL(report_timeline(out, UNIT_DRAWING(s), width), 0);
 	fclose(out);
 	return text;
 }
@@ -360,7 +360,7 @@ static void report_ops_csv_writes_a_header_and_one_row_per_op(void)
 	                                 "0,0,0,F,4,12,13\n";
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(report_ops_csv(out, s), 0);
+	CU_ASSERT_EQUAL(report_ops_csv(out, UNIT_DRAWING(s)), 0);
 	fclose(out);
 	for (const char *p = text; *p != '\0'; p++)
 		rows += *p == '\n';
@@ -380,7 +380,7 @@ static void report_ops_csv_writes_fractional_times_exactly(void)
 	FILE *out = open_memstream(&text, &len);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(report_ops_csv(out, s), 0);
+	CU_ASSERT_EQUAL(report_ops_csv(out, UNIT_DRAWING(s)), 0);
 	fclose(out);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n3,0,3,F,0,3.3,4.3\n"));
 	free(text);
@@ -1171,7 +1171,7 @@ static struct sim *simulate_recorded(const char *schedule, int p, int v, int m, 
 }
 
 /* Runs writer on s into memory. */
-static char *write_with(int (*writer)(FILE *, const struct sim *), const struct sim *s)
+static char *write_sim_with(int (*writer)(FILE *, const struct sim *), const struct sim *s)
 {
 	char *text = NULL;
 	size_t len;
@@ -1179,6 +1179,19 @@ static char *write_with(int (*writer)(FILE *, const struct sim *), const struct 
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 	CU_ASSERT_EQUAL(writer(out, s), 0);
+	fclose(out);
+	return text;
+}
+
+/* Runs writer on what s's drawings read of it into memory. */
+static char *write_with(int (*writer)(FILE *, const struct drawing *), const struct sim *s)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(writer(out, UNIT_DRAWING(s)), 0);
 	fclose(out);
 	return text;
 }
@@ -1464,11 +1477,9 @@ static void report_trace_names_slices_as_pytorch_s_profiler_ranges_when_asked(vo
 	sim_free(s);
 }
 
-static int svg_of_one(FILE *out, const struct sim *s)
+static int svg_of_one(FILE *out, const struct drawing *d)
 {
-	struct report_row row = {"-", s, 0};
-
-	return report_svg(out, &row, 1);
+	return report_svg(out, d, 1);
 }
 
 static void report_svg_draws_one_rectangle_per_op_and_one_per_message(void)
@@ -1625,10 +1636,10 @@ static void report_timeline_colored_uses_escapes_only_when_asked(void)
 	size_t len;
 	FILE *out = open_memstream(&plain, &len);
 
-	CU_ASSERT_EQUAL(report_timeline_colored(out, s, 100, false), 0);
+	CU_ASSERT_EQUAL(report_timeline_colored(out, UNIT_DRAWING(s), 100, false), 0);
 	fclose(out);
 	out = open_memstream(&colored, &len);
-	CU_ASSERT_EQUAL(report_timeline_colored(out, s, 100, true), 0);
+	CU_ASSERT_EQUAL(report_timeline_colored(out, UNIT_DRAWING(s), 100, true), 0);
 	fclose(out);
 	CU_ASSERT_PTR_NULL(strchr(plain, '\033'));
 	CU_ASSERT_PTR_NOT_NULL(strstr(colored, "\033[34m"));
@@ -1718,7 +1729,7 @@ static void report_html_data_replays_every_op_and_message_exactly(void)
 	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
 		struct sim *s = simulate_recorded(runs[k].schedule, 4, runs[k].v, runs[k].m,
 		                                  runs[k].t_comm);
-		char *page = write_with(html_of_one, s);
+		char *page = write_sim_with(html_of_one, s);
 		cJSON *data = html_data(page);
 		cJSON *run = cJSON_GetArrayItem(cJSON_GetObjectItem(data, "runs"), 0);
 		cJSON *ops = cJSON_GetObjectItem(run, "ops"),
@@ -1921,11 +1932,11 @@ static uint64_t output_bytes(enum report_output o, const struct sim *s, const ch
 	}
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 	if (o == REPORT_OUT_TRACE || o == REPORT_OUT_TRACE_GZ)
-		rc = report_trace(out, s);
+		rc = report_trace(out, UNIT_DRAWING(s));
 	else if (o == REPORT_OUT_PFTRACE || o == REPORT_OUT_PFTRACE_GZ)
-		rc = report_pftrace(out, s);
+		rc = report_pftrace(out, UNIT_DRAWING(s));
 	else if (o == REPORT_OUT_OPS)
-		rc = report_ops_csv(out, s);
+		rc = report_ops_csv(out, UNIT_DRAWING(s));
 	else if (o == REPORT_OUT_HTML)
 		rc = report_html(out, &row, 1);
 	else

@@ -117,7 +117,7 @@ static void assert_dump_reads_back(const char *schedule, int p, int v, int m)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	out = open_memstream(&text, &len);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(report_ops_csv(out, s), 0);
+	CU_ASSERT_EQUAL(report_ops_csv(out, UNIT_DRAWING(s)), 0);
 	CU_ASSERT_EQUAL_FATAL(fclose(out), 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(strstr(text, ",slack\n"));
 	CU_ASSERT_EQUAL_FATAL(read_text(text, &f, &err, path), 0);
@@ -170,7 +170,7 @@ static void schedfile_reads_what_report_ops_csv_writes_back_to_the_same_order(vo
 		snprintf(path, sizeof(path), "%s/ops.csv", dir);
 		out = fopen(path, "w");
 		CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-		CU_ASSERT_EQUAL(report_ops_csv(out, s), 0);
+		CU_ASSERT_EQUAL(report_ops_csv(out, UNIT_DRAWING(s)), 0);
 		CU_ASSERT_EQUAL(fclose(out), 0);
 		rc = schedfile_read(path, PP_MAX_OPS, &f, &err);
 		CU_ASSERT_EQUAL(unlink(path), 0);

@@ -61,6 +61,9 @@ struct config;
 /* Simulates schedule with p devices, m micro-batches and message time t_comm at otherwise
  * default settings; asserts (fatally) that it succeeds. Free with sim_free. */
 struct sim *unit_simulate(const char *schedule, int p, int m, double t_comm);
+
+/* What the writers read of sim s (sim_drawing), as a pointer for a call's argument. */
+#define UNIT_DRAWING(s) (&(const struct drawing[1]){sim_drawing(s)}[0])
 /* The defaults with this schedule, shape and device op times. */
 struct config unit_config(const char *schedule, int p, int v, int m, double t_f, double t_b,
                           double t_w);
