@@ -29,10 +29,10 @@ struct report_row {
 };
 
 /*
- * Checks that row s of a comparison shares the time unit of its first row, first: its columns
- * compare only then. Returns 0, or -1 with a PP_ERR_USAGE error naming both units.
+ * Checks that a row of a comparison, whose time unit is unit, shares its first row's, first:
+ * its columns compare only then. Returns 0, or -1 with a PP_ERR_USAGE error naming both units.
  */
-int report_compare_units(const struct sim *first, const struct sim *s, struct pp_error *err);
+int report_compare_units(const char *first, const char *unit, struct pp_error *err);
 
 /* A schedule file `ppsim validate` found valid: the file as read and each device's peak
  * activations in micro-batches (sched_peak_units). */
@@ -294,6 +294,9 @@ int report_html(FILE *out, const struct report_row *rows, int n);
 /* report_html of a serving run's pipeline, with its requests: when each arrived, was admitted,
  * got its first token and finished. Returns 0. */
 int report_html_serve(FILE *out, const struct serve_run *r);
+/* report_html of serving runs side by side (`ppsim compare` of serving configs): each run's
+ * pipeline on one time axis. Returns 0, or -1 out of memory. */
+int report_html_serving(FILE *out, const struct serve_row *rows, int n);
 /*
  * A sweep's HTML report, written as the sweep runs: the header, then each record in point
  * order (first true for the first), then the footer; the page draws a heatmap of a chosen

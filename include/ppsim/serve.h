@@ -9,9 +9,9 @@
  *
  * Flow: config -> workload (a trace file or a seeded generator) -> serve_run (the batching
  * policy and the pipeline simulation, priced by explicit per-token costs or by the model on its
- * GPU) -> serve_metrics -> reporters. The result also takes the shape of a training simulation
- * (struct sim: one forward op per micro-batch and stage) so that the timeline, Chrome trace and
- * SVG reporters draw it.
+ * GPU) -> serve_metrics -> reporters. The drawings (the timeline, the traces, the SVG, the HTML
+ * page) draw it from what serve_drawing gives them (sim.h's struct drawing): its micro-batches'
+ * steps as an op order, one forward op per micro-batch and stage; no training step is built.
  *
  * Ownership: serve_workload and serve_run own their arrays; free them with serve_workload_free
  * and serve_free.
@@ -117,19 +117,22 @@ struct serve_device_memory {
 };
 
 /*
- * A finished serving simulation. sim is the training-shaped view for the reporters: one device
- * per stage (the prefill pipeline's first when disaggregated), one F op per micro-batch and
- * stage (micro-batch numbers in launch order), their times and messages.
+ * A finished serving simulation. order and result are what its drawings show (serve_drawing):
+ * one device per stage (the prefill pipeline's first when disaggregated), one F op per
+ * micro-batch and stage (micro-batch numbers in launch order), their times and messages.
  */
 struct serve_run {
 	struct config config;    /* the settings it ran with */
-	struct sim sim;          /* sched, cost (tick, time unit), result, metrics */
-	struct result result;    /* what sim.result points to */
+	struct sched *order;     /* the micro-batches' steps as an op order (ops of kind F) */
+	struct result result;    /* their times, per device and per link, and messages */
+	int64_t tick;            /* ticks a time unit */
+	const char *time_unit;   /* "ms" with a model, else "t" */
+	struct sim_frame frame;  /* from the first arrival, with the serving report's figures */
 	int stages[2];           /* stages of the pipeline and of the prefill pipeline (0) */
 	int inflight[2];         /* micro-batches in flight allowed in each */
 	uint64_t kv_capacity[2]; /* KV-cache tokens each holds; UINT64_MAX: unlimited */
 	uint64_t kv_peak[2];     /* most KV tokens reserved at once */
-	struct serve_device_memory *memory; /* [sim.sched->p] each device's GPU memory */
+	struct serve_device_memory *memory; /* [order->p] each device's GPU memory */
 	struct serve_request_result *req;   /* [nreq] in workload order */
 	size_t nreq;
 	struct serve_batch *batch; /* [nbatch] in launch order */

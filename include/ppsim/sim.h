@@ -38,7 +38,8 @@ struct drawing {
 	int64_t tick;                  /* ticks a time unit */
 	const char *time_unit;         /* the unit the drawings name */
 	const int64_t *act, *act_w;    /* [S] activations each stage's F keeps and what W still
-	                                  needs (struct cost's), or NULL: no memory counters */
+	                                  needs (struct cost's), or NULL: none kept (a serving
+	                                  run's), no memory counters */
 	enum pp_duplex duplex;         /* its channels' */
 	const char *schedule;          /* the order's name (a generator's, a batching policy's) */
 	const char *schedule_file;     /* the file the order came from, or "" */
@@ -171,17 +172,17 @@ int sim_would_run(const struct config *c, struct pp_error *err);
 int sim_price_schedule(struct sched *s, const struct cost *k, const struct config *c,
                        struct pp_error *err);
 
-/*
- * Frees what s owns (its schedule, cost, engine, metrics and arena) but not s itself, for a
- * struct sim held inside another (a serving run's, zeroed first); the metrics are released
- * only once a result is set.
- */
-void sim_release(struct sim *s);
-
 /* Frees s and everything it owns; NULL is a no-op. */
 void sim_free(struct sim *s);
 
 /* What s's drawings read of it (borrowed from s: valid while s is). */
 struct drawing sim_drawing(const struct sim *s);
+
+/* How op changes its device's activations in drawing d (sched_act_change; 0 when d keeps
+ * none). */
+static inline int64_t drawing_act_change(const struct drawing *d, const struct op *op)
+{
+	return d->act != NULL ? sched_act_change(op, d->act, d->act_w) : 0;
+}
 
 #endif

@@ -321,6 +321,7 @@ static pp_run *simulate(const struct config *c, unsigned flags, struct pp_error 
 		pp_run_free(r);
 		return NULL;
 	}
+	r->view = sim_drawing(r->sim);
 	return r;
 }
 
@@ -395,7 +396,7 @@ static pp_run *serve(const struct config *c, unsigned flags, struct pp_error *e)
 		free(r);
 		return NULL;
 	}
-	r->sim = &r->serve->sim;
+	r->view = serve_drawing(r->serve);
 	r->config = &r->serve->config;
 	r->kept = PP_KEEP_OP_TIMES;
 	if (serve_metrics_init(&r->served, r->serve, e) != 0) {
@@ -439,7 +440,7 @@ int pp_run_is_serving(const pp_run *r)
 
 const char *pp_run_time_unit(const pp_run *r)
 {
-	return r != NULL ? r->sim->cost->time_unit : NULL;
+	return r != NULL ? r->view.time_unit : NULL;
 }
 
 /* A report written into memory: the stream the writers write to and its buffer. */
@@ -598,16 +599,12 @@ int pp_run_ops_csv(const pp_run *r, char **out, char *err, size_t errlen)
 		*out = NULL;
 	if (api_begin(&k, "pp_run_ops_csv", ARGS({r, "r"}, {out, "text"}), err, errlen) != 0)
 		return PP_E_INPUT;
-	if (r->sim->result->times == NULL)
+	if (r->view.result->times == NULL)
 		pp_fail(&k.e, PP_ERR_USAGE,
 		        "pp_run_ops_csv: the run kept no op times (simulate it with "
 		        "PP_KEEP_OP_TIMES)");
 	else if (memout_open(&m, &k.e) != NULL)
-		{
-		struct drawing d = r->serve != NULL ? serve_drawing(r->serve) : sim_drawing(r->sim);
-
-		text = memout_close(&m, report_ops_csv(m.out, &d), &k.e);
-	}
+		text = memout_close(&m, report_ops_csv(m.out, &r->view), &k.e);
 	*out = text;
 	return api_end(&k, text != NULL ? 0 : -1);
 }
@@ -629,7 +626,7 @@ static int check_rows(const pp_run *const *runs, int n, struct pp_error *e)
 			               "compare like with like",
 			               i, runs[i]->serve ? "serving run" : "training step",
 			               runs[0]->serve ? "serving run" : "training step");
-		if (report_compare_units(runs[0]->sim, runs[i]->sim, e) != 0)
+		if (report_compare_units(runs[0]->view.time_unit, runs[i]->view.time_unit, e) != 0)
 			return -1;
 	}
 	return 0;

@@ -65,22 +65,22 @@ enum {
 
 static int both(const pp_run *r, size_t arg, double *out)
 {
-	const struct metrics *m = &r->sim->metrics;
-	const struct result *res = r->sim->result;
+	const struct metrics *m = training(r) ? &r->sim->metrics : NULL;
+	const struct result *res = r->view.result;
 	const struct serve_metrics *s = &r->served;
 
 	switch (arg) {
 	case BOTH_MAKESPAN:
-		*out = training(r) ? m->makespan : s->makespan;
+		*out = m != NULL ? m->makespan : s->makespan;
 		break;
 	case BOTH_BUBBLE:
-		*out = training(r) ? m->bubble_ratio : s->bubble_ratio;
+		*out = m != NULL ? m->bubble_ratio : s->bubble_ratio;
 		break;
 	case BOTH_UTILIZATION:
-		*out = training(r) ? m->utilization : s->utilization;
+		*out = m != NULL ? m->utilization : s->utilization;
 		break;
 	case BOTH_P:
-		*out = training(r) ? r->sim->sched->p : r->serve->stages[0];
+		*out = m != NULL ? r->view.sched->p : r->serve->stages[0];
 		break;
 	case BOTH_MESSAGES:
 		*out = (double)res->messages;
@@ -89,7 +89,7 @@ static int both(const pp_run *r, size_t arg, double *out)
 		*out = (double)res->bytes;
 		break;
 	default:
-		*out = pp_time_to_units(res->msg_time, r->sim->cost->tick);
+		*out = pp_time_to_units(res->msg_time, r->view.tick);
 		break;
 	}
 	return 0;
@@ -100,7 +100,7 @@ enum { SHAPE_V, SHAPE_M, SHAPE_GROUP };
 
 static int shape(const pp_run *r, size_t arg, double *out)
 {
-	const struct sched *s = r->sim->sched;
+	const struct sched *s = r->view.sched;
 
 	*out = !training(r)     ? NAN
 	       : arg == SHAPE_V ? s->v
@@ -116,14 +116,15 @@ enum { CRIT_TIME, CRIT_DEVICE, CRIT_OPS, CRIT_MESSAGES, CRIT_TRANSFER, CRIT_TAIL
 
 static int critical(const pp_run *r, size_t arg, double *out)
 {
-	const struct critical_metrics *k = &r->sim->metrics.critical;
+	const struct critical_metrics *k;
+
+	*out = NAN;
+	if (!training(r) || !(k = &r->sim->metrics.critical)->has)
+		return 0;
 	const double v[] = {k->length,           k->device,   (double)k->ops,
 	                    (double)k->messages, k->transfer, k->tail};
 
-	if (!training(r) || !k->has)
-		*out = NAN;
-	else
-		*out = arg < CRIT_KIND ? v[arg] : k->kind[arg - CRIT_KIND];
+	*out = arg < CRIT_KIND ? v[arg] : k->kind[arg - CRIT_KIND];
 	return 0;
 }
 
@@ -142,13 +143,16 @@ enum {
 
 static int breakdown(const pp_run *r, size_t arg, double *out)
 {
-	const struct step_breakdown *x = &r->sim->metrics.breakdown;
+	const struct step_breakdown *x;
+
+	*out = NAN;
+	if (!training(r) || !r->sim->metrics.has_model)
+		return 0;
+	x = &r->sim->metrics.breakdown;
 	const double v[] = {x->device,      x->compute,   x->bubble,
 	                    x->exposed_p2p, x->optimizer, x->other};
 
-	if (!training(r) || !r->sim->metrics.has_model)
-		*out = NAN;
-	else if (arg < BRK_EXPOSED)
+	if (arg < BRK_EXPOSED)
 		*out = v[arg];
 	else
 		*out = arg < BRK_HIDDEN ? x->exposed[arg - BRK_EXPOSED]
@@ -285,7 +289,7 @@ static int serving(const pp_run *r, size_t arg, double *out)
 		*out = (double)s->kv_transfers;
 		break;
 	default:
-		*out = pp_time_to_units(s->kv_transfer_time, s->sim.cost->tick);
+		*out = pp_time_to_units(s->kv_transfer_time, s->tick);
 		break;
 	}
 	return 0;
@@ -625,12 +629,12 @@ const char *pp_op_kind_name(int kind)
 
 size_t pp_run_op_count(const pp_run *r)
 {
-	return r != NULL ? r->sim->sched->nops : 0;
+	return r != NULL ? r->view.sched->nops : 0;
 }
 
 int pp_run_kept(const pp_run *r)
 {
-	return r == NULL || r->sim->result->times == NULL ? 0 : r->sim->slack == NULL ? 1 : 2;
+	return r == NULL || r->view.result->times == NULL ? 0 : r->view.slack == NULL ? 1 : 2;
 }
 
 /* The entry i of a column at base, every stride bytes (0: packed entries of type T). */
@@ -641,11 +645,11 @@ int pp_run_kept(const pp_run *r)
  * devices by their ranges of ops, then every other column in one pass over the ops. */
 static void fill(const pp_run *r, size_t first, const pp_ops *cols)
 {
-	const struct sched *sc = r->sim->sched;
-	const struct op_time *t = r->sim->result->times;
-	const pp_time *slack = r->sim->slack;
+	const struct sched *sc = r->view.sched;
+	const struct op_time *t = r->view.result->times;
+	const pp_time *slack = r->view.slack;
 	/* ticks in units as pp_time_to_units divides them: exact below 2^53 ticks */
-	double tick = (double)r->sim->cost->tick;
+	double tick = (double)r->view.tick;
 	size_t st = cols->stride, last = first + cols->n;
 
 	for (int d = 0; d < sc->p; d++) {
@@ -682,17 +686,17 @@ static void fill(const pp_run *r, size_t first, const pp_ops *cols)
  * set. */
 static int check_ops(const pp_run *r, size_t first, const pp_ops *cols, struct pp_error *e)
 {
-	size_t nops = r->sim->sched->nops;
+	size_t nops = r->view.sched->nops;
 
 	if (first > nops || cols->n > nops - first)
 		return pp_fail(e, PP_ERR_USAGE,
 		               "pp_run_ops: ops %zu to %zu of %zu: past the run's ops", first,
 		               first + cols->n, nops);
-	if ((cols->start != NULL || cols->end != NULL) && r->sim->result->times == NULL)
+	if ((cols->start != NULL || cols->end != NULL) && r->view.result->times == NULL)
 		return pp_fail(e, PP_ERR_USAGE,
 		               "pp_run_ops: the run kept no op times (simulate it with "
 		               "PP_KEEP_OP_TIMES)");
-	if (cols->slack != NULL && r->sim->slack == NULL)
+	if (cols->slack != NULL && r->view.slack == NULL)
 		return pp_fail(
 		        e, PP_ERR_USAGE,
 		        "pp_run_ops: the run kept no slack (simulate it with PP_KEEP_SLACK)");
@@ -714,8 +718,8 @@ int pp_run_ops(const pp_run *r, size_t first, const pp_ops *cols, char *err, siz
 /* All of r's ops in packed columns in one block, or NULL with e set. */
 static pp_ops *ops_new(const pp_run *r, struct pp_error *e)
 {
-	size_t n = r->sim->sched->nops;
-	bool times = r->sim->result->times != NULL, slack = r->sim->slack != NULL;
+	size_t n = r->view.sched->nops;
+	bool times = r->view.result->times != NULL, slack = r->view.slack != NULL;
 	size_t entry = (times ? 16 : 0) + (slack ? 8 : 0) + 4 * sizeof(int32_t) + 2;
 	pp_ops *o = pp_zalloc(1, sizeof(*o), e);
 

@@ -18,9 +18,11 @@ struct pp_config {
 };
 
 struct pp_run {
-	struct sim *sim;         /* the training step, owned; a serving run's view (&serve->sim); a
-	                            replay's last run (replay_last) */
+	struct sim *sim;         /* the training step, owned; a replay's last run (replay_last);
+	                            NULL for a serving run */
 	struct serve_run *serve; /* a serving run, owned; NULL for a training step */
+	struct drawing view;     /* what its op order and times look like (sim_drawing or
+	                            serve_drawing), for the ops and figures both kinds have */
 	struct replay *replay;   /* a measured step replayed (pp_replay_whatif), owned (its runs
 	                            too); else NULL */
 	struct serve_metrics served; /* a serving run's figures */

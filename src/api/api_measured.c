@@ -224,6 +224,7 @@ static int replay(const char *name, const pp_config *c, const char *const *paths
 	}
 	out->replay = x;
 	out->sim = (struct sim *)replay_last(x);
+	out->view = sim_drawing(out->sim);
 	out->config = &out->sim->config;
 	out->kept = flags & PP_KEEP_SLACK ? KEEP_ALL : flags;
 	*run = out;

@@ -92,9 +92,10 @@ static int row_config(const struct cli *cli, const char *file, const char *sched
 	return 0;
 }
 
-/* What compare's pictures need: the rows. */
+/* What compare's pictures need: the training rows, or the serving rows when they are not NULL. */
 struct picture_rows {
 	const struct report_row *rows;
+	const struct serve_row *serving;
 	int n;
 };
 
@@ -107,7 +108,8 @@ static int write_svg(FILE *out, const void *ctx)
 	if (d == NULL)
 		return -1;
 	for (int i = 0; i < r->n; i++)
-		d[i] = sim_drawing(r->rows[i].sim);
+		d[i] = r->serving != NULL ? serve_drawing(r->serving[i].run)
+		                          : sim_drawing(r->rows[i].sim);
 	rc = report_svg(out, d, r->n);
 	free(d);
 	return rc;
@@ -117,13 +119,16 @@ static int write_html(FILE *out, const void *ctx)
 {
 	const struct picture_rows *r = ctx;
 
-	return report_html(out, r->rows, r->n);
+	return r->serving != NULL ? report_html_serving(out, r->serving, r->n)
+	                          : report_html(out, r->rows, r->n);
 }
 
-/* Writes the SVG and HTML pictures of rows asked for; returns PP_EXIT_OK or the failure. */
-static int write_pictures(const struct cli *cli, const struct report_row *rows, int n)
+/* Writes the SVG and HTML pictures of the rows (training rows, or serving when serving is not
+ * NULL) asked for; returns PP_EXIT_OK or the failure. */
+static int write_pictures(const struct cli *cli, const struct report_row *rows,
+                          const struct serve_row *serving, int n)
 {
-	struct picture_rows pr = {rows, n};
+	struct picture_rows pr = {rows, serving, n};
 	struct cli_output outs[2];
 	int k = 0;
 
@@ -169,11 +174,10 @@ static int compare_serving(const struct cli *cli)
 	int n = cli->nfiles > 0 ? cli->nfiles : 1, status = -1, made = 0;
 	struct serve_row *rows = pp_calloc((size_t)n, sizeof(*rows));
 	struct serve_metrics *metrics = pp_calloc((size_t)n, sizeof(*metrics));
-	struct report_row *views = pp_calloc((size_t)n, sizeof(*views));
 	const struct report_format *f = report_format_find(cli->format_name, REPORT_SERVE_COMPARE);
 	struct pp_error err = {0};
 
-	if (rows == NULL || metrics == NULL || views == NULL) {
+	if (rows == NULL || metrics == NULL) {
 		pp_nomem(&err, (size_t)n, sizeof(*metrics));
 		status = cmd_fail(&err);
 	} else if (f == NULL) {
@@ -207,16 +211,15 @@ static int compare_serving(const struct cli *cli)
 			break;
 		}
 		rows[i] = (struct serve_row){label_of(file), r, &metrics[i]};
-		views[i] = (struct report_row){rows[i].label, &r->sim, 0};
 		made++;
 		if (rows[i].label == NULL) {
 			pp_nomem(&err, 1, strlen(file != NULL ? file : "-") + 1);
 			status = cmd_fail(&err);
 		}
-		if (status < 0 && report_compare_units(&rows[0].run->sim, &r->sim, &err) != 0)
+		if (status < 0 && report_compare_units(rows[0].run->time_unit, r->time_unit, &err) != 0)
 			status = cmd_fail(&err);
 	}
-	if (status < 0 && write_pictures(cli, views, made) != PP_EXIT_OK)
+	if (status < 0 && write_pictures(cli, NULL, rows, made) != PP_EXIT_OK)
 		status = PP_EXIT_IO;
 	if (status < 0 && f->serve_compare(cmd_out(), rows, made) != 0) {
 		status = cmd_report_failed();
@@ -228,7 +231,6 @@ static int compare_serving(const struct cli *cli)
 	}
 	free(rows);
 	free(metrics);
-	free(views);
 	return status < 0 ? PP_EXIT_OK : status;
 }
 
@@ -299,7 +301,7 @@ int cmd_compare(int argc, char **argv)
 			status = cmd_fail(&err);
 			break;
 		}
-		if (report_compare_units(rows[0].sim, s, &err) != 0) {
+		if (report_compare_units(rows[0].sim->cost->time_unit, s->cost->time_unit, &err) != 0) {
 			status = cmd_fail(&err);
 			break;
 		}
@@ -308,7 +310,7 @@ int cmd_compare(int argc, char **argv)
 	if (status < 0 && cli.rank_set)
 		status = rank_rows(&cli, rows, nrows);
 	if (status < 0) {
-		int rc = write_pictures(&cli, rows, nrows);
+		int rc = write_pictures(&cli, rows, NULL, nrows);
 
 		if (rc != PP_EXIT_OK)
 			status = rc;

@@ -266,14 +266,14 @@ static const char *text_cell(const void *ctx, int row, int id, char *buf, size_t
 	return buf;
 }
 
-int report_compare_units(const struct sim *first, const struct sim *s, struct pp_error *err)
+int report_compare_units(const char *first, const char *unit, struct pp_error *err)
 {
-	if (strcmp(first->cost->time_unit, s->cost->time_unit) == 0)
+	if (strcmp(first, unit) == 0)
 		return 0;
 	return pp_fail(err, PP_ERR_USAGE,
 	               "compare: rows mix time units ('%s' and '%s'); give every row a model, or "
 	               "a link, or neither",
-	               first->cost->time_unit, s->cost->time_unit);
+	               first, unit);
 }
 
 int report_compare_text(FILE *out, const struct report_row *rows, int n)

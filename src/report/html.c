@@ -57,15 +57,23 @@ static void write_tail(FILE *out)
 	        PP_VERSION);
 }
 
-static const char *schedule_of(const struct sim *s)
+/* One run of a page: its label, what its drawings read of it, and its training step (NULL for a
+ * serving run, which has no memory figures, streams or noise samples). */
+struct page_run {
+	const char *label;
+	struct drawing d;
+	const struct sim *sim;
+};
+
+static const char *schedule_of(const struct drawing *s)
 {
-	return s->config.schedule_file[0] ? s->config.schedule_file : s->config.schedule;
+	return s->schedule_file[0] ? s->schedule_file : s->schedule;
 }
 
 /* The title line of one run, as the SVG's: its label, schedule, shape and figures. */
-static void write_title(FILE *out, const struct report_row *row)
+static void write_title(FILE *out, const struct page_run *row)
 {
-	const struct sim *s = row->sim;
+	const struct drawing *s = &row->d;
 	char num[32];
 
 	if (strcmp(row->label, "-") != 0) {
@@ -74,7 +82,7 @@ static void write_title(FILE *out, const struct report_row *row)
 	}
 	report_xml_text(out, schedule_of(s));
 	fprintf(out, "  p=%d v=%d m=%d  makespan %s %s  bubble_ratio %.4f", s->sched->p,
-	        s->sched->v, s->sched->m, REPORT_NUM(num, s->frame.makespan), s->cost->time_unit,
+	        s->sched->v, s->sched->m, REPORT_NUM(num, s->frame.makespan), s->time_unit,
 	        s->frame.bubble_ratio);
 }
 
@@ -93,14 +101,14 @@ static void write_title(FILE *out, const struct report_row *row)
 #define HTML_PIECE ((size_t)1 << 18)
 
 /* Whether s's run goes in pieces. */
-static bool pieced(const struct sim *s)
+static bool pieced(const struct drawing *s)
 {
 	return s->sched->nops > HTML_PIECE || s->result->nmsgs > HTML_PIECE;
 }
 
 /* Where write_ops is in a run's ops: the device and the end of its ops so far. */
 struct html_ops {
-	const struct sim *s;
+	const struct drawing *s;
 	struct quantum q, aq;
 	int d;
 	pp_time t;
@@ -114,7 +122,6 @@ static void write_ops(struct wbuf *w, struct html_ops *c, size_t a, size_t b)
 {
 	const struct sched *sc = c->s->sched;
 	const struct result *r = c->s->result;
-	const struct cost *cost = c->s->cost;
 
 	for (size_t i = a; i < b; i++) {
 		while (i >= sc->dev_start[c->d + 1]) {
@@ -123,7 +130,7 @@ static void write_ops(struct wbuf *w, struct html_ops *c, size_t a, size_t b)
 		}
 		const struct op *op = &sc->ops[i];
 		const struct op_time *ot = &r->times[i];
-		int64_t act = sched_act_change(op, cost->act, cost->act_w);
+		int64_t act = drawing_act_change(c->s, op);
 		bool second = i > sc->dev_start[c->d] && (op[-1].flags & OP_OVERLAP);
 		char *p = wbuf_reserve(w, 7 * NUMFMT_MAX + 8);
 
@@ -153,7 +160,7 @@ static void write_ops(struct wbuf *w, struct html_ops *c, size_t a, size_t b)
 
 /* Messages [a, b) of s: per message its producer, consumer, delay after the producer's end and
  * transfer time in quanta q. */
-static void write_msgs(struct wbuf *w, const struct sim *s, const struct quantum *q, size_t a,
+static void write_msgs(struct wbuf *w, const struct drawing *s, const struct quantum *q, size_t a,
                        size_t b)
 {
 	const struct result *r = s->result;
@@ -178,7 +185,7 @@ static void write_msgs(struct wbuf *w, const struct sim *s, const struct quantum
 }
 
 /* The slacks of ops [a, b) of s in quanta g. */
-static void write_slacks(struct wbuf *w, const struct sim *s, const struct quantum *g, size_t a,
+static void write_slacks(struct wbuf *w, const struct drawing *s, const struct quantum *g, size_t a,
                          size_t b)
 {
 	for (size_t i = a; i < b; i++) {
@@ -301,7 +308,7 @@ static int write_streams(struct wbuf *w, const struct sim *s)
 }
 
 /* Whether s's run offloads activations: has copies that move an amount. */
-static bool has_copies(const struct sim *s)
+static bool has_copies(const struct drawing *s)
 {
 	for (size_t k = 0; k < s->result->npieces; k++)
 		if (s->result->pieces[k].amount != 0)
@@ -316,13 +323,13 @@ static bool has_copies(const struct sim *s)
  * follows the activations on the GPU and in host memory with them as the engine counts them
  * (struct device_result's peak_act and host_peak).
  */
-static void write_copies(struct wbuf *w, const struct sim *s, const struct quantum *q,
+static void write_copies(struct wbuf *w, const struct page_run *run, const struct quantum *q,
                          const struct quantum *aq)
 {
-	const struct result *r = s->result;
+	const struct result *r = run->d.result;
 	bool first = true;
 
-	if (s->cost->model != NULL) {
+	if (run->sim != NULL && run->sim->cost->model != NULL) {
 		WBUF_LIT(w, ",\n\"actBytes\":");
 		wbuf_i64(w, aq->q);
 	}
@@ -353,13 +360,13 @@ static void write_copies(struct wbuf *w, const struct sim *s, const struct quant
 }
 
 /* One run's object of window.PPSIM.runs. */
-static int write_run(FILE *out, const struct report_row *row, const struct html_quanta *hq)
+static int write_run(FILE *out, const struct page_run *row, const struct html_quanta *hq)
 {
-	const struct sim *s = row->sim;
+	const struct drawing *s = &row->d;
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	const struct metrics *m = &s->metrics;
-	double tick = (double)s->cost->tick;
+	const struct metrics *m = row->sim != NULL ? &row->sim->metrics : NULL;
+	double tick = (double)s->tick;
 	char buf[256], num[32];
 	struct quantum q = hq->q, aq = hq->aq;
 	struct html_ops c;
@@ -372,7 +379,7 @@ static int write_run(FILE *out, const struct report_row *row, const struct html_
 	fputs(",\"schedule\":", out);
 	report_script_text(out, schedule_of(s));
 	fprintf(out, ",\"p\":%d,\"v\":%d,\"m\":%d,\"unit\":\"%s\",\"tick\":%.17g,\"origin\":%.17g",
-	        sc->p, sc->v, sc->m, s->cost->time_unit, tick / (double)q.q,
+	        sc->p, sc->v, sc->m, s->time_unit, tick / (double)q.q,
 	        (double)s->frame.origin / (double)q.q);
 	fprintf(out, ",\"makespan\":%s", REPORT_NUM(num, s->frame.makespan));
 	fprintf(out, ",\"bubble_ratio\":%s,\"nops\":%zu,\n\"kindNames\":[",
@@ -395,23 +402,26 @@ static int write_run(FILE *out, const struct report_row *row, const struct html_
 		fputs("],\n\"devices\":[", out);
 	for (int d = 0; d < sc->p; d++) {
 		const struct device_result *dr = &r->devices[d];
-		const struct device_metrics *dm = &m->devices[d];
+		/* a serving run keeps no activations */
+		const struct device_metrics *dm = m != NULL ? &m->devices[d] : NULL;
 		bool ran = sc->dev_start[d + 1] > sc->dev_start[d];
-		double fill =
-		        ran ? pp_time_to_units(dr->first_start - s->frame.origin, s->cost->tick)
-		            : s->frame.makespan;
-		double drain = ran ? pp_time_to_units(end - dr->last_end, s->cost->tick) : 0;
+		double busy = pp_time_to_units(dr->busy, s->tick);
+		double fill = ran ? pp_time_to_units(dr->first_start - s->frame.origin, s->tick)
+		                  : s->frame.makespan;
+		double drain = ran ? pp_time_to_units(end - dr->last_end, s->tick) : 0;
 
 		report_device_label(sc, d, buf, sizeof(buf));
 		fputs(d ? ",\n{\"label\":" : "{\"label\":", out);
 		report_script_text(out, buf);
-		fprintf(out, ",\"busy\":%s", REPORT_NUM(num, dm->busy));
-		fprintf(out, ",\"idle\":%s", REPORT_NUM(num, s->frame.makespan - dm->busy));
+		fprintf(out, ",\"busy\":%s", REPORT_NUM(num, busy));
+		fprintf(out, ",\"idle\":%s", REPORT_NUM(num, s->frame.makespan - busy));
 		fprintf(out, ",\"fill\":%s", REPORT_NUM(num, fill > 0 ? fill : 0));
 		fprintf(out, ",\"drain\":%s", REPORT_NUM(num, drain > 0 ? drain : 0));
-		fprintf(out, ",\"comm_wait\":%s", REPORT_NUM(num, dm->comm_wait));
-		fprintf(out, ",\"peak_activations\":%s", REPORT_NUM(num, dm->peak_activations));
-		if (copies && m->has_model)
+		fprintf(out, ",\"comm_wait\":%s",
+		        REPORT_NUM(num, pp_time_to_units(dr->comm_wait, s->tick)));
+		fprintf(out, ",\"peak_activations\":%s",
+		        REPORT_NUM(num, dm != NULL ? dm->peak_activations : 0));
+		if (copies && dm != NULL && m->has_model)
 			fprintf(out, ",\"activation_bytes\":%.17g,\"host_bytes\":%.17g",
 			        dm->activation_bytes, dm->host_bytes);
 		fputc('}', out);
@@ -437,12 +447,12 @@ static int write_run(FILE *out, const struct report_row *row, const struct html_
 	}
 	if (pieced(s))
 		wbuf_printf(&w, ",\n\"piece\":%zu", HTML_PIECE);
-	if (write_streams(&w, s) != 0) {
+	if (row->sim != NULL && write_streams(&w, row->sim) != 0) {
 		wbuf_finish(&w);
 		return -1;
 	}
 	if (copies)
-		write_copies(&w, s, &q, &aq);
+		write_copies(&w, row, &q, &aq);
 	wbuf_char(&w, '}');
 	wbuf_finish(&w);
 	return 0;
@@ -461,10 +471,10 @@ static void piece_end(struct wbuf *w)
 }
 
 /* The pieces of run k's ops, messages and slacks, a data block each, when it goes in pieces. */
-static void write_pieces(FILE *out, const struct report_row *row, int k,
+static void write_pieces(FILE *out, const struct page_run *row, int k,
                          const struct html_quanta *hq)
 {
-	const struct sim *s = row->sim;
+	const struct drawing *s = &row->d;
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	struct html_ops c;
@@ -548,7 +558,7 @@ int report_html_sweep_footer(FILE *out)
  * units, then its prompt and output tokens. */
 static void write_requests(FILE *out, const struct serve_run *r)
 {
-	int64_t tick = r->sim.cost->tick;
+	int64_t tick = r->tick;
 	struct wbuf w;
 
 	wbuf_init(&w, out);
@@ -611,14 +621,14 @@ static void hist_mark(FILE *out, double lo, double hi, double x, const char *wha
  * with the deterministic step, the mean and the p99 marked, and the figures in a table for
  * those who do not read pictures.
  */
-static void write_samples(FILE *out, const struct report_row *rows, int n)
+static void write_samples(FILE *out, const struct page_run *rows, int n)
 {
 	double lo = HUGE_VAL, hi = -HUGE_VAL;
 	char a[32], b[32], c[32], d[32], e[32];
 
 	for (int i = 0; i < n; i++) {
-		const struct samples *x = rows[i].sim->samples;
-		double step = sample_step(&rows[i].sim->metrics);
+		const struct samples *x = rows[i].sim != NULL ? rows[i].sim->samples : NULL;
+		double step = x != NULL ? sample_step(&rows[i].sim->metrics) : 0;
 
 		for (uint64_t j = 0; x != NULL && j < x->n; j++) {
 			lo = x->s[j].step < lo ? x->s[j].step : lo;
@@ -634,7 +644,7 @@ static void write_samples(FILE *out, const struct report_row *rows, int n)
 	fputs("<h2>Step over the noise samples</h2>\n", out);
 	for (int i = 0; i < n; i++) {
 		const struct sim *s = rows[i].sim;
-		const struct samples *x = s->samples;
+		const struct samples *x = s != NULL ? s->samples : NULL;
 		uint64_t bins[HIST_BINS] = {0}, top = 1;
 		struct sample_stats st;
 
@@ -651,13 +661,13 @@ static void write_samples(FILE *out, const struct report_row *rows, int n)
 		fputs("<p class=\"sum\">", out);
 		report_xml_text(out, rows[i].label);
 		fputs(" ", out);
-		report_xml_text(out, schedule_of(s));
+		report_xml_text(out, schedule_of(&rows[i].d));
 		fprintf(out, ": %" PRIu64 " samples (seed %" PRIu64 ")</p>\n", x->n, s->config.seed);
 		fprintf(out,
 		        "<svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
 		        "<title>Histogram of the step of %" PRIu64 " noise samples of ",
 		        HIST_WIDTH + 80, HIST_HEIGHT + 64, HIST_WIDTH + 80, HIST_HEIGHT + 64, x->n);
-		report_xml_text(out, schedule_of(s));
+		report_xml_text(out, schedule_of(&rows[i].d));
 		fputs("</title>\n", out);
 		for (int k = 0; k < HIST_BINS; k++) {
 			double h = (double)bins[k] / (double)top * HIST_HEIGHT;
@@ -686,7 +696,7 @@ static void write_samples(FILE *out, const struct report_row *rows, int n)
 	}
 }
 
-static int write_page(FILE *out, const struct report_row *rows, int n,
+static int write_page(FILE *out, const struct page_run *rows, int n,
                       const struct serve_run *serve)
 {
 	struct html_quanta *hq = pp_mallocarray((size_t)n, sizeof(*hq));
@@ -694,11 +704,11 @@ static int write_page(FILE *out, const struct report_row *rows, int n,
 	if (hq == NULL)
 		return -1;
 	for (int i = 0; i < n; i++)
-		if (html_quanta_of(rows[i].sim, &hq[i]) != 0) {
+		if (html_quanta_of(&rows[i].d, &hq[i]) != 0) {
 			free(hq);
 			return -1;
 		}
-	write_head(out, n > 1 ? "schedules compared" : schedule_of(rows[0].sim));
+	write_head(out, n > 1 ? "schedules compared" : schedule_of(&rows[0].d));
 	fprintf(out, "<h1>%s</h1>\n",
 	        serve != NULL ? "ppsim serve"
 	        : n > 1       ? "ppsim: schedules compared"
@@ -753,12 +763,35 @@ static int write_page(FILE *out, const struct report_row *rows, int n,
 
 int report_html(FILE *out, const struct report_row *rows, int n)
 {
-	return write_page(out, rows, n, NULL);
+	struct page_run *runs = pp_mallocarray((size_t)n, sizeof(*runs));
+	int rc;
+
+	if (runs == NULL)
+		return -1;
+	for (int i = 0; i < n; i++)
+		runs[i] = (struct page_run){rows[i].label, sim_drawing(rows[i].sim), rows[i].sim};
+	rc = write_page(out, runs, n, NULL);
+	free(runs);
+	return rc;
 }
 
 int report_html_serve(FILE *out, const struct serve_run *r)
 {
-	struct report_row row = {"-", &r->sim, 0};
+	struct page_run run = {"-", serve_drawing(r), NULL};
 
-	return write_page(out, &row, 1, r);
+	return write_page(out, &run, 1, r);
+}
+
+int report_html_serving(FILE *out, const struct serve_row *rows, int n)
+{
+	struct page_run *runs = pp_mallocarray((size_t)n, sizeof(*runs));
+	int rc;
+
+	if (runs == NULL)
+		return -1;
+	for (int i = 0; i < n; i++)
+		runs[i] = (struct page_run){rows[i].label, serve_drawing(rows[i].run), NULL};
+	rc = write_page(out, runs, n, NULL);
+	free(runs);
+	return rc;
 }

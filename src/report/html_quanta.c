@@ -114,7 +114,7 @@ static void gcd_with_spans(struct quantum *g, const struct op_time *t,
 /* A run's quanta in three parts of about the same reading (its ops' times; its messages; its
  * ops' kinds and slacks), each taken by the first thread free (pp_threads). */
 struct quanta_work {
-	const struct sim *s;
+	const struct drawing *s;
 	atomic_uint next; /* the next part to take */
 	struct quantum times, msgs, act, slack;
 	bool nomem;
@@ -150,7 +150,7 @@ static void msgs_part(struct quanta_work *w)
  * which the page's "slackTick" gives a time unit of. */
 static void ops_part(struct quanta_work *w)
 {
-	const struct sim *s = w->s;
+	const struct drawing *s = w->s;
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	size_t kinds = 4 * (size_t)sc->S;
@@ -167,7 +167,7 @@ static void ops_part(struct quanta_work *w)
 			struct op op = {.stage = (unsigned)(k % (size_t)sc->S),
 			                .kind = (unsigned)(k / (size_t)sc->S)};
 
-			gcd_with(&w->act, sched_act_change(&op, s->cost->act, s->cost->act_w));
+			gcd_with(&w->act, drawing_act_change(s, &op));
 		}
 	free(seen);
 	for (size_t k = 0; k < r->npieces; k++)
@@ -190,7 +190,7 @@ static void *quanta_parts(void *arg)
 /* How many ops a run has before its quanta take two threads (passes of a few milliseconds). */
 #define QUANTA_THREADED ((size_t)1 << 16)
 
-int html_quanta_of(const struct sim *s, struct html_quanta *hq)
+int html_quanta_of(const struct drawing *s, struct html_quanta *hq)
 {
 	struct quanta_work w = {.s = s};
 	struct quanta_work *each[2] = {&w, &w};

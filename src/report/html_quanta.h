@@ -56,6 +56,6 @@ struct html_quanta {
 
 /* hq of s, taken once for its data and its pieces: on two threads when the run is large.
  * Returns 0, or -1 when out of memory. */
-int html_quanta_of(const struct sim *s, struct html_quanta *hq);
+int html_quanta_of(const struct drawing *s, struct html_quanta *hq);
 
 #endif

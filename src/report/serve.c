@@ -15,7 +15,7 @@
 
 static const char *unit_of(const struct serve_run *r)
 {
-	return r->sim.cost->time_unit;
+	return r->time_unit;
 }
 
 /* The workload line: a trace file, or the generator's settings. */
@@ -87,7 +87,7 @@ static void write_kv(FILE *out, const struct serve_run *r, const struct serve_me
 	        m->kv_waits == 1 ? "" : "s");
 	if (r->kv_transfers > 0)
 		fprintf(out, "; %" PRIu64 " KV caches sent, %.6g %s in all", r->kv_transfers,
-		        pp_time_to_units(r->kv_transfer_time, r->sim.cost->tick), unit_of(r));
+		        pp_time_to_units(r->kv_transfer_time, r->tick), unit_of(r));
 	fputc('\n', out);
 }
 
@@ -233,7 +233,7 @@ static void json_kv(FILE *out, const struct serve_run *r, const struct serve_met
 	fputs(",\"prefill_peak\":", out);
 	json_count_or_null(out, r->stages[1] > 0, r->kv_peak[1]);
 	fprintf(out, ",\"waits\":%zu,\"transfers\":%" PRIu64, m->kv_waits, r->kv_transfers);
-	json_num(out, "transfer_time", pp_time_to_units(r->kv_transfer_time, r->sim.cost->tick));
+	json_num(out, "transfer_time", pp_time_to_units(r->kv_transfer_time, r->tick));
 	fputc('}', out);
 }
 
@@ -269,7 +269,7 @@ int report_serve_requests(FILE *out, const struct serve_run *r)
 
 	for (size_t i = 0; i < r->nreq; i++)
 		fprintf(out, "{\"arrival\":%s,\"prompt\":%u,\"output\":%u}\n",
-		        REPORT_NUM(num, pp_time_to_units(r->req[i].arrival, r->sim.cost->tick)),
+		        REPORT_NUM(num, pp_time_to_units(r->req[i].arrival, r->tick)),
 		        r->req[i].prompt, r->req[i].output);
 	return 0;
 }
@@ -338,7 +338,7 @@ int report_serve_json(FILE *out, const struct serve_run *r, const struct serve_m
 	fputc('}', out);
 	fprintf(out, ",\"p2p\":{\"messages\":%" PRIu64 ",\"bytes\":%" PRIu64, r->result.messages,
 	        r->result.bytes);
-	json_num(out, "time", pp_time_to_units(r->result.msg_time, r->sim.cost->tick));
+	json_num(out, "time", pp_time_to_units(r->result.msg_time, r->tick));
 	fputc('}', out);
 	json_kv(out, r, m);
 	json_windows(out, m);

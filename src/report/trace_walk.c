@@ -382,7 +382,7 @@ static int offload_counters(const struct trace_walk *w, int d, int64_t unit,
 		const struct op *op = &sc->ops[i];
 
 		ch[n++] = (struct act_change){op->kind == OP_F ? r->times[i].start : r->times[i].end,
-		                              sched_act_change(op, s->act, s->act_w), 0};
+		                              drawing_act_change(s, op), 0};
 	}
 	for (size_t k = 0; k < r->npieces; k++) {
 		const struct piece_record *pr = &r->pieces[k];
@@ -440,7 +440,7 @@ int trace_walk_counters(const struct trace_walk *w, int d,
 		const struct op *op = &sc->ops[i];
 
 		x.t = op->kind == OP_F ? r->times[i].start : r->times[i].end;
-		x.num += sched_act_change(op, s->act, s->act_w);
+		x.num += drawing_act_change(s, op);
 		fn(ctx, &x);
 	}
 	return 0;

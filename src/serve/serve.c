@@ -464,43 +464,29 @@ static int build_result(struct state *st, struct sched *s, struct pp_error *err)
 	return 0;
 }
 
-/* Builds r->sim, the training-shaped view of the run: one F per micro-batch and stage. Returns
- * 0, or -1 with a PP_ERR_NOMEM error (what it built is r's, for serve_free). */
+/* Builds what r's drawings show: its micro-batches' steps as an op order, one F per
+ * micro-batch and stage, and their times. Returns 0, or -1 with a PP_ERR_NOMEM error (what it
+ * built is r's, for serve_free). */
 static int build_view(struct state *st, struct pp_error *err)
 {
 	struct serve_run *r = st->run;
 	int devices = st->pipes[0].device0 + st->pipes[0].stages;
 	struct sched *s;
-	struct cost *cost;
 	double span, utilization;
 
 	s = sched_alloc_counts(devices, 1, r->nbatch > 0 ? (int)r->nbatch : 1, false, PLACE_LOOP,
 	                       st->nops);
 	if (s == NULL)
 		return pp_nomem(err, 1, sizeof(*s));
-	r->sim.sched = s;
+	r->order = s;
 	if (build_result(st, s, err) != 0)
 		return -1;
-	cost = cost_alloc(devices, PP_TICK_BASE, config_has_model(st->c) ? "ms" : "t", st->c);
-	if (cost == NULL)
-		return pp_nomem(err, 1, sizeof(*cost));
-	r->sim.cost = cost;
-	for (int d = 0; d < devices; d++) {
-		cost->t_f[d] = cost->t_b[d] = cost->t_w[d] = 0;
-		cost->act[d] = cost->act_w[d] = 0;
-		cost->msg_bytes[d] = 0;
-		cost->msg_time[d] = 0;
-	}
-	r->sim.config = *st->c;
-	snprintf(r->sim.config.schedule, sizeof(r->sim.config.schedule), "%s",
-	         config_batching_name(st->c->batching));
-	r->sim.result = &r->result;
-	if (metrics_init(&r->sim.metrics, s, cost, &r->result, err) != 0)
-		return -1;
+	r->tick = PP_TICK_BASE;
+	r->time_unit = config_has_model(st->c) ? "ms" : "t";
 	/* the drawings start at the first arrival and print the serving report's figures */
-	serve_headline(r, &r->sim.frame.makespan, &span, &utilization);
-	r->sim.frame.origin = r->first_arrival;
-	r->sim.frame.bubble_ratio = 1 - utilization;
+	serve_headline(r, &r->frame.makespan, &span, &utilization);
+	r->frame.origin = r->first_arrival;
+	r->frame.bubble_ratio = 1 - utilization;
 	return 0;
 }
 
@@ -740,17 +726,25 @@ uint64_t serve_step_bytes(const struct config *c, bool record)
 
 struct drawing serve_drawing(const struct serve_run *r)
 {
-	struct drawing d = sim_drawing(&r->sim);
-
-	d.act = d.act_w = NULL;
-	return d;
+	return (struct drawing){
+	        .sched = r->order,
+	        .result = &r->result,
+	        .tick = r->tick,
+	        .time_unit = r->time_unit,
+	        .duplex = PP_DUPLEX_FULL,
+	        .schedule = config_batching_name(r->config.batching),
+	        .schedule_file = "",
+	        .trace_names = r->config.trace_names,
+	        .svg_width = r->config.svg_width,
+	        .frame = r->frame,
+	};
 }
 
 void serve_free(struct serve_run *r)
 {
 	if (r == NULL)
 		return;
-	sim_release(&r->sim);
+	sched_free(r->order);
 	free(r->result.times);
 	free(r->result.devices);
 	free(r->result.channels);

@@ -110,7 +110,7 @@ static void spread(const struct grid *g, pp_time a, pp_time b, double w, double 
 static int windows(struct serve_metrics *m, const struct serve_run *r, int64_t tick,
                    struct pp_error *err)
 {
-	const struct sched *s = r->sim.sched;
+	const struct sched *s = r->order;
 	struct grid g = {r->first_arrival, 0, r->end, 0};
 	double *busy, *queue;
 	int rc = 0;
@@ -190,8 +190,8 @@ static int windows(struct serve_metrics *m, const struct serve_run *r, int64_t t
 
 void serve_headline(const struct serve_run *r, double *makespan, double *span, double *utilization)
 {
-	int64_t tick = r->sim.cost->tick;
-	int devices = r->sim.sched->p;
+	int64_t tick = r->tick;
+	int devices = r->order->p;
 	double first = 0, last = 0;
 
 	for (size_t b = 0; b < r->nbatch; b++) {
@@ -211,11 +211,11 @@ void serve_headline(const struct serve_run *r, double *makespan, double *span, d
 
 int serve_metrics_init(struct serve_metrics *m, const struct serve_run *r, struct pp_error *err)
 {
-	int64_t tick = r->sim.cost->tick;
+	int64_t tick = r->tick;
 	double duration;
 
 	memset(m, 0, sizeof(*m));
-	m->devices = r->sim.sched->p;
+	m->devices = r->order->p;
 	m->busy = pp_calloc((size_t)m->devices, sizeof(*m->busy));
 	m->device_utilization = pp_calloc((size_t)m->devices, sizeof(*m->device_utilization));
 	if (m->busy == NULL || m->device_utilization == NULL)

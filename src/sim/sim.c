@@ -400,7 +400,9 @@ uint64_t sim_peak_bytes(const struct config *c, const struct sim_size *z, unsign
 	return engine != SIZE_MAX && pp_add_u64(ops, engine, &bytes) ? bytes : UINT64_MAX;
 }
 
-void sim_release(struct sim *s)
+/* Frees what s owns (its schedule, cost, engine, metrics and arena) but not s itself; the
+ * metrics are released only once a result is set. */
+static void sim_release(struct sim *s)
 {
 	if (s->samples != NULL) {
 		samples_release(s->samples);

@@ -58,13 +58,13 @@ static void equal_requests(struct serve_request *req, size_t n, double arrival, 
 /* Time t of run r in its time units. */
 static double units(const struct serve_run *r, pp_time t)
 {
-	return pp_time_to_units(t, r->sim.cost->tick);
+	return pp_time_to_units(t, r->tick);
 }
 
 /* The times of op i on device d of r's training-shaped view. */
 static const struct op_time *op_on(const struct serve_run *r, int d, size_t i)
 {
-	const struct sched *s = r->sim.sched;
+	const struct sched *s = r->order;
 
 	CU_ASSERT_FATAL(d < s->p && s->dev_start[d] + i < s->dev_start[d + 1]);
 	return &r->result.times[s->dev_start[d] + i];
@@ -141,13 +141,13 @@ static void serve_run_steady_decode_with_p_in_flight_leaves_no_bubble_in_steady_
 	/* overall: each device busy 800 over a span of 803 from the first launch at 0 */
 	for (int d = 0; d < 4; d++) {
 		ASSERT_NEAR(units(r, r->result.devices[d].busy), 800);
-		ASSERT_NEAR(r->sim.metrics.devices[d].busy, 800);
 		ASSERT_NEAR(m.busy[d], 800);
 		ASSERT_NEAR(m.device_utilization[d], 800.0 / 803);
 	}
 	ASSERT_NEAR(m.span, 803);
-	ASSERT_NEAR(r->sim.metrics.makespan, 803);
-	ASSERT_NEAR(r->sim.metrics.bubble_ratio, 12.0 / 3212);
+	ASSERT_NEAR(units(r, r->result.makespan), 803);
+	/* the drawings' titles print the serving report's figure */
+	ASSERT_NEAR(r->frame.bubble_ratio, 12.0 / 3212);
 	ASSERT_NEAR(m.bubble_ratio, 12.0 / 3212);
 	ASSERT_NEAR(m.utilization, 3200.0 / 3212);
 	serve_metrics_release(&m);
@@ -171,11 +171,11 @@ static void serve_run_steady_decode_with_one_in_flight_idles_p_minus_1_of_p_stag
 	for (size_t k = 0; k < m.nwindows; k++)
 		CU_ASSERT_EQUAL(m.windows[k].bubble_ratio, 0.75);
 	for (int d = 0; d < 4; d++) {
-		ASSERT_NEAR(r->sim.metrics.devices[d].busy, 800);
+		ASSERT_NEAR(units(r, r->result.devices[d].busy), 800);
 		ASSERT_NEAR(m.busy[d], 800);
 	}
 	ASSERT_NEAR(m.span, 3200);
-	ASSERT_NEAR(r->sim.metrics.bubble_ratio, 0.75);
+	ASSERT_NEAR(r->frame.bubble_ratio, 0.75);
 	ASSERT_NEAR(m.bubble_ratio, 0.75);
 	serve_metrics_release(&m);
 	serve_free(r);
@@ -270,7 +270,7 @@ static void serve_run_prices_step_plus_tokens_per_stage_and_t_comm_per_hop(void)
 			ASSERT_NEAR(units(r, op_on(r, d, i)->start), want[d][i][0]);
 			ASSERT_NEAR(units(r, op_on(r, d, i)->end), want[d][i][1]);
 		}
-	CU_ASSERT_EQUAL(r->sim.sched->nops, 6);
+	CU_ASSERT_EQUAL(r->order->nops, 6);
 	/* two micro-batches, two hops each */
 	CU_ASSERT_EQUAL(r->result.messages, 4);
 	CU_ASSERT_EQUAL_FATAL(r->result.nmsgs, 4);
@@ -308,7 +308,7 @@ static void serve_run_prices_attention_as_attn_time_per_token_per_1000_of_contex
 	static const double want[3][2] = {{0, 3}, {3, 4.75}, {4.75, 6.6}};
 	struct serve_metrics m;
 
-	CU_ASSERT_EQUAL_FATAL(r->sim.sched->nops, 3);
+	CU_ASSERT_EQUAL_FATAL(r->order->nops, 3);
 	for (size_t i = 0; i < 3; i++) {
 		ASSERT_NEAR(units(r, op_on(r, 0, i)->start), want[i][0]);
 		ASSERT_NEAR(units(r, op_on(r, 0, i)->end), want[i][1]);
@@ -538,9 +538,9 @@ static void serve_run_disaggregated_prefills_apart_sends_kv_then_decodes_on_p_st
 	unit_set(&c, "batching", "disaggregated");
 	unit_set(&c, "prefill_stages", "1");
 	r = serve(&c, req, 3);
-	CU_ASSERT_EQUAL_FATAL(r->sim.sched->p, 3);
+	CU_ASSERT_EQUAL_FATAL(r->order->p, 3);
 	for (int d = 0; d < 3; d++) {
-		CU_ASSERT_EQUAL(r->sim.sched->dev_start[d + 1] - r->sim.sched->dev_start[d],
+		CU_ASSERT_EQUAL(r->order->dev_start[d + 1] - r->order->dev_start[d],
 		                nops[d]);
 		for (size_t i = 0; i < nops[d]; i++) {
 			ASSERT_NEAR(units(r, op_on(r, d, i)->start), want[d][i][0]);
@@ -747,7 +747,7 @@ static void serve_run_model_prices_a_decode_by_memory_and_a_long_prefill_by_comp
 		unit_set(&c, "gpu", "h100-sxm");
 		unit_set(&c, "p", stages[p - 1]);
 		r = serve(&c, req, 1);
-		CU_ASSERT_EQUAL(r->sim.cost->tick, PP_TICK_BASE);
+		CU_ASSERT_EQUAL(r->tick, PP_TICK_BASE);
 		for (int d = 0; d < p; d++) {
 			double layers = L3_LAYERS / p;
 			bool head = d == p - 1, prefill_memory, decode_memory;
@@ -816,7 +816,7 @@ static void serve_run_model_sizes_each_hop_by_the_tokens_of_its_micro_batch(void
 		/* a hop's time rounds to the nearest tick (1e-6 ms) */
 		for (size_t k = 0; k < 9; k++) {
 			const struct msg_record *g = &r->result.msgs[k];
-			bool prefill = r->sim.sched->ops[g->from].mb == 0;
+			bool prefill = r->order->ops[g->from].mb == 0;
 
 			CU_ASSERT_DOUBLE_EQUAL(units(r, g->end - g->start),
 			                       prefill ? cases[i].prefill_hop : cases[i].decode_hop,
@@ -1178,7 +1178,7 @@ static void serve_metrics_explicit_windows_tile_the_run_with_no_empty_window(voi
 static bool same_runs(const struct serve_run *a, const struct serve_run *b)
 {
 	if (a->nbatch != b->nbatch || a->nreq != b->nreq ||
-	    a->sim.sched->nops != b->sim.sched->nops)
+	    a->order->nops != b->order->nops)
 		return false;
 	for (size_t k = 0; k < a->nbatch; k++) {
 		const struct serve_batch *x = &a->batch[k], *y = &b->batch[k];
@@ -1196,7 +1196,7 @@ static bool same_runs(const struct serve_run *a, const struct serve_run *b)
 		    x->waited_for_kv != y->waited_for_kv)
 			return false;
 	}
-	for (size_t i = 0; i < a->sim.sched->nops; i++)
+	for (size_t i = 0; i < a->order->nops; i++)
 		if (a->result.times[i].start != b->result.times[i].start ||
 		    a->result.times[i].end != b->result.times[i].end)
 			return false;
@@ -1261,17 +1261,17 @@ static void serve_run_without_messages_counts_them_alike_and_keeps_none(void)
 		CU_ASSERT_EQUAL(b->result.channels[ch].messages, a->result.channels[ch].messages);
 		CU_ASSERT_EQUAL(b->result.channels[ch].busy, a->result.channels[ch].busy);
 	}
-	CU_ASSERT_EQUAL_FATAL(b->sim.sched->nops, a->sim.sched->nops);
-	for (size_t i = 0; i < a->sim.sched->nops; i++) {
+	CU_ASSERT_EQUAL_FATAL(b->order->nops, a->order->nops);
+	for (size_t i = 0; i < a->order->nops; i++) {
 		CU_ASSERT_EQUAL(b->result.times[i].start, a->result.times[i].start);
-		CU_ASSERT_EQUAL(b->sim.sched->ops[i].mb, a->sim.sched->ops[i].mb);
+		CU_ASSERT_EQUAL(b->order->ops[i].mb, a->order->ops[i].mb);
 	}
 	/* each message of a goes from an op of its sender to the next stage's op of its batch */
 	for (size_t k = 0; k < a->result.nmsgs; k++) {
 		const struct msg_record *g = &a->result.msgs[k];
 
-		CU_ASSERT_EQUAL(a->sim.sched->ops[g->from].mb, a->sim.sched->ops[g->to].mb);
-		CU_ASSERT_EQUAL(a->sim.sched->ops[g->from].stage + 1, a->sim.sched->ops[g->to].stage);
+		CU_ASSERT_EQUAL(a->order->ops[g->from].mb, a->order->ops[g->to].mb);
+		CU_ASSERT_EQUAL(a->order->ops[g->from].stage + 1, a->order->ops[g->to].stage);
 		CU_ASSERT_TRUE(g->start >= a->result.times[g->from].end);
 	}
 	serve_free(a);
