@@ -262,7 +262,7 @@ int report_samples_csv(FILE *out, const struct sim *s);
  * its consumer (when the simulation recorded its messages, SIM_RECORD_MESSAGES), and an
  * activation counter per device. Times in microseconds, one time unit = 1000 us, time 0 at ts
  * 1 (Chrome's trace engine leaves ts 0 out of a trace's bounds); slices named as
- * s->config.trace_names says. Returns 0.
+ * s->trace_names says. Returns 0.
  */
 int report_trace(FILE *out, const struct drawing *s);
 
@@ -288,7 +288,8 @@ int report_svg(FILE *out, const struct drawing *rows, int n);
 /*
  * Writes a self-contained HTML report of rows[0..n-1] on one time axis (no network or server
  * needed): an interactive timeline with zoom, pan and hover, transfers and their arrows (when
- * recorded), activation memory over time and the bubble of each device by cause. Returns 0.
+ * recorded), activation memory over time and the bubble of each device by cause. Returns 0,
+ * or -1 out of memory.
  */
 int report_html(FILE *out, const struct report_row *rows, int n);
 /* report_html of a serving run's pipeline, with its requests: when each arrived, was admitted,

@@ -119,8 +119,9 @@ static int critical(const pp_run *r, size_t arg, double *out)
 	const struct critical_metrics *k;
 
 	*out = NAN;
-	if (!training(r) || !(k = &r->sim->metrics.critical)->has)
+	if (!training(r) || !r->sim->metrics.critical.has)
 		return 0;
+	k = &r->sim->metrics.critical;
 	const double v[] = {k->length,           k->device,   (double)k->ops,
 	                    (double)k->messages, k->transfer, k->tail};
 

@@ -193,10 +193,9 @@ bool cli_pftrace_name(const char *path);
 
 /*
  * Writes the output files the command line asks for (--dump-ops, --export-schedule, --trace,
- * --svg, --html) from the training step s, or from serving run serve when that is not NULL
- * (s is then ignored; its HTML report shows the requests too), plus extra when it is not NULL
- * and names a path,
- * all-or-nothing as cli_write_files. Returns PP_EXIT_OK or the failure's status.
+ * --svg, --html) from the training step s, or from serving run serve when that is not NULL (s
+ * is then ignored; its HTML report shows the requests too), plus extra when it is not NULL and
+ * names a path, all-or-nothing as cli_write_files. Returns PP_EXIT_OK or the failure's status.
  */
 int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct serve_run *serve,
                       const struct cli_output *extra);

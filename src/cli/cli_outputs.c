@@ -126,7 +126,7 @@ int cli_write_outputs(const struct cli *cli, const struct sim *s, const struct s
 
 	if (cli->dump_ops != NULL)
 		outs[n++] = (struct cli_output){cli->dump_ops, write_ops, &o, false};
-	if (cli->samples_file != NULL && s != NULL)
+	if (cli->samples_file != NULL && o.sim != NULL)
 		outs[n++] = (struct cli_output){cli->samples_file, write_samples, &o, false};
 	if (cli->export_file != NULL)
 		outs[n++] = (struct cli_output){cli->export_file, write_export, &o, false};

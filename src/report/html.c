@@ -205,7 +205,7 @@ static size_t min_size(size_t a, size_t b)
 /* Where write_streams is in a device's spans: the writer, the run, whether one is written. */
 struct html_spans {
 	struct wbuf *w;
-	const struct sim *s;
+	const struct drawing *s;
 	bool first;
 };
 
@@ -225,9 +225,9 @@ static void html_span(void *ctx, const struct trace_comm *c)
 	h->first = false;
 	p += numfmt_i64(p, c->tid - TRACE_STREAM_TID(0));
 	*p++ = ',';
-	p += numfmt_ticks(p, c->start, h->s->cost->tick);
+	p += numfmt_ticks(p, c->start, h->s->tick);
 	*p++ = ',';
-	p += numfmt_ticks(p, c->end, h->s->cost->tick);
+	p += numfmt_ticks(p, c->end, h->s->tick);
 	wbuf_commit(h->w, p);
 }
 
@@ -254,17 +254,17 @@ static void put_numbers(struct wbuf *w, const double *x, int n)
  * time by kind and its spans on the streams (one per op per stream over the op's own pieces,
  * one per hooked piece: stream, start, end), and the step taken apart.
  */
-static int write_streams(struct wbuf *w, const struct sim *s)
+static int write_streams(struct wbuf *w, const struct page_run *run)
 {
-	const struct metrics *m = &s->metrics;
+	const struct drawing *s = &run->d;
+	const struct metrics *m = &run->sim->metrics;
 	const struct step_breakdown *k = &m->breakdown;
-	struct drawing view = sim_drawing(s);
 	struct trace_walk tw;
 	char num[32];
 
 	if (s->result->shapes == NULL && s->result->npieces == 0)
 		return 0;
-	if (trace_walk_init(&tw, &view) != 0)
+	if (trace_walk_init(&tw, s) != 0)
 		return -1;
 	WBUF_LIT(w, ",\n\"streamNames\":[");
 	for (int st = 0; st < STREAM_COUNT; st++)
@@ -283,7 +283,7 @@ static int write_streams(struct wbuf *w, const struct sim *s)
 		WBUF_LIT(w, "{\"end\":");
 		wbuf_shortest(w, dm->end);
 		WBUF_LIT(w, ",\"last\":");
-		wbuf_ticks(w, s->result->devices[d].last_end, s->cost->tick);
+		wbuf_ticks(w, s->result->devices[d].last_end, s->tick);
 		WBUF_LIT(w, ",\"exposed\":[");
 		put_numbers(w, dm->exposed, COMM_KINDS);
 		WBUF_LIT(w, "],\"comm\":[");
@@ -402,7 +402,8 @@ static int write_run(FILE *out, const struct page_run *row, const struct html_qu
 		fputs("],\n\"devices\":[", out);
 	for (int d = 0; d < sc->p; d++) {
 		const struct device_result *dr = &r->devices[d];
-		/* a serving run keeps no activations */
+		/* busy and waiting from the run's ticks, for a serving run as for a step (whose
+		 * metrics hold the same figures); a serving run keeps no activations */
 		const struct device_metrics *dm = m != NULL ? &m->devices[d] : NULL;
 		bool ran = sc->dev_start[d + 1] > sc->dev_start[d];
 		double busy = pp_time_to_units(dr->busy, s->tick);
@@ -447,7 +448,7 @@ static int write_run(FILE *out, const struct page_run *row, const struct html_qu
 	}
 	if (pieced(s))
 		wbuf_printf(&w, ",\n\"piece\":%zu", HTML_PIECE);
-	if (row->sim != NULL && write_streams(&w, row->sim) != 0) {
+	if (row->sim != NULL && write_streams(&w, row) != 0) {
 		wbuf_finish(&w);
 		return -1;
 	}
@@ -761,7 +762,9 @@ static int write_page(FILE *out, const struct page_run *rows, int n,
 	return 0;
 }
 
-int report_html(FILE *out, const struct report_row *rows, int n)
+/* The page of n runs, each training row's (rows, when not NULL) or serving row's (serving). */
+static int write_rows(FILE *out, const struct report_row *rows, const struct serve_row *serving,
+                      int n)
 {
 	struct page_run *runs = pp_mallocarray((size_t)n, sizeof(*runs));
 	int rc;
@@ -769,10 +772,18 @@ int report_html(FILE *out, const struct report_row *rows, int n)
 	if (runs == NULL)
 		return -1;
 	for (int i = 0; i < n; i++)
-		runs[i] = (struct page_run){rows[i].label, sim_drawing(rows[i].sim), rows[i].sim};
+		runs[i] = rows != NULL ? (struct page_run){rows[i].label, sim_drawing(rows[i].sim),
+		                                           rows[i].sim}
+		                       : (struct page_run){serving[i].label,
+		                                           serve_drawing(serving[i].run), NULL};
 	rc = write_page(out, runs, n, NULL);
 	free(runs);
 	return rc;
+}
+
+int report_html(FILE *out, const struct report_row *rows, int n)
+{
+	return write_rows(out, rows, NULL, n);
 }
 
 int report_html_serve(FILE *out, const struct serve_run *r)
@@ -784,14 +795,5 @@ int report_html_serve(FILE *out, const struct serve_run *r)
 
 int report_html_serving(FILE *out, const struct serve_row *rows, int n)
 {
-	struct page_run *runs = pp_mallocarray((size_t)n, sizeof(*runs));
-	int rc;
-
-	if (runs == NULL)
-		return -1;
-	for (int i = 0; i < n; i++)
-		runs[i] = (struct page_run){rows[i].label, serve_drawing(rows[i].run), NULL};
-	rc = write_page(out, runs, n, NULL);
-	free(runs);
-	return rc;
+	return write_rows(out, NULL, rows, n);
 }

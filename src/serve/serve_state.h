@@ -90,7 +90,7 @@ struct kept {
 	uint32_t batch; /* its index */
 };
 
-/* An op on a device, for the training-shaped view: a device's ops are its pipeline's
+/* An op on a device, for the run's drawings (serve_drawing): a device's ops are its pipeline's
  * micro-batches in launch order, so the times say it all. */
 struct opt {
 	pp_time start, end;

@@ -61,7 +61,7 @@ static double units(const struct serve_run *r, pp_time t)
 	return pp_time_to_units(t, r->tick);
 }
 
-/* The times of op i on device d of r's training-shaped view. */
+/* The times of op i on device d of r's drawings' op order. */
 static const struct op_time *op_on(const struct serve_run *r, int d, size_t i)
 {
 	const struct sched *s = r->order;
