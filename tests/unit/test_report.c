@@ -42,6 +42,32 @@ static struct output write_format(const char *name, const struct sim *s)
 }
 
 /* The timeline of s at width into memory. */
+/* Runs writer on s into memory. */
+static char *write_sim_with(int (*writer)(FILE *, const struct sim *), const struct sim *s)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(writer(out, s), 0);
+	fclose(out);
+	return text;
+}
+
+/* Runs writer on what s's drawings read of it into memory. */
+static char *write_with(int (*writer)(FILE *, const struct drawing *), const struct sim *s)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(writer(out, UNIT_DRAWING(s)), 0);
+	fclose(out);
+	return text;
+}
+
 static char *write_timeline(const struct sim *s, int width)
 {
 	char *text = NULL;
@@ -348,9 +374,8 @@ static void report_text_gives_the_makespan_in_milliseconds_with_a_link(void)
 static void report_ops_csv_writes_a_header_and_one_row_per_op(void)
 {
 	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
-	char *text = NULL;
-	size_t len, rows = 0;
-	FILE *out = open_memstream(&text, &len);
+	char *text = write_with(report_ops_csv, s);
+	size_t rows = 0;
 	static const char *const first = "device,chunk,stage,op,microbatch,start,end\n"
 	                                 "0,0,0,F,0,0,1\n"
 	                                 "0,0,0,F,1,1,2\n"
@@ -359,9 +384,6 @@ static void report_ops_csv_writes_a_header_and_one_row_per_op(void)
 	                                 "0,0,0,BW,0,10,12\n"
 	                                 "0,0,0,F,4,12,13\n";
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(report_ops_csv(out, UNIT_DRAWING(s)), 0);
-	fclose(out);
 	for (const char *p = text; *p != '\0'; p++)
 		rows += *p == '\n';
 	CU_ASSERT_EQUAL(rows, s->sched->nops + 1);
@@ -375,13 +397,8 @@ static void report_ops_csv_writes_a_header_and_one_row_per_op(void)
 static void report_ops_csv_writes_fractional_times_exactly(void)
 {
 	struct sim *s = unit_simulate("1f1b", 4, 8, 0.1);
-	char *text = NULL;
-	size_t len;
-	FILE *out = open_memstream(&text, &len);
+	char *text = write_with(report_ops_csv, s);
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(report_ops_csv(out, UNIT_DRAWING(s)), 0);
-	fclose(out);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n3,0,3,F,0,3.3,4.3\n"));
 	free(text);
 	sim_free(s);
@@ -1168,32 +1185,6 @@ static struct sim *simulate_recorded(const char *schedule, int p, int v, int m, 
 
 	c.t_comm = t_comm;
 	return unit_run(&c, SIM_RECORD_MESSAGES);
-}
-
-/* Runs writer on s into memory. */
-static char *write_sim_with(int (*writer)(FILE *, const struct sim *), const struct sim *s)
-{
-	char *text = NULL;
-	size_t len;
-	FILE *out = open_memstream(&text, &len);
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(writer(out, s), 0);
-	fclose(out);
-	return text;
-}
-
-/* Runs writer on what s's drawings read of it into memory. */
-static char *write_with(int (*writer)(FILE *, const struct drawing *), const struct sim *s)
-{
-	char *text = NULL;
-	size_t len;
-	FILE *out = open_memstream(&text, &len);
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(writer(out, UNIT_DRAWING(s)), 0);
-	fclose(out);
-	return text;
 }
 
 static const char *string_of(const cJSON *o, const char *key)
