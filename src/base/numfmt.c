@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 /* "00" "01" ... "99": two digits at a time. */
-static const char pairs[] = "0001020304050607080910111213141516171819"
+const char numfmt_pairs[200] = "0001020304050607080910111213141516171819"
                             "2021222324252627282930313233343536373839"
                             "4041424344454647484950515253545556575859"
                             "6061626364656667686970717273747576777879"
@@ -66,7 +66,7 @@ static void put_digits(char *p, uint64_t v, int n)
 
 		while (n >= 2) {
 			p -= 2;
-			memcpy(p, pairs + 2 * (u % 100), 2);
+			memcpy(p, numfmt_pairs + 2 * (u % 100), 2);
 			u /= 100;
 			n -= 2;
 		}
@@ -76,7 +76,7 @@ static void put_digits(char *p, uint64_t v, int n)
 	}
 	while (n >= 2) {
 		p -= 2;
-		memcpy(p, pairs + 2 * (v % 100), 2);
+		memcpy(p, numfmt_pairs + 2 * (v % 100), 2);
 		v /= 100;
 		n -= 2;
 	}
@@ -143,7 +143,7 @@ static size_t put_g(char *buf, bool neg, uint64_t y, int N, int X)
 		*p++ = X < 0 ? '-' : '+';
 		if (ax >= 100)
 			*p++ = (char)('0' + ax / 100);
-		memcpy(p, pairs + 2 * (ax % 100), 2);
+		memcpy(p, numfmt_pairs + 2 * (ax % 100), 2);
 		p += 2;
 	} else if (X >= 0) {
 		if (len <= X + 1) { /* an integer: its digits, then zeros */

@@ -27,8 +27,11 @@
 /* The longest text a number takes, its NUL included ("-2.2250738585072014e-308"). */
 #define NUMFMT_MAX 32
 
-/* v in decimal ("%" PRIu64, "%" PRId64); numbers below 10 inline, as most devices, stages and
- * chunks are. */
+/* The two digits of 0 to 99, "00" to "99". */
+extern const char numfmt_pairs[200];
+
+/* v in decimal ("%" PRIu64, "%" PRId64); numbers below 10,000 inline, as most devices, stages,
+ * chunks, micro-batches and the HTML page's quanta are. */
 size_t numfmt_u64_long(char *buf, uint64_t v);
 
 static inline size_t numfmt_u64(char *buf, uint64_t v)
@@ -37,6 +40,23 @@ static inline size_t numfmt_u64(char *buf, uint64_t v)
 		buf[0] = (char)('0' + v);
 		buf[1] = '\0';
 		return 1;
+	}
+	if (v < 100) {
+		memcpy(buf, numfmt_pairs + 2 * v, 2);
+		buf[2] = '\0';
+		return 2;
+	}
+	if (v < 10000) {
+		uint32_t hi = (uint32_t)v / 100, lo = (uint32_t)v % 100;
+		size_t n = hi < 10 ? 3 : 4;
+
+		if (hi < 10)
+			buf[0] = (char)('0' + hi);
+		else
+			memcpy(buf, numfmt_pairs + 2 * hi, 2);
+		memcpy(buf + n - 2, numfmt_pairs + 2 * lo, 2);
+		buf[n] = '\0';
+		return n;
 	}
 	return numfmt_u64_long(buf, v);
 }

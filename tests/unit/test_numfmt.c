@@ -1,6 +1,7 @@
 /* Unit tests of numbers as text without printf (src/base/numfmt.c) and of its writer: every
  * text is the C library's, byte for byte, for random doubles, times and tick rates. */
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -199,6 +200,29 @@ static void numfmt_writes_integers_whole(void)
 	CU_ASSERT_STRING_EQUAL((numfmt_i64(a, 1234567), a), "1234567");
 }
 
+/* Every integer below 100,000 (the inline paths up to 9,999 and the first of the long one)
+ * and each power of ten and its neighbours as printf writes them, with their lengths. */
+static void numfmt_writes_integers_as_printf(void)
+{
+	char a[NUMFMT_MAX], b[NUMFMT_MAX];
+	int bad = 0;
+
+	for (uint64_t v = 0; v < 100000; v++) {
+		size_t n = numfmt_u64(a, v);
+
+		snprintf(b, sizeof(b), "%" PRIu64, v);
+		bad += strcmp(a, b) != 0 || n != strlen(b);
+	}
+	for (uint64_t p = 1; p != 0 && p <= UINT64_MAX / 10; p *= 10)
+		for (uint64_t v = p - 1; v <= p + 1; v++) {
+			size_t n = numfmt_u64(a, v);
+
+			snprintf(b, sizeof(b), "%" PRIu64, v);
+			bad += strcmp(a, b) != 0 || n != strlen(b);
+		}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* The writer hands its stream the same bytes, whatever the size of each piece, with its own
  * buffer and with the small one it falls back on. */
 static void wbuf_writes_every_piece_in_order(void)
@@ -258,6 +282,8 @@ static void wbuf_writes_every_piece_in_order(void)
 static void wbuf_writes_large_outputs_in_order_on_its_thread(void)
 {
 	static struct wbuf w;
+	/* rows of about 8 bytes: 4 buffers of them, and the long pieces between */
+	int rows = (int)(WBUF_SIZE / 2);
 	size_t longest = WBUF_SIZE + WBUF_SIZE / 3, cap = 32 * WBUF_SIZE, want_n = 0;
 	char *lng = malloc(longest + 1), *want = malloc(cap), *text = NULL;
 	size_t len = 0;
@@ -271,7 +297,7 @@ static void wbuf_writes_large_outputs_in_order_on_its_thread(void)
 		lng[i] = (char)('a' + i % 26);
 	lng[longest] = '\0';
 	wbuf_init(&w, f);
-	for (int i = 0; i < 300000; i++) {
+	for (int i = 0; i < rows; i++) {
 		char num[NUMFMT_MAX];
 		size_t n = numfmt_i64(num, (int64_t)i * 7919 - 5);
 
@@ -283,12 +309,12 @@ static void wbuf_writes_large_outputs_in_order_on_its_thread(void)
 		want[want_n + n] = ';';
 		want_n += n + 1;
 		threaded |= w.writer != NULL;
-		if (i == 100000 || i == 200000) {
+		if (i == rows / 3 || i == 2 * rows / 3) {
 			wbuf_put(&w, lng, longest);
 			memcpy(want + want_n, lng, longest);
 			want_n += longest;
 		}
-		if (i == 150000) {
+		if (i == rows / 2) {
 			wbuf_printf(&w, "<%s>", lng);
 			want[want_n++] = '<';
 			memcpy(want + want_n, lng, longest);
@@ -349,6 +375,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(numfmt_writes_special_values_as_printf_does),
         UNIT_TEST(numfmt_ticks_reads_back_as_the_double_the_writers_printed),
         UNIT_TEST(numfmt_writes_integers_whole),
+        UNIT_TEST(numfmt_writes_integers_as_printf),
         UNIT_TEST(wbuf_writes_every_piece_in_order),
         UNIT_TEST(wbuf_writes_large_outputs_in_order_on_its_thread),
         UNIT_TEST(wbuf_finish_waits_for_the_thread_it_starts),
