@@ -5,14 +5,20 @@
 #include "numfmt.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <time.h>
 
 /*
  * The thread a writer writes on (struct wbuf's comment): one buffer at a time goes to it
  * (pending, its length npending), and the writer fills the other (spare until then); lock guards
- * pending, spare and stop, and cv says that one of them changed.
+ * the changes of pending, spare and stop, and cv says that one of them changed. A side that
+ * waits for the other first watches the field for a while (spin_until) before it sleeps on cv:
+ * a sleep and its wake-up cost a virtual machine's CPUs tens of microseconds each, as long as
+ * the other side takes to fill or write a buffer.
  */
 struct wbuf_writer {
 	pthread_t thread;
@@ -20,11 +26,35 @@ struct wbuf_writer {
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
 	FILE *out;
-	char *pending; /* the buffer the thread writes, or NULL when it has none */
+	_Atomic(char *) pending; /* the buffer the thread writes, or NULL when it has none */
 	size_t npending;
-	char *spare; /* the buffer neither the writer nor the thread holds, or NULL */
-	bool stop;   /* the writer is done: the thread returns once pending is written */
+	_Atomic(char *) spare; /* the buffer neither the writer nor the thread holds, or NULL */
+	atomic_bool stop;      /* the writer is done: the thread returns once pending is written */
 };
+
+/* How long a side watches for the other before it sleeps: about the time a buffer takes. */
+#define SPIN_NS 300000L
+
+/* Watches *p until it is (or is not, as want says) NULL, or stop is set when stop is not NULL,
+ * for at most SPIN_NS; true when it saw what it waited for. */
+static bool spin_until(_Atomic(char *) *p, bool want, atomic_bool *stop)
+{
+	struct timespec t0, t;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &t0) != 0)
+		return false;
+	for (unsigned i = 1;; i++) {
+		if ((atomic_load_explicit(p, memory_order_acquire) != NULL) == want ||
+		    (stop != NULL && atomic_load_explicit(stop, memory_order_acquire)))
+			return true;
+		if ((i & 63) == 0) {
+			if (clock_gettime(CLOCK_MONOTONIC, &t) != 0 ||
+			    (t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > SPIN_NS)
+				return false;
+			sched_yield();
+		}
+	}
+}
 
 /* The writing thread's body: each buffer handed to it into the stream, until stopped. */
 static void *writer_main(void *arg)
@@ -33,6 +63,11 @@ static void *writer_main(void *arg)
 
 	pthread_mutex_lock(&t->lock);
 	for (;;) {
+		if (t->pending == NULL && !t->stop) {
+			pthread_mutex_unlock(&t->lock);
+			spin_until(&t->pending, true, &t->stop);
+			pthread_mutex_lock(&t->lock);
+		}
 		while (t->pending == NULL && !t->stop)
 			pthread_cond_wait(&t->cv, &t->lock);
 		if (t->pending == NULL)
@@ -145,6 +180,7 @@ void wbuf_flush(struct wbuf *w)
 		w->n = 0;
 		return;
 	}
+	spin_until(&t->spare, true, NULL);
 	pthread_mutex_lock(&t->lock);
 	while (t->spare == NULL)
 		pthread_cond_wait(&t->cv, &t->lock);
