@@ -35,16 +35,16 @@ struct wbuf_writer {
 /* How long a side watches for the other before it sleeps: about the time a buffer takes. */
 #define SPIN_NS 300000L
 
-/* Watches *p until it is (or is not, as want says) NULL, or stop is set when stop is not NULL,
- * for at most SPIN_NS; true when it saw what it waited for. */
-static bool spin_until(_Atomic(char *) *p, bool want, atomic_bool *stop)
+/* Watches *p until it holds a buffer, or stop is set when stop is not NULL, for at most
+ * SPIN_NS; true when it saw what it waited for. */
+static bool spin_until(_Atomic(char *) *p, atomic_bool *stop)
 {
 	struct timespec t0, t;
 
 	if (clock_gettime(CLOCK_MONOTONIC, &t0) != 0)
 		return false;
 	for (unsigned i = 1;; i++) {
-		if ((atomic_load_explicit(p, memory_order_acquire) != NULL) == want ||
+		if (atomic_load_explicit(p, memory_order_acquire) != NULL ||
 		    (stop != NULL && atomic_load_explicit(stop, memory_order_acquire)))
 			return true;
 		if ((i & 63) == 0) {
@@ -65,7 +65,7 @@ static void *writer_main(void *arg)
 	for (;;) {
 		if (t->pending == NULL && !t->stop) {
 			pthread_mutex_unlock(&t->lock);
-			spin_until(&t->pending, true, &t->stop);
+			spin_until(&t->pending, &t->stop);
 			pthread_mutex_lock(&t->lock);
 		}
 		while (t->pending == NULL && !t->stop)
@@ -180,7 +180,7 @@ void wbuf_flush(struct wbuf *w)
 		w->n = 0;
 		return;
 	}
-	spin_until(&t->spare, true, NULL);
+	spin_until(&t->spare, NULL);
 	pthread_mutex_lock(&t->lock);
 	while (t->spare == NULL)
 		pthread_cond_wait(&t->cv, &t->lock);
