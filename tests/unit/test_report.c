@@ -41,43 +41,52 @@ static struct output write_format(const char *name, const struct sim *s)
 	return o;
 }
 
-/* The timeline of s at width into memory. */
+/* A stream into memory (text_open) and the text written to it (text_close). */
+struct text_out {
+	FILE *out;
+	char *text;
+	size_t len;
+};
+
+static FILE *text_open(struct text_out *t)
+{
+	*t = (struct text_out){0};
+	t->out = open_memstream(&t->text, &t->len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t->out);
+	return t->out;
+}
+
+static char *text_close(struct text_out *t)
+{
+	fclose(t->out);
+	return t->text;
+}
+
 /* Runs writer on s into memory. */
 static char *write_sim_with(int (*writer)(FILE *, const struct sim *), const struct sim *s)
 {
-	char *text = NULL;
-	size_t len;
-	FILE *out = open_memstream(&text, &len);
+	struct text_out t;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(writer(out, s), 0);
-	fclose(out);
-	return text;
+	CU_ASSERT_EQUAL(writer(text_open(&t), s), 0);
+	return text_close(&t);
 }
 
 /* Runs writer on what s's drawings read of it into memory. */
 static char *write_with(int (*writer)(FILE *, const struct drawing *), const struct sim *s)
 {
-	char *text = NULL;
-	size_t len;
-	FILE *out = open_memstream(&text, &len);
+	struct text_out t;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(writer(out, UNIT_DRAWING(s)), 0);
-	fclose(out);
-	return text;
+	CU_ASSERT_EQUAL(writer(text_open(&t), UNIT_DRAWING(s)), 0);
+	return text_close(&t);
 }
 
+/* The timeline of s at width into memory. */
 static char *write_timeline(const struct sim *s, int width)
 {
-	char *text = NULL;
-	size_t len;
-	FILE *out = open_memstream(&text, &len);
+	struct text_out t;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-	CU_ASSERT_EQUAL(report_timeline(out, UNIT_DRAWING(s), width), 0);
-	fclose(out);
-	return text;
+	CU_ASSERT_EQUAL(report_timeline(text_open(&t), UNIT_DRAWING(s), width), 0);
+	return text_close(&t);
 }
 
 /* Number of lines in text longer than width. */
