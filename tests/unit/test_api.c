@@ -775,6 +775,23 @@ static void api_serve_runs_a_serving_config_and_reads_it_as_data(void)
 	CU_ASSERT_EQUAL(x, 20);
 	CU_ASSERT_EQUAL(pp_run_figure(r, "bubble_ratio_theory", &x, err, sizeof(err)), PP_OK);
 	CU_ASSERT_TRUE(isnan(x));
+	/* every figure of either kind reads (a serving run has no training step behind it: the
+	 * critical path, the step taken apart and the noise are NaN), and its ops are one F per
+	 * micro-batch and stage */
+	for (int i = 0; pp_figure_name(i) != NULL; i++)
+		CU_ASSERT_EQUAL(pp_run_figure(r, pp_figure_name(i), &x, err, sizeof(err)), PP_OK);
+	CU_ASSERT_EQUAL(pp_run_figure(r, "critical_path.time", &x, err, sizeof(err)), PP_OK);
+	CU_ASSERT_TRUE(isnan(x));
+	{
+		pp_ops *ops = NULL;
+
+		CU_ASSERT_EQUAL_FATAL(pp_run_ops_new(r, &ops, err, sizeof(err)), PP_OK);
+		CU_ASSERT_EQUAL(ops->n, pp_run_op_count(r));
+		CU_ASSERT_TRUE(ops->n > 0 && ops->start != NULL && ops->slack == NULL);
+		for (size_t i = 0; i < ops->n; i++)
+			CU_ASSERT_EQUAL(ops->kind[i], PP_OP_F);
+		pp_ops_free(ops);
+	}
 	json = report(r, "json", err, sizeof(err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"batching\":\"continuous\""));
 	pp_string_free(json);
