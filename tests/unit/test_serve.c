@@ -181,6 +181,29 @@ static void serve_run_steady_decode_with_one_in_flight_idles_p_minus_1_of_p_stag
 	serve_free(r);
 }
 
+/* What a serving run's drawings read: its own op order and times, named by its batching
+ * policy, from its first arrival, with no activations kept (no memory counters). */
+static void serve_drawing_shows_the_run_s_own_order_and_times(void)
+{
+	struct serve_run *r = steady_decode("1");
+	struct drawing d = serve_drawing(r);
+
+	CU_ASSERT_PTR_EQUAL(d.sched, r->order);
+	CU_ASSERT_PTR_EQUAL(d.result, &r->result);
+	CU_ASSERT_PTR_NULL(d.act);
+	CU_ASSERT_PTR_NULL(d.slack);
+	CU_ASSERT_PTR_NULL(d.samples);
+	CU_ASSERT_STRING_EQUAL(d.schedule, config_batching_name(r->config.batching));
+	CU_ASSERT_STRING_EQUAL(d.schedule_file, "");
+	CU_ASSERT_EQUAL(d.tick, r->tick);
+	CU_ASSERT_EQUAL(d.frame.origin, r->first_arrival);
+	CU_ASSERT_EQUAL(d.frame.bubble_ratio, r->frame.bubble_ratio);
+	CU_ASSERT_EQUAL(d.sched->nops, (size_t)r->nbatch * (size_t)r->stages[0]);
+	for (size_t i = 0; i < d.sched->nops; i++)
+		CU_ASSERT_EQUAL(drawing_act_change(&d, &d.sched->ops[i]), 0);
+	serve_free(r);
+}
+
 /* Two decoders A and B at 0 (prompt 1, output 100) and a long prompt L at 10 (prompt 10,
  * output 1) on p = 2 with token time 1 and no step time, one sequence per micro-batch. */
 static struct serve_run *long_prompt_among_decodes(void)
@@ -1282,6 +1305,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(serve_run_without_messages_counts_them_alike_and_keeps_none),
         UNIT_TEST(serve_run_steady_decode_with_p_in_flight_leaves_no_bubble_in_steady_windows),
         UNIT_TEST(serve_run_steady_decode_with_one_in_flight_idles_p_minus_1_of_p_stages),
+        UNIT_TEST(serve_drawing_shows_the_run_s_own_order_and_times),
         UNIT_TEST(serve_run_a_long_prompt_among_decodes_opens_bubbles_and_holds_a_decode_back),
         UNIT_TEST(serve_run_a_long_prompt_gets_its_first_token_when_its_prefill_leaves_stage_1),
         UNIT_TEST(serve_run_prices_step_plus_tokens_per_stage_and_t_comm_per_hop),
