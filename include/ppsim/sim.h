@@ -178,6 +178,13 @@ void sim_free(struct sim *s);
 /* What s's drawings read of it (borrowed from s: valid while s is). */
 struct drawing sim_drawing(const struct sim *s);
 
+/* The name d's outputs give its order: the file it came from, else its generator's or batching
+ * policy's. */
+static inline const char *drawing_name(const struct drawing *d)
+{
+	return d->schedule_file[0] ? d->schedule_file : d->schedule;
+}
+
 /* How op changes its device's activations in drawing d (sched_act_change; 0 when d keeps
  * none). */
 static inline int64_t drawing_act_change(const struct drawing *d, const struct op *op)

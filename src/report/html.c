@@ -65,11 +65,6 @@ struct page_run {
 	const struct sim *sim;
 };
 
-static const char *schedule_of(const struct drawing *s)
-{
-	return s->schedule_file[0] ? s->schedule_file : s->schedule;
-}
-
 /* The title line of one run, as the SVG's: its label, schedule, shape and figures. */
 static void write_title(FILE *out, const struct page_run *row)
 {
@@ -80,7 +75,7 @@ static void write_title(FILE *out, const struct page_run *row)
 		report_xml_text(out, row->label);
 		fputs(": ", out);
 	}
-	report_xml_text(out, schedule_of(s));
+	report_xml_text(out, drawing_name(s));
 	fprintf(out, "  p=%d v=%d m=%d  makespan %s %s  bubble_ratio %.4f", s->sched->p,
 	        s->sched->v, s->sched->m, REPORT_NUM(num, s->frame.makespan), s->time_unit,
 	        s->frame.bubble_ratio);
@@ -377,7 +372,7 @@ static int write_run(FILE *out, const struct page_run *row, const struct html_qu
 	fputs("{\"label\":", out);
 	report_script_text(out, row->label);
 	fputs(",\"schedule\":", out);
-	report_script_text(out, schedule_of(s));
+	report_script_text(out, drawing_name(s));
 	fprintf(out, ",\"p\":%d,\"v\":%d,\"m\":%d,\"unit\":\"%s\",\"tick\":%.17g,\"origin\":%.17g",
 	        sc->p, sc->v, sc->m, s->time_unit, tick / (double)q.q,
 	        (double)s->frame.origin / (double)q.q);
@@ -662,13 +657,13 @@ static void write_samples(FILE *out, const struct page_run *rows, int n)
 		fputs("<p class=\"sum\">", out);
 		report_xml_text(out, rows[i].label);
 		fputs(" ", out);
-		report_xml_text(out, schedule_of(&rows[i].d));
+		report_xml_text(out, drawing_name(&rows[i].d));
 		fprintf(out, ": %" PRIu64 " samples (seed %" PRIu64 ")</p>\n", x->n, s->config.seed);
 		fprintf(out,
 		        "<svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
 		        "<title>Histogram of the step of %" PRIu64 " noise samples of ",
 		        HIST_WIDTH + 80, HIST_HEIGHT + 64, HIST_WIDTH + 80, HIST_HEIGHT + 64, x->n);
-		report_xml_text(out, schedule_of(&rows[i].d));
+		report_xml_text(out, drawing_name(&rows[i].d));
 		fputs("</title>\n", out);
 		for (int k = 0; k < HIST_BINS; k++) {
 			double h = (double)bins[k] / (double)top * HIST_HEIGHT;
@@ -709,7 +704,7 @@ static int write_page(FILE *out, const struct page_run *rows, int n,
 			free(hq);
 			return -1;
 		}
-	write_head(out, n > 1 ? "schedules compared" : schedule_of(&rows[0].d));
+	write_head(out, n > 1 ? "schedules compared" : drawing_name(&rows[0].d));
 	fprintf(out, "<h1>%s</h1>\n",
 	        serve != NULL ? "ppsim serve"
 	        : n > 1       ? "ppsim: schedules compared"

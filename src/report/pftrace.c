@@ -318,8 +318,7 @@ static void write_facts(struct pf *f)
 	PUT_KEY(p, K_CHROME_EVENTS);
 	bundle = p = begin_nested(p);
 	p = put_fact(p, "generator", generator, 0);
-	p = put_fact(p, "schedule",
-	             s->schedule_file[0] ? s->schedule_file : s->schedule, 0);
+	p = put_fact(p, "schedule", drawing_name(s), 0);
 	p = put_fact(p, "p", NULL, s->sched->p);
 	p = put_fact(p, "v", NULL, s->sched->v);
 	p = put_fact(p, "m", NULL, s->sched->m);

@@ -498,8 +498,7 @@ static int draw_block(FILE *out, const struct drawing *s, const struct by_device
 	int rc = 0;
 
 	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"title\">", LEFT, y + 17);
-	report_xml_text(out,
-	                s->schedule_file[0] ? s->schedule_file : s->schedule);
+	report_xml_text(out, drawing_name(s));
 	fprintf(out, "  p=%d v=%d m=%d  makespan %s %s  bubble_ratio %.4f</text>\n", sc->p, sc->v,
 	        sc->m, REPORT_NUM(num, s->frame.makespan), s->time_unit,
 	        s->frame.bubble_ratio);
@@ -741,8 +740,7 @@ static void write_caption(FILE *out, const struct drawing *rows, int n)
 		const struct drawing *s = &rows[i];
 
 		fputs(i ? "; " : "", out);
-		report_xml_text(out,
-		                s->schedule_file[0] ? s->schedule_file : s->schedule);
+		report_xml_text(out, drawing_name(s));
 		fprintf(out, " p=%d v=%d m=%d, makespan %s %s, bubble ratio %.4f", s->sched->p,
 		        s->sched->v, s->sched->m, REPORT_NUM(num, s->frame.makespan),
 		        s->time_unit, s->frame.bubble_ratio);

@@ -308,8 +308,7 @@ int report_trace(FILE *out, const struct drawing *s)
 	            "\"schedule\":",
 	            PP_VERSION);
 	wbuf_finish(&w);
-	report_json_text(out,
-	                 s->schedule_file[0] ? s->schedule_file : s->schedule);
+	report_json_text(out, drawing_name(s));
 	fprintf(out,
 	        ",\"p\":%d,\"v\":%d,\"m\":%d,\"time_unit\":\"%s\","
 	        "\"us_per_time_unit\":1000,\"ts_origin_us\":%d}}\n",
