@@ -28,6 +28,11 @@ WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prot
 CFLAGS   ?=
 # CLI test files run this many at a time: the CPUs this process may use, at most 2
 CLI_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 2 ] && n=2; echo $$n)
+# make test, asan, valgrind and fuzz compile this many files at a time (the CPUs this process
+# may use) before their tests run one after the other; a -jN on the command line takes over
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# the -j of such a build: none when make already runs with a job server (make -jN)
+par = $(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(BUILD_JOBS))
 CFLAGS   += -std=c11 -pthread $(OPT) $(WARN) $(SANITIZE)
 CPPFLAGS += -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L -MMD -MP
 LDFLAGS  += -pthread $(SANITIZE)
@@ -200,7 +205,10 @@ fuzz-bins: $(FUZZ_BIN)
 run: $(BIN)
 	./$(BIN) --schedule=1f1b -p 4 -m 8 --timeline
 
-test: unit cli
+# the programs first, built in parallel, then the unit tests, then the CLI tests
+test:
+	@$(MAKE) --no-print-directory $(par) $(UNIT_BIN) $(CLI_PROGRAMS)
+	@$(MAKE) --no-print-directory unit cli
 check: test
 
 unit: $(UNIT_BIN)
@@ -244,7 +252,9 @@ asan:
 # test file and of each exit status a file expects (tests/tools/wrap-sample); VALGRIND_SAMPLE=1
 # wraps them all (710 s on a loaded 2-core machine, against 154 s).
 VALGRIND_SAMPLE ?= 10
-valgrind: $(CLI_PROGRAMS) test-tools
+valgrind:
+	@$(MAKE) --no-print-directory $(par) $(CLI_PROGRAMS)
+	@$(MAKE) --no-print-directory test-tools
 	@sh build-aux/ensure-tools "ppsim valgrind" "for make valgrind" valgrind
 	PPSIM_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
 		PPSIM_WRAP_SAMPLE=$(VALGRIND_SAMPLE) CLI_JOBS=$(CLI_JOBS) \
@@ -275,7 +285,7 @@ fuzz:
 	@sh build-aux/ensure-fuzz
 	$(MAKE) BUILD=$(BUILD)/fuzz CC=clang OPT="-O1 -g" \
 		SANITIZE="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
-		fuzz-bins
+		$(par) fuzz-bins
 	FUZZ_JOBS=$(FUZZ_JOBS) sh build-aux/run-fuzz $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Install --------------------------------------------------------------------------------------
