@@ -28,7 +28,7 @@
 #define NUMFMT_MAX 32
 
 /* The two digits of 0 to 99, "00" to "99". */
-extern const char numfmt_pairs[200];
+extern const char numfmt_pairs[201];
 
 /* v in decimal ("%" PRIu64, "%" PRId64); numbers below 10,000 inline, as most devices, stages,
  * chunks, micro-batches and the HTML page's quanta are. */

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -49,7 +50,9 @@ static bool spin_until(_Atomic(char *) *p, atomic_bool *stop)
 			return true;
 		if ((i & 63) == 0) {
 			if (clock_gettime(CLOCK_MONOTONIC, &t) != 0 ||
-			    (t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > SPIN_NS)
+			    (int64_t)(t.tv_sec - t0.tv_sec) * 1000000000 +
+			                    (t.tv_nsec - t0.tv_nsec) >
+			            SPIN_NS)
 				return false;
 			sched_yield();
 		}
