@@ -69,6 +69,16 @@ static void note_end(struct outfile *f)
 	errno = e;
 }
 
+/*
+ * A temporary file that replaces a file by its rename has its writeback started every
+ * WRITEBACK_STEP bytes as it is written. ext4 (auto_da_alloc, its default) allocates the
+ * blocks of a file renamed over another and starts their writeback in the rename itself, so
+ * that a crash cannot leave the replaced name empty: for a large output, a pause as long as
+ * the writing (0.3 s for a 646 MB trace). Started as the output goes, on the thread that
+ * writes it (the writer's, wbuf.c), the allocation runs beside the formatting instead.
+ */
+#define WRITEBACK_STEP ((uint64_t)8 << 20)
+
 /* Writes all of the n bytes to the descriptor, within the size limit; 0, or -1 with errno. */
 static int put(struct outfile *f, const void *buf, size_t n)
 {
@@ -96,6 +106,12 @@ static int put(struct outfile *f, const void *buf, size_t n)
 	}
 	note_end(f);
 	f->writing = 0;
+	if (f->replaces && f->written - f->sent_back >= WRITEBACK_STEP) {
+		/* advice: a refusal (a file system without it) changes nothing */
+		(void)sync_file_range(f->fd, (off_t)f->sent_back,
+		                      (off_t)(f->written - f->sent_back), SYNC_FILE_RANGE_WRITE);
+		f->sent_back = f->written;
+	}
 	return rc;
 }
 
@@ -582,6 +598,7 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 		outfile_abort(f);
 		return NULL;
 	}
+	f->replaces = kind == TARGET_FILE && f->mode == OUT_RENAME;
 	/* mkstemp creates the file 0600: give it the replaced file's permissions, or the usual
 	 * ones of a new file */
 	if (kind == TARGET_FILE) {

@@ -40,6 +40,8 @@ struct outfile {
 	z_stream *z;         /* the gzip deflater, NULL when the stream writes plain bytes */
 	unsigned char *zout; /* its output buffer, of ZOUT_SIZE bytes */
 	bool aborted;        /* being aborted: pending bytes are dropped, no gzip trailer */
+	bool replaces;       /* its temporary file is to be renamed over a file that exists */
+	uint64_t sent_back;  /* with replaces: the bytes whose writeback has been started */
 };
 
 #endif

@@ -399,6 +399,35 @@ if [ "$status" -gt 128 ] && [ -z "$(ls -A | grep '^\.ppsim-')" ]; then ok; else
 fi
 unchanged "a sweep past its CPU-time limit" records.csv
 
+# --- Writing over a file ---------------------------------------------------------------------
+# An output that replaces an existing file starts its temporary file's writeback as it writes
+# (every 8 MB), so that the rename over the old file, which on ext4 allocates and writes back
+# every block not yet sent, finds nothing left to do (docs/performance.md, "Writing over a
+# file"); a new file is left to the kernel. Either way the bytes are those of a fresh run.
+if [ -n "${PPSIM_WRAP:-}" ]; then
+	elsewhere "the writeback of a replacing output" "it runs ppsim under strace, as make test does"
+elif ! command -v strace >/dev/null 2>&1; then
+	skip "the writeback of a replacing output" "no strace: make test installs it"
+else
+	big="-p 8 -m 2048 --format=json" # a trace of about 20 MB
+	echo old >replaced.json
+	# shellcheck disable=SC2086
+	strace -f -qq -e trace=sync_file_range -o replaced.strace "$PPSIM" $big \
+		--trace=replaced.json >/dev/null
+	rm -f fresh.json
+	# shellcheck disable=SC2086
+	strace -f -qq -e trace=sync_file_range -o fresh.strace "$PPSIM" $big \
+		--trace=fresh.json >/dev/null
+	n_replaced=$(grep -c '^[0-9]* *sync_file_range(.*SYNC_FILE_RANGE_WRITE) = 0' replaced.strace)
+	n_fresh=$(grep -c 'sync_file_range' fresh.strace)
+	if [ "$n_replaced" -ge 2 ] && [ "$n_fresh" -eq 0 ] && cmp -s replaced.json fresh.json; then
+		ok
+	else
+		not_ok "writeback of a replacing output: $n_replaced calls replacing, $n_fresh for a new file, $(cmp replaced.json fresh.json 2>&1)"
+	fi
+	rm -f replaced.json fresh.json replaced.strace fresh.strace
+fi
+
 # --- Terminals ---------------------------------------------------------------------------------
 # --color=auto colours a terminal's timeline, not a dumb terminal's.
 if ! command -v script >/dev/null 2>&1; then
