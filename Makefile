@@ -31,8 +31,9 @@ CLI_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 2 ] && n=2; e
 # make test, asan, valgrind and fuzz compile this many files at a time (the CPUs this process
 # may use) before their tests run one after the other; a -jN on the command line takes over
 BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-# the -j of such a build: none when make already runs with a job server (make -jN)
-par = $(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(BUILD_JOBS))
+# the -j of such a build: none when make already runs with a job server (make -jN); and, but
+# with V=1, without make's "is up to date" for each program already built
+par = $(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(BUILD_JOBS)) $(if $(filter 1,$(V)),,-s)
 CFLAGS   += -std=c11 -pthread $(OPT) $(WARN) $(SANITIZE)
 CPPFLAGS += -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L -MMD -MP
 LDFLAGS  += -pthread $(SANITIZE)
