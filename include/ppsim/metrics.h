@@ -139,6 +139,14 @@ int metrics_set_critical(struct metrics *m, const struct critical_path *cp, cons
  */
 int metrics_memory_error(const struct metrics *m, struct pp_error *err);
 
+/*
+ * The same error before a run: returns 0 when the weights, gradients and optimizer state of
+ * each of the p devices of costs c fit its GPU (or there is no model), else -1 with a
+ * PP_ERR_DEVICE_MEM error naming the device furthest over and what it needs for them alone. A
+ * run this refuses would be refused after it by metrics_memory_error, whatever its activations.
+ */
+int metrics_state_error(const struct cost *c, int p, struct pp_error *err);
+
 /* Frees the arrays of m; the struct itself belongs to the caller. */
 void metrics_release(struct metrics *m);
 

@@ -262,6 +262,10 @@ struct sched *sched_new(const struct sched_desc *desc, const struct sched_params
  * NULL: as sched_new. */
 struct sched *sched_new_in(const struct sched_desc *desc, const struct sched_params *sp,
                            struct pp_arena *arena);
+/* The layout of desc's schedules of shape sp without their ops, for what depends on the layout
+ * alone (the cost model's memory): p, v, m, S, placement, routes and stage_device as sched_new
+ * gives them, and no op. NULL when out of memory. Free with sched_free. */
+struct sched *sched_new_layout(const struct sched_desc *desc, const struct sched_params *sp);
 /* The bytes of arena the ops of nops take. */
 size_t sched_arena_bytes(size_t nops);
 /* The ops sched_new gives desc's schedule of shape sp into *out (for mixed schedules the sum of

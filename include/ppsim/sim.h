@@ -163,6 +163,15 @@ struct sim *sim_run_perturbed(const struct config *c, const struct sim_perturb *
 int sim_would_run(const struct config *c, struct pp_error *err);
 
 /*
+ * Checks, before anything is generated or simulated, that the weights, gradients and
+ * optimizer state of c's run fit each device's GPU (metrics_state_error over the costs of its
+ * schedule's layout): 0 when they do or c has no model (or a schedule file), else -1 with the
+ * PP_ERR_DEVICE_MEM error, or the error settling c gives. A run it refuses would run and then be
+ * over its GPU memory whatever its activations; one it passes may still be.
+ */
+int sim_state_fits(const struct config *c, struct pp_error *err);
+
+/*
  * Orders the ops of s, made by sched_new for a priced generator (zb-auto, zb1p, zb2p,
  * zbv-auto), from the costs k: op and message times in ticks, activation amounts and the
  * activation limit (the generator's multiple of p, else c's mem_limit, else p). Returns 0, or

@@ -170,6 +170,21 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 	return 0;
 }
 
+/* The PP_ERR_DEVICE_MEM error of device d, which needs need bytes (what: "" or what they are
+ * for) where its GPU has capacity, reserve of them kept free. Returns -1. */
+static int memory_fail(int d, double need, const char *what, double capacity, double reserve,
+                       struct pp_error *err)
+{
+	if (reserve > 0)
+		return pp_fail(err, PP_ERR_DEVICE_MEM,
+		               "out of memory: device %d needs %.1f GB%s, the GPU has %.1f GB with "
+		               "%.1f GB kept free (--memory-reserve)",
+		               d, need / 1e9, what, capacity / 1e9, reserve / 1e9);
+	return pp_fail(err, PP_ERR_DEVICE_MEM,
+	               "out of memory: device %d needs %.1f GB%s, the GPU has %.1f GB", d,
+	               need / 1e9, what, capacity / 1e9);
+}
+
 int metrics_memory_error(const struct metrics *m, struct pp_error *err)
 {
 	int worst = -1;
@@ -187,15 +202,35 @@ int metrics_memory_error(const struct metrics *m, struct pp_error *err)
 			worst = d;
 	}
 	w = &m->devices[worst];
-	if (w->reserve_bytes > 0)
-		return pp_fail(err, PP_ERR_DEVICE_MEM,
-		               "out of memory: device %d needs %.1f GB, the GPU has %.1f GB with "
-		               "%.1f GB kept free (--memory-reserve)",
-		               worst, w->memory_bytes / 1e9, w->capacity_bytes / 1e9,
-		               w->reserve_bytes / 1e9);
-	return pp_fail(err, PP_ERR_DEVICE_MEM,
-	               "out of memory: device %d needs %.1f GB, the GPU has %.1f GB", worst,
-	               w->memory_bytes / 1e9, w->capacity_bytes / 1e9);
+	return memory_fail(worst, w->memory_bytes, "", w->capacity_bytes, w->reserve_bytes, err);
+}
+
+int metrics_state_error(const struct cost *c, int p, struct pp_error *err)
+{
+	const struct cost_model *k = c->model;
+	const struct cost_type *ty;
+	double over = 0;
+	int worst = -1;
+
+	if (k == NULL)
+		return 0;
+	/* the device furthest over its own GPU's room before any activation */
+	for (int d = 0; d < p; d++) {
+		double by;
+
+		ty = cost_device_type(k, d);
+		by = k->device_state_bytes[d] - (ty->capacity_bytes - ty->reserve_bytes);
+		if (by > 0 && (worst < 0 || by > over)) {
+			worst = d;
+			over = by;
+		}
+	}
+	if (worst < 0)
+		return 0;
+	ty = cost_device_type(k, worst);
+	return memory_fail(worst, k->device_state_bytes[worst],
+	                   " for its weights, gradients and optimizer state alone",
+	                   ty->capacity_bytes, ty->reserve_bytes, err);
 }
 
 int metrics_set_critical(struct metrics *m, const struct critical_path *cp, const struct cost *c,

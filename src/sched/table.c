@@ -502,6 +502,23 @@ struct sched *sched_new_in(const struct sched_desc *desc, const struct sched_par
 	return s;
 }
 
+struct sched *sched_new_layout(const struct sched_desc *desc, const struct sched_params *sp)
+{
+	size_t *none = pp_calloc((size_t)sp->p, sizeof(*none));
+	struct sched *s;
+
+	if (none == NULL)
+		return NULL;
+	s = alloc_in(sp->p, sp->v, sp->m, desc->split, desc->placement, sched_desc_routes(desc),
+	             none, NULL);
+	free(none);
+	if (s != NULL) {
+		s->desc = desc;
+		s->group = sp->group;
+	}
+	return s;
+}
+
 int sched_generate_priced(struct sched *s, const struct sched_prices *pr, struct pp_error *err)
 {
 	assert(s->desc != NULL && s->desc->fn.generate_priced != NULL);

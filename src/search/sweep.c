@@ -401,7 +401,10 @@ void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 		snprintf(r->reason, sizeof(r->reason), "%s", err.msg);
 		return;
 	}
-	if (sweep_point_config(sw, i, c, &err) == 0)
+	/* with --fits, a point whose weights, gradients and optimizer state alone are over its
+	 * GPU is skipped before its schedule is generated */
+	if (sweep_point_config(sw, i, c, &err) == 0 &&
+	    (!sw->require_fit || sim_state_fits(c, &err) == 0))
 		s = sim_run_flags(c, SIM_NO_OP_TIMES, &err);
 	if (s != NULL && sw->require_fit && metrics_memory_error(&s->metrics, &err) != 0) {
 		sim_free(s);
@@ -554,6 +557,9 @@ static uint64_t point_ops(const struct sweep *sw, uint64_t i, int *devices)
 	if (sweep_point_config(sw, i, c, &ignored) == 0 && config_settle(c, c + 1, &ignored) == 0 &&
 	    c[1].schedule_file[0] == '\0' && (d = sched_find(c[1].schedule)) != NULL &&
 	    !sched_work(d, c[1].p, c[1].v, c[1].m, &ops))
+		ops = 0;
+	/* with --fits, a point whose state alone cannot fit is skipped before it is generated */
+	if (ops > 0 && sw->require_fit && sim_state_fits(c, &ignored) != 0)
 		ops = 0;
 	/* each noise sample simulates the point's ops again */
 	if (ops > 0 && !pp_mul_u64(ops, c[1].samples + 1, &ops))

@@ -173,6 +173,24 @@ static int place(struct sim *s, struct cost_layout *layout, struct pp_error *err
 	return 0;
 }
 
+/* Builds s's costs from its config and its schedule's layout (all of the schedule they read),
+ * its stages placed on the devices (--device-order). Returns 0, or -1 with err set. */
+static int price(struct sim *s, struct pp_error *err)
+{
+	const struct config *c = &s->config;
+	struct cost_layout layout = cost_layout_of(s->sched);
+
+	if (place(s, &layout, err) != 0)
+		return -1;
+	if (config_has_model(c))
+		s->cost = cost_new_model(c, &layout, err);
+	else if ((s->cost = cost_new_explicit(c, &layout, c->w_mem_fraction)) == NULL)
+		return pp_nomem(err, 1, sizeof(*s->cost));
+	if (s->cost == NULL || cost_scale_stages(s->cost, c, &layout, err) != 0)
+		return -1;
+	return 0;
+}
+
 /*
  * Builds everything of s after its config (already settled and valid): schedule, cost,
  * priced order, engine run and metrics; with run false, it stops before the engine runs.
@@ -183,7 +201,6 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 {
 	const struct config *c = &s->config;
 	const struct sched_desc *desc = NULL;
-	struct cost_layout layout;
 	bool times = !(flags & SIM_NO_OP_TIMES) || (flags & SIM_SLACK),
 	     file = c->schedule_file[0] != '\0';
 	struct sched_params sp = config_sched_params(c);
@@ -233,14 +250,7 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 		if (check->fn(check->ctx, &z, err) != 0)
 			return -1;
 	}
-	layout = cost_layout_of(s->sched);
-	if (place(s, &layout, err) != 0)
-		return -1;
-	if (config_has_model(c))
-		s->cost = cost_new_model(c, &layout, err);
-	else if ((s->cost = cost_new_explicit(c, &layout, c->w_mem_fraction)) == NULL)
-		return pp_nomem(err, 1, sizeof(*s->cost));
-	if (s->cost == NULL || cost_scale_stages(s->cost, c, &layout, err) != 0)
+	if (price(s, err) != 0)
 		return -1;
 	if (pt != NULL && pt->time_unit != NULL)
 		s->cost->time_unit = pt->time_unit;
@@ -353,6 +363,31 @@ int sim_would_run(const struct config *c, struct pp_error *err)
 		return -1;
 	sim_free(s);
 	return 0;
+}
+
+int sim_state_fits(const struct config *c, struct pp_error *err)
+{
+	struct config settled;
+	struct sched_params sp;
+	struct sim *s;
+	int rc;
+
+	if (config_settle(c, &settled, err) != 0 || config_validate(&settled, err) != 0)
+		return -1;
+	if (!config_has_model(&settled) || settled.schedule_file[0] != '\0')
+		return 0;
+	if ((s = pp_zalloc(1, sizeof(*s), err)) == NULL)
+		return -1;
+	s->config = settled;
+	sp = config_sched_params(&settled);
+	s->sched = sched_new_layout(sched_find(settled.schedule), &sp);
+	if (s->sched == NULL)
+		rc = pp_fail(err, PP_ERR_NOMEM, "out of memory laying out the %s schedule",
+		             settled.schedule);
+	else
+		rc = price(s, err) != 0 ? -1 : metrics_state_error(s->cost, s->sched->p, err);
+	sim_free(s);
+	return rc;
 }
 
 int sim_size_of_config(const struct config *c, struct sim_size *z, struct pp_error *err)

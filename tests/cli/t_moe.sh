@@ -106,3 +106,44 @@ fails 2 "--expert-imbalance '1e300': must be a number above 0 and at most" \
 	--model=qwen3-30b-a3b --expert-imbalance=1e300
 fails 2 "--dispatch-bytes '9': must be an integer from 1 to 8" $M --dispatch-bytes=9
 fails 2 "--ep-node-limit '2': needs a mixture of experts" --model=llama3-8b --ep-node-limit=2
+
+# With --fits, a point whose weights, gradients and optimizer state alone are over its GPU is
+# skipped before its schedule is generated, and counts nothing toward the sweep's work limit
+# (docs/search.md): at --max-ops=10000 (a budget of 40000 ops) this grid of DeepSeek-V3 on 1024
+# H800s was refused; now its 14 points whose experts are spread too thin are skipped saying so,
+# the two that pass that check run, and both fit with full recomputation.
+DS="--model=deepseek-v3 --gpu=h800 --gpus=1024 --tp=1 -p 8,16 --ep=1,2,4,64 --mbs=1
+	--global-batch=8192 -s 1f1b,zbh1 --fits --recompute=full --max-ops=10000"
+# shellcheck disable=SC2086
+if ppsim sweep $DS --format=jsonl >"$TMP/ds.jsonl" 2>"$TMP/err"; then
+	alone=$(grep -c 'for its weights, gradients and optimizer state alone' "$TMP/ds.jsonl")
+	fit=$(grep -c '"status":"ok".*"fits":true' "$TMP/ds.jsonl")
+	if [ "$alone" -eq 14 ] && [ "$fit" -eq 2 ] &&
+		grep '"p":8,.*"ep":1,' "$TMP/ds.jsonl" | grep -q '"reason":"out of memory: device 7 needs 1489.4 GB for its weights, gradients and optimizer state alone, the GPU has 80.0 GB with 11.0 GB kept free (--memory-reserve)"'; then
+		ok
+	else
+		not_ok "sweep --fits of DeepSeek-V3: $alone points skipped for their state alone (want 14), $fit fitting (want 2): $(head -c 300 "$TMP/ds.jsonl")"
+	fi
+else
+	not_ok "sweep --fits of DeepSeek-V3 within --max-ops=10000 failed: $(head -c 300 "$TMP/err")"
+fi
+
+# advise for DeepSeek-V3 on 256 H800s (refused by the work limit before): of its 46,656 layouts
+# most cannot hold their state and are skipped unsimulated; it recommends a spread of the
+# experts (ep > 1) under a schedule, and says where the expert group sits. Run unwrapped: what
+# is tested is the size of the search (t_sweep runs advise under valgrind's sample).
+if "$PPSIM" advise --model=deepseek-v3 --gpu=h800 --gpus=256 --global-batch=512 --format=json \
+	>"$TMP/ds-advice.json" 2>"$TMP/err"; then
+	points=$("$JGET" "$TMP/ds-advice.json" points)
+	sim=$("$JGET" "$TMP/ds-advice.json" simulated)
+	skip=$("$JGET" "$TMP/ds-advice.json" skipped)
+	ep=$("$JGET" "$TMP/ds-advice.json" recommended.ep)
+	if [ "$points" -eq 46656 ] && [ "$sim" -gt 0 ] && [ $((sim + skip)) -eq "$points" ] &&
+		[ "$ep" -gt 1 ] && [ "$("$JGET" "$TMP/ds-advice.json" recommended.fits)" = true ]; then
+		ok
+	else
+		not_ok "advise for DeepSeek-V3 on 256 GPUs: $points points, $sim simulated, $skip skipped, ep $ep"
+	fi
+else
+	not_ok "advise for DeepSeek-V3 on 256 H800s failed: $(head -c 300 "$TMP/err")"
+fi

@@ -437,6 +437,46 @@ static void peak_half_w(const struct sched *s, double *peak)
 	free(top);
 }
 
+/* sched_new_layout is sched_new's layout without its ops, for every generator over the grid of
+ * shapes it accepts: p, v, m, S, placement, routes and each stage's device and chunk. */
+static void sched_new_layout_is_the_layout_of_sched_new_without_its_ops(void)
+{
+	size_t n;
+	const struct sched_desc *t = sched_table(&n);
+
+	for (size_t k = 0; k < n; k++) {
+		int compared = 0;
+
+		for (int p = 1; p <= 6; p++)
+			for (int v = 1; v <= 3; v++)
+				for (int m = 1; m <= 3 * p; m++) {
+					struct sched_params sp = {p, v, m, 0};
+					struct pp_error err = {0};
+					struct sched *s, *l;
+
+					if (sched_accepts(&t[k], &sp, NULL, &err) != 0)
+						continue;
+					s = sched_new(&t[k], &sp);
+					l = sched_new_layout(&t[k], &sp);
+					CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+					CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+					CU_ASSERT_EQUAL(l->nops, 0);
+					CU_ASSERT(l->p == s->p && l->v == s->v && l->m == s->m &&
+					          l->S == s->S && l->placement == s->placement &&
+					          l->routes == s->routes &&
+					          l->route_stages == s->route_stages &&
+					          l->desc == s->desc);
+					for (int st = 0; st < s->S; st++)
+						CU_ASSERT(l->stage_device[st] == s->stage_device[st] &&
+						          l->stage_chunk[st] == s->stage_chunk[st]);
+					sched_free(s);
+					sched_free(l);
+					compared++;
+				}
+		CU_ASSERT(compared > 0);
+	}
+}
+
 static void sched_validate_accepts_every_generator_over_the_p_v_m_grid(void)
 {
 	size_t n;
@@ -2566,6 +2606,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sched_check_accepts_a_mixed_schedule_with_bw_or_b_and_w_per_micro_batch),
         UNIT_TEST(sched_check_rejects_a_mixed_backward_given_twice_or_a_w_without_its_b),
         UNIT_TEST(sched_copy_is_the_same_order_in_arrays_of_its_own),
+        UNIT_TEST(sched_new_layout_is_the_layout_of_sched_new_without_its_ops),
         UNIT_TEST(sched_reorder_devices_moves_each_list_whole),
         {NULL, NULL},
 };

@@ -435,6 +435,97 @@ static void sim_of_one_gpu_on_every_device_is_the_run_of_that_gpu(void)
 	sim_free(x);
 }
 
+/* Sets c from words "key=value ..." (unit_set each). */
+static void set_words(struct config *c, const char *words)
+{
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", words);
+	for (char *w = strtok_r(buf, " ", &save); w != NULL; w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(eq);
+		*eq = '\0';
+		unit_set(c, w, eq + 1);
+	}
+}
+
+/* How far device d's weights, gradients and optimizer state are over its GPU's room. */
+static double state_over(const struct metrics *m, int d)
+{
+	const struct device_metrics *x = &m->devices[d];
+
+	return x->state_bytes - (x->capacity_bytes - x->reserve_bytes);
+}
+
+/* sim_state_fits refuses, before anything is generated, exactly the runs whose weights,
+ * gradients and optimizer state alone are over a device's GPU (each device against its own
+ * GPU, the devices where --device-order puts them): the run of each is over memory whatever
+ * its activations, and the message names the device furthest over and its state as the run's
+ * metrics have it. It passes the others, and a run without a model. */
+static void sim_state_fits_refuses_the_runs_whose_state_alone_is_over_memory(void)
+{
+	static const char *const cases[] = {
+	        "model=deepseek-v3 gpu=h800 gpus=64 p=8 ep=1 m=8",
+	        "model=deepseek-v3 gpu=h800 gpus=1024 p=8 ep=64 m=8",
+	        "model=deepseek-v3 gpu=h800 gpus=1024 p=16 ep=64 m=32",
+	        "model=qwen3-30b-a3b gpu=h100-sxm gpus=16 p=2 ep=8 m=8",
+	        "model=llama3-8b p=2 m=8 device_gpus=h200,h100-sxm",
+	        "model=llama3-8b p=2 m=8 device_gpus=h200,h100-sxm device_order=1,0",
+	        "model=llama3-8b p=2 m=8 gpu=h200",
+	        "model=llama3-70b gpu=a100-80g gpus=32 tp=8 p=4 m=8",
+	        "model=llama3-70b gpu=a100-80g gpus=8 p=1 m=2",
+	        "p=4 m=8",
+	};
+	static const char *const schedules[] = {"1f1b", "interleaved", "zbv", "dualpipe",
+	                                        "zb-auto"};
+	int refused = 0, passed = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (size_t k = 0; k < sizeof(schedules) / sizeof(schedules[0]); k++) {
+			struct config c;
+			struct pp_error err = {0}, why = {0};
+			struct sim *s;
+			int rc, d = -1;
+			double gb = 0, worst = 0;
+
+			config_init(&c);
+			set_words(&c, cases[i]);
+			unit_set(&c, "schedule", schedules[k]);
+			s = sim_run(&c, &why);
+			rc = sim_state_fits(&c, &err);
+			if (s == NULL) { /* a shape the schedule refuses: refused alike */
+				CU_ASSERT_EQUAL(rc, -1);
+				CU_ASSERT_STRING_EQUAL(err.msg, why.msg);
+				continue;
+			}
+			for (int x = 0; x < s->metrics.p; x++)
+				if (x == 0 || state_over(&s->metrics, x) > worst)
+					worst = state_over(&s->metrics, x);
+			if (rc == 0) {
+				passed++;
+				CU_ASSERT(worst <= 0);
+				sim_free(s);
+				continue;
+			}
+			refused++;
+			CU_ASSERT_EQUAL(err.kind, PP_ERR_DEVICE_MEM);
+			CU_ASSERT_EQUAL(sscanf(err.msg, "out of memory: device %d needs %lf GB", &d, &gb),
+			                2);
+			CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, " for its weights, gradients and optimizer "
+			                                       "state alone, the GPU has "));
+			CU_ASSERT_FATAL(d >= 0 && d < s->metrics.p);
+			CU_ASSERT(s->metrics.oom);
+			CU_ASSERT(worst > 0);
+			ASSERT_NEAR(state_over(&s->metrics, d), worst);
+			CU_ASSERT(fabs(gb - s->metrics.devices[d].state_bytes / 1e9) <= 0.05);
+			sim_free(s);
+		}
+	/* both verdicts are met */
+	CU_ASSERT(refused >= 10);
+	CU_ASSERT(passed >= 10);
+}
+
 /* sim_would_run takes what sim_run runs, and refuses with sim_run's error what it refuses before
  * and while building the run: too many ops, a scaled op below one tick, times too large. */
 static void sim_would_run_refuses_what_sim_run_refuses_with_its_error(void)
@@ -1239,6 +1330,7 @@ static void sim_run_perturbed_runs_an_order_at_the_times_given(void)
 static const struct unit_test tests[] = {
         UNIT_TEST(sim_keeps_ops_and_cells_in_one_arena),
         UNIT_TEST(sim_would_run_refuses_what_sim_run_refuses_with_its_error),
+        UNIT_TEST(sim_state_fits_refuses_the_runs_whose_state_alone_is_over_memory),
         UNIT_TEST(sim_checks_each_device_memory_against_its_own_gpu),
         UNIT_TEST(sim_of_one_gpu_on_every_device_is_the_run_of_that_gpu),
         UNIT_TEST(sim_sends_the_messages_sched_message_count_counts_for_every_schedule),
