@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -75,9 +76,21 @@ static void note_end(struct outfile *f)
  * blocks of a file renamed over another and starts their writeback in the rename itself, so
  * that a crash cannot leave the replaced name empty: for a large output, a pause as long as
  * the writing (0.3 s for a 646 MB trace). Started as the output goes, on the thread that
- * writes it (the writer's, wbuf.c), the allocation runs beside the formatting instead.
+ * writes it (the writer's, wbuf.c), the allocation runs beside the formatting instead. Only
+ * on ext4 (on_ext4), where the pause is: elsewhere writeback is left to the kernel.
  */
 #define WRITEBACK_STEP ((uint64_t)8 << 20)
+
+/* The magic number of ext2, ext3 and ext4 in statfs's f_type (linux/magic.h). */
+#define EXT4_MAGIC 0xEF53
+
+/* Whether descriptor fd's file is on an ext2, ext3 or ext4 file system. */
+static bool on_ext4(int fd)
+{
+	struct statfs fs;
+
+	return fstatfs(fd, &fs) == 0 && fs.f_type == EXT4_MAGIC;
+}
 
 /* Writes all of the n bytes to the descriptor, within the size limit; 0, or -1 with errno. */
 static int put(struct outfile *f, const void *buf, size_t n)
@@ -598,7 +611,7 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 		outfile_abort(f);
 		return NULL;
 	}
-	f->replaces = kind == TARGET_FILE && f->mode == OUT_RENAME;
+	f->replaces = kind == TARGET_FILE && f->mode == OUT_RENAME && on_ext4(fd);
 	/* mkstemp creates the file 0600: give it the replaced file's permissions, or the usual
 	 * ones of a new file */
 	if (kind == TARGET_FILE) {
