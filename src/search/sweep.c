@@ -667,8 +667,10 @@ static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int
 			return pp_fail(
 			        err, PP_ERR_USAGE,
 			        "the points would simulate more than %" PRIu64
-			        " ops (%d times --max-ops, a device counting %d): narrow the "
-			        "lists, shard a sweep (--shard=K/N) or raise --max-ops",
+			        " ops (%d times --max-ops, a device counting %d): give fewer values "
+			        "to the options that list them (advise searches --tp, --stages, "
+			        "--chunks, --mbs, --schedule and --ep unless they are given), shard "
+			        "a sweep (--shard=K/N) or raise --max-ops",
 			        budget, (int)SWEEP_WORK_FACTOR, (int)SWEEP_DEVICE_OPS);
 		}
 	}
