@@ -29,11 +29,11 @@ CFLAGS   ?=
 # CLI test files run this many at a time: the CPUs this process may use, at most 2
 CLI_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 2 ] && n=2; echo $$n)
 # make test, asan, valgrind and fuzz compile this many files at a time (the CPUs this process
-# may use) before their tests run one after the other; a -jN on the command line takes over
+# may use) before their tests run; a -jN on the command line (-j1 too) takes over
 BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-# the -j of such a build: none when make already runs with a job server (make -jN); and, but
-# with V=1, without make's "is up to date" for each program already built
-par = $(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(BUILD_JOBS)) $(if $(filter 1,$(V)),,-s)
+# the -j of such a build: none when make was given its own -j; and, but with V=1, without
+# make's "is up to date" for each program already built
+par = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS)) $(if $(filter 1,$(V)),,-s)
 CFLAGS   += -std=c11 -pthread $(OPT) $(WARN) $(SANITIZE)
 CPPFLAGS += -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L -MMD -MP
 LDFLAGS  += -pthread $(SANITIZE)
@@ -206,7 +206,8 @@ fuzz-bins: $(FUZZ_BIN)
 run: $(BIN)
 	./$(BIN) --schedule=1f1b -p 4 -m 8 --timeline
 
-# the programs first, built in parallel, then the unit tests, then the CLI tests
+# the programs first, built in parallel, then the unit tests and the CLI tests (one after the
+# other, or side by side under make -jN, as make runs two prerequisites)
 test:
 	@$(MAKE) --no-print-directory $(par) $(UNIT_BIN) $(CLI_PROGRAMS)
 	@$(MAKE) --no-print-directory unit cli

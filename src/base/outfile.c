@@ -119,7 +119,7 @@ static int put(struct outfile *f, const void *buf, size_t n)
 	}
 	note_end(f);
 	f->writing = 0;
-	if (f->replaces && f->written - f->sent_back >= WRITEBACK_STEP) {
+	if (rc == 0 && f->replaces && f->written - f->sent_back >= WRITEBACK_STEP) {
 		/* advice: a refusal (a file system without it) changes nothing */
 		(void)sync_file_range(f->fd, (off_t)f->sent_back,
 		                      (off_t)(f->written - f->sent_back), SYNC_FILE_RANGE_WRITE);

@@ -542,9 +542,12 @@ static int emit_record(sweep_emit emit, void *ctx, const struct sweep_record *r,
 /*
  * The ops point i's simulation will hold, from its settled shape (p·v·m times 2, or 3 with a
  * split backward), and its devices in *devices; 0 when that cannot be told beforehand (a
- * schedule file, settings that will be refused, no memory to settle them).
+ * schedule file, settings that will be refused, no memory to settle them). With state (and
+ * --fits), 0 ops too for a point whose weights, gradients and optimizer state alone are over
+ * its GPU (sweep_evaluate skips it unsimulated), whose devices still count: the check prices
+ * them.
  */
-static uint64_t point_ops(const struct sweep *sw, uint64_t i, int *devices)
+static uint64_t point_ops(const struct sweep *sw, uint64_t i, bool state, int *devices)
 {
 	struct config *c = pp_malloc(2 * sizeof(*c));
 	struct pp_error ignored = {0};
@@ -558,14 +561,13 @@ static uint64_t point_ops(const struct sweep *sw, uint64_t i, int *devices)
 	    c[1].schedule_file[0] == '\0' && (d = sched_find(c[1].schedule)) != NULL &&
 	    !sched_work(d, c[1].p, c[1].v, c[1].m, &ops))
 		ops = 0;
-	/* with --fits, a point whose state alone cannot fit is skipped before it is generated */
-	if (ops > 0 && sw->require_fit && sim_state_fits(c, &ignored) != 0)
-		ops = 0;
 	/* each noise sample simulates the point's ops again */
 	if (ops > 0 && !pp_mul_u64(ops, c[1].samples + 1, &ops))
 		ops = UINT64_MAX / 4; /* past any budget, without overflowing the sum of them */
 	if (ops > 0)
 		*devices = c[1].p;
+	if (ops > 0 && state && sw->require_fit && sim_state_fits(c, &ignored) != 0)
+		ops = 0;
 	free(c);
 	return ops;
 }
@@ -582,12 +584,13 @@ static uint64_t point_work(const struct point_cost *c)
 	return c->ops + SWEEP_DEVICE_OPS * c->devices;
 }
 
-/* Counts the points first + t, first + t + jobs, ... of a scan. */
+/* Counts the points first + t, first + t + jobs, ... of a scan (point_ops with state). */
 struct scan {
 	const struct sweep *sw;
 	uint64_t first, last;
 	struct point_cost *cost; /* [last - first] */
 	int jobs, t;
+	bool state;
 };
 
 static void *scan_stride(void *arg)
@@ -597,7 +600,7 @@ static void *scan_stride(void *arg)
 	for (uint64_t i = sc->first + (uint64_t)sc->t; i < sc->last; i += (uint64_t)sc->jobs) {
 		int devices;
 
-		sc->cost[i - sc->first].ops = point_ops(sc->sw, i, &devices);
+		sc->cost[i - sc->first].ops = point_ops(sc->sw, i, sc->state, &devices);
 		sc->cost[i - sc->first].devices = (uint64_t)devices;
 	}
 	return NULL;
@@ -606,8 +609,9 @@ static void *scan_stride(void *arg)
 /* Most threads that count points' costs: the count is a small part of a sweep. */
 #define SCAN_MAX_THREADS 64
 
-/* Fills cost[] for the points [first, last) on up to jobs threads (this one among them). */
-static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
+/* Fills cost[] for the points [first, last) on up to jobs threads (this one among them), with
+ * point_ops's state check when state. */
+static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, int jobs, bool state,
                        struct point_cost *cost)
 {
 	pthread_t threads[SCAN_MAX_THREADS];
@@ -620,7 +624,7 @@ static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, in
 	if (jobs < 1 || last - first < (uint64_t)jobs * 16)
 		jobs = 1;
 	for (int t = 0; t < jobs; t++) {
-		sc[t] = (struct scan){sw, first, last, cost, jobs, t};
+		sc[t] = (struct scan){sw, first, last, cost, jobs, t, state};
 		start[t] = pp_thread_of(scan_stride, &sc[t]);
 	}
 	for (int t = 1; t < jobs; t++)
@@ -636,18 +640,33 @@ static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, in
 		pthread_join(threads[t], NULL);
 }
 
+/* The work of the n points of cost (point_work; only their devices' with devices_only), or
+ * budget + 1 once it is past budget. */
+static uint64_t sum_work(const struct point_cost *cost, uint64_t n, bool devices_only,
+                         uint64_t budget)
+{
+	uint64_t work = 0;
+
+	for (uint64_t i = 0; i < n && work <= budget; i++)
+		work += devices_only ? SWEEP_DEVICE_OPS * cost[i].devices : point_work(&cost[i]);
+	return work <= budget ? work : budget + 1;
+}
+
 /*
  * Refuses, before anything runs, a run of the points [first, last) that would take more than a
  * few seconds a core: more than SWEEP_MAX_RUN_POINTS points, or more work than
  * SWEEP_WORK_FACTOR times the base's --max-ops ops, where each point counts its ops and
- * SWEEP_DEVICE_OPS per device (a device's reports cost about that much). The points' costs are
- * counted on jobs threads into *costs (the caller frees it), which the parallel run reuses,
- * and their sum into *total. Returns 0 or -1 with a PP_ERR_USAGE or PP_ERR_NOMEM error.
+ * SWEEP_DEVICE_OPS per device (a device's reports cost about that much). With --fits, a run
+ * over that budget is counted again with each point's state check (point_ops), which skips the
+ * points whose state alone cannot fit unsimulated, provided the devices alone, which the checks
+ * price, are within it. The points' costs are counted on jobs threads into *costs (the caller
+ * frees it), which the parallel run reuses, and their sum into *total. Returns 0 or -1 with a
+ * PP_ERR_USAGE or PP_ERR_NOMEM error.
  */
 static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
                       struct point_cost **costs, uint64_t *total, struct pp_error *err)
 {
-	uint64_t budget = SWEEP_WORK_FACTOR * sw->base.max_ops, work = 0;
+	uint64_t budget = SWEEP_WORK_FACTOR * sw->base.max_ops, work;
 	struct point_cost *cost;
 
 	*costs = NULL;
@@ -659,20 +678,22 @@ static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int
 	cost = pp_mallocarray((size_t)(last - first), sizeof(*cost));
 	if (cost == NULL)
 		return pp_nomem(err, (size_t)(last - first), sizeof(*cost));
-	scan_costs(sw, first, last, jobs, cost);
-	for (uint64_t i = first; i < last; i++) {
-		work += point_work(&cost[i - first]);
-		if (work > budget) {
-			free(cost);
-			return pp_fail(
-			        err, PP_ERR_USAGE,
-			        "the points would simulate more than %" PRIu64
-			        " ops (%d times --max-ops, a device counting %d): give fewer values "
-			        "to the options that list them (advise searches --tp, --stages, "
-			        "--chunks, --mbs, --schedule and --ep unless they are given), shard "
-			        "a sweep (--shard=K/N) or raise --max-ops",
-			        budget, (int)SWEEP_WORK_FACTOR, (int)SWEEP_DEVICE_OPS);
-		}
+	scan_costs(sw, first, last, jobs, false, cost);
+	work = sum_work(cost, last - first, false, budget);
+	if (work > budget && sw->require_fit &&
+	    sum_work(cost, last - first, true, budget) <= budget) {
+		scan_costs(sw, first, last, jobs, true, cost);
+		work = sum_work(cost, last - first, false, budget);
+	}
+	if (work > budget) {
+		free(cost);
+		return pp_fail(err, PP_ERR_USAGE,
+		               "the points would simulate more than %" PRIu64
+		               " ops (%d times --max-ops, a device counting %d): give fewer values "
+		               "to the options that list them (advise searches --tp, --stages, "
+		               "--chunks, --mbs, --schedule and --ep unless they are given), shard "
+		               "a sweep (--shard=K/N) or raise --max-ops",
+		               budget, (int)SWEEP_WORK_FACTOR, (int)SWEEP_DEVICE_OPS);
 	}
 	*costs = cost;
 	*total = work;

@@ -191,6 +191,12 @@ fails 2 "the points would simulate more than 200000000 ops" sweep -p 2 -m 1:3000
 fails 2 "the points would simulate more than" advise --model=llama3-70b --gpus=65536 \
 	--global-batch=16777216
 fails 2 "points to simulate, above the limit of 1000000 a run" sweep -p 1:2000 -m 1:1000
+# with --fits, points whose state alone cannot fit are skipped unsimulated, but their devices
+# (which the state check prices) still count: 2,000 points of 63,000 devices and more, none of
+# which fits, are refused at once, not checked one by one for minutes
+fails 2 "the points would simulate more than 200000000 ops" sweep --model=llama3-405b \
+	--layers=65536 --gpu=a100-80g -p 65536,65000,64000,63000 -m 1 --mbs=1:100 \
+	--seq=1024,2048,4096,8192,16384 --fits
 # within the budget it runs: a tenth of the lists (18 million ops), or the whole in shards
 if ppsim sweep -p 2 -m 1:3000 --format=csv >/dev/null &&
 	ppsim sweep -p 2 -m 1:30000 --shard=1/100 --format=csv >/dev/null; then ok; else
