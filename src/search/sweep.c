@@ -566,8 +566,13 @@ static uint64_t point_ops(const struct sweep *sw, uint64_t i, bool state, int *d
 		ops = UINT64_MAX / 4; /* past any budget, without overflowing the sum of them */
 	if (ops > 0)
 		*devices = c[1].p;
-	if (ops > 0 && state && sw->require_fit && sim_state_fits(c, &ignored) != 0)
-		ops = 0;
+	if (ops > 0 && state && sw->require_fit) {
+		struct pp_error why = {0};
+
+		/* refused for want of memory here, the point may still run: counted */
+		if (sim_state_fits(c, &why) != 0 && why.kind != PP_ERR_NOMEM)
+			ops = 0;
+	}
 	free(c);
 	return ops;
 }
