@@ -1,8 +1,8 @@
 #!/bin/sh
 # Every schedule at p=4, m=8: F, B and W of 1 each, no message time (interleaved, interleaved-zb,
-# interleaved-combined and the V schedules with v=2, the others with v=1), then the makespan
-# with t_f=2, t_b=2, t_w=1, with messages of 0.1, and with those times on a last device half as
-# slow again.
+# interleaved-combined, the V schedules and dualpipe with v=2, the others with v=1), then the
+# makespan with t_f=2, t_b=2, t_w=1, with messages of 0.1, and with those times on a last
+# device half as slow again.
 # span is bubble_rate_span, the paper's measure; peaks are per device, in micro-batches.
 set -eu
 ppsim=${PPSIM:-build/ppsim}

@@ -2,8 +2,8 @@
 # The V schedules at p=8. First PyTorch's fixed ZB-V order (zbv) against the zero-bubble
 # authors' greedy (zbv-auto): makespans for m from 2 to 24, with equal times, with
 # t_f=t_b=2, t_w=1 and with messages of 0.1. Then at m=24 the memory they all trade for time:
-# V-Half and V-Min hold about 1/2 and 1/3 of 1F1B's activations (peak, micro-batches) for an
-# idle time of about 1/2 and 2/3 of 1F1B's (idle: makespan minus a device's work,
+# V-Half and V-Min peak at 5 and 4 micro-batches against 1F1B's 8 (p/2 + 1 and about p/3 + 1,
+# so nearer 1/2 and 1/3 of 1F1B's p as p grows) for an idle time of about 1/2 and 2/3 of 1F1B's (idle: makespan minus a device's work,
 # vs_1f1b: that over 1F1B's idle time) when F, B and W take the same time.
 set -eu
 ppsim=${PPSIM:-build/ppsim}
