@@ -2,10 +2,11 @@
  * `ppsim calibrate [-m N] [--w-share=F] [-o FILE] [--jitter-out=FILE] MEASURED`: turns measured
  * op times (a CSV of stage, op, ms, or a Megatron-LM log's timers) into a config file of
  * explicit costs whose simulation takes those times, so that a user can ask what another
- * schedule would do on their own costs: `ppsim -c calibrated.json -s zbv`. The config goes to standard output or, written
- * whole or not at all, to -o FILE, once read back and built into its run as `ppsim -c` would:
- * what calibrate writes, ppsim runs. A fit that misses a measured time by more than 1% (stages
- * whose F, B and W are not in one proportion) says so on standard error.
+ * schedule would do on their own costs: `ppsim -c calibrated.json -s zbv`. The config goes to
+ * standard output or, written whole or not at all, to -o FILE, once read back and built into
+ * its run as `ppsim -c` would: what calibrate writes, ppsim runs. A fit that misses a measured
+ * time by more than 1% (stages whose F, B and W are not in one proportion) says so on standard
+ * error.
  */
 #include <stdlib.h>
 #include <string.h>
