@@ -140,12 +140,15 @@ int metrics_set_critical(struct metrics *m, const struct critical_path *cp, cons
 int metrics_memory_error(const struct metrics *m, struct pp_error *err);
 
 /*
- * The same error before a run: returns 0 when the weights, gradients and optimizer state of
- * each of the p devices of costs c fit its GPU (or there is no model), else -1 with a
- * PP_ERR_DEVICE_MEM error naming the device furthest over and what it needs for them alone. A
- * run this refuses would be refused after it by metrics_memory_error, whatever its activations.
+ * The same error before a run, from what the run's memory is known to be: returns 0 when each
+ * of the p devices of costs c fits its GPU with its weights, gradients and optimizer state and
+ * act_peak[d] bytes of activations (act_peak NULL: the state alone), or there is no model;
+ * else -1 with a PP_ERR_DEVICE_MEM error naming the device furthest over and what it needs
+ * (for its state alone, said so, with act_peak NULL). With act_peak the run's own peaks (the
+ * engine's peak_act), it is metrics_memory_error's verdict and message; a run refused with
+ * act_peak NULL would be refused by metrics_memory_error whatever its activations.
  */
-int metrics_state_error(const struct cost *c, int p, struct pp_error *err);
+int metrics_fit_error(const struct cost *c, int p, const int64_t *act_peak, struct pp_error *err);
 
 /* Frees the arrays of m; the struct itself belongs to the caller. */
 void metrics_release(struct metrics *m);

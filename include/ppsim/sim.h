@@ -89,7 +89,14 @@ struct sim_size {
  * say. */
 #define SIM_SLACK 4u
 
-/* sim_run with flags (SIM_RECORD_MESSAGES, SIM_NO_OP_TIMES, SIM_SLACK). */
+/* sim_run_flags bit: refuse, once the schedule is built and before the engine runs, a run whose
+ * weights, gradients and optimizer state and its order's activation peak (which does not depend
+ * on the times) are over a device's GPU, with the PP_ERR_DEVICE_MEM error metrics_memory_error
+ * would give after the run. A run that offloads activations is not checked (their peak on the
+ * GPU depends on the copies' times): metrics_memory_error tells after it. A sweep's --fits. */
+#define SIM_FITS 8u
+
+/* sim_run with flags (SIM_RECORD_MESSAGES, SIM_NO_OP_TIMES, SIM_SLACK, SIM_FITS). */
 struct sim *sim_run_flags(const struct config *c, unsigned flags, struct pp_error *err);
 
 /*
@@ -170,6 +177,14 @@ int sim_would_run(const struct config *c, struct pp_error *err);
  * over its GPU memory whatever its activations; one it passes may still be.
  */
 int sim_state_fits(const struct config *c, struct pp_error *err);
+
+/*
+ * sim_state_fits, then, for an order generated without prices (not zb-auto, zbv-auto, zb1p or
+ * zb2p, whose orders are priced), that order's SIM_FITS check: generated and priced, not
+ * simulated. 0 when the run fits or that cannot be told before it runs, else -1 with
+ * sim_state_fits's error, or the one sim_run_flags(c, SIM_FITS) gives.
+ */
+int sim_fits(const struct config *c, struct pp_error *err);
 
 /*
  * Orders the ops of s, made by sched_new for a priced generator (zb-auto, zb1p, zb2p,

@@ -35,6 +35,10 @@
 #define SWEEP_PARALLEL_WORK UINT64_C(1000000)
 #define SWEEP_WORK_FACTOR   UINT64_C(4)
 #define SWEEP_DEVICE_OPS    UINT64_C(16)
+/* With --fits, how far over its budget a run's counted work may be for its points' orders to
+ * be generated to check their activations before the budget is applied (sweep.c's
+ * check_work). */
+#define SWEEP_ORDER_CHECK_FACTOR UINT64_C(2)
 
 /* One axis: an option and the values it takes, in order. */
 struct sweep_axis {

@@ -205,31 +205,33 @@ int metrics_memory_error(const struct metrics *m, struct pp_error *err)
 	return memory_fail(worst, w->memory_bytes, "", w->capacity_bytes, w->reserve_bytes, err);
 }
 
-int metrics_state_error(const struct cost *c, int p, struct pp_error *err)
+int metrics_fit_error(const struct cost *c, int p, const int64_t *act_peak, struct pp_error *err)
 {
 	const struct cost_model *k = c->model;
 	const struct cost_type *ty;
-	double over = 0;
+	double over = 0, need = 0;
 	int worst = -1;
 
 	if (k == NULL)
 		return 0;
-	/* the device furthest over its own GPU's room before any activation */
+	/* the device furthest over its own GPU's room, as metrics_memory_error finds it */
 	for (int d = 0; d < p; d++) {
-		double by;
+		double x = (act_peak != NULL ? (double)act_peak[d] : 0) + k->device_state_bytes[d], by;
 
 		ty = cost_device_type(k, d);
-		by = k->device_state_bytes[d] - (ty->capacity_bytes - ty->reserve_bytes);
+		by = x - (ty->capacity_bytes - ty->reserve_bytes);
 		if (by > 0 && (worst < 0 || by > over)) {
 			worst = d;
 			over = by;
+			need = x;
 		}
 	}
 	if (worst < 0)
 		return 0;
 	ty = cost_device_type(k, worst);
-	return memory_fail(worst, k->device_state_bytes[worst],
-	                   " for its weights, gradients and optimizer state alone",
+	return memory_fail(worst, need,
+	                   act_peak != NULL ? ""
+	                                    : " for its weights, gradients and optimizer state alone",
 	                   ty->capacity_bytes, ty->reserve_bytes, err);
 }
 

@@ -402,10 +402,11 @@ void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 		return;
 	}
 	/* with --fits, a point whose weights, gradients and optimizer state alone are over its
-	 * GPU is skipped before its schedule is generated */
+	 * GPU is skipped before its schedule is generated, and one whose order's activations take
+	 * it over before it is simulated (SIM_FITS) */
 	if (sweep_point_config(sw, i, c, &err) == 0 &&
 	    (!sw->require_fit || sim_state_fits(c, &err) == 0))
-		s = sim_run_flags(c, SIM_NO_OP_TIMES, &err);
+		s = sim_run_flags(c, SIM_NO_OP_TIMES | (sw->require_fit ? SIM_FITS : 0), &err);
 	if (s != NULL && sw->require_fit && metrics_memory_error(&s->metrics, &err) != 0) {
 		sim_free(s);
 		s = NULL;
@@ -539,15 +540,22 @@ static int emit_record(sweep_emit emit, void *ctx, const struct sweep_record *r,
 	return emit(ctx, r);
 }
 
+/* What a count of a point's cost checks of its memory first (with --fits): nothing, its state
+ * (sim_state_fits: its layout priced), or its state and its order's activations (sim_fits:
+ * the order generated when no prices are needed, a tenth of a simulation's time). */
+enum fit_check { CHECK_NONE, CHECK_STATE, CHECK_ORDER };
+
 /*
  * The ops point i's simulation will hold, from its settled shape (p·v·m times 2, or 3 with a
  * split backward), and its devices in *devices; 0 when that cannot be told beforehand (a
- * schedule file, settings that will be refused, no memory to settle them). With state (and
- * --fits), 0 ops too for a point whose weights, gradients and optimizer state alone are over
- * its GPU (sweep_evaluate skips it unsimulated), whose devices still count: the check prices
- * them.
+ * schedule file, settings that will be refused, no memory to settle them). With a check (and
+ * --fits), 0 ops too for a point it finds over its GPU (sweep_evaluate skips it unsimulated):
+ * its weights, gradients and optimizer state alone, or with CHECK_ORDER and an order generated
+ * without prices its activations' peak too (the order generated here, and again when it is not
+ * skipped). Its devices still count: the check prices them.
  */
-static uint64_t point_ops(const struct sweep *sw, uint64_t i, bool state, int *devices)
+static uint64_t point_ops(const struct sweep *sw, uint64_t i, enum fit_check check,
+                          int *devices)
 {
 	struct config *c = pp_malloc(2 * sizeof(*c));
 	struct pp_error ignored = {0};
@@ -566,11 +574,12 @@ static uint64_t point_ops(const struct sweep *sw, uint64_t i, bool state, int *d
 		ops = UINT64_MAX / 4; /* past any budget, without overflowing the sum of them */
 	if (ops > 0)
 		*devices = c[1].p;
-	if (ops > 0 && state && sw->require_fit) {
+	if (ops > 0 && check != CHECK_NONE && sw->require_fit) {
 		struct pp_error why = {0};
+		int rc = check == CHECK_ORDER ? sim_fits(c, &why) : sim_state_fits(c, &why);
 
 		/* refused for want of memory here, the point may still run: counted */
-		if (sim_state_fits(c, &why) != 0 && why.kind != PP_ERR_NOMEM)
+		if (rc != 0 && why.kind != PP_ERR_NOMEM)
 			ops = 0;
 	}
 	free(c);
@@ -589,13 +598,13 @@ static uint64_t point_work(const struct point_cost *c)
 	return c->ops + SWEEP_DEVICE_OPS * c->devices;
 }
 
-/* Counts the points first + t, first + t + jobs, ... of a scan (point_ops with state). */
+/* Counts the points first + t, first + t + jobs, ... of a scan (point_ops with check). */
 struct scan {
 	const struct sweep *sw;
 	uint64_t first, last;
 	struct point_cost *cost; /* [last - first] */
 	int jobs, t;
-	bool state;
+	enum fit_check check;
 };
 
 static void *scan_stride(void *arg)
@@ -605,7 +614,7 @@ static void *scan_stride(void *arg)
 	for (uint64_t i = sc->first + (uint64_t)sc->t; i < sc->last; i += (uint64_t)sc->jobs) {
 		int devices;
 
-		sc->cost[i - sc->first].ops = point_ops(sc->sw, i, sc->state, &devices);
+		sc->cost[i - sc->first].ops = point_ops(sc->sw, i, sc->check, &devices);
 		sc->cost[i - sc->first].devices = (uint64_t)devices;
 	}
 	return NULL;
@@ -615,9 +624,9 @@ static void *scan_stride(void *arg)
 #define SCAN_MAX_THREADS 64
 
 /* Fills cost[] for the points [first, last) on up to jobs threads (this one among them), with
- * point_ops's state check when state. */
-static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, int jobs, bool state,
-                       struct point_cost *cost)
+ * point_ops's check. */
+static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
+                       enum fit_check check, struct point_cost *cost)
 {
 	pthread_t threads[SCAN_MAX_THREADS];
 	struct scan sc[SCAN_MAX_THREADS];
@@ -629,7 +638,7 @@ static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, in
 	if (jobs < 1 || last - first < (uint64_t)jobs * 16)
 		jobs = 1;
 	for (int t = 0; t < jobs; t++) {
-		sc[t] = (struct scan){sw, first, last, cost, jobs, t, state};
+		sc[t] = (struct scan){sw, first, last, cost, jobs, t, check};
 		start[t] = pp_thread_of(scan_stride, &sc[t]);
 	}
 	for (int t = 1; t < jobs; t++)
@@ -662,9 +671,11 @@ static uint64_t sum_work(const struct point_cost *cost, uint64_t n, bool devices
  * few seconds a core: more than SWEEP_MAX_RUN_POINTS points, or more work than
  * SWEEP_WORK_FACTOR times the base's --max-ops ops, where each point counts its ops and
  * SWEEP_DEVICE_OPS per device (a device's reports cost about that much). With --fits, a run
- * over that budget is counted again with each point's state check (point_ops), which skips the
- * points whose state alone cannot fit unsimulated, provided the devices alone, which the checks
- * price, are within it. The points' costs are counted on jobs threads into *costs (the caller
+ * over that budget is counted again with each point's memory checked (point_ops), which
+ * skips the points that cannot fit unsimulated, provided the devices alone, which the checks
+ * price, are within it: the orders' activations (CHECK_ORDER) when the work is within
+ * SWEEP_ORDER_CHECK_FACTOR budgets (generating the orders costs about a tenth of simulating
+ * them), after the cheaper state check (CHECK_STATE) when it is above. The points' costs are counted on jobs threads into *costs (the caller
  * frees it), which the parallel run reuses, and their sum into *total. Returns 0 or -1 with a
  * PP_ERR_USAGE or PP_ERR_NOMEM error.
  */
@@ -672,6 +683,7 @@ static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int
                       struct point_cost **costs, uint64_t *total, struct pp_error *err)
 {
 	uint64_t budget = SWEEP_WORK_FACTOR * sw->base.max_ops, work;
+	uint64_t reach = SWEEP_ORDER_CHECK_FACTOR * budget;
 	struct point_cost *cost;
 
 	*costs = NULL;
@@ -683,12 +695,18 @@ static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int
 	cost = pp_mallocarray((size_t)(last - first), sizeof(*cost));
 	if (cost == NULL)
 		return pp_nomem(err, (size_t)(last - first), sizeof(*cost));
-	scan_costs(sw, first, last, jobs, false, cost);
-	work = sum_work(cost, last - first, false, budget);
+	scan_costs(sw, first, last, jobs, CHECK_NONE, cost);
+	work = sum_work(cost, last - first, false, reach);
 	if (work > budget && sw->require_fit &&
 	    sum_work(cost, last - first, true, budget) <= budget) {
-		scan_costs(sw, first, last, jobs, true, cost);
-		work = sum_work(cost, last - first, false, budget);
+		if (work > reach) { /* too far over to generate the orders: the states first */
+			scan_costs(sw, first, last, jobs, CHECK_STATE, cost);
+			work = sum_work(cost, last - first, false, reach);
+		}
+		if (work > budget && work <= reach) {
+			scan_costs(sw, first, last, jobs, CHECK_ORDER, cost);
+			work = sum_work(cost, last - first, false, budget);
+		}
 	}
 	if (work > budget) {
 		free(cost);

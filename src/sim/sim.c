@@ -192,6 +192,30 @@ static int price(struct sim *s, struct pp_error *err)
 }
 
 /*
+ * SIM_FITS's check of s, built up to its engine: its weights, gradients and optimizer state
+ * with its order's activation peak on each device, which the engine's run would find the same
+ * (sched_peak); none when activations go to the host, whose peak on the GPU depends on when the
+ * copies end. Returns 0, or -1 with metrics_memory_error's error.
+ */
+static int fit_error(const struct sim *s, struct pp_error *err)
+{
+	int64_t *peak;
+	int rc;
+
+	if (s->cost->model == NULL)
+		return 0;
+	if (s->cost->pieces != NULL && s->cost->pieces->offload != NULL)
+		return 0;
+	peak = pp_mallocarray((size_t)s->sched->p, sizeof(*peak));
+	if (peak == NULL)
+		return pp_nomem(err, (size_t)s->sched->p, sizeof(*peak));
+	sched_peak(s->sched, s->cost->act, s->cost->act_w, peak);
+	rc = metrics_fit_error(s->cost, s->sched->p, peak, err);
+	free(peak);
+	return rc;
+}
+
+/*
  * Builds everything of s after its config (already settled and valid): schedule, cost,
  * priced order, engine run and metrics; with run false, it stops before the engine runs.
  * Returns 0, or -1 with err set, leaving in s what was built for sim_free.
@@ -268,6 +292,10 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 		free(s->placed);
 		s->placed = NULL;
 	}
+	if ((flags & SIM_FITS) && fit_error(s, err) != 0)
+		return -1;
+	if (!run && (flags & SIM_FITS))
+		return 0;
 	s->engine = engine_new(s->sched, s->cost, err);
 	if (s->engine == NULL)
 		return -1;
@@ -385,9 +413,27 @@ int sim_state_fits(const struct config *c, struct pp_error *err)
 		rc = pp_fail(err, PP_ERR_NOMEM, "out of memory laying out the %s schedule",
 		             settled.schedule);
 	else
-		rc = price(s, err) != 0 ? -1 : metrics_state_error(s->cost, s->sched->p, err);
+		rc = price(s, err) != 0 ? -1 : metrics_fit_error(s->cost, s->sched->p, NULL, err);
 	sim_free(s);
 	return rc;
+}
+
+int sim_fits(const struct config *c, struct pp_error *err)
+{
+	const struct sched_desc *desc;
+	struct config settled;
+	struct sim *s;
+
+	if (sim_state_fits(c, err) != 0 || config_settle(c, &settled, err) != 0)
+		return -1;
+	if (!config_has_model(&settled) || settled.schedule_file[0] != '\0' ||
+	    (desc = sched_find(settled.schedule)) == NULL || desc->fn.generate_priced != NULL)
+		return 0;
+	s = sim_build(c, SIM_NO_OP_TIMES | SIM_FITS, NULL, NULL, false, err);
+	if (s == NULL)
+		return -1;
+	sim_free(s);
+	return 0;
 }
 
 int sim_size_of_config(const struct config *c, struct sim_size *z, struct pp_error *err)

@@ -107,25 +107,63 @@ fails 2 "--expert-imbalance '1e300': must be a number above 0 and at most" \
 fails 2 "--dispatch-bytes '9': must be an integer from 1 to 8" $M --dispatch-bytes=9
 fails 2 "--ep-node-limit '2': needs a mixture of experts" --model=llama3-8b --ep-node-limit=2
 
+# fits_sweep LABEL SKIPPED SKIPS FITS POINT REASON ARGS...: `ppsim sweep ARGS --format=jsonl`
+# succeeds with SKIPS records whose reason matches the grep pattern SKIPPED, FITS points that
+# ran and fit, and the record matching the pattern POINT has exactly REASON.
+fits_sweep() {
+	label=$1 skipped=$2 want_skips=$3 want_fits=$4 point=$5 reason=$6
+	shift 6
+	if ppsim sweep "$@" --format=jsonl >"$TMP/fits.jsonl" 2>"$TMP/err"; then
+		skips=$(grep -c "\"status\":\"skipped\".*$skipped" "$TMP/fits.jsonl")
+		fits=$(grep -c '"status":"ok".*"fits":true' "$TMP/fits.jsonl")
+		if [ "$skips" -eq "$want_skips" ] && [ "$fits" -eq "$want_fits" ] &&
+			grep "$point" "$TMP/fits.jsonl" | grep -qF "\"reason\":\"$reason\""; then
+			ok
+		else
+			not_ok "sweep --fits of $label: $skips points skipped (want $want_skips), $fits fitting (want $want_fits): $(head -c 300 "$TMP/fits.jsonl")"
+		fi
+	else
+		not_ok "sweep --fits of $label failed: $(head -c 300 "$TMP/err")"
+	fi
+}
+
 # With --fits, a point whose weights, gradients and optimizer state alone are over its GPU is
 # skipped before its schedule is generated, and counts nothing toward the sweep's work limit
 # (docs/search.md): at --max-ops=10000 (a budget of 40000 ops) this grid of DeepSeek-V3 on 1024
 # H800s was refused; now its 14 points whose experts are spread too thin are skipped saying so,
 # the two that pass that check run, and both fit with full recomputation.
-DS="--model=deepseek-v3 --gpu=h800 --gpus=1024 --tp=1 -p 8,16 --ep=1,2,4,64 --mbs=1
-	--global-batch=8192 -s 1f1b,zbh1 --fits --recompute=full --max-ops=10000"
-# shellcheck disable=SC2086
-if ppsim sweep $DS --format=jsonl >"$TMP/ds.jsonl" 2>"$TMP/err"; then
-	alone=$(grep -c 'for its weights, gradients and optimizer state alone' "$TMP/ds.jsonl")
-	fit=$(grep -c '"status":"ok".*"fits":true' "$TMP/ds.jsonl")
-	if [ "$alone" -eq 14 ] && [ "$fit" -eq 2 ] &&
-		grep '"p":8,.*"ep":1,' "$TMP/ds.jsonl" | grep -q '"reason":"out of memory: device 7 needs 1489.4 GB for its weights, gradients and optimizer state alone, the GPU has 80.0 GB with 11.0 GB kept free (--memory-reserve)"'; then
+fits_sweep DeepSeek-V3 'for its weights, gradients and optimizer state alone' 14 2 \
+	'"p":8,.*"ep":1,' 'out of memory: device 7 needs 1489.4 GB for its weights, gradients and optimizer state alone, the GPU has 80.0 GB with 11.0 GB kept free (--memory-reserve)' \
+	--model=deepseek-v3 --gpu=h800 --gpus=1024 --tp=1 -p 8,16 --ep=1,2,4,64 --mbs=1 \
+	--global-batch=8192 -s 1f1b,zbh1 --fits --recompute=full --max-ops=10000
+
+# With --fits, a point whose order holds more activations than its GPU has room for is skipped
+# before it is simulated, and counts nothing toward the work limit either (its order generated
+# and its activations' peak found as the run would find it): at --max-ops=30000 (a budget of
+# 120000 ops) this grid of Llama 3 8B was refused, counting the 39 of its 45 points that do not
+# fit; now they are skipped with the message their run gave, and the 6 that fit run.
+fits_sweep "Llama 3 8B" '"reason":"out of memory: device [0-9]* needs [0-9.]* GB, the GPU' 39 6 \
+	'"schedule":"1f1b","p":2,.*"mbs":1,' 'out of memory: device 0 needs 82.5 GB, the GPU has 80.0 GB with 11.0 GB kept free (--memory-reserve)' \
+	--model=llama3-8b --gpu=h100-sxm --gpus=8 -p 2,4,8 --mbs=1,2,4,8,16 --seq=4096 \
+	--global-batch=1024 -s 1f1b,gpipe,zbh1 --fits --max-ops=30000
+
+# advise for Qwen3-235B-A22B on 256 H100s at Megatron's global batch of 2048 sequences (refused
+# by the work limit before: 4,165 of its points fit their state but not their activations,
+# about 150 million ops): it recommends a spread of the experts. What is tested is the size of
+# the search (6 s here, 50 under a sanitizer): make test's (the sweep above checks the same
+# skips under the sanitizers and valgrind).
+if [ -n "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ]; then
+	elsewhere "advise for Qwen3-235B-A22B on 256 H100s" "the search's size, not its memory, is what it checks"
+elif "$PPSIM" advise --model=qwen3-235b-a22b --gpu=h100-sxm --gpus=256 --global-batch=2048 \
+	--format=json >"$TMP/qwen-advice.json" 2>"$TMP/err"; then
+	ep=$("$JGET" "$TMP/qwen-advice.json" recommended.ep)
+	if [ "$ep" -gt 1 ] && [ "$("$JGET" "$TMP/qwen-advice.json" recommended.fits)" = true ]; then
 		ok
 	else
-		not_ok "sweep --fits of DeepSeek-V3: $alone points skipped for their state alone (want 14), $fit fitting (want 2): $(head -c 300 "$TMP/ds.jsonl")"
+		not_ok "advise for Qwen3-235B-A22B on 256 GPUs at 2048 sequences: ep $ep"
 	fi
 else
-	not_ok "sweep --fits of DeepSeek-V3 within --max-ops=10000 failed: $(head -c 300 "$TMP/err")"
+	not_ok "advise for Qwen3-235B-A22B on 256 H100s at 2048 sequences failed: $(head -c 300 "$TMP/err")"
 fi
 
 # advise for DeepSeek-V3 on 256 H800s (refused by the work limit before): of its 46,656 layouts

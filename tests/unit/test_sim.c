@@ -526,6 +526,103 @@ static void sim_state_fits_refuses_the_runs_whose_state_alone_is_over_memory(voi
 	CU_ASSERT(passed >= 10);
 }
 
+/* What metrics_memory_error says of c's run (sim_run's error when it does not run): 0 with an
+ * empty message when it fits. */
+static int verdict_after_run(const struct config *c, struct pp_error *err)
+{
+	struct sim *s = sim_run(c, err);
+	int rc = s == NULL ? -1 : metrics_memory_error(&s->metrics, err);
+
+	sim_free(s);
+	return rc;
+}
+
+/* SIM_FITS refuses before the engine runs exactly the runs metrics_memory_error refuses after
+ * it, with its message, whatever holds them over (state, or activations: batches, sequences,
+ * recomputation, the schedule's peak, each device against its own GPU where --device-order puts
+ * it); a run that offloads activations is not checked before the run but after it, as
+ * before. A run it passes gives the figures it gives without it. sim_fits gives the same
+ * verdict without simulating, except for the priced orders and offload, which it checks on
+ * their state alone. */
+static void sim_fits_refuses_before_the_run_what_the_run_refuses(void)
+{
+	static const char *const cases[] = {
+	        "model=llama3-8b p=4 m=8 mbs=1",
+	        "model=llama3-8b p=4 m=8 mbs=8 seq=8192",
+	        "model=llama3-8b p=4 m=16 mbs=16 seq=8192 recompute=full",
+	        "model=llama3-8b p=4 m=16 mbs=4 seq=8192 device_gpus=h200,h100-sxm,a100-80g,h100-sxm",
+	        "model=llama3-8b p=4 m=16 mbs=4 seq=8192 device_gpus=h200,h100-sxm,a100-80g,h100-sxm "
+	        "device_order=3,2,1,0",
+	        "model=llama3-8b p=4 m=16 mbs=8 seq=8192 offload=0.9",
+	        "model=llama3-70b gpu=a100-80g gpus=32 tp=8 p=4 m=8",
+	        "model=llama3-70b gpu=h100-sxm gpus=32 tp=4 p=8 m=32 mbs=2",
+	        "model=qwen3-30b-a3b gpu=h100-sxm gpus=16 p=2 ep=8 m=8 mbs=4",
+	        "model=qwen3-30b-a3b gpu=h100-sxm gpus=16 p=2 ep=8 m=8 mbs=1",
+	        "model=deepseek-v3 gpu=h800 gpus=1024 p=16 ep=64 m=32",
+	        "p=4 m=8",
+	};
+	static const char *const schedules[] = {"1f1b", "gpipe", "interleaved", "zbv", "dualpipe",
+	                                        "zb-auto"};
+	int refused = 0, passed = 0, by_activations = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (size_t k = 0; k < sizeof(schedules) / sizeof(schedules[0]); k++) {
+			struct config c;
+			struct pp_error after = {0}, err = {0}, state = {0};
+			struct sim *s;
+			bool offload = strstr(cases[i], "offload") != NULL,
+			     priced = strcmp(schedules[k], "zb-auto") == 0;
+			int want, rc;
+
+			config_init(&c);
+			set_words(&c, cases[i]);
+			unit_set(&c, "schedule", schedules[k]);
+			want = verdict_after_run(&c, &after);
+			s = sim_run_flags(&c, SIM_NO_OP_TIMES | SIM_FITS, &err);
+			if (s != NULL) {
+				struct sim *plain = sim_run_flags(&c, SIM_NO_OP_TIMES, &state);
+
+				/* passed, as only a run that offloads and is over may be: metrics tell */
+				rc = metrics_memory_error(&s->metrics, &err);
+				CU_ASSERT(rc == 0 || offload);
+				CU_ASSERT_FATAL(plain != NULL);
+				CU_ASSERT_EQUAL(s->metrics.makespan, plain->metrics.makespan);
+				CU_ASSERT_EQUAL(s->metrics.step_time, plain->metrics.step_time);
+				sim_free(plain);
+				sim_free(s);
+			} else {
+				rc = -1;
+			}
+			CU_ASSERT_EQUAL(rc, want);
+			CU_ASSERT_STRING_EQUAL(err.msg, after.msg);
+			if (want == 0)
+				passed++;
+			else if (after.kind == PP_ERR_DEVICE_MEM) {
+				refused++;
+				if (sim_state_fits(&c, &state) == 0)
+					by_activations++;
+			}
+			/* without simulating: the same, but for what it checks on the state alone, and a
+			 * state over the GPU is said to be so (as sweep_evaluate skips it) */
+			memset(&err, 0, sizeof(err));
+			memset(&state, 0, sizeof(state));
+			rc = sim_fits(&c, &err);
+			if (sim_state_fits(&c, &state) != 0) {
+				CU_ASSERT_EQUAL(rc, -1);
+				CU_ASSERT_STRING_EQUAL(err.msg, state.msg);
+			} else if (offload || priced) {
+				CU_ASSERT_EQUAL(rc, 0);
+			} else {
+				CU_ASSERT_EQUAL(rc, want);
+				CU_ASSERT_STRING_EQUAL(err.msg, after.msg);
+			}
+		}
+	/* every verdict is met, and activations are what refuse some */
+	CU_ASSERT(passed >= 10);
+	CU_ASSERT(refused >= 10);
+	CU_ASSERT(by_activations >= 5);
+}
+
 /* sim_would_run takes what sim_run runs, and refuses with sim_run's error what it refuses before
  * and while building the run: too many ops, a scaled op below one tick, times too large. */
 static void sim_would_run_refuses_what_sim_run_refuses_with_its_error(void)
@@ -1331,6 +1428,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sim_keeps_ops_and_cells_in_one_arena),
         UNIT_TEST(sim_would_run_refuses_what_sim_run_refuses_with_its_error),
         UNIT_TEST(sim_state_fits_refuses_the_runs_whose_state_alone_is_over_memory),
+        UNIT_TEST(sim_fits_refuses_before_the_run_what_the_run_refuses),
         UNIT_TEST(sim_checks_each_device_memory_against_its_own_gpu),
         UNIT_TEST(sim_of_one_gpu_on_every_device_is_the_run_of_that_gpu),
         UNIT_TEST(sim_sends_the_messages_sched_message_count_counts_for_every_schedule),
