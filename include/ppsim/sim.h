@@ -89,11 +89,12 @@ struct sim_size {
  * say. */
 #define SIM_SLACK 4u
 
-/* sim_run_flags bit: refuse, once the schedule is built and before the engine runs, a run whose
- * weights, gradients and optimizer state and its order's activation peak (which does not depend
- * on the times) are over a device's GPU, with the PP_ERR_DEVICE_MEM error metrics_memory_error
- * would give after the run. A run that offloads activations is not checked (their peak on the
- * GPU depends on the copies' times): metrics_memory_error tells after it. A sweep's --fits. */
+/* sim_run_flags bit: refuse, once the run is built (after every other refusal before the engine
+ * runs) and before it runs, a run whose weights, gradients and optimizer state and its order's
+ * activation peak (which does not depend on the times) are over a device's GPU, with the
+ * PP_ERR_DEVICE_MEM error metrics_memory_error would give after the run. Only a generated
+ * order is checked, and not a run that offloads activations (their peak on the GPU depends on
+ * the copies' times): metrics_memory_error tells after those. A sweep's --fits. */
 #define SIM_FITS 8u
 
 /* sim_run with flags (SIM_RECORD_MESSAGES, SIM_NO_OP_TIMES, SIM_SLACK, SIM_FITS). */
@@ -171,7 +172,7 @@ int sim_would_run(const struct config *c, struct pp_error *err);
 
 /*
  * Checks, before anything is generated or simulated, that the weights, gradients and
- * optimizer state of c's run fit each device's GPU (metrics_state_error over the costs of its
+ * optimizer state of c's run fit each device's GPU (metrics_fit_error over the costs of its
  * schedule's layout): 0 when they do or c has no model (or a schedule file), else -1 with the
  * PP_ERR_DEVICE_MEM error, or the error settling c gives. A run it refuses would run and then be
  * over its GPU memory whatever its activations; one it passes may still be.
@@ -180,9 +181,9 @@ int sim_state_fits(const struct config *c, struct pp_error *err);
 
 /*
  * sim_state_fits, then, for an order generated without prices (not zb-auto, zbv-auto, zb1p or
- * zb2p, whose orders are priced), that order's SIM_FITS check: generated and priced, not
- * simulated. 0 when the run fits or that cannot be told before it runs, else -1 with
- * sim_state_fits's error, or the one sim_run_flags(c, SIM_FITS) gives.
+ * zb2p, whose orders are priced), that order's SIM_FITS check: the run built, not simulated.
+ * 0 when the run fits or that cannot be told before it runs, else -1 with sim_state_fits's
+ * error, or the one sim_run_flags(c, SIM_FITS) gives.
  */
 int sim_fits(const struct config *c, struct pp_error *err);
 

@@ -346,21 +346,22 @@ static void take_figures(struct sweep_record *r, const struct sim *s)
 	r->throughput = k != NULL ? m->tokens_per_s : m->makespan > 0 ? r->m / m->makespan : 0;
 }
 
-/* The shape a skipped point asked for, as far as its settings can be settled (and memory
- * allows). */
-static void take_settings(struct sweep_record *r, const struct config *c)
+/* The shape a skipped point asked for, as far as its settings can be settled. Returns 0, or
+ * -1 when out of memory (r unchanged). */
+static int take_settings(struct sweep_record *r, const struct config *c)
 {
 	struct config *settled = pp_malloc(sizeof(*settled));
 	struct pp_error ignored = {0};
 
 	if (settled == NULL)
-		return;
+		return -1;
 	config_settle(c, settled, &ignored);
 	take_point(r, &(struct point){settled->schedule_file[0] ? "file" : settled->schedule,
 	                              settled->p, settled->v, settled->m, config_has_model(settled),
 	                              settled->tp, settled->dp, settled->mbs, settled->cp,
 	                              settled->ep});
 	free(settled);
+	return 0;
 }
 
 /* Runs the noise samples of point s (one thread: points run in parallel) into r. Returns 0, or
@@ -412,7 +413,9 @@ void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 		s = NULL;
 	}
 	if (s == NULL) {
-		take_settings(r, c);
+		/* out of memory for its settings: sweep_run stops at this record */
+		if (take_settings(r, c) != 0)
+			pp_nomem(&err, 1, sizeof(*c));
 		r->fits = err.kind != PP_ERR_DEVICE_MEM;
 		r->error = err.kind;
 		snprintf(r->reason, sizeof(r->reason), "%s", err.msg);
@@ -550,12 +553,12 @@ enum fit_check { CHECK_NONE, CHECK_STATE, CHECK_ORDER };
  * split backward), and its devices in *devices; 0 when that cannot be told beforehand (a
  * schedule file, settings that will be refused, no memory to settle them). With a check (and
  * --fits), 0 ops too for a point it finds over its GPU (sweep_evaluate skips it unsimulated):
- * its weights, gradients and optimizer state alone, or with CHECK_ORDER and an order generated
- * without prices its activations' peak too (the order generated here, and again when it is not
- * skipped). Its devices still count: the check prices them.
+ * its weights, gradients and optimizer state alone, or with CHECK_ORDER, an order generated
+ * without prices and at most order_cap ops its activations' peak too (the order generated
+ * here, and again when it is not skipped). Its devices still count: the check prices them.
  */
 static uint64_t point_ops(const struct sweep *sw, uint64_t i, enum fit_check check,
-                          int *devices)
+                          uint64_t order_cap, int *devices)
 {
 	struct config *c = pp_malloc(2 * sizeof(*c));
 	struct pp_error ignored = {0};
@@ -576,7 +579,8 @@ static uint64_t point_ops(const struct sweep *sw, uint64_t i, enum fit_check che
 		*devices = c[1].p;
 	if (ops > 0 && check != CHECK_NONE && sw->require_fit) {
 		struct pp_error why = {0};
-		int rc = check == CHECK_ORDER ? sim_fits(c, &why) : sim_state_fits(c, &why);
+		int rc = check == CHECK_ORDER && ops <= order_cap ? sim_fits(c, &why)
+		                                                  : sim_state_fits(c, &why);
 
 		/* refused for want of memory here, the point may still run: counted */
 		if (rc != 0 && why.kind != PP_ERR_NOMEM)
@@ -605,6 +609,7 @@ struct scan {
 	struct point_cost *cost; /* [last - first] */
 	int jobs, t;
 	enum fit_check check;
+	uint64_t order_cap; /* most ops of an order CHECK_ORDER generates */
 };
 
 static void *scan_stride(void *arg)
@@ -614,7 +619,7 @@ static void *scan_stride(void *arg)
 	for (uint64_t i = sc->first + (uint64_t)sc->t; i < sc->last; i += (uint64_t)sc->jobs) {
 		int devices;
 
-		sc->cost[i - sc->first].ops = point_ops(sc->sw, i, sc->check, &devices);
+		sc->cost[i - sc->first].ops = point_ops(sc->sw, i, sc->check, sc->order_cap, &devices);
 		sc->cost[i - sc->first].devices = (uint64_t)devices;
 	}
 	return NULL;
@@ -624,7 +629,8 @@ static void *scan_stride(void *arg)
 #define SCAN_MAX_THREADS 64
 
 /* Fills cost[] for the points [first, last) on up to jobs threads (this one among them), with
- * point_ops's check. */
+ * point_ops's check, the orders it generates at once holding at most the base's --max-ops ops
+ * between them, as the points simulated at once do. */
 static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
                        enum fit_check check, struct point_cost *cost)
 {
@@ -638,7 +644,8 @@ static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, in
 	if (jobs < 1 || last - first < (uint64_t)jobs * 16)
 		jobs = 1;
 	for (int t = 0; t < jobs; t++) {
-		sc[t] = (struct scan){sw, first, last, cost, jobs, t, check};
+		sc[t] = (struct scan){sw,   first, last, cost, jobs, t, check,
+		                      sw->base.max_ops / (uint64_t)jobs};
 		start[t] = pp_thread_of(scan_stride, &sc[t]);
 	}
 	for (int t = 1; t < jobs; t++)
@@ -674,10 +681,10 @@ static uint64_t sum_work(const struct point_cost *cost, uint64_t n, bool devices
  * over that budget is counted again with each point's memory checked (point_ops), which
  * skips the points that cannot fit unsimulated, provided the devices alone, which the checks
  * price, are within it: the orders' activations (CHECK_ORDER) when the work is within
- * SWEEP_ORDER_CHECK_FACTOR budgets (generating the orders costs about a tenth of simulating
- * them), after the cheaper state check (CHECK_STATE) when it is above. The points' costs are counted on jobs threads into *costs (the caller
- * frees it), which the parallel run reuses, and their sum into *total. Returns 0 or -1 with a
- * PP_ERR_USAGE or PP_ERR_NOMEM error.
+ * SWEEP_ORDER_CHECK_FACTOR budgets (generating an order takes a fraction of simulating it),
+ * after the cheaper state check (CHECK_STATE) when it is above. The points' costs are counted
+ * on jobs threads into *costs (the caller frees it), which the parallel run reuses, and their
+ * sum into *total. Returns 0 or -1 with a PP_ERR_USAGE or PP_ERR_NOMEM error.
  */
 static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
                       struct point_cost **costs, uint64_t *total, struct pp_error *err)

@@ -292,10 +292,6 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 		free(s->placed);
 		s->placed = NULL;
 	}
-	if ((flags & SIM_FITS) && fit_error(s, err) != 0)
-		return -1;
-	if (!run && (flags & SIM_FITS))
-		return 0;
 	s->engine = engine_new(s->sched, s->cost, err);
 	if (s->engine == NULL)
 		return -1;
@@ -318,6 +314,10 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 	if ((flags & SIM_SLACK) || (times && c->duplex == PP_DUPLEX_HALF))
 		engine_record_order(s->engine);
 	if (pt != NULL && (pt->op != NULL || pt->msg != NULL) && perturb(s, pt, err) != 0)
+		return -1;
+	/* last of what is refused before the run, as the run's memory would be after it; a
+	 * generated order only (a file's may hold what the engine refuses as it runs) */
+	if ((flags & SIM_FITS) && desc != NULL && fit_error(s, err) != 0)
 		return -1;
 	if (!run)
 		return 0;

@@ -110,6 +110,9 @@ else
 	nomem_check zbv-auto -s zbv-auto -p 4 -m 1400 --jobs=2 --format=json
 	nomem_check sweep sweep -p 2,4 -m 8,16 --jobs=1
 	nomem_check advise advise --model=llama3-8b --gpus=8 --global-batch=64 --jobs=1
+	# a point skipped over GPU memory, whose record takes its settings (the last allocation)
+	nomem_check sweep-fits sweep --model=llama3-8b --gpu=h100-sxm -p 2 -m 4 --mbs=1,8 \
+		--seq=4096 -s 1f1b --fits --jobs=1
 	nomem_check serve serve --model=llama3-8b --gpu=h100-sxm -p 4 --batching=chunked \
 		--arrival=bursty --rate=8
 	nomem_check trace serve --model=llama3-8b --gpu=h100-sxm -p 2 \

@@ -540,7 +540,8 @@ static int verdict_after_run(const struct config *c, struct pp_error *err)
 /* SIM_FITS refuses before the engine runs exactly the runs metrics_memory_error refuses after
  * it, with its message, whatever holds them over (state, or activations: batches, sequences,
  * recomputation, the schedule's peak, each device against its own GPU where --device-order puts
- * it); a run that offloads activations is not checked before the run but after it, as
+ * it), after what the run refuses before it runs (a straggler on a link that carries nothing);
+ * a run that offloads activations is not checked before the run but after it, as
  * before. A run it passes gives the figures it gives without it. sim_fits gives the same
  * verdict without simulating, except for the priced orders and offload, which it checks on
  * their state alone. */
@@ -554,6 +555,9 @@ static void sim_fits_refuses_before_the_run_what_the_run_refuses(void)
 	        "model=llama3-8b p=4 m=16 mbs=4 seq=8192 device_gpus=h200,h100-sxm,a100-80g,h100-sxm "
 	        "device_order=3,2,1,0",
 	        "model=llama3-8b p=4 m=16 mbs=8 seq=8192 offload=0.9",
+	        /* over memory, and refused before its run for a slow link that carries nothing */
+	        "model=llama3-8b p=4 m=8 mbs=8 seq=8192 stragglers=0-2:2",
+	        "model=llama3-8b p=4 m=8 mbs=1 stragglers=1:1.5",
 	        "model=llama3-70b gpu=a100-80g gpus=32 tp=8 p=4 m=8",
 	        "model=llama3-70b gpu=h100-sxm gpus=32 tp=4 p=8 m=32 mbs=2",
 	        "model=qwen3-30b-a3b gpu=h100-sxm gpus=16 p=2 ep=8 m=8 mbs=4",
