@@ -383,6 +383,15 @@ static int take_samples(struct sweep_record *r, struct sim *s, enum pp_rank_by b
 	return 0;
 }
 
+/* Whether c slows a link (--straggler D-E), which its run checks against its order's links. */
+static bool has_slow_link(const struct config *c)
+{
+	for (int k = 0; k < c->stragglers.n; k++)
+		if (c->stragglers.s[k].link)
+			return true;
+	return false;
+}
+
 void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 {
 	struct config *c = pp_malloc(sizeof(*c));
@@ -403,10 +412,11 @@ void sweep_evaluate(const struct sweep *sw, uint64_t i, struct sweep_record *r)
 		return;
 	}
 	/* with --fits, a point whose weights, gradients and optimizer state alone are over its
-	 * GPU is skipped before its schedule is generated, and one whose order's activations take
-	 * it over before it is simulated (SIM_FITS) */
+	 * GPU is skipped before its schedule is generated (unless a slow link must first be found
+	 * among its order's links: the run names one that carries nothing first), and one whose
+	 * order's activations take it over before it is simulated (SIM_FITS) */
 	if (sweep_point_config(sw, i, c, &err) == 0 &&
-	    (!sw->require_fit || sim_state_fits(c, &err) == 0))
+	    (!sw->require_fit || has_slow_link(c) || sim_state_fits(c, &err) == 0))
 		s = sim_run_flags(c, SIM_NO_OP_TIMES | (sw->require_fit ? SIM_FITS : 0), &err);
 	if (s != NULL && sw->require_fit && metrics_memory_error(&s->metrics, &err) != 0) {
 		sim_free(s);

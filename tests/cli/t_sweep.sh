@@ -174,6 +174,17 @@ if grep -q '"status":"skipped".*"reason":"out of memory: device' "$TMP/advise-sw
 else
 	not_ok "advise's sweep: --fits should skip the points over memory and keep only fitting ones"
 fi
+# --fits skips what is over memory, but a point's run names first what it refuses before it
+# runs: a slow link between devices that exchange nothing (devices 0 and 2 of four in a line)
+# is named for every point, those whose state alone is over their GPU included, as their runs
+# name it.
+ppsim sweep --model=llama3-70b --gpu=h100-sxm --gpus=8 -p 4,8 --mbs=2,8 --seq=4096 \
+	--global-batch=256 -s 1f1b --fits --straggler=0-2:2 --format=jsonl >"$TMP/slow.jsonl"
+if [ "$(grep -c '"reason":"--straggler .0-2:2.: devices 0 and 2 exchange no messages"' "$TMP/slow.jsonl")" -eq 4 ]; then
+	ok
+else
+	not_ok "sweep --fits with a slow link that carries nothing: $(head -c 600 "$TMP/slow.jsonl")"
+fi
 # the text form names both points and the sweep
 # shellcheck disable=SC2086
 ppsim advise $ADVISE --jobs=1 >"$TMP/advice.txt"
