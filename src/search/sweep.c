@@ -696,6 +696,14 @@ static uint64_t sum_work(const struct point_cost *cost, uint64_t n, bool devices
  * on jobs threads into *costs (the caller frees it), which the parallel run reuses, and their
  * sum into *total. Returns 0 or -1 with a PP_ERR_USAGE or PP_ERR_NOMEM error.
  */
+/* The most work check_work's refusal counts in full (a point counts at most UINT64_MAX / 4),
+ * and what it advises. */
+#define WORK_SAY_MAX UINT64_C(1000000000000000)
+#define WORK_ADVICE                                                                                \
+	"give fewer values to the options that list them (advise searches --tp, --stages, "      \
+	"--chunks, --mbs, --schedule and --ep unless they are given) or shard a sweep "            \
+	"(--shard=K/N)"
+
 static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
                       struct point_cost **costs, uint64_t *total, struct pp_error *err)
 {
@@ -726,14 +734,31 @@ static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int
 		}
 	}
 	if (work > budget) {
+		/* the whole count, for the --max-ops that would take it (past a cap no point's
+		 * count can overflow) */
+		uint64_t all = sum_work(cost, last - first, false, WORK_SAY_MAX);
+		uint64_t need = (all + SWEEP_WORK_FACTOR - 1) / SWEEP_WORK_FACTOR;
+
 		free(cost);
+		if (all > WORK_SAY_MAX)
+			return pp_fail(err, PP_ERR_USAGE,
+			               "the points would simulate more than %" PRIu64
+			               " ops, above the %" PRIu64 " a run may (%d times --max-ops, a "
+			               "device counting %d): %s",
+			               WORK_SAY_MAX, budget, (int)SWEEP_WORK_FACTOR,
+			               (int)SWEEP_DEVICE_OPS, WORK_ADVICE);
+		if (need > PP_MAX_OPS_CEILING)
+			return pp_fail(err, PP_ERR_USAGE,
+			               "the points would simulate %" PRIu64 " ops, above the %" PRIu64
+			               " a run may (%d times --max-ops, a device counting %d): %s",
+			               all, budget, (int)SWEEP_WORK_FACTOR, (int)SWEEP_DEVICE_OPS,
+			               WORK_ADVICE);
 		return pp_fail(err, PP_ERR_USAGE,
-		               "the points would simulate more than %" PRIu64
-		               " ops (%d times --max-ops, a device counting %d): give fewer values "
-		               "to the options that list them (advise searches --tp, --stages, "
-		               "--chunks, --mbs, --schedule and --ep unless they are given), shard "
-		               "a sweep (--shard=K/N) or raise --max-ops",
-		               budget, (int)SWEEP_WORK_FACTOR, (int)SWEEP_DEVICE_OPS);
+		               "the points would simulate %" PRIu64 " ops, above the %" PRIu64
+		               " a run may (%d times --max-ops, a device counting %d): %s, or give "
+		               "--max-ops=%" PRIu64 " or more",
+		               all, budget, (int)SWEEP_WORK_FACTOR, (int)SWEEP_DEVICE_OPS,
+		               WORK_ADVICE, need);
 	}
 	*costs = cost;
 	*total = work;

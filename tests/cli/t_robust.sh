@@ -185,16 +185,28 @@ fi
 
 # --- Work -------------------------------------------------------------------------------------
 # A sweep, advise, or a serving run whose work would take minutes is refused at once, with the
-# budget named: ops over the points (a device counting 16), output tokens over the requests.
-fails 2 "the points would simulate more than 200000000 ops (4 times --max-ops" sweep -p 1:65536 -m 1
-fails 2 "the points would simulate more than 200000000 ops" sweep -p 2 -m 1:30000
-fails 2 "the points would simulate more than" advise --model=llama3-70b --gpus=65536 \
+# work counted and the budget named: ops over the points (a device counting 16), output tokens
+# over the requests. 1F1B with m = 1 at p = 1 to 65536: 2p ops and 16p for the devices, 18 x
+# 65536 x 65537 / 2 in all, whose --max-ops would be above its ceiling of 10^9; at p = 2 and
+# m = 1 to 30000: 4 x 30000 x 30001 / 2 + 32 x 30000 = 1801020000, a quarter of which (rounded
+# up) is the --max-ops that takes it.
+fails 2 "the points would simulate 38655295488 ops, above the 200000000 a run may (4 times --max-ops, a device counting 16): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given) or shard a sweep (--shard=K/N)" sweep -p 1:65536 -m 1
+fails 2 "the points would simulate 1801020000 ops, above the 200000000 a run may (4 times --max-ops, a device counting 16): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given) or shard a sweep (--shard=K/N), or give --max-ops=450255000 or more" sweep -p 2 -m 1:30000
+# the --max-ops named is the least that takes the sweep: m = 1 to 300 count 190200 ops
+if ppsim sweep -p 2 -m 1:300 --max-ops=47550 --format=csv >/dev/null &&
+	ppsim sweep -p 2 -m 1:300 --max-ops=47549 2>&1 >/dev/null |
+	grep -q "the points would simulate 190200 ops, above the 190196 a run may .*, or give --max-ops=47550 or more$"; then
+	ok
+else
+	not_ok "the --max-ops a refused sweep names should be the least that takes it"
+fi
+fails 2 "the points would simulate" advise --model=llama3-70b --gpus=65536 \
 	--global-batch=16777216
 fails 2 "points to simulate, above the limit of 1000000 a run" sweep -p 1:2000 -m 1:1000
 # with --fits, points whose state alone cannot fit are skipped unsimulated, but their devices
 # (which the state check prices) still count: 2,000 points of 63,000 devices and more, none of
 # which fits, are refused at once, not checked one by one for minutes
-fails 2 "the points would simulate more than 200000000 ops" sweep --model=llama3-405b \
+fails 2 "ops, above the 200000000 a run may" sweep --model=llama3-405b \
 	--layers=65536 --gpu=a100-80g -p 65536,65000,64000,63000 -m 1 --mbs=1:100 \
 	--seq=1024,2048,4096,8192,16384 --fits
 # within the budget it runs: a tenth of the lists (18 million ops), or the whole in shards
