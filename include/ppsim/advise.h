@@ -59,6 +59,35 @@ int breakeven_run(const struct config *c, const char *const *links, int nlinks,
                   const enum pp_comm *comms, int ncomms, const int *vs, int nv,
                   struct breakeven_row *rows, struct pp_error *err);
 
+/* The best point that fits of one value of an axis advise searches (struct advise_choice). */
+struct advise_pick {
+	bool set;                  /* a point with this value fits */
+	struct sweep_rank_key key; /* the best one's rank */
+	char schedule[32];         /* and its layout and figures, as its record has them */
+	int tp, ep, p, v, dp, mbs, m;
+	double tokens_per_s, step_time;
+};
+
+/*
+ * What choosing another value of one axis of the search costs (the schedule; with a mixture of
+ * experts, ep): the best point that fits for each of the axis's values. advise_choice_init
+ * takes sw's axis of option key (axis NULL when sw has none that varies, and then nothing is
+ * kept), advise_choice_add each record of the search (in any order: of equal points the
+ * earlier is kept, as the ranking keeps it), advise_choice_release frees it.
+ */
+struct advise_choice {
+	const struct sweep_axis *axis; /* the axis, or NULL */
+	struct advise_pick *best;      /* [axis->nvalues], by the index of the axis's value */
+};
+
+int advise_choice_init(struct advise_choice *ch, const struct sweep *sw, const char *key,
+                       struct pp_error *err);
+void advise_choice_add(struct advise_choice *ch, const struct sweep_record *r);
+void advise_choice_release(struct advise_choice *ch);
+
+/* The axes whose choices advise reports: the schedule and ep. */
+#define ADVISE_CHOICES 2
+
 /* What `ppsim advise` found, for the reporters. */
 struct advice {
 	const struct sweep *sw;            /* the search */
@@ -70,6 +99,7 @@ struct advice {
 	const char *command;               /* the equivalent `ppsim sweep` command line */
 	const struct partition *layout;    /* the recommendation's layers and recomputation per
 	                                      stage (partition_search), or NULL with one stage */
+	const struct advise_choice *choices; /* [ADVISE_CHOICES]: the schedule's and ep's */
 };
 
 /*

@@ -15,11 +15,21 @@
 #include "ppsim/advise.h"
 #include "progress.h"
 
-/* sweep_emit for the progress line: counts each configuration tried. */
+/* What advise keeps of each configuration as the search goes. */
+struct seen {
+	struct progress pg;                           /* the progress line */
+	struct advise_choice choice[ADVISE_CHOICES]; /* the best of each schedule and ep */
+};
+
+/* sweep_emit: counts each configuration tried for the progress line, and keeps the best of
+ * each schedule and ep. */
 static int count_point(void *ctx, const struct sweep_record *r)
 {
-	(void)r;
-	progress_step(ctx);
+	struct seen *s = ctx;
+
+	progress_step(&s->pg);
+	for (int k = 0; k < ADVISE_CHOICES; k++)
+		advise_choice_add(&s->choice[k], r);
 	return 0;
 }
 
@@ -103,7 +113,8 @@ static int pick_runner_up(struct sweep_record *best, int n)
 
 /* Reports the advice for sw, whose records are ranked in best[0..nbest-1]. */
 static int report(const struct cli *cli, const struct sweep *sw, const struct sweep_record *best,
-                  int nbest, const struct sweep_totals *totals)
+                  int nbest, const struct sweep_totals *totals,
+                  const struct advise_choice *choices)
 {
 	static const enum pp_comm comms[] = {PP_COMM_OVERLAP, PP_COMM_BLOCKING};
 	static const int vs[] = {1, 2, 4};
@@ -113,7 +124,7 @@ static int report(const struct cli *cli, const struct sweep *sw, const struct sw
 	const char *names[2] = {links[0], links[1]};
 	struct breakeven_row rows[2 * 2 * 3];
 	int nlinks, status = PP_EXIT_OK;
-	struct advice a = {sw, totals, best, nbest, rows, 0, NULL, NULL};
+	struct advice a = {sw, totals, best, nbest, rows, 0, NULL, NULL, choices};
 	struct partition layout = {0};
 
 	if (c == NULL) {
@@ -156,21 +167,25 @@ static int advise_main(const struct cli *cli, struct sweep *sw)
 	struct pp_error err = {0};
 	struct sweep_totals totals;
 	struct sweep_record *best;
-	struct progress pg;
+	struct seen seen = {0};
 	int nbest, status;
 
 	if (cli_check_sweep(cli, sw, &err) != 0 || advise_check(sw, &err) != 0 ||
 	    advise_add_axes(sw, &err) != 0)
 		return cmd_fail(&err);
 	best = pp_mallocarray(RANKED, sizeof(*best));
-	if (best == NULL) {
-		pp_nomem(&err, RANKED, sizeof(*best));
+	if (best == NULL || advise_choice_init(&seen.choice[0], sw, "schedule", &err) != 0 ||
+	    advise_choice_init(&seen.choice[1], sw, "ep", &err) != 0) {
+		if (best == NULL)
+			pp_nomem(&err, RANKED, sizeof(*best));
+		free(best);
+		advise_choice_release(&seen.choice[0]);
 		return cmd_fail(&err);
 	}
-	progress_start(&pg, !cli->quiet, "advise", "configurations", sweep_points(sw));
+	progress_start(&seen.pg, !cli->quiet, "advise", "configurations", sweep_points(sw));
 	status = sweep_run_ranked(sw, 0, sweep_points(sw), cli->jobs, best, RANKED, &nbest,
-	                          &totals, count_point, &pg, &err);
-	progress_end(&pg);
+	                          &totals, count_point, &seen, &err);
+	progress_end(&seen.pg);
 	if (status < 0)
 		status = cmd_fail(&err);
 	else if ((nbest = pick_runner_up(best, nbest)) == 0 && totals.over_memory == 0) {
@@ -188,9 +203,11 @@ static int advise_main(const struct cli *cli, struct sweep *sw)
 		          (unsigned long long)totals.over_memory);
 		status = PP_EXIT_SIM;
 	} else {
-		status = report(cli, sw, best, nbest, &totals);
+		status = report(cli, sw, best, nbest, &totals, seen.choice);
 	}
 	free(best);
+	for (int k = 0; k < ADVISE_CHOICES; k++)
+		advise_choice_release(&seen.choice[k]);
 	return status;
 }
 

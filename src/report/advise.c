@@ -148,6 +148,90 @@ static const char *percent(char *buf, size_t n, double x)
 	return buf;
 }
 
+/* Orders picks by rank, the best first. */
+static int pick_cmp(const void *x, const void *y)
+{
+	const struct advise_pick *a = *(const struct advise_pick *const *)x,
+	                         *b = *(const struct advise_pick *const *)y;
+
+	return sweep_rank_key_compare(&a->key, &b->key);
+}
+
+/* The picks of ch that fit, by rank, into order[] (allocated; NULL when out of memory, or
+ * with no axis); their count in *n. */
+static const struct advise_pick **ranked_picks(const struct advise_choice *ch, int *n)
+{
+	const struct advise_pick **order;
+
+	*n = 0;
+	if (ch->axis == NULL ||
+	    (order = pp_mallocarray((size_t)ch->axis->nvalues, sizeof(*order))) == NULL)
+		return NULL;
+	for (int i = 0; i < ch->axis->nvalues; i++)
+		if (ch->best[i].set)
+			order[(*n)++] = &ch->best[i];
+	qsort(order, (size_t)*n, sizeof(*order), pick_cmp);
+	return order;
+}
+
+/* Writes item, separated from what the line holds (*col columns) by sep, on a new line of
+ * the reasons' indent when it would pass 100 columns. */
+static void put_item(FILE *out, int *col, const char *sep, const char *item)
+{
+	int n = (int)(strlen(sep) + strlen(item));
+
+	if (*col + n > 100) {
+		fprintf(out, "%s\n              %s", sep[0] == ';' ? ";" : ",", item);
+		*col = 14 + (int)strlen(item);
+		return;
+	}
+	fprintf(out, "%s%s", sep, item);
+	*col += n;
+}
+
+/*
+ * One choice's reason: against the recommendation r, the best point of each other value of
+ * ch's axis that fits, by rank, with its tokens/s against r's, then the values of which
+ * nothing fits. name is the axis as the line says it (value= before each value when it is
+ * not the schedule's); ep values above a node's GPUs are said to cross nodes.
+ */
+static void write_choice(FILE *out, const struct advise_choice *ch, const struct sweep_record *r,
+                         const char *label, const char *what, int node_gpus)
+{
+	const struct advise_pick **order;
+	bool ep = strcmp(ch->axis->opt->key, "ep") == 0, none = true;
+	const char *sep = " ";
+	char item[96];
+	int n, col;
+
+	if ((order = ranked_picks(ch, &n)) == NULL)
+		return;
+	col = fprintf(out, "  %-10s  the best of each other %s:", label, what);
+	for (int i = 0; i < n; i++) {
+		const struct advise_pick *b = order[i];
+		const char *value = ch->axis->values[b - ch->best];
+
+		if (b - ch->best == r->value[ch->axis->slot])
+			continue;
+		snprintf(item, sizeof(item), "%s%s %+.2f%%%s", ep ? "ep=" : "", value,
+		         100 * (b->tokens_per_s / r->tokens_per_s - 1),
+		         ep && b->ep > node_gpus ? " (across nodes)" : "");
+		put_item(out, &col, sep, item);
+		sep = ", ";
+	}
+	if (sep[0] == ' ')
+		put_item(out, &col, sep, "none that fits");
+	for (int i = 0; i < ch->axis->nvalues; i++)
+		if (!ch->best[i].set) {
+			snprintf(item, sizeof(item), "%s%s%s", none ? "nothing fits at " : "",
+			         ep ? "ep=" : "", ch->axis->values[i]);
+			put_item(out, &col, none ? "; " : ", ", item);
+			none = false;
+		}
+	fputc('\n', out);
+	free(order);
+}
+
 int report_advice_text(FILE *out, const struct advice *a)
 {
 	const struct sweep_record *r = &a->best[0], *q = a->nbest > 1 ? &a->best[1] : NULL;
@@ -211,6 +295,10 @@ int report_advice_text(FILE *out, const struct advice *a)
 		        "took %.6g ms a step, %.6g ms of them exposed\n",
 		        r->ep, r->ep, r->ep <= c->gpus_per_node ? ", inside a node" : " across nodes",
 		        r->ep_comm, r->ep_exposed);
+	if (a->choices != NULL && a->choices[0].axis != NULL)
+		write_choice(out, &a->choices[0], r, "schedules", "schedule", c->gpus_per_node);
+	if (a->choices != NULL && a->choices[1].axis != NULL)
+		write_choice(out, &a->choices[1], r, "ep", "ep", c->gpus_per_node);
 	if (a->layout != NULL) {
 		const struct partition *l = a->layout;
 
@@ -235,6 +323,56 @@ int report_advice_text(FILE *out, const struct advice *a)
 		      out);
 	}
 	fprintf(out, "\nthe same search as a sweep:\n  %s\n", a->command);
+	return 0;
+}
+
+/* A number as JSON. */
+static void json_number(FILE *out, double x)
+{
+	char buf[40];
+
+	fputs(pp_double_format(buf, sizeof(buf), x), out);
+}
+
+/* One choice as JSON: each value of its axis, those that fit first by rank (the best point's
+ * layout and figures, and its tokens/s against r's), then those where nothing fits. Returns 0,
+ * or -1 when out of memory. */
+static int write_choice_json(FILE *out, const struct advise_choice *ch, const struct sweep_record *r)
+{
+	const struct advise_pick **order;
+	const char *sep = "";
+	int n;
+
+	if ((order = ranked_picks(ch, &n)) == NULL)
+		return -1;
+	fputc('[', out);
+	for (int i = 0; i < n; i++) {
+		const struct advise_pick *b = order[i];
+
+		fprintf(out, "%s{\"value\":", sep);
+		report_json_text(out, ch->axis->values[b - ch->best]);
+		fputs(",\"fits\":true,\"vs_recommended\":", out);
+		json_number(out, b->tokens_per_s / r->tokens_per_s - 1);
+		fputs(",\"schedule\":", out);
+		report_json_text(out, b->schedule);
+		fprintf(out, ",\"tp\":%d,\"ep\":%d,\"p\":%d,\"v\":%d,\"dp\":%d,\"mbs\":%d,\"m\":%d,"
+		             "\"tokens_per_s\":",
+		        b->tp, b->ep, b->p, b->v, b->dp, b->mbs, b->m);
+		json_number(out, b->tokens_per_s);
+		fputs(",\"step_time\":", out);
+		json_number(out, b->step_time);
+		fputc('}', out);
+		sep = ",";
+	}
+	for (int i = 0; i < ch->axis->nvalues; i++)
+		if (!ch->best[i].set) {
+			fprintf(out, "%s{\"value\":", sep);
+			report_json_text(out, ch->axis->values[i]);
+			fputs(",\"fits\":false}", out);
+			sep = ",";
+		}
+	fputc(']', out);
+	free(order);
 	return 0;
 }
 
@@ -277,6 +415,15 @@ int report_advice_json(FILE *out, const struct advice *a)
 	} else {
 		fputs("null", out);
 	}
+	fputs(",\n\"choices\":{", out);
+	for (int k = 0; k < ADVISE_CHOICES; k++) {
+		fprintf(out, "%s\"%s\":", k > 0 ? "," : "", k == 0 ? "schedule" : "ep");
+		if (a->choices == NULL || a->choices[k].axis == NULL)
+			fputs("null", out);
+		else if (write_choice_json(out, &a->choices[k], &a->best[0]) != 0)
+			return -1;
+	}
+	fputc('}', out);
 	fputs(",\n\"breakeven\":", out);
 	write_rows_json(out, a->rows, a->nrows);
 	fputs(",\n\"sweep\":", out);

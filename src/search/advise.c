@@ -1,8 +1,9 @@
 /*
  * Advice: the search axes of `ppsim advise` (every tp dividing a node and the GPU count, every
  * p dividing the GPUs up to the layers, the usual chunks and micro-batch sizes, all schedules;
- * the sweep then ranks them) and the interleaving break-even analysis (1F1B against interleaved
- * at growing v, per link and communication mode).
+ * the sweep then ranks them), the best point of each schedule and ep the search tried (its
+ * choices), and the interleaving break-even analysis (1F1B against interleaved at growing v,
+ * per link and communication mode).
  */
 #include "ppsim/advise.h"
 
@@ -164,6 +165,46 @@ int breakeven_run(const struct config *c, const char *const *links, int nlinks,
 			              err) != 0)
 				return -1;
 	return 0;
+}
+
+int advise_choice_init(struct advise_choice *ch, const struct sweep *sw, const char *key,
+                       struct pp_error *err)
+{
+	*ch = (struct advise_choice){0};
+	for (int k = 0; k < sw->naxes; k++)
+		if (sw->axes[k].slot >= 0 && strcmp(sw->axes[k].opt->key, key) == 0)
+			ch->axis = &sw->axes[k];
+	if (ch->axis == NULL)
+		return 0;
+	ch->best = pp_calloc((size_t)ch->axis->nvalues, sizeof(*ch->best));
+	if (ch->best == NULL) {
+		size_t n = (size_t)ch->axis->nvalues;
+
+		ch->axis = NULL;
+		return pp_nomem(err, n, sizeof(*ch->best));
+	}
+	return 0;
+}
+
+void advise_choice_add(struct advise_choice *ch, const struct sweep_record *r)
+{
+	struct sweep_rank_key key = sweep_rank_key(r);
+	struct advise_pick *b;
+
+	if (ch->axis == NULL || !r->ok || !r->fits)
+		return;
+	b = &ch->best[r->value[ch->axis->slot]];
+	if (b->set && sweep_rank_key_compare(&b->key, &key) <= 0)
+		return;
+	*b = (struct advise_pick){true, key, "", r->tp, r->ep, r->p, r->v, r->dp, r->mbs, r->m,
+	                          r->tokens_per_s, r->step_time};
+	snprintf(b->schedule, sizeof(b->schedule), "%s", r->schedule);
+}
+
+void advise_choice_release(struct advise_choice *ch)
+{
+	free(ch->best);
+	*ch = (struct advise_choice){0};
 }
 
 bool advise_distinct(const struct sweep_record *a, const struct sweep_record *b)

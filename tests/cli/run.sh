@@ -221,6 +221,42 @@ table() {
 	grep -v '^[[:space:]]*#' "$1" | grep -v '^[[:space:]]*$'
 }
 
+# advise_choices AXIS ADVICE SWEEP: advise's JSON ADVICE weighs AXIS (schedule or ep):
+# choices.AXIS holds, best first, each value's best point that fits with its tokens/s, which is
+# what the records SWEEP of advise's equivalent sweep say (the most tokens/s of that value's
+# fitting records), then the values of which nothing fits, none of whose records fit; the
+# first is the recommendation's own, 0 against it; more than two values fit.
+advise_choices() {
+	awk -v axis="$1" '/"status":"ok"/ && /"fits":true/ {
+			match($0, "\"" axis "\":\"?[^,\"}]*"); s = substr($0, RSTART, RLENGTH)
+			sub(/^"[^"]*":"?/, "", s)
+			match($0, /"tokens_per_s":[^,}]*/); t = substr($0, RSTART + 15, RLENGTH - 15)
+			if (!(s in best) || t + 0 > best[s] + 0) best[s] = t }
+		END { for (s in best) print s, best[s] }' "$3" >"$TMP/per-value"
+	i=0 bad= prev= fitting=0
+	while value=$("$JGET" "$2" "choices.$1.$i.value" 2>/dev/null); do
+		want=$(awk -v s="$value" '$1 == s { print $2 }' "$TMP/per-value")
+		if [ "$("$JGET" "$2" "choices.$1.$i.fits")" = true ]; then
+			fitting=$((fitting + 1))
+			got=$("$JGET" "$2" "choices.$1.$i.tokens_per_s")
+			[ "$got" = "$want" ] || bad="$bad $value: $got against the sweep's $want;"
+			[ -z "$prev" ] || awk -v a="$prev" -v b="$got" 'BEGIN { exit !(b + 0 <= a + 0) }' ||
+				bad="$bad $value out of order;"
+			prev=$got
+		elif [ -n "$want" ]; then
+			bad="$bad $value: said not to fit, the sweep has $want;"
+		fi
+		i=$((i + 1))
+	done
+	if [ -z "$bad" ] && [ "$fitting" -eq "$(wc -l <"$TMP/per-value")" ] && [ "$fitting" -gt 2 ] &&
+		[ "$("$JGET" "$2" "choices.$1.0.value")" = "$("$JGET" "$2" "recommended.$1")" ] &&
+		[ "$("$JGET" "$2" "choices.$1.0.vs_recommended")" = 0 ]; then
+		ok
+	else
+		not_ok "advise's choices of $1 ($fitting fitting, $i in all):$bad"
+	fi
+}
+
 # sample_note: under the sampler, how many of the file's runs went under PPSIM_WRAP (in a part
 # of a parallel run, the one file's); then the count starts again.
 sample_note() {

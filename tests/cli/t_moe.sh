@@ -166,6 +166,27 @@ else
 	not_ok "advise for Qwen3-235B-A22B on 256 H100s at 2048 sequences failed: $(head -c 300 "$TMP/err")"
 fi
 
+# advise weighs each ep of a mixture of experts as it weighs each schedule (advise_choices,
+# run.sh): Qwen3-30B-A3B on 16 H100s, against the records of its equivalent sweep; the text
+# says which ep cross nodes.
+Q30="--model=qwen3-30b-a3b --gpu=h100-sxm --gpus=16 --global-batch=64 --seq=4096 --fp8=yes
+	--distributed-optimizer=yes"
+# shellcheck disable=SC2086
+ppsim advise $Q30 --format=json >"$TMP/q30.json"
+cmd=$("$JGET" "$TMP/q30.json" sweep)
+# shellcheck disable=SC2086 # the command is plain words
+ppsim ${cmd#ppsim } --format=jsonl >"$TMP/q30-sweep.jsonl"
+advise_choices ep "$TMP/q30.json" "$TMP/q30-sweep.jsonl"
+advise_choices schedule "$TMP/q30.json" "$TMP/q30-sweep.jsonl"
+# shellcheck disable=SC2086
+ppsim advise $Q30 >"$TMP/q30.txt"
+if grep -q '^  ep          the best of each other ep: ' "$TMP/q30.txt" &&
+	tr '\n' ' ' <"$TMP/q30.txt" | grep -q 'ep=16 [-+][0-9.]*% (across nodes)'; then
+	ok
+else
+	not_ok "advise's text for Qwen3-30B-A3B lacks the ep line, or ep=16 across nodes in it"
+fi
+
 # advise for DeepSeek-V3 on 256 H800s (refused by the work limit before): of its 46,656 layouts
 # most cannot hold their state and are skipped unsimulated; it recommends a spread of the
 # experts (ep > 1) under a schedule, and says where the expert group sits. Run unwrapped: what

@@ -174,6 +174,12 @@ if grep -q '"status":"skipped".*"reason":"out of memory: device' "$TMP/advise-sw
 else
 	not_ok "advise's sweep: --fits should skip the points over memory and keep only fitting ones"
 fi
+# advise weighs each schedule (advise_choices, run.sh); a dense model has no choice of ep
+advise_choices schedule "$TMP/advice.json" "$TMP/advise-sweep.jsonl"
+if [ "$("$JGET" "$TMP/advice.json" choices.ep)" = null ]; then ok; else
+	not_ok "advise of a dense model: choices.ep is $("$JGET" "$TMP/advice.json" choices.ep)"
+fi
+
 # --fits skips what is over memory, but a point's run names first what it refuses before it
 # runs: a slow link between devices that exchange nothing (devices 0 and 2 of four in a line)
 # is named for every point, those whose state alone is over their GPU included, as their runs
