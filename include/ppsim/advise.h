@@ -73,16 +73,21 @@ struct advise_pick {
  * experts, ep): the best point that fits for each of the axis's values. advise_choice_init
  * takes sw's axis of option key (axis NULL when sw has none that varies, and then nothing is
  * kept), advise_choice_add each record of the search (in any order: of equal points the
- * earlier is kept, as the ranking keeps it), advise_choice_release frees it.
+ * earlier is kept, as the ranking keeps it), advise_choice_rank orders the values that fit
+ * for the reporters, advise_choice_release frees it. The int functions return 0, or -1 with
+ * a PP_ERR_NOMEM error.
  */
 struct advise_choice {
-	const struct sweep_axis *axis; /* the axis, or NULL */
-	struct advise_pick *best;      /* [axis->nvalues], by the index of the axis's value */
+	const struct sweep_axis *axis;     /* the axis, or NULL */
+	struct advise_pick *best;          /* [axis->nvalues], by the index of the axis's value */
+	const struct advise_pick **ranked; /* advise_choice_rank: the picks set, the best first */
+	int nranked;
 };
 
 int advise_choice_init(struct advise_choice *ch, const struct sweep *sw, const char *key,
                        struct pp_error *err);
 void advise_choice_add(struct advise_choice *ch, const struct sweep_record *r);
+int advise_choice_rank(struct advise_choice *ch, struct pp_error *err);
 void advise_choice_release(struct advise_choice *ch);
 
 /* The axes whose choices advise reports: the schedule and ep. */

@@ -113,8 +113,7 @@ static int pick_runner_up(struct sweep_record *best, int n)
 
 /* Reports the advice for sw, whose records are ranked in best[0..nbest-1]. */
 static int report(const struct cli *cli, const struct sweep *sw, const struct sweep_record *best,
-                  int nbest, const struct sweep_totals *totals,
-                  const struct advise_choice *choices)
+                  int nbest, const struct sweep_totals *totals, struct advise_choice *choices)
 {
 	static const enum pp_comm comms[] = {PP_COMM_OVERLAP, PP_COMM_BLOCKING};
 	static const int vs[] = {1, 2, 4};
@@ -131,6 +130,11 @@ static int report(const struct cli *cli, const struct sweep *sw, const struct sw
 		pp_nomem(&err, 1, sizeof(*c));
 		return cmd_fail(&err);
 	}
+	for (int k = 0; k < ADVISE_CHOICES; k++)
+		if (advise_choice_rank(&choices[k], &err) != 0) {
+			free(c);
+			return cmd_fail(&err);
+		}
 	sweep_point_config(sw, best[0].index, c, &err);
 	if (best[0].p > 1) { /* with one stage there is nothing to interleave */
 		/* the cluster's links: inside a node, then between nodes if different */

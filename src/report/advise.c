@@ -148,32 +148,6 @@ static const char *percent(char *buf, size_t n, double x)
 	return buf;
 }
 
-/* Orders picks by rank, the best first. */
-static int pick_cmp(const void *x, const void *y)
-{
-	const struct advise_pick *a = *(const struct advise_pick *const *)x,
-	                         *b = *(const struct advise_pick *const *)y;
-
-	return sweep_rank_key_compare(&a->key, &b->key);
-}
-
-/* The picks of ch that fit, by rank, into order[] (allocated; NULL when out of memory, or
- * with no axis); their count in *n. */
-static const struct advise_pick **ranked_picks(const struct advise_choice *ch, int *n)
-{
-	const struct advise_pick **order;
-
-	*n = 0;
-	if (ch->axis == NULL ||
-	    (order = pp_mallocarray((size_t)ch->axis->nvalues, sizeof(*order))) == NULL)
-		return NULL;
-	for (int i = 0; i < ch->axis->nvalues; i++)
-		if (ch->best[i].set)
-			order[(*n)++] = &ch->best[i];
-	qsort(order, (size_t)*n, sizeof(*order), pick_cmp);
-	return order;
-}
-
 /* Writes item, separated from what the line holds (*col columns) by sep, on a new line of
  * the reasons' indent when it would pass 100 columns. */
 static void put_item(FILE *out, int *col, const char *sep, const char *item)
@@ -198,17 +172,13 @@ static void put_item(FILE *out, int *col, const char *sep, const char *item)
 static void write_choice(FILE *out, const struct advise_choice *ch, const struct sweep_record *r,
                          const char *label, const char *what, int node_gpus)
 {
-	const struct advise_pick **order;
 	bool ep = strcmp(ch->axis->opt->key, "ep") == 0, none = true;
 	const char *sep = " ";
 	char item[96];
-	int n, col;
+	int col = fprintf(out, "  %-10s  the best of each other %s:", label, what);
 
-	if ((order = ranked_picks(ch, &n)) == NULL)
-		return;
-	col = fprintf(out, "  %-10s  the best of each other %s:", label, what);
-	for (int i = 0; i < n; i++) {
-		const struct advise_pick *b = order[i];
+	for (int i = 0; i < ch->nranked; i++) {
+		const struct advise_pick *b = ch->ranked[i];
 		const char *value = ch->axis->values[b - ch->best];
 
 		if (b - ch->best == r->value[ch->axis->slot])
@@ -229,7 +199,6 @@ static void write_choice(FILE *out, const struct advise_choice *ch, const struct
 			none = false;
 		}
 	fputc('\n', out);
-	free(order);
 }
 
 int report_advice_text(FILE *out, const struct advice *a)
@@ -335,19 +304,15 @@ static void json_number(FILE *out, double x)
 }
 
 /* One choice as JSON: each value of its axis, those that fit first by rank (the best point's
- * layout and figures, and its tokens/s against r's), then those where nothing fits. Returns 0,
- * or -1 when out of memory. */
-static int write_choice_json(FILE *out, const struct advise_choice *ch, const struct sweep_record *r)
+ * layout and figures, and its tokens/s against r's), then those where nothing fits. */
+static void write_choice_json(FILE *out, const struct advise_choice *ch,
+                              const struct sweep_record *r)
 {
-	const struct advise_pick **order;
 	const char *sep = "";
-	int n;
 
-	if ((order = ranked_picks(ch, &n)) == NULL)
-		return -1;
 	fputc('[', out);
-	for (int i = 0; i < n; i++) {
-		const struct advise_pick *b = order[i];
+	for (int i = 0; i < ch->nranked; i++) {
+		const struct advise_pick *b = ch->ranked[i];
 
 		fprintf(out, "%s{\"value\":", sep);
 		report_json_text(out, ch->axis->values[b - ch->best]);
@@ -372,8 +337,6 @@ static int write_choice_json(FILE *out, const struct advise_choice *ch, const st
 			sep = ",";
 		}
 	fputc(']', out);
-	free(order);
-	return 0;
 }
 
 int report_advice_json(FILE *out, const struct advice *a)
@@ -420,8 +383,8 @@ int report_advice_json(FILE *out, const struct advice *a)
 		fprintf(out, "%s\"%s\":", k > 0 ? "," : "", k == 0 ? "schedule" : "ep");
 		if (a->choices == NULL || a->choices[k].axis == NULL)
 			fputs("null", out);
-		else if (write_choice_json(out, &a->choices[k], &a->best[0]) != 0)
-			return -1;
+		else
+			write_choice_json(out, &a->choices[k], &a->best[0]);
 	}
 	fputc('}', out);
 	fputs(",\n\"breakeven\":", out);

@@ -201,9 +201,37 @@ void advise_choice_add(struct advise_choice *ch, const struct sweep_record *r)
 	snprintf(b->schedule, sizeof(b->schedule), "%s", r->schedule);
 }
 
+/* Orders picks by rank, the best first. */
+static int pick_cmp(const void *x, const void *y)
+{
+	const struct advise_pick *a = *(const struct advise_pick *const *)x,
+	                         *b = *(const struct advise_pick *const *)y;
+
+	return sweep_rank_key_compare(&a->key, &b->key);
+}
+
+int advise_choice_rank(struct advise_choice *ch, struct pp_error *err)
+{
+	size_t n;
+
+	if (ch->axis == NULL)
+		return 0;
+	n = (size_t)ch->axis->nvalues;
+	free(ch->ranked);
+	ch->nranked = 0;
+	if ((ch->ranked = pp_mallocarray(n, sizeof(*ch->ranked))) == NULL)
+		return pp_nomem(err, n, sizeof(*ch->ranked));
+	for (size_t i = 0; i < n; i++)
+		if (ch->best[i].set)
+			ch->ranked[ch->nranked++] = &ch->best[i];
+	qsort(ch->ranked, (size_t)ch->nranked, sizeof(*ch->ranked), pick_cmp);
+	return 0;
+}
+
 void advise_choice_release(struct advise_choice *ch)
 {
 	free(ch->best);
+	free(ch->ranked);
 	*ch = (struct advise_choice){0};
 }
 
