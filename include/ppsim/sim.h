@@ -45,6 +45,8 @@ struct drawing {
 	const char *schedule_file;     /* the file the order came from, or "" */
 	enum pp_trace_names trace_names; /* what the --trace file calls its slices */
 	int svg_width;                 /* the --svg drawing's width, or PP_SVG_AUTO_WIDTH */
+	int jobs;                      /* threads a large trace may be written on (config's jobs),
+	                                  < 2: the caller's alone */
 	struct sim_frame frame;        /* its time axis's origin and its title's figures */
 };
 

@@ -92,6 +92,31 @@ static bool on_ext4(int fd)
 	return fstatfs(fd, &fs) == 0 && fs.f_type == EXT4_MAGIC;
 }
 
+/*
+ * A large temporary file for a new name, on ext4, has its blocks reserved RESERVE_STEP bytes
+ * ahead of what is written once it has RESERVE_STEP bytes (fallocate, the file's size
+ * unchanged), and what is left over is given back when it closes: ext4's writes into reserved
+ * blocks skip its delayed allocation's work per page, a tenth of a large write's time (646 MB
+ * in 0.108 s against 0.122), and a whole trace run's time varied less (235 to 272 ms against
+ * 260 to 453 on a loaded machine). Not for a file that replaces another: the blocks of a rename
+ * over a file are written before the rename is committed (auto_da_alloc, above) only when their
+ * allocation was delayed. A refusal (a full disk, a quota) ends the reserving; the writes go on
+ * as without it.
+ */
+#define RESERVE_STEP ((uint64_t)8 << 20)
+
+/* Reserves f's blocks for n bytes past what it has written, and RESERVE_STEP more. */
+static void reserve(struct outfile *f, size_t n)
+{
+	uint64_t len = RESERVE_STEP + n;
+
+	f->trim = true; /* a refusal may have reserved a part */
+	if (fallocate(f->fd, FALLOC_FL_KEEP_SIZE, (off_t)f->written, (off_t)len) == 0)
+		f->reserved = f->written + len;
+	else
+		f->reserves = false;
+}
+
 /* Writes all of the n bytes to the descriptor, within the size limit; 0, or -1 with errno. */
 static int put(struct outfile *f, const void *buf, size_t n)
 {
@@ -102,6 +127,8 @@ static int put(struct outfile *f, const void *buf, size_t n)
 		errno = EFBIG;
 		return -1;
 	}
+	if (f->reserves && f->written >= RESERVE_STEP && f->written + n > f->reserved)
+		reserve(f, n);
 	f->writing = n; /* a signal that ends the process mid-write still cuts the file back */
 	for (size_t done = 0; done < n;) {
 		ssize_t w = write(f->fd, (const char *)buf + done, n - done);
@@ -209,6 +236,9 @@ static int cookie_close(void *cookie)
 		}
 	}
 	end_gzip(f);
+	/* the blocks reserved past the end, given back (a truncation to the size it has) */
+	if (f->trim)
+		(void)ftruncate(f->fd, (off_t)f->written);
 	if (!f->keep_fd && close_fd(f) != 0 && rc == 0) {
 		rc = -1;
 		e = errno;
@@ -579,7 +609,7 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 	struct outfile *f;
 	struct stat st;
 	enum target_kind kind = classify(path, &st, err);
-	bool nameless;
+	bool nameless, ext4;
 	int fd;
 
 	if (kind == TARGET_FAIL)
@@ -611,7 +641,9 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 		outfile_abort(f);
 		return NULL;
 	}
-	f->replaces = kind == TARGET_FILE && f->mode == OUT_RENAME && on_ext4(fd);
+	ext4 = on_ext4(fd);
+	f->replaces = kind == TARGET_FILE && f->mode == OUT_RENAME && ext4;
+	f->reserves = kind == TARGET_NEW && ext4;
 	/* mkstemp creates the file 0600: give it the replaced file's permissions, or the usual
 	 * ones of a new file */
 	if (kind == TARGET_FILE) {

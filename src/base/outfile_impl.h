@@ -42,6 +42,9 @@ struct outfile {
 	bool aborted;        /* being aborted: pending bytes are dropped, no gzip trailer */
 	bool replaces;       /* its temporary file is to be renamed over a file that exists */
 	uint64_t sent_back;  /* with replaces: the bytes whose writeback has been started */
+	bool reserves;       /* its temporary file, a new name's, has its blocks reserved ahead */
+	uint64_t reserved;   /* with reserves: the bytes reserved from the file's start */
+	bool trim;           /* blocks were reserved: those past the end are given back */
 };
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * The buffered writer of large outputs (numfmt.h's struct wbuf): its buffer, and the thread that
- * copies full buffers into the stream while the writer fills the next.
+ * The buffered writer of large outputs (numfmt.h's struct wbuf): its buffer, the thread that
+ * copies full buffers into the stream while the writer fills the next, and the items of an
+ * output formatted on several threads (wbuf_put_items).
  */
 #include "numfmt.h"
 
@@ -36,17 +37,15 @@ struct wbuf_writer {
 /* How long a side watches for the other before it sleeps: about the time a buffer takes. */
 #define SPIN_NS 300000L
 
-/* Watches *p until it holds a buffer, or stop is set when stop is not NULL, for at most
- * SPIN_NS; true when it saw what it waited for. */
-static bool spin_until(_Atomic(char *) *p, atomic_bool *stop)
+/* Watches until done(arg) holds, for at most SPIN_NS; true when it saw it. */
+static bool spin_until(bool (*done)(const void *), const void *arg)
 {
 	struct timespec t0, t;
 
 	if (clock_gettime(CLOCK_MONOTONIC, &t0) != 0)
 		return false;
 	for (unsigned i = 1;; i++) {
-		if (atomic_load_explicit(p, memory_order_acquire) != NULL ||
-		    (stop != NULL && atomic_load_explicit(stop, memory_order_acquire)))
+		if (done(arg))
 			return true;
 		if ((i & 63) == 0) {
 			if (clock_gettime(CLOCK_MONOTONIC, &t) != 0 ||
@@ -59,6 +58,23 @@ static bool spin_until(_Atomic(char *) *p, atomic_bool *stop)
 	}
 }
 
+/* The thread has a buffer to write, or is told to stop. */
+static bool has_work(const void *arg)
+{
+	const struct wbuf_writer *t = arg;
+
+	return atomic_load_explicit(&t->pending, memory_order_acquire) != NULL ||
+	       atomic_load_explicit(&t->stop, memory_order_acquire);
+}
+
+/* The thread has handed back a buffer for the writer to fill. */
+static bool has_spare(const void *arg)
+{
+	const struct wbuf_writer *t = arg;
+
+	return atomic_load_explicit(&t->spare, memory_order_acquire) != NULL;
+}
+
 /* The writing thread's body: each buffer handed to it into the stream, until stopped. */
 static void *writer_main(void *arg)
 {
@@ -68,7 +84,7 @@ static void *writer_main(void *arg)
 	for (;;) {
 		if (t->pending == NULL && !t->stop) {
 			pthread_mutex_unlock(&t->lock);
-			spin_until(&t->pending, &t->stop);
+			spin_until(has_work, t);
 			pthread_mutex_lock(&t->lock);
 		}
 		while (t->pending == NULL && !t->stop)
@@ -183,7 +199,7 @@ void wbuf_flush(struct wbuf *w)
 		w->n = 0;
 		return;
 	}
-	spin_until(&t->spare, NULL);
+	spin_until(has_spare, t);
 	pthread_mutex_lock(&t->lock);
 	while (t->spare == NULL)
 		pthread_cond_wait(&t->cv, &t->lock);
@@ -230,4 +246,116 @@ void wbuf_printf(struct wbuf *w, const char *fmt, ...)
 		vfprintf(w->out, fmt, ap);
 	}
 	va_end(ap);
+}
+
+/*
+ * wbuf_put_items on several threads: the items in chunks of per_chunk, each claimed by the next
+ * thread free (next), formatted into that thread's own buffer and handed to the stream in
+ * chunk order (turn: the chunk whose bytes go next) by the thread that formatted it. So one
+ * thread formats its chunk while another's bytes go into the stream, and the stream gets the
+ * bytes one thread would have written in order.
+ */
+struct items_job {
+	FILE *out;
+	size_t n, per_chunk;
+	wbuf_item_fn *put;
+	char *ctx; /* the threads' contexts, ctx_size bytes each */
+	size_t ctx_size;
+	char **buf; /* each thread's chunk buffer */
+	atomic_size_t next;
+	atomic_size_t turn;
+	pthread_mutex_t lock;
+	pthread_cond_t cv; /* turn changed */
+};
+
+/* What one thread of a job is given (pp_threads' element). */
+struct items_thread {
+	struct items_job *job;
+	int t;
+};
+
+/* The chunk a thread waits to hand over. */
+struct turn_wait {
+	const struct items_job *job;
+	size_t chunk;
+};
+
+static bool is_turn(const void *arg)
+{
+	const struct turn_wait *tw = arg;
+
+	return atomic_load_explicit(&tw->job->turn, memory_order_acquire) == tw->chunk;
+}
+
+static void *items_main(void *arg)
+{
+	const struct items_thread *it = arg;
+	struct items_job *job = it->job;
+	void *ctx = job->ctx + (size_t)it->t * job->ctx_size;
+	char *buf = job->buf[it->t];
+
+	for (;;) {
+		size_t c = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
+		size_t lo = c * job->per_chunk, hi;
+		struct turn_wait tw = {job, c};
+		char *p = buf;
+
+		if (lo >= job->n)
+			return NULL;
+		hi = job->n - lo < job->per_chunk ? job->n : lo + job->per_chunk;
+		for (size_t i = lo; i < hi; i++)
+			p = job->put(ctx, i, p);
+		/* its turn: watched for a while, then waited for (the lock, taken either way, orders
+		 * this write after the one before) */
+		spin_until(is_turn, &tw);
+		pthread_mutex_lock(&job->lock);
+		while (atomic_load_explicit(&job->turn, memory_order_acquire) != c)
+			pthread_cond_wait(&job->cv, &job->lock);
+		pthread_mutex_unlock(&job->lock);
+		fwrite(buf, 1, (size_t)(p - buf), job->out);
+		pthread_mutex_lock(&job->lock);
+		atomic_store_explicit(&job->turn, c + 1, memory_order_release);
+		pthread_cond_broadcast(&job->cv);
+		pthread_mutex_unlock(&job->lock);
+	}
+}
+
+void wbuf_put_items(struct wbuf *w, size_t n, size_t item_max, wbuf_item_fn *put, void *ctxs,
+                    size_t ctx_size, int jobs)
+{
+	size_t per_chunk = WBUF_CHUNK / item_max;
+	struct items_job job = {.out = w->out, .n = n, .per_chunk = per_chunk, .put = put,
+	                        .ctx = ctxs, .ctx_size = ctx_size};
+	struct items_thread th[WBUF_MAX_JOBS];
+	char *buf[WBUF_MAX_JOBS] = {NULL};
+	int started = 0;
+	bool lock = false, cv = false;
+
+	if (jobs > WBUF_MAX_JOBS)
+		jobs = WBUF_MAX_JOBS;
+	/* a few chunks' worth is not worth a thread */
+	if (jobs >= 2 && per_chunk > 0 && n / per_chunk >= 2 * (size_t)jobs)
+		while (started < jobs && (buf[started] = malloc(WBUF_CHUNK)) != NULL)
+			started++;
+	lock = started >= 2 && pthread_mutex_init(&job.lock, NULL) == 0;
+	cv = lock && pthread_cond_init(&job.cv, NULL) == 0;
+	if (cv) {
+		job.buf = buf;
+		atomic_init(&job.next, 0);
+		atomic_init(&job.turn, 0);
+		for (int t = 0; t < started; t++)
+			th[t] = (struct items_thread){&job, t};
+		/* what the buffer holds goes first; the stream is the threads' until they end */
+		wbuf_flush(w);
+		wbuf_sync(w);
+		pp_threads(started, items_main, th, sizeof(th[0]));
+		pthread_cond_destroy(&job.cv);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			wbuf_commit(w, put(ctxs, i, wbuf_reserve(w, item_max)));
+	}
+	if (lock)
+		pthread_mutex_destroy(&job.lock);
+	for (int t = 0; t < started; t++)
+		free(buf[t]);
 }

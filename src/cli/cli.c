@@ -116,8 +116,9 @@ static const struct cmd_option cmd_options[] = {
         {{"jobs", required_argument, NULL, OPT_JOBS},
          CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_PARTITION,
          "N",
-         "threads for sweep points, noise samples, partition candidates and the passes of "
-         "zb-auto and zbv-auto (default: the CPUs this process may use)",
+         "threads for sweep points, noise samples, partition candidates, the passes of "
+         "zb-auto and zbv-auto and a large JSON trace's events (default: the CPUs this process "
+         "may use)",
          .store = CLI_PARSED},
         {{"rank-by", required_argument, NULL, OPT_RANK_BY},
          CLI_COMPARE | CLI_SWEEP | CLI_ADVISE,

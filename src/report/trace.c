@@ -99,55 +99,71 @@ static void put_span(struct wbuf *w, const struct drawing *s, pp_time a, pp_time
 	wbuf_commit(w, put_span_at(wbuf_reserve(w, 16 + 2 * NUMFMT_MAX), s, a, b));
 }
 
-static void write_ops(struct wbuf *w, const struct trace_walk *tw)
+/* What one thread writing the ops' and the messages' events holds (wbuf_put_items' context):
+ * its walk (a message's has a cache of its own) and the device of the op it wrote last. */
+struct events {
+	struct trace_walk walk;
+	int d;
+	size_t pid_len;
+	char pid[NUMFMT_MAX]; /* d's */
+};
+
+/* Writes op i's event (i in the order of the devices' ops) at p; returns the end. */
+static char *put_op(void *ctx, size_t i, char *p)
 {
+	struct events *e = ctx;
+	const struct trace_walk *tw = &e->walk;
 	const struct drawing *s = tw->s;
 	const struct sched *sc = s->sched;
-	double origin = us(s, 0);
 	struct trace_op o;
 
-	for (int d = 0; d < sc->p; d++) {
-		char pid[NUMFMT_MAX];
-		size_t pid_len = numfmt_u64(pid, (uint64_t)d);
+	if (i < sc->dev_start[e->d] || i >= sc->dev_start[e->d + 1]) {
+		int lo = 0, hi = sc->p - 1; /* the device whose ops hold i */
 
-		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
-			char *p = wbuf_reserve(w, EVENT_MAX);
+		while (lo < hi) {
+			int mid = lo + (hi - lo + 1) / 2;
 
-			trace_walk_op(tw, d, i, &o);
-			PUT_LIT(p, ",\n{\"name\":\"");
-			p = put_text(p, o.name, o.name_len);
-			PUT_LIT(p, "\",\"cat\":\"");
-			p = put_text(p, o.cat, strlen(o.cat));
-			PUT_LIT(p, "\",\"ph\":\"X\",\"pid\":");
-			p = put_text(p, pid, pid_len);
-			PUT_LIT(p, ",\"tid\":0,");
-			/* a critical op (no slack) in chrome://tracing's red */
-			if (o.critical)
-				PUT_LIT(p, "\"cname\":\"terrible\",");
-			p = put_span_at(p, s, o.start, o.end);
-			PUT_LIT(p, ",\"args\":{\"kind\":\"");
-			p = put_text(p, o.kind, strlen(o.kind));
-			PUT_LIT(p, "\",\"microbatch\":");
-			p += numfmt_u64(p, o.mb);
-			PUT_LIT(p, ",\"stage\":");
-			p += numfmt_u64(p, o.stage);
-			PUT_LIT(p, ",\"chunk\":");
-			p += numfmt_u64(p, o.chunk);
-			if (o.overlapped)
-				PUT_LIT(p, ",\"overlapped\":true");
+			if (sc->dev_start[mid] <= i)
+				lo = mid;
 			else
-				PUT_LIT(p, ",\"overlapped\":false");
-			if (o.has_slack) {
-				if (o.critical)
-					PUT_LIT(p, ",\"critical\":true,\"slack_us\":");
-				else
-					PUT_LIT(p, ",\"critical\":false,\"slack_us\":");
-				p += numfmt_g(p, us(s, o.slack) - origin, 17);
-			}
-			PUT_LIT(p, "}}");
-			wbuf_commit(w, p);
+				hi = mid - 1;
 		}
+		e->d = lo;
+		e->pid_len = numfmt_u64(e->pid, (uint64_t)lo);
 	}
+	trace_walk_op(tw, e->d, i, &o);
+	PUT_LIT(p, ",\n{\"name\":\"");
+	p = put_text(p, o.name, o.name_len);
+	PUT_LIT(p, "\",\"cat\":\"");
+	p = put_text(p, o.cat, strlen(o.cat));
+	PUT_LIT(p, "\",\"ph\":\"X\",\"pid\":");
+	p = put_text(p, e->pid, e->pid_len);
+	PUT_LIT(p, ",\"tid\":0,");
+	/* a critical op (no slack) in chrome://tracing's red */
+	if (o.critical)
+		PUT_LIT(p, "\"cname\":\"terrible\",");
+	p = put_span_at(p, s, o.start, o.end);
+	PUT_LIT(p, ",\"args\":{\"kind\":\"");
+	p = put_text(p, o.kind, strlen(o.kind));
+	PUT_LIT(p, "\",\"microbatch\":");
+	p += numfmt_u64(p, o.mb);
+	PUT_LIT(p, ",\"stage\":");
+	p += numfmt_u64(p, o.stage);
+	PUT_LIT(p, ",\"chunk\":");
+	p += numfmt_u64(p, o.chunk);
+	if (o.overlapped)
+		PUT_LIT(p, ",\"overlapped\":true");
+	else
+		PUT_LIT(p, ",\"overlapped\":false");
+	if (o.has_slack) {
+		if (o.critical)
+			PUT_LIT(p, ",\"critical\":true,\"slack_us\":");
+		else
+			PUT_LIT(p, ",\"critical\":false,\"slack_us\":");
+		p += numfmt_g(p, us(s, o.slack) - us(s, 0), 17);
+	}
+	PUT_LIT(p, "}}");
+	return p;
 }
 
 /* Writes a flow event's `,"pid":P,"tid":T,"ts":X}` at time t at p; returns the end. */
@@ -163,46 +179,73 @@ static char *put_flow_end(char *p, const struct drawing *s, int pid, int tid, pp
 	return p;
 }
 
-static void write_messages(struct wbuf *w, struct trace_walk *tw)
+/* Writes message k's three events (its transfer and its flow's two ends) at p; returns the
+ * end. */
+static char *put_message(void *ctx, size_t k, char *p)
+{
+	struct events *e = ctx;
+	const struct drawing *s = e->walk.s;
+	struct trace_msg m;
+	size_t cat_len;
+
+	trace_walk_msg(&e->walk, k, &m);
+	cat_len = strlen(m.cat);
+	PUT_LIT(p, ",\n{\"name\":\"");
+	p = put_text(p, m.name, m.name_len);
+	PUT_LIT(p, "\",\"cat\":\"");
+	p = put_text(p, m.cat, cat_len);
+	PUT_LIT(p, "\",\"ph\":\"X\",\"pid\":");
+	p += numfmt_i64(p, m.src);
+	PUT_LIT(p, ",\"tid\":");
+	p += numfmt_i64(p, m.tid);
+	*p++ = ',';
+	p = put_span_at(p, s, m.start, m.end);
+	PUT_LIT(p, ",\"args\":{\"p2p\":true,\"bytes\":");
+	p += numfmt_u64(p, m.bytes);
+	PUT_LIT(p, ",\"stage\":");
+	p += numfmt_u64(p, m.stage);
+	PUT_LIT(p, ",\"microbatch\":");
+	p += numfmt_u64(p, m.mb);
+	PUT_LIT(p, "}}");
+	PUT_LIT(p, ",\n{\"name\":\"p2p\",\"cat\":\"");
+	p = put_text(p, m.cat, cat_len);
+	PUT_LIT(p, "\",\"ph\":\"s\",\"id\":");
+	p += numfmt_u64(p, k + 1);
+	p = put_flow_end(p, s, m.src, m.flow_tid, m.flow_start);
+	PUT_LIT(p, ",\n{\"name\":\"p2p\",\"cat\":\"");
+	p = put_text(p, m.cat, cat_len);
+	PUT_LIT(p, "\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+	p += numfmt_u64(p, k + 1);
+	return put_flow_end(p, s, m.dst, 0, m.to_start);
+}
+
+/*
+ * The ops' events, then the messages', on up to s->jobs threads (wbuf_put_items), each with a
+ * walk of its own forked from tw. Returns 0, or -1 when out of memory.
+ */
+static int write_events(struct wbuf *w, const struct trace_walk *tw)
 {
 	const struct drawing *s = tw->s;
-	struct trace_msg m;
+	struct events e[WBUF_MAX_JOBS];
+	int jobs = s->jobs < 1 ? 1 : s->jobs > WBUF_MAX_JOBS ? WBUF_MAX_JOBS : s->jobs, forked = 0;
+	int rc = 0;
 
-	for (size_t k = 0; k < s->result->nmsgs; k++) {
-		char *p = wbuf_reserve(w, EVENT_MAX);
-		size_t cat_len;
-
-		trace_walk_msg(tw, k, &m);
-		cat_len = strlen(m.cat);
-		PUT_LIT(p, ",\n{\"name\":\"");
-		p = put_text(p, m.name, m.name_len);
-		PUT_LIT(p, "\",\"cat\":\"");
-		p = put_text(p, m.cat, cat_len);
-		PUT_LIT(p, "\",\"ph\":\"X\",\"pid\":");
-		p += numfmt_i64(p, m.src);
-		PUT_LIT(p, ",\"tid\":");
-		p += numfmt_i64(p, m.tid);
-		*p++ = ',';
-		p = put_span_at(p, s, m.start, m.end);
-		PUT_LIT(p, ",\"args\":{\"p2p\":true,\"bytes\":");
-		p += numfmt_u64(p, m.bytes);
-		PUT_LIT(p, ",\"stage\":");
-		p += numfmt_u64(p, m.stage);
-		PUT_LIT(p, ",\"microbatch\":");
-		p += numfmt_u64(p, m.mb);
-		PUT_LIT(p, "}}");
-		PUT_LIT(p, ",\n{\"name\":\"p2p\",\"cat\":\"");
-		p = put_text(p, m.cat, cat_len);
-		PUT_LIT(p, "\",\"ph\":\"s\",\"id\":");
-		p += numfmt_u64(p, k + 1);
-		p = put_flow_end(p, s, m.src, m.flow_tid, m.flow_start);
-		PUT_LIT(p, ",\n{\"name\":\"p2p\",\"cat\":\"");
-		p = put_text(p, m.cat, cat_len);
-		PUT_LIT(p, "\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
-		p += numfmt_u64(p, k + 1);
-		p = put_flow_end(p, s, m.dst, 0, m.to_start);
-		wbuf_commit(w, p);
+	for (; forked < jobs; forked++) {
+		if (trace_walk_fork(&e[forked].walk, tw) != 0)
+			break;
+		e[forked].d = 0;
+		e[forked].pid_len = numfmt_u64(e[forked].pid, 0);
 	}
+	if (forked == 0)
+		rc = -1;
+	else {
+		wbuf_put_items(w, s->sched->dev_start[s->sched->p], EVENT_MAX, put_op, e, sizeof(e[0]),
+		               forked);
+		wbuf_put_items(w, s->result->nmsgs, EVENT_MAX, put_message, e, sizeof(e[0]), forked);
+	}
+	for (int t = 0; t < forked; t++)
+		trace_walk_release(&e[t].walk);
+	return rc;
 }
 
 /* What the stream and counter callbacks write to. */
@@ -292,9 +335,8 @@ int report_trace(FILE *out, const struct drawing *s)
 	wbuf_init(&w, out);
 	WBUF_LIT(&w, "{\"traceEvents\":[\n");
 	write_metadata(&w, &tw);
-	write_ops(&w, &tw);
-	write_messages(&w, &tw);
-	for (int d = 0; d < s->sched->p; d++)
+	rc = write_events(&w, &tw);
+	for (int d = 0; d < s->sched->p && rc == 0; d++)
 		trace_walk_streams(&tw, d, stream_track, stream_slice, &o);
 	for (int d = 0; d < s->sched->p && rc == 0; d++)
 		rc = trace_walk_counters(&tw, d, counter_sample, &o);

@@ -62,28 +62,46 @@ static int *channel_tids(const struct drawing *s)
 	return tid;
 }
 
+/* A new cache of the directions of each stage's messages, none found yet (NULL when out of
+ * memory). */
+static struct trace_dir_seen *new_seen(const struct drawing *s)
+{
+	size_t n = 2 * (size_t)s->sched->S;
+	struct trace_dir_seen *seen = pp_mallocarray(n > 0 ? n : 1, sizeof(*seen));
+
+	for (size_t i = 0; seen != NULL && i < n; i++)
+		seen[i].src = -1;
+	return seen;
+}
+
 int trace_walk_init(struct trace_walk *w, const struct drawing *s)
 {
 	const struct result *r = s->result;
-	size_t nseen = 2 * (size_t)s->sched->S;
 
 	*w = (struct trace_walk){.s = s};
 	w->tid = channel_tids(s);
-	w->seen = pp_mallocarray(nseen > 0 ? nseen : 1, sizeof(*w->seen));
+	w->seen = new_seen(s);
 	if (w->tid == NULL || w->seen == NULL) {
 		trace_walk_release(w);
 		return -1;
 	}
-	for (size_t i = 0; i < nseen; i++)
-		w->seen[i].src = -1;
 	for (size_t k = 0; k < r->npieces && !w->offload; k++)
 		w->offload = r->pieces[k].amount != 0;
 	return 0;
 }
 
+int trace_walk_fork(struct trace_walk *w, const struct trace_walk *from)
+{
+	*w = *from;
+	w->forked = true;
+	w->seen = new_seen(from->s);
+	return w->seen != NULL ? 0 : -1;
+}
+
 void trace_walk_release(struct trace_walk *w)
 {
-	free(w->tid);
+	if (!w->forked)
+		free(w->tid);
 	free(w->seen);
 	w->tid = NULL;
 	w->seen = NULL;

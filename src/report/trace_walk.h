@@ -39,12 +39,17 @@ struct trace_walk {
 	struct trace_dir_seen *seen; /* [2 S]: the direction of stage s's forward (2 s) and
 	                                backward (2 s + 1) messages */
 	bool offload;                /* a piece moves activations: the host counter is drawn */
+	bool forked;                 /* tid is another walk's (trace_walk_fork) */
 };
 
 /* Starts a walk over s's trace. Returns 0, or -1 when out of memory (w then needs no
  * release). */
 int trace_walk_init(struct trace_walk *w, const struct drawing *s);
 void trace_walk_release(struct trace_walk *w);
+/* A walk over from's trace for another thread: from's tracks, read only, and a cache of its own
+ * (trace_walk_msg writes to it). Returns 0, or -1 when out of memory (w then needs no release);
+ * w is released before from. */
+int trace_walk_fork(struct trace_walk *w, const struct trace_walk *from);
 
 /* The name of the track of direction back (0 or 1) of channel ch ("send to GPU 1", and
  * " (half-duplex, shared)" when the link is one queue), into buf of n bytes; its device in

@@ -736,6 +736,7 @@ struct drawing serve_drawing(const struct serve_run *r)
 	        .schedule_file = "",
 	        .trace_names = r->config.trace_names,
 	        .svg_width = r->config.svg_width,
+	        .jobs = r->config.jobs,
 	        .frame = r->frame,
 	};
 }

@@ -517,6 +517,7 @@ struct drawing sim_drawing(const struct sim *s)
 	        .schedule_file = s->config.schedule_file,
 	        .trace_names = s->config.trace_names,
 	        .svg_width = s->config.svg_width,
+	        .jobs = s->config.jobs,
 	        .frame = s->frame,
 	};
 }

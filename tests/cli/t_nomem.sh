@@ -101,6 +101,8 @@ else
 	nomem_check files -s zbh1 -p 4 -m 8 --dump-ops="$OUT/ops.csv" --trace="$OUT/trace.json" \
 		--svg="$OUT/run.svg"
 	nomem_check gzip -s zbh1 -p 4 -m 8 --trace="$OUT/trace.json.gz"
+	# a trace large enough for its events to be formatted on two threads
+	nomem_check big-trace -s 1f1b -p 8 -m 1024 --jobs=2 --trace="$OUT/trace.json"
 	nomem_check export -s zbv -p 4 -m 8 --export-schedule="$OUT/order.csv"
 	nomem_check export-comms -s zbv -p 4 -m 8 --export-schedule="$OUT/comms.csv" \
 		--export-format=torch-comms

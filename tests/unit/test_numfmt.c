@@ -223,6 +223,85 @@ static void numfmt_writes_integers_as_printf(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* The context of a thread writing items: the last item it wrote, and how many. */
+struct item_ctx {
+	size_t last, count;
+	bool in_order; /* each item it wrote came after the one before */
+};
+
+/* Item i: "i:" and i % 97 letters of a kind i chooses, then a newline (under 128 bytes). */
+static char *put_item(void *ctx, size_t i, char *p)
+{
+	struct item_ctx *x = ctx;
+	int n = sprintf(p, "%zu:", i);
+
+	x->in_order &= x->count == 0 || i > x->last;
+	x->last = i;
+	x->count++;
+	memset(p + n, 'a' + (int)(i % 26), i % 97);
+	p[n + (int)(i % 97)] = '\n';
+	return p + n + i % 97 + 1;
+}
+
+/* wbuf_put_items writes its items in order after what the writer held and before what it
+ * writes next, the same bytes on one thread or several (each item by one thread, which takes
+ * its items in order with a context of its own), for few items (written in the caller's
+ * thread) and for many (200000 of at most 128 bytes: twelve chunks). */
+static void wbuf_put_items_writes_them_in_order_on_any_number_of_threads(void)
+{
+	static const size_t counts[] = {0, 1, 5000, 200000};
+	static struct wbuf w;
+	char *want = NULL;
+	size_t want_len = 0;
+
+	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
+		for (int jobs = 1; jobs <= WBUF_MAX_JOBS + 2; jobs++) {
+			struct item_ctx ctx[WBUF_MAX_JOBS];
+			char *text = NULL;
+			size_t len = 0, items = 0;
+			FILE *f = open_memstream(&text, &len);
+			bool in_order = true;
+
+			CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+			memset(ctx, 0, sizeof(ctx));
+			for (int t = 0; t < WBUF_MAX_JOBS; t++)
+				ctx[t].in_order = true;
+			wbuf_init(&w, f);
+			WBUF_LIT(&w, "head\n");
+			wbuf_put_items(&w, counts[k], 128, put_item, ctx, sizeof(ctx[0]), jobs);
+			WBUF_LIT(&w, "tail\n");
+			wbuf_finish(&w);
+			fclose(f);
+			for (int t = 0; t < WBUF_MAX_JOBS; t++) {
+				items += ctx[t].count;
+				in_order &= ctx[t].in_order;
+			}
+			CU_ASSERT_EQUAL(items, counts[k]);
+			CU_ASSERT_TRUE(in_order);
+			if (jobs == 1) { /* what every other number of threads must write */
+				size_t at = 5;
+				bool ok = len >= 10 && memcmp(text, "head\n", 5) == 0 &&
+				          memcmp(text + len - 5, "tail\n", 5) == 0;
+
+				for (size_t i = 0; i < counts[k] && ok; i++) {
+					char line[160], *end = put_item(&(struct item_ctx){0}, i, line);
+
+					ok = at + (size_t)(end - line) <= len &&
+					     memcmp(text + at, line, (size_t)(end - line)) == 0;
+					at += (size_t)(end - line);
+				}
+				CU_ASSERT_TRUE(ok && at + 5 == len);
+				free(want);
+				want = text;
+				want_len = len;
+				continue;
+			}
+			CU_ASSERT_TRUE(len == want_len && memcmp(text, want, len) == 0);
+			free(text);
+		}
+	free(want);
+}
+
 /* The writer hands its stream the same bytes, whatever the size of each piece, with its own
  * buffer and with the small one it falls back on. */
 static void wbuf_writes_every_piece_in_order(void)
@@ -377,6 +456,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(numfmt_writes_integers_whole),
         UNIT_TEST(numfmt_writes_integers_as_printf),
         UNIT_TEST(wbuf_writes_every_piece_in_order),
+        UNIT_TEST(wbuf_put_items_writes_them_in_order_on_any_number_of_threads),
         UNIT_TEST(wbuf_writes_large_outputs_in_order_on_its_thread),
         UNIT_TEST(wbuf_finish_waits_for_the_thread_it_starts),
         {NULL, NULL},
