@@ -59,6 +59,7 @@ static char *sweep_command(const struct cli *cli, const struct sweep *sw)
 	char *s = NULL, *word = NULL;
 	size_t len = 0, wlen = 0;
 	FILE *out = open_memstream(&s, &len);
+	bool failed = false;
 
 	if (out == NULL)
 		return NULL;
@@ -67,26 +68,31 @@ static char *sweep_command(const struct cli *cli, const struct sweep *sw)
 		fputs(" -c ", out);
 		write_word(out, cli->config_file);
 	}
-	for (int a = 0; a < sw->naxes; a++) {
+	for (int a = 0; a < sw->naxes && !failed; a++) {
 		const struct sweep_axis *x = &sw->axes[a];
 		FILE *w = open_memstream(&word, &wlen);
 
-		if (w == NULL)
+		if (w == NULL) {
+			failed = true;
 			break;
+		}
 		fprintf(w, "--%s=", x->opt->name);
 		for (int k = 0; k < x->nvalues; k++)
 			fprintf(w, "%s%s", k ? "," : "", x->values[k]);
-		if (fclose(w) != 0)
-			break;
-		fputc(' ', out);
-		write_word(out, word);
+		failed = fclose(w) != 0 || word == NULL;
+		if (!failed) {
+			fputc(' ', out);
+			write_word(out, word);
+		}
 		free(word);
 		word = NULL;
 	}
+	/* the search ranks as advise did */
+	if (cli->rank_by_arg != NULL)
+		fprintf(out, " --rank-by=%s", cli->rank_by_arg);
 	fputs(" --fits", out);
 	/* a word that could not be built leaves the command incomplete: none rather than wrong */
-	if (fclose(out) != 0 || word != NULL || s == NULL) {
-		free(word);
+	if (fclose(out) != 0 || failed || s == NULL) {
 		free(s);
 		return NULL;
 	}
@@ -156,7 +162,10 @@ static int report(const struct cli *cli, const struct sweep *sw, const struct sw
 		a.layout = layout.best.set ? &layout : NULL;
 	}
 	a.command = sweep_command(cli, sw);
-	if (a.command == NULL || cli->format->advice(cmd_out(), &a) != 0) {
+	if (a.command == NULL) {
+		pp_fail(&err, PP_ERR_NOMEM, "out of memory writing the equivalent sweep's command");
+		status = cmd_fail(&err);
+	} else if (cli->format->advice(cmd_out(), &a) != 0) {
 		status = cmd_report_failed();
 	}
 	free((char *)a.command);

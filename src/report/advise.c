@@ -148,6 +148,22 @@ static const char *percent(char *buf, size_t n, double x)
 	return buf;
 }
 
+/* What ranks a point against the recommendation r: the ratio of their ranking figures (tokens/s
+ * at the step --rank-by ranks by), less 1. */
+static double versus(const struct sweep_rank_key *k, const struct sweep_record *r)
+{
+	return k->score / sweep_rank_key(r).score - 1;
+}
+
+/* " at its p99 step" when --rank-by ranks by a statistic of the noise samples, else "". */
+static const char *ranked_at(const struct sweep *sw)
+{
+	static const char *const at[] = {"", " at its mean step", " at its median step",
+	                                 " at its p90 step", " at its p99 step"};
+
+	return sw->rank_by >= PP_RANK_STEP && sw->rank_by <= PP_RANK_P99 ? at[sw->rank_by] : "";
+}
+
 /* Writes item, separated from what the line holds (*col columns) by sep, on a new line of
  * the reasons' indent when it would pass 100 columns. */
 static void put_item(FILE *out, int *col, const char *sep, const char *item)
@@ -169,13 +185,15 @@ static void put_item(FILE *out, int *col, const char *sep, const char *item)
  * nothing fits. name is the axis as the line says it (value= before each value when it is
  * not the schedule's); ep values above a node's GPUs are said to cross nodes.
  */
-static void write_choice(FILE *out, const struct advise_choice *ch, const struct sweep_record *r,
-                         const char *label, const char *what, int node_gpus)
+static void write_choice(FILE *out, const struct sweep *a_sw, const struct advise_choice *ch,
+                         const struct sweep_record *r, const char *label, const char *what,
+                         int node_gpus)
 {
 	bool ep = strcmp(ch->axis->opt->key, "ep") == 0, none = true;
 	const char *sep = " ";
 	char item[96];
-	int col = fprintf(out, "  %-10s  the best of each other %s:", label, what);
+	int col = fprintf(out, "  %-10s  the best of each other %s%s:", label, what,
+	                  ranked_at(a_sw));
 
 	for (int i = 0; i < ch->nranked; i++) {
 		const struct advise_pick *b = ch->ranked[i];
@@ -184,8 +202,7 @@ static void write_choice(FILE *out, const struct advise_choice *ch, const struct
 		if (b - ch->best == r->value[ch->axis->slot])
 			continue;
 		snprintf(item, sizeof(item), "%s%s %+.2f%%%s", ep ? "ep=" : "", value,
-		         100 * (b->tokens_per_s / r->tokens_per_s - 1),
-		         ep && b->ep > node_gpus ? " (across nodes)" : "");
+		         100 * versus(&b->key, r), ep && b->ep > node_gpus ? " (across nodes)" : "");
 		put_item(out, &col, sep, item);
 		sep = ", ";
 	}
@@ -229,11 +246,14 @@ int report_advice_text(FILE *out, const struct advice *a)
 		                x->memory_capacity);
 	}
 	fputs("\nwhy\n", out);
-	fprintf(out, "  throughput  the most tokens/s of the %llu configurations that fit",
-	        (unsigned long long)a->totals->simulated);
-	if (q != NULL)
+	fprintf(out, "  throughput  the most tokens/s%s of the %llu configurations that fit",
+	        ranked_at(a->sw), (unsigned long long)a->totals->simulated);
+	if (q != NULL) {
+		struct sweep_rank_key k = sweep_rank_key(r), kq = sweep_rank_key(q);
+
 		fprintf(out, ", %s against the runner-up",
-		        percent(buf, sizeof(buf), r->tokens_per_s / q->tokens_per_s - 1));
+		        percent(buf, sizeof(buf), k.score / kq.score - 1));
+	}
 	fprintf(out, "\n  memory      the fullest GPU holds %.1f of %.1f GB", r->memory_bytes / 1e9,
 	        r->memory_capacity / 1e9);
 	if (r->memory_reserve > 0)
@@ -265,9 +285,9 @@ int report_advice_text(FILE *out, const struct advice *a)
 		        r->ep, r->ep, r->ep <= c->gpus_per_node ? ", inside a node" : " across nodes",
 		        r->ep_comm, r->ep_exposed);
 	if (a->choices != NULL && a->choices[0].axis != NULL)
-		write_choice(out, &a->choices[0], r, "schedules", "schedule", c->gpus_per_node);
+		write_choice(out, a->sw, &a->choices[0], r, "schedules", "schedule", c->gpus_per_node);
 	if (a->choices != NULL && a->choices[1].axis != NULL)
-		write_choice(out, &a->choices[1], r, "ep", "ep", c->gpus_per_node);
+		write_choice(out, a->sw, &a->choices[1], r, "ep", "ep", c->gpus_per_node);
 	if (a->layout != NULL) {
 		const struct partition *l = a->layout;
 
@@ -317,7 +337,7 @@ static void write_choice_json(FILE *out, const struct advise_choice *ch,
 		fprintf(out, "%s{\"value\":", sep);
 		report_json_text(out, ch->axis->values[b - ch->best]);
 		fputs(",\"fits\":true,\"vs_recommended\":", out);
-		json_number(out, b->tokens_per_s / r->tokens_per_s - 1);
+		json_number(out, versus(&b->key, r));
 		fputs(",\"schedule\":", out);
 		report_json_text(out, b->schedule);
 		fprintf(out, ",\"tp\":%d,\"ep\":%d,\"p\":%d,\"v\":%d,\"dp\":%d,\"mbs\":%d,\"m\":%d,"

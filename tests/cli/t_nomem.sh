@@ -1,7 +1,7 @@
 # Out of memory is an error like any other: for a handful of representative commands, each
 # allocation the command makes is made to fail in turn (all of them up to 80, else the first 20
-# and 40 more spread over the rest) through the failalloc shim (tests/tools/failalloc.c, an
-# LD_PRELOAD library; PPSIM_FAIL_ALLOC=K fails the K-th call). Every such run exits 1, with no
+# and 40 more spread over the rest, and for some the last ones) through the failalloc shim
+# (tests/tools/failalloc.c, an LD_PRELOAD library; PPSIM_FAIL_ALLOC=K fails the K-th call). Every such run exits 1, with no
 # signal, prints exactly one line on stderr, "ppsim: out of memory...", and leaves no file in
 # its output directory. A failure that the C library absorbs (stdio does without a buffer it
 # cannot allocate) may instead give the undisturbed run's output, files included, byte for byte.
@@ -32,12 +32,15 @@ nomem_run() {
 	status=$?
 }
 
-# nomem_ks N: the K's to try for a command that makes N allocations, one a line.
+# nomem_ks N [TAIL]: the K's to try for a command that makes N allocations, one a line: all of
+# them up to 80, else the first 20, 40 spread over the rest and the last TAIL (default none).
 nomem_ks() {
-	awk -v n="$1" 'BEGIN {
+	awk -v n="$1" -v tail="${2:-0}" 'BEGIN {
 		if (n <= 80) { for (k = 1; k <= n; k++) print k; exit }
-		for (k = 1; k <= 20; k++) print k
-		for (i = 1; i <= 40; i++) print 20 + int((n - 20) * i / 40) }'
+		for (k = 1; k <= 20; k++) seen[k] = 1
+		for (i = 1; i <= 40; i++) seen[20 + int((n - 20) * i / 40)] = 1
+		for (k = n - tail + 1; k <= n; k++) if (k > 20) seen[k] = 1
+		for (k = 1; k <= n; k++) if (k in seen) print k }'
 }
 
 # nomem_check NAME ARGS...: ppsim ARGS handles each allocation failure tried (see the top).
@@ -55,7 +58,7 @@ nomem_check() {
 	mv "$NOMEM/stdout" "$NOMEM/ref.stdout"
 	mv "$OUT" "$NOMEM/ref"
 	bad=0
-	for k in $(nomem_ks "$count"); do
+	for k in $(nomem_ks "$count" "${NOMEM_TAIL:-0}"); do
 		nomem_run "$k" "$@"
 		first=$(head -n 1 "$NOMEM/stderr")
 		why=
@@ -111,7 +114,11 @@ else
 	nomem_check zb-auto -s zb-auto -p 8 -m 1400 --jobs=2 --format=json
 	nomem_check zbv-auto -s zbv-auto -p 4 -m 1400 --jobs=2 --format=json
 	nomem_check sweep sweep -p 2,4 -m 8,16 --jobs=1
+	# advise's report is built last: its last 60 allocations are each tried (the equivalent
+	# sweep's command among them)
+	NOMEM_TAIL=60
 	nomem_check advise advise --model=llama3-8b --gpus=8 --global-batch=64 --jobs=1
+	NOMEM_TAIL=0
 	# a point skipped over GPU memory, whose record takes its settings (the last allocation)
 	nomem_check sweep-fits sweep --model=llama3-8b --gpu=h100-sxm -p 2 -m 4 --mbs=1,8 \
 		--seq=4096 -s 1f1b --fits --jobs=1

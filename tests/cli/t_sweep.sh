@@ -180,6 +180,30 @@ if [ "$("$JGET" "$TMP/advice.json" choices.ep)" = null ]; then ok; else
 	not_ok "advise of a dense model: choices.ep is $("$JGET" "$TMP/advice.json" choices.ep)"
 fi
 
+# ranked by a statistic of noise samples (--rank-by), advise compares its choices by that
+# statistic too, as its equivalent sweep ranks (which says --rank-by): none above the
+# recommendation, best first
+RB="--model=llama3-8b --gpu=h100-sxm --gpus=8 --global-batch=32 --seq=4096 --samples=4
+	--jitter=normal:0.2 --rank-by=p99 --jobs=1"
+# shellcheck disable=SC2086
+ppsim advise $RB --format=json >"$TMP/rb.json"
+i=0 prev=0 bad=
+while vs=$("$JGET" "$TMP/rb.json" "choices.schedule.$i.vs_recommended" 2>/dev/null); do
+	if [ "$("$JGET" "$TMP/rb.json" "choices.schedule.$i.fits")" = true ]; then
+		awk -v a="$prev" -v b="$vs" 'BEGIN { exit !(b + 0 <= a + 0) }' || bad="$bad $i"
+		prev=$vs
+	fi
+	i=$((i + 1))
+done
+case $("$JGET" "$TMP/rb.json" sweep) in
+*" --rank-by=p99 --fits")
+	if [ -z "$bad" ] && [ "$i" -gt 2 ]; then ok; else
+		not_ok "advise --rank-by=p99: choices out of order or above the recommendation at$bad"
+	fi
+	;;
+*) not_ok "advise --rank-by=p99: its sweep does not rank by p99: $("$JGET" "$TMP/rb.json" sweep)" ;;
+esac
+
 # --fits skips what is over memory, but a point's run names first what it refuses before it
 # runs: a slow link between devices that exchange nothing (devices 0 and 2 of four in a line)
 # is named for every point, those whose state alone is over their GPU included, as their runs
