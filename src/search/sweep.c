@@ -555,7 +555,7 @@ static int emit_record(sweep_emit emit, void *ctx, const struct sweep_record *r,
 
 /* What a count of a point's cost checks of its memory first (with --fits): nothing, its state
  * (sim_state_fits: its layout priced), or its state and its order's activations (sim_fits:
- * the order generated when no prices are needed, a tenth of a simulation's time). */
+ * the order generated when no prices are needed, a fraction of a simulation's time). */
 enum fit_check { CHECK_NONE, CHECK_STATE, CHECK_ORDER };
 
 /*
