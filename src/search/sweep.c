@@ -558,53 +558,73 @@ static int emit_record(sweep_emit emit, void *ctx, const struct sweep_record *r,
  * the order generated when no prices are needed, a fraction of a simulation's time). */
 enum fit_check { CHECK_NONE, CHECK_STATE, CHECK_ORDER };
 
+/* What a point will cost, counted before anything runs. */
+struct point_cost {
+	uint64_t ops;     /* the ops its simulation holds (point_cost_of), 0 when unknown or when
+	                     it will not run */
+	uint64_t devices; /* its devices */
+	uint64_t need;    /* the --max-ops it needs, its generator's work: above the base's, it is
+	                     refused (ops 0) */
+	uint64_t want;    /* its ops and its devices' as they would count with --max-ops at need
+	                     or more (0 when nothing counts) */
+};
+
 /*
- * The ops point i's simulation will hold, from its settled shape (p·v·m times 2, or 3 with a
- * split backward), and its devices in *devices; 0 when that cannot be told beforehand (a
- * schedule file, settings that will be refused, no memory to settle them). With a check (and
- * --fits), 0 ops too for a point it finds over its GPU (sweep_evaluate skips it unsimulated):
- * its weights, gradients and optimizer state alone, or with CHECK_ORDER, an order generated
- * without prices and at most order_cap ops its activations' peak too (the order generated
- * here, and again when it is not skipped). Its devices still count: the check prices them.
+ * What point i will cost (struct point_cost), from its settled shape (p·v·m times 2, or 3 with a
+ * split backward, each noise sample again): 0 ops when that cannot be told beforehand (a
+ * schedule file, settings that will be refused, no memory to settle them) or its work is above
+ * --max-ops (refused at once, but counted in want). With a check (and --fits), 0 ops too for a
+ * point it finds over its GPU (sweep_evaluate skips it unsimulated): its weights, gradients and
+ * optimizer state alone, or with CHECK_ORDER, an order generated without prices and at most
+ * order_cap ops its activations' peak too (the order generated here, and again when it is not
+ * skipped). Its devices still count: the check prices them.
  */
-static uint64_t point_ops(const struct sweep *sw, uint64_t i, enum fit_check check,
-                          uint64_t order_cap, int *devices)
+static void point_cost_of(const struct sweep *sw, uint64_t i, enum fit_check check,
+                          uint64_t order_cap, struct point_cost *out)
 {
 	struct config *c = pp_malloc(2 * sizeof(*c));
 	struct pp_error ignored = {0};
 	const struct sched_desc *d;
-	uint64_t ops = 0;
+	uint64_t work = 0, ops;
 
-	*devices = 0;
+	*out = (struct point_cost){0};
 	if (c == NULL)
-		return 0;
+		return;
 	if (sweep_point_config(sw, i, c, &ignored) == 0 && config_settle(c, c + 1, &ignored) == 0 &&
 	    c[1].schedule_file[0] == '\0' && (d = sched_find(c[1].schedule)) != NULL &&
-	    !sched_work(d, c[1].p, c[1].v, c[1].m, &ops))
-		ops = 0;
+	    !sched_work(d, c[1].p, c[1].v, c[1].m, &work))
+		work = 0;
 	/* each noise sample simulates the point's ops again */
-	if (ops > 0 && !pp_mul_u64(ops, c[1].samples + 1, &ops))
+	if (work > 0 && !pp_mul_u64(work, c[1].samples + 1, &ops))
 		ops = UINT64_MAX / 4; /* past any budget, without overflowing the sum of them */
-	if (ops > 0)
-		*devices = c[1].p;
-	if (ops > 0 && check != CHECK_NONE && sw->require_fit) {
+	else
+		ops = work;
+	if (work > 0) {
+		out->need = work;
+		out->want = ops + SWEEP_DEVICE_OPS * (uint64_t)c[1].p;
+		if (work <= c[1].max_ops) { /* else refused before anything is priced */
+			out->ops = ops;
+			out->devices = (uint64_t)c[1].p;
+		}
+	}
+	if (work > 0 && check != CHECK_NONE && sw->require_fit) {
 		struct pp_error why = {0};
-		int rc = check == CHECK_ORDER && ops <= order_cap ? sim_fits(c, &why)
-		                                                  : sim_state_fits(c, &why);
+		bool over = out->ops == 0; /* above --max-ops: judged as it would be if allowed */
+		int rc;
 
-		/* refused for want of memory here, the point may still run: counted */
-		if (rc != 0 && why.kind != PP_ERR_NOMEM)
-			ops = 0;
+		if (over)
+			c[0].max_ops = PP_MAX_OPS_CEILING;
+		rc = !over && check == CHECK_ORDER && ops <= order_cap ? sim_fits(c, &why)
+		                                                       : sim_state_fits(c, &why);
+		/* refused for want of memory here, the point may still run: counted; else only its
+		 * devices, which the check prices, count (as they would with --max-ops raised) */
+		if (rc != 0 && why.kind != PP_ERR_NOMEM) {
+			out->ops = 0;
+			out->want = SWEEP_DEVICE_OPS * (uint64_t)c[1].p;
+		}
 	}
 	free(c);
-	return ops;
 }
-
-/* What a point will cost, counted before anything runs. */
-struct point_cost {
-	uint64_t ops;     /* the ops its simulation holds (point_ops), 0 when unknown */
-	uint64_t devices; /* its devices */
-};
 
 /* What a point's simulation is counted to cost: its ops and SWEEP_DEVICE_OPS per device. */
 static uint64_t point_work(const struct point_cost *c)
@@ -612,7 +632,7 @@ static uint64_t point_work(const struct point_cost *c)
 	return c->ops + SWEEP_DEVICE_OPS * c->devices;
 }
 
-/* Counts the points first + t, first + t + jobs, ... of a scan (point_ops with check). */
+/* Counts the points first + t, first + t + jobs, ... of a scan (point_cost_of with check). */
 struct scan {
 	const struct sweep *sw;
 	uint64_t first, last;
@@ -626,12 +646,8 @@ static void *scan_stride(void *arg)
 {
 	struct scan *sc = arg;
 
-	for (uint64_t i = sc->first + (uint64_t)sc->t; i < sc->last; i += (uint64_t)sc->jobs) {
-		int devices;
-
-		sc->cost[i - sc->first].ops = point_ops(sc->sw, i, sc->check, sc->order_cap, &devices);
-		sc->cost[i - sc->first].devices = (uint64_t)devices;
-	}
+	for (uint64_t i = sc->first + (uint64_t)sc->t; i < sc->last; i += (uint64_t)sc->jobs)
+		point_cost_of(sc->sw, i, sc->check, sc->order_cap, &sc->cost[i - sc->first]);
 	return NULL;
 }
 
@@ -639,8 +655,10 @@ static void *scan_stride(void *arg)
 #define SCAN_MAX_THREADS 64
 
 /* Fills cost[] for the points [first, last) on up to jobs threads (this one among them), with
- * point_ops's check, the orders it generates at once holding at most the base's --max-ops ops
- * between them, as the points simulated at once do. */
+ * point_cost_of's check. The orders generated at once hold at most the base's --max-ops ops
+ * between them, as the points simulated at once do: the threads generate those of up to a
+ * jobs-th of it, and this thread then the larger ones, one at a time, so that the count does
+ * not depend on jobs. */
 static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
                        enum fit_check check, struct point_cost *cost)
 {
@@ -669,6 +687,9 @@ static void scan_costs(const struct sweep *sw, uint64_t first, uint64_t last, in
 		scan_stride(&sc[t]);
 	for (int t = 1; t <= started; t++)
 		pthread_join(threads[t], NULL);
+	for (uint64_t i = first; check == CHECK_ORDER && jobs > 1 && i < last; i++)
+		if (cost[i - first].ops > sc[0].order_cap)
+			point_cost_of(sw, i, CHECK_ORDER, sw->base.max_ops, &cost[i - first]);
 }
 
 /* The work of the n points of cost (point_work; only their devices' with devices_only), or
@@ -688,7 +709,7 @@ static uint64_t sum_work(const struct point_cost *cost, uint64_t n, bool devices
  * few seconds a core: more than SWEEP_MAX_RUN_POINTS points, or more work than
  * SWEEP_WORK_FACTOR times the base's --max-ops ops, where each point counts its ops and
  * SWEEP_DEVICE_OPS per device (a device's reports cost about that much). With --fits, a run
- * over that budget is counted again with each point's memory checked (point_ops), which
+ * over that budget is counted again with each point's memory checked (point_cost_of), which
  * skips the points that cannot fit unsimulated, provided the devices alone, which the checks
  * price, are within it: the orders' activations (CHECK_ORDER) when the work is within
  * SWEEP_ORDER_CHECK_FACTOR budgets (generating an order takes a fraction of simulating it),
@@ -703,6 +724,28 @@ static uint64_t sum_work(const struct point_cost *cost, uint64_t n, bool devices
 	"give fewer values to the options that list them (advise searches --tp, --stages, "      \
 	"--chunks, --mbs, --schedule and --ep unless they are given) or shard a sweep "            \
 	"(--shard=K/N)"
+
+/*
+ * The least --max-ops from `from` on with which the n points of cost would count within their
+ * budget as counted here: those whose generator's work it allows count what they want. 0 when
+ * none up to PP_MAX_OPS_CEILING does (or it is not found in a few rounds).
+ */
+static uint64_t least_max_ops(const struct point_cost *cost, uint64_t n, uint64_t from)
+{
+	uint64_t m = from;
+
+	for (int round = 0; round < 64 && m <= PP_MAX_OPS_CEILING; round++) {
+		uint64_t w = 0;
+
+		for (uint64_t i = 0; i < n && w <= WORK_SAY_MAX; i++)
+			if (cost[i].need <= m)
+				w += cost[i].want;
+		if (w <= SWEEP_WORK_FACTOR * m)
+			return m;
+		m = (w + SWEEP_WORK_FACTOR - 1) / SWEEP_WORK_FACTOR;
+	}
+	return 0;
+}
 
 static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,
                       struct point_cost **costs, uint64_t *total, struct pp_error *err)
@@ -737,7 +780,8 @@ static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int
 		/* the whole count, for the --max-ops that would take it (past a cap no point's
 		 * count can overflow) */
 		uint64_t all = sum_work(cost, last - first, false, WORK_SAY_MAX);
-		uint64_t need = (all + SWEEP_WORK_FACTOR - 1) / SWEEP_WORK_FACTOR;
+		uint64_t need = least_max_ops(cost, last - first,
+		                              (all + SWEEP_WORK_FACTOR - 1) / SWEEP_WORK_FACTOR);
 
 		free(cost);
 		if (all > WORK_SAY_MAX)
@@ -747,7 +791,7 @@ static int check_work(const struct sweep *sw, uint64_t first, uint64_t last, int
 			               "device counting %d): %s",
 			               WORK_SAY_MAX, budget, (int)SWEEP_WORK_FACTOR,
 			               (int)SWEEP_DEVICE_OPS, WORK_ADVICE);
-		if (need > PP_MAX_OPS_CEILING)
+		if (need == 0)
 			return pp_fail(err, PP_ERR_USAGE,
 			               "the points would simulate %" PRIu64 " ops, above the %" PRIu64
 			               " a run may (%d times --max-ops, a device counting %d): %s",

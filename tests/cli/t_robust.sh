@@ -200,6 +200,29 @@ if ppsim sweep -p 2 -m 1:300 --max-ops=47550 --format=csv >/dev/null &&
 else
 	not_ok "the --max-ops a refused sweep names should be the least that takes it"
 fi
+# with --fits the count checks the points' memory, the same on any number of threads (each
+# order up to --max-ops generated, on one thread when it is more than a thread's share), and
+# the --max-ops named counts the points it lets in, those above the one given too: 2406 takes
+# the grid of m = 300 to 1000 that --max-ops=1400 refuses (its m = 400 and 1000 above it)
+F="--model=llama3-8b --gpu=a100-80g --gpus=8 --global-batch=64 --seq=16384 --tp=1,2
+	-p 1,2,4,8 --mbs=1,2,4,8 -s 1f1b,gpipe,zbv,interleaved --fits --max-ops=4000"
+# shellcheck disable=SC2086
+ppsim sweep $F --jobs=1 >"$TMP/fits1.txt" 2>&1
+s1=$?
+# shellcheck disable=SC2086
+ppsim sweep $F --jobs=4 >"$TMP/fits4.txt" 2>&1
+if [ $s1 -eq $? ] && cmp -s "$TMP/fits1.txt" "$TMP/fits4.txt"; then ok; else
+	not_ok "sweep --fits: --jobs=1 and --jobs=4 differ: $(head -c 200 "$TMP/fits1.txt") / $(head -c 200 "$TMP/fits4.txt")"
+fi
+G="--model=llama3-8b --gpu=h100-sxm --seq=512 -p 2 -s 1f1b --fits -m 300,310,320,330,340,350,400,1000"
+# shellcheck disable=SC2086
+if ppsim sweep $G --max-ops=1400 2>&1 >/dev/null | grep -q "give --max-ops=2406 or more$" &&
+	ppsim sweep $G --max-ops=2406 >/dev/null &&
+	ppsim sweep $G --max-ops=2405 2>&1 >/dev/null | grep -q "give --max-ops=2406 or more$"; then
+	ok
+else
+	not_ok "sweep --fits: the --max-ops named should be the least that takes the grid"
+fi
 fails 2 "the points would simulate" advise --model=llama3-70b --gpus=65536 \
 	--global-batch=16777216
 fails 2 "points to simulate, above the limit of 1000000 a run" sweep -p 1:2000 -m 1:1000
