@@ -34,7 +34,7 @@ static void point_cost_of(const struct sweep *sw, uint64_t i, enum fit_check che
 	struct config *c = pp_malloc(2 * sizeof(*c));
 	struct pp_error ignored = {0};
 	const struct sched_desc *d;
-	uint64_t work = 0, ops;
+	uint64_t work = 0, ops = 0;
 
 	*out = (struct point_cost){0};
 	if (c == NULL)
@@ -46,8 +46,6 @@ static void point_cost_of(const struct sweep *sw, uint64_t i, enum fit_check che
 	/* each noise sample simulates the point's ops again */
 	if (work > 0 && !pp_mul_u64(work, c[1].samples + 1, &ops))
 		ops = UINT64_MAX / 4; /* past any budget, without overflowing the sum of them */
-	else
-		ops = work;
 	if (work > 0) {
 		out->need = work;
 		out->want = ops + SWEEP_DEVICE_OPS * (uint64_t)c[1].p;
@@ -156,26 +154,46 @@ static uint64_t sum_work(const struct point_cost *cost, uint64_t n, bool devices
 	"--chunks, --mbs, --schedule and --ep unless they are given) or shard a sweep "            \
 	"(--shard=K/N)"
 
+/* A point's --max-ops and what it counts once that is allowed (least_max_ops). */
+struct need_want {
+	uint64_t need, want;
+};
+
+static int by_need(const void *x, const void *y)
+{
+	const struct need_want *a = x, *b = y;
+
+	return (a->need > b->need) - (a->need < b->need);
+}
+
 /*
- * The least --max-ops from `from` on with which the n points of cost would count within their
- * budget as counted here: those whose generator's work it allows count what they want. 0 when
- * none up to PP_MAX_OPS_CEILING does (or it is not found in a few rounds).
+ * A --max-ops from `from` on with which the n points of cost would count within their budget
+ * as counted here: those whose generator's work it allows count what they want (the least
+ * such value when the memory checks a larger --max-ops brings count as these did; it may be
+ * more than the least). 0 when none up to PP_MAX_OPS_CEILING does, or out of memory.
  */
 static uint64_t least_max_ops(const struct point_cost *cost, uint64_t n, uint64_t from)
 {
-	uint64_t m = from;
+	struct need_want *nw = pp_mallocarray(n > 0 ? (size_t)n : 1, sizeof(*nw));
+	uint64_t k = 0, at = 0, w = 0, m = from;
 
-	for (int round = 0; round < 64 && m <= PP_MAX_OPS_CEILING; round++) {
-		uint64_t w = 0;
-
-		for (uint64_t i = 0; i < n && w <= WORK_SAY_MAX; i++)
-			if (cost[i].need <= m)
-				w += cost[i].want;
+	if (nw == NULL)
+		return 0;
+	for (uint64_t i = 0; i < n; i++)
+		if (cost[i].want > 0)
+			nw[k++] = (struct need_want){cost[i].need, cost[i].want};
+	qsort(nw, (size_t)k, sizeof(*nw), by_need);
+	/* W(m), the wants of the points m lets in, grows with m: the least m >= W(m) / factor is
+	 * reached by raising m to W(m) / factor until no point more comes in */
+	while (m <= PP_MAX_OPS_CEILING) {
+		for (; at < k && nw[at].need <= m; at++)
+			w = w > WORK_SAY_MAX ? w : w + nw[at].want;
 		if (w <= SWEEP_WORK_FACTOR * m)
-			return m;
+			break;
 		m = (w + SWEEP_WORK_FACTOR - 1) / SWEEP_WORK_FACTOR;
 	}
-	return 0;
+	free(nw);
+	return m <= PP_MAX_OPS_CEILING ? m : 0;
 }
 
 int sweep_check_work(const struct sweep *sw, uint64_t first, uint64_t last, int jobs,

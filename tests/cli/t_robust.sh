@@ -203,7 +203,8 @@ fi
 # with --fits the count checks the points' memory, the same on any number of threads (each
 # order up to --max-ops generated, on one thread when it is more than a thread's share), and
 # the --max-ops named counts the points it lets in, those above the one given too: 2406 takes
-# the grid of m = 300 to 1000 that --max-ops=1400 refuses (its m = 400 and 1000 above it)
+# the grid of m = 300 to 1000 that --max-ops=1400 refuses (its m = 400 and 1000 above it), and
+# here it is the least that does
 F="--model=llama3-8b --gpu=a100-80g --gpus=8 --global-batch=64 --seq=16384 --tp=1,2
 	-p 1,2,4,8 --mbs=1,2,4,8 -s 1f1b,gpipe,zbv,interleaved --fits --max-ops=4000"
 # shellcheck disable=SC2086
@@ -222,6 +223,21 @@ if ppsim sweep $G --max-ops=1400 2>&1 >/dev/null | grep -q "give --max-ops=2406 
 	ok
 else
 	not_ok "sweep --fits: the --max-ops named should be the least that takes the grid"
+fi
+# each noise sample simulates a point's ops again: m = 8 and 9 at p = 2 with 100 samples count
+# 101 x (32 + 36) ops and 16 for each of their 2 devices, 6932, which --max-ops=1733 takes
+fails 2 "the points would simulate 6932 ops, above the 160 a run may (4 times --max-ops, a device counting 16): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given) or shard a sweep (--shard=K/N), or give --max-ops=1733 or more" \
+	sweep -p 2 -m 8,9 --samples=100 --jitter=normal:0.1 --max-ops=40
+# 66 micro-batch counts each a quarter more than the one before, all but the first above
+# --max-ops=4: the value named lets every one in (their ops 4m and 32 for their devices, a
+# quarter of the sum), however many rounds of raising it that takes
+L=$(awk 'BEGIN { m = 1; for (i = 0; i < 66; i++) { printf "%s%d", i ? "," : "", m
+	m = int(m * 1.25) + 1 } }')
+want=$(echo "$L" | tr ',' '\n' | awk '{ s += $1; n++ } END { print s + 8 * n }')
+if ppsim sweep -p 2 -m "$L" --max-ops=4 2>&1 >/dev/null | grep -q "give --max-ops=$want or more$"; then
+	ok
+else
+	not_ok "sweep of 66 growing m: the --max-ops named is not $want"
 fi
 fails 2 "the points would simulate" advise --model=llama3-70b --gpus=65536 \
 	--global-batch=16777216
