@@ -358,8 +358,9 @@ struct config {
 	enum pp_layer_split layer_split; /* (model) the split when no other is given */
 	char layout[1024]; /* (model) a Megatron-LM layout string of the stages' layers, or "" */
 	int jobs;           /* (no option: a command's --jobs sets it) threads a priced generator
-	                       (zb-auto, zbv-auto) may run its passes on, and a large JSON trace's
-	                       writer its events (struct drawing's jobs), < 1: one; neither the
+	                       (zb-auto, zbv-auto) may run its passes on, and a large trace's
+	                       writer (JSON or Perfetto) its events (struct drawing's jobs),
+	                       < 1: one; neither the
 	                       order nor the bytes depend on it */
 	double stage_scale[PP_MAX_LIST];   /* op-time factor per device or per virtual stage */
 	int nstage_scale;                  /* entries in stage_scale; 0: every stage 1 */

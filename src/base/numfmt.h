@@ -131,19 +131,22 @@ void wbuf_printf(struct wbuf *w, const char *fmt, ...) __attribute__((format(pri
  * of ctxs. wbuf_put_items appends items 0 to n - 1 in order, the same bytes as
  * `p = wbuf_reserve(w, item_max); wbuf_commit(w, put(ctx, i, p))` for each i, which it does
  * when the items are few or jobs < 2. Else it formats them on up to jobs threads (at most
- * WBUF_MAX_JOBS, the calling thread one of them) in chunks of WBUF_CHUNK bytes' worst case,
- * each thread into a buffer of its own, and the chunks go to the stream in order, from the
- * thread that formatted each: while one chunk's bytes are copied into the stream (the kernel's
- * copy into the page cache, about as long as the formatting), the next are formatted. ctxs
- * holds jobs contexts of ctx_size bytes, one for each thread (put's state, such as a cache,
- * is its own); put must not write to what the threads share. A chunk buffer or a thread that
- * cannot be had is done without: the bytes do not depend on how many threads ran.
+ * WBUF_MAX_JOBS, the calling thread one of them) in chunks of about WBUF_CHUNK bytes (as many
+ * items as fill it at item_mean bytes each, a guess of their mean), each thread into a buffer
+ * of its own, and the chunks go to the stream in order, from the thread that formatted each:
+ * while one chunk's bytes are copied into the stream (the kernel's copy into the page cache,
+ * about as long as the formatting), the next are formatted. A chunk larger than the buffer is
+ * written in parts, the later ones once the chunks before it are written (so a mean guessed
+ * low costs threads' time, never bytes). ctxs holds jobs contexts of ctx_size bytes, one for
+ * each thread (put's state, such as a cache, is its own); put must not write to what the
+ * threads share. A chunk buffer or a thread that cannot be had is done without: the bytes do
+ * not depend on how many threads ran.
  */
 typedef char *wbuf_item_fn(void *ctx, size_t i, char *p);
 #define WBUF_CHUNK    ((size_t)2 << 20)
 #define WBUF_MAX_JOBS 4
-void wbuf_put_items(struct wbuf *w, size_t n, size_t item_max, wbuf_item_fn *put, void *ctxs,
-                    size_t ctx_size, int jobs);
+void wbuf_put_items(struct wbuf *w, size_t n, size_t item_max, size_t item_mean,
+                    wbuf_item_fn *put, void *ctxs, size_t ctx_size, int jobs);
 
 /* Appends the n bytes at s. */
 static inline void wbuf_put(struct wbuf *w, const char *s, size_t n)

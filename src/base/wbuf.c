@@ -253,15 +253,17 @@ void wbuf_printf(struct wbuf *w, const char *fmt, ...)
  * thread free (next), formatted into that thread's own buffer and handed to the stream in
  * chunk order (turn: the chunk whose bytes go next) by the thread that formatted it. So one
  * thread formats its chunk while another's bytes go into the stream, and the stream gets the
- * bytes one thread would have written in order.
+ * bytes one thread would have written in order. A chunk whose items outgrow the buffer (its
+ * items are sized by their mean, the buffer holds WBUF_CHUNK bytes) waits for its turn when
+ * the buffer is full, writes what it holds and goes on with its turn held.
  */
 struct items_job {
 	FILE *out;
-	size_t n, per_chunk;
+	size_t n, per_chunk, item_max;
 	wbuf_item_fn *put;
 	char *ctx; /* the threads' contexts, ctx_size bytes each */
 	size_t ctx_size;
-	char **buf; /* each thread's chunk buffer */
+	char **buf; /* each thread's chunk buffer, WBUF_CHUNK bytes */
 	atomic_size_t next;
 	atomic_size_t turn;
 	pthread_mutex_t lock;
@@ -287,31 +289,47 @@ static bool is_turn(const void *arg)
 	return atomic_load_explicit(&tw->job->turn, memory_order_acquire) == tw->chunk;
 }
 
+/* Waits for chunk c's turn: watched for a while, then waited for (the lock, taken either way,
+ * orders this chunk's writes after the ones before). */
+static void wait_turn(struct items_job *job, size_t c)
+{
+	struct turn_wait tw = {job, c};
+
+	spin_until(is_turn, &tw);
+	pthread_mutex_lock(&job->lock);
+	while (atomic_load_explicit(&job->turn, memory_order_acquire) != c)
+		pthread_cond_wait(&job->cv, &job->lock);
+	pthread_mutex_unlock(&job->lock);
+}
+
 static void *items_main(void *arg)
 {
 	const struct items_thread *it = arg;
 	struct items_job *job = it->job;
 	void *ctx = job->ctx + (size_t)it->t * job->ctx_size;
-	char *buf = job->buf[it->t];
+	char *buf = job->buf[it->t], *full = buf + WBUF_CHUNK - job->item_max;
 
 	for (;;) {
 		size_t c = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
 		size_t lo = c * job->per_chunk, hi;
-		struct turn_wait tw = {job, c};
+		bool turn = false;
 		char *p = buf;
 
 		if (lo >= job->n)
 			return NULL;
 		hi = job->n - lo < job->per_chunk ? job->n : lo + job->per_chunk;
-		for (size_t i = lo; i < hi; i++)
+		for (size_t i = lo; i < hi; i++) {
+			if (p > full) { /* the buffer may not hold the next item: out with it */
+				if (!turn)
+					wait_turn(job, c);
+				turn = true;
+				fwrite(buf, 1, (size_t)(p - buf), job->out);
+				p = buf;
+			}
 			p = job->put(ctx, i, p);
-		/* its turn: watched for a while, then waited for (the lock, taken either way, orders
-		 * this write after the one before) */
-		spin_until(is_turn, &tw);
-		pthread_mutex_lock(&job->lock);
-		while (atomic_load_explicit(&job->turn, memory_order_acquire) != c)
-			pthread_cond_wait(&job->cv, &job->lock);
-		pthread_mutex_unlock(&job->lock);
+		}
+		if (!turn)
+			wait_turn(job, c);
 		fwrite(buf, 1, (size_t)(p - buf), job->out);
 		pthread_mutex_lock(&job->lock);
 		atomic_store_explicit(&job->turn, c + 1, memory_order_release);
@@ -320,16 +338,24 @@ static void *items_main(void *arg)
 	}
 }
 
-void wbuf_put_items(struct wbuf *w, size_t n, size_t item_max, wbuf_item_fn *put, void *ctxs,
-                    size_t ctx_size, int jobs)
+void wbuf_put_items(struct wbuf *w, size_t n, size_t item_max, size_t item_mean,
+                    wbuf_item_fn *put, void *ctxs, size_t ctx_size, int jobs)
 {
-	size_t per_chunk = WBUF_CHUNK / item_max;
-	struct items_job job = {.out = w->out, .n = n, .per_chunk = per_chunk, .put = put,
-	                        .ctx = ctxs, .ctx_size = ctx_size};
+	size_t per_chunk = 0;
+	struct items_job job;
 	struct items_thread th[WBUF_MAX_JOBS];
 	char *buf[WBUF_MAX_JOBS] = {NULL};
 	int started = 0;
 	bool lock = false, cv = false;
+
+	/* chunks of a buffer's worth of items as large as their mean, when it holds two at their
+	 * largest */
+	if (item_max <= WBUF_CHUNK / 2)
+		per_chunk = WBUF_CHUNK /
+		            (item_mean > 0 && item_mean <= item_max ? item_mean : item_max);
+	job = (struct items_job){.out = w->out, .n = n, .per_chunk = per_chunk,
+	                         .item_max = item_max, .put = put, .ctx = ctxs,
+	                         .ctx_size = ctx_size};
 
 	if (jobs > WBUF_MAX_JOBS)
 		jobs = WBUF_MAX_JOBS;

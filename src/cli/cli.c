@@ -117,8 +117,8 @@ static const struct cmd_option cmd_options[] = {
          CLI_RUN | CLI_COMPARE | CLI_SWEEP | CLI_ADVISE | CLI_PARTITION,
          "N",
          "threads for sweep points, noise samples, partition candidates, the passes of "
-         "zb-auto and zbv-auto and, with run's --trace, a large JSON trace's events, at most "
-         "4 (default: the CPUs this process may use)",
+         "zb-auto and zbv-auto and, with run's --trace, a large trace's events (JSON or "
+         "Perfetto), at most 4 (default: the CPUs this process may use)",
          .store = CLI_PARSED},
         {{"rank-by", required_argument, NULL, OPT_RANK_BY},
          CLI_COMPARE | CLI_SWEEP | CLI_ADVISE,

@@ -151,10 +151,9 @@ struct pf {
 	uint32_t *flows;      /* [2 nops] the flow (message + 1) that starts at op i's slice
 	                         ([2 i]: a message that leaves as its consumer starts) and the
 	                         one that ends there ([2 i + 1]), 0 for none */
-	unsigned char *counters; /* [p] bit 1: activations' track declared, bit 2: host's */
-	struct trace_count *samples; /* a device's counter samples, when they go with its ops'
-	                                slices (without offload): one an op and the first */
-	size_t nsamples;
+	unsigned char *counters; /* [p] bit 1: activations' track declared, bit 2: host's (with
+	                            offload, when the samples are packets of their own) */
+	unsigned char *first;    /* [nops / 8 + 1] bit i: op i's slice interns its name */
 };
 
 static uint64_t uuid_of(const struct pf *f, int d, uint64_t slot)
@@ -332,10 +331,10 @@ static void write_facts(struct pf *f)
 /* A track's descriptor: the process track of device d (tid < 0), a thread track of it (tid
  * >= 0; its tid in the trace is its uuid, unique), or a counter track under its process
  * (counter). */
-static void write_track(struct pf *f, int d, uint64_t slot, int tid, bool counter,
-                        const char *name)
+static char *put_track(const struct pf *f, char *p, int d, uint64_t slot, int tid, bool counter,
+                       const char *name)
 {
-	char *p = wbuf_reserve(&f->w, PACKET_MAX), *pk = begin_packet(p), *td, *sub;
+	char *pk = begin_packet(p), *td, *sub;
 	uint64_t uuid = uuid_of(f, d, slot);
 
 	p = pk;
@@ -372,7 +371,15 @@ static void write_track(struct pf *f, int d, uint64_t slot, int tid, bool counte
 		p = end_nested(sub, p);
 	}
 	p = end_nested(td, p);
-	wbuf_commit(&f->w, end_packet(pk, p, 0));
+	return end_packet(pk, p, 0);
+}
+
+static void write_track(struct pf *f, int d, uint64_t slot, int tid, bool counter,
+                        const char *name)
+{
+	char *p = wbuf_reserve(&f->w, PACKET_MAX);
+
+	wbuf_commit(&f->w, put_track(f, p, d, slot, tid, counter, name));
 }
 
 static void write_tracks(struct pf *f)
@@ -506,50 +513,83 @@ static char *put_extra(const struct pf *f, char *p, const struct trace_count *c)
 	return put_double(p, (double)c->num / (double)c->unit);
 }
 
-/* A slice's end on track at t, with counter sample c (NULL for none). */
-static void write_end(struct pf *f, uint64_t track, pp_time t, const struct trace_count *c)
+/* A slice's end on track at t, with counter sample c (NULL for none), at p; returns the end. */
+static char *put_end(const struct pf *f, char *p, uint64_t track, pp_time t,
+                     const struct trace_count *c)
 {
-	char *pk, *te, *p = wbuf_reserve(&f->w, 64);
+	char *pk, *te;
 
 	p = begin_event(f, p, &pk, &te, t, TYPE_SLICE_END, track);
 	if (c != NULL)
 		p = put_extra(f, p, c);
-	wbuf_commit(&f->w, end_event(pk, te, p, NULL, NULL, 0));
+	return end_event(pk, te, p, NULL, NULL, 0);
 }
 
-/* The name of an event at p: its interned id, interning name (into *in) when new, or the
- * name itself when it has no id (iid NULL). */
-static char *put_name(char *p, uint32_t *iid, uint32_t *next, const char *name, size_t n,
-                      char **in)
+static void write_end(struct pf *f, uint64_t track, pp_time t, const struct trace_count *c)
 {
-	if (iid == NULL) {
+	wbuf_commit(&f->w, put_end(f, wbuf_reserve(&f->w, 64), track, t, c));
+}
+
+/* A counter sample's packet at p, on its counter's track; returns the end. */
+static char *put_counter(const struct pf *f, char *p, const struct trace_count *c)
+{
+	char *pk, *te;
+
+	p = begin_event(f, p, &pk, &te, c->t, TYPE_COUNTER,
+	                uuid_of(f, c->d, c->host ? SLOT_HOST : SLOT_ACTIVATIONS));
+	if (c->num % c->unit == 0) {
+		PUT_KEY(p, K_COUNTER);
+		p = put_varint(p, (uint64_t)(c->num / c->unit));
+	} else {
+		PUT_KEY(p, K_COUNTER_D);
+		p = put_double(p, (double)c->num / (double)c->unit);
+	}
+	return end_event(pk, te, p, NULL, NULL, 0);
+}
+
+/* The name of an event at p: its interned id iid, interning name (into *in) where it first
+ * occurs (first), or the name itself when it has no id (iid 0). */
+static char *put_name(char *p, uint32_t iid, bool first, const char *name, size_t n, char **in)
+{
+	if (iid == 0) {
 		PUT_KEY(p, K_NAME);
 		return put_bytes(p, name, n);
 	}
-	if (*iid == 0) {
-		*iid = (*next)++;
-		*in = put_interned(*in, K_I_NAME, *iid, name, n);
-	}
+	if (first)
+		*in = put_interned(*in, K_I_NAME, iid, name, n);
 	PUT_KEY(p, K_NAME_IID);
-	return put_varint(p, *iid);
+	return put_varint(p, iid);
 }
 
-/* Op o's slice, with its counter sample c (NULL for none) at its start or its end. */
-static void write_op(struct pf *f, struct trace_op *o, const struct trace_count *c)
+/* The interned name of op i's slice, 0 with PyTorch's names (written where each occurs). */
+static uint32_t op_name_iid(const struct pf *f, size_t i)
 {
-	char *pk, *p = wbuf_reserve(&f->w, PACKET_MAX), in[TRACE_NAME_MAX + 16], *in_end = in;
+	const struct sched *sc = f->s->sched;
+	const struct op *op = &sc->ops[i];
+
+	if (f->name_iid == NULL)
+		return 0;
+	return f->name_iid[((size_t)op->kind * (size_t)sc->v + (size_t)sc->stage_chunk[op->stage]) *
+	                           f->nmb +
+	                   op->mb];
+}
+
+/* Op o's slice (its begin and its end) at p, with its counter sample c (NULL for none) at its
+ * start or its end; w names it. Returns the end. */
+static char *put_op(const struct pf *f, const struct trace_walk *w, char *p, struct trace_op *o,
+                    const struct trace_count *c)
+{
+	char *pk, in[TRACE_NAME_MAX + 16], *in_end = in;
 	uint64_t track = uuid_of(f, o->d, SLOT_COMPUTE);
 	const struct op *op = &f->s->sched->ops[o->i];
-	uint32_t *iid = NULL;
+	uint32_t iid = op_name_iid(f, o->i);
+	bool first = iid != 0 && (f->first[o->i / 8] >> (o->i % 8) & 1);
 	char *te;
 
 	p = begin_event(f, p, &pk, &te, o->start, TYPE_SLICE_BEGIN, track);
-	if (f->name_iid != NULL)
-		iid = &f->name_iid[((size_t)op->kind * (size_t)f->s->sched->v + o->chunk) * f->nmb +
-		                   o->mb];
-	if (iid == NULL || *iid == 0)
-		trace_walk_op_name(&f->tw, o); /* the name is written once */
-	p = put_name(p, iid, &f->next_name, o->name, o->name_len, &in_end);
+	if (iid == 0 || first)
+		trace_walk_op_name(w, o); /* the name is written once */
+	p = put_name(p, iid, first, o->name, o->name_len, &in_end);
 	PUT_KEY(p, K_CATEGORY_IID);
 	*p++ = (char)(op->kind == OP_F ? 1 : 2);
 	p = annot_text(p, A_KIND, o->kind, strlen(o->kind));
@@ -573,16 +613,15 @@ static void write_op(struct pf *f, struct trace_op *o, const struct trace_count 
 		p = put_extra(f, p, c);
 		c = NULL;
 	}
-	wbuf_commit(&f->w, end_event(pk, te, p, in_end > in ? in : NULL, in_end,
-	                             SEQ_NEEDS_INCREMENTAL_STATE));
-	write_end(f, track, o->end, c);
+	p = end_event(pk, te, p, in_end > in ? in : NULL, in_end, SEQ_NEEDS_INCREMENTAL_STATE);
+	return put_end(f, p, track, o->end, c);
 }
 
-static void write_msg(struct pf *f, const struct trace_msg *m)
+/* Message m's slice at p; returns the end. */
+static char *put_msg(const struct pf *f, char *p, const struct trace_msg *m)
 {
-	char *pk, *p = wbuf_reserve(&f->w, PACKET_MAX);
 	uint64_t track = uuid_of(f, m->src, SLOT_CHANNEL + (uint64_t)m->tid - 1);
-	char *te;
+	char *pk, *te;
 
 	p = begin_event(f, p, &pk, &te, m->start, TYPE_SLICE_BEGIN, track);
 	PUT_KEY(p, K_NAME);
@@ -597,60 +636,137 @@ static void write_msg(struct pf *f, const struct trace_msg *m)
 		PUT_KEY(p, K_FLOW);
 		p = put_fixed64(p, m->k + 1);
 	}
-	wbuf_commit(&f->w, end_event(pk, te, p, NULL, NULL, SEQ_NEEDS_INCREMENTAL_STATE));
-	write_end(f, track, m->end, NULL);
+	p = end_event(pk, te, p, NULL, NULL, SEQ_NEEDS_INCREMENTAL_STATE);
+	return put_end(f, p, track, m->end, NULL);
+}
+
+/* The first counter sample of device d (its activations track's descriptor, then the sample),
+ * at p, when its ops carry its samples (without offload) and it keeps activations; returns the
+ * end. */
+static char *put_first_sample(const struct pf *f, const struct trace_walk *w, char *p, int d)
+{
+	struct trace_count x;
+
+	if (f->tw.offload || !trace_walk_count_first(w, d, &x))
+		return p;
+	p = put_track(f, p, d, SLOT_ACTIVATIONS, 0, true, "activations");
+	return put_counter(f, p, &x);
+}
+
+/* The most a device's first sample takes. */
+#define FIRST_SAMPLE_MAX (PACKET_MAX + 64)
+/* About what an op's slice (with its counter sample) and a message's take in a large run (a
+ * guess: it sizes the chunks of slices one thread formats). */
+#define OP_SLICE_MEAN  256
+#define MSG_SLICE_MEAN 128
+
+/* What one thread writing the ops' or the messages' slices holds (wbuf_put_items' context):
+ * its walk, and where it is in the ops' counter samples. */
+struct pf_thread {
+	const struct pf *f;
+	struct trace_walk walk;
+	struct trace_cursor k;
+};
+
+/* Op i's slices (i in the order of the devices' ops), after the first samples of its device
+ * and of the devices without ops just before it when it is its device's first. */
+static char *put_op_item(void *ctx, size_t i, char *p)
+{
+	struct pf_thread *t = ctx;
+	const struct pf *f = t->f;
+	const struct trace_count *c = NULL;
+	struct trace_op o;
+
+	if (f->tw.offload) {
+		const size_t *start = f->s->sched->dev_start;
+
+		if (t->k.d < 0 || i < start[t->k.d] || i >= start[t->k.d + 1])
+			t->k.d = trace_walk_device_of(&t->walk, i);
+	} else {
+		c = trace_walk_count_op(&t->walk, &t->k, i);
+		for (int e = trace_walk_first_at(&t->walk, &t->k, i); e <= t->k.d; e++)
+			p = put_first_sample(f, &t->walk, p, e);
+	}
+	trace_walk_op_unnamed(&t->walk, t->k.d, i, &o);
+	if (c != NULL && !(c->t == o.start && f->s->sched->ops[i].kind == OP_F) && c->t != o.end) {
+		p = put_counter(f, p, c); /* not an op's: a packet of its own */
+		c = NULL;
+	}
+	return put_op(f, &t->walk, p, &o, c);
+}
+
+static char *put_msg_item(void *ctx, size_t k, char *p)
+{
+	struct pf_thread *t = ctx;
+	struct trace_msg m;
+
+	trace_walk_msg(&t->walk, k, &m);
+	return put_msg(t->f, p, &m);
+}
+
+/* Interns the ops' names in the order the ops are written, each where it first occurs (an id
+ * from f->next_name, and its bit in f->first), so that the ops' slices can be written in any
+ * order. */
+static void intern_op_names(struct pf *f)
+{
+	const struct sched *sc = f->s->sched;
+
+	for (size_t i = 0; f->name_iid != NULL && i < sc->nops; i++) {
+		const struct op *op = &sc->ops[i];
+		uint32_t *iid = &f->name_iid[((size_t)op->kind * (size_t)sc->v +
+		                              (size_t)sc->stage_chunk[op->stage]) *
+		                                     f->nmb +
+		                             op->mb];
+
+		if (*iid == 0) {
+			*iid = f->next_name++;
+			f->first[i / 8] |= (unsigned char)(1u << (i % 8));
+		}
+	}
 }
 
 /*
- * The ops, device by device, then the messages, as the JSON trace orders them. An op's slice
- * carries the flow that starts at it (that of the message it sends when the message leaves as
- * its consumer starts) and the one that ends at it. Every flow starts before it ends (a
- * transfer starts before its consumer unless it takes no time and waits for nothing, when the
- * flow starts at the producing op), so Perfetto's order, by time, meets every start first.
+ * The ops, device by device, then the messages, as the JSON trace orders them, on up to
+ * --jobs threads (wbuf_put_items). An op's slice carries the flow that starts at it (that of
+ * the message it sends when the message leaves as its consumer starts) and the one that ends
+ * at it. Every flow starts before it ends (a transfer starts before its consumer unless it
+ * takes no time and waits for nothing, when the flow starts at the producing op), so
+ * Perfetto's order, by time, meets every start first. Without offload a device's counter
+ * samples are its ops' (and a first 0): each goes with its op's slice, at its start (an F's)
+ * or its end, instead of a packet of its own. Returns 0, or -1 when out of memory.
  */
-static void counter_sample(void *ctx, const struct trace_count *c);
-
-/* Keeps a counter sample of the device whose ops are written. */
-static void keep_sample(void *ctx, const struct trace_count *c)
-{
-	struct pf *f = ctx;
-
-	f->samples[f->nsamples++] = *c;
-}
-
 static int write_slices(struct pf *f)
 {
-	const struct drawing *s = f->s;
-	const struct sched *sc = s->sched;
-	struct trace_op o;
-	struct trace_msg m;
+	const struct sched *sc = f->s->sched;
+	struct pf_thread t[WBUF_MAX_JOBS];
+	int jobs = trace_walk_jobs(&f->tw), forked = 0;
+	size_t op_max = 2 * PACKET_MAX + 64 +
+	                (size_t)(trace_walk_most_empty(&f->tw) + 1) * FIRST_SAMPLE_MAX;
 
-	for (int d = 0; d < sc->p; d++) {
-		size_t j = 1;
+	intern_op_names(f);
 
-		/* without offload a device's samples are its ops' (and a first 0): each goes with
-		 * its op's slice, at its start (an F's) or its end, instead of a packet of its own */
-		f->nsamples = 0;
-		if (f->samples != NULL && trace_walk_counters(&f->tw, d, keep_sample, f) != 0)
-			return -1;
-		if (f->nsamples > 0)
-			counter_sample(f, &f->samples[0]);
-		for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
-			const struct trace_count *c = j < f->nsamples ? &f->samples[j++] : NULL;
+	for (; forked < jobs; forked++) {
+		if (trace_walk_fork(&t[forked].walk, &f->tw) != 0)
+			break;
+		t[forked].f = f;
+		t[forked].k = (struct trace_cursor)TRACE_CURSOR_INIT;
+	}
+	if (forked == 0)
+		return -1;
+	wbuf_put_items(&f->w, sc->nops, op_max, OP_SLICE_MEAN, put_op_item, t, sizeof(t[0]),
+	               forked);
+	/* the devices without ops after the last op's */
+	for (int d = 0; d < sc->p; d++)
+		if (sc->dev_start[d] == sc->nops) {
+			char *p = wbuf_reserve(&f->w, FIRST_SAMPLE_MAX);
 
-			trace_walk_op_unnamed(&f->tw, d, i, &o);
-			if (c != NULL && !(c->t == o.start && sc->ops[i].kind == OP_F) &&
-			    c->t != o.end) {
-				counter_sample(f, c); /* not an op's: a packet of its own */
-				c = NULL;
-			}
-			write_op(f, &o, c);
+			wbuf_commit(&f->w, put_first_sample(f, &f->tw, p, d));
 		}
-	}
-	for (size_t k = 0; k < s->result->nmsgs; k++) {
-		trace_walk_msg(&f->tw, k, &m);
-		write_msg(f, &m);
-	}
+	if (f->flows != NULL)
+		wbuf_put_items(&f->w, f->s->result->nmsgs, PACKET_MAX + 64, MSG_SLICE_MEAN,
+		               put_msg_item, t, sizeof(t[0]), forked);
+	for (int i = 0; i < forked; i++)
+		trace_walk_release(&t[i].walk);
 	return 0;
 }
 
@@ -668,6 +784,7 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 	                                 ? SLOT_COMPUTE
 	                                 : SLOT_STREAM + (uint64_t)(c->tid - TRACE_STREAM_TID(0)));
 	unsigned kinds = 0;
+	bool first;
 	char *te;
 
 	p = begin_event(f, p, &pk, &te, c->start, TYPE_SLICE_BEGIN, track);
@@ -688,8 +805,10 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 			    (at[n] == '\0' || at[n] == '+'))
 				kinds |= 1u << k;
 		}
-		p = put_name(p, &f->comm_iid[kinds], &f->next_name, c->name, strlen(c->name),
-		             &in_end);
+		first = f->comm_iid[kinds] == 0;
+		if (first)
+			f->comm_iid[kinds] = f->next_name++;
+		p = put_name(p, f->comm_iid[kinds], first, c->name, strlen(c->name), &in_end);
 		PUT_KEY(p, K_CATEGORY_IID);
 		*p++ = 3;
 		if (c->what == TRACE_COMM_HOOKED) {
@@ -705,27 +824,19 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 	write_end(f, track, c->end, NULL);
 }
 
+/* A counter sample in a packet of its own (with offload), after its track's descriptor when it
+ * is the track's first. */
 static void counter_sample(void *ctx, const struct trace_count *c)
 {
 	struct pf *f = ctx;
-	uint64_t slot = c->host ? SLOT_HOST : SLOT_ACTIVATIONS;
 	unsigned bit = c->host ? 2 : 1;
-	char *pk, *p, *te;
 
 	if (!(f->counters[c->d] & bit)) {
-		write_track(f, c->d, slot, 0, true, c->host ? "host" : "activations");
+		write_track(f, c->d, c->host ? SLOT_HOST : SLOT_ACTIVATIONS, 0, true,
+		            c->host ? "host" : "activations");
 		f->counters[c->d] |= (unsigned char)bit;
 	}
-	p = wbuf_reserve(&f->w, 64);
-	p = begin_event(f, p, &pk, &te, c->t, TYPE_COUNTER, uuid_of(f, c->d, slot));
-	if (c->num % c->unit == 0) {
-		PUT_KEY(p, K_COUNTER);
-		p = put_varint(p, (uint64_t)(c->num / c->unit));
-	} else {
-		PUT_KEY(p, K_COUNTER_D);
-		p = put_double(p, (double)c->num / (double)c->unit);
-	}
-	wbuf_commit(&f->w, end_event(pk, te, p, NULL, NULL, 0));
+	wbuf_commit(&f->w, put_counter(f, wbuf_reserve(&f->w, 64), c));
 }
 
 /* Ticks to nanoseconds as num / den in lowest terms (10^6 ns a unit of tick ticks), den 0
@@ -763,16 +874,6 @@ static int pf_init(struct pf *f)
 	f->counters = pp_calloc((size_t)sc->p, 1);
 	if (f->counters == NULL)
 		return -1;
-	if (!f->tw.offload) {
-		size_t most = 0;
-
-		for (int d = 0; d < sc->p; d++)
-			if (sc->dev_start[d + 1] - sc->dev_start[d] > most)
-				most = sc->dev_start[d + 1] - sc->dev_start[d];
-		f->samples = pp_mallocarray(most + 1, sizeof(*f->samples));
-		if (f->samples == NULL)
-			return -1;
-	}
 	if (s->trace_names != PP_TRACE_NAMES_TORCH) {
 		uint32_t top = 0;
 
@@ -780,7 +881,8 @@ static int pf_init(struct pf *f)
 			top = sc->ops[i].mb > top ? sc->ops[i].mb : top;
 		f->nmb = top + 1;
 		f->name_iid = pp_calloc(4 * (size_t)sc->v * f->nmb, sizeof(*f->name_iid));
-		if (f->name_iid == NULL)
+		f->first = pp_calloc(sc->nops / 8 + 1, 1);
+		if (f->name_iid == NULL || f->first == NULL)
 			return -1;
 	}
 	if (r->msgs != NULL) {
@@ -803,7 +905,7 @@ static int pf_init(struct pf *f)
 static void pf_release(struct pf *f)
 {
 	free(f->counters);
-	free(f->samples);
+	free(f->first);
 	free(f->name_iid);
 	free(f->flows);
 	trace_walk_release(&f->tw);
@@ -834,7 +936,7 @@ int report_pftrace(FILE *out, const struct drawing *s)
 	for (int d = 0; d < s->sched->p && rc == 0; d++)
 		trace_walk_streams(&f->tw, d, stream_track, stream_slice, f);
 	/* with offload, the counters' samples are not the ops' */
-	for (int d = 0; d < s->sched->p && rc == 0 && f->samples == NULL; d++)
+	for (int d = 0; d < s->sched->p && rc == 0 && f->tw.offload; d++)
 		rc = trace_walk_counters(&f->tw, d, counter_sample, f);
 	wbuf_finish(&f->w);
 	pf_release(f);

@@ -75,6 +75,11 @@ static void write_metadata(struct wbuf *w, const struct trace_walk *tw)
  * (the rest of the text is under 400 bytes). */
 #define EVENT_MAX (400 + 2 * TRACE_NAME_MAX + 64 + 16 * NUMFMT_MAX)
 
+/* About what an op's event and a message's three take in a large run (a guess: it sizes the
+ * chunks of events one thread formats). */
+#define OP_EVENT_MEAN   320
+#define MSG_EVENTS_MEAN 448
+
 /* Writes the n bytes of s at p; returns the end. */
 static char *put_text(char *p, const char *s, size_t n)
 {
@@ -99,6 +104,37 @@ static void put_span(struct wbuf *w, const struct drawing *s, pp_time a, pp_time
 	wbuf_commit(w, put_span_at(wbuf_reserve(w, 16 + 2 * NUMFMT_MAX), s, a, b));
 }
 
+/* The start of a counter's events, up to "ts", for the device and counter it was made for
+ * last (d -1 for none). */
+struct count_head {
+	char text[64];
+	size_t len;
+	int d, host;
+};
+
+/* The most a counter sample takes. */
+#define COUNT_MAX (64 + 2 * NUMFMT_MAX + 32)
+
+/* Writes a counter sample at p:
+ * `{"name":N,"ph":"C","pid":D,"ts":T,"args":{"micro-batches":X}}`; returns the end. */
+static char *put_count(char *p, struct count_head *h, const struct drawing *s,
+                       const struct trace_count *c)
+{
+	if (h->d != c->d || h->host != c->host) {
+		h->len = (size_t)snprintf(h->text, sizeof(h->text),
+		                          ",\n{\"name\":\"%s\",\"ph\":\"C\",\"pid\":%d,\"ts\":",
+		                          c->host ? "host" : "activations", c->d);
+		h->d = c->d;
+		h->host = c->host;
+	}
+	p = put_text(p, h->text, h->len);
+	p += numfmt_g(p, us(s, c->t), 17);
+	PUT_LIT(p, ",\"args\":{\"micro-batches\":");
+	p += numfmt_g(p, (double)c->num / (double)c->unit, 17);
+	PUT_LIT(p, "}}");
+	return p;
+}
+
 /* What one thread writing the ops' and the messages' events holds (wbuf_put_items' context):
  * its walk (a message's has a cache of its own) and the device of the op it wrote last. */
 struct events {
@@ -106,6 +142,8 @@ struct events {
 	int d;
 	size_t pid_len;
 	char pid[NUMFMT_MAX]; /* d's */
+	struct trace_cursor k; /* where it is in the counters' samples */
+	struct count_head head;
 };
 
 /* Writes op i's event (i in the order of the devices' ops) at p; returns the end. */
@@ -118,18 +156,8 @@ static char *put_op(void *ctx, size_t i, char *p)
 	struct trace_op o;
 
 	if (i < sc->dev_start[e->d] || i >= sc->dev_start[e->d + 1]) {
-		int lo = 0, hi = sc->p - 1; /* the device whose ops hold i */
-
-		while (lo < hi) {
-			int mid = lo + (hi - lo + 1) / 2;
-
-			if (sc->dev_start[mid] <= i)
-				lo = mid;
-			else
-				hi = mid - 1;
-		}
-		e->d = lo;
-		e->pid_len = numfmt_u64(e->pid, (uint64_t)lo);
+		e->d = trace_walk_device_of(tw, i);
+		e->pid_len = numfmt_u64(e->pid, (uint64_t)e->d);
 	}
 	trace_walk_op(tw, e->d, i, &o);
 	PUT_LIT(p, ",\n{\"name\":\"");
@@ -219,42 +247,75 @@ static char *put_message(void *ctx, size_t k, char *p)
 	return put_flow_end(p, s, m.dst, 0, m.to_start);
 }
 
+/* Op i's counter sample, after the first samples of its device and of the devices without ops
+ * just before it when it is its device's first (without offload). */
+static char *put_count_item(void *ctx, size_t i, char *p)
+{
+	struct events *e = ctx;
+	const struct trace_walk *tw = &e->walk;
+	const struct trace_count *c = trace_walk_count_op(tw, &e->k, i);
+	struct trace_count first;
+
+	for (int d = trace_walk_first_at(tw, &e->k, i); d <= e->k.d; d++)
+		if (trace_walk_count_first(tw, d, &first))
+			p = put_count(p, &e->head, tw->s, &first);
+	return c != NULL ? put_count(p, &e->head, tw->s, c) : p;
+}
+
+/* About what an op's counter sample takes. */
+#define COUNT_MEAN 96
+
 /*
- * The ops' events, then the messages', on up to s->jobs threads (wbuf_put_items), each with a
- * walk of its own forked from tw. Returns 0, or -1 when out of memory.
+ * The ops' events and the messages' (events, true), or the counters' samples (false, without
+ * offload), on up to s->jobs threads (wbuf_put_items), each with a walk of its own forked from
+ * tw. Returns 0, or -1 when out of memory.
  */
-static int write_events(struct wbuf *w, const struct trace_walk *tw)
+static int write_items(struct wbuf *w, const struct trace_walk *tw, bool events)
 {
 	const struct drawing *s = tw->s;
+	const struct sched *sc = s->sched;
 	struct events e[WBUF_MAX_JOBS];
-	int jobs = s->jobs < 1 ? 1 : s->jobs > WBUF_MAX_JOBS ? WBUF_MAX_JOBS : s->jobs, forked = 0;
-	int rc = 0;
+	int jobs = trace_walk_jobs(tw), forked = 0;
 
 	for (; forked < jobs; forked++) {
 		if (trace_walk_fork(&e[forked].walk, tw) != 0)
 			break;
 		e[forked].d = 0;
 		e[forked].pid_len = numfmt_u64(e[forked].pid, 0);
+		e[forked].k = (struct trace_cursor)TRACE_CURSOR_INIT;
+		e[forked].head.d = -1;
 	}
 	if (forked == 0)
-		rc = -1;
-	else {
-		wbuf_put_items(w, s->sched->dev_start[s->sched->p], EVENT_MAX, put_op, e, sizeof(e[0]),
+		return -1;
+	if (events) {
+		wbuf_put_items(w, sc->nops, EVENT_MAX, OP_EVENT_MEAN, put_op, e, sizeof(e[0]),
 		               forked);
-		wbuf_put_items(w, s->result->nmsgs, EVENT_MAX, put_message, e, sizeof(e[0]), forked);
+		wbuf_put_items(w, s->result->nmsgs, EVENT_MAX, MSG_EVENTS_MEAN, put_message, e,
+		               sizeof(e[0]), forked);
+	} else {
+		size_t most = (size_t)trace_walk_most_empty(tw) + 2;
+		struct trace_count first;
+
+		wbuf_put_items(w, sc->nops, most * COUNT_MAX, COUNT_MEAN, put_count_item, e,
+		               sizeof(e[0]), forked);
+		/* the devices without ops after the last op's */
+		for (int d = 0; d < sc->p; d++)
+			if (sc->dev_start[d] == sc->nops && trace_walk_count_first(tw, d, &first)) {
+				char *p = wbuf_reserve(w, COUNT_MAX);
+
+				wbuf_commit(w, put_count(p, &e[0].head, s, &first));
+			}
 	}
 	for (int t = 0; t < forked; t++)
 		trace_walk_release(&e[t].walk);
-	return rc;
+	return 0;
 }
 
 /* What the stream and counter callbacks write to. */
 struct json_out {
 	struct wbuf *w;
 	const struct drawing *s;
-	char head[64]; /* the start of the current counter's events, up to "ts" */
-	size_t head_len;
-	int head_d, head_host; /* the device and counter head holds, -1 for none */
+	struct count_head head;
 };
 
 static void stream_track(void *ctx, int d, int st, const char *name)
@@ -301,33 +362,18 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 	}
 }
 
-/* Writes a counter sample: `{"name":N,"ph":"C","pid":D,"ts":T,"args":{"micro-batches":X}}`. */
 static void counter_sample(void *ctx, const struct trace_count *c)
 {
 	struct json_out *o = ctx;
-	char *p;
 
-	if (o->head_d != c->d || o->head_host != c->host) {
-		o->head_len = (size_t)snprintf(o->head, sizeof(o->head),
-		                               ",\n{\"name\":\"%s\",\"ph\":\"C\",\"pid\":%d,\"ts\":",
-		                               c->host ? "host" : "activations", c->d);
-		o->head_d = c->d;
-		o->head_host = c->host;
-	}
-	p = wbuf_reserve(o->w, sizeof(o->head) + 2 * NUMFMT_MAX + 32);
-	p = put_text(p, o->head, o->head_len);
-	p += numfmt_g(p, us(o->s, c->t), 17);
-	PUT_LIT(p, ",\"args\":{\"micro-batches\":");
-	p += numfmt_g(p, (double)c->num / (double)c->unit, 17);
-	PUT_LIT(p, "}}");
-	wbuf_commit(o->w, p);
+	wbuf_commit(o->w, put_count(wbuf_reserve(o->w, COUNT_MAX), &o->head, o->s, c));
 }
 
 int report_trace(FILE *out, const struct drawing *s)
 {
 	struct trace_walk tw;
 	struct wbuf w;
-	struct json_out o = {.w = &w, .s = s, .head_d = -1, .head_host = -1};
+	struct json_out o = {.w = &w, .s = s, .head = {.d = -1}};
 	int rc = 0;
 
 	if (trace_walk_init(&tw, s) != 0)
@@ -335,10 +381,13 @@ int report_trace(FILE *out, const struct drawing *s)
 	wbuf_init(&w, out);
 	WBUF_LIT(&w, "{\"traceEvents\":[\n");
 	write_metadata(&w, &tw);
-	rc = write_events(&w, &tw);
+	rc = write_items(&w, &tw, true);
 	for (int d = 0; d < s->sched->p && rc == 0; d++)
 		trace_walk_streams(&tw, d, stream_track, stream_slice, &o);
-	for (int d = 0; d < s->sched->p && rc == 0; d++)
+	if (rc == 0 && !tw.offload)
+		rc = write_items(&w, &tw, false);
+	/* with offload, the counters' samples are not the ops' */
+	for (int d = 0; d < s->sched->p && rc == 0 && tw.offload; d++)
 		rc = trace_walk_counters(&tw, d, counter_sample, &o);
 	trace_walk_release(&tw);
 	if (rc != 0) {

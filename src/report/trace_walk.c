@@ -438,27 +438,99 @@ static int offload_counters(const struct trace_walk *w, int d, int64_t unit,
 	return 0;
 }
 
-int trace_walk_counters(const struct trace_walk *w, int d,
-                        void (*fn)(void *ctx, const struct trace_count *c), void *ctx)
+int trace_walk_device_of(const struct trace_walk *w, size_t i)
+{
+	const struct sched *sc = w->s->sched;
+	int lo = 0, hi = sc->p - 1;
+
+	/* the last device starting at or before i: the empty devices before it start there too */
+	while (lo < hi) {
+		int mid = lo + (hi - lo + 1) / 2;
+
+		if (sc->dev_start[mid] <= i)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+bool trace_walk_count_first(const struct trace_walk *w, int d, struct trace_count *x)
 {
 	const struct drawing *s = w->s;
 	const struct sched *sc = s->sched;
-	const struct result *r = s->result;
-	struct trace_count x = {.d = d};
 
+	*x = (struct trace_count){.d = d};
 	for (int k = 0; s->act != NULL && k < sc->v; k++)
-		x.unit += s->act[sched_stage_of(sc, d, k)];
+		x->unit += s->act[sched_stage_of(sc, d, k)];
 	/* a device that keeps no activations (a serving pipeline) has no counter */
-	if (x.unit == 0)
+	return x->unit != 0;
+}
+
+/* The sample after op i, x being the one before it. */
+static void count_op(const struct drawing *s, size_t i, struct trace_count *x)
+{
+	const struct op *op = &s->sched->ops[i];
+
+	x->t = op->kind == OP_F ? s->result->times[i].start : s->result->times[i].end;
+	x->num += drawing_act_change(s, op);
+}
+
+const struct trace_count *trace_walk_count_op(const struct trace_walk *w, struct trace_cursor *k,
+                                              size_t i)
+{
+	const struct sched *sc = w->s->sched;
+	size_t from = k->next;
+
+	/* another device, or behind: from the device's first sample */
+	if (k->d < 0 || i < k->next || i >= sc->dev_start[k->d + 1]) {
+		k->d = trace_walk_device_of(w, i);
+		k->on = trace_walk_count_first(w, k->d, &k->c);
+		from = sc->dev_start[k->d];
+	}
+	for (size_t j = from; k->on && j <= i; j++)
+		count_op(w->s, j, &k->c);
+	k->next = i + 1;
+	return k->on ? &k->c : NULL;
+}
+
+int trace_walk_most_empty(const struct trace_walk *w)
+{
+	const struct sched *sc = w->s->sched;
+	int run = 0, most = 0;
+
+	for (int d = 0; d < sc->p; d++) {
+		run = sc->dev_start[d] == sc->dev_start[d + 1] ? run + 1 : 0;
+		most = run > most ? run : most;
+	}
+	return most;
+}
+
+int trace_walk_first_at(const struct trace_walk *w, const struct trace_cursor *k, size_t i)
+{
+	const struct sched *sc = w->s->sched;
+	int e = k->d;
+
+	if (i != sc->dev_start[k->d])
+		return k->d + 1;
+	while (e > 0 && sc->dev_start[e - 1] == i)
+		e--;
+	return e;
+}
+
+int trace_walk_counters(const struct trace_walk *w, int d,
+                        void (*fn)(void *ctx, const struct trace_count *c), void *ctx)
+{
+	const struct sched *sc = w->s->sched;
+	struct trace_count x;
+
+	if (!trace_walk_count_first(w, d, &x))
 		return 0;
 	if (w->offload)
 		return offload_counters(w, d, x.unit, fn, ctx);
 	fn(ctx, &x);
 	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
-		const struct op *op = &sc->ops[i];
-
-		x.t = op->kind == OP_F ? r->times[i].start : r->times[i].end;
-		x.num += drawing_act_change(s, op);
+		count_op(w->s, i, &x);
 		fn(ctx, &x);
 	}
 	return 0;

@@ -18,6 +18,8 @@
 #include "ppsim/report.h"
 #include "ppsim/schedfile.h"
 
+#include "base/numfmt.h"
+
 /* The track (tid) of a device's communication stream st: past any channel's. */
 #define TRACE_STREAM_TID(st) ((1 << 24) + (int)(st))
 
@@ -153,5 +155,46 @@ struct trace_count {
  * of memory. */
 int trace_walk_counters(const struct trace_walk *w, int d,
                         void (*fn)(void *ctx, const struct trace_count *c), void *ctx);
+/*
+ * Without offload, trace_walk_counters' samples of the devices' ops taken op by op, for a
+ * writer that starts anywhere (a thread's chunk of ops): a cursor is where it is, the device
+ * of the op it took last (d, -1 for none: TRACE_CURSOR_INIT), the op after it (next), and that
+ * device's sample after it (c; on: the device keeps activations, else it has no samples).
+ */
+struct trace_cursor {
+	int d;
+	size_t next;
+	bool on;
+	struct trace_count c;
+};
+#define TRACE_CURSOR_INIT {.d = -1}
+
+/* Device d's first sample (0 at time 0) into *x; false when d keeps no activations (and has
+ * no samples). */
+bool trace_walk_count_first(const struct trace_walk *w, int d, struct trace_count *x);
+/* Moves k to op i (ops in the order of the devices; its device in k->d) and returns the
+ * sample after it, or NULL when its device has no samples. Without offload only. */
+const struct trace_count *trace_walk_count_op(const struct trace_walk *w, struct trace_cursor *k,
+                                              size_t i);
+/* The devices whose first samples come just before op i, their first op (those without ops
+ * before the device of i, k->d after trace_walk_count_op, and that device): from the value
+ * returned to k->d, none when i is not k->d's first op. */
+int trace_walk_first_at(const struct trace_walk *w, const struct trace_cursor *k, size_t i);
+
+/* The most devices without ops in a row (how many first samples trace_walk_first_at may give
+ * before a device's own, at most): 0 for every schedule a run takes, whose placements give
+ * each device a stage and each stage its ops, but the writers do not rely on it. */
+int trace_walk_most_empty(const struct trace_walk *w);
+
+/* The device whose ops hold op i (i below the number of ops). */
+int trace_walk_device_of(const struct trace_walk *w, size_t i);
+
+/* How many threads a writer formats its events on: the run's --jobs, at most WBUF_MAX_JOBS. */
+static inline int trace_walk_jobs(const struct trace_walk *w)
+{
+	int jobs = w->s->jobs;
+
+	return jobs < 1 ? 1 : jobs > WBUF_MAX_JOBS ? WBUF_MAX_JOBS : jobs;
+}
 
 #endif

@@ -69,6 +69,31 @@ EOF
 	fi
 fi
 
+# A large run's slices and events are formatted on several threads (--jobs; the ops', the
+# messages' and the counters' in chunks, each thread starting where its chunk does: a
+# device's first counter sample, its op names interned before): either trace holds the bytes
+# one thread writes, at 3 threads on this machine's 2 cores too. The runs have ops enough for
+# several chunks of each (at least 2 x 3 x 2 MB worth of the items' guessed mean).
+n=0
+while IFS= read -r args; do
+	for ext in json pftrace; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086 # args is words
+		if ppsim $args --jobs=1 --trace="$TMP/one$n.$ext" >/dev/null &&
+			ppsim $args --jobs=3 --trace="$TMP/three$n.$ext" >/dev/null &&
+			cmp -s "$TMP/one$n.$ext" "$TMP/three$n.$ext"; then
+			ok
+		else
+			not_ok "the $ext trace of '$args' on 3 threads is not the one thread's"
+		fi
+		rm -f "$TMP/one$n.$ext" "$TMP/three$n.$ext"
+	done
+done <<EOF
+-s interleaved -p 4 -v 2 -m 8000 --tcomm 0.1
+-s dualpipev -p 6 -m 6000 --tcomm 0.1 --trace-names=torch
+--model=llama3-8b --gpu=a100-80g --seq=4096 -p 4 -m 6000 --mbs=4 --gpus=4 --offload=0.5 --host-bandwidth=100
+EOF
+
 # A run whose Perfetto trace cannot fit a file is refused before it runs, the file untouched;
 # the JSON trace of the same run is refused too, the gzip Perfetto trace is not.
 printf 'old\n' >"$TMP/big.pftrace"

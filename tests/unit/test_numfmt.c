@@ -246,10 +246,13 @@ static char *put_item(void *ctx, size_t i, char *p)
 /* wbuf_put_items writes its items in order after what the writer held and before what it
  * writes next, the same bytes on one thread or several (each item by one thread, which takes
  * its items in order with a context of its own), for few items (written in the caller's
- * thread) and for many (200000 of at most 128 bytes: twelve chunks). */
+ * thread) and for many (200000 of at most 128 bytes: twelve chunks), and when their mean is
+ * guessed low (600000 items, about 55 bytes each, guessed 24: chunks of 87381 items, twice
+ * what a thread's buffer holds, written in parts). */
 static void wbuf_put_items_writes_them_in_order_on_any_number_of_threads(void)
 {
-	static const size_t counts[] = {0, 1, 5000, 200000};
+	static const size_t counts[] = {0, 1, 5000, 200000, 600000};
+	static const size_t means[] = {128, 128, 128, 128, 24};
 	static struct wbuf w;
 	char *want = NULL;
 	size_t want_len = 0;
@@ -268,7 +271,8 @@ static void wbuf_put_items_writes_them_in_order_on_any_number_of_threads(void)
 				ctx[t].in_order = true;
 			wbuf_init(&w, f);
 			WBUF_LIT(&w, "head\n");
-			wbuf_put_items(&w, counts[k], 128, put_item, ctx, sizeof(ctx[0]), jobs);
+			wbuf_put_items(&w, counts[k], 128, means[k], put_item, ctx, sizeof(ctx[0]),
+			               jobs);
 			WBUF_LIT(&w, "tail\n");
 			wbuf_finish(&w);
 			fclose(f);
