@@ -125,7 +125,8 @@ int advise_check(const struct sweep *sw, struct pp_error *err);
  * Adds to sw an axis for each of tp, p, v, mbs and the schedule that neither the base config
  * sets nor an axis varies: tp over the divisors of the GPUs per node that divide the GPU count,
  * p over the divisors of the GPU count up to the layers, v over ADVISE_CHUNKS, mbs over
- * ADVISE_MBS and every schedule. Sets require_fit. Returns 0, or -1 with err.
+ * ADVISE_MBS and every schedule, and for a mixture of experts ep over the powers of two that
+ * divide the experts, up to the GPUs. Sets require_fit. Returns 0, or -1 with err.
  */
 int advise_add_axes(struct sweep *sw, struct pp_error *err);
 

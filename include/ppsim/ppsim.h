@@ -263,8 +263,9 @@ int pp_sweep_run(const pp_config *c, const char *const *keys, const char *const 
 /*
  * The search of `ppsim advise` as a sweep, into *out: c names a model, a GPU count and a global
  * batch (keys "model", "gpus", "global_batch"); each of tensor parallelism, p, v, micro-batch
- * size and schedule that c does not set is an axis over the layouts that fit the GPUs, and a
- * point over its GPUs' memory is skipped. pp_sweep_ranked(s, 0) is the recommendation (a point
+ * size and schedule that c does not set (and expert parallelism, "ep", for a mixture of
+ * experts) is an axis over the layouts that fit the GPUs, and a point over its GPUs' memory is
+ * skipped. pp_sweep_ranked(s, 0) is the recommendation (a point
  * ranked after it may differ from it only by a schedule that gives the same step). Returns PP_OK,
  * or a status with err set and *out NULL: a model, GPU count or global batch missing, out of
  * memory, c or out NULL.

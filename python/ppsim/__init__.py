@@ -231,8 +231,8 @@ def sweep(config: ConfigArg = None, **grid: Any) -> List[Result]:
 def advise(config: ConfigArg = None, jobs: int = 1, top: Optional[int] = None,
            **settings: Any) -> List[Dict[str, Any]]:
     """The search of `ppsim advise` on the settings (a model, "gpus" and "global_batch"): each
-    of tp, p, v, mbs and the schedule they do not set varies over the layouts that fit the GPUs,
-    on jobs threads of the library. Returns the points best first (the first is the
+    of tp, p, v, mbs and the schedule they do not set (and ep, for a mixture of experts) varies
+    over the layouts that fit the GPUs, on jobs threads of the library. Returns the points best first (the first is the
     recommendation; top keeps that many), each a dict of the settings that vary ("tp", "p",
     "schedule", ...: text as the config takes it), the figures of a `ppsim sweep
     --format=jsonl` record (None where it has null), "time_unit", and "skipped": why a point
