@@ -79,6 +79,8 @@ void *pp_reallocarray(void *ptr, size_t count, size_t size);
  * up a huge page is faster, for less than 2 MiB of memory it does not use.
  */
 void *pp_mallocarray_large(size_t count, size_t size);
+/* pp_mallocarray_large's array, zeroed (each huge page faulted in as it is). */
+void *pp_calloc_large(size_t count, size_t size);
 
 /*
  * One run's large per-op arrays (the schedule's ops, the engine's cells and times) in one block

@@ -75,6 +75,15 @@ void *pp_mallocarray_large(size_t count, size_t size)
 #endif
 }
 
+void *pp_calloc_large(size_t count, size_t size)
+{
+	void *p = pp_mallocarray_large(count, size);
+
+	if (p != NULL)
+		memset(p, 0, count && size ? count * size : 1);
+	return p;
+}
+
 #define ARENA_ALIGN ((size_t)64)
 
 size_t pp_arena_bytes(size_t count, size_t size)

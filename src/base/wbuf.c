@@ -361,7 +361,7 @@ void wbuf_put_items(struct wbuf *w, size_t n, size_t item_max, size_t item_mean,
 		jobs = WBUF_MAX_JOBS;
 	/* a few chunks' worth is not worth a thread */
 	if (jobs >= 2 && per_chunk > 0 && n / per_chunk >= 2 * (size_t)jobs)
-		while (started < jobs && (buf[started] = malloc(WBUF_CHUNK)) != NULL)
+		while (started < jobs && (buf[started] = pp_mallocarray_large(WBUF_CHUNK, 1)) != NULL)
 			started++;
 	lock = started >= 2 && pthread_mutex_init(&job.lock, NULL) == 0;
 	cv = lock && pthread_cond_init(&job.cv, NULL) == 0;

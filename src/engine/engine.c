@@ -361,8 +361,8 @@ int engine_run(struct engine *e, struct pp_error *err)
 	    (e->res.times = pp_large_alloc(e->arena, e->s->nops, sizeof(*e->res.times))) == NULL)
 		return pp_nomem(err, e->s->nops, sizeof(*e->res.times));
 	if (e->record_order &&
-	    (e->res.order = pp_mallocarray(e->s->nops > 0 ? e->s->nops : 1,
-	                                   sizeof(*e->res.order))) == NULL)
+	    (e->res.order = pp_mallocarray_large(e->s->nops > 0 ? e->s->nops : 1,
+	                                         sizeof(*e->res.order))) == NULL)
 		return pp_nomem(err, e->s->nops, sizeof(*e->res.order));
 	if (e->record && msgs_layout(e, err) != 0)
 		return -1;

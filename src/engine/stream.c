@@ -379,7 +379,7 @@ static int offload_init(struct engine *e, struct pp_error *err)
 
 	sm->off_end = pp_calloc(n, sizeof(*sm->off_end));
 	sm->rel_end = pp_mallocarray(n, sizeof(*sm->rel_end));
-	sm->prefetch = pp_mallocarray(s->nops ? s->nops : 1, sizeof(*sm->prefetch));
+	sm->prefetch = pp_mallocarray_large(s->nops ? s->nops : 1, sizeof(*sm->prefetch));
 	if (sm->off_end == NULL || sm->rel_end == NULL || sm->prefetch == NULL)
 		return pp_nomem(err, n, 2 * sizeof(pp_time));
 	for (size_t k = 0; k < n; k++)
@@ -415,7 +415,8 @@ int stream_init(struct engine *e, struct pp_error *err)
 	sm->count = pp_calloc(2 * S, sizeof(*sm->count));
 	sm->gate_wait = pp_calloc((size_t)s->p, sizeof(*sm->gate_wait));
 	e->res.shapes = pc != NULL ? pp_calloc(3 * S, sizeof(*e->res.shapes)) : NULL;
-	e->res.inner = pc != NULL ? pp_calloc(s->nops ? s->nops : 1, sizeof(*e->res.inner)) : NULL;
+	e->res.inner = pc != NULL ? pp_calloc_large(s->nops ? s->nops : 1, sizeof(*e->res.inner))
+	                          : NULL;
 	if (sm->dur == NULL || sm->extra == NULL || sm->free == NULL || sm->count == NULL || sm->gate_wait == NULL ||
 	    (pc != NULL && (e->res.shapes == NULL || e->res.inner == NULL)))
 		return pp_nomem(err, 3 * S, sizeof(struct stream_shape));

@@ -888,7 +888,7 @@ static int pf_init(struct pf *f)
 	if (r->msgs != NULL) {
 		/* an op sends a message at most and consumes one at most (one a stage boundary,
 		 * micro-batch and pass) */
-		f->flows = pp_calloc(sc->nops > 0 ? 2 * sc->nops : 1, sizeof(*f->flows));
+		f->flows = pp_calloc_large(sc->nops > 0 ? 2 * sc->nops : 1, sizeof(*f->flows));
 		if (f->flows == NULL)
 			return -1;
 		for (size_t k = 0; k < r->nmsgs; k++) {

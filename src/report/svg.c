@@ -75,7 +75,7 @@ static int by_device_init(struct by_device *b, const struct drawing *s)
 	const struct result *r = s->result;
 	int p = s->sched->p, src, dst;
 
-	b->order = pp_mallocarray(r->nmsgs > 0 ? r->nmsgs : 1, sizeof(*b->order));
+	b->order = pp_mallocarray_large(r->nmsgs > 0 ? r->nmsgs : 1, sizeof(*b->order));
 	b->first = pp_calloc((size_t)p + 2, sizeof(*b->first));
 	if (b->order == NULL || b->first == NULL)
 		return -1;

@@ -262,8 +262,8 @@ static char *put_count_item(void *ctx, size_t i, char *p)
 	return c != NULL ? put_count(p, &e->head, tw->s, c) : p;
 }
 
-/* About what an op's counter sample takes. */
-#define COUNT_MEAN 96
+/* About what an op's counter sample takes (a guess on the high side: 80 to 110 bytes). */
+#define COUNT_MEAN 128
 
 /*
  * The ops' events and the messages' (events, true), or the counters' samples (false, without

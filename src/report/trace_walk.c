@@ -368,6 +368,7 @@ void trace_walk_streams(const struct trace_walk *w, int d,
 struct act_change {
 	pp_time t;
 	int64_t gpu, host;
+	size_t k; /* its place in the list, the last tie-break: one order whatever sorts them */
 };
 
 static int cmp_change(const void *a, const void *b)
@@ -377,7 +378,9 @@ static int cmp_change(const void *a, const void *b)
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
 	/* at one time, what leaves before what arrives */
-	return (x->gpu + x->host > y->gpu + y->host) - (x->gpu + x->host < y->gpu + y->host);
+	if (x->gpu + x->host != y->gpu + y->host)
+		return x->gpu + x->host > y->gpu + y->host ? 1 : -1;
+	return (x->k > y->k) - (x->k < y->k);
 }
 
 /* With activation offload: device d's activations on the GPU and in host memory (the
@@ -400,7 +403,7 @@ static int offload_counters(const struct trace_walk *w, int d, int64_t unit,
 		const struct op *op = &sc->ops[i];
 
 		ch[n++] = (struct act_change){op->kind == OP_F ? r->times[i].start : r->times[i].end,
-		                              drawing_act_change(s, op), 0};
+		                              drawing_act_change(s, op), 0, 0};
 	}
 	for (size_t k = 0; k < r->npieces; k++) {
 		const struct piece_record *pr = &r->pieces[k];
@@ -408,13 +411,17 @@ static int offload_counters(const struct trace_walk *w, int d, int64_t unit,
 		if ((int)pr->dev != d || pr->amount == 0)
 			continue;
 		if (pr->kind == COMM_OFFLOAD) { /* in host memory from its start, off the GPU at its end */
-			ch[n++] = (struct act_change){pr->start, 0, pr->amount};
-			ch[n++] = (struct act_change){pr->end, -pr->amount, 0};
+			ch[n++] = (struct act_change){pr->start, 0, pr->amount, 0};
+			ch[n++] = (struct act_change){pr->end, -pr->amount, 0, 0};
 		} else if (pr->kind == COMM_RELOAD) {
-			ch[n++] = (struct act_change){pr->start, pr->amount, 0};
-			ch[n++] = (struct act_change){pr->end, 0, -pr->amount};
+			ch[n++] = (struct act_change){pr->start, pr->amount, 0, 0};
+			ch[n++] = (struct act_change){pr->end, 0, -pr->amount, 0};
 		}
 	}
+	for (size_t k = 0; k < n; k++)
+		ch[k].k = k;
+	/* (C's qsort need not keep the order of equal elements; glibc's does only while it can
+	 * allocate a copy) */
 	qsort(ch, n, sizeof(*ch), cmp_change);
 	fn(ctx, &x);
 	x.host = true;

@@ -106,6 +106,11 @@ else
 	nomem_check gzip -s zbh1 -p 4 -m 8 --trace="$OUT/trace.json.gz"
 	# a trace large enough for its events to be formatted on two threads
 	nomem_check big-trace -s 1f1b -p 8 -m 1024 --jobs=2 --trace="$OUT/trace.json"
+	# with activation offload a trace sorts each device's changes of its counters, late in the
+	# run: the last allocations (the sort's copy among them, whose failure must not change the
+	# order of changes at one time)
+	NOMEM_TAIL=60 nomem_check offload-trace --model=llama3-8b --gpu=a100-80g --seq=4096 -p 4 \
+		-m 64 --mbs=4 --gpus=4 --offload=0.5 --host-bandwidth=100 --trace="$OUT/trace.json"
 	nomem_check export -s zbv -p 4 -m 8 --export-schedule="$OUT/order.csv"
 	nomem_check export-comms -s zbv -p 4 -m 8 --export-schedule="$OUT/comms.csv" \
 		--export-format=torch-comms

@@ -73,7 +73,9 @@ fi
 # messages' and the counters' in chunks, each thread starting where its chunk does: a
 # device's first counter sample, its op names interned before): either trace holds the bytes
 # one thread writes, at 3 threads on this machine's 2 cores too. The runs have ops enough for
-# several chunks of each (at least 2 x 3 x 2 MB worth of the items' guessed mean).
+# six chunks of each kind at least (2 x 3 chunks of 2 MB worth of the items' guessed mean: of
+# Perfetto's ops 8192 an op, of the JSON's counter samples 16384; with offload the counters
+# stay on one thread).
 n=0
 while IFS= read -r args; do
 	for ext in json pftrace; do
@@ -91,7 +93,7 @@ while IFS= read -r args; do
 done <<EOF
 -s interleaved -p 4 -v 2 -m 8000 --tcomm 0.1
 -s dualpipev -p 6 -m 6000 --tcomm 0.1 --trace-names=torch
---model=llama3-8b --gpu=a100-80g --seq=4096 -p 4 -m 6000 --mbs=4 --gpus=4 --offload=0.5 --host-bandwidth=100
+--model=llama3-8b --gpu=a100-80g --seq=4096 -p 4 -m 12000 --mbs=4 --gpus=4 --offload=0.5 --host-bandwidth=100
 EOF
 
 # A run whose Perfetto trace cannot fit a file is refused before it runs, the file untouched;

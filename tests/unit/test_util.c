@@ -210,6 +210,30 @@ static void util_mallocarray_large_gives_memory_that_can_be_written_whole(void)
 	free(p);
 }
 
+/* pp_calloc_large's arrays are zeroed, small or on huge pages, where memory just freed held
+ * other bytes (a block freed is what malloc hands out next, so an array left as it comes would
+ * show them), and a size that overflows is refused. */
+static void util_calloc_large_zeroes_what_it_gives(void)
+{
+	static const size_t sizes[] = {0, 1, 1000, 300000, (size_t)5 << 20};
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k] > 0 ? sizes[k] : 1, zero = 0;
+		unsigned char *dirty = pp_mallocarray_large(n, 1), *p;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(dirty);
+		memset(dirty, 0xab, n);
+		free(dirty);
+		p = pp_calloc_large(sizes[k], 1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		for (size_t i = 0; i < sizes[k]; i++)
+			zero += p[i] == 0;
+		CU_ASSERT_EQUAL(zero, sizes[k]);
+		free(p);
+	}
+	CU_ASSERT_PTR_NULL(pp_calloc_large(SIZE_MAX / 8 + 1, 8));
+}
+
 /* An arena hands out 64-byte aligned arrays in order while they fit, then allocates alone;
  * pp_large_free frees only what it allocated alone. */
 static void util_arena_hands_out_what_fits_and_frees_only_the_rest(void)
@@ -366,6 +390,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(util_allocators_give_a_pointer_for_a_size_of_zero),
         UNIT_TEST(util_mallocarray_refuses_a_count_whose_size_overflows),
         UNIT_TEST(util_mallocarray_large_gives_memory_that_can_be_written_whole),
+        UNIT_TEST(util_calloc_large_zeroes_what_it_gives),
         UNIT_TEST(util_reallocarray_refuses_an_overflow_and_keeps_the_block),
         UNIT_TEST(util_nomem_names_the_bytes_asked_for),
         UNIT_TEST(util_nomem_names_both_factors_of_a_size_that_overflows),
