@@ -76,25 +76,29 @@ fi
 # six chunks of each kind at least (2 x 3 chunks of 2 MB worth of the items' guessed mean: of
 # Perfetto's ops 8192 an op, of the JSON's counter samples 16384; with offload the counters
 # stay on one thread).
-n=0
-while IFS= read -r args; do
-	for ext in json pftrace; do
-		n=$((n + 1))
-		# shellcheck disable=SC2086 # args is words
-		if ppsim $args --jobs=1 --trace="$TMP/one$n.$ext" >/dev/null &&
-			ppsim $args --jobs=3 --trace="$TMP/three$n.$ext" >/dev/null &&
-			cmp -s "$TMP/one$n.$ext" "$TMP/three$n.$ext"; then
-			ok
-		else
-			not_ok "the $ext trace of '$args' on 3 threads is not the one thread's"
-		fi
-		rm -f "$TMP/one$n.$ext" "$TMP/three$n.$ext"
-	done
-done <<EOF
+if [ -n "${PPSIM_WRAP:-}" ]; then
+	elsewhere "the large traces on 3 threads" "valgrind runs one thread at a time; ASan runs them"
+else
+	n=0
+	while IFS= read -r args; do
+		for ext in json pftrace; do
+			n=$((n + 1))
+			# shellcheck disable=SC2086 # args is words
+			if ppsim $args --jobs=1 --trace="$TMP/one$n.$ext" >/dev/null &&
+				ppsim $args --jobs=3 --trace="$TMP/three$n.$ext" >/dev/null &&
+				cmp -s "$TMP/one$n.$ext" "$TMP/three$n.$ext"; then
+				ok
+			else
+				not_ok "the $ext trace of '$args' on 3 threads is not the one thread's"
+			fi
+			rm -f "$TMP/one$n.$ext" "$TMP/three$n.$ext"
+		done
+	done <<EOF
 -s interleaved -p 4 -v 2 -m 8000 --tcomm 0.1
 -s dualpipev -p 6 -m 6000 --tcomm 0.1 --trace-names=torch
 --model=llama3-8b --gpu=a100-80g --seq=4096 -p 4 -m 12000 --mbs=4 --gpus=4 --offload=0.5 --host-bandwidth=100
 EOF
+fi
 
 # A run whose Perfetto trace cannot fit a file is refused before it runs, the file untouched;
 # the JSON trace of the same run is refused too, the gzip Perfetto trace is not.
