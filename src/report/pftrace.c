@@ -561,17 +561,18 @@ static char *put_name(char *p, uint32_t iid, bool first, const char *name, size_
 	return put_varint(p, iid);
 }
 
-/* The interned name of op i's slice, 0 with PyTorch's names (written where each occurs). */
-static uint32_t op_name_iid(const struct pf *f, size_t i)
+/* Where the interned id of op i's name is kept (its kind, chunk and micro-batch's), NULL with
+ * PyTorch's names (written where each occurs). */
+static uint32_t *op_name_slot(const struct pf *f, size_t i)
 {
 	const struct sched *sc = f->s->sched;
 	const struct op *op = &sc->ops[i];
 
 	if (f->name_iid == NULL)
-		return 0;
-	return f->name_iid[((size_t)op->kind * (size_t)sc->v + (size_t)sc->stage_chunk[op->stage]) *
-	                           f->nmb +
-	                   op->mb];
+		return NULL;
+	return &f->name_iid[((size_t)op->kind * (size_t)sc->v + (size_t)sc->stage_chunk[op->stage]) *
+	                            f->nmb +
+	                    op->mb];
 }
 
 /* Op o's slice (its begin and its end) at p, with its counter sample c (NULL for none) at its
@@ -582,7 +583,8 @@ static char *put_op(const struct pf *f, const struct trace_walk *w, char *p, str
 	char *pk, in[TRACE_NAME_MAX + 16], *in_end = in;
 	uint64_t track = uuid_of(f, o->d, SLOT_COMPUTE);
 	const struct op *op = &f->s->sched->ops[o->i];
-	uint32_t iid = op_name_iid(f, o->i);
+	const uint32_t *slot = op_name_slot(f, o->i);
+	uint32_t iid = slot != NULL ? *slot : 0;
 	bool first = iid != 0 && (f->first[o->i / 8] >> (o->i % 8) & 1);
 	char *te;
 
@@ -678,10 +680,7 @@ static char *put_op_item(void *ctx, size_t i, char *p)
 	struct trace_op o;
 
 	if (f->tw.offload) {
-		const size_t *start = f->s->sched->dev_start;
-
-		if (t->k.d < 0 || i < start[t->k.d] || i >= start[t->k.d + 1])
-			t->k.d = trace_walk_device_of(&t->walk, i);
+		t->k.d = trace_walk_device_at(&t->walk, t->k.d, i);
 	} else {
 		c = trace_walk_count_op(&t->walk, &t->k, i);
 		for (int e = trace_walk_first_at(&t->walk, &t->k, i); e <= t->k.d; e++)
@@ -712,11 +711,7 @@ static void intern_op_names(struct pf *f)
 	const struct sched *sc = f->s->sched;
 
 	for (size_t i = 0; f->name_iid != NULL && i < sc->nops; i++) {
-		const struct op *op = &sc->ops[i];
-		uint32_t *iid = &f->name_iid[((size_t)op->kind * (size_t)sc->v +
-		                              (size_t)sc->stage_chunk[op->stage]) *
-		                                     f->nmb +
-		                             op->mb];
+		uint32_t *iid = op_name_slot(f, i);
 
 		if (*iid == 0) {
 			*iid = f->next_name++;

@@ -152,12 +152,12 @@ static char *put_op(void *ctx, size_t i, char *p)
 	struct events *e = ctx;
 	const struct trace_walk *tw = &e->walk;
 	const struct drawing *s = tw->s;
-	const struct sched *sc = s->sched;
+	int d = trace_walk_device_at(tw, e->d, i);
 	struct trace_op o;
 
-	if (i < sc->dev_start[e->d] || i >= sc->dev_start[e->d + 1]) {
-		e->d = trace_walk_device_of(tw, i);
-		e->pid_len = numfmt_u64(e->pid, (uint64_t)e->d);
+	if (d != e->d) {
+		e->d = d;
+		e->pid_len = numfmt_u64(e->pid, (uint64_t)d);
 	}
 	trace_walk_op(tw, e->d, i, &o);
 	PUT_LIT(p, ",\n{\"name\":\"");

@@ -487,11 +487,12 @@ const struct trace_count *trace_walk_count_op(const struct trace_walk *w, struct
                                               size_t i)
 {
 	const struct sched *sc = w->s->sched;
+	int d = trace_walk_device_at(w, k->d, i);
 	size_t from = k->next;
 
 	/* another device, or behind: from the device's first sample */
-	if (k->d < 0 || i < k->next || i >= sc->dev_start[k->d + 1]) {
-		k->d = trace_walk_device_of(w, i);
+	if (i < k->next || d != k->d) {
+		k->d = d;
 		k->on = trace_walk_count_first(w, k->d, &k->c);
 		from = sc->dev_start[k->d];
 	}
@@ -499,6 +500,13 @@ const struct trace_count *trace_walk_count_op(const struct trace_walk *w, struct
 		count_op(w->s, j, &k->c);
 	k->next = i + 1;
 	return k->on ? &k->c : NULL;
+}
+
+int trace_walk_device_at(const struct trace_walk *w, int d, size_t i)
+{
+	const size_t *start = w->s->sched->dev_start;
+
+	return d >= 0 && i >= start[d] && i < start[d + 1] ? d : trace_walk_device_of(w, i);
 }
 
 int trace_walk_most_empty(const struct trace_walk *w)

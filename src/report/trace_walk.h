@@ -186,8 +186,11 @@ int trace_walk_first_at(const struct trace_walk *w, const struct trace_cursor *k
  * each device a stage and each stage its ops, but the writers do not rely on it. */
 int trace_walk_most_empty(const struct trace_walk *w);
 
-/* The device whose ops hold op i (i below the number of ops). */
+/* The device whose ops hold op i (i below the number of ops); trace_walk_device_at the same,
+ * d itself when its ops hold i (a writer's device of the op before: no search), d -1 for
+ * none. */
 int trace_walk_device_of(const struct trace_walk *w, size_t i);
+int trace_walk_device_at(const struct trace_walk *w, int d, size_t i);
 
 /* How many threads a writer formats its events on: the run's --jobs, at most WBUF_MAX_JOBS. */
 static inline int trace_walk_jobs(const struct trace_walk *w)
