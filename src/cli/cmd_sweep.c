@@ -224,11 +224,12 @@ int cmd_sweep(int argc, char **argv)
 }
 
 /*
- * Whether words[0..n-1] are only what shard_entries writes: --config=FILE, --fits,
- * --schedules=LIST, config options as --name=VALUE or -x VALUE; so that a shard file, edited
- * or not, can neither name an output (--records, --shard-file) nor stop the merge (--help).
+ * The index of the first of words[0..n-1] that is not what shard_entries writes (--config=FILE,
+ * --fits, --rank-by=RULE, --schedules=LIST, config options as --name=VALUE or -x VALUE), or -1
+ * when every one is; so that a shard file, edited or not, can neither name an output
+ * (--records, --shard-file) nor stop the merge (--help).
  */
-static bool sweep_words(char **words, int n)
+static int sweep_word_unknown(char **words, int n)
 {
 	size_t nopt;
 	const struct config_option *opts = config_options(&nopt);
@@ -237,9 +238,11 @@ static bool sweep_words(char **words, int n)
 		const char *w = words[i];
 		size_t len = strcspn(w, "=");
 		bool known = false;
+		int at = i;
 
 		if (strncmp(w, "--", 2) == 0 && w[len] == '=') {
 			known = (len == 8 && strncmp(w, "--config", 8) == 0) ||
+			        (len == 9 && strncmp(w, "--rank-by", 9) == 0) ||
 			        (len == 11 && strncmp(w, "--schedules", 11) == 0);
 			for (size_t k = 0; k < nopt && !known; k++)
 				known = strlen(opts[k].name) == len - 2 &&
@@ -253,9 +256,9 @@ static bool sweep_words(char **words, int n)
 			i++; /* its value */
 		}
 		if (!known)
-			return false;
+			return at;
 	}
-	return true;
+	return -1;
 }
 
 /* The error of a shard whose settings cmd_sweep_merge cannot take; returns the exit status. */
@@ -280,7 +283,7 @@ int cmd_sweep_merge(const struct cli *mcli, const struct merge_shards *s)
 	struct pp_error err = {0};
 	struct cli cli;
 	struct sweep sw;
-	int n = 0, status;
+	int n = 0, status, bad;
 
 	if (words == NULL) {
 		pp_nomem(&err, h->nrun + 3, sizeof(*words));
@@ -300,9 +303,13 @@ int cmd_sweep_merge(const struct cli *mcli, const struct merge_shards *s)
 		free(words);
 		return bad_settings(s, "no format of a sweep's report among its settings");
 	}
-	if (!sweep_words(words + 1, n - 1)) {
+	if ((bad = sweep_word_unknown(words + 1, n - 1)) >= 0) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "a setting a sweep does not make: '%.100s'",
+		         words[1 + bad]);
 		free(words);
-		return bad_settings(s, "a setting a sweep does not make");
+		return bad_settings(s, what);
 	}
 	snprintf(format_arg, sizeof(format_arg), "--format=%s", format);
 	words[n++] = format_arg;

@@ -165,12 +165,9 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 	char *copy, *save = NULL;
 	int slot = sw->naxes, varying;
 	uint64_t points;
+	bool whole;
 
 	snprintf(a.label, sizeof(a.label), "%s", label);
-	if (opt->arg == CONFIG_ARG_PATH || opt->arg == CONFIG_ARG_LIST ||
-	    opt->arg == CONFIG_ARG_SCALES)
-		return pp_fail(err, PP_ERR_USAGE, "%s: takes one value in a sweep, not a list",
-		               label);
 	for (int i = 0; i < sw->naxes; i++)
 		if (sw->axes[i].opt == opt)
 			slot = i;
@@ -183,12 +180,15 @@ int sweep_set_axis(struct sweep *sw, const struct config_option *opt, const char
 		               spec);
 	if ((copy = pp_strdup(spec)) == NULL)
 		return pp_nomem(err, strlen(spec) + 1, 1);
-	/* a whole value is one item, commas and all */
-	for (char *item = opt->flags & CONFIG_WHOLE ? copy : strtok_r(copy, ",", &save);
-	     item != NULL; item = opt->flags & CONFIG_WHOLE ? NULL : strtok_r(NULL, ",", &save)) {
+	/* a whole value is one item, commas and all: so is a file's name and an option's own
+	 * list (--layers-per-stage, --stage-scale) */
+	whole = (opt->flags & CONFIG_WHOLE) || opt->arg == CONFIG_ARG_PATH ||
+	        opt->arg == CONFIG_ARG_LIST || opt->arg == CONFIG_ARG_SCALES;
+	for (char *item = whole ? copy : strtok_r(copy, ",", &save); item != NULL;
+	     item = whole ? NULL : strtok_r(NULL, ",", &save)) {
 		int rc = 0;
 
-		if (opt->flags & CONFIG_WHOLE)
+		if (whole)
 			rc = add_value(&vs, sw, &a, item, err);
 		else if (strcmp(opt->key, "schedule") == 0 && strcmp(item, "all") == 0) {
 			size_t n;

@@ -101,6 +101,16 @@ EOF
 	ppsim sweep $MODEL $fits --format=jsonl >"$M/whole.jsonl"
 	same "a model's sweep as jsonl" "$M/whole.jsonl" "$M/merged.jsonl"
 done
+# a sweep of noise samples ranked by a percentile (--rank-by, which the shards hold among their
+# settings): merged, the same bytes as the sweep
+NOISY="-p 2,4 -m 4,8 --samples=5 --jitter=lognormal:0.1 --rank-by=p99"
+# shellcheck disable=SC2086
+ppsim sweep $NOISY >"$M/noisy.txt"
+# shellcheck disable=SC2086
+shards 2 "$M/noisy" $NOISY
+# shellcheck disable=SC2086
+ppsim merge $shuffled >"$M/merged" 2>"$M/err" || not_ok "merge --rank-by shards: $(head -c 200 "$M/err")"
+same "a sweep ranked by --rank-by=p99" "$M/noisy.txt" "$M/merged"
 # a shard file without --shard is the one shard of its sweep
 ppsim sweep -p 2,4 -m 4,8 --shard-file="$M/one.pps" >"$M/one.txt"
 ppsim merge "$M/one.pps" >"$M/merged" && same "one shard of 1/1" "$M/one.txt" "$M/merged"
@@ -139,9 +149,9 @@ fails 3 "shard '$M/records.jsonl':1: not a shard file (it starts with a ppsim-sh
 fails 3 "shard '$M/empty.pps': an empty file, not a shard" merge "$M/empty.pps" "$a1"
 fails 3 "shard '$M/cut.pps':13: the file ends after" merge "$a1" "$a2" "$M/cut.pps"
 fails 3 "shard '$M/edited.pps':" merge "$M/edited.pps" "$a2" "$a3"
-fails 3 "shard '$M/evil-records.pps': a setting a sweep does not make" merge "$M/evil-records.pps"
+fails 3 "shard '$M/evil-records.pps': a setting a sweep does not make: '--records=$M/evil.csv'" merge "$M/evil-records.pps"
 [ ! -e "$M/evil.csv" ] && ok || not_ok "merge wrote the --records file a shard's settings named"
-fails 3 "shard '$M/evil-help.pps': a setting a sweep does not make" merge "$M/evil-help.pps"
+fails 3 "shard '$M/evil-help.pps': a setting a sweep does not make: '--help'" merge "$M/evil-help.pps"
 fails 3 "shard '$M/evil-format.pps': no format of a sweep's report" merge "$M/evil-format.pps"
 fails 4 "cannot read '$M/none.pps'" merge "$a1" "$M/none.pps"
 fails 4 "cannot read '$M': Is a directory" merge "$M"

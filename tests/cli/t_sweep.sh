@@ -363,3 +363,27 @@ for mbs in 1 4; do
 		not_ok "sweep of a spelled-out model, mbs $mbs: the point is not the run"
 	fi
 done
+
+# Options that take a list of their own (--layers-per-stage, --stage-scale) and --schedule-file
+# take one value in a sweep, commas and all (docs/search.md), and each point equals its run.
+ppsim -s zbv -p 4 -m 8 --export-schedule="$TMP/zbv.csv" >/dev/null
+for one in "--schedule-file=$TMP/zbv.csv --tcomm=0,0.1" "-p 4 -m 8,16 --stage-scale=1,1,1,2" \
+	"--model=llama3-8b -p 4 -m 8,16 --layers-per-stage=10,8,8,6"; do
+	# shellcheck disable=SC2086 # one is words
+	if ppsim sweep $one --format=jsonl >"$TMP/one.jsonl" 2>"$TMP/err" &&
+		[ "$(grep -c '"status":"ok"' "$TMP/one.jsonl")" -eq 2 ]; then
+		ok
+	else
+		not_ok "sweep $one: $(head -c 300 "$TMP/err")"
+	fi
+	# the last point, run alone
+	last=$(echo "$one" | sed 's/--tcomm=0,0.1/--tcomm=0.1/; s/-m 8,16/-m 16/')
+	# shellcheck disable=SC2086
+	ppsim $last --format=json >"$TMP/one.json" 2>"$TMP/err"
+	rec=$(tail -n 1 "$TMP/one.jsonl")
+	if [ "$("$JGET" "$TMP/one.json" makespan)" = "$(field makespan "$rec")" ]; then
+		ok
+	else
+		not_ok "sweep $one: its last point is not the run: $(field makespan "$rec")"
+	fi
+done
