@@ -100,10 +100,11 @@ static int read_all(FILE *f, const char *path, void *ctx, struct pp_error *err)
 	return rc;
 }
 
-/* The columns of a measured CSV, -1 where absent. */
-enum { C_STAGE, C_DEVICE, C_OP, C_MB, C_MS, C_START, C_END, NCSV };
-static const char *const csv_names[NCSV] = {"stage", "device", "op", "microbatch",
-                                            "ms",    "start",  "end"};
+/* The columns of a measured CSV, -1 where absent; `overlap` is the op dump's (1 on the F of an
+ * overlapped pair, whose backward is the next row). */
+enum { C_STAGE, C_DEVICE, C_OP, C_MB, C_MS, C_START, C_END, C_OVERLAP, NCSV };
+static const char *const csv_names[NCSV] = {"stage", "device", "op",  "microbatch",
+                                            "ms",    "start",  "end", "overlap"};
 
 /* Reads a measured CSV from f (file 0, named path): a header, then one op a line. */
 static int read_csv(struct reader *r, FILE *f, const char *path, struct pp_error *err)
@@ -111,6 +112,7 @@ static int read_csv(struct reader *r, FILE *f, const char *path, struct pp_error
 	struct text_lines in;
 	int col[NCSV], ncols = 0, rc;
 	bool header = false;
+	size_t pair = SIZE_MAX; /* the index in r->ops of an overlapped F the last row read */
 
 	text_lines_init(&in, f, r->what, path);
 	while ((rc = text_lines_next(&in, err)) == 1) {
@@ -120,6 +122,7 @@ static int read_csv(struct reader *r, FILE *f, const char *path, struct pp_error
 		double t[3] = {0, 0, 0};
 		struct range *x;
 		int kind = -1;
+		uint64_t overlap = 0;
 
 		if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0')
 			continue;
@@ -192,6 +195,13 @@ static int read_csv(struct reader *r, FILE *f, const char *path, struct pp_error
 			                   "a negative time: %g ms", t[0]);
 			goto done;
 		}
+		if (col[C_OVERLAP] >= 0 &&
+		    text_parse_uint(fields[col[C_OVERLAP]], 0, 1, &overlap) != TEXT_OK) {
+			rc = measured_fail(r, err, 0, in.lineno, offs[col[C_OVERLAP]] + 1,
+			                   "the overlap must be 0 or 1 (1 on the F of an overlapped "
+			                   "pair)");
+			goto done;
+		}
 		if ((rc = text_lines_check_whole(&in, err)) != 0)
 			goto done;
 		if (strcasecmp(fields[col[C_OP]], "comm") == 0) {
@@ -221,6 +231,19 @@ static int read_csv(struct reader *r, FILE *f, const char *path, struct pp_error
 		x->dur = t[0];
 		x->line = in.lineno > UINT32_MAX ? UINT32_MAX : (uint32_t)in.lineno;
 		x->column = 1;
+		if (overlap && kind != OP_F) {
+			rc = measured_fail(r, err, 0, in.lineno, offs[col[C_OVERLAP]] + 1,
+			                   "overlap 1 on a %s: it marks the F of an overlapped pair, "
+			                   "whose backward is the next row",
+			                   sched_kind_name((enum op_kind)kind));
+			goto done;
+		}
+		/* the row after an overlapped F is its backward when it runs at the same time on
+		 * the same device (order_ops refuses an F without one) */
+		x->overlapped = overlap || (pair != SIZE_MAX && r->ops.r[pair].dev == x->dev &&
+		                            r->ops.r[pair].start == x->start &&
+		                            r->ops.r[pair].dur == x->dur && kind != OP_F);
+		pair = overlap ? r->ops.n - 1 : SIZE_MAX;
 	}
 done:
 	if (rc == 0 && !header)
@@ -332,8 +355,10 @@ static int order_ops(struct reader *r, struct pp_error *err)
 			    b->kind == OP_W || b->start != x.start || b->dur != x.dur)
 				return measured_fail(
 				        r, err, x.file, x.line, x.column,
-				        "an overlapped F (\"overlapped\": true) without its "
-				        "backward at the same time after it on its device");
+				        "an overlapped F (%s) without its backward at the same time "
+				        "after it on its device",
+				        r->format == MEASURED_CSV ? "overlap 1"
+				                                  : "\"overlapped\": true");
 			x.role = ROLE_PAIR;
 			x.stage2 = b->stage;
 			x.mb2 = b->mb;
@@ -350,13 +375,16 @@ static int order_ops(struct reader *r, struct pp_error *err)
 		    prev->mb2 == x.mb2 && prev->kind2 == x.kind2 && prev->start == x.start &&
 		    prev->dur == x.dur)
 			continue; /* the pair's other op's slice */
-		if (r->starts && prev != NULL && before(x.start, prev->start + prev->dur))
+		if (r->starts && prev != NULL && before(x.start, prev->start + prev->dur)) {
+			char at[32], end[32];
+
 			return measured_fail(
 			        r, err, x.file, x.line, x.column,
-			        "this range starts at %.17g, before the range before it on its "
-			        "device (line %" PRIu32 ") ends at %.17g: a device runs one op at "
-			        "a time",
-			        x.start, prev->line, prev->start + prev->dur);
+			        "this range starts at %s, before the range before it on its "
+			        "device (line %" PRIu32 ") ends at %s: a device runs one op at a time",
+			        pp_double_format(at, sizeof(at), x.start), prev->line,
+			        pp_double_format(end, sizeof(end), prev->start + prev->dur));
+		}
 		a[n++] = x;
 	}
 	r->ops.n = n;

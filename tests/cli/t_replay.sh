@@ -58,6 +58,16 @@ ppsim replay "$TMP/run.csv" --tcomm 0.25 --dump-ops="$TMP/again.csv" --timeline=
 	cmp -s "$TMP/run.csv" "$TMP/again.csv" && ok ||
 	not_ok "ppsim replay of --dump-ops' CSV: the ops' times differ from the run's"
 
+# the op dump of a schedule with overlapped pairs (its overlap column: the F of a pair, its
+# backward the next row at the same times)
+for s in "dualpipev -p 4 -m 16" "dualpipe -p 4 -m 8 --tf 1.1" "interleaved-combined -p 4 -v 2 -m 8"; do
+	# shellcheck disable=SC2086 # s is words
+	ppsim -s $s --tcomm 0.25 --dump-ops="$TMP/run.csv" >/dev/null
+	ppsim replay "$TMP/run.csv" --tcomm 0.25 --dump-ops="$TMP/again.csv" --timeline=0 >/dev/null &&
+		grep -q ',1,' "$TMP/run.csv" && cmp -s "$TMP/run.csv" "$TMP/again.csv" && ok ||
+		not_ok "ppsim replay of --dump-ops' CSV of $s: the ops' times differ from the run's"
+done
+
 # 2. Without the slowest device: a run whose device 2 takes 1.5 times as long, without it, is
 #    the run without the straggler (its ops at the others' times, the order kept), to the tick.
 ppsim -s 1f1b -p 4 -m 8 --tcomm 0.1 --stage-scale 1,1,1.5,1 --trace-names=torch \
