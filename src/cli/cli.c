@@ -833,8 +833,14 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 
 void cli_release(struct cli *cli)
 {
+	for (int i = 0; cli->file_texts != NULL && i < cli->nfiles; i++)
+		free(cli->file_texts[i]);
+	free(cli->file_texts);
+	free(cli->file_lens);
 	free(cli->set);
 	free(cli->config_text);
 	cli->set = NULL;
 	cli->config_text = NULL;
+	cli->file_texts = NULL;
+	cli->file_lens = NULL;
 }

@@ -66,6 +66,9 @@ struct cli {
 	char **files; /* compare: config files; replay: the measured files; merge: shard files
 	                 (positional) */
 	int nfiles;
+	char **file_texts; /* compare: each config file's text, read once (cli_read_files;
+	                      owned), or NULL */
+	size_t *file_lens; /* their bytes */
 	int top;                    /* sweep: rows of the ranked table */
 	enum pp_rank_by rank_by;    /* compare, sweep, advise: what ranks runs */
 	bool rank_set;              /* --rank-by was given */
@@ -89,6 +92,13 @@ struct cli {
  */
 int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli);
 void cli_release(struct cli *cli);
+
+/*
+ * Reads each of cli's positional config files (cli->files) once into cli->file_texts, so that a
+ * command reading a file more than once (compare: once to tell a serving config, then once a
+ * row) reads a pipe or a FIFO as it reads a file. Returns 0, or -1 with err.
+ */
+int cli_read_files(struct cli *cli, struct pp_error *err);
 
 /*
  * The config of one simulation: defaults, then the config file (NULL for none), then the

@@ -199,12 +199,24 @@ int cli_config_taking(const struct cli *cli, const char *file,
                       bool (*take)(const struct config_option *o), struct config *c,
                       struct pp_error *err)
 {
+	const char *text = NULL;
+	size_t len = 0;
+
 	config_init(c);
 	c->jobs = cli->jobs;
-	/* a file read once (cli_sweep_main, a run that writes a shard file) is read from its text */
-	if (file != NULL && cli->config_text != NULL && file == cli->config_file
-	            ? config_load_text(c, file, cli->config_text, cli->config_len, err) != 0
-	            : file != NULL && config_load_file(c, file, err) != 0)
+	/* a file read once (cli_sweep_main, a run that writes a shard file, compare's files) is
+	 * read from its text */
+	if (file != NULL && cli->config_text != NULL && file == cli->config_file) {
+		text = cli->config_text;
+		len = cli->config_len;
+	}
+	for (int i = 0; file != NULL && cli->file_texts != NULL && i < cli->nfiles; i++)
+		if (file == cli->files[i]) {
+			text = cli->file_texts[i];
+			len = cli->file_lens[i];
+		}
+	if (text != NULL ? config_load_text(c, file, text, len, err) != 0
+	                 : file != NULL && config_load_file(c, file, err) != 0)
 		return -1;
 	for (int i = 0; i < cli->nset; i++)
 		if ((take == NULL || take(cli->set[i].opt)) &&
@@ -213,6 +225,20 @@ int cli_config_taking(const struct cli *cli, const char *file,
 	if (config_check_command(c, cli->mode, cmd_of_mode(cli->mode)->name, err) != 0)
 		return -1;
 	return check_outputs(cli, c, err);
+}
+
+int cli_read_files(struct cli *cli, struct pp_error *err)
+{
+	size_t n = cli->nfiles > 0 ? (size_t)cli->nfiles : 1;
+
+	if ((cli->file_texts = pp_zalloc(n, sizeof(*cli->file_texts), err)) == NULL ||
+	    (cli->file_lens = pp_zalloc(n, sizeof(*cli->file_lens), err)) == NULL)
+		return -1;
+	for (int i = 0; i < cli->nfiles; i++)
+		if (config_read_file(cli->files[i], &cli->file_texts[i], &cli->file_lens[i], err) !=
+		    0)
+			return -1;
+	return 0;
 }
 
 int cli_sweep_main(int argc, char **argv, enum cli_mode mode,

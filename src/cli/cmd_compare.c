@@ -257,6 +257,8 @@ int cmd_compare(int argc, char **argv)
 			        "--schedules: not with --schedule-file, which fixes the order");
 	if (status < 0 && cli.nfiles == 0 && nsched == 0)
 		status = cmd_usage("compare: give config files, --schedules, or both");
+	if (status < 0 && cli_read_files(&cli, &err) != 0)
+		status = cmd_fail(&err);
 	if (status < 0 && nsched == 0 && serving(&cli, cli.files[0])) {
 		status = compare_serving(&cli);
 		cli_release(&cli);

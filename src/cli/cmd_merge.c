@@ -5,9 +5,12 @@
  * files are shards of one run and that every shard is there once, then hands them to the
  * merger of their kind: a row of kinds[], which is all a new kind of shard needs here.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "base/text.h"
 #include "cli.h"
 #include "cmd.h"
 #include "guard.h"
@@ -26,12 +29,53 @@ static const struct merge_kind kinds[] = {
         {&samples_shard_codec, cmd_samples_merge},
 };
 
-/* One file given: its shard number, its points and its name. */
+/* One file given: its shard number, its points, its name and its spool (or NULL). */
 struct given {
 	uint64_t k;
 	uint64_t first, last;
 	char *path;
+	FILE *spool;
 };
+
+/*
+ * Opens the shard file at path to read its head, and again later its records: a regular file
+ * is opened each time, anything else (a pipe, a FIFO, a terminal), which reads once, is copied
+ * whole into an unnamed temporary file, *spool, which the caller closes. Returns the reader, or
+ * NULL with err.
+ */
+static struct shard_reader *open_given(const char *path, FILE **spool, struct pp_error *err)
+{
+	FILE *f = fopen(path, "r");
+	struct stat st;
+	char buf[65536];
+	size_t got;
+
+	*spool = NULL;
+	if (f == NULL) {
+		text_read_error(err, path, errno);
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+		fclose(f);
+		return shard_open(path, err);
+	}
+	if ((*spool = tmpfile()) == NULL) {
+		pp_fail(err, PP_ERR_IO, "cannot keep what '%s' holds: %s", path, strerror(errno));
+		fclose(f);
+		return NULL;
+	}
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, got, *spool) != got)
+			break;
+	if (ferror(f) || ferror(*spool) || fflush(*spool) != 0) {
+		pp_fail(err, PP_ERR_IO, "cannot read '%s' whole: %s", path, strerror(errno));
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	rewind(*spool);
+	return shard_open_stream(*spool, path, err);
+}
 
 static int by_shard(const void *a, const void *b)
 {
@@ -51,8 +95,16 @@ int merge_records(const struct merge_shards *s, int (*emit)(void *ctx, const voi
 	if (rec == NULL)
 		return pp_nomem(err, 1, s->codec->size);
 	for (uint64_t k = 0; k < s->n && rc == 0; k++) {
-		struct shard_reader *r = shard_open(s->paths[k], err);
-		const struct shard_head *h = r != NULL ? shard_reader_head(r) : NULL;
+		struct shard_reader *r = NULL;
+		const struct shard_head *h;
+
+		if (s->spools == NULL || s->spools[k] == NULL)
+			r = shard_open(s->paths[k], err);
+		else if (fseek(s->spools[k], 0, SEEK_SET) != 0)
+			text_read_error(err, s->paths[k], errno);
+		else
+			r = shard_open_stream(s->spools[k], s->paths[k], err);
+		h = r != NULL ? shard_reader_head(r) : NULL;
 
 		if (r == NULL) {
 			rc = -1;
@@ -145,6 +197,7 @@ static int merge_main(const struct cli *cli)
 	const char **what = pp_mallocarray(n, sizeof(*what));
 	struct given *given = pp_mallocarray(n, sizeof(*given));
 	char **paths = pp_mallocarray(n, sizeof(*paths));
+	FILE **spools = pp_calloc(n, sizeof(*spools));
 	struct shard_reader *first = NULL;
 	const struct merge_kind *kind = NULL;
 	struct merge_shards s = {0};
@@ -152,8 +205,8 @@ static int merge_main(const struct cli *cli)
 	int status = -1;
 	char why[256];
 
-	if (what == NULL || given == NULL || paths == NULL) {
-		pp_nomem(&err, n, sizeof(*given) + sizeof(*what) + sizeof(*paths));
+	if (what == NULL || given == NULL || paths == NULL || spools == NULL) {
+		pp_nomem(&err, n, sizeof(*given) + sizeof(*what) + sizeof(*paths) + sizeof(*spools));
 		goto fail;
 	}
 	for (int i = 0; i < cli->nfiles; i++)
@@ -162,13 +215,15 @@ static int merge_main(const struct cli *cli)
 	                        cli->nfiles, &err) != 0)
 		goto fail;
 	for (int i = 0; i < cli->nfiles; i++) {
-		struct shard_reader *r = shard_open(cli->files[i], &err);
+		FILE *spool;
+		struct shard_reader *r = open_given(cli->files[i], &spool, &err);
 		const struct shard_head *h;
 
+		spools[i] = spool;
 		if (r == NULL)
 			goto fail;
 		h = shard_reader_head(r);
-		given[i] = (struct given){h->k, h->first, h->last, cli->files[i]};
+		given[i] = (struct given){h->k, h->first, h->last, cli->files[i], spool};
 		if (first == NULL) {
 			first = r;
 			if ((kind = kind_of(h->kind)) == NULL) {
@@ -192,9 +247,12 @@ static int merge_main(const struct cli *cli)
 	s.head = shard_reader_head(first);
 	if (check_set(given, n, s.head, &err) != 0)
 		goto fail;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		paths[i] = given[i].path;
+		spools[i] = given[i].spool;
+	}
 	s.paths = paths;
+	s.spools = spools;
 	s.n = s.head->n;
 	s.codec = kind->codec;
 	status = kind->merge(cli, &s);
@@ -203,6 +261,10 @@ fail:
 	status = cmd_fail(&err);
 done:
 	shard_close(first);
+	for (size_t i = 0; spools != NULL && i < n; i++)
+		if (spools[i] != NULL)
+			fclose(spools[i]);
+	free(spools);
 	free(given);
 	free(what);
 	free(paths);

@@ -6,6 +6,7 @@
 #define PPSIM_MERGE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli.h"
 #include "ppsim/shard.h"
@@ -13,6 +14,8 @@
 /* The shards of one run, in order. */
 struct merge_shards {
 	char **paths;                    /* the file of shard k + 1 at paths[k] */
+	FILE **spools;                   /* its bytes when it is not a regular file (a pipe, a
+	                                    FIFO), read once at spools[k], else NULL */
 	uint64_t n;                      /* the run's shards */
 	const struct shard_head *head;   /* the first shard's head: the run's settings */
 	const struct shard_codec *codec; /* their records' kind */

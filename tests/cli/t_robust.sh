@@ -420,3 +420,60 @@ status=$?
 if [ $status -gt 128 ] && [ $status -ne 124 ]; then ok; else
 	not_ok "SIGINT while waiting for a FIFO's reader: status $status"
 fi
+
+# Inputs are read as streams (docs/robustness.md): a FIFO, which reads once, gives what the file
+# gives, for every command that reads an input file, also those that read one twice (compare
+# tells a serving config from its first file, then reads each file a row; merge reads each
+# shard's head, then its records in shard order).
+F="$TMP/streams"
+mkdir -p "$F"
+echo '{"schedule":"1f1b","p":4,"m":8}' >"$F/c1.json"
+echo '{"schedule":"zbh1","p":4,"m":8,"t_comm":0.1}' >"$F/c2.json"
+ppsim sweep -p 2,4 -m 4,8 --shard=1/2 --shard-file="$F/s1.pps" >/dev/null
+ppsim sweep -p 2,4 -m 4,8 --shard=2/2 --shard-file="$F/s2.pps" >/dev/null
+ppsim -p 4 -m 8 --samples=8 --jitter=lognormal:0.1 --shard=1/2 --shard-file="$F/n1.pps" >/dev/null
+ppsim -p 4 -m 8 --samples=8 --jitter=lognormal:0.1 --shard=2/2 --shard-file="$F/n2.pps" >/dev/null
+ppsim -s dualpipev -p 4 -m 8 --tcomm 0.1 --dump-ops="$F/ops.csv" --export-schedule="$F/order.csv" \
+	>/dev/null
+printf 'stage,op,ms\n0,F,1\n0,B,2\n0,W,1\n1,F,1\n1,B,2\n1,W,1\n0,comm,0.1\n' >"$F/measured.csv"
+# fifo_case LABEL FILE ARGS...: ppsim ARGS with @ standing for FILE, first as the file, then as
+# a FIFO of the same name in another folder that a background cat fills: the same standard
+# output and status both times (the folder's name aside).
+mkdir -p "$F/fifos"
+fifo_case() {
+	label=$1 file=$2
+	fifo="$F/fifos/$(basename "$file")"
+	shift 2
+	args="" fargs=""
+	for a in "$@"; do
+		case $a in
+		*@*) args="$args $(echo "$a" | sed "s|@|$file|")"
+			fargs="$fargs $(echo "$a" | sed "s|@|$fifo|")" ;;
+		*) args="$args $a" fargs="$fargs $a" ;;
+		esac
+	done
+	# shellcheck disable=SC2086 # the arguments are words
+	ppsim $args >"$F/want" 2>&1
+	want=$?
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	(cat "$file" >"$fifo" &)
+	# shellcheck disable=SC2086
+	timeout 20 ${PPSIM_WRAP:-} "$PPSIM" $fargs >"$F/got" 2>&1
+	got=$?
+	sed "s|$F/fifos/|$F/|g" "$F/got" >"$F/got.same"
+	if [ $got -eq $want ] && [ $want -eq 0 ] && cmp -s "$F/want" "$F/got.same"; then ok; else
+		not_ok "$label from a FIFO: status $got (from the file $want): $(head -c 200 "$F/got")"
+	fi
+	rm -f "$fifo"
+}
+fifo_case "run -c" "$F/c1.json" -c @ --timeline=0
+fifo_case "compare, the first file" "$F/c1.json" compare @ "$F/c2.json"
+fifo_case "compare --schedules" "$F/c2.json" compare --schedules=1f1b,zbh1 @
+fifo_case "merge of a sweep's shards" "$F/s1.pps" merge @ "$F/s2.pps"
+fifo_case "merge, the second shard first" "$F/s2.pps" merge @ "$F/s1.pps"
+fifo_case "merge of samples' shards" "$F/n2.pps" merge "$F/n1.pps" @
+fifo_case "replay of an op dump" "$F/ops.csv" replay @ --tcomm 0.1 --timeline=0
+fifo_case "--schedule-file" "$F/order.csv" --schedule-file=@ --tcomm 0.1 --timeline=0
+fifo_case "validate" "$F/order.csv" validate @
+fifo_case "calibrate" "$F/measured.csv" calibrate @
