@@ -201,9 +201,9 @@ static const struct {
         {"p", "-p", "2,x"},
         {"schedule", "--schedule", "1f1b,nope"},
         {"schedule", "--schedule", "ALL"},
-        {"layers_per_stage", "--layers-per-stage", "10,10"},
-        {"layers_per_stage", "--layers-per-stage", "10"},
-        {"stage_scale", "--stage-scale", "1"},
+        {"layers_per_stage", "--layers-per-stage", "10,x"},
+        {"layers_per_stage", "--layers-per-stage", ""},
+        {"stage_scale", "--stage-scale", "1,0"},
 };
 
 static void sweep_set_axis_rejects_bad_specs_with_a_usage_error_naming_the_label(void)
@@ -220,6 +220,27 @@ static void sweep_set_axis_rejects_bad_specs_with_a_usage_error_naming_the_label
 		/* the sweep is as it was */
 		CU_ASSERT_EQUAL(sw.naxes, 1);
 		CU_ASSERT_STRING_EQUAL(joined(&sw.axes[0], have, sizeof(have)), "full,half");
+		sweep_release(&sw);
+	}
+}
+
+/* An option that takes a list of its own, or a file's name, is one value, commas and all. */
+static void sweep_set_axis_takes_a_list_option_or_a_file_whole(void)
+{
+	static const char *const whole[][2] = {{"layers_per_stage", "10,9,9,4"},
+	                                       {"stage_scale", "1,1,2"},
+	                                       {"schedule_file", "a,b.csv"}};
+
+	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		struct sweep sw;
+		char have[64];
+
+		sweep_init(&sw, NULL);
+		axis(&sw, whole[i][0], whole[i][1]);
+		CU_ASSERT_EQUAL(sw.naxes, 1);
+		CU_ASSERT_EQUAL(sw.axes[0].nvalues, 1);
+		CU_ASSERT_STRING_EQUAL(joined(&sw.axes[0], have, sizeof(have)), whole[i][1]);
+		CU_ASSERT_EQUAL(sweep_points(&sw), 1);
 		sweep_release(&sw);
 	}
 }
@@ -1526,6 +1547,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(sweep_set_axis_expands_lists_and_ranges_into_canonical_values),
         UNIT_TEST(sweep_set_axis_expands_all_to_every_schedule_in_table_order),
         UNIT_TEST(sweep_set_axis_rejects_bad_specs_with_a_usage_error_naming_the_label),
+        UNIT_TEST(sweep_set_axis_takes_a_list_option_or_a_file_whole),
         UNIT_TEST(sweep_set_axis_keeps_the_earlier_axis_when_a_new_spec_is_rejected),
         UNIT_TEST(sweep_set_axis_replaces_the_earlier_axis_of_the_same_option),
         UNIT_TEST(sweep_set_axis_allows_exactly_the_point_limit_and_rejects_one_axis_more),
