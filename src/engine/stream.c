@@ -569,12 +569,20 @@ static pp_time offload_op(struct engine *e, uint32_t d, const struct op *op, pp_
 		}
 	} else if (op->kind == OP_B || op->kind == OP_BW) {
 		if (sm->off_end[key] >= 0) { /* it was offloaded */
-			pp_time ready;
+			pp_time ready, copying, out;
 
 			bring_back(e, d, key, &o[op->stage], start);
 			ready = sm->rel_end[key];
 			if (ready > start) {
-				e->res.devices[d].exposed[COMM_RELOAD] += ready - start;
+				/* the wait is the copy back's while it runs; before it started, the
+				 * copy out's while that ran, then the copies back queued before it */
+				copying = ready - start < o[op->stage].in ? ready - start
+				                                          : o[op->stage].in;
+				out = sm->off_end[key] - start;
+				out = out < 0 ? 0 : out < ready - start - copying ? out
+				                                                 : ready - start - copying;
+				e->res.devices[d].exposed[COMM_OFFLOAD] += out;
+				e->res.devices[d].exposed[COMM_RELOAD] += ready - start - out;
 				sm->gate_wait[d] += ready - start;
 				e->res.inner[i] += ready - start;
 				end += ready - start;

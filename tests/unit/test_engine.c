@@ -2013,6 +2013,30 @@ static void engine_exposes_a_reload_that_arrives_after_its_backward_could_start(
 	run_end(&x);
 }
 
+static void engine_books_a_backwards_wait_for_the_copy_out_to_the_offload(void)
+{
+	struct run x;
+
+	/* copies out of 3.5, back of 0.5: out F0 [1, 4.5), F1 [4.5, 8), F2 [8, 11.5), F3 [11.5,
+	 * 15); each copy back starts as its copy out ends: F0's [4.5, 5), F1's [8, 8.5), F2's
+	 * [11.5, 12), F3's [15, 15.5). BW0 waits from 4 to 5, BW1 from 7 to 8.5, BW2 from 10.5 to
+	 * 12, BW3 from 14 to 15.5: of each wait the last 0.5 is the copy back's, the rest (0.5,
+	 * then 1 each) the copy out's. So the reload's exposed time is its stream's 2, the
+	 * offload's 3.5 of its 14; the step ends at 17.5. */
+	offloading_device(&x, 0);
+	x.k->pieces->offload[0].out = 3500000;
+	x.k->pieces->offload[0].in = 500000;
+	run_pieces(&x);
+	CU_ASSERT_EQUAL(x.r->makespan, 17500000);
+	CU_ASSERT_EQUAL(x.r->times[op_index(x.s, OP_BW, 1, 0)].end, 10500000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_RELOAD], 2000000);
+	CU_ASSERT_EQUAL(x.r->devices[0].comm[COMM_RELOAD], 2000000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_OFFLOAD], 3500000);
+	CU_ASSERT_EQUAL(x.r->devices[0].comm[COMM_OFFLOAD], 14000000);
+	CU_ASSERT_EQUAL(x.r->devices[0].busy, 12000000);
+	run_end(&x);
+}
+
 static void engine_keeps_the_activations_of_a_forward_whose_backward_is_next(void)
 {
 	struct run x;
@@ -2141,7 +2165,8 @@ static void engine_sweep_gives_the_event_loops_times_with_expert_pieces_and_pair
 
 /* With streams, each op's inner time (what of its span is not compute) adds up to what each
  * device's busy leaves out: its ops' spans (a pair's once) less their inner times are its busy,
- * for data, tensor and context parallelism, experts in pairs and activation offload. */
+ * for data, tensor and context parallelism, experts in pairs and activation offload; and what
+ * a kind leaves exposed is a part of the time its stream held (exposed <= comm). */
 static void engine_inner_times_of_the_ops_leave_each_devices_busy(void)
 {
 	static const char *const runs[][2][14] = {
@@ -2158,6 +2183,17 @@ static void engine_inner_times_of_the_ops_leave_each_devices_busy(void)
 	        {{"model", "llama3-8b", "p", "4", "m", "8", "offload", "0.5", "host_bandwidth", "20",
 	          NULL},
 	         {NULL}},
+	        {{"model", "qwen3-30b-a3b", "gpu", "b200", "p", "2", "m", "4", "offload", "0.5", NULL},
+	         {NULL}},
+	        {{"model", "qwen3-30b-a3b", "gpu", "b200", "p", "2", "m", "4", "offload", "0.5",
+	          "schedule", "dualpipe", NULL},
+	         {NULL}},
+	        {{"model", "qwen3-30b-a3b", "gpu", "b200", "p", "2", "m", "4", "offload", "0.5",
+	          "schedule", "dualpipev", NULL},
+	         {"ep", "4", "gpus", "8", NULL}},
+	        {{"model", "qwen3-30b-a3b", "gpu", "h100-sxm", "p", "2", "m", "8", "v", "2",
+	          "schedule", "interleaved-combined", NULL},
+	         {"offload", "0.5", "ep", "4", "cp", "2", "gpus", "16", "framework", "nemo", NULL}},
 	};
 
 	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
@@ -2189,6 +2225,9 @@ static void engine_inner_times_of_the_ops_leave_each_devices_busy(void)
 			}
 			CU_ASSERT_EQUAL(busy - inner, sm->result->devices[d].busy);
 			all += inner;
+			for (int kind = 0; kind < COMM_KINDS; kind++)
+				CU_ASSERT_TRUE(sm->result->devices[d].exposed[kind] <=
+				               sm->result->devices[d].comm[kind]);
 		}
 		/* (the offload's copies back may all be hidden) */
 		CU_ASSERT_TRUE(all > 0 || k == 4);
@@ -2202,6 +2241,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_for_uneven_stages_and_a_model),
         UNIT_TEST(engine_sweep_gives_the_event_loops_times_with_expert_pieces_and_pairs),
         UNIT_TEST(engine_inner_times_of_the_ops_leave_each_devices_busy),
+        UNIT_TEST(engine_books_a_backwards_wait_for_the_copy_out_to_the_offload),
         UNIT_TEST(engine_sweep_prices_a_channel_that_mixes_free_and_costly_messages),
         UNIT_TEST(engine_sweep_records_the_event_loops_messages_past_its_batches),
         UNIT_TEST(engine_refuses_a_last_overlapped_pair_whose_forward_ran_before),
