@@ -818,6 +818,27 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 }
 
 /*
+ * The fewest GPUs one node holds of any group of n GPUs stride apart in any pipeline rank (its
+ * tp x cp x dp GPUs from rank x span; the groups tile a rank in blocks of stride x n GPUs,
+ * stride groups a block): the group whose exchange leaves its nodes on the fewest ports, which
+ * every GPU of the step waits for. n when every group sits inside a node.
+ */
+static int fewest_per_node(const struct cost_model *k, int stride, int n)
+{
+	long long span = (long long)k->tp * k->cp * k->dp, block = (long long)stride * n;
+	int fewest = n;
+
+	for (int d = 0; d < k->p && fewest > 1; d++)
+		for (long long b = 0; b + block <= span && fewest > 1; b += block)
+			for (int t = 0; t < stride && fewest > 1; t++) {
+				int g = group_per_node(k, (long long)d * span + b + t, stride, n);
+
+				fewest = g < fewest ? g : fewest;
+			}
+	return fewest;
+}
+
+/*
  * The collectives of one layer's op: tensor parallelism's all-reduce of the layer's activations
  * (s / cp tokens) inside the node, and each of its halves (an all-gather or a reduce-scatter);
  * context parallelism's exchange of a block of keys and values (s / cp tokens of the kv heads a
@@ -828,12 +849,12 @@ static void exchanges(struct cost_model *k)
 {
 	double tokens = (double)k->mbs * k->seq / k->cp, e = k->dtype_bytes;
 	double kv = 2 * tokens * k->kv_dim * e / k->tp;
-	bool inside = (long long)k->tp * k->cp <= k->gpus_per_node;
+	int cp_node = fewest_per_node(k, k->tp, k->cp);
+	bool inside = cp_node == k->cp;
 	/* a ring step crosses between nodes on one port; the all-gather's rings on several */
 	double bw = (inside ? k->link_bandwidth
 	             : k->cp_comm == PP_CP_ALLGATHER
-	                     ? cost_spanning_bandwidth(k->link_bandwidth, k->inter_bandwidth,
-	                                               group_per_node(k, 0, k->tp, k->cp))
+	                     ? cost_spanning_bandwidth(k->link_bandwidth, k->inter_bandwidth, cp_node)
 	                     : k->inter_bandwidth) *
 	            k->collective_efficiency;
 	double lat = inside ? k->link_latency : k->inter_latency;
@@ -849,8 +870,8 @@ static void exchanges(struct cost_model *k)
 		k->cp_fwd_ms = k->cp > 1 ? lat / 1e3 + kv / (bw * 1e6) : 0;
 		k->cp_bwd_ms = k->cp > 1 ? lat / 1e3 + 2 * kv / (bw * 1e6) : 0;
 	}
-	/* the expert-parallel group: ep consecutive GPUs of a pipeline rank's */
-	moe_exchanges(k, group_per_node(k, 0, 1, k->ep));
+	/* the expert-parallel groups: ep consecutive GPUs of a pipeline rank's */
+	moe_exchanges(k, fewest_per_node(k, 1, k->ep));
 }
 
 struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,

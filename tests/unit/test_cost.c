@@ -2048,6 +2048,20 @@ static void cost_model_prices_a_cp_ring_step_as_one_block_of_keys_and_values_per
 	ASSERT_NEAR(x.cost->model->cp_bwd_ms, 0.005 + 2 * kv / 20e6);
 	release(&x);
 
+	/* dp = 3, six GPUs a node: a pipeline rank's 12 GPUs hold three tp x cp blocks of 4, the
+	 * middle one two in each node: its ring crosses, and everyone waits for it */
+	unit_set(&c, "gpus_per_node", "6");
+	unit_set(&c, "gpus", "24");
+	x = price_ok(&c);
+	CU_ASSERT_EQUAL(x.cost->model->dp, 3);
+	ASSERT_NEAR(x.cost->model->cp_fwd_ms, 0.005 + kv / 20e6);
+	release(&x);
+	/* on nodes of 4 each block is a node */
+	unit_set(&c, "gpus_per_node", "4");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->cp_fwd_ms, 0.003 + kv / 240e6);
+	release(&x);
+
 	/* cp = 4 by all-gather, inside a node (tp x cp = 8): blocks of 512 tokens, 1048576 bytes;
 	 * the all-gather of the 4 blocks takes 3 steps of one block: 3 x 3 us + 3 x 1048576 /
 	 * 240e6 ms, its gradients' reduce-scatter the same */
@@ -2332,6 +2346,22 @@ static void cost_model_prices_the_expert_all_to_all_inside_and_across_nodes(void
 	ASSERT_NEAR(x.cost->model->a2a_ms, 2048 * 0.5 * 4096 * 2 / 40e9 * 1e3 + 15 * 0.005);
 	ASSERT_NEAR(x.cost->model->dispatch_ms, 2048 * 0.5 * 4096 * 1 / 40e9 * 1e3 + 15 * 0.005);
 	CU_ASSERT_TRUE(2048 * 0.5 * 4096 / 40e9 > 2048 * 2 * 4096 * 1 * 15.0 / 16 / 360e9);
+	release(&x);
+
+	/*
+	 * ep = 4 of 12 GPUs on nodes of 6: the groups are GPUs 0-3 (node 0), 4-7 (two in each
+	 * node) and 8-11 (node 1); the middle one sends 2/4 of its 33554432 bytes through the
+	 * port and waits for it, and so does everyone: 3 latencies of InfiniBand's
+	 */
+	mixtral_config(&c, "1", "1", "4", "12");
+	unit_set(&c, "gpus_per_node", "6");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->a2a_ms, 33554432 * 0.5 / 40e9 * 1e3 + 3 * 0.005);
+	release(&x);
+	/* on nodes of 4 every group is a node: NVLink alone */
+	unit_set(&c, "gpus_per_node", "4");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->a2a_ms, 33554432 * 0.75 / 360e9 * 1e3 + 3 * 0.003);
 	release(&x);
 
 	/* without expert parallelism nothing is sent: the ops are their compute */

@@ -202,7 +202,7 @@ src_mbridge() {
 			case $sys in
 			DGX-H100) gpu="--gpu=h100-sxm" ;;
 			DGX-B200) gpu="--gpu=b200" ;;
-			*) gpu="--gpu=gb200 --gpus-per-node=72" ;;
+			*) gpu="--gpu=gb200 --gpus-per-node=64" ;;
 			esac
 			# TP overlap (userbuffers) on for 70B and 405B, off for 8B (the recipes)
 			tpo=""; [ "$tp" -eq 1 ] && tpo="--tp-overlap=none"
@@ -262,7 +262,7 @@ src_mbridge_moe() {
 			case $sys in
 			DGX-H100) gpu="--gpu=h100-sxm" ;;
 			DGX-B200) gpu="--gpu=b200" ;;
-			*) gpu="--gpu=gb200 --gpus-per-node=72" ;;
+			*) gpu="--gpu=gb200 --gpus-per-node=64" ;;
 			esac
 			layers=$(ppsim_layers "$model")
 			sched=$(pipe "$pp" "$v")
