@@ -70,6 +70,9 @@ void moe_times(const struct cost_model *k, struct cost_type *ty,
                const struct cost_flops *attention);
 void moe_exchanges(struct cost_model *k, int per_node);
 double moe_stage_sum(const struct cost_model *k, int st, double dense, double moe);
+/* Whether the model's last layer, and so each multi-token-prediction layer (a layer of the
+ * model's last kind), is an expert layer. */
+bool moe_last_is_expert(const struct cost_model *k);
 /* Stage st's layers in all and of them the expert layers, the MTP layers of the last stage
  * included. */
 void moe_stage_counts(const struct cost_model *k, int st, int *n, int *nm);

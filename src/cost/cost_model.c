@@ -923,10 +923,9 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 	}
 	{
 		int moe = k->experts > 0 ? k->layers - k->dense_layers : 0;
+		int dense = k->layers - moe + (moe_last_is_expert(k) ? 0 : k->mtp_layers);
 
-		int dense = k->layers - moe + (k->experts > 0 ? 0 : k->mtp_layers);
-
-		moe += k->experts > 0 ? k->mtp_layers : 0;
+		moe += moe_last_is_expert(k) ? k->mtp_layers : 0;
 		per_mb = dense * (k->layer_flops.f + k->layer_flops.b + k->layer_flops.w) +
 		         moe * (k->moe_flops.f + k->moe_flops.b + k->moe_flops.w) +
 		         k->last_head_flops.f + k->last_head_flops.b + k->last_head_flops.w;

@@ -125,15 +125,14 @@ void moe_figures(struct cost_model *k, double attn_params)
 	k->moe_act_bytes = k->moe_act_by[k->recompute];
 }
 
-/* F, B and W of `batch` GEMMs of m tokens by an n-wide weight of depth kd, bf16 or fp8 with the
- * activation casts (as the dense layer's linear GEMMs), added to out. */
+/* F, B and W of `batch` GEMMs of m tokens by an n-wide weight of depth kd, in bf16 or (fp8) in
+ * fp8 with the activation casts (as the dense layer's linear GEMMs), added to out. */
 static void gemms(const struct cost_model *k, const struct cost_gpu *g, double batch, double m,
-                  double n, double kd, struct cost_flops *out)
+                  double n, double kd, bool fp8, struct cost_flops *out)
 {
-
 	if (m <= 0 || batch <= 0)
 		return;
-	if (!k->fp8) {
+	if (!fp8) {
 		out->f += kernel_bgemm_ms(g, batch, m, n, kd, k->dtype_bytes);
 		out->b += kernel_bgemm_ms(g, batch, m, kd, n, k->dtype_bytes);
 		out->w += kernel_bgemm_ms(g, batch, kd, n, m, k->dtype_bytes);
@@ -156,8 +155,8 @@ static void mlp(const struct cost_model *k, const struct cost_gpu *g, double bat
 
 	if (m <= 0 || ffn <= 0)
 		return;
-	gemms(k, g, batch, m, (k->gated_mlp ? 2 : 1) * ffn, h, out);
-	gemms(k, g, batch, m, h, ffn, out);
+	gemms(k, g, batch, m, (k->gated_mlp ? 2 : 1) * ffn, h, k->fp8, out);
+	gemms(k, g, batch, m, h, ffn, k->fp8, out);
 	out->f += kernel_memory_ms(g, e * batch * m * act);
 	out->b += kernel_memory_ms(g, 2 * e * batch * m * act);
 }
@@ -192,7 +191,8 @@ void moe_times(const struct cost_model *k, struct cost_type *ty,
 		 * backward: read and written once each way */
 		x->f += kernel_memory_ms(g, 4 * e * copies * h);
 		x->b += kernel_memory_ms(g, 4 * e * copies * h);
-		gemms(k, g, 1, tm, k->experts, h, r);
+		/* the router's GEMM is no linear layer of Transformer Engine's: bf16 under fp8 */
+		gemms(k, g, 1, tm, k->experts, h, false, r);
 		r->f += kernel_memory_ms(g, ROUTER_BYTES * tm * k->experts);
 		r->b += kernel_memory_ms(g, ROUTER_BYTES * tm * k->experts);
 		mlp(k, g, 1, tm, (double)k->shared_experts * k->expert_ffn, sh);
@@ -249,6 +249,11 @@ void moe_exchanges(struct cost_model *k, int per_node)
 	        all_to_all_ms(k, per_node, k->dispatch_bytes > 0 ? k->dispatch_bytes : k->dtype_bytes);
 }
 
+bool moe_last_is_expert(const struct cost_model *k)
+{
+	return k->experts > 0 && k->dense_layers < k->layers;
+}
+
 void moe_stage_counts(const struct cost_model *k, int st, int *n, int *nm)
 {
 	/* the multi-token-prediction layers follow the last stage's own (each route's), of the
@@ -256,7 +261,7 @@ void moe_stage_counts(const struct cost_model *k, int st, int *n, int *nm)
 	int mtp = st % k->route_stages == k->route_stages - 1 ? k->mtp_layers : 0;
 
 	*n = k->stage_layers[st] + mtp;
-	*nm = (k->stage_moe != NULL ? k->stage_moe[st] : 0) + (k->experts > 0 ? mtp : 0);
+	*nm = (k->stage_moe != NULL ? k->stage_moe[st] : 0) + (moe_last_is_expert(k) ? mtp : 0);
 }
 
 double moe_stage_sum(const struct cost_model *k, int st, double dense, double moe)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost/cost_internal.h"
 #include "ppsim/cost.h"
 #include "ppsim/sched.h"
 #include "unit.h"
@@ -2372,6 +2373,50 @@ static void cost_model_prices_the_expert_all_to_all_inside_and_across_nodes(void
 	release(&x);
 }
 
+/* The router's GEMM is no linear layer of Transformer Engine's: fp8 runs it in bf16, as the
+ * attention core; and an MTP layer is a layer of the model's last kind: dense when every layer
+ * is (DeepSeek-V3 with --dense-layers=61), so it sends no all-to-all and counts as dense. */
+static void cost_model_keeps_the_router_in_bf16_and_the_mtp_layer_of_the_last_kind(void)
+{
+	struct config c;
+	struct priced x, y;
+	int n, nm;
+
+	mixtral_config(&c, "1", "1", "4", "4");
+	x = price_ok(&c);
+	unit_set(&c, "fp8", "yes");
+	y = price_ok(&c);
+	ASSERT_NEAR(y.cost->model->types[0].router_ms.f, x.cost->model->types[0].router_ms.f);
+	ASSERT_NEAR(y.cost->model->types[0].router_ms.b, x.cost->model->types[0].router_ms.b);
+	ASSERT_NEAR(y.cost->model->types[0].router_ms.w, x.cost->model->types[0].router_ms.w);
+	/* the experts' own GEMMs do run in fp8 */
+	CU_ASSERT_TRUE(y.cost->model->types[0].experts_ms.f < x.cost->model->types[0].experts_ms.f);
+	release(&x);
+	release(&y);
+
+	model_config(&c, "deepseek-v3", "4");
+	unit_set(&c, "dense_layers", "61");
+	x = price_ok(&c);
+	CU_ASSERT_EQUAL(x.cost->model->mtp_layers, 1);
+	moe_stage_counts(x.cost->model, 3, &n, &nm);
+	CU_ASSERT_EQUAL(nm, 0);
+	CU_ASSERT_EQUAL(n, x.cost->model->stage_layers[3] + 1);
+	/* the step's FLOPs: 62 dense layers and the heads */
+	ASSERT_NEAR(x.cost->model->step_flops,
+	            (62 * (x.cost->model->layer_flops.f + x.cost->model->layer_flops.b +
+	                   x.cost->model->layer_flops.w) +
+	             x.cost->model->last_head_flops.f + x.cost->model->last_head_flops.b +
+	             x.cost->model->last_head_flops.w) *
+	                    c.m * x.cost->model->dp);
+	release(&x);
+	/* with its expert layers, the MTP layer is one */
+	model_config(&c, "deepseek-v3", "4");
+	x = price_ok(&c);
+	moe_stage_counts(x.cost->model, 3, &n, &nm);
+	CU_ASSERT_EQUAL(nm, x.cost->model->stage_moe[3] + 1);
+	release(&x);
+}
+
 static void cost_model_stretches_the_busiest_experts_and_their_all_to_all_by_the_imbalance(void)
 {
 	struct config c;
@@ -2709,6 +2754,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_refuses_layouts_it_cannot_price),
         UNIT_TEST(cost_model_splits_uneven_layer_counts_and_their_first_and_last_stages),
         UNIT_TEST(cost_model_prices_the_expert_all_to_all_inside_and_across_nodes),
+        UNIT_TEST(cost_model_keeps_the_router_in_bf16_and_the_mtp_layer_of_the_last_kind),
         UNIT_TEST(cost_model_stretches_the_busiest_experts_and_their_all_to_all_by_the_imbalance),
         UNIT_TEST(cost_model_reduces_expert_gradients_over_their_own_group),
         UNIT_TEST(cost_model_refuses_experts_it_cannot_place),
