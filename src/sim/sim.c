@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "ppsim/samples.h"
@@ -327,6 +328,10 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 	if (metrics_init(&s->metrics, s->sched, s->cost, s->result, err) != 0 ||
 	    (times && critical(s, err) != 0))
 		return -1;
+	/* the closed forms take every stage's costs alike, which a slowed device's are not */
+	for (int i = 0; i < c->stragglers.n; i++)
+		if (!c->stragglers.s[i].link && c->stragglers.s[i].factor != 1)
+			s->metrics.bubble_ratio_theory = NAN;
 	if (flags & SIM_SLACK) {
 		s->slack = pp_mallocarray_large(s->sched->nops > 0 ? s->sched->nops : 1,
 		                                sizeof(*s->slack));

@@ -143,3 +143,23 @@ ppsim sweep -p 2,4 -m 8 --shard=1/2 --shard-file="$TMP/sw-1.pps" >/dev/null
 # shellcheck disable=SC2086
 ppsim $A --shard=2/2 --shard-file="$TMP/sm-2.pps" >/dev/null
 fails 2 "are shards of different runs" merge "$TMP/sw-1.pps" "$TMP/sm-2.pps"
+
+# The closed form of the bubble takes every stage's costs alike: a straggler that slows a device
+# leaves it out (text, JSON, a sweep's records), as --stage-scale does; a slow link whose
+# messages cost nothing, or a factor of 1, changes no cost and keeps it.
+for s in 5:2 5:2@10; do
+	if [ "$(ppsim -p 8 -m 8 --straggler=$s -f json | "$JGET" - bubble_ratio_theory)" = null ] &&
+		ppsim -p 8 -m 8 --straggler=$s --timeline=0 | grep -q '^bubble_ratio .*(no closed form applies)' &&
+		ppsim sweep -p 4,8 -m 8 --straggler=$s -f jsonl | grep '"p":8' | grep -q '"bubble_ratio_theory":null'; then
+		ok
+	else
+		not_ok "--straggler=$s: the closed form of the bubble should not apply"
+	fi
+done
+for s in 5:1 4-5:3; do
+	if [ "$(ppsim -p 8 -m 8 --straggler=$s -f json | "$JGET" - bubble_ratio_theory)" = 0.4666666666666667 ]; then
+		ok
+	else
+		not_ok "--straggler=$s slows no op: the closed form applies"
+	fi
+done
