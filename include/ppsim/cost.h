@@ -186,7 +186,7 @@ struct cost_model {
 	bool tied;                                       /* shared embedding and LM head */
 	int seq, mbs;                                    /* sequence length, micro-batch size */
 	int p, v, tp, dp;                                /* parallel degrees */
-	int gpus;                                        /* p * tp * dp */
+	int gpus;                                        /* p * tp * cp * dp */
 	int gpus_per_node;                               /* GPUs in one node */
 	bool flash_attention;                            /* attention scores not stored */
 	enum pp_attention_kernel attention_kernel;       /* its kernels' generation */

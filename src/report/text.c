@@ -124,12 +124,14 @@ static int write_model(FILE *out, const struct sim *s)
 	        "%-18s %s us each beyond the link's latency, %s of its bandwidth inside a node\n",
 	        "pipeline messages", REPORT_NUM(a, k->p2p_overhead),
 	        REPORT_NUM(b, k->p2p_efficiency));
+	fprintf(out, "%-18s tp=%d%s", "parallelism", k->tp,
+	        k->tp > 1 && k->sequence_parallel ? " (sequence parallel)" : "");
+	if (k->cp > 1)
+		fprintf(out, " cp=%d", k->cp);
 	fprintf(out,
-	        "%-18s tp=%d%s dp=%d, %d GPUs (%d per node); sequence %d, micro-batch %d, "
-	        "global batch %lld\n",
-	        "parallelism", k->tp,
-	        k->tp > 1 && k->sequence_parallel ? " (sequence parallel)" : "", k->dp, k->gpus,
-	        k->gpus_per_node, k->seq, k->mbs, (long long)s->sched->m * k->mbs * k->dp);
+	        " dp=%d, %d GPUs (%d per node); sequence %d, micro-batch %d, global batch %lld\n",
+	        k->dp, k->gpus, k->gpus_per_node, k->seq, k->mbs,
+	        (long long)s->sched->m * k->mbs * k->dp);
 	fprintf(out, "%-18s", "layers per stage");
 	for (int st = 0; st < s->sched->S; st++)
 		fprintf(out, "%s%d", st ? "," : " ", k->stage_layers[st]);
