@@ -228,6 +228,7 @@ static int noise_init(struct noise *nz, const struct sim *s, struct pp_error *er
 	const struct sched *sc = s->sched;
 	const struct cost *k = s->cost;
 	const char *file = c->jitter.file[0] != '\0' ? c->jitter.file : c->link_jitter.file;
+	unsigned char *used; /* [S] the kinds of op each stage runs, bits 1 << F, B, W */
 
 	*nz = (struct noise){.s = s};
 	nz->op = pp_mallocarray(3 * (size_t)sc->S, sizeof(*nz->op));
@@ -245,11 +246,25 @@ static int noise_init(struct noise *nz, const struct sim *s, struct pp_error *er
 			return -1;
 		normalise_pools(nz);
 	}
+	/* only the kinds each stage's ops take need a draw (and an empirical file's rows): a
+	 * fused backward takes B's, and a schedule that fuses it has no W */
+	used = pp_zalloc((size_t)sc->S, sizeof(*used), err);
+	if (used == NULL)
+		return -1;
+	for (size_t i = 0; i < sc->nops; i++)
+		used[sc->ops[i].stage] |=
+		        (unsigned char)(1u << (sc->ops[i].kind == OP_BW ? OP_B : sc->ops[i].kind));
 	for (int st = 0; st < sc->S; st++)
-		for (int kd = 0; kd < 3; kd++)
-			if (draw_of(nz, rule_for(&c->jitter, 1u << kd, st), kd, st,
-			            &nz->op[3 * st + kd], err) != 0)
+		for (int kd = 0; kd < 3; kd++) {
+			nz->op[3 * st + kd] = (struct draw){.none = true};
+			if ((used[st] & (1u << kd)) &&
+			    draw_of(nz, rule_for(&c->jitter, 1u << kd, st), kd, st,
+			            &nz->op[3 * st + kd], err) != 0) {
+				free(used);
 				return -1;
+			}
+		}
+	free(used);
 	if (draw_of(nz, c->link_jitter.n > 0 ? &c->link_jitter.r[0] : NULL, -1, -1, &nz->msg,
 	            err) != 0)
 		return -1;

@@ -53,6 +53,13 @@ fails 3 "samples '$TMP/emp-bad.csv':3: must be a header kind,stage,value" --samp
 fails 3 "samples '$TMP/emp-f.csv': no value for B ops of stage 0" --samples=3 \
 	--jitter="empirical:$TMP/emp-f.csv" --dump-ops="$TMP/keep.csv"
 [ "$(cat "$TMP/keep.csv")" = keep ] && ok || not_ok "a failed noise run changed an existing file"
+# only the kinds the schedule's ops take need values: 1F1B fuses its backward (B's values)
+# and runs no W; ZB-H1 runs W and needs them
+printf 'kind,stage,value\nF,0,1\nF,1,1\nB,0,1\nB,1,2\n' >"$TMP/emp-fb.csv"
+run_json -p 2 --samples=5 --jitter="empirical:$TMP/emp-fb.csv"
+expect noise.samples 5
+fails 3 "samples '$TMP/emp-fb.csv': no value for W ops of stage 0" -s zbh1 -p 2 --samples=5 \
+	--jitter="empirical:$TMP/emp-fb.csv" --dump-ops="$TMP/keep.csv"
 
 # compare: the samples' columns, and ranks by the chosen statistic
 ppsim compare --schedules=1f1b,zbh1,zbv -p 4 -m 16 --tcomm 0.1 --samples=200 \
@@ -107,6 +114,10 @@ ppsim calibrate --w-share=0.5 -o "$TMP/cal.json" --jitter-out="$TMP/jit.csv" "$T
 printf 'kind,stage,value\nF,0,1\nF,0,1.2\nB,0,3\nB,0,3.3\nF,1,1.1\nB,1,3.1\n' >"$TMP/jit-want.csv"
 cmp -s "$TMP/jit.csv" "$TMP/jit-want.csv" && ok || not_ok "calibrate --jitter-out wrote $(cat "$TMP/jit.csv")"
 run_json -c "$TMP/cal.json" --samples=50 --jitter="B=empirical:$TMP/jit.csv"
+expect_cmp noise.step.max ">" "$("$JGET" "$TMP/out.json" noise.step.min)"
+# every op drawing from it: the fused backward of F and BW rows is all 1F1B runs
+ppsim calibrate --w-share=0 -o "$TMP/cal0.json" --jitter-out="$TMP/jit0.csv" "$TMP/meas.csv" 2>/dev/null
+run_json -c "$TMP/cal0.json" --samples=50 --jitter="empirical:$TMP/jit0.csv"
 expect_cmp noise.step.max ">" "$("$JGET" "$TMP/out.json" noise.step.min)"
 fails 2 "--jitter-out" calibrate --jitter-out="$TMP/meas.csv" "$TMP/meas.csv"
 
