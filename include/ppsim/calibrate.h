@@ -14,8 +14,9 @@
  *
  * Partial data is refused, never averaged: a time that is not one an op may take in a config
  * (above 0, at most 1e9 ms, at least one tick once rounded), a timer block with one of the two
- * timers, a timer twice in a block, a stage skipped, a line whose numbers are read at the end
- * of a file without a final newline (it may have been cut). And the fit is one ppsim runs:
+ * timers, a timer twice in a block, a stage skipped, a stage's backward measured both split (B
+ * or W) and fused (BW), a line whose numbers are read at the end of a file without a final
+ * newline (it may have been cut). And the fit is one ppsim runs:
  * each stage's op times, scaled, of at least one tick, and at most PP_MAX_LIST stage factors.
  *
  * Ownership: calib_read fills a struct calibration whose arrays calib_release frees; it keeps
@@ -72,8 +73,8 @@ struct calib_fit {
  * Megatron log (0 otherwise). Returns 0, or -1 with err: PP_ERR_IO when the file does not
  * read, PP_ERR_CONFIG "calibration 'PATH':LINE:COLUMN: ..." naming the line at fault (an
  * unknown op, a stage or time that is not one, a missing column, a block missing a timer, a
- * stage without a forward time, a last line without its newline, ...); PP_ERR_USAGE for a
- * Megatron log without m; PP_ERR_NOMEM.
+ * stage without a forward time, a backward both split and fused, a last line without its
+ * newline, ...); PP_ERR_USAGE for a Megatron log without m; PP_ERR_NOMEM.
  */
 int calib_read(const char *path, int m, struct calibration *k, struct pp_error *err);
 

@@ -7,6 +7,7 @@
  */
 #include "ppsim/calibrate.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -72,7 +73,8 @@ static const char *time_fault(double ms, char *buf, size_t n)
 /* The measured times of one stage. */
 struct acc {
 	struct mean op[NOPS_];
-	size_t line; /* the line of its first time; 0 while it has none */
+	size_t line;           /* the line of its first time; 0 while it has none */
+	size_t op_line[NOPS_]; /* the line of each op's first time; 0 while it has none */
 };
 
 /* A Megatron-LM timer block being read: where it and its two timers stand, their times. */
@@ -195,8 +197,21 @@ static int csv_line(struct reader *r, const struct columns *c, char *line, struc
 	}
 	if ((a = stage_acc(r, stage, err)) == NULL)
 		return -1;
+	/* a backward measured both split and fused is two measurements of one thing: which to
+	 * take is not calibrate's to guess */
+	if (op == OP_BW_ ? a->op_line[OP_B_] != 0 || a->op_line[OP_W_] != 0
+	                 : op != OP_F_ && a->op_line[OP_BW_] != 0) {
+		int other = op != OP_BW_ ? OP_BW_ : a->op_line[OP_B_] != 0 ? OP_B_ : OP_W_;
+
+		return fail_at(r, err, at, offs[c->op] + 1,
+		               "stage %" PRIu64 ": %s here, %s at line %zu: a stage's backward "
+		               "is measured split (B and W) or fused (BW), not both",
+		               stage, op_names[op], op_names[other], a->op_line[other]);
+	}
 	if (a->line == 0)
 		a->line = at;
+	if (a->op_line[op] == 0)
+		a->op_line[op] = at;
 	mean_add(&a->op[op], ms);
 	if (r->nsamples == r->samples_cap) {
 		size_t cap = r->samples_cap ? 2 * r->samples_cap : 64;

@@ -92,8 +92,8 @@ static void check_refusals(const struct bad_input *bad, size_t n)
 
 /* What a hostile tester tries on a CSV: times no op may take (NaN, inf, huge, negative, below
  * one tick, junk after the number), rows with fields missing or added, an unknown op, a column
- * twice, a stage skipped or without F, an empty file, and a last row whose number may be cut
- * (no final newline): each refused at its line and column. */
+ * twice, a stage skipped or without F, a backward both split and fused, an empty file, and a
+ * last row whose number may be cut (no final newline): each refused at its line and column. */
 static void calib_read_rejects_bad_lines_naming_line_and_column(void)
 {
 	static const struct bad_input bad[] = {
@@ -124,6 +124,10 @@ static void calib_read_rejects_bad_lines_naming_line_and_column(void)
 	        {"stage,op,ms\n0,F,1\n0,B,1\n0,W,1\n2,F,1\n", 0,
 	         ":5:1: stage 2 is measured here, but stage 1 is not", 5, 1},
 	        {"stage,op,ms\n0,F,1\n0,comm,1e-8\n", 0, ":3:8: the time is below", 3, 8},
+	        {"stage,op,ms\n0,F,1\n0,B,1\n0,W,1\n0,BW,10\n", 0,
+	         ":5:3: stage 0: BW here, B at line 3: a stage's backward is measured split", 5, 3},
+	        {"stage,op,ms\n0,F,1\n0,BW,10\n0,W,1\n", 0, ":4:3: stage 0: W here, BW at line 3",
+	         4, 3},
 	        {"stage,op,ms\n0,F,1\n0,B,1\n0,W,1.5", 0,
 	         ":4:8: the file ends in this line, without a newline: its last number may be cut",
 	         4, 8},
