@@ -2,15 +2,16 @@
  * Calibration: measured op times read from a file and turned into the explicit costs that
  * reproduce them (`ppsim calibrate`, docs/calibrate.md).
  *
- * Two formats. A CSV whose header names the columns stage (or device), op and ms, in any order
- * (other columns are ignored): one measured time per line, op F, B, W, BW (a fused backward)
- * or comm (one point-to-point message), ms the milliseconds of one micro-batch's op on that
- * pipeline stage; a stage and op measured several times take the mean. Lines starting with '#'
- * and blank lines are skipped. Or a Megatron-LM log: its timer blocks ("(min, max) time across
- * ranks (ms):" or "max time across ranks (ms):", then lines "    forward-compute ....: (MIN,
- * MAX)" or ": MAX"), whose forward-compute and backward-compute are one iteration's totals on
- * the slowest rank; over m micro-batches they give F and a fused backward per micro-batch, the
- * mean over the blocks after the first (which holds the warm-up) when there are several.
+ * Two formats. A CSV whose header names the columns stage (or device, one stage a device; with
+ * both, stage names the stage), op and ms, in any order (other columns are ignored): one measured
+ * time per line, op F, B, W, BW (a fused backward) or comm (one point-to-point message), ms the
+ * milliseconds of one micro-batch's op on that pipeline stage; a stage and op measured several
+ * times take the mean. Lines starting with '#' and blank lines are skipped. Or a Megatron-LM log:
+ * its timer blocks ("(min, max) time across ranks (ms):" or "max time across ranks (ms):", then
+ * lines "    forward-compute ....: (MIN, MAX)" or ": MAX"), whose forward-compute and
+ * backward-compute are one iteration's totals on the slowest rank; over m micro-batches they give
+ * F and a fused backward per micro-batch, the mean over the blocks after the first (which holds
+ * the warm-up) when there are several.
  *
  * Partial data is refused, never averaged: a time that is not one an op may take in a config
  * (above 0, at most 1e9 ms, at least one tick once rounded), a timer block with one of the two

@@ -134,20 +134,23 @@ struct columns {
 	int stage, op, ms, n;
 };
 
-/* Reads the header into c: false when it names no stage, op and ms, -1 with err when it names
- * one twice. */
+/* Reads the header into c: false when it names no stage (or device), op and ms, -1 with err
+ * when it names one twice. A device column stands for the stage without a stage column (one
+ * stage a device); beside one, as in a measured step's CSV, the stage is stage's. */
 static int csv_header(const struct reader *r, char *line, struct columns *c, struct pp_error *err)
 {
 	char *f[64];
 	size_t offs[64], n = text_csv_split(line, true, f, offs, 64);
+	int device = -1;
 
 	c->stage = c->op = c->ms = -1;
 	c->n = n > INT32_MAX ? INT32_MAX : (int)n;
 	for (int i = 0; i < c->n && i < 64; i++) {
-		int *col = strcmp(f[i], "stage") == 0 || strcmp(f[i], "device") == 0 ? &c->stage
-		           : strcmp(f[i], "op") == 0                                 ? &c->op
-		           : strcmp(f[i], "ms") == 0                                 ? &c->ms
-		                                                                     : NULL;
+		int *col = strcmp(f[i], "stage") == 0    ? &c->stage
+		           : strcmp(f[i], "device") == 0 ? &device
+		           : strcmp(f[i], "op") == 0     ? &c->op
+		           : strcmp(f[i], "ms") == 0     ? &c->ms
+		                                         : NULL;
 
 		if (col != NULL && *col >= 0)
 			return fail_at(r, err, r->lines.lineno, offs[i] + 1,
@@ -156,6 +159,8 @@ static int csv_header(const struct reader *r, char *line, struct columns *c, str
 		if (col != NULL)
 			*col = i;
 	}
+	if (c->stage < 0)
+		c->stage = device;
 	return c->stage >= 0 && c->op >= 0 && c->ms >= 0;
 }
 

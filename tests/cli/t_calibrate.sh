@@ -95,6 +95,18 @@ RUN="ppsim calibrate (uneven)"
 expect stage_scale.0 3/3.5
 expect stage_scale.1 4/3.5
 
+# 3b. A measured step's CSV may name both stage and device (docs/pytorch.md): the stage is
+#     stage's, and the file calibrates as uneven.csv, its stages alone; a column twice is not.
+printf 'device,stage,op,ms\n0,0,F,1\n0,0,B,1\n0,0,W,1\n0,1,F,2\n0,1,B,1\n0,1,W,1\n' >"$TMP/both.csv"
+ppsim calibrate "$TMP/uneven.csv" >"$TMP/uneven.json" 2>/dev/null
+if ppsim calibrate "$TMP/both.csv" >"$TMP/out.json" 2>/dev/null &&
+	cmp -s "$TMP/out.json" "$TMP/uneven.json"; then ok; else
+	not_ok "ppsim calibrate (stage and device columns): $(head -c 300 "$TMP/out.json")"
+fi
+printf 'stage,device,op,ms,device\n0,0,F,1,0\n' >"$TMP/dup.csv"
+fails 3 "calibration '$TMP/dup.csv':1:20: column 'device' appears twice (first as column 2)" \
+	calibrate "$TMP/dup.csv"
+
 # 4. Bad input: a clear error, a non-zero exit, and no output file left behind.
 printf 'stage,op,ms\n0,X,1\n' >"$TMP/bad-op.csv"
 fails 3 "calibration '$TMP/bad-op.csv':2:3: unknown op 'X'" calibrate "$TMP/bad-op.csv"

@@ -62,6 +62,29 @@ static void calib_read_takes_each_stage_s_mean_per_op_in_any_column_order(void)
 	calib_release(&k);
 }
 
+/* With both a stage and a device column (a measured step's CSV), the stage is stage's; a device
+ * column alone stands for it. */
+static void calib_read_takes_the_stage_column_beside_a_device_column(void)
+{
+	struct calibration k;
+	struct pp_error err = {0};
+
+	CU_ASSERT_EQUAL_FATAL(read_text("device,stage,op,ms\n0,1,F,2\n0,0,F,1\n0,0,BW,3\n"
+	                                "0,1,BW,4\n",
+	                                0, &k, &err),
+	                      0);
+	CU_ASSERT_EQUAL(k.p, 2);
+	ASSERT_NEAR(k.f[0], 1);
+	ASSERT_NEAR(k.f[1], 2);
+	ASSERT_NEAR(k.bw[1], 4);
+	calib_release(&k);
+	CU_ASSERT_EQUAL_FATAL(
+	        read_text("op,device,ms\nF,1,2\nF,0,1\nBW,0,3\nBW,1,4\n", 0, &k, &err), 0);
+	CU_ASSERT_EQUAL(k.p, 2);
+	ASSERT_NEAR(k.f[1], 2);
+	calib_release(&k);
+}
+
 /* One hostile input: the text, the micro-batches, what the message says after the path, and
  * the line and column it names. */
 struct bad_input {
@@ -120,7 +143,8 @@ static void calib_read_rejects_bad_lines_naming_line_and_column(void)
 	        {"stage,op,ms\n0,F,1\n,,\n", 0, ":3:1: the stage must be", 3, 1},
 	        {"stage,op,ms,ms\n0,F,1,2\n", 0,
 	         ":1:13: column 'ms' appears twice (first as column 3)", 1, 13},
-	        {"device,op,ms,stage\n0,F,1,0\n", 0, ":1:14: column 'stage' appears twice", 1, 14},
+	        {"device,op,ms,device\n0,F,1,0\n", 0,
+	         ":1:14: column 'device' appears twice (first as column 1)", 1, 14},
 	        {"stage,op,ms\n0,F,1\n0,B,1\n0,W,1\n2,F,1\n", 0,
 	         ":5:1: stage 2 is measured here, but stage 1 is not", 5, 1},
 	        {"stage,op,ms\n0,F,1\n0,comm,1e-8\n", 0, ":3:8: the time is below", 3, 8},
@@ -482,6 +506,7 @@ static void calib_fit_refuses_what_a_config_cannot_hold_naming_the_stage_s_line(
 
 static const struct unit_test tests[] = {
         UNIT_TEST(calib_read_takes_each_stage_s_mean_per_op_in_any_column_order),
+        UNIT_TEST(calib_read_takes_the_stage_column_beside_a_device_column),
         UNIT_TEST(calib_read_rejects_bad_lines_naming_line_and_column),
         UNIT_TEST(calib_read_takes_crlf_quotes_and_a_final_comment_without_newline),
         UNIT_TEST(calib_read_refuses_a_megatron_log_with_partial_blocks),
