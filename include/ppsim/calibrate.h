@@ -16,9 +16,10 @@
  * Partial data is refused, never averaged: a time that is not one an op may take in a config
  * (above 0, at most 1e9 ms, at least one tick once rounded), a timer block with one of the two
  * timers, a timer twice in a block, a stage skipped, a stage's backward measured both split (B
- * or W) and fused (BW), a line whose numbers are read at the end of a file without a final
- * newline (it may have been cut). And the fit is one ppsim runs:
- * each stage's op times, scaled, of at least one tick, and at most PP_MAX_LIST stage factors.
+ * or W) and fused (BW), a message of a stage beyond the ones whose ops are measured, a line
+ * whose numbers are read at the end of a file without a final newline (it may have been cut).
+ * And the fit is one ppsim runs: each stage's op times, scaled, of at least one tick, and at
+ * most PP_MAX_LIST stage factors.
  *
  * Ownership: calib_read fills a struct calibration whose arrays calib_release frees; it keeps
  * the caller's path.

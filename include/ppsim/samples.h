@@ -53,9 +53,9 @@ size_t noise_stragglers(const struct config *c, const struct cost *k, struct eng
 /*
  * Runs samples [first, last) of sim s (a run of a training config) on jobs threads into out,
  * drawing with s->config's seed. Returns 0, or -1 with err set: PP_ERR_IO or PP_ERR_CONFIG for an
- * empirical file that cannot be read or has no sample for some op the schedule runs (a fused
- * backward's are B's), PP_ERR_USAGE for drawn times
- * too large, PP_ERR_NOMEM.
+ * empirical file that cannot be read, has a row of a stage the run does not have, or has no
+ * sample for some op the schedule runs (a fused backward's are B's), PP_ERR_USAGE for drawn
+ * times too large, PP_ERR_NOMEM.
  */
 int samples_run(const struct sim *s, uint64_t first, uint64_t last, int jobs,
                 struct samples *out, struct pp_error *err);

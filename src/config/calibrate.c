@@ -95,7 +95,9 @@ struct reader {
 	struct calib_sample *samples; /* a CSV's op times in order */
 	size_t nsamples, samples_cap;
 	struct mean comm;
-	struct block block; /* Megatron: the current block */
+	uint64_t comm_stage;           /* the highest stage of a message measured */
+	size_t comm_line, comm_column; /* where it was; 0 while there is none */
+	struct block block;            /* Megatron: the current block */
 	double first_ms[NTIMERS];
 	int blocks; /* Megatron: blocks with both timers read */
 };
@@ -198,6 +200,11 @@ static int csv_line(struct reader *r, const struct columns *c, char *line, struc
 		return -1;
 	if (op < 0) {
 		mean_add(&r->comm, ms);
+		if (r->comm_line == 0 || stage > r->comm_stage) {
+			r->comm_stage = stage;
+			r->comm_line = at;
+			r->comm_column = offs[c->stage] + 1;
+		}
 		return 0;
 	}
 	if ((a = stage_acc(r, stage, err)) == NULL)
@@ -446,7 +453,8 @@ static int read_lines(FILE *f, const char *path, void *ctx, struct pp_error *err
 	return rc < 0 ? -1 : megatron ? 1 : 0;
 }
 
-/* Checks that every stage of a CSV from 0 has a forward time, naming the line at fault. */
+/* Checks that every stage of a CSV from 0 has a forward time and that its messages are of its
+ * stages, naming the line at fault. */
 static int check_stages(const struct reader *r, struct pp_error *err)
 {
 	for (size_t s = 0; s < r->nstages; s++) {
@@ -466,6 +474,11 @@ static int check_stages(const struct reader *r, struct pp_error *err)
 			               "stage %zu has no forward (F) time (its first time is here)",
 			               s);
 	}
+	if (r->comm_line != 0 && r->comm_stage >= r->nstages)
+		return fail_at(r, err, r->comm_line, r->comm_column,
+		               "a message of stage %" PRIu64 ", beyond the stages whose ops are "
+		               "measured (p = %zu)",
+		               r->comm_stage, r->nstages);
 	return 0;
 }
 

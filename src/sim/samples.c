@@ -67,7 +67,7 @@ size_t noise_stragglers(const struct config *c, const struct cost *k, struct eng
 }
 
 /* Reads the empirical file: a header "kind,stage,value", then rows of F, B, W or * , a stage
- * or *, and a value > 0 (a time or a ratio: each group is divided by its mean). */
+ * of the run or *, and a value > 0 (a time or a ratio: each group is divided by its mean). */
 static int read_pools(FILE *f, const char *path, void *ctx, struct pp_error *err)
 {
 	struct noise *nz = ctx;
@@ -104,6 +104,13 @@ static int read_pools(FILE *f, const char *path, void *ctx, struct pp_error *err
 		    text_parse_double(fld[2], &x) != TEXT_OK || !(x > 0) ||
 		    text_lines_check_whole(&r, err) != 0)
 			goto bad;
+		if (st >= (long long)nz->s->sched->S) {
+			status = pp_fail(err, PP_ERR_CONFIG,
+			                 "samples '%s':%zu: names stage %lld; there are p*v = %d",
+			                 path, r.lineno, st, nz->s->sched->S);
+			text_lines_release(&r);
+			return status;
+		}
 		for (size_t i = 0; i < nz->npools; i++)
 			if (nz->pools[i].kind == kind && nz->pools[i].stage == (int)st)
 				pl = &nz->pools[i];

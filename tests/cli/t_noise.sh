@@ -60,6 +60,13 @@ run_json -p 2 --samples=5 --jitter="empirical:$TMP/emp-fb.csv"
 expect noise.samples 5
 fails 3 "samples '$TMP/emp-fb.csv': no value for W ops of stage 0" -s zbh1 -p 2 --samples=5 \
 	--jitter="empirical:$TMP/emp-fb.csv" --dump-ops="$TMP/keep.csv"
+# a row of a stage the run does not have is refused at its line, with the run's stages
+printf 'kind,stage,value\nF,0,1\nF,1,1\nB,0,1\nB,1,2\nF,99,1\n' >"$TMP/emp-99.csv"
+fails 3 "samples '$TMP/emp-99.csv':6: names stage 99; there are p*v = 2" -p 2 --samples=5 \
+	--jitter="empirical:$TMP/emp-99.csv" --dump-ops="$TMP/keep.csv"
+printf 'kind,stage,value\nF,*,1\nB,*,1\nB,2,1\n' >"$TMP/emp-2.csv"
+fails 3 "samples '$TMP/emp-2.csv':4: names stage 2; there are p*v = 2" -p 2 --samples=5 \
+	--link-jitter="empirical:$TMP/emp-2.csv" --dump-ops="$TMP/keep.csv"
 
 # compare: the samples' columns, and ranks by the chosen statistic
 ppsim compare --schedules=1f1b,zbh1,zbv -p 4 -m 16 --tcomm 0.1 --samples=200 \

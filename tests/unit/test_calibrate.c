@@ -115,8 +115,9 @@ static void check_refusals(const struct bad_input *bad, size_t n)
 
 /* What a hostile tester tries on a CSV: times no op may take (NaN, inf, huge, negative, below
  * one tick, junk after the number), rows with fields missing or added, an unknown op, a column
- * twice, a stage skipped or without F, a backward both split and fused, an empty file, and a
- * last row whose number may be cut (no final newline): each refused at its line and column. */
+ * twice, a stage skipped or without F, a backward both split and fused, a message of a stage
+ * without ops, an empty file, and a last row whose number may be cut (no final newline): each
+ * refused at its line and column. */
 static void calib_read_rejects_bad_lines_naming_line_and_column(void)
 {
 	static const struct bad_input bad[] = {
@@ -152,6 +153,9 @@ static void calib_read_rejects_bad_lines_naming_line_and_column(void)
 	         ":5:3: stage 0: BW here, B at line 3: a stage's backward is measured split", 5, 3},
 	        {"stage,op,ms\n0,F,1\n0,BW,10\n0,W,1\n", 0, ":4:3: stage 0: W here, BW at line 3",
 	         4, 3},
+	        {"op,ms,stage\ncomm,1,0\nF,1,0\nBW,1,0\ncomm,1,1\n", 0,
+	         ":5:8: a message of stage 1, beyond the stages whose ops are measured (p = 1)", 5,
+	         8},
 	        {"stage,op,ms\n0,F,1\n0,B,1\n0,W,1.5", 0,
 	         ":4:8: the file ends in this line, without a newline: its last number may be cut",
 	         4, 8},
