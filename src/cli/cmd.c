@@ -58,21 +58,32 @@ static const struct cmd commands[] = {
         {"validate", "[--format=FMT] [--max-ops=N] [-p N] [-m N] [-v N] FILE",
          "check a schedule file: coverage, placement, dependencies", cmd_validate,
          .kind = REPORT_VALIDATION, .format_subject = "validate", .file_args = true,
-         .options = "--format -f --max-ops --help -h"},
+         .options = "--format -f --max-ops --help -h", .example = "ppsim validate schedule.csv",
+         .status = "Exit status: 0 a valid schedule file, 1 its order deadlocks (or out of "
+                   "memory), 2 usage error, 3 invalid schedule file (or not one of the job that "
+                   "-p, -m or -v give), 4 I/O error."},
         {"calibrate", "[OPTIONS] MEASURED",
          "write a config whose ops take measured times (a CSV, a Megatron-LM log)", cmd_calibrate,
          .file_args = true,
-         .options = "--microbatches -m --w-share --output -o --jitter-out --help -h"},
+         .options = "--microbatches -m --w-share --output -o --jitter-out --help -h",
+         .example = "ppsim calibrate -o calibrated.json measured.csv",
+         .status = "Exit status: 0 success, 1 out of memory, 2 usage error (also a fused "
+                   "backward without --w-share, a Megatron-LM log without -m, or a fitted "
+                   "config ppsim would not run), 3 invalid measured file, 4 I/O error."},
         {"replay", "[OPTIONS] MEASURED...",
          "simulate a measured step (a profiler trace, a CSV of op times) again, and what-ifs",
          cmd_replay, .mode = CLI_REPLAY, .kind = REPORT_REPLAY, .format_subject = "replay",
          .file_args = true, .example = "ppsim replay --without-slowest trace.json"},
         {"list", "[--format=FMT]", "list the schedules, presets and report formats", cmd_list,
          .mode = 0, .kind = REPORT_LIST, .format_subject = "list",
-         .options = "--format -f --help -h"},
+         .options = "--format -f --help -h", .example = "ppsim list --format=json",
+         .status = "Exit status: 0 success, 1 out of memory, 2 usage error (a format list does "
+                   "not write), 4 I/O error."},
         {"completion", "bash|zsh|fish",
          "print a completion script for bash, zsh or fish: source <(ppsim completion bash)",
-         cmd_completion, .arg_words = "bash zsh fish"},
+         cmd_completion, .arg_words = "bash zsh fish", .example = "ppsim completion bash",
+         .status = "Exit status: 0 success, 2 usage error (no shell, or one ppsim does not "
+                   "complete), 4 I/O error."},
 };
 
 const struct cmd *cmd_table(size_t *count)
@@ -220,7 +231,7 @@ const struct cmd *cmd_of_fn(int (*fn)(int argc, char **argv))
 	return NULL;
 }
 
-/* The exit statuses, for the end of every command's help. */
+/* The exit statuses of the commands that simulate, for the end of their help. */
 static void help_exit_status(FILE *out)
 {
 	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, a device out of\n"
@@ -263,7 +274,17 @@ void cmd_help_command(FILE *out, const struct cmd *c)
 	cli_help_text(out, NULL, summary);
 	fputc('\n', out);
 	cli_help_options(out, c->mode);
-	help_exit_status(out);
+	cmd_help_end(out, c);
+}
+
+void cmd_help_end(FILE *out, const struct cmd *c)
+{
+	if (c->status != NULL) {
+		fputc('\n', out);
+		cli_help_text(out, NULL, c->status);
+	} else {
+		help_exit_status(out);
+	}
 	if (c->example != NULL)
 		fprintf(out, "Example: %s\n", c->example);
 }

@@ -31,6 +31,9 @@ struct cmd {
 	bool file_args;        /* completion: its arguments are file names */
 	const char *arg_words; /* completion: the words its arguments are, or NULL */
 	const char *example;   /* --help: a command line that runs it, or NULL */
+	/* --help: its exit statuses, a sentence "Exit status: ..." (wrapped as help text), when
+	 * they are not the ones the commands that simulate share; NULL: those */
+	const char *status;
 	/* completion, for a command without a mode (parsing its options itself): its options */
 	const char *options;
 };
@@ -92,6 +95,9 @@ void cmd_help(FILE *out);
 /* Writes `ppsim COMMAND --help` for command c (one taking options): its usage, summary, the
  * options it takes, the exit statuses and its example. */
 void cmd_help_command(FILE *out, const struct cmd *c);
+/* Writes the end of command c's --help, which a command that writes its own help ends with too:
+ * a blank line, its exit statuses and its example. */
+void cmd_help_end(FILE *out, const struct cmd *c);
 
 /* Prints "ppsim: MSG" for err on stderr and returns the exit status its kind calls for. */
 int cmd_fail(const struct pp_error *err);

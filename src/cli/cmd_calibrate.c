@@ -122,6 +122,7 @@ int cmd_calibrate(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			fprintf(cmd_out(), "%s\n", usage);
+			cmd_help_end(cmd_out(), cmd_of_fn(cmd_calibrate));
 			return PP_EXIT_OK;
 		}
 		if ((v = cmd_option_arg(argc, argv, &i, "--microbatches", "-m")) != NULL) {

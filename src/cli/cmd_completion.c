@@ -320,6 +320,7 @@ int cmd_completion(int argc, char **argv)
 		      "  zsh:  source <(ppsim completion zsh)    (after compinit)\n"
 		      "  fish: ppsim completion fish | source\n",
 		      cmd_out());
+		cmd_help_end(cmd_out(), cmd_of_fn(cmd_completion));
 		return PP_EXIT_OK;
 	}
 	if (argc == 2 && strcmp(argv[1], "bash") == 0) {

@@ -26,6 +26,7 @@ int cmd_list(int argc, char **argv)
 			       "report formats\n(FMT: %s; default text).\n",
 			       report_format_names(REPORT_LIST, ", ", " or ", names,
 			                           sizeof(names)));
+			cmd_help_end(cmd_out(), self);
 			return PP_EXIT_OK;
 		}
 		if ((value = cmd_format_arg(argc, argv, &i)) == NULL)

@@ -29,6 +29,7 @@ static void help(void)
 	        "other ranks, micro-batches or stages per rank is refused (exit 3), naming the\n"
 	        "first cell outside the job or both shapes. -- ends the options.\n",
 	        report_format_names(REPORT_VALIDATION, ", ", " or ", names, sizeof(names)));
+	cmd_help_end(cmd_out(), cmd_of_fn(cmd_validate));
 }
 
 /* The key of -p, -m or -v (as --stages, --microbatches, --chunks) at argv[*i], its value in

@@ -1,5 +1,6 @@
 # Each command's --help is its own: its usage line, the options it takes and no others (the
-# same as the completion script offers it), an example that runs, every line within 80 columns.
+# same as the completion script offers it), its exit statuses, an example that runs, every line
+# within 80 columns.
 
 cmds=$(ppsim --help | sed -n 's/^ *\(Usage:\)\{0,1\} *ppsim \([a-z][a-z]*\).*/\2/p' | sort -u)
 [ "$(echo "$cmds" | wc -l)" -ge 9 ] && ok || not_ok "--help: only $(echo $cmds) in its usage lines"
@@ -10,6 +11,10 @@ ppsim --trace-names=torch --trace="$TMP/trace.json" >/dev/null 2>&1 || not_ok "n
 for k in 1 2; do
 	(cd "$TMP" && ppsim sweep -p 2,4 -m 8,16 --shard=$k/2 --shard-file=shard-$k.pps >/dev/null)
 done
+# validate's checks a schedule file, which a run exports; calibrate's reads measured op times
+(cd "$TMP" && ppsim -s zbh1 -p 4 -m 8 --export-schedule=schedule.csv >/dev/null) ||
+	not_ok "no schedule file for validate's example"
+printf 'stage,op,ms\n0,F,1\n0,B,1\n0,W,0.5\n1,F,1.1\n1,B,1\n1,W,0.5\n' >"$TMP/measured.csv"
 for cmd in "" run $cmds; do
 	label=${cmd:-ppsim}
 	if ! ppsim $cmd --help >"$TMP/help.out" 2>"$TMP/help.err" || [ -s "$TMP/help.err" ]; then
@@ -24,6 +29,20 @@ for cmd in "" run $cmds; do
 	*) not_ok "$label --help opens with '$first'" ;;
 	esac
 	echo "$(cksum <"$TMP/help.out") $label" >>"$TMP/help.sums"
+	# it ends with a paragraph of its exit statuses and its example, which runs (unwrapped: the
+	# commands' runs are checked under valgrind elsewhere)
+	case $(awk 'NF == 0 { p = ""; next } p == "" { p = $0 } END { print p }' "$TMP/help.out") in
+	"Exit status: 0 "*) ok ;;
+	*) not_ok "$label --help: its last paragraph does not give its exit statuses" ;;
+	esac
+	example=$(tail -n 1 "$TMP/help.out" | sed -n 's/^Example: ppsim //p')
+	if [ -z "$example" ]; then
+		not_ok "$label --help: no example on its last line"
+	elif (cd "$TMP" && "$PPSIM" $example >/dev/null 2>"$TMP/ex.err"); then
+		ok
+	else
+		not_ok "$label --help: its example 'ppsim $example' fails: $(head -c 300 "$TMP/ex.err")"
+	fi
 	# the options it lists are the ones completion offers for it (the commands whose help is an
 	# option table; validate, list and calibrate describe theirs in prose)
 	[ -n "$cmd" ] && grep -q '^Input and output:' "$TMP/help.out" || continue
@@ -35,15 +54,6 @@ for cmd in "" run $cmds; do
 	if diff "$TMP/want.opts" "$TMP/got.opts" >"$TMP/opts.diff"; then ok; else
 		not_ok "$cmd --help: its options differ from completion's (< completion, > help):"
 		head -20 "$TMP/opts.diff"
-	fi
-	# its example runs (unwrapped: the commands' runs are checked under valgrind elsewhere)
-	example=$(sed -n 's/^Example: ppsim //p' "$TMP/help.out")
-	if [ -z "$example" ]; then
-		not_ok "$cmd --help: no example"
-	elif (cd "$TMP" && "$PPSIM" $example >/dev/null 2>"$TMP/ex.err"); then
-		ok
-	else
-		not_ok "$cmd --help: its example 'ppsim $example' fails: $(head -c 200 "$TMP/ex.err")"
 	fi
 done
 # no two commands print the same help
