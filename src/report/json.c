@@ -271,11 +271,14 @@ static void add_gpu_figures(struct build *b, cJSON *o, const struct cost_type *t
 	add_number(b, o, "memory_bandwidth", ty->hw.memory_bandwidth);
 	add_number(b, o, "sms", ty->hw.sms);
 	add_number(b, o, "gemm_efficiency", ty->hw.gemm_efficiency);
+	add_number(b, o, "fp8_tflops", ty->hw.fp8_tflops);
+	add_number(b, o, "fp8_gemm_efficiency", ty->hw.fp8_gemm_efficiency);
 	add_number(b, o, "sustained_share", ty->hw.sustained);
 	add_number(b, o, "attention_efficiency", ty->hw.attention_efficiency);
 	add_number(b, o, "attention_bwd_efficiency", ty->hw.attention_bwd_efficiency);
 	add_number(b, o, "memory_efficiency", ty->hw.memory_efficiency);
 	add_number(b, o, "kernel_overhead", ty->hw.kernel_overhead);
+	add_number(b, o, "host_bandwidth", ty->host_bandwidth);
 	add_number(b, o, "gpu_memory_bytes", ty->capacity_bytes);
 	add_number(b, o, "memory_reserve_bytes", ty->reserve_bytes);
 }
@@ -301,7 +304,6 @@ static void add_gpu_types(struct build *b, cJSON *obj, const struct cost_model *
 		add_string(b, o, "gpu", ty->gpu);
 		add_number(b, o, "tflops", ty->hw.tflops);
 		add_gpu_figures(b, o, ty);
-		add_number(b, o, "host_bandwidth", ty->host_bandwidth);
 		add_flops(b, o, "layer_times", &ty->layer_ms);
 		add_flops(b, o, "head_times", &ty->head_ms);
 		if (k->experts > 0)
@@ -331,6 +333,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_gpu_types(b, o, k, s->sched->p);
 	add_number(b, o, "tflops", t0->hw.tflops);
 	add_number(b, o, "efficiency", k->efficiency);
+	add_bool(b, o, "fp8", k->fp8);
 	add_gpu_figures(b, o, t0);
 	add_string(b, o, "link", k->link);
 	add_number(b, o, "link_bandwidth", k->link_bandwidth);
@@ -379,6 +382,13 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "step_flops", k->step_flops);
 	add_number(b, o, "q_dim", k->q_dim);
 	add_number(b, o, "kv_dim", k->kv_dim);
+	add_number(b, o, "head_dim", k->q_dim / k->heads);
+	add_number(b, o, "v_head_dim", k->o_dim / k->heads);
+	add_number(b, o, "q_lora_rank", k->q_lora_rank);
+	add_number(b, o, "kv_lora_rank", k->kv_lora_rank);
+	add_number(b, o, "rope_dim", k->rope_dim);
+	add_number(b, o, "mtp_layers", k->mtp_layers);
+	add_number(b, o, "offload", k->offload);
 	add_moe(b, o, k);
 	add_layout(b, o, s);
 	stages = add_item(b, o, "stages", cJSON_CreateArray());

@@ -168,3 +168,16 @@ fails 2 "not with a uniform efficiency" --model=llama3-8b --gpu=h100-sxm --fp8=y
 fails 2 "needs a model" --fp8=yes
 run_json --model=llama3-8b --gpu=a100-80g -p 4 --fp8=yes --fp8-tflops=624 --fp8-gemm-efficiency=0.6
 expect_cmp step_time ">" 0
+
+# The JSON report's model holds the resolved settings of the run as the config keys name them:
+# fp8 and its figures, latent attention, the MTP layers, offload and the host link.
+ppsim --model=deepseek-v3 --gpu=h800 -p 4 -m 8 --ep=8 --gpus=32 --fp8=yes --offload=0.25 \
+	-f json >"$TMP/resolved.json"
+for kv in model.fp8=true model.fp8_tflops=1979 model.head_dim=192 model.v_head_dim=128 \
+	model.q_lora_rank=1536 model.kv_lora_rank=512 model.rope_dim=64 model.mtp_layers=1 \
+	model.offload=0.25 model.host_bandwidth=32; do
+	got=$("$JGET" "$TMP/resolved.json" "${kv%%=*}")
+	[ "$got" = "${kv#*=}" ] && ok || not_ok "JSON ${kv%%=*}: $got, expected ${kv#*=}"
+done
+[ "$(ppsim --model=llama3-8b -p 2 -m 4 -f json | "$JGET" - model.fp8)" = false ] && ok ||
+	not_ok "JSON model.fp8 of a bf16 run"
