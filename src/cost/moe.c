@@ -51,7 +51,13 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 		                   "its own",
 		                   k->model);
 	if (k->top_k > k->experts)
-		return config_fail(c, "top_k", err, "must be at most the %d experts", k->experts);
+		return config_is_set(c, "top_k") || !config_is_set(c, "experts")
+		               ? config_fail(c, "top_k", err, "must be at most the %d experts",
+		                             k->experts)
+		               : config_fail(c, "experts", err,
+		                             "must be at least the %d experts a token is routed to "
+		                             "(the model %s's top-k; --top-k sets fewer)",
+		                             k->top_k, k->model);
 	if (k->experts % k->ep != 0)
 		return config_fail(c, "ep", err, "must divide the %d experts", k->experts);
 	if (group % k->ep != 0)
@@ -60,8 +66,13 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 		                   "expert-parallel group is made of them)",
 		                   group);
 	if (k->dense_layers > k->layers)
-		return config_fail(c, "dense_layers", err, "must be at most the %d layers",
-		                   k->layers);
+		return config_is_set(c, "dense_layers") || !config_is_set(c, "layers")
+		               ? config_fail(c, "dense_layers", err, "must be at most the %d layers",
+		                             k->layers)
+		               : config_fail(c, "layers", err,
+		                             "must be at least the model %s's %d dense layers "
+		                             "(--dense-layers sets fewer)",
+		                             k->model, k->dense_layers);
 	if (k->expert_imbalance < 1)
 		return config_fail(c, "expert_imbalance", err,
 		                   "must be at least 1: the busiest rank gets at least the mean");
