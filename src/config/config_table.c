@@ -349,8 +349,9 @@ static const struct config_option options[] = {
          "with --tp, norms and dropouts split over the tp ranks (default yes)",
          FIELD(sequence_parallel), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"fp8", 0, "fp8", CONFIG_ARG_BOOL, "BOOL",
-         "the layers' linear GEMMs in fp8 as Transformer Engine runs them (default no)",
-         FIELD(fp8), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+         "the layers' linear GEMMs in fp8 as Transformer Engine runs them (default no; "
+         "training: ppsim serve prices bf16)",
+         FIELD(fp8), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"unfused-attention-bytes", 0, "unfused_attention_bytes", CONFIG_ARG_TIME, "B",
          "without flash attention: extra forward bytes per attention score (default 15)",
          FIELD(unfused_attention_bytes), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
