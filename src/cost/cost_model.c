@@ -344,14 +344,24 @@ static int route_layers(const struct config *c, struct cost_model *k, int S, int
 		rest -= last;
 		mid--;
 	}
-	/* the middle stages' layers: even, or with --layer-split=spread the first of them
-	 * taking one more each */
-	if (rest < 0 || (mid == 0 && rest != 0) || (mid > 0 && rest < mid) ||
-	    (mid > 0 && rest % mid != 0 && c->layer_split == PP_SPLIT_EVEN))
+	/* the middle stages' layers: even, or when they do not divide the first of them taking
+	 * one more each (--layer-split=even refuses that, as Megatron-LM does) */
+	if (rest < 0 || (mid == 0 && rest != 0))
 		return config_fail(c, first > 0 ? "first_stage_layers" : "last_stage_layers", err,
-		                   "%s's %d layers do not split evenly over %s%d stages; set "
-		                   "--layers-per-stage or --first-stage-layers/--last-stage-layers",
-		                   k->model, k->layers, routes == 1 ? "p x v = " : "a route's ", S);
+		                   "%s %d layers, %s has %d%s",
+		                   first > 0 && last > 0 ? "the first and the last stage take"
+		                                         : "the stage takes",
+		                   k->layers - rest, k->model, k->layers,
+		                   rest < 0 ? "" : ", and no other stage takes the rest");
+	if (mid > 0 && rest < mid)
+		return config_fail(c, first > 0 ? "first_stage_layers" : "last_stage_layers", err,
+		                   "leaves %d of %s's %d layers for the %d other stages: each needs one",
+		                   rest, k->model, k->layers, mid);
+	if (mid > 0 && rest % mid != 0 && c->layer_split == PP_SPLIT_EVEN)
+		return config_fail(c, first > 0 ? "first_stage_layers" : "last_stage_layers", err,
+		                   "leaves %d of %s's %d layers, which do not split evenly over the %d "
+		                   "other stages (--layer-split=even)",
+		                   rest, k->model, k->layers, mid);
 	for (int s = 0, i = 0; s < S; s++)
 		if (!(s == 0 && first > 0) && !(s == S - 1 && last > 0))
 			k->stage_layers[s] = rest / mid + (i++ < rest % mid ? 1 : 0);

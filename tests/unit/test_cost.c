@@ -1072,12 +1072,14 @@ static void cost_model_rejects_first_and_last_stage_layers_that_leave_nothing_be
 	model_config(&c, "llama3-70b", "4");
 	unit_set(&c, "first_stage_layers", "40");
 	unit_set(&c, "last_stage_layers", "40");
-	assert_price_fails(&c, "--first-stage-layers '40': ", "do not split evenly");
+	assert_price_fails(&c, "--first-stage-layers '40': ",
+	                   "leaves 0 of llama3-70b's 80 layers for the 2 other stages: each needs one");
 	unit_set(&c, "first_stage_layers", "50");
-	assert_price_fails(&c, "--first-stage-layers '50': ", "do not split evenly");
+	assert_price_fails(&c, "--first-stage-layers '50': ",
+	                   "the first and the last stage take 90 layers, llama3-70b has 80");
 	model_config(&c, "llama3-70b", "4");
 	unit_set(&c, "last_stage_layers", "81");
-	assert_price_fails(&c, "--last-stage-layers '81': ", "do not split evenly");
+	assert_price_fails(&c, "--last-stage-layers '81': ", "the stage takes 81 layers");
 	model_config(&c, "llama3-70b", "1");
 	unit_set(&c, "first_stage_layers", "80");
 	assert_price_fails(&c, "--first-stage-layers '80': ", "needs more than one stage");
@@ -2631,7 +2633,9 @@ static void cost_model_splits_uneven_layer_counts_and_their_first_and_last_stage
 	unit_set(&c, "layers", "61");
 	unit_set(&c, "first_stage_layers", "4");
 	unit_set(&c, "layer_split", "even");
-	assert_price_fails(&c, "--first-stage-layers '4': ", "do not split evenly");
+	assert_price_fails(&c, "--first-stage-layers '4': ",
+	                   "leaves 57 of llama3-8b's 61 layers, which do not split evenly over the 7 "
+	                   "other stages (--layer-split=even)");
 }
 
 static void cost_model_prices_flash_attention_2_at_its_own_shares(void)
