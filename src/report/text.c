@@ -157,9 +157,9 @@ static int write_model(FILE *out, const struct sim *s)
 	if (k->experts > 0)
 		fprintf(out,
 		        "%-18s F %.4g, B %.4g, W %.4g FLOPs; %.4g GB of activations; all-to-all "
-		        "%s ms\n",
+		        "%.6g ms\n",
 		        "per expert layer", k->moe_flops.f, k->moe_flops.b, k->moe_flops.w,
-		        k->moe_act_bytes / 1e9, REPORT_NUM(a, k->a2a_ms));
+		        k->moe_act_bytes / 1e9, k->a2a_ms);
 	fprintf(out, "%-18s %" PRIu64 " B per message, %s, %s-duplex\n", "communication",
 	        k->msg_bytes, config_comm_name(c->comm), config_duplex_name(c->duplex));
 	return 0;
