@@ -55,9 +55,9 @@ static struct shard_reader *open_given(const char *path, FILE **spool, struct pp
 		text_read_error(err, path, errno);
 		return NULL;
 	}
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fstat(fileno(f), &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
 		fclose(f);
-		return shard_open(path, err);
+		return shard_open(path, err); /* which tells a folder from a file */
 	}
 	if ((*spool = tmpfile()) == NULL) {
 		pp_fail(err, PP_ERR_IO, "cannot keep what '%s' holds: %s", path, strerror(errno));
