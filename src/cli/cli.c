@@ -139,10 +139,11 @@ static const struct cmd_option cmd_options[] = {
          "FILE, a shard that ppsim merge joins with the others into the whole report",
          STRING(shard_file)},
         {{"timeline", optional_argument, NULL, OPT_TIMELINE},
-         CLI_RUN | CLI_SERVE | CLI_REPLAY,
+         CLI_RUN | CLI_SERVE | CLI_REPLAY | CLI_MERGE,
          "WIDTH",
          "run, serve, replay: append an ASCII timeline WIDTH columns wide (default: the terminal's, else "
-         "COLUMNS, else 100); on by default on a terminal, --timeline=0 turns it off",
+         "COLUMNS, else 100); on by default on a terminal, --timeline=0 turns it off; merge: "
+         "of a run's samples, over the shards'",
          .store = CLI_PARSED},
         {{"dump-ops", required_argument, NULL, OPT_DUMP_OPS},
          CLI_RUN | CLI_SERVE | CLI_REPLAY,
@@ -658,6 +659,7 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 		return -1;
 	case OPT_TIMELINE:
 		cli->timeline_set = true;
+		cli->timeline_arg = optarg;
 		cli->timeline_width = terminal_width();
 		if (optarg != NULL && parse_width(optarg, &cli->timeline_width) != 0)
 			return PP_EXIT_USAGE;

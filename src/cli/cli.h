@@ -46,6 +46,7 @@ struct cli {
 	bool format_set;                    /* --format was given */
 	int timeline_width;                 /* run, serve: 0 for no timeline */
 	bool timeline_set;         /* --timeline was given (else on a terminal by default) */
+	const char *timeline_arg;  /* its WIDTH as given, or NULL (none: the default width) */
 	const char *dump_ops;      /* run: CSV path, or NULL */
 	const char *samples_file;  /* run: --samples-out CSV path, or NULL */
 	const char *config_file;   /* run: -c FILE, or NULL */

@@ -32,8 +32,8 @@ static const struct cmd commands[] = {
          .mode = CLI_SWEEP, .kind = REPORT_SWEEP, .format_subject = "a sweep",
          .example = "ppsim sweep -s 1f1b,interleaved -p 2,4,8 -m 8:64:x2"},
         {"merge", "[OPTIONS] SHARD...",
-         "join a sweep's shard files (--shard-file) into the whole sweep's report, in its "
-         "--format and --top unless given",
+         "join the shard files (--shard-file) of a sweep or of a run's noise samples into the "
+         "whole report, in its --format (and --top or --timeline) unless given",
          cmd_merge, .mode = CLI_MERGE, .kind = REPORT_SWEEP, .format_subject = "merge",
          .file_args = true, .example = "ppsim merge shard-*.pps"},
         {"advise", "[OPTIONS]",

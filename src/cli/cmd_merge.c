@@ -277,8 +277,9 @@ int cmd_merge(int argc, char **argv)
 	int status = cli_parse(argc, argv, CLI_MERGE, &cli);
 
 	if (status < 0 && cli.nset > 0)
-		status = cmd_usage("%s: an option of the sweep, which the shards hold; merge takes "
-		                   "--format, --top, --records, --html and --quiet",
+		status = cmd_usage("%s: an option of the sweep or run, which the shards hold; merge "
+		                   "takes --format, --top, --records, --timeline, --samples-out, "
+		                   "--html and --quiet",
 		                   cli.set[0].label);
 	else if (status < 0 && cli.nfiles == 0)
 		status = cmd_usage("merge: needs the shard files (ppsim sweep --shard=K/N "

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "cli.h"
 #include "cmd.h"
 #include "guard.h"
@@ -117,13 +118,25 @@ static int take_record(void *ctx, const void *record)
 	return 0;
 }
 
+/* Whether value, a shard's "timeline" entry, is one a run writes: empty (the default width), 0
+ * or a width --timeline takes. */
+static bool timeline_entry_ok(const char *value)
+{
+	uint64_t w;
+
+	return value == NULL || *value == '\0' ||
+	       (text_parse_uint(value, 0, PP_TIMELINE_MAX_WIDTH, &w) == TEXT_OK &&
+	        (w == 0 || w >= PP_TIMELINE_MIN_WIDTH));
+}
+
 int cmd_samples_merge(const struct cli *mcli, const struct merge_shards *s)
 {
-	static const char *const names[] = {"format", NULL};
+	static const char *const names[] = {"format", "timeline", NULL};
 	const struct shard_head *h = s->head;
-	const char *text = NULL, *format = NULL;
-	char **words = pp_mallocarray(h->nrun + 2, sizeof(*words));
-	char format_arg[64];
+	const struct report_format *f;
+	const char *text = NULL, *values[2], *format, *timeline;
+	char **words = pp_mallocarray(h->nrun + 3, sizeof(*words));
+	char format_arg[64], timeline_arg[64];
 	struct pp_error err = {0};
 	struct config c;
 	struct sim *run = NULL;
@@ -131,20 +144,33 @@ int cmd_samples_merge(const struct cli *mcli, const struct merge_shards *s)
 	int n = 0, status;
 
 	if (words == NULL) {
-		pp_nomem(&err, h->nrun + 2, sizeof(*words));
+		pp_nomem(&err, h->nrun + 3, sizeof(*words));
 		return cmd_fail(&err);
 	}
 	words[0] = (char *)"run";
-	if ((n = merge_settings(h, words, &text, names, &format)) < 0) {
+	if ((n = merge_settings(h, words, &text, names, values)) < 0 ||
+	    !timeline_entry_ok(values[1])) {
 		free(words);
 		pp_fail(&err, PP_ERR_CONFIG, "shard '%s': a setting a run does not make",
 		        s->paths[0]);
 		return cmd_fail(&err);
 	}
-	/* merge's own --format wins */
-	format = mcli->format_set ? mcli->format_name : format;
-	snprintf(format_arg, sizeof(format_arg), "--format=%.40s", format != NULL ? format : "text");
+	/* merge's own --format and --timeline win; the shards' timeline goes with a text report */
+	format = mcli->format_set ? mcli->format_name : values[0];
+	format = format != NULL ? format : "text";
+	timeline = values[1];
+	snprintf(format_arg, sizeof(format_arg), "--format=%.40s", format);
 	words[n++] = format_arg;
+	f = report_format_find(format, REPORT_RUN);
+	if (mcli->timeline_set)
+		snprintf(timeline_arg, sizeof(timeline_arg), "--timeline=%d", mcli->timeline_width);
+	else if (timeline != NULL && f != NULL && f->human)
+		snprintf(timeline_arg, sizeof(timeline_arg), "--timeline%s%.20s",
+		         *timeline != '\0' ? "=" : "", timeline);
+	else
+		timeline_arg[0] = '\0';
+	if (timeline_arg[0] != '\0')
+		words[n++] = timeline_arg;
 	status = merge_parse(s, words, n, CLI_RUN, text, &cli);
 	if (status < 0) {
 		cli.samples_file = mcli->samples_file;

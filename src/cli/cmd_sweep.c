@@ -285,6 +285,11 @@ int cmd_sweep_merge(const struct cli *mcli, const struct merge_shards *s)
 	struct sweep sw;
 	int n = 0, status, bad;
 
+	if (mcli->timeline_set) {
+		free(words);
+		return cmd_usage("--timeline: a sweep's report has no timeline (merge draws one for "
+		                 "a run's noise samples)");
+	}
 	if (words == NULL) {
 		pp_nomem(&err, h->nrun + 3, sizeof(*words));
 		return cmd_fail(&err);

@@ -61,14 +61,16 @@ int merge_parse(const struct merge_shards *s, char **words, int n, enum cli_mode
 /*
  * The merger of a sweep's shards (cmd_sweep.c): the sweep their settings describe, with merge's
  * own options (cli: --format, --top, --records, --html, --quiet) over them, reported from the
- * records as the sweep without --shard would have. Returns the exit status.
+ * records as the sweep without --shard would have; it draws no timeline, and refuses
+ * --timeline. Returns the exit status.
  */
 int cmd_sweep_merge(const struct cli *cli, const struct merge_shards *s);
 
 /*
  * The merger of a run's noise-sample shards (cmd_run.c): the run their settings describe,
  * simulated again, with the samples read from the shards, reported as the run without --shard
- * would have (merge's --format, --samples-out and --html over them). Returns the exit status.
+ * would have, its timeline too (merge's --format, --timeline, --samples-out and --html over
+ * them). Returns the exit status.
  */
 int cmd_samples_merge(const struct cli *cli, const struct merge_shards *s);
 

@@ -3,8 +3,9 @@
  * samples: what a shard file keeps before its records of what made the run (struct
  * shard_head's run): the words of the command line that make the records ("arg": -c FILE, each
  * config option as given, --fits, --rank-by) with the text of FILE ("config"), then what shapes
- * the report ("format", "top"); and how a kind's merger (merge.h) reads them back into the
- * command line the run had.
+ * the report ("format", "top", and a run's "timeline": its WIDTH as given, empty for the
+ * default width); and how a kind's merger (merge.h) reads them back into the command line the
+ * run had.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -79,6 +80,10 @@ static int shard_entries(const struct cli *cli, struct entries *es, struct pp_er
 		rc = add_entry(es, err, "format", "%s", cli->format->name);
 	if (rc == 0 && cli->top > 0)
 		rc = add_entry(es, err, "top", "%d", cli->top);
+	if (rc == 0 && cli->timeline_set)
+		rc = cli->timeline_arg != NULL
+		             ? add_entry(es, err, "timeline", "%d", cli->timeline_width)
+		             : add_entry(es, err, "timeline", "%s", "");
 	return rc == 0 ? 0 : -1;
 }
 

@@ -157,7 +157,7 @@ fails 4 "cannot read '$M/none.pps'" merge "$a1" "$M/none.pps"
 fails 4 "cannot read '$M': Is a directory" merge "$M"
 fails 2 "merge: needs the shard files" merge
 fails 2 "merge: needs the shard files" merge --format=csv
-fails 2 "-p: an option of the sweep, which the shards hold" merge -p 4 "$a1" "$a2" "$a3"
+fails 2 "-p: an option of the sweep or run, which the shards hold" merge -p 4 "$a1" "$a2" "$a3"
 fails 2 "--schedule: an option of the sweep" merge --schedule=1f1b "$a1" "$a2" "$a3"
 fails 2 "--format 'json': merge writes text, jsonl or csv" merge --format=json "$a1" "$a2" "$a3"
 fails 2 "unknown option '--shard=1/2': --shard is an option of run, sweep" merge --shard=1/2 "$a1"

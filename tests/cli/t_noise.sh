@@ -152,6 +152,52 @@ for f in text json csv; do
 		fi
 	done
 done
+# a run's --timeline goes into its shards: the merge ends in the run's timeline, of the width
+# given (or, without one, the width where merge writes); merge's own --timeline wins, and the
+# shards' goes with a text report only
+TL="-p 4 -m 8 --samples=10 --jitter=lognormal:0.1"
+for t in --timeline=60 --timeline --timeline=0; do
+	# shellcheck disable=SC2086
+	ppsim $TL $t --shard=1/2 --shard-file="$TMP/tl-1.pps" >/dev/null &&
+		ppsim $TL $t --shard=2/2 --shard-file="$TMP/tl-2.pps" >/dev/null
+	# shellcheck disable=SC2086
+	(COLUMNS=70 && export COLUMNS && ppsim $TL $t) >"$TMP/tl-whole.txt"
+	(COLUMNS=70 && export COLUMNS && ppsim merge "$TMP/tl-2.pps" "$TMP/tl-1.pps") \
+		>"$TMP/tl-merged.txt" 2>"$TMP/err"
+	if cmp -s "$TMP/tl-whole.txt" "$TMP/tl-merged.txt"; then ok; else
+		not_ok "merge of sample shards made with $t differs from the run: $(diff "$TMP/tl-whole.txt" "$TMP/tl-merged.txt" | head -5) $(head -c 200 "$TMP/err")"
+	fi
+done
+# shellcheck disable=SC2086
+ppsim $TL --timeline=60 --shard=1/2 --shard-file="$TMP/tl-1.pps" >/dev/null &&
+	ppsim $TL --timeline=60 --shard=2/2 --shard-file="$TMP/tl-2.pps" >/dev/null
+grep -q "^run$(printf '\t')timeline$(printf '\t')60\$" "$TMP/tl-1.pps" && ok ||
+	not_ok "a shard of a run with --timeline=60 does not hold it: $(grep '^run' "$TMP/tl-1.pps")"
+for t in --timeline=80 --timeline=0; do
+	# shellcheck disable=SC2086
+	ppsim $TL $t >"$TMP/tl-whole.txt"
+	ppsim merge $t "$TMP/tl-1.pps" "$TMP/tl-2.pps" >"$TMP/tl-merged.txt"
+	cmp -s "$TMP/tl-whole.txt" "$TMP/tl-merged.txt" && ok ||
+		not_ok "merge $t over shards of --timeline=60 differs from the run with $t"
+done
+# shellcheck disable=SC2086
+ppsim $TL -f csv >"$TMP/tl-whole.csv"
+ppsim merge -f csv "$TMP/tl-1.pps" "$TMP/tl-2.pps" >"$TMP/tl-merged.csv"
+cmp -s "$TMP/tl-whole.csv" "$TMP/tl-merged.csv" && ok ||
+	not_ok "merge -f csv of shards with a timeline differs from the run's CSV"
+# refused: a width --timeline does not take, a timeline with CSV, a timeline for a sweep's
+# shards (a sweep has none), a shard's timeline that is no width; no file touched
+# shellcheck disable=SC2086
+ppsim $TL --timeline=60 --shard-file="$TMP/tl-one.pps" >/dev/null
+sed "s/^run$(printf '\t')timeline$(printf '\t')60\$/run$(printf '\t')timeline$(printf '\t')wide/" "$TMP/tl-one.pps" >"$TMP/tl-bad.pps"
+ppsim sweep -p 2,4 -m 8 --shard-file="$TMP/tl-sweep.pps" >/dev/null
+cksum "$TMP"/tl-*.pps >"$TMP/tl-before"
+fails 2 "--timeline '30': width must be 0 (none) or an integer from 40" merge --timeline=30 "$TMP/tl-1.pps" "$TMP/tl-2.pps"
+fails 2 "--timeline: only with --format=text" merge -f csv --timeline=60 "$TMP/tl-1.pps" "$TMP/tl-2.pps"
+fails 2 "--timeline: a sweep's report has no timeline" merge --timeline=60 "$TMP/tl-sweep.pps"
+fails 3 "shard '$TMP/tl-bad.pps': a setting a run does not make" merge "$TMP/tl-bad.pps"
+fails 2 "-p: an option of the sweep or run, which the shards hold; merge takes --format, --top, --records, --timeline" merge -p 4 "$TMP/tl-1.pps" "$TMP/tl-2.pps"
+cksum "$TMP"/tl-*.pps | cmp -s - "$TMP/tl-before" && ok || not_ok "a refused merge changed its shards"
 # shellcheck disable=SC2086
 fails 2 "--shard: a run shards its noise samples: give --samples=N" -p 4 -m 8 --shard=1/2
 fails 2 "--shard-file: a run shards its noise samples" -p 4 -m 8 --shard-file="$TMP/keep.csv"
