@@ -169,6 +169,12 @@ const struct report_format *report_formats(size_t *count);
 const struct report_format *report_find(const char *name);
 /* The format with that exact name that writes results of kind, or NULL. */
 const struct report_format *report_format_find(const char *name, enum report_kind kind);
+/* The format with that exact name for which takes(f, ctx) is true, or NULL (a command that
+ * takes the formats of more than one kind of result: merge). */
+const struct report_format *report_format_find_if(const char *name,
+                                                  bool (*takes)(const struct report_format *f,
+                                                                const void *ctx),
+                                                  const void *ctx);
 /* True when f writes results of kind. */
 bool report_format_writes(const struct report_format *f, enum report_kind kind);
 /*
@@ -178,6 +184,10 @@ bool report_format_writes(const struct report_format *f, enum report_kind kind);
  */
 char *report_format_names(enum report_kind kind, const char *sep, const char *last, char *buf,
                           size_t n);
+/* The same of the formats for which takes(f, ctx) is true. */
+char *report_format_names_if(bool (*takes)(const struct report_format *f, const void *ctx),
+                             const void *ctx, const char *sep, const char *last, char *buf,
+                             size_t n);
 /*
  * What to tell someone who asked for name where kind is wanted: " (TITLE: NAME)" of the format
  * that writes kind and is often mistaken for name, or "". Never NULL.

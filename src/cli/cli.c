@@ -283,6 +283,21 @@ static bool ends_in_colon(const char *help)
 	return *help != '\0' && help[strlen(help) - 1] == ':';
 }
 
+/* Whether the command of row c (ctx) takes format f: struct cmd's takes_format, else the
+ * formats that write its kind. */
+static bool takes_format(const struct report_format *f, const void *ctx)
+{
+	const struct cmd *c = ctx;
+
+	return c->takes_format != NULL ? c->takes_format(f) : report_format_writes(f, c->kind);
+}
+
+char *cli_format_names(const struct cmd *c, const char *sep, const char *last, char *buf,
+                       size_t n)
+{
+	return report_format_names_if(takes_format, c, sep, last, buf, n);
+}
+
 void cli_write_format_cases(FILE *out)
 {
 	size_t n;
@@ -291,18 +306,18 @@ void cli_write_format_cases(FILE *out)
 	bool done[64] = {false};
 
 	/* run's list is the default; each other list once, with every command writing it */
-	report_format_names(c[0].kind, " ", NULL, first, sizeof(first));
+	cli_format_names(&c[0], " ", NULL, first, sizeof(first));
 	for (size_t i = 1; i < n && i < 64; i++) {
 		if ((c[i].mode == 0 && c[i].format_subject == NULL) || done[i])
 			continue;
-		report_format_names(c[i].kind, " ", NULL, list, sizeof(list));
+		cli_format_names(&c[i], " ", NULL, list, sizeof(list));
 		if (strcmp(list, first) == 0)
 			continue;
 		fprintf(out, "\t\t%s", c[i].name);
 		for (size_t k = i + 1; k < n && k < 64; k++) {
 			if (c[k].mode == 0 && c[k].format_subject == NULL)
 				continue;
-			report_format_names(c[k].kind, " ", NULL, other, sizeof(other));
+			cli_format_names(&c[k], " ", NULL, other, sizeof(other));
 			if (strcmp(other, list) == 0) {
 				fprintf(out, "|%s", c[k].name);
 				done[k] = true;
@@ -326,7 +341,7 @@ int cli_bad_format_of(const struct cmd *c, const char *name)
 		return cmd_usage("--format '%s': unknown format; a run writes %s", name,
 		                 report_format_names(REPORT_RUN, ", ", " or ", list, sizeof(list)));
 	return cmd_usage("--format '%s': %s writes %s%s", name, c->format_subject,
-	                 report_format_names(c->kind, ", ", " or ", list, sizeof(list)),
+	                 cli_format_names(c, ", ", " or ", list, sizeof(list)),
 	                 report_format_hint(name, c->kind, hint, sizeof(hint)));
 }
 
@@ -348,8 +363,8 @@ void cli_help_options(FILE *out, unsigned mode)
 			continue;
 		/* the format option lists the formats the command writes */
 		snprintf(help, sizeof(help), "%s%s%s", r->help, ends_in_colon(r->help) ? " " : "",
-		         ends_in_colon(r->help) ? report_format_names(cmd->kind, ", ", NULL, names,
-		                                                      sizeof(names))
+		         ends_in_colon(r->help) ? cli_format_names(cmd, ", ", NULL, names,
+		                                                   sizeof(names))
 		                                : "");
 		help_line(out, short_name, r->opt.name, r->opt.has_arg, r->metavar, help);
 	}
@@ -816,7 +831,7 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 		                 : cmd_usage("unexpected argument '%s'", argv[optind]);
 	}
 	if (status < 0) {
-		cli->format = report_format_find(cli->format_name, cmd->kind);
+		cli->format = report_format_find_if(cli->format_name, takes_format, cmd);
 		if (cli->format == NULL)
 			status = cli_bad_format(mode, cli->format_name);
 	}

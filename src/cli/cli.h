@@ -174,6 +174,10 @@ void cli_write_format_cases(FILE *out);
 /* The usage error of a --format the command of mode does not write; returns 2. */
 int cli_bad_format(unsigned mode, const char *name);
 struct cmd;
+/* Writes the names of the formats the command of row c takes into buf of size n, joined as
+ * report_format_names joins them; returns buf. */
+char *cli_format_names(const struct cmd *c, const char *sep, const char *last, char *buf,
+                       size_t n);
 /* The same for the command of row c (a command without a mode: list). */
 int cli_bad_format_of(const struct cmd *c, const char *name);
 

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "guard.h"
+#include "merge.h"
 
 static const struct cmd commands[] = {
         {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run,
@@ -35,6 +36,7 @@ static const struct cmd commands[] = {
          "join the shard files (--shard-file) of a sweep or of a run's noise samples into the "
          "whole report, in its --format (and --top or --timeline) unless given",
          cmd_merge, .mode = CLI_MERGE, .kind = REPORT_SWEEP, .format_subject = "merge",
+         .takes_format = merge_takes_format,
          .file_args = true, .example = "ppsim merge shard-*.pps"},
         {"advise", "[OPTIONS]",
          "recommend tp, p, v, m and a schedule for a model on a cluster (--gpus, --global-batch)",

@@ -25,6 +25,10 @@ struct cmd {
 	 */
 	unsigned mode;
 	enum report_kind kind; /* what --format writes (with mode != 0, and list) */
+	/* --format: whether the command takes format f, when that is not "f writes kind" (merge:
+	 * a format of any kind of shard's, checked against the shards' kind once they are read);
+	 * NULL: the formats that write kind */
+	bool (*takes_format)(const struct report_format *f);
 	/* How a refused --format names what the command writes ("a sweep writes text, jsonl or
 	 * csv"); NULL: the refusal says "unknown format". */
 	const char *format_subject;

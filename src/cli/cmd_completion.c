@@ -300,7 +300,7 @@ static void write_fish(FILE *out)
 		}
 		/* the commands with options, and those reading --format themselves (list) */
 		if (table[i].mode != 0 || table[i].format_subject != NULL) {
-			report_format_names(table[i].kind, " ", NULL, formats, sizeof(formats));
+			cli_format_names(&table[i], " ", NULL, formats, sizeof(formats));
 			fprintf(out, "complete -c ppsim -n %s -s f -l format -x -a '%s'\n", cond,
 			        formats);
 		}

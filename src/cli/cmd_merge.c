@@ -18,16 +18,27 @@
 #include "ppsim/shard.h"
 #include "ppsim/sweep.h"
 
-/* A kind of shard: its records and the merger that reports them. */
+/* A kind of shard: its records, what its merger reports and the merger. */
 struct merge_kind {
 	const struct shard_codec *codec; /* its kind line names codec->kind */
+	enum report_kind report;         /* the result merged: --format is one that writes it */
+	const char *what;                /* the merge, as a refused --format names it */
 	int (*merge)(const struct cli *cli, const struct merge_shards *s);
 };
 
 static const struct merge_kind kinds[] = {
-        {&sweep_shard_codec, cmd_sweep_merge},
-        {&samples_shard_codec, cmd_samples_merge},
+        {&sweep_shard_codec, REPORT_SWEEP, "a merge of a sweep's shards", cmd_sweep_merge},
+        {&samples_shard_codec, REPORT_RUN, "a merge of a run's noise samples",
+         cmd_samples_merge},
 };
+
+bool merge_takes_format(const struct report_format *f)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (report_format_writes(f, kinds[i].report))
+			return true;
+	return false;
+}
 
 /* One file given: its shard number, its points, its name and its spool (or NULL). */
 struct given {
@@ -247,6 +258,17 @@ static int merge_main(const struct cli *cli)
 	s.head = shard_reader_head(first);
 	if (check_set(given, n, s.head, &err) != 0)
 		goto fail;
+	/* --format: one of those that write what this kind of shard merges into */
+	if (cli->format_set && report_format_find(cli->format_name, kind->report) == NULL) {
+		char list[128], hint[128];
+
+		status = cmd_usage("--format '%s': %s writes %s%s", cli->format_name, kind->what,
+		                   report_format_names(kind->report, ", ", " or ", list,
+		                                       sizeof(list)),
+		                   report_format_hint(cli->format_name, kind->report, hint,
+		                                      sizeof(hint)));
+		goto done;
+	}
 	for (size_t i = 0; i < n; i++) {
 		paths[i] = given[i].path;
 		spools[i] = given[i].spool;

@@ -59,6 +59,12 @@ int merge_parse(const struct merge_shards *s, char **words, int n, enum cli_mode
                 const char *text, struct cli *cli);
 
 /*
+ * Whether merge takes --format f: f writes what some kind of shard merges into (a sweep's
+ * report, a run's). The shards' kind, once read, narrows it to the formats of its report.
+ */
+bool merge_takes_format(const struct report_format *f);
+
+/*
  * The merger of a sweep's shards (cmd_sweep.c): the sweep their settings describe, with merge's
  * own options (cli: --format, --top, --records, --html, --quiet) over them, reported from the
  * records as the sweep without --shard would have; it draws no timeline, and refuses

@@ -287,12 +287,26 @@ const struct report_format *report_formats(size_t *count)
 	return formats;
 }
 
-const struct report_format *report_format_find(const char *name, enum report_kind kind)
+const struct report_format *report_format_find_if(const char *name,
+                                                  bool (*takes)(const struct report_format *f,
+                                                                const void *ctx),
+                                                  const void *ctx)
 {
 	for (size_t i = 0; i < NFORMATS; i++)
-		if (strcmp(formats[i].name, name) == 0 && report_format_writes(&formats[i], kind))
+		if (strcmp(formats[i].name, name) == 0 && takes(&formats[i], ctx))
 			return &formats[i];
 	return NULL;
+}
+
+/* report_format_find_if's takes for the formats that write *(const enum report_kind *)kind. */
+static bool writes_kind(const struct report_format *f, const void *kind)
+{
+	return report_format_writes(f, *(const enum report_kind *)kind);
+}
+
+const struct report_format *report_format_find(const char *name, enum report_kind kind)
+{
+	return report_format_find_if(name, writes_kind, &kind);
 }
 
 const struct report_format *report_find(const char *name)
@@ -303,13 +317,33 @@ const struct report_format *report_find(const char *name)
 char *report_format_names(enum report_kind kind, const char *sep, const char *last, char *buf,
                           size_t n)
 {
+	return report_format_names_if(writes_kind, &kind, sep, last, buf, n);
+}
+
+/* Whether takes(formats[i], ctx) holds and holds for no earlier format of its name (rows of
+ * one name write different kinds: a list of several kinds' formats names each once). */
+static bool takes_first(bool (*takes)(const struct report_format *f, const void *ctx),
+                        const void *ctx, size_t i)
+{
+	if (!takes(&formats[i], ctx))
+		return false;
+	for (size_t k = 0; k < i; k++)
+		if (strcmp(formats[k].name, formats[i].name) == 0 && takes(&formats[k], ctx))
+			return false;
+	return true;
+}
+
+char *report_format_names_if(bool (*takes)(const struct report_format *f, const void *ctx),
+                             const void *ctx, const char *sep, const char *last, char *buf,
+                             size_t n)
+{
 	size_t len = 0, total = 0, k = 0;
 
 	for (size_t i = 0; i < NFORMATS; i++)
-		total += report_format_writes(&formats[i], kind);
+		total += takes_first(takes, ctx, i);
 	buf[0] = '\0';
 	for (size_t i = 0; i < NFORMATS && len < n; i++) {
-		if (!report_format_writes(&formats[i], kind))
+		if (!takes_first(takes, ctx, i))
 			continue;
 		len += (size_t)snprintf(buf + len, n - len, "%s%s",
 		                        k == 0                           ? ""

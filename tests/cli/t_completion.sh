@@ -21,6 +21,9 @@ expect bash "sweep --jo" --jobs "$(bash_complete sweep --jo)"
 expect bash "--schedules=1f1b,zb" 1f1b,zbh1 "$(bash_complete compare --schedules = 1f1b,zb)"
 expect bash "sweep -s 1f1b,inter" 1f1b,interleaved "$(bash_complete sweep -s 1f1b,inter)"
 expect bash "sweep -f j" jsonl "$(bash_complete sweep -f j)"
+# merge takes the formats of each kind of shard: a sweep's jsonl, a run's json
+expect bash "merge -f j" json "$(bash_complete merge -f j)"
+expect bash "merge -f j" jsonl "$(bash_complete merge -f j)"
 expect bash "--export-format=torch-" torch-comms "$(bash_complete --export-format = torch-)"
 expect bash "completion " fish "$(bash_complete completion '')"
 # run does not offer sweep's options, and a file option completes file names

@@ -159,7 +159,8 @@ fails 2 "merge: needs the shard files" merge
 fails 2 "merge: needs the shard files" merge --format=csv
 fails 2 "-p: an option of the sweep or run, which the shards hold" merge -p 4 "$a1" "$a2" "$a3"
 fails 2 "--schedule: an option of the sweep" merge --schedule=1f1b "$a1" "$a2" "$a3"
-fails 2 "--format 'json': merge writes text, jsonl or csv" merge --format=json "$a1" "$a2" "$a3"
+fails 2 "--format 'json': a merge of a sweep's shards writes text, jsonl or csv (JSON lines: jsonl)" merge --format=json "$a1" "$a2" "$a3"
+fails 2 "--format 'xml': merge writes text, json, csv or jsonl" merge --format=xml "$a1" "$a2" "$a3"
 fails 2 "unknown option '--shard=1/2': --shard is an option of run, sweep" merge --shard=1/2 "$a1"
 fails 2 "--top: only with --format=text" merge --format=csv --top=3 "$a1" "$a2" "$a3"
 fails 2 "--records '$a1': is an input of this run" merge --records="$a1" "$a1" "$a2" "$a3"

@@ -152,6 +152,21 @@ for f in text json csv; do
 		fi
 	done
 done
+# merge's own --format over the shards': any format a run writes (JSON of text shards is the
+# run's JSON); one a run does not write is refused, naming those it does, the shards untouched
+ppsim $A -f json >"$TMP/whole.json"
+rm -f "$TMP"/sh-*.pps
+for k in 1 2; do
+	# shellcheck disable=SC2086
+	ppsim $A --shard=$k/2 --shard-file="$TMP/sh-$k.pps" >/dev/null
+done
+ppsim merge -f json "$TMP/sh-2.pps" "$TMP/sh-1.pps" >"$TMP/merged.json" 2>"$TMP/err"
+cmp -s "$TMP/whole.json" "$TMP/merged.json" && ok ||
+	not_ok "merge -f json of a run's text shards differs from the run's JSON: $(head -c 200 "$TMP/err")"
+cksum "$TMP"/sh-*.pps >"$TMP/sh-before"
+fails 2 "--format 'jsonl': a merge of a run's noise samples writes text, json or csv" merge -f jsonl "$TMP/sh-1.pps" "$TMP/sh-2.pps"
+fails 2 "--format 'xml': merge writes text, json, csv or jsonl" merge -f xml "$TMP/sh-1.pps" "$TMP/sh-2.pps"
+cksum "$TMP"/sh-*.pps | cmp -s - "$TMP/sh-before" && ok || not_ok "a refused merge changed its shards"
 # a run's --timeline goes into its shards: the merge ends in the run's timeline, of the width
 # given (or, without one, the width where merge writes); merge's own --timeline wins, and the
 # shards' goes with a text report only
