@@ -64,7 +64,7 @@ struct advise_pick {
 	bool set;                  /* a point with this value fits */
 	struct sweep_rank_key key; /* the best one's rank */
 	char schedule[32];         /* and its layout and figures, as its record has them */
-	int tp, ep, p, v, dp, mbs, m;
+	int tp, cp, ep, p, v, dp, mbs, m;
 	double tokens_per_s, step_time;
 };
 

@@ -164,6 +164,20 @@ static const char *ranked_at(const struct sweep *sw)
 	return sw->rank_by >= PP_RANK_STEP && sw->rank_by <= PP_RANK_P99 ? at[sw->rank_by] : "";
 }
 
+/* Whether the search has points with context parallelism: the base's cp above 1, or an axis of
+ * cp with another value than 1. */
+static bool searched_cp(const struct sweep *sw)
+{
+	if (sw->base.cp > 1)
+		return true;
+	for (int a = 0; a < sw->naxes; a++)
+		if (strcmp(sw->axes[a].opt->key, "cp") == 0)
+			for (int i = 0; i < sw->axes[a].nvalues; i++)
+				if (strcmp(sw->axes[a].values[i], "1") != 0)
+					return true;
+	return false;
+}
+
 /* Writes item, separated from what the line holds (*col columns) by sep, on a new line of
  * the reasons' indent when it would pass 100 columns. */
 static void put_item(FILE *out, int *col, const char *sep, const char *item)
@@ -230,17 +244,18 @@ int report_advice_text(FILE *out, const struct advice *a)
 	        c->model, c->gpus, c->gpus_per_node, c->global_batch, c->seq,
 	        (unsigned long long)a->totals->points, (unsigned long long)a->totals->simulated);
 	fprintf(out,
-	        "%-12s  %-20s  %3s  %3s  %3s  %3s  %4s  %4s  %6s  %12s  %9s  %6s  %7s  %9s  %8s\n",
-	        "", "schedule", "tp", "ep", "p", "v", "dp", "mbs", "m", "step_time_ms", "tokens/s",
-	        "mfu", "bubble", "memory_GB", "headroom");
+	        "%-12s  %-20s  %3s  %3s  %3s  %3s  %3s  %4s  %4s  %6s  %12s  %9s  %6s  %7s  %9s  "
+	        "%8s\n",
+	        "", "schedule", "tp", "cp", "ep", "p", "v", "dp", "mbs", "m", "step_time_ms",
+	        "tokens/s", "mfu", "bubble", "memory_GB", "headroom");
 	for (int i = 0; i < a->nbest; i++) {
 		const struct sweep_record *x = &a->best[i];
 
 		fprintf(out,
-		        "%-12s  %-20s  %3d  %3d  %3d  %3d  %4d  %4d  %6d  %12.6g  %9.6g  %6.4f  %7.4f  "
-		        "%9.2f  %7.1f%%\n",
-		        i == 0 ? "recommended" : "runner-up", x->schedule, x->tp, x->ep, x->p, x->v,
-		        x->dp, x->mbs, x->m, x->step_time, x->tokens_per_s, x->mfu, x->bubble_ratio,
+		        "%-12s  %-20s  %3d  %3d  %3d  %3d  %3d  %4d  %4d  %6d  %12.6g  %9.6g  %6.4f  "
+		        "%7.4f  %9.2f  %7.1f%%\n",
+		        i == 0 ? "recommended" : "runner-up", x->schedule, x->tp, x->cp, x->ep, x->p,
+		        x->v, x->dp, x->mbs, x->m, x->step_time, x->tokens_per_s, x->mfu, x->bubble_ratio,
 		        x->memory_bytes / 1e9,
 		        100 * (x->memory_capacity - x->memory_reserve - x->memory_bytes) /
 		                x->memory_capacity);
@@ -274,8 +289,13 @@ int report_advice_text(FILE *out, const struct advice *a)
 	        100 * r->p2p_time / (r->p * r->makespan),
 	        c->comm == PP_COMM_OVERLAP ? "hidden behind compute where a copy engine can"
 	                                   : "which blocks the senders (--comm=blocking)");
-	fprintf(out, "  layout      tp=%d keeps tensor parallelism inside a node; p=%d stage%s, dp=%d",
-	        r->tp, r->p, r->p == 1 ? "" : "s", r->dp);
+	fprintf(out, "  layout      tp=%d keeps tensor parallelism inside a node; ", r->tp);
+	if (r->cp > 1)
+		fprintf(out, "cp=%d splits each sequence of %d tokens over %d GPUs; ", r->cp, c->seq,
+		        r->cp);
+	else if (searched_cp(a->sw))
+		fputs("cp=1 keeps each sequence on one GPU; ", out);
+	fprintf(out, "p=%d stage%s, dp=%d", r->p, r->p == 1 ? "" : "s", r->dp);
 	fprintf(out, " replica%s, micro-batches of %d, m=%d\n", r->dp == 1 ? "" : "s", r->mbs,
 	        r->m);
 	if (r->ep > 1 || (q != NULL && q->ep > 1))
@@ -304,8 +324,10 @@ int report_advice_text(FILE *out, const struct advice *a)
 	}
 	fputc('\n', out);
 	if (a->nrows > 0) {
-		fprintf(out, "interleaving at the recommended layout (tp=%d, p=%d, mbs=%d):\n",
-		        r->tp, r->p, r->mbs);
+		fprintf(out, "interleaving at the recommended layout (tp=%d", r->tp);
+		if (r->cp > 1)
+			fprintf(out, ", cp=%d", r->cp);
+		fprintf(out, ", p=%d, mbs=%d):\n", r->p, r->mbs);
 		report_breakeven_text(out, a->rows, a->nrows);
 	} else {
 		fputs("interleaving: does not apply, the recommended layout has one pipeline stage\n",
@@ -340,9 +362,10 @@ static void write_choice_json(FILE *out, const struct advise_choice *ch,
 		json_number(out, versus(&b->key, r));
 		fputs(",\"schedule\":", out);
 		report_json_text(out, b->schedule);
-		fprintf(out, ",\"tp\":%d,\"ep\":%d,\"p\":%d,\"v\":%d,\"dp\":%d,\"mbs\":%d,\"m\":%d,"
-		             "\"tokens_per_s\":",
-		        b->tp, b->ep, b->p, b->v, b->dp, b->mbs, b->m);
+		fprintf(out,
+		        ",\"tp\":%d,\"cp\":%d,\"ep\":%d,\"p\":%d,\"v\":%d,\"dp\":%d,\"mbs\":%d,"
+		        "\"m\":%d,\"tokens_per_s\":",
+		        b->tp, b->cp, b->ep, b->p, b->v, b->dp, b->mbs, b->m);
 		json_number(out, b->tokens_per_s);
 		fputs(",\"step_time\":", out);
 		json_number(out, b->step_time);

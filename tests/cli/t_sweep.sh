@@ -225,6 +225,34 @@ else
 	not_ok "advise: the text report lacks its parts"
 fi
 
+# advise states the context-parallel degree it picks: a column of its table, its layout line and
+# the interleaving's layout, and its choices' JSON (Mixtral on 16 H100s fits only with cp=2)
+CPA="--model=mixtral-8x7b --gpu=h100-sxm --gpus=16 --global-batch=32 --seq=8192 --cp=1,2 --tp=2 --mbs=1 -s 1f1b,zbv --quiet"
+# shellcheck disable=SC2086
+ppsim advise $CPA >"$TMP/cp.txt" 2>"$TMP/err"
+# shellcheck disable=SC2086
+ppsim advise $CPA -f json >"$TMP/cp.json" 2>>"$TMP/err"
+if grep -q '^ *schedule *tp *cp *ep *p *v *dp *mbs *m ' "$TMP/cp.txt" &&
+	grep -q '^recommended *zbv *2 *2 *4 *4 *2 *1 *1 *32 ' "$TMP/cp.txt" &&
+	grep -q '^  layout      tp=2 keeps tensor parallelism inside a node; cp=2 splits each sequence of 8192 tokens over 2 GPUs; p=4 stages' "$TMP/cp.txt" &&
+	grep -q '^interleaving at the recommended layout (tp=2, cp=2, p=4, mbs=1):$' "$TMP/cp.txt" &&
+	[ "$("$JGET" "$TMP/cp.json" recommended.cp)" = 2 ] &&
+	[ "$("$JGET" "$TMP/cp.json" choices.schedule.0.cp)" = 2 ] &&
+	[ "$("$JGET" "$TMP/cp.json" choices.schedule.1.cp)" = 2 ]; then
+	ok
+else
+	not_ok "advise does not state the cp it picks: $(head -c 300 "$TMP/err") $(sed -n '3,5p;/layout/p' "$TMP/cp.txt")"
+fi
+# with cp searched and 1 picked, the layout line says so; without cp searched it says nothing
+if ppsim advise --model=llama3-8b --gpu=h100-sxm --gpus=16 --global-batch=32 --seq=8192 --cp=1,2 \
+	--tp=2 --mbs=1 -s 1f1b,zbv --quiet | grep -q '^  layout .*; cp=1 keeps each sequence on one GPU; p=' &&
+	! ppsim advise --model=llama3-8b --gpu=h100-sxm --gpus=16 --global-batch=32 --seq=8192 \
+		--tp=2 --mbs=1 -s 1f1b,zbv --quiet | grep -q '^  layout .*cp='; then
+	ok
+else
+	not_ok "advise's layout line names cp=1 only when the search has context parallelism"
+fi
+
 # advise where the best layout has one stage (Llama-3 8B with its optimizer state sharded fits on
 # a GPU): the runner-up is another layout, not the same run under another schedule, and there is
 # no interleaving to analyse
