@@ -107,6 +107,28 @@ ppsim partition --model=llama3-8b --layers=1 -p 4 --gpus=4 >"$TMP/out" 2>"$TMP/e
 status=$?
 if [ $status -eq 2 ] && grep -q "cannot give each of the 2 middle stages one" "$TMP/err"; then ok; else
 	not_ok "partition with too few layers: exit $status: $(cat "$TMP/err")"; fi
+# A split or a recomputation per stage given is what partition searches for: refused, naming the
+# option and what to do (usage on the command line, an invalid config in a file); --layer-split,
+# which picks the split partition starts from and compares with, is taken.
+P8="--model=llama3-8b -p 4 -m 8 --gpu=h100-sxm"
+for o in --layers-per-stage=8,8,8,8 --first-stage-layers=6 --last-stage-layers=6 \
+	"--layout=Et*8|t*8|t*8|t*8L"; do
+	what=split
+	[ "${o%%=*}" = --layout ] && what=layout
+	# shellcheck disable=SC2086 # P8 is words
+	fails 2 "${o%%=*} '${o#*=}': partition searches each stage's layers and would not use it: leave it out, or price that $what with ppsim run" partition $P8 "$o"
+done
+# shellcheck disable=SC2086 # P8 is words
+fails 2 "--stage-recompute 'full,none,none,none': partition searches each stage's recomputation and would not use it: leave it out (--recompute keeps one on every stage), or price that recomputation with ppsim run" \
+	partition $P8 --stage-recompute=full,none,none,none
+printf '{"model": "llama3-8b",\n "layers_per_stage": [8, 8, 8, 8]}\n' >"$TMP/lps.json"
+cp "$TMP/lps.json" "$TMP/lps-before.json"
+fails 3 "config '$TMP/lps.json':2:2: key \"layers_per_stage\" = 8,8,8,8: partition searches each stage's layers" \
+	partition -c "$TMP/lps.json" -p 4 -m 8
+cmp -s "$TMP/lps.json" "$TMP/lps-before.json" && ok || not_ok "a refused partition changed its config file"
+# shellcheck disable=SC2086 # P8 is words
+ppsim partition $P8 --layer-split=torchtitan >/dev/null 2>"$TMP/err" && ok ||
+	not_ok "partition --layer-split=torchtitan: $(cat "$TMP/err")"
 
 # The 126 layers of Llama 3 405B over 16 devices with two chunks: a descent, whose best fits and
 # is no slower than the even split, and the same with one job or two. Under a sanitizer or
