@@ -55,9 +55,11 @@ extern "C" {
 enum pp_status {
 	PP_OK = 0,
 	PP_E_INPUT = -1, /* a setting, a value, a config or a file's contents refused; an argument
-	                    NULL or out of range */
+	                    NULL or out of range; a training step whose ops (p, v and m) pass its
+	                    op limit (key "max_ops"), refused before it runs */
 	PP_E_SIM = -2,   /* valid settings that cannot be simulated: a schedule that deadlocks, a
-	                    run over its op limit (key "max_ops") or its GPUs' memory */
+	                    serving run that passes its op limit as it runs, a run over its GPUs'
+	                    memory */
 	PP_E_FILE = -3,  /* a file could not be read (a config, a schedule, a request trace) */
 	PP_E_NOMEM = -4  /* out of memory */
 };

@@ -142,6 +142,15 @@ void api_words(char *msg, size_t n)
 			s += 2 + len + (s[2 + len] == '=');
 			continue;
 		}
+		/* a short option and its number: "-p 64" */
+		if (!quoted && s[0] == '-' && isalpha((unsigned char)s[1]) && s[2] == ' ' &&
+		    isdigit((unsigned char)s[3]) && (s == msg || s[-1] == ' ') &&
+		    (key = key_of_short(s[1])) != NULL) {
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "\"%s\" = ", key);
+			o = o < sizeof(out) ? o : sizeof(out) - 1;
+			s += 3;
+			continue;
+		}
 		/* a short option in a list of them: "(-s, -m, -v)" */
 		if (!quoted && s[0] == '-' && isalpha((unsigned char)s[1]) &&
 		    (s[2] == ',' || s[2] == ')') && s > msg && (s[-1] == ' ' || s[-1] == '(') &&

@@ -89,6 +89,12 @@ class Run(unittest.TestCase):
             ppsim.run(config={"p": "four"})
         with self.assertRaisesRegex(ppsim.PpsimError, "format 'yaml'"):
             ppsim.report("yaml")
+        # a step over its op limit is refused before it runs, naming its settings by their keys
+        with self.assertRaisesRegex(ppsim.PpsimError,
+                                    '^"p" = 64 "m" = 64 "v" = 1: 1f1b needs 8.19e\\+03 ops, '
+                                    'above the limit of 10 simulated ops \\("max_ops"\\)$') as e:
+            ppsim.run(max_ops=10, p=64, m=64)
+        self.assertNotIsInstance(e.exception, ppsim.SimulationError)
 
     def test_the_version_is_the_commands(self):
         s, nums = ppsim.version()
