@@ -237,8 +237,7 @@ def advise(config: ConfigArg = None, jobs: int = 1, top: Optional[int] = None,
     "schedule", ...: text as the config takes it), the figures of a `ppsim sweep
     --format=jsonl` record (None where it has null), "time_unit", and "skipped": why a point
     could not run, or None."""
-    if not isinstance(jobs, int) or isinstance(jobs, bool):
-        raise TypeError("ppsim: jobs must be an int, not %s" % kind(jobs))
+    jobs = _count("jobs", jobs)
     if top is not None and (not isinstance(top, int) or isinstance(top, bool)):
         raise TypeError("ppsim: top must be an int or None, not %s" % kind(top))
     with Config(config, settings) as cfg:
@@ -318,9 +317,14 @@ def _path(what: str, value: Any) -> bytes:
 
 
 def _count(what: str, value: Any) -> int:
+    """value as the C int an argument of the library is: an int (TypeError otherwise) that a C
+    int holds (ValueError otherwise: ctypes would pass it wrapped)."""
     value = plain(what, value)
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError("ppsim: %s must be an int, not %s" % (what, kind(value)))
+    if not -2**31 <= value < 2**31:
+        raise ValueError("ppsim: %s=%d: beyond the library's range (a C int, below 2**31)"
+                         % (what, value))
     return value
 
 

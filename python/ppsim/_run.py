@@ -25,7 +25,7 @@ Op = namedtuple("Op", "device chunk stage op microbatch start end slack")
 # An op's record, as the library fills it (pp_ops with a stride): its fields in the order of
 # `--dump-ops` (overlap: an F that runs overlapped with the device's next op), each with its
 # format, its size and the column of struct pp_ops that fills it. A record holds the fields a
-# run kept, the 8-byte ones first (_layout).
+# run kept, in this order, each aligned to its size (_layout).
 _FIELDS = [("device", "<i4", 4, "device"), ("chunk", "<i4", 4, "chunk"),
            ("stage", "<i4", 4, "stage"), ("op", "u1", 1, "kind"),
            ("microbatch", "<i4", 4, "microbatch"), ("start", "<f8", 8, "start"),
@@ -35,13 +35,15 @@ _STRUCT = {"<i4": "i", "u1": "B", "<f8": "d", "?": "?"}
 
 
 def _layout(fields: Tuple[str, ...]) -> Tuple[Dict[str, int], int]:
-    """The offset of each of fields in a record, larger fields first so that each is aligned,
-    and the record's size (a multiple of 8)."""
+    """The offset of each of fields in a record, in _FIELDS' order, each aligned to its size
+    (so that the library writes aligned values and NumPy, which saves and copies only
+    structured arrays whose fields are in the order of their offsets, can), and the record's
+    size (a multiple of 8)."""
     offsets, at = {}, 0
-    for size in (8, 4, 1):
-        for name, _, fsize, _ in _FIELDS:
-            if name in fields and fsize == size:
-                offsets[name], at = at, at + size
+    for name, _, size, _ in _FIELDS:
+        if name in fields:
+            at = (at + size - 1) // size * size
+            offsets[name], at = at, at + size
     return offsets, (at + 7) // 8 * 8
 
 
@@ -99,9 +101,11 @@ class OpRecords:
         offsets, size = _layout(self.fields)
         order = sorted(self.fields, key=lambda f: offsets[f])
         fmt = {name: f for name, f, _, _ in _FIELDS}
-        end = offsets[order[-1]] + struct.calcsize(_STRUCT[fmt[order[-1]]])
-        unpack = struct.Struct("<" + "".join(_STRUCT[fmt[f]] for f in order)
-                               + "x" * (size - end))
+        code, at = "<", 0
+        for f in order:  # each field at its offset, the padding before it skipped
+            code += "x" * (offsets[f] - at) + _STRUCT[fmt[f]]
+            at = offsets[f] + struct.calcsize("<" + _STRUCT[fmt[f]])
+        unpack = struct.Struct(code + "x" * (size - at))
         ops = []
         for values in unpack.iter_unpack(data):
             v = dict(zip(order, values))
@@ -199,7 +203,7 @@ class Run:
         offsets, size = _layout(fields)
         try:
             np = _numpy()
-            buffer: Any = np.empty(n * size, dtype=np.uint8)
+            buffer: Any = np.zeros(n * size, dtype=np.uint8)  # the padding's bytes too
             base = buffer.ctypes.data
         except ImportError:
             buffer = bytearray(n * size)
