@@ -389,6 +389,13 @@ def simulate_replay(paths: Union[PathArg, Sequence[PathArg]], config: ConfigArg 
         raise PpsimError("ppsim: paths names no measured file")
     cpaths = [_path("paths' path", p) for p in files]
     wkeys = set(whatif_keys())
+    # the what-if's settings are checked as run's: a name a str, a count or a share no bool
+    if schedule is not None:
+        c_string("schedule", schedule)
+    for what, value in (("m", m), ("v", v), ("w_share", w_share)):
+        if isinstance(plain(what, value), bool):
+            raise TypeError("ppsim: %s=%r: a bool, and %s takes no yes or no"
+                            % (what, value, what))
     whatif: Dict[str, Any] = {"schedule": schedule, "m": m, "v": v, "w_share": w_share,
                               "without_slowest": flag("without_slowest", without_slowest)}
     whatif.update({k: val for k, val in settings.items() if k in wkeys})

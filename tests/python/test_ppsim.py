@@ -21,6 +21,7 @@ if not os.environ.get("PPSIM_TEST_INSTALLED"):
 import ppsim  # noqa: E402
 
 PPSIM = os.environ.get("PPSIM", os.path.join(ROOT, "build", "ppsim"))
+STEP = os.path.join(ROOT, "docs", "examples", "step-trace.json")
 
 
 def command(*args):
@@ -228,10 +229,24 @@ class Arguments(unittest.TestCase):
             (ppsim.run, (), {"layers_per_stage": [[1], 2]}, "not list"),
             (ppsim.sweep, (), {"p": [2, None]}, "sweep axis p holds None"),
             (ppsim.sweep, (), {"p": [True, 4]}, "p=True: a bool"),
+            (ppsim.replay, (STEP,), {"schedule": 4}, "schedule must be a str, not int"),
+            (ppsim.replay, (STEP,), {"m": True}, "m=True: a bool, and m takes no yes or no"),
+            (ppsim.simulate_replay, (STEP,), {"v": True}, "v=True: a bool"),
+            (ppsim.replay, (STEP,), {"w_share": True, "schedule": "zbh1"}, "w_share=True: a bool"),
+            (ppsim.advise, (), {"jobs": True}, "jobs must be an int, not bool"),
         ]
         for call, args, kwargs, pattern in cases:
             with self.subTest(call=call.__name__, args=args, kwargs=kwargs):
                 self.refused(TypeError, pattern, call, *args, **kwargs)
+
+    def test_ints_beyond_a_c_int_raise_value_error_naming_the_argument(self):
+        for m in (2**31, 2**32 + 24, -2**31 - 1):
+            with self.subTest(m=m):
+                self.refused(ValueError, "m=%d: beyond the library's range" % m, ppsim.calibrate,
+                             os.path.join(ROOT, "docs", "examples", "measured-zb-1.5b.csv"),
+                             m=m)
+        self.refused(ValueError, "jobs=1099511627776: beyond", ppsim.advise, jobs=2**40,
+                     model="llama3-8b", gpus=8, global_batch=8)
 
     def test_numbers_that_are_not_finite_raise_value_error(self):
         for value in (float("nan"), float("inf"), -float("inf")):
