@@ -49,11 +49,14 @@ int pp_calibrate(const char *path, int m, double w_share, pp_config **out, doubl
 		*out = NULL;
 	if (api_begin(&k, "pp_calibrate", ARGS({path, "path"}, {out, "out"}), err, errlen) != 0)
 		return PP_E_INPUT;
-	if (m < 0 || m > PP_MAX_COUNT || !(w_share <= 1)) {
-		pp_fail(&k.e, PP_ERR_USAGE,
-		        "pp_calibrate: m %d must be from 0 to %d and w_share at most 1 (below 0: "
-		        "none)",
-		        m, PP_MAX_COUNT);
+	if (m < 0 || m > PP_MAX_COUNT) {
+		pp_fail(&k.e, PP_ERR_USAGE, "pp_calibrate: m %d must be from 0 (none) to %d", m,
+		        PP_MAX_COUNT);
+		return api_end(&k, -1);
+	}
+	if (!(w_share <= 1)) {
+		pp_fail(&k.e, PP_ERR_USAGE, "pp_calibrate: w_share %g must be at most 1 (below 0: none)",
+		        w_share);
 		return api_end(&k, -1);
 	}
 	if ((c = pp_zalloc(1, sizeof(*c), &k.e)) == NULL)

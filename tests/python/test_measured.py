@@ -119,8 +119,11 @@ class Calibrate(unittest.TestCase):
     def test_refusals_are_the_packages_exceptions(self):
         with self.assertRaises(ppsim.PpsimFileError):
             ppsim.calibrate(os.path.join(ROOT, "no-such.csv"))
-        with self.assertRaisesRegex(ppsim.PpsimError, "w_share at most 1"):
+        # the argument at fault is the one named: m 24 is fine, w_share 2 is not
+        with self.assertRaisesRegex(ppsim.PpsimError, "^pp_calibrate: w_share 2 must be at most 1"):
             ppsim.calibrate(MEASURED, m=24, w_share=2)
+        with self.assertRaisesRegex(ppsim.PpsimError, "^pp_calibrate: m -1 must be from 0"):
+            ppsim.calibrate(MEASURED, m=-1)
         with self.assertRaisesRegex(TypeError, "m must be an int"):
             ppsim.calibrate(MEASURED, m="24")
         with self.assertRaisesRegex(ValueError, "not a finite number"):
