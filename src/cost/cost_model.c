@@ -836,8 +836,13 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 static int fewest_per_node(const struct cost_model *k, int stride, int n)
 {
 	long long span = (long long)k->tp * k->cp * k->dp, block = (long long)stride * n;
+	long long node = k->gpus_per_node;
 	int fewest = n;
 
+	/* ranks that start on a node's first GPU, and blocks that divide a node or are whole
+	 * nodes: every group sits as the first one does */
+	if (span % node == 0 && (node % block == 0 || block % node == 0))
+		return group_per_node(k, 0, stride, n);
 	for (int d = 0; d < k->p && fewest > 1; d++)
 		for (long long b = 0; b + block <= span && fewest > 1; b += block)
 			for (int t = 0; t < stride && fewest > 1; t++) {
