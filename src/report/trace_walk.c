@@ -386,15 +386,16 @@ static int cmp_change(const void *a, const void *b)
 /* With activation offload: device d's activations on the GPU and in host memory (the
  * counters "activations" and "host"), from its ops and its copies, in time order. Returns 0,
  * or -1 when out of memory. */
-static int offload_counters(const struct trace_walk *w, int d, int64_t unit,
+static int offload_counters(const struct trace_walk *w, const struct trace_count *first,
                             void (*fn)(void *ctx, const struct trace_count *c), void *ctx)
 {
+	int d = first->d;
 	const struct drawing *s = w->s;
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	size_t n = 0, cap = (sc->dev_start[d + 1] - sc->dev_start[d]) + 2 * r->npieces + 1;
 	struct act_change *ch = pp_mallocarray(cap, sizeof(*ch));
-	struct trace_count x = {.d = d, .unit = unit};
+	struct trace_count x = *first;
 	int64_t gpu = 0, host = 0;
 
 	if (ch == NULL)
@@ -432,12 +433,12 @@ static int offload_counters(const struct trace_walk *w, int d, int64_t unit,
 		x.t = ch[k].t;
 		if (ch[k].gpu != 0) {
 			x.host = false;
-			x.num = gpu;
+			x.num = gpu * x.routes;
 			fn(ctx, &x);
 		}
 		if (ch[k].host != 0) {
 			x.host = true;
-			x.num = host;
+			x.num = host * x.routes;
 			fn(ctx, &x);
 		}
 	}
@@ -467,7 +468,9 @@ bool trace_walk_count_first(const struct trace_walk *w, int d, struct trace_coun
 	const struct drawing *s = w->s;
 	const struct sched *sc = s->sched;
 
-	*x = (struct trace_count){.d = d};
+	*x = (struct trace_count){.d = d, .routes = sc->routes > 0 ? sc->routes : 1};
+	/* as peak_activations counts them (metrics.c): a micro-batch passes a routes-th of the
+	 * device's chunks */
 	for (int k = 0; s->act != NULL && k < sc->v; k++)
 		x->unit += s->act[sched_stage_of(sc, d, k)];
 	/* a device that keeps no activations (a serving pipeline) has no counter */
@@ -480,7 +483,7 @@ static void count_op(const struct drawing *s, size_t i, struct trace_count *x)
 	const struct op *op = &s->sched->ops[i];
 
 	x->t = op->kind == OP_F ? s->result->times[i].start : s->result->times[i].end;
-	x->num += drawing_act_change(s, op);
+	x->num += x->routes * drawing_act_change(s, op);
 }
 
 const struct trace_count *trace_walk_count_op(const struct trace_walk *w, struct trace_cursor *k,
@@ -542,7 +545,7 @@ int trace_walk_counters(const struct trace_walk *w, int d,
 	if (!trace_walk_count_first(w, d, &x))
 		return 0;
 	if (w->offload)
-		return offload_counters(w, d, x.unit, fn, ctx);
+		return offload_counters(w, &x, fn, ctx);
 	fn(ctx, &x);
 	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 		count_op(w->s, i, &x);

@@ -147,7 +147,10 @@ struct trace_count {
 	int d;
 	bool host;
 	pp_time t;
-	int64_t num, unit;
+	int64_t num, unit; /* the sample is num / unit micro-batches: num the activations held
+	                      times the schedule's routes, unit those of one micro-batch on every
+	                      chunk of the device (a micro-batch passes a routes-th of them) */
+	int64_t routes;
 };
 
 /* Calls fn for each sample of device d's counters in time order, from a sample of 0 at time 0

@@ -61,6 +61,28 @@ expect devices.0.peak_activations 9
 expect devices.3.peak_activations 9
 expect bubble_ratio 25/384
 expect bubble_ratio_theory 25/384
+# the traces' activations counter is in the unit of peak_activations (a chunk counts 1): it
+# peaks at 9 too, on each device, in the Chrome trace and in Perfetto's (with a model, at the
+# report's figure)
+ppsim -s dualpipe -p 8 -m 20 --overlap-factor 0.8 --trace="$TMP/dp.json" >/dev/null
+for d in 0 3 7; do
+	peak=$(grep -o "\"activations\",\"ph\":\"C\",\"pid\":$d,[^}]*}}" "$TMP/dp.json" |
+		sed 's/.*micro-batches"://; s/}}//' | sort -g | tail -n 1)
+	[ "$peak" = 9 ] && ok || not_ok "dualpipe's trace: device $d's activations peak at $peak, not 9"
+done
+ppsim --model=llama3-8b -s dualpipe -p 4 -m 8 --trace="$TMP/dpm.json" -f json >"$TMP/dpm-report.json"
+want=$("$JGET" "$TMP/dpm-report.json" devices.0.peak_activations)
+peak=$(grep -o '"activations","ph":"C","pid":0,[^}]*}}' "$TMP/dpm.json" |
+	sed 's/.*micro-batches"://; s/}}//' | sort -g | tail -n 1)
+awk -v a="$peak" -v b="$want" 'BEGIN { exit !(a - b < 1e-9 && b - a < 1e-9) }' && ok ||
+	not_ok "dualpipe with a model: the trace's activations peak at $peak, the report's $want"
+# Perfetto's trace holds the same samples as the Chrome trace's (pftrace-check.py compares them)
+ppsim -s dualpipe -p 8 -m 20 --overlap-factor 0.8 --trace="$TMP/dp.pftrace" >/dev/null
+if python3 "$ROOT/tests/tools/pftrace-check.py" "$TMP/dp.pftrace" "$TMP/dp.json" >"$TMP/pf.out"; then
+	ok
+else
+	not_ok "dualpipe's Perfetto trace: $(head -c 300 "$TMP/pf.out")"
+fi
 # no overlap gain (F&B = F + B): (4-1)(3+2-3) = 6
 run_json -s dualpipe -p 8 -m 20
 expect devices.4.idle 6
