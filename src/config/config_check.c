@@ -250,6 +250,18 @@ int config_validate_serve(const struct config *c, struct pp_error *err)
 		        c, "step_time", err,
 		        "--step-time, --token-time and --attn-time: at least one must be "
 		        "above 0");
+	/* a message time or a window above 0 that rounds to no tick would run as 0, or as the
+	 * default window */
+	if (pp_time_below_tick(c->t_comm))
+		return config_fail(c, "t_comm", err,
+		                   "below the resolution of %g time units: it would run as 0 "
+		                   "(times are whole ticks); use 0 or a larger value",
+		                   1.0 / (double)PP_TICK_BASE);
+	if (pp_time_below_tick(c->window))
+		return config_fail(c, "window", err,
+		                   "below the resolution of %g time units: a window is a whole number "
+		                   "of ticks",
+		                   1.0 / (double)PP_TICK_BASE);
 	return 0;
 }
 
