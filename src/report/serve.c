@@ -172,8 +172,11 @@ static void json_latency(FILE *out, const char *name, const struct serve_latency
 {
 	char a[32], b[32], c[32], d[32], e[32];
 
-	if (l->n == 0) {
-		fprintf(out, ",\"%s\":null", name);
+	if (l->n == 0) { /* the object all the same, its figures null: no request to count */
+		fprintf(out,
+		        ",\"%s\":{\"n\":0,\"mean\":null,\"p50\":null,\"p90\":null,\"p99\":null,"
+		        "\"max\":null}",
+		        name);
 		return;
 	}
 	fprintf(out,

@@ -272,3 +272,13 @@ fi
 progress_on_pty serve 'serve: [0-9]* of 20000 requests, [0-9]*%, about [0-9]* s left' \
 	'serve  *continuous batching' serve --num-requests=20000 --model=llama3-8b -p 4 --rate=50 \
 	--timeline=0
+
+# A latency no request has (tpot, when no request has more than one output token) is still an
+# object in the JSON report, its n 0 and its figures null, as serve.md's table says
+ppsim serve -p 2 --num-requests=7 --output=fixed:1 -f json >"$TMP/tpot0.json"
+if [ "$("$JGET" "$TMP/tpot0.json" tpot.n)" = 0 ] && [ "$("$JGET" "$TMP/tpot0.json" tpot.p99)" = null ] &&
+	[ "$("$JGET" "$TMP/tpot0.json" ttft.n)" = 7 ]; then
+	ok
+else
+	not_ok "serve JSON: tpot of no request: $(tr -d '\n' <"$TMP/tpot0.json" | grep -o '"tpot":[^}]*')"
+fi
