@@ -297,11 +297,15 @@ int report_serve_json(FILE *out, const struct serve_run *r, const struct serve_m
 		report_json_text(out, c->requests);
 	else
 		fputs("null", out);
-	fprintf(out, ",\"arrival\":\"%s\",\"seed\":%" PRIu64 ",\"prompt\":",
-	        config_arrival_name(c->arrival), c->seed);
-	report_json_text(out, config_dist_format(&c->prompt, buf, sizeof(buf)));
-	fputs(",\"output\":", out);
-	report_json_text(out, config_dist_format(&c->output, buf, sizeof(buf)));
+	if (c->requests[0] != '\0') { /* the trace's requests: no generator made them */
+		fputs(",\"arrival\":null,\"seed\":null,\"prompt\":null,\"output\":null", out);
+	} else {
+		fprintf(out, ",\"arrival\":\"%s\",\"seed\":%" PRIu64 ",\"prompt\":",
+		        config_arrival_name(c->arrival), c->seed);
+		report_json_text(out, config_dist_format(&c->prompt, buf, sizeof(buf)));
+		fputs(",\"output\":", out);
+		report_json_text(out, config_dist_format(&c->output, buf, sizeof(buf)));
+	}
 	fprintf(out, ",\"prompt_tokens\":%" PRIu64 ",\"output_tokens\":%" PRIu64 "}",
 	        r->prompt_tokens, r->output_tokens);
 	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
