@@ -107,6 +107,14 @@ int cli_read_files(struct cli *cli, struct pp_error *err);
  * Returns 0, or -1 with err set.
  */
 int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err);
+/*
+ * Refuses an input file of the configs c[0..n-1] that is not a regular file (a pipe or a FIFO,
+ * which reads once: --schedule-file, --requests, the jitters' files) when command reads it
+ * more than once: reads times for each config that names it (a sweep's points, compare's
+ * rows). Returns 0, or -1 with err.
+ */
+int cli_read_once(const struct config *c, int n, uint64_t reads, const char *command,
+                  struct pp_error *err);
 /* cli_config of the assignments whose option take accepts (replay: those that are not the
  * what-if's). */
 int cli_config_taking(const struct cli *cli, const char *file,

@@ -4,8 +4,10 @@
  * checks of its output files against each other and its inputs, the writing of those files
  * (all kept, or all aborted, with the command's standard output), and a sweep's setting up.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cmd.h"
@@ -190,6 +192,47 @@ static int check_outputs(const struct cli *cli, const struct config *c, struct p
 	return rc;
 }
 
+/* The input files of c that are read whole each time a run needs them, as
+ * cli_read_once checks them. */
+static void input_paths(const struct config *c, const char *path[4])
+{
+	path[0] = c->schedule_file;
+	path[1] = c->requests;
+	path[2] = c->jitter.file;
+	path[3] = c->link_jitter.file;
+}
+
+int cli_read_once(const struct config *c, int n, uint64_t reads, const char *command,
+                  struct pp_error *err)
+{
+	static const char *const what[] = {"--schedule-file", "--requests", "--jitter's file",
+	                                   "--link-jitter's file"};
+	const char *path[4], *other[4];
+	struct stat st;
+
+	for (int i = 0; i < n; i++) {
+		input_paths(&c[i], path);
+		for (int k = 0; k < 4; k++) {
+			uint64_t times = 0;
+
+			if (path[k][0] == '\0' || stat(path[k], &st) != 0 || S_ISREG(st.st_mode) ||
+			    S_ISDIR(st.st_mode))
+				continue;
+			/* read by every run of every config that names it */
+			for (int j = 0; j < n; j++) {
+				input_paths(&c[j], other);
+				times += strcmp(other[k], path[k]) == 0 ? reads : 0;
+			}
+			if (times > 1)
+				return pp_fail(err, PP_ERR_USAGE,
+				               "%s '%s': not a regular file (a pipe or a FIFO reads once), "
+				               "and %s reads it %" PRIu64 " times, once a run: give a file",
+				               what[k], path[k], command, times);
+		}
+	}
+	return 0;
+}
+
 int cli_config(const struct cli *cli, const char *file, struct config *c, struct pp_error *err)
 {
 	return cli_config_taking(cli, file, NULL, c, err);
@@ -322,7 +365,8 @@ int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)
 	if ((sw->rank_by != PP_RANK_STEP && !sweep_has_samples(sw) &&
 	     pp_fail(err, PP_ERR_USAGE,
 	             "--rank-by: ranks by the noise samples' step: give --samples=N") != 0) ||
-	    check_outputs(cli, &sw->base, err) != 0) {
+	    check_outputs(cli, &sw->base, err) != 0 ||
+	    cli_read_once(&sw->base, 1, sweep_points(sw), cmd_of_mode(cli->mode)->name, err) != 0) {
 		sweep_release(sw);
 		return -1;
 	}

@@ -285,6 +285,8 @@ int cmd_compare(int argc, char **argv)
 		    cli_need_config(&need, &configs[i], &err) != 0)
 			status = cmd_fail(&err);
 	}
+	if (status < 0 && cli_read_once(configs, nwant, 1, "compare", &err) != 0)
+		status = cmd_fail(&err);
 	for (int i = 0; status < 0 && i < nwant; i++) {
 		const char *file = cli.nfiles > 0 ? cli.files[i / (nsched > 0 ? nsched : 1)] : NULL;
 		struct sim *s = cli_simulate(&need, &configs[i], &err);

@@ -477,3 +477,14 @@ fifo_case "replay of an op dump" "$F/ops.csv" replay @ --tcomm 0.1 --timeline=0
 fifo_case "--schedule-file" "$F/order.csv" --schedule-file=@ --tcomm 0.1 --timeline=0
 fifo_case "validate" "$F/order.csv" validate @
 fifo_case "calibrate" "$F/measured.csv" calibrate @
+
+# A file a command reads once a run (a sweep's points, compare's rows) cannot be a FIFO or a
+# pipe, which reads once: refused at once (it hung waiting for a writer, or ran every point
+# after the first without its file)
+mkfifo "$F/once"
+fails 2 "--schedule-file '$F/once': not a regular file (a pipe or a FIFO reads once), and sweep reads it 2 times" \
+	sweep -m 8 --tcomm 0.1,0.2 -p 4 --schedule-file="$F/once"
+fails 2 "--schedule-file '$F/once': not a regular file" compare "$F/c1.json" "$F/c2.json" --schedule-file="$F/once"
+fails 2 "--jitter's file '$F/once': not a regular file" compare --schedules=1f1b,gpipe \
+	--jitter=empirical:"$F/once" --samples=4
+rm -f "$F/once"
