@@ -728,6 +728,45 @@ static int group_per_node(const struct cost_model *k, long long first, int strid
 	return fewest < 1 ? 1 : (int)fewest;
 }
 
+/*
+ * The fewest GPUs one node holds of any group of n GPUs stride apart in the pipeline rank whose
+ * tp x cp x dp GPUs start at GPU first (the groups tile the rank in blocks of stride x n GPUs,
+ * stride groups a block): the group whose exchange leaves its nodes on the fewest ports, which
+ * every GPU of the rank waits for. n when every group sits inside a node.
+ */
+static int fewest_in_rank(const struct cost_model *k, long long first, int stride, int n)
+{
+	long long span = (long long)k->tp * k->cp * k->dp, block = (long long)stride * n;
+	long long node = k->gpus_per_node;
+	int fewest = n;
+
+	/* a rank that starts on a node's first GPU, of blocks that divide a node or are whole
+	 * nodes: every group sits as the first one does */
+	if (first % node == 0 && span % node == 0 && (node % block == 0 || block % node == 0))
+		return group_per_node(k, first, stride, n);
+	for (long long b = 0; b + block <= span && fewest > 1; b += block)
+		for (int t = 0; t < stride && fewest > 1; t++) {
+			int g = group_per_node(k, first + b + t, stride, n);
+
+			fewest = g < fewest ? g : fewest;
+		}
+	return fewest;
+}
+
+/* fewest_in_rank over every pipeline rank: the group of the step that every GPU waits for. */
+static int fewest_per_node(const struct cost_model *k, int stride, int n)
+{
+	long long span = (long long)k->tp * k->cp * k->dp;
+	int fewest = n;
+
+	for (int d = 0; d < k->p && fewest > 1; d++) {
+		int g = fewest_in_rank(k, (long long)d * span, stride, n);
+
+		fewest = g < fewest ? g : fewest;
+	}
+	return fewest;
+}
+
 /* Parameters, weight/gradient/optimizer bytes, the data-parallel link and the optimizer step of
  * each device. */
 static int device_figures(const struct config *c, const struct cost_layout *l, struct cost_model *k,
@@ -801,12 +840,12 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		k->dp_bandwidth[d] =
 		        dp_inside ? k->link_bandwidth
 		                  : cost_spanning_bandwidth(k->link_bandwidth, k->inter_bandwidth,
-		                                            group_per_node(k, first, k->tp, k->dp * k->cp));
+		                                            fewest_in_rank(k, first, k->tp, k->dp * k->cp));
 		k->dp_latency[d] = dp_inside ? k->link_latency : k->inter_latency;
 		k->edp_bandwidth[d] =
 		        dp_inside ? k->link_bandwidth
 		                  : cost_spanning_bandwidth(k->link_bandwidth, k->inter_bandwidth,
-		                                            group_per_node(k, first, k->ep, edp));
+		                                            fewest_in_rank(k, first, k->ep, edp));
 		k->edp_latency[d] = k->dp_latency[d];
 		/* the whole gradient all-reduced at once must be a time: the link is blamed when
 		 * not (the buckets of cost_pieces.c are parts of it) */
@@ -825,32 +864,6 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		k->optimizer_max_ms = fmax(k->optimizer_max_ms, k->optimizer_ms[d]);
 	}
 	return 0;
-}
-
-/*
- * The fewest GPUs one node holds of any group of n GPUs stride apart in any pipeline rank (its
- * tp x cp x dp GPUs from rank x span; the groups tile a rank in blocks of stride x n GPUs,
- * stride groups a block): the group whose exchange leaves its nodes on the fewest ports, which
- * every GPU of the step waits for. n when every group sits inside a node.
- */
-static int fewest_per_node(const struct cost_model *k, int stride, int n)
-{
-	long long span = (long long)k->tp * k->cp * k->dp, block = (long long)stride * n;
-	long long node = k->gpus_per_node;
-	int fewest = n;
-
-	/* ranks that start on a node's first GPU, and blocks that divide a node or are whole
-	 * nodes: every group sits as the first one does */
-	if (span % node == 0 && (node % block == 0 || block % node == 0))
-		return group_per_node(k, 0, stride, n);
-	for (int d = 0; d < k->p && fewest > 1; d++)
-		for (long long b = 0; b + block <= span && fewest > 1; b += block)
-			for (int t = 0; t < stride && fewest > 1; t++) {
-				int g = group_per_node(k, (long long)d * span + b + t, stride, n);
-
-				fewest = g < fewest ? g : fewest;
-			}
-	return fewest;
 }
 
 /*

@@ -2468,6 +2468,19 @@ static void cost_model_reduces_expert_gradients_over_their_own_group(void)
 	CU_ASSERT_EQUAL(x.cost->pieces->after[0].h[1].dur,
 	                ticks(2 * 1 * 4 * edp_params / 2 / 360e6 + 2 * 0.003));
 	release(&x);
+
+	/* six GPUs a node: the expert groups {0, 4} and {1, 5} sit in node 0, but {2, 6} and
+	 * {3, 7} have a GPU in each node: their ring crosses on one port (50 GB/s), and every
+	 * GPU waits for them */
+	unit_set(&c, "gpus_per_node", "6");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->edp_bandwidth[0], 50);
+	release(&x);
+	/* four a node: every expert group has a GPU in each of the two nodes */
+	unit_set(&c, "gpus_per_node", "4");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->edp_bandwidth[0], 50);
+	release(&x);
 }
 
 static void cost_model_refuses_experts_it_cannot_place(void)
