@@ -132,6 +132,10 @@ int merge_records(const struct merge_shards *s, int (*emit)(void *ctx, const voi
 		next = h->last;
 		shard_close(r);
 	}
+	/* the last file too may have changed: its points must still end at the run's last */
+	if (rc == 0 && next != s->head->total)
+		rc = pp_fail(err, PP_ERR_CONFIG, "shard '%s': changed while merge read the shards",
+		             s->paths[s->n - 1]);
 	free(rec);
 	return rc;
 }
