@@ -3,40 +3,13 @@
  * the shortest simulated step that fits GPU memory, for the model, cluster and schedule the
  * options give (src/search/partition.c), with the runner-up and why, in the --format the
  * registry gives for a partition. The settings that give what it searches for (each stage's
- * layers or recomputation) are refused: it would not use them.
+ * layers or recomputation) are not among its options (config_table.c): it would not use them.
  */
 #include <stdlib.h>
 
 #include "cli.h"
 #include "cmd.h"
 #include "ppsim/partition.h"
-
-/* The settings (config keys) that give what partition searches for, which it refuses. */
-static const struct {
-	const char *key;
-	const char *what;  /* what partition searches that the setting gives */
-	const char *price; /* what ppsim run would price with it */
-	const char *hint;  /* what to give partition instead, or "" */
-} searched[] = {
-        {"layers_per_stage", "each stage's layers", "that split", ""},
-        {"first_stage_layers", "each stage's layers", "that split", ""},
-        {"last_stage_layers", "each stage's layers", "that split", ""},
-        {"layout", "each stage's layers", "that layout", ""},
-        {"stage_recompute", "each stage's recomputation", "that recomputation",
-         " (--recompute keeps one on every stage)"},
-};
-
-/* Refuses a setting of c that gives what partition searches for; 0, or -1 with err. */
-static int check_searched(const struct config *c, struct pp_error *err)
-{
-	for (size_t i = 0; i < sizeof(searched) / sizeof(searched[0]); i++)
-		if (config_is_set(c, searched[i].key))
-			return config_fail(c, searched[i].key, err,
-			                   "partition searches %s and would not use it: leave it "
-			                   "out%s, or price %s with ppsim run and the same options",
-			                   searched[i].what, searched[i].hint, searched[i].price);
-	return 0;
-}
 
 int cmd_partition(int argc, char **argv)
 {
@@ -55,7 +28,6 @@ int cmd_partition(int argc, char **argv)
 		pp_nomem(&err, 1, sizeof(*c));
 		status = cmd_fail(&err);
 	} else if (cli_config(&cli, cli.config_file, c, &err) != 0 ||
-	           check_searched(c, &err) != 0 ||
 	           partition_search(c, cli.jobs, 0, &found, &err) != 0)
 		status = cmd_fail(&err);
 	else if (!found.best.set) {

@@ -146,6 +146,12 @@ int config_check_command(const struct config *c, unsigned command, const char *n
 		if (command == CONFIG_SERVE)
 			return config_fail(c, o->key, err,
 			                   "a training option, not for ppsim serve");
+		/* the training options partition does not take give what it searches for */
+		if (command == CONFIG_PARTITION && (o->commands & CONFIG_RUN))
+			return config_fail(c, o->key, err,
+			                   "partition searches each stage's layers and recomputation "
+			                   "and would not use it: leave it out, or price it with ppsim "
+			                   "run and the same options");
 		return config_fail(c, o->key, err, "not for ppsim %s", name);
 	}
 	return 0;

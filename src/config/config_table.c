@@ -374,7 +374,7 @@ static const struct config_option options[] = {
         {"stage-recompute", 0, "stage_recompute", CONFIG_ARG_NAME, "LIST",
          "recomputation of each virtual stage, comma-separated none, selective or full "
          "(default: --recompute on every stage)",
-         FIELD(stage_recompute), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
+         FIELD(stage_recompute), .commands = CONFIG_TRAINING & ~CONFIG_PARTITION, .price = CONFIG_PRICE_MODEL,
          .flags = CONFIG_WHOLE, .parse = set_stage_recompute, .format = format_stage_recompute},
         {"distributed-optimizer", 0, "distributed_optimizer", CONFIG_ARG_BOOL, "BOOL",
          "shard optimizer state over dp (default: the framework's, else no)",
@@ -453,13 +453,13 @@ static const struct config_option options[] = {
          .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"layers-per-stage", 0, "layers_per_stage", CONFIG_ARG_LIST, "LIST",
          "layers of each virtual stage, comma-separated", FIELD(layers_per_stage),
-         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+         .commands = CONFIG_ALL & ~CONFIG_PARTITION, .price = CONFIG_PRICE_MODEL},
         {"first-stage-layers", 0, "first_stage_layers", CONFIG_ARG_COUNT, "N",
-         "layers on the first stage; the rest as --layer-split", FIELD(first_stage_layers),
-         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+         "layers on the first stage; the rest split over the others", FIELD(first_stage_layers),
+         .commands = CONFIG_ALL & ~CONFIG_PARTITION, .price = CONFIG_PRICE_MODEL},
         {"last-stage-layers", 0, "last_stage_layers", CONFIG_ARG_COUNT, "N",
-         "layers on the last stage; the rest as --layer-split", FIELD(last_stage_layers),
-         .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+         "layers on the last stage; the rest split over the others", FIELD(last_stage_layers),
+         .commands = CONFIG_ALL & ~CONFIG_PARTITION, .price = CONFIG_PRICE_MODEL},
         {"layer-split", 0, "layer_split", CONFIG_ARG_NAME, "RULE",
          "layers that do not divide over the stages: spread (default: the first and last "
          "stages lighter), even (refused) or torchtitan (its own split)",
@@ -468,7 +468,7 @@ static const struct config_option options[] = {
         {"layout", 0, "layout", CONFIG_ARG_NAME, "LAYOUT",
          "the stages' layers as a Megatron-LM pipeline layout string: E embedding, "
          "t layer, m MTP layer, L loss, | between stages, (...)*N and t*N repeat",
-         FIELD(layout), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL,
+         FIELD(layout), .commands = CONFIG_ALL & ~CONFIG_PARTITION, .price = CONFIG_PRICE_MODEL,
          .flags = CONFIG_WHOLE, .parse = config_set_layout},
         {"samples", 0, "samples", CONFIG_ARG_BYTES, "N",
          "also run N samples of the step with --jitter, --link-jitter and --stalls drawn "
