@@ -143,6 +143,15 @@ int cmd_samples_merge(const struct cli *mcli, const struct merge_shards *s)
 	struct cli cli;
 	int n = 0, status;
 
+	/* merge's options of a sweep's shards have nothing to act on here */
+	if (mcli->top > 0 || mcli->records_file != NULL) {
+		free(words);
+		return cmd_usage("%s: a run's noise samples have no %s (merge writes %s for a "
+		                 "sweep's shards)",
+		                 mcli->top > 0 ? "--top" : "--records",
+		                 mcli->top > 0 ? "ranked table" : "records of points",
+		                 mcli->top > 0 ? "one" : "them");
+	}
 	if (words == NULL) {
 		pp_nomem(&err, h->nrun + 3, sizeof(*words));
 		return cmd_fail(&err);

@@ -285,10 +285,13 @@ int cmd_sweep_merge(const struct cli *mcli, const struct merge_shards *s)
 	struct sweep sw;
 	int n = 0, status, bad;
 
-	if (mcli->timeline_set) {
+	if (mcli->timeline_set || mcli->samples_file != NULL) {
 		free(words);
-		return cmd_usage("--timeline: a sweep's report has no timeline (merge draws one for "
-		                 "a run's noise samples)");
+		return cmd_usage("%s: a sweep's report has no %s (merge %s for a run's noise "
+		                 "samples)",
+		                 mcli->timeline_set ? "--timeline" : "--samples-out",
+		                 mcli->timeline_set ? "timeline" : "samples of one run",
+		                 mcli->timeline_set ? "draws one" : "writes them");
 	}
 	if (words == NULL) {
 		pp_nomem(&err, h->nrun + 3, sizeof(*words));

@@ -242,3 +242,16 @@ for s in 5:1 4-5:3; do
 		not_ok "--straggler=$s slows no op: the closed form applies"
 	fi
 done
+
+# merge refuses the options of the other kind of shard rather than drop them: --top and
+# --records (a sweep's) with a run's noise samples, --samples-out with a sweep's shards
+ppsim -p 4 -m 8 --samples=6 --jitter=lognormal:0.1 --shard=1/2 --shard-file="$TMP/k1.pps" >/dev/null
+ppsim -p 4 -m 8 --samples=6 --jitter=lognormal:0.1 --shard=2/2 --shard-file="$TMP/k2.pps" >/dev/null
+ppsim sweep -p 2,4 --shard=1/1 --shard-file="$TMP/ks.pps" >/dev/null
+fails 2 "--top: a run's noise samples have no ranked table" merge --top=1 "$TMP/k1.pps" "$TMP/k2.pps"
+fails 2 "--records: a run's noise samples have no records of points" merge \
+	--records="$TMP/k-records.csv" "$TMP/k1.pps" "$TMP/k2.pps"
+[ ! -e "$TMP/k-records.csv" ] && ok || not_ok "merge wrote the --records of a run's samples"
+fails 2 "--samples-out: a sweep's report has no samples of one run" merge \
+	--samples-out="$TMP/ks-samples.csv" "$TMP/ks.pps"
+[ ! -e "$TMP/ks-samples.csv" ] && ok || not_ok "merge wrote the --samples-out of a sweep"
