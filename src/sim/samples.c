@@ -184,12 +184,17 @@ static int draw_of(const struct noise *nz, const struct pp_jitter_rule *r, int k
 	d->mu = -d->sigma * d->sigma / 2;
 	if (r->dist != PP_NOISE_EMPIRICAL)
 		return 0;
-	if ((pl = pool_for(nz, k, st)) == NULL)
+	if ((pl = pool_for(nz, k, st)) == NULL && k < 0) /* a message's: any row */
+		return pp_fail(err, PP_ERR_CONFIG,
+		               "samples '%s': no value for messages, which draw from the rows of "
+		               "kind * and stage *",
+		               nz->s->config.link_jitter.file);
+	if (pl == NULL)
 		return pp_fail(err, PP_ERR_CONFIG, "samples '%s': no value for %c ops of stage %d",
 		               nz->s->config.jitter.file[0] != '\0'
 		                       ? nz->s->config.jitter.file
 		                       : nz->s->config.link_jitter.file,
-		               "FBW"[k < 0 ? 0 : k], st);
+		               "FBW"[k], st);
 	d->pool = pl->v;
 	d->npool = pl->n;
 	return 0;

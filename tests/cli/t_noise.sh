@@ -255,3 +255,8 @@ fails 2 "--records: a run's noise samples have no records of points" merge \
 fails 2 "--samples-out: a sweep's report has no samples of one run" merge \
 	--samples-out="$TMP/ks-samples.csv" "$TMP/ks.pps"
 [ ! -e "$TMP/ks-samples.csv" ] && ok || not_ok "merge wrote the --samples-out of a sweep"
+
+# Messages draw from an empirical file's rows of kind * and stage *: a file without one says so
+printf 'kind,stage,value\nF,0,1\nB,0,1\nF,1,1\nB,1,1\n' >"$TMP/nostar.csv"
+fails 3 "samples '$TMP/nostar.csv': no value for messages, which draw from the rows of kind * and stage *" \
+	-p 2 --tcomm 0.1 --samples=3 --link-jitter=empirical:"$TMP/nostar.csv"
