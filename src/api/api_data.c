@@ -691,8 +691,8 @@ static int check_ops(const pp_run *r, size_t first, const pp_ops *cols, struct p
 
 	if (first > nops || cols->n > nops - first)
 		return pp_fail(e, PP_ERR_USAGE,
-		               "pp_run_ops: ops %zu to %zu of %zu: past the run's ops", first,
-		               first + cols->n, nops);
+		               "pp_run_ops: %zu ops from op %zu: past the run's %zu ops", cols->n,
+		               first, nops);
 	if ((cols->start != NULL || cols->end != NULL) && r->view.result->times == NULL)
 		return pp_fail(e, PP_ERR_USAGE,
 		               "pp_run_ops: the run kept no op times (simulate it with "

@@ -713,7 +713,16 @@ static void api_ops_fill_the_callers_columns_and_records_or_the_librarys(void)
 	CU_ASSERT_EQUAL(slack[0], 0);
 	CU_ASSERT_EQUAL(slack[1], 1);
 	CU_ASSERT_EQUAL(pp_run_ops(r, 5, &cols, err, sizeof(err)), PP_E_INPUT);
-	CU_ASSERT_STRING_EQUAL(err, "pp_run_ops: ops 5 to 7 of 6: past the run's ops");
+	CU_ASSERT_STRING_EQUAL(err, "pp_run_ops: 2 ops from op 5: past the run's 6 ops");
+	/* a first op and a count whose sum wraps are told as given */
+	CU_ASSERT_EQUAL(pp_run_ops(r, SIZE_MAX, &cols, err, sizeof(err)), PP_E_INPUT);
+	{
+		char want[96];
+
+		snprintf(want, sizeof(want), "pp_run_ops: 2 ops from op %zu: past the run's 6 ops",
+		         (size_t)SIZE_MAX);
+		CU_ASSERT_STRING_EQUAL(err, want);
+	}
 	CU_ASSERT_EQUAL(pp_run_ops(bare, 0, &cols, err, sizeof(err)), PP_E_INPUT);
 	CU_ASSERT_STRING_EQUAL(
 	        err, "pp_run_ops: the run kept no slack (simulate it with PP_KEEP_SLACK)");
