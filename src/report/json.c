@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/numfmt.h"
 #include "formats.h"
 #include "ppsim/samples.h"
 
@@ -521,11 +522,11 @@ cJSON *report_json_build(const struct sim *s)
 }
 
 /*
- * The reports' JSON text, written straight to the stream: what cJSON_Print gives (cJSON 1.7's
- * layout: a tab per level, ":\t" after a key, ", " between array items; a number in %1.15g when
- * that reads back within a unit in the last place, else %1.17g), without building the text in
- * memory first and with integers below 10^15 printed without printf. A unit test holds it to
- * cJSON_Print on every kind of value.
+ * The reports' JSON text, written straight to the stream in cJSON 1.7's layout (a tab per level,
+ * ":\t" after a key, ", " between array items), without building the text in memory first;
+ * a number as the shortest decimal that reads back as the same double (cJSON_Print's %1.15g
+ * reads back only within a unit in the last place), an integer up to 2^53 with all its digits.
+ * A unit test holds it to cJSON_Print's layout and to exact numbers.
  */
 static void put_string(FILE *out, const char *s)
 {
@@ -547,36 +548,20 @@ static void put_string(FILE *out, const char *s)
 	putc('"', out);
 }
 
-/* Whether b reads back as a, within a unit in the last place (cJSON's test). */
-static bool close_enough(double a, double b)
-{
-	double most = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-
-	return fabs(a - b) <= most * DBL_EPSILON;
-}
-
 static void put_number(FILE *out, double d)
 {
-	char buf[32];
+	char buf[NUMFMT_MAX];
 
 	if (isnan(d) || isinf(d)) {
 		fputs("null", out);
-	} else if (fabs(d) < 1e15 && d == (double)(long long)d && (d != 0 || !signbit(d))) {
-		/* what %1.15g prints of an integer of at most 15 digits */
-		unsigned long long u = d < 0 ? (unsigned long long)-(long long)d : (unsigned long long)d;
-		char *p = buf + sizeof(buf);
-
-		*--p = '\0';
-		do
-			*--p = (char)('0' + u % 10);
-		while ((u /= 10) != 0);
-		if (d < 0)
-			*--p = '-';
-		fputs(p, out);
+	} else if (fabs(d) <= 9007199254740992.0 && d == (double)(long long)d &&
+	           (d != 0 || !signbit(d))) {
+		/* an integer a double holds exactly (to 2^53), all its digits */
+		numfmt_i64(buf, (long long)d);
+		fputs(buf, out);
 	} else {
-		snprintf(buf, sizeof(buf), "%1.15g", d);
-		if (!close_enough(strtod(buf, NULL), d))
-			snprintf(buf, sizeof(buf), "%1.17g", d);
+		/* the shortest of 15, 16 and 17 digits that reads back as d itself */
+		numfmt_shortest(buf, d);
 		fputs(buf, out);
 	}
 }

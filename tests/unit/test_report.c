@@ -1823,15 +1823,63 @@ static char *json_printed(cJSON *item)
 	return text;
 }
 
-/* report_json_print writes what cJSON_Print gives, and a newline, for every kind of value. */
+/* report_json_print writes each number as the shortest decimal that reads back as the same
+ * double (an integer to 2^53 with all its digits), NaN and infinities as null: cJSON_Print's
+ * %1.15g reads back only within a unit in the last place. */
+static void report_json_print_writes_numbers_that_read_back_exactly(void)
+{
+	static const double numbers[] = {0,        -0.0,      1,        0.1 + 0.2, 1.0 / 3,
+	                                 2.0 / 3,  8.0 / 9,   1e-7,     5e-324,    1e15,
+	                                 1e16,     9007199254740992.0,   9007199254740994.0,
+	                                 -9007199254740992.0, 1e300, 0.50393700787401574, NAN};
+	uint64_t x = 88172645463325252u;
+
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]) + 6000; i++) {
+		double d;
+		cJSON *item, *back;
+		char *got, want[40];
+
+		if (i < sizeof(numbers) / sizeof(numbers[0])) {
+			d = numbers[i];
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			memcpy(&d, &x, sizeof(d));
+			if (!isfinite(d) || i % 3 == 0)
+				d = (double)(x % 100000) / 1000.0;
+		}
+		item = cJSON_CreateNumber(d);
+		got = json_printed(item);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+		got[strcspn(got, "\n")] = '\0';
+		if (isnan(d)) {
+			CU_ASSERT_STRING_EQUAL(got, "null");
+		} else if (fabs(d) <= 9007199254740992.0 && d == floor(d) && !(d == 0 && signbit(d))) {
+			snprintf(want, sizeof(want), "%.0f", d);
+			CU_ASSERT_STRING_EQUAL(got, want);
+		} else {
+			back = cJSON_Parse(got);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+			CU_ASSERT(back->valuedouble == d || (d == 0 && back->valuedouble == 0));
+			/* and no longer than needed */
+			pp_double_format(want, sizeof(want), d);
+			CU_ASSERT_STRING_EQUAL(got, want);
+			cJSON_Delete(back);
+		}
+		free(got); /* (json_printed freed item) */
+	}
+}
+
+/* report_json_print writes cJSON_Print's layout, and a newline, for every kind of value but
+ * numbers (above). */
 static void report_json_print_writes_what_cjson_prints(void)
 {
-	static const double numbers[] = {0,       -0.0,    1,        -1,        0.5,
-	                                 0.1 + 0.2, 1.0 / 3, 2.0 / 3,  1e-7,      5e-324,
-	                                 1e14,    999999999999999.0,   1e15,      -1e15,
-	                                 1e16,    123456789012345678.0, 2147483647, 2147483648.0,
-	                                 -2147483649.0, 1e300, -1e-300, 3.5e10,    NAN,
-	                                 INFINITY, -INFINITY, 0.50393700787401574};
+	/* numbers whose shortest exact form is %1.15g's too */
+	static const double numbers[] = {0,      1,      -1,         0.5,          1e-7,
+	                                 1e14,   999999999999999.0,   2147483647,   2147483648.0,
+	                                 -2147483649.0,  1e300,      -1e-300,       3.5e10,
+	                                 0.25,   123.456};
 	cJSON *root = cJSON_CreateObject(), *nums = cJSON_CreateArray(), *deep, *objs;
 	char key[300], *want, *got;
 	uint64_t x = 88172645463325252u;
@@ -1839,17 +1887,13 @@ static void report_json_print_writes_what_cjson_prints(void)
 
 	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
 		cJSON_AddItemToArray(nums, cJSON_CreateNumber(numbers[i]));
-	/* doubles of every magnitude and bit pattern (xorshift), and integers near 10^15 */
+	/* integers below 10^15 and decimals of three places, which both print alike */
 	for (int i = 0; i < 4000; i++) {
-		double d;
-
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		memcpy(&d, &x, sizeof(d));
-		cJSON_AddItemToArray(nums, cJSON_CreateNumber(isfinite(d) ? d : (double)(x >> 11)));
-		cJSON_AddItemToArray(nums, cJSON_CreateNumber((double)(x % 2000000000000000u) -
-		                                              1e15));
+		cJSON_AddItemToArray(nums, cJSON_CreateNumber((double)(x % 1999999999999999u) -
+		                                              999999999999999.0));
 		cJSON_AddItemToArray(nums, cJSON_CreateNumber((double)(x % 100000) / 1000.0));
 	}
 	cJSON_AddItemToObject(root, "numbers", nums);
@@ -2031,6 +2075,7 @@ static void report_outputs_write_at_least_the_bytes_their_rows_state(void)
 static const struct unit_test tests[] = {
         UNIT_TEST(report_outputs_write_at_least_the_bytes_their_rows_state),
         UNIT_TEST(report_json_print_writes_what_cjson_prints),
+        UNIT_TEST(report_json_print_writes_numbers_that_read_back_exactly),
         UNIT_TEST(report_html_data_replays_every_op_and_message_exactly),
         UNIT_TEST(report_html_escapes_what_would_end_its_script),
         UNIT_TEST(report_table_fits_aligns_and_pads_each_column_as_asked),
