@@ -89,7 +89,7 @@ static const struct cmd_option cmd_options[] = {
         {{"format", required_argument, NULL, OPT_FORMAT},
          CLI_ALL | CLI_MERGE,
          "FMT",
-         "report format (default text; merge: the shards'):",
+         "report format (default text):",
          STRING(format_name)},
         {{"top", required_argument, NULL, OPT_TOP},
          CLI_SWEEP | CLI_MERGE,
