@@ -28,6 +28,16 @@ static void add_number(struct build *b, cJSON *obj, const char *key, double x)
 		b->failed = true;
 }
 
+/* An unsigned integer of 64 bits with all its digits (a double holds them only to 2^53). */
+static void add_u64(struct build *b, cJSON *obj, const char *key, uint64_t x)
+{
+	char text[NUMFMT_MAX];
+
+	numfmt_u64(text, x);
+	if (cJSON_AddRawToObject(obj, key, text) == NULL)
+		b->failed = true;
+}
+
 static void add_string(struct build *b, cJSON *obj, const char *key, const char *text)
 {
 	if (cJSON_AddStringToObject(obj, key, text) == NULL)
@@ -456,7 +466,7 @@ static cJSON *noise_object(struct build *b, const struct sim *s)
 
 	add_option(b, o, &s->config, "stragglers");
 	add_number(b, o, "samples", x != NULL ? (double)x->n : 0);
-	add_number(b, o, "seed", (double)s->config.seed);
+	add_u64(b, o, "seed", s->config.seed);
 	add_option(b, o, &s->config, "jitter");
 	add_option(b, o, &s->config, "link_jitter");
 	add_option(b, o, &s->config, "stalls");

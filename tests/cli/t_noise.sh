@@ -260,3 +260,9 @@ fails 2 "--samples-out: a sweep's report has no samples of one run" merge \
 printf 'kind,stage,value\nF,0,1\nB,0,1\nF,1,1\nB,1,1\n' >"$TMP/nostar.csv"
 fails 3 "samples '$TMP/nostar.csv': no value for messages, which draw from the rows of kind * and stage *" \
 	-p 2 --tcomm 0.1 --samples=3 --link-jitter=empirical:"$TMP/nostar.csv"
+
+# The JSON report gives the seed with all its digits, as the text report does (a double holds
+# an integer only to 2^53): the run can be made again from it
+ppsim --seed=9007199254740993 --samples=2 --jitter=lognormal:0.1 -f json >"$TMP/seed.json"
+grep -q '"seed":	9007199254740993,' "$TMP/seed.json" && ok ||
+	not_ok "JSON seed: $(grep '"seed"' "$TMP/seed.json")"
