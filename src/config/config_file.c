@@ -182,6 +182,14 @@ static const char *value_text(const struct config_option *opt, const cJSON *v, c
 		                                                                     : "a number";
 		if (!cJSON_IsNumber(v))
 			return NULL;
+		/* an integer from 2^53 on may not be the one written: a double holds only some
+		 * (counts have ranges far below it, which config_set tells) */
+		if (opt->arg == CONFIG_ARG_BYTES && isfinite(v->valuedouble) &&
+		    fabs(v->valuedouble) >= 9007199254740992.0) {
+			*got = "a number from 2^53 on, which a JSON number may not hold exactly (give it "
+			       "on the command line)";
+			return NULL;
+		}
 		snprintf(buf, n, "%.17g", v->valuedouble);
 		return buf;
 	}
