@@ -330,7 +330,7 @@ static const struct config_option options[] = {
          FIELD(tp), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
         {"dp", 0, "dp", CONFIG_ARG_COUNT, "N", "data-parallel degree (default 1)", FIELD(dp),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
-        {"gpus", 0, "gpus", CONFIG_ARG_COUNT, "N", "total GPUs; sets dp = gpus / (p * tp)",
+        {"gpus", 0, "gpus", CONFIG_ARG_COUNT, "N", "total GPUs; sets dp = gpus / (p * tp * cp)",
          FIELD(gpus), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"gpus-per-node", 0, "gpus_per_node", CONFIG_ARG_COUNT, "N", "GPUs per node (default 8)",
          FIELD(gpus_per_node), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
