@@ -60,7 +60,8 @@ static const struct cmd commands[] = {
         {"validate", "[--format=FMT] [--max-ops=N] [-p N] [-m N] [-v N] FILE",
          "check a schedule file: coverage, placement, dependencies", cmd_validate,
          .kind = REPORT_VALIDATION, .format_subject = "validate", .file_args = true,
-         .options = "--format -f --max-ops --help -h", .example = "ppsim validate schedule.csv",
+         .options = "--format -f --max-ops --stages -p --microbatches -m --chunks -v --help -h",
+         .example = "ppsim validate schedule.csv",
          .status = "Exit status: 0 a valid schedule file, 1 its order deadlocks (or out of "
                    "memory), 2 usage error, 3 invalid schedule file (or not one of the job that "
                    "-p, -m or -v give), 4 I/O error."},

@@ -20,6 +20,8 @@ expect bash "sw" sweep "$(bash_complete sw)"
 expect bash "sweep --jo" --jobs "$(bash_complete sweep --jo)"
 expect bash "--schedules=1f1b,zb" 1f1b,zbh1 "$(bash_complete compare --schedules = 1f1b,zb)"
 expect bash "sweep -s 1f1b,inter" 1f1b,interleaved "$(bash_complete sweep -s 1f1b,inter)"
+expect bash "validate --sta" --stages "$(bash_complete validate --sta)"
+expect bash "validate --micro" --microbatches "$(bash_complete validate --micro)"
 expect bash "sweep -f j" jsonl "$(bash_complete sweep -f j)"
 # merge takes the formats of each kind of shard: a sweep's jsonl, a run's json
 expect bash "merge -f j" json "$(bash_complete merge -f j)"
