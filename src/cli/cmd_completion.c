@@ -7,6 +7,7 @@
  * (--schedules=1f1b,zb<TAB>, a sweep's -s). zsh runs the bash script through its bashcompinit;
  * fish gets its own `complete` lines. `make install` installs all three.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -313,7 +314,12 @@ static void write_fish(FILE *out)
 
 int cmd_completion(int argc, char **argv)
 {
-	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+	bool help = false;
+
+	/* --help anywhere, as the other commands take it */
+	for (int i = 1; i < argc; i++)
+		help |= strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0;
+	if (help) {
 		fputs("Usage: ppsim completion bash|zsh|fish\n"
 		      "Print a completion script for the shell:\n"
 		      "  bash: source <(ppsim completion bash)\n"
@@ -346,6 +352,10 @@ int cmd_completion(int argc, char **argv)
 	} else if (argc == 2) {
 		return cmd_usage("completion: '%s' is not a shell ppsim completes: bash, zsh or fish",
 		                 argv[1]);
+	} else if (argc > 2) {
+		return cmd_usage("completion: '%s': one shell only: ppsim completion bash, zsh or "
+		                 "fish",
+		                 argv[2]);
 	} else {
 		return cmd_usage("completion: give the shell: ppsim completion bash, zsh or fish");
 	}

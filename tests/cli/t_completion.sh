@@ -132,3 +132,8 @@ if command -v fish >/dev/null 2>&1; then
 else
 	skip "fish completion of calibrate and validate" "no fish"
 fi
+
+# --help anywhere among completion's arguments gives its help, as the other commands' do
+if ppsim completion bash --help | head -n 1 | grep -q '^Usage: ppsim completion'; then ok; else
+	not_ok "ppsim completion bash --help: not the help"
+fi
