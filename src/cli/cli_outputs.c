@@ -350,6 +350,18 @@ int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)
 
 		const struct sweep_axis *axis = NULL;
 
+		/* another command's option (a serving one) is told so, before its value is read as
+		 * a list or a range */
+		if ((a->opt->commands & (unsigned)cli->mode) == 0) {
+			struct config one;
+
+			config_init(&one);
+			if (config_set(&one, a->opt, a->label, a->value, err) == 0)
+				config_check_command(&one, (unsigned)cli->mode,
+				                     cmd_of_mode(cli->mode)->name, err);
+			sweep_release(sw);
+			return -1;
+		}
 		if (sweep_set_axis(sw, a->opt, a->label, a->value, err) != 0) {
 			sweep_release(sw);
 			return -1;
