@@ -266,3 +266,7 @@ fails 3 "samples '$TMP/nostar.csv': no value for messages, which draw from the r
 ppsim --seed=9007199254740993 --samples=2 --jitter=lognormal:0.1 -f json >"$TMP/seed.json"
 grep -q '"seed":	9007199254740993,' "$TMP/seed.json" && ok ||
 	not_ok "JSON seed: $(grep '"seed"' "$TMP/seed.json")"
+
+# an empirical file's name the config cannot hold (255 characters at most) is told as such
+long="$TMP/$(printf '%0260d' 0).csv"
+fails 2 "the empirical file's name must be 1 to 255 characters" --samples=3 --jitter=empirical:"$long"
