@@ -354,9 +354,13 @@ int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)
 		 * a list or a range */
 		if ((a->opt->commands & (unsigned)cli->mode) == 0) {
 			struct config one;
+			char first[64];
 
+			/* its first value, or the whole when that is one (a distribution's colons) */
+			snprintf(first, sizeof(first), "%.*s", (int)strcspn(a->value, ","), a->value);
 			config_init(&one);
-			if (config_set(&one, a->opt, a->label, a->value, err) == 0)
+			if (config_set(&one, a->opt, a->label, first, err) == 0 ||
+			    config_set(&one, a->opt, a->label, a->value, err) == 0)
 				config_check_command(&one, (unsigned)cli->mode,
 				                     cmd_of_mode(cli->mode)->name, err);
 			sweep_release(sw);
