@@ -447,10 +447,14 @@ int sched_zbv_auto_generate(struct sched *s, const struct sched_prices *pr, stru
 		}
 		vrun_release(&r);
 		vprices_release(&v);
+		/* the greedy's limit, not the order's peak: it keeps room for the warm-up's
+		 * forwards, which with m < p the order never fills */
 		if (need > 0)
 			return pp_fail(err, PP_ERR_USAGE,
-			               "zbv-auto cannot keep p=%d m=%d within %g micro-batches of "
-			               "activations; it needs at least %g",
+			               "zbv-auto (the authors' greedy, which keeps room for the "
+			               "warm-up's forwards) finds no order for p=%d m=%d within a limit "
+			               "of %g micro-batches of activations; it finds one from a limit "
+			               "of %g (the order may then hold fewer)",
 			               s->p, s->m, pr->mem_limit, need);
 		return pp_fail(
 		        err, PP_ERR_USAGE,

@@ -511,8 +511,10 @@ int unit_zbv_auto_oracle(struct sched *s, const struct sched_prices *pr, struct 
 			return -1;
 		if (need > 0)
 			return pp_fail(err, PP_ERR_USAGE,
-			               "zbv-auto cannot keep p=%d m=%d within %g micro-batches of "
-			               "activations; it needs at least %g",
+			               "zbv-auto (the authors' greedy, which keeps room for the "
+			               "warm-up's forwards) finds no order for p=%d m=%d within a limit "
+			               "of %g micro-batches of activations; it finds one from a limit "
+			               "of %g (the order may then hold fewer)",
 			               s->p, s->m, pr->mem_limit, need);
 		return pp_fail(
 		        err, PP_ERR_USAGE,
