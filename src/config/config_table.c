@@ -142,7 +142,7 @@ static const struct config_option options[] = {
          FIELD(m), .commands = CONFIG_TRAINING | CONFIG_REPLAY},
         {"chunks", 'v', "v", CONFIG_ARG_COUNT, "N",
          "model chunks per device v (default: the schedule's fewest)", FIELD(v),
-         .commands = CONFIG_TRAINING | CONFIG_REPLAY},
+         .commands = CONFIG_TRAINING | CONFIG_REPLAY, .max = PP_MAX_CHUNKS},
         {"group-size", 0, "group_size", CONFIG_ARG_COUNT, "N",
          "interleaved, interleaved-combined: micro-batches per group g (default p where p "
          "divides m)",
