@@ -258,11 +258,15 @@ static void config_set_stores_valid_counts(void)
 	config_init(&c);
 	CU_ASSERT_EQUAL(set(&c, "stages", "8", &err), 0);
 	CU_ASSERT_EQUAL(set(&c, "microbatches", "1", &err), 0);
-	CU_ASSERT_EQUAL(set(&c, "chunks", "16777216", &err), 0);
+	CU_ASSERT_EQUAL(set(&c, "chunks", "1024", &err), 0);
 	CU_ASSERT_EQUAL(c.p, 8);
 	CU_ASSERT_EQUAL(c.m, 1);
-	CU_ASSERT_EQUAL(c.v, 16777216);
+	CU_ASSERT_EQUAL(c.v, 1024);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_NONE);
+	/* v's range is its own, 1 to 1024, told where the value is read */
+	CU_ASSERT_EQUAL(set(&c, "chunks", "1025", &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--chunks '1025': must be an integer from 1 to 1024");
+	CU_ASSERT_EQUAL(c.v, 1024);
 }
 
 static void config_set_rejects_counts_that_are_not_whole_numbers_in_range(void)
