@@ -154,6 +154,19 @@ int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error
 	return pp_fail(err, why.kind, "%s (--fail-on-oom)", why.msg);
 }
 
+/* The input files of c besides its config files, which its outputs must not name and which a run
+ * reads whole each time it needs them (cli_read_once). */
+static const char *const input_what[4] = {"--schedule-file", "--requests", "--jitter's file",
+                                           "--link-jitter's file"};
+
+static void input_paths(const struct config *c, const char *path[4])
+{
+	path[0] = c->schedule_file;
+	path[1] = c->requests;
+	path[2] = c->jitter.file;
+	path[3] = c->link_jitter.file;
+}
+
 /*
  * Checks the output files of the command line against each other and against the inputs of
  * the run of c (guard_check_outputs), before anything runs.
@@ -162,13 +175,14 @@ static int check_outputs(const struct cli *cli, const struct config *c, struct p
 {
 	struct cli_asked asked[CLI_MAX_ASKED];
 	const char *out[CLI_MAX_ASKED], *out_what[CLI_MAX_ASKED];
-	const char *fixed[] = {cli->config_file, c->file, c->schedule_file, c->requests};
-	static const char *const fixed_what[] = {"-c", "the config", "--schedule-file",
-	                                         "--requests"};
+	const char *fixed[6] = {cli->config_file, c->file}, *fixed_what[6] = {"-c", "the config"};
 	int nfixed = (int)(sizeof(fixed) / sizeof(fixed[0])), n = nfixed + cli->nfiles, rc;
 	int nout = 0, nasked = cli_outputs(cli, asked);
 	const char **in = pp_mallocarray((size_t)n, sizeof(*in));
 	const char **in_what = pp_mallocarray((size_t)n, sizeof(*in_what));
+
+	input_paths(c, fixed + 2);
+	memcpy(fixed_what + 2, input_what, sizeof(input_what));
 
 	if (in == NULL || in_what == NULL) {
 		free(in);
@@ -192,21 +206,9 @@ static int check_outputs(const struct cli *cli, const struct config *c, struct p
 	return rc;
 }
 
-/* The input files of c that are read whole each time a run needs them, as
- * cli_read_once checks them. */
-static void input_paths(const struct config *c, const char *path[4])
-{
-	path[0] = c->schedule_file;
-	path[1] = c->requests;
-	path[2] = c->jitter.file;
-	path[3] = c->link_jitter.file;
-}
-
 int cli_read_once(const struct config *c, int n, uint64_t reads, const char *command,
                   struct pp_error *err)
 {
-	static const char *const what[] = {"--schedule-file", "--requests", "--jitter's file",
-	                                   "--link-jitter's file"};
 	const char *path[4], *other[4];
 	struct stat st;
 
@@ -227,7 +229,7 @@ int cli_read_once(const struct config *c, int n, uint64_t reads, const char *com
 				return pp_fail(err, PP_ERR_USAGE,
 				               "%s '%s': not a regular file (a pipe or a FIFO reads once), "
 				               "and %s reads it %" PRIu64 " times, once a run: give a file",
-				               what[k], path[k], command, times);
+				               input_what[k], path[k], command, times);
 		}
 	}
 	return 0;

@@ -488,3 +488,12 @@ fails 2 "--schedule-file '$F/once': not a regular file" compare "$F/c1.json" "$F
 fails 2 "--jitter's file '$F/once': not a regular file" compare --schedules=1f1b,gpipe \
 	--jitter=empirical:"$F/once" --samples=4
 rm -f "$F/once"
+
+# An output that names a jitter file, an input of the run, is refused and the file left as it was
+printf 'kind,stage,value\n*,*,1\n*,*,2\n' >"$F/jit.csv"
+cp "$F/jit.csv" "$F/jit.before"
+fails 2 "--dump-ops '$F/jit.csv': is an input of this run (--jitter's file)" \
+	-p 2 --samples=3 --jitter=empirical:"$F/jit.csv" --dump-ops="$F/jit.csv"
+fails 2 "is an input of this run (--link-jitter's file)" \
+	-p 2 --tcomm 0.1 --samples=3 --link-jitter=empirical:"$F/jit.csv" --trace="$F/jit.csv"
+cmp -s "$F/jit.csv" "$F/jit.before" && ok || not_ok "a run wrote over its jitter file"
