@@ -358,27 +358,53 @@ size_t numfmt_shortest(char *buf, double x)
 
 #endif
 
-size_t numfmt_ticks(char *buf, pp_time t, int64_t tick)
+void numfmt_tick_init(struct numfmt_tick *f, int64_t tick)
+{
+	const int64_t exact = INT64_C(1) << 53;
+	uint64_t g = (uint64_t)pow10_64[6], b = (uint64_t)tick;
+
+	*f = (struct numfmt_tick){.tick = tick};
+	if (tick <= 0 || tick > exact)
+		return;
+	while (b != 0) { /* g = gcd(10^6, tick) */
+		uint64_t r = g % b;
+
+		g = b;
+		b = r;
+	}
+	f->fast = 1;
+	f->inv = 1.0 / (double)tick;
+	f->step = (uint64_t)tick / g;
+	f->micros = pow10_64[6] / g;
+}
+
+/*
+ * A time whose exact value t / tick is a decimal of at most six places and 15 significant
+ * digits: pp_time_to_units gives the double nearest it (t and tick exact in a double), and
+ * "%.15g" of that double gives that decimal back, which then reads back as the double (a double
+ * holds 15 significant digits, DBL_DIG): the decimal is the text. r / tick is such a decimal
+ * when r x 10^6 / tick is whole, that is when tick / gcd(10^6, tick) (step) divides r.
+ */
+size_t numfmt_ticks_at(char *buf, pp_time t, const struct numfmt_tick *f)
 {
 	const int64_t exact = INT64_C(1) << 53;
 
-	/*
-	 * A time whose exact value t / tick is a decimal of at most six places and 15 significant
-	 * digits: pp_time_to_units gives the double nearest it (t and tick exact in a double), and
-	 * "%.15g" of that double gives that decimal back, which then reads back as the double (a
-	 * double holds 15 significant digits, DBL_DIG): the decimal is the text.
-	 */
-	if (t >= 0 && t <= exact && tick > 0 && tick <= exact) {
-		uint64_t q = (uint64_t)t / (uint64_t)tick, r = (uint64_t)t % (uint64_t)tick;
-		uint64_t f, frac;
+	if (t >= 0 && t <= exact && f->fast) {
+		uint64_t tick = (uint64_t)f->tick, q = (uint64_t)((double)t * f->inv), r, frac;
 		int places = 6, n;
 
+		/* the guess is within two of t / tick (t below 2^53, 1 / tick and the product each
+		 * rounded once) */
+		while (q * tick > (uint64_t)t)
+			q--;
+		while ((uint64_t)t - q * tick >= tick)
+			q++;
+		r = (uint64_t)t - q * tick;
 		if (r == 0) {
 			if (q < pow10_64[15])
 				return numfmt_u64(buf, q);
-		} else if ((uint64_t)tick <= UINT64_MAX / pow10_64[6] &&
-		           (f = r * pow10_64[6]) % (uint64_t)tick == 0) {
-			frac = f / (uint64_t)tick; /* 1 .. 999999 */
+		} else if (f->step == 1 || r % f->step == 0) {
+			frac = r / f->step * f->micros; /* 1 .. 999999 */
 			while (frac % 10 == 0) {
 				frac /= 10;
 				places--;
@@ -396,5 +422,13 @@ size_t numfmt_ticks(char *buf, pp_time t, int64_t tick)
 			}
 		}
 	}
-	return numfmt_shortest(buf, pp_time_to_units(t, tick));
+	return numfmt_shortest(buf, pp_time_to_units(t, f->tick));
+}
+
+size_t numfmt_ticks(char *buf, pp_time t, int64_t tick)
+{
+	struct numfmt_tick f;
+
+	numfmt_tick_init(&f, tick);
+	return numfmt_ticks_at(buf, t, &f);
 }

@@ -76,6 +76,22 @@ size_t numfmt_shortest(char *buf, double x);
 size_t numfmt_ticks(char *buf, pp_time t, int64_t tick);
 
 /*
+ * numfmt_ticks for one tick rate and many times, with what it divides by worked out once (a
+ * writer of millions of times spends no division per time on the common ones): set by
+ * numfmt_tick_init, read by numfmt_ticks_at, which writes what numfmt_ticks writes.
+ */
+struct numfmt_tick {
+	int64_t tick;    /* ticks a unit */
+	int fast;        /* 0: a rate beyond the fast path, every time through the double */
+	double inv;      /* 1 / tick, for the quotient's first guess */
+	uint64_t step;   /* a remainder r is a decimal of six places when step divides it ... */
+	uint64_t micros; /* ... and then r / step x micros millionths of a unit */
+};
+
+void numfmt_tick_init(struct numfmt_tick *f, int64_t tick);
+size_t numfmt_ticks_at(char *buf, pp_time t, const struct numfmt_tick *f);
+
+/*
  * Bytes a writer holds before it hands them to its stream: a quarter of a megabyte, so that a
  * file gets few, large writes (the kernel zeroes the page cache's pages that a write covers only
  * in part, which made a trace written 16 KiB at a time a fifth slower). A writer that cannot

@@ -554,9 +554,10 @@ int report_html_sweep_footer(FILE *out)
  * units, then its prompt and output tokens. */
 static void write_requests(FILE *out, const struct serve_run *r)
 {
-	int64_t tick = r->tick;
+	struct numfmt_tick tick; /* the times' rate, worked out once */
 	struct wbuf w;
 
+	numfmt_tick_init(&tick, r->tick);
 	wbuf_init(&w, out);
 	WBUF_LIT(&w, ",\n\"requests\":[");
 	for (size_t i = 0; i < r->nreq; i++) {
@@ -565,13 +566,13 @@ static void write_requests(FILE *out, const struct serve_run *r)
 
 		if (i)
 			*p++ = ',';
-		p += numfmt_ticks(p, q->arrival, tick);
+		p += numfmt_ticks_at(p, q->arrival, &tick);
 		*p++ = ',';
-		p += numfmt_ticks(p, q->admitted, tick);
+		p += numfmt_ticks_at(p, q->admitted, &tick);
 		*p++ = ',';
-		p += numfmt_ticks(p, q->first_token, tick);
+		p += numfmt_ticks_at(p, q->first_token, &tick);
 		*p++ = ',';
-		p += numfmt_ticks(p, q->finish, tick);
+		p += numfmt_ticks_at(p, q->finish, &tick);
 		*p++ = ',';
 		p += numfmt_u64(p, q->prompt);
 		*p++ = ',';

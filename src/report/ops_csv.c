@@ -14,9 +14,10 @@ int report_ops_csv(FILE *out, const struct drawing *s)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
-	int64_t tick = s->tick;
+	struct numfmt_tick tk; /* the times' rate, worked out once */
 	struct wbuf w;
 
+	numfmt_tick_init(&tk, s->tick);
 	wbuf_init(&w, out);
 	/* overlapped pairs add a column, 1 on the F that runs with the next op; a run that has
 	 * its slacks (a training run's) ends each row with its op's */
@@ -47,16 +48,16 @@ int report_ops_csv(FILE *out, const struct drawing *s)
 			*p++ = ',';
 			p += numfmt_u64(p, op->mb);
 			*p++ = ',';
-			p += numfmt_ticks(p, r->times[i].start, tick);
+			p += numfmt_ticks_at(p, r->times[i].start, &tk);
 			*p++ = ',';
-			p += numfmt_ticks(p, r->times[i].end, tick);
+			p += numfmt_ticks_at(p, r->times[i].end, &tk);
 			if (sc->overlap) {
 				*p++ = ',';
 				*p++ = op->flags & OP_OVERLAP ? '1' : '0';
 			}
 			if (s->slack != NULL) {
 				*p++ = ',';
-				p += numfmt_ticks(p, s->slack[i], tick);
+				p += numfmt_ticks_at(p, s->slack[i], &tk);
 			}
 			*p++ = '\n';
 			wbuf_commit(&w, p);

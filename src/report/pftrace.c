@@ -476,7 +476,7 @@ static char *annot_number(char *p, enum annot a, double x)
 /* The microseconds of a duration of t ticks, the double the JSON writes. */
 static double us_of(const struct pf *f, pp_time t)
 {
-	return (1 + pp_time_to_units(t, f->s->tick) * 1000) - 1;
+	return trace_walk_us(f->s, t);
 }
 
 /* Ends an event whose TrackEvent body started at te, in the packet at pk, with interned names

@@ -7,9 +7,9 @@
  * it shares with Perfetto's protobuf trace (trace_walk.c); this file writes it as JSON.
  * `ppsim replay` reads it back (config/measured.c).
  * Times are microseconds: a millisecond of simulated time is 1000 us, and so is one abstract
- * unit, counted from TRACE_ORIGIN_US, each written as "%.17g" writes the double
- * TRACE_ORIGIN_US + units x 1000 (numfmt, without printf). The trace is written as a stream
- * through the base layer's writer (it holds millions of events for large runs).
+ * unit, counted from TRACE_ORIGIN_US, each written exactly from its ticks (struct us_clock).
+ * The trace is written as a stream through the base layer's writer (it holds millions of
+ * events for large runs).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -29,10 +29,35 @@
  */
 #define TRACE_ORIGIN_US 1
 
-/* The timestamp of a time in ticks: TRACE_ORIGIN_US + units x 1000. */
-static double us(const struct drawing *s, pp_time t)
+/*
+ * The microseconds of the trace's times: the shortest text that reads back as the double
+ * nearest their exact value (trace_walk_us), which is that value's decimal whenever it has at
+ * most six places and 15 significant digits (numfmt_ticks): a time of 1.001 units is 1001 us,
+ * not the 1000.9999999999999 that units x 1000 rounds to in a double. A timestamp is counted
+ * from TRACE_ORIGIN_US, a length from 0. What numfmt_ticks divides by is worked out once.
+ */
+struct us_clock {
+	const struct drawing *s;
+	struct numfmt_tick us; /* a microsecond's ticks */
+	pp_time origin;        /* TRACE_ORIGIN_US's */
+	bool whole;            /* a microsecond is a whole number of ticks */
+};
+
+static void us_clock_init(struct us_clock *c, const struct drawing *s)
 {
-	return TRACE_ORIGIN_US + pp_time_to_units(t, s->tick) * 1000;
+	c->s = s;
+	c->whole = s->tick % 1000 == 0 && s->tick / 1000 > 0;
+	numfmt_tick_init(&c->us, c->whole ? s->tick / 1000 : 1);
+	c->origin = c->whole ? TRACE_ORIGIN_US * (s->tick / 1000) : 0;
+}
+
+/* Writes at p the microseconds of t ticks, a timestamp when at, else a length; returns the end.
+ * A timestamp too long to shift by the origin goes through the double. */
+static char *put_us(char *p, const struct us_clock *c, pp_time t, bool at)
+{
+	if (!c->whole || (at && t > PP_TIME_TOTAL_MAX))
+		return p + numfmt_shortest(p, (at ? TRACE_ORIGIN_US : 0) + trace_walk_us(c->s, t));
+	return p + numfmt_ticks_at(p, at ? t + c->origin : t, &c->us);
 }
 
 static void write_metadata(struct wbuf *w, const struct trace_walk *tw)
@@ -88,20 +113,18 @@ static char *put_text(char *p, const char *s, size_t n)
 }
 
 /* Writes `"ts":T,"dur":D` of a slice from a to b (ticks) at p; returns the end. */
-static char *put_span_at(char *p, const struct drawing *s, pp_time a, pp_time b)
+static char *put_span_at(char *p, const struct us_clock *c, pp_time a, pp_time b)
 {
-	double from = us(s, a);
-
 	PUT_LIT(p, "\"ts\":");
-	p += numfmt_g(p, from, 17);
+	p = put_us(p, c, a, true);
 	PUT_LIT(p, ",\"dur\":");
-	return p + numfmt_g(p, us(s, b) - from, 17);
+	return put_us(p, c, b - a, false);
 }
 
 /* Appends `"ts":T,"dur":D` of a slice from a to b (ticks). */
-static void put_span(struct wbuf *w, const struct drawing *s, pp_time a, pp_time b)
+static void put_span(struct wbuf *w, const struct us_clock *c, pp_time a, pp_time b)
 {
-	wbuf_commit(w, put_span_at(wbuf_reserve(w, 16 + 2 * NUMFMT_MAX), s, a, b));
+	wbuf_commit(w, put_span_at(wbuf_reserve(w, 16 + 2 * NUMFMT_MAX), c, a, b));
 }
 
 /* The start of a counter's events, up to "ts", for the device and counter it was made for
@@ -117,7 +140,7 @@ struct count_head {
 
 /* Writes a counter sample at p:
  * `{"name":N,"ph":"C","pid":D,"ts":T,"args":{"micro-batches":X}}`; returns the end. */
-static char *put_count(char *p, struct count_head *h, const struct drawing *s,
+static char *put_count(char *p, struct count_head *h, const struct us_clock *clock,
                        const struct trace_count *c)
 {
 	if (h->d != c->d || h->host != c->host) {
@@ -128,7 +151,7 @@ static char *put_count(char *p, struct count_head *h, const struct drawing *s,
 		h->host = c->host;
 	}
 	p = put_text(p, h->text, h->len);
-	p += numfmt_g(p, us(s, c->t), 17);
+	p = put_us(p, clock, c->t, true);
 	PUT_LIT(p, ",\"args\":{\"micro-batches\":");
 	p += numfmt_g(p, (double)c->num / (double)c->unit, 17);
 	PUT_LIT(p, "}}");
@@ -139,6 +162,7 @@ static char *put_count(char *p, struct count_head *h, const struct drawing *s,
  * its walk (a message's has a cache of its own) and the device of the op it wrote last. */
 struct events {
 	struct trace_walk walk;
+	const struct us_clock *clock;
 	int d;
 	size_t pid_len;
 	char pid[NUMFMT_MAX]; /* d's */
@@ -151,7 +175,7 @@ static char *put_op(void *ctx, size_t i, char *p)
 {
 	struct events *e = ctx;
 	const struct trace_walk *tw = &e->walk;
-	const struct drawing *s = tw->s;
+	const struct us_clock *c = e->clock;
 	int d = trace_walk_device_at(tw, e->d, i);
 	struct trace_op o;
 
@@ -170,7 +194,7 @@ static char *put_op(void *ctx, size_t i, char *p)
 	/* a critical op (no slack) in chrome://tracing's red */
 	if (o.critical)
 		PUT_LIT(p, "\"cname\":\"terrible\",");
-	p = put_span_at(p, s, o.start, o.end);
+	p = put_span_at(p, c, o.start, o.end);
 	PUT_LIT(p, ",\"args\":{\"kind\":\"");
 	p = put_text(p, o.kind, strlen(o.kind));
 	PUT_LIT(p, "\",\"microbatch\":");
@@ -188,21 +212,21 @@ static char *put_op(void *ctx, size_t i, char *p)
 			PUT_LIT(p, ",\"critical\":true,\"slack_us\":");
 		else
 			PUT_LIT(p, ",\"critical\":false,\"slack_us\":");
-		p += numfmt_g(p, us(s, o.slack) - us(s, 0), 17);
+		p = put_us(p, c, o.slack, false);
 	}
 	PUT_LIT(p, "}}");
 	return p;
 }
 
 /* Writes a flow event's `,"pid":P,"tid":T,"ts":X}` at time t at p; returns the end. */
-static char *put_flow_end(char *p, const struct drawing *s, int pid, int tid, pp_time t)
+static char *put_flow_end(char *p, const struct us_clock *c, int pid, int tid, pp_time t)
 {
 	PUT_LIT(p, ",\"pid\":");
 	p += numfmt_i64(p, pid);
 	PUT_LIT(p, ",\"tid\":");
 	p += numfmt_i64(p, tid);
 	PUT_LIT(p, ",\"ts\":");
-	p += numfmt_g(p, us(s, t), 17);
+	p = put_us(p, c, t, true);
 	*p++ = '}';
 	return p;
 }
@@ -212,7 +236,7 @@ static char *put_flow_end(char *p, const struct drawing *s, int pid, int tid, pp
 static char *put_message(void *ctx, size_t k, char *p)
 {
 	struct events *e = ctx;
-	const struct drawing *s = e->walk.s;
+	const struct us_clock *c = e->clock;
 	struct trace_msg m;
 	size_t cat_len;
 
@@ -227,7 +251,7 @@ static char *put_message(void *ctx, size_t k, char *p)
 	PUT_LIT(p, ",\"tid\":");
 	p += numfmt_i64(p, m.tid);
 	*p++ = ',';
-	p = put_span_at(p, s, m.start, m.end);
+	p = put_span_at(p, c, m.start, m.end);
 	PUT_LIT(p, ",\"args\":{\"p2p\":true,\"bytes\":");
 	p += numfmt_u64(p, m.bytes);
 	PUT_LIT(p, ",\"stage\":");
@@ -239,12 +263,12 @@ static char *put_message(void *ctx, size_t k, char *p)
 	p = put_text(p, m.cat, cat_len);
 	PUT_LIT(p, "\",\"ph\":\"s\",\"id\":");
 	p += numfmt_u64(p, k + 1);
-	p = put_flow_end(p, s, m.src, m.flow_tid, m.flow_start);
+	p = put_flow_end(p, c, m.src, m.flow_tid, m.flow_start);
 	PUT_LIT(p, ",\n{\"name\":\"p2p\",\"cat\":\"");
 	p = put_text(p, m.cat, cat_len);
 	PUT_LIT(p, "\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
 	p += numfmt_u64(p, k + 1);
-	return put_flow_end(p, s, m.dst, 0, m.to_start);
+	return put_flow_end(p, c, m.dst, 0, m.to_start);
 }
 
 /* Op i's counter sample, after the first samples of its device and of the devices without ops
@@ -258,8 +282,8 @@ static char *put_count_item(void *ctx, size_t i, char *p)
 
 	for (int d = trace_walk_first_at(tw, &e->k, i); d <= e->k.d; d++)
 		if (trace_walk_count_first(tw, d, &first))
-			p = put_count(p, &e->head, tw->s, &first);
-	return c != NULL ? put_count(p, &e->head, tw->s, c) : p;
+			p = put_count(p, &e->head, e->clock, &first);
+	return c != NULL ? put_count(p, &e->head, e->clock, c) : p;
 }
 
 /* About what an op's counter sample takes (a guess on the high side: 80 to 110 bytes). */
@@ -270,7 +294,8 @@ static char *put_count_item(void *ctx, size_t i, char *p)
  * offload), on up to s->jobs threads (wbuf_put_items), each with a walk of its own forked from
  * tw. Returns 0, or -1 when out of memory.
  */
-static int write_items(struct wbuf *w, const struct trace_walk *tw, bool events)
+static int write_items(struct wbuf *w, const struct trace_walk *tw, const struct us_clock *clock,
+                       bool events)
 {
 	const struct drawing *s = tw->s;
 	const struct sched *sc = s->sched;
@@ -280,6 +305,7 @@ static int write_items(struct wbuf *w, const struct trace_walk *tw, bool events)
 	for (; forked < jobs; forked++) {
 		if (trace_walk_fork(&e[forked].walk, tw) != 0)
 			break;
+		e[forked].clock = clock;
 		e[forked].d = 0;
 		e[forked].pid_len = numfmt_u64(e[forked].pid, 0);
 		e[forked].k = (struct trace_cursor)TRACE_CURSOR_INIT;
@@ -303,7 +329,7 @@ static int write_items(struct wbuf *w, const struct trace_walk *tw, bool events)
 			if (sc->dev_start[d] == sc->nops && trace_walk_count_first(tw, d, &first)) {
 				char *p = wbuf_reserve(w, COUNT_MAX);
 
-				wbuf_commit(w, put_count(p, &e[0].head, s, &first));
+				wbuf_commit(w, put_count(p, &e[0].head, clock, &first));
 			}
 	}
 	for (int t = 0; t < forked; t++)
@@ -314,7 +340,7 @@ static int write_items(struct wbuf *w, const struct trace_walk *tw, bool events)
 /* What the stream and counter callbacks write to. */
 struct json_out {
 	struct wbuf *w;
-	const struct drawing *s;
+	const struct us_clock *clock;
 	struct count_head head;
 };
 
@@ -342,7 +368,7 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 	WBUF_LIT(w, ",\"tid\":");
 	wbuf_i64(w, c->tid);
 	wbuf_char(w, ',');
-	put_span(w, o->s, c->start, c->end);
+	put_span(w, o->clock, c->start, c->end);
 	switch (c->what) {
 	case TRACE_COMM_OP:
 		WBUF_LIT(w, ",\"args\":{\"op\":\"");
@@ -350,7 +376,7 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 		WBUF_LIT(w, "\",\"pieces\":");
 		wbuf_u64(w, c->pieces);
 		WBUF_LIT(w, ",\"busy_us\":");
-		wbuf_g(w, us(o->s, c->busy) - us(o->s, 0), 17);
+		wbuf_commit(w, put_us(wbuf_reserve(w, NUMFMT_MAX), o->clock, c->busy, false));
 		WBUF_LIT(w, "}}");
 		break;
 	case TRACE_COMM_HOOKED:
@@ -366,26 +392,28 @@ static void counter_sample(void *ctx, const struct trace_count *c)
 {
 	struct json_out *o = ctx;
 
-	wbuf_commit(o->w, put_count(wbuf_reserve(o->w, COUNT_MAX), &o->head, o->s, c));
+	wbuf_commit(o->w, put_count(wbuf_reserve(o->w, COUNT_MAX), &o->head, o->clock, c));
 }
 
 int report_trace(FILE *out, const struct drawing *s)
 {
 	struct trace_walk tw;
 	struct wbuf w;
-	struct json_out o = {.w = &w, .s = s, .head = {.d = -1}};
+	struct us_clock clock;
+	struct json_out o = {.w = &w, .clock = &clock, .head = {.d = -1}};
 	int rc = 0;
 
+	us_clock_init(&clock, s);
 	if (trace_walk_init(&tw, s) != 0)
 		return -1;
 	wbuf_init(&w, out);
 	WBUF_LIT(&w, "{\"traceEvents\":[\n");
 	write_metadata(&w, &tw);
-	rc = write_items(&w, &tw, true);
+	rc = write_items(&w, &tw, &clock, true);
 	for (int d = 0; d < s->sched->p && rc == 0; d++)
 		trace_walk_streams(&tw, d, stream_track, stream_slice, &o);
 	if (rc == 0 && !tw.offload)
-		rc = write_items(&w, &tw, false);
+		rc = write_items(&w, &tw, &clock, false);
 	/* with offload, the counters' samples are not the ops' */
 	for (int d = 0; d < s->sched->p && rc == 0 && tw.offload; d++)
 		rc = trace_walk_counters(&tw, d, counter_sample, &o);

@@ -107,6 +107,15 @@ struct trace_msg {
 	char buf[64];
 };
 
+/* The microseconds of a length of t ticks as both traces write them: the double nearest their
+ * exact value (tick / 1000 ticks a microsecond: tick is PP_TICK_BASE times a whole factor), of
+ * which the JSON writes the shortest text. */
+static inline double trace_walk_us(const struct drawing *s, pp_time t)
+{
+	return s->tick % 1000 == 0 ? pp_time_to_units(t, s->tick / 1000)
+	                           : pp_time_to_units(t, s->tick) * 1000;
+}
+
 /* True when the flow of message g starts at its producing op (trace_msg.from_op). */
 static inline bool trace_walk_from_op(const struct result *r, const struct msg_record *g)
 {

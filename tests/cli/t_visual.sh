@@ -16,6 +16,50 @@ if [ "$starts" -eq 112 ] && [ "$ends" -eq 112 ]; then ok; else
 fi
 if grep -q '"micro-batches":-' "$TMP/trace.json"; then not_ok "trace: negative counter"; else ok; fi
 
+# Its times are exact: every op's ts is 1 + 1000 x its start in the op dump, its dur 1000 x
+# its length and its slack_us 1000 x its slack, as decimals (1.001 units is 1001 us, not the
+# 1000.9999999999999 that the double of 1.001 x 1000 is), and with three chunks (a tick rate
+# of thirds) the double nearest the exact value.
+if command -v python3 >/dev/null 2>&1; then
+	for args in "-s zbh1 -p 3 -m 5 --tf=1.001 --tb=2.003 --tw=0.7 --tcomm=0.013" \
+		"-s interleaved -p 2 -v 3 -m 4 --tf=1 --tb=2.5 --tcomm=0.1"; do
+		# shellcheck disable=SC2086 # args is words
+		ppsim $args --trace="$TMP/exact.json" --dump-ops="$TMP/exact.csv" >/dev/null
+		out=$(python3 - "$TMP/exact.json" "$TMP/exact.csv" <<'EOF'
+import csv, json, re, sys
+from fractions import Fraction as Q
+text = open(sys.argv[1]).read()
+ops = {(int(r["device"]), int(r["stage"]), int(r["microbatch"]), r["op"]): r
+       for r in csv.DictReader(open(sys.argv[2]))}
+def near(x, exact):  # the double nearest the exact value, and its shortest text
+    return x == float(exact) and repr(x) == str(json.loads(repr(x)))
+bad, n = [], 0
+for e in json.loads(text)["traceEvents"]:
+    if e.get("ph") != "X" or e.get("tid") != 0 or "kind" not in e.get("args", {}):
+        continue
+    a = e["args"]
+    r = ops[(e["pid"], a["stage"], a["microbatch"], a["kind"])]
+    # the dump's shortest decimals give back the ticks' fractions (at most 3 x 10^6 a unit)
+    start, end, slack = (Q(r[k]).limit_denominator(3 * 10**6) for k in ("start", "end", "slack"))
+    for key, x, exact in (("ts", e["ts"], 1 + 1000 * start), ("dur", e["dur"], 1000 * (end - start)),
+                          ("slack_us", a["slack_us"], 1000 * slack)):
+        n += 1
+        if not near(float(x), exact):
+            bad.append(f"{e['name']} {key} {x}, exact {float(exact)!r}")
+# and no timestamp in the file carries a double's rounding
+bad += re.findall(r'"(?:ts|dur|slack_us)":[0-9]*\.[0-9]*(?:999999|000001)[0-9]*', text)[:3]
+print(f"{n} times" if not bad and n > 0 else "; ".join(bad[:3]) or "no ops")
+EOF
+		)
+		case $out in
+		*" times") ok ;;
+		*) not_ok "trace times of ppsim $args: $out" ;;
+		esac
+	done
+else
+	skip "the trace's exact times" "no python3"
+fi
+
 # --trace=FILE.gz writes the same trace as gzip, for a run and a serving run; a run that fails
 # to write it (past ulimit -f) leaves the file it would replace as it was, and no other.
 for args in "-s interleaved -p 4 -v 2 -m 8 --tcomm 0.1" "serve -p 3 --num-requests=5"; do

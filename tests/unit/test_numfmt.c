@@ -188,6 +188,44 @@ static void numfmt_ticks_reads_back_as_the_double_the_writers_printed(void)
 	CU_ASSERT_STRING_EQUAL((numfmt_ticks(a, -2500000, PP_TICK_BASE), a), "-2.5");
 }
 
+/*
+ * numfmt_ticks_at with a rate worked out once writes for every time what the C library's
+ * shortest text of its double is (printed), as numfmt_ticks does: the trace's microseconds (a rate of 1000 times a whole factor, and any), times from 0 up to
+ * 2^53 and past it, where its quotient's first guess is furthest off.
+ */
+static void numfmt_ticks_at_writes_the_shortest_text_of_the_double(void)
+{
+	static const int64_t rates[] = {1000, 3000, 64000, 1000000, 7, 1, 999999937,
+	                                INT64_C(1) << 53, (INT64_C(1) << 53) + 1};
+	uint64_t s = 7;
+	char a[NUMFMT_MAX], b[64];
+	long bad = 0;
+
+	for (size_t k = 0; k < sizeof(rates) / sizeof(rates[0]); k++) {
+		struct numfmt_tick f;
+
+		numfmt_tick_init(&f, rates[k]);
+		for (int i = 0; i < 100000; i++) {
+			pp_time t = i < 64   ? (INT64_C(1) << 53) - 32 + i
+			            : i < 96 ? (pp_time)(i - 80) * rates[k] + (i & 1)
+			                     : (pp_time)(next(&s) >> (1 + next(&s) % 63));
+
+			numfmt_ticks_at(a, t, &f);
+			bad += strcmp(a, printed(b, pp_time_to_units(t, rates[k]))) != 0;
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	{
+		struct numfmt_tick us;
+
+		numfmt_tick_init(&us, 1000); /* a microsecond of PP_TICK_BASE ticks a unit */
+		CU_ASSERT_STRING_EQUAL((numfmt_ticks_at(a, 1001000 + 1000, &us), a), "1002");
+		CU_ASSERT_STRING_EQUAL((numfmt_ticks_at(a, 1234567, &us), a), "1234.567");
+		numfmt_tick_init(&us, 3000);
+		CU_ASSERT_STRING_EQUAL((numfmt_ticks_at(a, 1000000, &us), a), "333.3333333333333");
+	}
+}
+
 static void numfmt_writes_integers_whole(void)
 {
 	char a[NUMFMT_MAX];
@@ -457,6 +495,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(numfmt_rounds_ties_to_even),
         UNIT_TEST(numfmt_writes_special_values_as_printf_does),
         UNIT_TEST(numfmt_ticks_reads_back_as_the_double_the_writers_printed),
+        UNIT_TEST(numfmt_ticks_at_writes_the_shortest_text_of_the_double),
         UNIT_TEST(numfmt_writes_integers_whole),
         UNIT_TEST(numfmt_writes_integers_as_printf),
         UNIT_TEST(wbuf_writes_every_piece_in_order),
