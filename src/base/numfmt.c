@@ -57,9 +57,44 @@ static int digits_of(uint64_t v)
 #endif
 }
 
-/* Writes the n digits of v (n = digits_of(v), or more with leading zeros) at p. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * Writes the last n (1 to 8) of the eight digits of v < 10^8 at p, and up to 8 - n bytes more
+ * after them: the eight digits by pairs, no step waiting on the one before, then shifted as one
+ * word past the leading ones they drop (the first digit is the word's lowest byte).
+ */
+static inline void put_digits8(char *p, uint32_t v, int n)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+	char d[8];
+	uint64_t x;
+
+	memcpy(d, numfmt_pairs + 2 * (hi / 100), 2);
+	memcpy(d + 2, numfmt_pairs + 2 * (hi % 100), 2);
+	memcpy(d + 4, numfmt_pairs + 2 * (lo / 100), 2);
+	memcpy(d + 6, numfmt_pairs + 2 * (lo % 100), 2);
+	memcpy(&x, d, 8);
+	x >>= 8 * (8 - n);
+	memcpy(p, &x, 8);
+}
+#define NUMFMT_DIGITS8 1
+#endif
+
+/* Writes the n digits of v (n = digits_of(v), or more with leading zeros) at p; up to 16 it may
+ * write as many as 8 bytes past them (every caller's room holds NUMFMT_MAX bytes from p). */
 static void put_digits(char *p, uint64_t v, int n)
 {
+#ifdef NUMFMT_DIGITS8
+	if (n <= 8) {
+		put_digits8(p, (uint32_t)v, n);
+		return;
+	}
+	if (n <= 16) {
+		put_digits8(p, (uint32_t)(v / 100000000), n - 8);
+		put_digits8(p + n - 8, (uint32_t)(v % 100000000), 8);
+		return;
+	}
+#endif
 	p += n;
 	if (v <= UINT32_MAX) { /* 32-bit divisions by 100: a cheaper multiplication each */
 		uint32_t u = (uint32_t)v;

@@ -60,6 +60,66 @@ static char *put_us(char *p, const struct us_clock *c, pp_time t, bool at)
 	return p + numfmt_ticks_at(p, at ? t + c->origin : t, &c->us);
 }
 
+/*
+ * The text around an event's name, category and kind, which take a few values each: made once
+ * per trace and copied SNIP_MAX bytes at a time (a copy of a fixed size, which the compiler
+ * writes inline), each event's room holding that much past it. An op's or a message's name,
+ * kept in its thread's own buffer, goes the same way when it fits.
+ */
+#define SNIP_MAX 64
+
+struct snip {
+	char text[SNIP_MAX];
+	size_t len;
+};
+
+struct snips {
+	struct snip head[4];  /* by op kind: `","cat":"forward","ph":"X","pid":` */
+	struct snip args[4];  /* by op kind: `,"args":{"kind":"F","microbatch":` */
+	struct snip flow[4];  /* by the consumer's kind: `,\n{"name":"p2p","cat":"forward","ph":"s","id":` */
+	struct snip land[4];  /* the same with `"ph":"f","bp":"e"` */
+};
+
+static void snip_set(struct snip *n, const char *a, const char *b, const char *c)
+{
+	int len = snprintf(n->text, sizeof(n->text), "%s%s%s", a, b, c);
+
+	n->len = len > 0 ? (size_t)len : 0;
+}
+
+static void snips_init(struct snips *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int k = 0; k < 4; k++) {
+		const char *cat = k == OP_F ? "forward" : "backward";
+
+		snip_set(&t->head[k], "\",\"cat\":\"", cat, "\",\"ph\":\"X\",\"pid\":");
+		snip_set(&t->args[k], ",\"args\":{\"kind\":\"", sched_kind_name((enum op_kind)k),
+		         "\",\"microbatch\":");
+		snip_set(&t->flow[k], ",\n{\"name\":\"p2p\",\"cat\":\"", cat,
+		         "\",\"ph\":\"s\",\"id\":");
+		snip_set(&t->land[k], ",\n{\"name\":\"p2p\",\"cat\":\"", cat,
+		         "\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+	}
+}
+
+/* Writes snippet n at p; returns the end. */
+static char *put_snip(char *p, const struct snip *n)
+{
+	memcpy(p, n->text, SNIP_MAX);
+	return p + n->len;
+}
+
+/* Writes the len bytes of name, in a buffer of SNIP_MAX bytes at least, at p; returns the end. */
+static char *put_name(char *p, const char *name, size_t len)
+{
+	if (len <= SNIP_MAX)
+		memcpy(p, name, SNIP_MAX);
+	else
+		memcpy(p, name, len);
+	return p + len;
+}
+
 static void write_metadata(struct wbuf *w, const struct trace_walk *tw)
 {
 	const struct drawing *s = tw->s;
@@ -98,7 +158,7 @@ static void write_metadata(struct wbuf *w, const struct trace_walk *tw)
 
 /* The most an op's event or a message's three take, their names and numbers at their longest
  * (the rest of the text is under 400 bytes). */
-#define EVENT_MAX (400 + 2 * TRACE_NAME_MAX + 64 + 16 * NUMFMT_MAX)
+#define EVENT_MAX (400 + 2 * TRACE_NAME_MAX + 64 + 16 * NUMFMT_MAX + SNIP_MAX)
 
 /* About what an op's event and a message's three take in a large run (a guess: it sizes the
  * chunks of events one thread formats). */
@@ -163,6 +223,9 @@ static char *put_count(char *p, struct count_head *h, const struct us_clock *clo
 struct events {
 	struct trace_walk walk;
 	const struct us_clock *clock;
+	const struct snips *snips;
+	struct trace_op op;   /* the op and the message it writes: their names' buffers, */
+	struct trace_msg msg; /* zeroed once, are copied SNIP_MAX bytes at a time */
 	int d;
 	size_t pid_len;
 	char pid[NUMFMT_MAX]; /* d's */
@@ -177,42 +240,39 @@ static char *put_op(void *ctx, size_t i, char *p)
 	const struct trace_walk *tw = &e->walk;
 	const struct us_clock *c = e->clock;
 	int d = trace_walk_device_at(tw, e->d, i);
-	struct trace_op o;
+	struct trace_op *o = &e->op;
+	unsigned kind = tw->s->sched->ops[i].kind;
 
 	if (d != e->d) {
 		e->d = d;
 		e->pid_len = numfmt_u64(e->pid, (uint64_t)d);
 	}
-	trace_walk_op(tw, e->d, i, &o);
+	trace_walk_op(tw, e->d, i, o);
 	PUT_LIT(p, ",\n{\"name\":\"");
-	p = put_text(p, o.name, o.name_len);
-	PUT_LIT(p, "\",\"cat\":\"");
-	p = put_text(p, o.cat, strlen(o.cat));
-	PUT_LIT(p, "\",\"ph\":\"X\",\"pid\":");
+	p = put_name(p, o->name, o->name_len);
+	p = put_snip(p, &e->snips->head[kind]);
 	p = put_text(p, e->pid, e->pid_len);
 	PUT_LIT(p, ",\"tid\":0,");
 	/* a critical op (no slack) in chrome://tracing's red */
-	if (o.critical)
+	if (o->critical)
 		PUT_LIT(p, "\"cname\":\"terrible\",");
-	p = put_span_at(p, c, o.start, o.end);
-	PUT_LIT(p, ",\"args\":{\"kind\":\"");
-	p = put_text(p, o.kind, strlen(o.kind));
-	PUT_LIT(p, "\",\"microbatch\":");
-	p += numfmt_u64(p, o.mb);
+	p = put_span_at(p, c, o->start, o->end);
+	p = put_snip(p, &e->snips->args[kind]);
+	p += numfmt_u64(p, o->mb);
 	PUT_LIT(p, ",\"stage\":");
-	p += numfmt_u64(p, o.stage);
+	p += numfmt_u64(p, o->stage);
 	PUT_LIT(p, ",\"chunk\":");
-	p += numfmt_u64(p, o.chunk);
-	if (o.overlapped)
+	p += numfmt_u64(p, o->chunk);
+	if (o->overlapped)
 		PUT_LIT(p, ",\"overlapped\":true");
 	else
 		PUT_LIT(p, ",\"overlapped\":false");
-	if (o.has_slack) {
-		if (o.critical)
+	if (o->has_slack) {
+		if (o->critical)
 			PUT_LIT(p, ",\"critical\":true,\"slack_us\":");
 		else
 			PUT_LIT(p, ",\"critical\":false,\"slack_us\":");
-		p = put_us(p, c, o.slack, false);
+		p = put_us(p, c, o->slack, false);
 	}
 	PUT_LIT(p, "}}");
 	return p;
@@ -237,38 +297,32 @@ static char *put_message(void *ctx, size_t k, char *p)
 {
 	struct events *e = ctx;
 	const struct us_clock *c = e->clock;
-	struct trace_msg m;
-	size_t cat_len;
+	struct trace_msg *m = &e->msg;
+	unsigned to;
 
-	trace_walk_msg(&e->walk, k, &m);
-	cat_len = strlen(m.cat);
+	trace_walk_msg(&e->walk, k, m);
+	to = e->walk.s->sched->ops[m->to].kind; /* its category is its consumer's pass */
 	PUT_LIT(p, ",\n{\"name\":\"");
-	p = put_text(p, m.name, m.name_len);
-	PUT_LIT(p, "\",\"cat\":\"");
-	p = put_text(p, m.cat, cat_len);
-	PUT_LIT(p, "\",\"ph\":\"X\",\"pid\":");
-	p += numfmt_i64(p, m.src);
+	p = put_name(p, m->name, m->name_len);
+	p = put_snip(p, &e->snips->head[to]);
+	p += numfmt_i64(p, m->src);
 	PUT_LIT(p, ",\"tid\":");
-	p += numfmt_i64(p, m.tid);
+	p += numfmt_i64(p, m->tid);
 	*p++ = ',';
-	p = put_span_at(p, c, m.start, m.end);
+	p = put_span_at(p, c, m->start, m->end);
 	PUT_LIT(p, ",\"args\":{\"p2p\":true,\"bytes\":");
-	p += numfmt_u64(p, m.bytes);
+	p += numfmt_u64(p, m->bytes);
 	PUT_LIT(p, ",\"stage\":");
-	p += numfmt_u64(p, m.stage);
+	p += numfmt_u64(p, m->stage);
 	PUT_LIT(p, ",\"microbatch\":");
-	p += numfmt_u64(p, m.mb);
+	p += numfmt_u64(p, m->mb);
 	PUT_LIT(p, "}}");
-	PUT_LIT(p, ",\n{\"name\":\"p2p\",\"cat\":\"");
-	p = put_text(p, m.cat, cat_len);
-	PUT_LIT(p, "\",\"ph\":\"s\",\"id\":");
+	p = put_snip(p, &e->snips->flow[to]);
 	p += numfmt_u64(p, k + 1);
-	p = put_flow_end(p, c, m.src, m.flow_tid, m.flow_start);
-	PUT_LIT(p, ",\n{\"name\":\"p2p\",\"cat\":\"");
-	p = put_text(p, m.cat, cat_len);
-	PUT_LIT(p, "\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+	p = put_flow_end(p, c, m->src, m->flow_tid, m->flow_start);
+	p = put_snip(p, &e->snips->land[to]);
 	p += numfmt_u64(p, k + 1);
-	return put_flow_end(p, c, m.dst, 0, m.to_start);
+	return put_flow_end(p, c, m->dst, 0, m->to_start);
 }
 
 /* Op i's counter sample, after the first samples of its device and of the devices without ops
@@ -295,7 +349,7 @@ static char *put_count_item(void *ctx, size_t i, char *p)
  * tw. Returns 0, or -1 when out of memory.
  */
 static int write_items(struct wbuf *w, const struct trace_walk *tw, const struct us_clock *clock,
-                       bool events)
+                       const struct snips *snips, bool events)
 {
 	const struct drawing *s = tw->s;
 	const struct sched *sc = s->sched;
@@ -305,7 +359,10 @@ static int write_items(struct wbuf *w, const struct trace_walk *tw, const struct
 	for (; forked < jobs; forked++) {
 		if (trace_walk_fork(&e[forked].walk, tw) != 0)
 			break;
+		memset(&e[forked].op, 0, sizeof(e[forked].op));
+		memset(&e[forked].msg, 0, sizeof(e[forked].msg));
 		e[forked].clock = clock;
+		e[forked].snips = snips;
 		e[forked].d = 0;
 		e[forked].pid_len = numfmt_u64(e[forked].pid, 0);
 		e[forked].k = (struct trace_cursor)TRACE_CURSOR_INIT;
@@ -400,20 +457,22 @@ int report_trace(FILE *out, const struct drawing *s)
 	struct trace_walk tw;
 	struct wbuf w;
 	struct us_clock clock;
+	struct snips snips;
 	struct json_out o = {.w = &w, .clock = &clock, .head = {.d = -1}};
 	int rc = 0;
 
 	us_clock_init(&clock, s);
+	snips_init(&snips);
 	if (trace_walk_init(&tw, s) != 0)
 		return -1;
 	wbuf_init(&w, out);
 	WBUF_LIT(&w, "{\"traceEvents\":[\n");
 	write_metadata(&w, &tw);
-	rc = write_items(&w, &tw, &clock, true);
+	rc = write_items(&w, &tw, &clock, &snips, true);
 	for (int d = 0; d < s->sched->p && rc == 0; d++)
 		trace_walk_streams(&tw, d, stream_track, stream_slice, &o);
 	if (rc == 0 && !tw.offload)
-		rc = write_items(&w, &tw, &clock, false);
+		rc = write_items(&w, &tw, &clock, &snips, false);
 	/* with offload, the counters' samples are not the ops' */
 	for (int d = 0; d < s->sched->p && rc == 0 && tw.offload; d++)
 		rc = trace_walk_counters(&tw, d, counter_sample, &o);
