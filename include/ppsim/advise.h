@@ -109,7 +109,8 @@ struct advice {
 
 /*
  * Whether b is a real alternative to a, the recommendation, rather than the same run under
- * another name: a different tp, p, dp, micro-batch size or m, or (p > 1) a different step time.
+ * another name: a different tp, p, dp, cp, ep, micro-batch size or m, or (p > 1) a different
+ * step time.
  * With p = 1 there is no pipeline, so every schedule and v runs the same work; with p > 1 two
  * schedules that give the same step time at the same layout (zbh1 and zb1p) are one choice.
  */

@@ -237,7 +237,8 @@ void advise_choice_release(struct advise_choice *ch)
 
 bool advise_distinct(const struct sweep_record *a, const struct sweep_record *b)
 {
-	if (a->tp != b->tp || a->p != b->p || a->dp != b->dp || a->mbs != b->mbs || a->m != b->m)
+	if (a->tp != b->tp || a->p != b->p || a->dp != b->dp || a->cp != b->cp || a->ep != b->ep ||
+	    a->mbs != b->mbs || a->m != b->m)
 		return true;
 	return a->p > 1 && a->step_time != b->step_time;
 }

@@ -1356,6 +1356,14 @@ static void advise_distinct_tells_another_layout_from_the_same_run_under_another
 	CU_ASSERT_FALSE(advise_distinct(&one, &same));
 	same = layout("zbh1", 2, 1, 1, 16, 2, 2, 90);
 	CU_ASSERT_FALSE(advise_distinct(&one, &same));
+	/* but another expert- or context-parallel degree is another run, without a pipeline too
+	 * (EP 8 against EP 16 on the same GPUs) */
+	other = one;
+	other.ep = 8;
+	CU_ASSERT_TRUE(advise_distinct(&one, &other));
+	other = best;
+	other.cp = 2;
+	CU_ASSERT_TRUE(advise_distinct(&best, &other));
 }
 
 /* The longest message time over the pipeline hops of s, and that of its last hop, in units. */
