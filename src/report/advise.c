@@ -310,11 +310,20 @@ int report_advice_text(FILE *out, const struct advice *a)
 		write_choice(out, a->sw, &a->choices[1], r, "ep", "ep", c->gpus_per_node);
 	if (a->layout != NULL) {
 		const struct partition *l = a->layout;
+		bool given = config_is_set(c, "layers_per_stage") ||
+		             config_is_set(c, "first_stage_layers") ||
+		             config_is_set(c, "last_stage_layers") || config_is_set(c, "layout");
 
 		fprintf(out, "  stages      ppsim partition places the %d layers over the %d stages",
 		        l->layers, l->S);
 		fprintf(out, " (the fullest GPU %.1f GB)", l->best.peak / 1e9);
-		if (l->best.step < l->start.step && l->start.set)
+		if (given) /* the recommendation was priced with the split given, not evenly */
+			if (l->best.step < r->step_time)
+				fprintf(out, " %.2f%% faster than the split given",
+				        100 * (1 - l->best.step / r->step_time));
+			else
+				fputs(" no faster than the split given", out);
+		else if (l->best.step < l->start.step && l->start.set)
 			fprintf(out, " %.2f%% faster than evenly", 100 * (1 - l->best.step / l->start.step));
 		else
 			fputs(" as evenly as they go", out);

@@ -173,6 +173,20 @@ fi
 # shellcheck disable=SC2086 # ADVISE is words
 if ppsim advise $ADVISE | grep -q "^  stages      ppsim partition places the 32 layers over the"; then ok; else
 	not_ok "advise's text has no stages line from the partitioner"; fi
+# Given a split, advise prices its recommendation with it, and its stages line compares the
+# partitioner's with that split, not with the even one: the share is 1 - the layout's step over
+# the recommendation's.
+# shellcheck disable=SC2086 # ADVISE is words
+ppsim advise $ADVISE -p 4 --layers-per-stage=5,9,9,9 -f json >"$TMP/given.json"
+# shellcheck disable=SC2086 # ADVISE is words
+line=$(ppsim advise $ADVISE -p 4 --layers-per-stage=5,9,9,9 | grep "^  stages")
+want=$(awk -v b="$("$JGET" "$TMP/given.json" layout.best.step_time)" \
+	-v r="$("$JGET" "$TMP/given.json" recommended.step_time)" \
+	'BEGIN { printf "%.2f%% faster than the split given:", 100 * (1 - b / r) }')
+case $line in
+*" $want") ok ;;
+*) not_ok "advise --layers-per-stage: stages line '$line', want '... $want'" ;;
+esac
 
 # With --offload each stage may offload that share or nothing: on a GB200 (NVLink-C2C to host
 # memory) partition offloads where it saves recomputation, and its flags give its step.
