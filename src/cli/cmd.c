@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -206,21 +207,81 @@ int cmd_usage(const char *fmt, ...)
 	return PP_EXIT_USAGE;
 }
 
-const char *cmd_option_arg(int argc, char **argv, int *i, const char *name, const char *alias)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
+/* The most options a command of its own few has (cmd_getopt). */
+#define CMD_OPTS_MAX 8
 
-	if (strncmp(a, name, n) == 0 && a[n] == '=')
-		return a + n + 1;
-	if (strcmp(a, name) == 0 || (alias != NULL && strcmp(a, alias) == 0))
-		return *i + 1 < argc ? argv[++*i] : "";
-	return NULL;
-}
-
-const char *cmd_format_arg(int argc, char **argv, int *i)
+int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opts, int n,
+               int (*take)(void *ctx, int id, const char *opt, const char *value), void *ctx,
+               int *operands)
 {
-	return cmd_option_arg(argc, argv, i, "--format", "-f");
+	struct option lo[CMD_OPTS_MAX + 2];
+	char shorts[3 * CMD_OPTS_MAX + 4] = ":", name[64];
+	size_t ns = 1;
+	int ch, at = -1, status;
+
+	if (n > CMD_OPTS_MAX)
+		return cmd_usage("%s: internal error: too many options", cmd);
+	for (int k = 0; k < n; k++) {
+		lo[k] = (struct option){opts[k].name, opts[k].value ? required_argument : no_argument,
+		                        NULL, 256 + k};
+		if (opts[k].short_name != '\0') {
+			shorts[ns++] = opts[k].short_name;
+			if (opts[k].value)
+				shorts[ns++] = ':';
+		}
+	}
+	lo[n] = (struct option){"help", no_argument, NULL, 'h'};
+	lo[n + 1] = (struct option){NULL, 0, NULL, 0};
+	shorts[ns++] = 'h';
+	shorts[ns] = '\0';
+	opterr = 0;
+	optind = 0; /* GNU getopt: a full reset, also of a scan left inside a cluster */
+	while ((ch = getopt_long(argc, argv, shorts, lo, &at)) != -1) {
+		const char *arg = argv[optind - 1];
+		int k = -1;
+
+		if (ch == 'h')
+			return CMD_OPT_HELP;
+		if (ch == ':') { /* a value missing at the end of the line */
+			if (optopt > 0 && optopt < 256)
+				return cmd_usage("option '-%c' needs a value", optopt);
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+			return cmd_usage("option '%s' needs a value", name);
+		}
+		if (ch == '?') {
+			char names[256] = "";
+			size_t len, used = 0;
+			int m = 0;
+
+			if (optopt > 0 && optopt < 256)
+				return cmd_usage("%s: unknown option '-%c'", cmd, optopt);
+			len = strncmp(arg, "--", 2) == 0 ? strcspn(arg + 2, "=") : 0;
+			for (int q = 0; len > 0 && q < n; q++)
+				if (strncmp(opts[q].name, arg + 2, len) == 0 && used < sizeof(names)) {
+					used += (size_t)snprintf(names + used, sizeof(names) - used,
+					                         "%s--%s", m++ ? ", " : "", opts[q].name);
+				}
+			if (m > 1)
+				return cmd_usage("%s: ambiguous option '%s': %s", cmd, arg, names);
+			return cmd_usage("%s: unknown option '%s'", cmd, arg);
+		}
+		for (int q = 0; q < n; q++)
+			if (ch == 256 + q || (opts[q].short_name != '\0' && ch == opts[q].short_name))
+				k = q;
+		if (k < 0)
+			return cmd_usage("%s: unknown option '%s'", cmd, arg);
+		/* the option as its name (as the user wrote it: long or short) */
+		if (ch >= 256)
+			snprintf(name, sizeof(name), "--%s", opts[k].name);
+		else
+			snprintf(name, sizeof(name), "-%c", opts[k].short_name);
+		if (opts[k].value && *optarg == '\0')
+			return cmd_usage("option '%s' needs a value", name);
+		if ((status = take(ctx, opts[k].id, name, opts[k].value ? optarg : NULL)) != 0)
+			return status;
+	}
+	*operands = optind;
+	return 0;
 }
 
 const struct cmd *cmd_of_fn(int (*fn)(int argc, char **argv))

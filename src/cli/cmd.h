@@ -48,13 +48,30 @@ const struct cmd *cmd_table(size_t *count);
 const struct cmd *cmd_of_mode(unsigned mode);
 /* The row of the command that fn runs. */
 const struct cmd *cmd_of_fn(int (*fn)(int argc, char **argv));
-/* For the commands that read their options themselves (list, validate, calibrate): the value
- * of option name (alias: its short name, or NULL) at argv[*i] when it is NAME=VALUE, or NAME or
- * ALIAS followed by VALUE (moving *i past VALUE); "" when NAME or ALIAS ends the line (the
- * caller says it needs a value), else NULL. */
-const char *cmd_option_arg(int argc, char **argv, int *i, const char *name, const char *alias);
-/* cmd_option_arg of --format (-f). */
-const char *cmd_format_arg(int argc, char **argv, int *i);
+/* An option of a command that reads its own few (list, validate, calibrate): its long name,
+ * its short one ('\0': none), whether it takes a value, and the id cmd_getopt hands back. */
+struct cmd_opt {
+	const char *name;
+	char short_name;
+	bool value;
+	int id;
+};
+
+/* What cmd_getopt returns at --help or -h (the caller writes its help). */
+#define CMD_OPT_HELP (-1)
+
+/*
+ * Reads the options of command cmd (its name, for messages) from argv as getopt_long reads
+ * every command's: a long option by any prefix that names one, its value after '=' or next, a
+ * short option's value attached or next, "--" ending them, operands anywhere (moved last). Calls
+ * take(ctx, id, the option's name as --long or -s, its value or NULL) for each in turn and
+ * stops at the first that returns other than 0, returning that; at --help or -h it stops and
+ * returns CMD_OPT_HELP. An unknown or ambiguous option, or one without its value, is a usage
+ * error (its status). Returns 0 with the index of the first operand in *operands.
+ */
+int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opts, int n,
+               int (*take)(void *ctx, int id, const char *opt, const char *value), void *ctx,
+               int *operands);
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -95,64 +95,78 @@ static int write_samples(const char *path, const struct calibration *k, struct p
 	return guard_keep(f, err);
 }
 
+/* calibrate's options (cmd_getopt). */
+enum { C_M, C_W_SHARE, C_OUTPUT, C_JITTER_OUT };
+
+static const struct cmd_opt options[] = {
+        {"microbatches", 'm', true, C_M},
+        {"w-share", '\0', true, C_W_SHARE},
+        {"output", 'o', true, C_OUTPUT},
+        {"jitter-out", '\0', true, C_JITTER_OUT},
+};
+
+/* What calibrate's options set. */
+struct args {
+	uint64_t m;
+	double w_share;
+	const char *out, *jitter_out;
+};
+
+static int take(void *ctx, int id, const char *opt, const char *v)
+{
+	struct args *a = ctx;
+
+	switch (id) {
+	case C_M:
+		if (text_parse_uint(v, 1, PP_MAX_COUNT, &a->m) != TEXT_OK)
+			return cmd_usage("calibrate: %s '%.40s': must be a whole number from 1 to %d",
+			                 opt, v, PP_MAX_COUNT);
+		break;
+	case C_W_SHARE:
+		if (text_parse_double(v, &a->w_share) != TEXT_OK || a->w_share < 0 ||
+		    a->w_share > 1)
+			return cmd_usage("calibrate: %s '%.40s': must be a number from 0 to 1", opt,
+			                 v);
+		break;
+	case C_OUTPUT:
+		a->out = v;
+		break;
+	default:
+		a->jitter_out = v;
+		break;
+	}
+	return 0;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
-	const char *file = NULL, *out = NULL, *jitter_out = NULL, *v;
+	const char *file, *out, *jitter_out;
 	struct pp_error err = {0};
 	struct calibration k;
 	struct calib_fit fit;
-	uint64_t m = 0;
-	double w_share = -1;
+	struct args a = {.w_share = -1};
+	uint64_t m;
+	double w_share;
 	char *text = NULL;
 	size_t len = 0;
-	int status;
+	int status, at;
 
-	bool options = true;
-
-	for (int i = 1; i < argc; i++) {
-		if (options && strcmp(argv[i], "--") == 0) {
-			options = false; /* what follows is the file, even if it starts with '-' */
-			continue;
-		}
-		if (!options) {
-			if (file != NULL)
-				return cmd_usage("calibrate: unexpected argument '%.40s'", argv[i]);
-			file = argv[i];
-			continue;
-		}
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fprintf(cmd_out(), "%s\n", usage);
-			cmd_help_end(cmd_out(), cmd_of_fn(cmd_calibrate));
-			return PP_EXIT_OK;
-		}
-		if ((v = cmd_option_arg(argc, argv, &i, "--microbatches", "-m")) != NULL) {
-			if (text_parse_uint(v, 1, PP_MAX_COUNT, &m) != TEXT_OK)
-				return cmd_usage(
-				        "calibrate: -m '%.40s': must be a whole number from 1 "
-				        "to %d",
-				        v, PP_MAX_COUNT);
-		} else if ((v = cmd_option_arg(argc, argv, &i, "--w-share", NULL)) != NULL) {
-			if (text_parse_double(v, &w_share) != TEXT_OK || w_share < 0 || w_share > 1)
-				return cmd_usage(
-				        "calibrate: --w-share '%.40s': must be a number from 0 "
-				        "to 1",
-				        v);
-		} else if ((v = cmd_option_arg(argc, argv, &i, "--output", "-o")) != NULL) {
-			if (*v == '\0')
-				return cmd_usage("calibrate: option '%s' needs a value", argv[i]);
-			out = v;
-		} else if ((v = cmd_option_arg(argc, argv, &i, "--jitter-out", NULL)) != NULL) {
-			if (*v == '\0')
-				return cmd_usage("calibrate: option '%s' needs a value", argv[i]);
-			jitter_out = v;
-		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-			return cmd_usage("calibrate: unknown option '%.40s'", argv[i]);
-		} else if (file != NULL) {
-			return cmd_usage("calibrate: unexpected argument '%.40s'", argv[i]);
-		} else {
-			file = argv[i];
-		}
+	status = cmd_getopt("calibrate", argc, argv, options, sizeof(options) / sizeof(options[0]),
+	                    take, &a, &at);
+	if (status == CMD_OPT_HELP) {
+		fprintf(cmd_out(), "%s\n", usage);
+		cmd_help_end(cmd_out(), cmd_of_fn(cmd_calibrate));
+		return PP_EXIT_OK;
 	}
+	if (status != 0)
+		return status;
+	if (at + 1 < argc)
+		return cmd_usage("calibrate: unexpected argument '%.40s'", argv[at + 1]);
+	file = at < argc ? argv[at] : NULL;
+	m = a.m;
+	w_share = a.w_share;
+	out = a.out;
+	jitter_out = a.jitter_out;
 	if (file == NULL)
 		return cmd_usage("calibrate: needs a file of MEASURED times");
 	{

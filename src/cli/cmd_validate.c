@@ -32,77 +32,72 @@ static void help(void)
 	cmd_help_end(cmd_out(), cmd_of_fn(cmd_validate));
 }
 
-/* The key of -p, -m or -v (as --stages, --microbatches, --chunks) at argv[*i], its value in
- * *value; NULL when argv[*i] is none of them. */
-static const char *job_option(int argc, char **argv, int *i, const char **value)
-{
-	static const char *const opts[][3] = {
-	        {"--stages", "-p", "p"}, {"--microbatches", "-m", "m"}, {"--chunks", "-v", "v"}};
+/* validate's options (cmd_getopt), and what they set. */
+enum { V_FORMAT, V_MAX_OPS, V_P, V_M, V_V };
 
-	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
-		if ((*value = cmd_option_arg(argc, argv, i, opts[k][0], opts[k][1])) != NULL)
-			return opts[k][2];
-	return NULL;
+static const struct cmd_opt options[] = {
+        {"format", 'f', true, V_FORMAT}, {"max-ops", '\0', true, V_MAX_OPS},
+        {"stages", 'p', true, V_P},      {"microbatches", 'm', true, V_M},
+        {"chunks", 'v', true, V_V},
+};
+
+struct args {
+	const char *format;
+	struct config c;
+	struct schedfile_job job;
+};
+
+static int take(void *ctx, int id, const char *opt, const char *value)
+{
+	static const char *const keys[] = {[V_MAX_OPS] = "max_ops", [V_P] = "p", [V_M] = "m",
+	                                   [V_V] = "v"};
+	struct args *a = ctx;
+	struct pp_error err = {0};
+
+	if (id == V_FORMAT) {
+		a->format = value;
+		return 0;
+	}
+	/* the value as the option table reads it, for a run or a config file */
+	if (config_set(&a->c, config_option_by_key(keys[id]), opt, value, &err) != 0)
+		return cmd_fail(&err);
+	if (id == V_P)
+		a->job.p = a->c.p;
+	else if (id == V_M)
+		a->job.m = a->c.m;
+	else if (id == V_V)
+		a->job.v = a->c.v;
+	return 0;
 }
 
 int cmd_validate(int argc, char **argv)
 {
 	struct schedfile f;
 	struct pp_error err = {0};
-	const char *name = "text", *file = NULL, *value;
+	const char *file;
 	const struct report_format *fmt;
 	struct validation v;
-	struct config c;
+	struct args a = {.format = "text", .job = {0, 0, 0}};
 	double *peak;
-	struct schedfile_job job = {0, 0, 0};
-	const char *k;
-	bool options = true;
-	int status;
+	int status, at;
 
-	config_init(&c);
-	for (int i = 1; i < argc; i++) {
-		if (options && strcmp(argv[i], "--") == 0) {
-			options = false;
-		} else if (options && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
-			help();
-			return PP_EXIT_OK;
-		} else if (options && (value = cmd_format_arg(argc, argv, &i)) != NULL) {
-			if (*value == '\0')
-				return cmd_usage("option '%s' needs a value", argv[i]);
-			name = value;
-		} else if (options &&
-		           (value = cmd_option_arg(argc, argv, &i, "--max-ops", NULL)) != NULL) {
-			/* the value as the option table reads it, for a run or a config file */
-			if (*value == '\0')
-				return cmd_usage("option '%s' needs a value", argv[i]);
-			if (config_set(&c, config_option_by_key("max_ops"), "--max-ops", value,
-			               &err) != 0)
-				return cmd_fail(&err);
-		} else if (options && (k = job_option(argc, argv, &i, &value)) != NULL) {
-			/* the option as given (without "=VALUE"), its value as a run reads it */
-			const char *opt = argv[i] == value ? argv[i - 1] : argv[i];
-			char optname[32];
-
-			snprintf(optname, sizeof(optname), "%.*s", (int)strcspn(opt, "="), opt);
-			if (*value == '\0')
-				return cmd_usage("option '%s' needs a value", optname);
-			if (config_set(&c, config_option_by_key(k), optname, value, &err) != 0)
-				return cmd_fail(&err);
-			*(k[0] == 'p' ? &job.p : k[0] == 'm' ? &job.m : &job.v) =
-			        k[0] == 'p' ? c.p : k[0] == 'm' ? c.m : c.v;
-		} else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
-			return cmd_usage("validate: unknown option '%s'", argv[i]);
-		} else if (file != NULL) {
-			return cmd_usage("validate: unexpected argument '%s'", argv[i]);
-		} else {
-			file = argv[i];
-		}
+	config_init(&a.c);
+	status = cmd_getopt("validate", argc, argv, options, sizeof(options) / sizeof(options[0]),
+	                    take, &a, &at);
+	if (status == CMD_OPT_HELP) {
+		help();
+		return PP_EXIT_OK;
 	}
+	if (status != 0)
+		return status;
+	if (at + 1 < argc)
+		return cmd_usage("validate: unexpected argument '%s'", argv[at + 1]);
+	file = at < argc ? argv[at] : NULL;
 	if (file == NULL)
 		return cmd_usage("validate: needs a schedule FILE");
-	if ((fmt = report_format_find(name, REPORT_VALIDATION)) == NULL)
-		return cli_bad_format_of(cmd_of_fn(cmd_validate), name);
-	if (schedfile_read_job(file, c.max_ops, &job, &f, &err) != 0)
+	if ((fmt = report_format_find(a.format, REPORT_VALIDATION)) == NULL)
+		return cli_bad_format_of(cmd_of_fn(cmd_validate), a.format);
+	if (schedfile_read_job(file, a.c.max_ops, &a.job, &f, &err) != 0)
 		return cmd_fail(&err);
 	peak = pp_mallocarray((size_t)f.sched->p, sizeof(*peak));
 	if (peak == NULL) {

@@ -122,7 +122,15 @@ cp "$TMP/uneven.csv" "$TMP/-uneven.csv"
 if (cd "$TMP" && ppsim calibrate -- -uneven.csv >"$TMP/out.json" 2>/dev/null); then ok; else
 	not_ok "ppsim calibrate -- -uneven.csv failed"
 fi
-fails 2 "calibrate: unknown option '-uneven.csv'" calibrate -uneven.csv
+# without it, a cluster of short options whose first it does not know, as every command says
+fails 2 "calibrate: unknown option '-u'" calibrate -uneven.csv
+# its options as every command's: a value attached to a short one, a long one by its prefix
+if ppsim calibrate -m8 --w-sh=0.5 --out="$TMP/prefix.json" "$TMP/train.log" 2>"$TMP/err" &&
+	ppsim calibrate -m 8 --w-share 0.5 -o "$TMP/whole.json" "$TMP/train.log" 2>/dev/null &&
+	cmp -s "$TMP/prefix.json" "$TMP/whole.json"; then ok; else
+	not_ok "calibrate -m8 --w-sh=0.5 --out=FILE: $(cat "$TMP/err")"
+fi
+fails 2 "option '-o' needs a value" calibrate "$TMP/train.log" -o
 echo '{"keep": 1}' >"$TMP/keep.json"
 fails 3 "unknown op" calibrate -o "$TMP/keep.json" "$TMP/bad-op.csv"
 if [ "$(cat "$TMP/keep.json")" = '{"keep": 1}' ]; then ok; else

@@ -43,6 +43,11 @@ done
 fails 2 "--format 'csv': list writes text or json" list --format=csv
 fails 2 "--format 'jsonl': list writes text or json" list -f jsonl
 fails 2 "option '--format' needs a value" list --format
+if [ "$(ppsim list -fjson)" = "$(ppsim list --form=json)" ] &&
+	[ "$(ppsim list -fjson)" = "$(ppsim list --format json)" ]; then ok; else
+	not_ok "list -fjson and --form=json: not list --format json"
+fi
+fails 2 "list: unexpected argument 'x'" list x
 ppsim list --format=json >"$TMP/out.json"
 RUN="ppsim list --format=json"
 expect schedules.0.name gpipe

@@ -148,6 +148,16 @@ else
 fi
 fails 2 "--format 'csv': validate writes text or json" validate --format=csv "$TMP/zbv.csv"
 fails 2 "validate: unknown option '--bogus'" validate --bogus "$TMP/zbv.csv"
+# its options as every command's (getopt_long): a short one's value attached, a long one by a
+# prefix that names one alone, and one that names two refused naming both
+if ppsim validate -p4 -m8 -v2 "$TMP/zbv.csv" >"$TMP/attached.txt" 2>"$TMP/err" &&
+	ppsim validate --stag=4 --micro 8 --ch=2 "$TMP/zbv.csv" >"$TMP/prefix.txt" 2>>"$TMP/err" &&
+	ppsim validate "$TMP/zbv.csv" -p 4 -m 8 -v 2 >"$TMP/whole.txt" 2>>"$TMP/err" &&
+	cmp -s "$TMP/attached.txt" "$TMP/whole.txt" && cmp -s "$TMP/prefix.txt" "$TMP/whole.txt"; then ok; else
+	not_ok "validate -p4 -m8 or --stag=4 --micro 8: $(cat "$TMP/err")"
+fi
+fails 2 "validate: ambiguous option '--m=8': --max-ops, --microbatches" validate --m=8 "$TMP/zbv.csv"
+fails 2 "validate: unexpected argument" validate "$TMP/zbv.csv" "$TMP/v.json"
 
 # GPipe's pipeline_order as PyTorch builds it on 2 ranks, each rank ending in REDUCE_GRAD: no
 # SEND or RECV, so a compute-only order (PyTorch's compute_comms lists every transfer)
