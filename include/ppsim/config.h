@@ -477,7 +477,8 @@ struct config_option {
 	void (*format)(const struct config *c, const struct config_option *opt, char *buf,
 	               size_t n);
 	int offered;  /* values[0..offered-1] are taken but not offered ("preset") */
-	int min, max; /* a count's range when narrower than 1..PP_MAX_COUNT; 0: that */
+	int min, max; /* a count's range when narrower than 1..PP_MAX_COUNT; 0: that. A rate's
+	                 (CONFIG_ARG_RATE) min > 0: its least value */
 	int64_t bytes_min, bytes_max; /* a big integer's (CONFIG_ARG_BYTES) range; 0: 0..2^63-1 */
 	const char *section; /* --help: the title of the group of options this row starts */
 };

@@ -404,6 +404,10 @@ static int parse_value(struct config *c, const struct config_option *opt, const 
 		*(double *)(void *)field = x;
 		return 0;
 	case CONFIG_ARG_RATE:
+		/* a rate with a least value (.min: an expert imbalance is at least 1) says it */
+		if (opt->min > 0 && (!parse_number(value, &x) || x < opt->min || x > 1e9))
+			return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be a number from %d to 1e9",
+			               label, value, opt->min);
 		if (!parse_number(value, &x) || x <= 0 || x > 1e9)
 			return pp_fail(err, PP_ERR_USAGE,
 			               "%s '%s': must be a number above 0 and at most 1e9", label,

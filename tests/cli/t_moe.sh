@@ -19,8 +19,8 @@ done <<'CASES'
 --top-k=0|--top-k '0': must be an integer from 1
 --experts=-1|--experts '-1': must be an integer from 0
 --dense-layers=5|--dense-layers '5': must be at most the 4 layers
---expert-imbalance=0.9|--expert-imbalance '0.9': must be at least 1
---expert-imbalance=0|--expert-imbalance '0': must be a number above 0
+--expert-imbalance=0.9|--expert-imbalance '0.9': must be a number from 1 to 1e9
+--expert-imbalance=0|--expert-imbalance '0': must be a number from 1 to 1e9
 --experts=0 --top-k=2|--top-k '2': needs a mixture of experts: the model qwen3-30b-a3b is dense
 CASES
 fails 2 "--top-k '2': needs a mixture of experts: the model llama3-8b is dense" \
@@ -102,7 +102,7 @@ fails 2 "--ep-dispatch 'nccl': must be 'alltoall' or 'deepep'" $M --ep-dispatch=
 fails 2 "--experts '4': needs --top-k and --expert-ffn too: the model llama3-8b has no experts" \
 	--model=llama3-8b --experts=4 --top-k=2
 fails 2 "--rope-dim '500': must be below the head size 192" --model=deepseek-v3 --rope-dim=500
-fails 2 "--expert-imbalance '1e300': must be a number above 0 and at most" \
+fails 2 "--expert-imbalance '1e300': must be a number from 1 to 1e9" \
 	--model=qwen3-30b-a3b --expert-imbalance=1e300
 fails 2 "--dispatch-bytes '9': must be an integer from 1 to 8" $M --dispatch-bytes=9
 fails 2 "--ep-node-limit '2': needs a mixture of experts" --model=llama3-8b --ep-node-limit=2

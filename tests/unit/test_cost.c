@@ -2492,7 +2492,6 @@ static void cost_model_refuses_experts_it_cannot_place(void)
 	        {"ep", "8", "gpus", "4", "--ep '8': must divide the tp x cp x dp = 4 GPUs"},
 	        {"top_k", "9", NULL, NULL, "--top-k '9': must be at most the 8 experts"},
 	        {"dense_layers", "33", NULL, NULL, "--dense-layers '33': must be at most the 32"},
-	        {"expert_imbalance", "0.5", NULL, NULL, "--expert-imbalance '0.5': must be at least"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -2506,6 +2505,25 @@ static void cost_model_refuses_experts_it_cannot_place(void)
 		x = price(&c);
 		CU_ASSERT_PTR_NULL(x.cost);
 		CU_ASSERT_PTR_NOT_NULL(strstr(x.err.msg, cases[i].blame));
+		sched_free(x.sched);
+	}
+	/* an imbalance below 1: refused where it is read (the option's least value), and by the
+	 * cost model when a caller sets the field itself */
+	{
+		struct config c;
+		struct priced x;
+		struct pp_error err = {0};
+
+		mixtral_config(&c, "1", "1", "1", "8");
+		CU_ASSERT_EQUAL(config_set(&c, config_option_by_key("expert_imbalance"),
+		                           "--expert-imbalance", "0.5", &err),
+		                -1);
+		CU_ASSERT_STRING_EQUAL(err.msg,
+		                       "--expert-imbalance '0.5': must be a number from 1 to 1e9");
+		c.expert_imbalance = 0.5;
+		x = price(&c);
+		CU_ASSERT_PTR_NULL(x.cost);
+		CU_ASSERT_PTR_NOT_NULL(strstr(x.err.msg, "must be at least 1"));
 		sched_free(x.sched);
 	}
 	/* expert options on a dense model */
