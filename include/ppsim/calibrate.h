@@ -55,6 +55,7 @@ struct calibration {
 	struct calib_sample *samples; /* [nsamples] a CSV's op times line by line (not messages);
 	                                 NULL for a Megatron log */
 	size_t nsamples;
+	int v; /* the chunks of a device the stages are (calib_chunks; 0: each stage a device) */
 };
 
 /* The explicit costs that reproduce a calibration. */
@@ -68,6 +69,7 @@ struct calib_fit {
 	double w_share;       /* share of a fused backward taken as W, where only BW was measured */
 	double max_error;     /* largest relative gap between a fitted and a measured op time */
 	int worst_stage;      /* the stage where it is */
+	int v;                /* the calibration's chunks a device (0: none) */
 };
 
 /*
@@ -82,6 +84,15 @@ int calib_read(const char *path, int m, struct calibration *k, struct pp_error *
 
 /* Frees k's arrays. */
 void calib_release(struct calibration *k);
+
+/*
+ * Takes the stages of k, a CSV's, as the virtual stages of a run of v chunks a device
+ * (interleaved 1F1B's, the V schedules'): k->p / v devices, each time v times the chunk's, as a
+ * config's t_f, t_b and t_w are a device's whole share of layers, which its v chunks divide.
+ * Returns 0, or -1 with err (PP_ERR_USAGE): a Megatron log (its timers are a device's whole),
+ * or stages that are not v to a device.
+ */
+int calib_chunks(struct calibration *k, int v, struct pp_error *err);
 
 /*
  * Fits explicit costs to k: t_f, t_b and t_w the means over the stages, each stage's scale its
@@ -107,8 +118,10 @@ void calib_fit_release(struct calib_fit *fit);
 int calib_write_samples(FILE *out, const struct calibration *k);
 
 /*
- * Writes the fit as a ppsim config file (JSON: p when known, m when above 0, t_f, t_b, t_w, t_comm
- * when measured, stage_scale when the stages differ) to out. Returns 0, or -1 when out fails.
+ * Writes the fit as a ppsim config file (JSON: p when known, with v its stages over v when the
+ * fit's stages are chunks (calib_chunks), and then the schedule interleaved, m when above 0, t_f, t_b, t_w, t_comm when measured,
+ * stage_scale when the stages differ, one a virtual stage) to out. Returns 0, or -1 when out
+ * fails.
  */
 int calib_write_config(FILE *out, const struct calib_fit *fit, int m);
 

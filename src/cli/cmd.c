@@ -69,7 +69,7 @@ static const struct cmd commands[] = {
         {"calibrate", "[OPTIONS] MEASURED",
          "write a config whose ops take measured times (a CSV, a Megatron-LM log)", cmd_calibrate,
          .file_args = true,
-         .options = "--microbatches -m --w-share --output -o --jitter-out --help -h",
+         .options = "--microbatches -m --chunks -v --w-share --output -o --jitter-out --help -h",
          .example = "ppsim calibrate -o calibrated.json measured.csv",
          .status = "Exit status: 0 success, 1 out of memory, 2 usage error (also a fused "
                    "backward without --w-share, a Megatron-LM log without -m, or a fitted "

@@ -1,5 +1,5 @@
 /*
- * `ppsim calibrate [-m N] [--w-share=F] [-o FILE] [--jitter-out=FILE] MEASURED`: turns measured
+ * `ppsim calibrate [-m N] [-v N] [--w-share=F] [-o FILE] [--jitter-out=FILE] MEASURED`: turns measured
  * op times (a CSV of stage, op, ms, or a Megatron-LM log's timers) into a config file of
  * explicit costs whose simulation takes those times, so that a user can ask what another
  * schedule would do on their own costs: `ppsim -c calibrated.json -s zbv`. The config goes to
@@ -18,12 +18,14 @@
 #include "ppsim/sim.h"
 
 static const char usage[] =
-        "Usage: ppsim calibrate [-m N] [--w-share=F] [-o FILE] [--jitter-out=FILE]\n"
+        "Usage: ppsim calibrate [-m N] [-v N] [--w-share=F] [-o FILE] [--jitter-out=FILE]\n"
         "                       MEASURED\n"
         "Write a config whose ops take the measured times in MEASURED: a CSV with columns\n"
         "stage, op (F, B, W, BW or comm) and ms per micro-batch, or a Megatron-LM log\n"
         "(its forward-compute and backward-compute timers; then -m N, the micro-batches\n"
-        "of an iteration, is required). --w-share=F takes F of a fused backward (BW) as\n"
+        "of an iteration, is required). -v N (--chunks) takes a CSV's stages as the\n"
+        "virtual stages of a run of N chunks a device: p is their number over N, and each\n"
+        "time N times a chunk's. --w-share=F takes F of a fused backward (BW) as\n"
         "W. -o FILE writes the config there instead of standard output; --jitter-out=FILE\n"
         "writes the CSV's op times, line by line, as the samples of\n"
         "--jitter=empirical:FILE (kind,stage,value); -- ends the options.";
@@ -96,10 +98,11 @@ static int write_samples(const char *path, const struct calibration *k, struct p
 }
 
 /* calibrate's options (cmd_getopt). */
-enum { C_M, C_W_SHARE, C_OUTPUT, C_JITTER_OUT };
+enum { C_M, C_V, C_W_SHARE, C_OUTPUT, C_JITTER_OUT };
 
 static const struct cmd_opt options[] = {
         {"microbatches", 'm', true, C_M},
+        {"chunks", 'v', true, C_V},
         {"w-share", '\0', true, C_W_SHARE},
         {"output", 'o', true, C_OUTPUT},
         {"jitter-out", '\0', true, C_JITTER_OUT},
@@ -107,7 +110,7 @@ static const struct cmd_opt options[] = {
 
 /* What calibrate's options set. */
 struct args {
-	uint64_t m;
+	uint64_t m, v;
 	double w_share;
 	const char *out, *jitter_out;
 };
@@ -121,6 +124,11 @@ static int take(void *ctx, int id, const char *opt, const char *v)
 		if (text_parse_uint(v, 1, PP_MAX_COUNT, &a->m) != TEXT_OK)
 			return cmd_usage("calibrate: %s '%.40s': must be a whole number from 1 to %d",
 			                 opt, v, PP_MAX_COUNT);
+		break;
+	case C_V:
+		if (text_parse_uint(v, 1, PP_MAX_CHUNKS, &a->v) != TEXT_OK)
+			return cmd_usage("calibrate: %s '%.40s': must be a whole number from 1 to %d",
+			                 opt, v, PP_MAX_CHUNKS);
 		break;
 	case C_W_SHARE:
 		if (text_parse_double(v, &a->w_share) != TEXT_OK || a->w_share < 0 ||
@@ -188,6 +196,10 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (calib_read(file, (int)m, &k, &err) != 0)
 		return cmd_fail(&err);
+	if (calib_chunks(&k, (int)a.v, &err) != 0) {
+		calib_release(&k);
+		return cmd_fail(&err);
+	}
 	if (jitter_out != NULL && k.format != CALIB_CSV) {
 		calib_release(&k);
 		return cmd_usage("calibrate: --jitter-out takes op times from a CSV, line by line; "

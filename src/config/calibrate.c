@@ -544,6 +544,29 @@ int calib_read(const char *path, int m, struct calibration *k, struct pp_error *
 	return 0;
 }
 
+int calib_chunks(struct calibration *k, int v, struct pp_error *err)
+{
+	double *times[4] = {k->f, k->b, k->w, k->bw};
+
+	if (v <= 1)
+		return 0;
+	if (k->format != CALIB_CSV)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "calibrate: -v %d takes a CSV's stages as chunks; '%.200s' is a "
+		               "Megatron-LM log, whose timers are each device's whole",
+		               v, k->path);
+	if (k->p % v != 0)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "calibrate: -v %d: the %d stages of '%.200s' are not %d chunks to each "
+		               "device",
+		               v, k->p, k->path, v);
+	for (int t = 0; t < 4; t++)
+		for (int st = 0; st < k->p; st++)
+			times[t][st] *= v; /* NAN (not measured) stays NAN */
+	k->v = v;
+	return 0;
+}
+
 void calib_release(struct calibration *k)
 {
 	free(k->f);
@@ -647,6 +670,7 @@ int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit
 
 	memset(fit, 0, sizeof(*fit));
 	fit->p = p;
+	fit->v = k->v;
 	fit->p_known = k->format == CALIB_CSV;
 	fit->w_share = NAN;
 	fit->scale = pp_zalloc((size_t)p, sizeof(*fit->scale), err);
@@ -735,7 +759,10 @@ int calib_write_config(FILE *out, const struct calib_fit *fit, int m)
 	char a[32], b[32], c[32];
 
 	fputs("{\n", out);
-	if (fit->p_known)
+	if (fit->p_known && fit->v > 1) /* interleaved 1F1B runs chunks unless -s says another */
+		fprintf(out, "  \"schedule\": \"interleaved\",\n  \"p\": %d,\n  \"v\": %d,\n",
+		        fit->p / fit->v, fit->v);
+	else if (fit->p_known)
 		fprintf(out, "  \"p\": %d,\n", fit->p);
 	if (m > 0)
 		fprintf(out, "  \"m\": %d,\n", m);

@@ -199,3 +199,24 @@ while IFS='|' read -r code args bytes says; do
 		not_ok "ppsim calibrate $args of a bad file changed the existing output file"
 	fi
 done <"$TMP/bad_measured"
+
+# 7. -v N takes the stages as the chunks of N a device: the op times of an interleaved run with a
+#    slower device, measured per virtual stage, calibrate to p = stages / N, v = N and a config
+#    whose run takes the same step; stages that are not N a device, or a Megatron-LM log, are
+#    refused.
+RUN_IL="-s interleaved -p 4 -v 2 -m 8 --tf=1.2 --tb=2.2 --stage-scale=1,1,1,1.5"
+# shellcheck disable=SC2086 # RUN_IL is words
+ppsim $RUN_IL --dump-ops="$TMP/il.csv" -f json >"$TMP/il.json"
+awk -F, 'NR == 1 { print "stage,op,ms"; next } { printf "%s,%s,%.10g\n", $3, $4, $7 - $6 }' \
+	"$TMP/il.csv" >"$TMP/il-measured.csv"
+if ppsim calibrate -v 2 --w-share=0.5 -o "$TMP/il-cal.json" "$TMP/il-measured.csv" 2>"$TMP/err" &&
+	[ "$("$JGET" "$TMP/il-cal.json" p)" = 4 ] && [ "$("$JGET" "$TMP/il-cal.json" v)" = 2 ] &&
+	ppsim -c "$TMP/il-cal.json" -m 8 -f json >"$TMP/il-again.json" 2>>"$TMP/err" &&
+	[ "$("$JGET" "$TMP/il-again.json" makespan)" = "$("$JGET" "$TMP/il.json" makespan)" ]; then ok; else
+	not_ok "calibrate -v 2 of an interleaved run: $(cat "$TMP/err"; cat "$TMP/il-cal.json")"
+fi
+fails 2 "calibrate: -v 3: the 8 stages of '$TMP/il-measured.csv' are not 3 chunks to each device" \
+	calibrate -v 3 --w-share=0.5 "$TMP/il-measured.csv"
+fails 2 "is a Megatron-LM log, whose timers are each device's whole" \
+	calibrate -v 2 -m 8 --w-share=0.25 "$TMP/train.log"
+fails 2 "calibrate: -v '0': must be a whole number from 1 to 1024" calibrate -v 0 "$TMP/il-measured.csv"

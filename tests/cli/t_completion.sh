@@ -120,6 +120,16 @@ fi
 # and their formats are their own (validate writes no csv)
 expect bash "validate --f" --format "$(bash_complete validate --f)"
 expect bash "calibrate --w" --w-share "$(bash_complete calibrate --w)"
+expect bash "calibrate --c" --chunks "$(bash_complete calibrate --c)"
+# and every option a command of its own offers, it takes
+for cmd in validate calibrate list; do
+	for word in $(bash_complete "$cmd" -); do
+		# shellcheck disable=SC2086 # cmd is a word
+		if "$PPSIM" $cmd "$word" 2>&1 | grep -q "unknown option"; then
+			not_ok "$cmd offers $word, which it refuses"
+		else ok; fi
+	done
+done
 expect bash "list -f j" json "$(bash_complete list -f j)"
 if bash_complete validate -f '' | grep -qx csv; then
 	not_ok "bash: validate -f offers csv, which validate refuses"

@@ -350,7 +350,7 @@ static void calib_read_takes_other_timer_blocks_and_crlf_in_a_megatron_log(void)
 static void calib_fit_averages_the_stages_and_scales_each_by_its_total(void)
 {
 	double f[] = {1, 2}, b[] = {1, 2}, w[] = {2, 4}, bw[] = {NAN, NAN};
-	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL, NULL, 0};
+	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL, NULL, 0, 0};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 
@@ -377,7 +377,7 @@ static void calib_fit_averages_the_stages_and_scales_each_by_its_total(void)
 static void calib_fit_splits_a_fused_backward_by_the_w_share_given(void)
 {
 	double f[] = {2}, b[] = {NAN}, w[] = {NAN}, bw[] = {5};
-	struct calibration k = {CALIB_MEGATRON, 1, f, b, w, bw, NAN, "train.log", NULL, NULL, 0};
+	struct calibration k = {CALIB_MEGATRON, 1, f, b, w, bw, NAN, "train.log", NULL, NULL, 0, 0};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 
@@ -393,11 +393,55 @@ static void calib_fit_splits_a_fused_backward_by_the_w_share_given(void)
 	calib_fit_release(&fit);
 }
 
+/*
+ * calib_chunks takes four measured stages as two chunks of each of two devices: each time twice
+ * the chunk's (a config's t_f is a device's whole share), and the config p = 2, v = 2 with a
+ * scale for each of the four virtual stages; three chunks a device, or a Megatron log, refused.
+ */
+static void calib_chunks_takes_stages_as_chunks_of_a_device(void)
+{
+	double f[] = {1, 1, 1, 2}, b[] = {1, 1, 1, 2}, w[] = {1, 1, 1, 2}, bw[4] = {NAN, NAN, NAN, NAN};
+	struct calibration k = {CALIB_CSV, 4, f, b, w, bw, NAN, "c.csv", NULL, NULL, 0, 0};
+	struct calibration log = k;
+	struct calib_fit fit;
+	struct pp_error err = {0};
+	struct config c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	CU_ASSERT_EQUAL(calib_chunks(&k, 3, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "calibrate: -v 3: the 4 stages of 'c.csv' are not 3 chunks "
+	                                "to each device");
+	log.format = CALIB_MEGATRON;
+	CU_ASSERT_EQUAL(calib_chunks(&log, 2, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Megatron-LM log"));
+	CU_ASSERT_EQUAL_FATAL(calib_chunks(&k, 2, &err), 0);
+	CU_ASSERT_EQUAL(f[0], 2);
+	CU_ASSERT_EQUAL(w[3], 4);
+	CU_ASSERT(isnan(bw[0]));
+	CU_ASSERT_EQUAL_FATAL(calib_fit(&k, -1, &fit, &err), 0);
+	out = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(calib_write_config(out, &fit, 8), 0);
+	CU_ASSERT_EQUAL(fclose(out), 0);
+	config_init(&c);
+	CU_ASSERT_EQUAL_FATAL(config_load_text(&c, "fit", text, len, &err), 0);
+	CU_ASSERT_EQUAL(c.p, 2);
+	CU_ASSERT_EQUAL(c.v, 2);
+	CU_ASSERT_STRING_EQUAL(c.schedule, "interleaved");
+	CU_ASSERT_EQUAL(c.t_f * c.stage_scale[0], 2);
+	CU_ASSERT_EQUAL_FATAL(c.nstage_scale, 4);
+	CU_ASSERT_DOUBLE_EQUAL(c.stage_scale[3] / c.stage_scale[0], 2, 1e-12);
+	free(text);
+	calib_fit_release(&fit);
+}
+
 /* The written config reads back into the same costs. */
 static void calib_write_config_reads_back_as_a_config_with_the_fitted_costs(void)
 {
 	double f[] = {1, 2}, b[] = {1, 2}, w[] = {2, 4}, bw[] = {NAN, NAN};
-	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL, NULL, 0};
+	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL, NULL, 0, 0};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 	struct config c;
@@ -519,6 +563,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(calib_fit_averages_the_stages_and_scales_each_by_its_total),
         UNIT_TEST(calib_fit_splits_a_fused_backward_by_the_w_share_given),
         UNIT_TEST(calib_write_config_reads_back_as_a_config_with_the_fitted_costs),
+        UNIT_TEST(calib_chunks_takes_stages_as_chunks_of_a_device),
         UNIT_TEST(calib_fit_refuses_what_a_config_cannot_hold_naming_the_stage_s_line),
         {NULL, NULL},
 };
