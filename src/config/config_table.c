@@ -480,12 +480,14 @@ static const struct config_option options[] = {
          "seed of the noise samples and of serve's request generator (default 1)", FIELD(seed),
          .commands = CONFIG_ALL & ~CONFIG_BREAKEVEN, .flags = CONFIG_GENERATES},
         {"jitter", 0, "jitter", CONFIG_ARG_NAME, "RULES",
-         "op times in samples: [KINDS[@STAGE]=]DIST, DIST normal:CV, lognormal:CV or "
-         "empirical:FILE, e.g. lognormal:0.05,B@3=normal:0.1 (default none)",
+         "op times in samples: [KINDS[@STAGE]=]DIST, DIST normal[:CV], lognormal[:CV] "
+         "(CV 0.05 when not given) or empirical:FILE, e.g. lognormal:0.05,B@3=normal:0.1 "
+         "(default none)",
          FIELD(jitter), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN,
          .parse = config_set_jitter, .format = config_format_jitter, .flags = CONFIG_WHOLE},
         {"link-jitter", 0, "link_jitter", CONFIG_ARG_NAME, "DIST",
-         "message times in samples: normal:CV, lognormal:CV or empirical:FILE (default none)",
+         "message times in samples: normal[:CV], lognormal[:CV] or empirical:FILE, as "
+         "--jitter's DIST (default none)",
          FIELD(link_jitter), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN,
          .parse = config_set_jitter, .format = config_format_jitter, .flags = CONFIG_WHOLE},
         {"straggler", 0, "stragglers", CONFIG_ARG_NAME, "LIST",
