@@ -4,7 +4,13 @@
 # to 34.9. Then the document's 32 MiB activation message (Llama-3 70B: 2048 x 8192 x 2 bytes)
 # over NVLink 3 (300 GB/s per direction) and PCIe 4.0 x16 (~32 GB/s), with 1 ms per forward.
 set -eu
-ppsim=${PPSIM:-build/ppsim}
+# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
+ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
+if ! "$ppsim" --version >/dev/null 2>&1; then
+	[ -n "${PPSIM:-}" ] || ppsim=ppsim
+	"$ppsim" --version >/dev/null 2>&1 ||
+		{ echo "$0: cannot run ppsim: build it with make, or name it with PPSIM" >&2; exit 1; }
+fi
 
 for comm in overlap blocking; do
 	printf '%-9s ' "$comm"

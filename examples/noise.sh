@@ -5,7 +5,13 @@
 # samples of each, ranked by their p99 step; then one schedule's samples, written to a CSV and
 # summed up again with awk.
 set -eu
-ppsim=${PPSIM:-build/ppsim}
+# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
+ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
+if ! "$ppsim" --version >/dev/null 2>&1; then
+	[ -n "${PPSIM:-}" ] || ppsim=ppsim
+	"$ppsim" --version >/dev/null 2>&1 ||
+		{ echo "$0: cannot run ppsim: build it with make, or name it with PPSIM" >&2; exit 1; }
+fi
 shape="-p 8 -m 16 --tcomm 0.1"
 
 for s in 1f1b "interleaved -v 2" zbh1; do

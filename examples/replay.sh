@@ -5,7 +5,13 @@
 # what the step would have taken without that device's slowness, and with 16 micro-batches on
 # costs fitted to the measured op times.
 set -eu
-ppsim=${PPSIM:-build/ppsim}
+# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
+ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
+if ! "$ppsim" --version >/dev/null 2>&1; then
+	[ -n "${PPSIM:-}" ] || ppsim=ppsim
+	"$ppsim" --version >/dev/null 2>&1 ||
+		{ echo "$0: cannot run ppsim: build it with make, or name it with PPSIM" >&2; exit 1; }
+fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 

@@ -5,7 +5,13 @@
 # device half as slow again.
 # span is bubble_rate_span, the paper's measure; peaks are per device, in micro-batches.
 set -eu
-ppsim=${PPSIM:-build/ppsim}
+# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
+ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
+if ! "$ppsim" --version >/dev/null 2>&1; then
+	[ -n "${PPSIM:-}" ] || ppsim=ppsim
+	"$ppsim" --version >/dev/null 2>&1 ||
+		{ echo "$0: cannot run ppsim: build it with make, or name it with PPSIM" >&2; exit 1; }
+fi
 
 # makespan of every schedule under the extra options, in `ppsim list`'s order
 makespans() {
