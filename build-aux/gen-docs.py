@@ -10,9 +10,17 @@ Directives, each on a line of its own in a template:
   @@FILE NAME       a ```csv block with a file an earlier command wrote
   @@EXAMPLE NAME    a ```sh block "sh examples/NAME.sh" and a ```text block with its output
   @@MD SECTION      the Markdown table tests/validation/report.sh prints for SECTION, as it is
-tests/cli/t_docs.sh checks the generated files against the binary.
+And inline, anywhere in a line:
+  {{KEY;FMT;CMD}}   the figure at KEY (a dotted path, with /N or *N to divide or multiply it) of
+                    the JSON that CMD (a ppsim command with -f json) prints, as Python's
+                    format(x, FMT) writes it, followed by a comment holding the directive:
+                    "{{step_time/1000;.2f;ppsim -c configs/x.json -f json}} s" gives
+                    "4.68<!--{{step_time/1000;.2f;...}}--> s", shown as "4.68 s" (no '|',
+                    which would split a Markdown table's cell).
+tests/cli/t_docs.sh checks the generated files against the binary: their commands' outputs,
+and each inline figure with `gen-docs.py --check FILE...` (PPSIM naming the binary).
 """
-import atexit, os, shlex, shutil, subprocess, sys, tempfile
+import atexit, json, os, re, shlex, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, 'build')
@@ -23,6 +31,51 @@ atexit.register(shutil.rmtree, WORK, ignore_errors=True)
 for d in ('configs', 'docs', 'examples', 'tests'):
     os.symlink(os.path.join(ROOT, d), os.path.join(WORK, d))
 env = dict(os.environ, PATH=BIN + ':' + os.environ['PATH'])
+# the binary an inline figure's command runs: PPSIM (the tests'), else the tree's build
+PPSIM = os.environ.get('PPSIM', os.path.join(BIN, 'ppsim'))
+
+# an inline figure: {{KEY;FMT;CMD}}, and as the generated file holds it, VALUE<!--{{...}}-->
+FIGURE = re.compile(r'\{\{([^;{}]+);([^;{}]*);(ppsim [^;{}]+)\}\}')
+SHOWN = re.compile(r'(-?[0-9][0-9.,eE+-]*)<!--\{\{([^;{}]+);([^;{}]*);(ppsim [^;{}]+)\}\}-->')
+_figures = {}
+
+def figure(key, fmt, cmd):
+    """The text of the figure at key of cmd's JSON output, formatted by fmt."""
+    if cmd not in _figures:
+        r = subprocess.run([PPSIM] + shlex.split(cmd)[1:], cwd=WORK, env=env,
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if r.returncode != 0:
+            sys.exit(f'FAILED ({r.returncode}): {cmd}: {r.stderr}')
+        _figures[cmd] = json.loads(r.stdout)
+    m = re.fullmatch(r'([^/*]+)(?:([/*])([0-9.e+]+))?', key.strip())
+    x = _figures[cmd]
+    for part in m.group(1).split('.'):
+        x = x[int(part)] if isinstance(x, list) else x[part]
+    if m.group(2) == '/':
+        x = x / float(m.group(3))
+    elif m.group(2) == '*':
+        x = x * float(m.group(3))
+    return format(x, fmt)
+
+def figures(line):
+    return FIGURE.sub(lambda m: figure(*m.groups()) + '<!--' + m.group(0) + '-->', line)
+
+def check(paths):
+    """Each inline figure of the generated files at paths against the binary; returns the
+    number that differ, each printed."""
+    bad = 0
+    for path in paths:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                if line.count('<!--{{') != len(SHOWN.findall(line)):
+                    print(f'{path}:{n}: an inline figure without its number before it')
+                    bad += 1
+                for m in SHOWN.finditer(line):
+                    want = figure(m.group(2), m.group(3), m.group(4))
+                    if m.group(1) != want:
+                        print(f'{path}:{n}: shows {m.group(1)!r}, {m.group(4)} gives {want!r}')
+                        bad += 1
+    return bad
 
 def run(cmd):
     if cmd.startswith('sh examples/'):
@@ -86,9 +139,12 @@ def expand(lines):
             with open(os.path.join(WORK, name)) as f:
                 out += ['```csv'] + f.read().rstrip('\n').split('\n') + ['```']
         else:
-            out.append(l)
+            out.append(figures(l))
         i += 1
     return out
+
+if sys.argv[1:2] == ['--check']:
+    sys.exit(1 if check(sys.argv[2:]) else 0)
 
 for src in sys.argv[1:]:
     with open(src) as f:

@@ -229,3 +229,21 @@ done <"$TMP/json.keys"
 if [ -z "$missing" ] && [ "$(wc -l <"$TMP/json.keys")" -gt 100 ]; then ok; else
 	not_ok "JSON keys not in docs/output.md, serve.md or search.md:$missing"
 fi
+
+# Every figure the docs quote from a run (an inline {{KEY;FMT;CMD}} of docs/src, written as
+# VALUE<!--{{...}}-->) is what this binary gives; a figure changed by hand is caught too.
+if ! command -v python3 >/dev/null 2>&1; then
+	skip "the docs' inline figures" "no python3"
+elif out=$(cd "$ROOT" && PPSIM="$PPSIM" python3 build-aux/gen-docs.py --check README.md \
+	docs/*.md 2>&1) && [ "$(cat "$ROOT/README.md" "$ROOT"/docs/*.md | grep -o '<!--{{' | wc -l)" -ge 20 ]; then
+	ok
+else
+	not_ok "the docs' inline figures: $out"
+fi
+sed 's/MFU 0\.605<!--/MFU 0.606<!--/' "$ROOT/README.md" >"$TMP/README-drift.md"
+if (cd "$ROOT" && PPSIM="$PPSIM" python3 build-aux/gen-docs.py --check "$TMP/README-drift.md") \
+	>"$TMP/drift.out" 2>&1; then
+	not_ok "gen-docs.py --check passed a figure changed by hand"
+elif grep -q "shows '0.606'" "$TMP/drift.out"; then ok; else
+	not_ok "gen-docs.py --check: $(cat "$TMP/drift.out")"
+fi
