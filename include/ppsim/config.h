@@ -608,8 +608,8 @@ int config_dp(const struct config *c, int *dp, struct pp_error *err);
  */
 int config_settle(const struct config *in, struct config *out, struct pp_error *err);
 
-/* The op-time factor of virtual stage st on device d (stage_scale gives one per device or one
- * per stage; without it, 1). */
+/* The op-time factor of virtual stage st on physical device d (stage_scale gives one per device,
+ * p factors, also at v = 1; or one per virtual stage, p x v; without it, 1). */
 double config_stage_scale(const struct config *c, int st, int d);
 
 /*

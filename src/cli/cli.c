@@ -209,7 +209,8 @@ static const struct cmd_option cmd_options[] = {
         {{"fail-on-oom", no_argument, NULL, OPT_FAIL_ON_OOM},
          CLI_RUN | CLI_COMPARE,
          NULL,
-         "exit 1 without a report when a device is over its GPU's memory",
+         "exit 1 without a report when a device is over its GPU's memory less "
+         "--memory-reserve",
          FLAG(fail_on_oom)},
         {{"help", no_argument, NULL, OPT_HELP},
          CLI_ALL | CLI_MERGE,

@@ -259,6 +259,12 @@ int cmd_compare(int argc, char **argv)
 		status = cmd_usage("compare: give config files, --schedules, or both");
 	if (status < 0 && cli_read_files(&cli, &err) != 0)
 		status = cmd_fail(&err);
+	if (status < 0 && nsched > 0 && serving(&cli, cli.files[0]))
+		status = cmd_usage("compare: --schedules sets training schedules side by side; %s%s%s "
+		                   "serving config (compare serving configs without it)",
+		                   cli.files[0] != NULL ? "'" : "",
+		                   cli.files[0] != NULL ? cli.files[0] : "the command line is a",
+		                   cli.files[0] != NULL ? "' is a" : "");
 	if (status < 0 && nsched == 0 && serving(&cli, cli.files[0])) {
 		status = compare_serving(&cli);
 		cli_release(&cli);

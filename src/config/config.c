@@ -545,10 +545,12 @@ void config_model_links(const struct config *c, char *link, char *inter_link)
 
 double config_stage_scale(const struct config *c, int st, int d)
 {
-	if (c->nstage_scale == c->p * c->v && c->nstage_scale > 0)
-		return c->stage_scale[st];
-	if (c->nstage_scale == c->p)
+	/* p factors name the physical devices, also at v = 1, where they are p x v too: with
+	 * --device-order a stage's device is not its number */
+	if (c->nstage_scale == c->p && c->nstage_scale > 0)
 		return c->stage_scale[d];
+	if (c->nstage_scale == c->p * c->v)
+		return c->stage_scale[st];
 	return 1;
 }
 

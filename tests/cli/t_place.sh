@@ -71,6 +71,18 @@ done
 # and the A100's stage is the slower one: stage 0 on device 1 is busier than stage 1 on device 0
 expect_cmp devices.1.busy ">" "$("$JGET" "$TMP/out.json" devices.0.busy)"
 
+# --stage-scale's p factors name physical devices, at v = 1 as at v = 2: the slow device 0
+# stays the busy one whatever stage runs on it (at v = 1 they are p x v factors too, which
+# followed the stage to device 1).
+for v in "-s 1f1b" "-s interleaved -v 2"; do
+	# shellcheck disable=SC2086 # v is words
+	run_json $v -p 4 -m 8 --stage-scale=2,1,1,1 --device-order=1,0,2,3
+	if [ "$("$JGET" "$TMP/out.json" devices.0.busy)" = \
+		"$(awk -v b="$("$JGET" "$TMP/out.json" devices.1.busy)" 'BEGIN { print 2 * b }')" ]; then ok; else
+		not_ok "$v --stage-scale=2,1,1,1 --device-order=1,0,2,3: device 0 not twice device 1's busy"
+	fi
+done
+
 # Two nodes of two GPUs: in order, only the hop 1 -> 2 leaves a node; the order 0,2,1,3 puts
 # every neighbouring pair in two nodes, so all six channels take the inter-node hop's time.
 ppsim --model llama3-8b -p 4 -m 8 --gpus-per-node=2 --format=json >"$TMP/ref.json"

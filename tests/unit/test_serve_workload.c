@@ -901,12 +901,22 @@ static void serve_workload_generate_matches_a_reference_of_the_documented_algori
 	}
 }
 
+/* The option refuses more than SERVE_MAX_REQUESTS requests where it is read; a caller that sets
+ * the field itself gets the generator's own cap. */
 static void serve_workload_generate_caps_the_requests_at_serve_max_requests(void)
 {
-	static const char *const settings[] = {"num_requests", "2000000", NULL};
+	static const char *const settings[] = {NULL};
+	struct config c = generator_config(settings);
 	struct serve_workload w;
+	struct pp_error err = {0};
 
-	generate(settings, &w);
+	CU_ASSERT_EQUAL(config_set(&c, config_option_by_key("num_requests"), "--num-requests",
+	                           "1000001", &err),
+	                -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "--num-requests '1000001': must be an integer from 1 to "
+	                                "1000000");
+	c.num_requests = 2000000;
+	CU_ASSERT_EQUAL_FATAL(serve_workload_generate(&c, &w, &err), 0);
 	CU_ASSERT_EQUAL(w.n, SERVE_MAX_REQUESTS);
 	CU_ASSERT_TRUE(w.req[w.n - 1].arrival >= w.req[0].arrival);
 	serve_workload_free(&w);
