@@ -586,9 +586,14 @@ const char *config_batching_name(enum pp_batching b);
 const char *config_arrival_name(enum pp_arrival a);
 char *config_dist_format(const struct pp_dist *d, char *buf, size_t n);
 
+/* The most config_format_value writes, its NUL included: a list of PP_MAX_LIST numbers each
+ * in its shortest exact form with its comma. */
+#define CONFIG_VALUE_MAX (PP_MAX_LIST * 32)
+
 /*
  * Writes the current value of opt's field in c into buf of size n, as a user would write it
- * ("8", "0.5", "overlap", "yes"). Returns buf.
+ * ("8", "0.5", "overlap", "yes"), each number in its shortest exact form, so that the text reads
+ * back as the same value (CONFIG_VALUE_MAX bytes hold any). Returns buf.
  */
 char *config_format_value(const struct config *c, const struct config_option *opt, char *buf,
                           size_t n);

@@ -469,9 +469,13 @@ char *config_format_value(const struct config *c, const struct config_option *op
 		size_t len = 0;
 
 		buf[0] = '\0';
-		for (int i = 0; i < c->nstage_scale && len < n; i++)
-			len += (size_t)snprintf(buf + len, n - len, "%s%g", i ? "," : "",
-			                        c->stage_scale[i]);
+		for (int i = 0; i < c->nstage_scale && len < n; i++) {
+			char x[32];
+
+			/* exact: a sweep's value is this text read back */
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "," : "",
+			                        pp_double_format(x, sizeof(x), c->stage_scale[i]));
+		}
 		break;
 	}
 	case CONFIG_ARG_TIME:

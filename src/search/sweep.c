@@ -70,7 +70,7 @@ static int add_value(struct values *vs, const struct sweep *sw, const struct swe
                      const char *value, struct pp_error *err)
 {
 	struct config *c;
-	char canon[256];
+	char *canon;
 
 	if (vs->n == SWEEP_MAX_VALUES)
 		return pp_fail(err, PP_ERR_USAGE, "%s: more than %d values", a->label,
@@ -83,12 +83,25 @@ static int add_value(struct values *vs, const struct sweep *sw, const struct swe
 		free(c);
 		return -1;
 	}
-	config_format_value(c, a->opt, canon, sizeof(canon));
+	/* its canonical text, which the sweep's points read back: whole (CONFIG_VALUE_MAX) */
+	if ((canon = pp_malloc(CONFIG_VALUE_MAX)) == NULL) {
+		free(c);
+		return pp_nomem(err, 1, CONFIG_VALUE_MAX);
+	}
+	config_format_value(c, a->opt, canon, CONFIG_VALUE_MAX);
 	free(c);
-	if (pp_grow((void **)&vs->v, &vs->cap, (size_t)vs->n + 1, sizeof(*vs->v), err) != 0)
+	if (pp_grow((void **)&vs->v, &vs->cap, (size_t)vs->n + 1, sizeof(*vs->v), err) != 0) {
+		free(canon);
 		return -1;
-	if ((vs->v[vs->n] = pp_strdup(canon)) == NULL)
-		return pp_nomem(err, strlen(canon) + 1, 1);
+	}
+	vs->v[vs->n] = pp_strdup(canon);
+	if (vs->v[vs->n] == NULL) {
+		size_t len = strlen(canon) + 1;
+
+		free(canon);
+		return pp_nomem(err, len, 1);
+	}
+	free(canon);
 	vs->n++;
 	return 0;
 }
