@@ -56,29 +56,37 @@ static int check_mode(const struct config *c, struct pp_error *err)
 	return 0;
 }
 
-/* Explicit times are whole ticks (PP_TICK_BASE per unit): one above 0 that rounds to no tick
- * would silently become 0. */
-static int check_resolution(const struct config *c, struct pp_error *err)
+/* Explicit times are whole ticks: an op's PP_TICK_BASE a unit (its chunk's share is exact in
+ * the run's finer tick), a message's the run's msg_tick a unit (PP_TICK_BASE x v / routes, as
+ * cost_new_explicit prices it); one above 0 that rounds to no tick would silently become 0. */
+static int check_resolution(const struct config *c, int64_t msg_tick, struct pp_error *err)
 {
 	const struct {
 		const char *key;
 		double t;
-	} times[] = {{"t_f", c->t_f}, {"t_b", c->t_b}, {"t_w", c->t_w}, {"t_comm", c->t_comm}};
+		int64_t tick;
+	} times[] = {{"t_f", c->t_f, PP_TICK_BASE},
+	             {"t_b", c->t_b, PP_TICK_BASE},
+	             {"t_w", c->t_w, PP_TICK_BASE},
+	             {"t_comm", c->t_comm, msg_tick}};
 
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
-		if (pp_time_below_tick(times[i].t))
+		pp_time t = 0;
+
+		if (times[i].t > 0 && pp_time_from_units(times[i].t, times[i].tick, &t) && t == 0)
 			return config_fail(
 			        c, times[i].key, err,
 			        "below the resolution of %g time units: it would run as 0 "
 			        "(times are whole ticks); use 0 or a larger value",
-			        1.0 / (double)PP_TICK_BASE);
+			        1.0 / (double)times[i].tick);
 	}
 	return 0;
 }
 
 /* Checks the costs and the settings that do not depend on the schedule (ops: the op count,
  * 0 when not known yet). */
-static int check_costs(const struct config *c, uint64_t ops, struct pp_error *err)
+static int check_costs(const struct config *c, uint64_t ops, int64_t msg_tick,
+                       struct pp_error *err)
 {
 	double bw, lat;
 
@@ -128,7 +136,7 @@ static int check_costs(const struct config *c, uint64_t ops, struct pp_error *er
 	if (c->t_f + c->t_b + c->t_w == 0)
 		return config_fail(c, "t_f", err,
 		                   "--tf, --tb and --tw: at least one must be above 0");
-	return check_resolution(c, err);
+	return check_resolution(c, msg_tick, err);
 }
 
 int config_check_command(const struct config *c, unsigned command, const char *name,
@@ -296,7 +304,7 @@ int config_validate(const struct config *c, struct pp_error *err)
 		if (!sched_op_count(c->p, c->v, c->m, true, &ops))
 			ops = UINT64_MAX;
 		return check_mode(c, err) == 0 && config_check_noise(c, err) == 0
-		               ? check_costs(c, ops, err)
+		               ? check_costs(c, ops, PP_TICK_BASE * c->v, err)
 		               : -1;
 	}
 	if (desc == NULL)
@@ -339,5 +347,5 @@ int config_validate(const struct config *c, struct pp_error *err)
 			        sched_names_that(schedule_keys[i].takes, takers, sizeof(takers)),
 			        desc->name);
 		}
-	return check_costs(c, ops, err);
+	return check_costs(c, ops, PP_TICK_BASE * (c->v / sched_desc_routes(desc)), err);
 }

@@ -554,6 +554,27 @@ static void config_validate_refuses_a_time_below_one_tick(void)
 		         names[i]);
 		CU_ASSERT_EQUAL(strncmp(err.msg, want, strlen(want)), 0);
 	}
+	/* a message's tick is the run's: with v = 2 chunks half as long (5e-7 a message is one),
+	 * with DualPipe's two routes of v = 2 as long as at v = 1 */
+	{
+		static const struct {
+			const char *schedule, *v, *tcomm;
+			int rc;
+		} cases[] = {{"interleaved", "2", "5e-7", 0},  {"interleaved", "2", "2e-7", -1},
+		             {"interleaved", "4", "2e-7", 0},  {"dualpipe", "2", "5e-7", -1},
+		             {"dualpipe", "2", "1e-6", 0}};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct config c;
+			struct pp_error err = {0};
+
+			config_init(&c);
+			unit_set(&c, "schedule", cases[i].schedule);
+			unit_set(&c, "v", cases[i].v);
+			unit_set(&c, "t_comm", cases[i].tcomm);
+			CU_ASSERT_EQUAL(config_validate(&c, &err), cases[i].rc);
+		}
+	}
 }
 
 static void config_validate_rejects_tcomm_together_with_bandwidth(void)
