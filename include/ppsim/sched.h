@@ -166,9 +166,11 @@ struct sched_desc {
 	 * config's mem_limit. */
 	int limit_per_p;
 	/*
-	 * The closed-form bubble ratio for uniform per-stage costs t_f, t_b, t_w (fused backward
-	 * costs t_b + t_w; an overlapped F&B pair overlap x (F + B)) and zero communication, or NAN
-	 * where no closed form applies; with the formula as text for reports. Both NULL when none.
+	 * The closed-form bubble ratio for uniform per-stage costs t_f, t_b, t_w in ticks, whole
+	 * numbers (fused backward costs t_b + t_w; an overlapped F&B pair overlap x (F + B) rounded
+	 * to a tick, as the engine runs it) and zero communication, the double nearest its exact
+	 * value, or NAN where no closed form applies; with the formula as text for reports. Both
+	 * NULL when none.
 	 */
 	struct sched_theory {
 		double (*fn)(const struct sched_params *sp, double t_f, double t_b, double t_w,

@@ -143,6 +143,9 @@ bool pp_time_from_units(double units, int64_t tick, pp_time *out);
 bool pp_time_below_tick(double units);
 /* Time t in units (tick ticks per unit), as the double nearest to the exact quotient. */
 double pp_time_to_units(pp_time t, int64_t tick);
+/* The double nearest num / den, both whole numbers (den > 0): one rounding of the exact quotient
+ * when both are below 2^53 (each exact in a double), else the long double's quotient rounded. */
+double pp_ratio(long double num, long double den);
 
 /* What pp_time_scale made of a time. */
 enum pp_time_scaled {

@@ -253,6 +253,15 @@ double pp_time_to_units(pp_time t, int64_t tick)
 	return (double)((long double)t / (long double)tick);
 }
 
+double pp_ratio(long double num, long double den)
+{
+	const long double exact = 9007199254740992.0L; /* 2^53 */
+
+	if (num <= exact && num >= -exact && den <= exact)
+		return (double)num / (double)den;
+	return (double)(num / den);
+}
+
 char *pp_double_format(char *buf, size_t n, double x)
 {
 	char text[NUMFMT_MAX];

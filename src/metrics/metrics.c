@@ -43,20 +43,20 @@ static void step_apart(struct metrics *m, const struct cost_model *k,
 
 double metrics_bubble_of(const struct result *r)
 {
-	/* Tick sums are whole numbers; long double holds them exactly up to 2^64, so the ratio is
-	 * one rounding of the exact quotient (3/19 comes out as the double nearest 3/19). */
+	/* Tick sums are whole numbers; long double holds them exactly up to 2^64, and pp_ratio
+	 * gives the double nearest their quotient (3/19 comes out as the double nearest 3/19). */
 	long double sum_busy = 0, capacity = (long double)r->p * (long double)r->makespan;
 
 	for (int d = 0; d < r->p; d++)
 		sum_busy += (long double)r->devices[d].busy;
-	return r->makespan > 0 ? (double)((capacity - sum_busy) / capacity) : 0;
+	return r->makespan > 0 ? pp_ratio(capacity - sum_busy, capacity) : 0;
 }
 
 int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
                  const struct result *r, struct pp_error *err)
 {
-	/* Tick sums are whole numbers; long double holds them exactly up to 2^64, so each ratio
-	 * is one rounding of the exact quotient (3/19 comes out as the double nearest 3/19). */
+	/* Tick sums are whole numbers; long double holds them exactly up to 2^64, and pp_ratio
+	 * gives the double nearest each quotient (3/19 comes out as the double nearest 3/19). */
 	long double sum_busy = 0, capacity = (long double)r->p * (long double)r->makespan;
 	double max_busy = 0, max_span = 0;
 	struct sched_params sp;
@@ -116,7 +116,7 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 			max_span = (double)(dr->last_end - dr->first_start);
 	}
 	if (r->makespan > 0) {
-		m->utilization = (double)(sum_busy / capacity);
+		m->utilization = pp_ratio(sum_busy, capacity);
 		m->bubble_ratio = metrics_bubble_of(r);
 	}
 	m->bubble_overhead = max_busy > 0 ? ((double)r->makespan - max_busy) / max_busy : 0;
@@ -124,10 +124,9 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 	m->bubble_ratio_theory = NAN;
 	sp = sched_params_of(s);
 	if (s->desc != NULL && s->desc->theory.fn != NULL && cost_uniform(c) && cost_comm_free(c))
-		m->bubble_ratio_theory =
-		        s->desc->theory.fn(&sp, pp_time_to_units(c->t_f[0], c->tick),
-		                           pp_time_to_units(c->t_b[0], c->tick),
-		                           pp_time_to_units(c->t_w[0], c->tick), c->overlap_factor);
+		/* in ticks: whole numbers, so each closed form is one rounding of its exact value */
+		m->bubble_ratio_theory = s->desc->theory.fn(&sp, (double)c->t_f[0], (double)c->t_b[0],
+		                                            (double)c->t_w[0], c->overlap_factor);
 	if (c->model != NULL)
 		step_apart(m, c->model, &r->devices[m->breakdown.device], c->tick);
 	if (c->model != NULL && m->step_time > 0) {

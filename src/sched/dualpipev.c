@@ -64,21 +64,25 @@ int sched_dualpipev_check(const struct sched_params *sp, const char **key, struc
 double sched_dualpipev_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
                               double overlap)
 {
-	double full = t_b + t_w, fb = overlap * (t_f + full), busy = 0, makespan;
+	/* a pair takes overlap x (F + B) rounded to a tick, as the engine runs it */
+	long double full = (long double)t_b + t_w,
+	            fb = overlap == 1 ? t_f + full : (long double)llround(overlap * (t_f + full)),
+	            busy = 0, makespan;
 	int p = sp->p, m = sp->m;
 
 	/* it holds when a pair's slot is at least as long as its longer part */
 	if (t_f != t_b || t_w > t_b || fb < (t_f > full ? t_f : full))
 		return NAN;
 	/* the last device runs the most pairs; its idle time is DeepSeek's bubble */
-	makespan = 2.0 * m * (t_f + full) - (2.0 * m - 2 * p - 1) * (t_f + full - fb) +
-	           (p - 1) * (fb + full - 3 * t_w);
+	makespan = 2.0L * m * (t_f + full) - (2.0L * m - 2 * p - 1) * (t_f + full - fb) +
+	           (long double)(p - 1) * (fb + full - 3 * t_w);
 	for (int d = 0; d < p; d++) {
 		int pairs = 2 * (m - 2 * p + d + 1) + (p - d - 1) - (d == p - 1);
 
-		busy += 2.0 * m * (t_f + full) - pairs * (t_f + full - fb);
+		busy += 2.0L * m * (t_f + full) - pairs * (t_f + full - fb);
 	}
-	return 1 - busy / (p * makespan);
+	/* 1 - busy / (p makespan), as one quotient */
+	return pp_ratio(p * makespan - busy, p * makespan);
 }
 
 double sched_dualpipev_peak(const struct sched_params *sp, int d)

@@ -32,5 +32,7 @@ double sched_loopedbfs_theory(const struct sched_params *sp, double t_f, double 
 	(void)t_b;
 	(void)t_w;
 	(void)overlap;
-	return 1 - (double)sp->m * sp->v / (sp->v * hi + lo - 1);
+	/* 1 - m v / (v hi + lo - 1), as one quotient */
+	return pp_ratio((long double)sp->v * hi + lo - 1 - (long double)sp->m * sp->v,
+	                (long double)sp->v * hi + lo - 1);
 }

@@ -35,13 +35,13 @@ double sched_zbh1_theory(const struct sched_params *sp, double t_f, double t_b, 
                          double overlap)
 {
 	(void)overlap;
-	double bubble = (sp->p - 1) * (t_f + t_b - t_w);
+	long double bubble = (long double)(sp->p - 1) * (t_f + t_b - t_w);
 
 	/* the bound holds when W fits in the slots B and F leave (checked against the engine over
 	 * a grid of shapes and costs); when W outlasts F or B, W's pile up and it does not */
 	if (sp->m < sp->p || t_w > t_b || t_w > t_f)
 		return NAN;
-	return bubble / (sp->m * (t_f + t_b + t_w) + bubble);
+	return pp_ratio(bubble, (long double)sp->m * (t_f + t_b + t_w) + bubble);
 }
 
 double sched_zbh1_peak(const struct sched_params *sp, int d)

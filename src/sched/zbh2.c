@@ -44,12 +44,12 @@ double sched_zbh2_theory(const struct sched_params *sp, double t_f, double t_b, 
 {
 	(void)overlap;
 	double fill = t_f + t_b - 2 * t_w > t_f ? t_f + t_b - 2 * t_w : t_f;
-	double bubble = (sp->p - 1) * fill;
+	long double bubble = (long double)(sp->p - 1) * fill;
 
 	/* as for ZB-H1: W must not outlast F (checked against the engine over a grid) */
 	if (t_w > t_f)
 		return NAN;
-	return bubble / (sp->m * (t_f + t_b + t_w) + bubble);
+	return pp_ratio(bubble, (long double)sp->m * (t_f + t_b + t_w) + bubble);
 }
 
 double sched_zbh2_peak(const struct sched_params *sp, int d)

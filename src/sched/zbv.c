@@ -54,14 +54,14 @@ uint64_t sched_zbv_work(int p, int v, int m)
 double sched_zbv_theory(const struct sched_params *sp, double t_f, double t_b, double t_w,
                         double overlap)
 {
-	double bubble = (sp->p - 1) * t_f;
+	long double bubble = (long double)(sp->p - 1) * t_f;
 
 	(void)overlap;
 	/* from m >= 2p-1; with t_w = t_f already from m >= (3p-1)/2 */
 	if ((sp->m < 2 * sp->p - 1 && !(t_w == t_f && 2 * sp->m >= 3 * sp->p - 1)) || t_f != t_b ||
 	    t_w > t_f || 2 * t_w < t_f)
 		return NAN;
-	return bubble / (2 * sp->m * (t_f + t_b + t_w) + bubble);
+	return pp_ratio(bubble, 2.0L * sp->m * (t_f + t_b + t_w) + bubble);
 }
 
 double sched_zbv_peak(const struct sched_params *sp, int d)

@@ -46,6 +46,58 @@ static void metrics_bubble_ratio_equals_theory_over_many_shapes(void)
 			}
 }
 
+/*
+ * The closed forms and the ratios are the doubles nearest their exact values: from the costs'
+ * ticks, one quotient each (1 - 36/37 in doubles is 16 ulps off 1/37; costs of 0.333333 in
+ * units gave 0.09999999999999999; a pair of 0.9 x 9e-6 runs as a whole tick and the form
+ * takes it so), equal to the simulated ratio, and the same when every cost is scaled by 3.
+ */
+static void metrics_closed_forms_and_ratios_are_exact(void)
+{
+	static const struct {
+		const char *schedule;
+		int p, v, m;
+		double t_f, t_b, t_w, overlap;
+	} cases[] = {
+	        {"loopedbfs", 2, 4, 9, 1, 1, 1, 1},
+	        {"zbh1", 2, 1, 3, 0.333333, 0.333333, 0.333333, 1},
+	        {"zbh1", 5, 1, 9, 0.7, 0.7, 0.5, 1},
+	        {"zbh1", 5, 1, 9, 2.1, 2.1, 1.5, 1},
+	        {"zbv", 4, 2, 9, 0.3, 0.3, 0.2, 1},
+	        {"dualpipev", 4, 2, 8, 0.000003, 0.000003, 0.000003, 0.9},
+	        {"dualpipev", 2, 2, 4, 0.000003, 0.000003, 0.000003, 0.75},
+	};
+	double first = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config c = unit_config(cases[i].schedule, cases[i].p, cases[i].v, cases[i].m,
+		                              cases[i].t_f, cases[i].t_b, cases[i].t_w);
+		struct sim *s;
+
+		c.overlap_factor = cases[i].overlap;
+		s = unit_run(&c, 0);
+		CU_ASSERT_EQUAL(s->metrics.bubble_ratio_theory, s->metrics.bubble_ratio);
+		if (i == 2)
+			first = s->metrics.bubble_ratio_theory;
+		if (i == 3) /* the costs of case 2 times 3 */
+			CU_ASSERT_EQUAL(s->metrics.bubble_ratio_theory, first);
+		sim_free(s);
+	}
+	CU_ASSERT_EQUAL(first, 4.0 / 23);
+	/* a utilization whose long double quotient rounded twice was an ulp off */
+	{
+		struct config c = unit_config("zbh1", 6, 1, 11, 1.838390, 2.991965, 1);
+		struct sim *s;
+
+		unit_set(&c, "comm", "blocking");
+		unit_set(&c, "duplex", "half");
+		unit_set(&c, "w_mem_fraction", "0.3");
+		s = unit_run(&c, 0);
+		CU_ASSERT_EQUAL(s->metrics.utilization, 0.7700472037930169);
+		sim_free(s);
+	}
+}
+
 static void metrics_bubble_overhead_and_span_rate_of_1f1b_p4_m8(void)
 {
 	struct sim *s = unit_simulate("1f1b", 4, 8, 0);
@@ -902,6 +954,7 @@ static void metrics_without_a_model_have_no_memory_or_throughput_figures(void)
 static const struct unit_test tests[] = {
         UNIT_TEST(metrics_bubble_ratio_matches_the_document_for_gpipe_and_1f1b),
         UNIT_TEST(metrics_bubble_ratio_equals_theory_over_many_shapes),
+        UNIT_TEST(metrics_closed_forms_and_ratios_are_exact),
         UNIT_TEST(metrics_bubble_overhead_and_span_rate_of_1f1b_p4_m8),
         UNIT_TEST(metrics_bubble_overhead_and_span_rate_with_communication),
         UNIT_TEST(metrics_theory_is_nan_when_messages_take_time),
