@@ -478,6 +478,7 @@ static int read_messages(struct reader *r, double scale, struct measured *m, str
 	size_t cells = 2 * (size_t)s->S * (size_t)s->m, *at;
 	double sum = 0;
 	pp_time t;
+	int64_t msg_tick;
 
 	if (r->sends.n == 0 && r->ncomm == 0)
 		return 0;
@@ -531,14 +532,16 @@ static int read_messages(struct reader *r, double scale, struct measured *m, str
 	free(at);
 	m->nmsgs = r->sends.n + r->ncomm;
 	m->msg_mean = (sum + r->comm_sum * scale) / (double)m->nmsgs;
-	/* to the resolution of a time given in a config (6 decimals): 0.1, not 0.09999999999999998
-	 */
-	if (!pp_time_from_units(m->msg_mean, PP_TICK_BASE, &t))
+	/* to the resolution of a message's time in the step's run (6 decimals, finer with chunks:
+	 * PP_TICK_BASE x v / routes ticks a unit, as the costs price it): 0.1, not
+	 * 0.09999999999999998, and 5e-7 at v = 2 stays 5e-7 */
+	msg_tick = PP_TICK_BASE * (s->routes > 0 && s->v / s->routes > 0 ? s->v / s->routes : 1);
+	if (!pp_time_from_units(m->msg_mean, msg_tick, &t))
 		return pp_fail(err, PP_ERR_CONFIG,
 		               "%s '%s': the messages' mean time, %g, is no time a "
 		               "message may take",
 		               r->what, r->paths[0], m->msg_mean);
-	m->msg_mean = pp_time_to_units(t, PP_TICK_BASE);
+	m->msg_mean = pp_time_to_units(t, msg_tick);
 	for (size_t i = 0; i < s->nops; i++)
 		if (isnan(m->msg[i]))
 			m->msg[i] = sends_across(s, &s->ops[i]) ? m->msg_mean : 0;

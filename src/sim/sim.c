@@ -95,17 +95,27 @@ static int perturb(struct sim *s, const struct sim_perturb *pt, struct pp_error 
 
 		if (units == NULL)
 			continue;
-		for (size_t i = 0; i < n; i++)
-			if (!pp_time_from_units(units[i], s->cost->tick, &t[i])) {
-				char op[64];
+		for (size_t i = 0; i < n; i++) {
+			/* a time a run may have taken: a given one is at most PP_TIME_MAX_UNITS, but
+			 * an op's can be more (a fused backward's B + W, a scaled stage's); every
+			 * time together stays below PP_TIME_TOTAL_MAX ticks (the engine checks) */
+			double x = nearbyint(units[i] * (double)s->cost->tick);
 
-				return pp_fail(err, PP_ERR_USAGE,
-				               "%s %s's time %g %s: not a time an op or message may "
-				               "take (from 0 to %g)",
-				               k == 0 ? "op" : "the message of",
-				               sched_op_format(op, sizeof(op), &s->sched->ops[i]),
-				               units[i], s->cost->time_unit, PP_TIME_MAX_UNITS);
+			if (!isfinite(units[i]) || units[i] < 0 || !(x <= (double)PP_TIME_TOTAL_MAX)) {
+				char op[64], a[32], b[32];
+
+				return pp_fail(
+				        err, PP_ERR_USAGE,
+				        "%s %s's time %s %s: not a time an op or message may take (from "
+				        "0 to %s)",
+				        k == 0 ? "op" : "the message of",
+				        sched_op_format(op, sizeof(op), &s->sched->ops[i]),
+				        pp_double_format(a, sizeof(a), units[i]), s->cost->time_unit,
+				        pp_double_format(b, sizeof(b),
+				                         (double)PP_TIME_TOTAL_MAX / (double)s->cost->tick));
 			}
+			t[i] = (pp_time)x;
+		}
 		if (k == 0)
 			ep.op_dur = t;
 		else

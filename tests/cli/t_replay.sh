@@ -40,6 +40,27 @@ done <<'EOF'
 -s interleaved -p 4 -v 2 -m 8|
 -s dualpipev -p 4 -m 8|
 EOF
+# An op a run gave more than the 1e9 a given time may take (a fused backward of --tb 1e9 and
+# the default --tw 1) replays as it ran.
+ppsim -p 2 -m 3 --tf 1e9 --tb 1e9 --trace="$TMP/long.json" --dump-ops="$TMP/long.csv" >/dev/null
+if ppsim replay "$TMP/long.json" --dump-ops="$TMP/long-again.csv" >/dev/null 2>"$TMP/err" &&
+	cmp -s "$TMP/long.csv" "$TMP/long-again.csv"; then ok; else
+	not_ok "replay of a fused backward of 1e9 + 1: $(cat "$TMP/err")"
+fi
+
+# Messages of a tick finer than 1e-6 (chunks make the run's ticks finer) replay as they ran:
+# at v = 2 a message of 5e-7 is one tick, which the replay took to the nearest 1e-6, 0.
+for shape in "-s interleaved -v 2 --tcomm 0.0000005" "-s interleaved -v 3 --tcomm 0.0000004" \
+	"-s zbv -v 2 --tcomm 0.0000005"; do
+	# shellcheck disable=SC2086 # shape is words
+	ppsim $shape -p 4 -m 8 --tf 1.3 --tb 2.1 --trace="$TMP/fine.json" \
+		--dump-ops="$TMP/fine.csv" >/dev/null &&
+		ppsim replay "$TMP/fine.json" --dump-ops="$TMP/fine-again.csv" >/dev/null
+	if cmp -s "$TMP/fine.csv" "$TMP/fine-again.csv"; then ok; else
+		not_ok "replay of $shape: the ops' times differ from the run's"
+	fi
+done
+
 # one trace per device, each its own process and clock, files in the devices' order
 ppsim -s interleaved -p 2 -v 2 -m 4 --tcomm 0.2 --trace-names=torch --trace="$TMP/t.json" \
 	--dump-ops="$TMP/run.csv" >/dev/null
