@@ -9,8 +9,10 @@ set -eu
 ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
 if ! "$ppsim" --version >/dev/null 2>&1; then
 	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 ||
-		{ echo "$0: cannot run ppsim: build it with make, or name it with PPSIM" >&2; exit 1; }
+	"$ppsim" --version >/dev/null 2>&1 || {
+		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
+		exit 1
+	}
 fi
 shape="-p 8 -m 16 --tcomm 0.1"
 

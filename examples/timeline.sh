@@ -6,8 +6,10 @@ set -eu
 ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
 if ! "$ppsim" --version >/dev/null 2>&1; then
 	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 ||
-		{ echo "$0: cannot run ppsim: build it with make, or name it with PPSIM" >&2; exit 1; }
+	"$ppsim" --version >/dev/null 2>&1 || {
+		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
+		exit 1
+	}
 fi
 
 "$ppsim" -s gpipe -p 4 -m 1 --timeline=80 | sed -n '/^gpipe /,$p'

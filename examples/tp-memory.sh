@@ -8,8 +8,10 @@ set -eu
 ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
 if ! "$ppsim" --version >/dev/null 2>&1; then
 	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 ||
-		{ echo "$0: cannot run ppsim: build it with make, or name it with PPSIM" >&2; exit 1; }
+	"$ppsim" --version >/dev/null 2>&1 || {
+		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
+		exit 1
+	}
 fi
 
 printf '%-3s %5s %10s %10s %10s  %s\n' tp gpus gpipe 1f1b zbh1 "fits in 80 GB"

@@ -531,8 +531,12 @@ static bool color_auto(void)
 /* Names the option getopt stopped at, as the user wrote it, into buf. */
 static const char *bad_option(char **argv, char *buf, size_t n)
 {
+	const char *holder;
+
 	if (optopt > 0 && optopt < 128)
 		snprintf(buf, n, "-%c", optopt);
+	else if (optopt != 0 && (holder = cmd_short_holder(argv, (char)optopt)) != NULL)
+		snprintf(buf, n, "%s", holder); /* a byte past ASCII: the argument that holds it */
 	else
 		snprintf(buf, n, "%s", argv[optind - 1]);
 	return buf;

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -210,6 +211,15 @@ int cmd_usage(const char *fmt, ...)
 /* The most options a command of its own few has (cmd_getopt). */
 #define CMD_OPTS_MAX 8
 
+const char *cmd_short_holder(char **argv, int c)
+{
+	for (int i = optind; i >= 1; i--)
+		if (argv[i] != NULL && argv[i][0] == '-' && argv[i][1] != '-' &&
+		    strchr(argv[i] + 1, c) != NULL)
+			return argv[i];
+	return NULL;
+}
+
 int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opts, int n,
                int (*take)(void *ctx, int id, const char *opt, const char *value), void *ctx,
                int *operands)
@@ -217,7 +227,7 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opt
 	struct option lo[CMD_OPTS_MAX + 2];
 	char shorts[3 * CMD_OPTS_MAX + 4] = ":", name[64];
 	size_t ns = 1;
-	int ch, at = -1, status;
+	int ch, at = -1, status = 0;
 
 	if (n > CMD_OPTS_MAX)
 		return cmd_usage("%s: internal error: too many options", cmd);
@@ -236,52 +246,81 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opt
 	shorts[ns] = '\0';
 	opterr = 0;
 	optind = 0; /* GNU getopt: a full reset, also of a scan left inside a cluster */
-	while ((ch = getopt_long(argc, argv, shorts, lo, &at)) != -1) {
+	while (status == 0 && (ch = getopt_long(argc, argv, shorts, lo, &at)) != -1) {
 		const char *arg = argv[optind - 1];
 		int k = -1;
 
-		if (ch == 'h')
-			return CMD_OPT_HELP;
-		if (ch == ':') { /* a value missing at the end of the line */
-			if (optopt > 0 && optopt < 256)
-				return cmd_usage("option '-%c' needs a value", optopt);
-			snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
-			return cmd_usage("option '%s' needs a value", name);
-		}
-		if (ch == '?') {
+		if (ch == 'h') {
+			status = CMD_OPT_HELP;
+		} else if (ch == ':') { /* a value missing at the end of the line */
+			if (optopt > 0 && optopt < 128)
+				status = cmd_usage("option '-%c' needs a value", optopt);
+			else {
+				snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+				status = cmd_usage("option '%s' needs a value", name);
+			}
+		} else if (ch == '?') {
 			char names[256] = "";
 			size_t len, used = 0;
 			int m = 0;
+			const char *holder;
 
-			if (optopt > 0 && optopt < 256)
-				return cmd_usage("%s: unknown option '-%c'", cmd, optopt);
+			if (optopt == 'h' && strncmp(arg, "--", 2) == 0) { /* --help=VALUE */
+				status = cmd_usage("option '--help' takes no value");
+				continue;
+			}
+			if (optopt > 0 && optopt < 128) {
+				status = cmd_usage("%s: unknown option '-%c'", cmd, optopt);
+				continue;
+			}
+			if (optopt != 0) { /* a byte past ASCII: name the argument that holds it */
+				holder = cmd_short_holder(argv, (char)optopt);
+				status = cmd_usage("%s: unknown option '%s'", cmd,
+				                   holder != NULL ? holder : arg);
+				continue;
+			}
 			len = strncmp(arg, "--", 2) == 0 ? strcspn(arg + 2, "=") : 0;
 			for (int q = 0; len > 0 && q < n; q++)
 				if (strncmp(opts[q].name, arg + 2, len) == 0 && used < sizeof(names)) {
 					used += (size_t)snprintf(names + used, sizeof(names) - used,
 					                         "%s--%s", m++ ? ", " : "", opts[q].name);
 				}
-			if (m > 1)
-				return cmd_usage("%s: ambiguous option '%s': %s", cmd, arg, names);
-			return cmd_usage("%s: unknown option '%s'", cmd, arg);
+			status = m > 1 ? cmd_usage("%s: ambiguous option '%s': %s", cmd, arg, names)
+			               : cmd_usage("%s: unknown option '%s'", cmd, arg);
+		} else {
+			for (int q = 0; q < n; q++)
+				if (ch == 256 + q ||
+				    (opts[q].short_name != '\0' && ch == opts[q].short_name))
+					k = q;
+			if (k < 0)
+				status = cmd_usage("%s: unknown option '%s'", cmd, arg);
 		}
+	}
+	if (status != 0)
+		return status;
+	/* every option read, none --help (which wins over a bad value, as for every command):
+	 * read them again, each taken in turn */
+	optind = 0;
+	while (status == 0 && (ch = getopt_long(argc, argv, shorts, lo, &at)) != -1) {
+		const struct cmd_opt *o = NULL;
+
 		for (int q = 0; q < n; q++)
 			if (ch == 256 + q || (opts[q].short_name != '\0' && ch == opts[q].short_name))
-				k = q;
-		if (k < 0)
-			return cmd_usage("%s: unknown option '%s'", cmd, arg);
+				o = &opts[q];
+		if (o == NULL)
+			continue; /* none: the first reading refused anything else */
 		/* the option as its name (as the user wrote it: long or short) */
 		if (ch >= 256)
-			snprintf(name, sizeof(name), "--%s", opts[k].name);
+			snprintf(name, sizeof(name), "--%s", o->name);
 		else
-			snprintf(name, sizeof(name), "-%c", opts[k].short_name);
-		if (opts[k].value && *optarg == '\0')
-			return cmd_usage("option '%s' needs a value", name);
-		if ((status = take(ctx, opts[k].id, name, opts[k].value ? optarg : NULL)) != 0)
-			return status;
+			snprintf(name, sizeof(name), "-%c", o->short_name);
+		if (o->value && *optarg == '\0')
+			status = cmd_usage("option '%s' needs a value", name);
+		else
+			status = take(ctx, o->id, name, o->value ? optarg : NULL);
 	}
 	*operands = optind;
-	return 0;
+	return status;
 }
 
 const struct cmd *cmd_of_fn(int (*fn)(int argc, char **argv))

@@ -57,17 +57,27 @@ struct cmd_opt {
 	int id;
 };
 
+/*
+ * The argument that holds the short option byte c that getopt did not know (a byte past ASCII,
+ * which getopt's optopt cannot name): the last one up to argv[optind] that starts with a single
+ * '-' and holds it (optind is still that of the option before it inside a cluster); NULL when
+ * none does.
+ */
+const char *cmd_short_holder(char **argv, int c);
+
 /* What cmd_getopt returns at --help or -h (the caller writes its help). */
 #define CMD_OPT_HELP (-1)
 
 /*
  * Reads the options of command cmd (its name, for messages) from argv as getopt_long reads
  * every command's: a long option by any prefix that names one, its value after '=' or next, a
- * short option's value attached or next, "--" ending them, operands anywhere (moved last). Calls
- * take(ctx, id, the option's name as --long or -s, its value or NULL) for each in turn and
- * stops at the first that returns other than 0, returning that; at --help or -h it stops and
- * returns CMD_OPT_HELP. An unknown or ambiguous option, or one without its value, is a usage
- * error (its status). Returns 0 with the index of the first operand in *operands.
+ * short option's value attached or next, "--" ending them, operands anywhere (moved last; not
+ * with POSIXLY_CORRECT set, as for every command). An unknown or ambiguous option, or one without
+ * its value, is a usage error (its status, the message written). Once every option is read
+ * without one, returns CMD_OPT_HELP if --help or -h was among them (whatever the others'
+ * values), else calls take(ctx, id, the option's name as --long or -s, its value or NULL) for
+ * each in turn and stops at the first that returns other than 0, returning that. Returns 0
+ * with the index of the first operand in *operands.
  */
 int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opts, int n,
                int (*take)(void *ctx, int id, const char *opt, const char *value), void *ctx,

@@ -158,6 +158,17 @@ if ppsim validate -p4 -m8 -v2 "$TMP/zbv.csv" >"$TMP/attached.txt" 2>"$TMP/err" &
 fi
 fails 2 "validate: ambiguous option '--m=8': --max-ops, --microbatches" validate --m=8 "$TMP/zbv.csv"
 fails 2 "validate: unexpected argument" validate "$TMP/zbv.csv" "$TMP/v.json"
+# as every command: --help with a value is refused as such, -h wins over a bad value given with
+# it, and a short option past ASCII is named by the argument that holds it
+fails 2 "option '--help' takes no value" validate --help=1
+fails 2 "option '--help' takes no value" validate --hel=1 "$TMP/zbv.csv"
+if ppsim validate -p 0 -h >"$TMP/help.txt" 2>&1 && grep -q "^Usage: ppsim validate" "$TMP/help.txt"; then
+	ok
+else
+	not_ok "validate -p 0 -h: $(head -c 200 "$TMP/help.txt")"
+fi
+fails 2 "validate: unknown option '-é'" validate -p4 -é "$TMP/zbv.csv"
+fails 2 "unknown option '-éx'" -p4 -éx
 
 # GPipe's pipeline_order as PyTorch builds it on 2 ranks, each rank ending in REDUCE_GRAD: no
 # SEND or RECV, so a compute-only order (PyTorch's compute_comms lists every transfer)
