@@ -56,6 +56,7 @@ struct calibration {
 	                                 NULL for a Megatron log */
 	size_t nsamples;
 	int v; /* the chunks of a device the stages are (calib_chunks; 0: each stage a device) */
+	bool by_device; /* a CSV's stages are its device column's (no stage column) */
 };
 
 /* The explicit costs that reproduce a calibration. */
@@ -89,8 +90,8 @@ void calib_release(struct calibration *k);
  * Takes the stages of k, a CSV's, as the virtual stages of a run of v chunks a device
  * (interleaved 1F1B's, the V schedules'): k->p / v devices, each time v times the chunk's, as a
  * config's t_f, t_b and t_w are a device's whole share of layers, which its v chunks divide.
- * Returns 0, or -1 with err (PP_ERR_USAGE): a Megatron log (its timers are a device's whole),
- * or stages that are not v to a device.
+ * Returns 0, or -1 with err (PP_ERR_USAGE): a Megatron log (its timers are a device's whole), a
+ * CSV whose stages are its device column's, or stages that are not v to a device.
  */
 int calib_chunks(struct calibration *k, int v, struct pp_error *err);
 

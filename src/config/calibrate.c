@@ -100,6 +100,7 @@ struct reader {
 	struct block block;            /* Megatron: the current block */
 	double first_ms[NTIMERS];
 	int blocks; /* Megatron: blocks with both timers read */
+	bool by_device; /* a CSV's stages are its device column's */
 };
 
 /* Fails err at line and column of r's file; what from a printf format. Returns -1. */
@@ -134,6 +135,7 @@ static struct acc *stage_acc(struct reader *r, size_t stage, struct pp_error *er
 /* The column of each field the CSV needs, from its header; -1 where missing. */
 struct columns {
 	int stage, op, ms, n;
+	bool by_device; /* the stage is a device column's (no stage column) */
 };
 
 /* Reads the header into c: false when it names no stage (or device), op and ms, -1 with err
@@ -161,8 +163,10 @@ static int csv_header(const struct reader *r, char *line, struct columns *c, str
 		if (col != NULL)
 			*col = i;
 	}
-	if (c->stage < 0)
+	if (c->stage < 0) {
 		c->stage = device;
+		c->by_device = device >= 0;
+	}
 	return c->stage >= 0 && c->op >= 0 && c->ms >= 0;
 }
 
@@ -395,7 +399,7 @@ static int megatron_line(struct reader *r, const char *line, struct pp_error *er
 static int read_lines(FILE *f, const char *path, void *ctx, struct pp_error *err)
 {
 	struct reader *r = ctx;
-	struct columns c = {-1, -1, -1, 0};
+	struct columns c = {-1, -1, -1, 0, false};
 	bool header = false, megatron = false;
 	int rc;
 
@@ -424,6 +428,7 @@ static int read_lines(FILE *f, const char *path, void *ctx, struct pp_error *err
 			if (rc < 0)
 				break;
 			header = rc == 1;
+			r->by_device = header && c.by_device;
 			if (!header) {
 				/* not a CSV: a Megatron log, which holds timer blocks */
 				megatron = true;
@@ -499,6 +504,7 @@ int calib_read(const char *path, int m, struct calibration *k, struct pp_error *
 	}
 	k->format = rc == 1 ? CALIB_MEGATRON : CALIB_CSV;
 	k->path = path;
+	k->by_device = r.by_device;
 	k->samples = r.samples;
 	k->nsamples = r.nsamples;
 	if (k->format == CALIB_MEGATRON) {
@@ -554,6 +560,12 @@ int calib_chunks(struct calibration *k, int v, struct pp_error *err)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "calibrate: -v %d takes a CSV's stages as chunks; '%.200s' is a "
 		               "Megatron-LM log, whose timers are each device's whole",
+		               v, k->path);
+	if (k->by_device)
+		return pp_fail(err, PP_ERR_USAGE,
+		               "calibrate: -v %d takes a CSV's stages as chunks; '%.200s' names "
+		               "devices (a device column without a stage column is one stage a "
+		               "device): give the virtual stages in a stage column",
 		               v, k->path);
 	if (k->p % v != 0)
 		return pp_fail(err, PP_ERR_USAGE,

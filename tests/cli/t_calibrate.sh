@@ -220,3 +220,7 @@ fails 2 "calibrate: -v 3: the 8 stages of '$TMP/il-measured.csv' are not 3 chunk
 fails 2 "is a Megatron-LM log, whose timers are each device's whole" \
 	calibrate -v 2 -m 8 --w-share=0.25 "$TMP/train.log"
 fails 2 "calibrate: -v '0': must be a whole number from 1 to 1024" calibrate -v 0 "$TMP/il-measured.csv"
+# a CSV of devices alone (one stage a device) has no chunks to take
+printf 'device,op,ms\n0,F,1\n0,BW,2\n1,F,1\n1,BW,2\n' >"$TMP/devices.csv"
+fails 2 "calibrate: -v 2 takes a CSV's stages as chunks; '$TMP/devices.csv' names devices" \
+	calibrate -v 2 --w-share=0.5 "$TMP/devices.csv"

@@ -350,7 +350,7 @@ static void calib_read_takes_other_timer_blocks_and_crlf_in_a_megatron_log(void)
 static void calib_fit_averages_the_stages_and_scales_each_by_its_total(void)
 {
 	double f[] = {1, 2}, b[] = {1, 2}, w[] = {2, 4}, bw[] = {NAN, NAN};
-	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL, NULL, 0, 0};
+	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL, NULL, 0, 0, false};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 
@@ -377,7 +377,7 @@ static void calib_fit_averages_the_stages_and_scales_each_by_its_total(void)
 static void calib_fit_splits_a_fused_backward_by_the_w_share_given(void)
 {
 	double f[] = {2}, b[] = {NAN}, w[] = {NAN}, bw[] = {5};
-	struct calibration k = {CALIB_MEGATRON, 1, f, b, w, bw, NAN, "train.log", NULL, NULL, 0, 0};
+	struct calibration k = {CALIB_MEGATRON, 1, f, b, w, bw, NAN, "train.log", NULL, NULL, 0, 0, false};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 
@@ -401,7 +401,7 @@ static void calib_fit_splits_a_fused_backward_by_the_w_share_given(void)
 static void calib_chunks_takes_stages_as_chunks_of_a_device(void)
 {
 	double f[] = {1, 1, 1, 2}, b[] = {1, 1, 1, 2}, w[] = {1, 1, 1, 2}, bw[4] = {NAN, NAN, NAN, NAN};
-	struct calibration k = {CALIB_CSV, 4, f, b, w, bw, NAN, "c.csv", NULL, NULL, 0, 0};
+	struct calibration k = {CALIB_CSV, 4, f, b, w, bw, NAN, "c.csv", NULL, NULL, 0, 0, false};
 	struct calibration log = k;
 	struct calib_fit fit;
 	struct pp_error err = {0};
@@ -441,7 +441,7 @@ static void calib_chunks_takes_stages_as_chunks_of_a_device(void)
 static void calib_write_config_reads_back_as_a_config_with_the_fitted_costs(void)
 {
 	double f[] = {1, 2}, b[] = {1, 2}, w[] = {2, 4}, bw[] = {NAN, NAN};
-	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL, NULL, 0, 0};
+	struct calibration k = {CALIB_CSV, 2, f, b, w, bw, 0.5, "m.csv", NULL, NULL, 0, 0, false};
 	struct calib_fit fit;
 	struct pp_error err = {0};
 	struct config c;
