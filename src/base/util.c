@@ -242,6 +242,66 @@ int64_t pp_gcd64(int64_t a, int64_t b)
 	return x > INT64_MAX ? INT64_MAX : (int64_t)x;
 }
 
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 u128;
+
+/* |x b - a| x 2^s for the double x >= 0 and the whole a, b (b > 0), with s the shift that makes
+ * every term whole for the exponents at hand (x's exponent at least -s); false when it does
+ * not fit. */
+static bool gap_of(double x, uint64_t a, uint64_t b, int s, u128 *gap)
+{
+	int e;
+	double f = frexp(x, &e); /* x = f 2^e, 0.5 <= f < 1 */
+	uint64_t mant = (uint64_t)ldexp(f, 53);
+	int shift = e - 53 + s; /* x b 2^s = mant b 2^shift */
+	u128 xb, as;
+
+	if (shift < 0 || shift > 10 || s > 60)
+		return false;
+	xb = ((u128)mant * b) << shift;
+	as = (u128)a << s;
+	*gap = xb > as ? xb - as : as - xb;
+	return true;
+}
+
+/*
+ * The double nearest a / b (a, b whole, b > 0), ties to the even significand: the long double
+ * quotient (64 bits), rounded to a double, may be one off the nearest (two roundings); it and
+ * its two neighbours are compared exactly. Falls back to the long double's when the terms do
+ * not fit 128 bits (a quotient far from 1 beyond 2^53).
+ */
+static double nearest_quotient(uint64_t a, uint64_t b)
+{
+	double q = (double)((long double)a / (long double)b), best = q, c[2];
+	int e, s;
+	u128 g, gb;
+
+	if (q == 0 || !isfinite(q))
+		return q;
+	(void)frexp(nextafter(q, 0), &e);
+	s = 53 - e; /* the smallest exponent among the three, made whole */
+	if (s < 0)
+		s = 0;
+	if (!gap_of(q, a, b, s, &gb))
+		return q;
+	c[0] = nextafter(q, 0);
+	c[1] = nextafter(q, INFINITY);
+	for (int i = 0; i < 2; i++) {
+		int ec;
+		uint64_t mant;
+
+		if (!gap_of(c[i], a, b, s, &g))
+			return q;
+		mant = (uint64_t)ldexp(frexp(c[i], &ec), 53);
+		if (g < gb || (g == gb && (mant & 1) == 0)) {
+			best = c[i];
+			gb = g;
+		}
+	}
+	return best;
+}
+#endif
+
 double pp_time_to_units(pp_time t, int64_t tick)
 {
 	const pp_time exact = INT64_C(1) << 53;
@@ -249,7 +309,13 @@ double pp_time_to_units(pp_time t, int64_t tick)
 	/* both operands exact in a double: one correctly rounded division */
 	if (t <= exact && t >= -exact)
 		return (double)t / (double)tick;
-	/* beyond 2^53 ticks, divide in long double, which holds t exactly on x86-64 */
+#ifdef __SIZEOF_INT128__
+	/* beyond 2^53 ticks, the nearest double found exactly */
+	if (tick > 0)
+		return t < 0 ? -nearest_quotient(0 - (uint64_t)t, (uint64_t)tick)
+		             : nearest_quotient((uint64_t)t, (uint64_t)tick);
+#endif
+	/* else divide in long double, which holds t exactly on x86-64 */
 	return (double)((long double)t / (long double)tick);
 }
 
@@ -259,6 +325,12 @@ double pp_ratio(long double num, long double den)
 
 	if (num <= exact && num >= -exact && den <= exact)
 		return (double)num / (double)den;
+#ifdef __SIZEOF_INT128__
+	if (den > 0 && den < 18446744073709551616.0L && num < 18446744073709551616.0L &&
+	    num > -18446744073709551616.0L)
+		return num < 0 ? -nearest_quotient((uint64_t)-num, (uint64_t)den)
+		               : nearest_quotient((uint64_t)num, (uint64_t)den);
+#endif
 	return (double)(num / den);
 }
 

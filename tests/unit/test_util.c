@@ -106,6 +106,22 @@ static void util_time_to_units_is_the_double_nearest_the_exact_quotient(void)
 
 	CU_ASSERT_EQUAL(pp_time_to_units(t, PP_TICK_BASE), 9007199254.740993);
 	ASSERT_NEAR(pp_time_to_units(t, PP_TICK_BASE), 9007199254.740993);
+	/* far past 2^53, where a long double quotient rounded to a double can be an ulp off: the
+	 * nearest (Python's float(Fraction(t, tick))) */
+	CU_ASSERT_EQUAL(pp_time_to_units(INT64_C(1249629629998630143) + 999000, 999000),
+	                1250880510510.1394);
+	CU_ASSERT_EQUAL(pp_time_to_units(INT64_C(1187039413221620805), 7000), 169577059031660.12);
+	CU_ASSERT_EQUAL(pp_time_to_units(INT64_C(3193131265403506231), 12345678),
+	                258643653706.46362);
+	CU_ASSERT_EQUAL(pp_time_to_units(INT64_C(3884428891471536879), 7000000), 554918413067.3624);
+	CU_ASSERT_EQUAL(pp_time_to_units(INT64_C(4359472197675595895), 3000), 1453157399225198.8);
+	CU_ASSERT_EQUAL(pp_time_to_units(INT64_C(248138121951261269), 3000), 82712707317087.1);
+	CU_ASSERT_EQUAL(pp_time_to_units(INT64_C(1723601433279533302), 7000000),
+	                246228776182.79047);
+	CU_ASSERT_EQUAL(pp_time_to_units(-INT64_C(1723601433279533302), 7000000),
+	                -246228776182.79047);
+	/* and pp_ratio of wholes past 2^53 */
+	CU_ASSERT_EQUAL(pp_ratio(1249629629998630143.0L + 999000, 999000), 1250880510510.1394);
 }
 
 static void util_double_format_prints_the_shortest_exact_decimal(void)
