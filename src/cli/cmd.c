@@ -248,8 +248,8 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opt
 	optind = 0; /* GNU getopt: a full reset, also of a scan left inside a cluster */
 	while (status == 0 && (ch = getopt_long(argc, argv, shorts, lo, &at)) != -1) {
 		const char *arg = argv[optind - 1];
-		int k = -1;
 
+		/* the first reading: --help, and what is refused whatever the values */
 		if (ch == 'h') {
 			status = CMD_OPT_HELP;
 		} else if (ch == ':') { /* a value missing at the end of the line */
@@ -287,13 +287,6 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opt
 				}
 			status = m > 1 ? cmd_usage("%s: ambiguous option '%s': %s", cmd, arg, names)
 			               : cmd_usage("%s: unknown option '%s'", cmd, arg);
-		} else {
-			for (int q = 0; q < n; q++)
-				if (ch == 256 + q ||
-				    (opts[q].short_name != '\0' && ch == opts[q].short_name))
-					k = q;
-			if (k < 0)
-				status = cmd_usage("%s: unknown option '%s'", cmd, arg);
 		}
 	}
 	if (status != 0)
@@ -308,7 +301,7 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opt
 			if (ch == 256 + q || (opts[q].short_name != '\0' && ch == opts[q].short_name))
 				o = &opts[q];
 		if (o == NULL)
-			continue; /* none: the first reading refused anything else */
+			continue; /* --help: the first reading returned at it */
 		/* the option as its name (as the user wrote it: long or short) */
 		if (ch >= 256)
 			snprintf(name, sizeof(name), "--%s", o->name);
