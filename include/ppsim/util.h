@@ -19,6 +19,16 @@
  */
 typedef int64_t pp_time;
 #define PP_TICK_BASE INT64_C(1000000)
+
+/* The ticks a unit of a run of v chunks a device on routes routes (each route's stages run
+ * v / routes chunks, of which an op takes its share exactly): the one rule of the costs, the
+ * check of a message's resolution and a replayed step's. */
+static inline int64_t pp_run_tick(int v, int routes)
+{
+	int per = routes > 0 ? v / routes : v;
+
+	return PP_TICK_BASE * (per > 0 ? per : 1);
+}
 /* Largest single time value (one op or one message) accepted from input, in units. */
 #define PP_TIME_MAX_UNITS 1e9
 /* Largest total of all simulated durations, in ticks; keeps every sum far from overflow. */

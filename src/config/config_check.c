@@ -304,7 +304,7 @@ int config_validate(const struct config *c, struct pp_error *err)
 		if (!sched_op_count(c->p, c->v, c->m, true, &ops))
 			ops = UINT64_MAX;
 		return check_mode(c, err) == 0 && config_check_noise(c, err) == 0
-		               ? check_costs(c, ops, PP_TICK_BASE * c->v, err)
+		               ? check_costs(c, ops, pp_run_tick(c->v, 1), err)
 		               : -1;
 	}
 	if (desc == NULL)
@@ -347,5 +347,5 @@ int config_validate(const struct config *c, struct pp_error *err)
 			        sched_names_that(schedule_keys[i].takes, takers, sizeof(takers)),
 			        desc->name);
 		}
-	return check_costs(c, ops, PP_TICK_BASE * (c->v / sched_desc_routes(desc)), err);
+	return check_costs(c, ops, pp_run_tick(c->v, sched_desc_routes(desc)), err);
 }

@@ -535,7 +535,7 @@ static int read_messages(struct reader *r, double scale, struct measured *m, str
 	/* to the resolution of a message's time in the step's run (6 decimals, finer with chunks:
 	 * PP_TICK_BASE x v / routes ticks a unit, as the costs price it): 0.1, not
 	 * 0.09999999999999998, and 5e-7 at v = 2 stays 5e-7 */
-	msg_tick = PP_TICK_BASE * (s->routes > 0 && s->v / s->routes > 0 ? s->v / s->routes : 1);
+	msg_tick = pp_run_tick(s->v, s->routes);
 	if (!pp_time_from_units(m->msg_mean, msg_tick, &t))
 		return pp_fail(err, PP_ERR_CONFIG,
 		               "%s '%s': the messages' mean time, %g, is no time a "

@@ -106,7 +106,7 @@ struct cost *cost_new_explicit(const struct config *c, const struct cost_layout 
 	assert(w_fraction >= 0 && w_fraction <= 1);
 	assert(l->S == S && c->v % l->routes == 0);
 	config_link(c, &bw, &lat);
-	k = cost_alloc(S, PP_TICK_BASE * (c->v / l->routes), bw > 0 ? "ms" : "t", c);
+	k = cost_alloc(S, pp_run_tick(c->v, l->routes), bw > 0 ? "ms" : "t", c);
 	if (k == NULL)
 		return NULL;
 	msg = cost_ticks(config_msg_time(c), k->tick);
