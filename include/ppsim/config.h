@@ -352,7 +352,7 @@ struct config {
 	                          between a micro-batch's forward and its backward */
 	double host_bandwidth; /* (model) GB/s per direction of a GPU's copies to and from host
 	                          memory; 0: the GPU's host link, shared as its preset says */
-	float stage_offload[PP_MAX_LIST]; /* (model) the offloaded share of each virtual stage's
+	double stage_offload[PP_MAX_LIST]; /* (model) the offloaded share of each virtual stage's
 	                                     activations; 0 entries: offload on every stage */
 	int nstage_offload;
 	enum pp_layer_split layer_split; /* (model) the split when no other is given */

@@ -26,7 +26,7 @@ struct partition_choice {
 	int *layers;            /* [S] layers of each virtual stage */
 	signed char *recompute; /* [S] enum pp_recompute of each */
 	signed char *offload;   /* [S] 1: the stage offloads share of its activations */
-	float share;            /* the share an offloading stage offloads */
+	double share;           /* the share an offloading stage offloads */
 	double step;            /* the step time (ms) */
 	double overflow;        /* bytes the devices hold beyond their memory, summed; 0: fits */
 	double peak;            /* the fullest device's bytes */
@@ -46,7 +46,7 @@ struct partition {
 	int mtp;                     /* its multi-token-prediction layers (on the last stage) */
 	bool recompute_free;         /* each stage's recomputation was searched (no --recompute) */
 	bool offload_free;           /* each stage's offload was searched (--offload given) */
-	float share;                 /* the share an offloading stage offloads (--offload) */
+	double share;                /* the share an offloading stage offloads (--offload) */
 	bool exact;                  /* every candidate of the space was simulated */
 	uint64_t space;              /* candidates in the space (UINT64_MAX: more) */
 	uint64_t simulated;          /* candidates simulated */

@@ -734,13 +734,16 @@ static bool offload_item(struct config *c, int i, const char *s, size_t len)
 	buf[len] = '\0';
 	if (text_parse_double(buf, &x) != TEXT_OK || !(x >= 0 && x <= 1))
 		return false;
-	c->stage_offload[i] = (float)x;
+	c->stage_offload[i] = x;
 	return true;
 }
 
 static int offload_text(const struct config *c, int i, char *buf, size_t size)
 {
-	return snprintf(buf, size, "%g", (double)c->stage_offload[i]);
+	char x[32];
+
+	/* exact: a sweep's value is this text read back */
+	return snprintf(buf, size, "%s", pp_double_format(x, sizeof(x), c->stage_offload[i]));
 }
 
 static bool recompute_item(struct config *c, int i, const char *s, size_t len)

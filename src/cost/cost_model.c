@@ -269,10 +269,17 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	if (k->heads % k->tp != 0 || k->ffn % k->tp != 0)
 		return config_fail(c, "tp", err, "must divide the %d heads and the MLP size %d",
 		                   k->heads, k->ffn);
+	/* the option given is to blame: cp when given, else the sequence */
 	if (k->seq % (2 * k->cp) != 0)
-		return config_fail(c, "cp", err,
-		                   "must split the sequence of %d into 2 x cp blocks (causal balance)",
-		                   k->seq);
+		return config_is_set(c, "cp")
+		               ? config_fail(c, "cp", err,
+		                             "must split the sequence of %d into 2 x cp blocks "
+		                             "(causal balance)",
+		                             k->seq)
+		               : config_fail(c, "seq", err,
+		                             "must split into 2 x cp = %d blocks (context "
+		                             "parallelism's causal balance)",
+		                             2 * k->cp);
 	if (k->overlap_param_gather && !k->distributed_optimizer && config_is_set(c, "overlap_param_gather"))
 		return config_fail(c, "overlap_param_gather", err,
 		                   "needs a distributed optimizer (parameters are gathered only "

@@ -33,8 +33,12 @@ static bool offloads(const struct partition_choice *x, int S)
 /* Writes x's offloaded share per stage, comma-separated. */
 static void write_offload(FILE *out, const struct partition_choice *x, int S)
 {
+	char share[32];
+
+	/* exact: the flags run what the search ran */
+	pp_double_format(share, sizeof(share), x->share);
 	for (int s = 0; s < S; s++)
-		fprintf(out, "%s%g", s ? "," : "", x->offload[s] ? (double)x->share : 0.0);
+		fprintf(out, "%s%s", s ? "," : "", x->offload[s] ? share : "0");
 }
 
 /* Whether every stage of x recomputes as its first does. */
@@ -196,9 +200,12 @@ int report_partition_text(FILE *out, const struct report_partition *r)
 	fprintf(out, "%-18s%s\n", "recomputation",
 	        p->recompute_free ? "chosen per stage (none, selective, full)"
 	                          : "as --recompute gives it, on every stage");
-	if (p->offload_free)
-		fprintf(out, "%-18schosen per stage: %g of its activations, or none\n", "offload",
-		        (double)p->share);
+	if (p->offload_free) {
+		char share[32];
+
+		fprintf(out, "%-18schosen per stage: %s of its activations, or none\n", "offload",
+		        pp_double_format(share, sizeof(share), p->share));
+	}
 	fputc('\n', out);
 	write_choice(out, "best", p, b);
 	if (q->set) {
@@ -231,9 +238,14 @@ void report_partition_choice_json(FILE *out, const struct partition_choice *x, i
 		report_json_text(out, config_recompute_name(x->recompute[s]));
 	}
 	fputs("],\"offload\":[", out);
-	for (int s = 0; s < S; s++)
-		fprintf(out, "%s%g", s ? "," : "",
-		        x->offload != NULL && x->offload[s] ? (double)x->share : 0.0);
+	{
+		char share[32];
+
+		pp_double_format(share, sizeof(share), x->share);
+		for (int s = 0; s < S; s++)
+			fprintf(out, "%s%s", s ? "," : "",
+			        x->offload != NULL && x->offload[s] ? share : "0");
+	}
 	char step[32], peak[32];
 
 	step[numfmt_shortest(step, x->step)] = '\0';

@@ -46,7 +46,7 @@ struct search {
 	int S, L, jobs;
 	bool rc_free;         /* recomputation is searched */
 	bool off_free;        /* offload (base's --offload share or none) is searched */
-	float share;          /* that share */
+	double share;         /* that share */
 	int *min;             /* [S] fewest layers of each stage */
 	struct entry *table;  /* open addressing, cap a power of two */
 	size_t cap, n;
@@ -759,7 +759,7 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 	z.rc_free = !config_is_set(base, "recompute");
 	/* --offload given: each stage offloads that share of its activations, or nothing */
 	z.off_free = base->offload > 0 && base->nstage_offload == 0;
-	z.share = (float)base->offload;
+	z.share = base->offload;
 	z.min = pp_calloc((size_t)z.S, sizeof(*z.min));
 	if (z.min == NULL) {
 		sim_free(s);

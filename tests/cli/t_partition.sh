@@ -188,6 +188,22 @@ case $line in
 *) not_ok "advise --layers-per-stage: stages line '$line', want '... $want'" ;;
 esac
 
+# Its flags give the step it found, to the last digit of the offloaded share (they wrote "%g" of
+# it, 0.123457 for 0.1234567), and a share on every stage is --offload's.
+OFF="--model=llama3-8b --gpu=h100-sxm -p 4 -m 16 -s gpipe --gpu-memory=72 --memory-reserve=0 --recompute=none --host-bandwidth=10"
+# shellcheck disable=SC2086 # OFF is words
+ppsim partition $OFF --offload=0.1234567 -f json >"$TMP/off.json"
+flags=$("$JGET" "$TMP/off.json" flags.ppsim)
+# shellcheck disable=SC2086 # OFF and flags are words
+step=$(ppsim $OFF $flags -f json | "$JGET" - step_time)
+# shellcheck disable=SC2086 # OFF is words
+whole=$(ppsim $OFF --layers-per-stage="$("$JGET" "$TMP/off.json" best.layers | tr -d '[] ')" \
+	--offload=0.1234567 -f json | "$JGET" - step_time)
+if printf '%s' "$flags" | grep -q -- "0.1234567" &&
+	[ "$step" = "$("$JGET" "$TMP/off.json" best.step_time)" ] && [ "$step" = "$whole" ]; then ok; else
+	not_ok "partition --offload=0.1234567: flags '$flags' run $step, partition $("$JGET" "$TMP/off.json" best.step_time), --offload $whole"
+fi
+
 # With --offload each stage may offload that share or nothing: on a GB200 (NVLink-C2C to host
 # memory) partition offloads where it saves recomputation, and its flags give its step.
 GB="--model=llama3-8b --gpu=gb200 --seq=4096 -p 4 -m 8 --mbs=8 --gpus=4"

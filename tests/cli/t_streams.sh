@@ -13,6 +13,7 @@ while IFS='|' read -r args text; do
 done <<'CASES'
 --cp=0|--cp '0': must be an integer from 1
 --cp=3 --seq=2048|--cp '3': must split the sequence of 2048 into 2 x cp blocks
+--seq=2047|--seq '2047': must split into 2 x cp = 2 blocks
 --tp-overlap=sideways|--tp-overlap 'sideways': must be 'default', 'none', 'bulk' or 'pipelined'
 --overlap-param-gather=yes|--overlap-param-gather 'yes': needs a distributed optimizer
 --grad-reduce-scatter=no|--grad-reduce-scatter 'no': needs a distributed optimizer

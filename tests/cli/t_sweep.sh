@@ -49,17 +49,21 @@ while IFS= read -r rec; do
 	fi
 done <"$TMP/sample.jsonl"
 
-# A sweep's one value of --stage-scale is the run's to the last digit, also for a list of 64
-# factors (a sweep took them as "%g" of each, 1.234567 as 1.23457, and cut a long list at 256
-# bytes)
+# A sweep's one value of --stage-scale or --stage-offload is the run's to the last digit, also
+# for a list of 64 factors (a sweep took them as "%g" of each, 1.234567 as 1.23457, and cut a
+# long list at 256 bytes)
 long=$(awk 'BEGIN { for (i = 0; i < 64; i++) printf "%s%.7f", i ? "," : "", 1 + i / 1000 + 1e-7 }')
-for args in "-p 4 -m 8 --stage-scale=1,1.5,1.234567,1" "-p 64 -m 64 --stage-scale=$long"; do
+for args in "-p 4 -m 8 --stage-scale=1,1.5,1.234567,1" "-p 64 -m 64 --stage-scale=$long" \
+	"--model=llama3-8b --gpu=h100-sxm -p 2 --host-bandwidth=1 --stage-offload=0.1234567,0.7654321"; do
 	# shellcheck disable=SC2086 # args is words
 	ppsim $args -f json >"$TMP/scaled.json" &&
 		ppsim sweep $args -f jsonl --quiet >"$TMP/scaled.jsonl"
 	rec=$(cat "$TMP/scaled.jsonl")
 	if [ "$(field status "$rec")" = ok ] &&
-		[ "$(field makespan "$rec")" = "$("$JGET" "$TMP/scaled.json" makespan)" ]; then ok; else
+		[ "$(field makespan "$rec")" = "$("$JGET" "$TMP/scaled.json" makespan)" ] &&
+		case $args in
+		--model*) [ "$(field step_time "$rec")" = "$("$JGET" "$TMP/scaled.json" step_time)" ] ;;
+		esac; then ok; else
 		not_ok "sweep ${args%%--stage*}--stage-scale: $(head -c 300 "$TMP/scaled.jsonl"), the run's makespan $("$JGET" "$TMP/scaled.json" makespan)"
 	fi
 done
