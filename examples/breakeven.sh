@@ -7,18 +7,9 @@
 # everywhere. Then a pipeline with 1 ms per forward sending the same message: on PCIe the
 # message outweighs the saved bubble and interleaving stops paying.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
-# the files it reads are the repository's: it runs from the repository's top
-case $ppsim in /*) ;; */*) ppsim=$PWD/$ppsim ;; esac
-cd "$(dirname "$0")/.."
+# ppsim, and the repository's top, whose files it reads (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
+from_top
 
 "$ppsim" breakeven -c configs/llama3-70b-a100-nvlink.json --link=nvlink3,pcie4 -v 1,2,4
 echo

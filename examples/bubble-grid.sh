@@ -5,15 +5,8 @@
 # transfers and for the last stage's LM head, and the gap is 1 - theory - utilization in
 # percentage points. (Memory is not checked here: at tp=1 these runs do not fit an A100.)
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 "$ppsim" sweep --model=llama3-70b --gpu=a100-80g --link=nvlink3,pcie4 -s 1f1b -p 2,4,8 \
 	-m 4:64:x2 --format=csv |

@@ -3,15 +3,8 @@
 # p=4, m=1: 75%; p=8, m=1: 87.5%; p=4, m=4: 3/7; p=4, m=8: 3/11; p=4, m=16: 3/19.
 # Run from the repository root after `make` (or set PPSIM to the ppsim binary).
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 for s in gpipe 1f1b; do
 	for pm in "4 1" "8 1" "4 4" "4 8" "4 16"; do

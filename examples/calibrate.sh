@@ -4,18 +4,9 @@
 # paper's bubble rates (Table 5): 1F1B 0.2431 and ZB-H1 0.1585 over the makespan, ZB-2p its
 # shortest-makespan order.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
-# the files it reads are the repository's: it runs from the repository's top
-case $ppsim in /*) ;; */*) ppsim=$PWD/$ppsim ;; esac
-cd "$(dirname "$0")/.."
+# ppsim, and the repository's top, whose files it reads (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
+from_top
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 

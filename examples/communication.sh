@@ -4,15 +4,8 @@
 # to 34.9. Then the document's 32 MiB activation message (Llama-3 70B: 2048 x 8192 x 2 bytes)
 # over NVLink 3 (300 GB/s per direction) and PCIe 4.0 x16 (~32 GB/s), with 1 ms per forward.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 for comm in overlap blocking; do
 	printf '%-9s ' "$comm"

@@ -4,15 +4,8 @@
 # (overlap) and with blocking sends. A 10-layer chunk's forward takes about 153 ms and a 32 MiB
 # message about 4.6 ms even over PCIe, so interleaving wins by 7-8% on either link.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 printf '%-8s %-9s %10s %12s %8s\n' link comm 1f1b interleaved speedup
 for link in nvlink3 pcie4; do

@@ -4,15 +4,8 @@
 # 2m(pv-1) per step, the wrap from the last GPU back to the first included. The document counts
 # v(p-1) per micro-batch and direction: for p=4, m=16, v=4 that is 192, the simulator finds 240.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 printf '%-26s ' "1f1b p=4 m=8"
 "$ppsim" -s 1f1b -p 4 -m 8 | grep '^bubble_ratio '

@@ -4,15 +4,8 @@
 # run from a Megatron-LM layout string (five layers with the embedding on the first stage, the
 # LM head alone on the last) gives the Megatron flags and the string back.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 "$ppsim" run --model=llama3-8b --layers=61 -s interleaved -p 8 -v 2 | grep -A2 '^layers per stage'
 "$ppsim" run --model=llama3-8b --layers=61 -s interleaved -p 8 -v 2 \

@@ -2,15 +2,8 @@
 # The document's memory argument: GPipe keeps all m micro-batches' activations alive, 1F1B at
 # most p - d on device d, for the same bubble. p=4, m=16: GPipe peaks at 16, 1F1B at 4, 3, 2, 1.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 for s in gpipe 1f1b; do
 	echo "== $s, p=4, m=16"

@@ -7,15 +7,8 @@
 # exposed (docs/cost-model.md, Overlapped pairs); then DualPipe with the expert group spread
 # over eight nodes, with NCCL's all-to-all and with DeepEP's.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 run() {
 	"$ppsim" --model=qwen3-30b-a3b --gpu=h100-sxm -p 8 --gpus=64 --seq=4096 \

@@ -7,18 +7,9 @@
 # mixes both under a 512-token budget and has the lowest p99 TTFT and bubble. Then the same
 # trace with prefill and decode on two GPUs each (disaggregated): steadier TPOT, slower TTFT.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
-# the files it reads are the repository's: it runs from the repository's top
-case $ppsim in /*) ;; */*) ppsim=$PWD/$ppsim ;; esac
-cd "$(dirname "$0")/.."
+# ppsim, and the repository's top, whose files it reads (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
+from_top
 
 "$ppsim" compare examples/serve/static.json examples/serve/continuous.json \
 	examples/serve/chunked.json

@@ -6,15 +6,8 @@
 # The step taken apart on the device that ends last, in ms (docs/cost-model.md, Streams), then
 # the same without NeMo's overlaps.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 run() {
 	"$ppsim" --model=llama3-70b --gpu=h100-sxm -s interleaved -p 4 -v 5 --tp=4 --cp=2 \

@@ -4,15 +4,8 @@
 # activations, in GB of 10^9 bytes) for GPipe, 1F1B and ZB-H1 at tp = 1, 2, 4, 8 on A100-80G.
 # At tp = 1 the model state alone is 274 to 291 GB a device; only tp = 8 fits, for all three.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 printf '%-3s %5s %10s %10s %10s  %s\n' tp gpus gpipe 1f1b zbh1 "fits in 80 GB"
 for tp in 1 2 4 8; do

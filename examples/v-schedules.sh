@@ -6,15 +6,8 @@
 # so nearer 1/2 and 1/3 of 1F1B's p as p grows) for an idle time of about 1/2 and 2/3 of 1F1B's (idle: makespan minus a device's work,
 # vs_1f1b: that over 1F1B's idle time) when F, B and W take the same time.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 # field NAME of the CSV rows of a compare
 column() {

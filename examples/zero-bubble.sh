@@ -4,15 +4,8 @@
 # t_b=2, t_w=1: 1F1B takes 55, ZB-H1 49 = 8*5 + 3*(2+2-1) at 1F1B's memory, ZB-H2 46 =
 # 8*5 + 3*(2+2-2) with up to 2p-1 micro-batches alive.
 set -eu
-# ppsim: $PPSIM, else the one built beside this script (make), else the one installed
-ppsim=${PPSIM:-$(dirname "$0")/../build/ppsim}
-if ! "$ppsim" --version >/dev/null 2>&1; then
-	[ -n "${PPSIM:-}" ] || ppsim=ppsim
-	"$ppsim" --version >/dev/null 2>&1 || {
-		echo "$0: cannot run '$ppsim'${PPSIM:+ (PPSIM)}: build ppsim with make, or name it with PPSIM" >&2
-		exit 1
-	}
-fi
+# ppsim: $PPSIM, the one built beside the examples, or the installed one (lib/ppsim.sh)
+. "$(dirname "$0")/lib/ppsim.sh"
 
 for s in 1f1b zbh1 zbh2; do
 	echo "== $s"
