@@ -222,7 +222,7 @@ const char *cmd_short_holder(char **argv, int c)
 
 int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opts, int n,
                int (*take)(void *ctx, int id, const char *opt, const char *value), void *ctx,
-               int *operands)
+               int most, const char **operand)
 {
 	struct option lo[CMD_OPTS_MAX + 2];
 	char shorts[3 * CMD_OPTS_MAX + 4] = ":", name[64];
@@ -291,6 +291,9 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opt
 	}
 	if (status != 0)
 		return status;
+	if (argc - optind > most)
+		return cmd_usage("%s: unexpected argument '%s'", cmd, argv[optind + most]);
+	*operand = optind < argc ? argv[optind] : NULL;
 	/* every option read, none --help (which wins over a bad value, as for every command):
 	 * read them again, each taken in turn */
 	optind = 0;
@@ -312,7 +315,6 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opt
 		else
 			status = take(ctx, o->id, name, o->value ? optarg : NULL);
 	}
-	*operands = optind;
 	return status;
 }
 

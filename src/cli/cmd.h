@@ -75,13 +75,14 @@ const char *cmd_short_holder(char **argv, int c);
  * with POSIXLY_CORRECT set, as for every command). An unknown or ambiguous option, or one without
  * its value, is a usage error (its status, the message written). Once every option is read
  * without one, returns CMD_OPT_HELP if --help or -h was among them (whatever the others'
- * values), else calls take(ctx, id, the option's name as --long or -s, its value or NULL) for
- * each in turn and stops at the first that returns other than 0, returning that. Returns 0
- * with the index of the first operand in *operands.
+ * values); else an operand past the most the command takes (0 or 1) is a usage error, and
+ * take(ctx, id, the option's name as --long or -s, its value or NULL) is called for each in
+ * turn, stopping at the first that returns other than 0, which is returned. Returns 0 with the
+ * operand in *operand (NULL when none was given).
  */
 int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opts, int n,
                int (*take)(void *ctx, int id, const char *opt, const char *value), void *ctx,
-               int *operands);
+               int most, const char **operand);
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -148,19 +148,17 @@ static int take(void *ctx, int id, const char *opt, const char *v)
 
 int cmd_calibrate(int argc, char **argv)
 {
-	const char *file, *out, *jitter_out;
+	const char *file;
 	struct pp_error err = {0};
 	struct calibration k;
 	struct calib_fit fit;
 	struct args a = {.w_share = -1};
-	uint64_t m;
-	double w_share;
 	char *text = NULL;
 	size_t len = 0;
-	int status, at;
+	int status;
 
 	status = cmd_getopt("calibrate", argc, argv, options, sizeof(options) / sizeof(options[0]),
-	                    take, &a, &at);
+	                    take, &a, 1, &file);
 	if (status == CMD_OPT_HELP) {
 		fprintf(cmd_out(), "%s\n", usage);
 		cmd_help_end(cmd_out(), cmd_of_fn(cmd_calibrate));
@@ -168,13 +166,6 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (status != 0)
 		return status;
-	if (at + 1 < argc)
-		return cmd_usage("calibrate: unexpected argument '%.40s'", argv[at + 1]);
-	file = at < argc ? argv[at] : NULL;
-	m = a.m;
-	w_share = a.w_share;
-	out = a.out;
-	jitter_out = a.jitter_out;
 	if (file == NULL)
 		return cmd_usage("calibrate: needs a file of MEASURED times");
 	{
@@ -182,49 +173,49 @@ int cmd_calibrate(int argc, char **argv)
 		const char *what[2];
 		int nouts = 0;
 
-		if (out != NULL) {
-			outs[nouts] = out;
+		if (a.out != NULL) {
+			outs[nouts] = a.out;
 			what[nouts++] = "-o";
 		}
-		if (jitter_out != NULL) {
-			outs[nouts] = jitter_out;
+		if (a.jitter_out != NULL) {
+			outs[nouts] = a.jitter_out;
 			what[nouts++] = "--jitter-out";
 		}
 		if (nouts > 0 && guard_check_outputs(outs, what, nouts, &file,
 		                                     (const char *const[]){"calibrate"}, 1, &err) != 0)
 			return cmd_fail(&err);
 	}
-	if (calib_read(file, (int)m, &k, &err) != 0)
+	if (calib_read(file, (int)a.m, &k, &err) != 0)
 		return cmd_fail(&err);
 	if (calib_chunks(&k, (int)a.v, &err) != 0) {
 		calib_release(&k);
 		return cmd_fail(&err);
 	}
-	if (jitter_out != NULL && k.format != CALIB_CSV) {
+	if (a.jitter_out != NULL && k.format != CALIB_CSV) {
 		calib_release(&k);
 		return cmd_usage("calibrate: --jitter-out takes op times from a CSV, line by line; "
 		                 "'%.40s' is a Megatron-LM log",
 		                 file);
 	}
-	if (calib_fit(&k, w_share, &fit, &err) != 0) {
+	if (calib_fit(&k, a.w_share, &fit, &err) != 0) {
 		calib_release(&k);
 		return cmd_fail(&err);
 	}
-	status = fit_config(&fit, (int)m, file, &text, &len, &err);
+	status = fit_config(&fit, (int)a.m, file, &text, &len, &err);
 	if (status == 0 && fit.max_error > 0.01)
 		cmd_error("calibrate: one scale per stage misses stage %d's measured times by "
 		          "up to %.1f%%: its F, B and W are not in the other stages' proportion",
 		          fit.worst_stage, 100 * fit.max_error);
 	calib_fit_release(&fit);
 	/* a config that would not run was freed by fit_config */
-	if (status == 0 && jitter_out != NULL && write_samples(jitter_out, &k, &err) != 0) {
+	if (status == 0 && a.jitter_out != NULL && write_samples(a.jitter_out, &k, &err) != 0) {
 		free(text);
 		status = -1;
 	}
 	calib_release(&k);
 	if (status != 0)
 		return cmd_fail(&err);
-	status = write_text(out, text, len);
+	status = write_text(a.out, text, len);
 	free(text);
 	return status;
 }

@@ -24,7 +24,8 @@ int cmd_list(int argc, char **argv)
 	const char *name = "text";
 	const struct report_format *f;
 	const struct cmd *self = cmd_of_fn(cmd_list);
-	int at, status = cmd_getopt("list", argc, argv, options, 1, take, &name, &at);
+	const char *operand;
+	int status = cmd_getopt("list", argc, argv, options, 1, take, &name, 0, &operand);
 
 	if (status == CMD_OPT_HELP) {
 		char names[64];
@@ -38,8 +39,6 @@ int cmd_list(int argc, char **argv)
 	}
 	if (status != 0)
 		return status;
-	if (at < argc)
-		return cmd_usage("list: unexpected argument '%s'", argv[at]);
 	if ((f = report_format_find(name, REPORT_LIST)) == NULL)
 		return cli_bad_format_of(self, name);
 	return f->list(cmd_out()) == 0 ? PP_EXIT_OK : cmd_report_failed();

@@ -79,20 +79,17 @@ int cmd_validate(int argc, char **argv)
 	struct validation v;
 	struct args a = {.format = "text", .job = {0, 0, 0}};
 	double *peak;
-	int status, at;
+	int status;
 
 	config_init(&a.c);
 	status = cmd_getopt("validate", argc, argv, options, sizeof(options) / sizeof(options[0]),
-	                    take, &a, &at);
+	                    take, &a, 1, &file);
 	if (status == CMD_OPT_HELP) {
 		help();
 		return PP_EXIT_OK;
 	}
 	if (status != 0)
 		return status;
-	if (at + 1 < argc)
-		return cmd_usage("validate: unexpected argument '%s'", argv[at + 1]);
-	file = at < argc ? argv[at] : NULL;
 	if (file == NULL)
 		return cmd_usage("validate: needs a schedule FILE");
 	if ((fmt = report_format_find(a.format, REPORT_VALIDATION)) == NULL)
