@@ -307,6 +307,9 @@ struct config {
 	                          (1), or all in bf16 (0) */
 	double unfused_attention_bytes; /* (model) extra forward bytes per attention score without
 	                                 * flash attention; -1: the fitted default */
+	double loss_bytes;              /* (model) bytes the loss's forward moves per logit; -1: the
+	                                 * framework's, or the default */
+	double loss_bwd_bytes;          /* (model) the same for its backward */
 	enum pp_recompute recompute;    /* (model) activation recomputation */
 	int distributed_optimizer;      /* (model) optimizer state sharded over dp (1), not (0), or
 	                                   -1: the framework's */

@@ -192,6 +192,7 @@ struct cost_model {
 	enum pp_attention_kernel attention_kernel;       /* its kernels' generation */
 	bool sequence_parallel;         /* norms and dropouts split over tp (Korthikanti et al.) */
 	double unfused_attention_bytes; /* extra forward bytes per score without flash attention */
+	double loss_bytes, loss_bwd_bytes; /* the loss's bytes per logit, forward and backward */
 	enum pp_recompute recompute;
 	bool distributed_optimizer;
 	double bytes_per_param;                /* weights + gradients + optimizer state */

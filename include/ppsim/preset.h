@@ -81,6 +81,8 @@ struct framework_preset {
 	int tp_overlap;            /* enum pp_tp_overlap */
 	int flash_attention;       /* fused attention */
 	int attention_kernel;      /* enum pp_attention_kernel, -1: the option's default */
+	double loss_bytes;         /* bytes its loss moves per logit forward, -1: the default */
+	double loss_bwd_bytes;     /* and backward */
 	const char *source;
 };
 

@@ -59,6 +59,8 @@ void config_init(struct config *c)
 	c->flash_attention = 1;
 	c->sequence_parallel = 1;
 	c->unfused_attention_bytes = -1;
+	c->loss_bytes = -1;
+	c->loss_bwd_bytes = -1;
 	c->recompute = PP_RECOMPUTE_NONE;
 	c->distributed_optimizer = -1;
 	c->cp = 1;
@@ -144,9 +146,21 @@ static void apply_framework(struct config *c, const struct framework_preset *f)
 	        {"attention_kernel", (int *)&c->attention_kernel, f->attention_kernel},
 	};
 
+	const struct {
+		const char *key;
+		double *field;
+		double value;
+	} reals[] = {
+	        {"loss_bytes", &c->loss_bytes, f->loss_bytes},
+	        {"loss_bwd_bytes", &c->loss_bwd_bytes, f->loss_bwd_bytes},
+	};
+
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (rows[i].value >= 0 && !config_is_set(c, rows[i].key))
 			*rows[i].field = rows[i].value;
+	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
+		if (reals[i].value >= 0 && !config_is_set(c, reals[i].key))
+			*reals[i].field = reals[i].value;
 }
 
 int config_settle(const struct config *in, struct config *out, struct pp_error *err)

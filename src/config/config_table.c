@@ -355,6 +355,14 @@ static const struct config_option options[] = {
         {"unfused-attention-bytes", 0, "unfused_attention_bytes", CONFIG_ARG_TIME, "B",
          "without flash attention: extra forward bytes per attention score (default 15)",
          FIELD(unfused_attention_bytes), .commands = CONFIG_ALL, .price = CONFIG_PRICE_MODEL},
+        {"loss-bytes", 0, "loss_bytes", CONFIG_ARG_TIME, "B",
+         "bytes the loss's forward moves per logit (default the framework's, else 38: "
+         "Megatron-LM's unfused cross entropy; training)",
+         FIELD(loss_bytes), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"loss-bwd-bytes", 0, "loss_bwd_bytes", CONFIG_ARG_TIME, "B",
+         "bytes the loss's backward moves per logit (default the framework's, else 14; "
+         "training)",
+         FIELD(loss_bwd_bytes), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"recompute", 0, "recompute", CONFIG_ARG_NAME, "MODE",
          "activation recomputation: none (default), full or selective", FIELD(recompute),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL, .values = recomputes},
@@ -381,7 +389,7 @@ static const struct config_option options[] = {
          FIELD(distributed_optimizer), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"framework", 0, "framework", CONFIG_ARG_NAME, "NAME",
          "megatron, nemo, deepspeed or torchtitan: what that runtime does by default (overlaps, "
-         "sends, flash attention)",
+         "sends, flash attention, the loss)",
          FIELD(framework), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
          .preset = "framework",
          .section = "Parallelism and communication beside the pipeline (with a model):"},

@@ -53,6 +53,12 @@ static double pickd(double set, double preset)
  * mechanism is not identified.
  */
 #define UNFUSED_ATTENTION_BYTES 15.0
+/* The loss's bytes per logit without a framework: Megatron-Core's unfused vocab-parallel cross
+ * entropy (tensor_parallel/cross_entropy.py), forward: the bf16 logits cast to fp32 (2 read, 4
+ * written), their max (4), the max subtracted (4 + 4), exp (4 + 4), its sum (4), the softmax's
+ * division (4 + 4); backward: the gradient scaled in place (4 + 4) and cast to bf16 (4 + 2). */
+#define LOSS_BYTES 38.0
+#define LOSS_BWD_BYTES 14.0
 
 /*
  * What a pipeline message costs beyond its link's figures, when --p2p-overhead and
@@ -244,6 +250,8 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	k->sequence_parallel = c->sequence_parallel != 0;
 	k->unfused_attention_bytes = c->unfused_attention_bytes >= 0 ? c->unfused_attention_bytes
 	                                                             : UNFUSED_ATTENTION_BYTES;
+	k->loss_bytes = c->loss_bytes >= 0 ? c->loss_bytes : LOSS_BYTES;
+	k->loss_bwd_bytes = c->loss_bwd_bytes >= 0 ? c->loss_bwd_bytes : LOSS_BWD_BYTES;
 	k->recompute = c->recompute;
 	k->distributed_optimizer = c->distributed_optimizer > 0;
 	k->cp = c->cp;
@@ -626,9 +634,9 @@ static void layer_times(const struct cost_model *k, struct cost_type *ty)
 	l->f += kernel_memory_ms(g, e * t * act);
 	l->b += kernel_memory_ms(g, 2 * e * t * act);
 	hd->f = kernel_gemm_ms(g, t, V / tp, h, k->dtype_bytes) +
-	        kernel_memory_ms(g, 3 * 4 * t * V / tp); /* logits to fp32, softmax, loss */
+	        kernel_memory_ms(g, k->loss_bytes * t * V / tp);
 	hd->b = kernel_gemm_ms(g, t, h, V / tp, k->dtype_bytes) +
-	        kernel_memory_ms(g, 2 * 4 * t * V / tp);
+	        kernel_memory_ms(g, k->loss_bwd_bytes * t * V / tp);
 	hd->w = kernel_gemm_ms(g, h, V / tp, t, k->dtype_bytes);
 	/* each MTP layer: a projection of the hidden state and the next token's embedding (2h to
 	 * h, split over tp) and another head */

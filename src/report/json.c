@@ -365,6 +365,8 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_string(b, o, "attention_kernel", config_attention_kernel_name(k->attention_kernel));
 	add_bool(b, o, "sequence_parallel", k->sequence_parallel);
 	add_number(b, o, "unfused_attention_bytes", k->unfused_attention_bytes);
+	add_number(b, o, "loss_bytes", k->loss_bytes);
+	add_number(b, o, "loss_bwd_bytes", k->loss_bwd_bytes);
 	add_string(b, o, "recompute", config_recompute_name(k->recompute));
 	add_bool(b, o, "distributed_optimizer", k->distributed_optimizer);
 	add_number(b, o, "cp", k->cp);

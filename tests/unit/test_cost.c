@@ -360,6 +360,16 @@ static struct priced price_ok(const struct config *c)
 	return x;
 }
 
+/* Prices c as a run does, its framework's habits given (config_settle), asserting success. */
+static struct priced price_settled(const struct config *c)
+{
+	struct config settled;
+	struct pp_error e = {0};
+
+	CU_ASSERT_EQUAL_FATAL(config_settle(c, &settled, &e), 0);
+	return price_ok(&settled);
+}
+
 /* Prices c, asserts that it fails with a usage error whose message starts with prefix and
  * contains part, and frees what it made. */
 static void assert_price_fails(const struct config *c, const char *prefix, const char *part)
@@ -1454,9 +1464,14 @@ static void cost_model_prices_each_kernel_of_a_layer_at_an_efficiency_of_0(void)
 	ASSERT_NEAR(x.cost->model->types[0].layer_ms.f, F);
 	ASSERT_NEAR(x.cost->model->types[0].layer_ms.b, B);
 	ASSERT_NEAR(x.cost->model->types[0].layer_ms.w, W);
-	/* the head: one GEMM of h x V each way, and the loss over fp32 logits (12 and 8 bytes) */
-	ASSERT_NEAR(x.cost->model->types[0].head_ms.f, gemm_ms(t, V, h) + memory_ms(12 * t * V));
-	ASSERT_NEAR(x.cost->model->types[0].head_ms.b, gemm_ms(t, h, V) + memory_ms(8 * t * V));
+	/* the head: one GEMM of h x V each way, and Megatron-Core's unfused cross entropy over the
+	 * logits: forward the cast to fp32 (2 + 4 bytes a logit), max (4), subtraction (4 + 4), exp
+	 * (4 + 4), sum (4) and division (4 + 4); backward the scaling (4 + 4) and the cast back
+	 * (4 + 2) */
+	ASSERT_NEAR(x.cost->model->types[0].head_ms.f,
+	            gemm_ms(t, V, h) + memory_ms((6 + 4 + 8 + 8 + 4 + 8) * t * V));
+	ASSERT_NEAR(x.cost->model->types[0].head_ms.b,
+	            gemm_ms(t, h, V) + memory_ms((8 + 6) * t * V));
 	ASSERT_NEAR(x.cost->model->types[0].head_ms.w, gemm_ms(h, V, t));
 	CU_ASSERT_EQUAL(x.cost->t_f[0], ticks(F));
 	CU_ASSERT_EQUAL(x.cost->t_w[1], ticks(W + gemm_ms(h, V, t)));
@@ -1857,6 +1872,50 @@ static void cost_model_prices_the_unfused_attention_s_forward_bytes_per_score(vo
 	release(&a);
 }
 
+static void cost_model_prices_the_loss_by_its_bytes_per_logit_as_each_framework_runs_it(void)
+{
+	struct config c;
+	struct priced a, b;
+	/* overridden_config's head: 1024 tokens by a vocabulary of 32000 at 1000 GB/s; each byte a
+	 * logit is 1024 x 32000 bytes */
+	double per_byte = 1024 * 32000.0 / 1000e9 * 1e3;
+	const struct {
+		const char *framework;
+		double f, b;
+	} cases[] = {{"", 38, 14}, {"megatron", 38, 14}, {"deepspeed", 38, 14},
+	             {"nemo", 22, 10}, {"torchtitan", 22, 26}};
+
+	overridden_config(&c);
+	unit_set(&c, "loss_bytes", "0");
+	unit_set(&c, "loss_bwd_bytes", "0");
+	a = price_ok(&c);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		config_init(&c);
+		overridden_config(&c);
+		if (cases[i].framework[0] != '\0')
+			unit_set(&c, "framework", cases[i].framework);
+		b = price_settled(&c);
+		ASSERT_NEAR(b.cost->model->loss_bytes, cases[i].f);
+		ASSERT_NEAR(b.cost->model->loss_bwd_bytes, cases[i].b);
+		ASSERT_NEAR(b.cost->model->types[0].head_ms.f - a.cost->model->types[0].head_ms.f,
+		            cases[i].f * per_byte);
+		ASSERT_NEAR(b.cost->model->types[0].head_ms.b - a.cost->model->types[0].head_ms.b,
+		            cases[i].b * per_byte);
+		ASSERT_NEAR(b.cost->model->types[0].head_ms.w, a.cost->model->types[0].head_ms.w);
+		release(&b);
+	}
+	release(&a);
+	/* an option given wins over the framework's */
+	config_init(&c);
+	overridden_config(&c);
+	unit_set(&c, "framework", "torchtitan");
+	unit_set(&c, "loss_bwd_bytes", "3");
+	b = price_settled(&c);
+	ASSERT_NEAR(b.cost->model->loss_bytes, 22);
+	ASSERT_NEAR(b.cost->model->loss_bwd_bytes, 3);
+	release(&b);
+}
+
 static void cost_model_runs_norms_on_every_token_of_each_tp_rank_without_sequence_parallelism(void)
 {
 	struct config c;
@@ -2181,13 +2240,7 @@ static void cost_model_gives_each_gradient_bucket_a_hook_at_its_share_of_the_las
 	unit_set(&c, "bucket_size", "500e6");
 	unit_set(&c, "framework", "deepspeed");
 	unit_set(&c, "overlap_grad_reduce", "yes");
-	{ /* the framework's habits are given as the run settles its config */
-		struct config settled;
-		struct pp_error e = {0};
-
-		CU_ASSERT_EQUAL_FATAL(config_settle(&c, &settled, &e), 0);
-		x = price_ok(&settled);
-	}
+	x = price_settled(&c); /* the framework's habits are given as the run settles */
 	CU_ASSERT_TRUE(x.cost->model->distributed_optimizer);
 	CU_ASSERT_FALSE(x.cost->model->grad_reduce_scatter);
 	CU_ASSERT_EQUAL(x.cost->pieces->grads[0].h[0].dur, ticks(ms));
@@ -2764,6 +2817,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_runs_the_linear_gemms_at_the_fp8_peak_with_their_casts),
         UNIT_TEST(cost_model_refuses_fp8_on_a_gpu_without_it_or_with_a_uniform_efficiency),
         UNIT_TEST(cost_model_prices_the_unfused_attention_s_forward_bytes_per_score),
+        UNIT_TEST(cost_model_prices_the_loss_by_its_bytes_per_logit_as_each_framework_runs_it),
         UNIT_TEST(
                 cost_model_runs_norms_on_every_token_of_each_tp_rank_without_sequence_parallelism),
         UNIT_TEST(cost_model_gives_a_hop_between_nodes_its_link_s_whole_bandwidth),
