@@ -48,9 +48,10 @@ bool layout_equal(const struct layer_layout *a, const struct layer_layout *b);
 
 /*
  * The layout of S stages of layers[s] decoder layers, the embedding on the first, the loss on
- * the last and mtp MTP layers (0: none) on the last, into l. S is 1..PP_MAX_LIST.
+ * the last and mtp MTP layers (0: none) on the last, into l; false, l untouched, when S is not
+ * 1..PP_MAX_LIST (a layout holds no more stages).
  */
-void layout_of_counts(struct layer_layout *l, int S, const int *layers, int mtp);
+bool layout_of_counts(struct layer_layout *l, int S, const int *layers, int mtp);
 
 /*
  * Writers. Each writes a NUL-terminated text into buf (n > 0 bytes, cut short when it does not

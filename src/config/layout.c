@@ -199,8 +199,10 @@ bool layout_equal(const struct layer_layout *a, const struct layer_layout *b)
 	return true;
 }
 
-void layout_of_counts(struct layer_layout *l, int S, const int *layers, int mtp)
+bool layout_of_counts(struct layer_layout *l, int S, const int *layers, int mtp)
 {
+	if (S < 1 || S > PP_MAX_LIST)
+		return false;
 	memset(l, 0, sizeof(*l));
 	l->S = S;
 	memcpy(l->layers, layers, (size_t)S * sizeof(*layers));
@@ -208,6 +210,7 @@ void layout_of_counts(struct layer_layout *l, int S, const int *layers, int mtp)
 	l->loss = S - 1;
 	l->mtp_stage = mtp > 0 ? S - 1 : -1;
 	l->mtp = mtp;
+	return true;
 }
 
 /* snprintf at buf + *len, keeping *len the whole text's length. */

@@ -35,8 +35,11 @@ void report_msg_devices(const struct drawing *s, const struct msg_record *g, int
  * string, its flags when they say the same (NULL when they cannot), torchtitan's settings (NULL
  * with MTP layers, which it has no module for). report_layout_build fills out for s (which
  * prices its ops from a model) and returns 0, or -1 out of memory; release frees the strings. */
+/* The layout's settings, each NULL where the framework cannot say it; all NULL (and too_many
+ * set) for more virtual stages than a layout holds (PP_MAX_LIST). */
 struct report_layout {
 	char *megatron, *megatron_flags, *torchtitan;
+	bool too_many;
 };
 int report_layout_build(const struct sim *s, struct report_layout *out);
 /* The same for S stages of layers[s] decoder layers and mtp MTP layers over p devices. */

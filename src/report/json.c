@@ -77,7 +77,12 @@ static void add_layout(struct build *b, cJSON *obj, const struct sim *s)
 		b->failed = true;
 		return;
 	}
-	if (o != NULL) {
+	if (o != NULL && l.too_many) {
+		if (cJSON_AddNullToObject(o, "megatron") == NULL ||
+		    cJSON_AddNullToObject(o, "megatron_flags") == NULL ||
+		    cJSON_AddNullToObject(o, "torchtitan") == NULL)
+			b->failed = true;
+	} else if (o != NULL) {
 		add_string(b, o, "megatron", l.megatron);
 		if (l.megatron_flags != NULL)
 			add_string(b, o, "megatron_flags", l.megatron_flags);

@@ -45,7 +45,11 @@ int report_layout_of(int S, const int *layers, int mtp, int p, struct report_lay
 	*out = (struct report_layout){0};
 	if (l == NULL)
 		return -1;
-	layout_of_counts(l, S, layers, mtp);
+	if (!layout_of_counts(l, S, layers, mtp)) {
+		free(l);
+		out->too_many = true;
+		return 0;
+	}
 	out->megatron = written(l, 0, 0, &ok);
 	out->megatron_flags = written(l, 2, p, &ok);
 	out->torchtitan = written(l, 1, 0, &ok);

@@ -45,6 +45,11 @@ static int write_layout(FILE *out, const struct sim *s)
 
 	if (report_layout_build(s, &l) != 0)
 		return -1;
+	if (l.too_many) {
+		fprintf(out, "%-18s not written: %d virtual stages, more than the %d a layout holds\n",
+		         "layout", s->cost->model->route_stages, PP_MAX_LIST);
+		return 0;
+	}
 	fprintf(out, "%-18s Megatron-LM --pipeline-model-parallel-layout '%s'\n", "layout",
 	        l.megatron);
 	if (l.megatron_flags != NULL)

@@ -32,6 +32,20 @@ case $("$JGET" "$TMP/out.json" model.layout.torchtitan) in
 *) not_ok "$RUN: torchtitan's settings are not the module names per stage" ;;
 esac
 
+# More virtual stages than a layout holds (1024): the run goes on, its layout not written (null in
+# JSON, a line that says why), and valgrind finds nothing (the layout's stages were once copied
+# past its end).
+ppsim --model=llama3-8b -p 2048 -m 1 -f json >"$TMP/out.json"
+RUN="p = 2048"
+expect model.layout.megatron null
+expect model.layout.torchtitan null
+if ppsim --model=llama3-8b -s interleaved -p 256 -v 8 -m 256 |
+	grep -q '^layout  *not written: 2048 virtual stages, more than the 1024 a layout holds$'; then
+	ok
+else
+	not_ok "p x v = 2048: the text report should say why its layout is not written"
+fi
+
 # Refusals: one line, exit 2.
 fails 2 "--layout 'E|t*40 |t*40|L': ' ' is not a layer" --model llama3-70b --layout 'E|t*40 |t*40|L'
 fails 2 "'(' is not a layer" --model llama3-70b --layout 'E|((t|)*2)*2|L'
