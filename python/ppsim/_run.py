@@ -167,7 +167,21 @@ class Run:
         self.close()
 
     def __del__(self) -> None:
-        self.close()
+        if getattr(self, "_handle", None):
+            self.close()
+
+    # A Run owns the library's run: a copy would share it and free it twice.
+    _NOT_COPIED = ("ppsim: a Run cannot be copied or pickled: it holds the library's run; "
+                   "simulate again, or keep what it gives (figures(), devices(), ops())")
+
+    def __copy__(self) -> "Run":
+        raise TypeError(self._NOT_COPIED)
+
+    def __deepcopy__(self, memo: Any) -> "Run":
+        raise TypeError(self._NOT_COPIED)
+
+    def __reduce__(self) -> Any:
+        raise TypeError(self._NOT_COPIED)
 
     @property
     def serving(self) -> bool:

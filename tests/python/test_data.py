@@ -126,6 +126,15 @@ class Figures(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "closed"):
             r.figure("makespan")
 
+    def test_a_run_is_not_copied_or_pickled_and_stays_whole(self):
+        import copy
+        import pickle
+        with RUNS["interleaved"]() as r:
+            for what in (copy.copy, copy.deepcopy, pickle.dumps):
+                with self.assertRaisesRegex(TypeError, "cannot be copied or pickled"):
+                    what(r)
+            self.assertEqual(r.figure("makespan"), 28.5)
+
 
 def dump_ops(*args):
     with tempfile.TemporaryDirectory() as tmp:
