@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "base/memfile.h"
 #include "ppsim/report.h"
 #include "ppsim/samples.h"
 
@@ -454,37 +455,32 @@ const char *pp_run_time_unit(const pp_run *r)
 
 /* A report written into memory: the stream the writers write to and its buffer. */
 struct memout {
-	FILE *out;  /* open_memstream's stream */
-	char *text; /* its buffer */
-	size_t len;
+	struct memfile file;
+	FILE *out; /* file's stream */
 };
 
 /* Opens m's stream; returns it, or NULL with an out-of-memory error in e. */
 static FILE *memout_open(struct memout *m, struct pp_error *e)
 {
-	m->text = NULL;
-	m->len = 0;
-	m->out = open_memstream(&m->text, &m->len);
+	m->out = memfile_open(&m->file);
 	if (m->out == NULL)
 		pp_nomem(e, 1, BUFSIZ);
 	return m->out;
 }
 
-/* Closes m's stream after a writer returned rc; returns the text, or NULL with e set. */
+/* Closes m's stream after a writer returned rc; returns the text, or NULL with e set (out of
+ * memory when the writer did not say why). */
 static char *memout_close(struct memout *m, int rc, struct pp_error *e)
 {
-	bool failed = rc != 0 || ferror(m->out);
+	size_t len = m->file.len;
+	char *text = memfile_close(&m->file, NULL);
 
-	/* a stream whose buffer could not be made may close without one */
-	if (fclose(m->out) != 0 || m->text == NULL)
-		failed = true;
-	if (failed) {
-		free(m->text);
-		if (e->kind == PP_ERR_NONE)
-			pp_nomem(e, 1, m->len + BUFSIZ);
-		return NULL;
-	}
-	return m->text;
+	if (text != NULL && rc == 0)
+		return text;
+	free(text);
+	if (e->kind == PP_ERR_NONE)
+		pp_nomem(e, 1, len + BUFSIZ);
+	return NULL;
 }
 
 /* The format named name (NULL: json) that writes kind, or NULL with e set. */

@@ -13,20 +13,21 @@
 #include "base/text.h"
 #include "ppsim/calibrate.h"
 #include "ppsim/replay.h"
+#include "base/memfile.h"
 
 /* The config of fit (m micro-batches when above 0) into c, through its text: 0, or -1 with e. */
 static int fitted(const struct calib_fit *fit, int m, struct config *c, struct pp_error *e)
 {
-	char *text = NULL;
+	struct memfile mf;
+	char *text;
 	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	FILE *out = memfile_open(&mf);
 	int rc;
 
 	if (out == NULL)
 		return pp_fail(e, PP_ERR_NOMEM, "out of memory writing the calibrated config");
 	rc = calib_write_config(out, fit, m);
-	/* a stream whose buffer could not be made may close without one */
-	if (fclose(out) != 0 || rc != 0 || text == NULL) {
+	if ((text = memfile_close(&mf, &len)) == NULL || rc != 0) {
 		free(text);
 		return pp_fail(e, PP_ERR_NOMEM, "out of memory writing the calibrated config");
 	}

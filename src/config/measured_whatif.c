@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ppsim/measured.h"
+#include "base/memfile.h"
 
 /* The kind index of op i of s for the what-ifs: its kind, or 4 for an overlapped pair's ops. */
 static int kind_index(const struct sched *s, size_t i)
@@ -203,7 +204,8 @@ int measured_fit_config(const struct measured *m, const double *op, double w_sha
 	bool per_device = c->p != m->sched->p || c->v != m->sched->v;
 	struct calibration k;
 	struct calib_fit fit;
-	char *text = NULL;
+	struct memfile mf;
+	char *text;
 	size_t len = 0;
 	FILE *out;
 	int rc;
@@ -225,13 +227,13 @@ int measured_fit_config(const struct measured *m, const double *op, double w_sha
 	fit.p_known = false;
 	if (config_is_set(c, "t_comm"))
 		fit.t_comm = NAN;
-	if ((out = open_memstream(&text, &len)) == NULL) {
+	if ((out = memfile_open(&mf)) == NULL) {
 		calib_fit_release(&fit);
 		return pp_fail(err, PP_ERR_NOMEM, "out of memory writing the fitted config");
 	}
 	rc = calib_write_config(out, &fit, 0);
 	calib_fit_release(&fit);
-	if (fclose(out) != 0 || rc != 0 || text == NULL) {
+	if ((text = memfile_close(&mf, &len)) == NULL || rc != 0) {
 		free(text);
 		return pp_fail(err, PP_ERR_NOMEM, "out of memory writing the fitted config");
 	}

@@ -9,6 +9,7 @@
 #include "ppsim/report.h"
 
 #include "formats.h"
+#include "base/memfile.h"
 
 static const char *comm_name(enum pp_comm c)
 {
@@ -412,17 +413,15 @@ int report_advice_json(FILE *out, const struct advice *a)
 		report_partition_choice_json(out, &a->layout->start, a->layout->S);
 		fputs(",\"flags\":", out);
 		{
-			char *flags = NULL;
-			size_t len = 0;
-			FILE *f = open_memstream(&flags, &len);
+			struct memfile mf;
+			char *flags;
+			FILE *f = memfile_open(&mf);
 
 			if (f == NULL)
 				return -1;
 			report_partition_flags(f, &a->layout->best, a->layout->S);
-			if (fclose(f) != 0) {
-				free(flags);
+			if ((flags = memfile_close(&mf, NULL)) == NULL)
 				return -1;
-			}
 			report_json_text(out, flags);
 			free(flags);
 		}

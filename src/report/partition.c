@@ -10,6 +10,7 @@
 #include "base/numfmt.h"
 #include "formats.h"
 #include "ppsim/report.h"
+#include "base/memfile.h"
 
 /* Writes x's layers (recompute false) or recomputations of S stages, comma-separated. */
 static void write_list(FILE *out, const struct partition_choice *x, int S, bool recompute)
@@ -258,8 +259,8 @@ int report_partition_json(FILE *out, const struct report_partition *r)
 {
 	const struct partition *p = r->found;
 	char reason[256];
-	char *flags = NULL;
-	size_t len = 0;
+	struct memfile mf;
+	char *flags;
 	FILE *f;
 
 	fprintf(out,
@@ -285,14 +286,11 @@ int report_partition_json(FILE *out, const struct report_partition *r)
 	fputs(",\n\"even_split\":", out);
 	report_partition_choice_json(out, &p->start, p->S);
 	fputs(",\n\"flags\":{\"ppsim\":", out);
-	f = open_memstream(&flags, &len);
-	if (f == NULL)
+	if ((f = memfile_open(&mf)) == NULL)
 		return -1;
 	report_partition_flags(f, &p->best, p->S);
-	if (fclose(f) != 0) {
-		free(flags);
+	if ((flags = memfile_close(&mf, NULL)) == NULL)
 		return -1;
-	}
 	report_json_text(out, flags);
 	free(flags);
 	{

@@ -28,6 +28,7 @@
 #include "ppsim/report.h"
 
 #include "formats.h"
+#include "base/memfile.h"
 
 enum {
 	LEFT = 170, /* label column; the time axis takes the width left of the margins */
@@ -428,7 +429,7 @@ static void survey(const struct drawing *s, const struct by_device *msgs, double
 }
 
 /* A block's rows: where they go, and for the threads that draw them, the next device to take
- * and each row's text (open_memstream) and status. */
+ * and each row's text (a memfile) and status. */
 struct block_rows {
 	const struct drawing *s;
 	const struct by_device *msgs;
@@ -473,10 +474,11 @@ static void *draw_rows(void *arg)
 
 	for (int d; (d = atomic_fetch_add(&b->next, 1)) < b->s->sched->p;) {
 		struct row_text *t = &b->row[d];
-		FILE *f = open_memstream(&t->text, &t->len);
+		struct memfile mf;
+		FILE *f = memfile_open(&mf);
 
 		t->rc = f == NULL ? -1 : draw_row(f, b, d);
-		if (f != NULL && fclose(f) != 0)
+		if ((t->text = memfile_close(&mf, &t->len)) == NULL)
 			t->rc = -1;
 	}
 	return NULL;

@@ -3,9 +3,10 @@
  * t_nomem.sh to run with each allocation failing in turn (tests/tools/failalloc.c): a config
  * set by keys and by JSON, training steps (one with noise samples, whose statistics a figure
  * reads), a serving run, their reports in each format, their figures, per-device tables and
- * ops, a comparison of each kind, the listing, a sweep, a calibration and a replay. Prints "ok" and exits 0 when every call
- * succeeded; else prints the first error ("error: MESSAGE") and exits 1, having freed what it
- * holds.
+ * ops, a comparison of each kind, the listing, a sweep, a calibration and a replay. Prints "ok"
+ * and a digest of every string the calls returned, and exits 0, when every call succeeded (so a
+ * failure that gave a short text and PP_OK shows as another digest); else prints the first error
+ * ("error: MESSAGE") and exits 1, having freed what it holds.
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,11 +23,21 @@ static void note(const char *what, const char *err)
 		         err[0] != '\0' ? err : "(no message)");
 }
 
-/* Takes the string *s that call what made, returning rc: notes its error, frees it. */
+/* FNV-1a over the strings the calls returned, in order. */
+static unsigned long long digest = 14695981039346656037ULL;
+
+/* Takes the string *s that call what made, returning rc: notes its error, or adds it to the
+ * digest; frees it. */
 static void take(const char *what, int rc, char **s, const char *err)
 {
 	if (rc != PP_OK || *s == NULL)
 		note(what, err);
+	else
+		for (const unsigned char *c = (const unsigned char *)*s;; c++) {
+			digest = (digest ^ *c) * 1099511628211ULL;
+			if (*c == '\0')
+				break;
+		}
 	pp_string_free(*s);
 	*s = NULL;
 }
@@ -174,6 +185,6 @@ int main(void)
 		printf("error: %s\n", first);
 		return 1;
 	}
-	puts("ok");
+	printf("ok %016llx\n", digest);
 	return 0;
 }
