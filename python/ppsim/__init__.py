@@ -240,6 +240,8 @@ def advise(config: ConfigArg = None, jobs: int = 1, top: Optional[int] = None,
     jobs = _count("jobs", jobs)
     if top is not None and (not isinstance(top, int) or isinstance(top, bool)):
         raise TypeError("ppsim: top must be an int or None, not %s" % kind(top))
+    if top is not None and top < 0:
+        raise ValueError("ppsim: top=%d: must be 0 or more (None: every point)" % top)
     with Config(config, settings) as cfg:
         lib, err, handle = cfg.lib, _lib.errbuf(), ctypes.c_void_p()
         _lib.check(lib.pp_advise(cfg.handle, jobs, ctypes.byref(handle), err, _lib.ERRLEN), err)

@@ -16,8 +16,8 @@ class PpsimError(Error, ValueError):
 
 
 class SimulationError(PpsimError):
-    """Valid settings that cannot be simulated: a schedule that deadlocks, a run over its op
-    limit (max_ops) or over its GPUs' memory."""
+    """Valid settings that cannot be simulated: a schedule that deadlocks, or a run over its
+    GPUs' memory. (A run over its op limit, max_ops, is a PpsimError: the limit is a setting.)"""
 
 
 class PpsimFileError(Error, OSError):

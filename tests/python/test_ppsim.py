@@ -239,6 +239,10 @@ class Arguments(unittest.TestCase):
             with self.subTest(call=call.__name__, args=args, kwargs=kwargs):
                 self.refused(TypeError, pattern, call, *args, **kwargs)
 
+    def test_a_negative_top_is_a_value_error(self):
+        self.refused(ValueError, "top=-1: must be 0 or more", ppsim.advise, model="llama3-8b",
+                     gpus=8, global_batch=16, top=-1)
+
     def test_ints_beyond_a_c_int_raise_value_error_naming_the_argument(self):
         for m in (2**31, 2**32 + 24, -2**31 - 1):
             with self.subTest(m=m):
