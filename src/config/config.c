@@ -405,12 +405,16 @@ static int parse_value(struct config *c, const struct config_option *opt, const 
 		*(uint64_t *)(void *)field = (uint64_t)n;
 		return 0;
 	}
-	case CONFIG_ARG_TIME:
-		if (!parse_number(value, &x) || x < 0 || x > PP_TIME_MAX_UNITS)
+	case CONFIG_ARG_TIME: {
+		/* a factor with a most value (.max: the SM slowdown) says it */
+		double most = opt->max > 0 ? opt->max : PP_TIME_MAX_UNITS;
+
+		if (!parse_number(value, &x) || x < 0 || x > most)
 			return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be a number from 0 to %g",
-			               label, value, PP_TIME_MAX_UNITS);
+			               label, value, most);
 		*(double *)(void *)field = x;
 		return 0;
+	}
 	case CONFIG_ARG_SHARE:
 		if (!parse_number(value, &x) || x < 0 || x > 1)
 			return pp_fail(err, PP_ERR_USAGE, "%s '%s': must be a number from 0 to 1",

@@ -323,19 +323,25 @@ static enum cost_collective grad_reduce(const struct cost_model *k)
 	                                                          : COLL_ALLREDUCE;
 }
 
+/* The most gradient buckets a stage's parameters may make (each is a hook, or two). */
+#define MAX_BUCKETS 65536
+
 /* The data-parallel hooks of stage st, whose GPUs hold params of it reduced over group d.
- * Returns 0, 1 when a time is out of range, or -1 when out of memory. */
+ * Returns 0, 1 when a time is out of range, 2 when the stage makes more than MAX_BUCKETS
+ * buckets, or -1 when out of memory. */
 static int stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int st,
                        struct dp_group d, double params, int64_t tick)
 {
-	int nb = (int)ceil(params / k->bucket_params);
+	double buckets = ceil(params / k->bucket_params);
+	int nb;
 	bool sharded = k->distributed_optimizer;
 	enum cost_collective reduce = grad_reduce(k);
 
 	if (d.n <= 1 || params <= 0)
 		return 0;
-	if (nb < 1)
-		nb = 1;
+	if (!(buckets <= MAX_BUCKETS))
+		return 2;
+	nb = buckets < 1 ? 1 : (int)buckets;
 	for (int j = 0; j < nb; j++) {
 		double share = params / nb;
 		pp_time t = 0;
@@ -519,7 +525,14 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			                 cost->tick);
 
 		if (rc != 0) {
+			double params = stage_params[st];
+
 			free(stage_params);
+			if (rc == 2)
+				return config_fail(c, "bucket_size", err,
+				                   "splits a stage's %.4g parameters into more than %d "
+				                   "gradient buckets",
+				                   params, MAX_BUCKETS);
 			return rc < 0 ? pp_nomem(err, 1, sizeof(struct piece_hook))
 			              : config_fail(c, "bucket_size", err,
 			                            "makes a gradient bucket's time too long");

@@ -730,14 +730,22 @@ int stream_finish(struct engine *e, struct pp_error *err)
 		pp_time end = dr->last_end, extra = 0;
 
 		if (pc != NULL) {
-			/* the compute of the schedule took longer while hooked pieces ran beside it */
-			pp_time slowed = (pp_time)llround(
-			        pc->slowdown *
-			        (double)overlap_with(e, (uint32_t)d, dr->first_start, dr->last_end));
+			/* the compute of the schedule took longer while hooked pieces ran beside it;
+			 * what the device reduces after its last op starts once that op has ended,
+			 * slowed */
+			double slow = pc->slowdown * (double)overlap_with(e, (uint32_t)d,
+			                                                  dr->first_start, dr->last_end);
+			pp_time slowed;
 
+			if (!(slow <= (double)PP_TIME_TOTAL_MAX))
+				return pp_fail(err, PP_ERR_CONFIG,
+				               "the SM slowdown (comm_slowdown) makes device %d's step "
+				               "longer than ppsim can time",
+				               d);
+			slowed = (pp_time)llround(slow);
 			for (size_t i = 0; i < pc->after[d].n; i++)
 				issue(e, (uint32_t)d, pc->after[d].h[i].kind, pc->after[d].h[i].dur,
-				      dr->last_end);
+				      dr->last_end + slowed);
 			end += slowed;
 			for (int k = 0; k < STREAM_COUNT; k++)
 				if (e->sm.free[(size_t)d * STREAM_COUNT + k] > end)

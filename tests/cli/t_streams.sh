@@ -24,6 +24,18 @@ done <<'CASES'
 --comm-slowdown=-1|--comm-slowdown '-1': must be a number from 0
 CASES
 
+# The SM slowdown lengthens a device's compute before what it reduces or gathers after its last
+# op, which starts that much later: a larger slowdown makes such a step longer (it once started
+# them at the unslowed end, where the slowed end hid under them).
+SLOW="--model=llama3-8b -p 4 -m 8 --dp=2 --distributed-optimizer=yes --overlap-param-gather=yes"
+# shellcheck disable=SC2086 # SLOW is words
+if awk -v a="$(ppsim $SLOW --comm-slowdown=0 -f json | "$JGET" - step_time)" \
+	-v b="$(ppsim $SLOW --comm-slowdown=1 -f json | "$JGET" - step_time)" 'BEGIN { exit !(b > a) }'; then
+	ok
+else
+	not_ok "the SM slowdown should lengthen a step whose gathers run after its last op"
+fi
+
 # NeMo's recipes overlap the gradient reduction and the parameter gather, with the distributed
 # optimizer; an explicit --overlap-grad-reduce=no wins over the framework's yes
 # shellcheck disable=SC2086
