@@ -644,9 +644,15 @@ struct outfile *outfile_open(const char *path, struct pp_error *err)
 	ext4 = on_ext4(fd);
 	f->replaces = kind == TARGET_FILE && f->mode == OUT_RENAME && ext4;
 	f->reserves = kind == TARGET_NEW && ext4;
+	f->existed = kind == TARGET_FILE;
 	/* mkstemp creates the file 0600: give it the replaced file's permissions, or the usual
 	 * ones of a new file */
 	if (kind == TARGET_FILE) {
+		/* and its owner and group, where the user may give them (root, or the group of a
+		 * file of one's own) */
+		if (fchown(fd, st.st_uid, st.st_gid) != 0 && fchown(fd, (uid_t)-1, st.st_gid) != 0) {
+			/* the new file stays the user's */
+		}
 		fchmod(fd, st.st_mode & 07777);
 	} else {
 		mode_t mask = umask(0);
@@ -784,6 +790,9 @@ void outfile_abort(struct outfile *f)
 		close(f->target_fd);
 	if (f->tmp != NULL)
 		remove(f->tmp);
+	if (f->old != NULL)
+		remove(f->old);
+	free(f->old);
 	free(f->tmp);
 	free(f->target);
 	free(f->path);

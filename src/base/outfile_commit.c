@@ -118,31 +118,105 @@ static int rewrite_finish(struct outfile *f, struct pp_error *err)
 	return e == 0 ? 0 : pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(e));
 }
 
-/* Puts f's finished output in place: the rename, or the end of the rewrite; then frees f. */
-static int apply(struct outfile *f, struct pp_error *err)
+/* A name beside f's target for a hard link to its old contents: the target's with
+ * ".ppsim-old-" and a number; NULL out of memory. */
+static char *old_name(const struct outfile *f, unsigned attempt)
 {
-	int rc = 0;
+	const char *slash = strrchr(f->target, '/');
+	size_t dir = slash != NULL ? (size_t)(slash - f->target) + 1 : 0;
+	size_t n = dir + sizeof(".ppsim-old-") + 24;
+	char *name = malloc(n);
 
-	if (f->mode == OUT_REWRITE) {
-		rc = rewrite_finish(f, err);
-	} else if (f->mode == OUT_RENAME && rename(f->tmp, f->target) != 0) {
-		if (errno == EBUSY) { /* a mount point mount_point could not see: in place */
-			f->mode = OUT_REWRITE;
-			rc = rewrite_prepare(f, err) == 0 ? rewrite_finish(f, err) : -1;
-		} else {
-			rc = pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path,
-			             strerror(errno));
-		}
-	}
-	if (rc == 0 && f->mode == OUT_RENAME) {
-		free(f->tmp); /* renamed: nothing to remove */
-		f->tmp = NULL;
-	}
-	f->rewind = false; /* what went through stays */
-	outfile_abort(f);
-	return rc;
+	if (name != NULL)
+		snprintf(name, n, "%.*s.ppsim-old-%ld-%u", (int)dir, f->target, (long)getpid(),
+		         attempt);
+	return name;
 }
 
+/* True when this user may remove a name of target's file from its directory: any but another's
+ * file in a sticky directory that is not the user's either (unlink(2), EPERM). A second name
+ * made for it there could not be removed again. */
+static bool may_remove(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	char *dir = slash == NULL ? strdup(".") : strndup(target, (size_t)(slash - target) + 1);
+	struct stat d, t;
+	uid_t me = geteuid();
+	bool ok = dir != NULL && stat(dir, &d) == 0 && stat(target, &t) == 0 &&
+	          (!(d.st_mode & S_ISVTX) || me == 0 || t.st_uid == me || d.st_uid == me);
+
+	free(dir);
+	return ok;
+}
+
+/* Keeps f's target's old contents under a second name (f->old) while the outputs are renamed
+ * into place, so that a failure of a later one can put them back. A target that did not exist
+ * needs none; where no hard link can be made (a file system without them, a file the user may
+ * not link), f->old stays NULL and that target cannot be put back. */
+static void keep_old(struct outfile *f)
+{
+	if (!f->existed || !may_remove(f->target))
+		return;
+	for (unsigned attempt = 0; attempt < 16; attempt++) {
+		char *name = old_name(f, attempt);
+
+		if (name == NULL)
+			return;
+		if (link(f->target, name) == 0) {
+			f->old = name;
+			return;
+		}
+		free(name);
+		if (errno != EEXIST)
+			return;
+	}
+}
+
+/* Renames f's temporary file onto its target; a target the directory does not let this user
+ * replace (another's file in a sticky directory, a mount point) but the user may write is
+ * rewritten in place instead, its space reserved now and its bytes written with the rewrites.
+ * Returns 0, or -1 with err. */
+static int rename_into_place(struct outfile *f, struct pp_error *err)
+{
+	int e;
+
+	if (rename(f->tmp, f->target) == 0) {
+		f->renamed = true;
+		free(f->tmp); /* renamed: nothing to remove */
+		f->tmp = NULL;
+		return 0;
+	}
+	e = errno;
+	if (f->existed && (e == EBUSY || e == EPERM || e == EACCES)) {
+		f->mode = OUT_REWRITE;
+		return rewrite_prepare(f, err);
+	}
+	return pp_fail(err, PP_ERR_IO, "cannot write '%s': %s", f->path, strerror(e));
+}
+
+/* Undoes rename_into_place: the old contents back under the target's name, or the new file
+ * removed when there was none. */
+static void rename_undo(struct outfile *f)
+{
+	if (!f->renamed)
+		return;
+	if (f->old != NULL) {
+		if (rename(f->old, f->target) == 0) {
+			free(f->old);
+			f->old = NULL;
+		}
+	} else if (!f->existed) {
+		unlink(f->target);
+	}
+	f->renamed = false;
+}
+
+/*
+ * Every output in place, or none: each finished; what can fail for want of space (a rewrite's
+ * new bytes past the target's old end) done first; then the renames, each replaced target's
+ * old contents kept under a second name until all are done, so that a rename that fails puts
+ * the earlier ones back; last the rewrites' remaining bytes over blocks their targets hold.
+ */
 int outfile_commit_all(struct outfile **files, int n, struct pp_error *err)
 {
 	int i, rc = 0;
@@ -150,21 +224,31 @@ int outfile_commit_all(struct outfile **files, int n, struct pp_error *err)
 	for (i = 0; i < n && rc == 0; i++)
 		if (files[i] != NULL)
 			rc = outfile_finish(files[i], err);
-	/* what can fail for want of space first, each undone if another fails */
 	for (i = 0; i < n && rc == 0; i++)
 		if (files[i] != NULL && files[i]->mode == OUT_REWRITE)
 			rc = rewrite_prepare(files[i], err);
+	for (i = 0; i < n && rc == 0; i++)
+		if (files[i] != NULL && files[i]->mode == OUT_RENAME)
+			keep_old(files[i]);
+	for (i = 0; i < n && rc == 0; i++)
+		if (files[i] != NULL && files[i]->mode == OUT_RENAME)
+			rc = rename_into_place(files[i], err);
 	if (rc != 0) {
 		for (i = 0; i < n; i++)
 			if (files[i] != NULL) {
+				rename_undo(files[i]);
 				rewrite_undo(files[i]);
 				outfile_abort(files[i]);
 			}
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		if (files[i] != NULL && apply(files[i], err) != 0)
-			rc = -1;
+		if (files[i] != NULL) {
+			if (files[i]->mode == OUT_REWRITE && rewrite_finish(files[i], err) != 0)
+				rc = -1;
+			files[i]->rewind = false; /* what went through stays */
+			outfile_abort(files[i]);  /* frees it, and the old contents' second name */
+		}
 	return rc;
 }
 

@@ -45,6 +45,10 @@ struct outfile {
 	bool reserves;       /* its temporary file, a new name's, has its blocks reserved ahead */
 	uint64_t reserved;   /* with reserves: the bytes reserved from the file's start */
 	bool trim;           /* blocks were reserved: those past the end are given back */
+	bool existed;        /* the target was a regular file when the output was opened */
+	char *old;           /* while outfile_commit_all renames: a hard link to the target's
+	                      * old contents, put back if another output fails; or NULL */
+	bool renamed;        /* outfile_commit_all has renamed it onto its target */
 };
 
 #endif

@@ -29,6 +29,70 @@ keep() {
 	cp "$1" "$1.orig"
 }
 
+# --- Outputs stand or fall together, even when the last one fails as it is put in place ------
+# (its rename fails: the failalloc shim's PPSIM_FAIL_RENAME): the outputs renamed before it get
+# their old contents back, a new one is removed, a hard-linked one keeps its inode.
+SHIM=${PPSIM_FAILALLOC-$(dirname "$PPSIM")/failalloc.so}
+if [ -n "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ]; then
+	elsewhere "outputs put back when a later one fails" "valgrind and sanitizers run without the shim"
+elif [ ! -f "$SHIM" ]; then
+	skip "outputs put back when a later one fails" "no $SHIM (make test builds it)"
+else
+	mkdir -p together
+	keep together/a.csv old-a
+	keep together/b.json old-b
+	keep together/linked.csv old-linked
+	ln -f together/linked.csv together/other-name.csv
+	for order in "--dump-ops=together/a.csv --trace=together/b.json" \
+		"--trace=together/b.json --dump-ops=together/a.csv"; do
+		# shellcheck disable=SC2086 # order is words
+		(cd "$ROOT" && PPSIM_FAIL_RENAME=b.json LD_PRELOAD=$SHIM "$PPSIM" -p 2 -m 2 \
+			$(echo "$order" | sed "s|together/|$OUT/together/|g") --svg="$OUT/together/new.svg" \
+			--export-schedule="$OUT/together/linked.csv" >/dev/null 2>"$OUT/together.err")
+		status=$?
+		if [ $status -eq 4 ] && grep -q "cannot write '.*b.json': Input/output error" "$OUT/together.err" &&
+			[ ! -e together/new.svg ] && cmp -s together/other-name.csv together/linked.csv.orig; then
+			ok
+		else
+			not_ok "a rename failing after others ($order): status $status, $(cat "$OUT/together.err"), $(ls -A together | tr '\n' ' ')"
+		fi
+		unchanged "outputs put back when a later one fails ($order)" together/a.csv \
+			together/b.json together/linked.csv
+	done
+fi
+
+# --- Another user's file: as root, a replaced file keeps its owner and group; as that other
+# user, a file one may write in a sticky directory (where it cannot be renamed over) is rewritten
+# in place, as a shell's > writes it, and no second name is left behind.
+if [ "$(id -u)" -ne 0 ] || ! command -v runuser >/dev/null 2>&1 || ! id nobody >/dev/null 2>&1; then
+	skip "another user's files" "needs root, runuser and the user nobody"
+else
+	mkdir -p owned && keep owned/theirs.json old
+	chown nobody owned/theirs.json
+	chmod 640 owned/theirs.json
+	if ppsim -p 2 -m 2 --trace=owned/theirs.json >/dev/null &&
+		[ "$(stat -c '%U %a' owned/theirs.json)" = "nobody 640" ]; then
+		ok
+	else
+		not_ok "a replaced file's owner and mode: $(stat -c '%U:%G %a' owned/theirs.json)"
+	fi
+	# a sticky directory the user nobody can reach, when nobody can run this ppsim
+	sticky=$(mktemp -d /tmp/ppsim-sticky.XXXXXX) && chmod 1777 "$sticky"
+	keep "$sticky/shared.json" old
+	chmod 666 "$sticky/shared.json"
+	if ! runuser -u nobody -- "$PPSIM" --version >/dev/null 2>&1; then
+		skip "another's writable file in a sticky directory" "the user nobody cannot run $PPSIM"
+	elif runuser -u nobody -- "$PPSIM" -p 2 -m 2 --trace="$sticky/shared.json" >/dev/null 2>&1 &&
+		head -c 15 "$sticky/shared.json" | grep -q traceEvents &&
+		[ "$(stat -c %U "$sticky/shared.json")" = root ] &&
+		[ -z "$(ls -A "$sticky" | grep '^\.ppsim-')" ]; then
+		ok
+	else
+		not_ok "another's writable file in a sticky directory: $(ls -lA "$sticky" | tr '\n' ' ')"
+	fi
+	rm -rf "$sticky"
+fi
+
 # --- Symbolic links: the file the link names is written, as by a shell's > -------------------
 mkdir -p links/sub
 keep links/sub/real.csv old

@@ -11,6 +11,10 @@
  *
  *     PPSIM_FAIL_ALLOC=0 LD_PRELOAD=build/failalloc.so build/ppsim -p 4 -m 8
  *
+ * With PPSIM_FAIL_RENAME=SUFFIX it also makes rename() onto a path ending in SUFFIX fail with
+ * EIO, as a failing disk would (the outputs' tests,
+ * tests/cli/t_outputs.sh: one output of a run failing after another is in place).
+ *
  * To see where the failed call comes from: gdb's `break failalloc_failed`, then `bt`.
  *
  * Counting starts in the shim's constructor, which reads the variable: after the dynamic loader
@@ -238,4 +242,21 @@ locale_t newlocale(int mask, const char *name, locale_t base)
 		return (locale_t)0;
 	}
 	return real_newlocale(mask, name, base);
+}
+
+int rename(const char *from, const char *to);
+
+int rename(const char *from, const char *to)
+{
+	static int (*real_rename)(const char *, const char *);
+	const char *suffix = getenv("PPSIM_FAIL_RENAME");
+	size_t n = suffix != NULL ? strlen(suffix) : 0, len = strlen(to);
+
+	if (n > 0 && len >= n && strcmp(to + len - n, suffix) == 0) {
+		errno = EIO;
+		return -1;
+	}
+	if (real_rename == NULL)
+		find(&real_rename, "rename");
+	return real_rename(from, to);
 }
