@@ -558,12 +558,14 @@ int sweep_run_ranked(const struct sweep *sw, uint64_t first, uint64_t last, int 
 	return rc;
 }
 
-/* Passes r to emit, unless r ran out of memory: then the sweep stops with that error. */
+/* Passes r to emit, unless r ran out of memory or could not read a file (a schedule file, a
+ * jitter's empirical file: the sweep's input, not a point's settings): then the sweep stops
+ * with that error. */
 static int emit_record(sweep_emit emit, void *ctx, const struct sweep_record *r,
                        struct pp_error *err)
 {
-	if (r->error == PP_ERR_NOMEM)
-		return pp_fail(err, PP_ERR_NOMEM, "%s", r->reason);
+	if (r->error == PP_ERR_NOMEM || r->error == PP_ERR_IO)
+		return pp_fail(err, r->error, "%s", r->reason);
 	return emit(ctx, r);
 }
 

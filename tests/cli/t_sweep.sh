@@ -434,3 +434,11 @@ for one in "--schedule-file=$TMP/zbv.csv --tcomm=0,0.1" "-p 4 -m 8,16 --stage-sc
 		not_ok "sweep $one: its last point is not the run: $(field makespan "$rec")"
 	fi
 done
+
+# A file the sweep cannot read is its input's fault, not a point's: the sweep stops with status 4
+# (it once skipped every point and exited 0).
+fails 4 "cannot read '$TMP/missing.csv': No such file or directory" sweep -m 8 \
+	--schedule-file="$TMP/missing.csv"
+fails 4 "cannot read '$TMP': Is a directory" sweep -m 8 --schedule-file="$TMP"
+fails 4 "cannot read '$TMP/missing': No such file or directory" sweep -p 2,4 -m 8 --samples=4 \
+	--jitter="empirical:$TMP/missing"
