@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 size_t json_error_offset(const char *text, const char *end)
@@ -393,4 +394,68 @@ const char *json_type_name(const cJSON *v)
 	       : cJSON_IsArray(v)  ? "an array"
 	       : cJSON_IsObject(v) ? "an object"
 	                           : "null";
+}
+
+size_t json_utf8_len(const unsigned char *p)
+{
+	unsigned c = p[0];
+	size_t n;
+	unsigned lo = 0x80, hi = 0xBF;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	/* the second byte's range rules out overlong forms, surrogates and past U+10FFFF */
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xBF)
+			return 0;
+	return n;
+}
+
+cJSON *json_string(const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t bad = 0, len = 0, k;
+	char *fixed, *q;
+	cJSON *s;
+
+	for (; p[len] != '\0'; len += k ? k : 1)
+		if ((k = json_utf8_len(p + len)) == 0)
+			bad++;
+	if (bad == 0)
+		return cJSON_CreateString(text);
+	if ((fixed = malloc(len + 2 * bad + 1)) == NULL)
+		return NULL;
+	q = fixed;
+	for (size_t i = 0; i < len; i += k ? k : 1) {
+		k = json_utf8_len(p + i);
+		if (k == 0) {
+			memcpy(q, "\xEF\xBF\xBD", 3);
+			q += 3;
+		} else {
+			memcpy(q, p + i, k);
+			q += k;
+		}
+	}
+	*q = '\0';
+	s = cJSON_CreateString(fixed);
+	free(fixed);
+	return s;
 }

@@ -40,6 +40,17 @@ size_t json_skip_string(const char *text, size_t i);
 bool json_well_formed(const char *text, size_t len);
 
 /*
+ * The length of the well-formed UTF-8 character at p (1 to 4 bytes: no overlong form, no
+ * surrogate, nothing past U+10FFFF), or 0 when p starts none. JSON text is Unicode: a byte
+ * that starts no character (a file name's Latin-1 byte) is written as U+FFFD instead.
+ */
+size_t json_utf8_len(const unsigned char *p);
+
+/* A cJSON string of text with every byte that starts no UTF-8 character replaced by U+FFFD;
+ * NULL out of memory. */
+cJSON *json_string(const char *text);
+
+/*
  * What strict JSON (RFC 8259) refuses of text[0..len-1] that cJSON accepts, checked on text
  * cJSON parsed: a control byte standing as a blank (JSON's blanks are space, tab, newline and
  * carriage return), a raw control byte in a string, the escape \u0000 (a string holding a NUL,

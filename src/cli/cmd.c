@@ -472,7 +472,12 @@ int cmd_main(int argc, char **argv)
 	struct pp_error err = {0};
 	int status = -1;
 
+	static char err_line[BUFSIZ];
+
 	fill_closed_std_fds();
+	/* a message goes out as one write a line, so that the messages of runs sharing a log do
+	 * not interleave within a line (unbuffered, each piece of a line was a write of its own) */
+	setvbuf(stderr, err_line, _IOLBF, sizeof(err_line));
 	/* a closed pipe is an error on a write, not a signal that kills the process */
 	signal(SIGPIPE, SIG_IGN);
 	/* a file-size limit is a write error (EFBIG) that removes the output, not a signal that

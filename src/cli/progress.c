@@ -81,5 +81,6 @@ void progress_end(struct progress *pg)
 {
 	if (pg->shown > 0)
 		fprintf(stderr, "\r%*s\r", pg->shown, "");
+	fflush(stderr);
 	pg->shown = 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json_text.h"
 #include "formats.h"
 #include "ppsim/samples.h"
 #include "table.h"
@@ -328,7 +329,7 @@ int report_compare_json(FILE *out, const struct report_row *rows, int n)
 		cJSON *o = report_json_build(rows[i].sim);
 
 		/* any failure is out of memory: the array goes, and printing NULL reports it */
-		if (cJSON_AddStringToObject(o, "label", rows[i].label) == NULL ||
+		if (!cJSON_AddItemToObject(o, "label", json_string(rows[i].label)) ||
 		    cJSON_AddNumberToObject(o, "speedup", get_speedup(rows, i)) == NULL ||
 		    !cJSON_AddItemToArray(array, o)) {
 			cJSON_Delete(o);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/json_text.h"
 #include "base/numfmt.h"
 #include "formats.h"
 #include "ppsim/samples.h"
@@ -40,7 +41,7 @@ static void add_u64(struct build *b, cJSON *obj, const char *key, uint64_t x)
 
 static void add_string(struct build *b, cJSON *obj, const char *key, const char *text)
 {
-	if (cJSON_AddStringToObject(obj, key, text) == NULL)
+	if (obj == NULL || !cJSON_AddItemToObject(obj, key, json_string(text)))
 		b->failed = true;
 }
 
@@ -310,7 +311,7 @@ static void add_gpu_types(struct build *b, cJSON *obj, const struct cost_model *
 	names = add_item(b, obj, "device_gpus", cJSON_CreateArray());
 	types = add_item(b, obj, "gpu_types", cJSON_CreateArray());
 	for (int d = 0; d < p && names != NULL; d++)
-		add_item(b, names, NULL, cJSON_CreateString(cost_device_type(k, d)->gpu));
+		add_item(b, names, NULL, json_string(cost_device_type(k, d)->gpu));
 	for (int t = 0; t < k->ntypes && types != NULL; t++) {
 		const struct cost_type *ty = &k->types[t];
 		cJSON *o = add_item(b, types, NULL, cJSON_CreateObject());

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/json_text.h"
 #include "ppsim/config.h"
 #include "ppsim/preset.h"
 #include "ppsim/report.h"
@@ -178,7 +179,7 @@ static void add(cJSON *to, const char *key, cJSON *item, bool *ok)
 
 static void add_text(cJSON *to, const char *key, const char *text, bool *ok)
 {
-	add(to, key, text != NULL ? cJSON_CreateString(text) : cJSON_CreateNull(), ok);
+	add(to, key, text != NULL ? json_string(text) : cJSON_CreateNull(), ok);
 }
 
 static void add_number(cJSON *to, const char *key, double x, bool *ok)

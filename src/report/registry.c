@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/json_text.h"
 #include "formats.h"
 
 /*
@@ -389,12 +390,20 @@ static void json_text(FILE *out, const char *text, bool script)
 {
 	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		size_t n;
+
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
 		else if (*p < 0x20 || (script && *p == '<'))
 			fprintf(out, "\\u%04x", *p);
-		else
+		else if (*p < 0x80)
 			fputc(*p, out);
+		else if ((n = json_utf8_len(p)) == 0) /* JSON is Unicode: U+FFFD for a stray byte */
+			fputs("\\ufffd", out);
+		else {
+			fwrite(p, 1, n, out);
+			p += n - 1;
+		}
 	}
 	fputc('"', out);
 }

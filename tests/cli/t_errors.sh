@@ -28,3 +28,15 @@ if [ -w /dev/full ]; then
 else
 	skip "a full standard output" "no writable /dev/full"
 fi
+
+# A message is one write to standard error, so that runs sharing a log (a job array's) do not
+# interleave inside a line (stderr was unbuffered: one write for each piece of the line).
+if [ -n "${PPSIM_WRAP:-}" ]; then
+	elsewhere "one write a message" "it runs ppsim under strace, as make test does"
+elif ! command -v strace >/dev/null 2>&1; then
+	skip "one write a message" "no strace: make test installs it"
+else
+	strace -f -e trace=write -o "$TMP/writes" "$PPSIM" -p 0 >/dev/null 2>&1
+	n=$(grep -c '^[0-9]* *write(2,' "$TMP/writes")
+	if [ "$n" = 1 ]; then ok; else not_ok "one message took $n writes to standard error"; fi
+fi

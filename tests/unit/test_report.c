@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/json_text.h"
 #include "ppsim/outfile.h"
 #include "ppsim/report.h"
 #include "report/formats.h"
@@ -2071,6 +2072,48 @@ static void report_outputs_write_at_least_the_bytes_their_rows_state(void)
 	CU_ASSERT(runs > 100);
 	rmdir(dir);
 }
+/* JSON text is Unicode: a byte that starts no UTF-8 character (a file name's Latin-1 byte) is
+ * U+FFFD in every JSON the writers make, whole characters as they are. */
+static void report_json_strings_are_utf8_whatever_the_bytes_given(void)
+{
+	static const struct {
+		const char *in, *quoted;
+	} cases[] = {
+	        {"plain", "\"plain\""},
+	        {"x\xffy", "\"x\\ufffdy\""},
+	        {"caf\xc3\xa9", "\"caf\xc3\xa9\""},   /* e-acute, two bytes */
+	        {"\xc3(", "\"\\ufffd(\""},              /* a lead byte without its tail */
+	        {"\xc0\xaf", "\"\\ufffd\\ufffd\""},   /* an overlong '/' */
+	        {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""}, /* a surrogate */
+	        {"\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\""}, /* U+1F600 */
+	        {"\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""}, /* past U+10FFFF */
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fmemopen(buf, sizeof(buf), "w");
+		cJSON *s = json_string(cases[i].in);
+		char *printed = s != NULL ? cJSON_PrintUnformatted(s) : NULL;
+		cJSON *back = printed != NULL ? cJSON_Parse(printed) : NULL;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		report_json_text(f, cases[i].in);
+		fclose(f);
+		CU_ASSERT_STRING_EQUAL(buf, cases[i].quoted);
+		/* cJSON's string holds the same characters, U+FFFD as its three bytes */
+		CU_ASSERT_PTR_NOT_NULL(back);
+		if (back != NULL) {
+			cJSON *q = cJSON_Parse(cases[i].quoted);
+
+			CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(back), cJSON_GetStringValue(q));
+			cJSON_Delete(q);
+		}
+		cJSON_Delete(back);
+		free(printed);
+		cJSON_Delete(s);
+	}
+}
+
 
 static const struct unit_test tests[] = {
         UNIT_TEST(report_outputs_write_at_least_the_bytes_their_rows_state),
@@ -2123,6 +2166,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_json_model_object_holds_the_message_bytes_and_the_layer_flops),
         UNIT_TEST(report_json_devices_with_a_model_hold_memory_capacity_and_oom),
         UNIT_TEST(report_json_without_a_model_writes_null_model_figures),
+        UNIT_TEST(report_json_strings_are_utf8_whatever_the_bytes_given),
         {NULL, NULL},
 };
 
