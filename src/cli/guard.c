@@ -346,6 +346,10 @@ int guard_check_outputs(const char *const *outputs, const char *const *output_wh
 	struct identity *id = pp_mallocarray((size_t)(n > 0 ? n : 1), sizeof(*id));
 	struct identity in;
 	bool *regular = pp_mallocarray((size_t)(n > 0 ? n : 1), sizeof(*regular));
+	struct stat so;
+	/* standard output's file, when it is a regular one: outputs naming it are written through
+	 * into it, and two of them would mix there as two named files would */
+	bool so_file = fstat(STDOUT_FILENO, &so) == 0 && S_ISREG(so.st_mode);
 	int rc = 0;
 
 	if (id == NULL || regular == NULL) {
@@ -356,13 +360,19 @@ int guard_check_outputs(const char *const *outputs, const char *const *output_wh
 	for (int i = 0; i < n && rc == 0; i++) {
 		if (outputs[i] == NULL)
 			continue;
+		/* an empty name is a missing value, as an input's is */
+		if (outputs[i][0] == '\0') {
+			rc = pp_fail(err, PP_ERR_USAGE, "%s '': needs a file name", output_what[i]);
+			break;
+		}
 		rc = outfile_check(outputs[i], &regular[i], err);
 		if (rc != 0)
 			break;
 		identify(outputs[i], &id[i]);
 		for (int j = 0; j < i && rc == 0; j++)
-			if (outputs[j] != NULL && regular[i] && regular[j] &&
-			    same_file(&id[i], &id[j]))
+			if (outputs[j] != NULL && same_file(&id[i], &id[j]) &&
+			    ((regular[i] && regular[j]) ||
+			     (so_file && id[i].exists && id[i].dev == so.st_dev && id[i].ino == so.st_ino)))
 				rc = pp_fail(err, PP_ERR_USAGE, "%s and %s both name '%s'",
 				             output_what[j], output_what[i], outputs[i]);
 		for (int j = 0; j < ninputs && rc == 0 && regular[i]; j++) {

@@ -696,7 +696,8 @@ int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit
 		if (isnan(b[s]) || isnan(w[s])) {
 			/* only the fused backward: split it as asked */
 			if (isnan(k->bw[s])) {
-				fail_stage(k, s, PP_ERR_USAGE, err,
+				/* partial data, as a stage without F is */
+				fail_stage(k, s, PP_ERR_CONFIG, err,
 				           "stage %d has no backward time (B and W, or BW)", s);
 				goto fail;
 			}

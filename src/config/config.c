@@ -208,7 +208,7 @@ static bool parse_number(const char *s, double *out)
 	/* out of range, underflow included, is an error here */
 	if (text_parse_double(s, &x) != TEXT_OK)
 		return false;
-	*out = x;
+	*out = x == 0 ? 0.0 : x; /* -0 is 0, and is written so */
 	return true;
 }
 

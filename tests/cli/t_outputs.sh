@@ -534,3 +534,21 @@ else
 	fi
 fi
 cd "$ROOT" || exit 1
+
+# Two outputs naming standard output's file, by its name or as /dev/stdout, are two outputs of
+# one file (status 2), as two named files are; one of them is written before the report.
+keep same.txt old
+for pair in "--dump-ops=same.txt --export-schedule=same.txt" \
+	"--dump-ops=/dev/stdout --export-schedule=/dev/stdout"; do
+	# shellcheck disable=SC2086 # pair is words
+	ppsim -p 2 -m 2 $pair >same.txt 2>"$OUT/same.err"
+	status=$?
+	if [ $status -eq 2 ] && grep -q "both name" "$OUT/same.err"; then ok; else
+		not_ok "$pair > same.txt: status $status, $(cat "$OUT/same.err")"
+	fi
+done
+if ppsim -p 2 -m 2 --dump-ops=/dev/stdout >same.txt && head -n 1 same.txt | grep -q '^device,'; then
+	ok
+else
+	not_ok "--dump-ops=/dev/stdout: the dump should come first in standard output's file"
+fi
