@@ -27,6 +27,33 @@ struct flight {
 };
 
 /*
+ * Stalls compute from *t until piece w of fl[0..n) ends. The stall is charged to the kinds of
+ * the pieces w's stream runs meanwhile (those queued ahead of it, then w itself), so that a
+ * kind waiting behind another kind's collectives on a shared stream (context parallelism's
+ * exchanges behind tensor parallelism's) is not charged for them: no kind's exposed time
+ * exceeds what its pieces ran.
+ */
+static void wait_piece(const struct flight *fl, size_t n, size_t w, pp_time *t, pp_time *exposed)
+{
+	enum comm_stream s = comm_kind_info((enum comm_kind)fl[w].kind)->stream;
+	pp_time end = fl[w].end, others = 0;
+
+	if (end <= *t)
+		return;
+	for (size_t j = 0; j < n; j++) {
+		pp_time a = fl[j].start > *t ? fl[j].start : *t;
+		pp_time b = fl[j].end < end ? fl[j].end : end;
+
+		if (j != w && b > a && comm_kind_info((enum comm_kind)fl[j].kind)->stream == s) {
+			exposed[fl[j].kind] += b - a;
+			others += b - a;
+		}
+	}
+	exposed[fl[w].kind] += end - *t - others;
+	*t = end;
+}
+
+/*
  * Runs compute of length need from *t while the pieces fl[0..n) may be in flight: at full rate
  * outside them, 1 + slow times as long inside; the extra time counts as exposed time of the
  * piece kind it overlapped.
@@ -109,18 +136,12 @@ int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_sha
 				               "internal error: a piece plan waits for a piece it has "
 				               "not issued");
 			}
-			if (fl[st->piece].end > t) {
-				out->exposed[fl[st->piece].kind] += fl[st->piece].end - t;
-				t = fl[st->piece].end;
-			}
+			wait_piece(fl, k, st->piece, &t, out->exposed);
 			break;
 		}
 	}
-	for (size_t i = 0; i < k; i++)
-		if (fl[i].end > t) { /* a plan's pieces end with its op: waited for at the end */
-			out->exposed[fl[i].kind] += fl[i].end - t;
-			t = fl[i].end;
-		}
+	for (size_t i = 0; i < k; i++) /* a plan's pieces end with its op: waited for at the end */
+		wait_piece(fl, k, i, &t, out->exposed);
 	out->dur = t;
 	out->npieces = k;
 	out->pieces = pp_mallocarray(k > 0 ? k : 1, sizeof(*out->pieces));
@@ -210,22 +231,20 @@ static int pair_eval(struct thread th[2], double slow, struct pair_shape *out,
 		}
 		if (run < 0) {
 			pp_time next = -1;
-			int kind = 0;
+			size_t first = 0;
 
 			for (int c = 0; c < 2; c++)
 				if (th[c].pos < th[c].n) {
-					const struct flight *f =
-					        &fl[th[c].map[th[c].steps[th[c].pos].piece]];
+					size_t i = th[c].map[th[c].steps[th[c].pos].piece];
 
-					if (next < 0 || f->end < next) {
-						next = f->end;
-						kind = f->kind;
+					if (next < 0 || fl[i].end < next) {
+						next = fl[i].end;
+						first = i;
 					}
 				}
 			if (next < 0)
 				break; /* both done */
-			out->exposed[kind] += next - t;
-			t = next;
+			wait_piece(fl, k, first, &t, out->exposed);
 			continue;
 		}
 		cur = run;
@@ -247,10 +266,7 @@ static int pair_eval(struct thread th[2], double slow, struct pair_shape *out,
 		}
 	}
 	for (size_t i = 0; i < k; i++)
-		if (fl[i].end > t) {
-			out->exposed[fl[i].kind] += fl[i].end - t;
-			t = fl[i].end;
-		}
+		wait_piece(fl, k, i, &t, out->exposed);
 	out->dur = t;
 	out->set = true;
 	free(fl);

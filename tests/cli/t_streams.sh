@@ -180,3 +180,31 @@ if [ "$(counter_max activations)" = "$(dev0 "$TMP/off3.json" peak_activations)" 
 else
 	not_ok "offload trace: the counters' peaks ($(counter_max activations), $(counter_max host)) are not the device's"
 fi
+
+# No kind is exposed longer than its pieces ran (exposed_K <= comm_K on every device), on streams
+# that kinds share (tensor and context parallelism's) and in overlapped pairs: a kind waiting
+# behind another's collectives was charged for them (exposed_cp above comm_cp with bulk TP
+# overlap).
+if ! command -v python3 >/dev/null 2>&1; then
+	skip "exposed within each kind's stream time" "no python3"
+else
+	bad=
+	for args in "--model=llama3-8b -p 1 -m 1 --tp=8 --cp=2 --tp-overlap=bulk --comm-slowdown=0" \
+		"--model=llama3-8b -p 2 -m 4 --tp=4 --cp=2 --tp-overlap=bulk" \
+		"--model=llama3-8b -p 2 -m 4 --tp=4 --cp=4 --tp-overlap=pipelined --dp=2 --overlap-grad-reduce=yes" \
+		"--model=mixtral-8x7b --layers=4 -s interleaved-combined -p 2 -v 2 -m 4 --tp=2 --cp=2 --ep=4 --tp-overlap=bulk" \
+		"--model=mixtral-8x7b --layers=4 -s dualpipev -p 2 -m 4 --tp=2 --ep=4 --cp=2"; do
+		# shellcheck disable=SC2086 # args is words
+		ppsim $args --gpu=h100-sxm -f json >"$TMP/exp.json" 2>&1 || { bad="$bad [$args: failed]"; continue; }
+		over=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for dev in d["devices"]:
+    for k in ("dp", "tp", "cp", "ep", "offload", "reload"):
+        if dev["exposed_" + k] > dev["comm_" + k] + 1e-6:
+            print("device %d %s %g > %g" % (dev["device"], k, dev["exposed_" + k], dev["comm_" + k]))
+' "$TMP/exp.json")
+		[ -z "$over" ] || bad="$bad [$args: $over]"
+	done
+	if [ -z "$bad" ]; then ok; else not_ok "exposed above its stream's time:$bad"; fi
+fi

@@ -1796,8 +1796,10 @@ static void stream_plan_queues_pieces_of_one_stream_first_come_first_served(void
 {
 	/* two TP pieces of 3000 issued together run [0, 3000) and [3000, 6000); a CP piece of
 	 * 1000, on the same stream (TP and CP share one), runs [6000, 7000); compute of 2000
-	 * beside them, no slowdown; the wait for the CP piece exposes 5000 of it, and the TP
-	 * pieces, already over, nothing */
+	 * beside them, no slowdown; the wait for the CP piece, [2000, 7000), is charged to what
+	 * the stream runs meanwhile: 1000 of the first TP piece, 3000 of the second, 1000 of the
+	 * CP piece itself (no kind exposed longer than it ran); the waits for the TP pieces,
+	 * already over, add nothing */
 	const struct piece_step steps[] = {
 	        {.what = PIECE_ISSUE, .kind = COMM_TP, .dur = 3000},
 	        {.what = PIECE_ISSUE, .kind = COMM_TP, .dur = 3000},
@@ -1817,8 +1819,8 @@ static void stream_plan_queues_pieces_of_one_stream_first_come_first_served(void
 	CU_ASSERT_EQUAL(sh.pieces[1].start, 3000);
 	CU_ASSERT_EQUAL(sh.pieces[2].start, 6000);
 	CU_ASSERT_EQUAL(sh.pieces[2].end, 7000);
-	CU_ASSERT_EQUAL(sh.exposed[COMM_CP], 5000);
-	CU_ASSERT_EQUAL(sh.exposed[COMM_TP], 0);
+	CU_ASSERT_EQUAL(sh.exposed[COMM_CP], 1000);
+	CU_ASSERT_EQUAL(sh.exposed[COMM_TP], 4000);
 	CU_ASSERT_EQUAL(sh.comm[COMM_TP], 6000);
 	CU_ASSERT_EQUAL(sh.comm[COMM_CP], 1000);
 	free(sh.pieces);
