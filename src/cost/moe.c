@@ -232,7 +232,9 @@ static double all_to_all_ms(const struct cost_model *k, int per_node, double e)
 		double remote = (nodes - 1) * (1 - pow(1 - 1 / nodes, k->top_k));
 		double far, near;
 
-		if (k->ep_node_limit > 0 && k->ep_node_limit < remote + 1)
+		/* a limit fills its nodes (DeepSeek's top 8 over 4 of 8 nodes); one that a token's
+		 * top-k seldom reaches (top 2, a limit of 2) limits nothing */
+		if (k->ep_node_limit > 0 && k->ep_node_limit * (1 - 1 / nodes) < remote)
 			remote = k->ep_node_limit * (1 - 1 / nodes);
 		far = tm * remote * k->hidden * e /
 		      (k->inter_bandwidth * k->collective_efficiency * 1e6);

@@ -206,3 +206,17 @@ if "$PPSIM" advise --model=deepseek-v3 --gpu=h800 --gpus=256 --global-batch=512 
 else
 	not_ok "advise for DeepSeek-V3 on 256 H800s failed: $(head -c 300 "$TMP/err")"
 fi
+
+# Node-limited routing never adds crossings: Mixtral's top 2 over 16 nodes limited to 2 nodes is
+# routed as without a limit (the limit's formula, which fills its nodes, gave more), and a limit
+# of 1 sends less.
+a2a() {
+	ppsim --model=mixtral-8x7b -p 2 --ep=8 --dp=8 --gpus-per-node=1 --ep-dispatch=deepep "$@" |
+		sed -n 's/.*all-to-all \([0-9.]*\) ms.*/\1/p'
+}
+if [ "$(a2a --ep-node-limit=2)" = "$(a2a)" ] && [ "$(a2a --ep-node-limit=3)" = "$(a2a)" ] &&
+	awk -v one="$(a2a --ep-node-limit=1)" -v none="$(a2a)" 'BEGIN { exit !(one < none) }'; then
+	ok
+else
+	not_ok "--ep-node-limit: limits 1, 2, 3 and none give $(a2a --ep-node-limit=1), $(a2a --ep-node-limit=2), $(a2a --ep-node-limit=3), $(a2a) ms"
+fi
