@@ -288,6 +288,14 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 		                             "must split into 2 x cp = %d blocks (context "
 		                             "parallelism's causal balance)",
 		                             2 * k->cp);
+	/* sequence parallelism splits a context-parallel rank's tokens over the tp ranks, whole
+	 * (Megatron-LM asserts the sequence divides by tp) */
+	if (k->sequence_parallel && k->tp > 1 && (k->seq / k->cp) % k->tp != 0)
+		return config_fail(c, config_is_set(c, "seq") ? "seq" : "tp", err,
+		                   "with sequence parallelism, a context-parallel rank's %d tokens "
+		                   "must split evenly over tp = %d (--sequence-parallel=no runs "
+		                   "without)",
+		                   k->seq / k->cp, k->tp);
 	if (k->overlap_param_gather && !k->distributed_optimizer && config_is_set(c, "overlap_param_gather"))
 		return config_fail(c, "overlap_param_gather", err,
 		                   "needs a distributed optimizer (parameters are gathered only "
