@@ -746,11 +746,12 @@ int stream_finish(struct engine *e, struct pp_error *err)
 		pp_time end = dr->last_end, extra = 0;
 
 		if (pc != NULL) {
-			/* the compute of the schedule took longer while hooked pieces ran beside it;
-			 * what the device reduces after its last op starts once that op has ended,
-			 * slowed */
-			double slow = pc->slowdown * (double)overlap_with(e, (uint32_t)d,
-			                                                  dr->first_start, dr->last_end);
+			/* the compute of the schedule took longer while hooked pieces ran beside it,
+			 * not while it waited for one (a first forward's wait for its gather); what
+			 * the device reduces after its last op starts once that op has ended, slowed */
+			pp_time beside = overlap_with(e, (uint32_t)d, dr->first_start, dr->last_end) -
+			                 e->sm.gate_wait[d];
+			double slow = pc->slowdown * (double)(beside > 0 ? beside : 0);
 			pp_time slowed;
 
 			if (!(slow <= (double)PP_TIME_TOTAL_MAX))
