@@ -136,6 +136,14 @@ static int read_event(struct reader *r, const cJSON *e, const struct place *at, 
 	if (dur->valuedouble < 0)
 		return FAIL_EVENT(r, err, at, "range '%.60s': a negative duration (dur %.17g)",
 		                  name, dur->valuedouble);
+	/* microseconds within the times ppsim keeps (1e15, a million times an op's longest
+	 * time: a run of such ops fits); past them a duration added to its start no longer
+	 * moves it */
+	if (!(fabs(ts->valuedouble) <= PP_TIME_MAX_UNITS * 1e6) ||
+	    !(dur->valuedouble <= PP_TIME_MAX_UNITS * 1e6))
+		return FAIL_EVENT(r, err, at,
+		                  "range '%.60s': ts and dur must be microseconds from %g to %g",
+		                  name, -PP_TIME_MAX_UNITS * 1e6, PP_TIME_MAX_UNITS * 1e6);
 	if (dev_of_file < 0 && !(cJSON_IsNumber(pid) && pid->valuedouble >= 0 &&
 	                         pid->valuedouble <= (double)INT64_MAX / 2 &&
 	                         pid->valuedouble == floor(pid->valuedouble)))

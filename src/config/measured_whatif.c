@@ -224,6 +224,13 @@ int measured_fit_config(const struct measured *m, const double *op, double w_sha
 	}
 	if (rc != 0)
 		return -1;
+	if (!(fit.t_f > 0 || fit.t_b > 0 || fit.t_w > 0)) {
+		calib_fit_release(&fit);
+		return pp_fail(err, PP_ERR_CONFIG,
+		               "%s '%.200s': its ops take no time: there are no costs to run a "
+		               "what-if on",
+		               m->format == MEASURED_TRACE ? "trace" : "measured", m->path);
+	}
 	fit.p_known = false;
 	if (config_is_set(c, "t_comm"))
 		fit.t_comm = NAN;

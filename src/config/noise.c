@@ -299,6 +299,23 @@ int config_check_noise(const struct config *c, struct pp_error *err)
 		if (w->dev >= c->p || (w->link && w->peer >= c->p))
 			return config_fail(c, "stragglers", err, "names device %d; p = %d",
 			                   w->dev >= c->p ? w->dev : w->peer, c->p);
+		/* one rule a device or link: two would not say which factor holds when */
+		for (int j = 0; j < i; j++) {
+			const struct pp_straggler *u = &c->stragglers.s[j];
+
+			if (u->link == w->link &&
+			    (w->link ? (u->dev == w->dev && u->peer == w->peer) ||
+			                       (u->dev == w->peer && u->peer == w->dev)
+			             : u->dev == w->dev))
+				return w->link ? config_fail(c, "stragglers", err,
+				                             "names the link %d-%d twice: give one rule "
+				                             "a device or link",
+				                             w->dev, w->peer)
+				               : config_fail(c, "stragglers", err,
+				                             "names device %d twice: give one rule a "
+				                             "device or link",
+				                             w->dev);
+		}
 	}
 	for (int i = 0; i < c->jitter.n; i++)
 		if (c->jitter.r[i].stage >= S)

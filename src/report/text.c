@@ -593,14 +593,17 @@ int report_text_write(FILE *out, const struct sim *s)
 }
 
 /* The text of a step of t units against ref: "12 t: -3 t against the measured step, ratio
- * 0.8000". */
+ * 0.8000" (no ratio against a step of 0, as JSON's null). */
 static void write_against(FILE *out, double t, double ref, const char *against, const char *unit)
 {
 	char a[32], b[32];
 
-	fprintf(out, "%s %s: %s%s %s against the %s step, ratio %.4f\n", exact_cell(a, sizeof(a), t),
-	        unit, t - ref > 0 ? "+" : "", exact_cell(b, sizeof(b), t - ref), unit, against,
-	        t / ref);
+	fprintf(out, "%s %s: %s%s %s against the %s step, ", exact_cell(a, sizeof(a), t), unit,
+	        t - ref > 0 ? "+" : "", exact_cell(b, sizeof(b), t - ref), unit, against);
+	if (ref > 0 && isfinite(t / ref))
+		fprintf(out, "ratio %.4f\n", t / ref);
+	else
+		fprintf(out, "no ratio (the %s step takes no time)\n", against);
 }
 
 int report_replay_text(FILE *out, const struct replay *r)

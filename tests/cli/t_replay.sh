@@ -165,3 +165,11 @@ while IFS='|' read -r code args bytes says; do
 		not_ok "ppsim replay $args of a bad step changed the existing output file"
 	fi
 done <"$TMP/bad_replay"
+
+# A measured step that takes no time has no ratio to the replay (the text printed -nan).
+printf '%s' '[{"name":"PP:0F0","ph":"X","pid":0,"ts":0,"dur":0},{"name":"PP:1F0","ph":"X","pid":1,"ts":0,"dur":0},{"name":"PP:1B0","ph":"X","pid":1,"ts":0,"dur":0},{"name":"PP:0B0","ph":"X","pid":0,"ts":0,"dur":0}]' >"$TMP/zero.json"
+if ppsim replay "$TMP/zero.json" | grep -q '^replayed step .*no ratio (the measured step takes no time)$'; then
+	ok
+else
+	not_ok "a measured step of no time: $(ppsim replay "$TMP/zero.json" 2>&1 | tail -1)"
+fi
