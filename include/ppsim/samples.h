@@ -32,16 +32,20 @@ struct sample_record {
 };
 
 /* Samples first..first+n-1 of a run, and their totals. */
+/* The figures of a set of values: mean, nearest-rank percentiles, least and most. */
+struct sample_stats {
+	double mean, p50, p90, p99, min, max;
+};
+
 struct samples {
 	uint64_t first, n;
 	uint64_t seed;
 	struct sample *s; /* [n] by sample */
 	int p;
-};
-
-/* The figures of a set of values: mean, nearest-rank percentiles, least and most. */
-struct sample_stats {
-	double mean, p50, p90, p99, min, max;
+	/* the figures of the steps and of the bubble ratios, worked out once the samples are
+	 * all in (samples_settle), so that a report that reads them allocates nothing */
+	bool settled;
+	struct sample_stats step_stats, bubble_stats;
 };
 
 /*
@@ -69,8 +73,12 @@ int sim_sample(struct sim *s, uint64_t first, uint64_t last, int jobs, struct pp
 
 /* The figures of the samples' steps (step true) or bubble ratios: mean (exactly the samples'
  * value when they all have one), nearest-rank percentiles. Returns 0, or -1 when out of
- * memory. */
+ * memory (never once x is settled). */
 int samples_stats(const struct samples *x, bool step, struct sample_stats *out);
+
+/* Works out x's figures once its samples are all in (samples_run does; a merge of shards
+ * calls it). Returns 0, or -1 with err out of memory. */
+int samples_settle(struct samples *x, struct pp_error *err);
 
 /* The step of a run's metrics: the step time with a model (its communication and optimizer
  * step), else the makespan. */

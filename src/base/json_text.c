@@ -429,11 +429,33 @@ size_t json_utf8_len(const unsigned char *p)
 	return n;
 }
 
+size_t json_utf8_clean(const char *text, char *out, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t len = 0, k;
+
+	for (size_t i = 0; p[i] != '\0'; i += k ? k : 1) {
+		k = json_utf8_len(p + i);
+		if (len + (k ? k : 3) + 1 > n)
+			break; /* cut at a character's boundary */
+		if (k == 0) {
+			memcpy(out + len, "\xEF\xBF\xBD", 3);
+			len += 3;
+		} else {
+			memcpy(out + len, p + i, k);
+			len += k;
+		}
+	}
+	if (n > 0)
+		out[len] = '\0';
+	return len;
+}
+
 cJSON *json_string(const char *text)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	size_t bad = 0, len = 0, k;
-	char *fixed, *q;
+	char *fixed;
 	cJSON *s;
 
 	for (; p[len] != '\0'; len += k ? k : 1)
@@ -443,18 +465,7 @@ cJSON *json_string(const char *text)
 		return cJSON_CreateString(text);
 	if ((fixed = malloc(len + 2 * bad + 1)) == NULL)
 		return NULL;
-	q = fixed;
-	for (size_t i = 0; i < len; i += k ? k : 1) {
-		k = json_utf8_len(p + i);
-		if (k == 0) {
-			memcpy(q, "\xEF\xBF\xBD", 3);
-			q += 3;
-		} else {
-			memcpy(q, p + i, k);
-			q += k;
-		}
-	}
-	*q = '\0';
+	json_utf8_clean(text, fixed, len + 2 * bad + 1);
 	s = cJSON_CreateString(fixed);
 	free(fixed);
 	return s;

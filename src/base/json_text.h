@@ -46,6 +46,10 @@ bool json_well_formed(const char *text, size_t len);
  */
 size_t json_utf8_len(const unsigned char *p);
 
+/* text into out (n bytes, NUL included) with every byte that starts no UTF-8 character as
+ * U+FFFD's three bytes, cut at a character's boundary when it does not fit; its length. */
+size_t json_utf8_clean(const char *text, char *out, size_t n);
+
 /* A cJSON string of text with every byte that starts no UTF-8 character replaced by U+FFFD;
  * NULL out of memory. */
 cJSON *json_string(const char *text);

@@ -151,25 +151,27 @@ static bool may_remove(const char *target)
 
 /* Keeps f's target's old contents under a second name (f->old) while the outputs are renamed
  * into place, so that a failure of a later one can put them back. A target that did not exist
- * needs none; where no hard link can be made (a file system without them, a file the user may
- * not link), f->old stays NULL and that target cannot be put back. */
+ * needs none. Where no hard link can be made (a file system without them, a file the user may
+ * not link or could not remove a name of) the target is rewritten in place instead, after
+ * every rename has succeeded, so that it too changes only when all the others have. */
 static void keep_old(struct outfile *f)
 {
-	if (!f->existed || !may_remove(f->target))
+	if (!f->existed)
 		return;
-	for (unsigned attempt = 0; attempt < 16; attempt++) {
+	for (unsigned attempt = 0; attempt < 64 && may_remove(f->target); attempt++) {
 		char *name = old_name(f, attempt);
 
 		if (name == NULL)
-			return;
+			break;
 		if (link(f->target, name) == 0) {
 			f->old = name;
 			return;
 		}
 		free(name);
 		if (errno != EEXIST)
-			return;
+			break;
 	}
+	f->mode = OUT_REWRITE;
 }
 
 /* Renames f's temporary file onto its target; a target the directory does not let this user
@@ -195,16 +197,22 @@ static int rename_into_place(struct outfile *f, struct pp_error *err)
 }
 
 /* Undoes rename_into_place: the old contents back under the target's name, or the new file
- * removed when there was none. */
-static void rename_undo(struct outfile *f)
+ * removed when there was none. When the old contents cannot be put back, their second name
+ * stays (never removed: it is their only one) and err says where they are. */
+static void rename_undo(struct outfile *f, struct pp_error *err)
 {
 	if (!f->renamed)
 		return;
 	if (f->old != NULL) {
-		if (rename(f->old, f->target) == 0) {
-			free(f->old);
-			f->old = NULL;
+		if (rename(f->old, f->target) != 0) {
+			size_t n = strlen(err->msg);
+
+			snprintf(err->msg + n, sizeof(err->msg) - n,
+			         "; '%s' could not be put back (%s): its old contents are in '%s'",
+			         f->path, strerror(errno), f->old);
 		}
+		free(f->old); /* put back, or kept under its second name */
+		f->old = NULL;
 	} else if (!f->existed) {
 		unlink(f->target);
 	}
@@ -224,19 +232,20 @@ int outfile_commit_all(struct outfile **files, int n, struct pp_error *err)
 	for (i = 0; i < n && rc == 0; i++)
 		if (files[i] != NULL)
 			rc = outfile_finish(files[i], err);
-	for (i = 0; i < n && rc == 0; i++)
-		if (files[i] != NULL && files[i]->mode == OUT_REWRITE)
-			rc = rewrite_prepare(files[i], err);
+	/* a target whose old contents cannot keep a second name becomes a rewrite */
 	for (i = 0; i < n && rc == 0; i++)
 		if (files[i] != NULL && files[i]->mode == OUT_RENAME)
 			keep_old(files[i]);
+	for (i = 0; i < n && rc == 0; i++)
+		if (files[i] != NULL && files[i]->mode == OUT_REWRITE)
+			rc = rewrite_prepare(files[i], err);
 	for (i = 0; i < n && rc == 0; i++)
 		if (files[i] != NULL && files[i]->mode == OUT_RENAME)
 			rc = rename_into_place(files[i], err);
 	if (rc != 0) {
 		for (i = 0; i < n; i++)
 			if (files[i] != NULL) {
-				rename_undo(files[i]);
+				rename_undo(files[i], err);
 				rewrite_undo(files[i]);
 				outfile_abort(files[i]);
 			}

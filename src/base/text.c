@@ -26,9 +26,13 @@ int text_read_error(struct pp_error *err, const char *path, int errnum)
 
 int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_error *err)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f;
 	int rc;
 
+	/* an empty name is a missing value, not a file that failed to read */
+	if (path[0] == '\0')
+		return pp_fail(err, PP_ERR_USAGE, "cannot read '': the file name is empty");
+	f = fopen(path, "rb");
 	if (f == NULL) {
 		if (err != NULL)
 			err->line = err->column = 0;

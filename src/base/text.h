@@ -23,7 +23,8 @@ typedef int text_read_fn(FILE *f, const char *path, void *ctx, struct pp_error *
 int text_read_error(struct pp_error *err, const char *path, int errnum);
 
 /*
- * Opens path, reads it with read and closes it. Returns read's status, or -1 with PP_ERR_IO
+ * Opens path, reads it with read and closes it. Returns read's status, or -1 with PP_ERR_USAGE
+ * for an empty path ("cannot read '': the file name is empty"), or with PP_ERR_IO
  * "cannot read 'PATH': REASON" (err's line and column 0) when the file does not open, or
  * PP_ERR_NOMEM when that is for want of memory (ENOMEM).
  */

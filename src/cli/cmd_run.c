@@ -198,9 +198,12 @@ int cmd_samples_merge(const struct cli *mcli, const struct merge_shards *s)
 				pp_nomem(&err, c.samples, sizeof(struct sample));
 			status = cmd_fail(&err);
 		} else {
-			*run->samples = (struct samples){0, c.samples, c.seed, run->samples->s,
-			                                 run->sched->p};
-			status = merge_records(s, take_record, run->samples, &err) != 0
+			*run->samples = (struct samples){.n = c.samples,
+			                                 .seed = c.seed,
+			                                 .s = run->samples->s,
+			                                 .p = run->sched->p};
+			status = merge_records(s, take_record, run->samples, &err) != 0 ||
+			                         samples_settle(run->samples, &err) != 0
 			                 ? cmd_fail(&err)
 			                 : report_run(&cli, run);
 		}

@@ -347,9 +347,10 @@ int guard_check_outputs(const char *const *outputs, const char *const *output_wh
 	struct identity in;
 	bool *regular = pp_mallocarray((size_t)(n > 0 ? n : 1), sizeof(*regular));
 	struct stat so;
-	/* standard output's file, when it is a regular one: outputs naming it are written through
-	 * into it, and two of them would mix there as two named files would */
-	bool so_file = fstat(STDOUT_FILENO, &so) == 0 && S_ISREG(so.st_mode);
+	/* standard output's file or pipe (not a device such as /dev/null or a terminal): outputs
+	 * naming it are written through into it, and two of them would mix there as two named
+	 * files would */
+	bool so_file = fstat(STDOUT_FILENO, &so) == 0 && !S_ISCHR(so.st_mode);
 	int rc = 0;
 
 	if (id == NULL || regular == NULL) {

@@ -25,6 +25,7 @@
 
 #include "base/numfmt.h"
 #include "formats.h"
+#include "base/json_text.h"
 #include "trace_walk.h"
 
 /* The most one packet takes: an event with its interned name, or a track's descriptor. */
@@ -306,18 +307,21 @@ static char *put_fact(char *p, const char *name, const char *text, int64_t value
 }
 
 /* The JSON's otherData as a Chrome metadata bundle: the generator, the schedule (a name, or a
- * file's of at most 255 bytes), its shape and the time's units. */
+ * file's of at most 255 bytes, a stray byte of it as U+FFFD: protobuf strings are UTF-8), its
+ * shape and the time's units. */
 static void write_facts(struct pf *f)
 {
 	const struct drawing *s = f->s;
-	char generator[64], *p = wbuf_reserve(&f->w, PACKET_MAX), *pk = begin_packet(p), *bundle;
+	char generator[64], schedule[3 * 255 + 1];
+	char *p = wbuf_reserve(&f->w, PACKET_MAX), *pk = begin_packet(p), *bundle;
 
 	snprintf(generator, sizeof(generator), "ppsim %s", PP_VERSION);
 	p = pk;
 	PUT_KEY(p, K_CHROME_EVENTS);
 	bundle = p = begin_nested(p);
 	p = put_fact(p, "generator", generator, 0);
-	p = put_fact(p, "schedule", drawing_name(s), 0);
+	json_utf8_clean(drawing_name(s), schedule, sizeof(schedule));
+	p = put_fact(p, "schedule", schedule, 0);
 	p = put_fact(p, "p", NULL, s->sched->p);
 	p = put_fact(p, "v", NULL, s->sched->v);
 	p = put_fact(p, "m", NULL, s->sched->m);

@@ -425,11 +425,18 @@ void report_xml_text(FILE *out, const char *text)
 
 	for (; *text; text++) {
 		unsigned char ch = (unsigned char)*text;
+		size_t n;
 
-		if (ch < sizeof(entity) / sizeof(entity[0]) && entity[ch] != NULL)
+		if (ch < sizeof(entity) / sizeof(entity[0]) && entity[ch] != NULL) {
 			fputs(entity[ch], out);
-		else
+		} else if (ch < 0x80) {
 			fputc(ch, out);
+		} else if ((n = json_utf8_len((const unsigned char *)text)) == 0) {
+			fputs("\xEF\xBF\xBD", out); /* XML is Unicode too: U+FFFD for a stray byte */
+		} else {
+			fwrite(text, 1, n, out);
+			text += n - 1;
+		}
 	}
 }
 

@@ -529,13 +529,13 @@ static void write_stats(FILE *out, const char *name, const struct sample_stats *
 }
 
 /* Which devices held the most of the samples' critical paths, most often first (up to five). */
-static void write_critical_devices(FILE *out, const struct samples *x)
+static int write_critical_devices(FILE *out, const struct samples *x)
 {
 	uint64_t *count = pp_mallocarray((size_t)x->p, sizeof(*count));
 	int shown = 0;
 
 	if (count == NULL)
-		return;
+		return -1;
 	samples_critical_counts(x, count);
 	fprintf(out, "%-18s", "  critical device");
 	for (; shown < 5; shown++) {
@@ -552,10 +552,11 @@ static void write_critical_devices(FILE *out, const struct samples *x)
 	}
 	fputs(" of the samples (the most of the critical path)\n", out);
 	free(count);
+	return 0;
 }
 
 /* The stragglers and what the noise samples came to. */
-static void write_noise(FILE *out, const struct sim *s)
+static int write_noise(FILE *out, const struct sim *s)
 {
 	const struct config *c = &s->config;
 	const struct samples *x = s->samples;
@@ -566,26 +567,28 @@ static void write_noise(FILE *out, const struct sim *s)
 		fprintf(out, "%-18s %s (device:factor@from, in the makespan above)\n", "stragglers",
 		        config_format_value(c, config_option_by_key("stragglers"), a, sizeof(a)));
 	if (x == NULL)
-		return;
+		return 0;
 	fprintf(out, "%-18s %" PRIu64 " (seed %" PRIu64 "; jitter %s; link %s; stalls %s)\n",
 	        "samples", x->n, c->seed,
 	        config_format_value(c, config_option_by_key("jitter"), a, sizeof(a)),
 	        config_format_value(c, config_option_by_key("link_jitter"), b, sizeof(b)),
 	        config_format_value(c, config_option_by_key("stalls"), d, sizeof(d)));
 	if (x->n == 0)
-		return;
-	if (samples_stats(x, true, &st) == 0)
-		write_stats(out, "  step", &st, s->cost->time_unit);
-	if (samples_stats(x, false, &st) == 0)
-		write_stats(out, "  bubble_ratio", &st, NULL);
-	write_critical_devices(out, x);
+		return 0;
+	/* settled samples' figures take no memory; a line left out would be a report short */
+	if (samples_stats(x, true, &st) != 0)
+		return -1;
+	write_stats(out, "  step", &st, s->cost->time_unit);
+	if (samples_stats(x, false, &st) != 0)
+		return -1;
+	write_stats(out, "  bubble_ratio", &st, NULL);
+	return write_critical_devices(out, x);
 }
 
 int report_text_write(FILE *out, const struct sim *s)
 {
-	if (write_summary(out, s) != 0)
+	if (write_summary(out, s) != 0 || write_noise(out, s) != 0)
 		return -1;
-	write_noise(out, s);
 	write_devices(out, &s->metrics);
 	write_streams(out, &s->metrics);
 	write_channels(out, &s->metrics, s->config.duplex);
@@ -614,7 +617,8 @@ int report_replay_text(FILE *out, const struct replay *r)
 	double ref = measured ? r->measured : r->replay->metrics.makespan;
 	char a[32];
 
-	report_text_write(out, s);
+	if (report_text_write(out, s) != 0)
+		return -1;
 	fprintf(out, "\n%-18s '%s'", "replay of", r->step.path);
 	if (r->files > 1)
 		fprintf(out, " and %d more files, one a device", r->files - 1);

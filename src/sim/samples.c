@@ -478,6 +478,8 @@ int samples_run(const struct sim *s, uint64_t first, uint64_t last, int jobs, st
 			rc = -1;
 			break;
 		}
+	if (rc == 0)
+		rc = samples_settle(out, err);
 out:
 	noise_release(&nz);
 	free(sh);
@@ -486,6 +488,16 @@ out:
 	if (rc != 0)
 		samples_release(out);
 	return rc;
+}
+
+int samples_settle(struct samples *x, struct pp_error *err)
+{
+	x->settled = false;
+	if (samples_stats(x, true, &x->step_stats) != 0 ||
+	    samples_stats(x, false, &x->bubble_stats) != 0)
+		return pp_nomem(err, x->n, sizeof(double));
+	x->settled = true;
+	return 0;
 }
 
 int samples_critical_counts(const struct samples *x, uint64_t *count)
@@ -543,11 +555,15 @@ static int cmp_double(const void *a, const void *b)
 
 int samples_stats(const struct samples *x, bool step, struct sample_stats *out)
 {
-	double *v = pp_mallocarray(x->n > 0 ? x->n : 1, sizeof(*v));
+	double *v;
 	long double dev = 0;
 	size_t n = (size_t)x->n;
 
-	if (v == NULL)
+	if (x->settled) {
+		*out = step ? x->step_stats : x->bubble_stats;
+		return 0;
+	}
+	if ((v = pp_mallocarray(x->n > 0 ? x->n : 1, sizeof(*v))) == NULL)
 		return -1;
 	*out = (struct sample_stats){0};
 	for (size_t i = 0; i < n; i++) {
