@@ -34,8 +34,19 @@ static struct serve_latency summarise(double *x, size_t n)
 	if (n == 0)
 		return l;
 	qsort(x, n, sizeof(*x), by_value);
-	for (size_t i = 0; i < n; i++)
-		l.mean += x[i] / (double)n;
+	{
+		/* about the least, in long double, divided once: equal values have their value as
+		 * mean, and no mean passes the largest */
+		long double dev = 0;
+
+		for (size_t i = 0; i < n; i++)
+			dev += (long double)x[i] - (long double)x[0];
+		l.mean = (double)((long double)x[0] + dev / (long double)n);
+		if (l.mean > x[n - 1])
+			l.mean = x[n - 1];
+		if (l.mean < x[0])
+			l.mean = x[0];
+	}
 	l.p50 = rank(x, n, 50);
 	l.p90 = rank(x, n, 90);
 	l.p99 = rank(x, n, 99);
@@ -220,11 +231,20 @@ int serve_metrics_init(struct serve_metrics *m, const struct serve_run *r, struc
 	m->device_utilization = pp_calloc((size_t)m->devices, sizeof(*m->device_utilization));
 	if (m->busy == NULL || m->device_utilization == NULL)
 		return pp_nomem(err, (size_t)m->devices, 2 * sizeof(*m->busy));
-	for (size_t b = 0; b < r->nbatch; b++) {
-		m->prefill_only += r->batch[b].prefill_tokens == r->batch[b].tokens;
-		m->decode_only += r->batch[b].prefill_tokens == 0;
-		m->mean_seqs += r->batch[b].seqs / (double)r->nbatch;
-		m->mean_tokens += r->batch[b].tokens / (double)r->nbatch;
+	{
+		/* whole counts summed exactly and divided once */
+		uint64_t seqs = 0, tokens = 0;
+
+		for (size_t b = 0; b < r->nbatch; b++) {
+			m->prefill_only += r->batch[b].prefill_tokens == r->batch[b].tokens;
+			m->decode_only += r->batch[b].prefill_tokens == 0;
+			seqs += (uint64_t)r->batch[b].seqs;
+			tokens += (uint64_t)r->batch[b].tokens;
+		}
+		if (r->nbatch > 0) {
+			m->mean_seqs = (double)seqs / (double)r->nbatch;
+			m->mean_tokens = (double)tokens / (double)r->nbatch;
+		}
 	}
 	m->batches = r->nbatch;
 	m->mixed = m->batches - m->prefill_only - m->decode_only;

@@ -282,3 +282,11 @@ if [ "$("$JGET" "$TMP/tpot0.json" tpot.n)" = 0 ] && [ "$("$JGET" "$TMP/tpot0.jso
 else
 	not_ok "serve JSON: tpot of no request: $(tr -d '\n' <"$TMP/tpot0.json" | grep -o '"tpot":[^}]*')"
 fi
+
+# Equal latencies have their value as mean, never above the max (the mean was summed as sums of
+# x/n: 0.10000000000000002 over seven 0.1's).
+ppsim serve -p 1 --step-time=0.1 --requests="$ROOT/tests/cli/requests/seven.csv" -f json >"$TMP/out.json"
+RUN="seven requests of equal latency"
+expect ttft.mean 0.1
+expect ttft.max 0.1
+expect e2e.mean 0.1
