@@ -506,7 +506,9 @@ static int init_pipe(struct state *st, struct pipe *p, int index, int device0, i
 		return pp_nomem(err, (size_t)stages, 2 * sizeof(*p->stage_free));
 	if (serve_pricer_init(&p->pr, st->c, stages, index == 0, err) != 0)
 		return -1;
-	return serve_kv_capacity(&p->pr, st->c, &p->kv_cap, err);
+	/* the second pipeline is a disaggregated run's prefill one, of --prefill-stages */
+	return serve_kv_capacity(&p->pr, st->c, index == 1 ? "prefill_stages" : "p", &p->kv_cap,
+	                         err);
 }
 
 static void release_pipe(struct pipe *p)

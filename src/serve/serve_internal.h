@@ -63,10 +63,11 @@ void serve_device_memory(const struct serve_pricer *pr, int st, int index, uint6
 /*
  * KV-cache capacity of the pipeline in tokens: c->kv_tokens when set; with a model what the
  * fullest stage's GPU memory holds after its weights and --memory-reserve; else UINT64_MAX.
- * Returns 0, or -1 with err when the weights alone do not fit.
+ * Returns 0, or -1 with err when the weights alone do not fit, blaming tp when given, else
+ * stages_key (the config key of the pipeline's stages: "p", or "prefill_stages").
  */
-int serve_kv_capacity(const struct serve_pricer *pr, const struct config *c, uint64_t *tokens,
-                      struct pp_error *err);
+int serve_kv_capacity(const struct serve_pricer *pr, const struct config *c,
+                      const char *stages_key, uint64_t *tokens, struct pp_error *err);
 
 /*
  * The serving report's headline figures of run r, in time units: *makespan from the first

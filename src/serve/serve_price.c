@@ -73,7 +73,12 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 	if (pr->kv_token == NULL || pr->weight_bytes == NULL)
 		return pp_nomem(err, (size_t)pr->stages, 2 * sizeof(*pr->kv_token));
 	for (int st = 0; st < pr->stages; st++) {
-		pr->kv_token[st] = 2.0 * k->stage_layers[st] * k->kv_dim * k->dtype_bytes / k->tp;
+		/* each GPU holds kv_heads / tp of the heads' keys and values, or one head whole
+		 * when tp is larger (vLLM and TensorRT-LLM replicate a KV head over the ranks that
+		 * share it) */
+		double kv_gpu = k->kv_heads >= k->tp ? k->kv_dim / k->tp : k->kv_dim / k->kv_heads;
+
+		pr->kv_token[st] = 2.0 * k->stage_layers[st] * kv_gpu * k->dtype_bytes;
 		pr->weight_bytes[st] = k->device_params[st] * k->dtype_bytes;
 	}
 	return 0;
@@ -218,8 +223,8 @@ void serve_device_memory(const struct serve_pricer *pr, int st, int index, uint6
 	m->kv_peak_bytes = (double)peak * pr->kv_token[st];
 }
 
-int serve_kv_capacity(const struct serve_pricer *pr, const struct config *c, uint64_t *tokens,
-                      struct pp_error *err)
+int serve_kv_capacity(const struct serve_pricer *pr, const struct config *c,
+                      const char *stages_key, uint64_t *tokens, struct pp_error *err)
 {
 	const struct cost_model *k;
 	double fewest = INFINITY;
@@ -238,7 +243,7 @@ int serve_kv_capacity(const struct serve_pricer *pr, const struct config *c, uin
 
 		if (room <= pr->kv_token[st])
 			return config_fail(
-			        c, config_is_set(c, "tp") ? "tp" : "p", err,
+			        c, config_is_set(c, "tp") ? "tp" : stages_key, err,
 			        "stage %d's weights take %.1f GB of the GPU's %.1f GB "
 			        "(%.1f kept free): no room for a KV cache; add stages or tp",
 			        st, pr->weight_bytes[st] / 1e9, k->types[0].capacity_bytes / 1e9,

@@ -290,3 +290,15 @@ RUN="seven requests of equal latency"
 expect ttft.mean 0.1
 expect ttft.max 0.1
 expect e2e.mean 0.1
+
+# A GPU holds one KV head whole when tp is above the KV heads (vLLM and TensorRT-LLM replicate
+# it): Llama-3 8B with one KV head on tp 8 holds as many KV bytes a token a GPU as with 8 heads
+# (2 x 32 layers x 128 x 2 bytes), not an eighth of a head.
+printf 'arrival,prompt,output\n0,1,2\n' >"$TMP/one.csv"
+for heads in 1 8; do
+	ppsim serve --model=llama3-8b --gpu=h100-sxm -p 1 --tp=8 --kv-heads=$heads \
+		--requests="$TMP/one.csv" -f json | grep -o '"kv_token_bytes":[0-9.e+]*' | head -1
+done >"$TMP/kvb"
+if [ "$(sort -u "$TMP/kvb")" = '"kv_token_bytes":16384' ]; then ok; else
+	not_ok "KV bytes a token with tp above the KV heads: $(tr '\n' ' ' <"$TMP/kvb")"
+fi
