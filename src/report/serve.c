@@ -91,26 +91,40 @@ static void write_kv(FILE *out, const struct serve_run *r, const struct serve_me
 	fputc('\n', out);
 }
 
+/* Whether a GPU of device memory g holds its weights and its KV cache at the peak (a
+ * --kv-tokens given beyond its memory can make it hold more than it has). */
+static bool serve_fits(const struct serve_device_memory *g)
+{
+	return g->weight_bytes + g->kv_peak_bytes <= g->capacity_bytes;
+}
+
 /* The device table; with a model, what each GPU holds: its stage's weights and its KV cache at
- * the pipeline's peak, against the GPU's memory less the reserve. */
+ * the pipeline's peak, against the GPU's memory less the reserve, and whether that fits. */
 static void write_devices(FILE *out, const struct serve_run *r, const struct serve_metrics *m)
 {
-	bool model = config_has_model(&r->config);
+	bool model = config_has_model(&r->config), all = true;
 
 	fprintf(out, "\n%-8s %12s %12s %12s", "device", "busy", "idle", "utilization");
 	if (model)
-		fprintf(out, " %10s %11s %10s", "weights_GB", "kv_peak_GB", "of_GB");
+		fprintf(out, " %10s %11s %10s %6s", "weights_GB", "kv_peak_GB", "of_GB", "fits");
 	fputc('\n', out);
 	for (int d = 0; d < m->devices; d++) {
 		const struct serve_device_memory *g = &r->memory[d];
 
 		fprintf(out, "%6d   %12.6g %12.6g %12.6f", d, m->busy[d], m->span - m->busy[d],
 		        m->device_utilization[d]);
-		if (model)
-			fprintf(out, " %10.4g %11.4g %10.4g", g->weight_bytes / 1e9,
-			        g->kv_peak_bytes / 1e9, g->capacity_bytes / 1e9);
+		if (model) {
+			fprintf(out, " %10.4g %11.4g %10.4g %6s", g->weight_bytes / 1e9,
+			        g->kv_peak_bytes / 1e9, g->capacity_bytes / 1e9,
+			        serve_fits(g) ? "yes" : "OOM");
+			all = all && serve_fits(g);
+		}
 		fputc('\n', out);
 	}
+	if (!all)
+		fprintf(out, "%-18s OUT OF MEMORY on some device: its KV cache at the peak and its "
+		        "weights pass its GPU's memory (--kv-tokens above what it holds)\n",
+		        "memory");
 }
 
 /* Significant digits that tell window edges apart: six, or more when the run starts late
@@ -329,9 +343,10 @@ int report_serve_json(FILE *out, const struct serve_run *r, const struct serve_m
 			json_num(out, "kv_token_bytes", g->kv_token_bytes);
 			json_num(out, "kv_peak_bytes", g->kv_peak_bytes);
 			json_num(out, "capacity_bytes", g->capacity_bytes);
+			fprintf(out, ",\"fits\":%s", serve_fits(g) ? "true" : "false");
 		} else {
 			fputs(",\"weight_bytes\":null,\"kv_token_bytes\":null,"
-			      "\"kv_peak_bytes\":null,\"capacity_bytes\":null",
+			      "\"kv_peak_bytes\":null,\"capacity_bytes\":null,\"fits\":null",
 			      out);
 		}
 		fputc('}', out);

@@ -302,3 +302,19 @@ done >"$TMP/kvb"
 if [ "$(sort -u "$TMP/kvb")" = '"kv_token_bytes":16384' ]; then ok; else
 	not_ok "KV bytes a token with tp above the KV heads: $(tr '\n' ' ' <"$TMP/kvb")"
 fi
+
+# A --kv-tokens beyond what the GPUs hold is flagged: fits false on every device, the text's
+# memory line (it reported 655 GB of KV cache against 69 GB and nothing else).
+ppsim serve --model=llama3-8b --gpu=h100-sxm -p 4 --kv-tokens=100000000 --num-requests=4 \
+	--prompt=fixed:1000000 --output=fixed:2 -f json >"$TMP/out.json"
+RUN="--kv-tokens beyond the GPU"
+expect devices.0.fits false
+ppsim serve --model=llama3-8b --gpu=h100-sxm -p 4 --num-requests=4 -f json >"$TMP/out.json"
+RUN="the default KV capacity"
+expect devices.0.fits true
+if ppsim serve --model=llama3-8b --gpu=h100-sxm -p 4 --kv-tokens=100000000 --num-requests=4 \
+	--prompt=fixed:1000000 --output=fixed:2 | grep -q '^memory  *OUT OF MEMORY on some device'; then
+	ok
+else
+	not_ok "the serving text report should say OUT OF MEMORY"
+fi
