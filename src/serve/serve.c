@@ -243,8 +243,11 @@ static int send_kv(struct state *st, pp_time t)
 		struct rstate *r = &st->rs[q];
 		pp_time start, d;
 
-		if (dec->kv_cap - dec->kv_used < serve_kv_need(dec, r))
+		if (dec->kv_cap - dec->kv_used < serve_kv_need(dec, r)) {
+			/* it waits for the decode side's room: a wait for KV-cache room too */
+			st->run->req[q].waited_for_kv = true;
 			break;
+		}
 		dec->waiting.head++;
 		dec->kv_used += serve_kv_need(dec, r);
 		if (dec->kv_used > dec->kv_peak)

@@ -318,3 +318,10 @@ if ppsim serve --model=llama3-8b --gpu=h100-sxm -p 4 --kv-tokens=100000000 --num
 else
 	not_ok "the serving text report should say OUT OF MEMORY"
 fi
+
+# Disaggregated: a KV cache that waits for the decode pipeline's room is a wait for KV-cache room
+# (two requests of 4 + 3 tokens into a decode cache of 8: the second waits).
+printf '{"arrival":0,"prompt":4,"output":3}\n{"arrival":0,"prompt":4,"output":3}\n' >"$TMP/kv.jsonl"
+ppsim serve -p 2 --requests="$TMP/kv.jsonl" --kv-tokens=8 --batching=disaggregated -f json >"$TMP/out.json"
+RUN="a decode cache too small for two"
+expect kv.waits 1
