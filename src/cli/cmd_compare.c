@@ -182,6 +182,12 @@ static int compare_serving(const struct cli *cli)
 		status = cmd_fail(&err);
 	} else if (f == NULL) {
 		status = cli_bad_format(CLI_COMPARE, cli->format_name);
+	} else if (cli->rank_by_arg != NULL) {
+		/* serving has no noise samples to rank by, as a training compare without
+		 * --samples has none */
+		status = cmd_usage("--rank-by '%s': ranks training steps by their noise samples; "
+		                   "serving configs are not ranked",
+		                   cli->rank_by_arg);
 	}
 	for (int i = 0; i < n && status < 0; i++) {
 		const char *file = cli->nfiles > 0 ? cli->files[i] : NULL;
