@@ -216,6 +216,9 @@ enum {
 	SRV_PROMPT_TOKENS,
 	SRV_OUTPUT_TOKENS,
 	SRV_REQUEST_SEED,
+	SRV_REQUEST_RATE,
+	SRV_REQUEST_BURST,
+	SRV_REQUEST_CONCURRENCY,
 	SRV_BATCHES,
 	SRV_PREFILL_ONLY,
 	SRV_DECODE_ONLY,
@@ -257,6 +260,18 @@ static int serving(const pp_run *r, size_t arg, double *out)
 		break;
 	case SRV_REQUEST_SEED:
 		*out = (double)s->config.seed;
+		break;
+	case SRV_REQUEST_RATE: /* as the JSON report: the generator's, null where none applies */
+		if (s->config.requests[0] == '\0' && s->config.arrival != PP_ARRIVAL_CLOSED)
+			*out = s->config.rate;
+		break;
+	case SRV_REQUEST_BURST:
+		if (s->config.requests[0] == '\0' && s->config.arrival == PP_ARRIVAL_BURSTY)
+			*out = s->config.burst;
+		break;
+	case SRV_REQUEST_CONCURRENCY:
+		if (s->config.requests[0] == '\0' && s->config.arrival == PP_ARRIVAL_CLOSED)
+			*out = s->config.concurrency;
 		break;
 	case SRV_BATCHES:
 		*out = (double)m->batches;
@@ -417,6 +432,9 @@ static const struct figure figures[] = {
         {"inflight", serving, SRV_INFLIGHT},
         {"requests.count", serving, SRV_REQUESTS},
         {"requests.seed", serving, SRV_REQUEST_SEED},
+        {"requests.rate", serving, SRV_REQUEST_RATE},
+        {"requests.burst", serving, SRV_REQUEST_BURST},
+        {"requests.concurrency", serving, SRV_REQUEST_CONCURRENCY},
         {"requests.prompt_tokens", serving, SRV_PROMPT_TOKENS},
         {"requests.output_tokens", serving, SRV_OUTPUT_TOKENS},
         {"span", served, SM(span)},

@@ -13,6 +13,9 @@
 #include "measured_internal.h"
 #include "ppsim/schedfile.h"
 
+/* The largest microseconds a double holds to the microsecond: 2^53. */
+#define TRACE_MAX_US 9007199254740992.0
+
 /* A whole number from 0 to the largest a schedule takes, into *x; false when v is not one. */
 static bool whole(const cJSON *v, long *x)
 {
@@ -136,14 +139,12 @@ static int read_event(struct reader *r, const cJSON *e, const struct place *at, 
 	if (dur->valuedouble < 0)
 		return FAIL_EVENT(r, err, at, "range '%.60s': a negative duration (dur %.17g)",
 		                  name, dur->valuedouble);
-	/* microseconds within the times ppsim keeps (1e15, a million times an op's longest
-	 * time: a run of such ops fits); past them a duration added to its start no longer
-	 * moves it */
-	if (!(fabs(ts->valuedouble) <= PP_TIME_MAX_UNITS * 1e6) ||
-	    !(dur->valuedouble <= PP_TIME_MAX_UNITS * 1e6))
+	/* microseconds a double still tells apart (2^53, about 285 years: a profiler's epoch
+	 * timestamps among them); past them a duration added to its start no longer moves it */
+	if (!(fabs(ts->valuedouble) <= TRACE_MAX_US) || !(dur->valuedouble <= TRACE_MAX_US))
 		return FAIL_EVENT(r, err, at,
-		                  "range '%.60s': ts and dur must be microseconds from %g to %g",
-		                  name, -PP_TIME_MAX_UNITS * 1e6, PP_TIME_MAX_UNITS * 1e6);
+		                  "range '%.60s': ts and dur must be microseconds from -2^53 to 2^53",
+		                  name);
 	if (dev_of_file < 0 && !(cJSON_IsNumber(pid) && pid->valuedouble >= 0 &&
 	                         pid->valuedouble <= (double)INT64_MAX / 2 &&
 	                         pid->valuedouble == floor(pid->valuedouble)))

@@ -312,10 +312,26 @@ int report_serve_json(FILE *out, const struct serve_run *r, const struct serve_m
 	else
 		fputs("null", out);
 	if (c->requests[0] != '\0') { /* the trace's requests: no generator made them */
-		fputs(",\"arrival\":null,\"seed\":null,\"prompt\":null,\"output\":null", out);
+		fputs(",\"arrival\":null,\"rate\":null,\"burst\":null,\"concurrency\":null,"
+		      "\"seed\":null,\"prompt\":null,\"output\":null",
+		      out);
 	} else {
-		fprintf(out, ",\"arrival\":\"%s\",\"seed\":%" PRIu64 ",\"prompt\":",
-		        config_arrival_name(c->arrival), c->seed);
+		fprintf(out, ",\"arrival\":\"%s\"", config_arrival_name(c->arrival));
+		/* what the text's requests line says of the generator, as numbers: the rate of an
+		 * open arrival, the burst of a bursty one, the clients of a closed loop */
+		if (c->arrival == PP_ARRIVAL_CLOSED)
+			fputs(",\"rate\":null", out);
+		else
+			json_num(out, "rate", c->rate);
+		if (c->arrival == PP_ARRIVAL_BURSTY)
+			fprintf(out, ",\"burst\":%d", c->burst);
+		else
+			fputs(",\"burst\":null", out);
+		if (c->arrival == PP_ARRIVAL_CLOSED)
+			fprintf(out, ",\"concurrency\":%d", c->concurrency);
+		else
+			fputs(",\"concurrency\":null", out);
+		fprintf(out, ",\"seed\":%" PRIu64 ",\"prompt\":", c->seed);
 		report_json_text(out, config_dist_format(&c->prompt, buf, sizeof(buf)));
 		fputs(",\"output\":", out);
 		report_json_text(out, config_dist_format(&c->output, buf, sizeof(buf)));

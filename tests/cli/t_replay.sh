@@ -173,3 +173,13 @@ if ppsim replay "$TMP/zero.json" | grep -q '^replayed step .*no ratio (the measu
 else
 	not_ok "a measured step of no time: $(ppsim replay "$TMP/zero.json" 2>&1 | tail -1)"
 fi
+
+# A profiler's trace stamps its events in microseconds since the epoch (1.74e15 in DeepSeek's
+# published profile): such a trace replays as the same step shifted to 0.
+ppsim -p 2 -m 4 --trace="$TMP/rel.json" >/dev/null
+perl -pe 's/"ts":(\d+)/"\"ts\":" . ($1 + 1740461679470813)/ge' "$TMP/rel.json" >"$TMP/epoch.json"
+a=$(ppsim replay "$TMP/rel.json" -f json | "$JGET" - replay.measured_step)
+b=$(ppsim replay "$TMP/epoch.json" -f json 2>&1 | "$JGET" - replay.measured_step 2>&1)
+if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else
+	not_ok "a trace in epoch microseconds: measured step $b against $a"
+fi
