@@ -36,6 +36,8 @@ int measured_fail(const struct reader *r, struct pp_error *err, uint32_t file, s
 	va_end(ap);
 	err->line = line > INT32_MAX ? INT32_MAX : (int)line;
 	err->column = column > INT32_MAX ? INT32_MAX : (int)column;
+	if (line == 0) /* the file as a whole, no line of it */
+		return pp_fail(err, PP_ERR_CONFIG, "%s '%s': %s", r->what, r->paths[file], what);
 	return pp_fail(err, PP_ERR_CONFIG, "%s '%s':%zu:%zu: %s", r->what, r->paths[file], line,
 	               column, what);
 }
@@ -205,6 +207,16 @@ static int read_csv(struct reader *r, FILE *f, const char *path, struct pp_error
 		if ((rc = text_lines_check_whole(&in, err)) != 0)
 			goto done;
 		if (strcasecmp(fields[col[C_OP]], "comm") == 0) {
+			struct range *cl = measured_new_range(r, &r->comms, err);
+
+			if (cl == NULL) {
+				rc = -1;
+				goto done;
+			}
+			cl->stage = col[C_STAGE] >= 0 ? (long)u[C_STAGE] : 0;
+			cl->mb = col[C_MB] >= 0 ? (long)u[2] : -1;
+			cl->line = in.lineno > UINT32_MAX ? UINT32_MAX : (uint32_t)in.lineno;
+			cl->column = 1;
 			r->comm_sum += t[0];
 			r->ncomm++;
 			continue;
@@ -529,6 +541,34 @@ static int read_messages(struct reader *r, double scale, struct measured *m, str
 		m->msg[i - 1] = x->dur * scale;
 		sum += m->msg[i - 1];
 	}
+	/* a CSV's comm lines: each a message of a stage (and micro-batch, when the file has them)
+	 * the step runs, once, in a step that sends messages at all */
+	for (size_t k = 0; k < r->comms.n; k++) {
+		const struct range *x = &r->comms.r[k];
+		bool any = false;
+		int rc = 0;
+
+		for (size_t i = 0; i < s->nops && !any; i++)
+			any = sends_across(s, &s->ops[i]);
+		if (!any)
+			rc = measured_fail(r, err, 0, x->line, x->column,
+			                   "a comm line, but the step sends no message between devices");
+		else if (x->stage >= (long)s->S || x->mb >= (long)s->m)
+			rc = measured_fail(r, err, 0, x->line, x->column,
+			                   "a comm line of stage %ld%s%ld, which the step does not run",
+			                   x->stage, x->mb >= 0 ? ", micro-batch " : "",
+			                   x->mb >= 0 ? x->mb : 0L);
+		for (size_t j = 0; j < k && rc == 0 && x->mb >= 0; j++)
+			if (r->comms.r[j].stage == x->stage && r->comms.r[j].mb == x->mb)
+				rc = measured_fail(r, err, 0, x->line, x->column,
+				                   "a second comm line of stage %ld, micro-batch %ld "
+				                   "(line %" PRIu32 " has one)",
+				                   x->stage, x->mb, r->comms.r[j].line);
+		if (rc != 0) {
+			free(at);
+			return -1;
+		}
+	}
 	free(at);
 	m->nmsgs = r->sends.n + r->ncomm;
 	m->msg_mean = (sum + r->comm_sum * scale) / (double)m->nmsgs;
@@ -648,6 +688,7 @@ int measured_read(const char *const *paths, int n, uint64_t max_ops, struct meas
 	free(pids);
 	free(r.ops.r);
 	free(r.sends.r);
+	free(r.comms.r);
 	if (rc != 0)
 		measured_release(m);
 	return rc;

@@ -49,8 +49,10 @@ struct reader {
 	struct ranges sends;
 	size_t seq;
 	bool starts;     /* the ranges have start times (a trace; a CSV with a start column) */
-	double comm_sum; /* a CSV's comm lines */
+	double comm_sum;     /* a CSV's comm lines */
 	size_t ncomm;
+	struct ranges comms; /* and each one's stage, micro-batch and line, checked against the
+	                      * step's messages */
 	const char *time_unit;
 	uint64_t max_ops;
 };

@@ -196,6 +196,8 @@ static int read_other(struct reader *r, const char *text, size_t a, size_t b, st
 static int check_declared(const struct reader *r, const struct ranges *a, size_t from, uint32_t k,
                           const struct declared *d, struct pp_error *err)
 {
+	long most_mb = -1;
+
 	if (d->p <= 0 || d->v <= 0 || d->m <= 0)
 		return 0;
 	for (size_t i = from; i < a->n; i++) {
@@ -203,6 +205,8 @@ static int check_declared(const struct reader *r, const struct ranges *a, size_t
 		long st = x->stage2 > x->stage ? x->stage2 : x->stage;
 		long mb = x->mb2 > x->mb ? x->mb2 : x->mb;
 
+		if (mb > most_mb)
+			most_mb = mb;
 		if (st >= d->p * d->v || mb >= d->m)
 			return measured_fail(
 			        r, err, k, x->line, x->column,
@@ -212,6 +216,13 @@ static int check_declared(const struct reader *r, const struct ranges *a, size_t
 			        st >= d->p * d->v ? st : mb, d->p, d->v, d->m, d->p * d->v - 1,
 			        d->m - 1);
 	}
+	/* every device runs every micro-batch: a file of ops whose last ones are missing is a
+	 * step cut short, not a smaller one */
+	if (a == &r->ops && from < a->n && most_mb + 1 < d->m)
+		return measured_fail(r, err, k, 0, 0,
+		                     "micro-batch %ld has no op, though the trace's otherData gives "
+		                     "m=%ld: the step is incomplete",
+		                     most_mb + 1, d->m);
 	return 0;
 }
 
