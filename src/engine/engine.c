@@ -440,7 +440,8 @@ int engine_perturb(struct engine *e, const struct engine_perturb *p, struct pp_e
 	if (array_total(p->op_dur, e->s->nops, &total) != 0 ||
 	    array_total(p->msg_dur, e->s->nops, &total) != 0)
 		return pp_fail(err, PP_ERR_USAGE,
-		               "perturbed times are negative or exceed %.3g units in all",
+		               "times too large: the ops' and messages' times (drawn or measured) "
+		               "together exceed %.3g units",
 		               (double)PP_TIME_TOTAL_MAX / (double)e->c->tick);
 	for (size_t i = 0; i < p->nslow; i++) {
 		const struct engine_slow *w = &p->slow[i];

@@ -189,8 +189,18 @@ int replay_run(struct replay *x, unsigned flags, struct pp_error *err)
 		pt.msg = NULL;
 	x->replay =
 	        sim_run_perturbed(&x->replay_config, &pt, whatif ? SIM_NO_OP_TIMES : flags, err);
-	if (x->replay == NULL)
+	if (x->replay == NULL) {
+		/* the step's own times to blame: the file is the place */
+		if (err->kind == PP_ERR_USAGE && strncmp(err->msg, "times too large", 15) == 0) {
+			char why[sizeof(err->msg)];
+
+			snprintf(why, sizeof(why), "%s", err->msg);
+			snprintf(err->msg, sizeof(err->msg), "%s '%.200s': %.700s",
+			         m->format == MEASURED_TRACE ? "trace" : "measured", m->path, why);
+			err->kind = PP_ERR_CONFIG;
+		}
 		return -1;
+	}
 	x->measured = in_ticks(m->step, x->replay->cost->tick);
 	if (!whatif)
 		return 0;
