@@ -38,10 +38,16 @@ double kernel_memory_ms(const struct cost_gpu *g, double bytes)
 static double gemm_ms(const struct cost_gpu *g, double batch, double m, double n, double k,
                       double in_bytes, double out_bytes, double flops_per_s)
 {
-	double tiles = batch * ceil(m / TILE_M) * ceil(n / TILE_N);
-	double waves = ceil(tiles / g->sms);
-	double share = g->sms > 0 ? tiles / (waves * g->sms) : 1;
-	double math = batch * 2 * m * n * k / (flops_per_s * share) * 1e3;
+	/* a narrow GEMM (an attention head's 64 or 128 columns) takes a narrower tile, as the
+	 * libraries' heuristics choose: the power of two from 64 that covers n, at most 256 */
+	double tile_n = n >= TILE_N / 2 ? (n > TILE_N / 2 ? TILE_N : TILE_N / 2)
+	                                : n > TILE_N / 4 ? TILE_N / 2 : TILE_N / 4;
+	double tiles = batch * ceil(m / TILE_M) * ceil(n / tile_n);
+	/* each SM runs a tile at a time, a partial tile taking a whole one's time (its rows and
+	 * columns padded): the GEMM takes its waves' tile slots, so that more work never takes
+	 * less (without SMs, its tiles as one wave of them) */
+	double slots = g->sms > 0 ? ceil(tiles / g->sms) * g->sms : tiles;
+	double math = slots * 2 * TILE_M * tile_n * k / flops_per_s * 1e3;
 	double memory = moving_ms(
 	        g, batch * (in_bytes * (m * k + k * n + m * n) + (out_bytes - in_bytes) * m * n));
 

@@ -1421,7 +1421,8 @@ static void cost_model_rejects_fewer_than_4_bytes_a_parameter(void)
 static double gemm_ms(double m, double n, double k)
 {
 	double tiles = ceil(m / 128) * ceil(n / 256), waves = ceil(tiles / 108);
-	double math = 2 * m * n * k / (312e12 * 0.8 * tiles / (waves * 108)) * 1e3;
+	double math = 2 * ceil(m / 128) * 128 * ceil(n / 256) * 256 * k /
+	              (312e12 * 0.8 * tiles / (waves * 108)) * 1e3;
 	double memory = 2 * (m * k + k * n + m * n) / (2039e9 * 0.85) * 1e3;
 
 	return (math > memory ? math : memory) + 0.004;
@@ -1753,7 +1754,8 @@ static double fp8_gemm_ms(double m, double n, double k)
 static double h100_gemm_ms(double m, double n, double k)
 {
 	double tiles = ceil(m / 128) * ceil(n / 256), waves = ceil(tiles / 132);
-	double math = 2 * m * n * k / (989e12 * 0.8 * 0.75 * tiles / (waves * 132)) * 1e3;
+	double math = 2 * ceil(m / 128) * 128 * ceil(n / 256) * 256 * k /
+	              (989e12 * 0.8 * 0.75 * tiles / (waves * 132)) * 1e3;
 	double memory = 2 * (m * k + k * n + m * n) / (3350e9 * 0.85) * 1e3;
 
 	return (math > memory ? math : memory) + 0.004;
@@ -1870,6 +1872,37 @@ static void cost_model_prices_the_unfused_attention_s_forward_bytes_per_score(vo
 	a = price_ok(&c);
 	ASSERT_NEAR(a.cost->model->unfused_attention_bytes, 15);
 	release(&a);
+}
+
+/* A partial tile takes a whole tile's time: on an A100 (108 SMs, 0.8 of 312 TFLOP/s), 2056
+ * tokens by 4096 by 4096 are 17 x 16 = 272 tiles of 128 x 256 in 3 waves, 2 x 2176 x 4096 x
+ * 4096 padded FLOPs at 272/324 of the rate; and more work never takes less (2056 rows once ran faster than
+ * 2048, whose 256 tiles fill fewer of their waves' slots). */
+static void kernel_gemm_pads_partial_tiles_and_more_work_never_takes_less(void)
+{
+	struct cost_gpu g = {.tflops = 312, .memory_bandwidth = 2039, .sms = 108,
+	                     .gemm_efficiency = 0.8, .memory_efficiency = 0.85,
+	                     .kernel_overhead = 0, .sustained = 1};
+	double want = 2.0 * 2176 * 4096 * 4096 / (312e12 * 0.8 * 272 / 324) * 1e3;
+	double last = 0;
+
+	ASSERT_NEAR(kernel_gemm_ms(&g, 2056, 4096, 4096, 2), want);
+	/* a head's 96 columns take a tile of 128 (8 tiles, one wave of 108 slots) */
+	ASSERT_NEAR(kernel_gemm_ms(&g, 1024, 96, 4096, 2),
+	            108 * 2.0 * 128 * 128 * 4096 / (312e12 * 0.8) * 1e3);
+	for (int m = 1; m <= 4096; m += 7) {
+		double t = kernel_gemm_ms(&g, m, 4096, 4096, 2);
+
+		CU_ASSERT_TRUE(t >= last);
+		last = t;
+	}
+	last = 0;
+	for (int n = 1; n <= 8192; n += 13) {
+		double t = kernel_gemm_ms(&g, 1024, n, 4096, 2);
+
+		CU_ASSERT_TRUE(t >= last);
+		last = t;
+	}
 }
 
 static void cost_model_prices_the_loss_by_its_bytes_per_logit_as_each_framework_runs_it(void)
@@ -2818,6 +2851,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_refuses_fp8_on_a_gpu_without_it_or_with_a_uniform_efficiency),
         UNIT_TEST(cost_model_prices_the_unfused_attention_s_forward_bytes_per_score),
         UNIT_TEST(cost_model_prices_the_loss_by_its_bytes_per_logit_as_each_framework_runs_it),
+        UNIT_TEST(kernel_gemm_pads_partial_tiles_and_more_work_never_takes_less),
         UNIT_TEST(
                 cost_model_runs_norms_on_every_token_of_each_tp_rank_without_sequence_parallelism),
         UNIT_TEST(cost_model_gives_a_hop_between_nodes_its_link_s_whole_bandwidth),
