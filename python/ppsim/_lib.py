@@ -149,11 +149,31 @@ def errbuf() -> CharBuffer:
     return ctypes.create_string_buffer(ERRLEN)
 
 
+# The library's words for its C calls and flags, and the package's for the same (a message
+# names what the caller can change: Python's keyword, not the C flag behind it).
+_PYTHON_WORDS = (
+    ("use pp_serve", "use ppsim.serve"),
+    ("pp_run_ops_csv: ", "ops_csv: "),
+    ("pp_run_ops: ", "ops: "),
+    ("(simulate it with PP_KEEP_OP_TIMES)", "(simulate it with op_times=True)"),
+    ("(simulate it with PP_KEEP_SLACK)", "(simulate it with slack=True)"),
+    ("pp_calibrate: m ", "calibrate: m="),
+    ("from 0 (none) to", "from 1 (or None) to"),
+)
+
+
+def python_words(message: str) -> str:
+    """message with the C interface's words put as the package's."""
+    for c, py in _PYTHON_WORDS:
+        message = message.replace(c, py)
+    return message
+
+
 def check(status: int, err: CharBuffer) -> int:
     """status when it is not negative, else raises the exception of its kind with err's
-    message."""
+    message, in the package's words."""
     if status < 0:
-        raise error_of(status)(err.value.decode(errors="replace"))
+        raise error_of(status)(python_words(err.value.decode(errors="replace")))
     return status
 
 

@@ -268,8 +268,15 @@ class Errors(unittest.TestCase):
         with self.assertRaisesRegex(ppsim.SimulationError, "cyclic wait"):
             ppsim.run(schedule_file=cyclic)
 
+    def test_messages_name_what_python_sets_not_the_c_flags(self):
+        with ppsim.simulate(p=2, m=2) as r:
+            with self.assertRaisesRegex(ppsim.PpsimError,
+                                        r"^ops_csv: .*simulate it with op_times=True\)$"):
+                r.ops_csv()
+
     def test_messages_name_settings_by_their_keys(self):
-        cases = [(dict(rate=5), 'key "rate" = 5: a serving option: use pp_serve'),
+        # in the package's words: ppsim.serve, not the C call pp_serve
+        cases = [(dict(rate=5), 'key "rate" = 5: a serving option: use ppsim.serve$'),
                  (dict(t_f=0, t_b=0, t_w=0), '"t_f", "t_b" and "t_w": at least one'),
                  (dict(schedule="zb-auto", mem_limit=0.5), 'key "mem_limit" = 0.5'),
                  (dict(latency=3), 'needs a link \\("link" or "bandwidth"\\)')]

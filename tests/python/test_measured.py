@@ -122,7 +122,7 @@ class Calibrate(unittest.TestCase):
         # the argument at fault is the one named: m 24 is fine, w_share 2 is not
         with self.assertRaisesRegex(ppsim.PpsimError, "^pp_calibrate: w_share 2 must be at most 1"):
             ppsim.calibrate(MEASURED, m=24, w_share=2)
-        with self.assertRaisesRegex(ppsim.PpsimError, "^pp_calibrate: m -1 must be from 0"):
+        with self.assertRaisesRegex(ppsim.PpsimError, r"^calibrate: m=-1 must be from 1 \(or None\)"):
             ppsim.calibrate(MEASURED, m=-1)
         with self.assertRaisesRegex(TypeError, "m must be an int"):
             ppsim.calibrate(MEASURED, m="24")
