@@ -111,6 +111,10 @@ def _json_value(key: str, value: Any) -> Any:
         raise TypeError("ppsim: config key %r is None: a config has no null (leave the key out)"
                         % key)
     scalar(key, value)
+    # a whole number from 2^53 on (a seed) as the string of its digits, which the library reads
+    # whole: a JSON number that large may not be the one written
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 2**53:
+        return str(value)
     return value
 
 

@@ -6,6 +6,7 @@
  * runs as data.
  */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,6 +555,17 @@ static void put_setting(FILE *out, const struct config *c, const struct config_o
 	case CONFIG_ARG_LIST:
 		fprintf(out, "[%s]", config_format_value(c, opt, buf, sizeof(buf)));
 		break;
+	case CONFIG_ARG_BYTES: {
+		/* an integer from 2^53 on as a string of its digits, which a JSON number may not
+		 * hold exactly and pp_config_load_json reads back whole */
+		uint64_t x = *(const uint64_t *)(const void *)((const char *)c + opt->offset);
+
+		if (x >= ((uint64_t)1 << 53))
+			fprintf(out, "\"%" PRIu64 "\"", x);
+		else
+			fprintf(out, "%" PRIu64, x);
+		break;
+	}
 	case CONFIG_ARG_SCALES:
 		putc('[', out);
 		for (int i = 0; i < c->nstage_scale; i++)

@@ -180,14 +180,24 @@ static const char *value_text(const struct config_option *opt, const cJSON *v, c
 		/* config_set then checks that a count is whole */
 		*want = opt->arg == CONFIG_ARG_COUNT || opt->arg == CONFIG_ARG_BYTES ? "an integer"
 		                                                                     : "a number";
+		/* an integer from 2^53 on (a seed) may be a string of its digits: a JSON number
+		 * that large may not be the one written, a string is (a smaller one is a number) */
+		if ((opt->arg == CONFIG_ARG_BYTES || opt->arg == CONFIG_ARG_COUNT) &&
+		    cJSON_IsString(v) && v->valuestring[0] > '0' && v->valuestring[0] <= '9' &&
+		    strspn(v->valuestring, "0123456789") == strlen(v->valuestring) &&
+		    (strlen(v->valuestring) > 16 ||
+		     strtod(v->valuestring, NULL) >= 9007199254740992.0)) {
+			snprintf(buf, n, "%s", v->valuestring);
+			return buf;
+		}
 		if (!cJSON_IsNumber(v))
 			return NULL;
 		/* an integer from 2^53 on may not be the one written: a double holds only some
 		 * (counts have ranges far below it, which config_set tells) */
 		if (opt->arg == CONFIG_ARG_BYTES && isfinite(v->valuedouble) &&
 		    fabs(v->valuedouble) >= 9007199254740992.0) {
-			*got = "a number from 2^53 on, which a JSON number may not hold exactly (give it "
-			       "on the command line)";
+			*got = "a number from 2^53 on, which a JSON number may not hold exactly (write "
+			       "it as a string of its digits, \"9007199254740993\")";
 			return NULL;
 		}
 		snprintf(buf, n, "%.17g", v->valuedouble);

@@ -270,3 +270,12 @@ grep -q '"seed":	9007199254740993,' "$TMP/seed.json" && ok ||
 # an empirical file's name the config cannot hold (255 characters at most) is told as such
 long="$TMP/$(printf '%0260d' 0).csv"
 fails 2 "the empirical file's name must be 1 to 255 characters" --samples=3 --jitter=empirical:"$long"
+
+# A seed from 2^53 on is written in a config file as the string of its digits (a JSON number that
+# large may not be the one written): it runs as the same seed the command line gives.
+printf '{"seed": "9007199254740993", "p": 2, "m": 4, "samples": 3, "jitter": "normal:0.1"}' >"$TMP/bigseed.json"
+a=$(ppsim -c "$TMP/bigseed.json" -f json | "$JGET" - noise.step.mean)
+b=$(ppsim -p 2 -m 4 --samples=3 --jitter=normal:0.1 --seed=9007199254740993 -f json | "$JGET" - noise.step.mean)
+if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else not_ok "a seed as a string: $a against $b"; fi
+printf '{"p": "4"}' >"$TMP/pstring.json"
+fails 3 "key \"p\": expected an integer, got a string" -c "$TMP/pstring.json"

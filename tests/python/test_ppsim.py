@@ -239,6 +239,12 @@ class Arguments(unittest.TestCase):
             with self.subTest(call=call.__name__, args=args, kwargs=kwargs):
                 self.refused(TypeError, pattern, call, *args, **kwargs)
 
+    def test_a_seed_from_2_53_on_reads_back_from_a_config_dict(self):
+        settings = dict(p=2, m=4, samples=3, jitter="normal:0.1")
+        seed = 2**53 + 1
+        self.assertEqual(ppsim.run(config=dict(settings, seed=seed))["noise"],
+                         ppsim.run(seed=seed, **settings)["noise"])
+
     def test_a_negative_top_is_a_value_error(self):
         self.refused(ValueError, "top=-1: must be 0 or more", ppsim.advise, model="llama3-8b",
                      gpus=8, global_batch=16, top=-1)
