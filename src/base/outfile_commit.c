@@ -168,10 +168,13 @@ static void keep_old(struct outfile *f)
 			return;
 		}
 		free(name);
+		if (errno == ENOENT) /* gone since it was opened: nothing to keep */
+			return;
 		if (errno != EEXIST)
 			break;
 	}
-	f->mode = OUT_REWRITE;
+	if (access(f->target, F_OK) == 0)
+		f->mode = OUT_REWRITE;
 }
 
 /* Renames f's temporary file onto its target; a target the directory does not let this user
