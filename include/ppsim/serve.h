@@ -116,6 +116,10 @@ struct serve_device_memory {
 	double kv_peak_bytes;  /* KV cache at its pipeline's peak of reserved tokens */
 };
 
+/* Whether a GPU of device memory g holds its weights and its KV cache at the peak (a
+ * --kv-tokens given beyond its memory can make it hold more than it has). */
+bool serve_device_fits(const struct serve_device_memory *g);
+
 /*
  * A finished serving simulation. order and result are what its drawings show (serve_drawing):
  * one device per stage (the prefill pipeline's first when disaggregated), one F op per

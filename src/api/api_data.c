@@ -540,6 +540,7 @@ struct device_figure {
 #define COL_UTILIZATION (SIZE_MAX - 3)
 #define COL_CAPACITY    (SIZE_MAX - 4)
 #define COL_OOM         (SIZE_MAX - 5)
+#define COL_FITS        (SIZE_MAX - 6)
 #define DM(f)           offsetof(struct device_metrics, f)
 #define SD(f)           offsetof(struct serve_device_memory, f)
 #define NONE            SIZE_MAX
@@ -577,6 +578,7 @@ static const struct device_figure device_figures[] = {
         {"kv_token_bytes", NONE, true, SD(kv_token_bytes)},
         {"kv_peak_bytes", NONE, true, SD(kv_peak_bytes)},
         {"capacity_bytes", NONE, true, SD(capacity_bytes)},
+        {"fits", NONE, true, COL_FITS},
 };
 
 #define NDEVICE_FIGURES (sizeof(device_figures) / sizeof(device_figures[0]))
@@ -615,6 +617,8 @@ static double device_value(const pp_run *r, const struct device_figure *f, int d
 		return r->served.busy[d];
 	if (at == COL_UTILIZATION)
 		return r->served.device_utilization[d];
+	if (at == COL_FITS)
+		return serve_device_fits(&r->serve->memory[d]) ? 1 : 0;
 	return *(const double *)(const void *)((const char *)&r->serve->memory[d] + at);
 }
 

@@ -56,7 +56,8 @@ struct streams {
 	uint32_t *count;       /* [2S] forwards and weight-gradient ops of each stage run */
 	pp_time *gather_end;   /* the gathers' ends, stage s's from gather_first[s] on */
 	size_t *gather_first;  /* [S + 1] */
-	pp_time *gate_wait;    /* [p] the time first forwards waited for gathers */
+	pp_time *gate_wait;    /* [p] the time ops waited for gathers and activations' copies back */
+	pp_time *gather_wait;  /* [p] of that, the first forwards' waits for gathers */
 	size_t nrec, cap;      /* hooked pieces recorded in res.pieces, and its room */
 	bool nomem;            /* a record did not fit: the run fails */
 	/* activation offload (cost pieces' offload), NULL without: */

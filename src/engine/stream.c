@@ -430,10 +430,11 @@ int stream_init(struct engine *e, struct pp_error *err)
 	sm->free = pp_calloc((size_t)s->p * STREAM_COUNT, sizeof(*sm->free));
 	sm->count = pp_calloc(2 * S, sizeof(*sm->count));
 	sm->gate_wait = pp_calloc((size_t)s->p, sizeof(*sm->gate_wait));
+	sm->gather_wait = pp_calloc((size_t)s->p, sizeof(*sm->gather_wait));
 	e->res.shapes = pc != NULL ? pp_calloc(3 * S, sizeof(*e->res.shapes)) : NULL;
 	e->res.inner = pc != NULL ? pp_calloc_large(s->nops ? s->nops : 1, sizeof(*e->res.inner))
 	                          : NULL;
-	if (sm->dur == NULL || sm->extra == NULL || sm->free == NULL || sm->count == NULL || sm->gate_wait == NULL ||
+	if (sm->dur == NULL || sm->extra == NULL || sm->free == NULL || sm->count == NULL || sm->gate_wait == NULL || sm->gather_wait == NULL ||
 	    (pc != NULL && (e->res.shapes == NULL || e->res.inner == NULL)))
 		return pp_nomem(err, 3 * S, sizeof(struct stream_shape));
 	for (size_t st = 0; st < S; st++) {
@@ -673,6 +674,7 @@ pp_time stream_op_end(struct engine *e, uint32_t d, const struct op *op, pp_time
 			if (ready > t) {
 				e->res.devices[d].exposed[g->h[i].kind] += ready - t;
 				e->sm.gate_wait[d] += ready - t;
+				e->sm.gather_wait[d] += ready - t;
 				e->res.inner[op - e->s->ops] += ready - t;
 				t = ready;
 			}
@@ -750,7 +752,7 @@ int stream_finish(struct engine *e, struct pp_error *err)
 			 * not while it waited for one (a first forward's wait for its gather); what
 			 * the device reduces after its last op starts once that op has ended, slowed */
 			pp_time beside = overlap_with(e, (uint32_t)d, dr->first_start, dr->last_end) -
-			                 e->sm.gate_wait[d];
+			                 e->sm.gather_wait[d];
 			double slow = pc->slowdown * (double)(beside > 0 ? beside : 0);
 			pp_time slowed;
 
@@ -824,6 +826,7 @@ void stream_release(struct engine *e)
 	free(e->sm.gather_end);
 	free(e->sm.gather_first);
 	free(e->sm.gate_wait);
+	free(e->sm.gather_wait);
 	free(e->sm.off_end);
 	free(e->sm.rel_end);
 	free(e->sm.prefetch);

@@ -91,13 +91,6 @@ static void write_kv(FILE *out, const struct serve_run *r, const struct serve_me
 	fputc('\n', out);
 }
 
-/* Whether a GPU of device memory g holds its weights and its KV cache at the peak (a
- * --kv-tokens given beyond its memory can make it hold more than it has). */
-static bool serve_fits(const struct serve_device_memory *g)
-{
-	return g->weight_bytes + g->kv_peak_bytes <= g->capacity_bytes;
-}
-
 /* The device table; with a model, what each GPU holds: its stage's weights and its KV cache at
  * the pipeline's peak, against the GPU's memory less the reserve, and whether that fits. */
 static void write_devices(FILE *out, const struct serve_run *r, const struct serve_metrics *m)
@@ -116,8 +109,8 @@ static void write_devices(FILE *out, const struct serve_run *r, const struct ser
 		if (model) {
 			fprintf(out, " %10.4g %11.4g %10.4g %6s", g->weight_bytes / 1e9,
 			        g->kv_peak_bytes / 1e9, g->capacity_bytes / 1e9,
-			        serve_fits(g) ? "yes" : "OOM");
-			all = all && serve_fits(g);
+			        serve_device_fits(g) ? "yes" : "OOM");
+			all = all && serve_device_fits(g);
 		}
 		fputc('\n', out);
 	}
@@ -359,7 +352,7 @@ int report_serve_json(FILE *out, const struct serve_run *r, const struct serve_m
 			json_num(out, "kv_token_bytes", g->kv_token_bytes);
 			json_num(out, "kv_peak_bytes", g->kv_peak_bytes);
 			json_num(out, "capacity_bytes", g->capacity_bytes);
-			fprintf(out, ",\"fits\":%s", serve_fits(g) ? "true" : "false");
+			fprintf(out, ",\"fits\":%s", serve_device_fits(g) ? "true" : "false");
 		} else {
 			fputs(",\"weight_bytes\":null,\"kv_token_bytes\":null,"
 			      "\"kv_peak_bytes\":null,\"capacity_bytes\":null,\"fits\":null",

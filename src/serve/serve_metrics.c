@@ -276,3 +276,8 @@ void serve_metrics_release(struct serve_metrics *m)
 	free(m->device_utilization);
 	memset(m, 0, sizeof(*m));
 }
+
+bool serve_device_fits(const struct serve_device_memory *g)
+{
+	return g->weight_bytes + g->kv_peak_bytes <= g->capacity_bytes;
+}

@@ -208,3 +208,14 @@ for dev in d["devices"]:
 	done
 	if [ -z "$bad" ]; then ok; else not_ok "exposed above its stream's time:$bad"; fi
 fi
+
+# A backward's wait for its offloaded activations is no gather wait: the SM slowdown of the
+# gradient buckets beside that device's compute still counts (it once vanished there).
+OFFS="--model=llama3-8b --gpu=h100-sxm -p 2 -v 2 -s interleaved -m 4 --dp=2 --overlap-grad-reduce=yes --stage-offload=0,0,1,0 --host-bandwidth=4"
+# shellcheck disable=SC2086 # OFFS is words
+if awk -v a="$(ppsim $OFFS --comm-slowdown=0 -f json | "$JGET" - devices.0.exposed_dp)" \
+	-v b="$(ppsim $OFFS --comm-slowdown=1 -f json | "$JGET" - devices.0.exposed_dp)" 'BEGIN { exit !(b > a + 1) }'; then
+	ok
+else
+	not_ok "the SM slowdown beside an offloading device's compute"
+fi
