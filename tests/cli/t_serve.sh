@@ -325,4 +325,3 @@ printf '{"arrival":0,"prompt":4,"output":3}\n{"arrival":0,"prompt":4,"output":3}
 ppsim serve -p 2 --requests="$TMP/kv.jsonl" --kv-tokens=8 --batching=disaggregated -f json >"$TMP/out.json"
 RUN="a decode cache too small for two"
 expect kv.waits 1
-# ... and each device's fits is a device figure too (the library's), as training's oom is

@@ -115,6 +115,15 @@ class Figures(unittest.TestCase):
         with ppsim.simulate(schedule="interleaved", p=4, m=8, v=2) as r:
             self.assertTrue(math.isnan(r.figure("critical_path.time")))
 
+    def test_a_serving_device_s_fits_is_a_figure(self):
+        with ppsim.simulate_serving(model="llama3-8b", gpu="h100-sxm", p=2,
+                                    num_requests=3) as s:
+            self.assertEqual(s.device_figure("fits"), [1.0, 1.0])
+        with ppsim.simulate_serving(model="llama3-8b", gpu="h100-sxm", p=2, num_requests=3,
+                                    kv_tokens=100000000, prompt="fixed:1000000",
+                                    output="fixed:2") as s:
+            self.assertEqual(s.device_figure("fits"), [0.0, 0.0])
+
     def test_an_unknown_name_is_a_ppsim_error(self):
         with RUNS["interleaved"]() as r:
             with self.assertRaisesRegex(ppsim.PpsimError, "figure 'makespam': no figure"):
