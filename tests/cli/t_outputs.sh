@@ -76,13 +76,21 @@ else
 	else
 		not_ok "a replaced file's owner and mode: $(stat -c '%U:%G %a' owned/theirs.json)"
 	fi
-	# a sticky directory the user nobody can reach, when nobody can run this ppsim
+	# copies of ppsim and the shim that the user nobody can run (the tree's own may sit in a
+	# directory only root may enter, as a fresh clone under mktemp -d does)
+	share=$(mktemp -d /tmp/ppsim-nobody.XXXXXX) && chmod 755 "$share"
+	cp "$PPSIM" "$share/ppsim" && chmod 755 "$share/ppsim"
+	NOBODY_PPSIM=$share/ppsim
+	NOBODY_SHIM=
+	if [ -f "$SHIM" ]; then cp "$SHIM" "$share/failalloc.so" && chmod 755 "$share/failalloc.so" &&
+		NOBODY_SHIM=$share/failalloc.so; fi
+	# a sticky directory the user nobody can reach
 	sticky=$(mktemp -d /tmp/ppsim-sticky.XXXXXX) && chmod 1777 "$sticky"
 	keep "$sticky/shared.json" old
 	chmod 666 "$sticky/shared.json"
-	if ! runuser -u nobody -- "$PPSIM" --version >/dev/null 2>&1; then
-		skip "another's writable file in a sticky directory" "the user nobody cannot run $PPSIM"
-	elif runuser -u nobody -- "$PPSIM" -p 2 -m 2 --trace="$sticky/shared.json" >/dev/null 2>&1 &&
+	if ! runuser -u nobody -- "$NOBODY_PPSIM" --version >/dev/null 2>&1; then
+		not_ok "the user nobody cannot run a copy of ppsim: $(runuser -u nobody -- "$NOBODY_PPSIM" --version 2>&1 | head -c 200)"
+	elif runuser -u nobody -- "$NOBODY_PPSIM" -p 2 -m 2 --trace="$sticky/shared.json" >/dev/null 2>&1 &&
 		head -c 15 "$sticky/shared.json" | grep -q traceEvents &&
 		[ "$(stat -c %U "$sticky/shared.json")" = root ] &&
 		[ -z "$(ls -A "$sticky" | grep '^\.ppsim-')" ]; then
@@ -97,16 +105,17 @@ else
 	mine=$(mktemp -d /tmp/ppsim-mine.XXXXXX) && chmod 755 "$mine" && chown nobody "$mine"
 	keep "$mine/t.json" old
 	chmod 622 "$mine/t.json"
-	if [ ! -f "$SHIM" ] || [ -n "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ] ||
-		! runuser -u nobody -- "$PPSIM" --version >/dev/null 2>&1; then
-		skip "an unlinkable file when a later output fails" "needs the shim and nobody to run $PPSIM"
+	if [ -n "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ]; then
+		elsewhere "an unlinkable file when a later output fails" "valgrind and sanitizers run without the shim"
+	elif [ -z "$NOBODY_SHIM" ]; then
+		skip "an unlinkable file when a later output fails" "no $SHIM (make test builds it)"
 	else
-		runuser -u nobody -- env PPSIM_FAIL_RENAME=s.svg LD_PRELOAD="$SHIM" "$PPSIM" -p 2 -m 2 \
+		runuser -u nobody -- env PPSIM_FAIL_RENAME=s.svg LD_PRELOAD="$NOBODY_SHIM" "$NOBODY_PPSIM" -p 2 -m 2 \
 			--svg="$mine/s.svg" --trace="$mine/t.json" >/dev/null 2>&1
 		status=$?
 		if [ $status -eq 4 ] && cmp -s "$mine/t.json" "$mine/t.json.orig" &&
 			[ -z "$(ls -A "$mine" | grep '^\.ppsim-')" ] &&
-			runuser -u nobody -- "$PPSIM" -p 2 -m 2 --trace="$mine/t.json" >/dev/null &&
+			runuser -u nobody -- "$NOBODY_PPSIM" -p 2 -m 2 --trace="$mine/t.json" >/dev/null &&
 			head -c 15 "$mine/t.json" | grep -q traceEvents &&
 			[ "$(stat -c %U "$mine/t.json")" = root ]; then
 			ok
@@ -114,7 +123,7 @@ else
 			not_ok "an unlinkable file when a later output fails: status $status, $(ls -lA "$mine" | tr '\n' ' ')"
 		fi
 	fi
-	rm -rf "$mine"
+	rm -rf "$mine" "$share"
 fi
 
 # --- Symbolic links: the file the link names is written, as by a shell's > -------------------
@@ -579,8 +588,10 @@ fi
 
 # A replaced file that cannot be put back (the rename back fails too) keeps its old contents
 # under their second name, which the message names, never removed.
-if [ -n "${PPSIM_WRAP:-}" ] || ! command -v strace >/dev/null 2>&1; then
-	skip "old contents kept when they cannot be put back" "needs strace (make test installs it) outside valgrind"
+if [ -n "${PPSIM_WRAP:-}" ]; then
+	elsewhere "old contents kept when they cannot be put back" "it runs ppsim under strace, as make test does"
+elif ! command -v strace >/dev/null 2>&1; then
+	skip "old contents kept when they cannot be put back" "no strace: make test installs it"
 else
 	cd "$OUT" || exit 1
 	mkdir -p back && keep back/a.svg old-a && keep back/b.json old-b
