@@ -386,24 +386,32 @@ void report_msg_devices(const struct drawing *s, const struct msg_record *g, int
 }
 
 /* A JSON string literal of text; in a script, '<' escaped too so that no "</script>" ends it. */
+/* Writes the character at p, past ASCII: itself when it is well-formed UTF-8, else stray (the
+ * writer's U+FFFD: JSON and XML are Unicode). Returns the bytes it took. */
+static size_t put_wide(FILE *out, const unsigned char *p, const char *stray)
+{
+	size_t n = json_utf8_len(p);
+
+	if (n == 0) {
+		fputs(stray, out);
+		return 1;
+	}
+	fwrite(p, 1, n, out);
+	return n;
+}
+
 static void json_text(FILE *out, const char *text, bool script)
 {
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		size_t n;
-
+	for (const unsigned char *p = (const unsigned char *)text; *p;) {
 		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
+			fprintf(out, "\\%c", *p++);
 		else if (*p < 0x20 || (script && *p == '<'))
-			fprintf(out, "\\u%04x", *p);
+			fprintf(out, "\\u%04x", *p++);
 		else if (*p < 0x80)
-			fputc(*p, out);
-		else if ((n = json_utf8_len(p)) == 0) /* JSON is Unicode: U+FFFD for a stray byte */
-			fputs("\\ufffd", out);
-		else {
-			fwrite(p, 1, n, out);
-			p += n - 1;
-		}
+			fputc(*p++, out);
+		else
+			p += put_wide(out, p, "\\ufffd");
 	}
 	fputc('"', out);
 }
@@ -423,19 +431,16 @@ void report_xml_text(FILE *out, const char *text)
 	static const char *const entity[] = {
 	        ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;"};
 
-	for (; *text; text++) {
-		unsigned char ch = (unsigned char)*text;
-		size_t n;
-
-		if (ch < sizeof(entity) / sizeof(entity[0]) && entity[ch] != NULL) {
-			fputs(entity[ch], out);
-		} else if (ch < 0x80) {
-			fputc(ch, out);
-		} else if ((n = json_utf8_len((const unsigned char *)text)) == 0) {
-			fputs("\xEF\xBF\xBD", out); /* XML is Unicode too: U+FFFD for a stray byte */
+	for (const unsigned char *p = (const unsigned char *)text; *p;) {
+		if (*p < sizeof(entity) / sizeof(entity[0]) && entity[*p] != NULL) {
+			fputs(entity[*p++], out);
+		} else if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') {
+			fputs("\xEF\xBF\xBD", out); /* XML 1.0 has no other control character */
+			p++;
+		} else if (*p < 0x80) {
+			fputc(*p++, out);
 		} else {
-			fwrite(text, 1, n, out);
-			text += n - 1;
+			p += put_wide(out, p, "\xEF\xBF\xBD");
 		}
 	}
 }

@@ -2074,6 +2074,27 @@ static void report_outputs_write_at_least_the_bytes_their_rows_state(void)
 }
 /* JSON text is Unicode: a byte that starts no UTF-8 character (a file name's Latin-1 byte) is
  * U+FFFD in every JSON the writers make, whole characters as they are. */
+static void report_xml_text_is_utf8_without_control_characters(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {{"a<b&\"c\"", "a&lt;b&amp;&quot;c&quot;"},
+	             {"x\xffy", "x\xef\xbf\xbdy"},
+	             {"caf\xc3\xa9", "caf\xc3\xa9"},
+	             {"esc\x1b[2J", "esc\xef\xbf\xbd[2J"},
+	             {"tab\tend", "tab\tend"}};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		report_xml_text(f, cases[i].in);
+		fclose(f);
+		CU_ASSERT_STRING_EQUAL(buf, cases[i].out);
+	}
+}
+
 static void report_json_strings_are_utf8_whatever_the_bytes_given(void)
 {
 	static const struct {
@@ -2167,6 +2188,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_json_devices_with_a_model_hold_memory_capacity_and_oom),
         UNIT_TEST(report_json_without_a_model_writes_null_model_figures),
         UNIT_TEST(report_json_strings_are_utf8_whatever_the_bytes_given),
+        UNIT_TEST(report_xml_text_is_utf8_without_control_characters),
         {NULL, NULL},
 };
 
