@@ -60,20 +60,25 @@ static int digits_of(uint64_t v)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /*
  * Writes the last n (1 to 8) of the eight digits of v < 10^8 at p, and up to 8 - n bytes more
- * after them: the eight digits by pairs, no step waiting on the one before, then shifted as one
- * word past the leading ones they drop (the first digit is the word's lowest byte).
+ * after them: the eight digits by pairs, no step waiting on the one before, put together in a
+ * register (not stored by pairs and read back as a word, which stalls the read until the four
+ * stores are done) and shifted past the leading ones they drop (the first digit is the word's
+ * lowest byte).
  */
+static inline uint64_t pair_of(uint32_t v)
+{
+	uint16_t d;
+
+	memcpy(&d, numfmt_pairs + 2 * v, 2);
+	return d;
+}
+
 static inline void put_digits8(char *p, uint32_t v, int n)
 {
 	uint32_t hi = v / 10000, lo = v % 10000;
-	char d[8];
-	uint64_t x;
+	uint64_t x = pair_of(hi / 100) | pair_of(hi % 100) << 16 | pair_of(lo / 100) << 32 |
+	             pair_of(lo % 100) << 48;
 
-	memcpy(d, numfmt_pairs + 2 * (hi / 100), 2);
-	memcpy(d + 2, numfmt_pairs + 2 * (hi % 100), 2);
-	memcpy(d + 4, numfmt_pairs + 2 * (lo / 100), 2);
-	memcpy(d + 6, numfmt_pairs + 2 * (lo % 100), 2);
-	memcpy(&x, d, 8);
 	x >>= 8 * (8 - n);
 	memcpy(p, &x, 8);
 }
@@ -424,6 +429,8 @@ size_t numfmt_ticks_at(char *buf, pp_time t, const struct numfmt_tick *f)
 {
 	const int64_t exact = INT64_C(1) << 53;
 
+	if (f->tick == 1 && t >= 0 && (uint64_t)t < pow10_64[15]) /* a whole unit a tick */
+		return numfmt_u64(buf, (uint64_t)t);
 	if (t >= 0 && t <= exact && f->fast) {
 		uint64_t tick = (uint64_t)f->tick, q = (uint64_t)((double)t * f->inv), r, frac;
 		int places = 6, n;
