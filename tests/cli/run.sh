@@ -266,11 +266,11 @@ sample_note() {
 	rm -rf "$TMP/wrap-sample"
 }
 
-# No test writes outside the build and temporary folders: what git sees untracked or ignored
+# No test writes outside the build and temporary folders: what git sees untracked, ignored or changed
 # in the source tree (a file named after an option, a __pycache__) is the same after the whole
 # run as before it. Not in a part of a parallel run: its parent checks.
 if [ -z "${CLI_PART:-}" ] && git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git -C "$ROOT" status --porcelain --ignored | grep '^[?!]' >"$TMP/stray.before"
+	git -C "$ROOT" status --porcelain --ignored >"$TMP/stray.before"
 fi
 
 # With CLI_JOBS=N (N > 1) and no ONLY, the test files run N at a time, each in a run of its
@@ -313,9 +313,9 @@ else
 fi
 
 if [ -f "$TMP/stray.before" ]; then
-	git -C "$ROOT" status --porcelain --ignored | grep '^[?!]' >"$TMP/stray.after"
+	git -C "$ROOT" status --porcelain --ignored >"$TMP/stray.after"
 	if stray=$(grep -vxF -f "$TMP/stray.before" "$TMP/stray.after"); then
-		not_ok "the tests left files in the source tree: $(echo "$stray" | cut -c4- | tr '\n' ' ')"
+		not_ok "the tests left or changed files in the source tree: $(echo "$stray" | cut -c4- | tr '\n' ' ')"
 	else
 		ok
 	fi

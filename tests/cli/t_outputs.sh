@@ -570,6 +570,7 @@ cd "$ROOT" || exit 1
 
 # Two outputs naming standard output's file, by its name or as /dev/stdout, are two outputs of
 # one file (status 2), as two named files are; one of them is written before the report.
+cd "$OUT" || exit 1
 keep same.txt old
 for pair in "--dump-ops=same.txt --export-schedule=same.txt" \
 	"--dump-ops=/dev/stdout --export-schedule=/dev/stdout"; do
@@ -585,6 +586,7 @@ if ppsim -p 2 -m 2 --dump-ops=/dev/stdout >same.txt && head -n 1 same.txt | grep
 else
 	not_ok "--dump-ops=/dev/stdout: the dump should come first in standard output's file"
 fi
+cd "$ROOT" || exit 1
 
 # A replaced file that cannot be put back (the rename back fails too) keeps its old contents
 # under their second name, which the message names, never removed.
