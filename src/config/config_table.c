@@ -128,7 +128,7 @@ static const struct config_option options[] = {
         {"trace-names", 0, "trace_names", CONFIG_ARG_NAME, "NAMES",
          "run, replay: name the --trace slices ppsim (F3, default) or torch (PP:2F3, PyTorch's "
          "profiler ranges)",
-         FIELD(trace_names), .commands = CONFIG_RUN | CONFIG_COMPARE | CONFIG_REPLAY, .values = trace_names},
+         FIELD(trace_names), .commands = CONFIG_RUN | CONFIG_REPLAY, .values = trace_names},
         {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
          "schedule (default 1f1b; any case, and PyTorch's names: ppsim list):", FIELD(schedule),
          .commands = CONFIG_TRAINING | CONFIG_REPLAY, .flags = CONFIG_SHAPES_ORDER, .parse = config_set_schedule,
@@ -485,7 +485,7 @@ static const struct config_option options[] = {
         {"samples", 0, "samples", CONFIG_ARG_BYTES, "N",
          "also run N samples of the step with --jitter, --link-jitter and --stalls drawn "
          "(default 0: the deterministic run alone)",
-         FIELD(samples), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN, .bytes_max = 10000000,
+         FIELD(samples), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN & ~CONFIG_PARTITION, .bytes_max = 10000000,
          .section = "Noise: samples of a step with varying op times, stragglers:"},
         {"seed", 0, "seed", CONFIG_ARG_BYTES, "N",
          "seed of the noise samples and of serve's request generator (default 1)", FIELD(seed),
@@ -494,12 +494,12 @@ static const struct config_option options[] = {
          "op times in samples: [KINDS[@STAGE]=]DIST, DIST normal[:CV], lognormal[:CV] "
          "(CV 0.05 when not given) or empirical:FILE, e.g. lognormal:0.05,B@3=normal:0.1 "
          "(default none)",
-         FIELD(jitter), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN,
+         FIELD(jitter), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN & ~CONFIG_PARTITION,
          .parse = config_set_jitter, .format = config_format_jitter, .flags = CONFIG_WHOLE},
         {"link-jitter", 0, "link_jitter", CONFIG_ARG_NAME, "DIST",
          "message times in samples: normal[:CV], lognormal[:CV] or empirical:FILE, as "
          "--jitter's DIST (default none)",
-         FIELD(link_jitter), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN,
+         FIELD(link_jitter), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN & ~CONFIG_PARTITION,
          .parse = config_set_jitter, .format = config_format_jitter, .flags = CONFIG_WHOLE},
         {"straggler", 0, "stragglers", CONFIG_ARG_NAME, "LIST",
          "slow devices DEV:FACTOR[@TIME] and links DEV-DEV:FACTOR[@TIME], in every run "
@@ -509,7 +509,7 @@ static const struct config_option options[] = {
         {"stalls", 0, "stalls", CONFIG_ARG_NAME, "EVERY:LENGTH",
          "transient stalls in samples: one per EVERY time units a device runs on average, "
          "LENGTH long (default none)",
-         FIELD(stall_every), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN,
+         FIELD(stall_every), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN & ~CONFIG_PARTITION,
          .parse = config_set_stalls, .format = config_format_stalls, .flags = CONFIG_WHOLE},
         {"requests", 0, "requests", CONFIG_ARG_PATH, "FILE",
          "request trace, JSON lines or CSV of arrival, prompt, output (default: generated)",
