@@ -118,11 +118,12 @@ enum annot {
 	A_BUSY_US,
 	A_HOOKED,
 	A_AFTER_LAST_OP,
+	A_EXPOSED_US,
 };
 static const char *const annots[] = {
         NULL,   "kind",   "microbatch", "stage",   "chunk",  "overlapped", "critical",
         "slack_us", "p2p", "bytes",      "op",      "pieces", "busy_us",    "hooked",
-        "after_last_op",
+        "after_last_op", "exposed_us",
 };
 /* The event names interned from the start: "exposed" is 1 */
 #define NAME_EXPOSED 1
@@ -607,6 +608,8 @@ static char *put_op(const struct pf *f, const struct trace_walk *w, char *p, str
 		p = annot_bool(p, A_CRITICAL, o->critical);
 		p = annot_number(p, A_SLACK_US, us_of(f, o->slack));
 	}
+	if (o->has_exposed)
+		p = annot_number(p, A_EXPOSED_US, us_of(f, o->exposed));
 	if (f->flows != NULL && f->flows[2 * o->i] != 0) {
 		PUT_KEY(p, K_FLOW);
 		p = put_fixed64(p, f->flows[2 * o->i]);

@@ -274,6 +274,10 @@ static char *put_op(void *ctx, size_t i, char *p)
 			PUT_LIT(p, ",\"critical\":false,\"slack_us\":");
 		p = put_us(p, c, o->slack, false);
 	}
+	if (o->has_exposed) {
+		PUT_LIT(p, ",\"exposed_us\":");
+		p = put_us(p, c, o->exposed, false);
+	}
 	PUT_LIT(p, "}}");
 	return p;
 }

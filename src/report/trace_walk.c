@@ -169,6 +169,8 @@ void trace_walk_op_unnamed(const struct trace_walk *w, int d, size_t i, struct t
 	o->has_slack = s->slack != NULL;
 	o->slack = s->slack != NULL ? s->slack[i] : 0;
 	o->critical = s->slack != NULL && s->slack[i] == 0;
+	o->has_exposed = s->result->inner != NULL;
+	o->exposed = o->has_exposed ? s->result->inner[i] : 0;
 }
 
 void trace_walk_msg(struct trace_walk *w, size_t k, struct trace_msg *m)

@@ -73,6 +73,9 @@ struct trace_op {
 	bool has_slack;             /* a training run's: critical and slack are set */
 	bool critical;              /* no slack */
 	pp_time slack;              /* ticks */
+	bool has_exposed;           /* a run with streams: exposed is set */
+	pp_time exposed;            /* ticks of its span that are not its compute (result inner:
+	                               an overlapped pair's on its first op) */
 	char buf[TRACE_NAME_MAX];
 };
 

@@ -219,3 +219,35 @@ if awk -v a="$(ppsim $OFFS --comm-slowdown=0 -f json | "$JGET" - devices.0.expos
 else
 	not_ok "the SM slowdown beside an offloading device's compute"
 fi
+
+# The trace places what is exposed: each op's slice has exposed_us, the part of its span that is
+# not compute, and the tail after the last op is an "exposed" slice; per device they add up to
+# the report's exposed time of every kind. A tensor-, context- and data-parallel run, an
+# offloading one and a mixture of experts in DualPipeV, whose pairs hold theirs on their first op.
+for args in "--model=llama3-8b -p 2 -m 4 --tp 2 --cp 2 --dp 2 --distributed-optimizer=yes --overlap-grad-reduce=yes --overlap-param-gather=yes" \
+	"--model=llama3-8b -p 4 -m 8 --offload=0.5 --host-bandwidth=2" \
+	"--model=qwen3-30b-a3b -s dualpipev -p 2 -m 8 --ep=4 --dp=4 --gpu=h100-sxm"; do
+	# shellcheck disable=SC2086 # $args is meant to split on spaces
+	ppsim $args --trace="$TMP/exposed.json" -f json >"$TMP/exposed-run.json"
+	if why=$(python3 - "$TMP/exposed.json" "$TMP/exposed-run.json" <<'PY'
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+run = json.load(open(sys.argv[2]))
+placed = {}
+for e in events:
+    a = e.get("args", {})
+    if e.get("ph") == "X" and "kind" in a:
+        if "exposed_us" not in a:
+            sys.exit("op %s of device %d has no exposed_us" % (e["name"], e["pid"]))
+        placed[e["pid"]] = placed.get(e["pid"], 0) + a["exposed_us"]
+    elif e.get("cat") == "exposed":
+        placed[e["pid"]] = placed.get(e["pid"], 0) + e["dur"]
+if not any(v for dev in run["devices"] for k, v in dev.items() if k.startswith("exposed_")):
+    sys.exit("nothing exposed: the case tests nothing")
+for d, dev in enumerate(run["devices"]):
+    want = sum(v for k, v in dev.items() if k.startswith("exposed_")) * 1000
+    if abs(placed.get(d, 0) - want) > 1e-6 * max(1, want):
+        sys.exit("device %d: %.6f us placed, %.6f exposed" % (d, placed.get(d, 0), want))
+PY
+	); then ok; else not_ok "trace of $args: $why"; fi
+done
