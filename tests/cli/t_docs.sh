@@ -139,6 +139,21 @@ for opt in $(cat "$TMP/help.opts"); do
 	grep -q -- "| \`$opt\|, \`$opt" "$ROOT/docs/config.md" || missing="$missing $opt"
 done
 if [ -z "$missing" ]; then ok; else not_ok "docs/config.md has no row for:$missing"; fi
+# The man page gives the rule for a setting's config-file key (its long option with _ for -)
+# and names each option whose key breaks it, as config.md's rows give them.
+sed -n 's/^| [^|]*`\(--[a-z][a-z0-9-]*\)[^|]*| `\([a-z][a-z0-9_]*\)` |.*/\1 \2/p' "$ROOT/docs/config.md" |
+	while read -r opt key; do
+		[ "$(printf '%s' "${opt#--}" | tr - _)" = "$key" ] || printf '%s %s\n' "$opt" "$key"
+	done >"$TMP/key.exceptions"
+rule=$(sed -n "/A setting's key is its long option/,/lists every key/p" "$ROOT/docs/ppsim.1" |
+	sed 's/\\-/-/g')
+missing=
+while read -r opt key; do
+	case $rule in *"$opt"*"$key"*) ;; *) missing="$missing $opt ($key)" ;; esac
+done <"$TMP/key.exceptions"
+if [ -n "$rule" ] && [ -z "$missing" ] && [ -s "$TMP/key.exceptions" ]; then ok; else
+	not_ok "docs/ppsim.1's rule for config keys does not name:${missing:- (no rule or no exceptions found)}"
+fi
 # ... and the man page's SYNOPSIS and COMMANDS name every command of the usage lines.
 ppsim --help | sed -n 's/^ *\(Usage:\)\{0,1\} *ppsim \([a-z][a-z]*\).*/\2/p' | sort -u \
 	>"$TMP/help.cmds"
