@@ -8,6 +8,7 @@ import json
 import math
 import mmap
 import struct
+import sys
 from collections import namedtuple
 from typing import Any, Dict, List, Optional, Tuple, Union
 
@@ -71,8 +72,10 @@ def _numpy() -> Any:
     try:
         import numpy
     except ImportError as e:
-        raise ImportError("ppsim: NumPy is not installed: pip install numpy, or apt-get install "
-                          "python3-numpy") from e
+        raise ImportError("ppsim: NumPy cannot be imported by this Python (%s): install it for "
+                          "it (pip install numpy), or use Debian's /usr/bin/python3 with "
+                          "python3-numpy (a virtual environment made by it with "
+                          "--system-site-packages sees it)" % sys.executable) from e
     return numpy
 
 
@@ -80,8 +83,10 @@ def _pandas() -> Any:
     try:
         import pandas  # type: ignore[import]
     except ImportError as e:
-        raise ImportError("ppsim: pandas is not installed: pip install pandas, or apt-get "
-                          "install python3-pandas") from e
+        raise ImportError("ppsim: pandas cannot be imported by this Python (%s): install it for "
+                          "it (pip install pandas), or use Debian's /usr/bin/python3 with "
+                          "python3-pandas (a virtual environment made by it with "
+                          "--system-site-packages sees it)" % sys.executable) from e
     return pandas
 
 

@@ -347,6 +347,7 @@ int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)
 	sweep_init(sw, base);
 	free(base);
 	sw->require_fit = cli->fits;
+	sw->shardable = true;
 	for (int i = 0; i < cli->nset; i++) {
 		const struct cli_assignment *a = &cli->set[i];
 

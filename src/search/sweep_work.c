@@ -151,8 +151,13 @@ static uint64_t sum_work(const struct point_cost *cost, uint64_t n, bool devices
 #define WORK_SAY_MAX UINT64_C(1000000000000000)
 #define WORK_ADVICE                                                                                \
 	"give fewer values to the options that list them (advise searches --tp, --stages, "      \
-	"--chunks, --mbs, --schedule and --ep unless they are given) or shard a sweep "            \
-	"(--shard=K/N)"
+	"--chunks, --mbs, --schedule and --ep unless they are given)"
+/* ... and where the caller can shard the points */
+#define WORK_SHARDS "; or split the sweep into shards (--shard=K/N)"
+/* What the budget is, after the count (the budget, the factor, a device's ops). */
+#define WORK_BUDGET                                                                                \
+	" ops, above the %" PRIu64 " a search may (%d times --max-ops; each device of a point "    \
+	"adds %d ops, for its reports)"
 
 /* A point's --max-ops and what it counts once that is allowed (least_max_ops). */
 struct need_want {
@@ -207,8 +212,9 @@ int sweep_check_work(const struct sweep *sw, uint64_t first, uint64_t last, int 
 	if (last - first > SWEEP_MAX_RUN_POINTS)
 		return pp_fail(err, PP_ERR_USAGE,
 		               "%" PRIu64 " points to simulate, above the limit of %" PRIu64
-		               " a run: shard the sweep (--shard=K/N) or narrow its lists",
-		               last - first, SWEEP_MAX_RUN_POINTS);
+		               " a run: %s its lists",
+		               last - first, SWEEP_MAX_RUN_POINTS,
+		               sw->shardable ? "shard the sweep (--shard=K/N) or narrow" : "narrow");
 	cost = pp_mallocarray((size_t)(last - first), sizeof(*cost));
 	if (cost == NULL)
 		return pp_nomem(err, (size_t)(last - first), sizeof(*cost));
@@ -231,27 +237,24 @@ int sweep_check_work(const struct sweep *sw, uint64_t first, uint64_t last, int 
 		uint64_t all = sum_work(cost, last - first, false, WORK_SAY_MAX);
 		uint64_t need = least_max_ops(cost, last - first,
 		                              (all + SWEEP_WORK_FACTOR - 1) / SWEEP_WORK_FACTOR);
+		const char *shards = sw->shardable ? WORK_SHARDS : "";
 
 		free(cost);
 		if (all > WORK_SAY_MAX)
 			return pp_fail(err, PP_ERR_USAGE,
-			               "the points would simulate more than %" PRIu64
-			               " ops, above the %" PRIu64 " a run may (%d times --max-ops, a "
-			               "device counting %d): %s",
+			               "the points would simulate more than %" PRIu64 WORK_BUDGET ": %s%s",
 			               WORK_SAY_MAX, budget, (int)SWEEP_WORK_FACTOR,
-			               (int)SWEEP_DEVICE_OPS, WORK_ADVICE);
+			               (int)SWEEP_DEVICE_OPS, WORK_ADVICE, shards);
 		if (need == 0)
 			return pp_fail(err, PP_ERR_USAGE,
-			               "the points would simulate %" PRIu64 " ops, above the %" PRIu64
-			               " a run may (%d times --max-ops, a device counting %d): %s",
+			               "the points would simulate %" PRIu64 WORK_BUDGET ": %s%s",
 			               all, budget, (int)SWEEP_WORK_FACTOR, (int)SWEEP_DEVICE_OPS,
-			               WORK_ADVICE);
+			               WORK_ADVICE, shards);
 		return pp_fail(err, PP_ERR_USAGE,
-		               "the points would simulate %" PRIu64 " ops, above the %" PRIu64
-		               " a run may (%d times --max-ops, a device counting %d): %s, or give "
+		               "the points would simulate %" PRIu64 WORK_BUDGET ": %s%s; or give "
 		               "--max-ops=%" PRIu64 " or more",
 		               all, budget, (int)SWEEP_WORK_FACTOR, (int)SWEEP_DEVICE_OPS,
-		               WORK_ADVICE, need);
+		               WORK_ADVICE, shards, need);
 	}
 	*costs = cost;
 	*total = work;

@@ -185,17 +185,17 @@ fi
 
 # --- Work -------------------------------------------------------------------------------------
 # A sweep, advise, or a serving run whose work would take minutes is refused at once, with the
-# work counted and the budget named: ops over the points (a device counting 16), output tokens
+# work counted and the budget named: ops over the points (each device adding 16), output tokens
 # over the requests. 1F1B with m = 1 at p = 1 to 65536: 2p ops and 16p for the devices, 18 x
 # 65536 x 65537 / 2 in all, whose --max-ops would be above its ceiling of 10^9; at p = 2 and
 # m = 1 to 30000: 4 x 30000 x 30001 / 2 + 32 x 30000 = 1801020000, a quarter of which (rounded
 # up) is the --max-ops that takes it.
-fails 2 "the points would simulate 38655295488 ops, above the 200000000 a run may (4 times --max-ops, a device counting 16): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given) or shard a sweep (--shard=K/N)" sweep -p 1:65536 -m 1
-fails 2 "the points would simulate 1801020000 ops, above the 200000000 a run may (4 times --max-ops, a device counting 16): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given) or shard a sweep (--shard=K/N), or give --max-ops=450255000 or more" sweep -p 2 -m 1:30000
+fails 2 "the points would simulate 38655295488 ops, above the 200000000 a search may (4 times --max-ops; each device of a point adds 16 ops, for its reports): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given); or split the sweep into shards (--shard=K/N)" sweep -p 1:65536 -m 1
+fails 2 "the points would simulate 1801020000 ops, above the 200000000 a search may (4 times --max-ops; each device of a point adds 16 ops, for its reports): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given); or split the sweep into shards (--shard=K/N); or give --max-ops=450255000 or more" sweep -p 2 -m 1:30000
 # the --max-ops named is the least that takes the sweep: m = 1 to 300 count 190200 ops
 if ppsim sweep -p 2 -m 1:300 --max-ops=47550 --format=csv >/dev/null &&
 	ppsim sweep -p 2 -m 1:300 --max-ops=47549 2>&1 >/dev/null |
-	grep -q "the points would simulate 190200 ops, above the 190196 a run may .*, or give --max-ops=47550 or more$"; then
+	grep -q "the points would simulate 190200 ops, above the 190196 a search may .*; or give --max-ops=47550 or more$"; then
 	ok
 else
 	not_ok "the --max-ops a refused sweep names should be the least that takes it"
@@ -226,7 +226,7 @@ else
 fi
 # each noise sample simulates a point's ops again: m = 8 and 9 at p = 2 with 100 samples count
 # 101 x (32 + 36) ops and 16 for each of their 2 devices, 6932, which --max-ops=1733 takes
-fails 2 "the points would simulate 6932 ops, above the 160 a run may (4 times --max-ops, a device counting 16): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given) or shard a sweep (--shard=K/N), or give --max-ops=1733 or more" \
+fails 2 "the points would simulate 6932 ops, above the 160 a search may (4 times --max-ops; each device of a point adds 16 ops, for its reports): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given); or split the sweep into shards (--shard=K/N); or give --max-ops=1733 or more" \
 	sweep -p 2 -m 8,9 --samples=100 --jitter=normal:0.1 --max-ops=40
 # 66 micro-batch counts each a quarter more than the one before, all but the first above
 # --max-ops=4: the value named lets every one in (their ops 4m and 32 for their devices, a
@@ -241,11 +241,14 @@ else
 fi
 fails 2 "the points would simulate" advise --model=llama3-70b --gpus=65536 \
 	--global-batch=16777216
+# ... and offers no --shard, which advise has not
+if ppsim advise --model=llama3-70b --gpus=65536 --global-batch=16777216 2>&1 | grep -q -- "--shard"
+then not_ok "advise's work limit offers --shard, which advise has not"; else ok; fi
 fails 2 "points to simulate, above the limit of 1000000 a run" sweep -p 1:2000 -m 1:1000
 # with --fits, points whose state alone cannot fit are skipped unsimulated, but their devices
 # (which the state check prices) still count: 2,000 points of 63,000 devices and more, none of
 # which fits, are refused at once, not checked one by one for minutes
-fails 2 "ops, above the 200000000 a run may" sweep --model=llama3-405b \
+fails 2 "ops, above the 200000000 a search may" sweep --model=llama3-405b \
 	--layers=65536 --gpu=a100-80g -p 65536,65000,64000,63000 -m 1 --mbs=1:100 \
 	--seq=1024,2048,4096,8192,16384 --fits
 # within the budget it runs: a tenth of the lists (18 million ops), or the whole in shards
