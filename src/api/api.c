@@ -137,6 +137,19 @@ void api_words(char *msg, size_t n)
 				len++;
 			key = key_named(s + 2, len);
 		}
+		/* an option and its value as the command line quotes it, "--microbatches '8': ...",
+		 * is a key and its value as the library's own messages give them, "key "m" = 8" */
+		if (key != NULL && s[2 + len] == ' ' && s[3 + len] == '\'') {
+			const char *v = s + 4 + len, *q = strchr(v, '\'');
+
+			if (q != NULL && (q[1] == ':' || q[1] == '\0')) {
+				o += (size_t)snprintf(out + o, sizeof(out) - o, "key \"%s\" = %.*s", key,
+				                      (int)(q - v), v);
+				o = o < sizeof(out) ? o : sizeof(out) - 1;
+				s = q + 1;
+				continue;
+			}
+		}
 		if (key != NULL) {
 			o += (size_t)snprintf(out + o, sizeof(out) - o, "\"%s\"%s", key,
 			                      s[2 + len] == '=' ? " = " : "");

@@ -128,7 +128,7 @@ static const struct config_option options[] = {
         {"trace-names", 0, "trace_names", CONFIG_ARG_NAME, "NAMES",
          "run, replay: name the --trace slices ppsim (F3, default) or torch (PP:2F3, PyTorch's "
          "profiler ranges)",
-         FIELD(trace_names), .commands = CONFIG_RUN | CONFIG_REPLAY, .values = trace_names},
+         FIELD(trace_names), .commands = CONFIG_RUN | CONFIG_COMPARE | CONFIG_REPLAY, .values = trace_names},
         {"schedule", 's', "schedule", CONFIG_ARG_NAME, "NAME",
          "schedule (default 1f1b; any case, and PyTorch's names: ppsim list):", FIELD(schedule),
          .commands = CONFIG_TRAINING | CONFIG_REPLAY, .flags = CONFIG_SHAPES_ORDER, .parse = config_set_schedule,

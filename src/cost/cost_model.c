@@ -135,8 +135,8 @@ static int resolve_type(const struct config *c, const struct gpu_preset *gp,
 	if (k->fp8 && (t->hw.fp8_tflops == 0 || t->hw.fp8_gemm_efficiency == 0))
 		return config_fail(c, "fp8", err,
 		                   "the GPU %s has no fp8 tensor cores: its preset gives no fp8 peak "
-		                   "and fp8 GEMM efficiency (fp8_tflops and fp8_gemm_efficiency set "
-		                   "them)",
+		                   "and fp8 GEMM efficiency (--fp8-tflops and --fp8-gemm-efficiency "
+		                   "set them)",
 		                   gp->name);
 	return 0;
 }

@@ -629,6 +629,10 @@ static void api_messages_name_options_by_their_keys_and_commands_by_their_calls(
 	        {"the GPU's memory (--memory-reserve)", "the GPU's memory (\"memory_reserve\")"},
 	        {"shard the sweep (--shard=K/N)", "shard the sweep (--shard=K/N)"},
 	        {"ppsim servers --tfx a--tf", "ppsim servers --tfx a--tf"},
+	        /* an option and its quoted value, as the command line names a setting */
+	        {"--microbatches '8': dualpipe needs", "key \"m\" = 8: dualpipe needs"},
+	        {"--fp8 'yes'", "key \"fp8\" = yes"},
+	        {"(--tp '4' and more)", "(\"tp\" '4' and more)"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
