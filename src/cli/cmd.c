@@ -41,7 +41,7 @@ static const struct cmd commands[] = {
          .takes_format = merge_takes_format,
          .file_args = true, .example = "ppsim merge shard-*.pps"},
         {"advise", "[OPTIONS]",
-         "recommend tp, p, v, m and a schedule for a model on a cluster (--gpus, --global-batch)",
+         "recommend tp, p, v, m, ep and a schedule for a model on a cluster (--gpus, --global-batch)",
          cmd_advise, .mode = CLI_ADVISE, .kind = REPORT_ADVICE, .format_subject = "advise",
          .example = "ppsim advise --model=llama3-70b --gpus=32 --global-batch=512"},
         {"partition", "[OPTIONS]",

@@ -420,8 +420,8 @@ static const struct config_option options[] = {
          "context parallelism's key/value exchange: ring (default) or allgather", FIELD(cp_comm),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL, .values = cp_comms},
         {"tp-overlap", 0, "tp_overlap", CONFIG_ARG_NAME, "MODE",
-         "tensor-parallel collectives: none, bulk (backward's beside its GEMMs) or pipelined "
-         "(default: the framework's, else none)",
+         "tensor-parallel collectives: none, bulk (backward's beside its GEMMs), pipelined "
+         "or default (the framework's, else none; the default)",
          FIELD(tp_overlap), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
          .values = tp_overlaps, .offered = 1},
         {"overlap-grad-reduce", 0, "overlap_grad_reduce", CONFIG_ARG_BOOL, "BOOL",

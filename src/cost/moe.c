@@ -63,8 +63,9 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 	if (group % k->ep != 0)
 		return config_fail(c, "ep", err,
 		                   "must divide the tp x cp x dp = %lld GPUs of a pipeline rank (the "
-		                   "expert-parallel group is made of them)",
-		                   group);
+		                   "expert-parallel group is made of them): give --dp, or --gpus, so "
+		                   "that a rank holds a multiple of %d",
+		                   group, k->ep);
 	if (k->dense_layers > k->layers)
 		return config_is_set(c, "dense_layers") || !config_is_set(c, "layers")
 		               ? config_fail(c, "dense_layers", err, "must be at most the %d layers",
