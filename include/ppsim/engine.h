@@ -54,6 +54,11 @@ struct stream_shape {
 	pp_time comm[COMM_KINDS];    /* the time each kind's pieces took on their streams */
 	struct piece_span *pieces;   /* [npieces] in the order issued */
 	size_t npieces;
+	/* [nstalls] the spans its compute waited for a piece, from the op's start, in time
+	 * order, each with the kind of the piece it waited for (the slowdown beside a piece is
+	 * exposed too but not a stall); they live in pieces' allocation, after its npieces */
+	struct piece_span *stalls;
+	size_t nstalls;
 };
 
 /* A piece whose time the run decided (a gradient bucket, a parameter gather). */

@@ -140,9 +140,15 @@ void api_words(char *msg, size_t n)
 		/* an option and its value as the command line quotes it, "--microbatches '8': ...",
 		 * is a key and its value as the library's own messages give them, "key "m" = 8" */
 		if (key != NULL && s[2 + len] == ' ' && s[3 + len] == '\'') {
-			const char *v = s + 4 + len, *q = strchr(v, '\'');
+			/* the value ends at the quote before ": " (an apostrophe inside it, "it's.csv",
+			 * does not end it), or at the message's last character */
+			const char *v = s + 4 + len, *q = strstr(v, "': ");
 
-			if (q != NULL && (q[1] == ':' || q[1] == '\0')) {
+			const char *next = strstr(v, " '"); /* another quoted value: not this one's */
+
+			if (q == NULL && *v != '\0' && v[strlen(v) - 1] == '\'' && strlen(v) > 1)
+				q = v + strlen(v) - 1;
+			if (q != NULL && (next == NULL || next > q)) {
 				o += (size_t)snprintf(out + o, sizeof(out) - o, "key \"%s\" = %.*s", key,
 				                      (int)(q - v), v);
 				o = o < sizeof(out) ? o : sizeof(out) - 1;

@@ -429,8 +429,6 @@ size_t numfmt_ticks_at(char *buf, pp_time t, const struct numfmt_tick *f)
 {
 	const int64_t exact = INT64_C(1) << 53;
 
-	if (f->tick == 1 && t >= 0 && (uint64_t)t < pow10_64[15]) /* a whole unit a tick */
-		return numfmt_u64(buf, (uint64_t)t);
 	if (t >= 0 && t <= exact && f->fast) {
 		uint64_t tick = (uint64_t)f->tick, q = (uint64_t)((double)t * f->inv), r, frac;
 		int places = 6, n;

@@ -485,11 +485,12 @@ static const struct config_option options[] = {
         {"samples", 0, "samples", CONFIG_ARG_BYTES, "N",
          "also run N samples of the step with --jitter, --link-jitter and --stalls drawn "
          "(default 0: the deterministic run alone)",
-         FIELD(samples), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN & ~CONFIG_PARTITION, .bytes_max = 10000000,
+         FIELD(samples), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN & ~CONFIG_PARTITION,
+         .bytes_max = 10000000,
          .section = "Noise: samples of a step with varying op times, stragglers:"},
         {"seed", 0, "seed", CONFIG_ARG_BYTES, "N",
          "seed of the noise samples and of serve's request generator (default 1)", FIELD(seed),
-         .commands = CONFIG_ALL & ~CONFIG_BREAKEVEN, .flags = CONFIG_GENERATES},
+         .commands = CONFIG_ALL & ~CONFIG_BREAKEVEN & ~CONFIG_PARTITION, .flags = CONFIG_GENERATES},
         {"jitter", 0, "jitter", CONFIG_ARG_NAME, "RULES",
          "op times in samples: [KINDS[@STAGE]=]DIST, DIST normal[:CV], lognormal[:CV] "
          "(CV 0.05 when not given) or empirical:FILE, e.g. lognormal:0.05,B@3=normal:0.1 "

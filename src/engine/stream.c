@@ -99,19 +99,34 @@ static void compute_through(const struct flight *fl, size_t n, double slow, pp_t
 	}
 }
 
+/* Waits for piece w as wait_piece does, and records the stall in stalls[*n] when there is one. */
+static void wait_stall(const struct flight *fl, size_t n, size_t w, pp_time *t, pp_time *exposed,
+                       struct flight *stalls, size_t *nstalls)
+{
+	pp_time from = *t;
+
+	wait_piece(fl, n, w, t, exposed);
+	if (*t > from)
+		stalls[(*nstalls)++] = (struct flight){from, *t, fl[w].kind};
+}
+
 int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_shape *out,
                      struct pp_error *err)
 {
-	size_t issues = 0, k = 0;
-	struct flight *fl;
+	size_t issues = 0, waits = 0, k = 0, nstalls = 0;
+	struct flight *fl, *stalls;
 	pp_time t = 0, free_at[STREAM_COUNT] = {0};
 
 	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < pl->n; i++)
+	for (size_t i = 0; i < pl->n; i++) {
 		issues += pl->steps[i].what == PIECE_ISSUE;
-	fl = pp_mallocarray(issues > 0 ? issues : 1, sizeof(*fl));
+		waits += pl->steps[i].what == PIECE_WAIT;
+	}
+	/* the pieces, then the stalls: one a wait at most, and one a piece at the end */
+	fl = pp_mallocarray(issues + waits + issues > 0 ? issues + waits + issues : 1, sizeof(*fl));
 	if (fl == NULL)
-		return pp_nomem(err, issues, sizeof(*fl));
+		return pp_nomem(err, issues + waits + issues, sizeof(*fl));
+	stalls = fl + issues;
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct piece_step *st = &pl->steps[i];
 
@@ -136,21 +151,25 @@ int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_sha
 				               "internal error: a piece plan waits for a piece it has "
 				               "not issued");
 			}
-			wait_piece(fl, k, st->piece, &t, out->exposed);
+			wait_stall(fl, k, st->piece, &t, out->exposed, stalls, &nstalls);
 			break;
 		}
 	}
 	for (size_t i = 0; i < k; i++) /* a plan's pieces end with its op: waited for at the end */
-		wait_piece(fl, k, i, &t, out->exposed);
+		wait_stall(fl, k, i, &t, out->exposed, stalls, &nstalls);
 	out->dur = t;
 	out->npieces = k;
-	out->pieces = pp_mallocarray(k > 0 ? k : 1, sizeof(*out->pieces));
+	out->nstalls = nstalls;
+	out->pieces = pp_mallocarray(k + nstalls > 0 ? k + nstalls : 1, sizeof(*out->pieces));
 	if (out->pieces == NULL) {
 		free(fl);
-		return pp_nomem(err, k, sizeof(*out->pieces));
+		return pp_nomem(err, k + nstalls, sizeof(*out->pieces));
 	}
+	out->stalls = out->pieces + k;
 	for (size_t i = 0; i < k; i++)
 		out->pieces[i] = (struct piece_span){fl[i].start, fl[i].end, fl[i].kind};
+	for (size_t i = 0; i < nstalls; i++)
+		out->stalls[i] = (struct piece_span){stalls[i].start, stalls[i].end, stalls[i].kind};
 	free(fl);
 	return 0;
 }

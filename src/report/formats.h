@@ -88,6 +88,15 @@ typedef void report_piece_fn(void *ctx, const struct report_piece *pc);
  * hooked pieces in the order issued.
  */
 void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, void *ctx);
+/*
+ * Calls fn for each stall of device d's ops, op by op in the same places: a span its compute
+ * waited for one of its own pieces (exposed communication), with that piece's kind. Not those
+ * of an overlapped pair's ops, nor an op's waits for hooked pieces (a first forward's for its
+ * parameter gathers, a backward's for its activations coming back), nor the slowdown of
+ * compute beside a piece: those are counted (result inner, the devices' exposed time), not
+ * placed.
+ */
+void report_device_stalls(const struct drawing *s, int d, report_piece_fn *fn, void *ctx);
 /* The streams (bit 1 << enum comm_stream) on which device d's pieces took time. */
 unsigned report_device_streams(const struct drawing *s, int d);
 /* The name of stream st, its kinds' names joined by '/' ("tp/cp"), in buf of n bytes. */

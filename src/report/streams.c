@@ -17,7 +17,12 @@ static const struct stream_shape *shape_of(const struct drawing *s, const struct
 	return r->shapes != NULL && i < r->nshapes ? &r->shapes[i] : NULL;
 }
 
-void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
+/* Calls fn for each span of device d's ops' shapes, op by op, placed at the op's start (a
+ * fused backward's W after its B): their pieces, or their stalls (stalls), which an
+ * overlapped pair's ops have not as their shapes give them (the pair runs its two plans
+ * together). */
+static void walk_shapes(const struct drawing *s, int d, bool stalls, report_piece_fn *fn,
+                        void *ctx)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
@@ -30,12 +35,16 @@ void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, v
 		int last = op->kind == OP_BW ? 2 : first;
 		pp_time at = r->times[i].start;
 
+		if (stalls && ((op->flags & OP_OVERLAP) ||
+		               (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP))))
+			continue;
 		for (int x = first; x <= last; x++) {
 			const struct stream_shape *sh = shape_of(s, op, x);
+			const struct piece_span *sp = sh == NULL ? NULL : stalls ? sh->stalls : sh->pieces;
+			size_t n = sh == NULL ? 0 : stalls ? sh->nstalls : sh->npieces;
 
-			for (size_t j = 0; sh != NULL && j < sh->npieces; j++) {
-				struct report_piece pc = {at + sh->pieces[j].start,
-				                          at + sh->pieces[j].end, sh->pieces[j].kind,
+			for (size_t j = 0; j < n; j++) {
+				struct report_piece pc = {at + sp[j].start, at + sp[j].end, sp[j].kind,
 				                          i};
 
 				fn(ctx, &pc);
@@ -44,6 +53,18 @@ void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, v
 				at += sh->dur;
 		}
 	}
+}
+
+void report_device_stalls(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
+{
+	walk_shapes(s, d, true, fn, ctx);
+}
+
+void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
+{
+	const struct result *r = s->result;
+
+	walk_shapes(s, d, false, fn, ctx);
 	for (size_t j = 0; j < r->npieces; j++)
 		if (r->pieces[j].dev == (uint32_t)d) {
 			struct report_piece pc = {r->pieces[j].start, r->pieces[j].end,

@@ -164,6 +164,8 @@ static const char letters[] = "FfBbWwIi#";
  * its streams after its last op. */
 #define STREAM_BUSY '='
 #define EXPOSED '~'
+/* ... and over a piece, where its op's compute waited for it (exposed) */
+#define STREAM_STALL '!'
 
 /* Most bands of time a timeline wraps into to give its ops their labels, on a line of about
  * 100 columns; a narrower line may take as many as hold BAND_COLUMNS columns of time in all
@@ -449,6 +451,7 @@ struct lane {
 	int64_t tick;
 	int k0, n;
 	enum comm_stream stream;
+	char mark; /* what paint_piece paints: STREAM_BUSY, or STREAM_STALL */
 };
 
 static void paint_piece(void *ctx, const struct report_piece *pc)
@@ -461,26 +464,34 @@ static void paint_piece(void *ctx, const struct report_piece *pc)
 	c0 = cell_of(pc->start, l->tick, l->lay->start, l->lay->step) - l->k0;
 	c1 = cell_of(pc->end, l->tick, l->lay->start, l->lay->step) - l->k0;
 	if (c1 <= c0)
-		c1 = c0 + 1; /* every piece shows in the column it starts in */
+		c1 = c0 + 1; /* every piece (and stall) shows in the column it starts in */
 	c0 = c0 < 0 ? 0 : c0;
 	c1 = c1 > l->n ? l->n : c1;
 	if (c1 > c0)
-		memset(l->row + c0, STREAM_BUSY, (size_t)(c1 - c0));
+		memset(l->row + c0, l->mark, (size_t)(c1 - c0));
+}
+
+static void count_stall(void *ctx, const struct report_piece *pc)
+{
+	*(bool *)ctx |= pc->end > pc->start;
 }
 
 /*
  * Writes the lane of device d's stream st, the columns k0 to k0 + n - 1: STREAM_BUSY where its
- * pieces ran, blank elsewhere (trailing blanks dropped), labelled with the stream's name.
+ * pieces ran, STREAM_STALL where an op's compute waited for one of them, blank elsewhere
+ * (trailing blanks dropped), labelled with the stream's name.
  */
 static void write_lane(FILE *out, char *row, int labelw, const struct drawing *s, int d,
                        enum comm_stream st, const struct layout *lay, int k0, int n)
 {
-	struct lane l = {row, lay, s->tick, k0, n, st};
+	struct lane l = {row, lay, s->tick, k0, n, st, STREAM_BUSY};
 	char name[32], label[48];
 	int end = n;
 
 	memset(row, ' ', (size_t)n);
 	report_device_pieces(s, d, paint_piece, &l);
+	l.mark = STREAM_STALL;
+	report_device_stalls(s, d, paint_piece, &l);
 	while (end > 0 && row[end - 1] == ' ')
 		end--;
 	snprintf(label, sizeof(label), " %s", report_stream_name(st, name, sizeof(name)));
@@ -670,7 +681,7 @@ int report_timeline_colored(FILE *out, const struct drawing *s, int width, bool 
 	int labelw = 0, cells, bands;
 	double scale_from;
 	struct layout lay;
-	bool drawn = r->makespan > s->frame.origin, any_lane = false, past = false;
+	bool drawn = r->makespan > s->frame.origin, any_lane = false, past = false, stalled = false;
 	unsigned *lanes = pp_calloc((size_t)sc->p, sizeof(*lanes));
 
 	if (lanes == NULL)
@@ -695,6 +706,8 @@ int report_timeline_colored(FILE *out, const struct drawing *s, int width, bool 
 	}
 	for (int d = 0; d < sc->p; d++) {
 		lanes[d] = report_device_streams(s, d);
+		if (lanes[d] != 0)
+			report_device_stalls(s, d, count_stall, &stalled);
 		for (int st = 0; st < STREAM_COUNT; st++)
 			if (lanes[d] >> st & 1) {
 				any_lane = true;
@@ -786,6 +799,7 @@ int report_timeline_colored(FILE *out, const struct drawing *s, int width, bool 
 	                                     : "",
 	                         sc->overlap ? "[F7+b3] or #-- overlapped F&B pair" : "",
 	                         any_lane ? "=== its pieces on the stream named" : "",
+	                         stalled ? "!!! of them, what compute waited for (exposed)" : "",
 	                         past ? "~ compute done, streams still running (exposed)" : "",
 	                         stages,
 	                         ". idle", NULL},

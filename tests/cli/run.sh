@@ -269,8 +269,17 @@ sample_note() {
 # No test writes outside the build and temporary folders: what git sees untracked, ignored or changed
 # in the source tree (a file named after an option, a __pycache__) is the same after the whole
 # run as before it. Not in a part of a parallel run: its parent checks.
+# tree_state: what git sees (status, and the contents of the changed and untracked files, so that
+# a test changing a file a developer has already edited shows too)
+tree_state() {
+	git -C "$ROOT" status --porcelain --ignored
+	git -C "$ROOT" diff HEAD --name-only -z |
+		(cd "$ROOT" && xargs -0 -r cksum 2>/dev/null) | sed 's/^/changed: /'
+	git -C "$ROOT" ls-files -z --others --exclude-standard |
+		(cd "$ROOT" && xargs -0 -r cksum) | sed 's/^/untracked: /'
+}
 if [ -z "${CLI_PART:-}" ] && git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git -C "$ROOT" status --porcelain --ignored >"$TMP/stray.before"
+	tree_state >"$TMP/stray.before"
 fi
 
 # With CLI_JOBS=N (N > 1) and no ONLY, the test files run N at a time, each in a run of its
@@ -313,9 +322,11 @@ else
 fi
 
 if [ -f "$TMP/stray.before" ]; then
-	git -C "$ROOT" status --porcelain --ignored >"$TMP/stray.after"
-	if stray=$(grep -vxF -f "$TMP/stray.before" "$TMP/stray.after"); then
-		not_ok "the tests left or changed files in the source tree: $(echo "$stray" | cut -c4- | tr '\n' ' ')"
+	tree_state >"$TMP/stray.after"
+	# what is new after, and what was there before and is gone (a file a test removed)
+	if stray=$({ grep -vxF -f "$TMP/stray.before" "$TMP/stray.after";
+		grep -vxF -f "$TMP/stray.after" "$TMP/stray.before"; }); then
+		not_ok "the tests left, changed or removed files in the source tree: $(echo "$stray" | tr '\n' ' ')"
 	else
 		ok
 	fi

@@ -148,8 +148,11 @@ sed -n 's/^| [^|]*`\(--[a-z][a-z0-9-]*\)[^|]*| `\([a-z][a-z0-9_]*\)` |.*/\1 \2/p
 rule=$(sed -n "/A setting's key is its long option/,/lists every key/p" "$ROOT/docs/ppsim.1" |
 	sed 's/\\-/-/g')
 missing=
+# the option by its whole name, and after it its key as a word of the parenthesised list
+flat=$(printf '%s' "$rule" | tr '\n' ' ')
 while read -r opt key; do
-	case $rule in *"$opt"*"$key"*) ;; *) missing="$missing $opt ($key)" ;; esac
+	printf '%s\n' "$flat" | grep -Eq -- "(^|[ (])$opt([ ,.;)]|\$).*[( ]$key[ ,)]" ||
+		missing="$missing $opt ($key)"
 done <"$TMP/key.exceptions"
 if [ -n "$rule" ] && [ -z "$missing" ] && [ -s "$TMP/key.exceptions" ]; then ok; else
 	not_ok "docs/ppsim.1's rule for config keys does not name:${missing:- (no rule or no exceptions found)}"

@@ -128,6 +128,12 @@ cp "$TMP/lps.json" "$TMP/lps-before.json"
 fails 3 "config '$TMP/lps.json':2:2: key \"layers_per_stage\" = 8,8,8,8: partition searches each stage's layers" \
 	partition -c "$TMP/lps.json" -p 4 -m 8
 cmp -s "$TMP/lps.json" "$TMP/lps-before.json" && ok || not_ok "a refused partition changed its config file"
+# ... and so is a noise setting it would not use, in a config file as on the command line
+for kv in 'samples 5' 'jitter "lognormal:0.1"' 'link_jitter "normal:0.1"' 'stalls "100:5"' \
+	'seed 3'; do
+	printf '{"model": "llama3-8b",\n "%s": %s}\n' "${kv%% *}" "${kv#* }" >"$TMP/noise.json"
+	fails 3 "config '$TMP/noise.json':2:2: key \"${kv%% *}\" = " partition -c "$TMP/noise.json" -p 4 -m 8
+done
 # shellcheck disable=SC2086 # P8 is words
 ppsim partition $P8 --layer-split=torchtitan >/dev/null 2>"$TMP/err" && ok ||
 	not_ok "partition --layer-split=torchtitan: $(cat "$TMP/err")"

@@ -251,3 +251,26 @@ for d, dev in enumerate(run["devices"]):
 PY
 	); then ok; else not_ok "trace of $args: $why"; fi
 done
+
+# The timeline places the stalls: `!` on a stream's lane where an op's compute waited for one of
+# its own pieces. With --tp-overlap=bulk a forward waits for each of its tensor-parallel
+# collectives and a backward for none; pipelined hides them all; explicit costs have no lanes.
+lane_marks() { # ARGS...: the tp/cp lanes' marks of the timeline of ppsim ARGS
+	# shellcheck disable=SC2068 # the arguments are words
+	ppsim $@ --timeline=100 | sed -n 's/^ tp\/cp *//p' | tr -d ' \n'
+}
+bulk=$(lane_marks --model=llama3-70b --tp=8 -p 4 -m 8 --tp-overlap=bulk)
+none=$(lane_marks --model=llama3-70b --tp=8 -p 4 -m 8 --tp-overlap=none)
+piped=$(lane_marks --model=llama3-70b --tp=8 -p 4 -m 8 --tp-overlap=pipelined --comm-slowdown=0)
+case $bulk in *'!'*'='* | *'='*'!'*) ok ;; *) not_ok "bulk TP overlap: the lanes should hold both ! and =: $bulk" ;; esac
+case $none in *'='*) not_ok "no TP overlap: every collective is waited for, yet the lanes hold =: $none" ;;
+*'!'*) ok ;; *) not_ok "no TP overlap: the lanes hold no !: $none" ;; esac
+case $piped in *'!'*) not_ok "pipelined TP overlap without slowdown: the lanes hold !: $piped" ;;
+*'='*) ok ;; *) not_ok "pipelined TP overlap: the lanes hold no pieces: $piped" ;; esac
+if ppsim --model=llama3-70b --tp=8 -p 4 -m 8 --tp-overlap=bulk --timeline=100 | grep -q '^!!! of them' ||
+	ppsim --model=llama3-70b --tp=8 -p 4 -m 8 --tp-overlap=bulk --timeline=100 | grep -q '  !!! of them'; then
+	ok
+else
+	not_ok "the legend does not name the ! mark"
+fi
+if ppsim -p 4 -m 8 --timeline=100 | grep -q '!'; then not_ok "a run without streams draws !"; else ok; fi

@@ -633,6 +633,9 @@ static void api_messages_name_options_by_their_keys_and_commands_by_their_calls(
 	        {"--microbatches '8': dualpipe needs", "key \"m\" = 8: dualpipe needs"},
 	        {"--fp8 'yes'", "key \"fp8\" = yes"},
 	        {"(--tp '4' and more)", "(\"tp\" '4' and more)"},
+	        {"--jitter 'empirical:it's.csv': cannot read", "key \"jitter\" = empirical:it's.csv: cannot read"},
+	        {"give --microbatches '32'", "give key \"m\" = 32"},
+	        {"--tp '4' and --ep '8': no", "\"tp\" '4' and key \"ep\" = 8: no"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -1756,6 +1756,11 @@ static void stream_plan_exposes_what_a_collective_outlasts_of_the_compute_beside
 	CU_ASSERT_EQUAL(sh.pieces[0].start, 10000);
 	CU_ASSERT_EQUAL(sh.pieces[0].end, 14000);
 	CU_ASSERT_EQUAL(sh.pieces[0].kind, COMM_TP);
+	/* the wait is the one stall: [13000, 14000), for the TP piece */
+	CU_ASSERT_EQUAL_FATAL(sh.nstalls, 1);
+	CU_ASSERT_EQUAL(sh.stalls[0].start, 13000);
+	CU_ASSERT_EQUAL(sh.stalls[0].end, 14000);
+	CU_ASSERT_EQUAL(sh.stalls[0].kind, COMM_TP);
 	free(sh.pieces);
 
 	/* compute slowed by 0.5 beside the piece: in its 4000 ticks the 3000 of compute does
@@ -1766,6 +1771,8 @@ static void stream_plan_exposes_what_a_collective_outlasts_of_the_compute_beside
 	CU_ASSERT_EQUAL(sh.compute, 13000);
 	CU_ASSERT_EQUAL(sh.exposed[COMM_TP], 1334);
 	CU_ASSERT_EQUAL(sh.comm[COMM_TP], 4000);
+	/* slowed, not stalled: the piece had ended when the compute did */
+	CU_ASSERT_EQUAL(sh.nstalls, 0);
 	free(sh.pieces);
 }
 
@@ -1823,7 +1830,67 @@ static void stream_plan_queues_pieces_of_one_stream_first_come_first_served(void
 	CU_ASSERT_EQUAL(sh.exposed[COMM_TP], 4000);
 	CU_ASSERT_EQUAL(sh.comm[COMM_TP], 6000);
 	CU_ASSERT_EQUAL(sh.comm[COMM_CP], 1000);
+	/* one stall, [2000, 7000), for the CP piece it waited for; the TP waits add none */
+	CU_ASSERT_EQUAL_FATAL(sh.nstalls, 1);
+	CU_ASSERT_EQUAL(sh.stalls[0].start, 2000);
+	CU_ASSERT_EQUAL(sh.stalls[0].end, 7000);
+	CU_ASSERT_EQUAL(sh.stalls[0].kind, COMM_CP);
 	free(sh.pieces);
+}
+
+/* A law of the stalls over plans drawn at random (a fixed sequence): in time order, disjoint,
+ * inside the op's span, each for a piece issued; without the slowdown they are all of the span
+ * that is not compute, with it at most that (the slowed compute is exposed, not a stall). */
+static void stream_plan_stalls_are_the_span_it_does_not_compute_but_the_slowdown(void)
+{
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	size_t seen = 0, slowed = 0; /* stalls, and slowed plans with more than their stalls */
+
+	for (int trial = 0; trial < 2000; trial++) {
+		struct piece_step steps[24];
+		size_t n = 0, issued = 0;
+		struct stream_shape sh;
+		struct pp_error err = {0};
+		double slow = trial % 2 ? 0.25 : 0;
+		pp_time stalled = 0, prev = 0;
+
+		while (n < 24) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			switch (x % 3) {
+			case 0:
+				steps[n++] = (struct piece_step){.what = PIECE_COMPUTE,
+				                                 .dur = (pp_time)(x >> 8) % 5000 + 1};
+				break;
+			case 1:
+				steps[n++] = (struct piece_step){.what = PIECE_ISSUE,
+				                                 .kind = (uint8_t)((x >> 4) % COMM_KINDS),
+				                                 .dur = (pp_time)(x >> 8) % 7000 + 1};
+				issued++;
+				break;
+			default:
+				if (issued > 0)
+					steps[n++] = (struct piece_step){.what = PIECE_WAIT,
+					                                 .piece = (uint32_t)((x >> 8) % issued)};
+			}
+		}
+		CU_ASSERT_EQUAL_FATAL(
+		        stream_plan_eval(&(struct piece_plan){steps, n}, slow, &sh, &err), 0);
+		for (size_t i = 0; i < sh.nstalls; i++) {
+			CU_ASSERT(sh.stalls[i].start >= prev && sh.stalls[i].end > sh.stalls[i].start);
+			CU_ASSERT(sh.stalls[i].end <= sh.dur);
+			prev = sh.stalls[i].end;
+			stalled += sh.stalls[i].end - sh.stalls[i].start;
+		}
+		if (slow == 0) {
+			CU_ASSERT_EQUAL(stalled, sh.dur - sh.compute);
+		} else {
+			CU_ASSERT(stalled <= sh.dur - sh.compute);
+			slowed += stalled < sh.dur - sh.compute;
+		}
+		seen += sh.nstalls;
+		free(sh.pieces);
+	}
+	CU_ASSERT(seen > 1000 && slowed > 100); /* the draws test both */
 }
 
 static void engine_runs_an_op_at_its_plan_s_span_and_counts_busy_as_compute(void)
@@ -2289,6 +2356,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(stream_pair_runs_one_ops_all_to_all_beside_the_others_compute),
         UNIT_TEST(stream_plan_stretches_compute_that_fits_beside_a_piece_then_waits_for_it),
         UNIT_TEST(stream_plan_queues_pieces_of_one_stream_first_come_first_served),
+        UNIT_TEST(stream_plan_stalls_are_the_span_it_does_not_compute_but_the_slowdown),
         UNIT_TEST(engine_runs_an_op_at_its_plan_s_span_and_counts_busy_as_compute),
         UNIT_TEST(engine_exposes_only_the_last_gradient_bucket_overlapped_with_the_last_backward),
         UNIT_TEST(engine_delays_the_first_forward_until_its_parameter_gathers_arrive),
