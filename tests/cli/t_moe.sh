@@ -220,3 +220,21 @@ if [ "$(a2a --ep-node-limit=2)" = "$(a2a)" ] && [ "$(a2a --ep-node-limit=3)" = "
 else
 	not_ok "--ep-node-limit: limits 1, 2, 3 and none give $(a2a --ep-node-limit=1), $(a2a --ep-node-limit=2), $(a2a --ep-node-limit=3), $(a2a) ms"
 fi
+
+# An expert layer keeps the dense layer's activations less the MLP share of them (which does not
+# depend on --ffn), plus its own: a larger dense ffn never makes it keep less, and nothing is
+# negative (it once subtracted an MLP scaled to ffn from a figure that is not, and went below 0).
+prev=0
+for ffn in "" --ffn=50000 --ffn=100000; do
+	# shellcheck disable=SC2086 # $ffn is empty or one word
+	bytes=$(ppsim --model=mixtral-8x7b $ffn -f json | "$JGET" - model.moe.layer_activation_bytes)
+	if awk -v b="$bytes" -v p="$prev" 'BEGIN { exit !(b > 0 && b >= p) }'; then ok; else
+		not_ok "mixtral-8x7b $ffn: an expert layer keeps $bytes bytes (before: $prev)"
+	fi
+	prev=$bytes
+done
+bytes=$(ppsim --model=deepseek-v3 --hidden=3 --top-k=3 --q-lora-rank=64 -f json |
+	"$JGET" - model.moe.layer_activation_bytes)
+if awk -v b="$bytes" 'BEGIN { exit !(b > 0) }'; then ok; else
+	not_ok "deepseek-v3 at hidden 3: an expert layer keeps $bytes bytes"
+fi
