@@ -277,17 +277,12 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	if (k->heads % k->tp != 0 || k->ffn % k->tp != 0)
 		return config_fail(c, "tp", err, "must divide the %d heads and the MLP size %d",
 		                   k->heads, k->ffn);
-	/* the option given is to blame: cp when given, else the sequence */
-	if (k->seq % (2 * k->cp) != 0)
-		return config_is_set(c, "cp")
-		               ? config_fail(c, "cp", err,
-		                             "must split the sequence of %d into 2 x cp blocks "
-		                             "(causal balance)",
-		                             k->seq)
-		               : config_fail(c, "seq", err,
-		                             "must split into 2 x cp = %d blocks (context "
-		                             "parallelism's causal balance)",
-		                             2 * k->cp);
+	/* context parallelism's causal balance (without it, any sequence length): cp, which is
+	 * given when above 1, is to blame */
+	if (k->cp > 1 && k->seq % (2 * k->cp) != 0)
+		return config_fail(c, "cp", err,
+		                   "must split the sequence of %d into 2 x cp blocks (causal balance)",
+		                   k->seq);
 	/* sequence parallelism splits a context-parallel rank's tokens over the tp ranks, whole
 	 * (Megatron-LM asserts the sequence divides by tp) */
 	if (k->sequence_parallel && k->tp > 1 && (k->seq / k->cp) % k->tp != 0)

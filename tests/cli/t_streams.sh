@@ -13,7 +13,7 @@ while IFS='|' read -r args text; do
 done <<'CASES'
 --cp=0|--cp '0': must be an integer from 1
 --cp=3 --seq=2048|--cp '3': must split the sequence of 2048 into 2 x cp blocks
---seq=2047|--seq '2047': must split into 2 x cp = 2 blocks
+--cp=2 --seq=2046|--cp '2': must split the sequence of 2046 into 2 x cp blocks
 --tp-overlap=sideways|--tp-overlap 'sideways': must be 'default', 'none', 'bulk' or 'pipelined'
 --overlap-param-gather=yes|--overlap-param-gather 'yes': needs a distributed optimizer
 --grad-reduce-scatter=no|--grad-reduce-scatter 'no': needs a distributed optimizer
@@ -274,3 +274,10 @@ else
 	not_ok "the legend does not name the ! mark"
 fi
 if ppsim -p 4 -m 8 --timeline=100 | grep -q '!'; then not_ok "a run without streams draws !"; else ok; fi
+
+# Without context parallelism any sequence length runs (the 2 x cp blocks are its balance).
+for seq in 1 1001 2047; do
+	if ppsim --model=llama3-8b --seq=$seq -f json >/dev/null 2>"$TMP/seq.err"; then ok; else
+		not_ok "--seq=$seq without context parallelism: $(cat "$TMP/seq.err")"
+	fi
+done
