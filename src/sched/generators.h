@@ -79,7 +79,7 @@ double sched_zbv_peak(const struct sched_params *sp, int d);
 uint64_t sched_greedy_work(int p, int v, int m);
 /* zbvauto.c */
 int sched_zbv_auto_generate(struct sched *s, const struct sched_prices *pr, struct pp_error *err);
-/* vshape.c */
+/* vshape.c (sched_vshape_work: also 1f1b-v's, whose grid of p x O(p + m) slots costs the same) */
 int sched_vhalf_generate(struct sched *s);
 uint64_t sched_vshape_work(int p, int v, int m);
 double sched_vhalf_peak(const struct sched_params *sp, int d);

@@ -150,7 +150,7 @@ static const struct sched_desc table[] = {
                 .name = "1f1b-v",
                 .summary = "1F1B-V (zero-bubble authors): V placement, fused backward, low memory",
                 SCHED_V_PLACE,
-                .fn = {.generate = sched_1f1b_v_generate},
+                .fn = {.generate = sched_1f1b_v_generate, .work = sched_vshape_work},
                 .peak = {sched_1f1b_v_peak,
                          "min(2m, m + d + 1 + floor(d/2), 2 ceil((2p+1)/3)) / 2"},
         },

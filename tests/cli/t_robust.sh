@@ -263,6 +263,7 @@ fails 2 "the requests ask for 8610682029 output tokens, above the limit of 20000
 # slots per device, the greedy generators pass over the ops three times.
 fails 2 "building zbv's order costs 3.22e+09 ops' worth" -s zbv -p 65536 -m 1
 fails 2 "building vmin's order costs 6.44e+09 ops' worth" -s vmin -p 32768 -m 1
+fails 2 "building 1f1b-v's order costs 2.58e+10 ops' worth" -s 1f1b-v -p 65536 -m 1
 fails 2 "building zbv-auto's order costs 7.55e+07 ops' worth" -s zbv-auto -p 64 -m 65536
 # 8 x 2 x 1024 x 3 = 49152 ops, 147456 ops' worth with the passes
 fails 2 "costs 1.47e+05 ops' worth (its 4.92e+04 ops" -s zbv-auto -p 8 -m 1024 --max-ops=100000
