@@ -13,6 +13,7 @@
  * the four places, the attention core sits in the middle: that is where context parallelism's
  * exchanges run.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +26,20 @@ struct builder {
 	size_t n, cap;
 	uint32_t issued; /* ISSUE steps so far: the next one's number */
 	int64_t tick;
+	size_t room;     /* the most steps it may hold (the run's --max-ops, less the plans' before) */
 	bool nomem;      /* a step did not fit in memory */
 	bool range;      /* a time was out of range */
+	bool over;       /* it would hold more than room steps */
 };
 
 static void push(struct builder *b, struct piece_step st)
 {
-	if (b->nomem)
+	if (b->nomem || b->over)
 		return;
+	if (b->n >= b->room) {
+		b->over = true;
+		return;
+	}
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 32;
 		struct piece_step *v = realloc(b->v, cap * sizeof(*v));
@@ -224,12 +231,13 @@ static void layer(struct builder *b, const struct cost_model *k, const struct co
 			wait_for(b, x[i]);
 }
 
-/* The plan of stage st's op kind (0 F, 1 B, 2 W) into pl; its compute in *compute_ticks.
- * Returns 0, 1 when a time is out of range, or -1 when out of memory. */
+/* The plan of stage st's op kind (0 F, 1 B, 2 W) into pl, of at most room steps; its compute in
+ * *compute_ticks. Returns 0, 1 when a time is out of range, 2 when it would hold more than room
+ * steps, or -1 when out of memory. */
 static int stage_plan(const struct cost_model *k, int st, bool last, int kind, int64_t tick,
-                      struct piece_plan *pl, pp_time *compute_ticks)
+                      size_t room, struct piece_plan *pl, pp_time *compute_ticks)
 {
-	struct builder b = {.tick = tick};
+	struct builder b = {.tick = tick, .room = room};
 	int n, nm;
 	double head = last ? 1 : 0;
 	/* the stage's ops run on its device's GPU */
@@ -265,7 +273,7 @@ static int stage_plan(const struct cost_model *k, int st, bool last, int kind, i
 			*compute_ticks += b.v[i].dur;
 	pl->steps = b.v;
 	pl->n = b.n;
-	return b.nomem ? -1 : b.range ? 1 : 0;
+	return b.nomem ? -1 : b.range ? 1 : b.over ? 2 : 0;
 }
 
 /* Appends a hook to hs; false when out of memory. */
@@ -485,17 +493,33 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 		free(stage_params);
 		return pp_nomem(err, 3 * (size_t)S, sizeof(*pc->plan));
 	}
+	/* the plans' steps count against the ops a run may hold (each a piece of compute or
+	 * communication, a few a layer): thousands of layers with tensor parallelism are millions
+	 * of them */
+	uint64_t used = 0;
+
 	for (int st = 0; plans && st < S; st++) {
 		pp_time *t[3] = {&cost->t_f[st], &cost->t_b[st], &cost->t_w[st]};
 
 		for (int kind = 0; kind < 3; kind++) {
-			int rc = stage_plan(k, st, cost_layout_last(l, st), kind, cost->tick,
+			size_t room = c->max_ops > used ? (size_t)(c->max_ops - used) : 0;
+			int rc = stage_plan(k, st, cost_layout_last(l, st), kind, cost->tick, room,
 			                    &pc->plan[3 * st + kind], t[kind]);
 
 			if (rc < 0) {
 				free(stage_params);
 				return pp_nomem(err, 1, sizeof(struct piece_step));
 			}
+			if (rc == 2) {
+				free(stage_params);
+				return config_fail(c, "layers", err,
+				                   "makes the plans of the stages' ops (a few pieces of "
+				                   "compute and communication a layer) hold more than the "
+				                   "%" PRIu64 " steps --max-ops allows: give fewer layers, or a "
+				                   "larger --max-ops",
+				                   c->max_ops);
+			}
+			used += pc->plan[3 * st + kind].n;
 			if (rc > 0) {
 				free(stage_params);
 				return config_fail(c, "tp", err,

@@ -27,20 +27,53 @@ struct flight {
 };
 
 /*
+ * The pieces a plan (or a pair) has issued, fl[0..n), and of them those that may still matter,
+ * live[0..nlive) in the order issued: the ones not over by the evaluation's time, which only
+ * grows, so that a piece over is dropped from live once and for all and a plan of many pieces
+ * (a layer's collectives, thousands of layers) is evaluated in time linear in them.
+ */
+struct flights {
+	struct flight *fl;
+	size_t n;
+	size_t *live, nlive;
+};
+
+/* Issues x as the next piece. */
+static void flights_issue(struct flights *f, struct flight x)
+{
+	f->live[f->nlive++] = f->n;
+	f->fl[f->n++] = x;
+}
+
+/* Drops from f->live the pieces over by time t. */
+static void flights_prune(struct flights *f, pp_time t)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < f->nlive; i++)
+		if (f->fl[f->live[i]].end > t)
+			f->live[k++] = f->live[i];
+	f->nlive = k;
+}
+
+/*
  * Stalls compute from *t until piece w of fl[0..n) ends. The stall is charged to the kinds of
  * the pieces w's stream runs meanwhile (those queued ahead of it, then w itself), so that a
  * kind waiting behind another kind's collectives on a shared stream (context parallelism's
  * exchanges behind tensor parallelism's) is not charged for them: no kind's exposed time
  * exceeds what its pieces ran.
  */
-static void wait_piece(const struct flight *fl, size_t n, size_t w, pp_time *t, pp_time *exposed)
+static void wait_piece(struct flights *f, size_t w, pp_time *t, pp_time *exposed)
 {
+	const struct flight *fl = f->fl;
 	enum comm_stream s = comm_kind_info((enum comm_kind)fl[w].kind)->stream;
 	pp_time end = fl[w].end, others = 0;
 
 	if (end <= *t)
 		return;
-	for (size_t j = 0; j < n; j++) {
+	flights_prune(f, *t); /* a piece over by now overlaps nothing from now on */
+	for (size_t i = 0; i < f->nlive; i++) {
+		size_t j = f->live[i];
 		pp_time a = fl[j].start > *t ? fl[j].start : *t;
 		pp_time b = fl[j].end < end ? fl[j].end : end;
 
@@ -58,14 +91,19 @@ static void wait_piece(const struct flight *fl, size_t n, size_t w, pp_time *t, 
  * outside them, 1 + slow times as long inside; the extra time counts as exposed time of the
  * piece kind it overlapped.
  */
-static void compute_through(const struct flight *fl, size_t n, double slow, pp_time need,
-                            pp_time *t, pp_time *exposed)
+static void compute_through(struct flights *f, double slow, pp_time need, pp_time *t,
+                            pp_time *exposed)
 {
+	const struct flight *fl = f->fl;
+
 	while (need > 0) {
 		pp_time until = *t, next = -1;
 		int kind = -1;
 
-		for (size_t i = 0; i < n; i++) {
+		flights_prune(f, *t);
+		for (size_t j = 0; j < f->nlive; j++) {
+			size_t i = f->live[j];
+
 			if (fl[i].start <= *t && fl[i].end > until) {
 				until = fl[i].end;
 				kind = fl[i].kind;
@@ -100,21 +138,22 @@ static void compute_through(const struct flight *fl, size_t n, double slow, pp_t
 }
 
 /* Waits for piece w as wait_piece does, and records the stall in stalls[*n] when there is one. */
-static void wait_stall(const struct flight *fl, size_t n, size_t w, pp_time *t, pp_time *exposed,
+static void wait_stall(struct flights *f, size_t w, pp_time *t, pp_time *exposed,
                        struct flight *stalls, size_t *nstalls)
 {
 	pp_time from = *t;
 
-	wait_piece(fl, n, w, t, exposed);
+	wait_piece(f, w, t, exposed);
 	if (*t > from)
-		stalls[(*nstalls)++] = (struct flight){from, *t, fl[w].kind};
+		stalls[(*nstalls)++] = (struct flight){from, *t, f->fl[w].kind};
 }
 
 int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_shape *out,
                      struct pp_error *err)
 {
-	size_t issues = 0, waits = 0, k = 0, nstalls = 0;
+	size_t issues = 0, waits = 0, nstalls = 0;
 	struct flight *fl, *stalls;
+	struct flights f;
 	pp_time t = 0, free_at[STREAM_COUNT] = {0};
 
 	memset(out, 0, sizeof(*out));
@@ -124,8 +163,12 @@ int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_sha
 	}
 	/* the pieces, then the stalls: one a wait at most, and one a piece at the end */
 	fl = pp_mallocarray(issues + waits + issues > 0 ? issues + waits + issues : 1, sizeof(*fl));
-	if (fl == NULL)
+	f = (struct flights){fl, 0, pp_mallocarray(issues > 0 ? issues : 1, sizeof(size_t)), 0};
+	if (fl == NULL || f.live == NULL) {
+		free(fl);
+		free(f.live);
 		return pp_nomem(err, issues + waits + issues, sizeof(*fl));
+	}
 	stalls = fl + issues;
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct piece_step *st = &pl->steps[i];
@@ -133,40 +176,42 @@ int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_sha
 		switch ((enum piece_step_kind)st->what) {
 		case PIECE_COMPUTE:
 			out->compute += st->dur;
-			compute_through(fl, k, slow, st->dur, &t, out->exposed);
+			compute_through(&f, slow, st->dur, &t, out->exposed);
 			break;
 		case PIECE_ISSUE: {
 			enum comm_stream s = comm_kind_info((enum comm_kind)st->kind)->stream;
 			pp_time at = free_at[s] > t ? free_at[s] : t;
 
-			fl[k++] = (struct flight){at, at + st->dur, st->kind};
+			flights_issue(&f, (struct flight){at, at + st->dur, st->kind});
 			free_at[s] = at + st->dur;
 			out->comm[st->kind] += st->dur;
 			break;
 		}
 		case PIECE_WAIT:
-			if (st->piece >= k) {
+			if (st->piece >= f.n) {
 				free(fl);
+				free(f.live);
 				return pp_fail(err, PP_ERR_CONFIG,
 				               "internal error: a piece plan waits for a piece it has "
 				               "not issued");
 			}
-			wait_stall(fl, k, st->piece, &t, out->exposed, stalls, &nstalls);
+			wait_stall(&f, st->piece, &t, out->exposed, stalls, &nstalls);
 			break;
 		}
 	}
-	for (size_t i = 0; i < k; i++) /* a plan's pieces end with its op: waited for at the end */
-		wait_stall(fl, k, i, &t, out->exposed, stalls, &nstalls);
+	for (size_t i = 0; i < f.n; i++) /* a plan's pieces end with its op: waited for at the end */
+		wait_stall(&f, i, &t, out->exposed, stalls, &nstalls);
+	free(f.live);
 	out->dur = t;
-	out->npieces = k;
+	out->npieces = f.n;
 	out->nstalls = nstalls;
-	out->pieces = pp_mallocarray(k + nstalls > 0 ? k + nstalls : 1, sizeof(*out->pieces));
+	out->pieces = pp_mallocarray(f.n + nstalls > 0 ? f.n + nstalls : 1, sizeof(*out->pieces));
 	if (out->pieces == NULL) {
 		free(fl);
-		return pp_nomem(err, k + nstalls, sizeof(*out->pieces));
+		return pp_nomem(err, f.n + nstalls, sizeof(*out->pieces));
 	}
-	out->stalls = out->pieces + k;
-	for (size_t i = 0; i < k; i++)
+	out->stalls = out->pieces + f.n;
+	for (size_t i = 0; i < f.n; i++)
 		out->pieces[i] = (struct piece_span){fl[i].start, fl[i].end, fl[i].kind};
 	for (size_t i = 0; i < nstalls; i++)
 		out->stalls[i] = (struct piece_span){stalls[i].start, stalls[i].end, stalls[i].kind};
@@ -226,14 +271,18 @@ static pp_time before_issue(const struct thread *th)
 static int pair_eval(struct thread th[2], double slow, struct pair_shape *out,
                      struct pp_error *err)
 {
-	size_t total = th[0].issued + th[1].issued, k = 0;
+	size_t total = th[0].issued + th[1].issued;
 	struct flight *fl = pp_mallocarray(total > 0 ? total : 1, sizeof(*fl));
+	struct flights f = {fl, 0, pp_mallocarray(total > 0 ? total : 1, sizeof(size_t)), 0};
 	pp_time t = 0, free_at[STREAM_COUNT] = {0};
 	int cur = before_issue(&th[1]) < before_issue(&th[0]) ? 1 : 0;
 	uint32_t done[2] = {0, 0};
 
-	if (fl == NULL)
+	if (fl == NULL || f.live == NULL) {
+		free(fl);
+		free(f.live);
 		return pp_nomem(err, total, sizeof(*fl));
+	}
 	memset(out->exposed, 0, sizeof(out->exposed));
 	memset(out->comm, 0, sizeof(out->comm));
 	out->compute = 0;
@@ -263,7 +312,7 @@ static int pair_eval(struct thread th[2], double slow, struct pair_shape *out,
 				}
 			if (next < 0)
 				break; /* both done */
-			wait_piece(fl, k, first, &t, out->exposed);
+			wait_piece(&f, first, &t, out->exposed);
 			continue;
 		}
 		cur = run;
@@ -272,23 +321,24 @@ static int pair_eval(struct thread th[2], double slow, struct pair_shape *out,
 
 			if (st->what == PIECE_COMPUTE) {
 				out->compute += st->dur;
-				compute_through(fl, k, slow, st->dur, &t, out->exposed);
+				compute_through(&f, slow, st->dur, &t, out->exposed);
 			} else if (st->what == PIECE_ISSUE) {
 				enum comm_stream s = comm_kind_info((enum comm_kind)st->kind)->stream;
 				pp_time at = free_at[s] > t ? free_at[s] : t;
 
-				fl[k] = (struct flight){at, at + st->dur, st->kind};
+				th[run].map[done[run]++] = f.n;
+				flights_issue(&f, (struct flight){at, at + st->dur, st->kind});
 				free_at[s] = at + st->dur;
 				out->comm[st->kind] += st->dur;
-				th[run].map[done[run]++] = k++;
 			}
 		}
 	}
-	for (size_t i = 0; i < k; i++)
-		wait_piece(fl, k, i, &t, out->exposed);
+	for (size_t i = 0; i < f.n; i++)
+		wait_piece(&f, i, &t, out->exposed);
 	out->dur = t;
 	out->set = true;
 	free(fl);
+	free(f.live);
 	return 0;
 }
 

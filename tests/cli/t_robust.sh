@@ -501,3 +501,13 @@ fails 2 "--dump-ops '$F/jit.csv': is an input of this run (--jitter's file)" \
 fails 2 "is an input of this run (--link-jitter's file)" \
 	-p 2 --tcomm 0.1 --samples=3 --link-jitter=empirical:"$F/jit.csv" --trace="$F/jit.csv"
 cmp -s "$F/jit.csv" "$F/jit.before" && ok || not_ok "a run wrote over its jitter file"
+
+# A model's plans (a few pieces of compute and communication a layer, with tensor or context
+# parallelism) count against --max-ops, and are evaluated in time linear in their pieces: 100,000
+# layers with tp = 8 run (they took two minutes, quadratic in the pieces), and more than the
+# limit allows are refused before they are built.
+fails 2 "--layers '200': makes the plans of the stages' ops (a few pieces of compute and communication a layer) hold more than the 1000 steps --max-ops allows" \
+	--model=llama3-8b --tp=8 --layers=200 --max-ops=1000
+if ppsim --model=llama3-8b --tp=8 --cp=2 --layers=100000 -p 4 -f json >/dev/null 2>"$TMP/many.err"; then ok; else
+	not_ok "100,000 layers with tp and cp: $(cat "$TMP/many.err")"
+fi
