@@ -69,6 +69,9 @@ struct sim {
 	bool given_times;            /* sim_run_perturbed was given each op's time */
 	uint32_t *placed;            /* [S] --device-order: each stage's physical device while
 	                                the run is built, else NULL */
+	const struct config *given;  /* while the run is built: the settings as given, before
+	                                config_settle, which a schedule file's shape settles
+	                                again (what follows from p, v and m); else NULL */
 };
 
 /* What a run's memory and its outputs' sizes grow with, known before it is simulated. */

@@ -300,10 +300,14 @@ int config_validate(const struct config *c, struct pp_error *err)
 
 		if (o != NULL)
 			return config_fail(c, o->key, err, "not with --schedule-file");
-		/* the caller gives the file's shape: bound its traffic by its op count */
+		/* the caller gives the file's shape: bound its traffic by its op count; the noise's
+		 * devices and stages are checked once the file is read (its shape adopted: the
+		 * schedule named "file"), not against the default shape before */
 		if (!sched_op_count(c->p, c->v, c->m, true, &ops))
 			ops = UINT64_MAX;
-		return check_mode(c, err) == 0 && config_check_noise(c, err) == 0
+		return check_mode(c, err) == 0 &&
+		                       (strcmp(c->schedule, "file") != 0 ||
+		                        config_check_noise(c, err) == 0)
 		               ? check_costs(c, ops, pp_run_tick(c->v, 1), err)
 		               : -1;
 	}

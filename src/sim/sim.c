@@ -52,6 +52,24 @@ static int adopt_shape(struct sim *s, const char *source, struct pp_error *err)
 			                   source, keys[i], shape[i]);
 		*field = shape[i];
 	}
+	/* what follows from the shape (a framework's sends by v, a global batch's m and a GPU
+	 * count's dp by p) settles again from the settings as given, with the file's shape */
+	if (s->given != NULL) {
+		struct config in = *s->given, again;
+
+		in.p = shape[0];
+		in.v = shape[1];
+		in.m = shape[2];
+		if (config_settle(&in, &again, err) != 0)
+			return -1;
+		if (again.m != shape[2])
+			return config_fail(&in, "global_batch", err,
+			                   "makes m = %d (global batch / (mbs x dp)); the schedule file "
+			                   "'%s' has m=%d",
+			                   again.m, source, shape[2]);
+		snprintf(again.schedule_file, sizeof(again.schedule_file), "%s", c->schedule_file);
+		*c = again;
+	}
 	snprintf(c->schedule, sizeof(c->schedule), "file");
 	if (c->nstage_scale > 0 && c->nstage_scale != c->p && c->nstage_scale != c->p * c->v)
 		return config_fail(
@@ -358,10 +376,14 @@ static int build(struct sim *s, unsigned flags, const struct sim_check *check,
 static struct sim *sim_build(const struct config *c, unsigned flags, const struct sim_check *check,
                              const struct sim_perturb *pt, bool run, struct pp_error *err)
 {
-	struct config settled;
+	struct config settled, first = *c;
 	struct sim *s;
 
-	if (config_settle(c, &settled, err) != 0)
+	/* a schedule file's shape is known once it is read (adopt_shape settles again then): until
+	 * then a global batch makes no m, which would be the default shape's */
+	if (c->schedule_file[0] != '\0' && (pt == NULL || pt->order == NULL))
+		first.global_batch = 0;
+	if (config_settle(&first, &settled, err) != 0)
 		return NULL;
 	if (pt != NULL && pt->order != NULL) {
 		/* the order is the schedule: validated with its shape, as a file's */
@@ -374,10 +396,12 @@ static struct sim *sim_build(const struct config *c, unsigned flags, const struc
 	if (s == NULL)
 		return NULL;
 	s->config = settled;
+	s->given = c;
 	if (build(s, flags, check, pt, run, err) != 0) {
 		sim_free(s);
 		return NULL;
 	}
+	s->given = NULL;
 	return s;
 }
 

@@ -101,3 +101,35 @@ ppsim serve --requests="$TMP/r1.jsonl" --export-requests="$TMP/r2.jsonl" >/dev/n
 if [ -s "$TMP/r1.jsonl" ] && cmp -s "$TMP/r1.jsonl" "$TMP/r2.jsonl"; then ok; else
 	not_ok "serve --export-requests does not read back as itself: $(head -c 300 "$TMP/err")"
 fi
+
+# A schedule file's shape governs what follows from it, as -p, -v and -m would: a straggler or a
+# stage's jitter named within it (they were checked against the default p = 4 first), a
+# framework's sends by its chunks, and a global batch's m and a GPU count's dp by its p (a global
+# batch that disagrees with its m is refused, as one that disagrees with -m is).
+ppsim -p 6 -m 12 --export-schedule="$TMP/p6.csv" -f csv >/dev/null
+ppsim -p 6 -m 12 -s zbv -v 2 --export-schedule="$TMP/p6v.csv" -f csv >/dev/null
+ppsim -s interleaved -p 4 -m 8 --export-schedule="$TMP/i48.csv" -f csv >/dev/null
+same_run() { # WHAT FILE-ARGS GENERATED-ARGS: the two JSON reports' makespans agree
+	# shellcheck disable=SC2086 # the arguments are words
+	a=$(ppsim $2 -f json 2>&1 | sed -n 's/^	"makespan":	\(.*\),$/\1/p')
+	# shellcheck disable=SC2086
+	b=$(ppsim $3 -f json 2>&1 | sed -n 's/^	"makespan":	\(.*\),$/\1/p')
+	if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else not_ok "$1: the file's run '$a', generated '$b'"; fi
+}
+same_run "a straggler on device 5 of a p = 6 file" "--schedule-file=$TMP/p6.csv --straggler=5:1.5" \
+	"-p 6 -m 12 --straggler=5:1.5"
+same_run "a stage's jitter within a p x v = 12 file" \
+	"--schedule-file=$TMP/p6v.csv --samples=3 --jitter=F@9=normal:0.1" \
+	"-s zbv -p 6 -v 2 -m 12 --samples=3 --jitter=F@9=normal:0.1"
+same_run "megatron's sends with a file of chunks" \
+	"--model=llama3-8b --framework=megatron --schedule-file=$TMP/i48.csv" \
+	"--model=llama3-8b --framework=megatron -s interleaved -p 4 -m 8"
+fails 2 "--straggler '7:1.5': names device 7; p = 6" --schedule-file="$TMP/p6.csv" --straggler=7:1.5
+fails 2 "--global-batch '48': makes m = 48 (global batch / (mbs x dp)); the schedule file" \
+	--schedule-file="$TMP/p6.csv" --model=llama3-8b --global-batch=48
+if ppsim --schedule-file="$TMP/p6.csv" --model=llama3-8b --gpus=18 --global-batch=36 -f json |
+	grep -q '"global_batch":	36,'; then
+	ok
+else
+	not_ok "a file of p = 6 with 18 GPUs and a global batch of 36 (dp 3, m 12) should run"
+fi
