@@ -410,7 +410,11 @@ static int write_run(FILE *out, const struct page_run *row, const struct html_qu
 		fputs(d ? ",\n{\"label\":" : "{\"label\":", out);
 		report_script_text(out, buf);
 		fprintf(out, ",\"busy\":%s", REPORT_NUM(num, busy));
-		fprintf(out, ",\"idle\":%s", REPORT_NUM(num, s->frame.makespan - busy));
+		/* the report's idle where the run has metrics (from its ticks), else from the ticks */
+		fprintf(out, ",\"idle\":%s",
+		        REPORT_NUM(num, dm != NULL ? dm->idle
+		                                   : pp_time_to_units(end - s->frame.origin - dr->busy,
+		                                                      s->tick)));
 		fprintf(out, ",\"fill\":%s", REPORT_NUM(num, fill > 0 ? fill : 0));
 		fprintf(out, ",\"drain\":%s", REPORT_NUM(num, drain > 0 ? drain : 0));
 		fprintf(out, ",\"comm_wait\":%s",

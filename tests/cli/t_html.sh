@@ -174,3 +174,16 @@ if [ $status -ne 0 ] && ! grep -q '^not ok' "$TMP/check.out"; then
 elif [ $n -lt 40 ]; then
 	not_ok "html-check ran $n checks, not all of them: $(tail -c 800 "$TMP/check.out")"
 fi
+
+# The page's figures are the report's, to the last digit: a device's idle time from the run's
+# ticks (it was makespan - busy in doubles: 9.600000000000001 for 9.6).
+ppsim -s gpipe -p 4 -m 8 --tcomm 0.1 --html="$TMP/idle.html" -f json >"$TMP/idle.json"
+if python3 - "$TMP/idle.html" "$TMP/idle.json" <<'PY'
+import json, sys
+h = open(sys.argv[1]).read()
+i = h.index("window.PPSIM = ") + 15
+page = json.loads(h[i:h.index("</script>", i)].strip().rstrip(";"))
+run = json.load(open(sys.argv[2]))
+sys.exit([d["idle"] for d in page["runs"][0]["devices"]] != [d["idle"] for d in run["devices"]])
+PY
+then ok; else not_ok "the HTML page's idle times are not the JSON report's"; fi
