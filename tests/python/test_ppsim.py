@@ -66,6 +66,16 @@ class Run(unittest.TestCase):
         # the slack only when asked
         self.assertEqual({op.slack for op in r.ops}, {None})
 
+    def test_ops_mark_an_overlapped_pair_as_the_dump_does(self):
+        # DualPipeV's pairs: Op.overlap is the dump's overlap column, on each pair's F
+        r = ppsim.run(schedule="dualpipev", p=4, m=8, ops=True)
+        dump = ppsim.ops_csv(schedule="dualpipev", p=4, m=8).splitlines()
+        column = dump[0].split(",").index("overlap")
+        self.assertEqual([op.overlap for op in r.ops],
+                         [row.split(",")[column] == "1" for row in dump[1:]])
+        self.assertTrue(any(op.overlap for op in r.ops))
+        self.assertEqual({op.overlap for op in ppsim.run(schedule="1f1b", ops=True).ops}, {False})
+
     def test_ops_have_their_slack_and_the_report_its_critical_path(self):
         # ZB-H1, p = 2, m = 1, unit costs: the last device's W could end a unit later
         r = ppsim.run(schedule="zbh1", p=2, m=1, ops=True, slack=True)
