@@ -334,6 +334,15 @@ static enum cost_collective grad_reduce(const struct cost_model *k)
 /* The most gradient buckets a stage's parameters may make (each is a hook, or two). */
 #define MAX_BUCKETS 65536
 
+/* Whether params reduced over group d make hooks (buckets that overlap: else the reduction is
+ * one collective) and more than MAX_BUCKETS of them. */
+static bool too_many_buckets(const struct cost_model *k, struct dp_group d, double params)
+{
+	bool hooked = k->overlap_grad_reduce || (k->distributed_optimizer && k->overlap_param_gather);
+
+	return hooked && d.n > 1 && params > 0 && !(ceil(params / k->bucket_params) <= MAX_BUCKETS);
+}
+
 /* The data-parallel hooks of stage st, whose GPUs hold params of it reduced over group d.
  * Returns 0, 1 when a time is out of range, 2 when the stage makes more than MAX_BUCKETS
  * buckets, or -1 when out of memory. */
@@ -345,10 +354,10 @@ static int stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int s
 	bool sharded = k->distributed_optimizer;
 	enum cost_collective reduce = grad_reduce(k);
 
+	if (too_many_buckets(k, d, params))
+		return 2;
 	if (d.n <= 1 || params <= 0)
 		return 0;
-	if (!(buckets <= MAX_BUCKETS))
-		return 2;
 	nb = buckets < 1 ? 1 : (int)buckets;
 	for (int j = 0; j < nb; j++) {
 		double share = params / nb;
@@ -549,9 +558,18 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			                 cost->tick);
 
 		if (rc != 0) {
-			double params = stage_params[st];
+			/* the group whose buckets failed: the dense one, or the routed experts' */
+			double params = too_many_buckets(k, dense_group(k, d), stage_params[st])
+			                        ? stage_params[st]
+			                        : nm * k->routed_params / k->ep;
 
 			free(stage_params);
+			if (rc == 2 && !config_is_set(c, "bucket_size"))
+				return pp_fail(err, PP_ERR_USAGE,
+				               "a stage's %.4g parameters make more than %d gradient "
+				               "buckets of the default %.4g parameters: give a larger "
+				               "--bucket-size (at most 1e9), or fewer layers",
+				               params, MAX_BUCKETS, k->bucket_params);
 			if (rc == 2)
 				return config_fail(c, "bucket_size", err,
 				                   "splits a stage's %.4g parameters into more than %d "

@@ -281,3 +281,9 @@ for seq in 1 1001 2047; do
 		not_ok "--seq=$seq without context parallelism: $(cat "$TMP/seq.err")"
 	fi
 done
+
+# Buckets are counted only when they overlap: without it a stage's reduction is one collective,
+# whatever its parameters (such a run was refused for too many buckets).
+if ppsim --model=llama3-8b --dp=2 --layers=50000 -f json >/dev/null 2>"$TMP/buckets.err"; then ok; else
+	not_ok "a run without overlapped buckets refused for its buckets: $(cat "$TMP/buckets.err")"
+fi
