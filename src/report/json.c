@@ -162,7 +162,7 @@ static cJSON *devices_array(struct build *b, const struct metrics *m)
 			add_number(b, o, "state_bytes", dm->state_bytes);
 			add_number(b, o, "memory_bytes", dm->memory_bytes);
 			add_number(b, o, "host_bytes", dm->host_bytes);
-			add_number(b, o, "memory_capacity_bytes", m->memory_capacity_bytes);
+			add_number(b, o, "memory_capacity_bytes", dm->capacity_bytes);
 			add_bool(b, o, "oom", dm->oom);
 			add_number(b, o, "dp_allreduce", dm->dp_allreduce);
 			add_number(b, o, "end", dm->end);

@@ -115,3 +115,22 @@ fails 2 "--device-order '1,0,2,3': renumbers a generated schedule's devices; a s
 fails 2 "--export-schedule: a schedule file places its stages by loop or V and cannot carry --device-order" \
 	-p 4 -m 4 --device-order=1,0,2,3 --export-schedule="$TMP/moved.csv"
 if [ -e "$TMP/moved.csv" ]; then not_ok "a refused --export-schedule left $TMP/moved.csv"; else ok; fi
+
+# With GPUs of several types each device's memory_capacity_bytes is its own GPU's, as the
+# library's device figure gives it, and oom is memory_bytes over it less its type's reserve (it
+# was the run's least-room GPU's on every device, beside device 0's reserve).
+ppsim --model=llama3-70b -p 4 -m 8 --tp=4 --device-gpus=h200,h200,a100-80g,a100-80g -f json \
+	>"$TMP/mixed.json"
+if python3 - "$TMP/mixed.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+reserve = {g["gpu"]: g["memory_reserve_bytes"] for g in r["model"]["gpu_types"]}
+gpus = ["h200", "h200", "a100-80g", "a100-80g"]
+caps = {"h200": 141e9, "a100-80g": 80e9}
+for d, dev in enumerate(r["devices"]):
+    if dev["memory_capacity_bytes"] != caps[gpus[d]]:
+        sys.exit(1)
+    if dev["oom"] != (dev["memory_bytes"] > dev["memory_capacity_bytes"] - reserve[gpus[d]]):
+        sys.exit(1)
+PY
+then ok; else not_ok "mixed GPUs: devices' memory_capacity_bytes or oom is not their own GPU's"; fi
