@@ -200,20 +200,13 @@ static int resolve_hardware(const struct config *c, const struct cost_layout *l,
 		k->mtp_layers = c->mtp_layers >= 0 ? c->mtp_layers : mp->mtp_layers;
 		/* the option given is to blame, with the figure the preset gives the other */
 		if (k->kv_lora_rank > 0 && k->rope_dim >= (hd > 0 ? hd : k->hidden / k->heads))
-			return config_is_set(c, "rope_dim")
-			               ? config_fail(c, "rope_dim", err,
-			                             "must be below the head size %d (its rotary part)",
-			                             hd > 0 ? hd : k->hidden / k->heads)
-			       : config_is_set(c, "head_dim")
-			               ? config_fail(c, "head_dim", err,
-			                             "must be above the %d of its rotary part "
-			                             "(--rope-dim)",
-			                             k->rope_dim)
-			               : config_fail(c, config_is_set(c, "heads") ? "heads" : "hidden",
-			                             err,
-			                             "leaves a head size of %d, not above the %d of its "
-			                             "rotary part (--rope-dim)",
-			                             k->hidden / k->heads, k->rope_dim);
+			return config_fail(c,
+			                   config_is_set(c, "rope_dim")   ? "rope_dim"
+			                   : config_is_set(c, "head_dim") ? "head_dim"
+			                   : config_is_set(c, "heads")    ? "heads"
+			                                                  : "hidden",
+			                   err, "leaves a head size of %d, not above its rotary part's %d",
+			                   hd > 0 ? hd : k->hidden / k->heads, k->rope_dim);
 	}
 	k->tied = c->tied < 0 ? mp->tied : c->tied > 0;
 	k->attention_kernel =
@@ -238,25 +231,16 @@ static int resolve_hardware(const struct config *c, const struct cost_layout *l,
 	k->offload = c->offload;
 	k->p2p_overhead = c->p2p_overhead >= 0 ? c->p2p_overhead : P2P_OVERHEAD_US;
 	k->p2p_efficiency = c->p2p_efficiency > 0 ? c->p2p_efficiency : P2P_EFFICIENCY;
+	/* a shape's figures that do not divide: the option given is to blame */
 	if (k->hidden % k->heads != 0 && c->head_dim == 0 && mp->head_dim == 0)
-		return config_is_set(c, "heads")
-		               ? config_fail(c, "heads", err,
-		                             "must divide the hidden size %d (or --head-dim gives "
-		                             "the heads' size)",
-		                             k->hidden)
-		               : config_fail(c, "hidden", err,
-		                             "is not a multiple of the %d heads (--heads; or "
-		                             "--head-dim gives the heads' size)",
-		                             k->heads);
+		return config_fail(c, config_is_set(c, "heads") ? "heads" : "hidden", err,
+		                   "the hidden size %d is not a multiple of the %d heads (or "
+		                   "--head-dim gives the heads' size)",
+		                   k->hidden, k->heads);
 	if (k->heads % k->kv_heads != 0)
-		return config_is_set(c, "kv_heads")
-		               ? config_fail(c, "kv_heads", err, "must divide the %d attention heads",
-		                             k->heads)
-		               : config_fail(c, config_is_set(c, "heads") ? "heads" : "hidden", err,
-		                             "%s the %d key/value heads (--kv-heads)",
-		                             config_is_set(c, "heads") ? "must be a multiple of"
-		                                                       : "leaves heads not a multiple of",
-		                             k->kv_heads);
+		return config_fail(c, config_is_set(c, "kv_heads") ? "kv_heads" : "heads", err,
+		                   "the %d heads are not a multiple of the %d key/value heads",
+		                   k->heads, k->kv_heads);
 	return 0;
 }
 

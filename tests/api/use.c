@@ -224,7 +224,7 @@ static void sweeping(void)
 	check(pp_config_set(c, "v", "2", err, sizeof(err)) == PP_OK &&
 	              pp_sweep_run(c, keys, values, 3, 1, 0, &s, err, sizeof(err)) == PP_OK &&
 	              pp_sweep_skipped(s, 0) == NULL && pp_sweep_skipped(s, 1) != NULL &&
-	              strstr(pp_sweep_skipped(s, 1), "\"p\" '3': dualpipe needs an even p") != NULL &&
+	              strstr(pp_sweep_skipped(s, 1), "key \"p\" = 3: dualpipe needs an even p") != NULL &&
 	              pp_sweep_time_unit(s, 1) == NULL &&
 	              pp_sweep_figure(s, 1, "makespan", &x, err, sizeof(err)) == PP_OK &&
 	              isnan(x) && pp_sweep_ranked(s, 1) == 1,

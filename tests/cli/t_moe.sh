@@ -101,7 +101,7 @@ expect model.moe.all_to_all "$a2a"
 fails 2 "--ep-dispatch 'nccl': must be 'alltoall' or 'deepep'" $M --ep-dispatch=nccl
 fails 2 "--experts '4': needs --top-k and --expert-ffn too: the model llama3-8b has no experts" \
 	--model=llama3-8b --experts=4 --top-k=2
-fails 2 "--rope-dim '500': must be below the head size 192" --model=deepseek-v3 --rope-dim=500
+fails 2 "--rope-dim '500': leaves a head size of 192, not above its rotary part's 500" --model=deepseek-v3 --rope-dim=500
 fails 2 "--expert-imbalance '1e300': must be a number from 1 to 1e9" \
 	--model=qwen3-30b-a3b --expert-imbalance=1e300
 fails 2 "--dispatch-bytes '9': must be an integer from 1 to 8" $M --dispatch-bytes=9

@@ -1401,10 +1401,10 @@ static void cost_model_rejects_heads_that_do_not_divide_the_hidden_size_or_by_th
 
 	model_config(&c, "llama3-70b", "4");
 	unit_set(&c, "heads", "48");
-	assert_price_fails(&c, "--heads '48': ", "must divide the hidden size 8192");
+	assert_price_fails(&c, "--heads '48': ", "the hidden size 8192 is not a multiple of the 48");
 	model_config(&c, "llama3-70b", "4");
 	unit_set(&c, "kv_heads", "5");
-	assert_price_fails(&c, "--kv-heads '5': ", "must divide the 64 attention heads");
+	assert_price_fails(&c, "--kv-heads '5': ", "the 64 heads are not a multiple of the 5 key/value");
 }
 
 static void cost_model_rejects_fewer_than_4_bytes_a_parameter(void)
