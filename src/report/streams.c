@@ -4,6 +4,7 @@
  * offsets (a fused backward runs its B's shape, then its W's); the hooked pieces (gradient
  * buckets, parameter gathers, the reduction after the last op) have their recorded times.
  */
+#include <math.h>
 #include <stdint.h>
 
 #include "formats.h"
@@ -33,24 +34,41 @@ static void walk_shapes(const struct drawing *s, int d, bool stalls, report_piec
 		const struct op *op = &sc->ops[i];
 		int first = op->kind == OP_BW ? 1 : op->kind == OP_F ? 0 : op->kind == OP_B ? 1 : 2;
 		int last = op->kind == OP_BW ? 2 : first;
-		pp_time at = r->times[i].start;
+		pp_time at = r->times[i].start, total = 0, waits = r->inner != NULL ? r->inner[i] : 0;
+		bool pair = (op->flags & OP_OVERLAP) ||
+		            (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP));
+		double scale = 1;
 
-		if (stalls && ((op->flags & OP_OVERLAP) ||
-		               (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP))))
+		if (stalls && pair)
 			continue;
+		/* a straggler stretches the whole op, its pieces' offsets with it: when the op waited
+		 * for nothing outside its plans (no gathers, no activations coming back), they are
+		 * scaled to its span */
+		for (int x = first; x <= last; x++) {
+			const struct stream_shape *sh = shape_of(s, op, x);
+
+			total += sh != NULL ? sh->dur : 0;
+			waits -= sh != NULL ? sh->dur - sh->compute : 0;
+		}
+		if (!pair && waits == 0 && total > 0 && r->times[i].end - at != total)
+			scale = (double)(r->times[i].end - at) / (double)total;
+		pp_time past = 0; /* the op's shapes before this one */
+
 		for (int x = first; x <= last; x++) {
 			const struct stream_shape *sh = shape_of(s, op, x);
 			const struct piece_span *sp = sh == NULL ? NULL : stalls ? sh->stalls : sh->pieces;
 			size_t n = sh == NULL ? 0 : stalls ? sh->nstalls : sh->npieces;
 
 			for (size_t j = 0; j < n; j++) {
-				struct report_piece pc = {at + sp[j].start, at + sp[j].end, sp[j].kind,
-				                          i};
+				struct report_piece pc = {
+				        at + (pp_time)llround((double)(past + sp[j].start) * scale),
+				        at + (pp_time)llround((double)(past + sp[j].end) * scale),
+				        sp[j].kind, i};
 
 				fn(ctx, &pc);
 			}
 			if (sh != NULL)
-				at += sh->dur;
+				past += sh->dur;
 		}
 	}
 }
