@@ -356,7 +356,9 @@ static int stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int s
 
 	if (too_many_buckets(k, d, params))
 		return 2;
-	if (d.n <= 1 || params <= 0)
+	/* buckets that do not overlap are no hooks: the reduction is one collective */
+	if (d.n <= 1 || params <= 0 ||
+	    !(k->overlap_grad_reduce || (sharded && k->overlap_param_gather)))
 		return 0;
 	nb = buckets < 1 ? 1 : (int)buckets;
 	for (int j = 0; j < nb; j++) {
@@ -521,12 +523,12 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			}
 			if (rc == 2) {
 				free(stage_params);
-				return config_fail(c, "layers", err,
-				                   "makes the plans of the stages' ops (a few pieces of "
-				                   "compute and communication a layer) hold more than the "
-				                   "%" PRIu64 " steps --max-ops allows: give fewer layers, or a "
-				                   "larger --max-ops",
-				                   c->max_ops);
+				return pp_fail(err, PP_ERR_USAGE,
+				               "the model's %d layers make the plans of the stages' ops (a "
+				               "few pieces of compute and communication a layer) hold more "
+				               "than the %" PRIu64 " steps --max-ops allows: give fewer "
+				               "layers, or a larger --max-ops",
+				               k->layers, c->max_ops);
 			}
 			used += pc->plan[3 * st + kind].n;
 			if (rc > 0) {

@@ -52,6 +52,13 @@ static void walk_shapes(const struct drawing *s, int d, bool stalls, report_piec
 		}
 		if (!pair && waits == 0 && total > 0 && r->times[i].end - at != total)
 			scale = (double)(r->times[i].end - at) / (double)total;
+		/* a backward that waited for its activations coming back runs its plan after the
+		 * wait; a first forward's waits for its gathers fall between its pieces, where its
+		 * stalls cannot be placed */
+		if (!pair && waits > 0 && op->kind != OP_F)
+			at += waits;
+		else if (stalls && waits > 0)
+			continue;
 		pp_time past = 0; /* the op's shapes before this one */
 
 		for (int x = first; x <= last; x++) {

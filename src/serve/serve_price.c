@@ -58,6 +58,8 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 		tc->first_stage_layers = 0;
 		tc->last_stage_layers = 0;
 	}
+	/* serving prices stage steps, not the training ops' plans: its --max-ops bounds its steps */
+	tc->max_ops = PP_MAX_OPS_CEILING;
 	pr->cost = cost_new_model(tc, &layout, err);
 	free(device);
 	free(tc);

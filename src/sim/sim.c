@@ -385,6 +385,7 @@ static struct sim *sim_build(const struct config *c, unsigned flags, const struc
 		first.global_batch = 0;
 	if (config_settle(&first, &settled, err) != 0)
 		return NULL;
+	settled.global_batch = c->global_batch; /* as given, for the messages that name it */
 	if (pt != NULL && pt->order != NULL) {
 		/* the order is the schedule: validated with its shape, as a file's */
 		snprintf(settled.schedule_file, sizeof(settled.schedule_file), "%s",
@@ -439,9 +440,12 @@ int sim_state_fits(const struct config *c, struct pp_error *err)
 	struct sim *s;
 	int rc;
 
+	/* a schedule file's shape is known once it is read: its run checks it */
+	if (c->schedule_file[0] != '\0')
+		return 0;
 	if (config_settle(c, &settled, err) != 0 || config_validate(&settled, err) != 0)
 		return -1;
-	if (!config_has_model(&settled) || settled.schedule_file[0] != '\0')
+	if (!config_has_model(&settled))
 		return 0;
 	if ((s = pp_zalloc(1, sizeof(*s), err)) == NULL)
 		return -1;

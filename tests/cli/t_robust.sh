@@ -506,8 +506,13 @@ cmp -s "$F/jit.csv" "$F/jit.before" && ok || not_ok "a run wrote over its jitter
 # parallelism) count against --max-ops, and are evaluated in time linear in their pieces: 100,000
 # layers with tp = 8 run (they took two minutes, quadratic in the pieces), and more than the
 # limit allows are refused before they are built.
-fails 2 "--layers '200': makes the plans of the stages' ops (a few pieces of compute and communication a layer) hold more than the 1000 steps --max-ops allows" \
+fails 2 "the model's 200 layers make the plans of the stages' ops (a few pieces of compute and communication a layer) hold more than the 1000 steps --max-ops allows" \
 	--model=llama3-8b --tp=8 --layers=200 --max-ops=1000
+# ... which a serving run does not build: its --max-ops bounds its stage steps
+if ppsim serve --model=llama3-8b --tp=2 -p 2 --max-ops=500 --num-requests=5 --output=fixed:20 \
+	--prompt=fixed:64 >/dev/null 2>"$TMP/serve-plans.err"; then ok; else
+	not_ok "serve refused for training plans: $(cat "$TMP/serve-plans.err")"
+fi
 if ppsim --model=llama3-8b --tp=8 --cp=2 --layers=100000 -p 4 -f json >/dev/null 2>"$TMP/many.err"; then ok; else
 	not_ok "100,000 layers with tp and cp: $(cat "$TMP/many.err")"
 fi
