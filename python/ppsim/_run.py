@@ -19,11 +19,11 @@ from ._settings import c_string
 # The kinds of op, by their code in the "op" field of an ops array (enum pp_op_kind).
 OP_KINDS = ("F", "B", "W", "BW")
 
-# One op of a run, as a row of `ppsim --dump-ops`: times in the run's time unit; overlap, True
-# on an F that runs overlapped with the device's next op (an overlapped pair's first op); slack,
-# how much longer it could take without lengthening the step (0: on a critical path), None when
-# the run kept no slack.
-Op = namedtuple("Op", "device chunk stage op microbatch start end overlap slack")
+# One op of a run, as a row of `ppsim --dump-ops`: times in the run's time unit; slack, how
+# much longer it could take without lengthening the step (0: on a critical path), None when the
+# run kept no slack; overlap, True on an F that runs overlapped with the device's next op (an
+# overlapped pair's first op), last so that the fields before it keep their places.
+Op = namedtuple("Op", "device chunk stage op microbatch start end slack overlap")
 
 # An op's record, as the library fills it (pp_ops with a stride): its fields in the order of
 # `--dump-ops` (overlap: an F that runs overlapped with the device's next op), each with its
@@ -137,8 +137,8 @@ class OpRecords:
             v = dict(zip(order, values))
             ops.append(Op(v["device"], v["chunk"], v["stage"], OP_KINDS[v["op"]],
                           v["microbatch"], _int(v["start"]), _int(v["end"]),
-                          bool(v.get("overlap", False)),
-                          _int(v["slack"]) if "slack" in v else None))
+                          _int(v["slack"]) if "slack" in v else None,
+                          bool(v.get("overlap", False))))
         return ops
 
 
