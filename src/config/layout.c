@@ -532,7 +532,13 @@ int layout_config_layers(const struct config *c, const char *model, int layers, 
 		                   "torchtitan's split of %s's %d layers (and the embedding and the "
 		                   "head) over %d stages leaves a stage empty",
 		                   model, layers, S);
-	return config_fail(c, config_is_set(c, "layers") ? "layers" : "p", err,
+	/* the option given is to blame: the layers, the shape, else the split asked for */
+	return config_fail(c,
+	                   config_is_set(c, "layers") ? "layers"
+	                   : config_is_set(c, "p")    ? "p"
+	                   : config_is_set(c, "v")    ? "v"
+	                                              : "layer_split",
+	                   err,
 	                   "%s's %d layers do not split evenly over %s%d stages; set "
 	                   "--layer-split, --layout, --layers-per-stage or "
 	                   "--first-stage-layers/--last-stage-layers",

@@ -126,6 +126,8 @@ same_run "megatron's sends with a file of chunks" \
 	"--model=llama3-8b --framework=megatron -s interleaved -p 4 -m 8"
 fails 2 "--straggler '7:1.5': names device 7; p = 6" --schedule-file="$TMP/p6.csv" --straggler=7:1.5
 fails 2 "--global-batch '12': needs a model" --schedule-file="$TMP/p6.csv" --global-batch=12
+fails 2 "--layer-split 'even': llama3-8b's 32 layers do not split evenly over p x v = 6 stages" \
+	--schedule-file="$TMP/p6.csv" --model=llama3-8b --layer-split=even
 fails 2 "--global-batch '48': makes m = 48 (global batch / (mbs x dp)); the schedule file" \
 	--schedule-file="$TMP/p6.csv" --model=llama3-8b --global-batch=48
 if ppsim --schedule-file="$TMP/p6.csv" --model=llama3-8b --gpus=18 --global-batch=36 -f json |
