@@ -326,9 +326,16 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 	long long experts = c->experts >= 0 ? c->experts : mp != NULL ? mp->experts : 0;
 	/* tensor parallelism stays inside a node and divides the GPU count; a stage has a layer
 	 * at least, and p is within the device limit */
-	char *tp = divisors(gcd(node, gpus), node),
-	     *p = divisors(gpus, layers < PP_MAX_DEVICES ? layers : PP_MAX_DEVICES);
+	char *tp, *p;
 	int status = 0;
+
+	/* advise searches the schedules and their shapes: a file fixes both */
+	if (c->schedule_file[0] != '\0')
+		return config_fail(c, "schedule_file", err,
+		                   "advise searches the schedules and shapes, which a schedule file "
+		                   "fixes: simulate it with ppsim run, or sweep around it");
+	tp = divisors(gcd(node, gpus), node);
+	p = divisors(gpus, layers < PP_MAX_DEVICES ? layers : PP_MAX_DEVICES);
 
 	sw->require_fit = true;
 	sw->shardable = false; /* advise has no shards */
