@@ -310,6 +310,9 @@ struct config {
 	double loss_bytes;              /* (model) bytes the loss's forward moves per logit; -1: the
 	                                 * framework's, or the default */
 	double loss_bwd_bytes;          /* (model) the same for its backward */
+	double grad_accum_bytes;        /* (model) bytes a parameter moves after each backward to
+	                                 * add its gradient into fp32 ones; -1: the framework's, or
+	                                 * 0 */
 	enum pp_recompute recompute;    /* (model) activation recomputation */
 	int distributed_optimizer;      /* (model) optimizer state sharded over dp (1), not (0), or
 	                                   -1: the framework's */

@@ -193,6 +193,7 @@ struct cost_model {
 	bool sequence_parallel;         /* norms and dropouts split over tp (Korthikanti et al.) */
 	double unfused_attention_bytes; /* extra forward bytes per score without flash attention */
 	double loss_bytes, loss_bwd_bytes; /* the loss's bytes per logit, forward and backward */
+	double grad_accum_bytes; /* per parameter, after each micro-batch's backward (a pass) */
 	enum pp_recompute recompute;
 	bool distributed_optimizer;
 	double bytes_per_param;                /* weights + gradients + optimizer state */

@@ -83,6 +83,8 @@ struct framework_preset {
 	int attention_kernel;      /* enum pp_attention_kernel, -1: the option's default */
 	double loss_bytes;         /* bytes its loss moves per logit forward, -1: the default */
 	double loss_bwd_bytes;     /* and backward */
+	double grad_accum_bytes;   /* bytes a parameter moves after each backward to add its
+	                              gradient into fp32 ones (a pass of its own), -1: none */
 	const char *source;
 };
 

@@ -61,6 +61,7 @@ void config_init(struct config *c)
 	c->unfused_attention_bytes = -1;
 	c->loss_bytes = -1;
 	c->loss_bwd_bytes = -1;
+	c->grad_accum_bytes = -1;
 	c->recompute = PP_RECOMPUTE_NONE;
 	c->distributed_optimizer = -1;
 	c->cp = 1;
@@ -153,6 +154,7 @@ static void apply_framework(struct config *c, const struct framework_preset *f)
 	} reals[] = {
 	        {"loss_bytes", &c->loss_bytes, f->loss_bytes},
 	        {"loss_bwd_bytes", &c->loss_bwd_bytes, f->loss_bwd_bytes},
+	        {"grad_accum_bytes", &c->grad_accum_bytes, f->grad_accum_bytes},
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)

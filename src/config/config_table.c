@@ -363,6 +363,11 @@ static const struct config_option options[] = {
          "bytes the loss's backward moves per logit (default the framework's, else 14; "
          "training)",
          FIELD(loss_bwd_bytes), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+        {"grad-accum-bytes", 0, "grad_accum_bytes", CONFIG_ARG_TIME, "B",
+         "bytes a parameter moves after each micro-batch's backward to add its gradient "
+         "into fp32 ones, a pass of its own (default the framework's: 10 for deepspeed, "
+         "else 0; training)",
+         FIELD(grad_accum_bytes), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"recompute", 0, "recompute", CONFIG_ARG_NAME, "MODE",
          "activation recomputation: none (default), full or selective", FIELD(recompute),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL, .values = recomputes},

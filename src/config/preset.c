@@ -300,26 +300,28 @@ static const struct link_preset links[] = {
 
 /* comm 1: blocking (enum pp_comm); tp_overlap 1 none, 2 bulk, 3 pipelined (enum pp_tp_overlap) */
 static const struct framework_preset frameworks[] = {
-        {"megatron", 1, 0, 0, 0, 0, 1, 1, 1, -1, 38, 14,
+        {"megatron", 1, 0, 0, 0, 0, 1, 1, 1, -1, 38, 14, -1,
          "Megatron-LM arguments.py: --overlap-grad-reduce, --overlap-param-gather, "
          "--use-distributed-optimizer and --tp-comm-overlap are off unless given; 1F1B's P2P "
          "sends are batched isend/irecv waited on before the next op, interleaved 1F1B's "
          "separate ones waited on where their data is used (--overlap-p2p-communication, on "
          "by default; schedules.py); Transformer Engine's fused attention; the unfused "
-         "vocab-parallel cross entropy (cross_entropy_loss_fusion off)"},
-        {"nemo", 1, 0, 1, 1, 1, 1, 3, 1, -1, 22, 10,
+         "vocab-parallel cross entropy (cross_entropy_loss_fusion off); gradients accumulated "
+         "in fp32 inside the weight-gradient GEMMs (gradient_accumulation_fusion)"},
+        {"nemo", 1, 0, 1, 1, 1, 1, 3, 1, -1, 22, 10, -1,
          "NeMo 2.0 pre-training recipes (llama3 8b/70b/405b): MegatronStrategy with "
          "overlap_grad_reduce, overlap_param_gather and the distributed optimizer on, "
          "tp_comm_overlap on for H100 recipes (TE userbuffers, pipelined); Megatron's sends "
          "(MegatronCommOverlapCallback: overlap_p2p_comm with virtual pipelining); "
          "GPTConfig's cross_entropy_loss_fusion on (Megatron-Core's fused cross entropy)"},
-        {"deepspeed", 1, 1, 0, 0, 1, 0, 1, 0, -1, 38, 14,
+        {"deepspeed", 1, 1, 0, 0, 1, 0, 1, 0, -1, 38, 14, 10,
          "Megatron-DeepSpeed's pipeline engine: ZeRO-1 optimizer sharding, gradients reduced "
          "after the pipeline's last backward, with bf16 by the BF16_Optimizer, which "
          "all-reduces the fp32 gradients whole and all-gathers the parameters after its step; "
          "blocking P2P; --use-flash-attn off by default; Megatron's unfused cross entropy on "
-         "fp32 logits"},
-        {"torchtitan", 0, 0, 1, 1, 1, 1, 1, 1, PP_ATTENTION_FA2, 22, 26,
+         "fp32 logits; after each micro-batch's backward the BF16_Optimizer adds every bf16 "
+         "gradient into its fp32 one (update_hp_grads: read 2 and 4 bytes, write 4)"},
+        {"torchtitan", 0, 0, 1, 1, 1, 1, 1, 1, PP_ATTENTION_FA2, 22, 26, -1,
          "torchtitan: FSDP2 reduce-scatters gradients as each block's backward ends and "
          "gathers parameters ahead of use; PyTorch pipelining's asynchronous sends; SDPA's "
          "flash backend, FlashAttention-2; async TP off by default; the loss is PyTorch's "

@@ -77,4 +77,11 @@ bool moe_last_is_expert(const struct cost_model *k);
  * included. */
 void moe_stage_counts(const struct cost_model *k, int st, int *n, int *nm);
 
+/* cost_pieces.c: the parameters a GPU of stage st holds (its layers' over tp, the embedding on
+ * the first stage of each route, the head and the MTP layers' projections on the last; not its
+ * routed experts, which their own group holds), and the time of the pass after each of its
+ * backwards that adds every gradient into fp32 ones (--grad-accum-bytes; 0 without one). */
+double cost_stage_params(const struct cost_model *k, const struct cost_layout *l, int st);
+double cost_grad_accum_ms(const struct cost_model *k, const struct cost_layout *l, int st);
+
 #endif

@@ -259,6 +259,7 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	                                                             : UNFUSED_ATTENTION_BYTES;
 	k->loss_bytes = c->loss_bytes >= 0 ? c->loss_bytes : LOSS_BYTES;
 	k->loss_bwd_bytes = c->loss_bwd_bytes >= 0 ? c->loss_bwd_bytes : LOSS_BWD_BYTES;
+	k->grad_accum_bytes = c->grad_accum_bytes >= 0 ? c->grad_accum_bytes : 0;
 	k->recompute = c->recompute;
 	k->distributed_optimizer = c->distributed_optimizer > 0;
 	k->cp = c->cp;
@@ -688,7 +689,8 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		const struct cost_type *ty = &k->types[k->stage_type[st]];
 		double f = moe_stage_sum(k, st, ty->layer_ms.f, ty->moe_ms.f) + head * ty->last_head_ms.f;
 		double b = moe_stage_sum(k, st, ty->layer_ms.b, ty->moe_ms.b) + head * ty->last_head_ms.b;
-		double w = moe_stage_sum(k, st, ty->layer_ms.w, ty->moe_ms.w) + head * ty->last_head_ms.w;
+		double w = moe_stage_sum(k, st, ty->layer_ms.w, ty->moe_ms.w) + head * ty->last_head_ms.w +
+		           cost_grad_accum_ms(k, l, st);
 		double act = moe_stage_sum(k, st, k->layer_act_by[rc], k->moe_act_by[rc]) +
 		             head * (1 + k->mtp_layers) * 4.0 * k->seq * k->mbs * k->vocab / tp / k->cp;
 

@@ -235,7 +235,8 @@ static void layer(struct builder *b, const struct cost_model *k, const struct co
  * *compute_ticks. Returns 0, 1 when a time is out of range, 2 when it would hold more than room
  * steps, or -1 when out of memory. */
 static int stage_plan(const struct cost_model *k, int st, bool last, int kind, int64_t tick,
-                      size_t room, struct piece_plan *pl, pp_time *compute_ticks)
+                      size_t room, double accum_ms, struct piece_plan *pl,
+                      pp_time *compute_ticks)
 {
 	struct builder b = {.tick = tick, .room = room};
 	int n, nm;
@@ -247,7 +248,7 @@ static int stage_plan(const struct cost_model *k, int st, bool last, int kind, i
 
 	if (kind == 2) {
 		compute(&b, moe_stage_sum(k, st, ty->layer_ms.w, ty->moe_ms.w) +
-		                    head * ty->last_head_ms.w);
+		                    head * ty->last_head_ms.w + accum_ms);
 	} else {
 		if (kind == 1 && head > 0)
 			compute(&b, ty->last_head_ms.b);
@@ -469,6 +470,35 @@ static int offloads(const struct config *c, const struct cost_model *k, struct c
 	return 0;
 }
 
+double cost_stage_params(const struct cost_model *k, const struct cost_layout *l, int st)
+{
+	int L = l->S / l->routes;
+	double params = moe_stage_sum(k, st, k->layer_params, k->moe_params) / k->tp;
+	double embed = (double)k->vocab * k->hidden / k->tp;
+
+	if (st % L == 0)
+		params += embed;
+	if (st % L == L - 1) {
+		/* a tied pair on one device is one matrix */
+		if (!(k->tied && l->stage_device[st - (L - 1)] == l->stage_device[st]))
+			params += embed;
+		params += k->mtp_layers * 2.0 * k->hidden * k->hidden / k->tp;
+	}
+	return params;
+}
+
+double cost_grad_accum_ms(const struct cost_model *k, const struct cost_layout *l, int st)
+{
+	int n, nm;
+
+	if (k->grad_accum_bytes <= 0)
+		return 0;
+	moe_stage_counts(k, st, &n, &nm);
+	return kernel_memory_ms(&k->types[k->stage_type[st]].hw,
+	                        k->grad_accum_bytes *
+	                                (cost_stage_params(k, l, st) + nm * k->routed_params / k->ep));
+}
+
 int cost_model_pieces(const struct config *c, const struct cost_layout *l, struct cost *cost,
                       struct pp_error *err)
 {
@@ -515,7 +545,8 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 		for (int kind = 0; kind < 3; kind++) {
 			size_t room = c->max_ops > used ? (size_t)(c->max_ops - used) : 0;
 			int rc = stage_plan(k, st, cost_layout_last(l, st), kind, cost->tick, room,
-			                    &pc->plan[3 * st + kind], t[kind]);
+			                    cost_grad_accum_ms(k, l, st), &pc->plan[3 * st + kind],
+			                    t[kind]);
 
 			if (rc < 0) {
 				free(stage_params);
@@ -539,17 +570,9 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			}
 		}
 	}
-	/* each stage's parameters: its layers, the embedding on the first of each route, the head
-	 * (and the MTP layers' projections) on the last; its routed experts' go to their own
-	 * group */
+	/* each stage's parameters; its routed experts' go to their own group */
 	for (int st = 0; st < S; st++)
-		stage_params[st] = moe_stage_sum(k, st, k->layer_params, k->moe_params) / k->tp;
-	for (int st = 0; st < S; st += L) {
-		stage_params[st] += (double)k->vocab * k->hidden / k->tp;
-		if (!(k->tied && l->stage_device[st] == l->stage_device[st + L - 1]))
-			stage_params[st + L - 1] += (double)k->vocab * k->hidden / k->tp;
-		stage_params[st + L - 1] += k->mtp_layers * 2.0 * k->hidden * k->hidden / k->tp;
-	}
+		stage_params[st] = cost_stage_params(k, l, st);
 	for (int st = 0; st < S; st++) {
 		int d = (int)l->stage_device[st], n, nm;
 		int rc = stage_hooks(k, pc, st, dense_group(k, d), stage_params[st], cost->tick);

@@ -373,6 +373,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "unfused_attention_bytes", k->unfused_attention_bytes);
 	add_number(b, o, "loss_bytes", k->loss_bytes);
 	add_number(b, o, "loss_bwd_bytes", k->loss_bwd_bytes);
+	add_number(b, o, "grad_accum_bytes", k->grad_accum_bytes);
 	add_string(b, o, "recompute", config_recompute_name(k->recompute));
 	add_bool(b, o, "distributed_optimizer", k->distributed_optimizer);
 	add_number(b, o, "cp", k->cp);

@@ -186,3 +186,26 @@ for kv in model.fp8=true model.fp8_tflops=1979 model.head_dim=192 model.v_head_d
 done
 [ "$(ppsim --model=llama3-8b -p 2 -m 4 -f json | "$JGET" - model.fp8)" = false ] && ok ||
 	not_ok "JSON model.fp8 of a bf16 run"
+
+# DeepSpeed's BF16_Optimizer adds each micro-batch's bf16 gradients into fp32 ones after its
+# backward (update_hp_grads): --grad-accum-bytes (deepspeed's default 10) prices that pass on each
+# stage's weight-gradient op, a memory-bound kernel over the stage's parameters (its 16 layers and
+# the embedding, or the head: Llama 3 8B at p = 2), by hand from the report's own figures.
+ppsim --model=llama3-8b -p 2 -f json >"$TMP/accum0.json"
+ppsim --model=llama3-8b -p 2 --grad-accum-bytes=10 -f json >"$TMP/accum10.json"
+ppsim --model=llama3-8b -p 2 --framework=deepspeed --comm=overlap -f json >"$TMP/accum-ds.json"
+if python3 - "$TMP/accum0.json" "$TMP/accum10.json" "$TMP/accum-ds.json" <<'PY'
+import json, sys
+none, ten, ds = (json.load(open(f)) for f in sys.argv[1:4])
+m = ten["model"]
+params = 16 * m["layer_params"] + m["vocab"] * m["hidden"]
+want = params * 10 / (m["memory_bandwidth"] * 1e9 * m["memory_efficiency"]) * 1e3 + \
+    m["kernel_overhead"] / 1e3
+for a, b in zip(ten["model"]["stages"], none["model"]["stages"]):
+    if abs(a["t_w"] - b["t_w"] - want) > 2e-6 or a["t_f"] != b["t_f"] or a["t_b"] != b["t_b"]:
+        sys.exit(1)
+# the framework's default is the same pass
+sys.exit(ds["model"]["grad_accum_bytes"] != 10 or
+         [s["t_w"] for s in ds["model"]["stages"]] != [s["t_w"] for s in ten["model"]["stages"]])
+PY
+then ok; else not_ok "--grad-accum-bytes: the weight-gradient op's pass is not the stage's parameters x 10 bytes at the memory rate"; fi
