@@ -799,7 +799,6 @@ static int fewest_per_node(const struct cost_model *k, int stride, int n)
 static int device_figures(const struct config *c, const struct cost_layout *l, struct cost_model *k,
                           int64_t tick, struct pp_error *err)
 {
-	double embed = (double)k->vocab * k->hidden / k->tp;
 	/* bf16 weights and gradients stay whole; the rest (the optimizer's state) is sharded by a
 	 * distributed optimizer; FP8 keeps a copy of the weights beside */
 	double keep = 4 + k->fp8_weight_bytes +
@@ -832,8 +831,8 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		moe_stage_counts(k, st, &n, &nm);
 		experts = nm * k->routed_params / k->ep;
 
-		k->device_params[dev[st]] +=
-		        moe_stage_sum(k, st, k->layer_params, k->moe_params) / k->tp + experts;
+		/* its layers, and the embedding or the head at a route's ends */
+		k->device_params[dev[st]] += cost_stage_params(k, l, st) + experts;
 		k->device_expert_params[dev[st]] += experts;
 	}
 	/* the first route's ends (DualPipe's two copies have the same two) */
@@ -843,16 +842,6 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 	} else {
 		k->embed_bandwidth = k->inter_bandwidth;
 		k->embed_latency = k->inter_latency;
-	}
-	/* the embedding on the first stage of each route, the LM head on its last; a tied pair on
-	 * one device is one matrix; each MTP layer's projection of 2h to h beside the head (it
-	 * shares the embedding and the head) */
-	for (int st = 0; st < l->S; st += L) {
-		k->device_params[dev[st]] += embed;
-		if (!(k->tied && dev[st] == dev[st + L - 1]))
-			k->device_params[dev[st + L - 1]] += embed;
-		k->device_params[dev[st + L - 1]] +=
-		        k->mtp_layers * 2.0 * k->hidden * k->hidden / k->tp;
 	}
 	for (int d = 0; d < l->p; d++) {
 		/* the GPUs of pipeline rank d, all replicas, are d*tp*dp .. (d+1)*tp*dp - 1 */
