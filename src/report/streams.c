@@ -38,6 +38,14 @@ static void walk_shapes(const struct drawing *s, int d, bool stalls, report_piec
 		bool pair = (op->flags & OP_OVERLAP) ||
 		            (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP));
 		double scale = 1;
+		/* the op's end, or the later of an overlapped pair's two (they share their slot) */
+		pp_time end = r->times[i].end;
+
+		if ((op->flags & OP_OVERLAP) && i + 1 < sc->dev_start[d + 1] &&
+		    r->times[i + 1].end > end)
+			end = r->times[i + 1].end;
+		if (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP) && r->times[i - 1].end > end)
+			end = r->times[i - 1].end;
 
 		if (stalls && pair)
 			continue;
@@ -72,6 +80,10 @@ static void walk_shapes(const struct drawing *s, int d, bool stalls, report_piec
 				        at + (pp_time)llround((double)(past + sp[j].end) * scale),
 				        sp[j].kind, i};
 
+				/* what a scale cannot place (an op that waited, a pair, under a
+				 * straggler that shortened it) stays inside its op */
+				pc.start = pc.start < end ? pc.start : end;
+				pc.end = pc.end < end ? pc.end : end;
 				fn(ctx, &pc);
 			}
 			if (sh != NULL)

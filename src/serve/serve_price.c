@@ -58,8 +58,9 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 		tc->first_stage_layers = 0;
 		tc->last_stage_layers = 0;
 	}
-	/* serving prices stage steps, not the training ops' plans: its --max-ops bounds its steps */
-	tc->max_ops = PP_MAX_OPS_CEILING;
+	/* serving prices stage steps, not the training ops' plans: its --max-ops bounds its steps,
+	 * and the plans it does not use are bounded as a training run's are by default */
+	tc->max_ops = tc->max_ops > PP_MAX_OPS ? tc->max_ops : PP_MAX_OPS;
 	pr->cost = cost_new_model(tc, &layout, err);
 	free(device);
 	free(tc);

@@ -40,6 +40,8 @@ $MODEL8 --offload=0.5 --host-bandwidth=100
 -s zb-auto -p 4 -m 8 --tcomm 0.25 --tf 1.5
 --model=llama3-8b --tp=8 -p 2 -m 4 --straggler=0:0.5,1:2@100
 --model=llama3-8b -p 2 -m 4 -s gpipe --tp=4 --offload=1 --host-bandwidth=1 --tp-overlap=none
+-s 1f1b -p 2 -m 4 --model=llama3-8b --layers=4 --tp=8 --offload=1 --host-bandwidth=5 --straggler=0:0.5
+-s dualpipe -p 2 -m 8 --model=llama3-8b --layers=8 --tp=4 --tp-overlap=none --straggler=0:0.3
 serve -p 3 --num-requests=5 --token-time=0.01
 EOF
 	# the checker's own controls: another run's JSON, a packet cut short, a slice moved by a
