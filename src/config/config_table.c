@@ -365,9 +365,10 @@ static const struct config_option options[] = {
          FIELD(loss_bwd_bytes), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
         {"grad-accum-bytes", 0, "grad_accum_bytes", CONFIG_ARG_TIME, "B",
          "bytes a parameter moves after each micro-batch's backward to add its gradient "
-         "into fp32 ones, a pass of its own (default the framework's: 10 for deepspeed, "
+         "into fp32 ones, a pass of its own (default the framework's: 18 for deepspeed, "
          "else 0; training)",
-         FIELD(grad_accum_bytes), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL},
+         FIELD(grad_accum_bytes), .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL,
+         .max = 1000},
         {"recompute", 0, "recompute", CONFIG_ARG_NAME, "MODE",
          "activation recomputation: none (default), full or selective", FIELD(recompute),
          .commands = CONFIG_TRAINING, .price = CONFIG_PRICE_MODEL, .values = recomputes},

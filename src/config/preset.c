@@ -314,13 +314,14 @@ static const struct framework_preset frameworks[] = {
          "tp_comm_overlap on for H100 recipes (TE userbuffers, pipelined); Megatron's sends "
          "(MegatronCommOverlapCallback: overlap_p2p_comm with virtual pipelining); "
          "GPTConfig's cross_entropy_loss_fusion on (Megatron-Core's fused cross entropy)"},
-        {"deepspeed", 1, 1, 0, 0, 1, 0, 1, 0, -1, 38, 14, 10,
+        {"deepspeed", 1, 1, 0, 0, 1, 0, 1, 0, -1, 38, 14, 18,
          "Megatron-DeepSpeed's pipeline engine: ZeRO-1 optimizer sharding, gradients reduced "
          "after the pipeline's last backward, with bf16 by the BF16_Optimizer, which "
          "all-reduces the fp32 gradients whole and all-gathers the parameters after its step; "
          "blocking P2P; --use-flash-attn off by default; Megatron's unfused cross entropy on "
          "fp32 logits; after each micro-batch's backward the BF16_Optimizer adds every bf16 "
-         "gradient into its fp32 one (update_hp_grads: read 2 and 4 bytes, write 4)"},
+         "gradient into its fp32 one (update_hp_grads: the gradient cast to an fp32 "
+         "temporary, 2 read and 4 written, then added, 4 + 4 read and 4 written)"},
         {"torchtitan", 0, 0, 1, 1, 1, 1, 1, 1, PP_ATTENTION_FA2, 22, 26, -1,
          "torchtitan: FSDP2 reduce-scatters gradients as each block's backward ends and "
          "gathers parameters ahead of use; PyTorch pipelining's asynchronous sends; SDPA's "

@@ -490,13 +490,16 @@ double cost_stage_params(const struct cost_model *k, const struct cost_layout *l
 double cost_grad_accum_ms(const struct cost_model *k, const struct cost_layout *l, int st)
 {
 	int n, nm;
+	double params;
 
-	if (k->grad_accum_bytes <= 0)
+	/* the uniform model prices FLOPs alone, no memory-bound kernel */
+	if (k->grad_accum_bytes <= 0 || k->efficiency > 0)
 		return 0;
 	moe_stage_counts(k, st, &n, &nm);
-	return kernel_memory_ms(&k->types[k->stage_type[st]].hw,
-	                        k->grad_accum_bytes *
-	                                (cost_stage_params(k, l, st) + nm * k->routed_params / k->ep));
+	params = cost_stage_params(k, l, st) + nm * k->routed_params / k->ep;
+	return params > 0 ? kernel_memory_ms(&k->types[k->stage_type[st]].hw,
+	                                     k->grad_accum_bytes * params)
+	                  : 0;
 }
 
 int cost_model_pieces(const struct config *c, const struct cost_layout *l, struct cost *cost,
