@@ -17,6 +17,7 @@
 
 #include "base/text.h"
 #include "ppsim/samples.h"
+#include "ppsim/schedfile.h"
 #include "ppsim/sched.h"
 #include "ppsim/sim.h"
 #include "sweep_work.h"
@@ -360,16 +361,29 @@ static void take_figures(struct sweep_record *r, const struct sim *s)
 	r->throughput = k != NULL ? m->tokens_per_s : m->makespan > 0 ? r->m / m->makespan : 0;
 }
 
-/* The shape a skipped point asked for, as far as its settings can be settled. Returns 0, or
- * -1 when out of memory (r unchanged). */
+/* The shape a skipped point asked for, as far as its settings can be settled: a schedule
+ * file's own p, v and m when it reads. Returns 0, or -1 when out of memory (r unchanged). */
 static int take_settings(struct sweep_record *r, const struct config *c)
 {
-	struct config *settled = pp_malloc(sizeof(*settled));
+	struct config *settled = pp_malloc(sizeof(*settled)), *in = pp_malloc(sizeof(*in));
 	struct pp_error ignored = {0};
+	struct schedfile f;
 
-	if (settled == NULL)
+	if (settled == NULL || in == NULL) {
+		free(settled);
+		free(in);
 		return -1;
-	config_settle(c, settled, &ignored);
+	}
+	*in = *c;
+	if (c->schedule_file[0] != '\0' &&
+	    schedfile_read(c->schedule_file, c->max_ops, &f, &ignored) == 0) {
+		in->p = f.sched->p;
+		in->v = f.sched->v;
+		in->m = f.sched->m;
+		schedfile_release(&f);
+	}
+	config_settle(in, settled, &ignored);
+	free(in);
 	take_point(r, &(struct point){settled->schedule_file[0] ? "file" : settled->schedule,
 	                              settled->p, settled->v, settled->m, config_has_model(settled),
 	                              settled->tp, settled->dp, settled->mbs, settled->cp,

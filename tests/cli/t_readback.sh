@@ -136,3 +136,14 @@ if ppsim --schedule-file="$TMP/p6.csv" --model=llama3-8b --gpus=18 --global-batc
 else
 	not_ok "a file of p = 6 with 18 GPUs and a global batch of 36 (dp 3, m 12) should run"
 fi
+
+# A sweep's skipped points of a schedule file give the file's shape (they gave the default p = 4,
+# v = 1), with the m their global batch asks for.
+ppsim sweep --schedule-file="$TMP/p6v.csv" --model=llama3-8b --gpus=12,24 --global-batch=24 \
+	-f jsonl --quiet >"$TMP/sweep-file.jsonl" 2>/dev/null
+if grep -q '"status":"skipped"' "$TMP/sweep-file.jsonl" &&
+	! grep '"status":"skipped"' "$TMP/sweep-file.jsonl" | grep -qv '"p":6,"v":2,'; then
+	ok
+else
+	not_ok "a sweep's skipped points of a p = 6, v = 2 file: $(grep skipped "$TMP/sweep-file.jsonl" | cut -c1-160)"
+fi
