@@ -335,13 +335,17 @@ static enum cost_collective grad_reduce(const struct cost_model *k)
 /* The most gradient buckets a stage's parameters may make (each is a hook, or two). */
 #define MAX_BUCKETS 65536
 
-/* Whether params reduced over group d make hooks (buckets that overlap: else the reduction is
- * one collective) and more than MAX_BUCKETS of them. */
+/* Whether gradient buckets are hooks (they overlap: else the reduction is one collective). */
+static bool buckets_hooked(const struct cost_model *k)
+{
+	return k->overlap_grad_reduce || (k->distributed_optimizer && k->overlap_param_gather);
+}
+
+/* Whether params reduced over group d make hooks and more than MAX_BUCKETS of them. */
 static bool too_many_buckets(const struct cost_model *k, struct dp_group d, double params)
 {
-	bool hooked = k->overlap_grad_reduce || (k->distributed_optimizer && k->overlap_param_gather);
-
-	return hooked && d.n > 1 && params > 0 && !(ceil(params / k->bucket_params) <= MAX_BUCKETS);
+	return buckets_hooked(k) && d.n > 1 && params > 0 &&
+	       !(ceil(params / k->bucket_params) <= MAX_BUCKETS);
 }
 
 /* The data-parallel hooks of stage st, whose GPUs hold params of it reduced over group d.
@@ -357,9 +361,7 @@ static int stage_hooks(const struct cost_model *k, struct cost_pieces *pc, int s
 
 	if (too_many_buckets(k, d, params))
 		return 2;
-	/* buckets that do not overlap are no hooks: the reduction is one collective */
-	if (d.n <= 1 || params <= 0 ||
-	    !(k->overlap_grad_reduce || (sharded && k->overlap_param_gather)))
+	if (d.n <= 1 || params <= 0 || !buckets_hooked(k))
 		return 0;
 	nb = buckets < 1 ? 1 : (int)buckets;
 	for (int j = 0; j < nb; j++) {
@@ -509,7 +511,7 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	int S = l->S, L = S / l->routes;
 	struct cost_pieces *pc;
 	bool plans = k->tp > 1 || k->cp > 1 || k->a2a_ms > 0, tied_apart = false, offload = false;
-	double *stage_params;
+	uint64_t used = 0; /* the plans' steps so far */
 
 	if (c->nstage_offload > 0 && c->nstage_offload != L)
 		return config_fail(c, "stage_offload", err, "gives %d stages, %s %d",
@@ -531,17 +533,11 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	pc->grads = pp_calloc((size_t)S, sizeof(*pc->grads));
 	pc->gather = pp_calloc((size_t)S, sizeof(*pc->gather));
 	pc->after = pp_calloc((size_t)l->p, sizeof(*pc->after));
-	stage_params = pp_calloc((size_t)S, sizeof(*stage_params));
-	if (pc->plan == NULL || pc->grads == NULL || pc->gather == NULL || pc->after == NULL ||
-	    stage_params == NULL) {
-		free(stage_params);
+	if (pc->plan == NULL || pc->grads == NULL || pc->gather == NULL || pc->after == NULL)
 		return pp_nomem(err, 3 * (size_t)S, sizeof(*pc->plan));
-	}
 	/* the plans' steps count against the ops a run may hold (each a piece of compute or
 	 * communication, a few a layer): thousands of layers with tensor parallelism are millions
 	 * of them */
-	uint64_t used = 0;
-
 	for (int st = 0; plans && st < S; st++) {
 		pp_time *t[3] = {&cost->t_f[st], &cost->t_b[st], &cost->t_w[st]};
 
@@ -551,34 +547,27 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			                    cost_grad_accum_ms(k, l, st), &pc->plan[3 * st + kind],
 			                    t[kind]);
 
-			if (rc < 0) {
-				free(stage_params);
+			if (rc < 0)
 				return pp_nomem(err, 1, sizeof(struct piece_step));
-			}
-			if (rc == 2) {
-				free(stage_params);
+			if (rc == 2)
 				return pp_fail(err, PP_ERR_USAGE,
 				               "the model's %d layers make the plans of the stages' ops (a "
 				               "few pieces of compute and communication a layer) hold more "
 				               "than the %" PRIu64 " steps --max-ops allows: give fewer "
 				               "layers, or a larger --max-ops",
 				               k->layers, c->max_ops);
-			}
 			used += pc->plan[3 * st + kind].n;
-			if (rc > 0) {
-				free(stage_params);
+			if (rc > 0)
 				return config_fail(c, "tp", err,
 				                   "makes stage %d's ops or collectives take too long",
 				                   st);
-			}
 		}
 	}
-	/* each stage's parameters; its routed experts' go to their own group */
-	for (int st = 0; st < S; st++)
-		stage_params[st] = cost_stage_params(k, l, st);
+	/* each stage's parameters, its routed experts' apart (their own group reduces them) */
 	for (int st = 0; st < S; st++) {
 		int d = (int)l->stage_device[st], n, nm;
-		int rc = stage_hooks(k, pc, st, dense_group(k, d), stage_params[st], cost->tick);
+		double params = cost_stage_params(k, l, st);
+		int rc = stage_hooks(k, pc, st, dense_group(k, d), params, cost->tick);
 
 		moe_stage_counts(k, st, &n, &nm);
 		if (rc == 0)
@@ -587,11 +576,8 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 
 		if (rc != 0) {
 			/* the group whose buckets failed: the dense one, or the routed experts' */
-			double params = too_many_buckets(k, dense_group(k, d), stage_params[st])
-			                        ? stage_params[st]
-			                        : nm * k->routed_params / k->ep;
-
-			free(stage_params);
+			if (!too_many_buckets(k, dense_group(k, d), params))
+				params = nm * k->routed_params / k->ep;
 			if (rc == 2 && !config_is_set(c, "bucket_size"))
 				return pp_fail(err, PP_ERR_USAGE,
 				               "a stage's %.4g parameters make more than %d gradient "
@@ -608,7 +594,6 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			                            "makes a gradient bucket's time too long");
 		}
 	}
-	free(stage_params);
 	for (int d = 0; d < l->p; d++) {
 		double ex = k->device_expert_params[d];
 		int rc = after_hooks(k, pc, d, dense_group(k, d), k->device_params[d] - ex,
