@@ -273,17 +273,20 @@
 	}
 
 	/* With communication streams: each device's exposed and stream time by kind, and the
-	 * step taken apart. */
+	 * step taken apart; the kinds no device has any time of are left out. */
 	function streamsTable(r) {
 		if (!r.streams) return "";
-		var K = r.commKinds, html = "<table class=\"streams\"><caption>communication of " + esc(r.title) +
+		var K = [], html = "<table class=\"streams\"><caption>communication of " + esc(r.title) +
 			"</caption><tr><th scope=\"col\">device</th><th scope=\"col\">end</th>";
-		K.forEach(function (k) { html += "<th scope=\"col\">exposed " + esc(k) + "</th><th scope=\"col\">" + esc(k) + " stream</th>"; });
+		r.commKinds.forEach(function (k, j) {
+			if (r.streams.some(function (v) { return v.comm[j] > 0 || v.exposed[j] > 0; })) K.push([k, j]);
+		});
+		K.forEach(function (k) { html += "<th scope=\"col\">exposed " + esc(k[0]) + "</th><th scope=\"col\">" + esc(k[0]) + " stream</th>"; });
 		html += "</tr>";
 		r.streams.forEach(function (v, d) {
 			html += "<tr><th scope=\"row\">" + esc(r.devices[d].label) + "</th><td>" + num(v.end) + "</td>";
-			K.forEach(function (k, j) {
-				html += "<td>" + num(v.exposed[j]) + "</td><td>" + num(v.comm[j]) + "</td>";
+			K.forEach(function (k) {
+				html += "<td>" + num(v.exposed[k[1]]) + "</td><td>" + num(v.comm[k[1]]) + "</td>";
 			});
 			html += "</tr>";
 		});
@@ -291,7 +294,7 @@
 		var b = r.breakdown;
 		if (b) {
 			var parts = [["compute", b.compute], ["bubble", b.bubble], ["exposed p2p", b.exposed_p2p]];
-			K.forEach(function (k, j) { parts.push(["exposed " + k, b.exposed[j]]); });
+			K.forEach(function (k) { parts.push(["exposed " + k[0], b.exposed[k[1]]]); });
 			parts.push(["optimizer", b.optimizer], ["other", b.other]);
 			html += "<p class=\"sum\">step " + num(b.step_time) + " " + r.unit + " on GPU " +
 				b.device + " = " + parts.map(function (p) { return p[0] + " " + num(p[1]); }).join(" + ") +

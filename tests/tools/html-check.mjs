@@ -25,6 +25,9 @@
 //           host_bytes in host memory, and at the fitted view its tallest GPU column and host
 //           band are drawn that high; the legend names both colours; hovering the lane and
 //           selecting an op (the live region) tell the amounts on the GPU and in host memory
+//   streams=K+K...  (a run with communication streams) its streams table has a pair of
+//           columns (exposed K, K stream) for exactly these kinds, in this order, each with some
+//           time on some device, and the step's sum names the same kinds
 // Prints "ok - ..." or "not ok - ..." per check; exits 1 on a failure.
 import {readFileSync} from "node:fs";
 import {createRequire} from "node:module";
@@ -331,6 +334,24 @@ async function memory(page, name, json) {
 	await page.keyboard.press("Escape");
 }
 
+async function streams(page, name, want) {
+	const got = await page.evaluate(() => {
+		const t = document.querySelector("table.streams");
+		if (!t) return null;
+		const head = [...t.rows[0].cells].map((c) => c.textContent);
+		const kinds = head.filter((h) => h.startsWith("exposed ")).map((h) => h.slice(8));
+		const used = kinds.map((k) => {
+			const cols = [head.indexOf("exposed " + k), head.indexOf(k + " stream")];
+			return [...t.rows].slice(1).some((r) => cols.some((c) => Number(r.cells[c].textContent) > 0));
+		});
+		const sum = t.nextElementSibling ? t.nextElementSibling.textContent : "";
+		return {kinds: kinds, used: used, sum: [...sum.matchAll(/exposed (\w+)/g)].map((m) => m[1]).filter((k) => k !== "p2p")};
+	});
+	const w = want.split("+");
+	check(got !== null && got.kinds.join() === w.join() && got.used.every(Boolean) && got.sum.join() === w.join(),
+		`${name}: the streams table and the step's sum name the kinds with time, ${w.join(", ")}${got ? ` (table: ${got.kinds.join(", ")}; with time: ${got.used}; sum: ${got.sum.join(", ")})` : ": no streams table"}`);
+}
+
 try {
 	for (const arg of pages) {
 		const at = arg.lastIndexOf(":"), file = arg.slice(0, at), checks = arg.slice(at + 1).split(",");
@@ -352,6 +373,7 @@ try {
 			else if (c === "keys") await keys(page, name);
 			else if (c === "a11y") await a11y(page, name);
 			else if (c.startsWith("memory=")) await memory(page, name, c.slice(7));
+			else if (c.startsWith("streams=")) await streams(page, name, c.slice(8));
 			else check(false, `unknown check ${c}`);
 		}
 		check(errors.length === 0, `${name}: no console error, exception or request${errors.length ? ": " + errors.slice(0, 5).join("; ") : ""}`);
