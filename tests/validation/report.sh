@@ -646,6 +646,14 @@ table4 | ranking)
 	;;
 megatron | nemo | mbridge | torchtitan | llama3 | bloom | mbridge_moe | modelzoo | overlap | deepseek)
 	new_table "$section"
+	# the archive's mean absolute error model by model (the third word of a row's label)
+	[ "$section" != mbridge_moe ] || awk -F'|' '$2 != "skip" { split($1, w, " ")
+		m = w[3]; sub(/(tokendrop|dropless|w\/o?MTP)$/, "", m); e = ($4 - $3) / $3
+		a[m] += e < 0 ? -e : e; n[m]++; if (!(m in seen)) { seen[m] = 1; order[++k] = m } }
+		END { printf "\nMean absolute error by model:"
+		for (i = 1; i <= k; i++) printf "%s %s %.1f%% (%d rows)", (i > 1 ? "," : ""), order[i],
+			100 * a[order[i]] / n[order[i]], n[order[i]]
+		print "." }' "$tmp/judged"
 	;;
 memory)
 	mem_table
