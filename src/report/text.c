@@ -268,8 +268,9 @@ static void write_critical(FILE *out, const struct sim *s)
 	if (len <= 0)
 		return;
 	fprintf(out, "%-18s", "  by device");
-	/* the devices in order of their share, then index: each pass takes the next one */
-	for (;;) {
+	/* the devices in order of their share, then index: each pass takes the next one, up to
+	 * CRITICAL_DEVICES; the others are summed in one pass (a pass each made it quadratic) */
+	while (named < CRITICAL_DEVICES) {
 		int best = -1;
 
 		for (int d = 0; d < s->sched->p; d++) {
@@ -284,12 +285,14 @@ static void write_critical(FILE *out, const struct sim *s)
 			break;
 		shown = k->devices[best];
 		last = best;
-		if (named == CRITICAL_DEVICES) {
-			rest += shown;
-			continue;
-		}
 		fprintf(out, "%s %d %.1f%%", named ? "," : "", best, 100 * shown / len);
 		named++;
+	}
+	for (int d = 0; named == CRITICAL_DEVICES && d < s->sched->p; d++) {
+		double x = k->devices[d];
+
+		if (x > 0 && (x < shown || (x == shown && d > last)))
+			rest += x;
 	}
 	if (rest > 0)
 		fprintf(out, ", the other devices %.1f%%", 100 * rest / len);
