@@ -325,3 +325,12 @@ printf '{"arrival":0,"prompt":4,"output":3}\n{"arrival":0,"prompt":4,"output":3}
 ppsim serve -p 2 --requests="$TMP/kv.jsonl" --kv-tokens=8 --batching=disaggregated -f json >"$TMP/out.json"
 RUN="a decode cache too small for two"
 expect kv.waits 1
+
+# Every time of the report is converted from ticks once: the span from the first launch to the
+# last exit was a difference of two converted times (6933.647411999999 beside a makespan of
+# 6933.647412 when the first request arrives as its batch launches).
+ppsim serve --model=llama3-8b --gpu=h100-sxm -p 4 --num-requests=30 --rate=5 -f json >"$TMP/out.json"
+if [ "$("$JGET" "$TMP/out.json" span)" = "$("$JGET" "$TMP/out.json" makespan)" ] &&
+	[ "$("$JGET" "$TMP/out.json" span)" = 6933.647412 ]; then ok; else
+	not_ok "serve's span should be written from ticks: $("$JGET" "$TMP/out.json" span), makespan $("$JGET" "$TMP/out.json" makespan)"
+fi

@@ -287,3 +287,9 @@ done
 if ppsim --model=llama3-8b --dp=2 --layers=50000 -f json >/dev/null 2>"$TMP/buckets.err"; then ok; else
 	not_ok "a run without overlapped buckets refused for its buckets: $(cat "$TMP/buckets.err")"
 fi
+
+# the JSON's model.optimizer_time is the step's optimizer term, on its ticks
+ppsim --model=llama3-70b --gpu=h100-sxm -p 8 -m 16 --tp=8 --dp=2 -f json >"$TMP/out.json"
+if [ "$("$JGET" "$TMP/out.json" model.optimizer_time)" = "$("$JGET" "$TMP/out.json" step_breakdown.optimizer)" ]; then ok; else
+	not_ok "model.optimizer_time $("$JGET" "$TMP/out.json" model.optimizer_time) should be step_breakdown.optimizer $("$JGET" "$TMP/out.json" step_breakdown.optimizer)"
+fi
