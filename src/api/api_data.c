@@ -710,7 +710,18 @@ static void fill(const pp_run *r, size_t first, const pp_ops *cols)
 static int check_ops(const pp_run *r, size_t first, const pp_ops *cols, struct pp_error *e)
 {
 	size_t nops = r->view.sched->nops;
+	/* the widest column filled: a stride under it would write entries over each other */
+	size_t widest = cols->start != NULL || cols->end != NULL || cols->slack != NULL ? sizeof(double)
+	                : cols->device != NULL || cols->chunk != NULL || cols->stage != NULL ||
+	                                  cols->microbatch != NULL
+	                        ? sizeof(int32_t)
+	                        : 1;
 
+	if (cols->stride != 0 && cols->stride < widest)
+		return pp_fail(e, PP_ERR_USAGE,
+		               "pp_run_ops: stride %zu is under the %zu bytes of a column's entry "
+		               "(0: packed)",
+		               cols->stride, widest);
 	if (first > nops || cols->n > nops - first)
 		return pp_fail(e, PP_ERR_USAGE,
 		               "pp_run_ops: %zu ops from op %zu: past the run's %zu ops", cols->n,

@@ -733,6 +733,20 @@ static void api_ops_fill_the_callers_columns_and_records_or_the_librarys(void)
 	CU_ASSERT_EQUAL(pp_run_ops(bare, 0, &cols, err, sizeof(err)), PP_E_INPUT);
 	CU_ASSERT_STRING_EQUAL(
 	        err, "pp_run_ops: the run kept no slack (simulate it with PP_KEEP_SLACK)");
+	/* a stride under a column's entry would write the entries over each other: refused, and
+	 * nothing written; one as wide as the widest column asked for is taken */
+	cols = (pp_ops){.n = 2, .stride = 3, .slack = slack};
+	slack[0] = slack[1] = -1;
+	CU_ASSERT_EQUAL(pp_run_ops(r, 4, &cols, err, sizeof(err)), PP_E_INPUT);
+	CU_ASSERT_STRING_EQUAL(
+	        err, "pp_run_ops: stride 3 is under the 8 bytes of a column's entry (0: packed)");
+	CU_ASSERT_EQUAL(slack[0], -1);
+	cols = (pp_ops){.n = 2, .stride = 1, .device = &recs[0].device};
+	CU_ASSERT_EQUAL(pp_run_ops(r, 0, &cols, err, sizeof(err)), PP_E_INPUT);
+	CU_ASSERT_STRING_EQUAL(
+	        err, "pp_run_ops: stride 1 is under the 4 bytes of a column's entry (0: packed)");
+	cols = (pp_ops){.n = 2, .stride = 1, .kind = &recs[0].kind};
+	CU_ASSERT_EQUAL(pp_run_ops(r, 0, &cols, err, sizeof(err)), PP_OK);
 	CU_ASSERT_EQUAL(pp_run_ops_new(r, &all, err, sizeof(err)), PP_OK);
 	CU_ASSERT_EQUAL_FATAL(all->n, 6);
 	CU_ASSERT_EQUAL(all->end[2], 5);
