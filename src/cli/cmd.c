@@ -333,8 +333,9 @@ const struct cmd *cmd_of_fn(int (*fn)(int argc, char **argv))
 static void help_exit_status(FILE *out)
 {
 	fputs("\nExit status: 0 success, 1 simulation failure (a deadlock, a device out of\n"
-	      "memory with --fail-on-oom, or nothing advise tried fits), 2 usage error (advise:\n"
-	      "also settings no configuration meets; merge: shards not of one run, each once),\n"
+	      "memory with --fail-on-oom, nothing advise tried fits, or ppsim out of memory),\n"
+	      "2 usage error (advise: also settings no configuration meets; merge: shards not\n"
+	      "of one run, each once),\n"
 	      "3 invalid config, schedule file, request trace or shard file, 4 I/O error.\n",
 	      out);
 }
