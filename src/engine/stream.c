@@ -485,6 +485,17 @@ static int offload_init(struct engine *e, struct pp_error *err)
 		}
 	return 0;
 }
+/* Issues stage st's parameter gathers on device d's stream at the step's start, unless they
+ * are issued already. */
+static void issue_gathers(struct engine *e, uint32_t d, uint32_t st)
+{
+	const struct piece_hooks *g = &e->c->pieces->gather[st];
+	pp_time *end = e->sm.gather_end + e->sm.gather_first[st];
+
+	for (size_t i = 0; i < g->n && end[i] < 0; i++)
+		end[i] = issue(e, d, g->h[i].kind, g->h[i].dur, 0);
+}
+
 
 int stream_init(struct engine *e, struct pp_error *err)
 {
@@ -554,14 +565,20 @@ int stream_init(struct engine *e, struct pp_error *err)
 		sm->gather_first[st] = g;
 		g += st < S ? pc->gather[st].n : 0;
 	}
-	/* every device issues its stages' gathers at the step's start, stages in order */
-	for (int d = 0; d < s->p; d++)
+	/* every device issues its stages' gathers at the step's start, in the order its first
+	 * forwards need them (stage order on a loop or a V, not on DualPipe's devices of the
+	 * second half, whose first forward is of a later stage); a stage it never runs a forward
+	 * of, after them; -1 marks a gather not issued yet */
+	for (size_t g = 0; g < gathers; g++)
+		sm->gather_end[g] = -1;
+	for (int d = 0; gathers > 0 && d < s->p; d++) {
+		for (size_t i = s->dev_start[d]; i < s->dev_start[d + 1]; i++)
+			if (s->ops[i].kind == OP_F)
+				issue_gathers(e, (uint32_t)d, s->ops[i].stage);
 		for (size_t st = 0; st < S; st++)
 			if ((int)s->stage_device[st] == d)
-				for (size_t i = 0; i < pc->gather[st].n; i++)
-					sm->gather_end[sm->gather_first[st] + i] =
-					        issue(e, (uint32_t)d, pc->gather[st].h[i].kind,
-					              pc->gather[st].h[i].dur, 0);
+				issue_gathers(e, (uint32_t)d, (uint32_t)st);
+	}
 	if (sm->nomem)
 		return pp_nomem(err, gathers, sizeof(struct piece_record));
 	return pc->offload != NULL ? offload_init(e, err) : 0;
