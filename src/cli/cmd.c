@@ -22,6 +22,7 @@
 #include "cmd.h"
 #include "guard.h"
 #include "merge.h"
+#include "ppsim/preset.h"
 
 static const struct cmd commands[] = {
         {"run", "[OPTIONS]", "simulate one configuration (the default command)", cmd_run,
@@ -168,6 +169,32 @@ void cmd_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	error_line("", fmt, ap);
 	va_end(ap);
+}
+
+void cmd_memory_levers(char *buf, size_t n, const struct config *c, bool tp, bool recompute)
+{
+	const struct model_preset *mp = preset_model(c->model);
+	bool moe = c->experts > 0 || (c->experts < 0 && mp != NULL && mp->experts > 0);
+	const char *lever[6];
+	int k = 0;
+
+	lever[k++] = "more GPUs";
+	if (tp)
+		lever[k++] = "--tp";
+	if (c->distributed_optimizer != 1)
+		lever[k++] = "--distributed-optimizer=yes";
+	if (recompute && c->recompute != PP_RECOMPUTE_FULL)
+		lever[k++] = "--recompute=full";
+	if (moe && config_is_set(c, "ep"))
+		lever[k++] = "a larger --ep";
+	if (c->mbs > 1)
+		lever[k++] = "a smaller --mbs";
+	buf[0] = '\0';
+	for (int i = 0; i < k; i++) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, n - len, "%s%s", i == 0 ? "" : i == k - 1 ? " or " : ", ", lever[i]);
+	}
 }
 
 int cmd_fail(const struct pp_error *err)

@@ -209,11 +209,13 @@ static int advise_main(const struct cli *cli, struct sweep *sw)
 		          (unsigned long long)totals.points, totals.first_reason);
 		status = PP_EXIT_USAGE;
 	} else if (nbest == 0) {
+		char levers[160];
+
+		cmd_memory_levers(levers, sizeof(levers), &sw->base, false, true);
 		cmd_error("advise: none of the %llu configurations fits: %llu are over GPU "
-		          "memory and the others are invalid; try more GPUs, "
-		          "--distributed-optimizer=yes or --recompute=full",
+		          "memory and the others are invalid; try %s",
 		          (unsigned long long)totals.points,
-		          (unsigned long long)totals.over_memory);
+		          (unsigned long long)totals.over_memory, levers);
 		status = PP_EXIT_SIM;
 	} else {
 		status = report(cli, sw, best, nbest, &totals, seen.choice);

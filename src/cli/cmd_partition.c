@@ -31,11 +31,13 @@ int cmd_partition(int argc, char **argv)
 	           partition_search(c, cli.jobs, 0, &found, &err) != 0)
 		status = cmd_fail(&err);
 	else if (!found.best.set) {
+		char levers[160];
+
+		cmd_memory_levers(levers, sizeof(levers), c, true, false);
 		cmd_error("partition: no placement of the %d layers over the %d stages fits GPU "
-		          "memory%s; try more GPUs, --tp, --distributed-optimizer=yes or a smaller "
-		          "--mbs",
+		          "memory%s; try %s",
 		          found.layers, found.S,
-		          found.recompute_free ? ", even with full recomputation" : "");
+		          found.recompute_free ? ", even with full recomputation" : "", levers);
 		status = PP_EXIT_SIM;
 	} else {
 		struct report_partition r = {c, &found, c->model};
