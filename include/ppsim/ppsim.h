@@ -212,7 +212,8 @@ int pp_run_kept(const pp_run *r);
 /*
  * Fills the columns of cols with r's ops first .. first + cols->n - 1. Returns PP_OK, or
  * PP_E_INPUT with err set: those ops past r's, a time column when r kept no op times, the slack
- * column when it kept no slack, a stride under the entry of a column asked for, r or cols NULL. The buffers are the caller's; nothing is kept.
+ * column when it kept no slack, a stride under the entry of a column asked for, r or cols
+ * NULL. The buffers are the caller's; nothing is kept.
  */
 int pp_run_ops(const pp_run *r, size_t first, const pp_ops *cols, char *err, size_t errlen);
 /* All of r's ops into *ops, in packed columns the library allocates: every column r has (start

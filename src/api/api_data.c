@@ -711,11 +711,10 @@ static int check_ops(const pp_run *r, size_t first, const pp_ops *cols, struct p
 {
 	size_t nops = r->view.sched->nops;
 	/* the widest column filled: a stride under it would write entries over each other */
-	size_t widest = cols->start != NULL || cols->end != NULL || cols->slack != NULL ? sizeof(double)
-	                : cols->device != NULL || cols->chunk != NULL || cols->stage != NULL ||
-	                                  cols->microbatch != NULL
-	                        ? sizeof(int32_t)
-	                        : 1;
+	bool times = cols->start != NULL || cols->end != NULL || cols->slack != NULL;
+	bool ints = cols->device != NULL || cols->chunk != NULL || cols->stage != NULL ||
+	            cols->microbatch != NULL;
+	size_t widest = times ? sizeof(double) : ints ? sizeof(int32_t) : 1;
 
 	if (cols->stride != 0 && cols->stride < widest)
 		return pp_fail(e, PP_ERR_USAGE,

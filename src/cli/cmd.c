@@ -193,7 +193,9 @@ void cmd_memory_levers(char *buf, size_t n, const struct config *c, bool tp, boo
 	for (int i = 0; i < k; i++) {
 		size_t len = strlen(buf);
 
-		snprintf(buf + len, n - len, "%s%s", i == 0 ? "" : i == k - 1 ? " or " : ", ", lever[i]);
+		const char *sep = i == 0 ? "" : i == k - 1 ? " or " : ", ";
+
+		snprintf(buf + len, n - len, "%s%s", sep, lever[i]);
 	}
 }
 

@@ -78,9 +78,9 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 		return config_fail(c, "expert_imbalance", err,
 		                   "must be at least 1: the busiest rank gets at least the mean");
 	{
-		/* the busiest of ep GPUs gets at most every token's copies to its experts/ep experts
-		 * (min(top_k, experts/ep) a token) against the mean top_k/ep: 1 at ep = 1, where one
-		 * GPU holds every expert */
+		/* the busiest of ep GPUs gets at most every token's copies to its experts / ep
+		 * experts (min(top_k, experts / ep) a token) against the mean top_k / ep: 1 at
+		 * ep = 1, where one GPU holds every expert */
 		int most = k->experts / k->ep < k->top_k ? k->experts / k->ep : k->top_k;
 		double cap = (double)k->ep * most / k->top_k;
 

@@ -105,7 +105,8 @@ int metrics_init(struct metrics *m, const struct sched *s, const struct cost *c,
 			dm->oom = dm->memory_bytes > ty->capacity_bytes - ty->reserve_bytes;
 			dm->dp_allreduce = dm->comm[COMM_DP];
 			/* on the ticks of the step it adds to (step_apart), as every other time */
-			dm->optimizer = pp_time_to_units(ticks_of(c->model->optimizer_ms[d], c->tick), c->tick);
+			dm->optimizer = pp_time_to_units(ticks_of(c->model->optimizer_ms[d], c->tick),
+			                                 c->tick);
 			m->oom |= dm->oom;
 			if (dr->end > r->devices[m->breakdown.device].end)
 				m->breakdown.device = d;

@@ -387,7 +387,8 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "collective_efficiency", k->collective_efficiency);
 	add_number(b, o, "optimizer_bytes", k->optimizer_bytes);
 	add_number(b, o, "grad_reduce_bytes", k->grad_reduce_bytes);
-	add_number(b, o, "optimizer_time", s->metrics.breakdown.optimizer); /* on the step's ticks */
+	/* the step's optimizer term, on its ticks */
+	add_number(b, o, "optimizer_time", s->metrics.breakdown.optimizer);
 	add_number(b, o, "step_overhead", k->step_overhead_ms);
 	add_number(b, o, "bytes_per_param", k->bytes_per_param);
 	add_number(b, o, "dtype_bytes", k->dtype_bytes);
