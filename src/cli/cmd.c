@@ -171,32 +171,39 @@ void cmd_error(const char *fmt, ...)
 	va_end(ap);
 }
 
-void cmd_memory_levers(char *buf, size_t n, const struct config *c, bool tp, bool recompute)
+void cmd_memory_levers(char *buf, size_t n, const struct config *given, bool searches,
+                       bool recompute)
 {
+	/* the settings as the run took them, a framework's habits included (as given when they
+	 * cannot be settled: out of memory, say) */
+	struct config *settled = pp_malloc(sizeof(*settled));
+	struct pp_error err = {0};
+	const struct config *c =
+	        settled != NULL && config_settle(given, settled, &err) == 0 ? settled : given;
 	const struct model_preset *mp = preset_model(c->model);
 	bool moe = c->experts > 0 || (c->experts < 0 && mp != NULL && mp->experts > 0);
 	const char *lever[6];
 	int k = 0;
 
 	lever[k++] = "more GPUs";
-	if (tp)
-		lever[k++] = "--tp";
+	if (!searches || config_is_set(c, "tp"))
+		lever[k++] = "a larger --tp";
 	if (c->distributed_optimizer != 1)
 		lever[k++] = "--distributed-optimizer=yes";
 	if (recompute && c->recompute != PP_RECOMPUTE_FULL)
 		lever[k++] = "--recompute=full";
-	if (moe && config_is_set(c, "ep"))
+	if (moe && (!searches || config_is_set(c, "ep")))
 		lever[k++] = "a larger --ep";
 	if (c->mbs > 1)
 		lever[k++] = "a smaller --mbs";
 	buf[0] = '\0';
 	for (int i = 0; i < k; i++) {
 		size_t len = strlen(buf);
-
 		const char *sep = i == 0 ? "" : i == k - 1 ? " or " : ", ";
 
 		snprintf(buf + len, n - len, "%s%s", sep, lever[i]);
 	}
+	free(settled);
 }
 
 int cmd_fail(const struct pp_error *err)

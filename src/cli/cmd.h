@@ -131,11 +131,14 @@ void cmd_help_command(FILE *out, const struct cmd *c);
  * a blank line, its exit statuses and its example. */
 void cmd_help_end(FILE *out, const struct cmd *c);
 
-/* Writes into buf (n bytes) what a run that does not fit GPU memory can try, "more GPUs, X or
- * Y", leaving out what c already gives: --distributed-optimizer=yes, --recompute=full (when
- * recompute, the command's to suggest), a smaller --mbs, --tp (when tp), a larger --ep (a
- * mixture of experts whose ep is given). */
-void cmd_memory_levers(char *buf, size_t n, const struct config *c, bool tp, bool recompute);
+/* Writes into buf (n bytes) what a run of the settings given that does not fit GPU memory can
+ * try, "more GPUs, X or Y", leaving out what they already give (a framework's habits
+ * included) and what the command searches itself (searches: advise, which tries tp and ep
+ * unless they are given): a larger --tp, --distributed-optimizer=yes, --recompute=full (when
+ * recompute: the command did not try it), a larger --ep (a mixture of experts), a smaller
+ * --mbs. */
+void cmd_memory_levers(char *buf, size_t n, const struct config *given, bool searches,
+                       bool recompute);
 /* Prints "ppsim: MSG" for err on stderr and returns the exit status its kind calls for. */
 int cmd_fail(const struct pp_error *err);
 /* Reports that a writer could not build the report (out of memory); returns its exit status. */

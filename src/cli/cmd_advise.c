@@ -211,7 +211,7 @@ static int advise_main(const struct cli *cli, struct sweep *sw)
 	} else if (nbest == 0) {
 		char levers[160];
 
-		cmd_memory_levers(levers, sizeof(levers), &sw->base, false, true);
+		cmd_memory_levers(levers, sizeof(levers), &sw->base, true, true);
 		cmd_error("advise: none of the %llu configurations fits: %llu are over GPU "
 		          "memory and the others are invalid; try %s",
 		          (unsigned long long)totals.points,

@@ -33,7 +33,7 @@ int cmd_partition(int argc, char **argv)
 	else if (!found.best.set) {
 		char levers[160];
 
-		cmd_memory_levers(levers, sizeof(levers), c, true, false);
+		cmd_memory_levers(levers, sizeof(levers), c, false, !found.recompute_free);
 		cmd_error("partition: no placement of the %d layers over the %d stages fits GPU "
 		          "memory%s; try %s",
 		          found.layers, found.S,
