@@ -329,7 +329,7 @@ int report_advice_text(FILE *out, const struct advice *a)
 		else
 			fputs(" as evenly as they go", out);
 		fputs(":\n              ", out);
-		report_partition_flags(out, &l->best, l->S);
+		report_partition_flags(out, l);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
@@ -419,7 +419,7 @@ int report_advice_json(FILE *out, const struct advice *a)
 
 			if (f == NULL)
 				return -1;
-			report_partition_flags(f, &a->layout->best, a->layout->S);
+			report_partition_flags(f, a->layout);
 			if ((flags = memfile_close(&mf, NULL)) == NULL)
 				return -1;
 			report_json_text(out, flags);

@@ -48,9 +48,10 @@ void report_layout_release(struct report_layout *l);
 
 /* Writes text as a JSON string literal, escaping quotes, backslashes and control characters. */
 void report_json_text(FILE *out, const char *text);
-/* The ppsim options that give partition choice x of S stages (--layers-per-stage and
- * --recompute or --stage-recompute), and x as a JSON object (null when not set). */
-void report_partition_flags(FILE *out, const struct partition_choice *x, int S);
+/* The ppsim options that give partition p's best (--layers-per-stage, --recompute or
+ * --stage-recompute, and --stage-offload when the offload was searched, its zeros too), and a
+ * choice x of S stages as a JSON object (null when not set). */
+void report_partition_flags(FILE *out, const struct partition *p);
 void report_partition_choice_json(FILE *out, const struct partition_choice *x, int S);
 /* report_json_text for a JSON literal inside an HTML <script>: '<' is escaped as well. */
 void report_script_text(FILE *out, const char *text);

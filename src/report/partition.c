@@ -22,15 +22,6 @@ static void write_list(FILE *out, const struct partition_choice *x, int S, bool 
 			fprintf(out, "%s%d", s ? "," : "", x->layers[s]);
 }
 
-/* Whether x offloads on any stage. */
-static bool offloads(const struct partition_choice *x, int S)
-{
-	for (int s = 0; x->offload != NULL && s < S; s++)
-		if (x->offload[s])
-			return true;
-	return false;
-}
-
 /* Writes x's offloaded share per stage, comma-separated. */
 static void write_offload(FILE *out, const struct partition_choice *x, int S)
 {
@@ -51,8 +42,11 @@ static bool one_recompute(const struct partition_choice *x, int S)
 	return true;
 }
 
-void report_partition_flags(FILE *out, const struct partition_choice *x, int S)
+void report_partition_flags(FILE *out, const struct partition *p)
 {
+	const struct partition_choice *x = &p->best;
+	int S = p->S;
+
 	fputs("--layers-per-stage=", out);
 	write_list(out, x, S, false);
 	if (one_recompute(x, S)) {
@@ -61,7 +55,9 @@ void report_partition_flags(FILE *out, const struct partition_choice *x, int S)
 		fputs(" --stage-recompute=", out);
 		write_list(out, x, S, true);
 	}
-	if (offloads(x, S)) {
+	/* whenever the offload was searched (--offload), zeros too: the flags added to the command
+	 * that gives --offload would offload every stage */
+	if (p->offload_free) {
 		fputs(" --stage-offload=", out);
 		write_offload(out, x, S);
 	}
@@ -220,7 +216,7 @@ int report_partition_text(FILE *out, const struct report_partition *r)
 		        100 * (e->step - b->step) / b->step,
 		        e->overflow > 0 ? ", over GPU memory" : "");
 	fprintf(out, "\n%-18s", "ppsim flags");
-	report_partition_flags(out, b, S);
+	report_partition_flags(out, p);
 	fputc('\n', out);
 	return write_frameworks(out, p);
 }
@@ -288,7 +284,7 @@ int report_partition_json(FILE *out, const struct report_partition *r)
 	fputs(",\n\"flags\":{\"ppsim\":", out);
 	if ((f = memfile_open(&mf)) == NULL)
 		return -1;
-	report_partition_flags(f, &p->best, p->S);
+	report_partition_flags(f, p);
 	if ((flags = memfile_close(&mf, NULL)) == NULL)
 		return -1;
 	report_json_text(out, flags);

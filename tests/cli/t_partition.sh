@@ -226,6 +226,20 @@ else
 	not_ok "partition --offload: no stage offloads, or its flags '$flags' do not give its step"
 fi
 
+# The flags added to the command searched give its step, --offload included, when the best
+# offloads nothing: they say so (--stage-offload=0,...), or the command's --offload stayed in
+# force and offloaded every stage (633 ms against partition's 500).
+MX="--model=mixtral-8x7b --gpu=h100-sxm -p 4 -m 8 --dp=4 --ep=8 --tp=2 --offload=0.5 --distributed-optimizer=yes"
+# shellcheck disable=SC2086 # MX is words
+ppsim partition $MX -f json >"$TMP/mx.json"
+flags=$("$JGET" "$TMP/mx.json" flags.ppsim)
+# shellcheck disable=SC2086 # MX and flags are words
+step=$(ppsim $MX $flags -f json | "$JGET" - step_time)
+if printf '%s' "$flags" | grep -q -- "--stage-offload=0,0,0,0$" &&
+	[ "$step" = "$("$JGET" "$TMP/mx.json" best.step_time)" ]; then ok; else
+	not_ok "partition --offload, the best offloading nothing: flags '$flags' added to the command run $step, partition $("$JGET" "$TMP/mx.json" best.step_time)"
+fi
+
 # Every device over memory at the start (DeepSeek-V3 in DualPipe on 16 H800 ranks, nothing
 # recomputed): the descent still finds a run that fits, recomputing where it must.
 if [ -z "${PPSIM_WRAP:-}${PPSIM_SANITIZE:-}" ]; then
