@@ -319,6 +319,7 @@ static int serving(const pp_run *r, size_t arg, double *out)
 /* The figures of a replayed step (pp_replay_whatif), by arg: the JSON report's "replay". */
 enum {
 	RP_FILES,
+	RP_MESSAGES,
 	RP_MEASURED,
 	RP_REPLAYED,
 	RP_SLOWEST,
@@ -341,6 +342,9 @@ static int replayed(const pp_run *r, size_t arg, double *out)
 	switch (arg) {
 	case RP_FILES:
 		*out = x->files;
+		break;
+	case RP_MESSAGES:
+		*out = (double)x->step.nmsgs;
 		break;
 	case RP_MEASURED:
 		*out = x->measured;
@@ -480,6 +484,7 @@ static const struct figure figures[] = {
         {"kv.transfer_time", serving, SRV_KV_TRANSFER_TIME},
         {"window", served, SM(window)},
         {"replay.files", replayed, RP_FILES},
+        {"replay.messages_measured", replayed, RP_MESSAGES},
         {"replay.measured_step", replayed, RP_MEASURED},
         {"replay.replayed_step", replayed, RP_REPLAYED},
         {"replay.what_if.slowest_device", replayed, RP_SLOWEST},

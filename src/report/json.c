@@ -676,6 +676,7 @@ int report_replay_json(FILE *out, const struct replay *r)
 		add_string(&b, o, "order", r->order->name);
 	else
 		add_number(&b, o, "order", NAN);
+	add_number(&b, o, "messages_measured", (double)r->step.nmsgs);
 	add_number(&b, o, "measured_step", r->measured);
 	add_number(&b, o, "replayed_step", r->replay->metrics.makespan);
 	if (r->whatif == NULL) {

@@ -628,6 +628,11 @@ int report_replay_text(FILE *out, const struct replay *r)
 	if (r->order != NULL)
 		fprintf(out, ": the order of %s", r->order->name);
 	fputc('\n', out);
+	if (r->step.nmsgs == 0 && r->step.sched->p > 1 &&
+	    !config_is_set(&r->replay_config, "t_comm"))
+		fprintf(out, "%-18s none measured (the file gives no transfer times): they take no "
+		             "time; --tcomm prices them\n",
+		        "messages");
 	if (measured)
 		fprintf(out, "%-18s %s %s, from the first op's start to the last op's end\n",
 		        "measured step", exact_cell(a, sizeof(a), r->measured), unit);

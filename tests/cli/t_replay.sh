@@ -183,3 +183,22 @@ b=$(ppsim replay "$TMP/epoch.json" -f json 2>&1 | "$JGET" - replay.measured_step
 if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else
 	not_ok "a trace in epoch microseconds: measured step $b against $a"
 fi
+
+# An op dump has no transfer times: its replay says that its messages take no time (it read
+# 33 against the run's 37.8 with nothing said), and its run's --tcomm gives the run back; a
+# trace has them (replay.messages_measured).
+ppsim -p 4 -m 8 --tcomm=0.3 --dump-ops="$TMP/rd.csv" --trace="$TMP/rd.json" --timeline=0 >/dev/null
+if ppsim replay "$TMP/rd.csv" --timeline=0 | grep -q '^messages  *none measured (the file gives no transfer times): they take no time; --tcomm prices them$' &&
+	! ppsim replay "$TMP/rd.csv" --tcomm=0.3 --timeline=0 | grep -q '^messages ' &&
+	ppsim replay "$TMP/rd.csv" --tcomm=0.3 --timeline=0 | grep -q '^replayed step  *37.8 ms: 0 ms against'; then
+	ok
+else
+	not_ok "replay of an op dump should say its messages take no time, and replay with --tcomm exactly"
+fi
+ppsim replay "$TMP/rd.csv" -f json >"$TMP/out.json"
+RUN="replay of an op dump"
+expect replay.messages_measured 0
+ppsim replay "$TMP/rd.json" -f json >"$TMP/out.json"
+RUN="replay of a trace"
+expect replay.messages_measured 48
+expect replay.replayed_step 37.8
