@@ -147,3 +147,21 @@ if grep -q '"status":"skipped"' "$TMP/sweep-file.jsonl" &&
 else
 	not_ok "a sweep's skipped points of a p = 6, v = 2 file: $(grep skipped "$TMP/sweep-file.jsonl" | cut -c1-160)"
 fi
+
+# Every shipped config runs the order it exports: the command line's --schedule-file replaces
+# the config's "schedule" (refused with exit 3, blaming the config, before), with the same
+# figures; in one file, or both on the command line, the two are still refused.
+for cfg in "$ROOT"/configs/*.json; do
+	name=$(basename "$cfg")
+	ppsim -c "$cfg" --export-schedule="$TMP/cfg.csv" -f json >"$TMP/cfg-gen.json" 2>"$TMP/err" &&
+		ppsim -c "$cfg" --schedule-file="$TMP/cfg.csv" -f json >"$TMP/cfg-file.json" 2>>"$TMP/err"
+	if [ -s "$TMP/cfg-file.json" ] &&
+		[ "$("$JGET" "$TMP/cfg-gen.json" step_time)" = "$("$JGET" "$TMP/cfg-file.json" step_time)" ]; then
+		ok
+	else
+		not_ok "$name with its own exported order: $(head -c 300 "$TMP/err")"
+	fi
+done
+printf '{"schedule_file": "%s", "schedule": "1f1b"}\n' "$TMP/cfg.csv" >"$TMP/both.json"
+fails 3 "key \"schedule\" = 1f1b: not with --schedule-file" -c "$TMP/both.json"
+fails 2 "--schedule 'gpipe': not with --schedule-file" -s gpipe --schedule-file="$TMP/cfg.csv"
