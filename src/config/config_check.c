@@ -296,15 +296,15 @@ int config_validate(const struct config *c, struct pp_error *err)
 		               c->p, c->m, c->v, PP_MAX_COUNT);
 	if (c->schedule_file[0] != '\0') {
 		/* the file fixes the order and the shape; the generator's options do not apply. A
-		 * config file's are replaced by a --schedule-file on the command line, which
-		 * overrides the file (so that a config runs an order exported from it) */
+		 * config file's give way to a --schedule-file on the command line (or a library
+		 * caller's), which overrides the file: a config runs an order exported from it */
 		size_t noptions;
 		const struct config_option *options = config_options(&noptions);
-		bool cli_file = c->origin[config_row(config_option_by_key("schedule_file"))].line == -1;
+		bool given = c->origin[config_row(config_option_by_key("schedule_file"))].line < 0;
 
 		for (size_t i = 0; i < noptions; i++)
 			if (c->origin[i].line != 0 && (options[i].flags & CONFIG_SHAPES_ORDER) &&
-			    !(cli_file && c->origin[i].line > 0))
+			    !(given && c->origin[i].line > 0))
 				return config_fail(c, options[i].key, err, "not with --schedule-file");
 		/* the caller gives the file's shape: bound its traffic by its op count; the noise's
 		 * devices and stages are checked once the file is read (its shape adopted: the
