@@ -277,6 +277,19 @@ class Errors(unittest.TestCase):
         with self.assertRaisesRegex(ppsim.SimulationError, "cyclic wait"):
             ppsim.run(schedule_file=cyclic)
 
+    def test_a_config_runs_the_order_it_exports(self):
+        # schedule_file given beside a config replaces the config's schedule, as on the
+        # command line, with the same step
+        cfg = os.path.join(ROOT, "configs", "llama3-8b-h100.json")
+        with tempfile.TemporaryDirectory() as d:
+            order = os.path.join(d, "order.csv")
+            with open(order, "w") as f:
+                f.write(ppsim.ops_csv(config=cfg))
+            want = ppsim.run(config=cfg)["step_time"]
+            got = ppsim.run(config=cfg, schedule_file=order)
+            self.assertEqual(got["schedule"], "file")
+            self.assertEqual(got["step_time"], want)
+
     def test_messages_name_what_python_sets_not_the_c_flags(self):
         with ppsim.simulate(p=2, m=2) as r:
             with self.assertRaisesRegex(ppsim.PpsimError,
