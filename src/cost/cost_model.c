@@ -12,6 +12,7 @@
  * the forward); the last stage also keeps fp32 logits, 4sbV/tp.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -669,6 +670,31 @@ static int checked_ticks(const struct config *c, const char *key, double ms, int
 	return 0;
 }
 
+/* Fails err: the model prices stage st's ops at up to ms, above the limit; names the options
+ * given that set an op's time (one of them mistyped, most likely). */
+static int op_time_fail(const struct config *c, int st, double ms, struct pp_error *err)
+{
+	static const char *const keys[] = {
+	        "seq",        "mbs",           "hidden",          "layers",
+	        "layers_per_stage", "tflops",  "memory_bandwidth", "efficiency",
+	        "bandwidth",  "inter_bandwidth", "collective_efficiency", "comm_slowdown",
+	        "expert_imbalance", "grad_accum_bytes"};
+	char given[512] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && len < sizeof(given); i++)
+		if (config_is_set(c, keys[i]))
+			len += (size_t)snprintf(given + len, sizeof(given) - len, "%s--%s",
+			                        len ? ", " : "; given of what sets it: ",
+			                        config_option_by_key(keys[i])->name);
+	return pp_fail(err, PP_ERR_USAGE,
+	               "the model prices stage %d's ops at up to %.3g ms, above the limit of %g: "
+	               "the model's size (--seq, --mbs, --hidden, layers per stage) is out of "
+	               "proportion with the GPU's speed (--tflops, --memory-bandwidth) or its "
+	               "links' (--bandwidth, --inter-bandwidth, --collective-efficiency)%s",
+	               st, ms, PP_TIME_MAX_UNITS, given);
+}
+
 /* Fills the per-stage prices of c from the resolved model; fails on out-of-range times. */
 static int price_stages(const struct config *c, const struct cost_layout *l, struct cost *cost,
                         struct pp_error *err)
@@ -706,13 +732,7 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		if (!pp_time_from_units(f, cost->tick, &cost->t_f[st]) ||
 		    !pp_time_from_units(b, cost->tick, &cost->t_b[st]) ||
 		    !pp_time_from_units(w, cost->tick, &cost->t_w[st]))
-			return pp_fail(
-			        err, PP_ERR_USAGE,
-			        "the model prices stage %d's ops at up to %.3g ms, above the "
-			        "limit of %g: the model's size (--seq, --mbs, --hidden, layers "
-			        "per stage) is out of proportion with the GPU's speed (--tflops, "
-			        "--memory-bandwidth) or its links' (--bandwidth)",
-			        st, fmax(f, fmax(b, w)), PP_TIME_MAX_UNITS);
+			return op_time_fail(c, st, fmax(f, fmax(b, w)), err);
 		cost->act[st] = (int64_t)llround(act);
 		cost->act_w[st] = (int64_t)llround(act * c->w_mem_fraction);
 		cost->msg_bytes[st] = 0;
