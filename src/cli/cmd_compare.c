@@ -306,11 +306,14 @@ int cmd_compare(int argc, char **argv)
 		if (s == NULL || cli_check_memory(&cli, s, &err) != 0 ||
 		    (configs[i].samples > 0 &&
 		     sim_sample(s, 0, configs[i].samples, cli.jobs, &err) != 0)) {
-			/* which of the rows failed */
+			/* which of the rows failed (running out of memory is the program's, and its
+			 * message starts "out of memory" wherever it happens) */
 			struct pp_error why = err;
 
-			pp_fail(&err, why.kind, "compare: row %s%s%s: %s", file != NULL ? file : "",
-			        file != NULL ? ", " : "", configs[i].schedule, why.msg);
+			if (why.kind != PP_ERR_NOMEM)
+				pp_fail(&err, why.kind, "compare: row %s%s%s: %s",
+				        file != NULL ? file : "", file != NULL ? ", " : "",
+				        configs[i].schedule, why.msg);
 			sim_free(s);
 			status = cmd_fail(&err);
 			break;

@@ -674,11 +674,9 @@ static int checked_ticks(const struct config *c, const char *key, double ms, int
  * given that set an op's time (one of them mistyped, most likely). */
 static int op_time_fail(const struct config *c, int st, double ms, struct pp_error *err)
 {
-	static const char *const keys[] = {
-	        "seq",        "mbs",           "hidden",          "layers",
-	        "layers_per_stage", "tflops",  "memory_bandwidth", "efficiency",
-	        "bandwidth",  "inter_bandwidth", "collective_efficiency", "comm_slowdown",
-	        "expert_imbalance", "grad_accum_bytes"};
+	static const char *const keys[] = {"seq", "mbs", "hidden", "layers", "layers_per_stage",
+	        "tflops", "memory_bandwidth", "efficiency", "bandwidth", "inter_bandwidth",
+	        "collective_efficiency", "comm_slowdown", "expert_imbalance", "grad_accum_bytes"};
 	char given[512] = "";
 	size_t len = 0;
 
