@@ -904,13 +904,14 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
  * The collectives of one layer's op: tensor parallelism's all-reduce of the layer's activations
  * (s / cp tokens) inside the node, and each of its halves (an all-gather or a reduce-scatter);
  * context parallelism's exchange of a block of keys and values (s / cp tokens of the kv heads a
- * tensor-parallel rank holds; their gradients too in the backward), over the link its group
+ * tensor-parallel rank holds, each key and value as wide as its own head: latent attention's
+ * differ; their gradients too in the backward), over the link its group
  * spans: a ring step passes one block, the all-gather gathers cp - 1.
  */
 static void exchanges(struct cost_model *k)
 {
 	double tokens = (double)k->mbs * k->seq / k->cp, e = k->dtype_bytes;
-	double kv = 2 * tokens * k->kv_dim * e / k->tp;
+	double kv = tokens * (k->kv_dim + k->kvv_dim) * e / k->tp;
 	int cp_node = fewest_per_node(k, k->tp, k->cp);
 	bool inside = cp_node == k->cp;
 	/* a ring step crosses between nodes on one port; the all-gather's rings on several */

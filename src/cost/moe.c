@@ -74,6 +74,14 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 		                             "must be at least the model %s's %d dense layers "
 		                             "(--dense-layers sets fewer)",
 		                             k->model, k->dense_layers);
+	/* the token dispatchers take a tensor-parallel rank's share of the tokens: Megatron-Core
+	 * refuses expert and tensor parallelism without sequence parallelism */
+	if (k->ep > 1 && k->tp > 1 && !k->sequence_parallel)
+		return config_fail(c, config_is_set(c, "sequence_parallel") ? "sequence_parallel" : "ep",
+		                   err,
+		                   "expert parallelism with tp = %d needs sequence parallelism, as "
+		                   "Megatron-Core asserts (give --sequence-parallel=yes, or --ep=1)",
+		                   k->tp);
 	if (k->expert_imbalance < 1)
 		return config_fail(c, "expert_imbalance", err,
 		                   "must be at least 1: the busiest rank gets at least the mean");

@@ -2169,6 +2169,24 @@ static void cost_model_prices_a_cp_ring_step_as_one_block_of_keys_and_values_per
 	ASSERT_NEAR(x.cost->model->cp_bwd_ms, 0.009 + 3 * 1048576 / 240e6);
 	release(&x);
 
+	/* values narrower than keys (latent attention's 192 and 128): each at its own width, 1024
+	 * tokens x 8 heads x (192 + 128) x 2 bytes / tp 2 = 2621440 bytes a ring step; wider
+	 * values (256) cost more than two key widths */
+	small_config(&c, "2");
+	unit_set(&c, "tp", "2");
+	unit_set(&c, "cp", "2");
+	unit_set(&c, "head_dim", "192");
+	unit_set(&c, "v_head_dim", "128");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->cp_fwd_ms, 0.003 + 2621440 / 240e6);
+	ASSERT_NEAR(x.cost->model->cp_bwd_ms, 0.003 + 2 * 2621440 / 240e6);
+	release(&x);
+	unit_set(&c, "head_dim", "128");
+	unit_set(&c, "v_head_dim", "256");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->cp_fwd_ms, 0.003 + 1024.0 * 8 * (128 + 256) * 2 / 2 / 240e6);
+	release(&x);
+
 	/* without context parallelism there is no exchange */
 	small_config(&c, "2");
 	x = price_ok(&c);
