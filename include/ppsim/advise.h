@@ -65,6 +65,7 @@ struct advise_pick {
 	struct sweep_rank_key key; /* the best one's rank */
 	char schedule[32];         /* and its layout and figures, as its record has them */
 	int tp, cp, ep, p, v, dp, mbs, m;
+	int ep_node; /* the fewest GPUs of its expert-parallel group in one node */
 	double tokens_per_s, step_time;
 };
 

@@ -267,6 +267,8 @@ struct cost_model {
 	enum pp_ep_dispatch ep_dispatch; /* how tokens reach their experts */
 	int ep_node_limit;              /* nodes a token's experts may be on; 0: any */
 	int dispatch_bytes;             /* bytes of an element the dispatch sends; 0: dtype's */
+	int ep_node;                    /* the fewest GPUs of an ep group in one node (ep:
+	                                   inside a node), as the all-to-all is priced */
 	double dispatch_ms;             /* of the two all-to-alls, the dispatch's (a2a_ms the
 	                                   combine's), on the busiest GPU */
 	int *stage_moe;                 /* [S] of stage_layers[s], the expert layers */

@@ -78,6 +78,8 @@ struct sweep_record {
 	int cp, ep;                 /* with a model: context- and expert-parallel degrees */
 	double ep_comm, ep_exposed; /* with a model: the step's critical device's all-to-all time
 	                               and the part of it exposed */
+	int ep_node;                /* with a model: the fewest GPUs of an expert-parallel group
+	                               in one node (ep when the group is inside a node) */
 	bool has_model;             /* priced from a model */
 	char time_unit[8];          /* "t" or "ms" */
 	double makespan;            /* end of the last op */

@@ -272,6 +272,7 @@ static double all_to_all_ms(const struct cost_model *k, int per_node, double e)
 
 void moe_exchanges(struct cost_model *k, int per_node)
 {
+	k->ep_node = per_node;
 	if (k->experts == 0 || k->ep <= 1) {
 		k->a2a_ms = k->dispatch_ms = 0;
 		return;

@@ -198,11 +198,11 @@ static void put_item(FILE *out, int *col, const char *sep, const char *item)
  * One choice's reason: against the recommendation r, the best point of each other value of
  * ch's axis that fits, by rank, with its tokens/s against r's, then the values of which
  * nothing fits. name is the axis as the line says it (value= before each value when it is
- * not the schedule's); ep values above a node's GPUs are said to cross nodes.
+ * not the schedule's); an ep value whose group has fewer GPUs in some node than ep
+ * is said to cross nodes, as its all-to-all is priced.
  */
 static void write_choice(FILE *out, const struct sweep *a_sw, const struct advise_choice *ch,
-                         const struct sweep_record *r, const char *label, const char *what,
-                         int node_gpus)
+                         const struct sweep_record *r, const char *label, const char *what)
 {
 	bool ep = strcmp(ch->axis->opt->key, "ep") == 0, none = true;
 	const char *sep = " ";
@@ -217,7 +217,7 @@ static void write_choice(FILE *out, const struct sweep *a_sw, const struct advis
 		if (b - ch->best == r->value[ch->axis->slot])
 			continue;
 		snprintf(item, sizeof(item), "%s%s %+.2f%%%s", ep ? "ep=" : "", value,
-		         100 * versus(&b->key, r), ep && b->ep > node_gpus ? " (across nodes)" : "");
+		         100 * versus(&b->key, r), ep && b->ep_node < b->ep ? " (across nodes)" : "");
 		put_item(out, &col, sep, item);
 		sep = ", ";
 	}
@@ -303,12 +303,12 @@ int report_advice_text(FILE *out, const struct advice *a)
 		fprintf(out,
 		        "  experts     ep=%d spreads each expert layer over %d GPUs%s; its all-to-alls "
 		        "took %.6g ms a step, %.6g ms of them exposed\n",
-		        r->ep, r->ep, r->ep <= c->gpus_per_node ? ", inside a node" : " across nodes",
+		        r->ep, r->ep, r->ep_node == r->ep ? ", inside a node" : " across nodes",
 		        r->ep_comm, r->ep_exposed);
 	if (a->choices != NULL && a->choices[0].axis != NULL)
-		write_choice(out, a->sw, &a->choices[0], r, "schedules", "schedule", c->gpus_per_node);
+		write_choice(out, a->sw, &a->choices[0], r, "schedules", "schedule");
 	if (a->choices != NULL && a->choices[1].axis != NULL)
-		write_choice(out, a->sw, &a->choices[1], r, "ep", "ep", c->gpus_per_node);
+		write_choice(out, a->sw, &a->choices[1], r, "ep", "ep");
 	if (a->layout != NULL) {
 		const struct partition *l = a->layout;
 		bool given = config_is_set(c, "layers_per_stage") ||

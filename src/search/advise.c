@@ -196,8 +196,9 @@ void advise_choice_add(struct advise_choice *ch, const struct sweep_record *r)
 	b = &ch->best[r->value[ch->axis->slot]];
 	if (b->set && sweep_rank_key_compare(&b->key, &key) <= 0)
 		return;
-	*b = (struct advise_pick){true, key, "", r->tp, r->cp, r->ep, r->p, r->v, r->dp, r->mbs,
-	                          r->m, r->tokens_per_s, r->step_time};
+	*b = (struct advise_pick){true, key,  "",    r->tp,  r->cp, r->ep,      r->p,
+	                          r->v, r->dp, r->mbs, r->m,   r->ep_node, r->tokens_per_s,
+	                          r->step_time};
 	snprintf(b->schedule, sizeof(b->schedule), "%s", r->schedule);
 }
 

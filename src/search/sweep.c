@@ -350,6 +350,7 @@ static void take_figures(struct sweep_record *r, const struct sim *s)
 	if (k != NULL) {
 		r->ep_exposed = m->breakdown.exposed[COMM_EP];
 		r->ep_comm = m->devices[m->breakdown.device].comm[COMM_EP];
+		r->ep_node = k->ep_node;
 	}
 	r->memory_reserve = m->memory_reserve_bytes;
 	for (int d = 0; d < m->p; d++) {

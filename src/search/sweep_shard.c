@@ -26,6 +26,7 @@ static const struct shard_field fields[] = {
         {"ep", SHARD_INT, AT(ep), 1},
         {"ep_comm", SHARD_DOUBLE, AT(ep_comm), 1},
         {"ep_exposed", SHARD_DOUBLE, AT(ep_exposed), 1},
+        {"ep_node", SHARD_INT, AT(ep_node), 1},
         {"has_model", SHARD_BOOL, AT(has_model), 1},
         {"time_unit", SHARD_TEXT, AT(time_unit), SIZE(time_unit)},
         {"makespan", SHARD_DOUBLE, AT(makespan), 1},

@@ -198,6 +198,24 @@ else
 	not_ok "advise's text for Qwen3-30B-A3B lacks the ep line, or ep=16 across nodes in it"
 fi
 
+# a group no larger than a node can still straddle two: with 6 GPUs a node and tp = 2, pipeline
+# rank 1 is GPUs 4 to 7, two in each node, and its all-to-all is priced between nodes; the
+# text says so (it said "inside a node" from ep <= 6 alone)
+ppsim advise --model=qwen3-30b-a3b --gpu=h100-sxm --gpus=12 --gpus-per-node=6 --global-batch=48 \
+	--distributed-optimizer=yes --ep=4 --tp=2 --stages=3 --schedule=dualpipev --mbs=1 \
+	>"$TMP/q30-straddle.txt"
+ppsim advise --model=qwen3-30b-a3b --gpu=h100-sxm --gpus=12 --gpus-per-node=4 --global-batch=48 \
+	--distributed-optimizer=yes --ep=4 --tp=2 --stages=3 --schedule=dualpipev --mbs=1 \
+	>"$TMP/q30-inside.txt"
+if grep -q '^  experts     ep=4 spreads each expert layer over 4 GPUs across nodes;' \
+	"$TMP/q30-straddle.txt" &&
+	grep -q '^  experts     ep=4 spreads each expert layer over 4 GPUs, inside a node;' \
+		"$TMP/q30-inside.txt"; then
+	ok
+else
+	not_ok "advise's experts line misplaces a straddling ep group: $(grep experts "$TMP"/q30-*.txt)"
+fi
+
 # advise for DeepSeek-V3 on 256 H800s (refused by the work limit before): of its 46,656 layouts
 # most cannot hold their state and are skipped unsimulated; it recommends a spread of the
 # experts (ep > 1) under a schedule, and says where the expert group sits. Run unwrapped: what
