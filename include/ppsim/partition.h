@@ -71,6 +71,10 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
  * and its offload per stage when x has one (NULL: c's own). */
 void partition_apply(struct config *c, int S, const struct partition_choice *x);
 
+/* The sum of x's stages' layers squared (x a choice of a partition of S): of splits of the
+ * same layers, the smaller, the more evenly spread. */
+long long partition_squares(const struct partition_choice *x, int S);
+
 /* Frees p's choices. */
 void partition_release(struct partition *p);
 

@@ -105,6 +105,8 @@ static const char *why(char *buf, size_t n, const struct partition *p,
 		snprintf(buf, n, "the same step, with more recomputation");
 	else if (offloaded(p, x) > offloaded(p, best))
 		snprintf(buf, n, "the same step, with more stages offloading");
+	else if (partition_squares(x, p->S) > partition_squares(best, p->S))
+		snprintf(buf, n, "the same step; the best's layers are spread more evenly");
 	else
 		snprintf(buf, n, "the same step; the best's layers come first");
 	return buf;

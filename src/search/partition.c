@@ -176,8 +176,19 @@ static int recomputed(const struct partition_choice *x, int S)
 	return n;
 }
 
+long long partition_squares(const struct partition_choice *x, int S)
+{
+	long long q = 0;
+
+	for (int s = 0; s < S; s++)
+		q += (long long)x->layers[s] * x->layers[s];
+	return q;
+}
+
 /* Whether a is a better choice than b: it fits (or overflows less), then its step is shorter,
- * then it recomputes less, then its layers come first. A run that failed is worst. */
+ * then it recomputes less, then it offloads less, then its layers are spread more evenly (the
+ * smaller sum of squares: a tie with the even split keeps it), then its layers come first. A
+ * run that failed is worst. */
 static bool better(const struct partition_choice *a, const struct partition_choice *b, int S)
 {
 	int ra, rb;
@@ -201,6 +212,8 @@ static bool better(const struct partition_choice *a, const struct partition_choi
 	}
 	if (ra != rb)
 		return ra < rb; /* fewer copies over the host link */
+	if (partition_squares(a, S) != partition_squares(b, S))
+		return partition_squares(a, S) < partition_squares(b, S);
 	for (int s = 0; s < S; s++) {
 		if (a->layers[s] != b->layers[s])
 			return a->layers[s] < b->layers[s];

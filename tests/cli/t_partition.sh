@@ -89,6 +89,19 @@ for want in "^best " "^runner-up " "^  why " "^even split " "^ppsim flags  *--la
 	if grep -q "$want" "$TMP/p.txt"; then ok; else not_ok "partition's text has no '$want'"; fi
 done
 
+# A tie with the even split keeps it: under zbv device 1 holds stages 1 and 2, so Mixtral's
+# 8,4,12,8 takes the same step and memory as 8,8,8,8; the lexicographic rule alone chose the
+# lopsided one, and advise printed it as "as evenly as they go".
+ppsim partition --model=mixtral-8x7b --gpu=h100-sxm --gpus=16 --global-batch=64 \
+	--distributed-optimizer=yes -s zbv --tp=1 --ep=8 -p 2 -v 2 --mbs=1 >"$TMP/tie.txt"
+if grep -q '^ppsim flags       --layers-per-stage=8,8,8,8 ' "$TMP/tie.txt" &&
+	grep -q "^  why             the same step; the best's layers are spread more evenly" \
+		"$TMP/tie.txt"; then
+	ok
+else
+	not_ok "partition's tie with the even split: $(grep -E 'flags|why' "$TMP/tie.txt")"
+fi
+
 # A cluster too small for the model: nothing fits, exit 1 with the reason; a run without a
 # model, or with too few layers for the stages, is a usage error.
 # shellcheck disable=SC2086 # MODEL is words
