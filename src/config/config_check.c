@@ -185,6 +185,25 @@ static const struct {
          "only schedules of overlapped F&B pairs (%s) take it, not %s"},
 };
 
+/*
+ * A schedule's refusal of the shape, blaming key (the setting it names): an m the user did
+ * not give is blamed on what gave it, the global batch, or else on the stages given (m is
+ * then the default), and the message says what m is.
+ */
+static int refuse_shape(const struct config *c, const char *key, const char *why,
+                        struct pp_error *err)
+{
+	if (strcmp(key, "m") != 0 || config_is_set(c, "m"))
+		return config_fail(c, key, err, "%s", why);
+	if (config_is_set(c, "global_batch"))
+		return config_fail(c, "global_batch", err,
+		                   "%s, and it makes m = %d (global batch / (mbs x dp)): give a "
+		                   "larger one, or -m",
+		                   why, c->m);
+	return config_fail(c, config_is_set(c, "p") ? "p" : "schedule", err,
+	                   "%s, and m is %d, the default: give -m", why, c->m);
+}
+
 /* The counts whose row narrows their range, checked again for a config not set through the table.
  */
 static int check_ranges(const struct config *c, struct pp_error *err)
@@ -345,7 +364,7 @@ int config_validate(const struct config *c, struct pp_error *err)
 		return config_fail(c, "v", err, "must be at most %d", PP_MAX_CHUNKS);
 	sp = config_sched_params(c);
 	if (sched_accepts(desc, &sp, &key, &why) != 0)
-		return config_fail(c, key, err, "%s", why.msg);
+		return refuse_shape(c, key, why.msg, err);
 	if (check_mode(c, err) != 0 || config_check_noise(c, err) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(schedule_keys) / sizeof(schedule_keys[0]); i++)
