@@ -188,7 +188,8 @@ void cmd_memory_levers(char *buf, size_t n, const struct config *given, bool sea
 	lever[k++] = "more GPUs";
 	if (!searches || config_is_set(c, "tp"))
 		lever[k++] = "a larger --tp";
-	if (c->distributed_optimizer != 1)
+	/* a distributed optimizer shards over dp x cp: nothing to shard over one replica */
+	if (c->distributed_optimizer != 1 && (searches || (long long)c->dp * c->cp > 1))
 		lever[k++] = "--distributed-optimizer=yes";
 	if (recompute && c->recompute != PP_RECOMPUTE_FULL)
 		lever[k++] = "--recompute=full";
