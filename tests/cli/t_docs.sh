@@ -231,6 +231,8 @@ fi
 	ppsim -f json
 	ppsim -s zbh1 -f json
 	ppsim -c "$ROOT/configs/llama3-70b-a100-nvlink.json" -f json
+	ppsim --model=mixtral-8x7b --gpu=h100-sxm -p 2 -m 4 --dp=16 --ep=8 --dispatch-bytes=1 \
+		--ep-dispatch=deepep --ep-node-limit=1 -s dualpipev --cp=2 --offload=0.5 -f json
 	ppsim compare --schedules=1f1b,zbh1 -f json
 	ppsim serve --num-requests=5 -f json
 	ppsim serve --model=llama3-8b --gpu=h100-sxm --batching=disaggregated --num-requests=5 -f json
@@ -241,7 +243,7 @@ fi
 } 2>/dev/null | grep -o '"[a-z_0-9]*":' | tr -d '":' | sort -u >"$TMP/json.keys"
 missing=
 while IFS= read -r key; do
-	grep -q "\`$key\`\|\"$key\"" "$ROOT/docs/output.md" "$ROOT/docs/serve.md" \
+	grep -q "[\`.]$key\`\|\"$key\"" "$ROOT/docs/output.md" "$ROOT/docs/serve.md" \
 		"$ROOT/docs/search.md" || missing="$missing $key"
 done <"$TMP/json.keys"
 if [ -z "$missing" ] && [ "$(wc -l <"$TMP/json.keys")" -gt 100 ]; then ok; else
