@@ -148,6 +148,9 @@ enum pp_noise_dist {
  * day-to-day swings of Llama 3's training and the 8% average spread of identical GPUs
  * (docs/concepts.md, Noise); a choice, not a fit. */
 #define PP_NOISE_DEFAULT_CV 0.05
+/* The room for a path a setting names (a schedule file, a request trace, an empirical jitter's
+ * samples, the config file): Linux's PATH_MAX, so that any file the system opens is taken. */
+#define PP_PATH_MAX 4096
 /* Most rules --jitter takes, and most stragglers --straggler. */
 #define PP_MAX_JITTER     8
 #define PP_MAX_STRAGGLERS 16
@@ -167,7 +170,7 @@ struct pp_jitter_rule {
 struct pp_jitter {
 	int n;
 	struct pp_jitter_rule r[PP_MAX_JITTER];
-	char file[256]; /* the empirical rules' file of samples */
+	char file[PP_PATH_MAX]; /* the empirical rules' file of samples */
 };
 /* A device, or a link between two devices, slower by factor from time at on. */
 struct pp_straggler {
@@ -214,7 +217,7 @@ struct config_origin {
  */
 struct config {
 	char schedule[32];       /* generator name, as in sched_find */
-	char schedule_file[256]; /* a schedule file to simulate instead of a generator, or "" */
+	char schedule_file[PP_PATH_MAX]; /* a schedule file to simulate instead of a generator, or "" */
 	int p;                   /* devices (pipeline ranks), >= 1 */
 	int v;                   /* chunks per device, >= 1 */
 	int m;                   /* micro-batches, >= 1 */
@@ -371,7 +374,7 @@ struct config {
 	double stage_scale[PP_MAX_LIST];   /* op-time factor per device or per virtual stage */
 	int nstage_scale;                  /* entries in stage_scale; 0: every stage 1 */
 	/* serving (ppsim serve): */
-	char requests[256];        /* request trace file, or "" to generate requests */
+	char requests[PP_PATH_MAX]; /* request trace file, or "" to generate requests */
 	enum pp_arrival arrival;   /* how generated requests arrive */
 	double rate;               /* requests per 1000 time units (per second in ms) */
 	int num_requests;          /* requests to generate */
@@ -402,7 +405,7 @@ struct config {
 	double stall_length;           /* each lasting this long */
 	int svg_width; /* width of the --svg drawing in pixels, or PP_SVG_AUTO_WIDTH */
 	enum pp_trace_names trace_names; /* what the --trace file calls its slices */
-	char file[256];                  /* the config file read last, for messages */
+	char file[PP_PATH_MAX];          /* the config file read last, for messages */
 	struct config_origin origin[CONFIG_MAX_OPTIONS]; /* per option-table row */
 };
 

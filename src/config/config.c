@@ -381,7 +381,7 @@ static int parse_value(struct config *c, const struct config_option *opt, const 
 	case CONFIG_ARG_PATH:
 		if (*value == '\0' || strlen(value) >= sizeof(c->schedule_file))
 			return pp_fail(err, PP_ERR_USAGE,
-			               "%s '%.60s': must be a file name of 1 to %zu "
+			               "%s '%.60s': must be a path of 1 to %zu "
 			               "characters",
 			               label, value, sizeof(c->schedule_file) - 1);
 		strcpy(field, value);

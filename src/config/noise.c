@@ -126,7 +126,7 @@ int config_set_jitter(struct config *c, const struct config_option *opt, const c
 	for (const char *e = strstr(value, "empirical:"); e != NULL; e = strstr(e + 1, "empirical:"))
 		if (strcspn(e + 10, ",") >= sizeof(got.file))
 			return pp_fail(err, PP_ERR_USAGE,
-			               "%s '%.60s...': the empirical file's name must be 1 to %zu "
+			               "%s '%.60s...': the empirical file's path must be 1 to %zu "
 			               "characters",
 			               label, value, sizeof(got.file) - 1);
 	if (!selectors)

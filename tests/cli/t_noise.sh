@@ -267,9 +267,9 @@ ppsim --seed=9007199254740993 --samples=2 --jitter=lognormal:0.1 -f json >"$TMP/
 grep -q '"seed":	9007199254740993,' "$TMP/seed.json" && ok ||
 	not_ok "JSON seed: $(grep '"seed"' "$TMP/seed.json")"
 
-# an empirical file's name the config cannot hold (255 characters at most) is told as such
-long="$TMP/$(printf '%0260d' 0).csv"
-fails 2 "the empirical file's name must be 1 to 255 characters" --samples=3 --jitter=empirical:"$long"
+# an empirical file's path the config cannot hold (4095 characters at most) is told as such
+long="$TMP/$(printf '%04100d' 0).csv"
+fails 2 "the empirical file's path must be 1 to 4095 characters" --samples=3 --jitter=empirical:"$long"
 
 # A seed from 2^53 on is written in a config file as the string of its digits (a JSON number that
 # large may not be the one written): it runs as the same seed the command line gives.

@@ -78,6 +78,23 @@ if ppsim -p 2 -m 2 --dump-ops="$long" >/dev/null && [ -s "$long" ]; then ok; els
 fi
 rm -f "$long"
 
+# A path longer than 255 characters (a file name may be 255, a path up to Linux's 4095) reads
+# back wherever ppsim writes it: --export-schedule into --schedule-file, --export-requests into
+# --requests; and an empirical jitter's samples are read from it.
+deep="$TMP/$(printf 'd%.0s' $(seq 60))/$(printf 'e%.0s' $(seq 60))/$(printf 'f%.0s' $(seq 60))"
+deep="$deep/$(printf 'g%.0s' $(seq 60))/$(printf 'h%.0s' $(seq 60))"
+mkdir -p "$deep"
+printf 'kind,stage,value\n*,*,0.9\n*,*,1.1\n' >"$deep/j.csv"
+if ppsim -p 2 -m 2 --export-schedule="$deep/s.csv" --dump-ops="$deep/o.csv" >/dev/null &&
+	ppsim serve -p 2 --num-requests=3 --export-requests="$deep/r.csv" >/dev/null &&
+	ppsim --schedule-file="$deep/s.csv" >/dev/null 2>"$TMP/err.deep" &&
+	ppsim serve -p 2 --requests="$deep/r.csv" >/dev/null 2>>"$TMP/err.deep" &&
+	ppsim -p 2 -m 2 --samples=2 --jitter=empirical:"$deep/j.csv" >/dev/null 2>>"$TMP/err.deep"; then
+	ok
+else
+	not_ok "a ${#deep}-character path did not read back: $(cat "$TMP/err.deep")"
+fi
+
 # SIGINT and SIGTERM leave no temporary file and every existing file intact: a run stopped
 # while it writes its outputs, and a sweep stopped while it streams its records. (A job started
 # with & ignores SIGINT in a script: env gives it the default action back, and $! is ppsim.)
