@@ -90,6 +90,12 @@ pp_config *pp_config_copy(const pp_config *c);
  */
 int pp_config_set(pp_config *c, const char *key, const char *value, char *err, size_t errlen);
 /*
+ * The config-file key of the setting name stands for, as pp_config_set reads it (a key, or a
+ * long option name: "stages" and "p" give "p", "mem-limit" gives "mem_limit"); NULL for an
+ * unknown name or NULL. The string is static. Two names with one key set one setting.
+ */
+const char *pp_config_key(const char *name);
+/*
  * Applies the JSON object json_text (a NUL-terminated config file's text) over c's settings,
  * with the checks of a config file; name stands for the text in messages ("-" when NULL).
  * Returns PP_OK, or a status with err set ("config 'NAME':LINE:COLUMN: ...", c or json_text

@@ -65,6 +65,7 @@ def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
         "pp_config_free": (None, [vp]),
         "pp_config_copy": (vp, [vp]),
         "pp_config_set": (i, [vp, cp, cp, cp, sz]),
+        "pp_config_key": (cp, [cp]),
         "pp_config_load_json": (i, [vp, cp, cp, cp, sz]),
         "pp_config_load_file": (i, [vp, cp, cp, sz]),
         "pp_config_json": (i, [vp, vpp, cp, sz]),

@@ -11,10 +11,10 @@ import json
 import math
 import numbers
 import os
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Union
 
 from . import _lib
-from ._errors import error_of
+from ._errors import PpsimError, error_of
 
 # A config: a JSON config file's path, or a dict of its keys.
 ConfigArg = Union[str, bytes, "os.PathLike[str]", Mapping[str, Any], None]
@@ -137,6 +137,21 @@ def flag(what: str, value: Any) -> bool:
     return value
 
 
+def _one_name_each(lib: Any, keys: List[str]) -> None:
+    """Refuses two of keys that name one setting (its config key and its option's long name:
+    p and stages, t_f and tf), which would leave one of them unused: PpsimError naming both.
+    A name the library does not know is left to pp_config_set to refuse."""
+    seen: Dict[bytes, str] = {}
+    for key in keys:
+        setting = lib.pp_config_key(key.encode())
+        if setting is None:
+            continue
+        if setting in seen:
+            raise PpsimError("ppsim: %s and %s set one setting, key \"%s\": give one"
+                             % (seen[setting], key, setting.decode()))
+        seen[setting] = key
+
+
 def _refused(key: str, value: Any, status: int, message: str) -> Exception:
     """The exception for setting key=value that ppsim refused with message: TypeError for a
     bool, which only a yes/no setting takes (and takes whichever it is), else the status's. (A
@@ -168,6 +183,7 @@ class Config:
             path = path_bytes(config)
         values = [(c_string("key", key), key, value, text(key, value).encode())
                   for key, value in settings.items() if value is not None]
+        _one_name_each(self.lib, [key for _, key, _, _ in values])
         self.handle = self.lib.pp_config_new()
         if not self.handle:
             raise MemoryError("ppsim: out of memory")

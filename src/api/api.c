@@ -257,6 +257,13 @@ const struct config_option *api_find_option(const char *key)
 	return opt;
 }
 
+const char *pp_config_key(const char *name)
+{
+	const struct config_option *opt = name != NULL ? api_find_option(name) : NULL;
+
+	return opt != NULL ? opt->key : NULL;
+}
+
 int pp_config_set(pp_config *c, const char *key, const char *value, char *err, size_t errlen)
 {
 	struct call k;

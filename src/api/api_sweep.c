@@ -168,6 +168,16 @@ static int grid(pp_sweep *s, const struct config *c, const char *const *keys,
 			rc = pp_fail(e, PP_ERR_USAGE, "unknown key \"%s\"", keys[i]);
 			break;
 		}
+		/* two axes of one setting would leave the first's values unused, its points
+		 * repeated */
+		for (int j = 0; j < i && rc == 0; j++)
+			if (api_find_option(keys[j]) == opt)
+				rc = pp_fail(e, PP_ERR_USAGE,
+				             "pp_sweep_run: axes %d and %d (\"%s\", \"%s\") set one "
+				             "setting, key \"%s\": give it one axis",
+				             j, i, keys[j], keys[i], opt->key);
+		if (rc != 0)
+			break;
 		snprintf(label, sizeof(label), "key \"%s\"", opt->key);
 		rc = sweep_set_axis(&s->sw, opt, label, values[i], e);
 		/* a single value also goes into the base, where it reads as set */

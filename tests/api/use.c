@@ -233,6 +233,18 @@ static void sweeping(void)
 	check(pp_sweep_run(c, keys + 1, bad, 1, 1, 0, &s, err, sizeof(err)) == PP_E_INPUT &&
 	              s == NULL && strstr(err, "key \"p\"") != NULL,
 	      "a bad sweep list is named by its key", err);
+	{
+		const char *twice[] = {"p", "stages"}, *lists[] = {"2,4", "8,16"};
+
+		check(pp_sweep_run(c, twice, lists, 2, 1, 0, &s, err, sizeof(err)) == PP_E_INPUT &&
+		              s == NULL && strstr(err, "set one setting, key \"p\"") != NULL,
+		      "two axes of one setting (its key and its option's name) are refused", err);
+	}
+	check(pp_config_key("stages") != NULL && strcmp(pp_config_key("stages"), "p") == 0 &&
+	              strcmp(pp_config_key("mem-limit"), "mem_limit") == 0 &&
+	              strcmp(pp_config_key("t_f"), "t_f") == 0 && pp_config_key("stagez") == NULL &&
+	              pp_config_key(NULL) == NULL,
+	      "pp_config_key gives the key a name sets", NULL);
 	check(pp_sweep_run(c, NULL, NULL, 0, 1, 0, &s, err, sizeof(err)) == PP_OK &&
 	              pp_sweep_points(s) == 1,
 	      "a sweep without axes is its config", err);

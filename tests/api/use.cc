@@ -53,6 +53,8 @@ int main()
 
 	for (auto &kv : settings)
 		check(pp_config_set(c.get(), kv[0], kv[1], err, sizeof err) == PP_OK, kv[0], err);
+	check(pp_config_key("stages") != nullptr && std::string(pp_config_key("stages")) == "p",
+	      "pp_config_key");
 	pp_run *raw = nullptr;
 	check(pp_simulate(c.get(), PP_KEEP_OP_TIMES, &raw, err, sizeof err) == PP_OK, "pp_simulate",
 	      err);

@@ -98,6 +98,16 @@ class Run(unittest.TestCase):
             ppsim.run(stagez=3)
         with self.assertRaisesRegex(ppsim.PpsimError, "config 'dict':1:"):
             ppsim.run(config={"p": "four"})
+        # one setting under two names (its key and its option's long name) is refused, not
+        # settled by the keywords' order; in a sweep it would repeat points
+        with self.assertRaisesRegex(ppsim.PpsimError, '^ppsim: p and stages set one setting, '
+                                    'key "p": give one$'):
+            ppsim.run(p=2, stages=8)
+        with self.assertRaisesRegex(ppsim.PpsimError, 'stages and p set one setting'):
+            ppsim.sweep(stages=[8, 16], p=[2, 4])
+        with self.assertRaisesRegex(ppsim.PpsimError, 't_f and tf set one setting'):
+            ppsim.compare(["1f1b"], t_f=1, tf=3)
+        self.assertEqual(ppsim.run(stages=8, mem_limit=None)["p"], 8)
         with self.assertRaisesRegex(ppsim.PpsimError, "format 'yaml'"):
             ppsim.report("yaml")
         # a step over its op limit is refused before it runs, naming its settings by their keys
