@@ -835,11 +835,14 @@ int stream_finish(struct engine *e, struct pp_error *err)
 
 		if (pc != NULL) {
 			/* the compute of the schedule took longer while hooked pieces ran beside it,
-			 * not while it waited for one (a first forward's wait for its gather); what
-			 * the device reduces after its last op starts once that op has ended, slowed */
+			 * not while it waited for one (a first forward's wait for its gather): in
+			 * the wall time c a piece ran, compute did c / (1 + s) of its work, as a
+			 * plan's step does (compute_through), so the loss is c s / (1 + s), below c,
+			 * and hiding a piece never costs more than running it after; what the
+			 * device reduces after its last op starts once that op has ended, slowed */
 			pp_time beside = overlap_with(e, (uint32_t)d, dr->first_start, dr->last_end) -
 			                 e->sm.gather_wait[d];
-			double slow = pc->slowdown * (double)(beside > 0 ? beside : 0);
+			double slow = pc->slowdown / (1 + pc->slowdown) * (double)(beside > 0 ? beside : 0);
 			pp_time slowed;
 
 			if (!(slow <= (double)PP_TIME_TOTAL_MAX))
