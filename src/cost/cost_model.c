@@ -660,14 +660,30 @@ static void layer_times(const struct cost_model *k, struct cost_type *ty)
 	}
 }
 
-/* Converts ms to ticks into *out, or fails naming key when the time is out of range. */
-static int checked_ticks(const struct config *c, const char *key, double ms, int64_t tick,
-                         pp_time *out, struct pp_error *err)
+/*
+ * Converts the ms of a transfer to ticks into *out, or fails when the time is out of range,
+ * blaming the first of keys (the settings that set it, NULL-terminated) the user gave, or,
+ * when none was given, naming them all as what sets it.
+ */
+static int checked_ticks(const struct config *c, const char *const *keys, double ms,
+                         int64_t tick, pp_time *out, struct pp_error *err)
 {
-	if (!pp_time_from_units(ms, tick, out))
-		return config_fail(c, key, err, "makes an op or a transfer take %.3g ms, above %g",
-		                   ms, PP_TIME_MAX_UNITS);
-	return 0;
+	char names[256] = "";
+	size_t len = 0;
+
+	if (pp_time_from_units(ms, tick, out))
+		return 0;
+	for (size_t i = 0; keys[i] != NULL; i++)
+		if (config_is_set(c, keys[i]))
+			return config_fail(c, keys[i], err,
+			                   "makes a transfer take %.3g ms, above the limit of %g", ms,
+			                   PP_TIME_MAX_UNITS);
+	for (size_t i = 0; keys[i] != NULL && len < sizeof(names); i++)
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s--%s", i ? ", " : "",
+		                        config_option_by_key(keys[i])->name);
+	return pp_fail(err, PP_ERR_USAGE,
+	               "the model prices a transfer at %.3g ms, above the limit of %g (set by %s)",
+	               ms, PP_TIME_MAX_UNITS, names);
 }
 
 /* Fails err: the model prices stage st's ops at up to ms, above the limit; names the options
@@ -746,7 +762,12 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 			cost->msg_bytes[st] = k->msg_bytes;
 			k->hop_bandwidth[st] = bw;
 			k->hop_latency[st] = lat;
-			if (checked_ticks(c, inside ? "bandwidth" : "inter_bandwidth",
+			static const char *const in_node[] = {"bandwidth", "p2p_efficiency",
+			        "latency", "p2p_overhead", "link", "seq", "hidden", "mbs", NULL};
+			static const char *const across[] = {"inter_bandwidth", "inter_latency",
+			        "p2p_overhead", "inter_link", "seq", "hidden", "mbs", NULL};
+
+			if (checked_ticks(c, inside ? in_node : across,
 			                  lat / 1e3 + (double)k->msg_bytes / (bw * 1e6), cost->tick,
 			                  &cost->msg_time[st], err) != 0)
 				return -1;
@@ -883,7 +904,12 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		k->edp_latency[d] = k->dp_latency[d];
 		/* the whole gradient all-reduced at once must be a time: the link is blamed when
 		 * not (the buckets of cost_pieces.c are parts of it) */
-		if (checked_ticks(c, dp_inside ? "bandwidth" : "inter_bandwidth",
+		static const char *const in_node[] = {"collective_efficiency", "bandwidth",
+		        "latency", "link", "grad_reduce_bytes", NULL};
+		static const char *const across[] = {"collective_efficiency", "inter_bandwidth",
+		        "inter_latency", "inter_link", "bandwidth", "grad_reduce_bytes", NULL};
+
+		if (checked_ticks(c, dp_inside ? in_node : across,
 		                  cost_allreduce_ms(k->device_params[d] * k->grad_reduce_bytes,
 		                                    k->dp * k->cp,
 		                                    k->dp_bandwidth[d] * k->collective_efficiency,
