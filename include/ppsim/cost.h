@@ -320,12 +320,15 @@ struct cost_layout {
 	int S;                        /* virtual stages */
 	const uint32_t *stage_device; /* [S] the device hosting each stage */
 	int routes;                   /* micro-batch routes: 1, or 2 (DualPipe) */
+	bool serving;                 /* priced for ppsim serve, whose engines replicate a KV
+	                                 head over tp ranks beyond the KV heads; a training run
+	                                 splits them (Megatron-Core asserts they divide) */
 };
 
 /* The layout of schedule s (which keeps owning the array). */
 static inline struct cost_layout cost_layout_of(const struct sched *s)
 {
-	return (struct cost_layout){s->p, s->S, s->stage_device, s->routes};
+	return (struct cost_layout){s->p, s->S, s->stage_device, s->routes, false};
 }
 
 /* Whether stage st of layout l is the first of its route (it holds the embedding), or the last

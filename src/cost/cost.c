@@ -99,7 +99,7 @@ struct cost *cost_new_explicit(const struct config *c, const struct cost_layout 
 	struct cost *k;
 	pp_time msg;
 	int S = c->p * c->v;
-	struct cost_layout one = {c->p, S, NULL, 1};
+	struct cost_layout one = {c->p, S, NULL, 1, false};
 
 	if (l == NULL)
 		l = &one;

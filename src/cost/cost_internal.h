@@ -49,6 +49,14 @@ double kernel_bgemm_fp8_ms(const struct cost_gpu *g, double batch, double m, dou
 /* Milliseconds of flash attention's flops, forward or backward, at the GPU's share for it. */
 double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward);
 
+/* Placement of k's groups on its nodes (placement.c): whether every replica's hop between
+ * pipeline ranks d and e stays inside a node; the fewest GPUs one node holds of any group of n
+ * GPUs stride apart in the pipeline rank whose GPUs start at GPU first (n when every group is
+ * inside a node), and the same over every pipeline rank, the group every GPU waits for. */
+bool cost_hop_inside(const struct cost_model *k, int d, int e);
+int cost_fewest_in_rank(const struct cost_model *k, long long first, int stride, int n);
+int cost_fewest_per_node(const struct cost_model *k, int stride, int n);
+
 /* Fills cost->pieces from its resolved model for layout l (cost_pieces.c): tensor- and
  * context-parallel collectives as plans of each op (t_f, t_b and t_w become their compute),
  * data-parallel buckets and gathers as hooks. Returns 0, or -1 with err set. */

@@ -246,7 +246,8 @@ static int resolve_hardware(const struct config *c, const struct cost_layout *l,
 }
 
 /* Resolves the parallel layout: tp inside a node, dp from --gpus when given. */
-static int resolve_parallel(const struct config *c, struct cost_model *k, struct pp_error *err)
+static int resolve_parallel(const struct config *c, const struct cost_layout *l,
+                            struct cost_model *k, struct pp_error *err)
 {
 	k->seq = c->seq;
 	k->mbs = c->mbs;
@@ -286,6 +287,19 @@ static int resolve_parallel(const struct config *c, struct cost_model *k, struct
 	if (k->heads % k->tp != 0 || k->ffn % k->tp != 0)
 		return config_fail(c, "tp", err, "must divide the %d heads and the MLP size %d",
 		                   k->heads, k->ffn);
+	/* a training rank holds kv_heads / tp of the key/value heads, whole (Megatron-Core's
+	 * num_query_groups over tp; latent attention's heads are the query heads); serving
+	 * replicates a head beyond them (serve_price.c) */
+	if (!l->serving && k->kv_lora_rank == 0 && k->kv_heads % k->tp != 0)
+		return config_is_set(c, "tp") || !config_is_set(c, "kv_heads")
+		               ? config_fail(c, "tp", err,
+		                             "must divide the %d key/value heads (each rank holds "
+		                             "whole ones, as Megatron-Core splits them)",
+		                             k->kv_heads)
+		               : config_fail(c, "kv_heads", err,
+		                             "must be a multiple of tp = %d (each rank holds whole "
+		                             "ones, as Megatron-Core splits them)",
+		                             k->tp);
 	/* context parallelism's causal balance (without it, any sequence length): cp, which is
 	 * given when above 1, is to blame */
 	if (k->cp > 1 && k->seq % (2 * k->cp) != 0)
@@ -480,27 +494,6 @@ static void layer_figures(struct cost_model *k)
 	k->layer_act_bytes = k->layer_act_by[k->recompute];
 	k->msg_bytes = (uint64_t)(b * s * h * k->dtype_bytes / k->tp / k->cp);
 	moe_figures(k, attn_params);
-}
-
-/*
- * Whether every data-parallel replica's hop between pipeline ranks d and e stays inside one
- * node. Ranks are laid out tp innermost, then dp, then pp (Megatron-LM's default order): GPU
- * (d * dp + r) * tp + j is TP rank j of replica r on pipeline rank d. Residues repeat within
- * gpus_per_node replicas, so that many suffice.
- */
-static bool hop_inside(const struct cost_model *k, int d, int e)
-{
-	long long g = k->gpus_per_node, span = (long long)k->tp * k->cp * k->dp;
-	long long reps = (long long)k->cp * k->dp, n = reps < g ? reps : g;
-
-	for (long long r = 0; r < n; r++)
-		for (long long j = 0; j<k->tp; j += k->tp - 1> 0 ? k->tp - 1 : 1) {
-			long long a = d * span + r * k->tp + j, b = e * span + r * k->tp + j;
-
-			if (a / g != b / g)
-				return false;
-		}
-	return true;
 }
 
 double cost_model_compute_ms(const struct cost_model *k, const struct cost_gpu *g, double flops)
@@ -753,7 +746,7 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		cost->msg_time[st] = 0;
 		if (!cost_layout_last(l, st)) {
 			int a = (int)l->stage_device[st], bdev = (int)l->stage_device[st + 1];
-			bool inside = hop_inside(k, a, bdev);
+			bool inside = cost_hop_inside(k, a, bdev);
 			double bw = (inside ? k->link_bandwidth : k->inter_bandwidth) *
 			            (inside ? k->p2p_efficiency : 1);
 			double lat =
@@ -774,63 +767,6 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		}
 	}
 	return 0;
-}
-
-/* The fewest GPUs one node holds of a group of n GPUs stride apart from GPU first (the data-
- * and context-parallel groups are tp apart): the ring leaves that node on that many ports. */
-static int group_per_node(const struct cost_model *k, long long first, int stride, int n)
-{
-	long long g = k->gpus_per_node, full = g / stride;
-	long long head = (g - first % g + stride - 1) / stride, rest, fewest;
-
-	if (full < 1)
-		return 1;
-	fewest = head < n ? head : n;
-	rest = n - fewest;
-	if (rest >= full && full < fewest)
-		fewest = full;
-	if (rest % full != 0 && rest % full < fewest)
-		fewest = rest % full;
-	return fewest < 1 ? 1 : (int)fewest;
-}
-
-/*
- * The fewest GPUs one node holds of any group of n GPUs stride apart in the pipeline rank whose
- * tp x cp x dp GPUs start at GPU first (the groups tile the rank in blocks of stride x n GPUs,
- * stride groups a block): the group whose exchange leaves its nodes on the fewest ports, which
- * every GPU of the rank waits for. n when every group sits inside a node.
- */
-static int fewest_in_rank(const struct cost_model *k, long long first, int stride, int n)
-{
-	long long span = (long long)k->tp * k->cp * k->dp, block = (long long)stride * n;
-	long long node = k->gpus_per_node;
-	int fewest = n;
-
-	/* a rank that starts on a node's first GPU, of blocks that divide a node or are whole
-	 * nodes: every group sits as the first one does */
-	if (first % node == 0 && span % node == 0 && (node % block == 0 || block % node == 0))
-		return group_per_node(k, first, stride, n);
-	for (long long b = 0; b + block <= span && fewest > 1; b += block)
-		for (int t = 0; t < stride && fewest > 1; t++) {
-			int g = group_per_node(k, first + b + t, stride, n);
-
-			fewest = g < fewest ? g : fewest;
-		}
-	return fewest;
-}
-
-/* fewest_in_rank over every pipeline rank: the group of the step that every GPU waits for. */
-static int fewest_per_node(const struct cost_model *k, int stride, int n)
-{
-	long long span = (long long)k->tp * k->cp * k->dp;
-	int fewest = n;
-
-	for (int d = 0; d < k->p && fewest > 1; d++) {
-		int g = fewest_in_rank(k, (long long)d * span, stride, n);
-
-		fewest = g < fewest ? g : fewest;
-	}
-	return fewest;
 }
 
 /* Parameters, weight/gradient/optimizer bytes, the data-parallel link and the optimizer step of
@@ -875,7 +811,7 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		k->device_expert_params[dev[st]] += experts;
 	}
 	/* the first route's ends (DualPipe's two copies have the same two) */
-	if (hop_inside(k, (int)dev[0], (int)dev[L - 1])) {
+	if (cost_hop_inside(k, (int)dev[0], (int)dev[L - 1])) {
 		k->embed_bandwidth = k->link_bandwidth;
 		k->embed_latency = k->link_latency;
 	} else {
@@ -895,12 +831,12 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 		k->dp_bandwidth[d] =
 		        dp_inside ? k->link_bandwidth
 		                  : cost_spanning_bandwidth(k->link_bandwidth, k->inter_bandwidth,
-		                                            fewest_in_rank(k, first, k->tp, k->dp * k->cp));
+		                                            cost_fewest_in_rank(k, first, k->tp, k->dp * k->cp));
 		k->dp_latency[d] = dp_inside ? k->link_latency : k->inter_latency;
 		k->edp_bandwidth[d] =
 		        dp_inside ? k->link_bandwidth
 		                  : cost_spanning_bandwidth(k->link_bandwidth, k->inter_bandwidth,
-		                                            fewest_in_rank(k, first, k->ep, edp));
+		                                            cost_fewest_in_rank(k, first, k->ep, edp));
 		k->edp_latency[d] = k->dp_latency[d];
 		/* the whole gradient all-reduced at once must be a time: the link is blamed when
 		 * not (the buckets of cost_pieces.c are parts of it) */
@@ -938,7 +874,7 @@ static void exchanges(struct cost_model *k)
 {
 	double tokens = (double)k->mbs * k->seq / k->cp, e = k->dtype_bytes;
 	double kv = tokens * (k->kv_dim + k->kvv_dim) * e / k->tp;
-	int cp_node = fewest_per_node(k, k->tp, k->cp);
+	int cp_node = cost_fewest_per_node(k, k->tp, k->cp);
 	bool inside = cp_node == k->cp;
 	/* a ring step crosses between nodes on one port; the all-gather's rings on several */
 	double bw = (inside ? k->link_bandwidth
@@ -960,7 +896,7 @@ static void exchanges(struct cost_model *k)
 		k->cp_bwd_ms = k->cp > 1 ? lat / 1e3 + 2 * kv / (bw * 1e6) : 0;
 	}
 	/* the expert-parallel groups: ep consecutive GPUs of a pipeline rank's */
-	moe_exchanges(k, fewest_per_node(k, 1, k->ep));
+	moe_exchanges(k, cost_fewest_per_node(k, 1, k->ep));
 }
 
 struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
@@ -979,7 +915,7 @@ struct cost *cost_new_model(const struct config *c, const struct cost_layout *l,
 		cost_free(cost);
 		return NULL;
 	}
-	if (resolve_hardware(c, l, k, err) != 0 || resolve_parallel(c, k, err) != 0 ||
+	if (resolve_hardware(c, l, k, err) != 0 || resolve_parallel(c, l, k, err) != 0 ||
 	    split_layers(c, k, l, err) != 0 || stage_recomputes(c, k, l, err) != 0) {
 		cost_free(cost);
 		return NULL;

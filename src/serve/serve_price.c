@@ -33,7 +33,7 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 {
 	struct config *tc = pp_malloc(sizeof(*tc));
 	uint32_t *device = pp_mallocarray((size_t)pr->stages, sizeof(*device));
-	struct cost_layout layout = {pr->stages, pr->stages, device, 1};
+	struct cost_layout layout = {pr->stages, pr->stages, device, 1, true};
 	const struct cost_model *k;
 
 	if (tc == NULL || device == NULL) {
