@@ -258,11 +258,12 @@ static int stage_plan(const struct cost_model *k, int st, bool last, int kind, i
 			bool moe = kind == 0 ? i >= n - nm : i < nm;
 
 			/* full recomputation runs the layer's forward again first, collectives and
-			 * all; selective runs its attention core again */
+			 * all; selective runs its attention core again, with the context-parallel
+			 * exchange of keys and values it takes */
 			if (kind == 1 && k->stage_recompute[st] == PP_RECOMPUTE_FULL)
 				(moe ? moe_layer : layer)(&b, k, ty, false);
 			if (kind == 1 && k->stage_recompute[st] == PP_RECOMPUTE_SELECTIVE)
-				compute(&b, ty->attn_fwd_ms);
+				attention(&b, k, ty->attn_fwd_ms, k->cp_fwd_ms, false);
 			(moe ? moe_layer : layer)(&b, k, ty, kind == 1);
 		}
 		if (kind == 0 && head > 0)

@@ -328,3 +328,18 @@ for sched in 1f1b "interleaved -v 2" zbv dualpipe dualpipev; do
 		not_ok "$sched: overlapping the gathers took the step from $no to $yes ms"
 	fi
 done
+
+# Recomputation reruns the context-parallel exchange with what it reruns: selective's attention
+# core takes the forward's ring again as full recomputation's layer does (it once reran the core
+# alone, its exchange free)
+CPR="--model=llama3-8b --gpu=h100-sxm -p 4 -m 8 --cp=2 --seq=8192"
+# shellcheck disable=SC2086
+none=$(ppsim $CPR --recompute=none -f json | "$JGET" - devices.0.comm_cp)
+# shellcheck disable=SC2086
+sel=$(ppsim $CPR --recompute=selective -f json | "$JGET" - devices.0.comm_cp)
+# shellcheck disable=SC2086
+full=$(ppsim $CPR --recompute=full -f json | "$JGET" - devices.0.comm_cp)
+if [ -n "$none" ] && awk -v n="$none" -v s="$sel" -v f="$full" 'BEGIN { exit !(s > n && s == f) }'
+then ok; else
+	not_ok "comm_cp under recomputation: none $none, selective $sel, full $full"
+fi
