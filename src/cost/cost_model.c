@@ -775,15 +775,15 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
                           int64_t tick, struct pp_error *err)
 {
 	/* bf16 weights and gradients stay whole; the rest (the optimizer's state) is sharded by a
-	 * distributed optimizer; FP8 keeps a copy of the weights beside */
-	double keep = 4 + k->fp8_weight_bytes +
-	              (k->bytes_per_param - 4) / (k->distributed_optimizer ? k->dp * k->cp : 1);
+	 * distributed optimizer, each rank holding a whole share of the elements (Megatron-LM
+	 * pads the buffer to a multiple of the shards); FP8 keeps a copy of the weights beside */
+	double kept = 4 + k->fp8_weight_bytes, sharded = k->bytes_per_param - 4;
+	double shards = k->distributed_optimizer ? (double)k->dp * k->cp : 1;
 	/* routed experts' gradients and state are reduced and sharded over the expert-data-
 	 * parallel group: the tp x cp x dp GPUs of a pipeline rank that hold the same experts,
 	 * ep apart */
 	int edp = k->tp * k->cp * k->dp / k->ep;
-	double keep_e = 4 + k->fp8_weight_bytes +
-	                (k->bytes_per_param - 4) / (k->distributed_optimizer ? edp : 1);
+	double eshards = k->distributed_optimizer ? edp : 1;
 	const uint32_t *dev = l->stage_device;
 	int L = l->S / l->routes;
 
@@ -827,7 +827,9 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 
 		double ex = k->device_expert_params[d];
 
-		k->device_state_bytes[d] = (k->device_params[d] - ex) * keep + ex * keep_e;
+		k->device_state_bytes[d] = (k->device_params[d] - ex) * kept +
+		                           ceil((k->device_params[d] - ex) / shards) * sharded +
+		                           ex * kept + ceil(ex / eshards) * sharded;
 		k->dp_bandwidth[d] =
 		        dp_inside ? k->link_bandwidth
 		                  : cost_spanning_bandwidth(k->link_bandwidth, k->inter_bandwidth,

@@ -1608,7 +1608,7 @@ static void config_set_takes_a_schedule_file_name_and_validate_bars_generator_op
 {
 	struct config c;
 	struct pp_error err = {0};
-	char longname[300];
+	char longname[PP_PATH_MAX + 10];
 
 	config_init(&c);
 	CU_ASSERT_EQUAL(set(&c, "schedule-file", "order.csv", &err), 0);
@@ -1616,7 +1616,7 @@ static void config_set_takes_a_schedule_file_name_and_validate_bars_generator_op
 	CU_ASSERT_EQUAL(config_validate(&c, &err), 0);
 	CU_ASSERT_EQUAL(set(&c, "schedule-file", "", &err), -1);
 	CU_ASSERT_STRING_EQUAL(err.msg,
-	                       "--schedule-file '': must be a file name of 1 to 255 characters");
+	                       "--schedule-file '': must be a path of 1 to 4095 characters");
 	memset(longname, 'a', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
 	CU_ASSERT_EQUAL(set(&c, "schedule-file", longname, &err), -1);

@@ -1106,6 +1106,9 @@ static void cost_model_rejects_tp_that_does_not_divide_the_gpus_of_a_node(void)
 	unit_set(&c, "tp", "16");
 	assert_price_fails(&c, "--tp '16': ", "must divide the 8 GPUs of a node");
 	unit_set(&c, "gpus_per_node", "16");
+	/* and the key/value heads, 8 of them: a rank holds whole ones */
+	assert_price_fails(&c, "--tp '16': ", "must divide the 8 key/value heads");
+	unit_set(&c, "kv_heads", "16");
 	x = price_ok(&c);
 	CU_ASSERT_EQUAL(x.cost->model->tp, 16);
 	release(&x);
@@ -1331,6 +1334,15 @@ static void cost_model_shards_only_the_optimizer_state_over_dp_with_a_distribute
 	unit_set(&c, "bytes_per_param", "18");
 	x = price_ok(&c);
 	ASSERT_NEAR(x.cost->model->device_state_bytes[1], middle * (4 + 14.0 / 4));
+	release(&x);
+	/* over 7 ranks each holds a whole share of the elements, as Megatron-LM pads its buffer:
+	 * ceil(P / 7) of them, so the bytes are whole */
+	unit_set(&c, "bytes_per_param", "16");
+	unit_set(&c, "dp", "7");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->device_state_bytes[1], middle * 4 + ceil(middle / 7) * 12);
+	CU_ASSERT_EQUAL(x.cost->model->device_state_bytes[1],
+	                floor(x.cost->model->device_state_bytes[1]));
 	release(&x);
 }
 

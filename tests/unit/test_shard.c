@@ -314,10 +314,10 @@ static void shard_reader_refuses_damage_naming_the_line(void)
 	snprintf(text, sizeof(text), "%s%s%s%send\t2", HEAD, cols, r0, r1);
 	CU_ASSERT(strstr(read_error(text), "without a newline") != NULL);
 	snprintf(text, sizeof(text), "%s%s0\tyes\n", HEAD, cols);
-	CU_ASSERT_STRING_EQUAL(read_error(text), "9: a record of 2 fields, expected 40");
+	CU_ASSERT_STRING_EQUAL(read_error(text), "9: a record of 2 fields, expected 41");
 	snprintf(text, sizeof(text), "%s%s%s", HEAD, cols, r0);
 	*strchr(text + strlen(HEAD) + strlen(cols), '\t') = 'x';
-	CU_ASSERT_STRING_EQUAL(read_error(text), "9: a record of 39 fields, expected 40");
+	CU_ASSERT_STRING_EQUAL(read_error(text), "9: a record of 40 fields, expected 41");
 	snprintf(text, sizeof(text), "%s%s%s", HEAD, cols, r0);
 	memcpy(strstr(text + strlen(HEAD) + strlen(cols), "1f1b"), "1\\q1", 4);
 	CU_ASSERT_STRING_EQUAL(read_error(text),
