@@ -214,6 +214,7 @@ struct cost_model {
 	double layer_act_bytes;        /* activations one layer keeps per micro-batch, per GPU */
 	double layer_act_by[3];        /* the same under each recomputation (enum pp_recompute) */
 	enum pp_recompute *stage_recompute; /* [S] each virtual stage's recomputation */
+	double *stage_offload;              /* [S] each virtual stage's offloaded share */
 	double tp_allreduce_ms;        /* one TP all-reduce of a layer's activations */
 	uint64_t msg_bytes;            /* bytes of one P2P message, per GPU */
 	int *stage_layers;             /* [S] layers of each virtual stage */

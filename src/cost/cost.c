@@ -235,6 +235,7 @@ void cost_free(struct cost *c)
 		free(c->model->dp_latency);
 		free(c->model->stage_moe);
 		free(c->model->stage_recompute);
+		free(c->model->stage_offload);
 		free(c->model->edp_bandwidth);
 		free(c->model->edp_latency);
 		free(c->model->device_expert_params);

@@ -413,24 +413,33 @@ static int route_layers(const struct config *c, struct cost_model *k, int S, int
 	return 0;
 }
 
-/* The recomputation of each virtual stage: --stage-recompute's, a route's stages (each route
- * laid out alike), else --recompute's on every stage. */
+/* The recomputation and the offloaded share of each virtual stage: --stage-recompute's and
+ * --stage-offload's, a route's stages (each route laid out alike), else --recompute's and
+ * --offload's on every stage. */
 static int stage_recomputes(const struct config *c, struct cost_model *k,
                             const struct cost_layout *l, struct pp_error *err)
 {
 	int L = l->S / l->routes;
+	const char *of = l->routes == 1 ? "the pipeline has p x v =" : "a route has";
 
 	k->stage_recompute = pp_calloc((size_t)l->S, sizeof(*k->stage_recompute));
-	if (k->stage_recompute == NULL)
-		return pp_nomem(err, (size_t)l->S, sizeof(*k->stage_recompute));
+	k->stage_offload = pp_calloc((size_t)l->S, sizeof(*k->stage_offload));
+	if (k->stage_recompute == NULL || k->stage_offload == NULL)
+		return pp_nomem(err, (size_t)l->S,
+		                sizeof(*k->stage_recompute) + sizeof(*k->stage_offload));
 	if (c->nstage_recompute > 0 && c->nstage_recompute != L)
 		return config_fail(c, "stage_recompute", err, "gives %d stages, %s %d",
-		                   c->nstage_recompute,
-		                   l->routes == 1 ? "the pipeline has p x v =" : "a route has", L);
-	for (int st = 0; st < l->S; st++)
+		                   c->nstage_recompute, of, L);
+	if (c->nstage_offload > 0 && c->nstage_offload != L)
+		return config_fail(c, "stage_offload", err, "gives %d stages, %s %d",
+		                   c->nstage_offload, of, L);
+	for (int st = 0; st < l->S; st++) {
 		k->stage_recompute[st] = c->nstage_recompute > 0
 		                                 ? (enum pp_recompute)c->stage_recompute[st % L]
 		                                 : k->recompute;
+		k->stage_offload[st] =
+		        c->nstage_offload > 0 ? (double)c->stage_offload[st % L] : k->offload;
+	}
 	return 0;
 }
 

@@ -443,17 +443,10 @@ static int embedding_hooks(const struct cost_model *k, struct cost_pieces *pc,
 	return 0;
 }
 
-/* The offloaded share of stage st (of L a route): --stage-offload's, else --offload's. */
-static double offload_share(const struct config *c, const struct cost_model *k, int st, int L)
-{
-	return c->nstage_offload > 0 ? (double)c->stage_offload[st % L] : k->offload;
-}
-
 /* Each stage's activation offload: the share of what a forward keeps, copied over the host link
  * each way (docs/cost-model.md, Offload). Returns 0, or 1 when a copy's time is out of range
  * (pc->offload NULL when out of memory). */
-static int offloads(const struct config *c, const struct cost_model *k, struct cost_pieces *pc,
-                    const struct cost *cost, int L)
+static int offloads(const struct cost_model *k, struct cost_pieces *pc, const struct cost *cost)
 {
 	pc->offload = pp_calloc((size_t)cost->S, sizeof(*pc->offload));
 	if (pc->offload == NULL)
@@ -462,7 +455,7 @@ static int offloads(const struct config *c, const struct cost_model *k, struct c
 		struct piece_offload *o = &pc->offload[st];
 		/* over its device's host link */
 		const struct cost_type *ty = &k->types[k->stage_type[st]];
-		double bytes = offload_share(c, k, st, L) * (double)cost->act[st];
+		double bytes = k->stage_offload[st] * (double)cost->act[st];
 		double ms = ty->host_latency / 1e3 + bytes / (ty->host_bandwidth * 1e6);
 
 		o->act = (int64_t)llround(bytes);
@@ -514,12 +507,8 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	bool plans = k->tp > 1 || k->cp > 1 || k->a2a_ms > 0, tied_apart = false, offload = false;
 	uint64_t used = 0; /* the plans' steps so far */
 
-	if (c->nstage_offload > 0 && c->nstage_offload != L)
-		return config_fail(c, "stage_offload", err, "gives %d stages, %s %d",
-		                   c->nstage_offload,
-		                   l->routes == 1 ? "the pipeline has p x v =" : "a route has", L);
 	for (int st = 0; st < L; st++)
-		offload |= offload_share(c, k, st, L) > 0;
+		offload |= k->stage_offload[st] > 0;
 
 	for (int st = 0; st < S; st += L)
 		tied_apart |= k->tied && l->stage_device[st] != l->stage_device[st + L - 1];
@@ -608,7 +597,7 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			              : config_fail(c, "inter_bandwidth", err,
 			                            "makes a gradient reduction's time too long");
 	}
-	if (offload && offloads(c, k, pc, cost, L) != 0)
+	if (offload && offloads(k, pc, cost) != 0)
 		return config_fail(c, "host_bandwidth", err,
 		                   "makes an activation copy to or from host memory too long");
 	if (pc->offload == NULL && offload)

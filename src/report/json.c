@@ -336,6 +336,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	const struct cost_type *t0 = &k->types[0];
 	const struct cost *c = s->cost;
 	cJSON *o = cJSON_CreateObject(), *stages;
+	bool uniform = true;
 
 	add_string(b, o, "name", k->model);
 	add_number(b, o, "layers", k->layers);
@@ -409,7 +410,12 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 	add_number(b, o, "kv_lora_rank", k->kv_lora_rank);
 	add_number(b, o, "rope_dim", k->rope_dim);
 	add_number(b, o, "mtp_layers", k->mtp_layers);
-	add_number(b, o, "offload", k->offload);
+	/* the share every stage offloads; null when they differ (--stage-offload), each stage
+	 * saying its own */
+	for (int st = 0; st < c->S; st++)
+		uniform &= k->stage_offload[st] == k->offload;
+	add_item(b, o, "offload",
+	         uniform ? cJSON_CreateNumber(k->offload) : cJSON_CreateNull());
 	add_moe(b, o, k);
 	add_layout(b, o, s);
 	stages = add_item(b, o, "stages", cJSON_CreateArray());
@@ -420,6 +426,7 @@ static cJSON *model_object(struct build *b, const struct sim *s)
 		add_number(b, x, "layers", k->stage_layers[st]);
 		add_number(b, x, "expert_layers", k->stage_moe[st]);
 		add_string(b, x, "recompute", config_recompute_name(k->stage_recompute[st]));
+		add_number(b, x, "offload", k->stage_offload[st]);
 		add_number(b, x, "t_f", pp_time_to_units(c->t_f[st], c->tick));
 		add_number(b, x, "t_b", pp_time_to_units(c->t_b[st], c->tick));
 		add_number(b, x, "t_w", pp_time_to_units(c->t_w[st], c->tick));

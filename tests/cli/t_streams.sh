@@ -343,3 +343,16 @@ if [ -n "$none" ] && awk -v n="$none" -v s="$sel" -v f="$full" 'BEGIN { exit !(s
 then ok; else
 	not_ok "comm_cp under recomputation: none $none, selective $sel, full $full"
 fi
+
+# --stage-offload's shares are in the JSON, stage by stage; model.offload is null when they
+# differ (it said 0, or an --offload the list overrode)
+# shellcheck disable=SC2086
+ppsim --model=llama3-8b -p 4 -m 8 --stage-offload=0.5,0,0,0 --offload=0.2 --host-bandwidth=1000 \
+	-f json >"$TMP/soff.json"
+if [ "$("$JGET" "$TMP/soff.json" model.offload)" = null ] &&
+	[ "$("$JGET" "$TMP/soff.json" model.stages.0.offload)" = 0.5 ] &&
+	[ "$("$JGET" "$TMP/soff.json" model.stages.1.offload)" = 0 ]; then
+	ok
+else
+	not_ok "stage offload in JSON: $(grep -o '"offload":[^,]*' "$TMP/soff.json" | tr '\n' ' ')"
+fi
