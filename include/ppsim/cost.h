@@ -107,6 +107,8 @@ struct piece_hook {
 	double at;      /* share of the op's span */
 	uint8_t kind;   /* enum comm_kind */
 	pp_time dur;    /* ticks on its stream */
+	int with;       /* an after hook's collective with another device: 1 + that device (the
+	                   two start once both have reached it), else 0 */
 };
 
 struct piece_hooks {

@@ -278,8 +278,10 @@ static int stage_plan(const struct cost_model *k, int st, bool last, int kind, i
 	return b.nomem ? -1 : b.range ? 1 : b.over ? 2 : 0;
 }
 
-/* Appends a hook to hs; false when out of memory. */
-static bool hook(struct piece_hooks *hs, double at, enum comm_kind kind, pp_time dur)
+/* Appends a hook to hs, a collective with device with - 1 when with > 0; false when out of
+ * memory. */
+static bool hook_with(struct piece_hooks *hs, double at, enum comm_kind kind, pp_time dur,
+                      int with)
 {
 	struct piece_hook *h = realloc(hs->h, (hs->n + 1) * sizeof(*h));
 	size_t i;
@@ -290,9 +292,15 @@ static bool hook(struct piece_hooks *hs, double at, enum comm_kind kind, pp_time
 	/* kept by at, ascending; a hook at the same share goes after those already there */
 	for (i = hs->n; i > 0 && hs->h[i - 1].at > at; i--)
 		hs->h[i] = hs->h[i - 1];
-	hs->h[i] = (struct piece_hook){at, (uint8_t)kind, dur};
+	hs->h[i] = (struct piece_hook){at, (uint8_t)kind, dur, with};
 	hs->n++;
 	return true;
+}
+
+/* Appends a hook of the device's own to hs; false when out of memory. */
+static bool hook(struct piece_hooks *hs, double at, enum comm_kind kind, pp_time dur)
+{
+	return hook_with(hs, at, kind, dur, 0);
 }
 
 /* A group of GPUs that reduce the same gradients: the data-parallel replicas of a device
@@ -436,8 +444,9 @@ static int embedding_hooks(const struct cost_model *k, struct cost_pieces *pc,
 	for (int st = 0; st < l->S; st += L) {
 		int ends[2] = {(int)l->stage_device[st], (int)l->stage_device[st + L - 1]};
 
+		/* a collective of the two: it starts once both have reached it */
 		for (int i = 0; i < 2 && ends[0] != ends[1]; i++)
-			if (!hook(&pc->after[ends[i]], 1, COMM_DP, t))
+			if (!hook_with(&pc->after[ends[i]], 1, COMM_DP, t, 1 + ends[1 - i]))
 				return -1;
 	}
 	return 0;

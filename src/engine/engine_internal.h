@@ -58,6 +58,7 @@ struct streams {
 	size_t *gather_first;  /* [S + 1] */
 	pp_time *gate_wait;    /* [p] the time ops waited for gathers and activations' copies back */
 	pp_time *gather_wait;  /* [p] of that, the first forwards' waits for gathers */
+	pp_time *reached;      /* [p] the last op's end, slowed: what runs after it starts then */
 	size_t nrec, cap;      /* hooked pieces recorded in res.pieces, and its room */
 	bool nomem;            /* a record did not fit: the run fails */
 	/* activation offload (cost pieces' offload), NULL without: */

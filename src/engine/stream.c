@@ -511,10 +511,11 @@ int stream_init(struct engine *e, struct pp_error *err)
 	sm->count = pp_calloc(2 * S, sizeof(*sm->count));
 	sm->gate_wait = pp_calloc((size_t)s->p, sizeof(*sm->gate_wait));
 	sm->gather_wait = pp_calloc((size_t)s->p, sizeof(*sm->gather_wait));
+	sm->reached = pp_calloc((size_t)s->p, sizeof(*sm->reached));
 	e->res.shapes = pc != NULL ? pp_calloc(3 * S, sizeof(*e->res.shapes)) : NULL;
 	e->res.inner = pc != NULL ? pp_calloc_large(s->nops ? s->nops : 1, sizeof(*e->res.inner))
 	                          : NULL;
-	if (sm->dur == NULL || sm->extra == NULL || sm->free == NULL || sm->count == NULL || sm->gate_wait == NULL || sm->gather_wait == NULL ||
+	if (sm->dur == NULL || sm->extra == NULL || sm->free == NULL || sm->count == NULL || sm->gate_wait == NULL || sm->gather_wait == NULL || sm->reached == NULL ||
 	    (pc != NULL && (e->res.shapes == NULL || e->res.inner == NULL)))
 		return pp_nomem(err, 3 * S, sizeof(struct stream_shape));
 	for (size_t st = 0; st < S; st++) {
@@ -819,6 +820,65 @@ static void inner_plans(struct engine *e)
 	}
 }
 
+/* The end of what device d has issued on its streams, from not before t. */
+static pp_time streams_end(const struct engine *e, int d, pp_time t)
+{
+	for (int k = 0; k < STREAM_COUNT; k++)
+		if (e->sm.free[(size_t)d * STREAM_COUNT + k] > t)
+			t = e->sm.free[(size_t)d * STREAM_COUNT + k];
+	return t;
+}
+
+/*
+ * Issues what each device runs after its last op (pc->after): the compute of the schedule took
+ * longer while hooked pieces ran beside it, not while it waited for one (a first forward's
+ * wait for its gather): in the wall time c a piece ran, compute did c / (1 + s) of its work, as
+ * a plan's step does (compute_through), so the loss is c s / (1 + s), below c, and hiding a
+ * piece never costs more than running it after; the device's own collectives start once its
+ * last op has ended, slowed (e->sm.reached), and one with another device (the tied
+ * embedding's all-reduce) once both have reached it. Returns 0, or -1 with err set.
+ */
+static int after_ops(struct engine *e, struct pp_error *err)
+{
+	const struct sched *s = e->s;
+	const struct cost_pieces *pc = e->c->pieces;
+	pp_time *ready = pp_mallocarray((size_t)s->p, sizeof(*ready));
+
+	if (ready == NULL)
+		return pp_nomem(err, (size_t)s->p, sizeof(*ready));
+	for (int d = 0; d < s->p; d++) {
+		const struct device_result *dr = &e->res.devices[d];
+		pp_time beside = overlap_with(e, (uint32_t)d, dr->first_start, dr->last_end) -
+		                 e->sm.gather_wait[d];
+		double slow = pc->slowdown / (1 + pc->slowdown) * (double)(beside > 0 ? beside : 0);
+
+		if (!(slow <= (double)PP_TIME_TOTAL_MAX)) {
+			free(ready);
+			return pp_fail(err, PP_ERR_CONFIG,
+			               "the SM slowdown (comm_slowdown) makes device %d's step longer "
+			               "than ppsim can time",
+			               d);
+		}
+		e->sm.reached[d] = dr->last_end + (pp_time)llround(slow);
+		for (size_t i = 0; i < pc->after[d].n; i++)
+			if (pc->after[d].h[i].with == 0)
+				issue(e, (uint32_t)d, pc->after[d].h[i].kind, pc->after[d].h[i].dur,
+				      e->sm.reached[d]);
+		ready[d] = streams_end(e, d, e->sm.reached[d]);
+	}
+	for (int d = 0; d < s->p; d++)
+		for (size_t i = 0; i < pc->after[d].n; i++) {
+			const struct piece_hook *h = &pc->after[d].h[i];
+			pp_time both = h->with > 0 && ready[h->with - 1] > ready[d] ? ready[h->with - 1]
+			                                                           : ready[d];
+
+			if (h->with > 0)
+				issue(e, (uint32_t)d, h->kind, h->dur, both);
+		}
+	free(ready);
+	return 0;
+}
+
 int stream_finish(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
@@ -829,32 +889,14 @@ int stream_finish(struct engine *e, struct pp_error *err)
 	if (pc != NULL)
 		inner_plans(e);
 
+	if (pc != NULL && after_ops(e, err) != 0)
+		return -1;
 	for (int d = 0; d < s->p; d++) {
 		struct device_result *dr = &e->res.devices[d];
 		pp_time end = dr->last_end, extra = 0;
 
 		if (pc != NULL) {
-			/* the compute of the schedule took longer while hooked pieces ran beside it,
-			 * not while it waited for one (a first forward's wait for its gather): in
-			 * the wall time c a piece ran, compute did c / (1 + s) of its work, as a
-			 * plan's step does (compute_through), so the loss is c s / (1 + s), below c,
-			 * and hiding a piece never costs more than running it after; what the
-			 * device reduces after its last op starts once that op has ended, slowed */
-			pp_time beside = overlap_with(e, (uint32_t)d, dr->first_start, dr->last_end) -
-			                 e->sm.gather_wait[d];
-			double slow = pc->slowdown / (1 + pc->slowdown) * (double)(beside > 0 ? beside : 0);
-			pp_time slowed;
-
-			if (!(slow <= (double)PP_TIME_TOTAL_MAX))
-				return pp_fail(err, PP_ERR_CONFIG,
-				               "the SM slowdown (comm_slowdown) makes device %d's step "
-				               "longer than ppsim can time",
-				               d);
-			slowed = (pp_time)llround(slow);
-			for (size_t i = 0; i < pc->after[d].n; i++)
-				issue(e, (uint32_t)d, pc->after[d].h[i].kind, pc->after[d].h[i].dur,
-				      dr->last_end + slowed);
-			end += slowed;
+			end = e->sm.reached[d];
 			for (int k = 0; k < STREAM_COUNT; k++)
 				if (e->sm.free[(size_t)d * STREAM_COUNT + k] > end)
 					end = e->sm.free[(size_t)d * STREAM_COUNT + k];
@@ -916,6 +958,7 @@ void stream_release(struct engine *e)
 	free(e->sm.gather_first);
 	free(e->sm.gate_wait);
 	free(e->sm.gather_wait);
+	free(e->sm.reached);
 	free(e->sm.off_end);
 	free(e->sm.rel_end);
 	free(e->sm.prefetch);

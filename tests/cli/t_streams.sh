@@ -356,3 +356,13 @@ if [ "$("$JGET" "$TMP/soff.json" model.offload)" = null ] &&
 else
 	not_ok "stage offload in JSON: $(grep -o '"offload":[^,]*' "$TMP/soff.json" | tr '\n' ' ')"
 fi
+
+# The tied embedding's all-reduce between the first and the last stage's devices starts once
+# both have reached it: the last stage's device, done with its backwards first, ends with the
+# first stage's (it ended 650 ms before the first stage had the gradient it reduces)
+ppsim --model=gpt3-175b -p 4 -m 8 --tp=8 -f json >"$TMP/tied.json"
+e0=$("$JGET" "$TMP/tied.json" devices.0.end)
+e3=$("$JGET" "$TMP/tied.json" devices.3.end)
+if [ -n "$e0" ] && [ "$e0" = "$e3" ]; then ok; else
+	not_ok "tied all-reduce: device 0 ends at $e0, device 3 at $e3"
+fi

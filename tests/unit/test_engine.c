@@ -1931,10 +1931,10 @@ static void engine_exposes_only_the_last_gradient_bucket_overlapped_with_the_las
 	 * backward, BW1 [4, 6): [4.5, 4.8), [5, 5.3), [5.5, 5.8), [6, 6.3); each is done before
 	 * the next is issued, so only the last runs past the last op: 0.3 exposed */
 	const struct piece_hook h[] = {
-	        {0.25, COMM_DP, 300000},
-	        {0.5, COMM_DP, 300000},
-	        {0.75, COMM_DP, 300000},
-	        {1, COMM_DP, 300000},
+	        {0.25, COMM_DP, 300000, 0},
+	        {0.5, COMM_DP, 300000, 0},
+	        {0.75, COMM_DP, 300000, 0},
+	        {1, COMM_DP, 300000, 0},
 	};
 
 	one_device(&x);
@@ -1985,7 +1985,7 @@ static void engine_delays_the_first_forward_until_its_parameter_gathers_arrive(v
 	/* two gathers of 0.4 issued at the step's start, [0, 0.4) and [0.4, 0.8), needed at 0
 	 * and half of the first forward: F0 waits 0.4 for the first, reaches its half at 0.9,
 	 * after the second, and ends at 1.4; every later op moves by 0.4 */
-	const struct piece_hook h[] = {{0, COMM_DP, 400000}, {0.5, COMM_DP, 400000}};
+	const struct piece_hook h[] = {{0, COMM_DP, 400000, 0}, {0.5, COMM_DP, 400000, 0}};
 
 	one_device(&x);
 	pc = pieces_for(x.k, 1, 0);
