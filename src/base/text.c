@@ -371,6 +371,61 @@ int text_parse_double(const char *s, double *out)
 	return errno == ERANGE ? TEXT_RANGE : TEXT_OK;
 }
 
+size_t text_visible_len(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+
+	if (*s >= 0x20 && *s < 0x7f)
+		return 1;
+	if (*s >= 0xc2 && *s <= 0xdf && (s[1] & 0xc0) == 0x80 && !(*s == 0xc2 && s[1] < 0xa0))
+		return 2;
+	if (*s >= 0xe0 && *s <= 0xef && (s[1] & 0xc0) == 0x80 && (s[2] & 0xc0) == 0x80 &&
+	    !(*s == 0xe0 && s[1] < 0xa0) && !(*s == 0xed && s[1] >= 0xa0))
+		return 3;
+	if (*s >= 0xf0 && *s <= 0xf4 && (s[1] & 0xc0) == 0x80 && (s[2] & 0xc0) == 0x80 &&
+	    (s[3] & 0xc0) == 0x80 && !(*s == 0xf0 && s[1] < 0x90) && !(*s == 0xf4 && s[1] >= 0x90))
+		return 4;
+	return 0;
+}
+
+void text_put_visible(FILE *out, const char *text)
+{
+	while (*text != '\0') {
+		size_t n = text_visible_len(text);
+
+		if (n == 0)
+			fprintf(out, "\\x%02x", (unsigned char)*text++);
+		else {
+			fwrite(text, 1, n, out);
+			text += n;
+		}
+	}
+}
+
+char *text_visible(char *buf, size_t size, const char *text)
+{
+	size_t at = 0;
+
+	if (size == 0)
+		return buf;
+	while (*text != '\0') {
+		size_t n = text_visible_len(text);
+
+		if (at + (n == 0 ? 4 : n) >= size)
+			break;
+		if (n == 0) {
+			snprintf(buf + at, size - at, "\\x%02x", (unsigned char)*text++);
+			at += 4;
+		} else {
+			memcpy(buf + at, text, n);
+			at += n;
+			text += n;
+		}
+	}
+	buf[at] = '\0';
+	return buf;
+}
+
 char *text_choices(const char *const *names, size_t n, char *buf, size_t size)
 {
 	size_t len = 0;

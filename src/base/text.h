@@ -145,6 +145,18 @@ int text_parse_int(const char *s, long long lo, long long hi, long long *out);
 int text_parse_double(const char *s, double *out);
 
 /*
+ * What a terminal would act on, made visible: the bytes of the character at s that are shown
+ * as they are (printable ASCII, or a whole UTF-8 character outside the C1 controls), or 0 for
+ * a byte to be written \xNN (a control byte, as an escape sequence in a file name or an option
+ * value holds, or a byte that is not UTF-8). text_put_visible writes text to out so;
+ * text_visible writes it into buf of size bytes (cut short at a whole character or \xNN,
+ * NUL-terminated) and returns buf.
+ */
+size_t text_visible_len(const char *s);
+void text_put_visible(FILE *out, const char *text);
+char *text_visible(char *buf, size_t size, const char *text);
+
+/*
  * The n names as a refusal lists them, into buf of size bytes: 'a', 'b' or 'c' (cut short when
  * it does not fit). Returns buf.
  */

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "cli.h"
 #include "cmd.h"
 #include "guard.h"
@@ -110,40 +111,6 @@ static void report_before_message(void);
 static void report_after_message(void);
 
 /*
- * Writes text to standard error as one line, with what a terminal would act on made visible:
- * control bytes (an escape sequence from a config key, a schedule cell or an option value),
- * the C1 controls in UTF-8, and bytes that are not UTF-8 are written \xNN.
- */
-static void put_visible(const char *text)
-{
-	const unsigned char *s = (const unsigned char *)text;
-
-	while (*s != '\0') {
-		size_t n = 0;
-
-		if (*s >= 0x20 && *s < 0x7f)
-			n = 1;
-		else if (*s >= 0xc2 && *s <= 0xdf && (s[1] & 0xc0) == 0x80 &&
-		         !(*s == 0xc2 && s[1] < 0xa0))
-			n = 2;
-		else if (*s >= 0xe0 && *s <= 0xef && (s[1] & 0xc0) == 0x80 &&
-		         (s[2] & 0xc0) == 0x80 && !(*s == 0xe0 && s[1] < 0xa0) &&
-		         !(*s == 0xed && s[1] >= 0xa0))
-			n = 3;
-		else if (*s >= 0xf0 && *s <= 0xf4 && (s[1] & 0xc0) == 0x80 &&
-		         (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 &&
-		         !(*s == 0xf0 && s[1] < 0x90) && !(*s == 0xf4 && s[1] >= 0x90))
-			n = 4;
-		if (n == 0) {
-			fprintf(stderr, "\\x%02x", *s++);
-			continue;
-		}
-		fwrite(s, 1, n, stderr);
-		s += n;
-	}
-}
-
-/*
  * Writes "ppsim: " and the message of fmt and ap, then tail, as one visible line: after what
  * the command wrote to standard output so far, and, when both go to one file (2>&1), kept there
  * even if the command then fails and standard output is cut back.
@@ -155,7 +122,7 @@ static void error_line(const char *tail, const char *fmt, va_list ap)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	report_before_message();
 	fputs("ppsim: ", stderr);
-	put_visible(buf);
+	text_put_visible(stderr, buf);
 	fputs(tail, stderr);
 	fputc('\n', stderr);
 	fflush(stderr);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "ppsim/report.h"
 
 #include "formats.h"
@@ -25,7 +26,9 @@ static void write_requests(FILE *out, const struct serve_run *r)
 	char a[48], b[48], num[32];
 
 	if (c->requests[0] != '\0') {
-		fprintf(out, "%-18s %zu from '%s'\n", "requests", r->nreq, c->requests);
+		fprintf(out, "%-18s %zu from '", "requests", r->nreq);
+		text_put_visible(out, c->requests);
+		fputs("'\n", out);
 		return;
 	}
 	fprintf(out, "%-18s %zu generated, seed %" PRIu64 ": ", "requests", r->nreq, c->seed);

@@ -1,12 +1,16 @@
 /*
  * Aligned text tables: the writer asks the caller for each cell's text through a function, once
  * to take the widths of the fitted columns and once to print, so that no table is held in
- * memory and a reporter cannot run out of it here. No row ends in blanks.
+ * memory and a reporter cannot run out of it here. No row ends in blanks, and no cell holds
+ * what a terminal would act on: a label from a file name with an escape sequence is written
+ * \xNN (text_visible).
  */
 #include "table.h"
 
 #include <assert.h>
 #include <string.h>
+
+#include "base/text.h"
 
 /* Cell text beyond this is cut short: longer than any number, label or schedule name. */
 #define CELL_MAX 256
@@ -36,13 +40,14 @@ void report_table_write(FILE *out, const char *sep, const struct report_column *
                         int nrows, report_cell_fn *cell, const void *ctx)
 {
 	int width[REPORT_TABLE_MAX_COLUMNS];
-	char buf[CELL_MAX];
+	char buf[CELL_MAX], shown[CELL_MAX];
 
 	assert(ncols >= 0 && ncols <= REPORT_TABLE_MAX_COLUMNS);
 	for (int c = 0; c < ncols; c++) {
 		width[c] = cols[c].width;
 		for (int row = -1; cols[c].fit && row < nrows; row++) {
-			int len = (int)strlen(cell(ctx, row, cols[c].id, buf, sizeof(buf)));
+			int len = (int)strlen(text_visible(shown, sizeof(shown),
+			                                   cell(ctx, row, cols[c].id, buf, sizeof(buf))));
 
 			width[c] = len > width[c] ? len : width[c];
 		}
@@ -51,7 +56,8 @@ void report_table_write(FILE *out, const char *sep, const struct report_column *
 		int blanks = 0;
 
 		for (int c = 0; c < ncols; c++) {
-			const char *text = cell(ctx, row, cols[c].id, buf, sizeof(buf));
+			const char *text = text_visible(shown, sizeof(shown),
+			                                cell(ctx, row, cols[c].id, buf, sizeof(buf)));
 			int pad = width[c] - (int)strlen(text);
 
 			if (c > 0)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "base/text.h"
 #include "formats.h"
 #include "ppsim/samples.h"
 #include "table.h"
@@ -622,7 +623,9 @@ int report_replay_text(FILE *out, const struct replay *r)
 
 	if (report_text_write(out, s) != 0)
 		return -1;
-	fprintf(out, "\n%-18s '%s'", "replay of", r->step.path);
+	fprintf(out, "\n%-18s '", "replay of");
+	text_put_visible(out, r->step.path);
+	fputc('\'', out);
 	if (r->files > 1)
 		fprintf(out, " and %d more files, one a device", r->files - 1);
 	if (r->order != NULL)

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 
+#include "base/text.h"
 #include "formats.h"
 #include "ppsim/report.h"
 
@@ -30,7 +31,9 @@ int report_validation_text(FILE *out, const struct validation *v)
 {
 	const struct sched *s = v->file->sched;
 
-	fprintf(out, "schedule '%s': valid\n", v->path);
+	fputs("schedule '", out);
+	text_put_visible(out, v->path);
+	fputs("': valid\n", out);
 	fprintf(out, "p=%d v=%d m=%d, %s backward, %s placement", s->p, s->v, s->m,
 	        backward(s, false), s->placement == PLACE_V ? "V" : "loop");
 	/* one route is every schedule's but DualPipe's: said only when there are more */

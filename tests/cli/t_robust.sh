@@ -194,6 +194,21 @@ ppsim --schedule="${esc}[31mred" 2>"$TMP/err"
 if ! grep -q "$esc" "$TMP/err" && grep -q '\\x1b\[31mred' "$TMP/err"; then ok; else
 	not_ok "an escape sequence in an option value reached stderr raw"
 fi
+# ... nor to standard output: a file name in a text report (compare's rows, validate, replay,
+# serve's request trace) is written the same way
+red="$TMP/e${esc}[31mred"
+cp "$ROOT/configs/llama3-70b-a100-nvlink.json" "$red.json"
+ppsim -p 2 -m 2 --export-schedule="$red.csv" --trace="$red.trace.json" >/dev/null
+ppsim serve -p 2 --num-requests=3 --export-requests="$red.req.csv" >/dev/null
+{
+	ppsim compare "$red.json" "$ROOT/configs/llama3-70b-a100-nvlink.json"
+	ppsim validate "$red.csv"
+	ppsim replay "$red.trace.json"
+	ppsim serve -p 2 --requests="$red.req.csv"
+} >"$TMP/out" 2>&1
+if ! grep -q "$esc" "$TMP/out" && [ "$(grep -c 'e\\x1b\[31mred' "$TMP/out")" -ge 4 ]; then ok; else
+	not_ok "a file name's escape sequence reached a text report raw: $(grep -c "$esc" "$TMP/out")"
+fi
 printf 'device,chunk,stage,op,microbatch\n0,0,0,\033]0;x\007F,0\n' >"$TMP/esc.csv"
 ppsim validate "$TMP/esc.csv" 2>"$TMP/err"
 if ! grep -q "$esc" "$TMP/err" && [ "$(wc -l <"$TMP/err")" -eq 1 ]; then ok; else

@@ -652,6 +652,25 @@ static void text_choices_lists_names_as_a_refusal_does(void)
 	CU_ASSERT_STRING_EQUAL(text_choices(names, 3, small, sizeof(small)), "'ppsim'");
 }
 
+static void text_visible_writes_what_a_terminal_acts_on_as_hex(void)
+{
+	char buf[64], small[8];
+
+	/* an escape sequence, a C1 control in UTF-8, a byte that is not UTF-8, DEL */
+	CU_ASSERT_STRING_EQUAL(text_visible(buf, sizeof(buf), "e\033[31mred"), "e\\x1b[31mred");
+	CU_ASSERT_STRING_EQUAL(text_visible(buf, sizeof(buf), "a\xc2\x9b" "b"), "a\\xc2\\x9bb");
+	CU_ASSERT_STRING_EQUAL(text_visible(buf, sizeof(buf), "\xff\x7f"), "\\xff\\x7f");
+	/* whole UTF-8 characters are kept: é, €, 𝄞 */
+	CU_ASSERT_STRING_EQUAL(text_visible(buf, sizeof(buf), "\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e"),
+	                       "\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e");
+	/* cut short at a whole character or escape, always ended */
+	CU_ASSERT_STRING_EQUAL(text_visible(small, 7, "abc\033def"), "abc");
+	CU_ASSERT_STRING_EQUAL(text_visible(small, sizeof(small), "abc\033def"), "abc\\x1b");
+	CU_ASSERT_STRING_EQUAL(text_visible(small, sizeof(small), "abcdefghij"), "abcdefg");
+	CU_ASSERT_EQUAL(text_visible_len("\t"), 0);
+	CU_ASSERT_EQUAL(text_visible_len("\xe2\x82\xac"), 3);
+}
+
 static void json_walks_a_well_formed_text_a_value_at_a_time_with_its_places(void)
 {
 	const char text[] = "[ {\"a\": [1, \"]\"]},\n\t2 ]";
@@ -698,6 +717,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(text_suggest_names_the_nearest_name_within_a_slip),
         UNIT_TEST(text_suggest_takes_the_one_name_a_word_begins),
         UNIT_TEST(json_walks_a_well_formed_text_a_value_at_a_time_with_its_places),
+        UNIT_TEST(text_visible_writes_what_a_terminal_acts_on_as_hex),
         {NULL, NULL},
 };
 
