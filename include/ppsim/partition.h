@@ -54,6 +54,8 @@ struct partition {
 	struct partition_choice runner_up; /* the next best that fits and differs in its layers
 	                                      (or, failing that, in its recomputation) */
 	struct partition_choice start;     /* the even split the search started from */
+	double quantum;                    /* steps are compared in multiples of it
+	                                      (partition_step_cmp) */
 };
 
 /*
@@ -70,6 +72,15 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 /* Sets c's layers and recomputation per stage to those of x (a choice of a partition of S),
  * and its offload per stage when x has one (NULL: c's own). */
 void partition_apply(struct config *c, int S, const struct partition_choice *x);
+
+/*
+ * Compares two steps of one search as partition_search does: in whole multiples of quantum
+ * (PARTITION_TIE of the even split's step; 0: exactly), so that what tick rounding leaves
+ * between splits of equal work is no difference. Returns < 0, 0 or > 0 as a is shorter, equal
+ * or longer.
+ */
+#define PARTITION_TIE 1e-8
+int partition_step_cmp(double a, double b, double quantum);
 
 /* The sum of x's stages' layers squared (x a choice of a partition of S): of splits of the
  * same layers, the smaller, the more evenly spread. */

@@ -324,7 +324,7 @@ int report_advice_text(FILE *out, const struct advice *a)
 				        100 * (1 - l->best.step / r->step_time));
 			else
 				fputs(" no faster than the split given", out);
-		else if (l->best.step < l->start.step && l->start.set)
+		else if (l->start.set && partition_step_cmp(l->best.step, l->start.step, l->quantum) < 0)
 			fprintf(out, " %.2f%% faster than evenly", 100 * (1 - l->best.step / l->start.step));
 		else
 			fputs(" as evenly as they go", out);

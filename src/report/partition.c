@@ -94,7 +94,7 @@ static const char *why(char *buf, size_t n, const struct partition *p,
 		rb += best->recompute[s] == PP_RECOMPUTE_FULL ? 2
 		                                              : best->recompute[s] != PP_RECOMPUTE_NONE;
 	}
-	if (x->step > best->step)
+	if (partition_step_cmp(x->step, best->step, p->quantum) > 0)
 		snprintf(buf, n,
 		         "its step is %.6g ms longer (%+.2f%%): device %d ends last, holding %d "
 		         "layers (the best: %d)%s",

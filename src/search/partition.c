@@ -47,6 +47,7 @@ struct search {
 	bool rc_free;         /* recomputation is searched */
 	bool off_free;        /* offload (base's --offload share or none) is searched */
 	double share;         /* that share */
+	double quantum;       /* steps compare in multiples of it (partition_step_cmp) */
 	int *min;             /* [S] fewest layers of each stage */
 	struct entry *table;  /* open addressing, cap a power of two */
 	size_t cap, n;
@@ -176,6 +177,15 @@ static int recomputed(const struct partition_choice *x, int S)
 	return n;
 }
 
+int partition_step_cmp(double a, double b, double quantum)
+{
+	if (quantum > 0) {
+		a = floor(a / quantum + 0.5);
+		b = floor(b / quantum + 0.5);
+	}
+	return a < b ? -1 : a > b;
+}
+
 long long partition_squares(const struct partition_choice *x, int S)
 {
 	long long q = 0;
@@ -189,7 +199,8 @@ long long partition_squares(const struct partition_choice *x, int S)
  * then it recomputes less, then it offloads less, then its layers are spread more evenly (the
  * smaller sum of squares: a tie with the even split keeps it), then its layers come first. A
  * run that failed is worst. */
-static bool better(const struct partition_choice *a, const struct partition_choice *b, int S)
+static bool better(const struct partition_choice *a, const struct partition_choice *b, int S,
+                   double quantum)
 {
 	int ra, rb;
 
@@ -199,8 +210,8 @@ static bool better(const struct partition_choice *a, const struct partition_choi
 		return false;
 	if (a->overflow != b->overflow)
 		return a->overflow < b->overflow;
-	if (a->step != b->step)
-		return a->step < b->step;
+	if (partition_step_cmp(a->step, b->step, quantum) != 0)
+		return partition_step_cmp(a->step, b->step, quantum) < 0;
 	ra = recomputed(a, S);
 	rb = recomputed(b, S);
 	if (ra != rb)
@@ -692,7 +703,7 @@ static int descend(struct search *z, struct partition_choice **best)
 			return -1;
 		}
 		for (size_t i = 0; i < n; i++)
-			if (better(runs[i], next, z->S))
+			if (better(runs[i], next, z->S, z->quantum))
 				next = runs[i];
 		free(runs);
 		cands_free(cs, n);
@@ -715,9 +726,9 @@ static const struct partition_choice *runner_up(const struct search *z,
 		if (x == NULL || !x->set || x->overflow > 0 || x == best)
 			continue;
 		if (memcmp(x->layers, best->layers, (size_t)z->S * sizeof(int)) != 0) {
-			if (r == NULL || better(x, r, z->S))
+			if (r == NULL || better(x, r, z->S, z->quantum))
 				r = x;
-		} else if (rr == NULL || better(x, rr, z->S)) {
+		} else if (rr == NULL || better(x, rr, z->S, z->quantum)) {
 			rr = x;
 		}
 	}
@@ -820,6 +831,8 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 	if (balanced(&z, s->cost->model, start[1].layers) != 0 ||
 	    evaluate(&z, start, 2, from) != 0 || !copy_choice(&p->start, from[0], z.S))
 		goto out;
+	/* what tick rounding leaves between splits of equal work is no difference */
+	z.quantum = p->quantum = from[0]->set ? PARTITION_TIE * from[0]->step : 0;
 	p->exact = p->space <= (exact_max > 0 ? exact_max : PARTITION_EXACT_MAX);
 	if (p->exact) {
 		struct cand *all = pp_calloc((size_t)p->space, sizeof(*all));
@@ -836,7 +849,7 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 		}
 		best = runs[0];
 		for (size_t i = 1; i < n; i++)
-			if (better(runs[i], best, z.S))
+			if (better(runs[i], best, z.S, z.quantum))
 				best = runs[i];
 		p->space = n; /* the bound less the recomputations of empty stages */
 		cands_free(all, n);
@@ -845,7 +858,7 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 		for (int i = 0; i < 2; i++)
 			if (descend(&z, &from[i]) != 0)
 				goto out;
-		best = better(from[1], from[0], z.S) ? from[1] : from[0];
+		best = better(from[1], from[0], z.S, z.quantum) ? from[1] : from[0];
 	}
 	p->simulated = z.simulated;
 	second = runner_up(&z, best);

@@ -102,6 +102,14 @@ else
 	not_ok "partition's tie with the even split: $(grep -E 'flags|why' "$TMP/tie.txt")"
 fi
 
+# ... and so does a split "faster" only by tick rounding: under DualPipe at p = 2 each device
+# holds both halves of the model, every split the same work, their steps a few ticks apart
+ppsim partition --model=llama3-8b --gpu=h200 --gpus=8 --global-batch=64 --seq=2048 \
+	--distributed-optimizer=yes -s dualpipe -p 2 -v 2 --mbs=4 --tp=1 >"$TMP/ticks.txt"
+if grep -q '^ppsim flags       --layers-per-stage=16,16 ' "$TMP/ticks.txt"; then ok; else
+	not_ok "partition chose a split faster by rounding: $(grep -E 'flags|why' "$TMP/ticks.txt")"
+fi
+
 # A cluster too small for the model: nothing fits, exit 1 with the reason; a run without a
 # model, or with too few layers for the stages, is a usage error.
 # shellcheck disable=SC2086 # MODEL is words
