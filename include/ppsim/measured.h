@@ -91,6 +91,8 @@ struct measured_slowest {
 	int device;                    /* the device with the most busy time (the lowest on a tie) */
 	double factor[MEASURED_KINDS]; /* by kind: the factor its ops took, NAN for a kind it does
 	                                  not run */
+	bool as_others[MEASURED_KINDS]; /* a kind no other device runs: it took the factor of the
+	                                   device's kinds that compare, time-weighted */
 };
 
 /*

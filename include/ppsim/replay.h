@@ -46,6 +46,8 @@ struct replay {
 	int slowest;                    /* without the slowest device: that device, else -1 */
 	double factor[MEASURED_KINDS];  /* with slowest: the factor of each kind of its ops (F, B,
 	                                   W, BW, overlapped pairs), NAN for a kind it runs not */
+	bool as_others[MEASURED_KINDS]; /* of them, a kind no other device runs, which took the
+	                                   factor of the device's other kinds */
 	char change[256];               /* what the what-if changes, for people ("without device
 	                                   2, the slowest: ..."); "" without a what-if */
 	double measured;                /* the step as measured, rounded to the replay's ticks;

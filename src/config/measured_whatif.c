@@ -70,14 +70,38 @@ int measured_without_slowest(const struct measured *m, double *op, struct measur
 		double own = count[at] > 0 ? sum[at] / (double)count[at] : 0, median;
 
 		for (int d = 0; d < s->p; d++) {
-			size_t i = (size_t)d * MEASURED_KINDS + (size_t)k;
+			const double *sd = sum + (size_t)d * MEASURED_KINDS;
+			const size_t *cd = count + (size_t)d * MEASURED_KINDS;
 
-			if (d != slow && count[i] > 0)
-				mid[n++] = sum[i] / (double)count[i];
+			if (d == slow)
+				continue;
+			if (cd[k] > 0)
+				mid[n++] = sd[k] / (double)cd[k];
+			/* a fused backward against the others' B and W of a micro-batch (PyTorch
+			 * merges an I directly followed by its W into one B) */
+			else if (k == OP_BW && cd[OP_B] > 0 && cd[OP_W] > 0)
+				mid[n++] = sd[OP_B] / (double)cd[OP_B] + sd[OP_W] / (double)cd[OP_W];
 		}
 		qsort(mid, n, sizeof(*mid), by_double);
 		median = n == 0 ? own : n % 2 == 1 ? mid[n / 2] : (mid[n / 2 - 1] + mid[n / 2]) / 2;
 		w->factor[k] = count[at] == 0 ? NAN : own > 0 && n > 0 ? median / own : 1;
+		w->as_others[k] = count[at] > 0 && own > 0 && n == 0;
+	}
+	{
+		/* a kind no other device runs takes the factor of the kinds that compare, weighted
+		 * by the device's time in them: a slow GPU is slow at all of its ops */
+		double was = 0, is = 0;
+
+		for (int k = 0; k < MEASURED_KINDS; k++)
+			if (!isnan(w->factor[k]) && !w->as_others[k]) {
+				double t = sum[(size_t)slow * MEASURED_KINDS + (size_t)k];
+
+				was += t;
+				is += t * w->factor[k];
+			}
+		for (int k = 0; k < MEASURED_KINDS; k++)
+			if (w->as_others[k])
+				w->factor[k] = was > 0 ? is / was : 1;
 	}
 	for (size_t i = 0; i < s->nops; i++)
 		op[i] = (int)s->stage_device[s->ops[i].stage] == slow

@@ -697,10 +697,17 @@ int report_replay_json(FILE *out, const struct replay *r)
 			                                                  "pairs"};
 			cJSON *f = add_item(&b, w, "factors", cJSON_CreateObject());
 
+			cJSON *as = NULL;
+
 			for (int k = 0; k < MEASURED_KINDS; k++)
 				add_number(&b, f, kinds[k], r->factor[k]);
+			as = add_item(&b, w, "as_others", cJSON_CreateArray());
+			for (int k = 0; k < MEASURED_KINDS; k++)
+				if (r->as_others[k])
+					add_item(&b, as, NULL, cJSON_CreateString(kinds[k]));
 		} else {
 			add_number(&b, w, "factors", NAN);
+			add_number(&b, w, "as_others", NAN);
 		}
 		add_number(&b, w, "step", r->whatif->metrics.makespan);
 		add_number(&b, w, "difference", r->whatif->metrics.makespan - base);

@@ -655,7 +655,9 @@ int report_replay_text(FILE *out, const struct replay *r)
 		fprintf(out, "%-18s", "its ops scaled");
 		for (int k = 0; k < MEASURED_KINDS; k++)
 			if (!isnan(r->factor[k]))
-				fprintf(out, " %s x%.4f", kinds[k], r->factor[k]);
+				fprintf(out, " %s x%.4f%s", kinds[k], r->factor[k],
+				        r->as_others[k] ? " (as its other ops: no other device runs them)"
+				                        : "");
 		fputc('\n', out);
 	}
 	fprintf(out, "%-18s ", "what-if step");

@@ -107,6 +107,7 @@ static int prepare(struct replay *x, const struct replay_ask *ask, struct pp_err
 			return -1;
 		x->slowest = slow.device;
 		memcpy(x->factor, slow.factor, sizeof(x->factor));
+		memcpy(x->as_others, slow.as_others, sizeof(x->as_others));
 		snprintf(x->change, sizeof(x->change),
 		         "without device %d, the slowest: its ops at the other devices' median "
 		         "times",

@@ -133,6 +133,20 @@ if ppsim replay "$TMP/slow.json" --without-slowest --timeline=0 >"$TMP/out" 2>"$
 else
 	not_ok "ppsim replay --without-slowest: the text report lacks its lines: $(head -c 300 "$TMP/err")"
 fi
+# PyTorch's ZB1P on two ranks: rank 0 runs fused B (an I directly followed by its W), rank 1
+# I and W apart; whichever is slowed, the step without it is the run without the straggler
+# (the slow device's backward once kept its slowness, compared with nothing, "x1.0000")
+ZB="$ROOT/tests/golden/zb1p-2rank-2stagep-compute.csv"
+want=$(ppsim --schedule-file="$ZB" --tcomm 0.1 -f json | "$JGET" - makespan)
+for scale in 1.5,1 1,1.5; do
+	ppsim --schedule-file="$ZB" --tcomm 0.1 --stage-scale=$scale --trace="$TMP/zb.json" >/dev/null
+	RUN="ppsim replay --without-slowest of ZB1P slowed $scale"
+	run_json replay "$TMP/zb.json" --without-slowest
+	expect replay.what_if.step "$want"
+done
+# rank 1 runs I and W, which rank 0 does not: they take its F's factor, and the report says so
+expect replay.what_if.as_others.0 B
+expect replay.what_if.as_others.1 W
 fails 2 "--format 'csv': replay writes text or json" replay "$TMP/slow.json" --format=csv
 fails 2 "replay: needs the MEASURED step" replay
 fails 2 "--model 'llama3-8b': not for ppsim replay" replay "$TMP/slow.json" --model=llama3-8b
