@@ -110,10 +110,10 @@ struct advice {
 
 /*
  * Whether b is a real alternative to a, the recommendation, rather than the same run under
- * another name: a different tp, p, dp, cp, ep, micro-batch size or m, or (p > 1) a different
- * step time.
- * With p = 1 there is no pipeline, so every schedule and v runs the same work; with p > 1 two
- * schedules that give the same step time at the same layout (zbh1 and zb1p) are one choice.
+ * another name: a different tp, p, dp, cp, ep, micro-batch size or m, or a different step
+ * time. Two schedules that give the same step time at the same layout (zbh1 and zb1p) are one
+ * choice; with p = 1 most are, though not all (overlapped pairs hide tensor-parallel
+ * collectives there too).
  */
 bool advise_distinct(const struct sweep_record *a, const struct sweep_record *b);
 

@@ -284,6 +284,11 @@ int report_advice_text(FILE *out, const struct advice *a)
 	fprintf(out, "  bubble      %.2f%% of device time idle", 100 * r->bubble_ratio);
 	if (q != NULL)
 		fprintf(out, " (runner-up: %.2f%%)", 100 * q->bubble_ratio);
+	/* idle is compute's absence: waits for other stages and for exposed communication */
+	if (r->has_model)
+		fputs(r->p == 1 ? ", waiting for communication (one stage: no pipeline bubble)"
+		                : ", waiting for other stages or for communication",
+		      out);
 	fprintf(out,
 	        "\n  p2p         %llu messages, %.6g ms in transfers: %.2f%% of device time, %s\n",
 	        (unsigned long long)r->messages, r->p2p_time,

@@ -241,7 +241,8 @@ bool advise_distinct(const struct sweep_record *a, const struct sweep_record *b)
 	if (a->tp != b->tp || a->p != b->p || a->dp != b->dp || a->cp != b->cp || a->ep != b->ep ||
 	    a->mbs != b->mbs || a->m != b->m)
 		return true;
-	return a->p > 1 && a->step_time != b->step_time;
+	/* the step to the rounding of ticks, as partition compares splits */
+	return partition_step_cmp(a->step_time, b->step_time, PARTITION_TIE * a->step_time) != 0;
 }
 
 /* True when option key is fixed by the base config or varied by an axis. */

@@ -295,6 +295,17 @@ if ppsim advise --model=llama3-8b --gpu=a100-80g --gpus=8 --global-batch=64 \
 else
 	not_ok "advise with p=1: the text should say interleaving does not apply"
 fi
+# at p = 1 dualpipev's overlapped pairs still hide tensor-parallel collectives: 1F1B at the
+# same layout, 2.1% behind, is the runner-up (every p = 1 point was once one run with it), and
+# the bubble reason says the idle time is communication's, there being no pipeline
+ppsim advise --model=llama3-8b --gpu=h100-sxm --gpus=8 --global-batch=64 --memory-reserve=0 \
+	--tp=2 -p 1 >"$TMP/p1.txt"
+if grep -q '^recommended   dualpipev  ' "$TMP/p1.txt" && grep -q '^runner-up     1f1b  ' "$TMP/p1.txt" &&
+	grep -q 'waiting for communication (one stage: no pipeline bubble)' "$TMP/p1.txt"; then
+	ok
+else
+	not_ok "advise at p = 1: $(grep -E '^(recommended|runner-up|  bubble)' "$TMP/p1.txt")"
+fi
 
 # 5. breakeven: each row's sides of the inequality follow from its own figures, and the
 #    verdicts from comparing them; the baseline row is 1F1B itself.

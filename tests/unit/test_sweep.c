@@ -1351,11 +1351,14 @@ static void advise_distinct_tells_another_layout_from_the_same_run_under_another
 	/* ...and one that gives the same step time at the same layout is not (zbh1 and zb1p) */
 	same = layout("zb1p", 2, 4, 1, 4, 2, 8, 100);
 	CU_ASSERT_FALSE(advise_distinct(&best, &same));
-	/* with p = 1 every schedule and v is the same run, whatever its rounding */
+	/* with p = 1 a schedule or v of the same step is the same run, whatever its rounding */
 	same = layout("interleaved", 2, 1, 2, 16, 2, 2, 90.000000001);
 	CU_ASSERT_FALSE(advise_distinct(&one, &same));
 	same = layout("zbh1", 2, 1, 1, 16, 2, 2, 90);
 	CU_ASSERT_FALSE(advise_distinct(&one, &same));
+	/* but overlapped pairs hide collectives there too: another step is another choice */
+	other = layout("dualpipev", 2, 1, 2, 16, 2, 2, 88);
+	CU_ASSERT_TRUE(advise_distinct(&one, &other));
 	/* but another expert- or context-parallel degree is another run, without a pipeline too
 	 * (EP 8 against EP 16 on the same GPUs) */
 	other = one;
