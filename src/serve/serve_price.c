@@ -88,12 +88,15 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 	if (pr->kv_token == NULL || pr->weight_bytes == NULL)
 		return pp_nomem(err, (size_t)pr->stages, 2 * sizeof(*pr->kv_token));
 	for (int st = 0; st < pr->stages; st++) {
-		/* each GPU holds kv_heads / tp of the heads' keys and values, or one head whole
-		 * when tp is larger (vLLM and TensorRT-LLM replicate a KV head over the ranks that
-		 * share it) */
-		double kv_gpu = k->kv_heads >= k->tp ? k->kv_dim / k->tp : k->kv_dim / k->kv_heads;
+		/* each GPU holds kv_heads / tp of the heads' keys and values, each at its own
+		 * width, or one head whole when tp is larger (vLLM and TensorRT-LLM replicate a KV
+		 * head over the ranks that share it); latent attention caches the compressed
+		 * latent and the rotary key, whole on every rank (vLLM's and SGLang's MLA) */
+		double kv_gpu = k->kv_lora_rank > 0 ? (double)k->kv_lora_rank + k->rope_dim
+		                : k->kv_heads >= k->tp ? (k->kv_dim + k->kvv_dim) / k->tp
+		                                       : (k->kv_dim + k->kvv_dim) / k->kv_heads;
 
-		pr->kv_token[st] = 2.0 * k->stage_layers[st] * kv_gpu * k->dtype_bytes;
+		pr->kv_token[st] = k->stage_layers[st] * kv_gpu * k->dtype_bytes;
 		pr->weight_bytes[st] = k->device_params[st] * k->dtype_bytes;
 	}
 	return 0;
@@ -153,7 +156,8 @@ static double model_ms(const struct serve_pricer *pr, int st, double tokens, dou
 	const struct cost_model *k = pr->cost->model;
 	double layers = k->stage_layers[st], h = k->hidden, q = k->q_dim, tp = k->tp;
 	bool head = st == pr->stages - 1;
-	double flops = layers * (2 * k->layer_params * tokens + 4 * q * attention) / tp +
+	/* the scores at the key width, their product with the values at the value width */
+	double flops = layers * (2 * k->layer_params * tokens + 2 * (q + k->o_dim) * attention) / tp +
 	               (head ? 2 * h * k->vocab * logits / tp : 0);
 	double bytes =
 	        (layers * k->layer_params + (head ? h * k->vocab : 0)) * k->dtype_bytes / tp +

@@ -303,6 +303,19 @@ if [ "$(sort -u "$TMP/kvb")" = '"kv_token_bytes":16384' ]; then ok; else
 	not_ok "KV bytes a token with tp above the KV heads: $(tr '\n' ' ' <"$TMP/kvb")"
 fi
 
+# A token's cache is its keys and values each at its own width (L x kv_heads x (head + value
+# head) x 2 bytes: 32 x 8 x (128 + 64) x 2 = 98304 with --v-head-dim=64), and with latent
+# attention the compressed latent and the rotary key, whole (32 x (512 + 64) x 2 = 36864); both
+# were priced as two key widths
+for a in "--v-head-dim=64:98304" "--kv-lora-rank=512 --rope-dim=64:36864"; do
+	# shellcheck disable=SC2086 # the options are words
+	got=$(ppsim serve --model=llama3-8b --gpu=h100-sxm -p 1 --requests="$TMP/one.csv" ${a%:*} \
+		-f json | "$JGET" - devices.0.kv_token_bytes)
+	if [ "$got" = "${a##*:}" ]; then ok; else
+		not_ok "serve ${a%:*}: kv_token_bytes $got, expected ${a##*:}"
+	fi
+done
+
 # A --kv-tokens beyond what the GPUs hold is flagged: fits false on every device, the text's
 # memory line (it reported 655 GB of KV cache against 69 GB and nothing else).
 ppsim serve --model=llama3-8b --gpu=h100-sxm -p 4 --kv-tokens=100000000 --num-requests=4 \
