@@ -28,6 +28,8 @@ struct serve_pricer {
 	double *scale;         /* [stages] explicit: op-time factor of each stage */
 	double *kv_token;      /* [stages] with a model: KV-cache bytes of one token on a GPU */
 	double *weight_bytes;  /* [stages] with a model: all weights on a GPU of the stage */
+	double layer_params;   /* with a model: a layer's parameters on one GPU: over tp, and
+	                          the key/value projections of a replicated head whole */
 	double step, token, attn, tcomm; /* explicit: the config's times */
 };
 

@@ -87,6 +87,12 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 	pr->weight_bytes = pp_mallocarray((size_t)pr->stages, sizeof(*pr->weight_bytes));
 	if (pr->kv_token == NULL || pr->weight_bytes == NULL)
 		return pp_nomem(err, (size_t)pr->stages, 2 * sizeof(*pr->kv_token));
+	/* a replicated KV head's projections are whole on each rank that shares it, as vLLM's
+	 * QKVParallelLinear holds them */
+	pr->layer_params = k->layer_params / k->tp;
+	if (k->kv_lora_rank == 0 && k->tp > k->kv_heads)
+		pr->layer_params += k->hidden * (k->kv_dim + k->kvv_dim) *
+		                    (1.0 / k->kv_heads - 1.0 / k->tp);
 	for (int st = 0; st < pr->stages; st++) {
 		/* each GPU holds kv_heads / tp of the heads' keys and values, each at its own
 		 * width, or one head whole when tp is larger (vLLM and TensorRT-LLM replicate a KV
@@ -97,7 +103,10 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 		                                       : (k->kv_dim + k->kvv_dim) / k->kv_heads;
 
 		pr->kv_token[st] = k->stage_layers[st] * kv_gpu * k->dtype_bytes;
-		pr->weight_bytes[st] = k->device_params[st] * k->dtype_bytes;
+		pr->weight_bytes[st] = (k->device_params[st] + k->stage_layers[st] *
+		                                                       (pr->layer_params -
+		                                                        k->layer_params / k->tp)) *
+		                       k->dtype_bytes;
 	}
 	return 0;
 }
@@ -157,10 +166,10 @@ static double model_ms(const struct serve_pricer *pr, int st, double tokens, dou
 	double layers = k->stage_layers[st], h = k->hidden, q = k->q_dim, tp = k->tp;
 	bool head = st == pr->stages - 1;
 	/* the scores at the key width, their product with the values at the value width */
-	double flops = layers * (2 * k->layer_params * tokens + 2 * (q + k->o_dim) * attention) / tp +
+	double flops = layers * (2 * pr->layer_params * tokens + 2 * (q + k->o_dim) * attention / tp) +
 	               (head ? 2 * h * k->vocab * logits / tp : 0);
 	double bytes =
-	        (layers * k->layer_params + (head ? h * k->vocab : 0)) * k->dtype_bytes / tp +
+	        (layers * pr->layer_params + (head ? h * k->vocab / tp : 0)) * k->dtype_bytes +
 	        pr->kv_token[st] * context;
 	double compute = cost_model_compute_ms(k, &k->types[0].hw, flops);
 	double memory = bytes / (k->types[0].hw.memory_bandwidth * 1e6);

@@ -316,6 +316,17 @@ for a in "--v-head-dim=64:98304" "--kv-lora-rank=512 --rope-dim=64:36864"; do
 	fi
 done
 
+# ... and so are the key/value projections of that head: tp 16 over 8 KV heads holds one head's
+# W_k and W_v whole, 32 x 4096 x 256 x (1 - 1/2) parameters above an even sixteenth, 2 bytes each
+w8=$(ppsim serve --model=llama3-8b --gpu=h100-sxm --gpus-per-node=16 -p 1 --tp=8 \
+	--requests="$TMP/one.csv" -f json | "$JGET" - devices.0.weight_bytes)
+w16=$(ppsim serve --model=llama3-8b --gpu=h100-sxm --gpus-per-node=16 -p 1 --tp=16 \
+	--requests="$TMP/one.csv" -f json | "$JGET" - devices.0.weight_bytes)
+if [ -n "$w8" ] && awk -v a="$w8" -v b="$w16" 'BEGIN { exit !(b - a / 2 == 32 * 4096 * 256 / 2 * 2) }'
+then ok; else
+	not_ok "replicated KV projections: weights $w8 at tp 8, $w16 at tp 16"
+fi
+
 # A --kv-tokens beyond what the GPUs hold is flagged: fits false on every device, the text's
 # memory line (it reported 655 GB of KV cache against 69 GB and nothing else).
 ppsim serve --model=llama3-8b --gpu=h100-sxm -p 4 --kv-tokens=100000000 --num-requests=4 \
