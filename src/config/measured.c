@@ -154,6 +154,15 @@ static int read_csv(struct reader *r, FILE *f, const char *path, struct pp_error
 				        "device, and ms (or start and end): one line per op");
 				goto done;
 			}
+			/* two durations would be read, which can disagree */
+			if (col[C_MS] >= 0 && (col[C_START] >= 0 || col[C_END] >= 0)) {
+				rc = measured_fail(r, err, 0, in.lineno,
+				                   offs[col[C_MS]] + 1,
+				                   "column 'ms' beside '%s': give an op's time as ms, "
+				                   "or as start and end, not both",
+				                   col[C_START] >= 0 ? "start" : "end");
+				goto done;
+			}
 			ncols = n > 64 ? 64 : (int)n;
 			r->starts = col[C_START] >= 0;
 			header = true;
