@@ -696,9 +696,16 @@ int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit
 		if (isnan(b[s]) || isnan(w[s])) {
 			/* only the fused backward: split it as asked */
 			if (isnan(k->bw[s])) {
-				/* partial data, as a stage without F is */
-				fail_stage(k, s, PP_ERR_CONFIG, err,
-				           "stage %d has no backward time (B and W, or BW)", s);
+				/* partial data, as a stage without F is: say which half is
+				 * missing when one is there */
+				if (isnan(b[s]) != isnan(w[s]))
+					fail_stage(k, s, PP_ERR_CONFIG, err,
+					           "stage %d has %s but no %s: measure both halves of "
+					           "its backward, or the fused BW",
+					           s, isnan(b[s]) ? "W" : "B", isnan(b[s]) ? "B" : "W");
+				else
+					fail_stage(k, s, PP_ERR_CONFIG, err,
+					           "stage %d has no backward time (B and W, or BW)", s);
 				goto fail;
 			}
 			if (w_share < 0) {

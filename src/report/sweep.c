@@ -347,7 +347,11 @@ int report_sweep_table(FILE *out, const struct sweep *sw, const struct sweep_rec
 		fprintf(out, "first skipped: point %llu, %s\n", (unsigned long long)t->first_skipped,
 		        t->first_reason);
 	if (n == 0) {
-		fputs("no point could be simulated; --format=jsonl gives every point's reason\n", out);
+		/* a shard of fewer points than shards may hold none: nothing failed */
+		fputs(t->points == 0 ? "this shard holds none of the sweep's points\n"
+		                     : "no point could be simulated; --format=jsonl gives every "
+		                       "point's reason\n",
+		      out);
 		return 0;
 	}
 	fprintf(out, "best %d by %s%s%s, in %s:\n\n", n,

@@ -177,3 +177,13 @@ fi
 # a shard file is an output of the sweep like another: checked against the others before it runs
 fails 2 "--records and --shard-file both name" sweep -p 2,4 --records="$M/x.pps" --shard-file="$M/x.pps"
 fails 2 "--shard-file '$M/base.json': is an input of this run" sweep -c "$M/base.json" --shard-file="$M/base.json"
+
+# a shard of an 8-point sweep split 11 ways may hold no point: it says so, not that a point
+# failed to simulate
+ppsim sweep -p 2,4 -m 4,8 -s 1f1b,zbv --shard=1/11 >"$TMP/empty-shard.txt"
+if grep -q "^this shard holds none of the sweep's points$" "$TMP/empty-shard.txt" &&
+	! grep -q "could be simulated" "$TMP/empty-shard.txt"; then
+	ok
+else
+	not_ok "an empty shard's text: $(cat "$TMP/empty-shard.txt")"
+fi
