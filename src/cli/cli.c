@@ -279,6 +279,35 @@ static void help_line(FILE *out, int short_name, const char *name, int has_arg, 
 }
 
 /* True when a help text ends in ':', which a list of the values the option takes follows. */
+/* Whether replay takes key's default from the measured step: its schedule, shape and
+ * messages. */
+static bool measured_key(const char *key)
+{
+	static const char *const keys[] = {"schedule", "m", "v", "t_comm"};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(key, keys[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * In help of length size, the default of a setting replay takes from the measured step (the
+ * what-ifs' shape and schedule, --tcomm's mean of the messages measured) said so: "(default
+ * 8)" becomes "(default: the measured step's)", a note after ';' kept.
+ */
+static void measured_default(char *help, size_t size)
+{
+	char *at = strstr(help, "(default"), rest[512];
+	size_t cut;
+
+	if (at == NULL)
+		return;
+	cut = strcspn(at, ";)");
+	snprintf(rest, sizeof(rest), "%s", at + cut);
+	snprintf(at, size - (size_t)(at - help), "(default: the measured step's%s", rest);
+}
+
 static bool ends_in_colon(const char *help)
 {
 	return *help != '\0' && help[strlen(help) - 1] == ':';
@@ -387,6 +416,8 @@ void cli_help_options(FILE *out, unsigned mode)
 		         ends_in_colon(co[i].help)
 		                 ? config_value_words(&co[i], ", ", names, sizeof(names))
 		                 : "");
+		if (mode == CLI_REPLAY && measured_key(co[i].key))
+			measured_default(help, sizeof(help));
 		help_line(out, co[i].short_name, co[i].name, required_argument, co[i].metavar,
 		          help);
 	}

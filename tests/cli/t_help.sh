@@ -78,3 +78,13 @@ while read -r opt cmd; do
 	[ "$takers" = "$cmd " ] && ok ||
 		not_ok "docs/config.md says $opt is for $cmd only; --help lists it for: $takers"
 done <"$TMP/only.rows"
+
+# replay's help gives the defaults it takes from the measured step, not a run's (-m's 8)
+ppsim replay --help >"$TMP/replay-help.txt"
+if grep -q -- "-m, --microbatches=N       micro-batches per step m (default: the measured" \
+	"$TMP/replay-help.txt" && ! grep -q "(default 8)" "$TMP/replay-help.txt" &&
+	! grep -q "message (default 0)" "$TMP/replay-help.txt"; then
+	ok
+else
+	not_ok "replay --help: $(grep -E 'microbatches=|tcomm=' "$TMP/replay-help.txt")"
+fi
