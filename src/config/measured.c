@@ -672,7 +672,13 @@ int measured_read(const char *const *paths, int n, uint64_t max_ops, struct meas
 		keep_gpu(&r.ops);
 		keep_gpu(&r.sends);
 	}
-	if (rc == 0 && r.ops.n == 0)
+	if (rc == 0 && r.ops.n == 0 && r.begin_end > 0)
+		rc = pp_fail(err, PP_ERR_CONFIG,
+		             "%s '%s': its %zu PP: ranges are begin and end events (ph B and E); "
+		             "replay reads complete events (ph X, with dur), as torch.profiler "
+		             "writes them",
+		             r.what, paths[0], r.begin_end);
+	else if (rc == 0 && r.ops.n == 0)
 		rc = pp_fail(
 		        err, PP_ERR_CONFIG, "%s '%s': %s", r.what, paths[0],
 		        r.format == MEASURED_CSV
@@ -680,6 +686,21 @@ int measured_read(const char *const *paths, int n, uint64_t max_ops, struct meas
 		                : "no op of a pipeline step (ranges named PP:STAGE, F, I, B or W, "
 		                  "MICROBATCH, as PyTorch's pipelining records them, or ppsim's "
 		                  "op slices)");
+	if (rc == 0) {
+		/* forwards alone are a serving run's (ppsim serve's trace and op dump), or an
+		 * inference step's: not a training step */
+		bool backward = false;
+
+		for (size_t i = 0; i < r.ops.n && !backward; i++)
+			backward = r.ops.r[i].kind != OP_F || r.ops.r[i].role == ROLE_PAIR ||
+			           r.ops.r[i].overlapped;
+		if (!backward)
+			rc = pp_fail(err, PP_ERR_CONFIG,
+			             "%s '%s': forward ops alone, as a serving run's (ppsim serve's "
+			             "trace or op dump) or an inference step's: replay reads a "
+			             "training step, with its backward ops",
+			             r.what, paths[0]);
+	}
 	if (rc == 0 && r.format == MEASURED_TRACE && n == 1)
 		rc = number_pids(&r, &pids, &npids, err);
 	if (rc == 0)

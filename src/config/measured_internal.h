@@ -55,6 +55,7 @@ struct reader {
 	                      * step's messages */
 	const char *time_unit;
 	uint64_t max_ops;
+	size_t begin_end;    /* a trace's PP: ranges as begin and end events, which are not read */
 };
 
 /* The bytes of a file read whole, NUL-terminated after len. */

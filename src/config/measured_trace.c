@@ -72,6 +72,10 @@ static int read_event(struct reader *r, const cJSON *e, const struct place *at, 
 	const char *kind = pass ? string_of(args, "kind") : NULL;
 	struct range *y;
 
+	/* duration events come as complete events (X, with dur), as torch.profiler writes them;
+	 * begin and end pairs are counted, to say so when they are all there is */
+	if (torch && ph != NULL && (strcmp(ph, "B") == 0 || strcmp(ph, "E") == 0))
+		r->begin_end++;
 	if (ph == NULL || strcmp(ph, "X") != 0 || name == NULL || (!torch && !p2p && kind == NULL))
 		return 0;
 	x.stage2 = x.mb2 = x.kind2 = -1;
