@@ -58,6 +58,9 @@ struct shard_codec {
 	size_t size;                      /* bytes of one record */
 	const struct shard_field *fields; /* fields[0] is the record's index, a SHARD_U64 */
 	size_t nfields;
+	/* what no run writes in a record read, in why (of n bytes), as "column 'x' ...": false
+	 * when so (an edited file); NULL: every value read is taken */
+	bool (*check)(const void *rec, char *why, size_t n);
 };
 
 /* One entry of what made a run: a name and a value, any text without NUL bytes. */

@@ -519,6 +519,12 @@ int shard_next(struct shard_reader *r, const struct shard_codec *codec, void *re
 		if (!take_field(&codec->fields[f], r->fields[f], rec))
 			return bad_line(r, err, "%s '%.40s': not a value of the column",
 			                codec->fields[f].name, r->fields[f]);
+	if (codec->check != NULL) {
+		char why[160];
+
+		if (!codec->check(rec, why, sizeof(why)))
+			return bad_line(r, err, "%s, which no run writes (an edited file?)", why);
+	}
 	if (*(const uint64_t *)(const void *)((const char *)rec + codec->fields[0].offset) !=
 	    r->next)
 		return bad_line(r, err, "the record of point %s where point %" PRIu64 " was due",

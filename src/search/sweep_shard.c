@@ -2,8 +2,12 @@
  * A sweep's records in shard files (shard.h): every field of struct sweep_record, so that
  * `ppsim merge` ranks and writes the records it reads back exactly as the sweep would have.
  */
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
+#include "ppsim/sched.h"
 #include "ppsim/sweep.h"
 
 #define AT(f)   offsetof(struct sweep_record, f)
@@ -53,9 +57,50 @@ static const struct shard_field fields[] = {
         {"reason", SHARD_TEXT, AT(reason), SIZE(reason)},
 };
 
+/* A value of a record no sweep writes: a schedule no generator has, a shape under 1, a time or
+ * a count below 0, a share above 1. NAN stands for a figure a point does not have. */
+static bool check(const void *rec, char *why, size_t n)
+{
+	const struct sweep_record *r = rec;
+	const struct {
+		const char *name;
+		double value, hi;
+	} figures[] = {
+	        {"makespan", r->makespan, HUGE_VAL},
+	        {"step_time", r->step_time, HUGE_VAL},
+	        {"p2p_time", r->p2p_time, HUGE_VAL},
+	        {"peak_activations", r->peak_activations, HUGE_VAL},
+	        {"memory_bytes", r->memory_bytes, HUGE_VAL},
+	        {"tokens_per_s", r->tokens_per_s, HUGE_VAL},
+	        {"utilization", r->utilization, 1},
+	        {"bubble_ratio", r->bubble_ratio, 1},
+	        {"mfu", r->mfu, HUGE_VAL},
+	};
+
+	if (!r->ok)
+		return true;
+	if (strcmp(r->schedule, "file") != 0 && sched_find(r->schedule) == NULL) {
+		snprintf(why, n, "column 'schedule': '%.32s' is no schedule", r->schedule);
+		return false;
+	}
+	if (r->p < 1 || r->v < 1 || r->m < 1) {
+		snprintf(why, n, "column '%s': %d is below 1", r->p < 1 ? "p" : r->v < 1 ? "v" : "m",
+		         r->p < 1 ? r->p : r->v < 1 ? r->v : r->m);
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+		if (figures[i].value < 0 || figures[i].value > figures[i].hi) {
+			snprintf(why, n, "column '%s': %g is %s", figures[i].name, figures[i].value,
+			         figures[i].value < 0 ? "below 0" : "above 1");
+			return false;
+		}
+	return true;
+}
+
 const struct shard_codec sweep_shard_codec = {
         .kind = "sweep",
         .size = sizeof(struct sweep_record),
         .fields = fields,
         .nfields = sizeof(fields) / sizeof(fields[0]),
+        .check = check,
 };

@@ -130,6 +130,11 @@ cp "$M/a-2.pps" "$M/copy-2.pps"
 ppsim sweep -p 2,4 --format=jsonl >"$M/records.jsonl"
 head -n 12 "$M/a-3.pps" >"$M/cut.pps"
 sed "s/^0${T}1${T}/0${T}2${T}/" "$M/a-1.pps" >"$M/edited.pps" # a record's ok is 0 or 1
+# values no sweep writes: a schedule no generator has, a negative makespan
+sed "s/^0${T}1${T}0${T}\([0-9,]*\)${T}1f1b${T}/0${T}1${T}0${T}\1${T}nosuch${T}/" "$M/a-1.pps" \
+	>"$M/edited-schedule.pps"
+awk -F"$T" -v OFS="$T" '$1 == "0" && $2 == "1" && !done { $20 = "-" $20; done = 1 } { print }' \
+	"$M/a-1.pps" >"$M/edited-makespan.pps" # column 20 is the makespan
 a1="$M/a-1.pps" a2="$M/a-2.pps" a3="$M/a-3.pps" b2="$M/b-2.pps"
 # settings that a sweep's shard never writes: an output, or an option that stops the merge
 sed "s|^run${T}arg${T}-p\$|run${T}arg${T}--records=$M/evil.csv|" "$M/one.pps" >"$M/evil-records.pps"
@@ -149,6 +154,9 @@ fails 3 "shard '$M/records.jsonl':1: not a shard file (it starts with a ppsim-sh
 fails 3 "shard '$M/empty.pps': an empty file, not a shard" merge "$M/empty.pps" "$a1"
 fails 3 "shard '$M/cut.pps':13: the file ends after" merge "$a1" "$a2" "$M/cut.pps"
 fails 3 "shard '$M/edited.pps':" merge "$M/edited.pps" "$a2" "$a3"
+fails 3 "column 'schedule': 'nosuch' is no schedule, which no run writes (an edited file?)" \
+	merge "$M/edited-schedule.pps" "$a2" "$a3"
+fails 3 "column 'makespan': -" merge "$M/edited-makespan.pps" "$a2" "$a3"
 fails 3 "shard '$M/evil-records.pps': a setting a sweep does not make: '--records=$M/evil.csv'" merge "$M/evil-records.pps"
 [ ! -e "$M/evil.csv" ] && ok || not_ok "merge wrote the --records file a shard's settings named"
 fails 3 "shard '$M/evil-help.pps': a setting a sweep does not make: '--help'" merge "$M/evil-help.pps"
