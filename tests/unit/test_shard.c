@@ -246,6 +246,9 @@ static char *record_line(uint64_t i)
 	rec.index = i;
 	rec.ok = true;
 	snprintf(rec.schedule, sizeof(rec.schedule), "1f1b");
+	rec.p = 2; /* a shape a run has: the reader refuses what none writes */
+	rec.v = 1;
+	rec.m = 4;
 	shard_write_record(f, &sweep_shard_codec, &rec);
 	fclose(f);
 	return buf[i % 2];
