@@ -112,7 +112,17 @@ int measured_without_slowest(const struct measured *m, double *op, struct measur
 	return 0;
 }
 
-/* Whether generator desc's order for s's shape is s's, op for op. */
+/* Whether ops a and b are one op: its micro-batch, stage, kind and flags. */
+static bool same_op(const struct op *a, const struct op *b)
+{
+	return a->mb == b->mb && a->stage == b->stage && a->kind == b->kind && a->flags == b->flags;
+}
+
+/*
+ * Whether generator desc's order for s's shape is s's, op for op, or once each B directly
+ * followed by its W is one fused backward, as PyTorch's runtime merges them (its zero-bubble
+ * schedules run an I directly followed by the W of the same micro-batch as one B).
+ */
 static int same_order(const struct sched_desc *desc, const struct sched *s, struct pp_error *err)
 {
 	struct sched_params sp = {s->p, s->v, s->m, 0};
@@ -127,12 +137,27 @@ static int same_order(const struct sched_desc *desc, const struct sched *s, stru
 	if ((g = sched_new(desc, &sp)) == NULL)
 		return pp_fail(err, PP_ERR_NOMEM, "out of memory generating the %s schedule",
 		               desc->name);
-	same = g->nops == s->nops && g->routes == s->routes;
-	for (int d = 0; same && d <= s->p; d++)
-		same = g->dev_start[d] == s->dev_start[d];
-	for (size_t i = 0; same && i < s->nops; i++)
-		same = g->ops[i].mb == s->ops[i].mb && g->ops[i].stage == s->ops[i].stage &&
-		       g->ops[i].kind == s->ops[i].kind && g->ops[i].flags == s->ops[i].flags;
+	same = g->routes == s->routes;
+	for (int d = 0; same && d < s->p; d++) {
+		size_t i = g->dev_start[d], j = s->dev_start[d];
+
+		while (same && i < g->dev_start[d + 1] && j < s->dev_start[d + 1]) {
+			const struct op *a = &g->ops[i], *b = &s->ops[j];
+
+			if (same_op(a, b)) {
+				i++;
+			} else if (b->kind == OP_BW && a->kind == OP_B && a->mb == b->mb &&
+			           a->stage == b->stage && a->flags == b->flags &&
+			           i + 1 < g->dev_start[d + 1] && a[1].kind == OP_W &&
+			           a[1].mb == a->mb && a[1].stage == a->stage) {
+				i += 2;
+			} else {
+				same = false;
+			}
+			j++;
+		}
+		same = same && i == g->dev_start[d + 1] && j == s->dev_start[d + 1];
+	}
 	sched_free(g);
 	return same;
 }

@@ -144,6 +144,11 @@ for scale in 1.5,1 1,1.5; do
 	run_json replay "$TMP/zb.json" --without-slowest
 	expect replay.what_if.step "$want"
 done
+# the order is interleaved-zb's with each I and W merged as PyTorch runs them: recognised, so
+# the what-ifs need no -s
+ppsim --schedule-file="$ZB" --tcomm 0.1 --trace="$TMP/zbn.json" >/dev/null
+if ppsim replay "$TMP/zbn.json" --timeline=0 | grep -q "': the order of interleaved-zb$"; then ok
+else not_ok "replay did not recognise PyTorch's merged interleaved-zb order"; fi
 # rank 1 runs I and W, which rank 0 does not: they take its F's factor, and the report says so
 expect replay.what_if.as_others.0 B
 expect replay.what_if.as_others.1 W
