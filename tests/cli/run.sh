@@ -286,8 +286,8 @@ fi
 # own, the slowest first (those measured slowest under make test, asan and valgrind, then the
 # rest largest first), so that no long file starts last; their outputs are printed in file order
 # and their counts summed.
-SLOWEST="t_torch_reference t_validation t_partition t_html t_reference t_merge t_docs t_nomem
-	t_sweep t_calibrate"
+SLOWEST="t_errors t_torch_reference t_validation t_partition t_html t_reference t_merge t_docs
+	t_nomem t_sweep t_calibrate"
 if [ -z "${ONLY:-}" ] && [ "${CLI_JOBS:-1}" -gt 1 ]; then
 	# shellcheck disable=SC2012
 	{ for t in $SLOWEST; do [ ! -f "$ROOT/tests/cli/$t.sh" ] || echo "$t"; done
