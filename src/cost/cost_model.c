@@ -287,19 +287,27 @@ static int resolve_parallel(const struct config *c, const struct cost_layout *l,
 	if (k->heads % k->tp != 0 || k->ffn % k->tp != 0)
 		return config_fail(c, "tp", err, "must divide the %d heads and the MLP size %d",
 		                   k->heads, k->ffn);
-	/* a training rank holds kv_heads / tp of the key/value heads, whole (Megatron-Core's
-	 * num_query_groups over tp; latent attention's heads are the query heads); serving
-	 * replicates a head beyond them (serve_price.c) */
-	if (!l->serving && k->kv_lora_rank == 0 && k->kv_heads % k->tp != 0)
+	/* a rank holds whole key/value heads (latent attention's heads are the query heads): a
+	 * training rank kv_heads / tp of them (Megatron-Core's num_query_groups over tp); a
+	 * serving one those, or one replicated over tp / kv_heads ranks (vLLM's rule), else its
+	 * query heads would straddle KV groups */
+	if (k->kv_lora_rank == 0 && k->kv_heads % k->tp != 0 &&
+	    (!l->serving || k->tp % k->kv_heads != 0)) {
+		const char *how = l->serving ? " or be a multiple of them (a GPU holds whole KV heads, "
+		                               "split or replicated)"
+		                             : " (each rank holds whole ones, as Megatron-Core splits "
+		                               "them)";
+
 		return config_is_set(c, "tp") || !config_is_set(c, "kv_heads")
-		               ? config_fail(c, "tp", err,
-		                             "must divide the %d key/value heads (each rank holds "
-		                             "whole ones, as Megatron-Core splits them)",
-		                             k->kv_heads)
+		               ? config_fail(c, "tp", err, "must divide the %d key/value heads%s",
+		                             k->kv_heads, how)
 		               : config_fail(c, "kv_heads", err,
-		                             "must be a multiple of tp = %d (each rank holds whole "
-		                             "ones, as Megatron-Core splits them)",
-		                             k->tp);
+		                             "must be a multiple of tp = %d%s", k->tp,
+		                             l->serving ? " or divide it (a GPU holds whole KV heads, "
+		                                          "split or replicated)"
+		                                        : " (each rank holds whole ones, as "
+		                                          "Megatron-Core splits them)");
+	}
 	/* context parallelism's causal balance (without it, any sequence length): cp, which is
 	 * given when above 1, is to blame */
 	if (k->cp > 1 && k->seq % (2 * k->cp) != 0)

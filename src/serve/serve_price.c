@@ -71,18 +71,6 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 		return config_fail(c, config_is_set(c, "experts") ? "experts" : "model", err,
 		                   "is a mixture of experts, which ppsim serve does not price yet "
 		                   "(its experts' weights and routing); training runs do");
-	/* a GPU holds whole KV heads: tp splits them, or replicates one over tp / kv_heads ranks
-	 * (vLLM's rule); else a GPU's query heads would straddle KV groups */
-	if (k->kv_heads % k->tp != 0 && k->tp % k->kv_heads != 0)
-		return config_is_set(c, "tp")
-		               ? config_fail(c, "tp", err,
-		                             "must divide the %d KV heads or be a multiple of them (a "
-		                             "GPU holds whole KV heads, split or replicated)",
-		                             k->kv_heads)
-		               : config_fail(c, "kv_heads", err,
-		                             "must divide tp = %d or be a multiple of it (a GPU holds "
-		                             "whole KV heads, split or replicated)",
-		                             k->tp);
 	pr->kv_token = pp_mallocarray((size_t)pr->stages, sizeof(*pr->kv_token));
 	pr->weight_bytes = pp_mallocarray((size_t)pr->stages, sizeof(*pr->weight_bytes));
 	if (pr->kv_token == NULL || pr->weight_bytes == NULL)
