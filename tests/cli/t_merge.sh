@@ -130,6 +130,8 @@ cp "$M/a-2.pps" "$M/copy-2.pps"
 ppsim sweep -p 2,4 --format=jsonl >"$M/records.jsonl"
 head -n 12 "$M/a-3.pps" >"$M/cut.pps"
 sed "s/^0${T}1${T}/0${T}2${T}/" "$M/a-1.pps" >"$M/edited.pps" # a record's ok is 0 or 1
+# a points line that is not its shard's: the file is blamed, not the shard after it
+awk -F"$T" -v OFS="$T" '$1 == "points" { $3 = $3 + 1 } { print }' "$M/a-2.pps" >"$M/edited-points.pps"
 # values no sweep writes: a schedule no generator has, a negative makespan
 sed "s/^0${T}1${T}0${T}\([0-9,]*\)${T}1f1b${T}/0${T}1${T}0${T}\1${T}nosuch${T}/" "$M/a-1.pps" \
 	>"$M/edited-schedule.pps"
@@ -157,6 +159,7 @@ fails 3 "shard '$M/edited.pps':" merge "$M/edited.pps" "$a2" "$a3"
 fails 3 "column 'schedule': 'nosuch' is no schedule, which no run writes (an edited file?)" \
 	merge "$M/edited-schedule.pps" "$a2" "$a3"
 fails 3 "column 'makespan': -" merge "$M/edited-makespan.pps" "$a2" "$a3"
+fails 3 "shard '$M/edited-points.pps': points" merge "$a1" "$M/edited-points.pps" "$a3"
 fails 3 "shard '$M/evil-records.pps': a setting a sweep does not make: '--records=$M/evil.csv'" merge "$M/evil-records.pps"
 [ ! -e "$M/evil.csv" ] && ok || not_ok "merge wrote the --records file a shard's settings named"
 fails 3 "shard '$M/evil-help.pps': a setting a sweep does not make: '--help'" merge "$M/evil-help.pps"
