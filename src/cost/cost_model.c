@@ -293,20 +293,16 @@ static int resolve_parallel(const struct config *c, const struct cost_layout *l,
 	 * query heads would straddle KV groups */
 	if (k->kv_lora_rank == 0 && k->kv_heads % k->tp != 0 &&
 	    (!l->serving || k->tp % k->kv_heads != 0)) {
-		const char *how = l->serving ? " or be a multiple of them (a GPU holds whole KV heads, "
-		                               "split or replicated)"
-		                             : " (each rank holds whole ones, as Megatron-Core splits "
-		                               "them)";
+		const char *why = l->serving ? "a GPU holds whole KV heads, split or replicated"
+		                             : "each rank holds whole ones, as Megatron-Core splits "
+		                               "them";
 
 		return config_is_set(c, "tp") || !config_is_set(c, "kv_heads")
-		               ? config_fail(c, "tp", err, "must divide the %d key/value heads%s",
-		                             k->kv_heads, how)
-		               : config_fail(c, "kv_heads", err,
-		                             "must be a multiple of tp = %d%s", k->tp,
-		                             l->serving ? " or divide it (a GPU holds whole KV heads, "
-		                                          "split or replicated)"
-		                                        : " (each rank holds whole ones, as "
-		                                          "Megatron-Core splits them)");
+		               ? config_fail(c, "tp", err, "must divide the %d key/value heads%s (%s)",
+		                             k->kv_heads, l->serving ? " or be a multiple of them" : "",
+		                             why)
+		               : config_fail(c, "kv_heads", err, "must be a multiple of tp = %d%s (%s)",
+		                             k->tp, l->serving ? " or divide it" : "", why);
 	}
 	/* context parallelism's causal balance (without it, any sequence length): cp, which is
 	 * given when above 1, is to blame */

@@ -869,11 +869,10 @@ static int after_ops(struct engine *e, struct pp_error *err)
 	for (int d = 0; d < s->p; d++)
 		for (size_t i = 0; i < pc->after[d].n; i++) {
 			const struct piece_hook *h = &pc->after[d].h[i];
-			pp_time both = h->with > 0 && ready[h->with - 1] > ready[d] ? ready[h->with - 1]
-			                                                           : ready[d];
 
 			if (h->with > 0)
-				issue(e, (uint32_t)d, h->kind, h->dur, both);
+				issue(e, (uint32_t)d, h->kind, h->dur,
+				      ready[h->with - 1] > ready[d] ? ready[h->with - 1] : ready[d]);
 		}
 	free(ready);
 	return 0;
@@ -896,10 +895,7 @@ int stream_finish(struct engine *e, struct pp_error *err)
 		pp_time end = dr->last_end, extra = 0;
 
 		if (pc != NULL) {
-			end = e->sm.reached[d];
-			for (int k = 0; k < STREAM_COUNT; k++)
-				if (e->sm.free[(size_t)d * STREAM_COUNT + k] > end)
-					end = e->sm.free[(size_t)d * STREAM_COUNT + k];
+			end = streams_end(e, d, e->sm.reached[d]);
 			/* what ran past the last op is the hooked kind's: DP's */
 			dr->exposed[COMM_DP] += end - dr->last_end;
 			/* each stage runs the micro-batches of its route */
