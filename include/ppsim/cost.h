@@ -113,7 +113,7 @@ struct piece_hook {
 
 struct piece_hooks {
 	struct piece_hook *h; /* by at, ascending */
-	size_t n;
+	size_t n, cap;
 };
 
 /*

@@ -283,12 +283,10 @@ static int stage_plan(const struct cost_model *k, int st, bool last, int kind, i
 static bool hook_with(struct piece_hooks *hs, double at, enum comm_kind kind, pp_time dur,
                       int with)
 {
-	struct piece_hook *h = realloc(hs->h, (hs->n + 1) * sizeof(*h));
 	size_t i;
 
-	if (h == NULL)
+	if (pp_grow((void **)&hs->h, &hs->cap, hs->n + 1, sizeof(*hs->h), NULL) != 0)
 		return false;
-	hs->h = h;
 	/* kept by at, ascending; a hook at the same share goes after those already there */
 	for (i = hs->n; i > 0 && hs->h[i - 1].at > at; i--)
 		hs->h[i] = hs->h[i - 1];

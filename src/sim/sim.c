@@ -60,6 +60,8 @@ static int adopt_shape(struct sim *s, const char *source, struct pp_error *err)
 		in.p = shape[0];
 		in.v = shape[1];
 		in.m = shape[2];
+		/* the file's order replaces a named schedule: none implies chunks the file lacks */
+		snprintf(in.schedule, sizeof(in.schedule), "file");
 		if (config_settle(&in, &again, err) != 0)
 			return -1;
 		if (again.m != shape[2])

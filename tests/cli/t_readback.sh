@@ -162,6 +162,23 @@ for cfg in "$ROOT"/configs/*.json; do
 		not_ok "$name with its own exported order: $(head -c 300 "$TMP/err")"
 	fi
 done
+# A config's schedule that implies chunks gives way to a file with none (and the other way round)
+# with the file's shape and figures: its v was kept and the cost model stopped on an assertion.
+ppsim -s 1f1b -p 4 -m 8 --export-schedule="$TMP/one.csv" -f json >"$TMP/one.json"
+ppsim -s zbv -p 4 -m 8 --export-schedule="$TMP/two.csv" -f json >"$TMP/two.json"
+for sched in interleaved zbv zbv-auto vhalf 1f1b-v dualpipe dualpipev interleaved-combined 1f1b; do
+	printf '{"schedule": "%s"}\n' "$sched" >"$TMP/named.json"
+	for f in one two; do
+		ppsim -c "$TMP/named.json" --schedule-file="$TMP/$f.csv" -f json >"$TMP/named-$f.json" \
+			2>"$TMP/err"
+		if [ -s "$TMP/named-$f.json" ] && [ "$("$JGET" "$TMP/named-$f.json" makespan)" = \
+			"$("$JGET" "$TMP/$f.json" makespan)" ]; then
+			ok
+		else
+			not_ok "a config's $sched beside the $f-chunk file: $(head -c 300 "$TMP/err")"
+		fi
+	done
+done
 printf '{"schedule_file": "%s", "schedule": "1f1b"}\n' "$TMP/cfg.csv" >"$TMP/both.json"
 fails 3 "key \"schedule\" = 1f1b: not with --schedule-file" -c "$TMP/both.json"
 fails 2 "--schedule 'gpipe': not with --schedule-file" -s gpipe --schedule-file="$TMP/cfg.csv"
