@@ -201,6 +201,22 @@ static int64_t total_time(const struct engine *e)
 	return (int64_t)total;
 }
 
+/* True when overlapped pairs at an overlap_factor above 1, which lasts that many times their
+ * two ops, take the total of total_time past PP_TIME_TOTAL_MAX. */
+static bool pairs_too_long(const struct engine *e)
+{
+	double total, factor = e->c->overlap_factor;
+
+	if (!e->s->overlap || factor <= 1)
+		return false;
+	total = (double)total_time(e);
+	for (size_t i = 0; i + 1 < e->s->nops; i++)
+		if (e->s->ops[i].flags & OP_OVERLAP)
+			total += (factor - 1) * ((double)cost_duration(e, &e->s->ops[i]) +
+			                         (double)cost_duration(e, &e->s->ops[i + 1]));
+	return total > (double)PP_TIME_TOTAL_MAX;
+}
+
 struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp_error *err)
 {
 	struct engine *e;
@@ -238,6 +254,14 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 		        "times too large: all ops, messages and communication together exceed "
 		        "%.3g units",
 		        (double)PP_TIME_TOTAL_MAX / (double)c->tick);
+		engine_free(e);
+		return NULL;
+	}
+	if (pairs_too_long(e)) {
+		pp_fail(err, PP_ERR_USAGE,
+		        "times too large: --overlap-factor %g stretches the overlapped pairs past "
+		        "%.3g units",
+		        c->overlap_factor, (double)PP_TIME_TOTAL_MAX / (double)c->tick);
 		engine_free(e);
 		return NULL;
 	}
