@@ -357,8 +357,13 @@ def calibrate(path: PathArg, m: Optional[int] = None,
     PpsimFileError for a file it cannot read, PpsimError for a line at fault or a bad m or
     w_share."""
     cpath = _path("path", path)
+    # None is "not given", which C writes as 0 and a negative share: a given value is checked
     cm = 0 if m is None else _count("m", m)
     share = -1.0 if w_share is None else _number("w_share", w_share)
+    if m is not None and cm < 1:
+        raise PpsimError("calibrate: m=%d must be from 1 (or None)" % cm)
+    if w_share is not None and not 0 <= share <= 1:
+        raise PpsimError("calibrate: w_share=%r must be from 0 to 1 (or None)" % share)
     lib, err, handle, gap = _lib.load(), _lib.errbuf(), ctypes.c_void_p(), ctypes.c_double()
     _lib.check(lib.pp_calibrate(cpath, cm, share, ctypes.byref(handle), ctypes.byref(gap), err,
                                 _lib.ERRLEN), err)
@@ -402,7 +407,7 @@ def simulate_replay(paths: Union[PathArg, Sequence[PathArg]], config: ConfigArg 
                               "without_slowest": flag("without_slowest", without_slowest)}
     whatif.update({k: val for k, val in settings.items() if k in wkeys})
     settings = {k: val for k, val in settings.items() if k not in wkeys}
-    asked = [(c_string("key", k), text(k, val).encode()) for k, val in whatif.items()
+    asked = [(c_string("key", k), c_string(k, text(k, val))) for k, val in whatif.items()
              if val is not None and val is not False]
     flags = ((_KEEP_OP_TIMES if flag("op_times", op_times) else 0)
              | (_KEEP_SLACK if flag("slack", slack) else 0))

@@ -10,6 +10,7 @@ must be of the interface this package speaks, ABI (pp_abi_version()).
 import ctypes
 import ctypes.util
 import os
+import re
 from typing import TYPE_CHECKING, Iterator, Optional
 
 from ._errors import LibraryError, error_of
@@ -160,14 +161,22 @@ _PYTHON_WORDS = (
     ("(simulate it with PP_KEEP_SLACK)", "(simulate it with slack=True)"),
     ("pp_calibrate: m ", "calibrate: m="),
     ("from 0 (none) to", "from 1 (or None) to"),
+    ("(pp_figure_name lists them)", "(ppsim.figure_names() lists them)"),
+    ("(pp_device_figure_name lists them)", "(ppsim.device_figure_names() lists them)"),
 )
+
+# The C calls a message names, by the package's functions that make them
+_PYTHON_CALLS = {"pp_serve": "ppsim.serve", "pp_simulate": "ppsim.run", "pp_replay": "ppsim.replay",
+                 "pp_replay_whatif": "ppsim.replay", "pp_sweep_run": "ppsim.sweep",
+                 "pp_advise": "ppsim.advise"}
+_CALL_WORD = re.compile(r"\b(%s)\b" % "|".join(sorted(_PYTHON_CALLS, key=len, reverse=True)))
 
 
 def python_words(message: str) -> str:
     """message with the C interface's words put as the package's."""
     for c, py in _PYTHON_WORDS:
         message = message.replace(c, py)
-    return message
+    return _CALL_WORD.sub(lambda m: _PYTHON_CALLS[m.group(1)], message)
 
 
 def check(status: int, err: CharBuffer) -> int:

@@ -58,7 +58,13 @@ def c_string(what: str, value: Any) -> bytes:
         raise TypeError("ppsim: %s must be a str, not %s" % (what, kind(value)))
     if "\0" in value:
         raise ValueError("ppsim: %s %r holds a NUL byte" % (what, value))
-    return value.encode()
+    try:
+        # as the file system's names: a file name's undecodable bytes (os.fsdecode's
+        # surrogates) go back as the bytes they were
+        return os.fsencode(value)
+    except UnicodeEncodeError:
+        raise ValueError("ppsim: %s %r holds a lone surrogate, which no C string holds"
+                         % (what, value)) from None
 
 
 def path_bytes(value: Any) -> bytes:
@@ -95,10 +101,17 @@ def scalar(key: str, value: Any, in_list: bool = False) -> str:
                        kind(value)))
 
 
+# The settings that name a file, which may be given as bytes or a path object too
+PATH_SETTINGS = frozenset(("schedule_file", "requests"))
+
+
 def text(key: str, value: Any) -> str:
     """The value of setting key (a list or tuple for a list option) as the library reads it."""
     if isinstance(value, (list, tuple)):
         return ",".join(scalar(key, v, in_list=True) for v in value)
+    if key in PATH_SETTINGS and isinstance(value, (bytes, os.PathLike)):
+        # a file name as bytes or a path object, as os.fsdecode gives it
+        return scalar(key, os.fsdecode(value))
     return scalar(key, value)
 
 
@@ -181,7 +194,7 @@ class Config:
             doc = config_json(config)
         elif config is not None:
             path = path_bytes(config)
-        values = [(c_string("key", key), key, value, text(key, value).encode())
+        values = [(c_string("key", key), key, value, c_string(key, text(key, value)))
                   for key, value in settings.items() if value is not None]
         _one_name_each(self.lib, [key for _, key, _, _ in values])
         self.handle = self.lib.pp_config_new()

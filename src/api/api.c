@@ -120,17 +120,33 @@ void api_words(char *msg, size_t n)
 {
 	char out[sizeof(((struct pp_error *)0)->msg)];
 	size_t o = 0;
-	bool quoted = false;
+	bool quoted = false, dquoted = false;
 
 	for (const char *s = msg; *s != '\0' && o + 1 < sizeof(out);) {
 		size_t len = 0, k;
 		const char *key = NULL;
 
-		/* a quote opens before a word and closes after one: "GPU's" holds none */
-		if (*s == '\'' && !quoted && (s == msg || !isalnum((unsigned char)s[-1])))
+		/* a quote opens before a word and closes after one: "GPU's" holds none; what is
+		 * in double quotes is a key, or a name the caller gave, kept as it is */
+		if (*s == '"' && !quoted)
+			dquoted = !dquoted;
+		else if (dquoted)
+			;
+		else if (*s == '\'' && !quoted && (s == msg || !isalnum((unsigned char)s[-1])))
 			quoted = true;
 		else if (*s == '\'' && quoted && !isalnum((unsigned char)s[1]))
 			quoted = false;
+		/* "the key of --stages": the option's name, which the library takes too */
+		if (!quoted && !dquoted && strncmp(s, "the key of --", 13) == 0) {
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "the key of ");
+			o = o < sizeof(out) ? o : sizeof(out) - 1;
+			s += 13;
+			continue;
+		}
+		if (dquoted) {
+			out[o++] = *s++;
+			continue;
+		}
 		if (!quoted && s[0] == '-' && s[1] == '-' &&
 		    (s == msg || !isalnum((unsigned char)s[-1]))) {
 			while (isalnum((unsigned char)s[2 + len]) || s[2 + len] == '-')

@@ -97,6 +97,14 @@ const char *pp_replay_whatif_key(int i)
 	return i >= 0 && (size_t)i - at < NASK ? ask_keys[(size_t)i - at] : NULL;
 }
 
+/* The setting a what-if's key names: a config key (of an option's name too), or the key. */
+static const char *whatif_key(const char *key)
+{
+	const struct config_option *opt = api_find_option(key);
+
+	return opt != NULL ? opt->key : key;
+}
+
 /*
  * Applies the what-if's setting key = value: to w (a key of the shape), else to *ask. Returns
  * 0, or -1 with e set (a key that is no what-if's, a bad value).
@@ -164,9 +172,17 @@ static int settings(const struct config *c, const char *const *keys, const char 
 	*r = *c;
 	*w = *c;
 	*ask = (struct replay_ask){false, -1};
-	for (int i = 0; i < nkeys; i++)
+	for (int i = 0; i < nkeys; i++) {
+		/* a setting given twice would drop the first value unseen */
+		for (int j = 0; j < i; j++)
+			if (strcmp(whatif_key(keys[j]), whatif_key(keys[i])) == 0)
+				return pp_fail(e, PP_ERR_USAGE,
+				               "pp_replay_whatif: keys %d and %d (\"%s\", \"%s\") set one "
+				               "setting, key \"%s\": give it once",
+				               j, i, keys[j], keys[i], whatif_key(keys[i]));
 		if (set_whatif(w, ask, keys[i], values[i], e) != 0)
 			return -1;
+	}
 	return 0;
 }
 

@@ -515,7 +515,7 @@ int calib_read(const char *path, int m, struct calibration *k, struct pp_error *
 			return pp_fail(
 			        err, PP_ERR_USAGE,
 			        "calibrate: '%s' is a Megatron-LM log, whose timers add up a "
-			        "whole iteration: give its micro-batches with -m N",
+			        "whole iteration: give its micro-batches with --microbatches",
 			        path);
 		}
 		if (r.blocks == 1) { /* one block: the warm-up is all there is */

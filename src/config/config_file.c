@@ -23,14 +23,14 @@ static const char *key_hint(const char *word, const struct config_option *opts, 
                             char *buf, size_t size)
 {
 	struct text_suggest near;
-	const char *best;
+	const char *best, *bare = word + strspn(word, "-");
 
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(word, opts[i].name) == 0) {
+		if (strcmp(bare, opts[i].name) == 0) {
 			snprintf(buf, size, "; the key of --%s is \"%s\"", opts[i].name, opts[i].key);
 			return buf;
 		}
-	text_suggest_init(&near, word, strlen(word));
+	text_suggest_init(&near, bare, strlen(bare));
 	for (size_t i = 0; i < n; i++) {
 		text_suggest_try(&near, opts[i].key, strlen(opts[i].key));
 		text_suggest_try(&near, opts[i].name, strlen(opts[i].name));

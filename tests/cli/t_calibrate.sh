@@ -110,7 +110,7 @@ fails 3 "calibration '$TMP/dup.csv':1:20: column 'device' appears twice (first a
 # 4. Bad input: a clear error, a non-zero exit, and no output file left behind.
 printf 'stage,op,ms\n0,X,1\n' >"$TMP/bad-op.csv"
 fails 3 "calibration '$TMP/bad-op.csv':2:3: unknown op 'X'" calibrate "$TMP/bad-op.csv"
-fails 2 "give its micro-batches with -m N" calibrate "$TMP/train.log"
+fails 2 "give its micro-batches with --microbatches" calibrate "$TMP/train.log"
 fails 2 "give --w-share=F" calibrate -m 8 "$TMP/train.log"
 fails 2 "--w-share '2': must be a number from 0 to 1" calibrate --w-share=2 "$TMP/train.log"
 fails 2 "calibrate: -m '0': must be a whole number" calibrate -m 0 "$TMP/train.log"

@@ -308,7 +308,7 @@ class Errors(unittest.TestCase):
                     ppsim.run(**settings)
                 self.assertNotIn("--", str(e.exception))
         with self.assertRaisesRegex(ppsim.PpsimError, 'key "m" = 4: a training option, not for '
-                                                      'pp_serve'):
+                                                      'ppsim.serve$'):
             ppsim.serve(m=4)
 
     def test_a_library_of_another_interface_or_none_is_a_library_error(self):

@@ -107,6 +107,24 @@ class Replay(unittest.TestCase):
             ppsim.replay([])
 
 
+class Words(unittest.TestCase):
+    def test_messages_name_the_packages_functions(self):
+        # the C calls a message names are the package's functions here
+        with self.assertRaisesRegex(ppsim.PpsimError, "not for ppsim.serve$"):
+            ppsim.serve(schedule="zbh1")
+        with self.assertRaisesRegex(ppsim.PpsimError, r"\(ppsim.figure_names\(\) lists them\)"):
+            ppsim.simulate(p=4).figure("nope")
+        with self.assertRaisesRegex(ppsim.PpsimError,
+                                    r"\(ppsim.device_figure_names\(\) lists them\)"):
+            ppsim.simulate(p=4).device_figure("nope")
+
+    def test_a_name_given_is_echoed_as_given(self):
+        # a command-line name given as a key is not rewritten into its key in the message
+        with self.assertRaisesRegex(ppsim.PpsimError,
+                                    'unknown key "--stages" .*; the key of stages is "p"$'):
+            ppsim.run(config={"--stages": 4})
+
+
 class Calibrate(unittest.TestCase):
     def test_the_config_is_ppsim_calibrates(self):
         fit = ppsim.calibrate(MEASURED, m=24)
@@ -120,10 +138,16 @@ class Calibrate(unittest.TestCase):
         with self.assertRaises(ppsim.PpsimFileError):
             ppsim.calibrate(os.path.join(ROOT, "no-such.csv"))
         # the argument at fault is the one named: m 24 is fine, w_share 2 is not
-        with self.assertRaisesRegex(ppsim.PpsimError, "^pp_calibrate: w_share 2 must be at most 1"):
+        with self.assertRaisesRegex(ppsim.PpsimError,
+                                    r"^calibrate: w_share=2.0 must be from 0 to 1 \(or None\)"):
             ppsim.calibrate(MEASURED, m=24, w_share=2)
         with self.assertRaisesRegex(ppsim.PpsimError, r"^calibrate: m=-1 must be from 1 \(or None\)"):
             ppsim.calibrate(MEASURED, m=-1)
+        # None is "not given": the C sentinels (m 0, a negative share) are values refused here
+        with self.assertRaisesRegex(ppsim.PpsimError, r"^calibrate: m=0 must be from 1"):
+            ppsim.calibrate(MEASURED, m=0)
+        with self.assertRaisesRegex(ppsim.PpsimError, r"^calibrate: w_share=-0.5 must be from 0"):
+            ppsim.calibrate(MEASURED, m=24, w_share=-0.5)
         with self.assertRaisesRegex(TypeError, "m must be an int"):
             ppsim.calibrate(MEASURED, m="24")
         with self.assertRaisesRegex(ValueError, "not a finite number"):

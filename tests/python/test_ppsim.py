@@ -8,6 +8,7 @@ ppsim binary: python3 -m unittest discover -s tests/python
 import json
 import locale
 import os
+import pathlib
 import subprocess
 import sys
 import tempfile
@@ -192,6 +193,17 @@ class Arguments(unittest.TestCase):
     def refused(self, error, pattern, call, *args, **kwargs):
         with self.assertRaisesRegex(error, pattern):
             call(*args, **kwargs)
+
+    def test_a_path_setting_names_any_file(self):
+        # a file name that is not UTF-8, as a str with os.fsdecode's surrogates, as bytes and as
+        # a path object: the file the command line runs (a UnicodeEncodeError, a TypeError)
+        with tempfile.TemporaryDirectory() as tmp:
+            name = os.path.join(os.fsencode(tmp), b"s\xff.csv")
+            command("-s", "1f1b", "-p", "4", "-m", "8", "--export-schedule=" + os.fsdecode(name))
+            for value in (os.fsdecode(name), name, pathlib.Path(os.fsdecode(name))):
+                self.assertEqual(ppsim.run(schedule_file=value)["makespan"], 33)
+        self.refused(ValueError, r"schedule '\\ud800' holds a lone surrogate", ppsim.run,
+                     schedule="\ud800")
 
     def test_nul_bytes_are_refused_wherever_a_string_goes(self):
         with tempfile.TemporaryDirectory() as tmp:

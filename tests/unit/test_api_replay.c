@@ -175,6 +175,8 @@ static void api_replay_whatif_refuses_in_a_library_users_words(void)
 	static const char *const slowest[] = {"without_slowest"}, *maybe[] = {"maybe"},
 	                         *yes[] = {"yes"};
 	static const char *const tf[] = {"t_f"}, *x2[] = {"2"};
+	static const char *const twice[] = {"m", "microbatches"}, *sixteen_twelve[] = {"16", "12"};
+	static const char *const shares[] = {"w_share", "w_share"}, *halves[] = {"0.5", "0.4"};
 	static const char *const zbv[] = {"schedule"}, *zbv_name[] = {"zbv"};
 	static const char *const m[] = {"m"}, *sixteen[] = {"16"};
 	static const char step[] = "stage,op,microbatch,ms\n0,F,0,1\n0,BW,0,1\n";
@@ -199,6 +201,12 @@ static void api_replay_whatif_refuses_in_a_library_users_words(void)
 	CU_ASSERT_STRING_EQUAL(err, "pp_replay_whatif: key \"t_f\" is no what-if's (schedule, m, "
 	                            "v, group_size, mem_limit, without_slowest, w_share): the "
 	                            "replay's settings are the config's");
+	/* one setting twice: the first value would go unseen */
+	CU_ASSERT_PTR_NULL(replay(slow, twice, sixteen_twelve, 2, err, sizeof(err)));
+	CU_ASSERT_STRING_EQUAL(err, "pp_replay_whatif: keys 0 and 1 (\"m\", \"microbatches\") set "
+	                            "one setting, key \"m\": give it once");
+	CU_ASSERT_PTR_NULL(replay(slow, shares, halves, 2, err, sizeof(err)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "(\"w_share\", \"w_share\") set one setting"));
 	CU_ASSERT_PTR_NULL(replay(slow, zbv, zbv_name, 1, err, sizeof(err)));
 	CU_ASSERT_PTR_NOT_NULL(
 	        strstr(err, "backward is measured fused (BW): give \"w_share\" = F"));

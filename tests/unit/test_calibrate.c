@@ -232,7 +232,7 @@ static void calib_read_takes_a_megatron_log_s_slowest_rank_per_micro_batch_after
 	/* without m the totals cannot be divided */
 	CU_ASSERT_EQUAL(read_text(megatron_log, 0, &k, &err), -1);
 	CU_ASSERT_EQUAL(err.kind, PP_ERR_USAGE);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "give its micro-batches with -m N"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "give its micro-batches with --microbatches"));
 }
 
 /* A block of the log: its header, forward-compute and backward-compute lines, each given. */

@@ -1679,7 +1679,7 @@ static struct piece_plan plan_of(const struct piece_step *steps, size_t n)
 /* Hooks of n pieces copied into heap memory the cost then owns. */
 static struct piece_hooks hooks_of(const struct piece_hook *h, size_t n)
 {
-	struct piece_hooks hs = {malloc(n * sizeof(*h)), n};
+	struct piece_hooks hs = {malloc(n * sizeof(*h)), n, n};
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(hs.h);
 	memcpy(hs.h, h, n * sizeof(*h));
