@@ -137,6 +137,9 @@ sed "s/^0${T}1${T}0${T}\([0-9,]*\)${T}1f1b${T}/0${T}1${T}0${T}\1${T}nosuch${T}/"
 	>"$M/edited-schedule.pps"
 awk -F"$T" -v OFS="$T" '$1 == "0" && $2 == "1" && !done { $20 = "-" $20; done = 1 } { print }' \
 	"$M/a-1.pps" >"$M/edited-makespan.pps" # column 20 is the makespan
+awk -F"$T" -v OFS="$T" '$1 ~ /^[0-9]+$/ && $2 == "1" { last = NR } { line[NR] = $0 }
+	END { for (i = 1; i <= NR; i++) { if (i == last) { $0 = line[i]; $20 = "-" $20; print }
+		else print line[i] } }' "$M/a-3.pps" >"$M/edited-last.pps"
 a1="$M/a-1.pps" a2="$M/a-2.pps" a3="$M/a-3.pps" b2="$M/b-2.pps"
 # settings that a sweep's shard never writes: an output, or an option that stops the merge
 sed "s|^run${T}arg${T}-p\$|run${T}arg${T}--records=$M/evil.csv|" "$M/one.pps" >"$M/evil-records.pps"
@@ -159,6 +162,16 @@ fails 3 "shard '$M/edited.pps':" merge "$M/edited.pps" "$a2" "$a3"
 fails 3 "column 'schedule': 'nosuch' is no schedule, which no run writes (an edited file?)" \
 	merge "$M/edited-schedule.pps" "$a2" "$a3"
 fails 3 "column 'makespan': -" merge "$M/edited-makespan.pps" "$a2" "$a3"
+# the last record of the last shard: nothing written before it is found, in every format, to a
+# pipe too (a regular file's standard output is put back whole; a pipe's bytes are gone)
+for f in text csv jsonl; do
+	fails 3 "column 'makespan': -" merge --format=$f "$a1" "$a2" "$M/edited-last.pps"
+	{ ppsim merge --format=$f "$a1" "$a2" "$M/edited-last.pps" 2>/dev/null
+		echo $? >"$M/piped.status"; } | cat >"$M/piped.out"
+	if [ "$(cat "$M/piped.status")" = 3 ] && [ ! -s "$M/piped.out" ]; then ok; else
+		not_ok "merge --format=$f to a pipe, a bad last record: status $(cat "$M/piped.status"), wrote $(head -c 80 "$M/piped.out")"
+	fi
+done
 fails 3 "shard '$M/edited-points.pps': points" merge "$a1" "$M/edited-points.pps" "$a3"
 fails 3 "shard '$M/evil-records.pps': a setting a sweep does not make: '--records=$M/evil.csv'" merge "$M/evil-records.pps"
 [ ! -e "$M/evil.csv" ] && ok || not_ok "merge wrote the --records file a shard's settings named"
