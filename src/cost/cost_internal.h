@@ -49,6 +49,11 @@ double kernel_bgemm_fp8_ms(const struct cost_gpu *g, double batch, double m, dou
 /* Milliseconds of flash attention's flops, forward or backward, at the GPU's share for it. */
 double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward);
 
+/* The bytes per token an MLP of width ffn keeps for its backward that tensor parallelism splits
+ * (cost_model.c): its GEMM-in output (one or, gated, two ffn wide) and the activation's output,
+ * 2 bytes each in the 16-bit count that Korthikanti et al.'s constants use. */
+double cost_mlp_act_width(const struct cost_model *k, double ffn);
+
 /* Placement of k's groups on its nodes (placement.c): whether every replica's hop between
  * pipeline ranks d and e stays inside a node; the fewest GPUs one node holds of any group of n
  * GPUs stride apart in the pipeline rank whose GPUs start at GPU first (n when every group is

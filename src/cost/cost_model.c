@@ -6,10 +6,11 @@
  * stage adds the LM head, 2tHV FLOPs for each of F, B and W. Tensor parallelism divides the
  * FLOPs by tp and adds two all-reduces of the layer's activations to F and to B, on the link
  * inside the node. Compute runs at efficiency x peak. Activations follow Korthikanti et al.
- * 2022 with sequence parallelism: 34sbh/tp bytes per layer with flash attention,
- * sbh(34 + 5as/h)/tp without, 34sbh/tp with selective recomputation (whose backward then runs
- * the attention core again), 2sbh/tp with full recomputation (whose backward then recomputes
- * the forward); the last stage also keeps fp32 logits, 4sbV/tp.
+ * 2022 with sequence parallelism, counted from the attention's and the MLP's widths (34sbh/tp
+ * bytes per layer for GPT-3's) with flash attention, 5as^2b/tp more without, none of it with
+ * selective recomputation (whose backward then runs the attention core again), 2sbh/tp with
+ * full recomputation (whose backward then recomputes the forward); the last stage also keeps
+ * fp32 logits, 4sbV/tp.
  */
 #include <math.h>
 #include <stdio.h>
@@ -486,12 +487,18 @@ static void layer_figures(struct cost_model *k)
 	k->last_head_flops.f = k->head_flops.f * (1 + k->mtp_layers) + k->mtp_layers * 2 * t * 2 * h * h;
 	k->last_head_flops.b = k->last_head_flops.w = k->last_head_flops.f;
 	/*
-	 * Korthikanti et al.'s constants count 16-bit activations (scaled for other widths): of a
-	 * layer's 34 sbh, 24 sbh are the tensor-parallel GEMMs' and the MLP's, split over tp; the
-	 * norms' and dropouts' 10 sbh are split only with sequence parallelism, as is the layer
-	 * input that full recomputation keeps
+	 * Korthikanti et al.'s count, tensor by tensor, of 16-bit activations (scaled for other
+	 * widths), per token: the norms' inputs, the inputs of the QKV and MLP-in GEMMs and the two
+	 * dropout masks, 10h, are split over tp only with sequence parallelism, as are latent
+	 * attention's compressed tensors (its two norms' inputs and its up projections', each
+	 * rank's whole) and the layer input that full recomputation keeps; Q, K, V and the output
+	 * projection's input (2 bytes each of their widths) and the MLP's (its GEMM-in output, one
+	 * or, gated, two ffn wide, and the activation's output) are split over tp. With the
+	 * attention of GPT-3 (q, k, v and o h wide) and its 4h MLP that is their 34h: 10h + 24h.
 	 */
 	double rep = k->sequence_parallel ? 1.0 / k->tp : 1.0;
+	double latent = k->kv_lora_rank > 0 ? 4.0 * (k->q_lora_rank + k->kv_lora_rank) : 0;
+	double split = 2 * (q + kv + k->kvv_dim + k->o_dim) + cost_mlp_act_width(k, k->ffn);
 
 	for (int r = 0; r < 3; r++) {
 		double *act = &k->layer_act_by[r];
@@ -499,14 +506,19 @@ static void layer_figures(struct cost_model *k)
 		if (r == PP_RECOMPUTE_FULL)
 			*act = 2 * s * b * h * rep;
 		else if (k->flash_attention || r == PP_RECOMPUTE_SELECTIVE)
-			*act = s * b * h * (10 * rep + 24.0 / k->tp);
+			*act = s * b * ((10 * h + latent) * rep + split / k->tp);
 		else
-			*act = s * b * h * (10 * rep + (24 + 5 * a * s / h) / k->tp);
+			*act = s * b * ((10 * h + latent) * rep + (split + 5 * a * s) / k->tp);
 		*act *= k->dtype_bytes / 2.0 / k->cp;
 	}
 	k->layer_act_bytes = k->layer_act_by[k->recompute];
 	k->msg_bytes = (uint64_t)(b * s * h * k->dtype_bytes / k->tp / k->cp);
 	moe_figures(k, attn_params);
+}
+
+double cost_mlp_act_width(const struct cost_model *k, double ffn)
+{
+	return 2 * ((k->gated_mlp ? 2 : 1) * ffn + ffn);
 }
 
 double cost_model_compute_ms(const struct cost_model *k, const struct cost_gpu *g, double flops)

@@ -130,17 +130,17 @@ void moe_figures(struct cost_model *k, double attn_params)
 	k->moe_flops.b = 2 * active * t + 2 * core;
 	k->moe_flops.w = 2 * active * t;
 	/*
-	 * The layer's activations: the dense layer's less its MLP's (Korthikanti et al.'s 19 sbh
-	 * of a 4h MLP, as its input 2 sbh, its two intermediate tensors 16 sbh and its dropout
-	 * mask sbh: the share of the 34 sbh the dense figure counts, which does not depend on
-	 * ffn, so neither does what is taken off), plus the router's state on t / tp tokens, the
+	 * The layer's activations: the dense layer's less its MLP's (as the dense figure counts
+	 * it: its input 2 sbh and its dropout mask sbh, and its intermediate tensors,
+	 * cost_mlp_act_width of the dense ffn), plus the router's state on t / tp tokens, the
 	 * routed copies (their input, the experts' intermediate tensors and output) on the
 	 * busiest GPU, and the shared experts'. Full recomputation keeps the layer input alone, as
 	 * for a dense layer.
 	 */
 	for (int r = 0; r < 3; r++) {
 		double s = k->seq, b = k->mbs, e = k->dtype_bytes, tm = t / k->tp;
-		double dense_mlp = s * b * (3 * h * rep + 16.0 * h / k->tp) * e / 2.0;
+		double dense_mlp =
+		        s * b * (3 * h * rep + cost_mlp_act_width(k, k->ffn) / k->tp) * e / 2.0;
 		double copies = tm * k->top_k * k->expert_imbalance;
 		double routed = e * copies * (2 * h + mult * k->expert_ffn);
 		double shared = e * tm * mult * k->shared_experts * k->expert_ffn;

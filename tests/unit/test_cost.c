@@ -990,7 +990,7 @@ static void cost_model_takes_the_layers_of_each_stage_from_the_list(void)
 	for (int st = 0; st < 4; st++) {
 		CU_ASSERT_EQUAL(x.cost->model->stage_layers[st], want[st]);
 		CU_ASSERT_EQUAL(x.cost->act[st] - (st == 3 ? 4 * 2048 * 128256 : 0),
-		                (int64_t)want[st] * 34 * 2048 * 8192);
+		                (int64_t)want[st] * 71 * 2048 * 8192 / 2);
 	}
 	CU_ASSERT_EQUAL(x.cost->t_f[2],
 	                ticks(compute_ms(22 * layer_f(&llama3_70b, 1, 2048), 312, 0.5)));
@@ -1161,10 +1161,14 @@ static void cost_model_rejects_gpus_that_p_times_tp_does_not_divide(void)
 	assert_price_fails(&c, "--dp '3': ", "disagrees");
 }
 
-/* The activation bytes of one layer, and the logits, for a micro-batch of b sequences of s. */
+/* The activation bytes of one Llama 3 70B layer with flash attention and sequence parallelism,
+ * and the logits, for a micro-batch of b sequences of s: Korthikanti et al.'s count tensor by
+ * tensor, 35.5 sbh / tp (per token 10h of norms' and GEMMs' inputs and dropout masks; Q and the
+ * output projection's input, 2 bytes of h each, K and V of 1024; the gated MLP's 2 x 28672 wide
+ * GEMM-in output and 28672 wide SwiGLU output, 2 bytes each: 10h + 4.5h + 21h). */
 static double flash_layer_bytes(double s, double b, double h, double tp)
 {
-	return 34 * s * b * h / tp;
+	return 35.5 * s * b * h / tp;
 }
 
 static double logits_bytes(double s, double b, double vocab, double tp)
@@ -1172,7 +1176,7 @@ static double logits_bytes(double s, double b, double vocab, double tp)
 	return 4 * s * b * vocab / tp;
 }
 
-static void cost_model_keeps_34sbh_over_tp_bytes_a_layer_and_the_logits_on_the_last_stage(void)
+static void cost_model_keeps_its_widths_bytes_over_tp_a_layer_and_the_logits_on_the_last_stage(void)
 {
 	static const char *const tps[] = {"1", "2", "8"};
 
@@ -1193,12 +1197,37 @@ static void cost_model_keeps_34sbh_over_tp_bytes_a_layer_and_the_logits_on_the_l
 	}
 }
 
+/* GPT-3 175B, the model of Korthikanti et al.'s Table 2: 34 sbh a layer exactly. DeepSeek-V3's
+ * latent attention keeps its wider tensors and its compressed ones: per token 10h, the two
+ * latent norms' inputs and the up projections' (2 x 2 x (1536 + 512)), Q and K of 128 heads of
+ * 192, V and the output projection's input of 128 heads of 128 (2 bytes each), and its dense
+ * layers' gated MLP of 18432: 354304 B, 49.4h; an expert layer takes off that MLP's 3h and
+ * 110592 B and adds its own (checked in test_moe). */
+static void cost_model_keeps_34sbh_for_gpt3_and_latent_attentions_own_tensors(void)
+{
+	struct config c;
+	struct priced x;
+
+	model_config(&c, "gpt3-175b", "4");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->layer_act_bytes, 34.0 * 2048 * 12288);
+	release(&x);
+	model_config(&c, "deepseek-v3", "4");
+	unit_set(&c, "ep", "8");
+	unit_set(&c, "dp", "8");
+	x = price_ok(&c);
+	ASSERT_NEAR(x.cost->model->layer_act_bytes,
+	            2048.0 * (10 * 7168 + 4 * (1536 + 512) + 2 * (2 * 128 * 192 + 2 * 128 * 128) +
+	                      2 * 3 * 18432));
+	release(&x);
+}
+
 static void cost_model_keeps_the_attention_scores_without_flash_attention(void)
 {
 	struct config c;
 	struct priced x;
-	/* Korthikanti et al.: sbh(34 + 5as/h) with a = 64 heads, s = 2048, h = 8192 */
-	double layer = 2048.0 * 8192 * (34 + 5.0 * 64 * 2048 / 8192) / 2;
+	/* Korthikanti et al.: sbh(35.5 + 5as/h) with a = 64 heads, s = 2048, h = 8192 */
+	double layer = 2048.0 * 8192 * (35.5 + 5.0 * 64 * 2048 / 8192) / 2;
 
 	model_config(&c, "llama3-70b", "4");
 	unit_set(&c, "flash_attention", "no");
@@ -1211,8 +1240,8 @@ static void cost_model_keeps_the_attention_scores_without_flash_attention(void)
 }
 
 /* Selective recomputation (Korthikanti et al. 2022): without flash attention, a layer keeps
- * 34sbh bytes (its Table 2, without the 5as^2b scores) and B runs the attention core, 4bs^2h
- * FLOPs, again. */
+ * what it keeps with flash attention, Llama 3 70B's 35.5sbh bytes (their Table 2's 34sbh for
+ * GPT-3, without the 5as^2b scores) and B runs the attention core, 4bs^2h FLOPs, again. */
 static void cost_model_keeps_all_but_the_scores_with_selective_recompute_and_redoes_attention(void)
 {
 	struct config c;
@@ -1224,7 +1253,7 @@ static void cost_model_keeps_all_but_the_scores_with_selective_recompute_and_red
 	unit_set(&c, "flash_attention", "no");
 	unit_set(&c, "recompute", "selective");
 	x = price_ok(&c);
-	ASSERT_NEAR(x.cost->model->layer_act_bytes, 34.0 * 2048 * 8192);
+	ASSERT_NEAR(x.cost->model->layer_act_bytes, 35.5 * 2048 * 8192);
 	for (int st = 0; st < 4; st++) {
 		double last = st == 3 ? 1 : 0;
 
@@ -2863,7 +2892,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_rejects_tp_that_does_not_divide_the_attention_heads),
         UNIT_TEST(cost_model_sets_dp_to_the_gpus_over_p_times_tp),
         UNIT_TEST(cost_model_rejects_gpus_that_p_times_tp_does_not_divide),
-        UNIT_TEST(cost_model_keeps_34sbh_over_tp_bytes_a_layer_and_the_logits_on_the_last_stage),
+        UNIT_TEST(cost_model_keeps_its_widths_bytes_over_tp_a_layer_and_the_logits_on_the_last_stage),
+        UNIT_TEST(cost_model_keeps_34sbh_for_gpt3_and_latent_attentions_own_tensors),
         UNIT_TEST(cost_model_keeps_the_attention_scores_without_flash_attention),
         UNIT_TEST(cost_model_keeps_each_layer_s_input_with_full_recompute_and_redoes_the_forward),
         UNIT_TEST(
