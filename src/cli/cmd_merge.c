@@ -6,9 +6,12 @@
  * merger of their kind: a row of kinds[], which is all a new kind of shard needs here.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/text.h"
 #include "cli.h"
@@ -48,18 +51,45 @@ struct given {
 	FILE *spool;
 };
 
+/* The most a shard that is no regular file (a pipe, a FIFO) may hold, kept in a temporary file:
+ * the shard of a sweep at its limits is far smaller. */
+#define SPOOL_MAX (UINT64_C(4) << 30)
+
+/* An unnamed temporary file in TMPDIR (or /tmp), or NULL with errno set. */
+static FILE *spool_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[PP_PATH_MAX + 32];
+	int fd;
+	FILE *f;
+
+	if (dir == NULL || dir[0] == '\0' || strlen(dir) > PP_PATH_MAX)
+		dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/.ppsim-merge-XXXXXX", dir);
+	if ((fd = mkstemp(path)) < 0)
+		return NULL;
+	unlink(path);
+	if ((f = fdopen(fd, "w+")) == NULL)
+		close(fd);
+	return f;
+}
+
 /*
  * Opens the shard file at path to read its head, and again later its records: a regular file
  * is opened each time, anything else (a pipe, a FIFO, a terminal), which reads once, is copied
- * whole into an unnamed temporary file, *spool, which the caller closes. Returns the reader, or
+ * into an unnamed temporary file in TMPDIR, *spool, which the caller closes: whole, up to
+ * SPOOL_MAX, when it begins as a shard does, else its first block alone, which the reader then
+ * refuses (so that /dev/zero or `yes` is refused at once, not copied). Returns the reader, or
  * NULL with err.
  */
 static struct shard_reader *open_given(const char *path, FILE **spool, struct pp_error *err)
 {
+	static const char magic[] = "ppsim-shard\t";
 	FILE *f = fopen(path, "r");
 	struct stat st;
 	char buf[65536];
 	size_t got;
+	uint64_t total = 0;
 
 	*spool = NULL;
 	if (f == NULL) {
@@ -70,14 +100,26 @@ static struct shard_reader *open_given(const char *path, FILE **spool, struct pp
 		fclose(f);
 		return shard_open(path, err); /* which tells a folder from a file */
 	}
-	if ((*spool = tmpfile()) == NULL) {
+	if ((*spool = spool_file()) == NULL) {
 		pp_fail(err, PP_ERR_IO, "cannot keep what '%s' holds: %s", path, strerror(errno));
 		fclose(f);
 		return NULL;
 	}
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
 		if (fwrite(buf, 1, got, *spool) != got)
 			break;
+		/* not a shard: its first block is all the reader needs to say so */
+		if (total == 0 && (got < sizeof(magic) - 1 || memcmp(buf, magic, sizeof(magic) - 1)))
+			break;
+		if ((total += got) > SPOOL_MAX) {
+			pp_fail(err, PP_ERR_IO,
+			        "cannot read '%s': larger than %" PRIu64 " MiB, more than a shard "
+			        "holds",
+			        path, SPOOL_MAX >> 20);
+			fclose(f);
+			return NULL;
+		}
+	}
 	if (ferror(f) || ferror(*spool) || fflush(*spool) != 0) {
 		pp_fail(err, PP_ERR_IO, "cannot read '%s' whole: %s", path, strerror(errno));
 		fclose(f);

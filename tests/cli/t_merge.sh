@@ -178,6 +178,21 @@ fails 3 "shard '$M/evil-records.pps': a setting a sweep does not make: '--record
 fails 3 "shard '$M/evil-help.pps': a setting a sweep does not make: '--help'" merge "$M/evil-help.pps"
 fails 3 "shard '$M/evil-format.pps': no format of a sweep's report" merge "$M/evil-format.pps"
 fails 4 "cannot read '$M/none.pps'" merge "$a1" "$M/none.pps"
+# a stream that is not a shard (a pipe, a device) is refused at its first block, not copied
+# whole first (/dev/zero filled the disk); one that is goes to a file in TMPDIR, whose absence
+# says so
+head -c 20000000 /dev/zero | fails 3 "shard '/dev/stdin':1:1: a NUL byte: not a text file" merge /dev/stdin
+yes | head -c 20000000 | fails 3 "shard '/dev/stdin':1: not a shard file" merge /dev/stdin
+fails 3 "shard '/dev/zero':1:1: a NUL byte" merge /dev/zero
+cat "$a1" | (TMPDIR="$M/no-such-dir" && export TMPDIR && ppsim merge /dev/stdin >"$M/spool.out" \
+	2>"$M/spool.err"; echo $? >"$M/spool.status")
+status=$(cat "$M/spool.status")
+if [ $status -eq 4 ] && [ ! -s "$M/spool.out" ] &&
+	grep -q "^ppsim: cannot keep what '/dev/stdin' holds: No such file or directory" "$M/spool.err"; then
+	ok
+else
+	not_ok "merge of a pipe with TMPDIR missing: status $status, $(head -c 200 "$M/spool.err")"
+fi
 fails 4 "cannot read '$M': Is a directory" merge "$M"
 fails 2 "merge: needs the shard files" merge
 fails 2 "merge: needs the shard files" merge --format=csv
