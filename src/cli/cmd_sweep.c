@@ -59,6 +59,7 @@ struct sink {
 	const struct sweep *sw;
 	FILE *stream; /* standard output for a format streaming records (jsonl, csv), else NULL */
 	const struct report_format *stream_format;
+	bool gone; /* the stream's reader stopped reading: the files still take every record */
 	FILE *records; /* the --records file, or NULL */
 	const struct report_format *records_format;
 	FILE *html;       /* the --html report, or NULL */
@@ -72,7 +73,7 @@ static int write_record(void *ctx, const struct sweep_record *r)
 {
 	struct sink *k = ctx;
 
-	if (k->stream != NULL)
+	if (k->stream != NULL && !k->gone)
 		k->stream_format->sweep_record(k->stream, k->sw, r);
 	if (k->records != NULL)
 		k->records_format->sweep_record(k->records, k->sw, r);
@@ -83,8 +84,14 @@ static int write_record(void *ctx, const struct sweep_record *r)
 		k->sharded++;
 	}
 	progress_step(&k->progress);
-	/* a reader that stopped reading (`| head`) stops the sweep */
-	return k->stream != NULL && ferror(k->stream) ? 1 : 0;
+	/* a reader that stopped reading (`| head`) stops the sweep, unless files want every
+	 * point: they are then written whole (never committed cut short) */
+	if (k->stream != NULL && ferror(k->stream)) {
+		if (k->records == NULL && k->html == NULL && k->shard == NULL)
+			return 1;
+		k->gone = true;
+	}
+	return 0;
 }
 
 /* True when a point of sw can have a model (its base or an axis names one). */

@@ -19,6 +19,32 @@ for args in "-p 4 -m 8 --timeline=100" "sweep -p 1:64 -m 4:64 --format=jsonl"; d
 		not_ok "ppsim $args | head -1: status $(cat "$TMP/pipe.status"), $(head -c 200 "$TMP/pipe.err")"
 	fi
 done
+# ... and the files of such a sweep (and of merge) still get every record: they were committed
+# cut short at the point the reader left, with status 0
+for out in "--records=$TMP/rec.csv" "--html=$TMP/rec.html" "--shard=1/2 --shard-file=$TMP/rec.pps"; do
+	# shellcheck disable=SC2086 # out is words
+	ppsim sweep -p 2:64 -m 8:64 --format=jsonl --quiet $out >/dev/null 2>&1
+	for f in "$TMP"/rec.*; do mv "$f" "$f.whole"; done
+	# shellcheck disable=SC2086
+	{ ppsim sweep -p 2:64 -m 8:64 --format=jsonl --quiet $out 2>"$TMP/pipe.err"
+		echo $? >"$TMP/pipe.status"; } | head -1 >/dev/null
+	f=$(ls "$TMP"/rec.* | grep -v '\.whole$')
+	if [ "$(cat "$TMP/pipe.status")" -eq 0 ] && [ ! -s "$TMP/pipe.err" ] &&
+		cmp -s "$f" "$f.whole"; then
+		ok
+	else
+		not_ok "sweep $out | head -1: status $(cat "$TMP/pipe.status"), the file $(wc -c <"$f") bytes against $(wc -c <"$f.whole")"
+	fi
+	rm -f "$TMP"/rec.*
+done
+ppsim sweep -p 2:64 -m 8:64 --quiet --shard=1/2 --shard-file="$TMP/m1.pps" >/dev/null
+ppsim sweep -p 2:64 -m 8:64 --quiet --shard=2/2 --shard-file="$TMP/m2.pps" >/dev/null
+ppsim merge --format=jsonl --records="$TMP/mrec-whole.csv" "$TMP/m1.pps" "$TMP/m2.pps" >/dev/null
+{ ppsim merge --format=jsonl --records="$TMP/mrec.csv" "$TMP/m1.pps" "$TMP/m2.pps" 2>/dev/null
+	echo $? >"$TMP/pipe.status"; } | head -1 >/dev/null
+if [ "$(cat "$TMP/pipe.status")" -eq 0 ] && cmp -s "$TMP/mrec.csv" "$TMP/mrec-whole.csv"; then ok; else
+	not_ok "merge --records | head -1: status $(cat "$TMP/pipe.status"), $(wc -l <"$TMP/mrec.csv") of $(wc -l <"$TMP/mrec-whole.csv") lines"
+fi
 if [ -w /dev/full ]; then
 	ppsim -p 4 -m 8 >/dev/full 2>"$TMP/full.err"
 	status=$?
