@@ -183,8 +183,10 @@ static int advise_main(const struct cli *cli, struct sweep *sw)
 	struct seen seen = {0};
 	int nbest, status;
 
+	/* a file every point reads (a pipe's is read once) counts the points of advise's axes */
 	if (cli_check_sweep(cli, sw, &err) != 0 || advise_check(sw, &err) != 0 ||
-	    advise_add_axes(sw, &err) != 0)
+	    advise_add_axes(sw, &err) != 0 ||
+	    cli_read_once(&sw->base, 1, sweep_points(sw), "advise", &err) != 0)
 		return cmd_fail(&err);
 	best = pp_mallocarray(RANKED, sizeof(*best));
 	if (best == NULL || advise_choice_init(&seen.choice[0], sw, "schedule", &err) != 0 ||

@@ -532,6 +532,10 @@ fails 2 "--schedule-file '$F/once': not a regular file (a pipe or a FIFO reads o
 fails 2 "--schedule-file '$F/once': not a regular file" compare "$F/c1.json" "$F/c2.json" --schedule-file="$F/once"
 fails 2 "--jitter's file '$F/once': not a regular file" compare --schedules=1f1b,gpipe \
 	--jitter=empirical:"$F/once" --samples=4
+# advise counts the points of its own axes (its one point given was read, every other one
+# skipped as invalid: a wrong recommendation with status 0)
+fails 2 "--jitter's file '$F/once': not a regular file (a pipe or a FIFO reads once), and advise reads it" \
+	advise --model=llama3-8b --gpus=8 --global-batch=64 --samples=2 --jitter=empirical:"$F/once"
 rm -f "$F/once"
 
 # An output that names a jitter file, an input of the run, is refused and the file left as it was
