@@ -139,6 +139,11 @@ int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err);
 int cli_sweep_main(int argc, char **argv, enum cli_mode mode,
                    int (*run)(const struct cli *cli, struct sweep *sw));
 
+/* Reads the schedule file every point of sw runs (one no axis varies) once: one that is
+ * malformed or deadlocks fails the sweep with its error, as it fails a run (every point was
+ * skipped for it, and the sweep ended with status 0). Returns 0, or -1 with err set. */
+int cli_check_shared_order(const struct sweep *sw, struct pp_error *err);
+
 /*
  * Checks that every option sw's base sets or an axis varies is for the command parsed
  * (config_check_command). Returns 0, or -1 with err.

@@ -14,6 +14,7 @@
 #include "guard.h"
 #include "ppsim/outfile.h"
 #include "ppsim/sweep.h"
+#include "ppsim/schedfile.h"
 
 int cli_write_files(const struct cli_output *outs, int n)
 {
@@ -324,6 +325,21 @@ int cli_check_sweep(const struct cli *cli, const struct sweep *sw, struct pp_err
 		rc = config_check_command(c, cli->mode, cmd_of_mode(cli->mode)->name, err);
 	free(c);
 	return rc;
+}
+
+int cli_check_shared_order(const struct sweep *sw, struct pp_error *err)
+{
+	struct schedfile f;
+
+	for (int i = 0; i < sw->naxes; i++)
+		if (strcmp(sw->axes[i].opt->key, "schedule_file") == 0 && sw->axes[i].nvalues > 1)
+			return 0;
+	if (sw->base.schedule_file[0] == '\0')
+		return 0;
+	if (schedfile_read(sw->base.schedule_file, sw->base.max_ops, &f, err) != 0)
+		return -1;
+	schedfile_release(&f);
+	return 0;
 }
 
 int cli_sweep(const struct cli *cli, struct sweep *sw, struct pp_error *err)

@@ -211,7 +211,9 @@ static int report_sweep(const struct cli *cli, struct sweep *sw, const struct so
 
 	if (cli->top > 0 && cli->format->sweep_table == NULL)
 		return cmd_usage("--top: only with --format=text (the records hold every point)");
-	if (cli_check_sweep(cli, sw, &err) != 0)
+	/* points simulated here (not a merge's, read from shards) read the schedule file */
+	if (cli_check_sweep(cli, sw, &err) != 0 ||
+	    (src->shards == NULL && cli_check_shared_order(sw, &err) != 0))
 		return cmd_fail(&err);
 	if (cli->fits && !may_have_model(sw))
 		return cmd_usage("--fits: needs a model (--model), whose GPU memory it checks");
