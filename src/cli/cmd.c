@@ -228,7 +228,7 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opt
                int (*take)(void *ctx, int id, const char *opt, const char *value), void *ctx,
                int most, const char **operand)
 {
-	struct option lo[CMD_OPTS_MAX + 2];
+	struct option lo[CMD_OPTS_MAX + 3];
 	char shorts[3 * CMD_OPTS_MAX + 4] = ":", name[64];
 	size_t ns = 1;
 	int ch, at = -1, status = 0;
@@ -245,7 +245,8 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opt
 		}
 	}
 	lo[n] = (struct option){"help", no_argument, NULL, 'h'};
-	lo[n + 1] = (struct option){NULL, 0, NULL, 0};
+	lo[n + 1] = (struct option){"version", no_argument, NULL, 'V'};
+	lo[n + 2] = (struct option){NULL, 0, NULL, 0};
 	shorts[ns++] = 'h';
 	shorts[ns] = '\0';
 	opterr = 0;
@@ -256,6 +257,9 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opt
 		/* the first reading: --help, and what is refused whatever the values */
 		if (ch == 'h') {
 			status = CMD_OPT_HELP;
+		} else if (ch == 'V') { /* as every command's --version */
+			fprintf(cmd_out(), "ppsim %s\n", PP_VERSION);
+			status = CMD_OPT_DONE;
 		} else if (ch == ':') { /* a value missing at the end of the line */
 			if (optopt > 0 && optopt < 128)
 				status = cmd_usage("option '-%c' needs a value", optopt);
@@ -269,8 +273,9 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const struct cmd_opt *opt
 			int m = 0;
 			const char *holder;
 
-			if (optopt == 'h' && strncmp(arg, "--", 2) == 0) { /* --help=VALUE */
-				status = cmd_usage("option '--help' takes no value");
+			if ((optopt == 'h' || optopt == 'V') && strncmp(arg, "--", 2) == 0) {
+				status = cmd_usage("option '--%s' takes no value",
+				                   optopt == 'h' ? "help" : "version");
 				continue;
 			}
 			if (optopt > 0 && optopt < 128) {

@@ -65,8 +65,10 @@ struct cmd_opt {
  */
 const char *cmd_short_holder(char **argv, int c);
 
-/* What cmd_getopt returns at --help or -h (the caller writes its help). */
+/* What cmd_getopt returns at --help or -h (the caller writes its help), and at --version,
+ * which it answered (the caller ends with status 0). */
 #define CMD_OPT_HELP (-1)
+#define CMD_OPT_DONE (-2)
 
 /*
  * Reads the options of command cmd (its name, for messages) from argv as getopt_long reads
@@ -75,7 +77,7 @@ const char *cmd_short_holder(char **argv, int c);
  * with POSIXLY_CORRECT set, as for every command). An unknown or ambiguous option, or one without
  * its value, is a usage error (its status, the message written). Once every option is read
  * without one, returns CMD_OPT_HELP if --help or -h was among them (whatever the others'
- * values); else an operand past the most the command takes (0 or 1) is a usage error, and
+ * values), or CMD_OPT_DONE once --version has written the version; else an operand past the most the command takes (0 or 1) is a usage error, and
  * take(ctx, id, the option's name as --long or -s, its value or NULL) is called for each in
  * turn, stopping at the first that returns other than 0, which is returned. Returns 0 with the
  * operand in *operand (NULL when none was given).

@@ -159,6 +159,8 @@ int cmd_calibrate(int argc, char **argv)
 
 	status = cmd_getopt("calibrate", argc, argv, options, sizeof(options) / sizeof(options[0]),
 	                    take, &a, 1, &file);
+	if (status == CMD_OPT_DONE)
+		return PP_EXIT_OK;
 	if (status == CMD_OPT_HELP) {
 		fprintf(cmd_out(), "%s\n", usage);
 		cmd_help_end(cmd_out(), cmd_of_fn(cmd_calibrate));

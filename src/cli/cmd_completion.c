@@ -314,11 +314,21 @@ static void write_fish(FILE *out)
 
 int cmd_completion(int argc, char **argv)
 {
-	bool help = false;
+	bool help = false, version = false;
 
-	/* --help anywhere, as the other commands take it */
-	for (int i = 1; i < argc; i++)
+	/* --help and --version anywhere, as the other commands take them; "--" ends the options */
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		help |= strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0;
+		version |= strcmp(argv[i], "--version") == 0;
+	}
+	if (version && !help) {
+		fprintf(cmd_out(), "ppsim %s\n", PP_VERSION);
+		return PP_EXIT_OK;
+	}
+	if (argc >= 2 && strcmp(argv[1], "--") == 0) {
+		argv++;
+		argc--;
+	}
 	if (help) {
 		fputs("Usage: ppsim completion bash|zsh|fish\n"
 		      "Print a completion script for the shell:\n"

@@ -27,6 +27,8 @@ int cmd_list(int argc, char **argv)
 	const char *operand;
 	int status = cmd_getopt("list", argc, argv, options, 1, take, &name, 0, &operand);
 
+	if (status == CMD_OPT_DONE)
+		return PP_EXIT_OK;
 	if (status == CMD_OPT_HELP) {
 		char names[64];
 

@@ -84,6 +84,8 @@ int cmd_validate(int argc, char **argv)
 	config_init(&a.c);
 	status = cmd_getopt("validate", argc, argv, options, sizeof(options) / sizeof(options[0]),
 	                    take, &a, 1, &file);
+	if (status == CMD_OPT_DONE)
+		return PP_EXIT_OK;
 	if (status == CMD_OPT_HELP) {
 		help();
 		return PP_EXIT_OK;

@@ -13,13 +13,16 @@ else
 	not_ok "--dump-ops output differs from tests/golden/1f1b-p2-m2-ops.csv"
 fi
 
-# --version and --help exit 0 and write to stdout.
-for args in --version "run --help"; do
+# --version and --help exit 0 and write to stdout; every command takes --version (validate,
+# calibrate, list and completion refused it)
+for args in --version "run --help" $(ppsim --help | sed -n 's/^ *\(Usage: \)\{0,1\}ppsim \([a-z][a-z]*\) .*/\2/p' |
+	sort -u | sed 's/$/:--version/'); do
+	args=$(echo "$args" | tr ':' ' ')
 	# shellcheck disable=SC2086 # two words
 	ppsim $args >"$TMP/out" 2>"$TMP/err"
 	status=$?
 	case $args in
-	--version) grep -qx 'ppsim [0-9][0-9.]*' "$TMP/out" && [ "$(wc -l <"$TMP/out")" -eq 1 ] ;;
+	*--version) grep -qx 'ppsim [0-9][0-9.]*' "$TMP/out" && [ "$(wc -l <"$TMP/out")" -eq 1 ] ;;
 	*) grep -q '^Usage: ppsim' "$TMP/out" ;;
 	esac && shown=yes || shown=no
 	if [ "$status" -eq 0 ] && [ ! -s "$TMP/err" ] && [ "$shown" = yes ]; then ok; else
