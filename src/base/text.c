@@ -402,16 +402,32 @@ void text_put_visible(FILE *out, const char *text)
 	}
 }
 
+/* The bytes text takes written as text_visible writes it. */
+static size_t visible_width(const char *text)
+{
+	size_t w = 0;
+
+	while (*text != '\0') {
+		size_t n = text_visible_len(text);
+
+		w += n == 0 ? 4 : n;
+		text += n == 0 ? 1 : n;
+	}
+	return w;
+}
+
 char *text_visible(char *buf, size_t size, const char *text)
 {
-	size_t at = 0;
+	/* whole when it fits, else cut at a whole character or \xNN and marked "..." */
+	bool cut = visible_width(text) >= size;
+	size_t room = !cut ? size : size > 3 ? size - 3 : 0, at = 0;
 
 	if (size == 0)
 		return buf;
 	while (*text != '\0') {
 		size_t n = text_visible_len(text);
 
-		if (at + (n == 0 ? 4 : n) >= size)
+		if (at + (n == 0 ? 4 : n) >= room)
 			break;
 		if (n == 0) {
 			snprintf(buf + at, size - at, "\\x%02x", (unsigned char)*text++);
@@ -421,6 +437,10 @@ char *text_visible(char *buf, size_t size, const char *text)
 			at += n;
 			text += n;
 		}
+	}
+	if (cut && at + 3 < size) {
+		memcpy(buf + at, "...", 3);
+		at += 3;
 	}
 	buf[at] = '\0';
 	return buf;

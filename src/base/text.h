@@ -149,8 +149,8 @@ int text_parse_double(const char *s, double *out);
  * as they are (printable ASCII, or a whole UTF-8 character outside the C1 controls), or 0 for
  * a byte to be written \xNN (a control byte, as an escape sequence in a file name or an option
  * value holds, or a byte that is not UTF-8). text_put_visible writes text to out so;
- * text_visible writes it into buf of size bytes (cut short at a whole character or \xNN,
- * NUL-terminated) and returns buf.
+ * text_visible writes it into buf of size bytes (when it does not fit, cut short at a whole
+ * character or \xNN and marked "..."; NUL-terminated) and returns buf.
  */
 size_t text_visible_len(const char *s);
 void text_put_visible(FILE *out, const char *text);

@@ -569,7 +569,7 @@ static const char *bad_option(char **argv, char *buf, size_t n)
 	else if (optopt != 0 && (holder = cmd_short_holder(argv, (char)optopt)) != NULL)
 		snprintf(buf, n, "%s", holder); /* a byte past ASCII: the argument that holds it */
 	else
-		snprintf(buf, n, "%s", argv[optind - 1]);
+		text_visible(buf, n, argv[optind - 1]); /* a cut marked "..." */
 	return buf;
 }
 
@@ -675,6 +675,9 @@ static int take_option(int id, struct cli *cli, char **argv, const struct option
 		if (cmd_options[i].opt.val == id && cmd_options[i].store != CLI_PARSED) {
 			char *field = (char *)cli + cmd_options[i].field;
 
+			/* a config file named by nothing: the option is told, as an output's is */
+			if (id == OPT_CONFIG_FILE && *optarg == '\0')
+				return cmd_usage("--config '': needs a file name");
 			if (cmd_options[i].store == CLI_STRING)
 				*(const char **)(void *)field = optarg;
 			else

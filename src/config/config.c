@@ -365,6 +365,7 @@ static int set_scales(struct config *c, const char *label, const char *value, st
 static int parse_value(struct config *c, const struct config_option *opt, const char *label,
                        const char *value, struct pp_error *err)
 {
+	char shown[64]; /* the value in a message, a cut marked "..." */
 	char *field = (char *)c + opt->offset;
 	long long n;
 	double x;
@@ -381,9 +382,10 @@ static int parse_value(struct config *c, const struct config_option *opt, const 
 	case CONFIG_ARG_PATH:
 		if (*value == '\0' || strlen(value) >= sizeof(c->schedule_file))
 			return pp_fail(err, PP_ERR_USAGE,
-			               "%s '%.60s': must be a path of 1 to %zu "
+			               "%s '%s': must be a path of 1 to %zu "
 			               "characters",
-			               label, value, sizeof(c->schedule_file) - 1);
+			               label, text_visible(shown, sizeof(shown), value),
+			               sizeof(c->schedule_file) - 1);
 		strcpy(field, value);
 		return 0;
 	case CONFIG_ARG_COUNT: {

@@ -661,6 +661,7 @@ char *config_dist_format(const struct pp_dist *d, char *buf, size_t n)
 static int set_dist(struct config *c, const struct config_option *opt, const char *label,
                     const char *value, struct pp_error *err)
 {
+	char shown[64]; /* the value in a message, a cut marked "..." */
 	struct pp_dist *d = (struct pp_dist *)(void *)((char *)c + opt->offset);
 	char buf[96], *f[3] = {buf, NULL, NULL};
 	size_t nf = 1;
@@ -691,9 +692,9 @@ static int set_dist(struct config *c, const struct config_option *opt, const cha
 		return 0;
 	}
 	return pp_fail(err, PP_ERR_USAGE,
-	               "%s '%.60s': must be fixed:N, uniform:A:B (1 <= A <= B <= %d) or "
+	               "%s '%s': must be fixed:N, uniform:A:B (1 <= A <= B <= %d) or "
 	               "lognormal:MU:SIGMA (MU from 0 to 16, SIGMA from 0 to 4)",
-	               label, value, PP_MAX_COUNT);
+	               label, text_visible(shown, sizeof(shown), value), PP_MAX_COUNT);
 }
 
 /* Reads item i of a per-stage list (len characters at s) into c; false when it is no item. */

@@ -98,6 +98,7 @@ static bool read_rule(char *text, bool selectors, struct pp_jitter_rule *r, char
 int config_set_jitter(struct config *c, const struct config_option *opt, const char *label,
                       const char *value, struct pp_error *err)
 {
+	char shown[64]; /* the value in a message, a cut marked "..." */
 	struct pp_jitter *j = (struct pp_jitter *)(void *)((char *)c + opt->offset), got = {0};
 	bool selectors = strcmp(opt->key, "jitter") == 0;
 	char buf[1024], *rule[PP_MAX_JITTER + 1];
@@ -126,19 +127,20 @@ int config_set_jitter(struct config *c, const struct config_option *opt, const c
 	for (const char *e = strstr(value, "empirical:"); e != NULL; e = strstr(e + 1, "empirical:"))
 		if (strcspn(e + 10, ",") >= sizeof(got.file))
 			return pp_fail(err, PP_ERR_USAGE,
-			               "%s '%.60s...': the empirical file's path must be 1 to %zu "
+			               "%s '%s': the empirical file's path must be 1 to %zu "
 			               "characters",
-			               label, value, sizeof(got.file) - 1);
+			               label, text_visible(shown, sizeof(shown), value),
+			               sizeof(got.file) - 1);
 	if (!selectors)
 		return pp_fail(err, PP_ERR_USAGE,
-		               "%s '%.60s': must be normal[:CV] (CV from 0 to 1), lognormal[:CV] (0 "
+		               "%s '%s': must be normal[:CV] (CV from 0 to 1), lognormal[:CV] (0 "
 		               "to 10), empirical:FILE or none",
-		               label, value);
+		               label, text_visible(shown, sizeof(shown), value));
 	return pp_fail(err, PP_ERR_USAGE,
-	               "%s '%.60s': must be up to %d comma-separated rules [KINDS[@STAGE]=]DIST, "
+	               "%s '%s': must be up to %d comma-separated rules [KINDS[@STAGE]=]DIST, "
 	               "KINDS of F, B, W, DIST normal[:CV] (CV from 0 to 1), lognormal[:CV] (0 to 10) "
 	               "or empirical:FILE (one file); or none",
-	               label, value, PP_MAX_JITTER);
+	               label, text_visible(shown, sizeof(shown), value), PP_MAX_JITTER);
 }
 
 void config_format_jitter(const struct config *c, const struct config_option *opt, char *buf,
@@ -198,6 +200,7 @@ static bool read_straggler(char *text, struct pp_straggler *w)
 int config_set_stragglers(struct config *c, const struct config_option *opt, const char *label,
                           const char *value, struct pp_error *err)
 {
+	char shown[64]; /* the value in a message, a cut marked "..." */
 	struct pp_stragglers *s = (struct pp_stragglers *)(void *)((char *)c + opt->offset), got = {0};
 	char buf[1024], *item[PP_MAX_STRAGGLERS + 1];
 	size_t n = 0, i = 0;
@@ -214,9 +217,10 @@ int config_set_stragglers(struct config *c, const struct config_option *opt, con
 		i++;
 	if (n == 0 || n > PP_MAX_STRAGGLERS || i < n)
 		return pp_fail(err, PP_ERR_USAGE,
-		               "%s '%.60s': must be up to %d comma-separated DEVICE:FACTOR[@TIME] or "
+		               "%s '%s': must be up to %d comma-separated DEVICE:FACTOR[@TIME] or "
 		               "DEVICE-DEVICE:FACTOR[@TIME] (a link), FACTOR from 0.001 to %d; or none",
-		               label, value, PP_MAX_STRAGGLERS, FACTOR_MAX);
+		               label, text_visible(shown, sizeof(shown), value), PP_MAX_STRAGGLERS,
+		               FACTOR_MAX);
 	got.n = (int)n;
 	*s = got;
 	return 0;
@@ -251,6 +255,7 @@ void config_format_stragglers(const struct config *c, const struct config_option
 int config_set_stalls(struct config *c, const struct config_option *opt, const char *label,
                       const char *value, struct pp_error *err)
 {
+	char shown[64]; /* the value in a message, a cut marked "..." */
 	char buf[96], *f[3] = {NULL, NULL, NULL};
 	double every, length;
 
@@ -269,9 +274,9 @@ int config_set_stalls(struct config *c, const struct config_option *opt, const c
 		}
 	}
 	return pp_fail(err, PP_ERR_USAGE,
-	               "%s '%.60s': must be EVERY:LENGTH (a stall every EVERY time units a device "
+	               "%s '%s': must be EVERY:LENGTH (a stall every EVERY time units a device "
 	               "runs on average, lasting LENGTH; EVERY > 0) or none",
-	               label, value);
+	               label, text_visible(shown, sizeof(shown), value));
 }
 
 void config_format_stalls(const struct config *c, const struct config_option *opt, char *buf,

@@ -663,10 +663,14 @@ static void text_visible_writes_what_a_terminal_acts_on_as_hex(void)
 	/* whole UTF-8 characters are kept: é, €, 𝄞 */
 	CU_ASSERT_STRING_EQUAL(text_visible(buf, sizeof(buf), "\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e"),
 	                       "\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e");
-	/* cut short at a whole character or escape, always ended */
-	CU_ASSERT_STRING_EQUAL(text_visible(small, 7, "abc\033def"), "abc");
-	CU_ASSERT_STRING_EQUAL(text_visible(small, sizeof(small), "abc\033def"), "abc\\x1b");
-	CU_ASSERT_STRING_EQUAL(text_visible(small, sizeof(small), "abcdefghij"), "abcdefg");
+	/* whole when it fits; else cut short at a whole character or escape and marked, always
+	 * ended */
+	CU_ASSERT_STRING_EQUAL(text_visible(small, sizeof(small), "abcdefg"), "abcdefg");
+	CU_ASSERT_STRING_EQUAL(text_visible(small, sizeof(small), "ab\033"), "ab\\x1b");
+	CU_ASSERT_STRING_EQUAL(text_visible(small, 7, "abc\033def"), "abc...");
+	CU_ASSERT_STRING_EQUAL(text_visible(small, sizeof(small), "abc\033def"), "abc...");
+	CU_ASSERT_STRING_EQUAL(text_visible(small, sizeof(small), "abcdefghij"), "abcd...");
+	CU_ASSERT_STRING_EQUAL(text_visible(small, 3, "abcdefghij"), "");
 	CU_ASSERT_EQUAL(text_visible_len("\t"), 0);
 	CU_ASSERT_EQUAL(text_visible_len("\xe2\x82\xac"), 3);
 }
