@@ -211,6 +211,8 @@ struct cost_model {
 	double p2p_overhead;                   /* microseconds a pipeline message adds */
 	double p2p_efficiency; /* share of the inside-node bandwidth a pipeline message gets */
 	double layer_params;   /* linear parameters of one layer (whole, before tp) */
+	double tp_whole_params; /* of them, those every tensor-parallel rank holds whole (latent
+	                         * attention's down projections) */
 	struct cost_flops layer_flops; /* one layer, one micro-batch, whole (before tp) */
 	struct cost_flops head_flops;  /* LM head, one micro-batch, whole */
 	double layer_act_bytes;        /* activations one layer keeps per micro-batch, per GPU */

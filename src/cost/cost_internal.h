@@ -49,6 +49,12 @@ double kernel_bgemm_fp8_ms(const struct cost_gpu *g, double batch, double m, dou
 /* Milliseconds of flash attention's flops, forward or backward, at the GPU's share for it. */
 double kernel_attention_ms(const struct cost_gpu *g, double flops, bool backward);
 
+/* A layer's own figures (layer.c): cost_layer_figures gives k's per-layer and LM-head FLOPs,
+ * parameters and activation bytes, then the expert layers' (moe_figures); cost_layer_times
+ * the op times of a layer and of the head on GPU type ty (TP collectives apart). */
+void cost_layer_figures(struct cost_model *k);
+void cost_layer_times(const struct cost_model *k, struct cost_type *ty);
+
 /* The bytes per token an MLP of width ffn keeps for its backward that tensor parallelism splits
  * (cost_model.c): its GEMM-in output (one or, gated, two ffn wide) and the activation's output,
  * 2 bytes each in the 16-bit count that Korthikanti et al.'s constants use. */
@@ -92,9 +98,11 @@ void moe_stage_counts(const struct cost_model *k, int st, int *n, int *nm);
 
 /* cost_pieces.c: the parameters a GPU of stage st holds (its layers' over tp, the embedding on
  * the first stage of each route, the head and the MTP layers' projections on the last; not its
- * routed experts, which their own group holds), and the time of the pass after each of its
+ * routed experts, which their own group holds), of them the embedding's and the head's (no
+ * fp8 copy: they are no Transformer Engine layers), and the time of the pass after each of its
  * backwards that adds every gradient into fp32 ones (--grad-accum-bytes; 0 without one). */
 double cost_stage_params(const struct cost_model *k, const struct cost_layout *l, int st);
+double cost_stage_embed_params(const struct cost_model *k, const struct cost_layout *l, int st);
 double cost_grad_accum_ms(const struct cost_model *k, const struct cost_layout *l, int st);
 
 #endif

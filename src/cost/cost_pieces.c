@@ -131,18 +131,16 @@ static void attention(struct builder *b, const struct cost_model *k, double attn
 		return;
 	}
 	if (k->cp_comm == PP_CP_ALLGATHER) {
-		/* forward: the local block runs while the others' K/V gather; backward: the
-		 * gradients' reduce-scatter after the whole core */
-		if (backward) {
-			compute(b, attn);
-			wait_for(b, issue(b, COMM_CP, step));
-		} else {
-			uint32_t x = issue(b, COMM_CP, step);
+		/* the local block runs while the others' K/V gather: in the forward, and again in
+		 * the backward, which kept the local K/V alone (Transformer Engine's and PyTorch's
+		 * all-gather attention), before the gradients' reduce-scatter after the whole core */
+		uint32_t x = issue(b, COMM_CP, backward ? k->cp_fwd_ms : step);
 
-			compute(b, attn / n);
-			wait_for(b, x);
-			compute(b, attn * (n - 1) / n);
-		}
+		compute(b, attn / n);
+		wait_for(b, x);
+		compute(b, attn * (n - 1) / n);
+		if (backward)
+			wait_for(b, issue(b, COMM_CP, step));
 		return;
 	}
 	/* the ring: block i's attention beside the transfer of block i + 1's K/V */
@@ -165,11 +163,23 @@ static void all_to_all(struct builder *b, double ms)
 		wait_for(b, issue(b, COMM_EP, ms));
 }
 
+/* The shared experts' ss ms: a tensor-parallel MLP (Megatron-Core's SharedExpertMLP), its input
+ * gathered before its first GEMM and its output reduce-scattered after its second (coll ms
+ * each, none without tensor parallelism or shared experts). */
+static void shared_experts(struct builder *b, const struct cost_model *k, double ss, double coll)
+{
+	if (k->shared_experts == 0)
+		coll = 0;
+	gemm_beside(b, k, ss / 2, coll, true, false);
+	gemm_beside(b, k, ss / 2, coll, false, false);
+}
+
 /*
  * One expert layer's forward (backward: its input-gradient backward) as pieces: its attention
  * half laid out as a dense layer's first half, with two TP collectives, then the router, the
- * dispatch of the routed copies, the routed experts, the combine and the shared experts; the
- * backward runs the expert half first, its all-to-alls carrying the gradients back.
+ * dispatch of the routed copies, the routed experts, the combine and the shared experts (two
+ * more TP collectives); the backward runs the expert half first, its all-to-alls carrying the
+ * gradients back.
  */
 static void moe_layer(struct builder *b, const struct cost_model *k, const struct cost_type *ty,
                       bool backward)
@@ -184,7 +194,7 @@ static void moe_layer(struct builder *b, const struct cost_model *k, const struc
 	uint32_t x[2];
 
 	if (backward) { /* the gradients go back in the activations' precision */
-		compute(b, ss);
+		shared_experts(b, k, ss, coll);
 		all_to_all(b, k->a2a_ms);
 		compute(b, xs);
 		all_to_all(b, k->a2a_ms);
@@ -204,7 +214,7 @@ static void moe_layer(struct builder *b, const struct cost_model *k, const struc
 		all_to_all(b, k->dispatch_ms);
 		compute(b, xs);
 		all_to_all(b, k->a2a_ms);
-		compute(b, ss);
+		shared_experts(b, k, ss, coll);
 	}
 }
 
@@ -473,21 +483,30 @@ static int offloads(const struct cost_model *k, struct cost_pieces *pc, const st
 	return 0;
 }
 
-double cost_stage_params(const struct cost_model *k, const struct cost_layout *l, int st)
+double cost_stage_embed_params(const struct cost_model *k, const struct cost_layout *l, int st)
 {
 	int L = l->S / l->routes;
-	double params = moe_stage_sum(k, st, k->layer_params, k->moe_params) / k->tp;
-	double embed = (double)k->vocab * k->hidden / k->tp;
+	double embed = (double)k->vocab * k->hidden / k->tp, params = 0;
 
 	if (st % L == 0)
 		params += embed;
-	if (st % L == L - 1) {
-		/* a tied pair on one device is one matrix */
-		if (!(k->tied && l->stage_device[st - (L - 1)] == l->stage_device[st]))
-			params += embed;
-		params += k->mtp_layers * 2.0 * k->hidden * k->hidden / k->tp;
-	}
+	/* a tied pair on one device is one matrix */
+	if (st % L == L - 1 && !(k->tied && l->stage_device[st - (L - 1)] == l->stage_device[st]))
+		params += embed;
 	return params;
+}
+
+double cost_stage_params(const struct cost_model *k, const struct cost_layout *l, int st)
+{
+	int L = l->S / l->routes;
+	double whole = k->tp_whole_params;
+	/* its layers' over tp, but what every rank holds whole */
+	double params = moe_stage_sum(k, st, k->layer_params - whole, k->moe_params - whole) / k->tp +
+	                moe_stage_sum(k, st, whole, whole);
+
+	if (st % L == L - 1)
+		params += k->mtp_layers * 2.0 * k->hidden * k->hidden / k->tp;
+	return params + cost_stage_embed_params(k, l, st);
 }
 
 double cost_grad_accum_ms(const struct cost_model *k, const struct cost_layout *l, int st)

@@ -67,6 +67,16 @@ inside=$("$JGET" "$TMP/out.json" model.moe.all_to_all)
 run_json $M --dp=4 --ep=4 --gpus-per-node=1
 expect_cmp model.moe.all_to_all '>' "$inside"
 
+# shared experts are a tensor-parallel MLP: with tp 2 an expert layer's op runs their two TP
+# collectives beside its attention's two (DeepSeek-V3's device 1 holds expert layers alone)
+DS="--model=deepseek-v3 --gpu=h800 -p 8 -m 16 --ep=16 --dp=16 --tp=2"
+# shellcheck disable=SC2086
+run_json $DS --shared-experts=0
+tp_alone=$("$JGET" "$TMP/out.json" devices.1.comm_tp)
+# shellcheck disable=SC2086
+run_json $DS
+expect devices.1.comm_tp "$(awk -v t="$tp_alone" 'BEGIN { printf "%.9f", 2 * t }')" 1e-5
+
 # the imbalance doubles the bytes the busiest GPU receives: its all-to-all's transfer part
 # shellcheck disable=SC2086
 run_json $M --dp=2 --ep=2 --expert-imbalance=2

@@ -1201,8 +1201,8 @@ static void cost_model_keeps_its_widths_bytes_over_tp_a_layer_and_the_logits_on_
  * latent attention keeps its wider tensors and its compressed ones: per token 10h, the two
  * latent norms' inputs and the up projections' (2 x 2 x (1536 + 512)), Q and K of 128 heads of
  * 192, V and the output projection's input of 128 heads of 128 (2 bytes each), and its dense
- * layers' gated MLP of 18432: 354304 B, 49.4h; an expert layer takes off that MLP's 3h and
- * 110592 B and adds its own (checked in test_moe). */
+ * layers' gated MLP of 18432: 354304 B, 49.4h (an expert layer takes off that MLP's 3h and
+ * 110592 B and adds its own). */
 static void cost_model_keeps_34sbh_for_gpt3_and_latent_attentions_own_tensors(void)
 {
 	struct config c;
@@ -1220,6 +1220,62 @@ static void cost_model_keeps_34sbh_for_gpt3_and_latent_attentions_own_tensors(vo
 	            2048.0 * (10 * 7168 + 4 * (1536 + 512) + 2 * (2 * 128 * 192 + 2 * 128 * 128) +
 	                      2 * 3 * 18432));
 	release(&x);
+}
+
+/* Without flash attention the value products (P V, dP = dO V^T, dV = P^T dO) run at the value
+ * head size: DeepSeek-V3's 128 beside its keys' 192 (they ran at 192 whatever --v-head-dim). */
+static void cost_model_prices_unfused_value_products_at_the_value_head_size(void)
+{
+	double fwd[2], bwd[2];
+	static const char *const widths[] = {"64", "192"};
+
+	for (int i = 0; i < 2; i++) {
+		struct config c;
+		struct priced x;
+
+		model_config(&c, "deepseek-v3", "4");
+		unit_set(&c, "ep", "8");
+		unit_set(&c, "dp", "8");
+		unit_set(&c, "flash_attention", "no");
+		unit_set(&c, "v_head_dim", widths[i]);
+		x = price_ok(&c);
+		fwd[i] = x.cost->model->types[0].attn_fwd_ms;
+		bwd[i] = x.cost->model->types[0].attn_bwd_ms;
+		release(&x);
+	}
+	CU_ASSERT_TRUE(fwd[0] < fwd[1]);
+	CU_ASSERT_TRUE(bwd[0] < bwd[1]);
+}
+
+/* Latent attention's down projections (h x q rank and h x (kv rank + rope)) are held whole on
+ * every tensor-parallel rank: a stage of expert layers alone holds the rest of each layer over
+ * tp, those whole (they were divided by tp too). */
+static void cost_model_holds_latent_down_projections_whole_on_each_tp_rank(void)
+{
+	double params[2], whole = 7168.0 * 1536 + 7168.0 * (512 + 64), moe = 0;
+	int nm = 0, nl = 0;
+
+	for (int tp = 1; tp <= 2; tp++) {
+		struct config c;
+		struct priced x;
+		char dp[8], tps[8];
+
+		snprintf(tps, sizeof(tps), "%d", tp);
+		snprintf(dp, sizeof(dp), "%d", 16 / tp);
+		model_config(&c, "deepseek-v3", "8");
+		unit_set(&c, "ep", "16");
+		unit_set(&c, "dp", dp);
+		unit_set(&c, "tp", tps);
+		x = price_ok(&c);
+		ASSERT_NEAR(x.cost->model->tp_whole_params, whole);
+		params[tp - 1] = x.cost->model->device_params[1];
+		moe = x.cost->model->moe_params;
+		nm = x.cost->model->stage_moe[1];
+		nl = x.cost->model->stage_layers[1];
+		release(&x);
+	}
+	CU_ASSERT_EQUAL_FATAL(nm, nl); /* expert layers alone */
+	ASSERT_NEAR(params[0] - params[1], nm * (moe - whole) / 2);
 }
 
 static void cost_model_keeps_the_attention_scores_without_flash_attention(void)
@@ -1863,6 +1919,11 @@ static void cost_model_runs_the_linear_gemms_at_the_fp8_peak_with_their_casts(vo
 	/* the fp8 copy of the weights: one byte a parameter, for the memory to count */
 	ASSERT_NEAR(x.cost->model->fp8_weight_bytes, 1);
 	ASSERT_NEAR(bf.cost->model->fp8_weight_bytes, 0);
+	/* ... of each device's layer (12 h^2 parameters), not of the embedding (device 0) nor the
+	 * head (device 1), which are no TE layers */
+	for (int d = 0; d < 2; d++)
+		ASSERT_NEAR(x.cost->model->device_state_bytes[d] - bf.cost->model->device_state_bytes[d],
+		            12 * h * h);
 	CU_ASSERT_TRUE(x.cost->model->types[0].layer_ms.f < bf.cost->model->types[0].layer_ms.f);
 	release(&bf);
 	release(&x);
@@ -2894,6 +2955,8 @@ static const struct unit_test tests[] = {
         UNIT_TEST(cost_model_rejects_gpus_that_p_times_tp_does_not_divide),
         UNIT_TEST(cost_model_keeps_its_widths_bytes_over_tp_a_layer_and_the_logits_on_the_last_stage),
         UNIT_TEST(cost_model_keeps_34sbh_for_gpt3_and_latent_attentions_own_tensors),
+        UNIT_TEST(cost_model_prices_unfused_value_products_at_the_value_head_size),
+        UNIT_TEST(cost_model_holds_latent_down_projections_whole_on_each_tp_rank),
         UNIT_TEST(cost_model_keeps_the_attention_scores_without_flash_attention),
         UNIT_TEST(cost_model_keeps_each_layer_s_input_with_full_recompute_and_redoes_the_forward),
         UNIT_TEST(

@@ -766,6 +766,30 @@ static void metrics_1f1b_holds_p_minus_d_micro_batches_of_llama3_70b_activations
 	sim_free(s);
 }
 
+/* All-gather context parallelism: each layer's forward gathers the other ranks' K/V, and its
+ * backward, which kept the local ones alone, gathers them again before reduce-scattering their
+ * gradients (Transformer Engine's and PyTorch's all-gather attention): 2 gathers and a
+ * reduce-scatter a layer and micro-batch on each device's CP stream. */
+static void metrics_allgather_cp_gathers_again_in_the_backward(void)
+{
+	struct config c;
+	struct sim *s;
+
+	model_config(&c, "llama3-8b", "1f1b", "2", "8");
+	unit_set(&c, "gpu", "h100-sxm");
+	unit_set(&c, "cp", "8");
+	unit_set(&c, "seq", "32768");
+	unit_set(&c, "cp_comm", "allgather");
+	unit_set(&c, "gpus_per_node", "4");
+	s = run(&c);
+	for (int d = 0; d < 2; d++)
+		/* each exchange a whole number of ticks (1e-6 ms) */
+		CU_ASSERT_DOUBLE_EQUAL(s->metrics.devices[d].comm[COMM_CP],
+		                       16 * 8 * (2 * s->cost->model->cp_fwd_ms + s->cost->model->cp_bwd_ms),
+		                       16 * 8 * 3 * 1e-6);
+	sim_free(s);
+}
+
 static void metrics_memory_is_activations_plus_weights_gradients_and_optimizer_state(void)
 {
 	struct config c;
@@ -991,6 +1015,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(metrics_gpipe_runs_llama3_70b_p4_m16_out_of_memory_on_every_device),
         UNIT_TEST(metrics_1f1b_holds_p_minus_d_micro_batches_of_llama3_70b_activations),
         UNIT_TEST(metrics_memory_is_activations_plus_weights_gradients_and_optimizer_state),
+        UNIT_TEST(metrics_allgather_cp_gathers_again_in_the_backward),
         UNIT_TEST(metrics_step_time_is_the_makespan_plus_the_slowest_optimizer_step_without_dp),
         UNIT_TEST(metrics_step_time_is_the_latest_last_op_end_plus_that_device_s_dp_allreduce),
         UNIT_TEST(metrics_dp_allreduce_leaves_the_node_when_tp_fills_it),
