@@ -1258,7 +1258,7 @@ static void cost_model_holds_latent_down_projections_whole_on_each_tp_rank(void)
 	for (int tp = 1; tp <= 2; tp++) {
 		struct config c;
 		struct priced x;
-		char dp[8], tps[8];
+		char dp[16], tps[16];
 
 		snprintf(tps, sizeof(tps), "%d", tp);
 		snprintf(dp, sizeof(dp), "%d", 16 / tp);
