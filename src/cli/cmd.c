@@ -202,12 +202,16 @@ int cmd_report_failed(void)
 	return cmd_fail(&err);
 }
 
+/* Where a usage error points: the running command's own help (the program's state, set once
+ * by cmd_main before the command runs). */
+static char see_help[64] = " (see 'ppsim --help')";
+
 int cmd_usage(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	error_line(" (see 'ppsim --help')", fmt, ap);
+	error_line(see_help, fmt, ap);
 	va_end(ap);
 	return PP_EXIT_USAGE;
 }
@@ -500,8 +504,11 @@ int cmd_main(int argc, char **argv)
 	guard_through(out); /* a signal cuts it back as a failure would */
 	if (argc > 1)
 		for (size_t i = 0; i < n && status < 0; i++)
-			if (strcmp(argv[1], c[i].name) == 0)
+			if (strcmp(argv[1], c[i].name) == 0) {
+				snprintf(see_help, sizeof(see_help), " (see 'ppsim %s --help')",
+				         c[i].name);
 				status = c[i].fn(argc - 1, argv + 1);
+			}
 	if (status < 0)
 		status = cmd_run(argc, argv);
 	return cmd_end(status);
