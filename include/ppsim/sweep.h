@@ -55,6 +55,8 @@ struct sweep {
 	struct sweep_axis axes[SWEEP_MAX_OPTIONS]; /* in the order given */
 	int naxes;
 	bool require_fit; /* a point over its GPU memory is skipped, not ranked */
+	bool advise;      /* advise's search: a refusal of too much work names the options it
+	                   * searches */
 	bool shardable;   /* the caller splits points into shards (ppsim sweep --shard=K/N): the
 	                     work limit's refusal offers it */
 	/* the least work (ops, and SWEEP_DEVICE_OPS a device) a run takes on several threads:

@@ -341,6 +341,7 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 
 	sw->require_fit = true;
 	sw->shardable = false; /* advise has no shards */
+	sw->advise = true;
 	if (tp == NULL || p == NULL)
 		status = pp_nomem(err, 21, (size_t)(gpus > node ? gpus : node));
 	else if (add_axis(sw, "tp", tp, err) != 0 || add_axis(sw, "p", p, err) != 0 ||

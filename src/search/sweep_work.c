@@ -149,9 +149,11 @@ static uint64_t sum_work(const struct point_cost *cost, uint64_t n, bool devices
 /* The most work check_work's refusal counts in full (a point counts at most UINT64_MAX / 4),
  * and what it advises. */
 #define WORK_SAY_MAX UINT64_C(1000000000000000)
-#define WORK_ADVICE                                                                                \
-	"give fewer values to the options that list them (advise searches --tp, --stages, "      \
-	"--chunks, --mbs, --schedule and --ep unless they are given)"
+#define WORK_ADVICE "give fewer values to the options that list them"
+/* ... and, for advise, which options those are */
+#define WORK_ADVISE                                                                                \
+	" (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are "  \
+	"given)"
 /* ... and where the caller can shard the points */
 #define WORK_SHARDS "; or split the sweep into shards (--shard=K/N)"
 /* What the budget is, after the count (the budget, the factor, a device's ops). */
@@ -237,7 +239,7 @@ int sweep_check_work(const struct sweep *sw, uint64_t first, uint64_t last, int 
 		uint64_t all = sum_work(cost, last - first, false, WORK_SAY_MAX);
 		uint64_t need = least_max_ops(cost, last - first,
 		                              (all + SWEEP_WORK_FACTOR - 1) / SWEEP_WORK_FACTOR);
-		const char *shards = sw->shardable ? WORK_SHARDS : "";
+		const char *shards = sw->shardable ? WORK_SHARDS : sw->advise ? WORK_ADVISE : "";
 
 		free(cost);
 		if (all > WORK_SAY_MAX)

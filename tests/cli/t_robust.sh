@@ -222,8 +222,8 @@ fi
 # 65536 x 65537 / 2 in all, whose --max-ops would be above its ceiling of 10^9; at p = 2 and
 # m = 1 to 30000: 4 x 30000 x 30001 / 2 + 32 x 30000 = 1801020000, a quarter of which (rounded
 # up) is the --max-ops that takes it.
-fails 2 "the points would simulate 38655295488 ops, above the 200000000 a search may (4 times --max-ops; each device of a point adds 16 ops, for its reports): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given); or split the sweep into shards (--shard=K/N)" sweep -p 1:65536 -m 1
-fails 2 "the points would simulate 1801020000 ops, above the 200000000 a search may (4 times --max-ops; each device of a point adds 16 ops, for its reports): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given); or split the sweep into shards (--shard=K/N); or give --max-ops=450255000 or more" sweep -p 2 -m 1:30000
+fails 2 "the points would simulate 38655295488 ops, above the 200000000 a search may (4 times --max-ops; each device of a point adds 16 ops, for its reports): give fewer values to the options that list them; or split the sweep into shards (--shard=K/N)" sweep -p 1:65536 -m 1
+fails 2 "the points would simulate 1801020000 ops, above the 200000000 a search may (4 times --max-ops; each device of a point adds 16 ops, for its reports): give fewer values to the options that list them; or split the sweep into shards (--shard=K/N); or give --max-ops=450255000 or more" sweep -p 2 -m 1:30000
 # the --max-ops named is the least that takes the sweep: m = 1 to 300 count 190200 ops
 if ppsim sweep -p 2 -m 1:300 --max-ops=47550 --format=csv >/dev/null &&
 	ppsim sweep -p 2 -m 1:300 --max-ops=47549 2>&1 >/dev/null |
@@ -258,7 +258,7 @@ else
 fi
 # each noise sample simulates a point's ops again: m = 8 and 9 at p = 2 with 100 samples count
 # 101 x (32 + 36) ops and 16 for each of their 2 devices, 6932, which --max-ops=1733 takes
-fails 2 "the points would simulate 6932 ops, above the 160 a search may (4 times --max-ops; each device of a point adds 16 ops, for its reports): give fewer values to the options that list them (advise searches --tp, --stages, --chunks, --mbs, --schedule and --ep unless they are given); or split the sweep into shards (--shard=K/N); or give --max-ops=1733 or more" \
+fails 2 "the points would simulate 6932 ops, above the 160 a search may (4 times --max-ops; each device of a point adds 16 ops, for its reports): give fewer values to the options that list them; or split the sweep into shards (--shard=K/N); or give --max-ops=1733 or more" \
 	sweep -p 2 -m 8,9 --samples=100 --jitter=normal:0.1 --max-ops=40
 # 66 micro-batch counts each a quarter more than the one before, all but the first above
 # --max-ops=4: the value named lets every one in (their ops 4m and 32 for their devices, a

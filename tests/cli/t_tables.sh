@@ -16,7 +16,8 @@ fails 3 "serving.json':2:3: key \"batching\" = static: a serving option: use pps
 fails 2 "breakeven compares 1f1b with interleaved itself" breakeven -s gpipe
 
 # formats: a format of another kind of result is refused naming this command's
-fails 2 "--format 'jsonl': unknown format" serve --format=jsonl
+fails 2 "--format 'jsonl': serve writes text, json or csv" serve --format=jsonl
+fails 2 "--format 'jsonl': compare writes text, json or csv" compare --schedules=1f1b,gpipe -f jsonl
 fails 2 "--format 'jsonl': unknown format" run -f jsonl
 fails 2 "--format 'jsonl': advise writes text or json" \
 	advise --model llama3-8b --gpus 8 --global-batch 64 -f jsonl
