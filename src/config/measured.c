@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -597,6 +598,37 @@ static int read_messages(struct reader *r, double scale, struct measured *m, str
 	return 0;
 }
 
+/* One file given twice (by one name, or two naming the same file) would replay its ranges
+ * twice, each overlapping itself: refused naming it. Returns 0, or -1 with err set. */
+static int given_twice(const char *const *paths, int n, struct pp_error *err)
+{
+	struct stat *st = pp_mallocarray((size_t)n, sizeof(*st));
+	bool *known = pp_calloc((size_t)n, sizeof(*known));
+	int rc = 0;
+
+	if (st == NULL || known == NULL) {
+		free(st);
+		free(known);
+		return pp_nomem(err, (size_t)n, sizeof(*st) + sizeof(*known));
+	}
+	for (int k = 0; k < n; k++)
+		known[k] = stat(paths[k], &st[k]) == 0 && S_ISREG(st[k].st_mode);
+	for (int k = 1; k < n && rc == 0; k++)
+		for (int j = 0; j < k && rc == 0; j++)
+			if (strcmp(paths[j], paths[k]) == 0 ||
+			    (known[j] && known[k] && st[j].st_dev == st[k].st_dev &&
+			     st[j].st_ino == st[k].st_ino))
+				rc = strcmp(paths[j], paths[k]) == 0
+				             ? pp_fail(err, PP_ERR_USAGE,
+				                       "measured step: '%s' is given twice", paths[k])
+				             : pp_fail(err, PP_ERR_USAGE,
+				                       "measured step: '%s' and '%s' are one file",
+				                       paths[j], paths[k]);
+	free(st);
+	free(known);
+	return rc;
+}
+
 /* Reads file k of r into its ranges. */
 static int read_file(struct reader *r, uint32_t k, struct pp_error *err)
 {
@@ -662,6 +694,8 @@ int measured_read(const char *const *paths, int n, uint64_t max_ops, struct meas
 		               MEASURED_MAX_FILES, n);
 	m->path = paths[0];
 	r.starts = true;
+	if (given_twice(paths, n, err) != 0)
+		return -1;
 	for (int k = 0; k < n && rc == 0; k++)
 		rc = read_file(&r, (uint32_t)k, err);
 	m->format = r.format;
