@@ -35,10 +35,15 @@ static inline uint64_t pp_random_at(uint64_t seed, uint64_t a, uint64_t b, uint6
 	return pp_mix64(z ^ (c * UINT64_C(0xdb4f0b9175ae2165)) ^ UINT64_C(0x5851f42d4c957f2d));
 }
 
-/* A uniform double in (0, 1) from x: its top 53 bits, offset by half a step. */
+/* A uniform double in (0, 1) from x: its top 53 bits, offset by half a step. From 2^52 on
+ * the half step rounds away (a double holds no k + 0.5 there), and at the top, 2^53 - 1, up to
+ * 2^53: that one is kept below 1 (at 1 a normal quantile is infinite and an empirical draw
+ * reads past its values). */
 static inline double pp_uniform_of(uint64_t x)
 {
-	return ((double)(x >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+	double u = ((double)(x >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+
+	return u < 1 ? u : 1 - 1.0 / 9007199254740992.0;
 }
 
 /*

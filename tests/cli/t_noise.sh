@@ -279,3 +279,23 @@ b=$(ppsim -p 2 -m 4 --samples=3 --jitter=normal:0.1 --seed=9007199254740993 -f j
 if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else not_ok "a seed as a string: $a against $b"; fi
 printf '{"p": "4"}' >"$TMP/pstring.json"
 fails 3 "key \"p\": expected an integer, got a string" -c "$TMP/pstring.json"
+
+# a seed whose sample 0 draws the top uniform value for op 0 (it rounded to 1): a 1% normal
+# jitter gave the op no time, a lognormal one refused the run (status 2), an empirical one read
+# past its values
+S=611516349315171048
+ppsim -p 1 -m 1 --tf 1 --tb 0 --tw 0 --samples=2 --seed=$S --jitter=normal:0.01 \
+	--samples-out="$TMP/top.csv" --timeline=0 >/dev/null 2>"$TMP/top.err"
+if awk -F, 'NR == 2 { exit !($2 > 1 && $2 < 1.1) }' "$TMP/top.csv"; then ok; else
+	not_ok "the top draw under normal:0.01: $(sed -n 2p "$TMP/top.csv") $(cat "$TMP/top.err")"
+fi
+if ppsim -p 4 -m 8 --samples=1 --seed=$S --jitter=lognormal:0.1 >/dev/null 2>"$TMP/top.err"; then ok; else
+	not_ok "the top draw under lognormal:0.1: $(cat "$TMP/top.err")"
+fi
+{ echo kind,stage,value; for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do echo "*,*,$i"; done; } >"$TMP/e16.csv"
+ppsim -p 1 -m 1 --tf 1 --tb 0 --tw 0 --samples=1 --seed=$S --jitter=empirical:"$TMP/e16.csv" \
+	--samples-out="$TMP/top.csv" --timeline=0 >/dev/null 2>"$TMP/top.err"
+# the values have mean 8.5: the top draw takes the largest, 16 / 8.5
+if awk -F, 'NR == 2 { exit !($2 > 1.88 && $2 < 1.89) }' "$TMP/top.csv"; then ok; else
+	not_ok "the top draw of an empirical file: $(sed -n 2p "$TMP/top.csv") $(cat "$TMP/top.err")"
+fi

@@ -183,6 +183,14 @@ static void draws_have_the_normal_quantiles_and_the_lognormal_moments(void)
 	}
 	CU_ASSERT_DOUBLE_EQUAL(sum / n, 1, 0.002);
 	CU_ASSERT_DOUBLE_EQUAL(sqrt(sq / n - (sum / n) * (sum / n)), cv, 0.003);
+	/* every draw is inside (0, 1), the extremes too: the top one rounded to 1, whose normal
+	 * quantile is infinite (an op of no time, a lognormal run refused) and whose empirical
+	 * index is one past the values; a seed's sample 0 op 0 drew it */
+	CU_ASSERT_TRUE(pp_uniform_of(0) > 0);
+	CU_ASSERT_TRUE(pp_uniform_of(UINT64_MAX) < 1);
+	CU_ASSERT_TRUE(isfinite(pp_normal_quantile(pp_uniform_of(UINT64_MAX))));
+	CU_ASSERT_EQUAL(pp_random_at(611516349315171048u, 0, 0, 0) >> 11, (UINT64_C(1) << 53) - 1);
+	CU_ASSERT_TRUE(pp_uniform_of(pp_random_at(611516349315171048u, 0, 0, 0)) < 1);
 	/* neighbouring keys give unrelated values */
 	CU_ASSERT_NOT_EQUAL(pp_random_at(1, 0, 0, 0), pp_random_at(1, 0, 0, 1));
 	CU_ASSERT_NOT_EQUAL(pp_random_at(1, 0, 1, 0), pp_random_at(1, 1, 0, 0));
