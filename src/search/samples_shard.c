@@ -2,7 +2,9 @@
  * A run's noise samples in shard files (shard.h): each sample's number and figures, so that
  * `ppsim merge` reports the samples it reads back exactly as the run would have.
  */
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ppsim/samples.h"
 #include "ppsim/shard.h"
@@ -17,9 +19,42 @@ static const struct shard_field fields[] = {
         {"critical_share", SHARD_DOUBLE, AT(s.critical_share), 1},
 };
 
+/* A value of a sample no run writes: a step not finite or below 0, a bubble ratio or a share
+ * outside 0 to 1, a device below 0 (one past the run's p is refused when the samples settle,
+ * which know p). */
+static bool check(const void *rec, char *why, size_t n)
+{
+	const struct sample *x = &((const struct sample_record *)rec)->s;
+	const struct {
+		const char *name;
+		double value, hi;
+	} figures[] = {
+	        {"step", x->step, HUGE_VAL},
+	        {"bubble_ratio", x->bubble, 1},
+	        {"critical_share", x->critical_share, 1},
+	};
+
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+		if (!(figures[i].value >= 0 && figures[i].value <= figures[i].hi) ||
+		    !isfinite(figures[i].value)) {
+			snprintf(why, n, "column '%s': %g is %s", figures[i].name, figures[i].value,
+			         figures[i].value < 0 ? "below 0"
+			         : figures[i].value > figures[i].hi && isfinite(figures[i].value)
+			                 ? "above 1"
+			                 : "not finite");
+			return false;
+		}
+	if (x->critical_device < 0) {
+		snprintf(why, n, "column 'critical_device': %d is below 0", x->critical_device);
+		return false;
+	}
+	return true;
+}
+
 const struct shard_codec samples_shard_codec = {
         .kind = "samples",
         .size = sizeof(struct sample_record),
         .fields = fields,
         .nfields = sizeof(fields) / sizeof(fields[0]),
+        .check = check,
 };

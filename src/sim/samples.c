@@ -6,6 +6,7 @@
  */
 #include "ppsim/samples.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -493,6 +494,13 @@ out:
 int samples_settle(struct samples *x, struct pp_error *err)
 {
 	x->settled = false;
+	/* samples read back (merge) name only devices of the run */
+	for (uint64_t j = 0; j < x->n; j++)
+		if (x->s[j].critical_device < 0 || x->s[j].critical_device >= x->p)
+			return pp_fail(err, PP_ERR_CONFIG,
+			               "sample %" PRIu64 ": critical device %d, where the run has "
+			               "devices 0 to %d (an edited file?)",
+			               j, x->s[j].critical_device, x->p - 1);
 	if (samples_stats(x, true, &x->step_stats) != 0 ||
 	    samples_stats(x, false, &x->bubble_stats) != 0)
 		return pp_nomem(err, x->n, sizeof(double));

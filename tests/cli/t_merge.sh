@@ -178,6 +178,22 @@ fails 3 "shard '$M/evil-records.pps': a setting a sweep does not make: '--record
 fails 3 "shard '$M/evil-help.pps': a setting a sweep does not make: '--help'" merge "$M/evil-help.pps"
 fails 3 "shard '$M/evil-format.pps': no format of a sweep's report" merge "$M/evil-format.pps"
 fails 4 "cannot read '$M/none.pps'" merge "$a1" "$M/none.pps"
+# a noise sample's value no run writes (an edited shard) is refused as a sweep's is: a step not
+# finite or below 0, a ratio or share above 1, a device the run does not have
+NS="$TMP/edited-samples"
+mkdir -p "$NS"
+A="-p 4 -m 8 --samples=4 --jitter=lognormal:0.2 --timeline=0"
+# shellcheck disable=SC2086
+ppsim $A --shard=1/2 --shard-file="$NS/n1.pps" >/dev/null
+# shellcheck disable=SC2086
+ppsim $A --shard=2/2 --shard-file="$NS/n2.pps" >/dev/null
+for edit in '$2="inf"|step'"'"': inf is not finite' '$2="-3"|step'"'"': -3 is below 0' \
+	'$3="1.5"|bubble_ratio'"'"': 1.5 is above 1' '$5="-0.5"|critical_share'"'"': -0.5 is below 0'; do
+	awk -F"$T" -v OFS="$T" "\$1 == \"0\" { ${edit%%|*} } 1" "$NS/n1.pps" >"$NS/nx.pps"
+	fails 3 "shard '$NS/nx.pps':15: column '${edit#*|}" merge "$NS/nx.pps" "$NS/n2.pps"
+done
+awk -F"$T" -v OFS="$T" '$1 == "0" { $4 = "4" } 1' "$NS/n1.pps" >"$NS/nx.pps"
+fails 3 "sample 0: critical device 4, where the run has devices 0 to 3" merge "$NS/nx.pps" "$NS/n2.pps"
 # a stream that is not a shard (a pipe, a device) is refused at its first block, not copied
 # whole first (/dev/zero filled the disk); one that is goes to a file in TMPDIR, whose absence
 # says so
