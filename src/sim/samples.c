@@ -205,12 +205,23 @@ static int draw_of(const struct noise *nz, const struct pp_jitter_rule *r, int k
 static void normalise_pools(struct noise *nz)
 {
 	for (size_t i = 0; i < nz->npools; i++) {
-		double sum = 0;
+		double *v = nz->pools[i].v, n = (double)nz->pools[i].n, sum = 0, top = 0;
 
 		for (size_t j = 0; j < nz->pools[i].n; j++)
-			sum += nz->pools[i].v[j];
+			sum += v[j];
+		if (isfinite(sum)) {
+			for (size_t j = 0; j < nz->pools[i].n; j++)
+				v[j] *= n / sum;
+			continue;
+		}
+		/* values whose sum passes the largest double: divided by the largest first */
 		for (size_t j = 0; j < nz->pools[i].n; j++)
-			nz->pools[i].v[j] *= (double)nz->pools[i].n / sum;
+			top = v[j] > top ? v[j] : top;
+		sum = 0;
+		for (size_t j = 0; j < nz->pools[i].n; j++)
+			sum += v[j] / top;
+		for (size_t j = 0; j < nz->pools[i].n; j++)
+			v[j] = v[j] / top * (n / sum);
 	}
 }
 

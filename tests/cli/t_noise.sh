@@ -299,3 +299,10 @@ ppsim -p 1 -m 1 --tf 1 --tb 0 --tw 0 --samples=1 --seed=$S --jitter=empirical:"$
 if awk -F, 'NR == 2 { exit !($2 > 1.88 && $2 < 1.89) }' "$TMP/top.csv"; then ok; else
 	not_ok "the top draw of an empirical file: $(sed -n 2p "$TMP/top.csv") $(cat "$TMP/top.err")"
 fi
+
+# an empirical group whose values sum past the largest double is still divided by its mean
+# (it normalised to 0: every F took no time)
+printf 'kind,stage,value\nF,*,1e308\nF,*,1e308\n*,*,1\n' >"$TMP/big.csv"
+run_json -p 4 -m 8 --samples=3 --jitter=empirical:"$TMP/big.csv"
+expect noise.step.min 33
+expect noise.step.max 33
