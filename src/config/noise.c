@@ -298,9 +298,20 @@ int config_check_noise(const struct config *c, struct pp_error *err)
 {
 	int S = c->p * c->v;
 
+	/* a time above 0 that rounds to no tick would run as 0, as --tf's is refused */
+	if (pp_time_below_tick(c->stall_length))
+		return config_fail(c, "stalls", err,
+		                   "LENGTH %g is below the resolution of %g time units: it would "
+		                   "stall for 0; use a larger LENGTH",
+		                   c->stall_length, 1.0 / (double)PP_TICK_BASE);
 	for (int i = 0; i < c->stragglers.n; i++) {
 		const struct pp_straggler *w = &c->stragglers.s[i];
 
+		if (pp_time_below_tick(w->at))
+			return config_fail(c, "stragglers", err,
+			                   "@%g is below the resolution of %g time units: it would "
+			                   "start at 0; use @0 or a later time",
+			                   w->at, 1.0 / (double)PP_TICK_BASE);
 		if (w->dev >= c->p || (w->link && w->peer >= c->p))
 			return config_fail(c, "stragglers", err, "names device %d; p = %d",
 			                   w->dev >= c->p ? w->dev : w->peer, c->p);
