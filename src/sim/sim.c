@@ -73,6 +73,12 @@ static int adopt_shape(struct sim *s, const char *source, struct pp_error *err)
 		*c = again;
 	}
 	snprintf(c->schedule, sizeof(c->schedule), "file");
+	/* as a schedule without pairs refuses it: the factor would price nothing */
+	if (config_is_set(c, "overlap_factor") && !s->sched->overlap)
+		return config_fail(c, "overlap_factor", err,
+		                   "the schedule file '%s' has no overlapped F&B pairs, which it "
+		                   "prices",
+		                   source);
 	if (c->nstage_scale > 0 && c->nstage_scale != c->p && c->nstage_scale != c->p * c->v)
 		return config_fail(
 		        c, "stage_scale", err,

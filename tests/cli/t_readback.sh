@@ -179,6 +179,13 @@ for sched in interleaved zbv zbv-auto vhalf 1f1b-v dualpipe dualpipev interleave
 		fi
 	done
 done
+# --overlap-factor prices a file's overlapped pairs; a file without any refuses it, as a schedule
+# without pairs does (it was ignored, the run's JSON null)
+fails 2 "--overlap-factor '0.5': the schedule file '$TMP/one.csv' has no overlapped F&B pairs" \
+	--schedule-file="$TMP/one.csv" --overlap-factor=0.5
+ppsim -s dualpipev -p 4 -m 16 --export-schedule="$TMP/pairs.csv" >/dev/null
+run_json --schedule-file="$TMP/pairs.csv" --overlap-factor=0.7
+expect makespan 39.3
 printf '{"schedule_file": "%s", "schedule": "1f1b"}\n' "$TMP/cfg.csv" >"$TMP/both.json"
 fails 3 "key \"schedule\" = 1f1b: not with --schedule-file" -c "$TMP/both.json"
 fails 2 "--schedule 'gpipe': not with --schedule-file" -s gpipe --schedule-file="$TMP/cfg.csv"
