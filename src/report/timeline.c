@@ -236,6 +236,20 @@ static void collect_device(char *row, unsigned char *tint, struct column *col, i
 	int64_t tick = s->tick;
 	double start = lay->start, step = lay->step;
 
+	/* first the middle columns of the ops under two columns wide, which a wider neighbour
+	 * then leaves them: every op shows (it hid them under its label or dashes) */
+	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+		double a = pp_time_to_units(r->times[i].start, tick) - start;
+		double b = pp_time_to_units(r->times[i].end, tick) - start;
+		int c0 = cell_of(r->times[i].start, tick, start, step) - k0;
+		int c1 = cell_of(r->times[i].end, tick, start, step) - k0;
+		int mid = (int)floor((a + b) / 2 / step) - k0;
+
+		if (b > a && c0 >= 0 && (c1 > n ? n : c1) - c0 < 2 && mid >= 0 && mid < n)
+			col[mid].must = true;
+		if (sc->ops[i].flags & OP_OVERLAP)
+			i++;
+	}
 	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 		const struct op *op = &sc->ops[i];
 		double a = pp_time_to_units(r->times[i].start, tick) - start;
@@ -249,6 +263,13 @@ static void collect_device(char *row, unsigned char *tint, struct column *col, i
 
 		c0 = c0 < 0 ? 0 : c0;
 		c1 = c1 > n ? n : c1;
+		/* a wide op leaves its edge columns that hold a narrow op's middle */
+		if (c1 - c0 >= 2) {
+			while (c0 < c1 && col[c0].must)
+				c0++;
+			while (c1 > c0 && col[c1 - 1].must)
+				c1--;
+		}
 		if (b > a && before && c1 > 0) {
 			/* the rest of an op shown at the end of the band before: dashes alone */
 			memset(row, CONTINUED, (size_t)c1);

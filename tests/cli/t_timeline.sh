@@ -198,3 +198,13 @@ if cmp -s "$TMP/tl80.txt" "$ROOT/tests/golden/interleaved-p4-v2-m16-timeline-80.
 else
 	not_ok "COLUMNS=80 --timeline of interleaved p=4 v=2 m=16: not the 80-column golden, or labels per device '$labels' (want 64 each), or a line past 80"
 fi
+
+# a narrow op beside a labelled one shows in the column of its middle (the label's span hid it):
+# zbh1 with W of 0.1 t at 0.3 t a column shows a W in each of the 27 columns that hold a W's
+# middle (the 32 W share them: five fall in a column with another), the step's last op, W7 on
+# GPU 0, at the row's end
+ppsim -s zbh1 -p 4 -m 8 --tw 0.1 --timeline=100 >"$TMP/narrow.txt"
+ws=$(grep '^GPU' "$TMP/narrow.txt" | tr -cd 'W\n' | awk '{ n += length($0) } END { print n }')
+if [ "$ws" = 27 ] && grep -q '^GPU 0 .*W$' "$TMP/narrow.txt"; then ok; else
+	not_ok "narrow W ops beside labels: $ws W shown (want 27): $(grep '^GPU 0' "$TMP/narrow.txt")"
+fi
