@@ -247,6 +247,37 @@ static int calibration_of(const struct measured *m, const double *op, bool per_d
 	return 0;
 }
 
+/*
+ * The overlap factor m's overlapped pairs ran at: their spans over the times their two ops
+ * take alone (each stage's mean F, and B or BW, outside pairs), summed over the pairs whose
+ * stages have both; NAN when none has, or out of memory.
+ */
+static double pair_factor(const struct measured *m, const double *op)
+{
+	const struct sched *s = m->sched;
+	double *sum = pp_calloc((size_t)s->S * 4, sizeof(*sum)), span = 0, alone = 0;
+	size_t *count = pp_calloc((size_t)s->S * 4, sizeof(*count));
+
+	for (size_t i = 0; sum != NULL && count != NULL && i < s->nops; i++)
+		if (kind_index(s, i) < 4) {
+			sum[(size_t)s->ops[i].stage * 4 + s->ops[i].kind] += op[i];
+			count[(size_t)s->ops[i].stage * 4 + s->ops[i].kind]++;
+		}
+	for (size_t i = 0; sum != NULL && count != NULL && i + 1 < s->nops; i++) {
+		const struct op *f = &s->ops[i], *b = f + 1;
+		size_t at_f = (size_t)f->stage * 4 + OP_F, at_b = (size_t)b->stage * 4 + b->kind;
+
+		/* a pair's time is in its first op's entry */
+		if (!(f->flags & OP_OVERLAP) || count[at_f] == 0 || count[at_b] == 0)
+			continue;
+		span += op[i];
+		alone += sum[at_f] / (double)count[at_f] + sum[at_b] / (double)count[at_b];
+	}
+	free(sum);
+	free(count);
+	return alone > 0 ? span / alone : NAN;
+}
+
 int measured_fit_config(const struct measured *m, const double *op, double w_share,
                         struct config *c, struct pp_error *err)
 {
@@ -295,5 +326,13 @@ int measured_fit_config(const struct measured *m, const double *op, double w_sha
 	}
 	rc = config_load_text(c, "fitted to the measured step", text, len, err);
 	free(text);
+	/* a what-if of pairs runs them as the step's ran, unless --overlap-factor says */
+	if (rc == 0 && !config_is_set(c, "overlap_factor") &&
+	    sched_takes_overlap_factor(sched_find(c->schedule))) {
+		double x = pair_factor(m, op);
+
+		if (x > 0)
+			c->overlap_factor = x;
+	}
 	return rc;
 }

@@ -221,3 +221,13 @@ ppsim replay "$TMP/rd.json" -f json >"$TMP/out.json"
 RUN="replay of a trace"
 expect replay.messages_measured 48
 expect replay.replayed_step 37.8
+
+# a what-if of overlapped pairs runs them at the overlap the step's pairs measured (it ran them
+# at 1, no gain: the step's own schedule and m replayed 30% long), unless --overlap-factor says
+ppsim -s dualpipev -p 4 -m 16 --overlap-factor=0.7 --trace="$TMP/pairs.json" >/dev/null
+run_json replay "$TMP/pairs.json" -s dualpipev
+expect replay.what_if.step 39.3 1e-9
+run_json replay "$TMP/pairs.json" -m 32
+expect replay.what_if.step 72.9 1e-9
+run_json replay "$TMP/pairs.json" -s dualpipev --overlap-factor=1
+expect replay.what_if.step 51 1e-9
