@@ -63,6 +63,12 @@ struct shard_codec {
 	bool (*check)(const void *rec, char *why, size_t n);
 };
 
+/* A codec's check of one figure, column name: false, with why (of n bytes) as "column 'x': v
+ * is below 0" (or above hi, or not finite), when value is below 0, above hi or, with finite,
+ * not a finite number; NAN passes without finite (a figure a record does not have). */
+bool shard_check_figure(const char *name, double value, double hi, bool finite, char *why,
+                        size_t n);
+
 /* One entry of what made a run: a name and a value, any text without NUL bytes. */
 struct shard_entry {
 	char *name;

@@ -130,11 +130,10 @@ void api_words(char *msg, size_t n)
 		 * in double quotes is a key, or a name the caller gave, kept as it is */
 		if (*s == '"' && !quoted)
 			dquoted = !dquoted;
-		else if (dquoted)
-			;
-		else if (*s == '\'' && !quoted && (s == msg || !isalnum((unsigned char)s[-1])))
+		else if (!dquoted && *s == '\'' && !quoted &&
+		         (s == msg || !isalnum((unsigned char)s[-1])))
 			quoted = true;
-		else if (*s == '\'' && quoted && !isalnum((unsigned char)s[1]))
+		else if (!dquoted && *s == '\'' && quoted && !isalnum((unsigned char)s[1]))
 			quoted = false;
 		/* "the key of --stages": the option's name, which the library takes too */
 		if (!quoted && !dquoted && strncmp(s, "the key of --", 13) == 0) {

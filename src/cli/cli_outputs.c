@@ -13,8 +13,8 @@
 #include "cmd.h"
 #include "guard.h"
 #include "ppsim/outfile.h"
-#include "ppsim/sweep.h"
 #include "ppsim/schedfile.h"
+#include "ppsim/sweep.h"
 
 int cli_write_files(const struct cli_output *outs, int n)
 {

@@ -202,14 +202,13 @@ static int64_t total_time(const struct engine *e)
 }
 
 /* True when overlapped pairs at an overlap_factor above 1, which lasts that many times their
- * two ops, take the total of total_time past PP_TIME_TOTAL_MAX. */
-static bool pairs_too_long(const struct engine *e)
+ * two ops, take total, total_time's, past PP_TIME_TOTAL_MAX. */
+static bool pairs_too_long(const struct engine *e, int64_t total_ticks)
 {
-	double total, factor = e->c->overlap_factor;
+	double total = (double)total_ticks, factor = e->c->overlap_factor;
 
 	if (!e->s->overlap || factor <= 1)
 		return false;
-	total = (double)total_time(e);
 	for (size_t i = 0; i + 1 < e->s->nops; i++)
 		if (e->s->ops[i].flags & OP_OVERLAP)
 			total += (factor - 1) * ((double)cost_duration(e, &e->s->ops[i]) +
@@ -220,6 +219,7 @@ static bool pairs_too_long(const struct engine *e)
 struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp_error *err)
 {
 	struct engine *e;
+	int64_t total;
 
 	if (c->S != s->S) {
 		pp_fail(err, PP_ERR_CONFIG, "cost model has %d stages, schedule has %d", c->S,
@@ -249,7 +249,7 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 		engine_free(e);
 		return NULL;
 	}
-	if (total_time(e) < 0) {
+	if ((total = total_time(e)) < 0) {
 		pp_fail(err, PP_ERR_USAGE,
 		        "times too large: all ops, messages and communication together exceed "
 		        "%.3g units",
@@ -257,7 +257,7 @@ struct engine *engine_new(const struct sched *s, const struct cost *c, struct pp
 		engine_free(e);
 		return NULL;
 	}
-	if (pairs_too_long(e)) {
+	if (pairs_too_long(e, total)) {
 		pp_fail(err, PP_ERR_USAGE,
 		        "times too large: --overlap-factor %g stretches the overlapped pairs past "
 		        "%.3g units",

@@ -35,15 +35,9 @@ static bool check(const void *rec, char *why, size_t n)
 	};
 
 	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
-		if (!(figures[i].value >= 0 && figures[i].value <= figures[i].hi) ||
-		    !isfinite(figures[i].value)) {
-			snprintf(why, n, "column '%s': %g is %s", figures[i].name, figures[i].value,
-			         figures[i].value < 0 ? "below 0"
-			         : figures[i].value > figures[i].hi && isfinite(figures[i].value)
-			                 ? "above 1"
-			                 : "not finite");
+		if (!shard_check_figure(figures[i].name, figures[i].value, figures[i].hi, true, why,
+		                        n))
 			return false;
-		}
 	if (x->critical_device < 0) {
 		snprintf(why, n, "column 'critical_device': %d is below 0", x->critical_device);
 		return false;

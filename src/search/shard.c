@@ -596,3 +596,15 @@ bool shard_same_run(const struct shard_head *a, const struct shard_head *b, char
 	}
 	return false;
 }
+
+bool shard_check_figure(const char *name, double value, double hi, bool finite, char *why,
+                        size_t n)
+{
+	if ((finite && !isfinite(value)) || value < 0 || value > hi) {
+		const char *what = value < 0 ? "below 0" : value > hi ? "above 1" : "not finite";
+
+		snprintf(why, n, "column '%s': %g is %s", name, value, what);
+		return false;
+	}
+	return true;
+}

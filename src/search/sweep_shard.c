@@ -89,11 +89,9 @@ static bool check(const void *rec, char *why, size_t n)
 		return false;
 	}
 	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
-		if (figures[i].value < 0 || figures[i].value > figures[i].hi) {
-			snprintf(why, n, "column '%s': %g is %s", figures[i].name, figures[i].value,
-			         figures[i].value < 0 ? "below 0" : "above 1");
+		if (!shard_check_figure(figures[i].name, figures[i].value, figures[i].hi, false, why,
+		                        n))
 			return false;
-		}
 	return true;
 }
 
