@@ -93,6 +93,34 @@ static char *field_end(char *p)
 	return p + strcspn(p, ",");
 }
 
+int text_lines_check_csv(struct text_lines *r, struct pp_error *err)
+{
+	const char *line = r->line, *p = line;
+
+	while (p != NULL) {
+		const char *q = p + strspn(p, " \t"), *t;
+
+		if (*q != '"') { /* unquoted: to its comma */
+			p = strchr(q, ',');
+			p = p != NULL ? p + 1 : NULL;
+			continue;
+		}
+		for (t = q + 1; *t != '\0' && !(*t == '"' && t[1] != '"'); t += *t == '"' ? 2 : 1)
+			;
+		if (*t == '\0')
+			return fail_line(r, err, r->column + (size_t)(q - line),
+			                 "a quoted field without its closing quote (a field does not "
+			                 "span lines; a quote inside one is written \"\")");
+		t += 1 + strspn(t + 1, " \t\r");
+		if (*t != ',' && *t != '\0')
+			return fail_line(r, err, r->column + (size_t)(t - line),
+			                 "text after a quoted field's closing quote (a quote inside a "
+			                 "quoted field is written \"\")");
+		p = *t == ',' ? t + 1 : NULL;
+	}
+	return 0;
+}
+
 /* The comma that ends the last whole field of text, or NULL when its first field runs to its
  * end. */
 static char *last_field_end(char *text)

@@ -90,6 +90,15 @@ int text_lines_too_long(struct text_lines *r, struct pp_error *err);
  */
 int text_lines_check_whole(struct text_lines *r, struct pp_error *err);
 
+/*
+ * For a CSV reader, before it splits the current line (or piece) into fields: fails err when
+ * a field is quoted badly, as no spreadsheet writes it: an opening quote without its closing
+ * one on the line ("WHAT 'PATH':L:C: a quoted field without its closing quote ...") or text
+ * after the closing quote ("... text after a quoted field's closing quote ..."), C the
+ * column of the quote or of the text. Returns 0, or -1.
+ */
+int text_lines_check_csv(struct text_lines *r, struct pp_error *err);
+
 /* Frees the reader's buffer; the FILE stays open. */
 void text_lines_release(struct text_lines *r);
 
@@ -119,8 +128,6 @@ size_t text_csv_split(char *line, bool trim_cr, char **fields, size_t *offs, siz
  */
 enum text_status { TEXT_OK = 0, TEXT_SYNTAX = -1, TEXT_RANGE = -2 };
 
-/* Digits at *p (at least one) as an unsigned integer; moves *p past them. TEXT_RANGE above
- * UINT64_MAX (*p still moves). */
 /*
  * Cuts s in place at each sep (which becomes a NUL) and stores the first max fields in
  * fields[0..max-1] (the rest NULL); returns how many fields s has, which may exceed max.
@@ -128,6 +135,8 @@ enum text_status { TEXT_OK = 0, TEXT_SYNTAX = -1, TEXT_RANGE = -2 };
  */
 size_t text_split(char *s, char sep, char **fields, size_t max);
 
+/* Digits at *p (at least one) as an unsigned integer; moves *p past them. TEXT_RANGE above
+ * UINT64_MAX (*p still moves). */
 int text_scan_uint(const char **p, uint64_t *out);
 
 /* An unsigned integer, digits only (no sign), from lo to hi. */

@@ -440,7 +440,8 @@ static int read_lines(FILE *f, const char *path, void *ctx, struct pp_error *err
 			}
 			continue;
 		}
-		if ((rc = csv_line(r, &c, line, err)) != 0)
+		if ((rc = text_lines_check_csv(&r->lines, err)) != 0 ||
+		    (rc = csv_line(r, &c, line, err)) != 0)
 			break;
 	}
 	if (rc == 0 && megatron)

@@ -129,6 +129,8 @@ static int read_csv(struct reader *r, FILE *f, const char *path, struct pp_error
 
 		if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0')
 			continue;
+		if ((rc = text_lines_check_csv(&in, err)) != 0)
+			break;
 		n = text_csv_split(line, true, fields, offs, 64);
 		if (!header) {
 			for (int c = 0; c < NCSV; c++)

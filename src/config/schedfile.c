@@ -237,8 +237,16 @@ static int parse_ppsim_row(struct reader *r, char *line, unsigned lineno, struct
 		}
 		*target = parse_index(fields[i]);
 		if (*target < 0) {
-			snprintf(what, sizeof(what), "\"%.20s\": must be a non-negative integer",
-			         fields[i]);
+			uint64_t x;
+
+			/* digits, but too many: past every number parse_index takes */
+			if (text_parse_uint(fields[i], 0, 0, &x) == TEXT_RANGE)
+				snprintf(what, sizeof(what),
+				         "\"%.20s\": out of range: a number from 0 to %" PRIu64,
+				         fields[i], (uint64_t)PP_MAX_COUNT * PP_MAX_CHUNKS);
+			else
+				snprintf(what, sizeof(what), "\"%.20s\": must be a non-negative integer",
+				         fields[i]);
 			return fail_at(r, err, lineno, cols[i], what);
 		}
 	}
@@ -500,7 +508,7 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 		}
 		if (!start) {
 			/* the rest of a long line: a rank's cells, or a comment's text */
-			if (torch_row)
+			if (torch_row && (rc = text_lines_check_csv(&in, err)) == 0)
 				rc = parse_torch_piece(r, line, lineno, in.column, false, !in.more,
 				                       err);
 			continue;
@@ -525,6 +533,8 @@ static int read_lines(struct reader *r, FILE *f, struct pp_error *err)
 			rc = fail_at(r, err, blank, 1, what);
 			break;
 		}
+		if ((rc = text_lines_check_csv(&in, err)) != 0)
+			break;
 		if (first) {
 			/* a header (of names, quoted or not) starts ppsim's format */
 			r->format = isalpha((unsigned char)p[*p == '"']) ? SCHEDFILE_PPSIM

@@ -386,11 +386,12 @@ static int read_line(struct trace *t, char *line, size_t len, struct pp_error *e
 		t->started = true;
 		t->json = line[start] == '{';
 		if (!t->json)
-			return parse_header(t, line, err);
+			return text_lines_check_csv(t->in, err) != 0 ? -1 : parse_header(t, line, err);
 	}
 	/* a row cut at the end of the file may still be one (output 20 cut to 2); a JSON line cut
 	 * is no JSON */
-	if (!t->json && text_lines_check_whole(t->in, err) != 0)
+	if (!t->json && (text_lines_check_whole(t->in, err) != 0 ||
+	                 text_lines_check_csv(t->in, err) != 0))
 		return -1;
 	return t->json ? parse_json_line(t, line, err) : parse_csv_row(t, line, err);
 }

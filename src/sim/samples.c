@@ -86,7 +86,8 @@ static int read_pools(FILE *f, const char *path, void *ctx, struct pp_error *err
 
 		if (r.len == 0 || (r.len == 1 && r.line[0] == '\r'))
 			continue;
-		if (text_csv_split(r.line, true, fld, offs, 4) != 3)
+		if (text_lines_check_csv(&r, err) != 0 ||
+		    text_csv_split(r.line, true, fld, offs, 4) != 3)
 			goto bad;
 		if (r.lineno == 1) {
 			if (strcmp(fld[0], "kind") || strcmp(fld[1], "stage") ||

@@ -262,6 +262,47 @@ static void text_csv_reads_quoted_fields_as_spreadsheets_write_them(void)
 	CU_ASSERT_STRING_EQUAL(fields[0], "a\"b");
 }
 
+/* The line of text as a reader's current line, checked as CSV: 0, or the column of the error
+ * (its message checked to hold what). */
+static int csv_check_column(const char *text, const char *what)
+{
+	FILE *f = stream_of(text, strlen(text));
+	struct text_lines r;
+	struct pp_error err = {0};
+	int column = 0;
+
+	text_lines_init(&r, f, "schedule", "s.csv");
+	CU_ASSERT_EQUAL(text_lines_next(&r, &err), 1);
+	if (text_lines_check_csv(&r, &err) != 0) {
+		column = err.column;
+		CU_ASSERT_EQUAL(err.kind, PP_ERR_CONFIG);
+		CU_ASSERT_EQUAL(err.line, 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, what));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "schedule 's.csv':1:"));
+	}
+	text_lines_release(&r);
+	fclose(f);
+	return column;
+}
+
+static void text_lines_check_csv_refuses_quoting_no_spreadsheet_writes(void)
+{
+	static const char *const open = "without its closing quote", *after = "after a quoted";
+
+	/* quoted as spreadsheets write it: empty, doubled quotes, commas, blanks around, CR */
+	CU_ASSERT_EQUAL(csv_check_column("\"a,b\",c\n", open), 0);
+	CU_ASSERT_EQUAL(csv_check_column(" \"say \"\"hi\"\"\" ,\"\",2\r\n", open), 0);
+	CU_ASSERT_EQUAL(csv_check_column("a\"b,c\"d\n", open), 0); /* not opening a field */
+	CU_ASSERT_EQUAL(csv_check_column("\"\"\n", open), 0);
+	/* an opening quote without its closing one, at the quote's column */
+	CU_ASSERT_EQUAL(csv_check_column("0,0,F,\"0\n", open), 7);
+	CU_ASSERT_EQUAL(csv_check_column("x, \"a\"\"\n", open), 4);
+	CU_ASSERT_EQUAL(csv_check_column("\"\n", open), 1);
+	/* text after the closing quote, at the text's column */
+	CU_ASSERT_EQUAL(csv_check_column("0,0,\"B\"W,0\n", after), 8);
+	CU_ASSERT_EQUAL(csv_check_column("\"a\" \"b\",c\n", after), 5);
+}
+
 static void text_lines_drops_a_byte_order_mark_at_the_start(void)
 {
 	FILE *f = stream_of("\xef\xbb\xbf"
@@ -705,6 +746,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(text_split_cuts_at_each_separator_keeping_blanks_and_counting_all),
         UNIT_TEST(text_csv_counts_fields_beyond_max_and_trims_cr_on_request),
         UNIT_TEST(text_csv_reads_quoted_fields_as_spreadsheets_write_them),
+        UNIT_TEST(text_lines_check_csv_refuses_quoting_no_spreadsheet_writes),
         UNIT_TEST(text_lines_drops_a_byte_order_mark_at_the_start),
         UNIT_TEST(text_csv_next_walks_the_fields_of_a_line),
         UNIT_TEST(text_parse_uint_takes_digits_in_range_only),
