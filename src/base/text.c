@@ -24,6 +24,30 @@ int text_read_error(struct pp_error *err, const char *path, int errnum)
 	return pp_fail(err, PP_ERR_IO, "cannot read '%s': %s", path, strerror(errnum));
 }
 
+/* FNV-1a's 64-bit offset basis and prime. */
+#define FNV_BASIS 14695981039346656037ULL
+#define FNV_PRIME 1099511628211ULL
+
+static int fingerprint_read(FILE *f, const char *path, void *ctx, struct pp_error *err)
+{
+	uint64_t h = FNV_BASIS;
+	unsigned char buf[1 << 16];
+	size_t n;
+
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * FNV_PRIME;
+	if (ferror(f))
+		return text_read_error(err, path, errno != 0 ? errno : EIO);
+	*(uint64_t *)ctx = h;
+	return 0;
+}
+
+int text_file_fingerprint(const char *path, uint64_t *fp, struct pp_error *err)
+{
+	return text_read_file(path, fingerprint_read, fp, err);
+}
+
 int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_error *err)
 {
 	FILE *f;

@@ -30,6 +30,13 @@ int text_read_error(struct pp_error *err, const char *path, int errnum);
  */
 int text_read_file(const char *path, text_read_fn *read, void *ctx, struct pp_error *err);
 
+/*
+ * The fingerprint of the file at path: FNV-1a's 64 bits over its bytes, to tell whether a
+ * file read twice (by shards, and by the merge of their records) holds the same bytes; not a
+ * guard against a file made to collide. 0 with *fp, or -1 with err as text_read_file's.
+ */
+int text_file_fingerprint(const char *path, uint64_t *fp, struct pp_error *err);
+
 /* Longest line the reader accepts, in bytes without its newline: 1 MiB. */
 #define TEXT_LINE_MAX ((size_t)1 << 20)
 

@@ -115,6 +115,10 @@ int cli_config(const struct cli *cli, const char *file, struct config *c, struct
  */
 int cli_read_once(const struct config *c, int n, uint64_t reads, const char *command,
                   struct pp_error *err);
+/* The input files c names besides its config files, "" where it names none: --schedule-file,
+ * --requests, --jitter's and --link-jitter's (CLI_INPUTS of them, in that order). */
+#define CLI_INPUTS 4
+void cli_input_paths(const struct config *c, const char *path[CLI_INPUTS]);
 /* cli_config of the assignments whose option take accepts (replay: those that are not the
  * what-if's). */
 int cli_config_taking(const struct cli *cli, const char *file,

@@ -157,10 +157,10 @@ int cli_check_memory(const struct cli *cli, const struct sim *s, struct pp_error
 
 /* The input files of c besides its config files, which its outputs must not name and which a run
  * reads whole each time it needs them (cli_read_once). */
-static const char *const input_what[4] = {"--schedule-file", "--requests", "--jitter's file",
+static const char *const input_what[CLI_INPUTS] = {"--schedule-file", "--requests", "--jitter's file",
                                            "--link-jitter's file"};
 
-static void input_paths(const struct config *c, const char *path[4])
+void cli_input_paths(const struct config *c, const char *path[CLI_INPUTS])
 {
 	path[0] = c->schedule_file;
 	path[1] = c->requests;
@@ -182,7 +182,7 @@ static int check_outputs(const struct cli *cli, const struct config *c, struct p
 	const char **in = pp_mallocarray((size_t)n, sizeof(*in));
 	const char **in_what = pp_mallocarray((size_t)n, sizeof(*in_what));
 
-	input_paths(c, fixed + 2);
+	cli_input_paths(c, fixed + 2);
 	memcpy(fixed_what + 2, input_what, sizeof(input_what));
 
 	if (in == NULL || in_what == NULL) {
@@ -210,12 +210,12 @@ static int check_outputs(const struct cli *cli, const struct config *c, struct p
 int cli_read_once(const struct config *c, int n, uint64_t reads, const char *command,
                   struct pp_error *err)
 {
-	const char *path[4], *other[4];
+	const char *path[CLI_INPUTS], *other[CLI_INPUTS];
 	struct stat st;
 
 	for (int i = 0; i < n; i++) {
-		input_paths(&c[i], path);
-		for (int k = 0; k < 4; k++) {
+		cli_input_paths(&c[i], path);
+		for (int k = 0; k < CLI_INPUTS; k++) {
 			uint64_t times = 0;
 
 			if (path[k][0] == '\0' || stat(path[k], &st) != 0 || S_ISREG(st.st_mode) ||
@@ -223,7 +223,7 @@ int cli_read_once(const struct config *c, int n, uint64_t reads, const char *com
 				continue;
 			/* read by every run of every config that names it */
 			for (int j = 0; j < n; j++) {
-				input_paths(&c[j], other);
+				cli_input_paths(&c[j], other);
 				times += strcmp(other[k], path[k]) == 0 ? reads : 0;
 			}
 			if (times > 1)

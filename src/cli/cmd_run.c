@@ -22,8 +22,8 @@
 static int write_shard(const struct cli *cli, const struct sim *s, struct pp_error *err)
 {
 	const struct samples *x = s->samples;
-	struct outfile *f = cli_open_shard(cli, &samples_shard_codec, x->first, x->first + x->n,
-	                                   s->config.samples, err);
+	struct outfile *f = cli_open_shard(cli, &s->config, NULL, &samples_shard_codec, x->first,
+	                                   x->first + x->n, s->config.samples, err);
 
 	if (f == NULL)
 		return -1;
@@ -184,7 +184,8 @@ int cmd_samples_merge(const struct cli *mcli, const struct merge_shards *s)
 	if (status < 0) {
 		cli.samples_file = mcli->samples_file;
 		cli.html_file = mcli->html_file;
-		if (simulate(&cli, &c, &run, &err) != 0) {
+		if (simulate(&cli, &c, &run, &err) != 0 ||
+		    merge_check_input(s, c.schedule_file, &err) != 0) {
 			status = cmd_fail(&err);
 		} else if (c.samples != h->total) {
 			pp_fail(&err, PP_ERR_CONFIG, "shard '%s': its settings make %llu samples, not %llu",

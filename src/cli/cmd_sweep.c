@@ -107,7 +107,8 @@ static bool may_have_model(const struct sweep *sw)
 static struct outfile *open_shard(const struct cli *cli, const struct sweep *sw, uint64_t first,
                                   uint64_t last, struct pp_error *err)
 {
-	return cli_open_shard(cli, &sweep_shard_codec, first, last, sweep_points(sw), err);
+	return cli_open_shard(cli, &sw->base, sw, &sweep_shard_codec, first, last, sweep_points(sw),
+	                      err);
 }
 
 /* Runs the sweep from src into its report and its output files (kept until the command ends,

@@ -34,11 +34,20 @@ int merge_records(const struct merge_shards *s, int (*emit)(void *ctx, const voi
 /*
  * Opens cli's --shard-file (guard_open: kept until the command ends) and writes its head: shard
  * cli->shard of cli->nshards, records of codec's kind [first, last) of total, and what made the
- * run (shard_out.c). Returns the file, or NULL with err.
+ * run (shard_out.c), with the fingerprints of the input files of c and of sw's schedule-file
+ * axis (sw NULL for a run). Returns the file, or NULL with err.
  */
-struct outfile *cli_open_shard(const struct cli *cli, const struct shard_codec *codec,
+struct outfile *cli_open_shard(const struct cli *cli, const struct config *c,
+                               const struct sweep *sw, const struct shard_codec *codec,
                                uint64_t first, uint64_t last, uint64_t total,
                                struct pp_error *err);
+
+/*
+ * For a merger that reads the input file at path again (a run's schedule file, simulated
+ * again): fails err (PP_ERR_CONFIG) when the shards' head holds the file's fingerprint and the
+ * file now holds other bytes. Returns 0 (also for a file the head does not name), or -1.
+ */
+int merge_check_input(const struct merge_shards *s, const char *path, struct pp_error *err);
 
 /*
  * Reads the settings of head h back (shard_out.c): its "arg" entries into words[1..] (room for

@@ -4,13 +4,16 @@
  * shard_head's run): the words of the command line that make the records ("arg": -c FILE, each
  * config option as given, --fits, --rank-by) with the text of FILE ("config"), then what shapes
  * the report ("format", "top", and a run's "timeline": its WIDTH as given, empty for the
- * default width); and how a kind's merger (merge.h) reads them back into the command line the
- * run had.
+ * default width); the fingerprint of each input file the run read by name ("input": 16 hex
+ * digits, a blank, the path), so that shards run on other contents of a file are told apart;
+ * and how a kind's merger (merge.h) reads them back into the command line the run had.
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "cli.h"
 #include "cmd.h"
 #include "guard.h"
@@ -54,7 +57,42 @@ static int add_entry(struct entries *es, struct pp_error *err, const char *name,
 	return 0;
 }
 
-static int shard_entries(const struct cli *cli, struct entries *es, struct pp_error *err)
+/* The input entry of the file at path, unless es has one of it. */
+static int add_input(struct entries *es, const char *path, struct pp_error *err)
+{
+	uint64_t fp;
+
+	for (size_t i = 0; i < es->n; i++)
+		if (strcmp(es->e[i].name, "input") == 0 && strcmp(es->e[i].value + 17, path) == 0)
+			return 0;
+	if (text_file_fingerprint(path, &fp, err) != 0)
+		return -1;
+	return add_entry(es, err, "input", "%016" PRIx64 " %s", fp, path);
+}
+
+/* The input entries of the files the run of c reads by name, with those of sw's axes that name
+ * schedule files (sw NULL: a run's). */
+static int input_entries(struct entries *es, const struct config *c, const struct sweep *sw,
+                         struct pp_error *err)
+{
+	const char *path[CLI_INPUTS];
+
+	cli_input_paths(c, path);
+	for (int k = 0; k < CLI_INPUTS; k++)
+		if (path[k][0] != '\0' && add_input(es, path[k], err) != 0)
+			return -1;
+	for (int a = 0; sw != NULL && a < sw->naxes; a++)
+		for (int i = 0; strcmp(sw->axes[a].opt->key, "schedule_file") == 0 &&
+		                i < sw->axes[a].nvalues;
+		     i++)
+			if (sw->axes[a].values[i][0] != '\0' &&
+			    add_input(es, sw->axes[a].values[i], err) != 0)
+				return -1;
+	return 0;
+}
+
+static int shard_entries(const struct cli *cli, const struct config *c, const struct sweep *sw,
+                         struct entries *es, struct pp_error *err)
 {
 	int rc = 0;
 
@@ -84,17 +122,20 @@ static int shard_entries(const struct cli *cli, struct entries *es, struct pp_er
 		rc = cli->timeline_arg != NULL
 		             ? add_entry(es, err, "timeline", "%d", cli->timeline_width)
 		             : add_entry(es, err, "timeline", "%s", "");
+	if (rc == 0)
+		rc = input_entries(es, c, sw, err);
 	return rc == 0 ? 0 : -1;
 }
 
-struct outfile *cli_open_shard(const struct cli *cli, const struct shard_codec *codec,
+struct outfile *cli_open_shard(const struct cli *cli, const struct config *c,
+                               const struct sweep *sw, const struct shard_codec *codec,
                                uint64_t first, uint64_t last, uint64_t total,
                                struct pp_error *err)
 {
 	struct entries es;
 	struct outfile *f;
 
-	if (shard_entries(cli, &es, err) != 0) {
+	if (shard_entries(cli, c, sw, &es, err) != 0) {
 		entries_release(&es);
 		return NULL;
 	}
@@ -132,6 +173,8 @@ int merge_settings(const struct shard_head *h, char **words, const char **text,
 			*text = value;
 			continue;
 		}
+		if (strcmp(name, "input") == 0) /* merge_check_input's */
+			continue;
 		while (names[k] != NULL && strcmp(names[k], name) != 0)
 			k++;
 		if (names[k] == NULL)
@@ -161,4 +204,29 @@ int merge_parse(const struct merge_shards *s, char **words, int n, enum cli_mode
 		}
 	}
 	return status;
+}
+
+int merge_check_input(const struct merge_shards *s, const char *path, struct pp_error *err)
+{
+	const struct shard_head *h = s->head;
+	uint64_t fp;
+	char now[17];
+
+	for (size_t i = 0; path[0] != '\0' && i < h->nrun; i++) {
+		const char *value = h->run[i].value;
+
+		if (strcmp(h->run[i].name, "input") != 0 || strlen(value) < 17 ||
+		    strcmp(value + 17, path) != 0)
+			continue;
+		if (text_file_fingerprint(path, &fp, err) != 0)
+			return -1;
+		snprintf(now, sizeof(now), "%016" PRIx64, fp);
+		if (strncmp(value, now, 16) != 0)
+			return pp_fail(err, PP_ERR_CONFIG,
+			               "'%s' holds other bytes than when shard '%s' was run (its "
+			               "fingerprint %.16s, now %s), and merge runs it again: put back "
+			               "the file the shards read, or run them again",
+			               path, s->paths[0], value, now);
+	}
+	return 0;
 }

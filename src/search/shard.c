@@ -589,6 +589,12 @@ bool shard_same_run(const struct shard_head *a, const struct shard_head *b, char
 			snprintf(why, n, "setting %zu: %s against %s", i + 1,
 			         quoted(x, sizeof(x), a->run[i].name),
 			         quoted(y, sizeof(y), b->run[i].name));
+		else if (strcmp(a->run[i].name, "input") == 0 && strlen(a->run[i].value) > 17 &&
+		         strlen(b->run[i].value) > 17 &&
+		         strcmp(a->run[i].value + 17, b->run[i].value + 17) == 0)
+			snprintf(why, n, "'%.200s' held other bytes for each (fingerprints %.16s and "
+			         "%.16s)",
+			         a->run[i].value + 17, a->run[i].value, b->run[i].value);
 		else
 			snprintf(why, n, "setting %zu (%s): %s against %s", i + 1, a->run[i].name,
 			         quoted(x, sizeof(x), a->run[i].value),

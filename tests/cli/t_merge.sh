@@ -194,6 +194,34 @@ for edit in '$2="inf"|step'"'"': inf is not finite' '$2="-3"|step'"'"': -3 is be
 done
 awk -F"$T" -v OFS="$T" '$1 == "0" { $4 = "4" } 1' "$NS/n1.pps" >"$NS/nx.pps"
 fails 3 "sample 0: critical device 4, where the run has devices 0 to 3" merge "$NS/nx.pps" "$NS/n2.pps"
+# the files a run reads by name are held by their fingerprints: shards of one empirical jitter
+# file edited between them are of different runs, and a schedule file changed before the merge,
+# which merge runs again for the deterministic figures, is refused naming it
+printf 'kind,stage,value\n*,*,1\n*,*,3\n' >"$NS/emp.csv"
+E="-p 4 -m 8 --samples=4 --jitter=empirical:$NS/emp.csv --timeline=0"
+# shellcheck disable=SC2086
+ppsim $E --shard=1/2 --shard-file="$NS/e1.pps" >/dev/null
+printf 'kind,stage,value\n*,*,1\n*,*,1.01\n' >"$NS/emp.csv"
+# shellcheck disable=SC2086
+ppsim $E --shard=2/2 --shard-file="$NS/e2.pps" >/dev/null
+fails 2 "are shards of different runs: '$NS/emp.csv' held other bytes for each (fingerprints" \
+	merge "$NS/e1.pps" "$NS/e2.pps"
+ppsim -s 1f1b -p 4 -m 8 --export-schedule="$NS/sf.csv" --timeline=0 >/dev/null
+F="--schedule-file=$NS/sf.csv --samples=4 --jitter=normal --timeline=0"
+# shellcheck disable=SC2086
+ppsim $F --shard=1/2 --shard-file="$NS/s1.pps" >/dev/null
+# shellcheck disable=SC2086
+ppsim $F --shard=2/2 --shard-file="$NS/s2.pps" >/dev/null
+ppsim merge "$NS/s1.pps" "$NS/s2.pps" >/dev/null || not_ok "merge of a schedule file's shards failed"
+ppsim -s zbh1 -p 4 -m 8 --export-schedule="$NS/sf.csv" --timeline=0 >/dev/null
+fails 3 "'$NS/sf.csv' holds other bytes than when shard '$NS/s1.pps' was run" \
+	merge "$NS/s1.pps" "$NS/s2.pps"
+# so do a sweep's, of the schedule file its points run
+ppsim -s 1f1b -p 4 -m 8 --export-schedule="$NS/sa.csv" --timeline=0 >/dev/null
+ppsim sweep --schedule-file="$NS/sa.csv" --tf=1,2 --shard=1/2 --shard-file="$NS/w1.pps" >/dev/null
+ppsim -s gpipe -p 4 -m 8 --export-schedule="$NS/sa.csv" --timeline=0 >/dev/null
+ppsim sweep --schedule-file="$NS/sa.csv" --tf=1,2 --shard=2/2 --shard-file="$NS/w2.pps" >/dev/null
+fails 2 "'$NS/sa.csv' held other bytes for each" merge "$NS/w1.pps" "$NS/w2.pps"
 # a stream that is not a shard (a pipe, a device) is refused at its first block, not copied
 # whole first (/dev/zero filled the disk); one that is goes to a file in TMPDIR, whose absence
 # says so

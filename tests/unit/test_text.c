@@ -303,6 +303,34 @@ static void text_lines_check_csv_refuses_quoting_no_spreadsheet_writes(void)
 	CU_ASSERT_EQUAL(csv_check_column("\"a\" \"b\",c\n", after), 5);
 }
 
+static void text_file_fingerprint_is_fnv1a_of_the_bytes(void)
+{
+	char path[] = "/tmp/ppsim-fp-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	uint64_t fp = 0;
+	struct pp_error err = {0};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fclose(f);
+	/* FNV-1a's published values: the empty text, "a", "foobar" */
+	CU_ASSERT_EQUAL(text_file_fingerprint(path, &fp, &err), 0);
+	CU_ASSERT_EQUAL(fp, 0xcbf29ce484222325ULL);
+	f = fopen(path, "wb");
+	fputs("a", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(text_file_fingerprint(path, &fp, &err), 0);
+	CU_ASSERT_EQUAL(fp, 0xaf63dc4c8601ec8cULL);
+	f = fopen(path, "wb");
+	fputs("foobar", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(text_file_fingerprint(path, &fp, &err), 0);
+	CU_ASSERT_EQUAL(fp, 0x85944171f73967e8ULL);
+	remove(path);
+	CU_ASSERT_EQUAL(text_file_fingerprint(path, &fp, &err), -1);
+	CU_ASSERT_EQUAL(err.kind, PP_ERR_IO);
+}
+
 static void text_lines_drops_a_byte_order_mark_at_the_start(void)
 {
 	FILE *f = stream_of("\xef\xbb\xbf"
@@ -747,6 +775,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(text_csv_counts_fields_beyond_max_and_trims_cr_on_request),
         UNIT_TEST(text_csv_reads_quoted_fields_as_spreadsheets_write_them),
         UNIT_TEST(text_lines_check_csv_refuses_quoting_no_spreadsheet_writes),
+        UNIT_TEST(text_file_fingerprint_is_fnv1a_of_the_bytes),
         UNIT_TEST(text_lines_drops_a_byte_order_mark_at_the_start),
         UNIT_TEST(text_csv_next_walks_the_fields_of_a_line),
         UNIT_TEST(text_parse_uint_takes_digits_in_range_only),
