@@ -350,7 +350,8 @@ static void help_exit_status(FILE *out)
 	      "memory with --fail-on-oom, nothing advise tried fits, or ppsim out of memory),\n"
 	      "2 usage error (advise: also settings no configuration meets; merge: shards not\n"
 	      "of one run, each once),\n"
-	      "3 invalid config, schedule file, request trace or shard file, 4 I/O error.\n",
+	      "3 invalid config, schedule file, request trace, shard file or measured step\n"
+	      "(replay, calibrate), 4 I/O error.\n",
 	      out);
 }
 

@@ -50,6 +50,23 @@ static double mean_of(const struct mean *x)
 }
 
 /*
+ * x to 15 significant digits: a figure fitted from measured times, whose last bits are the
+ * arithmetic's (0.7000000000000001 for 0.7 ms measured), written as the decimal it stands for.
+ * Fifteen digits keep a tick (1e-6 units) of the largest time (1e9 units); x below 1e-8 (under
+ * any tick) or not finite stays as it is.
+ */
+static double fitted_digits(double x)
+{
+	int e = isfinite(x) && x != 0 ? (int)floor(log10(fabs(x))) : 0;
+	double scale;
+
+	if (!isfinite(x) || x == 0 || e < -8 || e > 14)
+		return x;
+	scale = pow(10, 14 - e); /* a power of ten up to 1e22: exact */
+	return round(x * scale) / scale;
+}
+
+/*
  * Why ms is no time an op may take in a config, into buf: not above 0 or outside
  * pp_time_from_units' range (at most 1e9), or below the resolution (pp_time_below_tick, as the
  * config refuses it); NULL when it is one.
@@ -738,16 +755,16 @@ int calib_fit(const struct calibration *k, double w_share, struct calib_fit *fit
 		mean_add(&sb, b[s]);
 		mean_add(&sw, w[s]);
 	}
-	fit->t_f = mean_of(&sf);
-	fit->t_b = mean_of(&sb);
-	fit->t_w = mean_of(&sw);
-	fit->t_comm = k->comm;
+	fit->t_f = fitted_digits(mean_of(&sf));
+	fit->t_b = fitted_digits(mean_of(&sb));
+	fit->t_w = fitted_digits(mean_of(&sw));
+	fit->t_comm = fitted_digits(k->comm);
 	fit->uniform = true;
 	for (int s = 0; s < p; s++) {
 		double x = (k->f[s] + b[s] + w[s]) / (fit->t_f + fit->t_b + fit->t_w);
 		double meas[3] = {k->f[s], b[s], w[s]}, fitted[3] = {fit->t_f, fit->t_b, fit->t_w};
 
-		fit->scale[s] = x;
+		fit->scale[s] = x = fitted_digits(x);
 		if (fabs(x - 1) > 1e-12)
 			fit->uniform = false;
 		for (int i = 0; i < 3; i++)

@@ -601,12 +601,17 @@ int report_text_write(FILE *out, const struct sim *s)
 
 /* The text of a step of t units against ref: "12 t: -3 t against the measured step, ratio
  * 0.8000" (no ratio against a step of 0, as JSON's null). */
-static void write_against(FILE *out, double t, double ref, const char *against, const char *unit)
+static void write_against(FILE *out, double t, double ref, int64_t tick, const char *against,
+                          const char *unit)
 {
 	char a[32], b[32];
+	/* the difference of two times of whole ticks, in whole ticks: not the subtraction's last
+	 * bits (+0.0241514999998 for +0.0241515) */
+	double d = tick > 0 && isfinite(t - ref) ? round((t - ref) * (double)tick) / (double)tick
+	                                         : t - ref;
 
 	fprintf(out, "%s %s: %s%s %s against the %s step, ", exact_cell(a, sizeof(a), t), unit,
-	        t - ref > 0 ? "+" : "", exact_cell(b, sizeof(b), t - ref), unit, against);
+	        d > 0 ? "+" : "", exact_cell(b, sizeof(b), d), unit, against);
 	if (ref > 0 && isfinite(t / ref))
 		fprintf(out, "ratio %.4f\n", t / ref);
 	else
@@ -643,7 +648,8 @@ int report_replay_text(FILE *out, const struct replay *r)
 		fprintf(out, "%-18s not known: the file gives no start times\n", "measured step");
 	fprintf(out, "%-18s ", "replayed step");
 	if (measured)
-		write_against(out, r->replay->metrics.makespan, ref, "measured", unit);
+		write_against(out, r->replay->metrics.makespan, ref, r->replay->cost->tick,
+		              "measured", unit);
 	else
 		fprintf(out, "%s %s\n", exact_cell(a, sizeof(a), r->replay->metrics.makespan), unit);
 	if (r->whatif == NULL)
@@ -661,7 +667,7 @@ int report_replay_text(FILE *out, const struct replay *r)
 		fputc('\n', out);
 	}
 	fprintf(out, "%-18s ", "what-if step");
-	write_against(out, r->whatif->metrics.makespan, ref, measured ? "measured" : "replayed",
-	              unit);
+	write_against(out, r->whatif->metrics.makespan, ref, r->whatif->cost->tick,
+	              measured ? "measured" : "replayed", unit);
 	return 0;
 }

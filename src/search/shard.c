@@ -556,13 +556,21 @@ static const char *quoted(char *buf, size_t n, const char *s)
 	return buf;
 }
 
+/* What the records of a shard of kind are, for a message. */
+static const char *kind_records(const char *kind)
+{
+	return strcmp(kind, "sweep") == 0     ? "a sweep's points"
+	       : strcmp(kind, "samples") == 0 ? "a run's noise samples"
+	                                      : kind;
+}
+
 bool shard_same_run(const struct shard_head *a, const struct shard_head *b, char *why, size_t n)
 {
 	char x[80], y[80];
 	size_t i;
 
 	if (strcmp(a->kind, b->kind) != 0)
-		snprintf(why, n, "records of a %s against a %s", a->kind, b->kind);
+		snprintf(why, n, "%s against %s", kind_records(a->kind), kind_records(b->kind));
 	else if (strcmp(a->version, b->version) != 0)
 		snprintf(why, n, "written by ppsim %s against %s", a->version, b->version);
 	else if (strcmp(a->columns, b->columns) != 0)

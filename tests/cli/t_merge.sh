@@ -194,6 +194,8 @@ for edit in '$2="inf"|step'"'"': inf is not finite' '$2="-3"|step'"'"': -3 is be
 done
 awk -F"$T" -v OFS="$T" '$1 == "0" { $4 = "4" } 1' "$NS/n1.pps" >"$NS/nx.pps"
 fails 3 "sample 0: critical device 4, where the run has devices 0 to 3" merge "$NS/nx.pps" "$NS/n2.pps"
+fails 2 "are shards of different runs: a run's noise samples against a sweep's points" \
+	merge "$NS/n1.pps" "$a1"
 # the files a run reads by name are held by their fingerprints: shards of one empirical jitter
 # file edited between them are of different runs, and a schedule file changed before the merge,
 # which merge runs again for the deterministic figures, is refused naming it

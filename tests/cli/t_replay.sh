@@ -231,3 +231,18 @@ run_json replay "$TMP/pairs.json" -m 32
 expect replay.what_if.step 72.9 1e-9
 run_json replay "$TMP/pairs.json" -s dualpipev --overlap-factor=1
 expect replay.what_if.step 51 1e-9
+
+# the fitted costs and the differences of times are written as the decimals they stand for, not
+# with the arithmetic's last bits (t_w=0.7000000000000001, +0.0241514999998 ms)
+ppsim -s dualpipev -p 4 -m 16 --tw 0.7 --trace="$TMP/tw.json" --timeline=0 >/dev/null
+ppsim replay "$TMP/tw.json" -s zbv >"$TMP/tw.txt" 2>&1
+grep -q '^costs  *t_f=1 t_b=1 t_w=0.7 (in t' "$TMP/tw.txt" && ok ||
+	not_ok "replay's fitted costs: $(grep '^costs' "$TMP/tw.txt")"
+ppsim --model=llama3-8b -s dualpipev -p 4 -m 16 --trace="$TMP/l8.json" --timeline=0 >/dev/null
+ppsim replay "$TMP/l8.json" -s dualpipev >"$TMP/l8.txt" 2>&1
+if grep -q '^costs  *t_f=39.05289225 t_b=46.005337 t_w=32.026681 (in ms' "$TMP/l8.txt" &&
+	grep -q '^what-if step  *2332.4607575 ms: +0.0241515 ms against the measured step' "$TMP/l8.txt"; then
+	ok
+else
+	not_ok "replay's figures with the arithmetic's last bits: $(grep -E '^(costs|what-if step)' "$TMP/l8.txt")"
+fi
