@@ -133,6 +133,10 @@ static int fail_at(struct pp_error *err, const char *path, struct key_pos at, co
 	return pp_fail(err, PP_ERR_CONFIG, "config '%s':%d:%d: %s", path, at.line, at.column, what);
 }
 
+/* What value_text says of a number from 2^53 on in a byte count (a seed); apply() adds how to
+ * write the one given. */
+static const char big_number[] = "a number from 2^53 on, which a JSON number may not hold exactly";
+
 /* The value of member v as the text config_set parses, or NULL when its type is wrong (then
  * *want names the type the option takes and *got what stood there). */
 static const char *value_text(const struct config_option *opt, const cJSON *v, char *buf, size_t n,
@@ -196,14 +200,40 @@ static const char *value_text(const struct config_option *opt, const cJSON *v, c
 		 * (counts have ranges far below it, which config_set tells) */
 		if (opt->arg == CONFIG_ARG_BYTES && isfinite(v->valuedouble) &&
 		    fabs(v->valuedouble) >= 9007199254740992.0) {
-			*got = "a number from 2^53 on, which a JSON number may not hold exactly (write "
-			       "it as a string of its digits, \"9007199254740993\")";
+			*got = big_number;
 			return NULL;
 		}
 		snprintf(buf, n, "%.17g", v->valuedouble);
 		return buf;
 	}
 	return NULL;
+}
+
+/*
+ * The digits of the value after the key at text + key (its opening quote) into buf of n
+ * bytes: true when it is written as a whole number of at most n - 1 digits.
+ */
+static bool number_digits(const char *text, size_t key, char *buf, size_t n)
+{
+	const char *p = text + key + 1;
+	size_t len;
+
+	while (*p != '\0' && *p != '"') /* the key's text, escapes and all */
+		p += *p == '\\' && p[1] != '\0' ? 2 : 1;
+	if (*p == '"')
+		p++;
+	p += strspn(p, " \t\r\n");
+	if (*p != ':')
+		return false;
+	p++;
+	p += strspn(p, " \t\r\n");
+	len = strspn(p, "0123456789");
+	/* digits, not followed by a fraction or an exponent */
+	if (len == 0 || len >= n || (p[len] != '\0' && strchr(".eE", p[len]) != NULL))
+		return false;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return true;
 }
 
 /* Applies the members of the object root, whose keys start at offsets[], to c. */
@@ -240,6 +270,17 @@ static int apply(struct config *c, const char *path, const char *text, const cJS
 		}
 		first[idx] = at;
 		value = value_text(opt, v, buf, sizeof(buf), &want, &got);
+		if (value == NULL && got == big_number) {
+			char digits[32];
+
+			if (!number_digits(text, offsets[k - 1], digits, sizeof(digits)))
+				snprintf(digits, sizeof(digits), "9007199254740993");
+			snprintf(what, sizeof(what),
+			         "key \"%s\": expected %s, got %s (write it as a string of its "
+			         "digits, \"%s\")",
+			         v->string, want, got, digits);
+			return fail_at(err, path, at, what);
+		}
 		if (value == NULL) {
 			snprintf(what, sizeof(what), "key \"%s\": expected %s, got %s", v->string,
 			         want, got);
