@@ -59,6 +59,18 @@ int breakeven_run(const struct config *c, const char *const *links, int nlinks,
                   const enum pp_comm *comms, int ncomms, const int *vs, int nv,
                   struct breakeven_row *rows, struct pp_error *err);
 
+/*
+ * advise's stragglers: in advise a straggler's DEV (and a link's two ends) names a GPU of the
+ * cluster, 0 to gpus - 1, which each layout puts in a pipeline rank as Megatron-LM orders ranks
+ * (tensor, context and data parallel ranks inside a pipeline rank: GPU g is in rank
+ * g / (gpus / p), at place g mod (gpus / p)). Rewrites c's rules, for the layout c has, into
+ * rules of its pipeline ranks: a slow GPU slows its rank (two in one rank: the slower); a slow
+ * link slows the pipeline hop it carries, between places alike in neighbouring ranks, and
+ * nothing else (a link inside a rank carries no pipeline message). c unchanged when c->gpus is
+ * not a multiple of c->p (the point is invalid for other reasons).
+ */
+void advise_place_stragglers(struct config *c);
+
 /* The best point that fits of one value of an axis advise searches (struct advise_choice). */
 struct advise_pick {
 	bool set;                  /* a point with this value fits */

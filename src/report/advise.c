@@ -349,6 +349,10 @@ int report_advice_text(FILE *out, const struct advice *a)
 		      out);
 	}
 	fprintf(out, "\nthe same search as a sweep:\n  %s\n", a->command);
+	if (a->sw->base.stragglers.n > 0)
+		fputs("  (but its --straggler names pipeline ranks, where advise's names GPUs, which "
+		      "each layout places in its ranks)\n",
+		      out);
 	return 0;
 }
 

@@ -307,6 +307,34 @@ static long long gcd(long long a, long long b)
 	return a;
 }
 
+void advise_place_stragglers(struct config *c)
+{
+	struct pp_stragglers got = {0};
+	int per = c->p > 0 && c->gpus > 0 && c->gpus % c->p == 0 ? c->gpus / c->p : 0;
+
+	for (int i = 0; per > 0 && i < c->stragglers.n; i++) {
+		struct pp_straggler w = c->stragglers.s[i];
+		int k = 0;
+
+		if (w.link) {
+			/* a pipeline hop: alike places of neighbouring ranks */
+			if (w.dev % per != w.peer % per || abs(w.dev / per - w.peer / per) != 1)
+				continue;
+			w.peer /= per;
+		}
+		w.dev /= per;
+		while (k < got.n && !(got.s[k].link == w.link && got.s[k].dev == w.dev &&
+		                      (!w.link || got.s[k].peer == w.peer)))
+			k++;
+		if (k == got.n)
+			got.s[got.n++] = w;
+		else if (w.factor > got.s[k].factor)
+			got.s[k] = w; /* the slower of two in one rank */
+	}
+	if (per > 0)
+		c->stragglers = got;
+}
+
 /* Adds the axis of key with values spec unless it is decided already. */
 static int add_axis(struct sweep *sw, const char *key, const char *spec, struct pp_error *err)
 {
@@ -336,6 +364,18 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 		return config_fail(c, "schedule_file", err,
 		                   "advise searches the schedules and shapes, which a schedule file "
 		                   "fixes: simulate it with ppsim run, or sweep around it");
+	/* a straggler names a GPU of the cluster, which each layout places (advise_place_stragglers) */
+	for (int i = 0; i < c->stragglers.n; i++) {
+		const struct pp_straggler *w = &c->stragglers.s[i];
+		int bad = w->dev >= gpus ? w->dev : w->link && w->peer >= gpus ? w->peer : -1;
+
+		if (bad >= 0)
+			return config_fail(c, "stragglers", err,
+			                   "names GPU %d: advise's stragglers name GPUs of the "
+			                   "cluster, 0 to %lld, which each layout places in its "
+			                   "pipeline ranks",
+			                   bad, gpus - 1);
+	}
 	tp = divisors(gcd(node, gpus), node);
 	p = divisors(gpus, layers < PP_MAX_DEVICES ? layers : PP_MAX_DEVICES);
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "ppsim/advise.h"
 #include "ppsim/samples.h"
 #include "ppsim/schedfile.h"
 #include "ppsim/sched.h"
@@ -296,6 +297,8 @@ int sweep_point_config(const struct sweep *sw, uint64_t i, struct config *c, str
 		if (config_set(c, sw->axes[a].opt, sw->axes[a].label,
 		               sw->axes[a].values[sweep_value(sw, &r, a)], err) != 0)
 			return -1;
+	if (sw->advise)
+		advise_place_stragglers(c);
 	return 0;
 }
 

@@ -453,3 +453,22 @@ fails 4 "cannot read '$TMP/missing.csv': No such file or directory" sweep -m 8 \
 fails 4 "cannot read '$TMP': Is a directory" sweep -m 8 --schedule-file="$TMP"
 fails 4 "cannot read '$TMP/missing': No such file or directory" sweep -p 2,4 -m 8 --samples=4 \
 	--jitter="empirical:$TMP/missing"
+
+# advise's straggler names a GPU, which every layout places in one of its pipeline ranks: no
+# layout is dropped for having fewer ranks than the GPU's number, and GPUs of one rank (0 and 1
+# at p = 2 on 4 GPUs) give one answer; a GPU outside the cluster is refused
+ADV="--model=llama3-8b --layers=8 --gpu=h100-sxm --gpus=4 --global-batch=16 --seq=2048 --quiet -f json"
+# shellcheck disable=SC2086
+ppsim advise $ADV --straggler=3:1.5 >"$TMP/adv3.json"
+# shellcheck disable=SC2086
+ppsim advise $ADV >"$TMP/adv.json"
+if [ "$("$JGET" "$TMP/adv3.json" simulated)" = "$("$JGET" "$TMP/adv.json" simulated)" ]; then ok; else
+	not_ok "advise with a straggler simulates $("$JGET" "$TMP/adv3.json" simulated) points, without $("$JGET" "$TMP/adv.json" simulated)"
+fi
+# shellcheck disable=SC2086
+a=$(ppsim advise $ADV --straggler=0:1.5 | "$JGET" - recommended.step_time)
+# shellcheck disable=SC2086
+b=$(ppsim advise $ADV --straggler=1:1.5 | "$JGET" - recommended.step_time)
+[ "$a" = "$b" ] && ok || not_ok "advise: GPUs 0 and 1 of one rank give $a and $b"
+fails 2 "--straggler '9:1.5': names GPU 9: advise's stragglers name GPUs of the cluster, 0 to 3" \
+	advise --model=llama3-8b --gpus=4 --global-batch=16 --straggler=9:1.5
