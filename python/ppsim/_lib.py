@@ -141,8 +141,9 @@ def load() -> ctypes.CDLL:
             _lib = _declare(lib)
             break
         else:
-            raise LibraryError("ppsim: libppsim.so not found; set PPSIM_LIB (looked at: %s)"
-                               % ", ".join(tried))
+            raise LibraryError("ppsim: libppsim.so not found (looked at: %s); in the source "
+                               "tree, `make` builds it as build/libppsim.so.1; elsewhere, set "
+                               "PPSIM_LIB to its path" % ", ".join(tried))
     return _lib
 
 

@@ -7,6 +7,7 @@
  */
 #include "ppsim/advise.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,8 +242,10 @@ bool advise_distinct(const struct sweep_record *a, const struct sweep_record *b)
 	if (a->tp != b->tp || a->p != b->p || a->dp != b->dp || a->cp != b->cp || a->ep != b->ep ||
 	    a->mbs != b->mbs || a->m != b->m)
 		return true;
-	/* the step to the rounding of ticks, as partition compares splits */
-	return partition_step_cmp(a->step_time, b->step_time, PARTITION_TIE * a->step_time) != 0;
+	/* the step to the rounding of ticks: within PARTITION_TIE of the longer (a tolerance, not a
+	 * grid, which would part two steps a tick apart across one of its lines) */
+	return fabs(a->step_time - b->step_time) >
+	       PARTITION_TIE * fmax(fabs(a->step_time), fabs(b->step_time));
 }
 
 /* True when option key is fixed by the base config or varied by an axis. */

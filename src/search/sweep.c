@@ -483,14 +483,32 @@ void sweep_shard(uint64_t npoints, uint64_t k, uint64_t n, uint64_t *first, uint
 	*last = q * k + rem * k / n;
 }
 
+/*
+ * x to SCORE_DIGITS significant digits, as the tables show it: the rounding of op times to ticks
+ * moves a step by parts in 1e9 between layouts of the same work (a layer's time split over v
+ * chunks), which is no difference to rank by. A function of x alone, so that the order stays
+ * one (unlike a tolerance); scores that straddle a rounding boundary still part.
+ */
+#define SCORE_DIGITS 6
+static double score_digits(double x)
+{
+	double q;
+
+	if (!isfinite(x) || x == 0)
+		return x;
+	q = pow(10, floor(log10(fabs(x))) - (SCORE_DIGITS - 1));
+	return round(x / q) * q;
+}
+
 /* What ranks a point: tokens/s with a model; else utilization, which compares across p; each
- * at the step --rank-by chose. */
+ * at the step --rank-by chose, to SCORE_DIGITS significant digits. */
 struct sweep_rank_key sweep_rank_key(const struct sweep_record *r)
 {
 	return (struct sweep_rank_key){
 	        .ok = r->ok,
 	        .fits = r->fits,
-	        .score = (r->has_model ? r->tokens_per_s : r->utilization) * r->rank_scale,
+	        .score = score_digits((r->has_model ? r->tokens_per_s : r->utilization) *
+	                              r->rank_scale),
 	        .memory = r->has_model ? r->memory_bytes : r->peak_activations,
 	        .index = r->index};
 }

@@ -472,3 +472,16 @@ b=$(ppsim advise $ADV --straggler=1:1.5 | "$JGET" - recommended.step_time)
 [ "$a" = "$b" ] && ok || not_ok "advise: GPUs 0 and 1 of one rank give $a and $b"
 fails 2 "--straggler '9:1.5': names GPU 9: advise's stragglers name GPUs of the cluster, 0 to 3" \
 	advise --model=llama3-8b --gpus=4 --global-batch=16 --straggler=9:1.5
+
+# what the rounding of op times to ticks leaves between layouts of the same work decides
+# nothing: at p = 1 interleaved (a layer's time in two chunks) is no runner-up to gpipe, and 1f1b
+# ranks before the zbv of the same step (the earlier point)
+ADV1="--model=llama3-8b --layers=4 --gpu=h100-sxm --gpus=1 --global-batch=4 --quiet -f json"
+# shellcheck disable=SC2086
+ppsim advise $ADV1 >"$TMP/adv1.json"
+if [ "$("$JGET" "$TMP/adv1.json" runner_up.schedule)" != interleaved ]; then ok; else
+	not_ok "advise's runner-up is the recommendation again: $("$JGET" "$TMP/adv1.json" runner_up.schedule)"
+fi
+printf '{"model":"llama3-8b","gpu":"a100-80g","seq":4096,"distributed_optimizer":true}\n' >"$TMP/tie.json"
+s=$(ppsim advise -c "$TMP/tie.json" --gpus=8 --global-batch=32 -s 1f1b,zbv -f json | "$JGET" - recommended.schedule)
+[ "$s" = 1f1b ] && ok || not_ok "advise ranks $s before 1f1b at the same step"
