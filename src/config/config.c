@@ -163,6 +163,12 @@ static void apply_framework(struct config *c, const struct framework_preset *f)
 	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
 		if (reals[i].value >= 0 && !config_is_set(c, reals[i].key))
 			*reals[i].field = reals[i].value;
+	/* a habit that needs what the run turned off is not taken: the parameter gather of a
+	 * distributed optimizer, the TP overlap of sequence parallelism (which it splits) */
+	if (!c->distributed_optimizer && !config_is_set(c, "overlap_param_gather"))
+		c->overlap_param_gather = 0;
+	if (!c->sequence_parallel && !config_is_set(c, "tp_overlap"))
+		c->tp_overlap = PP_TP_OVERLAP_NONE;
 }
 
 int config_settle(const struct config *in, struct config *out, struct pp_error *err)

@@ -313,6 +313,17 @@ static int resolve_parallel(const struct config *c, const struct cost_layout *l,
 		                   "must split evenly over tp = %d (--sequence-parallel=no runs "
 		                   "without)",
 		                   k->seq / k->cp, k->tp);
+	/* Megatron-LM asserts it: the overlap decomposes sequence parallelism's reduce-scatter and
+	 * all-gather (arguments.py: "Tensor parallel communication/GEMM overlap can happen only
+	 * when sequence parallelism is enabled") */
+	if (k->tp > 1 && k->tp_overlap != PP_TP_OVERLAP_NONE && !k->sequence_parallel)
+		return config_fail(c, config_is_set(c, "sequence_parallel") ? "sequence_parallel"
+		                                                            : "tp_overlap",
+		                   err,
+		                   "--tp-overlap=%s needs sequence parallelism, whose reduce-scatter "
+		                   "and all-gather it overlaps, as Megatron-LM asserts (give "
+		                   "--sequence-parallel=yes, or --tp-overlap=none)",
+		                   config_tp_overlap_name(k->tp_overlap));
 	if (k->overlap_param_gather && !k->distributed_optimizer && config_is_set(c, "overlap_param_gather"))
 		return config_fail(c, "overlap_param_gather", err,
 		                   "needs a distributed optimizer (parameters are gathered only "

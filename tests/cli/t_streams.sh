@@ -366,3 +366,11 @@ e3=$("$JGET" "$TMP/tied.json" devices.3.end)
 if [ -n "$e0" ] && [ "$e0" = "$e3" ]; then ok; else
 	not_ok "tied all-reduce: device 0 ends at $e0, device 3 at $e3"
 fi
+
+# a framework's habit that needs what the run turned off is not taken: NeMo's TP overlap without
+# sequence parallelism (Megatron-LM asserts it needs it), its parameter gather without a
+# distributed optimizer
+run_json --model=llama3-70b -p 4 -m 16 --tp=8 --framework=nemo --sequence-parallel=no
+expect model.tp_overlap none
+run_json --model=llama3-8b -p 2 -m 8 --gpus=4 --framework=nemo --distributed-optimizer=no
+expect model.overlap_param_gather false
