@@ -153,6 +153,9 @@ for src in sys.argv[1:]:
     dst = os.path.join(ROOT, name if name == 'README.md' else os.path.join('docs', name))
     rel = os.path.relpath(src, ROOT)
     head = f'<!-- Generated from {rel} by make docs: edit that file, not this one. -->'
+    # the page is expanded whole before the file is opened: a command that fails (sys.exit)
+    # leaves the page as it was, not empty
+    text = '\n'.join([head] + expand(lines))
     with open(dst, 'w') as f:
-        f.write('\n'.join([head] + expand(lines)))
+        f.write(text)
     print('wrote', dst)

@@ -427,7 +427,8 @@ judge() {
 		set -- $opts
 		base=$(step "$@") || return 1
 		# the assumptions: collectives slowing compute, collectives' share of the links, flash
-		# attention, tensor-parallel overlap (when there is tensor parallelism)
+		# attention, tensor-parallel overlap (when there is tensor parallelism with sequence
+		# parallelism, which the overlap needs)
 		fw=$(opt framework "$opts")
 		fa=$(opt flash-attention "$opts")
 		[ -n "$fa" ] || fa=$([ "$fw" = deepspeed ] && echo no || echo yes)
@@ -435,7 +436,7 @@ judge() {
 		[ -n "$tpo" ] || tpo=$([ "$fw" = nemo ] && echo pipelined || echo none)
 		variants="--comm-slowdown=0 --collective-efficiency=1"
 		variants="$variants --flash-attention=$([ "$fa" = yes ] && echo no || echo yes)"
-		[ "$(opt tp "$opts")" -gt 1 ] &&
+		[ "$(opt tp "$opts")" -gt 1 ] && [ "$(opt sequence-parallel "$opts")" != no ] &&
 			variants="$variants --tp-overlap=$([ "$tpo" = none ] && echo pipelined || echo none)"
 		most=""
 		for var in $variants; do
