@@ -59,6 +59,11 @@ struct streams {
 	pp_time *gate_wait;    /* [p] the time ops waited for gathers and activations' copies back */
 	pp_time *gather_wait;  /* [p] of that, the first forwards' waits for gathers */
 	pp_time *reached;      /* [p] the last op's end, slowed: what runs after it starts then */
+	/* the pieces a device issued at its latest issue time so far, which the SM slowdown
+	 * moves when that is its last op's end (after_ops): */
+	pp_time *tail_at;      /* [p] that time (-1 before the first) */
+	size_t *tail_rec;      /* [p] their first record in res.pieces */
+	pp_time *tail_free;    /* [p * STREAM_COUNT] the device's streams' free times before them */
 	size_t nrec, cap;      /* hooked pieces recorded in res.pieces, and its room */
 	bool nomem;            /* a record did not fit: the run fails */
 	/* activation offload (cost pieces' offload), NULL without: */

@@ -445,7 +445,14 @@ static pp_time issue(struct engine *e, uint32_t d, uint8_t kind, pp_time dur, pp
 	pp_time *free_at = &e->sm.free[(size_t)d * STREAM_COUNT +
 	                               comm_kind_info((enum comm_kind)kind)->stream];
 	pp_time start = *free_at > at ? *free_at : at;
+	struct streams *sm = &e->sm;
 
+	if (at > sm->tail_at[d]) { /* a later issue time: its pieces are the device's tail now */
+		sm->tail_at[d] = at;
+		sm->tail_rec[d] = sm->nrec;
+		memcpy(&sm->tail_free[(size_t)d * STREAM_COUNT], &sm->free[(size_t)d * STREAM_COUNT],
+		       STREAM_COUNT * sizeof(*sm->free));
+	}
 	*free_at = start + dur;
 	e->res.devices[d].comm[kind] += dur;
 	if (record(e, d, kind, start, start + dur) != 0)
@@ -512,12 +519,19 @@ int stream_init(struct engine *e, struct pp_error *err)
 	sm->gate_wait = pp_calloc((size_t)s->p, sizeof(*sm->gate_wait));
 	sm->gather_wait = pp_calloc((size_t)s->p, sizeof(*sm->gather_wait));
 	sm->reached = pp_calloc((size_t)s->p, sizeof(*sm->reached));
+	sm->tail_at = pp_mallocarray((size_t)s->p, sizeof(*sm->tail_at));
+	sm->tail_rec = pp_calloc((size_t)s->p, sizeof(*sm->tail_rec));
+	sm->tail_free = pp_calloc((size_t)s->p * STREAM_COUNT, sizeof(*sm->tail_free));
 	e->res.shapes = pc != NULL ? pp_calloc(3 * S, sizeof(*e->res.shapes)) : NULL;
 	e->res.inner = pc != NULL ? pp_calloc_large(s->nops ? s->nops : 1, sizeof(*e->res.inner))
 	                          : NULL;
-	if (sm->dur == NULL || sm->extra == NULL || sm->free == NULL || sm->count == NULL || sm->gate_wait == NULL || sm->gather_wait == NULL || sm->reached == NULL ||
+	if (sm->dur == NULL || sm->extra == NULL || sm->free == NULL || sm->count == NULL ||
+	    sm->gate_wait == NULL || sm->gather_wait == NULL || sm->reached == NULL ||
+	    sm->tail_at == NULL || sm->tail_rec == NULL || sm->tail_free == NULL ||
 	    (pc != NULL && (e->res.shapes == NULL || e->res.inner == NULL)))
 		return pp_nomem(err, 3 * S, sizeof(struct stream_shape));
+	for (int d = 0; d < s->p; d++)
+		sm->tail_at[d] = -1;
 	for (size_t st = 0; st < S; st++) {
 		pp_time t[3] = {e->c->t_f[st], e->c->t_b[st], e->c->t_w[st]};
 
@@ -830,6 +844,31 @@ static pp_time streams_end(const struct engine *e, int d, pp_time t)
 }
 
 /*
+ * Issues again, by more, the pieces device d issued at its last op's end (tail_at), which the
+ * slowdown makes that much later: each on its stream from when it is free of what came before
+ * them, as issue placed them.
+ */
+static void shift_tail(struct engine *e, uint32_t d, pp_time by)
+{
+	struct streams *sm = &e->sm;
+	pp_time *free_at = &sm->free[(size_t)d * STREAM_COUNT];
+
+	memcpy(free_at, &sm->tail_free[(size_t)d * STREAM_COUNT], STREAM_COUNT * sizeof(*free_at));
+	for (size_t i = sm->tail_rec[d]; i < sm->nrec; i++) {
+		struct piece_record *r = &e->res.pieces[i];
+		pp_time *f, dur = r->end - r->start, start;
+
+		if (r->dev != d)
+			continue;
+		f = &free_at[comm_kind_info((enum comm_kind)r->kind)->stream];
+		start = *f > sm->tail_at[d] + by ? *f : sm->tail_at[d] + by;
+		r->start = start;
+		r->end = start + dur;
+		*f = r->end;
+	}
+}
+
+/*
  * Issues what each device runs after its last op (pc->after): the compute of the schedule took
  * longer while hooked pieces ran beside it, not while it waited for one (a first forward's
  * wait for its gather): in the wall time c a piece ran, compute did c / (1 + s) of its work, as
@@ -860,6 +899,9 @@ static int after_ops(struct engine *e, struct pp_error *err)
 			               d);
 		}
 		e->sm.reached[d] = dr->last_end + (pp_time)llround(slow);
+		/* what the last op's end issued starts as late as that end is */
+		if (e->sm.reached[d] > dr->last_end && e->sm.tail_at[d] == dr->last_end)
+			shift_tail(e, (uint32_t)d, e->sm.reached[d] - dr->last_end);
 		for (size_t i = 0; i < pc->after[d].n; i++)
 			if (pc->after[d].h[i].with == 0)
 				issue(e, (uint32_t)d, pc->after[d].h[i].kind, pc->after[d].h[i].dur,
@@ -955,6 +997,9 @@ void stream_release(struct engine *e)
 	free(e->sm.gate_wait);
 	free(e->sm.gather_wait);
 	free(e->sm.reached);
+	free(e->sm.tail_at);
+	free(e->sm.tail_rec);
+	free(e->sm.tail_free);
 	free(e->sm.off_end);
 	free(e->sm.rel_end);
 	free(e->sm.prefetch);

@@ -1967,14 +1967,29 @@ static void engine_exposes_only_the_last_gradient_bucket_overlapped_with_the_las
 	run_end(&x);
 
 	/* slowed by 0.5 beside the 0.9 of buckets that ran during the ops ([4.5, 6)): in those
-	 * 0.9 the compute did 0.9 / 1.5 = 0.6 of its work, so it ends 0.3 later, with the last
-	 * bucket's 0.3 */
+	 * 0.9 the compute did 0.9 / 1.5 = 0.6 of its work, so it ends 0.3 later, at 6.3, and the
+	 * last bucket, hooked at its end, runs then: [6.3, 6.6), 0.6 past the unslowed end */
 	one_device(&x);
 	pc = pieces_for(x.k, 1, 0.5);
 	pc->grads[0] = hooks_of(h, 4);
 	run_pieces(&x);
-	CU_ASSERT_EQUAL(x.r->devices[0].end, 6300000);
-	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_DP], 300000);
+	CU_ASSERT_EQUAL(x.r->devices[0].end, 6600000);
+	CU_ASSERT_EQUAL(x.r->devices[0].exposed[COMM_DP], 600000);
+	CU_ASSERT_EQUAL_FATAL(x.r->npieces, 4);
+	CU_ASSERT_EQUAL(x.r->pieces[3].start, 6300000);
+	CU_ASSERT_EQUAL(x.r->pieces[3].end, 6600000);
+	run_end(&x);
+
+	/* queued buckets hide the slowdown under the queue: 0.8 each, the last issued at 6 waits
+	 * for the one before it until 6.9, after 6 + 0.5 / 1.5 x 1.5 = 6.5 */
+	one_device(&x);
+	pc = pieces_for(x.k, 1, 0.5);
+	pc->grads[0] = hooks_of(h, 4);
+	for (int i = 0; i < 4; i++)
+		pc->grads[0].h[i].dur = 800000;
+	run_pieces(&x);
+	CU_ASSERT_EQUAL(x.r->pieces[3].start, 6900000);
+	CU_ASSERT_EQUAL(x.r->devices[0].end, 7700000);
 	run_end(&x);
 }
 
