@@ -234,20 +234,39 @@ void moe_times(const struct cost_model *k, struct cost_type *ty,
 	ty->moe_ms.w = attention->w + r->w + sh->w + x->w;
 }
 
+/*
+ * The chance that a given GPU of the expert-parallel group holds one of a token's top-k
+ * experts at least, the experts spread evenly (experts / ep a GPU) and routed uniformly: one
+ * less the chance that all k miss its experts, C(E - E/ep, k) / C(E, k).
+ */
+static double gpu_hit(const struct cost_model *k)
+{
+	double E = k->experts, mine = E / k->ep, miss = 1;
+
+	for (int i = 0; i < k->top_k && miss > 0; i++)
+		miss *= E - mine - i > 0 ? (E - mine - i) / (E - i) : 0;
+	return 1 - miss;
+}
+
 /* One all-to-all of the busiest GPU's routed copies, elements of e bytes, with per_node GPUs
- * of the expert-parallel group in a node. */
+ * of the expert-parallel group in a node. NCCL's all-to-all (Megatron-Core's alltoall
+ * dispatcher) sends a token once per routed copy; DeepEP once per GPU holding one of its
+ * experts (its dispatch layout's is_token_in_rank; the combine sums a GPU's experts' outputs
+ * before it sends them back), ep x gpu_hit copies a token where the top-k are more. */
 static double all_to_all_ms(const struct cost_model *k, int per_node, double e)
 {
 	double tm = (double)k->mbs * k->seq / k->cp / k->tp;
-	double bytes = tm * k->top_k * k->hidden * e;
+	double copies = k->ep_dispatch == PP_EP_DEEPEP ? k->ep * gpu_hit(k) : k->top_k;
+	double bytes = tm * copies * k->hidden * e;
 
 	if (k->ep_dispatch == PP_EP_DEEPEP && per_node < k->ep) {
 		/*
 		 * DeepEP: a token crosses to each other node holding one of its top-k experts once
 		 * (nodes = ep / per_node of them, each hit with probability 1 - (1 - 1/nodes)^k, or
 		 * with node-limited routing at most limit nodes, its own among them with chance
-		 * limit/nodes), on the GPU's own port, and every copy is then sent on inside its
-		 * node; the two at once, n - 1 steps of the slower link's latency
+		 * limit/nodes), on the GPU's own port, and sent on inside its node once to each GPU
+		 * holding one of its experts; the two at once, n - 1 steps of the slower link's
+		 * latency
 		 */
 		double nodes = (double)k->ep / per_node;
 		double remote = (nodes - 1) * (1 - pow(1 - 1 / nodes, k->top_k));

@@ -104,8 +104,9 @@ else
 	not_ok "text report of an MoE run: $(head -c 400 "$TMP/moe.txt" "$TMP/err")"
 fi
 
-# DeepEP sends a token once to each other node with one of its experts: across nodes, less
-# than the all-to-all of every copy; inside a node the two are the same
+# DeepEP sends a token once to each other node with one of its experts, and once to each GPU
+# with one: across nodes and inside a node less than the all-to-all of every copy (Qwen3's top 8
+# of 128 over 2 GPUs: about one copy a token crosses, not four)
 # shellcheck disable=SC2086
 run_json $M --dp=16 --ep=16 --gpus-per-node=8
 a2a=$("$JGET" "$TMP/out.json" model.moe.all_to_all)
@@ -118,7 +119,7 @@ run_json $M --dp=2 --ep=2
 a2a=$("$JGET" "$TMP/out.json" model.moe.all_to_all)
 # shellcheck disable=SC2086
 run_json $M --dp=2 --ep=2 --ep-dispatch=deepep
-expect model.moe.all_to_all "$a2a"
+expect_cmp model.moe.all_to_all '<' "$(awk -v a="$a2a" 'BEGIN { print a / 2 }')"
 fails 2 "--ep-dispatch 'nccl': must be 'alltoall' or 'deepep'" $M --ep-dispatch=nccl
 fails 2 "--experts '4': needs --top-k and --expert-ffn too: the model llama3-8b has no experts" \
 	--model=llama3-8b --experts=4 --top-k=2
