@@ -460,6 +460,47 @@ static int embedding_hooks(const struct cost_model *k, struct cost_pieces *pc,
 	return 0;
 }
 
+/*
+ * DualPipe's two copies of the model: each stage's layers are on two devices (route 0's stage
+ * st and route 1's st + L), whose gradients are summed before the optimizer step (DeepSeek's
+ * example_dualpipe.py: p0.grad += the other copy's), after each device's data-parallel
+ * reduction, so of its shard with a sharded optimizer: the two devices all-reduce it between
+ * them over the link between their pipeline ranks, as the tied embeddings' gradients are.
+ * Returns 0, 1 when a time is out of range, or -1 when out of memory.
+ */
+static int copy_hooks(const struct cost_model *k, struct cost_pieces *pc,
+                      const struct cost_layout *l, int64_t tick)
+{
+	int L = l->S / l->routes;
+	bool sharded = k->distributed_optimizer;
+
+	for (int st = 0; l->routes == 2 && st < L; st++) {
+		int a = (int)l->stage_device[st], b = (int)l->stage_device[st + L], n, nm;
+		bool inside;
+		double ex, params;
+		pp_time t = 0;
+
+		if (a == b)
+			continue;
+		moe_stage_counts(k, st, &n, &nm);
+		ex = nm * k->routed_params / k->ep;
+		params = cost_stage_params(k, l, st) / (sharded ? k->dp * k->cp : 1) +
+		         ex / (sharded ? (double)k->tp * k->cp * k->dp / k->ep : 1);
+		inside = cost_hop_inside(k, a, b);
+		if (!pp_time_from_units(
+		            cost_collective_ms(COLL_ALLREDUCE, params * k->grad_reduce_bytes, 2,
+		                               (inside ? k->link_bandwidth : k->inter_bandwidth) *
+		                                       k->collective_efficiency,
+		                               inside ? k->link_latency : k->inter_latency),
+		            tick, &t))
+			return 1;
+		if (!hook_with(&pc->after[a], 1, COMM_DP, t, 1 + b) ||
+		    !hook_with(&pc->after[b], 1, COMM_DP, t, 1 + a))
+			return -1;
+	}
+	return 0;
+}
+
 /* Each stage's activation offload: the share of what a forward keeps, copied over the host link
  * each way (docs/cost-model.md, Offload). Returns 0, or 1 when a copy's time is out of range
  * (pc->offload NULL when out of memory). */
@@ -531,6 +572,7 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 	int S = l->S, L = S / l->routes;
 	struct cost_pieces *pc;
 	bool plans = k->tp > 1 || k->cp > 1 || k->a2a_ms > 0, tied_apart = false, offload = false;
+	bool copies_apart = false;
 	uint64_t used = 0; /* the plans' steps so far */
 
 	for (int st = 0; st < L; st++)
@@ -538,7 +580,10 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 
 	for (int st = 0; st < S; st += L)
 		tied_apart |= k->tied && l->stage_device[st] != l->stage_device[st + L - 1];
-	if (!plans && k->dp * k->cp <= 1 && !tied_apart && !offload)
+	/* DualPipe's two copies of a stage on two devices sum their gradients */
+	for (int st = 0; l->routes == 2 && st < L; st++)
+		copies_apart |= l->stage_device[st] != l->stage_device[st + L];
+	if (!plans && k->dp * k->cp <= 1 && !tied_apart && !copies_apart && !offload)
 		return 0; /* nothing beside the schedule: every op is one compute piece */
 	pc = cost->pieces = pp_zalloc(1, sizeof(*pc), err);
 	if (pc == NULL)
@@ -636,6 +681,15 @@ int cost_model_pieces(const struct config *c, const struct cost_layout *l, struc
 			              : config_fail(c, "inter_bandwidth", err,
 			                            "makes the tied embeddings' gradient all-reduce too "
 			                            "long");
+	}
+	if (copies_apart) {
+		int rc = copy_hooks(k, pc, l, cost->tick);
+
+		if (rc != 0)
+			return rc < 0 ? pp_nomem(err, 1, sizeof(struct piece_hook))
+			              : config_fail(c, "inter_bandwidth", err,
+			                            "makes the sum of DualPipe's two copies' gradients "
+			                            "too long");
 	}
 	return 0;
 }
