@@ -64,6 +64,9 @@ struct streams {
 	pp_time *tail_at;      /* [p] that time (-1 before the first) */
 	size_t *tail_rec;      /* [p] their first record in res.pieces */
 	pp_time *tail_free;    /* [p * STREAM_COUNT] the device's streams' free times before them */
+	pp_time *pair_wait;    /* [p] the time its collectives with another device (the tied
+	                          embeddings', DualPipe's copies') waited for that device after its
+	                          own streams were done: the pipeline's skew, no communication */
 	size_t nrec, cap;      /* hooked pieces recorded in res.pieces, and its room */
 	bool nomem;            /* a record did not fit: the run fails */
 	/* activation offload (cost pieces' offload), NULL without: */

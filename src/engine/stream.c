@@ -522,12 +522,14 @@ int stream_init(struct engine *e, struct pp_error *err)
 	sm->tail_at = pp_mallocarray((size_t)s->p, sizeof(*sm->tail_at));
 	sm->tail_rec = pp_calloc((size_t)s->p, sizeof(*sm->tail_rec));
 	sm->tail_free = pp_calloc((size_t)s->p * STREAM_COUNT, sizeof(*sm->tail_free));
+	sm->pair_wait = pp_calloc((size_t)s->p, sizeof(*sm->pair_wait));
 	e->res.shapes = pc != NULL ? pp_calloc(3 * S, sizeof(*e->res.shapes)) : NULL;
 	e->res.inner = pc != NULL ? pp_calloc_large(s->nops ? s->nops : 1, sizeof(*e->res.inner))
 	                          : NULL;
 	if (sm->dur == NULL || sm->extra == NULL || sm->free == NULL || sm->count == NULL ||
 	    sm->gate_wait == NULL || sm->gather_wait == NULL || sm->reached == NULL ||
 	    sm->tail_at == NULL || sm->tail_rec == NULL || sm->tail_free == NULL ||
+	    sm->pair_wait == NULL ||
 	    (pc != NULL && (e->res.shapes == NULL || e->res.inner == NULL)))
 		return pp_nomem(err, 3 * S, sizeof(struct stream_shape));
 	for (int d = 0; d < s->p; d++)
@@ -911,10 +913,15 @@ static int after_ops(struct engine *e, struct pp_error *err)
 	for (int d = 0; d < s->p; d++)
 		for (size_t i = 0; i < pc->after[d].n; i++) {
 			const struct piece_hook *h = &pc->after[d].h[i];
+			pp_time at = ready[h->with - 1] > ready[d] ? ready[h->with - 1] : ready[d];
+			pp_time own = streams_end(e, d, e->sm.reached[d]);
 
-			if (h->with > 0)
-				issue(e, (uint32_t)d, h->kind, h->dur,
-				      ready[h->with - 1] > ready[d] ? ready[h->with - 1] : ready[d]);
+			if (h->with == 0)
+				continue;
+			/* waiting for the other device is its pipeline's lag, not communication */
+			if (at > own)
+				e->sm.pair_wait[d] += at - own;
+			issue(e, (uint32_t)d, h->kind, h->dur, at);
 		}
 	free(ready);
 	return 0;
@@ -938,8 +945,9 @@ int stream_finish(struct engine *e, struct pp_error *err)
 
 		if (pc != NULL) {
 			end = streams_end(e, d, e->sm.reached[d]);
-			/* what ran past the last op is the hooked kind's: DP's */
-			dr->exposed[COMM_DP] += end - dr->last_end;
+			/* what ran past the last op is the hooked kind's, DP's, but the waits for
+			 * another device (left to the bubble) */
+			dr->exposed[COMM_DP] += end - dr->last_end - e->sm.pair_wait[d];
 			/* each stage runs the micro-batches of its route */
 			for (size_t st = 0; st < (size_t)s->S; st++)
 				if ((int)s->stage_device[st] == d) {
@@ -1000,6 +1008,7 @@ void stream_release(struct engine *e)
 	free(e->sm.tail_at);
 	free(e->sm.tail_rec);
 	free(e->sm.tail_free);
+	free(e->sm.pair_wait);
 	free(e->sm.off_end);
 	free(e->sm.rel_end);
 	free(e->sm.prefetch);

@@ -388,3 +388,10 @@ if awk -v a="$(echo $g | cut -d' ' -f1)" -v b="$(echo $g | cut -d' ' -f2)" -v c=
 	'BEGIN { r = (b - a) / (c - a); exit (b > a && r > 0.2608 && r < 0.2610) ? 0 : 1 }'; then ok; else
 	not_ok "the SM slowdown at 0, 0.15 and 1 gives steps$g"
 fi
+
+# the tied embeddings' all-reduce waits for the other end of the pipeline: the wait is the
+# pipeline's lag (bubble), and the exposed dp time what the collective ran (dp = 1)
+run_json --model=gpt3-175b -s zbh2 -p 4 -m 8 --tp=8 --comm-slowdown=0
+RUN="tied embeddings' wait"
+expect devices.3.exposed_dp "$("$JGET" "$TMP/out.json" devices.3.comm_dp)" 1e-9
+expect step_breakdown.exposed_dp "$("$JGET" "$TMP/out.json" devices.0.comm_dp)" 1e-9
