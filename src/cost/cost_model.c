@@ -679,8 +679,9 @@ static int device_figures(const struct config *c, const struct cost_layout *l, s
 			free(embed);
 			return -1;
 		}
-		/* the optimizer step updates the GPU's parameters, or its shard of them */
-		k->optimizer_ms[d] = kernel_memory_ms(
+		/* the optimizer step updates the GPU's parameters, or its shard of them (no bytes:
+		 * no step, not even a kernel's launch) */
+		k->optimizer_ms[d] = k->optimizer_bytes <= 0 ? 0 : kernel_memory_ms(
 		        &cost_device_type(k, d)->hw, (k->device_params[d] - ex) * k->optimizer_bytes /
 		                                (k->distributed_optimizer ? k->dp * k->cp : 1) +
 		                        ex * k->optimizer_bytes / (k->distributed_optimizer ? edp : 1));

@@ -215,3 +215,8 @@ if [ "$(ppsim --model=llama3-8b -p 2 --efficiency=0.5 --grad-accum-bytes=18 -f j
 else
 	not_ok "--grad-accum-bytes under the uniform model changed the run"
 fi
+
+# --optimizer-bytes=0: the step has no optimizer step, not even a kernel's launch
+run_json --model=llama3-8b -p 2 -m 4 --optimizer-bytes=0
+RUN="no optimizer bytes"
+expect step_breakdown.optimizer 0 0
