@@ -1,5 +1,6 @@
 #!/bin/sh
-# Layouts: DeepSeek-V3's 61 layers do not divide over 16 virtual stages; ppsim spreads them, and
+# Layouts: 61 layers (DeepSeek-V3's count, here of a dense Llama-3 8B shape) do not divide over 16
+# virtual stages; ppsim spreads them, and
 # its report writes the split as Megatron-LM's layout string and torchtitan's settings. The same
 # run from a Megatron-LM layout string (five layers with the embedding on the first stage, the
 # LM head alone on the last) gives the Megatron flags and the string back.

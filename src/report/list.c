@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/json_text.h"
 #include "ppsim/config.h"
@@ -29,9 +30,12 @@ static void text_schedules(FILE *out)
 {
 	size_t n;
 	const struct sched_desc *sd = sched_table(&n);
+	int width = 0; /* the longest name's */
 
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "  %-15s %s\n", sd[i].name, sd[i].summary);
+		width = (int)strlen(sd[i].name) > width ? (int)strlen(sd[i].name) : width;
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-*s %s\n", width, sd[i].name, sd[i].summary);
 }
 
 static void text_torch_names(FILE *out)
