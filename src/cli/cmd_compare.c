@@ -139,8 +139,15 @@ static int write_pictures(const struct cli *cli, const struct report_row *rows,
 	return cli_write_files(outs, k);
 }
 
-/* Ranks the rows by --rank-by: 1 for the least figure, rows of one figure sharing a rank.
- * Returns -1 (go on), or the usage error of a statistic of samples a row has not. */
+/* Whether row r runs within GPU memory (a row without a model does). */
+static bool fits(const struct report_row *r)
+{
+	return !r->sim->metrics.has_model || !r->sim->metrics.oom;
+}
+
+/* Ranks the rows by --rank-by: the rows that fit GPU memory first (as sweep and advise rank),
+ * then 1 for the least figure, rows of one figure sharing a rank. Returns -1 (go on), or the
+ * usage error of a statistic of samples a row has not. */
 static int rank_rows(const struct cli *cli, struct report_row *rows, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -153,7 +160,9 @@ static int rank_rows(const struct cli *cli, struct report_row *rows, int n)
 
 		rows[i].rank = 1;
 		for (int j = 0; j < n; j++)
-			rows[i].rank += sim_rank_figure(rows[j].sim, cli->rank_by) < x;
+			rows[i].rank += fits(&rows[j]) != fits(&rows[i])
+			                        ? fits(&rows[j])
+			                        : sim_rank_figure(rows[j].sim, cli->rank_by) < x;
 	}
 	return -1;
 }

@@ -227,17 +227,28 @@ static char *cell(char *buf, size_t n, const struct column *col, double x, bool 
 	return buf;
 }
 
-/* Whether row i holds the best value of col (ties are all best). */
+/* Whether row i runs within GPU memory (a row without a model does). */
+static bool row_fits(const struct report_row *rows, int i)
+{
+	return !met(rows, i)->has_model || !met(rows, i)->oom;
+}
+
+/* Whether row i holds the best value of col (ties are all best) among the rows that fit GPU
+ * memory, as sweep and advise rank them: a row over memory is best of none while one fits. */
 static bool is_best(const struct column *col, const struct report_row *rows, int n, int i)
 {
 	double x = col->get(rows, i);
+	bool any_fits = false;
 
-	if (col->better == BETTER_NONE || isnan(x) || n < 2)
+	for (int j = 0; j < n; j++)
+		any_fits |= row_fits(rows, j);
+	if (col->better == BETTER_NONE || isnan(x) || n < 2 || (any_fits && !row_fits(rows, i)))
 		return false;
 	for (int j = 0; j < n; j++) {
 		double y = col->get(rows, j);
 
-		if (!isnan(y) && (col->better == BETTER_LOW ? y < x : y > x))
+		if (!isnan(y) && (!any_fits || row_fits(rows, j)) &&
+		    (col->better == BETTER_LOW ? y < x : y > x))
 			return false;
 	}
 	return true;
@@ -289,8 +300,9 @@ int report_compare_text(FILE *out, const struct report_row *rows, int n)
 		if ((columns[c].only & ~has) == 0)
 			cols[ncols++] = (struct report_column){(int)c, 0, true, false};
 	report_table_write(out, "  ", cols, ncols, n, text_cell, &t);
-	fprintf(out, "\n* best in its column; times in %s; speedup = first row's %s / row's%s\n",
-	        rows[0].sim->cost->time_unit, model ? "step_time" : "makespan",
+	fprintf(out, "\n* best in its column%s; times in %s; speedup = first row's %s / row's%s\n",
+	        model ? ", of the rows that fit GPU memory when any does" : "", rows[0].sim->cost->time_unit,
+	        model ? "step_time" : "makespan",
 	        has & ONLY_SAMPLES ? "; step_* over the noise samples" : "");
 	return 0;
 }

@@ -220,3 +220,17 @@ fi
 run_json --model=llama3-8b -p 2 -m 4 --optimizer-bytes=0
 RUN="no optimizer bytes"
 expect step_breakdown.optimizer 0 0
+
+# compare marks and ranks among the rows that fit GPU memory first, as sweep and advise do: of
+# Llama-3 8B's 1f1b (fits), zbv and dualpipe (over 80 GB), 1f1b is best and first
+ppsim compare configs/llama3-8b-h100.json --schedules=1f1b,zbv,dualpipe --rank-by=step -f csv >"$TMP/cmp.csv"
+if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["schedule"] == "1f1b" && $c["rank"] != 1 { exit 1 }
+	$c["schedule"] == "dualpipe" && $c["rank"] != 2 { exit 1 }' "$TMP/cmp.csv"; then ok; else
+	not_ok "compare ranks rows over memory first: $(cat "$TMP/cmp.csv")"
+fi
+ppsim compare configs/llama3-8b-h100.json --schedules=1f1b,zbv,dualpipe >"$TMP/cmp.txt"
+if grep -E '^llama3-8b-h100 +1f1b .*1\.0000\*' "$TMP/cmp.txt" >/dev/null &&
+	! grep -E '^llama3-8b-h100 +dualpipe .*\*' "$TMP/cmp.txt" >/dev/null; then ok; else
+	not_ok "compare marks a row over memory best: $(cat "$TMP/cmp.txt")"
+fi
