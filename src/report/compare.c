@@ -129,8 +129,12 @@ static double get_fits(const struct report_row *r, int i)
 	return met(r, i)->has_model ? !met(r, i)->oom : NAN;
 }
 
+/* With a model, the row's tokens/s over the first row's (rows of another global batch do other
+ * work a step); else the first row's makespan over the row's. */
 static double get_speedup(const struct report_row *r, int i)
 {
+	if (met(r, i)->has_model && met(r, 0)->has_model)
+		return get_tokens(r, 0) > 0 ? get_tokens(r, i) / get_tokens(r, 0) : NAN;
 	return step(r, i) > 0 ? step(r, 0) / step(r, i) : NAN;
 }
 
@@ -300,9 +304,10 @@ int report_compare_text(FILE *out, const struct report_row *rows, int n)
 		if ((columns[c].only & ~has) == 0)
 			cols[ncols++] = (struct report_column){(int)c, 0, true, false};
 	report_table_write(out, "  ", cols, ncols, n, text_cell, &t);
-	fprintf(out, "\n* best in its column%s; times in %s; speedup = first row's %s / row's%s\n",
-	        model ? ", of the rows that fit GPU memory when any does" : "", rows[0].sim->cost->time_unit,
-	        model ? "step_time" : "makespan",
+	fprintf(out, "\n* best in its column%s; times in %s; speedup = %s%s\n",
+	        model ? ", of the rows that fit GPU memory when any does" : "",
+	        rows[0].sim->cost->time_unit,
+	        model ? "row's tokens_per_s / first row's" : "first row's makespan / row's",
 	        has & ONLY_SAMPLES ? "; step_* over the noise samples" : "");
 	return 0;
 }

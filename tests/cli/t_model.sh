@@ -234,3 +234,11 @@ if grep -E '^llama3-8b-h100 +1f1b .*1\.0000\*' "$TMP/cmp.txt" >/dev/null &&
 	! grep -E '^llama3-8b-h100 +dualpipe .*\*' "$TMP/cmp.txt" >/dev/null; then ok; else
 	not_ok "compare marks a row over memory best: $(cat "$TMP/cmp.txt")"
 fi
+
+# with a model, speedup is tokens/s over the first row's: a row of twice the micro-batches takes
+# longer a step and is faster, not slower
+printf '{"model": "llama3-8b", "gpu": "h100-sxm", "p": 4, "m": 8}\n' >"$TMP/m8.json"
+printf '{"model": "llama3-8b", "gpu": "h100-sxm", "p": 4, "m": 16}\n' >"$TMP/m16.json"
+s=$(ppsim compare "$TMP/m8.json" "$TMP/m16.json" -f csv | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	NR == 3 { print $c["speedup"] }')
+awk -v s="$s" 'BEGIN { exit !(s > 1) }' && ok || not_ok "compare: the row of m = 16 has speedup $s"
