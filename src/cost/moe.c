@@ -10,6 +10,7 @@
  * the layer's time.
  */
 #include <math.h>
+#include <string.h>
 
 #include "cost_internal.h"
 
@@ -31,6 +32,18 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 	k->ep_node_limit = c->ep_node_limit;
 	k->dispatch_bytes = c->dispatch_bytes;
 	k->expert_imbalance = c->expert_imbalance > 0 ? c->expert_imbalance : 1;
+	/* Megatron-Core's overlap of the expert all-to-all (overlap_moe_expert_parallel_comm),
+	 * which the combined 1F1B runs, asserts expert parallelism and no full recomputation */
+	if (strcmp(c->schedule, "interleaved-combined") == 0 && (k->experts == 0 || k->ep <= 1))
+		return config_fail(c, config_is_set(c, "ep") ? "ep" : "schedule", err,
+		                   "interleaved-combined overlaps the expert all-to-all, which needs "
+		                   "expert parallelism, as Megatron-Core asserts: give a mixture of "
+		                   "experts and --ep above 1, or -s interleaved");
+	if (strcmp(c->schedule, "interleaved-combined") == 0 && c->recompute == PP_RECOMPUTE_FULL)
+		return config_fail(c, "recompute", err,
+		                   "full recomputation is refused with interleaved-combined's overlap "
+		                   "of the expert all-to-all, as Megatron-Core asserts: give "
+		                   "--recompute=selective or none, or -s interleaved");
 	if (k->experts == 0) {
 		static const char *const keys[] = {"top_k",          "expert_ffn",       "shared_experts",
 		                                   "dense_layers",   "ep",               "expert_imbalance",
@@ -38,13 +51,22 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (config_is_set(c, keys[i]))
-				return config_fail(c, keys[i], err,
-				                   "needs a mixture of experts: the model %s is dense "
-				                   "(--experts sets routed experts)",
-				                   k->model);
+				return config_is_set(c, "experts")
+				               ? config_fail(c, keys[i], err,
+				                             "needs a mixture of experts: --experts 0 "
+				                             "makes the model %s dense",
+				                             k->model)
+				               : config_fail(c, keys[i], err,
+				                             "needs a mixture of experts: the model %s is "
+				                             "dense (--experts sets routed experts)",
+				                             k->model);
 		k->top_k = k->expert_ffn = k->shared_experts = k->dense_layers = 0;
 		return 0;
 	}
+	if (k->ep_node_limit > 0 && k->ep_dispatch != PP_EP_DEEPEP)
+		return config_fail(c, "ep_node_limit", err,
+		                   "limits the nodes DeepEP's dispatch sends a token to: give "
+		                   "--ep-dispatch=deepep (the all-to-all sends every copy)");
 	if (k->top_k == 0 || k->expert_ffn == 0)
 		return config_fail(c, "experts", err,
 		                   "needs --top-k and --expert-ffn too: the model %s has no experts of "
@@ -278,7 +300,10 @@ static double all_to_all_ms(const struct cost_model *k, int per_node, double e)
 			remote = k->ep_node_limit * (1 - 1 / nodes);
 		far = tm * remote * k->hidden * e /
 		      (k->inter_bandwidth * k->collective_efficiency * 1e6);
-		near = bytes * (1 - 1.0 / k->ep) / (k->link_bandwidth * k->collective_efficiency * 1e6);
+		/* a node of one GPU of the group forwards nothing inside it */
+		near = per_node <= 1 ? 0
+		                     : bytes * (1 - 1.0 / k->ep) /
+		                               (k->link_bandwidth * k->collective_efficiency * 1e6);
 		return (k->ep - 1) * k->inter_latency / 1e3 +
 		       k->expert_imbalance * (far > near ? far : near);
 	}

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ppsim/preset.h"
+#include "ppsim/sched.h"
 #include "ppsim/sim.h"
 
 /* The pipeline's time: the makespan (a model's gradient all-reduce, which interleaving does
@@ -338,6 +339,20 @@ void advise_place_stragglers(struct config *c)
 		c->stragglers = got;
 }
 
+/* Every schedule but those of a mixture of experts alone (interleaved-combined, whose pairs
+ * overlap the expert all-to-all), comma-separated into buf of n bytes: a dense model's. */
+static const char *dense_schedules(char *buf, size_t n)
+{
+	size_t count, len = 0;
+	const struct sched_desc *sd = sched_table(&count);
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(sd[i].name, "interleaved-combined") != 0 && len + strlen(sd[i].name) + 2 < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "," : "", sd[i].name);
+	return buf;
+}
+
 /* Adds the axis of key with values spec unless it is decided already. */
 static int add_axis(struct sweep *sw, const char *key, const char *spec, struct pp_error *err)
 {
@@ -359,7 +374,7 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 	long long experts = c->experts >= 0 ? c->experts : mp != NULL ? mp->experts : 0;
 	/* tensor parallelism stays inside a node and divides the GPU count; a stage has a layer
 	 * at least, and p is within the device limit */
-	char *tp, *p;
+	char *tp, *p, names[1024];
 	int status = 0;
 
 	/* advise searches the schedules and their shapes: a file fixes both */
@@ -390,7 +405,8 @@ int advise_add_axes(struct sweep *sw, struct pp_error *err)
 	else if (add_axis(sw, "tp", tp, err) != 0 || add_axis(sw, "p", p, err) != 0 ||
 	         add_axis(sw, "v", ADVISE_CHUNKS, err) != 0 ||
 	         add_axis(sw, "mbs", ADVISE_MBS, err) != 0 ||
-	         add_axis(sw, "schedule", "all", err) != 0)
+	         add_axis(sw, "schedule", experts > 0 ? "all" : dense_schedules(names, sizeof(names)),
+	                  err) != 0)
 		status = -1;
 	else if (experts > 0) {
 		/* a mixture of experts: every power of two dividing the experts, up to the GPUs

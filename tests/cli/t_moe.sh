@@ -21,7 +21,7 @@ done <<'CASES'
 --dense-layers=5|--dense-layers '5': must be at most the 4 layers
 --expert-imbalance=0.9|--expert-imbalance '0.9': must be a number from 1 to 1e9
 --expert-imbalance=0|--expert-imbalance '0': must be a number from 1 to 1e9
---experts=0 --top-k=2|--top-k '2': needs a mixture of experts: the model qwen3-30b-a3b is dense
+--experts=0 --top-k=2|--top-k '2': needs a mixture of experts: --experts 0 makes the model qwen3-30b-a3b dense
 CASES
 fails 2 "--top-k '2': needs a mixture of experts: the model llama3-8b is dense" \
 	--model=llama3-8b --top-k=2
