@@ -117,10 +117,19 @@ int config_dp(const struct config *c, int *dp, struct pp_error *err)
 	*dp = c->dp;
 	if (c->gpus == 0)
 		return 0;
-	if (c->gpus % pt != 0)
-		return config_fail(c, config_is_set(c, "tp") ? "tp" : "gpus", err,
+	if (c->gpus % pt != 0) {
+		/* the first factor that leaves the GPUs undivided, when it was set: p, tp, cp */
+		const char *blame = c->gpus % c->p != 0 && config_is_set(c, "p") ? "p"
+		                    : c->gpus % ((long long)c->p * c->tp) != 0 && config_is_set(c, "tp")
+		                            ? "tp"
+		                    : config_is_set(c, "cp") ? "cp"
+		                    : config_is_set(c, "tp") ? "tp"
+		                                             : "gpus";
+
+		return config_fail(c, blame, err,
 		                   "p x tp x cp = %lld does not divide the %d GPUs (--gpus)", pt,
 		                   c->gpus);
+	}
 	if (config_is_set(c, "dp") && c->dp != c->gpus / pt)
 		return config_fail(c, "dp", err,
 		                   "disagrees with --gpus %d = p %d x tp %d x cp %d x dp %lld",

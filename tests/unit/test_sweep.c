@@ -97,16 +97,31 @@ static void assert_axis(const struct sweep_axis *a, const char *key, const char 
 	CU_ASSERT_STRING_EQUAL(joined(a, have, sizeof(have)), want);
 }
 
-/* Every schedule in the generator table, comma-separated, into buf of size n; returns buf. */
-static char *every_schedule(char *buf, size_t n)
+/* Every schedule in the generator table but skip (NULL: none), comma-separated, into buf of
+ * size n; returns buf. */
+static char *schedules_but(const char *skip, char *buf, size_t n)
 {
 	size_t count, len = 0;
 	const struct sched_desc *t = sched_table(&count);
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < count && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "," : "", t[i].name);
+		if (skip == NULL || strcmp(t[i].name, skip) != 0)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "," : "", t[i].name);
 	return buf;
+}
+
+/* Every schedule in the generator table, comma-separated, into buf of size n; returns buf. */
+static char *every_schedule(char *buf, size_t n)
+{
+	return schedules_but(NULL, buf, n);
+}
+
+/* The schedules advise searches for a dense model: all but interleaved-combined, which
+ * overlaps the expert all-to-all. */
+static char *dense_schedules(char *buf, size_t n)
+{
+	return schedules_but("interleaved-combined", buf, n);
 }
 
 /* The makespan of c, which must run. */
@@ -1486,9 +1501,18 @@ static void advise_add_axes_searches_tp_p_v_mbs_and_every_schedule(void)
 	assert_axis(&sw.axes[2], "v", "--chunks", ADVISE_CHUNKS);
 	assert_axis(&sw.axes[3], "mbs", "--mbs", ADVISE_MBS);
 	assert_axis(&sw.axes[4], "schedule", "--schedule",
-	            every_schedule(schedules, sizeof(schedules)));
+	            dense_schedules(schedules, sizeof(schedules)));
 	CU_ASSERT_STRING_EQUAL(ADVISE_CHUNKS, "1,2,4");
 	CU_ASSERT_STRING_EQUAL(ADVISE_MBS, "1,2,4,8");
+	sweep_release(&sw);
+
+	/* a mixture of experts: every schedule, interleaved-combined too */
+	init_advice(&c);
+	unit_set(&c, "model", "qwen3-30b-a3b");
+	sweep_init(&sw, &c);
+	CU_ASSERT_EQUAL(advise_add_axes(&sw, &err), 0);
+	assert_axis(find_axis(&sw, "schedule"), "schedule", "--schedule",
+	            every_schedule(schedules, sizeof(schedules)));
 	sweep_release(&sw);
 }
 
@@ -1509,7 +1533,7 @@ static void advise_add_axes_adds_no_axis_for_an_option_set_or_varied_already(voi
 	assert_axis(&sw.axes[1], "p", "--stages", "1,2,4,8,16,32");
 	assert_axis(&sw.axes[2], "mbs", "--mbs", "1,2,4,8");
 	assert_axis(&sw.axes[3], "schedule", "--schedule",
-	            every_schedule(schedules, sizeof(schedules)));
+	            dense_schedules(schedules, sizeof(schedules)));
 	CU_ASSERT_PTR_NULL(find_axis(&sw, "tp"));
 	sweep_release(&sw);
 }
