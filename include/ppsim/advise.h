@@ -74,6 +74,8 @@ void advise_place_stragglers(struct config *c);
 /* The best point that fits of one value of an axis advise searches (struct advise_choice). */
 struct advise_pick {
 	bool set;                  /* a point with this value fits */
+	bool valid;                /* a point with this value ran or was over memory: with none
+	                            * (dualpipe at an odd p), no layout of the value is valid */
 	struct sweep_rank_key key; /* the best one's rank */
 	char schedule[32];         /* and its layout and figures, as its record has them */
 	int tp, cp, ep, p, v, dp, mbs, m;

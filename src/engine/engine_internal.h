@@ -166,6 +166,9 @@ pp_time engine_op_duration(const struct engine *e, size_t i);
 pp_time engine_pair_duration(const struct engine *e, size_t i);
 
 /* The pair shape of forward f and backward b (B or BW) of one device, or NULL. */
+/* Prices every overlapped pair shape of e's schedule from its two ops' plans into e->sm.pair,
+ * and counts the ops that run alone (plan.c). Returns 0, or -1 with err set. */
+int stream_pairs_init(struct engine *e, struct pp_error *err);
 const struct pair_shape *stream_pair(const struct engine *e, const struct op *f,
                                      const struct op *b);
 

@@ -223,13 +223,20 @@ static void write_choice(FILE *out, const struct sweep *a_sw, const struct advis
 	}
 	if (sep[0] == ' ')
 		put_item(out, &col, sep, "none that fits");
-	for (int i = 0; i < ch->axis->nvalues; i++)
-		if (!ch->best[i].set) {
-			snprintf(item, sizeof(item), "%s%s%s", none ? "nothing fits at " : "",
-			         ep ? "ep=" : "", ch->axis->values[i]);
-			put_item(out, &col, none ? "; " : ", ", item);
-			none = false;
-		}
+	/* the values over memory, then those no layout of the cluster takes */
+	for (int invalid = 0; invalid < 2; invalid++) {
+		none = true;
+		for (int i = 0; i < ch->axis->nvalues; i++)
+			if (!ch->best[i].set && ch->best[i].valid == !invalid) {
+				snprintf(item, sizeof(item), "%s%s%s",
+				         !none      ? ""
+				         : invalid ? "no layout of the cluster is valid at "
+				                   : "nothing fits at ",
+				         ep ? "ep=" : "", ch->axis->values[i]);
+				put_item(out, &col, none ? "; " : ", ", item);
+				none = false;
+			}
+	}
 	fputc('\n', out);
 }
 
@@ -395,7 +402,8 @@ static void write_choice_json(FILE *out, const struct advise_choice *ch,
 		if (!ch->best[i].set) {
 			fprintf(out, "%s{\"value\":", sep);
 			report_json_text(out, ch->axis->values[i]);
-			fputs(",\"fits\":false}", out);
+			fprintf(out, ",\"fits\":false,\"valid\":%s}",
+			        ch->best[i].valid ? "true" : "false");
 			sep = ",";
 		}
 	fputc(']', out);

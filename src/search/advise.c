@@ -193,13 +193,17 @@ void advise_choice_add(struct advise_choice *ch, const struct sweep_record *r)
 	struct sweep_rank_key key = sweep_rank_key(r);
 	struct advise_pick *b;
 
-	if (ch->axis == NULL || !r->ok || !r->fits)
+	if (ch->axis == NULL)
 		return;
 	b = &ch->best[r->value[ch->axis->slot]];
+	/* a point that ran, or was refused for memory alone, is a valid layout of the value */
+	b->valid |= r->ok || r->error == PP_ERR_DEVICE_MEM;
+	if (!r->ok || !r->fits)
+		return;
 	if (b->set && sweep_rank_key_compare(&b->key, &key) <= 0)
 		return;
-	*b = (struct advise_pick){true, key,  "",    r->tp,  r->cp, r->ep,      r->p,
-	                          r->v, r->dp, r->mbs, r->m,   r->ep_node, r->tokens_per_s,
+	*b = (struct advise_pick){true,  true, key,  "",    r->tp, r->cp, r->ep,      r->p,
+	                          r->v,  r->dp, r->mbs, r->m, r->ep_node, r->tokens_per_s,
 	                          r->step_time};
 	snprintf(b->schedule, sizeof(b->schedule), "%s", r->schedule);
 }
