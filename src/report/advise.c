@@ -78,8 +78,8 @@ int report_breakeven_text(FILE *out, const struct breakeven_row *rows, int n)
 	}
 	fprintf(out,
 	        "interleaved 1F1B (v chunks) against 1F1B at p=%d, m=%d; times in %s\n"
-	        "the document's inequality t_comm x v(p-1) x m > (bubble_1f1b - bubble_v) x T_1f1b "
-	        "says interleaving loses\n\n",
+	        "the document predicts a loss where t_comm x v(p-1) x m > (bubble_1f1b - bubble_v) x "
+	        "T_1f1b\n\n",
 	        first->p, first->m, first->time_unit);
 	fprintf(out, "%-*s  %-8s  %3s  %12s  %8s  %9s  %15s  %15s  %10s  %10s\n", wl, "link", "comm",
 	        "v", "time", "gain", "t_comm", "t_comm*v(p-1)*m", "dbubble*T_1f1b", "inequality",

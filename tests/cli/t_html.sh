@@ -188,3 +188,9 @@ run = json.load(open(sys.argv[2]))
 sys.exit([d["idle"] for d in page["runs"][0]["devices"]] != [d["idle"] for d in run["devices"]])
 PY
 then ok; else not_ok "the HTML page's idle times are not the JSON report's"; fi
+
+# one run's noise samples are captioned with its schedule alone, not compare's row label
+ppsim -s dualpipev -p 4 -m 10 --tcomm 0.1 --samples=20 --jitter=lognormal:0.1 --html="$TMP/dpv.html" >/dev/null
+if grep -q '<p class="sum">dualpipev: 20 samples (seed' "$TMP/dpv.html"; then ok; else
+	not_ok "a run's noise caption: $(grep -o '<p class="sum">[^<]*samples[^<]*' "$TMP/dpv.html")"
+fi
