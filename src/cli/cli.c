@@ -878,10 +878,13 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 		status = cmd_usage("--export-format: needs --export-schedule=FILE");
 	if (status < 0 && cli->timeline_width > 0 && !cli->format->human)
 		status = cmd_usage("--timeline: only with --format=text");
-	/* run and serve draw one by default for a person at a terminal wide enough */
+	/* run and serve draw one by default for a person at a terminal wide enough, or one that
+	 * does not say how wide (0 columns: as --timeline draws, at COLUMNS, else 100); one that
+	 * says it is narrower than a timeline gets none */
 	if (status < 0 && !cli->timeline_set &&
-	    (mode == CLI_RUN || mode == CLI_SERVE || mode == CLI_REPLAY) &&
-	    cli->format->human && tty_columns() >= PP_TIMELINE_MIN_WIDTH)
+	    (mode == CLI_RUN || mode == CLI_SERVE || mode == CLI_REPLAY) && cli->format->human &&
+	    isatty(STDOUT_FILENO) &&
+	    (tty_columns() >= PP_TIMELINE_MIN_WIDTH || tty_columns() == 0))
 		cli->timeline_width = terminal_width();
 	free(opts);
 	return status;

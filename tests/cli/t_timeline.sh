@@ -181,6 +181,19 @@ if [ "$(script -qec 'test -t 1 && echo tty' /dev/null </dev/null | tr -d '\r')" 
 	else
 		not_ok "serve on a terminal drew no timeline"
 	fi
+	# a terminal that does not say its width (0 columns) draws as --timeline would, at COLUMNS;
+	# one that says it is narrower than a timeline gets none
+	script -qec "stty cols 0; cd '$ROOT' && COLUMNS=60 ${PPSIM_WRAP:-} '$PPSIM' -p 4 -m 8 --color=never" \
+		/dev/null </dev/null | tr -d '\r' >"$TMP/tty.txt"
+	w=$(grep '^GPU ' "$TMP/tty.txt" | awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }')
+	if [ "$w" -gt 40 ] && [ "$w" -le 60 ]; then ok; else
+		not_ok "a terminal of unknown width with COLUMNS=60: timeline $w wide"
+	fi
+	if on_tty 30 -p 4 -m 8 --color=never | grep -q '^GPU '; then
+		not_ok "a 30-column terminal drew a default timeline"
+	else
+		ok
+	fi
 else
 	skip "the default timeline on a terminal" "no pseudo-terminal here (script, from bsdutils)"
 fi
