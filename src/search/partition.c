@@ -767,8 +767,10 @@ int partition_search(const struct config *base, int jobs, uint64_t exact_max,
 	cfg->nstage_recompute = 0;
 	cfg->first_stage_layers = cfg->last_stage_layers = 0;
 	cfg->layout[0] = '\0';
-	if (cfg->layer_split == PP_SPLIT_EVEN)
-		cfg->layer_split = PP_SPLIT_SPREAD; /* the start only: every candidate sets its own */
+	/* the start only: every candidate sets its own; an even split asked for is refused as a
+	 * run refuses it when the layers do not divide */
+	if (cfg->layer_split == PP_SPLIT_EVEN && !config_is_set(base, "layer_split"))
+		cfg->layer_split = PP_SPLIT_SPREAD;
 	s = sim_run_flags(cfg, SIM_NO_OP_TIMES, err);
 	free(cfg);
 	if (s == NULL)
