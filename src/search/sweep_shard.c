@@ -57,8 +57,9 @@ static const struct shard_field fields[] = {
         {"reason", SHARD_TEXT, AT(reason), SIZE(reason)},
 };
 
-/* A value of a record no sweep writes: a schedule no generator has, a shape under 1, a time or
- * a count below 0, a share above 1. NAN stands for a figure a point does not have. */
+/* A value of a record no sweep writes: a schedule no generator has, a shape under 1, a v the
+ * schedule does not take, a time or a count below 0, a share above 1, a step shorter than its
+ * schedule's makespan. NAN stands for a figure a point does not have. */
 static bool check(const void *rec, char *why, size_t n)
 {
 	const struct sweep_record *r = rec;
@@ -86,6 +87,20 @@ static bool check(const void *rec, char *why, size_t n)
 	if (r->p < 1 || r->v < 1 || r->m < 1) {
 		snprintf(why, n, "column '%s': %d is below 1", r->p < 1 ? "p" : r->v < 1 ? "v" : "m",
 		         r->p < 1 ? r->p : r->v < 1 ? r->v : r->m);
+		return false;
+	}
+	if (strcmp(r->schedule, "file") != 0) {
+		const struct sched_desc *d = sched_find(r->schedule);
+		bool one = d->one_stage_one_chunk && r->p == 1;
+
+		if (one ? r->v != 1 : r->v < d->min_v || (d->max_v > 0 && r->v > d->max_v)) {
+			snprintf(why, n, "column 'v': %s runs no v = %d", r->schedule, r->v);
+			return false;
+		}
+	}
+	if (r->has_model && r->step_time < r->makespan) {
+		snprintf(why, n, "column 'step_time': %g is below the makespan %g", r->step_time,
+		         r->makespan);
 		return false;
 	}
 	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)

@@ -196,6 +196,15 @@ awk -F"$T" -v OFS="$T" '$1 == "0" { $4 = "4" } 1' "$NS/n1.pps" >"$NS/nx.pps"
 fails 3 "sample 0: critical device 4, where the run has devices 0 to 3" merge "$NS/nx.pps" "$NS/n2.pps"
 fails 2 "are shards of different runs: a run's noise samples against a sweep's points" \
 	merge "$NS/n1.pps" "$a1"
+# a record of a shape no run has (zbv at v = 1) or a step shorter than its makespan is an
+# edited one
+ppsim sweep -p 2 -m 4 -s zbv --shard=1/1 --shard-file="$NS/z.pps" >/dev/null
+awk -F"$T" -v OFS="$T" '$1 == "0" { $7 = "1" } 1' "$NS/z.pps" >"$NS/zx.pps"
+fails 3 "column 'v': zbv runs no v = 1" merge "$NS/zx.pps"
+ppsim sweep --model=llama3-8b --layers=4 -p 2 -m 4 --gpus=2 -s 1f1b --shard=1/1 \
+	--shard-file="$NS/y.pps" >/dev/null
+awk -F"$T" -v OFS="$T" '$1 == "0" { $20 = "999999" } 1' "$NS/y.pps" >"$NS/yx.pps"
+fails 3 "column 'step_time': 301.782 is below the makespan 999999" merge "$NS/yx.pps"
 # the files a run reads by name are held by their fingerprints: shards of one empirical jitter
 # file edited between them are of different runs, and a schedule file changed before the merge,
 # which merge runs again for the deterministic figures, is refused naming it
