@@ -268,6 +268,16 @@ int report_advice_text(FILE *out, const struct advice *a)
 		        100 * (x->memory_capacity - x->memory_reserve - x->memory_bytes) /
 		                x->memory_capacity);
 	}
+	/* the table's figures are the deterministic step's; the ranking's are the samples' */
+	if (ranked_at(a->sw)[0] != '\0') {
+		fprintf(out, "%-12s  ranked%s:", "", ranked_at(a->sw));
+		for (int i = 0; i < a->nbest; i++)
+			fprintf(out, "%s %s %.6g ms, %.6g tokens/s", i ? ";" : "",
+			        i == 0 ? "recommended" : "runner-up",
+			        a->best[i].step_time / a->best[i].rank_scale,
+			        a->best[i].tokens_per_s * a->best[i].rank_scale);
+		fputc('\n', out);
+	}
 	fputs("\nwhy\n", out);
 	fprintf(out, "  throughput  the most tokens/s%s of the %llu configurations that fit",
 	        ranked_at(a->sw), (unsigned long long)a->totals->simulated);

@@ -306,3 +306,11 @@ printf 'kind,stage,value\nF,*,1e308\nF,*,1e308\n*,*,1\n' >"$TMP/big.csv"
 run_json -p 4 -m 8 --samples=3 --jitter=empirical:"$TMP/big.csv"
 expect noise.step.min 33
 expect noise.step.max 33
+
+# advise ranking by a statistic of the noise samples gives that step beside the table's
+# deterministic one, so that its order can be read
+ppsim advise --model=llama3-8b --layers=8 --gpu=h100-sxm --gpus=4 --global-batch=16 --seq=2048 \
+	--samples=10 --jitter=lognormal:0.1 --rank-by=p99 --quiet >"$TMP/adv-p99.txt"
+if grep -Eq '^ +ranked at its p99 step: recommended [0-9.]+ ms, [0-9.]+ tokens/s; runner-up ' "$TMP/adv-p99.txt"; then ok; else
+	not_ok "advise --rank-by=p99 gives no ranked step: $(head -6 "$TMP/adv-p99.txt")"
+fi
