@@ -419,8 +419,10 @@ static int write_run(FILE *out, const struct page_run *row, const struct html_qu
 		fprintf(out, ",\"drain\":%s", REPORT_NUM(num, drain > 0 ? drain : 0));
 		fprintf(out, ",\"comm_wait\":%s",
 		        REPORT_NUM(num, pp_time_to_units(dr->comm_wait, s->tick)));
-		fprintf(out, ",\"peak_activations\":%s",
-		        REPORT_NUM(num, dm != NULL ? dm->peak_activations : 0));
+		/* a serving run keeps no activations: its page has no such column */
+		if (dm != NULL)
+			fprintf(out, ",\"peak_activations\":%s",
+			        REPORT_NUM(num, dm->peak_activations));
 		if (copies && dm != NULL && m->has_model)
 			fprintf(out, ",\"activation_bytes\":%.17g,\"host_bytes\":%.17g",
 			        dm->activation_bytes, dm->host_bytes);

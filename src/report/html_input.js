@@ -242,10 +242,12 @@
 		runs.forEach(function (r) {
 			/* with offload, the peaks of activations on the GPU and in host memory */
 			var host = r.hostMem && r.devices.length && r.devices[0].host_bytes !== undefined;
+			/* a training step's activations (a serving run keeps none) */
+			var acts = r.devices.length && r.devices[0].peak_activations !== undefined;
 			html += "<table class=\"bubble\"><caption>" + esc(r.title) + "</caption><tr><th scope=\"col\">device</th>" +
 				"<th scope=\"col\">busy</th><th scope=\"col\">busy share</th><th scope=\"col\">fill</th><th scope=\"col\">drain</th>" +
 				"<th scope=\"col\">comm wait</th><th scope=\"col\">other idle</th>" +
-				"<th scope=\"col\">bubble</th><th scope=\"col\">peak activations</th>" +
+				"<th scope=\"col\">bubble</th>" + (acts ? "<th scope=\"col\">peak activations</th>" : "") +
 				(host ? "<th scope=\"col\">activations on the GPU (GB)</th><th scope=\"col\">in host memory (GB)</th>" : "") +
 				"<td class=\"bar\" aria-hidden=\"true\"></td></tr>";
 			r.devices.forEach(function (v) {
@@ -256,7 +258,7 @@
 					(span > 0 ? (100 * v.busy / span).toFixed(1) + "%" : "") + "</td><td>" +
 					num(v.fill) + "</td><td>" + num(v.drain) + "</td><td>" + num(v.comm_wait) +
 					"</td><td>" + num(other) + "</td><td>" + num(span > 0 ? v.idle / span : 0) +
-					"</td><td>" + num(v.peak_activations) + "</td>" +
+					"</td>" + (acts ? "<td>" + num(v.peak_activations) + "</td>" : "") +
 					(host ? "<td>" + num(v.activation_bytes / 1e9) + "</td><td>" + num(v.host_bytes / 1e9) + "</td>" : "") +
 					"<td class=\"bar\" aria-hidden=\"true\">";
 				parts.forEach(function (p) {
