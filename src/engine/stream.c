@@ -514,11 +514,12 @@ static int after_ops(struct engine *e, struct pp_error *err)
 	for (int d = 0; d < s->p; d++)
 		for (size_t i = 0; i < pc->after[d].n; i++) {
 			const struct piece_hook *h = &pc->after[d].h[i];
-			pp_time at = ready[h->with - 1] > ready[d] ? ready[h->with - 1] : ready[d];
-			pp_time own = streams_end(e, d, e->sm.reached[d]);
+			pp_time at, own;
 
 			if (h->with == 0)
 				continue;
+			at = ready[h->with - 1] > ready[d] ? ready[h->with - 1] : ready[d];
+			own = streams_end(e, d, e->sm.reached[d]);
 			/* waiting for the other device is its pipeline's lag, not communication */
 			if (at > own)
 				e->sm.pair_wait[d] += at - own;
