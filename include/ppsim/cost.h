@@ -305,7 +305,8 @@ struct cost {
 	pp_time *t_b;          /* [S] input-gradient backward */
 	pp_time *t_w;          /* [S] weight-gradient backward (a fused BW costs t_b + t_w) */
 	int64_t *act;          /* [S] activation amount F allocates (bytes, or abstract) */
-	int64_t *act_w;        /* [S] the part of act that W still needs after B (<= act) */
+	int64_t *act_w;        /* [S] what W still needs after B: a part of act, or with full
+	                          recomputation of the activations B rebuilt, which may be more */
 	uint64_t *msg_bytes;   /* [S] bytes of a message across boundary s */
 	pp_time *msg_time;     /* [S] transfer time of that message: latency + bytes / bandwidth */
 	enum pp_comm comm;     /* overlap or blocking */

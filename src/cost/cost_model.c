@@ -540,8 +540,16 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		double b = moe_stage_sum(k, st, ty->layer_ms.b, ty->moe_ms.b) + head * ty->last_head_ms.b;
 		double w = moe_stage_sum(k, st, ty->layer_ms.w, ty->moe_ms.w) + head * ty->last_head_ms.w +
 		           cost_grad_accum_ms(k, l, st);
-		double act = moe_stage_sum(k, st, k->layer_act_by[rc], k->moe_act_by[rc]) +
-		             head * (1 + k->mtp_layers) * 4.0 * k->seq * k->mbs * k->vocab / tp / k->cp;
+		double logits = head * (1 + k->mtp_layers) * 4.0 * k->seq * k->mbs * k->vocab / tp / k->cp;
+		double act = moe_stage_sum(k, st, k->layer_act_by[rc], k->moe_act_by[rc]) + logits;
+		/* what W still needs after B: its share of the activations B ran on, which full
+		 * recomputation rebuilt from the saved input (so the share of the whole set, above
+		 * what the forward kept) */
+		double act_b = rc == PP_RECOMPUTE_FULL
+		                       ? moe_stage_sum(k, st, k->layer_act_by[PP_RECOMPUTE_NONE],
+		                                       k->moe_act_by[PP_RECOMPUTE_NONE]) +
+		                                 logits
+		                       : act;
 
 		f += moe_stage_sum(k, st, tp_ar, moe_comm);
 		b += moe_stage_sum(k, st, tp_ar, moe_comm_b);
@@ -557,7 +565,7 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		    !pp_time_from_units(w, cost->tick, &cost->t_w[st]))
 			return op_time_fail(c, st, fmax(f, fmax(b, w)), err);
 		cost->act[st] = (int64_t)llround(act);
-		cost->act_w[st] = (int64_t)llround(act * c->w_mem_fraction);
+		cost->act_w[st] = (int64_t)llround(act_b * c->w_mem_fraction);
 		cost->msg_bytes[st] = 0;
 		cost->msg_time[st] = 0;
 		if (!cost_layout_last(l, st)) {

@@ -242,3 +242,9 @@ printf '{"model": "llama3-8b", "gpu": "h100-sxm", "p": 4, "m": 16}\n' >"$TMP/m16
 s=$(ppsim compare "$TMP/m8.json" "$TMP/m16.json" -f csv | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	NR == 3 { print $c["speedup"] }')
 awk -v s="$s" 'BEGIN { exit !(s > 1) }' && ok || not_ok "compare: the row of m = 16 has speedup $s"
+
+# with full recomputation and a split backward, W keeps its share of the activations B rebuilt:
+# zbh2's device 3 holds more than 1f1b's whole forward set would at full recomputation
+run_json --model=llama3-8b -s zbh2 -p 4 -m 8 --recompute=full
+RUN="full recomputation, split backward"
+expect_cmp devices.3.activation_bytes '>' 12000000000
