@@ -176,6 +176,8 @@ struct pp_jitter {
 struct pp_straggler {
 	int dev, peer; /* peer: a link's other end */
 	bool link;
+	bool placed;   /* a link advise placed between two ranks: one the order does not use
+	                  carries nothing (a link given is refused) */
 	double at;     /* in the run's time unit */
 	double factor; /* > 0 */
 };

@@ -200,6 +200,7 @@ void engine_use_events(struct engine *e);
 struct engine_slow {
 	uint32_t dev, peer; /* peer: with link */
 	bool link;
+	bool optional; /* a link the order does not use is no error: it slows nothing */
 	pp_time at;
 	double factor; /* > 0 */
 };

@@ -10,6 +10,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,9 +63,18 @@ static int add_input(struct entries *es, const char *path, struct pp_error *err)
 {
 	uint64_t fp;
 
+	struct stat st;
+
 	for (size_t i = 0; i < es->n; i++)
 		if (strcmp(es->e[i].name, "input") == 0 && strcmp(es->e[i].value + 17, path) == 0)
 			return 0;
+	/* a pipe's bytes are gone once read: neither the fingerprint nor merge could see them */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return pp_fail(err, PP_ERR_USAGE,
+		               "--shard-file: the run read '%s', not a regular file (a pipe or a "
+		               "FIFO reads once), whose bytes a shard cannot be checked against at "
+		               "the merge: give a file",
+		               path);
 	if (text_file_fingerprint(path, &fp, err) != 0)
 		return -1;
 	return add_entry(es, err, "input", "%016" PRIx64 " %s", fp, path);
@@ -173,8 +183,12 @@ int merge_settings(const struct shard_head *h, char **words, const char **text,
 			*text = value;
 			continue;
 		}
-		if (strcmp(name, "input") == 0) /* merge_check_input's */
+		if (strcmp(name, "input") == 0) { /* merge_check_input's: 16 hex digits, a path */
+			if (strlen(value) < 18 || strspn(value, "0123456789abcdef") != 16 ||
+			    value[16] != ' ')
+				return -1;
 			continue;
+		}
 		while (names[k] != NULL && strcmp(names[k], name) != 0)
 			k++;
 		if (names[k] == NULL)

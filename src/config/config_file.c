@@ -199,7 +199,7 @@ static const char *value_text(const struct config_option *opt, const cJSON *v, c
 		/* an integer from 2^53 on may not be the one written: a double holds only some
 		 * (counts have ranges far below it, which config_set tells) */
 		if (opt->arg == CONFIG_ARG_BYTES && isfinite(v->valuedouble) &&
-		    fabs(v->valuedouble) >= 9007199254740992.0) {
+		    v->valuedouble >= 9007199254740992.0) {
 			*got = big_number;
 			return NULL;
 		}

@@ -539,8 +539,11 @@ int layout_config_layers(const struct config *c, const char *model, int layers, 
 	                   : config_is_set(c, "v")    ? "v"
 	                                              : "layer_split",
 	                   err,
-	                   "%s's %d layers do not split evenly over %s%d stages; set "
-	                   "--layer-split, --layout, --layers-per-stage or "
+	                   "%s's %d layers do not split evenly over %s%d stages; %s "
+	                   "--layout, --layers-per-stage or "
 	                   "--first-stage-layers/--last-stage-layers",
-	                   model, layers, routes == 1 ? "p x v = " : "a route's ", S);
+	                   model, layers, routes == 1 ? "p x v = " : "a route's ", S,
+	                   config_is_set(c, "layer_split")
+	                           ? "give --layer-split=spread or torchtitan,"
+	                           : "set --layer-split,");
 }

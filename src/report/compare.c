@@ -295,7 +295,10 @@ int report_compare_units(const char *first, const char *unit, struct pp_error *e
 int report_compare_text(FILE *out, const struct report_row *rows, int n)
 {
 	unsigned has = shown(rows, n);
-	bool model = has & ONLY_MODEL;
+	bool model = has & ONLY_MODEL, all_model = true;
+
+	for (int i = 0; i < n; i++)
+		all_model = all_model && met(rows, i)->has_model;
 	struct report_column cols[2 + NCOLUMNS] = {{-2, 0, true, true}, {-1, 0, true, true}};
 	struct text_rows t = {rows, n};
 	int ncols = 2;
@@ -307,7 +310,10 @@ int report_compare_text(FILE *out, const struct report_row *rows, int n)
 	fprintf(out, "\n* best in its column%s; times in %s; speedup = %s%s\n",
 	        model ? ", of the rows that fit GPU memory when any does" : "",
 	        rows[0].sim->cost->time_unit,
-	        model ? "row's tokens_per_s / first row's" : "first row's makespan / row's",
+	        all_model ? "row's tokens_per_s / first row's"
+	        : model   ? "with a model on both rows, row's tokens_per_s / first row's; else first "
+	                    "row's step_time or makespan / row's"
+	                  : "first row's makespan / row's",
 	        has & ONLY_SAMPLES ? "; step_* over the noise samples" : "");
 	return 0;
 }

@@ -325,19 +325,27 @@ void advise_place_stragglers(struct config *c)
 		int k = 0;
 
 		if (w.link) {
-			/* a pipeline hop: alike places of neighbouring ranks */
-			if (w.dev % per != w.peer % per || abs(w.dev / per - w.peer / per) != 1)
+			/* a pipeline hop: alike places of two ranks (neighbours, or the first and
+			 * the last where the order wraps around), slowing it where the order has it */
+			if (w.dev % per != w.peer % per || w.dev / per == w.peer / per)
 				continue;
 			w.peer /= per;
+			w.placed = true;
 		}
 		w.dev /= per;
-		while (k < got.n && !(got.s[k].link == w.link && got.s[k].dev == w.dev &&
-		                      (!w.link || got.s[k].peer == w.peer)))
+		/* the same rank, or the same hop either way */
+		while (k < got.n &&
+		       !(got.s[k].link == w.link &&
+		         (w.link ? (got.s[k].dev == w.dev && got.s[k].peer == w.peer) ||
+		                           (got.s[k].dev == w.peer && got.s[k].peer == w.dev)
+		                 : got.s[k].dev == w.dev)))
 			k++;
+		/* of two in one rank or on one hop, the one that slows it first (of two at once,
+		 * the slower): a rule holds one factor from its time on */
 		if (k == got.n)
 			got.s[got.n++] = w;
-		else if (w.factor > got.s[k].factor)
-			got.s[k] = w; /* the slower of two in one rank */
+		else if (w.at < got.s[k].at || (w.at == got.s[k].at && w.factor > got.s[k].factor))
+			got.s[k] = w;
 	}
 	if (per > 0)
 		c->stragglers = got;

@@ -61,6 +61,7 @@ size_t noise_stragglers(const struct config *c, const struct cost *k, struct eng
 		out[i] = (struct engine_slow){.dev = (uint32_t)w->dev,
 		                              .peer = (uint32_t)w->peer,
 		                              .link = w->link,
+		                              .optional = w->placed,
 		                              .at = (pp_time)llround(w->at * (double)k->tick),
 		                              .factor = w->factor};
 	}

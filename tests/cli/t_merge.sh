@@ -227,6 +227,15 @@ ppsim merge "$NS/s1.pps" "$NS/s2.pps" >/dev/null || not_ok "merge of a schedule 
 ppsim -s zbh1 -p 4 -m 8 --export-schedule="$NS/sf.csv" --timeline=0 >/dev/null
 fails 3 "'$NS/sf.csv' holds other bytes than when shard '$NS/s1.pps' was run" \
 	merge "$NS/s1.pps" "$NS/s2.pps"
+# a schedule file read from a pipe cannot be checked at the merge: no shard is written
+cat "$NS/sf.csv" | fails 2 "--shard-file: the run read '/dev/stdin', not a regular file" \
+	--schedule-file=/dev/stdin --samples=4 --jitter=normal --timeline=0 --shard=1/2 \
+	--shard-file="$NS/pipe.pps"
+[ ! -e "$NS/pipe.pps" ] && ok || not_ok "a shard of a piped schedule file was written"
+# an input entry that is not a fingerprint and a path is an edited shard
+sed 's/^run	input	.*/run	input	ab/' "$NS/s1.pps" >"$NS/sx1.pps"
+sed 's/^run	input	.*/run	input	ab/' "$NS/s2.pps" >"$NS/sx2.pps"
+fails 3 "shard '$NS/sx1.pps': a setting a run does not make" merge "$NS/sx1.pps" "$NS/sx2.pps"
 # so do a sweep's, of the schedule file its points run
 ppsim -s 1f1b -p 4 -m 8 --export-schedule="$NS/sa.csv" --timeline=0 >/dev/null
 ppsim sweep --schedule-file="$NS/sa.csv" --tf=1,2 --shard=1/2 --shard-file="$NS/w1.pps" >/dev/null

@@ -485,3 +485,23 @@ fi
 printf '{"model":"llama3-8b","gpu":"a100-80g","seq":4096,"distributed_optimizer":true}\n' >"$TMP/tie.json"
 s=$(ppsim advise -c "$TMP/tie.json" --gpus=8 --global-batch=32 -s 1f1b,zbv -f json | "$JGET" - recommended.schedule)
 [ "$s" = 1f1b ] && ok || not_ok "advise ranks $s before 1f1b at the same step"
+
+# advise's link stragglers: a slow link between the first and the last rank slows interleaved's
+# wrap-around hop; two links on one hop, written either way, are one rule; of two GPUs in one
+# rank the rule that slows it first holds (a later one's factor waits for its time)
+ADVL="--model=llama3-8b --layers=8 --gpu=h100-sxm --global-batch=16 --seq=2048 --quiet -f json"
+# shellcheck disable=SC2086
+a=$(ppsim advise $ADVL --gpus=4 -p 4 --tp=1 -s interleaved -v 2 --mbs=1 | "$JGET" - recommended.step_time)
+# shellcheck disable=SC2086
+b=$(ppsim advise $ADVL --gpus=4 -p 4 --tp=1 -s interleaved -v 2 --mbs=1 --straggler=0-3:20 |
+	"$JGET" - recommended.step_time)
+awk -v a="$a" -v b="$b" 'BEGIN { exit !(b > a) }' && ok ||
+	not_ok "advise: a slow link on interleaved's wrap-around hop: $a ms, with it $b"
+# shellcheck disable=SC2086
+ppsim advise $ADVL --gpus=8 -p 2 --tp=1 --straggler=0-4:2,5-1:2 >/dev/null 2>"$TMP/err" && ok ||
+	not_ok "advise: two links on one hop either way: $(cat "$TMP/err")"
+# shellcheck disable=SC2086
+a=$(ppsim advise $ADVL --gpus=4 -p 2 --tp=1 --straggler=0:2 | "$JGET" - recommended.step_time)
+# shellcheck disable=SC2086
+b=$(ppsim advise $ADVL --gpus=4 -p 2 --tp=1 --straggler=0:2,1:3@100000 | "$JGET" - recommended.step_time)
+[ "$a" = "$b" ] && ok || not_ok "advise: a later straggler in the same rank undid an earlier: $a ms, $b"
