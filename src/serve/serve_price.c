@@ -77,7 +77,11 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 		return pp_nomem(err, (size_t)pr->stages, 2 * sizeof(*pr->kv_token));
 	/* a replicated KV head's projections are whole on each rank that shares it, as vLLM's
 	 * QKVParallelLinear holds them */
-	pr->layer_params = k->layer_params / k->tp;
+	/* over tp, but latent attention's down projections, whole on every rank (as the weights
+	 * count them, cost_stage_params) */
+	double split = (k->layer_params - k->tp_whole_params) / k->tp + k->tp_whole_params;
+
+	pr->layer_params = split;
 	if (k->kv_lora_rank == 0 && k->tp > k->kv_heads)
 		pr->layer_params += k->hidden * (k->kv_dim + k->kvv_dim) *
 		                    (1.0 / k->kv_heads - 1.0 / k->tp);
@@ -91,10 +95,9 @@ static int init_model(struct serve_pricer *pr, const struct config *c, bool hono
 		                                       : (k->kv_dim + k->kvv_dim) / k->kv_heads;
 
 		pr->kv_token[st] = k->stage_layers[st] * kv_gpu * k->dtype_bytes;
-		pr->weight_bytes[st] = (k->device_params[st] + k->stage_layers[st] *
-		                                                       (pr->layer_params -
-		                                                        k->layer_params / k->tp)) *
-		                       k->dtype_bytes;
+		pr->weight_bytes[st] =
+		        (k->device_params[st] + k->stage_layers[st] * (pr->layer_params - split)) *
+		        k->dtype_bytes;
 	}
 	return 0;
 }

@@ -358,3 +358,12 @@ if [ "$("$JGET" "$TMP/out.json" span)" = "$("$JGET" "$TMP/out.json" makespan)" ]
 	[ "$("$JGET" "$TMP/out.json" span)" = 6933.647412 ]; then ok; else
 	not_ok "serve's span should be written from ticks: $("$JGET" "$TMP/out.json" span), makespan $("$JGET" "$TMP/out.json" makespan)"
 fi
+
+# latent attention at tp = 8: a decode step reads the weights each GPU holds, its down
+# projections whole on every rank (28,672,000 parameters a layer, not 26,607,616): 0.597983 ms
+# of weights and cache and 2.690549 ms of all-reduces
+printf 'arrival,prompt,output\n0,1000,3\n' >"$TMP/mla.csv"
+ppsim serve --model=llama3-8b --gpu=h100-sxm -p 1 --tp=8 --kv-lora-rank=512 --rope-dim=64 \
+	--requests="$TMP/mla.csv" --timeline=0 --dump-ops="$TMP/mla-ops.csv" >/dev/null
+d=$(awk -F, 'NR == 3 { printf "%.6f", $7 - $6 }' "$TMP/mla-ops.csv")
+[ "$d" = 3.288532 ] && ok || not_ok "an MLA decode step at tp = 8 takes $d ms, not 3.288532"
