@@ -384,6 +384,11 @@ static int read_line(struct trace *t, char *line, size_t len, struct pp_error *e
 		return 0;
 	if (!t->started) {
 		t->started = true;
+		if (line[start] == '[')
+			return fail_at(t, err, start + 1,
+			               "a JSON array: a request trace is one JSON object a line (JSON "
+			               "Lines: {\"arrival\": ..., \"prompt\": ..., \"output\": ...}) or "
+			               "a CSV with the header arrival,prompt,output");
 		t->json = line[start] == '{';
 		if (!t->json)
 			return text_lines_check_csv(t->in, err) != 0 ? -1 : parse_header(t, line, err);
