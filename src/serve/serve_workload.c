@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -108,8 +109,21 @@ static int field_find(const char *s, size_t len)
 	return -1;
 }
 
+/* Whether the number written at s (len bytes) has a fraction of digits not all 0 before any
+ * exponent: 9.999999999999999999 is no whole number, though its double is. */
+static bool has_fraction(const char *s, size_t len)
+{
+	const char *dot = memchr(s, '.', len), *end = s + len;
+
+	for (const char *p = dot != NULL ? dot + 1 : end; p < end && isdigit((unsigned char)*p); p++)
+		if (*p != '0')
+			return true;
+	return false;
+}
+
 /* Stores field f of r from v, or fails naming the value: arrivals are numbers from 0 to
- * PP_TIME_MAX_UNITS, token counts whole numbers from 1 to PP_MAX_COUNT. */
+ * PP_TIME_MAX_UNITS, token counts whole numbers from 1 to PP_MAX_COUNT (as written: a fraction
+ * that rounds away in a double is still one). */
 static int set_field(const struct trace *t, struct serve_request *r, int f, const struct value *v,
                      struct pp_error *err)
 {
@@ -120,7 +134,8 @@ static int set_field(const struct trace *t, struct serve_request *r, int f, cons
 		ok = v->type == NULL && v->x >= 0 && v->x <= PP_TIME_MAX_UNITS;
 		snprintf(range, sizeof(range), "a number from 0 to %.0f", PP_TIME_MAX_UNITS);
 	} else {
-		ok = v->type == NULL && v->x >= 1 && v->x <= PP_MAX_COUNT && v->x == floor(v->x);
+		ok = v->type == NULL && v->x >= 1 && v->x <= PP_MAX_COUNT && v->x == floor(v->x) &&
+		     !has_fraction(v->text, v->len);
 		snprintf(range, sizeof(range), "a whole number from 1 to %d", PP_MAX_COUNT);
 	}
 	if (!ok && v->type != NULL)
