@@ -516,6 +516,10 @@ static int op_time_fail(const struct config *c, int st, double ms, struct pp_err
 	               st, ms, PP_TIME_MAX_UNITS, given);
 }
 
+/* The most activation bytes a step's ops may hold at once, every micro-batch of every stage:
+ * 2^62, which the engine's 64-bit running sums hold exactly. */
+#define ACT_TOTAL_MAX 4611686018427387904.0
+
 /* Fills the per-stage prices of c from the resolved model; fails on out-of-range times. */
 static int price_stages(const struct config *c, const struct cost_layout *l, struct cost *cost,
                         struct pp_error *err)
@@ -564,6 +568,18 @@ static int price_stages(const struct config *c, const struct cost_layout *l, str
 		    !pp_time_from_units(b, cost->tick, &cost->t_b[st]) ||
 		    !pp_time_from_units(w, cost->tick, &cost->t_w[st]))
 			return op_time_fail(c, st, fmax(f, fmax(b, w)), err);
+		/* a device may hold every micro-batch of every stage at once: their bytes together
+		 * must stay a count the engine sums exactly */
+		if (!(fmax(act, act_b) * (double)(c->m > 0 ? c->m : 1) * S <= ACT_TOTAL_MAX))
+			return config_fail(c,
+			                   config_is_set(c, "dtype_bytes") ? "dtype_bytes"
+			                   : config_is_set(c, "mbs")       ? "mbs"
+			                                                   : "seq",
+			                   err,
+			                   "makes stage %d's activations %.3g bytes a micro-batch, more "
+			                   "than ppsim counts over the step's %d micro-batches and %d "
+			                   "stages (%.3g bytes in all)",
+			                   st, fmax(act, act_b), c->m, S, ACT_TOTAL_MAX);
 		cost->act[st] = (int64_t)llround(act);
 		cost->act_w[st] = (int64_t)llround(act_b * c->w_mem_fraction);
 		cost->msg_bytes[st] = 0;

@@ -109,14 +109,44 @@ static int field_find(const char *s, size_t len)
 	return -1;
 }
 
-/* Whether the number written at s (len bytes) has a fraction of digits not all 0 before any
- * exponent: 9.999999999999999999 is no whole number, though its double is. */
+/* Whether the decimal written at s (len bytes: digits, a point, an exponent) has a nonzero
+ * fraction in its exact value: 9.999999999999999999 is no whole number, though its double is;
+ * 1.6777216e7 and 100e-2 are. */
 static bool has_fraction(const char *s, size_t len)
 {
-	const char *dot = memchr(s, '.', len), *end = s + len;
+	const char *end = s + len, *p = s;
+	char digits[64];
+	size_t n = 0;
+	long frac = 0, e = 0, sign = 1, shift;
 
-	for (const char *p = dot != NULL ? dot + 1 : end; p < end && isdigit((unsigned char)*p); p++)
-		if (*p != '0')
+	if (p < end && (*p == '-' || *p == '+'))
+		p++;
+	for (; p < end && (isdigit((unsigned char)*p) || *p == '.'); p++) {
+		if (*p == '.') {
+			frac = -1;
+			continue;
+		}
+		if (frac < 0 || frac > 0)
+			frac = frac < 0 ? 1 : frac + 1;
+		if (n < sizeof(digits))
+			digits[n++] = *p;
+		else if (frac > 0 && *p != '0')
+			return true; /* a digit past what a count needs, after the point */
+		else if (frac > 0)
+			frac--; /* a trailing 0 of the fraction, not kept: it changes nothing */
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '-' || *p == '+'))
+			sign = *p++ == '-' ? -1 : 1;
+		for (; p < end && isdigit((unsigned char)*p) && e < 100000; p++)
+			e = 10 * e + (*p - '0');
+	}
+	/* the value is digits x 10^(sign e - frac): the last frac - sign e digits are its
+	 * fraction */
+	shift = (frac < 0 ? 0 : frac) - sign * e;
+	for (long i = 0; i < shift && i < (long)n; i++)
+		if (digits[n - 1 - (size_t)i] != '0')
 			return true;
 	return false;
 }
