@@ -367,3 +367,7 @@ ppsim serve --model=llama3-8b --gpu=h100-sxm -p 1 --tp=8 --kv-lora-rank=512 --ro
 	--requests="$TMP/mla.csv" --timeline=0 --dump-ops="$TMP/mla-ops.csv" >/dev/null
 d=$(awk -F, 'NR == 3 { printf "%.6f", $7 - $6 }' "$TMP/mla-ops.csv")
 [ "$d" = 3.288532 ] && ok || not_ok "an MLA decode step at tp = 8 takes $d ms, not 3.288532"
+
+# token counts written as decimals that are whole by their exact value run
+ppsim serve --model=llama3-8b --requests="$ROOT/tests/cli/requests/whole-decimals.csv" -f json >/dev/null 2>"$TMP/err" && ok ||
+	not_ok "whole token counts written as decimals: $(cat "$TMP/err")"
