@@ -516,6 +516,15 @@ static int tty_columns(void)
 	return 0;
 }
 
+/* COLUMNS as a number of columns, or 0 when it holds none. */
+static uint64_t env_columns(void)
+{
+	const char *columns = getenv("COLUMNS");
+	uint64_t w;
+
+	return columns != NULL && text_parse_uint(columns, 1, UINT32_MAX, &w) == TEXT_OK ? w : 0;
+}
+
 /* Width of a timeline without one given: the terminal's on standard output, else COLUMNS when
  * it holds an accepted width, else PP_TIMELINE_WIDTH. */
 static int terminal_width(void)
@@ -880,11 +889,12 @@ int cli_parse(int argc, char **argv, enum cli_mode mode, struct cli *cli)
 		status = cmd_usage("--timeline: only with --format=text");
 	/* run and serve draw one by default for a person at a terminal wide enough, or one that
 	 * does not say how wide (0 columns: as --timeline draws, at COLUMNS, else 100); one that
-	 * says it is narrower than a timeline gets none */
+	 * says it is narrower than a timeline, or whose COLUMNS does, gets none */
 	if (status < 0 && !cli->timeline_set &&
 	    (mode == CLI_RUN || mode == CLI_SERVE || mode == CLI_REPLAY) && cli->format->human &&
 	    isatty(STDOUT_FILENO) &&
-	    (tty_columns() >= PP_TIMELINE_MIN_WIDTH || tty_columns() == 0))
+	    (tty_columns() >= PP_TIMELINE_MIN_WIDTH ||
+	     (tty_columns() == 0 && (env_columns() == 0 || env_columns() >= PP_TIMELINE_MIN_WIDTH))))
 		cli->timeline_width = terminal_width();
 	free(opts);
 	return status;

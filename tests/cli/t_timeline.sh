@@ -194,6 +194,12 @@ if [ "$(script -qec 'test -t 1 && echo tty' /dev/null </dev/null | tr -d '\r')" 
 	else
 		ok
 	fi
+	if script -qec "stty cols 0; cd '$ROOT' && COLUMNS=30 ${PPSIM_WRAP:-} '$PPSIM' -p 4 -m 8 --color=never" \
+		/dev/null </dev/null | grep -q '^GPU '; then
+		not_ok "a terminal of unknown width with COLUMNS=30 drew a default timeline"
+	else
+		ok
+	fi
 else
 	skip "the default timeline on a terminal" "no pseudo-terminal here (script, from bsdutils)"
 fi
