@@ -82,6 +82,18 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 		                             k->top_k, k->model);
 	if (k->experts % k->ep != 0)
 		return config_fail(c, "ep", err, "must divide the %d experts", k->experts);
+	/* node-limited routing needs nodes that hold a token's top-k experts between them */
+	if (k->ep_node_limit > 0 && k->gpus_per_node > 0) {
+		int per_node = k->ep < k->gpus_per_node ? k->ep : k->gpus_per_node;
+		long long in_node = (long long)k->experts / k->ep * per_node;
+
+		if (k->ep_node_limit * in_node < k->top_k)
+			return config_fail(c, "ep_node_limit", err,
+			                   "%d nodes of %lld experts each cannot hold a token's %d "
+			                   "experts: give a limit of at least %lld",
+			                   k->ep_node_limit, in_node, k->top_k,
+			                   (k->top_k + in_node - 1) / in_node);
+	}
 	if (group % k->ep != 0)
 		return config_fail(c, "ep", err,
 		                   "must divide the tp x cp x dp = %lld GPUs of a pipeline rank (the "
