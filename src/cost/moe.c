@@ -89,9 +89,10 @@ int moe_resolve(const struct config *c, const struct model_preset *mp, struct co
 
 		if (k->ep_node_limit * in_node < k->top_k)
 			return config_fail(c, "ep_node_limit", err,
-			                   "%d nodes of %lld experts each cannot hold a token's %d "
+			                   "%d node%s of %lld experts each cannot hold a token's %d "
 			                   "experts: give a limit of at least %lld",
-			                   k->ep_node_limit, in_node, k->top_k,
+			                   k->ep_node_limit, k->ep_node_limit == 1 ? "" : "s", in_node,
+			                   k->top_k,
 			                   (k->top_k + in_node - 1) / in_node);
 	}
 	if (group % k->ep != 0)
