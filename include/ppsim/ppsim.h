@@ -276,8 +276,8 @@ int pp_sweep_run(const pp_config *c, const char *const *keys, const char *const 
  * experts) is an axis over the layouts that fit the GPUs, and a point over its GPUs' memory is
  * skipped. pp_sweep_ranked(s, 0) is the recommendation (a point
  * ranked after it may differ from it only by a schedule that gives the same step). Returns PP_OK,
- * or a status with err set and *out NULL: a model, GPU count or global batch missing, out of
- * memory, c or out NULL.
+ * or a status with err set and *out NULL: a model, GPU count or global batch missing, no point
+ * valid (PP_E_INPUT), none that fits (PP_E_SIM), out of memory, c or out NULL.
  */
 int pp_advise(const pp_config *c, int jobs, pp_sweep **out, char *err, size_t errlen);
 /* Frees s; NULL is a no-op. */

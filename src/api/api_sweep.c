@@ -105,7 +105,9 @@ static int keep(void *ctx, const struct sweep_record *r)
 
 	for (size_t c = 0; c < NCOLUMNS; c++)
 		p->fig[c] = column_of(&columns[c], r);
-	memcpy(p->value, r->value, sizeof(p->value));
+	/* each axis's value, by axis: a record keeps those of the axes that vary, by slot */
+	for (int a = 0; a < s->sw.naxes; a++)
+		p->value[a] = sweep_value(&s->sw, r, a);
 	snprintf(p->time_unit, sizeof(p->time_unit), "%s", r->time_unit);
 	p->key = sweep_rank_key(r);
 	if (!r->ok) { /* in a library user's words, as the calls' errors */
@@ -240,6 +242,30 @@ int pp_sweep_run(const pp_config *c, const char *const *keys, const char *const 
 	return api_end(&k, 0);
 }
 
+/*
+ * Fails e when advise's search s found no point, as `ppsim advise` does: none fits (some were
+ * over memory: PP_ERR_SIM) or none is valid (the settings: PP_ERR_USAGE, with the first
+ * point's reason). Returns 0, or -1.
+ */
+static int advise_found(const pp_sweep *s, struct pp_error *e)
+{
+	size_t over = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->pt[i].reason == NULL)
+			return 0;
+		over += !s->pt[i].key.fits;
+	}
+	if (over > 0)
+		return pp_fail(e, PP_ERR_SIM,
+		               "pp_advise: none of the %zu configurations fits: %zu are over GPU "
+		               "memory and the others are invalid",
+		               s->n, over);
+	return pp_fail(e, PP_ERR_USAGE,
+	               "pp_advise: none of the %zu configurations is valid: the first fails with %s",
+	               s->n, s->n > 0 ? s->pt[0].reason : "no point");
+}
+
 int pp_advise(const pp_config *c, int jobs, pp_sweep **out, char *err, size_t errlen)
 {
 	struct call k;
@@ -254,6 +280,8 @@ int pp_advise(const pp_config *c, int jobs, pp_sweep **out, char *err, size_t er
 		return api_end(&k, -1);
 	if (grid(s, &c->config, NULL, NULL, 0, true, true, &k.e) == 0)
 		rc = run_points(s, jobs, &k.e);
+	if (rc == 0)
+		rc = advise_found(s, &k.e);
 	if (rc != 0) {
 		pp_sweep_free(s);
 		return api_end(&k, -1);

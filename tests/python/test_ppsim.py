@@ -159,6 +159,20 @@ class CompareAndSweep(unittest.TestCase):
         with self.assertRaisesRegex(ppsim.PpsimError, 'needs "model"'):
             ppsim.advise(p=4)
 
+    def test_advise_fails_as_ppsim_advise_when_nothing_is_valid_or_fits(self):
+        with self.assertRaisesRegex(ppsim.PpsimError, "none of the .* configurations is valid"):
+            ppsim.advise(model="llama3-8b", gpus=8, global_batch=64, m=3)
+        with self.assertRaisesRegex(ppsim.SimulationError, "none of the .* configurations fits"):
+            ppsim.advise(model="llama3-405b", gpu="a100-80g", gpus=8, global_batch=64)
+
+    def test_advise_recommends_what_ppsim_advise_does_with_axes_of_one_value(self):
+        # 3 GPUs: tp and cp each take one value, whose axes hold no slot of the records
+        got = ppsim.advise(model="llama3-8b", gpu="b200", gpus=3, global_batch=24, top=1)
+        cli = json.loads(command("advise", "--model=llama3-8b", "--gpu=b200", "--gpus=3",
+                                 "--global-batch=24", "--quiet", "-f", "json"))
+        self.assertEqual(got[0]["schedule"], cli["recommended"]["schedule"])
+        self.assertEqual(got[0]["step_time"], cli["recommended"]["step_time"])
+
     def test_sweep_runs_every_point_of_the_grid_in_order(self):
         got = ppsim.sweep(schedule="1f1b", p=[2, 4], m=[4, 8])
         self.assertEqual([(r["p"], r["m"]) for r in got], [(2, 4), (2, 8), (4, 4), (4, 8)])
