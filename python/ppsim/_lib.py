@@ -173,11 +173,18 @@ _PYTHON_CALLS = {"pp_serve": "ppsim.serve", "pp_simulate": "ppsim.run", "pp_repl
 _CALL_WORD = re.compile(r"\b(%s)\b" % "|".join(sorted(_PYTHON_CALLS, key=len, reverse=True)))
 
 
+_QUOTED = re.compile(r"('[^']*')")
+
+
 def python_words(message: str) -> str:
-    """message with the C interface's words put as the package's."""
-    for c, py in _PYTHON_WORDS:
-        message = message.replace(c, py)
-    return _CALL_WORD.sub(lambda m: _PYTHON_CALLS[m.group(1)], message)
+    """message with the C interface's words put as the package's; what it quotes ('a file's
+    name', a value given) stays as it is."""
+    parts = _QUOTED.split(message)
+    for i in range(0, len(parts), 2):  # the text between quotes
+        for c, py in _PYTHON_WORDS:
+            parts[i] = parts[i].replace(c, py)
+        parts[i] = _CALL_WORD.sub(lambda m: _PYTHON_CALLS[m.group(1)], parts[i])
+    return "".join(parts)
 
 
 def check(status: int, err: CharBuffer) -> int:

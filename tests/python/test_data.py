@@ -273,6 +273,10 @@ class Errors(unittest.TestCase):
             ppsim.run(config="/nonexistent/a.json")
         with self.assertRaisesRegex(ppsim.PpsimFileError, "/nonexistent/s.csv"):
             ppsim.run(schedule_file="/nonexistent/s.csv")
+        # a file's name keeps the C calls' words it holds: only the message's own are the
+        # package's
+        with self.assertRaisesRegex(ppsim.PpsimFileError, "'/nonexistent/pp_simulate.csv'"):
+            ppsim.run(schedule_file="/nonexistent/pp_simulate.csv")
         cyclic = os.path.join(ROOT, "tests", "cli", "schedules", "cyclic.csv")
         with self.assertRaisesRegex(ppsim.SimulationError, "cyclic wait"):
             ppsim.run(schedule_file=cyclic)
