@@ -187,6 +187,19 @@ void api_words(char *msg, size_t n)
 			s += 3;
 			continue;
 		}
+		/* a short option before a word, "-s interleaved", or ending a sentence, "give -m" */
+		if (!quoted && s[0] == '-' && isalpha((unsigned char)s[1]) &&
+		    (s[2] == '\0' || s[2] == '.' || s[2] == ';' ||
+		     (s[2] == ' ' && isalpha((unsigned char)s[3]))) &&
+		    s > msg && s[-1] == ' ' && (key = key_of_short(s[1])) != NULL) {
+			bool value = s[2] == ' ';
+
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "\"%s\"%s", key,
+			                      value ? " = " : "");
+			o = o < sizeof(out) ? o : sizeof(out) - 1;
+			s += value ? 3 : 2;
+			continue;
+		}
 		/* a short option in a list of them: "(-s, -m, -v)" */
 		if (!quoted && s[0] == '-' && isalpha((unsigned char)s[1]) &&
 		    (s[2] == ',' || s[2] == ')') && s > msg && (s[-1] == ' ' || s[-1] == '(') &&

@@ -636,6 +636,12 @@ static void api_messages_name_options_by_their_keys_and_commands_by_their_calls(
 	        {"--jitter 'empirical:it's.csv': cannot read", "key \"jitter\" = empirical:it's.csv: cannot read"},
 	        {"give --microbatches '32'", "give key \"m\" = 32"},
 	        {"--tp '4' and --ep '8': no", "\"tp\" '4' and key \"ep\" = 8: no"},
+	        /* a short option before a word or ending a sentence; a dash in a word or a
+	         * number stays */
+	        {"give a larger one, or -s interleaved", "give a larger one, or \"schedule\" = interleaved"},
+	        {"m is 8, the default: give -m", "m is 8, the default: give \"m\""},
+	        {"give -m.", "give \"m\"."},
+	        {"zero-bubble at -1 and tp - 1", "zero-bubble at -1 and tp - 1"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
