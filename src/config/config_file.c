@@ -184,10 +184,10 @@ static const char *value_text(const struct config_option *opt, const cJSON *v, c
 		/* config_set then checks that a count is whole */
 		*want = opt->arg == CONFIG_ARG_COUNT || opt->arg == CONFIG_ARG_BYTES ? "an integer"
 		                                                                     : "a number";
-		/* an integer from 2^53 on (a seed) may be a string of its digits: a JSON number
-		 * that large may not be the one written, a string is (a smaller one is a number) */
-		if ((opt->arg == CONFIG_ARG_BYTES || opt->arg == CONFIG_ARG_COUNT) &&
-		    cJSON_IsString(v) && v->valuestring[0] > '0' && v->valuestring[0] <= '9' &&
+		/* a whole number from 2^53 on (a seed) may be a string of its digits: a JSON number
+		 * that large may not be the one written, a string is (a smaller one is a number);
+		 * of any numeric option, which then says whether it takes one that large */
+		if (cJSON_IsString(v) && v->valuestring[0] > '0' && v->valuestring[0] <= '9' &&
 		    strspn(v->valuestring, "0123456789") == strlen(v->valuestring) &&
 		    (strlen(v->valuestring) > 16 ||
 		     strtod(v->valuestring, NULL) >= 9007199254740992.0)) {

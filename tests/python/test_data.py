@@ -277,6 +277,9 @@ class Errors(unittest.TestCase):
         # package's
         with self.assertRaisesRegex(ppsim.PpsimFileError, "'/nonexistent/pp_simulate.csv'"):
             ppsim.run(schedule_file="/nonexistent/pp_simulate.csv")
+        # a whole number from 2^53 on of any numeric key gets its range, not a type message
+        with self.assertRaisesRegex(ppsim.PpsimError, "must be a number from 0 to 1e\\+09"):
+            ppsim.run(config={"t_f": 2**60})
         cyclic = os.path.join(ROOT, "tests", "cli", "schedules", "cyclic.csv")
         with self.assertRaisesRegex(ppsim.SimulationError, "cyclic wait"):
             ppsim.run(schedule_file=cyclic)
