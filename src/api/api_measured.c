@@ -97,12 +97,25 @@ const char *pp_replay_whatif_key(int i)
 	return i >= 0 && (size_t)i - at < NASK ? ask_keys[(size_t)i - at] : NULL;
 }
 
-/* The setting a what-if's key names: a config key (of an option's name too), or the key. */
+/* The setting a what-if's key names: a config key (of an option's name too), or an argument
+ * of the replay (of its option's name too: "without-slowest"), or the key. */
 static const char *whatif_key(const char *key)
 {
 	const struct config_option *opt = api_find_option(key);
 
-	return opt != NULL ? opt->key : key;
+	if (opt != NULL)
+		return opt->key;
+	for (size_t i = 0; i < NASK; i++) {
+		size_t k = 0;
+
+		/* the key with '-' for '_', as the command line names it */
+		while (key[k] != '\0' && (key[k] == ask_keys[i][k] ||
+		                           (key[k] == '-' && ask_keys[i][k] == '_')))
+			k++;
+		if (key[k] == '\0' && ask_keys[i][k] == '\0')
+			return ask_keys[i];
+	}
+	return key;
 }
 
 /*
@@ -115,6 +128,7 @@ static int set_whatif(struct config *w, struct replay_ask *ask, const char *key,
 	const struct config_option *opt = api_find_option(key);
 	char label[96];
 
+	key = opt != NULL ? key : whatif_key(key); /* an argument by its option's name too */
 	if (strcmp(key, "without_slowest") == 0) {
 		int yes;
 

@@ -177,6 +177,7 @@ static void api_replay_whatif_refuses_in_a_library_users_words(void)
 	static const char *const tf[] = {"t_f"}, *x2[] = {"2"};
 	static const char *const twice[] = {"m", "microbatches"}, *sixteen_twelve[] = {"16", "12"};
 	static const char *const shares[] = {"w_share", "w_share"}, *halves[] = {"0.5", "0.4"};
+	static const char *const named[] = {"w_share", "w-share"}, *dashed[] = {"without-slowest"};
 	static const char *const zbv[] = {"schedule"}, *zbv_name[] = {"zbv"};
 	static const char *const m[] = {"m"}, *sixteen[] = {"16"};
 	static const char step[] = "stage,op,microbatch,ms\n0,F,0,1\n0,BW,0,1\n";
@@ -207,6 +208,11 @@ static void api_replay_whatif_refuses_in_a_library_users_words(void)
 	                            "one setting, key \"m\": give it once");
 	CU_ASSERT_PTR_NULL(replay(slow, shares, halves, 2, err, sizeof(err)));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "(\"w_share\", \"w_share\") set one setting"));
+	/* an argument by its option's name, as a config key by its option's name */
+	CU_ASSERT_PTR_NULL(replay(slow, named, halves, 2, err, sizeof(err)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "(\"w_share\", \"w-share\") set one setting"));
+	CU_ASSERT_PTR_NULL(replay(slow, dashed, maybe, 1, err, sizeof(err)));
+	CU_ASSERT_STRING_EQUAL(err, "key \"without_slowest\" 'maybe': must be yes or no");
 	CU_ASSERT_PTR_NULL(replay(slow, zbv, zbv_name, 1, err, sizeof(err)));
 	CU_ASSERT_PTR_NOT_NULL(
 	        strstr(err, "backward is measured fused (BW): give \"w_share\" = F"));
