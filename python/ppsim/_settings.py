@@ -11,7 +11,8 @@ import json
 import math
 import numbers
 import os
-from typing import Any, Dict, List, Mapping, Optional, Union
+from collections.abc import Mapping
+from typing import Any, Dict, List, Optional, Union
 
 from . import _lib
 from ._errors import PpsimError, error_of
@@ -190,7 +191,7 @@ class Config:
     def __init__(self, config: ConfigArg, settings: Mapping[str, Any]) -> None:
         self.lib = _lib.load()
         self.handle: Optional[int] = None
-        if isinstance(config, dict):
+        if isinstance(config, Mapping):  # a dict, or any mapping of keys to values
             doc = config_json(config)
         elif config is not None:
             path = path_bytes(config)
@@ -202,7 +203,7 @@ class Config:
             raise MemoryError("ppsim: out of memory")
         try:
             err = _lib.errbuf()
-            if isinstance(config, dict):
+            if isinstance(config, Mapping):
                 _lib.check(self.lib.pp_config_load_json(self.handle, doc, b"dict", err,
                                                         _lib.ERRLEN), err)
             elif config is not None:

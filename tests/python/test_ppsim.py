@@ -47,6 +47,10 @@ class Run(unittest.TestCase):
     def test_a_config_dict_applies_before_the_keywords(self):
         r = ppsim.run(config={"p": 8, "m": 16}, p=4)
         self.assertEqual((r["p"], r["m"]), (4, 16))
+        # any mapping, as the hint says, not a dict alone
+        import types
+        r = ppsim.run(config=types.MappingProxyType({"p": 8, "m": 16}), p=4)
+        self.assertEqual((r["p"], r["m"]), (4, 16))
 
     def test_a_config_file_reads_as_with_dash_c(self):
         path = os.path.join(ROOT, "configs", "llama3-70b-a100-nvlink.json")
