@@ -510,7 +510,7 @@ static const struct config_option options[] = {
          .parse = config_set_jitter, .format = config_format_jitter, .flags = CONFIG_WHOLE},
         {"straggler", 0, "stragglers", CONFIG_ARG_NAME, "LIST",
          "slow devices DEV:FACTOR[@TIME] and links DEV-DEV:FACTOR[@TIME], in every run "
-         "(default none)",
+         "(advise: DEV a GPU of the cluster; default none)",
          FIELD(stragglers), .commands = CONFIG_TRAINING & ~CONFIG_BREAKEVEN,
          .parse = config_set_stragglers, .format = config_format_stragglers, .flags = CONFIG_WHOLE},
         {"stalls", 0, "stalls", CONFIG_ARG_NAME, "EVERY:LENGTH",
