@@ -104,6 +104,11 @@ static const char *key_named(const char *name, size_t len)
 	return NULL;
 }
 
+const char *api_key_named(const char *name)
+{
+	return key_named(name, strlen(name));
+}
+
 /* The config key of the option whose short name is c, or NULL. */
 static const char *key_of_short(char c)
 {

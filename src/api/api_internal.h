@@ -66,6 +66,9 @@ int api_end(struct call *k, int status);
 
 /* The option row that key names: a config-file key, else a long option name; or NULL. */
 const struct config_option *api_find_option(const char *key);
+/* The config key, or the replay's argument ("w_share"), that the long option name sets
+ * ("w-share"), or NULL. */
+const char *api_key_named(const char *name);
 
 /*
  * Rewrites the message msg (NUL-terminated, in a buffer of n bytes) in a library user's words:

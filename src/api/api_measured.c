@@ -102,20 +102,9 @@ const char *pp_replay_whatif_key(int i)
 static const char *whatif_key(const char *key)
 {
 	const struct config_option *opt = api_find_option(key);
+	const char *named = opt == NULL ? api_key_named(key) : NULL;
 
-	if (opt != NULL)
-		return opt->key;
-	for (size_t i = 0; i < NASK; i++) {
-		size_t k = 0;
-
-		/* the key with '-' for '_', as the command line names it */
-		while (key[k] != '\0' && (key[k] == ask_keys[i][k] ||
-		                           (key[k] == '-' && ask_keys[i][k] == '_')))
-			k++;
-		if (key[k] == '\0' && ask_keys[i][k] == '\0')
-			return ask_keys[i];
-	}
-	return key;
+	return opt != NULL ? opt->key : named != NULL ? named : key;
 }
 
 /*
