@@ -46,6 +46,15 @@ struct piece_span {
 	uint8_t kind; /* enum comm_kind */
 };
 
+/* A shape's pieces on one stream taken together: the first's start, the last's end, their
+ * summed time, the kinds among them (bit k: enum comm_kind k) and how many; what a report draws
+ * of an op's stream without walking its pieces. */
+struct stream_extent {
+	pp_time lo, hi, busy;
+	uint32_t kinds;
+	size_t n;
+};
+
 /* What the engine made of an op's plan (one per stage and kind F, B, W). */
 struct stream_shape {
 	pp_time dur;                 /* the op's span, its pieces included */
@@ -59,6 +68,7 @@ struct stream_shape {
 	 * exposed too but not a stall); they live in pieces' allocation, after its npieces */
 	struct piece_span *stalls;
 	size_t nstalls;
+	struct stream_extent extent[STREAM_COUNT]; /* its pieces by stream */
 };
 
 /* A piece whose time the run decided (a gradient bucket, a parameter gather). */

@@ -201,8 +201,17 @@ int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_sha
 		return pp_nomem(err, f.n + nstalls, sizeof(*out->pieces));
 	}
 	out->stalls = out->pieces + f.n;
-	for (size_t i = 0; i < f.n; i++)
+	for (size_t i = 0; i < f.n; i++) {
+		struct stream_extent *x =
+		        &out->extent[comm_kind_info((enum comm_kind)fl[i].kind)->stream];
+
 		out->pieces[i] = (struct piece_span){fl[i].start, fl[i].end, fl[i].kind};
+		x->lo = x->n == 0 || fl[i].start < x->lo ? fl[i].start : x->lo;
+		x->hi = x->n == 0 || fl[i].end > x->hi ? fl[i].end : x->hi;
+		x->busy += fl[i].end - fl[i].start;
+		x->kinds |= 1u << fl[i].kind;
+		x->n++;
+	}
 	for (size_t i = 0; i < nstalls; i++)
 		out->stalls[i] = (struct piece_span){stalls[i].start, stalls[i].end, stalls[i].kind};
 	free(fl);

@@ -98,6 +98,21 @@ void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, v
  * placed.
  */
 void report_device_stalls(const struct drawing *s, int d, report_piece_fn *fn, void *ctx);
+/* A device's pieces on one stream gathered: an op's own (from the first's start to the last's
+ * end, as report_device_pieces places them), or one hooked piece. */
+struct report_span {
+	pp_time lo, hi;          /* the first piece's start, the last's end */
+	pp_time busy;            /* the time its pieces held the stream */
+	unsigned kinds;          /* bit 1 << enum comm_kind */
+	size_t n;                /* pieces */
+	size_t op;               /* the op, SIZE_MAX for a hooked piece */
+	enum comm_stream stream; /* where they ran */
+};
+typedef void report_span_fn(void *ctx, const struct report_span *sp);
+/* Calls fn for each of device d's ops, op by op, once for each stream its pieces ran on, then
+ * for each hooked piece in the order issued: report_device_pieces's pieces gathered, in time
+ * proportional to the ops rather than to their pieces. */
+void report_device_spans(const struct drawing *s, int d, report_span_fn *fn, void *ctx);
 /* The streams (bit 1 << enum comm_stream) on which device d's pieces took time. */
 unsigned report_device_streams(const struct drawing *s, int d);
 /* The name of stream st, its kinds' names joined by '/' ("tp/cp"), in buf of n bytes. */

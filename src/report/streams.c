@@ -18,15 +18,46 @@ static const struct stream_shape *shape_of(const struct drawing *s, const struct
 	return r->shapes != NULL && i < r->nshapes ? &r->shapes[i] : NULL;
 }
 
-/* Calls fn for each span of device d's ops' shapes, op by op, placed at the op's start (a
- * fused backward's W after its B): their pieces, or their stalls (stalls), which an
- * overlapped pair's ops have not as their shapes give them (the pair runs its two plans
- * together). */
-static void walk_shapes(const struct drawing *s, int d, bool stalls, report_piece_fn *fn,
-                        void *ctx)
+/* Where walk_shapes hands what it walks: each piece to piece, or (piece NULL) each op's pieces
+ * on each stream gathered into one span to span. */
+struct walk_out {
+	report_piece_fn *piece;
+	report_span_fn *span;
+	void *ctx;
+};
+
+/* Adds the span of n pieces from lo to hi, busy for busy, of kinds to acc. */
+static void span_add(struct report_span *acc, pp_time lo, pp_time hi, pp_time busy,
+                     unsigned kinds, size_t n)
+{
+	acc->lo = acc->n == 0 || lo < acc->lo ? lo : acc->lo;
+	acc->hi = acc->n == 0 || hi > acc->hi ? hi : acc->hi;
+	acc->busy += busy;
+	acc->kinds |= kinds;
+	acc->n += n;
+}
+
+/* Hands each stream's span of op in acc (those with pieces) to out, and empties acc. */
+static void span_flush(const struct walk_out *out, struct report_span *acc, size_t op)
+{
+	for (int st = 0; st < STREAM_COUNT; st++)
+		if (acc[st].n > 0) {
+			acc[st].op = op;
+			acc[st].stream = (enum comm_stream)st;
+			out->span(out->ctx, &acc[st]);
+			acc[st] = (struct report_span){0};
+		}
+}
+
+/* Walks each piece of device d's ops' shapes, op by op, placed at the op's start (a fused
+ * backward's W after its B): their pieces, or their stalls (stalls), which an overlapped pair's
+ * ops have not as their shapes give them (the pair runs its two plans together). Gathering spans,
+ * a shape's stream whose pieces all fall in place unscaled is taken whole from its extent. */
+static void walk_shapes(const struct drawing *s, int d, bool stalls, const struct walk_out *out)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
+	struct report_span acc[STREAM_COUNT] = {{0}};
 
 	for (size_t i = sc->dev_start[d]; r->shapes != NULL && r->times != NULL &&
 	                                  i < sc->dev_start[d + 1];
@@ -73,57 +104,102 @@ static void walk_shapes(const struct drawing *s, int d, bool stalls, report_piec
 			const struct stream_shape *sh = shape_of(s, op, x);
 			const struct piece_span *sp = sh == NULL ? NULL : stalls ? sh->stalls : sh->pieces;
 			size_t n = sh == NULL ? 0 : stalls ? sh->nstalls : sh->npieces;
+			unsigned whole = 0, used = 0; /* the streams taken from the extents, with any */
 
+			for (int st = 0; out->piece == NULL && sh != NULL && st < STREAM_COUNT; st++) {
+				const struct stream_extent *xt = &sh->extent[st];
+
+				used |= (xt->n > 0) << st;
+				if (xt->n > 0 && scale == 1 && at + past + xt->hi <= end) {
+					span_add(&acc[st], at + past + xt->lo, at + past + xt->hi,
+					         xt->busy, xt->kinds, xt->n);
+					whole |= 1u << st;
+				}
+			}
+			if (whole != 0 && whole == used)
+				n = 0; /* every piece taken */
 			for (size_t j = 0; j < n; j++) {
+				int st = (int)comm_kind_info((enum comm_kind)sp[j].kind)->stream;
 				struct report_piece pc = {
 				        at + (pp_time)llround((double)(past + sp[j].start) * scale),
 				        at + (pp_time)llround((double)(past + sp[j].end) * scale),
 				        sp[j].kind, i};
 
+				if (whole >> st & 1)
+					continue;
 				/* what a scale cannot place (an op that waited, a pair, under a
 				 * straggler that shortened it) stays inside its op */
 				pc.start = pc.start < end ? pc.start : end;
 				pc.end = pc.end < end ? pc.end : end;
-				fn(ctx, &pc);
+				if (out->piece != NULL)
+					out->piece(out->ctx, &pc);
+				else
+					span_add(&acc[st], pc.start, pc.end, pc.end - pc.start,
+					         1u << pc.kind, 1);
 			}
 			if (sh != NULL)
 				past += sh->dur;
 		}
+		if (out->piece == NULL)
+			span_flush(out, acc, i);
 	}
+}
+
+/* Hands device d's hooked pieces, in the order issued, to out. */
+static void walk_hooked(const struct drawing *s, int d, const struct walk_out *out)
+{
+	const struct result *r = s->result;
+
+	for (size_t j = 0; j < r->npieces; j++)
+		if (r->pieces[j].dev == (uint32_t)d) {
+			const struct piece_record *g = &r->pieces[j];
+			struct report_piece pc = {g->start, g->end, g->kind, SIZE_MAX};
+			struct report_span sp = {g->start,       g->end,
+			                         g->end - g->start, 1u << g->kind,
+			                         1,              SIZE_MAX,
+			                         comm_kind_info((enum comm_kind)g->kind)->stream};
+
+			if (out->piece != NULL)
+				out->piece(out->ctx, &pc);
+			else
+				out->span(out->ctx, &sp);
+		}
 }
 
 void report_device_stalls(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
 {
-	walk_shapes(s, d, true, fn, ctx);
+	walk_shapes(s, d, true, &(const struct walk_out){fn, NULL, ctx});
 }
 
 void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
 {
-	const struct result *r = s->result;
+	const struct walk_out out = {fn, NULL, ctx};
 
-	walk_shapes(s, d, false, fn, ctx);
-	for (size_t j = 0; j < r->npieces; j++)
-		if (r->pieces[j].dev == (uint32_t)d) {
-			struct report_piece pc = {r->pieces[j].start, r->pieces[j].end,
-			                          r->pieces[j].kind, SIZE_MAX};
-
-			fn(ctx, &pc);
-		}
+	walk_shapes(s, d, false, &out);
+	walk_hooked(s, d, &out);
 }
 
-static void mark_stream(void *ctx, const struct report_piece *pc)
+void report_device_spans(const struct drawing *s, int d, report_span_fn *fn, void *ctx)
+{
+	const struct walk_out out = {NULL, fn, ctx};
+
+	walk_shapes(s, d, false, &out);
+	walk_hooked(s, d, &out);
+}
+
+static void mark_stream(void *ctx, const struct report_span *sp)
 {
 	unsigned *bits = ctx;
 
-	if (pc->end > pc->start)
-		*bits |= 1u << comm_kind_info((enum comm_kind)pc->kind)->stream;
+	if (sp->busy > 0)
+		*bits |= 1u << sp->stream;
 }
 
 unsigned report_device_streams(const struct drawing *s, int d)
 {
 	unsigned bits = 0;
 
-	report_device_pieces(s, d, mark_stream, &bits);
+	report_device_spans(s, d, mark_stream, &bits);
 	return bits;
 }
 

@@ -289,11 +289,11 @@ static void flush_op(struct stream_span *sp)
 	sp->op = SIZE_MAX;
 }
 
-static void walk_piece(void *ctx, const struct report_piece *pc)
+static void walk_span(void *ctx, const struct report_span *pc)
 {
 	struct stream_span *sp = ctx;
 	const struct sched *sc = sp->w->s->sched;
-	int st = (int)comm_kind_info((enum comm_kind)pc->kind)->stream;
+	int st = (int)pc->stream;
 	size_t unit = pc->op;
 	char names[32];
 
@@ -306,23 +306,23 @@ static void walk_piece(void *ctx, const struct report_piece *pc)
 		/* a hooked piece: a slice of its own */
 		struct trace_comm c = {.d = sp->d,
 		                       .tid = TRACE_STREAM_TID(st),
-		                       .name = kind_names(1u << pc->kind, names, sizeof(names)),
+		                       .name = kind_names(pc->kinds, names, sizeof(names)),
 		                       .cat = "comm",
-		                       .start = pc->start,
-		                       .end = pc->end,
+		                       .start = pc->lo,
+		                       .end = pc->hi,
 		                       .what = TRACE_COMM_HOOKED};
 
 		sp->slice(sp->ctx, &c);
 		return;
 	}
 	sp->op = unit;
-	if (sp->n[st] == 0 || pc->start < sp->lo[st])
-		sp->lo[st] = pc->start;
-	if (sp->n[st] == 0 || pc->end > sp->hi[st])
-		sp->hi[st] = pc->end;
-	sp->busy[st] += pc->end - pc->start;
-	sp->kinds[st] |= 1u << pc->kind;
-	sp->n[st]++;
+	if (sp->n[st] == 0 || pc->lo < sp->lo[st])
+		sp->lo[st] = pc->lo;
+	if (sp->n[st] == 0 || pc->hi > sp->hi[st])
+		sp->hi[st] = pc->hi;
+	sp->busy[st] += pc->busy;
+	sp->kinds[st] |= pc->kinds;
+	sp->n[st] += pc->n;
 }
 
 /*
@@ -351,7 +351,7 @@ void trace_walk_streams(const struct trace_walk *w, int d,
 			snprintf(name + n, sizeof(name) - n, " stream");
 			track(ctx, d, st, name);
 		}
-	report_device_pieces(s, d, walk_piece, &sp);
+	report_device_spans(s, d, walk_span, &sp);
 	flush_op(&sp);
 	if (dr->end > dr->last_end) {
 		struct trace_comm c = {.d = d,
