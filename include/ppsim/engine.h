@@ -69,6 +69,7 @@ struct stream_shape {
 	struct piece_span *stalls;
 	size_t nstalls;
 	struct stream_extent extent[STREAM_COUNT]; /* its pieces by stream */
+	unsigned streams;                          /* bit 1 << st: extent[st] has pieces */
 };
 
 /* A piece whose time the run decided (a gradient bucket, a parameter gather). */

@@ -211,6 +211,7 @@ int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_sha
 		x->busy += fl[i].end - fl[i].start;
 		x->kinds |= 1u << fl[i].kind;
 		x->n++;
+		out->streams |= 1u << comm_kind_info((enum comm_kind)fl[i].kind)->stream;
 	}
 	for (size_t i = 0; i < nstalls; i++)
 		out->stalls[i] = (struct piece_span){stalls[i].start, stalls[i].end, stalls[i].kind};

@@ -200,7 +200,7 @@ static size_t min_size(size_t a, size_t b)
 /* Where write_streams is in a device's spans: the writer, the run, whether one is written. */
 struct html_spans {
 	struct wbuf *w;
-	const struct drawing *s;
+	const struct numfmt_tick *tick; /* the run's tick, to write times in its unit */
 	bool first;
 };
 
@@ -220,9 +220,9 @@ static void html_span(void *ctx, const struct trace_comm *c)
 	h->first = false;
 	p += numfmt_i64(p, c->tid - TRACE_STREAM_TID(0));
 	*p++ = ',';
-	p += numfmt_ticks(p, c->start, h->s->tick);
+	p += numfmt_ticks_at(p, c->start, h->tick);
 	*p++ = ',';
-	p += numfmt_ticks(p, c->end, h->s->tick);
+	p += numfmt_ticks_at(p, c->end, h->tick);
 	wbuf_commit(h->w, p);
 }
 
@@ -255,10 +255,12 @@ static int write_streams(struct wbuf *w, const struct page_run *run)
 	const struct metrics *m = &run->sim->metrics;
 	const struct step_breakdown *k = &m->breakdown;
 	struct trace_walk tw;
+	struct numfmt_tick tick;
 	char num[32];
 
 	if (s->result->shapes == NULL && s->result->npieces == 0)
 		return 0;
+	numfmt_tick_init(&tick, s->tick);
 	if (trace_walk_init(&tw, s) != 0)
 		return -1;
 	WBUF_LIT(w, ",\n\"streamNames\":[");
@@ -271,7 +273,7 @@ static int write_streams(struct wbuf *w, const struct page_run *run)
 	WBUF_LIT(w, "],\n\"streams\":[");
 	for (int d = 0; d < s->sched->p; d++) {
 		const struct device_metrics *dm = &m->devices[d];
-		struct html_spans h = {.w = w, .s = s, .first = true};
+		struct html_spans h = {.w = w, .tick = &tick, .first = true};
 
 		if (d)
 			WBUF_LIT(w, ",\n");

@@ -816,7 +816,10 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 		if (c->what == TRACE_COMM_HOOKED) {
 			p = annot_bool(p, A_HOOKED, true);
 		} else {
-			p = annot_text(p, A_OP, c->op, strlen(c->op));
+			char label[TRACE_NAME_MAX];
+
+			p = annot_text(p, A_OP, label,
+			               trace_walk_comm_op(&f->tw, c->op, label, sizeof(label)));
 			p = annot_int(p, A_PIECES, c->pieces);
 			p = annot_number(p, A_BUSY_US, us_of(f, c->busy));
 		}

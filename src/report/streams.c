@@ -24,6 +24,7 @@ struct walk_out {
 	report_piece_fn *piece;
 	report_span_fn *span;
 	void *ctx;
+	const bool *stop; /* when set and true, the walk ends */
 };
 
 /* Adds the span of n pieces from lo to hi, busy for busy, of kinds to acc. */
@@ -104,19 +105,20 @@ static void walk_shapes(const struct drawing *s, int d, bool stalls, const struc
 			const struct stream_shape *sh = shape_of(s, op, x);
 			const struct piece_span *sp = sh == NULL ? NULL : stalls ? sh->stalls : sh->pieces;
 			size_t n = sh == NULL ? 0 : stalls ? sh->nstalls : sh->npieces;
-			unsigned whole = 0, used = 0; /* the streams taken from the extents, with any */
+			unsigned whole = 0; /* the streams taken from the extents */
 
-			for (int st = 0; out->piece == NULL && sh != NULL && st < STREAM_COUNT; st++) {
+			unsigned bits = out->piece == NULL && sh != NULL && scale == 1 ? sh->streams : 0;
+
+			for (int st = 0; bits >> st != 0; st++) {
 				const struct stream_extent *xt = &sh->extent[st];
 
-				used |= (xt->n > 0) << st;
-				if (xt->n > 0 && scale == 1 && at + past + xt->hi <= end) {
+				if ((bits >> st & 1) && at + past + xt->hi <= end) {
 					span_add(&acc[st], at + past + xt->lo, at + past + xt->hi,
 					         xt->busy, xt->kinds, xt->n);
 					whole |= 1u << st;
 				}
 			}
-			if (whole != 0 && whole == used)
+			if (whole != 0 && whole == sh->streams)
 				n = 0; /* every piece taken */
 			for (size_t j = 0; j < n; j++) {
 				int st = (int)comm_kind_info((enum comm_kind)sp[j].kind)->stream;
@@ -142,6 +144,8 @@ static void walk_shapes(const struct drawing *s, int d, bool stalls, const struc
 		}
 		if (out->piece == NULL)
 			span_flush(out, acc, i);
+		if (out->stop != NULL && *out->stop)
+			return;
 	}
 }
 
@@ -168,12 +172,12 @@ static void walk_hooked(const struct drawing *s, int d, const struct walk_out *o
 
 void report_device_stalls(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
 {
-	walk_shapes(s, d, true, &(const struct walk_out){fn, NULL, ctx});
+	walk_shapes(s, d, true, &(const struct walk_out){fn, NULL, ctx, NULL});
 }
 
 void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
 {
-	const struct walk_out out = {fn, NULL, ctx};
+	const struct walk_out out = {fn, NULL, ctx, NULL};
 
 	walk_shapes(s, d, false, &out);
 	walk_hooked(s, d, &out);
@@ -181,26 +185,48 @@ void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, v
 
 void report_device_spans(const struct drawing *s, int d, report_span_fn *fn, void *ctx)
 {
-	const struct walk_out out = {NULL, fn, ctx};
+	const struct walk_out out = {NULL, fn, ctx, NULL};
 
 	walk_shapes(s, d, false, &out);
 	walk_hooked(s, d, &out);
 }
 
+/* The streams found so far and those that may be: once found all, the walk can stop. */
+struct marks {
+	unsigned bits, may;
+	bool all;
+};
+
 static void mark_stream(void *ctx, const struct report_span *sp)
 {
-	unsigned *bits = ctx;
+	struct marks *m = ctx;
 
 	if (sp->busy > 0)
-		*bits |= 1u << sp->stream;
+		m->bits |= 1u << sp->stream;
+	m->all = m->bits == m->may;
 }
 
 unsigned report_device_streams(const struct drawing *s, int d)
 {
-	unsigned bits = 0;
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	struct marks m = {0, 0, false};
+	const struct walk_out out = {NULL, mark_stream, &m, &m.all};
 
-	report_device_spans(s, d, mark_stream, &bits);
-	return bits;
+	/* those of its stages' shapes and of its hooked pieces: a bound the walk soon meets, as
+	 * it does unless a straggler or an overlapped pair squeezed some stream's pieces to
+	 * nothing everywhere */
+	for (size_t i = 0; r->shapes != NULL && r->times != NULL && i < r->nshapes; i++)
+		if (i / 3 < (size_t)sc->S && (int)sc->stage_device[i / 3] == d)
+			m.may |= r->shapes[i].streams;
+	for (size_t j = 0; j < r->npieces; j++)
+		if (r->pieces[j].dev == (uint32_t)d && r->pieces[j].end > r->pieces[j].start)
+			m.may |= 1u << comm_kind_info((enum comm_kind)r->pieces[j].kind)->stream;
+	if (m.may != 0)
+		walk_shapes(s, d, false, &out);
+	if (!m.all)
+		walk_hooked(s, d, &out);
+	return m.bits;
 }
 
 const char *report_stream_name(enum comm_stream st, char *buf, size_t n)

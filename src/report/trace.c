@@ -400,6 +400,7 @@ static int write_items(struct wbuf *w, const struct trace_walk *tw, const struct
 
 /* What the stream and counter callbacks write to. */
 struct json_out {
+	const struct trace_walk *tw;
 	struct wbuf *w;
 	const struct us_clock *clock;
 	struct count_head head;
@@ -419,6 +420,7 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 {
 	struct json_out *o = ctx;
 	struct wbuf *w = o->w;
+	char label[TRACE_NAME_MAX];
 
 	WBUF_LIT(w, ",\n{\"name\":\"");
 	wbuf_str(w, c->name);
@@ -433,7 +435,7 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 	switch (c->what) {
 	case TRACE_COMM_OP:
 		WBUF_LIT(w, ",\"args\":{\"op\":\"");
-		wbuf_str(w, c->op);
+		wbuf_put(w, label, trace_walk_comm_op(o->tw, c->op, label, sizeof(label)));
 		WBUF_LIT(w, "\",\"pieces\":");
 		wbuf_u64(w, c->pieces);
 		WBUF_LIT(w, ",\"busy_us\":");
@@ -462,7 +464,7 @@ int report_trace(FILE *out, const struct drawing *s)
 	struct wbuf w;
 	struct us_clock clock;
 	struct snips snips;
-	struct json_out o = {.w = &w, .clock = &clock, .head = {.d = -1}};
+	struct json_out o = {.tw = &tw, .w = &w, .clock = &clock, .head = {.d = -1}};
 	int rc = 0;
 
 	us_clock_init(&clock, s);

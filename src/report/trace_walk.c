@@ -231,6 +231,10 @@ struct stream_span {
 	pp_time lo[STREAM_COUNT], hi[STREAM_COUNT], busy[STREAM_COUNT];
 	unsigned kinds[STREAM_COUNT]; /* bit 1 << enum comm_kind */
 	size_t n[STREAM_COUNT];
+	/* each stream's last slice's kinds and their names (kind_names), which the next op's
+	 * slices mostly share */
+	unsigned named[STREAM_COUNT];
+	char names[STREAM_COUNT][32];
 };
 
 /* The names of the kinds of bits joined by '+' into buf ("tp+cp"). */
@@ -246,27 +250,28 @@ static const char *kind_names(unsigned bits, char *buf, size_t n)
 	return buf;
 }
 
+size_t trace_walk_comm_op(const struct trace_walk *w, size_t op, char *buf, size_t n)
+{
+	const struct drawing *s = w->s;
+	size_t len = op_name(s, op, buf, n);
+
+	/* a pair: "F7+b3" (PyTorch's names give both ops the pair's one name) */
+	if ((s->sched->ops[op].flags & OP_OVERLAP) && s->trace_names != PP_TRACE_NAMES_TORCH &&
+	    len + 1 < n) {
+		buf[len++] = '+';
+		op_name(s, op + 1, buf + len, n - len);
+	}
+	return strlen(buf);
+}
+
 /* Hands on one slice per stream for the op gathered in sp (an overlapped pair's two ops
  * together, whose pieces interleave on a stream: a slice each would overlap on one track):
  * from its first piece's start to its last one's end, with how many pieces and how long they
  * held the stream. */
 static void flush_op(struct stream_span *sp)
 {
-	const struct drawing *s = sp->w->s;
-	char names[32], label[TRACE_NAME_MAX];
-
 	if (sp->op == SIZE_MAX)
 		return;
-	{
-		size_t n = op_name(s, sp->op, label, sizeof(label));
-
-		/* a pair: "F7+b3" (PyTorch's names give both ops the pair's one name) */
-		if ((s->sched->ops[sp->op].flags & OP_OVERLAP) &&
-		    s->trace_names != PP_TRACE_NAMES_TORCH && n + 1 < sizeof(label)) {
-			label[n++] = '+';
-			op_name(s, sp->op + 1, label + n, sizeof(label) - n);
-		}
-	}
 	for (int st = 0; st < STREAM_COUNT; st++) {
 		struct trace_comm c = {.d = sp->d,
 		                       .tid = TRACE_STREAM_TID(st),
@@ -274,13 +279,17 @@ static void flush_op(struct stream_span *sp)
 		                       .start = sp->lo[st],
 		                       .end = sp->hi[st],
 		                       .what = TRACE_COMM_OP,
-		                       .op = label,
+		                       .op = sp->op,
 		                       .pieces = sp->n[st],
 		                       .busy = sp->busy[st]};
 
 		if (sp->n[st] == 0)
 			continue;
-		c.name = kind_names(sp->kinds[st], names, sizeof(names));
+		if (sp->named[st] != sp->kinds[st]) {
+			kind_names(sp->kinds[st], sp->names[st], sizeof(sp->names[st]));
+			sp->named[st] = sp->kinds[st];
+		}
+		c.name = sp->names[st];
 		sp->slice(sp->ctx, &c);
 		sp->n[st] = 0;
 		sp->kinds[st] = 0;

@@ -142,10 +142,14 @@ struct trace_comm {
 		TRACE_COMM_HOOKED,  /* a hooked piece (a bucket, a gather) */
 		TRACE_COMM_EXPOSED, /* the device's streams ran past its last op */
 	} what;
-	const char *op;     /* the op's slice name */
+	size_t op;          /* the op's (an overlapped pair's first): trace_walk_comm_op names it */
 	size_t pieces;
 	pp_time busy;       /* ticks its pieces held the stream */
 };
+
+/* The name of op's stream slices in buf of n bytes, an overlapped pair's two ops' joined by '+'
+ * ("F7+b3"); returns its length. */
+size_t trace_walk_comm_op(const struct trace_walk *w, size_t op, char *buf, size_t n);
 
 /* Calls track(ctx, d, st, name) for each stream of device d that carried pieces ("dp stream"),
  * then slice(ctx, c) for each of its stream slices in the order the JSON trace writes them. */
