@@ -113,6 +113,9 @@ typedef void report_span_fn(void *ctx, const struct report_span *sp);
  * for each hooked piece in the order issued: report_device_pieces's pieces gathered, in time
  * proportional to the ops rather than to their pieces. */
 void report_device_spans(const struct drawing *s, int d, report_span_fn *fn, void *ctx);
+/* Adds op i of device d's own pieces to acc[STREAM_COUNT] by stream, as report_device_spans
+ * gathers them (op and stream of acc left as they were). */
+void report_op_spans(const struct drawing *s, int d, size_t i, struct report_span *acc);
 /* The streams (bit 1 << enum comm_stream) on which device d's pieces took time. */
 unsigned report_device_streams(const struct drawing *s, int d);
 /* The name of stream st, its kinds' names joined by '/' ("tp/cp"), in buf of n bytes. */

@@ -50,10 +50,97 @@ static void span_flush(const struct walk_out *out, struct report_span *acc, size
 		}
 }
 
-/* Walks each piece of device d's ops' shapes, op by op, placed at the op's start (a fused
- * backward's W after its B): their pieces, or their stalls (stalls), which an overlapped pair's
- * ops have not as their shapes give them (the pair runs its two plans together). Gathering spans,
- * a shape's stream whose pieces all fall in place unscaled is taken whole from its extent. */
+/* Walks each piece of op i of device d's shapes, placed at the op's start (a fused backward's W
+ * after its B): its pieces, or its stalls (stalls), which an overlapped pair's ops have not as
+ * their shapes give them (the pair runs its two plans together); spans gather into acc. A
+ * shape's stream whose pieces all fall in place unscaled is taken whole from its extent. */
+static void op_walk(const struct drawing *s, int d, size_t i, bool stalls,
+                    const struct walk_out *out, struct report_span *acc)
+{
+	const struct sched *sc = s->sched;
+	const struct result *r = s->result;
+	const struct op *op = &sc->ops[i];
+	int first = op->kind == OP_BW ? 1 : op->kind == OP_F ? 0 : op->kind == OP_B ? 1 : 2;
+	int last = op->kind == OP_BW ? 2 : first;
+	pp_time at = r->times[i].start, total = 0, waits = r->inner != NULL ? r->inner[i] : 0;
+	bool pair = (op->flags & OP_OVERLAP) ||
+	            (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP));
+	double scale = 1;
+	/* the op's end, or the later of an overlapped pair's two (they share their slot) */
+	pp_time end = r->times[i].end;
+
+	if ((op->flags & OP_OVERLAP) && i + 1 < sc->dev_start[d + 1] &&
+	    r->times[i + 1].end > end)
+		end = r->times[i + 1].end;
+	if (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP) && r->times[i - 1].end > end)
+		end = r->times[i - 1].end;
+
+	if (stalls && pair)
+		return;
+	/* a straggler stretches the whole op, its pieces' offsets with it: when the op waited
+	 * for nothing outside its plans (no gathers, no activations coming back), they are
+	 * scaled to its span */
+	for (int x = first; x <= last; x++) {
+		const struct stream_shape *sh = shape_of(s, op, x);
+
+		total += sh != NULL ? sh->dur : 0;
+		waits -= sh != NULL ? sh->dur - sh->compute : 0;
+	}
+	if (!pair && waits == 0 && total > 0 && r->times[i].end - at != total)
+		scale = (double)(r->times[i].end - at) / (double)total;
+	/* a backward that waited for its activations coming back runs its plan after the
+	 * wait; a first forward's waits for its gathers fall between its pieces, where its
+	 * stalls cannot be placed */
+	if (!pair && waits > 0 && op->kind != OP_F)
+		at += waits;
+	else if (stalls && waits > 0)
+		return;
+	pp_time past = 0; /* the op's shapes before this one */
+
+	for (int x = first; x <= last; x++) {
+		const struct stream_shape *sh = shape_of(s, op, x);
+		const struct piece_span *sp = sh == NULL ? NULL : stalls ? sh->stalls : sh->pieces;
+		size_t n = sh == NULL ? 0 : stalls ? sh->nstalls : sh->npieces;
+		unsigned whole = 0; /* the streams taken from the extents */
+
+		unsigned bits = out->piece == NULL && sh != NULL && scale == 1 ? sh->streams : 0;
+
+		for (int st = 0; bits >> st != 0; st++) {
+			const struct stream_extent *xt = &sh->extent[st];
+
+			if ((bits >> st & 1) && at + past + xt->hi <= end) {
+				span_add(&acc[st], at + past + xt->lo, at + past + xt->hi,
+				         xt->busy, xt->kinds, xt->n);
+				whole |= 1u << st;
+			}
+		}
+		if (whole != 0 && whole == sh->streams)
+			n = 0; /* every piece taken */
+		for (size_t j = 0; j < n; j++) {
+			int st = (int)comm_kind_info((enum comm_kind)sp[j].kind)->stream;
+			struct report_piece pc = {
+			        at + (pp_time)llround((double)(past + sp[j].start) * scale),
+			        at + (pp_time)llround((double)(past + sp[j].end) * scale),
+			        sp[j].kind, i};
+
+			if (whole >> st & 1)
+				continue;
+			/* what a scale cannot place (an op that waited, a pair, under a
+			 * straggler that shortened it) stays inside its op */
+			pc.start = pc.start < end ? pc.start : end;
+			pc.end = pc.end < end ? pc.end : end;
+			if (out->piece != NULL)
+				out->piece(out->ctx, &pc);
+			else
+				span_add(&acc[st], pc.start, pc.end, pc.end - pc.start,
+				         1u << pc.kind, 1);
+		}
+		if (sh != NULL)
+			past += sh->dur;
+	}
+}
+
+/* op_walk over each op of device d in turn, each op's spans handed on after it. */
 static void walk_shapes(const struct drawing *s, int d, bool stalls, const struct walk_out *out)
 {
 	const struct sched *sc = s->sched;
@@ -63,91 +150,22 @@ static void walk_shapes(const struct drawing *s, int d, bool stalls, const struc
 	for (size_t i = sc->dev_start[d]; r->shapes != NULL && r->times != NULL &&
 	                                  i < sc->dev_start[d + 1];
 	     i++) {
-		const struct op *op = &sc->ops[i];
-		int first = op->kind == OP_BW ? 1 : op->kind == OP_F ? 0 : op->kind == OP_B ? 1 : 2;
-		int last = op->kind == OP_BW ? 2 : first;
-		pp_time at = r->times[i].start, total = 0, waits = r->inner != NULL ? r->inner[i] : 0;
-		bool pair = (op->flags & OP_OVERLAP) ||
-		            (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP));
-		double scale = 1;
-		/* the op's end, or the later of an overlapped pair's two (they share their slot) */
-		pp_time end = r->times[i].end;
-
-		if ((op->flags & OP_OVERLAP) && i + 1 < sc->dev_start[d + 1] &&
-		    r->times[i + 1].end > end)
-			end = r->times[i + 1].end;
-		if (i > sc->dev_start[d] && (op[-1].flags & OP_OVERLAP) && r->times[i - 1].end > end)
-			end = r->times[i - 1].end;
-
-		if (stalls && pair)
-			continue;
-		/* a straggler stretches the whole op, its pieces' offsets with it: when the op waited
-		 * for nothing outside its plans (no gathers, no activations coming back), they are
-		 * scaled to its span */
-		for (int x = first; x <= last; x++) {
-			const struct stream_shape *sh = shape_of(s, op, x);
-
-			total += sh != NULL ? sh->dur : 0;
-			waits -= sh != NULL ? sh->dur - sh->compute : 0;
-		}
-		if (!pair && waits == 0 && total > 0 && r->times[i].end - at != total)
-			scale = (double)(r->times[i].end - at) / (double)total;
-		/* a backward that waited for its activations coming back runs its plan after the
-		 * wait; a first forward's waits for its gathers fall between its pieces, where its
-		 * stalls cannot be placed */
-		if (!pair && waits > 0 && op->kind != OP_F)
-			at += waits;
-		else if (stalls && waits > 0)
-			continue;
-		pp_time past = 0; /* the op's shapes before this one */
-
-		for (int x = first; x <= last; x++) {
-			const struct stream_shape *sh = shape_of(s, op, x);
-			const struct piece_span *sp = sh == NULL ? NULL : stalls ? sh->stalls : sh->pieces;
-			size_t n = sh == NULL ? 0 : stalls ? sh->nstalls : sh->npieces;
-			unsigned whole = 0; /* the streams taken from the extents */
-
-			unsigned bits = out->piece == NULL && sh != NULL && scale == 1 ? sh->streams : 0;
-
-			for (int st = 0; bits >> st != 0; st++) {
-				const struct stream_extent *xt = &sh->extent[st];
-
-				if ((bits >> st & 1) && at + past + xt->hi <= end) {
-					span_add(&acc[st], at + past + xt->lo, at + past + xt->hi,
-					         xt->busy, xt->kinds, xt->n);
-					whole |= 1u << st;
-				}
-			}
-			if (whole != 0 && whole == sh->streams)
-				n = 0; /* every piece taken */
-			for (size_t j = 0; j < n; j++) {
-				int st = (int)comm_kind_info((enum comm_kind)sp[j].kind)->stream;
-				struct report_piece pc = {
-				        at + (pp_time)llround((double)(past + sp[j].start) * scale),
-				        at + (pp_time)llround((double)(past + sp[j].end) * scale),
-				        sp[j].kind, i};
-
-				if (whole >> st & 1)
-					continue;
-				/* what a scale cannot place (an op that waited, a pair, under a
-				 * straggler that shortened it) stays inside its op */
-				pc.start = pc.start < end ? pc.start : end;
-				pc.end = pc.end < end ? pc.end : end;
-				if (out->piece != NULL)
-					out->piece(out->ctx, &pc);
-				else
-					span_add(&acc[st], pc.start, pc.end, pc.end - pc.start,
-					         1u << pc.kind, 1);
-			}
-			if (sh != NULL)
-				past += sh->dur;
-		}
+		op_walk(s, d, i, stalls, out, acc);
 		if (out->piece == NULL)
 			span_flush(out, acc, i);
 		if (out->stop != NULL && *out->stop)
 			return;
 	}
 }
+
+void report_op_spans(const struct drawing *s, int d, size_t i, struct report_span *acc)
+{
+	const struct result *r = s->result;
+
+	if (r->shapes != NULL && r->times != NULL)
+		op_walk(s, d, i, false, &(const struct walk_out){NULL, NULL, NULL, NULL}, acc);
+}
+
 
 /* Hands device d's hooked pieces, in the order issued, to out. */
 static void walk_hooked(const struct drawing *s, int d, const struct walk_out *out)

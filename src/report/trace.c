@@ -181,12 +181,6 @@ static char *put_span_at(char *p, const struct us_clock *c, pp_time a, pp_time b
 	return put_us(p, c, b - a, false);
 }
 
-/* Appends `"ts":T,"dur":D` of a slice from a to b (ticks). */
-static void put_span(struct wbuf *w, const struct us_clock *c, pp_time a, pp_time b)
-{
-	wbuf_commit(w, put_span_at(wbuf_reserve(w, 16 + 2 * NUMFMT_MAX), c, a, b));
-}
-
 /* The start of a counter's events, up to "ts", for the device and counter it was made for
  * last (d -1 for none). */
 struct count_head {
@@ -398,7 +392,7 @@ static int write_items(struct wbuf *w, const struct trace_walk *tw, const struct
 	return 0;
 }
 
-/* What the stream and counter callbacks write to. */
+/* What the stream items and the counter callbacks write to. */
 struct json_out {
 	const struct trace_walk *tw;
 	struct wbuf *w;
@@ -406,49 +400,102 @@ struct json_out {
 	struct count_head head;
 };
 
-static void stream_track(void *ctx, int d, int st, const char *name)
-{
-	struct json_out *o = ctx;
+/* The most a stream slice takes (its numbers and names at their longest) and a device's head
+ * of stream tracks. */
+#define SLICE_MAX       (200 + TRACE_KINDS_NAME + TRACE_NAME_MAX + 8 * NUMFMT_MAX)
+#define STREAM_HEAD_MAX (STREAM_COUNT * (120 + 32 + 2 * NUMFMT_MAX))
+#define STREAM_ITEM_MAX                                                                        \
+	(STREAM_HEAD_MAX > STREAM_COUNT * SLICE_MAX ? STREAM_HEAD_MAX : STREAM_COUNT * SLICE_MAX)
+/* About what a stream item takes in a large run: an op's slice on one stream. */
+#define STREAM_ITEM_MEAN 180
 
-	wbuf_printf(o->w,
-	            ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,"
-	            "\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
-	            d, TRACE_STREAM_TID(st), name);
+/* Device d's stream tracks' names, at p. */
+static char *stream_head(void *ctx, int d, unsigned lanes, char *p)
+{
+	char name[32];
+
+	(void)ctx;
+	for (int st = 0; st < STREAM_COUNT; st++)
+		if (lanes >> st & 1) {
+			size_t n = strlen(report_stream_name((enum comm_stream)st, name, sizeof(name)));
+
+			PUT_LIT(p, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
+			p += numfmt_i64(p, d);
+			PUT_LIT(p, ",\"tid\":");
+			p += numfmt_i64(p, TRACE_STREAM_TID(st));
+			PUT_LIT(p, ",\"args\":{\"name\":\"");
+			p = put_text(p, name, n);
+			PUT_LIT(p, " stream\"}}");
+		}
+	return p;
 }
 
-static void stream_slice(void *ctx, const struct trace_comm *c)
+/* Stream slice c at p. */
+static char *stream_slice(void *ctx, const struct trace_comm *c, char *p)
 {
 	struct json_out *o = ctx;
-	struct wbuf *w = o->w;
-	char label[TRACE_NAME_MAX];
 
-	WBUF_LIT(w, ",\n{\"name\":\"");
-	wbuf_str(w, c->name);
-	WBUF_LIT(w, "\",\"cat\":\"");
-	wbuf_str(w, c->cat);
-	WBUF_LIT(w, "\",\"ph\":\"X\",\"pid\":");
-	wbuf_i64(w, c->d);
-	WBUF_LIT(w, ",\"tid\":");
-	wbuf_i64(w, c->tid);
-	wbuf_char(w, ',');
-	put_span(w, o->clock, c->start, c->end);
+	PUT_LIT(p, ",\n{\"name\":\"");
+	p = put_text(p, c->name, strlen(c->name));
+	PUT_LIT(p, "\",\"cat\":\"");
+	p = put_text(p, c->cat, strlen(c->cat));
+	PUT_LIT(p, "\",\"ph\":\"X\",\"pid\":");
+	p += numfmt_i64(p, c->d);
+	PUT_LIT(p, ",\"tid\":");
+	p += numfmt_i64(p, c->tid);
+	*p++ = ',';
+	p = put_span_at(p, o->clock, c->start, c->end);
 	switch (c->what) {
 	case TRACE_COMM_OP:
-		WBUF_LIT(w, ",\"args\":{\"op\":\"");
-		wbuf_put(w, label, trace_walk_comm_op(o->tw, c->op, label, sizeof(label)));
-		WBUF_LIT(w, "\",\"pieces\":");
-		wbuf_u64(w, c->pieces);
-		WBUF_LIT(w, ",\"busy_us\":");
-		wbuf_commit(w, put_us(wbuf_reserve(w, NUMFMT_MAX), o->clock, c->busy, false));
-		WBUF_LIT(w, "}}");
+		PUT_LIT(p, ",\"args\":{\"op\":\"");
+		p += trace_walk_comm_op(o->tw, c->op, p, TRACE_NAME_MAX);
+		PUT_LIT(p, "\",\"pieces\":");
+		p += numfmt_u64(p, c->pieces);
+		PUT_LIT(p, ",\"busy_us\":");
+		p = put_us(p, o->clock, c->busy, false);
+		PUT_LIT(p, "}}");
 		break;
 	case TRACE_COMM_HOOKED:
-		WBUF_LIT(w, ",\"args\":{\"hooked\":true}}");
+		PUT_LIT(p, ",\"args\":{\"hooked\":true}}");
 		break;
 	case TRACE_COMM_EXPOSED:
-		WBUF_LIT(w, ",\"args\":{\"after_last_op\":true}}");
+		PUT_LIT(p, ",\"args\":{\"after_last_op\":true}}");
 		break;
 	}
+	return p;
+}
+
+/* The stream items' writer and its context for each thread. */
+struct stream_job {
+	const struct trace_stream_items *items;
+	struct json_out out;
+};
+
+static char *put_stream_item(void *ctx, size_t k, char *p)
+{
+	static const struct trace_stream_fns fns = {stream_head, stream_slice, NULL};
+	struct stream_job *j = ctx;
+
+	return trace_stream_item(j->items, &fns, &j->out, k, p);
+}
+
+/* The communication streams' tracks and slices, device by device, on up to the run's jobs
+ * threads. Returns 0, or -1 when out of memory. */
+static int write_streams(struct wbuf *w, const struct trace_walk *tw, const struct us_clock *clock)
+{
+	struct trace_stream_items items;
+	struct stream_job jobs[WBUF_MAX_JOBS];
+
+	if (tw->s->result->shapes == NULL && tw->s->result->npieces == 0)
+		return 0;
+	if (trace_stream_items_init(&items, tw) != 0)
+		return -1;
+	for (int t = 0; t < WBUF_MAX_JOBS; t++)
+		jobs[t] = (struct stream_job){&items, {.tw = tw, .w = w, .clock = clock}};
+	wbuf_put_items(w, items.n, STREAM_ITEM_MAX, STREAM_ITEM_MEAN, put_stream_item, jobs,
+	               sizeof(jobs[0]), trace_walk_jobs(tw));
+	trace_stream_items_release(&items);
+	return 0;
 }
 
 static void counter_sample(void *ctx, const struct trace_count *c)
@@ -475,8 +522,8 @@ int report_trace(FILE *out, const struct drawing *s)
 	WBUF_LIT(&w, "{\"traceEvents\":[\n");
 	write_metadata(&w, &tw);
 	rc = write_items(&w, &tw, &clock, &snips, true);
-	for (int d = 0; d < s->sched->p && rc == 0; d++)
-		trace_walk_streams(&tw, d, stream_track, stream_slice, &o);
+	if (rc == 0)
+		rc = write_streams(&w, &tw, &clock);
 	if (rc == 0 && !tw.offload)
 		rc = write_items(&w, &tw, &clock, &snips, false);
 	/* with offload, the counters' samples are not the ops' */

@@ -151,11 +151,47 @@ struct trace_comm {
  * ("F7+b3"); returns its length. */
 size_t trace_walk_comm_op(const struct trace_walk *w, size_t op, char *buf, size_t n);
 
+/* The longest name of a set of communication kinds ("dp+tp+cp+ep+offload+reload"), its NUL
+ * included. */
+#define TRACE_KINDS_NAME 48
+
 /* Calls track(ctx, d, st, name) for each stream of device d that carried pieces ("dp stream"),
- * then slice(ctx, c) for each of its stream slices in the order the JSON trace writes them. */
+ * then slice(ctx, c) for each of its stream slices in the order the JSON trace writes them
+ * (trace_streams.c). */
 void trace_walk_streams(const struct trace_walk *w, int d,
                         void (*track)(void *ctx, int d, int st, const char *name),
                         void (*slice)(void *ctx, const struct trace_comm *c), void *ctx);
+
+/*
+ * The same slices as items for wbuf_put_items, formatted on several threads: per device a head
+ * (where a writer names its stream tracks), an item per op (its unit's slices: none for an
+ * overlapped pair's second op), one per hooked piece and a tail (the exposed slice, then the
+ * writer's tail); a device whose pieces took no time has only its head and tail, as
+ * trace_walk_streams gives it nothing. Read only once made: shared by the threads.
+ */
+struct trace_stream_items {
+	const struct trace_walk *w;
+	size_t n;        /* items */
+	size_t *base;    /* [p + 1]: device d's items are base[d] to base[d + 1] - 1 */
+	size_t *hstart;  /* [p + 1]: device d's hooked pieces are hooked[hstart[d]...] */
+	size_t *hooked;  /* [npieces]: the hooked pieces device by device, in the order issued */
+	unsigned *lanes; /* [p]: report_device_streams of each device */
+	char names[1u << COMM_KINDS][TRACE_KINDS_NAME]; /* each set of kinds' names */
+};
+/* What a writer writes of the items at p, returning the end: head of device d (lanes: its
+ * streams, bit 1 << enum comm_stream), each slice, and tail of device d (may be NULL). */
+struct trace_stream_fns {
+	char *(*head)(void *ctx, int d, unsigned lanes, char *p);
+	char *(*slice)(void *ctx, const struct trace_comm *c, char *p);
+	char *(*tail)(void *ctx, int d, char *p);
+};
+/* Makes w's stream items: 0, or -1 when out of memory (it then needs no release). */
+int trace_stream_items_init(struct trace_stream_items *it, const struct trace_walk *w);
+void trace_stream_items_release(struct trace_stream_items *it);
+/* Writes item k at p with f (at most a head, STREAM_COUNT slices, or a slice and a tail);
+ * returns the end. */
+char *trace_stream_item(const struct trace_stream_items *it, const struct trace_stream_fns *f,
+                        void *ctx, size_t k, char *p);
 
 /* A counter sample: counter "activations" (host false) or "host" of device d at time t, of
  * num / unit micro-batches. */
