@@ -197,51 +197,88 @@ static size_t min_size(size_t a, size_t b)
 	return a < b ? a : b;
 }
 
-/* Where write_streams is in a device's spans: the writer, the run, whether one is written. */
+/* What write_streams's items read: the run, its stream items and its tick. */
 struct html_spans {
-	struct wbuf *w;
+	const struct page_run *run;
+	const struct trace_stream_items *items;
 	const struct numfmt_tick *tick; /* the run's tick, to write times in its unit */
-	bool first;
 };
+
+/* The most a device's head of streams takes (its numbers at their longest), and a stream item
+ * (a head, or an op's spans, one a stream). */
+#define SPANS_HEAD_MAX (64 + (2 * COMM_KINDS + 2) * (NUMFMT_MAX + 1))
+#define SPAN_MAX       (3 * NUMFMT_MAX + 4)
+#define SPANS_ITEM_MAX                                                                         \
+	(SPANS_HEAD_MAX > STREAM_COUNT * SPAN_MAX + 4 ? SPANS_HEAD_MAX : STREAM_COUNT * SPAN_MAX + 4)
+/* About what a stream item takes in a large run: an op's span on one stream. */
+#define SPANS_ITEM_MEAN 28
+
+/* Writes the numbers x[0..n-1] of a JSON array, after its '[', at p; returns the end. */
+static char *put_numbers(char *p, const double *x, int n)
+{
+	for (int j = 0; j < n; j++) {
+		if (j)
+			*p++ = ',';
+		p += numfmt_shortest(p, x[j]);
+	}
+	return p;
+}
+
+/* Device d's object up to its spans: its end, its last op's end, exposed and stream time by
+ * kind. */
+static char *spans_head(void *ctx, int d, unsigned lanes, char *p)
+{
+	const struct html_spans *h = ctx;
+	const struct device_metrics *dm = &h->run->sim->metrics.devices[d];
+
+	(void)lanes;
+	if (d)
+		PUT_LIT(p, ",\n");
+	PUT_LIT(p, "{\"end\":");
+	p += numfmt_shortest(p, dm->end);
+	PUT_LIT(p, ",\"last\":");
+	p += numfmt_ticks_at(p, h->run->d.result->devices[d].last_end, h->tick);
+	PUT_LIT(p, ",\"exposed\":[");
+	p = put_numbers(p, dm->exposed, COMM_KINDS);
+	PUT_LIT(p, "],\"comm\":[");
+	p = put_numbers(p, dm->comm, COMM_KINDS);
+	PUT_LIT(p, "],\"spans\":[");
+	return p;
+}
 
 /* A stream slice of the trace's walk as a span of the page (stream, start, end): an op's (or an
  * overlapped pair's) pieces on one stream, or a hooked piece; the exposed slice is the device's
  * "end" past its "last". */
-static void html_span(void *ctx, const struct trace_comm *c)
+static char *html_span(void *ctx, const struct trace_comm *c, char *p)
 {
-	struct html_spans *h = ctx;
-	char *p;
+	const struct html_spans *h = ctx;
 
 	if (c->what == TRACE_COMM_EXPOSED)
-		return;
-	p = wbuf_reserve(h->w, 3 * NUMFMT_MAX + 4);
-	if (!h->first)
+		return p;
+	if (!c->first)
 		*p++ = ',';
-	h->first = false;
 	p += numfmt_i64(p, c->tid - TRACE_STREAM_TID(0));
 	*p++ = ',';
 	p += numfmt_ticks_at(p, c->start, h->tick);
 	*p++ = ',';
 	p += numfmt_ticks_at(p, c->end, h->tick);
-	wbuf_commit(h->w, p);
+	return p;
 }
 
-static void no_track(void *ctx, int d, int st, const char *name)
+static char *spans_tail(void *ctx, int d, char *p)
 {
 	(void)ctx;
 	(void)d;
-	(void)st;
-	(void)name;
+	PUT_LIT(p, "]}");
+	return p;
 }
 
-/* Appends the numbers x[0..n-1] of a JSON array, after its '['. */
-static void put_numbers(struct wbuf *w, const double *x, int n)
+static char *put_spans_item(void *ctx, size_t k, char *p)
 {
-	for (int j = 0; j < n; j++) {
-		if (j)
-			wbuf_char(w, ',');
-		wbuf_shortest(w, x[j]);
-	}
+	static const struct trace_stream_fns fns = {spans_head, html_span, spans_tail};
+	const struct html_spans *h = ctx;
+
+	return trace_stream_item(h->items, &fns, ctx, k, p);
 }
 
 /*
@@ -255,7 +292,9 @@ static int write_streams(struct wbuf *w, const struct page_run *run)
 	const struct metrics *m = &run->sim->metrics;
 	const struct step_breakdown *k = &m->breakdown;
 	struct trace_walk tw;
+	struct trace_stream_items items;
 	struct numfmt_tick tick;
+	struct html_spans h[WBUF_MAX_JOBS];
 	char num[32];
 
 	if (s->result->shapes == NULL && s->result->npieces == 0)
@@ -263,6 +302,10 @@ static int write_streams(struct wbuf *w, const struct page_run *run)
 	numfmt_tick_init(&tick, s->tick);
 	if (trace_walk_init(&tw, s) != 0)
 		return -1;
+	if (trace_stream_items_init(&items, &tw) != 0) {
+		trace_walk_release(&tw);
+		return -1;
+	}
 	WBUF_LIT(w, ",\n\"streamNames\":[");
 	for (int st = 0; st < STREAM_COUNT; st++)
 		wbuf_printf(w, "%s\"%s\"", st ? "," : "",
@@ -271,24 +314,11 @@ static int write_streams(struct wbuf *w, const struct page_run *run)
 	for (int j = 0; j < COMM_KINDS; j++)
 		wbuf_printf(w, "%s\"%s\"", j ? "," : "", comm_kind_info((enum comm_kind)j)->name);
 	WBUF_LIT(w, "],\n\"streams\":[");
-	for (int d = 0; d < s->sched->p; d++) {
-		const struct device_metrics *dm = &m->devices[d];
-		struct html_spans h = {.w = w, .tick = &tick, .first = true};
-
-		if (d)
-			WBUF_LIT(w, ",\n");
-		WBUF_LIT(w, "{\"end\":");
-		wbuf_shortest(w, dm->end);
-		WBUF_LIT(w, ",\"last\":");
-		wbuf_ticks(w, s->result->devices[d].last_end, s->tick);
-		WBUF_LIT(w, ",\"exposed\":[");
-		put_numbers(w, dm->exposed, COMM_KINDS);
-		WBUF_LIT(w, "],\"comm\":[");
-		put_numbers(w, dm->comm, COMM_KINDS);
-		WBUF_LIT(w, "],\"spans\":[");
-		trace_walk_streams(&tw, d, no_track, html_span, &h);
-		WBUF_LIT(w, "]}");
-	}
+	for (int t = 0; t < WBUF_MAX_JOBS; t++)
+		h[t] = (struct html_spans){run, &items, &tick};
+	wbuf_put_items(w, items.n, SPANS_ITEM_MAX, SPANS_ITEM_MEAN, put_spans_item, h, sizeof(h[0]),
+	               trace_walk_jobs(&tw));
+	trace_stream_items_release(&items);
 	trace_walk_release(&tw);
 	wbuf_char(w, ']');
 	if (!m->has_model)
@@ -297,7 +327,8 @@ static int write_streams(struct wbuf *w, const struct page_run *run)
 	            REPORT_NUM(num, k->compute));
 	wbuf_printf(w, ",\"bubble\":%s", REPORT_NUM(num, k->bubble));
 	wbuf_printf(w, ",\"exposed_p2p\":%s,\"exposed\":[", REPORT_NUM(num, k->exposed_p2p));
-	put_numbers(w, k->exposed, COMM_KINDS);
+	wbuf_commit(w, put_numbers(wbuf_reserve(w, COMM_KINDS * (NUMFMT_MAX + 1)), k->exposed,
+	                           COMM_KINDS));
 	wbuf_printf(w, "],\"optimizer\":%s", REPORT_NUM(num, k->optimizer));
 	wbuf_printf(w, ",\"other\":%s", REPORT_NUM(num, k->other));
 	wbuf_printf(w, ",\"step_time\":%s}", REPORT_NUM(num, m->step_time));

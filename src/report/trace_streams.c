@@ -25,11 +25,25 @@ static const char *kind_names(unsigned bits, char *buf, size_t n)
 	return buf;
 }
 
-/* Where a unit's slices go: fn(ctx, c) each. */
+/* Where a unit's slices go: fn(ctx, c) each; first: the next is its device's first. */
 struct slice_sink {
 	void (*fn)(void *ctx, const struct trace_comm *c);
 	void *ctx;
+	bool first;
 };
+
+/* Adds to acc the pieces of the unit op i of device d begins, by stream: its own, with an
+ * overlapped pair's second op's; none when op i is a pair's second. */
+static void unit_spans(const struct drawing *s, int d, size_t i, struct report_span *acc)
+{
+	const struct sched *sc = s->sched;
+
+	if (i > sc->dev_start[d] && (sc->ops[i - 1].flags & OP_OVERLAP))
+		return;
+	report_op_spans(s, d, i, acc);
+	if ((sc->ops[i].flags & OP_OVERLAP) && i + 1 < sc->dev_start[d + 1])
+		report_op_spans(s, d, i + 1, acc);
+}
 
 /*
  * Hands to out the slices, one per stream in stream order, of the unit op i of device d begins:
@@ -39,16 +53,11 @@ struct slice_sink {
  * op begins none. names holds each set of kinds' names.
  */
 static void unit_slices(const struct trace_walk *w, int d, size_t i,
-                        const char (*names)[TRACE_KINDS_NAME], const struct slice_sink *out)
+                        const char (*names)[TRACE_KINDS_NAME], struct slice_sink *out)
 {
-	const struct sched *sc = w->s->sched;
 	struct report_span acc[STREAM_COUNT] = {{0}};
 
-	if (i > sc->dev_start[d] && (sc->ops[i - 1].flags & OP_OVERLAP))
-		return;
-	report_op_spans(w->s, d, i, acc);
-	if ((sc->ops[i].flags & OP_OVERLAP) && i + 1 < sc->dev_start[d + 1])
-		report_op_spans(w->s, d, i + 1, acc);
+	unit_spans(w->s, d, i, acc);
 	for (int st = 0; st < STREAM_COUNT; st++)
 		if (acc[st].n > 0) {
 			struct trace_comm c = {.d = d,
@@ -60,15 +69,17 @@ static void unit_slices(const struct trace_walk *w, int d, size_t i,
 			                       .what = TRACE_COMM_OP,
 			                       .op = i,
 			                       .pieces = acc[st].n,
-			                       .busy = acc[st].busy};
+			                       .busy = acc[st].busy,
+			                       .first = out->first};
 
+			out->first = false;
 			out->fn(out->ctx, &c);
 		}
 }
 
 /* Hands hooked piece j (a bucket, a gather, the reduction after the last op) to out. */
 static void hooked_slice(const struct trace_walk *w, size_t j,
-                         const char (*names)[TRACE_KINDS_NAME], const struct slice_sink *out)
+                         const char (*names)[TRACE_KINDS_NAME], struct slice_sink *out)
 {
 	const struct piece_record *g = &w->s->result->pieces[j];
 	struct trace_comm c = {.d = (int)g->dev,
@@ -78,8 +89,10 @@ static void hooked_slice(const struct trace_walk *w, size_t j,
 	                       .start = g->start,
 	                       .end = g->end,
 	                       .what = TRACE_COMM_HOOKED,
-	                       .op = SIZE_MAX};
+	                       .op = SIZE_MAX,
+	                       .first = out->first};
 
+	out->first = false;
 	out->fn(out->ctx, &c);
 }
 
@@ -125,7 +138,7 @@ void trace_walk_streams(const struct trace_walk *w, int d,
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	unsigned lanes = report_device_streams(s, d);
-	const struct slice_sink out = {slice, ctx};
+	struct slice_sink out = {slice, ctx, true};
 	char names[1u << COMM_KINDS][TRACE_KINDS_NAME], name[32];
 
 	if (lanes == 0)
@@ -142,6 +155,28 @@ void trace_walk_streams(const struct trace_walk *w, int d,
 	exposed_slice(w, d, &out);
 }
 
+/* The item of device d's first slice, SIZE_MAX for none: its first op whose unit has pieces,
+ * else its first hooked piece's (a search that mostly stops at its first op). */
+static size_t first_slice(const struct trace_stream_items *it, int d)
+{
+	const struct drawing *s = it->w->s;
+	const struct sched *sc = s->sched;
+
+	if (it->lanes[d] == 0)
+		return SIZE_MAX;
+	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+		struct report_span acc[STREAM_COUNT] = {{0}};
+
+		unit_spans(s, d, i, acc);
+		for (int st = 0; st < STREAM_COUNT; st++)
+			if (acc[st].n > 0)
+				return it->base[d] + 1 + (i - sc->dev_start[d]);
+	}
+	return it->hstart[d + 1] > it->hstart[d]
+	               ? it->base[d] + 1 + (sc->dev_start[d + 1] - sc->dev_start[d])
+	               : SIZE_MAX;
+}
+
 int trace_stream_items_init(struct trace_stream_items *it, const struct trace_walk *w)
 {
 	const struct sched *sc = w->s->sched;
@@ -149,7 +184,7 @@ int trace_stream_items_init(struct trace_stream_items *it, const struct trace_wa
 	size_t p = (size_t)sc->p;
 
 	*it = (struct trace_stream_items){.w = w};
-	it->base = pp_mallocarray(2 * (p + 1) + r->npieces, sizeof(size_t));
+	it->base = pp_mallocarray(2 * (p + 1) + p + r->npieces, sizeof(size_t));
 	it->lanes = pp_mallocarray(p > 0 ? p : 1, sizeof(unsigned));
 	if (it->base == NULL || it->lanes == NULL) {
 		free(it->base);
@@ -157,7 +192,8 @@ int trace_stream_items_init(struct trace_stream_items *it, const struct trace_wa
 		return -1;
 	}
 	it->hstart = it->base + p + 1;
-	it->hooked = it->hstart + p + 1;
+	it->first = it->hstart + p + 1;
+	it->hooked = it->first + p;
 	/* the hooked pieces by device, each device's in the order issued */
 	memset(it->hstart, 0, (p + 1) * sizeof(size_t));
 	for (size_t j = 0; j < r->npieces; j++)
@@ -178,6 +214,8 @@ int trace_stream_items_init(struct trace_stream_items *it, const struct trace_wa
 	}
 	it->n = it->base[p];
 	all_kind_names(it->names);
+	for (size_t d = 0; d < p; d++)
+		it->first[d] = first_slice(it, (int)d);
 	return 0;
 }
 
@@ -209,7 +247,7 @@ char *trace_stream_item(const struct trace_stream_items *it, const struct trace_
 	const struct sched *sc = w->s->sched;
 	size_t lo = 0, hi = (size_t)sc->p, j, nops;
 	struct slice_at a = {f, ctx, p};
-	const struct slice_sink out = {slice_to, &a};
+	struct slice_sink out = {slice_to, &a, false};
 	int d;
 
 	while (hi - lo > 1) { /* the device whose items hold k */
@@ -225,6 +263,7 @@ char *trace_stream_item(const struct trace_stream_items *it, const struct trace_
 	nops = sc->dev_start[d + 1] - sc->dev_start[d];
 	if (j == 0)
 		return f->head(ctx, d, it->lanes[d], p);
+	out.first = k == it->first[d];
 	if (it->lanes[d] != 0 && j <= nops)
 		unit_slices(w, d, sc->dev_start[d] + j - 1, it->names, &out);
 	else if (it->lanes[d] != 0 && j - 1 - nops < it->hstart[d + 1] - it->hstart[d])

@@ -143,6 +143,7 @@ struct trace_comm {
 		TRACE_COMM_EXPOSED, /* the device's streams ran past its last op */
 	} what;
 	size_t op;          /* the op's (an overlapped pair's first): trace_walk_comm_op names it */
+	bool first;         /* the first of its device's slices but the exposed one */
 	size_t pieces;
 	pp_time busy;       /* ticks its pieces held the stream */
 };
@@ -176,6 +177,7 @@ struct trace_stream_items {
 	size_t *hstart;  /* [p + 1]: device d's hooked pieces are hooked[hstart[d]...] */
 	size_t *hooked;  /* [npieces]: the hooked pieces device by device, in the order issued */
 	unsigned *lanes; /* [p]: report_device_streams of each device */
+	size_t *first;   /* [p]: the item of each device's first slice (SIZE_MAX: none) */
 	char names[1u << COMM_KINDS][TRACE_KINDS_NAME]; /* each set of kinds' names */
 };
 /* What a writer writes of the items at p, returning the end: head of device d (lanes: its
