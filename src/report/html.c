@@ -202,6 +202,7 @@ struct html_spans {
 	const struct page_run *run;
 	const struct trace_stream_items *items;
 	const struct numfmt_tick *tick; /* the run's tick, to write times in its unit */
+	int at;                         /* the device of its thread's last item */
 };
 
 /* The most a device's head of streams takes (its numbers at their longest), and a stream item
@@ -276,9 +277,9 @@ static char *spans_tail(void *ctx, int d, char *p)
 static char *put_spans_item(void *ctx, size_t k, char *p)
 {
 	static const struct trace_stream_fns fns = {spans_head, html_span, spans_tail};
-	const struct html_spans *h = ctx;
+	struct html_spans *h = ctx;
 
-	return trace_stream_item(h->items, &fns, ctx, k, p);
+	return trace_stream_item(h->items, &fns, ctx, &h->at, k, p);
 }
 
 /*
@@ -315,7 +316,7 @@ static int write_streams(struct wbuf *w, const struct page_run *run)
 		wbuf_printf(w, "%s\"%s\"", j ? "," : "", comm_kind_info((enum comm_kind)j)->name);
 	WBUF_LIT(w, "],\n\"streams\":[");
 	for (int t = 0; t < WBUF_MAX_JOBS; t++)
-		h[t] = (struct html_spans){run, &items, &tick};
+		h[t] = (struct html_spans){run, &items, &tick, -1};
 	wbuf_put_items(w, items.n, SPANS_ITEM_MAX, SPANS_ITEM_MEAN, put_spans_item, h, sizeof(h[0]),
 	               trace_walk_jobs(&tw));
 	trace_stream_items_release(&items);

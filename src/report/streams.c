@@ -68,6 +68,7 @@ static void op_walk(const struct drawing *s, int d, size_t i, bool stalls,
 	double scale = 1;
 	/* the op's end, or the later of an overlapped pair's two (they share their slot) */
 	pp_time end = r->times[i].end;
+	const struct stream_shape *shape[3];
 
 	if ((op->flags & OP_OVERLAP) && i + 1 < sc->dev_start[d + 1] &&
 	    r->times[i + 1].end > end)
@@ -81,7 +82,7 @@ static void op_walk(const struct drawing *s, int d, size_t i, bool stalls,
 	 * for nothing outside its plans (no gathers, no activations coming back), they are
 	 * scaled to its span */
 	for (int x = first; x <= last; x++) {
-		const struct stream_shape *sh = shape_of(s, op, x);
+		const struct stream_shape *sh = shape[x] = shape_of(s, op, x);
 
 		total += sh != NULL ? sh->dur : 0;
 		waits -= sh != NULL ? sh->dur - sh->compute : 0;
@@ -98,11 +99,10 @@ static void op_walk(const struct drawing *s, int d, size_t i, bool stalls,
 	pp_time past = 0; /* the op's shapes before this one */
 
 	for (int x = first; x <= last; x++) {
-		const struct stream_shape *sh = shape_of(s, op, x);
+		const struct stream_shape *sh = shape[x];
 		const struct piece_span *sp = sh == NULL ? NULL : stalls ? sh->stalls : sh->pieces;
 		size_t n = sh == NULL ? 0 : stalls ? sh->nstalls : sh->npieces;
 		unsigned whole = 0; /* the streams taken from the extents */
-
 		unsigned bits = out->piece == NULL && sh != NULL && scale == 1 ? sh->streams : 0;
 
 		for (int st = 0; bits >> st != 0; st++) {
@@ -118,13 +118,14 @@ static void op_walk(const struct drawing *s, int d, size_t i, bool stalls,
 			n = 0; /* every piece taken */
 		for (size_t j = 0; j < n; j++) {
 			int st = (int)comm_kind_info((enum comm_kind)sp[j].kind)->stream;
-			struct report_piece pc = {
-			        at + (pp_time)llround((double)(past + sp[j].start) * scale),
-			        at + (pp_time)llround((double)(past + sp[j].end) * scale),
-			        sp[j].kind, i};
+			struct report_piece pc;
 
 			if (whole >> st & 1)
 				continue;
+			pc = (struct report_piece){
+			        at + (pp_time)llround((double)(past + sp[j].start) * scale),
+			        at + (pp_time)llround((double)(past + sp[j].end) * scale),
+			        sp[j].kind, i};
 			/* what a scale cannot place (an op that waited, a pair, under a
 			 * straggler that shortened it) stays inside its op */
 			pc.start = pc.start < end ? pc.start : end;

@@ -469,6 +469,7 @@ static char *stream_slice(void *ctx, const struct trace_comm *c, char *p)
 struct stream_job {
 	const struct trace_stream_items *items;
 	struct json_out out;
+	int at; /* the device of its last item */
 };
 
 static char *put_stream_item(void *ctx, size_t k, char *p)
@@ -476,7 +477,7 @@ static char *put_stream_item(void *ctx, size_t k, char *p)
 	static const struct trace_stream_fns fns = {stream_head, stream_slice, NULL};
 	struct stream_job *j = ctx;
 
-	return trace_stream_item(j->items, &fns, &j->out, k, p);
+	return trace_stream_item(j->items, &fns, &j->out, &j->at, k, p);
 }
 
 /* The communication streams' tracks and slices, device by device, on up to the run's jobs
@@ -491,7 +492,7 @@ static int write_streams(struct wbuf *w, const struct trace_walk *tw, const stru
 	if (trace_stream_items_init(&items, tw) != 0)
 		return -1;
 	for (int t = 0; t < WBUF_MAX_JOBS; t++)
-		jobs[t] = (struct stream_job){&items, {.tw = tw, .w = w, .clock = clock}};
+		jobs[t] = (struct stream_job){&items, {.tw = tw, .w = w, .clock = clock}, -1};
 	wbuf_put_items(w, items.n, STREAM_ITEM_MAX, STREAM_ITEM_MEAN, put_stream_item, jobs,
 	               sizeof(jobs[0]), trace_walk_jobs(tw));
 	trace_stream_items_release(&items);

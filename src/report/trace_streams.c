@@ -240,17 +240,19 @@ static void slice_to(void *ctx, const struct trace_comm *c)
 	a->p = a->f->slice(a->ctx, c, a->p);
 }
 
-char *trace_stream_item(const struct trace_stream_items *it, const struct trace_stream_fns *f,
-                        void *ctx, size_t k, char *p)
+/* The device whose items hold item k: *at's, or the next, else found by bisection; kept in
+ * *at (items come mostly in order on a thread). */
+static int device_of_item(const struct trace_stream_items *it, int *at, size_t k)
 {
-	const struct trace_walk *w = it->w;
-	const struct sched *sc = w->s->sched;
-	size_t lo = 0, hi = (size_t)sc->p, j, nops;
-	struct slice_at a = {f, ctx, p};
-	struct slice_sink out = {slice_to, &a, false};
-	int d;
+	size_t lo = 0, hi = (size_t)it->w->s->sched->p;
 
-	while (hi - lo > 1) { /* the device whose items hold k */
+	if (*at >= 0 && (size_t)*at < hi && it->base[*at] <= k) {
+		if (k < it->base[*at + 1])
+			return *at;
+		if ((size_t)*at + 1 < hi && k < it->base[*at + 2])
+			return ++*at;
+	}
+	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (it->base[mid] <= k)
@@ -258,7 +260,19 @@ char *trace_stream_item(const struct trace_stream_items *it, const struct trace_
 		else
 			hi = mid;
 	}
-	d = (int)lo;
+	return *at = (int)lo;
+}
+
+char *trace_stream_item(const struct trace_stream_items *it, const struct trace_stream_fns *f,
+                        void *ctx, int *at, size_t k, char *p)
+{
+	const struct trace_walk *w = it->w;
+	const struct sched *sc = w->s->sched;
+	size_t j, nops;
+	struct slice_at a = {f, ctx, p};
+	struct slice_sink out = {slice_to, &a, false};
+	int d = device_of_item(it, at, k);
+
 	j = k - it->base[d];
 	nops = sc->dev_start[d + 1] - sc->dev_start[d];
 	if (j == 0)

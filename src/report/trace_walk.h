@@ -191,9 +191,9 @@ struct trace_stream_fns {
 int trace_stream_items_init(struct trace_stream_items *it, const struct trace_walk *w);
 void trace_stream_items_release(struct trace_stream_items *it);
 /* Writes item k at p with f (at most a head, STREAM_COUNT slices, or a slice and a tail);
- * returns the end. */
+ * returns the end. *at: the device of the caller's last item (a thread's own, -1 at first). */
 char *trace_stream_item(const struct trace_stream_items *it, const struct trace_stream_fns *f,
-                        void *ctx, size_t k, char *p);
+                        void *ctx, int *at, size_t k, char *p);
 
 /* A counter sample: counter "activations" (host false) or "host" of device d at time t, of
  * num / unit micro-batches. */
