@@ -416,6 +416,7 @@ void numfmt_tick_init(struct numfmt_tick *f, int64_t tick)
 	f->inv = 1.0 / (double)tick;
 	f->step = (uint64_t)tick / g;
 	f->micros = pow10_64[6] / g;
+	f->inv_step = 1.0 / (double)f->step;
 }
 
 /*
@@ -425,6 +426,20 @@ void numfmt_tick_init(struct numfmt_tick *f, int64_t tick)
  * holds 15 significant digits, DBL_DIG): the decimal is the text. r / tick is such a decimal
  * when r x 10^6 / tick is whole, that is when tick / gcd(10^6, tick) (step) divides r.
  */
+/* Whether step divides r (r < tick), the quotient in *q: a guess through the double 1 / step,
+ * within two of it, set right, where a 64-bit division takes tens of cycles. */
+static inline bool whole_steps(uint64_t r, const struct numfmt_tick *f, uint64_t *q)
+{
+	uint64_t x = (uint64_t)((double)r * f->inv_step);
+
+	while (x > 0 && x * f->step > r)
+		x--;
+	while (r - x * f->step >= f->step)
+		x++;
+	*q = x;
+	return r == x * f->step;
+}
+
 size_t numfmt_ticks_at(char *buf, pp_time t, const struct numfmt_tick *f)
 {
 	const int64_t exact = INT64_C(1) << 53;
@@ -443,12 +458,23 @@ size_t numfmt_ticks_at(char *buf, pp_time t, const struct numfmt_tick *f)
 		if (r == 0) {
 			if (q < pow10_64[15])
 				return numfmt_u64(buf, q);
-		} else if (f->step == 1 || r % f->step == 0) {
-			frac = r / f->step * f->micros; /* 1 .. 999999 */
-			while (frac % 10 == 0) {
-				frac /= 10;
+		} else if (f->step == 1 || whole_steps(r, f, &frac)) {
+			uint32_t z = (uint32_t)((f->step == 1 ? r : frac) * f->micros); /* to 999999 */
+
+			/* its trailing zeros, five at most: three, two, one at a time */
+			if (z % 1000 == 0) {
+				z /= 1000;
+				places -= 3;
+			}
+			if (z % 100 == 0) {
+				z /= 100;
+				places -= 2;
+			}
+			if (z % 10 == 0) {
+				z /= 10;
 				places--;
 			}
+			frac = z;
 			/* at most 15 significant digits, and at least 1e-4 (else "%g" writes an
 			 * exponent) */
 			if (q > 0 ? q < pow10_64[15 - places]

@@ -86,6 +86,7 @@ struct numfmt_tick {
 	double inv;      /* 1 / tick, for the quotient's first guess */
 	uint64_t step;   /* a remainder r is a decimal of six places when step divides it ... */
 	uint64_t micros; /* ... and then r / step x micros millionths of a unit */
+	double inv_step; /* 1 / step, for r / step's first guess */
 };
 
 void numfmt_tick_init(struct numfmt_tick *f, int64_t tick);
