@@ -109,10 +109,6 @@ struct report_span {
 	enum comm_stream stream; /* where they ran */
 };
 typedef void report_span_fn(void *ctx, const struct report_span *sp);
-/* Calls fn for each of device d's ops, op by op, once for each stream its pieces ran on, then
- * for each hooked piece in the order issued: report_device_pieces's pieces gathered, in time
- * proportional to the ops rather than to their pieces. */
-void report_device_spans(const struct drawing *s, int d, report_span_fn *fn, void *ctx);
 /* Adds op i of device d's own pieces to acc[STREAM_COUNT] by stream, as report_device_spans
  * gathers them (op and stream of acc left as they were). */
 void report_op_spans(const struct drawing *s, int d, size_t i, struct report_span *acc);

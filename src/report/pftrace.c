@@ -530,11 +530,6 @@ static char *put_end(const struct pf *f, char *p, uint64_t track, pp_time t,
 	return end_event(pk, te, p, NULL, NULL, 0);
 }
 
-static void write_end(struct pf *f, uint64_t track, pp_time t, const struct trace_count *c)
-{
-	wbuf_commit(&f->w, put_end(f, wbuf_reserve(&f->w, 64), track, t, c));
-}
-
 /* A counter sample's packet at p, on its counter's track; returns the end. */
 static char *put_counter(const struct pf *f, char *p, const struct trace_count *c)
 {
@@ -772,22 +767,56 @@ static int write_slices(struct pf *f)
 	return 0;
 }
 
-static void stream_track(void *ctx, int d, int st, const char *name)
+/* The most a stream slice's two packets take (the op's name, three numbers and the packets'
+ * keys), and a device's head of stream track descriptors. */
+#define STREAM_SLICE_MAX (TRACE_NAME_MAX + 256)
+#define STREAM_HEAD_MAX  (STREAM_COUNT * (TRACE_KINDS_NAME + 128))
+#define STREAM_ITEM_MAX                                                                        \
+	(STREAM_HEAD_MAX > STREAM_COUNT * STREAM_SLICE_MAX ? STREAM_HEAD_MAX                     \
+	                                                   : STREAM_COUNT * STREAM_SLICE_MAX)
+/* About what a stream item takes in a large run: an op's slice on one stream. */
+#define STREAM_ITEM_MEAN 90
+
+/* Interns the name of every set of communication kinds ("tp+cp"), in a packet of its own
+ * before the stream slices, which then name theirs by id (f->comm_iid) in any order. */
+static void intern_comm_names(struct pf *f, const struct trace_stream_items *it)
 {
-	write_track(ctx, d, SLOT_STREAM + (uint64_t)st, TRACE_STREAM_TID(st), false, name);
+	char *p = wbuf_reserve(&f->w, (1u << COMM_KINDS) * (TRACE_KINDS_NAME + 16) + 32), *pk, *in;
+
+	pk = p = begin_packet(p);
+	PUT_KEY(p, K_INTERNED);
+	in = p = begin_nested(p);
+	for (unsigned kinds = 1; kinds < 1u << COMM_KINDS; kinds++) {
+		f->comm_iid[kinds] = f->next_name++;
+		p = put_interned(p, K_I_NAME, f->comm_iid[kinds], it->names[kinds],
+		                 strlen(it->names[kinds]));
+	}
+	p = end_nested(in, p);
+	wbuf_commit(&f->w, end_packet(pk, p, SEQ_NEEDS_INCREMENTAL_STATE));
 }
 
-static void stream_slice(void *ctx, const struct trace_comm *c)
+/* Device d's stream tracks' descriptors at p. */
+static char *stream_head(void *ctx, int d, unsigned lanes, char *p)
 {
-	struct pf *f = ctx;
-	char *pk, *p = wbuf_reserve(&f->w, PACKET_MAX), in[64], *in_end = in;
+	const struct pf *f = ctx;
+	char name[32];
+
+	for (int st = 0; st < STREAM_COUNT; st++)
+		if (lanes >> st & 1)
+			p = put_track(f, p, d, SLOT_STREAM + (uint64_t)st, TRACE_STREAM_TID(st), false,
+			              trace_walk_track_name((enum comm_stream)st, name, sizeof(name)));
+	return p;
+}
+
+/* Stream slice c's begin and end at p. */
+static char *stream_slice(void *ctx, const struct trace_comm *c, char *p)
+{
+	const struct pf *f = ctx;
+	char *pk, *te;
 	uint64_t track = uuid_of(f, c->d,
 	                         c->what == TRACE_COMM_EXPOSED
 	                                 ? SLOT_COMPUTE
 	                                 : SLOT_STREAM + (uint64_t)(c->tid - TRACE_STREAM_TID(0)));
-	unsigned kinds = 0;
-	bool first;
-	char *te;
 
 	p = begin_event(f, p, &pk, &te, c->start, TYPE_SLICE_BEGIN, track);
 	if (c->what == TRACE_COMM_EXPOSED) {
@@ -797,20 +826,8 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 		*p++ = 4;
 		p = annot_bool(p, A_AFTER_LAST_OP, true);
 	} else {
-		/* the name's kinds, as the bits of the kinds it joins ("tp+cp") */
-		for (int k = 0; k < COMM_KINDS; k++) {
-			const char *kn = comm_kind_info((enum comm_kind)k)->name;
-			const char *at = strstr(c->name, kn);
-			size_t n = strlen(kn);
-
-			if (at != NULL && (at == c->name || at[-1] == '+') &&
-			    (at[n] == '\0' || at[n] == '+'))
-				kinds |= 1u << k;
-		}
-		first = f->comm_iid[kinds] == 0;
-		if (first)
-			f->comm_iid[kinds] = f->next_name++;
-		p = put_name(p, f->comm_iid[kinds], first, c->name, strlen(c->name), &in_end);
+		PUT_KEY(p, K_NAME_IID);
+		p = put_varint(p, f->comm_iid[c->kinds]);
 		PUT_KEY(p, K_CATEGORY_IID);
 		*p++ = 3;
 		if (c->what == TRACE_COMM_HOOKED) {
@@ -824,9 +841,43 @@ static void stream_slice(void *ctx, const struct trace_comm *c)
 			p = annot_number(p, A_BUSY_US, us_of(f, c->busy));
 		}
 	}
-	wbuf_commit(&f->w, end_event(pk, te, p, in_end > in ? in : NULL, in_end,
-	                             SEQ_NEEDS_INCREMENTAL_STATE));
-	write_end(f, track, c->end, NULL);
+	p = end_event(pk, te, p, NULL, NULL, SEQ_NEEDS_INCREMENTAL_STATE);
+	return put_end(f, p, track, c->end, NULL);
+}
+
+/* A thread's stream items: the writer, the items, its last item's device. */
+struct pf_streams {
+	const struct pf *f;
+	const struct trace_stream_items *items;
+	int at;
+};
+
+static char *put_stream_item(void *ctx, size_t k, char *p)
+{
+	static const struct trace_stream_fns fns = {stream_head, stream_slice, NULL};
+	struct pf_streams *t = ctx;
+
+	return trace_stream_item(t->items, &fns, (void *)t->f, &t->at, k, p);
+}
+
+/* The communication streams' tracks and slices, device by device, on up to the run's jobs
+ * threads. Returns 0, or -1 when out of memory. */
+static int write_streams(struct pf *f)
+{
+	struct trace_stream_items items;
+	struct pf_streams t[WBUF_MAX_JOBS];
+
+	if (f->s->result->shapes == NULL && f->s->result->npieces == 0)
+		return 0;
+	if (trace_stream_items_init(&items, &f->tw) != 0)
+		return -1;
+	intern_comm_names(f, &items);
+	for (int j = 0; j < WBUF_MAX_JOBS; j++)
+		t[j] = (struct pf_streams){f, &items, -1};
+	wbuf_put_items(&f->w, items.n, STREAM_ITEM_MAX, STREAM_ITEM_MEAN, put_stream_item, t,
+	               sizeof(t[0]), trace_walk_jobs(&f->tw));
+	trace_stream_items_release(&items);
+	return 0;
 }
 
 /* A counter sample in a packet of its own (with offload), after its track's descriptor when it
@@ -938,8 +989,8 @@ int report_pftrace(FILE *out, const struct drawing *s)
 	write_facts(f);
 	write_tracks(f);
 	rc = write_slices(f);
-	for (int d = 0; d < s->sched->p && rc == 0; d++)
-		trace_walk_streams(&f->tw, d, stream_track, stream_slice, f);
+	if (rc == 0)
+		rc = write_streams(f);
 	/* with offload, the counters' samples are not the ops' */
 	for (int d = 0; d < s->sched->p && rc == 0 && f->tw.offload; d++)
 		rc = trace_walk_counters(&f->tw, d, counter_sample, f);

@@ -202,14 +202,6 @@ void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, v
 	walk_hooked(s, d, &out);
 }
 
-void report_device_spans(const struct drawing *s, int d, report_span_fn *fn, void *ctx)
-{
-	const struct walk_out out = {NULL, fn, ctx, NULL};
-
-	walk_shapes(s, d, false, &out);
-	walk_hooked(s, d, &out);
-}
-
 /* The streams found so far and those that may be: once found all, the walk can stop. */
 struct marks {
 	unsigned bits, may;

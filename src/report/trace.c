@@ -417,15 +417,14 @@ static char *stream_head(void *ctx, int d, unsigned lanes, char *p)
 	(void)ctx;
 	for (int st = 0; st < STREAM_COUNT; st++)
 		if (lanes >> st & 1) {
-			size_t n = strlen(report_stream_name((enum comm_stream)st, name, sizeof(name)));
-
+			trace_walk_track_name((enum comm_stream)st, name, sizeof(name));
 			PUT_LIT(p, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
 			p += numfmt_i64(p, d);
 			PUT_LIT(p, ",\"tid\":");
 			p += numfmt_i64(p, TRACE_STREAM_TID(st));
 			PUT_LIT(p, ",\"args\":{\"name\":\"");
-			p = put_text(p, name, n);
-			PUT_LIT(p, " stream\"}}");
+			p = put_text(p, name, strlen(name));
+			PUT_LIT(p, "\"}}");
 		}
 	return p;
 }

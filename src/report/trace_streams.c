@@ -1,8 +1,8 @@
 /*
  * The communication streams of a trace (trace_walk.h): per device its stream tracks, one slice
  * per op (or overlapped pair) per stream over that op's own pieces, one per hooked piece, and
- * the "exposed" slice, walked device by device (trace_walk_streams) or as items a writer formats
- * on several threads (trace_stream_items), the same slices in the same order.
+ * the "exposed" slice, as items the writers (the Chrome and Perfetto traces, the HTML page's
+ * spans) format on several threads (trace_stream_items).
  */
 #include "trace_walk.h"
 
@@ -63,6 +63,7 @@ static void unit_slices(const struct trace_walk *w, int d, size_t i,
 			struct trace_comm c = {.d = d,
 			                       .tid = TRACE_STREAM_TID(st),
 			                       .name = names[acc[st].kinds],
+			                       .kinds = acc[st].kinds,
 			                       .cat = "comm",
 			                       .start = acc[st].lo,
 			                       .end = acc[st].hi,
@@ -85,6 +86,7 @@ static void hooked_slice(const struct trace_walk *w, size_t j,
 	struct trace_comm c = {.d = (int)g->dev,
 	                       .tid = TRACE_STREAM_TID(comm_kind_info((enum comm_kind)g->kind)->stream),
 	                       .name = names[1u << g->kind],
+	                       .kinds = 1u << g->kind,
 	                       .cat = "comm",
 	                       .start = g->start,
 	                       .end = g->end,
@@ -121,38 +123,12 @@ static void all_kind_names(char (*names)[TRACE_KINDS_NAME])
 		kind_names(bits, names[bits], TRACE_KINDS_NAME);
 }
 
-/* The name of device d's stream st's track ("tp/cp stream") into buf of n bytes. */
-static const char *track_name(enum comm_stream st, char *buf, size_t n)
+const char *trace_walk_track_name(enum comm_stream st, char *buf, size_t n)
 {
 	size_t len = strlen(report_stream_name(st, buf, n));
 
 	snprintf(buf + len, n - len, " stream");
 	return buf;
-}
-
-void trace_walk_streams(const struct trace_walk *w, int d,
-                        void (*track)(void *ctx, int d, int st, const char *name),
-                        void (*slice)(void *ctx, const struct trace_comm *c), void *ctx)
-{
-	const struct drawing *s = w->s;
-	const struct sched *sc = s->sched;
-	const struct result *r = s->result;
-	unsigned lanes = report_device_streams(s, d);
-	struct slice_sink out = {slice, ctx, true};
-	char names[1u << COMM_KINDS][TRACE_KINDS_NAME], name[32];
-
-	if (lanes == 0)
-		return;
-	all_kind_names(names);
-	for (int st = 0; st < STREAM_COUNT; st++)
-		if (lanes >> st & 1)
-			track(ctx, d, st, track_name((enum comm_stream)st, name, sizeof(name)));
-	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++)
-		unit_slices(w, d, i, (const char(*)[TRACE_KINDS_NAME])names, &out);
-	for (size_t j = 0; j < r->npieces; j++)
-		if (r->pieces[j].dev == (uint32_t)d)
-			hooked_slice(w, j, (const char(*)[TRACE_KINDS_NAME])names, &out);
-	exposed_slice(w, d, &out);
 }
 
 /* The item of device d's first slice, SIZE_MAX for none: its first op whose unit has pieces,

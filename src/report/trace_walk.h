@@ -135,6 +135,7 @@ struct trace_comm {
 	int d;
 	int tid;            /* TRACE_STREAM_TID(stream), or 0 for the exposed slice */
 	const char *name;   /* the kinds' names joined by '+' ("tp+cp"), or "exposed" */
+	unsigned kinds;     /* those kinds, bit 1 << enum comm_kind (0 for the exposed slice) */
 	const char *cat;    /* "comm" or "exposed" */
 	pp_time start, end; /* ticks */
 	enum {
@@ -156,19 +157,13 @@ size_t trace_walk_comm_op(const struct trace_walk *w, size_t op, char *buf, size
  * included. */
 #define TRACE_KINDS_NAME 48
 
-/* Calls track(ctx, d, st, name) for each stream of device d that carried pieces ("dp stream"),
- * then slice(ctx, c) for each of its stream slices in the order the JSON trace writes them
- * (trace_streams.c). */
-void trace_walk_streams(const struct trace_walk *w, int d,
-                        void (*track)(void *ctx, int d, int st, const char *name),
-                        void (*slice)(void *ctx, const struct trace_comm *c), void *ctx);
-
 /*
- * The same slices as items for wbuf_put_items, formatted on several threads: per device a head
- * (where a writer names its stream tracks), an item per op (its unit's slices: none for an
- * overlapped pair's second op), one per hooked piece and a tail (the exposed slice, then the
- * writer's tail); a device whose pieces took no time has only its head and tail, as
- * trace_walk_streams gives it nothing. Read only once made: shared by the threads.
+ * The communication streams' slices as items for wbuf_put_items, formatted on several threads
+ * (trace_streams.c): per device a head (where a writer names its stream tracks: one per stream
+ * that carried pieces, "dp stream"), an item per op (its unit's slices, one per stream: none for
+ * an overlapped pair's second op, whose pieces join its first's), one per hooked piece, and a
+ * tail (the exposed slice, then the writer's tail); a device whose pieces took no time has no
+ * slices. Read only once made: shared by the threads.
  */
 struct trace_stream_items {
 	const struct trace_walk *w;
@@ -187,6 +182,8 @@ struct trace_stream_fns {
 	char *(*slice)(void *ctx, const struct trace_comm *c, char *p);
 	char *(*tail)(void *ctx, int d, char *p);
 };
+/* The name of a stream st's track ("tp/cp stream") in buf of n bytes. */
+const char *trace_walk_track_name(enum comm_stream st, char *buf, size_t n);
 /* Makes w's stream items: 0, or -1 when out of memory (it then needs no release). */
 int trace_stream_items_init(struct trace_stream_items *it, const struct trace_walk *w);
 void trace_stream_items_release(struct trace_stream_items *it);

@@ -194,3 +194,25 @@ ppsim -s dualpipev -p 4 -m 10 --tcomm 0.1 --samples=20 --jitter=lognormal:0.1 --
 if grep -q '<p class="sum">dualpipev: 20 samples (seed' "$TMP/dpv.html"; then ok; else
 	not_ok "a run's noise caption: $(grep -o '<p class="sum">[^<]*samples[^<]*' "$TMP/dpv.html")"
 fi
+
+# A large run's arrays and stream spans are formatted on several threads (--jobs; the ops', the
+# messages', the slacks' and the spans' in chunks, each thread starting where its chunk does:
+# an op's gap after its device's earlier ops, a device's first span without its comma): the
+# page holds the bytes one thread writes, at 3 threads on this machine's 2 cores too. The run
+# has ops enough for six chunks of each (of the ops' guessed 24 bytes, 2 MB a chunk), goes in
+# pieces, and a straggler stretches some ops' pieces (the spans walked piece by piece).
+if [ -n "${PPSIM_WRAP:-}" ]; then
+	elsewhere "the large page on 3 threads" "valgrind runs one thread at a time; ASan runs them"
+else
+	big="-s 1f1b -p 4 -m 70000 --model=llama3-8b --layers=8 --tp=2 --tp-overlap=pipelined --dp=2"
+	big="$big --overlap-grad-reduce=yes --straggler=1:1.3"
+	# shellcheck disable=SC2086 # big is words
+	if ppsim $big --jobs=1 --html="$TMP/one.html" >/dev/null &&
+		ppsim $big --jobs=3 --html="$TMP/three.html" >/dev/null &&
+		cmp -s "$TMP/one.html" "$TMP/three.html"; then
+		ok
+	else
+		not_ok "the HTML page of a large run with streams on 3 threads is not the one thread's"
+	fi
+	rm -f "$TMP/one.html" "$TMP/three.html"
+fi

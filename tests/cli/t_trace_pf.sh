@@ -74,12 +74,13 @@ EOF
 fi
 
 # A large run's slices and events are formatted on several threads (--jobs; the ops', the
-# messages' and the counters' in chunks, each thread starting where its chunk does: a
-# device's first counter sample, its op names interned before): either trace holds the bytes
-# one thread writes, at 3 threads on this machine's 2 cores too. The runs have ops enough for
-# six chunks of each kind at least (2 x 3 chunks of 2 MB worth of the items' guessed mean: of
-# Perfetto's ops 8192 an op, of the JSON's counter samples 16384; with offload the counters
-# stay on one thread).
+# messages', the counters' and the stream slices' in chunks, each thread starting where its
+# chunk does: a device's first counter sample, its op names and the kinds' names interned
+# before): either trace holds the bytes one thread writes, at 3 threads on this machine's 2
+# cores too. The runs have ops enough for six chunks of each kind at least (2 x 3 chunks of 2
+# MB worth of the items' guessed mean: of Perfetto's ops 8192 an op, of the JSON's counter
+# samples 16384; with offload the counters stay on one thread); the last has streams, a
+# straggler stretching some ops' pieces.
 if [ -n "${PPSIM_WRAP:-}" ]; then
 	elsewhere "the large traces on 3 threads" "valgrind runs one thread at a time; ASan runs them"
 else
@@ -101,6 +102,7 @@ else
 -s interleaved -p 4 -v 2 -m 8000 --tcomm 0.1
 -s dualpipev -p 6 -m 6000 --tcomm 0.1 --trace-names=torch
 --model=llama3-8b --gpu=a100-80g --seq=4096 -p 4 -m 12000 --mbs=4 --gpus=4 --offload=0.5 --host-bandwidth=100
+-s 1f1b -p 4 -m 20000 --model=llama3-8b --layers=8 --tp=2 --tp-overlap=pipelined --dp=2 --overlap-grad-reduce=yes --straggler=1:1.3
 EOF
 fi
 
