@@ -580,6 +580,69 @@ static int whole_processes(const char *bin, char *buf, size_t n)
  * -1 when a run fails.
  */
 #define WRITER_REPS 7
+
+/*
+ * The writers that draw the communication streams, on the whole runs with every stream on and
+ * with a mixture of experts' pieces (1,048,576 ops each, every op a slice a stream): the whole
+ * process, best of WRITER_REPS, against the same run's JSON report alone (alternated), and the
+ * file's bytes an op and GB a second. Appends their JSON objects to buf at *len.
+ */
+static int stream_writers(const char *bin, const char *dir, char *buf, size_t n, size_t *len)
+{
+	static const char *const runs[][2] = {
+	        {"every stream on", "-s 1f1b -p 64 -m 8192 " STREAMS_MODEL " " STREAMS_ON},
+	        {"experts' pieces", "-s 1f1b -p 64 -m 8192 " MOE_MODEL},
+	};
+	static const char *const outputs[][2] = {
+	        {"trace", "--trace=%s/t.json"},         {"perfetto trace", "--trace=%s/t.pftrace"},
+	        {"html", "--html=%s/h.html"},           {"svg", "--svg=%s/s.svg"},
+	        {"op dump", "--dump-ops=%s/o.csv"},
+	};
+	char args[512], option[160], path[200];
+
+	printf("writers of runs with streams (1f1b -p 64 -m 8192: every stream on, %s; experts' "
+	       "pieces, %s), whole process best of %d, as a multiple of the run's JSON report alone "
+	       "(alternated)\n",
+	       STREAMS_ON, MOE_MODEL, WRITER_REPS);
+	printf("%-16s %-16s %10s %10s %8s %8s\n", "run", "output", "file B/op", "best_ms", "x json",
+	       "GB/s");
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++)
+		for (size_t o = 0; o < sizeof(outputs) / sizeof(outputs[0]); o++) {
+			double best = -1, json = -1;
+			uint64_t file = 0;
+			struct stat st;
+			long kib;
+
+			snprintf(option, sizeof(option), outputs[o][1], dir);
+			snprintf(args, sizeof(args), "%s %s", runs[r][1], option);
+			sscanf(strchr(option, '=') + 1, "%199[^ ]", path);
+			for (int rep = 0; rep < WRITER_REPS; rep++) {
+				double tj = run_process(bin, runs[r][1], &kib), t;
+
+				unlink(path);
+				if (tj < 0 || (t = run_process(bin, args, &kib)) < 0) {
+					fprintf(stderr, "bench: %s %s failed\n", bin, args);
+					return -1;
+				}
+				json = json < 0 || tj < json ? tj : json;
+				best = best < 0 || t < best ? t : best;
+			}
+			file = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+			unlink(path);
+			printf("%-16s %-16s %10.1f %10.1f %8.1f %8.2f\n", runs[r][0], outputs[o][0],
+			       (double)file / 1048576, best * 1e3, best / json, (double)file / best / 1e9);
+			*len += (size_t)snprintf(buf + *len, n - *len,
+			                         ",{\"output\":\"%s\",\"run\":\"%s\","
+			                         "\"file_bytes_per_op\":%.4g,\"best_s\":%.6g,"
+			                         "\"times_json\":%.4g,\"file_gb_per_s\":%.4g}",
+			                         outputs[o][0], runs[r][0], (double)file / 1048576, best,
+			                         best / json, (double)file / best / 1e9);
+			if (*len >= n)
+				return -1;
+		}
+	return 0;
+}
+
 static int writers(const char *bin, char *buf, size_t n)
 {
 	static const struct {
@@ -702,6 +765,8 @@ static int writers(const char *bin, char *buf, size_t n)
 		if (len >= n)
 			return -1;
 	}
+	if (stream_writers(bin, dir, buf, n, &len) != 0)
+		return -1;
 	rmdir(dir);
 	printf("\n");
 	return 0;
@@ -998,7 +1063,7 @@ int main(int argc, char **argv)
 	bool only_critical = arg != NULL && strcmp(arg, "--critical") == 0;
 	FILE *json = NULL;
 	long base;
-	char cpu[128], json_whole[4096], json_writers[4096], json_critical[2048];
+	char cpu[128], json_whole[4096], json_writers[8192], json_critical[2048];
 	const char *bin = getenv("PPSIM_BIN") != NULL ? getenv("PPSIM_BIN") : "build/ppsim";
 	size_t points = 0, noise_ops = 0;
 	double sweep, sweep1, sweep2, exps[3], serve_s[3], serve_exp, noise_s, partition_s;

@@ -111,6 +111,9 @@ size_t numfmt_ticks_at(char *buf, pp_time t, const struct numfmt_tick *f);
  */
 #define WBUF_SIZE  ((size_t)1 << 18)
 #define WBUF_SMALL ((size_t)4096)
+/* wbuf_put_items's chunks and threads, below */
+#define WBUF_CHUNK    ((size_t)2 << 20)
+#define WBUF_MAX_JOBS 4
 
 struct wbuf_writer; /* the writing thread, its second buffer and their handover (numfmt.c) */
 
@@ -121,6 +124,10 @@ struct wbuf {
 	size_t cap; /* the size of buf */
 	struct wbuf_writer *writer; /* once the writer writes on a thread of its own, else NULL */
 	int flushes; /* buffers handed to the stream so far */
+	/* the chunk buffers of wbuf_put_items (WBUF_CHUNK bytes each, NULL till first needed),
+	 * kept for the writer's next items: fresh memory is zeroed by the kernel as first
+	 * touched, about as long as formatting it */
+	char *chunk[WBUF_MAX_JOBS];
 	char small[WBUF_SMALL];
 };
 
@@ -160,8 +167,6 @@ void wbuf_printf(struct wbuf *w, const char *fmt, ...) __attribute__((format(pri
  * not depend on how many threads ran.
  */
 typedef char *wbuf_item_fn(void *ctx, size_t i, char *p);
-#define WBUF_CHUNK    ((size_t)2 << 20)
-#define WBUF_MAX_JOBS 4
 void wbuf_put_items(struct wbuf *w, size_t n, size_t item_max, size_t item_mean,
                     wbuf_item_fn *put, void *ctxs, size_t ctx_size, int jobs);
 

@@ -141,6 +141,8 @@ void wbuf_init(struct wbuf *w, FILE *out)
 	w->n = 0;
 	w->writer = NULL;
 	w->flushes = 0;
+	for (int t = 0; t < WBUF_MAX_JOBS; t++)
+		w->chunk[t] = NULL;
 	w->buf = malloc(WBUF_SIZE);
 	w->cap = WBUF_SIZE;
 	if (w->buf == NULL) {
@@ -180,6 +182,10 @@ void wbuf_finish(struct wbuf *w)
 	}
 	if (w->buf != w->small)
 		free(w->buf);
+	for (int j = 0; j < WBUF_MAX_JOBS; j++) {
+		free(w->chunk[j]);
+		w->chunk[j] = NULL;
+	}
 	w->buf = w->small;
 	w->cap = sizeof(w->small);
 	w->n = 0;
@@ -344,7 +350,7 @@ void wbuf_put_items(struct wbuf *w, size_t n, size_t item_max, size_t item_mean,
 	size_t per_chunk = 0;
 	struct items_job job;
 	struct items_thread th[WBUF_MAX_JOBS];
-	char *buf[WBUF_MAX_JOBS] = {NULL};
+	char **buf = w->chunk;
 	int started = 0;
 	bool lock = false, cv = false;
 
@@ -361,7 +367,8 @@ void wbuf_put_items(struct wbuf *w, size_t n, size_t item_max, size_t item_mean,
 		jobs = WBUF_MAX_JOBS;
 	/* a few chunks' worth is not worth a thread */
 	if (jobs >= 2 && per_chunk > 0 && n / per_chunk >= 2 * (size_t)jobs)
-		while (started < jobs && (buf[started] = pp_mallocarray_large(WBUF_CHUNK, 1)) != NULL)
+		while (started < jobs && (buf[started] != NULL ||
+		                          (buf[started] = pp_mallocarray_large(WBUF_CHUNK, 1)) != NULL))
 			started++;
 	lock = started >= 2 && pthread_mutex_init(&job.lock, NULL) == 0;
 	cv = lock && pthread_cond_init(&job.cv, NULL) == 0;
@@ -382,6 +389,4 @@ void wbuf_put_items(struct wbuf *w, size_t n, size_t item_max, size_t item_mean,
 	}
 	if (lock)
 		pthread_mutex_destroy(&job.lock);
-	for (int t = 0; t < started; t++)
-		free(buf[t]);
 }
