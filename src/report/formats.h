@@ -109,9 +109,11 @@ struct report_span {
 	enum comm_stream stream; /* where they ran */
 };
 typedef void report_span_fn(void *ctx, const struct report_span *sp);
-/* Adds op i of device d's own pieces to acc[STREAM_COUNT] by stream, as report_device_spans
- * gathers them (op and stream of acc left as they were). */
-void report_op_spans(const struct drawing *s, int d, size_t i, struct report_span *acc);
+/* Adds op i of device d's own pieces to acc[STREAM_COUNT] by stream, as report_device_pieces
+ * places them (op and stream of acc left as they were); their busy time only when busy (without
+ * it an op whose pieces a straggler stretched is not walked piece by piece). */
+void report_op_spans(const struct drawing *s, int d, size_t i, bool busy,
+                     struct report_span *acc);
 /* The streams (bit 1 << enum comm_stream) on which device d's pieces took time. */
 unsigned report_device_streams(const struct drawing *s, int d);
 /* The name of stream st, its kinds' names joined by '/' ("tp/cp"), in buf of n bytes. */

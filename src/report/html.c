@@ -351,7 +351,7 @@ static int write_streams(struct wbuf *w, const struct page_run *run)
 	numfmt_tick_init(&tick, s->tick);
 	if (trace_walk_init(&tw, s) != 0)
 		return -1;
-	if (trace_stream_items_init(&items, &tw) != 0) {
+	if (trace_stream_items_init(&items, &tw, false) != 0) {
 		trace_walk_release(&tw);
 		return -1;
 	}

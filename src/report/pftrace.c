@@ -869,7 +869,7 @@ static int write_streams(struct pf *f)
 
 	if (f->s->result->shapes == NULL && f->s->result->npieces == 0)
 		return 0;
-	if (trace_stream_items_init(&items, &f->tw) != 0)
+	if (trace_stream_items_init(&items, &f->tw, true) != 0)
 		return -1;
 	intern_comm_names(f, &items);
 	for (int j = 0; j < WBUF_MAX_JOBS; j++)

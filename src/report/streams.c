@@ -25,6 +25,7 @@ struct walk_out {
 	report_span_fn *span;
 	void *ctx;
 	const bool *stop; /* when set and true, the walk ends */
+	bool busy;        /* spans need the time their pieces held the stream */
 };
 
 /* Adds the span of n pieces from lo to hi, busy for busy, of kinds to acc. */
@@ -103,16 +104,31 @@ static void op_walk(const struct drawing *s, int d, size_t i, bool stalls,
 		const struct piece_span *sp = sh == NULL ? NULL : stalls ? sh->stalls : sh->pieces;
 		size_t n = sh == NULL ? 0 : stalls ? sh->nstalls : sh->npieces;
 		unsigned whole = 0; /* the streams taken from the extents */
-		unsigned bits = out->piece == NULL && sh != NULL && scale == 1 ? sh->streams : 0;
+		unsigned bits = out->piece == NULL && sh != NULL && (scale == 1 || !out->busy)
+		                        ? sh->streams
+		                        : 0;
 
+		/* placing is monotone, and so is keeping inside the op: the first piece's start
+		 * and the last one's end placed are the span's; the time held, a sum of the
+		 * pieces' placed lengths, is the extent's only unscaled and unclipped */
 		for (int st = 0; bits >> st != 0; st++) {
 			const struct stream_extent *xt = &sh->extent[st];
+			pp_time lo, hi;
 
-			if ((bits >> st & 1) && at + past + xt->hi <= end) {
-				span_add(&acc[st], at + past + xt->lo, at + past + xt->hi,
-				         xt->busy, xt->kinds, xt->n);
-				whole |= 1u << st;
-			}
+			if (!(bits >> st & 1))
+				continue;
+			lo = at + (scale == 1 ? past + xt->lo
+			                      : (pp_time)llround((double)(past + xt->lo) * scale));
+			hi = at + (scale == 1 ? past + xt->hi
+			                      : (pp_time)llround((double)(past + xt->hi) * scale));
+			if (!out->busy)
+				span_add(&acc[st], lo < end ? lo : end, hi < end ? hi : end, 0,
+				         xt->kinds, xt->n);
+			else if (hi <= end)
+				span_add(&acc[st], lo, hi, xt->busy, xt->kinds, xt->n);
+			else
+				continue;
+			whole |= 1u << st;
 		}
 		if (whole != 0 && whole == sh->streams)
 			n = 0; /* every piece taken */
@@ -159,12 +175,13 @@ static void walk_shapes(const struct drawing *s, int d, bool stalls, const struc
 	}
 }
 
-void report_op_spans(const struct drawing *s, int d, size_t i, struct report_span *acc)
+void report_op_spans(const struct drawing *s, int d, size_t i, bool busy,
+                     struct report_span *acc)
 {
 	const struct result *r = s->result;
 
 	if (r->shapes != NULL && r->times != NULL)
-		op_walk(s, d, i, false, &(const struct walk_out){NULL, NULL, NULL, NULL}, acc);
+		op_walk(s, d, i, false, &(const struct walk_out){NULL, NULL, NULL, NULL, busy}, acc);
 }
 
 
@@ -191,12 +208,12 @@ static void walk_hooked(const struct drawing *s, int d, const struct walk_out *o
 
 void report_device_stalls(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
 {
-	walk_shapes(s, d, true, &(const struct walk_out){fn, NULL, ctx, NULL});
+	walk_shapes(s, d, true, &(const struct walk_out){fn, NULL, ctx, NULL, true});
 }
 
 void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
 {
-	const struct walk_out out = {fn, NULL, ctx, NULL};
+	const struct walk_out out = {fn, NULL, ctx, NULL, true};
 
 	walk_shapes(s, d, false, &out);
 	walk_hooked(s, d, &out);
@@ -222,7 +239,7 @@ unsigned report_device_streams(const struct drawing *s, int d)
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	struct marks m = {0, 0, false};
-	const struct walk_out out = {NULL, mark_stream, &m, &m.all};
+	const struct walk_out out = {NULL, mark_stream, &m, &m.all, true};
 
 	/* those of its stages' shapes and of its hooked pieces: a bound the walk soon meets, as
 	 * it does unless a straggler or an overlapped pair squeezed some stream's pieces to

@@ -488,7 +488,7 @@ static int write_streams(struct wbuf *w, const struct trace_walk *tw, const stru
 
 	if (tw->s->result->shapes == NULL && tw->s->result->npieces == 0)
 		return 0;
-	if (trace_stream_items_init(&items, tw) != 0)
+	if (trace_stream_items_init(&items, tw, true) != 0)
 		return -1;
 	for (int t = 0; t < WBUF_MAX_JOBS; t++)
 		jobs[t] = (struct stream_job){&items, {.tw = tw, .w = w, .clock = clock}, -1};

@@ -34,15 +34,16 @@ struct slice_sink {
 
 /* Adds to acc the pieces of the unit op i of device d begins, by stream: its own, with an
  * overlapped pair's second op's; none when op i is a pair's second. */
-static void unit_spans(const struct drawing *s, int d, size_t i, struct report_span *acc)
+static void unit_spans(const struct drawing *s, int d, size_t i, bool busy,
+                       struct report_span *acc)
 {
 	const struct sched *sc = s->sched;
 
 	if (i > sc->dev_start[d] && (sc->ops[i - 1].flags & OP_OVERLAP))
 		return;
-	report_op_spans(s, d, i, acc);
+	report_op_spans(s, d, i, busy, acc);
 	if ((sc->ops[i].flags & OP_OVERLAP) && i + 1 < sc->dev_start[d + 1])
-		report_op_spans(s, d, i + 1, acc);
+		report_op_spans(s, d, i + 1, busy, acc);
 }
 
 /*
@@ -52,12 +53,12 @@ static void unit_spans(const struct drawing *s, int d, size_t i, struct report_s
  * one's end, with how many pieces and how long they held the stream. An overlapped pair's second
  * op begins none. names holds each set of kinds' names.
  */
-static void unit_slices(const struct trace_walk *w, int d, size_t i,
+static void unit_slices(const struct trace_walk *w, int d, size_t i, bool busy,
                         const char (*names)[TRACE_KINDS_NAME], struct slice_sink *out)
 {
 	struct report_span acc[STREAM_COUNT] = {{0}};
 
-	unit_spans(w->s, d, i, acc);
+	unit_spans(w->s, d, i, busy, acc);
 	for (int st = 0; st < STREAM_COUNT; st++)
 		if (acc[st].n > 0) {
 			struct trace_comm c = {.d = d,
@@ -143,7 +144,7 @@ static size_t first_slice(const struct trace_stream_items *it, int d)
 	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 		struct report_span acc[STREAM_COUNT] = {{0}};
 
-		unit_spans(s, d, i, acc);
+		unit_spans(s, d, i, false, acc);
 		for (int st = 0; st < STREAM_COUNT; st++)
 			if (acc[st].n > 0)
 				return it->base[d] + 1 + (i - sc->dev_start[d]);
@@ -153,13 +154,13 @@ static size_t first_slice(const struct trace_stream_items *it, int d)
 	               : SIZE_MAX;
 }
 
-int trace_stream_items_init(struct trace_stream_items *it, const struct trace_walk *w)
+int trace_stream_items_init(struct trace_stream_items *it, const struct trace_walk *w, bool busy)
 {
 	const struct sched *sc = w->s->sched;
 	const struct result *r = w->s->result;
 	size_t p = (size_t)sc->p;
 
-	*it = (struct trace_stream_items){.w = w};
+	*it = (struct trace_stream_items){.w = w, .busy = busy};
 	it->base = pp_mallocarray(2 * (p + 1) + p + r->npieces, sizeof(size_t));
 	it->lanes = pp_mallocarray(p > 0 ? p : 1, sizeof(unsigned));
 	if (it->base == NULL || it->lanes == NULL) {
@@ -255,7 +256,7 @@ char *trace_stream_item(const struct trace_stream_items *it, const struct trace_
 		return f->head(ctx, d, it->lanes[d], p);
 	out.first = k == it->first[d];
 	if (it->lanes[d] != 0 && j <= nops)
-		unit_slices(w, d, sc->dev_start[d] + j - 1, it->names, &out);
+		unit_slices(w, d, sc->dev_start[d] + j - 1, it->busy, it->names, &out);
 	else if (it->lanes[d] != 0 && j - 1 - nops < it->hstart[d + 1] - it->hstart[d])
 		hooked_slice(w, it->hooked[it->hstart[d] + j - 1 - nops], it->names, &out);
 	else if (k + 1 == it->base[d + 1]) {

@@ -167,6 +167,7 @@ size_t trace_walk_comm_op(const struct trace_walk *w, size_t op, char *buf, size
  */
 struct trace_stream_items {
 	const struct trace_walk *w;
+	bool busy;       /* the slices need their pieces' busy time (else it is 0) */
 	size_t n;        /* items */
 	size_t *base;    /* [p + 1]: device d's items are base[d] to base[d + 1] - 1 */
 	size_t *hstart;  /* [p + 1]: device d's hooked pieces are hooked[hstart[d]...] */
@@ -184,8 +185,9 @@ struct trace_stream_fns {
 };
 /* The name of a stream st's track ("tp/cp stream") in buf of n bytes. */
 const char *trace_walk_track_name(enum comm_stream st, char *buf, size_t n);
-/* Makes w's stream items: 0, or -1 when out of memory (it then needs no release). */
-int trace_stream_items_init(struct trace_stream_items *it, const struct trace_walk *w);
+/* Makes w's stream items, their slices with their busy time when busy: 0, or -1 when out of
+ * memory (it then needs no release). */
+int trace_stream_items_init(struct trace_stream_items *it, const struct trace_walk *w, bool busy);
 void trace_stream_items_release(struct trace_stream_items *it);
 /* Writes item k at p with f (at most a head, STREAM_COUNT slices, or a slice and a tail);
  * returns the end. *at: the device of the caller's last item (a thread's own, -1 at first). */
