@@ -70,6 +70,8 @@ struct stream_shape {
 	size_t nstalls;
 	struct stream_extent extent[STREAM_COUNT]; /* its pieces by stream */
 	unsigned streams;                          /* bit 1 << st: extent[st] has pieces */
+	struct stream_extent stall_extent[STREAM_COUNT]; /* its stalls, by the stream waited for */
+	unsigned stall_streams;                          /* bit 1 << st: stall_extent[st] has some */
 };
 
 /* A piece whose time the run decided (a gradient bucket, a parameter gather). */

@@ -138,6 +138,20 @@ static void wait_stall(struct flights *f, size_t w, pp_time *t, pp_time *exposed
 		stalls[(*nstalls)++] = (struct flight){from, *t, f->fl[w].kind};
 }
 
+/* Adds span sp to the extent of its kind's stream in x, its bit to *streams. */
+static void extend(struct stream_extent *x, unsigned *streams, const struct piece_span *sp)
+{
+	enum comm_stream st = comm_kind_info((enum comm_kind)sp->kind)->stream;
+
+	x += st;
+	x->lo = x->n == 0 || sp->start < x->lo ? sp->start : x->lo;
+	x->hi = x->n == 0 || sp->end > x->hi ? sp->end : x->hi;
+	x->busy += sp->end - sp->start;
+	x->kinds |= 1u << sp->kind;
+	x->n++;
+	*streams |= 1u << st;
+}
+
 int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_shape *out,
                      struct pp_error *err)
 {
@@ -202,19 +216,13 @@ int stream_plan_eval(const struct piece_plan *pl, double slow, struct stream_sha
 	}
 	out->stalls = out->pieces + f.n;
 	for (size_t i = 0; i < f.n; i++) {
-		struct stream_extent *x =
-		        &out->extent[comm_kind_info((enum comm_kind)fl[i].kind)->stream];
-
 		out->pieces[i] = (struct piece_span){fl[i].start, fl[i].end, fl[i].kind};
-		x->lo = x->n == 0 || fl[i].start < x->lo ? fl[i].start : x->lo;
-		x->hi = x->n == 0 || fl[i].end > x->hi ? fl[i].end : x->hi;
-		x->busy += fl[i].end - fl[i].start;
-		x->kinds |= 1u << fl[i].kind;
-		x->n++;
-		out->streams |= 1u << comm_kind_info((enum comm_kind)fl[i].kind)->stream;
+		extend(out->extent, &out->streams, &out->pieces[i]);
 	}
-	for (size_t i = 0; i < nstalls; i++)
+	for (size_t i = 0; i < nstalls; i++) {
 		out->stalls[i] = (struct piece_span){stalls[i].start, stalls[i].end, stalls[i].kind};
+		extend(out->stall_extent, &out->stall_streams, &out->stalls[i]);
+	}
 	free(fl);
 	return 0;
 }

@@ -83,23 +83,8 @@ struct report_piece {
 	size_t op;          /* the op whose plan it belongs to, SIZE_MAX for a hooked piece */
 };
 typedef void report_piece_fn(void *ctx, const struct report_piece *pc);
-/*
- * Calls fn for each piece of device d (streams.c): its ops' own pieces, op by op (placed at the
- * op's start plus its stream shape's offsets; none when the op times were dropped), then its
- * hooked pieces in the order issued.
- */
-void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, void *ctx);
-/*
- * Calls fn for each stall of device d's ops, op by op in the same places: a span its compute
- * waited for one of its own pieces (exposed communication), with that piece's kind. Not those
- * of an overlapped pair's ops, nor an op's waits for hooked pieces (a first forward's for its
- * parameter gathers, a backward's for its activations coming back), nor the slowdown of
- * compute beside a piece: those are counted (result inner, the devices' exposed time), not
- * placed.
- */
-void report_device_stalls(const struct drawing *s, int d, report_piece_fn *fn, void *ctx);
 /* A device's pieces on one stream gathered: an op's own (from the first's start to the last's
- * end, as report_device_pieces places them), or one hooked piece. */
+ * end, as report_op_pieces places them), or one hooked piece. */
 struct report_span {
 	pp_time lo, hi;          /* the first piece's start, the last's end */
 	pp_time busy;            /* the time its pieces held the stream */
@@ -109,11 +94,26 @@ struct report_span {
 	enum comm_stream stream; /* where they ran */
 };
 typedef void report_span_fn(void *ctx, const struct report_span *sp);
-/* Adds op i of device d's own pieces to acc[STREAM_COUNT] by stream, as report_device_pieces
+/* Adds op i of device d's own pieces to acc[STREAM_COUNT] by stream, as report_op_pieces
  * places them (op and stream of acc left as they were); their busy time only when busy (without
  * it an op whose pieces a straggler stretched is not walked piece by piece). */
 void report_op_spans(const struct drawing *s, int d, size_t i, bool busy,
                      struct report_span *acc);
+/* Calls fn for each piece of op i of device d (streams.c): placed at the op's start plus its
+ * stream shape's offsets (none when the op times were dropped). */
+void report_op_pieces(const struct drawing *s, int d, size_t i, report_piece_fn *fn, void *ctx);
+/*
+ * report_op_spans and report_op_pieces of op i's stalls, in the same places: the spans its
+ * compute waited for one of its own pieces (exposed communication), each with that piece's
+ * kind. Not those of an overlapped pair's ops, nor an op's waits for hooked pieces (a first
+ * forward's for its parameter gathers, a backward's for its activations coming back), nor the
+ * slowdown of compute beside a piece: those are counted (result inner, the devices' exposed
+ * time), not placed.
+ */
+void report_op_stall_spans(const struct drawing *s, int d, size_t i, struct report_span *acc);
+void report_op_stalls(const struct drawing *s, int d, size_t i, report_piece_fn *fn, void *ctx);
+/* Calls fn for each hooked piece of device d, in the order issued. */
+void report_device_hooked(const struct drawing *s, int d, report_piece_fn *fn, void *ctx);
 /* The streams (bit 1 << enum comm_stream) on which device d's pieces took time. */
 unsigned report_device_streams(const struct drawing *s, int d);
 /* The name of stream st, its kinds' names joined by '/' ("tp/cp"), in buf of n bytes. */

@@ -51,6 +51,13 @@ static void span_flush(const struct walk_out *out, struct report_span *acc, size
 		}
 }
 
+/* Where offset x of an op's plan falls in its span, its plan stretched by scale (a straggler):
+ * rounded to the tick, x itself unstretched. Monotone in x. */
+static inline pp_time place(pp_time x, double scale)
+{
+	return scale == 1 ? x : (pp_time)llround((double)x * scale);
+}
+
 /* Walks each piece of op i of device d's shapes, placed at the op's start (a fused backward's W
  * after its B): its pieces, or its stalls (stalls), which an overlapped pair's ops have not as
  * their shapes give them (the pair runs its two plans together); spans gather into acc. A
@@ -104,23 +111,22 @@ static void op_walk(const struct drawing *s, int d, size_t i, bool stalls,
 		const struct piece_span *sp = sh == NULL ? NULL : stalls ? sh->stalls : sh->pieces;
 		size_t n = sh == NULL ? 0 : stalls ? sh->nstalls : sh->npieces;
 		unsigned whole = 0; /* the streams taken from the extents */
-		unsigned bits = out->piece == NULL && sh != NULL && (scale == 1 || !out->busy)
-		                        ? sh->streams
-		                        : 0;
+		unsigned all = sh == NULL ? 0 : stalls ? sh->stall_streams : sh->streams;
+		unsigned bits = out->piece == NULL && (scale == 1 || !out->busy) ? all : 0;
+		const struct stream_extent *ext =
+		        sh == NULL ? NULL : stalls ? sh->stall_extent : sh->extent;
 
 		/* placing is monotone, and so is keeping inside the op: the first piece's start
 		 * and the last one's end placed are the span's; the time held, a sum of the
 		 * pieces' placed lengths, is the extent's only unscaled and unclipped */
 		for (int st = 0; bits >> st != 0; st++) {
-			const struct stream_extent *xt = &sh->extent[st];
+			const struct stream_extent *xt = &ext[st];
 			pp_time lo, hi;
 
 			if (!(bits >> st & 1))
 				continue;
-			lo = at + (scale == 1 ? past + xt->lo
-			                      : (pp_time)llround((double)(past + xt->lo) * scale));
-			hi = at + (scale == 1 ? past + xt->hi
-			                      : (pp_time)llround((double)(past + xt->hi) * scale));
+			lo = at + place(past + xt->lo, scale);
+			hi = at + place(past + xt->hi, scale);
 			if (!out->busy)
 				span_add(&acc[st], lo < end ? lo : end, hi < end ? hi : end, 0,
 				         xt->kinds, xt->n);
@@ -130,7 +136,7 @@ static void op_walk(const struct drawing *s, int d, size_t i, bool stalls,
 				continue;
 			whole |= 1u << st;
 		}
-		if (whole != 0 && whole == sh->streams)
+		if (whole != 0 && whole == all)
 			n = 0; /* every piece taken */
 		for (size_t j = 0; j < n; j++) {
 			int st = (int)comm_kind_info((enum comm_kind)sp[j].kind)->stream;
@@ -138,10 +144,8 @@ static void op_walk(const struct drawing *s, int d, size_t i, bool stalls,
 
 			if (whole >> st & 1)
 				continue;
-			pc = (struct report_piece){
-			        at + (pp_time)llround((double)(past + sp[j].start) * scale),
-			        at + (pp_time)llround((double)(past + sp[j].end) * scale),
-			        sp[j].kind, i};
+			pc = (struct report_piece){at + place(past + sp[j].start, scale),
+			                           at + place(past + sp[j].end, scale), sp[j].kind, i};
 			/* what a scale cannot place (an op that waited, a pair, under a
 			 * straggler that shortened it) stays inside its op */
 			pc.start = pc.start < end ? pc.start : end;
@@ -158,7 +162,7 @@ static void op_walk(const struct drawing *s, int d, size_t i, bool stalls,
 }
 
 /* op_walk over each op of device d in turn, each op's spans handed on after it. */
-static void walk_shapes(const struct drawing *s, int d, bool stalls, const struct walk_out *out)
+static void walk_shapes(const struct drawing *s, int d, const struct walk_out *out)
 {
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
@@ -167,9 +171,8 @@ static void walk_shapes(const struct drawing *s, int d, bool stalls, const struc
 	for (size_t i = sc->dev_start[d]; r->shapes != NULL && r->times != NULL &&
 	                                  i < sc->dev_start[d + 1];
 	     i++) {
-		op_walk(s, d, i, stalls, out, acc);
-		if (out->piece == NULL)
-			span_flush(out, acc, i);
+		op_walk(s, d, i, false, out, acc);
+		span_flush(out, acc, i);
 		if (out->stop != NULL && *out->stop)
 			return;
 	}
@@ -182,6 +185,22 @@ void report_op_spans(const struct drawing *s, int d, size_t i, bool busy,
 
 	if (r->shapes != NULL && r->times != NULL)
 		op_walk(s, d, i, false, &(const struct walk_out){NULL, NULL, NULL, NULL, busy}, acc);
+}
+
+void report_op_stall_spans(const struct drawing *s, int d, size_t i, struct report_span *acc)
+{
+	const struct result *r = s->result;
+
+	if (r->shapes != NULL && r->times != NULL)
+		op_walk(s, d, i, true, &(const struct walk_out){NULL, NULL, NULL, NULL, true}, acc);
+}
+
+void report_op_stalls(const struct drawing *s, int d, size_t i, report_piece_fn *fn, void *ctx)
+{
+	const struct result *r = s->result;
+
+	if (r->shapes != NULL && r->times != NULL)
+		op_walk(s, d, i, true, &(const struct walk_out){fn, NULL, ctx, NULL, true}, NULL);
 }
 
 
@@ -206,17 +225,17 @@ static void walk_hooked(const struct drawing *s, int d, const struct walk_out *o
 		}
 }
 
-void report_device_stalls(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
+void report_op_pieces(const struct drawing *s, int d, size_t i, report_piece_fn *fn, void *ctx)
 {
-	walk_shapes(s, d, true, &(const struct walk_out){fn, NULL, ctx, NULL, true});
+	const struct result *r = s->result;
+
+	if (r->shapes != NULL && r->times != NULL)
+		op_walk(s, d, i, false, &(const struct walk_out){fn, NULL, ctx, NULL, true}, NULL);
 }
 
-void report_device_pieces(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
+void report_device_hooked(const struct drawing *s, int d, report_piece_fn *fn, void *ctx)
 {
-	const struct walk_out out = {fn, NULL, ctx, NULL, true};
-
-	walk_shapes(s, d, false, &out);
-	walk_hooked(s, d, &out);
+	walk_hooked(s, d, &(const struct walk_out){fn, NULL, ctx, NULL, true});
 }
 
 /* The streams found so far and those that may be: once found all, the walk can stop. */
@@ -251,7 +270,7 @@ unsigned report_device_streams(const struct drawing *s, int d)
 		if (r->pieces[j].dev == (uint32_t)d && r->pieces[j].end > r->pieces[j].start)
 			m.may |= 1u << comm_kind_info((enum comm_kind)r->pieces[j].kind)->stream;
 	if (m.may != 0)
-		walk_shapes(s, d, false, &out);
+		walk_shapes(s, d, &out);
 	if (!m.all)
 		walk_hooked(s, d, &out);
 	return m.bits;

@@ -492,9 +492,50 @@ static void paint_piece(void *ctx, const struct report_piece *pc)
 		memset(l->row + c0, l->mark, (size_t)(c1 - c0));
 }
 
-static void count_stall(void *ctx, const struct report_piece *pc)
+/* Paints device d's ops' pieces on l's stream as paint_piece paints each: an op's that fall in
+ * one column all paint that column (each shows in the column it starts in) when one of them
+ * took time, so only an op whose pieces span columns is painted piece by piece. */
+static void paint_ops(const struct drawing *s, int d, const struct lane *l, bool stalls)
 {
-	*(bool *)ctx |= pc->end > pc->start;
+	const struct sched *sc = s->sched;
+
+	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+		struct report_span acc[STREAM_COUNT] = {{0}};
+		const struct report_span *x = &acc[l->stream];
+		int c0, c1;
+
+		if (stalls)
+			report_op_stall_spans(s, d, i, acc);
+		else
+			report_op_spans(s, d, i, true, acc);
+		if (x->n == 0)
+			continue;
+		c0 = cell_of(x->lo, l->tick, l->lay->start, l->lay->step) - l->k0;
+		c1 = cell_of(x->hi, l->tick, l->lay->start, l->lay->step) - l->k0;
+		if (c0 != c1 && stalls)
+			report_op_stalls(s, d, i, paint_piece, (void *)l);
+		else if (c0 != c1)
+			report_op_pieces(s, d, i, paint_piece, (void *)l);
+		else if (x->busy > 0 && c0 >= 0 && c0 < l->n)
+			l->row[c0] = l->mark;
+	}
+}
+
+/* Whether one of device d's ops' compute waited for one of its pieces (a stall that took
+ * time). */
+static bool has_stalls(const struct drawing *s, int d)
+{
+	const struct sched *sc = s->sched;
+
+	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
+		struct report_span acc[STREAM_COUNT] = {{0}};
+
+		report_op_stall_spans(s, d, i, acc);
+		for (int st = 0; st < STREAM_COUNT; st++)
+			if (acc[st].busy > 0)
+				return true;
+	}
+	return false;
 }
 
 /*
@@ -510,9 +551,10 @@ static void write_lane(FILE *out, char *row, int labelw, const struct drawing *s
 	int end = n;
 
 	memset(row, ' ', (size_t)n);
-	report_device_pieces(s, d, paint_piece, &l);
+	paint_ops(s, d, &l, false);
+	report_device_hooked(s, d, paint_piece, &l);
 	l.mark = STREAM_STALL;
-	report_device_stalls(s, d, paint_piece, &l);
+	paint_ops(s, d, &l, true);
 	while (end > 0 && row[end - 1] == ' ')
 		end--;
 	snprintf(label, sizeof(label), " %s", report_stream_name(st, name, sizeof(name)));
@@ -727,8 +769,8 @@ int report_timeline_colored(FILE *out, const struct drawing *s, int width, bool 
 	}
 	for (int d = 0; d < sc->p; d++) {
 		lanes[d] = report_device_streams(s, d);
-		if (lanes[d] != 0)
-			report_device_stalls(s, d, count_stall, &stalled);
+		if (lanes[d] != 0 && !stalled)
+			stalled = has_stalls(s, d);
 		for (int st = 0; st < STREAM_COUNT; st++)
 			if (lanes[d] >> st & 1) {
 				any_lane = true;
