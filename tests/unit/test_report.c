@@ -811,6 +811,89 @@ static struct output write_compare(const char *name, const struct report_row *ro
 	return o;
 }
 
+/* An op's pieces (or stalls) on each stream gathered one by one: the first's start, the last's
+ * end, their summed lengths, kinds and count. */
+static void gather_piece(void *ctx, const struct report_piece *pc)
+{
+	struct report_span *acc = ctx;
+	struct report_span *x = &acc[comm_kind_info((enum comm_kind)pc->kind)->stream];
+
+	x->lo = x->n == 0 || pc->start < x->lo ? pc->start : x->lo;
+	x->hi = x->n == 0 || pc->end > x->hi ? pc->end : x->hi;
+	x->busy += pc->end - pc->start;
+	x->kinds |= 1u << pc->kind;
+	x->n++;
+}
+
+/* Law: the spans the writers draw of an op's stream (report_op_spans, report_op_stall_spans),
+ * which take a stream whole from its plan's extent where it falls in place, are its pieces and
+ * stalls gathered one by one (report_op_pieces, report_op_stalls), busy time included; without
+ * busy time the same but for it. Runs with every kind of stream, overlapped pairs and
+ * stragglers that stretch and squeeze ops, whose pieces are placed by a scale and kept inside
+ * their op. */
+static void report_op_spans_are_the_op_s_pieces_gathered(void)
+{
+	static const char *const runs[][8] = {
+	        {"1f1b", "llama3-70b", "8", "2", "pipelined", "4", "1", "1:1.5,2:0.3"},
+	        {"interleaved", "llama3-8b", "4", "1", "bulk", "2", "1", "0:0.6,3:2.5@5"},
+	        {"dualpipev", "qwen3-30b-a3b", "2", "1", "pipelined", "8", "8", "1:1.7,2:0.5"},
+	        {"zbv", "llama3-8b", "2", "2", "none", "1", "1", "3:0.2"},
+	        {"dualpipe", "qwen3-30b-a3b", "2", "1", "none", "4", "4", "2:2"},
+	};
+	long spans = 0, scaled = 0;
+
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		struct config c = unit_config(runs[r][0], 4, strcmp(runs[r][0], "interleaved") == 0 ? 2 : 1,
+		                              8, 1, 1, 1);
+		struct sim *s;
+		struct drawing dr;
+
+		unit_set(&c, "model", runs[r][1]);
+		unit_set(&c, "gpu", "h100-sxm");
+		unit_set(&c, "tp", runs[r][2]);
+		unit_set(&c, "cp", runs[r][3]);
+		unit_set(&c, "tp_overlap", runs[r][4]);
+		unit_set(&c, "dp", runs[r][5]);
+		if (strcmp(runs[r][6], "1") != 0)
+			unit_set(&c, "ep", runs[r][6]);
+		unit_set(&c, "overlap_grad_reduce", "yes");
+		unit_set(&c, "stragglers", runs[r][7]);
+		s = unit_run(&c, 0);
+		dr = sim_drawing(s);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(dr.result->shapes);
+		for (int d = 0; d < dr.sched->p; d++)
+			for (size_t i = dr.sched->dev_start[d]; i < dr.sched->dev_start[d + 1]; i++)
+				for (int k = 0; k < 3; k++) {
+					struct report_span fast[STREAM_COUNT] = {{0}},
+					                   one[STREAM_COUNT] = {{0}};
+
+					if (k == 2) {
+						report_op_stall_spans(&dr, d, i, fast);
+						report_op_stalls(&dr, d, i, gather_piece, one);
+					} else {
+						report_op_spans(&dr, d, i, k == 0, fast);
+						report_op_pieces(&dr, d, i, gather_piece, one);
+					}
+					scaled += dr.result->times[i].end - dr.result->times[i].start !=
+					          dr.result->shapes[3 * dr.sched->ops[i].stage].dur;
+					for (int st = 0; st < STREAM_COUNT; st++) {
+						CU_ASSERT_EQUAL(fast[st].n, one[st].n);
+						CU_ASSERT_EQUAL(fast[st].kinds, one[st].kinds);
+						if (one[st].n == 0)
+							continue;
+						spans++;
+						CU_ASSERT_EQUAL(fast[st].lo, one[st].lo);
+						CU_ASSERT_EQUAL(fast[st].hi, one[st].hi);
+						if (k != 1)
+							CU_ASSERT_EQUAL(fast[st].busy, one[st].busy);
+					}
+				}
+		sim_free(s);
+	}
+	CU_ASSERT(spans > 1000);
+	CU_ASSERT(scaled > 100);
+}
+
 /* Llama 3 70B on 4 A100s over NVLink3, 1F1B with m micro-batches; asserts that it runs. */
 static struct sim *simulate_llama3_70b(int m)
 {
@@ -2189,6 +2272,7 @@ static const struct unit_test tests[] = {
         UNIT_TEST(report_json_without_a_model_writes_null_model_figures),
         UNIT_TEST(report_json_strings_are_utf8_whatever_the_bytes_given),
         UNIT_TEST(report_xml_text_is_utf8_without_control_characters),
+        UNIT_TEST(report_op_spans_are_the_op_s_pieces_gathered),
         {NULL, NULL},
 };
 
