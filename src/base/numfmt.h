@@ -155,7 +155,8 @@ void wbuf_printf(struct wbuf *w, const char *fmt, ...) __attribute__((format(pri
  * of ctxs. wbuf_put_items appends items 0 to n - 1 in order, the same bytes as
  * `p = wbuf_reserve(w, item_max); wbuf_commit(w, put(ctx, i, p))` for each i, which it does
  * when the items are few or jobs < 2. Else it formats them on up to jobs threads (at most
- * WBUF_MAX_JOBS, the calling thread one of them) in chunks of about WBUF_CHUNK bytes (as many
+ * WBUF_MAX_JOBS, the calling thread one of them, and at most one for two chunks) in chunks of
+ * about WBUF_CHUNK bytes (as many
  * items as fill it at item_mean bytes each, a guess of their mean), each thread into a buffer
  * of its own, and the chunks go to the stream in order, from the thread that formatted each:
  * while one chunk's bytes are copied into the stream (the kernel's copy into the page cache,

@@ -365,8 +365,11 @@ void wbuf_put_items(struct wbuf *w, size_t n, size_t item_max, size_t item_mean,
 
 	if (jobs > WBUF_MAX_JOBS)
 		jobs = WBUF_MAX_JOBS;
-	/* a few chunks' worth is not worth a thread */
-	if (jobs >= 2 && per_chunk > 0 && n / per_chunk >= 2 * (size_t)jobs)
+	/* a few chunks' worth is not worth a thread: two chunks a thread at least, as many
+	 * threads as that allows */
+	if (per_chunk > 0 && (size_t)jobs > n / per_chunk / 2)
+		jobs = (int)(n / per_chunk / 2);
+	if (jobs >= 2 && per_chunk > 0)
 		while (started < jobs && (buf[started] != NULL ||
 		                          (buf[started] = pp_mallocarray_large(WBUF_CHUNK, 1)) != NULL))
 			started++;

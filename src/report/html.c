@@ -101,143 +101,95 @@ static bool pieced(const struct drawing *s)
 	return s->sched->nops > HTML_PIECE || s->result->nmsgs > HTML_PIECE;
 }
 
-/* What the items of a run's arrays of numbers read (an op's, a message's or a slack's, a few
- * numbers each): the run, its time and activation quanta, the array's first op or message (a
- * piece's first), and where its thread's last op left its device: the op after it, the
- * device and the end of its ops so far. */
-struct html_items {
+/* Where write_ops is in a run's ops: the device and the end of its ops so far. */
+struct html_ops {
 	const struct drawing *s;
-	const struct quantum *q, *aq;
-	size_t a;
-	size_t next; /* SIZE_MAX: none yet */
+	struct quantum q, aq;
 	int d;
 	pp_time t;
 };
 
-/* The most an item takes, and about what each takes in a large run. */
-#define OP_ITEM_MAX    (7 * NUMFMT_MAX + 8)
-#define OP_ITEM_MEAN   24
-#define MSG_ITEM_MAX   (4 * NUMFMT_MAX + 8)
-#define MSG_ITEM_MEAN  16
-#define SLACK_ITEM_MAX (NUMFMT_MAX + 2)
-
-/* Sets c's device and the end of its ops before op i, as the ops before i on its device left
- * them (a thread starting a chunk of ops). */
-static void ops_state_at(struct html_items *c, size_t i)
-{
-	const struct sched *sc = c->s->sched;
-	const struct op_time *t = c->s->result->times;
-	int lo = 0, hi = sc->p;
-
-	while (hi - lo > 1) { /* the device holding op i */
-		int mid = lo + (hi - lo) / 2;
-
-		if (sc->dev_start[mid] <= i)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	c->d = lo;
-	c->t = 0;
-	for (size_t j = sc->dev_start[lo]; j < i; j++)
-		c->t = t[j].end > c->t ? t[j].end : c->t;
-}
-
-/* Op a + k of the run (after those before it), at p: its kind | 4 when overlapped first,
+/* Ops [a, b) of c's run (after those before a), per op its kind | 4 when overlapped first,
  * micro-batch, stage, the gap after the previous op of its device and its duration in time
  * quanta, and its activation change in quanta, comma-separated; with streams (r->inner) then
  * the part of its span that is not compute, in time quanta. */
-static char *put_op_item(void *ctx, size_t k, char *p)
+static void write_ops(struct wbuf *w, struct html_ops *c, size_t a, size_t b)
 {
-	struct html_items *c = ctx;
 	const struct sched *sc = c->s->sched;
 	const struct result *r = c->s->result;
-	size_t i = c->a + k;
 
-	if (i != c->next)
-		ops_state_at(c, i);
-	while (i >= sc->dev_start[c->d + 1]) {
-		c->d++;
-		c->t = 0;
+	for (size_t i = a; i < b; i++) {
+		while (i >= sc->dev_start[c->d + 1]) {
+			c->d++;
+			c->t = 0;
+		}
+		const struct op *op = &sc->ops[i];
+		const struct op_time *ot = &r->times[i];
+		int64_t act = drawing_act_change(c->s, op);
+		bool second = i > sc->dev_start[c->d] && (op[-1].flags & OP_OVERLAP);
+		char *p = wbuf_reserve(w, 7 * NUMFMT_MAX + 8);
+
+		if (i > a)
+			*p++ = ',';
+		p += numfmt_u64(p, op->kind | (op->flags & OP_OVERLAP ? 4u : 0u));
+		*p++ = ',';
+		p += numfmt_u64(p, op->mb);
+		*p++ = ',';
+		p += numfmt_u64(p, op->stage);
+		*p++ = ',';
+		p += numfmt_i64(p, second ? 0 : quantum_div(&c->q, ot->start - c->t));
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(&c->q, ot->end - ot->start));
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(&c->aq, act));
+		if (r->inner != NULL) {
+			*p++ = ',';
+			p += numfmt_i64(p, quantum_div(&c->q, r->inner[i]));
+		}
+		if ((i & 15) == 15)
+			*p++ = '\n';
+		wbuf_commit(w, p);
+		c->t = ot->end > c->t ? ot->end : c->t;
 	}
-	const struct op *op = &sc->ops[i];
-	const struct op_time *ot = &r->times[i];
-	int64_t act = drawing_act_change(c->s, op);
-	bool second = i > sc->dev_start[c->d] && (op[-1].flags & OP_OVERLAP);
+}
 
-	if (k > 0)
+/* Messages [a, b) of s: per message its producer, consumer, delay after the producer's end and
+ * transfer time in quanta q. */
+static void write_msgs(struct wbuf *w, const struct drawing *s, const struct quantum *q, size_t a,
+                       size_t b)
+{
+	const struct result *r = s->result;
+
+	for (size_t k = a; k < b; k++) {
+		const struct msg_record *g = &r->msgs[k];
+		char *p = wbuf_reserve(w, 4 * NUMFMT_MAX + 8);
+
+		if (k > a)
+			*p++ = ',';
+		p += numfmt_u64(p, g->from);
 		*p++ = ',';
-	p += numfmt_u64(p, op->kind | (op->flags & OP_OVERLAP ? 4u : 0u));
-	*p++ = ',';
-	p += numfmt_u64(p, op->mb);
-	*p++ = ',';
-	p += numfmt_u64(p, op->stage);
-	*p++ = ',';
-	p += numfmt_i64(p, second ? 0 : quantum_div(c->q, ot->start - c->t));
-	*p++ = ',';
-	p += numfmt_i64(p, quantum_div(c->q, ot->end - ot->start));
-	*p++ = ',';
-	p += numfmt_i64(p, quantum_div(c->aq, act));
-	if (r->inner != NULL) {
+		p += numfmt_u64(p, g->to);
 		*p++ = ',';
-		p += numfmt_i64(p, quantum_div(c->q, r->inner[i]));
+		p += numfmt_i64(p, quantum_div(q, g->start - r->times[g->from].end));
+		*p++ = ',';
+		p += numfmt_i64(p, quantum_div(q, g->end - g->start));
+		if ((k & 15) == 15)
+			*p++ = '\n';
+		wbuf_commit(w, p);
 	}
-	if ((i & 15) == 15)
-		*p++ = '\n';
-	c->t = ot->end > c->t ? ot->end : c->t;
-	c->next = i + 1;
-	return p;
 }
 
-/* Message a + k at p: its producer, consumer, delay after the producer's end and transfer time
- * in time quanta. */
-static char *put_msg_item(void *ctx, size_t k, char *p)
+/* The slacks of ops [a, b) of s in quanta g. */
+static void write_slacks(struct wbuf *w, const struct drawing *s, const struct quantum *g, size_t a,
+                         size_t b)
 {
-	const struct html_items *c = ctx;
-	const struct result *r = c->s->result;
-	const struct msg_record *g = &r->msgs[c->a + k];
-
-	if (k > 0)
-		*p++ = ',';
-	p += numfmt_u64(p, g->from);
-	*p++ = ',';
-	p += numfmt_u64(p, g->to);
-	*p++ = ',';
-	p += numfmt_i64(p, quantum_div(c->q, g->start - r->times[g->from].end));
-	*p++ = ',';
-	p += numfmt_i64(p, quantum_div(c->q, g->end - g->start));
-	if (((c->a + k) & 15) == 15)
-		*p++ = '\n';
-	return p;
-}
-
-/* The slack of op a + k at p, in quanta q (the slacks'). */
-static char *put_slack_item(void *ctx, size_t k, char *p)
-{
-	const struct html_items *c = ctx;
-
-	if (k > 0)
-		*p++ = ',';
-	p += numfmt_i64(p, quantum_div(c->q, c->s->slack[c->a + k]));
-	if (((c->a + k) & 15) == 15)
-		*p++ = '\n';
-	return p;
-}
-
-/* Items [a, b) of one of the run's arrays (put: put_op_item, put_msg_item, put_slack_item) on
- * up to the run's jobs threads, with quanta q and aq. */
-static void write_array(struct wbuf *w, const struct drawing *s, wbuf_item_fn *put,
-                        const struct quantum *q, const struct quantum *aq, size_t a, size_t b)
-{
-	struct html_items c[WBUF_MAX_JOBS];
-	size_t max = put == put_op_item ? OP_ITEM_MAX : put == put_msg_item ? MSG_ITEM_MAX
-	                                                                    : SLACK_ITEM_MAX;
-	size_t mean = put == put_op_item ? OP_ITEM_MEAN : put == put_msg_item ? MSG_ITEM_MEAN : 4;
-	int jobs = s->jobs < 1 ? 1 : s->jobs > WBUF_MAX_JOBS ? WBUF_MAX_JOBS : s->jobs;
-
-	for (int t = 0; t < WBUF_MAX_JOBS; t++)
-		c[t] = (struct html_items){s, q, aq, a, SIZE_MAX, 0, 0};
-	wbuf_put_items(w, b - a, max, mean, put, c, sizeof(c[0]), jobs);
+	for (size_t i = a; i < b; i++) {
+		if (i > a)
+			wbuf_char(w, ',');
+		wbuf_i64(w, quantum_div(g, s->slack[i]));
+		if ((i & 15) == 15)
+			wbuf_char(w, '\n');
+	}
 }
 
 static size_t min_size(size_t a, size_t b)
@@ -446,6 +398,7 @@ static int write_run(FILE *out, const struct page_run *row, const struct html_qu
 	double tick = (double)s->tick;
 	char buf[256], num[32];
 	struct quantum q = hq->q, aq = hq->aq;
+	struct html_ops c;
 	struct wbuf w;
 	pp_time end = s->frame.origin + (pp_time)(s->frame.makespan * tick + 0.5);
 	bool copies = has_copies(s);
@@ -513,18 +466,19 @@ static int write_run(FILE *out, const struct page_run *row, const struct html_qu
 	/* the arrays of numbers, a few per op and message, through the base layer's writer; here,
 	 * or in pieces after the data (write_pieces) */
 	wbuf_init(&w, out);
+	c = (struct html_ops){.s = s, .q = q, .aq = aq};
 	if (!pieced(s))
-		write_array(&w, s, put_op_item, &q, &aq, 0, sc->nops);
+		write_ops(&w, &c, 0, sc->nops);
 	WBUF_LIT(&w, "],\n\"msgs\":[");
 	if (!pieced(s))
-		write_array(&w, s, put_msg_item, &q, &aq, 0, r->nmsgs);
+		write_msgs(&w, s, &q, 0, r->nmsgs);
 	wbuf_char(&w, ']');
 	if (s->slack != NULL) {
 		WBUF_LIT(&w, ",\n\"slackTick\":");
 		wbuf_g(&w, tick / (double)hq->slack.q, 17);
 		WBUF_LIT(&w, ",\"slack\":[");
 		if (!pieced(s))
-			write_array(&w, s, put_slack_item, &hq->slack, &aq, 0, sc->nops);
+			write_slacks(&w, s, &hq->slack, 0, sc->nops);
 		wbuf_char(&w, ']');
 	}
 	if (pieced(s))
@@ -559,27 +513,27 @@ static void write_pieces(FILE *out, const struct page_run *row, int k,
 	const struct drawing *s = &row->d;
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
+	struct html_ops c;
 	struct wbuf w;
 
 	if (!pieced(s))
 		return;
 	wbuf_init(&w, out);
+	c = (struct html_ops){.s = s, .q = hq->q, .aq = hq->aq};
 	for (size_t a = 0; a < sc->nops; a += HTML_PIECE) {
 		piece_begin(&w, k, "ops");
-		write_array(&w, s, put_op_item, &hq->q, &hq->aq, a, min_size(sc->nops, a + HTML_PIECE));
+		write_ops(&w, &c, a, min_size(sc->nops, a + HTML_PIECE));
 		piece_end(&w);
 	}
 	for (size_t a = 0; a < r->nmsgs; a += HTML_PIECE) {
 		piece_begin(&w, k, "msgs");
-		write_array(&w, s, put_msg_item, &hq->q, &hq->aq, a,
-		            min_size(r->nmsgs, a + HTML_PIECE));
+		write_msgs(&w, s, &hq->q, a, min_size(r->nmsgs, a + HTML_PIECE));
 		piece_end(&w);
 	}
 	if (s->slack != NULL) {
 		for (size_t a = 0; a < sc->nops; a += HTML_PIECE) {
 			piece_begin(&w, k, "slack");
-			write_array(&w, s, put_slack_item, &hq->slack, &hq->aq, a,
-			            min_size(sc->nops, a + HTML_PIECE));
+			write_slacks(&w, s, &hq->slack, a, min_size(sc->nops, a + HTML_PIECE));
 			piece_end(&w);
 		}
 	}

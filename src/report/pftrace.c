@@ -779,9 +779,12 @@ static int write_slices(struct pf *f)
 
 /* Interns the name of every set of communication kinds ("tp+cp"), in a packet of its own
  * before the stream slices, which then name theirs by id (f->comm_iid) in any order. */
+#define COMM_NAMES_MAX (((1u << COMM_KINDS) - 1) * (TRACE_KINDS_NAME + 16) + 32)
+_Static_assert(COMM_NAMES_MAX <= WBUF_SMALL, "the kinds' names fit a writer's reservation");
+
 static void intern_comm_names(struct pf *f, const struct trace_stream_items *it)
 {
-	char *p = wbuf_reserve(&f->w, (1u << COMM_KINDS) * (TRACE_KINDS_NAME + 16) + 32), *pk, *in;
+	char *p = wbuf_reserve(&f->w, COMM_NAMES_MAX), *pk, *in;
 
 	pk = p = begin_packet(p);
 	PUT_KEY(p, K_INTERNED);

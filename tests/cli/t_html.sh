@@ -195,12 +195,11 @@ if grep -q '<p class="sum">dualpipev: 20 samples (seed' "$TMP/dpv.html"; then ok
 	not_ok "a run's noise caption: $(grep -o '<p class="sum">[^<]*samples[^<]*' "$TMP/dpv.html")"
 fi
 
-# A large run's arrays and stream spans are formatted on several threads (--jobs; the ops', the
-# messages', the slacks' and the spans' in chunks, each thread starting where its chunk does:
-# an op's gap after its device's earlier ops, a device's first span without its comma): the
-# page holds the bytes one thread writes, at 3 threads on this machine's 2 cores too. The run
-# has ops enough for six chunks of each (of the ops' guessed 24 bytes, 2 MB a chunk), goes in
-# pieces, and a straggler stretches some ops' pieces (the spans walked piece by piece).
+# A large run's stream spans are formatted on several threads (--jobs; in chunks, each thread
+# starting where its chunk does: a device's first span without its comma): the page holds the
+# bytes one thread writes, at 3 threads on this machine's 2 cores too. The run has spans
+# enough for six chunks (of their guessed 28 bytes, 2 MB a chunk), goes in pieces, and a
+# straggler stretches some ops' pieces.
 if [ -n "${PPSIM_WRAP:-}" ]; then
 	elsewhere "the large page on 3 threads" "valgrind runs one thread at a time; ASan runs them"
 else
