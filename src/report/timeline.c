@@ -465,22 +465,23 @@ static bool labels_fit(const struct layout *lay, double start)
 	return true;
 }
 
-/* What a stream lane is painted from: its row, the layout's band, and the stream. */
+/* What a device's stream lanes are painted from: each stream's row (NULL for a stream it has
+ * no lane for), the layout's band. */
 struct lane {
-	char *row;
+	char *rows[STREAM_COUNT];
 	const struct layout *lay;
 	int64_t tick;
 	int k0, n;
-	enum comm_stream stream;
 	char mark; /* what paint_piece paints: STREAM_BUSY, or STREAM_STALL */
 };
 
 static void paint_piece(void *ctx, const struct report_piece *pc)
 {
 	const struct lane *l = ctx;
+	char *row = l->rows[comm_kind_info((enum comm_kind)pc->kind)->stream];
 	int c0, c1;
 
-	if (pc->end <= pc->start || comm_kind_info((enum comm_kind)pc->kind)->stream != l->stream)
+	if (pc->end <= pc->start || row == NULL)
 		return;
 	c0 = cell_of(pc->start, l->tick, l->lay->start, l->lay->step) - l->k0;
 	c1 = cell_of(pc->end, l->tick, l->lay->start, l->lay->step) - l->k0;
@@ -489,35 +490,41 @@ static void paint_piece(void *ctx, const struct report_piece *pc)
 	c0 = c0 < 0 ? 0 : c0;
 	c1 = c1 > l->n ? l->n : c1;
 	if (c1 > c0)
-		memset(l->row + c0, l->mark, (size_t)(c1 - c0));
+		memset(row + c0, l->mark, (size_t)(c1 - c0));
 }
 
-/* Paints device d's ops' pieces on l's stream as paint_piece paints each: an op's that fall in
- * one column all paint that column (each shows in the column it starts in) when one of them
- * took time, so only an op whose pieces span columns is painted piece by piece. */
+/* Paints device d's ops' pieces (or stalls) on l's lanes as paint_piece paints each: an op's on
+ * a stream that fall in one column all paint that column (each shows in the column it starts
+ * in) when one of them took time, so only an op whose pieces span columns is painted piece by
+ * piece. */
 static void paint_ops(const struct drawing *s, int d, const struct lane *l, bool stalls)
 {
 	const struct sched *sc = s->sched;
 
 	for (size_t i = sc->dev_start[d]; i < sc->dev_start[d + 1]; i++) {
 		struct report_span acc[STREAM_COUNT] = {{0}};
-		const struct report_span *x = &acc[l->stream];
-		int c0, c1;
+		bool spread = false;
 
 		if (stalls)
 			report_op_stall_spans(s, d, i, acc);
 		else
 			report_op_spans(s, d, i, true, acc);
-		if (x->n == 0)
-			continue;
-		c0 = cell_of(x->lo, l->tick, l->lay->start, l->lay->step) - l->k0;
-		c1 = cell_of(x->hi, l->tick, l->lay->start, l->lay->step) - l->k0;
-		if (c0 != c1 && stalls)
+		for (int st = 0; st < STREAM_COUNT && !spread; st++) {
+			const struct report_span *x = &acc[st];
+			int c0, c1;
+
+			if (x->n == 0 || l->rows[st] == NULL)
+				continue;
+			c0 = cell_of(x->lo, l->tick, l->lay->start, l->lay->step) - l->k0;
+			c1 = cell_of(x->hi, l->tick, l->lay->start, l->lay->step) - l->k0;
+			spread = c0 != c1;
+			if (!spread && x->busy > 0 && c0 >= 0 && c0 < l->n)
+				l->rows[st][c0] = l->mark;
+		}
+		if (spread && stalls)
 			report_op_stalls(s, d, i, paint_piece, (void *)l);
-		else if (c0 != c1)
+		else if (spread)
 			report_op_pieces(s, d, i, paint_piece, (void *)l);
-		else if (x->busy > 0 && c0 >= 0 && c0 < l->n)
-			l->row[c0] = l->mark;
 	}
 }
 
@@ -539,26 +546,37 @@ static bool has_stalls(const struct drawing *s, int d)
 }
 
 /*
- * Writes the lane of device d's stream st, the columns k0 to k0 + n - 1: STREAM_BUSY where its
- * pieces ran, STREAM_STALL where an op's compute waited for one of them, blank elsewhere
- * (trailing blanks dropped), labelled with the stream's name.
+ * Writes the lanes of device d's streams (bit 1 << enum comm_stream of lanes) in stream order,
+ * the columns k0 to k0 + n - 1 of each: STREAM_BUSY where its pieces ran, STREAM_STALL where an
+ * op's compute waited for one of them, blank elsewhere (trailing blanks dropped), labelled with
+ * the stream's name; rows holds STREAM_COUNT rows of n bytes, painted in one pass.
  */
-static void write_lane(FILE *out, char *row, int labelw, const struct drawing *s, int d,
-                       enum comm_stream st, const struct layout *lay, int k0, int n)
+static void write_lanes(FILE *out, char *rows, int labelw, const struct drawing *s, int d,
+                        unsigned lanes, const struct layout *lay, int k0, int n)
 {
-	struct lane l = {row, lay, s->tick, k0, n, st, STREAM_BUSY};
+	struct lane l = {{NULL}, lay, s->tick, k0, n, STREAM_BUSY};
 	char name[32], label[48];
-	int end = n;
 
-	memset(row, ' ', (size_t)n);
+	for (int st = 0; st < STREAM_COUNT; st++)
+		if (lanes >> st & 1) {
+			l.rows[st] = rows + (size_t)st * (size_t)n;
+			memset(l.rows[st], ' ', (size_t)n);
+		}
 	paint_ops(s, d, &l, false);
 	report_device_hooked(s, d, paint_piece, &l);
 	l.mark = STREAM_STALL;
 	paint_ops(s, d, &l, true);
-	while (end > 0 && row[end - 1] == ' ')
-		end--;
-	snprintf(label, sizeof(label), " %s", report_stream_name(st, name, sizeof(name)));
-	fprintf(out, "%-*s%.*s\n", labelw, label, end, row);
+	for (int st = 0; st < STREAM_COUNT; st++) {
+		int end = n;
+
+		if (l.rows[st] == NULL)
+			continue;
+		while (end > 0 && l.rows[st][end - 1] == ' ')
+			end--;
+		snprintf(label, sizeof(label), " %s",
+		         report_stream_name((enum comm_stream)st, name, sizeof(name)));
+		fprintf(out, "%-*s%.*s\n", labelw, label, end, l.rows[st]);
+	}
 }
 
 /* Marks EXPOSED over the idle columns of device d's row after its last op, up to its end: the
@@ -737,6 +755,7 @@ int report_timeline_colored(FILE *out, const struct drawing *s, int width, bool 
 	const struct sched *sc = s->sched;
 	const struct result *r = s->result;
 	char label[64], num[32], shape[64], span[64], scale[128], stages[64] = "", *row, *line;
+	char *srows = NULL; /* the stream lanes' rows */
 	unsigned char *tint;
 	struct column *col;
 	struct row_marks marks = {false, false, false, false};
@@ -807,12 +826,14 @@ int report_timeline_colored(FILE *out, const struct drawing *s, int width, bool 
 	row = pp_malloc((size_t)lay.band + 1);
 	tint = pp_malloc((size_t)lay.band + 1);
 	col = pp_mallocarray((size_t)(lay.band > 0 ? lay.band : 1), sizeof(*col));
-	if (line == NULL || row == NULL || tint == NULL || col == NULL) {
+	srows = any_lane ? pp_mallocarray(STREAM_COUNT, (size_t)lay.band + 1) : NULL;
+	if (line == NULL || row == NULL || tint == NULL || col == NULL || (any_lane && srows == NULL)) {
 		free(lanes);
 		free(line);
 		free(row);
 		free(tint);
 		free(col);
+		free(srows);
 		return -1;
 	}
 	write_wrapped(out, (const char *[]){s->schedule, shape, span, scale, NULL}, width);
@@ -833,10 +854,8 @@ int report_timeline_colored(FILE *out, const struct drawing *s, int width, bool 
 			} else {
 				fprintf(out, "%-*s%s\n", labelw, label, row);
 			}
-			for (int st = 0; st < STREAM_COUNT; st++)
-				if (lanes[d] >> st & 1)
-					write_lane(out, row, labelw, s, d, (enum comm_stream)st, &lay,
-					           k0, n);
+			if (lanes[d] != 0)
+				write_lanes(out, srows, labelw, s, d, lanes[d], &lay, k0, n);
 		}
 	}
 	free(lanes);
@@ -844,6 +863,7 @@ int report_timeline_colored(FILE *out, const struct drawing *s, int width, bool 
 	free(row);
 	free(tint);
 	free(col);
+	free(srows);
 	for (size_t i = 0; i < sc->nops; i++)
 		kinds[sc->ops[i].kind] = true;
 	write_wrapped(
