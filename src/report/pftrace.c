@@ -26,6 +26,7 @@
 #include "base/numfmt.h"
 #include "formats.h"
 #include "base/json_text.h"
+#include "protobuf.h"
 #include "trace_walk.h"
 
 /* The most one packet takes: an event with its interned name, or a track's descriptor. */
@@ -161,63 +162,6 @@ struct pf {
 static uint64_t uuid_of(const struct pf *f, int d, uint64_t slot)
 {
 	return 1 + (uint64_t)d * f->slots + slot;
-}
-
-static char *put_varint(char *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (char)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (char)v;
-	return p;
-}
-
-static char *put_fixed64(char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		*p++ = (char)(v >> (8 * i));
-	return p;
-}
-
-static char *put_double(char *p, double x)
-{
-	uint64_t v;
-
-	memcpy(&v, &x, sizeof(v));
-	return put_fixed64(p, v);
-}
-
-static char *put_bytes(char *p, const char *s, size_t n)
-{
-	p = put_varint(p, n);
-	memcpy(p, s, n);
-	return p + n;
-}
-
-#define PUT_KEY(p, k) PUT_LIT(p, k)
-
-/* A nested message's start: a byte for its length, which end_nested fills in. */
-static char *begin_nested(char *p)
-{
-	return p + 1;
-}
-
-/* Ends the nested message whose body started at body (after its length byte) and ends at p:
- * writes its length, moving the body on when that takes more than a byte; returns the end. */
-static char *end_nested(char *body, char *p)
-{
-	size_t n = (size_t)(p - body), k = 1;
-	char len[10];
-
-	if (n < 0x80) {
-		body[-1] = (char)n;
-		return p;
-	}
-	k = (size_t)(put_varint(len, n) - len);
-	memmove(body + k - 1, body, n);
-	memcpy(body - 1, len, k);
-	return p + k - 1;
 }
 
 /* The nanoseconds of time t (ticks): the JSON's microseconds 1 + units x 1000, times 1000. */
