@@ -1,6 +1,14 @@
 """The exceptions ppsim raises for what the library refused or could not do, under one base."""
 
-from typing import Type
+import errno as _errno
+import os
+import re
+from typing import Dict, Type
+
+# the library's words for a file it could not read (src/base/text.c): "cannot read 'PATH':
+# WHY", WHY the system's strerror when it is one
+_CANNOT_READ = re.compile(r"cannot read '(.*)': ([^:']*)$", re.S)
+_ERRNO_OF: Dict[str, int] = {os.strerror(e): e for e in sorted(_errno.errorcode, reverse=True)}
 
 
 class Error(Exception):
@@ -21,7 +29,21 @@ class SimulationError(PpsimError):
 
 
 class PpsimFileError(Error, OSError):
-    """A file the library could not read: a config, a schedule file, a request trace."""
+    """A file the library could not read: a config, a schedule file, a request trace. As an
+    OSError it has the file's name in filename and, when the system said why, its errno and
+    strerror (errno.ENOENT for a missing file); its message is ppsim's."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        found = _CANNOT_READ.match(message)
+        if found is not None:
+            self.filename = found.group(1)
+            self.strerror = found.group(2)
+            if found.group(2) in _ERRNO_OF:
+                self.errno = _ERRNO_OF[found.group(2)]
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class PpsimMemoryError(Error, MemoryError):

@@ -7,6 +7,7 @@ Run by tests/cli/t_python.sh (PPSIM_LIB, PPSIM): python3 -m unittest discover -s
 """
 
 import csv
+import errno
 import io
 import json
 import math
@@ -271,8 +272,17 @@ class Errors(unittest.TestCase):
         self.assertTrue(issubclass(ppsim.PpsimMemoryError, MemoryError))
         with self.assertRaisesRegex(ppsim.PpsimFileError, "cannot read '/nonexistent/a.json'"):
             ppsim.run(config="/nonexistent/a.json")
-        with self.assertRaisesRegex(ppsim.PpsimFileError, "/nonexistent/s.csv"):
+        with self.assertRaisesRegex(ppsim.PpsimFileError, "/nonexistent/s.csv") as caught:
             ppsim.run(schedule_file="/nonexistent/s.csv")
+        # an OSError as Python's own: the file, its errno and strerror; the message ppsim's
+        self.assertEqual(caught.exception.errno, errno.ENOENT)
+        self.assertEqual(caught.exception.filename, "/nonexistent/s.csv")
+        self.assertEqual(caught.exception.strerror, os.strerror(errno.ENOENT))
+        self.assertEqual(str(caught.exception),
+                         "cannot read '/nonexistent/s.csv': " + os.strerror(errno.ENOENT))
+        with self.assertRaises(OSError) as caught:
+            ppsim.run(config=ROOT)
+        self.assertEqual(caught.exception.errno, errno.EISDIR)
         # a file's name keeps the C calls' words it holds: only the message's own are the
         # package's
         with self.assertRaisesRegex(ppsim.PpsimFileError, "'/nonexistent/pp_simulate.csv'"):
