@@ -203,7 +203,6 @@ void report_op_stalls(const struct drawing *s, int d, size_t i, report_piece_fn 
 		op_walk(s, d, i, true, &(const struct walk_out){fn, NULL, ctx, NULL, true}, NULL);
 }
 
-
 /* Hands device d's hooked pieces, in the order issued, to out. */
 static void walk_hooked(const struct drawing *s, int d, const struct walk_out *out)
 {
