@@ -334,13 +334,76 @@ static int cmp_mem(const void *a, const void *b)
 	return (x->delta > y->delta) - (x->delta < y->delta);
 }
 
+/* The key an event is ordered by within its device: its time, then frees before arrivals
+ * (among frees, or among arrivals, of one time the order moves no peak: each group only lowers
+ * or only raises the sums). */
+static inline uint64_t mem_key(const struct mem_event *m)
+{
+	return 2 * (uint64_t)m->t + (m->delta > 0);
+}
+
+/*
+ * Orders the n events at mem by device, then mem_key, in passes of a radix sort (each stable:
+ * the key's digits from the lowest, 11 bits at a time, then the device), through tmp[n]; false
+ * when it cannot (a time below 0 or past 2^62, or out of memory for its counts), mem as it was.
+ * Linear in n where qsort's comparisons took most of a run with offload.
+ */
+static bool sort_mem(struct mem_event *mem, struct mem_event *tmp, size_t n, uint32_t devices)
+{
+	enum { BITS = 11, BUCKETS = 1 << BITS };
+	size_t nb = devices > BUCKETS ? devices : BUCKETS, *count = pp_calloc(nb + 1, sizeof(size_t));
+	struct mem_event *from = mem, *to = tmp;
+	uint64_t top = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		if (mem[k].t < 0 || mem[k].t > (INT64_C(1) << 62) || mem[k].dev >= devices) {
+			free(count);
+			return false;
+		}
+		top |= mem_key(&mem[k]);
+	}
+	if (count == NULL)
+		return false;
+	/* the key's digits while any is left, then the device (digit -1) */
+	for (int shift = 0;; shift += BITS) {
+		bool dev = shift >= 64 || top >> shift == 0;
+		size_t buckets = dev ? devices : BUCKETS, at = 0;
+		struct mem_event *swap;
+
+		memset(count, 0, (buckets + 1) * sizeof(size_t));
+		for (size_t k = 0; k < n; k++)
+			count[dev ? from[k].dev : mem_key(&from[k]) >> shift & (BUCKETS - 1)]++;
+		for (size_t b = 0; b < buckets; b++) {
+			size_t c = count[b];
+
+			count[b] = at;
+			at += c;
+		}
+		for (size_t k = 0; k < n; k++)
+			to[count[dev ? from[k].dev : mem_key(&from[k]) >> shift & (BUCKETS - 1)]++] =
+			        from[k];
+		swap = from;
+		from = to;
+		to = swap;
+		if (dev)
+			break;
+	}
+	if (from != mem)
+		memcpy(mem, from, n * sizeof(*mem));
+	free(count);
+	return true;
+}
+
 /* Each device's activation peak on the GPU and in host memory, from the recorded events. */
 static void offload_peaks(struct engine *e)
 {
 	struct streams *sm = &e->sm;
 	int64_t gpu = 0, host = 0;
+	struct mem_event *tmp = pp_mallocarray(sm->nmem > 0 ? sm->nmem : 1, sizeof(*tmp));
 
-	qsort(sm->mem, sm->nmem, sizeof(*sm->mem), cmp_mem);
+	if (tmp == NULL || !sort_mem(sm->mem, tmp, sm->nmem, (uint32_t)e->s->p))
+		qsort(sm->mem, sm->nmem, sizeof(*sm->mem), cmp_mem);
+	free(tmp);
 	for (int d = 0; d < e->s->p; d++)
 		e->res.devices[d].peak_act = e->res.devices[d].host_peak = 0;
 	for (size_t k = 0; k < sm->nmem; k++) {
@@ -394,19 +457,20 @@ pp_time stream_op_end(struct engine *e, uint32_t d, const struct op *op, pp_time
 	return pc->offload != NULL ? offload_op(e, d, op, start, end) : end;
 }
 
-/* The time device d's hooked pieces overlapped [from, to), from their records. */
-static pp_time overlap_with(const struct engine *e, uint32_t d, pp_time from, pp_time to)
+/* Adds to sum[d] the time each device d's hooked pieces overlapped its ops, from its first
+ * op's start to its last one's end (copies, on their own engine, aside), from their records:
+ * one pass over them. */
+static void overlaps(const struct engine *e, pp_time *sum)
 {
-	pp_time sum = 0;
-
 	for (size_t i = 0; i < e->sm.nrec; i++) {
 		const struct piece_record *r = &e->res.pieces[i];
-		pp_time a = r->start > from ? r->start : from, b = r->end < to ? r->end : to;
+		const struct device_result *dr = &e->res.devices[r->dev];
+		pp_time a = r->start > dr->first_start ? r->start : dr->first_start;
+		pp_time b = r->end < dr->last_end ? r->end : dr->last_end;
 
-		if (r->dev == d && b > a && !comm_kind_info((enum comm_kind)r->kind)->copy_engine)
-			sum += b - a;
+		if (b > a && !comm_kind_info((enum comm_kind)r->kind)->copy_engine)
+			sum[r->dev] += b - a;
 	}
-	return sum;
 }
 
 /* Adds to each op's res.inner (which holds its waits for gathers and copies back) the part of
@@ -484,14 +548,16 @@ static int after_ops(struct engine *e, struct pp_error *err)
 {
 	const struct sched *s = e->s;
 	const struct cost_pieces *pc = e->c->pieces;
-	pp_time *ready = pp_mallocarray((size_t)s->p, sizeof(*ready));
+	pp_time *ready = pp_calloc((size_t)s->p, sizeof(*ready));
 
 	if (ready == NULL)
 		return pp_nomem(err, (size_t)s->p, sizeof(*ready));
+	/* ready holds each device's overlap till its turn below (a device's turn adds pieces
+	 * and moves times of its own alone) */
+	overlaps(e, ready);
 	for (int d = 0; d < s->p; d++) {
 		const struct device_result *dr = &e->res.devices[d];
-		pp_time beside = overlap_with(e, (uint32_t)d, dr->first_start, dr->last_end) -
-		                 e->sm.gather_wait[d];
+		pp_time beside = ready[d] - e->sm.gather_wait[d];
 		double slow = pc->slowdown / (1 + pc->slowdown) * (double)(beside > 0 ? beside : 0);
 
 		if (!(slow <= (double)PP_TIME_TOTAL_MAX)) {
