@@ -25,12 +25,24 @@ static const char *kind_names(unsigned bits, char *buf, size_t n)
 	return buf;
 }
 
-/* Where a unit's slices go: fn(ctx, c) each; first: the next is its device's first. */
-struct slice_sink {
-	void (*fn)(void *ctx, const struct trace_comm *c);
+/* Where an item's slices are written: the writer's functions and context, the end so far, and
+ * whether the next slice is its device's first. */
+struct slice_out {
+	const struct trace_stream_fns *f;
 	void *ctx;
+	char *p;
 	bool first;
 };
+
+/* Writes slice c (its first flag set from out, but for the exposed slice) at out's end. */
+static void put_slice(struct slice_out *out, struct trace_comm *c)
+{
+	if (c->what != TRACE_COMM_EXPOSED) {
+		c->first = out->first;
+		out->first = false;
+	}
+	out->p = out->f->slice(out->ctx, c, out->p);
+}
 
 /* Adds to acc the pieces of the unit op i of device d begins, by stream: its own, with an
  * overlapped pair's second op's; none when op i is a pair's second. */
@@ -54,7 +66,7 @@ static void unit_spans(const struct drawing *s, int d, size_t i, bool busy,
  * op begins none. names holds each set of kinds' names.
  */
 static void unit_slices(const struct trace_walk *w, int d, size_t i, bool busy,
-                        const char (*names)[TRACE_KINDS_NAME], struct slice_sink *out)
+                        const char (*names)[TRACE_KINDS_NAME], struct slice_out *out)
 {
 	struct report_span acc[STREAM_COUNT] = {{0}};
 
@@ -71,17 +83,15 @@ static void unit_slices(const struct trace_walk *w, int d, size_t i, bool busy,
 			                       .what = TRACE_COMM_OP,
 			                       .op = i,
 			                       .pieces = acc[st].n,
-			                       .busy = acc[st].busy,
-			                       .first = out->first};
+			                       .busy = acc[st].busy};
 
-			out->first = false;
-			out->fn(out->ctx, &c);
+			put_slice(out, &c);
 		}
 }
 
 /* Hands hooked piece j (a bucket, a gather, the reduction after the last op) to out. */
 static void hooked_slice(const struct trace_walk *w, size_t j,
-                         const char (*names)[TRACE_KINDS_NAME], struct slice_sink *out)
+                         const char (*names)[TRACE_KINDS_NAME], struct slice_out *out)
 {
 	const struct piece_record *g = &w->s->result->pieces[j];
 	struct trace_comm c = {.d = (int)g->dev,
@@ -92,16 +102,14 @@ static void hooked_slice(const struct trace_walk *w, size_t j,
 	                       .start = g->start,
 	                       .end = g->end,
 	                       .what = TRACE_COMM_HOOKED,
-	                       .op = SIZE_MAX,
-	                       .first = out->first};
+	                       .op = SIZE_MAX};
 
-	out->first = false;
-	out->fn(out->ctx, &c);
+	put_slice(out, &c);
 }
 
 /* Hands device d's "exposed" slice to out, on its compute track from its last op to its end,
  * when its streams ran past its last op. */
-static void exposed_slice(const struct trace_walk *w, int d, const struct slice_sink *out)
+static void exposed_slice(const struct trace_walk *w, int d, struct slice_out *out)
 {
 	const struct device_result *dr = &w->s->result->devices[d];
 	struct trace_comm c = {.d = d,
@@ -114,7 +122,7 @@ static void exposed_slice(const struct trace_walk *w, int d, const struct slice_
 	                       .op = SIZE_MAX};
 
 	if (dr->end > dr->last_end)
-		out->fn(out->ctx, &c);
+		put_slice(out, &c);
 }
 
 /* Fills names with the names of every set of kinds. */
@@ -203,20 +211,6 @@ void trace_stream_items_release(struct trace_stream_items *it)
 	*it = (struct trace_stream_items){0};
 }
 
-/* Where an item's slices are written: the writer's slice function, its context, the end. */
-struct slice_at {
-	const struct trace_stream_fns *f;
-	void *ctx;
-	char *p;
-};
-
-static void slice_to(void *ctx, const struct trace_comm *c)
-{
-	struct slice_at *a = ctx;
-
-	a->p = a->f->slice(a->ctx, c, a->p);
-}
-
 /* The device whose items hold item k: *at's, or the next, else found by bisection; kept in
  * *at (items come mostly in order on a thread). */
 static int device_of_item(const struct trace_stream_items *it, int *at, size_t k)
@@ -246,15 +240,13 @@ char *trace_stream_item(const struct trace_stream_items *it, const struct trace_
 	const struct trace_walk *w = it->w;
 	const struct sched *sc = w->s->sched;
 	size_t j, nops;
-	struct slice_at a = {f, ctx, p};
-	struct slice_sink out = {slice_to, &a, false};
 	int d = device_of_item(it, at, k);
+	struct slice_out out = {f, ctx, p, k == it->first[d]};
 
 	j = k - it->base[d];
 	nops = sc->dev_start[d + 1] - sc->dev_start[d];
 	if (j == 0)
 		return f->head(ctx, d, it->lanes[d], p);
-	out.first = k == it->first[d];
 	if (it->lanes[d] != 0 && j <= nops)
 		unit_slices(w, d, sc->dev_start[d] + j - 1, it->busy, it->names, &out);
 	else if (it->lanes[d] != 0 && j - 1 - nops < it->hstart[d + 1] - it->hstart[d])
@@ -262,7 +254,7 @@ char *trace_stream_item(const struct trace_stream_items *it, const struct trace_
 	else if (k + 1 == it->base[d + 1]) {
 		if (it->lanes[d] != 0)
 			exposed_slice(w, d, &out);
-		return f->tail != NULL ? f->tail(ctx, d, a.p) : a.p;
+		return f->tail != NULL ? f->tail(ctx, d, out.p) : out.p;
 	}
-	return a.p;
+	return out.p;
 }
